@@ -1,0 +1,91 @@
+/* u2d_rnea.c: inverse dynamics by the recursive Newton-Euler algorithm.
+ *
+ * Featherstone, RBDA Table 5.1, for a tree with bodies in topological order:
+ *   forward   Xup_i = XJ_i Xtree_i
+ *             v_i = Xup_i v_p + S_i qd_i
+ *             a_i = Xup_i a_p + S_i qdd_i + cJ_i + v_i x S_i qd_i
+ *             f_i = I_i a_i + v_i x* I_i v_i - X_i<-0* fext_i
+ *   backward  tau_i = S_i^T f_i,   f_p += Xup_i^T f_i
+ * Gravity enters as an upward acceleration of the world, a_0 = -g, so every body's
+ * weight arrives in f_i with no extra term. Branching needs no special case: each f_i is
+ * added into its own parent, whatever the number of siblings. */
+#include <string.h>
+#include "u2d_model.h"
+
+/* Sum the external wrenches acting on each body, converted from [f; m] to [n; f]. */
+static int gather_fext(const u2d_model *m, u2d_work *w, const u2d_fext *fext)
+{
+    if (!fext || fext->n == 0) return 0;
+    memset(w->fext, 0, 6 * sizeof(double) * (size_t)m->nbody);
+    for (int k = 0; k < fext->n; k++) {
+        double *dst = &w->fext[6 * fext->body[k]];
+        const double *src = &fext->wrench[6 * k];
+        for (int j = 0; j < 3; j++) {
+            dst[j] += src[3 + j];
+            dst[3 + j] += src[j];
+        }
+    }
+    return 1;
+}
+
+u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
+                    const double *q, const double *qd, const double *qdd,
+                    const u2d_fext *fext, double *tau)
+{
+    const int nb = m->nbody;
+    const int has_fext = gather_fext(m, w, fext);
+    double a0[6] = {0, 0, 0, -gravity[0], -gravity[1], -gravity[2]};
+    memset(w->v, 0, 6 * sizeof(double));
+    memcpy(w->a, a0, sizeof a0);
+    u2d_xform_identity(&w->Xa[0]);
+
+    for (int i = 1; i < nb; i++) {
+        const int p = m->parent[i], nv = m->jnv[i];
+        const double *qdi = qd + m->vadr[i], *qddi = qdd + m->vadr[i];
+        double *S = &w->S[36 * i], *cJ = &w->cJ[6 * i];
+        double *v = &w->v[6 * i], *a = &w->a[6 * i], *f = &w->f[6 * i];
+        u2d_xform XJ;
+        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &XJ, S, cJ);
+        if (st != U2D_OK) return st;
+        u2d_xform_mul(&XJ, &m->Xtree[i], &w->Xup[i]);
+
+        double vJ[6] = {0, 0, 0, 0, 0, 0}, aJ[6], t[6], Iv[6];
+        memcpy(aJ, cJ, sizeof aJ);
+        for (int k = 0; k < nv; k++)
+            for (int r = 0; r < 6; r++) {
+                vJ[r] += S[6 * k + r] * qdi[k];
+                aJ[r] += S[6 * k + r] * qddi[k];
+            }
+        u2d_xform_motion(&w->Xup[i], &w->v[6 * p], v);
+        u2d_xform_motion(&w->Xup[i], &w->a[6 * p], a);
+        for (int r = 0; r < 6; r++) v[r] += vJ[r];
+        u2d_crossm(v, vJ, t);
+        for (int r = 0; r < 6; r++) a[r] += aJ[r] + t[r];
+
+        u2d_inertia_mul(&m->inertia[i], a, f);
+        u2d_inertia_mul(&m->inertia[i], v, Iv);
+        u2d_crossf(v, Iv, t);
+        for (int r = 0; r < 6; r++) f[r] += t[r];
+        if (has_fext) {
+            u2d_xform_mul(&w->Xup[i], &w->Xa[p], &w->Xa[i]);
+            u2d_xform_force(&w->Xa[i], &w->fext[6 * i], t);
+            for (int r = 0; r < 6; r++) f[r] -= t[r];
+        }
+    }
+
+    for (int i = nb - 1; i > 0; i--) {
+        const int p = m->parent[i], nv = m->jnv[i];
+        const double *S = &w->S[36 * i], *f = &w->f[6 * i];
+        for (int k = 0; k < nv; k++) {
+            double s = 0.0;
+            for (int r = 0; r < 6; r++) s += S[6 * k + r] * f[r];
+            tau[m->vadr[i] + k] = s;
+        }
+        if (p > 0) {
+            double t[6];
+            u2d_xform_force_T(&w->Xup[i], f, t);
+            for (int r = 0; r < 6; r++) w->f[6 * p + r] += t[r];
+        }
+    }
+    return U2D_OK;
+}

@@ -1,0 +1,241 @@
+/* u2d_spatial.h: 6D spatial algebra as small inline functions.
+ *
+ * Conventions (Featherstone, "Rigid Body Dynamics Algorithms", ch. 2):
+ *   motion vector  m = [w; v]   angular part first, v = velocity of the point at the frame origin
+ *   force vector   f = [n; f]   moment about the frame origin first
+ *   Plücker transform X = (E, r) from frame A to frame B: E rotates A coordinates into B
+ *   coordinates and r is B's origin expressed in A, so a point maps as p_B = E (p_A - r).
+ *   spatial inertia  I = (m, h, Ib): mass, first moment h = m c, and the 3x3 rotational
+ *   inertia about the frame origin (not about the centre of mass).
+ * 3x3 matrices are row-major double[9].
+ */
+#ifndef U2D_SPATIAL_H
+#define U2D_SPATIAL_H
+
+#include <math.h>
+#include <string.h>
+
+typedef struct { double E[9]; double r[3]; } u2d_xform;
+typedef struct { double m; double h[3]; double Ib[9]; } u2d_inertia;
+
+/* ---- 3D helpers -------------------------------------------------------- */
+
+static inline void u2d_cross3(const double a[3], const double b[3], double out[3])
+{
+    double x = a[1] * b[2] - a[2] * b[1];
+    double y = a[2] * b[0] - a[0] * b[2];
+    double z = a[0] * b[1] - a[1] * b[0];
+    out[0] = x; out[1] = y; out[2] = z;
+}
+
+static inline double u2d_dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* out = M a */
+static inline void u2d_mulmv3(const double M[9], const double a[3], double out[3])
+{
+    double x = M[0] * a[0] + M[1] * a[1] + M[2] * a[2];
+    double y = M[3] * a[0] + M[4] * a[1] + M[5] * a[2];
+    double z = M[6] * a[0] + M[7] * a[1] + M[8] * a[2];
+    out[0] = x; out[1] = y; out[2] = z;
+}
+
+/* out = M^T a */
+static inline void u2d_multv3(const double M[9], const double a[3], double out[3])
+{
+    double x = M[0] * a[0] + M[3] * a[1] + M[6] * a[2];
+    double y = M[1] * a[0] + M[4] * a[1] + M[7] * a[2];
+    double z = M[2] * a[0] + M[5] * a[1] + M[8] * a[2];
+    out[0] = x; out[1] = y; out[2] = z;
+}
+
+/* out = A B (out may not alias A or B) */
+static inline void u2d_mulmm3(const double A[9], const double B[9], double out[9])
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            out[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+}
+
+/* out = A^T B (out may not alias A or B) */
+static inline void u2d_multm3(const double A[9], const double B[9], double out[9])
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            out[3 * i + j] = A[i] * B[j] + A[3 + i] * B[3 + j] + A[6 + i] * B[6 + j];
+}
+
+static inline void u2d_eye3(double M[9])
+{
+    static const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    memcpy(M, eye, sizeof eye);
+}
+
+/* Rotation by angle t about the unit axis n (Rodrigues). */
+static inline void u2d_axis_angle(const double n[3], double t, double R[9])
+{
+    double c = cos(t), s = sin(t), k = 1.0 - c;
+    double x = n[0], y = n[1], z = n[2];
+    R[0] = c + k * x * x;     R[1] = k * x * y - s * z; R[2] = k * x * z + s * y;
+    R[3] = k * x * y + s * z; R[4] = c + k * y * y;     R[5] = k * y * z - s * x;
+    R[6] = k * x * z - s * y; R[7] = k * y * z + s * x; R[8] = c + k * z * z;
+}
+
+/* ---- Plücker transforms ------------------------------------------------ */
+
+static inline void u2d_xform_identity(u2d_xform *X)
+{
+    u2d_eye3(X->E);
+    X->r[0] = X->r[1] = X->r[2] = 0.0;
+}
+
+/* out = A B: apply B first, then A (A: frame 1 -> 2, B: frame 0 -> 1, out: 0 -> 2). */
+static inline void u2d_xform_mul(const u2d_xform *A, const u2d_xform *B, u2d_xform *out)
+{
+    double E[9], t[3];
+    u2d_mulmm3(A->E, B->E, E);
+    u2d_multv3(B->E, A->r, t);
+    out->r[0] = B->r[0] + t[0];
+    out->r[1] = B->r[1] + t[1];
+    out->r[2] = B->r[2] + t[2];
+    memcpy(out->E, E, sizeof E);
+}
+
+/* out = X^-1 */
+static inline void u2d_xform_inv(const u2d_xform *X, u2d_xform *out)
+{
+    double E[9], r[3];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            E[3 * i + j] = X->E[3 * j + i];
+    u2d_mulmv3(X->E, X->r, r);
+    memcpy(out->E, E, sizeof E);
+    out->r[0] = -r[0]; out->r[1] = -r[1]; out->r[2] = -r[2];
+}
+
+/* out = X m  (motion vector, A -> B) */
+static inline void u2d_xform_motion(const u2d_xform *X, const double m[6], double out[6])
+{
+    double t[3], w[3];
+    u2d_cross3(X->r, m, t);
+    t[0] = m[3] - t[0]; t[1] = m[4] - t[1]; t[2] = m[5] - t[2];
+    u2d_mulmv3(X->E, m, w);
+    u2d_mulmv3(X->E, t, out + 3);
+    out[0] = w[0]; out[1] = w[1]; out[2] = w[2];
+}
+
+/* out = X* f = X^-T f  (force vector, A -> B) */
+static inline void u2d_xform_force(const u2d_xform *X, const double f[6], double out[6])
+{
+    double t[3], lin[3];
+    u2d_cross3(X->r, f + 3, t);
+    t[0] = f[0] - t[0]; t[1] = f[1] - t[1]; t[2] = f[2] - t[2];
+    u2d_mulmv3(X->E, f + 3, lin);
+    u2d_mulmv3(X->E, t, out);
+    out[3] = lin[0]; out[4] = lin[1]; out[5] = lin[2];
+}
+
+/* out = X^T f  (force vector carried back, B -> A) */
+static inline void u2d_xform_force_T(const u2d_xform *X, const double f[6], double out[6])
+{
+    double n[3], lin[3], t[3];
+    u2d_multv3(X->E, f, n);
+    u2d_multv3(X->E, f + 3, lin);
+    u2d_cross3(X->r, lin, t);
+    out[0] = n[0] + t[0]; out[1] = n[1] + t[1]; out[2] = n[2] + t[2];
+    out[3] = lin[0]; out[4] = lin[1]; out[5] = lin[2];
+}
+
+/* out = X^-1 m  (motion vector carried back, B -> A) */
+static inline void u2d_xform_motion_inv(const u2d_xform *X, const double m[6], double out[6])
+{
+    double w[3], v[3], t[3];
+    u2d_multv3(X->E, m, w);
+    u2d_multv3(X->E, m + 3, v);
+    u2d_cross3(X->r, w, t);
+    out[0] = w[0]; out[1] = w[1]; out[2] = w[2];
+    out[3] = v[0] + t[0]; out[4] = v[1] + t[1]; out[5] = v[2] + t[2];
+}
+
+/* ---- spatial cross products -------------------------------------------- */
+
+/* out = v x m  (motion cross motion) */
+static inline void u2d_crossm(const double v[6], const double m[6], double out[6])
+{
+    double a[3], b[3], c[3];
+    u2d_cross3(v, m, a);
+    u2d_cross3(v, m + 3, b);
+    u2d_cross3(v + 3, m, c);
+    out[0] = a[0]; out[1] = a[1]; out[2] = a[2];
+    out[3] = b[0] + c[0]; out[4] = b[1] + c[1]; out[5] = b[2] + c[2];
+}
+
+/* out = v x* f  (motion cross force) */
+static inline void u2d_crossf(const double v[6], const double f[6], double out[6])
+{
+    double a[3], b[3], c[3];
+    u2d_cross3(v, f, a);
+    u2d_cross3(v + 3, f + 3, b);
+    u2d_cross3(v, f + 3, c);
+    out[0] = a[0] + b[0]; out[1] = a[1] + b[1]; out[2] = a[2] + b[2];
+    out[3] = c[0]; out[4] = c[1]; out[5] = c[2];
+}
+
+/* ---- spatial inertia --------------------------------------------------- */
+
+/* out = in m  (force = inertia times motion) */
+static inline void u2d_inertia_mul(const u2d_inertia *in, const double m[6], double out[6])
+{
+    double n[3], a[3], b[3];
+    u2d_mulmv3(in->Ib, m, n);
+    u2d_cross3(in->h, m + 3, a);
+    u2d_cross3(in->h, m, b);
+    out[0] = n[0] + a[0]; out[1] = n[1] + a[1]; out[2] = n[2] + a[2];
+    out[3] = in->m * m[3] - b[0];
+    out[4] = in->m * m[4] - b[1];
+    out[5] = in->m * m[5] - b[2];
+}
+
+/* Inertia of a body with mass m, centre of mass c and rotational inertia Ic about the
+ * centre of mass, all in frame F, expressed about F's origin (parallel-axis theorem). */
+static inline void u2d_inertia_from_com(double m, const double c[3], const double Ic[9],
+                                        u2d_inertia *out)
+{
+    double cc = u2d_dot3(c, c);
+    out->m = m;
+    for (int i = 0; i < 3; i++) {
+        out->h[i] = m * c[i];
+        for (int j = 0; j < 3; j++)
+            out->Ib[3 * i + j] = Ic[3 * i + j] + m * ((i == j ? cc : 0.0) - c[i] * c[j]);
+    }
+}
+
+/* out = X^T in X: the inertia in, given in frame B, expressed in frame A (X: A -> B). */
+static inline void u2d_inertia_xform_T(const u2d_xform *X, const u2d_inertia *in, u2d_inertia *out)
+{
+    /* Shift to the centre of mass, rotate, shift back: the same body seen from A. */
+    double m = in->m, c[3] = {0, 0, 0}, Ic[9], Ia[9], tmp[9], ca[3];
+    if (m > 0.0) {
+        c[0] = in->h[0] / m; c[1] = in->h[1] / m; c[2] = in->h[2] / m;
+    }
+    double cc = u2d_dot3(c, c);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            Ic[3 * i + j] = in->Ib[3 * i + j] - m * ((i == j ? cc : 0.0) - c[i] * c[j]);
+    u2d_multm3(X->E, Ic, tmp);           /* E^T Ic   */
+    u2d_mulmm3(tmp, X->E, Ia);           /* E^T Ic E */
+    u2d_multv3(X->E, c, ca);
+    ca[0] += X->r[0]; ca[1] += X->r[1]; ca[2] += X->r[2];
+    u2d_inertia_from_com(m, ca, Ia, out);
+}
+
+static inline void u2d_inertia_add(u2d_inertia *acc, const u2d_inertia *in)
+{
+    acc->m += in->m;
+    for (int i = 0; i < 3; i++) acc->h[i] += in->h[i];
+    for (int i = 0; i < 9; i++) acc->Ib[i] += in->Ib[i];
+}
+
+#endif

@@ -1,0 +1,434 @@
+/* u2d_urdf.c: URDF text -> u2d_urdf, validated.
+ *
+ * Only the robot's direct <link> and <joint> children are read: <transmission> and
+ * <gazebo> blocks carry their own <joint name=...> elements that are not robot joints.
+ * Every message names the element and attribute at fault. Defaults follow the URDF
+ * specification: no origin = identity, no axis = (1, 0, 0), no inertial = massless. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "u2d_xml.h"
+
+typedef struct {
+    char *err;              /* the caller's U2D_ERRLEN buffer */
+    const char *what;       /* "link 'x'" / "joint 'y'": prefix of every message */
+} reader;
+
+static int fail(reader *rd, const char *fmt, ...)
+{
+    char msg[U2D_ERRLEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (rd->what) snprintf(rd->err, U2D_ERRLEN, "%.220s: %.280s", rd->what, msg);
+    else snprintf(rd->err, U2D_ERRLEN, "%s", msg);
+    return -1;
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+/* Parse exactly n finite numbers separated by whitespace from attribute attr of <elem>. */
+static int read_numbers(reader *rd, u2d_xml *node, const char *attr, int n, double *out)
+{
+    const char *elem = u2d_xml_name(node), *s = u2d_xml_attr(node, attr);
+    if (!s) return fail(rd, "<%s> is missing attribute '%s'", elem, attr);
+    int count = 0;
+    const char *p = s;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+        if (!*p) break;
+        char *end;
+        double x = strtod(p, &end);
+        if (end == p || (*end && *end != ' ' && *end != '\t' && *end != '\n' && *end != '\r'))
+            return fail(rd, "<%s %s=\"%.60s\">: not a number", elem, attr, s);
+        if (!isfinite(x))
+            return fail(rd, "<%s %s=\"%.60s\">: number is not finite", elem, attr, s);
+        if (count < n) out[count] = x;
+        count++;
+        p = end;
+    }
+    if (count != n)
+        return fail(rd, "<%s %s=\"%.60s\">: expected %d number%s, got %d",
+                    elem, attr, s, n, n == 1 ? "" : "s", count);
+    return 0;
+}
+
+/* Optional attribute: keep the default when absent. */
+static int read_optional(reader *rd, u2d_xml *node, const char *attr, int n, double *out)
+{
+    if (!node || !u2d_xml_attr(node, attr)) return 0;
+    return read_numbers(rd, node, attr, n, out);
+}
+
+/* URDF rpy: fixed-axis roll, pitch, yaw, R = Rz(yaw) Ry(pitch) Rx(roll). */
+static void rpy_matrix(const double rpy[3], double R[9])
+{
+    double cr = cos(rpy[0]), sr = sin(rpy[0]);
+    double cp = cos(rpy[1]), sp = sin(rpy[1]);
+    double cy = cos(rpy[2]), sy = sin(rpy[2]);
+    R[0] = cy * cp; R[1] = cy * sp * sr - sy * cr; R[2] = cy * sp * cr + sy * sr;
+    R[3] = sy * cp; R[4] = sy * sp * sr + cy * cr; R[5] = sy * sp * cr - cy * sr;
+    R[6] = -sp;     R[7] = cp * sr;                R[8] = cp * cr;
+}
+
+/* <origin xyz rpy> -> rotation R (child axes in parent) and translation xyz. */
+static int read_origin(reader *rd, u2d_xml *parent, double R[9], double xyz[3])
+{
+    u2d_xml *o = u2d_xml_child(parent, "origin");
+    double rpy[3] = {0, 0, 0};
+    xyz[0] = xyz[1] = xyz[2] = 0.0;
+    if (read_optional(rd, o, "xyz", 3, xyz) || read_optional(rd, o, "rpy", 3, rpy)) return -1;
+    rpy_matrix(rpy, R);
+    return 0;
+}
+
+/* ---- links -------------------------------------------------------------- */
+
+/* Smallest eigenvalue of a symmetric 3x3 matrix (closed form, trigonometric). */
+static double min_eigenvalue_sym3(const double A[9])
+{
+    double p1 = A[1] * A[1] + A[2] * A[2] + A[5] * A[5];
+    double q = (A[0] + A[4] + A[8]) / 3.0;
+    if (p1 == 0.0) return fmin(A[0], fmin(A[4], A[8]));
+    double p2 = (A[0] - q) * (A[0] - q) + (A[4] - q) * (A[4] - q) + (A[8] - q) * (A[8] - q)
+              + 2.0 * p1;
+    double p = sqrt(p2 / 6.0), B[9];
+    for (int i = 0; i < 9; i++) B[i] = (A[i] - (i % 4 == 0 ? q : 0.0)) / p;
+    double detB = B[0] * (B[4] * B[8] - B[5] * B[7]) - B[1] * (B[3] * B[8] - B[5] * B[6])
+                + B[2] * (B[3] * B[7] - B[4] * B[6]);
+    double r = fmax(-1.0, fmin(1.0, detB / 2.0));
+    double phi = acos(r) / 3.0;
+    return q + 2.0 * p * cos(phi + 2.0943951023931957)   /* + 2 pi / 3 */;
+}
+
+static int read_inertial(reader *rd, u2d_xml *node, u2d_urdf_link *L)
+{
+    u2d_xml *in = u2d_xml_child(node, "inertial");
+    L->has_inertial = in != NULL;
+    L->mass = 0.0;
+    memset(L->com, 0, sizeof L->com);
+    memset(L->Icom, 0, sizeof L->Icom);
+    if (!in) return 0;
+
+    double R[9];
+    if (read_origin(rd, in, R, L->com)) return -1;
+
+    u2d_xml *mass = u2d_xml_child(in, "mass");
+    if (!mass) return fail(rd, "<inertial> has no <mass>");
+    if (read_numbers(rd, mass, "value", 1, &L->mass)) return -1;
+    if (L->mass < 0.0) return fail(rd, "<mass value=\"%g\">: mass must be >= 0", L->mass);
+
+    u2d_xml *inertia = u2d_xml_child(in, "inertia");
+    if (!inertia) return fail(rd, "<inertial> has no <inertia>");
+    static const char *names[6] = {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"};
+    double v[6];
+    for (int k = 0; k < 6; k++)
+        if (read_numbers(rd, inertia, names[k], 1, &v[k])) return -1;
+    double I[9] = {v[0], v[1], v[2], v[1], v[3], v[4], v[2], v[4], v[5]}, tmp[9];
+
+    /* Positive semidefinite up to rounding in the file's last digits. */
+    double scale = fabs(v[0]) + fabs(v[3]) + fabs(v[5]);
+    double lmin = min_eigenvalue_sym3(I);
+    if (lmin < -1e-9 * fmax(scale, 1e-300))
+        return fail(rd, "<inertia>: not positive semidefinite (smallest principal moment %g)",
+                    lmin);
+
+    /* The tensor is given in the inertial frame; the link frame sees R I R^T. */
+    u2d_mulmm3(R, I, tmp);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            L->Icom[3 * i + j] = tmp[3 * i] * R[3 * j] + tmp[3 * i + 1] * R[3 * j + 1]
+                               + tmp[3 * i + 2] * R[3 * j + 2];
+    return 0;
+}
+
+/* ---- joints ------------------------------------------------------------- */
+
+static const struct { const char *name; u2d_jtype type; } joint_types[] = {
+    {"fixed", U2D_JOINT_FIXED},         {"revolute", U2D_JOINT_REVOLUTE},
+    {"continuous", U2D_JOINT_CONTINUOUS}, {"prismatic", U2D_JOINT_PRISMATIC},
+    {"floating", U2D_JOINT_FLOATING},   {"planar", U2D_JOINT_PLANAR},
+};
+
+/* Names are looked up through an index sorted by name (10 000-link files load fast). */
+typedef struct { const char *name; int index; } name_entry;
+
+static int cmp_entry(const void *a, const void *b)
+{
+    return strcmp(((const name_entry *)a)->name, ((const name_entry *)b)->name);
+}
+
+static int lookup(const name_entry *sorted, int n, const char *name)
+{
+    name_entry key = {name, -1};
+    const name_entry *e = bsearch(&key, sorted, (size_t)n, sizeof key, cmp_entry);
+    return e ? e->index : -1;
+}
+
+/* Sort the names and report the first duplicate. */
+static int index_names(reader *rd, const char *kind, name_entry *sorted, int n)
+{
+    qsort(sorted, (size_t)n, sizeof *sorted, cmp_entry);
+    for (int i = 1; i < n; i++)
+        if (strcmp(sorted[i - 1].name, sorted[i].name) == 0)
+            return fail(rd, "duplicate %s name '%.200s'", kind, sorted[i].name);
+    return 0;
+}
+
+static int read_link_ref(reader *rd, const name_entry *links, int nlink, u2d_xml *node,
+                         const char *elem, int *out)
+{
+    u2d_xml *e = u2d_xml_child(node, elem);
+    if (!e) return fail(rd, "missing <%s>", elem);
+    const char *name = u2d_xml_attr(e, "link");
+    if (!name) return fail(rd, "<%s> is missing attribute 'link'", elem);
+    *out = lookup(links, nlink, name);
+    if (*out < 0) return fail(rd, "<%s link=\"%.200s\">: no such link", elem, name);
+    return 0;
+}
+
+static int read_joint(reader *rd, const u2d_urdf *u, const name_entry *links, u2d_xml *node,
+                      u2d_urdf_joint *J)
+{
+    const char *type = u2d_xml_attr(node, "type");
+    if (!type) return fail(rd, "<joint> is missing attribute 'type'");
+    int known = 0;
+    for (size_t k = 0; k < sizeof joint_types / sizeof joint_types[0]; k++)
+        if (strcmp(type, joint_types[k].name) == 0) {
+            J->type = joint_types[k].type;
+            known = 1;
+        }
+    if (!known)
+        return fail(rd, "<joint type=\"%.60s\">: unknown joint type (expected revolute, "
+                    "continuous, prismatic, fixed, floating or planar)", type);
+
+    if (read_link_ref(rd, links, u->nlink, node, "parent", &J->parent)) return -1;
+    if (read_link_ref(rd, links, u->nlink, node, "child", &J->child)) return -1;
+    if (J->parent == J->child)
+        return fail(rd, "parent and child are the same link '%s' (self-loop)",
+                    u->link[J->child].name);
+
+    /* origin: p_parent = R p_joint + xyz, i.e. the transform (E = R^T, r = xyz). */
+    double R[9];
+    if (read_origin(rd, node, R, J->origin.r)) return -1;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) J->origin.E[3 * i + j] = R[3 * j + i];
+
+    J->axis[0] = 1.0; J->axis[1] = J->axis[2] = 0.0;
+    if (read_optional(rd, u2d_xml_child(node, "axis"), "xyz", 3, J->axis)) return -1;
+    double norm = sqrt(u2d_dot3(J->axis, J->axis));
+    int uses_axis = J->type != U2D_JOINT_FIXED && J->type != U2D_JOINT_FLOATING;
+    if (uses_axis && !(norm > 1e-12))
+        return fail(rd, "<axis xyz>: the axis is zero");
+    if (norm > 1e-12)
+        for (int k = 0; k < 3; k++) J->axis[k] /= norm;
+
+    u2d_xml *lim = u2d_xml_child(node, "limit");
+    J->has_limit = lim != NULL;
+    J->lower = J->upper = J->effort = J->velocity = 0.0;
+    if (read_optional(rd, lim, "lower", 1, &J->lower) ||
+        read_optional(rd, lim, "upper", 1, &J->upper) ||
+        read_optional(rd, lim, "effort", 1, &J->effort) ||
+        read_optional(rd, lim, "velocity", 1, &J->velocity)) return -1;
+
+    u2d_xml *dyn = u2d_xml_child(node, "dynamics");
+    J->damping = J->friction = 0.0;
+    if (read_optional(rd, dyn, "damping", 1, &J->damping) ||
+        read_optional(rd, dyn, "friction", 1, &J->friction)) return -1;
+
+    u2d_xml *mimic = u2d_xml_child(node, "mimic");
+    J->mimic = NULL;
+    J->mimic_multiplier = 1.0;
+    J->mimic_offset = 0.0;
+    if (mimic) {
+        J->mimic = u2d_xml_attr(mimic, "joint");
+        if (!J->mimic || !J->mimic[0]) return fail(rd, "<mimic> is missing attribute 'joint'");
+        if (read_optional(rd, mimic, "multiplier", 1, &J->mimic_multiplier) ||
+            read_optional(rd, mimic, "offset", 1, &J->mimic_offset)) return -1;
+    }
+    return 0;
+}
+
+/* ---- the tree ----------------------------------------------------------- */
+
+/* One parent per link, exactly one root, and every link reachable from it. */
+static int check_tree(reader *rd, u2d_urdf *u)
+{
+    int nl = u->nlink, nj = u->njoint, status = 0, nseen = 0;
+    int *parent_joint = malloc(sizeof(int) * (size_t)nl);
+    int *first = malloc(sizeof(int) * (size_t)(nl + 1));    /* children of link i:   */
+    int *kids = malloc(sizeof(int) * (size_t)(nj + 1));     /* kids[first[i]..]      */
+    int *stack = malloc(sizeof(int) * (size_t)nl);
+    char *seen = calloc((size_t)nl, 1);
+    if (!parent_joint || !first || !kids || !stack || !seen) {
+        status = fail(rd, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < nl; i++) parent_joint[i] = -1;
+    for (int j = 0; j < nj && !status; j++) {
+        int c = u->joint[j].child;
+        if (parent_joint[c] >= 0)
+            status = fail(rd, "link '%s' is the child of two joints, '%s' and '%s'",
+                          u->link[c].name, u->joint[parent_joint[c]].name, u->joint[j].name);
+        parent_joint[c] = j;
+    }
+    u->root = -1;
+    for (int i = 0; i < nl && !status; i++) {
+        if (parent_joint[i] >= 0) continue;
+        if (u->root >= 0)
+            status = fail(rd, "two root links, '%s' and '%s' (every link but one must be the "
+                          "child of a joint)", u->link[u->root].name, u->link[i].name);
+        u->root = i;
+    }
+    if (status) goto done;
+    if (u->root < 0) {
+        status = fail(rd, "no root link: the joints form a cycle");
+        goto done;
+    }
+    /* Children lists (counting sort of joints by parent), then a stack walk from the root. */
+    memset(first, 0, sizeof(int) * (size_t)(nl + 1));
+    for (int j = 0; j < nj; j++) first[u->joint[j].parent + 1]++;
+    for (int i = 0; i < nl; i++) first[i + 1] += first[i];
+    for (int j = 0; j < nj; j++) kids[first[u->joint[j].parent]++] = u->joint[j].child;
+    for (int i = nl; i > 0; i--) first[i] = first[i - 1];
+    first[0] = 0;
+    int top = 0;
+    stack[top++] = u->root;
+    seen[u->root] = 1;
+    while (top > 0) {
+        int l = stack[--top];
+        nseen++;
+        for (int k = first[l]; k < first[l + 1]; k++)
+            if (!seen[kids[k]]) { seen[kids[k]] = 1; stack[top++] = kids[k]; }
+    }
+    for (int i = 0; i < nl && nseen < nl; i++)
+        if (!seen[i]) {
+            status = fail(rd, "the joints form a cycle through link '%s'", u->link[i].name);
+            break;
+        }
+done:
+    free(parent_joint); free(first); free(kids); free(stack); free(seen);
+    return status;
+}
+
+/* Copy every name into one block owned by the u2d_urdf (the XML document is freed). */
+static int own_strings(reader *rd, u2d_urdf *u)
+{
+    size_t total = strlen(u->name) + 1;
+    for (int i = 0; i < u->nlink; i++) total += strlen(u->link[i].name) + 1;
+    for (int j = 0; j < u->njoint; j++) {
+        total += strlen(u->joint[j].name) + 1;
+        if (u->joint[j].mimic) total += strlen(u->joint[j].mimic) + 1;
+    }
+    char *p = u->strings = malloc(total);
+    if (!p) return fail(rd, "out of memory");
+#define OWN(s) do { size_t n_ = strlen(s) + 1; memcpy(p, (s), n_); (s) = p; p += n_; } while (0)
+    OWN(u->name);
+    for (int i = 0; i < u->nlink; i++) OWN(u->link[i].name);
+    for (int j = 0; j < u->njoint; j++) {
+        OWN(u->joint[j].name);
+        if (u->joint[j].mimic) OWN(u->joint[j].mimic);
+    }
+#undef OWN
+    return 0;
+}
+
+static u2d_xml *find_robot(u2d_xml *doc)
+{
+    for (u2d_xml *n = u2d_xml_first(doc); n; n = u2d_xml_next(n))
+        if (strcmp(u2d_xml_name(n), "robot") == 0) return n;
+    return NULL;
+}
+
+u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
+{
+    reader rd = {err, NULL};
+    err[0] = '\0';
+    u2d_xml *doc = u2d_xml_load(xml, err);
+    if (!doc) return NULL;
+
+    u2d_urdf *u = calloc(1, sizeof *u);
+    name_entry *links = NULL, *joints = NULL;
+    if (!u) { fail(&rd, "out of memory"); goto error; }
+
+    u2d_xml *robot = find_robot(doc);
+    if (!robot) { fail(&rd, "no <robot> element"); goto error; }
+    u->name = u2d_xml_attr(robot, "name");
+    if (!u->name) u->name = "";
+
+    for (u2d_xml *n = u2d_xml_first(robot); n; n = u2d_xml_next(n)) {
+        if (strcmp(u2d_xml_name(n), "link") == 0) u->nlink++;
+        if (strcmp(u2d_xml_name(n), "joint") == 0) u->njoint++;
+    }
+    if (u->nlink == 0) { fail(&rd, "<robot> has no <link>"); goto error; }
+    u->link = calloc((size_t)u->nlink, sizeof *u->link);
+    u->joint = calloc((size_t)u->njoint + 1, sizeof *u->joint);
+    links = malloc(sizeof *links * (size_t)u->nlink);
+    joints = malloc(sizeof *joints * (size_t)(u->njoint + 1));
+    if (!u->link || !u->joint || !links || !joints) { fail(&rd, "out of memory"); goto error; }
+
+    char what[300];
+    int il = 0, ij = 0;
+    for (u2d_xml *n = u2d_xml_first(robot); n; n = u2d_xml_next(n)) {
+        if (strcmp(u2d_xml_name(n), "link") != 0) continue;
+        u2d_urdf_link *L = &u->link[il++];
+        L->name = u2d_xml_attr(n, "name");
+        rd.what = NULL;
+        if (!L->name || !L->name[0]) { fail(&rd, "<link> is missing attribute 'name'"); goto error; }
+        snprintf(what, sizeof what, "link '%.200s'", L->name);
+        rd.what = what;
+        if (read_inertial(&rd, n, L)) goto error;
+    }
+    rd.what = NULL;
+    for (int i = 0; i < u->nlink; i++) links[i] = (name_entry){u->link[i].name, i};
+    if (index_names(&rd, "link", links, u->nlink)) goto error;
+
+    for (u2d_xml *n = u2d_xml_first(robot); n; n = u2d_xml_next(n)) {
+        if (strcmp(u2d_xml_name(n), "joint") != 0) continue;
+        u2d_urdf_joint *J = &u->joint[ij++];
+        J->name = u2d_xml_attr(n, "name");
+        rd.what = NULL;
+        if (!J->name || !J->name[0]) { fail(&rd, "<joint> is missing attribute 'name'"); goto error; }
+        snprintf(what, sizeof what, "joint '%.200s'", J->name);
+        rd.what = what;
+        if (read_joint(&rd, u, links, n, J)) goto error;
+    }
+    rd.what = NULL;
+    for (int j = 0; j < u->njoint; j++) joints[j] = (name_entry){u->joint[j].name, j};
+    if (index_names(&rd, "joint", joints, u->njoint)) goto error;
+    for (int j = 0; j < u->njoint; j++) {
+        const char *mimic = u->joint[j].mimic;
+        int k = mimic ? lookup(joints, u->njoint, mimic) : -1;
+        if (mimic && (k < 0 || k == j)) {
+            fail(&rd, "joint '%s': <mimic joint=\"%.200s\">: %s", u->joint[j].name, mimic,
+                 k < 0 ? "no such joint" : "a joint cannot mimic itself");
+            goto error;
+        }
+    }
+    if (check_tree(&rd, u)) goto error;
+    if (own_strings(&rd, u)) goto error;
+
+    free(links);
+    free(joints);
+    u2d_xml_free(doc);
+    return u;
+
+error:
+    free(links);
+    free(joints);
+    if (u) { u->strings = NULL; u2d_urdf_free(u); }
+    u2d_xml_free(doc);
+    return NULL;
+}
+
+void u2d_urdf_free(u2d_urdf *u)
+{
+    if (!u) return;
+    free(u->link);
+    free(u->joint);
+    free(u->strings);
+    free(u);
+}

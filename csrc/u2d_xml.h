@@ -1,0 +1,23 @@
+/* u2d_xml.h: the little of XML the URDF reader needs, behind one file that talks to mxml.
+ * A Mini-XML 4.x port changes u2d_xml.c only. */
+#ifndef U2D_XML_H
+#define U2D_XML_H
+
+#include "u2d_model.h"
+
+typedef struct u2d_xml u2d_xml;    /* an element (or the document) */
+
+/* Parse text into a document; NULL and a message in err on failure. */
+u2d_xml *u2d_xml_load(const char *text, char err[U2D_ERRLEN]);
+void u2d_xml_free(u2d_xml *doc);
+
+/* First / next child that is a real element (comments, declarations and text skipped). */
+u2d_xml *u2d_xml_first(u2d_xml *parent);
+u2d_xml *u2d_xml_next(u2d_xml *node);
+/* First child element with the given name, or NULL. */
+u2d_xml *u2d_xml_child(u2d_xml *parent, const char *name);
+
+const char *u2d_xml_name(u2d_xml *node);
+const char *u2d_xml_attr(u2d_xml *node, const char *name);   /* NULL if absent */
+
+#endif

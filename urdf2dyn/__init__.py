@@ -1,0 +1,20 @@
+"""urdf2dyn: rigid-body dynamics from URDF over whole trajectories, with a C core.
+
+    >>> import urdf2dyn
+    >>> model = urdf2dyn.load("robot.urdf")
+    >>> tau = model.inverse_dynamics(q, v, a)      # (N, nq), (N, nv), (N, nv) -> (N, nv)
+"""
+from ._core import URDFError
+from .forces import wrench_at_point
+from .model import Joint, Model, load
+from .threads import get_num_threads, set_num_threads
+
+__version__ = "0.1.0"
+__all__ = ["load", "Model", "Joint", "URDFError", "wrench_at_point", "get_num_threads",
+           "set_num_threads", "data_path"]
+
+
+def data_path(name):
+    """Path of a file bundled in urdf2dyn/data (e.g. "robot2r.urdf")."""
+    from importlib.resources import files
+    return str(files(__name__) / "data" / name)

@@ -1,0 +1,26 @@
+"""External wrenches in urdf2dyn's convention: [fx fy fz mx my mz] in world coordinates,
+the moment taken about the world origin."""
+import numpy as np
+
+
+def wrench_at_point(force, point, moment=None):
+    """Wrench of a force applied at a point (plus an optional free moment, e.g. a foot's
+    free torque), as urdf2dyn's f_ext expects it.
+
+    force, point: (..., 3) in world coordinates (N and m); moment: (..., 3) or None (N·m).
+    Returns (..., 6) = [f, point x f + moment]. Typical use: a ground reaction force at the
+    centre of pressure, ``f_ext={"foot": wrench_at_point(grf, cop, free_moment)}``.
+    """
+    f = np.asarray(force, dtype=float)
+    p = np.asarray(point, dtype=float)
+    if f.shape[-1:] != (3,) or p.shape[-1:] != (3,):
+        raise ValueError(f"wrench_at_point: force and point must have shape (..., 3), got "
+                         f"{f.shape} and {p.shape}")
+    m = np.cross(p, f)
+    if moment is not None:
+        mo = np.asarray(moment, dtype=float)
+        if mo.shape[-1:] != (3,):
+            raise ValueError(f"wrench_at_point: moment must have shape (..., 3), got {mo.shape}")
+        m = m + mo
+    f, m = np.broadcast_arrays(f, m)
+    return np.concatenate([f, m], axis=-1)

@@ -1,0 +1,29 @@
+"""How many threads batched evaluations may use (the C core splits samples into blocks)."""
+import os
+
+_num_threads = None
+
+
+def _default():
+    env = os.environ.get("URDF2DYN_NUM_THREADS")
+    if env:
+        return max(1, int(env))
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def get_num_threads():
+    """Threads used for large batches: set_num_threads(), else $URDF2DYN_NUM_THREADS, else
+    the CPUs this process may run on. Small batches run on the calling thread."""
+    return _num_threads if _num_threads is not None else _default()
+
+
+def set_num_threads(n):
+    """Use at most n threads (n >= 1) for batched evaluations; None restores the default.
+    Results are bit-identical whatever n is."""
+    global _num_threads
+    if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 1):
+        raise ValueError(f"set_num_threads: expected an integer >= 1 or None, got {n!r}")
+    _num_threads = n
