@@ -46,6 +46,9 @@ def load(urdf, floating_base=False):
     elif isinstance(urdf, str) and urdf.lstrip("\ufeff \t\r\n").startswith("<"):
         text = urdf
     elif isinstance(urdf, (str, os.PathLike)):
+        if not os.path.exists(urdf):
+            raise FileNotFoundError(f"load: no such file {os.fspath(urdf)!r} (load takes a URDF "
+                                    "path or the XML text itself)")
         with open(urdf, "rb") as f:
             text = _decode(f.read(), os.fspath(urdf))
     else:

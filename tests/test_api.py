@@ -1,0 +1,249 @@
+"""The array contract of the Python API: shapes, dtypes, layouts, batches, threads, f_ext,
+pickling. Expected values come from closed forms, never from urdf2dyn itself."""
+import pickle
+import threading
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+
+ROBOT2R = urdf2dyn.data_path("robot2r.urdf")
+ARM7 = urdf2dyn.data_path("arm7.urdf")
+
+
+@pytest.fixture
+def arm():
+    return urdf2dyn.load(ARM7)
+
+
+def random_states(model, n, seed=0):
+    rng = np.random.default_rng(seed)
+    return (rng.uniform(-2, 2, (n, model.nq)), rng.normal(size=(n, model.nv)),
+            rng.normal(size=(n, model.nv)))
+
+
+# ---- shapes and dtypes ----------------------------------------------------------
+
+def test_single_sample_and_batch_shapes(arm):
+    q, v, a = random_states(arm, 5)
+    assert arm.inverse_dynamics(q[0], v[0], a[0]).shape == (7,)
+    out = arm.inverse_dynamics(q, v, a)
+    assert out.shape == (5, 7) and out.dtype == np.float64 and out.flags.c_contiguous
+
+
+def test_batch_equals_single_samples(arm):
+    q, v, a = random_states(arm, 50)
+    batch = arm.inverse_dynamics(q, v, a)
+    single = np.array([arm.inverse_dynamics(q[k], v[k], a[k]) for k in range(50)])
+    assert np.array_equal(batch, single)
+
+
+def test_threads_bit_identical_to_serial(arm):
+    q, v, a = random_states(arm, 20000, seed=1)
+    try:
+        urdf2dyn.set_num_threads(1)
+        serial = arm.inverse_dynamics(q, v, a)
+        for n in (2, 3, 8):
+            urdf2dyn.set_num_threads(n)
+            assert np.array_equal(arm.inverse_dynamics(q, v, a), serial)
+    finally:
+        urdf2dyn.set_num_threads(None)
+
+
+def test_concurrent_python_threads(arm):
+    """One model used from several Python threads at once (the GIL is released)."""
+    q, v, a = random_states(arm, 3000, seed=2)
+    expected = arm.inverse_dynamics(q, v, a)
+    results = [None] * 8
+
+    def work(k):
+        results[k] = arm.inverse_dynamics(q, v, a)
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(np.array_equal(r, expected) for r in results)
+
+
+def test_any_real_dtype_and_layout(arm):
+    q, v, a = random_states(arm, 6)
+    expected = arm.inverse_dynamics(q, v, a)
+    qf = np.asfortranarray(q)
+    strided = np.zeros((6, 14))
+    strided[:, ::2] = v
+    np.testing.assert_array_equal(arm.inverse_dynamics(qf, strided[:, ::2], a), expected)
+    np.testing.assert_allclose(arm.inverse_dynamics(q.astype(np.float32), v, a),
+                               arm.inverse_dynamics(q.astype(np.float32).astype(float), v, a))
+    ints = arm.inverse_dynamics(np.ones(7, dtype=np.int32), [0] * 7, list(range(7)))
+    np.testing.assert_array_equal(ints, arm.inverse_dynamics(np.ones(7), np.zeros(7),
+                                                             np.arange(7.0)))
+
+
+@pytest.mark.parametrize("bad, words", [
+    (np.zeros((2, 3, 7)), ["q", "(nq,) = (7,) or (N, 7)", "(2,3,7)"]),
+    (np.zeros(6), ["q", "(7,)", "(6,)"]),
+    (np.zeros((4, 8)), ["q", "(N, 7)", "(4,8)"]),
+    (np.float64(1.0), ["q", "(7,)", "()"]),
+])
+def test_wrong_shape(arm, bad, words):
+    with pytest.raises(ValueError) as info:
+        arm.inverse_dynamics(bad, np.zeros(7), np.zeros(7))
+    for w in words:
+        assert w in str(info.value)
+
+
+def test_sample_count_mismatch(arm):
+    q, v, a = random_states(arm, 4)
+    with pytest.raises(ValueError, match=r"v: has shape \(3,7\) but q has shape \(4,7\)"):
+        arm.inverse_dynamics(q, v[:3], a)
+    with pytest.raises(ValueError, match=r"a: has shape \(7,\) but q has shape \(4,7\)"):
+        arm.inverse_dynamics(q, v, a[0])
+    with pytest.raises(ValueError, match=r"v: .*\(nv,\) = \(7,\)"):
+        arm.inverse_dynamics(q, v[:, :6], a)
+
+
+@pytest.mark.parametrize("bad", [
+    np.zeros(7, dtype=complex), np.array(["a"] * 7), np.array([object()] * 7),
+    np.zeros(7, dtype=bool), ["x"] * 7,
+])
+def test_non_numeric_dtype(arm, bad):
+    with pytest.raises(TypeError, match=r"^a: .*real numbers"):
+        arm.inverse_dynamics(np.zeros(7), np.zeros(7), bad)
+
+
+def test_nan_propagates_per_sample(arm):
+    q, v, a = random_states(arm, 3)
+    q[1, 2] = np.nan
+    tau = arm.inverse_dynamics(q, v, a)
+    assert np.all(np.isfinite(tau[[0, 2]])) and np.any(np.isnan(tau[1]))
+
+
+# ---- gravity, repr, pickle ---------------------------------------------------------
+
+def test_gravity_setting(arm):
+    np.testing.assert_array_equal(arm.gravity, [0, 0, -9.81])
+    q = np.zeros(7)
+    arm.gravity = (0, 0, 0)
+    np.testing.assert_array_equal(arm.inverse_dynamics(q, q, q), np.zeros(7))
+    for bad in ([0, 0], [0, np.nan, 0], "up"):
+        with pytest.raises((ValueError, TypeError), match="gravity"):
+            arm.gravity = bad
+
+
+def test_repr_and_pickle(arm):
+    assert repr(arm) == ("<urdf2dyn.Model 'arm7': 7 joints, nq=7, nv=7, "
+                         f"{len(arm.link_names)} links, fixed base>")
+    arm.gravity = (0, -9.81, 0)
+    clone = pickle.loads(pickle.dumps(arm))
+    np.testing.assert_array_equal(clone.gravity, arm.gravity)
+    q, v, a = random_states(arm, 3)
+    np.testing.assert_array_equal(clone.inverse_dynamics(q, v, a), arm.inverse_dynamics(q, v, a))
+    assert [j.name for j in clone.joints] == [j.name for j in arm.joints]
+
+
+def test_joint_records(arm):
+    assert [j.q_index for j in arm.joints] == list(range(7))
+    assert arm.q_names == [f"arm7_joint{k}" for k in range(1, 8)] == arm.v_names
+    floating = urdf2dyn.load(ARM7, floating_base=True)
+    root = floating.joints[0]
+    assert (root.name, root.type, root.nq, root.nv, root.parent) == (
+        "root_joint", "floating", 7, 6, None)
+    assert floating.q_names[:7] == ["root_joint_" + s for s in ("x", "y", "z", "qx", "qy", "qz",
+                                                                 "qw")]
+    assert (floating.nq, floating.nv) == (14, 13)
+
+
+def test_zero_quaternion_is_an_error():
+    model = urdf2dyn.load(ARM7, floating_base=True)
+    q = np.zeros((3, 14))
+    q[:, 6] = 1.0
+    q[2, 6] = 0.0
+    with pytest.raises(ValueError, match="sample 2.*root_joint.*zero"):
+        model.inverse_dynamics(q, np.zeros((3, 13)), np.zeros((3, 13)))
+
+
+def test_unnormalized_quaternion_is_normalized():
+    model = urdf2dyn.load(ARM7, floating_base=True)
+    q, v, a = random_states(model, 4)
+    q[:, 3:7] /= np.linalg.norm(q[:, 3:7], axis=1, keepdims=True)
+    scaled = q.copy()
+    scaled[:, 3:7] *= 3.0
+    np.testing.assert_allclose(model.inverse_dynamics(scaled, v, a),
+                               model.inverse_dynamics(q, v, a), rtol=1e-12, atol=1e-9)
+
+
+# ---- external forces ----------------------------------------------------------------
+
+def robot2r_jacobian_T_force(q, point_on_link2, force):
+    """-J(p)^T F for the thesis' 2R robot: joint i at o_i, axis z, a force F at p."""
+    c1, s1 = np.cos(q[0]), np.sin(q[0])
+    c12, s12 = np.cos(q[0] + q[1]), np.sin(q[0] + q[1])
+    p = np.array([2 * c1 + point_on_link2 * c12, 2 * s1 + point_on_link2 * s12, 0.0])
+    o = [np.zeros(3), np.array([2 * c1, 2 * s1, 0.0])]
+    z = np.array([0.0, 0.0, 1.0])
+    return p, np.array([-np.cross(z, p - oi) @ force for oi in o])
+
+
+def test_force_at_point_closed_form():
+    model = urdf2dyn.load(ROBOT2R)
+    rng = np.random.default_rng(3)
+    q, v, a = rng.normal(size=2), rng.normal(size=2), rng.normal(size=2)
+    force = np.array([3.0, -7.0, 2.0])
+    p, expected = robot2r_jacobian_T_force(q, 1.5, force)
+    wrench = urdf2dyn.wrench_at_point(force, p)
+    delta = model.inverse_dynamics(q, v, a, f_ext={"link2": wrench}) - model.inverse_dynamics(q, v, a)
+    np.testing.assert_allclose(delta, expected, rtol=1e-12, atol=1e-12)
+    # a pure moment about z on link2 acts on both joints
+    delta = (model.inverse_dynamics(q, v, a, f_ext={"link2": [0, 0, 0, 0, 0, 4.0]})
+             - model.inverse_dynamics(q, v, a))
+    np.testing.assert_allclose(delta, [-4.0, -4.0], rtol=1e-13)
+    # a force on the world link does nothing
+    np.testing.assert_array_equal(
+        model.inverse_dynamics(q, v, a, f_ext={"world": [1, 2, 3, 4, 5, 6]}),
+        model.inverse_dynamics(q, v, a))
+
+
+def test_force_per_sample_and_broadcast():
+    model = urdf2dyn.load(ROBOT2R)
+    rng = np.random.default_rng(4)
+    n = 6
+    q, v, a = rng.normal(size=(n, 2)), rng.normal(size=(n, 2)), rng.normal(size=(n, 2))
+    forces = rng.normal(size=(n, 3))
+    points, expected = zip(*(robot2r_jacobian_T_force(q[k], 0.7, forces[k]) for k in range(n)))
+    free = np.array([0, 0, 0, 0, 0, 1.5])
+    tau = model.inverse_dynamics(q, v, a, f_ext={
+        "link2": urdf2dyn.wrench_at_point(forces, np.array(points)), "link1": free})
+    base = model.inverse_dynamics(q, v, a)
+    np.testing.assert_allclose(tau - base, np.array(expected) + [-1.5, 0.0], rtol=1e-12,
+                               atol=1e-12)
+
+
+def test_wrench_at_point_free_moment():
+    w = urdf2dyn.wrench_at_point([[0, 0, 10.0]], [[1.0, 0, 0]], moment=[[0, 0, 0.5]])
+    np.testing.assert_array_equal(w, [[0, 0, 10, 0, -10, 0.5]])
+    with pytest.raises(ValueError, match="shape"):
+        urdf2dyn.wrench_at_point([1, 2], [0, 0, 0])
+
+
+@pytest.mark.parametrize("f_ext, exc, words", [
+    ({"nope": np.zeros(6)}, ValueError, ["f_ext", "unknown link 'nope'"]),
+    ({"link2": np.zeros(5)}, ValueError, ["f_ext['link2']", "(6,)", "(5,)"]),
+    ({"link2": np.zeros((3, 6))}, ValueError, ["f_ext['link2']", "(6,) or (N, 6) = (4, 6)"]),
+    ({"link2": ["a"] * 6}, TypeError, ["f_ext['link2']", "real numbers"]),
+    ([("link2", np.zeros(6))], TypeError, ["f_ext", "dict"]),
+])
+def test_bad_f_ext(f_ext, exc, words):
+    model = urdf2dyn.load(ROBOT2R)
+    z = np.zeros((4, 2))
+    with pytest.raises(exc) as info:
+        model.inverse_dynamics(z, z, z, f_ext=f_ext)
+    for w in words:
+        assert w in str(info.value)
+
+
+def test_set_num_threads_validation():
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="set_num_threads"):
+            urdf2dyn.set_num_threads(bad)

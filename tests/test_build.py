@@ -1,0 +1,36 @@
+"""The C core builds warning-free as C11 with -Wall -Wextra, depends on libc, libm and mxml
+only, and keeps every Mini-XML call in one file."""
+import re
+import shutil
+import subprocess
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+CSRC = Path(__file__).resolve().parent.parent / "csrc"
+pytestmark = pytest.mark.skipif(not CSRC.is_dir(), reason="needs the source tree")
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_compiles_without_warnings():
+    for src in sorted(CSRC.glob("*.c")):
+        cmd = ["gcc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+               f"-I{CSRC}", f"-I{sysconfig.get_paths()['include']}", f"-I{np.get_include()}",
+               str(src)]
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        assert res.returncode == 0, f"{src.name}:\n{res.stderr}"
+
+
+def test_core_includes_only_libc_libm_mxml():
+    allowed = {"math.h", "string.h", "stdio.h", "stdlib.h", "stdarg.h", "stddef.h", "stdint.h",
+               "pthread.h", "mxml.h"}
+    for src in sorted(CSRC.glob("u2d_*.[ch]")):
+        system = set(re.findall(r'#include <([^>]+)>', src.read_text()))
+        assert system <= allowed, f"{src.name} includes {system - allowed}"
+
+
+def test_mxml_calls_in_one_file():
+    users = [p.name for p in CSRC.glob("*.[ch]") if re.search(r"\bmxml[A-Z]", p.read_text())]
+    assert users == ["u2d_xml.c"]

@@ -1,0 +1,141 @@
+"""Motion files, finite-difference derivatives and the `urdf2dyn torques` command."""
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+from urdf2dyn.cli import main
+from urdf2dyn.motion import MotionError, derivatives, read_motion, write_csv
+
+ROBOT2R = urdf2dyn.data_path("robot2r.urdf")
+
+
+def quadratic(t):
+    """q, v, a of a quadratic trajectory of the 2R robot (finite differences are exact)."""
+    c = np.array([[0.3, -1.2, 0.8], [-0.5, 0.4, -2.0]])   # q_i = c0 + c1 t + c2 t^2
+    q = c[:, 0] + np.outer(t, c[:, 1]) + np.outer(t ** 2, c[:, 2])
+    v = c[:, 1] + 2 * np.outer(t, c[:, 2])
+    a = np.tile(2 * c[:, 2], (len(t), 1))
+    return q, v, a
+
+
+def test_derivatives_exact_on_quadratic():
+    model = urdf2dyn.load(ROBOT2R)
+    t = np.cumsum(np.r_[0, np.random.default_rng(0).uniform(0.005, 0.02, 199)])  # uneven steps
+    q, v, a = quadratic(t)
+    v_est, a_est = derivatives(t, q, model)
+    np.testing.assert_allclose(v_est, v, atol=1e-10)
+    np.testing.assert_allclose(a_est, a, atol=1e-8)
+
+
+def test_derivatives_second_order_on_sine():
+    model = urdf2dyn.load(ROBOT2R)
+    errors = []
+    for h in (1e-2, 5e-3):
+        t = np.arange(0, 2, h)
+        q = np.column_stack([np.sin(3 * t), np.cos(2 * t)])
+        v_est, a_est = derivatives(t, q, model)
+        inner = slice(2, -2)
+        a = np.column_stack([-9 * np.sin(3 * t), -4 * np.cos(2 * t)])
+        errors.append(np.abs(a_est - a)[inner].max())
+    assert errors[1] < errors[0] / 3.5          # halving h divides the error by ~4
+
+
+def test_floating_derivatives_body_frame():
+    """A body spinning about a fixed axis n by theta = 0.4 t^2 while translating: body-frame
+    angular velocity n theta', linear velocity R^T p'."""
+    model = urdf2dyn.load(ROBOT2R, floating_base=True)
+    t = np.arange(0, 1, 1e-3)
+    n = np.array([1.0, 2.0, 2.0]) / 3.0
+    theta, dtheta = 0.4 * t ** 2, 0.8 * t
+    quat = np.column_stack([np.outer(np.sin(theta / 2), n), np.cos(theta / 2)])
+    quat[::7] *= -1                                  # the same rotations, sign flipped
+    p = np.column_stack([t, t ** 2, np.zeros_like(t)])
+    dp = np.column_stack([np.ones_like(t), 2 * t, np.zeros_like(t)])
+    q = np.zeros((len(t), model.nq))
+    q[:, :3], q[:, 3:7] = p, quat
+    v_est, a_est = derivatives(t, q, model)
+    K = np.array([[0, -n[2], n[1]], [n[2], 0, -n[0]], [-n[1], n[0], 0]])
+    R = np.eye(3) + np.sin(theta)[:, None, None] * K + (1 - np.cos(theta))[:, None, None] * (K @ K)
+    np.testing.assert_allclose(v_est[:, 3:6], np.outer(dtheta, n), atol=1e-5)
+    np.testing.assert_allclose(v_est[:, :3], np.einsum("nji,nj->ni", R, dp), atol=1e-5)
+    np.testing.assert_allclose(a_est[2:-2, 3:6], np.tile(0.8 * n, (len(t) - 4, 1)), atol=1e-4)
+
+
+def write_motion(path, t, q, names, extra=None):
+    cols = [t, q] + ([extra[1]] if extra else [])
+    write_csv(path, t, np.column_stack(cols[1:]), names + (extra[0] if extra else []))
+
+
+def test_cli_torques_on_quadratic(tmp_path, capsys):
+    model = urdf2dyn.load(ROBOT2R)
+    t = np.linspace(0, 1, 101)
+    q, v, a = quadratic(t)
+    motion, out = tmp_path / "m.csv", tmp_path / "tau.csv"
+    write_motion(motion, t, q, model.q_names)
+    assert main(["torques", ROBOT2R, str(motion), "-o", str(out)]) == 0
+    header = out.read_text().splitlines()[0]
+    assert header == "time,joint1,joint2"
+    table = np.loadtxt(out, delimiter=",", skiprows=1)
+    np.testing.assert_allclose(table[:, 0], t)
+    np.testing.assert_allclose(table[:, 1:], model.inverse_dynamics(q, v, a), rtol=1e-7,
+                               atol=1e-6)
+    printed = capsys.readouterr().out
+    assert "peak |tau|" in printed and "joint1" in printed and "101 samples" in printed
+
+
+def test_cli_uses_given_velocities_and_gravity(tmp_path):
+    model = urdf2dyn.load(ROBOT2R)
+    model.gravity = (0, -9.81, 0)
+    t = np.linspace(0, 1, 11)
+    rng = np.random.default_rng(5)
+    q, v, a = rng.normal(size=(11, 2)), rng.normal(size=(11, 2)), rng.normal(size=(11, 2))
+    motion, out = tmp_path / "m.csv", tmp_path / "tau.csv"
+    names = ["joint1_vel", "joint2_vel", "joint1_acc", "joint2_acc"]
+    write_motion(motion, t, q, model.q_names, (names, np.column_stack([v, a])))
+    assert main(["torques", ROBOT2R, str(motion), "-o", str(out), "--gravity", "0", "-9.81",
+                 "0"]) == 0
+    table = np.loadtxt(out, delimiter=",", skiprows=1)
+    np.testing.assert_allclose(table[:, 1:], model.inverse_dynamics(q, v, a), rtol=1e-9)
+
+
+@pytest.mark.parametrize("header, words", [
+    ("time,joint1", ["missing columns ['joint2']"]),
+    ("time,joint1,joint2,elbow", ["unknown columns ['elbow']"]),
+    ("joint1,joint2", ["missing columns ['time']"]),
+    ("time,joint1,joint2,joint1_vel", ["incomplete velocity columns", "joint2_vel"]),
+])
+def test_cli_column_errors(tmp_path, capsys, header, words):
+    motion = tmp_path / "m.csv"
+    ncol = len(header.split(","))
+    rows = "\n".join(",".join(str(0.1 * (r + c)) for c in range(ncol)) for r in range(5))
+    motion.write_text(header + "\n" + rows + "\n")
+    assert main(["torques", ROBOT2R, str(motion)]) == 1
+    err = capsys.readouterr().err
+    for w in words:
+        assert w in err
+
+
+def test_motion_file_errors(tmp_path):
+    model = urdf2dyn.load(ROBOT2R)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("time,joint1,joint2\n0,1,2\n0,1,2\n0.1,1,2\n")
+    with pytest.raises(MotionError, match="strictly increasing"):
+        read_motion(bad, model)
+    bad.write_text("time,joint1,joint2\n0,1,x\n")
+    with pytest.raises(MotionError, match="numeric"):
+        read_motion(bad, model)
+    bad.write_text("")
+    with pytest.raises(MotionError, match="empty"):
+        read_motion(bad, model)
+
+
+def test_module_entry_point_on_bundled_data(tmp_path):
+    out = tmp_path / "tau.csv"
+    res = subprocess.run([sys.executable, "-m", "urdf2dyn", "torques", urdf2dyn.data_path(
+        "arm7.urdf"), urdf2dyn.data_path("arm7_trajectory.csv"), "-o", str(out)],
+        capture_output=True, text=True, check=True)
+    assert "arm7_joint7" in res.stdout
+    assert np.loadtxt(out, delimiter=",", skiprows=1).shape[1] == 8
