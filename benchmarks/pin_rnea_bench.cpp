@@ -1,0 +1,253 @@
+// Reference timings of Pinocchio's C++ algorithms, for comparison with urdf2dyn.
+//
+// Built by benchmarks/_pinbuild.py against the headers and shared libraries of the
+// `pin` PyPI wheel (cmeel layout). Not part of the urdf2dyn package.
+//
+// Usage:
+//   pin_rnea_bench URDF FLOATING N REPS [ALGO] [SEED]
+//     URDF      path to a URDF file
+//     FLOATING  1: add a free-flyer root joint (pinocchio::JointModelFreeFlyer), 0: fixed base
+//     N         number of random samples (states)
+//     REPS      number of timed passes over all N samples; the best pass is reported
+//     ALGO      rnea (default) | crba | aba | fk (forwardKinematics(q)) | fkva (forwardKinematics(q,v,a))
+//     SEED      seed for std::srand (default 42)
+//
+//   pin_rnea_bench URDF FLOATING --eval-rnea
+//     Validation mode: reads whitespace-separated samples "q(nq) v(nv) a(nv)" from stdin until EOF
+//     and prints tau = rnea(q, v, a) for each, one line per sample (%.17g).
+//
+// Output of a timing run: exactly one line on stdout, a JSON object, e.g.
+//   {"algo": "rnea", "nq": 7, "nv": 6, "n": 20000, "reps": 5, "best_ns": 612.3, "median_ns": 620.1,
+//    "checksum": 1.2345}
+// best_ns / median_ns are nanoseconds per sample (one algorithm call). Errors go to stderr with a
+// non-zero exit status.
+//
+// Random states: q = pinocchio::randomConfiguration(model, lo, hi), where lo/hi are the model's
+// position limits with every non-finite bound (e.g. the free-flyer translation) replaced by -1/+1;
+// v, a and (for aba) tau are uniform in [-1, 1]^nv.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "pinocchio/parsers/urdf.hpp"
+#include "pinocchio/algorithm/joint-configuration.hpp"
+#include "pinocchio/algorithm/kinematics.hpp"
+#include "pinocchio/algorithm/rnea.hpp"
+#include "pinocchio/algorithm/crba.hpp"
+#include "pinocchio/algorithm/aba.hpp"
+
+namespace
+{
+
+  void usage(const char * prog)
+  {
+    std::fprintf(
+      stderr,
+      "usage: %s URDF FLOATING(0|1) N REPS [rnea|crba|aba|fk|fkva] [SEED]\n"
+      "       %s URDF FLOATING(0|1) --eval-rnea   (reads q v a samples from stdin)\n",
+      prog, prog);
+  }
+
+  void load_model(const std::string & path, bool floating, pinocchio::Model & model)
+  {
+    if (floating)
+      pinocchio::urdf::buildModel(path, pinocchio::JointModelFreeFlyer(), model);
+    else
+      pinocchio::urdf::buildModel(path, model);
+  }
+
+  int eval_rnea(const pinocchio::Model & model)
+  {
+    pinocchio::Data data(model);
+    Eigen::VectorXd q(model.nq), v(model.nv), a(model.nv);
+    std::vector<double> buf;
+    double x;
+    while (std::cin >> x)
+      buf.push_back(x);
+    const std::size_t per = static_cast<std::size_t>(model.nq + 2 * model.nv);
+    if (buf.size() % per != 0)
+    {
+      std::fprintf(
+        stderr, "eval-rnea: got %zu numbers, not a multiple of nq+2nv=%zu\n", buf.size(), per);
+      return 2;
+    }
+    for (std::size_t s = 0; s < buf.size() / per; ++s)
+    {
+      const double * p = buf.data() + s * per;
+      for (int i = 0; i < model.nq; ++i)
+        q[i] = p[i];
+      for (int i = 0; i < model.nv; ++i)
+        v[i] = p[model.nq + i];
+      for (int i = 0; i < model.nv; ++i)
+        a[i] = p[model.nq + model.nv + i];
+      pinocchio::rnea(model, data, q, v, a);
+      for (int i = 0; i < model.nv; ++i)
+        std::printf(i ? " %.17g" : "%.17g", data.tau[i]);
+      std::printf("\n");
+    }
+    return 0;
+  }
+
+  enum class Algo
+  {
+    RNEA,
+    CRBA,
+    ABA,
+    FK,
+    FKVA
+  };
+
+} // namespace
+
+int main(int argc, char ** argv)
+{
+  if (argc < 4)
+  {
+    usage(argv[0]);
+    return 2;
+  }
+  const std::string path = argv[1];
+  const bool floating = std::atoi(argv[2]) != 0;
+
+  pinocchio::Model model;
+  try
+  {
+    load_model(path, floating, model);
+  }
+  catch (const std::exception & e)
+  {
+    std::fprintf(stderr, "failed to load URDF '%s': %s\n", path.c_str(), e.what());
+    return 3;
+  }
+
+  if (std::strcmp(argv[3], "--eval-rnea") == 0)
+    return eval_rnea(model);
+
+  if (argc < 5)
+  {
+    usage(argv[0]);
+    return 2;
+  }
+  const long n = std::atol(argv[3]);
+  const int reps = std::atoi(argv[4]);
+  const std::string algo_name = argc > 5 ? argv[5] : "rnea";
+  const unsigned seed = argc > 6 ? static_cast<unsigned>(std::atol(argv[6])) : 42u;
+  if (n <= 0 || reps <= 0)
+  {
+    std::fprintf(stderr, "N and REPS must be positive\n");
+    return 2;
+  }
+  Algo algo;
+  if (algo_name == "rnea")
+    algo = Algo::RNEA;
+  else if (algo_name == "crba")
+    algo = Algo::CRBA;
+  else if (algo_name == "aba")
+    algo = Algo::ABA;
+  else if (algo_name == "fk")
+    algo = Algo::FK;
+  else if (algo_name == "fkva")
+    algo = Algo::FKVA;
+  else
+  {
+    std::fprintf(stderr, "unknown algorithm '%s' (rnea|crba|aba|fk|fkva)\n", algo_name.c_str());
+    return 2;
+  }
+
+  std::srand(seed);
+  Eigen::VectorXd lo = model.lowerPositionLimit, hi = model.upperPositionLimit;
+  for (Eigen::Index i = 0; i < lo.size(); ++i)
+  {
+    if (!std::isfinite(lo[i]) || lo[i] < -1e10)
+      lo[i] = -1.0;
+    if (!std::isfinite(hi[i]) || hi[i] > 1e10)
+      hi[i] = 1.0;
+    if (hi[i] < lo[i])
+      std::swap(lo[i], hi[i]);
+  }
+
+  const Eigen::Index N = static_cast<Eigen::Index>(n);
+  Eigen::MatrixXd Q(model.nq, N), V(model.nv, N), A(model.nv, N), T(model.nv, N);
+  for (Eigen::Index k = 0; k < N; ++k)
+  {
+    Q.col(k) = pinocchio::randomConfiguration(model, lo, hi);
+  }
+  V.setRandom();
+  A.setRandom();
+  T.setRandom();
+
+  pinocchio::Data data(model);
+  std::vector<double> per_sample_ns;
+  per_sample_ns.reserve(static_cast<std::size_t>(reps));
+  double checksum = 0.0;
+
+  // One untimed warm-up pass (page-faults, caches), then REPS timed passes.
+  for (int r = -1; r < reps; ++r)
+  {
+    double acc = 0.0;
+    const auto t0 = std::chrono::steady_clock::now();
+    switch (algo)
+    {
+    case Algo::RNEA:
+      for (Eigen::Index k = 0; k < N; ++k)
+      {
+        pinocchio::rnea(model, data, Q.col(k), V.col(k), A.col(k));
+        acc += data.tau[0];
+      }
+      break;
+    case Algo::CRBA:
+      for (Eigen::Index k = 0; k < N; ++k)
+      {
+        pinocchio::crba(model, data, Q.col(k));
+        acc += data.M(0, 0);
+      }
+      break;
+    case Algo::ABA:
+      for (Eigen::Index k = 0; k < N; ++k)
+      {
+        pinocchio::aba(model, data, Q.col(k), V.col(k), T.col(k));
+        acc += data.ddq[0];
+      }
+      break;
+    case Algo::FK:
+      for (Eigen::Index k = 0; k < N; ++k)
+      {
+        pinocchio::forwardKinematics(model, data, Q.col(k));
+        acc += data.oMi.back().translation()[0];
+      }
+      break;
+    case Algo::FKVA:
+      for (Eigen::Index k = 0; k < N; ++k)
+      {
+        pinocchio::forwardKinematics(model, data, Q.col(k), V.col(k), A.col(k));
+        acc += data.oMi.back().translation()[0] + data.a.back().linear()[0];
+      }
+      break;
+    }
+    const auto t1 = std::chrono::steady_clock::now();
+    if (r >= 0)
+    {
+      const double ns = std::chrono::duration<double, std::nano>(t1 - t0).count();
+      per_sample_ns.push_back(ns / static_cast<double>(N));
+      checksum = acc;
+    }
+  }
+
+  std::vector<double> sorted = per_sample_ns;
+  std::sort(sorted.begin(), sorted.end());
+  const double best = sorted.front();
+  const double median = sorted[sorted.size() / 2];
+  std::printf(
+    "{\"algo\": \"%s\", \"nq\": %d, \"nv\": %d, \"n\": %ld, \"reps\": %d, \"best_ns\": %.3f, "
+    "\"median_ns\": %.3f, \"checksum\": %.17g}\n",
+    algo_name.c_str(), model.nq, model.nv, n, reps, best, median, checksum);
+  return 0;
+}
