@@ -6,7 +6,7 @@
  * body's and the link keeps a constant placement on the body (link_body, link_X), so
  * every URDF link stays addressable. The root link rides on the world (body 0), or on a
  * floating joint added above it when floating_base is set. */
-#include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +42,15 @@ static void plane_axes(const double n[3], double u[3], double w[3])
     for (int i = 0; i < 3; i++) { u[i] = R[3 * i]; w[i] = R[3 * i + 1]; }
 }
 
+/* 0, 1 or 2 when the unit axis n is +-x, +-y or +-z exactly, else -1: such joints turn
+ * only two rows of their tree transform, the common case that jcalc makes cheap. */
+static int aligned_axis(const double n[3])
+{
+    for (int k = 0; k < 3; k++)
+        if (fabs(n[k]) == 1.0 && n[(k + 1) % 3] == 0.0 && n[(k + 2) % 3] == 0.0) return k;
+    return -1;
+}
+
 /* Carve one allocation into aligned arrays. */
 typedef struct { char *base; size_t used; } carver;
 
@@ -62,6 +71,7 @@ static void model_layout(u2d_model *m, carver *c)
     m->jnq = carve(c, nb * sizeof(int));
     m->jnv = carve(c, nb * sizeof(int));
     m->jurdf = carve(c, nb * sizeof(int));
+    m->jaxis = carve(c, nb * sizeof(int));
     m->axis = carve(c, nb * 3 * sizeof(double));
     m->plane = carve(c, nb * 6 * sizeof(double));
     m->Xtree = carve(c, nb * sizeof(u2d_xform));
@@ -142,6 +152,7 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
                 u2d_xform_identity(&m->Xtree[b]);
                 m->axis[3 * b + 2] = 1.0;
             }
+            m->jaxis[b] = aligned_axis(&m->axis[3 * b]);
             if (type == U2D_JOINT_PLANAR)
                 plane_axes(&m->axis[3 * b], &m->plane[6 * b], &m->plane[6 * b + 3]);
             joint_size(type, &m->jnq[b], &m->jnv[b]);

@@ -28,27 +28,49 @@ static void transpose3(const double R[9], double E[9])
         for (int j = 0; j < 3; j++) E[3 * i + j] = R[3 * j + i];
 }
 
+/* E_out = R(e_k, t)^T E: turning about a coordinate axis mixes two rows only. */
+static void turn_rows(int k, double t, const double E[9], double out[9])
+{
+    int i = (k + 1) % 3, j = (k + 2) % 3;
+    double c = cos(t), s = sin(t);
+    for (int col = 0; col < 3; col++) {
+        double ei = E[3 * i + col], ej = E[3 * j + col];
+        out[3 * i + col] = c * ei + s * ej;
+        out[3 * j + col] = c * ej - s * ei;
+        out[3 * k + col] = E[3 * k + col];
+    }
+}
+
 u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *qd,
-                     u2d_xform *XJ, double *S, double cJ[6])
+                     u2d_xform *Xup, double *S, double cJ[6])
 {
     static const double zero[3] = {0, 0, 0};
+    const u2d_xform *Xt = &m->Xtree[i];
     const double *n = &m->axis[3 * i];
+    const int k = m->jaxis[i];
     double R[9];
+    u2d_xform XJ;
     memset(cJ, 0, 6 * sizeof(double));
     switch ((u2d_jtype)m->jtype[i]) {
     case U2D_JOINT_REVOLUTE:
     case U2D_JOINT_CONTINUOUS:
-        u2d_axis_angle(n, q[0], R);
-        transpose3(R, XJ->E);
-        XJ->r[0] = XJ->r[1] = XJ->r[2] = 0.0;
+        if (k >= 0) turn_rows(k, n[k] * q[0], Xt->E, Xup->E);      /* n[k] = +-1 */
+        else {
+            u2d_axis_angle(n, q[0], R);
+            u2d_multm3(R, Xt->E, Xup->E);
+        }
+        memcpy(Xup->r, Xt->r, sizeof Xup->r);
         set_col(S, 0, n, zero);
         return U2D_OK;
 
-    case U2D_JOINT_PRISMATIC:
-        u2d_eye3(XJ->E);
-        for (int k = 0; k < 3; k++) XJ->r[k] = n[k] * q[0];
+    case U2D_JOINT_PRISMATIC: {
+        double d[3] = {n[0] * q[0], n[1] * q[0], n[2] * q[0]}, t[3];
+        u2d_multv3(Xt->E, d, t);
+        memcpy(Xup->E, Xt->E, sizeof Xup->E);
+        for (int r = 0; r < 3; r++) Xup->r[r] = Xt->r[r] + t[r];
         set_col(S, 0, zero, n);
         return U2D_OK;
+    }
 
     case U2D_JOINT_FLOATING: {
         /* q = [p; quaternion], v = [linear; angular] velocity in body coordinates. */
@@ -56,12 +78,13 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *q
         double norm = sqrt(x * x + y * y + z * z + w * w);
         if (norm < 1e-12 || isinf(norm)) return U2D_ERR_QUATERNION;
         quat_matrix(x / norm, y / norm, z / norm, w / norm, R);
-        transpose3(R, XJ->E);
-        XJ->r[0] = q[0]; XJ->r[1] = q[1]; XJ->r[2] = q[2];
+        transpose3(R, XJ.E);
+        XJ.r[0] = q[0]; XJ.r[1] = q[1]; XJ.r[2] = q[2];
+        u2d_xform_mul(&XJ, Xt, Xup);
         memset(S, 0, 36 * sizeof(double));
-        for (int k = 0; k < 3; k++) {
-            S[6 * k + 3 + k] = 1.0;          /* linear velocity columns  */
-            S[6 * (k + 3) + k] = 1.0;        /* angular velocity columns */
+        for (int c = 0; c < 3; c++) {
+            S[6 * c + 3 + c] = 1.0;          /* linear velocity columns  */
+            S[6 * (c + 3) + c] = 1.0;        /* angular velocity columns */
         }
         return U2D_OK;
     }
@@ -71,23 +94,24 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *q
         const double *u = &m->plane[6 * i], *w = &m->plane[6 * i + 3];
         double Eu[3], Ew[3], lin[3];
         u2d_axis_angle(n, q[2], R);
-        transpose3(R, XJ->E);
-        for (int k = 0; k < 3; k++) XJ->r[k] = q[0] * u[k] + q[1] * w[k];
-        u2d_mulmv3(XJ->E, u, Eu);
-        u2d_mulmv3(XJ->E, w, Ew);
+        transpose3(R, XJ.E);
+        for (int r = 0; r < 3; r++) XJ.r[r] = q[0] * u[r] + q[1] * w[r];
+        u2d_xform_mul(&XJ, Xt, Xup);
+        u2d_mulmv3(XJ.E, u, Eu);
+        u2d_mulmv3(XJ.E, w, Ew);
         set_col(S, 0, zero, Eu);
         set_col(S, 1, zero, Ew);
         set_col(S, 2, n, zero);
         /* d/dt (E u xd + E w yd) = -thetadot n x (E u xd + E w yd) */
-        for (int k = 0; k < 3; k++) lin[k] = Eu[k] * qd[0] + Ew[k] * qd[1];
+        for (int r = 0; r < 3; r++) lin[r] = Eu[r] * qd[0] + Ew[r] * qd[1];
         u2d_cross3(n, lin, cJ + 3);
-        for (int k = 3; k < 6; k++) cJ[k] *= -qd[2];
+        for (int r = 3; r < 6; r++) cJ[r] *= -qd[2];
         return U2D_OK;
     }
 
     case U2D_JOINT_FIXED:
         break;
     }
-    u2d_xform_identity(XJ);
+    *Xup = *Xt;
     return U2D_OK;
 }

@@ -82,6 +82,7 @@ typedef struct {
     int *qadr, *vadr;       /* (nbody)   first q / v index of that joint               */
     int *jnq, *jnv;         /* (nbody)   its numbers of coordinates                    */
     double *axis;           /* (nbody,3) joint axis / planar normal, joint frame       */
+    int *jaxis;             /* (nbody)   0, 1, 2 when the axis is +-x, +-y, +-z, else -1 */
     double *plane;          /* (nbody,6) planar in-plane unit axes u, w                */
     u2d_xform *Xtree;       /* (nbody)   parent body frame -> joint frame at q = 0     */
     u2d_inertia *inertia;       /* (nbody)   spatial inertia in the body frame, with every
@@ -116,11 +117,12 @@ void u2d_work_free(u2d_work *w);
 
 /* ---- joint model --------------------------------------------------------- */
 
-/* Joint transform X_J (joint frame -> body frame), motion subspace S (6 x jnv, column
- * major: column k at S + 6k) and velocity-product term cJ = dS/dt qd of body i's joint.
+/* Body i's joint: the transform from the parent body, Xup = X_J(q) Xtree (computed as one
+ * product so that axis-aligned joints cost a plane rotation), the motion subspace S
+ * (6 x jnv, column k at S + 6k) and the velocity-product term cJ = (dS/dt) qd.
  * The only function that switches on the joint type. */
 u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *qd,
-                     u2d_xform *XJ, double *S, double cJ[6]);
+                     u2d_xform *Xup, double *S, double cJ[6]);
 
 /* ---- external forces ---------------------------------------------------- */
 

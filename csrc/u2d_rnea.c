@@ -1,7 +1,7 @@
 /* u2d_rnea.c: inverse dynamics by the recursive Newton-Euler algorithm.
  *
  * Featherstone, RBDA Table 5.1, for a tree with bodies in topological order:
- *   forward   Xup_i = XJ_i Xtree_i
+ *   forward   Xup_i = XJ_i Xtree_i                  (jcalc)
  *             v_i = Xup_i v_p + S_i qd_i
  *             a_i = Xup_i a_p + S_i qdd_i + cJ_i + v_i x S_i qd_i
  *             f_i = I_i a_i + v_i x* I_i v_i - X_i<-0* fext_i
@@ -44,10 +44,8 @@ u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
         const double *qdi = qd + m->vadr[i], *qddi = qdd + m->vadr[i];
         double *S = &w->S[36 * i], *cJ = &w->cJ[6 * i];
         double *v = &w->v[6 * i], *a = &w->a[6 * i], *f = &w->f[6 * i];
-        u2d_xform XJ;
-        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &XJ, S, cJ);
+        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &w->Xup[i], S, cJ);
         if (st != U2D_OK) return st;
-        u2d_xform_mul(&XJ, &m->Xtree[i], &w->Xup[i]);
 
         double vJ[6] = {0, 0, 0, 0, 0, 0}, aJ[6], t[6], Iv[6];
         memcpy(aJ, cJ, sizeof aJ);
