@@ -97,13 +97,6 @@ static int same_samples(PyArrayObject *a, const char *aname, PyArrayObject *b, c
     return -1;
 }
 
-static PyArrayObject *new_like(PyArrayObject *samples, npy_intp width)
-{
-    npy_intp dims[2] = {PyArray_DIM(samples, 0), width};
-    if (PyArray_NDIM(samples) == 1) dims[0] = width;
-    return (PyArrayObject *)PyArray_SimpleNew(PyArray_NDIM(samples), dims, NPY_DOUBLE);
-}
-
 static size_t count_samples(PyArrayObject *a)
 {
     return PyArray_NDIM(a) == 1 ? 1 : (size_t)PyArray_DIM(a, 0);
@@ -111,7 +104,8 @@ static size_t count_samples(PyArrayObject *a)
 
 /* ---- status codes -> exceptions (with the GIL held) ----------------------- */
 
-static PyObject *raise_status(ModelObject *self, u2d_status st, size_t bad, const double *q)
+static PyObject *raise_status(ModelObject *self, u2d_status st, size_t bad, const double *q,
+                              const char *qname)
 {
     switch (st) {
     case U2D_OK:
@@ -129,9 +123,15 @@ static PyObject *raise_status(ModelObject *self, u2d_status st, size_t bad, cons
                 break;
             }
         }
-        return PyErr_Format(PyExc_ValueError, "q: sample %zu: the quaternion of floating joint "
-                            "'%s' has zero or infinite norm", bad, name);
+        return PyErr_Format(PyExc_ValueError, "%s: sample %zu: the quaternion of floating joint "
+                            "'%s' has zero or infinite norm", qname, bad, name);
     }
+    case U2D_ERR_SINGULAR:
+        return PyErr_Format(PyExc_ValueError, "sample %zu: singular mass matrix: a movable joint "
+                            "carries no inertia along its motion (e.g. a massless leaf link)",
+                            bad);
+    case U2D_ERR_ARGUMENT:
+        return PyErr_Format(PyExc_ValueError, "argument out of range");
     case U2D_ERR_THREAD:
         return PyErr_Format(PyExc_RuntimeError, "could not start worker threads");
     }
@@ -149,71 +149,226 @@ static void Model_dealloc(ModelObject *self)
     Py_DECREF(tp);
 }
 
-/* rnea(q, v, a, fext_body, fext_wrench, threads) */
-static PyObject *Model_rnea(ModelObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* ---- algorithms: what each takes and returns, per sample ---------------------- */
+
+/* Shape codes: q = nq, v = nv, L = links, J = movable joints, digits = themselves. */
+typedef struct {
+    int nin;
+    const char *in_name[3];
+    char in_kind[3];            /* 'q' or 'v' */
+    int nout;
+    const char *out_shape[2];   /* "" is a scalar per sample */
+} algo_spec;
+
+static const algo_spec algo_specs[U2D_NALGO] = {
+    [U2D_ALGO_RNEA] = {3, {"q", "v", "a"}, "qvv", 1, {"v"}},
+    [U2D_ALGO_CRBA] = {1, {"q"}, "q", 1, {"vv"}},
+    [U2D_ALGO_NLE] = {2, {"q", "v"}, "qv", 1, {"v"}},
+    [U2D_ALGO_GRAVITY] = {1, {"q"}, "q", 1, {"v"}},
+    [U2D_ALGO_CORIOLIS] = {2, {"q", "v"}, "qv", 1, {"vv"}},
+    [U2D_ALGO_ABA] = {3, {"q", "v", "tau"}, "qvv", 1, {"v"}},
+    [U2D_ALGO_FK] = {1, {"q"}, "q", 2, {"L3", "L33"}},
+    [U2D_ALGO_JOINT_POS] = {1, {"q"}, "q", 1, {"J3"}},
+    [U2D_ALGO_COM] = {1, {"q"}, "q", 1, {"3"}},
+    [U2D_ALGO_JACOBIAN] = {1, {"q"}, "q", 1, {"6v"}},
+    [U2D_ALGO_LINK_VEL] = {2, {"q", "v"}, "qv", 1, {"L6"}},
+    [U2D_ALGO_KINETIC] = {2, {"q", "v"}, "qv", 1, {""}},
+    [U2D_ALGO_POTENTIAL] = {1, {"q"}, "q", 1, {""}},
+    [U2D_ALGO_INTEGRATE] = {2, {"q", "v"}, "qv", 1, {"q"}},
+    [U2D_ALGO_DIFFERENCE] = {2, {"q0", "q1"}, "qq", 1, {"v"}},
+    [U2D_ALGO_NORMALIZE] = {1, {"q"}, "q", 1, {"q"}},
+};
+
+static npy_intp shape_size(const u2d_model *m, char code)
 {
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "rnea(q, v, a, fext_body, fext_wrench, threads)");
+    switch (code) {
+    case 'q': return m->nq;
+    case 'v': return m->nv;
+    case 'L': return m->nlink;
+    case 'J': return m->njoint;
+    default: return code - '0';
+    }
+}
+
+/* A new array of n samples (or one sample, without the leading axis) of the given shape. */
+static PyArrayObject *new_output(const u2d_model *m, const char *shape, int single, npy_intp n,
+                                 size_t *per_sample)
+{
+    npy_intp dims[4];
+    int nd = 0;
+    size_t size = 1;
+    if (!single) dims[nd++] = n;
+    for (const char *c = shape; *c; c++) {
+        dims[nd] = shape_size(m, *c);
+        size *= (size_t)dims[nd++];
+    }
+    *per_sample = size;
+    return (PyArrayObject *)PyArray_SimpleNew(nd, dims, NPY_DOUBLE);
+}
+
+/* Wrenches for the core: bodies (K,) and wrenches (N or 1, K, 6); None for none. */
+static int convert_fext(const u2d_model *m, PyObject *body_obj, PyObject *wrench_obj, size_t n,
+                        PyArrayObject **fb, PyArrayObject **fw, int *nfext, int *shared)
+{
+    *nfext = 0;
+    *shared = 0;
+    if (body_obj == Py_None) return 0;
+    *fb = (PyArrayObject *)PyArray_FROM_OTF(body_obj, NPY_INT, NPY_ARRAY_IN_ARRAY);
+    *fw = (PyArrayObject *)PyArray_FROM_OTF(wrench_obj, NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
+    if (!*fb || !*fw) return -1;
+    npy_intp k = PyArray_SIZE(*fb);
+    if (PyArray_NDIM(*fb) != 1 || PyArray_NDIM(*fw) != 3 || PyArray_DIM(*fw, 1) != k ||
+        PyArray_DIM(*fw, 2) != 6 || (PyArray_DIM(*fw, 0) != 1 && (size_t)PyArray_DIM(*fw, 0) != n)) {
+        PyErr_Format(PyExc_ValueError, "f_ext: expected wrenches of shape (6,) or (N, 6) "
+                     "with N = %zu", n);
+        return -1;
+    }
+    const int *body = PyArray_DATA(*fb);
+    for (npy_intp i = 0; i < k; i++)
+        if (body[i] < 0 || body[i] >= m->nbody) {
+            PyErr_Format(PyExc_ValueError, "f_ext: body index %d out of range", body[i]);
+            return -1;
+        }
+    *nfext = (int)k;
+    *shared = PyArray_DIM(*fw, 0) == 1 && n != 1;
+    return 0;
+}
+
+/* compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt) */
+static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 8 || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "compute(algo, inputs, fext_body, fext_wrench, "
+                        "threads, link, point, dt)");
         return NULL;
     }
     const u2d_model *m = self->model;
-    PyArrayObject *q = NULL, *v = NULL, *a = NULL, *fb = NULL, *fw = NULL, *tau = NULL;
-    long threads = PyLong_AsLong(args[5]);
-    if (threads == -1 && PyErr_Occurred()) return NULL;
-
-    if (!(q = as_samples(args[0], "q", "nq", m->nq))) goto error;
-    if (!(v = as_samples(args[1], "v", "nv", m->nv))) goto error;
-    if (!(a = as_samples(args[2], "a", "nv", m->nv))) goto error;
-    if (same_samples(q, "q", v, "v") || same_samples(q, "q", a, "a")) goto error;
-    size_t n = count_samples(q);
-
-    u2d_rnea_args ra = {0};
-    if (args[3] != Py_None) {
-        fb = (PyArrayObject *)PyArray_FROM_OTF(args[3], NPY_INT, NPY_ARRAY_IN_ARRAY);
-        fw = (PyArrayObject *)PyArray_FROM_OTF(args[4], NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
-        if (!fb || !fw) goto error;
-        npy_intp k = PyArray_SIZE(fb);
-        if (PyArray_NDIM(fb) != 1 || PyArray_NDIM(fw) != 3 || PyArray_DIM(fw, 1) != k ||
-            PyArray_DIM(fw, 2) != 6 ||
-            (PyArray_DIM(fw, 0) != 1 && (size_t)PyArray_DIM(fw, 0) != n)) {
-            PyErr_Format(PyExc_ValueError, "f_ext: expected wrenches of shape (6,) or (N, 6) "
-                         "with N = %zu", n);
-            goto error;
-        }
-        const int *body = PyArray_DATA(fb);
-        for (npy_intp i = 0; i < k; i++)
-            if (body[i] < 0 || body[i] >= m->nbody) {
-                PyErr_Format(PyExc_ValueError, "f_ext: body index %d out of range", body[i]);
-                goto error;
-            }
-        ra.nfext = (int)k;
-        ra.fext_body = body;
-        ra.fext_wrench = PyArray_DATA(fw);
-        ra.fext_shared = PyArray_DIM(fw, 0) == 1 && n != 1;
+    long algo = PyLong_AsLong(args[0]), threads = PyLong_AsLong(args[4]);
+    long link = PyLong_AsLong(args[5]);
+    double dt = PyFloat_AsDouble(args[7]);
+    if (PyErr_Occurred()) return NULL;
+    if (algo < 0 || algo >= U2D_NALGO) {
+        PyErr_Format(PyExc_ValueError, "unknown algorithm %ld", algo);
+        return NULL;
     }
-    if (!(tau = new_like(q, m->nv))) goto error;
+    const algo_spec *spec = &algo_specs[algo];
+    if (PyTuple_GET_SIZE(args[1]) != spec->nin) {
+        PyErr_Format(PyExc_TypeError, "expected %d arrays", spec->nin);
+        return NULL;
+    }
+    PyArrayObject *in[3] = {NULL, NULL, NULL}, *out[2] = {NULL, NULL}, *fb = NULL, *fw = NULL;
+    PyObject *result = NULL;
+    u2d_batch_args ba = {0};
 
-    ra.q = PyArray_DATA(q);
-    ra.qd = PyArray_DATA(v);
-    ra.qdd = PyArray_DATA(a);
-    memcpy(ra.gravity, self->gravity, sizeof ra.gravity);
-    ra.tau = PyArray_DATA(tau);
+    for (int k = 0; k < spec->nin; k++) {
+        char kind = spec->in_kind[k];
+        in[k] = as_samples(PyTuple_GET_ITEM(args[1], k), spec->in_name[k],
+                           kind == 'q' ? "nq" : "nv", kind == 'q' ? m->nq : m->nv);
+        if (!in[k] || (k > 0 && same_samples(in[0], spec->in_name[0], in[k], spec->in_name[k])))
+            goto done;
+        ba.in[k] = PyArray_DATA(in[k]);
+        ba.in_size[k] = (size_t)(kind == 'q' ? m->nq : m->nv);
+    }
+    int single = PyArray_NDIM(in[0]) == 1;
+    size_t n = count_samples(in[0]);
+    if (convert_fext(m, args[2], args[3], n, &fb, &fw, &ba.nfext, &ba.fext_shared)) goto done;
+    if (ba.nfext) {
+        ba.fext_body = PyArray_DATA(fb);
+        ba.fext_wrench = PyArray_DATA(fw);
+    }
+    for (int k = 0; k < spec->nout; k++) {
+        out[k] = new_output(m, spec->out_shape[k], single, (npy_intp)n, &ba.out_size[k]);
+        if (!out[k]) goto done;
+        ba.out[k] = PyArray_DATA(out[k]);
+    }
+    if (args[6] != Py_None &&
+        !PyArg_ParseTuple(args[6], "ddd", &ba.point[0], &ba.point[1], &ba.point[2]))
+        goto done;
+    memcpy(ba.gravity, self->gravity, sizeof ba.gravity);
+    ba.link = (int)link;
+    ba.dt = dt;
+
+    size_t bad = 0;
+    u2d_status st;
+    int nt = threads > 64 ? 64 : (int)threads;
+    Py_BEGIN_ALLOW_THREADS
+    st = u2d_batch(m, (u2d_algo)algo, n, nt, &ba, &bad);
+    Py_END_ALLOW_THREADS
+    if (st != U2D_OK) {
+        raise_status(self, st, bad, ba.in[0], spec->in_name[0]);
+        goto done;
+    }
+    result = spec->nout == 1 ? (PyObject *)out[0] : PyTuple_Pack(2, out[0], out[1]);
+    if (spec->nout == 1) out[0] = NULL;
+done:
+    for (int k = 0; k < 3; k++) Py_XDECREF(in[k]);
+    Py_XDECREF(out[0]); Py_XDECREF(out[1]); Py_XDECREF(fb); Py_XDECREF(fw);
+    return result;
+}
+
+/* simulate(q0, v0, tau, tau_half_steps, dt, method, fext_body, fext_wrench) -> (qs, vs) */
+static PyObject *Model_simulate(ModelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "simulate(q0, v0, tau, tau_half_steps, dt, method, "
+                        "fext_body, fext_wrench)");
+        return NULL;
+    }
+    const u2d_model *m = self->model;
+    int half = PyObject_IsTrue(args[3]);
+    double dt = PyFloat_AsDouble(args[4]);
+    long method = PyLong_AsLong(args[5]);
+    if (PyErr_Occurred()) return NULL;
+    PyArrayObject *q0 = NULL, *v0 = NULL, *tau = NULL, *qs = NULL, *vs = NULL, *fb = NULL,
+                  *fw = NULL;
+    PyObject *result = NULL;
+    u2d_work *w = NULL;
+    if (!(q0 = as_samples(args[0], "q0", "nq", m->nq)) ||
+        !(v0 = as_samples(args[1], "v0", "nv", m->nv)) ||
+        !(tau = as_samples(args[2], "tau", "nv", m->nv)))
+        goto done;
+    if (PyArray_NDIM(q0) != 1 || PyArray_NDIM(v0) != 1 || PyArray_NDIM(tau) != 2) {
+        PyErr_SetString(PyExc_ValueError, "simulate: q0 must be (nq,), v0 (nv,) and tau "
+                        "(steps, nv) or (2 steps + 1, nv)");
+        goto done;
+    }
+    size_t rows = (size_t)PyArray_DIM(tau, 0), steps = half ? (rows - 1) / 2 : rows;
+    if (steps < 1 || (half && rows % 2 == 0)) {
+        PyErr_Format(PyExc_ValueError, "simulate: tau has %zu rows: expected steps >= 1 rows, "
+                     "or 2 steps + 1 rows with half_steps=True", rows);
+        goto done;
+    }
+    int nfext = 0, shared = 0;
+    if (convert_fext(m, args[6], args[7], steps, &fb, &fw, &nfext, &shared)) goto done;
+    npy_intp dq[2] = {(npy_intp)steps + 1, m->nq}, dv[2] = {(npy_intp)steps + 1, m->nv};
+    if (!(qs = (PyArrayObject *)PyArray_SimpleNew(2, dq, NPY_DOUBLE)) ||
+        !(vs = (PyArrayObject *)PyArray_SimpleNew(2, dv, NPY_DOUBLE)) ||
+        !(w = u2d_work_new(m))) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
     size_t bad = 0;
     u2d_status st;
     Py_BEGIN_ALLOW_THREADS
-    st = u2d_rnea_batch(m, n, threads > 64 ? 64 : (int)threads, &ra, &bad);
+    st = u2d_simulate(m, w, self->gravity, PyArray_DATA(q0), PyArray_DATA(v0), PyArray_DATA(tau),
+                      half, steps, dt, (u2d_method)method, nfext,
+                      nfext ? PyArray_DATA(fb) : NULL, nfext ? PyArray_DATA(fw) : NULL, shared,
+                      PyArray_DATA(qs), PyArray_DATA(vs), &bad);
     Py_END_ALLOW_THREADS
     if (st != U2D_OK) {
-        raise_status(self, st, bad, ra.q);
-        goto error;
+        PyObject *type, *value, *tb;
+        raise_status(self, st, 0, PyArray_DATA(qs) + bad * (size_t)m->nq, "q");
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_Format(type, "simulate: step %zu: %S", bad, value);
+        Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+        goto done;
     }
-    Py_DECREF(q); Py_DECREF(v); Py_DECREF(a); Py_XDECREF(fb); Py_XDECREF(fw);
-    return (PyObject *)tau;
-
-error:
-    Py_XDECREF(q); Py_XDECREF(v); Py_XDECREF(a); Py_XDECREF(fb); Py_XDECREF(fw);
-    Py_XDECREF(tau);
-    return NULL;
+    result = PyTuple_Pack(2, qs, vs);
+done:
+    u2d_work_free(w);
+    Py_XDECREF(q0); Py_XDECREF(v0); Py_XDECREF(tau); Py_XDECREF(qs); Py_XDECREF(vs);
+    Py_XDECREF(fb); Py_XDECREF(fw);
+    return result;
 }
 
 /* joints(): one tuple per movable joint, in q order. */
@@ -295,6 +450,11 @@ static PyObject *Model_get_int(ModelObject *self, void *which)
     case 0: return PyLong_FromLong(m->nq);
     case 1: return PyLong_FromLong(m->nv);
     case 2: return PyLong_FromLong(m->nbody);
+    case 4: {
+        double mass = 0.0;
+        for (int b = 1; b < m->nbody; b++) mass += m->inertia[b].m;
+        return PyFloat_FromDouble(mass);
+    }
     default: return PyBool_FromLong(self->floating_base);
     }
 }
@@ -305,8 +465,10 @@ static PyObject *Model_get_name(ModelObject *self, void *Py_UNUSED(c))
 }
 
 static PyMethodDef Model_methods[] = {
-    {"rnea", (PyCFunction)(void (*)(void))Model_rnea, METH_FASTCALL,
-     "rnea(q, v, a, fext_body, fext_wrench, threads) -> tau"},
+    {"compute", (PyCFunction)(void (*)(void))Model_compute, METH_FASTCALL,
+     "compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt)"},
+    {"simulate", (PyCFunction)(void (*)(void))Model_simulate, METH_FASTCALL,
+     "simulate(q0, v0, tau, tau_half_steps, dt, method, fext_body, fext_wrench) -> (qs, vs)"},
     {"joints", (PyCFunction)Model_joints, METH_NOARGS, "movable joints, in q order"},
     {"links", (PyCFunction)Model_links, METH_NOARGS, "(name, body) per URDF link"},
     {NULL, NULL, 0, NULL},
@@ -318,6 +480,7 @@ static PyGetSetDef Model_getset[] = {
     {"nv", (getter)Model_get_int, NULL, "velocity size", (void *)1},
     {"nbody", (getter)Model_get_int, NULL, "bodies, the world included", (void *)2},
     {"floating_base", (getter)Model_get_int, NULL, "floating root added", (void *)3},
+    {"total_mass", (getter)Model_get_int, NULL, "mass of the moving links", (void *)4},
     {"name", (getter)Model_get_name, NULL, "robot name", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -384,6 +547,18 @@ static int core_exec(PyObject *module)
         "element, the attribute and the reason.", PyExc_ValueError, NULL);
     if (!st->URDFError || PyModule_AddObjectRef(module, "URDFError", st->URDFError) < 0)
         return -1;
+    static const struct { const char *name; int id; } algos[] = {
+        {"RNEA", U2D_ALGO_RNEA}, {"CRBA", U2D_ALGO_CRBA}, {"NLE", U2D_ALGO_NLE},
+        {"GRAVITY", U2D_ALGO_GRAVITY}, {"CORIOLIS", U2D_ALGO_CORIOLIS}, {"ABA", U2D_ALGO_ABA},
+        {"FK", U2D_ALGO_FK}, {"JOINT_POS", U2D_ALGO_JOINT_POS}, {"COM", U2D_ALGO_COM},
+        {"JACOBIAN", U2D_ALGO_JACOBIAN}, {"LINK_VEL", U2D_ALGO_LINK_VEL},
+        {"KINETIC", U2D_ALGO_KINETIC}, {"POTENTIAL", U2D_ALGO_POTENTIAL},
+        {"INTEGRATE", U2D_ALGO_INTEGRATE}, {"DIFFERENCE", U2D_ALGO_DIFFERENCE},
+        {"NORMALIZE", U2D_ALGO_NORMALIZE},
+        {"EULER", U2D_EULER}, {"SEMI_IMPLICIT", U2D_SEMI_IMPLICIT}, {"RK4", U2D_RK4},
+    };
+    for (size_t k = 0; k < sizeof algos / sizeof algos[0]; k++)
+        if (PyModule_AddIntConstant(module, algos[k].name, algos[k].id) < 0) return -1;
     st->ModelType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Model_spec, NULL);
     if (!st->ModelType || PyModule_AddType(module, st->ModelType) < 0) return -1;
     return 0;

@@ -1,4 +1,5 @@
-/* u2d_batch.c: the one loop over samples, and its threads. */
+/* u2d_batch.c: the one loop over samples, and its threads. Each algorithm is called
+ * through a few-line adapter that finds sample s in the argument arrays. */
 #include <pthread.h>
 #include <stdlib.h>
 #include "u2d_batch.h"
@@ -6,10 +7,148 @@
 /* Fewer samples than this per thread are not worth a thread's start-up. */
 #define U2D_MIN_SAMPLES_PER_THREAD 128
 
+typedef u2d_status (*sample_fn)(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                                size_t s);
+
+#define IN(k) (a->in[k] + s * a->in_size[k])
+#define OUT(k) (a->out[k] + s * a->out_size[k])
+
+static const u2d_fext *sample_fext(const u2d_batch_args *a, size_t s, u2d_fext *f)
+{
+    if (a->nfext <= 0) return NULL;
+    f->n = a->nfext;
+    f->body = a->fext_body;
+    f->wrench = a->fext_wrench + (a->fext_shared ? 0 : s * 6 * (size_t)a->nfext);
+    return f;
+}
+
+static u2d_status do_rnea(const u2d_model *m, u2d_work *w, const u2d_batch_args *a, size_t s)
+{
+    u2d_fext f;
+    return u2d_rnea(m, w, a->gravity, IN(0), IN(1), IN(2), sample_fext(a, s, &f), OUT(0));
+}
+
+static u2d_status do_crba(const u2d_model *m, u2d_work *w, const u2d_batch_args *a, size_t s)
+{
+    return u2d_crba(m, w, IN(0), OUT(0));
+}
+
+static u2d_status do_nle(const u2d_model *m, u2d_work *w, const u2d_batch_args *a, size_t s)
+{
+    return u2d_rnea(m, w, a->gravity, IN(0), IN(1), w->zero, NULL, OUT(0));
+}
+
+static u2d_status do_gravity(const u2d_model *m, u2d_work *w, const u2d_batch_args *a, size_t s)
+{
+    return u2d_rnea(m, w, a->gravity, IN(0), w->zero, w->zero, NULL, OUT(0));
+}
+
+static u2d_status do_coriolis(const u2d_model *m, u2d_work *w, const u2d_batch_args *a, size_t s)
+{
+    return u2d_coriolis(m, w, IN(0), IN(1), OUT(0));
+}
+
+static u2d_status do_aba(const u2d_model *m, u2d_work *w, const u2d_batch_args *a, size_t s)
+{
+    u2d_fext f;
+    return u2d_aba(m, w, a->gravity, IN(0), IN(1), IN(2), sample_fext(a, s, &f), OUT(0));
+}
+
+static u2d_status do_fk(const u2d_model *m, u2d_work *w, const u2d_batch_args *a, size_t s)
+{
+    u2d_status st = u2d_kinematics(m, w, IN(0), NULL);
+    if (st == U2D_OK) u2d_link_poses(m, w, OUT(0), OUT(1));
+    return st;
+}
+
+static u2d_status do_joint_pos(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                               size_t s)
+{
+    u2d_status st = u2d_kinematics(m, w, IN(0), NULL);
+    if (st == U2D_OK) u2d_joint_positions(m, w, OUT(0));
+    return st;
+}
+
+static u2d_status do_com(const u2d_model *m, u2d_work *w, const u2d_batch_args *a, size_t s)
+{
+    u2d_status st = u2d_kinematics(m, w, IN(0), NULL);
+    if (st == U2D_OK) u2d_center_of_mass(m, w, OUT(0));
+    return st;
+}
+
+static u2d_status do_jacobian(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                              size_t s)
+{
+    if (a->link < 0 || a->link >= m->nlink) return U2D_ERR_ARGUMENT;
+    u2d_status st = u2d_kinematics(m, w, IN(0), NULL);
+    if (st == U2D_OK) u2d_jacobian(m, w, a->link, a->point, OUT(0));
+    return st;
+}
+
+static u2d_status do_link_vel(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                              size_t s)
+{
+    u2d_status st = u2d_kinematics(m, w, IN(0), IN(1));
+    if (st == U2D_OK) u2d_link_velocities(m, w, OUT(0));
+    return st;
+}
+
+static u2d_status do_kinetic(const u2d_model *m, u2d_work *w, const u2d_batch_args *a, size_t s)
+{
+    u2d_status st = u2d_kinematics(m, w, IN(0), IN(1));
+    if (st == U2D_OK) *OUT(0) = u2d_kinetic_energy(m, w);
+    return st;
+}
+
+static u2d_status do_potential(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                               size_t s)
+{
+    u2d_status st = u2d_kinematics(m, w, IN(0), NULL);
+    if (st == U2D_OK) *OUT(0) = u2d_potential_energy(m, w, a->gravity);
+    return st;
+}
+
+static u2d_status do_integrate(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                               size_t s)
+{
+    (void)w;
+    return u2d_integrate(m, IN(0), IN(1), a->dt, OUT(0));
+}
+
+static u2d_status do_difference(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                                size_t s)
+{
+    (void)w;
+    return u2d_difference(m, IN(0), IN(1), OUT(0));
+}
+
+static u2d_status do_normalize(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                               size_t s)
+{
+    (void)w;
+    return u2d_normalize(m, IN(0), OUT(0));
+}
+
+static const sample_fn algorithms[U2D_NALGO] = {
+    [U2D_ALGO_RNEA] = do_rnea,           [U2D_ALGO_CRBA] = do_crba,
+    [U2D_ALGO_NLE] = do_nle,             [U2D_ALGO_GRAVITY] = do_gravity,
+    [U2D_ALGO_CORIOLIS] = do_coriolis,   [U2D_ALGO_ABA] = do_aba,
+    [U2D_ALGO_FK] = do_fk,               [U2D_ALGO_JOINT_POS] = do_joint_pos,
+    [U2D_ALGO_COM] = do_com,             [U2D_ALGO_JACOBIAN] = do_jacobian,
+    [U2D_ALGO_LINK_VEL] = do_link_vel,   [U2D_ALGO_KINETIC] = do_kinetic,
+    [U2D_ALGO_POTENTIAL] = do_potential, [U2D_ALGO_INTEGRATE] = do_integrate,
+    [U2D_ALGO_DIFFERENCE] = do_difference, [U2D_ALGO_NORMALIZE] = do_normalize,
+};
+
+#undef IN
+#undef OUT
+
+/* ---- the loop and its threads ------------------------------------------- */
+
 typedef struct {
     const u2d_model *m;
-    u2d_sample_fn fn;
-    const void *ctx;
+    sample_fn fn;
+    const u2d_batch_args *args;
     size_t begin, end;
     size_t bad;             /* first failing sample of the block, or end */
     u2d_status status;
@@ -27,7 +166,7 @@ static void *run_block(void *arg)
         return NULL;
     }
     for (size_t s = b->begin; s < b->end; s++) {
-        u2d_status st = b->fn(b->m, w, b->ctx, s);
+        u2d_status st = b->fn(b->m, w, b->args, s);
         if (st != U2D_OK) {
             b->bad = s;
             b->status = st;
@@ -38,32 +177,34 @@ static void *run_block(void *arg)
     return NULL;
 }
 
-u2d_status u2d_batch_run(const u2d_model *m, size_t n, int nthreads, u2d_sample_fn fn,
-                         const void *ctx, size_t *bad)
+u2d_status u2d_batch(const u2d_model *m, u2d_algo algo, size_t n, int nthreads,
+                     const u2d_batch_args *args, size_t *bad)
 {
+    *bad = 0;
+    if ((int)algo < 0 || algo >= U2D_NALGO) return U2D_ERR_ARGUMENT;
     size_t nt = nthreads > 1 ? (size_t)nthreads : 1;
     if (nt > n / U2D_MIN_SAMPLES_PER_THREAD) nt = n / U2D_MIN_SAMPLES_PER_THREAD;
     if (nt < 1) nt = 1;
 
     block one, *blocks = nt == 1 ? &one : calloc(nt, sizeof *blocks);
     pthread_t *tid = nt == 1 ? NULL : calloc(nt, sizeof *tid);
-    if (!blocks || (nt > 1 && !tid)) {
+    char *started = nt == 1 ? NULL : calloc(nt, 1);
+    if (!blocks || (nt > 1 && (!tid || !started))) {
         if (blocks != &one) free(blocks);
         free(tid);
-        *bad = 0;
+        free(started);
         return U2D_ERR_NOMEM;
     }
     for (size_t t = 0; t < nt; t++)
-        blocks[t] = (block){m, fn, ctx, n * t / nt, n * (t + 1) / nt, 0, U2D_OK};
+        blocks[t] = (block){m, algorithms[algo], args, n * t / nt, n * (t + 1) / nt, 0, U2D_OK};
 
     /* Block 0 runs on the calling thread; a thread that cannot start leaves its block
      * to the caller too, so a failure to spawn costs speed, never results. */
-    char *started = nt == 1 ? NULL : calloc(nt, 1);
-    for (size_t t = 1; t < nt && started; t++)
+    for (size_t t = 1; t < nt; t++)
         started[t] = pthread_create(&tid[t], NULL, run_block, &blocks[t]) == 0;
     run_block(&blocks[0]);
     for (size_t t = 1; t < nt; t++) {
-        if (started && started[t]) pthread_join(tid[t], NULL);
+        if (started[t]) pthread_join(tid[t], NULL);
         else run_block(&blocks[t]);
     }
 
@@ -79,23 +220,4 @@ u2d_status u2d_batch_run(const u2d_model *m, size_t n, int nthreads, u2d_sample_
     free(tid);
     free(started);
     return status;
-}
-
-/* ---- algorithms over samples ------------------------------------------- */
-
-static u2d_status rnea_sample(const u2d_model *m, u2d_work *w, const void *ctx, size_t s)
-{
-    const u2d_rnea_args *a = ctx;
-    size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
-    u2d_fext fext = {a->nfext, a->fext_body,
-                     a->fext_wrench ? a->fext_wrench + (a->fext_shared ? 0 : s * 6 * (size_t)a->nfext)
-                                    : NULL};
-    return u2d_rnea(m, w, a->gravity, a->q + s * nq, a->qd + s * nv, a->qdd + s * nv,
-                    a->nfext > 0 ? &fext : NULL, a->tau + s * nv);
-}
-
-u2d_status u2d_rnea_batch(const u2d_model *m, size_t n, int nthreads, const u2d_rnea_args *args,
-                          size_t *bad)
-{
-    return u2d_batch_run(m, n, nthreads, rnea_sample, args, bad);
 }

@@ -7,27 +7,44 @@
 #include <stddef.h>
 #include "u2d_model.h"
 
-/* Evaluate sample s of some algorithm; ctx holds the arrays. */
-typedef u2d_status (*u2d_sample_fn)(const u2d_model *m, u2d_work *w, const void *ctx, size_t s);
+typedef enum {
+    U2D_ALGO_RNEA,          /* q, v, a   -> tau (nv)                 f_ext */
+    U2D_ALGO_CRBA,          /* q         -> M (nv, nv)                     */
+    U2D_ALGO_NLE,           /* q, v      -> h (nv)                         */
+    U2D_ALGO_GRAVITY,       /* q         -> g (nv)                         */
+    U2D_ALGO_CORIOLIS,      /* q, v      -> C (nv, nv)                     */
+    U2D_ALGO_ABA,           /* q, v, tau -> qdd (nv)                 f_ext */
+    U2D_ALGO_FK,            /* q         -> pos (nlink, 3), rot (nlink, 3, 3) */
+    U2D_ALGO_JOINT_POS,     /* q         -> (njoint, 3)                    */
+    U2D_ALGO_COM,           /* q         -> (3)                            */
+    U2D_ALGO_JACOBIAN,      /* q         -> (6, nv)              link, point */
+    U2D_ALGO_LINK_VEL,      /* q, v      -> (nlink, 6)                     */
+    U2D_ALGO_KINETIC,       /* q, v      -> (1)                            */
+    U2D_ALGO_POTENTIAL,     /* q         -> (1)                            */
+    U2D_ALGO_INTEGRATE,     /* q, v      -> (nq)                       dt  */
+    U2D_ALGO_DIFFERENCE,    /* q0, q1    -> (nv)                           */
+    U2D_ALGO_NORMALIZE,     /* q         -> (nq)                           */
+    U2D_NALGO
+} u2d_algo;
 
-/* Run fn over samples [0, n) on at most nthreads threads. On failure returns the status of
- * the lowest failing sample and stores its index in *bad. */
-u2d_status u2d_batch_run(const u2d_model *m, size_t n, int nthreads, u2d_sample_fn fn,
-                         const void *ctx, size_t *bad);
-
-/* Inverse dynamics over a trajectory: q (n, nq), qd and qdd (n, nv) -> tau (n, nv).
- * fext_wrench is (n, nfext, 6), or (1, nfext, 6) shared by all samples when
- * fext_shared is set. */
+/* Arrays of N samples: sample s of input k starts at in[k] + s * in_size[k]. */
 typedef struct {
-    const double *q, *qd, *qdd;
+    const double *in[3];
+    size_t in_size[3];
+    double *out[2];
+    size_t out_size[2];
     double gravity[3];
-    int nfext, fext_shared;
+    int nfext, fext_shared;         /* wrenches (N or 1, nfext, 6) on bodies fext_body */
     const int *fext_body;
     const double *fext_wrench;
-    double *tau;
-} u2d_rnea_args;
+    int link;                       /* jacobian */
+    double point[3];
+    double dt;                      /* integrate */
+} u2d_batch_args;
 
-u2d_status u2d_rnea_batch(const u2d_model *m, size_t n, int nthreads, const u2d_rnea_args *args,
-                          size_t *bad);
+/* Run algo over samples [0, n) on at most nthreads threads. On failure returns the status
+ * of the lowest failing sample and stores its index in *bad. */
+u2d_status u2d_batch(const u2d_model *m, u2d_algo algo, size_t n, int nthreads,
+                     const u2d_batch_args *args, size_t *bad);
 
 #endif

@@ -179,6 +179,14 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
         u2d_inertia_add(&m->inertia[m->link_body[l]], &Ib);
     }
 
+    /* Joint inertias below this are rounding noise: 1e-13 of the heaviest body's scale. */
+    double scale = 0.0;
+    for (int b = 1; b < m->nbody; b++) {
+        const u2d_inertia *I = &m->inertia[b];
+        scale = fmax(scale, fmax(I->m, I->Ib[0] + I->Ib[4] + I->Ib[8]));
+    }
+    m->singular_tol = 1e-13 * scale;
+
     free(parent_joint); free(first); free(kids); free(stack);
     return m;
 

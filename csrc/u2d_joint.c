@@ -2,7 +2,8 @@
  *
  * For body i, with q and qd pointing at its joint's coordinates:
  *   X_J  joint frame -> body frame,    S  motion subspace in body coordinates (6 x nv),
- *   cJ = (dS/dt) qd, non-zero only for the planar joint whose S turns with theta. */
+ *   cJ = (dS/dt) qd, non-zero only for the planar joint whose S turns with theta
+ *   (qd may be NULL when only positions matter; cJ is then zero). */
 #include <math.h>
 #include <string.h>
 #include "u2d_model.h"
@@ -103,9 +104,11 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *q
         set_col(S, 1, zero, Ew);
         set_col(S, 2, n, zero);
         /* d/dt (E u xd + E w yd) = -thetadot n x (E u xd + E w yd) */
-        for (int r = 0; r < 3; r++) lin[r] = Eu[r] * qd[0] + Ew[r] * qd[1];
-        u2d_cross3(n, lin, cJ + 3);
-        for (int r = 3; r < 6; r++) cJ[r] *= -qd[2];
+        if (qd) {
+            for (int r = 0; r < 3; r++) lin[r] = Eu[r] * qd[0] + Ew[r] * qd[1];
+            u2d_cross3(n, lin, cJ + 3);
+            for (int r = 3; r < 6; r++) cJ[r] *= -qd[2];
+        }
         return U2D_OK;
     }
 

@@ -20,6 +20,8 @@ typedef enum {
     U2D_ERR_NOMEM,          /* an allocation failed                               */
     U2D_ERR_QUATERNION,     /* a floating joint's quaternion has zero or non-finite norm */
     U2D_ERR_THREAD,         /* a worker thread could not be started               */
+    U2D_ERR_SINGULAR,       /* forward dynamics: a joint sees no inertia (massless leaf) */
+    U2D_ERR_ARGUMENT,       /* an index or option out of range                    */
 } u2d_status;
 
 /* Joint types as written in the URDF. The compiled model keeps only movable ones. */
@@ -75,6 +77,7 @@ typedef struct {
     int njoint;             /* movable joints = nbody - 1                              */
     int nq, nv;
     int nlink;              /* every URDF link, addressable by name                    */
+    double singular_tol;    /* ABA: a joint inertia D_i below this is singular         */
 
     /* per body (nbody); body i > 0 hangs from joint i-1 */
     int *parent;            /* (nbody)   parent body, parent[i] < i; -1 for the world  */
@@ -102,13 +105,20 @@ void u2d_model_free(u2d_model *m);
 /* ---- per-evaluation workspace (caller-owned, one per thread) ------------ */
 
 typedef struct {
-    int nbody;
-    u2d_xform *Xup;         /* (nbody)   parent body -> body                           */
-    u2d_xform *Xa;          /* (nbody)   world -> body (for external forces)           */
-    double *v, *a, *f;      /* (nbody,6) velocity, acceleration, force                 */
+    int nbody, nq, nv;
+    u2d_xform *Xup;         /* (nbody)    parent body -> body                          */
+    u2d_xform *Xa;          /* (nbody)    world -> body                                */
+    double *v, *a, *f;      /* (nbody,6)  velocity, acceleration, force (body frame)   */
     double *S;              /* (nbody,36) motion subspace columns of each joint        */
-    double *cJ;             /* (nbody,6) velocity-product acceleration of each joint   */
-    double *fext;           /* (nbody,6) external wrench per body, world frame at O    */
+    double *cJ;             /* (nbody,6)  velocity-product acceleration of each joint  */
+    double *c;              /* (nbody,6)  ABA: bias acceleration cJ + v x vJ           */
+    double *fext;           /* (nbody,6)  external wrench per body, world frame at O   */
+    double *IA, *pA;        /* (nbody,36),(nbody,6) ABA articulated inertia and bias    */
+    double *U, *Dinv, *u;   /* (nbody,36),(nbody,36),(nbody,6) ABA per-joint terms
+                                          (the Coriolis matrix borrows IA, U and Dinv)  */
+    u2d_inertia *IC;        /* (nbody)    CRBA composite rigid-body inertia            */
+    double *zero;           /* (nv)       zeros, for RNEA with v = 0 or a = 0          */
+    double *scratch;        /* (10 nv + 2 nq) simulate's stage vectors                 */
     void *buffer;
 } u2d_work;
 
@@ -138,5 +148,71 @@ typedef struct {
 u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
                     const double *q, const double *qd, const double *qdd,
                     const u2d_fext *fext, double *tau);
+
+/* Mass matrix M(q) (nv x nv, row-major, both triangles) by the composite-rigid-body
+ * algorithm. */
+u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const double *q, double *M);
+
+/* Forward dynamics qdd = M^-1 (tau + sum J^T fext - h) by the articulated-body algorithm. */
+u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
+                   const double *q, const double *qd, const double *tau,
+                   const u2d_fext *fext, double *qdd);
+
+/* Coriolis matrix C(q, qd) with C qd = h - g and dM/dt = C + C^T (nv x nv, row-major). */
+u2d_status u2d_coriolis(const u2d_model *m, u2d_work *w, const double *q, const double *qd,
+                        double *C);
+
+/* ---- kinematics (u2d_kinematics.c) ---------------------------------------- */
+
+/* Body placements w->Xup and w->Xa (world -> body) and, when qd is given, body velocities
+ * w->v (body frame). Every function below starts from this. */
+u2d_status u2d_kinematics(const u2d_model *m, u2d_work *w, const double *q, const double *qd);
+
+/* Every URDF link's origin pos (nlink,3) and rotation rot (nlink,3,3; columns are the
+ * link's axes in world coordinates), after u2d_kinematics. */
+void u2d_link_poses(const u2d_model *m, const u2d_work *w, double *pos, double *rot);
+
+/* Origins of the movable joints' frames (njoint,3) in world coordinates. */
+void u2d_joint_positions(const u2d_model *m, const u2d_work *w, double *pos);
+
+/* Linear velocity of every link origin and angular velocity, world-aligned (nlink,6),
+ * after u2d_kinematics with qd. */
+void u2d_link_velocities(const u2d_model *m, const u2d_work *w, double *vel);
+
+/* Centre of mass (3) of the moving bodies; returns their mass. */
+double u2d_center_of_mass(const u2d_model *m, const u2d_work *w, double com[3]);
+
+/* Jacobian (6 x nv, row-major) of link `link` at `point` (link frame): rows 0-2 the
+ * point's linear velocity, rows 3-5 the angular velocity, world-aligned. */
+void u2d_jacobian(const u2d_model *m, const u2d_work *w, int link, const double point[3],
+                  double *J);
+
+double u2d_kinetic_energy(const u2d_model *m, const u2d_work *w);
+double u2d_potential_energy(const u2d_model *m, const u2d_work *w, const double gravity[3]);
+
+/* ---- configuration space (u2d_config.c) ----------------------------------- */
+
+/* q1 = q (+) v dt: floating joints follow the SE(3) exponential of the body twist. */
+u2d_status u2d_integrate(const u2d_model *m, const double *q, const double *v, double dt,
+                         double *q1);
+/* v with integrate(q0, v, 1) = q1 (the SE(3) logarithm for floating joints). */
+u2d_status u2d_difference(const u2d_model *m, const double *q0, const double *q1, double *v);
+/* Unit quaternions for every floating joint. */
+u2d_status u2d_normalize(const u2d_model *m, const double *q, double *qn);
+
+/* ---- simulation (u2d_simulate.c) ------------------------------------------ */
+
+typedef enum { U2D_EULER = 0, U2D_SEMI_IMPLICIT, U2D_RK4 } u2d_method;
+
+/* March (q, v) through `steps` steps of dt; qs gets (steps + 1, nq) and vs (steps + 1, nv),
+ * row 0 being the initial state. Joint forces tau are (steps, nv), held over each step, or
+ * (2 steps + 1, nv) when tau_half_steps is set: sampled every dt / 2 from the start.
+ * fext, when nfext > 0, holds nfext wrenches per step (one set for all steps when
+ * fext_shared). On failure *bad_step is the step that failed. */
+u2d_status u2d_simulate(const u2d_model *m, u2d_work *w, const double gravity[3],
+                        const double *q0, const double *v0, const double *tau, int tau_half_steps,
+                        size_t steps, double dt, u2d_method method, int nfext,
+                        const int *fext_body, const double *fext_wrench, int fext_shared,
+                        double *qs, double *vs, size_t *bad_step);
 
 #endif

@@ -212,23 +212,30 @@ static inline void u2d_inertia_from_com(double m, const double c[3], const doubl
     }
 }
 
-/* out = X^T in X: the inertia in, given in frame B, expressed in frame A (X: A -> B). */
+/* [a]x [b]x, the product of two cross-product matrices: b a^T - (a.b) 1. */
+static inline void u2d_skew_skew(const double a[3], const double b[3], double out[9])
+{
+    double d = u2d_dot3(a, b);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) out[3 * i + j] = b[i] * a[j] - (i == j ? d : 0.0);
+}
+
+/* out = X^T in X: the rigid-body inertia in, given in frame B, expressed in frame A
+ * (X: A -> B). RBDA eq. 2.66: h' = E^T h + m r,
+ * Ib' = E^T Ib E - [r]x [E^T h]x - [E^T h + m r]x [r]x  (no division: massless is fine). */
 static inline void u2d_inertia_xform_T(const u2d_xform *X, const u2d_inertia *in, u2d_inertia *out)
 {
-    /* Shift to the centre of mass, rotate, shift back: the same body seen from A. */
-    double m = in->m, c[3] = {0, 0, 0}, Ic[9], Ia[9], tmp[9], ca[3];
-    if (m > 0.0) {
-        c[0] = in->h[0] / m; c[1] = in->h[1] / m; c[2] = in->h[2] / m;
-    }
-    double cc = u2d_dot3(c, c);
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            Ic[3 * i + j] = in->Ib[3 * i + j] - m * ((i == j ? cc : 0.0) - c[i] * c[j]);
-    u2d_multm3(X->E, Ic, tmp);           /* E^T Ic   */
-    u2d_mulmm3(tmp, X->E, Ia);           /* E^T Ic E */
-    u2d_multv3(X->E, c, ca);
-    ca[0] += X->r[0]; ca[1] += X->r[1]; ca[2] += X->r[2];
-    u2d_inertia_from_com(m, ca, Ia, out);
+    double y[3], hA[3], tmp[9], rot[9], s1[9], s2[9];
+    const double *r = X->r;
+    u2d_multv3(X->E, in->h, y);
+    for (int i = 0; i < 3; i++) hA[i] = y[i] + in->m * r[i];
+    u2d_multm3(X->E, in->Ib, tmp);
+    u2d_mulmm3(tmp, X->E, rot);
+    u2d_skew_skew(r, y, s1);
+    u2d_skew_skew(hA, r, s2);
+    out->m = in->m;
+    memcpy(out->h, hA, sizeof hA);
+    for (int i = 0; i < 9; i++) out->Ib[i] = rot[i] - s1[i] - s2[i];
 }
 
 static inline void u2d_inertia_add(u2d_inertia *acc, const u2d_inertia *in)
@@ -236,6 +243,69 @@ static inline void u2d_inertia_add(u2d_inertia *acc, const u2d_inertia *in)
     acc->m += in->m;
     for (int i = 0; i < 3; i++) acc->h[i] += in->h[i];
     for (int i = 0; i < 9; i++) acc->Ib[i] += in->Ib[i];
+}
+
+/* ---- 6x6 matrices (articulated inertias), row-major double[36] ---------------- */
+
+/* The rigid-body inertia as a 6x6 matrix [Ib, [h]x; -[h]x, m 1]. */
+static inline void u2d_inertia_mat6(const u2d_inertia *in, double A[36])
+{
+    const double *h = in->h;
+    double hx[9] = {0, -h[2], h[1], h[2], 0, -h[0], -h[1], h[0], 0};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            A[6 * i + j] = in->Ib[3 * i + j];
+            A[6 * i + j + 3] = hx[3 * i + j];
+            A[6 * (i + 3) + j] = -hx[3 * i + j];
+            A[6 * (i + 3) + j + 3] = i == j ? in->m : 0.0;
+        }
+}
+
+/* out = A m */
+static inline void u2d_mat6_mul(const double A[36], const double m[6], double out[6])
+{
+    for (int i = 0; i < 6; i++) {
+        double s = 0.0;
+        for (int j = 0; j < 6; j++) s += A[6 * i + j] * m[j];
+        out[i] = s;
+    }
+}
+
+/* out = X^T A X for a symmetric A given in frame B, expressed in frame A (X: A -> B).
+ * Blockwise with X = [E 0; -E [r]x E]: rotate the blocks, then shift by r. */
+static inline void u2d_mat6_xform_T(const u2d_xform *X, const double A[36], double out[36])
+{
+    double B[4][9], R[4][9], tmp[9];
+    for (int b = 0; b < 4; b++)
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                B[b][3 * i + j] = A[6 * (i + 3 * (b / 2)) + j + 3 * (b % 2)];
+    for (int b = 0; b < 4; b++) {          /* R_b = E^T B_b E */
+        if (b == 2) continue;
+        u2d_multm3(X->E, B[b], tmp);
+        u2d_mulmm3(tmp, X->E, R[b]);
+    }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) R[2][3 * i + j] = R[1][3 * j + i];
+    /* [P Q; Q^T T] -> [P - Q rx + rx Q^T - rx T rx,  Q + rx T;  sym,  T]  with rx = [r]x */
+    const double *r = X->r;
+    double rx[9] = {0, -r[2], r[1], r[2], 0, -r[0], -r[1], r[0], 0};
+    double rT[9], Qr[9], rQt[9], rTr[9], C11[9], C12[9];
+    u2d_mulmm3(rx, R[3], rT);
+    u2d_mulmm3(R[1], rx, Qr);
+    u2d_mulmm3(rx, R[2], rQt);
+    u2d_mulmm3(rT, rx, rTr);
+    for (int k = 0; k < 9; k++) {
+        C11[k] = R[0][k] - Qr[k] + rQt[k] - rTr[k];
+        C12[k] = R[1][k] + rT[k];
+    }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            out[6 * i + j] = C11[3 * i + j];
+            out[6 * i + j + 3] = C12[3 * i + j];
+            out[6 * (i + 3) + j] = C12[3 * j + i];
+            out[6 * (i + 3) + j + 3] = R[3][3 * i + j];
+        }
 }
 
 #endif

@@ -77,6 +77,7 @@ class Model:
         links = self._c.links()
         self.link_names = [name for name, _ in links]
         self._link_body = dict(links)
+        self._link_index = {name: k for k, name in enumerate(self.link_names)}
         self.q_names = [n for j in self.joints for n in _names(j, _Q_SUFFIXES)]
         self.v_names = [n for j in self.joints for n in _names(j, _V_SUFFIXES)]
 
@@ -111,16 +112,137 @@ class Model:
         return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity)))
 
     # ---- dynamics ----------------------------------------------------------------
+    def _compute(self, algo, inputs, f_ext=None, link=-1, point=None, dt=0.0):
+        bodies, wrenches = self._fext(f_ext, inputs[0])
+        return self._c.compute(algo, inputs, bodies, wrenches, get_num_threads(), link, point,
+                               dt)
+
     def inverse_dynamics(self, q, v, a, f_ext=None):
         """Joint forces tau = M(q) a + C(q, v) v + g(q) - sum J^T f_ext (RNEA).
 
         f_ext: {link_name: (6,) or (N, 6)} wrenches [fx fy fz mx my mz] applied to the
         links, world coordinates, moments about the world origin (see wrench_at_point).
         """
-        bodies, wrenches = self._fext(f_ext, q)
-        return self._c.rnea(q, v, a, bodies, wrenches, get_num_threads())
+        return self._compute(_core.RNEA, (q, v, a), f_ext)
 
     rnea = inverse_dynamics
+
+    def mass_matrix(self, q):
+        """Joint-space inertia M(q): (nv, nv) or (N, nv, nv), symmetric (CRBA)."""
+        return self._compute(_core.CRBA, (q,))
+
+    crba = mass_matrix
+
+    def nonlinear_effects(self, q, v):
+        """h(q, v) = C(q, v) v + g(q): the joint forces that hold the robot at zero
+        acceleration."""
+        return self._compute(_core.NLE, (q, v))
+
+    def gravity_torques(self, q):
+        """g(q): the joint forces that hold the robot still against gravity."""
+        return self._compute(_core.GRAVITY, (q,))
+
+    def coriolis_matrix(self, q, v):
+        """C(q, v) with C v = h - g and dM/dt - 2C skew-symmetric (Pinocchio's factorization):
+        (nv, nv) or (N, nv, nv)."""
+        return self._compute(_core.CORIOLIS, (q, v))
+
+    def forward_dynamics(self, q, v, tau, f_ext=None):
+        """Joint accelerations qdd = M^-1 (tau + sum J^T f_ext - h) (ABA). Raises ValueError
+        when the mass matrix is singular (a movable joint carrying no inertia)."""
+        return self._compute(_core.ABA, (q, v, tau), f_ext)
+
+    aba = forward_dynamics
+
+    # ---- kinematics --------------------------------------------------------------
+    def forward_kinematics(self, q):
+        """Every link's pose, in model.link_names order: positions (..., L, 3) of the link
+        origins and rotations (..., L, 3, 3) whose columns are the link's axes, in the world."""
+        return self._compute(_core.FK, (q,))
+
+    def joint_positions(self, q):
+        """World positions (..., J, 3) of the movable joints' frames, in model.joints order."""
+        return self._compute(_core.JOINT_POS, (q,))
+
+    def center_of_mass(self, q):
+        """Centre of mass (..., 3) of the links that move (links welded to a fixed base are
+        left out, as in Pinocchio); their mass is model.total_mass."""
+        return self._compute(_core.COM, (q,))
+
+    @property
+    def total_mass(self):
+        """Mass of the links that move (every link with a floating base)."""
+        return self._c.total_mass
+
+    def jacobian(self, q, link, point=None):
+        """Jacobian (6, nv) or (N, 6, nv) of a point on a link: rows 0-2 map v to the point's
+        linear velocity, rows 3-5 to the link's angular velocity, both in world-aligned axes.
+        point: (3,) in the link's frame (default: the link origin)."""
+        if link not in self._link_index:
+            raise ValueError(f"jacobian: unknown link {link!r}")
+        if point is not None:
+            point = np.asarray(point, dtype=float)
+            if point.shape != (3,) or not np.all(np.isfinite(point)):
+                raise ValueError(f"jacobian: point must be 3 finite numbers, got {point!r}")
+            point = tuple(point.tolist())
+        return self._compute(_core.JACOBIAN, (q,), link=self._link_index[link], point=point)
+
+    def link_velocities(self, q, v):
+        """(..., L, 6): linear velocity of each link origin and angular velocity, in
+        world-aligned axes."""
+        return self._compute(_core.LINK_VEL, (q, v))
+
+    def kinetic_energy(self, q, v):
+        """Kinetic energy 1/2 v^T M v: a float, or (N,)."""
+        return _scalar(self._compute(_core.KINETIC, (q, v)))
+
+    def potential_energy(self, q):
+        """Gravitational potential energy -sum m g.c of the moving links: a float, or (N,)."""
+        return _scalar(self._compute(_core.POTENTIAL, (q,)))
+
+    # ---- configurations ---------------------------------------------------------------
+    def integrate(self, q, v, dt=1.0):
+        """q (+) v dt: floating joints move along the SE(3) exponential of the body twist
+        v dt; other joints add v dt."""
+        return self._compute(_core.INTEGRATE, (q, v), dt=float(dt))
+
+    def difference(self, q0, q1):
+        """The v with integrate(q0, v, 1) = q1 (the SE(3) logarithm for floating joints)."""
+        return self._compute(_core.DIFFERENCE, (q0, q1))
+
+    def normalize(self, q):
+        """q with every floating joint's quaternion scaled to unit norm."""
+        return self._compute(_core.NORMALIZE, (q,))
+
+    def neutral(self):
+        """The zero configuration: zero angles and offsets, identity quaternions."""
+        q = np.zeros(self.nq)
+        for j in self.joints:
+            if j.type == "floating":
+                q[j.q_index + 6] = 1.0
+        return q
+
+    def random_configuration(self, n=None, seed=None):
+        """Uniform random configurations (n of them, or one): within the URDF limits when
+        finite and ordered, else angles in [-pi, pi] and lengths in [-1, 1]; floating joints
+        get a position in [-1, 1]^3 and a uniform random unit quaternion."""
+        rng = np.random.default_rng(seed)
+        shape = (1 if n is None else n, self.nq)
+        q = np.empty(shape)
+        for j in self.joints:
+            sl = slice(j.q_index, j.q_index + j.nq)
+            if j.type == "floating":
+                q[:, sl][:, :3] = rng.uniform(-1, 1, (shape[0], 3))
+                quat = rng.normal(size=(shape[0], 4))
+                q[:, sl][:, 3:] = quat / np.linalg.norm(quat, axis=1, keepdims=True)
+            elif j.limit is not None and j.limit[0] < j.limit[1] and j.type != "continuous":
+                q[:, sl] = rng.uniform(j.limit[0], j.limit[1], (shape[0], 1))
+            elif j.type == "planar":
+                q[:, sl] = rng.uniform([-1, -1, -np.pi], [1, 1, np.pi], (shape[0], 3))
+            else:
+                bound = 1.0 if j.type == "prismatic" else np.pi
+                q[:, sl] = rng.uniform(-bound, bound, (shape[0], 1))
+        return q[0] if n is None else q
 
     def _fext(self, f_ext, q):
         if f_ext is None or (isinstance(f_ext, Mapping) and not f_ext):
@@ -148,6 +270,10 @@ class Model:
         else:
             stacked = np.stack([np.broadcast_to(w, (n, 6)) for w in wrenches], axis=1)
         return np.asarray(bodies, dtype=np.intc), np.ascontiguousarray(stacked)
+
+
+def _scalar(x):
+    return float(x) if x.ndim == 0 else x
 
 
 def _names(joint, suffixes):

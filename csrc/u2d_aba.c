@@ -1,0 +1,161 @@
+/* u2d_aba.c: forward dynamics by the articulated-body algorithm.
+ *
+ * Featherstone, RBDA Table 7.1, with multi-DoF joints (D_i is jnv x jnv):
+ *   pass 1 (out)  v_i = Xup_i v_p + S_i qd_i,  c_i = cJ_i + v_i x S_i qd_i,
+ *                 IA_i = I_i,  pA_i = v_i x* I_i v_i - X_i<-0* fext_i
+ *   pass 2 (in)   U_i = IA_i S_i,  D_i = S_i^T U_i,  u_i = tau_i - S_i^T pA_i
+ *                 Ia = IA_i - U_i D_i^-1 U_i^T,  pa = pA_i + Ia c_i + U_i D_i^-1 u_i
+ *                 IA_p += Xup_i^T Ia Xup_i,  pA_p += Xup_i^T pa
+ *   pass 3 (out)  a' = Xup_i a_p + c_i,  qdd_i = D_i^-1 (u_i - U_i^T a'),  a_i = a' + S_i qdd_i
+ * with a_0 = -g. A joint whose subtree offers no inertia along its motion (a massless leaf)
+ * has a singular D_i: reported, never divided by. */
+#include <math.h>
+#include <string.h>
+#include "u2d_model.h"
+
+/* Dinv = D^-1 for a symmetric positive definite n x n D (n <= 6), through Cholesky.
+ * Fails when a pivot is not above tol (NaN passes through, to propagate). */
+static int invert_spd(int n, const double *D, double *Dinv, double tol)
+{
+    double L[36] = {0}, Linv[36] = {0};
+    for (int j = 0; j < n; j++) {
+        double d = D[n * j + j];
+        for (int k = 0; k < j; k++) d -= L[n * j + k] * L[n * j + k];
+        if (d <= tol) return -1;
+        L[n * j + j] = sqrt(d);
+        for (int i = j + 1; i < n; i++) {
+            double s = D[n * i + j];
+            for (int k = 0; k < j; k++) s -= L[n * i + k] * L[n * j + k];
+            L[n * i + j] = s / L[n * j + j];
+        }
+    }
+    for (int j = 0; j < n; j++) {               /* Linv, lower triangular */
+        Linv[n * j + j] = 1.0 / L[n * j + j];
+        for (int i = j + 1; i < n; i++) {
+            double s = 0.0;
+            for (int k = j; k < i; k++) s -= L[n * i + k] * Linv[n * k + j];
+            Linv[n * i + j] = s / L[n * i + i];
+        }
+    }
+    for (int i = 0; i < n; i++)                 /* D^-1 = Linv^T Linv */
+        for (int j = 0; j <= i; j++) {
+            double s = 0.0;
+            for (int k = i; k < n; k++) s += Linv[n * k + i] * Linv[n * k + j];
+            Dinv[n * i + j] = Dinv[n * j + i] = s;
+        }
+    return 0;
+}
+
+u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
+                   const double *q, const double *qd, const double *tau,
+                   const u2d_fext *fext, double *qdd)
+{
+    const int nb = m->nbody;
+    const int has_fext = fext && fext->n > 0;
+    if (has_fext) {
+        memset(w->fext, 0, 6 * sizeof(double) * (size_t)nb);
+        for (int k = 0; k < fext->n; k++)
+            for (int j = 0; j < 3; j++) {
+                w->fext[6 * fext->body[k] + j] += fext->wrench[6 * k + 3 + j];
+                w->fext[6 * fext->body[k] + 3 + j] += fext->wrench[6 * k + j];
+            }
+    }
+    memset(w->v, 0, 6 * sizeof(double));
+    u2d_xform_identity(&w->Xa[0]);
+
+    for (int i = 1; i < nb; i++) {
+        const int p = m->parent[i], nv = m->jnv[i];
+        const double *qdi = qd + m->vadr[i];
+        double *S = &w->S[36 * i], *v = &w->v[6 * i], *c = &w->c[6 * i];
+        double vJ[6] = {0, 0, 0, 0, 0, 0}, Iv[6];
+        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &w->Xup[i], S, &w->cJ[6 * i]);
+        if (st != U2D_OK) return st;
+        for (int k = 0; k < nv; k++)
+            for (int r = 0; r < 6; r++) vJ[r] += S[6 * k + r] * qdi[k];
+        u2d_xform_motion(&w->Xup[i], &w->v[6 * p], v);
+        for (int r = 0; r < 6; r++) v[r] += vJ[r];
+        u2d_crossm(v, vJ, c);
+        for (int r = 0; r < 6; r++) c[r] += w->cJ[6 * i + r];
+
+        u2d_inertia_mat6(&m->inertia[i], &w->IA[36 * i]);
+        u2d_inertia_mul(&m->inertia[i], v, Iv);
+        u2d_crossf(v, Iv, &w->pA[6 * i]);
+        if (has_fext) {
+            double t[6];
+            u2d_xform_mul(&w->Xup[i], &w->Xa[p], &w->Xa[i]);
+            u2d_xform_force(&w->Xa[i], &w->fext[6 * i], t);
+            for (int r = 0; r < 6; r++) w->pA[6 * i + r] -= t[r];
+        }
+    }
+
+    for (int i = nb - 1; i > 0; i--) {
+        const int p = m->parent[i], nv = m->jnv[i];
+        const double *S = &w->S[36 * i], *IA = &w->IA[36 * i], *pA = &w->pA[6 * i];
+        double *U = &w->U[36 * i], *Dinv = &w->Dinv[36 * i], *u = &w->u[6 * i], D[36];
+        for (int k = 0; k < nv; k++) {
+            u2d_mat6_mul(IA, &S[6 * k], &U[6 * k]);
+            double s = 0.0;
+            for (int r = 0; r < 6; r++) s += S[6 * k + r] * pA[r];
+            u[k] = tau[m->vadr[i] + k] - s;
+        }
+        for (int k = 0; k < nv; k++)
+            for (int l = 0; l < nv; l++) {
+                double s = 0.0;
+                for (int r = 0; r < 6; r++) s += S[6 * k + r] * U[6 * l + r];
+                D[nv * k + l] = s;
+            }
+        if (invert_spd(nv, D, Dinv, m->singular_tol) != 0) return U2D_ERR_SINGULAR;
+        if (p == 0) continue;
+
+        double UDinv[36], Ia[36], pa[6], Dinv_u[6], t[36], tp[6];
+        for (int r = 0; r < 6; r++)                 /* U D^-1 (6 x nv, column-major) */
+            for (int l = 0; l < nv; l++) {
+                double s = 0.0;
+                for (int k = 0; k < nv; k++) s += U[6 * k + r] * Dinv[nv * k + l];
+                UDinv[6 * l + r] = s;
+            }
+        for (int r = 0; r < 6; r++)
+            for (int col = 0; col < 6; col++) {
+                double s = 0.0;
+                for (int l = 0; l < nv; l++) s += UDinv[6 * l + r] * U[6 * l + col];
+                Ia[6 * r + col] = IA[6 * r + col] - s;
+            }
+        for (int l = 0; l < nv; l++) {
+            double s = 0.0;
+            for (int k = 0; k < nv; k++) s += Dinv[nv * l + k] * u[k];
+            Dinv_u[l] = s;
+        }
+        u2d_mat6_mul(Ia, &w->c[6 * i], pa);
+        for (int r = 0; r < 6; r++) {
+            pa[r] += pA[r];
+            for (int l = 0; l < nv; l++) pa[r] += U[6 * l + r] * Dinv_u[l];
+        }
+        u2d_mat6_xform_T(&w->Xup[i], Ia, t);
+        for (int r = 0; r < 36; r++) w->IA[36 * p + r] += t[r];
+        u2d_xform_force_T(&w->Xup[i], pa, tp);
+        for (int r = 0; r < 6; r++) w->pA[6 * p + r] += tp[r];
+    }
+
+    double a0[6] = {0, 0, 0, -gravity[0], -gravity[1], -gravity[2]};
+    memcpy(w->a, a0, sizeof a0);
+    for (int i = 1; i < nb; i++) {
+        const int nv = m->jnv[i];
+        const double *S = &w->S[36 * i], *U = &w->U[36 * i], *Dinv = &w->Dinv[36 * i];
+        double *a = &w->a[6 * i], *qddi = qdd + m->vadr[i], rhs[6];
+        u2d_xform_motion(&w->Xup[i], &w->a[6 * m->parent[i]], a);
+        for (int r = 0; r < 6; r++) a[r] += w->c[6 * i + r];
+        for (int k = 0; k < nv; k++) {
+            double s = 0.0;
+            for (int r = 0; r < 6; r++) s += U[6 * k + r] * a[r];
+            rhs[k] = w->u[6 * i + k] - s;
+        }
+        for (int k = 0; k < nv; k++) {
+            double s = 0.0;
+            for (int l = 0; l < nv; l++) s += Dinv[nv * k + l] * rhs[l];
+            qddi[k] = s;
+        }
+        for (int k = 0; k < nv; k++)
+            for (int r = 0; r < 6; r++) a[r] += S[6 * k + r] * qddi[k];
+    }
+    return U2D_OK;
+}

@@ -1,0 +1,58 @@
+"""Forward simulation: integrate forward dynamics (ABA) under given joint forces."""
+import numpy as np
+
+from . import _core
+
+_METHODS = {"euler": _core.EULER, "semi-implicit": _core.SEMI_IMPLICIT, "rk4": _core.RK4}
+
+
+def simulate(model, q0, v0, tau, dt, method="rk4", f_ext=None, steps=None, half_steps=False):
+    """March the state (q, v) of model from (q0, v0) with time step dt.
+
+    tau, the joint forces, is one of
+      * an array (steps, nv): each row held over its step;
+      * an array (2 steps + 1, nv) with half_steps=True: sampled every dt/2 from t = 0, so
+        RK4 gets the exact forces at its stage times (feed it inverse dynamics of a motion
+        sampled at dt/2 and the motion comes back with RK4's fourth-order error);
+      * a callable tau(t, q, v) -> (nv,), a controller sampled at the start of each step and
+        held over it (give ``steps``).
+    method: "euler", "semi-implicit" or "rk4"; positions move along model.integrate, so
+    floating-base quaternions stay unit. f_ext: {link: (6,) or (steps, 6)} wrenches as in
+    inverse_dynamics, held over each step.
+
+    Returns q (steps + 1, nq) and v (steps + 1, nv); row 0 is the initial state. The stepping
+    loop runs in C (one step per call for a callable).
+    """
+    if method not in _METHODS:
+        raise ValueError(f"simulate: method must be one of {sorted(_METHODS)}, got {method!r}")
+    if not (isinstance(dt, (int, float, np.floating)) and np.isfinite(dt) and dt > 0):
+        raise ValueError(f"simulate: dt must be a positive number, got {dt!r}")
+    if callable(tau):
+        return _simulate_controller(model, q0, v0, tau, float(dt), method, f_ext, steps)
+    tau = np.asarray(tau, dtype=float)
+    if tau.ndim != 2 or tau.shape[1] != model.nv:
+        raise ValueError(f"simulate: tau must have shape (steps, nv) = (steps, {model.nv}), "
+                         f"got {tau.shape}")
+    n = (tau.shape[0] - 1) // 2 if half_steps else tau.shape[0]
+    bodies, wrenches = model._fext(f_ext, np.zeros((n, model.nq)))
+    return model._c.simulate(q0, v0, tau, bool(half_steps), float(dt), _METHODS[method],
+                             bodies, wrenches)
+
+
+def _simulate_controller(model, q0, v0, controller, dt, method, f_ext, steps):
+    if not isinstance(steps, int) or steps < 1:
+        raise ValueError("simulate: a callable tau needs steps (a positive integer)")
+    q = np.empty((steps + 1, model.nq))
+    v = np.empty((steps + 1, model.nv))
+    q[0], v[0] = q0, v0
+    for k in range(steps):
+        tau = np.asarray(controller(k * dt, q[k].copy(), v[k].copy()), dtype=float)
+        if tau.shape != (model.nv,):
+            raise ValueError(f"simulate: tau(t, q, v) must return shape ({model.nv},), got "
+                             f"{tau.shape}")
+        step_fext = None
+        if f_ext:
+            step_fext = {link: (w[k] if np.ndim(w) == 2 else w) for link, w in f_ext.items()}
+        qs, vs = simulate(model, q[k], v[k], tau[None], dt, method, step_fext)
+        q[k + 1], v[k + 1] = qs[1], vs[1]
+    return q, v
