@@ -68,7 +68,7 @@ u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
         const double *qdi = qd + m->vadr[i];
         double *S = &w->S[36 * i], *v = &w->v[6 * i], *c = &w->c[6 * i];
         double vJ[6] = {0, 0, 0, 0, 0, 0}, Iv[6];
-        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &w->Xup[i], S, &w->cJ[6 * i]);
+        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &w->Xup[i], S, &w->cJ[6 * i], NULL);
         if (st != U2D_OK) return st;
         for (int k = 0; k < nv; k++)
             for (int r = 0; r < 6; r++) vJ[r] += S[6 * k + r] * qdi[k];
@@ -89,47 +89,65 @@ u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
     }
 
     for (int i = nb - 1; i > 0; i--) {
-        const int p = m->parent[i], nv = m->jnv[i];
+        const int p = m->parent[i], nv = m->jnv[i], k1 = m->sidx[i];
         const double *S = &w->S[36 * i], *IA = &w->IA[36 * i], *pA = &w->pA[6 * i];
-        double *U = &w->U[36 * i], *Dinv = &w->Dinv[36 * i], *u = &w->u[6 * i], D[36];
-        for (int k = 0; k < nv; k++) {
-            u2d_mat6_mul(IA, &S[6 * k], &U[6 * k]);
-            double s = 0.0;
-            for (int r = 0; r < 6; r++) s += S[6 * k + r] * pA[r];
-            u[k] = tau[m->vadr[i] + k] - s;
-        }
-        for (int k = 0; k < nv; k++)
-            for (int l = 0; l < nv; l++) {
-                double s = 0.0;
-                for (int r = 0; r < 6; r++) s += S[6 * k + r] * U[6 * l + r];
-                D[nv * k + l] = s;
-            }
-        if (invert_spd(nv, D, Dinv, m->singular_tol) != 0) return U2D_ERR_SINGULAR;
-        if (p == 0) continue;
+        const double *taui = tau + m->vadr[i];
+        double *U = &w->U[36 * i], *Dinv = &w->Dinv[36 * i], *u = &w->u[6 * i];
+        double Ia[36], pa[6], UDu[6] = {0, 0, 0, 0, 0, 0}, t[36], tp[6];
 
-        double UDinv[36], Ia[36], pa[6], Dinv_u[6], t[36], tp[6];
-        for (int r = 0; r < 6; r++)                 /* U D^-1 (6 x nv, column-major) */
+        if (k1 >= 0) {
+            /* S = +-e_k: U is a column of IA (a row: IA is symmetric), D a diagonal entry */
+            const double sg = m->ssign[i];
+            for (int r = 0; r < 6; r++) U[r] = sg * IA[6 * k1 + r];
+            double D = IA[7 * k1];
+            if (!(D > m->singular_tol) && !isnan(D)) return U2D_ERR_SINGULAR;
+            Dinv[0] = 1.0 / D;
+            u[0] = taui[0] - sg * pA[k1];
+            if (p == 0) continue;
+            for (int r = 0; r < 6; r++) {
+                double Ur = U[r] * Dinv[0];
+                for (int c = 0; c < 6; c++) Ia[6 * r + c] = IA[6 * r + c] - Ur * U[c];
+                UDu[r] = Ur * u[0];
+            }
+        } else {
+            double D[36];
+            for (int k = 0; k < nv; k++) {
+                u2d_mat6_mul(IA, &S[6 * k], &U[6 * k]);
+                double x = 0.0;
+                for (int r = 0; r < 6; r++) x += S[6 * k + r] * pA[r];
+                u[k] = taui[k] - x;
+            }
+            for (int k = 0; k < nv; k++)
+                for (int l = 0; l < nv; l++) {
+                    double x = 0.0;
+                    for (int r = 0; r < 6; r++) x += S[6 * k + r] * U[6 * l + r];
+                    D[nv * k + l] = x;
+                }
+            if (invert_spd(nv, D, Dinv, m->singular_tol) != 0) return U2D_ERR_SINGULAR;
+            if (p == 0) continue;
+            double UDinv[36], Dinv_u[6];
+            for (int r = 0; r < 6; r++)                 /* U D^-1 (6 x nv, column-major) */
+                for (int l = 0; l < nv; l++) {
+                    double x = 0.0;
+                    for (int k = 0; k < nv; k++) x += U[6 * k + r] * Dinv[nv * k + l];
+                    UDinv[6 * l + r] = x;
+                }
+            for (int r = 0; r < 6; r++)
+                for (int c = 0; c < 6; c++) {
+                    double x = 0.0;
+                    for (int l = 0; l < nv; l++) x += UDinv[6 * l + r] * U[6 * l + c];
+                    Ia[6 * r + c] = IA[6 * r + c] - x;
+                }
             for (int l = 0; l < nv; l++) {
-                double s = 0.0;
-                for (int k = 0; k < nv; k++) s += U[6 * k + r] * Dinv[nv * k + l];
-                UDinv[6 * l + r] = s;
+                double x = 0.0;
+                for (int k = 0; k < nv; k++) x += Dinv[nv * l + k] * u[k];
+                Dinv_u[l] = x;
             }
-        for (int r = 0; r < 6; r++)
-            for (int col = 0; col < 6; col++) {
-                double s = 0.0;
-                for (int l = 0; l < nv; l++) s += UDinv[6 * l + r] * U[6 * l + col];
-                Ia[6 * r + col] = IA[6 * r + col] - s;
-            }
-        for (int l = 0; l < nv; l++) {
-            double s = 0.0;
-            for (int k = 0; k < nv; k++) s += Dinv[nv * l + k] * u[k];
-            Dinv_u[l] = s;
+            for (int r = 0; r < 6; r++)
+                for (int l = 0; l < nv; l++) UDu[r] += U[6 * l + r] * Dinv_u[l];
         }
         u2d_mat6_mul(Ia, &w->c[6 * i], pa);
-        for (int r = 0; r < 6; r++) {
-            pa[r] += pA[r];
-            for (int l = 0; l < nv; l++) pa[r] += U[6 * l + r] * Dinv_u[l];
-        }
+        for (int r = 0; r < 6; r++) pa[r] += pA[r] + UDu[r];
         u2d_mat6_xform_T(&w->Xup[i], Ia, t);
         for (int r = 0; r < 36; r++) w->IA[36 * p + r] += t[r];
         u2d_xform_force_T(&w->Xup[i], pa, tp);
@@ -145,14 +163,14 @@ u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
         u2d_xform_motion(&w->Xup[i], &w->a[6 * m->parent[i]], a);
         for (int r = 0; r < 6; r++) a[r] += w->c[6 * i + r];
         for (int k = 0; k < nv; k++) {
-            double s = 0.0;
-            for (int r = 0; r < 6; r++) s += U[6 * k + r] * a[r];
-            rhs[k] = w->u[6 * i + k] - s;
+            double x = 0.0;
+            for (int r = 0; r < 6; r++) x += U[6 * k + r] * a[r];
+            rhs[k] = w->u[6 * i + k] - x;
         }
         for (int k = 0; k < nv; k++) {
-            double s = 0.0;
-            for (int l = 0; l < nv; l++) s += Dinv[nv * k + l] * rhs[l];
-            qddi[k] = s;
+            double x = 0.0;
+            for (int l = 0; l < nv; l++) x += Dinv[nv * k + l] * rhs[l];
+            qddi[k] = x;
         }
         for (int k = 0; k < nv; k++)
             for (int r = 0; r < 6; r++) a[r] += S[6 * k + r] * qddi[k];

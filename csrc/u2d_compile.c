@@ -72,6 +72,8 @@ static void model_layout(u2d_model *m, carver *c)
     m->jnv = carve(c, nb * sizeof(int));
     m->jurdf = carve(c, nb * sizeof(int));
     m->jaxis = carve(c, nb * sizeof(int));
+    m->sidx = carve(c, nb * sizeof(int));
+    m->ssign = carve(c, nb * sizeof(double));
     m->axis = carve(c, nb * 3 * sizeof(double));
     m->plane = carve(c, nb * 6 * sizeof(double));
     m->Xtree = carve(c, nb * sizeof(u2d_xform));
@@ -124,6 +126,7 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
 
     /* Body 0: the world. */
     m->parent[0] = -1;
+    m->sidx[0] = -1;
     m->jtype[0] = U2D_JOINT_FIXED;
     m->jurdf[0] = -1;
     u2d_xform_identity(&m->Xtree[0]);
@@ -153,6 +156,7 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
                 m->axis[3 * b + 2] = 1.0;
             }
             m->jaxis[b] = aligned_axis(&m->axis[3 * b]);
+
             if (type == U2D_JOINT_PLANAR)
                 plane_axes(&m->axis[3 * b], &m->plane[6 * b], &m->plane[6 * b + 3]);
             joint_size(type, &m->jnq[b], &m->jnv[b]);
@@ -177,6 +181,22 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
         u2d_inertia_from_com(L->mass, L->com, L->Icom, &Il);
         u2d_inertia_xform_T(&m->link_X[l], &Il, &Ib);
         u2d_inertia_add(&m->inertia[m->link_body[l]], &Ib);
+    }
+
+    /* 1-DoF joints have a constant S; note those whose S is a signed unit vector. */
+    for (int b = 1; b < m->nbody; b++) {
+        double zero[7] = {0, 0, 0, 0, 0, 0, 1}, S[36], cJ[6];
+        u2d_xform X;
+        m->sidx[b] = -1;
+        if (m->jnv[b] != 1) continue;
+        u2d_jcalc(m, b, zero, NULL, &X, S, cJ, NULL);
+        int nonzero = 0, at = 0;
+        for (int k = 0; k < 6; k++)
+            if (S[k] != 0.0) { nonzero++; at = k; }
+        if (nonzero == 1 && fabs(S[at]) == 1.0) {
+            m->sidx[b] = at;
+            m->ssign[b] = S[at];
+        }
     }
 
     /* Joint inertias below this are rounding noise: 1e-13 of the heaviest body's scale. */

@@ -141,3 +141,28 @@ u2d_status u2d_normalize(const u2d_model *m, const double *q, double *qn)
             return U2D_ERR_QUATERNION;
     return U2D_OK;
 }
+
+/* For q(t) = q0 (+) xi(t), the rate of xi that gives velocity v: dexp^-1_xi(v), to fourth
+ * order v + 1/2 ad_xi v + 1/12 ad_xi^2 v for floating joints (identity elsewhere). RK4
+ * stages need it to keep their order on rotations (Runge-Kutta-Munthe-Kaas). */
+void u2d_dexpinv(const u2d_model *m, const double *xi, const double *v, double *out)
+{
+    for (int i = 1; i < m->nbody; i++) {
+        const int a = m->vadr[i];
+        if (m->jtype[i] != U2D_JOINT_FLOATING) {
+            for (int k = 0; k < m->jnv[i]; k++) out[a + k] = v[a + k];
+            continue;
+        }
+        /* twists as [linear; angular]: ad_x y = [phi x u + rho x w; phi x w] */
+        const double *rho = xi + a, *phi = xi + a + 3;
+        double ad1[6], ad2[6], t[3];
+        const double *u = v + a, *w = v + a + 3;
+        u2d_cross3(phi, u, ad1); u2d_cross3(rho, w, t);
+        for (int k = 0; k < 3; k++) ad1[k] += t[k];
+        u2d_cross3(phi, w, ad1 + 3);
+        u2d_cross3(phi, ad1, ad2); u2d_cross3(rho, ad1 + 3, t);
+        for (int k = 0; k < 3; k++) ad2[k] += t[k];
+        u2d_cross3(phi, ad1 + 3, ad2 + 3);
+        for (int k = 0; k < 6; k++) out[a + k] = v[a + k] + 0.5 * ad1[k] + ad2[k] / 12.0;
+    }
+}

@@ -4,7 +4,7 @@
  *   B_i = 1/2 (v_i x* I_i - I_i v_i x + (I_i v_i) x-bar),  (f x-bar) m = m x* f,
  * whose symmetric part is dI_i/dt / 2 (Echeandia & Wensing 2021; the same factorization as
  * Pinocchio's computeCoriolisMatrix). Column j of J_i is S_j (world) for every ancestor j
- * of i and dS_j/dt = v_j x S_j, so with composites IC_k = sum of I_i and BC_k = sum of B_i
+ * of i and dS_j/dt = v_j x S_j + (the joint's own dS/dt, from jcalc), so with composites IC_k = sum of I_i and BC_k = sum of B_i
  * over the subtree of k, for j an ancestor of k (or k itself):
  *   C_jk = S_j^T (IC_k dS_k/dt + BC_k S_k),   C_kj = S_k^T (IC_k dS_j/dt + BC_k S_j).
  * Workspace use: S and U hold S and dS/dt in world coordinates, IA and Dinv hold IC, BC. */
@@ -49,6 +49,11 @@ u2d_status u2d_coriolis(const u2d_model *m, u2d_work *w, const double *q, const 
     const int nb = m->nbody, nv = m->nv;
     u2d_status st = u2d_kinematics(m, w, q, qd);
     if (st != U2D_OK) return st;
+    for (int i = 1; i < nb; i++) {          /* dS/dt in body coordinates, into U */
+        u2d_xform X;
+        double cJ[6];
+        u2d_jcalc(m, i, q + m->qadr[i], qd + m->vadr[i], &X, &w->S[36 * i], cJ, &w->U[36 * i]);
+    }
 
     for (int i = 1; i < nb; i++) {
         double v0[6], vx[36], vxs[36], Ib[36], f[6], t1[36], t2[36];
@@ -56,10 +61,12 @@ u2d_status u2d_coriolis(const u2d_model *m, u2d_work *w, const double *q, const 
         double *BC = &w->Dinv[36 * i];
         u2d_xform_motion_inv(&w->Xa[i], &w->v[6 * i], v0);
         for (int k = 0; k < m->jnv[i]; k++) {
-            double s0[6];
+            double s0[6], sd0[6];
             u2d_xform_motion_inv(&w->Xa[i], &S[6 * k], s0);
+            u2d_xform_motion_inv(&w->Xa[i], &Sd[6 * k], sd0);
             memcpy(&S[6 * k], s0, sizeof s0);
             u2d_crossm(v0, s0, &Sd[6 * k]);
+            for (int r = 0; r < 6; r++) Sd[6 * k + r] += sd0[r];
         }
         u2d_inertia_mat6(&m->inertia[i], Ib);
         u2d_mat6_xform_T(&w->Xa[i], Ib, IC);

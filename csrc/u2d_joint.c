@@ -43,7 +43,7 @@ static void turn_rows(int k, double t, const double E[9], double out[9])
 }
 
 u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *qd,
-                     u2d_xform *Xup, double *S, double cJ[6])
+                     u2d_xform *Xup, double *S, double cJ[6], double *Sdot)
 {
     static const double zero[3] = {0, 0, 0};
     const u2d_xform *Xt = &m->Xtree[i];
@@ -52,6 +52,7 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *q
     double R[9];
     u2d_xform XJ;
     memset(cJ, 0, 6 * sizeof(double));
+    if (Sdot) memset(Sdot, 0, 6 * sizeof(double) * (size_t)m->jnv[i]);
     switch ((u2d_jtype)m->jtype[i]) {
     case U2D_JOINT_REVOLUTE:
     case U2D_JOINT_CONTINUOUS:
@@ -103,11 +104,17 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *q
         set_col(S, 0, zero, Eu);
         set_col(S, 1, zero, Ew);
         set_col(S, 2, n, zero);
-        /* d/dt (E u xd + E w yd) = -thetadot n x (E u xd + E w yd) */
+        /* d/dt (E u) = -thetadot n x E u, likewise for w; the theta column is constant */
         if (qd) {
             for (int r = 0; r < 3; r++) lin[r] = Eu[r] * qd[0] + Ew[r] * qd[1];
             u2d_cross3(n, lin, cJ + 3);
             for (int r = 3; r < 6; r++) cJ[r] *= -qd[2];
+            if (Sdot) {
+                u2d_cross3(n, Eu, Sdot + 3);
+                u2d_cross3(n, Ew, Sdot + 9);
+                for (int r = 3; r < 12; r++) Sdot[r] *= -qd[2];
+                Sdot[6] = Sdot[7] = Sdot[8] = 0.0;
+            }
         }
         return U2D_OK;
     }

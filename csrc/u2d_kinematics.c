@@ -15,7 +15,7 @@ u2d_status u2d_kinematics(const u2d_model *m, u2d_work *w, const double *q, cons
         const int p = m->parent[i];
         const double *qdi = qd ? qd + m->vadr[i] : NULL;
         double *S = &w->S[36 * i];
-        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &w->Xup[i], S, &w->cJ[6 * i]);
+        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &w->Xup[i], S, &w->cJ[6 * i], NULL);
         if (st != U2D_OK) return st;
         u2d_xform_mul(&w->Xup[i], &w->Xa[p], &w->Xa[i]);
         if (qd) {

@@ -86,6 +86,10 @@ typedef struct {
     int *jnq, *jnv;         /* (nbody)   its numbers of coordinates                    */
     double *axis;           /* (nbody,3) joint axis / planar normal, joint frame       */
     int *jaxis;             /* (nbody)   0, 1, 2 when the axis is +-x, +-y, +-z, else -1 */
+    int *sidx;              /* (nbody)   for a 1-DoF joint whose S is +-e_k (k = 0..5):
+                                         k, else -1; lets algorithms pick instead of
+                                         multiply                                       */
+    double *ssign;          /* (nbody)   the sign of that unit column                  */
     double *plane;          /* (nbody,6) planar in-plane unit axes u, w                */
     u2d_xform *Xtree;       /* (nbody)   parent body frame -> joint frame at q = 0     */
     u2d_inertia *inertia;       /* (nbody)   spatial inertia in the body frame, with every
@@ -118,7 +122,7 @@ typedef struct {
                                           (the Coriolis matrix borrows IA, U and Dinv)  */
     u2d_inertia *IC;        /* (nbody)    CRBA composite rigid-body inertia            */
     double *zero;           /* (nv)       zeros, for RNEA with v = 0 or a = 0          */
-    double *scratch;        /* (10 nv + 2 nq) simulate's stage vectors                 */
+    double *scratch;        /* (11 nv + 2 nq) simulate's stage vectors                 */
     void *buffer;
 } u2d_work;
 
@@ -129,10 +133,12 @@ void u2d_work_free(u2d_work *w);
 
 /* Body i's joint: the transform from the parent body, Xup = X_J(q) Xtree (computed as one
  * product so that axis-aligned joints cost a plane rotation), the motion subspace S
- * (6 x jnv, column k at S + 6k) and the velocity-product term cJ = (dS/dt) qd.
+ * (6 x jnv, column k at S + 6k) and the velocity-product term cJ = (dS/dt) qd, dS/dt
+ * being taken in body coordinates. When Sdot is not NULL it receives dS/dt itself
+ * (6 x jnv). qd may be NULL when only positions matter (cJ and Sdot are then zero).
  * The only function that switches on the joint type. */
 u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *qd,
-                     u2d_xform *Xup, double *S, double cJ[6]);
+                     u2d_xform *Xup, double *S, double cJ[6], double *Sdot);
 
 /* ---- external forces ---------------------------------------------------- */
 
@@ -197,6 +203,8 @@ u2d_status u2d_integrate(const u2d_model *m, const double *q, const double *v, d
                          double *q1);
 /* v with integrate(q0, v, 1) = q1 (the SE(3) logarithm for floating joints). */
 u2d_status u2d_difference(const u2d_model *m, const double *q0, const double *q1, double *v);
+/* The rate of xi that moves q0 (+) xi with velocity v (dexp^-1, to fourth order). */
+void u2d_dexpinv(const u2d_model *m, const double *xi, const double *v, double *out);
 /* Unit quaternions for every floating joint. */
 u2d_status u2d_normalize(const u2d_model *m, const double *q, double *qn);
 

@@ -44,7 +44,7 @@ u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
         const double *qdi = qd + m->vadr[i], *qddi = qdd + m->vadr[i];
         double *S = &w->S[36 * i], *cJ = &w->cJ[6 * i];
         double *v = &w->v[6 * i], *a = &w->a[6 * i], *f = &w->f[6 * i];
-        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &w->Xup[i], S, cJ);
+        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &w->Xup[i], S, cJ, NULL);
         if (st != U2D_OK) return st;
 
         double vJ[6] = {0, 0, 0, 0, 0, 0}, aJ[6], t[6], Iv[6];

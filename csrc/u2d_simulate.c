@@ -2,8 +2,9 @@
  *
  *   euler          q' = q (+) v dt,             v' = v + a(q, v) dt
  *   semi-implicit  v' = v + a(q, v) dt,         q' = q (+) v' dt
- *   rk4            the classical four stages on (q, v), positions moved with integrate
- *                  (q (+) sum of stage velocities), so quaternions stay on the unit sphere.
+ *   rk4            the classical four stages on (q, v) with positions q (+) xi; the stage
+ *                  rates of xi are dexp^-1_xi(v) (Runge-Kutta-Munthe-Kaas), which keeps
+ *                  fourth order on floating joints and quaternions on the unit sphere.
  * Joint forces at a stage time come from the caller's table: held over the step, or sampled
  * every half step, which gives RK4 the exact forces at its stage times. */
 #include <string.h>
@@ -29,9 +30,10 @@ u2d_status u2d_simulate(const u2d_model *m, u2d_work *w, const double gravity[3]
                         double *qs, double *vs, size_t *bad_step)
 {
     const size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
-    double *k1 = w->scratch, *k2 = k1 + nv, *k3 = k2 + nv, *k4 = k3 + nv;
-    double *v2 = k4 + nv, *v3 = v2 + nv, *v4 = v3 + nv, *vsum = v4 + nv;
-    double *qstage = vsum + nv;
+    double *a1 = w->scratch, *a2 = a1 + nv, *a3 = a2 + nv, *a4 = a3 + nv;
+    double *k2 = a4 + nv, *k3 = k2 + nv, *k4 = k3 + nv;
+    double *v2 = k4 + nv, *v3 = v2 + nv, *v4 = v3 + nv, *xi = v4 + nv;
+    double *qstage = xi + nv;
     stepper s = {m, w, gravity, {nfext, fext_body, NULL}};
     u2d_status st = U2D_OK;
 
@@ -46,31 +48,44 @@ u2d_status u2d_simulate(const u2d_model *m, u2d_work *w, const double gravity[3]
         *bad_step = k;
         switch (method) {
         case U2D_EULER:
-            if ((st = accel(&s, q, v, t0, k1))) break;
+            if ((st = accel(&s, q, v, t0, a1))) break;
             if ((st = u2d_integrate(m, q, v, dt, qn))) break;
-            for (size_t i = 0; i < nv; i++) vn[i] = v[i] + dt * k1[i];
+            for (size_t i = 0; i < nv; i++) vn[i] = v[i] + dt * a1[i];
             break;
         case U2D_SEMI_IMPLICIT:
-            if ((st = accel(&s, q, v, t0, k1))) break;
-            for (size_t i = 0; i < nv; i++) vn[i] = v[i] + dt * k1[i];
+            if ((st = accel(&s, q, v, t0, a1))) break;
+            for (size_t i = 0; i < nv; i++) vn[i] = v[i] + dt * a1[i];
             st = u2d_integrate(m, q, vn, dt, qn);
             break;
         case U2D_RK4:
-            if ((st = accel(&s, q, v, t0, k1))) break;
-            for (size_t i = 0; i < nv; i++) v2[i] = v[i] + 0.5 * dt * k1[i];
-            if ((st = u2d_integrate(m, q, v, 0.5 * dt, qstage))) break;
-            if ((st = accel(&s, qstage, v2, tmid, k2))) break;
-            for (size_t i = 0; i < nv; i++) v3[i] = v[i] + 0.5 * dt * k2[i];
-            if ((st = u2d_integrate(m, q, v2, 0.5 * dt, qstage))) break;
-            if ((st = accel(&s, qstage, v3, tmid, k3))) break;
-            for (size_t i = 0; i < nv; i++) v4[i] = v[i] + dt * k3[i];
-            if ((st = u2d_integrate(m, q, v3, dt, qstage))) break;
-            if ((st = accel(&s, qstage, v4, tend, k4))) break;
+            /* k_j: rates of xi (dexp^-1 of the stage velocity); a_j: accelerations */
+            if ((st = accel(&s, q, v, t0, a1))) break;
             for (size_t i = 0; i < nv; i++) {
-                vsum[i] = (v[i] + 2.0 * v2[i] + 2.0 * v3[i] + v4[i]) / 6.0;
-                vn[i] = v[i] + dt * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]) / 6.0;
+                xi[i] = 0.5 * dt * v[i];
+                v2[i] = v[i] + 0.5 * dt * a1[i];
             }
-            st = u2d_integrate(m, q, vsum, dt, qn);
+            if ((st = u2d_integrate(m, q, xi, 1.0, qstage))) break;
+            if ((st = accel(&s, qstage, v2, tmid, a2))) break;
+            u2d_dexpinv(m, xi, v2, k2);
+            for (size_t i = 0; i < nv; i++) {
+                xi[i] = 0.5 * dt * k2[i];
+                v3[i] = v[i] + 0.5 * dt * a2[i];
+            }
+            if ((st = u2d_integrate(m, q, xi, 1.0, qstage))) break;
+            if ((st = accel(&s, qstage, v3, tmid, a3))) break;
+            u2d_dexpinv(m, xi, v3, k3);
+            for (size_t i = 0; i < nv; i++) {
+                xi[i] = dt * k3[i];
+                v4[i] = v[i] + dt * a3[i];
+            }
+            if ((st = u2d_integrate(m, q, xi, 1.0, qstage))) break;
+            if ((st = accel(&s, qstage, v4, tend, a4))) break;
+            u2d_dexpinv(m, xi, v4, k4);
+            for (size_t i = 0; i < nv; i++) {
+                xi[i] = dt * (v[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]) / 6.0;
+                vn[i] = v[i] + dt * (a1[i] + 2.0 * a2[i] + 2.0 * a3[i] + a4[i]) / 6.0;
+            }
+            st = u2d_integrate(m, q, xi, 1.0, qn);
             break;
         default:
             st = U2D_ERR_ARGUMENT;

@@ -212,6 +212,30 @@ static inline void u2d_inertia_from_com(double m, const double c[3], const doubl
     }
 }
 
+/* E^T B E for a 3x3 B; only the upper triangle when B is symmetric (then mirrored). */
+static inline void u2d_rotate3(const double E[9], const double B[9], int symmetric, double out[9])
+{
+    double BE[9];
+    u2d_mulmm3(B, E, BE);
+    for (int i = 0; i < 3; i++)
+        for (int j = symmetric ? i : 0; j < 3; j++)
+            out[3 * i + j] = E[i] * BE[j] + E[3 + i] * BE[3 + j] + E[6 + i] * BE[6 + j];
+    if (symmetric) {
+        out[3] = out[1]; out[6] = out[2]; out[7] = out[5];
+    }
+}
+
+/* out = M [r]x: row i of out is (row i of M) x r. */
+static inline void u2d_mul_skew(const double M[9], const double r[3], double out[9])
+{
+    for (int i = 0; i < 3; i++) {
+        const double *a = &M[3 * i];
+        out[3 * i + 0] = a[1] * r[2] - a[2] * r[1];
+        out[3 * i + 1] = a[2] * r[0] - a[0] * r[2];
+        out[3 * i + 2] = a[0] * r[1] - a[1] * r[0];
+    }
+}
+
 /* [a]x [b]x, the product of two cross-product matrices: b a^T - (a.b) 1. */
 static inline void u2d_skew_skew(const double a[3], const double b[3], double out[9])
 {
@@ -225,12 +249,11 @@ static inline void u2d_skew_skew(const double a[3], const double b[3], double ou
  * Ib' = E^T Ib E - [r]x [E^T h]x - [E^T h + m r]x [r]x  (no division: massless is fine). */
 static inline void u2d_inertia_xform_T(const u2d_xform *X, const u2d_inertia *in, u2d_inertia *out)
 {
-    double y[3], hA[3], tmp[9], rot[9], s1[9], s2[9];
+    double y[3], hA[3], rot[9], s1[9], s2[9];
     const double *r = X->r;
     u2d_multv3(X->E, in->h, y);
     for (int i = 0; i < 3; i++) hA[i] = y[i] + in->m * r[i];
-    u2d_multm3(X->E, in->Ib, tmp);
-    u2d_mulmm3(tmp, X->E, rot);
+    u2d_rotate3(X->E, in->Ib, 1, rot);
     u2d_skew_skew(r, y, s1);
     u2d_skew_skew(hA, r, s2);
     out->m = in->m;
@@ -272,39 +295,35 @@ static inline void u2d_mat6_mul(const double A[36], const double m[6], double ou
 }
 
 /* out = X^T A X for a symmetric A given in frame B, expressed in frame A (X: A -> B).
- * Blockwise with X = [E 0; -E [r]x E]: rotate the blocks, then shift by r. */
+ * With X = [E 0; -E [r]x E] and A = [P Q; Q^T T] rotated into A's axes (P', Q', T'):
+ *   out = [P' - K - K^T - [r]x G,  Q' - G^T;  sym,  T']   with K = Q' [r]x, G = T' [r]x. */
 static inline void u2d_mat6_xform_T(const u2d_xform *X, const double A[36], double out[36])
 {
-    double B[4][9], R[4][9], tmp[9];
-    for (int b = 0; b < 4; b++)
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                B[b][3 * i + j] = A[6 * (i + 3 * (b / 2)) + j + 3 * (b % 2)];
-    for (int b = 0; b < 4; b++) {          /* R_b = E^T B_b E */
-        if (b == 2) continue;
-        u2d_multm3(X->E, B[b], tmp);
-        u2d_mulmm3(tmp, X->E, R[b]);
-    }
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) R[2][3 * i + j] = R[1][3 * j + i];
-    /* [P Q; Q^T T] -> [P - Q rx + rx Q^T - rx T rx,  Q + rx T;  sym,  T]  with rx = [r]x */
-    const double *r = X->r;
-    double rx[9] = {0, -r[2], r[1], r[2], 0, -r[0], -r[1], r[0], 0};
-    double rT[9], Qr[9], rQt[9], rTr[9], C11[9], C12[9];
-    u2d_mulmm3(rx, R[3], rT);
-    u2d_mulmm3(R[1], rx, Qr);
-    u2d_mulmm3(rx, R[2], rQt);
-    u2d_mulmm3(rT, rx, rTr);
-    for (int k = 0; k < 9; k++) {
-        C11[k] = R[0][k] - Qr[k] + rQt[k] - rTr[k];
-        C12[k] = R[1][k] + rT[k];
-    }
+    double P[9], Q[9], T[9], Pr[9], Qr[9], Tr[9], K[9], G[9], rG[9];
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
-            out[6 * i + j] = C11[3 * i + j];
-            out[6 * i + j + 3] = C12[3 * i + j];
-            out[6 * (i + 3) + j] = C12[3 * j + i];
-            out[6 * (i + 3) + j + 3] = R[3][3 * i + j];
+            P[3 * i + j] = A[6 * i + j];
+            Q[3 * i + j] = A[6 * i + j + 3];
+            T[3 * i + j] = A[6 * (i + 3) + j + 3];
+        }
+    u2d_rotate3(X->E, P, 1, Pr);
+    u2d_rotate3(X->E, Q, 0, Qr);
+    u2d_rotate3(X->E, T, 1, Tr);
+    u2d_mul_skew(Qr, X->r, K);
+    u2d_mul_skew(Tr, X->r, G);
+    /* [r]x G = -(G^T [r]x)^T: computed from the rows of G^T */
+    double Gt[9] = {G[0], G[3], G[6], G[1], G[4], G[7], G[2], G[5], G[8]}, GtR[9];
+    u2d_mul_skew(Gt, X->r, GtR);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) rG[3 * i + j] = -GtR[3 * j + i];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double c11 = Pr[3 * i + j] - K[3 * i + j] - K[3 * j + i] - rG[3 * i + j];
+            double c12 = Qr[3 * i + j] - G[3 * j + i];
+            out[6 * i + j] = c11;
+            out[6 * i + j + 3] = c12;
+            out[6 * (j + 3) + i] = c12;
+            out[6 * (i + 3) + j + 3] = Tr[3 * i + j];
         }
 }
 

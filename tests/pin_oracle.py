@@ -330,3 +330,47 @@ def relative_error(tau, tau_ref):
     tau_ref = np.asarray(tau_ref, float)
     assert tau.shape == tau_ref.shape, (tau.shape, tau_ref.shape)
     return float(np.max(np.abs(tau - tau_ref)) / max(1.0, float(np.max(np.abs(tau_ref)))))
+
+
+# ----------------------------------------------------------------------------- velocity maps
+# (added for tests/test_dynamics_pinocchio.py; the functions above are unchanged)
+
+def velocity_transform(jmap, q, v=None):
+    """(T, Tdot) with v_pin = T(q) v_ours and Tdot = dT/dt along velocity v (zeros if v is None).
+
+    Identity blocks for every joint but planar, whose block is blockdiag(R(theta)^T, 1).
+    Generalised forces and matrices follow by duality: tau_ours = T^T tau_pin,
+    M_ours = T^T M_pin T, h_ours = T^T (h_pin + M_pin Tdot v).
+    """
+    nv = jmap.nv
+    T = np.zeros((nv, nv))
+    Td = np.zeros((nv, nv))
+    for typ, _, qi, vi, pq, pv in jmap.entries:
+        n = _SIZES[typ][1]
+        if typ == "planar":
+            th = q[qi + 2]
+            c, s = math.cos(th), math.sin(th)
+            T[pv:pv + 2, vi:vi + 2] = [[c, s], [-s, c]]
+            T[pv + 2, vi + 2] = 1.0
+            if v is not None:
+                Td[pv:pv + 2, vi:vi + 2] = v[vi + 2] * np.array([[-s, c], [-c, -s]])
+        else:
+            for k in range(n):
+                T[pv + k, vi + k] = 1.0
+    return T, Td
+
+
+def q_from_pin(jmap, qp):
+    """One sample: Pinocchio configuration -> ours (continuous/planar angles from atan2)."""
+    q = np.zeros(jmap.nq)
+    for typ, _, qi, vi, pq, pv in jmap.entries:
+        if typ in ("revolute", "prismatic"):
+            q[qi] = qp[pq]
+        elif typ == "continuous":
+            q[qi] = math.atan2(qp[pq + 1], qp[pq])
+        elif typ == "floating":
+            q[qi:qi + 7] = qp[pq:pq + 7]
+        elif typ == "planar":
+            q[qi:qi + 2] = qp[pq:pq + 2]
+            q[qi + 2] = math.atan2(qp[pq + 3], qp[pq + 2])
+    return q
