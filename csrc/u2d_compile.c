@@ -70,6 +70,7 @@ static void model_layout(u2d_model *m, carver *c)
     m->vadr = carve(c, nb * sizeof(int));
     m->jnq = carve(c, nb * sizeof(int));
     m->jnv = carve(c, nb * sizeof(int));
+    m->nvsub = carve(c, nb * sizeof(int));
     m->jurdf = carve(c, nb * sizeof(int));
     m->jaxis = carve(c, nb * sizeof(int));
     m->sidx = carve(c, nb * sizeof(int));
@@ -181,6 +182,11 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
         u2d_inertia_from_com(L->mass, L->com, L->Icom, &Il);
         u2d_inertia_xform_T(&m->link_X[l], &Il, &Ib);
         u2d_inertia_add(&m->inertia[m->link_body[l]], &Ib);
+    }
+
+    for (int b = m->nbody - 1; b > 0; b--) {
+        m->nvsub[b] += m->jnv[b];
+        if (m->parent[b] > 0) m->nvsub[m->parent[b]] += m->nvsub[b];
     }
 
     /* 1-DoF joints have a constant S; note those whose S is a signed unit vector. */

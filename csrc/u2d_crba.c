@@ -3,10 +3,11 @@
  * Featherstone, RBDA Table 6.2, written in world coordinates (as Pinocchio does) so that
  * composite inertias add without transforms and each entry is one dot product:
  *   IC_i = sum of the world inertias I_j over the subtree of i
- *   F = IC_i S_i;   M_ji = S_j^T F = M_ij^T   for i and each ancestor j of i
- * with S_j the joint's motion subspace in world coordinates. Composite inertias stay
- * rigid-body inertias (m, h, Ib). Workspace: S in world coordinates goes to U. */
-#include <string.h>
+ *   F_c = IC_i S_c for each column c of joint i
+ *   M_rc = S_r^T F_c   for r a coordinate of i or of an ancestor of i, else 0
+ * Bodies are numbered in preorder, so the columns below joint i are the contiguous range
+ * vadr_i .. vadr_i + nvsub_i - 1: each row of the upper triangle is written once, left to
+ * right, then mirrored. */
 #include "u2d_model.h"
 
 u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const double *q, double *M)
@@ -17,25 +18,31 @@ u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const double *q, double *M)
     for (int i = 1; i < nb; i++) {
         u2d_inertia_xform_T(&w->Xa[i], &m->inertia[i], &w->IC[i]);
         for (int k = 0; k < m->jnv[i]; k++)
-            u2d_xform_motion_inv(&w->Xa[i], &w->S[36 * i + 6 * k], &w->U[36 * i + 6 * k]);
+            u2d_xform_motion_inv(&w->Xa[i], &w->S[36 * i + 6 * k], &w->S0[6 * (m->vadr[i] + k)]);
     }
     for (int i = nb - 1; i > 0; i--)
         if (m->parent[i] > 0) u2d_inertia_add(&w->IC[m->parent[i]], &w->IC[i]);
-
-    memset(M, 0, sizeof(double) * (size_t)nv * (size_t)nv);
     for (int i = 1; i < nb; i++)
         for (int k = 0; k < m->jnv[i]; k++) {
-            const int col = m->vadr[i] + k;
-            double F[6];
-            u2d_inertia_mul(&w->IC[i], &w->U[36 * i + 6 * k], F);
-            for (int j = i; j > 0; j = m->parent[j])
-                for (int r = 0; r < m->jnv[j]; r++) {
-                    const double *s = &w->U[36 * j + 6 * r];
-                    double x = s[0] * F[0] + s[1] * F[1] + s[2] * F[2]
-                             + s[3] * F[3] + s[4] * F[4] + s[5] * F[5];
-                    M[(size_t)(m->vadr[j] + r) * nv + col] = x;
-                    M[(size_t)col * nv + m->vadr[j] + r] = x;
-                }
+            const int c = m->vadr[i] + k;
+            double f[6];
+            u2d_inertia_mul(&w->IC[i], &w->S0[6 * c], f);
+            for (int r = 0; r < 6; r++) w->F[(size_t)r * nv + c] = f[r];
         }
+
+    for (int i = 1; i < nb; i++)
+        for (int k = 0; k < m->jnv[i]; k++) {
+            const int r = m->vadr[i] + k, end = m->vadr[i] + m->nvsub[i];
+            const double *s = &w->S0[6 * r];
+            const double *F0 = w->F, *F1 = F0 + nv, *F2 = F1 + nv, *F3 = F2 + nv;
+            const double *F4 = F3 + nv, *F5 = F4 + nv;
+            double *Mr = M + (size_t)r * nv;
+            for (int c = r; c < end; c++)
+                Mr[c] = s[0] * F0[c] + s[1] * F1[c] + s[2] * F2[c] + s[3] * F3[c]
+                      + s[4] * F4[c] + s[5] * F5[c];
+            for (int c = end; c < nv; c++) Mr[c] = 0.0;
+        }
+    for (int r = 1; r < nv; r++)
+        for (int c = 0; c < r; c++) M[(size_t)r * nv + c] = M[(size_t)c * nv + r];
     return U2D_OK;
 }

@@ -84,6 +84,8 @@ typedef struct {
     int *jtype;             /* (nbody)   u2d_jtype of the joint above the body         */
     int *qadr, *vadr;       /* (nbody)   first q / v index of that joint               */
     int *jnq, *jnv;         /* (nbody)   its numbers of coordinates                    */
+    int *nvsub;             /* (nbody)   velocity coordinates in the subtree of the body;
+                                         preorder makes them vadr .. vadr + nvsub - 1  */
     double *axis;           /* (nbody,3) joint axis / planar normal, joint frame       */
     int *jaxis;             /* (nbody)   0, 1, 2 when the axis is +-x, +-y, +-z, else -1 */
     int *sidx;              /* (nbody)   for a 1-DoF joint whose S is +-e_k (k = 0..5):
@@ -121,6 +123,8 @@ typedef struct {
     double *U, *Dinv, *u;   /* (nbody,36),(nbody,36),(nbody,6) ABA per-joint terms
                                           (the Coriolis matrix borrows IA, U and Dinv)  */
     u2d_inertia *IC;        /* (nbody)    CRBA composite rigid-body inertia            */
+    double *S0, *F;         /* (nv,6),(6,nv) CRBA: joint columns in world coordinates,
+                                          and IC S for each, stored by row for speed   */
     double *zero;           /* (nv)       zeros, for RNEA with v = 0 or a = 0          */
     double *scratch;        /* (11 nv + 2 nq) simulate's stage vectors                 */
     void *buffer;

@@ -9,7 +9,7 @@ u2d_work *u2d_work_new(const u2d_model *m)
     if (!w) return NULL;
     size_t per_body = 6 + 6 + 6 + 36 + 6 + 6 + 6 + 36 + 6 + 36 + 36 + 6;
     size_t bytes = 2 * nb * sizeof(u2d_xform) + nb * sizeof(u2d_inertia)
-                 + (nb * per_body + nv + 11 * nv + 2 * nq) * sizeof(double);
+                 + (nb * per_body + nv + 11 * nv + 2 * nq + 12 * nv) * sizeof(double);
     w->buffer = calloc(1, bytes);
     if (!w->buffer) { free(w); return NULL; }
     w->nbody = m->nbody;
@@ -32,6 +32,8 @@ u2d_work *u2d_work_new(const u2d_model *m)
     w->Dinv = d;      d += 36 * nb;
     w->u = d;         d += 6 * nb;
     w->zero = d;      d += nv;
+    w->S0 = d;        d += 6 * nv;
+    w->F = d;         d += 6 * nv;
     w->scratch = d;
     return w;
 }
