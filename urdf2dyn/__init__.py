@@ -6,13 +6,16 @@
 """
 from ._core import URDFError
 from .forces import wrench_at_point
+from . import io
+from .human import human, human_model, humod_subject
 from .model import Joint, Model, load
 from .simulate import simulate
 from .threads import get_num_threads, set_num_threads
 
 __version__ = "0.1.0"
 __all__ = ["load", "Model", "Joint", "URDFError", "wrench_at_point", "get_num_threads",
-           "set_num_threads", "simulate", "data_path"]
+           "set_num_threads", "simulate", "data_path", "human", "human_model",
+           "humod_subject", "io"]
 
 
 def data_path(name):
