@@ -407,10 +407,16 @@ class Runner:
         self.info = info
         self.env = _env(info)
 
-    def __call__(self, urdf, floating=False, n=20000, reps=5, algo="rnea", seed=42, timeout=None) -> dict:
+    def __call__(self, urdf, floating=False, n=20000, reps=5, algo="rnea", seed=42, timeout=None,
+                 mode="hot") -> dict:
+        """Time one algorithm. mode "hot": results stay in pinocchio::Data; "store": each
+        sample's result is written into a fresh output array, as a batched API must."""
         if algo not in ALGOS:
             raise ValueError(f"algo must be one of {ALGOS}, got {algo!r}")
-        cmd = [str(self.exe), str(urdf), "1" if floating else "0", str(int(n)), str(int(reps)), algo, str(int(seed))]
+        if mode not in ("hot", "store"):
+            raise ValueError(f"mode must be 'hot' or 'store', got {mode!r}")
+        cmd = [str(self.exe), str(urdf), "1" if floating else "0", str(int(n)), str(int(reps)), algo,
+               str(int(seed)), mode]
         r = subprocess.run(cmd, capture_output=True, text=True, env=self.env, timeout=timeout)
         if r.returncode != 0:
             raise PinBuildError(

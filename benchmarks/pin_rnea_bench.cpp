@@ -4,13 +4,18 @@
 // `pin` PyPI wheel (cmeel layout). Not part of the urdf2dyn package.
 //
 // Usage:
-//   pin_rnea_bench URDF FLOATING N REPS [ALGO] [SEED]
+//   pin_rnea_bench URDF FLOATING N REPS [ALGO] [SEED] [MODE]
 //     URDF      path to a URDF file
 //     FLOATING  1: add a free-flyer root joint (pinocchio::JointModelFreeFlyer), 0: fixed base
 //     N         number of random samples (states)
 //     REPS      number of timed passes over all N samples; the best pass is reported
 //     ALGO      rnea (default) | crba | aba | fk (forwardKinematics(q)) | fkva (forwardKinematics(q,v,a))
 //     SEED      seed for std::srand (default 42)
+//     MODE      hot (default): results stay in pinocchio::Data, the usual C++ loop;
+//               store: every timed pass writes each sample's result into a freshly allocated
+//               output array, as a batched API must (tau, ddq: nv; M: nv x nv as computed,
+//               upper triangle; fk: 12 numbers per link)
+//   fk places every BODY frame (one per URDF link): forwardKinematics + updateFramePlacement.
 //
 //   pin_rnea_bench URDF FLOATING --eval-rnea
 //     Validation mode: reads whitespace-separated samples "q(nq) v(nv) a(nv)" from stdin until EOF
@@ -43,6 +48,8 @@
 #include "pinocchio/algorithm/rnea.hpp"
 #include "pinocchio/algorithm/crba.hpp"
 #include "pinocchio/algorithm/aba.hpp"
+#include "pinocchio/algorithm/frames.hpp"
+#include <memory>
 
 namespace
 {
@@ -51,7 +58,7 @@ namespace
   {
     std::fprintf(
       stderr,
-      "usage: %s URDF FLOATING(0|1) N REPS [rnea|crba|aba|fk|fkva] [SEED]\n"
+      "usage: %s URDF FLOATING(0|1) N REPS [rnea|crba|aba|fk|fkva] [SEED] [hot|store]\n"
       "       %s URDF FLOATING(0|1) --eval-rnea   (reads q v a samples from stdin)\n",
       prog, prog);
   }
@@ -140,6 +147,7 @@ int main(int argc, char ** argv)
   const int reps = std::atoi(argv[4]);
   const std::string algo_name = argc > 5 ? argv[5] : "rnea";
   const unsigned seed = argc > 6 ? static_cast<unsigned>(std::atol(argv[6])) : 42u;
+  const bool store = argc > 7 && std::strcmp(argv[7], "store") == 0;
   if (n <= 0 || reps <= 0)
   {
     std::fprintf(stderr, "N and REPS must be positive\n");
@@ -185,6 +193,13 @@ int main(int argc, char ** argv)
   T.setRandom();
 
   pinocchio::Data data(model);
+  std::vector<pinocchio::FrameIndex> bodies;
+  for (pinocchio::FrameIndex f = 0; f < static_cast<pinocchio::FrameIndex>(model.nframes); ++f)
+    if (model.frames[f].type == pinocchio::BODY)
+      bodies.push_back(f);
+  const std::size_t per_out = algo == Algo::CRBA ? static_cast<std::size_t>(model.nv * model.nv)
+                              : algo == Algo::FK ? 12 * bodies.size()
+                                                 : static_cast<std::size_t>(model.nv);
   std::vector<double> per_sample_ns;
   per_sample_ns.reserve(static_cast<std::size_t>(reps));
   double checksum = 0.0;
@@ -194,6 +209,9 @@ int main(int argc, char ** argv)
   {
     double acc = 0.0;
     const auto t0 = std::chrono::steady_clock::now();
+    // store mode: a fresh, untouched output array per pass (like numpy.empty per call)
+    std::unique_ptr<double[]> out(store ? new double[per_out * static_cast<std::size_t>(N)]
+                                        : nullptr);
     switch (algo)
     {
     case Algo::RNEA:
@@ -201,6 +219,8 @@ int main(int argc, char ** argv)
       {
         pinocchio::rnea(model, data, Q.col(k), V.col(k), A.col(k));
         acc += data.tau[0];
+        if (store)
+          std::memcpy(out.get() + k * per_out, data.tau.data(), per_out * sizeof(double));
       }
       break;
     case Algo::CRBA:
@@ -208,6 +228,8 @@ int main(int argc, char ** argv)
       {
         pinocchio::crba(model, data, Q.col(k));
         acc += data.M(0, 0);
+        if (store)
+          std::memcpy(out.get() + k * per_out, data.M.data(), per_out * sizeof(double));
       }
       break;
     case Algo::ABA:
@@ -215,13 +237,25 @@ int main(int argc, char ** argv)
       {
         pinocchio::aba(model, data, Q.col(k), V.col(k), T.col(k));
         acc += data.ddq[0];
+        if (store)
+          std::memcpy(out.get() + k * per_out, data.ddq.data(), per_out * sizeof(double));
       }
       break;
     case Algo::FK:
       for (Eigen::Index k = 0; k < N; ++k)
       {
         pinocchio::forwardKinematics(model, data, Q.col(k));
-        acc += data.oMi.back().translation()[0];
+        for (const pinocchio::FrameIndex f : bodies)
+          pinocchio::updateFramePlacement(model, data, f);
+        acc += data.oMf[bodies.back()].translation()[0];
+        if (store)
+          for (std::size_t b = 0; b < bodies.size(); ++b)
+          {
+            double * o = out.get() + k * per_out + 12 * b;
+            const pinocchio::SE3 & M = data.oMf[bodies[b]];
+            std::memcpy(o, M.translation().data(), 3 * sizeof(double));
+            std::memcpy(o + 3, M.rotation().data(), 9 * sizeof(double));
+          }
       }
       break;
     case Algo::FKVA:
@@ -246,8 +280,9 @@ int main(int argc, char ** argv)
   const double best = sorted.front();
   const double median = sorted[sorted.size() / 2];
   std::printf(
-    "{\"algo\": \"%s\", \"nq\": %d, \"nv\": %d, \"n\": %ld, \"reps\": %d, \"best_ns\": %.3f, "
-    "\"median_ns\": %.3f, \"checksum\": %.17g}\n",
-    algo_name.c_str(), model.nq, model.nv, n, reps, best, median, checksum);
+    "{\"algo\": \"%s\", \"mode\": \"%s\", \"nq\": %d, \"nv\": %d, \"n\": %ld, \"reps\": %d, "
+    "\"best_ns\": %.3f, \"median_ns\": %.3f, \"checksum\": %.17g}\n",
+    algo_name.c_str(), store ? "store" : "hot", model.nq, model.nv, n, reps, best, median,
+    checksum);
   return 0;
 }
