@@ -79,6 +79,8 @@ static void model_layout(u2d_model *m, carver *c)
     m->plane = carve(c, nb * 6 * sizeof(double));
     m->Xtree = carve(c, nb * sizeof(u2d_xform));
     m->inertia = carve(c, nb * sizeof(u2d_inertia));
+    m->com = carve(c, nb * 3 * sizeof(double));
+    m->Icom = carve(c, nb * 9 * sizeof(double));
     m->link_body = carve(c, nl * sizeof(int));
     m->link_X = carve(c, nl * sizeof(u2d_xform));
 }
@@ -182,6 +184,17 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
         u2d_inertia_from_com(L->mass, L->com, L->Icom, &Il);
         u2d_inertia_xform_T(&m->link_X[l], &Il, &Ib);
         u2d_inertia_add(&m->inertia[m->link_body[l]], &Ib);
+    }
+
+    /* The bodies' inertias about their centres of mass, for transforms that rotate only. */
+    for (int b = 0; b < m->nbody; b++) {
+        const u2d_inertia *I = &m->inertia[b];
+        double *cb = &m->com[3 * b], *Ic = &m->Icom[9 * b];
+        for (int k = 0; k < 3; k++) cb[k] = I->m > 0.0 ? I->h[k] / I->m : 0.0;
+        double cc = u2d_dot3(cb, cb);
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                Ic[3 * i + j] = I->Ib[3 * i + j] - I->m * ((i == j ? cc : 0.0) - cb[i] * cb[j]);
     }
 
     for (int b = m->nbody - 1; b > 0; b--) {

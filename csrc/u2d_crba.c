@@ -16,7 +16,12 @@ u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const double *q, double *M)
     u2d_status st = u2d_kinematics(m, w, q, NULL);
     if (st != U2D_OK) return st;
     for (int i = 1; i < nb; i++) {
-        u2d_inertia_xform_T(&w->Xa[i], &m->inertia[i], &w->IC[i]);
+        /* the body's inertia in world coordinates: rotate about the centre of mass, shift */
+        double c[3], Ic[9];
+        u2d_multv3(w->Xa[i].E, &m->com[3 * i], c);
+        for (int k = 0; k < 3; k++) c[k] += w->Xa[i].r[k];
+        u2d_rotate3(w->Xa[i].E, &m->Icom[9 * i], 1, Ic);
+        u2d_inertia_from_com(m->inertia[i].m, c, Ic, &w->IC[i]);
         for (int k = 0; k < m->jnv[i]; k++)
             u2d_xform_motion_inv(&w->Xa[i], &w->S[36 * i + 6 * k], &w->S0[6 * (m->vadr[i] + k)]);
     }

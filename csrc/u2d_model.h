@@ -96,6 +96,8 @@ typedef struct {
     u2d_xform *Xtree;       /* (nbody)   parent body frame -> joint frame at q = 0     */
     u2d_inertia *inertia;       /* (nbody)   spatial inertia in the body frame, with every
                                          link merged into the body by fixed joints     */
+    double *com;            /* (nbody,3) the same inertia as centre of mass (body frame)  */
+    double *Icom;           /* (nbody,9) and rotational inertia about it, body axes     */
     int *jurdf;             /* (nbody)   index of the joint in the u2d_urdf, -1: world */
 
     /* per URDF link (nlink): the body it rides on and where it sits on it */
