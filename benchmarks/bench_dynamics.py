@@ -8,8 +8,9 @@ Three tables (reStructuredText on stdout, progress on stderr), nanoseconds per s
 robots   RNEA, CRBA, ABA and forward kinematics (every link's pose) on the bundled robots, ur5,
          talos and romeo. Pinocchio C++ is timed two ways (benchmarks/pin_rnea_bench.cpp):
          "hot", its usual loop whose results stay in pinocchio::Data, and "store", which also
-         writes each sample's result into a fresh output array as a batched call must (urdf2dyn
-         returns new arrays, and fills both triangles of M). Ratios are urdf2dyn / pin; the
+         copies each sample's result into an output array allocated and touched before timing,
+         as a batched call must deliver them (urdf2dyn's own timings include allocating its
+         result arrays, and it fills both triangles of M). Ratios are urdf2dyn / pin; the
          targets are ratios <= 0.7 against the hot loop. romeo's hands are massless, so its
          mass matrix is singular and ABA is skipped there.
 bodies   the same algorithms on generated chains and binary trees of 10 to 1000 bodies

@@ -12,9 +12,9 @@
 //     ALGO      rnea (default) | crba | aba | fk (forwardKinematics(q)) | fkva (forwardKinematics(q,v,a))
 //     SEED      seed for std::srand (default 42)
 //     MODE      hot (default): results stay in pinocchio::Data, the usual C++ loop;
-//               store: every timed pass writes each sample's result into a freshly allocated
-//               output array, as a batched API must (tau, ddq: nv; M: nv x nv as computed,
-//               upper triangle; fk: 12 numbers per link)
+//               store: every timed pass also writes each sample's result into an output array
+//               (allocated and touched before timing), as a batched API must (tau, ddq: nv;
+//               M: nv x nv as computed, upper triangle; fk: 12 numbers per link)
 //   fk places every BODY frame (one per URDF link): forwardKinematics + updateFramePlacement.
 //
 //   pin_rnea_bench URDF FLOATING --eval-rnea
@@ -202,6 +202,12 @@ int main(int argc, char ** argv)
                                                  : static_cast<std::size_t>(model.nv);
   std::vector<double> per_sample_ns;
   per_sample_ns.reserve(static_cast<std::size_t>(reps));
+  // store mode: one output array, touched before timing, so Pinocchio pays the copies but
+  // not the page faults (urdf2dyn's timings include allocating its result arrays)
+  std::unique_ptr<double[]> out(store ? new double[per_out * static_cast<std::size_t>(N)]
+                                      : nullptr);
+  if (store)
+    std::memset(out.get(), 0, per_out * static_cast<std::size_t>(N) * sizeof(double));
   double checksum = 0.0;
 
   // One untimed warm-up pass (page-faults, caches), then REPS timed passes.
@@ -209,9 +215,6 @@ int main(int argc, char ** argv)
   {
     double acc = 0.0;
     const auto t0 = std::chrono::steady_clock::now();
-    // store mode: a fresh, untouched output array per pass (like numpy.empty per call)
-    std::unique_ptr<double[]> out(store ? new double[per_out * static_cast<std::size_t>(N)]
-                                        : nullptr);
     switch (algo)
     {
     case Algo::RNEA:
