@@ -20,9 +20,26 @@ typedef struct {
     PyObject_HEAD
     u2d_urdf *urdf;         /* the document: names, limits, mimic, ... */
     u2d_model *model;       /* the compiled tree                        */
+    u2d_work *spare;        /* a workspace lent to one call at a time (taken and returned
+                               with the GIL held), so small calls skip the allocation   */
     double gravity[3];
     int floating_base;
 } ModelObject;
+
+/* Borrow the spare workspace (NULL if another call has it: that call's u2d_batch then
+ * allocates its own). */
+static u2d_work *take_spare(ModelObject *self)
+{
+    u2d_work *w = self->spare;
+    self->spare = NULL;
+    return w ? w : u2d_work_new(self->model);
+}
+
+static void give_back(ModelObject *self, u2d_work *w)
+{
+    if (!self->spare) self->spare = w;
+    else u2d_work_free(w);
+}
 
 static const char *jtype_name(u2d_jtype t)
 {
@@ -143,6 +160,7 @@ static PyObject *raise_status(ModelObject *self, u2d_status st, size_t bad, cons
 static void Model_dealloc(ModelObject *self)
 {
     PyTypeObject *tp = Py_TYPE(self);
+    u2d_work_free(self->spare);
     u2d_model_free(self->model);
     u2d_urdf_free(self->urdf);
     tp->tp_free((PyObject *)self);
@@ -291,9 +309,11 @@ static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssiz
     size_t bad = 0;
     u2d_status st;
     int nt = threads > 64 ? 64 : (int)threads;
+    u2d_work *w = take_spare(self);
     Py_BEGIN_ALLOW_THREADS
-    st = u2d_batch(m, (u2d_algo)algo, n, nt, &ba, &bad);
+    st = u2d_batch(m, (u2d_algo)algo, n, nt, &ba, w, &bad);
     Py_END_ALLOW_THREADS
+    if (w) give_back(self, w);
     if (st != U2D_OK) {
         raise_status(self, st, bad, ba.in[0], spec->in_name[0]);
         goto done;
@@ -343,7 +363,7 @@ static PyObject *Model_simulate(ModelObject *self, PyObject *const *args, Py_ssi
     npy_intp dq[2] = {(npy_intp)steps + 1, m->nq}, dv[2] = {(npy_intp)steps + 1, m->nv};
     if (!(qs = (PyArrayObject *)PyArray_SimpleNew(2, dq, NPY_DOUBLE)) ||
         !(vs = (PyArrayObject *)PyArray_SimpleNew(2, dv, NPY_DOUBLE)) ||
-        !(w = u2d_work_new(m))) {
+        !(w = take_spare(self))) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto done;
     }
@@ -365,7 +385,7 @@ static PyObject *Model_simulate(ModelObject *self, PyObject *const *args, Py_ssi
     }
     result = PyTuple_Pack(2, qs, vs);
 done:
-    u2d_work_free(w);
+    if (w) give_back(self, w);
     Py_XDECREF(q0); Py_XDECREF(v0); Py_XDECREF(tau); Py_XDECREF(qs); Py_XDECREF(vs);
     Py_XDECREF(fb); Py_XDECREF(fw);
     return result;
@@ -533,6 +553,7 @@ static PyObject *core_load(PyObject *module, PyObject *args)
     }
     self->urdf = u;
     self->model = m;
+    self->spare = NULL;
     self->gravity[0] = 0.0; self->gravity[1] = 0.0; self->gravity[2] = -9.81;
     self->floating_base = floating_base;
     return (PyObject *)self;

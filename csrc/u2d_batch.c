@@ -149,6 +149,7 @@ typedef struct {
     const u2d_model *m;
     sample_fn fn;
     const u2d_batch_args *args;
+    u2d_work *work;         /* lent by the caller, or NULL: allocate one */
     size_t begin, end;
     size_t bad;             /* first failing sample of the block, or end */
     u2d_status status;
@@ -157,7 +158,7 @@ typedef struct {
 static void *run_block(void *arg)
 {
     block *b = arg;
-    u2d_work *w = u2d_work_new(b->m);
+    u2d_work *w = b->work ? b->work : u2d_work_new(b->m);
     b->bad = b->end;
     b->status = U2D_OK;
     if (!w) {
@@ -173,12 +174,12 @@ static void *run_block(void *arg)
             break;
         }
     }
-    u2d_work_free(w);
+    if (w != b->work) u2d_work_free(w);
     return NULL;
 }
 
 u2d_status u2d_batch(const u2d_model *m, u2d_algo algo, size_t n, int nthreads,
-                     const u2d_batch_args *args, size_t *bad)
+                     const u2d_batch_args *args, u2d_work *work, size_t *bad)
 {
     *bad = 0;
     if ((int)algo < 0 || algo >= U2D_NALGO) return U2D_ERR_ARGUMENT;
@@ -196,7 +197,8 @@ u2d_status u2d_batch(const u2d_model *m, u2d_algo algo, size_t n, int nthreads,
         return U2D_ERR_NOMEM;
     }
     for (size_t t = 0; t < nt; t++)
-        blocks[t] = (block){m, algorithms[algo], args, n * t / nt, n * (t + 1) / nt, 0, U2D_OK};
+        blocks[t] = (block){m, algorithms[algo], args, t == 0 ? work : NULL, n * t / nt,
+                            n * (t + 1) / nt, 0, U2D_OK};
 
     /* Block 0 runs on the calling thread; a thread that cannot start leaves its block
      * to the caller too, so a failure to spawn costs speed, never results. */

@@ -2,9 +2,17 @@
 import os
 
 _num_threads = None
+_default_threads = None
 
 
 def _default():
+    global _default_threads
+    if _default_threads is None:
+        _default_threads = _read_default()
+    return _default_threads
+
+
+def _read_default():
     env = os.environ.get("URDF2DYN_NUM_THREADS")
     if env:
         return max(1, int(env))
@@ -16,7 +24,8 @@ def _default():
 
 def get_num_threads():
     """Threads used for large batches: set_num_threads(), else $URDF2DYN_NUM_THREADS, else
-    the CPUs this process may run on. Small batches run on the calling thread."""
+    the CPUs this process may run on (both read once). Small batches run on the calling
+    thread."""
     return _num_threads if _num_threads is not None else _default()
 
 
