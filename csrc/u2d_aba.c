@@ -51,15 +51,7 @@ u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
                    const u2d_fext *fext, double *qdd)
 {
     const int nb = m->nbody;
-    const int has_fext = fext && fext->n > 0;
-    if (has_fext) {
-        memset(w->fext, 0, 6 * sizeof(double) * (size_t)nb);
-        for (int k = 0; k < fext->n; k++)
-            for (int j = 0; j < 3; j++) {
-                w->fext[6 * fext->body[k] + j] += fext->wrench[6 * k + 3 + j];
-                w->fext[6 * fext->body[k] + 3 + j] += fext->wrench[6 * k + j];
-            }
-    }
+    const int has_fext = u2d_gather_fext(m, w, fext);
     memset(w->v, 0, 6 * sizeof(double));
     u2d_xform_identity(&w->Xa[0]);
 

@@ -155,6 +155,10 @@ typedef struct {
     const double *wrench;   /* (n,6) [fx fy fz mx my mz], as in DESIGN.md              */
 } u2d_fext;
 
+/* Sum the wrenches acting on each body into w->fext as spatial forces [n; f]; returns
+ * whether there are any. */
+int u2d_gather_fext(const u2d_model *m, u2d_work *w, const u2d_fext *fext);
+
 /* ---- algorithms (one sample) -------------------------------------------- */
 
 u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],

@@ -12,28 +12,12 @@
 #include <string.h>
 #include "u2d_model.h"
 
-/* Sum the external wrenches acting on each body, converted from [f; m] to [n; f]. */
-static int gather_fext(const u2d_model *m, u2d_work *w, const u2d_fext *fext)
-{
-    if (!fext || fext->n == 0) return 0;
-    memset(w->fext, 0, 6 * sizeof(double) * (size_t)m->nbody);
-    for (int k = 0; k < fext->n; k++) {
-        double *dst = &w->fext[6 * fext->body[k]];
-        const double *src = &fext->wrench[6 * k];
-        for (int j = 0; j < 3; j++) {
-            dst[j] += src[3 + j];
-            dst[3 + j] += src[j];
-        }
-    }
-    return 1;
-}
-
 u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
                     const double *q, const double *qd, const double *qdd,
                     const u2d_fext *fext, double *tau)
 {
     const int nb = m->nbody;
-    const int has_fext = gather_fext(m, w, fext);
+    const int has_fext = u2d_gather_fext(m, w, fext);
     double a0[6] = {0, 0, 0, -gravity[0], -gravity[1], -gravity[2]};
     memset(w->v, 0, 6 * sizeof(double));
     memcpy(w->a, a0, sizeof a0);
