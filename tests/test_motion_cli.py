@@ -136,6 +136,6 @@ def test_module_entry_point_on_bundled_data(tmp_path):
     out = tmp_path / "tau.csv"
     res = subprocess.run([sys.executable, "-m", "urdf2dyn", "torques", urdf2dyn.data_path(
         "arm7.urdf"), urdf2dyn.data_path("arm7_trajectory.csv"), "-o", str(out)],
-        capture_output=True, text=True, check=True)
+        capture_output=True, text=True, check=True, cwd=tmp_path)   # not the source tree
     assert "arm7_joint7" in res.stdout
     assert np.loadtxt(out, delimiter=",", skiprows=1).shape[1] == 8
