@@ -83,6 +83,7 @@ static void model_layout(u2d_model *m, carver *c)
     m->Icom = carve(c, nb * 9 * sizeof(double));
     m->link_body = carve(c, nl * sizeof(int));
     m->link_X = carve(c, nl * sizeof(u2d_xform));
+    m->link_is_body = carve(c, nl * sizeof(int));
 }
 
 u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_ERRLEN])
@@ -184,6 +185,12 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
         u2d_inertia_from_com(L->mass, L->com, L->Icom, &Il);
         u2d_inertia_xform_T(&m->link_X[l], &Il, &Ib);
         u2d_inertia_add(&m->inertia[m->link_body[l]], &Ib);
+    }
+
+    for (int l = 0; l < nl; l++) {
+        u2d_xform I;
+        u2d_xform_identity(&I);
+        m->link_is_body[l] = memcmp(&I, &m->link_X[l], sizeof I) == 0;
     }
 
     /* The bodies' inertias about their centres of mass, for transforms that rotate only. */

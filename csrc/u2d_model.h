@@ -103,6 +103,7 @@ typedef struct {
     /* per URDF link (nlink): the body it rides on and where it sits on it */
     int *link_body;         /* (nlink)                                                 */
     u2d_xform *link_X;      /* (nlink)   body frame -> link frame (constant)           */
+    int *link_is_body;      /* (nlink)   link_X is the identity: the link is its body   */
 
     void *buffer;           /* the single allocation holding every array above         */
 } u2d_model;
