@@ -129,10 +129,12 @@ static int read_inertial(reader *rd, u2d_xml *node, u2d_urdf_link *L)
         if (read_numbers(rd, inertia, names[k], 1, &v[k])) return -1;
     double I[9] = {v[0], v[1], v[2], v[1], v[3], v[4], v[2], v[4], v[5]}, tmp[9];
 
-    /* Positive semidefinite up to rounding in the file's last digits. */
+    /* Positive semidefinite up to rounding in the file's last digits, relative to the
+     * largest entry (exporters write off-diagonal noise like 2e-35 on a zero diagonal). */
     double scale = fabs(v[0]) + fabs(v[3]) + fabs(v[5]);
+    for (int k = 0; k < 6; k++) scale = fmax(scale, fabs(v[k]));
     double lmin = min_eigenvalue_sym3(I);
-    if (lmin < -1e-9 * fmax(scale, 1e-300))
+    if (lmin < -(1e-9 * scale + 1e-18))
         return fail(rd, "<inertia>: not positive semidefinite (smallest principal moment %g)",
                     lmin);
 

@@ -71,6 +71,15 @@ static int xml_is_real_element(mxml_node_t *n)
 u2d_xml *u2d_xml_load(const char *text, char err[U2D_ERRLEN])
 {
     err[0] = '\0';
+    /* Mini-XML 3 switches to UTF-16 when it meets the bytes FF FE or FE FF anywhere and
+     * then reads two bytes at a time, past a terminating NUL that falls in a pair's high
+     * byte. Neither byte occurs in UTF-8, the only encoding URDF files use: refuse them. */
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if (*p == 0xFE || *p == 0xFF) {
+            snprintf(err, U2D_ERRLEN, "invalid XML: byte 0x%02X at offset %ld is not UTF-8 "
+                     "(UTF-16 text is not supported)", *p, (long)(p - (const unsigned char *)text));
+            return NULL;
+        }
     mxml_node_t *top = mxmlNewElement(MXML_NO_PARENT, "urdf2dyn-document");
     if (!top) {
         snprintf(err, U2D_ERRLEN, "out of memory while reading XML");

@@ -220,3 +220,11 @@ def test_load_from_path_and_bytes(tmp_path):
     for source in (path, str(path), text.encode(), "\ufeff" + text):
         model = urdf2dyn.load(source)
         assert model.nq == 1
+
+
+def test_inertia_export_noise_loads():
+    """A zero diagonal with off-diagonal export noise (example-robot-data's icub head) is
+    positive semidefinite up to rounding, not an error; a real negative moment still is."""
+    urdf2dyn.load(robot(link("head", inertia(ixx="0", iyy="0", izz="0", ixz="2.40741e-35"))))
+    with pytest.raises(URDFError, match="positive semidefinite"):
+        urdf2dyn.load(robot(link("head", inertia(ixx="0", iyy="0", izz="0", ixz="1e-6"))))
