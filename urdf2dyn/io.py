@@ -2,7 +2,8 @@
 
 Every reader returns a :class:`Trajectory` in SI units (s, m, rad, N): ``time`` (N,), ``q``
 (N, n) with its column ``names``, optional ``v``/``a`` (N, m) with ``v_names``, and optional
-ground reaction forces ``grf`` and centres of pressure ``cop`` per foot ({"L": (N, 3), ...}).
+ground reaction forces ``grf``, centres of pressure ``cop`` and optional free moments ``moment``
+per foot ({"L": (N, 3), ...}).
 ``traj.for_model(model)`` returns (t, q, v, a) in the model's coordinate order, matched by name::
 
     from urdf2dyn import io, human_model
@@ -13,7 +14,8 @@ ground reaction forces ``grf`` and centres of pressure ``cop`` per foot ({"L": (
 
 Tables (CSV and DataFrame) share one column layout, the one of ``urdf2dyn.motion`` extended:
 ``time``, one column per coordinate, optionally ``<dof>_vel`` and ``<dof>_acc`` columns, and
-optionally ``grfX_L grfY_L grfZ_L copX_L copY_L copZ_L`` (and ``_R``: HuMoD's names; N and m).
+optionally ``grfX_L grfY_L grfZ_L copX_L copY_L copZ_L`` (and ``_R``: HuMoD's names; N and m)
+and ``momX_L momY_L momZ_L`` (a free moment about the centre of pressure, N·m; urdf2dyn's names).
 OpenSim files (``.mot``/``.sto``) have the header ``name / version=1 / nRows / nColumns /
 inDegrees=yes|no / endheader`` and the same columns after it.
 
@@ -52,7 +54,7 @@ __all__ = ["Trajectory", "MotionError", "read", "write", "read_csv", "write_csv"
 #: HuMoD stores lengths (base-joint positions, centres of pressure) in millimetres.
 HUMOD_LENGTH_SCALE = 1e-3
 
-_FORCE_RE = re.compile(r"^(grf|cop)([XYZ])_(\w+)$")
+_FORCE_RE = re.compile(r"^(grf|cop|mom)([XYZ])_(\w+)$")
 _LINEAR_RE = re.compile(r"(^p[A-Z])|(_t[xyz]$)|(_v?[xyz]$)|(_q[xyzw]$)")
 
 
@@ -64,7 +66,8 @@ class Trajectory:
 
     time (N,); q (N, n) with names (n,); v, a (N, m) or None with v_names (default: names);
     grf, cop: {foot: (N, 3)} ground reaction force (N) and centre of pressure (m) in the world
-    frame, e.g. {"L": ..., "R": ...}; meta: free-form (source file, frame rates, ...).
+    frame, e.g. {"L": ..., "R": ...}; meta: free-form (source file, frame rates, ...);
+    moment: {foot: (N, 3)} optional free moment (N·m, world frame) acting with the force at the CoP.
     """
     time: np.ndarray
     q: np.ndarray
@@ -75,6 +78,7 @@ class Trajectory:
     grf: dict = field(default_factory=dict)
     cop: dict = field(default_factory=dict)
     meta: dict = field(default_factory=dict)
+    moment: dict = field(default_factory=dict)
 
     def __post_init__(self):
         self.time = np.asarray(self.time, dtype=float).reshape(-1)
@@ -100,7 +104,7 @@ class Trajectory:
                 if arr.shape != (n, len(self.v_names)):
                     raise ValueError(f"{key}: expected shape ({n}, {len(self.v_names)}), got {arr.shape}")
                 setattr(self, key, arr)
-        for key in ("grf", "cop"):
+        for key in ("grf", "cop", "moment"):
             d = {str(k): np.asarray(x, dtype=float) for k, x in dict(getattr(self, key)).items()}
             for k, x in d.items():
                 if x.shape != (n, 3):
@@ -184,9 +188,10 @@ class Trajectory:
         """External wrenches {link: (N, 6)} for model.inverse_dynamics from the GRF and CoP.
 
         links maps a foot key to a URDF link, default {"L": "foot_L", "R": "foot_R"} (the human
-        model's feet). Each force is applied at its CoP (urdf2dyn.wrench_at_point); samples
-        where the force or the CoP is not finite (no contact) give a zero wrench. sign=-1 flips
-        forces stored as the subject's action on the ground."""
+        model's feet). Each force is applied at its CoP (urdf2dyn.wrench_at_point), plus the
+        foot's free moment when ``moment`` has one; samples where the force or the CoP is not
+        finite (no contact) give a zero wrench, a non-finite free moment counts as zero.
+        sign=-1 flips forces (and moments) stored as the subject's action on the ground."""
         from .forces import wrench_at_point
         links = {"L": "foot_L", "R": "foot_R"} if links is None else dict(links)
         out = {}
@@ -198,8 +203,11 @@ class Trajectory:
             if p is None:
                 raise KeyError(f"no centre of pressure for foot {key!r}")
             ok = np.all(np.isfinite(f), axis=1) & np.all(np.isfinite(p), axis=1)
+            mo = self.moment.get(key)
+            if mo is not None:
+                mo = np.where(np.isfinite(mo), sign * mo, 0.0)[ok]
             w = np.zeros((len(f), 6))
-            w[ok] = wrench_at_point(f[ok], p[ok])
+            w[ok] = wrench_at_point(f[ok], p[ok], mo)
             out[link] = w
         return out
 
@@ -279,8 +287,8 @@ def _to_table(traj, degrees=False, model=None, linear=(), derivatives=True, forc
                 cols.append(x)
                 header += [f"{n}{suffix}" for n in traj.v_names]
     if forces:
-        for side in sorted(set(traj.grf) | set(traj.cop)):
-            for kind, d in (("grf", traj.grf), ("cop", traj.cop)):
+        for side in sorted(set(traj.grf) | set(traj.cop) | set(traj.moment)):
+            for kind, d in (("grf", traj.grf), ("cop", traj.cop), ("mom", traj.moment)):
                 if side in d:
                     cols.append(d[side])
                     header += [f"{kind}{ax}_{side}" for ax in "XYZ"]
@@ -292,7 +300,8 @@ def _from_table(header, data, source, degrees=False, model=None, linear=(), mapp
     header = [h.strip() for h in header]
     lower = [h.lower() for h in header]
     if "time" not in lower:
-        raise MotionError(f"{source}: no 'time' column (columns: {header})")
+        raise MotionError(f"{source}: missing columns ['time'] (no 'time' column; columns: "
+                          f"{header})")
     if len(set(header)) != len(header):
         dup = sorted({h for h in header if header.count(h) > 1})
         raise MotionError(f"{source}: duplicate columns {dup}")
@@ -332,20 +341,22 @@ def _from_table(header, data, source, degrees=False, model=None, linear=(), mapp
             for arr in (v, a):
                 if arr is not None:
                     arr[:, vmask] *= k
-    grf, cop = {}, {}
+    grf, cop, mom = {}, {}, {}
     for (kind, side), axes in force.items():
         if set(axes) != {"X", "Y", "Z"}:
             raise MotionError(f"{source}: incomplete {kind} columns for {side!r}: have {sorted(axes)}")
-        (grf if kind == "grf" else cop)[side] = data[:, [axes["X"], axes["Y"], axes["Z"]]]
+        {"grf": grf, "cop": cop, "mom": mom}[kind][side] = data[:, [axes["X"], axes["Y"], axes["Z"]]]
     meta = dict(meta or {})
     meta.setdefault("source", source)
-    return Trajectory(t, q, names, v=v, a=a, v_names=v_names, grf=grf, cop=cop, meta=meta)
+    return Trajectory(t, q, names, v=v, a=a, v_names=v_names, grf=grf, cop=cop, meta=meta,
+                      moment=mom)
 
 
 def read_csv(path, degrees=False, model=None, mapping=None, linear=()):
     """Read a CSV trajectory (header line, then numbers): ``time``, coordinates, optional
-    ``<dof>_vel`` / ``<dof>_acc``, optional ``grfX_L ... copZ_R``. degrees=True: angles (and
-    their rates) are in degrees (see the module docstring for which columns are angles)."""
+    ``<dof>_vel`` / ``<dof>_acc``, optional ``grfX_L ... copZ_R`` and ``momX_L ... momZ_R``.
+    degrees=True: angles (and their rates) are in degrees (see the module docstring for which
+    columns are angles)."""
     header, data = read_csv_columns(path)
     return _from_table(header, data, os.fspath(path), degrees, model, linear, mapping,
                        {"format": "csv"})

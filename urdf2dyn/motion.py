@@ -7,8 +7,14 @@ columns ``<dof>_vel`` and ``<dof>_acc`` (dof in ``model.v_names``) are optional;
 ones are estimated from the positions by finite differences (see ``derivatives``).
 """
 import csv
+import os
 
 import numpy as np
+
+#: CSV files larger than this (bytes) are parsed with pandas' C reader when pandas is
+#: installed (about 3x faster than numpy.loadtxt); numpy.loadtxt otherwise, and for every
+#: file pandas does not read cleanly (so errors are reported the same way).
+FAST_CSV_BYTES = 1 << 20
 
 
 class MotionError(ValueError):
@@ -21,13 +27,32 @@ def read_csv_columns(path):
         header = [h.strip() for h in next(csv.reader(f), [])]
     if not header or header == [""]:
         raise MotionError(f"{path}: empty file (expected a header line)")
-    try:
-        data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2, dtype=float)
-    except ValueError as e:
-        raise MotionError(f"{path}: not a numeric CSV table ({e})") from None
+    data = _read_fast(path, len(header)) if os.path.getsize(path) > FAST_CSV_BYTES else None
+    if data is None:
+        try:
+            data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2, dtype=float)
+        except ValueError as e:
+            raise MotionError(f"{path}: not a numeric CSV table ({e})") from None
     if data.shape[0] and data.shape[1] != len(header):
         raise MotionError(f"{path}: {len(header)} header columns but {data.shape[1]} data columns")
     return header, data.reshape(-1, len(header))
+
+
+def _read_fast(path, ncol):
+    """The numbers of a large CSV file via pandas, or None (no pandas, or anything unusual:
+    the caller then reads it with numpy.loadtxt, which also words the errors)."""
+    try:
+        import pandas as pd
+    except ImportError:
+        return None
+    try:
+        df = pd.read_csv(path, dtype=float, engine="c", keep_default_na=False,
+                         na_values=["nan", "NaN", "NAN", "-nan", "+nan"])
+    except Exception:          # noqa: BLE001 - any parser trouble: fall back to numpy
+        return None
+    if df.shape[1] != ncol:
+        return None
+    return np.ascontiguousarray(df.to_numpy(dtype=float))
 
 
 def read_motion(path, model):
