@@ -338,11 +338,20 @@ static int own_strings(reader *rd, u2d_urdf *u)
     return 0;
 }
 
-static u2d_xml *find_robot(u2d_xml *doc)
+/* The document's one top-level element must be <robot>. */
+static u2d_xml *find_robot(reader *rd, u2d_xml *doc)
 {
-    for (u2d_xml *n = u2d_xml_first(doc); n; n = u2d_xml_next(n))
-        if (strcmp(u2d_xml_name(n), "robot") == 0) return n;
-    return NULL;
+    u2d_xml *robot = NULL;
+    for (u2d_xml *n = u2d_xml_first(doc); n; n = u2d_xml_next(n)) {
+        if (strcmp(u2d_xml_name(n), "robot") != 0) continue;
+        if (robot) {
+            fail(rd, "more than one <robot> element");
+            return NULL;
+        }
+        robot = n;
+    }
+    if (!robot) fail(rd, "no <robot> element");
+    return robot;
 }
 
 u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
@@ -356,8 +365,8 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
     name_entry *links = NULL, *joints = NULL;
     if (!u) { fail(&rd, "out of memory"); goto error; }
 
-    u2d_xml *robot = find_robot(doc);
-    if (!robot) { fail(&rd, "no <robot> element"); goto error; }
+    u2d_xml *robot = find_robot(&rd, doc);
+    if (!robot) goto error;
     u->name = u2d_xml_attr(robot, "name");
     if (!u->name) u->name = "";
 

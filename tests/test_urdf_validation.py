@@ -39,6 +39,9 @@ CASES = {
     "truncated": (robot(link("a"))[:-5], ["invalid XML"]),
     "mismatched": ('<robot name="r"><link name="a"></joint></robot>', ["invalid XML"]),
     "no robot": ('<?xml version="1.0"?><model name="r"/>', ["no <robot>"]),
+    "two robots": (robot(link("a")) + '<robot name="s"><link name="b"/></robot>',
+                   ["more than one <robot>"]),
+    "lone surrogate": (robot(link("a\ud800")), ["not valid Unicode", "surrogate"]),
     "no link": (robot(""), ["no <link>"]),
     # names
     "link without name": (robot("<link/>"), ["<link>", "name"]),

@@ -72,7 +72,11 @@ class Model:
 
     def __init__(self, xml_text, floating_base=False):
         self._xml = xml_text
-        self._c = _core.load(xml_text, bool(floating_base))
+        try:
+            self._c = _core.load(xml_text, bool(floating_base))
+        except UnicodeEncodeError as e:
+            raise _core.URDFError(f"the URDF text is not valid Unicode ({e.reason} at "
+                                  f"position {e.start})") from None
         self.joints = [Joint(*row) for row in self._c.joints()]
         links = self._c.links()
         self.link_names = [name for name, _ in links]

@@ -1,0 +1,553 @@
+/* harness.h: what the C test driver (driver.c) and the libFuzzer harness (fuzz_urdf.c) share.
+ *
+ *  - H_ALGOS: the table of the core's algorithms, indexed by the u2d_algo enum of
+ *    csrc/u2d_batch.h. Adding an algorithm to every test is one adapter and one table line
+ *    here; an enum value without a line is reported as a failure by the driver, and
+ *    tests/test_c_core.py fails when a function declared in the core's headers is not
+ *    exercised (driver --list-functions).
+ *  - h_exercise(): one input, bytes -> parse -> compile (fixed and floating base) -> every
+ *    algorithm on nice and on hostile (NaN, inf, huge) states -> free, checking the core's
+ *    contract on the way. The fuzzer calls it on every input and `driver --parse FILE` on
+ *    every regression file, so a crasher saved in tests/c/regressions/ replays exactly.
+ *
+ * Contract violations are reported through h_contract_failed() (the fuzzer aborts there). */
+#ifndef U2D_TEST_HARNESS_H
+#define U2D_TEST_HARNESS_H
+
+#include <math.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "u2d_batch.h"
+#include "u2d_model.h"
+
+/* ---- deterministic random numbers (splitmix64) ------------------------------------------ */
+
+static inline uint64_t h_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static inline double h_unif(uint64_t *s, double lo, double hi)   /* uniform in [lo, hi) */
+{
+    return lo + (hi - lo) * (double)(h_rand(s) >> 11) * 0x1.0p-53;
+}
+
+static inline uint64_t h_hash(const uint8_t *p, size_t n)          /* FNV-1a */
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* ---- the algorithm table ----------------------------------------------------------------- */
+
+/* Every algorithm of the core's u2d_algo enum (csrc/u2d_batch.h), with its inputs and
+ * outputs and a one-sample adapter that calls the core's public functions with the
+ * caller's workspace. The batch path (u2d_batch) must reproduce the adapter bit for bit.
+ * A new enum value without an entry here makes the driver fail ("no entry"), so the tests
+ * follow the header. */
+typedef size_t (*h_size_fn)(const u2d_model *m);
+
+typedef struct {
+    const char *name;               /* NULL: the enum value has no entry (a test failure) */
+    const char *in;                 /* one letter per input: 'q' (nq) or 'v' (nv)          */
+    h_size_fn out[2];               /* output sizes in doubles; out[1] may be NULL        */
+    int fext;                       /* takes external forces                              */
+    int singular_ok;                /* may return U2D_ERR_SINGULAR on a valid state       */
+    /* one sample: a->in[k] and a->out[k] point at the sample itself */
+    u2d_status (*one)(const u2d_model *m, u2d_work *w, const u2d_batch_args *a);
+} h_algo;
+
+static inline size_t h_sz_1(const u2d_model *m) { (void)m; return 1; }
+static inline size_t h_sz_3(const u2d_model *m) { (void)m; return 3; }
+static inline size_t h_sz_nq(const u2d_model *m) { return (size_t)m->nq; }
+static inline size_t h_sz_nv(const u2d_model *m) { return (size_t)m->nv; }
+static inline size_t h_sz_nv2(const u2d_model *m) { return (size_t)m->nv * (size_t)m->nv; }
+static inline size_t h_sz_6nv(const u2d_model *m) { return 6 * (size_t)m->nv; }
+static inline size_t h_sz_link3(const u2d_model *m) { return 3 * (size_t)m->nlink; }
+static inline size_t h_sz_link6(const u2d_model *m) { return 6 * (size_t)m->nlink; }
+static inline size_t h_sz_link9(const u2d_model *m) { return 9 * (size_t)m->nlink; }
+static inline size_t h_sz_joint3(const u2d_model *m) { return 3 * (size_t)m->njoint; }
+
+static inline const u2d_fext *h_fext_of(const u2d_batch_args *a, u2d_fext *f)
+{
+    if (a->nfext <= 0) return NULL;
+    *f = (u2d_fext){a->nfext, a->fext_body, a->fext_wrench};
+    return f;
+}
+
+#define H_ONE(fname) static inline u2d_status fname(const u2d_model *m, u2d_work *w, \
+                                                     const u2d_batch_args *a)
+H_ONE(h_rnea) { u2d_fext f; return u2d_rnea(m, w, a->gravity, a->in[0], a->in[1], a->in[2],
+                                            h_fext_of(a, &f), a->out[0]); }
+H_ONE(h_crba) { return u2d_crba(m, w, a->in[0], a->out[0]); }
+H_ONE(h_nle) { return u2d_rnea(m, w, a->gravity, a->in[0], a->in[1], w->zero, NULL, a->out[0]); }
+H_ONE(h_gravity) { return u2d_rnea(m, w, a->gravity, a->in[0], w->zero, w->zero, NULL,
+                                   a->out[0]); }
+H_ONE(h_coriolis) { return u2d_coriolis(m, w, a->in[0], a->in[1], a->out[0]); }
+H_ONE(h_aba) { u2d_fext f; return u2d_aba(m, w, a->gravity, a->in[0], a->in[1], a->in[2],
+                                          h_fext_of(a, &f), a->out[0]); }
+H_ONE(h_fk)
+{
+    u2d_status st = u2d_kinematics(m, w, a->in[0], NULL);
+    if (st == U2D_OK) u2d_link_poses(m, w, a->out[0], a->out[1]);
+    return st;
+}
+H_ONE(h_joint_pos)
+{
+    u2d_status st = u2d_kinematics(m, w, a->in[0], NULL);
+    if (st == U2D_OK) u2d_joint_positions(m, w, a->out[0]);
+    return st;
+}
+H_ONE(h_com)
+{
+    u2d_status st = u2d_kinematics(m, w, a->in[0], NULL);
+    if (st == U2D_OK) u2d_center_of_mass(m, w, a->out[0]);
+    return st;
+}
+H_ONE(h_jacobian)
+{
+    if (a->link < 0 || a->link >= m->nlink) return U2D_ERR_ARGUMENT;
+    u2d_status st = u2d_kinematics(m, w, a->in[0], NULL);
+    if (st == U2D_OK) u2d_jacobian(m, w, a->link, a->point, a->out[0]);
+    return st;
+}
+H_ONE(h_link_vel)
+{
+    u2d_status st = u2d_kinematics(m, w, a->in[0], a->in[1]);
+    if (st == U2D_OK) u2d_link_velocities(m, w, a->out[0]);
+    return st;
+}
+H_ONE(h_kinetic)
+{
+    u2d_status st = u2d_kinematics(m, w, a->in[0], a->in[1]);
+    if (st == U2D_OK) a->out[0][0] = u2d_kinetic_energy(m, w);
+    return st;
+}
+H_ONE(h_potential)
+{
+    u2d_status st = u2d_kinematics(m, w, a->in[0], NULL);
+    if (st == U2D_OK) a->out[0][0] = u2d_potential_energy(m, w, a->gravity);
+    return st;
+}
+H_ONE(h_integrate) { (void)w; return u2d_integrate(m, a->in[0], a->in[1], a->dt, a->out[0]); }
+H_ONE(h_difference) { (void)w; return u2d_difference(m, a->in[0], a->in[1], a->out[0]); }
+H_ONE(h_normalize) { (void)w; return u2d_normalize(m, a->in[0], a->out[0]); }
+#undef H_ONE
+
+static const h_algo H_ALGOS[U2D_NALGO] = {
+    [U2D_ALGO_RNEA] = {"rnea", "qvv", {h_sz_nv, NULL}, 1, 0, h_rnea},
+    [U2D_ALGO_CRBA] = {"crba", "q", {h_sz_nv2, NULL}, 0, 0, h_crba},
+    [U2D_ALGO_NLE] = {"nle", "qv", {h_sz_nv, NULL}, 0, 0, h_nle},
+    [U2D_ALGO_GRAVITY] = {"gravity", "q", {h_sz_nv, NULL}, 0, 0, h_gravity},
+    [U2D_ALGO_CORIOLIS] = {"coriolis", "qv", {h_sz_nv2, NULL}, 0, 0, h_coriolis},
+    [U2D_ALGO_ABA] = {"aba", "qvv", {h_sz_nv, NULL}, 1, 1, h_aba},
+    [U2D_ALGO_FK] = {"fk", "q", {h_sz_link3, h_sz_link9}, 0, 0, h_fk},
+    [U2D_ALGO_JOINT_POS] = {"joint_pos", "q", {h_sz_joint3, NULL}, 0, 0, h_joint_pos},
+    [U2D_ALGO_COM] = {"com", "q", {h_sz_3, NULL}, 0, 0, h_com},
+    [U2D_ALGO_JACOBIAN] = {"jacobian", "q", {h_sz_6nv, NULL}, 0, 0, h_jacobian},
+    [U2D_ALGO_LINK_VEL] = {"link_vel", "qv", {h_sz_link6, NULL}, 0, 0, h_link_vel},
+    [U2D_ALGO_KINETIC] = {"kinetic", "qv", {h_sz_1, NULL}, 0, 0, h_kinetic},
+    [U2D_ALGO_POTENTIAL] = {"potential", "q", {h_sz_1, NULL}, 0, 0, h_potential},
+    [U2D_ALGO_INTEGRATE] = {"integrate", "qv", {h_sz_nq, NULL}, 0, 0, h_integrate},
+    [U2D_ALGO_DIFFERENCE] = {"difference", "qq", {h_sz_nv, NULL}, 0, 0, h_difference},
+    [U2D_ALGO_NORMALIZE] = {"normalize", "q", {h_sz_nq, NULL}, 0, 0, h_normalize},
+};
+
+/* Core functions exercised outside the table (driver --list-functions adds the table's). */
+static const char *const H_OTHER_FUNCTIONS[] = {
+    "urdf_parse", "urdf_free", "model_compile", "model_free", "work_new", "work_free",
+    "jcalc", "batch", "rnea", "crba", "aba", "coriolis", "kinematics", "link_poses",
+    "joint_positions", "link_velocities", "center_of_mass", "jacobian", "kinetic_energy",
+    "potential_energy", "integrate", "difference", "normalize", "simulate", "dexpinv",
+    "gather_fext",          /* through rnea and aba with external forces */
+};
+
+/* The one call of u2d_batch (its signature in one place). work: a workspace of the model
+ * lent to the calling thread, or NULL. */
+static inline u2d_status h_batch(const u2d_model *m, int algo, size_t n, int nthreads,
+                                 const u2d_batch_args *a, u2d_work *work, size_t *bad)
+{
+    return u2d_batch(m, (u2d_algo)algo, n, nthreads, a, work, bad);
+}
+
+/* One sample's inputs: x[k] for input k (in[k] == 'q': nq doubles, else nv). */
+typedef struct {
+    const double *x[3];
+    double gravity[3];
+    const u2d_fext *fext;
+    int link;
+    double point[3], dt;
+} h_state;
+
+static inline u2d_batch_args h_args(const h_state *s, double *out0, double *out1)
+{
+    u2d_batch_args a;
+    memset(&a, 0, sizeof a);
+    for (int k = 0; k < 3; k++) a.in[k] = s->x[k];
+    a.out[0] = out0;
+    a.out[1] = out1;
+    memcpy(a.gravity, s->gravity, sizeof a.gravity);
+    if (s->fext) {
+        a.nfext = s->fext->n;
+        a.fext_body = s->fext->body;
+        a.fext_wrench = s->fext->wrench;
+    }
+    a.link = s->link;
+    memcpy(a.point, s->point, sizeof a.point);
+    a.dt = s->dt;
+    return a;
+}
+
+static inline size_t h_out_size(const h_algo *A, const u2d_model *m, int k)
+{
+    return A->out[k] ? A->out[k](m) : 0;
+}
+
+/* ---- contract failures ------------------------------------------------------------------- */
+
+#ifndef H_ON_CONTRACT_FAILURE
+#define H_ON_CONTRACT_FAILURE() ((void)0)
+#endif
+
+static int h_contract_failures = 0;
+
+static void h_contract_failed(const char *what, const char *detail)
+{
+    fprintf(stderr, "CONTRACT VIOLATION: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+    h_contract_failures++;
+    H_ON_CONTRACT_FAILURE();
+}
+
+/* ---- structural checks ------------------------------------------------------------------- */
+
+static int h_model_has_floating(const u2d_model *m)
+{
+    for (int i = 1; i < m->nbody; i++)
+        if (m->jtype[i] == U2D_JOINT_FLOATING) return 1;
+    return 0;
+}
+
+static void h_check_urdf(const u2d_urdf *u)
+{
+    if (u->nlink < 1 || !u->link || u->root < 0 || u->root >= u->nlink || !u->name ||
+        u->njoint < 0 || (u->njoint > 0 && !u->joint)) {
+        h_contract_failed("u2d_urdf_parse", "inconsistent u2d_urdf header");
+        return;
+    }
+    for (int i = 0; i < u->nlink; i++)
+        if (!u->link[i].name || !(u->link[i].mass >= 0.0))
+            h_contract_failed("u2d_urdf_parse", "link without a name or with a bad mass");
+    for (int j = 0; j < u->njoint; j++) {
+        const u2d_urdf_joint *J = &u->joint[j];
+        if (!J->name || J->parent < 0 || J->parent >= u->nlink || J->child < 0 ||
+            J->child >= u->nlink || J->child == u->root || (int)J->type < 0 ||
+            J->type > U2D_JOINT_PLANAR)
+            h_contract_failed("u2d_urdf_parse", "joint with a bad name, type or link index");
+    }
+}
+
+static void h_check_model(const u2d_model *m, const u2d_urdf *u, int floating_base)
+{
+    int nq = 0, nv = 0;
+    if (m->nbody < 1 || m->njoint != m->nbody - 1 || m->nlink != u->nlink ||
+        m->parent[0] != -1) {
+        h_contract_failed("u2d_model_compile", "inconsistent model header");
+        return;
+    }
+    for (int i = 1; i < m->nbody; i++) {
+        if (m->parent[i] < 0 || m->parent[i] >= i)
+            h_contract_failed("u2d_model_compile", "parent[i] < i violated");
+        if (m->qadr[i] != nq || m->vadr[i] != nv || m->jtype[i] == U2D_JOINT_FIXED ||
+            m->jtype[i] < 0 || m->jtype[i] > U2D_JOINT_PLANAR)
+            h_contract_failed("u2d_model_compile", "joint coordinates out of order or bad type");
+        if (m->jurdf[i] < -1 || m->jurdf[i] >= u->njoint ||
+            (m->jurdf[i] < 0 && !(floating_base && i == 1)))
+            h_contract_failed("u2d_model_compile", "jurdf out of range");
+        nq += m->jnq[i];
+        nv += m->jnv[i];
+    }
+    if (nq != m->nq || nv != m->nv)
+        h_contract_failed("u2d_model_compile", "nq / nv differ from the sum over joints");
+    for (int l = 0; l < m->nlink; l++)
+        if (m->link_body[l] < 0 || m->link_body[l] >= m->nbody)
+            h_contract_failed("u2d_model_compile", "link_body out of range");
+}
+
+/* ---- one input through the whole core ---------------------------------------------------- */
+
+/* Values for states: a stream of bytes when the input carries one (after its first NUL),
+ * else the input's hash. hostile = 1 mixes in NaN, +-inf, huge, tiny and -0. */
+typedef struct {
+    const uint8_t *p;
+    size_t n, i;
+    uint64_t rng;
+    int hostile;
+} h_values;
+
+static double h_value(h_values *vs)
+{
+    static const double special[] = {NAN, INFINITY, -INFINITY, 1e308, -1e308, 0.0, -0.0,
+                                     4.9e-324, 1e150, -1e150, 1e-300, 3.141592653589793};
+    unsigned k;
+    if (vs->i < vs->n) k = vs->p[vs->i++];
+    else k = (unsigned)(h_rand(&vs->rng) & 0xff);
+    if (vs->hostile && k % 4 == 0) return special[(k / 4) % (sizeof special / sizeof special[0])];
+    return h_unif(&vs->rng, -3.0, 3.0);
+}
+
+static void h_fill(h_values *vs, double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++) x[i] = h_value(vs);
+}
+
+/* Is st an acceptable status of algorithm A on state s? */
+static int h_status_ok(const u2d_model *m, const h_algo *A, const h_state *s, u2d_status st,
+                       int nfloat)
+{
+    if (st == U2D_OK) return 1;
+    if (st == U2D_ERR_QUATERNION) return nfloat;
+    if (st == U2D_ERR_SINGULAR) return A->singular_ok;
+    if (st == U2D_ERR_ARGUMENT) return s->link < 0 || s->link >= m->nlink;
+    return 0;
+}
+
+/* Algorithm A on state s into a fresh workspace and into a reused one (dirtied by a hostile
+ * call first): valid statuses, and results that agree bit for bit. */
+static void h_eval_one(const u2d_model *m, const h_algo *A, u2d_work *dirty, const h_state *s,
+                       const h_state *hostile, int nfloat)
+{
+    size_t n0 = h_out_size(A, m, 0), n1 = h_out_size(A, m, 1);
+    /* exact sizes (+1: never malloc(0)) so that ASan sees any overrun */
+    double *o[4];
+    for (int k = 0; k < 4; k++) o[k] = malloc(sizeof(double) * ((k % 2 ? n1 : n0) + 1));
+    u2d_work *fresh = u2d_work_new(m);
+    if (o[0] && o[1] && o[2] && o[3] && fresh) {
+        u2d_batch_args a1 = h_args(s, o[0], n1 ? o[1] : NULL);
+        u2d_batch_args ah = h_args(hostile, o[2], n1 ? o[3] : NULL);
+        u2d_batch_args a2 = h_args(s, o[2], n1 ? o[3] : NULL);
+        u2d_status s1 = A->one(m, fresh, &a1);
+        u2d_status sh = A->one(m, dirty, &ah);
+        u2d_status s2 = A->one(m, dirty, &a2);
+        if (!h_status_ok(m, A, s, s1, nfloat) || !h_status_ok(m, A, hostile, sh, nfloat))
+            h_contract_failed(A->name, "unexpected status");
+        if (s1 != s2 || (s1 == U2D_OK && (memcmp(o[0], o[2], sizeof(double) * n0) != 0 ||
+                                          memcmp(o[1], o[3], sizeof(double) * n1) != 0)))
+            h_contract_failed(A->name, "result depends on the workspace's previous use");
+    }
+    for (int k = 0; k < 4; k++) free(o[k]);
+    u2d_work_free(fresh);
+}
+
+/* Algorithm k through u2d_batch on 3 samples (nice, hostile, nice): valid statuses, a
+ * failing index in range. */
+static void h_eval_batch(const u2d_model *m, int k, const h_state *s, const h_state *hostile,
+                         int nfloat)
+{
+    size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
+    const h_algo *A = &H_ALGOS[k];
+    {
+        u2d_batch_args a = h_args(s, NULL, NULL);
+        double *in[3] = {NULL, NULL, NULL}, *out[2] = {NULL, NULL};
+        int ok = 1;
+        for (int j = 0; A->in[j]; j++) {
+            size_t w = A->in[j] == 'q' ? nq : nv;
+            in[j] = malloc(sizeof(double) * (3 * w + 1));
+            if (!in[j]) { ok = 0; break; }
+            for (int smp = 0; smp < 3; smp++)
+                memcpy(in[j] + smp * w, (smp == 1 ? hostile : s)->x[j], sizeof(double) * w);
+            a.in[j] = in[j];
+            a.in_size[j] = w;
+        }
+        for (int j = 0; j < 2 && ok; j++) {
+            size_t w = h_out_size(A, m, j);
+            if (!A->out[j]) continue;
+            out[j] = malloc(sizeof(double) * (3 * w + 1));
+            if (!out[j]) ok = 0;
+            a.out[j] = out[j];
+            a.out_size[j] = w;
+        }
+        if (ok) {
+            size_t bad = 12345;
+            u2d_status st = h_batch(m, k, 3, 2, &a, NULL, &bad);
+            if (!h_status_ok(m, A, s, st, nfloat) && !h_status_ok(m, A, hostile, st, nfloat))
+                h_contract_failed(A->name, "u2d_batch: unexpected status");
+            if ((st == U2D_OK) != (bad == 3) || bad > 3)
+                h_contract_failed(A->name, "u2d_batch: failing sample index out of range");
+            st = h_batch(m, k, 0, 4, &a, NULL, &bad);
+            if (st != U2D_OK && st != U2D_ERR_ARGUMENT)
+                h_contract_failed(A->name, "u2d_batch: empty batch failed");
+        }
+        for (int j = 0; j < 3; j++) free(in[j]);
+        free(out[0]);
+        free(out[1]);
+    }
+}
+
+/* u2d_simulate with every method, and 3, a method the core does not know. */
+static void h_eval_simulate(const u2d_model *m, const h_state *s, const h_state *hostile)
+{
+    size_t nq = (size_t)m->nq, nv = (size_t)m->nv, steps = 3;
+    double *qs = malloc(sizeof(double) * (steps + 1) * nq + 8);
+    double *vs = malloc(sizeof(double) * (steps + 1) * nv + 8);
+    double *tau = malloc(sizeof(double) * (2 * steps + 1) * nv + 8);
+    u2d_work *w = u2d_work_new(m);
+    if (qs && vs && tau && w) {
+        for (size_t k = 0; k < 2 * steps + 1; k++)
+            memcpy(tau + k * nv, (k % 3 ? s : hostile)->x[2], sizeof(double) * nv);
+        for (int method = 0; method <= 3; method++) {
+            const h_state *st = method == 1 ? hostile : s;
+            size_t bad = 0;
+            const u2d_fext *f = st->fext;
+            u2d_status r = u2d_simulate(m, w, st->gravity, st->x[0], st->x[1], tau, method % 2,
+                                        steps, method == 2 ? 1e-3 : st->dt, (u2d_method)method,
+                                        f ? f->n : 0, f ? f->body : NULL, f ? f->wrench : NULL,
+                                        1, qs, vs, &bad);
+            if (r != U2D_OK && bad >= steps)
+                h_contract_failed("u2d_simulate", "failing step out of range");
+            if (r != U2D_OK && r != U2D_ERR_QUATERNION && r != U2D_ERR_SINGULAR &&
+                !(r == U2D_ERR_ARGUMENT && method == 3))
+                h_contract_failed("u2d_simulate", "unexpected status");
+        }
+    }
+    free(qs); free(vs); free(tau);
+    u2d_work_free(w);
+}
+
+static void h_eval_model(const u2d_model *m, h_values *vs)
+{
+    size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
+    int nfloat = h_model_has_floating(m);
+    double *x = malloc(sizeof(double) * (4 * nq + 4 * nv + 1));
+    int body[3];
+    double wrench[18];
+    u2d_work *w = u2d_work_new(m);
+    if (!x || !w) { free(x); u2d_work_free(w); return; }
+    double *q = x, *q2 = q + nq, *v = q2 + nq, *a = v + nv;
+    double *hq = a + nv, *hq2 = hq + nq, *hv = hq2 + nq, *ha = hv + nv;
+
+    int hostile = vs->hostile;
+    vs->hostile = 0;
+    h_fill(vs, x, 2 * nq + 2 * nv);
+    for (int i = 1; i < m->nbody; i++)          /* nice states get usable quaternions */
+        if (m->jtype[i] == U2D_JOINT_FLOATING)
+            for (double *p = q; p <= q2; p += nq)
+                if (fabs(p[m->qadr[i] + 6]) < 0.5) p[m->qadr[i] + 6] += 1.0;
+    vs->hostile = 1;
+    h_fill(vs, hq, 2 * nq + 2 * nv);
+    for (int k = 0; k < 3; k++) body[k] = (int)(h_rand(&vs->rng) % (uint64_t)m->nbody);
+    h_fill(vs, wrench, 18);
+    double hg[6];
+    h_fill(vs, hg, 6);
+    vs->hostile = hostile;
+    int link = (int)(h_rand(&vs->rng) % (uint64_t)(m->nlink + 2)) - 1;   /* -1 .. nlink */
+
+    u2d_fext fext = {3, body, wrench};
+    h_state nice = {{q, v, a}, {0.0, 0.0, -9.81}, NULL, link, {0.1, -0.2, 0.3}, 0.01};
+    h_state bad = {{hq, hv, ha}, {hg[0], hg[1], hg[2]}, &fext, link, {hg[3], hg[4], hg[5]},
+                   h_value(vs)};
+    for (int k = 0; k < U2D_NALGO; k++) {
+        const h_algo *A = &H_ALGOS[k];
+        if (!A->name) continue;
+        /* the second input is q2 for 'q', a for 'v' in third place, v otherwise */
+        h_state s1 = nice, s2 = bad;
+        for (int j = 0; A->in[j]; j++) {
+            s1.x[j] = A->in[j] == 'q' ? (j ? q2 : q) : (j == 2 ? a : v);
+            s2.x[j] = A->in[j] == 'q' ? (j ? hq2 : hq) : (j == 2 ? ha : hv);
+        }
+        h_eval_one(m, A, w, &s1, &s2, nfloat);
+        h_eval_batch(m, k, &s1, &s2, nfloat);
+        if (A->fext) {                          /* hostile wrenches on a nice state */
+            s1.fext = &fext;
+            s2.fext = NULL;
+            h_eval_one(m, A, w, &s1, &s2, nfloat);
+        }
+    }
+    h_eval_simulate(m, &nice, &bad);
+    double *out = malloc(sizeof(double) * (nv + 1));
+    if (out) {                                  /* dexp^-1 on nice and hostile twists */
+        u2d_dexpinv(m, v, a, out);
+        u2d_dexpinv(m, hv, ha, out);
+        free(out);
+    }
+    size_t bad_sample;
+    u2d_batch_args none;
+    memset(&none, 0, sizeof none);
+    if (h_batch(m, U2D_NALGO, 1, 1, &none, NULL, &bad_sample) != U2D_ERR_ARGUMENT ||
+        h_batch(m, -1, 1, 1, &none, w, &bad_sample) != U2D_ERR_ARGUMENT)
+        h_contract_failed("u2d_batch", "an unknown algorithm was not an argument error");
+    free(x);
+    u2d_work_free(w);
+}
+
+/* A copy of the n bytes at data plus a NUL that ends exactly where an inaccessible page
+ * begins: Mini-XML is not built with the sanitizers, so a read past the end of the text
+ * must crash to be seen. */
+typedef struct { char *text; void *map; size_t maplen; } h_guarded;
+
+static int h_guard(h_guarded *g, const uint8_t *data, size_t n)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), body = (n + 1 + page - 1) / page * page;
+    g->maplen = body + page;
+    g->map = mmap(NULL, g->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (g->map == MAP_FAILED) return -1;
+    if (mprotect((char *)g->map + body, page, PROT_NONE) != 0) {
+        munmap(g->map, g->maplen);
+        return -1;
+    }
+    g->text = (char *)g->map + body - (n + 1);
+    memcpy(g->text, data, n);
+    g->text[n] = '\0';
+    return 0;
+}
+
+static void h_unguard(h_guarded *g)
+{
+    munmap(g->map, g->maplen);
+}
+
+/* data: the input bytes; the URDF text is everything before the first NUL (or all of it),
+ * the bytes after the first NUL feed the states. */
+static void h_exercise(const uint8_t *data, size_t size)
+{
+    const uint8_t *nul = memchr(data, 0, size);
+    size_t tlen = nul ? (size_t)(nul - data) : size;
+    h_guarded g;
+    char *err = malloc(U2D_ERRLEN);             /* exact size: ASan watches the boundary */
+    if (!err || h_guard(&g, data, tlen) != 0) { free(err); return; }
+    const char *text = g.text;
+
+    u2d_urdf *u = u2d_urdf_parse(text, err);
+    if (!u) {
+        if (!memchr(err, 0, U2D_ERRLEN) || !err[0])
+            h_contract_failed("u2d_urdf_parse", "NULL without a message");
+    } else {
+        h_check_urdf(u);
+        for (int fb = 0; fb <= 1; fb++) {
+            memset(err, 'x', U2D_ERRLEN);
+            u2d_model *m = u2d_model_compile(u, fb, err);
+            if (!m) {
+                if (!memchr(err, 0, U2D_ERRLEN) || !err[0])
+                    h_contract_failed("u2d_model_compile", "NULL without a message");
+                continue;
+            }
+            h_check_model(m, u, fb);
+            h_values vs = {nul ? nul + 1 : NULL, nul ? size - tlen - 1 : 0, 0,
+                           h_hash(data, size) + (uint64_t)fb, 0};
+            h_eval_model(m, &vs);
+            u2d_model_free(m);
+        }
+        u2d_urdf_free(u);
+    }
+    h_unguard(&g);
+    free(err);
+}
+
+#endif

@@ -1,0 +1,488 @@
+"""Hardening: hostile and awkward input at the Python level, the array policies of every
+function (layouts, NaN, quaternions), concurrency and memory.
+
+Complements tests/test_urdf_validation.py (one case per URDF validation rule) and
+tests/test_api.py (the array contract of inverse_dynamics); cases already there are not
+repeated. Inputs that could crash, hang or eat memory run in a subprocess with a timeout.
+"""
+import gc
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+from urdf2dyn import URDFError
+
+ARM7 = urdf2dyn.data_path("arm7.urdf")
+INERTIAL = ('<inertial><origin xyz="0 0 0.1"/><mass value="1"/>'
+            '<inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>')
+
+
+def robot(body, name="r"):
+    return f'<robot name="{name}">{body}</robot>'
+
+
+def link(name, inertial=INERTIAL):
+    return f'<link name="{name}">{inertial}</link>'
+
+
+def joint(name, parent, child, kind="revolute", extra='<axis xyz="0 1 0"/>'):
+    return (f'<joint name="{name}" type="{kind}"><parent link="{parent}"/>'
+            f'<child link="{child}"/><origin xyz="0 0 0.5"/>{extra}</joint>')
+
+
+TWO = robot(link("a") + link("b") + joint("j", "a", "b"))
+
+
+def run_python(code, timeout=60):
+    """Run code in a fresh interpreter (address space capped at 2 GiB); returns stdout."""
+    prologue = ("import resource\n"
+                "resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))\n")
+    proc = subprocess.run([sys.executable, "-c", prologue + textwrap.dedent(code)],
+                          capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, f"exit status {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    return proc.stdout
+
+
+# ---- bad documents ---------------------------------------------------------------------
+
+BAD_DOCUMENTS = {
+    # (input, exception, words in the message)
+    "whitespace-only text": ("  \n\t\r\n ", FileNotFoundError,
+                             ["no such file", "load takes a URDF path or the XML text"]),
+    "empty text": ("", FileNotFoundError, ["no such file"]),
+    "whitespace-only bytes": (b" \n\t\r\n ", URDFError, ["no <robot> element"]),
+    "empty bytes": (b"", URDFError, ["invalid XML"]),
+    "BOM only": (b"\xef\xbb\xbf", URDFError, ["invalid XML"]),
+    "binary garbage": (bytes(range(256)) * 4, URDFError, ["the URDF bytes", "not valid UTF-8",
+                                                           "byte 128"]),
+    "control characters": ("<\x01\x02\x03>&&", URDFError, ["invalid XML", "control character"]),
+    "UTF-16 document": (TWO.encode("utf-16"), URDFError, ["not valid UTF-8", "byte 0"]),
+    "invalid UTF-8 bytes": (robot(link("caf\xe9")).encode("latin-1"), URDFError,
+                            ["the URDF bytes", "not valid UTF-8", "byte 31"]),
+    "UTF-8 encoded surrogate": (b'<robot name="\xed\xa0\x80"><link name="a"/></robot>',
+                                URDFError, ["not valid UTF-8", "byte 13"]),
+    "overlong UTF-8": (b'<robot name="\xc0\xaf"><link name="a"/></robot>', URDFError,
+                       ["not valid UTF-8", "byte 13"]),
+    "lone surrogate in str": ('<robot name="\udcff"><link name="a"/></robot>', ValueError,
+                              ["surrogates not allowed"]),
+    "NUL in bytes": (TWO.encode() + b"\0", URDFError, ["NUL"]),
+    "unterminated comment": (robot(link("a")) + "<!-- no end", URDFError,
+                             ["invalid XML", "comment"]),
+    "bare < after the robot": (robot(link("a")) + " <<<", URDFError, ["invalid XML", "<"]),
+    "unknown entity": (robot('<link name="&nope;"/>'), URDFError, ["invalid XML"]),
+    "robot inside another element": ("<model>" + robot(link("a")) + "</model>", URDFError,
+                                     ["no <robot> element"]),
+    "mismatched quotes": ('<robot name="r\'><link name="a"/></robot>', URDFError,
+                          ["invalid XML"]),
+    "not a type": (12.5, TypeError, ["load: expected a path or URDF text", "float"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_DOCUMENTS))
+def test_bad_document(case):
+    data, exc, words = BAD_DOCUMENTS[case]
+    with pytest.raises(exc) as info:
+        urdf2dyn.load(data)
+    for word in words:
+        assert word in str(info.value), f"{word!r} not in {str(info.value)!r}"
+
+
+def test_path_is_a_directory(tmp_path):
+    with pytest.raises(IsADirectoryError) as info:
+        urdf2dyn.load(tmp_path)
+    assert str(tmp_path) in str(info.value)
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0,
+                    reason="root reads files whatever their mode (see the /proc/self/mem test)")
+def test_unreadable_file(tmp_path):
+    path = tmp_path / "secret.urdf"
+    path.write_text(TWO)
+    path.chmod(0)
+    try:
+        with pytest.raises(PermissionError):
+            urdf2dyn.load(path)
+    finally:
+        path.chmod(0o600)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="needs Linux /proc")
+def test_file_that_cannot_be_read():
+    """/proc/self/mem opens (even for root) but reading it from offset 0 fails."""
+    with pytest.raises(OSError):
+        urdf2dyn.load("/proc/self/mem")
+
+
+def test_path_through_a_file(tmp_path):
+    path = tmp_path / "robot.urdf"
+    path.write_text(TWO)
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        urdf2dyn.load(path / "inside.urdf")
+
+
+ENTITY_ATTACKS = {
+    "billion laughs": (
+        '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
+        + "".join(f'<!ENTITY lol{i} "' + (f"&lol{i - 1};" if i > 1 else "&lol;") * 10 + '">'
+                  for i in range(1, 10))
+        + ']><robot name="&lol9;"><link name="&lol9;"/></robot>'),
+    "quadratic blowup": (
+        '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "' + "x" * 50000 + '">]>'
+        '<robot name="r"><link name="' + "&a;" * 20000 + '"/></robot>'),
+    "external entity": (
+        '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+        '<robot name="&x;"><link name="a"/></robot>'),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ENTITY_ATTACKS))
+def test_entity_expansion_is_not_performed(case, tmp_path):
+    """DTD entities are never expanded: the document is rejected quickly, within 2 GiB, and
+    nothing is read from the file system."""
+    path = tmp_path / "attack.urdf"
+    path.write_text(ENTITY_ATTACKS[case])
+    out = run_python(f"""
+        import time, urdf2dyn
+        t = time.perf_counter()
+        try:
+            m = urdf2dyn.load({str(path)!r})
+            print("loaded", len(m.name), max(len(n) for n in m.link_names))
+        except urdf2dyn.URDFError as e:
+            print("URDFError", e)
+        print("seconds", time.perf_counter() - t)
+        """, timeout=60)
+    assert "root:" not in out
+    assert "URDFError" in out and "invalid XML" in out, out
+    assert float(out.split("seconds")[1]) < 5.0, out
+
+
+def test_pathological_xml_in_a_subprocess():
+    """Deep nesting and many attributes neither crash nor hang."""
+    out = run_python("""
+        import time, urdf2dyn
+        deep = '<robot name="r"><link name="a"/>' + '<x>' * 100000 + '</x>' * 100000 + '</robot>'
+        print(urdf2dyn.load(deep).link_names)
+        try:
+            urdf2dyn.load('<robot name="r"><link name="a"/>' + '<x>' * 100000)
+        except urdf2dyn.URDFError as e:
+            print("unterminated:", e)
+        attrs = " ".join(f'a{i}="{i}"' for i in range(5000))
+        print(urdf2dyn.load(f'<robot name="r"><link name="a" {attrs}/></robot>').link_names)
+        """, timeout=120)
+    assert out.count("['a']") == 2 and "unterminated: invalid XML" in out, out
+
+
+# ---- valid but awkward documents ---------------------------------------------------------
+
+def test_prolog_comments_and_instructions_everywhere():
+    text = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+            '<?xml-stylesheet href="robot.xsl"?>\n<!-- before -->\n'
+            '<!DOCTYPE robot SYSTEM "urdf.dtd">\n<!-- again -->\n'
+            '<robot name="r" xmlns:xacro="http://ros.org/wiki/xacro"><!-- inside -->'
+            '<xacro:property name="p" value="1"/><![CDATA[<link name="ghost"/>]]>'
+            + link("a").replace("<inertial>", "<inertial><!-- in inertial -->")
+            + link("b") + joint("j", "a", "b").replace("<parent", "<!-- c --><parent")
+            + '</robot>\n<!-- after -->\n')
+    model = urdf2dyn.load(text)
+    assert model.link_names == ["a", "b"] and model.nq == 1
+    reference = urdf2dyn.load(TWO)
+    q = np.array([0.7])
+    np.testing.assert_array_equal(model.inverse_dynamics(q, q, q),
+                                  reference.inverse_dynamics(q, q, q))
+
+
+def test_crlf_and_bom_file(tmp_path):
+    path = tmp_path / "windows.urdf"
+    path.write_bytes(b"\xef\xbb\xbf" + ('<?xml version="1.0"?>\n' + TWO.replace("><", ">\n<"))
+                     .replace("\n", "\r\n").encode())
+    model, reference = urdf2dyn.load(path), urdf2dyn.load(TWO)
+    q = np.array([0.3])
+    np.testing.assert_array_equal(model.mass_matrix(q), reference.mass_matrix(q))
+
+
+def test_entities_and_unicode_names():
+    text = robot(link("a&amp;b") + link("bras_gauche_é_肘_🤖") + link("x&lt;&#65;&#x42;")
+                 + joint("j&quot;1", "a&amp;b", "bras_gauche_é_肘_🤖")
+                 + joint("j2", "a&amp;b", "x&lt;&#65;&#x42;"), name="robø")
+    model = urdf2dyn.load(text)
+    assert model.name == "robø"
+    assert model.link_names == ["a&b", "bras_gauche_é_肘_🤖", "x<AB"]
+    assert [j.name for j in model.joints] == ['j"1', "j2"]
+    assert model.joints[0].child == "bras_gauche_é_肘_🤖"
+    tau = model.inverse_dynamics(np.zeros(2), np.zeros(2), np.zeros(2),
+                                 f_ext={"bras_gauche_é_肘_🤖": np.ones(6)})
+    assert np.all(np.isfinite(tau))
+
+
+def test_2000_link_star():
+    n = 2000
+    text = robot(link("hub") + "".join(link(f"l{i}") + joint(f"j{i}", "hub", f"l{i}")
+                                       for i in range(n)))
+    model = urdf2dyn.load(text)
+    assert model.nv == n and len(model.link_names) == n + 1
+    rng = np.random.default_rng(0)
+    q, v, a = rng.normal(size=(3, n))
+    tau = model.inverse_dynamics(q, v, a)
+    # every spoke is the same pendulum on a fixed hub: tau_i depends on joint i only
+    single = urdf2dyn.load(robot(link("hub") + link("l") + joint("j", "hub", "l")))
+    expected = single.inverse_dynamics(q[:, None], v[:, None], a[:, None])[:, 0]
+    np.testing.assert_allclose(tau, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_4000_character_names():
+    la, lb, jn = "a" * 4000, "b" * 3999 + "é", "j" * 4000
+    model = urdf2dyn.load(robot(link(la) + link(lb) + joint(jn, la, lb)))
+    assert model.link_names == [la, lb] and model.joints[0].name == jn
+    assert model.q_names == [jn]
+    # messages quote long names, shortened
+    with pytest.raises(URDFError) as info:
+        urdf2dyn.load(robot(link(la) + link(la)))
+    assert "duplicate link" in str(info.value) and len(str(info.value)) < 600
+    with pytest.raises(URDFError) as info:
+        urdf2dyn.load(robot(link(la) + joint(jn, la, "c" * 4000)))
+    assert "no such link" in str(info.value) and len(str(info.value)) < 600
+
+
+def test_single_link_robot_every_function():
+    model = urdf2dyn.load(robot(link("only")))
+    z = np.zeros((3, 0))
+    assert model.mass_matrix(z).shape == (3, 0, 0)
+    assert model.forward_dynamics(z, z, z).shape == (3, 0)
+    pos, rot = model.forward_kinematics(z)
+    assert pos.shape == (3, 1, 3) and rot.shape == (3, 1, 3, 3)
+    np.testing.assert_array_equal(rot[0, 0], np.eye(3))
+
+
+# ---- arrays: layouts, NaN, quaternions ------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def arm():
+    return urdf2dyn.load(ARM7)
+
+
+@pytest.fixture(scope="module")
+def floating():
+    """A small tree with inertia everywhere, on a floating base (forward dynamics regular)."""
+    text = robot(link("base") + link("a") + link("b") + link("c")
+                 + joint("j1", "base", "a") + joint("j2", "a", "b", "prismatic",
+                                                    '<axis xyz="1 0 0"/>')
+                 + joint("j3", "base", "c", "continuous", '<axis xyz="0.6 0 0.8"/>'))
+    return urdf2dyn.load(text, floating_base=True)
+
+
+def states(model, n, seed=0):
+    rng = np.random.default_rng(seed)
+    q = rng.uniform(-1.5, 1.5, (n, model.nq))
+    if model.floating_base:
+        q[:, 3:7] /= np.linalg.norm(q[:, 3:7], axis=1, keepdims=True)
+    return q, rng.normal(size=(n, model.nv)), rng.normal(size=(n, model.nv))
+
+
+# name -> f(model, q, v, a) returning an array or a tuple of arrays
+FUNCTIONS = {
+    "mass_matrix": lambda m, q, v, a: m.mass_matrix(q),
+    "nonlinear_effects": lambda m, q, v, a: m.nonlinear_effects(q, v),
+    "gravity_torques": lambda m, q, v, a: m.gravity_torques(q),
+    "coriolis_matrix": lambda m, q, v, a: m.coriolis_matrix(q, v),
+    "forward_dynamics": lambda m, q, v, a: m.forward_dynamics(q, v, a),
+    "forward_kinematics": lambda m, q, v, a: m.forward_kinematics(q),
+    "jacobian": lambda m, q, v, a: m.jacobian(q, m.link_names[-1], point=[0.1, 0, 0]),
+    "kinetic_energy": lambda m, q, v, a: m.kinetic_energy(q, v),
+    "integrate": lambda m, q, v, a: m.integrate(q, v, 0.01),
+}
+
+
+def as_tuple(x):
+    return x if isinstance(x, tuple) else (x,)
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_layouts_and_dtypes(arm, name):
+    """Fortran order, negative and non-unit strides, read-only, big-endian and float32
+    inputs give exactly the results of C-contiguous float64 (float32: of its float64 copy)."""
+    f = FUNCTIONS[name]
+    q, v, a = states(arm, 5, seed=1)
+    expected = as_tuple(f(arm, q, v, a))
+    wide = np.zeros((5, 2 * arm.nq))
+    wide[:, ::2] = q
+    flipped = q[::-1].copy()[::-1]
+    readonly = q.copy()
+    readonly.flags.writeable = False
+    for qq in (np.asfortranarray(q), wide[:, ::2], flipped, readonly, q.astype(">f8")):
+        got = as_tuple(f(arm, qq, np.asfortranarray(v), a[::-1][::-1]))
+        for g, e in zip(got, expected):
+            np.testing.assert_array_equal(g, e)
+            assert g.dtype == np.float64 and g.flags.c_contiguous and g.flags.writeable
+    q32 = q.astype(np.float32)
+    for g, e in zip(as_tuple(f(arm, q32, v, a)), as_tuple(f(arm, q32.astype(float), v, a))):
+        np.testing.assert_array_equal(g, e)
+    assert not np.shares_memory(as_tuple(f(arm, q, v, a))[0], q)
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_zero_samples(arm, name):
+    q, v, a = (np.zeros((0, arm.nq)),) * 3
+    for g in as_tuple(FUNCTIONS[name](arm, q, v, a)):
+        assert g.shape[0] == 0
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_nan_stays_in_its_sample(arm, name):
+    q, v, a = states(arm, 4, seed=2)
+    q[2, 3] = np.nan
+    for g in as_tuple(FUNCTIONS[name](arm, q, v, a)):
+        rows = g.reshape(4, -1)
+        assert np.all(np.isfinite(rows[[0, 1, 3]])), name
+        if name != "integrate":
+            assert np.any(np.isnan(rows[2])), name
+        else:
+            assert np.isnan(rows[2, 3]) and np.isfinite(np.delete(rows[2], 3)).all()
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_unnormalized_quaternion_is_normalized(floating, name):
+    f = FUNCTIONS[name]
+    q, v, a = states(floating, 3, seed=3)
+    scaled = q.copy()
+    scaled[:, 3:7] *= np.array([[0.01], [7.0], [123.0]])
+    for g, e in zip(as_tuple(f(floating, scaled, v, a)), as_tuple(f(floating, q, v, a))):
+        np.testing.assert_allclose(g, e, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+@pytest.mark.parametrize("bad", [(0.0, 0.0, 0.0, 0.0), (0.0, np.inf, 0.0, 1.0)],
+                         ids=["zero", "infinite"])
+def test_zero_or_infinite_quaternion_is_an_error(floating, name, bad):
+    q, v, a = states(floating, 4, seed=4)
+    q[3, 3:7] = bad
+    q[1, 3:7] = bad
+    with pytest.raises(ValueError) as info:
+        FUNCTIONS[name](floating, q, v, a)
+    for word in ("q: sample 1", "root_joint", "zero or infinite norm"):
+        assert word in str(info.value)
+
+
+def test_nan_quaternion_gives_nan_not_an_error(floating):
+    q, v, a = states(floating, 3, seed=5)
+    q[1, 4] = np.nan
+    tau = floating.inverse_dynamics(q, v, a)
+    assert np.all(np.isnan(tau[1])) and np.all(np.isfinite(tau[[0, 2]]))
+
+
+# ---- concurrency ------------------------------------------------------------------------------
+
+def test_one_model_many_python_threads_every_function(arm):
+    """8 Python threads share one Model, each running a different mix of functions on large
+    batches (the GIL is released inside); results are bit-identical to a serial run."""
+    q, v, a = states(arm, 2000, seed=6)
+    jobs = [(name, FUNCTIONS[name]) for name in sorted(FUNCTIONS)]
+    serial = {name: as_tuple(f(arm, q, v, a)) for name, f in jobs}
+    results, errors = {}, []
+
+    def work(k):
+        try:
+            for name, f in jobs[k % len(jobs):] + jobs[:k % len(jobs)]:
+                results[(k, name)] = as_tuple(f(arm, q, v, a))
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for (k, name), got in results.items():
+        for g, e in zip(got, serial[name]):
+            assert np.array_equal(g, e), (k, name)
+    assert len(results) == 8 * len(jobs)
+
+
+def test_loading_from_many_threads():
+    with open(ARM7) as f:
+        text = f.read()
+    models, errors = [None] * 8, []
+
+    def work(k):
+        try:
+            models[k] = urdf2dyn.load(text, floating_base=bool(k % 2))
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    q = np.full(7, 0.3)
+    assert all(np.array_equal(m.mass_matrix(np.r_[[0, 0, 0, 0, 0, 0, 1], q] if m.floating_base
+                                            else q),
+                              models[k % 2].mass_matrix(np.r_[[0, 0, 0, 0, 0, 0, 1], q]
+                                                        if m.floating_base else q))
+               for k, m in enumerate(models))
+
+
+# ---- memory -----------------------------------------------------------------------------------
+
+def rss_bytes():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+needs_statm = pytest.mark.skipif(not os.path.exists("/proc/self/statm"),
+                                 reason="needs Linux /proc/self/statm")
+
+
+@needs_statm
+def test_many_single_sample_calls_do_not_grow_memory(arm):
+    q, v, a = states(arm, 1, seed=7)
+    q, v, a = q[0], v[0], a[0]
+    for _ in range(2000):                       # warm up caches and allocators
+        arm.inverse_dynamics(q, v, a)
+    gc.collect()
+    before = rss_bytes()
+    for _ in range(200_000):
+        arm.inverse_dynamics(q, v, a)
+    gc.collect()
+    assert rss_bytes() - before < 20 * 2**20
+
+
+@needs_statm
+def test_failing_calls_do_not_leak(floating):
+    q, v, a = states(floating, 1, seed=8)
+    q[0, 3:7] = 0.0
+    for rounds in (2000, 20_000):
+        gc.collect()
+        before = rss_bytes()
+        for _ in range(rounds):
+            for bad in ((q, v, a), (q[:, :5], v, a), (q[0], v, a)):
+                try:
+                    floating.inverse_dynamics(*bad)
+                except ValueError:
+                    pass
+        gc.collect()
+        grown = rss_bytes() - before
+    assert grown < 10 * 2**20
+
+
+@needs_statm
+def test_deleting_models_frees_them():
+    with open(ARM7) as f:
+        text = f.read()
+    for _ in range(200):                        # warm up
+        urdf2dyn.load(text)
+    gc.collect()
+    before = rss_bytes()
+    for k in range(3000):
+        m = urdf2dyn.load(text, floating_base=bool(k % 2))
+        m.mass_matrix(m.neutral())
+        del m
+    gc.collect()
+    assert rss_bytes() - before < 10 * 2**20
