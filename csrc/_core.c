@@ -236,7 +236,8 @@ static int convert_fext(const u2d_model *m, PyObject *body_obj, PyObject *wrench
     if (!*fb || !*fw) return -1;
     npy_intp k = PyArray_SIZE(*fb);
     if (PyArray_NDIM(*fb) != 1 || PyArray_NDIM(*fw) != 3 || PyArray_DIM(*fw, 1) != k ||
-        PyArray_DIM(*fw, 2) != 6 || (PyArray_DIM(*fw, 0) != 1 && (size_t)PyArray_DIM(*fw, 0) != n)) {
+        PyArray_DIM(*fw, 2) != 6 ||
+        (PyArray_DIM(*fw, 0) != 1 && (size_t)PyArray_DIM(*fw, 0) != n)) {
         PyErr_Format(PyExc_ValueError, "f_ext: expected wrenches of shape (6,) or (N, 6) "
                      "with N = %zu", n);
         return -1;

@@ -136,9 +136,10 @@ u2d_status u2d_difference(const u2d_model *m, const double *q0, const double *q1
 u2d_status u2d_normalize(const u2d_model *m, const double *q, double *qn)
 {
     if (qn != q) memcpy(qn, q, sizeof(double) * (size_t)m->nq);
-    for (int i = 1; i < m->nbody; i++)
-        if (m->jtype[i] == U2D_JOINT_FLOATING && quat_unit(qn + m->qadr[i] + 3, qn + m->qadr[i] + 3))
-            return U2D_ERR_QUATERNION;
+    for (int i = 1; i < m->nbody; i++) {
+        double *quat = qn + m->qadr[i] + 3;
+        if (m->jtype[i] == U2D_JOINT_FLOATING && quat_unit(quat, quat)) return U2D_ERR_QUATERNION;
+    }
     return U2D_OK;
 }
 

@@ -4,8 +4,9 @@
  *   B_i = 1/2 (v_i x* I_i - I_i v_i x + (I_i v_i) x-bar),  (f x-bar) m = m x* f,
  * whose symmetric part is dI_i/dt / 2 (Echeandia & Wensing 2021; the same factorization as
  * Pinocchio's computeCoriolisMatrix). Column j of J_i is S_j (world) for every ancestor j
- * of i and dS_j/dt = v_j x S_j + (the joint's own dS/dt, from jcalc), so with composites IC_k = sum of I_i and BC_k = sum of B_i
- * over the subtree of k, for j an ancestor of k (or k itself):
+ * of i, and dS_j/dt = v_j x S_j + (the joint's own dS/dt, from jcalc). With the composites
+ * IC_k = sum of I_i and BC_k = sum of B_i over the subtree of k, for j an ancestor of k (or
+ * k itself):
  *   C_jk = S_j^T (IC_k dS_k/dt + BC_k S_k),   C_kj = S_k^T (IC_k dS_j/dt + BC_k S_j).
  * Workspace use: S and U hold S and dS/dt in world coordinates, IA and Dinv hold IC, BC. */
 #include <string.h>

@@ -43,7 +43,8 @@ u2d_status u2d_simulate(const u2d_model *m, u2d_work *w, const double gravity[3]
         const double *q = qs + k * nq, *v = vs + k * nv;
         double *qn = qs + (k + 1) * nq, *vn = vs + (k + 1) * nv;
         const double *t0 = tau + (tau_half_steps ? 2 * k : k) * nv;
-        const double *tmid = tau_half_steps ? t0 + nv : t0, *tend = tau_half_steps ? t0 + 2 * nv : t0;
+        const double *tmid = tau_half_steps ? t0 + nv : t0;
+        const double *tend = tau_half_steps ? t0 + 2 * nv : t0;
         s.fext.wrench = nfext > 0 ? fext_wrench + (fext_shared ? 0 : k * 6 * (size_t)nfext) : NULL;
         *bad_step = k;
         switch (method) {

@@ -388,7 +388,10 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
         u2d_urdf_link *L = &u->link[il++];
         L->name = u2d_xml_attr(n, "name");
         rd.what = NULL;
-        if (!L->name || !L->name[0]) { fail(&rd, "<link> is missing attribute 'name'"); goto error; }
+        if (!L->name || !L->name[0]) {
+            fail(&rd, "<link> is missing attribute 'name'");
+            goto error;
+        }
         snprintf(what, sizeof what, "link '%.200s'", L->name);
         rd.what = what;
         if (read_inertial(&rd, n, L)) goto error;
@@ -402,7 +405,10 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
         u2d_urdf_joint *J = &u->joint[ij++];
         J->name = u2d_xml_attr(n, "name");
         rd.what = NULL;
-        if (!J->name || !J->name[0]) { fail(&rd, "<joint> is missing attribute 'name'"); goto error; }
+        if (!J->name || !J->name[0]) {
+            fail(&rd, "<joint> is missing attribute 'name'");
+            goto error;
+        }
         snprintf(what, sizeof what, "joint '%.200s'", J->name);
         rd.what = what;
         if (read_joint(&rd, u, links, n, J)) goto error;
