@@ -9,6 +9,7 @@ import gc
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 
@@ -44,7 +45,8 @@ def run_python(code, timeout=60):
     prologue = ("import resource\n"
                 "resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))\n")
     proc = subprocess.run([sys.executable, "-c", prologue + textwrap.dedent(code)],
-                          capture_output=True, text=True, timeout=timeout)
+                          capture_output=True, text=True, timeout=timeout,
+                          cwd=tempfile.gettempdir())   # import the installed package
     assert proc.returncode == 0, f"exit status {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
     return proc.stdout
 
