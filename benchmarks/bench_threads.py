@@ -17,21 +17,15 @@ Times are the best of --reps, in milliseconds; the table is reStructuredText.
 """
 import argparse
 import os
+import sys
 import threading
-import time
 
 import numpy as np
 
 import urdf2dyn
 
-
-def best_of(reps, fn):
-    best = float("inf")
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_rnea import best_of  # noqa: E402
 
 
 def concurrently(fn):
@@ -81,9 +75,9 @@ def main():
         except ValueError as e:                               # e.g. a singular mass matrix
             rows.append((name, "n/a", "n/a", "n/a", str(e)[:40]))
             continue
-        one = best_of(args.reps, fn)
-        seq = best_of(args.reps, lambda: (fn(), fn()))
-        par = best_of(args.reps, lambda: concurrently(fn))
+        one = best_of(fn, args.reps)
+        seq = best_of(lambda: (fn(), fn()), args.reps)
+        par = best_of(lambda: concurrently(fn), args.reps)
         overlap = (seq - par) / (seq - one) if seq > one else float("nan")
         rows.append((name, f"{1e3 * one:.1f}", f"{1e3 * seq:.1f}", f"{1e3 * par:.1f}",
                      f"{100 * overlap:.0f} %"))
