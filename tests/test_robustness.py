@@ -379,6 +379,15 @@ def test_nan_quaternion_gives_nan_not_an_error(floating):
 
 # ---- concurrency ------------------------------------------------------------------------------
 
+def in_threads(work, n):
+    """Run work(k) for k < n, each on its own thread, and wait for all."""
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
 def test_one_model_many_python_threads_every_function(arm):
     """8 Python threads share one Model, each running a different mix of functions on large
     batches (the GIL is released inside); results are bit-identical to a serial run."""
@@ -394,11 +403,7 @@ def test_one_model_many_python_threads_every_function(arm):
         except Exception as e:  # pragma: no cover - reported below
             errors.append(e)
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    in_threads(work, 8)
     assert not errors, errors
     for (k, name), got in results.items():
         for g, e in zip(got, serial[name]):
@@ -417,11 +422,7 @@ def test_loading_from_many_threads():
         except Exception as e:  # pragma: no cover - reported below
             errors.append(e)
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    in_threads(work, 8)
     assert not errors, errors
     q = np.full(7, 0.3)
     assert all(np.array_equal(m.mass_matrix(np.r_[[0, 0, 0, 0, 0, 0, 1], q] if m.floating_base
