@@ -11,11 +11,12 @@ from .human import human, human_model, humod_subject
 from .model import Joint, Model, load
 from .simulate import simulate
 from .threads import get_num_threads, set_num_threads
+from .warn import URDFWarning, Urdf2dynWarning
 
 __version__ = "0.1.0"
 __all__ = ["load", "Model", "Joint", "URDFError", "wrench_at_point", "get_num_threads",
            "set_num_threads", "simulate", "data_path", "human", "human_model",
-           "humod_subject", "io"]
+           "humod_subject", "io", "Urdf2dynWarning", "URDFWarning"]
 
 
 def data_path(name):

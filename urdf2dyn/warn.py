@@ -1,0 +1,28 @@
+"""urdf2dyn's warnings: one category, raised instead of warned under ``strict``.
+
+A questionable but usable input (a non-physical inertia in a real URDF, a gap filled in a
+recording, angles that look like degrees, a large root residual) is reported with
+``warnings.warn(message, Urdf2dynWarning)`` (or its subclass ``URDFWarning`` for URDF files),
+naming where and what, and saying what to do. ``strict=True`` (``--strict`` on the command
+line) turns each into an error of the caller's chosen type instead. Silence them all with::
+
+    warnings.simplefilter("ignore", urdf2dyn.Urdf2dynWarning)
+"""
+import warnings
+
+__all__ = ["Urdf2dynWarning", "URDFWarning", "report"]
+
+
+class Urdf2dynWarning(UserWarning):
+    """A questionable input that urdf2dyn used as given (its message says where and why)."""
+
+
+class URDFWarning(Urdf2dynWarning):
+    """A URDF that loads, as Pinocchio would load it, but is probably not what its author meant."""
+
+
+def report(message, strict=False, error=ValueError, category=Urdf2dynWarning, stacklevel=3):
+    """Warn with message, or raise error(message) when strict."""
+    if strict:
+        raise error(message)
+    warnings.warn(message, category, stacklevel=stacklevel)
