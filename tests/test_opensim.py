@@ -247,9 +247,15 @@ def opensim_files(osim, human, tmp_path_factory):
     cols = _force_columns(t)
     osim.STOFileAdapter.write(_table(osim, t, np.column_stack(list(cols.values())), list(cols),
                                      True), str(d / "grf.mot"))
+    write_external_loads(osim, d / "loads.xml", LOADS)
+    return d, t, q
+
+
+def write_external_loads(osim, path, forces, datafile="grf.mot"):
+    """An ExternalLoads XML printed by OpenSim itself, one ExternalForce per LOADS entry."""
     loads = osim.ExternalLoads()
     loads.setName("loads")
-    for name, body, fid, pid, tid, fin, pin in LOADS:
+    for name, body, fid, pid, tid, fin, pin in forces:
         ef = osim.ExternalForce()
         ef.setName(name)
         ef.setAppliedToBodyName(body)
@@ -260,9 +266,8 @@ def opensim_files(osim, human, tmp_path_factory):
             if ident:
                 setter(ident)
         loads.cloneAndAppend(ef)
-    loads.setDataFileName("grf.mot")
-    loads.printToXML(str(d / "loads.xml"))
-    return d, t, q
+    loads.setDataFileName(datafile)
+    loads.printToXML(str(path))
 
 
 def run_inverse_dynamics_tool(osim, om, coords, loads, out_dir, cutoff=-1.0):
@@ -324,6 +329,35 @@ def test_inverse_dynamics_tool_on_opensim_files(osim, human, human_osim, opensim
     assert spline_err < 1e-5
 
 
+def test_cli_on_opensim_files_matches_the_inverse_dynamics_tool(osim, human, human_osim,
+                                                               opensim_files, tmp_path):
+    """urdf2dyn torques on the coordinates .mot and the force-plate .mot (its OpenSim
+    ground_force_* columns, keys '' and '1' put on the feet with --contact), spline
+    derivatives, .sto output: the InverseDynamicsTool's numbers on the same files."""
+    d, t, _ = opensim_files
+    write_external_loads(osim, d / "feet.xml", LOADS[:2])
+    table = run_inverse_dynamics_tool(osim, human_osim, d / "coords.mot", d / "feet.xml",
+                                      tmp_path)
+    kind = {j.name: "moment" if j.type == "revolute" else "force" for j in human.joints}
+    theirs = np.column_stack([table.getDependentColumn(f"{n}_{kind[n]}").to_numpy()
+                              for n in human.q_names])
+    out = tmp_path / "tau.sto"
+    r = subprocess.run([sys.executable, "-m", "urdf2dyn", "torques", "humod_subject_a.urdf",
+                        str(d / "coords.mot"), "--grf", str(d / "grf.mot"), "--contact",
+                        "=foot_R", "--contact", "1=foot_L", "--derivatives", "spline", "-o",
+                        str(out), "--no-progress"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    labels, t_cli, ours = _storage_columns(osim, out)
+    names = [n.removesuffix("_moment").removesuffix("_force") for n in labels[1:]]
+    ours = ours[:, [names.index(n) for n in human.q_names]]
+    np.testing.assert_allclose(t_cli, t, atol=1e-12)
+    inner = (t > 0.1) & (t < DURATION - 0.1)
+    err = _rel(ours[inner], theirs[inner])
+    print(f"\nCLI vs InverseDynamicsTool on OpenSim files (interior): max relative error "
+          f"{err:.2e}")
+    assert err < 1e-8
+
+
 def test_ground_forces_in_opensim_layout_equal_the_csv_layout(human, opensim_files):
     """The same loads as urdf2dyn's CSV columns (grfX_<foot> .. copX_<foot> .. momX_<foot>)
     give the same wrenches as OpenSim's force-plate file read through the ExternalLoads."""
@@ -374,6 +408,41 @@ def test_opensim_files_urdf2dyn_writes_open_in_opensim(osim, human, tmp_path, ex
     table = osim.TimeSeriesTable(str(path))
     np.testing.assert_allclose(table.getMatrix().to_numpy(), expected, rtol=1e-14, atol=1e-14)
     assert table.getTableMetaDataString("inDegrees") == ("yes" if degrees else "no")
+
+
+def _storage_columns(osim, path):
+    """(labels, time (N,), values (N, k)) of a file as OpenSim's Storage reads it."""
+    storage = osim.Storage(str(path))
+    labels = storage.getColumnLabels()
+    labels = [labels.get(i) for i in range(labels.getSize())]
+    times = osim.ArrayDouble()
+    storage.getTimeColumn(times)
+    cols = []
+    for name in labels[1:]:
+        col = osim.ArrayDouble()
+        storage.getDataColumn(name, col)
+        cols.append([col.get(i) for i in range(col.getSize())])
+    return labels, np.array([times.get(i) for i in range(times.getSize())]), np.array(cols).T
+
+
+def test_torques_the_cli_writes_as_sto_open_in_opensim(osim, tmp_path):
+    """urdf2dyn torques -o x.sto (the bundled running trial): OpenSim reads the same numbers as
+    the CSV output holds, and inDegrees=no (generalized forces are never angles)."""
+    motion = urdf2dyn.data_path("running_a_3ms.csv")
+    grf = urdf2dyn.data_path("running_a_3ms_grf.csv")
+    for out in ("tau.sto", "tau.csv"):
+        r = subprocess.run([sys.executable, "-m", "urdf2dyn", "torques", "humod_subject_a.urdf",
+                            motion, "--grf", grf, "-o", str(tmp_path / out), "--no-progress"],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+    labels, t, values = _storage_columns(osim, tmp_path / "tau.sto")
+    assert not osim.Storage(str(tmp_path / "tau.sto")).isInDegrees()
+    csv = io.read_csv(tmp_path / "tau.csv")
+    assert labels[1:] == csv.names
+    np.testing.assert_allclose(t, csv.time, rtol=1e-14, atol=1e-14)
+    np.testing.assert_allclose(values, csv.q, rtol=1e-13, atol=1e-12)
+    table = osim.TimeSeriesTable(str(tmp_path / "tau.sto"))
+    np.testing.assert_allclose(table.getMatrix().to_numpy(), csv.q, rtol=1e-13, atol=1e-12)
 
 
 # ============================================================================ the reader's rules
