@@ -632,3 +632,15 @@ def test_motion_outside_the_loads_time_range_warns(tmp_path, human):
                            links={"calcn_r": "foot_R"})
     assert list(w) == ["foot_R"]
     np.testing.assert_array_equal(w["foot_R"][2, :3], [30, 600, -5])
+
+
+def test_names_opensim_refuses_are_reported(osim):
+    from urdf2dyn.opensim import to_opensim
+    model = urdf2dyn.load("""<robot name="r"><link name="base/x"/><link name="arm">
+      <inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/>
+      </inertial></link><joint name="j" type="revolute"><parent link="base/x"/>
+      <child link="arm"/><axis xyz="0 0 1"/>
+      <limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>""")
+    with pytest.raises(ValueError, match="link 'base/x' has characters OpenSim does not allow "
+                       "in names \\('/'\\); rename it"):
+        to_opensim(model)

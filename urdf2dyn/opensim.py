@@ -37,6 +37,8 @@ GROUND = "ground"
 #: Force plates report no centre of pressure below a threshold (typically 10-20 N); a larger
 #: force without a point is worth a warning.
 NO_POINT_FORCE = 20.0
+# Characters OpenSim refuses in component names (Component::finalizeFromProperties).
+_FORBIDDEN = "\\/*+ \t\n"
 # OpenSim treats an identifier that is blank or "Unassigned" as absent (ExternalForce.h).
 _UNSET = ("", "unassigned")
 
@@ -446,6 +448,13 @@ def to_opensim(model, name=None):
         doc = doc.find("robot")
     links = {link.get("name"): link for link in doc.findall("link")}
     joints = doc.findall("joint")
+    for kind, elems in (("link", links.values()), ("joint", joints)):
+        for e in elems:
+            bad = sorted(set(e.get("name")) & set(_FORBIDDEN))
+            if bad:
+                raise ValueError(f"to_opensim: {kind} '{e.get('name')}' has characters OpenSim "
+                                 f"does not allow in names ({' '.join(map(repr, bad))}); "
+                                 "rename it in the URDF")
     children = {j.find("child").get("link") for j in joints}
     root = next(n for n in links if n not in children)
 
