@@ -644,3 +644,11 @@ def test_names_opensim_refuses_are_reported(osim):
     with pytest.raises(ValueError, match="link 'base/x' has characters OpenSim does not allow "
                        "in names \\('/'\\); rename it"):
         to_opensim(model)
+
+
+def test_export_osim_gravity_leaves_the_model_alone(osim, human, tmp_path):
+    from urdf2dyn.opensim import export_osim
+    export_osim(human, tmp_path / "z_up.osim", gravity=(0, 0, -9.81))
+    assert osim.Model(str(tmp_path / "z_up.osim")).getGravity().to_numpy() == \
+        pytest.approx([0, 0, -9.81])
+    assert human.gravity == pytest.approx([0, -9.81, 0])

@@ -583,7 +583,7 @@ def cmd_export_osim(args):
         from .human import GRAVITY
         model.gravity = GRAVITY
     om = export_osim(model, args.output)
-    g = " ".join(f"{x:g}" for x in model.gravity)
+    g = " ".join(f"{x:g}" for x in om.getGravity().to_numpy())
     print(f"{args.output}: OpenSim model '{om.getName()}', {om.getNumBodies()} bodies, "
           f"{om.getNumCoordinates()} coordinates (named as the URDF joints), gravity {g}")
     return 0

@@ -407,7 +407,7 @@ def _complement(axis):
     return u, np.cross(axis, u)
 
 
-def to_opensim(model, name=None):
+def to_opensim(model, name=None, gravity=None):
     """The OpenSim model equivalent to a urdf2dyn model (needs the ``opensim`` package).
 
     Every URDF link becomes a Body of the same name (mass, centre of mass and inertia about
@@ -426,6 +426,8 @@ def to_opensim(model, name=None):
         coordinates and are refused.
     name : str, optional
         The OpenSim model's name (default: the robot's).
+    gravity : (3,) array, optional
+        Gravity in ground, m/s² (default: model.gravity).
 
     Returns
     -------
@@ -460,7 +462,7 @@ def to_opensim(model, name=None):
 
     om = osim.Model()
     om.setName(name or model.name)
-    om.setGravity(osim.Vec3(*map(float, model.gravity)))
+    om.setGravity(osim.Vec3(*map(float, model.gravity if gravity is None else gravity)))
     frames = {}
     if root == GROUND:
         frames[root] = om.getGround()
@@ -543,8 +545,9 @@ def export_osim(urdf, path, gravity=None, name=None):
     path : str or os.PathLike
         The .osim file to write.
     gravity : (3,) array, optional
-        Gravity in the URDF world frame, m/s² (default: the model's; (0, -9.81, 0) for the
-        HuMoD humans, whose y axis is up).
+        Gravity in the URDF world frame, m/s² (default: the model's, which is (0, 0, -9.81)
+        for a URDF path; the y-up HuMoD humans need (0, -9.81, 0), which ``urdf2dyn
+        export-osim`` sets for them).
     name : str, optional
         The OpenSim model's name.
 
@@ -554,8 +557,6 @@ def export_osim(urdf, path, gravity=None, name=None):
     """
     from .model import Model, load
     model = urdf if isinstance(urdf, Model) else load(urdf)
-    if gravity is not None:
-        model.gravity = gravity
-    om = to_opensim(model, name=name)
+    om = to_opensim(model, name=name, gravity=gravity)
     om.printToXML(os.fspath(path))
     return om
