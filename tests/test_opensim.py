@@ -205,7 +205,8 @@ def _smooth_motion(model):
 def _force_columns(t):
     """Force-plate columns in OpenSim's layout (two plates, the second prefixed 1_), plus a
     push on the right hand expressed in the hand, a pull on the pelvis without a point
-    (its origin) expressed in the pelvis, and a torque-only load on the head."""
+    (its origin) expressed in the pelvis, a torque-only load on the head, and a grip on the
+    left hand whose point is given in the forearm."""
     cols = {}
     for pre, c in (("", 0.0), ("1_", 0.4)):
         f = [40 * np.sin(3 * t + c), 600 + 100 * np.cos(2 * t + c), 15 * np.sin(t + c)]
@@ -221,6 +222,9 @@ def _force_columns(t):
                                                               0.01 + 0 * t])})
     cols.update({f"pull_{x}": y for x, y in zip("xyz", [20 + 0 * t, 3 * np.sin(t), 0 * t])})
     cols.update({f"twist_{x}": y for x, y in zip("xyz", [0 * t, 2 * np.cos(t), 1 + 0 * t])})
+    cols.update({f"grip_f_{x}": y for x, y in zip("xyz", [3 + 0 * t, -4 * np.cos(t), 2 * t])})
+    cols.update({f"grip_p_{x}": y for x, y in zip("xyz", [0.01 + 0 * t, -0.2 + 0.02 * t,
+                                                           0.02 + 0 * t])})
     return cols
 
 
@@ -231,12 +235,14 @@ LOADS = [("right", "foot_R", "ground_force_v", "ground_force_p", "ground_torque_
           "ground"),
          ("push", "hand_R", "hand_force_", "hand_point_", None, "hand_R", "hand_R"),
          ("pull", "pelvis", "pull_", None, None, "pelvis", "ground"),
-         ("twist", "head", None, None, "twist_", "ground", "ground")]
+         ("twist", "head", None, None, "twist_", "ground", "ground"),
+         ("grip", "hand_L", "grip_f_", "grip_p_", None, "ground", "forearm_L")]
 
 
 @pytest.fixture(scope="module")
 def opensim_files(osim, human, tmp_path_factory):
-    """Files written by OpenSim: coords.mot (degrees), grf.mot (inDegrees=yes), loads.xml."""
+    """Files written by OpenSim: coords.mot (degrees, 200 Hz), grf.mot (inDegrees=yes,
+    400 Hz), loads.xml."""
     d = tmp_path_factory.mktemp("opensim")
     t, q = _smooth_motion(human)
     rot = np.array([j.type == "revolute" for j in human.joints])
@@ -244,9 +250,10 @@ def opensim_files(osim, human, tmp_path_factory):
     qdeg[:, rot] = np.degrees(q[:, rot])
     osim.STOFileAdapter.write(_table(osim, t, qdeg, list(human.q_names), True),
                               str(d / "coords.mot"))
-    cols = _force_columns(t)
-    osim.STOFileAdapter.write(_table(osim, t, np.column_stack(list(cols.values())), list(cols),
-                                     True), str(d / "grf.mot"))
+    t_plate = np.arange(2 * len(t) - 1) / (2 * RATE)      # force plates at twice the rate
+    cols = _force_columns(t_plate)
+    osim.STOFileAdapter.write(_table(osim, t_plate, np.column_stack(list(cols.values())),
+                                     list(cols), True), str(d / "grf.mot"))
     write_external_loads(osim, d / "loads.xml", LOADS)
     return d, t, q
 
