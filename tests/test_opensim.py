@@ -159,7 +159,8 @@ def test_random_trees_match_opensim_solver(osim, seed):
 def test_export_osim_cli_writes_a_model_opensim_loads(osim, human, tmp_path):
     out = tmp_path / "human.osim"
     r = subprocess.run([sys.executable, "-m", "urdf2dyn", "export-osim", "humod_subject_a.urdf",
-                        "-o", str(out)], capture_output=True, text=True)
+                        "-o", str(out)], capture_output=True, text=True,
+                       cwd=tmp_path)                    # not the source tree
     assert r.returncode == 0, r.stderr
     assert "36 coordinates" in r.stdout and "gravity 0 -9.81 0" in r.stdout
     om = osim.Model(str(out))          # the file, read back by OpenSim
@@ -352,7 +353,8 @@ def test_cli_on_opensim_files_matches_the_inverse_dynamics_tool(osim, human, hum
     r = subprocess.run([sys.executable, "-m", "urdf2dyn", "torques", "humod_subject_a.urdf",
                         str(d / "coords.mot"), "--grf", str(d / "grf.mot"), "--contact",
                         "=foot_R", "--contact", "1=foot_L", "--derivatives", "spline", "-o",
-                        str(out), "--no-progress"], capture_output=True, text=True)
+                        str(out), "--no-progress"], capture_output=True, text=True,
+                       cwd=tmp_path)                    # not the source tree
     assert r.returncode == 0, r.stderr
     labels, t_cli, ours = _storage_columns(osim, out)
     names = [n.removesuffix("_moment").removesuffix("_force") for n in labels[1:]]
@@ -440,7 +442,7 @@ def test_torques_the_cli_writes_as_sto_open_in_opensim(osim, tmp_path):
     for out in ("tau.sto", "tau.csv"):
         r = subprocess.run([sys.executable, "-m", "urdf2dyn", "torques", "humod_subject_a.urdf",
                             motion, "--grf", grf, "-o", str(tmp_path / out), "--no-progress"],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, cwd=tmp_path)  # not the sources
         assert r.returncode == 0, r.stderr
     labels, t, values = _storage_columns(osim, tmp_path / "tau.sto")
     assert not osim.Storage(str(tmp_path / "tau.sto")).isInDegrees()
