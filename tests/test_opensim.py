@@ -661,3 +661,27 @@ def test_export_osim_gravity_leaves_the_model_alone(osim, human, tmp_path):
     assert osim.Model(str(tmp_path / "z_up.osim")).getGravity().to_numpy() == \
         pytest.approx([0, 0, -9.81])
     assert human.gravity == pytest.approx([0, -9.81, 0])
+
+
+def test_load_columns_are_never_converted_from_degrees(tmp_path, human):
+    """OpenSim applies external-load data as written, inDegrees=yes or not: labels that look
+    like nothing urdf2dyn knows (F1X ..) stay in N and m too."""
+    _write(tmp_path / "plate.mot", """\
+        plate
+        version=1
+        nRows=2
+        nColumns=7
+        inDegrees=yes
+        endheader
+        time\tF1X\tF1Y\tF1Z\tCoP1X\tCoP1Y\tCoP1Z
+        0\t10\t700\t-5\t0.379\t0\t0.1
+        1\t20\t600\t-5\t0.479\t0\t0.1
+    """)
+    xml = _write(tmp_path / "l.xml", """\
+        <OpenSimDocument><ExternalLoads><objects><ExternalForce name="plate1">
+        <applied_to_body>foot_R</applied_to_body><force_identifier>F1</force_identifier>
+        <point_identifier>CoP1</point_identifier></ExternalForce></objects>
+        <datafile>plate.mot</datafile></ExternalLoads></OpenSimDocument>""")
+    loads = read_external_loads(xml)
+    np.testing.assert_array_equal(loads.columns["F1Y"], [700, 600])
+    np.testing.assert_array_equal(loads.columns["CoP1X"], [0.379, 0.479])

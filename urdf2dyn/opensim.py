@@ -266,7 +266,8 @@ def read_external_loads(path, **read_options):
         </OpenSimDocument>
 
     The data file is resolved relative to the XML's folder (as OpenSim's tools do) and read
-    with urdf2dyn.io.read (read_options are passed on). Disabled forces (``<isDisabled>``
+    with urdf2dyn.io.read (read_options are passed on); like OpenSim, no column of it is
+    converted from degrees, whatever its header says. Disabled forces (``<isDisabled>``
     true or ``<appliesForce>`` false) are skipped.
 
     Parameters
@@ -330,6 +331,10 @@ def read_external_loads(path, **read_options):
     if not forces:
         raise ExternalLoadsError(f"{path}: no enabled <ExternalForce> under <objects>")
     traj = io.read(datafile, **read_options)
+    if traj.meta.get("in_degrees"):
+        # OpenSim never converts external-load data (inDegrees concerns coordinates): read
+        # again with every column declared linear, whatever its label looks like.
+        traj = io.read(datafile, **{**read_options, "linear": list(traj.names)})
     labels = list(traj.names)
     columns = {n: traj.q[:, k] for k, n in enumerate(labels)}
     out = ExternalLoads(path=path, datafile=datafile, forces=forces,
