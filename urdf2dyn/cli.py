@@ -3,6 +3,7 @@
     urdf2dyn torques ROBOT.urdf MOTION [MOTION ...] [-o OUT] [--grf FILE] [--filter HZ] ...
     urdf2dyn human --height 1.61 --mass 57.3 --sex female -o HUMAN.urdf
     urdf2dyn info MODEL [--dot TREE.dot]
+    urdf2dyn export-osim MODEL.urdf -o MODEL.osim
 
 ``python -m urdf2dyn ...`` is the same. ``urdf2dyn COMMAND --help`` describes each command.
 """
@@ -571,6 +572,23 @@ def _dot(model, links, edges, root):
     return "\n".join(lines) + "\n"
 
 
+# ============================================================================== export-osim
+
+def cmd_export_osim(args):
+    from .opensim import export_osim
+    model = load(_model_path(args.model))
+    if args.gravity is not None:
+        model.gravity = args.gravity
+    elif _is_humod(model):
+        from .human import GRAVITY
+        model.gravity = GRAVITY
+    om = export_osim(model, args.output)
+    g = " ".join(f"{x:g}" for x in om.getGravity().to_numpy())
+    print(f"{args.output}: OpenSim model '{om.getName()}', {om.getNumBodies()} bodies, "
+          f"{om.getNumCoordinates()} coordinates (named as the URDF joints), gravity {g}")
+    return 0
+
+
 # ============================================================================== parser
 
 def build_parser():
@@ -661,6 +679,18 @@ def build_parser():
                         "links, i.e. multi-DoF joints, are shown as one)")
     i.add_argument("--dot", metavar="FILE", help="write the tree as a Graphviz DOT file")
     i.set_defaults(func=cmd_info)
+
+    x = sub.add_parser("export-osim", help="write the equivalent OpenSim model (.osim)",
+                       description="Write an OpenSim model with the URDF's bodies, masses, "
+                       "inertias, joint frames and axes; each movable joint becomes a "
+                       "coordinate of the same name (needs: pip install opensim).")
+    x.add_argument("model", help="URDF file (or the name of a bundled one, e.g. "
+                                 "humod_subject_a.urdf)")
+    x.add_argument("-o", "--output", required=True, help=".osim file to write")
+    x.add_argument("--gravity", type=float, nargs=3, metavar=("GX", "GY", "GZ"),
+                   help="gravity in the URDF world frame (default 0 0 -9.81; 0 -9.81 0 for a "
+                        "HuMoD human model)")
+    x.set_defaults(func=cmd_export_osim)
     return parser
 
 

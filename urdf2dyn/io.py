@@ -56,6 +56,9 @@ HUMOD_LENGTH_SCALE = 1e-3
 
 _FORCE_RE = re.compile(r"^(grf|cop|mom)([XYZ])_(\w+)$")
 _LINEAR_RE = re.compile(r"(^p[A-Z])|(_t[xyz]$)|(_v?[xyz]$)|(_q[xyzw]$)")
+# OpenSim force-plate columns (<prefix>ground_force_v*/_p*, ground_torque_*): never angles,
+# whatever inDegrees says (it covers rotational coordinates only).
+_LOAD_RE = re.compile(r"ground_(force|torque)_")
 
 
 # ----------------------------------------------------------------------------- the container
@@ -265,7 +268,8 @@ def _angular(names, model=None, linear=(), velocity=False):
             elif j.type == "floating" and velocity:
                 ang.update(f"{j.name}_{s}" for s in ("wx", "wy", "wz"))
         return np.array([n in ang and n not in linear for n in names], dtype=bool)
-    return np.array([n not in linear and not _LINEAR_RE.search(n) for n in names], dtype=bool)
+    return np.array([n not in linear and not _LINEAR_RE.search(n) and not _LOAD_RE.search(n)
+                     for n in names], dtype=bool)
 
 
 # ----------------------------------------------------------------------------- tables
