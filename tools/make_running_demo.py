@@ -84,6 +84,7 @@ try:
 except ImportError:     # a source tree built in place
     sys.path.insert(0, str(ROOT))
 
+from urdf2dyn.gait import CONTACT_THRESHOLD  # noqa: E402
 from urdf2dyn.grf import root_residuals  # noqa: E402
 from urdf2dyn.human import HUMOD_SUBJECTS, humod_subject, segment_parameters  # noqa: E402
 
@@ -679,6 +680,10 @@ def main(argv=None):
     cols, header = [t], ["time"]
     for side in "LR":
         F, cop, free = stance_samples(runner, stride, s, side)
+        # as a force plate reports it: below the contact threshold no load and no CoP (a CoP
+        # where the vertical force is ~1e-9 N is the ratio of two round-off errors)
+        off = ~(F[:, 1] > CONTACT_THRESHOLD)
+        F[off], free[off], cop[off] = 0.0, 0.0, np.nan
         mom = np.zeros((len(s), 3))
         mom[:, 1] = free
         for kind, x in (("grf", F), ("cop", cop), ("mom", mom)):

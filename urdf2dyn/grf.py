@@ -42,18 +42,16 @@ J. Biomech. Eng. 137:020905) asks for peak residual forces below 5 % of the peak
 and RMS residual moments below 1 % of (CoM height x peak external force).
 """
 import os
-import re
 import weakref
 import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from .motion import MotionError
+from .io import _OPENSIM_FORCE_RE as _OPENSIM_RE
+from .io import MotionError
 
 __all__ = ["read_grf", "external_loads", "contact_links", "root_residuals", "root_chain",
            "Residuals", "per_kg", "body_mass"]
-
-_OPENSIM_RE = re.compile(r"^(?P<key>.*?)_?ground_(?P<kind>force_v|force_p|torque_)(?P<ax>[xyz])$")
 
 
 # ----------------------------------------------------------------------------- reading
