@@ -48,9 +48,9 @@ class Gap:
         return self.stop - self.start
 
     def __str__(self):
-        rows = (f"row {self.start + 1}" if len(self) == 1
-                else f"rows {self.start + 1}-{self.stop}")
-        return f"{self.column} {rows} (t = {self.t0:g} .. {self.t1:g} s)"
+        if len(self) == 1:
+            return f"{self.column} row {self.start + 1} (t = {self.t0:g} s)"
+        return f"{self.column} rows {self.start + 1}-{self.stop} (t = {self.t0:g} .. {self.t1:g} s)"
 
 
 def _runs(mask):
