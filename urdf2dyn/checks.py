@@ -165,5 +165,7 @@ def sampling(t_motion, t_forces, source, force_rate=None, motion_rate=None):
         tf, tm = np.asarray(t_forces), np.asarray(t_motion)
         if tf[-1] - tf[0] < (tm[-1] - tm[0]) * (1 - 1e-9):
             out.append(f"{source}: the forces span t = {tf[0]:g} .. {tf[-1]:g} s, shorter than "
-                       f"the motion's {tm[0]:g} .. {tm[-1]:g} s")
+                       f"the motion's {tm[0]:g} .. {tm[-1]:g} s: the motion's samples outside "
+                       "get the nearest force sample (more than one force sample beyond is "
+                       "refused)")
     return out

@@ -151,10 +151,14 @@ def external_loads(reactions, model, time=None, links=None, sign=1.0):
     tr = reactions.time
     if len(tr) == len(t) and np.allclose(tr, t, rtol=0, atol=1e-9 * max(1.0, abs(t).max())):
         return out
-    tol = 1e-6 * (tr[-1] - tr[0]) / max(len(tr) - 1, 1)
+    # a motion that outlasts the forces by less than one force sample (clocks at different
+    # rates rarely stop together) gets the nearest force sample there (np.interp holds the
+    # ends; urdf2dyn.checks.sampling warns); any more is refused
+    tol = (1 + 1e-6) * (tr[-1] - tr[0]) / max(len(tr) - 1, 1)
     if t.min() < tr[0] - tol or t.max() > tr[-1] + tol:
         raise MotionError(f"the ground reactions cover t = {tr[0]:g} .. {tr[-1]:g} s but the "
-                          f"motion spans t = {t.min():g} .. {t.max():g} s")
+                          f"motion spans t = {t.min():g} .. {t.max():g} s: cut the motion to "
+                          "the time the forces were recorded")
     return {link: np.column_stack([np.interp(t, tr, x[:, c]) for c in range(6)])
             for link, x in out.items()}
 
