@@ -62,7 +62,10 @@ How it is built (all numbers are the constants below):
    rULJY, rLLJZ: periodic corrections of up to 6 harmonics, left/right symmetric) and the arm
    swing amplitude are chosen by nonlinear least squares (scipy.optimize.least_squares) to
    minimise the residual moments over the stride, the free moment and the size of the
-   corrections. Steps 3-6 are repeated three times, ending with step 3.
+   corrections. Steps 3-6 are repeated three times, ending with step 3. As a force plate
+   reports it, a sample whose vertical force is at most 20 N (urdf2dyn.gait.CONTACT_THRESHOLD)
+   has no load and no centre of pressure (NaN): a CoP there would be the ratio of two
+   round-off errors.
 
 The generator evaluates everything from exact (analytic and spectral) derivatives on a 1 kHz grid
 of one stride. The files hold positions only (``urdf2dyn torques`` estimates velocities and
