@@ -158,3 +158,21 @@ def test_velocity_columns_with_gaps_are_filled_too(tmp_path):
         res = urdf2dyn.inverse_dynamics_trial(model, path)
     np.testing.assert_allclose(res.v, v, atol=1e-7)
     shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_dataframe_and_trajectory_inputs_are_not_modified():
+    pd = pytest.importorskip("pandas")
+    model = humod_subject("A")
+    motion, reac = trial()
+    motion.q[200:203, 5] = np.nan
+    df = pd.DataFrame(motion.q, columns=motion.names, index=pd.Index(motion.time, name="time"))
+    before_q, before_cop = motion.q.copy(), reac.cop["R"].copy()
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match="rBJZ rows 201-203"):
+        a = urdf2dyn.inverse_dynamics_trial(model, df, reac)
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match="rBJZ rows 201-203"):
+        b = urdf2dyn.inverse_dynamics_trial(model, motion, reac)
+    np.testing.assert_array_equal(a.tau, b.tau)
+    assert np.isfinite(a.tau).all()
+    np.testing.assert_array_equal(motion.q, before_q)             # NaN still there: a copy
+    np.testing.assert_array_equal(reac.cop["R"], before_cop)
+    assert np.isnan(df.to_numpy()[200:203, 5]).all()

@@ -28,7 +28,7 @@ InverseDynamicsTool does, to reproduce its results.
 import os
 import time as _time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -86,8 +86,14 @@ class TrialResult:
 
 def _read_motion(path, model, degrees, mapping):
     from . import io
-    if not isinstance(path, (str, os.PathLike)):
-        return path, "trajectory"                       # an io.Trajectory given directly
+    if isinstance(path, io.Trajectory):                 # read already: SI units, a copy
+        if degrees:
+            raise ValueError("degrees=True: a Trajectory is in radians already (convert when "
+                             "reading it, e.g. io.read_csv(path, degrees=True, model=model))")
+        return replace(path.renamed(mapping) if mapping else path), "radians (trajectory)"
+    if hasattr(path, "to_numpy") and hasattr(path, "columns"):       # a pandas DataFrame
+        traj = io.from_dataframe(path, degrees=bool(degrees), model=model, mapping=mapping)
+        return traj, "degrees" if degrees else "radians"
     path = os.fspath(path)
     ext = os.path.splitext(path)[1].lower()
     if not os.path.exists(path):
@@ -151,8 +157,9 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
     Parameters
     ----------
     model : urdf2dyn.Model
-    motion : path or urdf2dyn.io.Trajectory
-        Motion file (.csv, OpenSim .mot/.sto, HuMoD .mat) or a trajectory read already.
+    motion : path, urdf2dyn.io.Trajectory or pandas.DataFrame
+        Motion file (.csv, OpenSim .mot/.sto, HuMoD .mat), a trajectory read already (SI
+        units), or a DataFrame (io.from_dataframe: a ``time`` column or index). Never modified.
     grf : path or Trajectory, optional
         Ground reactions (urdf2dyn.grf.read_grf); by default those the motion file carries.
     external_loads : path, optional
@@ -188,7 +195,8 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
     from . import io
     start = _time.perf_counter()
     messages = []
-    source = os.fspath(motion) if isinstance(motion, (str, os.PathLike)) else "trajectory"
+    source = (os.fspath(motion) if isinstance(motion, (str, os.PathLike))
+              else type(motion).__name__)
 
     def warn(msg):
         messages.append(msg)
@@ -252,7 +260,7 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
         loads_source = os.fspath(external_loads)
     else:
         if grf is not None:
-            reactions = G.read_grf(grf)
+            reactions = G.read_grf(replace(grf) if isinstance(grf, io.Trajectory) else grf)
             loads_source = os.fspath(grf) if isinstance(grf, (str, os.PathLike)) else "trajectory"
         elif traj.grf:
             reactions = traj
