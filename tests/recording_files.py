@@ -23,8 +23,13 @@ def trial():
 
 def write_storage(path, labels, data, in_degrees):
     """Write a .mot/.sto with OpenSim's own writer (opensim.Storage.printResult): header
-    ``name / version=1 / nRows / nColumns / inDegrees / endheader``, tab-separated labels."""
-    osim = pytest.importorskip("opensim")
+    ``name / version=1 / nRows / nColumns / inDegrees / endheader``, tab-separated labels, values
+    as "%16.8f". Without the opensim package (no wheel for the newest CPython), the same bytes
+    by :func:`write_storage_copy` (test_storage_copy_is_byte_for_byte checks it)."""
+    try:
+        import opensim as osim
+    except ImportError:
+        return write_storage_copy(path, labels, data, in_degrees)
     sto = osim.Storage()
     arr = osim.ArrayStr()
     for name in labels:
@@ -41,6 +46,20 @@ def write_storage(path, labels, data, in_degrees):
     sto.setName(stem)
     sto.setInDegrees(bool(in_degrees))
     sto.printResult(sto, stem, folder, -1, ext)
+    return path
+
+
+def write_storage_copy(path, labels, data, in_degrees):
+    """OpenSim 4.6's Storage text layout, byte for byte (observed from Storage.printResult)."""
+    path = os.fspath(path)
+    data = np.asarray(data, dtype=float)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    with open(path, "w", newline="\n") as f:
+        f.write(f"{stem}\nversion=1\nnRows={data.shape[0]}\nnColumns={data.shape[1]}\n"
+                f"inDegrees={'yes' if in_degrees else 'no'}\nendheader\n")
+        f.write("\t".join(labels) + "\n")
+        for row in data:
+            f.write("\t".join("%16.8f" % x for x in row) + "\n")
     return path
 
 

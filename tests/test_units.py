@@ -12,9 +12,22 @@ from urdf2dyn.cli import main
 from urdf2dyn.human import humod_subject
 
 from recording_files import (FORCE_PLATE_LABELS, GRF, HUMAN, MOTION, trial,
-                             write_coordinates_mot, write_force_plate_mot)
+                             write_coordinates_mot, write_force_plate_mot, write_storage,
+                             write_storage_copy)
 
 CONTACTS = {"": "foot_R", "1": "foot_L"}      # OpenSim's plate prefixes -> the model's feet
+
+
+def test_storage_copy_is_byte_for_byte(tmp_path):
+    """The tests' fallback writer (used where the opensim package has no wheel) writes what
+    OpenSim's Storage writes."""
+    pytest.importorskip("opensim")
+    data = np.array([[0.0, -1234.56789012345, 1e-12, np.nan], [0.005, 123456789.123, -0.5, 1e7]])
+    labels = ["time", "ground_force_vx", "ground_force_px", "ground_torque_x"]
+    (tmp_path / "osim").mkdir()
+    a = write_storage(tmp_path / "osim" / "grf.mot", labels, data, True)
+    b = write_storage_copy(tmp_path / "grf.mot", labels, data, True)
+    assert open(a, "rb").read() == open(b, "rb").read()
 
 
 def test_angle_columns_follow_opensim_rules_without_a_model():

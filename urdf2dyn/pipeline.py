@@ -78,8 +78,8 @@ class TrialResult:
 
     @property
     def filtered(self):
-        return self.record.get("filter_hz") is not None and self.record.get("derivatives") != \
-            "given in the file"
+        """True when the coordinates were low-pass filtered."""
+        return self.record.get("filter_hz") is not None
 
 
 # ----------------------------------------------------------------------------- reading
