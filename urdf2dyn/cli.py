@@ -21,8 +21,6 @@ from .model import load
 from .pipeline import DEFAULT_DERIVATIVES
 from .warn import Urdf2dynWarning
 
-MOTION_EXTENSIONS = (".csv", ".mot", ".sto", ".mat")
-
 
 # ============================================================================== torques
 

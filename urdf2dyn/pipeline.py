@@ -193,6 +193,9 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
     """
     from . import grf as G
     from . import io
+    if external_loads is not None and grf is not None:
+        raise ValueError("give either grf (ground reactions) or external_loads (an OpenSim "
+                         "ExternalLoads file), not both")
     start = _time.perf_counter()
     messages = []
     source = (os.fspath(motion) if isinstance(motion, (str, os.PathLike))
@@ -250,9 +253,6 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
 
     # loads
     f_ext, reactions, loads_source = None, None, None
-    if external_loads is not None and grf is not None:
-        raise ValueError("give either grf (ground reactions) or external_loads (an OpenSim "
-                         "ExternalLoads file), not both")
     if external_loads is not None:
         from .opensim import read_external_loads            # urdf2dyn.opensim
         loads = read_external_loads(external_loads)
