@@ -478,12 +478,17 @@ def _read_fast(path, ncol):
     return np.ascontiguousarray(df.to_numpy(dtype=float))
 
 
-def write_table(path, t, values, names):
+#: Enough digits for every float64 to read back bit for bit (torques: "read back identically").
+_EXACT = "{:.17g}"
+
+
+def write_table(path, t, values, names, fmt="{:.15g}"):
     """Write a CSV with a ``time`` column and one column per name (values (N, len(names))), 15
-    significant digits, NaN as ``nan``: the one CSV writer."""
+    significant digits (fmt; "{:.17g}" reads back bit for bit), NaN as ``nan``: the one CSV
+    writer."""
     table = np.column_stack([np.asarray(t, dtype=float), np.asarray(values, dtype=float)])
     np.savetxt(path, table, delimiter=",", header=",".join(["time", *names]), comments="",
-               fmt="%.15g")
+               fmt="%" + fmt[2:-1])
 
 
 def read_csv(path, degrees=False, model=None, mapping=None, linear=()):
@@ -572,13 +577,13 @@ def write_opensim(path, traj, degrees=None, name=None, model=None, linear=(), de
                name or os.path.splitext(os.path.basename(os.fspath(path)))[0])
 
 
-def _write_sto(path, header, data, degrees, name):
+def _write_sto(path, header, data, degrees, name, fmt="{:.15g}"):
     with open(path, "w", encoding="utf-8", newline="\n") as f:
         f.write(f"{name}\nversion=1\nnRows={data.shape[0]}\nnColumns={data.shape[1]}\n"
                 f"inDegrees={'yes' if degrees else 'no'}\nendheader\n")
         f.write("\t".join(header) + "\n")
         for row in data:
-            f.write("\t".join(f"{x:.15g}" for x in row) + "\n")
+            f.write("\t".join(fmt.format(x) for x in row) + "\n")
 
 
 # ----------------------------------------------------------------------------- torques
@@ -597,7 +602,7 @@ def write_torques(path, t, tau, model, per_kg=False, name=None):
     ``.sto``/``.mot``: OpenSim's inverse-dynamics layout, ``inDegrees=no`` (forces are never
     angles), columns ``time`` + :func:`torque_names` (``<coordinate>_moment`` in N·m,
     ``<coordinate>_force`` in N): OpenSim and its users read it as one of their own. ``.csv``:
-    ``time`` + ``model.v_names``. per_kg only names the unit in the .sto title (N·m/kg): divide
+    ``time`` + ``model.v_names``. 17 significant digits: the values read back bit for bit. per_kg only names the unit in the .sto title (N·m/kg): divide
     tau yourself (urdf2dyn.grf.per_kg). :func:`read_torques` reads both back."""
     tau = np.asarray(tau, dtype=float)
     t = np.asarray(t, dtype=float).reshape(-1)
@@ -608,9 +613,9 @@ def write_torques(path, t, tau, model, per_kg=False, name=None):
     if ext in (".sto", ".mot"):
         unit = "N·m/kg, N/kg" if per_kg else "N·m, N"
         _write_sto(path, ["time", *torque_names(model)], np.column_stack([t, tau]), False,
-                   name or f"urdf2dyn inverse dynamics ({unit})")
+                   name or f"urdf2dyn inverse dynamics ({unit})", fmt=_EXACT)
     elif ext == ".csv":
-        write_table(path, t, tau, model.v_names)
+        write_table(path, t, tau, model.v_names, fmt=_EXACT)
     else:
         raise ValueError(f"{os.fspath(path)}: torques are written as .sto, .mot or .csv, not "
                          f"{ext!r}")
