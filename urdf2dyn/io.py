@@ -425,8 +425,16 @@ def read_table(path):
         raise MotionError(f"{path}: empty file (expected a header line)")
     data = _read_fast(path, len(header)) if os.path.getsize(path) > FAST_CSV_BYTES else None
     if data is None:
+        try:                   # NumPy's C parser: a clean table (numbers, nan) in one pass
+            data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2, dtype=float,
+                              encoding="utf-8-sig")
+            if data.shape[0] and data.shape[1] != len(header):
+                data = None
+        except ValueError:     # empty cells, words, ragged rows: the csv module words it
+            data = None
+    if data is None:
         data = _read_slow(path, header)
-    return header, data
+    return header, data.reshape(-1, len(header))
 
 
 def _read_slow(path, header):

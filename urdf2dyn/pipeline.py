@@ -286,8 +286,11 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
 
     if checks_enabled and f_ext and residuals is not None:
         peak = float(np.linalg.norm(sum(f_ext.values())[:, :3], axis=1).max())
-        res_com = G.root_residuals(model, q, tau, about="com")
-        for msg in checks.residuals(model, t, res_com, peak, _com_height(model, q, reactions),
+        com = model.center_of_mass(q)
+        r = residuals                                   # shifted from the root origin to the CoM
+        res_com = G.Residuals(r.force, r.moment + np.cross(r.point - com, r.force), com,
+                              r.generalized, r.names, "com")
+        for msg in checks.residuals(model, t, res_com, peak, _com_height(model, com, reactions),
                                     source):
             warn(msg)
     if checks_enabled and reactions is not None and len(reactions.time) == len(t):
@@ -316,13 +319,14 @@ def _fill_reaction_gaps(reactions, max_gap, source, record):
     return notes
 
 
-def _com_height(model, q, reactions):
-    """Mean height (m, against gravity) of the CoM above the mean centre of pressure."""
+def _com_height(model, com, reactions):
+    """Mean height (m, against gravity) of the CoM com (N, 3) above the mean centre of
+    pressure."""
     g = np.asarray(model.gravity, dtype=float)
     if not np.linalg.norm(g) > 0:
         return 0.0
     up = -g / np.linalg.norm(g)
-    com = model.center_of_mass(q) @ up
+    com = com @ up
     ground = 0.0
     if reactions is not None:
         cops = [p for p in reactions.cop.values() if np.isfinite(p).any()]
