@@ -176,3 +176,30 @@ def test_dataframe_and_trajectory_inputs_are_not_modified():
     np.testing.assert_array_equal(motion.q, before_q)             # NaN still there: a copy
     np.testing.assert_array_equal(reac.cop["R"], before_cop)
     assert np.isnan(df.to_numpy()[200:203, 5]).all()
+
+
+def test_pandas_csv_without_a_time_column_says_what_to_do(tmp_path):
+    pd = pytest.importorskip("pandas")
+    motion, _ = trial()
+    df = pd.DataFrame(motion.q[:10], columns=motion.names, index=motion.time[:10])
+    df.to_csv(tmp_path / "m.csv")                    # the times in an unnamed index column
+    with pytest.raises(io.MotionError, match=r"no name .*df\.index\.name = 'time'"):
+        io.read(tmp_path / "m.csv")
+    df.index.name = "time"
+    df.to_csv(tmp_path / "m.csv")
+    np.testing.assert_array_equal(io.read(tmp_path / "m.csv").q, motion.q[:10])
+
+
+def test_plate_noise_without_a_centre_of_pressure_is_no_load():
+    """Outside contact plate software writes a CoP of 0 0 0 (OpenSim's example files do) next
+    to a few newtons of noise: no load there, not 5 N at the lab origin."""
+    t = np.arange(10) * 0.01
+    F = np.zeros((10, 3))
+    F[:, 1] = [5, 3, 400, 800, 900, 800, 400, 4, np.nan, 2]
+    P = np.zeros((10, 3))
+    P[2:7] = [0.1, 0.0, 0.2]
+    P[8] = np.nan
+    F2, P2, M2, filled, notes = gaps.fill_load_gaps(t, F, P, np.zeros((10, 3)), key="R")
+    off = [0, 1, 7, 8, 9]
+    assert np.all(F2[off] == 0) and np.isnan(P2[off]).all() and not filled and not notes
+    np.testing.assert_array_equal(F2[2:7], F[2:7])

@@ -127,8 +127,9 @@ def fill_load_gaps(t, force, cop, moment=None, key="", max_gap=DEFAULT_MAX_GAP,
     * A force sample that is missing where the valid samples around it carry no more than
       ``threshold`` newtons (e.g. urdf2dyn.gait.CONTACT_THRESHOLD) is no contact: zero force,
       no centre of pressure.
-    * A missing centre of pressure where the force is at most threshold is no load (force
-      plates report none there): the force is zeroed, as a plate would.
+    * A missing centre of pressure (NaN, or exactly 0 0 0 as plate software writes it outside
+      contact) where the force is at most threshold is no load (force plates report none
+      there): the force is zeroed, as a plate would.
     * Missing force or centre-of-pressure samples inside a contact are gaps: filled like
       :func:`fill_gaps` (at most max_gap samples) or refused. Where a contact starts or ends
       without a centre of pressure (a plate with a higher threshold than ours) the force is
@@ -157,8 +158,11 @@ def fill_load_gaps(t, force, cop, moment=None, key="", max_gap=DEFAULT_MAX_GAP,
             F[a:b, c] = _interpolate(t, F[:, c], a, b)
         filled.append(g)
     mag = np.linalg.norm(F, axis=1)
-    # 2. no centre of pressure: no load below the threshold, a gap above it
-    off = ~np.all(np.isfinite(P), axis=1) & (mag <= threshold)
+    # 2. no centre of pressure (NaN, or the 0 0 0 plate software writes instead): no load
+    # below the threshold (a few newtons of plate noise at the lab origin would add a moment),
+    # a gap above it
+    nocop = ~np.all(np.isfinite(P), axis=1) | np.all(P == 0, axis=1)
+    off = nocop & (mag <= threshold)
     F[off], P[off] = 0.0, np.nan
     if M is not None:
         M[off] = 0.0

@@ -346,8 +346,12 @@ def _from_table(header, data, source, degrees=False, model=None, linear=(), mapp
         # pandas' df.to_csv() writes the (unnamed) index as a first column: not a coordinate
         header, lower, data = header[1:], lower[1:], data[:, 1:]
     if "time" not in lower:
+        hint = ""
+        if lower and lower[0] in ("", "unnamed: 0"):
+            hint = (": its first column has no name (a pandas index written by df.to_csv()?); "
+                    "name it 'time' (df.index.name = 'time') if it holds the times")
         raise MotionError(f"{source}: missing columns ['time'] (no 'time' column; columns: "
-                          f"{header})")
+                          f"{header}){hint}")
     if len(set(header)) != len(header):
         dup = sorted({h for h in header if header.count(h) > 1})
         raise MotionError(f"{source}: duplicate columns {dup}")
