@@ -30,6 +30,7 @@ def write_storage(path, labels, data, in_degrees):
         import opensim as osim
     except ImportError:
         return write_storage_copy(path, labels, data, in_degrees)
+    osim.Logger.removeFileSink()          # no opensim.log in the working directory
     sto = osim.Storage()
     arr = osim.ArrayStr()
     for name in labels:

@@ -122,6 +122,7 @@ def test_torques_sto_layout_and_round_trip_in_pandas(tmp_path):
 
 def test_torques_sto_opens_in_opensim_storage(tmp_path):
     osim = pytest.importorskip("opensim")
+    osim.Logger.removeFileSink()          # no opensim.log in the working directory
     model = humod_subject("A")
     res = urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF)
     path = tmp_path / "tau.sto"
