@@ -37,7 +37,7 @@ def test_trial_is_the_chain_of_library_calls(model):
     assert res.record["loads"] == GRF and res.record["units"] == "radians"
 
 
-def test_filter_loads_yes_and_no(model):
+def test_filter_loads_yes_and_no(model, tmp_path):
     pytest.importorskip("scipy")
     # the trial starts and ends in flight: the filter pulls the accelerations at both ends
     # towards zero (odd padding), and the residual check says where
@@ -59,14 +59,10 @@ def test_filter_loads_yes_and_no(model):
     assert np.abs(yes.tau - no.tau).max() > 1.0
     out = {}
     for flag in ("yes", "no"):
-        path = os.path.join(os.path.dirname(__file__), f"_tmp_{flag}.csv")
-        try:
-            assert main(["torques", HUMAN, MOTION, "--grf", GRF, "--filter", "15",
-                         "--filter-loads", flag, "-o", path]) == 0
-            out[flag] = io.read_torques(path, model)[1]
-        finally:
-            if os.path.exists(path):
-                os.remove(path)
+        path = tmp_path / f"tau_{flag}.csv"
+        assert main(["torques", HUMAN, MOTION, "--grf", GRF, "--filter", "15",
+                     "--filter-loads", flag, "-o", str(path)]) == 0
+        out[flag] = io.read_torques(path, model)[1]
     np.testing.assert_allclose(out["yes"], yes.tau, atol=1e-9)
     np.testing.assert_allclose(out["no"], no.tau, atol=1e-9)
 
