@@ -367,6 +367,44 @@ def test_cli_on_opensim_files_matches_the_inverse_dynamics_tool(osim, human, hum
     assert err < 1e-8
 
 
+def test_cli_external_loads_setup_matches_the_inverse_dynamics_tool(osim, human, human_osim,
+                                                                    opensim_files, tmp_path):
+    """An OpenSim user's setup unchanged: urdf2dyn torques --external-loads loads.xml (forces
+    and points in ground and in bodies, a force without a point, a torque-only load; the data
+    file says inDegrees=yes) gives the InverseDynamicsTool's generalized forces."""
+    d, t, _ = opensim_files
+    table = run_inverse_dynamics_tool(osim, human_osim, d / "coords.mot", d / "loads.xml",
+                                      tmp_path)
+    kind = {j.name: "moment" if j.type == "revolute" else "force" for j in human.joints}
+    theirs = np.column_stack([table.getDependentColumn(f"{n}_{kind[n]}").to_numpy()
+                              for n in human.q_names])
+    out = tmp_path / "tau.sto"
+    r = subprocess.run([sys.executable, "-m", "urdf2dyn", "torques", "humod_subject_a.urdf",
+                        str(d / "coords.mot"), "--external-loads", str(d / "loads.xml"),
+                        "--derivatives", "spline", "-o", str(out), "--no-progress"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "external loads" in r.stdout.lower() or "loads.xml" in r.stdout
+    labels, t_cli, ours = _storage_columns(osim, out)
+    assert labels[1:] == [f"{n}_{kind[n]}" for n in human.v_names]
+    ours = ours[:, [human.v_names.index(n) for n in human.q_names]]
+    np.testing.assert_allclose(t_cli, t, atol=1e-12)
+    inner = (t > 0.1) & (t < DURATION - 0.1)
+    err = _rel(ours[inner], theirs[inner])
+    print(f"\nCLI --external-loads vs InverseDynamicsTool (interior): max relative error "
+          f"{err:.2e}")
+    assert err < 1e-8
+    # the loads matter: the same run without them is far off
+    r = subprocess.run([sys.executable, "-m", "urdf2dyn", "torques", "humod_subject_a.urdf",
+                        str(d / "coords.mot"), "--derivatives", "spline", "-o",
+                        str(tmp_path / "free.sto"), "--no-progress"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    _, _, free = _storage_columns(osim, tmp_path / "free.sto")
+    free = free[:, [human.v_names.index(n) for n in human.q_names]]
+    assert _rel(free[inner], theirs[inner]) > 0.1
+
+
 def test_ground_forces_in_opensim_layout_equal_the_csv_layout(human, opensim_files):
     """The same loads as urdf2dyn's CSV columns (grfX_<foot> .. copX_<foot> .. momX_<foot>)
     give the same wrenches as OpenSim's force-plate file read through the ExternalLoads."""
@@ -447,7 +485,10 @@ def test_torques_the_cli_writes_as_sto_open_in_opensim(osim, tmp_path):
     labels, t, values = _storage_columns(osim, tmp_path / "tau.sto")
     assert not osim.Storage(str(tmp_path / "tau.sto")).isInDegrees()
     csv = io.read_csv(tmp_path / "tau.csv")
-    assert labels[1:] == csv.names
+    model = urdf2dyn.load(urdf2dyn.data_path("humod_subject_a.urdf"))
+    assert csv.names == model.v_names
+    kind = {j.name: "force" if j.type == "prismatic" else "moment" for j in model.joints}
+    assert labels[1:] == [f"{n}_{kind[n]}" for n in csv.names]    # OpenSim's ID layout
     np.testing.assert_allclose(t, csv.time, rtol=1e-14, atol=1e-14)
     np.testing.assert_allclose(values, csv.q, rtol=1e-13, atol=1e-12)
     table = osim.TimeSeriesTable(str(tmp_path / "tau.sto"))

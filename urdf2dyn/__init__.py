@@ -9,6 +9,7 @@ from .forces import wrench_at_point
 from . import io
 from .human import human, human_model, humod_subject
 from .model import Joint, Model, load
+from .pipeline import TrialResult, inverse_dynamics_trial, run_trials
 from .simulate import simulate
 from .threads import get_num_threads, set_num_threads
 from .warn import URDFWarning, Urdf2dynWarning
@@ -16,7 +17,8 @@ from .warn import URDFWarning, Urdf2dynWarning
 __version__ = "0.1.0"
 __all__ = ["load", "Model", "Joint", "URDFError", "wrench_at_point", "get_num_threads",
            "set_num_threads", "simulate", "data_path", "human", "human_model",
-           "humod_subject", "io", "Urdf2dynWarning", "URDFWarning"]
+           "humod_subject", "io", "Urdf2dynWarning", "URDFWarning",
+           "inverse_dynamics_trial", "run_trials", "TrialResult"]
 
 
 def data_path(name):

@@ -10,16 +10,17 @@
 import argparse
 import os
 import sys
-import time
+import warnings
 import xml.etree.ElementTree as ET
 
 import numpy as np
 
 from ._core import URDFError
+from .gaps import DEFAULT_MAX_GAP
+from .io import MotionError
 from .model import load
-from .motion import MotionError
-
-MOTION_EXTENSIONS = (".csv", ".mot", ".sto", ".mat")
+from .pipeline import DEFAULT_DERIVATIVES
+from .warn import Urdf2dynWarning
 
 
 # ============================================================================== torques
@@ -34,6 +35,7 @@ def _model_path(path):
 
 
 def cmd_torques(args):
+    from .pipeline import find_trials, inverse_dynamics_trial, run_trials
     model = load(_model_path(args.robot), floating_base=args.floating_base)
     notes = []
     if args.gravity is not None:
@@ -43,8 +45,10 @@ def cmd_torques(args):
         model.gravity = GRAVITY
         notes.append("gravity (0, -9.81, 0): a HuMoD human model (y up); --gravity overrides")
     contacts = _parse_contacts(args.contact)
-    jobs = _jobs(args)
-    multi = len(jobs) > 1 or args.motion_dirs
+    if args.external_loads and args.grf:
+        raise ValueError("--external-loads and --grf both give the loads: use one")
+    jobs = find_trials(args.motion, args.grf)
+    multi = len(jobs) > 1 or any(os.path.isdir(m) for m in args.motion)
     for path in (args.output, args.plot, args.residuals):
         if multi and path:
             os.makedirs(path, exist_ok=True)
@@ -53,184 +57,61 @@ def cmd_torques(args):
     if args.filter is not None or args.derivatives != "gradient":
         what = "--filter" if args.filter is not None else f"--derivatives {args.derivatives}"
         _need_scipy(what)
-    results = []
-    for motion, grf_path in _progress(jobs, args, "motions"):
-        res = _torques_one(model, motion, grf_path, args, contacts, multi)
-        results.append(res)
-        if not multi:
-            _summary(model, args, res, notes)
-    if multi:
-        _multi_summary(model, args, results, notes)
+    options = dict(external_loads=args.external_loads, contacts=contacts,
+                   mapping=args.mapping, degrees=args.degrees, filter_hz=args.filter,
+                   filter_loads=args.filter_loads == "yes", derivatives=args.derivatives,
+                   max_gap=args.max_gap, strict=args.strict)
+    if not multi:
+        path, grf = jobs[0]
+        results = [inverse_dynamics_trial(model, path, grf, **options)]
+    else:
+        bar = _progress(len(jobs), args)
+        results = run_trials(model, jobs, scheduler=args.scheduler, max_workers=args.jobs,
+                             progress=(lambda r: bar.update(1)) if bar else None, **options)
+        if bar:
+            bar.close()
+    outputs = [_write_outputs(model, res, args, multi) for res in results]
+    if not multi:
+        _summary(model, args, results[0], outputs[0], notes)
+    else:
+        _multi_summary(model, args, results, outputs, notes)
     return 0
 
 
-def _jobs(args):
-    """[(motion path, ground-reaction path or None)] from the motion arguments: files, and
-    directories (their motion files, without *_grf.* files, each paired with its sibling
-    <stem>_grf.<ext> when there is one and --grf is not given)."""
-    jobs = []
-    args.motion_dirs = False
-    for item in args.motion:
-        if os.path.isdir(item):
-            args.motion_dirs = True
-            names = sorted(n for n in os.listdir(item)
-                           if n.lower().endswith(MOTION_EXTENSIONS) and not _is_grf_name(n)
-                           and not _stem(n).endswith(("_torques", "_residuals")))
-            if not names:
-                raise MotionError(f"{item}: no motion files ({', '.join(MOTION_EXTENSIONS)})")
-            for n in names:
-                path = os.path.join(item, n)
-                jobs.append((path, _grf_for(path, args.grf, sibling=True)))
-        else:
-            if not os.path.exists(item):
-                raise MotionError(f"{item}: no such file or directory")
-            jobs.append((item, _grf_for(item, args.grf, sibling=False)))
-    if args.grf and len(jobs) > 1 and "{stem}" not in args.grf:
-        raise MotionError("--grf names one file but there are several motions: use a pattern "
-                          "with {stem} (e.g. --grf '{dir}/{stem}_grf.csv'), or put <stem>_grf.csv "
-                          "next to each motion in a directory")
-    return jobs
-
-
-def _is_grf_name(name):
-    return _stem(name).lower().endswith("_grf")
+def _progress(total, args):
+    if total < 2 or args.no_progress:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:          # the progress bar is optional (pip install tqdm)
+        return None
+    return tqdm(total=total, unit="motion", desc="urdf2dyn", file=sys.stderr, disable=None)
 
 
 def _stem(path):
     return os.path.splitext(os.path.basename(path))[0]
 
 
-def _grf_for(motion, pattern, sibling):
-    if pattern:
-        return pattern.format(stem=_stem(motion), dir=os.path.dirname(motion) or ".")
-    if sibling:
-        base = os.path.join(os.path.dirname(motion), _stem(motion) + "_grf")
-        for ext in (".csv", ".sto", ".mot", ".mat"):
-            if os.path.exists(base + ext):
-                return base + ext
-    return None
-
-
-def _progress(items, args, unit):
-    if len(items) < 2 or args.no_progress:
-        return items
-    try:
-        from tqdm import tqdm
-    except ImportError:          # the progress bar is optional (pip install tqdm)
-        return items
-    return tqdm(items, unit=unit[:-1] if unit.endswith("s") else unit, desc="urdf2dyn",
-                file=sys.stderr, disable=None)
-
-
-def _read_motion(path, model, degrees):
+def _write_outputs(model, res, args, multi):
+    """Write the files asked for; returns their paths."""
     from . import io
-    ext = os.path.splitext(path)[1].lower()
-    if ext == ".csv":
-        return io.read_csv(path, degrees=degrees, model=model)
-    if degrees:
-        raise MotionError(f"{path}: --degrees applies to CSV files (OpenSim files say "
-                          "inDegrees in their header, HuMoD files are in radians)")
-    if ext in (".mot", ".sto"):
-        return io.read_opensim(path, model=model)
-    if ext == ".mat":
-        _need_scipy("reading HuMoD .mat files")
-        return io.read_humod(path)
-    raise MotionError(f"{path}: unknown motion format {ext!r} (expected one of "
-                      f"{', '.join(MOTION_EXTENSIONS)})")
-
-
-def _check_columns(path, traj, model):
-    """The same messages as urdf2dyn.motion.read_motion, for every format."""
-    from .grf import _OPENSIM_RE
-    names = [n for n in traj.names if not _OPENSIM_RE.match(n)]
-    floating_from_humod = (any(j.type == "floating" for j in model.joints) and "pBJX" in names
-                           and model.q_names[0] == "BJ_x")
-    coords = set(model.q_names)
-    if floating_from_humod:
-        coords = (coords - {f"BJ_{s}" for s in ("x", "y", "z", "qx", "qy", "qz", "qw")}) | {
-            "pBJX", "pBJY", "pBJZ", "rBJX", "rBJY", "rBJZ"}
-    problems = []
-    missing = [n for n in (model.q_names if not floating_from_humod else sorted(coords))
-               if n not in names]
-    unknown = [n for n in names if n not in coords]
-    if missing:
-        problems.append(f"missing columns {missing}")
-    if unknown:
-        problems.append(f"unknown columns {unknown} (expected 'time', the model's coordinates "
-                        f"{model.q_names}, optionally '<dof>_vel' / '<dof>_acc', and ground "
-                        "reactions grfX_<foot> .. copZ_<foot>)")
-    if traj.v_names is not None and not floating_from_humod:
-        for kind, arr, suffix in (("velocity", traj.v, "_vel"), ("acceleration", traj.a, "_acc")):
-            if arr is not None and sorted(traj.v_names) != sorted(model.v_names):
-                miss = [f"{n}{suffix}" for n in model.v_names if n not in traj.v_names]
-                extra = [f"{n}{suffix}" for n in traj.v_names if n not in model.v_names]
-                problems.append(f"incomplete {kind} columns: missing {miss}"
-                                + (f", unknown {extra}" if extra else ""))
-    if problems:
-        raise MotionError(f"{path}: " + "; ".join(problems))
-    if len(traj) < 3:
-        raise MotionError(f"{path}: need at least 3 samples, got {len(traj)}")
-
-
-def _torques_one(model, path, grf_path, args, contacts, multi):
-    from . import grf as G
-    from . import io
-    from .motion import derivatives
-    start = time.perf_counter()
-    traj = _read_motion(path, model, args.degrees)
-    _check_columns(path, traj, model)
-    t, q, v, a = traj.for_model(model)
-    filtered = False
-    if v is None or a is None:
-        if args.filter is not None or args.derivatives != "gradient":
-            qf, v_est, a_est = io.estimate_derivatives(
-                t, q, method=args.derivatives, cutoff_hz=args.filter, model=model,
-                return_positions=True)
-            if args.filter is not None:
-                q, v, a, filtered = qf, v_est, a_est, True
-        else:
-            v_est, a_est = derivatives(t, q, model)
-        v = v_est if v is None else v
-        a = a_est if a is None else a
-    reactions = None
-    if grf_path:
-        reactions = G.read_grf(grf_path)
-    elif traj.grf:
-        reactions = traj
-    f_ext = None
-    if reactions is not None:
-        f_ext = G.external_loads(reactions, model, time=t, links=contacts)
-        if filtered:       # the same zero-lag filter on the loads as on the kinematics
-            f_ext = {k: io.lowpass(t, w, args.filter) for k, w in f_ext.items()}
-    tau = model.inverse_dynamics(q, v, a, f_ext=f_ext)
-    try:
-        residuals = G.root_residuals(model, q, tau)
-    except ValueError:
-        residuals = None
-    elapsed = time.perf_counter() - start
     mass = args.mass if args.mass is not None else model.total_mass
-    out_tau = tau / mass if args.per_kg else tau
     written = []
     if args.output:
-        out = _out_path(args.output, path, multi, "_torques", args.format)
-        _write_table(out, t, out_tau, model.v_names, args.per_kg)
+        out = _out_path(args.output, res.path, multi, "_torques", args.format)
+        io.write_torques(out, res.t, res.tau / mass if args.per_kg else res.tau, model,
+                         per_kg=args.per_kg)
         written.append(out)
-    if args.residuals and residuals is not None:
-        out = _out_path(args.residuals, path, multi, "_residuals", "csv")
-        table, names = residuals.table()
-        _write_table(out, t, table, names, False)
+    if args.residuals and res.residuals is not None:
+        out = _out_path(args.residuals, res.path, multi, "_residuals", "csv")
+        table, names = res.residuals.table()
+        io.write_table(out, res.t, table, names)
         written.append(out)
     if args.plot:
-        out = _out_path(args.plot, path, multi, "_torques", "png")
-        _plot(out, t, tau, model, reactions, mass, path, f_ext)
+        out = _out_path(args.plot, res.path, multi, "_torques", "png")
+        _plot(out, res.t, res.tau, model, res.reactions, mass, res.path, res.f_ext)
         written.append(out)
-    load_peak = None
-    if f_ext:
-        load_peak = float(np.linalg.norm(sum(f_ext.values())[:, :3], axis=1).max())
-    return {"path": path, "grf": grf_path or (path if reactions is not None else None),
-            "load_peak": load_peak,
-            "t": t, "tau": tau, "residuals": residuals, "elapsed": elapsed, "mass": mass,
-            "written": written, "filtered": filtered}
+    return written
 
 
 def _out_path(target, motion, multi, suffix, fmt):
@@ -238,18 +119,6 @@ def _out_path(target, motion, multi, suffix, fmt):
         return target
     ext = {"csv": ".csv", "sto": ".sto", "mot": ".mot", "png": ".png"}[fmt]
     return os.path.join(target, _stem(motion) + suffix + ext)
-
-
-def _write_table(path, t, values, names, per_kg):
-    ext = os.path.splitext(path)[1].lower()
-    if ext in (".sto", ".mot"):
-        from .io import Trajectory, write_opensim
-        unit = "N·m/kg, N/kg" if per_kg else "N·m, N"
-        write_opensim(path, Trajectory(t, values, names), degrees=False,
-                      name=f"urdf2dyn inverse dynamics ({unit})")
-    else:
-        from .motion import write_csv
-        write_csv(path, t, values, names)
 
 
 def _plot(out, t, tau, model, reactions, mass, motion, f_ext):
@@ -291,40 +160,48 @@ def _is_humod(model):
     return {"pBJX", "rHJZ_L", "rKJZ_R"} <= names or {"BJ_x", "rHJZ_L", "rKJZ_R"} <= names
 
 
-def _summary(model, args, res, notes):
+def _mass(model, args):
+    return args.mass if args.mass is not None else model.total_mass
+
+
+def _summary(model, args, res, written, notes):
     from . import gait
     out = sys.stdout
-    t, tau = res["t"], res["tau"]
+    t, tau, mass = res.t, res.tau, _mass(model, args)
     print(f"{model!r}", file=out)
     for note in notes:
         print(f"note: {note}", file=out)
-    extra = ", filtered" if res["filtered"] else ""
-    print(f"motion: {res['path']}: {len(t)} samples, t = {t[0]:g} .. {t[-1]:g} s "
-          f"({res['elapsed'] * 1e3:.1f} ms from file to torques{extra})", file=out)
-    if res["grf"]:
-        print(f"ground reactions: {res['grf']}", file=out)
-    for w in res["written"]:
+    rec = res.record
+    extra = f", filtered at {rec['filter_hz']:g} Hz" if res.filtered else ""
+    if res.filtered and rec.get("filter_loads") is False:
+        extra += " (coordinates only)"
+    print(f"motion: {res.path}: {len(t)} samples, t = {t[0]:g} .. {t[-1]:g} s "
+          f"({rec['elapsed_s'] * 1e3:.1f} ms from file to torques{extra})", file=out)
+    if rec.get("loads"):
+        kind = "external loads" if args.external_loads else "ground reactions"
+        print(f"{kind}: {rec['loads']}", file=out)
+    for w in written:
         print(f"written: {w}", file=out)
     if gait.is_human(model) and not args.verbose:
-        _human_summary(model, res, out)
+        _human_summary(model, tau, mass, out)
     else:
         width = max(len(n) for n in model.v_names)
         unit = " per kg" if args.per_kg else ""
-        scale = 1.0 / res["mass"] if args.per_kg else 1.0
+        scale = 1.0 / mass if args.per_kg else 1.0
         print(f"{'DoF':<{width}}  peak |tau|{unit}   at t [s]", file=out)
         peak = np.abs(tau).max(axis=0) * scale
         when = t[np.abs(tau).argmax(axis=0)]
         for name, p, w in zip(model.v_names, peak, when):
             print(f"{name:<{width}}  {p:10.4g}  {w:9.4g}", file=out)
         if gait.is_human(model):
-            _human_summary(model, res, out)
+            _human_summary(model, tau, mass, out)
     _residual_summary(res, out)
 
 
-def _human_summary(model, res, out):
+def _human_summary(model, tau, mass, out):
     from . import gait
-    peaks = gait.peak_moments(model, res["tau"], res["mass"])
-    print(f"peak sagittal joint moments, N·m/kg (body mass {res['mass']:.1f} kg):", file=out)
+    peaks = gait.peak_moments(model, tau, mass)
+    print(f"peak sagittal joint moments, N·m/kg (body mass {mass:.1f} kg):", file=out)
     print(f"  {'':<22}{'left':>7} {'right':>7}", file=out)
     for (joint, direction), v in peaks.items():
         label = f"{joint} {direction}"
@@ -332,7 +209,7 @@ def _human_summary(model, res, out):
 
 
 def _residual_summary(res, out):
-    r = res["residuals"]
+    r = res.residuals
     if r is None:
         return
     s = r.summary()
@@ -341,41 +218,42 @@ def _residual_summary(res, out):
     print(f"  force  |F|: RMS {s['force_rms']:8.2f} N    max {s['force_max']:8.2f} N", file=out)
     print(f"  moment |M|: RMS {s['moment_rms']:8.2f} N·m  max {s['moment_max']:8.2f} N·m",
           file=out)
-    if res["grf"] is None:
+    if not res.f_ext:
         print("  (no ground reactions given: the residuals are the whole external load)",
               file=out)
-    elif res.get("load_peak"):
-        print(f"  peak |F| = {100 * s['force_max'] / res['load_peak']:.1f} % of the peak ground "
-              f"reaction force ({res['load_peak']:.0f} N)", file=out)
+    elif res.load_peak:
+        print(f"  peak |F| = {100 * s['force_max'] / res.load_peak:.1f} % of the peak ground "
+              f"reaction force ({res.load_peak:.0f} N)", file=out)
 
 
-def _multi_summary(model, args, results, notes):
+def _multi_summary(model, args, results, outputs, notes):
     from . import gait
     out = sys.stdout
+    mass = _mass(model, args)
     print(f"{model!r}", file=out)
     for note in notes:
         print(f"note: {note}", file=out)
     human = gait.is_human(model)
-    total = sum(len(r["t"]) for r in results)
-    secs = sum(r["elapsed"] for r in results)
+    total = sum(len(r.t) for r in results)
+    secs = sum(r.record["elapsed_s"] for r in results)
     print(f"{len(results)} motions, {total} samples, {secs:.2f} s from files to torques",
           file=out)
     head = "hip ext  knee ext  ankle pf (N·m/kg)" if human else "peak |tau|"
     print(f"{'motion':<32} {'samples':>8}  {head}  residual RMS F (N) M (N·m)", file=out)
-    for r in results:
-        name = os.path.basename(r["path"])
+    for r, written in zip(results, outputs):
+        name = os.path.basename(r.path)
         if human:
-            pk = gait.peak_moments(model, r["tau"], r["mass"])
+            pk = gait.peak_moments(model, r.tau, mass)
             cols = "  ".join(f"{max(pk[k].values()):7.2f}" for k in (
                 ("hip", "extension"), ("knee", "extension"), ("ankle", "plantarflexion")))
         else:
-            cols = f"{np.abs(r['tau']).max():10.4g}"
+            cols = f"{np.abs(r.tau).max():10.4g}"
         resid = ""
-        if r["residuals"] is not None:
-            s = r["residuals"].summary()
+        if r.residuals is not None:
+            s = r.residuals.summary()
             resid = f"  {s['force_rms']:8.2f} {s['moment_rms']:8.2f}"
-        print(f"{name:<32} {len(r['t']):>8}  {cols}{resid}", file=out)
-        for w in r["written"]:
+        print(f"{name:<32} {len(r.t):>8}  {cols}{resid}", file=out)
+        for w in written:
             print(f"    written: {w}", file=out)
 
 
@@ -593,6 +471,8 @@ def cmd_export_osim(args):
 
 def build_parser():
     parser = argparse.ArgumentParser(prog="urdf2dyn", description=__doc__.split("\n")[0])
+    from . import __version__
+    parser.add_argument("--version", action="version", version=f"urdf2dyn {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser(
@@ -621,7 +501,8 @@ def build_parser():
     p.add_argument("--filter", type=float, metavar="HZ",
                    help="zero-lag 4th-order Butterworth low-pass of positions and ground-reaction "
                         "loads at HZ before differentiating (needs SciPy)")
-    p.add_argument("--derivatives", choices=("gradient", "savgol", "spline"), default="gradient",
+    p.add_argument("--derivatives", choices=("gradient", "savgol", "spline"),
+                   default=DEFAULT_DERIVATIVES,
                    help="how velocities and accelerations are estimated (default: second-order "
                         "finite differences; savgol and spline need SciPy)")
     p.add_argument("--degrees", action="store_true",
@@ -644,6 +525,30 @@ def build_parser():
                         "over the gait cycle); needs matplotlib")
     p.add_argument("--format", choices=("csv", "sto"), default="csv",
                    help="output format in an output directory (default csv)")
+    p.add_argument("--mapping", metavar="FILE",
+                   help="rename the motion file's columns to the model's coordinates: a JSON "
+                        "object {\"file name\": \"model name\"} or a two-column CSV "
+                        "'from,to' (from = the name in the file, to = the model's name)")
+    p.add_argument("--external-loads", metavar="SETUP.xml",
+                   help="an OpenSim ExternalLoads file (forces, points, torques, the bodies "
+                        "they act on and their data file) instead of --grf")
+    p.add_argument("--filter-loads", choices=("yes", "no"), default="yes",
+                   help="with --filter, also filter the loads at the same cutoff (yes, default: "
+                        "Kristianslund et al. 2012) or the coordinates only (no: as OpenSim's "
+                        "inverse-dynamics tool)")
+    p.add_argument("--max-gap", type=int, default=DEFAULT_MAX_GAP, metavar="N",
+                   help="fill runs of up to N missing samples (NaN or empty cells) by cubic "
+                        f"interpolation, with a warning; longer gaps stop the trial (default "
+                        f"{DEFAULT_MAX_GAP})")
+    p.add_argument("--strict", action="store_true",
+                   help="treat every warning (filled gaps, angles that look like degrees, large "
+                        "residuals, ...) as an error")
+    p.add_argument("--jobs", type=int, metavar="N",
+                   help="with several motions, run them in N local processes (default: one "
+                        "per core)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with several motions, run them on this Dask cluster (e.g. "
+                        "tcp://host:8786; pip install \"urdf2dyn[dask]\")")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="also print every DoF's peak torque for a human model")
@@ -696,6 +601,19 @@ def build_parser():
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        try:
+            return _run(args)
+        finally:
+            for w in caught:        # ours as `warning:` lines; anything else as Python shows it
+                if issubclass(w.category, Urdf2dynWarning):
+                    print(f"warning: {w.message}", file=sys.stderr)
+                else:
+                    warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+
+
+def _run(args):
     try:
         return args.func(args)
     except BrokenPipeError:        # e.g. `urdf2dyn info MODEL | head`: stop quietly

@@ -42,18 +42,16 @@ J. Biomech. Eng. 137:020905) asks for peak residual forces below 5 % of the peak
 and RMS residual moments below 1 % of (CoM height x peak external force).
 """
 import os
-import re
 import weakref
 import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from .motion import MotionError
+from .io import _OPENSIM_FORCE_RE as _OPENSIM_RE
+from .io import MotionError
 
 __all__ = ["read_grf", "external_loads", "contact_links", "root_residuals", "root_chain",
            "Residuals", "per_kg", "body_mass"]
-
-_OPENSIM_RE = re.compile(r"^(?P<key>.*?)_?ground_(?P<kind>force_v|force_p|torque_)(?P<ax>[xyz])$")
 
 
 # ----------------------------------------------------------------------------- reading
@@ -153,10 +151,14 @@ def external_loads(reactions, model, time=None, links=None, sign=1.0):
     tr = reactions.time
     if len(tr) == len(t) and np.allclose(tr, t, rtol=0, atol=1e-9 * max(1.0, abs(t).max())):
         return out
-    tol = 1e-6 * (tr[-1] - tr[0]) / max(len(tr) - 1, 1)
+    # a motion that outlasts the forces by less than one force sample (clocks at different
+    # rates rarely stop together) gets the nearest force sample there (np.interp holds the
+    # ends; urdf2dyn.checks.sampling warns); any more is refused
+    tol = (1 + 1e-6) * (tr[-1] - tr[0]) / max(len(tr) - 1, 1)
     if t.min() < tr[0] - tol or t.max() > tr[-1] + tol:
         raise MotionError(f"the ground reactions cover t = {tr[0]:g} .. {tr[-1]:g} s but the "
-                          f"motion spans t = {t.min():g} .. {t.max():g} s")
+                          f"motion spans t = {t.min():g} .. {t.max():g} s: cut the motion to "
+                          "the time the forces were recorded")
     return {link: np.column_stack([np.interp(t, tr, x[:, c]) for c in range(6)])
             for link, x in out.items()}
 

@@ -244,7 +244,7 @@ def _disabled(elem):
     return off or not on
 
 
-def read_external_loads(path, **read_options):
+def read_external_loads(path):
     """Read an OpenSim ExternalLoads setup file (the ``--external-loads`` XML).
 
     The layout OpenSim writes and its users edit::
@@ -266,8 +266,8 @@ def read_external_loads(path, **read_options):
         </OpenSimDocument>
 
     The data file is resolved relative to the XML's folder (as OpenSim's tools do) and read
-    with urdf2dyn.io.read (read_options are passed on); like OpenSim, no column of it is
-    converted from degrees, whatever its header says. Disabled forces (``<isDisabled>``
+    with urdf2dyn.io.read_columns; like OpenSim, no column of it is converted from degrees,
+    whatever its header says. Disabled forces (``<isDisabled>``
     true or ``<appliesForce>`` false) are skipped.
 
     Parameters
@@ -330,15 +330,18 @@ def read_external_loads(path, **read_options):
         forces.append(ef)
     if not forces:
         raise ExternalLoadsError(f"{path}: no enabled <ExternalForce> under <objects>")
-    traj = io.read(datafile, **read_options)
-    if traj.meta.get("in_degrees"):
-        # OpenSim never converts external-load data (inDegrees concerns coordinates): read
-        # again with every column declared linear, whatever its label looks like.
-        traj = io.read(datafile, **{**read_options, "linear": list(traj.names)})
-    labels = list(traj.names)
-    columns = {n: traj.q[:, k] for k, n in enumerate(labels)}
+    # OpenSim addresses load columns by label and never converts them (inDegrees concerns
+    # coordinates): read the table as written.
+    header, data = io.read_columns(datafile)
+    lower = [x.lower() for x in header]
+    if "time" not in lower:
+        raise ExternalLoadsError(f"{datafile}: no 'time' column (the data file of {path})")
+    k_time = lower.index("time")
+    time = data[:, k_time]
+    labels = [x for k, x in enumerate(header) if k != k_time]
+    columns = {x: data[:, k] for k, x in enumerate(header) if k != k_time}
     out = ExternalLoads(path=path, datafile=datafile, forces=forces,
-                        time=np.asarray(traj.time, dtype=float), columns=columns,
+                        time=np.asarray(time, dtype=float), columns=columns,
                         kinematics_file=_text(loads, "external_loads_model_kinematics_file"),
                         labels=labels)
     for ef in forces:                       # refuse now, not at the first use
