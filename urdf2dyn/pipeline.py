@@ -455,13 +455,17 @@ def _run_local(jobs, model, options, max_workers, progress):
     from concurrent.futures import ProcessPoolExecutor
     workers = max_workers or min(len(jobs), os.cpu_count() or 1)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_run_one, job, model, options) for job in jobs]
-        out = []
-        for f in futures:
-            out.append(f.result())
-            if progress:
-                progress(out[-1])
-        return out
+        return _collect([pool.submit(_run_one, job, model, options) for job in jobs], progress)
+
+
+def _collect(futures, progress):
+    """The futures' results in submission order (local or Dask futures alike)."""
+    out = []
+    for f in futures:
+        out.append(f.result())
+        if progress:
+            progress(out[-1])
+    return out
 
 
 def _run_dask(jobs, model, options, scheduler, progress):
@@ -473,13 +477,8 @@ def _run_dask(jobs, model, options, scheduler, progress):
     own = not isinstance(scheduler, Client)
     client = Client(scheduler) if own else scheduler
     try:
-        futures = client.map(_run_one, jobs, model=model, options=options, pure=False)
-        out = []
-        for f in futures:
-            out.append(f.result())
-            if progress:
-                progress(out[-1])
-        return out
+        return _collect(client.map(_run_one, jobs, model=model, options=options, pure=False),
+                        progress)
     finally:
         if own:
             client.close()
