@@ -1,9 +1,13 @@
 """External wrenches in urdf2dyn's convention: [fx fy fz mx my mz] in world coordinates,
 the moment taken about the world origin."""
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 
-def wrench_at_point(force, point, moment=None):
+def wrench_at_point(force: ArrayLike, point: ArrayLike, moment: ArrayLike | None = None
+                    ) -> NDArray[np.float64]:
     """Wrench of a force applied at a point (plus an optional free moment, e.g. a foot's
     free torque), as urdf2dyn's f_ext expects it.
 

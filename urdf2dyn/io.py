@@ -34,18 +34,26 @@ with an optional zero-lag Butterworth low-pass filter (:func:`lowpass`), and
 ``traj.with_derivatives(...)``. SciPy is needed for .mat files, Savitzky-Golay, splines and the
 filter; pandas only for DataFrames. Both are imported on first use.
 """
+from __future__ import annotations
+
 import csv
 import json
 import math
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .motion import MotionError, read_csv_columns
 from .motion import derivatives as _fd_derivatives
 from .motion import write_csv as _write_csv_table
+
+if TYPE_CHECKING:
+    from .model import Model
 
 __all__ = ["Trajectory", "MotionError", "read", "write", "read_csv", "write_csv", "read_opensim",
            "write_opensim", "read_humod", "write_humod", "to_dataframe", "from_dataframe",
@@ -69,16 +77,16 @@ class Trajectory:
     frame, e.g. {"L": ..., "R": ...}; meta: free-form (source file, frame rates, ...);
     moment: {foot: (N, 3)} optional free moment (N·m, world frame) acting with the force at the CoP.
     """
-    time: np.ndarray
-    q: np.ndarray
-    names: list
-    v: np.ndarray = None
-    a: np.ndarray = None
-    v_names: list = None
-    grf: dict = field(default_factory=dict)
-    cop: dict = field(default_factory=dict)
-    meta: dict = field(default_factory=dict)
-    moment: dict = field(default_factory=dict)
+    time: NDArray[np.float64]
+    q: NDArray[np.float64]
+    names: list[str]
+    v: NDArray[np.float64] | None = None
+    a: NDArray[np.float64] | None = None
+    v_names: list[str] | None = None
+    grf: dict[str, NDArray[np.float64]] = field(default_factory=dict)
+    cop: dict[str, NDArray[np.float64]] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
+    moment: dict[str, NDArray[np.float64]] = field(default_factory=dict)
 
     def __post_init__(self):
         self.time = np.asarray(self.time, dtype=float).reshape(-1)
@@ -141,7 +149,9 @@ class Trajectory:
                       a=None if self.a is None else self.a[:, vidx], v_names=vn)
         return replace(self, **kw)
 
-    def for_model(self, model):
+    def for_model(self, model: Model) -> tuple[NDArray[np.float64], NDArray[np.float64],
+                                               NDArray[np.float64] | None,
+                                               NDArray[np.float64] | None]:
         """(time, q, v, a) in model's order (v, a None if absent), matched by name.
 
         A trajectory with HuMoD's root coordinates (pBJX .. rBJZ) given to a model whose root is
@@ -162,6 +172,7 @@ class Trajectory:
         q = self.q[:, _indices(names, model.q_names, "coordinates")]
         v = a = None
         if self.v is not None or self.a is not None:
+            assert self.v_names is not None          # __post_init__ sets them with v or a
             vmiss = [n for n in model.v_names if n not in self.v_names]
             if vmiss:
                 raise MotionError(f"trajectory lacks the model's velocity columns {vmiss}")
@@ -602,11 +613,11 @@ def from_dataframe(df, degrees=False, model=None, mapping=None, linear=()):
 
 # ----------------------------------------------------------------------------- dispatch
 
-_READERS = {".csv": read_csv, ".mot": read_opensim, ".sto": read_opensim, ".mat": read_humod}
-_WRITERS = {".csv": write_csv, ".mot": write_opensim, ".sto": write_opensim, ".mat": write_humod}
+_READERS: dict[str, Callable[..., Trajectory]] = {".csv": read_csv, ".mot": read_opensim, ".sto": read_opensim, ".mat": read_humod}
+_WRITERS: dict[str, Callable[..., None]] = {".csv": write_csv, ".mot": write_opensim, ".sto": write_opensim, ".mat": write_humod}
 
 
-def read(path, **options):
+def read(path: str | os.PathLike[str], **options: Any) -> Trajectory:
     """Read a trajectory file by its extension: .csv, .mot/.sto (OpenSim), .mat (HuMoD)."""
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext not in _READERS:
@@ -615,7 +626,7 @@ def read(path, **options):
     return _READERS[ext](path, **options)
 
 
-def write(path, traj, **options):
+def write(path: str | os.PathLike[str], traj: Trajectory, **options: Any) -> None:
     """Write a trajectory file by its extension (see read)."""
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext not in _WRITERS:
@@ -661,8 +672,10 @@ def lowpass(t, x, cutoff_hz, order=2):
     return filtfilt(b, a, x, axis=0, padtype="odd", padlen=padlen)
 
 
-def estimate_derivatives(t, q, method="savgol", cutoff_hz=None, *, model=None, filter_order=2,
-                         window=None, polyorder=3, return_positions=False):
+def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "savgol",
+                         cutoff_hz: float | None = None, *, model: Model | None = None,
+                         filter_order: int = 2, window: int | None = None, polyorder: int = 3,
+                         return_positions: bool = False) -> tuple[NDArray[np.float64], ...]:
     """Velocities and accelerations of sampled coordinates q (N, n) at times t (N,).
 
     method:
@@ -733,6 +746,7 @@ def estimate_derivatives(t, q, method="savgol", cutoff_hz=None, *, model=None, f
         for j in model.joints:
             qs, vs = slice(j.q_index, j.q_index + j.nq), slice(j.v_index, j.v_index + j.nv)
             if j.type == "floating":
+                assert fd_v is not None and fd_a is not None    # computed when floating
                 vm[:, vs], am[:, vs] = fd_v[:, vs], fd_a[:, vs]
             else:
                 vm[:, vs], am[:, vs] = v[:, qs], a[:, qs]

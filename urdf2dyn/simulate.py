@@ -1,12 +1,24 @@
 """Forward simulation: integrate forward dynamics (ABA) under given joint forces."""
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from . import _core
+
+if TYPE_CHECKING:
+    from .model import FExt, Model
 
 _METHODS = {"euler": _core.EULER, "semi-implicit": _core.SEMI_IMPLICIT, "rk4": _core.RK4}
 
 
-def simulate(model, q0, v0, tau, dt, method="rk4", f_ext=None, steps=None, half_steps=False):
+def simulate(model: Model, q0: ArrayLike, v0: ArrayLike,
+             tau: ArrayLike | Callable[[float, NDArray[np.float64], NDArray[np.float64]], ArrayLike],
+             dt: float, method: str = "rk4", f_ext: FExt | None = None, steps: int | None = None,
+             half_steps: bool = False) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """March the state (q, v) of model from (q0, v0) with time step dt.
 
     tau, the joint forces, is one of
