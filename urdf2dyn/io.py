@@ -655,7 +655,7 @@ def lowpass(t, x, cutoff_hz, order=2):
 
     A Butterworth filter of the given order (scipy.signal.butter) run forwards and backwards
     (scipy.signal.filtfilt, odd padding): no phase lag, twice the order's roll-off, and gain
-    |H(f)|^2, i.e. 0.5 (-6 dB) at cutoff_hz rather than -3 dB; no cutoff correction is applied.
+    ``|H(f)|^2``, i.e. 0.5 (-6 dB) at cutoff_hz rather than -3 dB; no cutoff correction is applied.
     The default order 2 gives the usual 4th-order zero-lag filter of biomechanics (Winter 2009,
     ch. 3). cutoff_hz must be below the Nyquist frequency."""
     from scipy.signal import butter, filtfilt
@@ -678,24 +678,42 @@ def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "savgol",
                          return_positions: bool = False) -> tuple[NDArray[np.float64], ...]:
     """Velocities and accelerations of sampled coordinates q (N, n) at times t (N,).
 
-    method:
-      * "savgol": Savitzky-Golay differentiating filters (scipy.signal.savgol_filter, deriv=1
-        and 2, mode="interp"): local least-squares polynomials of degree polyorder (default 3)
-        over window samples (odd; default the odd number nearest 0.05 s of samples, at least
-        polyorder + 2). Uniform sampling.
-      * "spline": the interpolating quintic spline through the samples
-        (scipy.interpolate.make_interp_spline, k=5), differentiated. Any sampling.
-      * "gradient": second-order finite differences (numpy.gradient, edge_order=2), twice.
-    cutoff_hz: first low-pass the positions with the zero-lag Butterworth filter of lowpass()
-    (order filter_order, uniform sampling). Without a filter, "spline" and "gradient" follow the
-    samples exactly, noise included: filter noisy motion capture.
+    Parameters
+    ----------
+    t : array_like, shape (N,)
+        Sample times, s.
+    q : array_like, shape (N, n)
+        Coordinates (model.nq columns in model order when ``model`` is given).
+    method : {"savgol", "spline", "gradient"}
+        * "savgol": Savitzky-Golay differentiating filters (scipy.signal.savgol_filter,
+          deriv=1 and 2, mode="interp"): local least-squares polynomials of degree polyorder
+          over window samples. Uniform sampling.
+        * "spline": the interpolating quintic spline through the samples
+          (scipy.interpolate.make_interp_spline, k=5), differentiated. Any sampling.
+        * "gradient": second-order finite differences (numpy.gradient, edge_order=2), twice.
+    cutoff_hz : float, optional
+        First low-pass the positions with the zero-lag Butterworth filter of lowpass()
+        (order filter_order, uniform sampling). Without a filter, "spline" and "gradient"
+        follow the samples exactly, noise included: filter noisy motion capture.
+    model : Model, optional
+        With a model the result has model.nv columns and a floating joint's velocity is its
+        body-frame twist, from urdf2dyn.motion.derivatives (finite differences of the, possibly
+        filtered, renormalised quaternion) whatever the method. Without a model every column
+        is differentiated independently.
+    filter_order : int
+        Order of the Butterworth filter (see lowpass).
+    window : int, optional
+        Savitzky-Golay window in samples (odd; default the odd number nearest 0.05 s of
+        samples, at least polyorder + 2).
+    polyorder : int
+        Savitzky-Golay polynomial degree.
+    return_positions : bool
+        Also return the (filtered) positions.
 
-    model (optional): q has model.nq columns in model order and the result model.nv columns;
-    a floating joint's velocity is then its body-frame twist, from urdf2dyn.motion.derivatives
-    (finite differences of the, possibly filtered, renormalised quaternion) whatever the method.
-    Without a model every column is differentiated independently.
-
-    Returns (v, a), or (q_filtered, v, a) with return_positions=True.
+    Returns
+    -------
+    tuple of ndarray
+        (v, a), or (q_filtered, v, a) with return_positions=True.
     """
     t = np.asarray(t, dtype=float).reshape(-1)
     q = np.asarray(q, dtype=float)
