@@ -58,3 +58,10 @@ def test_commands_install_into_a_venv_they_create():
 def test_bundled_paths_exist():
     for path in re.findall(r"urdf2dyn/data/[\w./-]+", first_block()[0]):
         assert (ROOT / path).exists(), path
+
+
+def test_readme_renders_without_warnings():
+    # PyPI renders the long description with docutils and shows raw text on any problem
+    core = pytest.importorskip("docutils.core")
+    core.publish_string(README.read_text(), writer_name="null",
+                        settings_overrides={"report_level": 2, "halt_level": 2})
