@@ -613,8 +613,10 @@ def from_dataframe(df, degrees=False, model=None, mapping=None, linear=()):
 
 # ----------------------------------------------------------------------------- dispatch
 
-_READERS: dict[str, Callable[..., Trajectory]] = {".csv": read_csv, ".mot": read_opensim, ".sto": read_opensim, ".mat": read_humod}
-_WRITERS: dict[str, Callable[..., None]] = {".csv": write_csv, ".mot": write_opensim, ".sto": write_opensim, ".mat": write_humod}
+_READERS: dict[str, Callable[..., Trajectory]] = {
+    ".csv": read_csv, ".mot": read_opensim, ".sto": read_opensim, ".mat": read_humod}
+_WRITERS: dict[str, Callable[..., None]] = {
+    ".csv": write_csv, ".mot": write_opensim, ".sto": write_opensim, ".mat": write_humod}
 
 
 def read(path: str | os.PathLike[str], **options: Any) -> Trajectory:

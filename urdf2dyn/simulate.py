@@ -12,11 +12,13 @@ from . import _core
 if TYPE_CHECKING:
     from .model import FExt, Model
 
+#: A controller: joint forces (nv,) from time t and state (q, v).
+Controller = Callable[[float, NDArray[np.float64], NDArray[np.float64]], ArrayLike]
+
 _METHODS = {"euler": _core.EULER, "semi-implicit": _core.SEMI_IMPLICIT, "rk4": _core.RK4}
 
 
-def simulate(model: Model, q0: ArrayLike, v0: ArrayLike,
-             tau: ArrayLike | Callable[[float, NDArray[np.float64], NDArray[np.float64]], ArrayLike],
+def simulate(model: Model, q0: ArrayLike, v0: ArrayLike, tau: ArrayLike | Controller,
              dt: float, method: str = "rk4", f_ext: FExt | None = None, steps: int | None = None,
              half_steps: bool = False) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """March the state (q, v) of model from (q0, v0) with time step dt.

@@ -27,3 +27,10 @@ human: urdf2dyn.Model = urdf2dyn.humod_subject("A")
 urdf_text: str = urdf2dyn.human(1.75, 70.0, "male", root="floating")
 traj = io.read(urdf2dyn.data_path("running_a_3ms.csv"))
 reactions = grf.read_grf(urdf2dyn.data_path("running_a_3ms_grf.csv"))
+
+
+def hold(t: float, q: NDArray[np.float64], v: NDArray[np.float64]) -> NDArray[np.float64]:
+    return -10.0 * q - v
+
+
+qc, vc = urdf2dyn.simulate(model, q[0], v[0], hold, 1e-3, method="semi-implicit", steps=10)
