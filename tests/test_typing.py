@@ -37,3 +37,10 @@ def test_mypy_flags_each_misuse(tmp_path):
     flagged = {int(m) for m in re.findall(r"misuse\.py:(\d+): error", res.stdout)}
     assert res.returncode == 1, res.stdout + res.stderr
     assert flagged == expected, res.stdout
+
+
+def test_typed_usage_runs(tmp_path):
+    # the example mypy accepts is real code: it runs against the installed package
+    res = subprocess.run([sys.executable, str(TYPING / "usage.py")], cwd=tmp_path,
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
