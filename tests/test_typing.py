@@ -14,8 +14,13 @@ pytest.importorskip("mypy")
 pytestmark = pytest.mark.skipif(not (ROOT / "urdf2dyn").is_dir(), reason="needs the source tree")
 
 
-def mypy(tmp_path, *targets):
-    cmd = [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"),
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("mypy_cache")      # shared: numpy's stubs are parsed once
+
+
+def mypy(cache, *targets):
+    cmd = [sys.executable, "-m", "mypy", "--cache-dir", str(cache),
            "--no-error-summary", "--hide-error-context", *map(str, targets)]
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
 
@@ -24,16 +29,16 @@ def test_py_typed_is_shipped():
     assert (ROOT / "urdf2dyn" / "py.typed").exists()
 
 
-def test_package_and_typed_usage_pass_mypy(tmp_path):
-    res = mypy(tmp_path, "urdf2dyn", TYPING / "usage.py")
+def test_package_and_typed_usage_pass_mypy(cache):
+    res = mypy(cache, "urdf2dyn", TYPING / "usage.py")
     assert res.returncode == 0, res.stdout + res.stderr
 
 
-def test_mypy_flags_each_misuse(tmp_path):
+def test_mypy_flags_each_misuse(cache):
     misuse = TYPING / "misuse.py"
     expected = {n for n, line in enumerate(misuse.read_text().splitlines(), 1)
                 if line.endswith("# error")}
-    res = mypy(tmp_path, misuse)
+    res = mypy(cache, misuse)
     flagged = {int(m) for m in re.findall(r"misuse\.py:(\d+): error", res.stdout)}
     assert res.returncode == 1, res.stdout + res.stderr
     assert flagged == expected, res.stdout
