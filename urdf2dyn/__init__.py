@@ -26,6 +26,18 @@ __all__ = ["load", "Model", "Joint", "URDFError", "wrench_at_point", "get_num_th
 
 
 def data_path(name: str) -> str:
-    """Path of a file bundled in urdf2dyn/data (e.g. "robot2r.urdf")."""
+    """Path of a file bundled in urdf2dyn/data.
+
+    Parameters
+    ----------
+    name : str
+        File name, e.g. "robot2r.urdf", "arm7.urdf", "humod_subject_a.urdf",
+        "running_a_3ms.csv".
+
+    Returns
+    -------
+    str
+        Its path in the installed package.
+    """
     from importlib.resources import files
     return str(files(__name__) / "data" / name)

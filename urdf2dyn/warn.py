@@ -25,7 +25,21 @@ class URDFWarning(Urdf2dynWarning):
 
 def report(message: str, strict: bool = False, error: type[Exception] = ValueError,
            category: type[Warning] = Urdf2dynWarning, stacklevel: int = 3) -> None:
-    """Warn with message, or raise error(message) when strict."""
+    """Warn with message, or raise error(message) when strict.
+
+    Parameters
+    ----------
+    message : str
+        What is questionable, where (file, line, element, column...) and what to do.
+    strict : bool
+        Raise instead of warning.
+    error : type of Exception
+        The exception raised under strict (e.g. URDFError for a URDF file).
+    category : type of Warning
+        Urdf2dynWarning, or URDFWarning for findings in URDF files.
+    stacklevel : int
+        As for warnings.warn: the frame the warning is attributed to.
+    """
     if strict:
         raise error(message)
     warnings.warn(message, category, stacklevel=stacklevel)
