@@ -36,7 +36,9 @@ def sdist_tree(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("sdist")
     archive = build("build_sdist", ROOT, tmp / "dist")
     with tarfile.open(archive) as tar:
-        tar.extractall(tmp / "unpacked", filter="data")
+        # extraction filters came with Python 3.11.4 (Debian 12 ships 3.11.2)
+        safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+        tar.extractall(tmp / "unpacked", **safe)
     (tree,) = (tmp / "unpacked").iterdir()
     return tree
 
