@@ -4,7 +4,13 @@
     >>> model = urdf2dyn.load("robot.urdf")
     >>> tau = model.inverse_dynamics(q, v, a)      # (N, nq), (N, nv), (N, nv) -> (N, nv)
 """
-from ._core import URDFError
+try:
+    from ._core import URDFError
+except ModuleNotFoundError as _missing:
+    if _missing.name != "urdf2dyn._core":
+        raise
+    from ._source_tree import explain_missing_core
+    raise ImportError(explain_missing_core(__file__)) from None
 from .forces import wrench_at_point
 from . import io
 from .human import human, human_model, humod_subject
@@ -21,7 +27,19 @@ __all__ = ["load", "Model", "Joint", "URDFError", "wrench_at_point", "get_num_th
            "inverse_dynamics_trial", "run_trials", "TrialResult"]
 
 
-def data_path(name):
-    """Path of a file bundled in urdf2dyn/data (e.g. "robot2r.urdf")."""
+def data_path(name: str) -> str:
+    """Path of a file bundled in urdf2dyn/data.
+
+    Parameters
+    ----------
+    name : str
+        File name, e.g. "robot2r.urdf", "arm7.urdf", "humod_subject_a.urdf",
+        "running_a_3ms.csv".
+
+    Returns
+    -------
+    str
+        Its path in the installed package.
+    """
     from importlib.resources import files
     return str(files(__name__) / "data" / name)

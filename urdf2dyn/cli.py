@@ -485,8 +485,8 @@ def build_parser():
     p.add_argument("robot", help="URDF file (or the name of a bundled one, e.g. "
                                  "humod_subject_a.urdf)")
     p.add_argument("motion", nargs="+",
-                   help="motion file(s), or directories of them (files named *_grf.* there are "
-                        "the ground reactions of the motion with the same stem)")
+                   help="motion file(s), or directories of them (files named <stem>_grf.<ext> "
+                        "there are the ground reactions of the motion with the same stem)")
     p.add_argument("-o", "--output",
                    help="torques to write: a .csv or .sto file (time + one column per DoF); "
                         "with several motions a directory (<stem>_torques.csv, see --format)")

@@ -41,14 +41,22 @@ axes) about the root body's origin (the human model's lower lumbar joint) or, wi
 J. Biomech. Eng. 137:020905) asks for peak residual forces below 5 % of the peak external force
 and RMS residual moments below 1 % of (CoM height x peak external force).
 """
+from __future__ import annotations
+
 import os
 import weakref
+from typing import TYPE_CHECKING, Any
 import xml.etree.ElementTree as ET
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .io import _OPENSIM_FORCE_RE as _OPENSIM_RE
 from .io import MotionError
+
+if TYPE_CHECKING:
+    from .io import Trajectory
+    from .model import Model
 
 __all__ = ["read_grf", "external_loads", "contact_links", "root_residuals", "root_chain",
            "Residuals", "per_kg", "body_mass"]
@@ -56,7 +64,7 @@ __all__ = ["read_grf", "external_loads", "contact_links", "root_residuals", "roo
 
 # ----------------------------------------------------------------------------- reading
 
-def read_grf(path, mapping=None, **options):
+def read_grf(path: str | os.PathLike[str], mapping: Any = None, **options: Any) -> Trajectory:
     """Read a ground-reaction file: a Trajectory whose ``grf``, ``cop`` and ``moment`` dicts
     hold (N, 3) arrays per contact key (see the module docstring for the column names).
 
@@ -132,7 +140,8 @@ def contact_links(keys, model, links=None):
     return out
 
 
-def external_loads(reactions, model, time=None, links=None, sign=1.0):
+def external_loads(reactions: Trajectory, model: Model, time: ArrayLike | None = None,
+                   links: Any = None, sign: float = 1.0) -> dict[str, NDArray[np.float64]]:
     """f_ext {link: (N, 6)} for model.inverse_dynamics from ground reactions.
 
     reactions: a Trajectory with grf/cop(/moment) (read_grf, or a motion file carrying those
@@ -140,7 +149,7 @@ def external_loads(reactions, model, time=None, links=None, sign=1.0):
     wrenches are linearly interpolated onto them. Wrenches of keys sharing a link add up."""
     keys = sorted(reactions.grf)
     lmap = contact_links(keys, model, links)
-    out = {}
+    out: dict[str, Any] = {}
     for key in keys:                                      # io.Trajectory.f_ext: NaN -> zero
         link = lmap[key]
         w = reactions.f_ext(links={key: link}, sign=sign)[link]
@@ -194,7 +203,7 @@ class Residuals:
                 ["FX", "FY", "FZ", "MX", "MY", "MZ"])
 
 
-_ROOT_CACHE = weakref.WeakKeyDictionary()
+_ROOT_CACHE: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
 
 def root_chain(model):
@@ -301,7 +310,7 @@ def _strip(joint):
     return j
 
 
-def root_residuals(model, q, tau, about="root"):
+def root_residuals(model: Model, q: ArrayLike, tau: ArrayLike, about: str = "root") -> Residuals:
     """Residual wrench on the root: Residuals(force, moment, point, generalized, names).
 
     q (N, nq) or (nq,), tau the inverse-dynamics result (N, nv) or (nv,) computed with the

@@ -46,14 +46,22 @@ filter (:func:`lowpass`), and ``traj.with_derivatives(...)``. SciPy is needed fo
 Savitzky-Golay, splines and the filter; pandas only for DataFrames (and fast reading of large
 CSVs). Both are imported on first use.
 """
+from __future__ import annotations
+
 import csv
 import json
 import math
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+if TYPE_CHECKING:
+    from .model import Model
 
 __all__ = ["Trajectory", "MotionError", "read", "write", "read_csv", "write_csv", "read_opensim",
            "write_opensim", "read_humod", "write_humod", "to_dataframe", "from_dataframe",
@@ -101,16 +109,16 @@ class Trajectory:
     frame, e.g. {"L": ..., "R": ...}; meta: free-form (source file, frame rates, ...);
     moment: {foot: (N, 3)} optional free moment (N·m, world frame) acting with the force at the CoP.
     """
-    time: np.ndarray
-    q: np.ndarray
-    names: list
-    v: np.ndarray = None
-    a: np.ndarray = None
-    v_names: list = None
-    grf: dict = field(default_factory=dict)
-    cop: dict = field(default_factory=dict)
-    meta: dict = field(default_factory=dict)
-    moment: dict = field(default_factory=dict)
+    time: NDArray[np.float64]
+    q: NDArray[np.float64]
+    names: list[str]
+    v: NDArray[np.float64] | None = None
+    a: NDArray[np.float64] | None = None
+    v_names: list[str] | None = None
+    grf: dict[str, NDArray[np.float64]] = field(default_factory=dict)
+    cop: dict[str, NDArray[np.float64]] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
+    moment: dict[str, NDArray[np.float64]] = field(default_factory=dict)
 
     def __post_init__(self):
         self.time = np.asarray(self.time, dtype=float).reshape(-1)
@@ -173,7 +181,9 @@ class Trajectory:
                       a=None if self.a is None else self.a[:, vidx], v_names=vn)
         return replace(self, **kw)
 
-    def for_model(self, model):
+    def for_model(self, model: Model) -> tuple[NDArray[np.float64], NDArray[np.float64],
+                                               NDArray[np.float64] | None,
+                                               NDArray[np.float64] | None]:
         """(time, q, v, a) in model's order (v, a None if absent), matched by name.
 
         A trajectory with HuMoD's root coordinates (pBJX .. rBJZ) given to a model whose root is
@@ -194,6 +204,7 @@ class Trajectory:
         q = self.q[:, _indices(names, model.q_names, "coordinates")]
         v = a = None
         if self.v is not None or self.a is not None:
+            assert self.v_names is not None          # __post_init__ sets them with v or a
             vmiss = [n for n in model.v_names if n not in self.v_names]
             if vmiss:
                 raise MotionError(f"trajectory lacks the model's velocity columns {vmiss}")
@@ -846,11 +857,13 @@ def from_dataframe(df, degrees=False, model=None, mapping=None, linear=()):
 
 # ----------------------------------------------------------------------------- dispatch
 
-_READERS = {".csv": read_csv, ".mot": read_opensim, ".sto": read_opensim, ".mat": read_humod}
-_WRITERS = {".csv": write_csv, ".mot": write_opensim, ".sto": write_opensim, ".mat": write_humod}
+_READERS: dict[str, Callable[..., Trajectory]] = {
+    ".csv": read_csv, ".mot": read_opensim, ".sto": read_opensim, ".mat": read_humod}
+_WRITERS: dict[str, Callable[..., None]] = {
+    ".csv": write_csv, ".mot": write_opensim, ".sto": write_opensim, ".mat": write_humod}
 
 
-def read(path, **options):
+def read(path: str | os.PathLike[str], **options: Any) -> Trajectory:
     """Read a trajectory file by its extension: .csv, .mot/.sto (OpenSim), .mat (HuMoD)."""
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext not in _READERS:
@@ -859,7 +872,7 @@ def read(path, **options):
     return _READERS[ext](path, **options)
 
 
-def write(path, traj, **options):
+def write(path: str | os.PathLike[str], traj: Trajectory, **options: Any) -> None:
     """Write a trajectory file by its extension (see read)."""
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext not in _WRITERS:
@@ -888,7 +901,7 @@ def lowpass(t, x, cutoff_hz, order=2):
 
     A Butterworth filter of the given order (scipy.signal.butter) run forwards and backwards
     (scipy.signal.filtfilt, odd padding): no phase lag, twice the order's roll-off, and gain
-    |H(f)|^2, i.e. 0.5 (-6 dB) at cutoff_hz rather than -3 dB; no cutoff correction is applied.
+    ``|H(f)|^2``, i.e. 0.5 (-6 dB) at cutoff_hz rather than -3 dB; no cutoff correction is applied.
     The default order 2 gives the usual 4th-order zero-lag filter of biomechanics (Winter 2009,
     ch. 3). cutoff_hz must be below the Nyquist frequency."""
     from scipy.signal import butter, filtfilt
@@ -905,35 +918,55 @@ def lowpass(t, x, cutoff_hz, order=2):
     return filtfilt(b, a, x, axis=0, padtype="odd", padlen=padlen)
 
 
-def estimate_derivatives(t, q, method="gradient", cutoff_hz=None, *, model=None, filter_order=2,
-                         window=None, polyorder=3, return_positions=False):
+def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "gradient",
+                         cutoff_hz: float | None = None, *, model: Model | None = None,
+                         filter_order: int = 2, window: int | None = None, polyorder: int = 3,
+                         return_positions: bool = False) -> tuple[NDArray[np.float64], ...]:
     """Velocities and accelerations of sampled coordinates q (N, n) at times t (N,): urdf2dyn's
     one derivative estimator (the command line's ``--derivatives`` / ``--filter`` call it too).
-
-    method:
-      * "gradient" (the default, NumPy only): second-order finite differences (numpy.gradient,
-        edge_order=2: central inside, one-sided at both ends, non-uniform steps allowed), applied
-        twice; exact for quadratic trajectories.
-      * "savgol": Savitzky-Golay differentiating filters (scipy.signal.savgol_filter, deriv=1
-        and 2, mode="interp"): local least-squares polynomials of degree polyorder (default 3)
-        over window samples (odd; default the odd number nearest 0.05 s of samples, at least
-        polyorder + 2). Uniform sampling.
-      * "spline": the interpolating quintic spline through the samples
-        (scipy.interpolate.make_interp_spline, k=5), differentiated. Any sampling.
-    cutoff_hz: first low-pass the positions with the zero-lag Butterworth filter of lowpass()
-    (order filter_order, uniform sampling). Without a filter, "spline" and "gradient" follow the
-    samples exactly, noise included: filter noisy motion capture.
-
-    model (optional): q has model.nq columns in model order and the result model.nv columns;
-    a floating joint's velocity is then its body-frame twist, v_lin = R^T dp/dt and
-    w = 2 vec(conj(quat) * dquat/dt) from finite differences of the (possibly filtered)
-    renormalised, sign-continuous quaternion, whatever the method; its acceleration is the
-    derivative of that v. Without a model every column is differentiated independently.
 
     q must be finite: a NaN would spread to its neighbours (and, filtered, to every sample).
     Fill gaps first (urdf2dyn.gaps.fill_gaps; urdf2dyn.inverse_dynamics_trial does).
 
-    Returns (v, a), or (q_filtered, v, a) with return_positions=True.
+    Parameters
+    ----------
+    t : array_like, shape (N,)
+        Sample times, s.
+    q : array_like, shape (N, n)
+        Coordinates (model.nq columns in model order when ``model`` is given).
+    method : {"gradient", "savgol", "spline"}
+        * "gradient" (the default, NumPy only): second-order finite differences
+          (numpy.gradient, edge_order=2: central inside, one-sided at both ends, non-uniform
+          steps allowed), applied twice; exact for quadratic trajectories.
+        * "savgol": Savitzky-Golay differentiating filters (scipy.signal.savgol_filter,
+          deriv=1 and 2, mode="interp"): local least-squares polynomials of degree polyorder
+          over window samples. Uniform sampling.
+        * "spline": the interpolating quintic spline through the samples
+          (scipy.interpolate.make_interp_spline, k=5), differentiated. Any sampling.
+    cutoff_hz : float, optional
+        First low-pass the positions with the zero-lag Butterworth filter of lowpass()
+        (order filter_order, uniform sampling). Without a filter, "spline" and "gradient"
+        follow the samples exactly, noise included: filter noisy motion capture.
+    model : Model, optional
+        With a model the result has model.nv columns and a floating joint's velocity is its
+        body-frame twist, v_lin = R^T dp/dt and w = 2 vec(conj(quat) * dquat/dt), from finite
+        differences of the (possibly filtered) renormalised, sign-continuous quaternion,
+        whatever the method; its acceleration is the derivative of that v. Without a model
+        every column is differentiated independently.
+    filter_order : int
+        Order of the Butterworth filter (see lowpass).
+    window : int, optional
+        Savitzky-Golay window in samples (odd; default the odd number nearest 0.05 s of
+        samples, at least polyorder + 2).
+    polyorder : int
+        Savitzky-Golay polynomial degree.
+    return_positions : bool
+        Also return the (filtered) positions.
+
+    Returns
+    -------
+    tuple of ndarray
+        (v, a), or (q_filtered, v, a) with return_positions=True.
     """
     t = np.asarray(t, dtype=float).reshape(-1)
     q = np.asarray(q, dtype=float)
