@@ -228,3 +228,82 @@ def compare(model, impl, seed, tol, n=4):
     bad = {k: e for k, e in errs.items() if not e <= limit.get(k, tol)}
     assert not bad, f"{model.name}: relative errors above {tol}: {bad}"
     return errs
+
+
+# ---- MATLAB / Octave ---------------------------------------------------------------------
+
+def octave():
+    return shutil.which("octave-cli")
+
+
+def _write(path, x):
+    np.savetxt(path, np.atleast_2d(x), fmt="%.17g", delimiter=",")
+
+
+def run_octave(cases, directory, n, timeout=600):
+    """Generate MATLAB code for every (prefix, model, seed), run all of it in one octave-cli
+    session on random_inputs(model, n, seed), and return {prefix: OctaveResults}."""
+    lines = ["1;"]
+    for prefix, model, seed in cases:
+        codegen.write(codegen.generate(model, "matlab", name=prefix), directory)
+        q, v, a, tau, g, f = random_inputs(model, n, seed)
+        nl = len(model.link_names)
+        for key, x in dict(q=q, v=v, a=a, tau=tau, g=g, f=f.reshape(n, nl * 6)).items():
+            _write(os.path.join(directory, f"{prefix}_{key}.csv"), x)
+        r = lambda key: f"dlmread('{prefix}_{key}.csv')"
+        w = lambda key, x: f"dlmwrite('{prefix}_out_{key}.csv', {x}, 'precision', '%.17g');"
+        lines += [
+            f"q = {r('q')}; v = {r('v')}; a = {r('a')}; tau = {r('tau')}; g = {r('g')};",
+            f"f = permute(reshape({r('f')}, {n}, 6, {nl}), [1 3 2]);",
+            w("rnea", f"{prefix}_rnea(q, v, a, g, f)"),
+            w("rnea0", f"{prefix}_rnea(q, v, a, g)"),
+            w("aba", f"{prefix}_aba(q, v, tau, g, f)"),
+            f"M = {prefix}_crba(q);", w("crba", f"reshape(M, {n}, [])"),
+            f"[pos, rot] = {prefix}_fk(q);", w("pos", f"reshape(pos, {n}, [])"),
+            w("rot", f"reshape(rot, {n}, [])"),
+        ]
+    script = os.path.join(directory, "run_all.m")
+    with open(script, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    run = subprocess.run([octave(), "--no-gui", "--quiet", "--no-init-file", "run_all.m"],
+                         cwd=directory, capture_output=True, text=True, timeout=timeout)
+    assert run.returncode == 0, f"octave-cli failed:\n{run.stdout[-2000:]}\n{run.stderr[-4000:]}"
+    out = {}
+    for prefix, model, seed in cases:
+        load = lambda key: np.loadtxt(os.path.join(directory, f"{prefix}_out_{key}.csv"),
+                                      delimiter=",", ndmin=2)
+        nv, nl = model.nv, len(model.link_names)
+        out[prefix] = OctaveResults(
+            random_inputs(model, n, seed), load("rnea"), load("rnea0"), load("aba"),
+            load("crba").reshape(n, nv, nv, order="F"),
+            load("pos").reshape(n, nl, 3, order="F"),
+            load("rot").reshape(n, nl, 3, 3, order="F"))
+    return out
+
+
+class OctaveResults:
+    """What Octave computed for one robot, answered to compare() for the same inputs."""
+
+    def __init__(self, inputs, rnea, rnea0, aba, crba, pos, rot):
+        self.inputs = inputs
+        self._rnea, self._rnea0, self._aba, self._crba = rnea, rnea0, aba, crba
+        self._fk = (pos, rot)
+
+    def _same(self, q):
+        assert np.array_equal(q, self.inputs[0]), "compare() must use the inputs Octave ran"
+
+    def rnea(self, q, v, a, g, f=None):
+        self._same(q)
+        return self._rnea if f is not None else self._rnea0
+
+    def aba(self, q, v, tau, g, f=None):
+        self._same(q)
+        return self._aba
+
+    def crba(self, q):
+        self._same(q)
+        return self._crba
+
+    def fk(self, q):
+        self._same(q)
+        return self._fk
