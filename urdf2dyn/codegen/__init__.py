@@ -8,7 +8,7 @@ MATLAB/Octave source, and as SymPy equations for small robots.
     ['robot_2r.c', 'robot_2r.h']
 
 emit.py holds the one description of each algorithm; c.py, python.py and matlab.py print
-it; symbolic.py evaluates it with SymPy.
+it; equations.py evaluates it with SymPy.
 """
 from . import c as _c, matlab as _matlab, python as _python
 from .emit import ALGORITHMS, build
@@ -77,5 +77,5 @@ def write(files, directory):
 def symbolic(model, parameters=False, simplify=True):
     """M(q), C(q, qd) qd and g(q) as SymPy matrices (robots up to 6 DoF); see
     :func:`urdf2dyn.codegen.symbolic.equations`."""
-    from .symbolic import equations
+    from .equations import equations
     return equations(model, parameters=parameters, simplify=simplify)

@@ -4,7 +4,7 @@ Each algorithm below reads like its table in Featherstone's "Rigid Body Dynamics
 (RNEA 5.1, CRBA 6.2, ABA 7.1) but runs over :mod:`expr` scalars instead of numbers: walking
 the compiled tree once leaves a list of statements (``Let`` a named temporary, ``Out`` an
 entry of an output array, ``Comment``), with every constant of the model folded in. The
-language modules (c.py, python.py, matlab.py) only print that list; symbolic.py evaluates
+language modules (c.py, python.py, matlab.py) only print that list; equations.py evaluates
 it with SymPy. One description of each algorithm, three spellings.
 
 Conventions are the core's (u2d_spatial.h): motion [w; v], force [n; f], Xup = (E, r)
