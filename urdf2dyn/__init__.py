@@ -7,6 +7,7 @@
 from ._core import URDFError
 from .forces import wrench_at_point
 from . import io
+from . import codegen
 from .human import human, human_model, humod_subject
 from .model import Joint, Model, load
 from .simulate import simulate
@@ -16,7 +17,7 @@ from .warn import URDFWarning, Urdf2dynWarning
 __version__ = "0.1.0"
 __all__ = ["load", "Model", "Joint", "URDFError", "wrench_at_point", "get_num_threads",
            "set_num_threads", "simulate", "data_path", "human", "human_model",
-           "humod_subject", "io", "Urdf2dynWarning", "URDFWarning"]
+           "humod_subject", "io", "Urdf2dynWarning", "URDFWarning", "codegen"]
 
 
 def data_path(name):
