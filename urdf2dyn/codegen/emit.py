@@ -344,7 +344,8 @@ def rnea(model, K=None, gravity=None):
         vb = B.lets(f"v{b}", vadd(xmotion(E, r, v[p]), vJ))
         ab = B.lets(f"a{b}", vadd(vadd(xmotion(E, r, a[p]), aJ), crossm(vb, vJ)))
         m, h, Ib = K.mass[b], K.h[b], K.Ib[b]
-        fb = vadd(inertia_mul(m, h, Ib, ab), crossf(vb, inertia_mul(m, h, Ib, vb)))
+        Iv = B.lets(f"Iv{b}", inertia_mul(m, h, Ib, vb))      # momentum, read twice below
+        fb = vadd(inertia_mul(m, h, Ib, ab), crossf(vb, Iv))
         f[b] = B.lets(f"f{b}", fb)
         v[b], a[b], X[b], Ss[b] = vb, ab, (E, r), S
     B.comment("backward: joint forces, and each body's force carried to its parent")
@@ -463,7 +464,7 @@ def aba(model, K=None):
         c[b] = B.lets(f"cb{b}", vadd(cJ, crossm(vb, vJ)))
         m, h, Ib = K.mass[b], K.h[b], K.Ib[b]
         IA[b] = inertia_mat6(m, h, Ib)
-        pA[b] = crossf(vb, inertia_mul(m, h, Ib, vb))
+        pA[b] = crossf(vb, B.lets(f"Iv{b}", inertia_mul(m, h, Ib, vb)))
         v[b], X[b], Ss[b] = vb, (E, r), S
     B.comment("pass 2, inward: articulated inertias and bias forces")
     U, Dinv, u = {}, {}, {}
