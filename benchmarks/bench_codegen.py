@@ -180,7 +180,7 @@ def main(argv=None):
                     try:
                         pin[k] = runner(path, floating=floating, n=args.n, reps=args.reps,
                                         algo=algo)["best_ns"]
-                    except PinBuildError as e:
+                    except (PinBuildError, ValueError) as e:   # NaN checksum: singular
                         log(f"pin C++ {algo} on {key}: {e}")
             for k, algo in enumerate(ALGOS):
                 ratio = f"{gen[k] / pin[k]:.2f}" if pin[k] else "-"

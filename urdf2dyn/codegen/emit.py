@@ -322,6 +322,13 @@ def _forward_joint(B, K, s, b, q, qd=None):
     return E, r, S, cJ, qdb
 
 
+def _v_cross_vJ(vparent, v, vJ):
+    """v x vJ, known to vanish when the parent is still (v = vJ: a root joint)."""
+    if all(is_const(x) and x == 0.0 for x in vparent):
+        return [0.0] * 6
+    return crossm(v, vJ)
+
+
 def rnea(model, K=None, gravity=None):
     """tau = RNEA(q, v, a, g) without external forces (``jtf`` adds them)."""
     K = K or Constants(model)
@@ -342,7 +349,7 @@ def rnea(model, K=None, gravity=None):
         vJ = [add(*(mul(S[k][i], qd[k]) for k in range(len(S)))) for i in range(6)]
         aJ = [add(cJ[i], *(mul(S[k][i], qdd[k]) for k in range(len(S)))) for i in range(6)]
         vb = B.lets(f"v{b}", vadd(xmotion(E, r, v[p]), vJ))
-        ab = B.lets(f"a{b}", vadd(vadd(xmotion(E, r, a[p]), aJ), crossm(vb, vJ)))
+        ab = B.lets(f"a{b}", vadd(vadd(xmotion(E, r, a[p]), aJ), _v_cross_vJ(v[p], vb, vJ)))
         m, h, Ib = K.mass[b], K.h[b], K.Ib[b]
         Iv = B.lets(f"Iv{b}", inertia_mul(m, h, Ib, vb))      # momentum, read twice below
         fb = vadd(inertia_mul(m, h, Ib, ab), crossf(vb, Iv))
@@ -461,7 +468,7 @@ def aba(model, K=None):
         E, r, S, cJ, qd = _forward_joint(B, K, s, b, "q", "v")
         vJ = [add(*(mul(S[k][i], qd[k]) for k in range(len(S)))) for i in range(6)]
         vb = B.lets(f"v{b}", vadd(xmotion(E, r, v[p]), vJ))
-        c[b] = B.lets(f"cb{b}", vadd(cJ, crossm(vb, vJ)))
+        c[b] = B.lets(f"cb{b}", vadd(cJ, _v_cross_vJ(v[p], vb, vJ)))
         m, h, Ib = K.mass[b], K.h[b], K.Ib[b]
         IA[b] = inertia_mat6(m, h, Ib)
         pA[b] = crossf(vb, B.lets(f"Iv{b}", inertia_mul(m, h, Ib, vb)))
