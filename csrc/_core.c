@@ -7,6 +7,7 @@
 #include <Python.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
+#include <stdlib.h>
 #include <string.h>
 #include "u2d_batch.h"
 #include "u2d_model.h"
@@ -440,6 +441,87 @@ static PyObject *Model_links(ModelObject *self, PyObject *Py_UNUSED(ignored))
     return list;
 }
 
+/* ---- the compiled structure, read-only ------------------------------------- */
+
+/* A new float64 array of the given shape filled from src (n doubles), or NULL. */
+static PyObject *copy_doubles(int nd, const npy_intp *dims, const double *src)
+{
+    PyObject *a = PyArray_SimpleNew(nd, (npy_intp *)dims, NPY_DOUBLE);
+    if (!a) return NULL;
+    npy_intp n = PyArray_SIZE((PyArrayObject *)a);
+    if (n) memcpy(PyArray_DATA((PyArrayObject *)a), src, sizeof(double) * (size_t)n);
+    return a;
+}
+
+static PyObject *copy_ints(npy_intp n, const int *src)
+{
+    PyObject *a = PyArray_SimpleNew(1, &n, NPY_INT);
+    if (a && n) memcpy(PyArray_DATA((PyArrayObject *)a), src, sizeof(int) * (size_t)n);
+    return a;
+}
+
+/* Store value under key in dict and drop the reference; -1 if value is NULL or on error. */
+static int put(PyObject *dict, const char *key, PyObject *value)
+{
+    if (!value) return -1;
+    int rc = PyDict_SetItemString(dict, key, value);
+    Py_DECREF(value);
+    return rc;
+}
+
+/* structure(): the compiled tree as a dict of new arrays (code generators read this; the
+ * model itself stays private and immutable). Per body: parent, jtype, qadr, vadr, jnq, jnv,
+ * axis (nb,3), plane (nb,6), Xtree as E (nb,3,3) and r (nb,3), inertia as mass (nb,),
+ * h (nb,3) and Ib (nb,3,3), joint (name of the joint above, "" for the world); per link:
+ * link_body (nl,), link_E (nl,3,3), link_r (nl,3). */
+static PyObject *Model_structure(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const u2d_model *m = self->model;
+    const u2d_urdf *u = self->urdf;
+    const npy_intp nb = m->nbody, nl = m->nlink;
+    double *buf = malloc(sizeof(double) * (size_t)(nb > nl ? nb : nl) * 9 + sizeof(double));
+    PyObject *d = PyDict_New(), *names = PyList_New(nb);
+    if (!buf || !d || !names) goto error;
+    if (put(d, "parent", copy_ints(nb, m->parent)) || put(d, "jtype", copy_ints(nb, m->jtype)) ||
+        put(d, "qadr", copy_ints(nb, m->qadr)) || put(d, "vadr", copy_ints(nb, m->vadr)) ||
+        put(d, "jnq", copy_ints(nb, m->jnq)) || put(d, "jnv", copy_ints(nb, m->jnv)) ||
+        put(d, "link_body", copy_ints(nl, m->link_body)))
+        goto error;
+    npy_intp d3[2] = {nb, 3}, d6[2] = {nb, 6}, d33[3] = {nb, 3, 3};
+    npy_intp l3[2] = {nl, 3}, l33[3] = {nl, 3, 3};
+    if (put(d, "axis", copy_doubles(2, d3, m->axis)) ||
+        put(d, "plane", copy_doubles(2, d6, m->plane)))
+        goto error;
+    for (npy_intp b = 0; b < nb; b++) memcpy(buf + 9 * b, m->Xtree[b].E, 9 * sizeof(double));
+    if (put(d, "Xtree_E", copy_doubles(3, d33, buf))) goto error;
+    for (npy_intp b = 0; b < nb; b++) memcpy(buf + 3 * b, m->Xtree[b].r, 3 * sizeof(double));
+    if (put(d, "Xtree_r", copy_doubles(2, d3, buf))) goto error;
+    for (npy_intp b = 0; b < nb; b++) buf[b] = m->inertia[b].m;
+    if (put(d, "mass", copy_doubles(1, &nb, buf))) goto error;
+    for (npy_intp b = 0; b < nb; b++) memcpy(buf + 3 * b, m->inertia[b].h, 3 * sizeof(double));
+    if (put(d, "h", copy_doubles(2, d3, buf))) goto error;
+    for (npy_intp b = 0; b < nb; b++) memcpy(buf + 9 * b, m->inertia[b].Ib, 9 * sizeof(double));
+    if (put(d, "Ib", copy_doubles(3, d33, buf))) goto error;
+    for (npy_intp l = 0; l < nl; l++) memcpy(buf + 9 * l, m->link_X[l].E, 9 * sizeof(double));
+    if (put(d, "link_E", copy_doubles(3, l33, buf))) goto error;
+    for (npy_intp l = 0; l < nl; l++) memcpy(buf + 3 * l, m->link_X[l].r, 3 * sizeof(double));
+    if (put(d, "link_r", copy_doubles(2, l3, buf))) goto error;
+    for (npy_intp b = 0; b < nb; b++) {
+        int j = m->jurdf[b];
+        PyObject *s = PyUnicode_FromString(b == 0 ? "" : j >= 0 ? u->joint[j].name : "root_joint");
+        if (!s) goto error;
+        PyList_SET_ITEM(names, b, s);
+    }
+    free(buf);
+    if (put(d, "joint", names)) { Py_DECREF(d); return NULL; }
+    return d;
+error:
+    free(buf);
+    Py_XDECREF(d); Py_XDECREF(names);
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+    return NULL;
+}
+
 static PyObject *Model_get_gravity(ModelObject *self, void *Py_UNUSED(c))
 {
     npy_intp dim = 3;
@@ -492,6 +574,8 @@ static PyMethodDef Model_methods[] = {
      "simulate(q0, v0, tau, tau_half_steps, dt, method, fext_body, fext_wrench) -> (qs, vs)"},
     {"joints", (PyCFunction)Model_joints, METH_NOARGS, "movable joints, in q order"},
     {"links", (PyCFunction)Model_links, METH_NOARGS, "(name, body) per URDF link"},
+    {"structure", (PyCFunction)Model_structure, METH_NOARGS,
+     "the compiled tree: a dict of arrays (parents, joints, placements, inertias, links)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -13,6 +13,7 @@ except ModuleNotFoundError as _missing:
     raise ImportError(explain_missing_core(__file__)) from None
 from .forces import wrench_at_point
 from . import io
+from . import codegen
 from .human import human, human_model, humod_subject
 from .model import Joint, Model, load
 from .pipeline import TrialResult, inverse_dynamics_trial, run_trials
@@ -23,7 +24,7 @@ from .warn import URDFWarning, Urdf2dynWarning
 __version__ = "0.1.0"
 __all__ = ["load", "Model", "Joint", "URDFError", "wrench_at_point", "get_num_threads",
            "set_num_threads", "simulate", "data_path", "human", "human_model",
-           "humod_subject", "io", "Urdf2dynWarning", "URDFWarning",
+           "humod_subject", "io", "Urdf2dynWarning", "URDFWarning", "codegen",
            "inverse_dynamics_trial", "run_trials", "TrialResult"]
 
 

@@ -2,8 +2,10 @@
 
     urdf2dyn torques ROBOT.urdf MOTION [MOTION ...] [-o OUT] [--grf FILE] [--filter HZ] ...
     urdf2dyn human --height 1.61 --mass 57.3 --sex female -o HUMAN.urdf
-    urdf2dyn info MODEL [--dot TREE.dot]
+    urdf2dyn info MODEL [--dot TREE.dot] [--plot TREE.png]
     urdf2dyn export-osim MODEL.urdf -o MODEL.osim
+    urdf2dyn codegen ROBOT.urdf --lang c|python|matlab [--float] -o DIR
+    urdf2dyn equations ROBOT.urdf [--latex] [--parameters]
 
 ``python -m urdf2dyn ...`` is the same. ``urdf2dyn COMMAND --help`` describes each command.
 """
@@ -11,7 +13,6 @@ import argparse
 import os
 import sys
 import warnings
-import xml.etree.ElementTree as ET
 
 import numpy as np
 
@@ -296,90 +297,8 @@ def cmd_human(args):
 
 # ============================================================================== info
 
-def _tree(model):
-    """(links {name: mass}, joints [(name, type, parent, child, axis, dof)], root link) of the
-    URDF text behind the model, plus the floating root joint when floating_base."""
-    doc = ET.fromstring(model._xml)
-    if doc.tag != "robot":
-        doc = doc.find("robot")
-    links = {}
-    for link in doc.findall("link"):
-        m = link.find("inertial/mass")
-        links[link.get("name")] = float(m.get("value", 0)) if m is not None else 0.0
-    dof = {j.name: j.nv for j in model.joints}
-    joints = []
-    for j in doc.findall("joint"):
-        axis = j.find("axis")
-        ax = tuple(float(x) for x in axis.get("xyz").split()) if axis is not None else None
-        joints.append((j.get("name"), j.get("type"), j.find("parent").get("link"),
-                       j.find("child").get("link"), ax, dof.get(j.get("name"), 0)))
-    children = {j[3] for j in joints}
-    roots = [n for n in links if n not in children]
-    root = roots[0] if roots else None
-    if model.floating_base and root is not None:
-        joints.insert(0, ("root_joint", "floating", "<world>", root, None, 6))
-        links = {"<world>": 0.0, **links}
-        root = "<world>"
-    return links, joints, root
-
-
-def _axis_name(axis):
-    if axis is None:
-        return ""
-    names = {(1.0, 0.0, 0.0): "x", (0.0, 1.0, 0.0): "y", (0.0, 0.0, 1.0): "z",
-             (-1.0, 0.0, 0.0): "-x", (0.0, -1.0, 0.0): "-y", (0.0, 0.0, -1.0): "-z"}
-    return names.get(tuple(round(a, 9) + 0.0 for a in axis), " ".join(f"{a:g}" for a in axis))
-
-
-def _groups(links, joints, root, full):
-    """Tree edges, each a list of consecutive joints: with full=False a chain through massless
-    links that have exactly one child joint collapses into one edge (a multi-DoF joint)."""
-    by_parent = {}
-    for j in joints:
-        by_parent.setdefault(j[2], []).append(j)
-    edges = {}
-
-    def walk(link):
-        out = []
-        for j in by_parent.get(link, []):
-            chain = [j]
-            child = j[3]
-            while (not full and links.get(child, 0.0) == 0.0 and len(by_parent.get(child, [])) == 1
-                   and by_parent[child][0][1] in _ONE_DOF and j[1] in _ONE_DOF):
-                nxt = by_parent[child][0]
-                chain.append(nxt)
-                child = nxt[3]
-            out.append((chain, child))
-        edges[link] = out
-        for _, child in out:
-            walk_stack.append(child)
-
-    walk_stack = [root]
-    while walk_stack:
-        link = walk_stack.pop()
-        if link not in edges:              # (a valid URDF is a tree; be safe anyway)
-            walk(link)
-    return edges
-
-
-_ONE_DOF = ("revolute", "continuous", "prismatic")
-
-
-def _edge_label(chain):
-    dof = sum(j[5] for j in chain)
-    if len(chain) == 1:
-        name, jtype, *_ = chain[0]
-        ax = _axis_name(chain[0][4])
-        return name, f"{jtype}{' ' + ax if ax and jtype != 'fixed' else ''}", dof
-    runs = []                      # consecutive joints of one type: "3 x prismatic xyz"
-    for j in chain:
-        if runs and runs[-1][0] == j[1]:
-            runs[-1][1].append(_axis_name(j[4]))
-        else:
-            runs.append((j[1], [_axis_name(j[4])]))
-    kind = " + ".join(f"{len(ax)} x {t}" + (f" {''.join(ax)}" if any(ax) else "")
-                      for t, ax in runs)
-    return " ".join(j[0] for j in chain), kind, dof
+from .tree import axis_name as _axis_name, dot as _dot, edge_label as _edge_label  # noqa: E402
+from .tree import groups as _groups, tree as _tree  # noqa: E402
 
 
 def cmd_info(args):
@@ -416,38 +335,41 @@ def cmd_info(args):
             f.write(_dot(model, links, edges, root))
         print(f"Graphviz DOT written to {args.dot} (render: dot -Tpng {args.dot} -o tree.png)",
               file=out)
+    if getattr(args, "plot", None):
+        from .tree import plot_tree
+        plot_tree(model, args.plot, full=args.full)
+        print(f"tree drawn in {args.plot}", file=out)
     return 0
 
 
-def _dot(model, links, edges, root):
-    """Graphviz DOT text: links are boxes (mass in kg; massless ones dashed), joints are
-    labelled edges (name, type and axes, DoF)."""
-    def q(text):
-        esc = str(text).replace("\\", "\\\\").replace('"', '\\"')
-        return '"' + esc.replace("\n", "\\n") + '"'
+# ============================================================================== codegen
 
-    lines = [f"digraph {q(model.name)} {{", "  rankdir=TB;",
-             '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontsize=10];',
-             "  edge [fontsize=9];"]
-    order, seen = [root], set()
-    while order:
-        link = order.pop(0)
-        if link in seen:
-            continue
-        seen.add(link)
-        mass = links.get(link, 0.0)
-        if mass > 0:
-            lines.append(f"  {q(link)} [label={q(f'{link}' + chr(10) + f'{mass:.4g} kg')}];")
-        else:
-            lines.append(f'  {q(link)} [fillcolor="#ffffff", style="rounded,dashed"];')
-        for chain, child in edges.get(link, []):
-            name, kind, dof = _edge_label(chain)
-            label = q(f"{name}" + chr(10) + f"{kind}, {dof} DoF")
-            style = ", style=dashed" if dof == 0 else ""
-            lines.append(f"  {q(link)} -> {q(child)} [label={label}{style}];")
-            order.append(child)
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+def cmd_codegen(args):
+    from . import codegen
+    model = load(_model_path(args.robot), floating_base=args.floating_base)
+    files = codegen.generate(model, args.lang, functions=args.functions,
+                             scalar="float" if args.float else "double", name=args.name)
+    for path in codegen.write(files, args.output):
+        print(path)
+    return 0
+
+
+def cmd_equations(args):
+    from .codegen.equations import equations
+    model = load(_model_path(args.robot), floating_base=args.floating_base)
+    if args.gravity:
+        model.gravity = args.gravity
+    eq = equations(model, parameters=args.parameters)
+    import sympy as sp
+    show = sp.latex if args.latex else sp.pretty
+    print(f"# {model.name}: tau = M(q) qdd + C(q, qd) qd + g(q), q = "
+          f"{', '.join(f'q{k + 1} ({n})' for k, n in enumerate(model.q_names))}")
+    for title, mat in (("M(q)", eq.M), ("C(q, qd) qd", eq.Cqd), ("g(q)", eq.g)):
+        print(f"\n{title} =")
+        print(show(mat))
+    if eq.values:
+        print("\nparameters: " + ", ".join(f"{k} = {v:g}" for k, v in eq.values.items()))
+    return 0
 
 
 # ============================================================================== export-osim
@@ -583,6 +505,8 @@ def build_parser():
                    help="show every joint and link (default: chains of joints through massless "
                         "links, i.e. multi-DoF joints, are shown as one)")
     i.add_argument("--dot", metavar="FILE", help="write the tree as a Graphviz DOT file")
+    i.add_argument("--plot", metavar="PNG", help="draw the tree with matplotlib (links, "
+                   "joints with type and axis, merged fixed joints dashed)")
     i.set_defaults(func=cmd_info)
 
     x = sub.add_parser("export-osim", help="write the equivalent OpenSim model (.osim)",
@@ -596,6 +520,36 @@ def build_parser():
                    help="gravity in the URDF world frame (default 0 0 -9.81; 0 -9.81 0 for a "
                         "HuMoD human model)")
     x.set_defaults(func=cmd_export_osim)
+
+    c = sub.add_parser("codegen", help="write a robot's dynamics as C, Python or MATLAB code",
+                       description="Generate readable, dependency-free source computing the "
+                       "robot's dynamics (RNEA, CRBA, ABA, forward kinematics), unrolled body "
+                       "by body with the model's constants folded in.")
+    c.add_argument("robot", help="URDF file (or the name of a bundled one)")
+    c.add_argument("--lang", choices=("c", "python", "matlab"), default="c")
+    c.add_argument("--functions", nargs="+", default=["rnea", "crba", "aba", "fk"],
+                   choices=("rnea", "crba", "aba", "fk", "jtf"), metavar="FN",
+                   help="algorithms to emit among rnea crba aba fk jtf (default: rnea crba "
+                        "aba fk)")
+    c.add_argument("--float", action="store_true", help="single precision arithmetic")
+    c.add_argument("--floating-base", action="store_true",
+                   help="add a floating joint 'root_joint' above the root link")
+    c.add_argument("--name", help="prefix of the files and functions (default: robot name)")
+    c.add_argument("-o", "--output", required=True, metavar="DIR", help="output directory")
+    c.set_defaults(func=cmd_codegen)
+
+    e = sub.add_parser("equations", help="print M(q), C(q, qd) qd and g(q) of a small robot",
+                       description="Print the symbolic equations of motion (SymPy) of a "
+                       "robot with at most 6 DoF.")
+    e.add_argument("robot", help="URDF file (or the name of a bundled one)")
+    e.add_argument("--latex", action="store_true", help="LaTeX instead of text")
+    e.add_argument("--parameters", action="store_true",
+                   help="masses, centres of mass, inertias, offsets and g as symbols")
+    e.add_argument("--gravity", type=float, nargs=3, metavar=("GX", "GY", "GZ"),
+                   help="gravity in the world frame (default 0 0 -9.81)")
+    e.add_argument("--floating-base", action="store_true",
+                   help="add a floating joint 'root_joint' above the root link")
+    e.set_defaults(func=cmd_equations)
     return parser
 
 

@@ -40,6 +40,44 @@ class Joint:
     friction: float = 0.0
 
 
+@dataclass(frozen=True, eq=False)
+class Structure:
+    """The compiled tree, as the core evaluates it (read-only copies; see Model.structure).
+
+    Bodies are in topological order, body 0 being the fixed world; body i > 0 hangs from the
+    movable joint ``joint[i]``. Transforms follow Featherstone's Plücker convention: ``E``
+    rotates parent coordinates into child coordinates and ``r`` is the child origin in parent
+    coordinates (a point maps as p_child = E (p_parent - r)). Inertias are about the body
+    origin, in body axes: mass, first moment h = m c and 3x3 rotational inertia ``Ib``.
+    """
+    parent: np.ndarray      # (nb,)      parent body, parent[i] < i; -1 for the world
+    joint: tuple            # (nb,)      name of the joint above each body ("" for the world)
+    jtype: tuple            # (nb,)      its type: "revolute", ..., "fixed" for the world
+    q_index: np.ndarray     # (nb,)      first q index of the joint
+    v_index: np.ndarray     # (nb,)      first v index
+    nq: np.ndarray          # (nb,)      number of q coordinates of the joint
+    nv: np.ndarray          # (nb,)      number of v coordinates
+    axis: np.ndarray        # (nb, 3)    joint axis (planar: normal) in the joint frame
+    plane: np.ndarray       # (nb, 6)    planar joints: in-plane unit axes u, w
+    Xtree_E: np.ndarray     # (nb, 3, 3) parent body frame -> joint frame at q = 0: rotation
+    Xtree_r: np.ndarray     # (nb, 3)    ... and the joint origin in the parent body frame
+    mass: np.ndarray        # (nb,)      body mass (fixed links merged)
+    h: np.ndarray           # (nb, 3)    first moment of mass, body frame
+    Ib: np.ndarray          # (nb, 3, 3) rotational inertia about the body origin
+    link_names: tuple       # (nl,)      every URDF link, document order
+    link_body: np.ndarray   # (nl,)      the body each link rides on
+    link_E: np.ndarray      # (nl, 3, 3) body frame -> link frame: rotation
+    link_r: np.ndarray      # (nl, 3)    ... and the link origin in the body frame
+
+    @property
+    def nbody(self):
+        """Number of bodies, the world included."""
+        return len(self.parent)
+
+
+_JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar")
+
+
 def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False) -> Model:
     """Load a URDF robot: ``urdf`` is a path or the XML text itself.
 
@@ -135,6 +173,23 @@ class Model:
 
     def __reduce__(self):
         return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity)))
+
+    def structure(self):
+        """The compiled tree the algorithms run on, as a :class:`Structure` of NumPy arrays:
+        parents, joint types and axes, fixed placements, merged inertias and the link side
+        table. Code generators read the model through this; changing the arrays changes
+        nothing in the model."""
+        s = self._c.structure()
+        for key, value in s.items():
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+        return Structure(
+            parent=s["parent"], joint=tuple(s["joint"]),
+            jtype=tuple(_JTYPES[t] for t in s["jtype"]), q_index=s["qadr"],
+            v_index=s["vadr"], nq=s["jnq"], nv=s["jnv"], axis=s["axis"], plane=s["plane"],
+            Xtree_E=s["Xtree_E"], Xtree_r=s["Xtree_r"], mass=s["mass"], h=s["h"], Ib=s["Ib"],
+            link_names=tuple(self.link_names), link_body=s["link_body"], link_E=s["link_E"],
+            link_r=s["link_r"])
 
     # ---- dynamics ----------------------------------------------------------------
     def _compute(self, algo, inputs, f_ext=None, link=-1, point=None, dt=0.0):
