@@ -9,7 +9,8 @@ u2d_work *u2d_work_new(const u2d_model *m)
     if (!w) return NULL;
     size_t per_body = 6 + 6 + 6 + 36 + 6 + 6 + 6 + 36 + 6 + 36 + 36 + 6;
     size_t bytes = 2 * nb * sizeof(u2d_xform) + nb * sizeof(u2d_inertia)
-                 + (nb * per_body + nv + 11 * nv + 2 * nq + 12 * nv) * sizeof(double);
+                 + (nb * per_body + nv + 11 * nv + 2 * nq + 12 * nv) * sizeof(double)
+                 + (nb * (6 + 6 + 6 + 6 + 36) + 18 * nv + nv + nv * nv) * sizeof(double);
     w->buffer = calloc(1, bytes);
     if (!w->buffer) { free(w); return NULL; }
     w->nbody = m->nbody;
@@ -34,7 +35,17 @@ u2d_work *u2d_work_new(const u2d_model *m)
     w->zero = d;      d += nv;
     w->S0 = d;        d += 6 * nv;
     w->F = d;         d += 6 * nv;
-    w->scratch = d;
+    w->scratch = d;   d += 11 * nv + 2 * nq;
+    w->ov = d;        d += 6 * nb;
+    w->oa = d;        d += 6 * nb;
+    w->oF = d;        d += 6 * nb;
+    w->oFx = d;       d += 6 * nb;
+    w->oB = d;        d += 36 * nb;
+    w->dV = d;        d += 6 * nv;
+    w->dA = d;        d += 6 * nv;
+    w->dAv = d;       d += 6 * nv;
+    w->qdd = d;       d += nv;
+    w->L = d;
     return w;
 }
 
