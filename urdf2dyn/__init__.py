@@ -8,6 +8,8 @@ from ._core import URDFError
 from .forces import wrench_at_point
 from . import io
 from .human import human, human_model, humod_subject
+from .identify import base_parameters, identify
+from .centroidal import normalized_angular_momentum
 from .model import Joint, Model, load
 from .simulate import simulate
 from .threads import get_num_threads, set_num_threads
@@ -16,7 +18,8 @@ from .warn import URDFWarning, Urdf2dynWarning
 __version__ = "0.1.0"
 __all__ = ["load", "Model", "Joint", "URDFError", "wrench_at_point", "get_num_threads",
            "set_num_threads", "simulate", "data_path", "human", "human_model",
-           "humod_subject", "io", "Urdf2dynWarning", "URDFWarning"]
+           "humod_subject", "io", "Urdf2dynWarning", "URDFWarning",
+           "identify", "base_parameters", "normalized_angular_momentum"]
 
 
 def data_path(name):
