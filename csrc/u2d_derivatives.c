@@ -64,9 +64,7 @@ u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gr
     const double a0[6] = {0, 0, 0, -gravity[0], -gravity[1], -gravity[2]};
     u2d_status st = u2d_world_motion(m, w, a0, q, qd, qdd);
     if (st != U2D_OK) return st;
-    memset(dtau_dq, 0, sizeof(double) * (size_t)nv * (size_t)nv);
-    memset(dtau_dv, 0, sizeof(double) * (size_t)nv * (size_t)nv);
-    memset(M, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+    for (size_t k = 0; k < (size_t)nv * (size_t)nv; k++) dtau_dq[k] = dtau_dv[k] = M[k] = 0.0;
 
     for (int i = 1; i < nb; i++) {
         const double *vp = &w->ov[6 * m->parent[i]], *ap = &w->oa[6 * m->parent[i]];

@@ -42,7 +42,7 @@ u2d_status u2d_regressor(const u2d_model *m, u2d_work *w, const double gravity[3
     double a0[6] = {0, 0, 0, -gravity[0], -gravity[1], -gravity[2]};
     memset(w->v, 0, 6 * sizeof(double));
     memcpy(w->a, a0, sizeof a0);
-    memset(Y, 0, sizeof(double) * (size_t)nv * np);
+    for (size_t k = 0; k < (size_t)nv * np; k++) Y[k] = 0.0;
 
     for (int i = 1; i < nb; i++) {          /* body velocities and accelerations, as RNEA */
         const int p = m->parent[i];
