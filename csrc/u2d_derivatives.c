@@ -15,6 +15,9 @@
  *     dv_k/dqd_c = s,               da_k/dqd_c = s x v_k + dAv_c
  * and, the parts that ride with s cancelling in S_j^T F_j,
  *     B ψ = I (ψ x v) + ψ x* I v + v x* I ψ       (summed over a subtree: B_j, like I_j)
+ * For a body with I = (m, h, Ib), v = [w; u] and momentum I v = [L; p], expanding the cross
+ * products leaves B = [B11 0; -2[p]x 0], B11 = [w]Ib - Ib[w] - [h][u] - [u][h] - [L]:
+ * B only sees the angular part of ψ, and a subtree's B is (sum of B11, sum of p).
  *     dtau_j/dq_c  = S_j^T (I_j dA_c + B_j dV_c [+ s x* Fext_j])   j = i or below i
  *                  = S_j^T (I_i dA_c + B_i dV_c + s x* F_i)        j above i
  *     dtau_j/dqd_c = S_j^T (I_j dAv_c + B_j s)                     j = i or below i
@@ -25,7 +28,8 @@
  * External wrenches are fixed in the world (DESIGN.md), hence the Fext_j term.
  *
  * Forward dynamics: qdd = M^-1 (tau - ...) gives dqdd/dx = -M^-1 dtau/dx at qdd = ABA,
- * and dqdd/dtau = M^-1, through the Cholesky factor of M. */
+ * and dqdd/dtau = M^-1, through the sparse factorization M = L^T D L of RBDA section 6.5
+ * (L is nonzero only where a column is an ancestor of its row: O(nv^2 depth) solves). */
 #include <math.h>
 #include <string.h>
 #include "u2d_model.h"
@@ -35,22 +39,50 @@ static double dot6(const double a[6], const double b[6])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
 }
 
-/* B (6 x 6, row-major) of one body: B ψ = I (ψ x v) + ψ x* (I v) + v x* (I ψ), column by
- * column. */
-static void velocity_jacobian(const u2d_inertia *I, const double v[6], double B[36])
+/* The cross-product matrix [a]x. */
+static void skew(const double a[3], double S[9])
 {
-    double h[6];
-    u2d_inertia_mul(I, v, h);
-    for (int j = 0; j < 6; j++) {
-        double e[6] = {0, 0, 0, 0, 0, 0}, t[6], col[6], Ie[6];
-        e[j] = 1.0;
-        u2d_crossm(e, v, t);
-        u2d_inertia_mul(I, t, col);
-        u2d_crossf(e, h, t);
-        for (int r = 0; r < 6; r++) col[r] += t[r];
-        u2d_inertia_mul(I, e, Ie);
-        u2d_crossf(v, Ie, t);
-        for (int r = 0; r < 6; r++) B[6 * r + j] = col[r] + t[r];
+    S[0] = 0.0;   S[1] = -a[2]; S[2] = a[1];
+    S[3] = a[2];  S[4] = 0.0;   S[5] = -a[0];
+    S[6] = -a[1]; S[7] = a[0];  S[8] = 0.0;
+}
+
+/* One body's B (see the top of the file): B11 (3x3, row-major) and its momentum p. */
+static void velocity_jacobian(const u2d_inertia *I, const double v[6], double B[12])
+{
+    double Iv[6], W[9], U[9], H[9], WI[9], IW[9], HU[9], UH[9];
+    u2d_inertia_mul(I, v, Iv);
+    skew(v, W);
+    skew(v + 3, U);
+    skew(I->h, H);
+    u2d_mulmm3(W, I->Ib, WI);
+    u2d_mulmm3(I->Ib, W, IW);
+    u2d_mulmm3(H, U, HU);
+    u2d_mulmm3(U, H, UH);
+    for (int k = 0; k < 9; k++) B[k] = WI[k] - IW[k] - HU[k] - UH[k];
+    B[1] += Iv[2]; B[2] -= Iv[1]; B[3] -= Iv[2];        /* - [L]x */
+    B[5] += Iv[0]; B[6] += Iv[1]; B[7] -= Iv[0];
+    B[9] = Iv[3]; B[10] = Iv[4]; B[11] = Iv[5];
+}
+
+/* out = B x, B given as (B11, p): [B11 x_w; -2 p x x_w] */
+static void b_mul(const double B[12], const double x[6], double out[6])
+{
+    double t[3];
+    u2d_mulmv3(B, x, out);
+    u2d_cross3(B + 9, x, t);
+    for (int r = 0; r < 3; r++) out[3 + r] = -2.0 * t[r];
+}
+
+/* out = B^T s: [B11^T s_w + 2 p x s_u; 0] */
+static void b_mul_T(const double B[12], const double s[6], double out[6])
+{
+    double t[3];
+    u2d_multv3(B, s, out);
+    u2d_cross3(B + 9, s + 3, t);
+    for (int r = 0; r < 3; r++) {
+        out[r] += 2.0 * t[r];
+        out[3 + r] = 0.0;
     }
 }
 
@@ -85,7 +117,7 @@ u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gr
         u2d_inertia_mul(&w->IC[i], a, f);
         u2d_crossf(v, h, t);
         for (int r = 0; r < 6; r++) f[r] += t[r];
-        velocity_jacobian(&w->IC[i], v, &w->oB[36 * i]);
+        velocity_jacobian(&w->IC[i], v, &w->oB[12 * i]);
         if (has_fext) memcpy(&w->oFx[6 * i], &w->fext[6 * i], 6 * sizeof(double));
         else memset(&w->oFx[6 * i], 0, 6 * sizeof(double));
     }
@@ -93,21 +125,14 @@ u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gr
     for (int i = nb - 1; i > 0; i--) {
         const int p = m->parent[i];
         const u2d_inertia *I = &w->IC[i];
-        const double *B = &w->oB[36 * i], *F = &w->oF[6 * i], *Fx = &w->oFx[6 * i];
+        const double *B = &w->oB[12 * i], *F = &w->oF[6 * i], *Fx = &w->oFx[6 * i];
         for (int k = 0; k < m->jnv[i]; k++) {
             const int c = m->vadr[i] + k;
             const double *s = &w->S0[6 * c];
             double Is[6], Bs[6], BTs[6], Gq[6], Gv[6], t[6];
             u2d_inertia_mul(I, s, Is);
-            for (int r = 0; r < 6; r++) {
-                double x = 0.0, y = 0.0;
-                for (int j = 0; j < 6; j++) {
-                    x += B[6 * j + r] * s[j];
-                    y += B[6 * r + j] * s[j];
-                }
-                BTs[r] = x;
-                Bs[r] = y;
-            }
+            b_mul(B, s, Bs);
+            b_mul_T(B, s, BTs);
             /* row c: the columns of joint i and of every joint above it */
             double *Rq = dtau_dq + (size_t)c * nv, *Rv = dtau_dv + (size_t)c * nv;
             double *Rm = M + (size_t)c * nv;
@@ -115,8 +140,8 @@ u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gr
                 for (int l = 0; l < m->jnv[b]; l++) {
                     const int col = m->vadr[b] + l;
                     const double *sc = &w->S0[6 * col];
-                    Rq[col] = dot6(Is, &w->dA[6 * col]) + dot6(BTs, &w->dV[6 * col]);
-                    Rv[col] = dot6(Is, &w->dAv[6 * col]) + dot6(BTs, sc);
+                    Rq[col] = dot6(Is, &w->dA[6 * col]) + u2d_dot3(BTs, &w->dV[6 * col]);
+                    Rv[col] = dot6(Is, &w->dAv[6 * col]) + u2d_dot3(BTs, sc);
                     Rm[col] = dot6(Is, sc);
                     if (has_fext) {
                         u2d_crossf(sc, Fx, t);
@@ -126,11 +151,9 @@ u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gr
             /* column c: the rows of every joint above i */
             u2d_inertia_mul(I, &w->dA[6 * c], Gq);
             u2d_inertia_mul(I, &w->dAv[6 * c], Gv);
-            const double *dV = &w->dV[6 * c];
+            b_mul(B, &w->dV[6 * c], t);
             for (int r = 0; r < 6; r++) {
-                double x = 0.0;
-                for (int j = 0; j < 6; j++) x += B[6 * r + j] * dV[j];
-                Gq[r] += x;
+                Gq[r] += t[r];
                 Gv[r] += Bs[r];
             }
             u2d_crossf(s, F, t);
@@ -146,7 +169,7 @@ u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gr
         }
         if (p > 0) {
             u2d_inertia_add(&w->IC[p], I);
-            for (int r = 0; r < 36; r++) w->oB[36 * p + r] += B[r];
+            for (int r = 0; r < 12; r++) w->oB[12 * p + r] += B[r];
             for (int r = 0; r < 6; r++) {
                 w->oF[6 * p + r] += F[r];
                 w->oFx[6 * p + r] += Fx[r];
@@ -156,46 +179,47 @@ u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gr
     return U2D_OK;
 }
 
-/* L L^T = M for a symmetric positive definite M (n x n, row-major; L lower). */
-static int cholesky(int n, const double *M, double *L)
+/* M = L^T D L in place (RBDA Table 6.3): D on the diagonal, L (unit lower triangular)
+ * below it, both only where the column is an ancestor coordinate lambda^k(row). */
+static int ltdl(int n, const int *lambda, double *M)
 {
-    for (int j = 0; j < n; j++) {
-        double d = M[(size_t)j * n + j];
-        for (int k = 0; k < j; k++) d -= L[(size_t)j * n + k] * L[(size_t)j * n + k];
+    for (int k = n - 1; k >= 0; k--) {
+        double *Mk = M + (size_t)k * n;
+        const double d = Mk[k];
         if (!(d > 0.0)) return -1;
-        L[(size_t)j * n + j] = sqrt(d);
-        for (int i = j + 1; i < n; i++) {
-            double x = M[(size_t)i * n + j];
-            for (int k = 0; k < j; k++) x -= L[(size_t)i * n + k] * L[(size_t)j * n + k];
-            L[(size_t)i * n + j] = x / L[(size_t)j * n + j];
+        for (int i = lambda[k]; i >= 0; i = lambda[i]) {
+            const double a = Mk[i] / d;
+            double *Mi = M + (size_t)i * n;
+            for (int j = i; j >= 0; j = lambda[j]) Mi[j] -= a * Mk[j];
+            Mk[i] = a;
         }
-        for (int k = j + 1; k < n; k++) L[(size_t)j * n + k] = 0.0;
     }
     return 0;
 }
 
-/* X <- (L L^T)^-1 X in place, X n x n row-major: whole rows at a time. */
-static void cholesky_solve(int n, const double *L, double *X)
+/* X <- M^-1 X for the n x n row-major X, with M = L^T D L from ltdl: whole rows at a time,
+ * L^T z = x from the leaves up, z / D, then L x = z from the root down. */
+static void ltdl_solve(int n, const int *lambda, const double *LD, double *X)
 {
+    for (int i = n - 1; i >= 0; i--) {
+        const double *xi = X + (size_t)i * n;
+        for (int j = lambda[i]; j >= 0; j = lambda[j]) {
+            const double l = LD[(size_t)i * n + j];
+            double *xj = X + (size_t)j * n;
+            for (int c = 0; c < n; c++) xj[c] -= l * xi[c];
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        const double d = 1.0 / LD[(size_t)i * n + i];
+        double *xi = X + (size_t)i * n;
+        for (int c = 0; c < n; c++) xi[c] *= d;
+    }
     for (int i = 0; i < n; i++) {
         double *xi = X + (size_t)i * n;
-        for (int k = 0; k < i; k++) {
-            const double l = L[(size_t)i * n + k], *xk = X + (size_t)k * n;
-            if (l != 0.0)
-                for (int j = 0; j < n; j++) xi[j] -= l * xk[j];
+        for (int j = lambda[i]; j >= 0; j = lambda[j]) {
+            const double l = LD[(size_t)i * n + j], *xj = X + (size_t)j * n;
+            for (int c = 0; c < n; c++) xi[c] -= l * xj[c];
         }
-        const double d = 1.0 / L[(size_t)i * n + i];
-        for (int j = 0; j < n; j++) xi[j] *= d;
-    }
-    for (int i = n - 1; i >= 0; i--) {
-        double *xi = X + (size_t)i * n;
-        for (int k = i + 1; k < n; k++) {
-            const double l = L[(size_t)k * n + i], *xk = X + (size_t)k * n;
-            if (l != 0.0)
-                for (int j = 0; j < n; j++) xi[j] -= l * xk[j];
-        }
-        const double d = 1.0 / L[(size_t)i * n + i];
-        for (int j = 0; j < n; j++) xi[j] *= d;
     }
 }
 
@@ -210,15 +234,17 @@ u2d_status u2d_aba_derivatives(const u2d_model *m, u2d_work *w, const double gra
     if (st != U2D_OK) return st;
     st = u2d_rnea_derivatives(m, w, gravity, q, qd, w->qdd, fext, dqdd_dq, dqdd_dv, Minv);
     if (st != U2D_OK) return st;
-    if (cholesky(nv, Minv, w->L) != 0) return U2D_ERR_SINGULAR;
-    cholesky_solve(nv, w->L, dqdd_dq);
-    cholesky_solve(nv, w->L, dqdd_dv);
+    if (nv == 0) return U2D_OK;
+    memcpy(w->L, Minv, nn * sizeof(double));
+    if (ltdl(nv, w->lambda, w->L) != 0) return U2D_ERR_SINGULAR;
+    ltdl_solve(nv, w->lambda, w->L, dqdd_dq);
+    ltdl_solve(nv, w->lambda, w->L, dqdd_dv);
     for (size_t k = 0; k < nn; k++) {
         dqdd_dq[k] = -dqdd_dq[k];
         dqdd_dv[k] = -dqdd_dv[k];
         Minv[k] = 0.0;
     }
     for (int k = 0; k < nv; k++) Minv[(size_t)k * nv + k] = 1.0;
-    cholesky_solve(nv, w->L, Minv);
+    ltdl_solve(nv, w->lambda, w->L, Minv);
     return U2D_OK;
 }

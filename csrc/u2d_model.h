@@ -133,10 +133,13 @@ typedef struct {
     /* world-frame passes (derivatives, centroidal): everything at the world origin O */
     double *ov, *oa;        /* (nbody,6)  body velocity and acceleration, world frame      */
     double *oF, *oFx;       /* (nbody,6)  subtree force I a + v x* I v, subtree f_ext      */
-    double *oB;             /* (nbody,36) subtree d(force)/d(velocity) matrix B (below)    */
+    double *oB;             /* (nbody,12) subtree velocity term B as B11 (3x3) and p (3),
+                                          see u2d_derivatives.c                        */
     double *dV, *dA, *dAv;  /* (nv,6)     per column s: v_p x s, its dq and dv partials    */
     double *qdd;            /* (nv)       ABA derivatives: the accelerations             */
-    double *L;              /* (nv,nv)    ABA derivatives: Cholesky factor of M          */
+    double *L;              /* (nv,nv)    ABA derivatives: M = L^T D L, factored in place */
+    int *lambda;            /* (nv)       the velocity coordinate above each one in the tree,
+                                          -1 at the root (the sparsity of L)            */
     void *buffer;
 } u2d_work;
 
