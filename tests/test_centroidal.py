@@ -104,3 +104,17 @@ def test_normalized_angular_momentum():
     np.testing.assert_allclose(got, L / (m.total_mass * 1.5), rtol=1e-12)
     with pytest.raises(ValueError, match="speed must be a positive"):
         urdf2dyn.normalized_angular_momentum(m, q, v, speed=0.0)
+
+
+def test_angular_momentum_figure(tmp_path):
+    pytest.importorskip("matplotlib")
+    from urdf2dyn.plot import angular_momentum_figure, plot_angular_momentum
+    t = np.linspace(0.0, 2.0, 401)
+    L = np.column_stack([np.sin(2 * np.pi * t), np.cos(2 * np.pi * t), t])
+    fy = np.where(np.sin(2 * np.pi * t) > 0, 600.0, 0.0)        # strikes just after 0 s and 1 s
+    fig = angular_momentum_figure(t, L, grf_y={"R": fy})
+    assert len(fig.axes) == 3 and "gait cycle" in fig.axes[-1].get_xlabel()
+    fig = angular_momentum_figure(t, L)
+    assert fig.axes[-1].get_xlabel() == "time (s)"
+    path = plot_angular_momentum(t, L, tmp_path / "L.png")
+    assert path.stat().st_size > 1000
