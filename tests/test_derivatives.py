@@ -145,3 +145,35 @@ def test_planar_joints_are_refused():
         m.inverse_dynamics_derivatives(z, z, z)
     with pytest.raises(ValueError, match="planar"):
         m.forward_dynamics_derivatives(z, z, z)
+
+
+def test_external_forces_in_both_conventions(twin):
+    """Pinocchio's computeRNEADerivatives takes forces in the joint frames: they turn with q.
+    Its dtau/dq must then be the tangent-space derivative of OUR inverse dynamics with the
+    force carried by the body (re-expressed in the world at each perturbed q by our forward
+    kinematics); dtau/dv does not depend on the convention and must agree exactly."""
+    import pin_oracle as po
+    m, pm, pd = twin.model, twin.pin_model, twin.pin_data
+    q, v, a = twin.state(50)
+    link = m.joints[-1].child                        # its frame is its joint's frame
+    k = m.link_names.index(link)
+    rng = np.random.default_rng(51)
+    f_loc, n_loc = rng.normal(scale=20.0, size=3), rng.normal(scale=5.0, size=3)
+
+    def world(qx):                                   # the body-fixed force, seen in the world
+        pos, rot = m.forward_kinematics(qx)
+        f = rot[k] @ f_loc
+        return {link: np.concatenate([f, rot[k] @ n_loc + np.cross(pos[k], f)])}
+
+    qp, vp, ap = twin.to_pin(q, v, a)
+    fext = po._pin_fext(pm, pm.createData(), qp, world(q))
+    jid = pm.getJointId(m.joints[-1].name)
+    np.testing.assert_allclose(fext[jid].linear, f_loc, atol=1e-12)   # same local force
+    pin.computeRNEADerivatives(pm, pd, qp, vp, ap, fext)
+    fd = _fd_q(lambda x: m.inverse_dynamics(x, v, a, f_ext=world(x)), m, q)
+    assert rel_err(twin.mat(pd.dtau_dq), fd) < 1e-6
+    dq, dv, _ = m.inverse_dynamics_derivatives(q, v, a, f_ext=world(q))
+    assert rel_err(dv, twin.mat(pd.dtau_dv)) < TOL
+    # and ours (world-fixed force) differs from Pinocchio's by the force's turning
+    fd_world = _fd_q(lambda x: m.inverse_dynamics(x, v, a, f_ext=world(q)), m, q)
+    assert rel_err(dq, fd_world) < 1e-6
