@@ -64,6 +64,10 @@ typedef struct {
     /* one sample: a->in[k] and a->out[k] point at the sample itself */
     u2d_status (*one)(const u2d_model *m, u2d_work *w, const u2d_batch_args *a);
     int no_planar;                  /* refuses planar joints with U2D_ERR_ARGUMENT         */
+    int max_nv;                     /* > 0: run on models of at most max_nv coordinates
+                                       (outputs of nv^2 or nv x 10 nbody numbers and up to
+                                       nv^3 work per sample: a 1000-link chain would take
+                                       hours through the batch checks)                  */
 } h_algo;
 
 static inline size_t h_sz_1(const u2d_model *m) { (void)m; return 1; }
@@ -178,12 +182,13 @@ static const h_algo H_ALGOS[U2D_NALGO] = {
     [U2D_ALGO_DIFFERENCE] = {"difference", "qq", {h_sz_nv, NULL}, 0, 0, h_difference},
     [U2D_ALGO_NORMALIZE] = {"normalize", "q", {h_sz_nq, NULL}, 0, 0, h_normalize},
     [U2D_ALGO_RNEA_DERIV] = {"rnea_deriv", "qvv", {h_sz_nv2, h_sz_nv2, h_sz_nv2}, 1, 0,
-                             h_rnea_deriv, 1},
+                             h_rnea_deriv, 1, 100},
     [U2D_ALGO_ABA_DERIV] = {"aba_deriv", "qvv", {h_sz_nv2, h_sz_nv2, h_sz_nv2}, 1, 1,
-                            h_aba_deriv, 1},
+                            h_aba_deriv, 1, 100},
     [U2D_ALGO_CCRBA] = {"ccrba", "q", {h_sz_6nv, NULL}, 0, 0, h_ccrba, 1},
     [U2D_ALGO_CENTROIDAL] = {"centroidal", "qvv", {h_sz_9, h_sz_12}, 0, 0, h_centroidal, 1},
-    [U2D_ALGO_REGRESSOR] = {"regressor", "qvv", {h_sz_regressor, NULL}, 0, 0, h_regressor},
+    [U2D_ALGO_REGRESSOR] = {"regressor", "qvv", {h_sz_regressor, NULL}, 0, 0, h_regressor, 0,
+                            100},
 };
 
 /* Core functions exercised outside the table (driver --list-functions adds the table's). */
@@ -250,6 +255,12 @@ static inline int h_model_has_planar(const u2d_model *m)
     for (int i = 1; i < m->nbody; i++)
         if (m->jtype[i] == U2D_JOINT_PLANAR) return 1;
     return 0;
+}
+
+/* Is model m beyond what algorithm A is checked on (see max_nv)? */
+static inline int h_too_big(const u2d_model *m, const h_algo *A)
+{
+    return A->max_nv > 0 && m->nv > A->max_nv;
 }
 
 /* A status that A may give on any state of m: singular, or planar joints refused. */
@@ -509,7 +520,7 @@ static void h_eval_model(const u2d_model *m, h_values *vs)
                    h_value(vs)};
     for (int k = 0; k < U2D_NALGO; k++) {
         const h_algo *A = &H_ALGOS[k];
-        if (!A->name) continue;
+        if (!A->name || h_too_big(m, A)) continue;
         /* the second input is q2 for 'q', a for 'v' in third place, v otherwise */
         h_state s1 = nice, s2 = bad;
         for (int j = 0; A->in[j]; j++) {
