@@ -39,27 +39,24 @@ static double dot6(const double a[6], const double b[6])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
 }
 
-/* The cross-product matrix [a]x. */
-static void skew(const double a[3], double S[9])
-{
-    S[0] = 0.0;   S[1] = -a[2]; S[2] = a[1];
-    S[3] = a[2];  S[4] = 0.0;   S[5] = -a[0];
-    S[6] = -a[1]; S[7] = a[0];  S[8] = 0.0;
-}
-
-/* One body's B (see the top of the file): B11 (3x3, row-major) and its momentum p. */
+/* One body's B (see the top of the file): B11 (3x3, row-major) and its momentum p.
+ * With Ib symmetric, [w]Ib - Ib[w] = X + X^T for X = [w]Ib (columns w x Ib_k), and
+ * [h][u] + [u][h] = u h^T + h u^T - 2 (u.h) 1. */
 static void velocity_jacobian(const u2d_inertia *I, const double v[6], double B[12])
 {
-    double Iv[6], W[9], U[9], H[9], WI[9], IW[9], HU[9], UH[9];
+    const double *w = v, *u = v + 3, *h = I->h;
+    double Iv[6], X[9], col[3], x[3];
     u2d_inertia_mul(I, v, Iv);
-    skew(v, W);
-    skew(v + 3, U);
-    skew(I->h, H);
-    u2d_mulmm3(W, I->Ib, WI);
-    u2d_mulmm3(I->Ib, W, IW);
-    u2d_mulmm3(H, U, HU);
-    u2d_mulmm3(U, H, UH);
-    for (int k = 0; k < 9; k++) B[k] = WI[k] - IW[k] - HU[k] - UH[k];
+    for (int k = 0; k < 3; k++) {
+        col[0] = I->Ib[k]; col[1] = I->Ib[3 + k]; col[2] = I->Ib[6 + k];
+        u2d_cross3(w, col, x);
+        X[k] = x[0]; X[3 + k] = x[1]; X[6 + k] = x[2];
+    }
+    const double uh2 = 2.0 * u2d_dot3(u, h);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            B[3 * r + c] = X[3 * r + c] + X[3 * c + r] - u[r] * h[c] - h[r] * u[c]
+                         + (r == c ? uh2 : 0.0);
     B[1] += Iv[2]; B[2] -= Iv[1]; B[3] -= Iv[2];        /* - [L]x */
     B[5] += Iv[0]; B[6] += Iv[1]; B[7] -= Iv[0];
     B[9] = Iv[3]; B[10] = Iv[4]; B[11] = Iv[5];
@@ -197,28 +194,49 @@ static int ltdl(int n, const int *lambda, double *M)
     return 0;
 }
 
-/* X <- M^-1 X for the n x n row-major X, with M = L^T D L from ltdl: whole rows at a time,
- * L^T z = x from the leaves up, z / D, then L x = z from the root down. */
-static void ltdl_solve(int n, const int *lambda, const double *LD, double *X)
+/* X <- M^-1 X for two n x n row-major X, and Minv <- M^-1, with M = L^T D L from ltdl:
+ * whole rows at a time, L^T z = x from the leaves up, z / D, then L x = z from the root
+ * down. Minv starts as the identity, so while going up its row i is nonzero only in the
+ * columns of the subtree of i, i .. end[i] - 1 (preorder). */
+static void ltdl_solve(int n, const int *lambda, const int *end, const double *LD, double *X1,
+                       double *X2, double *Minv)
 {
+    for (size_t k = 0; k < (size_t)n * n; k++) Minv[k] = 0.0;
+    for (int i = 0; i < n; i++) Minv[(size_t)i * n + i] = 1.0;
     for (int i = n - 1; i >= 0; i--) {
-        const double *xi = X + (size_t)i * n;
+        const double *ai = X1 + (size_t)i * n, *bi = X2 + (size_t)i * n;
+        const double *ci = Minv + (size_t)i * n;
         for (int j = lambda[i]; j >= 0; j = lambda[j]) {
             const double l = LD[(size_t)i * n + j];
-            double *xj = X + (size_t)j * n;
-            for (int c = 0; c < n; c++) xj[c] -= l * xi[c];
+            double *aj = X1 + (size_t)j * n, *bj = X2 + (size_t)j * n;
+            double *cj = Minv + (size_t)j * n;
+            for (int c = 0; c < n; c++) {
+                aj[c] -= l * ai[c];
+                bj[c] -= l * bi[c];
+            }
+            for (int c = i; c < end[i]; c++) cj[c] -= l * ci[c];
         }
     }
     for (int i = 0; i < n; i++) {
         const double d = 1.0 / LD[(size_t)i * n + i];
-        double *xi = X + (size_t)i * n;
-        for (int c = 0; c < n; c++) xi[c] *= d;
+        double *ai = X1 + (size_t)i * n, *bi = X2 + (size_t)i * n, *ci = Minv + (size_t)i * n;
+        for (int c = 0; c < n; c++) {
+            ai[c] *= d;
+            bi[c] *= d;
+            ci[c] *= d;
+        }
     }
     for (int i = 0; i < n; i++) {
-        double *xi = X + (size_t)i * n;
+        double *ai = X1 + (size_t)i * n, *bi = X2 + (size_t)i * n, *ci = Minv + (size_t)i * n;
         for (int j = lambda[i]; j >= 0; j = lambda[j]) {
-            const double l = LD[(size_t)i * n + j], *xj = X + (size_t)j * n;
-            for (int c = 0; c < n; c++) xi[c] -= l * xj[c];
+            const double l = LD[(size_t)i * n + j];
+            const double *aj = X1 + (size_t)j * n, *bj = X2 + (size_t)j * n;
+            const double *cj = Minv + (size_t)j * n;
+            for (int c = 0; c < n; c++) {
+                ai[c] -= l * aj[c];
+                bi[c] -= l * bj[c];
+                ci[c] -= l * cj[c];
+            }
         }
     }
 }
@@ -237,14 +255,10 @@ u2d_status u2d_aba_derivatives(const u2d_model *m, u2d_work *w, const double gra
     if (nv == 0) return U2D_OK;
     memcpy(w->L, Minv, nn * sizeof(double));
     if (ltdl(nv, w->lambda, w->L) != 0) return U2D_ERR_SINGULAR;
-    ltdl_solve(nv, w->lambda, w->L, dqdd_dq);
-    ltdl_solve(nv, w->lambda, w->L, dqdd_dv);
+    ltdl_solve(nv, w->lambda, w->subend, w->L, dqdd_dq, dqdd_dv, Minv);
     for (size_t k = 0; k < nn; k++) {
         dqdd_dq[k] = -dqdd_dq[k];
         dqdd_dv[k] = -dqdd_dv[k];
-        Minv[k] = 0.0;
     }
-    for (int k = 0; k < nv; k++) Minv[(size_t)k * nv + k] = 1.0;
-    ltdl_solve(nv, w->lambda, w->L, Minv);
     return U2D_OK;
 }

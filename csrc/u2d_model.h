@@ -140,6 +140,7 @@ typedef struct {
     double *L;              /* (nv,nv)    ABA derivatives: M = L^T D L, factored in place */
     int *lambda;            /* (nv)       the velocity coordinate above each one in the tree,
                                           -1 at the root (the sparsity of L)            */
+    int *subend;            /* (nv)       one past the last coordinate of its subtree       */
     void *buffer;
 } u2d_work;
 
