@@ -170,13 +170,14 @@ static void Model_dealloc(ModelObject *self)
 
 /* ---- algorithms: what each takes and returns, per sample ---------------------- */
 
-/* Shape codes: q = nq, v = nv, L = links, J = movable joints, digits = themselves. */
+/* Shape codes: q = nq, v = nv, L = links, J = movable joints, P = inertial parameters
+ * (10 per moving body), digits = themselves. */
 typedef struct {
     int nin;
     const char *in_name[3];
     char in_kind[3];            /* 'q' or 'v' */
     int nout;
-    const char *out_shape[2];   /* "" is a scalar per sample */
+    const char *out_shape[3];   /* "" is a scalar per sample */
 } algo_spec;
 
 static const algo_spec algo_specs[U2D_NALGO] = {
@@ -196,6 +197,11 @@ static const algo_spec algo_specs[U2D_NALGO] = {
     [U2D_ALGO_INTEGRATE] = {2, {"q", "v"}, "qv", 1, {"q"}},
     [U2D_ALGO_DIFFERENCE] = {2, {"q0", "q1"}, "qq", 1, {"v"}},
     [U2D_ALGO_NORMALIZE] = {1, {"q"}, "q", 1, {"q"}},
+    [U2D_ALGO_RNEA_DERIV] = {3, {"q", "v", "a"}, "qvv", 3, {"vv", "vv", "vv"}},
+    [U2D_ALGO_ABA_DERIV] = {3, {"q", "v", "tau"}, "qvv", 3, {"vv", "vv", "vv"}},
+    [U2D_ALGO_CCRBA] = {1, {"q"}, "q", 1, {"6v"}},
+    [U2D_ALGO_CENTROIDAL] = {3, {"q", "v", "a"}, "qvv", 2, {"33", "26"}},
+    [U2D_ALGO_REGRESSOR] = {3, {"q", "v", "a"}, "qvv", 1, {"vP"}},
 };
 
 static npy_intp shape_size(const u2d_model *m, char code)
@@ -205,6 +211,7 @@ static npy_intp shape_size(const u2d_model *m, char code)
     case 'v': return m->nv;
     case 'L': return m->nlink;
     case 'J': return m->njoint;
+    case 'P': return 10 * (npy_intp)(m->nbody - 1);
     default: return code - '0';
     }
 }
@@ -276,7 +283,8 @@ static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssiz
         PyErr_Format(PyExc_TypeError, "expected %d arrays", spec->nin);
         return NULL;
     }
-    PyArrayObject *in[3] = {NULL, NULL, NULL}, *out[2] = {NULL, NULL}, *fb = NULL, *fw = NULL;
+    PyArrayObject *in[3] = {NULL, NULL, NULL}, *out[3] = {NULL, NULL, NULL}, *fb = NULL;
+    PyArrayObject *fw = NULL;
     PyObject *result = NULL;
     u2d_batch_args ba = {0};
 
@@ -320,11 +328,15 @@ static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssiz
         raise_status(self, st, bad, ba.in[0], spec->in_name[0]);
         goto done;
     }
-    result = spec->nout == 1 ? (PyObject *)out[0] : PyTuple_Pack(2, out[0], out[1]);
-    if (spec->nout == 1) out[0] = NULL;
+    if (spec->nout == 1) {
+        result = (PyObject *)out[0];
+        out[0] = NULL;
+    } else if (spec->nout == 2) result = PyTuple_Pack(2, out[0], out[1]);
+    else result = PyTuple_Pack(3, out[0], out[1], out[2]);
 done:
     for (int k = 0; k < 3; k++) Py_XDECREF(in[k]);
-    Py_XDECREF(out[0]); Py_XDECREF(out[1]); Py_XDECREF(fb); Py_XDECREF(fw);
+    for (int k = 0; k < 3; k++) Py_XDECREF(out[k]);
+    Py_XDECREF(fb); Py_XDECREF(fw);
     return result;
 }
 
@@ -522,6 +534,15 @@ error:
     return NULL;
 }
 
+/* inertial_parameters(): (nbody - 1, 10) per moving body [m, m c, Ixx Ixy Iyy Ixz Iyz Izz]. */
+static PyObject *Model_inertial_parameters(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    npy_intp dims[2] = {self->model->nbody - 1, 10};
+    PyObject *pi = PyArray_SimpleNew(2, dims, NPY_DOUBLE);
+    if (pi) u2d_inertial_parameters(self->model, PyArray_DATA((PyArrayObject *)pi));
+    return pi;
+}
+
 static PyObject *Model_get_gravity(ModelObject *self, void *Py_UNUSED(c))
 {
     npy_intp dim = 3;
@@ -576,6 +597,8 @@ static PyMethodDef Model_methods[] = {
     {"links", (PyCFunction)Model_links, METH_NOARGS, "(name, body) per URDF link"},
     {"structure", (PyCFunction)Model_structure, METH_NOARGS,
      "the compiled tree: a dict of arrays (parents, joints, placements, inertias, links)"},
+    {"inertial_parameters", (PyCFunction)Model_inertial_parameters, METH_NOARGS,
+     "(nbody - 1, 10) inertial parameters per moving body"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -661,6 +684,9 @@ static int core_exec(PyObject *module)
         {"KINETIC", U2D_ALGO_KINETIC}, {"POTENTIAL", U2D_ALGO_POTENTIAL},
         {"INTEGRATE", U2D_ALGO_INTEGRATE}, {"DIFFERENCE", U2D_ALGO_DIFFERENCE},
         {"NORMALIZE", U2D_ALGO_NORMALIZE},
+        {"RNEA_DERIV", U2D_ALGO_RNEA_DERIV}, {"ABA_DERIV", U2D_ALGO_ABA_DERIV},
+        {"CCRBA", U2D_ALGO_CCRBA}, {"CENTROIDAL", U2D_ALGO_CENTROIDAL},
+        {"REGRESSOR", U2D_ALGO_REGRESSOR},
         {"EULER", U2D_EULER}, {"SEMI_IMPLICIT", U2D_SEMI_IMPLICIT}, {"RK4", U2D_RK4},
     };
     for (size_t k = 0; k < sizeof algos / sizeof algos[0]; k++)

@@ -15,6 +15,8 @@ from .forces import wrench_at_point
 from . import io
 from . import codegen
 from .human import human, human_model, humod_subject
+from .identify import base_parameters, identify
+from .centroidal import normalized_angular_momentum
 from .model import Joint, Model, load
 from .pipeline import TrialResult, inverse_dynamics_trial, run_trials
 from .simulate import simulate
@@ -25,7 +27,8 @@ __version__ = "0.1.0"
 __all__ = ["load", "Model", "Joint", "URDFError", "wrench_at_point", "get_num_threads",
            "set_num_threads", "simulate", "data_path", "human", "human_model",
            "humod_subject", "io", "Urdf2dynWarning", "URDFWarning", "codegen",
-           "inverse_dynamics_trial", "run_trials", "TrialResult"]
+           "inverse_dynamics_trial", "run_trials", "TrialResult",
+           "identify", "base_parameters", "normalized_angular_momentum"]
 
 
 def data_path(name: str) -> str:

@@ -236,6 +236,93 @@ class Model:
 
     aba = forward_dynamics
 
+    # ---- derivatives, centroidal dynamics, regressor (docs/derivatives.rst) -------------
+    def _no_planar(self, what):
+        planar = [j.name for j in self.joints if j.type == "planar"]
+        if planar:
+            raise ValueError(f"{what}: planar joints are not supported (joint {planar[0]!r}); "
+                             "model the plane with two prismatic joints and a revolute one")
+
+    def inverse_dynamics_derivatives(self, q, v, a, f_ext=None):
+        """Partial derivatives of inverse dynamics (Carpentier & Mansard 2018).
+
+        Parameters
+        ----------
+        q, v, a : array_like, (nq,) / (nv,) or (N, nq) / (N, nv)
+        f_ext : dict, optional
+            As for inverse_dynamics: world wrenches, fixed in the world as q changes.
+
+        Returns
+        -------
+        dtau_dq, dtau_dv, M : ndarray, (nv, nv) or (N, nv, nv)
+            dtau_dq[i, j] is d tau_i / d q_j, q moving in the tangent space
+            (``integrate(q, dq)``, body-frame twist for floating joints, as Pinocchio);
+            M = d tau / d a is the mass matrix.
+        """
+        self._no_planar("inverse_dynamics_derivatives")
+        return self._compute(_core.RNEA_DERIV, (q, v, a), f_ext)
+
+    def forward_dynamics_derivatives(self, q, v, tau, f_ext=None):
+        """Partial derivatives of forward dynamics qdd = ABA(q, v, tau, f_ext).
+
+        Returns
+        -------
+        dqdd_dq, dqdd_dv, Minv : ndarray, (nv, nv) or (N, nv, nv)
+            dqdd_dq in the tangent space (as inverse_dynamics_derivatives); Minv = M^-1 =
+            d qdd / d tau.
+        """
+        self._no_planar("forward_dynamics_derivatives")
+        return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext)
+
+    def centroidal_momentum_matrix(self, q):
+        """Centroidal momentum matrix A_G (6, nv) or (N, 6, nv) (Orin, Goswami & Lee 2013):
+        h_G = A_G v, rows 0-2 the linear momentum, rows 3-5 the angular momentum about the
+        centre of mass, world axes (Pinocchio's ccrba layout)."""
+        self._no_planar("centroidal_momentum_matrix")
+        return self._compute(_core.CCRBA, (q,))
+
+    def centroidal(self, q, v, a):
+        """Centroidal state: a dict of arrays, each with a leading N axis for N samples.
+
+        Returns
+        -------
+        dict
+            ``com``, ``com_velocity``, ``com_acceleration`` (3,): the centre of mass of the
+            moving links and its derivatives; ``momentum`` (6,): h_G = A_G v = [p; L_G],
+            linear momentum then angular momentum about the centre of mass, world axes;
+            ``momentum_rate`` (6,): dh_G/dt = A_G a + dA_G/dt v (gravity excluded, so with
+            a floating base it equals the external wrench plus the weight, at the CoM).
+        """
+        self._no_planar("centroidal")
+        com, h = self._compute(_core.CENTROIDAL, (q, v, a))
+        return {"com": com[..., 0, :], "com_velocity": com[..., 1, :],
+                "com_acceleration": com[..., 2, :], "momentum": h[..., 0, :],
+                "momentum_rate": h[..., 1, :]}
+
+    def regressor(self, q, v, a):
+        """Inertial-parameter regressor Y (nv, 10 B) or (N, nv, 10 B), with
+        ``Y @ model.inertial_parameters() == inverse_dynamics(q, v, a)`` (Atkeson, An &
+        Hollerbach 1986). Columns: 10 per body of ``model.bodies``, in that order."""
+        return self._compute(_core.REGRESSOR, (q, v, a))
+
+    def inertial_parameters(self):
+        """The inertial parameters pi (10 B,): for each body of ``model.bodies`` (the compiled
+        bodies, fixed links merged into them), [m, m cx, m cy, m cz, Ixx, Ixy, Iyy, Ixz, Iyz,
+        Izz], c the centre of mass and I the inertia about the body origin, in the body
+        frame (the frame of the link named in ``model.bodies``; Pinocchio's order)."""
+        return self._c.inertial_parameters().reshape(-1)
+
+    @property
+    def bodies(self):
+        """Names of the moving bodies, in the regressor's order: for each movable joint, its
+        child link (which carries every link welded to it by fixed joints)."""
+        return [j.child for j in self.joints]
+
+    def parameter_names(self):
+        """Names of the entries of inertial_parameters(): '<body>.m', '<body>.mcx', ...,
+        '<body>.Izz'."""
+        return [f"{b}.{p}" for b in self.bodies for p in PARAMETERS]
+
     # ---- kinematics --------------------------------------------------------------
     def forward_kinematics(self, q: ArrayLike
                            ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -355,6 +442,10 @@ class Model:
         else:
             stacked = np.stack([np.broadcast_to(w, (n, 6)) for w in wrenches], axis=1)
         return np.asarray(bodies, dtype=np.intc), np.ascontiguousarray(stacked)
+
+
+# Names of the ten inertial parameters of a body, in the regressor's order.
+PARAMETERS = ("m", "mcx", "mcy", "mcz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
 
 
 def _scalar(x):
