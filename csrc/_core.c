@@ -195,6 +195,11 @@ static const algo_spec algo_specs[U2D_NALGO] = {
     [U2D_ALGO_INTEGRATE] = {2, {"q", "v"}, "qv", 1, {"q"}},
     [U2D_ALGO_DIFFERENCE] = {2, {"q0", "q1"}, "qq", 1, {"v"}},
     [U2D_ALGO_NORMALIZE] = {1, {"q"}, "q", 1, {"q"}},
+    [U2D_ALGO_FRAME_JACOBIAN] = {1, {"q"}, "q", 1, {"6v"}},
+    [U2D_ALGO_FRAME_JACOBIAN_DOT] = {2, {"q", "v"}, "qv", 1, {"6v"}},
+    [U2D_ALGO_FRAME_VELOCITY] = {2, {"q", "v"}, "qv", 1, {"6"}},
+    [U2D_ALGO_FRAME_ACCELERATION] = {3, {"q", "v", "a"}, "qvv", 1, {"6"}},
+    [U2D_ALGO_FRAME_CLASSICAL] = {3, {"q", "v", "a"}, "qvv", 1, {"6"}},
 };
 
 static npy_intp shape_size(const u2d_model *m, char code)
@@ -253,10 +258,10 @@ static int convert_fext(const u2d_model *m, PyObject *body_obj, PyObject *wrench
     return 0;
 }
 
-/* compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt) */
+/* compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt[, reference]) */
 static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 8 || !PyTuple_Check(args[1])) {
+    if (nargs < 8 || nargs > 9 || !PyTuple_Check(args[1])) {
         PyErr_SetString(PyExc_TypeError, "compute(algo, inputs, fext_body, fext_wrench, "
                         "threads, link, point, dt)");
         return NULL;
@@ -264,6 +269,7 @@ static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssiz
     const u2d_model *m = self->model;
     long algo = PyLong_AsLong(args[0]), threads = PyLong_AsLong(args[4]);
     long link = PyLong_AsLong(args[5]);
+    long reference = nargs > 8 ? PyLong_AsLong(args[8]) : 0;
     double dt = PyFloat_AsDouble(args[7]);
     if (PyErr_Occurred()) return NULL;
     if (algo < 0 || algo >= U2D_NALGO) {
@@ -305,6 +311,7 @@ static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssiz
         goto done;
     memcpy(ba.gravity, self->gravity, sizeof ba.gravity);
     ba.link = (int)link;
+    ba.reference = (u2d_reference)reference;
     ba.dt = dt;
 
     size_t bad = 0;
@@ -577,6 +584,13 @@ static int core_exec(PyObject *module)
         {"KINETIC", U2D_ALGO_KINETIC}, {"POTENTIAL", U2D_ALGO_POTENTIAL},
         {"INTEGRATE", U2D_ALGO_INTEGRATE}, {"DIFFERENCE", U2D_ALGO_DIFFERENCE},
         {"NORMALIZE", U2D_ALGO_NORMALIZE},
+        {"FRAME_JACOBIAN", U2D_ALGO_FRAME_JACOBIAN},
+        {"FRAME_JACOBIAN_DOT", U2D_ALGO_FRAME_JACOBIAN_DOT},
+        {"FRAME_VELOCITY", U2D_ALGO_FRAME_VELOCITY},
+        {"FRAME_ACCELERATION", U2D_ALGO_FRAME_ACCELERATION},
+        {"FRAME_CLASSICAL", U2D_ALGO_FRAME_CLASSICAL},
+        {"LOCAL", U2D_LOCAL}, {"WORLD", U2D_WORLD},
+        {"LOCAL_WORLD_ALIGNED", U2D_LOCAL_WORLD_ALIGNED},
         {"EULER", U2D_EULER}, {"SEMI_IMPLICIT", U2D_SEMI_IMPLICIT}, {"RK4", U2D_RK4},
     };
     for (size_t k = 0; k < sizeof algos / sizeof algos[0]; k++)

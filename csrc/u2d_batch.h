@@ -24,6 +24,11 @@ typedef enum {
     U2D_ALGO_INTEGRATE,     /* q, v      -> (nq)                       dt  */
     U2D_ALGO_DIFFERENCE,    /* q0, q1    -> (nv)                           */
     U2D_ALGO_NORMALIZE,     /* q         -> (nq)                           */
+    U2D_ALGO_FRAME_JACOBIAN,    /* q      -> (6, nv)   link, point, reference */
+    U2D_ALGO_FRAME_JACOBIAN_DOT,/* q, v   -> (6, nv)   link, point, reference */
+    U2D_ALGO_FRAME_VELOCITY,    /* q, v   -> (6)       link, point, reference */
+    U2D_ALGO_FRAME_ACCELERATION,/* q, v, a -> (6)      link, point, reference */
+    U2D_ALGO_FRAME_CLASSICAL,   /* q, v, a -> (6)      link, point, reference */
     U2D_NALGO
 } u2d_algo;
 
@@ -39,6 +44,7 @@ typedef struct {
     const double *fext_wrench;
     int link;                       /* jacobian */
     double point[3];
+    u2d_reference reference;        /* frame functions */
     double dt;                      /* integrate */
 } u2d_batch_args;
 

@@ -204,6 +204,36 @@ double u2d_center_of_mass(const u2d_model *m, const u2d_work *w, double com[3]);
 void u2d_jacobian(const u2d_model *m, const u2d_work *w, int link, const double point[3],
                   double *J);
 
+/* ---- frames (u2d_frames.c) ---------------------------------------------------- */
+
+/* Pinocchio's reference frames for a frame on a link (the link's axes, origin at a point):
+ * LOCAL its own axes about its origin, WORLD world axes about the world origin,
+ * LOCAL_WORLD_ALIGNED world axes about its origin. 6-vectors are [linear; angular]. */
+typedef enum { U2D_LOCAL = 0, U2D_WORLD, U2D_LOCAL_WORLD_ALIGNED } u2d_reference;
+
+/* Jacobian (6 x nv, row-major) of the frame at `point` (link coordinates) on `link`, after
+ * u2d_kinematics. */
+void u2d_frame_jacobian(const u2d_model *m, const u2d_work *w, int link, const double point[3],
+                        u2d_reference ref, double *J);
+/* Its time derivative along qd, after u2d_kinematics(q, qd): J qdd + dJ qd is the frame's
+ * acceleration (spatial in LOCAL and WORLD, the point's classical one in
+ * LOCAL_WORLD_ALIGNED). */
+u2d_status u2d_frame_jacobian_dot(const u2d_model *m, const u2d_work *w, const double *q,
+                                  const double *qd, int link, const double point[3],
+                                  u2d_reference ref, double *dJ);
+/* The frame's spatial velocity (6), after u2d_kinematics with qd. */
+void u2d_frame_velocity(const u2d_model *m, const u2d_work *w, int link, const double point[3],
+                        u2d_reference ref, double out[6]);
+/* Body velocities and accelerations without gravity (w->v, w->a, body frames). */
+u2d_status u2d_accelerations(const u2d_model *m, u2d_work *w, const double *q, const double *qd,
+                             const double *qdd);
+/* The frame's spatial acceleration (6), after u2d_accelerations; with `classical`, the
+ * linear part is the origin's classical acceleration as Pinocchio defines it
+ * (getFrameClassicalAcceleration: linear + angular velocity x linear velocity). */
+void u2d_frame_acceleration(const u2d_model *m, const u2d_work *w, int link,
+                            const double point[3], u2d_reference ref, int classical,
+                            double out[6]);
+
 double u2d_kinetic_energy(const u2d_model *m, const u2d_work *w);
 double u2d_potential_energy(const u2d_model *m, const u2d_work *w, const double gravity[3]);
 

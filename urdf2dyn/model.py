@@ -116,10 +116,10 @@ class Model:
         return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity)))
 
     # ---- dynamics ----------------------------------------------------------------
-    def _compute(self, algo, inputs, f_ext=None, link=-1, point=None, dt=0.0):
+    def _compute(self, algo, inputs, f_ext=None, link=-1, point=None, dt=0.0, reference=0):
         bodies, wrenches = self._fext(f_ext, inputs[0])
         return self._c.compute(algo, inputs, bodies, wrenches, get_num_threads(), link, point,
-                               dt)
+                               dt, reference)
 
     def inverse_dynamics(self, q, v, a, f_ext=None):
         """Joint forces tau = M(q) a + C(q, v) v + g(q) - sum J^T f_ext (RNEA).
@@ -190,6 +190,77 @@ class Model:
                 raise ValueError(f"jacobian: point must be 3 finite numbers, got {point!r}")
             point = tuple(point.tolist())
         return self._compute(_core.JACOBIAN, (q,), link=self._link_index[link], point=point)
+
+    # ---- frames (Pinocchio's reference frames) -------------------------------------
+    def frame_jacobian(self, q, link, point=None, reference="local_world_aligned"):
+        """Jacobian (6, nv) or (N, 6, nv) of the frame on ``link`` at ``point``.
+
+        The frame has the link's axes and its origin at ``point`` (3,) in link coordinates
+        (default: the link origin). Rows are [linear; angular] as in Pinocchio's
+        ``getFrameJacobian``; ``reference`` is Pinocchio's ReferenceFrame:
+
+        - ``"local"``: the frame's own axes, linear velocity of its origin;
+        - ``"world"``: world axes, the spatial velocity (linear part: the velocity of the
+          body point passing through the world origin);
+        - ``"local_world_aligned"``: world axes, linear velocity of the frame's origin
+          (what :meth:`jacobian` returns).
+        """
+        link_id, point, ref = self._frame_args("frame_jacobian", link, point, reference)
+        return self._compute(_core.FRAME_JACOBIAN, (q,), link=link_id, point=point,
+                             reference=ref)
+
+    def frame_jacobian_time_variation(self, q, v, link, point=None,
+                                      reference="local_world_aligned"):
+        """dJ/dt (6, nv) or (N, 6, nv) of :meth:`frame_jacobian` along v, so that
+        ``J @ a + dJ @ v`` is the frame's acceleration: spatial in "local" and "world", the
+        origin's classical acceleration in "local_world_aligned" (Pinocchio's
+        ``getFrameJacobianTimeVariation``)."""
+        link_id, point, ref = self._frame_args("frame_jacobian_time_variation", link, point,
+                                               reference)
+        return self._compute(_core.FRAME_JACOBIAN_DOT, (q, v), link=link_id, point=point,
+                             reference=ref)
+
+    def frame_velocity(self, q, v, link, point=None, reference="local_world_aligned"):
+        """The frame's spatial velocity [linear; angular] (6,) or (N, 6) in ``reference``
+        (Pinocchio's ``getFrameVelocity``)."""
+        link_id, point, ref = self._frame_args("frame_velocity", link, point, reference)
+        return self._compute(_core.FRAME_VELOCITY, (q, v), link=link_id, point=point,
+                             reference=ref)
+
+    def frame_acceleration(self, q, v, a, link, point=None, reference="local_world_aligned"):
+        """The frame's spatial acceleration [linear; angular] (6,) or (N, 6) in ``reference``,
+        gravity left out (Pinocchio's ``getFrameAcceleration``)."""
+        link_id, point, ref = self._frame_args("frame_acceleration", link, point, reference)
+        return self._compute(_core.FRAME_ACCELERATION, (q, v, a), link=link_id, point=point,
+                             reference=ref)
+
+    def frame_classical_acceleration(self, q, v, a, link, point=None,
+                                     reference="local_world_aligned"):
+        """The frame's classical acceleration [linear; angular] (6,) or (N, 6): the spatial
+        acceleration with the angular velocity x linear velocity term added to its linear part
+        (Pinocchio's ``getFrameClassicalAcceleration``). In "local" and
+        "local_world_aligned" the linear part is d²p/dt² of the point (an accelerometer's
+        reading without gravity, in the sensor's axes or the world's)."""
+        link_id, point, ref = self._frame_args("frame_classical_acceleration", link, point,
+                                               reference)
+        return self._compute(_core.FRAME_CLASSICAL, (q, v, a), link=link_id, point=point,
+                             reference=ref)
+
+    def _frame_args(self, fn, link, point, reference):
+        if link not in self._link_index:
+            raise ValueError(f"{fn}: unknown link {link!r} (model.link_names lists the "
+                             f"{len(self.link_names)} links)")
+        if point is not None:
+            point = np.asarray(point, dtype=float)
+            if point.shape != (3,) or not np.all(np.isfinite(point)):
+                raise ValueError(f"{fn}: point must be 3 finite numbers, got {point!r}")
+            point = tuple(point.tolist())
+        name = getattr(reference, "name", reference)         # also pinocchio.ReferenceFrame
+        ref = _REFERENCES.get(str(name).lower()) if isinstance(name, str) else None
+        if ref is None:
+            raise ValueError(f"{fn}: reference must be 'local', 'world' or "
+                             f"'local_world_aligned', got {reference!r}")
+        return self._link_index[link], point, ref
 
     def link_velocities(self, q, v):
         """(..., L, 6): linear velocity of each link origin and angular velocity, in
@@ -274,6 +345,10 @@ class Model:
         else:
             stacked = np.stack([np.broadcast_to(w, (n, 6)) for w in wrenches], axis=1)
         return np.asarray(bodies, dtype=np.intc), np.ascontiguousarray(stacked)
+
+
+_REFERENCES = {"local": _core.LOCAL, "world": _core.WORLD,
+               "local_world_aligned": _core.LOCAL_WORLD_ALIGNED}
 
 
 def _scalar(x):

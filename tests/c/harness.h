@@ -67,6 +67,7 @@ typedef struct {
 
 static inline size_t h_sz_1(const u2d_model *m) { (void)m; return 1; }
 static inline size_t h_sz_3(const u2d_model *m) { (void)m; return 3; }
+static inline size_t h_sz_6(const u2d_model *m) { (void)m; return 6; }
 static inline size_t h_sz_nq(const u2d_model *m) { return (size_t)m->nq; }
 static inline size_t h_sz_nv(const u2d_model *m) { return (size_t)m->nv; }
 static inline size_t h_sz_nv2(const u2d_model *m) { return (size_t)m->nv * (size_t)m->nv; }
@@ -140,6 +141,45 @@ H_ONE(h_potential)
 H_ONE(h_integrate) { (void)w; return u2d_integrate(m, a->in[0], a->in[1], a->dt, a->out[0]); }
 H_ONE(h_difference) { (void)w; return u2d_difference(m, a->in[0], a->in[1], a->out[0]); }
 H_ONE(h_normalize) { (void)w; return u2d_normalize(m, a->in[0], a->out[0]); }
+static inline u2d_status h_frame_ok(const u2d_model *m, const u2d_batch_args *a)
+{
+    return a->link < 0 || a->link >= m->nlink || (int)a->reference < 0 ||
+           a->reference > U2D_LOCAL_WORLD_ALIGNED ? U2D_ERR_ARGUMENT : U2D_OK;
+}
+H_ONE(h_frame_jacobian)
+{
+    u2d_status st = h_frame_ok(m, a);
+    if (st == U2D_OK) st = u2d_kinematics(m, w, a->in[0], NULL);
+    if (st == U2D_OK) u2d_frame_jacobian(m, w, a->link, a->point, a->reference, a->out[0]);
+    return st;
+}
+H_ONE(h_frame_jacobian_dot)
+{
+    u2d_status st = h_frame_ok(m, a);
+    if (st == U2D_OK) st = u2d_kinematics(m, w, a->in[0], a->in[1]);
+    if (st == U2D_OK)
+        st = u2d_frame_jacobian_dot(m, w, a->in[0], a->in[1], a->link, a->point, a->reference,
+                                    a->out[0]);
+    return st;
+}
+H_ONE(h_frame_velocity)
+{
+    u2d_status st = h_frame_ok(m, a);
+    if (st == U2D_OK) st = u2d_kinematics(m, w, a->in[0], a->in[1]);
+    if (st == U2D_OK) u2d_frame_velocity(m, w, a->link, a->point, a->reference, a->out[0]);
+    return st;
+}
+static inline u2d_status h_frame_acc(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                                     int classical)
+{
+    u2d_status st = h_frame_ok(m, a);
+    if (st == U2D_OK) st = u2d_accelerations(m, w, a->in[0], a->in[1], a->in[2]);
+    if (st == U2D_OK)
+        u2d_frame_acceleration(m, w, a->link, a->point, a->reference, classical, a->out[0]);
+    return st;
+}
+H_ONE(h_frame_acceleration) { return h_frame_acc(m, w, a, 0); }
+H_ONE(h_frame_classical) { return h_frame_acc(m, w, a, 1); }
 #undef H_ONE
 
 static const h_algo H_ALGOS[U2D_NALGO] = {
@@ -159,6 +199,16 @@ static const h_algo H_ALGOS[U2D_NALGO] = {
     [U2D_ALGO_INTEGRATE] = {"integrate", "qv", {h_sz_nq, NULL}, 0, 0, h_integrate},
     [U2D_ALGO_DIFFERENCE] = {"difference", "qq", {h_sz_nv, NULL}, 0, 0, h_difference},
     [U2D_ALGO_NORMALIZE] = {"normalize", "q", {h_sz_nq, NULL}, 0, 0, h_normalize},
+    [U2D_ALGO_FRAME_JACOBIAN] = {"frame_jacobian", "q", {h_sz_6nv, NULL}, 0, 0,
+                                 h_frame_jacobian},
+    [U2D_ALGO_FRAME_JACOBIAN_DOT] = {"frame_jacobian_dot", "qv", {h_sz_6nv, NULL}, 0, 0,
+                                     h_frame_jacobian_dot},
+    [U2D_ALGO_FRAME_VELOCITY] = {"frame_velocity", "qv", {h_sz_6, NULL}, 0, 0,
+                                 h_frame_velocity},
+    [U2D_ALGO_FRAME_ACCELERATION] = {"frame_acceleration", "qvv", {h_sz_6, NULL}, 0, 0,
+                                     h_frame_acceleration},
+    [U2D_ALGO_FRAME_CLASSICAL] = {"frame_classical", "qvv", {h_sz_6, NULL}, 0, 0,
+                                  h_frame_classical},
 };
 
 /* Core functions exercised outside the table (driver --list-functions adds the table's). */
@@ -168,6 +218,8 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "joint_positions", "link_velocities", "center_of_mass", "jacobian", "kinetic_energy",
     "potential_energy", "integrate", "difference", "normalize", "simulate", "dexpinv",
     "gather_fext",          /* through rnea and aba with external forces */
+    "frame_jacobian", "frame_jacobian_dot", "frame_velocity", "accelerations",
+    "frame_acceleration",
 };
 
 /* The one call of u2d_batch (its signature in one place). work: a workspace of the model
@@ -185,6 +237,7 @@ typedef struct {
     const u2d_fext *fext;
     int link;
     double point[3], dt;
+    int reference;                  /* u2d_reference of the frame functions */
 } h_state;
 
 static inline u2d_batch_args h_args(const h_state *s, double *out0, double *out1)
@@ -203,6 +256,7 @@ static inline u2d_batch_args h_args(const h_state *s, double *out0, double *out1
     a.link = s->link;
     memcpy(a.point, s->point, sizeof a.point);
     a.dt = s->dt;
+    a.reference = (u2d_reference)s->reference;
     return a;
 }
 
