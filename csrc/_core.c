@@ -447,6 +447,56 @@ static PyObject *Model_links(ModelObject *self, PyObject *Py_UNUSED(ignored))
     return list;
 }
 
+/* findings(): (line, message) per questionable input read as written (0: line unknown). */
+static PyObject *Model_findings(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const u2d_urdf *u = self->urdf;
+    PyObject *list = PyList_New(u->nfinding);
+    if (!list) return NULL;
+    for (int k = 0; k < u->nfinding; k++) {
+        PyObject *t = Py_BuildValue("(is)", u->finding[k].line, u->finding[k].message);
+        if (!t) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, k, t);
+    }
+    return list;
+}
+
+/* document(): the URDF as read, for advice on it: links (name, line, mass, com, Icom) with
+ * mass None when there is no <inertial>, and every joint, fixed ones included (name, line,
+ * type, parent, child, (lower, upper, effort, velocity) or None), in document order. */
+static PyObject *Model_document(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const u2d_urdf *u = self->urdf;
+    PyObject *links = PyList_New(u->nlink), *joints = PyList_New(u->njoint);
+    if (!links || !joints) goto error;
+    for (int l = 0; l < u->nlink; l++) {
+        const u2d_urdf_link *L = &u->link[l];
+        const double *c = L->com, *Ic = L->Icom;
+        PyObject *t = L->has_inertial
+            ? Py_BuildValue("(sid(ddd)(ddddddddd))", L->name, L->line, L->mass, c[0], c[1],
+                            c[2], Ic[0], Ic[1], Ic[2], Ic[3], Ic[4], Ic[5], Ic[6], Ic[7], Ic[8])
+            : Py_BuildValue("(siOOO)", L->name, L->line, Py_None, Py_None, Py_None);
+        if (!t) goto error;
+        PyList_SET_ITEM(links, l, t);
+    }
+    for (int j = 0; j < u->njoint; j++) {
+        const u2d_urdf_joint *J = &u->joint[j];
+        PyObject *limit = J->has_limit
+            ? Py_BuildValue("(dddd)", J->lower, J->upper, J->effort, J->velocity)
+            : Py_NewRef(Py_None);
+        if (!limit) goto error;
+        PyObject *t = Py_BuildValue("(sissN)", J->name, J->line, jtype_name(J->type),
+                                    u->link[J->parent].name, u->link[J->child].name, limit);
+        if (!t) goto error;        /* 'N' stole limit, even on failure */
+        PyList_SET_ITEM(joints, j, t);
+    }
+    return Py_BuildValue("(NN)", links, joints);
+error:
+    Py_XDECREF(links);
+    Py_XDECREF(joints);
+    return NULL;
+}
+
 static PyObject *Model_get_gravity(ModelObject *self, void *Py_UNUSED(c))
 {
     npy_intp dim = 3;
@@ -499,6 +549,10 @@ static PyMethodDef Model_methods[] = {
      "simulate(q0, v0, tau, tau_half_steps, dt, method, fext_body, fext_wrench) -> (qs, vs)"},
     {"joints", (PyCFunction)Model_joints, METH_NOARGS, "movable joints, in q order"},
     {"links", (PyCFunction)Model_links, METH_NOARGS, "(name, body) per URDF link"},
+    {"findings", (PyCFunction)Model_findings, METH_NOARGS,
+     "(line, message) per questionable input read as written"},
+    {"document", (PyCFunction)Model_document, METH_NOARGS,
+     "(links, joints) of the URDF as read, fixed joints included"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -38,6 +38,7 @@ typedef enum {
 
 typedef struct {
     const char *name;
+    int line;               /* of the <link> start tag, 0 if unknown                   */
     int has_inertial;
     double mass;
     double com[3];          /* centre of mass in the link frame                        */
@@ -46,6 +47,7 @@ typedef struct {
 
 typedef struct {
     const char *name;
+    int line;               /* of the <joint> start tag, 0 if unknown                  */
     u2d_jtype type;
     int parent, child;      /* link indices                                            */
     u2d_xform origin;       /* parent link frame -> joint frame at q = 0               */
@@ -57,6 +59,14 @@ typedef struct {
     double mimic_multiplier, mimic_offset;
 } u2d_urdf_joint;
 
+/* Something questionable that was read as written (a non-physical inertia, an unknown
+ * element, a missing <limit>, tolerated markup...): the caller decides whether to warn
+ * or refuse. */
+typedef struct {
+    int line;               /* 1-based line in the text, 0 if unknown                  */
+    char message[U2D_ERRLEN];   /* names the link or joint, element and attribute       */
+} u2d_finding;
+
 typedef struct {
     const char *name;       /* robot name                                              */
     int nlink, njoint;
@@ -64,9 +74,12 @@ typedef struct {
     u2d_urdf_joint *joint;  /* (njoint) in document order                              */
     int root;               /* index of the root link                                  */
     char *strings;          /* owns every name                                         */
+    int nfinding;
+    u2d_finding *finding;   /* (nfinding) in the order they were met                   */
 } u2d_urdf;
 
-/* Parse and validate URDF text. Returns NULL and writes a message to err on failure. */
+/* Parse and validate URDF text. Returns NULL and writes a message to err on failure;
+ * what loads but looks wrong is listed in u->finding. */
 u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN]);
 void u2d_urdf_free(u2d_urdf *u);
 

@@ -1,5 +1,6 @@
 """The Python face of a compiled URDF model: names, conventions, f_ext, pickling."""
 import os
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -7,6 +8,7 @@ import numpy as np
 
 from . import _core
 from .threads import get_num_threads
+from .warn import URDFWarning, report
 
 # Coordinate names of multi-DoF joints, appended to the joint's name as "<joint>_<suffix>".
 _Q_SUFFIXES = {"floating": ("x", "y", "z", "qx", "qy", "qz", "qw"), "planar": ("x", "y", "theta")}
@@ -34,12 +36,18 @@ class Joint:
     friction: float = 0.0
 
 
-def load(urdf, floating_base=False):
+def load(urdf, floating_base=False, strict=False):
     """Load a URDF robot: ``urdf`` is a path or the XML text itself.
 
     floating_base=True adds a floating joint named 'root_joint' above the URDF's root link
     (q = [x y z qx qy qz qw], v = [vx vy vz wx wy wz] in the root body's frame).
     Raises URDFError (a ValueError) naming the element, attribute and reason.
+
+    What loads but is probably not what the author meant (a non-physical inertia, a mimic
+    of a missing joint, a revolute or prismatic joint without <limit>, an unknown element or
+    attribute, markup that is not well-formed XML but has one meaning) is read as written,
+    as Pinocchio reads it, with a :class:`urdf2dyn.URDFWarning` naming the file, line,
+    link or joint, element and attribute; ``strict=True`` raises URDFError instead.
     """
     if isinstance(urdf, bytes):
         text = _decode(urdf, "the URDF bytes")
@@ -51,9 +59,10 @@ def load(urdf, floating_base=False):
                                     "path or the XML text itself)")
         with open(urdf, "rb") as f:
             text = _decode(f.read(), os.fspath(urdf))
+        return Model(text, floating_base, strict=strict, source=os.fspath(urdf))
     else:
         raise TypeError(f"load: expected a path or URDF text, got {type(urdf).__name__}")
-    return Model(text, floating_base)
+    return Model(text, floating_base, strict=strict)
 
 
 def _decode(data, where):
@@ -70,13 +79,18 @@ class Model:
     (N, nv)) and returns the matching shape as new float64 arrays.
     """
 
-    def __init__(self, xml_text, floating_base=False):
+    def __init__(self, xml_text, floating_base=False, strict=False, source=None):
         self._xml = xml_text
         try:
             self._c = _core.load(xml_text, bool(floating_base))
         except UnicodeEncodeError as e:
             raise _core.URDFError(f"the URDF text is not valid Unicode ({e.reason} at "
                                   f"position {e.start})") from None
+        #: What was read as written but looks wrong: (line, message), line 0 if unknown.
+        self.findings = self._c.findings()
+        for line, message in self.findings:
+            report(_where(source, line) + message, strict=strict, error=_core.URDFError,
+                   category=URDFWarning, stacklevel=4)
         self.joints = [Joint(*row) for row in self._c.joints()]
         links = self._c.links()
         self.link_names = [name for name, _ in links]
@@ -361,7 +375,16 @@ def _names(joint, suffixes):
     return [joint.name]
 
 
+def _where(source, line):
+    """'robot.urdf:12: ' / 'line 12: ' / 'robot.urdf: ' / ''."""
+    if source is not None:
+        return f"{source}:{line}: " if line else f"{source}: "
+    return f"line {line}: " if line else ""
+
+
 def _rebuild(xml_text, floating_base, gravity):
-    model = Model(xml_text, floating_base)
+    with warnings.catch_warnings():         # said once, when the model was first loaded
+        warnings.simplefilter("ignore", URDFWarning)
+        model = Model(xml_text, floating_base)
     model.gravity = gravity
     return model
