@@ -485,7 +485,7 @@ static PyObject *Model_document(ModelObject *self, PyObject *Py_UNUSED(ignored))
             ? Py_BuildValue("(dddd)", J->lower, J->upper, J->effort, J->velocity)
             : Py_NewRef(Py_None);
         if (!limit) goto error;
-        PyObject *t = Py_BuildValue("(sissN)", J->name, J->line, jtype_name(J->type),
+        PyObject *t = Py_BuildValue("(sisssN)", J->name, J->line, jtype_name(J->type),
                                     u->link[J->parent].name, u->link[J->child].name, limit);
         if (!t) goto error;        /* 'N' stole limit, even on failure */
         PyList_SET_ITEM(joints, j, t);

@@ -5,6 +5,7 @@
     >>> tau = model.inverse_dynamics(q, v, a)      # (N, nq), (N, nv), (N, nv) -> (N, nv)
 """
 from ._core import URDFError
+from .check import check
 from .forces import wrench_at_point
 from . import io
 from .human import human, human_model, humod_subject
@@ -16,7 +17,7 @@ from .warn import URDFWarning, Urdf2dynWarning
 __version__ = "0.1.0"
 __all__ = ["load", "Model", "Joint", "URDFError", "wrench_at_point", "get_num_threads",
            "set_num_threads", "simulate", "data_path", "human", "human_model",
-           "humod_subject", "io", "Urdf2dynWarning", "URDFWarning"]
+           "humod_subject", "io", "Urdf2dynWarning", "URDFWarning", "check"]
 
 
 def data_path(name):

@@ -3,6 +3,7 @@
     urdf2dyn torques ROBOT.urdf MOTION [MOTION ...] [-o OUT] [--grf FILE] [--filter HZ] ...
     urdf2dyn human --height 1.61 --mass 57.3 --sex female -o HUMAN.urdf
     urdf2dyn info MODEL [--dot TREE.dot]
+    urdf2dyn check ROBOT.urdf [--strict]
 
 ``python -m urdf2dyn ...`` is the same. ``urdf2dyn COMMAND --help`` describes each command.
 """
@@ -571,6 +572,22 @@ def _dot(model, links, edges, root):
     return "\n".join(lines) + "\n"
 
 
+# ============================================================================== check
+
+def cmd_check(args):
+    from .check import check
+    path = _model_path(args.model)
+    found = check(path, floating_base=args.floating_base)
+    for f in found:
+        where = f"{path}:{f.line}" if f.line else path
+        print(f"{where}: {f.kind}: {f.message}")
+    counts = {k: sum(f.kind == k for f in found) for k in ("error", "warning", "advice")}
+    print(f"{path}: {counts['error']} errors, {counts['warning']} warnings, "
+          f"{counts['advice']} advice")
+    failed = counts["error"] or (args.strict and (counts["warning"] or counts["advice"]))
+    return 1 if failed else 0
+
+
 # ============================================================================== parser
 
 def build_parser():
@@ -661,6 +678,19 @@ def build_parser():
                         "links, i.e. multi-DoF joints, are shown as one)")
     i.add_argument("--dot", metavar="FILE", help="write the tree as a Graphviz DOT file")
     i.set_defaults(func=cmd_info)
+
+    c = sub.add_parser("check", help="list what is wrong or risky in a URDF, with line numbers",
+                       description="List every finding about a URDF with its line: errors "
+                       "(it does not load), warnings (read as written, as Pinocchio reads "
+                       "them: non-physical inertias, unknown elements, missing limits...) and "
+                       "advice (massless moving leaves, tiny masses, bad limits). Exit status "
+                       "1 on an error, or on any finding with --strict.")
+    c.add_argument("model", help="URDF file (or the name of a bundled one)")
+    c.add_argument("--floating-base", action="store_true",
+                   help="check the model with a floating joint above the root link")
+    c.add_argument("--strict", action="store_true",
+                   help="exit with status 1 on any warning or advice too")
+    c.set_defaults(func=cmd_check)
     return parser
 
 

@@ -296,6 +296,12 @@ static void h_check_urdf(const u2d_urdf *u)
         h_contract_failed("u2d_urdf_parse", "inconsistent u2d_urdf header");
         return;
     }
+    if (u->nfinding < 0 || (u->nfinding > 0 && !u->finding))
+        h_contract_failed("u2d_urdf_parse", "inconsistent findings");
+    for (int k = 0; k < u->nfinding; k++)
+        if (u->finding[k].line < 0 || !memchr(u->finding[k].message, '\0', U2D_ERRLEN) ||
+            !u->finding[k].message[0])
+            h_contract_failed("u2d_urdf_parse", "finding with a bad line or message");
     for (int i = 0; i < u->nlink; i++)
         if (!u->link[i].name || !(u->link[i].mass >= 0.0))
             h_contract_failed("u2d_urdf_parse", "link without a name or with a bad mass");
