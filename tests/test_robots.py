@@ -162,3 +162,21 @@ def test_interop_bad_shapes():
         interop.to_pinocchio_q(model, np.zeros(6))
     with pytest.raises(ValueError, match="v_pin: expected shape"):
         interop.from_pinocchio_v(model, np.zeros(7), np.zeros((2, 3)))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_trees_with_shuffled_names_in_pinocchios_order(seed):
+    """Joint names drawn at random (so that name order, document order and tree order all
+    differ): urdf2dyn's joints come in Pinocchio's order and RNEA takes Pinocchio's vectors."""
+    import re
+    text = random_urdf(100 + seed, n_links=15)
+    rng = np.random.default_rng(seed)
+    names = sorted(set(re.findall(r'<joint name="([^"]+)"', text)))
+    new = {n: "".join(rng.choice(list("abcdefghij_XYZ0123"), 6)) + n for n in names}
+    text = re.sub(r'(<joint name=|<mimic joint=)"([^"]+)"',
+                  lambda m: f'{m.group(1)}"{new.get(m.group(2), m.group(2))}"', text)
+    model, pm = _load_quiet(text), po.build_pin_model(text)
+    assert [j.name for j in model.joints] == list(pm.names)[1:]
+    q, v, a = po.random_state(model, rng)
+    tau_pin = pin.rnea(pm, pm.createData(), interop.to_pinocchio_q(model, q), v, a)
+    assert po.relative_error(model.inverse_dynamics(q, v, a), tau_pin) < TOL
