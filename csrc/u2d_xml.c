@@ -3,7 +3,6 @@
  * Values are loaded as opaque strings; the URDF reader parses numbers itself. The document
  * gets a synthetic top element so that whatever precedes <robot> (an XML declaration,
  * comments, a DOCTYPE) ends up as a sibling of <robot>, never as its parent. */
-#include <ctype.h>
 #include <mxml.h>
 #include <stdint.h>
 #include <stdio.h>
