@@ -14,6 +14,7 @@
 typedef struct {
     char *err;              /* the caller's U2D_ERRLEN buffer */
     const char *what;       /* "link 'x'" / "joint 'y'": prefix of every message */
+    int line;               /* of that link or joint, 0 if unknown or none */
     u2d_urdf *u;            /* collects the findings */
 } reader;
 
@@ -24,7 +25,9 @@ static int fail(reader *rd, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (rd->what) snprintf(rd->err, U2D_ERRLEN, "%.220s: %.280s", rd->what, msg);
+    char line[32] = "";
+    if (rd->what && rd->line > 0) snprintf(line, sizeof line, "line %d: ", rd->line);
+    if (rd->what) snprintf(rd->err, U2D_ERRLEN, "%s%.220s: %.260s", line, rd->what, msg);
     else snprintf(rd->err, U2D_ERRLEN, "%s", msg);
     return -1;
 }
@@ -549,7 +552,7 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
 {
     err[0] = '\0';
     u2d_urdf *u = calloc(1, sizeof *u);
-    reader rd = {err, NULL, u};
+    reader rd = {err, NULL, 0, u};
     if (!u) {
         fail(&rd, "out of memory");
         return NULL;
@@ -587,7 +590,7 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
         }
         snprintf(what, sizeof what, "link '%.200s'", L->name);
         rd.what = what;
-        L->line = u2d_xml_line(n);
+        rd.line = L->line = u2d_xml_line(n);
         if (read_inertial(&rd, n, L)) goto error;
         check_vocabulary(&rd, n, &s_link);
     }
@@ -606,7 +609,7 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
         }
         snprintf(what, sizeof what, "joint '%.200s'", J->name);
         rd.what = what;
-        J->line = u2d_xml_line(n);
+        rd.line = J->line = u2d_xml_line(n);
         if (read_joint(&rd, u, links, n, J)) goto error;
         check_vocabulary(&rd, n, &s_joint);
     }

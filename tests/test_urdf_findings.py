@@ -187,3 +187,13 @@ def test_cli_check(tmp_path):
     path.write_text("<robot name='r'></robot>")
     res = _cli("check", str(path))
     assert res.returncode == 1 and f"{path}: error: <robot> has no <link>" in res.stdout
+
+
+def test_errors_name_their_line(tmp_path):
+    text = document(*BASE, "", joint(LIMIT, child="c"))
+    with pytest.raises(URDFError, match=r"^line 6: joint 'j': <child link=\"c\">: no such link"):
+        urdf2dyn.load(text)
+    path = tmp_path / "robot.urdf"
+    path.write_text(text)
+    with pytest.raises(URDFError, match=rf"^{path}:6: joint 'j': <child link=\"c\">"):
+        urdf2dyn.load(path)

@@ -1,5 +1,6 @@
 """The Python face of a compiled URDF model: names, conventions, f_ext, pickling."""
 import os
+import re
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -83,6 +84,12 @@ class Model:
         self._xml = xml_text
         try:
             self._c = _core.load(xml_text, bool(floating_base))
+        except _core.URDFError as e:
+            if source is None:
+                raise
+            at = re.match(r"line (\d+): ", str(e))     # the core's "line N: " -> "file:N: "
+            raise _core.URDFError(_where(source, int(at.group(1)) if at else 0)
+                                  + str(e)[at.end() if at else 0:]) from None
         except UnicodeEncodeError as e:
             raise _core.URDFError(f"the URDF text is not valid Unicode ({e.reason} at "
                                   f"position {e.start})") from None
