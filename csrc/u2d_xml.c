@@ -122,12 +122,13 @@ static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == 
 
 static void scan_tags(const char *text, tag_scan *sc)
 {
-    int line = 1, depth = 0, noted_text = 0;
+    int line = 1, depth = 0, noted_text = 0, subset = 0;  /* subset: in <!DOCTYPE x [...]> */
     const char *p = text, *start = text;
     if (strncmp(p, "\xEF\xBB\xBF", 3) == 0) start = p += 3;     /* UTF-8 byte order mark */
     while (*p) {
         if (*p != '<') {
             if (*p == '\n') line++;
+            else if (subset && (*p == ']' || *p == '>')) subset = *p != '>';
             else if (depth == 0 && !is_space(*p) && !noted_text) {
                 scan_note(sc, line, "text outside the root element is not XML%.*s; ignored", "",
                           0);
@@ -149,9 +150,13 @@ static void scan_tags(const char *text, tag_scan *sc)
                 scan_note(sc, at, "the XML declaration <?xml ...?> must be the very first text "
                           "of the file (XML 1.0, section 2.8)%.*s; read anyway", "", 0);
             p = skip_past(p + 2, "?>", &line);
-        } else if (p[1] == '!') {
+        } else if (p[1] == '!') {                   /* a directive; Mini-XML ends it at the
+                                                       first '>', even inside its [subset] */
+            const char *from = p;
             scan_push(sc, at);
             p = skip_past(p + 2, ">", &line);
+            const char *open = memchr(from, '[', (size_t)(p - from));
+            subset |= open && !memchr(open, ']', (size_t)(p - open));
         } else if (p[1] == '/') {
             depth--;
             p = skip_past(p + 2, ">", &line);
