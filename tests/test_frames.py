@@ -151,3 +151,23 @@ def test_frames_bad_arguments():
     # Pinocchio's enum is accepted as well as its name
     np.testing.assert_array_equal(model.frame_jacobian(q, link, reference=pin.LOCAL),
                                   model.frame_jacobian(q, link, reference="LOCAL"))
+
+
+@pytest.mark.parametrize("cid", ["talos", "romeo"])
+def test_joint_jacobians_are_the_child_links_frames(cid):
+    """Pinocchio's getJointJacobian / getJointJacobianTimeVariation is the frame of the
+    joint's child link (whose origin is the joint frame)."""
+    model, pm = _load(cid)
+    data = pm.createData()
+    jmap = po.JointMap(model.joints, pm, model.nq, model.nv)
+    q, v, a = po.random_state(model, np.random.default_rng(5))
+    qp, vp, _ = jmap.to_pin(q, v, a)
+    pin.computeJointJacobians(pm, data, qp)
+    pin.computeJointJacobiansTimeVariation(pm, data, qp, vp)
+    for j in model.joints:
+        jid = pm.getJointId(j.name)
+        for name, rf in REFS:
+            J = model.frame_jacobian(q, j.child, reference=name)
+            dJ = model.frame_jacobian_time_variation(q, v, j.child, reference=name)
+            assert _rel(J, pin.getJointJacobian(pm, data, jid, rf)) < TOL, (j.name, name)
+            assert _rel(dJ, pin.getJointJacobianTimeVariation(pm, data, jid, rf)) < TOL

@@ -202,7 +202,8 @@ class Model:
     def jacobian(self, q, link, point=None):
         """Jacobian (6, nv) or (N, 6, nv) of a point on a link: rows 0-2 map v to the point's
         linear velocity, rows 3-5 to the link's angular velocity, both in world-aligned axes.
-        point: (3,) in the link's frame (default: the link origin)."""
+        point: (3,) in the link's frame (default: the link origin). The same as
+        frame_jacobian(q, link, point, "local_world_aligned"), which has the other frames."""
         if link not in self._link_index:
             raise ValueError(f"jacobian: unknown link {link!r}")
         if point is not None:
