@@ -201,3 +201,13 @@ def test_errors_name_their_line(tmp_path):
     path.write_text(text)
     with pytest.raises(URDFError, match=rf"^{path}:6: joint 'j': <child link=\"c\">"):
         urdf2dyn.load(path)
+
+
+def test_cli_prints_load_warnings_as_warning_lines(tmp_path):
+    text, line, _ = CASES["misspelt attribute"]
+    path = tmp_path / "robot.urdf"
+    path.write_text(text)
+    res = _cli("info", str(path))
+    assert res.returncode == 0, res.stderr
+    assert res.stderr.startswith(f"urdf2dyn info: warning: {path}:{line}: joint 'j': "
+                                 "<origin xzy=...>: unknown attribute"), res.stderr

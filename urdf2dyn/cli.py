@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 import time
+import warnings
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -18,6 +19,7 @@ import numpy as np
 from ._core import URDFError
 from .model import load
 from .motion import MotionError
+from .warn import Urdf2dynWarning
 
 MOTION_EXTENSIONS = (".csv", ".mot", ".sto", ".mat")
 
@@ -694,10 +696,24 @@ def build_parser():
     return parser
 
 
+def _warning_printer(command):
+    """showwarning: urdf2dyn's own warnings as 'urdf2dyn COMMAND: warning: ...' lines."""
+    default = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, Urdf2dynWarning):
+            print(f"urdf2dyn {command}: warning: {message}", file=sys.stderr)
+        else:
+            default(message, category, filename, lineno, file, line)
+    return show
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _warning_printer(args.command)
+            return args.func(args)
     except BrokenPipeError:        # e.g. `urdf2dyn info MODEL | head`: stop quietly
         sys.stdout = open(os.devnull, "w")
         return 1
