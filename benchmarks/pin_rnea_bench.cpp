@@ -10,6 +10,10 @@
 //     N         number of random samples (states)
 //     REPS      number of timed passes over all N samples; the best pass is reported
 //     ALGO      rnea (default) | crba | aba | fk (forwardKinematics(q)) | fkva (forwardKinematics(q,v,a))
+//               | framejac (computeFrameJacobian of the last URDF link, LOCAL)
+//               | framejacdot (computeJointJacobiansTimeVariation + getFrameJacobianTimeVariation,
+//                 LOCAL_WORLD_ALIGNED, last link) | frameacc (forwardKinematics(q,v,a) +
+//                 getFrameClassicalAcceleration, LOCAL_WORLD_ALIGNED, last link)
 //     SEED      seed for std::srand (default 42)
 //     MODE      hot (default): results stay in pinocchio::Data, the usual C++ loop;
 //               store: every timed pass also writes each sample's result into an output array
@@ -49,6 +53,7 @@
 #include "pinocchio/algorithm/crba.hpp"
 #include "pinocchio/algorithm/aba.hpp"
 #include "pinocchio/algorithm/frames.hpp"
+#include "pinocchio/algorithm/jacobian.hpp"
 #include <memory>
 
 namespace
@@ -109,7 +114,10 @@ namespace
     CRBA,
     ABA,
     FK,
-    FKVA
+    FKVA,
+    FRAMEJAC,
+    FRAMEJACDOT,
+    FRAMEACC
   };
 
 } // namespace
@@ -164,9 +172,16 @@ int main(int argc, char ** argv)
     algo = Algo::FK;
   else if (algo_name == "fkva")
     algo = Algo::FKVA;
+  else if (algo_name == "framejac")
+    algo = Algo::FRAMEJAC;
+  else if (algo_name == "framejacdot")
+    algo = Algo::FRAMEJACDOT;
+  else if (algo_name == "frameacc")
+    algo = Algo::FRAMEACC;
   else
   {
-    std::fprintf(stderr, "unknown algorithm '%s' (rnea|crba|aba|fk|fkva)\n", algo_name.c_str());
+    std::fprintf(stderr, "unknown algorithm '%s' (rnea|crba|aba|fk|fkva|framejac|framejacdot|"
+                 "frameacc)\n", algo_name.c_str());
     return 2;
   }
 
@@ -199,7 +214,13 @@ int main(int argc, char ** argv)
       bodies.push_back(f);
   const std::size_t per_out = algo == Algo::CRBA ? static_cast<std::size_t>(model.nv * model.nv)
                               : algo == Algo::FK ? 12 * bodies.size()
-                                                 : static_cast<std::size_t>(model.nv);
+                              : algo == Algo::FRAMEJAC || algo == Algo::FRAMEJACDOT
+                                ? static_cast<std::size_t>(6 * model.nv)
+                              : algo == Algo::FRAMEACC ? 6
+                                                       : static_cast<std::size_t>(model.nv);
+  const pinocchio::FrameIndex last = bodies.back();
+  pinocchio::Data::Matrix6x J6(6, model.nv);
+  J6.setZero();
   std::vector<double> per_sample_ns;
   per_sample_ns.reserve(static_cast<std::size_t>(reps));
   // store mode: one output array, touched before timing, so Pinocchio pays the copies but
@@ -266,6 +287,40 @@ int main(int argc, char ** argv)
       {
         pinocchio::forwardKinematics(model, data, Q.col(k), V.col(k), A.col(k));
         acc += data.oMi.back().translation()[0] + data.a.back().linear()[0];
+      }
+      break;
+    case Algo::FRAMEJAC:
+      for (Eigen::Index k = 0; k < N; ++k)
+      {
+        pinocchio::computeFrameJacobian(model, data, Q.col(k), last, pinocchio::LOCAL, J6);
+        acc += J6(0, 0);
+        if (store)
+          std::memcpy(out.get() + k * per_out, J6.data(), per_out * sizeof(double));
+      }
+      break;
+    case Algo::FRAMEJACDOT:
+      for (Eigen::Index k = 0; k < N; ++k)
+      {
+        pinocchio::computeJointJacobiansTimeVariation(model, data, Q.col(k), V.col(k));
+        pinocchio::updateFramePlacement(model, data, last);
+        J6.setZero();
+        pinocchio::getFrameJacobianTimeVariation(model, data, last,
+                                                 pinocchio::LOCAL_WORLD_ALIGNED, J6);
+        acc += J6(0, 0);
+        if (store)
+          std::memcpy(out.get() + k * per_out, J6.data(), per_out * sizeof(double));
+      }
+      break;
+    case Algo::FRAMEACC:
+      for (Eigen::Index k = 0; k < N; ++k)
+      {
+        pinocchio::forwardKinematics(model, data, Q.col(k), V.col(k), A.col(k));
+        pinocchio::updateFramePlacement(model, data, last);
+        const pinocchio::Motion a = pinocchio::getFrameClassicalAcceleration(
+          model, data, last, pinocchio::LOCAL_WORLD_ALIGNED);
+        acc += a.linear()[0];
+        if (store)
+          std::memcpy(out.get() + k * per_out, a.toVector().data(), 6 * sizeof(double));
       }
       break;
     }

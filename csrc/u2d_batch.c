@@ -140,7 +140,7 @@ static u2d_status do_frame_jacobian(const u2d_model *m, u2d_work *w, const u2d_b
                                     size_t s)
 {
     u2d_status st = check_frame(m, a);
-    if (st == U2D_OK) st = u2d_kinematics(m, w, IN(0), NULL);
+    if (st == U2D_OK) st = u2d_kinematics_path(m, w, m->link_body[a->link], IN(0), NULL);
     if (st == U2D_OK) u2d_frame_jacobian(m, w, a->link, a->point, a->reference, OUT(0));
     return st;
 }
@@ -149,7 +149,7 @@ static u2d_status do_frame_jacobian_dot(const u2d_model *m, u2d_work *w,
                                         const u2d_batch_args *a, size_t s)
 {
     u2d_status st = check_frame(m, a);
-    if (st == U2D_OK) st = u2d_kinematics(m, w, IN(0), IN(1));
+    if (st == U2D_OK) st = u2d_kinematics_path(m, w, m->link_body[a->link], IN(0), IN(1));
     if (st == U2D_OK)
         st = u2d_frame_jacobian_dot(m, w, IN(0), IN(1), a->link, a->point, a->reference,
                                     OUT(0));
@@ -160,7 +160,7 @@ static u2d_status do_frame_velocity(const u2d_model *m, u2d_work *w, const u2d_b
                                     size_t s)
 {
     u2d_status st = check_frame(m, a);
-    if (st == U2D_OK) st = u2d_kinematics(m, w, IN(0), IN(1));
+    if (st == U2D_OK) st = u2d_kinematics_path(m, w, m->link_body[a->link], IN(0), IN(1));
     if (st == U2D_OK) u2d_frame_velocity(m, w, a->link, a->point, a->reference, OUT(0));
     return st;
 }
@@ -169,7 +169,7 @@ static u2d_status frame_acc(const u2d_model *m, u2d_work *w, const u2d_batch_arg
                             int classical)
 {
     u2d_status st = check_frame(m, a);
-    if (st == U2D_OK) st = u2d_accelerations(m, w, IN(0), IN(1), IN(2));
+    if (st == U2D_OK) st = u2d_accelerations(m, w, m->link_body[a->link], IN(0), IN(1), IN(2));
     if (st == U2D_OK)
         u2d_frame_acceleration(m, w, a->link, a->point, a->reference, classical, OUT(0));
     return st;

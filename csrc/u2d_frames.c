@@ -140,13 +140,16 @@ void u2d_frame_velocity(const u2d_model *m, const u2d_work *w, int link, const d
     express(&F, ref, vw, out);
 }
 
-u2d_status u2d_accelerations(const u2d_model *m, u2d_work *w, const double *q, const double *qd,
-                             const double *qdd)
+u2d_status u2d_accelerations(const u2d_model *m, u2d_work *w, int body, const double *q,
+                             const double *qd, const double *qdd)
 {
-    u2d_status st = u2d_kinematics(m, w, q, qd);
+    const int last = body < 0 ? m->nbody - 1 : body;
+    u2d_status st = body < 0 ? u2d_kinematics(m, w, q, qd)
+                             : u2d_kinematics_path(m, w, body, q, qd);
     if (st != U2D_OK) return st;
     memset(w->a, 0, 6 * sizeof(double));
-    for (int i = 1; i < m->nbody; i++) {
+    for (int i = 1; i <= last; i++) {
+        if (body >= 0 && !u2d_on_path(m, i, body)) continue;
         const double *S = &w->S[36 * i], *qdi = qd + m->vadr[i], *qddi = qdd + m->vadr[i];
         double *a = &w->a[6 * i], vJ[6] = {0, 0, 0, 0, 0, 0}, t[6];
         u2d_xform_motion(&w->Xup[i], &w->a[6 * m->parent[i]], a);

@@ -198,6 +198,13 @@ u2d_status u2d_coriolis(const u2d_model *m, u2d_work *w, const double *q, const 
  * w->v (body frame). Every function below starts from this. */
 u2d_status u2d_kinematics(const u2d_model *m, u2d_work *w, const double *q, const double *qd);
 
+/* The same for body and its ancestors only (what a frame on body needs): the other
+ * bodies' entries are left as they were. */
+u2d_status u2d_kinematics_path(const u2d_model *m, u2d_work *w, int body, const double *q,
+                               const double *qd);
+/* Whether body i is body or one of its ancestors (the world, i = 0, always is). */
+int u2d_on_path(const u2d_model *m, int i, int body);
+
 /* Every URDF link's origin pos (nlink,3) and rotation rot (nlink,3,3; columns are the
  * link's axes in world coordinates), after u2d_kinematics. */
 void u2d_link_poses(const u2d_model *m, const u2d_work *w, double *pos, double *rot);
@@ -225,7 +232,8 @@ void u2d_jacobian(const u2d_model *m, const u2d_work *w, int link, const double 
 typedef enum { U2D_LOCAL = 0, U2D_WORLD, U2D_LOCAL_WORLD_ALIGNED } u2d_reference;
 
 /* Jacobian (6 x nv, row-major) of the frame at `point` (link coordinates) on `link`, after
- * u2d_kinematics. */
+ * u2d_kinematics (or u2d_kinematics_path to the link's body: the frame functions read
+ * only that path). */
 void u2d_frame_jacobian(const u2d_model *m, const u2d_work *w, int link, const double point[3],
                         u2d_reference ref, double *J);
 /* Its time derivative along qd, after u2d_kinematics(q, qd): J qdd + dJ qd is the frame's
@@ -237,9 +245,10 @@ u2d_status u2d_frame_jacobian_dot(const u2d_model *m, const u2d_work *w, const d
 /* The frame's spatial velocity (6), after u2d_kinematics with qd. */
 void u2d_frame_velocity(const u2d_model *m, const u2d_work *w, int link, const double point[3],
                         u2d_reference ref, double out[6]);
-/* Body velocities and accelerations without gravity (w->v, w->a, body frames). */
-u2d_status u2d_accelerations(const u2d_model *m, u2d_work *w, const double *q, const double *qd,
-                             const double *qdd);
+/* Body velocities and accelerations without gravity (w->v, w->a, body frames), for body
+ * and its ancestors (every body when body < 0). */
+u2d_status u2d_accelerations(const u2d_model *m, u2d_work *w, int body, const double *q,
+                             const double *qd, const double *qdd);
 /* The frame's spatial acceleration (6), after u2d_accelerations; with `classical`, the
  * linear part is the origin's classical acceleration as Pinocchio defines it
  * (getFrameClassicalAcceleration: linear + angular velocity x linear velocity). */

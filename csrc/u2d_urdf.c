@@ -252,8 +252,8 @@ SPEC(s_visual, "visual", " name ", &s_origin, &s_geometry, &s_material);
 SPEC(s_collision, "collision", " name ", &s_origin, &s_geometry, &x_material, &x_verbose);
 SPEC(s_link, "link", " name type ", &s_inertial, &s_visual, &s_collision, &x_contact, &x_gravity,
      &x_kinematic, &x_surface, &x_self_filter, &x_collision_checking, &x_self_collision);
-SPEC(s_joint, "joint", " name type dont_collapse ", &s_origin, &s_parent, &s_child, &s_axis, &s_calibration,
-     &s_dynamics, &s_limit, &s_mimic, &s_safety);
+SPEC(s_joint, "joint", " name type dont_collapse ", &s_origin, &s_parent, &s_child, &s_axis,
+     &s_calibration, &s_dynamics, &s_limit, &s_mimic, &s_safety);
 
 /* Levenshtein distance, capped: small enough means "did you mean". */
 static int distance(const char *a, const char *b)

@@ -146,10 +146,12 @@ static inline u2d_status h_frame_ok(const u2d_model *m, const u2d_batch_args *a)
     return a->link < 0 || a->link >= m->nlink || (int)a->reference < 0 ||
            a->reference > U2D_LOCAL_WORLD_ALIGNED ? U2D_ERR_ARGUMENT : U2D_OK;
 }
+/* Some adapters place the whole tree, others only the frame's path (as u2d_batch does):
+ * the driver's cross-checks (J v = velocity, J a + dJ v = acceleration) compare the two. */
 H_ONE(h_frame_jacobian)
 {
     u2d_status st = h_frame_ok(m, a);
-    if (st == U2D_OK) st = u2d_kinematics(m, w, a->in[0], NULL);
+    if (st == U2D_OK) st = u2d_kinematics_path(m, w, m->link_body[a->link], a->in[0], NULL);
     if (st == U2D_OK) u2d_frame_jacobian(m, w, a->link, a->point, a->reference, a->out[0]);
     return st;
 }
@@ -165,7 +167,7 @@ H_ONE(h_frame_jacobian_dot)
 H_ONE(h_frame_velocity)
 {
     u2d_status st = h_frame_ok(m, a);
-    if (st == U2D_OK) st = u2d_kinematics(m, w, a->in[0], a->in[1]);
+    if (st == U2D_OK) st = u2d_kinematics_path(m, w, m->link_body[a->link], a->in[0], a->in[1]);
     if (st == U2D_OK) u2d_frame_velocity(m, w, a->link, a->point, a->reference, a->out[0]);
     return st;
 }
@@ -173,7 +175,9 @@ static inline u2d_status h_frame_acc(const u2d_model *m, u2d_work *w, const u2d_
                                      int classical)
 {
     u2d_status st = h_frame_ok(m, a);
-    if (st == U2D_OK) st = u2d_accelerations(m, w, a->in[0], a->in[1], a->in[2]);
+    if (st == U2D_OK)       /* the whole tree for one, the frame's path for the other */
+        st = u2d_accelerations(m, w, classical ? m->link_body[a->link] : -1, a->in[0],
+                               a->in[1], a->in[2]);
     if (st == U2D_OK)
         u2d_frame_acceleration(m, w, a->link, a->point, a->reference, classical, a->out[0]);
     return st;
@@ -219,7 +223,7 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "potential_energy", "integrate", "difference", "normalize", "simulate", "dexpinv",
     "gather_fext",          /* through rnea and aba with external forces */
     "frame_jacobian", "frame_jacobian_dot", "frame_velocity", "accelerations",
-    "frame_acceleration",
+    "frame_acceleration", "kinematics_path", "on_path",
 };
 
 /* The one call of u2d_batch (its signature in one place). work: a workspace of the model
