@@ -6,6 +6,7 @@
     urdf2dyn export-osim MODEL.urdf -o MODEL.osim
     urdf2dyn codegen ROBOT.urdf --lang c|python|matlab [--float] -o DIR
     urdf2dyn equations ROBOT.urdf [--latex] [--parameters]
+    urdf2dyn check ROBOT.urdf [--strict]
 
 ``python -m urdf2dyn ...`` is the same. ``urdf2dyn COMMAND --help`` describes each command.
 """
@@ -389,6 +390,22 @@ def cmd_export_osim(args):
     return 0
 
 
+# ============================================================================== check
+
+def cmd_check(args):
+    from .check import check
+    path = _model_path(args.model)
+    found = check(path, floating_base=args.floating_base)
+    for f in found:
+        where = f"{path}:{f.line}" if f.line else path
+        print(f"{where}: {f.kind}: {f.message}")
+    counts = {k: sum(f.kind == k for f in found) for k in ("error", "warning", "advice")}
+    print(f"{path}: {counts['error']} errors, {counts['warning']} warnings, "
+          f"{counts['advice']} advice")
+    failed = counts["error"] or (args.strict and (counts["warning"] or counts["advice"]))
+    return 1 if failed else 0
+
+
 # ============================================================================== parser
 
 def build_parser():
@@ -550,6 +567,19 @@ def build_parser():
     e.add_argument("--floating-base", action="store_true",
                    help="add a floating joint 'root_joint' above the root link")
     e.set_defaults(func=cmd_equations)
+
+    c = sub.add_parser("check", help="list what is wrong or risky in a URDF, with line numbers",
+                       description="List every finding about a URDF with its line: errors "
+                       "(it does not load), warnings (read as written, as Pinocchio reads "
+                       "them: non-physical inertias, unknown elements, missing limits...) and "
+                       "advice (massless moving leaves, tiny masses, bad limits). Exit status "
+                       "1 on an error, or on any finding with --strict.")
+    c.add_argument("model", help="URDF file (or the name of a bundled one)")
+    c.add_argument("--floating-base", action="store_true",
+                   help="check the model with a floating joint above the root link")
+    c.add_argument("--strict", action="store_true",
+                   help="exit with status 1 on any warning or advice too")
+    c.set_defaults(func=cmd_check)
     return parser
 
 
@@ -562,7 +592,7 @@ def main(argv=None):
         finally:
             for w in caught:        # ours as `warning:` lines; anything else as Python shows it
                 if issubclass(w.category, Urdf2dynWarning):
-                    print(f"warning: {w.message}", file=sys.stderr)
+                    print(f"urdf2dyn {args.command}: warning: {w.message}", file=sys.stderr)
                 else:
                     warnings.showwarning(w.message, w.category, w.filename, w.lineno)
 
