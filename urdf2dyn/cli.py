@@ -113,7 +113,29 @@ def _write_outputs(model, res, args, multi):
         out = _out_path(args.plot, res.path, multi, "_torques", "png")
         _plot(out, res.t, res.tau, model, res.reactions, mass, res.path, res.f_ext)
         written.append(out)
+        from .gait import is_human
+        if is_human(model):
+            out = os.path.splitext(out)[0] + "_momentum.png"
+            _plot_momentum(out, res, model, args.speed)
+            written.append(out)
     return written
+
+
+def _plot_momentum(out, res, model, speed):
+    """Whole-body angular momentum about the centre of mass over the gait cycle: normalized
+    by mass x speed x CoM height (Herr & Popovic 2008) when the speed is known."""
+    from . import plot
+    from .centroidal import normalized_angular_momentum
+    if speed is not None:
+        L = normalized_angular_momentum(model, res.q, res.v, speed)
+        title = f"angular momentum / (M V H), V = {speed:g} m/s: {os.path.basename(res.path)}"
+    else:
+        L = model.centroidal(res.q, res.v, np.zeros_like(res.v))["momentum"][:, 3:]
+        title = (f"angular momentum about the CoM (N·m·s; --speed normalizes): "
+                 f"{os.path.basename(res.path)}")
+    grf_y = {side: w[:, 1] for side in ("L", "R")
+             for w in [res.f_ext.get(f"foot_{side}") if res.f_ext else None] if w is not None}
+    plot.plot_angular_momentum(res.t, L, out, grf_y=grf_y or None, title=title)
 
 
 def _out_path(target, motion, multi, suffix, fmt):
@@ -461,7 +483,12 @@ def build_parser():
                         "with several motions)")
     p.add_argument("--plot", metavar="PNG",
                    help="plot the torques (human model: hip, knee and ankle sagittal moments "
-                        "over the gait cycle); needs matplotlib")
+                        "over the gait cycle, and the whole-body angular momentum in "
+                        "<PNG stem>_momentum.png); needs matplotlib")
+    p.add_argument("--speed", type=float, metavar="M/S",
+                   help="walking or running speed (treadmill belt speed): the angular-momentum "
+                        "plot is then normalized by mass x speed x CoM height (Herr & Popovic "
+                        "2008)")
     p.add_argument("--format", choices=("csv", "sto"), default="csv",
                    help="output format in an output directory (default csv)")
     p.add_argument("--mapping", metavar="FILE",
