@@ -211,3 +211,22 @@ def test_cli_prints_load_warnings_as_warning_lines(tmp_path):
     assert res.returncode == 0, res.stderr
     assert res.stderr.startswith(f"urdf2dyn info: warning: {path}:{line}: joint 'j': "
                                  "<origin xzy=...>: unknown attribute"), res.stderr
+
+
+def test_cli_torques_strict_refuses_a_urdf_with_findings(tmp_path):
+    """torques --strict: the URDF's findings stop the job like the recording's warnings do."""
+    text, line, _ = CASES["misspelt attribute"]
+    path = tmp_path / "robot.urdf"
+    path.write_text(text)
+    with pytest.warns(urdf2dyn.URDFWarning):
+        names = urdf2dyn.load(path).q_names
+    motion = tmp_path / "m.csv"
+    motion.write_text("time," + ",".join(names) + "\n" +
+                      "".join(f"{0.01 * k}," + ",".join(["0.1"] * len(names)) + "\n"
+                              for k in range(5)))
+    res = _cli("torques", str(path), str(motion))
+    assert res.returncode == 0, res.stderr
+    assert f"urdf2dyn torques: warning: {path}:{line}:" in res.stderr
+    res = _cli("torques", str(path), str(motion), "--strict")
+    assert res.returncode == 1
+    assert f"urdf2dyn torques: error: {path}:{line}: joint 'j': <origin xzy=...>" in res.stderr

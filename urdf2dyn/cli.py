@@ -38,7 +38,8 @@ def _model_path(path):
 
 def cmd_torques(args):
     from .pipeline import find_trials, inverse_dynamics_trial, run_trials
-    model = load(_model_path(args.robot), floating_base=args.floating_base)
+    model = load(_model_path(args.robot), floating_base=args.floating_base,
+                 strict=args.strict)
     notes = []
     if args.gravity is not None:
         model.gravity = args.gravity
