@@ -1,6 +1,7 @@
 """What loads with a URDFWarning (and is refused under strict=True), with the line it is on;
 `urdf2dyn.check` and `urdf2dyn check` list the warnings plus advice on the numbers."""
 import subprocess
+import tempfile
 import sys
 import warnings
 
@@ -170,8 +171,10 @@ def test_check_lists_warnings_and_errors(tmp_path):
 
 
 def _cli(*args):
+    """The command line in a new process, run outside the source tree so that it imports the
+    installed package (the tree's urdf2dyn/ has no compiled core in a non-editable install)."""
     return subprocess.run([sys.executable, "-m", "urdf2dyn", *args], capture_output=True,
-                          text=True)
+                          text=True, cwd=tempfile.gettempdir())
 
 
 def test_cli_check(tmp_path):
