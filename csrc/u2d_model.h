@@ -126,8 +126,8 @@ typedef struct {
     double *U, *Dinv, *u;   /* (nbody,36),(nbody,36),(nbody,6) ABA per-joint terms
                                           (the Coriolis matrix borrows IA, U and Dinv)  */
     u2d_inertia *IC;        /* (nbody)    CRBA composite rigid-body inertia            */
-    double *S0, *F;         /* (nv,6),(6,nv) CRBA: joint columns in world coordinates,
-                                          and IC S for each, stored by row for speed   */
+    double *S0, *F;         /* (nv,6),(nv,6) CRBA: joint columns in world coordinates,
+                                          and IC S for each                             */
     double *zero;           /* (nv)       zeros, for RNEA with v = 0 or a = 0          */
     double *scratch;        /* (11 nv + 2 nq) simulate's stage vectors                 */
     void *buffer;
