@@ -86,18 +86,18 @@ typedef struct {
     int *jnq, *jnv;         /* (nbody)   its numbers of coordinates                    */
     int *nvsub;             /* (nbody)   velocity coordinates in the subtree of the body;
                                          preorder makes them vadr .. vadr + nvsub - 1  */
-    double *axis;           /* (nbody,3) joint axis / planar normal, joint frame       */
+    u2d_real *axis;         /* (nbody,3) joint axis / planar normal, joint frame       */
     int *jaxis;             /* (nbody)   0, 1, 2 when the axis is +-x, +-y, +-z, else -1 */
     int *sidx;              /* (nbody)   for a 1-DoF joint whose S is +-e_k (k = 0..5):
                                          k, else -1; lets algorithms pick instead of
                                          multiply                                       */
-    double *ssign;          /* (nbody)   the sign of that unit column                  */
-    double *plane;          /* (nbody,6) planar in-plane unit axes u, w                */
+    u2d_real *ssign;        /* (nbody)   the sign of that unit column                  */
+    u2d_real *plane;        /* (nbody,6) planar in-plane unit axes u, w                */
     u2d_xform *Xtree;       /* (nbody)   parent body frame -> joint frame at q = 0     */
     u2d_inertia *inertia;       /* (nbody)   spatial inertia in the body frame, with every
                                          link merged into the body by fixed joints     */
-    double *com;            /* (nbody,3) the same inertia as centre of mass (body frame)  */
-    double *Icom;           /* (nbody,9) and rotational inertia about it, body axes     */
+    u2d_real *com;          /* (nbody,3) the same inertia as centre of mass (body frame)  */
+    u2d_real *Icom;         /* (nbody,9) and rotational inertia about it, body axes     */
     int *jurdf;             /* (nbody)   index of the joint in the u2d_urdf, -1: world */
 
     /* per URDF link (nlink): the body it rides on and where it sits on it */
@@ -117,19 +117,19 @@ typedef struct {
     int nbody, nq, nv;
     u2d_xform *Xup;         /* (nbody)    parent body -> body                          */
     u2d_xform *Xa;          /* (nbody)    world -> body                                */
-    double *v, *a, *f;      /* (nbody,6)  velocity, acceleration, force (body frame)   */
-    double *S;              /* (nbody,36) motion subspace columns of each joint        */
-    double *cJ;             /* (nbody,6)  velocity-product acceleration of each joint  */
-    double *c;              /* (nbody,6)  ABA: bias acceleration cJ + v x vJ           */
-    double *fext;           /* (nbody,6)  external wrench per body, world frame at O   */
-    double *IA, *pA;        /* (nbody,36),(nbody,6) ABA articulated inertia and bias    */
-    double *U, *Dinv, *u;   /* (nbody,36),(nbody,36),(nbody,6) ABA per-joint terms
+    u2d_real *v, *a, *f;    /* (nbody,6)  velocity, acceleration, force (body frame)   */
+    u2d_real *S;            /* (nbody,36) motion subspace columns of each joint        */
+    u2d_real *cJ;           /* (nbody,6)  velocity-product acceleration of each joint  */
+    u2d_real *c;            /* (nbody,6)  ABA: bias acceleration cJ + v x vJ           */
+    u2d_real *fext;         /* (nbody,6)  external wrench per body, world frame at O   */
+    u2d_real *IA, *pA;      /* (nbody,36),(nbody,6) ABA articulated inertia and bias    */
+    u2d_real *U, *Dinv, *u; /* (nbody,36),(nbody,36),(nbody,6) ABA per-joint terms
                                           (the Coriolis matrix borrows IA, U and Dinv)  */
     u2d_inertia *IC;        /* (nbody)    CRBA composite rigid-body inertia            */
-    double *S0, *F;         /* (nv,6),(nv,6) CRBA: joint columns in world coordinates,
+    u2d_real *S0, *F;       /* (nv,6),(nv,6) CRBA: joint columns in world coordinates,
                                           and IC S for each                             */
-    double *zero;           /* (nv)       zeros, for RNEA with v = 0 or a = 0          */
-    double *scratch;        /* (11 nv + 2 nq) simulate's stage vectors                 */
+    u2d_real *zero;         /* (nv)       zeros, for RNEA with v = 0 or a = 0          */
+    u2d_real *scratch;      /* (11 nv + 2 nq) simulate's stage vectors                 */
     void *buffer;
 } u2d_work;
 
@@ -144,8 +144,8 @@ void u2d_work_free(u2d_work *w);
  * being taken in body coordinates. When Sdot is not NULL it receives dS/dt itself
  * (6 x jnv). qd may be NULL when only positions matter (cJ and Sdot are then zero).
  * The only function that switches on the joint type. */
-u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *qd,
-                     u2d_xform *Xup, double *S, double cJ[6], double *Sdot);
+u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
+                     u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot);
 
 /* ---- external forces ---------------------------------------------------- */
 
@@ -163,8 +163,8 @@ int u2d_gather_fext(const u2d_model *m, u2d_work *w, const u2d_fext *fext);
 /* ---- algorithms (one sample) -------------------------------------------- */
 
 u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
-                    const double *q, const double *qd, const double *qdd,
-                    const u2d_fext *fext, double *tau);
+                    const u2d_real *q, const u2d_real *qd, const u2d_real *qdd,
+                    const u2d_fext *fext, u2d_real *tau);
 
 /* Mass matrix M(q) (nv x nv, row-major, both triangles) by the composite-rigid-body
  * algorithm. */

@@ -203,6 +203,18 @@ static double max_diff(const double *x, const double *y, size_t n)
     return s;
 }
 
+/* a and b agree to tol relative to max(1, |a|) (NaN matches NaN); tol 0: bit for bit */
+static int close_rel(const double *a, const double *b, size_t n, double tol)
+{
+    if (tol == 0.0) return memcmp(a, b, sizeof(double) * n) == 0;
+    for (size_t k = 0; k < n; k++) {
+        if (isnan(a[k]) && isnan(b[k])) continue;
+        double scale = fabs(a[k]) > 1.0 ? fabs(a[k]) : 1.0;
+        if (!(fabs(a[k] - b[k]) <= tol * scale)) return 0;
+    }
+    return 1;
+}
+
 static int all_finite(const double *x, size_t n)
 {
     for (size_t i = 0; i < n; i++) if (!isfinite(x[i])) return 0;
@@ -716,18 +728,28 @@ static void check_batches(const u2d_model *m, uint64_t *r, size_t n)
                 if (r1 != U2D_OK && want == U2D_OK) { want = r1; want_bad = s; batch_ok = 0; }
             }
             static const int threads[] = {1, 2, 3, 8};
-            for (int t = 0; t < 4; t++) {
-                size_t bad = 999;
-                memset(out0, 0xff, sizeof(double) * n * w0);
-                memset(out1, 0xff, sizeof(double) * n * w1);
-                u2d_status st = h_batch(m, k, n, threads[t], &in, t % 2 ? w : NULL, &bad);
-                CHECK(st == want && bad == want_bad, "%s batch: status %d, bad %zu; one by one: %d, %zu",
-                      Al->name, (int)st, bad, (int)want, want_bad);
-                CHECK(want != U2D_OK || (memcmp(ref0, out0, sizeof(double) * n * w0) == 0 &&
-                                         memcmp(ref1, out1, sizeof(double) * n * w1) == 0),
-                      "%s batch with %d threads, fext mode %d: differs from one-sample calls",
-                      Al->name, threads[t], fmode);
+            /* every SIMD path this CPU has: the scalar one reproduces the one-sample calls
+             * bit for bit, the vector ones to 1e-12 (FMA contraction moves the last bits) */
+            for (int p = 0; p < H_NSIMD; p++) {
+                if (u2d_simd_select(H_SIMD[p]) != 0) continue;
+                CHECK(!strcmp(u2d_simd_path(), H_SIMD[p]), "simd path %s not selected", H_SIMD[p]);
+                CHECK((u2d_simd_kernel() == NULL) == (p == 0), "simd kernel of %s", H_SIMD[p]);
+                for (int t = 0; t < 4; t++) {
+                    size_t bad = 999;
+                    memset(out0, 0xff, sizeof(double) * n * w0);
+                    memset(out1, 0xff, sizeof(double) * n * w1);
+                    u2d_status st = h_batch(m, k, n, threads[t], &in, t % 2 ? w : NULL, &bad);
+                    CHECK(st == want && bad == want_bad,
+                          "%s batch (%s): status %d, bad %zu; one by one: %d, %zu", Al->name,
+                          H_SIMD[p], (int)st, bad, (int)want, want_bad);
+                    double tol = p == 0 ? 0.0 : 1e-12;
+                    CHECK(want != U2D_OK || (close_rel(ref0, out0, n * w0, tol) &&
+                                             close_rel(ref1, out1, n * w1, tol)),
+                          "%s batch (%s) with %d threads, fext mode %d: differs from one-sample "
+                          "calls", Al->name, H_SIMD[p], threads[t], fmode);
+                }
             }
+            u2d_simd_select(NULL);
         }
         in.nfext = 0;
         /* a NaN in sample k spoils sample k only */
