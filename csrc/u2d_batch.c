@@ -184,6 +184,11 @@ static void *run_block(void *arg)
     return NULL;
 }
 
+static size_t block_start(size_t n, size_t t, size_t nt)
+{
+    return t == nt ? n : n * t / nt / U2D_SIMD_MAX_LANES * U2D_SIMD_MAX_LANES;
+}
+
 u2d_status u2d_batch(const u2d_model *m, u2d_algo algo, size_t n, int nthreads,
                      const u2d_batch_args *args, u2d_work *work, size_t *bad)
 {
@@ -202,9 +207,11 @@ u2d_status u2d_batch(const u2d_model *m, u2d_algo algo, size_t n, int nthreads,
         free(started);
         return U2D_ERR_NOMEM;
     }
+    /* blocks start at multiples of the widest SIMD group, so that every sample meets the
+     * same kernel (vector lane or scalar tail), and the same bits, whatever the threads */
     for (size_t t = 0; t < nt; t++)
-        blocks[t] = (block){m, algo, algorithms[algo], args, t == 0 ? work : NULL, n * t / nt,
-                            n * (t + 1) / nt, 0, U2D_OK};
+        blocks[t] = (block){m, algo, algorithms[algo], args, t == 0 ? work : NULL,
+                            block_start(n, t, nt), block_start(n, t + 1, nt), 0, U2D_OK};
 
     /* Block 0 runs on the calling thread; a thread that cannot start leaves its block
      * to the caller too, so a failure to spawn costs speed, never results. */

@@ -14,6 +14,8 @@
 /* Evaluate algo over samples [begin, end) of a, a whole group of lanes at a time. Returns
  * how many samples (from begin) it has done; the caller does the rest one by one, which
  * also pins a failure to its sample. Algorithms or options without a SIMD kernel: 0. */
+#define U2D_SIMD_MAX_LANES 8
+
 typedef size_t (*u2d_simd_fn)(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
                               size_t begin, size_t end);
 
