@@ -21,7 +21,7 @@
 #include <string.h>
 #include "u2d_model.h"
 
-static inline double dot6(const double a[6], const double b[6])
+static inline u2d_real dot6(const u2d_real a[6], const u2d_real b[6])
 {
     return (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3])
          + (a[4] * b[4] + a[5] * b[5]);
@@ -30,7 +30,7 @@ static inline double dot6(const double a[6], const double b[6])
 /* The body's inertia in world coordinates: rotate about the centre of mass, then shift. */
 static void world_inertia(const u2d_model *m, const u2d_xform *Xa, int i, u2d_inertia *out)
 {
-    double c[3], Ic[9];
+    u2d_real c[3], Ic[9];
     u2d_multv3(Xa->E, &m->com[3 * i], c);
     for (int k = 0; k < 3; k++) c[k] += Xa->r[k];
     u2d_rotate3(Xa->E, &m->Icom[9 * i], 1, Ic);
@@ -39,7 +39,7 @@ static void world_inertia(const u2d_model *m, const u2d_xform *Xa, int i, u2d_in
 
 /* Column k of joint i in world coordinates, S0 = Xa^-1 S. A joint axis along a body axis,
  * S = +-e_j, picks row j of E instead of a full transform. */
-static void world_column(const u2d_model *m, const u2d_work *w, int i, int k, double s0[6])
+static void world_column(const u2d_model *m, const u2d_work *w, int i, int k, u2d_real s0[6])
 {
     const u2d_xform *Xa = &w->Xa[i];
     const int j = m->sidx[i];
@@ -47,24 +47,27 @@ static void world_column(const u2d_model *m, const u2d_work *w, int i, int k, do
         u2d_xform_motion_inv(Xa, &w->S[36 * i + 6 * k], s0);
         return;
     }
-    double e[3], *ang = s0, *lin = s0 + 3;
+    u2d_real e[3], *ang = s0, *lin = s0 + 3;
     for (int r = 0; r < 3; r++) e[r] = m->ssign[i] * Xa->E[3 * (j % 3) + r];
     if (j < 3) {                    /* rotation about e: w = e, v = r x e */
         memcpy(ang, e, sizeof e);
         u2d_cross3(Xa->r, e, lin);
     } else {                        /* translation along e */
-        ang[0] = ang[1] = ang[2] = 0.0;
+        ang[0] = ang[1] = ang[2] = U2D_R(0);
         memcpy(lin, e, sizeof e);
     }
 }
 
-u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const double *q, double *M)
+u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const u2d_real *q, u2d_real *M)
 {
     const int nb = m->nbody, nv = m->nv;
-    u2d_status st = u2d_kinematics(m, w, q, NULL);
-    if (st != U2D_OK) return st;
-    memset(M, 0, sizeof(double) * (size_t)nv * (size_t)nv);
-    for (int i = 1; i < nb; i++) {
+    memset(M, 0, sizeof(u2d_real) * (size_t)nv * (size_t)nv);
+    u2d_xform_identity(&w->Xa[0]);
+    for (int i = 1; i < nb; i++) {          /* placements (u2d_kinematics without velocities) */
+        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], NULL, &w->Xup[i], &w->S[36 * i],
+                                  &w->cJ[6 * i], NULL);
+        if (st != U2D_OK) return st;
+        u2d_xform_mul(&w->Xup[i], &w->Xa[m->parent[i]], &w->Xa[i]);
         world_inertia(m, &w->Xa[i], i, &w->IC[i]);
         for (int k = 0; k < m->jnv[i]; k++)
             world_column(m, w, i, k, &w->S0[6 * (m->vadr[i] + k)]);
@@ -74,10 +77,10 @@ u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const double *q, double *M)
         for (int k = 0; k < m->jnv[i]; k++)
             u2d_inertia_mul(&w->IC[i], &w->S0[6 * (v0 + k)], &w->F[6 * (v0 + k)]);
         for (int r = v0; r < v0 + m->jnv[i]; r++) {
-            const double *s = &w->S0[6 * r];
-            double *Mr = M + (size_t)r * nv;
+            const u2d_real *s = &w->S0[6 * r];
+            u2d_real *Mr = M + (size_t)r * nv;
             for (int c = r; c < end; c++) {
-                double x = dot6(s, &w->F[6 * c]);
+                u2d_real x = dot6(s, &w->F[6 * c]);
                 Mr[c] = x;
                 M[(size_t)c * nv + r] = x;
             }

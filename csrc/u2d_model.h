@@ -168,12 +168,12 @@ u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
 
 /* Mass matrix M(q) (nv x nv, row-major, both triangles) by the composite-rigid-body
  * algorithm. */
-u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const double *q, double *M);
+u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const u2d_real *q, u2d_real *M);
 
 /* Forward dynamics qdd = M^-1 (tau + sum J^T fext - h) by the articulated-body algorithm. */
 u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
-                   const double *q, const double *qd, const double *tau,
-                   const u2d_fext *fext, double *qdd);
+                   const u2d_real *q, const u2d_real *qd, const u2d_real *tau,
+                   const u2d_fext *fext, u2d_real *qdd);
 
 /* Coriolis matrix C(q, qd) with C qd = h - g and dM/dt = C + C^T (nv x nv, row-major). */
 u2d_status u2d_coriolis(const u2d_model *m, u2d_work *w, const double *q, const double *qd,

@@ -10,6 +10,8 @@
 #define U2D_CAT(a, b) U2D_CAT_(a, b)
 #define u2d_jcalc U2D_CAT(u2d_jcalc, U2D_ISA)
 #define u2d_rnea U2D_CAT(u2d_rnea, U2D_ISA)
+#define u2d_crba U2D_CAT(u2d_crba, U2D_ISA)
+#define u2d_aba U2D_CAT(u2d_aba, U2D_ISA)
 #define u2d_gather_fext U2D_CAT(u2d_gather_fext, U2D_ISA)
 #define u2d_work_new U2D_CAT(u2d_work_new, U2D_ISA)
 #define u2d_work_free U2D_CAT(u2d_work_free, U2D_ISA)
@@ -19,6 +21,8 @@
 #include "u2d_joint.c"
 #include "u2d_fext.c"
 #include "u2d_rnea.c"
+#include "u2d_crba.c"
+#include "u2d_aba.c"
 #include "u2d_work.c"
 #include "u2d_simd.h"
 
@@ -65,22 +69,32 @@ size_t u2d_simd_run(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a, 
                     size_t end)
 {
     if (end - begin < U2D_LANES || a->nfext > 0) return 0;
-    if (algo != U2D_ALGO_RNEA && algo != U2D_ALGO_NLE && algo != U2D_ALGO_GRAVITY) return 0;
+    if (algo != U2D_ALGO_RNEA && algo != U2D_ALGO_NLE && algo != U2D_ALGO_GRAVITY
+        && algo != U2D_ALGO_CRBA && algo != U2D_ALGO_ABA)
+        return 0;
     const size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
+    const size_t nout = algo == U2D_ALGO_CRBA ? nv * nv : nv;
     u2d_model lm;
     u2d_real *lbuf = lane_model(m, &lm);
     u2d_work *w = lbuf ? u2d_work_new(&lm) : NULL;
-    u2d_real *x = malloc((nq + 3 * nv) * sizeof *x);
+    u2d_real *x = malloc((nq + 2 * nv + nout) * sizeof *x);
     size_t s = begin;
     if (w && x) {
-        u2d_real *q = x, *qd = q + nq, *qdd = qd + nv, *tau = qdd + nv;
+        u2d_real *q = x, *qd = q + nq, *qdd = qd + nv, *out = qdd + nv;
         memset(qd, 0, 2 * nv * sizeof *x);
         for (; s + U2D_LANES <= end; s += U2D_LANES) {
+            u2d_status st;
             gather(a->in[0], nq, s, q);
-            if (algo != U2D_ALGO_GRAVITY) gather(a->in[1], nv, s, qd);
-            if (algo == U2D_ALGO_RNEA) gather(a->in[2], nv, s, qdd);
-            if (u2d_rnea(&lm, w, a->gravity, q, qd, qdd, NULL, tau) != U2D_OK) break;
-            scatter(tau, nv, s, a->out[0]);
+            if (algo == U2D_ALGO_CRBA) {
+                st = u2d_crba(&lm, w, q, out);
+            } else {
+                if (algo != U2D_ALGO_GRAVITY) gather(a->in[1], nv, s, qd);
+                if (algo == U2D_ALGO_RNEA || algo == U2D_ALGO_ABA) gather(a->in[2], nv, s, qdd);
+                st = algo == U2D_ALGO_ABA ? u2d_aba(&lm, w, a->gravity, q, qd, qdd, NULL, out)
+                                          : u2d_rnea(&lm, w, a->gravity, q, qd, qdd, NULL, out);
+            }
+            if (st != U2D_OK) break;
+            scatter(out, nout, s, a->out[0]);
         }
     }
     free(x);

@@ -54,8 +54,15 @@ def _restore_path():
 
 
 def _eval(model, q, v, a):
+    n = len(q)
+    try:
+        aba = model.forward_dynamics(q, v, a)
+    except ValueError as e:     # the bundled human's massless links: the same error, same sample
+        aba = str(e)
     return {"rnea": model.inverse_dynamics(q, v, a), "nle": model.nonlinear_effects(q, v),
-            "gravity": model.gravity_torques(q)}
+            "gravity": model.gravity_torques(q),
+            "crba": model.mass_matrix(q).reshape(n, -1),
+            "aba": aba}
 
 
 def _rel(x, ref):
@@ -92,6 +99,9 @@ def test_vector_path_matches_portable_path(path, robot):
     finally:
         urdf2dyn.set_num_threads(None)
     for key in ref:
+        if isinstance(ref[key], str):
+            assert got[key] == ref[key]
+            continue
         assert _rel(got[key], ref[key]) < 1e-12, (path, robot, key, _rel(got[key], ref[key]))
         assert not np.array_equal(got[key], np.zeros_like(got[key]))
 
