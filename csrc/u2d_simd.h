@@ -4,7 +4,8 @@
  * time over a vector u2d_real (see u2d_real.h and u2d_simd_impl.h), for 4 and 8 samples at
  * once; the plain build is the portable path. The path is chosen once, at the first call,
  * from the CPU's features, or from the environment variable URDF2DYN_SIMD
- * (avx512 | avx2 | scalar); u2d_simd_select changes it (tests run every path). */
+ * (avx512 | avx2 | scalar); u2d_simd_select changes it (tests run every path). Every path
+ * gives the same bits: the lanes do the portable code's operations in the same order. */
 #ifndef U2D_SIMD_H
 #define U2D_SIMD_H
 

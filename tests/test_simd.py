@@ -1,6 +1,6 @@
 """The SIMD paths (csrc/u2d_simd*.c): every path this CPU has gives the portable path's
-results to 1e-12 relative, and Pinocchio's (an independent implementation) to 1e-9; the path
-is chosen from the CPU and URDF2DYN_SIMD, and reported."""
+results bit for bit, and Pinocchio's (an independent implementation) to 1e-9; the path is
+chosen from the CPU and URDF2DYN_SIMD, and reported."""
 import os
 import subprocess
 import sys
@@ -102,7 +102,7 @@ def test_vector_path_matches_portable_path(path, robot):
         if isinstance(ref[key], str):
             assert got[key] == ref[key]
             continue
-        assert _rel(got[key], ref[key]) < 1e-12, (path, robot, key, _rel(got[key], ref[key]))
+        assert np.array_equal(got[key], ref[key]), (path, robot, key, _rel(got[key], ref[key]))
         assert not np.array_equal(got[key], np.zeros_like(got[key]))
 
 

@@ -3,8 +3,8 @@
 Batched RNEA, nonlinear effects and gravity evaluate 8 samples per instruction with AVX-512,
 4 with AVX2 + FMA, or one at a time on the portable path. The path is chosen once, from the
 CPU's features, or from the environment variable ``URDF2DYN_SIMD`` (``avx512``, ``avx2`` or
-``scalar``) read at the first evaluation. The vector paths agree with the portable one to
-about 1e-13 relative (fused multiply-adds round differently); see docs/performance.rst.
+``scalar``) read at the first evaluation. Every path gives the same results, bit for bit
+(the lanes do the portable code's operations in the same order); see docs/performance.rst.
 """
 from . import _core
 
