@@ -6,6 +6,8 @@
  *   u2d_rnea.c ... dynamics on a u2d_model with a caller-owned u2d_work
  * The core never allocates on the evaluation path, never prints and never aborts: loaders
  * return NULL and fill the caller's error buffer, evaluations return a u2d_status.
+ * The dynamics are written over u2d_real (u2d_real.h): double here, and a vector of samples
+ * when u2d_simd_avx2.c / u2d_simd_avx512.c compile the same sources again.
  */
 #ifndef U2D_MODEL_H
 #define U2D_MODEL_H
