@@ -8,7 +8,7 @@ int u2d_gather_fext(const u2d_model *m, u2d_work *w, const u2d_fext *fext)
     memset(w->fext, 0, 6 * sizeof(u2d_real) * (size_t)m->nbody);
     for (int k = 0; k < fext->n; k++) {
         u2d_real *dst = &w->fext[6 * fext->body[k]];
-        const double *src = &fext->wrench[6 * k];     /* [f; m] -> [n; f] */
+        const u2d_real *src = &fext->wrench[6 * k];   /* [f; m] -> [n; f] */
         for (int j = 0; j < 3; j++) {
             dst[j] += src[3 + j];
             dst[3 + j] += src[j];

@@ -155,7 +155,7 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_rea
 typedef struct {
     int n;                  /* number of wrenches                                      */
     const int *body;        /* (n) body each wrench acts on                            */
-    const double *wrench;   /* (n,6) [fx fy fz mx my mz], as in DESIGN.md              */
+    const u2d_real *wrench; /* (n,6) [fx fy fz mx my mz], as in DESIGN.md              */
 } u2d_fext;
 
 /* Sum the wrenches acting on each body into w->fext as spatial forces [n; f]; returns

@@ -81,7 +81,7 @@ static inline u2d_real u2d_libm_cos(u2d_real x)
  * quadrant k mod 4 swaps and negates. Larger or non-finite arguments go to libm. */
 static inline void u2d_sincos(u2d_real x, u2d_real *sin_out, u2d_real *cos_out)
 {
-    if (U2D_ANY(x >= 524288.0) || U2D_ANY(x <= -524288.0) || U2D_ANY(x != x)) {
+    if (U2D_ANY((x >= 524288.0) | (x <= -524288.0) | (x != x))) {   /* x != x: NaN */
         *sin_out = u2d_libm_sin(x);
         *cos_out = u2d_libm_cos(x);
         return;

@@ -65,33 +65,46 @@ static void scatter(const u2d_real *x, size_t n, size_t s0, double *dst)
         for (int l = 0; l < U2D_LANES; l++) dst[(s0 + (size_t)l) * n + k] = x[k][l];
 }
 
+/* Lane l of x[k] = the (nfext, 6) wrenches of sample s0 + l, or the shared ones. */
+static void gather_wrenches(const u2d_batch_args *a, size_t s0, u2d_real *x)
+{
+    const size_t n = 6 * (size_t)a->nfext;
+    if (a->fext_shared) broadcast(a->fext_wrench, n, x);
+    else gather(a->fext_wrench, n, s0, x);
+}
+
 size_t u2d_simd_run(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a, size_t begin,
                     size_t end)
 {
-    if (end - begin < U2D_LANES || a->nfext > 0) return 0;
+    if (end - begin < U2D_LANES) return 0;
     if (algo != U2D_ALGO_RNEA && algo != U2D_ALGO_NLE && algo != U2D_ALGO_GRAVITY
         && algo != U2D_ALGO_CRBA && algo != U2D_ALGO_ABA)
         return 0;
     const size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
     const size_t nout = algo == U2D_ALGO_CRBA ? nv * nv : nv;
+    const int with_fext = a->nfext > 0 && (algo == U2D_ALGO_RNEA || algo == U2D_ALGO_ABA);
+    const size_t nw = with_fext ? 6 * (size_t)a->nfext : 0;
     u2d_model lm;
     u2d_real *lbuf = lane_model(m, &lm);
     u2d_work *w = lbuf ? u2d_work_new(&lm) : NULL;
-    u2d_real *x = malloc((nq + 2 * nv + nout) * sizeof *x);
+    u2d_real *x = malloc((nq + 2 * nv + nout + nw) * sizeof *x);
     size_t s = begin;
     if (w && x) {
-        u2d_real *q = x, *qd = q + nq, *qdd = qd + nv, *out = qdd + nv;
+        u2d_real *q = x, *qd = q + nq, *qdd = qd + nv, *out = qdd + nv, *wr = out + nout;
+        u2d_fext f = {a->nfext, a->fext_body, wr};
+        const u2d_fext *fext = with_fext ? &f : NULL;
         memset(qd, 0, 2 * nv * sizeof *x);
         for (; s + U2D_LANES <= end; s += U2D_LANES) {
             u2d_status st;
             gather(a->in[0], nq, s, q);
+            if (fext) gather_wrenches(a, s, wr);
             if (algo == U2D_ALGO_CRBA) {
                 st = u2d_crba(&lm, w, q, out);
             } else {
                 if (algo != U2D_ALGO_GRAVITY) gather(a->in[1], nv, s, qd);
                 if (algo == U2D_ALGO_RNEA || algo == U2D_ALGO_ABA) gather(a->in[2], nv, s, qdd);
-                st = algo == U2D_ALGO_ABA ? u2d_aba(&lm, w, a->gravity, q, qd, qdd, NULL, out)
-                                          : u2d_rnea(&lm, w, a->gravity, q, qd, qdd, NULL, out);
+                st = algo == U2D_ALGO_ABA ? u2d_aba(&lm, w, a->gravity, q, qd, qdd, fext, out)
+                                          : u2d_rnea(&lm, w, a->gravity, q, qd, qdd, fext, out);
             }
             if (st != U2D_OK) break;
             scatter(out, nout, s, a->out[0]);
