@@ -95,6 +95,9 @@ static inline void u2d_sincos(u2d_real x, u2d_real *sin_out, u2d_real *cos_out)
                 + z * (2.75573137070700676789e-06 + z * (-2.50507602534068634195e-08
                 + z * 1.58969099521155010221e-10)));
     u2d_real s = r + (z * r) * (-1.66666666666666324348e-01 + z * ps);
+    /* sin r has the sign of r on [-pi/4, pi/4]; the sum above loses it for r = -0 */
+    const uint64_t signbit = (uint64_t)1 << 63;
+    s = u2d_from_bits((u2d_bits(s) & ~signbit) | (u2d_bits(r) & signbit));
     u2d_real pc = z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
                 + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
                 + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));

@@ -170,6 +170,7 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "potential_energy", "integrate", "difference", "normalize", "simulate", "dexpinv",
     "gather_fext",          /* through rnea and aba with external forces */
     "simd_path", "simd_select", "simd_kernel", "simd_run_avx2", "simd_run_avx512",
+    "sincos",               /* against libm, check_sincos */
 };
 
 /* The SIMD paths (csrc/u2d_simd.h), the portable one first; the driver runs the batch
