@@ -39,7 +39,7 @@ except ImportError:     # a source tree built in place
 from urdf2dyn import grf as G  # noqa: E402
 from urdf2dyn import io  # noqa: E402
 from urdf2dyn.human import humod_subject  # noqa: E402
-from urdf2dyn.motion import derivatives  # noqa: E402
+from urdf2dyn.io import estimate_derivatives as derivatives  # noqa: E402
 
 
 def log(*a):
@@ -103,7 +103,7 @@ def pipeline(model, paths, fmt, filt):
                                                model=model, return_positions=True)
             state["qd"] = (qf, v, a)
         else:
-            v, a = derivatives(t, q, model)
+            v, a = derivatives(t, q, model=model)
             state["qd"] = (q, v, a)
 
     def loads():

@@ -10,6 +10,7 @@
 //     N         number of random samples (states)
 //     REPS      number of timed passes over all N samples; the best pass is reported
 //     ALGO      rnea (default) | crba | aba | fk (forwardKinematics(q)) | fkva (forwardKinematics(q,v,a))
+//               | rnea_deriv (computeRNEADerivatives) | aba_deriv (computeABADerivatives)
 //     SEED      seed for std::srand (default 42)
 //     MODE      hot (default): results stay in pinocchio::Data, the usual C++ loop;
 //               store: every timed pass also writes each sample's result into an output array
@@ -49,6 +50,8 @@
 #include "pinocchio/algorithm/crba.hpp"
 #include "pinocchio/algorithm/aba.hpp"
 #include "pinocchio/algorithm/frames.hpp"
+#include "pinocchio/algorithm/rnea-derivatives.hpp"
+#include "pinocchio/algorithm/aba-derivatives.hpp"
 #include <memory>
 
 namespace
@@ -58,7 +61,7 @@ namespace
   {
     std::fprintf(
       stderr,
-      "usage: %s URDF FLOATING(0|1) N REPS [rnea|crba|aba|fk|fkva] [SEED] [hot|store]\n"
+      "usage: %s URDF FLOATING(0|1) N REPS [rnea|crba|aba|fk|fkva|rnea_deriv|aba_deriv] [SEED] [hot|store]\n"
       "       %s URDF FLOATING(0|1) --eval-rnea   (reads q v a samples from stdin)\n",
       prog, prog);
   }
@@ -109,7 +112,9 @@ namespace
     CRBA,
     ABA,
     FK,
-    FKVA
+    FKVA,
+    RNEA_DERIV,
+    ABA_DERIV
   };
 
 } // namespace
@@ -164,9 +169,13 @@ int main(int argc, char ** argv)
     algo = Algo::FK;
   else if (algo_name == "fkva")
     algo = Algo::FKVA;
+  else if (algo_name == "rnea_deriv")
+    algo = Algo::RNEA_DERIV;
+  else if (algo_name == "aba_deriv")
+    algo = Algo::ABA_DERIV;
   else
   {
-    std::fprintf(stderr, "unknown algorithm '%s' (rnea|crba|aba|fk|fkva)\n", algo_name.c_str());
+    std::fprintf(stderr, "unknown algorithm '%s' (rnea|crba|aba|fk|fkva|rnea_deriv|aba_deriv)\n", algo_name.c_str());
     return 2;
   }
 
@@ -197,7 +206,9 @@ int main(int argc, char ** argv)
   for (pinocchio::FrameIndex f = 0; f < static_cast<pinocchio::FrameIndex>(model.nframes); ++f)
     if (model.frames[f].type == pinocchio::BODY)
       bodies.push_back(f);
-  const std::size_t per_out = algo == Algo::CRBA ? static_cast<std::size_t>(model.nv * model.nv)
+  const std::size_t nn = static_cast<std::size_t>(model.nv * model.nv);
+  const std::size_t per_out = algo == Algo::RNEA_DERIV || algo == Algo::ABA_DERIV ? 3 * nn
+                              : algo == Algo::CRBA ? static_cast<std::size_t>(model.nv * model.nv)
                               : algo == Algo::FK ? 12 * bodies.size()
                                                  : static_cast<std::size_t>(model.nv);
   std::vector<double> per_sample_ns;
@@ -266,6 +277,32 @@ int main(int argc, char ** argv)
       {
         pinocchio::forwardKinematics(model, data, Q.col(k), V.col(k), A.col(k));
         acc += data.oMi.back().translation()[0] + data.a.back().linear()[0];
+      }
+      break;
+    case Algo::RNEA_DERIV:    // dtau_dq, dtau_dv and M (upper triangle) in data
+      for (Eigen::Index k = 0; k < N; ++k)
+      {
+        pinocchio::computeRNEADerivatives(model, data, Q.col(k), V.col(k), A.col(k));
+        acc += data.dtau_dq(0, 0) + data.dtau_dv(0, 0);
+        if (store)
+        {
+          std::memcpy(out.get() + k * per_out, data.dtau_dq.data(), nn * sizeof(double));
+          std::memcpy(out.get() + k * per_out + nn, data.dtau_dv.data(), nn * sizeof(double));
+          std::memcpy(out.get() + k * per_out + 2 * nn, data.M.data(), nn * sizeof(double));
+        }
+      }
+      break;
+    case Algo::ABA_DERIV:     // ddq_dq, ddq_dv and Minv (upper triangle) in data
+      for (Eigen::Index k = 0; k < N; ++k)
+      {
+        pinocchio::computeABADerivatives(model, data, Q.col(k), V.col(k), T.col(k));
+        acc += data.ddq_dq(0, 0) + data.ddq_dv(0, 0);
+        if (store)
+        {
+          std::memcpy(out.get() + k * per_out, data.ddq_dq.data(), nn * sizeof(double));
+          std::memcpy(out.get() + k * per_out + nn, data.ddq_dv.data(), nn * sizeof(double));
+          std::memcpy(out.get() + k * per_out + 2 * nn, data.Minv.data(), nn * sizeof(double));
+        }
       }
       break;
     }

@@ -7,6 +7,7 @@
 #include <Python.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
+#include <stdlib.h>
 #include <string.h>
 #include "u2d_batch.h"
 #include "u2d_simd.h"
@@ -170,13 +171,14 @@ static void Model_dealloc(ModelObject *self)
 
 /* ---- algorithms: what each takes and returns, per sample ---------------------- */
 
-/* Shape codes: q = nq, v = nv, L = links, J = movable joints, digits = themselves. */
+/* Shape codes: q = nq, v = nv, L = links, J = movable joints, P = inertial parameters
+ * (10 per moving body), digits = themselves. */
 typedef struct {
     int nin;
     const char *in_name[3];
     char in_kind[3];            /* 'q' or 'v' */
     int nout;
-    const char *out_shape[2];   /* "" is a scalar per sample */
+    const char *out_shape[3];   /* "" is a scalar per sample */
 } algo_spec;
 
 static const algo_spec algo_specs[U2D_NALGO] = {
@@ -196,6 +198,11 @@ static const algo_spec algo_specs[U2D_NALGO] = {
     [U2D_ALGO_INTEGRATE] = {2, {"q", "v"}, "qv", 1, {"q"}},
     [U2D_ALGO_DIFFERENCE] = {2, {"q0", "q1"}, "qq", 1, {"v"}},
     [U2D_ALGO_NORMALIZE] = {1, {"q"}, "q", 1, {"q"}},
+    [U2D_ALGO_RNEA_DERIV] = {3, {"q", "v", "a"}, "qvv", 3, {"vv", "vv", "vv"}},
+    [U2D_ALGO_ABA_DERIV] = {3, {"q", "v", "tau"}, "qvv", 3, {"vv", "vv", "vv"}},
+    [U2D_ALGO_CCRBA] = {1, {"q"}, "q", 1, {"6v"}},
+    [U2D_ALGO_CENTROIDAL] = {3, {"q", "v", "a"}, "qvv", 2, {"33", "26"}},
+    [U2D_ALGO_REGRESSOR] = {3, {"q", "v", "a"}, "qvv", 1, {"vP"}},
 };
 
 static npy_intp shape_size(const u2d_model *m, char code)
@@ -205,6 +212,7 @@ static npy_intp shape_size(const u2d_model *m, char code)
     case 'v': return m->nv;
     case 'L': return m->nlink;
     case 'J': return m->njoint;
+    case 'P': return 10 * (npy_intp)(m->nbody - 1);
     default: return code - '0';
     }
 }
@@ -276,7 +284,8 @@ static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssiz
         PyErr_Format(PyExc_TypeError, "expected %d arrays", spec->nin);
         return NULL;
     }
-    PyArrayObject *in[3] = {NULL, NULL, NULL}, *out[2] = {NULL, NULL}, *fb = NULL, *fw = NULL;
+    PyArrayObject *in[3] = {NULL, NULL, NULL}, *out[3] = {NULL, NULL, NULL}, *fb = NULL;
+    PyArrayObject *fw = NULL;
     PyObject *result = NULL;
     u2d_batch_args ba = {0};
 
@@ -320,11 +329,15 @@ static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssiz
         raise_status(self, st, bad, ba.in[0], spec->in_name[0]);
         goto done;
     }
-    result = spec->nout == 1 ? (PyObject *)out[0] : PyTuple_Pack(2, out[0], out[1]);
-    if (spec->nout == 1) out[0] = NULL;
+    if (spec->nout == 1) {
+        result = (PyObject *)out[0];
+        out[0] = NULL;
+    } else if (spec->nout == 2) result = PyTuple_Pack(2, out[0], out[1]);
+    else result = PyTuple_Pack(3, out[0], out[1], out[2]);
 done:
     for (int k = 0; k < 3; k++) Py_XDECREF(in[k]);
-    Py_XDECREF(out[0]); Py_XDECREF(out[1]); Py_XDECREF(fb); Py_XDECREF(fw);
+    for (int k = 0; k < 3; k++) Py_XDECREF(out[k]);
+    Py_XDECREF(fb); Py_XDECREF(fw);
     return result;
 }
 
@@ -441,6 +454,96 @@ static PyObject *Model_links(ModelObject *self, PyObject *Py_UNUSED(ignored))
     return list;
 }
 
+/* ---- the compiled structure, read-only ------------------------------------- */
+
+/* A new float64 array of the given shape filled from src (n doubles), or NULL. */
+static PyObject *copy_doubles(int nd, const npy_intp *dims, const double *src)
+{
+    PyObject *a = PyArray_SimpleNew(nd, (npy_intp *)dims, NPY_DOUBLE);
+    if (!a) return NULL;
+    npy_intp n = PyArray_SIZE((PyArrayObject *)a);
+    if (n) memcpy(PyArray_DATA((PyArrayObject *)a), src, sizeof(double) * (size_t)n);
+    return a;
+}
+
+static PyObject *copy_ints(npy_intp n, const int *src)
+{
+    PyObject *a = PyArray_SimpleNew(1, &n, NPY_INT);
+    if (a && n) memcpy(PyArray_DATA((PyArrayObject *)a), src, sizeof(int) * (size_t)n);
+    return a;
+}
+
+/* Store value under key in dict and drop the reference; -1 if value is NULL or on error. */
+static int put(PyObject *dict, const char *key, PyObject *value)
+{
+    if (!value) return -1;
+    int rc = PyDict_SetItemString(dict, key, value);
+    Py_DECREF(value);
+    return rc;
+}
+
+/* structure(): the compiled tree as a dict of new arrays (code generators read this; the
+ * model itself stays private and immutable). Per body: parent, jtype, qadr, vadr, jnq, jnv,
+ * axis (nb,3), plane (nb,6), Xtree as E (nb,3,3) and r (nb,3), inertia as mass (nb,),
+ * h (nb,3) and Ib (nb,3,3), joint (name of the joint above, "" for the world); per link:
+ * link_body (nl,), link_E (nl,3,3), link_r (nl,3). */
+static PyObject *Model_structure(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const u2d_model *m = self->model;
+    const u2d_urdf *u = self->urdf;
+    const npy_intp nb = m->nbody, nl = m->nlink;
+    double *buf = malloc(sizeof(double) * (size_t)(nb > nl ? nb : nl) * 9 + sizeof(double));
+    PyObject *d = PyDict_New(), *names = PyList_New(nb);
+    if (!buf || !d || !names) goto error;
+    if (put(d, "parent", copy_ints(nb, m->parent)) || put(d, "jtype", copy_ints(nb, m->jtype)) ||
+        put(d, "qadr", copy_ints(nb, m->qadr)) || put(d, "vadr", copy_ints(nb, m->vadr)) ||
+        put(d, "jnq", copy_ints(nb, m->jnq)) || put(d, "jnv", copy_ints(nb, m->jnv)) ||
+        put(d, "link_body", copy_ints(nl, m->link_body)))
+        goto error;
+    npy_intp d3[2] = {nb, 3}, d6[2] = {nb, 6}, d33[3] = {nb, 3, 3};
+    npy_intp l3[2] = {nl, 3}, l33[3] = {nl, 3, 3};
+    if (put(d, "axis", copy_doubles(2, d3, m->axis)) ||
+        put(d, "plane", copy_doubles(2, d6, m->plane)))
+        goto error;
+    for (npy_intp b = 0; b < nb; b++) memcpy(buf + 9 * b, m->Xtree[b].E, 9 * sizeof(double));
+    if (put(d, "Xtree_E", copy_doubles(3, d33, buf))) goto error;
+    for (npy_intp b = 0; b < nb; b++) memcpy(buf + 3 * b, m->Xtree[b].r, 3 * sizeof(double));
+    if (put(d, "Xtree_r", copy_doubles(2, d3, buf))) goto error;
+    for (npy_intp b = 0; b < nb; b++) buf[b] = m->inertia[b].m;
+    if (put(d, "mass", copy_doubles(1, &nb, buf))) goto error;
+    for (npy_intp b = 0; b < nb; b++) memcpy(buf + 3 * b, m->inertia[b].h, 3 * sizeof(double));
+    if (put(d, "h", copy_doubles(2, d3, buf))) goto error;
+    for (npy_intp b = 0; b < nb; b++) memcpy(buf + 9 * b, m->inertia[b].Ib, 9 * sizeof(double));
+    if (put(d, "Ib", copy_doubles(3, d33, buf))) goto error;
+    for (npy_intp l = 0; l < nl; l++) memcpy(buf + 9 * l, m->link_X[l].E, 9 * sizeof(double));
+    if (put(d, "link_E", copy_doubles(3, l33, buf))) goto error;
+    for (npy_intp l = 0; l < nl; l++) memcpy(buf + 3 * l, m->link_X[l].r, 3 * sizeof(double));
+    if (put(d, "link_r", copy_doubles(2, l3, buf))) goto error;
+    for (npy_intp b = 0; b < nb; b++) {
+        int j = m->jurdf[b];
+        PyObject *s = PyUnicode_FromString(b == 0 ? "" : j >= 0 ? u->joint[j].name : "root_joint");
+        if (!s) goto error;
+        PyList_SET_ITEM(names, b, s);
+    }
+    free(buf);
+    if (put(d, "joint", names)) { Py_DECREF(d); return NULL; }
+    return d;
+error:
+    free(buf);
+    Py_XDECREF(d); Py_XDECREF(names);
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+    return NULL;
+}
+
+/* inertial_parameters(): (nbody - 1, 10) per moving body [m, m c, Ixx Ixy Iyy Ixz Iyz Izz]. */
+static PyObject *Model_inertial_parameters(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    npy_intp dims[2] = {self->model->nbody - 1, 10};
+    PyObject *pi = PyArray_SimpleNew(2, dims, NPY_DOUBLE);
+    if (pi) u2d_inertial_parameters(self->model, PyArray_DATA((PyArrayObject *)pi));
+    return pi;
+}
+
 static PyObject *Model_get_gravity(ModelObject *self, void *Py_UNUSED(c))
 {
     npy_intp dim = 3;
@@ -493,6 +596,10 @@ static PyMethodDef Model_methods[] = {
      "simulate(q0, v0, tau, tau_half_steps, dt, method, fext_body, fext_wrench) -> (qs, vs)"},
     {"joints", (PyCFunction)Model_joints, METH_NOARGS, "movable joints, in q order"},
     {"links", (PyCFunction)Model_links, METH_NOARGS, "(name, body) per URDF link"},
+    {"structure", (PyCFunction)Model_structure, METH_NOARGS,
+     "the compiled tree: a dict of arrays (parents, joints, placements, inertias, links)"},
+    {"inertial_parameters", (PyCFunction)Model_inertial_parameters, METH_NOARGS,
+     "(nbody - 1, 10) inertial parameters per moving body"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -578,6 +685,9 @@ static int core_exec(PyObject *module)
         {"KINETIC", U2D_ALGO_KINETIC}, {"POTENTIAL", U2D_ALGO_POTENTIAL},
         {"INTEGRATE", U2D_ALGO_INTEGRATE}, {"DIFFERENCE", U2D_ALGO_DIFFERENCE},
         {"NORMALIZE", U2D_ALGO_NORMALIZE},
+        {"RNEA_DERIV", U2D_ALGO_RNEA_DERIV}, {"ABA_DERIV", U2D_ALGO_ABA_DERIV},
+        {"CCRBA", U2D_ALGO_CCRBA}, {"CENTROIDAL", U2D_ALGO_CENTROIDAL},
+        {"REGRESSOR", U2D_ALGO_REGRESSOR},
         {"EULER", U2D_EULER}, {"SEMI_IMPLICIT", U2D_SEMI_IMPLICIT}, {"RK4", U2D_RK4},
     };
     for (size_t k = 0; k < sizeof algos / sizeof algos[0]; k++)

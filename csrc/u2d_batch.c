@@ -130,6 +130,39 @@ static u2d_status do_normalize(const u2d_model *m, u2d_work *w, const u2d_batch_
     return u2d_normalize(m, IN(0), OUT(0));
 }
 
+static u2d_status do_rnea_deriv(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                                size_t s)
+{
+    u2d_fext f;
+    return u2d_rnea_derivatives(m, w, a->gravity, IN(0), IN(1), IN(2), sample_fext(a, s, &f),
+                                OUT(0), OUT(1), OUT(2));
+}
+
+static u2d_status do_aba_deriv(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                               size_t s)
+{
+    u2d_fext f;
+    return u2d_aba_derivatives(m, w, a->gravity, IN(0), IN(1), IN(2), sample_fext(a, s, &f),
+                               OUT(0), OUT(1), OUT(2));
+}
+
+static u2d_status do_ccrba(const u2d_model *m, u2d_work *w, const u2d_batch_args *a, size_t s)
+{
+    return u2d_ccrba(m, w, IN(0), OUT(0));
+}
+
+static u2d_status do_centroidal(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                                size_t s)
+{
+    return u2d_centroidal(m, w, IN(0), IN(1), IN(2), OUT(0), OUT(1));
+}
+
+static u2d_status do_regressor(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                               size_t s)
+{
+    return u2d_regressor(m, w, a->gravity, IN(0), IN(1), IN(2), OUT(0));
+}
+
 static const sample_fn algorithms[U2D_NALGO] = {
     [U2D_ALGO_RNEA] = do_rnea,           [U2D_ALGO_CRBA] = do_crba,
     [U2D_ALGO_NLE] = do_nle,             [U2D_ALGO_GRAVITY] = do_gravity,
@@ -139,6 +172,9 @@ static const sample_fn algorithms[U2D_NALGO] = {
     [U2D_ALGO_LINK_VEL] = do_link_vel,   [U2D_ALGO_KINETIC] = do_kinetic,
     [U2D_ALGO_POTENTIAL] = do_potential, [U2D_ALGO_INTEGRATE] = do_integrate,
     [U2D_ALGO_DIFFERENCE] = do_difference, [U2D_ALGO_NORMALIZE] = do_normalize,
+    [U2D_ALGO_RNEA_DERIV] = do_rnea_deriv, [U2D_ALGO_ABA_DERIV] = do_aba_deriv,
+    [U2D_ALGO_CCRBA] = do_ccrba,         [U2D_ALGO_CENTROIDAL] = do_centroidal,
+    [U2D_ALGO_REGRESSOR] = do_regressor,
 };
 
 #undef IN

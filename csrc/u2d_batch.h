@@ -24,6 +24,11 @@ typedef enum {
     U2D_ALGO_INTEGRATE,     /* q, v      -> (nq)                       dt  */
     U2D_ALGO_DIFFERENCE,    /* q0, q1    -> (nv)                           */
     U2D_ALGO_NORMALIZE,     /* q         -> (nq)                           */
+    U2D_ALGO_RNEA_DERIV,    /* q, v, a   -> dtau_dq, dtau_dv, M (nv, nv)    f_ext */
+    U2D_ALGO_ABA_DERIV,     /* q, v, tau -> dqdd_dq, dqdd_dv, Minv (nv, nv) f_ext */
+    U2D_ALGO_CCRBA,         /* q         -> A_G (6, nv)                    */
+    U2D_ALGO_CENTROIDAL,    /* q, v, a   -> com (3, 3), h_G (2, 6)          */
+    U2D_ALGO_REGRESSOR,     /* q, v, a   -> Y (nv, 10 (nbody - 1))          */
     U2D_NALGO
 } u2d_algo;
 
@@ -31,8 +36,8 @@ typedef enum {
 typedef struct {
     const double *in[3];
     size_t in_size[3];
-    double *out[2];
-    size_t out_size[2];
+    double *out[3];
+    size_t out_size[3];
     double gravity[3];
     int nfext, fext_shared;         /* wrenches (N or 1, nfext, 6) on bodies fext_body */
     const int *fext_body;

@@ -132,6 +132,17 @@ typedef struct {
                                           and IC S for each                             */
     u2d_real *zero;         /* (nv)       zeros, for RNEA with v = 0 or a = 0          */
     u2d_real *scratch;      /* (11 nv + 2 nq) simulate's stage vectors                 */
+    /* world-frame passes (derivatives, centroidal): everything at the world origin O */
+    u2d_real *ov, *oa;      /* (nbody,6)  body velocity and acceleration, world frame      */
+    u2d_real *oF, *oFx;     /* (nbody,6)  subtree force I a + v x* I v, subtree f_ext      */
+    u2d_real *oB;           /* (nbody,12) subtree velocity term B as B11 (3x3) and p (3),
+                                          see u2d_derivatives.c                        */
+    u2d_real *dV, *dA, *dAv; /* (nv,6)     per column s: v_p x s, its dq and dv partials    */
+    u2d_real *qdd;          /* (nv)       ABA derivatives: the accelerations             */
+    u2d_real *L;            /* (nv,nv)    ABA derivatives: M = L^T D L, factored in place */
+    int *lambda;            /* (nv)       the velocity coordinate above each one in the tree,
+                                          -1 at the root (the sparsity of L)            */
+    int *subend;            /* (nv)       one past the last coordinate of its subtree       */
     void *buffer;
 } u2d_work;
 
@@ -181,6 +192,43 @@ u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
 u2d_status u2d_coriolis(const u2d_model *m, u2d_work *w, const double *q, const double *qd,
                         double *C);
 
+/* ---- derivatives (u2d_derivatives.c) -------------------------------------- */
+
+/* Partial derivatives of inverse dynamics tau = RNEA(q, qd, qdd, fext), each nv x nv
+ * row-major: dtau_dq (q moves in the tangent space: q (+) dq, as u2d_integrate), dtau_dv,
+ * and M = dtau/dqdd. External wrenches are fixed in the world. Planar joints: ARGUMENT. */
+u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gravity[3],
+                                const double *q, const double *qd, const double *qdd,
+                                const u2d_fext *fext, double *dtau_dq, double *dtau_dv,
+                                double *M);
+
+/* Partial derivatives of forward dynamics qdd = ABA(q, qd, tau, fext): dqdd_dq, dqdd_dv
+ * and Minv = dqdd/dtau (nv x nv each), as -M^-1 dtau/d(q, qd) at qdd. */
+u2d_status u2d_aba_derivatives(const u2d_model *m, u2d_work *w, const double gravity[3],
+                               const double *q, const double *qd, const double *tau,
+                               const u2d_fext *fext, double *dqdd_dq, double *dqdd_dv,
+                               double *Minv);
+
+/* ---- centroidal dynamics (u2d_centroidal.c) -------------------------------- */
+
+/* Centroidal momentum matrix Ag (6 x nv, row-major): h_G = Ag qd, linear momentum first,
+ * then the angular momentum about the centre of mass, world axes. */
+u2d_status u2d_ccrba(const u2d_model *m, u2d_work *w, const double *q, double *Ag);
+
+/* Centre of mass position, velocity and acceleration (com: 3 x 3, one per row) and the
+ * centroidal momentum h_G and its rate dh_G/dt = Ag qdd + dAg qd (h: 2 x 6). */
+u2d_status u2d_centroidal(const u2d_model *m, u2d_work *w, const double *q, const double *qd,
+                          const double *qdd, double *com, double *h);
+
+/* ---- inertial-parameter regressor (u2d_regressor.c) ------------------------- */
+
+/* Y (nv x 10 (nbody - 1), row-major) with tau = Y pi, pi holding for each moving body
+ * [m, m cx, m cy, m cz, Ixx, Ixy, Iyy, Ixz, Iyz, Izz] in its frame, about its origin
+ * (u2d_inertial_parameters). */
+u2d_status u2d_regressor(const u2d_model *m, u2d_work *w, const double gravity[3],
+                         const double *q, const double *qd, const double *qdd, double *Y);
+void u2d_inertial_parameters(const u2d_model *m, double *pi);
+
 /* ---- kinematics (u2d_kinematics.c) ---------------------------------------- */
 
 /* Body placements w->Xup and w->Xa (world -> body) and, when qd is given, body velocities
@@ -205,6 +253,14 @@ double u2d_center_of_mass(const u2d_model *m, const u2d_work *w, double com[3]);
  * point's linear velocity, rows 3-5 the angular velocity, world-aligned. */
 void u2d_jacobian(const u2d_model *m, const u2d_work *w, int link, const double point[3],
                   double *J);
+
+/* World-frame motion for the derivative and centroidal algorithms: placements Xa, joint
+ * columns S0 (world, at O), body velocities ov and accelerations oa (starting from a0 at
+ * the world; qdd may be NULL for velocities only) and each body's inertia in world
+ * coordinates in w->IC. Planar joints (whose columns move with their own coordinates)
+ * give U2D_ERR_ARGUMENT. */
+u2d_status u2d_world_motion(const u2d_model *m, u2d_work *w, const double a0[6],
+                            const double *q, const double *qd, const double *qdd);
 
 double u2d_kinetic_energy(const u2d_model *m, const u2d_work *w);
 double u2d_potential_energy(const u2d_model *m, const u2d_work *w, const double gravity[3]);

@@ -15,7 +15,7 @@ from urdf2dyn import grf as G
 from urdf2dyn import io
 from urdf2dyn.cli import main
 from urdf2dyn.human import human, humod_subject
-from urdf2dyn.motion import derivatives
+from urdf2dyn.io import estimate_derivatives as derivatives
 
 HUMAN = urdf2dyn.data_path("humod_subject_a.urdf")
 MOTION = urdf2dyn.data_path("running_a_3ms.csv")
@@ -26,7 +26,7 @@ def api_torques(motion=MOTION, grf=GRF, model=None):
     model = model or humod_subject("A")
     traj = io.read(motion)
     t, q, _, _ = traj.for_model(model)
-    v, a = derivatives(t, q, model)
+    v, a = derivatives(t, q, model=model)
     loads = G.external_loads(G.read_grf(grf), model, time=t)
     return model, t, q, model.inverse_dynamics(q, v, a, f_ext=loads)
 
@@ -68,9 +68,15 @@ def test_per_kg_residuals_and_sto(tmp_path):
                  "--residuals", str(res_csv)]) == 0
     model, t, q, tau = api_torques()
     back = io.read_opensim(sto)
-    assert back.names == model.v_names and back.meta["in_degrees"] is False
+    # OpenSim's inverse-dynamics layout: <coordinate>_force / _moment, never in degrees
+    assert back.names == [f"{n}_force" for n in ("pBJX", "pBJY", "pBJZ")] + [
+        f"{n}_moment" for n in model.v_names[3:]]
+    assert back.meta["in_degrees"] is False
     assert "N·m/kg" in open(sto, encoding="utf-8").readline()
     np.testing.assert_allclose(back.q, tau / model.total_mass, rtol=1e-9, atol=1e-9)
+    t_back, tau_back, names = io.read_torques(sto, model)
+    assert names == model.v_names
+    np.testing.assert_allclose(tau_back, tau / model.total_mass, rtol=1e-9, atol=1e-9)
     header, table = read_table(res_csv)
     assert header == ["time", "FX", "FY", "FZ", "MX", "MY", "MZ"]
     r = G.root_residuals(model, q, tau)
@@ -189,7 +195,7 @@ def test_humod_mat_and_floating_root(tmp_path):
     # no free moment in HuMoD files; the CoP at 0 in flight carries no force
     loads = G.external_loads(both, model)
     t, q, _, _ = both.for_model(model)
-    v, a = derivatives(t, q, model)
+    v, a = derivatives(t, q, model=model)
     tau = model.inverse_dynamics(q, v, a, f_ext=loads)
     np.testing.assert_allclose(read_table(out)[1][:, 1:], tau, rtol=1e-6, atol=1e-5)
     # a floating-root human reads the same HuMoD-named CSV (converted on the way)

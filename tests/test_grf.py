@@ -11,7 +11,7 @@ import urdf2dyn
 from urdf2dyn import grf as G
 from urdf2dyn import io
 from urdf2dyn.human import human_model, humod_subject, root_to_floating, standing_configuration
-from urdf2dyn.motion import MotionError
+from urdf2dyn.io import MotionError
 
 MASS, HEIGHT, SEX = 57.3, 1.61, "female"
 
@@ -252,23 +252,23 @@ def test_per_kg():
         G.per_kg(tau, 0.0)
 
 
-def test_fast_csv_reader_matches_numpy(tmp_path, monkeypatch):
+def test_fast_csv_reader_matches_the_csv_module(tmp_path, monkeypatch):
     pytest.importorskip("pandas")
-    from urdf2dyn import motion
+    from urdf2dyn import io
     rng = np.random.default_rng(3)
     data = rng.normal(size=(50, 4))
     data[3, 2] = np.nan
     path = tmp_path / "x.csv"
     np.savetxt(path, data, delimiter=",", header="a,b,c,d", comments="", fmt="%.17g")
-    slow = motion.read_csv_columns(path)[1]
-    monkeypatch.setattr(motion, "FAST_CSV_BYTES", 0)
-    fast = motion.read_csv_columns(path)[1]
+    slow = io.read_table(path)[1]
+    monkeypatch.setattr(io, "FAST_CSV_BYTES", 0)
+    fast = io.read_table(path)[1]
     np.testing.assert_array_equal(np.isnan(fast), np.isnan(slow))
     np.testing.assert_allclose(fast, slow, rtol=1e-15)
-    # anything pandas does not read cleanly goes through numpy, with its messages
+    # anything pandas does not read cleanly goes through the csv module, with its messages
     path.write_text("a,b\n1,2\n3,x\n")
-    with pytest.raises(MotionError, match="numeric"):
-        motion.read_csv_columns(path)
+    with pytest.raises(MotionError, match="line 3, column 'b': 'x' is not a number"):
+        io.read_table(path)
     path.write_text("a,b\n1,2\n3\n")
-    with pytest.raises(MotionError):
-        motion.read_csv_columns(path)
+    with pytest.raises(MotionError, match="line 3 has 1 values"):
+        io.read_table(path)

@@ -338,12 +338,12 @@ def test_root_to_floating_matches_prismatic_root():
 def test_root_to_floating_velocity_by_differences():
     """Body twist of the root = finite differences of the converted configuration."""
     mf = H.human_model(1.79, 84.8, "male", root="floating")
-    from urdf2dyn.motion import derivatives
+    from urdf2dyn.io import estimate_derivatives as derivatives
     t = np.linspace(0, 1, 2001)
     q = np.zeros((len(t), 36))
     q[:, 0], q[:, 1], q[:, 2] = 0.3 * t, 1.0 + 0.05 * np.sin(3 * t), 0.1 * t ** 2
     q[:, 3], q[:, 4], q[:, 5] = 0.4 * np.sin(2 * t), -1.2 + t, 0.3 * np.cos(t)
     v = np.gradient(q, t, axis=0, edge_order=2)
     qf, vf, _ = H.root_to_floating(q, v)
-    v_fd, _ = derivatives(t, qf, mf)
+    v_fd, _ = derivatives(t, qf, model=mf)
     np.testing.assert_allclose(vf[5:-5, :6], v_fd[5:-5, :6], atol=1e-5)

@@ -370,7 +370,7 @@ def test_derivatives_nonuniform_and_errors():
     with pytest.raises(ValueError, match="method"):
         io.estimate_derivatives(t, q, method="magic")
     with pytest.raises(ValueError, match="window"):
-        io.estimate_derivatives(np.arange(20.0), np.zeros(20), window=4)
+        io.estimate_derivatives(np.arange(20.0), np.zeros(20), method="savgol", window=4)
 
 
 def test_derivatives_with_floating_model():

@@ -7,7 +7,9 @@ import pytest
 
 import urdf2dyn
 from urdf2dyn.cli import main
-from urdf2dyn.motion import MotionError, derivatives, read_motion, write_csv
+from urdf2dyn.io import MotionError, read_csv
+from urdf2dyn.io import estimate_derivatives as derivatives
+from urdf2dyn.io import write_table as write_csv
 
 ROBOT2R = urdf2dyn.data_path("robot2r.urdf")
 
@@ -25,7 +27,7 @@ def test_derivatives_exact_on_quadratic():
     model = urdf2dyn.load(ROBOT2R)
     t = np.cumsum(np.r_[0, np.random.default_rng(0).uniform(0.005, 0.02, 199)])  # uneven steps
     q, v, a = quadratic(t)
-    v_est, a_est = derivatives(t, q, model)
+    v_est, a_est = derivatives(t, q, model=model)
     np.testing.assert_allclose(v_est, v, atol=1e-10)
     np.testing.assert_allclose(a_est, a, atol=1e-8)
 
@@ -36,7 +38,7 @@ def test_derivatives_second_order_on_sine():
     for h in (1e-2, 5e-3):
         t = np.arange(0, 2, h)
         q = np.column_stack([np.sin(3 * t), np.cos(2 * t)])
-        v_est, a_est = derivatives(t, q, model)
+        v_est, a_est = derivatives(t, q, model=model)
         inner = slice(2, -2)
         a = np.column_stack([-9 * np.sin(3 * t), -4 * np.cos(2 * t)])
         errors.append(np.abs(a_est - a)[inner].max())
@@ -56,7 +58,7 @@ def test_floating_derivatives_body_frame():
     dp = np.column_stack([np.ones_like(t), 2 * t, np.zeros_like(t)])
     q = np.zeros((len(t), model.nq))
     q[:, :3], q[:, 3:7] = p, quat
-    v_est, a_est = derivatives(t, q, model)
+    v_est, a_est = derivatives(t, q, model=model)
     K = np.array([[0, -n[2], n[1]], [n[2], 0, -n[0]], [-n[1], n[0], 0]])
     R = np.eye(3) + np.sin(theta)[:, None, None] * K + (1 - np.cos(theta))[:, None, None] * (K @ K)
     np.testing.assert_allclose(v_est[:, 3:6], np.outer(dtheta, n), atol=1e-5)
@@ -123,13 +125,13 @@ def test_motion_file_errors(tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("time,joint1,joint2\n0,1,2\n0,1,2\n0.1,1,2\n")
     with pytest.raises(MotionError, match="strictly increasing"):
-        read_motion(bad, model)
+        read_csv(bad, model=model)
     bad.write_text("time,joint1,joint2\n0,1,x\n")
     with pytest.raises(MotionError, match="numeric"):
-        read_motion(bad, model)
+        read_csv(bad, model=model)
     bad.write_text("")
     with pytest.raises(MotionError, match="empty"):
-        read_motion(bad, model)
+        read_csv(bad, model=model)
 
 
 def test_module_entry_point_on_bundled_data(tmp_path):

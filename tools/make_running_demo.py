@@ -62,7 +62,10 @@ How it is built (all numbers are the constants below):
    rULJY, rLLJZ: periodic corrections of up to 6 harmonics, left/right symmetric) and the arm
    swing amplitude are chosen by nonlinear least squares (scipy.optimize.least_squares) to
    minimise the residual moments over the stride, the free moment and the size of the
-   corrections. Steps 3-6 are repeated three times, ending with step 3.
+   corrections. Steps 3-6 are repeated three times, ending with step 3. As a force plate
+   reports it, a sample whose vertical force is at most 20 N (urdf2dyn.gait.CONTACT_THRESHOLD)
+   has no load and no centre of pressure (NaN): a CoP there would be the ratio of two
+   round-off errors.
 
 The generator evaluates everything from exact (analytic and spectral) derivatives on a 1 kHz grid
 of one stride. The files hold positions only (``urdf2dyn torques`` estimates velocities and
@@ -84,6 +87,7 @@ try:
 except ImportError:     # a source tree built in place
     sys.path.insert(0, str(ROOT))
 
+from urdf2dyn.gait import CONTACT_THRESHOLD  # noqa: E402
 from urdf2dyn.grf import root_residuals  # noqa: E402
 from urdf2dyn.human import HUMOD_SUBJECTS, humod_subject, segment_parameters  # noqa: E402
 
@@ -679,6 +683,10 @@ def main(argv=None):
     cols, header = [t], ["time"]
     for side in "LR":
         F, cop, free = stance_samples(runner, stride, s, side)
+        # as a force plate reports it: below the contact threshold no load and no CoP (a CoP
+        # where the vertical force is ~1e-9 N is the ratio of two round-off errors)
+        off = ~(F[:, 1] > CONTACT_THRESHOLD)
+        F[off], free[off], cop[off] = 0.0, 0.0, np.nan
         mom = np.zeros((len(s), 3))
         mom[:, 1] = free
         for kind, x in (("grf", F), ("cop", cop), ("mom", mom)):

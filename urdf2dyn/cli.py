@@ -2,23 +2,26 @@
 
     urdf2dyn torques ROBOT.urdf MOTION [MOTION ...] [-o OUT] [--grf FILE] [--filter HZ] ...
     urdf2dyn human --height 1.61 --mass 57.3 --sex female -o HUMAN.urdf
-    urdf2dyn info MODEL [--dot TREE.dot]
+    urdf2dyn info MODEL [--dot TREE.dot] [--plot TREE.png]
+    urdf2dyn export-osim MODEL.urdf -o MODEL.osim
+    urdf2dyn codegen ROBOT.urdf --lang c|python|matlab [--float] -o DIR
+    urdf2dyn equations ROBOT.urdf [--latex] [--parameters]
 
 ``python -m urdf2dyn ...`` is the same. ``urdf2dyn COMMAND --help`` describes each command.
 """
 import argparse
 import os
 import sys
-import time
-import xml.etree.ElementTree as ET
+import warnings
 
 import numpy as np
 
 from ._core import URDFError
+from .gaps import DEFAULT_MAX_GAP
+from .io import MotionError
 from .model import load
-from .motion import MotionError
-
-MOTION_EXTENSIONS = (".csv", ".mot", ".sto", ".mat")
+from .pipeline import DEFAULT_DERIVATIVES
+from .warn import Urdf2dynWarning
 
 
 # ============================================================================== torques
@@ -33,6 +36,7 @@ def _model_path(path):
 
 
 def cmd_torques(args):
+    from .pipeline import find_trials, inverse_dynamics_trial, run_trials
     model = load(_model_path(args.robot), floating_base=args.floating_base)
     notes = []
     if args.gravity is not None:
@@ -42,8 +46,10 @@ def cmd_torques(args):
         model.gravity = GRAVITY
         notes.append("gravity (0, -9.81, 0): a HuMoD human model (y up); --gravity overrides")
     contacts = _parse_contacts(args.contact)
-    jobs = _jobs(args)
-    multi = len(jobs) > 1 or args.motion_dirs
+    if args.external_loads and args.grf:
+        raise ValueError("--external-loads and --grf both give the loads: use one")
+    jobs = find_trials(args.motion, args.grf)
+    multi = len(jobs) > 1 or any(os.path.isdir(m) for m in args.motion)
     for path in (args.output, args.plot, args.residuals):
         if multi and path:
             os.makedirs(path, exist_ok=True)
@@ -52,184 +58,61 @@ def cmd_torques(args):
     if args.filter is not None or args.derivatives != "gradient":
         what = "--filter" if args.filter is not None else f"--derivatives {args.derivatives}"
         _need_scipy(what)
-    results = []
-    for motion, grf_path in _progress(jobs, args, "motions"):
-        res = _torques_one(model, motion, grf_path, args, contacts, multi)
-        results.append(res)
-        if not multi:
-            _summary(model, args, res, notes)
-    if multi:
-        _multi_summary(model, args, results, notes)
+    options = dict(external_loads=args.external_loads, contacts=contacts,
+                   mapping=args.mapping, degrees=args.degrees, filter_hz=args.filter,
+                   filter_loads=args.filter_loads == "yes", derivatives=args.derivatives,
+                   max_gap=args.max_gap, strict=args.strict)
+    if not multi:
+        path, grf = jobs[0]
+        results = [inverse_dynamics_trial(model, path, grf, **options)]
+    else:
+        bar = _progress(len(jobs), args)
+        results = run_trials(model, jobs, scheduler=args.scheduler, max_workers=args.jobs,
+                             progress=(lambda r: bar.update(1)) if bar else None, **options)
+        if bar:
+            bar.close()
+    outputs = [_write_outputs(model, res, args, multi) for res in results]
+    if not multi:
+        _summary(model, args, results[0], outputs[0], notes)
+    else:
+        _multi_summary(model, args, results, outputs, notes)
     return 0
 
 
-def _jobs(args):
-    """[(motion path, ground-reaction path or None)] from the motion arguments: files, and
-    directories (their motion files, without *_grf.* files, each paired with its sibling
-    <stem>_grf.<ext> when there is one and --grf is not given)."""
-    jobs = []
-    args.motion_dirs = False
-    for item in args.motion:
-        if os.path.isdir(item):
-            args.motion_dirs = True
-            names = sorted(n for n in os.listdir(item)
-                           if n.lower().endswith(MOTION_EXTENSIONS) and not _is_grf_name(n)
-                           and not _stem(n).endswith(("_torques", "_residuals")))
-            if not names:
-                raise MotionError(f"{item}: no motion files ({', '.join(MOTION_EXTENSIONS)})")
-            for n in names:
-                path = os.path.join(item, n)
-                jobs.append((path, _grf_for(path, args.grf, sibling=True)))
-        else:
-            if not os.path.exists(item):
-                raise MotionError(f"{item}: no such file or directory")
-            jobs.append((item, _grf_for(item, args.grf, sibling=False)))
-    if args.grf and len(jobs) > 1 and "{stem}" not in args.grf:
-        raise MotionError("--grf names one file but there are several motions: use a pattern "
-                          "with {stem} (e.g. --grf '{dir}/{stem}_grf.csv'), or put <stem>_grf.csv "
-                          "next to each motion in a directory")
-    return jobs
-
-
-def _is_grf_name(name):
-    return _stem(name).lower().endswith("_grf")
+def _progress(total, args):
+    if total < 2 or args.no_progress:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:          # the progress bar is optional (pip install tqdm)
+        return None
+    return tqdm(total=total, unit="motion", desc="urdf2dyn", file=sys.stderr, disable=None)
 
 
 def _stem(path):
     return os.path.splitext(os.path.basename(path))[0]
 
 
-def _grf_for(motion, pattern, sibling):
-    if pattern:
-        return pattern.format(stem=_stem(motion), dir=os.path.dirname(motion) or ".")
-    if sibling:
-        base = os.path.join(os.path.dirname(motion), _stem(motion) + "_grf")
-        for ext in (".csv", ".sto", ".mot", ".mat"):
-            if os.path.exists(base + ext):
-                return base + ext
-    return None
-
-
-def _progress(items, args, unit):
-    if len(items) < 2 or args.no_progress:
-        return items
-    try:
-        from tqdm import tqdm
-    except ImportError:          # the progress bar is optional (pip install tqdm)
-        return items
-    return tqdm(items, unit=unit[:-1] if unit.endswith("s") else unit, desc="urdf2dyn",
-                file=sys.stderr, disable=None)
-
-
-def _read_motion(path, model, degrees):
+def _write_outputs(model, res, args, multi):
+    """Write the files asked for; returns their paths."""
     from . import io
-    ext = os.path.splitext(path)[1].lower()
-    if ext == ".csv":
-        return io.read_csv(path, degrees=degrees, model=model)
-    if degrees:
-        raise MotionError(f"{path}: --degrees applies to CSV files (OpenSim files say "
-                          "inDegrees in their header, HuMoD files are in radians)")
-    if ext in (".mot", ".sto"):
-        return io.read_opensim(path, model=model)
-    if ext == ".mat":
-        _need_scipy("reading HuMoD .mat files")
-        return io.read_humod(path)
-    raise MotionError(f"{path}: unknown motion format {ext!r} (expected one of "
-                      f"{', '.join(MOTION_EXTENSIONS)})")
-
-
-def _check_columns(path, traj, model):
-    """The same messages as urdf2dyn.motion.read_motion, for every format."""
-    from .grf import _OPENSIM_RE
-    names = [n for n in traj.names if not _OPENSIM_RE.match(n)]
-    floating_from_humod = (any(j.type == "floating" for j in model.joints) and "pBJX" in names
-                           and model.q_names[0] == "BJ_x")
-    coords = set(model.q_names)
-    if floating_from_humod:
-        coords = (coords - {f"BJ_{s}" for s in ("x", "y", "z", "qx", "qy", "qz", "qw")}) | {
-            "pBJX", "pBJY", "pBJZ", "rBJX", "rBJY", "rBJZ"}
-    problems = []
-    missing = [n for n in (model.q_names if not floating_from_humod else sorted(coords))
-               if n not in names]
-    unknown = [n for n in names if n not in coords]
-    if missing:
-        problems.append(f"missing columns {missing}")
-    if unknown:
-        problems.append(f"unknown columns {unknown} (expected 'time', the model's coordinates "
-                        f"{model.q_names}, optionally '<dof>_vel' / '<dof>_acc', and ground "
-                        "reactions grfX_<foot> .. copZ_<foot>)")
-    if traj.v_names is not None and not floating_from_humod:
-        for kind, arr, suffix in (("velocity", traj.v, "_vel"), ("acceleration", traj.a, "_acc")):
-            if arr is not None and sorted(traj.v_names) != sorted(model.v_names):
-                miss = [f"{n}{suffix}" for n in model.v_names if n not in traj.v_names]
-                extra = [f"{n}{suffix}" for n in traj.v_names if n not in model.v_names]
-                problems.append(f"incomplete {kind} columns: missing {miss}"
-                                + (f", unknown {extra}" if extra else ""))
-    if problems:
-        raise MotionError(f"{path}: " + "; ".join(problems))
-    if len(traj) < 3:
-        raise MotionError(f"{path}: need at least 3 samples, got {len(traj)}")
-
-
-def _torques_one(model, path, grf_path, args, contacts, multi):
-    from . import grf as G
-    from . import io
-    from .motion import derivatives
-    start = time.perf_counter()
-    traj = _read_motion(path, model, args.degrees)
-    _check_columns(path, traj, model)
-    t, q, v, a = traj.for_model(model)
-    filtered = False
-    if v is None or a is None:
-        if args.filter is not None or args.derivatives != "gradient":
-            qf, v_est, a_est = io.estimate_derivatives(
-                t, q, method=args.derivatives, cutoff_hz=args.filter, model=model,
-                return_positions=True)
-            if args.filter is not None:
-                q, v, a, filtered = qf, v_est, a_est, True
-        else:
-            v_est, a_est = derivatives(t, q, model)
-        v = v_est if v is None else v
-        a = a_est if a is None else a
-    reactions = None
-    if grf_path:
-        reactions = G.read_grf(grf_path)
-    elif traj.grf:
-        reactions = traj
-    f_ext = None
-    if reactions is not None:
-        f_ext = G.external_loads(reactions, model, time=t, links=contacts)
-        if filtered:       # the same zero-lag filter on the loads as on the kinematics
-            f_ext = {k: io.lowpass(t, w, args.filter) for k, w in f_ext.items()}
-    tau = model.inverse_dynamics(q, v, a, f_ext=f_ext)
-    try:
-        residuals = G.root_residuals(model, q, tau)
-    except ValueError:
-        residuals = None
-    elapsed = time.perf_counter() - start
     mass = args.mass if args.mass is not None else model.total_mass
-    out_tau = tau / mass if args.per_kg else tau
     written = []
     if args.output:
-        out = _out_path(args.output, path, multi, "_torques", args.format)
-        _write_table(out, t, out_tau, model.v_names, args.per_kg)
+        out = _out_path(args.output, res.path, multi, "_torques", args.format)
+        io.write_torques(out, res.t, res.tau / mass if args.per_kg else res.tau, model,
+                         per_kg=args.per_kg)
         written.append(out)
-    if args.residuals and residuals is not None:
-        out = _out_path(args.residuals, path, multi, "_residuals", "csv")
-        table, names = residuals.table()
-        _write_table(out, t, table, names, False)
+    if args.residuals and res.residuals is not None:
+        out = _out_path(args.residuals, res.path, multi, "_residuals", "csv")
+        table, names = res.residuals.table()
+        io.write_table(out, res.t, table, names)
         written.append(out)
     if args.plot:
-        out = _out_path(args.plot, path, multi, "_torques", "png")
-        _plot(out, t, tau, model, reactions, mass, path, f_ext)
+        out = _out_path(args.plot, res.path, multi, "_torques", "png")
+        _plot(out, res.t, res.tau, model, res.reactions, mass, res.path, res.f_ext)
         written.append(out)
-    load_peak = None
-    if f_ext:
-        load_peak = float(np.linalg.norm(sum(f_ext.values())[:, :3], axis=1).max())
-    return {"path": path, "grf": grf_path or (path if reactions is not None else None),
-            "load_peak": load_peak,
-            "t": t, "tau": tau, "residuals": residuals, "elapsed": elapsed, "mass": mass,
-            "written": written, "filtered": filtered}
+    return written
 
 
 def _out_path(target, motion, multi, suffix, fmt):
@@ -237,18 +120,6 @@ def _out_path(target, motion, multi, suffix, fmt):
         return target
     ext = {"csv": ".csv", "sto": ".sto", "mot": ".mot", "png": ".png"}[fmt]
     return os.path.join(target, _stem(motion) + suffix + ext)
-
-
-def _write_table(path, t, values, names, per_kg):
-    ext = os.path.splitext(path)[1].lower()
-    if ext in (".sto", ".mot"):
-        from .io import Trajectory, write_opensim
-        unit = "N·m/kg, N/kg" if per_kg else "N·m, N"
-        write_opensim(path, Trajectory(t, values, names), degrees=False,
-                      name=f"urdf2dyn inverse dynamics ({unit})")
-    else:
-        from .motion import write_csv
-        write_csv(path, t, values, names)
 
 
 def _plot(out, t, tau, model, reactions, mass, motion, f_ext):
@@ -290,40 +161,48 @@ def _is_humod(model):
     return {"pBJX", "rHJZ_L", "rKJZ_R"} <= names or {"BJ_x", "rHJZ_L", "rKJZ_R"} <= names
 
 
-def _summary(model, args, res, notes):
+def _mass(model, args):
+    return args.mass if args.mass is not None else model.total_mass
+
+
+def _summary(model, args, res, written, notes):
     from . import gait
     out = sys.stdout
-    t, tau = res["t"], res["tau"]
+    t, tau, mass = res.t, res.tau, _mass(model, args)
     print(f"{model!r}", file=out)
     for note in notes:
         print(f"note: {note}", file=out)
-    extra = ", filtered" if res["filtered"] else ""
-    print(f"motion: {res['path']}: {len(t)} samples, t = {t[0]:g} .. {t[-1]:g} s "
-          f"({res['elapsed'] * 1e3:.1f} ms from file to torques{extra})", file=out)
-    if res["grf"]:
-        print(f"ground reactions: {res['grf']}", file=out)
-    for w in res["written"]:
+    rec = res.record
+    extra = f", filtered at {rec['filter_hz']:g} Hz" if res.filtered else ""
+    if res.filtered and rec.get("filter_loads") is False:
+        extra += " (coordinates only)"
+    print(f"motion: {res.path}: {len(t)} samples, t = {t[0]:g} .. {t[-1]:g} s "
+          f"({rec['elapsed_s'] * 1e3:.1f} ms from file to torques{extra})", file=out)
+    if rec.get("loads"):
+        kind = "external loads" if args.external_loads else "ground reactions"
+        print(f"{kind}: {rec['loads']}", file=out)
+    for w in written:
         print(f"written: {w}", file=out)
     if gait.is_human(model) and not args.verbose:
-        _human_summary(model, res, out)
+        _human_summary(model, tau, mass, out)
     else:
         width = max(len(n) for n in model.v_names)
         unit = " per kg" if args.per_kg else ""
-        scale = 1.0 / res["mass"] if args.per_kg else 1.0
+        scale = 1.0 / mass if args.per_kg else 1.0
         print(f"{'DoF':<{width}}  peak |tau|{unit}   at t [s]", file=out)
         peak = np.abs(tau).max(axis=0) * scale
         when = t[np.abs(tau).argmax(axis=0)]
         for name, p, w in zip(model.v_names, peak, when):
             print(f"{name:<{width}}  {p:10.4g}  {w:9.4g}", file=out)
         if gait.is_human(model):
-            _human_summary(model, res, out)
+            _human_summary(model, tau, mass, out)
     _residual_summary(res, out)
 
 
-def _human_summary(model, res, out):
+def _human_summary(model, tau, mass, out):
     from . import gait
-    peaks = gait.peak_moments(model, res["tau"], res["mass"])
-    print(f"peak sagittal joint moments, N·m/kg (body mass {res['mass']:.1f} kg):", file=out)
+    peaks = gait.peak_moments(model, tau, mass)
+    print(f"peak sagittal joint moments, N·m/kg (body mass {mass:.1f} kg):", file=out)
     print(f"  {'':<22}{'left':>7} {'right':>7}", file=out)
     for (joint, direction), v in peaks.items():
         label = f"{joint} {direction}"
@@ -331,7 +210,7 @@ def _human_summary(model, res, out):
 
 
 def _residual_summary(res, out):
-    r = res["residuals"]
+    r = res.residuals
     if r is None:
         return
     s = r.summary()
@@ -340,41 +219,42 @@ def _residual_summary(res, out):
     print(f"  force  |F|: RMS {s['force_rms']:8.2f} N    max {s['force_max']:8.2f} N", file=out)
     print(f"  moment |M|: RMS {s['moment_rms']:8.2f} N·m  max {s['moment_max']:8.2f} N·m",
           file=out)
-    if res["grf"] is None:
+    if not res.f_ext:
         print("  (no ground reactions given: the residuals are the whole external load)",
               file=out)
-    elif res.get("load_peak"):
-        print(f"  peak |F| = {100 * s['force_max'] / res['load_peak']:.1f} % of the peak ground "
-              f"reaction force ({res['load_peak']:.0f} N)", file=out)
+    elif res.load_peak:
+        print(f"  peak |F| = {100 * s['force_max'] / res.load_peak:.1f} % of the peak ground "
+              f"reaction force ({res.load_peak:.0f} N)", file=out)
 
 
-def _multi_summary(model, args, results, notes):
+def _multi_summary(model, args, results, outputs, notes):
     from . import gait
     out = sys.stdout
+    mass = _mass(model, args)
     print(f"{model!r}", file=out)
     for note in notes:
         print(f"note: {note}", file=out)
     human = gait.is_human(model)
-    total = sum(len(r["t"]) for r in results)
-    secs = sum(r["elapsed"] for r in results)
+    total = sum(len(r.t) for r in results)
+    secs = sum(r.record["elapsed_s"] for r in results)
     print(f"{len(results)} motions, {total} samples, {secs:.2f} s from files to torques",
           file=out)
     head = "hip ext  knee ext  ankle pf (N·m/kg)" if human else "peak |tau|"
     print(f"{'motion':<32} {'samples':>8}  {head}  residual RMS F (N) M (N·m)", file=out)
-    for r in results:
-        name = os.path.basename(r["path"])
+    for r, written in zip(results, outputs):
+        name = os.path.basename(r.path)
         if human:
-            pk = gait.peak_moments(model, r["tau"], r["mass"])
+            pk = gait.peak_moments(model, r.tau, mass)
             cols = "  ".join(f"{max(pk[k].values()):7.2f}" for k in (
                 ("hip", "extension"), ("knee", "extension"), ("ankle", "plantarflexion")))
         else:
-            cols = f"{np.abs(r['tau']).max():10.4g}"
+            cols = f"{np.abs(r.tau).max():10.4g}"
         resid = ""
-        if r["residuals"] is not None:
-            s = r["residuals"].summary()
+        if r.residuals is not None:
+            s = r.residuals.summary()
             resid = f"  {s['force_rms']:8.2f} {s['moment_rms']:8.2f}"
-        print(f"{name:<32} {len(r['t']):>8}  {cols}{resid}", file=out)
-        for w in r["written"]:
+        print(f"{name:<32} {len(r.t):>8}  {cols}{resid}", file=out)
+        for w in written:
             print(f"    written: {w}", file=out)
 
 
@@ -417,90 +297,8 @@ def cmd_human(args):
 
 # ============================================================================== info
 
-def _tree(model):
-    """(links {name: mass}, joints [(name, type, parent, child, axis, dof)], root link) of the
-    URDF text behind the model, plus the floating root joint when floating_base."""
-    doc = ET.fromstring(model._xml)
-    if doc.tag != "robot":
-        doc = doc.find("robot")
-    links = {}
-    for link in doc.findall("link"):
-        m = link.find("inertial/mass")
-        links[link.get("name")] = float(m.get("value", 0)) if m is not None else 0.0
-    dof = {j.name: j.nv for j in model.joints}
-    joints = []
-    for j in doc.findall("joint"):
-        axis = j.find("axis")
-        ax = tuple(float(x) for x in axis.get("xyz").split()) if axis is not None else None
-        joints.append((j.get("name"), j.get("type"), j.find("parent").get("link"),
-                       j.find("child").get("link"), ax, dof.get(j.get("name"), 0)))
-    children = {j[3] for j in joints}
-    roots = [n for n in links if n not in children]
-    root = roots[0] if roots else None
-    if model.floating_base and root is not None:
-        joints.insert(0, ("root_joint", "floating", "<world>", root, None, 6))
-        links = {"<world>": 0.0, **links}
-        root = "<world>"
-    return links, joints, root
-
-
-def _axis_name(axis):
-    if axis is None:
-        return ""
-    names = {(1.0, 0.0, 0.0): "x", (0.0, 1.0, 0.0): "y", (0.0, 0.0, 1.0): "z",
-             (-1.0, 0.0, 0.0): "-x", (0.0, -1.0, 0.0): "-y", (0.0, 0.0, -1.0): "-z"}
-    return names.get(tuple(round(a, 9) + 0.0 for a in axis), " ".join(f"{a:g}" for a in axis))
-
-
-def _groups(links, joints, root, full):
-    """Tree edges, each a list of consecutive joints: with full=False a chain through massless
-    links that have exactly one child joint collapses into one edge (a multi-DoF joint)."""
-    by_parent = {}
-    for j in joints:
-        by_parent.setdefault(j[2], []).append(j)
-    edges = {}
-
-    def walk(link):
-        out = []
-        for j in by_parent.get(link, []):
-            chain = [j]
-            child = j[3]
-            while (not full and links.get(child, 0.0) == 0.0 and len(by_parent.get(child, [])) == 1
-                   and by_parent[child][0][1] in _ONE_DOF and j[1] in _ONE_DOF):
-                nxt = by_parent[child][0]
-                chain.append(nxt)
-                child = nxt[3]
-            out.append((chain, child))
-        edges[link] = out
-        for _, child in out:
-            walk_stack.append(child)
-
-    walk_stack = [root]
-    while walk_stack:
-        link = walk_stack.pop()
-        if link not in edges:              # (a valid URDF is a tree; be safe anyway)
-            walk(link)
-    return edges
-
-
-_ONE_DOF = ("revolute", "continuous", "prismatic")
-
-
-def _edge_label(chain):
-    dof = sum(j[5] for j in chain)
-    if len(chain) == 1:
-        name, jtype, *_ = chain[0]
-        ax = _axis_name(chain[0][4])
-        return name, f"{jtype}{' ' + ax if ax and jtype != 'fixed' else ''}", dof
-    runs = []                      # consecutive joints of one type: "3 x prismatic xyz"
-    for j in chain:
-        if runs and runs[-1][0] == j[1]:
-            runs[-1][1].append(_axis_name(j[4]))
-        else:
-            runs.append((j[1], [_axis_name(j[4])]))
-    kind = " + ".join(f"{len(ax)} x {t}" + (f" {''.join(ax)}" if any(ax) else "")
-                      for t, ax in runs)
-    return " ".join(j[0] for j in chain), kind, dof
+from .tree import axis_name as _axis_name, dot as _dot, edge_label as _edge_label  # noqa: E402
+from .tree import groups as _groups, tree as _tree  # noqa: E402
 
 
 def cmd_info(args):
@@ -537,44 +335,66 @@ def cmd_info(args):
             f.write(_dot(model, links, edges, root))
         print(f"Graphviz DOT written to {args.dot} (render: dot -Tpng {args.dot} -o tree.png)",
               file=out)
+    if getattr(args, "plot", None):
+        from .tree import plot_tree
+        plot_tree(model, args.plot, full=args.full)
+        print(f"tree drawn in {args.plot}", file=out)
     return 0
 
 
-def _dot(model, links, edges, root):
-    """Graphviz DOT text: links are boxes (mass in kg; massless ones dashed), joints are
-    labelled edges (name, type and axes, DoF)."""
-    def q(text):
-        esc = str(text).replace("\\", "\\\\").replace('"', '\\"')
-        return '"' + esc.replace("\n", "\\n") + '"'
+# ============================================================================== codegen
 
-    lines = [f"digraph {q(model.name)} {{", "  rankdir=TB;",
-             '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontsize=10];',
-             "  edge [fontsize=9];"]
-    order, seen = [root], set()
-    while order:
-        link = order.pop(0)
-        if link in seen:
-            continue
-        seen.add(link)
-        mass = links.get(link, 0.0)
-        if mass > 0:
-            lines.append(f"  {q(link)} [label={q(f'{link}' + chr(10) + f'{mass:.4g} kg')}];")
-        else:
-            lines.append(f'  {q(link)} [fillcolor="#ffffff", style="rounded,dashed"];')
-        for chain, child in edges.get(link, []):
-            name, kind, dof = _edge_label(chain)
-            label = q(f"{name}" + chr(10) + f"{kind}, {dof} DoF")
-            style = ", style=dashed" if dof == 0 else ""
-            lines.append(f"  {q(link)} -> {q(child)} [label={label}{style}];")
-            order.append(child)
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+def cmd_codegen(args):
+    from . import codegen
+    model = load(_model_path(args.robot), floating_base=args.floating_base)
+    files = codegen.generate(model, args.lang, functions=args.functions,
+                             scalar="float" if args.float else "double", name=args.name)
+    for path in codegen.write(files, args.output):
+        print(path)
+    return 0
+
+
+def cmd_equations(args):
+    from .codegen.equations import equations
+    model = load(_model_path(args.robot), floating_base=args.floating_base)
+    if args.gravity:
+        model.gravity = args.gravity
+    eq = equations(model, parameters=args.parameters)
+    import sympy as sp
+    show = sp.latex if args.latex else sp.pretty
+    print(f"# {model.name}: tau = M(q) qdd + C(q, qd) qd + g(q), q = "
+          f"{', '.join(f'q{k + 1} ({n})' for k, n in enumerate(model.q_names))}")
+    for title, mat in (("M(q)", eq.M), ("C(q, qd) qd", eq.Cqd), ("g(q)", eq.g)):
+        print(f"\n{title} =")
+        print(show(mat))
+    if eq.values:
+        print("\nparameters: " + ", ".join(f"{k} = {v:g}" for k, v in eq.values.items()))
+    return 0
+
+
+# ============================================================================== export-osim
+
+def cmd_export_osim(args):
+    from .opensim import export_osim
+    model = load(_model_path(args.model))
+    if args.gravity is not None:
+        model.gravity = args.gravity
+    elif _is_humod(model):
+        from .human import GRAVITY
+        model.gravity = GRAVITY
+    om = export_osim(model, args.output)
+    g = " ".join(f"{x:g}" for x in om.getGravity().to_numpy())
+    print(f"{args.output}: OpenSim model '{om.getName()}', {om.getNumBodies()} bodies, "
+          f"{om.getNumCoordinates()} coordinates (named as the URDF joints), gravity {g}")
+    return 0
 
 
 # ============================================================================== parser
 
 def build_parser():
     parser = argparse.ArgumentParser(prog="urdf2dyn", description=__doc__.split("\n")[0])
+    from . import __version__
+    parser.add_argument("--version", action="version", version=f"urdf2dyn {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser(
@@ -587,8 +407,8 @@ def build_parser():
     p.add_argument("robot", help="URDF file (or the name of a bundled one, e.g. "
                                  "humod_subject_a.urdf)")
     p.add_argument("motion", nargs="+",
-                   help="motion file(s), or directories of them (files named *_grf.* there are "
-                        "the ground reactions of the motion with the same stem)")
+                   help="motion file(s), or directories of them (files named <stem>_grf.<ext> "
+                        "there are the ground reactions of the motion with the same stem)")
     p.add_argument("-o", "--output",
                    help="torques to write: a .csv or .sto file (time + one column per DoF); "
                         "with several motions a directory (<stem>_torques.csv, see --format)")
@@ -603,7 +423,8 @@ def build_parser():
     p.add_argument("--filter", type=float, metavar="HZ",
                    help="zero-lag 4th-order Butterworth low-pass of positions and ground-reaction "
                         "loads at HZ before differentiating (needs SciPy)")
-    p.add_argument("--derivatives", choices=("gradient", "savgol", "spline"), default="gradient",
+    p.add_argument("--derivatives", choices=("gradient", "savgol", "spline"),
+                   default=DEFAULT_DERIVATIVES,
                    help="how velocities and accelerations are estimated (default: second-order "
                         "finite differences; savgol and spline need SciPy)")
     p.add_argument("--degrees", action="store_true",
@@ -626,6 +447,30 @@ def build_parser():
                         "over the gait cycle); needs matplotlib")
     p.add_argument("--format", choices=("csv", "sto"), default="csv",
                    help="output format in an output directory (default csv)")
+    p.add_argument("--mapping", metavar="FILE",
+                   help="rename the motion file's columns to the model's coordinates: a JSON "
+                        "object {\"file name\": \"model name\"} or a two-column CSV "
+                        "'from,to' (from = the name in the file, to = the model's name)")
+    p.add_argument("--external-loads", metavar="SETUP.xml",
+                   help="an OpenSim ExternalLoads file (forces, points, torques, the bodies "
+                        "they act on and their data file) instead of --grf")
+    p.add_argument("--filter-loads", choices=("yes", "no"), default="yes",
+                   help="with --filter, also filter the loads at the same cutoff (yes, default: "
+                        "Kristianslund et al. 2012) or the coordinates only (no: as OpenSim's "
+                        "inverse-dynamics tool)")
+    p.add_argument("--max-gap", type=int, default=DEFAULT_MAX_GAP, metavar="N",
+                   help="fill runs of up to N missing samples (NaN or empty cells) by cubic "
+                        f"interpolation, with a warning; longer gaps stop the trial (default "
+                        f"{DEFAULT_MAX_GAP})")
+    p.add_argument("--strict", action="store_true",
+                   help="treat every warning (filled gaps, angles that look like degrees, large "
+                        "residuals, ...) as an error")
+    p.add_argument("--jobs", type=int, metavar="N",
+                   help="with several motions, run them in N local processes (default: one "
+                        "per core)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with several motions, run them on this Dask cluster (e.g. "
+                        "tcp://host:8786; pip install \"urdf2dyn[dask]\")")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="also print every DoF's peak torque for a human model")
@@ -660,12 +505,69 @@ def build_parser():
                    help="show every joint and link (default: chains of joints through massless "
                         "links, i.e. multi-DoF joints, are shown as one)")
     i.add_argument("--dot", metavar="FILE", help="write the tree as a Graphviz DOT file")
+    i.add_argument("--plot", metavar="PNG", help="draw the tree with matplotlib (links, "
+                   "joints with type and axis, merged fixed joints dashed)")
     i.set_defaults(func=cmd_info)
+
+    x = sub.add_parser("export-osim", help="write the equivalent OpenSim model (.osim)",
+                       description="Write an OpenSim model with the URDF's bodies, masses, "
+                       "inertias, joint frames and axes; each movable joint becomes a "
+                       "coordinate of the same name (needs: pip install opensim).")
+    x.add_argument("model", help="URDF file (or the name of a bundled one, e.g. "
+                                 "humod_subject_a.urdf)")
+    x.add_argument("-o", "--output", required=True, help=".osim file to write")
+    x.add_argument("--gravity", type=float, nargs=3, metavar=("GX", "GY", "GZ"),
+                   help="gravity in the URDF world frame (default 0 0 -9.81; 0 -9.81 0 for a "
+                        "HuMoD human model)")
+    x.set_defaults(func=cmd_export_osim)
+
+    c = sub.add_parser("codegen", help="write a robot's dynamics as C, Python or MATLAB code",
+                       description="Generate readable, dependency-free source computing the "
+                       "robot's dynamics (RNEA, CRBA, ABA, forward kinematics), unrolled body "
+                       "by body with the model's constants folded in.")
+    c.add_argument("robot", help="URDF file (or the name of a bundled one)")
+    c.add_argument("--lang", choices=("c", "python", "matlab"), default="c")
+    c.add_argument("--functions", nargs="+", default=["rnea", "crba", "aba", "fk"],
+                   choices=("rnea", "crba", "aba", "fk", "jtf"), metavar="FN",
+                   help="algorithms to emit among rnea crba aba fk jtf (default: rnea crba "
+                        "aba fk)")
+    c.add_argument("--float", action="store_true", help="single precision arithmetic")
+    c.add_argument("--floating-base", action="store_true",
+                   help="add a floating joint 'root_joint' above the root link")
+    c.add_argument("--name", help="prefix of the files and functions (default: robot name)")
+    c.add_argument("-o", "--output", required=True, metavar="DIR", help="output directory")
+    c.set_defaults(func=cmd_codegen)
+
+    e = sub.add_parser("equations", help="print M(q), C(q, qd) qd and g(q) of a small robot",
+                       description="Print the symbolic equations of motion (SymPy) of a "
+                       "robot with at most 6 DoF.")
+    e.add_argument("robot", help="URDF file (or the name of a bundled one)")
+    e.add_argument("--latex", action="store_true", help="LaTeX instead of text")
+    e.add_argument("--parameters", action="store_true",
+                   help="masses, centres of mass, inertias, offsets and g as symbols")
+    e.add_argument("--gravity", type=float, nargs=3, metavar=("GX", "GY", "GZ"),
+                   help="gravity in the world frame (default 0 0 -9.81)")
+    e.add_argument("--floating-base", action="store_true",
+                   help="add a floating joint 'root_joint' above the root link")
+    e.set_defaults(func=cmd_equations)
     return parser
 
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        try:
+            return _run(args)
+        finally:
+            for w in caught:        # ours as `warning:` lines; anything else as Python shows it
+                if issubclass(w.category, Urdf2dynWarning):
+                    print(f"warning: {w.message}", file=sys.stderr)
+                else:
+                    warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+
+
+def _run(args):
     try:
         return args.func(args)
     except BrokenPipeError:        # e.g. `urdf2dyn info MODEL | head`: stop quietly

@@ -1,15 +1,34 @@
 """External wrenches in urdf2dyn's convention: [fx fy fz mx my mz] in world coordinates,
 the moment taken about the world origin."""
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 
-def wrench_at_point(force, point, moment=None):
+def wrench_at_point(force: ArrayLike, point: ArrayLike, moment: ArrayLike | None = None
+                    ) -> NDArray[np.float64]:
     """Wrench of a force applied at a point (plus an optional free moment, e.g. a foot's
     free torque), as urdf2dyn's f_ext expects it.
 
-    force, point: (..., 3) in world coordinates (N and m); moment: (..., 3) or None (N·m).
-    Returns (..., 6) = [f, point x f + moment]. Typical use: a ground reaction force at the
-    centre of pressure, ``f_ext={"foot": wrench_at_point(grf, cop, free_moment)}``.
+    Parameters
+    ----------
+    force : array_like, shape (..., 3)
+        Force in world coordinates, N.
+    point : array_like, shape (..., 3)
+        Where it acts, world coordinates, m.
+    moment : array_like, shape (..., 3), optional
+        A free moment acting with it, N·m.
+
+    Returns
+    -------
+    ndarray, shape (..., 6)
+        ``[f, point x f + moment]``: the moment about the world origin.
+
+    Examples
+    --------
+    A ground reaction force at the centre of pressure:
+    ``f_ext={"foot": wrench_at_point(grf, cop, free_moment)}``.
     """
     f = np.asarray(force, dtype=float)
     p = np.asarray(point, dtype=float)

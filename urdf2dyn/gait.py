@@ -13,7 +13,16 @@ knee              rKJZ_<side>   extension = +tau (flexion = -tau)
 ankle             rAJZ_<side>   plantarflexion = -tau
 ================  ============  ===============================
 """
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+if TYPE_CHECKING:
+    from .model import Model
 
 __all__ = ["SAGITTAL", "is_human", "sagittal_moments", "contact_intervals", "foot_strikes",
            "cycle_average", "peak_moments", "CONTACT_THRESHOLD"]
@@ -28,13 +37,14 @@ SAGITTAL = (("hip", "rHJZ", -1.0, "extension", "flexion"),
 CONTACT_THRESHOLD = 20.0
 
 
-def is_human(model):
+def is_human(model: Model) -> bool:
     """True when the model has the human model's sagittal hip, knee and ankle coordinates."""
     names = set(model.v_names)
     return all(f"{c}_{s}" in names for _, c, *_ in SAGITTAL for s in "LR")
 
 
-def sagittal_moments(model, tau, mass=None):
+def sagittal_moments(model: Model, tau: ArrayLike, mass: float | None = None
+                     ) -> dict[str, NDArray[np.float64]]:
     """{"hip_L": (N,), "hip_R": ..., "knee_L": ..., "ankle_R": ...}: extension (hip, knee) and
     plantarflexion (ankle) positive, in N·m, or N·m/kg when mass (kg) is given."""
     tau = np.asarray(tau, dtype=float)
@@ -47,7 +57,8 @@ def sagittal_moments(model, tau, mass=None):
     return out
 
 
-def contact_intervals(t, fy, threshold=CONTACT_THRESHOLD):
+def contact_intervals(t: ArrayLike, fy: ArrayLike, threshold: float = CONTACT_THRESHOLD
+                      ) -> list[tuple[float, float]]:
     """[(t_on, t_off), ...] of the intervals where the vertical force fy (N,) exceeds
     threshold (NaN counts as no contact); an interval open at either end of the record uses the
     first/last time."""
@@ -56,8 +67,8 @@ def contact_intervals(t, fy, threshold=CONTACT_THRESHOLD):
     if not on.any():
         return []
     edges = np.diff(on.astype(np.int8))
-    starts = list(np.flatnonzero(edges == 1) + 1)
-    stops = list(np.flatnonzero(edges == -1) + 1)
+    starts = (np.flatnonzero(edges == 1) + 1).tolist()
+    stops = (np.flatnonzero(edges == -1) + 1).tolist()
     if on[0]:
         starts.insert(0, 0)
     if on[-1]:
@@ -65,7 +76,8 @@ def contact_intervals(t, fy, threshold=CONTACT_THRESHOLD):
     return [(t[a], t[b - 1]) for a, b in zip(starts, stops)]
 
 
-def foot_strikes(t, fy, threshold=CONTACT_THRESHOLD):
+def foot_strikes(t: ArrayLike, fy: ArrayLike, threshold: float = CONTACT_THRESHOLD
+                 ) -> NDArray[np.float64]:
     """Times (s) at which the vertical force rises through threshold (linear interpolation
     between samples); contacts already under way at the first sample are not strikes."""
     t = np.asarray(t, dtype=float)
@@ -75,7 +87,9 @@ def foot_strikes(t, fy, threshold=CONTACT_THRESHOLD):
     return t[k] + frac * (t[k + 1] - t[k])
 
 
-def cycle_average(t, x, strikes, n=101):
+def cycle_average(t: ArrayLike, x: ArrayLike, strikes: Sequence[float] | NDArray[np.float64],
+                  n: int = 101
+                  ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Time-normalize x (N,) or (N, k) to the gait cycles between consecutive strikes.
 
     Returns (percent (n,), cycles (n_cycles, n[, k])) with percent 0..100; x is linearly
@@ -94,7 +108,8 @@ def cycle_average(t, x, strikes, n=101):
     return pct, (np.array(cycles) if cycles else np.zeros(shape))
 
 
-def peak_moments(model, tau, mass):
+def peak_moments(model: Model, tau: ArrayLike, mass: float | None
+                 ) -> dict[tuple[str, str], dict[str, float]]:
     """Peak sagittal moments (N·m/kg) per joint, direction and side:
     {("hip", "extension"): {"L": .., "R": ..}, ("hip", "flexion"): ..., ...} where each value
     is the largest moment in that direction (a positive number, 0 if never reached)."""

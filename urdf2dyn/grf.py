@@ -41,24 +41,30 @@ axes) about the root body's origin (the human model's lower lumbar joint) or, wi
 J. Biomech. Eng. 137:020905) asks for peak residual forces below 5 % of the peak external force
 and RMS residual moments below 1 % of (CoM height x peak external force).
 """
+from __future__ import annotations
+
 import os
-import re
 import weakref
+from typing import TYPE_CHECKING, Any
 import xml.etree.ElementTree as ET
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
-from .motion import MotionError
+from .io import _OPENSIM_FORCE_RE as _OPENSIM_RE
+from .io import MotionError
+
+if TYPE_CHECKING:
+    from .io import Trajectory
+    from .model import Model
 
 __all__ = ["read_grf", "external_loads", "contact_links", "root_residuals", "root_chain",
            "Residuals", "per_kg", "body_mass"]
 
-_OPENSIM_RE = re.compile(r"^(?P<key>.*?)_?ground_(?P<kind>force_v|force_p|torque_)(?P<ax>[xyz])$")
-
 
 # ----------------------------------------------------------------------------- reading
 
-def read_grf(path, mapping=None, **options):
+def read_grf(path: str | os.PathLike[str], mapping: Any = None, **options: Any) -> Trajectory:
     """Read a ground-reaction file: a Trajectory whose ``grf``, ``cop`` and ``moment`` dicts
     hold (N, 3) arrays per contact key (see the module docstring for the column names).
 
@@ -134,7 +140,8 @@ def contact_links(keys, model, links=None):
     return out
 
 
-def external_loads(reactions, model, time=None, links=None, sign=1.0):
+def external_loads(reactions: Trajectory, model: Model, time: ArrayLike | None = None,
+                   links: Any = None, sign: float = 1.0) -> dict[str, NDArray[np.float64]]:
     """f_ext {link: (N, 6)} for model.inverse_dynamics from ground reactions.
 
     reactions: a Trajectory with grf/cop(/moment) (read_grf, or a motion file carrying those
@@ -142,7 +149,7 @@ def external_loads(reactions, model, time=None, links=None, sign=1.0):
     wrenches are linearly interpolated onto them. Wrenches of keys sharing a link add up."""
     keys = sorted(reactions.grf)
     lmap = contact_links(keys, model, links)
-    out = {}
+    out: dict[str, Any] = {}
     for key in keys:                                      # io.Trajectory.f_ext: NaN -> zero
         link = lmap[key]
         w = reactions.f_ext(links={key: link}, sign=sign)[link]
@@ -153,10 +160,14 @@ def external_loads(reactions, model, time=None, links=None, sign=1.0):
     tr = reactions.time
     if len(tr) == len(t) and np.allclose(tr, t, rtol=0, atol=1e-9 * max(1.0, abs(t).max())):
         return out
-    tol = 1e-6 * (tr[-1] - tr[0]) / max(len(tr) - 1, 1)
+    # a motion that outlasts the forces by less than one force sample (clocks at different
+    # rates rarely stop together) gets the nearest force sample there (np.interp holds the
+    # ends; urdf2dyn.checks.sampling warns); any more is refused
+    tol = (1 + 1e-6) * (tr[-1] - tr[0]) / max(len(tr) - 1, 1)
     if t.min() < tr[0] - tol or t.max() > tr[-1] + tol:
         raise MotionError(f"the ground reactions cover t = {tr[0]:g} .. {tr[-1]:g} s but the "
-                          f"motion spans t = {t.min():g} .. {t.max():g} s")
+                          f"motion spans t = {t.min():g} .. {t.max():g} s: cut the motion to "
+                          "the time the forces were recorded")
     return {link: np.column_stack([np.interp(t, tr, x[:, c]) for c in range(6)])
             for link, x in out.items()}
 
@@ -192,7 +203,7 @@ class Residuals:
                 ["FX", "FY", "FZ", "MX", "MY", "MZ"])
 
 
-_ROOT_CACHE = weakref.WeakKeyDictionary()
+_ROOT_CACHE: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
 
 def root_chain(model):
@@ -299,7 +310,7 @@ def _strip(joint):
     return j
 
 
-def root_residuals(model, q, tau, about="root"):
+def root_residuals(model: Model, q: ArrayLike, tau: ArrayLike, about: str = "root") -> Residuals:
     """Residual wrench on the root: Residuals(force, moment, point, generalized, names).
 
     q (N, nq) or (nq,), tau the inverse-dynamics result (N, nv) or (nv,) computed with the

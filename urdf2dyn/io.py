@@ -12,50 +12,90 @@ per foot ({"L": (N, 3), ...}).
     t, q, v, a = traj.for_model(model)
     tau = model.inverse_dynamics(q, v, a, f_ext=traj.f_ext())
 
-Tables (CSV and DataFrame) share one column layout, the one of ``urdf2dyn.motion`` extended:
-``time``, one column per coordinate, optionally ``<dof>_vel`` and ``<dof>_acc`` columns, and
-optionally ``grfX_L grfY_L grfZ_L copX_L copY_L copZ_L`` (and ``_R``: HuMoD's names; N and m)
-and ``momX_L momY_L momZ_L`` (a free moment about the centre of pressure, N·m; urdf2dyn's names).
+Tables (CSV and DataFrame) share one column layout: ``time`` (s), one column per coordinate
+named as ``model.q_names`` (the joint's name for a 1-DoF joint; ``<joint>_x .. _qw`` for a
+floating joint, ``<joint>_x _y _theta`` for a planar one), optionally ``<dof>_vel`` and
+``<dof>_acc`` columns (dof in ``model.v_names``), and optionally ``grfX_L grfY_L grfZ_L copX_L
+copY_L copZ_L`` (and ``_R``: HuMoD's names; N and m) and ``momX_L momY_L momZ_L`` (a free moment
+about the centre of pressure, N·m; urdf2dyn's names). OpenSim's external-load columns
+``<prefix>ground_force_vx .. _px .. ground_torque_x ..`` are read as forces (key = prefix) too.
 OpenSim files (``.mot``/``.sto``) have the header ``name / version=1 / nRows / nColumns /
-inDegrees=yes|no / endheader`` and the same columns after it.
+inDegrees=yes|no / endheader`` and the same columns after it. One reader (:func:`read_table`)
+and one writer (:func:`write_table`) handle every CSV; empty and NaN cells are missing samples
+(see urdf2dyn.gaps).
 
 Angles in degrees: CSV files and DataFrames carry no unit, so pass ``degrees=True``; OpenSim
-files say it in their header. Which columns are angles: with ``model=`` given, exactly the
-revolute/continuous coordinates (and planar ``_theta``; for velocities also floating ``_wx
-_wy _wz``); without a model, every coordinate except the linear-looking ones: HuMoD's ``pBJX``-style
-names (``p`` + capital), OpenSim's ``*_tx *_ty *_tz``, urdf2dyn's ``*_x *_y *_z`` / ``*_vx *_vy
-*_vz`` and the quaternion components ``*_qx .. *_qw``; ``linear=[names]`` adds names to that set.
+files say it in their header (``inDegrees``, which covers rotational coordinates only).
+Which columns are angles (:func:`angle_columns`): with ``model=`` given, exactly the rotational
+coordinates from the joint types (revolute/continuous, planar ``_theta``; for rates also floating
+``_wx _wy _wz``); without a model, OpenSim's rule: coordinates except translations (``*_tx``,
+HuMoD's ``pBJX``, urdf2dyn's ``*_x``), points (``*_px``), quaternions (``*_qx .. *_qw``) and
+anything named a force, moment or torque; ``linear=[names]`` adds names to that set. Forces,
+moments, centres of pressure and generalized forces are never converted.
+
+Torques: :func:`write_torques` writes them (``.sto`` in OpenSim's inverse-dynamics layout,
+``<coordinate>_moment`` / ``<coordinate>_force``, ``inDegrees=no``; or ``.csv``) and
+:func:`read_torques` reads them back.
 
 Names: ``mapping`` (a dict, or a JSON object file, or a two-column CSV file ``from,to``) renames
 the file's coordinates to the model's on reading (:func:`load_mapping`).
 
-Derivatives: :func:`estimate_derivatives` (Savitzky-Golay, quintic spline or finite differences)
-with an optional zero-lag Butterworth low-pass filter (:func:`lowpass`), and
-``traj.with_derivatives(...)``. SciPy is needed for .mat files, Savitzky-Golay, splines and the
-filter; pandas only for DataFrames. Both are imported on first use.
+Derivatives: :func:`estimate_derivatives` (finite differences by default, NumPy only;
+Savitzky-Golay or a quintic spline on request) with an optional zero-lag Butterworth low-pass
+filter (:func:`lowpass`), and ``traj.with_derivatives(...)``. SciPy is needed for .mat files,
+Savitzky-Golay, splines and the filter; pandas only for DataFrames (and fast reading of large
+CSVs). Both are imported on first use.
 """
+from __future__ import annotations
+
 import csv
 import json
 import math
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
-from .motion import MotionError, read_csv_columns
-from .motion import derivatives as _fd_derivatives
-from .motion import write_csv as _write_csv_table
+if TYPE_CHECKING:
+    from .model import Model
 
 __all__ = ["Trajectory", "MotionError", "read", "write", "read_csv", "write_csv", "read_opensim",
            "write_opensim", "read_humod", "write_humod", "to_dataframe", "from_dataframe",
-           "load_mapping", "estimate_derivatives", "lowpass", "HUMOD_LENGTH_SCALE"]
+           "load_mapping", "estimate_derivatives", "lowpass", "HUMOD_LENGTH_SCALE",
+           "read_sto_table", "read_columns", "read_table", "write_table", "write_torques",
+           "read_torques", "torque_names", "angle_columns"]
 
 #: HuMoD stores lengths (base-joint positions, centres of pressure) in millimetres.
 HUMOD_LENGTH_SCALE = 1e-3
 
+#: CSV files larger than this (bytes) are parsed with pandas' C reader when pandas is
+#: installed (about 3x faster); Python's csv module otherwise (same results and messages).
+FAST_CSV_BYTES = 1 << 20
+
+#: Cell texts read as a missing sample (NaN): an empty cell (pandas' ``df.to_csv()`` writes NaN
+#: so) and the usual spellings of NaN.
+MISSING = ("", "nan", "NaN", "NAN", "-nan", "+nan", "NA", "N/A", "null")
+
 _FORCE_RE = re.compile(r"^(grf|cop|mom)([XYZ])_(\w+)$")
-_LINEAR_RE = re.compile(r"(^p[A-Z])|(_t[xyz]$)|(_v?[xyz]$)|(_q[xyzw]$)")
+#: OpenSim's external-load columns: <prefix>ground_force_v[xyz] (force), ground_force_p[xyz]
+#: (point of application), ground_torque_[xyz] (torque); the prefix (e.g. "1_", "l_") is the key.
+_OPENSIM_FORCE_RE = re.compile(
+    r"^(?P<key>.*?)_?ground_(?P<kind>force_v|force_p|torque_)(?P<ax>[xyz])$")
+#: Names that are never angles whatever a file's header says (OpenSim's rule: inDegrees covers
+#: rotational coordinates only): HuMoD's positions pBJX..; translations *_tx, urdf2dyn's
+#: *_x/_y/_z and *_vx..; points *_px..; quaternions *_qx..*_qw; forces, moments, torques.
+_NOT_ANGLE_RE = re.compile(r"(^p[A-Z])|(_[tvp]?[xyz]$)|(_q[xyzw]$)|(ground_(force|torque))"
+                           r"|(_(force|moment|torque)s?(_[xyz])?$)")
+_TORQUE_SUFFIX_RE = re.compile(r"^(?P<dof>.+)_(?P<kind>moment|force)$")
+
+
+class MotionError(ValueError):
+    """A motion or load file that cannot be used as it is (the message names the file, row or
+    column and what to do)."""
 
 
 # ----------------------------------------------------------------------------- the container
@@ -69,16 +109,16 @@ class Trajectory:
     frame, e.g. {"L": ..., "R": ...}; meta: free-form (source file, frame rates, ...);
     moment: {foot: (N, 3)} optional free moment (N·m, world frame) acting with the force at the CoP.
     """
-    time: np.ndarray
-    q: np.ndarray
-    names: list
-    v: np.ndarray = None
-    a: np.ndarray = None
-    v_names: list = None
-    grf: dict = field(default_factory=dict)
-    cop: dict = field(default_factory=dict)
-    meta: dict = field(default_factory=dict)
-    moment: dict = field(default_factory=dict)
+    time: NDArray[np.float64]
+    q: NDArray[np.float64]
+    names: list[str]
+    v: NDArray[np.float64] | None = None
+    a: NDArray[np.float64] | None = None
+    v_names: list[str] | None = None
+    grf: dict[str, NDArray[np.float64]] = field(default_factory=dict)
+    cop: dict[str, NDArray[np.float64]] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
+    moment: dict[str, NDArray[np.float64]] = field(default_factory=dict)
 
     def __post_init__(self):
         self.time = np.asarray(self.time, dtype=float).reshape(-1)
@@ -141,7 +181,9 @@ class Trajectory:
                       a=None if self.a is None else self.a[:, vidx], v_names=vn)
         return replace(self, **kw)
 
-    def for_model(self, model):
+    def for_model(self, model: Model) -> tuple[NDArray[np.float64], NDArray[np.float64],
+                                               NDArray[np.float64] | None,
+                                               NDArray[np.float64] | None]:
         """(time, q, v, a) in model's order (v, a None if absent), matched by name.
 
         A trajectory with HuMoD's root coordinates (pBJX .. rBJZ) given to a model whose root is
@@ -162,6 +204,7 @@ class Trajectory:
         q = self.q[:, _indices(names, model.q_names, "coordinates")]
         v = a = None
         if self.v is not None or self.a is not None:
+            assert self.v_names is not None          # __post_init__ sets them with v or a
             vmiss = [n for n in model.v_names if n not in self.v_names]
             if vmiss:
                 raise MotionError(f"trajectory lacks the model's velocity columns {vmiss}")
@@ -170,7 +213,7 @@ class Trajectory:
             a = None if self.a is None else self.a[:, vidx]
         return self.time.copy(), np.ascontiguousarray(q), v, a
 
-    def with_derivatives(self, method="savgol", cutoff_hz=None, model=None, filter_positions=True,
+    def with_derivatives(self, method="gradient", cutoff_hz=None, model=None, filter_positions=True,
                          **options):
         """A copy with v and a estimated from q (see estimate_derivatives); with cutoff_hz and
         filter_positions, q is replaced by its low-pass filtered version too. With a model, q's
@@ -252,8 +295,18 @@ def load_mapping(mapping):
     return out
 
 
-def _angular(names, model=None, linear=(), velocity=False):
-    """Boolean mask: which of names are angles (converted between degrees and radians)."""
+def angle_columns(names, model=None, linear=(), velocity=False):
+    """Boolean mask: which of names are angles (the columns a degrees/radians conversion touches).
+
+    With a model: exactly its rotational coordinates, from the joint types: revolute and
+    continuous joints, a planar joint's ``_theta``, and (velocity=True: rates) a floating
+    joint's ``_wx _wy _wz``; any other column (translations, quaternions, forces, unknown names)
+    is not an angle. Without a model, OpenSim's rule (``inDegrees`` covers rotational coordinates
+    only): every column is a coordinate angle except those whose names say otherwise:
+    translations (``*_tx``, HuMoD's ``pBJX``, urdf2dyn's ``*_x`` / ``*_vx``), points
+    (``*_px``), quaternion components (``*_qx .. *_qw``), forces, moments and torques
+    (``ground_force_*``, ``ground_torque_*``, ``*_force``, ``*_moment``). linear: more names that
+    are not angles."""
     linear = set(linear or ())
     if model is not None:
         ang = set()
@@ -265,7 +318,7 @@ def _angular(names, model=None, linear=(), velocity=False):
             elif j.type == "floating" and velocity:
                 ang.update(f"{j.name}_{s}" for s in ("wx", "wy", "wz"))
         return np.array([n in ang and n not in linear for n in names], dtype=bool)
-    return np.array([n not in linear and not _LINEAR_RE.search(n) for n in names], dtype=bool)
+    return np.array([n not in linear and not _NOT_ANGLE_RE.search(n) for n in names], dtype=bool)
 
 
 # ----------------------------------------------------------------------------- tables
@@ -275,11 +328,11 @@ def _to_table(traj, degrees=False, model=None, linear=(), derivatives=True, forc
     k = 180.0 / math.pi if degrees else 1.0
     cols, header = [traj.time], ["time"]
     qs = traj.q.copy()
-    qs[:, _angular(traj.names, model, linear)] *= k
+    qs[:, angle_columns(traj.names, model, linear)] *= k
     cols.append(qs)
     header += traj.names
     if derivatives and (traj.v is not None or traj.a is not None):
-        vmask = _angular(traj.v_names, model, linear, velocity=True)
+        vmask = angle_columns(traj.v_names, model, linear, velocity=True)
         for arr, suffix in ((traj.v, "_vel"), (traj.a, "_acc")):
             if arr is not None:
                 x = arr.copy()
@@ -298,24 +351,38 @@ def _to_table(traj, degrees=False, model=None, linear=(), derivatives=True, forc
 def _from_table(header, data, source, degrees=False, model=None, linear=(), mapping=None,
                 meta=None):
     header = [h.strip() for h in header]
+    data = np.asarray(data, dtype=float).reshape(-1, len(header))
     lower = [h.lower() for h in header]
+    if "time" in lower and lower[0] in ("", "unnamed: 0", "index"):
+        # pandas' df.to_csv() writes the (unnamed) index as a first column: not a coordinate
+        header, lower, data = header[1:], lower[1:], data[:, 1:]
     if "time" not in lower:
+        hint = ""
+        if lower and lower[0] in ("", "unnamed: 0"):
+            hint = (": its first column has no name (a pandas index written by df.to_csv()?); "
+                    "name it 'time' (df.index.name = 'time') if it holds the times")
         raise MotionError(f"{source}: missing columns ['time'] (no 'time' column; columns: "
-                          f"{header})")
+                          f"{header}){hint}")
     if len(set(header)) != len(header):
         dup = sorted({h for h in header if header.count(h) > 1})
         raise MotionError(f"{source}: duplicate columns {dup}")
-    data = np.asarray(data, dtype=float).reshape(-1, len(header))
     t = data[:, lower.index("time")]
     if len(t) and (not np.all(np.isfinite(t)) or np.any(np.diff(t) <= 0)):
-        raise MotionError(f"{source}: the time column must be finite and strictly increasing")
+        bad = np.flatnonzero(~np.isfinite(t))
+        bad = bad if len(bad) else np.flatnonzero(np.diff(t) <= 0) + 1
+        raise MotionError(f"{source}: the time column must be finite and strictly increasing "
+                          f"(not at data rows {_rows(bad)})")
     qcols, vcols, acols, force = [], [], [], {}
     for k, h in enumerate(header):
         if h.lower() == "time":
             continue
         m = _FORCE_RE.match(h)
+        o = _OPENSIM_FORCE_RE.match(h)
         if m:
             force.setdefault((m.group(1), m.group(3)), {})[m.group(2)] = k
+        elif o:                      # OpenSim's names: never angles, never coordinates
+            kind = {"force_v": "grf", "force_p": "cop", "torque_": "mom"}[o["kind"]]
+            force.setdefault((kind, o["key"]), {})[o["ax"].upper()] = k
         elif h.endswith("_vel"):
             vcols.append((h[:-4], k))
         elif h.endswith("_acc"):
@@ -335,9 +402,9 @@ def _from_table(header, data, source, degrees=False, model=None, linear=(), mapp
         a = data[:, [k for _, k in acols]] if acols else None
     if degrees:
         k = math.pi / 180.0
-        q[:, _angular(names, model, linear)] *= k
+        q[:, angle_columns(names, model, linear)] *= k
         if v_names is not None:
-            vmask = _angular(v_names, model, linear, velocity=True)
+            vmask = angle_columns(v_names, model, linear, velocity=True)
             for arr in (v, a):
                 if arr is not None:
                     arr[:, vmask] *= k
@@ -352,12 +419,107 @@ def _from_table(header, data, source, degrees=False, model=None, linear=(), mapp
                       moment=mom)
 
 
+def _rows(idx, limit=8):
+    """'3, 4, 5 (t = ...)'-style text for data row indices (1 = the first data row)."""
+    idx = [int(i) + 1 for i in idx]
+    text = ", ".join(str(i) for i in idx[:limit])
+    return text + (f", ... ({len(idx)} rows)" if len(idx) > limit else "")
+
+
+def read_table(path):
+    """(header, data) of a numeric CSV file with one header line: the one CSV reader.
+
+    Cells that are empty or spell NaN (:data:`MISSING`; pandas' ``df.to_csv()`` writes NaN as an
+    empty cell) are read as NaN, i.e. missing samples; what to do about them is the caller's
+    choice (urdf2dyn.gaps). Anything else that is not a number is refused, naming the row and the
+    column. Files over FAST_CSV_BYTES go through pandas' C parser when pandas is installed."""
+    path = os.fspath(path)
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        header = [h.strip() for h in next(csv.reader(f), [])]
+    if not header or header == [""]:
+        raise MotionError(f"{path}: empty file (expected a header line)")
+    data = _read_fast(path, len(header)) if os.path.getsize(path) > FAST_CSV_BYTES else None
+    if data is None:
+        try:                   # NumPy's C parser: a clean table (numbers, nan) in one pass
+            data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2, dtype=float,
+                              encoding="utf-8-sig")
+            if data.shape[0] and data.shape[1] != len(header):
+                data = None
+        except ValueError:     # empty cells, words, ragged rows: the csv module words it
+            data = None
+    if data is None:
+        data = _read_slow(path, header)
+    return header, data.reshape(-1, len(header))
+
+
+def _read_slow(path, header):
+    missing = set(MISSING)
+    rows = []
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        reader = csv.reader(f)
+        next(reader, None)
+        for lineno, row in enumerate(reader, 2):
+            if not row or (len(row) == 1 and not row[0].strip()):
+                continue
+            if len(row) != len(header):
+                raise MotionError(f"{path}: line {lineno} has {len(row)} values for "
+                                  f"{len(header)} header columns")
+            out = []
+            for col, cell in zip(header, row):
+                cell = cell.strip()
+                if cell in missing:
+                    out.append(math.nan)
+                    continue
+                try:
+                    out.append(float(cell))
+                except ValueError:
+                    raise MotionError(f"{path}: line {lineno}, column {col!r}: {cell!r} is not "
+                                      "a number (not a numeric CSV table; leave a cell empty or "
+                                      "write NaN for a missing sample)") from None
+            rows.append(out)
+    return np.array(rows, dtype=float).reshape(-1, len(header))
+
+
+def _read_fast(path, ncol):
+    """The numbers of a large CSV file via pandas, or None (no pandas, or anything unusual:
+    the caller then reads it with the csv module, which also words the errors)."""
+    try:
+        import pandas as pd
+    except ImportError:
+        return None
+    try:
+        df = pd.read_csv(path, dtype=float, engine="c", keep_default_na=False,
+                         na_values=list(MISSING), skip_blank_lines=True)
+    except Exception:          # noqa: BLE001 - any parser trouble: fall back to the csv module
+        return None
+    if df.shape[1] != ncol:
+        return None
+    # pandas pads a short row with NaN: count the separators so a short row is refused instead
+    with open(path, "rb") as f:
+        if any(line.count(b",") != ncol - 1 for line in f if line.strip()):
+            return None
+    return np.ascontiguousarray(df.to_numpy(dtype=float))
+
+
+#: Enough digits for every float64 to read back bit for bit (torques: "read back identically").
+_EXACT = "{:.17g}"
+
+
+def write_table(path, t, values, names, fmt="{:.15g}"):
+    """Write a CSV with a ``time`` column and one column per name (values (N, len(names))), 15
+    significant digits (fmt; "{:.17g}" reads back bit for bit), NaN as ``nan``: the one CSV
+    writer."""
+    table = np.column_stack([np.asarray(t, dtype=float), np.asarray(values, dtype=float)])
+    np.savetxt(path, table, delimiter=",", header=",".join(["time", *names]), comments="",
+               fmt="%" + fmt[2:-1])
+
+
 def read_csv(path, degrees=False, model=None, mapping=None, linear=()):
     """Read a CSV trajectory (header line, then numbers): ``time``, coordinates, optional
     ``<dof>_vel`` / ``<dof>_acc``, optional ``grfX_L ... copZ_R`` and ``momX_L ... momZ_R``.
     degrees=True: angles (and their rates) are in degrees (see the module docstring for which
     columns are angles)."""
-    header, data = read_csv_columns(path)
+    header, data = read_table(path)
     return _from_table(header, data, os.fspath(path), degrees, model, linear, mapping,
                        {"format": "csv"})
 
@@ -365,16 +527,17 @@ def read_csv(path, degrees=False, model=None, mapping=None, linear=()):
 def write_csv(path, traj, degrees=False, model=None, linear=(), derivatives=True, forces=True):
     """Write traj as CSV (the layout read_csv reads; 15 significant digits)."""
     header, data = _to_table(traj, degrees, model, linear, derivatives, forces)
-    _write_csv_table(path, data[:, 0], data[:, 1:], header[1:])
+    write_table(path, data[:, 0], data[:, 1:], header[1:])
 
 
 # ----------------------------------------------------------------------------- OpenSim
 
-def read_opensim(path, model=None, mapping=None, linear=()):
-    """Read an OpenSim motion/storage file (.mot, .sto).
+def read_sto_table(path):
+    """(labels, data, header info, name) of an OpenSim motion/storage file (.mot, .sto): the
+    one reader of the format, as written, nothing converted.
 
-    Header lines up to ``endheader``: an optional name line, ``key=value`` lines (``inDegrees``
-    yes/no, default no; ``nRows``/``nColumns`` are checked when present), then a line of column
+    Header lines up to ``endheader``: an optional name line, ``key=value`` lines (keys
+    lower-cased in info; ``nRows``/``nColumns`` are checked when present), then a line of column
     labels (tab-separated, or whitespace-separated without tabs) and the numbers."""
     path = os.fspath(path)
     with open(path, encoding="utf-8") as f:
@@ -413,6 +576,28 @@ def read_opensim(path, model=None, mapping=None, linear=()):
                 raise MotionError(f"{path}: {key}={info[key]!r} is not an integer") from None
             if declared != actual:
                 raise MotionError(f"{path}: header says {key}={declared} but the table has {actual}")
+    return labels, data, info, name
+
+
+def read_columns(path):
+    """(labels, data) of a CSV or OpenSim .mot/.sto file exactly as written (no unit
+    conversion, no column interpretation): for callers that address columns by their labels,
+    such as OpenSim's ExternalLoads identifiers."""
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext in (".mot", ".sto"):
+        labels, data, _, _ = read_sto_table(path)
+        return labels, data
+    if ext == ".csv":
+        return read_table(path)
+    raise MotionError(f"{os.fspath(path)}: unknown table format {ext!r} (expected .csv, .mot or "
+                      ".sto)")
+
+
+def read_opensim(path, model=None, mapping=None, linear=()):
+    """Read an OpenSim motion/storage file (.mot, .sto) as a Trajectory (see read_sto_table for
+    the layout). ``inDegrees=yes`` converts the rotational coordinates only (angle_columns)."""
+    path = os.fspath(path)
+    labels, data, info, name = read_sto_table(path)
     deg = info.get("indegrees", "no").lower()
     if deg not in ("yes", "no", "true", "false"):
         raise MotionError(f"{path}: inDegrees={info['indegrees']!r} (expected yes or no)")
@@ -421,19 +606,89 @@ def read_opensim(path, model=None, mapping=None, linear=()):
                        {"format": "opensim", "name": name, "in_degrees": degrees, "header": info})
 
 
-def write_opensim(path, traj, degrees=True, name=None, model=None, linear=(), derivatives=False,
+def write_opensim(path, traj, degrees=None, name=None, model=None, linear=(), derivatives=False,
                   forces=False):
     """Write an OpenSim .mot/.sto file: header ``name``, ``version=1``, ``nRows``, ``nColumns``,
-    ``inDegrees=yes|no``, ``endheader``, then tab-separated labels and values. degrees=True
-    (OpenSim's usual choice for coordinates) writes angles in degrees; lengths stay in m."""
+    ``inDegrees=yes|no``, ``endheader``, then tab-separated labels and values.
+
+    degrees: write angles in degrees (``inDegrees=yes``, OpenSim's usual choice for
+    coordinates); which columns are angles: see :func:`angle_columns` (with a model, exactly its
+    rotational coordinates). The default None means yes with a model and no without one, so a
+    table that is not a motion (torques, forces) is never multiplied by 180/pi: write torques with
+    :func:`write_torques`. Lengths stay in m."""
+    if degrees is None:
+        degrees = model is not None
     header, data = _to_table(traj, degrees, model, linear, derivatives, forces)
-    name = name or os.path.splitext(os.path.basename(os.fspath(path)))[0]
+    _write_sto(path, header, data, degrees,
+               name or os.path.splitext(os.path.basename(os.fspath(path)))[0])
+
+
+def _write_sto(path, header, data, degrees, name, fmt="{:.15g}"):
     with open(path, "w", encoding="utf-8", newline="\n") as f:
         f.write(f"{name}\nversion=1\nnRows={data.shape[0]}\nnColumns={data.shape[1]}\n"
                 f"inDegrees={'yes' if degrees else 'no'}\nendheader\n")
         f.write("\t".join(header) + "\n")
         for row in data:
-            f.write("\t".join(f"{x:.15g}" for x in row) + "\n")
+            f.write("\t".join(fmt.format(x) for x in row) + "\n")
+
+
+# ----------------------------------------------------------------------------- torques
+
+def torque_names(model):
+    """OpenSim's inverse-dynamics column names of the model's generalized forces, in v order:
+    ``<coordinate>_moment`` for a rotational DoF (revolute, continuous, a planar joint's theta, a
+    floating joint's wx wy wz), ``<coordinate>_force`` for a translational one."""
+    ang = angle_columns(model.v_names, model, velocity=True)
+    return [f"{n}_{'moment' if a else 'force'}" for n, a in zip(model.v_names, ang)]
+
+
+def write_torques(path, t, tau, model, per_kg=False, name=None):
+    """Write generalized forces tau (N, model.nv) at times t (N,): the one way to save torques.
+
+    ``.sto``/``.mot``: OpenSim's inverse-dynamics layout, ``inDegrees=no`` (forces are never
+    angles), columns ``time`` + :func:`torque_names` (``<coordinate>_moment`` in N·m,
+    ``<coordinate>_force`` in N): OpenSim and its users read it as one of their own. ``.csv``:
+    ``time`` + ``model.v_names``. 17 significant digits: the values read back bit for bit. per_kg only names the unit in the .sto title (N·m/kg): divide
+    tau yourself (urdf2dyn.grf.per_kg). :func:`read_torques` reads both back."""
+    tau = np.asarray(tau, dtype=float)
+    t = np.asarray(t, dtype=float).reshape(-1)
+    if tau.ndim != 2 or tau.shape != (len(t), model.nv):
+        raise ValueError(f"tau: expected shape ({len(t)}, {model.nv}) (samples, model.nv), got "
+                         f"{tau.shape}")
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext in (".sto", ".mot"):
+        unit = "N·m/kg, N/kg" if per_kg else "N·m, N"
+        _write_sto(path, ["time", *torque_names(model)], np.column_stack([t, tau]), False,
+                   name or f"urdf2dyn inverse dynamics ({unit})", fmt=_EXACT)
+    elif ext == ".csv":
+        write_table(path, t, tau, model.v_names, fmt=_EXACT)
+    else:
+        raise ValueError(f"{os.fspath(path)}: torques are written as .sto, .mot or .csv, not "
+                         f"{ext!r}")
+
+
+def read_torques(path, model=None):
+    """(t (N,), tau (N, k), names) of a torque file written by :func:`write_torques` (or by
+    OpenSim's inverse-dynamics tool): ``<dof>_moment`` / ``<dof>_force`` names are mapped back to
+    the DoF names. With a model, the columns are returned in ``model.v_names`` order (all of them
+    must be there)."""
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext in (".sto", ".mot"):
+        traj = read_opensim(path)
+        if traj.meta.get("in_degrees"):
+            raise MotionError(f"{os.fspath(path)}: inDegrees=yes in a torque file (generalized "
+                              "forces are never in degrees): rewrite it with inDegrees=no")
+    else:
+        traj = read(path)
+    names = []
+    for n in traj.names:
+        m = _TORQUE_SUFFIX_RE.match(n)
+        names.append(m["dof"] if m else n)
+    tau = traj.q
+    if model is not None:
+        tau = tau[:, _indices(names, model.v_names, "torque columns")]
+        names = list(model.v_names)
+    return traj.time, np.ascontiguousarray(tau), names
 
 
 # ----------------------------------------------------------------------------- HuMoD .mat
@@ -602,11 +857,13 @@ def from_dataframe(df, degrees=False, model=None, mapping=None, linear=()):
 
 # ----------------------------------------------------------------------------- dispatch
 
-_READERS = {".csv": read_csv, ".mot": read_opensim, ".sto": read_opensim, ".mat": read_humod}
-_WRITERS = {".csv": write_csv, ".mot": write_opensim, ".sto": write_opensim, ".mat": write_humod}
+_READERS: dict[str, Callable[..., Trajectory]] = {
+    ".csv": read_csv, ".mot": read_opensim, ".sto": read_opensim, ".mat": read_humod}
+_WRITERS: dict[str, Callable[..., None]] = {
+    ".csv": write_csv, ".mot": write_opensim, ".sto": write_opensim, ".mat": write_humod}
 
 
-def read(path, **options):
+def read(path: str | os.PathLike[str], **options: Any) -> Trajectory:
     """Read a trajectory file by its extension: .csv, .mot/.sto (OpenSim), .mat (HuMoD)."""
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext not in _READERS:
@@ -615,7 +872,7 @@ def read(path, **options):
     return _READERS[ext](path, **options)
 
 
-def write(path, traj, **options):
+def write(path: str | os.PathLike[str], traj: Trajectory, **options: Any) -> None:
     """Write a trajectory file by its extension (see read)."""
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext not in _WRITERS:
@@ -644,7 +901,7 @@ def lowpass(t, x, cutoff_hz, order=2):
 
     A Butterworth filter of the given order (scipy.signal.butter) run forwards and backwards
     (scipy.signal.filtfilt, odd padding): no phase lag, twice the order's roll-off, and gain
-    |H(f)|^2, i.e. 0.5 (-6 dB) at cutoff_hz rather than -3 dB; no cutoff correction is applied.
+    ``|H(f)|^2``, i.e. 0.5 (-6 dB) at cutoff_hz rather than -3 dB; no cutoff correction is applied.
     The default order 2 gives the usual 4th-order zero-lag filter of biomechanics (Winter 2009,
     ch. 3). cutoff_hz must be below the Nyquist frequency."""
     from scipy.signal import butter, filtfilt
@@ -661,28 +918,55 @@ def lowpass(t, x, cutoff_hz, order=2):
     return filtfilt(b, a, x, axis=0, padtype="odd", padlen=padlen)
 
 
-def estimate_derivatives(t, q, method="savgol", cutoff_hz=None, *, model=None, filter_order=2,
-                         window=None, polyorder=3, return_positions=False):
-    """Velocities and accelerations of sampled coordinates q (N, n) at times t (N,).
+def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "gradient",
+                         cutoff_hz: float | None = None, *, model: Model | None = None,
+                         filter_order: int = 2, window: int | None = None, polyorder: int = 3,
+                         return_positions: bool = False) -> tuple[NDArray[np.float64], ...]:
+    """Velocities and accelerations of sampled coordinates q (N, n) at times t (N,): urdf2dyn's
+    one derivative estimator (the command line's ``--derivatives`` / ``--filter`` call it too).
 
-    method:
-      * "savgol": Savitzky-Golay differentiating filters (scipy.signal.savgol_filter, deriv=1
-        and 2, mode="interp"): local least-squares polynomials of degree polyorder (default 3)
-        over window samples (odd; default the odd number nearest 0.05 s of samples, at least
-        polyorder + 2). Uniform sampling.
-      * "spline": the interpolating quintic spline through the samples
-        (scipy.interpolate.make_interp_spline, k=5), differentiated. Any sampling.
-      * "gradient": second-order finite differences (numpy.gradient, edge_order=2), twice.
-    cutoff_hz: first low-pass the positions with the zero-lag Butterworth filter of lowpass()
-    (order filter_order, uniform sampling). Without a filter, "spline" and "gradient" follow the
-    samples exactly, noise included: filter noisy motion capture.
+    q must be finite: a NaN would spread to its neighbours (and, filtered, to every sample).
+    Fill gaps first (urdf2dyn.gaps.fill_gaps; urdf2dyn.inverse_dynamics_trial does).
 
-    model (optional): q has model.nq columns in model order and the result model.nv columns;
-    a floating joint's velocity is then its body-frame twist, from urdf2dyn.motion.derivatives
-    (finite differences of the, possibly filtered, renormalised quaternion) whatever the method.
-    Without a model every column is differentiated independently.
+    Parameters
+    ----------
+    t : array_like, shape (N,)
+        Sample times, s.
+    q : array_like, shape (N, n)
+        Coordinates (model.nq columns in model order when ``model`` is given).
+    method : {"gradient", "savgol", "spline"}
+        * "gradient" (the default, NumPy only): second-order finite differences
+          (numpy.gradient, edge_order=2: central inside, one-sided at both ends, non-uniform
+          steps allowed), applied twice; exact for quadratic trajectories.
+        * "savgol": Savitzky-Golay differentiating filters (scipy.signal.savgol_filter,
+          deriv=1 and 2, mode="interp"): local least-squares polynomials of degree polyorder
+          over window samples. Uniform sampling.
+        * "spline": the interpolating quintic spline through the samples
+          (scipy.interpolate.make_interp_spline, k=5), differentiated. Any sampling.
+    cutoff_hz : float, optional
+        First low-pass the positions with the zero-lag Butterworth filter of lowpass()
+        (order filter_order, uniform sampling). Without a filter, "spline" and "gradient"
+        follow the samples exactly, noise included: filter noisy motion capture.
+    model : Model, optional
+        With a model the result has model.nv columns and a floating joint's velocity is its
+        body-frame twist, v_lin = R^T dp/dt and w = 2 vec(conj(quat) * dquat/dt), from finite
+        differences of the (possibly filtered) renormalised, sign-continuous quaternion,
+        whatever the method; its acceleration is the derivative of that v. Without a model
+        every column is differentiated independently.
+    filter_order : int
+        Order of the Butterworth filter (see lowpass).
+    window : int, optional
+        Savitzky-Golay window in samples (odd; default the odd number nearest 0.05 s of
+        samples, at least polyorder + 2).
+    polyorder : int
+        Savitzky-Golay polynomial degree.
+    return_positions : bool
+        Also return the (filtered) positions.
 
-    Returns (v, a), or (q_filtered, v, a) with return_positions=True.
+    Returns
+    -------
+    tuple of ndarray
+        (v, a), or (q_filtered, v, a) with return_positions=True.
     """
     t = np.asarray(t, dtype=float).reshape(-1)
     q = np.asarray(q, dtype=float)
@@ -694,6 +978,14 @@ def estimate_derivatives(t, q, method="savgol", cutoff_hz=None, *, model=None, f
         raise ValueError("t: expected at least 3 finite, strictly increasing times")
     if model is not None and q.shape[1] != model.nq:
         raise ValueError(f"q: expected {model.nq} columns (model.nq), got {q.shape[1]}")
+    bad = ~np.isfinite(q)
+    if bad.any():
+        rows, cols = np.nonzero(bad)
+        names = model.q_names if model is not None else None
+        which = sorted({names[c] if names else c for c in cols}, key=str)
+        raise MotionError(f"q: missing (NaN) samples at rows {_rows(np.unique(rows))} in columns "
+                          f"{which}: fill the gaps first (urdf2dyn.gaps.fill_gaps), or cut the "
+                          "trial")
     qf = lowpass(t, q, cutoff_hz, filter_order) if cutoff_hz is not None else q.copy()
     floating = [j for j in model.joints if j.type == "floating"] if model is not None else []
     for j in floating:
@@ -729,12 +1021,34 @@ def estimate_derivatives(t, q, method="savgol", cutoff_hz=None, *, model=None, f
 
     if model is not None and model.nv != model.nq:
         vm, am = np.empty((len(t), model.nv)), np.empty((len(t), model.nv))
-        fd_v, fd_a = _fd_derivatives(t, qf, model) if floating else (None, None)
         for j in model.joints:
             qs, vs = slice(j.q_index, j.q_index + j.nq), slice(j.v_index, j.v_index + j.nv)
             if j.type == "floating":
-                vm[:, vs], am[:, vs] = fd_v[:, vs], fd_a[:, vs]
+                vm[:, vs] = _floating_velocity(t, qf[:, qs])
+                am[:, vs] = np.gradient(vm[:, vs], t, axis=0, edge_order=2)
             else:
                 vm[:, vs], am[:, vs] = v[:, qs], a[:, qs]
         v, a = vm, am
     return (qf, v, a) if return_positions else (v, a)
+
+
+def _floating_velocity(t, qj):
+    """Body-frame twist [v_lin, w] (N, 6) of a floating joint's samples qj = [p, quat] (N, 7)."""
+    p, quat = qj[:, :3], qj[:, 3:7] / np.linalg.norm(qj[:, 3:7], axis=1, keepdims=True)
+    flip = np.cumprod(np.where(np.sum(quat[1:] * quat[:-1], axis=1) < 0, -1.0, 1.0))
+    quat = quat * np.concatenate([[1.0], flip])[:, None]      # sign-continuous
+    dp = np.gradient(p, t, axis=0, edge_order=2)
+    dquat = np.gradient(quat, t, axis=0, edge_order=2)
+    x, y, z, w = quat.T
+    R = np.stack([
+        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
+        np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
+        np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1),
+    ], axis=1)
+    v_lin = np.einsum("nji,nj->ni", R, dp)
+    # vector part of conj(quat) * dquat, quaternions as (x, y, z, w)
+    dx, dy, dz, dw = dquat.T
+    omega = 2 * np.stack([w * dx - x * dw - (y * dz - z * dy),
+                          w * dy - y * dw - (z * dx - x * dz),
+                          w * dz - z * dw - (x * dy - y * dx)], axis=-1)
+    return np.concatenate([v_lin, omega], axis=1)

@@ -1,9 +1,12 @@
 """The Python face of a compiled URDF model: names, conventions, f_ext, pickling."""
+from __future__ import annotations
+
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from . import _core
 from .threads import get_num_threads
@@ -11,6 +14,9 @@ from .threads import get_num_threads
 # Coordinate names of multi-DoF joints, appended to the joint's name as "<joint>_<suffix>".
 _Q_SUFFIXES = {"floating": ("x", "y", "z", "qx", "qy", "qz", "qw"), "planar": ("x", "y", "theta")}
 _V_SUFFIXES = {"floating": ("vx", "vy", "vz", "wx", "wy", "wz"), "planar": ("x", "y", "theta")}
+
+#: External wrenches: {link name: [fx fy fz mx my mz] of shape (6,) or (N, 6)}, world frame.
+FExt = Mapping[str, ArrayLike]
 
 
 @dataclass(frozen=True)
@@ -25,16 +31,54 @@ class Joint:
     v_index: int
     nq: int
     nv: int
-    parent: str
+    parent: str | None
     child: str
-    axis: tuple
-    limit: tuple = None
-    mimic: tuple = None
+    axis: tuple[float, float, float]
+    limit: tuple[float, float, float, float] | None = None
+    mimic: tuple[str, float, float] | None = None
     damping: float = 0.0
     friction: float = 0.0
 
 
-def load(urdf, floating_base=False):
+@dataclass(frozen=True, eq=False)
+class Structure:
+    """The compiled tree, as the core evaluates it (read-only copies; see Model.structure).
+
+    Bodies are in topological order, body 0 being the fixed world; body i > 0 hangs from the
+    movable joint ``joint[i]``. Transforms follow Featherstone's Plücker convention: ``E``
+    rotates parent coordinates into child coordinates and ``r`` is the child origin in parent
+    coordinates (a point maps as p_child = E (p_parent - r)). Inertias are about the body
+    origin, in body axes: mass, first moment h = m c and 3x3 rotational inertia ``Ib``.
+    """
+    parent: np.ndarray      # (nb,)      parent body, parent[i] < i; -1 for the world
+    joint: tuple            # (nb,)      name of the joint above each body ("" for the world)
+    jtype: tuple            # (nb,)      its type: "revolute", ..., "fixed" for the world
+    q_index: np.ndarray     # (nb,)      first q index of the joint
+    v_index: np.ndarray     # (nb,)      first v index
+    nq: np.ndarray          # (nb,)      number of q coordinates of the joint
+    nv: np.ndarray          # (nb,)      number of v coordinates
+    axis: np.ndarray        # (nb, 3)    joint axis (planar: normal) in the joint frame
+    plane: np.ndarray       # (nb, 6)    planar joints: in-plane unit axes u, w
+    Xtree_E: np.ndarray     # (nb, 3, 3) parent body frame -> joint frame at q = 0: rotation
+    Xtree_r: np.ndarray     # (nb, 3)    ... and the joint origin in the parent body frame
+    mass: np.ndarray        # (nb,)      body mass (fixed links merged)
+    h: np.ndarray           # (nb, 3)    first moment of mass, body frame
+    Ib: np.ndarray          # (nb, 3, 3) rotational inertia about the body origin
+    link_names: tuple       # (nl,)      every URDF link, document order
+    link_body: np.ndarray   # (nl,)      the body each link rides on
+    link_E: np.ndarray      # (nl, 3, 3) body frame -> link frame: rotation
+    link_r: np.ndarray      # (nl, 3)    ... and the link origin in the body frame
+
+    @property
+    def nbody(self):
+        """Number of bodies, the world included."""
+        return len(self.parent)
+
+
+_JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar")
+
+
+def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False) -> Model:
     """Load a URDF robot: ``urdf`` is a path or the XML text itself.
 
     floating_base=True adds a floating joint named 'root_joint' above the URDF's root link
@@ -70,7 +114,7 @@ class Model:
     (N, nv)) and returns the matching shape as new float64 arrays.
     """
 
-    def __init__(self, xml_text, floating_base=False):
+    def __init__(self, xml_text: str, floating_base: bool = False) -> None:
         self._xml = xml_text
         try:
             self._c = _core.load(xml_text, bool(floating_base))
@@ -86,28 +130,43 @@ class Model:
         self.v_names = [n for j in self.joints for n in _names(j, _V_SUFFIXES)]
 
     # ---- description -------------------------------------------------------------
-    name = property(lambda self: self._c.name, doc="robot name")
-    nq = property(lambda self: self._c.nq, doc="number of configuration coordinates")
-    nv = property(lambda self: self._c.nv, doc="number of velocity coordinates (DoF)")
-    floating_base = property(lambda self: self._c.floating_base)
+    @property
+    def name(self) -> str:
+        """Robot name (the ``<robot name>`` attribute)."""
+        return self._c.name
 
     @property
-    def gravity(self):
+    def nq(self) -> int:
+        """Number of configuration coordinates."""
+        return self._c.nq
+
+    @property
+    def nv(self) -> int:
+        """Number of velocity coordinates (degrees of freedom)."""
+        return self._c.nv
+
+    @property
+    def floating_base(self) -> bool:
+        """True when load added a floating root joint (``floating_base=True``)."""
+        return self._c.floating_base
+
+    @property
+    def gravity(self) -> NDArray[np.float64]:
         """Gravity (3,) in the URDF world frame, m/s²; default (0, 0, -9.81)."""
         return self._c.gravity
 
     @gravity.setter
-    def gravity(self, g):
+    def gravity(self, g: ArrayLike) -> None:
         self._c.gravity = g
 
-    def joint(self, name):
+    def joint(self, name: str) -> Joint:
         """The movable joint called name."""
         for j in self.joints:
             if j.name == name:
                 return j
         raise KeyError(f"no movable joint named {name!r}")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         base = "floating base" if self.floating_base else "fixed base"
         return (f"<urdf2dyn.Model {self.name!r}: {len(self.joints)} joints, nq={self.nq}, "
                 f"nv={self.nv}, {len(self.link_names)} links, {base}>")
@@ -115,13 +174,31 @@ class Model:
     def __reduce__(self):
         return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity)))
 
+    def structure(self):
+        """The compiled tree the algorithms run on, as a :class:`Structure` of NumPy arrays:
+        parents, joint types and axes, fixed placements, merged inertias and the link side
+        table. Code generators read the model through this; changing the arrays changes
+        nothing in the model."""
+        s = self._c.structure()
+        for key, value in s.items():
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+        return Structure(
+            parent=s["parent"], joint=tuple(s["joint"]),
+            jtype=tuple(_JTYPES[t] for t in s["jtype"]), q_index=s["qadr"],
+            v_index=s["vadr"], nq=s["jnq"], nv=s["jnv"], axis=s["axis"], plane=s["plane"],
+            Xtree_E=s["Xtree_E"], Xtree_r=s["Xtree_r"], mass=s["mass"], h=s["h"], Ib=s["Ib"],
+            link_names=tuple(self.link_names), link_body=s["link_body"], link_E=s["link_E"],
+            link_r=s["link_r"])
+
     # ---- dynamics ----------------------------------------------------------------
     def _compute(self, algo, inputs, f_ext=None, link=-1, point=None, dt=0.0):
         bodies, wrenches = self._fext(f_ext, inputs[0])
         return self._c.compute(algo, inputs, bodies, wrenches, get_num_threads(), link, point,
                                dt)
 
-    def inverse_dynamics(self, q, v, a, f_ext=None):
+    def inverse_dynamics(self, q: ArrayLike, v: ArrayLike, a: ArrayLike,
+                         f_ext: FExt | None = None) -> NDArray[np.float64]:
         """Joint forces tau = M(q) a + C(q, v) v + g(q) - sum J^T f_ext (RNEA).
 
         f_ext: {link_name: (6,) or (N, 6)} wrenches [fx fy fz mx my mz] applied to the
@@ -131,54 +208,144 @@ class Model:
 
     rnea = inverse_dynamics
 
-    def mass_matrix(self, q):
+    def mass_matrix(self, q: ArrayLike) -> NDArray[np.float64]:
         """Joint-space inertia M(q): (nv, nv) or (N, nv, nv), symmetric (CRBA)."""
         return self._compute(_core.CRBA, (q,))
 
     crba = mass_matrix
 
-    def nonlinear_effects(self, q, v):
+    def nonlinear_effects(self, q: ArrayLike, v: ArrayLike) -> NDArray[np.float64]:
         """h(q, v) = C(q, v) v + g(q): the joint forces that hold the robot at zero
         acceleration."""
         return self._compute(_core.NLE, (q, v))
 
-    def gravity_torques(self, q):
+    def gravity_torques(self, q: ArrayLike) -> NDArray[np.float64]:
         """g(q): the joint forces that hold the robot still against gravity."""
         return self._compute(_core.GRAVITY, (q,))
 
-    def coriolis_matrix(self, q, v):
+    def coriolis_matrix(self, q: ArrayLike, v: ArrayLike) -> NDArray[np.float64]:
         """C(q, v) with C v = h - g and dM/dt - 2C skew-symmetric (Pinocchio's factorization):
         (nv, nv) or (N, nv, nv)."""
         return self._compute(_core.CORIOLIS, (q, v))
 
-    def forward_dynamics(self, q, v, tau, f_ext=None):
+    def forward_dynamics(self, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
+                         f_ext: FExt | None = None) -> NDArray[np.float64]:
         """Joint accelerations qdd = M^-1 (tau + sum J^T f_ext - h) (ABA). Raises ValueError
         when the mass matrix is singular (a movable joint carrying no inertia)."""
         return self._compute(_core.ABA, (q, v, tau), f_ext)
 
     aba = forward_dynamics
 
+    # ---- derivatives, centroidal dynamics, regressor (docs/derivatives.rst) -------------
+    def _no_planar(self, what):
+        planar = [j.name for j in self.joints if j.type == "planar"]
+        if planar:
+            raise ValueError(f"{what}: planar joints are not supported (joint {planar[0]!r}); "
+                             "model the plane with two prismatic joints and a revolute one")
+
+    def inverse_dynamics_derivatives(self, q, v, a, f_ext=None):
+        """Partial derivatives of inverse dynamics (Carpentier & Mansard 2018).
+
+        Parameters
+        ----------
+        q, v, a : array_like, (nq,) / (nv,) or (N, nq) / (N, nv)
+        f_ext : dict, optional
+            As for inverse_dynamics: world wrenches, fixed in the world as q changes.
+
+        Returns
+        -------
+        dtau_dq, dtau_dv, M : ndarray, (nv, nv) or (N, nv, nv)
+            dtau_dq[i, j] is d tau_i / d q_j, q moving in the tangent space
+            (``integrate(q, dq)``, body-frame twist for floating joints, as Pinocchio);
+            M = d tau / d a is the mass matrix.
+        """
+        self._no_planar("inverse_dynamics_derivatives")
+        return self._compute(_core.RNEA_DERIV, (q, v, a), f_ext)
+
+    def forward_dynamics_derivatives(self, q, v, tau, f_ext=None):
+        """Partial derivatives of forward dynamics qdd = ABA(q, v, tau, f_ext).
+
+        Returns
+        -------
+        dqdd_dq, dqdd_dv, Minv : ndarray, (nv, nv) or (N, nv, nv)
+            dqdd_dq in the tangent space (as inverse_dynamics_derivatives); Minv = M^-1 =
+            d qdd / d tau.
+        """
+        self._no_planar("forward_dynamics_derivatives")
+        return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext)
+
+    def centroidal_momentum_matrix(self, q):
+        """Centroidal momentum matrix A_G (6, nv) or (N, 6, nv) (Orin, Goswami & Lee 2013):
+        h_G = A_G v, rows 0-2 the linear momentum, rows 3-5 the angular momentum about the
+        centre of mass, world axes (Pinocchio's ccrba layout)."""
+        self._no_planar("centroidal_momentum_matrix")
+        return self._compute(_core.CCRBA, (q,))
+
+    def centroidal(self, q, v, a):
+        """Centroidal state: a dict of arrays, each with a leading N axis for N samples.
+
+        Returns
+        -------
+        dict
+            ``com``, ``com_velocity``, ``com_acceleration`` (3,): the centre of mass of the
+            moving links and its derivatives; ``momentum`` (6,): h_G = A_G v = [p; L_G],
+            linear momentum then angular momentum about the centre of mass, world axes;
+            ``momentum_rate`` (6,): dh_G/dt = A_G a + dA_G/dt v (gravity excluded, so with
+            a floating base it equals the external wrench plus the weight, at the CoM).
+        """
+        self._no_planar("centroidal")
+        com, h = self._compute(_core.CENTROIDAL, (q, v, a))
+        return {"com": com[..., 0, :], "com_velocity": com[..., 1, :],
+                "com_acceleration": com[..., 2, :], "momentum": h[..., 0, :],
+                "momentum_rate": h[..., 1, :]}
+
+    def regressor(self, q, v, a):
+        """Inertial-parameter regressor Y (nv, 10 B) or (N, nv, 10 B), with
+        ``Y @ model.inertial_parameters() == inverse_dynamics(q, v, a)`` (Atkeson, An &
+        Hollerbach 1986). Columns: 10 per body of ``model.bodies``, in that order."""
+        return self._compute(_core.REGRESSOR, (q, v, a))
+
+    def inertial_parameters(self):
+        """The inertial parameters pi (10 B,): for each body of ``model.bodies`` (the compiled
+        bodies, fixed links merged into them), [m, m cx, m cy, m cz, Ixx, Ixy, Iyy, Ixz, Iyz,
+        Izz], c the centre of mass and I the inertia about the body origin, in the body
+        frame (the frame of the link named in ``model.bodies``; Pinocchio's order)."""
+        return self._c.inertial_parameters().reshape(-1)
+
+    @property
+    def bodies(self):
+        """Names of the moving bodies, in the regressor's order: for each movable joint, its
+        child link (which carries every link welded to it by fixed joints)."""
+        return [j.child for j in self.joints]
+
+    def parameter_names(self):
+        """Names of the entries of inertial_parameters(): '<body>.m', '<body>.mcx', ...,
+        '<body>.Izz'."""
+        return [f"{b}.{p}" for b in self.bodies for p in PARAMETERS]
+
     # ---- kinematics --------------------------------------------------------------
-    def forward_kinematics(self, q):
+    def forward_kinematics(self, q: ArrayLike
+                           ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Every link's pose, in model.link_names order: positions (..., L, 3) of the link
         origins and rotations (..., L, 3, 3) whose columns are the link's axes, in the world."""
         return self._compute(_core.FK, (q,))
 
-    def joint_positions(self, q):
+    def joint_positions(self, q: ArrayLike) -> NDArray[np.float64]:
         """World positions (..., J, 3) of the movable joints' frames, in model.joints order."""
         return self._compute(_core.JOINT_POS, (q,))
 
-    def center_of_mass(self, q):
+    def center_of_mass(self, q: ArrayLike) -> NDArray[np.float64]:
         """Centre of mass (..., 3) of the links that move (links welded to a fixed base are
         left out, as in Pinocchio); their mass is model.total_mass."""
         return self._compute(_core.COM, (q,))
 
     @property
-    def total_mass(self):
+    def total_mass(self) -> float:
         """Mass of the links that move (every link with a floating base)."""
         return self._c.total_mass
 
-    def jacobian(self, q, link, point=None):
+    def jacobian(self, q: ArrayLike, link: str, point: ArrayLike | None = None
+                 ) -> NDArray[np.float64]:
         """Jacobian (6, nv) or (N, 6, nv) of a point on a link: rows 0-2 map v to the point's
         linear velocity, rows 3-5 to the link's angular velocity, both in world-aligned axes.
         point: (3,) in the link's frame (default: the link origin)."""
@@ -191,34 +358,34 @@ class Model:
             point = tuple(point.tolist())
         return self._compute(_core.JACOBIAN, (q,), link=self._link_index[link], point=point)
 
-    def link_velocities(self, q, v):
+    def link_velocities(self, q: ArrayLike, v: ArrayLike) -> NDArray[np.float64]:
         """(..., L, 6): linear velocity of each link origin and angular velocity, in
         world-aligned axes."""
         return self._compute(_core.LINK_VEL, (q, v))
 
-    def kinetic_energy(self, q, v):
+    def kinetic_energy(self, q: ArrayLike, v: ArrayLike) -> float | NDArray[np.float64]:
         """Kinetic energy 1/2 v^T M v: a float, or (N,)."""
         return _scalar(self._compute(_core.KINETIC, (q, v)))
 
-    def potential_energy(self, q):
+    def potential_energy(self, q: ArrayLike) -> float | NDArray[np.float64]:
         """Gravitational potential energy -sum m g.c of the moving links: a float, or (N,)."""
         return _scalar(self._compute(_core.POTENTIAL, (q,)))
 
     # ---- configurations ---------------------------------------------------------------
-    def integrate(self, q, v, dt=1.0):
+    def integrate(self, q: ArrayLike, v: ArrayLike, dt: float = 1.0) -> NDArray[np.float64]:
         """q (+) v dt: floating joints move along the SE(3) exponential of the body twist
         v dt; other joints add v dt."""
         return self._compute(_core.INTEGRATE, (q, v), dt=float(dt))
 
-    def difference(self, q0, q1):
+    def difference(self, q0: ArrayLike, q1: ArrayLike) -> NDArray[np.float64]:
         """The v with integrate(q0, v, 1) = q1 (the SE(3) logarithm for floating joints)."""
         return self._compute(_core.DIFFERENCE, (q0, q1))
 
-    def normalize(self, q):
+    def normalize(self, q: ArrayLike) -> NDArray[np.float64]:
         """q with every floating joint's quaternion scaled to unit norm."""
         return self._compute(_core.NORMALIZE, (q,))
 
-    def neutral(self):
+    def neutral(self) -> NDArray[np.float64]:
         """The zero configuration: zero angles and offsets, identity quaternions."""
         q = np.zeros(self.nq)
         for j in self.joints:
@@ -226,7 +393,8 @@ class Model:
                 q[j.q_index + 6] = 1.0
         return q
 
-    def random_configuration(self, n=None, seed=None):
+    def random_configuration(self, n: int | None = None, seed: int | None = None
+                             ) -> NDArray[np.float64]:
         """Uniform random configurations (n of them, or one): within the URDF limits when
         finite and ordered, else angles in [-pi, pi] and lengths in [-1, 1]; floating joints
         get a position in [-1, 1]^3 and a uniform random unit quaternion."""
@@ -274,6 +442,10 @@ class Model:
         else:
             stacked = np.stack([np.broadcast_to(w, (n, 6)) for w in wrenches], axis=1)
         return np.asarray(bodies, dtype=np.intc), np.ascontiguousarray(stacked)
+
+
+# Names of the ten inertial parameters of a body, in the regressor's order.
+PARAMETERS = ("m", "mcx", "mcy", "mcz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
 
 
 def _scalar(x):

@@ -9,7 +9,8 @@ import numpy as np
 
 from . import gait
 
-__all__ = ["plot_sagittal_moments", "sagittal_figure", "plot_joint_heights", "plot_torques"]
+__all__ = ["plot_sagittal_moments", "sagittal_figure", "plot_joint_heights", "plot_torques",
+           "angular_momentum_figure", "plot_angular_momentum"]
 
 _COLORS = {"R": "tab:red", "L": "tab:blue"}
 _STYLES = {"R": "-", "L": "--"}
@@ -124,3 +125,52 @@ def plot_torques(t, tau, names, path=None, title=None, max_panels=12):
     if path is not None:
         fig.savefig(path, dpi=120)
     return fig
+
+
+# HuMoD's world axes: x forward, y up, z to the right (see urdf2dyn.human)
+HUMAN_AXES = ("about x (forward): frontal", "about y (vertical): transverse",
+              "about z (right): sagittal")
+
+
+def angular_momentum_figure(t, L, grf_y=None, axes_names=HUMAN_AXES, title=None,
+                            threshold=gait.CONTACT_THRESHOLD):
+    """A Figure of the whole-body angular momentum L (N, 3) about the centre of mass, e.g.
+    urdf2dyn.normalized_angular_momentum(...), one panel per world axis.
+
+    With vertical ground reactions grf_y = {"R": (N,), ...} giving two strikes or more, it is
+    drawn over the right foot's gait cycle (the left's without a right): each cycle thin,
+    their mean thick, as Herr & Popovic (2008, Fig. 3); else over time."""
+    t = np.asarray(t, dtype=float)
+    L = np.asarray(L, dtype=float)
+    strikes = []
+    if grf_y:
+        side = "R" if "R" in grf_y else next(iter(grf_y))
+        strikes = gait.foot_strikes(t, grf_y[side], threshold)
+    fig, axes = _figure(3, size=(7.0, 6.5))
+    for k, ax in enumerate(axes):
+        if len(strikes) >= 2:
+            pct, cyc = gait.cycle_average(t, L[:, k], strikes)
+            for c in cyc:
+                ax.plot(pct, c, color="tab:gray", lw=0.5, alpha=0.5)
+            ax.plot(pct, cyc.mean(axis=0), color="k", lw=2.0,
+                    label=f"mean of {len(cyc)} cycles" if k == 0 else None)
+        else:
+            ax.plot(t, L[:, k], color="k", lw=1.2)
+        ax.axhline(0.0, color="0.5", lw=0.6)
+        ax.set_ylabel(axes_names[k], fontsize=8)
+        ax.grid(alpha=0.3)
+    if len(strikes) >= 2:
+        axes[0].legend(fontsize=8, loc="upper right")
+        axes[-1].set_xlabel("gait cycle (%), from the foot strike")
+    else:
+        axes[-1].set_xlabel("time (s)")
+    fig.suptitle(title or "whole-body angular momentum about the centre of mass", fontsize=10)
+    return fig
+
+
+def plot_angular_momentum(t, L, path, grf_y=None, title=None, dpi=120):
+    """Write angular_momentum_figure(...) to path (PNG, SVG or PDF by extension); returns
+    path."""
+    fig = angular_momentum_figure(t, L, grf_y=grf_y, title=title)
+    fig.savefig(path, dpi=dpi)
+    return path

@@ -1,26 +1,59 @@
 """Forward simulation: integrate forward dynamics (ABA) under given joint forces."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from . import _core
+
+if TYPE_CHECKING:
+    from .model import FExt, Model
+
+#: A controller: joint forces (nv,) from time t and state (q, v).
+Controller = Callable[[float, NDArray[np.float64], NDArray[np.float64]], ArrayLike]
 
 _METHODS = {"euler": _core.EULER, "semi-implicit": _core.SEMI_IMPLICIT, "rk4": _core.RK4}
 
 
-def simulate(model, q0, v0, tau, dt, method="rk4", f_ext=None, steps=None, half_steps=False):
+def simulate(model: Model, q0: ArrayLike, v0: ArrayLike, tau: ArrayLike | Controller,
+             dt: float, method: str = "rk4", f_ext: FExt | None = None, steps: int | None = None,
+             half_steps: bool = False) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """March the state (q, v) of model from (q0, v0) with time step dt.
 
-    tau, the joint forces, is one of
-      * an array (steps, nv): each row held over its step;
-      * an array (2 steps + 1, nv) with half_steps=True: sampled every dt/2 from t = 0, so
-        RK4 gets the exact forces at its stage times (feed it inverse dynamics of a motion
-        sampled at dt/2 and the motion comes back with RK4's fourth-order error);
-      * a callable tau(t, q, v) -> (nv,), a controller sampled at the start of each step and
-        held over it (give ``steps``).
-    method: "euler", "semi-implicit" or "rk4"; positions move along model.integrate, so
-    floating-base quaternions stay unit. f_ext: {link: (6,) or (steps, 6)} wrenches as in
-    inverse_dynamics, held over each step.
+    Parameters
+    ----------
+    model : Model
+        The robot.
+    q0, v0 : array_like, shapes (nq,) and (nv,)
+        The initial state.
+    tau : array_like or callable
+        The joint forces, one of
 
-    Returns q (steps + 1, nq) and v (steps + 1, nv); row 0 is the initial state. The stepping
+        * an array (steps, nv): each row held over its step;
+        * an array (2 steps + 1, nv) with half_steps=True: sampled every dt/2 from t = 0, so
+          RK4 gets the exact forces at its stage times (feed it inverse dynamics of a motion
+          sampled at dt/2 and the motion comes back with RK4's fourth-order error);
+        * a callable tau(t, q, v) -> (nv,), a controller sampled at the start of each step
+          and held over it (give ``steps``).
+    dt : float
+        Time step, s.
+    method : {"euler", "semi-implicit", "rk4"}
+        Positions move along model.integrate, so floating-base quaternions stay unit.
+    f_ext : dict, optional
+        {link: (6,) or (steps, 6)} wrenches as in inverse_dynamics, held over each step.
+    steps : int, optional
+        Number of steps (needed with a callable tau).
+    half_steps : bool
+        tau is sampled every dt/2 (see tau).
+
+    Returns
+    -------
+    q : ndarray, shape (steps + 1, nq)
+    v : ndarray, shape (steps + 1, nv)
+        Row 0 is the initial state. The stepping
     loop runs in C (one step per call for a callable).
     """
     if method not in _METHODS:

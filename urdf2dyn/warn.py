@@ -8,6 +8,8 @@ line) turns each into an error of the caller's chosen type instead. Silence them
 
     warnings.simplefilter("ignore", urdf2dyn.Urdf2dynWarning)
 """
+from __future__ import annotations
+
 import warnings
 
 __all__ = ["Urdf2dynWarning", "URDFWarning", "report"]
@@ -21,8 +23,23 @@ class URDFWarning(Urdf2dynWarning):
     """A URDF that loads, as Pinocchio would load it, but is probably not what its author meant."""
 
 
-def report(message, strict=False, error=ValueError, category=Urdf2dynWarning, stacklevel=3):
-    """Warn with message, or raise error(message) when strict."""
+def report(message: str, strict: bool = False, error: type[Exception] = ValueError,
+           category: type[Warning] = Urdf2dynWarning, stacklevel: int = 3) -> None:
+    """Warn with message, or raise error(message) when strict.
+
+    Parameters
+    ----------
+    message : str
+        What is questionable, where (file, line, element, column...) and what to do.
+    strict : bool
+        Raise instead of warning.
+    error : type of Exception
+        The exception raised under strict (e.g. URDFError for a URDF file).
+    category : type of Warning
+        Urdf2dynWarning, or URDFWarning for findings in URDF files.
+    stacklevel : int
+        As for warnings.warn: the frame the warning is attributed to.
+    """
     if strict:
         raise error(message)
     warnings.warn(message, category, stacklevel=stacklevel)

@@ -304,9 +304,10 @@ static void check_table(const u2d_model *m, uint64_t *r)
     for (int k = 0; k < U2D_NALGO; k++) {
         const h_algo *A = &H_ALGOS[k];
         CHECK(A->name != NULL, "u2d_algo value %d has no entry in tests/c/harness.h H_ALGOS", k);
-        if (!A->name) continue;
-        size_t n0 = h_out_size(A, m, 0), n1 = h_out_size(A, m, 1);
+        if (!A->name || h_too_big(m, A)) continue;
+        size_t n0 = h_out_size(A, m, 0), n1 = h_out_size(A, m, 1), n2 = h_out_size(A, m, 2);
         double *o1 = dalloc(n0), *p1 = dalloc(n1), *o2 = dalloc(n0), *p2 = dalloc(n1);
+        double *r1 = dalloc(n2), *r2 = dalloc(n2);
         const double *x[3], *hx[3];
         bind(A, q, q2, v, a, x);
         bind(A, hq, hq2, hv, ha, hx);
@@ -314,20 +315,21 @@ static void check_table(const u2d_model *m, uint64_t *r)
                         (int)(h_rand(r) % (uint64_t)m->nlink), {0.1, -0.2, 0.3}, 0.01};
         h_state hostile = {{hx[0], hx[1], hx[2]}, {NAN, 1e308, -INFINITY}, NULL, nice.link,
                            {NAN, 1e300, 0}, INFINITY};
-        u2d_batch_args an = h_args(&nice, o1, n1 ? p1 : NULL);
-        u2d_batch_args a2 = h_args(&nice, o2, n1 ? p2 : NULL);
-        u2d_batch_args ah = h_args(&hostile, o2, n1 ? p2 : NULL);
+        u2d_batch_args an = h_args3(&nice, o1, n1 ? p1 : NULL, n2 ? r1 : NULL);
+        u2d_batch_args a2 = h_args3(&nice, o2, n1 ? p2 : NULL, n2 ? r2 : NULL);
+        u2d_batch_args ah = h_args3(&hostile, o2, n1 ? p2 : NULL, n2 ? r2 : NULL);
         u2d_status s1 = A->one(m, w, &an);
-        CHECK(s1 == U2D_OK || (s1 == U2D_ERR_SINGULAR && A->singular_ok),
+        CHECK(s1 == U2D_OK || h_excused(m, A, s1),
               "%s: status %d on a valid state", A->name, (int)s1);
-        CHECK(s1 != U2D_OK || (all_finite(o1, n0) && all_finite(p1, n1)),
+        CHECK(s1 != U2D_OK || (all_finite(o1, n0) && all_finite(p1, n1) && all_finite(r1, n2)),
               "%s: non-finite output on a finite state", A->name);
         u2d_status sh = A->one(m, w2, &ah);
         CHECK(h_status_ok(m, A, &hostile, sh, h_model_has_floating(m)),
               "%s: status %d on a hostile state", A->name, (int)sh);
         u2d_status s2 = A->one(m, w2, &a2);
         CHECK(s2 == s1 && (s1 != U2D_OK || (memcmp(o1, o2, sizeof(double) * n0) == 0 &&
-                                            memcmp(p1, p2, sizeof(double) * n1) == 0)),
+                                            memcmp(p1, p2, sizeof(double) * n1) == 0 &&
+                                            memcmp(r1, r2, sizeof(double) * n2) == 0)),
               "%s: result depends on the workspace's history", A->name);
         s2 = A->one(m, w2, &a2);
         CHECK(s2 == s1 && (s1 != U2D_OK || memcmp(o1, o2, sizeof(double) * n0) == 0),
@@ -354,7 +356,7 @@ static void check_table(const u2d_model *m, uint64_t *r)
             for (int c = 0; c < 3; c++) {
                 memcpy(xq, badq[c], sizeof keep);
                 u2d_status st = A->one(m, w2, &a2);
-                CHECK(st == U2D_ERR_QUATERNION || (st == U2D_ERR_SINGULAR && A->singular_ok),
+                CHECK(st == U2D_ERR_QUATERNION || h_excused(m, A, st),
                       "%s: quaternion (%g %g %g %g) gave status %d", A->name, xq[0], xq[1],
                       xq[2], xq[3], (int)st);
             }
@@ -362,7 +364,7 @@ static void check_table(const u2d_model *m, uint64_t *r)
             A->one(m, w2, &a2);
             memcpy(xq, keep, sizeof keep);
         }
-        free(o1); free(p1); free(o2); free(p2);
+        free(o1); free(p1); free(o2); free(p2); free(r1); free(r2);
     }
 done:
     u2d_work_free(w); u2d_work_free(w2);
@@ -374,6 +376,69 @@ static double total_mass(const u2d_urdf *u)
     double s = 0.0;
     for (int l = 0; l < u->nlink; l++) if (u->link[l].has_inertial) s += u->link[l].mass;
     return s;
+}
+
+/* Derivatives, centroidal momentum and regressor against the algorithms they extend:
+ * dtau/da = CRBA's M, Minv M = 1, Y pi = RNEA, h_G = A_G v, p = m dc/dt. Models with planar
+ * joints are refused by all but the regressor. */
+static void check_new_algorithms(const u2d_model *m, u2d_work *w, const double *q,
+                                 const double *v, const double *a, const double *Mc,
+                                 double scale)
+{
+    size_t nv = (size_t)m->nv, np = 10 * (size_t)(m->nbody - 1);
+    double *D1 = dalloc(nv * nv), *D2 = dalloc(nv * nv), *D3 = dalloc(nv * nv);
+    double *Y = dalloc(nv * np), *pi = dalloc(np), *t1 = dalloc(nv), *t2 = dalloc(nv);
+    double *Ag = dalloc(6 * nv), com[9], h[12];
+    h_state s = {{q, v, a}, {0.0, 0.0, -9.81}, NULL, 0, {0, 0, 0}, 1.0};
+
+    u2d_batch_args ay = h_args(&s, Y, NULL);
+    CHECK(H_ALGOS[U2D_ALGO_REGRESSOR].one(m, w, &ay) == U2D_OK, "regressor failed");
+    u2d_inertial_parameters(m, pi);
+    run_ok(m, w, U2D_ALGO_RNEA, q, v, a, g0, NULL, t1, NULL);
+    double err = 0.0, big = norm_inf(t1, nv) + 1.0;
+    for (size_t i = 0; i < nv; i++) {
+        double x = 0.0;
+        for (size_t k = 0; k < np; k++) x += Y[i * np + k] * pi[k];
+        err = fmax(err, fabs(x - t1[i]));
+    }
+    CHECK(err <= 1e-10 * big, "regressor: Y pi differs from rnea by %g (of %g)", err, big);
+
+    if (!h_model_has_planar(m)) {
+        u2d_batch_args ad = h_args3(&s, D1, D2, D3);
+        CHECK(H_ALGOS[U2D_ALGO_RNEA_DERIV].one(m, w, &ad) == U2D_OK, "rnea_deriv failed");
+        CHECK(max_diff(D3, Mc, nv * nv) <= 1e-11 * scale, "rnea_deriv: dtau/da differs from "
+              "crba by %g (of %g)", max_diff(D3, Mc, nv * nv), scale);
+        s.x[2] = t1;                                /* tau = rnea(q, v, a): ABA gives a back */
+        u2d_batch_args af = h_args3(&s, D1, D2, D3);
+        u2d_status st = H_ALGOS[U2D_ALGO_ABA_DERIV].one(m, w, &af);
+        CHECK(st == U2D_OK || st == U2D_ERR_SINGULAR, "aba_deriv: status %d", (int)st);
+        if (st == U2D_OK) {
+            double e = 0.0;                          /* Minv M = 1 */
+            for (size_t i = 0; i < nv; i++)
+                for (size_t j = 0; j < nv; j++) {
+                    double x = 0.0;
+                    for (size_t k = 0; k < nv; k++) x += D3[i * nv + k] * Mc[k * nv + j];
+                    e = fmax(e, fabs(x - (i == j)));
+                }
+            CHECK(e <= 1e-6, "aba_deriv: Minv M differs from 1 by %g", e);
+        }
+        s.x[2] = a;
+        u2d_batch_args ac = h_args(&s, Ag, NULL), ah = h_args(&s, com, h);
+        CHECK(H_ALGOS[U2D_ALGO_CCRBA].one(m, w, &ac) == U2D_OK, "ccrba failed");
+        CHECK(H_ALGOS[U2D_ALGO_CENTROIDAL].one(m, w, &ah) == U2D_OK, "centroidal failed");
+        double e = 0.0, hmax = 1.0, mass = 0.0;
+        for (int r = 0; r < 6; r++) {
+            double x = 0.0;
+            for (size_t k = 0; k < nv; k++) x += Ag[r * nv + k] * v[k];
+            e = fmax(e, fabs(x - h[r]));
+            hmax = fmax(hmax, fabs(h[r]));
+        }
+        CHECK(e <= 1e-11 * hmax, "centroidal: A_G v differs from h_G by %g", e);
+        for (int i = 1; i < m->nbody; i++) mass += m->inertia[i].m;
+        for (int r = 0; r < 3; r++)
+            CHECK(fabs(mass * com[3 + r] - h[r]) <= 1e-11 * hmax, "centroidal: p != m dc/dt");
+    }
+    free(D1); free(D2); free(D3); free(Y); free(pi); free(t1); free(t2); free(Ag);
 }
 
 /* Physics: identities between the algorithms, and finite differences along q(t) =
@@ -423,6 +488,7 @@ static void check_physics(const u2d_model *m, const u2d_urdf *u, int fb, uint64_
             }
             CHECK(xMx >= -1e-10 * scale * xx, "M not positive semidefinite (%g)", xMx);
         }
+        check_new_algorithms(m, w, q, v, a, Mc, scale);
         /* tau(q, v, a) = h(q, v) + M a */
         run_ok(m, w, U2D_ALGO_RNEA, q, v, a, g0, NULL, t1, NULL);
         run_ok(m, w, U2D_ALGO_NLE, q, v, NULL, g0, NULL, t2, NULL);
@@ -677,10 +743,10 @@ static void check_batches(const u2d_model *m, uint64_t *r, size_t n)
 
     for (int k = 0; k < U2D_NALGO; k++) {
         const h_algo *Al = &H_ALGOS[k];
-        if (!Al->name) continue;
-        size_t w0 = h_out_size(Al, m, 0), w1 = h_out_size(Al, m, 1);
-        double *ref0 = dalloc(n * w0), *ref1 = dalloc(n * w1);
-        double *out0 = dalloc(n * w0), *out1 = dalloc(n * w1);
+        if (!Al->name || h_too_big(m, Al)) continue;
+        size_t w0 = h_out_size(Al, m, 0), w1 = h_out_size(Al, m, 1), w2 = h_out_size(Al, m, 2);
+        double *ref0 = dalloc(n * w0), *ref1 = dalloc(n * w1), *ref2 = dalloc(n * w2);
+        double *out0 = dalloc(n * w0), *out1 = dalloc(n * w1), *out2 = dalloc(n * w2);
         const double *X[3];
         bind(Al, Q, Q2, V, A, X);
         u2d_batch_args in;
@@ -691,6 +757,7 @@ static void check_batches(const u2d_model *m, uint64_t *r, size_t n)
         }
         in.out[0] = out0; in.out_size[0] = w0;
         in.out[1] = w1 ? out1 : NULL; in.out_size[1] = w1;
+        in.out[2] = w2 ? out2 : NULL; in.out_size[2] = w2;
         in.gravity[0] = 0.3; in.gravity[1] = -0.2; in.gravity[2] = -9.81;
         in.link = link;
         in.point[0] = 0.05; in.point[1] = -0.1; in.point[2] = 0.2;
@@ -711,7 +778,8 @@ static void check_batches(const u2d_model *m, uint64_t *r, size_t n)
                                X[1] ? X[1] + s * in.in_size[1] : NULL,
                                X[2] ? X[2] + s * in.in_size[2] : NULL},
                               {0.3, -0.2, -9.81}, fmode ? &f : NULL, link, {0.05, -0.1, 0.2}, 0.02};
-                u2d_batch_args a1 = h_args(&st, ref0 + s * w0, w1 ? ref1 + s * w1 : NULL);
+                u2d_batch_args a1 = h_args3(&st, ref0 + s * w0, w1 ? ref1 + s * w1 : NULL,
+                                            w2 ? ref2 + s * w2 : NULL);
                 u2d_status r1 = Al->one(m, w, &a1);
                 if (r1 != U2D_OK && want == U2D_OK) { want = r1; want_bad = s; batch_ok = 0; }
             }
@@ -725,12 +793,14 @@ static void check_batches(const u2d_model *m, uint64_t *r, size_t n)
                     size_t bad = 999;
                     memset(out0, 0xff, sizeof(double) * n * w0);
                     memset(out1, 0xff, sizeof(double) * n * w1);
+                    memset(out2, 0xff, sizeof(double) * n * w2);
                     u2d_status st = h_batch(m, k, n, threads[t], &in, t % 2 ? w : NULL, &bad);
                     CHECK(st == want && bad == want_bad,
                           "%s batch (%s): status %d, bad %zu; one by one: %d, %zu", Al->name,
                           H_SIMD[p], (int)st, bad, (int)want, want_bad);
                     CHECK(want != U2D_OK || (memcmp(ref0, out0, sizeof(double) * n * w0) == 0 &&
-                                             memcmp(ref1, out1, sizeof(double) * n * w1) == 0),
+                                             memcmp(ref1, out1, sizeof(double) * n * w1) == 0 &&
+                                             memcmp(ref2, out2, sizeof(double) * n * w2) == 0),
                           "%s batch (%s) with %d threads, fext mode %d: differs from one-sample "
                           "calls", Al->name, H_SIMD[p], threads[t], fmode);
                 }
@@ -745,11 +815,12 @@ static void check_batches(const u2d_model *m, uint64_t *r, size_t n)
             x[0] = NAN;
             size_t bad = 0;
             u2d_status st = h_batch(m, k, n, 3, &in, w, &bad);
-            CHECK(st == U2D_OK || (st == U2D_ERR_SINGULAR && Al->singular_ok),
+            CHECK(st == U2D_OK || h_excused(m, Al, st),
                   "%s batch: status %d with a NaN", Al->name, (int)st);
             int spread = 0;
             for (size_t s = 0; s < n && st == U2D_OK; s++)
-                if (s != k1 && (!all_finite(out0 + s * w0, w0) || !all_finite(out1 + s * w1, w1)))
+                if (s != k1 && (!all_finite(out0 + s * w0, w0) || !all_finite(out1 + s * w1, w1) ||
+                                !all_finite(out2 + s * w2, w2)))
                     spread = 1;
             CHECK(!spread, "%s batch: a NaN spread to other samples", Al->name);
             x[0] = keep;
@@ -778,7 +849,7 @@ static void check_batches(const u2d_model *m, uint64_t *r, size_t n)
         size_t bad = 0;
         u2d_status st = h_batch(m, k, 0, 4, &in, w, &bad);
         CHECK(st == U2D_OK && bad == 0, "%s: empty batch, status %d, bad %zu", Al->name, (int)st, bad);
-        free(ref0); free(ref1); free(out0); free(out1);
+        free(ref0); free(ref1); free(ref2); free(out0); free(out1); free(out2);
     }
     u2d_work_free(w);
     free(Q); free(Q2); free(V); free(A); free(Wn);

@@ -1,0 +1,69 @@
+"""Per-sample time of the analytical derivatives: urdf2dyn batch vs Pinocchio C++.
+
+    python benchmarks/bench_derivatives.py [--n 5000] [--reps 5]
+
+One table (reStructuredText on stdout, progress on stderr), nanoseconds per sample, best of
+--reps passes, urdf2dyn on one thread: inverse_dynamics_derivatives (dtau/dq, dtau/dv, M) vs
+pinocchio::computeRNEADerivatives, and forward_dynamics_derivatives (dqdd/dq, dqdd/dv, M^-1)
+vs pinocchio::computeABADerivatives (benchmarks/pin_rnea_bench.cpp, built by _pinbuild.py
+against the pin wheel; needs ``pip install ".[bench]"``). Pinocchio is timed "hot" (results
+left in its Data) and "store" (each sample's three nv x nv matrices copied into an output
+array, as a batched API must deliver them). Ratios are urdf2dyn / pin; the aim is <= 1 against
+the hot loop. romeo (massless hands: singular M) is left out of forward dynamics.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench_rnea import best_of, cpu_name, fmt_ratio, log, robot_table, rst_table  # noqa: E402
+
+ALGOS = {"rnea_deriv": "inverse_dynamics_derivatives", "aba_deriv": "forward_dynamics_derivatives"}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=5000)
+    ap.add_argument("--reps", type=int, default=5)
+    args = ap.parse_args(argv)
+    import urdf2dyn
+    from _pinbuild import get_runner
+    runner = get_runner(verbose=True)
+    urdf2dyn.set_num_threads(1)
+    rng = np.random.default_rng(0)
+    header = ["robot", "nv", "algorithm", "urdf2dyn [ns]", "pin hot [ns]", "pin store [ns]",
+              "u2d / pin hot", "u2d / pin store"]
+    rows = []
+    for name, (path, floating) in robot_table().items():
+        if not Path(path).exists():
+            log(f"skip {name}: {path} not found")
+            continue
+        model = urdf2dyn.load(path, floating_base=floating)
+        n = max(200, args.n * 30 // max(model.nv, 30))
+        q = model.random_configuration(n, seed=1)
+        v = rng.uniform(-1, 1, (n, model.nv))
+        a = rng.uniform(-1, 1, (n, model.nv))
+        for algo, method in ALGOS.items():
+            if algo == "aba_deriv" and name == "romeo":
+                continue
+            log(f"{name} {algo} (N={n})")
+            fn = getattr(model, method)
+            u = best_of(lambda: fn(q, v, a), args.reps) / n * 1e9
+            hot = runner(path, floating, n=n, reps=args.reps, algo=algo, mode="hot")["best_ns"]
+            store = runner(path, floating, n=n, reps=args.reps, algo=algo,
+                           mode="store")["best_ns"]
+            rows.append([name, str(model.nv), method, f"{u:.0f}", f"{hot:.0f}", f"{store:.0f}",
+                         fmt_ratio(u / hot), fmt_ratio(u / store)])
+    urdf2dyn.set_num_threads(None)
+    print(f"CPU: {cpu_name()}; urdf2dyn one thread; ns per sample\n")
+    print(rst_table(header, rows))
+
+
+if __name__ == "__main__":
+    main()

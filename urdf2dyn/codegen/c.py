@@ -1,0 +1,122 @@
+"""C99 output: one header and one source file, libm only, no allocation, no loops over
+the tree (it is unrolled), plain arrays in every signature."""
+from .common import banner, identifier, joint_table, macro_names
+from .emit import Comment, Let, Out
+from .expr import Printer
+
+
+class CPrinter(Printer):
+    def __init__(self, scalar, rename=None):
+        self.scalar = scalar
+        self.rename = rename or {}
+
+    def number(self, x):
+        s = repr(x)
+        if "e" not in s and "." not in s and "inf" not in s:
+            s += ".0"
+        return s + ("f" if self.scalar == "float" else "")
+
+    def function(self, name):
+        return name + ("f" if self.scalar == "float" else "")
+
+    def input(self, leaf):
+        return self.rename.get(leaf.array, leaf.array) + "".join(f"[{i}]" for i in leaf.index)
+
+
+def _dims(shape, P):
+    if shape == "3":
+        return "[3]"
+    return "".join(f"[{P}_{d}]" if d in ("NQ", "NV", "NL") else f"[{d}]"
+                   for d in shape.split(","))
+
+
+def _body(fn, printer, T, indent="    "):
+    lines = []
+    for st in fn.body:
+        if isinstance(st, Comment):
+            lines.append(f"{indent}/* {st.text} */")
+        elif isinstance(st, Let):
+            decl = f"{T} " if st.declare else ""
+            lines.append(f"{indent}{decl}{st.name} = {printer.expr(st.expr)};")
+        elif isinstance(st, Out):
+            idx = "".join(f"[{i}]" for i in st.index)
+            lines.append(f"{indent}{st.array}{idx} = {printer.expr(st.expr)};")
+    return lines
+
+
+_DOC = {
+    "rnea": "Inverse dynamics (RNEA): tau = M(q) a + C(q, v) v + g(q) - sum J^T f_ext.\n"
+            " * f_ext may be NULL (no external wrenches).",
+    "crba": "Joint-space inertia matrix M(q) (CRBA), both triangles.",
+    "aba": "Forward dynamics (ABA): qdd = M^-1 (tau + sum J^T f_ext - C v - g).\n"
+           " * f_ext may be NULL. A joint carrying no inertia gives inf/NaN (singular M).",
+    "fk": "Forward kinematics: every link's origin pos[l] and rotation rot[l] (columns: the\n"
+          " * link's axes) in the world, links indexed by the _LINK_ macros.",
+    "jtf": "Generalized force of external wrenches, tau = sum over links of J_l^T f_ext[l].",
+}
+
+
+def _signature(fn, prefix, P, T):
+    params = [f"const {T} {n}{_dims(s, P)}" for n, s in fn.inputs]
+    if fn.kind in ("rnea", "aba"):
+        params.append(f"const {T} f_ext[{P}_NL][6]")
+    params += [f"{T} {n}{_dims(s, P)}" for n, s in fn.outputs]
+    return f"void {prefix}_{fn.kind}({', '.join(params)})"
+
+
+def render(model, functions, name, scalar):
+    prefix = identifier(name)
+    P = prefix.upper()
+    T = scalar
+    head = ["/* " + "\n * ".join(banner(model, "C99", scalar)) + " */"]
+    h = head + [f"#ifndef {P}_H", f"#define {P}_H", "",
+                f"#define {P}_NQ {model.nq}   /* configuration coordinates */",
+                f"#define {P}_NV {model.nv}   /* velocity coordinates (DoF) */",
+                f"#define {P}_NL {len(model.link_names)}   /* URDF links */", "",
+                "/* movable joints: first q and v index (type, nq, nv) */"]
+    joints = joint_table(model)
+    for (jn, jt, qi, vi, nq, nv), m in zip(joints, macro_names([j[0] for j in joints])):
+        h.append(f"#define {P}_Q_{m} {qi}   /* {jn}: {jt}, nq = {nq} */")
+        h.append(f"#define {P}_V_{m} {vi}")
+    h += ["", "/* links: row of pos/rot (fk) and f_ext */"]
+    for k, (ln, m) in enumerate(zip(model.link_names, macro_names(model.link_names))):
+        h.append(f"#define {P}_LINK_{m} {k}   /* {ln} */")
+    h.append("")
+    for fn in functions:
+        h += [f"/* {_DOC[fn.kind]} */", _signature(fn, prefix, P, T) + ";", ""]
+    h += [f"#endif /* {P}_H */", ""]
+
+    c = head + ["#include <math.h>", "#include <stddef.h>", f'#include "{prefix}.h"', ""]
+    c.append("/* The joint-by-joint table of the model these functions were unrolled from:")
+    from .emit import describe
+    for line in describe(model):
+        c.append(" *   " + line)
+    c.append(" */")
+    c.append("")
+    for fn in functions:
+        c += [f"/* {_DOC[fn.kind]} */", _signature(fn, prefix, P, T), "{"]
+        printer = CPrinter(scalar)
+        names = [n for n, _ in fn.inputs] + (["f_ext"] if fn.kind in ("rnea", "aba") else [])
+        c.append("    " + " ".join(f"(void){n};" for n in names))
+        if fn.kind == "aba":
+            c += [f"    {T} tau_f[{P}_NV];",
+                  "    if (f_ext) {   /* the wrenches act as extra joint forces J^T f */",
+                  f"        {prefix}_jtf(q, f_ext, tau_f);",
+                  f"        for (int k = 0; k < {P}_NV; k++) tau_f[k] += tau[k];",
+                  "    } else {",
+                  f"        for (int k = 0; k < {P}_NV; k++) tau_f[k] = tau[k];",
+                  "    }"]
+            printer = CPrinter(scalar, {"tau": "tau_f"})
+        if fn.zero_outputs:
+            for n, s in fn.outputs:
+                size = " * ".join(f"{P}_{d}" if d[0] == "N" else d for d in s.split(","))
+                c.append(f"    for (int k = 0; k < {size}; k++) (&{n}[0][0])[k] = 0;")
+        c += _body(fn, printer, T)
+        if fn.kind == "rnea":
+            c += ["    if (f_ext) {",
+                  f"        {T} e[{P}_NV];",
+                  f"        {prefix}_jtf(q, f_ext, e);",
+                  f"        for (int k = 0; k < {P}_NV; k++) tau[k] -= e[k];",
+                  "    }"]
+        c += ["}", ""]
+    return {f"{prefix}.h": "\n".join(h), f"{prefix}.c": "\n".join(c)}
