@@ -48,7 +48,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "pin_rnea_bench.cpp"
 BUILD_DIR = HERE / ".build"
-ALGOS = ("rnea", "crba", "aba", "fk", "fkva", "rnea_deriv", "aba_deriv")
+ALGOS = ("rnea", "crba", "aba", "fk", "fkva", "rnea_deriv", "aba_deriv", "framejac",
+         "framejacdot", "frameacc")
 
 # Used only if pinocchioTargets.cmake cannot be read (values of pinocchio 4.1's export).
 _FALLBACK_DEFINES = [

@@ -11,6 +11,10 @@
 //     REPS      number of timed passes over all N samples; the best pass is reported
 //     ALGO      rnea (default) | crba | aba | fk (forwardKinematics(q)) | fkva (forwardKinematics(q,v,a))
 //               | rnea_deriv (computeRNEADerivatives) | aba_deriv (computeABADerivatives)
+//               | framejac (computeFrameJacobian of the last URDF link, LOCAL)
+//               | framejacdot (computeJointJacobiansTimeVariation + getFrameJacobianTimeVariation,
+//                 LOCAL_WORLD_ALIGNED, last link) | frameacc (forwardKinematics(q,v,a) +
+//                 getFrameClassicalAcceleration, LOCAL_WORLD_ALIGNED, last link)
 //     SEED      seed for std::srand (default 42)
 //     MODE      hot (default): results stay in pinocchio::Data, the usual C++ loop;
 //               store: every timed pass also writes each sample's result into an output array
@@ -52,6 +56,7 @@
 #include "pinocchio/algorithm/frames.hpp"
 #include "pinocchio/algorithm/rnea-derivatives.hpp"
 #include "pinocchio/algorithm/aba-derivatives.hpp"
+#include "pinocchio/algorithm/jacobian.hpp"
 #include <memory>
 
 namespace
@@ -114,7 +119,10 @@ namespace
     FK,
     FKVA,
     RNEA_DERIV,
-    ABA_DERIV
+    ABA_DERIV,
+    FRAMEJAC,
+    FRAMEJACDOT,
+    FRAMEACC
   };
 
 } // namespace
@@ -173,9 +181,16 @@ int main(int argc, char ** argv)
     algo = Algo::RNEA_DERIV;
   else if (algo_name == "aba_deriv")
     algo = Algo::ABA_DERIV;
+  else if (algo_name == "framejac")
+    algo = Algo::FRAMEJAC;
+  else if (algo_name == "framejacdot")
+    algo = Algo::FRAMEJACDOT;
+  else if (algo_name == "frameacc")
+    algo = Algo::FRAMEACC;
   else
   {
-    std::fprintf(stderr, "unknown algorithm '%s' (rnea|crba|aba|fk|fkva|rnea_deriv|aba_deriv)\n", algo_name.c_str());
+    std::fprintf(stderr, "unknown algorithm '%s' (rnea|crba|aba|fk|fkva|rnea_deriv|aba_deriv|"
+                 "framejac|framejacdot|frameacc)\n", algo_name.c_str());
     return 2;
   }
 
@@ -210,7 +225,13 @@ int main(int argc, char ** argv)
   const std::size_t per_out = algo == Algo::RNEA_DERIV || algo == Algo::ABA_DERIV ? 3 * nn
                               : algo == Algo::CRBA ? static_cast<std::size_t>(model.nv * model.nv)
                               : algo == Algo::FK ? 12 * bodies.size()
-                                                 : static_cast<std::size_t>(model.nv);
+                              : algo == Algo::FRAMEJAC || algo == Algo::FRAMEJACDOT
+                                ? static_cast<std::size_t>(6 * model.nv)
+                              : algo == Algo::FRAMEACC ? 6
+                                                       : static_cast<std::size_t>(model.nv);
+  const pinocchio::FrameIndex last = bodies.back();
+  pinocchio::Data::Matrix6x J6(6, model.nv);
+  J6.setZero();
   std::vector<double> per_sample_ns;
   per_sample_ns.reserve(static_cast<std::size_t>(reps));
   // store mode: one output array, touched before timing, so Pinocchio pays the copies but
@@ -303,6 +324,40 @@ int main(int argc, char ** argv)
           std::memcpy(out.get() + k * per_out + nn, data.ddq_dv.data(), nn * sizeof(double));
           std::memcpy(out.get() + k * per_out + 2 * nn, data.Minv.data(), nn * sizeof(double));
         }
+      }
+      break;
+    case Algo::FRAMEJAC:
+      for (Eigen::Index k = 0; k < N; ++k)
+      {
+        pinocchio::computeFrameJacobian(model, data, Q.col(k), last, pinocchio::LOCAL, J6);
+        acc += J6(0, 0);
+        if (store)
+          std::memcpy(out.get() + k * per_out, J6.data(), per_out * sizeof(double));
+      }
+      break;
+    case Algo::FRAMEJACDOT:
+      for (Eigen::Index k = 0; k < N; ++k)
+      {
+        pinocchio::computeJointJacobiansTimeVariation(model, data, Q.col(k), V.col(k));
+        pinocchio::updateFramePlacement(model, data, last);
+        J6.setZero();
+        pinocchio::getFrameJacobianTimeVariation(model, data, last,
+                                                 pinocchio::LOCAL_WORLD_ALIGNED, J6);
+        acc += J6(0, 0);
+        if (store)
+          std::memcpy(out.get() + k * per_out, J6.data(), per_out * sizeof(double));
+      }
+      break;
+    case Algo::FRAMEACC:
+      for (Eigen::Index k = 0; k < N; ++k)
+      {
+        pinocchio::forwardKinematics(model, data, Q.col(k), V.col(k), A.col(k));
+        pinocchio::updateFramePlacement(model, data, last);
+        const pinocchio::Motion a = pinocchio::getFrameClassicalAcceleration(
+          model, data, last, pinocchio::LOCAL_WORLD_ALIGNED);
+        acc += a.linear()[0];
+        if (store)
+          std::memcpy(out.get() + k * per_out, a.toVector().data(), 6 * sizeof(double));
       }
       break;
     }

@@ -203,6 +203,11 @@ static const algo_spec algo_specs[U2D_NALGO] = {
     [U2D_ALGO_CCRBA] = {1, {"q"}, "q", 1, {"6v"}},
     [U2D_ALGO_CENTROIDAL] = {3, {"q", "v", "a"}, "qvv", 2, {"33", "26"}},
     [U2D_ALGO_REGRESSOR] = {3, {"q", "v", "a"}, "qvv", 1, {"vP"}},
+    [U2D_ALGO_FRAME_JACOBIAN] = {1, {"q"}, "q", 1, {"6v"}},
+    [U2D_ALGO_FRAME_JACOBIAN_DOT] = {2, {"q", "v"}, "qv", 1, {"6v"}},
+    [U2D_ALGO_FRAME_VELOCITY] = {2, {"q", "v"}, "qv", 1, {"6"}},
+    [U2D_ALGO_FRAME_ACCELERATION] = {3, {"q", "v", "a"}, "qvv", 1, {"6"}},
+    [U2D_ALGO_FRAME_CLASSICAL] = {3, {"q", "v", "a"}, "qvv", 1, {"6"}},
 };
 
 static npy_intp shape_size(const u2d_model *m, char code)
@@ -262,10 +267,10 @@ static int convert_fext(const u2d_model *m, PyObject *body_obj, PyObject *wrench
     return 0;
 }
 
-/* compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt) */
+/* compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt[, reference]) */
 static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 8 || !PyTuple_Check(args[1])) {
+    if (nargs < 8 || nargs > 9 || !PyTuple_Check(args[1])) {
         PyErr_SetString(PyExc_TypeError, "compute(algo, inputs, fext_body, fext_wrench, "
                         "threads, link, point, dt)");
         return NULL;
@@ -273,6 +278,7 @@ static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssiz
     const u2d_model *m = self->model;
     long algo = PyLong_AsLong(args[0]), threads = PyLong_AsLong(args[4]);
     long link = PyLong_AsLong(args[5]);
+    long reference = nargs > 8 ? PyLong_AsLong(args[8]) : 0;
     double dt = PyFloat_AsDouble(args[7]);
     if (PyErr_Occurred()) return NULL;
     if (algo < 0 || algo >= U2D_NALGO) {
@@ -315,6 +321,7 @@ static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssiz
         goto done;
     memcpy(ba.gravity, self->gravity, sizeof ba.gravity);
     ba.link = (int)link;
+    ba.reference = (u2d_reference)reference;
     ba.dt = dt;
 
     size_t bad = 0;
@@ -544,6 +551,56 @@ static PyObject *Model_inertial_parameters(ModelObject *self, PyObject *Py_UNUSE
     return pi;
 }
 
+/* findings(): (line, message) per questionable input read as written (0: line unknown). */
+static PyObject *Model_findings(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const u2d_urdf *u = self->urdf;
+    PyObject *list = PyList_New(u->nfinding);
+    if (!list) return NULL;
+    for (int k = 0; k < u->nfinding; k++) {
+        PyObject *t = Py_BuildValue("(is)", u->finding[k].line, u->finding[k].message);
+        if (!t) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, k, t);
+    }
+    return list;
+}
+
+/* document(): the URDF as read, for advice on it: links (name, line, mass, com, Icom) with
+ * mass None when there is no <inertial>, and every joint, fixed ones included (name, line,
+ * type, parent, child, (lower, upper, effort, velocity) or None), in document order. */
+static PyObject *Model_document(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const u2d_urdf *u = self->urdf;
+    PyObject *links = PyList_New(u->nlink), *joints = PyList_New(u->njoint);
+    if (!links || !joints) goto error;
+    for (int l = 0; l < u->nlink; l++) {
+        const u2d_urdf_link *L = &u->link[l];
+        const double *c = L->com, *Ic = L->Icom;
+        PyObject *t = L->has_inertial
+            ? Py_BuildValue("(sid(ddd)(ddddddddd))", L->name, L->line, L->mass, c[0], c[1],
+                            c[2], Ic[0], Ic[1], Ic[2], Ic[3], Ic[4], Ic[5], Ic[6], Ic[7], Ic[8])
+            : Py_BuildValue("(siOOO)", L->name, L->line, Py_None, Py_None, Py_None);
+        if (!t) goto error;
+        PyList_SET_ITEM(links, l, t);
+    }
+    for (int j = 0; j < u->njoint; j++) {
+        const u2d_urdf_joint *J = &u->joint[j];
+        PyObject *limit = J->has_limit
+            ? Py_BuildValue("(dddd)", J->lower, J->upper, J->effort, J->velocity)
+            : Py_NewRef(Py_None);
+        if (!limit) goto error;
+        PyObject *t = Py_BuildValue("(sisssN)", J->name, J->line, jtype_name(J->type),
+                                    u->link[J->parent].name, u->link[J->child].name, limit);
+        if (!t) goto error;        /* 'N' stole limit, even on failure */
+        PyList_SET_ITEM(joints, j, t);
+    }
+    return Py_BuildValue("(NN)", links, joints);
+error:
+    Py_XDECREF(links);
+    Py_XDECREF(joints);
+    return NULL;
+}
+
 static PyObject *Model_get_gravity(ModelObject *self, void *Py_UNUSED(c))
 {
     npy_intp dim = 3;
@@ -600,6 +657,10 @@ static PyMethodDef Model_methods[] = {
      "the compiled tree: a dict of arrays (parents, joints, placements, inertias, links)"},
     {"inertial_parameters", (PyCFunction)Model_inertial_parameters, METH_NOARGS,
      "(nbody - 1, 10) inertial parameters per moving body"},
+    {"findings", (PyCFunction)Model_findings, METH_NOARGS,
+     "(line, message) per questionable input read as written"},
+    {"document", (PyCFunction)Model_document, METH_NOARGS,
+     "(links, joints) of the URDF as read, fixed joints included"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -688,6 +749,13 @@ static int core_exec(PyObject *module)
         {"RNEA_DERIV", U2D_ALGO_RNEA_DERIV}, {"ABA_DERIV", U2D_ALGO_ABA_DERIV},
         {"CCRBA", U2D_ALGO_CCRBA}, {"CENTROIDAL", U2D_ALGO_CENTROIDAL},
         {"REGRESSOR", U2D_ALGO_REGRESSOR},
+        {"FRAME_JACOBIAN", U2D_ALGO_FRAME_JACOBIAN},
+        {"FRAME_JACOBIAN_DOT", U2D_ALGO_FRAME_JACOBIAN_DOT},
+        {"FRAME_VELOCITY", U2D_ALGO_FRAME_VELOCITY},
+        {"FRAME_ACCELERATION", U2D_ALGO_FRAME_ACCELERATION},
+        {"FRAME_CLASSICAL", U2D_ALGO_FRAME_CLASSICAL},
+        {"LOCAL", U2D_LOCAL}, {"WORLD", U2D_WORLD},
+        {"LOCAL_WORLD_ALIGNED", U2D_LOCAL_WORLD_ALIGNED},
         {"EULER", U2D_EULER}, {"SEMI_IMPLICIT", U2D_SEMI_IMPLICIT}, {"RK4", U2D_RK4},
     };
     for (size_t k = 0; k < sizeof algos / sizeof algos[0]; k++)

@@ -163,6 +163,64 @@ static u2d_status do_regressor(const u2d_model *m, u2d_work *w, const u2d_batch_
     return u2d_regressor(m, w, a->gravity, IN(0), IN(1), IN(2), OUT(0));
 }
 
+static u2d_status check_frame(const u2d_model *m, const u2d_batch_args *a)
+{
+    int ok = a->link >= 0 && a->link < m->nlink && (int)a->reference >= 0 &&
+             a->reference <= U2D_LOCAL_WORLD_ALIGNED;
+    return ok ? U2D_OK : U2D_ERR_ARGUMENT;
+}
+
+static u2d_status do_frame_jacobian(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                                    size_t s)
+{
+    u2d_status st = check_frame(m, a);
+    if (st == U2D_OK) st = u2d_kinematics_path(m, w, m->link_body[a->link], IN(0), NULL);
+    if (st == U2D_OK) u2d_frame_jacobian(m, w, a->link, a->point, a->reference, OUT(0));
+    return st;
+}
+
+static u2d_status do_frame_jacobian_dot(const u2d_model *m, u2d_work *w,
+                                        const u2d_batch_args *a, size_t s)
+{
+    u2d_status st = check_frame(m, a);
+    if (st == U2D_OK) st = u2d_kinematics_path(m, w, m->link_body[a->link], IN(0), IN(1));
+    if (st == U2D_OK)
+        st = u2d_frame_jacobian_dot(m, w, IN(0), IN(1), a->link, a->point, a->reference,
+                                    OUT(0));
+    return st;
+}
+
+static u2d_status do_frame_velocity(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                                    size_t s)
+{
+    u2d_status st = check_frame(m, a);
+    if (st == U2D_OK) st = u2d_kinematics_path(m, w, m->link_body[a->link], IN(0), IN(1));
+    if (st == U2D_OK) u2d_frame_velocity(m, w, a->link, a->point, a->reference, OUT(0));
+    return st;
+}
+
+static u2d_status frame_acc(const u2d_model *m, u2d_work *w, const u2d_batch_args *a, size_t s,
+                            int classical)
+{
+    u2d_status st = check_frame(m, a);
+    if (st == U2D_OK) st = u2d_accelerations(m, w, m->link_body[a->link], IN(0), IN(1), IN(2));
+    if (st == U2D_OK)
+        u2d_frame_acceleration(m, w, a->link, a->point, a->reference, classical, OUT(0));
+    return st;
+}
+
+static u2d_status do_frame_acceleration(const u2d_model *m, u2d_work *w,
+                                        const u2d_batch_args *a, size_t s)
+{
+    return frame_acc(m, w, a, s, 0);
+}
+
+static u2d_status do_frame_classical(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                                     size_t s)
+{
+    return frame_acc(m, w, a, s, 1);
+}
+
 static const sample_fn algorithms[U2D_NALGO] = {
     [U2D_ALGO_RNEA] = do_rnea,           [U2D_ALGO_CRBA] = do_crba,
     [U2D_ALGO_NLE] = do_nle,             [U2D_ALGO_GRAVITY] = do_gravity,
@@ -175,6 +233,11 @@ static const sample_fn algorithms[U2D_NALGO] = {
     [U2D_ALGO_RNEA_DERIV] = do_rnea_deriv, [U2D_ALGO_ABA_DERIV] = do_aba_deriv,
     [U2D_ALGO_CCRBA] = do_ccrba,         [U2D_ALGO_CENTROIDAL] = do_centroidal,
     [U2D_ALGO_REGRESSOR] = do_regressor,
+    [U2D_ALGO_FRAME_JACOBIAN] = do_frame_jacobian,
+    [U2D_ALGO_FRAME_JACOBIAN_DOT] = do_frame_jacobian_dot,
+    [U2D_ALGO_FRAME_VELOCITY] = do_frame_velocity,
+    [U2D_ALGO_FRAME_ACCELERATION] = do_frame_acceleration,
+    [U2D_ALGO_FRAME_CLASSICAL] = do_frame_classical,
 };
 
 #undef IN

@@ -29,6 +29,11 @@ typedef enum {
     U2D_ALGO_CCRBA,         /* q         -> A_G (6, nv)                    */
     U2D_ALGO_CENTROIDAL,    /* q, v, a   -> com (3, 3), h_G (2, 6)          */
     U2D_ALGO_REGRESSOR,     /* q, v, a   -> Y (nv, 10 (nbody - 1))          */
+    U2D_ALGO_FRAME_JACOBIAN,    /* q      -> (6, nv)   link, point, reference */
+    U2D_ALGO_FRAME_JACOBIAN_DOT,/* q, v   -> (6, nv)   link, point, reference */
+    U2D_ALGO_FRAME_VELOCITY,    /* q, v   -> (6)       link, point, reference */
+    U2D_ALGO_FRAME_ACCELERATION,/* q, v, a -> (6)      link, point, reference */
+    U2D_ALGO_FRAME_CLASSICAL,   /* q, v, a -> (6)      link, point, reference */
     U2D_NALGO
 } u2d_algo;
 
@@ -44,6 +49,7 @@ typedef struct {
     const double *fext_wrench;
     int link;                       /* jacobian */
     double point[3];
+    u2d_reference reference;        /* frame functions */
     double dt;                      /* integrate */
 } u2d_batch_args;
 

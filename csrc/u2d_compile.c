@@ -1,11 +1,12 @@
 /* u2d_compile.c: u2d_urdf -> u2d_model.
  *
  * Links are visited depth first from the root with an explicit stack (chains may be
- * 10 000 deep), children in document order. A movable joint opens a new body; a fixed
- * joint folds its child link into the current body: the link's inertia is added to the
- * body's and the link keeps a constant placement on the body (link_body, link_X), so
- * every URDF link stays addressable. The root link rides on the world (body 0), or on a
- * floating joint added above it when floating_base is set. */
+ * 10 000 deep), each link's children in the order of their joints' names (Pinocchio's
+ * order). A movable joint opens a new body; a fixed joint folds its child link into the
+ * current body: the link's inertia is added to the body's and the link keeps a constant
+ * placement on the body (link_body, link_X), so every URDF link stays addressable. The
+ * root link rides on the world (body 0), or on a floating joint added above it when
+ * floating_base is set. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,16 @@ static int aligned_axis(const double n[3])
     for (int k = 0; k < 3; k++)
         if (fabs(n[k]) == 1.0 && n[(k + 1) % 3] == 0.0 && n[(k + 2) % 3] == 0.0) return k;
     return -1;
+}
+
+/* A joint as a child of its parent link, sorted by (parent, name). */
+typedef struct { int parent; const char *name; int joint; } child_entry;
+
+static int cmp_child(const void *a, const void *b)
+{
+    const child_entry *x = a, *y = b;
+    if (x->parent != y->parent) return x->parent < y->parent ? -1 : 1;
+    return strcmp(x->name, y->name);
 }
 
 /* Carve one allocation into aligned arrays. */
@@ -117,16 +128,21 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
     c = (carver){m->buffer, 0};
     model_layout(m, &c);
 
-    /* Children of each link, in document order (counting sort of joints by parent). */
+    /* Children of each link ordered by joint name, as urdfdom stores them (a std::map keyed
+     * by name) and hence as Pinocchio numbers its joints: the same depth-first walk then
+     * gives the same q, v and tau vectors. */
+    child_entry *order = malloc(sizeof *order * (size_t)(nj + 1));
+    if (!order) goto nomem;
     for (int i = 0; i < nl; i++) parent_joint[i] = -1;
     for (int j = 0; j < nj; j++) {
         parent_joint[u->joint[j].child] = j;
         first[u->joint[j].parent + 1]++;
+        order[j] = (child_entry){u->joint[j].parent, u->joint[j].name, j};
     }
+    qsort(order, (size_t)nj, sizeof *order, cmp_child);
     for (int i = 0; i < nl; i++) first[i + 1] += first[i];
-    for (int j = 0; j < nj; j++) kids[first[u->joint[j].parent]++] = j;
-    for (int i = nl; i > 0; i--) first[i] = first[i - 1];
-    first[0] = 0;
+    for (int j = 0; j < nj; j++) kids[j] = order[j].joint;
+    free(order);
 
     /* Body 0: the world. */
     m->parent[0] = -1;
@@ -171,7 +187,7 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
             m->link_body[l] = b;
             u2d_xform_identity(&m->link_X[l]);
         }
-        /* Push children last-first so the first child in the document comes out first. */
+        /* Push children last-first so the first by name comes out first. */
         for (int k = first[l + 1] - 1; k >= first[l]; k--) stack[top++] = u->joint[kids[k]].child;
     }
     m->nq = nq;

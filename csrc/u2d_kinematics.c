@@ -7,23 +7,59 @@
 #include <string.h>
 #include "u2d_model.h"
 
+/* Body i's transforms, motion subspace and (with qd) velocity, from its parent's. */
+static u2d_status place_body(const u2d_model *m, u2d_work *w, int i, const double *q,
+                             const double *qd)
+{
+    const int p = m->parent[i];
+    const double *qdi = qd ? qd + m->vadr[i] : NULL;
+    double *S = &w->S[36 * i];
+    u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &w->Xup[i], S, &w->cJ[6 * i], NULL);
+    if (st != U2D_OK) return st;
+    u2d_xform_mul(&w->Xup[i], &w->Xa[p], &w->Xa[i]);
+    if (qd) {
+        double *v = &w->v[6 * i];
+        u2d_xform_motion(&w->Xup[i], &w->v[6 * p], v);
+        for (int k = 0; k < m->jnv[i]; k++)
+            for (int r = 0; r < 6; r++) v[r] += S[6 * k + r] * qdi[k];
+    }
+    return U2D_OK;
+}
+
 u2d_status u2d_kinematics(const u2d_model *m, u2d_work *w, const double *q, const double *qd)
 {
     u2d_xform_identity(&w->Xa[0]);
     memset(w->v, 0, 6 * sizeof(double));
     for (int i = 1; i < m->nbody; i++) {
-        const int p = m->parent[i];
-        const double *qdi = qd ? qd + m->vadr[i] : NULL;
-        double *S = &w->S[36 * i];
-        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &w->Xup[i], S, &w->cJ[6 * i], NULL);
+        u2d_status st = place_body(m, w, i, q, qd);
         if (st != U2D_OK) return st;
-        u2d_xform_mul(&w->Xup[i], &w->Xa[p], &w->Xa[i]);
-        if (qd) {
-            double *v = &w->v[6 * i];
-            u2d_xform_motion(&w->Xup[i], &w->v[6 * p], v);
-            for (int k = 0; k < m->jnv[i]; k++)
-                for (int r = 0; r < 6; r++) v[r] += S[6 * k + r] * qdi[k];
-        }
+    }
+    return U2D_OK;
+}
+
+int u2d_on_path(const u2d_model *m, int i, int body)
+{
+    /* preorder: body is in i's subtree iff its first velocity index falls in i's range */
+    return i == 0 || (i <= body && m->vadr[i] <= m->vadr[body] &&
+                      m->vadr[body] < m->vadr[i] + m->nvsub[i]);
+}
+
+u2d_status u2d_kinematics_path(const u2d_model *m, u2d_work *w, int body, const double *q,
+                               const double *qd)
+{
+    /* a configuration is valid or not as a whole, whatever part of it a frame needs */
+    for (int i = 1; i < m->nbody; i++) {
+        if (m->jtype[i] != U2D_JOINT_FLOATING || u2d_on_path(m, i, body)) continue;
+        const double *x = q + m->qadr[i] + 3;
+        double norm = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3]);
+        if (norm < 1e-12 || isinf(norm)) return U2D_ERR_QUATERNION;     /* as u2d_jcalc */
+    }
+    u2d_xform_identity(&w->Xa[0]);
+    memset(w->v, 0, 6 * sizeof(double));
+    for (int i = 1; i <= body; i++) {
+        if (!u2d_on_path(m, i, body)) continue;
+        u2d_status st = place_body(m, w, i, q, qd);
+        if (st != U2D_OK) return st;
     }
     return U2D_OK;
 }

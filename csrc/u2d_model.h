@@ -40,6 +40,7 @@ typedef enum {
 
 typedef struct {
     const char *name;
+    int line;               /* of the <link> start tag, 0 if unknown                   */
     int has_inertial;
     double mass;
     double com[3];          /* centre of mass in the link frame                        */
@@ -48,6 +49,7 @@ typedef struct {
 
 typedef struct {
     const char *name;
+    int line;               /* of the <joint> start tag, 0 if unknown                  */
     u2d_jtype type;
     int parent, child;      /* link indices                                            */
     u2d_xform origin;       /* parent link frame -> joint frame at q = 0               */
@@ -59,6 +61,14 @@ typedef struct {
     double mimic_multiplier, mimic_offset;
 } u2d_urdf_joint;
 
+/* Something questionable that was read as written (a non-physical inertia, an unknown
+ * element, a missing <limit>, tolerated markup...): the caller decides whether to warn
+ * or refuse. */
+typedef struct {
+    int line;               /* 1-based line in the text, 0 if unknown                  */
+    char message[U2D_ERRLEN];   /* names the link or joint, element and attribute       */
+} u2d_finding;
+
 typedef struct {
     const char *name;       /* robot name                                              */
     int nlink, njoint;
@@ -66,9 +76,12 @@ typedef struct {
     u2d_urdf_joint *joint;  /* (njoint) in document order                              */
     int root;               /* index of the root link                                  */
     char *strings;          /* owns every name                                         */
+    int nfinding;
+    u2d_finding *finding;   /* (nfinding) in the order they were met                   */
 } u2d_urdf;
 
-/* Parse and validate URDF text. Returns NULL and writes a message to err on failure. */
+/* Parse and validate URDF text. Returns NULL and writes a message to err on failure;
+ * what loads but looks wrong is listed in u->finding. */
 u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN]);
 void u2d_urdf_free(u2d_urdf *u);
 
@@ -235,6 +248,13 @@ void u2d_inertial_parameters(const u2d_model *m, double *pi);
  * w->v (body frame). Every function below starts from this. */
 u2d_status u2d_kinematics(const u2d_model *m, u2d_work *w, const double *q, const double *qd);
 
+/* The same for body and its ancestors only (what a frame on body needs): the other
+ * bodies' entries are left as they were. */
+u2d_status u2d_kinematics_path(const u2d_model *m, u2d_work *w, int body, const double *q,
+                               const double *qd);
+/* Whether body i is body or one of its ancestors (the world, i = 0, always is). */
+int u2d_on_path(const u2d_model *m, int i, int body);
+
 /* Every URDF link's origin pos (nlink,3) and rotation rot (nlink,3,3; columns are the
  * link's axes in world coordinates), after u2d_kinematics. */
 void u2d_link_poses(const u2d_model *m, const u2d_work *w, double *pos, double *rot);
@@ -261,6 +281,38 @@ void u2d_jacobian(const u2d_model *m, const u2d_work *w, int link, const double 
  * give U2D_ERR_ARGUMENT. */
 u2d_status u2d_world_motion(const u2d_model *m, u2d_work *w, const double a0[6],
                             const double *q, const double *qd, const double *qdd);
+
+/* ---- frames (u2d_frames.c) ---------------------------------------------------- */
+
+/* Pinocchio's reference frames for a frame on a link (the link's axes, origin at a point):
+ * LOCAL its own axes about its origin, WORLD world axes about the world origin,
+ * LOCAL_WORLD_ALIGNED world axes about its origin. 6-vectors are [linear; angular]. */
+typedef enum { U2D_LOCAL = 0, U2D_WORLD, U2D_LOCAL_WORLD_ALIGNED } u2d_reference;
+
+/* Jacobian (6 x nv, row-major) of the frame at `point` (link coordinates) on `link`, after
+ * u2d_kinematics (or u2d_kinematics_path to the link's body: the frame functions read
+ * only that path). */
+void u2d_frame_jacobian(const u2d_model *m, const u2d_work *w, int link, const double point[3],
+                        u2d_reference ref, double *J);
+/* Its time derivative along qd, after u2d_kinematics(q, qd): J qdd + dJ qd is the frame's
+ * acceleration (spatial in LOCAL and WORLD, the point's classical one in
+ * LOCAL_WORLD_ALIGNED). */
+u2d_status u2d_frame_jacobian_dot(const u2d_model *m, const u2d_work *w, const double *q,
+                                  const double *qd, int link, const double point[3],
+                                  u2d_reference ref, double *dJ);
+/* The frame's spatial velocity (6), after u2d_kinematics with qd. */
+void u2d_frame_velocity(const u2d_model *m, const u2d_work *w, int link, const double point[3],
+                        u2d_reference ref, double out[6]);
+/* Body velocities and accelerations without gravity (w->v, w->a, body frames), for body
+ * and its ancestors (every body when body < 0). */
+u2d_status u2d_accelerations(const u2d_model *m, u2d_work *w, int body, const double *q,
+                             const double *qd, const double *qdd);
+/* The frame's spatial acceleration (6), after u2d_accelerations; with `classical`, the
+ * linear part is the origin's classical acceleration as Pinocchio defines it
+ * (getFrameClassicalAcceleration: linear + angular velocity x linear velocity). */
+void u2d_frame_acceleration(const u2d_model *m, const u2d_work *w, int link,
+                            const double point[3], u2d_reference ref, int classical,
+                            double out[6]);
 
 double u2d_kinetic_energy(const u2d_model *m, const u2d_work *w);
 double u2d_potential_energy(const u2d_model *m, const u2d_work *w, const double gravity[3]);

@@ -14,6 +14,8 @@
 typedef struct {
     char *err;              /* the caller's U2D_ERRLEN buffer */
     const char *what;       /* "link 'x'" / "joint 'y'": prefix of every message */
+    int line;               /* of that link or joint, 0 if unknown or none */
+    u2d_urdf *u;            /* collects the findings */
 } reader;
 
 static int fail(reader *rd, const char *fmt, ...)
@@ -23,9 +25,41 @@ static int fail(reader *rd, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (rd->what) snprintf(rd->err, U2D_ERRLEN, "%.220s: %.280s", rd->what, msg);
+    char line[32] = "";
+    if (rd->what && rd->line > 0) snprintf(line, sizeof line, "line %d: ", rd->line);
+    if (rd->what) snprintf(rd->err, U2D_ERRLEN, "%s%.220s: %.260s", line, rd->what, msg);
     else snprintf(rd->err, U2D_ERRLEN, "%s", msg);
     return -1;
+}
+
+/* A finding at the line of node (NULL: line 0). Out of memory only loses the finding. */
+static void add_finding(u2d_urdf *u, int line, const char *prefix, const char *msg)
+{
+    if ((u->nfinding & (u->nfinding - 1)) == 0) {            /* 0, 1, 2, 4, ...: grow */
+        size_t cap = u->nfinding ? 2 * (size_t)u->nfinding : 1;
+        u2d_finding *grown = realloc(u->finding, cap * sizeof *grown);
+        if (!grown) return;
+        u->finding = grown;
+    }
+    u2d_finding *f = &u->finding[u->nfinding++];
+    f->line = line;
+    if (prefix) snprintf(f->message, sizeof f->message, "%.200s: %.300s", prefix, msg);
+    else snprintf(f->message, sizeof f->message, "%s", msg);
+}
+
+static void note(reader *rd, u2d_xml *node, const char *fmt, ...)
+{
+    char msg[U2D_ERRLEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    add_finding(rd->u, node ? u2d_xml_line(node) : 0, rd->what, msg);
+}
+
+static void xml_note(void *ctx, int line, const char *message)
+{
+    add_finding(((reader *)ctx)->u, line, NULL, message);
 }
 
 /* ---- numbers ------------------------------------------------------------ */
@@ -87,12 +121,19 @@ static int read_origin(reader *rd, u2d_xml *parent, double R[9], double xyz[3])
 
 /* ---- links -------------------------------------------------------------- */
 
-/* Smallest eigenvalue of a symmetric 3x3 matrix (closed form, trigonometric). */
-static double min_eigenvalue_sym3(const double A[9])
+/* Eigenvalues of a symmetric 3x3 matrix, ascending (closed form, trigonometric). */
+static void eigenvalues_sym3(const double A[9], double lam[3])
 {
     double p1 = A[1] * A[1] + A[2] * A[2] + A[5] * A[5];
     double q = (A[0] + A[4] + A[8]) / 3.0;
-    if (p1 == 0.0) return fmin(A[0], fmin(A[4], A[8]));
+    if (p1 == 0.0) {
+        double d[3] = {A[0], A[4], A[8]};
+        for (int i = 0; i < 3; i++)
+            for (int j = i + 1; j < 3; j++)
+                if (d[j] < d[i]) { double t = d[i]; d[i] = d[j]; d[j] = t; }
+        memcpy(lam, d, sizeof d);
+        return;
+    }
     double p2 = (A[0] - q) * (A[0] - q) + (A[4] - q) * (A[4] - q) + (A[8] - q) * (A[8] - q)
               + 2.0 * p1;
     double p = sqrt(p2 / 6.0), B[9];
@@ -101,7 +142,9 @@ static double min_eigenvalue_sym3(const double A[9])
                 + B[2] * (B[3] * B[7] - B[4] * B[6]);
     double r = fmax(-1.0, fmin(1.0, detB / 2.0));
     double phi = acos(r) / 3.0;
-    return q + 2.0 * p * cos(phi + 2.0943951023931957)   /* + 2 pi / 3 */;
+    lam[2] = q + 2.0 * p * cos(phi);
+    lam[0] = q + 2.0 * p * cos(phi + 2.0943951023931957);   /* + 2 pi / 3 */
+    lam[1] = 3.0 * q - lam[0] - lam[2];
 }
 
 static int read_inertial(reader *rd, u2d_xml *node, u2d_urdf_link *L)
@@ -129,14 +172,22 @@ static int read_inertial(reader *rd, u2d_xml *node, u2d_urdf_link *L)
         if (read_numbers(rd, inertia, names[k], 1, &v[k])) return -1;
     double I[9] = {v[0], v[1], v[2], v[1], v[3], v[4], v[2], v[4], v[5]}, tmp[9];
 
-    /* Positive semidefinite up to rounding in the file's last digits, relative to the
-     * largest entry (exporters write off-diagonal noise like 2e-35 on a zero diagonal). */
+    /* A rigid body's principal moments are >= 0 and obey the triangle inequality, up to
+     * rounding in the file's last digits, relative to the largest entry (exporters write
+     * off-diagonal noise like 2e-35 on a zero diagonal). Real files break both (a 1e-6 kg
+     * antenna): read as written, as Pinocchio does, and say so. */
     double scale = fabs(v[0]) + fabs(v[3]) + fabs(v[5]);
     for (int k = 0; k < 6; k++) scale = fmax(scale, fabs(v[k]));
-    double lmin = min_eigenvalue_sym3(I);
-    if (lmin < -(1e-9 * scale + 1e-18))
-        return fail(rd, "<inertia>: not positive semidefinite (smallest principal moment %g)",
-                    lmin);
+    double lam[3], tol = 1e-9 * scale + 1e-18;
+    eigenvalues_sym3(I, lam);
+    if (lam[0] < -tol)
+        note(rd, inertia, "<inertia>: not positive semidefinite (principal moments %g, %g, %g): "
+             "no rigid body has this inertia; used as written. Correct the exporter's values",
+             lam[0], lam[1], lam[2]);
+    else if (lam[0] + lam[1] < lam[2] - 1e-6 * scale - 1e-18)
+        note(rd, inertia, "<inertia>: principal moments %g, %g, %g break the triangle "
+             "inequality (%g + %g < %g): no rigid body has this inertia; used as written. "
+             "Correct the exporter's values", lam[0], lam[1], lam[2], lam[0], lam[1], lam[2]);
 
     /* The tensor is given in the inertial frame; the link frame sees R I R^T. */
     u2d_mulmm3(R, I, tmp);
@@ -145,6 +196,145 @@ static int read_inertial(reader *rd, u2d_xml *node, u2d_urdf_link *L)
             L->Icom[3 * i + j] = tmp[3 * i] * R[3 * j] + tmp[3 * i + 1] * R[3 * j + 1]
                                + tmp[3 * i + 2] * R[3 * j + 2];
     return 0;
+}
+
+/* ---- the URDF vocabulary ------------------------------------------------- */
+
+/* What the URDF specification allows inside <link> and <joint>: anything else is a typo
+ * (<limits>, xzy=) that would silently drop a value, so it is reported. Names with a
+ * namespace prefix (xacro:, drake:) belong to other tools and pass, and so do the
+ * extensions real files carry (Gazebo's <kinematic>, PyBullet's <contact>, PAL's
+ * <limit current=...>...), listed here with the URDF's own names. */
+typedef struct element_spec {
+    const char *name;
+    const char *attrs;                      /* space-separated, with a space at both ends;
+                                               NULL: another tool's element, not checked */
+    const struct element_spec *const *kids; /* NULL-terminated, or NULL                   */
+} element_spec;
+
+#define SPEC(var, name, attrs, ...) \
+    static const element_spec *const var##_kids[] = {__VA_ARGS__, NULL}; \
+    static const element_spec var = {name, attrs, var##_kids}
+#define LEAF(var, name, attrs) static const element_spec var = {name, attrs, NULL}
+
+LEAF(s_origin, "origin", " xyz rpy ");
+/* other tools' elements */
+LEAF(x_contact, "contact", NULL);                       /* PyBullet */
+LEAF(x_gravity, "gravity", NULL);                       /* Gazebo, inside <link> */
+LEAF(x_kinematic, "kinematic", NULL);
+LEAF(x_surface, "surface", NULL);
+LEAF(x_verbose, "verbose", NULL);
+LEAF(x_self_filter, "self_filter", NULL);               /* ROS robot_self_filter */
+LEAF(x_collision_checking, "collision_checking", NULL); /* old urdfdom */
+LEAF(x_self_collision, "self_collision_checking", NULL);
+LEAF(x_material, "material", NULL);                     /* inside <collision> */
+LEAF(s_mass, "mass", " value ");
+LEAF(s_inertia, "inertia", " ixx ixy ixz iyy iyz izz ");
+LEAF(s_box, "box", " size ");
+LEAF(s_cylinder, "cylinder", " radius length ");
+LEAF(s_sphere, "sphere", " radius ");
+LEAF(s_capsule, "capsule", " radius length ");
+LEAF(s_mesh, "mesh", " filename scale ");
+LEAF(s_color, "color", " rgba ");
+LEAF(s_texture, "texture", " filename ");
+LEAF(s_parent, "parent", " link ");
+LEAF(s_child, "child", " link ");
+LEAF(s_axis, "axis", " xyz ");
+LEAF(s_calibration, "calibration", " rising falling reference_position ");
+LEAF(s_dynamics, "dynamics", " damping friction D K mu_coulomb mu_viscous ");    /* + PAL */
+LEAF(s_limit, "limit", " lower upper effort velocity command_effort current gear_velocity ");
+LEAF(s_mimic, "mimic", " joint multiplier offset ");
+LEAF(s_safety, "safety_controller", " soft_lower_limit soft_upper_limit k_position k_velocity ");
+SPEC(s_inertial, "inertial", " ", &s_origin, &s_mass, &s_inertia);
+SPEC(s_geometry, "geometry", " name ", &s_box, &s_cylinder, &s_sphere, &s_capsule, &s_mesh);
+SPEC(s_material, "material", " name ", &s_color, &s_texture);
+SPEC(s_visual, "visual", " name ", &s_origin, &s_geometry, &s_material);
+SPEC(s_collision, "collision", " name ", &s_origin, &s_geometry, &x_material, &x_verbose);
+SPEC(s_link, "link", " name type ", &s_inertial, &s_visual, &s_collision, &x_contact, &x_gravity,
+     &x_kinematic, &x_surface, &x_self_filter, &x_collision_checking, &x_self_collision);
+SPEC(s_joint, "joint", " name type dont_collapse ", &s_origin, &s_parent, &s_child, &s_axis,
+     &s_calibration, &s_dynamics, &s_limit, &s_mimic, &s_safety);
+
+/* Levenshtein distance, capped: small enough means "did you mean". */
+static int distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b), row[33];
+    if (la > 32 || lb > 32) return 99;
+    for (int j = 0; j <= lb; j++) row[j] = j;
+    for (int i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = i;
+        for (int j = 1; j <= lb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* " (did you mean 'x'?)" for the closest of the space-separated names, or "". */
+static void suggest(const char *word, const char *names, char *out, size_t len)
+{
+    char best[64] = "", cand[64];
+    int dmin = 3;
+    for (const char *p = names; *p;) {
+        while (*p == ' ') p++;
+        size_t n = strcspn(p, " ");
+        if (n == 0) break;
+        if (n < sizeof cand) {
+            memcpy(cand, p, n);
+            cand[n] = '\0';
+            int d = distance(word, cand);
+            if (d < dmin) { dmin = d; memcpy(best, cand, n + 1); }
+        }
+        p += n;
+    }
+    if (best[0]) snprintf(out, len, " (did you mean '%s'?)", best);
+    else out[0] = '\0';
+}
+
+static int has_word(const char *words, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = strstr(words, w); p; p = strstr(p + 1, w))
+        if (p[-1] == ' ' && p[n] == ' ') return 1;
+    return 0;
+}
+
+/* Report unknown attributes and child elements of node, which follows spec; depth <= 4. */
+static void check_vocabulary(reader *rd, u2d_xml *node, const element_spec *spec)
+{
+    char hint[96];
+    if (!spec->attrs) return;
+    for (int k = 0; k < u2d_xml_attr_count(node); k++) {
+        const char *a = u2d_xml_attr_name(node, k);
+        if (strchr(a, ':') || has_word(spec->attrs, a)) continue;
+        suggest(a, spec->attrs, hint, sizeof hint);
+        note(rd, node, "<%s %.60s=...>: unknown attribute, ignored%s", spec->name, a, hint);
+    }
+    for (u2d_xml *c = u2d_xml_first(node); c; c = u2d_xml_next(c)) {
+        const char *name = u2d_xml_name(c);
+        const element_spec *kid = NULL;
+        for (int k = 0; spec->kids && spec->kids[k]; k++)
+            if (strcmp(spec->kids[k]->name, name) == 0) kid = spec->kids[k];
+        if (kid) {
+            check_vocabulary(rd, c, kid);
+            continue;
+        }
+        if (strchr(name, ':')) continue;
+        char names[256] = " ";
+        for (int k = 0; spec->kids && spec->kids[k]; k++) {
+            if (!spec->kids[k]->attrs) continue;            /* suggest URDF names only */
+            strncat(names, spec->kids[k]->name, sizeof names - strlen(names) - 2);
+            strncat(names, " ", sizeof names - strlen(names) - 1);
+        }
+        suggest(name, names, hint, sizeof hint);
+        note(rd, c, "<%s> inside <%s>: unknown element, ignored%s", name, spec->name, hint);
+    }
 }
 
 /* ---- joints ------------------------------------------------------------- */
@@ -230,6 +420,10 @@ static int read_joint(reader *rd, const u2d_urdf *u, const name_entry *links, u2
 
     u2d_xml *lim = u2d_xml_child(node, "limit");
     J->has_limit = lim != NULL;
+    if (!lim && (J->type == U2D_JOINT_REVOLUTE || J->type == U2D_JOINT_PRISMATIC))
+        note(rd, node, "a %s joint needs a <limit lower upper effort velocity> (URDF "
+             "specification; Pinocchio refuses it): read without limits. Add the <limit>%s",
+             type, J->type == U2D_JOINT_REVOLUTE ? ", or make the joint continuous" : "");
     J->lower = J->upper = J->effort = J->velocity = 0.0;
     if (read_optional(rd, lim, "lower", 1, &J->lower) ||
         read_optional(rd, lim, "upper", 1, &J->upper) ||
@@ -356,14 +550,16 @@ static u2d_xml *find_robot(reader *rd, u2d_xml *doc)
 
 u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
 {
-    reader rd = {err, NULL};
     err[0] = '\0';
-    u2d_xml *doc = u2d_xml_load(xml, err);
-    if (!doc) return NULL;
-
     u2d_urdf *u = calloc(1, sizeof *u);
+    reader rd = {err, NULL, 0, u};
+    if (!u) {
+        fail(&rd, "out of memory");
+        return NULL;
+    }
     name_entry *links = NULL, *joints = NULL;
-    if (!u) { fail(&rd, "out of memory"); goto error; }
+    u2d_xml *doc = u2d_xml_load(xml, err, xml_note, &rd);
+    if (!doc) goto error;
 
     u2d_xml *robot = find_robot(&rd, doc);
     if (!robot) goto error;
@@ -394,7 +590,9 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
         }
         snprintf(what, sizeof what, "link '%.200s'", L->name);
         rd.what = what;
+        rd.line = L->line = u2d_xml_line(n);
         if (read_inertial(&rd, n, L)) goto error;
+        check_vocabulary(&rd, n, &s_link);
     }
     rd.what = NULL;
     for (int i = 0; i < u->nlink; i++) links[i] = (name_entry){u->link[i].name, i};
@@ -411,7 +609,9 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
         }
         snprintf(what, sizeof what, "joint '%.200s'", J->name);
         rd.what = what;
+        rd.line = J->line = u2d_xml_line(n);
         if (read_joint(&rd, u, links, n, J)) goto error;
+        check_vocabulary(&rd, n, &s_joint);
     }
     rd.what = NULL;
     for (int j = 0; j < u->njoint; j++) joints[j] = (name_entry){u->joint[j].name, j};
@@ -419,10 +619,17 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
     for (int j = 0; j < u->njoint; j++) {
         const char *mimic = u->joint[j].mimic;
         int k = mimic ? lookup(joints, u->njoint, mimic) : -1;
-        if (mimic && (k < 0 || k == j)) {
-            fail(&rd, "joint '%s': <mimic joint=\"%.200s\">: %s", u->joint[j].name, mimic,
-                 k < 0 ? "no such joint" : "a joint cannot mimic itself");
+        if (mimic && k == j) {
+            fail(&rd, "joint '%s': <mimic joint=\"%.200s\">: a joint cannot mimic itself",
+                 u->joint[j].name, mimic);
             goto error;
+        }
+        if (mimic && k < 0) {   /* mimic is not modelled: the joint moves freely anyway */
+            char msg[U2D_ERRLEN];
+            snprintf(msg, sizeof msg, "joint '%.200s': <mimic joint=\"%.200s\">: no such joint; "
+                     "the joint is read as an independent joint (as every mimic joint is)",
+                     u->joint[j].name, mimic);
+            add_finding(u, u->joint[j].line, NULL, msg);
         }
     }
     if (check_tree(&rd, u)) goto error;
@@ -444,6 +651,7 @@ error:
 void u2d_urdf_free(u2d_urdf *u)
 {
     if (!u) return;
+    free(u->finding);
     free(u->link);
     free(u->joint);
     free(u->strings);

@@ -4,7 +4,9 @@
  * gets a synthetic top element so that whatever precedes <robot> (an XML declaration,
  * comments, a DOCTYPE) ends up as a sibling of <robot>, never as its parent. */
 #include <mxml.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "u2d_xml.h"
 
@@ -33,6 +35,14 @@ static mxml_node_t *xml_parse(mxml_node_t *top, const char *text, char err[U2D_E
 
 static int xml_is_element(mxml_node_t *n) { return mxmlGetType(n) == MXML_TYPE_ELEMENT; }
 
+/* A node made from one '<...>' of the text. */
+static int xml_is_tag(mxml_node_t *n)
+{
+    mxml_type_t t = mxmlGetType(n);
+    return t == MXML_TYPE_ELEMENT || t == MXML_TYPE_COMMENT || t == MXML_TYPE_DECLARATION ||
+           t == MXML_TYPE_DIRECTIVE || t == MXML_TYPE_CDATA;
+}
+
 #else
 
 /* Mini-XML 3 reports errors through a per-thread callback without user data, so the
@@ -57,7 +67,149 @@ static mxml_node_t *xml_parse(mxml_node_t *top, const char *text, char err[U2D_E
 
 static int xml_is_element(mxml_node_t *n) { return mxmlGetType(n) == MXML_ELEMENT; }
 
+/* Mini-XML 3 makes comments, declarations, directives and CDATA elements too. */
+static int xml_is_tag(mxml_node_t *n) { return xml_is_element(n); }
+
 #endif
+
+/* ---- where each tag starts ----------------------------------------------------------
+ * Mini-XML keeps no line numbers, so the text is scanned once beforehand: every start
+ * tag, comment, declaration, directive and CDATA section becomes one node, in document
+ * order, and a preorder walk of the tree meets the nodes in that same order. If the two
+ * counts disagree (markup the scan reads differently), lines stay unknown rather than
+ * wrong. The scan also reports the markup Mini-XML tolerates but XML forbids. */
+
+typedef struct {
+    int *line;                  /* (n) line of the k-th tag */
+    int n, cap, failed;
+    u2d_xml_note_fn note;
+    void *ctx;
+} tag_scan;
+
+static void scan_push(tag_scan *sc, int line)
+{
+    if (sc->failed) return;
+    if (sc->n == sc->cap) {
+        int cap = sc->cap ? 2 * sc->cap : 256;
+        int *grown = realloc(sc->line, sizeof(int) * (size_t)cap);
+        if (!grown) { sc->failed = 1; return; }
+        sc->line = grown;
+        sc->cap = cap;
+    }
+    sc->line[sc->n++] = line;
+}
+
+static void scan_note(tag_scan *sc, int line, const char *fmt, const char *arg, int len)
+{
+    char msg[U2D_ERRLEN];
+    if (!sc->note) return;
+    snprintf(msg, sizeof msg, fmt, len, arg);
+    sc->note(sc->ctx, line, msg);
+}
+
+/* Past the next `marker` (or at the end of the text), counting lines. */
+static const char *skip_past(const char *p, const char *marker, int *line)
+{
+    size_t len = strlen(marker);
+    for (; *p; p++) {
+        if (strncmp(p, marker, len) == 0) return p + len;
+        if (*p == '\n') ++*line;
+    }
+    return p;
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+static void scan_tags(const char *text, tag_scan *sc)
+{
+    int line = 1, depth = 0, noted_text = 0, subset = 0;  /* subset: in <!DOCTYPE x [...]> */
+    const char *p = text, *start = text;
+    if (strncmp(p, "\xEF\xBB\xBF", 3) == 0) start = p += 3;     /* UTF-8 byte order mark */
+    while (*p) {
+        if (*p != '<') {
+            if (*p == '\n') line++;
+            else if (subset && (*p == ']' || *p == '>')) subset = *p != '>';
+            else if (depth == 0 && !is_space(*p) && !noted_text) {
+                scan_note(sc, line, "text outside the root element is not XML%.*s; ignored", "",
+                          0);
+                noted_text = 1;
+            }
+            p++;
+            continue;
+        }
+        int at = line;
+        if (strncmp(p, "<!--", 4) == 0) {
+            scan_push(sc, at);
+            p = skip_past(p + 4, "-->", &line);
+        } else if (strncmp(p, "<![CDATA[", 9) == 0) {
+            scan_push(sc, at);
+            p = skip_past(p + 9, "]]>", &line);
+        } else if (p[1] == '?') {
+            scan_push(sc, at);
+            if (strncmp(p, "<?xml", 5) == 0 && (is_space(p[5]) || p[5] == '?') && p != start)
+                scan_note(sc, at, "the XML declaration <?xml ...?> must be the very first text "
+                          "of the file (XML 1.0, section 2.8)%.*s; read anyway", "", 0);
+            p = skip_past(p + 2, "?>", &line);
+        } else if (p[1] == '!') {                   /* a directive; Mini-XML ends it at the
+                                                       first '>', even inside its [subset] */
+            const char *from = p;
+            scan_push(sc, at);
+            p = skip_past(p + 2, ">", &line);
+            const char *open = memchr(from, '[', (size_t)(p - from));
+            subset |= open && !memchr(open, ']', (size_t)(p - open));
+        } else if (p[1] == '/') {
+            depth--;
+            p = skip_past(p + 2, ">", &line);
+        } else {                                        /* a start tag and its attributes */
+            scan_push(sc, at);
+            for (p++; *p && !is_space(*p) && *p != '>' && *p != '/'; p++) {}
+            for (;;) {
+                for (; is_space(*p); p++)
+                    if (*p == '\n') line++;
+                if (!*p) return;
+                if (*p == '>') { depth++; p++; break; }
+                if (*p == '/' && p[1] == '>') { p += 2; break; }
+                const char *name = p;
+                for (; *p && !is_space(*p) && *p != '=' && *p != '>' && *p != '/'; p++) {}
+                int nlen = (int)(p - name);
+                for (; is_space(*p); p++)
+                    if (*p == '\n') line++;
+                if (*p != '=') { if (nlen == 0) p++; continue; }
+                for (p++; is_space(*p); p++)
+                    if (*p == '\n') line++;
+                if (*p == '"' || *p == '\'') {
+                    char quote = *p++;
+                    int lt = 0, vline = line;
+                    for (; *p && *p != quote; p++) {
+                        if (*p == '\n') line++;
+                        lt |= *p == '<';
+                    }
+                    if (lt)
+                        scan_note(sc, vline, "attribute '%.*s': a '<' in a value must be written "
+                                  "&lt; in XML; read as written", name, nlen);
+                    if (*p) p++;
+                } else {
+                    scan_note(sc, line, "attribute '%.*s': the value is not in quotes (XML "
+                              "requires name=\"value\"); read up to the next space", name, nlen);
+                    for (; *p && !is_space(*p) && *p != '>'; p++) {}
+                }
+            }
+        }
+    }
+}
+
+static void assign_lines(mxml_node_t *top, const tag_scan *sc)
+{
+    int k = 0;
+    for (mxml_node_t *n = mxmlWalkNext(top, top, MXML_DESCEND); n;
+         n = mxmlWalkNext(n, top, MXML_DESCEND))
+        k += xml_is_tag(n);
+    if (sc->failed || k != sc->n) return;
+    k = 0;
+    for (mxml_node_t *n = mxmlWalkNext(top, top, MXML_DESCEND); n;
+         n = mxmlWalkNext(n, top, MXML_DESCEND))
+        if (xml_is_tag(n)) mxmlSetUserData(n, (void *)(intptr_t)sc->line[k++]);
+}
 
 /* Comments (<!-- -->), declarations (<?xml ?>) and directives (<!DOCTYPE>) are elements
  * whose name starts with '!' or '?' in Mini-XML 3. */
@@ -68,7 +220,7 @@ static int xml_is_real_element(mxml_node_t *n)
     return name && name[0] != '!' && name[0] != '?';
 }
 
-u2d_xml *u2d_xml_load(const char *text, char err[U2D_ERRLEN])
+u2d_xml *u2d_xml_load(const char *text, char err[U2D_ERRLEN], u2d_xml_note_fn note, void *ctx)
 {
     err[0] = '\0';
     /* Mini-XML 3 switches to UTF-16 when it meets the bytes FF FE or FE FF anywhere and
@@ -90,6 +242,10 @@ u2d_xml *u2d_xml_load(const char *text, char err[U2D_ERRLEN])
         mxmlDelete(top);
         return NULL;
     }
+    tag_scan sc = {NULL, 0, 0, 0, note, ctx};
+    scan_tags(text, &sc);
+    assign_lines(top, &sc);
+    free(sc.line);
     return (u2d_xml *)top;
 }
 
@@ -129,4 +285,21 @@ const char *u2d_xml_name(u2d_xml *node)
 const char *u2d_xml_attr(u2d_xml *node, const char *name)
 {
     return mxmlElementGetAttr((mxml_node_t *)node, name);
+}
+
+int u2d_xml_attr_count(u2d_xml *node)
+{
+    return mxmlElementGetAttrCount((mxml_node_t *)node);
+}
+
+const char *u2d_xml_attr_name(u2d_xml *node, int k)
+{
+    const char *name = NULL;
+    mxmlElementGetAttrByIndex((mxml_node_t *)node, k, &name);
+    return name ? name : "";
+}
+
+int u2d_xml_line(u2d_xml *node)
+{
+    return (int)(intptr_t)mxmlGetUserData((mxml_node_t *)node);
 }

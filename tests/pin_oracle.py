@@ -2,7 +2,10 @@
 
 Everything here converts *between conventions*; nothing calls urdf2dyn's dynamics.  The map
 between the two models is built BY JOINT NAME from urdf2dyn's ``model.joints`` (name, type,
-q_index, v_index) and Pinocchio's ``model.names`` / ``model.joints[i].idx_q/idx_v/nq/nv``.
+q_index, v_index) and Pinocchio's ``model.names`` / ``model.joints[i].idx_q/idx_v/nq/nv``;
+the vectors are converted by the shipped ``urdf2dyn.interop`` with Pinocchio's layout (no
+permutation is needed any more: the joint order is Pinocchio's, which tests/test_robots.py
+asserts without any converter).
 
 Conventions (see the urdf2dyn API contract):
 
@@ -23,9 +26,12 @@ import os
 import sys
 import sysconfig
 
+from types import SimpleNamespace
+
 import numpy as np
 
 import pinocchio as pin
+from urdf2dyn import interop
 
 __all__ = [
     "robots_dir", "robot_path", "build_pin_model", "pin_joint_kind", "JointMap", "random_state",
@@ -149,8 +155,10 @@ class JointMap:
     """
 
     def __init__(self, our_joints, pin_model, our_nq, our_nv):
+        our_joints = list(our_joints)
         self.pin_model = pin_model
         self.nq, self.nv = int(our_nq), int(our_nv)
+        self._model = SimpleNamespace(joints=our_joints, nq=self.nq, nv=self.nv)
         self.entries = []  # (type, name, q_index, v_index, idx_q, idx_v)
         seen = set()
         for j in our_joints:
@@ -184,56 +192,16 @@ class JointMap:
         assert self.nq == pin_model.nq - extra, (self.nq, pin_model.nq, extra)
 
     def to_pin(self, q, v, a):
-        """One sample: our (q, v, a) -> Pinocchio (q, v, a)."""
-        pm = self.pin_model
-        qp = np.zeros(pm.nq)
-        vp = np.zeros(pm.nv)
-        ap = np.zeros(pm.nv)
-        for typ, _, qi, vi, pq, pv in self.entries:
-            if typ in ("revolute", "prismatic"):
-                qp[pq] = q[qi]
-                vp[pv] = v[vi]
-                ap[pv] = a[vi]
-            elif typ == "continuous":
-                qp[pq] = math.cos(q[qi])
-                qp[pq + 1] = math.sin(q[qi])
-                vp[pv] = v[vi]
-                ap[pv] = a[vi]
-            elif typ == "floating":
-                qp[pq:pq + 7] = q[qi:qi + 7]
-                vp[pv:pv + 6] = v[vi:vi + 6]
-                ap[pv:pv + 6] = a[vi:vi + 6]
-            elif typ == "planar":
-                x, y, th = q[qi:qi + 3]
-                c, s = math.cos(th), math.sin(th)
-                qp[pq:pq + 4] = (x, y, c, s)
-                RT = np.array([[c, s], [-s, c]])            # R(theta)^T
-                dRT = np.array([[-s, c], [-c, -s]])         # d/dtheta R(theta)^T
-                vxy = np.asarray(v[vi:vi + 2], float)
-                axy = np.asarray(a[vi:vi + 2], float)
-                thd, thdd = v[vi + 2], a[vi + 2]
-                vp[pv:pv + 2] = RT @ vxy
-                vp[pv + 2] = thd
-                ap[pv:pv + 2] = RT @ axy + thd * (dRT @ vxy)
-                ap[pv + 2] = thdd
-            else:  # pragma: no cover
-                raise AssertionError(typ)
-        return qp, vp, ap
+        """One sample: our (q, v, a) -> Pinocchio (q, v, a), through the shipped converter
+        (urdf2dyn.interop, itself checked against Pinocchio in tests/test_robots.py) with
+        Pinocchio's own layout (idx_q / idx_v matched by joint name)."""
+        m, pm = self._model, self.pin_model
+        return (interop.to_pinocchio_q(m, q, pm), interop.to_pinocchio_v(m, q, v, pm),
+                interop.to_pinocchio_a(m, q, v, a, pm))
 
     def tau_from_pin(self, q, tau_pin):
         """One sample: Pinocchio generalised forces -> ours (dual to our velocities)."""
-        tau = np.zeros(self.nv)
-        for typ, _, qi, vi, pq, pv in self.entries:
-            n = _SIZES[typ][1]
-            if typ == "planar":
-                th = q[qi + 2]
-                c, s = math.cos(th), math.sin(th)
-                R = np.array([[c, -s], [s, c]])
-                tau[vi:vi + 2] = R @ tau_pin[pv:pv + 2]
-                tau[vi + 2] = tau_pin[pv + 2]
-            else:
-                tau[vi:vi + n] = tau_pin[pv:pv + n]
-        return tau
+        return interop.from_pinocchio_tau(self._model, q, tau_pin, self.pin_model)
 
 
 # ----------------------------------------------------------------------------- states
@@ -362,15 +330,4 @@ def velocity_transform(jmap, q, v=None):
 
 def q_from_pin(jmap, qp):
     """One sample: Pinocchio configuration -> ours (continuous/planar angles from atan2)."""
-    q = np.zeros(jmap.nq)
-    for typ, _, qi, vi, pq, pv in jmap.entries:
-        if typ in ("revolute", "prismatic"):
-            q[qi] = qp[pq]
-        elif typ == "continuous":
-            q[qi] = math.atan2(qp[pq + 1], qp[pq])
-        elif typ == "floating":
-            q[qi:qi + 7] = qp[pq:pq + 7]
-        elif typ == "planar":
-            q[qi:qi + 2] = qp[pq:pq + 2]
-            q[qi + 2] = math.atan2(qp[pq + 3], qp[pq + 2])
-    return q
+    return interop.from_pinocchio_q(jmap._model, qp, jmap.pin_model)

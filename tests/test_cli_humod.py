@@ -174,10 +174,38 @@ def test_plot(tmp_path):
     png = tmp_path / "tau.png"
     assert main(["torques", HUMAN, MOTION, "--grf", GRF, "--plot", str(png)]) == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20_000
+    assert (tmp_path / "tau_momentum.png").stat().st_size > 20_000
     arm = tmp_path / "arm.png"
     assert main(["torques", urdf2dyn.data_path("arm7.urdf"),
                  urdf2dyn.data_path("arm7_trajectory.csv"), "--plot", str(arm)]) == 0
     assert arm.stat().st_size > 10_000
+    assert not (tmp_path / "arm_momentum.png").exists()      # not a human: no momentum plot
+
+
+def test_plot_angular_momentum_over_the_gait_cycle(tmp_path, monkeypatch):
+    """A human trial's --plot also draws the whole-body angular momentum about the CoM: with
+    --speed normalized by M V H (Herr & Popovic 2008; H the mean CoM height), the momentum
+    being the angular rows of A_G times v, over the trial's filled and differentiated q, v."""
+    pytest.importorskip("matplotlib")
+    from urdf2dyn import plot
+    drawn = {}
+    monkeypatch.setattr(plot, "plot_angular_momentum",
+                        lambda t, L, path, grf_y=None, title=None: drawn.update(
+                            t=t, L=L, grf_y=grf_y, title=title) or path)
+    png = tmp_path / "tau.png"
+    assert main(["torques", HUMAN, MOTION, "--grf", GRF, "--plot", str(png), "--speed", "3"]) == 0
+    model = humod_subject("A")
+    res = urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF)
+    A = model.centroidal_momentum_matrix(res.q)
+    L = np.einsum("nij,nj->ni", A[:, 3:], res.v)
+    H = np.mean(model.center_of_mass(res.q)[:, 1])           # y up; the floor at y = 0
+    np.testing.assert_allclose(drawn["L"], L / (model.total_mass * 3.0 * H), rtol=1e-12,
+                               atol=1e-15)
+    assert "V = 3 m/s" in drawn["title"] and set(drawn["grf_y"]) == {"L", "R"}
+    # without --speed: the momentum itself, in N·m·s
+    assert main(["torques", HUMAN, MOTION, "--grf", GRF, "--plot", str(png)]) == 0
+    np.testing.assert_allclose(drawn["L"], L, rtol=1e-12, atol=1e-12)
+    assert "--speed" in drawn["title"]
 
 
 def test_humod_mat_and_floating_root(tmp_path):

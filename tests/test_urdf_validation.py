@@ -18,7 +18,10 @@ def link(name, inertial=INERTIAL):
     return f'<link name="{name}">{inertial}</link>'
 
 
-def joint(name, parent, child, type="revolute", extra='<axis xyz="0 0 1"/>'):
+LIMIT = '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
+
+
+def joint(name, parent, child, type="revolute", extra='<axis xyz="0 0 1"/>' + LIMIT):
     return (f'<joint name="{name}" type="{type}"><parent link="{parent}"/>'
             f'<child link="{child}"/>{extra}</joint>')
 
@@ -112,19 +115,27 @@ CASES = {
     "indefinite inertia": (robot(link("a", inertia(ixy="2"))),
                            ["link 'a'", "positive semidefinite"]),
     # mimic
-    "mimic unknown": (two_links(extra='<axis xyz="0 0 1"/><mimic joint="ghost"/>'),
+    "mimic unknown": (two_links(extra=f'<axis xyz="0 0 1"/>{LIMIT}<mimic joint="ghost"/>'),
                       ["joint 'j'", "mimic", "ghost", "no such joint"]),
     "mimic self": (two_links(extra='<axis xyz="0 0 1"/><mimic joint="j"/>'),
                    ["joint 'j'", "mimic", "itself"]),
 }
 
 
+# Read as written with a URDFWarning, as Pinocchio reads them; refused under strict=True.
+WARNED = {"negative inertia", "indefinite inertia", "mimic unknown"}
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_invalid_urdf(case):
     text, words = CASES[case]
     expected = FileNotFoundError if case == "not XML" else URDFError
+    if case in WARNED:
+        with pytest.warns(urdf2dyn.URDFWarning) as record:
+            urdf2dyn.load(text)
+        assert all(w in str(record[0].message) for w in words), str(record[0].message)
     with pytest.raises(expected) as info:
-        urdf2dyn.load(text)
+        urdf2dyn.load(text, strict=case in WARNED)
     message = str(info.value)
     for word in words:
         assert word in message, f"{word!r} not in {message!r}"
@@ -210,7 +221,8 @@ def test_long_chain_loads():
     parts = [link(f"l{i}") for i in range(n)]
     parts += [joint(f"j{i}", f"l{i}", f"l{i + 1}", extra='<origin xyz="0 0 0.01"/>'
                     '<axis xyz="0 1 0"/>') for i in range(n - 1)]
-    model = urdf2dyn.load(robot("".join(reversed(parts))))
+    with pytest.warns(urdf2dyn.URDFWarning, match="needs a <limit"):     # one per joint
+        model = urdf2dyn.load(robot("".join(reversed(parts))))
     assert model.nv == n - 1
     tau = model.inverse_dynamics(np.zeros(n - 1), np.zeros(n - 1), np.zeros(n - 1))
     assert np.all(np.isfinite(tau))
@@ -227,7 +239,14 @@ def test_load_from_path_and_bytes(tmp_path):
 
 def test_inertia_export_noise_loads():
     """A zero diagonal with off-diagonal export noise (example-robot-data's icub head) is
-    positive semidefinite up to rounding, not an error; a real negative moment still is."""
-    urdf2dyn.load(robot(link("head", inertia(ixx="0", iyy="0", izz="0", ixz="2.40741e-35"))))
-    with pytest.raises(URDFError, match="positive semidefinite"):
+    positive semidefinite up to rounding, not worth a word; a real negative moment is warned
+    about (and refused under strict)."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", urdf2dyn.URDFWarning)
+        urdf2dyn.load(robot(link("head", inertia(ixx="0", iyy="0", izz="0", ixz="2.40741e-35"))))
+    with pytest.warns(urdf2dyn.URDFWarning, match="positive semidefinite"):
         urdf2dyn.load(robot(link("head", inertia(ixx="0", iyy="0", izz="0", ixz="1e-6"))))
+    with pytest.raises(URDFError, match="positive semidefinite"):
+        urdf2dyn.load(robot(link("head", inertia(ixx="0", iyy="0", izz="0", ixz="1e-6"))),
+                      strict=True)

@@ -11,6 +11,7 @@ except ModuleNotFoundError as _missing:
         raise
     from ._source_tree import explain_missing_core
     raise ImportError(explain_missing_core(__file__)) from None
+from .check import check
 from .forces import wrench_at_point
 from . import io
 from . import codegen
@@ -30,7 +31,7 @@ __all__ = ["load", "Model", "Joint", "URDFError", "wrench_at_point", "get_num_th
            "humod_subject", "io", "Urdf2dynWarning", "URDFWarning", "codegen",
            "inverse_dynamics_trial", "run_trials", "TrialResult",
            "identify", "base_parameters", "normalized_angular_momentum",
-           "simd_path", "set_simd_path", "available_simd_paths"]
+           "check", "simd_path", "set_simd_path", "available_simd_paths"]
 
 
 def data_path(name: str) -> str:

@@ -6,6 +6,7 @@
     urdf2dyn export-osim MODEL.urdf -o MODEL.osim
     urdf2dyn codegen ROBOT.urdf --lang c|python|matlab [--float] -o DIR
     urdf2dyn equations ROBOT.urdf [--latex] [--parameters]
+    urdf2dyn check ROBOT.urdf [--strict]
 
 ``python -m urdf2dyn ...`` is the same. ``urdf2dyn COMMAND --help`` describes each command.
 """
@@ -37,7 +38,8 @@ def _model_path(path):
 
 def cmd_torques(args):
     from .pipeline import find_trials, inverse_dynamics_trial, run_trials
-    model = load(_model_path(args.robot), floating_base=args.floating_base)
+    model = load(_model_path(args.robot), floating_base=args.floating_base,
+                 strict=args.strict)
     notes = []
     if args.gravity is not None:
         model.gravity = args.gravity
@@ -112,7 +114,29 @@ def _write_outputs(model, res, args, multi):
         out = _out_path(args.plot, res.path, multi, "_torques", "png")
         _plot(out, res.t, res.tau, model, res.reactions, mass, res.path, res.f_ext)
         written.append(out)
+        from .gait import is_human
+        if is_human(model):
+            out = os.path.splitext(out)[0] + "_momentum.png"
+            _plot_momentum(out, res, model, args.speed)
+            written.append(out)
     return written
+
+
+def _plot_momentum(out, res, model, speed):
+    """Whole-body angular momentum about the centre of mass over the gait cycle: normalized
+    by mass x speed x CoM height (Herr & Popovic 2008) when the speed is known."""
+    from . import plot
+    from .centroidal import normalized_angular_momentum
+    if speed is not None:
+        L = normalized_angular_momentum(model, res.q, res.v, speed)
+        title = f"angular momentum / (M V H), V = {speed:g} m/s: {os.path.basename(res.path)}"
+    else:
+        L = model.centroidal(res.q, res.v, np.zeros_like(res.v))["momentum"][:, 3:]
+        title = (f"angular momentum about the CoM (N·m·s; --speed normalizes): "
+                 f"{os.path.basename(res.path)}")
+    grf_y = {side: w[:, 1] for side in ("L", "R")
+             for w in [res.f_ext.get(f"foot_{side}") if res.f_ext else None] if w is not None}
+    plot.plot_angular_momentum(res.t, L, out, grf_y=grf_y or None, title=title)
 
 
 def _out_path(target, motion, multi, suffix, fmt):
@@ -389,6 +413,22 @@ def cmd_export_osim(args):
     return 0
 
 
+# ============================================================================== check
+
+def cmd_check(args):
+    from .check import check
+    path = _model_path(args.model)
+    found = check(path, floating_base=args.floating_base)
+    for f in found:
+        where = f"{path}:{f.line}" if f.line else path
+        print(f"{where}: {f.kind}: {f.message}")
+    counts = {k: sum(f.kind == k for f in found) for k in ("error", "warning", "advice")}
+    print(f"{path}: {counts['error']} errors, {counts['warning']} warnings, "
+          f"{counts['advice']} advice")
+    failed = counts["error"] or (args.strict and (counts["warning"] or counts["advice"]))
+    return 1 if failed else 0
+
+
 # ============================================================================== parser
 
 def build_parser():
@@ -444,7 +484,12 @@ def build_parser():
                         "with several motions)")
     p.add_argument("--plot", metavar="PNG",
                    help="plot the torques (human model: hip, knee and ankle sagittal moments "
-                        "over the gait cycle); needs matplotlib")
+                        "over the gait cycle, and the whole-body angular momentum in "
+                        "<PNG stem>_momentum.png); needs matplotlib")
+    p.add_argument("--speed", type=float, metavar="M/S",
+                   help="walking or running speed (treadmill belt speed): the angular-momentum "
+                        "plot is then normalized by mass x speed x CoM height (Herr & Popovic "
+                        "2008)")
     p.add_argument("--format", choices=("csv", "sto"), default="csv",
                    help="output format in an output directory (default csv)")
     p.add_argument("--mapping", metavar="FILE",
@@ -550,6 +595,19 @@ def build_parser():
     e.add_argument("--floating-base", action="store_true",
                    help="add a floating joint 'root_joint' above the root link")
     e.set_defaults(func=cmd_equations)
+
+    c = sub.add_parser("check", help="list what is wrong or risky in a URDF, with line numbers",
+                       description="List every finding about a URDF with its line: errors "
+                       "(it does not load), warnings (read as written, as Pinocchio reads "
+                       "them: non-physical inertias, unknown elements, missing limits...) and "
+                       "advice (massless moving leaves, tiny masses, bad limits). Exit status "
+                       "1 on an error, or on any finding with --strict.")
+    c.add_argument("model", help="URDF file (or the name of a bundled one)")
+    c.add_argument("--floating-base", action="store_true",
+                   help="check the model with a floating joint above the root link")
+    c.add_argument("--strict", action="store_true",
+                   help="exit with status 1 on any warning or advice too")
+    c.set_defaults(func=cmd_check)
     return parser
 
 
@@ -562,7 +620,7 @@ def main(argv=None):
         finally:
             for w in caught:        # ours as `warning:` lines; anything else as Python shows it
                 if issubclass(w.category, Urdf2dynWarning):
-                    print(f"warning: {w.message}", file=sys.stderr)
+                    print(f"urdf2dyn {args.command}: warning: {w.message}", file=sys.stderr)
                 else:
                     warnings.showwarning(w.message, w.category, w.filename, w.lineno)
 

@@ -53,9 +53,9 @@ Joint order: names vs. order
 HJ_L, HJ_R, KJ_L, KJ_R, AJ_L, AJ_R (36 labels, taken from HuMoD's own processing scripts, which are
 BSD-licensed; the thesis' MATLAB code lists them in the same order). That order is not a
 topological order of the tree (the neck LNJ comes before its ancestors ULJ and LLJ), so no URDF
-model can have it as its q order: urdf2dyn numbers coordinates depth first, children in document
-order, which here gives ``MODEL_ORDER`` (BJ, LLJ, ULJ, LNJ, SJ_L, EJ_L, SJ_R, EJ_R, HJ_L, KJ_L,
-AJ_L, HJ_R, KJ_R, AJ_R). The *names* are identical, so HuMoD data map without renaming: match
+model can have it as its q order: urdf2dyn numbers coordinates depth first, children by joint
+name (Pinocchio's order), which here gives ``MODEL_ORDER`` (BJ, HJ_L, KJ_L, AJ_L, HJ_R, KJ_R,
+AJ_R, LLJ, ULJ, LNJ, SJ_L, EJ_L, SJ_R, EJ_R). The *names* are identical, so HuMoD data map without renaming: match
 columns by name (``urdf2dyn.io.read_humod`` returns them in HuMoD's order and
 ``Trajectory.for_model`` reorders them to ``model.q_names``) or use :func:`humod_to_model_index`.
 
@@ -120,10 +120,10 @@ HUMOD_LABELS = [
 #: The q order of the generated model (root="prismatic"): depth first through the tree.
 MODEL_ORDER = [
     "pBJX", "pBJY", "pBJZ", "rBJX", "rBJY", "rBJZ",
-    "rLLJX", "rLLJZ", "rULJX", "rULJY", "rULJZ", "rLNJX", "rLNJY", "rLNJZ",
-    "rSJX_L", "rSJY_L", "rSJZ_L", "rEJZ_L", "rSJX_R", "rSJY_R", "rSJZ_R", "rEJZ_R",
     "rHJX_L", "rHJY_L", "rHJZ_L", "rKJZ_L", "rAJX_L", "rAJY_L", "rAJZ_L",
     "rHJX_R", "rHJY_R", "rHJZ_R", "rKJZ_R", "rAJX_R", "rAJY_R", "rAJZ_R",
+    "rLLJX", "rLLJZ", "rULJX", "rULJY", "rULJZ", "rLNJX", "rLNJY", "rLNJZ",
+    "rSJX_L", "rSJY_L", "rSJZ_L", "rEJZ_L", "rSJX_R", "rSJY_R", "rSJZ_R", "rEJZ_R",
 ]
 
 #: The two HuMoD subjects: (sex, mass kg, height m).

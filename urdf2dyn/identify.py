@@ -45,8 +45,8 @@ class BaseParameters:
     independent: np.ndarray
     dependent: np.ndarray
     K: np.ndarray
-    values: np.ndarray = None
-    residual: float = None
+    values: np.ndarray | None = None
+    residual: float | None = None
 
     def project(self, pi):
         """The base parameters beta of a full parameter vector pi (10 B,)."""

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import os
+import re
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -10,6 +12,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _core
 from .threads import get_num_threads
+from .warn import URDFWarning, report
 
 # Coordinate names of multi-DoF joints, appended to the joint's name as "<joint>_<suffix>".
 _Q_SUFFIXES = {"floating": ("x", "y", "z", "qx", "qy", "qz", "qw"), "planar": ("x", "y", "theta")}
@@ -78,12 +81,19 @@ class Structure:
 _JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar")
 
 
-def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False) -> Model:
+def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
+         strict: bool = False) -> Model:
     """Load a URDF robot: ``urdf`` is a path or the XML text itself.
 
     floating_base=True adds a floating joint named 'root_joint' above the URDF's root link
     (q = [x y z qx qy qz qw], v = [vx vy vz wx wy wz] in the root body's frame).
     Raises URDFError (a ValueError) naming the element, attribute and reason.
+
+    What loads but is probably not what the author meant (a non-physical inertia, a mimic
+    of a missing joint, a revolute or prismatic joint without <limit>, an unknown element or
+    attribute, markup that is not well-formed XML but has one meaning) is read as written,
+    as Pinocchio reads it, with a :class:`urdf2dyn.URDFWarning` naming the file, line,
+    link or joint, element and attribute; ``strict=True`` raises URDFError instead.
     """
     if isinstance(urdf, bytes):
         text = _decode(urdf, "the URDF bytes")
@@ -95,9 +105,10 @@ def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False) -> M
                                     "path or the XML text itself)")
         with open(urdf, "rb") as f:
             text = _decode(f.read(), os.fspath(urdf))
+        return Model(text, floating_base, strict=strict, source=os.fspath(urdf))
     else:
         raise TypeError(f"load: expected a path or URDF text, got {type(urdf).__name__}")
-    return Model(text, floating_base)
+    return Model(text, floating_base, strict=strict)
 
 
 def _decode(data, where):
@@ -114,13 +125,25 @@ class Model:
     (N, nv)) and returns the matching shape as new float64 arrays.
     """
 
-    def __init__(self, xml_text: str, floating_base: bool = False) -> None:
+    def __init__(self, xml_text: str, floating_base: bool = False, strict: bool = False,
+                 source: str | None = None) -> None:
         self._xml = xml_text
         try:
             self._c = _core.load(xml_text, bool(floating_base))
+        except _core.URDFError as e:
+            if source is None:
+                raise
+            at = re.match(r"line (\d+): ", str(e))     # the core's "line N: " -> "file:N: "
+            raise _core.URDFError(_where(source, int(at.group(1)) if at else 0)
+                                  + str(e)[at.end() if at else 0:]) from None
         except UnicodeEncodeError as e:
             raise _core.URDFError(f"the URDF text is not valid Unicode ({e.reason} at "
                                   f"position {e.start})") from None
+        #: What was read as written but looks wrong: (line, message), line 0 if unknown.
+        self.findings = self._c.findings()
+        for line, message in self.findings:
+            report(_where(source, line) + message, strict=strict, error=_core.URDFError,
+                   category=URDFWarning, stacklevel=4)
         self.joints = [Joint(*row) for row in self._c.joints()]
         links = self._c.links()
         self.link_names = [name for name, _ in links]
@@ -192,10 +215,10 @@ class Model:
             link_r=s["link_r"])
 
     # ---- dynamics ----------------------------------------------------------------
-    def _compute(self, algo, inputs, f_ext=None, link=-1, point=None, dt=0.0):
+    def _compute(self, algo, inputs, f_ext=None, link=-1, point=None, dt=0.0, reference=0):
         bodies, wrenches = self._fext(f_ext, inputs[0])
         return self._c.compute(algo, inputs, bodies, wrenches, get_num_threads(), link, point,
-                               dt)
+                               dt, reference)
 
     def inverse_dynamics(self, q: ArrayLike, v: ArrayLike, a: ArrayLike,
                          f_ext: FExt | None = None) -> NDArray[np.float64]:
@@ -348,7 +371,8 @@ class Model:
                  ) -> NDArray[np.float64]:
         """Jacobian (6, nv) or (N, 6, nv) of a point on a link: rows 0-2 map v to the point's
         linear velocity, rows 3-5 to the link's angular velocity, both in world-aligned axes.
-        point: (3,) in the link's frame (default: the link origin)."""
+        point: (3,) in the link's frame (default: the link origin). The same as
+        frame_jacobian(q, link, point, "local_world_aligned"), which has the other frames."""
         if link not in self._link_index:
             raise ValueError(f"jacobian: unknown link {link!r}")
         if point is not None:
@@ -357,6 +381,77 @@ class Model:
                 raise ValueError(f"jacobian: point must be 3 finite numbers, got {point!r}")
             point = tuple(point.tolist())
         return self._compute(_core.JACOBIAN, (q,), link=self._link_index[link], point=point)
+
+    # ---- frames (Pinocchio's reference frames) -------------------------------------
+    def frame_jacobian(self, q, link, point=None, reference="local_world_aligned"):
+        """Jacobian (6, nv) or (N, 6, nv) of the frame on ``link`` at ``point``.
+
+        The frame has the link's axes and its origin at ``point`` (3,) in link coordinates
+        (default: the link origin). Rows are [linear; angular] as in Pinocchio's
+        ``getFrameJacobian``; ``reference`` is Pinocchio's ReferenceFrame:
+
+        - ``"local"``: the frame's own axes, linear velocity of its origin;
+        - ``"world"``: world axes, the spatial velocity (linear part: the velocity of the
+          body point passing through the world origin);
+        - ``"local_world_aligned"``: world axes, linear velocity of the frame's origin
+          (what :meth:`jacobian` returns).
+        """
+        link_id, point, ref = self._frame_args("frame_jacobian", link, point, reference)
+        return self._compute(_core.FRAME_JACOBIAN, (q,), link=link_id, point=point,
+                             reference=ref)
+
+    def frame_jacobian_time_variation(self, q, v, link, point=None,
+                                      reference="local_world_aligned"):
+        """dJ/dt (6, nv) or (N, 6, nv) of :meth:`frame_jacobian` along v, so that
+        ``J @ a + dJ @ v`` is the frame's acceleration: spatial in "local" and "world", the
+        origin's classical acceleration in "local_world_aligned" (Pinocchio's
+        ``getFrameJacobianTimeVariation``)."""
+        link_id, point, ref = self._frame_args("frame_jacobian_time_variation", link, point,
+                                               reference)
+        return self._compute(_core.FRAME_JACOBIAN_DOT, (q, v), link=link_id, point=point,
+                             reference=ref)
+
+    def frame_velocity(self, q, v, link, point=None, reference="local_world_aligned"):
+        """The frame's spatial velocity [linear; angular] (6,) or (N, 6) in ``reference``
+        (Pinocchio's ``getFrameVelocity``)."""
+        link_id, point, ref = self._frame_args("frame_velocity", link, point, reference)
+        return self._compute(_core.FRAME_VELOCITY, (q, v), link=link_id, point=point,
+                             reference=ref)
+
+    def frame_acceleration(self, q, v, a, link, point=None, reference="local_world_aligned"):
+        """The frame's spatial acceleration [linear; angular] (6,) or (N, 6) in ``reference``,
+        gravity left out (Pinocchio's ``getFrameAcceleration``)."""
+        link_id, point, ref = self._frame_args("frame_acceleration", link, point, reference)
+        return self._compute(_core.FRAME_ACCELERATION, (q, v, a), link=link_id, point=point,
+                             reference=ref)
+
+    def frame_classical_acceleration(self, q, v, a, link, point=None,
+                                     reference="local_world_aligned"):
+        """The frame's classical acceleration [linear; angular] (6,) or (N, 6): the spatial
+        acceleration with the angular velocity x linear velocity term added to its linear part
+        (Pinocchio's ``getFrameClassicalAcceleration``). In "local" and
+        "local_world_aligned" the linear part is d²p/dt² of the point (an accelerometer's
+        reading without gravity, in the sensor's axes or the world's)."""
+        link_id, point, ref = self._frame_args("frame_classical_acceleration", link, point,
+                                               reference)
+        return self._compute(_core.FRAME_CLASSICAL, (q, v, a), link=link_id, point=point,
+                             reference=ref)
+
+    def _frame_args(self, fn, link, point, reference):
+        if link not in self._link_index:
+            raise ValueError(f"{fn}: unknown link {link!r} (model.link_names lists the "
+                             f"{len(self.link_names)} links)")
+        if point is not None:
+            point = np.asarray(point, dtype=float)
+            if point.shape != (3,) or not np.all(np.isfinite(point)):
+                raise ValueError(f"{fn}: point must be 3 finite numbers, got {point!r}")
+            point = tuple(point.tolist())
+        name = getattr(reference, "name", reference)         # also pinocchio.ReferenceFrame
+        ref = _REFERENCES.get(str(name).lower()) if isinstance(name, str) else None
+        if ref is None:
+            raise ValueError(f"{fn}: reference must be 'local', 'world' or "
+                             f"'local_world_aligned', got {reference!r}")
+        return self._link_index[link], point, ref
 
     def link_velocities(self, q: ArrayLike, v: ArrayLike) -> NDArray[np.float64]:
         """(..., L, 6): linear velocity of each link origin and angular velocity, in
@@ -447,6 +542,9 @@ class Model:
 # Names of the ten inertial parameters of a body, in the regressor's order.
 PARAMETERS = ("m", "mcx", "mcy", "mcz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
 
+_REFERENCES = {"local": _core.LOCAL, "world": _core.WORLD,
+               "local_world_aligned": _core.LOCAL_WORLD_ALIGNED}
+
 
 def _scalar(x):
     return float(x) if x.ndim == 0 else x
@@ -458,7 +556,16 @@ def _names(joint, suffixes):
     return [joint.name]
 
 
+def _where(source, line):
+    """'robot.urdf:12: ' / 'line 12: ' / 'robot.urdf: ' / ''."""
+    if source is not None:
+        return f"{source}:{line}: " if line else f"{source}: "
+    return f"line {line}: " if line else ""
+
+
 def _rebuild(xml_text, floating_base, gravity):
-    model = Model(xml_text, floating_base)
+    with warnings.catch_warnings():         # said once, when the model was first loaded
+        warnings.simplefilter("ignore", URDFWarning)
+        model = Model(xml_text, floating_base)
     model.gravity = gravity
     return model

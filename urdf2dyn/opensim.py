@@ -59,10 +59,10 @@ class ExternalForce:
     applied_to_body: str
     force_expressed_in_body: str = GROUND
     point_expressed_in_body: str = GROUND
-    force_identifier: str = None
-    point_identifier: str = None
-    torque_identifier: str = None
-    data_source_name: str = None
+    force_identifier: str | None = None
+    point_identifier: str | None = None
+    torque_identifier: str | None = None
+    data_source_name: str | None = None
 
 
 @dataclass
@@ -78,7 +78,7 @@ class ExternalLoads:
     forces: list
     time: np.ndarray
     columns: dict
-    kinematics_file: str = None
+    kinematics_file: str | None = None
     labels: list = field(default_factory=list)
 
     def _block(self, force, kind):

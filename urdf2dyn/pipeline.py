@@ -64,7 +64,7 @@ class TrialResult:
     a: np.ndarray
     tau: np.ndarray
     residuals: object = None
-    f_ext: dict = None
+    f_ext: dict | None = None
     reactions: object = None
     warnings: list = field(default_factory=list)
     record: dict = field(default_factory=dict)

@@ -336,7 +336,7 @@ static void check_table(const u2d_model *m, uint64_t *r)
               "%s: not deterministic", A->name);
 
         /* out-of-range links are argument errors for the Jacobian */
-        if (k == U2D_ALGO_JACOBIAN) {
+        if (k == U2D_ALGO_JACOBIAN || k == U2D_ALGO_FRAME_JACOBIAN) {
             int bad_links[3] = {-1, m->nlink, -1000000};
             for (int b = 0; b < 3; b++) {
                 h_state s = nice;
@@ -603,6 +603,43 @@ static void check_physics(const u2d_model *m, const u2d_urdf *u, int fb, uint64_
                     for (size_t j = 0; j < nv; j++) Jv[row] += J[(size_t)row * nv + j] * v[j];
                 double e = max_diff(Jv, vel + 6 * l, 6);
                 CHECK(e <= 1e-12 * (1.0 + norm_inf(vel + 6 * l, 6)), "J v != link %d velocity (%g)", l, e);
+            }
+            /* frames, in each reference: J v = frame velocity, J a + dJ v = acceleration
+             * (classical in LOCAL_WORLD_ALIGNED), and the LOCAL_WORLD_ALIGNED Jacobian at a
+             * point is u2d_jacobian's */
+            for (int ref = 0; ref < 3 && nl > 0; ref++) {
+                int l = (int)(h_rand(r) % nl);
+                double *dJ = dalloc(6 * nv), *a = dalloc(nv), fv[6], fa[6], Jx[6], Jy[6];
+                for (size_t j = 0; j < nv; j++) a[j] = h_unif(r, -1.0, 1.0);
+                h_state s = {{q, v, a}, {0, 0, 0}, NULL, l, {0.1, -0.05, 0.2}, 0, ref};
+                u2d_batch_args fa_args = h_args(&s, J, NULL);
+                static const int algos[4] = {U2D_ALGO_FRAME_JACOBIAN, U2D_ALGO_FRAME_JACOBIAN_DOT,
+                                             U2D_ALGO_FRAME_VELOCITY, -1};
+                double *outs[3] = {J, dJ, fv};
+                for (int k = 0; algos[k] >= 0; k++) {
+                    fa_args.out[0] = outs[k];
+                    CHECK(H_ALGOS[algos[k]].one(m, w, &fa_args) == U2D_OK, "frame %d failed", k);
+                }
+                fa_args.out[0] = fa;
+                CHECK(H_ALGOS[ref == U2D_LOCAL_WORLD_ALIGNED ? U2D_ALGO_FRAME_CLASSICAL
+                                                             : U2D_ALGO_FRAME_ACCELERATION]
+                          .one(m, w, &fa_args) == U2D_OK, "frame acceleration failed");
+                for (int row = 0; row < 6; row++) {
+                    Jx[row] = Jy[row] = 0.0;
+                    for (size_t j = 0; j < nv; j++) {
+                        Jx[row] += J[(size_t)row * nv + j] * v[j];
+                        Jy[row] += J[(size_t)row * nv + j] * a[j] + dJ[(size_t)row * nv + j] * v[j];
+                    }
+                }
+                double e1 = max_diff(Jx, fv, 6), e2 = max_diff(Jy, fa, 6);
+                CHECK(e1 <= 1e-12 * (1.0 + norm_inf(fv, 6)), "frame J v != velocity (%g)", e1);
+                CHECK(e2 <= 1e-10 * (1.0 + norm_inf(fa, 6)), "frame J a + dJ v != acc (%g)", e2);
+                if (ref == U2D_LOCAL_WORLD_ALIGNED) {
+                    u2d_batch_args ja = h_args(&s, dJ, NULL);
+                    CHECK(H_ALGOS[U2D_ALGO_JACOBIAN].one(m, w, &ja) == U2D_OK, "jacobian failed");
+                    CHECK(max_diff(J, dJ, 6 * nv) == 0.0, "frame LWA Jacobian != u2d_jacobian");
+                }
+                free(dJ); free(a);
             }
             free(Mp); free(Md); free(qs); free(pos); free(rot); free(vel); free(dpos); free(J);
         }

@@ -73,6 +73,7 @@ typedef struct {
 
 static inline size_t h_sz_1(const u2d_model *m) { (void)m; return 1; }
 static inline size_t h_sz_3(const u2d_model *m) { (void)m; return 3; }
+static inline size_t h_sz_6(const u2d_model *m) { (void)m; return 6; }
 static inline size_t h_sz_nq(const u2d_model *m) { return (size_t)m->nq; }
 static inline size_t h_sz_nv(const u2d_model *m) { return (size_t)m->nv; }
 static inline size_t h_sz_nv2(const u2d_model *m) { return (size_t)m->nv * (size_t)m->nv; }
@@ -163,6 +164,49 @@ H_ONE(h_centroidal) { return u2d_centroidal(m, w, a->in[0], a->in[1], a->in[2], 
                                             a->out[1]); }
 H_ONE(h_regressor) { return u2d_regressor(m, w, a->gravity, a->in[0], a->in[1], a->in[2],
                                           a->out[0]); }
+static inline u2d_status h_frame_ok(const u2d_model *m, const u2d_batch_args *a)
+{
+    return a->link < 0 || a->link >= m->nlink || (int)a->reference < 0 ||
+           a->reference > U2D_LOCAL_WORLD_ALIGNED ? U2D_ERR_ARGUMENT : U2D_OK;
+}
+/* Some adapters place the whole tree, others only the frame's path (as u2d_batch does):
+ * the driver's cross-checks (J v = velocity, J a + dJ v = acceleration) compare the two. */
+H_ONE(h_frame_jacobian)
+{
+    u2d_status st = h_frame_ok(m, a);
+    if (st == U2D_OK) st = u2d_kinematics_path(m, w, m->link_body[a->link], a->in[0], NULL);
+    if (st == U2D_OK) u2d_frame_jacobian(m, w, a->link, a->point, a->reference, a->out[0]);
+    return st;
+}
+H_ONE(h_frame_jacobian_dot)
+{
+    u2d_status st = h_frame_ok(m, a);
+    if (st == U2D_OK) st = u2d_kinematics(m, w, a->in[0], a->in[1]);
+    if (st == U2D_OK)
+        st = u2d_frame_jacobian_dot(m, w, a->in[0], a->in[1], a->link, a->point, a->reference,
+                                    a->out[0]);
+    return st;
+}
+H_ONE(h_frame_velocity)
+{
+    u2d_status st = h_frame_ok(m, a);
+    if (st == U2D_OK) st = u2d_kinematics_path(m, w, m->link_body[a->link], a->in[0], a->in[1]);
+    if (st == U2D_OK) u2d_frame_velocity(m, w, a->link, a->point, a->reference, a->out[0]);
+    return st;
+}
+static inline u2d_status h_frame_acc(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                                     int classical)
+{
+    u2d_status st = h_frame_ok(m, a);
+    if (st == U2D_OK)       /* the whole tree for one, the frame's path for the other */
+        st = u2d_accelerations(m, w, classical ? m->link_body[a->link] : -1, a->in[0],
+                               a->in[1], a->in[2]);
+    if (st == U2D_OK)
+        u2d_frame_acceleration(m, w, a->link, a->point, a->reference, classical, a->out[0]);
+    return st;
+}
+H_ONE(h_frame_acceleration) { return h_frame_acc(m, w, a, 0); }
+H_ONE(h_frame_classical) { return h_frame_acc(m, w, a, 1); }
 #undef H_ONE
 
 static const h_algo H_ALGOS[U2D_NALGO] = {
@@ -190,6 +234,16 @@ static const h_algo H_ALGOS[U2D_NALGO] = {
     [U2D_ALGO_CENTROIDAL] = {"centroidal", "qvv", {h_sz_9, h_sz_12}, 0, 0, h_centroidal, 1},
     [U2D_ALGO_REGRESSOR] = {"regressor", "qvv", {h_sz_regressor, NULL}, 0, 0, h_regressor, 0,
                             100},
+    [U2D_ALGO_FRAME_JACOBIAN] = {"frame_jacobian", "q", {h_sz_6nv, NULL}, 0, 0,
+                                 h_frame_jacobian},
+    [U2D_ALGO_FRAME_JACOBIAN_DOT] = {"frame_jacobian_dot", "qv", {h_sz_6nv, NULL}, 0, 0,
+                                     h_frame_jacobian_dot},
+    [U2D_ALGO_FRAME_VELOCITY] = {"frame_velocity", "qv", {h_sz_6, NULL}, 0, 0,
+                                 h_frame_velocity},
+    [U2D_ALGO_FRAME_ACCELERATION] = {"frame_acceleration", "qvv", {h_sz_6, NULL}, 0, 0,
+                                     h_frame_acceleration},
+    [U2D_ALGO_FRAME_CLASSICAL] = {"frame_classical", "qvv", {h_sz_6, NULL}, 0, 0,
+                                  h_frame_classical},
 };
 
 /* Core functions exercised outside the table (driver --list-functions adds the table's). */
@@ -203,6 +257,8 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "sincos",               /* against libm, check_sincos */
     "rnea_derivatives", "aba_derivatives", "ccrba", "centroidal", "regressor",
     "inertial_parameters", "world_motion",
+    "frame_jacobian", "frame_jacobian_dot", "frame_velocity", "accelerations",
+    "frame_acceleration", "kinematics_path", "on_path",
 };
 
 /* The SIMD paths (csrc/u2d_simd.h), the portable one first; the driver runs the batch
@@ -225,6 +281,7 @@ typedef struct {
     const u2d_fext *fext;
     int link;
     double point[3], dt;
+    int reference;                  /* u2d_reference of the frame functions */
 } h_state;
 
 static inline u2d_batch_args h_args3(const h_state *s, double *out0, double *out1,
@@ -245,6 +302,7 @@ static inline u2d_batch_args h_args3(const h_state *s, double *out0, double *out
     a.link = s->link;
     memcpy(a.point, s->point, sizeof a.point);
     a.dt = s->dt;
+    a.reference = (u2d_reference)s->reference;
     return a;
 }
 
@@ -309,6 +367,12 @@ static void h_check_urdf(const u2d_urdf *u)
         h_contract_failed("u2d_urdf_parse", "inconsistent u2d_urdf header");
         return;
     }
+    if (u->nfinding < 0 || (u->nfinding > 0 && !u->finding))
+        h_contract_failed("u2d_urdf_parse", "inconsistent findings");
+    for (int k = 0; k < u->nfinding; k++)
+        if (u->finding[k].line < 0 || !memchr(u->finding[k].message, '\0', U2D_ERRLEN) ||
+            !u->finding[k].message[0])
+            h_contract_failed("u2d_urdf_parse", "finding with a bad line or message");
     for (int i = 0; i < u->nlink; i++)
         if (!u->link[i].name || !(u->link[i].mass >= 0.0))
             h_contract_failed("u2d_urdf_parse", "link without a name or with a bad mass");

@@ -1,0 +1,232 @@
+"""What loads with a URDFWarning (and is refused under strict=True), with the line it is on;
+`urdf2dyn.check` and `urdf2dyn check` list the warnings plus advice on the numbers."""
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+from urdf2dyn import URDFError, URDFWarning
+
+LIMIT = '<limit lower="-1" upper="1" effort="10" velocity="2"/>'
+INERTIAL = ('<inertial><mass value="{m}"/><inertia ixx="{i}" ixy="0" ixz="0" iyy="{i}" iyz="0" '
+            'izz="{i}"/></inertial>')
+
+
+def document(*lines):
+    """A URDF whose line k + 2 is lines[k] (line 1: the declaration, 2: <robot>)."""
+    return "\n".join(['<?xml version="1.0"?>', '<robot name="r">', *lines, "</robot>"])
+
+
+BASE = [f'<link name="a">{INERTIAL.format(m=1, i=0.1)}</link>',
+        f'<link name="b">{INERTIAL.format(m=1, i=0.1)}</link>']
+
+
+def joint(body, type="revolute", name="j", child="b"):
+    return f'<joint name="{name}" type="{type}"><parent link="a"/><child link="{child}"/>{body}</joint>'
+
+
+# case: (document, line of the finding, words the message must contain)
+CASES = {
+    "indefinite inertia": (document(
+        '<link name="a"><inertial><mass value="1"/>',
+        '<inertia ixx="1" ixy="2" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>'),
+        4, ["link 'a'", "<inertia>", "not positive semidefinite", "principal moments -1, 1, 3"]),
+    "triangle inequality": (document(
+        '<link name="a">', '<inertial><mass value="1"/>',
+        '<inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="1"/></inertial></link>'),
+        5, ["link 'a'", "<inertia>", "triangle inequality", "0.1 + 0.1 < 1"]),
+    "mimic of a missing joint": (document(
+        *BASE, joint(LIMIT + '<mimic joint="ghost" multiplier="2"/>')),
+        5, ["joint 'j'", '<mimic joint="ghost">', "no such joint", "independent"]),
+    "missing limit": (document(*BASE, "", joint('<axis xyz="0 0 1"/>')),
+                      6, ["joint 'j'", "revolute", "<limit", "Pinocchio refuses"]),
+    "misspelt attribute": (document(*BASE, joint(LIMIT + '\n<origin xzy="0 0 1"/>')),
+                           6, ["joint 'j'", "<origin xzy=...>", "unknown attribute",
+                               "did you mean 'xyz'"]),
+    "misspelt element": (document(*BASE, joint('<limits lower="0" upper="1" effort="1" '
+                                               'velocity="1"/>', type="continuous")),
+                         5, ["joint 'j'", "<limits> inside <joint>", "unknown element",
+                             "did you mean 'limit'"]),
+    "origin directly in a link": (document(
+        '<link name="a">', '  <origin xyz="0 0 1"/>', "</link>"),
+        4, ["link 'a'", "<origin> inside <link>", "unknown element"]),
+    "comment before the declaration": (
+        '<!-- exported -->\n<?xml version="1.0"?>\n<robot name="r"><link name="a"/></robot>',
+        2, ["XML declaration", "must be the very first"]),
+    "unquoted attribute": ('<robot name="r">\n<link name=a/>\n</robot>',
+                           2, ["attribute 'name'", "not in quotes"]),
+    "text after the root": ('<robot name="r"><link name="a"/></robot>\n\ntrailing words',
+                            3, ["text outside the root element"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_finding_warns_with_its_line_and_strict_refuses(case, tmp_path):
+    text, line, words = CASES[case]
+    with pytest.warns(URDFWarning) as record:
+        model = urdf2dyn.load(text)
+    messages = [str(w.message) for w in record]
+    assert len(messages) == 1, messages
+    assert messages[0].startswith(f"line {line}: "), messages[0]
+    for word in words:
+        assert word in messages[0], (word, messages[0])
+    assert model.findings == [(line, messages[0][len(f"line {line}: "):])]
+    # from a file, the message starts with file:line like a compiler's
+    path = tmp_path / "robot.urdf"
+    path.write_text(text)
+    with pytest.warns(URDFWarning, match=f"^{path}:{line}: "):
+        urdf2dyn.load(path)
+    with pytest.raises(URDFError, match=words[-1].replace("(", r"\(").replace(")", r"\)")
+                       .replace("+", r"\+").replace("'", "'")):
+        urdf2dyn.load(text, strict=True)
+
+
+def test_numbers_are_used_as_written():
+    """A non-physical inertia is not repaired: the mass matrix is the one the file implies
+    (Pinocchio does the same), here the joint inertia about z = izz + m d²."""
+    text = document('<link name="a"/>', '<link name="b"><inertial><origin xyz="0.5 0 0"/>'
+                    '<mass value="2"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" '
+                    'izz="1"/></inertial></link>', joint('<axis xyz="0 0 1"/>' + LIMIT))
+    with pytest.warns(URDFWarning, match="triangle inequality"):
+        model = urdf2dyn.load(text)
+    assert model.mass_matrix(np.zeros(1))[0, 0] == pytest.approx(1 + 2 * 0.25, rel=1e-14)
+
+
+def test_clean_files_say_nothing():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for name in ("arm7.urdf", "robot2r.urdf", "humod_subject_a.urdf"):
+            model = urdf2dyn.load(urdf2dyn.data_path(name))
+            assert model.findings == []
+            assert urdf2dyn.check(urdf2dyn.data_path(name)) == []
+        # a DOCTYPE with an internal subset is XML (Mini-XML reads it in two pieces)
+        model = urdf2dyn.load('<?xml version="1.0"?>\n<!DOCTYPE robot [\n<!ENTITY x "1">\n]>\n'
+                              '<robot name="r">\n<link name="a"/></robot>')
+        assert model._c.document()[0][0][:2] == ("a", 6)
+        # other tools' extensions and namespaced elements pass
+        urdf2dyn.load(document(*BASE[:1], '<link name="b"><contact><lateral_friction '
+                               'value="1"/></contact><xacro:foo bar="1"/></link>',
+                               joint(LIMIT.replace("/>", ' current="3"/>'), type="prismatic")))
+
+
+def test_still_errors():
+    """What has no meaning stays an error, strict or not."""
+    for text, words in [
+            (document('<link name="a"><inertial><mass value="-1"/><inertia ixx="1" ixy="0" '
+                      'ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>'), "mass must be >= 0"),
+            (document(*BASE, joint(LIMIT, child="c")), "no such link"),
+            (document(*BASE, joint(LIMIT), joint(LIMIT, name="k").replace(
+                '<parent link="a"/><child link="b"/>', '<parent link="b"/><child link="a"/>')),
+             "cycle"),
+            (document('<link name="a"><inertial><mass value="nan"/></inertial></link>'),
+             "not finite")]:
+        with pytest.raises(URDFError, match=words):
+            urdf2dyn.load(text)
+
+
+ADVICE = document(
+    '<link name="base"/>',
+    f'<link name="a">{INERTIAL.format(m=10, i=1)}</link>',
+    f'<link name="b">{INERTIAL.format(m=0.001, i=1e-4)}</link>',                       # 5
+    '<link name="leaf"/>',
+    f'<link name="c">{INERTIAL.format(m=5, i=1e-9)}</link>',                           # 7
+    joint('<axis xyz="0 0 1"/><limit lower="1" upper="-1" effort="0" velocity="1"/>'),  # 8
+    joint('<axis xyz="1 0 0"/>', type="continuous", name="k", child="leaf"),            # 9
+    joint('<axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="0"/>',
+          name="m", child="c"),                                                         # 10
+    joint('<axis xyz="1 0 0"/>', type="continuous", name="r", child="a").replace(
+        '<parent link="a"/>', '<parent link="base"/>'))                                 # 11
+
+
+def test_check_gives_advice_with_lines():
+    found = [(f.kind, f.line, f.message) for f in urdf2dyn.check(ADVICE)]
+    expect = [
+        (5, "link 'b': mass 0.001 kg is tiny against its neighbour 'a' (10 kg)"),
+        (7, "link 'c': rotational inertia (trace 3e-09 kg m²) is tiny against its neighbour 'a'"),
+        (8, "joint 'j': <limit lower=\"1\" upper=\"-1\">: lower > upper"),
+        (8, "joint 'j': <limit effort=\"0\">"),
+        (9, "joint 'k': link 'leaf' and everything beyond it are massless"),
+        (10, "joint 'm': <limit velocity=\"0\">"),
+    ]
+    assert all(kind == "advice" for kind, _, _ in found), found
+    assert [line for _, line, _ in found] == [line for line, _ in expect]
+    for (_, _, message), (_, words) in zip(found, expect):
+        assert message.startswith(words), (message, words)
+    assert "forward dynamics (ABA, simulate) is undefined" in found[4][2]
+
+
+def test_check_lists_warnings_and_errors(tmp_path):
+    text, line, words = CASES["misspelt element"]
+    found = urdf2dyn.check(text.replace("continuous", "revolute"))
+    assert [(f.kind, f.line) for f in found] == [("warning", line)] * 2
+    assert str(found[0]).startswith(f"line {line}: warning: joint 'j': a revolute joint needs")
+    assert str(found[1]).startswith(f"line {line}: warning: joint 'j': <limits>")
+    bad = urdf2dyn.check(document('<link name="a"/>', '<link name="a"/>'))
+    assert [(f.kind, f.line) for f in bad] == [("error", 0)]
+    assert "duplicate link name 'a'" in bad[0].message
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "urdf2dyn", *args], capture_output=True,
+                          text=True)
+
+
+def test_cli_check(tmp_path):
+    path = tmp_path / "robot.urdf"
+    path.write_text(ADVICE.replace('<link name="leaf"/>', '<link name="leaf"><limits/></link>'))
+    res = _cli("check", str(path))
+    assert res.returncode == 0, res.stderr
+    out = res.stdout.splitlines()
+    assert out[0] == (f"{path}:5: advice: link 'b': mass 0.001 kg is tiny against its "
+                      "neighbour 'a' (10 kg): the mass matrix is ill-conditioned and forward "
+                      "dynamics loses accuracy; check the units (grams written as kg?)")
+    assert f"{path}:6: warning: link 'leaf': <limits> inside <link>: unknown element" in out[1]
+    assert out[-1] == f"{path}: 0 errors, 1 warnings, 6 advice"
+    assert _cli("check", "--strict", str(path)).returncode == 1
+    clean = _cli("check", "--strict", "arm7.urdf")          # a bundled file, by name
+    assert clean.returncode == 0 and clean.stdout.endswith("0 errors, 0 warnings, 0 advice\n")
+    path.write_text("<robot name='r'></robot>")
+    res = _cli("check", str(path))
+    assert res.returncode == 1 and f"{path}: error: <robot> has no <link>" in res.stdout
+
+
+def test_errors_name_their_line(tmp_path):
+    text = document(*BASE, "", joint(LIMIT, child="c"))
+    with pytest.raises(URDFError, match=r"^line 6: joint 'j': <child link=\"c\">: no such link"):
+        urdf2dyn.load(text)
+    path = tmp_path / "robot.urdf"
+    path.write_text(text)
+    with pytest.raises(URDFError, match=rf"^{path}:6: joint 'j': <child link=\"c\">"):
+        urdf2dyn.load(path)
+
+
+def test_cli_prints_load_warnings_as_warning_lines(tmp_path):
+    text, line, _ = CASES["misspelt attribute"]
+    path = tmp_path / "robot.urdf"
+    path.write_text(text)
+    res = _cli("info", str(path))
+    assert res.returncode == 0, res.stderr
+    assert res.stderr.startswith(f"urdf2dyn info: warning: {path}:{line}: joint 'j': "
+                                 "<origin xzy=...>: unknown attribute"), res.stderr
+
+
+def test_cli_torques_strict_refuses_a_urdf_with_findings(tmp_path):
+    """torques --strict: the URDF's findings stop the job like the recording's warnings do."""
+    text, line, _ = CASES["misspelt attribute"]
+    path = tmp_path / "robot.urdf"
+    path.write_text(text)
+    with pytest.warns(urdf2dyn.URDFWarning):
+        names = urdf2dyn.load(path).q_names
+    motion = tmp_path / "m.csv"
+    motion.write_text("time," + ",".join(names) + "\n" +
+                      "".join(f"{0.01 * k}," + ",".join(["0.1"] * len(names)) + "\n"
+                              for k in range(5)))
+    res = _cli("torques", str(path), str(motion))
+    assert res.returncode == 0, res.stderr
+    assert f"urdf2dyn torques: warning: {path}:{line}:" in res.stderr
+    res = _cli("torques", str(path), str(motion), "--strict")
+    assert res.returncode == 1
+    assert f"urdf2dyn torques: error: {path}:{line}: joint 'j': <origin xzy=...>" in res.stderr
