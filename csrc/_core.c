@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "u2d_batch.h"
+#include "u2d_simd.h"
 #include "u2d_model.h"
 
 typedef struct {
@@ -782,8 +783,27 @@ static int core_clear(PyObject *module)
 
 static void core_free(void *module) { core_clear((PyObject *)module); }
 
+static PyObject *core_simd_path(PyObject *self, PyObject *noargs)
+{
+    (void)self; (void)noargs;
+    return PyUnicode_FromString(u2d_simd_path());
+}
+
+static PyObject *core_set_simd_path(PyObject *self, PyObject *args)
+{
+    const char *name = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "z", &name)) return NULL;
+    if (u2d_simd_select(name) != 0)
+        return PyErr_Format(PyExc_ValueError, "set_simd_path: %s is not available on this CPU "
+                            "or in this build (use avx512, avx2, scalar or None)", name);
+    return PyUnicode_FromString(u2d_simd_path());
+}
+
 static PyMethodDef core_methods[] = {
     {"load", core_load, METH_VARARGS, "load(xml_text, floating_base) -> Model"},
+    {"simd_path", core_simd_path, METH_NOARGS, "simd_path() -> str"},
+    {"set_simd_path", core_set_simd_path, METH_VARARGS, "set_simd_path(name or None) -> str"},
     {NULL, NULL, 0, NULL},
 };
 

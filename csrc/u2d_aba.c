@@ -15,16 +15,17 @@
 
 /* Dinv = D^-1 for a symmetric positive definite n x n D (n <= 6), through Cholesky.
  * Fails when a pivot is not above tol (NaN passes through, to propagate). */
-static int invert_spd(int n, const double *D, double *Dinv, double tol)
+static int invert_spd(int n, const u2d_real *D, u2d_real *Dinv, double tol)
 {
-    double L[36] = {0}, Linv[36] = {0};
+    u2d_real L[36], Linv[36];
+    for (int k = 0; k < 36; k++) L[k] = Linv[k] = U2D_R(0);
     for (int j = 0; j < n; j++) {
-        double d = D[n * j + j];
+        u2d_real d = D[n * j + j];
         for (int k = 0; k < j; k++) d -= L[n * j + k] * L[n * j + k];
-        if (d <= tol) return -1;
-        L[n * j + j] = sqrt(d);
+        if (U2D_ANY(d <= tol)) return -1;
+        L[n * j + j] = u2d_sqrt(d);
         for (int i = j + 1; i < n; i++) {
-            double s = D[n * i + j];
+            u2d_real s = D[n * i + j];
             for (int k = 0; k < j; k++) s -= L[n * i + k] * L[n * j + k];
             L[n * i + j] = s / L[n * j + j];
         }
@@ -32,14 +33,14 @@ static int invert_spd(int n, const double *D, double *Dinv, double tol)
     for (int j = 0; j < n; j++) {               /* Linv, lower triangular */
         Linv[n * j + j] = 1.0 / L[n * j + j];
         for (int i = j + 1; i < n; i++) {
-            double s = 0.0;
+            u2d_real s = U2D_R(0);
             for (int k = j; k < i; k++) s -= L[n * i + k] * Linv[n * k + j];
             Linv[n * i + j] = s / L[n * i + i];
         }
     }
     for (int i = 0; i < n; i++)                 /* D^-1 = Linv^T Linv */
         for (int j = 0; j <= i; j++) {
-            double s = 0.0;
+            u2d_real s = U2D_R(0);
             for (int k = i; k < n; k++) s += Linv[n * k + i] * Linv[n * k + j];
             Dinv[n * i + j] = Dinv[n * j + i] = s;
         }
@@ -47,19 +48,20 @@ static int invert_spd(int n, const double *D, double *Dinv, double tol)
 }
 
 u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
-                   const double *q, const double *qd, const double *tau,
-                   const u2d_fext *fext, double *qdd)
+                   const u2d_real *q, const u2d_real *qd, const u2d_real *tau,
+                   const u2d_fext *fext, u2d_real *qdd)
 {
     const int nb = m->nbody;
     const int has_fext = u2d_gather_fext(m, w, fext);
-    memset(w->v, 0, 6 * sizeof(double));
+    const u2d_real o = U2D_R(0);
+    memset(w->v, 0, 6 * sizeof(u2d_real));
     u2d_xform_identity(&w->Xa[0]);
 
     for (int i = 1; i < nb; i++) {
         const int p = m->parent[i], nv = m->jnv[i];
-        const double *qdi = qd + m->vadr[i];
-        double *S = &w->S[36 * i], *v = &w->v[6 * i], *c = &w->c[6 * i];
-        double vJ[6] = {0, 0, 0, 0, 0, 0}, Iv[6];
+        const u2d_real *qdi = qd + m->vadr[i];
+        u2d_real *S = &w->S[36 * i], *v = &w->v[6 * i], *c = &w->c[6 * i];
+        u2d_real vJ[6] = {o, o, o, o, o, o}, Iv[6];
         u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &w->Xup[i], S, &w->cJ[6 * i], NULL);
         if (st != U2D_OK) return st;
         for (int k = 0; k < nv; k++)
@@ -73,7 +75,7 @@ u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
         u2d_inertia_mul(&m->inertia[i], v, Iv);
         u2d_crossf(v, Iv, &w->pA[6 * i]);
         if (has_fext) {
-            double t[6];
+            u2d_real t[6];
             u2d_xform_mul(&w->Xup[i], &w->Xa[p], &w->Xa[i]);
             u2d_xform_force(&w->Xa[i], &w->fext[6 * i], t);
             for (int r = 0; r < 6; r++) w->pA[6 * i + r] -= t[r];
@@ -82,56 +84,56 @@ u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
 
     for (int i = nb - 1; i > 0; i--) {
         const int p = m->parent[i], nv = m->jnv[i], k1 = m->sidx[i];
-        const double *S = &w->S[36 * i], *IA = &w->IA[36 * i], *pA = &w->pA[6 * i];
-        const double *taui = tau + m->vadr[i];
-        double *U = &w->U[36 * i], *Dinv = &w->Dinv[36 * i], *u = &w->u[6 * i];
-        double Ia[36], pa[6], UDu[6] = {0, 0, 0, 0, 0, 0}, t[36], tp[6];
+        const u2d_real *S = &w->S[36 * i], *IA = &w->IA[36 * i], *pA = &w->pA[6 * i];
+        const u2d_real *taui = tau + m->vadr[i];
+        u2d_real *U = &w->U[36 * i], *Dinv = &w->Dinv[36 * i], *u = &w->u[6 * i];
+        u2d_real Ia[36], pa[6], UDu[6] = {o, o, o, o, o, o}, t[36], tp[6];
 
         if (k1 >= 0) {
             /* S = +-e_k: U is a column of IA (a row: IA is symmetric), D a diagonal entry */
-            const double sg = m->ssign[i];
+            const u2d_real sg = m->ssign[i];
             for (int r = 0; r < 6; r++) U[r] = sg * IA[6 * k1 + r];
-            double D = IA[7 * k1];
-            if (!(D > m->singular_tol) && !isnan(D)) return U2D_ERR_SINGULAR;
+            u2d_real D = IA[7 * k1];
+            if (U2D_ANY(D <= m->singular_tol)) return U2D_ERR_SINGULAR;    /* NaN passes */
             Dinv[0] = 1.0 / D;
             u[0] = taui[0] - sg * pA[k1];
             if (p == 0) continue;
             for (int r = 0; r < 6; r++) {
-                double Ur = U[r] * Dinv[0];
+                u2d_real Ur = U[r] * Dinv[0];
                 for (int c = 0; c < 6; c++) Ia[6 * r + c] = IA[6 * r + c] - Ur * U[c];
                 UDu[r] = Ur * u[0];
             }
         } else {
-            double D[36];
+            u2d_real D[36];
             for (int k = 0; k < nv; k++) {
                 u2d_mat6_mul(IA, &S[6 * k], &U[6 * k]);
-                double x = 0.0;
+                u2d_real x = U2D_R(0);
                 for (int r = 0; r < 6; r++) x += S[6 * k + r] * pA[r];
                 u[k] = taui[k] - x;
             }
             for (int k = 0; k < nv; k++)
                 for (int l = 0; l < nv; l++) {
-                    double x = 0.0;
+                    u2d_real x = U2D_R(0);
                     for (int r = 0; r < 6; r++) x += S[6 * k + r] * U[6 * l + r];
                     D[nv * k + l] = x;
                 }
             if (invert_spd(nv, D, Dinv, m->singular_tol) != 0) return U2D_ERR_SINGULAR;
             if (p == 0) continue;
-            double UDinv[36], Dinv_u[6];
+            u2d_real UDinv[36], Dinv_u[6];
             for (int r = 0; r < 6; r++)                 /* U D^-1 (6 x nv, column-major) */
                 for (int l = 0; l < nv; l++) {
-                    double x = 0.0;
+                    u2d_real x = U2D_R(0);
                     for (int k = 0; k < nv; k++) x += U[6 * k + r] * Dinv[nv * k + l];
                     UDinv[6 * l + r] = x;
                 }
             for (int r = 0; r < 6; r++)
                 for (int c = 0; c < 6; c++) {
-                    double x = 0.0;
+                    u2d_real x = U2D_R(0);
                     for (int l = 0; l < nv; l++) x += UDinv[6 * l + r] * U[6 * l + c];
                     Ia[6 * r + c] = IA[6 * r + c] - x;
                 }
             for (int l = 0; l < nv; l++) {
-                double x = 0.0;
+                u2d_real x = U2D_R(0);
                 for (int k = 0; k < nv; k++) x += Dinv[nv * l + k] * u[k];
                 Dinv_u[l] = x;
             }
@@ -146,21 +148,21 @@ u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
         for (int r = 0; r < 6; r++) w->pA[6 * p + r] += tp[r];
     }
 
-    double a0[6] = {0, 0, 0, -gravity[0], -gravity[1], -gravity[2]};
+    u2d_real a0[6] = {o, o, o, U2D_R(-gravity[0]), U2D_R(-gravity[1]), U2D_R(-gravity[2])};
     memcpy(w->a, a0, sizeof a0);
     for (int i = 1; i < nb; i++) {
         const int nv = m->jnv[i];
-        const double *S = &w->S[36 * i], *U = &w->U[36 * i], *Dinv = &w->Dinv[36 * i];
-        double *a = &w->a[6 * i], *qddi = qdd + m->vadr[i], rhs[6];
+        const u2d_real *S = &w->S[36 * i], *U = &w->U[36 * i], *Dinv = &w->Dinv[36 * i];
+        u2d_real *a = &w->a[6 * i], *qddi = qdd + m->vadr[i], rhs[6];
         u2d_xform_motion(&w->Xup[i], &w->a[6 * m->parent[i]], a);
         for (int r = 0; r < 6; r++) a[r] += w->c[6 * i + r];
         for (int k = 0; k < nv; k++) {
-            double x = 0.0;
+            u2d_real x = U2D_R(0);
             for (int r = 0; r < 6; r++) x += U[6 * k + r] * a[r];
             rhs[k] = w->u[6 * i + k] - x;
         }
         for (int k = 0; k < nv; k++) {
-            double x = 0.0;
+            u2d_real x = U2D_R(0);
             for (int l = 0; l < nv; l++) x += Dinv[nv * k + l] * rhs[l];
             qddi[k] = x;
         }

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include "u2d_batch.h"
+#include "u2d_simd.h"
 
 /* Fewer samples than this per thread are not worth a thread's start-up. */
 #define U2D_MIN_SAMPLES_PER_THREAD 128
@@ -246,6 +247,7 @@ static const sample_fn algorithms[U2D_NALGO] = {
 
 typedef struct {
     const u2d_model *m;
+    u2d_algo algo;
     sample_fn fn;
     const u2d_batch_args *args;
     u2d_work *work;         /* lent by the caller, or NULL: allocate one */
@@ -265,7 +267,11 @@ static void *run_block(void *arg)
         b->status = U2D_ERR_NOMEM;
         return NULL;
     }
-    for (size_t s = b->begin; s < b->end; s++) {
+    /* the SIMD kernel takes whole groups of lanes; the rest, and any group that failed, go
+     * one sample at a time */
+    u2d_simd_fn simd = u2d_simd_kernel();
+    size_t done = simd ? simd(b->m, b->algo, b->args, b->begin, b->end) : 0;
+    for (size_t s = b->begin + done; s < b->end; s++) {
         u2d_status st = b->fn(b->m, w, b->args, s);
         if (st != U2D_OK) {
             b->bad = s;
@@ -275,6 +281,11 @@ static void *run_block(void *arg)
     }
     if (w != b->work) u2d_work_free(w);
     return NULL;
+}
+
+static size_t block_start(size_t n, size_t t, size_t nt)
+{
+    return t == nt ? n : n * t / nt / U2D_SIMD_MAX_LANES * U2D_SIMD_MAX_LANES;
 }
 
 u2d_status u2d_batch(const u2d_model *m, u2d_algo algo, size_t n, int nthreads,
@@ -295,9 +306,11 @@ u2d_status u2d_batch(const u2d_model *m, u2d_algo algo, size_t n, int nthreads,
         free(started);
         return U2D_ERR_NOMEM;
     }
+    /* blocks start at multiples of the widest SIMD group, so that every sample meets the
+     * same kernel (vector lane or scalar tail), and the same bits, whatever the threads */
     for (size_t t = 0; t < nt; t++)
-        blocks[t] = (block){m, algorithms[algo], args, t == 0 ? work : NULL, n * t / nt,
-                            n * (t + 1) / nt, 0, U2D_OK};
+        blocks[t] = (block){m, algo, algorithms[algo], args, t == 0 ? work : NULL,
+                            block_start(n, t, nt), block_start(n, t + 1, nt), 0, U2D_OK};
 
     /* Block 0 runs on the calling thread; a thread that cannot start leaves its block
      * to the caller too, so a failure to spawn costs speed, never results. */

@@ -8,51 +8,52 @@
 #include <string.h>
 #include "u2d_model.h"
 
-static void set_col(double *S, int k, const double w[3], const double v[3])
+static void set_col(u2d_real *S, int k, const u2d_real w[3], const u2d_real v[3])
 {
-    double *c = S + 6 * k;
+    u2d_real *c = S + 6 * k;
     c[0] = w[0]; c[1] = w[1]; c[2] = w[2];
     c[3] = v[0]; c[4] = v[1]; c[5] = v[2];
 }
 
 /* Rotation matrix of the unit quaternion (x, y, z, w): child axes in the parent frame. */
-static void quat_matrix(double x, double y, double z, double w, double R[9])
+static void quat_matrix(u2d_real x, u2d_real y, u2d_real z, u2d_real w, u2d_real R[9])
 {
     R[0] = 1 - 2 * (y * y + z * z); R[1] = 2 * (x * y - z * w);     R[2] = 2 * (x * z + y * w);
     R[3] = 2 * (x * y + z * w);     R[4] = 1 - 2 * (x * x + z * z); R[5] = 2 * (y * z - x * w);
     R[6] = 2 * (x * z - y * w);     R[7] = 2 * (y * z + x * w);     R[8] = 1 - 2 * (x * x + y * y);
 }
 
-static void transpose3(const double R[9], double E[9])
+static void transpose3(const u2d_real R[9], u2d_real E[9])
 {
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) E[3 * i + j] = R[3 * j + i];
 }
 
 /* E_out = R(e_k, t)^T E: turning about a coordinate axis mixes two rows only. */
-static void turn_rows(int k, double t, const double E[9], double out[9])
+static void turn_rows(int k, u2d_real t, const u2d_real E[9], u2d_real out[9])
 {
     int i = (k + 1) % 3, j = (k + 2) % 3;
-    double c = cos(t), s = sin(t);
+    u2d_real c, s;
+    u2d_sincos(t, &s, &c);
     for (int col = 0; col < 3; col++) {
-        double ei = E[3 * i + col], ej = E[3 * j + col];
+        u2d_real ei = E[3 * i + col], ej = E[3 * j + col];
         out[3 * i + col] = c * ei + s * ej;
         out[3 * j + col] = c * ej - s * ei;
         out[3 * k + col] = E[3 * k + col];
     }
 }
 
-u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *qd,
-                     u2d_xform *Xup, double *S, double cJ[6], double *Sdot)
+u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
+                     u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot)
 {
-    static const double zero[3] = {0, 0, 0};
+    const u2d_real zero[3] = {U2D_R(0), U2D_R(0), U2D_R(0)};
     const u2d_xform *Xt = &m->Xtree[i];
-    const double *n = &m->axis[3 * i];
+    const u2d_real *n = &m->axis[3 * i];
     const int k = m->jaxis[i];
-    double R[9];
+    u2d_real R[9];
     u2d_xform XJ;
-    memset(cJ, 0, 6 * sizeof(double));
-    if (Sdot) memset(Sdot, 0, 6 * sizeof(double) * (size_t)m->jnv[i]);
+    memset(cJ, 0, 6 * sizeof(u2d_real));
+    if (Sdot) memset(Sdot, 0, 6 * sizeof(u2d_real) * (size_t)m->jnv[i]);
     switch ((u2d_jtype)m->jtype[i]) {
     case U2D_JOINT_REVOLUTE:
     case U2D_JOINT_CONTINUOUS:
@@ -66,7 +67,7 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *q
         return U2D_OK;
 
     case U2D_JOINT_PRISMATIC: {
-        double d[3] = {n[0] * q[0], n[1] * q[0], n[2] * q[0]}, t[3];
+        u2d_real d[3] = {n[0] * q[0], n[1] * q[0], n[2] * q[0]}, t[3];
         u2d_multv3(Xt->E, d, t);
         memcpy(Xup->E, Xt->E, sizeof Xup->E);
         for (int r = 0; r < 3; r++) Xup->r[r] = Xt->r[r] + t[r];
@@ -76,25 +77,25 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *q
 
     case U2D_JOINT_FLOATING: {
         /* q = [p; quaternion], v = [linear; angular] velocity in body coordinates. */
-        double x = q[3], y = q[4], z = q[5], w = q[6];
-        double norm = sqrt(x * x + y * y + z * z + w * w);
-        if (norm < 1e-12 || isinf(norm)) return U2D_ERR_QUATERNION;
+        u2d_real x = q[3], y = q[4], z = q[5], w = q[6];
+        u2d_real norm = u2d_sqrt(x * x + y * y + z * z + w * w);
+        if (U2D_ANY(norm < 1e-12) || U2D_ANY(norm == INFINITY)) return U2D_ERR_QUATERNION;
         quat_matrix(x / norm, y / norm, z / norm, w / norm, R);
         transpose3(R, XJ.E);
         XJ.r[0] = q[0]; XJ.r[1] = q[1]; XJ.r[2] = q[2];
         u2d_xform_mul(&XJ, Xt, Xup);
-        memset(S, 0, 36 * sizeof(double));
+        memset(S, 0, 36 * sizeof(u2d_real));
         for (int c = 0; c < 3; c++) {
-            S[6 * c + 3 + c] = 1.0;          /* linear velocity columns  */
-            S[6 * (c + 3) + c] = 1.0;        /* angular velocity columns */
+            S[6 * c + 3 + c] = U2D_R(1);     /* linear velocity columns  */
+            S[6 * (c + 3) + c] = U2D_R(1);   /* angular velocity columns */
         }
         return U2D_OK;
     }
 
     case U2D_JOINT_PLANAR: {
         /* q = [x y theta]: translate by x u + y w in the joint frame, then turn theta about n. */
-        const double *u = &m->plane[6 * i], *w = &m->plane[6 * i + 3];
-        double Eu[3], Ew[3], lin[3];
+        const u2d_real *u = &m->plane[6 * i], *w = &m->plane[6 * i + 3];
+        u2d_real Eu[3], Ew[3], lin[3];
         u2d_axis_angle(n, q[2], R);
         transpose3(R, XJ.E);
         for (int r = 0; r < 3; r++) XJ.r[r] = q[0] * u[r] + q[1] * w[r];
@@ -113,7 +114,7 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *q
                 u2d_cross3(n, Eu, Sdot + 3);
                 u2d_cross3(n, Ew, Sdot + 9);
                 for (int r = 3; r < 12; r++) Sdot[r] *= -qd[2];
-                Sdot[6] = Sdot[7] = Sdot[8] = 0.0;
+                Sdot[6] = Sdot[7] = Sdot[8] = U2D_R(0);
             }
         }
         return U2D_OK;

@@ -6,6 +6,8 @@
  *   u2d_rnea.c ... dynamics on a u2d_model with a caller-owned u2d_work
  * The core never allocates on the evaluation path, never prints and never aborts: loaders
  * return NULL and fill the caller's error buffer, evaluations return a u2d_status.
+ * The dynamics are written over u2d_real (u2d_real.h): double here, and a vector of samples
+ * when u2d_simd_avx2.c / u2d_simd_avx512.c compile the same sources again.
  */
 #ifndef U2D_MODEL_H
 #define U2D_MODEL_H
@@ -99,18 +101,18 @@ typedef struct {
     int *jnq, *jnv;         /* (nbody)   its numbers of coordinates                    */
     int *nvsub;             /* (nbody)   velocity coordinates in the subtree of the body;
                                          preorder makes them vadr .. vadr + nvsub - 1  */
-    double *axis;           /* (nbody,3) joint axis / planar normal, joint frame       */
+    u2d_real *axis;         /* (nbody,3) joint axis / planar normal, joint frame       */
     int *jaxis;             /* (nbody)   0, 1, 2 when the axis is +-x, +-y, +-z, else -1 */
     int *sidx;              /* (nbody)   for a 1-DoF joint whose S is +-e_k (k = 0..5):
                                          k, else -1; lets algorithms pick instead of
                                          multiply                                       */
-    double *ssign;          /* (nbody)   the sign of that unit column                  */
-    double *plane;          /* (nbody,6) planar in-plane unit axes u, w                */
+    u2d_real *ssign;        /* (nbody)   the sign of that unit column                  */
+    u2d_real *plane;        /* (nbody,6) planar in-plane unit axes u, w                */
     u2d_xform *Xtree;       /* (nbody)   parent body frame -> joint frame at q = 0     */
     u2d_inertia *inertia;       /* (nbody)   spatial inertia in the body frame, with every
                                          link merged into the body by fixed joints     */
-    double *com;            /* (nbody,3) the same inertia as centre of mass (body frame)  */
-    double *Icom;           /* (nbody,9) and rotational inertia about it, body axes     */
+    u2d_real *com;          /* (nbody,3) the same inertia as centre of mass (body frame)  */
+    u2d_real *Icom;         /* (nbody,9) and rotational inertia about it, body axes     */
     int *jurdf;             /* (nbody)   index of the joint in the u2d_urdf, -1: world */
 
     /* per URDF link (nlink): the body it rides on and where it sits on it */
@@ -130,27 +132,27 @@ typedef struct {
     int nbody, nq, nv;
     u2d_xform *Xup;         /* (nbody)    parent body -> body                          */
     u2d_xform *Xa;          /* (nbody)    world -> body                                */
-    double *v, *a, *f;      /* (nbody,6)  velocity, acceleration, force (body frame)   */
-    double *S;              /* (nbody,36) motion subspace columns of each joint        */
-    double *cJ;             /* (nbody,6)  velocity-product acceleration of each joint  */
-    double *c;              /* (nbody,6)  ABA: bias acceleration cJ + v x vJ           */
-    double *fext;           /* (nbody,6)  external wrench per body, world frame at O   */
-    double *IA, *pA;        /* (nbody,36),(nbody,6) ABA articulated inertia and bias    */
-    double *U, *Dinv, *u;   /* (nbody,36),(nbody,36),(nbody,6) ABA per-joint terms
+    u2d_real *v, *a, *f;    /* (nbody,6)  velocity, acceleration, force (body frame)   */
+    u2d_real *S;            /* (nbody,36) motion subspace columns of each joint        */
+    u2d_real *cJ;           /* (nbody,6)  velocity-product acceleration of each joint  */
+    u2d_real *c;            /* (nbody,6)  ABA: bias acceleration cJ + v x vJ           */
+    u2d_real *fext;         /* (nbody,6)  external wrench per body, world frame at O   */
+    u2d_real *IA, *pA;      /* (nbody,36),(nbody,6) ABA articulated inertia and bias    */
+    u2d_real *U, *Dinv, *u; /* (nbody,36),(nbody,36),(nbody,6) ABA per-joint terms
                                           (the Coriolis matrix borrows IA, U and Dinv)  */
     u2d_inertia *IC;        /* (nbody)    CRBA composite rigid-body inertia            */
-    double *S0, *F;         /* (nv,6),(6,nv) CRBA: joint columns in world coordinates,
-                                          and IC S for each, stored by row for speed   */
-    double *zero;           /* (nv)       zeros, for RNEA with v = 0 or a = 0          */
-    double *scratch;        /* (11 nv + 2 nq) simulate's stage vectors                 */
+    u2d_real *S0, *F;       /* (nv,6),(nv,6) CRBA: joint columns in world coordinates,
+                                          and IC S for each                             */
+    u2d_real *zero;         /* (nv)       zeros, for RNEA with v = 0 or a = 0          */
+    u2d_real *scratch;      /* (11 nv + 2 nq) simulate's stage vectors                 */
     /* world-frame passes (derivatives, centroidal): everything at the world origin O */
-    double *ov, *oa;        /* (nbody,6)  body velocity and acceleration, world frame      */
-    double *oF, *oFx;       /* (nbody,6)  subtree force I a + v x* I v, subtree f_ext      */
-    double *oB;             /* (nbody,12) subtree velocity term B as B11 (3x3) and p (3),
+    u2d_real *ov, *oa;      /* (nbody,6)  body velocity and acceleration, world frame      */
+    u2d_real *oF, *oFx;     /* (nbody,6)  subtree force I a + v x* I v, subtree f_ext      */
+    u2d_real *oB;           /* (nbody,12) subtree velocity term B as B11 (3x3) and p (3),
                                           see u2d_derivatives.c                        */
-    double *dV, *dA, *dAv;  /* (nv,6)     per column s: v_p x s, its dq and dv partials    */
-    double *qdd;            /* (nv)       ABA derivatives: the accelerations             */
-    double *L;              /* (nv,nv)    ABA derivatives: M = L^T D L, factored in place */
+    u2d_real *dV, *dA, *dAv; /* (nv,6)     per column s: v_p x s, its dq and dv partials    */
+    u2d_real *qdd;          /* (nv)       ABA derivatives: the accelerations             */
+    u2d_real *L;            /* (nv,nv)    ABA derivatives: M = L^T D L, factored in place */
     int *lambda;            /* (nv)       the velocity coordinate above each one in the tree,
                                           -1 at the root (the sparsity of L)            */
     int *subend;            /* (nv)       one past the last coordinate of its subtree       */
@@ -168,8 +170,8 @@ void u2d_work_free(u2d_work *w);
  * being taken in body coordinates. When Sdot is not NULL it receives dS/dt itself
  * (6 x jnv). qd may be NULL when only positions matter (cJ and Sdot are then zero).
  * The only function that switches on the joint type. */
-u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *qd,
-                     u2d_xform *Xup, double *S, double cJ[6], double *Sdot);
+u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
+                     u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot);
 
 /* ---- external forces ---------------------------------------------------- */
 
@@ -177,7 +179,7 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const double *q, const double *q
 typedef struct {
     int n;                  /* number of wrenches                                      */
     const int *body;        /* (n) body each wrench acts on                            */
-    const double *wrench;   /* (n,6) [fx fy fz mx my mz], as in DESIGN.md              */
+    const u2d_real *wrench; /* (n,6) [fx fy fz mx my mz], as in DESIGN.md              */
 } u2d_fext;
 
 /* Sum the wrenches acting on each body into w->fext as spatial forces [n; f]; returns
@@ -187,17 +189,17 @@ int u2d_gather_fext(const u2d_model *m, u2d_work *w, const u2d_fext *fext);
 /* ---- algorithms (one sample) -------------------------------------------- */
 
 u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
-                    const double *q, const double *qd, const double *qdd,
-                    const u2d_fext *fext, double *tau);
+                    const u2d_real *q, const u2d_real *qd, const u2d_real *qdd,
+                    const u2d_fext *fext, u2d_real *tau);
 
 /* Mass matrix M(q) (nv x nv, row-major, both triangles) by the composite-rigid-body
  * algorithm. */
-u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const double *q, double *M);
+u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const u2d_real *q, u2d_real *M);
 
 /* Forward dynamics qdd = M^-1 (tau + sum J^T fext - h) by the articulated-body algorithm. */
 u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
-                   const double *q, const double *qd, const double *tau,
-                   const u2d_fext *fext, double *qdd);
+                   const u2d_real *q, const u2d_real *qd, const u2d_real *tau,
+                   const u2d_fext *fext, u2d_real *qdd);
 
 /* Coriolis matrix C(q, qd) with C qd = h - g and dM/dt = C + C^T (nv x nv, row-major). */
 u2d_status u2d_coriolis(const u2d_model *m, u2d_work *w, const double *q, const double *qd,

@@ -13,25 +13,26 @@
 #include "u2d_model.h"
 
 u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
-                    const double *q, const double *qd, const double *qdd,
-                    const u2d_fext *fext, double *tau)
+                    const u2d_real *q, const u2d_real *qd, const u2d_real *qdd,
+                    const u2d_fext *fext, u2d_real *tau)
 {
     const int nb = m->nbody;
     const int has_fext = u2d_gather_fext(m, w, fext);
-    double a0[6] = {0, 0, 0, -gravity[0], -gravity[1], -gravity[2]};
-    memset(w->v, 0, 6 * sizeof(double));
+    const u2d_real o = U2D_R(0);
+    u2d_real a0[6] = {o, o, o, U2D_R(-gravity[0]), U2D_R(-gravity[1]), U2D_R(-gravity[2])};
+    memset(w->v, 0, 6 * sizeof(u2d_real));
     memcpy(w->a, a0, sizeof a0);
     u2d_xform_identity(&w->Xa[0]);
 
     for (int i = 1; i < nb; i++) {
         const int p = m->parent[i], nv = m->jnv[i];
-        const double *qdi = qd + m->vadr[i], *qddi = qdd + m->vadr[i];
-        double *S = &w->S[36 * i], *cJ = &w->cJ[6 * i];
-        double *v = &w->v[6 * i], *a = &w->a[6 * i], *f = &w->f[6 * i];
+        const u2d_real *qdi = qd + m->vadr[i], *qddi = qdd + m->vadr[i];
+        u2d_real *S = &w->S[36 * i], *cJ = &w->cJ[6 * i];
+        u2d_real *v = &w->v[6 * i], *a = &w->a[6 * i], *f = &w->f[6 * i];
         u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &w->Xup[i], S, cJ, NULL);
         if (st != U2D_OK) return st;
 
-        double vJ[6] = {0, 0, 0, 0, 0, 0}, aJ[6], t[6], Iv[6];
+        u2d_real vJ[6] = {o, o, o, o, o, o}, aJ[6], t[6], Iv[6];
         memcpy(aJ, cJ, sizeof aJ);
         for (int k = 0; k < nv; k++)
             for (int r = 0; r < 6; r++) {
@@ -57,14 +58,14 @@ u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
 
     for (int i = nb - 1; i > 0; i--) {
         const int p = m->parent[i], nv = m->jnv[i];
-        const double *S = &w->S[36 * i], *f = &w->f[6 * i];
+        const u2d_real *S = &w->S[36 * i], *f = &w->f[6 * i];
         for (int k = 0; k < nv; k++) {
-            double s = 0.0;
-            for (int r = 0; r < 6; r++) s += S[6 * k + r] * f[r];
+            u2d_real s = S[6 * k] * f[0];
+            for (int r = 1; r < 6; r++) s += S[6 * k + r] * f[r];
             tau[m->vadr[i] + k] = s;
         }
         if (p > 0) {
-            double t[6];
+            u2d_real t[6];
             u2d_xform_force_T(&w->Xup[i], f, t);
             for (int r = 0; r < 6; r++) w->f[6 * p + r] += t[r];
         }

@@ -7,52 +7,54 @@
  *   coordinates and r is B's origin expressed in A, so a point maps as p_B = E (p_A - r).
  *   spatial inertia  I = (m, h, Ib): mass, first moment h = m c, and the 3x3 rotational
  *   inertia about the frame origin (not about the centre of mass).
- * 3x3 matrices are row-major double[9].
+ * 3x3 matrices are row-major u2d_real[9]. Written over u2d_real (u2d_real.h): u2d_real in the
+ * ordinary build, a vector of samples in the SIMD units.
  */
 #ifndef U2D_SPATIAL_H
 #define U2D_SPATIAL_H
 
 #include <math.h>
 #include <string.h>
+#include "u2d_real.h"
 
-typedef struct { double E[9]; double r[3]; } u2d_xform;
-typedef struct { double m; double h[3]; double Ib[9]; } u2d_inertia;
+typedef struct { u2d_real E[9]; u2d_real r[3]; } u2d_xform;
+typedef struct { u2d_real m; u2d_real h[3]; u2d_real Ib[9]; } u2d_inertia;
 
 /* ---- 3D helpers -------------------------------------------------------- */
 
-static inline void u2d_cross3(const double a[3], const double b[3], double out[3])
+static inline void u2d_cross3(const u2d_real a[3], const u2d_real b[3], u2d_real out[3])
 {
-    double x = a[1] * b[2] - a[2] * b[1];
-    double y = a[2] * b[0] - a[0] * b[2];
-    double z = a[0] * b[1] - a[1] * b[0];
+    u2d_real x = a[1] * b[2] - a[2] * b[1];
+    u2d_real y = a[2] * b[0] - a[0] * b[2];
+    u2d_real z = a[0] * b[1] - a[1] * b[0];
     out[0] = x; out[1] = y; out[2] = z;
 }
 
-static inline double u2d_dot3(const double a[3], const double b[3])
+static inline u2d_real u2d_dot3(const u2d_real a[3], const u2d_real b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
 /* out = M a */
-static inline void u2d_mulmv3(const double M[9], const double a[3], double out[3])
+static inline void u2d_mulmv3(const u2d_real M[9], const u2d_real a[3], u2d_real out[3])
 {
-    double x = M[0] * a[0] + M[1] * a[1] + M[2] * a[2];
-    double y = M[3] * a[0] + M[4] * a[1] + M[5] * a[2];
-    double z = M[6] * a[0] + M[7] * a[1] + M[8] * a[2];
+    u2d_real x = M[0] * a[0] + M[1] * a[1] + M[2] * a[2];
+    u2d_real y = M[3] * a[0] + M[4] * a[1] + M[5] * a[2];
+    u2d_real z = M[6] * a[0] + M[7] * a[1] + M[8] * a[2];
     out[0] = x; out[1] = y; out[2] = z;
 }
 
 /* out = M^T a */
-static inline void u2d_multv3(const double M[9], const double a[3], double out[3])
+static inline void u2d_multv3(const u2d_real M[9], const u2d_real a[3], u2d_real out[3])
 {
-    double x = M[0] * a[0] + M[3] * a[1] + M[6] * a[2];
-    double y = M[1] * a[0] + M[4] * a[1] + M[7] * a[2];
-    double z = M[2] * a[0] + M[5] * a[1] + M[8] * a[2];
+    u2d_real x = M[0] * a[0] + M[3] * a[1] + M[6] * a[2];
+    u2d_real y = M[1] * a[0] + M[4] * a[1] + M[7] * a[2];
+    u2d_real z = M[2] * a[0] + M[5] * a[1] + M[8] * a[2];
     out[0] = x; out[1] = y; out[2] = z;
 }
 
 /* out = A B (out may not alias A or B) */
-static inline void u2d_mulmm3(const double A[9], const double B[9], double out[9])
+static inline void u2d_mulmm3(const u2d_real A[9], const u2d_real B[9], u2d_real out[9])
 {
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
@@ -60,24 +62,25 @@ static inline void u2d_mulmm3(const double A[9], const double B[9], double out[9
 }
 
 /* out = A^T B (out may not alias A or B) */
-static inline void u2d_multm3(const double A[9], const double B[9], double out[9])
+static inline void u2d_multm3(const u2d_real A[9], const u2d_real B[9], u2d_real out[9])
 {
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             out[3 * i + j] = A[i] * B[j] + A[3 + i] * B[3 + j] + A[6 + i] * B[6 + j];
 }
 
-static inline void u2d_eye3(double M[9])
+static inline void u2d_eye3(u2d_real M[9])
 {
-    static const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    memcpy(M, eye, sizeof eye);
+    for (int k = 0; k < 9; k++) M[k] = U2D_R(k % 4 == 0);
 }
 
 /* Rotation by angle t about the unit axis n (Rodrigues). */
-static inline void u2d_axis_angle(const double n[3], double t, double R[9])
+static inline void u2d_axis_angle(const u2d_real n[3], u2d_real t, u2d_real R[9])
 {
-    double c = cos(t), s = sin(t), k = 1.0 - c;
-    double x = n[0], y = n[1], z = n[2];
+    u2d_real c, s;
+    u2d_sincos(t, &s, &c);
+    u2d_real k = 1.0 - c;
+    u2d_real x = n[0], y = n[1], z = n[2];
     R[0] = c + k * x * x;     R[1] = k * x * y - s * z; R[2] = k * x * z + s * y;
     R[3] = k * x * y + s * z; R[4] = c + k * y * y;     R[5] = k * y * z - s * x;
     R[6] = k * x * z - s * y; R[7] = k * y * z + s * x; R[8] = c + k * z * z;
@@ -88,13 +91,13 @@ static inline void u2d_axis_angle(const double n[3], double t, double R[9])
 static inline void u2d_xform_identity(u2d_xform *X)
 {
     u2d_eye3(X->E);
-    X->r[0] = X->r[1] = X->r[2] = 0.0;
+    X->r[0] = X->r[1] = X->r[2] = U2D_R(0);
 }
 
 /* out = A B: apply B first, then A (A: frame 1 -> 2, B: frame 0 -> 1, out: 0 -> 2). */
 static inline void u2d_xform_mul(const u2d_xform *A, const u2d_xform *B, u2d_xform *out)
 {
-    double E[9], t[3];
+    u2d_real E[9], t[3];
     u2d_mulmm3(A->E, B->E, E);
     u2d_multv3(B->E, A->r, t);
     out->r[0] = B->r[0] + t[0];
@@ -106,7 +109,7 @@ static inline void u2d_xform_mul(const u2d_xform *A, const u2d_xform *B, u2d_xfo
 /* out = X^-1 */
 static inline void u2d_xform_inv(const u2d_xform *X, u2d_xform *out)
 {
-    double E[9], r[3];
+    u2d_real E[9], r[3];
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             E[3 * i + j] = X->E[3 * j + i];
@@ -116,9 +119,9 @@ static inline void u2d_xform_inv(const u2d_xform *X, u2d_xform *out)
 }
 
 /* out = X m  (motion vector, A -> B) */
-static inline void u2d_xform_motion(const u2d_xform *X, const double m[6], double out[6])
+static inline void u2d_xform_motion(const u2d_xform *X, const u2d_real m[6], u2d_real out[6])
 {
-    double t[3], w[3];
+    u2d_real t[3], w[3];
     u2d_cross3(X->r, m, t);
     t[0] = m[3] - t[0]; t[1] = m[4] - t[1]; t[2] = m[5] - t[2];
     u2d_mulmv3(X->E, m, w);
@@ -127,9 +130,9 @@ static inline void u2d_xform_motion(const u2d_xform *X, const double m[6], doubl
 }
 
 /* out = X* f = X^-T f  (force vector, A -> B) */
-static inline void u2d_xform_force(const u2d_xform *X, const double f[6], double out[6])
+static inline void u2d_xform_force(const u2d_xform *X, const u2d_real f[6], u2d_real out[6])
 {
-    double t[3], lin[3];
+    u2d_real t[3], lin[3];
     u2d_cross3(X->r, f + 3, t);
     t[0] = f[0] - t[0]; t[1] = f[1] - t[1]; t[2] = f[2] - t[2];
     u2d_mulmv3(X->E, f + 3, lin);
@@ -138,9 +141,9 @@ static inline void u2d_xform_force(const u2d_xform *X, const double f[6], double
 }
 
 /* out = X^T f  (force vector carried back, B -> A) */
-static inline void u2d_xform_force_T(const u2d_xform *X, const double f[6], double out[6])
+static inline void u2d_xform_force_T(const u2d_xform *X, const u2d_real f[6], u2d_real out[6])
 {
-    double n[3], lin[3], t[3];
+    u2d_real n[3], lin[3], t[3];
     u2d_multv3(X->E, f, n);
     u2d_multv3(X->E, f + 3, lin);
     u2d_cross3(X->r, lin, t);
@@ -149,9 +152,9 @@ static inline void u2d_xform_force_T(const u2d_xform *X, const double f[6], doub
 }
 
 /* out = X^-1 m  (motion vector carried back, B -> A) */
-static inline void u2d_xform_motion_inv(const u2d_xform *X, const double m[6], double out[6])
+static inline void u2d_xform_motion_inv(const u2d_xform *X, const u2d_real m[6], u2d_real out[6])
 {
-    double w[3], v[3], t[3];
+    u2d_real w[3], v[3], t[3];
     u2d_multv3(X->E, m, w);
     u2d_multv3(X->E, m + 3, v);
     u2d_cross3(X->r, w, t);
@@ -162,9 +165,9 @@ static inline void u2d_xform_motion_inv(const u2d_xform *X, const double m[6], d
 /* ---- spatial cross products -------------------------------------------- */
 
 /* out = v x m  (motion cross motion) */
-static inline void u2d_crossm(const double v[6], const double m[6], double out[6])
+static inline void u2d_crossm(const u2d_real v[6], const u2d_real m[6], u2d_real out[6])
 {
-    double a[3], b[3], c[3];
+    u2d_real a[3], b[3], c[3];
     u2d_cross3(v, m, a);
     u2d_cross3(v, m + 3, b);
     u2d_cross3(v + 3, m, c);
@@ -173,9 +176,9 @@ static inline void u2d_crossm(const double v[6], const double m[6], double out[6
 }
 
 /* out = v x* f  (motion cross force) */
-static inline void u2d_crossf(const double v[6], const double f[6], double out[6])
+static inline void u2d_crossf(const u2d_real v[6], const u2d_real f[6], u2d_real out[6])
 {
-    double a[3], b[3], c[3];
+    u2d_real a[3], b[3], c[3];
     u2d_cross3(v, f, a);
     u2d_cross3(v + 3, f + 3, b);
     u2d_cross3(v, f + 3, c);
@@ -186,9 +189,9 @@ static inline void u2d_crossf(const double v[6], const double f[6], double out[6
 /* ---- spatial inertia --------------------------------------------------- */
 
 /* out = in m  (force = inertia times motion) */
-static inline void u2d_inertia_mul(const u2d_inertia *in, const double m[6], double out[6])
+static inline void u2d_inertia_mul(const u2d_inertia *in, const u2d_real m[6], u2d_real out[6])
 {
-    double n[3], a[3], b[3];
+    u2d_real n[3], a[3], b[3];
     u2d_mulmv3(in->Ib, m, n);
     u2d_cross3(in->h, m + 3, a);
     u2d_cross3(in->h, m, b);
@@ -200,22 +203,23 @@ static inline void u2d_inertia_mul(const u2d_inertia *in, const double m[6], dou
 
 /* Inertia of a body with mass m, centre of mass c and rotational inertia Ic about the
  * centre of mass, all in frame F, expressed about F's origin (parallel-axis theorem). */
-static inline void u2d_inertia_from_com(double m, const double c[3], const double Ic[9],
+static inline void u2d_inertia_from_com(u2d_real m, const u2d_real c[3], const u2d_real Ic[9],
                                         u2d_inertia *out)
 {
-    double cc = u2d_dot3(c, c);
+    u2d_real cc = u2d_dot3(c, c);
     out->m = m;
     for (int i = 0; i < 3; i++) {
         out->h[i] = m * c[i];
         for (int j = 0; j < 3; j++)
-            out->Ib[3 * i + j] = Ic[3 * i + j] + m * ((i == j ? cc : 0.0) - c[i] * c[j]);
+            out->Ib[3 * i + j] = Ic[3 * i + j] + m * (cc * (double)(i == j) - c[i] * c[j]);
     }
 }
 
 /* E^T B E for a 3x3 B; only the upper triangle when B is symmetric (then mirrored). */
-static inline void u2d_rotate3(const double E[9], const double B[9], int symmetric, double out[9])
+static inline void u2d_rotate3(const u2d_real E[9], const u2d_real B[9], int symmetric,
+                               u2d_real out[9])
 {
-    double BE[9];
+    u2d_real BE[9];
     u2d_mulmm3(B, E, BE);
     for (int i = 0; i < 3; i++)
         for (int j = symmetric ? i : 0; j < 3; j++)
@@ -226,10 +230,10 @@ static inline void u2d_rotate3(const double E[9], const double B[9], int symmetr
 }
 
 /* out = M [r]x: row i of out is (row i of M) x r. */
-static inline void u2d_mul_skew(const double M[9], const double r[3], double out[9])
+static inline void u2d_mul_skew(const u2d_real M[9], const u2d_real r[3], u2d_real out[9])
 {
     for (int i = 0; i < 3; i++) {
-        const double *a = &M[3 * i];
+        const u2d_real *a = &M[3 * i];
         out[3 * i + 0] = a[1] * r[2] - a[2] * r[1];
         out[3 * i + 1] = a[2] * r[0] - a[0] * r[2];
         out[3 * i + 2] = a[0] * r[1] - a[1] * r[0];
@@ -237,11 +241,11 @@ static inline void u2d_mul_skew(const double M[9], const double r[3], double out
 }
 
 /* [a]x [b]x, the product of two cross-product matrices: b a^T - (a.b) 1. */
-static inline void u2d_skew_skew(const double a[3], const double b[3], double out[9])
+static inline void u2d_skew_skew(const u2d_real a[3], const u2d_real b[3], u2d_real out[9])
 {
-    double d = u2d_dot3(a, b);
+    u2d_real d = u2d_dot3(a, b);
     for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) out[3 * i + j] = b[i] * a[j] - (i == j ? d : 0.0);
+        for (int j = 0; j < 3; j++) out[3 * i + j] = b[i] * a[j] - d * (double)(i == j);
 }
 
 /* out = X^T in X: the rigid-body inertia in, given in frame B, expressed in frame A
@@ -249,8 +253,8 @@ static inline void u2d_skew_skew(const double a[3], const double b[3], double ou
  * Ib' = E^T Ib E - [r]x [E^T h]x - [E^T h + m r]x [r]x  (no division: massless is fine). */
 static inline void u2d_inertia_xform_T(const u2d_xform *X, const u2d_inertia *in, u2d_inertia *out)
 {
-    double y[3], hA[3], rot[9], s1[9], s2[9];
-    const double *r = X->r;
+    u2d_real y[3], hA[3], rot[9], s1[9], s2[9];
+    const u2d_real *r = X->r;
     u2d_multv3(X->E, in->h, y);
     for (int i = 0; i < 3; i++) hA[i] = y[i] + in->m * r[i];
     u2d_rotate3(X->E, in->Ib, 1, rot);
@@ -268,28 +272,29 @@ static inline void u2d_inertia_add(u2d_inertia *acc, const u2d_inertia *in)
     for (int i = 0; i < 9; i++) acc->Ib[i] += in->Ib[i];
 }
 
-/* ---- 6x6 matrices (articulated inertias), row-major double[36] ---------------- */
+/* ---- 6x6 matrices (articulated inertias), row-major u2d_real[36] ---------------- */
 
 /* The rigid-body inertia as a 6x6 matrix [Ib, [h]x; -[h]x, m 1]. */
-static inline void u2d_inertia_mat6(const u2d_inertia *in, double A[36])
+static inline void u2d_inertia_mat6(const u2d_inertia *in, u2d_real A[36])
 {
-    const double *h = in->h;
-    double hx[9] = {0, -h[2], h[1], h[2], 0, -h[0], -h[1], h[0], 0};
+    const u2d_real *h = in->h;
+    const u2d_real o = U2D_R(0);
+    u2d_real hx[9] = {o, -h[2], h[1], h[2], o, -h[0], -h[1], h[0], o};
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
             A[6 * i + j] = in->Ib[3 * i + j];
             A[6 * i + j + 3] = hx[3 * i + j];
             A[6 * (i + 3) + j] = -hx[3 * i + j];
-            A[6 * (i + 3) + j + 3] = i == j ? in->m : 0.0;
+            A[6 * (i + 3) + j + 3] = in->m * (double)(i == j);
         }
 }
 
 /* out = A m */
-static inline void u2d_mat6_mul(const double A[36], const double m[6], double out[6])
+static inline void u2d_mat6_mul(const u2d_real A[36], const u2d_real m[6], u2d_real out[6])
 {
     for (int i = 0; i < 6; i++) {
-        double s = 0.0;
-        for (int j = 0; j < 6; j++) s += A[6 * i + j] * m[j];
+        u2d_real s = A[6 * i] * m[0];
+        for (int j = 1; j < 6; j++) s += A[6 * i + j] * m[j];
         out[i] = s;
     }
 }
@@ -297,9 +302,9 @@ static inline void u2d_mat6_mul(const double A[36], const double m[6], double ou
 /* out = X^T A X for a symmetric A given in frame B, expressed in frame A (X: A -> B).
  * With X = [E 0; -E [r]x E] and A = [P Q; Q^T T] rotated into A's axes (P', Q', T'):
  *   out = [P' - K - K^T - [r]x G,  Q' - G^T;  sym,  T']   with K = Q' [r]x, G = T' [r]x. */
-static inline void u2d_mat6_xform_T(const u2d_xform *X, const double A[36], double out[36])
+static inline void u2d_mat6_xform_T(const u2d_xform *X, const u2d_real A[36], u2d_real out[36])
 {
-    double P[9], Q[9], T[9], Pr[9], Qr[9], Tr[9], K[9], G[9], rG[9];
+    u2d_real P[9], Q[9], T[9], Pr[9], Qr[9], Tr[9], K[9], G[9], rG[9];
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
             P[3 * i + j] = A[6 * i + j];
@@ -312,14 +317,14 @@ static inline void u2d_mat6_xform_T(const u2d_xform *X, const double A[36], doub
     u2d_mul_skew(Qr, X->r, K);
     u2d_mul_skew(Tr, X->r, G);
     /* [r]x G = -(G^T [r]x)^T: computed from the rows of G^T */
-    double Gt[9] = {G[0], G[3], G[6], G[1], G[4], G[7], G[2], G[5], G[8]}, GtR[9];
+    u2d_real Gt[9] = {G[0], G[3], G[6], G[1], G[4], G[7], G[2], G[5], G[8]}, GtR[9];
     u2d_mul_skew(Gt, X->r, GtR);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) rG[3 * i + j] = -GtR[3 * j + i];
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
-            double c11 = Pr[3 * i + j] - K[3 * i + j] - K[3 * j + i] - rG[3 * i + j];
-            double c12 = Qr[3 * i + j] - G[3 * j + i];
+            u2d_real c11 = Pr[3 * i + j] - K[3 * i + j] - K[3 * j + i] - rG[3 * i + j];
+            u2d_real c12 = Qr[3 * i + j] - G[3 * j + i];
             out[6 * i + j] = c11;
             out[6 * i + j + 3] = c12;
             out[6 * (j + 3) + i] = c12;

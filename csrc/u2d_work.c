@@ -9,8 +9,8 @@ u2d_work *u2d_work_new(const u2d_model *m)
     if (!w) return NULL;
     size_t per_body = 6 + 6 + 6 + 36 + 6 + 6 + 6 + 36 + 6 + 36 + 36 + 6;
     size_t bytes = 2 * nb * sizeof(u2d_xform) + nb * sizeof(u2d_inertia)
-                 + (nb * per_body + nv + 11 * nv + 2 * nq + 12 * nv) * sizeof(double)
-                 + (nb * (6 + 6 + 6 + 6 + 12) + 18 * nv + nv + nv * nv) * sizeof(double)
+                 + (nb * per_body + nv + 11 * nv + 2 * nq + 12 * nv) * sizeof(u2d_real)
+                 + (nb * (6 + 6 + 6 + 6 + 12) + 18 * nv + nv + nv * nv) * sizeof(u2d_real)
                  + 2 * nv * sizeof(int);
     w->buffer = calloc(1, bytes);
     if (!w->buffer) { free(w); return NULL; }
@@ -20,7 +20,7 @@ u2d_work *u2d_work_new(const u2d_model *m)
     w->Xup = w->buffer;
     w->Xa = w->Xup + nb;
     w->IC = (u2d_inertia *)(w->Xa + nb);
-    double *d = (double *)(w->IC + nb);
+    u2d_real *d = (u2d_real *)(w->IC + nb);
     w->v = d;         d += 6 * nb;
     w->a = d;         d += 6 * nb;
     w->f = d;         d += 6 * nb;

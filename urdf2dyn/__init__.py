@@ -21,6 +21,7 @@ from .centroidal import normalized_angular_momentum
 from .model import Joint, Model, load
 from .pipeline import TrialResult, inverse_dynamics_trial, run_trials
 from .simulate import simulate
+from .simd import available_simd_paths, set_simd_path, simd_path
 from .threads import get_num_threads, set_num_threads
 from .warn import URDFWarning, Urdf2dynWarning
 
@@ -30,7 +31,7 @@ __all__ = ["load", "Model", "Joint", "URDFError", "wrench_at_point", "get_num_th
            "humod_subject", "io", "Urdf2dynWarning", "URDFWarning", "codegen",
            "inverse_dynamics_trial", "run_trials", "TrialResult",
            "identify", "base_parameters", "normalized_angular_momentum",
-           "check"]
+           "check", "simd_path", "set_simd_path", "available_simd_paths"]
 
 
 def data_path(name: str) -> str:

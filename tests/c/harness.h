@@ -23,6 +23,7 @@
 #include <string.h>
 #include "u2d_batch.h"
 #include "u2d_model.h"
+#include "u2d_simd.h"
 
 /* ---- deterministic random numbers (splitmix64) ------------------------------------------ */
 
@@ -252,11 +253,18 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "joint_positions", "link_velocities", "center_of_mass", "jacobian", "kinetic_energy",
     "potential_energy", "integrate", "difference", "normalize", "simulate", "dexpinv",
     "gather_fext",          /* through rnea and aba with external forces */
+    "simd_path", "simd_select", "simd_kernel", "simd_run_avx2", "simd_run_avx512",
+    "sincos",               /* against libm, check_sincos */
     "rnea_derivatives", "aba_derivatives", "ccrba", "centroidal", "regressor",
     "inertial_parameters", "world_motion",
     "frame_jacobian", "frame_jacobian_dot", "frame_velocity", "accelerations",
     "frame_acceleration", "kinematics_path", "on_path",
 };
+
+/* The SIMD paths (csrc/u2d_simd.h), the portable one first; the driver runs the batch
+ * checks on each that the CPU has. */
+static const char *const H_SIMD[] = {"scalar", "avx2", "avx512"};
+#define H_NSIMD 3
 
 /* The one call of u2d_batch (its signature in one place). work: a workspace of the model
  * lent to the calling thread, or NULL. */

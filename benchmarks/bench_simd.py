@@ -1,0 +1,131 @@
+"""Per-sample time of RNEA, CRBA and ABA on every SIMD path, against Pinocchio C++ and the peak.
+
+    python benchmarks/bench_simd.py [--n 2000] [--reps 7] [--robots ur5,panda,talos,romeo,human]
+
+One table (reStructuredText on stdout, progress on stderr). For each robot, algorithm and
+dispatch path (urdf2dyn.set_simd_path: avx512, avx2, scalar, whichever this CPU has), one
+thread, a batch of --n samples, best of --reps passes:
+
+ns           urdf2dyn's time per sample (allocation of the result included)
+pin ns       Pinocchio C++'s hot loop in the same run (benchmarks/pin_rnea_bench.cpp; its
+             results stay in pinocchio::Data, CRBA fills the upper triangle only)
+ratio        ns / pin ns: below 1 is faster than Pinocchio
+flops        floating-point operations per sample of our scalar code (benchmarks/count_flops.py,
+             read from benchmarks/.build/flops.json when present)
+% peak       flops / ns against this core's peak FMA throughput measured by
+             benchmarks/bench_peak.c (the widest vector unit, 2 flops per FMA)
+
+The human is the bundled HuMoD subject A (36 degrees of freedom, prismatic root). romeo's
+hands are massless, so its mass matrix is singular and ABA is skipped there. On a loaded
+machine the times drift: each figure is a best of --reps, and the ratios are taken in the same
+run.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench_rnea import _erd_dir, best_of, cpu_name, fmt_ratio, log, rst_table  # noqa: E402
+
+ALGOS = ("rnea", "crba", "aba")
+BUILD = HERE / ".build"
+
+
+def robot_files():
+    """name -> (URDF path, floating base) of the benchmark robots found on this machine."""
+    import urdf2dyn
+    files = {}
+    erd = _erd_dir()
+    if erd is not None:
+        for name, rel, floating in (("ur5", "ur_description/urdf/ur5_robot.urdf", False),
+                                    ("panda", "panda_description/urdf/panda.urdf", False),
+                                    ("talos", "talos_data/robots/talos_reduced.urdf", True),
+                                    ("romeo", "romeo_description/urdf/romeo.urdf", True)):
+            if (erd / rel).exists():
+                files[name] = (erd / rel, floating)
+    files["human"] = (Path(urdf2dyn.data_path("humod_subject_a.urdf")), False)
+    return files
+
+
+def peak_gflops():
+    """Best GFLOP/s of benchmarks/bench_peak.c (built once into benchmarks/.build)."""
+    BUILD.mkdir(parents=True, exist_ok=True)
+    exe = BUILD / "bench_peak"
+    src = HERE / "bench_peak.c"
+    if not exe.exists() or exe.stat().st_mtime < src.stat().st_mtime:
+        subprocess.run(["cc", "-O2", "-o", str(exe), str(src)], check=True)
+    best = {}
+    for _ in range(10):
+        for k, v in json.loads(subprocess.run([str(exe)], capture_output=True, text=True,
+                                              check=True).stdout).items():
+            best[k] = max(best.get(k, 0.0), v)
+    return best
+
+
+def u2d_call(model, algo, n, rng):
+    q = model.random_configuration(n, seed=int(rng.integers(1 << 31)))
+    v = rng.uniform(-1, 1, size=(n, model.nv))
+    a = rng.uniform(-1, 1, size=(n, model.nv))
+    return {"rnea": lambda: model.inverse_dynamics(q, v, a),
+            "crba": lambda: model.mass_matrix(q),
+            "aba": lambda: model.forward_dynamics(q, v, a)}[algo]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=2000)
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--robots", default="ur5,panda,talos,romeo,human")
+    args = ap.parse_args(argv)
+    import urdf2dyn
+    from _pinbuild import get_runner
+    runner = get_runner(verbose=True)
+    peak = peak_gflops()
+    top = max(peak.values())
+    flops_file = BUILD / "flops.json"
+    flops = json.loads(flops_file.read_text()) if flops_file.exists() else {}
+    paths = urdf2dyn.available_simd_paths()
+    rng = np.random.default_rng(0)
+    files = robot_files()
+    urdf2dyn.set_num_threads(1)
+    header = ["robot", "nv", "algo", "pin ns", "flops"]
+    for p in paths:
+        header += [f"{p} ns", f"{p} ratio", f"{p} % peak"]
+    rows = []
+    for name in args.robots.split(","):
+        if name not in files:
+            log(f"skip {name}: not found")
+            continue
+        path, floating = files[name]
+        model = urdf2dyn.load(path, floating_base=floating)
+        for algo in ALGOS:
+            if algo == "aba" and name == "romeo":
+                continue
+            log(f"{name} {algo}")
+            pin_ns = runner(path, floating, n=args.n, reps=args.reps, algo=algo,
+                            mode="hot")["best_ns"]
+            fl = flops.get(name, {}).get(algo)
+            row = [name, str(model.nv), algo, f"{pin_ns:.0f}", str(fl) if fl else "-"]
+            for p in paths:
+                urdf2dyn.set_simd_path(p)
+                ns = best_of(u2d_call(model, algo, args.n, rng), args.reps) / args.n * 1e9
+                row += [f"{ns:.0f}", fmt_ratio(ns / pin_ns),
+                        f"{100 * fl / ns / top:.1f}" if fl else "-"]
+            rows.append(row)
+    urdf2dyn.set_simd_path(None)
+    urdf2dyn.set_num_threads(None)
+    print(f"CPU: {cpu_name()}; one thread; N = {args.n}; best of {args.reps}; peak FMA "
+          + ", ".join(f"{k} {v:.1f}" for k, v in peak.items()) + " GFLOP/s\n")
+    print(rst_table(header, rows))
+
+
+if __name__ == "__main__":
+    main()

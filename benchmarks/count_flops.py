@@ -1,0 +1,109 @@
+"""Floating-point operations per sample of urdf2dyn's algorithms, counted from our code.
+
+    python benchmarks/count_flops.py [--robots ur5,panda,talos,romeo,human] [--json FILE]
+
+benchmarks/flop_driver.c is built against csrc/ as plain scalar code (-O1 -fno-tree-vectorize,
+no FMA: each + - * / sqrt is one instruction) and run under valgrind's callgrind with
+per-instruction counts for N = 200 and N = 0 samples; the executed arithmetic instructions of
+the core (addsd subsd mulsd divsd sqrtsd, and their packed forms as 2) are summed with the
+disassembly, and the difference divided by 200 is the count per sample. Sign flips (xorpd),
+moves and comparisons are not counted. Needs gcc, valgrind, objdump and libmxml-dev.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+FLOPS = {"addsd": 1, "subsd": 1, "mulsd": 1, "divsd": 1, "sqrtsd": 1,
+         "addpd": 2, "subpd": 2, "mulpd": 2, "divpd": 2, "sqrtpd": 2}
+ALGOS = ("rnea", "crba", "aba")
+N = 200
+
+
+def build(tmp: Path) -> Path:
+    exe = tmp / "flop_driver"
+    sources = sorted(str(p) for p in (REPO / "csrc").glob("u2d_*.c"))
+    subprocess.run(["gcc", "-std=c11", "-O1", "-fno-tree-vectorize", "-fno-math-errno",
+                    "-ffp-contract=off", "-g", f"-I{REPO / 'csrc'}", "-o", str(exe),
+                    str(HERE / "flop_driver.c"), *sources, "-lmxml", "-lm", "-pthread"],
+                   check=True)
+    return exe
+
+
+def flop_table(exe: Path) -> dict[int, int]:
+    """Address -> flops of each arithmetic instruction in the executable."""
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(exe)], check=True,
+                         capture_output=True, text=True).stdout
+    table = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*([0-9a-f]+):\s+v?([a-z0-9]+)\s", line)
+        if m and m.group(2) in FLOPS:
+            table[int(m.group(1), 16)] = FLOPS[m.group(2)]
+    return table
+
+
+def executed_flops(exe: Path, args: list[str], table: dict[int, int], tmp: Path) -> int:
+    out = tmp / "cg.out"
+    subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=yes", "--dump-line=no",
+                    "--compress-pos=no", "--compress-strings=no",
+                    f"--callgrind-out-file={out}", str(exe), *args],
+                   check=True, capture_output=True)
+    total, skip_next = 0, False
+    for line in out.read_text().splitlines():
+        if line.startswith("calls="):
+            skip_next = True                # the next line is a call's inclusive cost
+            continue
+        m = re.match(r"(0x[0-9a-f]+) (\d+)$", line)
+        if m:
+            if not skip_next:
+                total += table.get(int(m.group(1), 16), 0) * int(m.group(2))
+            skip_next = False
+    return total
+
+
+def count(robots: list[str]) -> dict:
+    from bench_simd import robot_files
+    files = robot_files()
+    result = {}
+    with tempfile.TemporaryDirectory() as t:
+        tmp = Path(t)
+        exe = build(tmp)
+        table = flop_table(exe)
+        for name in robots:
+            if name not in files:
+                continue
+            path, floating = files[name]
+            result[name] = {}
+            for algo in ALGOS:
+                if algo == "aba" and name == "romeo":     # massless hands: singular
+                    continue
+                base = executed_flops(exe, [str(path), str(int(floating)), algo, "0"], table, tmp)
+                full = executed_flops(exe, [str(path), str(int(floating)), algo, str(N)], table,
+                                      tmp)
+                result[name][algo] = round((full - base) / N)
+                print(f"{name} {algo}: {result[name][algo]} flops", file=sys.stderr)
+    return result
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--robots", default="ur5,panda,talos,romeo,human")
+    ap.add_argument("--json", default=str(HERE / ".build" / "flops.json"))
+    args = ap.parse_args(argv)
+    res = count(args.robots.split(","))
+    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.json).write_text(json.dumps(res, indent=1))
+    print(json.dumps(res, indent=1))
+
+
+if __name__ == "__main__":
+    main()

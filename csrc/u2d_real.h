@@ -1,0 +1,115 @@
+/* u2d_real.h: the number type the algorithms are written in.
+ *
+ * Every algorithm is written once, over u2d_real. The ordinary build compiles it as double.
+ * A SIMD translation unit (u2d_simd_avx2.c, u2d_simd_avx512.c) defines U2D_LANES and u2d_real
+ * as a GCC/Clang vector of U2D_LANES doubles before including the algorithm sources, so the
+ * same text then evaluates U2D_LANES samples at once, one per lane (structure of arrays across
+ * samples). What the code needs beyond + - * / is here, in both forms:
+ *   U2D_R(x)       a constant or model number as a u2d_real (broadcast to every lane)
+ *   U2D_ANY(c)     whether the comparison c holds for any lane (a branch taken per sample)
+ *   u2d_sqrt, u2d_sincos   per lane
+ * The joint-type switches are per body, so they are the same for every lane. */
+#ifndef U2D_REAL_H
+#define U2D_REAL_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifndef U2D_LANES
+#define U2D_LANES 1
+typedef double u2d_real;
+typedef uint64_t u2d_ilane;                 /* an integer of a lane's width */
+#define U2D_R(x) ((double)(x))
+#define U2D_ANY(c) (c)
+static inline u2d_real u2d_sqrt(u2d_real x) { return sqrt(x); }
+static inline u2d_ilane u2d_bits(u2d_real x)
+{
+    u2d_ilane i;
+    memcpy(&i, &x, sizeof i);
+    return i;
+}
+static inline u2d_real u2d_from_bits(u2d_ilane i)
+{
+    u2d_real x;
+    memcpy(&x, &i, sizeof x);
+    return x;
+}
+static inline u2d_ilane u2d_to_int(u2d_real x) { return (u2d_ilane)(int64_t)x; }
+static inline u2d_real u2d_libm_sin(u2d_real x) { return sin(x); }
+static inline u2d_real u2d_libm_cos(u2d_real x) { return cos(x); }
+#else
+/* the including file has defined u2d_real, u2d_ilane (unsigned) and u2d_mask (signed, what
+ * comparisons give) as vectors of U2D_LANES */
+#define U2D_R(x) ((u2d_real){0} + (double)(x))
+#define U2D_ANY(c) u2d_any_lane(c)
+static inline int u2d_any_lane(u2d_mask c)
+{
+    int any = 0;
+    for (int l = 0; l < U2D_LANES; l++) any |= c[l] != 0;
+    return any;
+}
+static inline u2d_real u2d_sqrt(u2d_real x)
+{
+    u2d_real y;
+    for (int l = 0; l < U2D_LANES; l++) y[l] = sqrt(x[l]);
+    return y;
+}
+static inline u2d_ilane u2d_bits(u2d_real x) { return (u2d_ilane)x; }
+static inline u2d_real u2d_from_bits(u2d_ilane i) { return (u2d_real)i; }
+static inline u2d_ilane u2d_to_int(u2d_real x)
+{
+    return (u2d_ilane)__builtin_convertvector(x, u2d_mask);
+}
+static inline u2d_real u2d_libm_sin(u2d_real x)
+{
+    for (int l = 0; l < U2D_LANES; l++) x[l] = sin(x[l]);
+    return x;
+}
+static inline u2d_real u2d_libm_cos(u2d_real x)
+{
+    for (int l = 0; l < U2D_LANES; l++) x[l] = cos(x[l]);
+    return x;
+}
+#endif
+
+/* sin and cos of x together, to about 1 ulp, branch-free for |x| < 2^19 (joint angles).
+ * Cody-Waite reduction x = k pi/2 + r with pi/2 split in three parts (the first two with
+ * 33 significant bits, so k P1 and k P2 are exact), |r| <= pi/4, then the minimax
+ * polynomials of fdlibm's __kernel_sin and __kernel_cos (Sun Microsystems, 1993; the
+ * coefficients and the split of pi/2 are taken from there, the code is ours), and the
+ * quadrant k mod 4 swaps and negates. Larger or non-finite arguments go to libm. */
+static inline void u2d_sincos(u2d_real x, u2d_real *sin_out, u2d_real *cos_out)
+{
+    if (U2D_ANY((x >= 524288.0) | (x <= -524288.0) | (x != x))) {   /* x != x: NaN */
+        *sin_out = u2d_libm_sin(x);
+        *cos_out = u2d_libm_cos(x);
+        return;
+    }
+    const double round = 0x1.8p52;                  /* adding it rounds to an integer */
+    u2d_real k = (x * 6.36619772367581382433e-01 + round) - round;
+    u2d_real r = ((x - k * 1.57079632673412561417e+00) - k * 6.07710050630396597660e-11)
+               - k * 2.02226624879595063154e-21;
+    u2d_real z = r * r;
+    u2d_real ps = 8.33333333332248946124e-03 + z * (-1.98412698298579493134e-04
+                + z * (2.75573137070700676789e-06 + z * (-2.50507602534068634195e-08
+                + z * 1.58969099521155010221e-10)));
+    u2d_real s = r + (z * r) * (-1.66666666666666324348e-01 + z * ps);
+    /* sin r has the sign of r on [-pi/4, pi/4]; the sum above loses it for r = -0 */
+    const uint64_t signbit = (uint64_t)1 << 63;
+    s = u2d_from_bits((u2d_bits(s) & ~signbit) | (u2d_bits(r) & signbit));
+    u2d_real pc = z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
+                + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
+                + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+    u2d_real hz = 0.5 * z, w = 1.0 - hz;
+    u2d_real c = w + (((1.0 - w) - hz) + z * pc);
+    /* quadrant: odd k swaps sin and cos; sin changes sign for k = 2, 3, cos for k = 1, 2 */
+    u2d_ilane q = u2d_to_int(k);
+    u2d_ilane swap = -(q & 1), keep = ~swap;
+    u2d_ilane sb = u2d_bits(s), cb = u2d_bits(c);
+    u2d_ilane so = (sb & keep) | (cb & swap), co = (cb & keep) | (sb & swap);
+    *sin_out = u2d_from_bits(so ^ ((q & 2) << 62));
+    *cos_out = u2d_from_bits(co ^ (((q + 1) & 2) << 62));
+}
+
+#endif

@@ -1,0 +1,15 @@
+/* u2d_simd_avx2.c: the algorithms over 4 samples at once, for x86-64 CPUs with AVX2 and FMA.
+ * Only the instructions of this file use AVX2; u2d_simd.c calls it when the CPU has them. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#pragma GCC target("avx2,fma")
+/* No FMA contraction (the build's -ffp-contract=off stays): each lane then rounds exactly
+ * as the portable code does, so batches equal single-sample calls bit for bit. */
+#define U2D_ISA avx2
+#define U2D_LANES 4
+typedef double u2d_real __attribute__((vector_size(32), aligned(8)));
+typedef long long u2d_mask __attribute__((vector_size(32), aligned(8)));
+typedef unsigned long long u2d_ilane __attribute__((vector_size(32), aligned(8)));
+#include "u2d_simd_impl.h"
+#else
+typedef int u2d_simd_avx2_is_empty;          /* not an x86-64 build: the portable path only */
+#endif

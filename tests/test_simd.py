@@ -1,0 +1,181 @@
+"""The SIMD paths (csrc/u2d_simd*.c): every path this CPU has gives the portable path's
+results bit for bit, and Pinocchio's (an independent implementation) to 1e-9; the path is
+chosen from the CPU and URDF2DYN_SIMD, and reported."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+
+pin = pytest.importorskip("pinocchio")
+
+PATHS = urdf2dyn.available_simd_paths()
+VECTOR = [p for p in PATHS if p != "scalar"]
+
+
+def _erd(rel):
+    try:
+        import example_robot_data  # noqa: F401
+    except ImportError:
+        pass
+    for pre in sys.path:
+        p = os.path.join(pre, "cmeel.prefix", "share", "example-robot-data", "robots", rel)
+        if os.path.exists(p):
+            return p
+    pytest.skip(f"example-robot-data's {rel} not installed")
+
+
+ROBOTS = {
+    "ur5": ("ur_description/urdf/ur5_robot.urdf", False),
+    "talos": ("talos_data/robots/talos_reduced.urdf", True),
+    "human": (None, True),
+}
+
+
+def _model(name):
+    rel, floating = ROBOTS[name]
+    path = urdf2dyn.data_path("humod_subject_a.urdf") if rel is None else _erd(rel)
+    return path, floating, urdf2dyn.load(path, floating_base=floating)
+
+
+def _states(model, n, seed):
+    rng = np.random.default_rng(seed)
+    q = model.random_configuration(n, seed=seed)
+    return q, rng.normal(size=(n, model.nv)), rng.normal(size=(n, model.nv))
+
+
+@pytest.fixture(autouse=True)
+def _restore_path():
+    yield
+    urdf2dyn.set_simd_path(None)
+
+
+def _eval(model, q, v, a):
+    n = len(q)
+    try:
+        aba = model.forward_dynamics(q, v, a)
+    except ValueError as e:     # the bundled human's massless links: the same error, same sample
+        aba = str(e)
+    return {"rnea": model.inverse_dynamics(q, v, a), "nle": model.nonlinear_effects(q, v),
+            "gravity": model.gravity_torques(q),
+            "crba": model.mass_matrix(q).reshape(n, -1),
+            "aba": aba}
+
+
+def _rel(x, ref):
+    """Largest error of a sample relative to the sample's largest component."""
+    scale = np.maximum(np.max(np.abs(ref), axis=1, keepdims=True), 1e-300)
+    return float(np.max(np.abs(x - ref) / scale))
+
+
+def test_this_machine_has_a_vector_path():
+    """Not a skip: on x86-64 with AVX2 (this project's CI machines) a vector path exists."""
+    import platform
+    if platform.machine() not in ("x86_64", "AMD64"):
+        pytest.skip("portable path only off x86-64")
+    with open("/proc/cpuinfo") as f:
+        flags = f.read()
+    if " avx2" in flags and " fma" in flags:
+        assert "avx2" in PATHS
+    if " avx512f" in flags and " avx512dq" in flags:
+        assert "avx512" in PATHS
+    assert urdf2dyn.simd_path() in PATHS
+
+
+@pytest.mark.parametrize("path", VECTOR)
+@pytest.mark.parametrize("robot", list(ROBOTS))
+def test_vector_path_matches_portable_path(path, robot):
+    _, _, model = _model(robot)
+    q, v, a = _states(model, 1003, 7)           # not a multiple of the lanes: a scalar tail
+    urdf2dyn.set_num_threads(1)
+    try:
+        urdf2dyn.set_simd_path("scalar")
+        ref = _eval(model, q, v, a)
+        assert urdf2dyn.set_simd_path(path) == path
+        got = _eval(model, q, v, a)
+    finally:
+        urdf2dyn.set_num_threads(None)
+    for key in ref:
+        if isinstance(ref[key], str):
+            assert got[key] == ref[key]
+            continue
+        assert np.array_equal(got[key], ref[key]), (path, robot, key, _rel(got[key], ref[key]))
+        assert not np.array_equal(got[key], np.zeros_like(got[key]))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("robot", ["ur5", "panda", "talos", "romeo"])
+def test_every_path_matches_pinocchio(path, robot):
+    """Against Pinocchio through tests/pin_oracle.py (maps the joints by name)."""
+    import pin_oracle as po
+    file = po.robot_path(robot)
+    if file is None:
+        pytest.skip(f"example-robot-data URDF for {robot} not found")
+    floating = po.ROBOTS[robot][1]
+    model = urdf2dyn.load(file, floating_base=floating)
+    jmap = po.JointMap(model.joints, po.build_pin_model(file, floating), model.nq, model.nv)
+    q, v, a = po.random_state(model, np.random.default_rng(3), N=37)
+    ref = po.pin_inverse_dynamics(jmap, q, v, a)
+    urdf2dyn.set_simd_path(path)
+    assert urdf2dyn.simd_path() == path
+    err = po.relative_error(model.inverse_dynamics(q, v, a), ref)
+    assert err < 1e-9, (path, robot, err)
+
+
+@pytest.mark.parametrize("path", VECTOR)
+def test_vector_path_results_do_not_depend_on_threads(path):
+    _, _, model = _model("talos")
+    q, v, a = _states(model, 2053, 11)
+    urdf2dyn.set_simd_path(path)
+    outs = []
+    for n in (1, 2, 3):
+        urdf2dyn.set_num_threads(n)
+        outs.append(model.inverse_dynamics(q, v, a))
+    urdf2dyn.set_num_threads(None)
+    assert np.array_equal(outs[0], outs[1]) and np.array_equal(outs[0], outs[2])
+
+
+@pytest.mark.parametrize("path", VECTOR)
+def test_vector_path_bad_quaternion_is_pinned_to_its_sample(path):
+    _, _, model = _model("talos")
+    q, v, a = _states(model, 40, 5)
+    q[21, 3:7] = 0.0
+    urdf2dyn.set_simd_path(path)
+    with pytest.raises(Exception, match="21"):
+        model.inverse_dynamics(q, v, a)
+
+
+def test_environment_variable_and_bad_names():
+    for path in PATHS:
+        out = subprocess.run([sys.executable, "-c", "import urdf2dyn; print(urdf2dyn.simd_path())"],
+                             capture_output=True, text=True, env=dict(os.environ, URDF2DYN_SIMD=path),
+                             check=True, cwd="/")
+        assert out.stdout.strip() == path
+    with pytest.raises(ValueError, match="unknown path"):
+        urdf2dyn.set_simd_path("sse9")
+    if "avx512" not in PATHS:
+        with pytest.raises(ValueError, match="not available"):
+            urdf2dyn.set_simd_path("avx512")
+
+
+@pytest.mark.parametrize("path", VECTOR)
+@pytest.mark.parametrize("shared", [True, False])
+def test_vector_path_with_external_forces(path, shared):
+    """RNEA and ABA with f_ext (shared by all samples, or one set per sample) on the vector
+    path equal the portable path, and the wrenches change the result."""
+    _, _, model = _model("talos")
+    q, v, a = _states(model, 203, 9)
+    rng = np.random.default_rng(4)
+    links = [model.link_names[3], model.link_names[-1]]
+    w = rng.normal(size=(6,)) if shared else rng.normal(size=(len(q), 6))
+    f_ext = {links[0]: w, links[1]: 2 * w}
+    urdf2dyn.set_simd_path("scalar")
+    ref = model.inverse_dynamics(q, v, a, f_ext=f_ext)
+    ref_aba = model.forward_dynamics(q, v, a, f_ext=f_ext)
+    assert not np.allclose(ref, model.inverse_dynamics(q, v, a))
+    urdf2dyn.set_simd_path(path)
+    assert np.array_equal(model.inverse_dynamics(q, v, a, f_ext=f_ext), ref)
+    assert np.array_equal(model.forward_dynamics(q, v, a, f_ext=f_ext), ref_aba)
