@@ -1,6 +1,7 @@
-"""Per-sample time of RNEA, CRBA and ABA on every SIMD path, against Pinocchio C++ and the peak.
+"""Per-sample time of RNEA, CRBA, ABA and forward kinematics on every SIMD path, against Pinocchio C++ and the peak.
 
     python benchmarks/bench_simd.py [--n 2000] [--reps 7] [--robots ur5,panda,talos,romeo,human]
+                                    [--algos rnea,crba,aba,fk]
 
 One table (reStructuredText on stdout, progress on stderr). For each robot, algorithm and
 dispatch path (urdf2dyn.set_simd_path: avx512, avx2, scalar, whichever this CPU has), one
@@ -8,7 +9,9 @@ thread, a batch of --n samples, best of --reps passes:
 
 ns           urdf2dyn's time per sample (allocation of the result included)
 pin ns       Pinocchio C++'s hot loop in the same run (benchmarks/pin_rnea_bench.cpp; its
-             results stay in pinocchio::Data, CRBA fills the upper triangle only)
+             results stay in pinocchio::Data, CRBA fills the upper triangle only; fk is
+             forwardKinematics + updateFramePlacements, every URDF link's frame, against
+             model.forward_kinematics: every link's position and rotation)
 ratio        ns / pin ns: below 1 is faster than Pinocchio
 flops        floating-point operations per sample of our scalar code (benchmarks/count_flops.py,
              read from benchmarks/.build/flops.json when present)
@@ -35,7 +38,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_rnea import _erd_dir, best_of, cpu_name, fmt_ratio, log, rst_table  # noqa: E402
 
-ALGOS = ("rnea", "crba", "aba")
+ALGOS = ("rnea", "crba", "aba", "fk")
 BUILD = HERE / ".build"
 
 
@@ -76,7 +79,8 @@ def u2d_call(model, algo, n, rng):
     a = rng.uniform(-1, 1, size=(n, model.nv))
     return {"rnea": lambda: model.inverse_dynamics(q, v, a),
             "crba": lambda: model.mass_matrix(q),
-            "aba": lambda: model.forward_dynamics(q, v, a)}[algo]
+            "aba": lambda: model.forward_dynamics(q, v, a),
+            "fk": lambda: model.forward_kinematics(q)}[algo]
 
 
 def main(argv=None):
@@ -84,6 +88,7 @@ def main(argv=None):
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--robots", default="ur5,panda,talos,romeo,human")
+    ap.add_argument("--algos", default=",".join(ALGOS))
     args = ap.parse_args(argv)
     import urdf2dyn
     from _pinbuild import get_runner
@@ -106,7 +111,7 @@ def main(argv=None):
             continue
         path, floating = files[name]
         model = urdf2dyn.load(path, floating_base=floating)
-        for algo in ALGOS:
+        for algo in args.algos.split(","):
             if algo == "aba" and name == "romeo":
                 continue
             log(f"{name} {algo}")

@@ -57,7 +57,7 @@ static u2d_status do_aba(const u2d_model *m, u2d_work *w, const u2d_batch_args *
 
 static u2d_status do_fk(const u2d_model *m, u2d_work *w, const u2d_batch_args *a, size_t s)
 {
-    u2d_status st = u2d_kinematics(m, w, IN(0), NULL);
+    u2d_status st = u2d_place_bodies(m, w, IN(0));
     if (st == U2D_OK) u2d_link_poses(m, w, OUT(0), OUT(1));
     return st;
 }

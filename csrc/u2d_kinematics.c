@@ -11,13 +11,11 @@
 static u2d_status place_body(const u2d_model *m, u2d_work *w, int i, const double *q,
                              const double *qd)
 {
-    const int p = m->parent[i];
-    const double *qdi = qd ? qd + m->vadr[i] : NULL;
-    double *S = &w->S[36 * i];
-    u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &w->Xup[i], S, &w->cJ[6 * i], NULL);
+    u2d_status st = u2d_place_body(m, w, i, q, qd);
     if (st != U2D_OK) return st;
-    u2d_xform_mul(&w->Xup[i], &w->Xa[p], &w->Xa[i]);
     if (qd) {
+        const int p = m->parent[i];
+        const double *qdi = qd + m->vadr[i], *S = &w->S[36 * i];
         double *v = &w->v[6 * i];
         u2d_xform_motion(&w->Xup[i], &w->v[6 * p], v);
         for (int k = 0; k < m->jnv[i]; k++)
@@ -62,19 +60,6 @@ u2d_status u2d_kinematics_path(const u2d_model *m, u2d_work *w, int body, const 
         if (st != U2D_OK) return st;
     }
     return U2D_OK;
-}
-
-void u2d_link_poses(const u2d_model *m, const u2d_work *w, double *pos, double *rot)
-{
-    for (int l = 0; l < m->nlink; l++) {
-        u2d_xform X;
-        const u2d_xform *Xl = &X;
-        if (m->link_is_body[l]) Xl = &w->Xa[m->link_body[l]];
-        else u2d_xform_mul(&m->link_X[l], &w->Xa[m->link_body[l]], &X);
-        memcpy(&pos[3 * l], Xl->r, 3 * sizeof(double));
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) rot[9 * l + 3 * i + j] = Xl->E[3 * j + i];
-    }
 }
 
 void u2d_joint_positions(const u2d_model *m, const u2d_work *w, double *pos)

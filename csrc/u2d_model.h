@@ -255,9 +255,19 @@ u2d_status u2d_kinematics_path(const u2d_model *m, u2d_work *w, int body, const 
 /* Whether body i is body or one of its ancestors (the world, i = 0, always is). */
 int u2d_on_path(const u2d_model *m, int i, int body);
 
+/* ---- placements (u2d_place.c, over u2d_real: the SIMD units place lanes of samples) ---- */
+
+/* Body i's w->Xup, motion subspace w->S, w->cJ (with qd; qd may be NULL) and w->Xa, from its
+ * parent's w->Xa. */
+u2d_status u2d_place_body(const u2d_model *m, u2d_work *w, int i, const u2d_real *q,
+                          const u2d_real *qd);
+
+/* Every body's placement (u2d_kinematics without velocities): forward kinematics. */
+u2d_status u2d_place_bodies(const u2d_model *m, u2d_work *w, const u2d_real *q);
+
 /* Every URDF link's origin pos (nlink,3) and rotation rot (nlink,3,3; columns are the
- * link's axes in world coordinates), after u2d_kinematics. */
-void u2d_link_poses(const u2d_model *m, const u2d_work *w, double *pos, double *rot);
+ * link's axes in world coordinates), after u2d_place_bodies or u2d_kinematics. */
+void u2d_link_poses(const u2d_model *m, const u2d_work *w, u2d_real *pos, u2d_real *rot);
 
 /* Origins of the movable joints' frames (njoint,3) in world coordinates. */
 void u2d_joint_positions(const u2d_model *m, const u2d_work *w, double *pos);

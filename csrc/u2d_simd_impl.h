@@ -15,6 +15,9 @@
 #define u2d_gather_fext U2D_CAT(u2d_gather_fext, U2D_ISA)
 #define u2d_work_new U2D_CAT(u2d_work_new, U2D_ISA)
 #define u2d_work_free U2D_CAT(u2d_work_free, U2D_ISA)
+#define u2d_place_body U2D_CAT(u2d_place_body, U2D_ISA)
+#define u2d_place_bodies U2D_CAT(u2d_place_bodies, U2D_ISA)
+#define u2d_link_poses U2D_CAT(u2d_link_poses, U2D_ISA)
 #define u2d_simd_run U2D_CAT(u2d_simd_run, U2D_ISA)
 
 #include <stdlib.h>
@@ -23,6 +26,7 @@
 #include "u2d_rnea.c"
 #include "u2d_crba.c"
 #include "u2d_aba.c"
+#include "u2d_place.c"
 #include "u2d_work.c"
 #include "u2d_simd.h"
 
@@ -38,7 +42,8 @@ static u2d_real *lane_model(const u2d_model *m, u2d_model *lm)
 {
     const size_t nb = (size_t)m->nbody, nx = sizeof(u2d_xform) / sizeof(u2d_real),
                  ni = sizeof(u2d_inertia) / sizeof(u2d_real);
-    const size_t n = nb * (nx + ni + 3 + 1 + 6 + 3 + 9);
+    const size_t nl = (size_t)m->nlink;
+    const size_t n = nb * (nx + ni + 3 + 1 + 6 + 3 + 9) + nl * nx;
     u2d_real *buf = malloc(n * sizeof *buf), *d = buf;
     if (!buf) return NULL;
     *lm = *m;
@@ -48,7 +53,8 @@ static u2d_real *lane_model(const u2d_model *m, u2d_model *lm)
     lm->ssign = d; broadcast(m->ssign, nb, d); d += nb;
     lm->plane = d; broadcast(m->plane, 6 * nb, d); d += 6 * nb;
     lm->com = d; broadcast(m->com, 3 * nb, d); d += 3 * nb;
-    lm->Icom = d; broadcast(m->Icom, 9 * nb, d);
+    lm->Icom = d; broadcast(m->Icom, 9 * nb, d); d += 9 * nb;
+    lm->link_X = (u2d_xform *)d; broadcast(m->link_X, nl * nx, d);
     return buf;
 }
 
@@ -73,10 +79,36 @@ static void gather_wrenches(const u2d_batch_args *a, size_t s0, u2d_real *x)
     else gather(a->fext_wrench, n, s0, x);
 }
 
+/* Forward kinematics: every link's position (nlink,3) and rotation (nlink,3,3). */
+static size_t run_fk(const u2d_model *m, const u2d_batch_args *a, size_t begin, size_t end)
+{
+    const size_t nq = (size_t)m->nq, npos = 3 * (size_t)m->nlink, nrot = 9 * (size_t)m->nlink;
+    u2d_model lm;
+    u2d_real *lbuf = lane_model(m, &lm);
+    u2d_work *w = lbuf ? u2d_work_new(&lm) : NULL;
+    u2d_real *x = malloc((nq + npos + nrot) * sizeof *x);
+    size_t s = begin;
+    if (w && x) {
+        u2d_real *q = x, *pos = q + nq, *rot = pos + npos;
+        for (; s + U2D_LANES <= end; s += U2D_LANES) {
+            gather(a->in[0], nq, s, q);
+            if (u2d_place_bodies(&lm, w, q) != U2D_OK) break;
+            u2d_link_poses(&lm, w, pos, rot);
+            scatter(pos, npos, s, a->out[0]);
+            scatter(rot, nrot, s, a->out[1]);
+        }
+    }
+    free(x);
+    u2d_work_free(w);
+    free(lbuf);
+    return s - begin;
+}
+
 size_t u2d_simd_run(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a, size_t begin,
                     size_t end)
 {
     if (end - begin < U2D_LANES) return 0;
+    if (algo == U2D_ALGO_FK) return run_fk(m, a, begin, end);
     if (algo != U2D_ALGO_RNEA && algo != U2D_ALGO_NLE && algo != U2D_ALGO_GRAVITY
         && algo != U2D_ALGO_CRBA && algo != U2D_ALGO_ABA)
         return 0;

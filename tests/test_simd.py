@@ -179,3 +179,70 @@ def test_vector_path_with_external_forces(path, shared):
     urdf2dyn.set_simd_path(path)
     assert np.array_equal(model.inverse_dynamics(q, v, a, f_ext=f_ext), ref)
     assert np.array_equal(model.forward_dynamics(q, v, a, f_ext=f_ext), ref_aba)
+
+
+def _fk_models():
+    """ur5 (fixed base), talos (floating base), the bundled human as a user loads it, and a
+    floating-base human (a free-flyer root: the quaternion on the vector path)."""
+    yield "ur5", _model("ur5")[2]
+    yield "talos", _model("talos")[2]
+    yield "human", urdf2dyn.humod_subject("A")
+    yield "human-floating", urdf2dyn.load(urdf2dyn.data_path("humod_subject_a.urdf"),
+                                          floating_base=True)
+
+
+@pytest.mark.parametrize("path", VECTOR)
+def test_vector_path_forward_kinematics_matches_portable_path(path):
+    """Link positions and rotations: every vector path equals the portable path bit for bit,
+    with a scalar tail (N not a multiple of the lanes) and for 1, 2 and 3 threads."""
+    for name, model in _fk_models():
+        q = model.random_configuration(1003, seed=5)
+        urdf2dyn.set_simd_path("scalar")
+        urdf2dyn.set_num_threads(1)
+        ref_pos, ref_rot = model.forward_kinematics(q)
+        assert np.all(np.isfinite(ref_pos)) and np.ptp(ref_pos, axis=0).max() > 0.1  # moves
+        urdf2dyn.set_simd_path(path)
+        try:
+            for n in (1, 2, 3):
+                urdf2dyn.set_num_threads(n)
+                pos, rot = model.forward_kinematics(q)
+                assert np.array_equal(pos, ref_pos), (path, name, n, _rel(pos, ref_pos))
+                assert np.array_equal(rot, ref_rot), (path, name, n)
+        finally:
+            urdf2dyn.set_num_threads(None)
+
+
+@pytest.mark.parametrize("path", VECTOR)
+def test_vector_path_forward_kinematics_bad_quaternion_is_pinned_to_its_sample(path):
+    _, _, model = _model("talos")
+    q = model.random_configuration(40, seed=2)
+    q[13, 3:7] = 0.0
+    urdf2dyn.set_simd_path(path)
+    with pytest.raises(Exception, match="13"):
+        model.forward_kinematics(q)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("robot", ["ur5", "talos"])
+def test_every_path_forward_kinematics_matches_pinocchio(path, robot):
+    """Every link frame against pin.framesForwardKinematics (oMf of the link's BODY frame)."""
+    import pin_oracle as po
+    file = po.robot_path(robot)
+    if file is None:
+        pytest.skip(f"example-robot-data URDF for {robot} not found")
+    floating = po.ROBOTS[robot][1]
+    model = urdf2dyn.load(file, floating_base=floating)
+    pm = po.build_pin_model(file, floating)
+    pd = pm.createData()
+    jmap = po.JointMap(model.joints, pm, model.nq, model.nv)
+    q, v, a = po.random_state(model, np.random.default_rng(8), N=37)
+    urdf2dyn.set_simd_path(path)
+    pos, rot = model.forward_kinematics(q)
+    fids = [pm.getFrameId(name, pin.FrameType.BODY) for name in model.link_names]
+    err = 0.0
+    for k in range(len(q)):
+        pin.framesForwardKinematics(pm, pd, jmap.to_pin(q[k], v[k], a[k])[0])
+        for l, fid in enumerate(fids):
+            err = max(err, np.abs(pos[k, l] - pd.oMf[fid].translation).max(),
+                      np.abs(rot[k, l] - pd.oMf[fid].rotation).max())
+    assert err < 1e-12, (path, robot, err)

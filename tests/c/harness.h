@@ -253,6 +253,8 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "joint_positions", "link_velocities", "center_of_mass", "jacobian", "kinetic_energy",
     "potential_energy", "integrate", "difference", "normalize", "simulate", "dexpinv",
     "gather_fext",          /* through rnea and aba with external forces */
+    "place_body",           /* through kinematics */
+    "place_bodies",         /* the fk batch on every path, against kinematics + link_poses */
     "simd_path", "simd_select", "simd_kernel", "simd_run_avx2", "simd_run_avx512",
     "sincos",               /* against libm, check_sincos */
     "rnea_derivatives", "aba_derivatives", "ccrba", "centroidal", "regressor",
