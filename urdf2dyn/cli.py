@@ -40,13 +40,7 @@ def cmd_torques(args):
     from .pipeline import find_trials, inverse_dynamics_trial, run_trials
     model = load(_model_path(args.robot), floating_base=args.floating_base,
                  strict=args.strict)
-    notes = []
-    if args.gravity is not None:
-        model.gravity = args.gravity
-    elif _is_humod(model):
-        from .human import GRAVITY
-        model.gravity = GRAVITY
-        notes.append("gravity (0, -9.81, 0): a HuMoD human model (y up); --gravity overrides")
+    notes = [note for note in [_set_gravity(model, args.gravity)] if note]
     contacts = _parse_contacts(args.contact)
     if args.external_loads and args.grf:
         raise ValueError("--external-loads and --grf both give the loads: use one")
@@ -183,6 +177,17 @@ def _need_matplotlib():
 def _is_humod(model):
     names = set(model.q_names)
     return {"pBJX", "rHJZ_L", "rKJZ_R"} <= names or {"BJ_x", "rHJZ_L", "rKJZ_R"} <= names
+
+
+def _set_gravity(model, gravity):
+    """--gravity, or y-up gravity for a HuMoD human model; returns a note when defaulted."""
+    if gravity is not None:
+        model.gravity = gravity
+    elif _is_humod(model):
+        from .human import GRAVITY
+        model.gravity = GRAVITY
+        return "gravity (0, -9.81, 0): a HuMoD human model (y up); --gravity overrides"
+    return None
 
 
 def _mass(model, args):
@@ -401,11 +406,7 @@ def cmd_equations(args):
 def cmd_export_osim(args):
     from .opensim import export_osim
     model = load(_model_path(args.model))
-    if args.gravity is not None:
-        model.gravity = args.gravity
-    elif _is_humod(model):
-        from .human import GRAVITY
-        model.gravity = GRAVITY
+    _set_gravity(model, args.gravity)
     om = export_osim(model, args.output)
     g = " ".join(f"{x:g}" for x in om.getGravity().to_numpy())
     print(f"{args.output}: OpenSim model '{om.getName()}', {om.getNumBodies()} bodies, "
