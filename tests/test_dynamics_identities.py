@@ -686,6 +686,23 @@ def test_massless_leaf_on_movable_joint_is_singular():
     assert M[1, 1] == 0.0 and np.all(M[1] == 0.0) and M[0, 0] > 0
 
 
+def test_gimbal_lock_is_singular_and_named():
+    """The human's shoulder is three revolute joints through one point with massless links
+    between them: at rSJY_L = -pi/2 the rSJX_L and rSJZ_L axes line up and M loses rank
+    (its smallest eigenvalue is rounding noise), so ABA refuses and says why."""
+    model = urdf2dyn.load(urdf2dyn.data_path("humod_subject_a.urdf"))
+    names = [j.name for j in model.joints if j.type != "fixed"]
+    q = np.zeros(model.nq)
+    q[names.index("rSJY_L")] = -math.pi / 2
+    eig = np.linalg.eigvalsh(model.mass_matrix(q))
+    assert eig[0] < 1e-12 * eig[-1]
+    with pytest.raises(ValueError, match="gimbal lock"):
+        model.forward_dynamics(q, np.zeros(model.nv), np.zeros(model.nv))
+    q[names.index("rSJY_L")] = -1.2                     # away from the lock it is regular
+    assert np.all(np.isfinite(model.forward_dynamics(q, np.zeros(model.nv),
+                                                     np.zeros(model.nv))))
+
+
 # ----------------------------------------------------------------------------- configuration space
 
 @pytest.mark.parametrize("name", MODELS)
