@@ -7,6 +7,7 @@ through `driver --parse FILE`.
 Needs a C compiler (cc / gcc / clang, $CC) and the Mini-XML headers; valgrind is optional.
 """
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -101,6 +102,14 @@ def asan_driver(cc, tmp_path_factory):
     return _build("asan", out, cc)
 
 
+def _cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next((line for line in f if line.startswith("flags")), "") + " "
+    except OSError:
+        return ""
+
+
 def _run(cmd, timeout, env=None):
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
                           env=dict(os.environ, **(env or {})))
@@ -119,6 +128,10 @@ def test_driver_asan_ubsan(asan_driver):
     assert re.search(r"\b0 failures: OK", out), _tail(out)
     assert "ERROR: AddressSanitizer" not in out and "runtime error:" not in out, _tail(out)
     assert f"files: {len(BUNDLED) + len(_erd_paths())} loaded, 0 rejected" in out
+    if platform.machine() == "x86_64" and " avx2" in _cpu_flags():
+        # the AVX-512 path's 8-lane code, built for AVX2 (tests/c/lanes8.c), ran here
+        checked = re.search(r"8-lane kernel on AVX2: (\d+) samples checked", out)
+        assert checked and int(checked.group(1)) > 0, _tail(out)
 
 
 def test_driver_covers_the_core_headers(asan_driver):

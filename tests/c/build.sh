@@ -17,6 +17,7 @@ mkdir -p "$out"
 
 sources=()
 for f in "$csrc"/u2d_*.c; do sources+=("$f"); done
+[ "$(uname -m)" = x86_64 ] && sources+=("$here/lanes8.c")   # the 8-lane code on AVX2
 
 mxml_cflags="$(pkg-config --cflags mxml 2>/dev/null || true)"
 mxml_libs="$(pkg-config --libs mxml 2>/dev/null || echo -lmxml)"

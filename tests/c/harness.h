@@ -268,6 +268,14 @@ static const char *const H_OTHER_FUNCTIONS[] = {
 static const char *const H_SIMD[] = {"scalar", "avx2", "avx512"};
 #define H_NSIMD 3
 
+/* The 8-lane code of the AVX-512 path compiled for AVX2 (tests/c/lanes8.c), which the
+ * driver runs wherever the CPU has AVX2, AVX-512 or not. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define H_LANES8 1
+size_t u2d_simd_run_lanes8(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
+                           size_t begin, size_t end);
+#endif
+
 /* The one call of u2d_batch (its signature in one place). work: a workspace of the model
  * lent to the calling thread, or NULL. */
 static inline u2d_status h_batch(const u2d_model *m, int algo, size_t n, int nthreads,

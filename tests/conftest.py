@@ -1,0 +1,17 @@
+"""What the run covered that a pass count does not show: the SIMD paths this CPU offered.
+
+tests/test_simd.py and the C driver test every path the CPU has; a CI log then says which
+those were (the 8-lane code of the AVX-512 path also runs through AVX2 in tests/c/lanes8.c
+wherever AVX-512 itself is missing)."""
+
+
+def pytest_terminal_summary(terminalreporter):
+    try:
+        import urdf2dyn
+        paths = urdf2dyn.available_simd_paths()
+    except Exception as e:            # an unbuilt tree: the tests themselves say so
+        terminalreporter.write_line(f"urdf2dyn SIMD paths: unknown ({type(e).__name__})")
+        return
+    missing = [p for p in ("avx512", "avx2") if p not in paths]
+    note = f"; not on this CPU: {', '.join(missing)}" if missing else ""
+    terminalreporter.write_line(f"urdf2dyn SIMD paths tested: {', '.join(paths)}{note}")
