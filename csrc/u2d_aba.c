@@ -54,7 +54,7 @@ u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
     const int nb = m->nbody;
     const int has_fext = u2d_gather_fext(m, w, fext);
     const u2d_real o = U2D_R(0);
-    memset(w->v, 0, 6 * sizeof(u2d_real));
+    u2d_zero(w->v, 6);
     u2d_xform_identity(&w->Xa[0]);
 
     for (int i = 1; i < nb; i++) {
@@ -149,7 +149,7 @@ u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
     }
 
     u2d_real a0[6] = {o, o, o, U2D_R(-gravity[0]), U2D_R(-gravity[1]), U2D_R(-gravity[2])};
-    memcpy(w->a, a0, sizeof a0);
+    u2d_copy(w->a, a0, 6);
     for (int i = 1; i < nb; i++) {
         const int nv = m->jnv[i];
         const u2d_real *S = &w->S[36 * i], *U = &w->U[36 * i], *Dinv = &w->Dinv[36 * i];

@@ -17,7 +17,10 @@
  *    an entry is a 6-term dot product of two contiguous vectors and the short rows of a
  *    branchy tree cost no loop start-up;
  *  - each entry is written to both triangles as it is computed, over a matrix zeroed with
- *    one memset, instead of a separate mirror pass reading the matrix by column. */
+ *    one memset, instead of a separate mirror pass reading the matrix by column;
+ *  - the entries of joints on different branches are zero whatever q, and u2d_crba_fill
+ *    leaves them alone, so a caller that refills one matrix (the SIMD paths, whose lane
+ *    matrix is larger than L1) zeroes it once, not per sample. */
 #include <string.h>
 #include "u2d_model.h"
 
@@ -50,18 +53,23 @@ static void world_column(const u2d_model *m, const u2d_work *w, int i, int k, u2
     u2d_real e[3], *ang = s0, *lin = s0 + 3;
     for (int r = 0; r < 3; r++) e[r] = m->ssign[i] * Xa->E[3 * (j % 3) + r];
     if (j < 3) {                    /* rotation about e: w = e, v = r x e */
-        memcpy(ang, e, sizeof e);
+        u2d_copy(ang, e, 3);
         u2d_cross3(Xa->r, e, lin);
     } else {                        /* translation along e */
         ang[0] = ang[1] = ang[2] = U2D_R(0);
-        memcpy(lin, e, sizeof e);
+        u2d_copy(lin, e, 3);
     }
 }
 
 u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const u2d_real *q, u2d_real *M)
 {
+    memset(M, 0, sizeof(u2d_real) * (size_t)m->nv * (size_t)m->nv);
+    return u2d_crba_fill(m, w, q, M);
+}
+
+u2d_status u2d_crba_fill(const u2d_model *m, u2d_work *w, const u2d_real *q, u2d_real *M)
+{
     const int nb = m->nbody, nv = m->nv;
-    memset(M, 0, sizeof(u2d_real) * (size_t)nv * (size_t)nv);
     u2d_xform_identity(&w->Xa[0]);
     for (int i = 1; i < nb; i++) {          /* placements (u2d_kinematics without velocities) */
         u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], NULL, &w->Xup[i], &w->S[36 * i],

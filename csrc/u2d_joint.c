@@ -52,8 +52,8 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_rea
     const int k = m->jaxis[i];
     u2d_real R[9];
     u2d_xform XJ;
-    memset(cJ, 0, 6 * sizeof(u2d_real));
-    if (Sdot) memset(Sdot, 0, 6 * sizeof(u2d_real) * (size_t)m->jnv[i]);
+    u2d_zero(cJ, 6);
+    if (Sdot) u2d_zero(Sdot, 6 * m->jnv[i]);
     switch ((u2d_jtype)m->jtype[i]) {
     case U2D_JOINT_REVOLUTE:
     case U2D_JOINT_CONTINUOUS:
@@ -62,14 +62,14 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_rea
             u2d_axis_angle(n, q[0], R);
             u2d_multm3(R, Xt->E, Xup->E);
         }
-        memcpy(Xup->r, Xt->r, sizeof Xup->r);
+        u2d_copy(Xup->r, Xt->r, 3);
         set_col(S, 0, n, zero);
         return U2D_OK;
 
     case U2D_JOINT_PRISMATIC: {
         u2d_real d[3] = {n[0] * q[0], n[1] * q[0], n[2] * q[0]}, t[3];
         u2d_multv3(Xt->E, d, t);
-        memcpy(Xup->E, Xt->E, sizeof Xup->E);
+        u2d_copy(Xup->E, Xt->E, 9);
         for (int r = 0; r < 3; r++) Xup->r[r] = Xt->r[r] + t[r];
         set_col(S, 0, zero, n);
         return U2D_OK;
@@ -84,7 +84,7 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_rea
         transpose3(R, XJ.E);
         XJ.r[0] = q[0]; XJ.r[1] = q[1]; XJ.r[2] = q[2];
         u2d_xform_mul(&XJ, Xt, Xup);
-        memset(S, 0, 36 * sizeof(u2d_real));
+        u2d_zero(S, 36);
         for (int c = 0; c < 3; c++) {
             S[6 * c + 3 + c] = U2D_R(1);     /* linear velocity columns  */
             S[6 * (c + 3) + c] = U2D_R(1);   /* angular velocity columns */
@@ -123,6 +123,7 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_rea
     case U2D_JOINT_FIXED:
         break;
     }
-    *Xup = *Xt;
+    u2d_copy(Xup->E, Xt->E, 9);
+    u2d_copy(Xup->r, Xt->r, 3);
     return U2D_OK;
 }

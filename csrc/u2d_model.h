@@ -195,6 +195,9 @@ u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
 /* Mass matrix M(q) (nv x nv, row-major, both triangles) by the composite-rigid-body
  * algorithm. */
 u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const u2d_real *q, u2d_real *M);
+/* The same, writing only the entries that can be non-zero (joint pairs of which one is an
+ * ancestor of the other); the others keep what M held, zeros if it held an earlier M. */
+u2d_status u2d_crba_fill(const u2d_model *m, u2d_work *w, const u2d_real *q, u2d_real *M);
 
 /* Forward dynamics qdd = M^-1 (tau + sum J^T fext - h) by the articulated-body algorithm. */
 u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],

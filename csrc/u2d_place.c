@@ -32,7 +32,7 @@ void u2d_link_poses(const u2d_model *m, const u2d_work *w, u2d_real *pos, u2d_re
         const u2d_xform *Xl = &X;
         if (m->link_is_body[l]) Xl = &w->Xa[m->link_body[l]];
         else u2d_xform_mul(&m->link_X[l], &w->Xa[m->link_body[l]], &X);
-        memcpy(&pos[3 * l], Xl->r, 3 * sizeof(u2d_real));
+        u2d_copy(&pos[3 * l], Xl->r, 3);
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) rot[9 * l + 3 * i + j] = Xl->E[3 * j + i];
     }

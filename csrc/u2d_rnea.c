@@ -20,8 +20,8 @@ u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
     const int has_fext = u2d_gather_fext(m, w, fext);
     const u2d_real o = U2D_R(0);
     u2d_real a0[6] = {o, o, o, U2D_R(-gravity[0]), U2D_R(-gravity[1]), U2D_R(-gravity[2])};
-    memset(w->v, 0, 6 * sizeof(u2d_real));
-    memcpy(w->a, a0, sizeof a0);
+    u2d_zero(w->v, 6);
+    u2d_copy(w->a, a0, 6);
     u2d_xform_identity(&w->Xa[0]);
 
     for (int i = 1; i < nb; i++) {
@@ -33,7 +33,7 @@ u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
         if (st != U2D_OK) return st;
 
         u2d_real vJ[6] = {o, o, o, o, o, o}, aJ[6], t[6], Iv[6];
-        memcpy(aJ, cJ, sizeof aJ);
+        u2d_copy(aJ, cJ, 6);
         for (int k = 0; k < nv; k++)
             for (int r = 0; r < 6; r++) {
                 vJ[r] += S[6 * k + r] * qdi[k];

@@ -1,7 +1,11 @@
 /* u2d_simd_avx512.c: the algorithms over 8 samples at once, for x86-64 CPUs with AVX512.
  * Only the instructions of this file use AVX512; u2d_simd.c calls it when the CPU has them. */
 #if defined(__x86_64__) && defined(__GNUC__)
-#pragma GCC target("avx512f,avx512dq,avx2,fma")
+#pragma GCC target("avx512f,avx512dq,avx2,fma,tune=skylake-avx512")
+#ifndef __clang__
+/* keep u2d_copy/u2d_zero (u2d_real.h) as vector moves: not turned back into memcpy/memset */
+#pragma GCC optimize("no-tree-loop-distribute-patterns")
+#endif
 /* No FMA contraction (the build's -ffp-contract=off stays): each lane then rounds exactly
  * as the portable code does, so batches equal single-sample calls bit for bit. */
 #define U2D_ISA avx512

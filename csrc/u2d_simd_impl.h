@@ -11,6 +11,7 @@
 #define u2d_jcalc U2D_CAT(u2d_jcalc, U2D_ISA)
 #define u2d_rnea U2D_CAT(u2d_rnea, U2D_ISA)
 #define u2d_crba U2D_CAT(u2d_crba, U2D_ISA)
+#define u2d_crba_fill U2D_CAT(u2d_crba_fill, U2D_ISA)
 #define u2d_aba U2D_CAT(u2d_aba, U2D_ISA)
 #define u2d_gather_fext U2D_CAT(u2d_gather_fext, U2D_ISA)
 #define u2d_work_new U2D_CAT(u2d_work_new, U2D_ISA)
@@ -58,16 +59,72 @@ static u2d_real *lane_model(const u2d_model *m, u2d_model *lm)
     return buf;
 }
 
-/* Lane l of x[k] = sample s0 + l's row of the (N, n) array src. */
+/* Shuffle of the lanes of a and b: index j < U2D_LANES picks a[j], U2D_LANES + j picks b[j]. */
+#ifdef __clang__
+#define U2D_SHUFFLE(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#else
+#define U2D_SHUFFLE(a, b, ...) __builtin_shuffle(a, b, (u2d_mask){__VA_ARGS__})
+#endif
+
+#define U2D_UNPAREN(...) __VA_ARGS__
+
+/* Swap the off-diagonal h x h blocks inside each 2h x 2h diagonal block of the
+ * U2D_LANES x U2D_LANES matrix whose rows are r[0..U2D_LANES-1]. */
+#define U2D_SWAP_BLOCKS(r, h, LO, HI)                                                    \
+    for (int i_ = 0; i_ < U2D_LANES; i_++)                                                \
+        if (!(i_ & (h))) {                                                                 \
+            u2d_real lo_ = U2D_SHUFFLE(r[i_], r[i_ + (h)], U2D_UNPAREN LO);                        \
+            r[i_ + (h)] = U2D_SHUFFLE(r[i_], r[i_ + (h)], U2D_UNPAREN HI);                        \
+            r[i_] = lo_;                                                                   \
+        }
+
+/* Transpose the square block r in place: rows of lanes become rows of samples and back.
+ * Swapping blocks of half, a quarter, ... the size transposes it (log2 U2D_LANES stages of
+ * shuffles instead of U2D_LANES^2 single-number moves). */
+static inline void transpose_block(u2d_real r[U2D_LANES])
+{
+#if U2D_LANES == 4
+    U2D_SWAP_BLOCKS(r, 2, (0, 1, 4, 5), (2, 3, 6, 7))
+    U2D_SWAP_BLOCKS(r, 1, (0, 4, 2, 6), (1, 5, 3, 7))
+#elif U2D_LANES == 8
+    U2D_SWAP_BLOCKS(r, 4, (0, 1, 2, 3, 8, 9, 10, 11), (4, 5, 6, 7, 12, 13, 14, 15))
+    U2D_SWAP_BLOCKS(r, 2, (0, 1, 8, 9, 4, 5, 12, 13), (2, 3, 10, 11, 6, 7, 14, 15))
+    U2D_SWAP_BLOCKS(r, 1, (0, 8, 2, 10, 4, 12, 6, 14), (1, 9, 3, 11, 5, 13, 7, 15))
+#else
+#error "transpose_block: U2D_LANES must be 4 or 8"
+#endif
+}
+
+/* U2D_LANES consecutive doubles of a sample's row, read or written as one vector (u2d_real
+ * needs only 8-byte alignment); may_alias, since the row is an array of double. */
+typedef u2d_real u2d_row __attribute__((may_alias));
+
+/* Lane l of x[k] = sample s0 + l's row of the (N, n) array src: square blocks of
+ * U2D_LANES numbers per sample are loaded whole and transposed, the rest moved one by one. */
 static void gather(const double *src, size_t n, size_t s0, u2d_real *x)
 {
-    for (size_t k = 0; k < n; k++)
+    size_t k = 0;
+    for (; k + U2D_LANES <= n; k += U2D_LANES) {
+        u2d_real t[U2D_LANES];
+        for (int l = 0; l < U2D_LANES; l++) t[l] = *(const u2d_row *)(src + (s0 + (size_t)l) * n + k);
+        transpose_block(t);
+        for (int j = 0; j < U2D_LANES; j++) x[k + (size_t)j] = t[j];
+    }
+    for (; k < n; k++)
         for (int l = 0; l < U2D_LANES; l++) x[k][l] = src[(s0 + (size_t)l) * n + k];
 }
 
+/* Sample s0 + l's row of the (N, n) array dst = lane l of x[k]; the inverse of gather. */
 static void scatter(const u2d_real *x, size_t n, size_t s0, double *dst)
 {
-    for (size_t k = 0; k < n; k++)
+    size_t k = 0;
+    for (; k + U2D_LANES <= n; k += U2D_LANES) {
+        u2d_real t[U2D_LANES];
+        for (int j = 0; j < U2D_LANES; j++) t[j] = x[k + (size_t)j];
+        transpose_block(t);
+        for (int l = 0; l < U2D_LANES; l++) *(u2d_row *)(dst + (s0 + (size_t)l) * n + k) = t[l];
+    }
+    for (; k < n; k++)
         for (int l = 0; l < U2D_LANES; l++) dst[(s0 + (size_t)l) * n + k] = x[k][l];
 }
 
@@ -125,13 +182,13 @@ size_t u2d_simd_run(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a, 
         u2d_real *q = x, *qd = q + nq, *qdd = qd + nv, *out = qdd + nv, *wr = out + nout;
         u2d_fext f = {a->nfext, a->fext_body, wr};
         const u2d_fext *fext = with_fext ? &f : NULL;
-        memset(qd, 0, 2 * nv * sizeof *x);
+        memset(qd, 0, (2 * nv + nout) * sizeof *x);      /* u2d_crba_fill keeps out's zeros */
         for (; s + U2D_LANES <= end; s += U2D_LANES) {
             u2d_status st;
             gather(a->in[0], nq, s, q);
             if (fext) gather_wrenches(a, s, wr);
             if (algo == U2D_ALGO_CRBA) {
-                st = u2d_crba(&lm, w, q, out);
+                st = u2d_crba_fill(&lm, w, q, out);
             } else {
                 if (algo != U2D_ALGO_GRAVITY) gather(a->in[1], nv, s, qd);
                 if (algo == U2D_ALGO_RNEA || algo == U2D_ALGO_ABA) gather(a->in[2], nv, s, qdd);

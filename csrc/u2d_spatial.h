@@ -103,7 +103,7 @@ static inline void u2d_xform_mul(const u2d_xform *A, const u2d_xform *B, u2d_xfo
     out->r[0] = B->r[0] + t[0];
     out->r[1] = B->r[1] + t[1];
     out->r[2] = B->r[2] + t[2];
-    memcpy(out->E, E, sizeof E);
+    u2d_copy(out->E, E, 9);
 }
 
 /* out = X^-1 */
@@ -114,7 +114,7 @@ static inline void u2d_xform_inv(const u2d_xform *X, u2d_xform *out)
         for (int j = 0; j < 3; j++)
             E[3 * i + j] = X->E[3 * j + i];
     u2d_mulmv3(X->E, X->r, r);
-    memcpy(out->E, E, sizeof E);
+    u2d_copy(out->E, E, 9);
     out->r[0] = -r[0]; out->r[1] = -r[1]; out->r[2] = -r[2];
 }
 
@@ -261,7 +261,7 @@ static inline void u2d_inertia_xform_T(const u2d_xform *X, const u2d_inertia *in
     u2d_skew_skew(r, y, s1);
     u2d_skew_skew(hA, r, s2);
     out->m = in->m;
-    memcpy(out->h, hA, sizeof hA);
+    u2d_copy(out->h, hA, 3);
     for (int i = 0; i < 9; i++) out->Ib[i] = rot[i] - s1[i] - s2[i];
 }
 

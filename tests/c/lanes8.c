@@ -7,7 +7,11 @@
  * calls, so the 8-lane logic (groups of 8, the broadcast model, the transposes, the tail,
  * the per-lane branches) is tested even where u2d_simd_run_avx512 itself cannot run. */
 #if defined(__x86_64__) && defined(__GNUC__)
-#pragma GCC target("avx2,fma")
+#pragma GCC target("avx2,fma,tune=haswell")
+#ifndef __clang__
+/* keep u2d_copy/u2d_zero (u2d_real.h) as vector moves: not turned back into memcpy/memset */
+#pragma GCC optimize("no-tree-loop-distribute-patterns")
+#endif
 #pragma GCC diagnostic ignored "-Wpsabi"     /* 64-byte vectors in static functions only */
 #define U2D_ISA lanes8
 #define U2D_LANES 8
