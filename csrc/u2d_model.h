@@ -188,6 +188,13 @@ int u2d_gather_fext(const u2d_model *m, u2d_work *w, const u2d_fext *fext);
 
 /* ---- algorithms (one sample) -------------------------------------------- */
 
+/* RNEA's forward pass, shared with the regressor: u2d_rnea_start sets the world's v_0 = 0
+ * and a_0 = -g; u2d_rnea_body_motion then places body i (jcalc: w->Xup, S, cJ) and sets its
+ * v_i and a_i from its parent's, bodies in topological order. */
+void u2d_rnea_start(u2d_work *w, const double gravity[3]);
+u2d_status u2d_rnea_body_motion(const u2d_model *m, u2d_work *w, int i, const u2d_real *q,
+                                const u2d_real *qd, const u2d_real *qdd);
+
 u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
                     const u2d_real *q, const u2d_real *qd, const u2d_real *qdd,
                     const u2d_fext *fext, u2d_real *tau);

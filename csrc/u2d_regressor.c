@@ -39,30 +39,11 @@ u2d_status u2d_regressor(const u2d_model *m, u2d_work *w, const double gravity[3
 {
     const int nb = m->nbody, nv = m->nv;
     const size_t np = 10 * (size_t)(nb - 1);
-    double a0[6] = {0, 0, 0, -gravity[0], -gravity[1], -gravity[2]};
-    memset(w->v, 0, 6 * sizeof(double));
-    memcpy(w->a, a0, sizeof a0);
     for (size_t k = 0; k < (size_t)nv * np; k++) Y[k] = 0.0;
-
-    for (int i = 1; i < nb; i++) {          /* body velocities and accelerations, as RNEA */
-        const int p = m->parent[i];
-        const double *qdi = qd + m->vadr[i], *qddi = qdd + m->vadr[i];
-        double *S = &w->S[36 * i], *cJ = &w->cJ[6 * i];
-        double *v = &w->v[6 * i], *a = &w->a[6 * i];
-        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], qdi, &w->Xup[i], S, cJ, NULL);
+    u2d_rnea_start(w, gravity);
+    for (int i = 1; i < nb; i++) {          /* body velocities and accelerations */
+        u2d_status st = u2d_rnea_body_motion(m, w, i, q, qd, qdd);
         if (st != U2D_OK) return st;
-        double vJ[6] = {0, 0, 0, 0, 0, 0}, aJ[6], t[6];
-        memcpy(aJ, cJ, sizeof aJ);
-        for (int k = 0; k < m->jnv[i]; k++)
-            for (int r = 0; r < 6; r++) {
-                vJ[r] += S[6 * k + r] * qdi[k];
-                aJ[r] += S[6 * k + r] * qddi[k];
-            }
-        u2d_xform_motion(&w->Xup[i], &w->v[6 * p], v);
-        u2d_xform_motion(&w->Xup[i], &w->a[6 * p], a);
-        for (int r = 0; r < 6; r++) v[r] += vJ[r];
-        u2d_crossm(v, vJ, t);
-        for (int r = 0; r < 6; r++) a[r] += aJ[r] + t[r];
     }
 
     for (int k = 1; k < nb; k++) {

@@ -10,6 +10,8 @@
 #define U2D_CAT(a, b) U2D_CAT_(a, b)
 #define u2d_jcalc U2D_CAT(u2d_jcalc, U2D_ISA)
 #define u2d_rnea U2D_CAT(u2d_rnea, U2D_ISA)
+#define u2d_rnea_start U2D_CAT(u2d_rnea_start, U2D_ISA)
+#define u2d_rnea_body_motion U2D_CAT(u2d_rnea_body_motion, U2D_ISA)
 #define u2d_crba U2D_CAT(u2d_crba, U2D_ISA)
 #define u2d_crba_fill U2D_CAT(u2d_crba_fill, U2D_ISA)
 #define u2d_aba U2D_CAT(u2d_aba, U2D_ISA)
