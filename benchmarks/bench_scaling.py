@@ -25,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from bench_rnea import cpu_name, log, rst_table  # noqa: E402
-from bench_simd import ALGOS, robot_files, u2d_call  # noqa: E402
+from bench_simd import ALGOS, models, u2d_call  # noqa: E402
 
 
 def best_alternating(fn, reps):
@@ -50,15 +50,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     import urdf2dyn
     rng = np.random.default_rng(0)
-    files = robot_files()
     load_before = os.getloadavg()[0]
     rows = []
-    for name in args.robots.split(","):
-        if name not in files:
-            log(f"{name}: not found (pip install '.[bench]' brings example-robot-data)")
-            continue
-        path, floating = files[name]
-        model = urdf2dyn.load(path, floating_base=floating)
+    for name, _, _, model in models(args.robots):
         for algo in args.algos.split(","):
             for n in (int(s) for s in args.n.split(",")):
                 fn = u2d_call(model, algo, n, rng)

@@ -58,6 +58,18 @@ def robot_files():
     return files
 
 
+def models(names):
+    """(name, URDF path, floating base, loaded model) of each named robot found here."""
+    import urdf2dyn
+    files = robot_files()
+    for name in names.split(","):
+        if name not in files:
+            log(f"skip {name}: not found (pip install '.[bench]' brings example-robot-data)")
+            continue
+        path, floating = files[name]
+        yield name, path, floating, urdf2dyn.load(path, floating_base=floating)
+
+
 def peak_gflops():
     """Best GFLOP/s of benchmarks/bench_peak.c (built once into benchmarks/.build)."""
     BUILD.mkdir(parents=True, exist_ok=True)
@@ -101,18 +113,12 @@ def main(argv=None):
     flops = json.loads(flops_file.read_text()) if flops_file.exists() else {}
     paths = urdf2dyn.available_simd_paths()
     rng = np.random.default_rng(0)
-    files = robot_files()
     urdf2dyn.set_num_threads(1)
     header = ["robot", "nv", "algo", "pin ns", "flops"]
     for p in paths:
         header += [f"{p} ns", f"{p} ratio", f"{p} % peak"]
     rows = []
-    for name in args.robots.split(","):
-        if name not in files:
-            log(f"skip {name}: not found")
-            continue
-        path, floating = files[name]
-        model = urdf2dyn.load(path, floating_base=floating)
+    for name, path, floating, model in models(args.robots):
         for algo in args.algos.split(","):
             if algo == "aba" and name == "romeo":
                 continue
