@@ -2,6 +2,8 @@
  * Only the instructions of this file use AVX512; u2d_simd.c calls it when the CPU has them. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #pragma GCC target("avx512f,avx512dq,avx2,fma,tune=skylake-avx512")
+/* tune=: the generic tuning splits every unaligned 256-bit load and store in two 128-bit
+ * halves, and the lane arrays are only 8-byte aligned (they live in malloc'ed buffers) */
 #ifndef __clang__
 /* keep u2d_copy/u2d_zero (u2d_real.h) as vector moves: not turned back into memcpy/memset */
 #pragma GCC optimize("no-tree-loop-distribute-patterns")
