@@ -5,7 +5,8 @@
 
 One table (reStructuredText on stdout, progress on stderr). For each robot, algorithm and
 dispatch path (urdf2dyn.set_simd_path: avx512, avx2, scalar, whichever this CPU has), one
-thread, a batch of --n samples, best of --reps passes:
+thread, a batch of --n samples, best of --rounds x --reps passes (Pinocchio and urdf2dyn take
+turns, --rounds times):
 
 ns           urdf2dyn's time per sample (allocation of the result included)
 pin ns       Pinocchio C++'s hot loop in the same run (benchmarks/pin_rnea_bench.cpp; its
@@ -19,9 +20,9 @@ flops        floating-point operations per sample of our scalar code (benchmarks
              benchmarks/bench_peak.c (the widest vector unit, 2 flops per FMA)
 
 The human is the bundled HuMoD subject A (36 degrees of freedom, prismatic root). romeo's
-hands are massless, so its mass matrix is singular and ABA is skipped there. On a loaded
-machine the times drift: each figure is a best of --reps, and the ratios are taken in the same
-run.
+hands are massless, so its mass matrix is singular and ABA is skipped there. On a shared
+virtual machine the speed drifts by tens of percent within a minute, hence the turns: each
+figure is the best of all its passes, and the ratios are taken in the same run.
 """
 from __future__ import annotations
 
@@ -103,6 +104,9 @@ def main(argv=None):
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--robots", default="ur5,panda,talos,romeo,human")
     ap.add_argument("--algos", default=",".join(ALGOS))
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="Pinocchio and urdf2dyn take turns this many times, --reps passes each "
+                         "time; each keeps its best (the machine's speed drifts)")
     args = ap.parse_args(argv)
     import urdf2dyn
     from _pinbuild import get_runner
@@ -123,19 +127,24 @@ def main(argv=None):
             if algo == "aba" and name == "romeo":
                 continue
             log(f"{name} {algo}")
-            pin_ns = runner(path, floating, n=args.n, reps=args.reps, algo=algo,
-                            mode="hot")["best_ns"]
+            call = u2d_call(model, algo, args.n, rng)
+            pin_ns, ns = float("inf"), {p: float("inf") for p in paths}
+            for _ in range(args.rounds):
+                pin_ns = min(pin_ns, runner(path, floating, n=args.n, reps=args.reps, algo=algo,
+                                            mode="hot")["best_ns"])
+                for p in paths:
+                    urdf2dyn.set_simd_path(p)
+                    ns[p] = min(ns[p], best_of(call, args.reps) / args.n * 1e9)
             fl = flops.get(name, {}).get(algo)
             row = [name, str(model.nv), algo, f"{pin_ns:.0f}", str(fl) if fl else "-"]
             for p in paths:
-                urdf2dyn.set_simd_path(p)
-                ns = best_of(u2d_call(model, algo, args.n, rng), args.reps) / args.n * 1e9
-                row += [f"{ns:.0f}", fmt_ratio(ns / pin_ns),
-                        f"{100 * fl / ns / top:.1f}" if fl else "-"]
+                row += [f"{ns[p]:.0f}", fmt_ratio(ns[p] / pin_ns),
+                        f"{100 * fl / ns[p] / top:.1f}" if fl else "-"]
             rows.append(row)
     urdf2dyn.set_simd_path(None)
     urdf2dyn.set_num_threads(None)
-    print(f"CPU: {cpu_name()}; one thread; N = {args.n}; best of {args.reps}; peak FMA "
+    print(f"CPU: {cpu_name()}; one thread; N = {args.n}; best of {args.rounds} x {args.reps}; "
+          "peak FMA "
           + ", ".join(f"{k} {v:.1f}" for k, v in peak.items()) + " GFLOP/s\n")
     print(rst_table(header, rows))
 

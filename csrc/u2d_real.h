@@ -51,9 +51,8 @@ static inline int u2d_any_lane(u2d_mask c)
 }
 static inline u2d_real u2d_sqrt(u2d_real x)
 {
-    u2d_real y;
-    for (int l = 0; l < U2D_LANES; l++) y[l] = sqrt(x[l]);
-    return y;
+    for (int l = 0; l < U2D_LANES; l++) x[l] = sqrt(x[l]);
+    return x;
 }
 static inline u2d_ilane u2d_bits(u2d_real x) { return (u2d_ilane)x; }
 static inline u2d_real u2d_from_bits(u2d_ilane i) { return (u2d_real)i; }

@@ -172,7 +172,7 @@ def test_core_builds_for_aarch64(tmp_path):
     csrc = REPO / "csrc"
     flags = ["-std=c11", "-O3", "-Wall", "-Wextra", "-Werror", "-fno-math-errno",
              "-ffp-contract=off", f"-I{csrc}", "-c"]
-    for src in sorted(csrc.glob("u2d_*.c")):
+    for src in [*sorted(csrc.glob("u2d_*.c")), CDIR / "bits.c"]:
         obj = tmp_path / (src.stem + ".o")
         proc = subprocess.run([cross, *flags, str(src), "-o", str(obj)], capture_output=True,
                               text=True)
@@ -183,6 +183,29 @@ def test_core_builds_for_aarch64(tmp_path):
                for name in ("u2d_simd", "u2d_simd_avx2", "u2d_simd_avx512")}
     assert " T " not in symbols["u2d_simd_avx2"] + symbols["u2d_simd_avx512"]
     assert "u2d_simd_path" in symbols["u2d_simd"] and "avx" not in symbols["u2d_simd"]
+
+
+def test_every_path_gives_the_same_bits(cc, tmp_path):
+    """tests/c/bits.c hashes the exact results of RNEA, CRBA, ABA and forward kinematics: the
+    same on every SIMD path this CPU has (and, by the recipe of tests/c/README.md, on aarch64)."""
+    exe = tmp_path / "bits"
+    mxml = subprocess.run(["pkg-config", "--cflags", "--libs", "mxml"], capture_output=True,
+                          text=True).stdout.split() or ["-lmxml"]
+    subprocess.run([cc, "-std=c11", "-O2", "-fno-math-errno", "-ffp-contract=off",
+                    f"-I{REPO / 'csrc'}", "-o", str(exe), str(CDIR / "bits.c"),
+                    *map(str, sorted((REPO / "csrc").glob("u2d_*.c"))), *mxml, "-lm",
+                    "-pthread"], check=True, capture_output=True)
+    human = str(REPO / "urdf2dyn" / "data" / "humod_subject_a.urdf")
+    outputs = {}
+    for path in ("scalar", "avx2", "avx512"):
+        proc = subprocess.run([str(exe), human, "1", path], capture_output=True, text=True)
+        if proc.returncode == 2 and "no SIMD path" in proc.stderr:
+            continue                                   # not on this CPU
+        assert proc.returncode == 0, proc.stderr
+        outputs[path] = proc.stdout
+    assert "status 0" in outputs["scalar"] and outputs["scalar"].count("bits") == 4
+    for path, out in outputs.items():
+        assert out == outputs["scalar"], f"{path}:\n{out}\nscalar:\n{outputs['scalar']}"
 
 
 @pytest.mark.parametrize("path", REGRESSIONS, ids=[p.name for p in REGRESSIONS])
