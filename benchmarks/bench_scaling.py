@@ -10,11 +10,17 @@ within each of --reps passes and each keeps its best time (allocation of the res
 this virtual machine's speed drifts by tens of percent over a minute, and timing one setting
 after the other would measure the drift. Two free cores give at most 2.0; on a shared machine
 other tenants take their share, so the header prints the load average before and after.
+
+A control comes first: benchmarks/bench_stream.c allocates 100 MB and fills it from one thread
+and from two. An algorithm whose time goes into writing a large result (CRBA: nv^2 numbers per
+sample, forward kinematics: 12 per link) cannot speed up more than that ratio.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -26,6 +32,17 @@ sys.path.insert(0, str(HERE))
 
 from bench_rnea import cpu_name, log, rst_table  # noqa: E402
 from bench_simd import ALGOS, models, u2d_call  # noqa: E402
+
+
+def stream_control(megabytes=100):
+    """bench_stream.c's JSON: GB/s writing fresh memory from 1 and 2 threads."""
+    build = HERE / ".build"
+    build.mkdir(parents=True, exist_ok=True)
+    exe, src = build / "bench_stream", HERE / "bench_stream.c"
+    if not exe.exists() or exe.stat().st_mtime < src.stat().st_mtime:
+        subprocess.run(["cc", "-O2", "-pthread", "-o", str(exe), str(src)], check=True)
+    out = subprocess.run([str(exe), str(megabytes)], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
 
 
 def best_alternating(fn, reps):
@@ -51,6 +68,7 @@ def main(argv=None):
     import urdf2dyn
     rng = np.random.default_rng(0)
     load_before = os.getloadavg()[0]
+    stream = stream_control()
     rows = []
     for name, _, _, model in models(args.robots):
         for algo in args.algos.split(","):
@@ -69,7 +87,9 @@ def main(argv=None):
                              f"{ns[0] / ns[1]:.2f}"])
     urdf2dyn.set_num_threads(None)
     print(f"CPU: {cpu_name()}; path {urdf2dyn.simd_path()}; load average "
-          f"{load_before:.2f} before, {os.getloadavg()[0]:.2f} after; ns per sample\n")
+          f"{load_before:.2f} before, {os.getloadavg()[0]:.2f} after; ns per sample")
+    print(f"control: filling {stream['MB']:.0f} MB of new memory, {stream['GB/s 1 thread']} GB/s "
+          f"on 1 thread, {stream['GB/s 2 threads']} on 2: speed-up {stream['ratio']}\n")
     print(rst_table(["robot", "algo", "N", "1 thread", "2 threads", "speed-up"], rows))
 
 
