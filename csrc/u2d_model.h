@@ -22,7 +22,8 @@ typedef enum {
     U2D_ERR_NOMEM,          /* an allocation failed                               */
     U2D_ERR_QUATERNION,     /* a floating joint's quaternion has zero or non-finite norm */
     U2D_ERR_THREAD,         /* a worker thread could not be started               */
-    U2D_ERR_SINGULAR,       /* forward dynamics: a joint sees no inertia (massless leaf) */
+    U2D_ERR_SINGULAR,       /* forward dynamics: a joint sees no inertia (massless leaf,
+                               or axes lined up in gimbal lock) */
     U2D_ERR_ARGUMENT,       /* an index or option out of range                    */
 } u2d_status;
 

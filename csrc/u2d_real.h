@@ -39,7 +39,7 @@ static inline u2d_ilane u2d_to_int(u2d_real x) { return (u2d_ilane)(int64_t)x; }
 static inline u2d_real u2d_libm_sin(u2d_real x) { return sin(x); }
 static inline u2d_real u2d_libm_cos(u2d_real x) { return cos(x); }
 #else
-/* the including file has defined u2d_real, u2d_ilane (unsigned) and u2d_mask (signed, what
+/* u2d_simd_impl.h has defined u2d_real, u2d_ilane (unsigned) and u2d_mask (signed, what
  * comparisons give) as vectors of U2D_LANES */
 #define U2D_R(x) ((u2d_real){0} + (double)(x))
 #define U2D_ANY(c) u2d_any_lane(c)

@@ -4,17 +4,8 @@
 #pragma GCC target("avx2,fma,tune=haswell")
 /* tune=: the generic tuning splits every unaligned 256-bit load and store in two 128-bit
  * halves, and the lane arrays are only 8-byte aligned (they live in malloc'ed buffers) */
-#ifndef __clang__
-/* keep u2d_copy/u2d_zero (u2d_real.h) as vector moves: not turned back into memcpy/memset */
-#pragma GCC optimize("no-tree-loop-distribute-patterns")
-#endif
-/* No FMA contraction (the build's -ffp-contract=off stays): each lane then rounds exactly
- * as the portable code does, so batches equal single-sample calls bit for bit. */
 #define U2D_ISA avx2
 #define U2D_LANES 4
-typedef double u2d_real __attribute__((vector_size(32), aligned(8)));
-typedef long long u2d_mask __attribute__((vector_size(32), aligned(8)));
-typedef unsigned long long u2d_ilane __attribute__((vector_size(32), aligned(8)));
 #include "u2d_simd_impl.h"
 #else
 typedef int u2d_simd_avx2_is_empty;          /* not an x86-64 build: the portable path only */

@@ -1,11 +1,26 @@
 /* u2d_simd_impl.h: the body of a SIMD translation unit. Not a header to include elsewhere.
  *
- * The including file has set U2D_ISA (a name suffix), U2D_LANES and the vector types of
- * u2d_real.h. The algorithm sources are included here unchanged: each is still written once,
- * and this compiles it over lanes of samples under names suffixed with the ISA. The model
+ * The including file has set U2D_ISA (a name suffix), U2D_LANES and the instruction set
+ * (#pragma GCC target). The algorithm sources are included here unchanged: each is still
+ * written once, and this compiles it over lanes of samples under names suffixed with the
+ * ISA. The model
  * is read as the plain build laid it out (every per-body array of u2d_real is doubles there)
  * and broadcast once per call into a lane copy; samples are transposed in and out a group of
- * lanes at a time, so the memory used beyond the outputs does not grow with N. */
+ * lanes at a time, so the memory used beyond the outputs does not grow with N.
+ *
+ * No FMA contraction (the build's -ffp-contract=off stays): each lane then rounds exactly as
+ * the portable code does, so batches equal single-sample calls bit for bit. */
+#ifndef __clang__
+/* keep u2d_copy/u2d_zero (u2d_real.h) as vector moves: not turned back into memcpy/memset */
+#pragma GCC optimize("no-tree-loop-distribute-patterns")
+#endif
+
+/* A lane vector of doubles, and the integers of the same width (comparisons give u2d_mask);
+ * 8-byte aligned: they live in malloc'ed buffers and in the caller's rows. */
+typedef double u2d_real __attribute__((vector_size(8 * U2D_LANES), aligned(8)));
+typedef long long u2d_mask __attribute__((vector_size(8 * U2D_LANES), aligned(8)));
+typedef unsigned long long u2d_ilane __attribute__((vector_size(8 * U2D_LANES), aligned(8)));
+
 #define U2D_CAT_(a, b) a##_##b
 #define U2D_CAT(a, b) U2D_CAT_(a, b)
 #define u2d_jcalc U2D_CAT(u2d_jcalc, U2D_ISA)
@@ -72,12 +87,12 @@ static u2d_real *lane_model(const u2d_model *m, u2d_model *lm)
 
 /* Swap the off-diagonal h x h blocks inside each 2h x 2h diagonal block of the
  * U2D_LANES x U2D_LANES matrix whose rows are r[0..U2D_LANES-1]. */
-#define U2D_SWAP_BLOCKS(r, h, LO, HI)                                                    \
-    for (int i_ = 0; i_ < U2D_LANES; i_++)                                                \
-        if (!(i_ & (h))) {                                                                 \
-            u2d_real lo_ = U2D_SHUFFLE(r[i_], r[i_ + (h)], U2D_UNPAREN LO);                        \
-            r[i_ + (h)] = U2D_SHUFFLE(r[i_], r[i_ + (h)], U2D_UNPAREN HI);                        \
-            r[i_] = lo_;                                                                   \
+#define U2D_SWAP_BLOCKS(r, h, LO, HI)                                       \
+    for (int i_ = 0; i_ < U2D_LANES; i_++)                                  \
+        if (!(i_ & (h))) {                                                  \
+            u2d_real lo_ = U2D_SHUFFLE(r[i_], r[i_ + (h)], U2D_UNPAREN LO); \
+            r[i_ + (h)] = U2D_SHUFFLE(r[i_], r[i_ + (h)], U2D_UNPAREN HI);  \
+            r[i_] = lo_;                                                    \
         }
 
 /* Transpose the square block r in place: rows of lanes become rows of samples and back.
@@ -108,7 +123,8 @@ static void gather(const double *src, size_t n, size_t s0, u2d_real *x)
     size_t k = 0;
     for (; k + U2D_LANES <= n; k += U2D_LANES) {
         u2d_real t[U2D_LANES];
-        for (int l = 0; l < U2D_LANES; l++) t[l] = *(const u2d_row *)(src + (s0 + (size_t)l) * n + k);
+        for (int l = 0; l < U2D_LANES; l++)
+            t[l] = *(const u2d_row *)(src + (s0 + (size_t)l) * n + k);
         transpose_block(t);
         for (int j = 0; j < U2D_LANES; j++) x[k + (size_t)j] = t[j];
     }
@@ -124,7 +140,8 @@ static void scatter(const u2d_real *x, size_t n, size_t s0, double *dst)
         u2d_real t[U2D_LANES];
         for (int j = 0; j < U2D_LANES; j++) t[j] = x[k + (size_t)j];
         transpose_block(t);
-        for (int l = 0; l < U2D_LANES; l++) *(u2d_row *)(dst + (s0 + (size_t)l) * n + k) = t[l];
+        for (int l = 0; l < U2D_LANES; l++)
+            *(u2d_row *)(dst + (s0 + (size_t)l) * n + k) = t[l];
     }
     for (; k < n; k++)
         for (int l = 0; l < U2D_LANES; l++) dst[(s0 + (size_t)l) * n + k] = x[k][l];

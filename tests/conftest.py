@@ -1,8 +1,6 @@
-"""What the run covered that a pass count does not show: the SIMD paths this CPU offered.
-
-tests/test_simd.py and the C driver test every path the CPU has; a CI log then says which
-those were (the 8-lane code of the AVX-512 path also runs through AVX2 in tests/c/lanes8.c
-wherever AVX-512 itself is missing)."""
+"""What a pass count does not show: the SIMD paths this CPU offers, so that a CI log says
+which paths tests/test_simd.py and the C driver could test here (the 8-lane code of the
+AVX-512 path also runs through AVX2, tests/c/lanes8.c, where AVX-512 itself is missing)."""
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -14,4 +12,5 @@ def pytest_terminal_summary(terminalreporter):
         return
     missing = [p for p in ("avx512", "avx2") if p not in paths]
     note = f"; not on this CPU: {', '.join(missing)}" if missing else ""
-    terminalreporter.write_line(f"urdf2dyn SIMD paths tested: {', '.join(paths)}{note}")
+    terminalreporter.write_line(f"urdf2dyn SIMD paths here: {', '.join(paths)}{note} "
+                                "(tests/test_simd.py compares each with the portable one)")

@@ -198,12 +198,14 @@ def test_every_path_gives_the_same_bits(cc, tmp_path):
     human = str(REPO / "urdf2dyn" / "data" / "humod_subject_a.urdf")
     outputs = {}
     for path in ("scalar", "avx2", "avx512"):
-        proc = subprocess.run([str(exe), human, "1", path], capture_output=True, text=True)
+        proc = subprocess.run([str(exe), human, "0", path], capture_output=True, text=True)
         if proc.returncode == 2 and "no SIMD path" in proc.stderr:
             continue                                   # not on this CPU
         assert proc.returncode == 0, proc.stderr
         outputs[path] = proc.stdout
-    assert "status 0" in outputs["scalar"] and outputs["scalar"].count("bits") == 4
+    if len(outputs) < 2:
+        pytest.skip("no vector path on this CPU to compare with the portable one")
+    assert outputs["scalar"].count("status 0") == 4 and outputs["scalar"].count("bits") == 4
     for path, out in outputs.items():
         assert out == outputs["scalar"], f"{path}:\n{out}\nscalar:\n{outputs['scalar']}"
 

@@ -51,8 +51,8 @@ int main(int argc, char **argv)
     const size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nl = (size_t)m->nlink;
     double *q = malloc(sizeof(double) * N * nq), *v = malloc(sizeof(double) * N * nv);
     double *a = malloc(sizeof(double) * N * nv);
-    double *out0 = malloc(sizeof(double) * N * (nv * nv + 3 * nl));
-    double *out1 = malloc(sizeof(double) * N * 9 * nl);
+    double *out0 = calloc(N * (nv * nv + 3 * nl), sizeof(double));   /* hashed even on failure */
+    double *out1 = calloc(N * 9 * nl, sizeof(double));
     for (size_t i = 0; i < N * nq; i++) q[i] = sin(0.37 * (double)i + 0.1);
     for (size_t i = 0; i < N * nv; i++) {
         v[i] = cos(0.21 * (double)i);
@@ -70,7 +70,8 @@ int main(int argc, char **argv)
     printf("inputs %016llx\n", (unsigned long long)h);
 
     static const struct { const char *name; u2d_algo algo; } algos[] = {
-        {"rnea", U2D_ALGO_RNEA}, {"crba", U2D_ALGO_CRBA}, {"aba", U2D_ALGO_ABA}, {"fk", U2D_ALGO_FK}};
+        {"rnea", U2D_ALGO_RNEA}, {"crba", U2D_ALGO_CRBA}, {"aba", U2D_ALGO_ABA},
+        {"fk", U2D_ALGO_FK}};
     for (size_t k = 0; k < sizeof algos / sizeof algos[0]; k++) {
         const u2d_algo al = algos[k].algo;
         u2d_batch_args ar;

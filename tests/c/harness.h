@@ -249,7 +249,8 @@ static const h_algo H_ALGOS[U2D_NALGO] = {
 /* Core functions exercised outside the table (driver --list-functions adds the table's). */
 static const char *const H_OTHER_FUNCTIONS[] = {
     "urdf_parse", "urdf_free", "model_compile", "model_free", "work_new", "work_free",
-    "jcalc", "batch", "rnea", "rnea_start", "rnea_body_motion", "crba", "crba_fill", "aba", "coriolis", "kinematics", "link_poses",
+    "jcalc", "batch", "rnea", "rnea_start", "rnea_body_motion", "crba", "crba_fill", "aba",
+    "coriolis", "kinematics", "link_poses",
     "joint_positions", "link_velocities", "center_of_mass", "jacobian", "kinetic_energy",
     "potential_energy", "integrate", "difference", "normalize", "simulate", "dexpinv",
     "gather_fext",          /* through rnea and aba with external forces */

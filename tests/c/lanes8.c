@@ -8,16 +8,8 @@
  * the per-lane branches) is tested even where u2d_simd_run_avx512 itself cannot run. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #pragma GCC target("avx2,fma,tune=haswell")
-#ifndef __clang__
-/* keep u2d_copy/u2d_zero (u2d_real.h) as vector moves: not turned back into memcpy/memset */
-#pragma GCC optimize("no-tree-loop-distribute-patterns")
-#endif
 #pragma GCC diagnostic ignored "-Wpsabi"     /* 64-byte vectors in static functions only */
 #define U2D_ISA lanes8
 #define U2D_LANES 8
-typedef double u2d_real __attribute__((vector_size(64), aligned(8)));
-typedef long long u2d_mask __attribute__((vector_size(64), aligned(8)));
-typedef unsigned long long u2d_ilane __attribute__((vector_size(64), aligned(8)));
 #include "u2d_simd_impl.h"
-#define H_HAVE_LANES8 1
 #endif
