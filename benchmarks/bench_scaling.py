@@ -11,9 +11,10 @@ this virtual machine's speed drifts by tens of percent over a minute, and timing
 after the other would measure the drift. Two free cores give at most 2.0; on a shared machine
 other tenants take their share, so the header prints the load average before and after.
 
-A control comes first: benchmarks/bench_stream.c allocates 100 MB and fills it from one thread
-and from two. An algorithm whose time goes into writing a large result (CRBA: nv^2 numbers per
-sample, forward kinematics: 12 per link) cannot speed up more than that ratio.
+A control comes first: benchmarks/bench_stream.c fills 100 MB from one thread and from two,
+freshly allocated (as a batch's result array is) and written before. An algorithm whose time
+goes into writing a large result (CRBA: nv^2 numbers per sample, forward kinematics: 12 per
+link) cannot speed up more than those ratios.
 """
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ from bench_simd import ALGOS, models, u2d_call  # noqa: E402
 
 
 def stream_control(megabytes=100):
-    """bench_stream.c's JSON: GB/s writing fresh memory from 1 and 2 threads."""
+    """bench_stream.c's JSON: GB/s writing new and reused memory from 1 and 2 threads."""
     build = HERE / ".build"
     build.mkdir(parents=True, exist_ok=True)
     exe, src = build / "bench_stream", HERE / "bench_stream.c"
@@ -88,8 +89,11 @@ def main(argv=None):
     urdf2dyn.set_num_threads(None)
     print(f"CPU: {cpu_name()}; path {urdf2dyn.simd_path()}; load average "
           f"{load_before:.2f} before, {os.getloadavg()[0]:.2f} after; ns per sample")
-    print(f"control: filling {stream['MB']:.0f} MB of new memory, {stream['GB/s 1 thread']} GB/s "
-          f"on 1 thread, {stream['GB/s 2 threads']} on 2: speed-up {stream['ratio']}\n")
+    for kind in ("new", "reused"):
+        c = stream[kind]
+        print(f"control: filling {stream['MB']:.0f} MB of {kind} memory, {c['GB/s 1 thread']} GB/s "
+              f"on 1 thread, {c['GB/s 2 threads']} on 2: speed-up {c['ratio']}")
+    print()
     print(rst_table(["robot", "algo", "N", "1 thread", "2 threads", "speed-up"], rows))
 
 
