@@ -293,15 +293,34 @@ def run_inverse_dynamics_tool(osim, om, coords, loads, out_dir, cutoff=-1.0):
     return osim.TimeSeriesTable(str(out_dir / "id.sto"))
 
 
+def tool_forces(osim, human, human_osim, coords, loads, out_dir):
+    """(column labels, generalized forces (N, nq) in human.q_names order) of the
+    InverseDynamicsTool on these files. OpenSim's layout: <coordinate>_moment for rotations,
+    <coordinate>_force for translations."""
+    table = run_inverse_dynamics_tool(osim, human_osim, coords, loads, out_dir)
+    kind = {j.name: "moment" if j.type == "revolute" else "force" for j in human.joints}
+    forces = np.column_stack([table.getDependentColumn(f"{n}_{kind[n]}").to_numpy()
+                              for n in human.q_names])
+    return list(table.getColumnLabels()), forces
+
+
+def cli_forces(osim, human, cwd, out, *args):
+    """Run `urdf2dyn torques humod_subject_a.urdf *args -o out` in cwd (not the source tree)
+    and read out as OpenSim's Storage does: (labels, time, forces in human.q_names order)."""
+    r = subprocess.run([sys.executable, "-m", "urdf2dyn", "torques", "humod_subject_a.urdf",
+                        *map(str, args), "-o", str(out), "--no-progress"],
+                       capture_output=True, text=True, cwd=cwd)
+    assert r.returncode == 0, r.stderr
+    labels, t, values = _storage_columns(osim, out)
+    names = [n.removesuffix("_moment").removesuffix("_force") for n in labels[1:]]
+    return r, labels, t, values[:, [names.index(n) for n in human.q_names]]
+
+
 def test_inverse_dynamics_tool_on_opensim_files(osim, human, human_osim, opensim_files):
     d, t_true, q_true = opensim_files
-    table = run_inverse_dynamics_tool(osim, human_osim, d / "coords.mot", d / "loads.xml", d)
-    labels = list(table.getColumnLabels())
-    # OpenSim's layout: <coordinate>_moment for rotations, <coordinate>_force for translations
+    labels, theirs = tool_forces(osim, human, human_osim, d / "coords.mot", d / "loads.xml", d)
     kind = {j.name: "moment" if j.type == "revolute" else "force" for j in human.joints}
     assert sorted(labels) == sorted(f"{n}_{kind[n]}" for n in human.q_names)
-    theirs = np.column_stack([table.getDependentColumn(f"{n}_{kind[n]}").to_numpy()
-                              for n in human.q_names])
 
     traj = io.read(d / "coords.mot", model=human)            # degrees -> rad by the header
     t, q, _, _ = traj.for_model(human)
@@ -344,21 +363,10 @@ def test_cli_on_opensim_files_matches_the_inverse_dynamics_tool(osim, human, hum
     derivatives, .sto output: the InverseDynamicsTool's numbers on the same files."""
     d, t, _ = opensim_files
     write_external_loads(osim, d / "feet.xml", LOADS[:2])
-    table = run_inverse_dynamics_tool(osim, human_osim, d / "coords.mot", d / "feet.xml",
-                                      tmp_path)
-    kind = {j.name: "moment" if j.type == "revolute" else "force" for j in human.joints}
-    theirs = np.column_stack([table.getDependentColumn(f"{n}_{kind[n]}").to_numpy()
-                              for n in human.q_names])
-    out = tmp_path / "tau.sto"
-    r = subprocess.run([sys.executable, "-m", "urdf2dyn", "torques", "humod_subject_a.urdf",
-                        str(d / "coords.mot"), "--grf", str(d / "grf.mot"), "--contact",
-                        "=foot_R", "--contact", "1=foot_L", "--derivatives", "spline", "-o",
-                        str(out), "--no-progress"], capture_output=True, text=True,
-                       cwd=tmp_path)                    # not the source tree
-    assert r.returncode == 0, r.stderr
-    labels, t_cli, ours = _storage_columns(osim, out)
-    names = [n.removesuffix("_moment").removesuffix("_force") for n in labels[1:]]
-    ours = ours[:, [names.index(n) for n in human.q_names]]
+    _, theirs = tool_forces(osim, human, human_osim, d / "coords.mot", d / "feet.xml", tmp_path)
+    _, _, t_cli, ours = cli_forces(osim, human, tmp_path, tmp_path / "tau.sto", d / "coords.mot",
+                                   "--grf", d / "grf.mot", "--contact", "=foot_R", "--contact",
+                                   "1=foot_L", "--derivatives", "spline")
     np.testing.assert_allclose(t_cli, t, atol=1e-12)
     inner = (t > 0.1) & (t < DURATION - 0.1)
     err = _rel(ours[inner], theirs[inner])
@@ -373,21 +381,14 @@ def test_cli_external_loads_setup_matches_the_inverse_dynamics_tool(osim, human,
     and points in ground and in bodies, a force without a point, a torque-only load; the data
     file says inDegrees=yes) gives the InverseDynamicsTool's generalized forces."""
     d, t, _ = opensim_files
-    table = run_inverse_dynamics_tool(osim, human_osim, d / "coords.mot", d / "loads.xml",
-                                      tmp_path)
-    kind = {j.name: "moment" if j.type == "revolute" else "force" for j in human.joints}
-    theirs = np.column_stack([table.getDependentColumn(f"{n}_{kind[n]}").to_numpy()
-                              for n in human.q_names])
-    out = tmp_path / "tau.sto"
-    r = subprocess.run([sys.executable, "-m", "urdf2dyn", "torques", "humod_subject_a.urdf",
-                        str(d / "coords.mot"), "--external-loads", str(d / "loads.xml"),
-                        "--derivatives", "spline", "-o", str(out), "--no-progress"],
-                       capture_output=True, text=True, cwd=tmp_path)
-    assert r.returncode == 0, r.stderr
+    _, theirs = tool_forces(osim, human, human_osim, d / "coords.mot", d / "loads.xml",
+                            tmp_path)
+    r, labels, t_cli, ours = cli_forces(osim, human, tmp_path, tmp_path / "tau.sto",
+                                        d / "coords.mot", "--external-loads", d / "loads.xml",
+                                        "--derivatives", "spline")
     assert "external loads" in r.stdout.lower() or "loads.xml" in r.stdout
-    labels, t_cli, ours = _storage_columns(osim, out)
+    kind = {j.name: "moment" if j.type == "revolute" else "force" for j in human.joints}
     assert labels[1:] == [f"{n}_{kind[n]}" for n in human.v_names]
-    ours = ours[:, [human.v_names.index(n) for n in human.q_names]]
     np.testing.assert_allclose(t_cli, t, atol=1e-12)
     inner = (t > 0.1) & (t < DURATION - 0.1)
     err = _rel(ours[inner], theirs[inner])
@@ -395,13 +396,8 @@ def test_cli_external_loads_setup_matches_the_inverse_dynamics_tool(osim, human,
           f"{err:.2e}")
     assert err < 1e-8
     # the loads matter: the same run without them is far off
-    r = subprocess.run([sys.executable, "-m", "urdf2dyn", "torques", "humod_subject_a.urdf",
-                        str(d / "coords.mot"), "--derivatives", "spline", "-o",
-                        str(tmp_path / "free.sto"), "--no-progress"],
-                       capture_output=True, text=True, cwd=tmp_path)
-    assert r.returncode == 0, r.stderr
-    _, _, free = _storage_columns(osim, tmp_path / "free.sto")
-    free = free[:, [human.v_names.index(n) for n in human.q_names]]
+    *_, free = cli_forces(osim, human, tmp_path, tmp_path / "free.sto", d / "coords.mot",
+                          "--derivatives", "spline")
     assert _rel(free[inner], theirs[inner]) > 0.1
 
 
