@@ -18,7 +18,6 @@ Floating-base robots (talos, romeo) get a free-flyer root. Progress goes to stde
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import subprocess
 import sys

@@ -22,7 +22,8 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_rnea import best_of, cpu_name, fmt_ratio, log, robot_table, rst_table  # noqa: E402
+from bench_rnea import (CLASSIC, best_of, cpu_name, fmt_ratio, load_models, log,  # noqa: E402
+                        rst_table)
 
 ALGOS = {"rnea_deriv": "inverse_dynamics_derivatives", "aba_deriv": "forward_dynamics_derivatives"}
 
@@ -40,11 +41,7 @@ def main(argv=None):
     header = ["robot", "nv", "algorithm", "urdf2dyn [ns]", "pin hot [ns]", "pin store [ns]",
               "u2d / pin hot", "u2d / pin store"]
     rows = []
-    for name, (path, floating) in robot_table().items():
-        if not Path(path).exists():
-            log(f"skip {name}: {path} not found")
-            continue
-        model = urdf2dyn.load(path, floating_base=floating)
+    for name, path, floating, model in load_models(CLASSIC):
         n = max(200, args.n * 30 // max(model.nv, 30))
         q = model.random_configuration(n, seed=1)
         v = rng.uniform(-1, 1, (n, model.nv))

@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +32,8 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_rnea import best_of, cpu_name, fmt_ratio, log, robot_table, rst_table  # noqa: E402
+from bench_rnea import (CLASSIC, best_of, cpu_name, fmt_ratio, load_models, log,  # noqa: E402
+                        robot_table, rst_table)
 
 ALGOS = ["rnea", "crba", "aba", "fk"]
 
@@ -81,11 +81,7 @@ def part_robots(urdf2dyn, runner, args, rng):
     header = ["robot", "nv", "algo", "urdf2dyn [ns]", "pin hot [ns]", "pin store [ns]",
               "u2d / pin hot", "u2d / pin store"]
     rows = []
-    for name, (path, floating) in robot_table().items():
-        if not Path(path).exists():
-            log(f"skip {name}: {path} not found")
-            continue
-        model = urdf2dyn.load(path, floating_base=floating)
+    for name, path, floating, model in load_models(CLASSIC):
         for algo in ALGOS:
             if algo == "aba" and name == "romeo":
                 continue

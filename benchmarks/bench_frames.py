@@ -30,7 +30,8 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_rnea import best_of, cpu_name, fmt_ratio, log, robot_table, rst_table  # noqa: E402
+from bench_rnea import (CLASSIC, best_of, cpu_name, fmt_ratio, load_models, log,  # noqa: E402
+                        rst_table)
 
 ALGOS = ["framejac", "framejacdot", "frameacc"]
 
@@ -65,8 +66,7 @@ def main(argv=None):
     print(f"CPU: {cpu_name()}; urdf2dyn one thread; ns per sample\n")
     header = ["robot", "link", *[f"{a} u2d / pin / ratio" for a in ALGOS]]
     rows = []
-    for name, (path, floating) in robot_table().items():
-        model = urdf2dyn.load(str(path), floating_base=floating)
+    for name, path, floating, model in load_models(CLASSIC):
         link = last_body_frame(path, floating)
         row = [name, link]
         for algo in ALGOS:

@@ -68,22 +68,40 @@ def _erd_dir():
     return None
 
 
+# the robots of bench_rnea, bench_dynamics, bench_derivatives and bench_frames
+CLASSIC = "robot2r,arm7,ur5,talos,romeo"
+
+
 def robot_table():
+    """name -> (URDF path, floating base) of every benchmark robot found on this machine:
+    the bundled ones, and example-robot-data's when installed (pip install '.[bench]')."""
     erd = _erd_dir()
     bundled = REPO / "urdf2dyn" / "data"
     table = {
         "robot2r": (bundled / "robot2r.urdf", False),
         "arm7": (bundled / "arm7.urdf", False),
+        "human": (bundled / "humod_subject_a.urdf", False),
     }
     if erd is not None:
-        table.update(
-            {
-                "ur5": (erd / "ur_description/urdf/ur5_robot.urdf", False),
-                "talos": (erd / "talos_data/robots/talos_reduced.urdf", True),
-                "romeo": (erd / "romeo_description/urdf/romeo.urdf", True),
-            }
-        )
+        for name, rel, floating in (("ur5", "ur_description/urdf/ur5_robot.urdf", False),
+                                    ("panda", "panda_description/urdf/panda.urdf", False),
+                                    ("talos", "talos_data/robots/talos_reduced.urdf", True),
+                                    ("romeo", "romeo_description/urdf/romeo.urdf", True)):
+            if (erd / rel).exists():
+                table[name] = (erd / rel, floating)
     return table
+
+
+def load_models(names):
+    """(name, URDF path, floating base, loaded model) of each named robot found here."""
+    import urdf2dyn
+    table = robot_table()
+    for name in names.split(","):
+        if name not in table:
+            log(f"skip {name}: not found (pip install '.[bench]' brings example-robot-data)")
+            continue
+        path, floating = table[name]
+        yield name, path, floating, urdf2dyn.load(path, floating_base=floating)
 
 
 # --------------------------------------------------------------------------------------------

@@ -31,8 +31,8 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_rnea import cpu_name, log, rst_table  # noqa: E402
-from bench_simd import ALGOS, models, u2d_call  # noqa: E402
+from bench_rnea import cpu_name, load_models, log, rst_table  # noqa: E402
+from bench_simd import ALGOS, u2d_call  # noqa: E402
 
 
 def stream_control(megabytes=100):
@@ -71,7 +71,7 @@ def main(argv=None):
     load_before = os.getloadavg()[0]
     stream = stream_control()
     rows = []
-    for name, _, _, model in models(args.robots):
+    for name, _, _, model in load_models(args.robots):
         for algo in args.algos.split(","):
             for n in (int(s) for s in args.n.split(",")):
                 fn = u2d_call(model, algo, n, rng)

@@ -37,38 +37,10 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_rnea import _erd_dir, best_of, cpu_name, fmt_ratio, log, rst_table  # noqa: E402
+from bench_rnea import best_of, cpu_name, fmt_ratio, load_models, log, rst_table  # noqa: E402
 
 ALGOS = ("rnea", "crba", "aba", "fk")
 BUILD = HERE / ".build"
-
-
-def robot_files():
-    """name -> (URDF path, floating base) of the benchmark robots found on this machine."""
-    import urdf2dyn
-    files = {}
-    erd = _erd_dir()
-    if erd is not None:
-        for name, rel, floating in (("ur5", "ur_description/urdf/ur5_robot.urdf", False),
-                                    ("panda", "panda_description/urdf/panda.urdf", False),
-                                    ("talos", "talos_data/robots/talos_reduced.urdf", True),
-                                    ("romeo", "romeo_description/urdf/romeo.urdf", True)):
-            if (erd / rel).exists():
-                files[name] = (erd / rel, floating)
-    files["human"] = (Path(urdf2dyn.data_path("humod_subject_a.urdf")), False)
-    return files
-
-
-def models(names):
-    """(name, URDF path, floating base, loaded model) of each named robot found here."""
-    import urdf2dyn
-    files = robot_files()
-    for name in names.split(","):
-        if name not in files:
-            log(f"skip {name}: not found (pip install '.[bench]' brings example-robot-data)")
-            continue
-        path, floating = files[name]
-        yield name, path, floating, urdf2dyn.load(path, floating_base=floating)
 
 
 def peak_gflops():
@@ -122,7 +94,7 @@ def main(argv=None):
     for p in paths:
         header += [f"{p} ns", f"{p} ratio", f"{p} % peak"]
     rows = []
-    for name, path, floating, model in models(args.robots):
+    for name, path, floating, model in load_models(args.robots):
         for algo in args.algos.split(","):
             if algo == "aba" and name == "romeo":
                 continue

@@ -71,8 +71,8 @@ def executed_flops(exe: Path, args: list[str], table: dict[int, int], tmp: Path)
 
 
 def count(robots: list[str]) -> dict:
-    from bench_simd import robot_files
-    files = robot_files()
+    from bench_rnea import robot_table
+    files = robot_table()
     result = {}
     with tempfile.TemporaryDirectory() as t:
         tmp = Path(t)
