@@ -77,6 +77,19 @@ def robot_path(key):
     return p if os.path.isfile(p) else None
 
 
+def load_robot(key):
+    """(our model, Pinocchio's model, JointMap) of example-robot-data robot key, on the base
+    ROBOTS gives it; None when its URDF is not installed."""
+    import urdf2dyn
+    path = robot_path(key)
+    if path is None:
+        return None
+    floating = ROBOTS[key][1]
+    model = urdf2dyn.load(path, floating_base=floating)
+    pin_model = build_pin_model(path, floating)
+    return model, pin_model, JointMap(model.joints, pin_model, model.nq, model.nv)
+
+
 # ----------------------------------------------------------------------------- pinocchio model
 
 def build_pin_model(urdf, floating_base=False):

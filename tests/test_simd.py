@@ -111,12 +111,10 @@ def test_vector_path_matches_portable_path(path, robot):
 def test_every_path_matches_pinocchio(path, robot):
     """Against Pinocchio through tests/pin_oracle.py (maps the joints by name)."""
     import pin_oracle as po
-    file = po.robot_path(robot)
-    if file is None:
+    loaded = po.load_robot(robot)
+    if loaded is None:
         pytest.skip(f"example-robot-data URDF for {robot} not found")
-    floating = po.ROBOTS[robot][1]
-    model = urdf2dyn.load(file, floating_base=floating)
-    jmap = po.JointMap(model.joints, po.build_pin_model(file, floating), model.nq, model.nv)
+    model, _, jmap = loaded
     q, v, a = po.random_state(model, np.random.default_rng(3), N=37)
     ref = po.pin_inverse_dynamics(jmap, q, v, a)
     urdf2dyn.set_simd_path(path)
@@ -227,14 +225,11 @@ def test_vector_path_forward_kinematics_bad_quaternion_is_pinned_to_its_sample(p
 def test_every_path_forward_kinematics_matches_pinocchio(path, robot):
     """Every link frame against pin.framesForwardKinematics (oMf of the link's BODY frame)."""
     import pin_oracle as po
-    file = po.robot_path(robot)
-    if file is None:
+    loaded = po.load_robot(robot)
+    if loaded is None:
         pytest.skip(f"example-robot-data URDF for {robot} not found")
-    floating = po.ROBOTS[robot][1]
-    model = urdf2dyn.load(file, floating_base=floating)
-    pm = po.build_pin_model(file, floating)
+    model, pm, jmap = loaded
     pd = pm.createData()
-    jmap = po.JointMap(model.joints, pm, model.nq, model.nv)
     q, v, a = po.random_state(model, np.random.default_rng(8), N=37)
     urdf2dyn.set_simd_path(path)
     pos, rot = model.forward_kinematics(q)
