@@ -26,6 +26,10 @@ BUNDLED = sorted(str(p) for p in (REPO / "urdf2dyn" / "data").glob("*.urdf"))
 ERD = ["ur_description/urdf/ur5_robot.urdf", "panda_description/urdf/panda.urdf",
        "talos_data/robots/talos_reduced.urdf", "solo_description/robots/solo12.urdf"]
 
+# the extension's flags for the core (setup.py), for the tests that compile it themselves
+CORE_CFLAGS = ["-std=c11", "-O3", "-Wall", "-Wextra", "-fno-math-errno", "-ffp-contract=off",
+               f"-I{REPO / 'csrc'}"]
+
 SAN_ENV = {
     "ASAN_OPTIONS": "detect_leaks=1:halt_on_error=1:abort_on_error=0:detect_stack_use_after_return=1",
     "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
@@ -169,13 +173,10 @@ def test_core_builds_for_aarch64(tmp_path):
     cross = shutil.which("aarch64-linux-gnu-gcc")
     if cross is None:
         pytest.skip("no aarch64 cross compiler: apt-get install gcc-aarch64-linux-gnu")
-    csrc = REPO / "csrc"
-    flags = ["-std=c11", "-O3", "-Wall", "-Wextra", "-Werror", "-fno-math-errno",
-             "-ffp-contract=off", f"-I{csrc}", "-c"]
-    for src in [*sorted(csrc.glob("u2d_*.c")), CDIR / "bits.c"]:
+    for src in [*sorted((REPO / "csrc").glob("u2d_*.c")), CDIR / "bits.c"]:
         obj = tmp_path / (src.stem + ".o")
-        proc = subprocess.run([cross, *flags, str(src), "-o", str(obj)], capture_output=True,
-                              text=True)
+        proc = subprocess.run([cross, *CORE_CFLAGS, "-Werror", "-c", str(src), "-o", str(obj)],
+                              capture_output=True, text=True)
         assert proc.returncode == 0, f"{src.name} for aarch64:\n{proc.stderr}"
     nm = shutil.which("aarch64-linux-gnu-nm") or "nm"
     symbols = {name: subprocess.run([nm, str(tmp_path / f"{name}.o")], capture_output=True,
@@ -191,8 +192,7 @@ def test_every_path_gives_the_same_bits(cc, tmp_path):
     exe = tmp_path / "bits"
     mxml = subprocess.run(["pkg-config", "--cflags", "--libs", "mxml"], capture_output=True,
                           text=True).stdout.split() or ["-lmxml"]
-    subprocess.run([cc, "-std=c11", "-O2", "-fno-math-errno", "-ffp-contract=off",
-                    f"-I{REPO / 'csrc'}", "-o", str(exe), str(CDIR / "bits.c"),
+    subprocess.run([cc, *CORE_CFLAGS, "-o", str(exe), str(CDIR / "bits.c"),
                     *map(str, sorted((REPO / "csrc").glob("u2d_*.c"))), *mxml, "-lm",
                     "-pthread"], check=True, capture_output=True)
     human = str(REPO / "urdf2dyn" / "data" / "humod_subject_a.urdf")
