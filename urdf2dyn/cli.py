@@ -612,18 +612,38 @@ def build_parser():
     return parser
 
 
+class _WarningPrinter:
+    """warnings.showwarning for the command line: each warning printed when it occurs (a long
+    batch reports a bad trial while it runs), urdf2dyn's own as `urdf2dyn CMD: warning:` lines,
+    anything else as Python shows it, and counted for the closing line. Nothing is collected
+    and replayed, so a warning raised while printing cannot feed itself."""
+
+    def __init__(self, command, show_other):
+        self.command, self.count, self._show_other = command, 0, show_other
+
+    def __call__(self, message, category, filename, lineno, file=None, line=None):
+        self.count += 1
+        if issubclass(category, Urdf2dynWarning):
+            print(f"urdf2dyn {self.command}: warning: {message}", file=sys.stderr, flush=True)
+        else:
+            self._show_other(message, category, filename, lineno, file, line)
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings():         # restores showwarning and the filters on exit
         warnings.simplefilter("always", Urdf2dynWarning)
-        try:
-            return _run(args)
-        finally:
-            for w in caught:        # ours as `warning:` lines; anything else as Python shows it
-                if issubclass(w.category, Urdf2dynWarning):
-                    print(f"urdf2dyn {args.command}: warning: {w.message}", file=sys.stderr)
-                else:
-                    warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+        printer = _WarningPrinter(args.command, warnings.showwarning)
+        warnings.showwarning = printer
+        status = _run(args)
+    if printer.count:
+        s = "s" if printer.count > 1 else ""
+        print(f"urdf2dyn {args.command}: {printer.count} warning{s} (above)", file=sys.stderr)
+        if status == 0 and getattr(args, "strict", False):
+            print(f"urdf2dyn {args.command}: error: --strict: exit status 1 because of the "
+                  f"warning{s} above", file=sys.stderr)
+            status = 1
+    return status
 
 
 def _run(args):
