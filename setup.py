@@ -49,8 +49,8 @@ else:
 cflags = pkg_config("--cflags")
 core = Extension(
     "urdf2dyn._core",
-    sources=sorted(glob("csrc/*.c")),
-    depends=sorted(glob("csrc/*.h")),
+    sources=sorted(glob("csrc/*/*.c")),
+    depends=sorted(glob("csrc/*/*.h")),
     include_dirs=["csrc", numpy.get_include()],
     extra_compile_args=["-std=c11", "-O3", "-Wall", "-Wextra", "-fno-math-errno",
                         "-ffp-contract=off", *cflags],

@@ -36,10 +36,10 @@ try:
 except ImportError:     # a source tree built in place
     sys.path.insert(0, str(REPO))
     import urdf2dyn
-from urdf2dyn import grf as G  # noqa: E402
-from urdf2dyn import io  # noqa: E402
-from urdf2dyn.human import humod_subject  # noqa: E402
-from urdf2dyn.io import estimate_derivatives as derivatives  # noqa: E402
+from urdf2dyn.biomech import grf as G  # noqa: E402
+from urdf2dyn.biomech import formats, processing, trajectory  # noqa: E402
+from urdf2dyn.biomech.human import humod_subject  # noqa: E402
+from urdf2dyn.biomech.processing import estimate_derivatives as derivatives  # noqa: E402
 
 
 def log(*a):
@@ -48,7 +48,7 @@ def log(*a):
 
 def make_trial(minutes, rate, outdir):
     """Write motion.csv, grf.csv and trial.mat of a long trial; return (n, paths)."""
-    demo = io.read_csv(urdf2dyn.data_path("running_a_3ms.csv"))
+    demo = formats.read_csv(urdf2dyn.data_path("running_a_3ms.csv"))
     reac = G.read_grf(urdf2dyn.data_path("running_a_3ms_grf.csv"))
     src_rate = round(1.0 / (demo.time[1] - demo.time[0]))
     period = 136                         # samples per stride in the 200 Hz demo (0.68 s)
@@ -59,18 +59,18 @@ def make_trial(minutes, rate, outdir):
     n = int(round(minutes * 60 * rate))
     idx = (step * np.arange(n)) % period
     t = np.arange(n) / rate
-    motion = io.Trajectory(t, demo.q[idx], demo.names)
-    forces = io.Trajectory(t, np.zeros((n, 0)), [],
+    motion = trajectory.Trajectory(t, demo.q[idx], demo.names)
+    forces = trajectory.Trajectory(t, np.zeros((n, 0)), [],
                            grf={k: x[idx] for k, x in reac.grf.items()},
                            cop={k: x[idx] for k, x in reac.cop.items()},
                            moment={k: x[idx] for k, x in reac.moment.items()})
     paths = {"motion": outdir / "motion.csv", "grf": outdir / "grf.csv", "mat": outdir / "trial.mat"}
-    io.write_csv(paths["motion"], motion)
-    io.write_csv(paths["grf"], forces)
-    both = io.Trajectory(t, motion.q, motion.names, grf=forces.grf,
+    formats.write_csv(paths["motion"], motion)
+    formats.write_csv(paths["grf"], forces)
+    both = trajectory.Trajectory(t, motion.q, motion.names, grf=forces.grf,
                          cop={k: np.nan_to_num(x) for k, x in forces.cop.items()})
     both.meta["frame_rate"] = rate
-    io.write_humod(paths["mat"], both)
+    formats.write_humod(paths["mat"], both)
     return n, paths
 
 
@@ -89,17 +89,17 @@ def pipeline(model, paths, fmt, filt):
 
     def read():
         if fmt == "csv":
-            state["traj"] = io.read_csv(paths["motion"])
+            state["traj"] = formats.read_csv(paths["motion"])
             state["reac"] = G.read_grf(paths["grf"])
         else:
-            state["traj"] = io.read_humod(paths["mat"])
+            state["traj"] = formats.read_humod(paths["mat"])
             state["reac"] = state["traj"]
         state["t"], state["q"], _, _ = state["traj"].for_model(model)
 
     def deriv():
         t, q = state["t"], state["q"]
         if filt:
-            qf, v, a = io.estimate_derivatives(t, q, method="gradient", cutoff_hz=filt,
+            qf, v, a = processing.estimate_derivatives(t, q, method="gradient", cutoff_hz=filt,
                                                model=model, return_positions=True)
             state["qd"] = (qf, v, a)
         else:
@@ -109,7 +109,7 @@ def pipeline(model, paths, fmt, filt):
     def loads():
         state["f_ext"] = G.external_loads(state["reac"], model, time=state["t"])
         if filt:
-            state["f_ext"] = {k: io.lowpass(state["t"], w, filt) for k, w in state["f_ext"].items()}
+            state["f_ext"] = {k: processing.lowpass(state["t"], w, filt) for k, w in state["f_ext"].items()}
 
     def dynamics():
         q, v, a = state["qd"]

@@ -31,7 +31,7 @@ N = 200
 
 def build(tmp: Path) -> Path:
     exe = tmp / "flop_driver"
-    sources = sorted(str(p) for p in (REPO / "csrc").glob("u2d_*.c"))
+    sources = sorted(str(p) for p in (REPO / "csrc").glob("*/u2d_*.c"))
     subprocess.run(["gcc", "-std=c11", "-O1", "-fno-tree-vectorize", "-fno-math-errno",
                     "-ffp-contract=off", "-g", f"-I{REPO / 'csrc'}", "-o", str(exe),
                     str(HERE / "flop_driver.c"), *sources, "-lmxml", "-lm", "-pthread"],

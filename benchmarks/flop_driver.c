@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "u2d_model.h"
+#include "model/u2d_model.h"
 
 static char *slurp(const char *path)
 {

@@ -17,7 +17,7 @@ import pin_oracle as po  # noqa: E402
 from urdfgen import random_urdf  # noqa: E402
 
 import urdf2dyn  # noqa: E402
-from urdf2dyn.human import GRAVITY as HUMAN_GRAVITY, human, humod_subject_path  # noqa: E402
+from urdf2dyn.biomech.human import GRAVITY as HUMAN_GRAVITY, human, humod_subject_path  # noqa: E402
 
 ROBOTS = ["ur5", "panda", "talos", "solo12"]
 # random trees: (seed, n_links, floating_base, floating joint inside the file); no planar joints

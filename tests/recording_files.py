@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import urdf2dyn
-from urdf2dyn import grf as G
-from urdf2dyn import io
+from urdf2dyn.biomech import grf as G
+from urdf2dyn.biomech import formats, trajectory
 
 HUMAN = urdf2dyn.data_path("humod_subject_a.urdf")
 MOTION = urdf2dyn.data_path("running_a_3ms.csv")
@@ -18,7 +18,7 @@ GRF = urdf2dyn.data_path("running_a_3ms_grf.csv")
 
 def trial():
     """(motion Trajectory, ground reactions Trajectory) of the bundled running trial."""
-    return io.read(MOTION), G.read_grf(GRF)
+    return formats.read(MOTION), G.read_grf(GRF)
 
 
 def write_storage(path, labels, data, in_degrees):
@@ -88,7 +88,7 @@ def write_coordinates_mot(path, motion, model):
     """The coordinates as an OpenSim coordinate .mot in degrees (rotational coordinates only;
     the root translations stay in m), written by OpenSim."""
     q = motion.q.copy()
-    q[:, io.angle_columns(motion.names, model)] = np.degrees(q[:, io.angle_columns(
+    q[:, trajectory.angle_columns(motion.names, model)] = np.degrees(q[:, trajectory.angle_columns(
         motion.names, model)])
     return write_storage(path, ["time"] + motion.names, np.column_stack([motion.time, q]),
                          in_degrees=True)
@@ -99,7 +99,7 @@ def to_pandas_csv(path, motion, degrees=False, model=None, index=True):
     pd = pytest.importorskip("pandas")
     q = motion.q.copy()
     if degrees:
-        mask = io.angle_columns(motion.names, model)
+        mask = trajectory.angle_columns(motion.names, model)
         q[:, mask] *= 180 / math.pi
     df = pd.DataFrame(q, columns=motion.names)
     df.insert(0, "time", motion.time)

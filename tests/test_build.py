@@ -15,7 +15,7 @@ pytestmark = pytest.mark.skipif(not CSRC.is_dir(), reason="needs the source tree
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 def test_compiles_without_warnings():
-    for src in sorted(CSRC.glob("*.c")):
+    for src in sorted(CSRC.glob("*/*.c")):
         cmd = ["gcc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
                f"-I{CSRC}", f"-I{sysconfig.get_paths()['include']}", f"-I{np.get_include()}",
                str(src)]
@@ -26,11 +26,28 @@ def test_compiles_without_warnings():
 def test_core_includes_only_libc_libm_mxml():
     allowed = {"math.h", "string.h", "stdio.h", "stdlib.h", "stdarg.h", "stddef.h", "stdint.h",
                "pthread.h", "mxml.h"}
-    for src in sorted(CSRC.glob("u2d_*.[ch]")):
+    for src in sorted(CSRC.glob("*/u2d_*.[ch]")):
         system = set(re.findall(r'#include <([^>]+)>', src.read_text()))
         assert system <= allowed, f"{src.name} includes {system - allowed}"
 
 
 def test_mxml_calls_in_one_file():
-    users = [p.name for p in CSRC.glob("*.[ch]") if re.search(r"\bmxml[A-Z]", p.read_text())]
+    users = [p.name for p in CSRC.glob("*/*.[ch]") if re.search(r"\bmxml[A-Z]", p.read_text())]
     assert users == ["u2d_xml.c"]
+
+
+# The core's layers (docs/layout.rst), lowest first: a folder includes only its own layer's
+# headers and those of the layers below it, so a parser or the CPython module never leaks
+# into an algorithm.
+LAYERS = ["model", "parse", "algo", "batch", "python"]
+
+
+def test_core_layers_include_only_downwards():
+    assert sorted(p.name for p in CSRC.iterdir() if p.is_dir()) == sorted(LAYERS)
+    assert not list(CSRC.glob("*.[ch]")), "every core file belongs to a layer's folder"
+    for src in sorted(CSRC.glob("*/*.[ch]")):
+        layer = LAYERS.index(src.parent.name)
+        for folder in re.findall(r'#include "(\w+)/', src.read_text()):
+            assert folder in LAYERS, f"{src}: includes from unknown folder {folder!r}"
+            assert LAYERS.index(folder) <= layer, (f"{src.relative_to(CSRC)} includes from "
+                                                   f"{folder}/, a layer above {src.parent.name}/")

@@ -144,11 +144,12 @@ def test_driver_covers_the_core_headers(asan_driver):
     proc, out = _run([str(asan_driver), "--list-functions"], 60, SAN_ENV)
     assert proc.returncode == 0, out
     listed = {line.strip().lower() for line in out.splitlines() if line.strip()}
-    headers = (REPO / "csrc" / "u2d_model.h").read_text() + (REPO / "csrc" / "u2d_batch.h").read_text()
+    headers = ((REPO / "csrc" / "model" / "u2d_model.h").read_text()
+               + (REPO / "csrc" / "batch" / "u2d_batch.h").read_text())
     algos = {f"u2d_algo_{n.lower()}" for n in re.findall(r"\bU2D_ALGO_(\w+)\s*[,=]", headers)}
     functions = set(re.findall(r"^[A-Za-z_][\w \t\*]*?\b(u2d_\w+)\s*\(", headers, re.M))
     missing = sorted(algos - listed) + sorted(f for f in functions if f.lower() not in listed)
-    assert not missing, ("declared in csrc/u2d_model.h / u2d_batch.h but not exercised by "
+    assert not missing, ("declared in csrc/model/u2d_model.h / batch/u2d_batch.h but not exercised by "
                          f"tests/c/driver.c: {missing}; add an adapter and a line to H_ALGOS or "
                          "H_OTHER_FUNCTIONS in tests/c/harness.h")
 
@@ -173,7 +174,7 @@ def test_core_builds_for_aarch64(tmp_path):
     cross = shutil.which("aarch64-linux-gnu-gcc")
     if cross is None:
         pytest.skip("no aarch64 cross compiler: apt-get install gcc-aarch64-linux-gnu")
-    for src in [*sorted((REPO / "csrc").glob("u2d_*.c")), CDIR / "bits.c"]:
+    for src in [*sorted((REPO / "csrc").glob("*/u2d_*.c")), CDIR / "bits.c"]:
         obj = tmp_path / (src.stem + ".o")
         proc = subprocess.run([cross, *CORE_CFLAGS, "-Werror", "-c", str(src), "-o", str(obj)],
                               capture_output=True, text=True)
@@ -193,7 +194,7 @@ def test_every_path_gives_the_same_bits(cc, tmp_path):
     mxml = subprocess.run(["pkg-config", "--cflags", "--libs", "mxml"], capture_output=True,
                           text=True).stdout.split() or ["-lmxml"]
     subprocess.run([cc, *CORE_CFLAGS, "-o", str(exe), str(CDIR / "bits.c"),
-                    *map(str, sorted((REPO / "csrc").glob("u2d_*.c"))), *mxml, "-lm",
+                    *map(str, sorted((REPO / "csrc").glob("*/u2d_*.c"))), *mxml, "-lm",
                     "-pthread"], check=True, capture_output=True)
     human = str(REPO / "urdf2dyn" / "data" / "humod_subject_a.urdf")
     outputs = {}

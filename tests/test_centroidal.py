@@ -12,7 +12,7 @@ import pytest
 from deriv_cases import CASES, Twin, pin, rel_err
 
 import urdf2dyn
-from urdf2dyn.human import standing_configuration
+from urdf2dyn.biomech.human import standing_configuration
 
 TOL = 1e-9
 
@@ -108,7 +108,7 @@ def test_normalized_angular_momentum():
 
 def test_angular_momentum_figure(tmp_path):
     pytest.importorskip("matplotlib")
-    from urdf2dyn.plot import angular_momentum_figure, plot_angular_momentum
+    from urdf2dyn.biomech.plot import angular_momentum_figure, plot_angular_momentum
     t = np.linspace(0.0, 2.0, 401)
     L = np.column_stack([np.sin(2 * np.pi * t), np.cos(2 * np.pi * t), t])
     fy = np.where(np.sin(2 * np.pi * t) > 0, 600.0, 0.0)        # strikes just after 0 s and 1 s

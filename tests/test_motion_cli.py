@@ -7,9 +7,10 @@ import pytest
 
 import urdf2dyn
 from urdf2dyn.cli import main
-from urdf2dyn.io import MotionError, read_csv
-from urdf2dyn.io import estimate_derivatives as derivatives
-from urdf2dyn.io import write_table as write_csv
+from urdf2dyn.biomech.trajectory import MotionError
+from urdf2dyn.biomech.formats import read_csv
+from urdf2dyn.biomech.processing import estimate_derivatives as derivatives
+from urdf2dyn.biomech.formats import write_table as write_csv
 
 ROBOT2R = urdf2dyn.data_path("robot2r.urdf")
 

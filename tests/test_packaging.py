@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(not (ROOT / "setup.py").exists(), reason="needs 
 
 REQUIRED = ["LICENSE", "LICENSE.Mini-XML", "NOTICE.Mini-XML", "README.rst", "setup.py",
             "pyproject.toml", "MANIFEST.in", ".ci/run", "urdf2dyn/py.typed",
-            "urdf2dyn/data/humod_subject_a.urdf", "csrc/u2d_spatial.h", "tests/c/driver.c",
+            "urdf2dyn/data/humod_subject_a.urdf", "csrc/model/u2d_spatial.h", "tests/c/driver.c",
             "tests/c/build.sh", "tests/typing/usage.py", "docs/conf.py", "docs/index.rst"]
 REQUIRED_DIRS = ["tests/c/corpus", "tests/c/regressions", "notebooks", "benchmarks", "tools"]
 

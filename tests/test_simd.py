@@ -1,4 +1,4 @@
-"""The SIMD paths (csrc/u2d_simd*.c): every path this CPU has gives the portable path's
+"""The SIMD paths (csrc/batch/u2d_simd*.c): every path this CPU has gives the portable path's
 results bit for bit, and Pinocchio's (an independent implementation) to 1e-9; the path is
 chosen from the CPU and URDF2DYN_SIMD, and reported."""
 import os

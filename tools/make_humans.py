@@ -4,7 +4,7 @@
 HuMoD (Wojtusch & von Stryk 2015) has two subjects: A, female, 57.3 kg, 1.61 m, and B, male,
 84.8 kg, 1.79 m. Each file is ``urdf2dyn.human(height, mass, sex, root="prismatic")``: the 36-DoF
 model with HuMoD's joint names, de Leva (1996) Table 4 segment parameters and lengths scaled from
-the height (see urdf2dyn/human.py). Rerun after changing human.py; tests/test_human.py checks
+the height (see urdf2dyn/biomech/human.py). Rerun after changing human.py; tests/biomech/test_human.py checks
 that the bundled files equal what the generator writes.
 
 Usage: ``python tools/make_humans.py [--outdir DIR]``
@@ -16,7 +16,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from urdf2dyn.human import HUMOD_SUBJECTS, human  # noqa: E402
+from urdf2dyn.biomech.human import HUMOD_SUBJECTS, human  # noqa: E402
 
 
 def main(argv=None):

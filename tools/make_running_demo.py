@@ -63,7 +63,7 @@ How it is built (all numbers are the constants below):
    swing amplitude are chosen by nonlinear least squares (scipy.optimize.least_squares) to
    minimise the residual moments over the stride, the free moment and the size of the
    corrections. Steps 3-6 are repeated three times, ending with step 3. As a force plate
-   reports it, a sample whose vertical force is at most 20 N (urdf2dyn.gait.CONTACT_THRESHOLD)
+   reports it, a sample whose vertical force is at most 20 N (urdf2dyn.biomech.gait.CONTACT_THRESHOLD)
    has no load and no centre of pressure (NaN): a CoP there would be the ratio of two
    round-off errors.
 
@@ -87,9 +87,9 @@ try:
 except ImportError:     # a source tree built in place
     sys.path.insert(0, str(ROOT))
 
-from urdf2dyn.gait import CONTACT_THRESHOLD  # noqa: E402
-from urdf2dyn.grf import root_residuals  # noqa: E402
-from urdf2dyn.human import HUMOD_SUBJECTS, humod_subject, segment_parameters  # noqa: E402
+from urdf2dyn.biomech.gait import CONTACT_THRESHOLD  # noqa: E402
+from urdf2dyn.biomech.grf import root_residuals  # noqa: E402
+from urdf2dyn.biomech.human import HUMOD_SUBJECTS, humod_subject, segment_parameters  # noqa: E402
 
 DEG = np.pi / 180.0
 G = 9.81

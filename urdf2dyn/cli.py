@@ -18,10 +18,11 @@ import warnings
 import numpy as np
 
 from ._core import URDFError
-from .gaps import DEFAULT_MAX_GAP
-from .io import MotionError
+from .biomech.pipeline import DEFAULT_DERIVATIVES
+from .biomech.processing import DEFAULT_MAX_GAP
+from .biomech.trajectory import MotionError
+from .bundled import data_path
 from .model import load
-from .pipeline import DEFAULT_DERIVATIVES
 from .warn import Urdf2dynWarning
 
 
@@ -30,14 +31,13 @@ from .warn import Urdf2dynWarning
 def _model_path(path):
     """A URDF path, or the name of a file bundled with urdf2dyn (e.g. humod_subject_a.urdf)."""
     if not os.path.exists(path) and not path.lstrip().startswith("<"):
-        from . import data_path
         if os.path.exists(data_path(path)):
             return data_path(path)
     return path
 
 
 def cmd_torques(args):
-    from .pipeline import find_trials, inverse_dynamics_trial, run_trials
+    from .biomech.pipeline import find_trials, inverse_dynamics_trial, run_trials
     model = load(_model_path(args.robot), floating_base=args.floating_base,
                  strict=args.strict)
     notes = [note for note in [_set_gravity(model, args.gravity)] if note]
@@ -91,24 +91,24 @@ def _stem(path):
 
 def _write_outputs(model, res, args, multi):
     """Write the files asked for; returns their paths."""
-    from . import io
+    from .biomech import formats
     mass = args.mass if args.mass is not None else model.total_mass
     written = []
     if args.output:
         out = _out_path(args.output, res.path, multi, "_torques", args.format)
-        io.write_torques(out, res.t, res.tau / mass if args.per_kg else res.tau, model,
+        formats.write_torques(out, res.t, res.tau / mass if args.per_kg else res.tau, model,
                          per_kg=args.per_kg)
         written.append(out)
     if args.residuals and res.residuals is not None:
         out = _out_path(args.residuals, res.path, multi, "_residuals", "csv")
         table, names = res.residuals.table()
-        io.write_table(out, res.t, table, names)
+        formats.write_table(out, res.t, table, names)
         written.append(out)
     if args.plot:
         out = _out_path(args.plot, res.path, multi, "_torques", "png")
         _plot(out, res.t, res.tau, model, res.reactions, mass, res.path, res.f_ext)
         written.append(out)
-        from .gait import is_human
+        from .biomech.gait import is_human
         if is_human(model):
             out = os.path.splitext(out)[0] + "_momentum.png"
             _plot_momentum(out, res, model, args.speed)
@@ -119,7 +119,7 @@ def _write_outputs(model, res, args, multi):
 def _plot_momentum(out, res, model, speed):
     """Whole-body angular momentum about the centre of mass over the gait cycle: normalized
     by mass x speed x CoM height (Herr & Popovic 2008) when the speed is known."""
-    from . import plot
+    from .biomech import plot
     from .centroidal import normalized_angular_momentum
     if speed is not None:
         L = normalized_angular_momentum(model, res.q, res.v, speed)
@@ -141,7 +141,7 @@ def _out_path(target, motion, multi, suffix, fmt):
 
 
 def _plot(out, t, tau, model, reactions, mass, motion, f_ext):
-    from . import gait, plot
+    from .biomech import gait, plot
     title = f"{model.name}: {os.path.basename(motion)}"
     if gait.is_human(model):
         grf_y = None
@@ -184,7 +184,7 @@ def _set_gravity(model, gravity):
     if gravity is not None:
         model.gravity = gravity
     elif _is_humod(model):
-        from .human import GRAVITY
+        from .biomech.human import GRAVITY
         model.gravity = GRAVITY
         return "gravity (0, -9.81, 0): a HuMoD human model (y up); --gravity overrides"
     return None
@@ -195,7 +195,7 @@ def _mass(model, args):
 
 
 def _summary(model, args, res, written, notes):
-    from . import gait
+    from .biomech import gait
     out = sys.stdout
     t, tau, mass = res.t, res.tau, _mass(model, args)
     print(f"{model!r}", file=out)
@@ -229,7 +229,7 @@ def _summary(model, args, res, written, notes):
 
 
 def _human_summary(model, tau, mass, out):
-    from . import gait
+    from .biomech import gait
     peaks = gait.peak_moments(model, tau, mass)
     print(f"peak sagittal joint moments, N·m/kg (body mass {mass:.1f} kg):", file=out)
     print(f"  {'':<22}{'left':>7} {'right':>7}", file=out)
@@ -257,7 +257,7 @@ def _residual_summary(res, out):
 
 
 def _multi_summary(model, args, results, outputs, notes):
-    from . import gait
+    from .biomech import gait
     out = sys.stdout
     mass = _mass(model, args)
     print(f"{model!r}", file=out)
@@ -300,7 +300,7 @@ def _parse_contacts(items):
 # ============================================================================== human
 
 def cmd_human(args):
-    from .human import HUMOD_SUBJECTS, human
+    from .biomech.human import HUMOD_SUBJECTS, human
     if args.subject:
         sex, mass, height = HUMOD_SUBJECTS[args.subject.upper()]
         name = args.name or f"humod_subject_{args.subject.lower()}"
@@ -317,7 +317,7 @@ def cmd_human(args):
         f.write(text)
     model = load(text)
     print(f"wrote {args.output}: {model!r}")
-    from .human import _sex
+    from .biomech.human import _sex
     print(f"  {_sex(sex)}, {float(height):g} m, {float(mass):g} kg (de Leva 1996 segments); "
           f"y up, x forward, z right: use gravity (0, -9.81, 0) "
           f"(urdf2dyn torques does so for this model)")
@@ -404,7 +404,7 @@ def cmd_equations(args):
 # ============================================================================== export-osim
 
 def cmd_export_osim(args):
-    from .opensim import export_osim
+    from .biomech.opensim_model import export_osim
     model = load(_model_path(args.model))
     _set_gravity(model, args.gravity)
     om = export_osim(model, args.output)
@@ -417,7 +417,7 @@ def cmd_export_osim(args):
 # ============================================================================== check
 
 def cmd_check(args):
-    from .check import check
+    from .urdf_findings import check
     path = _model_path(args.model)
     found = check(path, floating_base=args.floating_base)
     for f in found:
@@ -434,7 +434,7 @@ def cmd_check(args):
 
 def build_parser():
     parser = argparse.ArgumentParser(prog="urdf2dyn", description=__doc__.split("\n")[0])
-    from . import __version__
+    from ._version import __version__
     parser.add_argument("--version", action="version", version=f"urdf2dyn {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 

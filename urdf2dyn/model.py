@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _core
-from .threads import get_num_threads
+from .batch import get_num_threads
 from .warn import URDFWarning, report
 
 # Coordinate names of multi-DoF joints, appended to the joint's name as "<joint>_<suffix>".

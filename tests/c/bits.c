@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "u2d_batch.h"
-#include "u2d_model.h"
-#include "u2d_simd.h"
+#include "batch/u2d_batch.h"
+#include "model/u2d_model.h"
+#include "batch/u2d_simd.h"
 
 #define N 16
 

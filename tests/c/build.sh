@@ -16,7 +16,7 @@ out="${2:-$here/build}"
 mkdir -p "$out"
 
 sources=()
-for f in "$csrc"/u2d_*.c; do sources+=("$f"); done
+for f in "$csrc"/*/u2d_*.c; do sources+=("$f"); done
 [ "$(uname -m)" = x86_64 ] && sources+=("$here/lanes8.c")   # the 8-lane code on AVX2
 
 mxml_cflags="$(pkg-config --cflags mxml 2>/dev/null || true)"

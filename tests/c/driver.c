@@ -1281,7 +1281,7 @@ static int parse_mode(int argc, char **argv)
     return bad;
 }
 
-/* u2d_sincos (csrc/u2d_real.h) against libm, an independent implementation: at most 1 ulp
+/* u2d_sincos (csrc/model/u2d_real.h) against libm, an independent implementation: at most 1 ulp
  * apart for joint-sized angles, 2 ulp up to 2000 rad; exact at 0; libm's own results beyond
  * 2^19 rad and for NaN and infinities. Returns the worst distance in ulp. */
 static double ulp_distance(double got, double want)

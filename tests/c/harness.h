@@ -1,7 +1,7 @@
 /* harness.h: what the C test driver (driver.c) and the libFuzzer harness (fuzz_urdf.c) share.
  *
  *  - H_ALGOS: the table of the core's algorithms, indexed by the u2d_algo enum of
- *    csrc/u2d_batch.h. Adding an algorithm to every test is one adapter and one table line
+ *    csrc/batch/u2d_batch.h. Adding an algorithm to every test is one adapter and one table line
  *    here; an enum value without a line is reported as a failure by the driver, and
  *    tests/test_c_core.py fails when a function declared in the core's headers is not
  *    exercised (driver --list-functions).
@@ -21,9 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "u2d_batch.h"
-#include "u2d_model.h"
-#include "u2d_simd.h"
+#include "batch/u2d_batch.h"
+#include "model/u2d_model.h"
+#include "batch/u2d_simd.h"
 
 /* ---- deterministic random numbers (splitmix64) ------------------------------------------ */
 
@@ -49,7 +49,7 @@ static inline uint64_t h_hash(const uint8_t *p, size_t n)          /* FNV-1a */
 
 /* ---- the algorithm table ----------------------------------------------------------------- */
 
-/* Every algorithm of the core's u2d_algo enum (csrc/u2d_batch.h), with its inputs and
+/* Every algorithm of the core's u2d_algo enum (csrc/batch/u2d_batch.h), with its inputs and
  * outputs and a one-sample adapter that calls the core's public functions with the
  * caller's workspace. The batch path (u2d_batch) must reproduce the adapter bit for bit.
  * A new enum value without an entry here makes the driver fail ("no entry"), so the tests
@@ -264,7 +264,7 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "frame_acceleration", "kinematics_path", "on_path",
 };
 
-/* The SIMD paths (csrc/u2d_simd.h), the portable one first; the driver runs the batch
+/* The SIMD paths (csrc/batch/u2d_simd.h), the portable one first; the driver runs the batch
  * checks on each that the CPU has. */
 static const char *const H_SIMD[] = {"scalar", "avx2", "avx512"};
 #define H_NSIMD 3

@@ -3,7 +3,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 import urdf2dyn
-from urdf2dyn import grf, io
+from urdf2dyn.biomech import grf, formats
 
 model: urdf2dyn.Model = urdf2dyn.load(urdf2dyn.data_path("arm7.urdf"), floating_base=False)
 nq: int = model.nq
@@ -25,7 +25,7 @@ threads: int = urdf2dyn.get_num_threads()
 
 human: urdf2dyn.Model = urdf2dyn.humod_subject("A")
 urdf_text: str = urdf2dyn.human(1.75, 70.0, "male", root="floating")
-traj = io.read(urdf2dyn.data_path("running_a_3ms.csv"))
+traj = formats.read(urdf2dyn.data_path("running_a_3ms.csv"))
 reactions = grf.read_grf(urdf2dyn.data_path("running_a_3ms_grf.csv"))
 
 

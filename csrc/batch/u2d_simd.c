@@ -1,0 +1,71 @@
+/* u2d_simd.c: which SIMD path the batch loop uses (see u2d_simd.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "batch/u2d_simd.h"
+
+typedef struct {
+    const char *name;
+    u2d_simd_fn fn;
+} simd_path;
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define U2D_HAVE_X86_SIMD 1
+#endif
+
+static const simd_path paths[] = {
+#ifdef U2D_HAVE_X86_SIMD
+    {"avx512", u2d_simd_run_avx512},
+    {"avx2", u2d_simd_run_avx2},
+#endif
+    {"scalar", NULL},
+};
+#define NPATHS (sizeof paths / sizeof paths[0])
+
+static int cpu_has(const char *name)
+{
+#ifdef U2D_HAVE_X86_SIMD
+    __builtin_cpu_init();
+    if (!strcmp(name, "avx512"))
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    if (!strcmp(name, "avx2"))
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+    return !strcmp(name, "scalar");
+}
+
+/* chosen once; a plain int index so that concurrent first calls agree without locks */
+static volatile int current = -1;
+
+static int choose(void)
+{
+    const char *env = getenv("URDF2DYN_SIMD");
+    for (size_t k = 0; env && k < NPATHS; k++)
+        if (!strcmp(env, paths[k].name) && cpu_has(env)) return (int)k;
+    for (size_t k = 0; k < NPATHS; k++)
+        if (cpu_has(paths[k].name)) return (int)k;
+    return (int)NPATHS - 1;
+}
+
+static const simd_path *path(void)
+{
+    if (current < 0) current = choose();
+    return &paths[current];
+}
+
+const char *u2d_simd_path(void) { return path()->name; }
+
+u2d_simd_fn u2d_simd_kernel(void) { return path()->fn; }
+
+int u2d_simd_select(const char *name)
+{
+    if (!name) {
+        current = choose();
+        return 0;
+    }
+    for (size_t k = 0; k < NPATHS; k++)
+        if (!strcmp(name, paths[k].name) && cpu_has(name)) {
+            current = (int)k;
+            return 0;
+        }
+    return -1;
+}

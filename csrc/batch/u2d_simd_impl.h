@@ -1,0 +1,225 @@
+/* u2d_simd_impl.h: the body of a SIMD translation unit. Not a header to include elsewhere.
+ *
+ * The including file has set U2D_ISA (a name suffix), U2D_LANES and the instruction set
+ * (#pragma GCC target). The algorithm sources are included here unchanged: each is still
+ * written once, and this compiles it over lanes of samples under names suffixed with the
+ * ISA. The model
+ * is read as the plain build laid it out (every per-body array of u2d_real is doubles there)
+ * and broadcast once per call into a lane copy; samples are transposed in and out a group of
+ * lanes at a time, so the memory used beyond the outputs does not grow with N.
+ *
+ * No FMA contraction (the build's -ffp-contract=off stays): each lane then rounds exactly as
+ * the portable code does, so batches equal single-sample calls bit for bit. */
+#ifndef __clang__
+/* keep u2d_copy/u2d_zero (u2d_real.h) as vector moves: not turned back into memcpy/memset */
+#pragma GCC optimize("no-tree-loop-distribute-patterns")
+#endif
+
+/* A lane vector of doubles, and the integers of the same width (comparisons give u2d_mask);
+ * 8-byte aligned: they live in malloc'ed buffers and in the caller's rows. */
+typedef double u2d_real __attribute__((vector_size(8 * U2D_LANES), aligned(8)));
+typedef long long u2d_mask __attribute__((vector_size(8 * U2D_LANES), aligned(8)));
+typedef unsigned long long u2d_ilane __attribute__((vector_size(8 * U2D_LANES), aligned(8)));
+
+#define U2D_CAT_(a, b) a##_##b
+#define U2D_CAT(a, b) U2D_CAT_(a, b)
+#define u2d_jcalc U2D_CAT(u2d_jcalc, U2D_ISA)
+#define u2d_rnea U2D_CAT(u2d_rnea, U2D_ISA)
+#define u2d_rnea_start U2D_CAT(u2d_rnea_start, U2D_ISA)
+#define u2d_rnea_body_motion U2D_CAT(u2d_rnea_body_motion, U2D_ISA)
+#define u2d_crba U2D_CAT(u2d_crba, U2D_ISA)
+#define u2d_crba_fill U2D_CAT(u2d_crba_fill, U2D_ISA)
+#define u2d_aba U2D_CAT(u2d_aba, U2D_ISA)
+#define u2d_gather_fext U2D_CAT(u2d_gather_fext, U2D_ISA)
+#define u2d_work_new U2D_CAT(u2d_work_new, U2D_ISA)
+#define u2d_work_free U2D_CAT(u2d_work_free, U2D_ISA)
+#define u2d_place_body U2D_CAT(u2d_place_body, U2D_ISA)
+#define u2d_place_bodies U2D_CAT(u2d_place_bodies, U2D_ISA)
+#define u2d_link_poses U2D_CAT(u2d_link_poses, U2D_ISA)
+#define u2d_simd_run U2D_CAT(u2d_simd_run, U2D_ISA)
+
+#include <stdlib.h>
+#include "model/u2d_joint.c"
+#include "algo/u2d_fext.c"
+#include "algo/u2d_rnea.c"
+#include "algo/u2d_crba.c"
+#include "algo/u2d_aba.c"
+#include "algo/u2d_place.c"
+#include "model/u2d_work.c"
+#include "batch/u2d_simd.h"
+
+/* Every number of n doubles at src, broadcast into n lanes at dst. */
+static void broadcast(const void *src, size_t n, u2d_real *dst)
+{
+    const double *s = src;
+    for (size_t k = 0; k < n; k++) dst[k] = U2D_R(s[k]);
+}
+
+/* The lane copy of the model's per-body numbers; the integer arrays are shared. */
+static u2d_real *lane_model(const u2d_model *m, u2d_model *lm)
+{
+    const size_t nb = (size_t)m->nbody, nx = sizeof(u2d_xform) / sizeof(u2d_real),
+                 ni = sizeof(u2d_inertia) / sizeof(u2d_real);
+    const size_t nl = (size_t)m->nlink;
+    const size_t n = nb * (nx + ni + 3 + 1 + 6 + 3 + 9) + nl * nx;
+    u2d_real *buf = malloc(n * sizeof *buf), *d = buf;
+    if (!buf) return NULL;
+    *lm = *m;
+    lm->Xtree = (u2d_xform *)d; broadcast(m->Xtree, nb * nx, d); d += nb * nx;
+    lm->inertia = (u2d_inertia *)d; broadcast(m->inertia, nb * ni, d); d += nb * ni;
+    lm->axis = d; broadcast(m->axis, 3 * nb, d); d += 3 * nb;
+    lm->ssign = d; broadcast(m->ssign, nb, d); d += nb;
+    lm->plane = d; broadcast(m->plane, 6 * nb, d); d += 6 * nb;
+    lm->com = d; broadcast(m->com, 3 * nb, d); d += 3 * nb;
+    lm->Icom = d; broadcast(m->Icom, 9 * nb, d); d += 9 * nb;
+    lm->link_X = (u2d_xform *)d; broadcast(m->link_X, nl * nx, d);
+    return buf;
+}
+
+/* Shuffle of the lanes of a and b: index j < U2D_LANES picks a[j], U2D_LANES + j picks b[j]. */
+#ifdef __clang__
+#define U2D_SHUFFLE(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#else
+#define U2D_SHUFFLE(a, b, ...) __builtin_shuffle(a, b, (u2d_mask){__VA_ARGS__})
+#endif
+
+#define U2D_UNPAREN(...) __VA_ARGS__
+
+/* Swap the off-diagonal h x h blocks inside each 2h x 2h diagonal block of the
+ * U2D_LANES x U2D_LANES matrix whose rows are r[0..U2D_LANES-1]. */
+#define U2D_SWAP_BLOCKS(r, h, LO, HI)                                       \
+    for (int i_ = 0; i_ < U2D_LANES; i_++)                                  \
+        if (!(i_ & (h))) {                                                  \
+            u2d_real lo_ = U2D_SHUFFLE(r[i_], r[i_ + (h)], U2D_UNPAREN LO); \
+            r[i_ + (h)] = U2D_SHUFFLE(r[i_], r[i_ + (h)], U2D_UNPAREN HI);  \
+            r[i_] = lo_;                                                    \
+        }
+
+/* Transpose the square block r in place: rows of lanes become rows of samples and back.
+ * Swapping blocks of half, a quarter, ... the size transposes it (log2 U2D_LANES stages of
+ * shuffles instead of U2D_LANES^2 single-number moves). */
+static inline void transpose_block(u2d_real r[U2D_LANES])
+{
+#if U2D_LANES == 4
+    U2D_SWAP_BLOCKS(r, 2, (0, 1, 4, 5), (2, 3, 6, 7))
+    U2D_SWAP_BLOCKS(r, 1, (0, 4, 2, 6), (1, 5, 3, 7))
+#elif U2D_LANES == 8
+    U2D_SWAP_BLOCKS(r, 4, (0, 1, 2, 3, 8, 9, 10, 11), (4, 5, 6, 7, 12, 13, 14, 15))
+    U2D_SWAP_BLOCKS(r, 2, (0, 1, 8, 9, 4, 5, 12, 13), (2, 3, 10, 11, 6, 7, 14, 15))
+    U2D_SWAP_BLOCKS(r, 1, (0, 8, 2, 10, 4, 12, 6, 14), (1, 9, 3, 11, 5, 13, 7, 15))
+#else
+#error "transpose_block: U2D_LANES must be 4 or 8"
+#endif
+}
+
+/* U2D_LANES consecutive doubles of a sample's row, read or written as one vector (u2d_real
+ * needs only 8-byte alignment); may_alias, since the row is an array of double. */
+typedef u2d_real u2d_row __attribute__((may_alias));
+
+/* Lane l of x[k] = sample s0 + l's row of the (N, n) array src: square blocks of
+ * U2D_LANES numbers per sample are loaded whole and transposed, the rest moved one by one. */
+static void gather(const double *src, size_t n, size_t s0, u2d_real *x)
+{
+    size_t k = 0;
+    for (; k + U2D_LANES <= n; k += U2D_LANES) {
+        u2d_real t[U2D_LANES];
+        for (int l = 0; l < U2D_LANES; l++)
+            t[l] = *(const u2d_row *)(src + (s0 + (size_t)l) * n + k);
+        transpose_block(t);
+        for (int j = 0; j < U2D_LANES; j++) x[k + (size_t)j] = t[j];
+    }
+    for (; k < n; k++)
+        for (int l = 0; l < U2D_LANES; l++) x[k][l] = src[(s0 + (size_t)l) * n + k];
+}
+
+/* Sample s0 + l's row of the (N, n) array dst = lane l of x[k]; the inverse of gather. */
+static void scatter(const u2d_real *x, size_t n, size_t s0, double *dst)
+{
+    size_t k = 0;
+    for (; k + U2D_LANES <= n; k += U2D_LANES) {
+        u2d_real t[U2D_LANES];
+        for (int j = 0; j < U2D_LANES; j++) t[j] = x[k + (size_t)j];
+        transpose_block(t);
+        for (int l = 0; l < U2D_LANES; l++)
+            *(u2d_row *)(dst + (s0 + (size_t)l) * n + k) = t[l];
+    }
+    for (; k < n; k++)
+        for (int l = 0; l < U2D_LANES; l++) dst[(s0 + (size_t)l) * n + k] = x[k][l];
+}
+
+/* Lane l of x[k] = the (nfext, 6) wrenches of sample s0 + l, or the shared ones. */
+static void gather_wrenches(const u2d_batch_args *a, size_t s0, u2d_real *x)
+{
+    const size_t n = 6 * (size_t)a->nfext;
+    if (a->fext_shared) broadcast(a->fext_wrench, n, x);
+    else gather(a->fext_wrench, n, s0, x);
+}
+
+/* Forward kinematics: every link's position (nlink,3) and rotation (nlink,3,3). */
+static size_t run_fk(const u2d_model *m, const u2d_batch_args *a, size_t begin, size_t end)
+{
+    const size_t nq = (size_t)m->nq, npos = 3 * (size_t)m->nlink, nrot = 9 * (size_t)m->nlink;
+    u2d_model lm;
+    u2d_real *lbuf = lane_model(m, &lm);
+    u2d_work *w = lbuf ? u2d_work_new(&lm) : NULL;
+    u2d_real *x = malloc((nq + npos + nrot) * sizeof *x);
+    size_t s = begin;
+    if (w && x) {
+        u2d_real *q = x, *pos = q + nq, *rot = pos + npos;
+        for (; s + U2D_LANES <= end; s += U2D_LANES) {
+            gather(a->in[0], nq, s, q);
+            if (u2d_place_bodies(&lm, w, q) != U2D_OK) break;
+            u2d_link_poses(&lm, w, pos, rot);
+            scatter(pos, npos, s, a->out[0]);
+            scatter(rot, nrot, s, a->out[1]);
+        }
+    }
+    free(x);
+    u2d_work_free(w);
+    free(lbuf);
+    return s - begin;
+}
+
+size_t u2d_simd_run(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a, size_t begin,
+                    size_t end)
+{
+    if (end - begin < U2D_LANES) return 0;
+    if (algo == U2D_ALGO_FK) return run_fk(m, a, begin, end);
+    if (algo != U2D_ALGO_RNEA && algo != U2D_ALGO_NLE && algo != U2D_ALGO_GRAVITY
+        && algo != U2D_ALGO_CRBA && algo != U2D_ALGO_ABA)
+        return 0;
+    const size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
+    const size_t nout = algo == U2D_ALGO_CRBA ? nv * nv : nv;
+    const int with_fext = a->nfext > 0 && (algo == U2D_ALGO_RNEA || algo == U2D_ALGO_ABA);
+    const size_t nw = with_fext ? 6 * (size_t)a->nfext : 0;
+    u2d_model lm;
+    u2d_real *lbuf = lane_model(m, &lm);
+    u2d_work *w = lbuf ? u2d_work_new(&lm) : NULL;
+    u2d_real *x = malloc((nq + 2 * nv + nout + nw) * sizeof *x);
+    size_t s = begin;
+    if (w && x) {
+        u2d_real *q = x, *qd = q + nq, *qdd = qd + nv, *out = qdd + nv, *wr = out + nout;
+        u2d_fext f = {a->nfext, a->fext_body, wr};
+        const u2d_fext *fext = with_fext ? &f : NULL;
+        memset(qd, 0, (2 * nv + nout) * sizeof *x);      /* u2d_crba_fill keeps out's zeros */
+        for (; s + U2D_LANES <= end; s += U2D_LANES) {
+            u2d_status st;
+            gather(a->in[0], nq, s, q);
+            if (fext) gather_wrenches(a, s, wr);
+            if (algo == U2D_ALGO_CRBA) {
+                st = u2d_crba_fill(&lm, w, q, out);
+            } else {
+                if (algo != U2D_ALGO_GRAVITY) gather(a->in[1], nv, s, qd);
+                if (algo == U2D_ALGO_RNEA || algo == U2D_ALGO_ABA) gather(a->in[2], nv, s, qdd);
+                st = algo == U2D_ALGO_ABA ? u2d_aba(&lm, w, a->gravity, q, qd, qdd, fext, out)
+                                          : u2d_rnea(&lm, w, a->gravity, q, qd, qdd, fext, out);
+            }
+            if (st != U2D_OK) break;
+            scatter(out, nout, s, a->out[0]);
+        }
+    }
+    free(x);
+    u2d_work_free(w);
+    free(lbuf);
+    return s - begin;
+}

@@ -1,0 +1,129 @@
+/* u2d_joint.c: the joint models (Featherstone's jcalc), the only switch on joint type.
+ *
+ * For body i, with q and qd pointing at its joint's coordinates:
+ *   X_J  joint frame -> body frame,    S  motion subspace in body coordinates (6 x nv),
+ *   cJ = (dS/dt) qd, non-zero only for the planar joint whose S turns with theta
+ *   (qd may be NULL when only positions matter; cJ is then zero). */
+#include <math.h>
+#include <string.h>
+#include "model/u2d_model.h"
+
+static void set_col(u2d_real *S, int k, const u2d_real w[3], const u2d_real v[3])
+{
+    u2d_real *c = S + 6 * k;
+    c[0] = w[0]; c[1] = w[1]; c[2] = w[2];
+    c[3] = v[0]; c[4] = v[1]; c[5] = v[2];
+}
+
+/* Rotation matrix of the unit quaternion (x, y, z, w): child axes in the parent frame. */
+static void quat_matrix(u2d_real x, u2d_real y, u2d_real z, u2d_real w, u2d_real R[9])
+{
+    R[0] = 1 - 2 * (y * y + z * z); R[1] = 2 * (x * y - z * w);     R[2] = 2 * (x * z + y * w);
+    R[3] = 2 * (x * y + z * w);     R[4] = 1 - 2 * (x * x + z * z); R[5] = 2 * (y * z - x * w);
+    R[6] = 2 * (x * z - y * w);     R[7] = 2 * (y * z + x * w);     R[8] = 1 - 2 * (x * x + y * y);
+}
+
+static void transpose3(const u2d_real R[9], u2d_real E[9])
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) E[3 * i + j] = R[3 * j + i];
+}
+
+/* E_out = R(e_k, t)^T E: turning about a coordinate axis mixes two rows only. */
+static void turn_rows(int k, u2d_real t, const u2d_real E[9], u2d_real out[9])
+{
+    int i = (k + 1) % 3, j = (k + 2) % 3;
+    u2d_real c, s;
+    u2d_sincos(t, &s, &c);
+    for (int col = 0; col < 3; col++) {
+        u2d_real ei = E[3 * i + col], ej = E[3 * j + col];
+        out[3 * i + col] = c * ei + s * ej;
+        out[3 * j + col] = c * ej - s * ei;
+        out[3 * k + col] = E[3 * k + col];
+    }
+}
+
+u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
+                     u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot)
+{
+    const u2d_real zero[3] = {U2D_R(0), U2D_R(0), U2D_R(0)};
+    const u2d_xform *Xt = &m->Xtree[i];
+    const u2d_real *n = &m->axis[3 * i];
+    const int k = m->jaxis[i];
+    u2d_real R[9];
+    u2d_xform XJ;
+    u2d_zero(cJ, 6);
+    if (Sdot) u2d_zero(Sdot, 6 * m->jnv[i]);
+    switch ((u2d_jtype)m->jtype[i]) {
+    case U2D_JOINT_REVOLUTE:
+    case U2D_JOINT_CONTINUOUS:
+        if (k >= 0) turn_rows(k, n[k] * q[0], Xt->E, Xup->E);      /* n[k] = +-1 */
+        else {
+            u2d_axis_angle(n, q[0], R);
+            u2d_multm3(R, Xt->E, Xup->E);
+        }
+        u2d_copy(Xup->r, Xt->r, 3);
+        set_col(S, 0, n, zero);
+        return U2D_OK;
+
+    case U2D_JOINT_PRISMATIC: {
+        u2d_real d[3] = {n[0] * q[0], n[1] * q[0], n[2] * q[0]}, t[3];
+        u2d_multv3(Xt->E, d, t);
+        u2d_copy(Xup->E, Xt->E, 9);
+        for (int r = 0; r < 3; r++) Xup->r[r] = Xt->r[r] + t[r];
+        set_col(S, 0, zero, n);
+        return U2D_OK;
+    }
+
+    case U2D_JOINT_FLOATING: {
+        /* q = [p; quaternion], v = [linear; angular] velocity in body coordinates. */
+        u2d_real x = q[3], y = q[4], z = q[5], w = q[6];
+        u2d_real norm = u2d_sqrt(x * x + y * y + z * z + w * w);
+        if (U2D_ANY(norm < 1e-12) || U2D_ANY(norm == INFINITY)) return U2D_ERR_QUATERNION;
+        quat_matrix(x / norm, y / norm, z / norm, w / norm, R);
+        transpose3(R, XJ.E);
+        XJ.r[0] = q[0]; XJ.r[1] = q[1]; XJ.r[2] = q[2];
+        u2d_xform_mul(&XJ, Xt, Xup);
+        u2d_zero(S, 36);
+        for (int c = 0; c < 3; c++) {
+            S[6 * c + 3 + c] = U2D_R(1);     /* linear velocity columns  */
+            S[6 * (c + 3) + c] = U2D_R(1);   /* angular velocity columns */
+        }
+        return U2D_OK;
+    }
+
+    case U2D_JOINT_PLANAR: {
+        /* q = [x y theta]: translate by x u + y w in the joint frame, then turn theta about n. */
+        const u2d_real *u = &m->plane[6 * i], *w = &m->plane[6 * i + 3];
+        u2d_real Eu[3], Ew[3], lin[3];
+        u2d_axis_angle(n, q[2], R);
+        transpose3(R, XJ.E);
+        for (int r = 0; r < 3; r++) XJ.r[r] = q[0] * u[r] + q[1] * w[r];
+        u2d_xform_mul(&XJ, Xt, Xup);
+        u2d_mulmv3(XJ.E, u, Eu);
+        u2d_mulmv3(XJ.E, w, Ew);
+        set_col(S, 0, zero, Eu);
+        set_col(S, 1, zero, Ew);
+        set_col(S, 2, n, zero);
+        /* d/dt (E u) = -thetadot n x E u, likewise for w; the theta column is constant */
+        if (qd) {
+            for (int r = 0; r < 3; r++) lin[r] = Eu[r] * qd[0] + Ew[r] * qd[1];
+            u2d_cross3(n, lin, cJ + 3);
+            for (int r = 3; r < 6; r++) cJ[r] *= -qd[2];
+            if (Sdot) {
+                u2d_cross3(n, Eu, Sdot + 3);
+                u2d_cross3(n, Ew, Sdot + 9);
+                for (int r = 3; r < 12; r++) Sdot[r] *= -qd[2];
+                Sdot[6] = Sdot[7] = Sdot[8] = U2D_R(0);
+            }
+        }
+        return U2D_OK;
+    }
+
+    case U2D_JOINT_FIXED:
+        break;
+    }
+    u2d_copy(Xup->E, Xt->E, 9);
+    u2d_copy(Xup->r, Xt->r, 3);
+    return U2D_OK;
+}

@@ -1,0 +1,368 @@
+/* u2d_model.h: the urdf2dyn core's public interface.
+ *
+ * Three separate stages, three separate files:
+ *   u2d_urdf.c     URDF text -> u2d_urdf (a faithful, validated description of the document)
+ *   u2d_compile.c  u2d_urdf  -> u2d_model (an immutable tree of bodies in topological order)
+ *   u2d_rnea.c ... dynamics on a u2d_model with a caller-owned u2d_work
+ * The core never allocates on the evaluation path, never prints and never aborts: loaders
+ * return NULL and fill the caller's error buffer, evaluations return a u2d_status.
+ * The dynamics are written over u2d_real (u2d_real.h): double here, and a vector of samples
+ * when u2d_simd_avx2.c / u2d_simd_avx512.c compile the same sources again.
+ */
+#ifndef U2D_MODEL_H
+#define U2D_MODEL_H
+
+#include <stddef.h>
+#include "model/u2d_spatial.h"
+
+#define U2D_ERRLEN 512
+
+typedef enum {
+    U2D_OK = 0,
+    U2D_ERR_NOMEM,          /* an allocation failed                               */
+    U2D_ERR_QUATERNION,     /* a floating joint's quaternion has zero or non-finite norm */
+    U2D_ERR_THREAD,         /* a worker thread could not be started               */
+    U2D_ERR_SINGULAR,       /* forward dynamics: a joint sees no inertia (massless leaf,
+                               or axes lined up in gimbal lock) */
+    U2D_ERR_ARGUMENT,       /* an index or option out of range                    */
+} u2d_status;
+
+/* Joint types as written in the URDF. The compiled model keeps only movable ones. */
+typedef enum {
+    U2D_JOINT_FIXED = 0,
+    U2D_JOINT_REVOLUTE,
+    U2D_JOINT_CONTINUOUS,   /* a revolute joint without limits; q is a plain angle */
+    U2D_JOINT_PRISMATIC,
+    U2D_JOINT_FLOATING,     /* q = [x y z qx qy qz qw], v = [v_lin w] in the child frame */
+    U2D_JOINT_PLANAR,       /* q = [x y theta] in the plane normal to the axis, v = dq/dt */
+} u2d_jtype;
+
+/* ---- the URDF document, as read ---------------------------------------- */
+
+typedef struct {
+    const char *name;
+    int line;               /* of the <link> start tag, 0 if unknown                   */
+    int has_inertial;
+    double mass;
+    double com[3];          /* centre of mass in the link frame                        */
+    double Icom[9];         /* inertia about the centre of mass, link-frame axes       */
+} u2d_urdf_link;
+
+typedef struct {
+    const char *name;
+    int line;               /* of the <joint> start tag, 0 if unknown                  */
+    u2d_jtype type;
+    int parent, child;      /* link indices                                            */
+    u2d_xform origin;       /* parent link frame -> joint frame at q = 0               */
+    double axis[3];         /* unit axis in the joint frame                            */
+    int has_limit;
+    double lower, upper, effort, velocity;
+    double damping, friction;
+    const char *mimic;      /* name of the mimicked joint or NULL                      */
+    double mimic_multiplier, mimic_offset;
+} u2d_urdf_joint;
+
+/* Something questionable that was read as written (a non-physical inertia, an unknown
+ * element, a missing <limit>, tolerated markup...): the caller decides whether to warn
+ * or refuse. */
+typedef struct {
+    int line;               /* 1-based line in the text, 0 if unknown                  */
+    char message[U2D_ERRLEN];   /* names the link or joint, element and attribute       */
+} u2d_finding;
+
+typedef struct {
+    const char *name;       /* robot name                                              */
+    int nlink, njoint;
+    u2d_urdf_link *link;    /* (nlink)  in document order                              */
+    u2d_urdf_joint *joint;  /* (njoint) in document order                              */
+    int root;               /* index of the root link                                  */
+    char *strings;          /* owns every name                                         */
+    int nfinding;
+    u2d_finding *finding;   /* (nfinding) in the order they were met                   */
+} u2d_urdf;
+
+/* Parse and validate URDF text. Returns NULL and writes a message to err on failure;
+ * what loads but looks wrong is listed in u->finding. */
+u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN]);
+void u2d_urdf_free(u2d_urdf *u);
+
+/* ---- the compiled model ------------------------------------------------ */
+
+typedef struct {
+    int nbody;              /* bodies, including body 0 = the fixed world              */
+    int njoint;             /* movable joints = nbody - 1                              */
+    int nq, nv;
+    int nlink;              /* every URDF link, addressable by name                    */
+    double singular_tol;    /* ABA: a joint inertia D_i below this is singular         */
+
+    /* per body (nbody); body i > 0 hangs from joint i-1 */
+    int *parent;            /* (nbody)   parent body, parent[i] < i; -1 for the world  */
+    int *jtype;             /* (nbody)   u2d_jtype of the joint above the body         */
+    int *qadr, *vadr;       /* (nbody)   first q / v index of that joint               */
+    int *jnq, *jnv;         /* (nbody)   its numbers of coordinates                    */
+    int *nvsub;             /* (nbody)   velocity coordinates in the subtree of the body;
+                                         preorder makes them vadr .. vadr + nvsub - 1  */
+    u2d_real *axis;         /* (nbody,3) joint axis / planar normal, joint frame       */
+    int *jaxis;             /* (nbody)   0, 1, 2 when the axis is +-x, +-y, +-z, else -1 */
+    int *sidx;              /* (nbody)   for a 1-DoF joint whose S is +-e_k (k = 0..5):
+                                         k, else -1; lets algorithms pick instead of
+                                         multiply                                       */
+    u2d_real *ssign;        /* (nbody)   the sign of that unit column                  */
+    u2d_real *plane;        /* (nbody,6) planar in-plane unit axes u, w                */
+    u2d_xform *Xtree;       /* (nbody)   parent body frame -> joint frame at q = 0     */
+    u2d_inertia *inertia;       /* (nbody)   spatial inertia in the body frame, with every
+                                         link merged into the body by fixed joints     */
+    u2d_real *com;          /* (nbody,3) the same inertia as centre of mass (body frame)  */
+    u2d_real *Icom;         /* (nbody,9) and rotational inertia about it, body axes     */
+    int *jurdf;             /* (nbody)   index of the joint in the u2d_urdf, -1: world */
+
+    /* per URDF link (nlink): the body it rides on and where it sits on it */
+    int *link_body;         /* (nlink)                                                 */
+    u2d_xform *link_X;      /* (nlink)   body frame -> link frame (constant)           */
+    int *link_is_body;      /* (nlink)   link_X is the identity: the link is its body   */
+
+    void *buffer;           /* the single allocation holding every array above         */
+} u2d_model;
+
+u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_ERRLEN]);
+void u2d_model_free(u2d_model *m);
+
+/* ---- per-evaluation workspace (caller-owned, one per thread) ------------ */
+
+typedef struct {
+    int nbody, nq, nv;
+    u2d_xform *Xup;         /* (nbody)    parent body -> body                          */
+    u2d_xform *Xa;          /* (nbody)    world -> body                                */
+    u2d_real *v, *a, *f;    /* (nbody,6)  velocity, acceleration, force (body frame)   */
+    u2d_real *S;            /* (nbody,36) motion subspace columns of each joint        */
+    u2d_real *cJ;           /* (nbody,6)  velocity-product acceleration of each joint  */
+    u2d_real *c;            /* (nbody,6)  ABA: bias acceleration cJ + v x vJ           */
+    u2d_real *fext;         /* (nbody,6)  external wrench per body, world frame at O   */
+    u2d_real *IA, *pA;      /* (nbody,36),(nbody,6) ABA articulated inertia and bias    */
+    u2d_real *U, *Dinv, *u; /* (nbody,36),(nbody,36),(nbody,6) ABA per-joint terms
+                                          (the Coriolis matrix borrows IA, U and Dinv)  */
+    u2d_inertia *IC;        /* (nbody)    CRBA composite rigid-body inertia            */
+    u2d_real *S0, *F;       /* (nv,6),(nv,6) CRBA: joint columns in world coordinates,
+                                          and IC S for each                             */
+    u2d_real *zero;         /* (nv)       zeros, for RNEA with v = 0 or a = 0          */
+    u2d_real *scratch;      /* (11 nv + 2 nq) simulate's stage vectors                 */
+    /* world-frame passes (derivatives, centroidal): everything at the world origin O */
+    u2d_real *ov, *oa;      /* (nbody,6)  body velocity and acceleration, world frame      */
+    u2d_real *oF, *oFx;     /* (nbody,6)  subtree force I a + v x* I v, subtree f_ext      */
+    u2d_real *oB;           /* (nbody,12) subtree velocity term B as B11 (3x3) and p (3),
+                                          see u2d_derivatives.c                        */
+    u2d_real *dV, *dA, *dAv; /* (nv,6)     per column s: v_p x s, its dq and dv partials    */
+    u2d_real *qdd;          /* (nv)       ABA derivatives: the accelerations             */
+    u2d_real *L;            /* (nv,nv)    ABA derivatives: M = L^T D L, factored in place */
+    int *lambda;            /* (nv)       the velocity coordinate above each one in the tree,
+                                          -1 at the root (the sparsity of L)            */
+    int *subend;            /* (nv)       one past the last coordinate of its subtree       */
+    void *buffer;
+} u2d_work;
+
+u2d_work *u2d_work_new(const u2d_model *m);
+void u2d_work_free(u2d_work *w);
+
+/* ---- joint model --------------------------------------------------------- */
+
+/* Body i's joint: the transform from the parent body, Xup = X_J(q) Xtree (computed as one
+ * product so that axis-aligned joints cost a plane rotation), the motion subspace S
+ * (6 x jnv, column k at S + 6k) and the velocity-product term cJ = (dS/dt) qd, dS/dt
+ * being taken in body coordinates. When Sdot is not NULL it receives dS/dt itself
+ * (6 x jnv). qd may be NULL when only positions matter (cJ and Sdot are then zero).
+ * The only function that switches on the joint type. */
+u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
+                     u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot);
+
+/* ---- external forces ---------------------------------------------------- */
+
+/* Wrenches [f; n] with n about the world origin, world coordinates, applied to bodies. */
+typedef struct {
+    int n;                  /* number of wrenches                                      */
+    const int *body;        /* (n) body each wrench acts on                            */
+    const u2d_real *wrench; /* (n,6) [fx fy fz mx my mz], as in DESIGN.md              */
+} u2d_fext;
+
+/* Sum the wrenches acting on each body into w->fext as spatial forces [n; f]; returns
+ * whether there are any. */
+int u2d_gather_fext(const u2d_model *m, u2d_work *w, const u2d_fext *fext);
+
+/* ---- algorithms (one sample) -------------------------------------------- */
+
+/* RNEA's forward pass, shared with the regressor: u2d_rnea_start sets the world's v_0 = 0
+ * and a_0 = -g; u2d_rnea_body_motion then places body i (jcalc: w->Xup, S, cJ) and sets its
+ * v_i and a_i from its parent's, bodies in topological order. */
+void u2d_rnea_start(u2d_work *w, const double gravity[3]);
+u2d_status u2d_rnea_body_motion(const u2d_model *m, u2d_work *w, int i, const u2d_real *q,
+                                const u2d_real *qd, const u2d_real *qdd);
+
+u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
+                    const u2d_real *q, const u2d_real *qd, const u2d_real *qdd,
+                    const u2d_fext *fext, u2d_real *tau);
+
+/* Mass matrix M(q) (nv x nv, row-major, both triangles) by the composite-rigid-body
+ * algorithm. */
+u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const u2d_real *q, u2d_real *M);
+/* The same, writing only the entries that can be non-zero (joint pairs of which one is an
+ * ancestor of the other); the others keep what M held, zeros if it held an earlier M. */
+u2d_status u2d_crba_fill(const u2d_model *m, u2d_work *w, const u2d_real *q, u2d_real *M);
+
+/* Forward dynamics qdd = M^-1 (tau + sum J^T fext - h) by the articulated-body algorithm. */
+u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
+                   const u2d_real *q, const u2d_real *qd, const u2d_real *tau,
+                   const u2d_fext *fext, u2d_real *qdd);
+
+/* Coriolis matrix C(q, qd) with C qd = h - g and dM/dt = C + C^T (nv x nv, row-major). */
+u2d_status u2d_coriolis(const u2d_model *m, u2d_work *w, const double *q, const double *qd,
+                        double *C);
+
+/* ---- derivatives (u2d_derivatives.c) -------------------------------------- */
+
+/* Partial derivatives of inverse dynamics tau = RNEA(q, qd, qdd, fext), each nv x nv
+ * row-major: dtau_dq (q moves in the tangent space: q (+) dq, as u2d_integrate), dtau_dv,
+ * and M = dtau/dqdd. External wrenches are fixed in the world. Planar joints: ARGUMENT. */
+u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gravity[3],
+                                const double *q, const double *qd, const double *qdd,
+                                const u2d_fext *fext, double *dtau_dq, double *dtau_dv,
+                                double *M);
+
+/* Partial derivatives of forward dynamics qdd = ABA(q, qd, tau, fext): dqdd_dq, dqdd_dv
+ * and Minv = dqdd/dtau (nv x nv each), as -M^-1 dtau/d(q, qd) at qdd. */
+u2d_status u2d_aba_derivatives(const u2d_model *m, u2d_work *w, const double gravity[3],
+                               const double *q, const double *qd, const double *tau,
+                               const u2d_fext *fext, double *dqdd_dq, double *dqdd_dv,
+                               double *Minv);
+
+/* ---- centroidal dynamics (u2d_centroidal.c) -------------------------------- */
+
+/* Centroidal momentum matrix Ag (6 x nv, row-major): h_G = Ag qd, linear momentum first,
+ * then the angular momentum about the centre of mass, world axes. */
+u2d_status u2d_ccrba(const u2d_model *m, u2d_work *w, const double *q, double *Ag);
+
+/* Centre of mass position, velocity and acceleration (com: 3 x 3, one per row) and the
+ * centroidal momentum h_G and its rate dh_G/dt = Ag qdd + dAg qd (h: 2 x 6). */
+u2d_status u2d_centroidal(const u2d_model *m, u2d_work *w, const double *q, const double *qd,
+                          const double *qdd, double *com, double *h);
+
+/* ---- inertial-parameter regressor (u2d_regressor.c) ------------------------- */
+
+/* Y (nv x 10 (nbody - 1), row-major) with tau = Y pi, pi holding for each moving body
+ * [m, m cx, m cy, m cz, Ixx, Ixy, Iyy, Ixz, Iyz, Izz] in its frame, about its origin
+ * (u2d_inertial_parameters). */
+u2d_status u2d_regressor(const u2d_model *m, u2d_work *w, const double gravity[3],
+                         const double *q, const double *qd, const double *qdd, double *Y);
+void u2d_inertial_parameters(const u2d_model *m, double *pi);
+
+/* ---- kinematics (u2d_kinematics.c) ---------------------------------------- */
+
+/* Body placements w->Xup and w->Xa (world -> body) and, when qd is given, body velocities
+ * w->v (body frame). Every function below starts from this. */
+u2d_status u2d_kinematics(const u2d_model *m, u2d_work *w, const double *q, const double *qd);
+
+/* The same for body and its ancestors only (what a frame on body needs): the other
+ * bodies' entries are left as they were. */
+u2d_status u2d_kinematics_path(const u2d_model *m, u2d_work *w, int body, const double *q,
+                               const double *qd);
+/* Whether body i is body or one of its ancestors (the world, i = 0, always is). */
+int u2d_on_path(const u2d_model *m, int i, int body);
+
+/* ---- placements (u2d_place.c, over u2d_real: the SIMD units place lanes of samples) ---- */
+
+/* Body i's w->Xup, motion subspace w->S, w->cJ (with qd; qd may be NULL) and w->Xa, from its
+ * parent's w->Xa. */
+u2d_status u2d_place_body(const u2d_model *m, u2d_work *w, int i, const u2d_real *q,
+                          const u2d_real *qd);
+
+/* Every body's placement (u2d_kinematics without velocities): forward kinematics. */
+u2d_status u2d_place_bodies(const u2d_model *m, u2d_work *w, const u2d_real *q);
+
+/* Every URDF link's origin pos (nlink,3) and rotation rot (nlink,3,3; columns are the
+ * link's axes in world coordinates), after u2d_place_bodies or u2d_kinematics. */
+void u2d_link_poses(const u2d_model *m, const u2d_work *w, u2d_real *pos, u2d_real *rot);
+
+/* Origins of the movable joints' frames (njoint,3) in world coordinates. */
+void u2d_joint_positions(const u2d_model *m, const u2d_work *w, double *pos);
+
+/* Linear velocity of every link origin and angular velocity, world-aligned (nlink,6),
+ * after u2d_kinematics with qd. */
+void u2d_link_velocities(const u2d_model *m, const u2d_work *w, double *vel);
+
+/* Centre of mass (3) of the moving bodies; returns their mass. */
+double u2d_center_of_mass(const u2d_model *m, const u2d_work *w, double com[3]);
+
+/* Jacobian (6 x nv, row-major) of link `link` at `point` (link frame): rows 0-2 the
+ * point's linear velocity, rows 3-5 the angular velocity, world-aligned. */
+void u2d_jacobian(const u2d_model *m, const u2d_work *w, int link, const double point[3],
+                  double *J);
+
+/* World-frame motion for the derivative and centroidal algorithms: placements Xa, joint
+ * columns S0 (world, at O), body velocities ov and accelerations oa (starting from a0 at
+ * the world; qdd may be NULL for velocities only) and each body's inertia in world
+ * coordinates in w->IC. Planar joints (whose columns move with their own coordinates)
+ * give U2D_ERR_ARGUMENT. */
+u2d_status u2d_world_motion(const u2d_model *m, u2d_work *w, const double a0[6],
+                            const double *q, const double *qd, const double *qdd);
+
+/* ---- frames (u2d_frames.c) ---------------------------------------------------- */
+
+/* Pinocchio's reference frames for a frame on a link (the link's axes, origin at a point):
+ * LOCAL its own axes about its origin, WORLD world axes about the world origin,
+ * LOCAL_WORLD_ALIGNED world axes about its origin. 6-vectors are [linear; angular]. */
+typedef enum { U2D_LOCAL = 0, U2D_WORLD, U2D_LOCAL_WORLD_ALIGNED } u2d_reference;
+
+/* Jacobian (6 x nv, row-major) of the frame at `point` (link coordinates) on `link`, after
+ * u2d_kinematics (or u2d_kinematics_path to the link's body: the frame functions read
+ * only that path). */
+void u2d_frame_jacobian(const u2d_model *m, const u2d_work *w, int link, const double point[3],
+                        u2d_reference ref, double *J);
+/* Its time derivative along qd, after u2d_kinematics(q, qd): J qdd + dJ qd is the frame's
+ * acceleration (spatial in LOCAL and WORLD, the point's classical one in
+ * LOCAL_WORLD_ALIGNED). */
+u2d_status u2d_frame_jacobian_dot(const u2d_model *m, const u2d_work *w, const double *q,
+                                  const double *qd, int link, const double point[3],
+                                  u2d_reference ref, double *dJ);
+/* The frame's spatial velocity (6), after u2d_kinematics with qd. */
+void u2d_frame_velocity(const u2d_model *m, const u2d_work *w, int link, const double point[3],
+                        u2d_reference ref, double out[6]);
+/* Body velocities and accelerations without gravity (w->v, w->a, body frames), for body
+ * and its ancestors (every body when body < 0). */
+u2d_status u2d_accelerations(const u2d_model *m, u2d_work *w, int body, const double *q,
+                             const double *qd, const double *qdd);
+/* The frame's spatial acceleration (6), after u2d_accelerations; with `classical`, the
+ * linear part is the origin's classical acceleration as Pinocchio defines it
+ * (getFrameClassicalAcceleration: linear + angular velocity x linear velocity). */
+void u2d_frame_acceleration(const u2d_model *m, const u2d_work *w, int link,
+                            const double point[3], u2d_reference ref, int classical,
+                            double out[6]);
+
+double u2d_kinetic_energy(const u2d_model *m, const u2d_work *w);
+double u2d_potential_energy(const u2d_model *m, const u2d_work *w, const double gravity[3]);
+
+/* ---- configuration space (u2d_config.c) ----------------------------------- */
+
+/* q1 = q (+) v dt: floating joints follow the SE(3) exponential of the body twist. */
+u2d_status u2d_integrate(const u2d_model *m, const double *q, const double *v, double dt,
+                         double *q1);
+/* v with integrate(q0, v, 1) = q1 (the SE(3) logarithm for floating joints). */
+u2d_status u2d_difference(const u2d_model *m, const double *q0, const double *q1, double *v);
+/* The rate of xi that moves q0 (+) xi with velocity v (dexp^-1, to fourth order). */
+void u2d_dexpinv(const u2d_model *m, const double *xi, const double *v, double *out);
+/* Unit quaternions for every floating joint. */
+u2d_status u2d_normalize(const u2d_model *m, const double *q, double *qn);
+
+/* ---- simulation (u2d_simulate.c) ------------------------------------------ */
+
+typedef enum { U2D_EULER = 0, U2D_SEMI_IMPLICIT, U2D_RK4 } u2d_method;
+
+/* March (q, v) through `steps` steps of dt; qs gets (steps + 1, nq) and vs (steps + 1, nv),
+ * row 0 being the initial state. Joint forces tau are (steps, nv), held over each step, or
+ * (2 steps + 1, nv) when tau_half_steps is set: sampled every dt / 2 from the start.
+ * fext, when nfext > 0, holds nfext wrenches per step (one set for all steps when
+ * fext_shared). On failure *bad_step is the step that failed. */
+u2d_status u2d_simulate(const u2d_model *m, u2d_work *w, const double gravity[3],
+                        const double *q0, const double *v0, const double *tau, int tau_half_steps,
+                        size_t steps, double dt, u2d_method method, int nfext,
+                        const int *fext_body, const double *fext_wrench, int fext_shared,
+                        double *qs, double *vs, size_t *bad_step);
+
+#endif

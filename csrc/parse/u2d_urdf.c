@@ -1,0 +1,659 @@
+/* u2d_urdf.c: URDF text -> u2d_urdf, validated.
+ *
+ * Only the robot's direct <link> and <joint> children are read: <transmission> and
+ * <gazebo> blocks carry their own <joint name=...> elements that are not robot joints.
+ * Every message names the element and attribute at fault. Defaults follow the URDF
+ * specification: no origin = identity, no axis = (1, 0, 0), no inertial = massless. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "parse/u2d_xml.h"
+
+typedef struct {
+    char *err;              /* the caller's U2D_ERRLEN buffer */
+    const char *what;       /* "link 'x'" / "joint 'y'": prefix of every message */
+    int line;               /* of that link or joint, 0 if unknown or none */
+    u2d_urdf *u;            /* collects the findings */
+} reader;
+
+static int fail(reader *rd, const char *fmt, ...)
+{
+    char msg[U2D_ERRLEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    char line[32] = "";
+    if (rd->what && rd->line > 0) snprintf(line, sizeof line, "line %d: ", rd->line);
+    if (rd->what) snprintf(rd->err, U2D_ERRLEN, "%s%.220s: %.260s", line, rd->what, msg);
+    else snprintf(rd->err, U2D_ERRLEN, "%s", msg);
+    return -1;
+}
+
+/* A finding at the line of node (NULL: line 0). Out of memory only loses the finding. */
+static void add_finding(u2d_urdf *u, int line, const char *prefix, const char *msg)
+{
+    if ((u->nfinding & (u->nfinding - 1)) == 0) {            /* 0, 1, 2, 4, ...: grow */
+        size_t cap = u->nfinding ? 2 * (size_t)u->nfinding : 1;
+        u2d_finding *grown = realloc(u->finding, cap * sizeof *grown);
+        if (!grown) return;
+        u->finding = grown;
+    }
+    u2d_finding *f = &u->finding[u->nfinding++];
+    f->line = line;
+    if (prefix) snprintf(f->message, sizeof f->message, "%.200s: %.300s", prefix, msg);
+    else snprintf(f->message, sizeof f->message, "%s", msg);
+}
+
+static void note(reader *rd, u2d_xml *node, const char *fmt, ...)
+{
+    char msg[U2D_ERRLEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    add_finding(rd->u, node ? u2d_xml_line(node) : 0, rd->what, msg);
+}
+
+static void xml_note(void *ctx, int line, const char *message)
+{
+    add_finding(((reader *)ctx)->u, line, NULL, message);
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+/* Parse exactly n finite numbers separated by whitespace from attribute attr of <elem>. */
+static int read_numbers(reader *rd, u2d_xml *node, const char *attr, int n, double *out)
+{
+    const char *elem = u2d_xml_name(node), *s = u2d_xml_attr(node, attr);
+    if (!s) return fail(rd, "<%s> is missing attribute '%s'", elem, attr);
+    int count = 0;
+    const char *p = s;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+        if (!*p) break;
+        char *end;
+        double x = strtod(p, &end);
+        if (end == p || (*end && *end != ' ' && *end != '\t' && *end != '\n' && *end != '\r'))
+            return fail(rd, "<%s %s=\"%.60s\">: not a number", elem, attr, s);
+        if (!isfinite(x))
+            return fail(rd, "<%s %s=\"%.60s\">: number is not finite", elem, attr, s);
+        if (count < n) out[count] = x;
+        count++;
+        p = end;
+    }
+    if (count != n)
+        return fail(rd, "<%s %s=\"%.60s\">: expected %d number%s, got %d",
+                    elem, attr, s, n, n == 1 ? "" : "s", count);
+    return 0;
+}
+
+/* Optional attribute: keep the default when absent. */
+static int read_optional(reader *rd, u2d_xml *node, const char *attr, int n, double *out)
+{
+    if (!node || !u2d_xml_attr(node, attr)) return 0;
+    return read_numbers(rd, node, attr, n, out);
+}
+
+/* URDF rpy: fixed-axis roll, pitch, yaw, R = Rz(yaw) Ry(pitch) Rx(roll). */
+static void rpy_matrix(const double rpy[3], double R[9])
+{
+    double cr = cos(rpy[0]), sr = sin(rpy[0]);
+    double cp = cos(rpy[1]), sp = sin(rpy[1]);
+    double cy = cos(rpy[2]), sy = sin(rpy[2]);
+    R[0] = cy * cp; R[1] = cy * sp * sr - sy * cr; R[2] = cy * sp * cr + sy * sr;
+    R[3] = sy * cp; R[4] = sy * sp * sr + cy * cr; R[5] = sy * sp * cr - cy * sr;
+    R[6] = -sp;     R[7] = cp * sr;                R[8] = cp * cr;
+}
+
+/* <origin xyz rpy> -> rotation R (child axes in parent) and translation xyz. */
+static int read_origin(reader *rd, u2d_xml *parent, double R[9], double xyz[3])
+{
+    u2d_xml *o = u2d_xml_child(parent, "origin");
+    double rpy[3] = {0, 0, 0};
+    xyz[0] = xyz[1] = xyz[2] = 0.0;
+    if (read_optional(rd, o, "xyz", 3, xyz) || read_optional(rd, o, "rpy", 3, rpy)) return -1;
+    rpy_matrix(rpy, R);
+    return 0;
+}
+
+/* ---- links -------------------------------------------------------------- */
+
+/* Eigenvalues of a symmetric 3x3 matrix, ascending (closed form, trigonometric). */
+static void eigenvalues_sym3(const double A[9], double lam[3])
+{
+    double p1 = A[1] * A[1] + A[2] * A[2] + A[5] * A[5];
+    double q = (A[0] + A[4] + A[8]) / 3.0;
+    if (p1 == 0.0) {
+        double d[3] = {A[0], A[4], A[8]};
+        for (int i = 0; i < 3; i++)
+            for (int j = i + 1; j < 3; j++)
+                if (d[j] < d[i]) { double t = d[i]; d[i] = d[j]; d[j] = t; }
+        memcpy(lam, d, sizeof d);
+        return;
+    }
+    double p2 = (A[0] - q) * (A[0] - q) + (A[4] - q) * (A[4] - q) + (A[8] - q) * (A[8] - q)
+              + 2.0 * p1;
+    double p = sqrt(p2 / 6.0), B[9];
+    for (int i = 0; i < 9; i++) B[i] = (A[i] - (i % 4 == 0 ? q : 0.0)) / p;
+    double detB = B[0] * (B[4] * B[8] - B[5] * B[7]) - B[1] * (B[3] * B[8] - B[5] * B[6])
+                + B[2] * (B[3] * B[7] - B[4] * B[6]);
+    double r = fmax(-1.0, fmin(1.0, detB / 2.0));
+    double phi = acos(r) / 3.0;
+    lam[2] = q + 2.0 * p * cos(phi);
+    lam[0] = q + 2.0 * p * cos(phi + 2.0943951023931957);   /* + 2 pi / 3 */
+    lam[1] = 3.0 * q - lam[0] - lam[2];
+}
+
+static int read_inertial(reader *rd, u2d_xml *node, u2d_urdf_link *L)
+{
+    u2d_xml *in = u2d_xml_child(node, "inertial");
+    L->has_inertial = in != NULL;
+    L->mass = 0.0;
+    memset(L->com, 0, sizeof L->com);
+    memset(L->Icom, 0, sizeof L->Icom);
+    if (!in) return 0;
+
+    double R[9];
+    if (read_origin(rd, in, R, L->com)) return -1;
+
+    u2d_xml *mass = u2d_xml_child(in, "mass");
+    if (!mass) return fail(rd, "<inertial> has no <mass>");
+    if (read_numbers(rd, mass, "value", 1, &L->mass)) return -1;
+    if (L->mass < 0.0) return fail(rd, "<mass value=\"%g\">: mass must be >= 0", L->mass);
+
+    u2d_xml *inertia = u2d_xml_child(in, "inertia");
+    if (!inertia) return fail(rd, "<inertial> has no <inertia>");
+    static const char *names[6] = {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"};
+    double v[6];
+    for (int k = 0; k < 6; k++)
+        if (read_numbers(rd, inertia, names[k], 1, &v[k])) return -1;
+    double I[9] = {v[0], v[1], v[2], v[1], v[3], v[4], v[2], v[4], v[5]}, tmp[9];
+
+    /* A rigid body's principal moments are >= 0 and obey the triangle inequality, up to
+     * rounding in the file's last digits, relative to the largest entry (exporters write
+     * off-diagonal noise like 2e-35 on a zero diagonal). Real files break both (a 1e-6 kg
+     * antenna): read as written, as Pinocchio does, and say so. */
+    double scale = fabs(v[0]) + fabs(v[3]) + fabs(v[5]);
+    for (int k = 0; k < 6; k++) scale = fmax(scale, fabs(v[k]));
+    double lam[3], tol = 1e-9 * scale + 1e-18;
+    eigenvalues_sym3(I, lam);
+    if (lam[0] < -tol)
+        note(rd, inertia, "<inertia>: not positive semidefinite (principal moments %g, %g, %g): "
+             "no rigid body has this inertia; used as written. Correct the exporter's values",
+             lam[0], lam[1], lam[2]);
+    else if (lam[0] + lam[1] < lam[2] - 1e-6 * scale - 1e-18)
+        note(rd, inertia, "<inertia>: principal moments %g, %g, %g break the triangle "
+             "inequality (%g + %g < %g): no rigid body has this inertia; used as written. "
+             "Correct the exporter's values", lam[0], lam[1], lam[2], lam[0], lam[1], lam[2]);
+
+    /* The tensor is given in the inertial frame; the link frame sees R I R^T. */
+    u2d_mulmm3(R, I, tmp);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            L->Icom[3 * i + j] = tmp[3 * i] * R[3 * j] + tmp[3 * i + 1] * R[3 * j + 1]
+                               + tmp[3 * i + 2] * R[3 * j + 2];
+    return 0;
+}
+
+/* ---- the URDF vocabulary ------------------------------------------------- */
+
+/* What the URDF specification allows inside <link> and <joint>: anything else is a typo
+ * (<limits>, xzy=) that would silently drop a value, so it is reported. Names with a
+ * namespace prefix (xacro:, drake:) belong to other tools and pass, and so do the
+ * extensions real files carry (Gazebo's <kinematic>, PyBullet's <contact>, PAL's
+ * <limit current=...>...), listed here with the URDF's own names. */
+typedef struct element_spec {
+    const char *name;
+    const char *attrs;                      /* space-separated, with a space at both ends;
+                                               NULL: another tool's element, not checked */
+    const struct element_spec *const *kids; /* NULL-terminated, or NULL                   */
+} element_spec;
+
+#define SPEC(var, name, attrs, ...) \
+    static const element_spec *const var##_kids[] = {__VA_ARGS__, NULL}; \
+    static const element_spec var = {name, attrs, var##_kids}
+#define LEAF(var, name, attrs) static const element_spec var = {name, attrs, NULL}
+
+LEAF(s_origin, "origin", " xyz rpy ");
+/* other tools' elements */
+LEAF(x_contact, "contact", NULL);                       /* PyBullet */
+LEAF(x_gravity, "gravity", NULL);                       /* Gazebo, inside <link> */
+LEAF(x_kinematic, "kinematic", NULL);
+LEAF(x_surface, "surface", NULL);
+LEAF(x_verbose, "verbose", NULL);
+LEAF(x_self_filter, "self_filter", NULL);               /* ROS robot_self_filter */
+LEAF(x_collision_checking, "collision_checking", NULL); /* old urdfdom */
+LEAF(x_self_collision, "self_collision_checking", NULL);
+LEAF(x_material, "material", NULL);                     /* inside <collision> */
+LEAF(s_mass, "mass", " value ");
+LEAF(s_inertia, "inertia", " ixx ixy ixz iyy iyz izz ");
+LEAF(s_box, "box", " size ");
+LEAF(s_cylinder, "cylinder", " radius length ");
+LEAF(s_sphere, "sphere", " radius ");
+LEAF(s_capsule, "capsule", " radius length ");
+LEAF(s_mesh, "mesh", " filename scale ");
+LEAF(s_color, "color", " rgba ");
+LEAF(s_texture, "texture", " filename ");
+LEAF(s_parent, "parent", " link ");
+LEAF(s_child, "child", " link ");
+LEAF(s_axis, "axis", " xyz ");
+LEAF(s_calibration, "calibration", " rising falling reference_position ");
+LEAF(s_dynamics, "dynamics", " damping friction D K mu_coulomb mu_viscous ");    /* + PAL */
+LEAF(s_limit, "limit", " lower upper effort velocity command_effort current gear_velocity ");
+LEAF(s_mimic, "mimic", " joint multiplier offset ");
+LEAF(s_safety, "safety_controller", " soft_lower_limit soft_upper_limit k_position k_velocity ");
+SPEC(s_inertial, "inertial", " ", &s_origin, &s_mass, &s_inertia);
+SPEC(s_geometry, "geometry", " name ", &s_box, &s_cylinder, &s_sphere, &s_capsule, &s_mesh);
+SPEC(s_material, "material", " name ", &s_color, &s_texture);
+SPEC(s_visual, "visual", " name ", &s_origin, &s_geometry, &s_material);
+SPEC(s_collision, "collision", " name ", &s_origin, &s_geometry, &x_material, &x_verbose);
+SPEC(s_link, "link", " name type ", &s_inertial, &s_visual, &s_collision, &x_contact, &x_gravity,
+     &x_kinematic, &x_surface, &x_self_filter, &x_collision_checking, &x_self_collision);
+SPEC(s_joint, "joint", " name type dont_collapse ", &s_origin, &s_parent, &s_child, &s_axis,
+     &s_calibration, &s_dynamics, &s_limit, &s_mimic, &s_safety);
+
+/* Levenshtein distance, capped: small enough means "did you mean". */
+static int distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b), row[33];
+    if (la > 32 || lb > 32) return 99;
+    for (int j = 0; j <= lb; j++) row[j] = j;
+    for (int i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = i;
+        for (int j = 1; j <= lb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* " (did you mean 'x'?)" for the closest of the space-separated names, or "". */
+static void suggest(const char *word, const char *names, char *out, size_t len)
+{
+    char best[64] = "", cand[64];
+    int dmin = 3;
+    for (const char *p = names; *p;) {
+        while (*p == ' ') p++;
+        size_t n = strcspn(p, " ");
+        if (n == 0) break;
+        if (n < sizeof cand) {
+            memcpy(cand, p, n);
+            cand[n] = '\0';
+            int d = distance(word, cand);
+            if (d < dmin) { dmin = d; memcpy(best, cand, n + 1); }
+        }
+        p += n;
+    }
+    if (best[0]) snprintf(out, len, " (did you mean '%s'?)", best);
+    else out[0] = '\0';
+}
+
+static int has_word(const char *words, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = strstr(words, w); p; p = strstr(p + 1, w))
+        if (p[-1] == ' ' && p[n] == ' ') return 1;
+    return 0;
+}
+
+/* Report unknown attributes and child elements of node, which follows spec; depth <= 4. */
+static void check_vocabulary(reader *rd, u2d_xml *node, const element_spec *spec)
+{
+    char hint[96];
+    if (!spec->attrs) return;
+    for (int k = 0; k < u2d_xml_attr_count(node); k++) {
+        const char *a = u2d_xml_attr_name(node, k);
+        if (strchr(a, ':') || has_word(spec->attrs, a)) continue;
+        suggest(a, spec->attrs, hint, sizeof hint);
+        note(rd, node, "<%s %.60s=...>: unknown attribute, ignored%s", spec->name, a, hint);
+    }
+    for (u2d_xml *c = u2d_xml_first(node); c; c = u2d_xml_next(c)) {
+        const char *name = u2d_xml_name(c);
+        const element_spec *kid = NULL;
+        for (int k = 0; spec->kids && spec->kids[k]; k++)
+            if (strcmp(spec->kids[k]->name, name) == 0) kid = spec->kids[k];
+        if (kid) {
+            check_vocabulary(rd, c, kid);
+            continue;
+        }
+        if (strchr(name, ':')) continue;
+        char names[256] = " ";
+        for (int k = 0; spec->kids && spec->kids[k]; k++) {
+            if (!spec->kids[k]->attrs) continue;            /* suggest URDF names only */
+            strncat(names, spec->kids[k]->name, sizeof names - strlen(names) - 2);
+            strncat(names, " ", sizeof names - strlen(names) - 1);
+        }
+        suggest(name, names, hint, sizeof hint);
+        note(rd, c, "<%s> inside <%s>: unknown element, ignored%s", name, spec->name, hint);
+    }
+}
+
+/* ---- joints ------------------------------------------------------------- */
+
+static const struct { const char *name; u2d_jtype type; } joint_types[] = {
+    {"fixed", U2D_JOINT_FIXED},         {"revolute", U2D_JOINT_REVOLUTE},
+    {"continuous", U2D_JOINT_CONTINUOUS}, {"prismatic", U2D_JOINT_PRISMATIC},
+    {"floating", U2D_JOINT_FLOATING},   {"planar", U2D_JOINT_PLANAR},
+};
+
+/* Names are looked up through an index sorted by name (10 000-link files load fast). */
+typedef struct { const char *name; int index; } name_entry;
+
+static int cmp_entry(const void *a, const void *b)
+{
+    return strcmp(((const name_entry *)a)->name, ((const name_entry *)b)->name);
+}
+
+static int lookup(const name_entry *sorted, int n, const char *name)
+{
+    name_entry key = {name, -1};
+    const name_entry *e = bsearch(&key, sorted, (size_t)n, sizeof key, cmp_entry);
+    return e ? e->index : -1;
+}
+
+/* Sort the names and report the first duplicate. */
+static int index_names(reader *rd, const char *kind, name_entry *sorted, int n)
+{
+    qsort(sorted, (size_t)n, sizeof *sorted, cmp_entry);
+    for (int i = 1; i < n; i++)
+        if (strcmp(sorted[i - 1].name, sorted[i].name) == 0)
+            return fail(rd, "duplicate %s name '%.200s'", kind, sorted[i].name);
+    return 0;
+}
+
+static int read_link_ref(reader *rd, const name_entry *links, int nlink, u2d_xml *node,
+                         const char *elem, int *out)
+{
+    u2d_xml *e = u2d_xml_child(node, elem);
+    if (!e) return fail(rd, "missing <%s>", elem);
+    const char *name = u2d_xml_attr(e, "link");
+    if (!name) return fail(rd, "<%s> is missing attribute 'link'", elem);
+    *out = lookup(links, nlink, name);
+    if (*out < 0) return fail(rd, "<%s link=\"%.200s\">: no such link", elem, name);
+    return 0;
+}
+
+static int read_joint(reader *rd, const u2d_urdf *u, const name_entry *links, u2d_xml *node,
+                      u2d_urdf_joint *J)
+{
+    const char *type = u2d_xml_attr(node, "type");
+    if (!type) return fail(rd, "<joint> is missing attribute 'type'");
+    int known = 0;
+    for (size_t k = 0; k < sizeof joint_types / sizeof joint_types[0]; k++)
+        if (strcmp(type, joint_types[k].name) == 0) {
+            J->type = joint_types[k].type;
+            known = 1;
+        }
+    if (!known)
+        return fail(rd, "<joint type=\"%.60s\">: unknown joint type (expected revolute, "
+                    "continuous, prismatic, fixed, floating or planar)", type);
+
+    if (read_link_ref(rd, links, u->nlink, node, "parent", &J->parent)) return -1;
+    if (read_link_ref(rd, links, u->nlink, node, "child", &J->child)) return -1;
+    if (J->parent == J->child)
+        return fail(rd, "parent and child are the same link '%s' (self-loop)",
+                    u->link[J->child].name);
+
+    /* origin: p_parent = R p_joint + xyz, i.e. the transform (E = R^T, r = xyz). */
+    double R[9];
+    if (read_origin(rd, node, R, J->origin.r)) return -1;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) J->origin.E[3 * i + j] = R[3 * j + i];
+
+    J->axis[0] = 1.0; J->axis[1] = J->axis[2] = 0.0;
+    if (read_optional(rd, u2d_xml_child(node, "axis"), "xyz", 3, J->axis)) return -1;
+    double norm = sqrt(u2d_dot3(J->axis, J->axis));
+    int uses_axis = J->type != U2D_JOINT_FIXED && J->type != U2D_JOINT_FLOATING;
+    if (uses_axis && !(norm > 1e-12))
+        return fail(rd, "<axis xyz>: the axis is zero");
+    if (norm > 1e-12)
+        for (int k = 0; k < 3; k++) J->axis[k] /= norm;
+
+    u2d_xml *lim = u2d_xml_child(node, "limit");
+    J->has_limit = lim != NULL;
+    if (!lim && (J->type == U2D_JOINT_REVOLUTE || J->type == U2D_JOINT_PRISMATIC))
+        note(rd, node, "a %s joint needs a <limit lower upper effort velocity> (URDF "
+             "specification; Pinocchio refuses it): read without limits. Add the <limit>%s",
+             type, J->type == U2D_JOINT_REVOLUTE ? ", or make the joint continuous" : "");
+    J->lower = J->upper = J->effort = J->velocity = 0.0;
+    if (read_optional(rd, lim, "lower", 1, &J->lower) ||
+        read_optional(rd, lim, "upper", 1, &J->upper) ||
+        read_optional(rd, lim, "effort", 1, &J->effort) ||
+        read_optional(rd, lim, "velocity", 1, &J->velocity)) return -1;
+
+    u2d_xml *dyn = u2d_xml_child(node, "dynamics");
+    J->damping = J->friction = 0.0;
+    if (read_optional(rd, dyn, "damping", 1, &J->damping) ||
+        read_optional(rd, dyn, "friction", 1, &J->friction)) return -1;
+
+    u2d_xml *mimic = u2d_xml_child(node, "mimic");
+    J->mimic = NULL;
+    J->mimic_multiplier = 1.0;
+    J->mimic_offset = 0.0;
+    if (mimic) {
+        J->mimic = u2d_xml_attr(mimic, "joint");
+        if (!J->mimic || !J->mimic[0]) return fail(rd, "<mimic> is missing attribute 'joint'");
+        if (read_optional(rd, mimic, "multiplier", 1, &J->mimic_multiplier) ||
+            read_optional(rd, mimic, "offset", 1, &J->mimic_offset)) return -1;
+    }
+    return 0;
+}
+
+/* ---- the tree ----------------------------------------------------------- */
+
+/* One parent per link, exactly one root, and every link reachable from it. */
+static int check_tree(reader *rd, u2d_urdf *u)
+{
+    int nl = u->nlink, nj = u->njoint, status = 0, nseen = 0;
+    int *parent_joint = malloc(sizeof(int) * (size_t)nl);
+    int *first = malloc(sizeof(int) * (size_t)(nl + 1));    /* children of link i:   */
+    int *kids = malloc(sizeof(int) * (size_t)(nj + 1));     /* kids[first[i]..]      */
+    int *stack = malloc(sizeof(int) * (size_t)nl);
+    char *seen = calloc((size_t)nl, 1);
+    if (!parent_joint || !first || !kids || !stack || !seen) {
+        status = fail(rd, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < nl; i++) parent_joint[i] = -1;
+    for (int j = 0; j < nj && !status; j++) {
+        int c = u->joint[j].child;
+        if (parent_joint[c] >= 0)
+            status = fail(rd, "link '%s' is the child of two joints, '%s' and '%s'",
+                          u->link[c].name, u->joint[parent_joint[c]].name, u->joint[j].name);
+        parent_joint[c] = j;
+    }
+    u->root = -1;
+    for (int i = 0; i < nl && !status; i++) {
+        if (parent_joint[i] >= 0) continue;
+        if (u->root >= 0)
+            status = fail(rd, "two root links, '%s' and '%s' (every link but one must be the "
+                          "child of a joint)", u->link[u->root].name, u->link[i].name);
+        u->root = i;
+    }
+    if (status) goto done;
+    if (u->root < 0) {
+        status = fail(rd, "no root link: the joints form a cycle");
+        goto done;
+    }
+    /* Children lists (counting sort of joints by parent), then a stack walk from the root. */
+    memset(first, 0, sizeof(int) * (size_t)(nl + 1));
+    for (int j = 0; j < nj; j++) first[u->joint[j].parent + 1]++;
+    for (int i = 0; i < nl; i++) first[i + 1] += first[i];
+    for (int j = 0; j < nj; j++) kids[first[u->joint[j].parent]++] = u->joint[j].child;
+    for (int i = nl; i > 0; i--) first[i] = first[i - 1];
+    first[0] = 0;
+    int top = 0;
+    stack[top++] = u->root;
+    seen[u->root] = 1;
+    while (top > 0) {
+        int l = stack[--top];
+        nseen++;
+        for (int k = first[l]; k < first[l + 1]; k++)
+            if (!seen[kids[k]]) { seen[kids[k]] = 1; stack[top++] = kids[k]; }
+    }
+    for (int i = 0; i < nl && nseen < nl; i++)
+        if (!seen[i]) {
+            status = fail(rd, "the joints form a cycle through link '%s'", u->link[i].name);
+            break;
+        }
+done:
+    free(parent_joint); free(first); free(kids); free(stack); free(seen);
+    return status;
+}
+
+/* Copy every name into one block owned by the u2d_urdf (the XML document is freed). */
+static int own_strings(reader *rd, u2d_urdf *u)
+{
+    size_t total = strlen(u->name) + 1;
+    for (int i = 0; i < u->nlink; i++) total += strlen(u->link[i].name) + 1;
+    for (int j = 0; j < u->njoint; j++) {
+        total += strlen(u->joint[j].name) + 1;
+        if (u->joint[j].mimic) total += strlen(u->joint[j].mimic) + 1;
+    }
+    char *p = u->strings = malloc(total);
+    if (!p) return fail(rd, "out of memory");
+#define OWN(s) do { size_t n_ = strlen(s) + 1; memcpy(p, (s), n_); (s) = p; p += n_; } while (0)
+    OWN(u->name);
+    for (int i = 0; i < u->nlink; i++) OWN(u->link[i].name);
+    for (int j = 0; j < u->njoint; j++) {
+        OWN(u->joint[j].name);
+        if (u->joint[j].mimic) OWN(u->joint[j].mimic);
+    }
+#undef OWN
+    return 0;
+}
+
+/* The document's one top-level element must be <robot>. */
+static u2d_xml *find_robot(reader *rd, u2d_xml *doc)
+{
+    u2d_xml *robot = NULL;
+    for (u2d_xml *n = u2d_xml_first(doc); n; n = u2d_xml_next(n)) {
+        if (strcmp(u2d_xml_name(n), "robot") != 0) continue;
+        if (robot) {
+            fail(rd, "more than one <robot> element");
+            return NULL;
+        }
+        robot = n;
+    }
+    if (!robot) fail(rd, "no <robot> element");
+    return robot;
+}
+
+u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
+{
+    err[0] = '\0';
+    u2d_urdf *u = calloc(1, sizeof *u);
+    reader rd = {err, NULL, 0, u};
+    if (!u) {
+        fail(&rd, "out of memory");
+        return NULL;
+    }
+    name_entry *links = NULL, *joints = NULL;
+    u2d_xml *doc = u2d_xml_load(xml, err, xml_note, &rd);
+    if (!doc) goto error;
+
+    u2d_xml *robot = find_robot(&rd, doc);
+    if (!robot) goto error;
+    u->name = u2d_xml_attr(robot, "name");
+    if (!u->name) u->name = "";
+
+    for (u2d_xml *n = u2d_xml_first(robot); n; n = u2d_xml_next(n)) {
+        if (strcmp(u2d_xml_name(n), "link") == 0) u->nlink++;
+        if (strcmp(u2d_xml_name(n), "joint") == 0) u->njoint++;
+    }
+    if (u->nlink == 0) { fail(&rd, "<robot> has no <link>"); goto error; }
+    u->link = calloc((size_t)u->nlink, sizeof *u->link);
+    u->joint = calloc((size_t)u->njoint + 1, sizeof *u->joint);
+    links = malloc(sizeof *links * (size_t)u->nlink);
+    joints = malloc(sizeof *joints * (size_t)(u->njoint + 1));
+    if (!u->link || !u->joint || !links || !joints) { fail(&rd, "out of memory"); goto error; }
+
+    char what[300];
+    int il = 0, ij = 0;
+    for (u2d_xml *n = u2d_xml_first(robot); n; n = u2d_xml_next(n)) {
+        if (strcmp(u2d_xml_name(n), "link") != 0) continue;
+        u2d_urdf_link *L = &u->link[il++];
+        L->name = u2d_xml_attr(n, "name");
+        rd.what = NULL;
+        if (!L->name || !L->name[0]) {
+            fail(&rd, "<link> is missing attribute 'name'");
+            goto error;
+        }
+        snprintf(what, sizeof what, "link '%.200s'", L->name);
+        rd.what = what;
+        rd.line = L->line = u2d_xml_line(n);
+        if (read_inertial(&rd, n, L)) goto error;
+        check_vocabulary(&rd, n, &s_link);
+    }
+    rd.what = NULL;
+    for (int i = 0; i < u->nlink; i++) links[i] = (name_entry){u->link[i].name, i};
+    if (index_names(&rd, "link", links, u->nlink)) goto error;
+
+    for (u2d_xml *n = u2d_xml_first(robot); n; n = u2d_xml_next(n)) {
+        if (strcmp(u2d_xml_name(n), "joint") != 0) continue;
+        u2d_urdf_joint *J = &u->joint[ij++];
+        J->name = u2d_xml_attr(n, "name");
+        rd.what = NULL;
+        if (!J->name || !J->name[0]) {
+            fail(&rd, "<joint> is missing attribute 'name'");
+            goto error;
+        }
+        snprintf(what, sizeof what, "joint '%.200s'", J->name);
+        rd.what = what;
+        rd.line = J->line = u2d_xml_line(n);
+        if (read_joint(&rd, u, links, n, J)) goto error;
+        check_vocabulary(&rd, n, &s_joint);
+    }
+    rd.what = NULL;
+    for (int j = 0; j < u->njoint; j++) joints[j] = (name_entry){u->joint[j].name, j};
+    if (index_names(&rd, "joint", joints, u->njoint)) goto error;
+    for (int j = 0; j < u->njoint; j++) {
+        const char *mimic = u->joint[j].mimic;
+        int k = mimic ? lookup(joints, u->njoint, mimic) : -1;
+        if (mimic && k == j) {
+            fail(&rd, "joint '%s': <mimic joint=\"%.200s\">: a joint cannot mimic itself",
+                 u->joint[j].name, mimic);
+            goto error;
+        }
+        if (mimic && k < 0) {   /* mimic is not modelled: the joint moves freely anyway */
+            char msg[U2D_ERRLEN];
+            snprintf(msg, sizeof msg, "joint '%.200s': <mimic joint=\"%.200s\">: no such joint; "
+                     "the joint is read as an independent joint (as every mimic joint is)",
+                     u->joint[j].name, mimic);
+            add_finding(u, u->joint[j].line, NULL, msg);
+        }
+    }
+    if (check_tree(&rd, u)) goto error;
+    if (own_strings(&rd, u)) goto error;
+
+    free(links);
+    free(joints);
+    u2d_xml_free(doc);
+    return u;
+
+error:
+    free(links);
+    free(joints);
+    if (u) { u->strings = NULL; u2d_urdf_free(u); }
+    u2d_xml_free(doc);
+    return NULL;
+}
+
+void u2d_urdf_free(u2d_urdf *u)
+{
+    if (!u) return;
+    free(u->finding);
+    free(u->link);
+    free(u->joint);
+    free(u->strings);
+    free(u);
+}

@@ -1,0 +1,305 @@
+/* u2d_xml.c: every Mini-XML call of the project, with a shim for the 3.x / 4.x APIs.
+ *
+ * Values are loaded as opaque strings; the URDF reader parses numbers itself. The document
+ * gets a synthetic top element so that whatever precedes <robot> (an XML declaration,
+ * comments, a DOCTYPE) ends up as a sibling of <robot>, never as its parent. */
+#include <mxml.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "parse/u2d_xml.h"
+
+#ifndef MXML_MAJOR_VERSION
+#define MXML_MAJOR_VERSION 3
+#endif
+
+#if MXML_MAJOR_VERSION >= 4
+
+static bool xml_error_cb(void *cbdata, const char *message)
+{
+    snprintf((char *)cbdata, U2D_ERRLEN, "invalid XML: %s", message);
+    return false;
+}
+
+static mxml_node_t *xml_parse(mxml_node_t *top, const char *text, char err[U2D_ERRLEN])
+{
+    mxml_options_t *opt = mxmlOptionsNew();
+    if (!opt) return NULL;
+    mxmlOptionsSetErrorCallback(opt, xml_error_cb, err);
+    mxmlOptionsSetTypeValue(opt, MXML_TYPE_OPAQUE);
+    mxml_node_t *r = mxmlLoadString(top, opt, text);
+    mxmlOptionsDelete(opt);
+    return r;
+}
+
+static int xml_is_element(mxml_node_t *n) { return mxmlGetType(n) == MXML_TYPE_ELEMENT; }
+
+/* A node made from one '<...>' of the text. */
+static int xml_is_tag(mxml_node_t *n)
+{
+    mxml_type_t t = mxmlGetType(n);
+    return t == MXML_TYPE_ELEMENT || t == MXML_TYPE_COMMENT || t == MXML_TYPE_DECLARATION ||
+           t == MXML_TYPE_DIRECTIVE || t == MXML_TYPE_CDATA;
+}
+
+#else
+
+/* Mini-XML 3 reports errors through a per-thread callback without user data, so the
+ * message travels through a thread-local buffer. */
+static _Thread_local char xml_last_error[U2D_ERRLEN];
+
+static void xml_error_cb(const char *message)
+{
+    snprintf(xml_last_error, sizeof xml_last_error, "invalid XML: %s", message);
+}
+
+static mxml_node_t *xml_parse(mxml_node_t *top, const char *text, char err[U2D_ERRLEN])
+{
+    xml_last_error[0] = '\0';
+    mxmlSetErrorCallback(xml_error_cb);
+    mxml_node_t *r = mxmlLoadString(top, text, MXML_OPAQUE_CALLBACK);
+    mxmlSetErrorCallback(NULL);
+    if (!r || xml_last_error[0])
+        snprintf(err, U2D_ERRLEN, "%s", xml_last_error[0] ? xml_last_error : "invalid XML");
+    return xml_last_error[0] ? NULL : r;
+}
+
+static int xml_is_element(mxml_node_t *n) { return mxmlGetType(n) == MXML_ELEMENT; }
+
+/* Mini-XML 3 makes comments, declarations, directives and CDATA elements too. */
+static int xml_is_tag(mxml_node_t *n) { return xml_is_element(n); }
+
+#endif
+
+/* ---- where each tag starts ----------------------------------------------------------
+ * Mini-XML keeps no line numbers, so the text is scanned once beforehand: every start
+ * tag, comment, declaration, directive and CDATA section becomes one node, in document
+ * order, and a preorder walk of the tree meets the nodes in that same order. If the two
+ * counts disagree (markup the scan reads differently), lines stay unknown rather than
+ * wrong. The scan also reports the markup Mini-XML tolerates but XML forbids. */
+
+typedef struct {
+    int *line;                  /* (n) line of the k-th tag */
+    int n, cap, failed;
+    u2d_xml_note_fn note;
+    void *ctx;
+} tag_scan;
+
+static void scan_push(tag_scan *sc, int line)
+{
+    if (sc->failed) return;
+    if (sc->n == sc->cap) {
+        int cap = sc->cap ? 2 * sc->cap : 256;
+        int *grown = realloc(sc->line, sizeof(int) * (size_t)cap);
+        if (!grown) { sc->failed = 1; return; }
+        sc->line = grown;
+        sc->cap = cap;
+    }
+    sc->line[sc->n++] = line;
+}
+
+static void scan_note(tag_scan *sc, int line, const char *fmt, const char *arg, int len)
+{
+    char msg[U2D_ERRLEN];
+    if (!sc->note) return;
+    snprintf(msg, sizeof msg, fmt, len, arg);
+    sc->note(sc->ctx, line, msg);
+}
+
+/* Past the next `marker` (or at the end of the text), counting lines. */
+static const char *skip_past(const char *p, const char *marker, int *line)
+{
+    size_t len = strlen(marker);
+    for (; *p; p++) {
+        if (strncmp(p, marker, len) == 0) return p + len;
+        if (*p == '\n') ++*line;
+    }
+    return p;
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+static void scan_tags(const char *text, tag_scan *sc)
+{
+    int line = 1, depth = 0, noted_text = 0, subset = 0;  /* subset: in <!DOCTYPE x [...]> */
+    const char *p = text, *start = text;
+    if (strncmp(p, "\xEF\xBB\xBF", 3) == 0) start = p += 3;     /* UTF-8 byte order mark */
+    while (*p) {
+        if (*p != '<') {
+            if (*p == '\n') line++;
+            else if (subset && (*p == ']' || *p == '>')) subset = *p != '>';
+            else if (depth == 0 && !is_space(*p) && !noted_text) {
+                scan_note(sc, line, "text outside the root element is not XML%.*s; ignored", "",
+                          0);
+                noted_text = 1;
+            }
+            p++;
+            continue;
+        }
+        int at = line;
+        if (strncmp(p, "<!--", 4) == 0) {
+            scan_push(sc, at);
+            p = skip_past(p + 4, "-->", &line);
+        } else if (strncmp(p, "<![CDATA[", 9) == 0) {
+            scan_push(sc, at);
+            p = skip_past(p + 9, "]]>", &line);
+        } else if (p[1] == '?') {
+            scan_push(sc, at);
+            if (strncmp(p, "<?xml", 5) == 0 && (is_space(p[5]) || p[5] == '?') && p != start)
+                scan_note(sc, at, "the XML declaration <?xml ...?> must be the very first text "
+                          "of the file (XML 1.0, section 2.8)%.*s; read anyway", "", 0);
+            p = skip_past(p + 2, "?>", &line);
+        } else if (p[1] == '!') {                   /* a directive; Mini-XML ends it at the
+                                                       first '>', even inside its [subset] */
+            const char *from = p;
+            scan_push(sc, at);
+            p = skip_past(p + 2, ">", &line);
+            const char *open = memchr(from, '[', (size_t)(p - from));
+            subset |= open && !memchr(open, ']', (size_t)(p - open));
+        } else if (p[1] == '/') {
+            depth--;
+            p = skip_past(p + 2, ">", &line);
+        } else {                                        /* a start tag and its attributes */
+            scan_push(sc, at);
+            for (p++; *p && !is_space(*p) && *p != '>' && *p != '/'; p++) {}
+            for (;;) {
+                for (; is_space(*p); p++)
+                    if (*p == '\n') line++;
+                if (!*p) return;
+                if (*p == '>') { depth++; p++; break; }
+                if (*p == '/' && p[1] == '>') { p += 2; break; }
+                const char *name = p;
+                for (; *p && !is_space(*p) && *p != '=' && *p != '>' && *p != '/'; p++) {}
+                int nlen = (int)(p - name);
+                for (; is_space(*p); p++)
+                    if (*p == '\n') line++;
+                if (*p != '=') { if (nlen == 0) p++; continue; }
+                for (p++; is_space(*p); p++)
+                    if (*p == '\n') line++;
+                if (*p == '"' || *p == '\'') {
+                    char quote = *p++;
+                    int lt = 0, vline = line;
+                    for (; *p && *p != quote; p++) {
+                        if (*p == '\n') line++;
+                        lt |= *p == '<';
+                    }
+                    if (lt)
+                        scan_note(sc, vline, "attribute '%.*s': a '<' in a value must be written "
+                                  "&lt; in XML; read as written", name, nlen);
+                    if (*p) p++;
+                } else {
+                    scan_note(sc, line, "attribute '%.*s': the value is not in quotes (XML "
+                              "requires name=\"value\"); read up to the next space", name, nlen);
+                    for (; *p && !is_space(*p) && *p != '>'; p++) {}
+                }
+            }
+        }
+    }
+}
+
+static void assign_lines(mxml_node_t *top, const tag_scan *sc)
+{
+    int k = 0;
+    for (mxml_node_t *n = mxmlWalkNext(top, top, MXML_DESCEND); n;
+         n = mxmlWalkNext(n, top, MXML_DESCEND))
+        k += xml_is_tag(n);
+    if (sc->failed || k != sc->n) return;
+    k = 0;
+    for (mxml_node_t *n = mxmlWalkNext(top, top, MXML_DESCEND); n;
+         n = mxmlWalkNext(n, top, MXML_DESCEND))
+        if (xml_is_tag(n)) mxmlSetUserData(n, (void *)(intptr_t)sc->line[k++]);
+}
+
+/* Comments (<!-- -->), declarations (<?xml ?>) and directives (<!DOCTYPE>) are elements
+ * whose name starts with '!' or '?' in Mini-XML 3. */
+static int xml_is_real_element(mxml_node_t *n)
+{
+    if (!xml_is_element(n)) return 0;
+    const char *name = mxmlGetElement(n);
+    return name && name[0] != '!' && name[0] != '?';
+}
+
+u2d_xml *u2d_xml_load(const char *text, char err[U2D_ERRLEN], u2d_xml_note_fn note, void *ctx)
+{
+    err[0] = '\0';
+    /* Mini-XML 3 switches to UTF-16 when it meets the bytes FF FE or FE FF anywhere and
+     * then reads two bytes at a time, past a terminating NUL that falls in a pair's high
+     * byte. Neither byte occurs in UTF-8, the only encoding URDF files use: refuse them. */
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if (*p == 0xFE || *p == 0xFF) {
+            snprintf(err, U2D_ERRLEN, "invalid XML: byte 0x%02X at offset %ld is not UTF-8 "
+                     "(UTF-16 text is not supported)", *p, (long)(p - (const unsigned char *)text));
+            return NULL;
+        }
+    mxml_node_t *top = mxmlNewElement(MXML_NO_PARENT, "urdf2dyn-document");
+    if (!top) {
+        snprintf(err, U2D_ERRLEN, "out of memory while reading XML");
+        return NULL;
+    }
+    if (!xml_parse(top, text, err)) {
+        if (!err[0]) snprintf(err, U2D_ERRLEN, "invalid XML");
+        mxmlDelete(top);
+        return NULL;
+    }
+    tag_scan sc = {NULL, 0, 0, 0, note, ctx};
+    scan_tags(text, &sc);
+    assign_lines(top, &sc);
+    free(sc.line);
+    return (u2d_xml *)top;
+}
+
+void u2d_xml_free(u2d_xml *doc)
+{
+    if (doc) mxmlDelete((mxml_node_t *)doc);
+}
+
+static u2d_xml *xml_skip(mxml_node_t *n)
+{
+    while (n && !xml_is_real_element(n)) n = mxmlGetNextSibling(n);
+    return (u2d_xml *)n;
+}
+
+u2d_xml *u2d_xml_first(u2d_xml *parent)
+{
+    return xml_skip(mxmlGetFirstChild((mxml_node_t *)parent));
+}
+
+u2d_xml *u2d_xml_next(u2d_xml *node)
+{
+    return xml_skip(mxmlGetNextSibling((mxml_node_t *)node));
+}
+
+u2d_xml *u2d_xml_child(u2d_xml *parent, const char *name)
+{
+    for (u2d_xml *c = u2d_xml_first(parent); c; c = u2d_xml_next(c))
+        if (strcmp(u2d_xml_name(c), name) == 0) return c;
+    return NULL;
+}
+
+const char *u2d_xml_name(u2d_xml *node)
+{
+    return mxmlGetElement((mxml_node_t *)node);
+}
+
+const char *u2d_xml_attr(u2d_xml *node, const char *name)
+{
+    return mxmlElementGetAttr((mxml_node_t *)node, name);
+}
+
+int u2d_xml_attr_count(u2d_xml *node)
+{
+    return mxmlElementGetAttrCount((mxml_node_t *)node);
+}
+
+const char *u2d_xml_attr_name(u2d_xml *node, int k)
+{
+    const char *name = NULL;
+    mxmlElementGetAttrByIndex((mxml_node_t *)node, k, &name);
+    return name ? name : "";
+}
+
+int u2d_xml_line(u2d_xml *node)
+{
+    return (int)(intptr_t)mxmlGetUserData((mxml_node_t *)node);
+}

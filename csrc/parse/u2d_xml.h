@@ -1,0 +1,32 @@
+/* u2d_xml.h: the little of XML the URDF reader needs, behind one file that talks to mxml.
+ * A Mini-XML 4.x port changes u2d_xml.c only. */
+#ifndef U2D_XML_H
+#define U2D_XML_H
+
+#include "model/u2d_model.h"
+
+typedef struct u2d_xml u2d_xml;    /* an element (or the document) */
+
+/* Receives what is not well-formed XML but has one obvious meaning (a comment before the
+ * XML declaration, an unquoted attribute value, ...): the document still loads. */
+typedef void (*u2d_xml_note_fn)(void *ctx, int line, const char *message);
+
+/* Parse text into a document; NULL and a message in err on failure. note (may be NULL)
+ * hears about markup that is tolerated. */
+u2d_xml *u2d_xml_load(const char *text, char err[U2D_ERRLEN], u2d_xml_note_fn note, void *ctx);
+void u2d_xml_free(u2d_xml *doc);
+
+/* First / next child that is a real element (comments, declarations and text skipped). */
+u2d_xml *u2d_xml_first(u2d_xml *parent);
+u2d_xml *u2d_xml_next(u2d_xml *node);
+/* First child element with the given name, or NULL. */
+u2d_xml *u2d_xml_child(u2d_xml *parent, const char *name);
+
+const char *u2d_xml_name(u2d_xml *node);
+const char *u2d_xml_attr(u2d_xml *node, const char *name);   /* NULL if absent */
+int u2d_xml_attr_count(u2d_xml *node);
+const char *u2d_xml_attr_name(u2d_xml *node, int k);        /* k < u2d_xml_attr_count */
+/* The line of the element's start tag in the text (1-based), or 0 if unknown. */
+int u2d_xml_line(u2d_xml *node);
+
+#endif

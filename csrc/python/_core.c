@@ -1,0 +1,822 @@
+/* _core.c: the CPython module urdf2dyn._core, a thin layer over the C core.
+ *
+ * It converts arguments (any real dtype, any layout -> float64 C-contiguous, once), checks
+ * shapes and names the argument at fault, releases the GIL around the core's loops, and
+ * turns core status codes into exceptions after the GIL is back. No dynamics here. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+#include <stdlib.h>
+#include <string.h>
+#include "batch/u2d_batch.h"
+#include "batch/u2d_simd.h"
+#include "model/u2d_model.h"
+
+typedef struct {
+    PyObject *URDFError;
+    PyTypeObject *ModelType;
+} module_state;
+
+typedef struct {
+    PyObject_HEAD
+    u2d_urdf *urdf;         /* the document: names, limits, mimic, ... */
+    u2d_model *model;       /* the compiled tree                        */
+    u2d_work *spare;        /* a workspace lent to one call at a time (taken and returned
+                               with the GIL held), so small calls skip the allocation   */
+    double gravity[3];
+    int floating_base;
+} ModelObject;
+
+/* Borrow the spare workspace (NULL if another call has it: that call's u2d_batch then
+ * allocates its own). */
+static u2d_work *take_spare(ModelObject *self)
+{
+    u2d_work *w = self->spare;
+    self->spare = NULL;
+    return w ? w : u2d_work_new(self->model);
+}
+
+static void give_back(ModelObject *self, u2d_work *w)
+{
+    if (!self->spare) self->spare = w;
+    else u2d_work_free(w);
+}
+
+static const char *jtype_name(u2d_jtype t)
+{
+    switch (t) {
+    case U2D_JOINT_REVOLUTE: return "revolute";
+    case U2D_JOINT_CONTINUOUS: return "continuous";
+    case U2D_JOINT_PRISMATIC: return "prismatic";
+    case U2D_JOINT_FLOATING: return "floating";
+    case U2D_JOINT_PLANAR: return "planar";
+    case U2D_JOINT_FIXED: return "fixed";
+    }
+    return "?";
+}
+
+/* ---- arrays --------------------------------------------------------------- */
+
+static void format_shape(PyArrayObject *a, char *buf, size_t len)
+{
+    int nd = PyArray_NDIM(a);
+    size_t k = (size_t)snprintf(buf, len, "(");
+    for (int i = 0; i < nd && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, i + 1 < nd || nd == 1 ? "%zd," : "%zd",
+                              (Py_ssize_t)PyArray_DIM(a, i));
+    if (k < len) snprintf(buf + k, len - k, ")");
+}
+
+/* obj as a float64 C-contiguous array of shape (width,) or (N, width), or NULL with an
+ * exception naming the argument. */
+static PyArrayObject *as_samples(PyObject *obj, const char *arg, const char *wname,
+                                 npy_intp width)
+{
+    if (PyArray_Check(obj)) {
+        char kind = PyArray_DESCR((PyArrayObject *)obj)->kind;
+        if (kind != 'f' && kind != 'i' && kind != 'u') {
+            PyErr_Format(PyExc_TypeError, "%s: expected an array of real numbers, got dtype %R",
+                         arg, (PyObject *)PyArray_DESCR((PyArrayObject *)obj));
+            return NULL;
+        }
+    }
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROM_OTF(obj, NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
+    if (!a) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_Format(PyExc_TypeError, "%s: expected an array of real numbers (%S)", arg,
+                     value ? value : Py_None);
+        Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+        return NULL;
+    }
+    int nd = PyArray_NDIM(a);
+    if ((nd != 1 && nd != 2) || PyArray_DIM(a, nd - 1) != width) {
+        char shape[128];
+        format_shape(a, shape, sizeof shape);
+        PyErr_Format(PyExc_ValueError, "%s: expected shape (%s,) = (%zd,) or (N, %zd), got %s",
+                     arg, wname, (Py_ssize_t)width, (Py_ssize_t)width, shape);
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* b must hold as many samples as a (both single, or both N). */
+static int same_samples(PyArrayObject *a, const char *aname, PyArrayObject *b, const char *bname)
+{
+    if (PyArray_NDIM(a) == PyArray_NDIM(b) &&
+        (PyArray_NDIM(a) == 1 || PyArray_DIM(a, 0) == PyArray_DIM(b, 0)))
+        return 0;
+    char sa[128], sb[128];
+    format_shape(a, sa, sizeof sa);
+    format_shape(b, sb, sizeof sb);
+    PyErr_Format(PyExc_ValueError, "%s: has shape %s but %s has shape %s: give both one sample "
+                 "or both the same number of samples N", bname, sb, aname, sa);
+    return -1;
+}
+
+static size_t count_samples(PyArrayObject *a)
+{
+    return PyArray_NDIM(a) == 1 ? 1 : (size_t)PyArray_DIM(a, 0);
+}
+
+/* ---- status codes -> exceptions (with the GIL held) ----------------------- */
+
+static PyObject *raise_status(ModelObject *self, u2d_status st, size_t bad, const double *q,
+                              const char *qname)
+{
+    switch (st) {
+    case U2D_OK:
+        return NULL;
+    case U2D_ERR_NOMEM:
+        return PyErr_NoMemory();
+    case U2D_ERR_QUATERNION: {
+        const u2d_model *m = self->model;
+        const char *name = "root_joint";
+        for (int i = 1; i < m->nbody; i++) {
+            const double *x = q + bad * (size_t)m->nq + m->qadr[i] + 3;
+            double n2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3];
+            if (m->jtype[i] == U2D_JOINT_FLOATING && !(n2 > 1e-24 && n2 < INFINITY)) {
+                name = m->jurdf[i] >= 0 ? self->urdf->joint[m->jurdf[i]].name : "root_joint";
+                break;
+            }
+        }
+        return PyErr_Format(PyExc_ValueError, "%s: sample %zu: the quaternion of floating joint "
+                            "'%s' has zero or infinite norm", qname, bad, name);
+    }
+    case U2D_ERR_SINGULAR:
+        return PyErr_Format(PyExc_ValueError, "sample %zu: singular mass matrix: a movable joint "
+                            "carries no inertia along its motion (e.g. a massless leaf link), "
+                            "or two joint axes line up (gimbal lock of a chain of revolute "
+                            "joints through one point); forward dynamics is undefined there",
+                            bad);
+    case U2D_ERR_ARGUMENT:
+        return PyErr_Format(PyExc_ValueError, "argument out of range");
+    case U2D_ERR_THREAD:
+        return PyErr_Format(PyExc_RuntimeError, "could not start worker threads");
+    }
+    return PyErr_Format(PyExc_RuntimeError, "urdf2dyn core: unknown status %d", (int)st);
+}
+
+/* ---- Model ---------------------------------------------------------------- */
+
+static void Model_dealloc(ModelObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    u2d_work_free(self->spare);
+    u2d_model_free(self->model);
+    u2d_urdf_free(self->urdf);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+/* ---- algorithms: what each takes and returns, per sample ---------------------- */
+
+/* Shape codes: q = nq, v = nv, L = links, J = movable joints, P = inertial parameters
+ * (10 per moving body), digits = themselves. */
+typedef struct {
+    int nin;
+    const char *in_name[3];
+    char in_kind[3];            /* 'q' or 'v' */
+    int nout;
+    const char *out_shape[3];   /* "" is a scalar per sample */
+} algo_spec;
+
+static const algo_spec algo_specs[U2D_NALGO] = {
+    [U2D_ALGO_RNEA] = {3, {"q", "v", "a"}, "qvv", 1, {"v"}},
+    [U2D_ALGO_CRBA] = {1, {"q"}, "q", 1, {"vv"}},
+    [U2D_ALGO_NLE] = {2, {"q", "v"}, "qv", 1, {"v"}},
+    [U2D_ALGO_GRAVITY] = {1, {"q"}, "q", 1, {"v"}},
+    [U2D_ALGO_CORIOLIS] = {2, {"q", "v"}, "qv", 1, {"vv"}},
+    [U2D_ALGO_ABA] = {3, {"q", "v", "tau"}, "qvv", 1, {"v"}},
+    [U2D_ALGO_FK] = {1, {"q"}, "q", 2, {"L3", "L33"}},
+    [U2D_ALGO_JOINT_POS] = {1, {"q"}, "q", 1, {"J3"}},
+    [U2D_ALGO_COM] = {1, {"q"}, "q", 1, {"3"}},
+    [U2D_ALGO_JACOBIAN] = {1, {"q"}, "q", 1, {"6v"}},
+    [U2D_ALGO_LINK_VEL] = {2, {"q", "v"}, "qv", 1, {"L6"}},
+    [U2D_ALGO_KINETIC] = {2, {"q", "v"}, "qv", 1, {""}},
+    [U2D_ALGO_POTENTIAL] = {1, {"q"}, "q", 1, {""}},
+    [U2D_ALGO_INTEGRATE] = {2, {"q", "v"}, "qv", 1, {"q"}},
+    [U2D_ALGO_DIFFERENCE] = {2, {"q0", "q1"}, "qq", 1, {"v"}},
+    [U2D_ALGO_NORMALIZE] = {1, {"q"}, "q", 1, {"q"}},
+    [U2D_ALGO_RNEA_DERIV] = {3, {"q", "v", "a"}, "qvv", 3, {"vv", "vv", "vv"}},
+    [U2D_ALGO_ABA_DERIV] = {3, {"q", "v", "tau"}, "qvv", 3, {"vv", "vv", "vv"}},
+    [U2D_ALGO_CCRBA] = {1, {"q"}, "q", 1, {"6v"}},
+    [U2D_ALGO_CENTROIDAL] = {3, {"q", "v", "a"}, "qvv", 2, {"33", "26"}},
+    [U2D_ALGO_REGRESSOR] = {3, {"q", "v", "a"}, "qvv", 1, {"vP"}},
+    [U2D_ALGO_FRAME_JACOBIAN] = {1, {"q"}, "q", 1, {"6v"}},
+    [U2D_ALGO_FRAME_JACOBIAN_DOT] = {2, {"q", "v"}, "qv", 1, {"6v"}},
+    [U2D_ALGO_FRAME_VELOCITY] = {2, {"q", "v"}, "qv", 1, {"6"}},
+    [U2D_ALGO_FRAME_ACCELERATION] = {3, {"q", "v", "a"}, "qvv", 1, {"6"}},
+    [U2D_ALGO_FRAME_CLASSICAL] = {3, {"q", "v", "a"}, "qvv", 1, {"6"}},
+};
+
+static npy_intp shape_size(const u2d_model *m, char code)
+{
+    switch (code) {
+    case 'q': return m->nq;
+    case 'v': return m->nv;
+    case 'L': return m->nlink;
+    case 'J': return m->njoint;
+    case 'P': return 10 * (npy_intp)(m->nbody - 1);
+    default: return code - '0';
+    }
+}
+
+/* A new array of n samples (or one sample, without the leading axis) of the given shape. */
+static PyArrayObject *new_output(const u2d_model *m, const char *shape, int single, npy_intp n,
+                                 size_t *per_sample)
+{
+    npy_intp dims[4];
+    int nd = 0;
+    size_t size = 1;
+    if (!single) dims[nd++] = n;
+    for (const char *c = shape; *c; c++) {
+        dims[nd] = shape_size(m, *c);
+        size *= (size_t)dims[nd++];
+    }
+    *per_sample = size;
+    return (PyArrayObject *)PyArray_SimpleNew(nd, dims, NPY_DOUBLE);
+}
+
+/* Wrenches for the core: bodies (K,) and wrenches (N or 1, K, 6); None for none. */
+static int convert_fext(const u2d_model *m, PyObject *body_obj, PyObject *wrench_obj, size_t n,
+                        PyArrayObject **fb, PyArrayObject **fw, int *nfext, int *shared)
+{
+    *nfext = 0;
+    *shared = 0;
+    if (body_obj == Py_None) return 0;
+    *fb = (PyArrayObject *)PyArray_FROM_OTF(body_obj, NPY_INT, NPY_ARRAY_IN_ARRAY);
+    *fw = (PyArrayObject *)PyArray_FROM_OTF(wrench_obj, NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
+    if (!*fb || !*fw) return -1;
+    npy_intp k = PyArray_SIZE(*fb);
+    if (PyArray_NDIM(*fb) != 1 || PyArray_NDIM(*fw) != 3 || PyArray_DIM(*fw, 1) != k ||
+        PyArray_DIM(*fw, 2) != 6 ||
+        (PyArray_DIM(*fw, 0) != 1 && (size_t)PyArray_DIM(*fw, 0) != n)) {
+        PyErr_Format(PyExc_ValueError, "f_ext: expected wrenches of shape (6,) or (N, 6) "
+                     "with N = %zu", n);
+        return -1;
+    }
+    const int *body = PyArray_DATA(*fb);
+    for (npy_intp i = 0; i < k; i++)
+        if (body[i] < 0 || body[i] >= m->nbody) {
+            PyErr_Format(PyExc_ValueError, "f_ext: body index %d out of range", body[i]);
+            return -1;
+        }
+    *nfext = (int)k;
+    *shared = PyArray_DIM(*fw, 0) == 1 && n != 1;
+    return 0;
+}
+
+/* compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt[, reference]) */
+static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 8 || nargs > 9 || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "compute(algo, inputs, fext_body, fext_wrench, "
+                        "threads, link, point, dt)");
+        return NULL;
+    }
+    const u2d_model *m = self->model;
+    long algo = PyLong_AsLong(args[0]), threads = PyLong_AsLong(args[4]);
+    long link = PyLong_AsLong(args[5]);
+    long reference = nargs > 8 ? PyLong_AsLong(args[8]) : 0;
+    double dt = PyFloat_AsDouble(args[7]);
+    if (PyErr_Occurred()) return NULL;
+    if (algo < 0 || algo >= U2D_NALGO) {
+        PyErr_Format(PyExc_ValueError, "unknown algorithm %ld", algo);
+        return NULL;
+    }
+    const algo_spec *spec = &algo_specs[algo];
+    if (PyTuple_GET_SIZE(args[1]) != spec->nin) {
+        PyErr_Format(PyExc_TypeError, "expected %d arrays", spec->nin);
+        return NULL;
+    }
+    PyArrayObject *in[3] = {NULL, NULL, NULL}, *out[3] = {NULL, NULL, NULL}, *fb = NULL;
+    PyArrayObject *fw = NULL;
+    PyObject *result = NULL;
+    u2d_batch_args ba = {0};
+
+    for (int k = 0; k < spec->nin; k++) {
+        char kind = spec->in_kind[k];
+        in[k] = as_samples(PyTuple_GET_ITEM(args[1], k), spec->in_name[k],
+                           kind == 'q' ? "nq" : "nv", kind == 'q' ? m->nq : m->nv);
+        if (!in[k] || (k > 0 && same_samples(in[0], spec->in_name[0], in[k], spec->in_name[k])))
+            goto done;
+        ba.in[k] = PyArray_DATA(in[k]);
+        ba.in_size[k] = (size_t)(kind == 'q' ? m->nq : m->nv);
+    }
+    int single = PyArray_NDIM(in[0]) == 1;
+    size_t n = count_samples(in[0]);
+    if (convert_fext(m, args[2], args[3], n, &fb, &fw, &ba.nfext, &ba.fext_shared)) goto done;
+    if (ba.nfext) {
+        ba.fext_body = PyArray_DATA(fb);
+        ba.fext_wrench = PyArray_DATA(fw);
+    }
+    for (int k = 0; k < spec->nout; k++) {
+        out[k] = new_output(m, spec->out_shape[k], single, (npy_intp)n, &ba.out_size[k]);
+        if (!out[k]) goto done;
+        ba.out[k] = PyArray_DATA(out[k]);
+    }
+    if (args[6] != Py_None &&
+        !PyArg_ParseTuple(args[6], "ddd", &ba.point[0], &ba.point[1], &ba.point[2]))
+        goto done;
+    memcpy(ba.gravity, self->gravity, sizeof ba.gravity);
+    ba.link = (int)link;
+    ba.reference = (u2d_reference)reference;
+    ba.dt = dt;
+
+    size_t bad = 0;
+    u2d_status st;
+    int nt = threads > 64 ? 64 : (int)threads;
+    u2d_work *w = take_spare(self);
+    Py_BEGIN_ALLOW_THREADS
+    st = u2d_batch(m, (u2d_algo)algo, n, nt, &ba, w, &bad);
+    Py_END_ALLOW_THREADS
+    if (w) give_back(self, w);
+    if (st != U2D_OK) {
+        raise_status(self, st, bad, ba.in[0], spec->in_name[0]);
+        goto done;
+    }
+    if (spec->nout == 1) {
+        result = (PyObject *)out[0];
+        out[0] = NULL;
+    } else if (spec->nout == 2) result = PyTuple_Pack(2, out[0], out[1]);
+    else result = PyTuple_Pack(3, out[0], out[1], out[2]);
+done:
+    for (int k = 0; k < 3; k++) Py_XDECREF(in[k]);
+    for (int k = 0; k < 3; k++) Py_XDECREF(out[k]);
+    Py_XDECREF(fb); Py_XDECREF(fw);
+    return result;
+}
+
+/* simulate(q0, v0, tau, tau_half_steps, dt, method, fext_body, fext_wrench) -> (qs, vs) */
+static PyObject *Model_simulate(ModelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "simulate(q0, v0, tau, tau_half_steps, dt, method, "
+                        "fext_body, fext_wrench)");
+        return NULL;
+    }
+    const u2d_model *m = self->model;
+    int half = PyObject_IsTrue(args[3]);
+    double dt = PyFloat_AsDouble(args[4]);
+    long method = PyLong_AsLong(args[5]);
+    if (PyErr_Occurred()) return NULL;
+    PyArrayObject *q0 = NULL, *v0 = NULL, *tau = NULL, *qs = NULL, *vs = NULL, *fb = NULL,
+                  *fw = NULL;
+    PyObject *result = NULL;
+    u2d_work *w = NULL;
+    if (!(q0 = as_samples(args[0], "q0", "nq", m->nq)) ||
+        !(v0 = as_samples(args[1], "v0", "nv", m->nv)) ||
+        !(tau = as_samples(args[2], "tau", "nv", m->nv)))
+        goto done;
+    if (PyArray_NDIM(q0) != 1 || PyArray_NDIM(v0) != 1 || PyArray_NDIM(tau) != 2) {
+        PyErr_SetString(PyExc_ValueError, "simulate: q0 must be (nq,), v0 (nv,) and tau "
+                        "(steps, nv) or (2 steps + 1, nv)");
+        goto done;
+    }
+    size_t rows = (size_t)PyArray_DIM(tau, 0), steps = half ? (rows - 1) / 2 : rows;
+    if (steps < 1 || (half && rows % 2 == 0)) {
+        PyErr_Format(PyExc_ValueError, "simulate: tau has %zu rows: expected steps >= 1 rows, "
+                     "or 2 steps + 1 rows with half_steps=True", rows);
+        goto done;
+    }
+    int nfext = 0, shared = 0;
+    if (convert_fext(m, args[6], args[7], steps, &fb, &fw, &nfext, &shared)) goto done;
+    npy_intp dq[2] = {(npy_intp)steps + 1, m->nq}, dv[2] = {(npy_intp)steps + 1, m->nv};
+    if (!(qs = (PyArrayObject *)PyArray_SimpleNew(2, dq, NPY_DOUBLE)) ||
+        !(vs = (PyArrayObject *)PyArray_SimpleNew(2, dv, NPY_DOUBLE)) ||
+        !(w = take_spare(self))) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    size_t bad = 0;
+    u2d_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = u2d_simulate(m, w, self->gravity, PyArray_DATA(q0), PyArray_DATA(v0), PyArray_DATA(tau),
+                      half, steps, dt, (u2d_method)method, nfext,
+                      nfext ? PyArray_DATA(fb) : NULL, nfext ? PyArray_DATA(fw) : NULL, shared,
+                      PyArray_DATA(qs), PyArray_DATA(vs), &bad);
+    Py_END_ALLOW_THREADS
+    if (st != U2D_OK) {
+        PyObject *type, *value, *tb;
+        raise_status(self, st, 0, PyArray_DATA(qs) + bad * (size_t)m->nq, "q");
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_Format(type, "simulate: step %zu: %S", bad, value);
+        Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+        goto done;
+    }
+    result = PyTuple_Pack(2, qs, vs);
+done:
+    if (w) give_back(self, w);
+    Py_XDECREF(q0); Py_XDECREF(v0); Py_XDECREF(tau); Py_XDECREF(qs); Py_XDECREF(vs);
+    Py_XDECREF(fb); Py_XDECREF(fw);
+    return result;
+}
+
+/* joints(): one tuple per movable joint, in q order. */
+static PyObject *Model_joints(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const u2d_model *m = self->model;
+    const u2d_urdf *u = self->urdf;
+    PyObject *list = PyList_New(0);
+    if (!list) return NULL;
+    for (int i = 1; i < m->nbody; i++) {
+        int j = m->jurdf[i];
+        const u2d_urdf_joint *J = j >= 0 ? &u->joint[j] : NULL;
+        const double *ax = &m->axis[3 * i];
+        PyObject *limit = J && J->has_limit
+            ? Py_BuildValue("(dddd)", J->lower, J->upper, J->effort, J->velocity)
+            : Py_NewRef(Py_None);
+        PyObject *mimic = J && J->mimic
+            ? Py_BuildValue("(sdd)", J->mimic, J->mimic_multiplier, J->mimic_offset)
+            : Py_NewRef(Py_None);
+        if (!limit || !mimic) {
+            Py_XDECREF(limit); Py_XDECREF(mimic); Py_DECREF(list);
+            return NULL;
+        }
+        PyObject *t = Py_BuildValue(   /* 'N' steals limit and mimic, even on failure */
+            "(ssiiiizs(ddd)NNdd)", J ? J->name : "root_joint", jtype_name(m->jtype[i]),
+            m->qadr[i], m->vadr[i], m->jnq[i], m->jnv[i],
+            J ? u->link[J->parent].name : NULL, u->link[J ? J->child : u->root].name,
+            ax[0], ax[1], ax[2], limit, mimic, J ? J->damping : 0.0, J ? J->friction : 0.0);
+        if (!t) { Py_DECREF(list); return NULL; }
+        int rc = PyList_Append(list, t);
+        Py_DECREF(t);
+        if (rc) { Py_DECREF(list); return NULL; }
+    }
+    return list;
+}
+
+/* links(): (name, body) per URDF link, in document order. */
+static PyObject *Model_links(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const u2d_model *m = self->model;
+    PyObject *list = PyList_New(m->nlink);
+    if (!list) return NULL;
+    for (int l = 0; l < m->nlink; l++) {
+        PyObject *t = Py_BuildValue("(si)", self->urdf->link[l].name, m->link_body[l]);
+        if (!t) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, l, t);
+    }
+    return list;
+}
+
+/* ---- the compiled structure, read-only ------------------------------------- */
+
+/* A new float64 array of the given shape filled from src (n doubles), or NULL. */
+static PyObject *copy_doubles(int nd, const npy_intp *dims, const double *src)
+{
+    PyObject *a = PyArray_SimpleNew(nd, (npy_intp *)dims, NPY_DOUBLE);
+    if (!a) return NULL;
+    npy_intp n = PyArray_SIZE((PyArrayObject *)a);
+    if (n) memcpy(PyArray_DATA((PyArrayObject *)a), src, sizeof(double) * (size_t)n);
+    return a;
+}
+
+static PyObject *copy_ints(npy_intp n, const int *src)
+{
+    PyObject *a = PyArray_SimpleNew(1, &n, NPY_INT);
+    if (a && n) memcpy(PyArray_DATA((PyArrayObject *)a), src, sizeof(int) * (size_t)n);
+    return a;
+}
+
+/* Store value under key in dict and drop the reference; -1 if value is NULL or on error. */
+static int put(PyObject *dict, const char *key, PyObject *value)
+{
+    if (!value) return -1;
+    int rc = PyDict_SetItemString(dict, key, value);
+    Py_DECREF(value);
+    return rc;
+}
+
+/* structure(): the compiled tree as a dict of new arrays (code generators read this; the
+ * model itself stays private and immutable). Per body: parent, jtype, qadr, vadr, jnq, jnv,
+ * axis (nb,3), plane (nb,6), Xtree as E (nb,3,3) and r (nb,3), inertia as mass (nb,),
+ * h (nb,3) and Ib (nb,3,3), joint (name of the joint above, "" for the world); per link:
+ * link_body (nl,), link_E (nl,3,3), link_r (nl,3). */
+static PyObject *Model_structure(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const u2d_model *m = self->model;
+    const u2d_urdf *u = self->urdf;
+    const npy_intp nb = m->nbody, nl = m->nlink;
+    double *buf = malloc(sizeof(double) * (size_t)(nb > nl ? nb : nl) * 9 + sizeof(double));
+    PyObject *d = PyDict_New(), *names = PyList_New(nb);
+    if (!buf || !d || !names) goto error;
+    if (put(d, "parent", copy_ints(nb, m->parent)) || put(d, "jtype", copy_ints(nb, m->jtype)) ||
+        put(d, "qadr", copy_ints(nb, m->qadr)) || put(d, "vadr", copy_ints(nb, m->vadr)) ||
+        put(d, "jnq", copy_ints(nb, m->jnq)) || put(d, "jnv", copy_ints(nb, m->jnv)) ||
+        put(d, "link_body", copy_ints(nl, m->link_body)))
+        goto error;
+    npy_intp d3[2] = {nb, 3}, d6[2] = {nb, 6}, d33[3] = {nb, 3, 3};
+    npy_intp l3[2] = {nl, 3}, l33[3] = {nl, 3, 3};
+    if (put(d, "axis", copy_doubles(2, d3, m->axis)) ||
+        put(d, "plane", copy_doubles(2, d6, m->plane)))
+        goto error;
+    for (npy_intp b = 0; b < nb; b++) memcpy(buf + 9 * b, m->Xtree[b].E, 9 * sizeof(double));
+    if (put(d, "Xtree_E", copy_doubles(3, d33, buf))) goto error;
+    for (npy_intp b = 0; b < nb; b++) memcpy(buf + 3 * b, m->Xtree[b].r, 3 * sizeof(double));
+    if (put(d, "Xtree_r", copy_doubles(2, d3, buf))) goto error;
+    for (npy_intp b = 0; b < nb; b++) buf[b] = m->inertia[b].m;
+    if (put(d, "mass", copy_doubles(1, &nb, buf))) goto error;
+    for (npy_intp b = 0; b < nb; b++) memcpy(buf + 3 * b, m->inertia[b].h, 3 * sizeof(double));
+    if (put(d, "h", copy_doubles(2, d3, buf))) goto error;
+    for (npy_intp b = 0; b < nb; b++) memcpy(buf + 9 * b, m->inertia[b].Ib, 9 * sizeof(double));
+    if (put(d, "Ib", copy_doubles(3, d33, buf))) goto error;
+    for (npy_intp l = 0; l < nl; l++) memcpy(buf + 9 * l, m->link_X[l].E, 9 * sizeof(double));
+    if (put(d, "link_E", copy_doubles(3, l33, buf))) goto error;
+    for (npy_intp l = 0; l < nl; l++) memcpy(buf + 3 * l, m->link_X[l].r, 3 * sizeof(double));
+    if (put(d, "link_r", copy_doubles(2, l3, buf))) goto error;
+    for (npy_intp b = 0; b < nb; b++) {
+        int j = m->jurdf[b];
+        PyObject *s = PyUnicode_FromString(b == 0 ? "" : j >= 0 ? u->joint[j].name : "root_joint");
+        if (!s) goto error;
+        PyList_SET_ITEM(names, b, s);
+    }
+    free(buf);
+    if (put(d, "joint", names)) { Py_DECREF(d); return NULL; }
+    return d;
+error:
+    free(buf);
+    Py_XDECREF(d); Py_XDECREF(names);
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+    return NULL;
+}
+
+/* inertial_parameters(): (nbody - 1, 10) per moving body [m, m c, Ixx Ixy Iyy Ixz Iyz Izz]. */
+static PyObject *Model_inertial_parameters(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    npy_intp dims[2] = {self->model->nbody - 1, 10};
+    PyObject *pi = PyArray_SimpleNew(2, dims, NPY_DOUBLE);
+    if (pi) u2d_inertial_parameters(self->model, PyArray_DATA((PyArrayObject *)pi));
+    return pi;
+}
+
+/* findings(): (line, message) per questionable input read as written (0: line unknown). */
+static PyObject *Model_findings(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const u2d_urdf *u = self->urdf;
+    PyObject *list = PyList_New(u->nfinding);
+    if (!list) return NULL;
+    for (int k = 0; k < u->nfinding; k++) {
+        PyObject *t = Py_BuildValue("(is)", u->finding[k].line, u->finding[k].message);
+        if (!t) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, k, t);
+    }
+    return list;
+}
+
+/* document(): the URDF as read, for advice on it: links (name, line, mass, com, Icom) with
+ * mass None when there is no <inertial>, and every joint, fixed ones included (name, line,
+ * type, parent, child, (lower, upper, effort, velocity) or None), in document order. */
+static PyObject *Model_document(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const u2d_urdf *u = self->urdf;
+    PyObject *links = PyList_New(u->nlink), *joints = PyList_New(u->njoint);
+    if (!links || !joints) goto error;
+    for (int l = 0; l < u->nlink; l++) {
+        const u2d_urdf_link *L = &u->link[l];
+        const double *c = L->com, *Ic = L->Icom;
+        PyObject *t = L->has_inertial
+            ? Py_BuildValue("(sid(ddd)(ddddddddd))", L->name, L->line, L->mass, c[0], c[1],
+                            c[2], Ic[0], Ic[1], Ic[2], Ic[3], Ic[4], Ic[5], Ic[6], Ic[7], Ic[8])
+            : Py_BuildValue("(siOOO)", L->name, L->line, Py_None, Py_None, Py_None);
+        if (!t) goto error;
+        PyList_SET_ITEM(links, l, t);
+    }
+    for (int j = 0; j < u->njoint; j++) {
+        const u2d_urdf_joint *J = &u->joint[j];
+        PyObject *limit = J->has_limit
+            ? Py_BuildValue("(dddd)", J->lower, J->upper, J->effort, J->velocity)
+            : Py_NewRef(Py_None);
+        if (!limit) goto error;
+        PyObject *t = Py_BuildValue("(sisssN)", J->name, J->line, jtype_name(J->type),
+                                    u->link[J->parent].name, u->link[J->child].name, limit);
+        if (!t) goto error;        /* 'N' stole limit, even on failure */
+        PyList_SET_ITEM(joints, j, t);
+    }
+    return Py_BuildValue("(NN)", links, joints);
+error:
+    Py_XDECREF(links);
+    Py_XDECREF(joints);
+    return NULL;
+}
+
+static PyObject *Model_get_gravity(ModelObject *self, void *Py_UNUSED(c))
+{
+    npy_intp dim = 3;
+    PyObject *g = PyArray_SimpleNew(1, &dim, NPY_DOUBLE);
+    if (g) memcpy(PyArray_DATA((PyArrayObject *)g), self->gravity, sizeof self->gravity);
+    return g;
+}
+
+static int Model_set_gravity(ModelObject *self, PyObject *value, void *Py_UNUSED(c))
+{
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "gravity cannot be deleted");
+        return -1;
+    }
+    PyArrayObject *g = as_samples(value, "gravity", "3", 3);
+    if (!g) return -1;
+    const double *x = PyArray_DATA(g);
+    int ok = PyArray_NDIM(g) == 1 && isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
+    if (ok) memcpy(self->gravity, x, sizeof self->gravity);
+    else PyErr_SetString(PyExc_ValueError, "gravity: expected 3 finite numbers (m/s^2)");
+    Py_DECREF(g);
+    return ok ? 0 : -1;
+}
+
+static PyObject *Model_get_int(ModelObject *self, void *which)
+{
+    const u2d_model *m = self->model;
+    switch ((int)(intptr_t)which) {
+    case 0: return PyLong_FromLong(m->nq);
+    case 1: return PyLong_FromLong(m->nv);
+    case 2: return PyLong_FromLong(m->nbody);
+    case 4: {
+        double mass = 0.0;
+        for (int b = 1; b < m->nbody; b++) mass += m->inertia[b].m;
+        return PyFloat_FromDouble(mass);
+    }
+    default: return PyBool_FromLong(self->floating_base);
+    }
+}
+
+static PyObject *Model_get_name(ModelObject *self, void *Py_UNUSED(c))
+{
+    return PyUnicode_FromString(self->urdf->name);
+}
+
+static PyMethodDef Model_methods[] = {
+    {"compute", (PyCFunction)(void (*)(void))Model_compute, METH_FASTCALL,
+     "compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt)"},
+    {"simulate", (PyCFunction)(void (*)(void))Model_simulate, METH_FASTCALL,
+     "simulate(q0, v0, tau, tau_half_steps, dt, method, fext_body, fext_wrench) -> (qs, vs)"},
+    {"joints", (PyCFunction)Model_joints, METH_NOARGS, "movable joints, in q order"},
+    {"links", (PyCFunction)Model_links, METH_NOARGS, "(name, body) per URDF link"},
+    {"structure", (PyCFunction)Model_structure, METH_NOARGS,
+     "the compiled tree: a dict of arrays (parents, joints, placements, inertias, links)"},
+    {"inertial_parameters", (PyCFunction)Model_inertial_parameters, METH_NOARGS,
+     "(nbody - 1, 10) inertial parameters per moving body"},
+    {"findings", (PyCFunction)Model_findings, METH_NOARGS,
+     "(line, message) per questionable input read as written"},
+    {"document", (PyCFunction)Model_document, METH_NOARGS,
+     "(links, joints) of the URDF as read, fixed joints included"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Model_getset[] = {
+    {"gravity", (getter)Model_get_gravity, (setter)Model_set_gravity, "gravity (3,)", NULL},
+    {"nq", (getter)Model_get_int, NULL, "configuration size", (void *)0},
+    {"nv", (getter)Model_get_int, NULL, "velocity size", (void *)1},
+    {"nbody", (getter)Model_get_int, NULL, "bodies, the world included", (void *)2},
+    {"floating_base", (getter)Model_get_int, NULL, "floating root added", (void *)3},
+    {"total_mass", (getter)Model_get_int, NULL, "mass of the moving links", (void *)4},
+    {"name", (getter)Model_get_name, NULL, "robot name", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot Model_slots[] = {
+    {Py_tp_dealloc, Model_dealloc},
+    {Py_tp_methods, Model_methods},
+    {Py_tp_getset, Model_getset},
+    {Py_tp_doc, "A compiled URDF model (create it with urdf2dyn._core.load)."},
+    {0, NULL},
+};
+
+static PyType_Spec Model_spec = {
+    "urdf2dyn._core.Model", sizeof(ModelObject), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    Model_slots,
+};
+
+/* ---- module --------------------------------------------------------------- */
+
+/* load(xml_text, floating_base) -> Model */
+static PyObject *core_load(PyObject *module, PyObject *args)
+{
+    module_state *st = PyModule_GetState(module);
+    const char *xml;
+    Py_ssize_t len;
+    int floating_base = 0;
+    if (!PyArg_ParseTuple(args, "s#p", &xml, &len, &floating_base)) return NULL;
+    if ((size_t)len != strlen(xml)) {
+        PyErr_SetString(st->URDFError, "the URDF text contains a NUL character");
+        return NULL;
+    }
+    char err[U2D_ERRLEN] = "";
+    u2d_urdf *u;
+    u2d_model *m = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    u = u2d_urdf_parse(xml, err);
+    if (u) m = u2d_model_compile(u, floating_base, err);
+    Py_END_ALLOW_THREADS
+    if (!m) {
+        u2d_urdf_free(u);
+        PyErr_SetString(st->URDFError, err[0] ? err : "could not load the URDF");
+        return NULL;
+    }
+    ModelObject *self = PyObject_New(ModelObject, st->ModelType);
+    if (!self) {
+        u2d_model_free(m);
+        u2d_urdf_free(u);
+        return NULL;
+    }
+    self->urdf = u;
+    self->model = m;
+    self->spare = NULL;
+    self->gravity[0] = 0.0; self->gravity[1] = 0.0; self->gravity[2] = -9.81;
+    self->floating_base = floating_base;
+    return (PyObject *)self;
+}
+
+static int core_exec(PyObject *module)
+{
+    module_state *st = PyModule_GetState(module);
+    import_array1(-1);
+    st->URDFError = PyErr_NewExceptionWithDoc(
+        "urdf2dyn.URDFError", "A URDF document that cannot be loaded; the message names the "
+        "element, the attribute and the reason.", PyExc_ValueError, NULL);
+    if (!st->URDFError || PyModule_AddObjectRef(module, "URDFError", st->URDFError) < 0)
+        return -1;
+    static const struct { const char *name; int id; } algos[] = {
+        {"RNEA", U2D_ALGO_RNEA}, {"CRBA", U2D_ALGO_CRBA}, {"NLE", U2D_ALGO_NLE},
+        {"GRAVITY", U2D_ALGO_GRAVITY}, {"CORIOLIS", U2D_ALGO_CORIOLIS}, {"ABA", U2D_ALGO_ABA},
+        {"FK", U2D_ALGO_FK}, {"JOINT_POS", U2D_ALGO_JOINT_POS}, {"COM", U2D_ALGO_COM},
+        {"JACOBIAN", U2D_ALGO_JACOBIAN}, {"LINK_VEL", U2D_ALGO_LINK_VEL},
+        {"KINETIC", U2D_ALGO_KINETIC}, {"POTENTIAL", U2D_ALGO_POTENTIAL},
+        {"INTEGRATE", U2D_ALGO_INTEGRATE}, {"DIFFERENCE", U2D_ALGO_DIFFERENCE},
+        {"NORMALIZE", U2D_ALGO_NORMALIZE},
+        {"RNEA_DERIV", U2D_ALGO_RNEA_DERIV}, {"ABA_DERIV", U2D_ALGO_ABA_DERIV},
+        {"CCRBA", U2D_ALGO_CCRBA}, {"CENTROIDAL", U2D_ALGO_CENTROIDAL},
+        {"REGRESSOR", U2D_ALGO_REGRESSOR},
+        {"FRAME_JACOBIAN", U2D_ALGO_FRAME_JACOBIAN},
+        {"FRAME_JACOBIAN_DOT", U2D_ALGO_FRAME_JACOBIAN_DOT},
+        {"FRAME_VELOCITY", U2D_ALGO_FRAME_VELOCITY},
+        {"FRAME_ACCELERATION", U2D_ALGO_FRAME_ACCELERATION},
+        {"FRAME_CLASSICAL", U2D_ALGO_FRAME_CLASSICAL},
+        {"LOCAL", U2D_LOCAL}, {"WORLD", U2D_WORLD},
+        {"LOCAL_WORLD_ALIGNED", U2D_LOCAL_WORLD_ALIGNED},
+        {"EULER", U2D_EULER}, {"SEMI_IMPLICIT", U2D_SEMI_IMPLICIT}, {"RK4", U2D_RK4},
+    };
+    for (size_t k = 0; k < sizeof algos / sizeof algos[0]; k++)
+        if (PyModule_AddIntConstant(module, algos[k].name, algos[k].id) < 0) return -1;
+    st->ModelType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Model_spec, NULL);
+    if (!st->ModelType || PyModule_AddType(module, st->ModelType) < 0) return -1;
+    return 0;
+}
+
+static int core_traverse(PyObject *module, visitproc visit, void *arg)
+{
+    module_state *st = PyModule_GetState(module);
+    Py_VISIT(st->URDFError);
+    Py_VISIT(st->ModelType);
+    return 0;
+}
+
+static int core_clear(PyObject *module)
+{
+    module_state *st = PyModule_GetState(module);
+    Py_CLEAR(st->URDFError);
+    Py_CLEAR(st->ModelType);
+    return 0;
+}
+
+static void core_free(void *module) { core_clear((PyObject *)module); }
+
+static PyObject *core_simd_path(PyObject *self, PyObject *noargs)
+{
+    (void)self; (void)noargs;
+    return PyUnicode_FromString(u2d_simd_path());
+}
+
+static PyObject *core_set_simd_path(PyObject *self, PyObject *args)
+{
+    const char *name = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "z", &name)) return NULL;
+    if (u2d_simd_select(name) != 0)
+        return PyErr_Format(PyExc_ValueError, "set_simd_path: %s is not available on this CPU "
+                            "or in this build (use avx512, avx2, scalar or None)", name);
+    return PyUnicode_FromString(u2d_simd_path());
+}
+
+static PyMethodDef core_methods[] = {
+    {"load", core_load, METH_VARARGS, "load(xml_text, floating_base) -> Model"},
+    {"simd_path", core_simd_path, METH_NOARGS, "simd_path() -> str"},
+    {"set_simd_path", core_set_simd_path, METH_VARARGS, "set_simd_path(name or None) -> str"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyModuleDef_Slot core_slots[] = {
+    {Py_mod_exec, core_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "urdf2dyn._core", "urdf2dyn's C core.", sizeof(module_state),
+    core_methods, core_slots, core_traverse, core_clear, core_free,
+};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModuleDef_Init(&core_module); }

@@ -1,0 +1,151 @@
+"""urdf2dyn.inverse_dynamics_trial is the documented chain of library calls (checked step by
+step against them), the command line is that function, --filter-loads no reproduces OpenSim's
+choice (coordinates only), the default needs no SciPy, and run_trials gives the same results in
+local processes and on a Dask cluster."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+from urdf2dyn.biomech import grf as G
+from urdf2dyn.biomech import formats, processing
+from urdf2dyn.cli import main
+from urdf2dyn.biomech.human import humod_subject
+
+from recording_files import GRF, HUMAN, MOTION
+
+
+@pytest.fixture(scope="module")
+def model():
+    return humod_subject("A")
+
+
+def test_trial_is_the_chain_of_library_calls(model):
+    res = urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF)
+    t, q, _, _ = formats.read(MOTION).for_model(model)
+    v, a = processing.estimate_derivatives(t, q, model=model)
+    f_ext = G.external_loads(G.read_grf(GRF), model, time=t)
+    tau = model.inverse_dynamics(q, v, a, f_ext=f_ext)
+    np.testing.assert_array_equal(res.tau, tau)
+    np.testing.assert_array_equal(res.residuals.force, G.root_residuals(model, q, tau).force)
+    assert res.record["derivatives"] == "gradient" and res.record["filter_hz"] is None
+    assert res.record["loads"] == GRF and res.record["units"] == "radians"
+
+
+def test_filter_loads_yes_and_no(model, tmp_path):
+    pytest.importorskip("scipy")
+    # the trial starts and ends in flight: the filter pulls the accelerations at both ends
+    # towards zero (odd padding), and the residual check says where
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match=r"at t = 3.395 s \(an end of the trial"):
+        yes = urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF, filter_hz=15)
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match="an end of the trial"):
+        no = urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF, filter_hz=15,
+                                             filter_loads=False)
+    t, q, _, _ = formats.read(MOTION).for_model(model)
+    qf, v, a = processing.estimate_derivatives(t, q, cutoff_hz=15, model=model, return_positions=True)
+    raw = G.external_loads(G.read_grf(GRF), model, time=t)
+    for link, w in raw.items():
+        np.testing.assert_array_equal(no.f_ext[link], w)                   # OpenSim: raw loads
+        np.testing.assert_allclose(yes.f_ext[link], processing.lowpass(t, w, 15), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(no.tau, model.inverse_dynamics(qf, v, a, f_ext=raw), atol=1e-9)
+    np.testing.assert_array_equal(yes.q, no.q)
+    assert no.record["filter_loads"] is False and yes.record["filter_loads"] is True
+    # at the impacts the unfiltered loads against filtered accelerations give other moments
+    assert np.abs(yes.tau - no.tau).max() > 1.0
+    out = {}
+    for flag in ("yes", "no"):
+        path = tmp_path / f"tau_{flag}.csv"
+        assert main(["torques", HUMAN, MOTION, "--grf", GRF, "--filter", "15",
+                     "--filter-loads", flag, "-o", str(path)]) == 0
+        out[flag] = formats.read_torques(path, model)[1]
+    np.testing.assert_allclose(out["yes"], yes.tau, atol=1e-9)
+    np.testing.assert_allclose(out["no"], no.tau, atol=1e-9)
+
+
+def test_default_needs_no_scipy(tmp_path):
+    code = (
+        "import sys; sys.modules['scipy'] = None\n"
+        "import urdf2dyn, numpy as np\n"
+        f"m = urdf2dyn.humod_subject('A')\n"
+        f"r = urdf2dyn.inverse_dynamics_trial(m, {MOTION!r}, {GRF!r})\n"
+        "print(r.record['derivatives'], np.isfinite(r.tau).all())\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=tmp_path, check=True)
+    assert out.stdout.split() == ["gradient", "True"]
+
+
+def test_mapping_file_on_the_command_line(tmp_path, model):
+    """--mapping renames the file's columns (file name -> model name), as CSV or JSON."""
+    ref = urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF)
+    lines = open(MOTION).read().splitlines()
+    ren = {"rKJZ_L": "knee_angle_l", "rKJZ_R": "knee_angle_r"}
+    header = [ren.get(h, h) for h in lines[0].split(",")]
+    renamed = tmp_path / "renamed.csv"
+    renamed.write_text(",".join(header) + "\n" + "\n".join(lines[1:]) + "\n")
+    assert main(["torques", HUMAN, str(renamed), "--grf", GRF]) == 1     # unknown columns
+    back = {v: k for k, v in ren.items()}
+    (tmp_path / "map.json").write_text(json.dumps(back))
+    (tmp_path / "map.csv").write_text("from,to\n" + "".join(f"{k},{v}\n" for k, v in back.items()))
+    for mapping in ("map.json", "map.csv"):
+        out = tmp_path / f"tau_{mapping}.csv"
+        assert main(["torques", HUMAN, str(renamed), "--grf", GRF, "--mapping",
+                     str(tmp_path / mapping), "-o", str(out)]) == 0
+        np.testing.assert_allclose(formats.read_torques(out, model)[1], ref.tau, rtol=1e-13, atol=1e-12)
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out.strip() == f"urdf2dyn {urdf2dyn.__version__}"
+
+
+def _folder(tmp_path, n=3):
+    for k in range(n):
+        shutil.copy(MOTION, tmp_path / f"trial{k}.csv")
+        shutil.copy(GRF, tmp_path / f"trial{k}_grf.csv")
+    return tmp_path
+
+
+def test_run_trials_in_local_processes(tmp_path, model):
+    folder = _folder(tmp_path)
+    one = urdf2dyn.run_trials(model, folder, max_workers=1)
+    two = urdf2dyn.run_trials(model, folder, max_workers=2)
+    assert [os.path.basename(r.path) for r in two] == ["trial0.csv", "trial1.csv", "trial2.csv"]
+    ref = urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF)
+    for a, b in zip(one, two):
+        np.testing.assert_array_equal(a.tau, ref.tau)
+        np.testing.assert_array_equal(b.tau, ref.tau)
+        assert b.record["loads"].endswith("_grf.csv")
+
+
+def test_run_trials_on_a_dask_cluster(tmp_path, model):
+    distributed = pytest.importorskip("distributed")
+    folder = _folder(tmp_path, 2)
+    ref = urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            results = urdf2dyn.run_trials(model, folder, scheduler=client, filter_hz=None)
+            assert len(results) == 2
+            for r in results:
+                np.testing.assert_array_equal(r.tau, ref.tau)
+            # by address: run_trials opens (and closes) its own client
+            results = urdf2dyn.run_trials(model, folder, scheduler=cluster.scheduler_address)
+            np.testing.assert_array_equal(results[1].tau, ref.tau)
+            # a warning raised on a worker comes back with the result and is re-emitted here
+            os.remove(folder / "trial1_grf.csv")
+            with pytest.warns(urdf2dyn.Urdf2dynWarning, match="trial1.csv"):
+                results = urdf2dyn.run_trials(model, folder, scheduler=client)
+            assert results[1].f_ext is None
+
+
+def test_external_loads_and_grf_are_exclusive(model):
+    with pytest.raises(ValueError, match="not both"):
+        urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF, external_loads="setup.xml")
+    assert main(["torques", HUMAN, MOTION, "--grf", GRF, "--external-loads", "x.xml"]) == 1

@@ -1,0 +1,214 @@
+"""Plausibility warnings (urdf2dyn.Urdf2dynWarning; errors under strict / --strict): angles that
+look like degrees (or radians given with --degrees), joint limits, Hicks et al. (2015) residual
+bounds, centres of pressure far from the foot, force and motion sampling rates, and a batch in
+which one trial lacks its ground reactions. Each mix-up is made on the bundled running trial;
+the clean trial gives no warning at all."""
+import math
+import shutil
+import warnings
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+from urdf2dyn.biomech import formats, trajectory
+from urdf2dyn.cli import main
+from urdf2dyn.biomech.human import humod_subject
+
+from recording_files import GRF, HUMAN, MOTION, to_pandas_csv, trial
+
+W = urdf2dyn.Urdf2dynWarning
+
+
+@pytest.fixture(scope="module")
+def model():
+    return humod_subject("A")
+
+
+def run(model, motion=MOTION, grf=GRF, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", W)
+        return urdf2dyn.inverse_dynamics_trial(model, motion, grf, **kw)
+
+
+def test_clean_trial_has_no_warning(model):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", W)
+        res = urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF)
+    assert res.warnings == []
+    # the residuals of the bundled trial are within Hicks et al.'s bounds
+    s = res.residuals.summary()
+    assert s["force_max"] < 0.05 * res.load_peak
+
+
+def test_degrees_read_as_radians(tmp_path, model, capsys):
+    """Issue 8: hip extension 2947 N·m/kg and a residual of 48 000 %, printed without a hint."""
+    motion, _ = trial()
+    path = to_pandas_csv(tmp_path / "deg.csv", motion, degrees=True, model=model, index=False)
+    res = run(model, path)
+    assert any("look like degrees: pass --degrees" in w for w in res.warnings)
+    assert any("outside their URDF limits" in w for w in res.warnings)
+    assert any("root residual force" in w and "Hicks" in w for w in res.warnings)
+    with pytest.raises(trajectory.MotionError, match="look like degrees"):
+        urdf2dyn.inverse_dynamics_trial(model, path, GRF, strict=True)
+    assert main(["torques", HUMAN, str(path), "--grf", GRF]) == 0
+    err = capsys.readouterr().err
+    assert "warning: " in err and "look like degrees" in err
+    assert main(["torques", HUMAN, str(path), "--grf", GRF, "--strict"]) == 1
+    assert "look like degrees" in capsys.readouterr().err
+    # declared as degrees: right, and silent
+    ok = run(model, path, degrees=True)
+    assert ok.warnings == []
+    np.testing.assert_allclose(ok.tau, run(model).tau, atol=1e-6)
+
+
+def test_radians_declared_as_degrees(tmp_path, model):
+    res = run(model, MOTION, degrees=True)
+    assert any("look like radians" in w for w in res.warnings)
+
+
+def test_joint_limits(tmp_path):
+    arm = urdf2dyn.load(urdf2dyn.data_path("arm7.urdf"))
+    t = np.arange(30) * 0.01
+    lim = arm.joints[1].limit[1]                                  # 1.7628 rad
+    for beyond, warned in ((0.2, False), (0.5, True)):
+        q = np.zeros((30, arm.nq))
+        q[:, 1] = np.linspace(0, lim + beyond, 30)
+        path = tmp_path / "arm.csv"
+        formats.write_table(path, t, q, arm.q_names)
+        res = run(arm, path, None)
+        hit = [w for w in res.warnings if "outside their URDF limits" in w]
+        assert bool(hit) is warned
+        if warned:
+            assert f"arm7_joint2: {lim + beyond:.4g} rad at t = 0.29 s" in hit[0]
+
+
+def test_residual_bound_when_the_ground_reactions_are_too_small(tmp_path, model):
+    _, reac = trial()
+    for side in "LR":
+        reac.grf[side] *= 0.8
+        reac.moment[side] *= 0.8
+    path = tmp_path / "weak_grf.csv"
+    formats.write_csv(path, reac)
+    res = run(model, MOTION, path)
+    msg = [w for w in res.warnings if "root residual force" in w]
+    assert msg and "% of the peak ground reaction" in msg[0] and "Hicks et al. 2015" in msg[0]
+
+
+def test_residual_moment_bound(tmp_path, model):
+    """Moving every centre of pressure 5 cm forward leaves the force balanced but not the
+    moment: RMS residual moment above 1 % of CoM height x peak force."""
+    _, reac = trial()
+    for side in "LR":
+        reac.cop[side][:, 0] += 0.05
+    path = tmp_path / "shifted_grf.csv"
+    formats.write_csv(path, reac)
+    res = run(model, MOTION, path)
+    assert any("residual moment RMS" in w for w in res.warnings)
+    assert not any("residual force" in w for w in res.warnings)
+
+
+def test_centre_of_pressure_far_from_the_foot(tmp_path, model):
+    _, reac = trial()
+    reac.cop["R"][:, 2] += 0.5                    # half a metre to the side
+    path = tmp_path / "far_grf.csv"
+    formats.write_csv(path, reac)
+    res = run(model, MOTION, path)
+    far = [w for w in res.warnings if "centre of pressure of 'R'" in w]
+    assert far and "from the origin of 'foot_R'" in far[0]
+
+
+def test_centre_of_pressure_in_millimetres(tmp_path, model):
+    _, reac = trial()
+    for side in "LR":
+        reac.cop[side] *= 1000.0
+    path = tmp_path / "mm_grf.csv"
+    formats.write_csv(path, reac)
+    res = run(model, MOTION, path)
+    assert any("length unit (mm?)" in w for w in res.warnings)
+
+
+def _humod_mat(path, motion, reac, factor):
+    """A HuMoD .mat file, field by field with scipy.io.savemat: motion.trajectoryLabels,
+    motion.trajectory.q (rows = labels, mm for pBJ*), motion.frameRate; force.grfX_L ..,
+    force.copX_L .. (mm) at factor x the motion's rate, force.frameRate."""
+    sio = pytest.importorskip("scipy.io")
+    rate = 200.0
+    q = motion.q.copy()
+    lin = np.array([n.startswith("pBJ") for n in motion.names])
+    q[:, lin] *= 1000.0
+    m = {"frameRate": rate, "frames": len(motion.time),
+         "trajectoryLabels": np.array(motion.names, dtype=object).reshape(1, -1),
+         "trajectory": {"q": q.T}}
+    nf = int(math.floor((len(motion.time) - 1) * factor)) + 1
+    tf = np.arange(nf) / (factor * rate)
+    force = {"frameRate": factor * rate, "frames": nf}
+    for side in "LR":
+        for kind, d, scale in (("grf", reac.grf, 1.0), ("cop", reac.cop, 1000.0)):
+            x = np.nan_to_num(d[side])
+            for c, ax in enumerate("XYZ"):
+                force[f"{kind}{ax}_{side}"] = (np.interp(tf, motion.time, x[:, c]) * scale
+                                               ).reshape(1, -1)
+    sio.savemat(path, {"motion": m, "force": force})
+    return path
+
+
+def test_humod_mat_forces_at_twice_the_motion_rate_are_fine(tmp_path, model):
+    motion, reac = trial()
+    path = _humod_mat(tmp_path / "run.mat", motion, reac, 2)
+    res = run(model, path, None)
+    assert not any("sampled at" in w for w in res.warnings)
+    assert res.record["units"] == "radians (HuMoD)" and res.f_ext
+    ref = run(model)
+    np.testing.assert_allclose(res.q, ref.q, atol=1e-12)
+    # the same ground reactions (the free moment is not part of HuMoD's file)
+    on = reac.grf["R"][:, 1] > 20
+    np.testing.assert_allclose(res.reactions.grf["R"][on], reac.grf["R"][on], atol=1e-9)
+
+
+def test_humod_mat_forces_at_a_non_integer_rate_warn(tmp_path, model):
+    motion, reac = trial()
+    path = _humod_mat(tmp_path / "run.mat", motion, reac, 2.5)
+    res = run(model, path, None)
+    msg = [w for w in res.warnings if "not an integer multiple" in w]
+    assert msg and "500 Hz" in msg[0] and "200 Hz" in msg[0]
+
+
+def test_force_file_at_a_non_integer_rate_warns(tmp_path, model):
+    motion, reac = trial()
+    t = np.arange(0, motion.time[-1] + 1e-9, 1 / 300.0)
+    grf = {s: np.column_stack([np.interp(t, reac.time, reac.grf[s][:, c]) for c in range(3)])
+           for s in "LR"}
+    cop = {s: np.column_stack([np.interp(t, reac.time, np.nan_to_num(reac.cop[s][:, c]))
+                               for c in range(3)]) for s in "LR"}
+    path = tmp_path / "r300_grf.csv"
+    formats.write_csv(path, trajectory.Trajectory(t, np.zeros((len(t), 0)), [], grf=grf, cop=cop))
+    res = run(model, MOTION, path)
+    assert any("300 Hz" in w and "not an integer multiple" in w for w in res.warnings)
+    # the 300 Hz clock stops 1.7 ms before the motion's last sample: that sample gets the last
+    # force sample, with a warning; a force file a whole sample shorter is refused
+    assert any("shorter than the motion's" in w for w in res.warnings)
+    short = trajectory.Trajectory(t[:-2], np.zeros((len(t) - 2, 0)), [],
+                          grf={s: x[:-2] for s, x in grf.items()},
+                          cop={s: x[:-2] for s, x in cop.items()})
+    formats.write_csv(path, short)
+    with pytest.raises(trajectory.MotionError, match="cut the motion"):
+        run(model, MOTION, path)
+
+
+def test_batch_with_a_missing_force_file(tmp_path, model, capsys):
+    """Issue 8: a folder trial without <stem>_grf.* ran with no ground reactions (residual
+    3313 N) next to trials that had them, without a note."""
+    for stem in ("a", "b", "c"):
+        shutil.copy(MOTION, tmp_path / f"{stem}.csv")
+    for stem in ("a", "c"):
+        shutil.copy(GRF, tmp_path / f"{stem}_grf.csv")
+    with pytest.warns(W, match=r"1 of 3 trials have no ground reactions.*b\.csv"):
+        results = urdf2dyn.run_trials(model, tmp_path, max_workers=1)
+    assert [bool(r.f_ext) for r in results] == [True, False, True]
+    assert any("no ground reactions" in w for w in results[1].warnings)
+    assert main(["torques", HUMAN, str(tmp_path), "--no-progress", "--jobs", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: 1 of 3 trials have no ground reactions" in err and "b.csv" in err
+    assert main(["torques", HUMAN, str(tmp_path), "--no-progress", "--jobs", "1",
+                 "--strict"]) == 1

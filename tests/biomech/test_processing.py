@@ -1,0 +1,205 @@
+"""Missing samples: pandas-written CSVs (NaN as empty cells) read as missing; short gaps are
+filled by cubic interpolation with a warning naming rows and columns, long ones stop the trial;
+no NaN spreads beyond the samples it came from, with or without --filter; a centre of pressure
+missing outside contact is no load, not a gap."""
+import shutil
+import warnings
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+from urdf2dyn.biomech import processing, formats, trajectory
+from urdf2dyn.cli import main
+from urdf2dyn.biomech.human import humod_subject
+
+from recording_files import GRF, HUMAN, MOTION, to_pandas_csv, trial
+
+
+def test_fill_gaps_is_exact_on_cubics_and_names_what_it_filled():
+    t = np.cumsum(np.r_[0, np.random.default_rng(0).uniform(0.008, 0.012, 59)])
+    x = np.column_stack([2 - t + 3 * t ** 2 - 5 * t ** 3, np.cos(3 * t)])
+    y = x.copy()
+    y[20:25, 0] = np.nan
+    y[40, 1] = np.nan
+    filled, found = processing.fill_gaps(t, y, ["a", "b"])
+    np.testing.assert_allclose(filled[:, 0], x[:, 0], rtol=0, atol=1e-12)   # cubic: exact
+    assert abs(filled[40, 1] - x[40, 1]) < 1e-6                             # smooth: O(h^4)
+    assert [str(g) for g in found] == [
+        f"a rows 21-25 (t = {t[20]:g} .. {t[24]:g} s)", f"b row 41 (t = {t[40]:g} s)"]
+    assert np.array_equal(filled[~np.isnan(y)], x[~np.isnan(y)])     # valid samples untouched
+
+
+def test_long_and_edge_gaps_are_refused_with_rows_and_columns():
+    t = np.arange(50) * 0.01
+    x = np.zeros((50, 2))
+    x[10:16, 1] = np.nan
+    with pytest.raises(trajectory.MotionError, match=r"m\.csv: .*longer than max_gap = 5 .*"
+                                             r"b rows 11-16 \(t = 0\.1 \.\. 0\.15 s\)"):
+        processing.fill_gaps(t, x, ["a", "b"], source="m.csv")
+    assert not np.isnan(processing.fill_gaps(t, x, ["a", "b"], max_gap=6)[0]).any()
+    x = np.zeros((50, 2))
+    x[:2, 0] = np.nan
+    with pytest.raises(trajectory.MotionError, match=r"start or end of the trial.*a rows 1-2"):
+        processing.fill_gaps(t, x, ["a", "b"])
+    x[:2, 0] = 0.0
+    x[5, 0] = np.nan
+    with pytest.raises(trajectory.MotionError, match="max_gap = 0"):
+        processing.fill_gaps(t, x, ["a", "b"], max_gap=0)
+
+
+def _with_gap(tmp_path, rows, column="rKJZ_L", index=False):
+    motion, _ = trial()
+    motion.q[rows, motion.names.index(column)] = np.nan
+    path = to_pandas_csv(tmp_path / "gappy.csv", motion, index=index)
+    return path
+
+
+@pytest.mark.parametrize("index", [False, True])
+def test_pandas_csv_with_five_missing_rows_is_filled_and_warned(tmp_path, index):
+    """Issue 8: 5 NaN rows in a motion file became 9 NaN output rows."""
+    path = _with_gap(tmp_path, slice(100, 105), index=index)
+    text = open(path).read().splitlines()
+    assert ",," in text[101] or text[101].endswith(",")          # pandas: NaN -> empty cell
+    raw = formats.read(path)
+    assert np.isnan(raw.column("rKJZ_L")[100:105]).all() and raw.names[0] == "pBJX"
+    model = humod_subject("A")
+    full = urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF)
+    with pytest.warns(urdf2dyn.Urdf2dynWarning,
+                      match=r"filled 1 gap.*rKJZ_L rows 101-105 \(t = 0\.5 \.\. 0\.52 s\)"):
+        res = urdf2dyn.inverse_dynamics_trial(model, path, GRF)
+    assert np.isfinite(res.tau).all()
+    assert res.record["filled_gaps"] == ["rKJZ_L rows 101-105 (t = 0.5 .. 0.52 s)"]
+    k = model.q_names.index("rKJZ_L")
+    assert np.abs(res.q[100:105, k] - full.q[100:105, k]).max() < 1e-4        # rad
+    far = np.r_[0:95, 110:680]
+    np.testing.assert_array_equal(res.tau[far], full.tau[far])   # nothing beyond the gap changes
+
+
+def test_filter_never_spreads_a_gap(tmp_path):
+    """Issue 8: with --filter every output row was NaN."""
+    pytest.importorskip("scipy")
+    path = _with_gap(tmp_path, slice(300, 305))
+    out = tmp_path / "tau.csv"
+    assert main(["torques", HUMAN, str(path), "--grf", GRF, "--filter", "15", "-o",
+                 str(out)]) == 0
+    t, tau, _ = formats.read_torques(out)
+    assert np.isfinite(tau).all() and len(t) == 680
+
+
+def test_cli_warns_refuses_and_strict(tmp_path, capsys):
+    path = _with_gap(tmp_path, slice(100, 105))
+    assert main(["torques", HUMAN, str(path), "--grf", GRF]) == 0
+    err = capsys.readouterr().err
+    assert "warning: " in err and "rKJZ_L rows 101-105" in err
+    assert main(["torques", HUMAN, str(path), "--grf", GRF, "--strict"]) == 1
+    assert "error:" in capsys.readouterr().err
+    assert main(["torques", HUMAN, str(path), "--grf", GRF, "--max-gap", "4"]) == 1
+    err = capsys.readouterr().err
+    assert "longer than max_gap = 4" in err and "rKJZ_L rows 101-105" in err
+    long = _with_gap(tmp_path, slice(100, 120))
+    assert main(["torques", HUMAN, str(long), "--grf", GRF]) == 1
+    assert "rKJZ_L rows 101-120 (t = 0.5 .. 0.595 s)" in capsys.readouterr().err
+
+
+def test_no_centre_of_pressure_outside_contact_is_no_load_not_a_gap(tmp_path):
+    model = humod_subject("A")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", urdf2dyn.Urdf2dynWarning)
+        res = urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF)   # NaN CoP in every flight
+    assert res.warnings == [] and res.record["filled_gaps"] == []
+    _, reac = trial()
+    assert np.isnan(reac.cop["R"]).any()
+
+
+def test_gaps_in_a_force_plate_during_contact(tmp_path):
+    """Three force and CoP samples lost in mid-stance are filled; twenty are refused."""
+    model = humod_subject("A")
+    full = urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF)
+    _, reac = trial()
+    fy = reac.grf["R"][:, 1]
+    mid = int(np.argmax(fy))
+    for n, ok in ((3, True), (20, False)):
+        lines = open(GRF).read().splitlines()
+        header = lines[0].split(",")
+        cols = [header.index(c) for c in ("grfX_R", "grfY_R", "grfZ_R", "copX_R", "copY_R",
+                                          "copZ_R")]
+        for r in range(mid - n // 2, mid - n // 2 + n):
+            cells = lines[r + 1].split(",")
+            for c in cols:
+                cells[c] = ""
+            lines[r + 1] = ",".join(cells)
+        path = tmp_path / f"gap{n}_grf.csv"
+        path.write_text("\n".join(lines) + "\n")
+        if ok:
+            with pytest.warns(urdf2dyn.Urdf2dynWarning, match="ground reaction 'R'"):
+                res = urdf2dyn.inverse_dynamics_trial(model, MOTION, path)
+            rows = slice(mid - 1, mid + 2)
+            np.testing.assert_allclose(res.f_ext["foot_R"][rows], full.f_ext["foot_R"][rows],
+                                       rtol=0.02)
+            assert np.isfinite(res.tau).all()
+        else:
+            with pytest.raises(trajectory.MotionError, match=r"R_force rows .* during a contact"):
+                urdf2dyn.inverse_dynamics_trial(model, MOTION, path)
+
+
+def test_velocity_columns_with_gaps_are_filled_too(tmp_path):
+    model = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
+    t = np.arange(40) * 0.01
+    q = np.column_stack([np.sin(t), np.cos(t)])
+    v = np.column_stack([np.cos(t), -np.sin(t)])
+    a = -q
+    table = np.column_stack([t, q, v, a])
+    table[10:12, 3] = np.nan
+    path = tmp_path / "m.csv"
+    formats.write_table(path, t, table[:, 1:], ["joint1", "joint2", "joint1_vel", "joint2_vel",
+                                           "joint1_acc", "joint2_acc"])
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match="joint1_vel rows 11-12"):
+        res = urdf2dyn.inverse_dynamics_trial(model, path)
+    np.testing.assert_allclose(res.v, v, atol=1e-7)
+    shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_dataframe_and_trajectory_inputs_are_not_modified():
+    pd = pytest.importorskip("pandas")
+    model = humod_subject("A")
+    motion, reac = trial()
+    motion.q[200:203, 5] = np.nan
+    df = pd.DataFrame(motion.q, columns=motion.names, index=pd.Index(motion.time, name="time"))
+    before_q, before_cop = motion.q.copy(), reac.cop["R"].copy()
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match="rBJZ rows 201-203"):
+        a = urdf2dyn.inverse_dynamics_trial(model, df, reac)
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match="rBJZ rows 201-203"):
+        b = urdf2dyn.inverse_dynamics_trial(model, motion, reac)
+    np.testing.assert_array_equal(a.tau, b.tau)
+    assert np.isfinite(a.tau).all()
+    np.testing.assert_array_equal(motion.q, before_q)             # NaN still there: a copy
+    np.testing.assert_array_equal(reac.cop["R"], before_cop)
+    assert np.isnan(df.to_numpy()[200:203, 5]).all()
+
+
+def test_pandas_csv_without_a_time_column_says_what_to_do(tmp_path):
+    pd = pytest.importorskip("pandas")
+    motion, _ = trial()
+    df = pd.DataFrame(motion.q[:10], columns=motion.names, index=motion.time[:10])
+    df.to_csv(tmp_path / "m.csv")                    # the times in an unnamed index column
+    with pytest.raises(trajectory.MotionError, match=r"no name .*df\.index\.name = 'time'"):
+        formats.read(tmp_path / "m.csv")
+    df.index.name = "time"
+    df.to_csv(tmp_path / "m.csv")
+    np.testing.assert_array_equal(formats.read(tmp_path / "m.csv").q, motion.q[:10])
+
+
+def test_plate_noise_without_a_centre_of_pressure_is_no_load():
+    """Outside contact plate software writes a CoP of 0 0 0 (OpenSim's example files do) next
+    to a few newtons of noise: no load there, not 5 N at the lab origin."""
+    t = np.arange(10) * 0.01
+    F = np.zeros((10, 3))
+    F[:, 1] = [5, 3, 400, 800, 900, 800, 400, 4, np.nan, 2]
+    P = np.zeros((10, 3))
+    P[2:7] = [0.1, 0.0, 0.2]
+    P[8] = np.nan
+    F2, P2, M2, filled, notes = processing.fill_load_gaps(t, F, P, np.zeros((10, 3)), key="R")
+    off = [0, 1, 7, 8, 9]
+    assert np.all(F2[off] == 0) and np.isnan(P2[off]).all() and not filled and not notes
+    np.testing.assert_array_equal(F2[2:7], F[2:7])

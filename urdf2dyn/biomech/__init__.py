@@ -1,0 +1,22 @@
+"""Motion analysis: recorded human (or robot) motion to joint torques, on the rigid-body
+dynamics of :mod:`urdf2dyn`.
+
+* :mod:`.trajectory`: the :class:`Trajectory` every reader returns and the column conventions;
+* :mod:`.formats`: one module per file format (CSV/DataFrame, OpenSim, HuMoD .mat, torques);
+* :mod:`.processing`: signal processing (gaps, low-pass filter, derivatives);
+* :mod:`.pipeline`: the per-trial job :func:`inverse_dynamics_trial` and :func:`run_trials`;
+* :mod:`.grf`: ground reactions applied to the feet, root residuals;
+* :mod:`.gait`: gait events, cycle averages, sagittal moments;
+* :mod:`.plausibility`: checks of a processed trial (units, limits, residuals, CoP, sampling);
+* :mod:`.human`: the 36-DoF human body model (de Leva 1996, HuMoD's joints);
+* :mod:`.opensim_model`: URDF models out to OpenSim;
+* :mod:`.plot`: the figures of the command line and the notebooks.
+"""
+from . import formats
+from .formats import read, write
+from .human import human, human_model, humod_subject
+from .pipeline import TrialResult, inverse_dynamics_trial, run_trials
+from .trajectory import MotionError, Trajectory
+
+__all__ = ["formats", "read", "write", "Trajectory", "MotionError", "human", "human_model",
+           "humod_subject", "inverse_dynamics_trial", "run_trials", "TrialResult"]

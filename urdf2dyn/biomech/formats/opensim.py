@@ -1,0 +1,436 @@
+"""OpenSim's files: motion/storage tables (.mot, .sto) and ExternalLoads setup files.
+
+OpenSim files (``.mot``/``.sto``) have the header ``name / version=1 / nRows / nColumns /
+inDegrees=yes|no / endheader`` and the columns of urdf2dyn.biomech.trajectory after it; their
+header says whether angles are in degrees (``inDegrees``, which covers rotational coordinates
+only). ``read_external_loads(path)`` reads an OpenSim ExternalLoads setup file, the XML an
+OpenSim user writes for the InverseDynamicsTool, and ``ExternalLoads.wrenches(model, time, q)``
+turns it into urdf2dyn's ``f_ext``::
+
+    loads = read_external_loads("subject01_walk1_grf.xml")
+    f_ext = loads.wrenches(model, t, q, links={"calcn_r": "foot_R", "calcn_l": "foot_L"})
+    tau = model.inverse_dynamics(q, v, a, f_ext=f_ext)
+
+The semantics follow OpenSim's ExternalForce (opensim-core,
+OpenSim/Simulation/Model/ExternalForce.h and .cpp, read for reference): an identifier names the
+three data columns whose labels begin with it, in file order (x, y, z); the force and the
+torque are expressed in ``force_expressed_in_body``, the point in ``point_expressed_in_body``
+(both ``ground`` by default); without a point identifier the force acts at the origin of
+``applied_to_body``; the torque is a free moment. None of this needs the ``opensim`` package.
+"""
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...forces import wrench_at_point
+from ...warn import report
+from ..trajectory import MotionError, _from_table, _to_table
+
+__all__ = ["read_sto_table", "read_opensim", "write_opensim", "ExternalForce", "ExternalLoads",
+           "ExternalLoadsError", "read_external_loads"]
+
+# ============================================================================ motion and storage tables
+
+def read_sto_table(path):
+    """(labels, data, header info, name) of an OpenSim motion/storage file (.mot, .sto): the
+    one reader of the format, as written, nothing converted.
+
+    Header lines up to ``endheader``: an optional name line, ``key=value`` lines (keys
+    lower-cased in info; ``nRows``/``nColumns`` are checked when present), then a line of column
+    labels (tab-separated, or whitespace-separated without tabs) and the numbers."""
+    path = os.fspath(path)
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    try:
+        end = next(i for i, line in enumerate(lines) if line.strip().lower() == "endheader")
+    except StopIteration:
+        raise MotionError(f"{path}: no 'endheader' line (not an OpenSim .mot/.sto file)") from None
+    info, name = {}, None
+    for i, line in enumerate(lines[:end]):
+        s = line.strip()
+        if "=" in s:
+            key, _, value = s.partition("=")
+            info[key.strip().lower()] = value.strip()
+        elif s and i == 0:
+            name = s
+    body = [line for line in lines[end + 1:] if line.strip()]
+    if not body:
+        raise MotionError(f"{path}: no column labels after 'endheader'")
+    labels = body[0].split("\t") if "\t" in body[0] else body[0].split()
+    labels = [x.strip() for x in labels]
+    try:
+        rows = [[float(x) for x in line.split()] for line in body[1:]]
+    except ValueError as e:
+        raise MotionError(f"{path}: not a numeric table after the labels ({e})") from None
+    bad = [i for i, r in enumerate(rows) if len(r) != len(labels)]
+    if bad:
+        raise MotionError(f"{path}: data row {bad[0] + 1} has {len(rows[bad[0]])} values for "
+                          f"{len(labels)} columns")
+    data = np.array(rows, dtype=float).reshape(-1, len(labels))
+    for key, actual in (("nrows", data.shape[0]), ("ncolumns", len(labels))):
+        if key in info:
+            try:
+                declared = int(info[key])
+            except ValueError:
+                raise MotionError(f"{path}: {key}={info[key]!r} is not an integer") from None
+            if declared != actual:
+                raise MotionError(f"{path}: header says {key}={declared} but the table has {actual}")
+    return labels, data, info, name
+
+
+def read_opensim(path, model=None, mapping=None, linear=()):
+    """Read an OpenSim motion/storage file (.mot, .sto) as a Trajectory (see read_sto_table for
+    the layout). ``inDegrees=yes`` converts the rotational coordinates only (angle_columns)."""
+    path = os.fspath(path)
+    labels, data, info, name = read_sto_table(path)
+    deg = info.get("indegrees", "no").lower()
+    if deg not in ("yes", "no", "true", "false"):
+        raise MotionError(f"{path}: inDegrees={info['indegrees']!r} (expected yes or no)")
+    degrees = deg in ("yes", "true")
+    return _from_table(labels, data, path, degrees, model, linear, mapping,
+                       {"format": "opensim", "name": name, "in_degrees": degrees, "header": info})
+
+
+def write_opensim(path, traj, degrees=None, name=None, model=None, linear=(), derivatives=False,
+                  forces=False):
+    """Write an OpenSim .mot/.sto file: header ``name``, ``version=1``, ``nRows``, ``nColumns``,
+    ``inDegrees=yes|no``, ``endheader``, then tab-separated labels and values.
+
+    degrees: write angles in degrees (``inDegrees=yes``, OpenSim's usual choice for
+    coordinates); which columns are angles: see :func:`angle_columns` (with a model, exactly its
+    rotational coordinates). The default None means yes with a model and no without one, so a
+    table that is not a motion (torques, forces) is never multiplied by 180/pi: write torques with
+    :func:`write_torques`. Lengths stay in m."""
+    if degrees is None:
+        degrees = model is not None
+    header, data = _to_table(traj, degrees, model, linear, derivatives, forces)
+    _write_sto(path, header, data, degrees,
+               name or os.path.splitext(os.path.basename(os.fspath(path)))[0])
+
+
+def _write_sto(path, header, data, degrees, name, fmt="{:.15g}"):
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(f"{name}\nversion=1\nnRows={data.shape[0]}\nnColumns={data.shape[1]}\n"
+                f"inDegrees={'yes' if degrees else 'no'}\nendheader\n")
+        f.write("\t".join(header) + "\n")
+        for row in data:
+            f.write("\t".join(fmt.format(x) for x in row) + "\n")
+
+
+# ============================================================================ external loads
+
+GROUND = "ground"
+#: Force plates report no centre of pressure below a threshold (typically 10-20 N); a larger
+#: force without a point is worth a warning.
+NO_POINT_FORCE = 20.0
+# OpenSim treats an identifier that is blank or "Unassigned" as absent (ExternalForce.h).
+_UNSET = ("", "unassigned")
+
+
+class ExternalLoadsError(ValueError):
+    """An ExternalLoads setup file, or its data, that cannot be applied as written."""
+
+@dataclass
+class ExternalForce:
+    """One <ExternalForce> of an ExternalLoads file (OpenSim's property names).
+
+    force_identifier, point_identifier, torque_identifier: column-label prefixes, or None when
+    the file leaves them out (blank or ``Unassigned``)."""
+    name: str
+    applied_to_body: str
+    force_expressed_in_body: str = GROUND
+    point_expressed_in_body: str = GROUND
+    force_identifier: str | None = None
+    point_identifier: str | None = None
+    torque_identifier: str | None = None
+    data_source_name: str | None = None
+
+
+@dataclass
+class ExternalLoads:
+    """An OpenSim ExternalLoads setup: the forces and the data file they read.
+
+    path: the XML file; datafile: the data file, resolved relative to the XML's folder;
+    forces: the enabled ExternalForce entries; time (M,) and columns {label: (M,)}: the data,
+    read with urdf2dyn.biomech.read (so in SI units: N, m, N·m); kinematics_file: OpenSim's
+    optional ``external_loads_model_kinematics_file`` (not used, see wrenches)."""
+    path: str
+    datafile: str
+    forces: list
+    time: np.ndarray
+    columns: dict
+    kinematics_file: str | None = None
+    labels: list = field(default_factory=list)
+
+    def _block(self, force, kind):
+        """The (M, 3) data of force's identifier of the given kind ('force', 'point', 'torque')."""
+        ident = getattr(force, f"{kind}_identifier")
+        cols = [c for c in self.labels if c.startswith(ident)]
+        if len(cols) != 3:
+            found = f"columns {cols}" if cols else "no column"
+            raise ExternalLoadsError(
+                f"{self.path}: ExternalForce '{force.name}': <{kind}_identifier> '{ident}' "
+                f"matches {found} of {self.datafile} (it must begin exactly 3 labels, x y z, "
+                f"as OpenSim requires); fix the identifier or the column labels")
+        return np.column_stack([self.columns[c] for c in cols])
+
+    def _sample(self, force, kind, time):
+        """force's (M, 3) data of the given kind, linearly interpolated at time (N,)."""
+        x = self._block(force, kind)
+        return np.column_stack([np.interp(time, self.time, x[:, c]) for c in range(3)])
+
+    def _link(self, force, role, model, links):
+        """The URDF link named by force's property role (None for the ground)."""
+        body = getattr(force, role)
+        if body == GROUND and body not in links:
+            return None
+        link = links.get(body, body)
+        if link not in model.link_names:
+            raise ExternalLoadsError(
+                f"{self.path}: ExternalForce '{force.name}': <{role}> '{body}' is not a link "
+                f"of the model '{model.name}'; pass links={{'{body}': '<URDF link>'}} to name "
+                "the link it is")
+        return link
+
+    def wrenches(self, model, time, q, links=None, strict=False):
+        """External wrenches {link: (N, 6)} for ``model.inverse_dynamics(..., f_ext=...)``.
+
+        Each ExternalForce's data is linearly interpolated at the motion's times (exact at
+        the data file's own sample times; OpenSim fits a cubic spline through the same
+        samples, so the two agree wherever the motion and the loads share their sampling).
+        Forces, torques and points expressed in a body are turned into the world frame with
+        the model's forward kinematics of that body at q; a force without a point acts at the
+        origin of its body. The result is urdf2dyn's convention: [fx fy fz mx my mz] in world
+        coordinates, the moment about the world origin (``wrench_at_point``); forces applied
+        to the same link add up.
+
+        Samples where the force or the point is not a number give no load (a force plate
+        reports no centre of pressure without contact); a warning (an error when strict)
+        names the force and the samples where the force itself is missing, or where a force
+        above NO_POINT_FORCE (20 N) has no point. A missing torque counts as zero.
+
+        OpenSim's optional ``external_loads_model_kinematics_file`` is not used: a point
+        expressed in ground is applied where the data puts it, at each sample (OpenSim
+        re-expresses it in the body using those kinematics, which gives the same point at
+        the samples when the kinematics agree with q).
+
+        Parameters
+        ----------
+        model : urdf2dyn.Model
+        time : (N,) array
+            The motion's times, s.
+        q : (N, model.nq) array
+            The motion's coordinates in model order (rad, m).
+        links : dict, optional
+            OpenSim body name -> URDF link name, for bodies whose names differ (default:
+            the same name). ``ground`` is the world frame.
+        strict : bool
+            Raise instead of warning.
+
+        Returns
+        -------
+        dict
+            {link name: (N, 6) array}.
+        """
+        links = dict(links or {})
+        time = np.asarray(time, dtype=float).reshape(-1)
+        q = np.asarray(q, dtype=float)
+        if q.ndim != 2 or q.shape != (len(time), model.nq):
+            raise ValueError(f"q: expected shape ({len(time)}, {model.nq}) (len(time), "
+                             f"model.nq), got {q.shape}")
+        lo, hi = self.time[0], self.time[-1]
+        step = (hi - lo) / max(len(self.time) - 1, 1)
+        outside = (time < lo - 0.5 * step) | (time > hi + 0.5 * step)
+        if np.any(outside):
+            report(f"{self.datafile}: the loads cover {lo:g}..{hi:g} s but the motion runs "
+                   f"{time[0]:g}..{time[-1]:g} s; {int(outside.sum())} motion samples outside "
+                   "get the nearest load sample", strict=strict, error=ExternalLoadsError)
+
+        frames = _Frames(model, q)
+        out = {}
+        for ef in self.forces:
+            target = self._link(ef, "applied_to_body", model, links)
+            if target is None:
+                raise ExternalLoadsError(
+                    f"{self.path}: ExternalForce '{ef.name}' is applied to ground, where it "
+                    "does nothing; name the body it acts on in <applied_to_body>")
+            f_link = self._link(ef, "force_expressed_in_body", model, links)
+            f = np.zeros((len(time), 3))
+            if ef.force_identifier:
+                f = frames.to_world(self._sample(ef, "force", time), f_link)
+            moment = None
+            if ef.torque_identifier:
+                moment = frames.to_world(self._sample(ef, "torque", time), f_link)
+                moment = np.where(np.isfinite(moment), moment, 0.0)
+            if ef.point_identifier:
+                point = frames.to_world(self._sample(ef, "point", time),
+                                        self._link(ef, "point_expressed_in_body", model, links),
+                                        point=True)
+            else:
+                point = frames.pose(target)[0]
+            missing = ~np.all(np.isfinite(f), axis=1)
+            ok = ~missing & np.all(np.isfinite(point), axis=1)
+            lost = ~ok & ~missing & (np.linalg.norm(np.where(ok[:, None], 0.0, f), axis=1)
+                                     > NO_POINT_FORCE)
+            for rows, what in ((missing, f"no force '{ef.force_identifier}'"),
+                               (lost, f"a force above {NO_POINT_FORCE:g} N but no point "
+                                      f"'{ef.point_identifier}'")):
+                if np.any(rows):
+                    k = np.flatnonzero(rows)
+                    report(f"{self.datafile}: ExternalForce '{ef.name}': {len(k)} of "
+                           f"{len(time)} motion samples (t = {time[k[0]]:g} s ...) have {what}; "
+                           "they get no load from it", strict=strict, error=ExternalLoadsError)
+            w = np.zeros((len(time), 6))
+            w[ok] = wrench_at_point(f[ok], point[ok], None if moment is None else moment[ok])
+            out[target] = out[target] + w if target in out else w
+        return out
+
+
+class _Frames:
+    """World poses of a model's links at q (N, nq), from one forward-kinematics call made
+    on first use."""
+
+    def __init__(self, model, q):
+        self.model, self.q, self.fk = model, q, None
+
+    def pose(self, link):
+        """Position (N, 3) and rotation (N, 3, 3) of link in the world."""
+        if self.fk is None:
+            self.fk = self.model.forward_kinematics(self.q)
+        k = self.model.link_names.index(link)
+        return self.fk[0][:, k], self.fk[1][:, k]
+
+    def to_world(self, x, link, point=False):
+        """Vectors (or points) x (N, 3) given in link's frame (None: the world), in the world."""
+        if link is None:
+            return x
+        p, R = self.pose(link)
+        y = np.einsum("nij,nj->ni", R, x)
+        return y + p if point else y
+
+
+def _text(elem, tag):
+    """The stripped text of elem's child tag, or None when absent or unset."""
+    child = elem.find(tag)
+    if child is None or child.text is None:
+        return None
+    text = child.text.strip()
+    return None if text.lower() in _UNSET else text
+
+
+def _disabled(elem):
+    """OpenSim 3 writes <isDisabled>true</isDisabled>, OpenSim 4 <appliesForce>false</...>."""
+    off = (_text(elem, "isDisabled") or "false").lower() == "true"
+    on = (_text(elem, "appliesForce") or "true").lower() == "true"
+    return off or not on
+
+
+def read_external_loads(path):
+    """Read an OpenSim ExternalLoads setup file (the ``--external-loads`` XML).
+
+    The layout OpenSim writes and its users edit::
+
+        <OpenSimDocument Version="...">
+          <ExternalLoads name="...">
+            <objects>
+              <ExternalForce name="right">
+                <applied_to_body>calcn_r</applied_to_body>
+                <force_expressed_in_body>ground</force_expressed_in_body>
+                <point_expressed_in_body>ground</point_expressed_in_body>
+                <force_identifier>ground_force_v</force_identifier>
+                <point_identifier>ground_force_p</point_identifier>
+                <torque_identifier>ground_torque_</torque_identifier>
+              </ExternalForce> ...
+            </objects>
+            <datafile>subject01_walk1_grf.mot</datafile>
+          </ExternalLoads>
+        </OpenSimDocument>
+
+    The data file is resolved relative to the XML's folder (as OpenSim's tools do) and read
+    with urdf2dyn.biomech.formats.read_columns; like OpenSim, no column of it is converted from degrees,
+    whatever its header says. Disabled forces (``<isDisabled>``
+    true or ``<appliesForce>`` false) are skipped.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ExternalLoads XML file.
+
+    Returns
+    -------
+    ExternalLoads
+
+    Raises
+    ------
+    ExternalLoadsError
+        Naming the file and element: not an ExternalLoads document, no <datafile>, an
+        ExternalForce without <applied_to_body> or with neither a force nor a torque
+        identifier, a point without a force, an identifier that does not match exactly
+        three data columns.
+    """
+    from . import read_columns
+    path = os.fspath(path)
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        raise ExternalLoadsError(f"{path}: not well-formed XML ({e})") from None
+    loads = root if root.tag == "ExternalLoads" else root.find("ExternalLoads")
+    if loads is None:
+        raise ExternalLoadsError(f"{path}: no <ExternalLoads> element (root is <{root.tag}>); "
+                                 "is this an OpenSim ExternalLoads setup file?")
+    datafile = _text(loads, "datafile")
+    if datafile is None:
+        raise ExternalLoadsError(f"{path}: <ExternalLoads> has no <datafile>; name the .mot/"
+                                 ".sto file holding the force columns (relative to this file)")
+    datafile = os.path.join(os.path.dirname(os.path.abspath(path)), datafile)
+    if not os.path.exists(datafile):
+        raise ExternalLoadsError(f"{path}: <datafile> {datafile} does not exist (it is read "
+                                 "relative to the folder of the XML file)")
+    forces = []
+    for k, elem in enumerate(loads.iter("ExternalForce")):
+        name = elem.get("name") or f"#{k + 1}"
+        if _disabled(elem):
+            continue
+        body = _text(elem, "applied_to_body")
+        if body is None:
+            raise ExternalLoadsError(f"{path}: ExternalForce '{name}' has no <applied_to_body>")
+        ef = ExternalForce(
+            name=name, applied_to_body=body,
+            force_expressed_in_body=_text(elem, "force_expressed_in_body") or GROUND,
+            point_expressed_in_body=_text(elem, "point_expressed_in_body") or GROUND,
+            force_identifier=_text(elem, "force_identifier"),
+            point_identifier=_text(elem, "point_identifier"),
+            torque_identifier=_text(elem, "torque_identifier"),
+            data_source_name=_text(elem, "data_source_name"))
+        if ef.force_identifier is None and ef.torque_identifier is None:
+            raise ExternalLoadsError(f"{path}: ExternalForce '{name}' has neither a "
+                                     "<force_identifier> nor a <torque_identifier>")
+        if ef.point_identifier is not None and ef.force_identifier is None:
+            raise ExternalLoadsError(f"{path}: ExternalForce '{name}' has a <point_identifier> "
+                                     "but no <force_identifier> (a point needs a force)")
+        forces.append(ef)
+    if not forces:
+        raise ExternalLoadsError(f"{path}: no enabled <ExternalForce> under <objects>")
+    # OpenSim addresses load columns by label and never converts them (inDegrees concerns
+    # coordinates): read the table as written.
+    header, data = read_columns(datafile)
+    lower = [x.lower() for x in header]
+    if "time" not in lower:
+        raise ExternalLoadsError(f"{datafile}: no 'time' column (the data file of {path})")
+    k_time = lower.index("time")
+    time = data[:, k_time]
+    labels = [x for k, x in enumerate(header) if k != k_time]
+    columns = {x: data[:, k] for k, x in enumerate(header) if k != k_time}
+    out = ExternalLoads(path=path, datafile=datafile, forces=forces,
+                        time=np.asarray(time, dtype=float), columns=columns,
+                        kinematics_file=_text(loads, "external_loads_model_kinematics_file"),
+                        labels=labels)
+    for ef in forces:                       # refuse now, not at the first use
+        for kind in ("force", "point", "torque"):
+            if getattr(ef, f"{kind}_identifier"):
+                out._block(ef, kind)
+    return out

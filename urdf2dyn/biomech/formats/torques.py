@@ -1,0 +1,74 @@
+"""Generalized forces to and from files: OpenSim's inverse-dynamics layout (.sto/.mot) or CSV.
+
+:func:`write_torques` writes them (``.sto`` in OpenSim's inverse-dynamics layout,
+``<coordinate>_moment`` / ``<coordinate>_force``, ``inDegrees=no``; or ``.csv``) and
+:func:`read_torques` reads them back, or reads OpenSim's own inverse-dynamics results.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..trajectory import MotionError, _indices, _TORQUE_SUFFIX_RE, angle_columns
+from .csv import _EXACT, write_table
+from .opensim import _write_sto, read_opensim
+
+__all__ = ["torque_names", "write_torques", "read_torques"]
+
+def torque_names(model):
+    """OpenSim's inverse-dynamics column names of the model's generalized forces, in v order:
+    ``<coordinate>_moment`` for a rotational DoF (revolute, continuous, a planar joint's theta, a
+    floating joint's wx wy wz), ``<coordinate>_force`` for a translational one."""
+    ang = angle_columns(model.v_names, model, velocity=True)
+    return [f"{n}_{'moment' if a else 'force'}" for n, a in zip(model.v_names, ang)]
+
+
+def write_torques(path, t, tau, model, per_kg=False, name=None):
+    """Write generalized forces tau (N, model.nv) at times t (N,): the one way to save torques.
+
+    ``.sto``/``.mot``: OpenSim's inverse-dynamics layout, ``inDegrees=no`` (forces are never
+    angles), columns ``time`` + :func:`torque_names` (``<coordinate>_moment`` in N·m,
+    ``<coordinate>_force`` in N): OpenSim and its users read it as one of their own. ``.csv``:
+    ``time`` + ``model.v_names``. 17 significant digits: the values read back bit for bit. per_kg only names the unit in the .sto title (N·m/kg): divide
+    tau yourself (urdf2dyn.biomech.grf.per_kg). :func:`read_torques` reads both back."""
+    tau = np.asarray(tau, dtype=float)
+    t = np.asarray(t, dtype=float).reshape(-1)
+    if tau.ndim != 2 or tau.shape != (len(t), model.nv):
+        raise ValueError(f"tau: expected shape ({len(t)}, {model.nv}) (samples, model.nv), got "
+                         f"{tau.shape}")
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext in (".sto", ".mot"):
+        unit = "N·m/kg, N/kg" if per_kg else "N·m, N"
+        _write_sto(path, ["time", *torque_names(model)], np.column_stack([t, tau]), False,
+                   name or f"urdf2dyn inverse dynamics ({unit})", fmt=_EXACT)
+    elif ext == ".csv":
+        write_table(path, t, tau, model.v_names, fmt=_EXACT)
+    else:
+        raise ValueError(f"{os.fspath(path)}: torques are written as .sto, .mot or .csv, not "
+                         f"{ext!r}")
+
+
+def read_torques(path, model=None):
+    """(t (N,), tau (N, k), names) of a torque file written by :func:`write_torques` (or by
+    OpenSim's inverse-dynamics tool): ``<dof>_moment`` / ``<dof>_force`` names are mapped back to
+    the DoF names. With a model, the columns are returned in ``model.v_names`` order (all of them
+    must be there)."""
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext in (".sto", ".mot"):
+        traj = read_opensim(path)
+        if traj.meta.get("in_degrees"):
+            raise MotionError(f"{os.fspath(path)}: inDegrees=yes in a torque file (generalized "
+                              "forces are never in degrees): rewrite it with inDegrees=no")
+    else:
+        from . import read          # the package's dispatcher (imports this module)
+        traj = read(path)
+    names = []
+    for n in traj.names:
+        m = _TORQUE_SUFFIX_RE.match(n)
+        names.append(m["dof"] if m else n)
+    tau = traj.q
+    if model is not None:
+        tau = tau[:, _indices(names, model.v_names, "torque columns")]
+        names = list(model.v_names)
+    return traj.time, np.ascontiguousarray(tau), names

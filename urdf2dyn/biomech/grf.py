@@ -1,0 +1,366 @@
+"""Ground reactions as external loads, root residuals, and torques per kilogram.
+
+    from urdf2dyn.biomech import formats, grf, humod_subject
+    model = humod_subject("A")
+    motion = formats.read("running.csv")
+    reactions = grf.read_grf("running_grf.csv")            # force, CoP (+ free moment) per foot
+    t, q, v, a = motion.with_derivatives(model=model).for_model(model)
+    f_ext = grf.external_loads(reactions, model, time=t)   # {"foot_L": (N, 6), "foot_R": (N, 6)}
+    tau = model.inverse_dynamics(q, v, a, f_ext=f_ext)
+    res = grf.root_residuals(model, q, tau)                # residual force (N) and moment (N·m)
+    tau_kg = grf.per_kg(tau, model)                        # N·m/kg
+
+Ground reactions
+----------------
+A ground-reaction file is any trajectory file ``urdf2dyn.biomech.read`` reads (CSV, OpenSim .mot/.sto,
+HuMoD .mat) with, per contact ("foot") key K, the columns ``grfX_K grfY_K grfZ_K`` (force on the
+body, N, world frame), ``copX_K copY_K copZ_K`` (centre of pressure, m, world frame) and
+optionally ``momX_K momY_K momZ_K`` (free moment, N·m). OpenSim's external-loads names are
+understood too: ``<prefix>ground_force_vx/vy/vz``, ``<prefix>ground_force_px/py/pz`` and
+``<prefix>ground_torque_x/y/z``; the prefix without its trailing ``_`` (e.g. ``r``, ``l``, ``1``,
+or empty) is the key. Outside contact a force plate reports zero force and an undefined (NaN)
+CoP: every sample whose force or CoP is not finite contributes a zero wrench (a NaN free moment
+counts as zero). Each force is applied at its CoP to the key's link (``links``): by default
+``foot_<K>`` when the model has that link (the human model's ``foot_L`` and ``foot_R``), else
+``calcn_r``/``calcn_l`` for OpenSim-style ``r``/``l`` keys; pass ``links={"K": "link"}`` (on the
+command line ``--contact K=LINK``) otherwise. A reaction file sampled at other times than the
+motion is linearly interpolated (the wrenches, which are linear in force and moment) onto the
+motion's times, which must lie inside the file's time span.
+
+Root residuals
+--------------
+With a 6-DoF root (a floating joint, or a chain of joints with 6 DoF in total whose
+intermediate links are massless, such as the human model's pBJX..rBJZ), the root's six
+generalized forces are the wrench the environment would have to add to the root body for the
+motion to happen with the given external loads: OpenSim's *residual* forces and moments
+("residual actuators" on the pelvis). Measured data never balance exactly; large residuals
+flag inconsistent kinematics, forces or body-segment parameters. :func:`root_residuals` turns
+the root's generalized forces into that wrench: a force (N, world axes) and a moment (N·m, world
+axes) about the root body's origin (the human model's lower lumbar joint) or, with
+``about="com"``, about the whole-body centre of mass. A common rule of thumb (Hicks et al. 2015,
+J. Biomech. Eng. 137:020905) asks for peak residual forces below 5 % of the peak external force
+and RMS residual moments below 1 % of (CoM height x peak external force).
+"""
+from __future__ import annotations
+
+import os
+import weakref
+from typing import TYPE_CHECKING, Any
+import xml.etree.ElementTree as ET
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .trajectory import _OPENSIM_FORCE_RE as _OPENSIM_RE
+from .trajectory import MotionError
+
+if TYPE_CHECKING:
+    from ..model import Model
+    from .trajectory import Trajectory
+
+__all__ = ["read_grf", "external_loads", "contact_links", "root_residuals", "root_chain",
+           "Residuals", "per_kg", "body_mass"]
+
+
+# ----------------------------------------------------------------------------- reading
+
+def read_grf(path: str | os.PathLike[str], mapping: Any = None, **options: Any) -> Trajectory:
+    """Read a ground-reaction file: a Trajectory whose ``grf``, ``cop`` and ``moment`` dicts
+    hold (N, 3) arrays per contact key (see the module docstring for the column names).
+
+    Any file ``urdf2dyn.biomech.read`` reads; OpenSim ``ground_force_*`` columns are converted to
+    the HuMoD-style names. mapping: {file key: new key} renames contact keys."""
+    from . import formats
+    traj = formats.read(path, **options) if not hasattr(path, "grf") else path
+    traj = _opensim_forces(traj)
+    if mapping:
+        ren = dict(mapping)
+        traj.grf = {ren.get(k, k): x for k, x in traj.grf.items()}
+        traj.cop = {ren.get(k, k): x for k, x in traj.cop.items()}
+        traj.moment = {ren.get(k, k): x for k, x in traj.moment.items()}
+    if not traj.grf:
+        raise MotionError(f"{os.fspath(path) if not hasattr(path, 'grf') else 'trajectory'}: no "
+                          "ground reaction columns (expected grfX_<foot> grfY_<foot> grfZ_<foot> "
+                          "copX_<foot> ... or OpenSim's <prefix>ground_force_vx ...)")
+    missing = sorted(k for k in traj.grf if k not in traj.cop)
+    if missing:
+        raise MotionError(f"ground reactions without a centre of pressure for {missing}")
+    return traj
+
+
+def _opensim_forces(traj):
+    """Move OpenSim external-load columns (stored as coordinates by the table readers) into
+    grf / cop / moment."""
+    found = {}
+    for k, name in enumerate(traj.names):
+        m = _OPENSIM_RE.match(name)
+        if m:
+            found.setdefault(m["key"], {})[(m["kind"], m["ax"])] = k
+    if not found:
+        return traj
+    used = set()
+    for key, cols in found.items():
+        for kind, dest in (("force_v", traj.grf), ("force_p", traj.cop), ("torque_", traj.moment)):
+            idx = [cols.get((kind, ax)) for ax in "xyz"]
+            if all(i is None for i in idx):
+                continue
+            if any(i is None for i in idx):
+                raise MotionError(f"incomplete OpenSim ground_{kind}* columns for {key!r}")
+            dest[key] = traj.q[:, idx].copy()
+            used.update(idx)
+    keep = [k for k in range(len(traj.names)) if k not in used]
+    traj.q = traj.q[:, keep]
+    traj.names = [traj.names[k] for k in keep]
+    return traj
+
+
+def contact_links(keys, model, links=None):
+    """{key: link} for the contact keys: links given explicitly, else ``foot_<key>`` or, for
+    OpenSim's r/l, ``calcn_r``/``calcn_l`` when the model has such a link."""
+    links = dict(links or {})
+    names = set(model.link_names)
+    out = {}
+    for key in keys:
+        if key in links:
+            link = links[key]
+        else:
+            cands = [f"foot_{key}", f"foot_{key.upper()}", f"calcn_{key.lower()}"]
+            if key.lower() in ("r", "right"):
+                cands += ["foot_R", "calcn_r"]
+            elif key.lower() in ("l", "left"):
+                cands += ["foot_L", "calcn_l"]
+            link = next((c for c in cands if c in names), None)
+            if link is None:
+                raise ValueError(f"no link for the ground reaction {key!r}: the model has no "
+                                 f"{cands[0]!r}; give one (links={{{key!r}: 'link'}}, on the "
+                                 f"command line --contact {key}=LINK)")
+        if link not in names:
+            raise ValueError(f"contact {key!r}: the model has no link {link!r}")
+        out[key] = link
+    return out
+
+
+def external_loads(reactions: Trajectory, model: Model, time: ArrayLike | None = None,
+                   links: Any = None, sign: float = 1.0) -> dict[str, NDArray[np.float64]]:
+    """f_ext {link: (N, 6)} for model.inverse_dynamics from ground reactions.
+
+    reactions: a Trajectory with grf/cop(/moment) (read_grf, or a motion file carrying those
+    columns). time: the motion's times; when they differ from the reactions' times the
+    wrenches are linearly interpolated onto them. Wrenches of keys sharing a link add up."""
+    keys = sorted(reactions.grf)
+    lmap = contact_links(keys, model, links)
+    out: dict[str, Any] = {}
+    for key in keys:                                      # Trajectory.f_ext: NaN -> zero
+        link = lmap[key]
+        w = reactions.f_ext(links={key: link}, sign=sign)[link]
+        out[link] = out[link] + w if link in out else w
+    if time is None:
+        return out
+    t = np.asarray(time, dtype=float)
+    tr = reactions.time
+    if len(tr) == len(t) and np.allclose(tr, t, rtol=0, atol=1e-9 * max(1.0, abs(t).max())):
+        return out
+    # a motion that outlasts the forces by less than one force sample (clocks at different
+    # rates rarely stop together) gets the nearest force sample there (np.interp holds the
+    # ends; urdf2dyn.biomech.plausibility.sampling warns); any more is refused
+    tol = (1 + 1e-6) * (tr[-1] - tr[0]) / max(len(tr) - 1, 1)
+    if t.min() < tr[0] - tol or t.max() > tr[-1] + tol:
+        raise MotionError(f"the ground reactions cover t = {tr[0]:g} .. {tr[-1]:g} s but the "
+                          f"motion spans t = {t.min():g} .. {t.max():g} s: cut the motion to "
+                          "the time the forces were recorded")
+    return {link: np.column_stack([np.interp(t, tr, x[:, c]) for c in range(6)])
+            for link, x in out.items()}
+
+
+# ----------------------------------------------------------------------------- residuals
+
+class Residuals:
+    """Root residuals of a trajectory: ``force`` (N, 3) N and ``moment`` (N, 3) N·m (world axes,
+    about ``point`` (N, 3)), and the root's raw generalized forces ``generalized`` (N, 6) named
+    ``names`` (what OpenSim lists as FX FY FZ MX MY MZ for its pelvis coordinates)."""
+
+    def __init__(self, force, moment, point, generalized, names, about):
+        self.force, self.moment, self.point = force, moment, point
+        self.generalized, self.names, self.about = generalized, names, about
+
+    @staticmethod
+    def _stats(x):
+        n = np.linalg.norm(x, axis=-1)
+        ok = np.isfinite(n)
+        if not ok.any():
+            return float("nan"), float("nan")
+        return float(np.sqrt(np.mean(n[ok] ** 2))), float(n[ok].max())
+
+    def summary(self):
+        """{"force_rms", "force_max", "moment_rms", "moment_max"} of the vector magnitudes."""
+        fr, fm = self._stats(self.force)
+        mr, mm = self._stats(self.moment)
+        return {"force_rms": fr, "force_max": fm, "moment_rms": mr, "moment_max": mm}
+
+    def table(self):
+        """(N, 6) [FX FY FZ MX MY MZ] with column names."""
+        return (np.concatenate([self.force, self.moment], axis=-1),
+                ["FX", "FY", "FZ", "MX", "MY", "MZ"])
+
+
+_ROOT_CACHE: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def root_chain(model):
+    """(joints, root link) of the model's 6-DoF root: the floating root joint, or the serial
+    chain of the first joints in q order that adds up to 6 DoF through massless links (a
+    free joint built from 1-DoF joints). Raises ValueError when the model has none (e.g. a
+    fixed-base arm)."""
+    joints, dof = [], 0
+    for j in model.joints:
+        if joints and j.parent != joints[-1].child:
+            break
+        joints.append(j)
+        dof += j.nv
+        if dof >= 6:
+            break
+    why = None
+    if dof != 6:
+        why = f"its first joints {[j.name for j in joints]} have {dof} DoF"
+    else:
+        tree = ET.fromstring(model._xml)
+        heavy = [j.child for j in joints[:-1] if _body_mass(tree, j.child) > 0]
+        if heavy:
+            why = (f"the intermediate links {heavy} of its first joints "
+                   f"{[j.name for j in joints]} have mass")
+    if why:
+        raise ValueError(f"model {model.name!r} has no 6-DoF root ({why}): root residuals need "
+                         "a floating base (load(..., floating_base=True)) or a 6-DoF root chain "
+                         "through massless links")
+    return joints, joints[-1].child
+
+
+def _root_model(model):
+    """A small model made of the root chain only (same joint names, massless links), whose
+    Jacobian at the root link equals the full model's root columns."""
+    cached = _ROOT_CACHE.get(model)
+    if cached is not None:
+        return cached
+    from ..model import load
+    joints, root = root_chain(model)
+    if model.floating_base:
+        text = f'<robot name="root"><link name="{_xml(root)}"/></robot>'
+        sub = load(text, floating_base=True)
+    else:
+        tree = ET.fromstring(model._xml)
+        by_child = {j.find("child").get("link"): j for j in tree.findall("joint")}
+        keep, link = [], root
+        while link in by_child:                         # up to the URDF's root, fixed joints too
+            joint = by_child[link]
+            keep.append(joint)
+            link = joint.find("parent").get("link")
+        lines = ['<robot name="root">']
+        names = {root} | {j.find("parent").get("link") for j in keep}
+        lines += [f'<link name="{_xml(n)}"/>' for n in sorted(names)]
+        for j in keep:
+            j = _strip(j)
+            lines.append(ET.tostring(j, encoding="unicode"))
+        lines.append("</robot>")
+        sub = load("\n".join(lines))
+    expect = [j.name for j in joints]
+    got = [j.name for j in sub.joints]
+    if got != expect:
+        raise ValueError(f"root chain {expect} is not the whole path from the URDF root to "
+                         f"{root!r} (found {got})")
+    cols = np.concatenate([np.arange(j.q_index, j.q_index + j.nq) for j in joints])
+    _ROOT_CACHE[model] = (sub, root, cols, [n for j in joints for n in _vnames(model, j)])
+    return _ROOT_CACHE[model]
+
+
+def _body_mass(tree, name):
+    """Mass of a link plus the links welded to it by fixed joints (from the URDF text)."""
+    mass = {}
+    for link in tree.findall("link"):
+        m = link.find("inertial/mass")
+        mass[link.get("name")] = float(m.get("value", 0)) if m is not None else 0.0
+    fixed = {}
+    for j in tree.findall("joint"):
+        if j.get("type") == "fixed":
+            fixed.setdefault(j.find("parent").get("link"), []).append(j.find("child").get("link"))
+    total, todo = 0.0, [name]
+    while todo:
+        link = todo.pop()
+        total += mass.get(link, 0.0)
+        todo += fixed.get(link, [])
+    return total
+
+
+def _vnames(model, joint):
+    return model.v_names[joint.v_index:joint.v_index + joint.nv]
+
+
+def _xml(name):
+    return (name.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+            .replace(">", "&gt;"))
+
+
+def _strip(joint):
+    """A copy of a <joint> element without <mimic>, <dynamics>, ... (only what the kinematics
+    need)."""
+    keep = {"parent", "child", "origin", "axis", "limit"}
+    j = ET.Element("joint", joint.attrib)
+    for child in joint:
+        if child.tag in keep:
+            j.append(child)
+    return j
+
+
+def root_residuals(model: Model, q: ArrayLike, tau: ArrayLike, about: str = "root") -> Residuals:
+    """Residual wrench on the root: Residuals(force, moment, point, generalized, names).
+
+    q (N, nq) or (nq,), tau the inverse-dynamics result (N, nv) or (nv,) computed with the
+    external loads. force (world axes) and moment (world axes, about ``about``: "root" = the
+    root body's origin, "com" = the whole-body centre of mass, or a world point (3,)) such
+    that the root's generalized forces are exactly that wrench's virtual work on the root
+    coordinates: tau_root = J_root^T [force; moment]."""
+    q = np.asarray(q, dtype=float)
+    tau = np.asarray(tau, dtype=float)
+    single = q.ndim == 1
+    q2, tau2 = np.atleast_2d(q), np.atleast_2d(tau)
+    sub, root, cols, names = _root_model(model)
+    qr = np.ascontiguousarray(q2[:, cols])
+    J = sub.jacobian(qr, root)                              # (N, 6, 6): [v_P; w] = J qdot_root
+    pos, _ = sub.forward_kinematics(qr)
+    P = pos[:, sub.link_names.index(root)]
+    nv0 = len(names)
+    g = tau2[:, :nv0]
+    # g = J^T [F; M_P]  ->  [F; M_P] = J^-T g
+    w = np.linalg.solve(np.swapaxes(J, 1, 2), g[..., None])[..., 0]
+    F, M = w[:, :3], w[:, 3:]
+    if isinstance(about, str):
+        if about == "root":
+            point = P
+        elif about == "com":
+            point = model.center_of_mass(q2)
+        else:
+            raise ValueError(f"about: expected 'root', 'com' or a point (3,), got {about!r}")
+    else:
+        point = np.broadcast_to(np.asarray(about, dtype=float), P.shape)
+    if point is not P:
+        M = M + np.cross(P - point, F)                    # moment about point = M_P + (P - point) x F
+    res = Residuals(F, M, np.asarray(point), g, names, about)
+    if single:
+        res.force, res.moment, res.point, res.generalized = F[0], M[0], res.point[0], g[0]
+    return res
+
+
+# ----------------------------------------------------------------------------- normalization
+
+def body_mass(model):
+    """The model's body mass (kg): the mass of every moving link (model.total_mass)."""
+    return float(model.total_mass)
+
+
+def per_kg(tau, model_or_mass):
+    """Generalized forces per kilogram of body mass (N·m/kg, N/kg): tau / mass, where the mass
+    is a number or a model's body_mass."""
+    mass = model_or_mass if np.isscalar(model_or_mass) else body_mass(model_or_mass)
+    mass = float(mass)
+    if not (np.isfinite(mass) and mass > 0):
+        raise ValueError(f"mass: expected a positive body mass in kg, got {mass}")
+    return np.asarray(tau, dtype=float) / mass

@@ -1,0 +1,483 @@
+"""One trial of inverse dynamics from recorded files, and many trials at once.
+
+    import urdf2dyn
+    model = urdf2dyn.humod_subject("A")
+    res = urdf2dyn.inverse_dynamics_trial(model, "running.csv", grf="running_grf.csv",
+                                          filter_hz=15)
+    res.tau, res.residuals, res.warnings, res.record
+
+    results = urdf2dyn.run_trials(model, "trials/")          # local processes
+    results = urdf2dyn.run_trials(model, "trials/", scheduler="tcp://10.0.0.5:8786")   # Dask
+
+:func:`inverse_dynamics_trial` is the whole per-trial job, in this order: read the motion
+(units by meaning, urdf2dyn.io), check its columns against the model, fill short gaps
+(urdf2dyn.biomech.processing), check the units and joint limits, low-pass filter and differentiate
+(urdf2dyn.biomech.processing.estimate_derivatives), read the loads (ground reactions or an OpenSim
+ExternalLoads file), fill their gaps, filter them like the coordinates (unless
+``filter_loads=False``), inverse dynamics, root residuals, and the plausibility checks
+(urdf2dyn.biomech.plausibility). The command line's ``urdf2dyn torques`` and the notebooks call it.
+
+Filtering the loads: by default the ground-reaction wrenches are low-pass filtered at the same
+cutoff as the coordinates. Filtering only the kinematics leaves the loads with frequency content
+the accelerations no longer have, which produces artificial peaks in the joint moments at impacts
+(Kristianslund, Krosshaug & van den Bogert 2012, "Effects of low pass filtering on joint moments
+from inverse dynamics: implications for injury prevention", J. Biomech. 45:666-671).
+``filter_loads=False`` (``--filter-loads no``) filters the coordinates only, as OpenSim's
+InverseDynamicsTool does, to reproduce its results.
+"""
+import os
+import time as _time
+import warnings
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ..warn import Urdf2dynWarning, report
+from . import formats, plausibility
+from . import grf as G
+from .formats.opensim import read_external_loads
+from .gait import CONTACT_THRESHOLD
+from .processing import (DEFAULT_MAX_GAP, estimate_derivatives, fill_gaps, fill_load_gaps,
+                         lowpass)
+from .trajectory import MotionError, Trajectory
+
+__all__ = ["TrialResult", "inverse_dynamics_trial", "run_trials", "find_trials",
+           "DEFAULT_DERIVATIVES", "MOTION_EXTENSIONS"]
+
+#: The one default derivative method (API and command line): finite differences, NumPy only.
+DEFAULT_DERIVATIVES = "gradient"
+MOTION_EXTENSIONS = (".csv", ".mot", ".sto", ".mat")
+
+
+@dataclass
+class TrialResult:
+    """The outcome of one trial.
+
+    t (N,), q (N, nq) as used (filled, filtered), v, a (N, nv), tau (N, nv) generalized forces
+    (N·m, N), residuals (urdf2dyn.biomech.grf.Residuals about the root origin, or None without a 6-DoF
+    root), f_ext {link: (N, 6)} the applied loads (world frame, about the origin) or None,
+    reactions (the ground-reaction Trajectory, or None), warnings [str] (every warning raised
+    for this trial), record {str: ...} what was done: ``source``, ``loads`` (file or None),
+    ``units``, ``filled_gaps`` ([str]), ``filter_hz``, ``filter_loads``, ``derivatives``
+    (method, or "given in the file"), ``elapsed_s``."""
+    path: str
+    t: np.ndarray
+    q: np.ndarray
+    v: np.ndarray
+    a: np.ndarray
+    tau: np.ndarray
+    residuals: object = None
+    f_ext: dict | None = None
+    reactions: object = None
+    warnings: list = field(default_factory=list)
+    record: dict = field(default_factory=dict)
+
+    @property
+    def load_peak(self):
+        """Peak magnitude (N) of the summed external forces, or None without loads."""
+        if not self.f_ext:
+            return None
+        return float(np.linalg.norm(sum(self.f_ext.values())[:, :3], axis=1).max())
+
+    @property
+    def filtered(self):
+        """True when the coordinates were low-pass filtered."""
+        return self.record.get("filter_hz") is not None
+
+
+# ----------------------------------------------------------------------------- reading
+
+def _read_motion(path, model, degrees, mapping):
+    if isinstance(path, Trajectory):                 # read already: SI units, a copy
+        if degrees:
+            raise ValueError("degrees=True: a Trajectory is in radians already (convert when "
+                             "reading it, e.g. formats.read_csv(path, degrees=True, model=model))")
+        return replace(path.renamed(mapping) if mapping else path), "radians (trajectory)"
+    if hasattr(path, "to_numpy") and hasattr(path, "columns"):       # a pandas DataFrame
+        traj = formats.from_dataframe(path, degrees=bool(degrees), model=model, mapping=mapping)
+        return traj, "degrees" if degrees else "radians"
+    path = os.fspath(path)
+    ext = os.path.splitext(path)[1].lower()
+    if not os.path.exists(path):
+        raise MotionError(f"{path}: no such file")
+    if ext == ".csv":
+        return formats.read_csv(path, degrees=bool(degrees), model=model, mapping=mapping), (
+            "degrees" if degrees else "radians")
+    if degrees:
+        raise MotionError(f"{path}: --degrees applies to CSV files (degrees=True in Python; OpenSim "
+                          "files say inDegrees in their header, HuMoD files are in radians)")
+    if ext in (".mot", ".sto"):
+        traj = formats.read_opensim(path, model=model, mapping=mapping)
+        return traj, "degrees (inDegrees=yes)" if traj.meta["in_degrees"] else "radians"
+    if ext == ".mat":
+        return formats.read_humod(path, mapping=mapping), "radians (HuMoD)"
+    raise MotionError(f"{path}: unknown motion format {ext!r} (expected one of "
+                      f"{', '.join(MOTION_EXTENSIONS)})")
+
+
+def check_columns(path, traj, model):
+    """Raise MotionError naming the model's missing columns and the file's unknown ones."""
+    names = list(traj.names)
+    floating_from_humod = (any(j.type == "floating" for j in model.joints) and "pBJX" in names
+                           and model.q_names[0] == "BJ_x")
+    coords = set(model.q_names)
+    if floating_from_humod:
+        coords = (coords - {f"BJ_{s}" for s in ("x", "y", "z", "qx", "qy", "qz", "qw")}) | {
+            "pBJX", "pBJY", "pBJZ", "rBJX", "rBJY", "rBJZ"}
+    problems = []
+    missing = [n for n in (model.q_names if not floating_from_humod else sorted(coords))
+               if n not in names]
+    unknown = [n for n in names if n not in coords]
+    if missing:
+        problems.append(f"missing columns {missing}")
+    if unknown:
+        problems.append(f"unknown columns {unknown} (expected 'time', the model's coordinates "
+                        f"{model.q_names}, optionally '<dof>_vel' / '<dof>_acc', and ground "
+                        "reactions grfX_<foot> .. copZ_<foot>; rename with a mapping: "
+                        "--mapping FILE)")
+    if traj.v_names is not None and not floating_from_humod:
+        for kind, arr, suffix in (("velocity", traj.v, "_vel"), ("acceleration", traj.a, "_acc")):
+            if arr is not None and sorted(traj.v_names) != sorted(model.v_names):
+                miss = [f"{n}{suffix}" for n in model.v_names if n not in traj.v_names]
+                extra = [f"{n}{suffix}" for n in traj.v_names if n not in model.v_names]
+                problems.append(f"incomplete {kind} columns: missing {miss}"
+                                + (f", unknown {extra}" if extra else ""))
+    if problems:
+        raise MotionError(f"{path}: " + "; ".join(problems))
+    if len(traj) < 3:
+        raise MotionError(f"{path}: need at least 3 samples, got {len(traj)}")
+
+
+# ----------------------------------------------------------------------------- one trial
+
+def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, contacts=None,
+                           mapping=None, degrees=None, filter_hz=None, filter_loads=True,
+                           derivatives=DEFAULT_DERIVATIVES, max_gap=DEFAULT_MAX_GAP,
+                           strict=False, checks_enabled=True):
+    """Joint torques of one recorded trial: the whole job, from files to a :class:`TrialResult`.
+
+    Parameters
+    ----------
+    model : urdf2dyn.Model
+    motion : path, urdf2dyn.biomech.Trajectory or pandas.DataFrame
+        Motion file (.csv, OpenSim .mot/.sto, HuMoD .mat), a trajectory read already (SI
+        units), or a DataFrame (formats.from_dataframe: a ``time`` column or index). Never modified.
+    grf : path or Trajectory, optional
+        Ground reactions (urdf2dyn.biomech.grf.read_grf); by default those the motion file carries.
+    external_loads : path, optional
+        An OpenSim ExternalLoads XML file (urdf2dyn.biomech.formats.read_external_loads): which forces
+        act on which bodies, in which frames, from which data file. Exclusive with grf.
+    contacts : dict, optional
+        {ground-reaction key: link}, e.g. {"R": "foot_R"} (default: urdf2dyn.biomech.grf.contact_links).
+    mapping : dict or path, optional
+        Renames the file's coordinates to the model's (urdf2dyn.biomech.trajectory.load_mapping).
+    degrees : bool, optional
+        The CSV file's angles are in degrees (OpenSim files say so in their header).
+    filter_hz : float, optional
+        Zero-lag 4th-order Butterworth low-pass cutoff for the coordinates (and, with
+        filter_loads, the loads) before differentiating. Needs SciPy.
+    filter_loads : bool
+        Filter the loads at the same cutoff (default; see the module docstring) or not (as
+        OpenSim's InverseDynamicsTool).
+    derivatives : {"gradient", "savgol", "spline"}
+        How velocities and accelerations are estimated when the file has none
+        (urdf2dyn.biomech.processing.estimate_derivatives; the default needs NumPy only).
+    max_gap : int
+        Longest run of missing samples filled (urdf2dyn.biomech.processing); longer gaps stop the trial.
+    strict : bool
+        Every warning becomes a MotionError.
+    checks_enabled : bool
+        Run the plausibility checks (urdf2dyn.biomech.plausibility).
+
+    Returns
+    -------
+    TrialResult
+    """
+    if external_loads is not None and grf is not None:
+        raise ValueError("give either grf (ground reactions) or external_loads (an OpenSim "
+                         "ExternalLoads file), not both")
+    start = _time.perf_counter()
+    messages = []
+    source = (os.fspath(motion) if isinstance(motion, (str, os.PathLike))
+              else type(motion).__name__)
+
+    def warn(msg):
+        messages.append(msg)
+        report(msg, strict=strict, error=MotionError, stacklevel=4)
+
+    traj, units = _read_motion(motion, model, degrees, mapping)
+    check_columns(source, traj, model)
+    record = {"source": source, "units": units, "filled_gaps": [], "filter_hz": filter_hz,
+              "filter_loads": bool(filter_loads) if filter_hz is not None else None,
+              "max_gap": max_gap}
+
+    # gaps in the coordinates (and in given rates), before anything spreads them
+    q_raw, filled = fill_gaps(traj.time, traj.q, traj.names, max_gap, source)
+    traj.q = q_raw
+    for key in ("v", "a"):
+        arr = getattr(traj, key)
+        if arr is not None:
+            suffix = "_vel" if key == "v" else "_acc"
+            arr, more = fill_gaps(traj.time, arr, [f"{n}{suffix}" for n in traj.v_names],
+                                  max_gap, source)
+            setattr(traj, key, arr)
+            filled += more
+    if filled:
+        record["filled_gaps"] = [str(g) for g in filled]
+        warn(f"{source}: filled {len(filled)} gap(s) of at most {max_gap} missing samples by "
+             f"cubic interpolation: " + "; ".join(str(g) for g in filled[:10])
+             + (f"; and {len(filled) - 10} more" if len(filled) > 10 else ""))
+
+    t, q, v, a = traj.for_model(model)
+    if checks_enabled:
+        for msg in plausibility.units(model, q, degrees or units.startswith("degrees"), source):
+            warn(msg)
+        for msg in plausibility.joint_limits(model, t, q, source):
+            warn(msg)
+
+    # derivatives (with the optional filter): one estimator
+    if v is None or a is None:
+        qf, v_est, a_est = estimate_derivatives(t, q, method=derivatives, cutoff_hz=filter_hz,
+                                                   model=model, return_positions=True)
+        if filter_hz is not None:
+            q = qf
+        v = v_est if v is None else v
+        a = a_est if a is None else a
+        record["derivatives"] = derivatives
+    else:
+        record["derivatives"] = "given in the file"
+        if filter_hz is not None:
+            warn(f"{source}: velocities and accelerations are given in the file: they are used "
+                 f"as they are, not filtered at {filter_hz:g} Hz")
+            record["filter_hz"] = None
+
+    # loads
+    f_ext, reactions, loads_source = None, None, None
+    if external_loads is not None:
+        loads = read_external_loads(external_loads)
+        f_ext = loads.wrenches(model, t, q, links=contacts)
+        loads_source = os.fspath(external_loads)
+    else:
+        if grf is not None:
+            reactions = G.read_grf(replace(grf) if isinstance(grf, Trajectory) else grf)
+            loads_source = os.fspath(grf) if isinstance(grf, (str, os.PathLike)) else "trajectory"
+        elif traj.grf:
+            reactions = traj
+            loads_source = source
+        if reactions is not None:
+            for msg in _fill_reaction_gaps(reactions, max_gap, loads_source, record):
+                warn(msg)
+            if checks_enabled:
+                fr = reactions.meta.get("force_frame_rate")
+                for msg in plausibility.sampling(t, reactions.time if reactions is not traj else None,
+                                           loads_source, force_rate=fr):
+                    warn(msg)
+            f_ext = G.external_loads(reactions, model, time=t, links=contacts)
+    record["loads"] = loads_source
+    if f_ext is not None and filter_hz is not None and filter_loads and record["filter_hz"]:
+        f_ext = {k: lowpass(t, w, filter_hz) for k, w in f_ext.items()}
+
+    tau = model.inverse_dynamics(q, v, a, f_ext=f_ext)
+    try:
+        residuals = G.root_residuals(model, q, tau)
+    except ValueError:
+        residuals = None
+
+    if checks_enabled and f_ext and residuals is not None:
+        peak = float(np.linalg.norm(sum(f_ext.values())[:, :3], axis=1).max())
+        com = model.center_of_mass(q)
+        r = residuals                                   # shifted from the root origin to the CoM
+        res_com = G.Residuals(r.force, r.moment + np.cross(r.point - com, r.force), com,
+                              r.generalized, r.names, "com")
+        for msg in plausibility.residuals(model, t, res_com, peak, _com_height(model, com, reactions),
+                                    source):
+            warn(msg)
+    if checks_enabled and reactions is not None and len(reactions.time) == len(t):
+        links = G.contact_links(sorted(reactions.grf), model, contacts)
+        for msg in plausibility.cop_distance(model, t, q, reactions, links, loads_source,
+                                       CONTACT_THRESHOLD):
+            warn(msg)
+    record["elapsed_s"] = _time.perf_counter() - start
+    return TrialResult(source, t, q, v, a, tau, residuals, f_ext, reactions, messages, record)
+
+
+def _fill_reaction_gaps(reactions, max_gap, source, record):
+    notes = []
+    for key in sorted(reactions.grf):
+        F, P, M, filled, more = fill_load_gaps(
+            reactions.time, reactions.grf[key], reactions.cop[key], reactions.moment.get(key),
+            key=key, max_gap=max_gap, threshold=CONTACT_THRESHOLD, source=source)
+        reactions.grf[key], reactions.cop[key] = F, P
+        if M is not None:
+            reactions.moment[key] = M
+        if filled:
+            record["filled_gaps"] += [str(g) for g in filled]
+            notes.append(f"{source}: filled {len(filled)} gap(s) in the ground reaction "
+                         f"{key!r} by cubic interpolation: " + "; ".join(str(g) for g in filled))
+        notes += more
+    return notes
+
+
+def _com_height(model, com, reactions):
+    """Mean height (m, against gravity) of the CoM com (N, 3) above the mean centre of
+    pressure."""
+    g = np.asarray(model.gravity, dtype=float)
+    if not np.linalg.norm(g) > 0:
+        return 0.0
+    up = -g / np.linalg.norm(g)
+    com = com @ up
+    ground = 0.0
+    if reactions is not None:
+        cops = [p for p in reactions.cop.values() if np.isfinite(p).any()]
+        if cops:
+            ground = float(np.nanmean(np.concatenate(cops) @ up))
+    return float(np.mean(com) - ground)
+
+
+# ----------------------------------------------------------------------------- many trials
+
+def _stem(path):
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def find_trials(items, grf=None):
+    """[(motion path, ground-reaction path or None)] from files and folders.
+
+    A folder gives its motion files (MOTION_EXTENSIONS; not ``*_grf.*``, ``*_torques.*``,
+    ``*_residuals.*``), each paired with the sibling ``<stem>_grf.<ext>`` when there is one. grf:
+    one file, or a pattern with ``{stem}`` and ``{dir}`` for several motions."""
+    items = [items] if isinstance(items, (str, os.PathLike)) else list(items)
+    jobs = []
+    for item in map(os.fspath, items):
+        if os.path.isdir(item):
+            names = sorted(n for n in os.listdir(item)
+                           if n.lower().endswith(MOTION_EXTENSIONS)
+                           and not _stem(n).lower().endswith(("_grf", "_torques", "_residuals")))
+            if not names:
+                raise MotionError(f"{item}: no motion files ({', '.join(MOTION_EXTENSIONS)})")
+            jobs += [(os.path.join(item, n), _grf_for(os.path.join(item, n), grf, True))
+                     for n in names]
+        else:
+            if not os.path.exists(item):
+                raise MotionError(f"{item}: no such file or directory")
+            jobs.append((item, _grf_for(item, grf, False)))
+    if grf and len(jobs) > 1 and "{stem}" not in grf:
+        raise MotionError("grf (--grf) names one file but there are several motions: use a "
+                          "pattern with {stem} (e.g. '{dir}/{stem}_grf.csv'), or put "
+                          "<stem>_grf.csv next to each motion in a folder")
+    return jobs
+
+
+def _grf_for(motion, pattern, sibling):
+    if pattern:
+        return pattern.format(stem=_stem(motion), dir=os.path.dirname(motion) or ".")
+    if sibling:
+        base = os.path.join(os.path.dirname(motion), _stem(motion) + "_grf")
+        for ext in (".csv", ".sto", ".mot", ".mat"):
+            if os.path.exists(base + ext):
+                return base + ext
+    return None
+
+
+def _run_one(job, model, options):
+    """One trial in a worker (a local process or a Dask worker): its warnings travel back in
+    the result (the caller re-emits them), not to the worker's stderr."""
+    path, grf = job
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        return inverse_dynamics_trial(model, path, grf, **options)
+
+
+def run_trials(model, trials, grf=None, *, scheduler=None, max_workers=None, strict=False,
+               progress=None, **options):
+    """inverse_dynamics_trial over many trials; returns [TrialResult] in the trials' order.
+
+    Parameters
+    ----------
+    model : urdf2dyn.Model
+    trials : path, folder, or list of them
+        Motion files and folders (see :func:`find_trials`: a folder pairs each motion with its
+        ``<stem>_grf.*`` file).
+    grf : str, optional
+        Ground reactions for every motion: a pattern with ``{stem}`` / ``{dir}``.
+    scheduler : None, str or distributed.Client
+        None: local processes (concurrent.futures.ProcessPoolExecutor, max_workers of them;
+        max_workers=1 runs in this process). A Dask scheduler address (``"tcp://host:8786"``)
+        or a ``distributed.Client``: the trials run on that cluster (pip install
+        "urdf2dyn[dask]").
+    strict : bool
+        Warnings are errors (the first one stops the batch).
+    progress : callable, optional
+        Called with each TrialResult as it completes (e.g. to advance a progress bar).
+    **options
+        Passed to inverse_dynamics_trial (filter_hz, derivatives, contacts, mapping, ...).
+
+    Each trial's warnings are re-emitted here (category urdf2dyn.Urdf2dynWarning) and kept in
+    its result. A batch in which some trials have ground reactions and others have none warns,
+    naming the latter: their torques carry the whole external load as root residuals.
+    """
+    jobs = find_trials(trials, grf) if not _is_job_list(trials) else list(trials)
+    options = dict(options, strict=strict)
+    if scheduler is None:
+        results = _run_local(jobs, model, options, max_workers, progress)
+    else:
+        results = _run_dask(jobs, model, options, scheduler, progress)
+    for r in results:
+        for msg in r.warnings:
+            warnings.warn(msg, Urdf2dynWarning, stacklevel=2)
+    with_loads = [r for r in results if r.f_ext]
+    without = [r.path for r in results if not r.f_ext]
+    if with_loads and without:
+        msg = (f"{len(without)} of {len(results)} trials have no ground reactions while the "
+               f"others do: {', '.join(without[:10])}{' ...' if len(without) > 10 else ''}. "
+               "Their torques and residuals carry the whole external load: add their "
+               "<stem>_grf.* files (or --grf PATTERN), or run them separately")
+        for r in results:
+            if not r.f_ext:
+                r.warnings.append(msg)
+        report(msg, strict=strict, error=MotionError)
+    return results
+
+
+def _is_job_list(trials):
+    return (isinstance(trials, list) and trials and all(isinstance(x, tuple) for x in trials))
+
+
+def _run_local(jobs, model, options, max_workers, progress):
+    if max_workers == 1 or len(jobs) == 1:
+        out = []
+        for job in jobs:
+            out.append(_run_one(job, model, options))
+            if progress:
+                progress(out[-1])
+        return out
+    from concurrent.futures import ProcessPoolExecutor
+    workers = max_workers or min(len(jobs), os.cpu_count() or 1)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return _collect([pool.submit(_run_one, job, model, options) for job in jobs], progress)
+
+
+def _collect(futures, progress):
+    """The futures' results in submission order (local or Dask futures alike)."""
+    out = []
+    for f in futures:
+        out.append(f.result())
+        if progress:
+            progress(out[-1])
+    return out
+
+
+def _run_dask(jobs, model, options, scheduler, progress):
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ImportError("run_trials(scheduler=...) needs Dask's distributed scheduler: pip "
+                          "install \"urdf2dyn[dask]\"") from None
+    own = not isinstance(scheduler, Client)
+    client = Client(scheduler) if own else scheduler
+    try:
+        return _collect(client.map(_run_one, jobs, model=model, options=options, pure=False),
+                        progress)
+    finally:
+        if own:
+            client.close()

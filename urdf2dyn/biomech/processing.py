@@ -1,0 +1,381 @@
+"""Signal processing of recordings: gaps, the low-pass filter, and the derivative estimator.
+
+Gaps
+----
+Missing samples in recordings: find them, fill the short ones, refuse the long ones.
+
+A recording marks a missing sample with NaN (an empty cell in a CSV file: pandas'
+``df.to_csv()`` writes NaN so). Filtering and differentiation would spread one NaN to its
+neighbours (finite differences: two samples either side; a zero-lag Butterworth filter: the
+whole trial), so gaps are dealt with first:
+
+* a gap of at most ``max_gap`` consecutive samples (default :data:`DEFAULT_MAX_GAP` = 5) inside
+  the trial is filled by cubic interpolation: the cubic polynomial through the two valid samples
+  on each side of the gap (exact for cubic signals, error O(h^4) on smooth ones; linear when a
+  side has a single valid sample before another gap). Each filled gap is reported (column, data
+  rows, times) so a warning can name it;
+* a longer gap, or one touching the first or last sample (nothing to interpolate from on one
+  side), stops the trial with a :class:`urdf2dyn.biomech.MotionError` naming it: cut the trial, or
+  fill it with a method that knows the movement (e.g. a marker-based gap filler) first.
+
+Why 5 samples: at the usual motion-capture rates (100-200 Hz) that is 25-50 ms, a small fraction
+of a gait event (a running stance lasts ~200 ms); over so short a span a cubic follows joint
+angles to well below measurement noise, whereas longer gaps can hide a real event (a heel
+strike) that no interpolation recovers. Pass ``max_gap=0`` to refuse any gap.
+
+Ground reactions are different: outside contact a force plate reports no centre of pressure
+(NaN), and that is "no load", not a gap (:func:`fill_load_gaps`).
+
+Derivatives
+-----------
+:func:`estimate_derivatives` (finite differences by default, NumPy only; Savitzky-Golay or a
+quintic spline on request) with an optional zero-lag Butterworth low-pass filter
+(:func:`lowpass`) is urdf2dyn's one derivative estimator; ``traj.with_derivatives(...)`` calls it.
+SciPy is needed for Savitzky-Golay, splines and the filter, and is imported on first use.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .trajectory import MotionError, _rows
+
+if TYPE_CHECKING:
+    from ..model import Model
+
+__all__ = ["DEFAULT_MAX_GAP", "Gap", "find_gaps", "fill_gaps", "fill_load_gaps",
+           "estimate_derivatives", "lowpass"]
+
+#: Longest run of missing samples that is filled (see the module docstring for why).
+DEFAULT_MAX_GAP = 5
+
+
+@dataclass
+class Gap:
+    """A run of missing samples: ``column`` name, data rows ``start`` .. ``stop - 1`` (0-based),
+    times ``t0`` .. ``t1`` (s)."""
+    column: str
+    start: int
+    stop: int
+    t0: float
+    t1: float
+
+    def __len__(self):
+        return self.stop - self.start
+
+    def __str__(self):
+        if len(self) == 1:
+            return f"{self.column} row {self.start + 1} (t = {self.t0:g} s)"
+        return f"{self.column} rows {self.start + 1}-{self.stop} (t = {self.t0:g} .. {self.t1:g} s)"
+
+
+def _runs(mask):
+    """[(start, stop)] of the runs of True in a boolean vector."""
+    m = np.concatenate([[False], np.asarray(mask, dtype=bool), [False]])
+    d = np.diff(m.astype(np.int8))
+    return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)))
+
+
+def find_gaps(t, x, names):
+    """Every run of non-finite samples in x (N, k), as a list of :class:`Gap` (column order)."""
+    t = np.asarray(t, dtype=float)
+    x = np.asarray(x, dtype=float).reshape(len(t), -1)
+    return [Gap(str(names[c]), int(a), int(b), float(t[a]), float(t[b - 1]))
+            for c in range(x.shape[1]) for a, b in _runs(~np.isfinite(x[:, c]))]
+
+
+def _interpolate(t, y, a, b):
+    """Values of column y at rows a..b-1 from the (up to) two valid samples on each side."""
+    left = [k for k in (a - 2, a - 1) if k >= 0 and np.isfinite(y[k])]
+    right = [k for k in (b, b + 1) if k < len(y) and np.isfinite(y[k])]
+    if len(left) < 2 or len(right) < 2:            # a neighbouring gap: linear, 1 + 1 samples
+        left, right = left[-1:], right[:1]
+    knots = np.array(left + right)
+    tk, yk = t[knots], y[knots]
+    tt = t[a:b]
+    out = np.zeros(len(tt))
+    for i in range(len(knots)):                    # Lagrange form (2 or 4 knots)
+        basis = np.ones(len(tt))
+        for j in range(len(knots)):
+            if j != i:
+                basis *= (tt - tk[j]) / (tk[i] - tk[j])
+        out += yk[i] * basis
+    return out
+
+
+def fill_gaps(t, x, names, max_gap=DEFAULT_MAX_GAP, source="data"):
+    """Fill the short gaps of x (N, k): returns (filled copy, [Gap, ...] that were filled).
+
+    Raises MotionError naming every gap longer than max_gap samples and every gap touching the
+    first or last sample (source names the file in the message)."""
+    t = np.asarray(t, dtype=float)
+    x = np.array(x, dtype=float).reshape(len(t), -1)
+    gaps = find_gaps(t, x, names)
+    if not gaps:
+        return x, []
+    max_gap = int(max_gap)
+    long = [g for g in gaps if len(g) > max_gap]
+    edge = [g for g in gaps if len(g) <= max_gap and (g.start == 0 or g.stop == len(t))]
+    problems = []
+    if long:
+        problems.append(f"gaps longer than max_gap = {max_gap} samples: "
+                        + "; ".join(str(g) for g in long))
+    if edge:
+        problems.append("gaps at the start or end of the trial (nothing to interpolate from "
+                        "on one side): " + "; ".join(str(g) for g in edge))
+    if problems:
+        raise MotionError(f"{source}: missing samples (NaN or empty cells): "
+                          + "; ".join(problems) + ". Cut the trial to the part that was "
+                          "recorded, fill the gaps with a tool that knows the movement, or raise "
+                          "max_gap (--max-gap) if a cubic across them is good enough")
+    names = [str(n) for n in names]
+    for g in gaps:
+        c = names.index(g.column)
+        x[g.start:g.stop, c] = _interpolate(t, x[:, c], g.start, g.stop)
+    return x, gaps
+
+
+def fill_load_gaps(t, force, cop, moment=None, key="", max_gap=DEFAULT_MAX_GAP,
+                   threshold=20.0, source="ground reactions"):
+    """Missing samples of one contact's ground reaction: force, cop (N, 3), moment (N, 3) or
+    None. Returns (force, cop, moment, filled gaps, notes).
+
+    * A force sample that is missing where the valid samples around it carry no more than
+      ``threshold`` newtons (e.g. urdf2dyn.biomech.gait.CONTACT_THRESHOLD) is no contact: zero force,
+      no centre of pressure.
+    * A missing centre of pressure (NaN, or exactly 0 0 0 as plate software writes it outside
+      contact) where the force is at most threshold is no load (force plates report none
+      there): the force is zeroed, as a plate would.
+    * Missing force or centre-of-pressure samples inside a contact are gaps: filled like
+      :func:`fill_gaps` (at most max_gap samples) or refused. Where a contact starts or ends
+      without a centre of pressure (a plate with a higher threshold than ours) the force is
+      dropped and a note (for a warning) says how large it was.
+    """
+    t = np.asarray(t, dtype=float)
+    F = np.array(force, dtype=float)
+    P = np.array(cop, dtype=float)
+    M = None if moment is None else np.where(np.isfinite(moment), moment, 0.0)
+    label = f"{key}_" if key else ""
+    filled, notes = [], []
+    mag = np.linalg.norm(F, axis=1)
+    # 1. force gaps: contact on either side -> a gap, otherwise no contact
+    for a, b in _runs(~np.all(np.isfinite(F), axis=1)):
+        near = [mag[k] for k in (a - 1, b) if 0 <= k < len(t) and np.isfinite(mag[k])]
+        if not near or max(near) <= threshold:
+            F[a:b], P[a:b] = 0.0, np.nan
+            continue
+        g = Gap(f"{label}force", int(a), int(b), float(t[a]), float(t[b - 1]))
+        if b - a > max_gap or a == 0 or b == len(t):
+            raise MotionError(f"{source}: missing force samples {g} during a contact (up to "
+                              f"{max(near):.0f} N next to them; longer than max_gap = {max_gap} "
+                              "samples or at an end of the trial): fix the force-plate data, "
+                              "cut the trial or raise max_gap")
+        for c in range(3):
+            F[a:b, c] = _interpolate(t, F[:, c], a, b)
+        filled.append(g)
+    mag = np.linalg.norm(F, axis=1)
+    # 2. no centre of pressure (NaN, or the 0 0 0 plate software writes instead): no load
+    # below the threshold (a few newtons of plate noise at the lab origin would add a moment),
+    # a gap above it
+    nocop = ~np.all(np.isfinite(P), axis=1) | np.all(P == 0, axis=1)
+    off = nocop & (mag <= threshold)
+    F[off], P[off] = 0.0, np.nan
+    if M is not None:
+        M[off] = 0.0
+    for a, b in _runs(~np.all(np.isfinite(P), axis=1) & (mag > threshold)):
+        inside = a > 0 and b < len(t) and np.all(np.isfinite(P[[a - 1, b]]))
+        if inside:
+            if b - a > max_gap:
+                g = Gap(f"{label}cop", int(a), int(b), float(t[a]), float(t[b - 1]))
+                raise MotionError(f"{source}: no centre of pressure for {g} while the force "
+                                  f"is up to {mag[a:b].max():.0f} N (a gap of {b - a} samples, "
+                                  f"longer than max_gap = {max_gap}): fix the force-plate "
+                                  "data or raise max_gap")
+            for c in range(3):
+                P[a:b, c] = _interpolate(t, P[:, c], a, b)
+            filled.append(Gap(f"{label}cop", int(a), int(b), float(t[a]), float(t[b - 1])))
+        else:
+            notes.append(f"{source}: contact {key or '(no prefix)'!r} has a force of up to "
+                         f"{mag[a:b].max():.0f} N without a centre of pressure at rows "
+                         f"{a + 1}-{b} (t = {t[a]:g} .. {t[b - 1]:g} s), at the start or end of "
+                         "a contact: applied as no load there")
+            F[a:b] = 0.0
+            if M is not None:
+                M[a:b] = 0.0
+    return F, P, M, filled, notes
+
+
+# ----------------------------------------------------------------------------- derivatives
+
+def _uniform_step(t, what):
+    t = np.asarray(t, dtype=float)
+    dt = np.diff(t)
+    if len(t) < 2 or np.any(dt <= 0) or not np.all(np.isfinite(t)):
+        raise ValueError("t: expected at least 2 finite, strictly increasing times")
+    h = (t[-1] - t[0]) / (len(t) - 1)
+    if np.max(np.abs(dt - h)) > 1e-4 * h:
+        raise ValueError(f"{what} needs uniformly sampled data (time steps vary from "
+                         f"{dt.min():g} to {dt.max():g} s); resample first or use method='spline'"
+                         " / 'gradient' without cutoff_hz")
+    return h
+
+
+def lowpass(t, x, cutoff_hz, order=2):
+    """Zero-lag Butterworth low-pass filter of x (N, ...) sampled at times t (uniform).
+
+    A Butterworth filter of the given order (scipy.signal.butter) run forwards and backwards
+    (scipy.signal.filtfilt, odd padding): no phase lag, twice the order's roll-off, and gain
+    ``|H(f)|^2``, i.e. 0.5 (-6 dB) at cutoff_hz rather than -3 dB; no cutoff correction is applied.
+    The default order 2 gives the usual 4th-order zero-lag filter of biomechanics (Winter 2009,
+    ch. 3). cutoff_hz must be below the Nyquist frequency."""
+    from scipy.signal import butter, filtfilt
+    h = _uniform_step(t, "the Butterworth filter")
+    fs = 1.0 / h
+    cutoff_hz = float(cutoff_hz)
+    if not (0 < cutoff_hz < fs / 2):
+        raise ValueError(f"cutoff_hz: expected 0 < cutoff < Nyquist = {fs / 2:g} Hz, got {cutoff_hz:g}")
+    b, a = butter(int(order), cutoff_hz / (fs / 2))
+    x = np.asarray(x, dtype=float)
+    padlen = 3 * max(len(a), len(b))
+    if x.shape[0] <= padlen:
+        raise ValueError(f"the Butterworth filter needs more than {padlen} samples, got {x.shape[0]}")
+    return filtfilt(b, a, x, axis=0, padtype="odd", padlen=padlen)
+
+
+def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "gradient",
+                         cutoff_hz: float | None = None, *, model: Model | None = None,
+                         filter_order: int = 2, window: int | None = None, polyorder: int = 3,
+                         return_positions: bool = False) -> tuple[NDArray[np.float64], ...]:
+    """Velocities and accelerations of sampled coordinates q (N, n) at times t (N,): urdf2dyn's
+    one derivative estimator (the command line's ``--derivatives`` / ``--filter`` call it too).
+
+    q must be finite: a NaN would spread to its neighbours (and, filtered, to every sample).
+    Fill gaps first (fill_gaps; urdf2dyn.inverse_dynamics_trial does).
+
+    Parameters
+    ----------
+    t : array_like, shape (N,)
+        Sample times, s.
+    q : array_like, shape (N, n)
+        Coordinates (model.nq columns in model order when ``model`` is given).
+    method : {"gradient", "savgol", "spline"}
+        * "gradient" (the default, NumPy only): second-order finite differences
+          (numpy.gradient, edge_order=2: central inside, one-sided at both ends, non-uniform
+          steps allowed), applied twice; exact for quadratic trajectories.
+        * "savgol": Savitzky-Golay differentiating filters (scipy.signal.savgol_filter,
+          deriv=1 and 2, mode="interp"): local least-squares polynomials of degree polyorder
+          over window samples. Uniform sampling.
+        * "spline": the interpolating quintic spline through the samples
+          (scipy.interpolate.make_interp_spline, k=5), differentiated. Any sampling.
+    cutoff_hz : float, optional
+        First low-pass the positions with the zero-lag Butterworth filter of lowpass()
+        (order filter_order, uniform sampling). Without a filter, "spline" and "gradient"
+        follow the samples exactly, noise included: filter noisy motion capture.
+    model : Model, optional
+        With a model the result has model.nv columns and a floating joint's velocity is its
+        body-frame twist, v_lin = R^T dp/dt and w = 2 vec(conj(quat) * dquat/dt), from finite
+        differences of the (possibly filtered) renormalised, sign-continuous quaternion,
+        whatever the method; its acceleration is the derivative of that v. Without a model
+        every column is differentiated independently.
+    filter_order : int
+        Order of the Butterworth filter (see lowpass).
+    window : int, optional
+        Savitzky-Golay window in samples (odd; default the odd number nearest 0.05 s of
+        samples, at least polyorder + 2).
+    polyorder : int
+        Savitzky-Golay polynomial degree.
+    return_positions : bool
+        Also return the (filtered) positions.
+
+    Returns
+    -------
+    tuple of ndarray
+        (v, a), or (q_filtered, v, a) with return_positions=True.
+    """
+    t = np.asarray(t, dtype=float).reshape(-1)
+    q = np.asarray(q, dtype=float)
+    if q.ndim == 1:
+        q = q[:, None]
+    if q.shape[0] != len(t):
+        raise ValueError(f"q: expected {len(t)} rows (one per time), got shape {q.shape}")
+    if len(t) < 3 or np.any(np.diff(t) <= 0) or not np.all(np.isfinite(t)):
+        raise ValueError("t: expected at least 3 finite, strictly increasing times")
+    if model is not None and q.shape[1] != model.nq:
+        raise ValueError(f"q: expected {model.nq} columns (model.nq), got {q.shape[1]}")
+    bad = ~np.isfinite(q)
+    if bad.any():
+        rows, cols = np.nonzero(bad)
+        names = model.q_names if model is not None else None
+        which = sorted({names[c] if names else c for c in cols}, key=str)
+        raise MotionError(f"q: missing (NaN) samples at rows {_rows(np.unique(rows))} in columns "
+                          f"{which}: fill the gaps first (urdf2dyn.biomech.processing.fill_gaps), or cut the "
+                          "trial")
+    qf = lowpass(t, q, cutoff_hz, filter_order) if cutoff_hz is not None else q.copy()
+    floating = [j for j in model.joints if j.type == "floating"] if model is not None else []
+    for j in floating:
+        quat = qf[:, j.q_index + 3:j.q_index + 7]
+        quat /= np.linalg.norm(quat, axis=1, keepdims=True)
+
+    if method == "gradient":
+        v = np.gradient(qf, t, axis=0, edge_order=2)
+        a = np.gradient(v, t, axis=0, edge_order=2)
+    elif method == "savgol":
+        from scipy.signal import savgol_filter
+        h = _uniform_step(t, "method='savgol'")
+        if window is None:
+            window = int(round(0.05 / h))
+            window += 1 - window % 2
+            window = max(window, polyorder + 2 + (polyorder + 1) % 2)
+        window = int(window)
+        if window % 2 == 0 or window <= polyorder:
+            raise ValueError(f"window: expected an odd number of samples > polyorder={polyorder}, "
+                             f"got {window}")
+        if window > len(t):
+            raise ValueError(f"window: {window} samples but the trajectory has only {len(t)}")
+        v = savgol_filter(qf, window, polyorder, deriv=1, delta=h, axis=0, mode="interp")
+        a = savgol_filter(qf, window, polyorder, deriv=2, delta=h, axis=0, mode="interp")
+    elif method == "spline":
+        from scipy.interpolate import make_interp_spline
+        if len(t) < 6:
+            raise ValueError("method='spline' needs at least 6 samples")
+        spl = make_interp_spline(t, qf, k=5, axis=0)
+        v, a = spl.derivative(1)(t), spl.derivative(2)(t)
+    else:
+        raise ValueError(f"method: expected 'savgol', 'spline' or 'gradient', got {method!r}")
+
+    if model is not None and model.nv != model.nq:
+        vm, am = np.empty((len(t), model.nv)), np.empty((len(t), model.nv))
+        for j in model.joints:
+            qs, vs = slice(j.q_index, j.q_index + j.nq), slice(j.v_index, j.v_index + j.nv)
+            if j.type == "floating":
+                vm[:, vs] = _floating_velocity(t, qf[:, qs])
+                am[:, vs] = np.gradient(vm[:, vs], t, axis=0, edge_order=2)
+            else:
+                vm[:, vs], am[:, vs] = v[:, qs], a[:, qs]
+        v, a = vm, am
+    return (qf, v, a) if return_positions else (v, a)
+
+
+def _floating_velocity(t, qj):
+    """Body-frame twist [v_lin, w] (N, 6) of a floating joint's samples qj = [p, quat] (N, 7)."""
+    p, quat = qj[:, :3], qj[:, 3:7] / np.linalg.norm(qj[:, 3:7], axis=1, keepdims=True)
+    flip = np.cumprod(np.where(np.sum(quat[1:] * quat[:-1], axis=1) < 0, -1.0, 1.0))
+    quat = quat * np.concatenate([[1.0], flip])[:, None]      # sign-continuous
+    dp = np.gradient(p, t, axis=0, edge_order=2)
+    dquat = np.gradient(quat, t, axis=0, edge_order=2)
+    x, y, z, w = quat.T
+    R = np.stack([
+        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
+        np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
+        np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1),
+    ], axis=1)
+    v_lin = np.einsum("nji,nj->ni", R, dp)
+    # vector part of conj(quat) * dquat, quaternions as (x, y, z, w)
+    dx, dy, dz, dw = dquat.T
+    omega = 2 * np.stack([w * dx - x * dw - (y * dz - z * dy),
+                          w * dy - y * dw - (z * dx - x * dz),
+                          w * dz - z * dw - (x * dy - y * dx)], axis=-1)
+    return np.concatenate([v_lin, omega], axis=1)
