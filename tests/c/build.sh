@@ -29,9 +29,18 @@ case "$variant" in
 asan)
     cc="${CC:-cc}"
     target="$out/driver-asan"
-    "$cc" "${common[@]}" $mxml_cflags -g -O1 -fno-omit-frame-pointer \
-        -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-        -o "$target" "$here/driver.c" "${sources[@]}" "${libs[@]}"
+    san=(-fsanitize=address,undefined -fno-sanitize-recover=undefined)
+    # one object per file, kept in $out/asan-obj: tests/test_c_core.py disassembles them
+    objdir="$out/asan-obj"
+    mkdir -p "$objdir"
+    objs=()
+    for src in "$here/driver.c" "${sources[@]}"; do
+        obj="$objdir/$(basename "${src%.c}").o"
+        "$cc" "${common[@]}" $mxml_cflags -g -O1 -fno-omit-frame-pointer "${san[@]}" \
+            -c -o "$obj" "$src"
+        objs+=("$obj")
+    done
+    "$cc" "${san[@]}" -o "$target" "${objs[@]}" "${libs[@]}"
     ;;
 plain)
     cc="${CC:-cc}"
