@@ -138,6 +138,62 @@ def test_driver_asan_ubsan(asan_driver):
         assert checked and int(checked.group(1)) > 0, _tail(out)
 
 
+# VEX/EVEX moves that fault unless their memory operand is aligned to the register's width
+_ALIGNED_MOVE = re.compile(r"\bvmov(?:ap[sd]|dqa(?:32|64)?|nt(?:p[sd]|dqa?))\b")
+
+
+def _fake_stack_wide_aligned_moves(obj):
+    """{function: [instructions]} of obj's functions that may take their frame from ASan's fake
+    stack (they call __asan_stack_malloc_N) and move a 64-byte zmm register to or from memory
+    with an instruction requiring 64-byte alignment (other than a constant, %rip-relative)."""
+    text = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", str(obj)], check=True,
+                          capture_output=True, text=True).stdout
+    funcs, cur = {}, None
+    for line in text.splitlines():
+        head = re.match(r"[0-9a-f]+ <(.+)>:$", line)
+        if head:
+            cur = funcs.setdefault(head.group(1), {"fake_stack": False, "moves": []})
+        elif cur is not None and "__asan_stack_malloc_" in line:
+            cur["fake_stack"] = True
+        elif (cur is not None and _ALIGNED_MOVE.search(line) and "%zmm" in line and "(" in line
+              and "(%rip)" not in line):                 # constants: not in a frame
+            cur["moves"].append(" ".join(line.split()[1:]))
+    return {name: f["moves"] for name, f in funcs.items() if f["fake_stack"] and f["moves"]}
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="x86-64 code generation")
+@pytest.mark.skipif(shutil.which("objdump") is None, reason="objdump (binutils) not installed")
+def test_asan_frames_need_at_most_32_byte_alignment(asan_driver):
+    """The fault test_driver_asan_ubsan hit on AVX-512 CPUs, caught where AVX-512 cannot run.
+
+    With detect_stack_use_after_return=1 a function's locals may live in a frame from ASan's
+    fake stack (__asan_stack_malloc_N). GCC 12 lays such a frame out right for locals aligned
+    to 32 bytes at most: a 64-byte aligned local (GCC gives the AVX-512 unit's lane vectors
+    64-byte alignment) then lands 32 bytes off, and an aligned zmm move to it (vmovapd
+    %zmm0,-0x1c0(%rdx) in u2d_rnea_start_avx512) faults. 32-byte aligned ymm moves are fine
+    there (the AVX2 unit and tests/c/lanes8.c run under the same option on this machine).
+    So: no function of the driver's objects, compiled by tests/c/build.sh asan exactly as the
+    driver is, may both use the fake stack and make an aligned 64-byte access."""
+    objs = sorted((asan_driver.parent / "asan-obj").glob("*.o"))
+    names = {o.stem for o in objs}
+    assert {"driver", "u2d_simd_avx512", "u2d_simd_avx2", "lanes8"} <= names, names
+    bad, fake_stack_seen = {}, False
+    for obj in objs:
+        bad.update({f"{obj.stem}: {fn}": moves[:3]
+                    for fn, moves in _fake_stack_wide_aligned_moves(obj).items()})
+        if not fake_stack_seen:
+            fake_stack_seen = "__asan_stack_malloc_" in subprocess.run(
+                ["objdump", "-dr", str(obj)], capture_output=True, text=True).stdout
+    # the parser sees what it looks for: frames from the fake stack, and zmm code
+    assert fake_stack_seen
+    avx512 = subprocess.run(["objdump", "-d", str(asan_driver.parent / "asan-obj" /
+                                                  "u2d_simd_avx512.o")],
+                            capture_output=True, text=True).stdout
+    assert "%zmm" in avx512
+    assert not bad, ("aligned 64-byte moves in functions whose frame may come from ASan's fake "
+                     "stack:\n" + "\n".join(f"{k}: {v}" for k, v in sorted(bad.items())))
+
+
 def test_driver_covers_the_core_headers(asan_driver):
     """Every algorithm of the u2d_algo enum and every function of the core's headers is
     exercised by the driver (tests/c/harness.h), so new ones cannot slip by untested."""

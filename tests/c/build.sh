@@ -29,9 +29,32 @@ case "$variant" in
 asan)
     cc="${CC:-cc}"
     target="$out/driver-asan"
-    "$cc" "${common[@]}" $mxml_cflags -g -O1 -fno-omit-frame-pointer \
-        -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-        -o "$target" "$here/driver.c" "${sources[@]}" "${libs[@]}"
+    san=(-fsanitize=address,undefined -fno-sanitize-recover=undefined)
+    # one object per file, kept in $out/asan-obj: tests/test_c_core.py disassembles them
+    objdir="$out/asan-obj"
+    mkdir -p "$objdir"
+    # The AVX-512 unit under GCC: no fake stack (ASAN_OPTIONS=detect_stack_use_after_return=1)
+    # for its frames, every other file keeps it. GCC gives that unit's lane vectors (8 doubles)
+    # 64-byte alignment on the stack and moves them with vmovapd %zmm; but GCC 12 lays out a
+    # frame that may come from ASan's fake stack correctly only for alignments up to 32 bytes
+    # (the frame's base is only 32-byte aligned in the real frame, the fake one is 64-byte
+    # aligned, so a 64-byte aligned local lands at 32 mod 64; GCC PR sanitizer/110027 by the
+    # issue's account, https://gcc.gnu.org/PR110027, not checked against the tracker here),
+    # so on AVX-512 CPUs the first such move faulted (u2d_rnea_start_avx512). Its frames keep
+    # their redzones; its 8-lane code runs with the fake stack through lanes8.c.
+    # tests/test_c_core.py::test_asan_frames_need_at_most_32_byte_alignment checks the objects.
+    avx512_asan=()
+    "$cc" -dM -E -x c /dev/null | grep -q __clang__ || avx512_asan=(--param=asan-use-after-return=0)
+    objs=()
+    for src in "$here/driver.c" "${sources[@]}"; do
+        obj="$objdir/$(basename "${src%.c}").o"
+        extra=()
+        [ "$(basename "$src")" = u2d_simd_avx512.c ] && extra=("${avx512_asan[@]}")
+        "$cc" "${common[@]}" $mxml_cflags -g -O1 -fno-omit-frame-pointer "${san[@]}" \
+            ${extra[@]+"${extra[@]}"} -c -o "$obj" "$src"
+        objs+=("$obj")
+    done
+    "$cc" "${san[@]}" -o "$target" "${objs[@]}" "${libs[@]}"
     ;;
 plain)
     cc="${CC:-cc}"
