@@ -38,8 +38,10 @@ asan)
     # 64-byte alignment on the stack and moves them with vmovapd %zmm; but GCC 12 lays out a
     # frame that may come from ASan's fake stack correctly only for alignments up to 32 bytes
     # (the frame's base is only 32-byte aligned in the real frame, the fake one is 64-byte
-    # aligned, so a 64-byte aligned local lands at 32 mod 64; GCC PR sanitizer/110027 by the
-    # issue's account, https://gcc.gnu.org/PR110027, not checked against the tracker here),
+    # aligned, so a 64-byte aligned local lands at 32 mod 64: ASan's fake-stack frames were
+    # not guaranteed to be aligned as the instrumented frame layout assumed, fixed in the
+    # sanitizer runtime in 2025, llvm-project pull 152819 / 153142, which GCC's libsanitizer
+    # imports; llvm-project issue 91565 is the same class of fault with clang),
     # so on AVX-512 CPUs the first such move faulted (u2d_rnea_start_avx512). Its frames keep
     # their redzones; its 8-lane code runs with the fake stack through lanes8.c.
     # tests/test_c_core.py::test_asan_frames_need_at_most_32_byte_alignment checks the objects.
