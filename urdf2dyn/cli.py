@@ -142,7 +142,7 @@ def _write_outputs(model, res, args, multi):
     if args.output:
         out = _out_path(args.output, res.path, multi, "_torques", args.format)
         formats.write_torques(out, res.t, res.tau / mass if args.per_kg else res.tau, model,
-                         per_kg=args.per_kg)
+                              per_kg=args.per_kg, order=res.record.get("columns"))
         written.append(out)
     if args.residuals and res.residuals is not None:
         out = _out_path(args.residuals, res.path, multi, "_residuals", "csv")

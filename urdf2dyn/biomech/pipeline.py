@@ -350,7 +350,9 @@ def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, 
     urdf2dyn.load (or uses model), and runs :func:`inverse_dynamics_trial` with
     ``processing="opensim"`` on its coordinates file, external loads, cutoff and time range.
     The result's ``record["output"]`` is where OpenSim would write the generalized forces
-    (results_directory / output_gen_force_file); nothing is written here.
+    (results_directory / output_gen_force_file) and ``record["columns"]`` the order of its
+    columns (the .osim's multibody tree order, urdf2dyn.biomech.formats.osim_coordinate_order;
+    None when the model's coordinates are not the .osim's); nothing is written here.
 
     Parameters
     ----------
@@ -395,7 +397,13 @@ def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, 
                                  filter_hz=su.lowpass_hz, processing="opensim",
                                  time_range=time_range or su.time_range, strict=strict,
                                  **options)
-    res.record.update(setup=su.path, output=su.output, model_file=su.model_file)
+    res.record.update(setup=su.path, output=su.output, model_file=su.model_file,
+                      columns=None)
+    if su.model_file and su.model_file.lower().endswith(".osim"):
+        from .formats.opensim_setup import osim_coordinate_order
+        order = osim_coordinate_order(su.model_file)
+        if sorted(order) == sorted(model.v_names):
+            res.record["columns"] = order            # OpenSim's column order
     return res
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from ...warn import report
 
-__all__ = ["IDSetup", "SetupError", "read_id_setup"]
+__all__ = ["IDSetup", "SetupError", "read_id_setup", "osim_coordinate_order"]
 
 _UNSET = ("", "unassigned")
 
@@ -192,3 +192,72 @@ def read_id_setup(path, strict=False):
                    results_directory=results, output=os.path.join(results, out_name),
                    time_range=t_range, lowpass_hz=cutoff, forces_to_exclude=excluded,
                    joints_to_report_body_forces=joints)
+
+
+# ----------------------------------------------------------------------------- column order
+
+def _osim_joints(root):
+    """[(name, parent body, child body, [coordinates])] of an .osim document, in document
+    order: OpenSim 4's <JointSet> (frames resolved to their bodies) or the OpenSim 3 layout,
+    a joint inside each child body."""
+    joints = []
+    jointset = root.find(".//JointSet/objects")
+    if jointset is not None:
+        for j in jointset:
+            frames = {f.get("name"): (f.findtext("socket_parent") or "").strip()
+                      for f in j.iter() if f.find("socket_parent") is not None}
+
+            def body(tag):
+                ref = (j.findtext(tag) or "").strip()
+                ref = frames.get(ref, ref)
+                return ref.rstrip("/").split("/")[-1] or "ground"
+            coords = j.find("coordinates")
+            names = [c.get("name") for c in coords] if coords is not None else []
+            joints.append((j.get("name"), body("socket_parent_frame"),
+                           body("socket_child_frame"), names))
+        return joints
+    for b in root.iter("Body"):                        # OpenSim 3: <Body><Joint><XJoint>
+        holder = b.find("Joint")
+        if holder is None or not len(holder):
+            continue
+        j = holder[0]
+        coords = j.find("CoordinateSet/objects")
+        names = [c.get("name") for c in coords] if coords is not None else []
+        joints.append((j.get("name"), (j.findtext("parent_body") or "ground").strip(),
+                       b.get("name"), names))
+    return joints
+
+
+def osim_coordinate_order(path):
+    """The coordinate names of an .osim model in the order OpenSim's inverse-dynamics tool
+    writes their generalized forces (the multibody tree order).
+
+    Simbody's MultibodyGraphMaker grows the tree level by level from ground, taking at each
+    level the joints in the file's order (this reproduces OpenSim 4.6's
+    ``getCoordinateNamesInMultibodyTreeOrder`` on gait2354, Gait10dof18musc, Hamner's model
+    and the human urdf2dyn exports, massless intermediate bodies included). Joints that close
+    loops or point from child to parent are not modelled: their coordinates come last, in
+    file order. Returns [] when the file cannot be read."""
+    try:
+        root = ET.parse(os.fspath(path)).getroot()
+    except (ET.ParseError, OSError):
+        return []
+    joints = _osim_joints(root)
+    level = {"ground": 0}
+    added, order = set(), []
+    for depth in range(1, len(joints) + 2):
+        grew = False
+        for k, (name, parent, child, coords) in enumerate(joints):
+            if k in added:
+                grew |= level.get(child) == depth
+                continue
+            if level.get(parent) != depth - 1 or child in level:
+                continue
+            added.add(k)
+            level[child] = depth
+            order.extend(coords)
+            grew = True
+        if not grew:
+            break
+    rest = [c for k, jt in enumerate(joints) if k not in added for c in jt[3]]
+    return order + rest
