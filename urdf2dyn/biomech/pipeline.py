@@ -257,6 +257,8 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
 
     t, q, v, a = traj.for_model(model)
     if checks_enabled:
+        for msg in plausibility.opensim_layout(model, traj.meta, source):
+            warn(msg)
         for msg in plausibility.units(model, q, degrees or units.startswith("degrees"), source):
             warn(msg)
         for msg in plausibility.joint_limits(model, t, q, source):
@@ -324,7 +326,12 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
     except ValueError:
         residuals = None
 
+    gravity_wrong = []
     if checks_enabled and f_ext and residuals is not None:
+        gravity_wrong = plausibility.gravity(model, t, residuals.force, source)
+        for msg in gravity_wrong:
+            warn(msg)
+    if checks_enabled and f_ext and residuals is not None and not gravity_wrong:
         peak = float(np.linalg.norm(sum(f_ext.values())[:, :3], axis=1).max())
         com = model.center_of_mass(q)
         r = residuals                                   # shifted from the root origin to the CoM
