@@ -289,6 +289,32 @@ def test_iir_filter_is_a_third_order_butterworth():
         assert np.abs(y[mid]).max() == pytest.approx(gain, rel=2e-3, abs=2e-3)
 
 
+def _recursion(dt, x, fc):
+    """OpenSim's Signal::LowpassIIR as its documentation states it: the difference equation
+    sample by sample (first three outputs = inputs), forwards then backwards."""
+    wa = math.tan(math.pi * fc * dt)
+    den = (wa + 1) * (wa * wa + wa + 1)
+    a = np.array([1, 3, 3, 1]) * wa ** 3 / den
+    b = [(3 * wa ** 3 + 2 * wa ** 2 - 2 * wa - 3) / den,
+         (3 * wa ** 3 - 2 * wa ** 2 - 2 * wa + 3) / den, (wa - 1) * (wa * wa - wa + 1) / den]
+
+    def run(s):
+        y = s.copy()
+        for i in range(3, len(s)):
+            y[i] = a @ s[i - 3:i + 1][::-1] - b[0] * y[i - 1] - b[1] * y[i - 2] - b[2] * y[i - 3]
+        return y
+    return run(run(x)[::-1])[::-1]
+
+
+@pytest.mark.parametrize("fc", [1.0, 6.0, 40.0])
+def test_iir_filter_is_the_difference_equation(fc):
+    """The FFT form (convolution with the all-pole impulse response) equals the recursion."""
+    rng = np.random.default_rng(3)
+    x = np.cumsum(rng.normal(size=(301, 3)), axis=0)
+    ref = np.column_stack([_recursion(1 / 200, x[:, c], fc) for c in range(3)])
+    assert np.abs(op.lowpass_iir(1 / 200, x, fc) - ref).max() <= 1e-10 * np.abs(x).max()
+
+
 def test_pad_reflects_and_negates_about_the_ends():
     t = np.arange(5.0)
     x = np.array([[0.0], [1.0], [4.0], [9.0], [16.0]])
