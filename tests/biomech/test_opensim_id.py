@@ -454,3 +454,36 @@ def test_time_range_and_processing_options_fuzz(tmp_path, capsys, t0, t1, proces
         return
     err = capsys.readouterr().err
     assert status == 0 or (status == 1 and "error:" in err), err
+
+
+# ============================================================================ item 6: no SciPy
+
+NO_SCIPY = """
+import sys
+from urdf2dyn import cli
+from urdf2dyn.bundled import data_path
+args = {args!r}
+assert cli.main(args) == 0
+heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('scipy', 'pandas', 'matplotlib'))
+assert not heavy, heavy
+"""
+
+
+def test_default_torques_job_does_not_import_scipy(tmp_path):
+    """urdf2dyn torques with its defaults (running trial, ground reactions, CSV output), in a
+    fresh interpreter: SciPy (and pandas, matplotlib) are never imported."""
+    args = ["torques", "humod_subject_a.urdf", data_path("running_a_3ms.csv"), "--grf",
+            data_path("running_a_3ms_grf.csv"), "-o", str(tmp_path / "tau.csv")]
+    r = subprocess.run([sys.executable, "-c", NO_SCIPY.format(args=args)], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_setup_job_does_not_import_scipy(osim, trial, tmp_path):
+    """torques --setup (OpenSim's processing: filter, splines) is NumPy only too."""
+    d, _ = trial
+    args = ["torques", "--setup", str(d / "setup_6Hz-part.xml"), "humod_subject_a.urdf", "-o",
+            str(tmp_path / "tau.sto")]
+    r = subprocess.run([sys.executable, "-c", NO_SCIPY.format(args=args)], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
