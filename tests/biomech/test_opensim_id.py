@@ -198,7 +198,28 @@ def test_setup_with_its_own_osim_model(osim, trial, tmp_path, monkeypatch, capsy
 
 # (case, folder under tests/data/opensim_models, setup file, folder OpenSim runs from)
 PUBLISHED = [("gait2354", "Gait2354_Simbody", "subject01_Setup_InverseDynamics.xml", "."),
-             ("gait10dof18musc", "Gait10dof18musc", "ID/walk_Setup_ID.xml", "ID")]
+             ("gait10dof18musc", "Gait10dof18musc", "ID/walk_Setup_ID.xml", "ID"),
+             ("hamner-running", "Hamner", "Setup_ID.xml", ".")]
+
+
+def _hamner_setup(osim, folder):
+    """Hamner's running pipeline publishes no ID setup: write one with OpenSim's API on its
+    model, IK result and ExternalLoads (its IK times have 8 decimals, so OpenSim resamples
+    before filtering: that path is exercised too)."""
+    tool = osim.InverseDynamicsTool()
+    tool.setName("subject02_running")
+    tool.setModelFileName("FullBodyModel_Hamner2010_v2_0.osim")
+    tool.setCoordinatesFileName("subject02_running_ik.mot")
+    tool.setExternalLoadsFileName("External_Loads.xml")
+    tool.setLowpassCutoffFrequency(6.0)
+    tool.setStartTime(1.0)
+    tool.setEndTime(3.0)
+    excluded = osim.ArrayStr()
+    excluded.append("Muscles")
+    tool.setExcludedForces(excluded)
+    tool.setResultsDir("Results")
+    tool.setOutputGenForceFileName("subject02_running_id.sto")
+    tool.printToXML(str(folder / "Setup_ID.xml"))
 
 
 @pytest.mark.parametrize("case,folder,setup,run_from", PUBLISHED, ids=[p[0] for p in PUBLISHED])
@@ -209,6 +230,8 @@ def test_published_setups(osim, case, folder, setup, run_from, tmp_path, monkeyp
         pytest.skip(f"{src}: not vendored")
     work = tmp_path / folder
     shutil.copytree(src, work)
+    if case == "hamner-running":
+        _hamner_setup(osim, work)
     su = read_id_setup(work / setup)
     if not _osim_parser(su.model_file):
         pytest.skip("urdf2dyn.load('*.osim') is unavailable (the .osim parser of issue 19)")
@@ -224,7 +247,8 @@ def test_published_setups(osim, case, folder, setup, run_from, tmp_path, monkeyp
 def test_published_models_column_order(osim):
     """osim_coordinate_order is OpenSim's multibody tree order on the vendored models."""
     models = [os.path.join(DATA, "Gait2354_Simbody", "subject01_simbody.osim"),
-              os.path.join(DATA, "Gait10dof18musc", "subject01.osim")]
+              os.path.join(DATA, "Gait10dof18musc", "subject01.osim"),
+              os.path.join(DATA, "Hamner", "FullBodyModel_Hamner2010_v2_0.osim")]
     models = [m for m in models if os.path.exists(m)]
     if not models:
         pytest.skip("opensim-models files not vendored")
@@ -233,6 +257,41 @@ def test_published_models_column_order(osim):
         m.initSystem()
         names = m.getCoordinateNamesInMultibodyTreeOrder()
         assert osim_coordinate_order(path) == [names.getElt(i) for i in range(names.size())]
+
+
+@pytest.mark.parametrize("cutoff", [6.0, 15.0])
+def test_processing_equals_opensims_storage_and_splines(osim, cutoff):
+    """Oracle: OpenSim's own Storage.pad + Storage.lowpassIIR and GCVSplineSet(5, ...) on
+    Hamner's published running IK (60 Hz, times written with 8 decimals, so OpenSim resamples
+    the padded table before filtering) against id_kinematics: the same rows, the same
+    filtered coordinates, the same spline derivatives."""
+    path = os.path.join(DATA, "Hamner", "subject02_running_ik.mot")
+    if not os.path.exists(path):
+        pytest.skip("opensim-models files not vendored")
+    labels, data, _, _ = formats.read_sto_table(path)
+    t, q, v, a = op.id_kinematics(data[:, 0], data[:, 1:], cutoff)
+    s = osim.Storage(path)
+    s.pad(s.getSize() // 2)
+    s.lowpassIIR(cutoff)
+    n, k = s.getSize(), q.shape[1]
+    padded = op.pad(data[:, 0], data[:, 1:], len(data) // 2)[0]
+    assert n == len(t) and not np.array_equal(t, padded)               # resampled
+    T = np.array([s.getStateVector(i).getTime() for i in range(n)])
+    Q = np.array([[s.getStateVector(i).getData().get(j) for j in range(k)] for i in range(n)])
+    assert np.abs(T - t).max() <= 1e-12
+    scale = np.maximum(np.abs(Q).max(axis=0), 1e-9)
+    assert (np.abs(Q - q).max(axis=0) / scale).max() <= 1e-9
+    splines = osim.GCVSplineSet(5, s)
+    first, second = osim.StdVectorInt(), osim.StdVectorInt()
+    first.append(0)
+    second.append(0)
+    second.append(0)
+    for j in range(0, k, 4):                       # every 4th column: the SWIG calls are slow
+        f = splines.get(j)
+        V = np.array([f.calcDerivative(first, osim.Vector(1, float(x))) for x in T])
+        A = np.array([f.calcDerivative(second, osim.Vector(1, float(x))) for x in T])
+        assert np.abs(V - v[:, j]).max() <= 1e-9 * max(np.abs(V).max(), 1e-9), labels[j + 1]
+        assert np.abs(A - a[:, j]).max() <= 1e-9 * max(np.abs(A).max(), 1e-9), labels[j + 1]
 
 
 # ============================================================================ the steps
