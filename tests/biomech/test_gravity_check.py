@@ -71,9 +71,9 @@ def test_opensim_motion_on_a_z_up_urdf_model_warns(tmp_path):
     assert any("OpenSim motion file" in m and "--gravity 0 -9.81 0" in m for m in msgs), msgs
     # the same file with y-up gravity, or a CSV file with z-up gravity: nothing
     model.gravity = (0, -9.81, 0)
-    assert plausibility.opensim_layout(model, {"format": "opensim"}, "x") == []
+    assert plausibility.opensim_axes(model, {"format": "opensim"}, "x") == []
     model.gravity = (0, 0, -9.81)
-    assert plausibility.opensim_layout(model, {"format": "csv"}, "x") == []
+    assert plausibility.opensim_axes(model, {"format": "csv"}, "x") == []
 
 
 def test_gravity_check_on_synthetic_residuals():

@@ -35,6 +35,7 @@ from urdf2dyn.biomech import formats, grf as G
 from urdf2dyn.biomech import opensim_processing as op
 from urdf2dyn.biomech.formats import SetupError, osim_coordinate_order, read_id_setup
 from urdf2dyn.bundled import data_path
+from urdf2dyn.warn import Urdf2dynWarning
 
 FUZZ = settings(max_examples=40, derandomize=True, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -403,6 +404,10 @@ def test_time_range_keeps_the_samples_inside(tmp_path):
     with pytest.raises(urdf2dyn.biomech.MotionError, match="no sample in the time range"):
         urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
                                         time_range=(10, 11))
+    with pytest.warns(Urdf2dynWarning, match="lies outside the table"):
+        res = urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
+                                              time_range=(10, 11), processing="opensim")
+    assert len(res.t) == 1
 
 
 # ============================================================================ setup reader

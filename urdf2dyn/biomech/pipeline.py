@@ -257,7 +257,7 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
 
     t, q, v, a = traj.for_model(model)
     if checks_enabled:
-        for msg in plausibility.opensim_layout(model, traj.meta, source):
+        for msg in plausibility.opensim_axes(model, traj.meta, source):
             warn(msg)
         for msg in plausibility.units(model, q, degrees or units.startswith("degrees"), source):
             warn(msg)
@@ -268,6 +268,10 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
     if opensim:
         t, q, v, a = _opensim_kinematics(source, model, t, q, filter_hz, warn)
         rows = id_rows(t, time_range)
+        if time_range is not None and (t1 < t[0] or t0 > t[-1]):
+            warn(f"{source}: the time range {t0:g} .. {t1:g} s lies outside the table's "
+                 f"{t[0]:g} .. {t[-1]:g} s: OpenSim's rule keeps the one row at "
+                 f"t = {t[rows[0]]:g} s; check the time range (--time-range, <time_range>)")
         t, q, v, a = t[rows], q[rows], v[rows], a[rows]
         record["derivatives"] = "natural quintic spline (OpenSim)"
         record["filter_loads"] = False if filter_hz is not None else None

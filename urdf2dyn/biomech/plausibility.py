@@ -23,7 +23,7 @@ check                  warns when
 :func:`gravity`        with loads, the mean root residual force plus the model's weight
                        (the gravity the data balance) points along another axis than the
                        model's gravity, by more than half the body weight
-:func:`opensim_layout` a URDF model (z-up by convention) with gravity along z runs on an
+:func:`opensim_axes`   a URDF model (z-up by convention) with gravity along z runs on an
                        OpenSim .mot/.sto motion (OpenSim's convention is y-up)
 =====================  ====================================================================
 """
@@ -33,7 +33,7 @@ import re
 import numpy as np
 
 __all__ = ["units", "joint_limits", "residuals", "cop_distance", "sampling", "gravity",
-           "opensim_layout", "GRAVITY_WEIGHT_FRACTION",
+           "opensim_axes", "GRAVITY_WEIGHT_FRACTION",
            "LIMIT_MARGIN_RAD", "LIMIT_MARGIN_M", "COP_MAX_DISTANCE",
            "RESIDUAL_FORCE_FRACTION", "RESIDUAL_MOMENT_FRACTION"]
 
@@ -215,7 +215,7 @@ def gravity(model, t, residual_force, source):
             f"({', '.join(f'{x:g}' for x in suggest)}))"]
 
 
-def opensim_layout(model, meta, source):
+def opensim_axes(model, meta, source):
     """A URDF model with gravity along z on an OpenSim-layout motion (.mot/.sto): OpenSim's
     files are y-up (its models' gravity is (0, -9.81, 0)); say so before the numbers do.
     meta: the motion's Trajectory.meta."""
