@@ -56,6 +56,9 @@ def cmd_torques(args):
             os.makedirs(path, exist_ok=True)
     if args.plot:
         _need_matplotlib()
+    if args.processing == "opensim" and args.derivatives != DEFAULT_DERIVATIVES:
+        raise ValueError(f"--derivatives {args.derivatives} and --processing opensim: OpenSim's "
+                         "processing differentiates natural quintic splines; drop one")
     if args.processing != "opensim" and (args.filter is not None
                                          or args.derivatives != "gradient"):
         what = "--filter" if args.filter is not None else f"--derivatives {args.derivatives}"
@@ -98,7 +101,7 @@ def _torques_setup(args):
             raise ValueError(f"{flag} and --setup: the setup file gives the loads, cutoff and "
                              f"columns; drop {flag} (or edit the setup)")
     from .biomech.formats import read_id_setup
-    setup = read_id_setup(args.setup, strict=args.strict)
+    setup = read_id_setup(args.setup, strict=args.strict, need_model=not args.robot)
     if args.robot:
         model = load(_model_path(args.robot), floating_base=args.floating_base,
                      strict=args.strict)

@@ -498,6 +498,25 @@ def test_setup_reader_fuzz_refuses_or_reads(tmp_path, fields, tail):
 
 
 @FUZZ
+@given(fields=st.fixed_dictionaries({k: _xml_text for k in ("time_range", "cutoff", "model")}))
+def test_setup_option_fuzz(tmp_path, capsys, fields):
+    """urdf2dyn torques --setup on setups with any time range, cutoff and model entries (and a
+    coordinates file of robot2r's trajectory): exit 0, or 1 with a message."""
+    from xml.sax.saxutils import escape
+    (tmp_path / "c.mot").write_text("c\nversion=1\ninDegrees=no\nendheader\ntime\tjoint1\t"
+                                    "joint2\n" + "".join(f"{k / 50:g}\t{math.sin(k / 9):g}\t"
+                                                         f"{math.cos(k / 7):g}\n"
+                                                         for k in range(30)))
+    text = SETUP.format(results="res", loads="", coords="c.mot", out="id.sto",
+                        **{k: escape(v) for k, v in fields.items()})
+    (tmp_path / "s.xml").write_text(text, encoding="utf-8")
+    status = cli.main(["torques", "--setup", str(tmp_path / "s.xml"), "robot2r.urdf", "-o",
+                       str(tmp_path / "tau.sto")])
+    err = capsys.readouterr().err
+    assert status == 0 or (status == 1 and "error:" in err), err
+
+
+@FUZZ
 @given(t0=st.floats(allow_nan=True, allow_infinity=True, width=32),
        t1=st.floats(allow_nan=True, allow_infinity=True, width=32),
        processing=st.sampled_from(["urdf2dyn", "opensim"]))

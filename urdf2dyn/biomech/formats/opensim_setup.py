@@ -90,7 +90,7 @@ def _resolve(base, name):
     return name if os.path.isabs(name) else os.path.normpath(os.path.join(base, name))
 
 
-def read_id_setup(path, strict=False):
+def read_id_setup(path, strict=False, need_model=True):
     """Read an OpenSim InverseDynamicsTool setup file.
 
     Parameters
@@ -101,6 +101,9 @@ def read_id_setup(path, strict=False):
     strict : bool
         Warnings (a model file found only relative to the current directory, body forces
         asked for) become SetupError.
+    need_model : bool
+        A model_file that cannot be found is an error (default); False when the caller
+        brings its own model (model_file is then None if missing).
 
     Returns
     -------
@@ -153,9 +156,11 @@ def read_id_setup(path, strict=False):
                    f"current directory {os.getcwd()}, as OpenSim does", strict=strict,
                    error=SetupError)
             model = os.path.abspath(model)
-        else:
+        elif need_model:
             raise SetupError(f"{path}: <model_file> {model} exists neither in the setup file's "
                              f"folder {base} nor in the current directory")
+        else:
+            model = None
 
     t_range = (-math.inf, math.inf)
     text = _text(tool, "time_range")
