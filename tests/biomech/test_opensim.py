@@ -400,7 +400,7 @@ def test_cli_external_loads_setup_matches_the_inverse_dynamics_tool(osim, human,
     assert _rel(free[inner], theirs[inner]) > 0.1
 
 
-def test_ground_forces_in_opensim_axes_equal_the_csv_layout(human, opensim_files):
+def test_ground_forces_in_opensim_layout_equal_the_csv_layout(human, opensim_files):
     """The same loads as urdf2dyn's CSV columns (grfX_<foot> .. copX_<foot> .. momX_<foot>)
     give the same wrenches as OpenSim's force-plate file read through the ExternalLoads."""
     d, t, q = opensim_files
