@@ -6,11 +6,13 @@ prepares the coordinates in three steps, each reimplemented here from its formul
 1. with ``lowpass_cutoff_frequency_for_coordinates >= 0``, the coordinate table is **padded**
    with ``N // 2`` samples at each end (``Storage::pad`` / ``Signal::Pad``: the data reflected
    about the end sample and negated, ``2 x[0] - x[k]``, which keeps the end value and slope;
-   the time column is extended the same way) and **low-pass filtered** (``Storage::lowpassIIR``
-   / ``Signal::LowpassIIR``): a 3rd-order Butterworth filter from the bilinear transform with a
-   pre-warped cutoff, run forwards then backwards, its first three outputs copied from the
-   input in each pass. The padded rows stay in the table: they are rows of the result when the
-   time range reaches them (the default range, -inf .. inf, does);
+   the time column is extended the same way), **resampled** at its smallest step with the
+   quintic spline of step 2 when its steps are not all equal to the last bit
+   (``Storage::resample``, as ``lowpassIIR`` does first), and **low-pass filtered**
+   (``Storage::lowpassIIR`` / ``Signal::LowpassIIR``): a 3rd-order Butterworth filter from
+   the bilinear transform with a pre-warped cutoff, run forwards then backwards, its first
+   three outputs copied from the input in each pass. The padded rows stay in the table: they
+   are rows of the result when the time range reaches them;
 2. each column becomes a **quintic natural spline** through its samples (``GCVSplineSet(5, ...)``:
    Woltring's GCVSPL with a known error variance of 0, whose smoothing parameter search ends at
    the smallest value it allows, 1e-15 relative: the interpolating spline to rounding), and
@@ -22,6 +24,8 @@ prepares the coordinates in three steps, each reimplemented here from its formul
 
 :func:`id_kinematics` does 1-2; :func:`natural_cubic` does 3; :func:`id_rows` picks the rows
 OpenSim writes for a time range (``Storage::findIndex``: the last sample at or before each end).
+Checked against OpenSim 4.6 itself (its Storage, GCVSplineSet and InverseDynamicsTool) in
+tests/biomech/test_opensim_id.py.
 """
 from __future__ import annotations
 
