@@ -287,7 +287,7 @@ def test_processing_equals_opensims_storage_and_splines(osim, cutoff):
     first.append(0)
     second.append(0)
     second.append(0)
-    for j in range(0, k, 4):                       # every 4th column: the SWIG calls are slow
+    for j in range(0, k, 6):                       # every 6th column: the SWIG calls are slow
         f = splines.get(j)
         V = np.array([f.calcDerivative(first, osim.Vector(1, float(x))) for x in T])
         A = np.array([f.calcDerivative(second, osim.Vector(1, float(x))) for x in T])
@@ -340,12 +340,12 @@ def test_iir_filter_is_a_third_order_butterworth():
     from scipy.signal import butter, freqz
     fs, fc = 200.0, 6.0
     b, a = butter(3, fc / (fs / 2))
-    t = np.arange(4000) / fs
+    t = np.arange(2000) / fs
     for f in (2.0, 6.0, 15.0):
         x = np.sin(2 * math.pi * f * t)
         y = op.lowpass_iir(1 / fs, x, fc)[:, 0]
         gain = abs(freqz(b, a, worN=[f], fs=fs)[1][0]) ** 2
-        mid = slice(1000, 3000)
+        mid = slice(600, 1400)
         assert np.abs(y[mid]).max() == pytest.approx(gain, rel=2e-3, abs=2e-3)
 
 
