@@ -23,6 +23,7 @@ import os
 import shutil
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -460,6 +461,53 @@ def test_setup_paths_resolve_like_opensim(tmp_path, monkeypatch):
 def test_bad_setups_are_refused_naming_the_element(tmp_path, kw, match):
     with pytest.raises(SetupError, match=match):
         read_id_setup(_setup(tmp_path, **kw))
+
+
+def _robot_setup(tmp_path, excluded, loads=False):
+    """A setup on robot2r's trajectory with an .osim model_file holding a muscle and a spring
+    (urdf2dyn is given robot2r.urdf as the model)."""
+    (tmp_path / "m.osim").write_text(
+        "<OpenSimDocument><Model name='m'><ForceSet><objects>"
+        "<Thelen2003Muscle name='soleus'/><PointToPointSpring name='spring'/>"
+        "</objects></ForceSet></Model></OpenSimDocument>")
+    (tmp_path / "c.mot").write_text("c\nversion=1\ninDegrees=no\nendheader\ntime\tjoint1\t"
+                                    "joint2\n" + "".join(f"{k / 50:g}\t{math.sin(k / 9):g}\t"
+                                                         f"{math.cos(k / 7):g}\n"
+                                                         for k in range(30)))
+    text = SETUP.format(results="res", model="m.osim", time_range="0 1", coords="c.mot",
+                        cutoff="-1", out="id.sto", loads="l.xml" if loads else "")
+    text = text.replace("<forces_to_exclude> Muscles</forces_to_exclude>",
+                        f"<forces_to_exclude>{excluded}</forces_to_exclude>")
+    if loads:
+        (tmp_path / "l.xml").write_text(
+            "<OpenSimDocument><ExternalLoads><objects><ExternalForce name='f'>"
+            "<applied_to_body>link2</applied_to_body><force_identifier>f_</force_identifier>"
+            "</ExternalForce></objects><datafile>d.mot</datafile></ExternalLoads>"
+            "</OpenSimDocument>")
+        (tmp_path / "d.mot").write_text("d\nversion=1\nendheader\ntime\tf_x\tf_y\tf_z\n"
+                                        "0\t0\t100\t0\n1\t0\t100\t0\n")
+    (tmp_path / "s.xml").write_text(text)
+    return tmp_path / "s.xml"
+
+
+@pytest.mark.parametrize("excluded,kept", [("Muscles", ["spring"]), ("muscles spring", []),
+                                           ("Actuators", ["spring"]), ("All", [])])
+def test_forces_the_setup_leaves_on_are_named(tmp_path, excluded, kept):
+    model = urdf2dyn.load(data_path("robot2r.urdf"))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        urdf2dyn.inverse_dynamics_setup(_robot_setup(tmp_path, excluded), model)
+    named = [str(x.message) for x in w if "force elements" in str(x.message)]
+    assert bool(named) == bool(kept) and all(k in named[0] for k in kept)
+
+
+def test_exclude_all_drops_the_external_loads(tmp_path):
+    model = urdf2dyn.load(data_path("robot2r.urdf"))
+    with_loads = urdf2dyn.inverse_dynamics_setup(_robot_setup(tmp_path, "Muscles", True), model)
+    with pytest.warns(Urdf2dynWarning, match="All also leaves out the external loads"):
+        without = urdf2dyn.inverse_dynamics_setup(_robot_setup(tmp_path, "All", True), model)
+    assert with_loads.f_ext and not without.f_ext
+    assert not np.allclose(with_loads.tau, without.tau)
 
 
 @pytest.mark.parametrize("text,match", [
