@@ -3,6 +3,7 @@ the file's extension.
 
 * :mod:`.csv`: CSV files and pandas DataFrames;
 * :mod:`.opensim`: OpenSim .mot/.sto tables and ExternalLoads setup files;
+* :mod:`.opensim_setup`: OpenSim's inverse-dynamics setup files (Setup_ID.xml);
 * :mod:`.humod`: HuMoD .mat files;
 * :mod:`.torques`: generalized forces as OpenSim's inverse-dynamics .sto or CSV.
 
@@ -19,13 +20,15 @@ from .csv import from_dataframe, read_csv, read_table, to_dataframe, write_csv, 
 from .humod import HUMOD_LENGTH_SCALE, read_humod, write_humod
 from .opensim import (ExternalForce, ExternalLoads, ExternalLoadsError, read_external_loads,
                       read_opensim, read_sto_table, write_opensim)
+from .opensim_setup import IDSetup, SetupError, osim_coordinate_order, read_id_setup
 from .torques import read_torques, torque_names, write_torques
 
 __all__ = ["read", "write", "read_columns", "read_csv", "write_csv", "read_table", "write_table",
            "to_dataframe", "from_dataframe", "read_opensim", "write_opensim", "read_sto_table",
            "read_external_loads", "ExternalLoads", "ExternalForce", "ExternalLoadsError",
            "read_humod", "write_humod", "HUMOD_LENGTH_SCALE", "read_torques", "write_torques",
-           "torque_names"]
+           "torque_names", "read_id_setup", "IDSetup", "SetupError",
+           "osim_coordinate_order"]
 
 _READERS: dict[str, Callable[..., Trajectory]] = {
     ".csv": read_csv, ".mot": read_opensim, ".sto": read_opensim, ".mat": read_humod}
