@@ -187,7 +187,8 @@ class Model:
         self.q_names = [n if n is not None else d for n, d in zip(info["q_names"], qn)]
         self.v_names = [n if n is not None else d for n, d in zip(info["q_names"], vn)]
         self.markers = {name: (link, tuple(xyz)) for name, link, xyz in info["markers"]}
-        self.coordinates = {row[0]: Coordinate(*row) for row in info["coordinates"]}
+        self.coordinates = {row[0]: Coordinate(*row[:6], bool(row[6]), bool(row[7]))
+                            for row in info["coordinates"]}
 
     # ---- description -------------------------------------------------------------
     @property
