@@ -114,9 +114,10 @@ static int read_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out
             return fail_at(o, node, "<%s>%.60s</%s>: not a number", elem, s, elem);
         if (!isfinite(x))
             return fail_at(o, node, "<%s>%.60s</%s>: number is not finite", elem, s, elem);
-        if (count >= (n > 0 ? n : max))
-            return fail_at(o, node, "<%s>: more than %d numbers", elem, n > 0 ? n : max);
-        out[count++] = x;
+        if (n == 0 && count >= max)
+            return fail_at(o, node, "<%s>: more than %d numbers", elem, max);
+        if (count < (n > 0 ? n : max)) out[count] = x;
+        count++;
         p = end;
     }
     if (n > 0 && count != n)

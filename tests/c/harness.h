@@ -391,7 +391,8 @@ static void h_check_urdf(const u2d_urdf *u)
         const u2d_urdf_joint *J = &u->joint[j];
         if (!J->name || J->parent < 0 || J->parent >= u->nlink || J->child < 0 ||
             J->child >= u->nlink || J->child == u->root || (int)J->type < 0 ||
-            J->type > U2D_JOINT_PLANAR)
+            J->type > U2D_JOINT_CUSTOM || (J->type == U2D_JOINT_CUSTOM &&
+            (J->custom < 0 || J->custom >= u->ncustom)))
             h_contract_failed("u2d_urdf_parse", "joint with a bad name, type or link index");
     }
 }
@@ -672,7 +673,8 @@ static void h_exercise(const uint8_t *data, size_t size)
     if (!err || h_guard(&g, data, tlen) != 0) { free(err); return; }
     const char *text = g.text;
 
-    u2d_urdf *u = u2d_urdf_parse(text, err);
+    /* the .osim reader joins here: same contract, same model */
+    u2d_urdf *u = u2d_is_osim(text) ? u2d_osim_parse(text, err) : u2d_urdf_parse(text, err);
     if (!u) {
         if (!memchr(err, 0, U2D_ERRLEN) || !err[0])
             h_contract_failed("u2d_urdf_parse", "NULL without a message");
