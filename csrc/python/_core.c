@@ -684,15 +684,70 @@ static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
         if (!t || PyList_Append(markers, t)) { Py_XDECREF(t); goto error; }
         Py_DECREF(t);
     }
-    return Py_BuildValue("{sNsNsNs(ddd)}", "q_names", names, "coordinates", coords,
+    /* custom joints' axes: (joint, body, [(axis (3), coordinate k of the joint or -1,
+     * linear (slope, intercept) or None)] * 6) */
+    PyObject *custom = PyList_New(0);
+    if (!custom) goto error;
+    for (int b = 1; b < m->nbody; b++) {
+        if (m->jcustom[b] < 0) continue;
+        const u2d_custom *C = &m->custom[m->jcustom[b]];
+        PyObject *axes = PyList_New(6);
+        if (!axes) { Py_DECREF(custom); goto error; }
+        for (int k = 0; k < 6; k++) {
+            const u2d_function *f = &m->func[C->func[k]];
+            const double *d = m->fdata + f->at;
+            PyObject *lin = f->kind == U2D_FN_LINEAR ? Py_BuildValue("(dd)", d[0], d[1])
+                                                     : Py_NewRef(Py_None);
+            PyObject *t = lin ? Py_BuildValue("((ddd)iN)", C->axis[3 * k], C->axis[3 * k + 1],
+                                              C->axis[3 * k + 2], C->coord[k], lin) : NULL;
+            if (!t) { Py_DECREF(axes); Py_DECREF(custom); goto error; }
+            PyList_SET_ITEM(axes, k, t);
+        }
+        PyObject *t = Py_BuildValue("(siN)", u->joint[m->jurdf[b]].name, b, axes);
+        if (!t || PyList_Append(custom, t)) { Py_XDECREF(t); Py_DECREF(custom); goto error; }
+        Py_DECREF(t);
+    }
+    return Py_BuildValue("{sNsNsNs(ddd)sN}", "q_names", names, "coordinates", coords,
                          "markers", markers, "gravity", u->gravity[0], u->gravity[1],
-                         u->gravity[2]);
+                         u->gravity[2], "custom", custom);
 error:
     Py_XDECREF(names); Py_XDECREF(coords); Py_XDECREF(markers);
     return NULL;
 }
 
+/* axis_values(q): the six transform-axis values f_k(q) of every custom joint, bodies in
+ * order (list of 6-tuples), for one configuration q (nq). */
+static PyObject *Model_axis_values(ModelObject *self, PyObject *arg)
+{
+    const u2d_model *m = self->model;
+    PyArrayObject *q = (PyArrayObject *)PyArray_FROM_OTF(arg, NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
+    if (!q) return NULL;
+    if (PyArray_SIZE(q) != m->nq) {
+        Py_DECREF(q);
+        return PyErr_Format(PyExc_ValueError, "axis_values: q must have %d numbers", m->nq);
+    }
+    const double *x = PyArray_DATA(q);
+    PyObject *list = PyList_New(0);
+    for (int b = 1; list && b < m->nbody; b++) {
+        if (m->jcustom[b] < 0) continue;
+        const u2d_custom *C = &m->custom[m->jcustom[b]];
+        double v[6], o[4];
+        for (int k = 0; k < 6; k++) {
+            u2d_function_eval(m->func, m->fdata, C->func[k],
+                              C->coord[k] >= 0 ? x[m->qadr[b] + C->coord[k]] : 0.0, o);
+            v[k] = o[0];
+        }
+        PyObject *t = Py_BuildValue("(dddddd)", v[0], v[1], v[2], v[3], v[4], v[5]);
+        if (!t || PyList_Append(list, t)) { Py_XDECREF(t); Py_CLEAR(list); }
+        else Py_DECREF(t);
+    }
+    Py_DECREF(q);
+    return list;
+}
+
 static PyMethodDef Model_methods[] = {
+    {"axis_values", (PyCFunction)Model_axis_values, METH_O,
+     "the custom joints' six axis values at q"},
     {"osim", (PyCFunction)Model_osim, METH_NOARGS,
      "None for a URDF; OpenSim names, coordinates, markers and gravity"},
     {"compute", (PyCFunction)(void (*)(void))Model_compute, METH_FASTCALL,
