@@ -49,7 +49,7 @@ static int fail_at(osim *o, u2d_xml *node, const char *fmt, ...)
     va_end(ap);
     int at = node ? u2d_xml_line(node) : 0;
     if (at > 0) snprintf(line, sizeof line, "line %d: ", at);
-    snprintf(o->err, U2D_ERRLEN, "%s%.200s%s%.280s", line, o->what, o->what[0] ? ": " : "",
+    snprintf(o->err, U2D_ERRLEN, "%s%.200s%s%.270s", line, o->what, o->what[0] ? ": " : "",
              msg);
     return -1;
 }
