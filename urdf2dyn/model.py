@@ -100,7 +100,11 @@ _JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar",
 
 def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
          strict: bool = False) -> Model:
-    """Load a URDF robot: ``urdf`` is a path or the XML text itself.
+    """Load a URDF robot or an OpenSim model: ``urdf`` is a path or the XML text itself.
+
+    An OpenSim model (root element ``<OpenSimDocument>``, any file name) is read by the same
+    core: q_names are its coordinate names, gravity its own, ``model.markers`` and
+    ``model.coordinates`` what the file defines (see the OpenSim models page of the docs).
 
     floating_base=True adds a floating joint named 'root_joint' above the URDF's root link
     (q = [x y z qx qy qz qw], v = [vx vy vz wx wy wz] in the root body's frame).
