@@ -125,3 +125,10 @@ def test_cli_convert_any_input_ends_in_a_status(tmp_path_factory, text, strict):
     src.write_text(text)
     argv = ["convert", str(src), "-o", str(d / "out.urdf")] + (["--strict"] if strict else [])
     assert main(argv) in (0, 1)
+
+
+def test_cli_info_takes_an_osim_model(capsys):
+    assert main(["info", os.path.join(DATA, "gait10dof18musc.osim")]) == 0
+    out = capsys.readouterr().out
+    assert "ground_pelvis (custom, 3 DoF) -> pelvis" in out
+    assert "knee_r (custom, 1 DoF) -> tibia_r" in out
