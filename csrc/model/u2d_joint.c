@@ -80,7 +80,14 @@ static void jcalc_custom(const u2d_model *m, int i, const u2d_real *q, const u2d
     custom_axes(m, C, q, f, df, ddf);
     for (int k = 0; k < 6; k++)
         for (int r = 0; r < 3; r++) ax[k][r] = U2D_R(C->axis[3 * k + r]);
-    for (int k = 0; k < 3; k++) u2d_axis_angle(ax[k], f[k], R[k]);
+    for (int k = 0; k < 3; k++) {
+        /* an axis held at zero (no coordinate, Constant 0: most knees' first two) is no turn */
+        const u2d_function *fk = &m->func[C->func[k]];
+        if (C->coord[k] < 0 && fk->kind == U2D_FN_CONSTANT && m->fdata[fk->at] == 0.0)
+            u2d_eye3(R[k]);
+        else
+            u2d_axis_angle(ax[k], f[k], R[k]);
+    }
     u2d_mulmm3(R[1], R[2], R12);
     u2d_mulmm3(R[0], R12, R012);
     transpose3(R012, XJ.E);
