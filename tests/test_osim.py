@@ -356,3 +356,24 @@ def test_custom_joints_batch_and_simd_paths_agree(every_joint):
                                        atol=1e-12)
     finally:
         set_simd_path(before)
+
+
+def test_custom_joint_frame_functions_follow_finite_differences(every_joint):
+    """The frame functions on coupled joints: dJ/dt along v is the derivative of J along the
+    path q + t v (J moving with q through S(q)), and the frame acceleration is J a + dJ v,
+    both against central differences; on the Rajagopal knee too."""
+    model, _ = every_joint
+    raj = _load(os.path.join(DATA, MODELS["rajagopal"]))
+    for m, link in ((model, "b7"), (raj, "toes_r")):
+        q, v, a = next(_states(m, 1, 9))
+        q[[k for k, n in enumerate(m.q_names) if n.startswith("knee_angle")]] = 0.8
+        h = 1e-6
+        for ref in ("local", "world", "local_world_aligned"):
+            dJ = m.frame_jacobian_time_variation(q, v, link, reference=ref)
+            fd = (m.frame_jacobian(q + h * v, link, reference=ref)
+                  - m.frame_jacobian(q - h * v, link, reference=ref)) / (2 * h)
+            np.testing.assert_allclose(dJ, fd, atol=2e-7 * max(1.0, np.abs(fd).max()))
+        acc = m.frame_acceleration(q, v, a, link, reference="world")
+        J = m.frame_jacobian(q, link, reference="world")
+        np.testing.assert_allclose(acc, J @ a + m.frame_jacobian_time_variation(
+            q, v, link, reference="world") @ v, rtol=1e-10, atol=1e-10)
