@@ -132,3 +132,17 @@ def test_cli_info_takes_an_osim_model(capsys):
     out = capsys.readouterr().out
     assert "ground_pelvis (custom, 3 DoF) -> pelvis" in out
     assert "knee_r (custom, 1 DoF) -> tibia_r" in out
+
+
+def test_cli_torques_takes_an_osim_model(tmp_path, capsys):
+    model = _quiet(urdf2dyn.load, os.path.join(DATA, "gait10dof18musc.osim"))
+    t = np.linspace(0, 1, 51)
+    rows = ["time," + ",".join(model.q_names)]
+    rows += [f"{x}," + ",".join(f"{0.1 * np.sin(2 * x + k)}" for k in range(model.nq))
+             for x in t]
+    (tmp_path / "m.csv").write_text("\n".join(rows) + "\n")
+    out = tmp_path / "tau.csv"
+    assert main(["torques", os.path.join(DATA, "gait10dof18musc.osim"),
+                 str(tmp_path / "m.csv"), "-o", str(out)]) == 0
+    header = out.read_text().splitlines()[0].split(",")
+    assert header[0] == "time" and set(model.q_names) <= {h.strip() for h in header[1:]}

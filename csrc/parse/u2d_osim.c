@@ -318,9 +318,13 @@ static int read_knots(osim *o, u2d_xml *fn, int per_knot, int kind)
     const char *name = u2d_xml_name(fn);
     u2d_xml *xs = u2d_xml_child(fn, "x"), *ys = u2d_xml_child(fn, "y");
     if (!xs || !ys) return fail_at(o, fn, "<%s> needs <x> and <y> knots", name);
-    double *tmp = malloc(2 * sizeof(double) * MAX_KNOTS);
+    /* a number takes at least two characters of text (digit and blank), the last one */
+    size_t room = (strlen(u2d_xml_text(xs)) > strlen(u2d_xml_text(ys))
+                   ? strlen(u2d_xml_text(xs)) : strlen(u2d_xml_text(ys))) / 2 + 2;
+    int max = room < MAX_KNOTS ? (int)room : MAX_KNOTS;
+    double *tmp = malloc(2 * sizeof(double) * (size_t)max);
     if (!tmp) return fail_at(o, fn, "out of memory");
-    int max = MAX_KNOTS, nx = read_text_numbers(o, xs, 0, max, tmp);
+    int nx = read_text_numbers(o, xs, 0, max, tmp);
     int ny = nx < 0 ? -1 : read_text_numbers(o, ys, 0, max, tmp + max);
     if (ny < 0) { free(tmp); return -1; }
     if (nx != ny) {
