@@ -17,7 +17,6 @@
  * PinJoint -> revolute about z, SliderJoint -> prismatic along x, WeldJoint -> fixed;
  * every other joint is a CUSTOM joint (six transform axes, as OpenSim's SpatialTransform).
  * Every message names the element and its line. */
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
