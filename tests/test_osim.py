@@ -248,7 +248,7 @@ def _joint(kind, name, parent, child, coords, frames, extra=""):
 
 def every_joint_model(gravity="0 -9.80665 0"):
     bodies = "".join(_body(f"b{k}", 1.0 + 0.3 * k, f"0.0{k} -0.1{k} 0.03",
-                           f"0.0{k + 2} 0.0{k + 3} 0.0{k + 4} 0.001 -0.002 0.0015")
+                           f"{0.1 + 0.01 * k:.2f} {0.11 + 0.01 * k:.2f} {0.12 + 0.01 * k:.2f} 0.001 -0.002 0.0015")
                      for k in range(1, 8))
     off = "0.1 0.2 -0.05"
     rot = "0.3 -0.2 0.5"

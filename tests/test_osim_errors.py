@@ -242,3 +242,11 @@ def test_mutated_models_load_or_are_refused_cleanly(text):
     import numpy as np
     q = np.zeros(m.nq)
     assert m.inverse_dynamics(q, q, q).shape == (m.nv,)
+
+
+def test_non_physical_inertia_is_read_with_a_warning():
+    body = _body("b").replace("<inertia>0.1 0.1 0.1 0 0 0</inertia>",
+                              "<inertia>0.09 0.01 0.011 0 0 0</inertia>")
+    with pytest.warns(urdf2dyn.URDFWarning, match=r"line 5: body 'b': <inertia> 0.09 0.01 "
+                      r"0.011: no rigid body has these moments"):
+        urdf2dyn.load(_doc(body, _pin("j", "/ground", "/bodyset/b")))
