@@ -462,6 +462,20 @@ def cmd_export_osim(args):
     return 0
 
 
+# ============================================================================== convert
+
+def cmd_convert(args):
+    from .convert import osim_to_urdf
+    model = load(args.model)
+    text = osim_to_urdf(model, args.output, strict=args.strict)
+    g = " ".join(f"{x:g}" for x in model.gravity)
+    movable = text.count("<joint ") - text.count('type="fixed"')
+    print(f"{args.output}: URDF '{model.name}', {text.count('<link ')} links, {movable} movable "
+          f"joints named after the coordinates; the model's gravity is {g}: pass it as "
+          f"--gravity {g}")
+    return 0
+
+
 # ============================================================================== check
 
 def cmd_check(args):
@@ -658,6 +672,19 @@ def build_parser():
     e.add_argument("--floating-base", action="store_true",
                    help="add a floating joint 'root_joint' above the root link")
     e.set_defaults(func=cmd_equations)
+
+    v = sub.add_parser("convert", help="write an OpenSim model (.osim) as URDF",
+                       description="Write an OpenSim model as URDF: every joint URDF can "
+                       "express exactly (each coordinate moving one axis by +-q plus a "
+                       "constant) becomes revolute and prismatic joints named after the "
+                       "coordinates; axes moved by splines, polynomials or scaled coordinates "
+                       "are frozen at the coordinates' default values, each one named in a "
+                       "warning.")
+    v.add_argument("model", help=".osim file")
+    v.add_argument("-o", "--output", required=True, help=".urdf file to write")
+    v.add_argument("--strict", action="store_true",
+                   help="refuse instead of freezing what URDF cannot express")
+    v.set_defaults(func=cmd_convert)
 
     c = sub.add_parser("check", help="list what is wrong or risky in a URDF, with line numbers",
                        description="List every finding about a URDF with its line: errors "

@@ -43,6 +43,23 @@ class Joint:
     friction: float = 0.0
 
 
+@dataclass(frozen=True)
+class Coordinate:
+    """An OpenSim coordinate as the .osim file defines it. ``motion`` is "rotational",
+    "translational" or "coupled" (OpenSim's motion type: a coordinate that moves its joint
+    through anything but a slope-1 linear function is coupled); ``range`` is (lower,
+    upper) in rad or m; ``locked`` and ``clamped`` are read, not enforced (inverse dynamics
+    takes the motion it is given, as OpenSim's tool does)."""
+    name: str
+    joint: str
+    motion: str
+    default: float
+    lower: float
+    upper: float
+    locked: bool
+    clamped: bool
+
+
 @dataclass(frozen=True, eq=False)
 class Structure:
     """The compiled tree, as the core evaluates it (read-only copies; see Model.structure).
@@ -78,12 +95,16 @@ class Structure:
         return len(self.parent)
 
 
-_JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar")
+_JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar", "custom")
 
 
 def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
          strict: bool = False) -> Model:
-    """Load a URDF robot: ``urdf`` is a path or the XML text itself.
+    """Load a URDF robot or an OpenSim model: ``urdf`` is a path or the XML text itself.
+
+    An OpenSim model (root element ``<OpenSimDocument>``, any file name) is read by the same
+    core: q_names are its coordinate names, gravity its own, ``model.markers`` and
+    ``model.coordinates`` what the file defines (see the OpenSim models page of the docs).
 
     floating_base=True adds a floating joint named 'root_joint' above the URDF's root link
     (q = [x y z qx qy qz qw], v = [vx vy vz wx wy wz] in the root body's frame).
@@ -151,6 +172,27 @@ class Model:
         self._link_index = {name: k for k, name in enumerate(self.link_names)}
         self.q_names = [n for j in self.joints for n in _names(j, _Q_SUFFIXES)]
         self.v_names = [n for j in self.joints for n in _names(j, _V_SUFFIXES)]
+        self._osim_names()
+
+    def _osim_names(self):
+        """An OpenSim model's names: q_names/v_names are its coordinate names; markers and
+        coordinates as the file gives them (empty for a URDF)."""
+        info = self._c.osim()
+        #: Markers {name: (link, (x, y, z) in the link frame, m)}; empty for a URDF.
+        self.markers = {}
+        #: OpenSim coordinates in q order: {name: Coordinate}; empty for a URDF.
+        self.coordinates = {}
+        if info is None:
+            return
+        qn = [n for j in self.joints for n in (_names(j, _Q_SUFFIXES) if j.nq != 1 and
+                                               j.type != "custom" else [j.name] * j.nq)]
+        vn = [n for j in self.joints for n in (_names(j, _V_SUFFIXES) if j.nv != 1 and
+                                               j.type != "custom" else [j.name] * j.nv)]
+        self.q_names = [n if n is not None else d for n, d in zip(info["q_names"], qn)]
+        self.v_names = [n if n is not None else d for n, d in zip(info["q_names"], vn)]
+        self.markers = {name: (link, tuple(xyz)) for name, link, xyz in info["markers"]}
+        self.coordinates = {row[0]: Coordinate(*row[:6], bool(row[6]), bool(row[7]))
+                            for row in info["coordinates"]}
 
     # ---- description -------------------------------------------------------------
     @property
@@ -265,6 +307,11 @@ class Model:
         if planar:
             raise ValueError(f"{what}: planar joints are not supported (joint {planar[0]!r}); "
                              "model the plane with two prismatic joints and a revolute one")
+        custom = [j.name for j in self.joints if j.type == "custom"]
+        if custom:
+            raise ValueError(f"{what}: not yet available for OpenSim custom joints (joint "
+                             f"{custom[0]!r}: its motion subspace moves with its coordinates); "
+                             "use finite differences of inverse_dynamics / forward_dynamics")
 
     def inverse_dynamics_derivatives(self, q, v, a, f_ext=None):
         """Partial derivatives of inverse dynamics (Carpentier & Mansard 2018).

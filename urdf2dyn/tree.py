@@ -8,6 +8,8 @@ def tree(model):
     """(links {name: mass}, joints [(name, type, parent, child, axis, dof)], root link) of the
     URDF text behind the model, plus the floating root joint when floating_base."""
     doc = ET.fromstring(model._xml)
+    if doc.tag == "OpenSimDocument":
+        return _from_document(model)
     if doc.tag != "robot":
         doc = doc.find("robot")
     links = {}
@@ -29,6 +31,21 @@ def tree(model):
         links = {"<world>": 0.0, **links}
         root = "<world>"
     return links, joints, root
+
+
+def _from_document(model):
+    """The same for an OpenSim model, from the description the core read (its bodies, the
+    links of its joints' child frames, and its joints: custom ones with their coordinates'
+    count as DoF)."""
+    links_doc, joints_doc = model._c.document()
+    links = {name: (mass or 0.0) for name, _, mass, _, _ in links_doc}
+    movable = {j.name: j for j in model.joints}
+    joints = []
+    for name, _, kind, parent, child, _ in joints_doc:
+        j = movable.get(name)
+        axis = j.axis if j is not None and kind in ("revolute", "prismatic") else None
+        joints.append((name, kind, parent, child, axis, j.nv if j is not None else 0))
+    return links, joints, "ground"
 
 
 def axis_name(axis):

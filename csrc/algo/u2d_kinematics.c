@@ -151,7 +151,8 @@ u2d_status u2d_world_motion(const u2d_model *m, u2d_work *w, const double a0[6],
     memcpy(w->oa, a0, 6 * sizeof(double));
     for (int i = 1; i < m->nbody; i++) {
         const int p = m->parent[i];
-        if (m->jtype[i] == U2D_JOINT_PLANAR) return U2D_ERR_ARGUMENT;
+        if (m->jtype[i] == U2D_JOINT_PLANAR || m->jtype[i] == U2D_JOINT_CUSTOM)
+            return U2D_ERR_ARGUMENT;
         u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], NULL, &w->Xup[i], &w->S[36 * i],
                                   &w->cJ[6 * i], NULL);
         if (st != U2D_OK) return st;

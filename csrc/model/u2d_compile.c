@@ -95,6 +95,10 @@ static void model_layout(u2d_model *m, carver *c)
     m->link_body = carve(c, nl * sizeof(int));
     m->link_X = carve(c, nl * sizeof(u2d_xform));
     m->link_is_body = carve(c, nl * sizeof(int));
+    m->jcustom = carve(c, nb * sizeof(int));
+    m->custom = carve(c, (size_t)m->ncustom * sizeof(u2d_custom));
+    m->func = carve(c, (size_t)m->nfunc * sizeof(u2d_function));
+    m->fdata = carve(c, (size_t)m->nfdata * sizeof(double));
 }
 
 u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_ERRLEN])
@@ -120,6 +124,9 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
     m->nbody = 1 + (floating_base ? 1 : 0);
     for (int j = 0; j < nj; j++) m->nbody += is_movable(u->joint[j].type);
     m->njoint = m->nbody - 1;
+    m->ncustom = u->ncustom;
+    m->nfunc = u->nfunc;
+    m->nfdata = u->nfdata;
 
     carver c = {NULL, 0};
     model_layout(m, &c);
@@ -127,6 +134,9 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
     if (!m->buffer) goto nomem;
     c = (carver){m->buffer, 0};
     model_layout(m, &c);
+    if (u->ncustom) memcpy(m->custom, u->custom, (size_t)u->ncustom * sizeof(u2d_custom));
+    if (u->nfunc) memcpy(m->func, u->func, (size_t)u->nfunc * sizeof(u2d_function));
+    if (u->nfdata) memcpy(m->fdata, u->fdata, (size_t)u->nfdata * sizeof(double));
 
     /* Children of each link ordered by joint name, as urdfdom stores them (a std::map keyed
      * by name) and hence as Pinocchio numbers its joints: the same depth-first walk then
@@ -149,6 +159,7 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
     m->sidx[0] = -1;
     m->jtype[0] = U2D_JOINT_FIXED;
     m->jurdf[0] = -1;
+    m->jcustom[0] = -1;
     u2d_xform_identity(&m->Xtree[0]);
 
     int nb = 1, nq = 0, nv = 0, top = 0;
@@ -180,6 +191,8 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
             if (type == U2D_JOINT_PLANAR)
                 plane_axes(&m->axis[3 * b], &m->plane[6 * b], &m->plane[6 * b + 3]);
             joint_size(type, &m->jnq[b], &m->jnv[b]);
+            m->jcustom[b] = type == U2D_JOINT_CUSTOM ? J->custom : -1;
+            if (type == U2D_JOINT_CUSTOM) m->jnq[b] = m->jnv[b] = u->custom[J->custom].ncoord;
             m->qadr[b] = nq;
             m->vadr[b] = nv;
             nq += m->jnq[b];
@@ -230,7 +243,7 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
         double zero[7] = {0, 0, 0, 0, 0, 0, 1}, S[36], cJ[6];
         u2d_xform X;
         m->sidx[b] = -1;
-        if (m->jnv[b] != 1) continue;
+        if (m->jnv[b] != 1 || m->jtype[b] == U2D_JOINT_CUSTOM) continue;   /* S(q) moves */
         u2d_jcalc(m, b, zero, NULL, &X, S, cJ, NULL);
         int nonzero = 0, at = 0;
         for (int k = 0; k < 6; k++)

@@ -43,6 +43,106 @@ static void turn_rows(int k, u2d_real t, const u2d_real E[9], u2d_real out[9])
     }
 }
 
+/* A custom joint's six axis values f_k(q) and their first two derivatives, lane by lane:
+ * the knot intervals of a spline differ between samples. */
+static void custom_axes(const u2d_model *m, const u2d_custom *C, const u2d_real *q,
+                        u2d_real f[6], u2d_real df[6], u2d_real ddf[6])
+{
+    for (int k = 0; k < 6; k++) {
+        const int c = C->coord[k];
+        double o[4];
+#if U2D_LANES == 1
+        u2d_function_eval(m->func, m->fdata, C->func[k], c >= 0 ? q[c] : 0.0, o);
+        f[k] = o[0]; df[k] = o[1]; ddf[k] = o[2];
+#else
+        for (int l = 0; l < U2D_LANES; l++) {
+            u2d_function_eval(m->func, m->fdata, C->func[k], c >= 0 ? q[c][l] : 0.0, o);
+            f[k][l] = o[0]; df[k][l] = o[1]; ddf[k][l] = o[2];
+        }
+#endif
+    }
+}
+
+/* OpenSim's CustomJoint (Simbody's FunctionBased mobilizer): R_FM = R(a0, f0) R(a1, f1)
+ * R(a2, f2), each rotation about its axis as carried by the ones before it, and the
+ * origin at f3 b3 + f4 b4 + f5 b5 in the parent frame F. In the body (M) frame, rotation
+ * axis k is a_k seen through the rotations after it and b_t is seen through all three;
+ * coordinate j's column of S is the sum of f_k'(q_j) times the unit twist of each axis it
+ * drives. With w_k = f_k' qd (the axis rates) and, w_>k the rate of M relative to axis k's
+ * frame, the columns turn as d(a_k)/dt = a_k x w_>k and d(b_t)/dt = b_t x w, so
+ *   cJ = sum_k f_k'' qd^2 (unit twist k) + [sum_k<m w_k w_m a_k x a_m ; v x w]. */
+static void jcalc_custom(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
+                         u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot)
+{
+    const u2d_custom *C = &m->custom[m->jcustom[i]];
+    u2d_real f[6], df[6], ddf[6], ax[6][3], R[3][9], R12[9], R012[9], am[3][3], bm[3][3];
+    u2d_xform XJ;
+    custom_axes(m, C, q, f, df, ddf);
+    for (int k = 0; k < 6; k++)
+        for (int r = 0; r < 3; r++) ax[k][r] = U2D_R(C->axis[3 * k + r]);
+    for (int k = 0; k < 3; k++) {
+        /* an axis held at zero (no coordinate, Constant 0: most knees' first two) is no turn */
+        const u2d_function *fk = &m->func[C->func[k]];
+        if (C->coord[k] < 0 && fk->kind == U2D_FN_CONSTANT && m->fdata[fk->at] == 0.0)
+            u2d_eye3(R[k]);
+        else
+            u2d_axis_angle(ax[k], f[k], R[k]);
+    }
+    u2d_mulmm3(R[1], R[2], R12);
+    u2d_mulmm3(R[0], R12, R012);
+    transpose3(R012, XJ.E);
+    u2d_copy(am[2], ax[2], 3);
+    u2d_multv3(R[2], ax[1], am[1]);
+    u2d_multv3(R12, ax[0], am[0]);
+    for (int r = 0; r < 3; r++) XJ.r[r] = f[3] * ax[3][r] + f[4] * ax[4][r] + f[5] * ax[5][r];
+    for (int t = 0; t < 3; t++) u2d_mulmv3(XJ.E, ax[3 + t], bm[t]);
+    u2d_xform_mul(&XJ, &m->Xtree[i], Xup);
+
+    u2d_zero(S, 6 * C->ncoord);
+    for (int k = 0; k < 6; k++) {
+        const int c = C->coord[k];
+        if (c < 0) continue;
+        u2d_real *col = S + 6 * c + (k < 3 ? 0 : 3);
+        const u2d_real *e = k < 3 ? am[k] : bm[k - 3];
+        for (int r = 0; r < 3; r++) col[r] += df[k] * e[r];
+    }
+    if (!qd) return;
+
+    u2d_real rate[6], acc[6], w[3], v[3], wgt[3][3], t3[3];   /* wgt[k]: w_>k */
+    for (int k = 0; k < 6; k++) {
+        const int c = C->coord[k];
+        rate[k] = c >= 0 ? df[k] * qd[c] : U2D_R(0);
+        acc[k] = c >= 0 ? ddf[k] * qd[C->coord[k]] * qd[c] : U2D_R(0);
+    }
+    for (int r = 0; r < 3; r++) {
+        wgt[2][r] = U2D_R(0);
+        wgt[1][r] = rate[2] * am[2][r];
+        wgt[0][r] = wgt[1][r] + rate[1] * am[1][r];
+        w[r] = wgt[0][r] + rate[0] * am[0][r];
+        v[r] = rate[3] * bm[0][r] + rate[4] * bm[1][r] + rate[5] * bm[2][r];
+    }
+    for (int r = 0; r < 3; r++) {
+        cJ[r] = acc[0] * am[0][r] + acc[1] * am[1][r] + acc[2] * am[2][r];
+        cJ[3 + r] = acc[3] * bm[0][r] + acc[4] * bm[1][r] + acc[5] * bm[2][r];
+    }
+    for (int k = 0; k < 2; k++) {           /* sum_k w_k a_k x w_>k */
+        u2d_cross3(am[k], wgt[k], t3);
+        for (int r = 0; r < 3; r++) cJ[r] += rate[k] * t3[r];
+    }
+    u2d_cross3(v, w, t3);
+    for (int r = 0; r < 3; r++) cJ[3 + r] += t3[r];
+
+    if (!Sdot) return;
+    for (int k = 0; k < 6; k++) {
+        const int c = C->coord[k];
+        if (c < 0) continue;
+        u2d_real *col = Sdot + 6 * c + (k < 3 ? 0 : 3);
+        const u2d_real *e = k < 3 ? am[k] : bm[k - 3];
+        u2d_cross3(e, k < 3 ? wgt[k] : w, t3);
+        for (int r = 0; r < 3; r++) col[r] += ddf[k] * qd[c] * e[r] + df[k] * t3[r];
+    }
+}
+
 u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
                      u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot)
 {
@@ -119,6 +219,10 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_rea
         }
         return U2D_OK;
     }
+
+    case U2D_JOINT_CUSTOM:
+        jcalc_custom(m, i, q, qd, Xup, S, cJ, Sdot);
+        return U2D_OK;
 
     case U2D_JOINT_FIXED:
         break;

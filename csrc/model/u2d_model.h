@@ -35,7 +35,46 @@ typedef enum {
     U2D_JOINT_PRISMATIC,
     U2D_JOINT_FLOATING,     /* q = [x y z qx qy qz qw], v = [v_lin w] in the child frame */
     U2D_JOINT_PLANAR,       /* q = [x y theta] in the plane normal to the axis, v = dq/dt */
+    U2D_JOINT_CUSTOM,       /* OpenSim's CustomJoint: six transform axes, each a function
+                               of one coordinate (u2d_custom); v = dq/dt                  */
 } u2d_jtype;
+
+/* ---- OpenSim functions and custom joints (u2d_function.c, u2d_osim.c) ------- */
+
+typedef enum {
+    U2D_FN_CONSTANT = 0,    /* data: value                                            */
+    U2D_FN_LINEAR,          /* data: slope, intercept                                 */
+    U2D_FN_POLYNOMIAL,      /* data: n coefficients, highest power first              */
+    U2D_FN_SIMM_SPLINE,     /* data: x, y, b, c, d (n each): SIMM's cubic spline       */
+    U2D_FN_PIECEWISE_LINEAR,/* data: x, y, b (n each)                                  */
+    U2D_FN_MULTIPLIER,      /* scale * function[inner]                                 */
+} u2d_fkind;
+
+typedef struct {
+    int kind;               /* u2d_fkind                                               */
+    int n;                  /* knots or coefficients                                   */
+    int at;                 /* offset of its numbers in the function data              */
+    int inner;              /* MULTIPLIER: the scaled function                          */
+    double scale;           /* MULTIPLIER: the factor                                   */
+} u2d_function;
+
+/* f, df/dx, d2f/dx2, d3f/dx3 at x, as OpenSim evaluates them (linear extrapolation
+ * outside the knots of splines and piecewise-linear functions). */
+void u2d_function_eval(const u2d_function *fn, const double *data, int f, double x,
+                       double out[4]);
+/* SIMM spline coefficients b, c, d (data + 2n ...) from the knots x, y (data, data + n). */
+void u2d_simm_spline_fit(int n, double *data);
+
+/* A CustomJoint's SpatialTransform: rotations about axis[0..2] applied in turn (each about
+ * the axis carried by the previous ones), then translations along axis[3..5] of the
+ * parent frame; axis k moves by function func[k] of the joint's coordinate coord[k]
+ * (-1: a constant function). */
+typedef struct {
+    int ncoord;             /* coordinates of the joint, 1..6                          */
+    int coord[6];
+    int func[6];
+    double axis[18];        /* (6,3) unit axes                                         */
+} u2d_custom;
 
 /* ---- the URDF document, as read ---------------------------------------- */
 
@@ -60,7 +99,25 @@ typedef struct {
     double damping, friction;
     const char *mimic;      /* name of the mimicked joint or NULL                      */
     double mimic_multiplier, mimic_offset;
+    int custom;             /* CUSTOM: index in u2d_urdf.custom                        */
+    int coord0, ncoord;     /* OpenSim: its coordinates u2d_urdf.coord[coord0 ..]      */
 } u2d_urdf_joint;
+
+/* An OpenSim coordinate, as read. */
+typedef struct {
+    const char *name;
+    int joint;              /* u2d_urdf joint index                                    */
+    int motion;             /* 0 rotational, 1 translational, 2 coupled                */
+    double default_value, range[2];
+    int locked, clamped;
+} u2d_coordinate;
+
+/* An OpenSim marker: a point fixed on a link. */
+typedef struct {
+    const char *name;
+    int link;
+    double location[3];
+} u2d_marker;
 
 /* Something questionable that was read as written (a non-physical inertia, an unknown
  * element, a missing <limit>, tolerated markup...): the caller decides whether to warn
@@ -79,11 +136,28 @@ typedef struct {
     char *strings;          /* owns every name                                         */
     int nfinding;
     u2d_finding *finding;   /* (nfinding) in the order they were met                   */
+
+    /* what an OpenSim model adds (zero for a URDF) */
+    int has_gravity;
+    double gravity[3];
+    int ncustom, nfunc, nfdata;
+    u2d_custom *custom;     /* (ncustom) one per CUSTOM joint (joint.custom)           */
+    u2d_function *func;     /* (nfunc)                                                 */
+    double *fdata;          /* (nfdata) the functions' numbers                         */
+    int ncoord;
+    u2d_coordinate *coord;  /* (ncoord) joint by joint, in each joint's order          */
+    int nmarker;
+    u2d_marker *marker;     /* (nmarker)                                               */
 } u2d_urdf;
 
 /* Parse and validate URDF text. Returns NULL and writes a message to err on failure;
  * what loads but looks wrong is listed in u->finding. */
 u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN]);
+/* The same for an OpenSim model (.osim, OpenSim 3 and 4 layouts): bodies become links, the
+ * joints' offset frames links on them, each joint's coordinates u->coord. */
+u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN]);
+/* Whether the text's root element is <OpenSimDocument>. */
+int u2d_is_osim(const char *xml);
 void u2d_urdf_free(u2d_urdf *u);
 
 /* ---- the compiled model ------------------------------------------------ */
@@ -120,6 +194,13 @@ typedef struct {
     int *link_body;         /* (nlink)                                                 */
     u2d_xform *link_X;      /* (nlink)   body frame -> link frame (constant)           */
     int *link_is_body;      /* (nlink)   link_X is the identity: the link is its body   */
+
+    /* custom joints (OpenSim): body i's is custom[jcustom[i]]                          */
+    int *jcustom;           /* (nbody)   -1 for other joints                           */
+    u2d_custom *custom;     /* (ncustom)                                               */
+    u2d_function *func;     /* (nfunc)                                                 */
+    double *fdata;          /* (nfdata)                                                */
+    int ncustom, nfunc, nfdata;
 
     void *buffer;           /* the single allocation holding every array above         */
 } u2d_model;

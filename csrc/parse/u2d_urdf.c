@@ -652,6 +652,11 @@ void u2d_urdf_free(u2d_urdf *u)
 {
     if (!u) return;
     free(u->finding);
+    free(u->custom);
+    free(u->func);
+    free(u->fdata);
+    free(u->coord);
+    free(u->marker);
     free(u->link);
     free(u->joint);
     free(u->strings);

@@ -34,6 +34,7 @@ static mxml_node_t *xml_parse(mxml_node_t *top, const char *text, char err[U2D_E
 }
 
 static int xml_is_element(mxml_node_t *n) { return mxmlGetType(n) == MXML_TYPE_ELEMENT; }
+static int xml_is_opaque(mxml_node_t *n) { return mxmlGetType(n) == MXML_TYPE_OPAQUE; }
 
 /* A node made from one '<...>' of the text. */
 static int xml_is_tag(mxml_node_t *n)
@@ -66,6 +67,7 @@ static mxml_node_t *xml_parse(mxml_node_t *top, const char *text, char err[U2D_E
 }
 
 static int xml_is_element(mxml_node_t *n) { return mxmlGetType(n) == MXML_ELEMENT; }
+static int xml_is_opaque(mxml_node_t *n) { return mxmlGetType(n) == MXML_OPAQUE; }
 
 /* Mini-XML 3 makes comments, declarations, directives and CDATA elements too. */
 static int xml_is_tag(mxml_node_t *n) { return xml_is_element(n); }
@@ -302,4 +304,14 @@ const char *u2d_xml_attr_name(u2d_xml *node, int k)
 int u2d_xml_line(u2d_xml *node)
 {
     return (int)(intptr_t)mxmlGetUserData((mxml_node_t *)node);
+}
+
+const char *u2d_xml_text(u2d_xml *node)
+{
+    for (mxml_node_t *c = mxmlGetFirstChild((mxml_node_t *)node); c; c = mxmlGetNextSibling(c))
+        if (xml_is_opaque(c)) {
+            const char *s = mxmlGetOpaque(c);
+            if (s && s[strspn(s, " \t\r\n")]) return s;
+        }
+    return "";
 }

@@ -26,6 +26,9 @@ const char *u2d_xml_name(u2d_xml *node);
 const char *u2d_xml_attr(u2d_xml *node, const char *name);   /* NULL if absent */
 int u2d_xml_attr_count(u2d_xml *node);
 const char *u2d_xml_attr_name(u2d_xml *node, int k);        /* k < u2d_xml_attr_count */
+/* The element's text (its first text child, as written, surrounding blanks included), or
+ * "" when it has none. */
+const char *u2d_xml_text(u2d_xml *node);
 /* The line of the element's start tag in the text (1-based), or 0 if unknown. */
 int u2d_xml_line(u2d_xml *node);
 

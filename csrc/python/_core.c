@@ -51,6 +51,7 @@ static const char *jtype_name(u2d_jtype t)
     case U2D_JOINT_PRISMATIC: return "prismatic";
     case U2D_JOINT_FLOATING: return "floating";
     case U2D_JOINT_PLANAR: return "planar";
+    case U2D_JOINT_CUSTOM: return "custom";
     case U2D_JOINT_FIXED: return "fixed";
     }
     return "?";
@@ -648,7 +649,107 @@ static PyObject *Model_get_name(ModelObject *self, void *Py_UNUSED(c))
     return PyUnicode_FromString(self->urdf->name);
 }
 
+/* osim(): None for a URDF; for an OpenSim model a dict: q_names (nq, q order; None for a
+ * coordinate OpenSim does not have, e.g. of floating_base's root joint), coordinates
+ * (name, joint, motion, default, lower, upper, locked, clamped) in q order, markers
+ * (name, link, (x, y, z) in the link frame) and the file's gravity. */
+static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    static const char *motions[3] = {"rotational", "translational", "coupled"};
+    const u2d_model *m = self->model;
+    const u2d_urdf *u = self->urdf;
+    if (!u->has_gravity) Py_RETURN_NONE;
+    PyObject *names = PyList_New(0), *coords = PyList_New(0), *markers = PyList_New(0);
+    if (!names || !coords || !markers) goto error;
+    for (int b = 1; b < m->nbody; b++) {
+        const u2d_urdf_joint *J = m->jurdf[b] >= 0 ? &u->joint[m->jurdf[b]] : NULL;
+        for (int k = 0; k < m->jnq[b]; k++) {
+            const u2d_coordinate *C = J && k < J->ncoord ? &u->coord[J->coord0 + k] : NULL;
+            PyObject *n = C ? PyUnicode_FromString(C->name) : Py_NewRef(Py_None);
+            if (!n || PyList_Append(names, n)) { Py_XDECREF(n); goto error; }
+            Py_DECREF(n);
+            if (!C) continue;
+            PyObject *t = Py_BuildValue("(sssdddii)", C->name, J->name,
+                                        motions[C->motion >= 0 && C->motion < 3 ? C->motion : 0],
+                                        C->default_value, C->range[0], C->range[1], C->locked,
+                                        C->clamped);
+            if (!t || PyList_Append(coords, t)) { Py_XDECREF(t); goto error; }
+            Py_DECREF(t);
+        }
+    }
+    for (int k = 0; k < u->nmarker; k++) {
+        const u2d_marker *M = &u->marker[k];
+        PyObject *t = Py_BuildValue("(ss(ddd))", M->name, u->link[M->link].name,
+                                    M->location[0], M->location[1], M->location[2]);
+        if (!t || PyList_Append(markers, t)) { Py_XDECREF(t); goto error; }
+        Py_DECREF(t);
+    }
+    /* custom joints' axes: (joint, body, [(axis (3), coordinate k of the joint or -1,
+     * linear (slope, intercept) or None)] * 6) */
+    PyObject *custom = PyList_New(0);
+    if (!custom) goto error;
+    for (int b = 1; b < m->nbody; b++) {
+        if (m->jcustom[b] < 0) continue;
+        const u2d_custom *C = &m->custom[m->jcustom[b]];
+        PyObject *axes = PyList_New(6);
+        if (!axes) { Py_DECREF(custom); goto error; }
+        for (int k = 0; k < 6; k++) {
+            const u2d_function *f = &m->func[C->func[k]];
+            const double *d = m->fdata + f->at;
+            PyObject *lin = f->kind == U2D_FN_LINEAR ? Py_BuildValue("(dd)", d[0], d[1])
+                                                     : Py_NewRef(Py_None);
+            PyObject *t = lin ? Py_BuildValue("((ddd)iN)", C->axis[3 * k], C->axis[3 * k + 1],
+                                              C->axis[3 * k + 2], C->coord[k], lin) : NULL;
+            if (!t) { Py_DECREF(axes); Py_DECREF(custom); goto error; }
+            PyList_SET_ITEM(axes, k, t);
+        }
+        PyObject *t = Py_BuildValue("(siN)", u->joint[m->jurdf[b]].name, b, axes);
+        if (!t || PyList_Append(custom, t)) { Py_XDECREF(t); Py_DECREF(custom); goto error; }
+        Py_DECREF(t);
+    }
+    return Py_BuildValue("{sNsNsNs(ddd)sN}", "q_names", names, "coordinates", coords,
+                         "markers", markers, "gravity", u->gravity[0], u->gravity[1],
+                         u->gravity[2], "custom", custom);
+error:
+    Py_XDECREF(names); Py_XDECREF(coords); Py_XDECREF(markers);
+    return NULL;
+}
+
+/* axis_values(q): the six transform-axis values f_k(q) of every custom joint, bodies in
+ * order (list of 6-tuples), for one configuration q (nq). */
+static PyObject *Model_axis_values(ModelObject *self, PyObject *arg)
+{
+    const u2d_model *m = self->model;
+    PyArrayObject *q = (PyArrayObject *)PyArray_FROM_OTF(arg, NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
+    if (!q) return NULL;
+    if (PyArray_SIZE(q) != m->nq) {
+        Py_DECREF(q);
+        return PyErr_Format(PyExc_ValueError, "axis_values: q must have %d numbers", m->nq);
+    }
+    const double *x = PyArray_DATA(q);
+    PyObject *list = PyList_New(0);
+    for (int b = 1; list && b < m->nbody; b++) {
+        if (m->jcustom[b] < 0) continue;
+        const u2d_custom *C = &m->custom[m->jcustom[b]];
+        double v[6], o[4];
+        for (int k = 0; k < 6; k++) {
+            u2d_function_eval(m->func, m->fdata, C->func[k],
+                              C->coord[k] >= 0 ? x[m->qadr[b] + C->coord[k]] : 0.0, o);
+            v[k] = o[0];
+        }
+        PyObject *t = Py_BuildValue("(dddddd)", v[0], v[1], v[2], v[3], v[4], v[5]);
+        if (!t || PyList_Append(list, t)) { Py_XDECREF(t); Py_CLEAR(list); }
+        else Py_DECREF(t);
+    }
+    Py_DECREF(q);
+    return list;
+}
+
 static PyMethodDef Model_methods[] = {
+    {"axis_values", (PyCFunction)Model_axis_values, METH_O,
+     "the custom joints' six axis values at q"},
+    {"osim", (PyCFunction)Model_osim, METH_NOARGS,
+     "None for a URDF; OpenSim names, coordinates, markers and gravity"},
     {"compute", (PyCFunction)(void (*)(void))Model_compute, METH_FASTCALL,
      "compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt)"},
     {"simulate", (PyCFunction)(void (*)(void))Model_simulate, METH_FASTCALL,
@@ -709,7 +810,7 @@ static PyObject *core_load(PyObject *module, PyObject *args)
     u2d_urdf *u;
     u2d_model *m = NULL;
     Py_BEGIN_ALLOW_THREADS
-    u = u2d_urdf_parse(xml, err);
+    u = u2d_is_osim(xml) ? u2d_osim_parse(xml, err) : u2d_urdf_parse(xml, err);
     if (u) m = u2d_model_compile(u, floating_base, err);
     Py_END_ALLOW_THREADS
     if (!m) {
@@ -727,6 +828,7 @@ static PyObject *core_load(PyObject *module, PyObject *args)
     self->model = m;
     self->spare = NULL;
     self->gravity[0] = 0.0; self->gravity[1] = 0.0; self->gravity[2] = -9.81;
+    if (u->has_gravity) memcpy(self->gravity, u->gravity, sizeof self->gravity);
     self->floating_base = floating_base;
     return (PyObject *)self;
 }

@@ -950,7 +950,7 @@ static int check_document(const char *name, const char *text, int heavy, size_t 
     snprintf(label, sizeof label, "%.250s", name);
     current = label;
     double t0 = seconds();
-    u2d_urdf *u = u2d_urdf_parse(text, err);
+    u2d_urdf *u = u2d_is_osim(text) ? u2d_osim_parse(text, err) : u2d_urdf_parse(text, err);
     if (!u) {
         printf("  rejected %s: %s\n", name, err);
         current = "";

@@ -330,8 +330,8 @@ static inline size_t h_out_size(const h_algo *A, const u2d_model *m, int k)
 static inline int h_model_has_planar(const u2d_model *m)
 {
     for (int i = 1; i < m->nbody; i++)
-        if (m->jtype[i] == U2D_JOINT_PLANAR) return 1;
-    return 0;
+        if (m->jtype[i] == U2D_JOINT_PLANAR || m->jtype[i] == U2D_JOINT_CUSTOM) return 1;
+    return 0;   /* joints whose motion subspace turns with their own coordinates */
 }
 
 /* Is model m beyond what algorithm A is checked on (see max_nv)? */
@@ -391,7 +391,8 @@ static void h_check_urdf(const u2d_urdf *u)
         const u2d_urdf_joint *J = &u->joint[j];
         if (!J->name || J->parent < 0 || J->parent >= u->nlink || J->child < 0 ||
             J->child >= u->nlink || J->child == u->root || (int)J->type < 0 ||
-            J->type > U2D_JOINT_PLANAR)
+            J->type > U2D_JOINT_CUSTOM || (J->type == U2D_JOINT_CUSTOM &&
+            (J->custom < 0 || J->custom >= u->ncustom)))
             h_contract_failed("u2d_urdf_parse", "joint with a bad name, type or link index");
     }
 }
@@ -408,7 +409,7 @@ static void h_check_model(const u2d_model *m, const u2d_urdf *u, int floating_ba
         if (m->parent[i] < 0 || m->parent[i] >= i)
             h_contract_failed("u2d_model_compile", "parent[i] < i violated");
         if (m->qadr[i] != nq || m->vadr[i] != nv || m->jtype[i] == U2D_JOINT_FIXED ||
-            m->jtype[i] < 0 || m->jtype[i] > U2D_JOINT_PLANAR)
+            m->jtype[i] < 0 || m->jtype[i] > U2D_JOINT_CUSTOM)
             h_contract_failed("u2d_model_compile", "joint coordinates out of order or bad type");
         if (m->jurdf[i] < -1 || m->jurdf[i] >= u->njoint ||
             (m->jurdf[i] < 0 && !(floating_base && i == 1)))
@@ -672,7 +673,8 @@ static void h_exercise(const uint8_t *data, size_t size)
     if (!err || h_guard(&g, data, tlen) != 0) { free(err); return; }
     const char *text = g.text;
 
-    u2d_urdf *u = u2d_urdf_parse(text, err);
+    /* the .osim reader joins here: same contract, same model */
+    u2d_urdf *u = u2d_is_osim(text) ? u2d_osim_parse(text, err) : u2d_urdf_parse(text, err);
     if (!u) {
         if (!memchr(err, 0, U2D_ERRLEN) || !err[0])
             h_contract_failed("u2d_urdf_parse", "NULL without a message");

@@ -118,6 +118,9 @@ def to_opensim(model, name=None, gravity=None):
                          "one-coordinate-per-DoF OpenSim equivalent; model the root as 3 "
                          "prismatic + 3 revolute joints (urdf2dyn human --root prismatic)")
     doc = ET.fromstring(model._xml)
+    if doc.tag == "OpenSimDocument":
+        raise ValueError("to_opensim: the model was read from an OpenSim file already: use "
+                         "that .osim file (urdf2dyn convert writes an .osim model as URDF)")
     if doc.tag != "robot":
         doc = doc.find("robot")
     links = {link.get("name"): link for link in doc.findall("link")}

@@ -1,0 +1,1017 @@
+/* u2d_osim.c: OpenSim model text (.osim) -> u2d_urdf, validated; u2d_model_compile then
+ * builds the same model as from a URDF.
+ *
+ * What is read: the bodies (mass, mass_center, inertia about the centre of mass), the
+ * joints with their parent and child frames and coordinates, the gravity and the markers.
+ * Two layouts: OpenSim 4 (a <JointSet>, joints naming PhysicalOffsetFrames by path) and
+ * OpenSim 3 (each <Body> holds the <Joint> that carries it, with location_in_parent,
+ * orientation_in_parent, location and orientation). Muscles and other forces, controllers,
+ * constraints, contact geometry, probes and display data do not enter inverse dynamics:
+ * they are skipped with one finding that counts them.
+ *
+ * How it maps onto the URDF description: ground is link 0 and every body a link; a joint
+ * runs from its parent frame F (folded into the joint origin, as a URDF origin) to its
+ * child frame M. When M is not the child body's own frame, M becomes a massless link of
+ * its own (named after the frame) and the body hangs from it by a fixed joint, so the
+ * compiled body frame is M and the OpenSim body keeps its name and frame as a link.
+ * PinJoint -> revolute about z, SliderJoint -> prismatic along x, WeldJoint -> fixed;
+ * every other joint is a CUSTOM joint (six transform axes, as OpenSim's SpatialTransform).
+ * Every message names the element and its line. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "parse/u2d_xml.h"
+
+#define MAX_KNOTS 65536        /* per function: far beyond any model, short of a runaway  */
+#define MAX_FRAME_DEPTH 16     /* offset frames on offset frames                          */
+#define MAX_FUNC_DEPTH 16      /* MultiplierFunction of MultiplierFunction ...            */
+
+typedef struct {
+    char *err;
+    char what[300];             /* "joint 'knee_r'": prefix of messages, "" for none        */
+    u2d_urdf *u;
+    u2d_xml *model, *jointset;
+    int caplink, capjoint, capcustom, capfunc, capfdata, capcoord, capmarker;
+    int nbody;                  /* links 1 .. nbody are the bodies                          */
+    char **owned;               /* names made here (frame links), freed after own_strings  */
+    int nowned, capowned;
+} osim;
+
+static int fail_at(osim *o, u2d_xml *node, const char *fmt, ...)
+{
+    char msg[U2D_ERRLEN], line[32] = "";
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    int at = node ? u2d_xml_line(node) : 0;
+    if (at > 0) snprintf(line, sizeof line, "line %d: ", at);
+    snprintf(o->err, U2D_ERRLEN, "%s%.200s%s%.270s", line, o->what, o->what[0] ? ": " : "",
+             msg);
+    return -1;
+}
+
+static void add_finding(u2d_urdf *u, int line, const char *msg)
+{
+    if ((u->nfinding & (u->nfinding - 1)) == 0) {
+        size_t cap = u->nfinding ? 2 * (size_t)u->nfinding : 1;
+        u2d_finding *grown = realloc(u->finding, cap * sizeof *grown);
+        if (!grown) return;
+        u->finding = grown;
+    }
+    u2d_finding *f = &u->finding[u->nfinding++];
+    f->line = line;
+    snprintf(f->message, sizeof f->message, "%s", msg);
+}
+
+static void note(osim *o, u2d_xml *node, const char *fmt, ...)
+{
+    char msg[U2D_ERRLEN], full[U2D_ERRLEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(full, sizeof full, "%.200s%s%.300s", o->what, o->what[0] ? ": " : "", msg);
+    add_finding(o->u, node ? u2d_xml_line(node) : 0, full);
+}
+
+static void xml_note(void *ctx, int line, const char *message)
+{
+    add_finding(((osim *)ctx)->u, line, message);
+}
+
+/* Room for one more of *n elements of size bytes in *p (capacity *cap). */
+static int grow(osim *o, void **p, int *cap, int n, size_t size)
+{
+    if (n < *cap) return 0;
+    int want = *cap ? 2 * *cap : 8;
+    void *q = realloc(*p, (size_t)want * size);
+    if (!q) return fail_at(o, NULL, "out of memory");
+    *p = q;
+    *cap = want;
+    return 0;
+}
+
+/* ---- numbers and words in element text ----------------------------------------- */
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* Numbers of an element's text: exactly n when n > 0, else up to max into *out (malloc'd
+ * by the caller with room for max). Returns the count or -1. */
+static int read_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out)
+{
+    const char *s = u2d_xml_text(node), *p = s, *elem = u2d_xml_name(node);
+    int count = 0;
+    for (;;) {
+        while (is_blank(*p)) p++;
+        if (!*p) break;
+        char *end;
+        double x = strtod(p, &end);
+        if (end == p || (*end && !is_blank(*end)))
+            return fail_at(o, node, "<%s>%.60s</%s>: not a number", elem, s, elem);
+        if (!isfinite(x))
+            return fail_at(o, node, "<%s>%.60s</%s>: number is not finite", elem, s, elem);
+        if (n == 0 && count >= max)
+            return fail_at(o, node, "<%s>: more than %d numbers", elem, max);
+        if (count < (n > 0 ? n : max)) out[count] = x;
+        count++;
+        p = end;
+    }
+    if (n > 0 && count != n)
+        return fail_at(o, node, "<%s>%.60s</%s>: expected %d number%s, got %d", elem, s, elem,
+                       n, n == 1 ? "" : "s", count);
+    return count;
+}
+
+/* Child elem of node read as n numbers; absent: keep out (the default). */
+static int read_child(osim *o, u2d_xml *node, const char *elem, int n, double *out)
+{
+    u2d_xml *c = u2d_xml_child(node, elem);
+    if (!c) return 0;
+    return read_text_numbers(o, c, n, n, out) < 0 ? -1 : 0;
+}
+
+static int read_flag(osim *o, u2d_xml *node, const char *elem, int *out)
+{
+    u2d_xml *c = u2d_xml_child(node, elem);
+    *out = 0;
+    if (!c) return 0;
+    char word[16] = "";
+    sscanf(u2d_xml_text(c), " %15s", word);
+    if (strcmp(word, "true") == 0 || strcmp(word, "1") == 0) *out = 1;
+    else if (strcmp(word, "false") == 0 || strcmp(word, "0") == 0 || !word[0]) *out = 0;
+    else return fail_at(o, c, "<%s>%.40s</%s>: expected true or false", elem, word, elem);
+    return 0;
+}
+
+/* The text of child elem without surrounding blanks into buf ("" when absent). */
+static void read_word(u2d_xml *node, const char *elem, char *buf, size_t len)
+{
+    u2d_xml *c = node ? u2d_xml_child(node, elem) : NULL;
+    const char *s = c ? u2d_xml_text(c) : "";
+    while (is_blank(*s)) s++;
+    size_t n = strlen(s);
+    while (n > 0 && is_blank(s[n - 1])) n--;
+    if (n >= len) n = len - 1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+}
+
+/* ---- frames ------------------------------------------------------------------ */
+
+/* OpenSim's orientations are body-fixed X-Y-Z angles: R = Rx(a) Ry(b) Rz(c). */
+static void xyz_body_fixed(const double a[3], double R[9])
+{
+    double cx = cos(a[0]), sx = sin(a[0]), cy = cos(a[1]), sy = sin(a[1]);
+    double cz = cos(a[2]), sz = sin(a[2]);
+    R[0] = cy * cz;                 R[1] = -cy * sz;                R[2] = sy;
+    R[3] = cx * sz + sx * sy * cz;  R[4] = cx * cz - sx * sy * sz;  R[5] = -sx * cy;
+    R[6] = sx * sz - cx * sy * cz;  R[7] = sx * cz + cx * sy * sz;  R[8] = cx * cy;
+}
+
+/* Plücker transform from a frame to one placed in it at translation t, orientation a. */
+static void offset_xform(const double t[3], const double a[3], u2d_xform *X)
+{
+    double R[9];
+    xyz_body_fixed(a, R);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) X->E[3 * i + j] = R[3 * j + i];
+    memcpy(X->r, t, sizeof X->r);
+}
+
+static int is_identity(const u2d_xform *X)
+{
+    u2d_xform I;
+    u2d_xform_identity(&I);
+    for (int k = 0; k < 9; k++)
+        if (fabs(X->E[k] - I.E[k]) > 1e-15) return 0;
+    return fabs(X->r[0]) + fabs(X->r[1]) + fabs(X->r[2]) == 0.0;
+}
+
+static int find_link(const u2d_urdf *u, const char *name)
+{
+    for (int i = 0; i < u->nlink; i++)
+        if (strcmp(u->link[i].name, name) == 0) return i;
+    return -1;
+}
+
+static u2d_xml *find_named(u2d_xml *set, const char *name)
+{
+    if (!set) return NULL;
+    u2d_xml *objects = u2d_xml_child(set, "objects");
+    for (u2d_xml *c = u2d_xml_first(objects ? objects : set); c; c = u2d_xml_next(c)) {
+        const char *n = u2d_xml_attr(c, "name");
+        if (n && strcmp(n, name) == 0) return c;
+    }
+    return NULL;
+}
+
+/* The frame that path ref names, seen from joint (whose <frames> relative names refer
+ * to): the link it is fixed on and the transform from that link's frame to it. */
+static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, int depth,
+                         int *link, u2d_xform *X)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s", ref);
+    size_t n = strlen(path);
+    while (n > 0 && is_blank(path[n - 1])) path[--n] = '\0';
+    const char *p = path;
+    while (is_blank(*p)) p++;
+    if (!*p) return fail_at(o, at, "<%s> is empty: name the frame", u2d_xml_name(at));
+    if (depth > MAX_FRAME_DEPTH)
+        return fail_at(o, at, "frame '%.100s': offset frames nest more than %d deep (a cycle?)",
+                       p, MAX_FRAME_DEPTH);
+    const char *last = strrchr(p, '/');
+    last = last ? last + 1 : p;
+
+    u2d_xml *frames_of = joint;
+    int absolute_body = strncmp(p, "/bodyset/", 9) == 0 || strcmp(p, "/ground") == 0;
+    if (strncmp(p, "/jointset/", 10) == 0) {        /* another joint's frame */
+        char jname[256];
+        const char *q = p + 10, *slash = strchr(q, '/');
+        size_t len = slash ? (size_t)(slash - q) : strlen(q);
+        if (len >= sizeof jname) len = sizeof jname - 1;
+        memcpy(jname, q, len);
+        jname[len] = '\0';
+        frames_of = find_named(o->jointset, jname);
+    }
+    if (!absolute_body && frames_of) {
+        u2d_xml *frames = u2d_xml_child(frames_of, "frames");
+        for (u2d_xml *f = frames ? u2d_xml_first(frames) : NULL; f; f = u2d_xml_next(f)) {
+            const char *fname = u2d_xml_attr(f, "name");
+            if (!fname || strcmp(fname, last) != 0) continue;
+            if (strcmp(u2d_xml_name(f), "PhysicalOffsetFrame") != 0)
+                return fail_at(o, f, "<%s name=\"%.100s\">: only PhysicalOffsetFrame frames "
+                               "are supported", u2d_xml_name(f), fname);
+            double t[3] = {0, 0, 0}, a[3] = {0, 0, 0};
+            if (read_child(o, f, "translation", 3, t) || read_child(o, f, "orientation", 3, a))
+                return -1;
+            char parent[512];
+            read_word(f, "socket_parent", parent, sizeof parent);
+            u2d_xml *sp = u2d_xml_child(f, "socket_parent");
+            if (!sp) return fail_at(o, f, "<PhysicalOffsetFrame name=\"%.100s\"> has no "
+                                    "<socket_parent>", fname);
+            u2d_xform Xp, Xf;
+            if (resolve_frame(o, frames_of, sp, parent, depth + 1, link, &Xp)) return -1;
+            offset_xform(t, a, &Xf);
+            u2d_xform_mul(&Xf, &Xp, X);
+            return 0;
+        }
+    }
+    int l = strcmp(last, "ground") == 0 ? 0 : -1;
+    for (int i = 1; i <= o->nbody && l < 0; i++)
+        if (strcmp(o->u->link[i].name, last) == 0) l = i;
+    if (l < 0)
+        return fail_at(o, at, "<%s>%.100s</%s>: no such body or frame", u2d_xml_name(at), p,
+                       u2d_xml_name(at));
+    *link = l;
+    u2d_xform_identity(X);
+    return 0;
+}
+
+/* ---- functions ----------------------------------------------------------------- */
+
+static int is_function_name(const char *name)
+{
+    size_t n = strlen(name);
+    return strcmp(name, "Constant") == 0 || strcmp(name, "Sine") == 0 ||
+           (n > 8 && strcmp(name + n - 8, "Function") == 0) ||
+           (n > 6 && strcmp(name + n - 6, "Spline") == 0);
+}
+
+/* The function element of node: a <function> (or OpenSim 2's <xfunction>) wrapper's
+ * element, or a child that is a function itself; NULL when there is none. */
+static u2d_xml *function_node(u2d_xml *node)
+{
+    for (u2d_xml *c = u2d_xml_first(node); c; c = u2d_xml_next(c)) {
+        const char *name = u2d_xml_name(c);
+        if (strcmp(name, "function") == 0 || strcmp(name, "xfunction") == 0)
+            return u2d_xml_first(c);
+        if (is_function_name(name)) return c;
+    }
+    return NULL;
+}
+
+static int new_function(osim *o, int kind, int n, int ndata)
+{
+    u2d_urdf *u = o->u;
+    if (grow(o, (void **)&u->func, &o->capfunc, u->nfunc, sizeof *u->func)) return -1;
+    while (u->nfdata + ndata > o->capfdata) {
+        int want = o->capfdata ? 2 * o->capfdata : 64;
+        double *q = realloc(u->fdata, (size_t)want * sizeof *q);
+        if (!q) return fail_at(o, NULL, "out of memory");
+        u->fdata = q;
+        o->capfdata = want;
+    }
+    u2d_function *f = &u->func[u->nfunc];
+    *f = (u2d_function){kind, n, u->nfdata, -1, 1.0};
+    u->nfdata += ndata;
+    return u->nfunc++;
+}
+
+/* x and y knots of a spline or piecewise-linear function: data gets x then y. */
+static int read_knots(osim *o, u2d_xml *fn, int per_knot, int kind)
+{
+    const char *name = u2d_xml_name(fn);
+    u2d_xml *xs = u2d_xml_child(fn, "x"), *ys = u2d_xml_child(fn, "y");
+    if (!xs || !ys) return fail_at(o, fn, "<%s> needs <x> and <y> knots", name);
+    /* a number takes at least two characters of text (digit and blank), the last one */
+    size_t room = (strlen(u2d_xml_text(xs)) > strlen(u2d_xml_text(ys))
+                   ? strlen(u2d_xml_text(xs)) : strlen(u2d_xml_text(ys))) / 2 + 2;
+    int max = room < MAX_KNOTS ? (int)room : MAX_KNOTS;
+    double *tmp = malloc(2 * sizeof(double) * (size_t)max);
+    if (!tmp) return fail_at(o, fn, "out of memory");
+    int nx = read_text_numbers(o, xs, 0, max, tmp);
+    int ny = nx < 0 ? -1 : read_text_numbers(o, ys, 0, max, tmp + max);
+    if (ny < 0) { free(tmp); return -1; }
+    if (nx != ny) {
+        free(tmp);
+        return fail_at(o, fn, "<%s>: %d x knots but %d y values", name, nx, ny);
+    }
+    if (nx < 2) {
+        free(tmp);
+        return fail_at(o, fn, "<%s>: %d knot%s; a function needs at least 2", name, nx,
+                       nx == 1 ? "" : "s");
+    }
+    for (int k = 1; k < nx; k++)
+        if (!(tmp[k] > tmp[k - 1])) {
+            double a = tmp[k - 1], b = tmp[k];
+            free(tmp);
+            return fail_at(o, xs, "<%s><x>: knots must increase, but knot %d (%g) follows "
+                           "%g", name, k + 1, b, a);
+        }
+    int f = new_function(o, kind, nx, per_knot * nx);
+    if (f < 0) { free(tmp); return -1; }
+    double *d = o->u->fdata + o->u->func[f].at;
+    memcpy(d, tmp, sizeof(double) * (size_t)nx);
+    memcpy(d + nx, tmp + max, sizeof(double) * (size_t)nx);
+    free(tmp);
+    return f;
+}
+
+static int read_function(osim *o, u2d_xml *fn, int depth)
+{
+    const char *name = u2d_xml_name(fn);
+    double v[2];
+    if (depth > MAX_FUNC_DEPTH)
+        return fail_at(o, fn, "<%s>: functions nest more than %d deep", name, MAX_FUNC_DEPTH);
+    if (strcmp(name, "Constant") == 0) {
+        v[0] = 0.0;
+        if (read_child(o, fn, "value", 1, v)) return -1;
+        int f = new_function(o, U2D_FN_CONSTANT, 1, 1);
+        if (f >= 0) o->u->fdata[o->u->func[f].at] = v[0];
+        return f;
+    }
+    if (strcmp(name, "LinearFunction") == 0) {
+        v[0] = 1.0; v[1] = 0.0;
+        if (read_child(o, fn, "coefficients", 2, v)) return -1;
+        int f = new_function(o, U2D_FN_LINEAR, 2, 2);
+        if (f >= 0) memcpy(o->u->fdata + o->u->func[f].at, v, sizeof v);
+        return f;
+    }
+    if (strcmp(name, "PolynomialFunction") == 0) {
+        double c[64] = {1.0};
+        int n = 1;
+        u2d_xml *cs = u2d_xml_child(fn, "coefficients");
+        if (cs && (n = read_text_numbers(o, cs, 0, 64, c)) < 0) return -1;
+        if (n == 0) return fail_at(o, cs, "<PolynomialFunction><coefficients> is empty");
+        int f = new_function(o, U2D_FN_POLYNOMIAL, n, n);
+        if (f >= 0) memcpy(o->u->fdata + o->u->func[f].at, c, sizeof(double) * (size_t)n);
+        return f;
+    }
+    if (strcmp(name, "SimmSpline") == 0) {
+        int f = read_knots(o, fn, 5, U2D_FN_SIMM_SPLINE);
+        if (f >= 0) u2d_simm_spline_fit(o->u->func[f].n, o->u->fdata + o->u->func[f].at);
+        return f;
+    }
+    if (strcmp(name, "PiecewiseLinearFunction") == 0) {
+        int f = read_knots(o, fn, 3, U2D_FN_PIECEWISE_LINEAR);
+        if (f < 0) return f;
+        int n = o->u->func[f].n;
+        double *x = o->u->fdata + o->u->func[f].at, *y = x + n, *b = y + n;
+        for (int k = 0; k < n - 1; k++) b[k] = (y[k + 1] - y[k]) / fmax(1e-7, x[k + 1] - x[k]);
+        b[n - 1] = b[n - 2];
+        return f;
+    }
+    if (strcmp(name, "MultiplierFunction") == 0) {
+        v[0] = 1.0;
+        if (read_child(o, fn, "scale", 1, v)) return -1;
+        u2d_xml *inner = function_node(fn);
+        if (!inner) return fail_at(o, fn, "<MultiplierFunction> has no function to scale");
+        int g = read_function(o, inner, depth + 1);
+        if (g < 0) return -1;
+        int f = new_function(o, U2D_FN_MULTIPLIER, 0, 0);
+        if (f >= 0) { o->u->func[f].inner = g; o->u->func[f].scale = v[0]; }
+        return f;
+    }
+    return fail_at(o, fn, "<%s>: unsupported function (urdf2dyn reads Constant, "
+                   "LinearFunction, PolynomialFunction, SimmSpline, PiecewiseLinearFunction "
+                   "and MultiplierFunction)", name);
+}
+
+/* ---- coordinates and joints --------------------------------------------------- */
+
+static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
+{
+    u2d_urdf *u = o->u;
+    *count = 0;
+    if (!list) return 0;
+    u2d_xml *objects = u2d_xml_child(list, "objects");
+    for (u2d_xml *c = u2d_xml_first(objects ? objects : list); c; c = u2d_xml_next(c)) {
+        if (strcmp(u2d_xml_name(c), "Coordinate") != 0) continue;
+        if (grow(o, (void **)&u->coord, &o->capcoord, u->ncoord, sizeof *u->coord)) return -1;
+        u2d_coordinate *C = &u->coord[u->ncoord];
+        memset(C, 0, sizeof *C);
+        C->name = u2d_xml_attr(c, "name");
+        if (!C->name || !C->name[0]) return fail_at(o, c, "<Coordinate> has no name");
+        for (int k = 0; k < u->ncoord; k++)
+            if (strcmp(u->coord[k].name, C->name) == 0)
+                return fail_at(o, c, "coordinate '%.100s' is defined twice", C->name);
+        C->joint = joint;
+        C->range[0] = -INFINITY;
+        C->range[1] = INFINITY;
+        if (read_child(o, c, "default_value", 1, &C->default_value) ||
+            read_child(o, c, "range", 2, C->range) || read_flag(o, c, "locked", &C->locked) ||
+            read_flag(o, c, "clamped", &C->clamped)) return -1;
+        if (C->range[0] > C->range[1])
+            note(o, c, "coordinate '%.100s': <range> %g %g is reversed", C->name, C->range[0],
+                 C->range[1]);
+        char mt[32];
+        read_word(c, "motion_type", mt, sizeof mt);
+        C->motion = strcmp(mt, "translational") == 0 ? 1 : strcmp(mt, "coupled") == 0 ? 2
+                  : mt[0] ? 0 : -1;
+        u->ncoord++;
+        if (++*count > 6) return fail_at(o, c, "a joint has at most 6 coordinates");
+    }
+    return 0;
+}
+
+/* Motion type as OpenSim 4 derives it: a coordinate moving an axis through a linear
+ * function of slope +-1 is rotational or translational, any other is coupled. */
+static void derive_motion(osim *o, const u2d_custom *C, int coord0)
+{
+    for (int c = 0; c < C->ncoord; c++) {
+        u2d_coordinate *K = &o->u->coord[coord0 + c];
+        if (K->motion >= 0) continue;
+        int mt = -1;
+        for (int k = 0; k < 6; k++) {
+            if (C->coord[k] != c) continue;
+            const u2d_function *f = &o->u->func[C->func[k]];
+            double slope = f->kind == U2D_FN_LINEAR ? o->u->fdata[f->at] : 0.0;
+            if (slope == 1.0 || slope == -1.0) mt = k < 3 ? 0 : 1;
+            else if (mt < 0) mt = 2;
+        }
+        K->motion = mt < 0 ? 0 : mt;
+    }
+}
+
+/* A joint type other than CustomJoint as six axes: axis k driven by coordinate map[k]
+ * (-1: held at zero) through the identity. */
+static int standard_axes(osim *o, u2d_custom *C, const int map[6], const double axes[18])
+{
+    for (int k = 0; k < 6; k++) {
+        int f = map[k] >= 0 ? new_function(o, U2D_FN_LINEAR, 2, 2)
+                            : new_function(o, U2D_FN_CONSTANT, 1, 1);
+        if (f < 0) return -1;
+        double *d = o->u->fdata + o->u->func[f].at;
+        d[0] = map[k] >= 0 ? 1.0 : 0.0;
+        if (map[k] >= 0) d[1] = 0.0;
+        C->func[k] = f;
+        C->coord[k] = map[k];
+    }
+    memcpy(C->axis, axes, sizeof C->axis);
+    return 0;
+}
+
+static int read_spatial_transform(osim *o, u2d_xml *st, u2d_custom *C, int coord0)
+{
+    static const char *names[6] = {"rotation1", "rotation2", "rotation3",
+                                   "translation1", "translation2", "translation3"};
+    u2d_xml *axis_node[6] = {NULL};
+    if (!st) return fail_at(o, NULL, "<CustomJoint> has no <SpatialTransform>");
+    int order = 0;
+    for (u2d_xml *t = u2d_xml_first(st); t; t = u2d_xml_next(t)) {
+        if (strcmp(u2d_xml_name(t), "TransformAxis") != 0) continue;
+        const char *name = u2d_xml_attr(t, "name");
+        int k = -1;
+        for (int j = 0; j < 6 && name; j++)
+            if (strcmp(name, names[j]) == 0) k = j;
+        if (k < 0) k = order;
+        order++;
+        if (k >= 6 || axis_node[k])
+            return fail_at(o, t, "<TransformAxis name=\"%.60s\">: a SpatialTransform has six "
+                           "axes, rotation1..3 and translation1..3, each once",
+                           name ? name : "");
+        axis_node[k] = t;
+    }
+    for (int k = 0; k < 6; k++) {
+        u2d_xml *t = axis_node[k];
+        double *a = &C->axis[3 * k];
+        a[0] = a[1] = a[2] = 0.0;
+        a[k % 3] = 1.0;                     /* OpenSim's default axes: x, y, z */
+        C->coord[k] = -1;
+        C->func[k] = -1;
+        if (!t) {
+            C->func[k] = new_function(o, U2D_FN_CONSTANT, 1, 1);
+            if (C->func[k] < 0) return -1;
+            o->u->fdata[o->u->func[C->func[k]].at] = 0.0;
+            continue;
+        }
+        if (read_child(o, t, "axis", 3, a)) return -1;
+        double norm = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+        if (!(norm > 1e-12)) return fail_at(o, t, "<TransformAxis name=\"%s\"><axis> is zero",
+                                            names[k]);
+        for (int r = 0; r < 3; r++) a[r] /= norm;
+
+        char words[512], first[256] = "", second[256] = "";
+        read_word(t, "coordinates", words, sizeof words);
+        int nw = sscanf(words, "%255s %255s", first, second);
+        if (nw == 2)
+            return fail_at(o, t, "<TransformAxis name=\"%s\">: functions of several coordinates "
+                           "(%.60s) are not supported", names[k], words);
+        if (nw == 1) {
+            for (int c = 0; c < C->ncoord; c++)
+                if (strcmp(o->u->coord[coord0 + c].name, first) == 0) C->coord[k] = c;
+            if (C->coord[k] < 0)
+                return fail_at(o, t, "<TransformAxis name=\"%s\"><coordinates>%.100s: not a "
+                               "coordinate of this joint", names[k], first);
+        }
+        u2d_xml *fn = function_node(t);
+        if (fn) C->func[k] = read_function(o, fn, 0);
+        else if (C->coord[k] >= 0) {            /* OpenSim's default: the identity */
+            C->func[k] = new_function(o, U2D_FN_LINEAR, 2, 2);
+            if (C->func[k] >= 0) {
+                o->u->fdata[o->u->func[C->func[k]].at] = 1.0;
+                o->u->fdata[o->u->func[C->func[k]].at + 1] = 0.0;
+            }
+        } else {
+            C->func[k] = new_function(o, U2D_FN_CONSTANT, 1, 1);
+            if (C->func[k] >= 0) o->u->fdata[o->u->func[C->func[k]].at] = 0.0;
+        }
+        if (C->func[k] < 0) return -1;
+    }
+    /* Simbody refuses collinear axes within the rotations or the translations. */
+    for (int g = 0; g < 6; g += 3)
+        for (int i = g; i < g + 3; i++)
+            for (int j = i + 1; j < g + 3; j++) {
+                double c[3];
+                u2d_cross3(&C->axis[3 * i], &C->axis[3 * j], c);
+                if (sqrt(u2d_dot3(c, c)) < 1e-5)
+                    return fail_at(o, axis_node[j] ? axis_node[j] : st, "<TransformAxis> %s "
+                                   "and %s are collinear (OpenSim refuses such a joint)",
+                                   names[i], names[j]);
+            }
+    for (int c = 0; c < C->ncoord; c++) {
+        int used = 0;
+        for (int k = 0; k < 6; k++) used |= C->coord[k] == c;
+        if (!used)
+            note(o, st, "coordinate '%.100s' moves no transform axis: it has no effect and its "
+                 "generalized force is zero", o->u->coord[coord0 + c].name);
+    }
+    return 0;
+}
+
+/* Add link name (massless) and return its index. */
+static int add_link(osim *o, const char *name, u2d_xml *node)
+{
+    u2d_urdf *u = o->u;
+    if (grow(o, (void **)&u->link, &o->caplink, u->nlink, sizeof *u->link)) return -1;
+    u2d_urdf_link *L = &u->link[u->nlink];
+    memset(L, 0, sizeof *L);
+    L->name = name;
+    L->line = node ? u2d_xml_line(node) : 0;
+    return u->nlink++;
+}
+
+static u2d_urdf_joint *add_joint(osim *o, const char *name, int line)
+{
+    u2d_urdf *u = o->u;
+    if (grow(o, (void **)&u->joint, &o->capjoint, u->njoint, sizeof *u->joint)) return NULL;
+    u2d_urdf_joint *J = &u->joint[u->njoint++];
+    memset(J, 0, sizeof *J);
+    J->name = name;
+    J->line = line;
+    J->custom = -1;
+    J->coord0 = -1;
+    J->axis[0] = 1.0;
+    return J;
+}
+
+static const char *own_name(osim *o, const char *a, const char *b)
+{
+    if (grow(o, (void **)&o->owned, &o->capowned, o->nowned, sizeof *o->owned)) return NULL;
+    size_t n = strlen(a) + strlen(b) + 1;
+    char *s = malloc(n);
+    if (!s) { fail_at(o, NULL, "out of memory"); return NULL; }
+    snprintf(s, n, "%s%s", a, b);
+    o->owned[o->nowned++] = s;
+    return s;
+}
+
+/* One joint: its type (element name), parent link and F in it, child body and M in it. */
+static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, int child,
+                      const u2d_xform *XM, u2d_xml *coords, const char *child_frame_name)
+{
+    u2d_urdf *u = o->u;
+    const char *type = u2d_xml_name(node), *name = u2d_xml_attr(node, "name");
+    int reverse = 0;
+    if (read_flag(o, node, "reverse", &reverse)) return -1;
+    if (reverse)
+        return fail_at(o, node, "<reverse>true</reverse>: reversed joints are not supported; "
+                       "swap the parent and child frames instead");
+    if (child == 0) return fail_at(o, node, "the child frame is on ground");
+    if (parent == child) return fail_at(o, node, "the parent and child frames are on the same "
+                                        "body '%.100s'", u->link[child].name);
+
+    int coord0 = u->ncoord, ncoord;
+    if (read_coordinates(o, coords, u->njoint, &ncoord)) return -1;
+
+    /* the child frame M: the body itself, or a massless link that carries the body */
+    int mlink = child;
+    if (!is_identity(XM)) {
+        const char *mname = own_name(o, child_frame_name, "");
+        if (!mname) return -1;
+        if (find_link(u, mname) >= 0)
+            return fail_at(o, node, "child frame '%.100s' has the name of a body or another "
+                           "frame", mname);
+        mlink = add_link(o, mname, node);
+        if (mlink < 0) return -1;
+        const char *fixed = own_name(o, mname, "_to_body");
+        u2d_urdf_joint *W = fixed ? add_joint(o, fixed, u2d_xml_line(node)) : NULL;
+        if (!W) return -1;
+        W->type = U2D_JOINT_FIXED;
+        W->parent = mlink;
+        W->child = child;
+        u2d_xform_inv(XM, &W->origin);
+    }
+    u2d_urdf_joint *J = add_joint(o, name, u2d_xml_line(node));
+    if (!J) return -1;
+    J->parent = parent;
+    J->child = mlink;
+    J->origin = *XF;
+    J->coord0 = coord0;
+    J->ncoord = ncoord;
+    for (int c = coord0; c < coord0 + ncoord; c++) u->coord[c].joint = u->njoint - 1;
+
+    static const double xyz[18] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    static const double zxy[18] = {0, 0, 1, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    int want = -1, map[6] = {-1, -1, -1, -1, -1, -1};
+    const double *axes = xyz;
+    if (strcmp(type, "WeldJoint") == 0) { J->type = U2D_JOINT_FIXED; want = 0; }
+    else if (strcmp(type, "PinJoint") == 0) {
+        J->type = U2D_JOINT_REVOLUTE;
+        J->axis[0] = 0.0; J->axis[2] = 1.0;
+        want = 1;
+    } else if (strcmp(type, "SliderJoint") == 0) { J->type = U2D_JOINT_PRISMATIC; want = 1; }
+    else if (strcmp(type, "UniversalJoint") == 0) { want = 2; map[0] = 0; map[1] = 1; }
+    else if (strcmp(type, "GimbalJoint") == 0 || strcmp(type, "BallJoint") == 0) {
+        want = 3; map[0] = 0; map[1] = 1; map[2] = 2;
+    } else if (strcmp(type, "FreeJoint") == 0) {
+        want = 6;
+        for (int k = 0; k < 6; k++) map[k] = k;
+    } else if (strcmp(type, "PlanarJoint") == 0) {
+        want = 3; map[0] = 0; map[3] = 1; map[4] = 2;
+        axes = zxy;
+    } else if (strcmp(type, "CustomJoint") != 0)
+        return fail_at(o, node, "<%s>: unsupported joint type (urdf2dyn reads PinJoint, "
+                       "SliderJoint, WeldJoint, UniversalJoint, GimbalJoint, BallJoint, "
+                       "FreeJoint, PlanarJoint and CustomJoint)", type);
+    if (want >= 0 && ncoord != want)
+        return fail_at(o, node, "a %s has %d coordinate%s, this one %d", type, want,
+                       want == 1 ? "" : "s", ncoord);
+    if (J->type == U2D_JOINT_REVOLUTE || J->type == U2D_JOINT_PRISMATIC) {
+        if (u->coord[coord0].motion < 0) u->coord[coord0].motion = J->type == U2D_JOINT_PRISMATIC;
+        return 0;
+    }
+    if (strcmp(type, "WeldJoint") == 0) return 0;
+    if (ncoord == 0)
+        return fail_at(o, node, "a CustomJoint needs at least one coordinate (use a WeldJoint "
+                       "for a rigid attachment)");
+
+    if (grow(o, (void **)&u->custom, &o->capcustom, u->ncustom, sizeof *u->custom)) return -1;
+    J = &u->joint[u->njoint - 1];
+    J->type = U2D_JOINT_CUSTOM;
+    J->custom = u->ncustom;
+    u2d_custom *C = &u->custom[u->ncustom++];
+    memset(C, 0, sizeof *C);
+    C->ncoord = ncoord;
+    if (strcmp(type, "CustomJoint") == 0) {
+        if (read_spatial_transform(o, u2d_xml_child(node, "SpatialTransform"), C, coord0))
+            return -1;
+    } else if (standard_axes(o, C, map, axes)) return -1;
+    if (strcmp(type, "BallJoint") == 0 || strcmp(type, "FreeJoint") == 0)
+        note(o, node, "<%s>: read as body-fixed X-Y-Z angles whose rates are the generalized "
+             "speeds; OpenSim's %s takes the angular velocity as its speeds, so its "
+             "generalized forces for these coordinates are not comparable", type, type);
+    derive_motion(o, C, coord0);
+    return 0;
+}
+
+/* OpenSim 4: a joint of the <JointSet>. */
+static int read_joint4(osim *o, u2d_xml *node)
+{
+    char pf[512], cf[512];
+    read_word(node, "socket_parent_frame", pf, sizeof pf);
+    read_word(node, "socket_child_frame", cf, sizeof cf);
+    u2d_xml *ps = u2d_xml_child(node, "socket_parent_frame");
+    u2d_xml *cs = u2d_xml_child(node, "socket_child_frame");
+    if (!ps || !cs) return fail_at(o, node, "<%s> needs <socket_parent_frame> and "
+                                   "<socket_child_frame>", u2d_xml_name(node));
+    int parent, child;
+    u2d_xform XF, XM;
+    if (resolve_frame(o, node, ps, pf, 0, &parent, &XF) ||
+        resolve_frame(o, node, cs, cf, 0, &child, &XM)) return -1;
+    const char *slash = strrchr(cf, '/');
+    u2d_xml *coords = u2d_xml_child(node, "coordinates");
+    if (!coords) coords = u2d_xml_child(node, "CoordinateSet");
+    return make_joint(o, node, parent, &XF, child, &XM, coords, slash ? slash + 1 : cf);
+}
+
+/* OpenSim 3: the joint inside body `child`. */
+static int read_joint3(osim *o, u2d_xml *node, int child)
+{
+    char pb[512];
+    read_word(node, "parent_body", pb, sizeof pb);
+    u2d_xml *pn = u2d_xml_child(node, "parent_body");
+    if (!pn) return fail_at(o, node, "<%s> has no <parent_body>", u2d_xml_name(node));
+    int parent = strcmp(pb, "ground") == 0 ? 0 : -1;
+    for (int i = 1; i <= o->nbody && parent < 0; i++)
+        if (strcmp(o->u->link[i].name, pb) == 0) parent = i;
+    if (parent < 0) return fail_at(o, pn, "<parent_body>%.100s</parent_body>: no such body", pb);
+    double t[3] = {0, 0, 0}, a[3] = {0, 0, 0}, tc[3] = {0, 0, 0}, ac[3] = {0, 0, 0};
+    if (read_child(o, node, "location_in_parent", 3, t) ||
+        read_child(o, node, "orientation_in_parent", 3, a) ||
+        read_child(o, node, "location", 3, tc) || read_child(o, node, "orientation", 3, ac))
+        return -1;
+    u2d_xform XF, XM;
+    offset_xform(t, a, &XF);
+    offset_xform(tc, ac, &XM);
+    char frame[300];
+    snprintf(frame, sizeof frame, "%.280s_offset", o->u->link[child].name);
+    return make_joint(o, node, parent, &XF, child, &XM, u2d_xml_child(node, "CoordinateSet"),
+                      frame);
+}
+
+/* ---- bodies, markers, the rest ---------------------------------------------------- */
+
+static int read_body(osim *o, u2d_xml *node, u2d_urdf_link *L)
+{
+    double mass = 0.0, com[3] = {0, 0, 0}, in[6] = {0, 0, 0, 0, 0, 0};
+    if (read_child(o, node, "mass", 1, &mass) || read_child(o, node, "mass_center", 3, com))
+        return -1;
+    if (u2d_xml_child(node, "inertia")) {
+        if (read_child(o, node, "inertia", 6, in)) return -1;    /* xx yy zz xy xz yz */
+    } else {
+        static const char *names[6] = {"inertia_xx", "inertia_yy", "inertia_zz",
+                                       "inertia_xy", "inertia_xz", "inertia_yz"};
+        for (int k = 0; k < 6; k++)
+            if (read_child(o, node, names[k], 1, &in[k])) return -1;
+    }
+    if (mass < 0.0) return fail_at(o, u2d_xml_child(node, "mass"), "<mass>%g</mass>: mass must "
+                                   "be >= 0", mass);
+    double I[9] = {in[0], in[3], in[4], in[3], in[1], in[5], in[4], in[5], in[2]};
+    if (in[0] < 0 || in[1] < 0 || in[2] < 0 || in[0] + in[1] < in[2] * (1 - 1e-9) - 1e-18 ||
+        in[1] + in[2] < in[0] * (1 - 1e-9) - 1e-18 || in[0] + in[2] < in[1] * (1 - 1e-9) - 1e-18)
+        note(o, node, "<inertia> %g %g %g: no rigid body has these moments (negative, or the "
+             "triangle inequality fails); used as written", in[0], in[1], in[2]);
+    L->has_inertial = 1;
+    L->mass = mass;
+    memcpy(L->com, com, sizeof com);
+    memcpy(L->Icom, I, sizeof I);
+    return 0;
+}
+
+static int read_markers(osim *o)
+{
+    u2d_urdf *u = o->u;
+    u2d_xml *set = u2d_xml_child(o->model, "MarkerSet");
+    u2d_xml *objects = set ? u2d_xml_child(set, "objects") : NULL;
+    for (u2d_xml *m = objects ? u2d_xml_first(objects) : NULL; m; m = u2d_xml_next(m)) {
+        if (strcmp(u2d_xml_name(m), "Marker") != 0) continue;
+        const char *name = u2d_xml_attr(m, "name");
+        snprintf(o->what, sizeof o->what, "marker '%.200s'", name ? name : "");
+        if (!name || !name[0]) return fail_at(o, m, "<Marker> has no name");
+        char ref[512];
+        u2d_xml *at = u2d_xml_child(m, "socket_parent_frame");
+        if (!at) at = u2d_xml_child(m, "body");
+        if (!at) return fail_at(o, m, "<Marker> names no <socket_parent_frame> (or <body>)");
+        read_word(m, u2d_xml_name(at), ref, sizeof ref);
+        double p[3] = {0, 0, 0}, q[3];
+        if (read_child(o, m, "location", 3, p)) return -1;
+        int link;
+        u2d_xform X;
+        if (resolve_frame(o, NULL, at, ref, 0, &link, &X)) return -1;
+        u2d_multv3(X.E, p, q);                  /* frame point -> link frame */
+        if (grow(o, (void **)&u->marker, &o->capmarker, u->nmarker, sizeof *u->marker)) return -1;
+        u2d_marker *M = &u->marker[u->nmarker++];
+        M->name = name;
+        M->link = link;
+        for (int r = 0; r < 3; r++) M->location[r] = q[r] + X.r[r];
+    }
+    o->what[0] = '\0';
+    return 0;
+}
+
+/* Elements of a set that do not enter inverse dynamics, counted for the summary. */
+static int count_objects(u2d_xml *model, const char *set)
+{
+    u2d_xml *s = u2d_xml_child(model, set), *objects = s ? u2d_xml_child(s, "objects") : NULL;
+    int n = 0;
+    for (u2d_xml *c = objects ? u2d_xml_first(objects) : NULL; c; c = u2d_xml_next(c)) n++;
+    return n;
+}
+
+static void summarize_skipped(osim *o)
+{
+    static const char *sets[][2] = {
+        {"ForceSet", "forces (muscles, actuators, springs)"}, {"ControllerSet", "controllers"},
+        {"ConstraintSet", "constraints (their dependent coordinates stay mobilities of their "
+         "own, as in OpenSim's inverse dynamics, which ignores constraints)"},
+        {"ContactGeometrySet", "contact geometries"}, {"ProbeSet", "probes"},
+        {"ComponentSet", "other components"},
+    };
+    char msg[U2D_ERRLEN] = "";
+    size_t len = 0;
+    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
+        int n = count_objects(o->model, sets[k][0]);
+        if (n == 0 || len >= sizeof msg - 1) continue;
+        len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%d %s", len ? ", " : "", n,
+                                sets[k][1]);
+    }
+    if (len) {
+        char full[U2D_ERRLEN];
+        snprintf(full, sizeof full, "skipped what does not enter inverse dynamics: %.440s", msg);
+        add_finding(o->u, 0, full);
+    }
+}
+
+/* Each body is the child of exactly one joint and reaches ground. */
+static int check_tree(osim *o)
+{
+    u2d_urdf *u = o->u;
+    int *up = malloc(sizeof(int) * (size_t)u->nlink);
+    if (!up) return fail_at(o, NULL, "out of memory");
+    for (int i = 0; i < u->nlink; i++) up[i] = -1;
+    for (int j = 0; j < u->njoint; j++) {
+        int c = u->joint[j].child;
+        if (up[c] >= 0) {
+            int prev = up[c];
+            free(up);
+            return fail_at(o, NULL, "body '%.100s' is the child of two joints, '%.100s' and "
+                           "'%.100s' (a closed loop: OpenSim models one joint of it as a "
+                           "constraint)", u->link[c].name, u->joint[prev].name,
+                           u->joint[j].name);
+        }
+        up[c] = j;
+    }
+    for (int i = 1; i < u->nlink; i++) {
+        if (up[i] < 0) {
+            free(up);
+            return fail_at(o, NULL, "body '%.100s' has no joint: every body needs one that "
+                           "connects it to its parent", u->link[i].name);
+        }
+        int l = i, steps = 0;
+        while (l != 0 && steps <= u->nlink) { l = u->joint[up[l]].parent; steps++; }
+        if (l != 0) {
+            free(up);
+            return fail_at(o, NULL, "the joints form a cycle through body '%.100s'",
+                           u->link[i].name);
+        }
+    }
+    free(up);
+    u->root = 0;
+    return 0;
+}
+
+static int own_strings(osim *o)
+{
+    u2d_urdf *u = o->u;
+    size_t total = strlen(u->name) + 1;
+    for (int i = 0; i < u->nlink; i++) total += strlen(u->link[i].name) + 1;
+    for (int j = 0; j < u->njoint; j++) total += strlen(u->joint[j].name) + 1;
+    for (int c = 0; c < u->ncoord; c++) total += strlen(u->coord[c].name) + 1;
+    for (int k = 0; k < u->nmarker; k++) total += strlen(u->marker[k].name) + 1;
+    char *p = u->strings = malloc(total);
+    if (!p) return fail_at(o, NULL, "out of memory");
+#define OWN(s) do { size_t n_ = strlen(s) + 1; memcpy(p, (s), n_); (s) = p; p += n_; } while (0)
+    OWN(u->name);
+    for (int i = 0; i < u->nlink; i++) OWN(u->link[i].name);
+    for (int j = 0; j < u->njoint; j++) OWN(u->joint[j].name);
+    for (int c = 0; c < u->ncoord; c++) OWN(u->coord[c].name);
+    for (int k = 0; k < u->nmarker; k++) OWN(u->marker[k].name);
+#undef OWN
+    return 0;
+}
+
+int u2d_is_osim(const char *xml)
+{
+    const char *p = xml;
+    for (;;) {
+        p = strchr(p, '<');
+        if (!p) return 0;
+        if (p[1] == '?' || p[1] == '!') { p++; continue; }
+        return strncmp(p + 1, "OpenSimDocument", 15) == 0 &&
+               (is_blank(p[16]) || p[16] == '>' || p[16] == '/');
+    }
+}
+
+u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
+{
+    err[0] = '\0';
+    u2d_urdf *u = calloc(1, sizeof *u);
+    osim o;
+    memset(&o, 0, sizeof o);
+    o.err = err;
+    o.u = u;
+    if (!u) {
+        snprintf(err, U2D_ERRLEN, "out of memory");
+        return NULL;
+    }
+    u2d_xml *doc = u2d_xml_load(xml, err, xml_note, &o);
+    if (!doc) goto error;
+
+    u2d_xml *root = NULL;
+    for (u2d_xml *n = u2d_xml_first(doc); n; n = u2d_xml_next(n)) {
+        if (strcmp(u2d_xml_name(n), "OpenSimDocument") != 0) continue;
+        if (root) { fail_at(&o, n, "more than one <OpenSimDocument> element"); goto error; }
+        root = n;
+    }
+    if (!root) { fail_at(&o, NULL, "no <OpenSimDocument> element"); goto error; }
+    o.model = u2d_xml_child(root, "Model");
+    if (!o.model) { fail_at(&o, root, "<OpenSimDocument> has no <Model>"); goto error; }
+    u->name = u2d_xml_attr(o.model, "name");
+    if (!u->name) u->name = "";
+
+    u->has_gravity = 1;                         /* OpenSim's default */
+    u->gravity[0] = 0.0; u->gravity[1] = -9.80665; u->gravity[2] = 0.0;
+    if (read_child(&o, o.model, "gravity", 3, u->gravity)) goto error;
+
+    /* links: ground, then the bodies */
+    if (add_link(&o, "ground", u2d_xml_child(o.model, "Ground")) < 0) goto error;
+    u2d_xml *bodyset = u2d_xml_child(o.model, "BodySet");
+    u2d_xml *bodies = bodyset ? u2d_xml_child(bodyset, "objects") : NULL;
+    for (u2d_xml *b = bodies ? u2d_xml_first(bodies) : NULL; b; b = u2d_xml_next(b)) {
+        if (strcmp(u2d_xml_name(b), "Body") != 0) continue;
+        const char *name = u2d_xml_attr(b, "name");
+        if (!name || !name[0]) { fail_at(&o, b, "<Body> has no name"); goto error; }
+        if (strcmp(name, "ground") == 0) continue;          /* OpenSim 3's ground body */
+        snprintf(o.what, sizeof o.what, "body '%.200s'", name);
+        if (find_link(u, name) >= 0) { fail_at(&o, b, "a second body of this name"); goto error; }
+        int l = add_link(&o, name, b);
+        if (l < 0 || read_body(&o, b, &u->link[l])) goto error;
+    }
+    o.what[0] = '\0';
+    o.nbody = u->nlink - 1;
+
+    /* joints: OpenSim 4's JointSet, or OpenSim 3's joint inside each body */
+    o.jointset = u2d_xml_child(o.model, "JointSet");
+    if (o.jointset) {
+        u2d_xml *objects = u2d_xml_child(o.jointset, "objects");
+        for (u2d_xml *j = objects ? u2d_xml_first(objects) : NULL; j; j = u2d_xml_next(j)) {
+            const char *name = u2d_xml_attr(j, "name");
+            snprintf(o.what, sizeof o.what, "joint '%.200s'", name ? name : "");
+            if (!name || !name[0]) { fail_at(&o, j, "<%s> has no name", u2d_xml_name(j)); goto error; }
+            if (read_joint4(&o, j)) goto error;
+        }
+    } else {
+        int l = 0;
+        for (u2d_xml *b = bodies ? u2d_xml_first(bodies) : NULL; b; b = u2d_xml_next(b)) {
+            const char *name = u2d_xml_attr(b, "name");
+            if (strcmp(u2d_xml_name(b), "Body") != 0 || !name || strcmp(name, "ground") == 0)
+                continue;
+            l++;
+            u2d_xml *wrap = u2d_xml_child(b, "Joint"), *j = wrap ? u2d_xml_first(wrap) : NULL;
+            if (!j) continue;                   /* check_tree names the body */
+            const char *jname = u2d_xml_attr(j, "name");
+            snprintf(o.what, sizeof o.what, "joint '%.200s'", jname ? jname : "");
+            if (!jname || !jname[0]) { fail_at(&o, j, "<%s> has no name", u2d_xml_name(j)); goto error; }
+            if (read_joint3(&o, j, l)) goto error;
+        }
+    }
+    o.what[0] = '\0';
+    for (int a = 0; a < u->njoint; a++)
+        for (int b = a + 1; b < u->njoint; b++)
+            if (strcmp(u->joint[a].name, u->joint[b].name) == 0) {
+                fail_at(&o, NULL, "two joints are named '%.100s'", u->joint[a].name);
+                goto error;
+            }
+    if (read_markers(&o)) goto error;
+    summarize_skipped(&o);
+    if (check_tree(&o)) goto error;
+    if (own_strings(&o)) goto error;
+    for (int k = 0; k < o.nowned; k++) free(o.owned[k]);
+    free(o.owned);
+    u2d_xml_free(doc);
+    return u;
+
+error:
+    if (!err[0]) snprintf(err, U2D_ERRLEN, "could not read the OpenSim model");
+    for (int k = 0; k < o.nowned; k++) free(o.owned[k]);
+    free(o.owned);
+    u->strings = NULL;
+    u2d_urdf_free(u);
+    u2d_xml_free(doc);
+    return NULL;
+}

@@ -1,0 +1,379 @@
+"""OpenSim models (.osim) read by the C core, against OpenSim 4.6 itself.
+
+Oracles, all OpenSim's: the published models of opensim-models (tests/data/osim/README.md)
+and small models written here with every joint type and axis function, loaded by OpenSim;
+its InverseDynamicsSolver on random states (q beyond the spline knots included), its mass
+matrix (SimbodyMatterSubsystem.calcM), body placements and marker positions. Rajagopal's
+knee is the exception the module documents: Simbody's FunctionBased mobilizer computes the
+velocity-product term of a joint whose one coordinate turns several rotation axes with the
+whole angular velocity where each axis should see only the rotations before it, so there the
+oracle is the Lagrangian built from OpenSim's own mass matrix, C(q, v) v = dM/dt v - 1/2
+d(v^T M v)/dq, by central differences.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+from urdf2dyn.batch import available_simd_paths, set_simd_path, simd_path
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "osim")
+MODELS = {
+    "gait2354": "gait2354_simbody_v2.osim",          # OpenSim 2/3 layout (Version 20303)
+    "gait2392": "gait2392_millard2012muscle.osim",
+    "gait10dof18musc": "gait10dof18musc.osim",
+    "rajagopal": "Rajagopal2016.osim",
+    "hamner": "FullBodyModel_Hamner2010_v2_0.osim",
+}
+
+
+def _load(path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        return urdf2dyn.load(path)
+
+
+@pytest.fixture(scope="module")
+def osim():
+    osim = pytest.importorskip("opensim", reason="OpenSim (the oracle) is not importable")
+    osim.Logger.setLevelString("error")
+    osim.Logger.removeFileSink()
+    return osim
+
+
+class Oracle:
+    """One OpenSim model, forces removed (muscles are not inverse dynamics' business, as
+    the ID tool excludes them), coordinates unlocked and unclamped so any state can be set."""
+
+    def __init__(self, osim, path, q_names, gravity=True):
+        self.osim = osim
+        self.om = om = osim.Model(path)
+        om.updForceSet().clearAndDestroy()
+        if not gravity:
+            om.setGravity(osim.Vec3(0, 0, 0))
+        cs = om.updCoordinateSet()
+        self.locked = {cs.get(i).getName(): cs.get(i).get_locked() for i in range(cs.getSize())}
+        for i in range(cs.getSize()):
+            cs.get(i).set_locked(False)
+            cs.get(i).set_clamped(False)
+        self.s = om.initSystem()
+        names = om.getCoordinateNamesInMultibodyTreeOrder()
+        self.order = [names.getElt(i) for i in range(names.size())]
+        assert sorted(self.order) == sorted(q_names)
+        self.q_names = q_names
+        self.perm = [self.order.index(n) for n in q_names]
+        self.solver = osim.InverseDynamicsSolver(om)
+
+    def set_state(self, q, v=None):
+        for i, n in enumerate(self.q_names):
+            c = self.om.getCoordinateSet().get(n)
+            c.setValue(self.s, float(q[i]), False)
+            c.setSpeedValue(self.s, 0.0 if v is None else float(v[i]))
+
+    def inverse_dynamics(self, q, v, a):
+        self.set_state(q, v)
+        self.om.realizeDynamics(self.s)
+        udot = self.osim.Vector([float(a[self.q_names.index(n)]) for n in self.order])
+        return self.solver.solve(self.s, udot).to_numpy()[self.perm]
+
+    def mass_matrix(self, q):
+        self.set_state(q)
+        self.om.realizePosition(self.s)
+        M = self.osim.Matrix()
+        self.om.getMatterSubsystem().calcM(self.s, M)
+        A = np.array([[M.get(i, j) for j in range(M.ncol())] for i in range(M.nrow())])
+        return A[np.ix_(self.perm, self.perm)]
+
+
+def _states(model, n, seed, spread=1.3):
+    """Random states; the wide spread takes the knees past their spline knots."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        yield (rng.uniform(-spread, spread, model.nq), rng.normal(0, 3, model.nv),
+               rng.normal(0, 10, model.nv))
+
+
+def _rel(ours, theirs):
+    return float(np.max(np.abs(ours - theirs)) / np.max(np.abs(theirs)))
+
+
+@pytest.fixture(scope="module", params=sorted(MODELS))
+def published(request, osim):
+    path = os.path.join(DATA, MODELS[request.param])
+    model = _load(path)
+    return request.param, model, Oracle(osim, path, model.q_names)
+
+
+# ------------------------------------------------------------------ the published models
+
+def test_published_model_reads_as_opensim_does(published):
+    name, model, oracle = published
+    om, s = oracle.om, oracle.s
+    assert model.gravity == pytest.approx(om.getGravity().to_numpy(), abs=0)
+    bodies = om.getBodySet()
+    assert {bodies.get(i).getName() for i in range(bodies.getSize())} <= set(model.link_names)
+    mass = sum(bodies.get(i).getMass() for i in range(bodies.getSize()))
+    assert model.total_mass == pytest.approx(mass, rel=1e-14)
+    cs = om.getCoordinateSet()
+    for n, c in model.coordinates.items():
+        oc = cs.get(n)
+        assert c.default == oc.getDefaultValue()
+        assert (c.lower, c.upper) == (oc.getRangeMin(), oc.getRangeMax())
+        assert c.locked is oracle.locked[n]
+        assert c.motion == {1: "rotational", 2: "translational", 3: "coupled"}[
+            int(oc.getMotionType())]
+    # body placements and markers at a random pose
+    q = next(_states(model, 1, 7))[0]
+    oracle.set_state(q)
+    om.realizePosition(s)
+    pos, _ = model.forward_kinematics(q)
+    for i in range(bodies.getSize()):
+        b = bodies.get(i)
+        p = b.getPositionInGround(s).to_numpy()
+        np.testing.assert_allclose(pos[model.link_names.index(b.getName())], p, atol=1e-12)
+    markers = om.getMarkerSet()
+    assert len(model.markers) == markers.getSize()
+    for i in range(markers.getSize()):
+        mk = markers.get(i)
+        link, xyz = model.markers[mk.getName()]
+        R = _rotation(model, q, link)
+        world = pos[model.link_names.index(link)] + R @ np.array(xyz)
+        np.testing.assert_allclose(world, mk.getLocationInGround(s).to_numpy(), atol=1e-12)
+
+
+def _rotation(model, q, link):
+    return model.forward_kinematics(q)[1][model.link_names.index(link)]
+
+
+def test_published_model_mass_matrix_equals_opensims(published):
+    name, model, oracle = published
+    for q, _, _ in _states(model, 3, 1):
+        assert _rel(model.mass_matrix(q), oracle.mass_matrix(q)) < 1e-12
+
+
+def test_published_model_inverse_dynamics_equals_opensims(published):
+    """To 1e-9 of the largest generalized force, except Rajagopal's knee speeds (below)."""
+    name, model, oracle = published
+    coupled = [model.q_names.index(n) for n in ("knee_angle_r", "knee_angle_l")
+               if name == "rajagopal"]
+    worst = 0.0
+    for q, v, a in _states(model, 6, 2):
+        v[coupled] = 0.0
+        worst = max(worst, _rel(model.inverse_dynamics(q, v, a),
+                                oracle.inverse_dynamics(q, v, a)))
+    assert worst < 1e-9, (name, worst)
+
+
+def test_rajagopal_knee_velocity_terms_follow_the_lagrangian(osim):
+    """Rajagopal's knee turns three axes with one coordinate (two through splines). The
+    velocity-product torques equal dM/dt v - 1/2 d(v^T M v)/dq with OpenSim's own M."""
+    path = os.path.join(DATA, MODELS["rajagopal"])
+    model = _load(path)
+    model.gravity = [0, 0, 0]
+    oracle = Oracle(osim, path, model.q_names, gravity=False)
+    rng = np.random.default_rng(3)
+    q = rng.uniform(-1.2, 1.2, model.nq)
+    q[model.q_names.index("knee_angle_r")] = 0.9        # inside the knots: splines curve
+    q[model.q_names.index("knee_angle_l")] = 1.4
+    v = rng.normal(0, 2, model.nv)
+    h = 1e-5
+    M = oracle.mass_matrix
+    dM_v = (M(q + h * v) - M(q - h * v)) @ v / (2 * h)
+    grad = np.array([(v @ M(q + h * e) @ v - v @ M(q - h * e) @ v) / (2 * h)
+                     for e in np.eye(model.nq)])
+    lagrange = dM_v - 0.5 * grad
+    ours = model.inverse_dynamics(q, v, np.zeros(model.nv))
+    assert _rel(ours, lagrange) < 1e-7
+
+
+# ------------------------------------------------- every joint type and function, small
+
+def _frame(name, parent, t, o):
+    return (f'<PhysicalOffsetFrame name="{name}"><socket_parent>{parent}</socket_parent>'
+            f'<translation>{t}</translation><orientation>{o}</orientation>'
+            '</PhysicalOffsetFrame>')
+
+
+def _axis(name, coord, axis, function):
+    return (f'<TransformAxis name="{name}"><coordinates>{coord}</coordinates>'
+            f'<axis>{axis}</axis>{function}</TransformAxis>')
+
+
+SPLINE = ('<SimmSpline name="function"><x>-1 -0.3 0.2 0.8 1.5</x>'
+          '<y>0.1 -0.2 0.35 0.3 -0.4</y></SimmSpline>')
+SPLINE3 = '<SimmSpline name="function"><x>-0.5 0.1 0.9</x><y>0.02 -0.03 0.05</y></SimmSpline>'
+PIECEWISE = ('<MultiplierFunction name="function"><function><PiecewiseLinearFunction>'
+             '<x>-1 0 0.5 2</x><y>0.01 -0.02 0.03 0.0</y></PiecewiseLinearFunction></function>'
+             '<scale>0.7</scale></MultiplierFunction>')
+POLY = ('<PolynomialFunction name="function"><coefficients>0.05 -0.1 0.3 0.02'
+        '</coefficients></PolynomialFunction>')
+
+
+def _custom_joint():
+    """A CustomJoint of three coordinates and every supported function, each coordinate
+    turning the rotation axis of its own index (the layout Simbody's bias term assumes)."""
+    axes = "".join([
+        _axis("rotation1", "c0", "0.2 0.1 1", SPLINE),
+        _axis("rotation2", "c1", "1 0 0.1", '<LinearFunction name="function"><coefficients>'
+              '1.5 0.1</coefficients></LinearFunction>'),
+        _axis("rotation3", "c2", "0 1 0", POLY),
+        _axis("translation1", "c0", "1 0 0", PIECEWISE),
+        _axis("translation2", "", "0 1 0", '<Constant name="function"><value>0.03</value>'
+              '</Constant>'),
+        _axis("translation3", "c1", "0.1 0 1", SPLINE3),
+    ])
+    return axes
+
+
+def _body(name, mass, com, inertia):
+    return (f'<Body name="{name}"><mass>{mass}</mass><mass_center>{com}</mass_center>'
+            f'<inertia>{inertia}</inertia></Body>')
+
+
+def _coords(*names):
+    return "<coordinates>" + "".join(f'<Coordinate name="{n}"><default_value>0.1'
+                                     '</default_value><range>-2 2</range></Coordinate>'
+                                     for n in names) + "</coordinates>"
+
+
+def _joint(kind, name, parent, child, coords, frames, extra=""):
+    return (f'<{kind} name="{name}"><socket_parent_frame>{parent}</socket_parent_frame>'
+            f'<socket_child_frame>{child}</socket_child_frame>{_coords(*coords)}'
+            f'<frames>{frames}</frames>{extra}</{kind}>')
+
+
+def every_joint_model(gravity="0 -9.80665 0"):
+    bodies = "".join(_body(f"b{k}", 1.0 + 0.3 * k, f"0.0{k} -0.1{k} 0.03",
+                           f"{0.1 + 0.01 * k:.2f} {0.11 + 0.01 * k:.2f} {0.12 + 0.01 * k:.2f} 0.001 -0.002 0.0015")
+                     for k in range(1, 8))
+    off = "0.1 0.2 -0.05"
+    rot = "0.3 -0.2 0.5"
+    joints = "".join([
+        _joint("CustomJoint", "j1", "ground_offset", "b1_offset", ["c0", "c1", "c2"],
+               _frame("ground_offset", "/ground", off, rot) + _frame("b1_offset", "/bodyset/b1",
+                                                                     "0.02 0 0", "0 0.2 0"),
+               f"<SpatialTransform>{_custom_joint()}</SpatialTransform>"),
+        _joint("UniversalJoint", "j2", "b1_off", "b2_off", ["u0", "u1"],
+               _frame("b1_off", "/bodyset/b1", "0 -0.3 0", "0.1 0 0") +
+               _frame("b2_off", "/bodyset/b2", "0 0.05 0", "0 0 0.4")),
+        _joint("GimbalJoint", "j3", "b2_off", "/bodyset/b3", ["g0", "g1", "g2"],
+               _frame("b2_off", "/bodyset/b2", "0.01 -0.25 0.02", "-0.3 0.1 0")),
+        _joint("PlanarJoint", "j4", "b3_off", "/bodyset/b4", ["p_rz", "p_tx", "p_ty"],
+               _frame("b3_off", "/bodyset/b3", "0 -0.2 0", "0 0 0.2")),
+        _joint("SliderJoint", "j5", "b4_off", "/bodyset/b5", ["s0"],
+               _frame("b4_off", "/bodyset/b4", "0.05 -0.1 0", "0 0.3 0")),
+        _joint("PinJoint", "j6", "b5_off", "b6_off", ["pin"],
+               _frame("b5_off", "/bodyset/b5", "0 -0.2 0.1", "0.5 0 0") +
+               _frame("b6_off", "/bodyset/b6", "0 0.1 0", "-0.5 0.2 0.1")),
+        _joint("WeldJoint", "j7", "b6_off", "/bodyset/b7", [],
+               _frame("b6_off", "/bodyset/b6", "0 -0.1 0", "0 0 0.3")),
+    ])
+    markers = ('<MarkerSet name="markerset"><objects><Marker name="m1"><socket_parent_frame>'
+               '/bodyset/b7</socket_parent_frame><location>0.1 0.02 -0.03</location></Marker>'
+               '</objects></MarkerSet>')
+    return ('<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">'
+            f'<Model name="every_joint"><gravity>{gravity}</gravity><Ground name="ground"/>'
+            f'<BodySet name="bodyset"><objects>{bodies}</objects></BodySet>'
+            f'<JointSet name="jointset"><objects>{joints}</objects></JointSet>{markers}'
+            '</Model></OpenSimDocument>\n')
+
+
+@pytest.fixture(scope="module")
+def every_joint(osim, tmp_path_factory):
+    path = tmp_path_factory.mktemp("osim") / "every_joint.osim"
+    path.write_text(every_joint_model())
+    model = _load(str(path))
+    return model, Oracle(osim, str(path), model.q_names)
+
+
+def test_every_joint_type_and_function_equals_opensim(every_joint):
+    model, oracle = every_joint
+    assert [j.type for j in model.joints] == ["custom", "custom", "custom", "custom",
+                                              "prismatic", "revolute"]
+    worst = 0.0
+    for q, v, a in _states(model, 6, 4, spread=2.0):     # past every knot, both ends
+        worst = max(worst, _rel(model.inverse_dynamics(q, v, a),
+                                oracle.inverse_dynamics(q, v, a)))
+        assert _rel(model.mass_matrix(q), oracle.mass_matrix(q)) < 1e-12
+    assert worst < 1e-9
+
+
+def test_every_joint_marker_and_names(every_joint):
+    model, oracle = every_joint
+    assert model.q_names == ["c0", "c1", "c2", "u0", "u1", "g0", "g1", "g2", "p_rz", "p_tx",
+                             "p_ty", "s0", "pin"]
+    assert model.coordinates["c0"].motion == "coupled"     # spline on rotation1
+    assert model.coordinates["c1"].motion == "coupled"
+    assert model.coordinates["p_tx"].motion == "translational"
+    q = next(_states(model, 1, 5))[0]
+    oracle.set_state(q)
+    oracle.om.realizePosition(oracle.s)
+    link, xyz = model.markers["m1"]
+    pos, rot = model.forward_kinematics(q)
+    k = model.link_names.index(link)
+    expected = oracle.om.getMarkerSet().get("m1").getLocationInGround(oracle.s).to_numpy()
+    np.testing.assert_allclose(pos[k] + rot[k] @ np.array(xyz), expected, atol=1e-12)
+
+
+def test_custom_joints_run_every_algorithm(every_joint):
+    """ABA inverts RNEA, M is RNEA's a-derivative, the frame Jacobian is FK's q-derivative,
+    on the coupled joints (S(q) and cJ moving with q)."""
+    model, _ = every_joint
+    for q, v, a in _states(model, 3, 6):
+        tau = model.inverse_dynamics(q, v, a)
+        np.testing.assert_allclose(model.forward_dynamics(q, v, tau), a, rtol=1e-9, atol=1e-9)
+        h = model.nonlinear_effects(q, v)
+        np.testing.assert_allclose(model.mass_matrix(q) @ a + h, tau, rtol=1e-11, atol=1e-11)
+        J = model.jacobian(q, "b7")
+        eps = 1e-6
+        pos = [model.forward_kinematics(q + eps * e)[0][model.link_names.index("b7")]
+               - model.forward_kinematics(q - eps * e)[0][model.link_names.index("b7")]
+               for e in np.eye(model.nq)]
+        np.testing.assert_allclose(J[:3], np.array(pos).T / (2 * eps), atol=1e-8)
+        # power balance: d/dt of kinetic energy = v . (tau - g) with a the acceleration
+        dt = 1e-6
+        e1 = model.kinetic_energy(q + dt * v + 0.5 * dt**2 * a, v + dt * a)
+        e0 = model.kinetic_energy(q - dt * v + 0.5 * dt**2 * a, v - dt * a)
+        assert (e1 - e0) / (2 * dt) == pytest.approx(v @ (tau - model.gravity_torques(q)),
+                                                     rel=1e-6, abs=1e-8)
+
+
+def test_custom_joints_batch_and_simd_paths_agree(every_joint):
+    """The SIMD units evaluate the axis functions lane by lane: a batch equals the samples."""
+    model, _ = every_joint
+    states = list(_states(model, 9, 8, spread=2.0))
+    Q, V, A = (np.array(x) for x in zip(*states))
+    one = np.array([model.inverse_dynamics(q, v, a) for q, v, a in states])
+    before = simd_path()
+    try:
+        for path in available_simd_paths():
+            set_simd_path(path)
+            np.testing.assert_allclose(model.inverse_dynamics(Q, V, A), one, rtol=1e-12,
+                                       atol=1e-12)
+    finally:
+        set_simd_path(before)
+
+
+def test_custom_joint_frame_functions_follow_finite_differences(every_joint):
+    """The frame functions on coupled joints: dJ/dt along v is the derivative of J along the
+    path q + t v (J moving with q through S(q)), and the frame acceleration is J a + dJ v,
+    both against central differences; on the Rajagopal knee too."""
+    model, _ = every_joint
+    raj = _load(os.path.join(DATA, MODELS["rajagopal"]))
+    for m, link in ((model, "b7"), (raj, "toes_r")):
+        q, v, a = next(_states(m, 1, 9))
+        q[[k for k, n in enumerate(m.q_names) if n.startswith("knee_angle")]] = 0.8
+        h = 1e-6
+        for ref in ("local", "world", "local_world_aligned"):
+            dJ = m.frame_jacobian_time_variation(q, v, link, reference=ref)
+            fd = (m.frame_jacobian(q + h * v, link, reference=ref)
+                  - m.frame_jacobian(q - h * v, link, reference=ref)) / (2 * h)
+            np.testing.assert_allclose(dJ, fd, atol=2e-7 * max(1.0, np.abs(fd).max()))
+        acc = m.frame_acceleration(q, v, a, link, reference="world")
+        J = m.frame_jacobian(q, link, reference="world")
+        np.testing.assert_allclose(acc, J @ a + m.frame_jacobian_time_variation(
+            q, v, link, reference="world") @ v, rtol=1e-10, atol=1e-10)

@@ -1,0 +1,161 @@
+"""`urdf2dyn convert model.osim -o model.urdf` (urdf2dyn.convert.osim_to_urdf).
+
+The URDF written is read back by urdf2dyn's URDF parser and compared with the .osim model:
+exact where URDF can express the joint (same torques on every state, coordinates matched by
+name), and, where an axis had to be frozen, exact at the frozen pose with the frozen
+coordinates still, every frozen axis named in a warning. The .osim models themselves are
+checked against OpenSim in tests/test_osim.py."""
+from __future__ import annotations
+
+import os
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import urdf2dyn
+from urdf2dyn.cli import main
+from urdf2dyn.convert import osim_to_urdf
+
+from test_osim import DATA, every_joint_model
+
+KNEES = ("knee_angle_r", "knee_angle_l")
+
+
+def _quiet(fn, *args, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.Urdf2dynWarning)
+        return fn(*args, **kw)
+
+
+def _compare(osim_model, urdf_model, frozen, seed, n=4):
+    """Torques of both models on random states, frozen coordinates at their defaults and
+    still; columns of the coordinates both have, except the frozen ones."""
+    urdf_model.gravity = osim_model.gravity
+    rng = np.random.default_rng(seed)
+    shared = [c for c in urdf_model.q_names if c not in frozen]
+    cols_o = [osim_model.q_names.index(c) for c in shared]
+    cols_u = [urdf_model.q_names.index(c) for c in shared]
+    worst = 0.0
+    for _ in range(n):
+        q = rng.uniform(-1, 1, osim_model.nq)
+        v, a = rng.normal(0, 2, (2, osim_model.nv))
+        for c in frozen:
+            k = osim_model.q_names.index(c)
+            q[k], v[k], a[k] = osim_model.coordinates[c].default, 0.0, 0.0
+        qu, vu, au = (np.array([x[osim_model.q_names.index(c)] for c in urdf_model.q_names])
+                      for x in (q, v, a))
+        to = osim_model.inverse_dynamics(q, v, a)[cols_o]
+        tu = urdf_model.inverse_dynamics(qu, vu, au)[cols_u]
+        worst = max(worst, float(np.max(np.abs(to - tu)) / np.max(np.abs(to))))
+    return worst
+
+
+@pytest.mark.parametrize("name", ["gait2392_millard2012muscle.osim",
+                                  "FullBodyModel_Hamner2010_v2_0.osim",
+                                  "gait10dof18musc.osim", "gait2354_simbody_v2.osim"])
+def test_gait_models_convert_exactly_but_for_the_knee_translations(name, tmp_path):
+    model = _quiet(urdf2dyn.load, os.path.join(DATA, name))
+    out = tmp_path / "model.urdf"
+    with pytest.warns(urdf2dyn.Urdf2dynWarning) as rec:
+        osim_to_urdf(model, out)
+    msgs = [str(w.message) for w in rec]
+    knees = [k for k in KNEES if k in model.q_names]
+    for knee in knees:
+        side = knee[-1]
+        assert any(f"joint 'knee_{side}': URDF cannot express translation1 (a function of "
+                   f"{knee}) at {knee} = 0" in m for m in msgs), msgs
+    assert all(str(out) in m for m in msgs)
+    urdf = urdf2dyn.load(out)                   # no URDF warning: limits, inertias written
+    assert sorted(urdf.q_names) == sorted(model.q_names)       # knees stay revolute
+    assert urdf.total_mass == pytest.approx(model.total_mass, rel=1e-14)
+    assert _compare(model, urdf, knees, seed=1) < 1e-12
+
+
+def test_every_joint_type_converts(tmp_path):
+    """Universal, gimbal, planar, slider, pin (with child offsets) and weld are exact; the
+    custom joint whose axes are all functions other than +-q is frozen, its three
+    coordinates removed, each axis named."""
+    path = tmp_path / "every.osim"
+    path.write_text(every_joint_model())
+    model = _quiet(urdf2dyn.load, path)
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match=r"joint 'j1': URDF cannot express "
+                      r"translation1 \(a function of c0\) at c0 = 0.1 \(value [-0-9.e]+\); "
+                      r".*rotation1 \(a function of c0\).*coordinates c0, c1, c2 removed"):
+        text = osim_to_urdf(model)
+    urdf = urdf2dyn.load(text)
+    assert sorted(urdf.q_names) == sorted(n for n in model.q_names if n not in ("c0", "c1", "c2"))
+    assert _compare(model, urdf, ["c0", "c1", "c2"], seed=2) < 1e-12
+
+
+def test_strict_refuses_what_it_would_approximate():
+    model = _quiet(urdf2dyn.load, os.path.join(DATA, "gait10dof18musc.osim"))
+    with pytest.raises(ValueError, match="joint .knee_[lr].: URDF cannot express.*frozen there"):
+        osim_to_urdf(model, strict=True)
+
+
+def test_a_urdf_model_is_refused():
+    with pytest.raises(ValueError, match="not read from an OpenSim file"):
+        osim_to_urdf(urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf")))
+
+
+def test_cli_convert(tmp_path, capsys):
+    out = tmp_path / "g.urdf"
+    rc = main(["convert", os.path.join(DATA, "gait10dof18musc.osim"), "-o", str(out)])
+    cap = capsys.readouterr()
+    assert rc == 0
+    assert "movable joints named after the coordinates" in cap.out
+    assert "--gravity 0 -9.80665 0" in cap.out
+    assert "urdf2dyn convert: warning:" in cap.err and "knee_r" in cap.err
+    assert urdf2dyn.load(out).nq == 10
+    rc = main(["convert", os.path.join(DATA, "gait10dof18musc.osim"), "-o", str(out),
+               "--strict"])
+    assert rc == 1 and "urdf2dyn convert: error:" in capsys.readouterr().err
+
+
+@settings(max_examples=25, derandomize=True, deadline=None)
+@given(st.sampled_from(["", "nan", "<OpenSimDocument/>", "<robot name='r'><link name='a'/>"
+                        "</robot>", every_joint_model()[:300], every_joint_model()]),
+       st.booleans())
+def test_cli_convert_any_input_ends_in_a_status(tmp_path_factory, text, strict):
+    d = tmp_path_factory.mktemp("conv")
+    src = d / "in.osim"
+    src.write_text(text)
+    argv = ["convert", str(src), "-o", str(d / "out.urdf")] + (["--strict"] if strict else [])
+    assert main(argv) in (0, 1)
+
+
+def test_cli_info_takes_an_osim_model(capsys):
+    assert main(["info", os.path.join(DATA, "gait10dof18musc.osim")]) == 0
+    out = capsys.readouterr().out
+    assert "ground_pelvis (custom, 3 DoF) -> pelvis" in out
+    assert "knee_r (custom, 1 DoF) -> tibia_r" in out
+
+
+def test_cli_torques_takes_an_osim_model(tmp_path, capsys):
+    model = _quiet(urdf2dyn.load, os.path.join(DATA, "gait10dof18musc.osim"))
+    t = np.linspace(0, 1, 51)
+    rows = ["time," + ",".join(model.q_names)]
+    rows += [f"{x}," + ",".join(f"{0.1 * np.sin(2 * x + k)}" for k in range(model.nq))
+             for x in t]
+    (tmp_path / "m.csv").write_text("\n".join(rows) + "\n")
+    out = tmp_path / "tau.csv"
+    assert main(["torques", os.path.join(DATA, "gait10dof18musc.osim"),
+                 str(tmp_path / "m.csv"), "-o", str(out)]) == 0
+    header = out.read_text().splitlines()[0].split(",")
+    assert header[0] == "time" and set(model.q_names) <= {h.strip() for h in header[1:]}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["export-osim", "MODEL", "-o", "OUT"], "read from an OpenSim file already"),
+    (["codegen", "MODEL", "--lang", "c", "-o", "OUT"], "unsupported joint type 'custom'"),
+])
+def test_commands_that_cannot_take_an_osim_model_say_so(argv, message, tmp_path, capsys):
+    argv = [os.path.join(DATA, "gait10dof18musc.osim") if a == "MODEL" else
+            str(tmp_path / "out") if a == "OUT" else a for a in argv]
+    if argv[0] == "export-osim":
+        pytest.importorskip("opensim")
+    assert main(argv) == 1
+    assert message in capsys.readouterr().err

@@ -1,0 +1,252 @@
+"""Malformed, hostile and unknown .osim content: refused with the element and line named, or
+read with a warning that says what was done; never a crash, a hang or a traceback of ours.
+(No OpenSim needed: tests/test_osim.py compares the good models with OpenSim.)"""
+from __future__ import annotations
+
+import re
+import time
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import urdf2dyn
+from urdf2dyn import URDFError
+
+from test_osim import every_joint_model
+
+
+def _doc(bodies, joints, extra="", version="40000"):
+    return (f'<?xml version="1.0"?>\n<OpenSimDocument Version="{version}">\n<Model name="t">\n'
+            f'<BodySet><objects>\n{bodies}</objects></BodySet>\n'
+            f'<JointSet><objects>\n{joints}</objects></JointSet>\n{extra}'
+            '</Model>\n</OpenSimDocument>\n')
+
+
+def _body(name, mass="1"):
+    return (f'<Body name="{name}"><mass>{mass}</mass><mass_center>0 0.1 0</mass_center>'
+            '<inertia>0.1 0.1 0.1 0 0 0</inertia></Body>\n')
+
+
+def _pin(name, parent, child, coord="q", body=""):
+    return (f'<PinJoint name="{name}"><socket_parent_frame>{parent}</socket_parent_frame>'
+            f'<socket_child_frame>{child}</socket_child_frame><coordinates>'
+            f'<Coordinate name="{coord}"/></coordinates></PinJoint>\n')
+
+
+def _custom(name, parent, child, function, coords="q"):
+    axes = f'<TransformAxis name="rotation1"><coordinates>{coords}</coordinates>' \
+           f'<axis>0 0 1</axis>{function}</TransformAxis>'
+    return (f'<CustomJoint name="{name}"><socket_parent_frame>{parent}</socket_parent_frame>'
+            f'<socket_child_frame>{child}</socket_child_frame><coordinates>'
+            f'<Coordinate name="q"/></coordinates><SpatialTransform>{axes}</SpatialTransform>'
+            f'</CustomJoint>\n')
+
+
+def _load(text):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        return urdf2dyn.load(text)
+
+
+def _refused(text, *pieces):
+    with pytest.raises(URDFError) as e:
+        _load(text)
+    msg = str(e.value)
+    for p in pieces:
+        assert re.search(p, msg), (p, msg)
+    return msg
+
+
+def test_a_minimal_model_loads_with_opensims_defaults():
+    m = _load(_doc(_body("b"), _pin("j", "/ground", "/bodyset/b")))
+    assert m.q_names == ["q"]
+    assert m.gravity.tolist() == [0.0, -9.80665, 0.0]       # OpenSim's default gravity
+    assert m.joints[0].type == "revolute" and m.joints[0].axis == (0.0, 0.0, 1.0)
+
+
+def test_missing_body_is_refused_naming_the_joint_and_line():
+    _refused(_doc(_body("b"), _pin("j", "/ground", "/bodyset/nobody")),
+             r"^line 8: joint 'j': <socket_child_frame>/bodyset/nobody</socket_child_frame>: "
+             r"no such body or frame")
+
+
+def test_body_without_joint_and_body_with_two_joints():
+    _refused(_doc(_body("a") + _body("b"), _pin("j", "/ground", "/bodyset/a")),
+             r"body 'b' has no joint")
+    _refused(_doc(_body("a"), _pin("j", "/ground", "/bodyset/a") +
+                  _pin("k", "/ground", "/bodyset/a", coord="r")),
+             r"body 'a' is the child of two joints, 'j' and 'k'")
+
+
+def test_cycle_is_refused():
+    _refused(_doc(_body("a") + _body("b"), _pin("j", "/bodyset/b", "/bodyset/a") +
+                  _pin("k", "/bodyset/a", "/bodyset/b", coord="r")),
+             r"the joints form a cycle through body")
+
+
+def test_cycle_of_offset_frames_is_refused():
+    frames = ('<frames><PhysicalOffsetFrame name="f1"><socket_parent>f2</socket_parent>'
+              '</PhysicalOffsetFrame><PhysicalOffsetFrame name="f2"><socket_parent>f1'
+              '</socket_parent></PhysicalOffsetFrame></frames>')
+    joint = _pin("j", "f1", "/bodyset/b").replace("</PinJoint>", frames + "</PinJoint>")
+    _refused(_doc(_body("b"), joint), r"offset frames nest more than 16 deep")
+
+
+@pytest.mark.parametrize("knots, message", [
+    ("<x>0 1 1 2</x><y>0 1 2 3</y>", r"line 8: joint 'j': <SimmSpline><x>: knots must increase, "
+     r"but knot 3 \(1\) follows 1"),
+    ("<x>0 1 2</x><y>0 1</y>", r"<SimmSpline>: 3 x knots but 2 y values"),
+    ("<x>0</x><y>1</y>", r"<SimmSpline>: 1 knot; a function needs at least 2"),
+    ("<x>0 nan 2</x><y>0 1 2</y>", r"<x>0 nan 2</x>: number is not finite"),
+    ("<x>0 1e999 2</x><y>0 1 2</y>", r"number is not finite"),
+    ("<x>0 1 2</x><y>0 one 2</y>", r"<y>0 one 2</y>: not a number"),
+    ("<y>0 1 2</y>", r"<SimmSpline> needs <x> and <y> knots"),
+])
+def test_bad_function_knots_are_refused(knots, message):
+    _refused(_doc(_body("b"), _custom("j", "/ground", "/bodyset/b",
+                                      f'<SimmSpline name="function">{knots}</SimmSpline>')),
+             message)
+
+
+def test_nan_mass_and_negative_mass_are_refused():
+    _refused(_doc(_body("b", mass="nan"), _pin("j", "/ground", "/bodyset/b")),
+             r"line 5: body 'b': <mass>nan</mass>: number is not finite")
+    _refused(_doc(_body("b", mass="-2"), _pin("j", "/ground", "/bodyset/b")),
+             r"<mass>-2</mass>: mass must be >= 0")
+
+
+def test_unknown_function_joint_and_unsupported_features_are_refused_by_name():
+    _refused(_doc(_body("b"), _custom("j", "/ground", "/bodyset/b",
+                                      '<Sine name="function"><amplitude>1</amplitude></Sine>')),
+             r"<Sine>: unsupported function \(urdf2dyn reads Constant, LinearFunction")
+    _refused(_doc(_body("b"), _pin("j", "/ground", "/bodyset/b").replace("PinJoint",
+                                                                          "EllipsoidJoint")),
+             r"<EllipsoidJoint>: unsupported joint type")
+    _refused(_doc(_body("b"), _custom("j", "/ground", "/bodyset/b", "", coords="q q2")),
+             r"functions of several coordinates \(q q2\) are not supported")
+    _refused(_doc(_body("b"), _custom("j", "/ground", "/bodyset/b", "", coords="other")),
+             r"<coordinates>other: not a coordinate of this joint")
+    rev = _pin("j", "/ground", "/bodyset/b").replace("</PinJoint>",
+                                                     "<reverse>true</reverse></PinJoint>")
+    _refused(_doc(_body("b"), rev), r"reversed joints are not supported")
+
+
+def test_collinear_axes_are_refused_as_opensim_does():
+    joint = _custom("j", "/ground", "/bodyset/b", "").replace(
+        "</SpatialTransform>", '<TransformAxis name="rotation2"><axis>0 0 2</axis>'
+        '</TransformAxis></SpatialTransform>')
+    _refused(_doc(_body("b"), joint), r"rotation1 and rotation2 are collinear")
+
+
+def test_not_an_opensim_model():
+    _refused('<?xml version="1.0"?><OpenSimDocument Version="40000"></OpenSimDocument>',
+             r"<OpenSimDocument> has no <Model>")
+    _refused('<OpenSimDocument><Model><BodySet><objects><Body name="a"><mass>1 2</mass>'
+             '</Body></objects></BodySet></Model></OpenSimDocument>',
+             r"<mass>1 2</mass>: expected 1 number, got 2")
+
+
+def test_entities_are_not_expanded():
+    """An internal DTD's entities (billion laughs) are not Mini-XML's business: the document
+    is refused or read literally, at once."""
+    lol = ('<!DOCTYPE m [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">'
+           '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>\n')
+    text = _doc(_body("&c;"), _pin("j", "/ground", "/bodyset/&c;"))
+    text = text.replace("<OpenSimDocument", lol + "<OpenSimDocument", 1)
+    t0 = time.perf_counter()
+    try:
+        m = _load(text)
+        assert len(max(m.link_names, key=len)) < 100
+    except URDFError:
+        pass
+    assert time.perf_counter() - t0 < 5
+
+
+def test_a_long_chain_loads_without_recursion():
+    n = 3000
+    bodies = "".join(_body(f"b{k}") for k in range(n))
+    joints = "".join(_pin(f"j{k}", "/ground" if k == 0 else f"/bodyset/b{k - 1}",
+                          f"/bodyset/b{k}", coord=f"q{k}") for k in range(n))
+    m = _load(_doc(bodies, joints))
+    assert m.nq == n and m.q_names[-1] == f"q{n - 1}"
+
+
+def test_skipped_content_gives_one_summary_warning():
+    extra = ('<ForceSet><objects><Thelen2003Muscle name="m1"/><Thelen2003Muscle name="m2"/>'
+             '</objects></ForceSet><ContactGeometrySet><objects><ContactSphere name="s"/>'
+             '</objects></ContactGeometrySet>')
+    with pytest.warns(urdf2dyn.URDFWarning) as rec:
+        urdf2dyn.load(_doc(_body("b"), _pin("j", "/ground", "/bodyset/b"), extra))
+    msgs = [str(w.message) for w in rec]
+    assert msgs == ["skipped what does not enter inverse dynamics: 2 forces (muscles, "
+                    "actuators, springs), 1 contact geometries"]
+    with pytest.raises(URDFError, match="skipped what"):
+        urdf2dyn.load(_doc(_body("b"), _pin("j", "/ground", "/bodyset/b"), extra), strict=True)
+
+
+def test_ball_and_free_joints_warn_about_their_speeds():
+    ball = _pin("j", "/ground", "/bodyset/b").replace("PinJoint", "BallJoint").replace(
+        '<Coordinate name="q"/>', '<Coordinate name="x"/><Coordinate name="y"/>'
+        '<Coordinate name="z"/>')
+    with pytest.warns(urdf2dyn.URDFWarning, match="BallJoint.*angular velocity"):
+        m = urdf2dyn.load(_doc(_body("b"), ball))
+    assert m.q_names == ["x", "y", "z"]
+
+
+def test_path_errors_name_the_file(tmp_path):
+    p = tmp_path / "bad.osim"
+    p.write_text(_doc(_body("b"), _pin("j", "/ground", "/bodyset/nobody")))
+    with pytest.raises(URDFError, match=r"bad\.osim:8: joint 'j'"):
+        urdf2dyn.load(p)
+
+
+# ------------------------------------------------------------ property-based: no traceback
+
+GOOD = every_joint_model()
+TOKENS = ["nan", "inf", "-1", "1e308", "", "0 0", "<x>", "</y>", "&amp;", "/bodyset/b1",
+          "ground", "<SimmSpline>", "<Constant/>", "CustomJoint", "<coordinates>c0 c1",
+          "\x00", "<!--", "]]>", "<?xml?>", "b1", "0 0 0 0 0 0 0"]
+
+
+@st.composite
+def mutated(draw):
+    text = GOOD
+    for _ in range(draw(st.integers(1, 4))):
+        i = draw(st.integers(0, len(text)))
+        j = draw(st.integers(i, min(len(text), i + 40)))
+        kind = draw(st.sampled_from(["delete", "insert", "replace", "duplicate"]))
+        tok = draw(st.sampled_from(TOKENS))
+        if kind == "delete":
+            text = text[:i] + text[j:]
+        elif kind == "insert":
+            text = text[:i] + tok + text[i:]
+        elif kind == "replace":
+            text = text[:i] + tok + text[j:]
+        else:
+            text = text[:j] + text[i:j] + text[j:]
+    return text
+
+
+@settings(max_examples=150, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_mutated_models_load_or_are_refused_cleanly(text):
+    try:
+        m = _load(text.encode("utf-8", "surrogatepass"))     # bytes: always the text itself
+    except (URDFError, ValueError) as e:
+        assert str(e)
+        return
+    # what loads is a usable model
+    import numpy as np
+    q = np.zeros(m.nq)
+    assert m.inverse_dynamics(q, q, q).shape == (m.nv,)
+
+
+def test_non_physical_inertia_is_read_with_a_warning():
+    body = _body("b").replace("<inertia>0.1 0.1 0.1 0 0 0</inertia>",
+                              "<inertia>0.09 0.01 0.011 0 0 0</inertia>")
+    with pytest.warns(urdf2dyn.URDFWarning, match=r"line 5: body 'b': <inertia> 0.09 0.01 "
+                      r"0.011: no rigid body has these moments"):
+        urdf2dyn.load(_doc(body, _pin("j", "/ground", "/bodyset/b")))

@@ -1,0 +1,191 @@
+"""An OpenSim model (.osim) written as URDF, exactly where URDF can say it.
+
+URDF has revolute, prismatic and fixed joints and no gravity. An OpenSim joint maps onto them
+exactly when each of its coordinates moves one transform axis through ``q`` or ``-q`` plus a
+constant: PinJoint, SliderJoint, WeldJoint, UniversalJoint, GimbalJoint, PlanarJoint and most
+CustomJoints (pelvis, hips, ankles) become chains of revolute and prismatic joints named after
+their coordinates, joined by massless links, with the same generalized coordinates, speeds and
+forces (OpenSim's rotations are body-fixed, its translations along the parent frame's axes,
+both of which a chain of joints reproduces). Anything else cannot be said in URDF: an axis
+moved by a spline, a polynomial or a scaled coordinate (a knee's translations, Rajagopal's knee
+rotations) is frozen at a pose (by default the coordinates' default values), and every frozen
+axis is reported by name, with the coordinate and the value it was frozen at.
+"""
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+from .warn import Urdf2dynWarning, report
+
+_AXES = ("rotation1", "rotation2", "rotation3", "translation1", "translation2", "translation3")
+
+
+def _rpy(R):
+    """URDF roll, pitch, yaw of a rotation matrix (R = Rz(yaw) Ry(pitch) Rx(roll))."""
+    pitch = math.atan2(-R[2, 0], math.hypot(R[0, 0], R[1, 0]))
+    if math.hypot(R[0, 0], R[1, 0]) < 1e-12:            # gimbal lock: put it all in roll
+        return math.atan2(-R[1, 2], R[1, 1]), pitch, 0.0
+    return math.atan2(R[2, 1], R[2, 2]), pitch, math.atan2(R[1, 0], R[0, 0])
+
+
+def _rot(axis, angle):
+    a = np.asarray(axis, float)
+    K = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+    return np.eye(3) + math.sin(angle) * K + (1 - math.cos(angle)) * K @ K
+
+
+def _T(R=None, p=None):
+    T = np.eye(4)
+    if R is not None:
+        T[:3, :3] = R
+    if p is not None:
+        T[:3, 3] = p
+    return T
+
+
+def _origin(T):
+    r, p, y = _rpy(T[:3, :3])
+    xyz = " ".join(f"{x:.17g}" for x in T[:3, 3])
+    return f'<origin xyz="{xyz}" rpy="{r:.17g} {p:.17g} {y:.17g}"/>'
+
+
+def _vec(v):
+    return " ".join(f"{x:.17g}" for x in v)
+
+
+def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
+                 strict: bool = False) -> str:
+    """Write an OpenSim model as URDF text (and to ``output`` when given).
+
+    Parameters
+    ----------
+    model : urdf2dyn.Model or path
+        An OpenSim model, loaded or a .osim path.
+    output : path, optional
+        Where to write the URDF.
+    q : array_like (nq,), optional
+        The pose at which axes URDF cannot express are frozen (rad, m; q order); default the
+        coordinates' default values.
+    strict : bool
+        Refuse (ValueError) instead of warning when something has to be approximated.
+
+    Returns
+    -------
+    str
+        The URDF document. Its joints are named after OpenSim's coordinates; links after the
+        bodies (massless links ``<joint>_<coordinate>`` between the joints of one OpenSim
+        joint). A Urdf2dynWarning names each frozen axis and says that URDF carries no
+        gravity (the model's own is printed, to be passed as ``--gravity``).
+    """
+    from .model import load
+    if not hasattr(model, "structure"):
+        model = load(model)
+    info = model._c.osim()
+    if info is None:
+        raise ValueError("osim_to_urdf: the model was not read from an OpenSim file")
+    s = model.structure()
+    coords = model.coordinates
+    q0 = np.array([coords[n].default if n in coords else 0.0 for n in model.q_names]
+                  if q is None else q, dtype=float)
+    if q0.shape != (model.nq,):
+        raise ValueError(f"osim_to_urdf: q must have shape ({model.nq},), got {q0.shape}")
+
+    own = {}                                   # body -> the link that is the body
+    for name, b, E, r in zip(s.link_names, s.link_body, s.link_E, s.link_r):
+        if int(b) not in own and np.allclose(E, np.eye(3), 0, 0) and not np.any(r):
+            own[int(b)] = name
+    links, joints, notes = [], [], []
+    inertial = {}
+    for b in range(1, s.nbody):
+        m = float(s.mass[b])
+        if m > 0:
+            c = s.h[b] / m
+            Ic = s.Ib[b] - m * (np.dot(c, c) * np.eye(3) - np.outer(c, c))
+            inertial[own[b]] = (m, c, Ic)
+
+    def coord_name(b, k):
+        return model.q_names[int(s.q_index[b]) + k]
+
+    def limit(name):
+        c = coords.get(name)
+        if c is None or not (math.isfinite(c.lower) and math.isfinite(c.upper)):
+            return ""
+        return f'<limit lower="{c.lower:.17g}" upper="{c.upper:.17g}" effort="0" velocity="0"/>'
+
+    def movable(name, kind, parent, child, T, axis):
+        joints.append(f'<joint name="{name}" type="{kind}"><parent link="{parent}"/>'
+                      f'<child link="{child}"/>{_origin(T)}<axis xyz="{_vec(axis)}"/>'
+                      f'{limit(name)}</joint>')
+
+    def fixed(name, parent, child, T):
+        joints.append(f'<joint name="{name}" type="fixed"><parent link="{parent}"/>'
+                      f'<child link="{child}"/>{_origin(T)}</joint>')
+
+    custom = {b: (jname, axes) for jname, b, axes in info["custom"]}
+    values = dict(zip(custom, model._c.axis_values(q0)))
+    for b in range(1, s.nbody):
+        parent, child = own[int(s.parent[b])], own[b]
+        T = _T(np.asarray(s.Xtree_E[b]).T, s.Xtree_r[b])     # parent body -> joint frame F
+        jtype = s.jtype[b]
+        if jtype in ("revolute", "prismatic"):
+            movable(coord_name(b, 0), jtype, parent, child, T, s.axis[b])
+            continue
+        jname, axes = custom[b]
+        used, frozen, current = set(), [], parent
+        # translations first (along F's axes), then the body-fixed rotations in order
+        for k in (3, 4, 5, 0, 1, 2):
+            axis, c, lin = axes[k]
+            axis = np.array(axis)
+            pure = (c >= 0 and lin is not None and abs(lin[0]) == 1.0 and c not in used)
+            if pure:
+                used.add(c)
+                name = coord_name(b, c)
+                offset = lin[1] * axis
+                T = T @ (_T(p=offset) if k >= 3 else _T(_rot(axis, lin[1])))
+                link = f"{jname}_{name}"
+                links.append(link)
+                movable(name, "prismatic" if k >= 3 else "revolute", current, link, T,
+                        lin[0] * axis)
+                current, T = link, np.eye(4)
+                continue
+            value = values[b][k]
+            if c >= 0:
+                frozen.append(f"{_AXES[k]} (a function of {coord_name(b, c)}) at "
+                              f"{coord_name(b, c)} = {q0[int(s.q_index[b]) + c]:g} "
+                              f"(value {value:g})")
+            T = T @ (_T(p=value * axis) if k >= 3 else _T(_rot(axis, value)))
+        fixed(f"{jname}_to_{child}", current, child, T)
+        lost = [coord_name(b, c) for c in range(int(s.nq[b])) if c not in used]
+        if frozen:
+            notes.append(f"joint '{jname}': URDF cannot express " + "; ".join(frozen) +
+                         ": frozen there" + (f"; coordinate{'s' if len(lost) > 1 else ''} "
+                                             f"{', '.join(lost)} removed" if lost else ""))
+
+    for name, b, E, r in zip(s.link_names, s.link_body, s.link_E, s.link_r):
+        if name != own[int(b)]:
+            fixed(f"{name}_fixed", own[int(b)], name, _T(np.asarray(E).T, r))
+
+    body = []
+    for name in list(s.link_names) + links:
+        if name in inertial:
+            m, c, I = inertial[name]
+            body.append(f'<link name="{name}"><inertial><origin xyz="{_vec(c)}" rpy="0 0 0"/>'
+                        f'<mass value="{m:.17g}"/><inertia ixx="{I[0, 0]:.17g}" '
+                        f'ixy="{I[0, 1]:.17g}" ixz="{I[0, 2]:.17g}" iyy="{I[1, 1]:.17g}" '
+                        f'iyz="{I[1, 2]:.17g}" izz="{I[2, 2]:.17g}"/></inertial></link>')
+        else:
+            body.append(f'<link name="{name}"/>')
+    g = " ".join(f"{x:g}" for x in model.gravity)
+    text = (f'<?xml version="1.0"?>\n<!-- converted by urdf2dyn from the OpenSim model '
+            f'"{model.name}"; gravity {g} (URDF carries none) -->\n'
+            f'<robot name="{model.name}">\n' + "\n".join(body + joints) + "\n</robot>\n")
+    where = f"{os.fspath(output)}: " if output is not None else ""
+    for n in notes:
+        report(where + n, strict=strict, category=Urdf2dynWarning, stacklevel=3)
+    if output is not None:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(text)
+    return text
