@@ -19,7 +19,7 @@ import numpy as np
 import urdf2dyn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DATA = os.path.join(HERE, "..", "tests", "data", "osim")
+DATA = os.path.join(HERE, "..", "tests", "data", "opensim_models", "Models")
 MODELS = [("gait2354 (OpenSim 2/3 layout)", "gait2354_simbody_v2.osim"),
           ("gait2392", "gait2392_millard2012muscle.osim"),
           ("Gait10dof18musc", "gait10dof18musc.osim"),

@@ -1,6 +1,6 @@
 """OpenSim models (.osim) read by the C core, against OpenSim 4.6 itself.
 
-Oracles, all OpenSim's: the published models of opensim-models (tests/data/osim/README.md)
+Oracles, all OpenSim's: the published models of opensim-models (tests/data/opensim_models/Models/README.md)
 and small models written here with every joint type and axis function, loaded by OpenSim;
 its InverseDynamicsSolver on random states (q beyond the spline knots included), its mass
 matrix (SimbodyMatterSubsystem.calcM), body placements and marker positions. Rajagopal's
@@ -21,7 +21,7 @@ import pytest
 import urdf2dyn
 from urdf2dyn.batch import available_simd_paths, set_simd_path, simd_path
 
-DATA = os.path.join(os.path.dirname(__file__), "data", "osim")
+DATA = os.path.join(os.path.dirname(__file__), "data", "opensim_models", "Models")
 MODELS = {
     "gait2354": "gait2354_simbody_v2.osim",          # OpenSim 2/3 layout (Version 20303)
     "gait2392": "gait2392_millard2012muscle.osim",

@@ -268,7 +268,9 @@ def load_mapping(mapping):
 def angle_columns(names, model=None, linear=(), velocity=False):
     """Boolean mask: which of names are angles (the columns a degrees/radians conversion touches).
 
-    With a model: exactly its rotational coordinates, from the joint types: revolute and
+    With an OpenSim model: its coordinates whose motion type is rotational (not translational
+    nor coupled, as OpenSim converts them). With a URDF model: exactly its rotational
+    coordinates, from the joint types: revolute and
     continuous joints, a planar joint's ``_theta``, and (velocity=True: rates) a floating
     joint's ``_wx _wy _wz``; any other column (translations, quaternions, forces, unknown names)
     is not an angle. Without a model, OpenSim's rule (``inDegrees`` covers rotational coordinates
@@ -278,6 +280,12 @@ def angle_columns(names, model=None, linear=(), velocity=False):
     (``ground_force_*``, ``ground_torque_*``, ``*_force``, ``*_moment``). linear: more names that
     are not angles."""
     linear = set(linear or ())
+    coordinates = getattr(model, "coordinates", None)
+    if coordinates:          # an OpenSim model: its coordinates' motion types decide (a
+        # "coupled" one, e.g. knee_angle_r_beta, is never converted, and OpenSim names its
+        # generalized force _force)
+        ang = {n for n, c in coordinates.items() if c.motion == "rotational"}
+        return np.array([n in ang and n not in linear for n in names], dtype=bool)
     if model is not None:
         ang = set()
         for j in model.joints:
