@@ -53,7 +53,7 @@ from ...warn import report
 from ..markers import LENGTH_UNITS, Markers, rotation_matrix
 from ..trajectory import MotionError
 
-__all__ = ["read_c3d", "C3D", "Plate", "Event", "plate_loads", "CONTACT_THRESHOLD"]
+__all__ = ["read_c3d", "write_grf", "grf_columns", "C3D", "Plate", "Event", "CONTACT_THRESHOLD"]
 
 #: Below this force (N) along its normal a plate has no contact and no centre of pressure.
 CONTACT_THRESHOLD = 20.0
@@ -320,7 +320,7 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
     with np.errstate(all="ignore"):
         f, m = _plate_wrench(ptype, raw, orig, cm)
     kpoly = poly[12 * k:12 * k + 12] if ptype == 3 and len(poly) >= 12 * (k + 1) else None
-    return plate_loads(k + 1, ptype, box, frame, f, m, arate, prate, c, rate, threshold, kpoly,
+    return _plate_loads(k + 1, ptype, box, frame, f, m, arate, prate, c, rate, threshold, kpoly,
                        where, strict)
 
 
@@ -388,7 +388,7 @@ def _plate_wrench(ptype, raw, orig, cm):
     return w[:, :3], w[:, 3:] + np.cross(w[:, :3], o)
 
 
-def plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, threshold, poly,
+def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, threshold, poly,
                 where, strict):
     """A Plate from the per-analog-sample force and moment (plate axes, about the surface
     centre): resampled, thresholded, centre of pressure and free moment, in the lab."""
@@ -435,3 +435,35 @@ def _kistler_cop_correction(cop, p):
     dx = (p[0] * y**4 + p[1] * y**2 + p[2]) * x**3 + (p[3] * y**4 + p[4] * y**2 + p[5]) * x
     dy = (p[6] * x**4 + p[7] * x**2 + p[8]) * y**3 + (p[9] * x**4 + p[10] * x**2 + p[11]) * y
     return np.column_stack([x - dx, y - dy, cop[:, 2]])
+
+
+# ============================================================================ writing
+
+def grf_columns(plates, prefix="{n}_"):
+    """(labels, data) of the plates' loads in OpenSim's layout: per plate in plate order,
+    ``<n>_ground_force_vx vy vz``, ``<n>_ground_force_px py pz``, ``<n>_ground_torque_x y z``
+    (N, m, N·m; the torque is the free moment about the centre of pressure). Where a plate
+    has no contact the force and torque are 0 and the point is written as 0 too (OpenSim's
+    tools cannot read a missing value, and a zero force applied anywhere does nothing)."""
+    labels, cols = [], []
+    for p in plates:
+        pre = prefix.format(n=p.number)
+        for kind, x in (("ground_force_v", p.force), ("ground_force_p", p.cop),
+                        ("ground_torque_", p.moment)):
+            labels += [f"{pre}{kind}{ax}" for ax in "xyz"]
+            cols.append(np.where(np.isfinite(x), x, 0.0))
+    return labels, (np.column_stack(cols) if cols else np.zeros((0, 0)))
+
+
+def write_grf(path, plates, name=None):
+    """Write force plates as an OpenSim .mot (``inDegrees=no``): ``time`` then
+    :func:`grf_columns`. Every plate must share one time axis (read with the same rate)."""
+    from .opensim import _write_sto
+    if not plates:
+        raise MotionError(f"{os.fspath(path)}: no force plates to write")
+    time = plates[0].time
+    if any(len(p.time) != len(time) for p in plates):
+        raise MotionError(f"{os.fspath(path)}: the plates have different sample counts")
+    labels, data = grf_columns(plates)
+    _write_sto(os.fspath(path), ["time"] + labels, np.column_stack([time, data]), False,
+               name or os.path.splitext(os.path.basename(os.fspath(path)))[0])
