@@ -52,6 +52,7 @@ from numpy.typing import NDArray
 from ...warn import report
 from ..markers import LENGTH_UNITS, Markers, rotation_matrix
 from ..trajectory import MotionError
+from ._c3dcheck import check_c3d
 
 __all__ = ["read_c3d", "write_grf", "grf_columns", "C3D", "Plate", "Event", "CONTACT_THRESHOLD"]
 
@@ -172,6 +173,9 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
     source = os.fspath(path)
     if not os.path.isfile(source):
         raise MotionError(f"{source}: no such file")
+    short = check_c3d(source)       # ezc3d trusts the file's sizes; a bad one could crash it
+    if short:
+        report(short, strict=strict, error=MotionError)
     try:
         c = ezc3d.c3d(source)
     except Exception as e:          # ezc3d raises RuntimeError/IndexError/... on bad bytes
@@ -264,7 +268,8 @@ def _plates(c, source, markers, threshold, rate, strict):
     corners = np.asarray(_param(params, "FORCE_PLATFORM", "CORNERS", []), dtype=float)
     origin = np.asarray(_param(params, "FORCE_PLATFORM", "ORIGIN", []), dtype=float)
     cal = np.asarray(_param(params, "FORCE_PLATFORM", "CAL_MATRIX", []), dtype=float)
-    poly = np.asarray(_param(params, "FORCE_PLATFORM", "FPCOPPOLY", []), dtype=float).ravel()
+    # stored as the C3D format does, first index fastest: 12 coefficients per plate
+    poly = np.asarray(_param(params, "FORCE_PLATFORM", "FPCOPPOLY", []), dtype=float).ravel(order="F")
     out = []
     for k in range(used):
         where = f"{source}: force plate {k + 1}"
@@ -304,7 +309,7 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
             raise MotionError(f"{where}: a type-4 plate needs its 6x6 "
                               "FORCE_PLATFORM:CAL_MATRIX, which the file does not give; "
                               "without it the channels cannot be turned into forces")
-        cm = cal[:, :, k].T            # stored column-major: CAL[i, j] = value[j, i]
+        cm = cal[:, :, k]        # CAL[i, j]: channel j's share of output i (ezc3d's order)
     scale = LENGTH_UNITS[punits]
     box = corners[:, :, k].T * scale                                  # (4, 3) m
     orig = origin[:, k] * scale
@@ -316,12 +321,15 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
                           "calibration in the file is missing or corrupted")
     frame = _plate_frame(box, where)
     units = [aunits[i] if i < len(aunits) else "" for i in ch]
-    raw = analogs[ch].T * _channel_scales(ptype, units, punits, where, strict)   # (S, nch)
+    if ptype == 4:      # CAL_MATRIX takes the channels as stored to N and N·(POINT:UNITS)
+        raw = analogs[ch].T
+    else:
+        raw = analogs[ch].T * _channel_scales(ptype, units, punits, where, strict)  # (S, nch)
     with np.errstate(all="ignore"):
-        f, m = _plate_wrench(ptype, raw, orig, cm)
+        f, m = _plate_wrench(ptype, raw, orig, cm, scale)
     kpoly = poly[12 * k:12 * k + 12] if ptype == 3 and len(poly) >= 12 * (k + 1) else None
     return _plate_loads(k + 1, ptype, box, frame, f, m, arate, prate, c, rate, threshold, kpoly,
-                       where, strict)
+                        LENGTH_UNITS[punits], where, strict)
 
 
 def _plate_frame(box, where):
@@ -367,8 +375,9 @@ def _channel_scales(ptype, units, punits, where, strict):
     return np.array(out)
 
 
-def _plate_wrench(ptype, raw, orig, cm):
-    """Force and moment about the plate's surface centre, in plate axes, per analog sample."""
+def _plate_wrench(ptype, raw, orig, cm, length):
+    """Force and moment about the plate's surface centre, in plate axes, per analog sample
+    (length: metres per POINT:UNITS, the unit of a type-4 plate's calibrated moments)."""
     if ptype == 1:
         f = raw[:, 0:3]
         cop = np.column_stack([raw[:, 3], raw[:, 4], np.zeros(len(raw))])
@@ -385,11 +394,12 @@ def _plate_wrench(ptype, raw, orig, cm):
     # ORIGIN: transducer -> surface centre, up, i.e. negative plate z; a file with z > 0
     # gives the opposite vector (AMTI's x0 y0 z0: centre -> transducer), negated whole.
     o = -orig if orig[2] > 0 else orig
-    return w[:, :3], w[:, 3:] + np.cross(w[:, :3], o)
+    moment = w[:, 3:] * (length if cm is not None else 1.0)
+    return w[:, :3], moment + np.cross(w[:, :3], o)
 
 
-def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, threshold, poly,
-                where, strict):
+def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, threshold, poly, unit,
+                 where, strict):
     """A Plate from the per-analog-sample force and moment (plate axes, about the surface
     centre): resampled, thresholded, centre of pressure and free moment, in the lab."""
     s = len(f)
@@ -414,8 +424,8 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
         contact = np.isfinite(up) & (np.abs(up) >= threshold)
         fz = np.where(contact, f[:, 2], np.nan)
         cop = np.column_stack([-m[:, 1] / fz, m[:, 0] / fz, np.zeros(len(f))])
-        if poly is not None and np.any(poly):
-            cop = _kistler_cop_correction(cop, poly)
+        if poly is not None and np.any(poly):      # its coefficients are for the file's units
+            cop = _kistler_cop_correction(cop / unit, poly) * unit
         tz = m[:, 2] - (cop[:, 0] * f[:, 1] - cop[:, 1] * f[:, 0])
     if np.any(contact) and np.median(up[contact]) < 0:
         report(f"{where}: its force points down into the plate while loaded (median "
