@@ -14,6 +14,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 ezc3d = pytest.importorskip("ezc3d")
 c3dpkg = pytest.importorskip("c3d")
@@ -351,3 +353,28 @@ def test_truncated_files_are_refused_or_read_short(tmp_path, size):
         assert "cut.c3d" in str(e)
     else:
         pytest.fail("a truncated file read without a word")
+
+
+_SMALL = open(TYPE3, "rb").read()      # 9 KB: header, parameters and 2 frames
+
+
+@settings(max_examples=120, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cut=st.integers(0, len(_SMALL)),
+       flips=st.lists(st.tuples(st.integers(0, 2047), st.integers(0, 255)), max_size=8))
+def test_mutated_bytes_are_read_or_refused(tmp_path, cut, flips):
+    """A real file truncated and with bytes of its header and parameter section changed: read,
+    or refused with a MotionError/ValueError naming the file; never a crash (ezc3d alone can
+    crash on such files: read_c3d checks their structure first) nor another exception."""
+    data = bytearray(_SMALL[:max(cut, 1024)] if flips else _SMALL[:cut])
+    for pos, value in flips:
+        if pos < len(data):
+            data[pos] = value
+    path = tmp_path / "mutant.c3d"
+    path.write_bytes(bytes(data))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        try:
+            C.read_c3d(path)
+        except (MotionError, ValueError) as e:
+            assert "mutant.c3d" in str(e)
