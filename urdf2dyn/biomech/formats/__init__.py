@@ -20,6 +20,7 @@ from ..trajectory import MotionError, Trajectory
 from .csv import from_dataframe, read_csv, read_table, to_dataframe, write_csv, write_table
 from .humod import HUMOD_LENGTH_SCALE, read_humod, write_humod
 from .opensim import (ExternalForce, ExternalLoads, ExternalLoadsError, read_external_loads,
+                      write_external_loads,
                       read_opensim, read_sto_table, write_opensim)
 from .torques import read_torques, torque_names, write_torques
 from .c3d import C3D, Event, Plate, read_c3d, write_grf
@@ -30,7 +31,7 @@ __all__ = ["read", "write", "read_columns", "read_csv", "write_csv", "read_table
            "read_external_loads", "ExternalLoads", "ExternalForce", "ExternalLoadsError",
            "read_humod", "write_humod", "HUMOD_LENGTH_SCALE", "read_torques", "write_torques",
            "torque_names", "read_c3d", "write_grf", "C3D", "Plate", "Event", "read_trc",
-           "write_trc", "convert", "CONVERTERS"]
+           "write_trc", "convert", "CONVERTERS", "write_external_loads"]
 
 _READERS: dict[str, Callable[..., Trajectory]] = {
     ".csv": read_csv, ".mot": read_opensim, ".sto": read_opensim, ".mat": read_humod}
