@@ -378,3 +378,36 @@ def test_mutated_bytes_are_read_or_refused(tmp_path, cut, flips):
             C.read_c3d(path)
         except (MotionError, ValueError) as e:
             assert "mutant.c3d" in str(e)
+
+
+@settings(max_examples=40, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rotate=st.one_of(st.none(), st.sampled_from(["x:-90", "y:90,z:45", "x:", "q:9", "x:1e400",
+                                                   ",", "x:-90,y"]),
+                        st.text(max_size=8)),
+       threshold=st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True)),
+       units=st.sampled_from(["mm", "cm", "m"]),
+       suffix=st.sampled_from([".trc", ".mot", ".sto", ".csv", ""]))
+def test_convert_options_end_in_a_file_or_a_message(tmp_path, capsys, rotate, threshold, units,
+                                                     suffix):
+    """Every combination of convert's options: exit 0 with the file written, or exit 1 with
+    'urdf2dyn convert: error: ...'; never a traceback."""
+    from urdf2dyn.cli import main
+    out = tmp_path / f"out{suffix}"
+    argv = ["convert", TYPE3, "-o", str(out), "--units", units]
+    if rotate is not None:
+        argv += [f"--rotate={rotate}"]
+    if threshold is not None:
+        argv += [f"--threshold={threshold!r}"]
+    status = main(argv)
+    err = capsys.readouterr().err
+    if status == 0:
+        assert out.exists()
+    else:
+        assert status == 1 and "urdf2dyn convert: error: " in err
+
+
+@pytest.mark.parametrize("threshold", [-1.0, float("nan"), float("inf"), "20"])
+def test_bad_threshold_is_refused(threshold):
+    with pytest.raises(ValueError, match="threshold: expected a force >= 0 N"):
+        C.read_c3d(TYPE3, threshold=threshold)

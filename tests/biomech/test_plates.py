@@ -12,7 +12,7 @@ from urdf2dyn import Urdf2dynWarning
 from urdf2dyn.forces import wrench_at_point
 from urdf2dyn.biomech.formats import read_external_loads, write_external_loads
 from urdf2dyn.biomech.formats.c3d import Plate
-from urdf2dyn.biomech.plates import assign_plates
+from urdf2dyn.biomech.plates import assign_plates, foot_positions
 from urdf2dyn.biomech.trajectory import MotionError
 
 QUALISYS = os.path.join(os.path.dirname(__file__), os.pardir, "data", "c3d", "Qualisys.c3d")
@@ -102,3 +102,24 @@ def test_external_loads_pair_is_read_by_opensim_and_by_us(trial, tmp_path):
     labels = list(table.getColumnLabels())
     assert labels[:3] == ["r_ground_force_vx", "r_ground_force_vy", "r_ground_force_vz"]
     np.testing.assert_allclose(table.getMatrix().to_numpy()[:, 9:12], loads.grf["l"])
+
+
+def test_foot_positions_by_forward_kinematics_decide_the_plate():
+    """robot2r: link2's origin is at 2 (cos q1, sin q1, 0) (closed form); a plate loaded at
+    (2, 0, 0) goes to it, not to link1 at the origin."""
+    import urdf2dyn
+    model = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
+    n = 60
+    q = np.zeros((n, 2))
+    q[:, 0] = np.linspace(-0.05, 0.05, n)
+    q[:, 1] = np.linspace(0, 1, n)
+    feet = foot_positions(model, q, {"A": "link2", "B": "link1"})
+    np.testing.assert_allclose(feet["A"], np.column_stack([2 * np.cos(q[:, 0]),
+                                                           2 * np.sin(q[:, 0]), 0 * q[:, 0]]),
+                               atol=1e-12)
+    t = np.arange(n) / 100
+    f = np.zeros((n, 3)); f[5:50] = [0, 0, 300]
+    loads = assign_plates([_plate(1, 1.8, t, f, np.tile([2.0, 0.05, 0.0], (n, 1)))], feet)
+    assert [c[3] for c in loads.meta["contacts"]] == ["A"]
+    with pytest.raises(MotionError, match="'calcn_r' is not a link of the model"):
+        foot_positions(model, q, {"R": "calcn_r"})

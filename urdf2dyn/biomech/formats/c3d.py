@@ -171,6 +171,10 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
     """
     ezc3d = _ezc3d()
     source = os.fspath(path)
+    if not (isinstance(threshold, (int, float)) and np.isfinite(threshold) and threshold >= 0):
+        raise ValueError(f"threshold: expected a force >= 0 N (e.g. 20), got {threshold!r}")
+    if rate not in ("markers", "analog"):
+        raise ValueError(f"rate: expected 'markers' or 'analog', got {rate!r}")
     if not os.path.isfile(source):
         raise MotionError(f"{source}: no such file")
     short = check_c3d(source)       # ezc3d trusts the file's sizes; a bad one could crash it
@@ -421,7 +425,7 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
         raise ValueError(f"rate: expected 'markers' or 'analog', got {rate!r}")
     with np.errstate(all="ignore"):
         up = -f[:, 2]                      # plate z points into the plate
-        contact = np.isfinite(up) & (np.abs(up) >= threshold)
+        contact = np.isfinite(up) & (np.abs(up) >= threshold) & (up != 0)
         fz = np.where(contact, f[:, 2], np.nan)
         cop = np.column_stack([-m[:, 1] / fz, m[:, 0] / fz, np.zeros(len(f))])
         if poly is not None and np.any(poly):      # its coefficients are for the file's units
