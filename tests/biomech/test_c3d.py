@@ -414,3 +414,15 @@ def test_convert_options_end_in_a_file_or_a_message(tmp_path, capsys, rotate, th
 def test_bad_threshold_is_refused(threshold):
     with pytest.raises(ValueError, match="threshold: expected a force >= 0 N"):
         C.read_c3d(TYPE3, threshold=threshold)
+
+
+def test_a_plate_storing_the_action_is_warned_about(tmp_path):
+    """The same trial with its analog channels negated (written by ezc3d): the loaded force
+    now points down into the plates, which the reader names instead of using silently."""
+    c = ezc3d.c3d(QUALISYS)
+    c["data"]["analogs"] = -c["data"]["analogs"]
+    path = str(tmp_path / "action.c3d")
+    c.write(path)
+    with pytest.warns(Urdf2dynWarning, match=r"force plate 1: its force points down into the "
+                                             r"plate while loaded"):
+        C.read_c3d(path)

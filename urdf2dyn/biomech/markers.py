@@ -97,8 +97,8 @@ def rotation_matrix(rotation):
         None: identity. A string: rotations about the lab's axes applied in order, each
         ``AXIS:DEGREES`` and separated by commas, e.g. ``"x:-90"`` takes a z-up lab (most
         motion-capture systems) to a y-up model (OpenSim's): the lab's z becomes the model's y
-        and the lab's y becomes the model's -z. ``"x:-90,y:-90"`` then also turns the lab's x
-        (walking direction) into the model's -z ... as the lab needs.
+        and the lab's y becomes the model's -z. ``"x:-90,y:90"`` then also turns about the
+        model's vertical, taking the lab's x to the model's -z.
 
     Raises
     ------

@@ -9,8 +9,9 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
 * markers: ``POINT:LABELS``, ``POINT:UNITS`` (mm, cm or m: positions are returned in m); a
   negative residual marks a point not seen in that frame, and so do coordinates that are exactly
   (0, 0, 0) (what many systems write for an occlusion): both become NaN.
-* analog channels: ``(raw - ANALOG:OFFSET) * ANALOG:SCALE * ANALOG:GEN_SCALE`` (ezc3d applies
-  it), in ``ANALOG:UNITS`` (N, N·mm or N·m, mm or m; a channel without a known unit is taken in
+* analog channels: ``(raw - ANALOG:OFFSET) * ANALOG:SCALE * ANALOG:GEN_SCALE`` for data stored
+  as integers, as stored for data stored as floats (ezc3d applies it, and the ``c3d`` package
+  agrees), in ``ANALOG:UNITS`` (N, N·mm or N·m, mm or m; a channel without a known unit is taken in
   N, N·POINT:UNITS or POINT:UNITS, with a warning).
 * force plates (``FORCE_PLATFORM:TYPE``, ``CHANNEL``, ``CORNERS``, ``ORIGIN``, ``CAL_MATRIX``):
   type 1: Fx Fy Fz Px Py Tz (the centre of pressure measured by the plate); type 2: Fx Fy Fz Mx
@@ -350,9 +351,8 @@ def _plate_frame(box, where):
 
 def _channel_scales(ptype, units, punits, where, strict):
     """Per channel factor to N, N·m or m from ANALOG:UNITS."""
-    kinds = {1: "FFFPPM", 2: "FFFMMM", 4: "FFFMMM", 3: "FFFFFFFF"}[ptype]
-    if ptype == 1:
-        kinds = "FFFLLM"
+    # F: a force (N), M: a moment (N·m), L: a length (m)
+    kinds = {1: "FFFLLM", 2: "FFFMMM", 3: "FFFFFFFF"}[ptype]
     out, guessed = [], []
     for kind, u in zip(kinds, units):
         lu = u.lower().replace(" ", "").replace("·", ".")
@@ -372,7 +372,7 @@ def _channel_scales(ptype, units, punits, where, strict):
             else:
                 guessed.append(u)
                 out.append(LENGTH_UNITS[punits])
-    if guessed and ptype != 4:
+    if guessed:
         report(f"{where}: ANALOG:UNITS {sorted(set(guessed))} are not force/moment/length units "
                f"of a type-{ptype} plate; forces were taken in N, moments in N·{punits} and "
                f"lengths in {punits}. Check the magnitudes", strict=strict, error=MotionError)
