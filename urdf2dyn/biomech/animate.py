@@ -64,6 +64,8 @@ def animate(model, time, q, markers=None, plates=None, path=None, fps=None, ever
         from matplotlib import animation
     except ImportError:
         raise ImportError("animate needs matplotlib: pip install \"urdf2dyn[plot]\"") from None
+    if path is not None and os.path.splitext(os.fspath(path))[1].lower() not in (".gif", ".mp4"):
+        raise ValueError(f"{os.fspath(path)}: expected a .gif or .mp4 file")
     time = np.asarray(time, dtype=float).reshape(-1)
     seg = stick_segments(model, q)
     if len(seg) != len(time):
