@@ -38,7 +38,8 @@ def test_header_only_file_ends_with_one_error(tmp_path):
 
 
 def _command_that_warns(monkeypatch, *found):
-    """Make `urdf2dyn check` emit the given warnings (category, message) and succeed."""
+    """Make `urdf2dyn check` emit the given warnings (category, message) and succeed
+    (build_parser binds cmd_check when main calls it)."""
     import urdf2dyn.cli as cli
 
     def cmd(args):
@@ -47,14 +48,6 @@ def _command_that_warns(monkeypatch, *found):
             print(f"after {message}", file=sys.stderr)     # printed after its warning
         return 0
     monkeypatch.setattr(cli, "cmd_check", cmd)
-    parser = cli.build_parser
-    monkeypatch.setattr(cli, "build_parser", lambda: _with_func(parser(), cmd))
-
-
-def _with_func(parser, func):
-    for action in parser._subparsers._group_actions:
-        action.choices["check"].set_defaults(func=func)
-    return parser
 
 
 def test_each_warning_printed_when_it_occurs_and_counted(monkeypatch, capsys):

@@ -20,7 +20,7 @@ from .urdf_findings import check
 from .forces import wrench_at_point
 from . import biomech, codegen
 from .biomech import (MotionError, Trajectory, TrialResult, human, human_model, humod_subject,
-                      inverse_dynamics_trial, run_trials)
+                      inverse_dynamics_trial, inverse_dynamics_setup, run_trials)
 from .batch import (available_simd_paths, get_num_threads, set_num_threads, set_simd_path,
                     simd_path)
 from .bundled import data_path
@@ -35,7 +35,7 @@ from ._version import __version__
 __all__ = ["load", "Model", "Joint", "URDFError", "wrench_at_point", "get_num_threads",
            "set_num_threads", "simulate", "data_path", "human", "human_model",
            "humod_subject", "biomech", "Trajectory", "MotionError", "Urdf2dynWarning", "URDFWarning", "codegen",
-           "inverse_dynamics_trial", "run_trials", "TrialResult",
+           "inverse_dynamics_trial", "inverse_dynamics_setup", "run_trials", "TrialResult",
            "identify", "base_parameters", "normalized_angular_momentum",
            "check", "simd_path", "set_simd_path", "available_simd_paths"]
 

@@ -38,6 +38,11 @@ def _model_path(path):
 
 def cmd_torques(args):
     from .biomech.pipeline import find_trials, inverse_dynamics_trial, run_trials
+    if args.setup:
+        return _torques_setup(args)
+    if not args.robot or not args.motion:
+        raise ValueError("give a model and motion files (urdf2dyn torques ROBOT MOTION ...), "
+                         "or an OpenSim setup file (--setup Setup_ID.xml)")
     model = load(_model_path(args.robot), floating_base=args.floating_base,
                  strict=args.strict)
     notes = [note for note in [_set_gravity(model, args.gravity)] if note]
@@ -51,13 +56,18 @@ def cmd_torques(args):
             os.makedirs(path, exist_ok=True)
     if args.plot:
         _need_matplotlib()
-    if args.filter is not None or args.derivatives != "gradient":
+    if args.processing == "opensim" and args.derivatives != DEFAULT_DERIVATIVES:
+        raise ValueError(f"--derivatives {args.derivatives} and --processing opensim: OpenSim's "
+                         "processing differentiates natural quintic splines; drop one")
+    if args.processing != "opensim" and (args.filter is not None
+                                         or args.derivatives != "gradient"):
         what = "--filter" if args.filter is not None else f"--derivatives {args.derivatives}"
         _need_scipy(what)
     options = dict(external_loads=args.external_loads, contacts=contacts,
                    mapping=args.mapping, degrees=args.degrees, filter_hz=args.filter,
                    filter_loads=args.filter_loads == "yes", derivatives=args.derivatives,
-                   max_gap=args.max_gap, strict=args.strict)
+                   max_gap=args.max_gap, strict=args.strict,
+                   processing=args.processing or "urdf2dyn", time_range=args.time_range)
     if not multi:
         path, grf = jobs[0]
         results = [inverse_dynamics_trial(model, path, grf, **options)]
@@ -72,6 +82,44 @@ def cmd_torques(args):
         _summary(model, args, results[0], outputs[0], notes)
     else:
         _multi_summary(model, args, results, outputs, notes)
+    return 0
+
+
+def _torques_setup(args):
+    """--setup: OpenSim's inverse-dynamics tool from its setup file (the library's
+    inverse_dynamics_setup), the torques written where the setup says unless -o."""
+    from .biomech.pipeline import inverse_dynamics_setup
+    if args.motion:
+        raise ValueError(f"--setup names the motion (its coordinates_file): drop {args.motion}")
+    if args.processing == "urdf2dyn":
+        raise ValueError("--setup runs OpenSim's processing: drop --processing urdf2dyn, or "
+                         "pass the setup's files to urdf2dyn torques ROBOT MOTION instead")
+    for flag, given in (("--grf", args.grf), ("--external-loads", args.external_loads),
+                        ("--filter", args.filter is not None), ("--mapping", args.mapping),
+                        ("--degrees", args.degrees)):
+        if given:
+            raise ValueError(f"{flag} and --setup: the setup file gives the loads, cutoff and "
+                             f"columns; drop {flag} (or edit the setup)")
+    from .biomech.formats import read_id_setup
+    setup = read_id_setup(args.setup, strict=args.strict, need_model=not args.robot)
+    if args.robot:
+        model = load(_model_path(args.robot), floating_base=args.floating_base,
+                     strict=args.strict)
+    elif setup.model_file is None:
+        raise ValueError(f"{setup.path}: <model_file> is empty: give the model (urdf2dyn "
+                         "torques --setup SETUP MODEL)")
+    else:
+        model = load(setup.model_file, strict=args.strict)
+    notes = [note for note in [_set_gravity(model, args.gravity)] if note]
+    res = inverse_dynamics_setup(setup, model, time_range=args.time_range,
+                                 contacts=_parse_contacts(args.contact), max_gap=args.max_gap,
+                                 strict=args.strict)
+    if not args.output:
+        args.output = res.record["output"]
+        os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
+    args.external_loads = res.record.get("loads")
+    written = _write_outputs(model, res, args, False)
+    _summary(model, args, res, written, notes)
     return 0
 
 
@@ -97,7 +145,7 @@ def _write_outputs(model, res, args, multi):
     if args.output:
         out = _out_path(args.output, res.path, multi, "_torques", args.format)
         formats.write_torques(out, res.t, res.tau / mass if args.per_kg else res.tau, model,
-                         per_kg=args.per_kg)
+                              per_kg=args.per_kg, order=res.record.get("columns"))
         written.append(out)
     if args.residuals and res.residuals is not None:
         out = _out_path(args.residuals, res.path, multi, "_residuals", "csv")
@@ -456,9 +504,10 @@ def build_parser():
         "'<dof>_vel' and '<dof>_acc' columns, otherwise estimated from the positions. Ground "
         "reactions (force, centre of pressure and free moment per foot) are applied to the foot "
         "links; the root's residual force and moment are reported.")
-    p.add_argument("robot", help="URDF file (or the name of a bundled one, e.g. "
-                                 "humod_subject_a.urdf)")
-    p.add_argument("motion", nargs="+",
+    p.add_argument("robot", nargs="?",
+                   help="URDF file (or the name of a bundled one, e.g. humod_subject_a.urdf); "
+                        "with --setup, a model to use instead of the setup's model_file")
+    p.add_argument("motion", nargs="*",
                    help="motion file(s), or directories of them (files named <stem>_grf.<ext> "
                         "there are the ground reactions of the motion with the same stem)")
     p.add_argument("-o", "--output",
@@ -529,6 +578,19 @@ def build_parser():
                    help="with several motions, run them on this Dask cluster (e.g. "
                         "tcp://host:8786; pip install \"urdf2dyn[dask]\")")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--setup", metavar="SETUP_ID.xml",
+                   help="run an OpenSim InverseDynamicsTool setup file as OpenSim does: its "
+                        "model_file, coordinates_file, external_loads_file, time_range, "
+                        "lowpass_cutoff_frequency_for_coordinates and output (results_directory"
+                        "/output_gen_force_file, unless -o); implies --processing opensim")
+    p.add_argument("--processing", choices=("urdf2dyn", "opensim"),
+                   help="urdf2dyn (default): the filter, derivatives and load interpolation "
+                        "above; opensim: OpenSim's inverse-dynamics tool exactly (--filter is "
+                        "then its padded 3rd-order IIR cutoff, natural quintic splines, cubic "
+                        "splines of the external loads, its output rows)")
+    p.add_argument("--time-range", type=float, nargs=2, metavar=("T0", "T1"),
+                   help="keep the samples from T0 to T1 s (the filter and derivatives see the "
+                        "whole trial); with --setup it overrides the setup's time_range")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="also print every DoF's peak torque for a human model")
     p.set_defaults(func=cmd_torques)

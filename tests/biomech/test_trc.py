@@ -2,7 +2,7 @@
 files written by OpenSim's API read, ours read back by OpenSim, and fuzzed.
 
 Data: opensim-models' Gait2392 subject01_walk1.trc and Hamner's subject02_running.trc
-(tests/data/trc/README.md)."""
+(tests/data/opensim_models/README.md)."""
 import os
 import warnings
 
@@ -16,9 +16,9 @@ from urdf2dyn.biomech.formats import read_trc, write_trc
 from urdf2dyn.biomech.markers import Markers, rotation_matrix
 from urdf2dyn.biomech.trajectory import MotionError
 
-DATA = os.path.join(os.path.dirname(__file__), os.pardir, "data", "trc")
-WALK = os.path.join(DATA, "subject01_walk1.trc")
-RUN = os.path.join(DATA, "subject02_running.trc")
+DATA = os.path.join(os.path.dirname(__file__), os.pardir, "data", "opensim_models")
+WALK = os.path.join(DATA, "Gait2392_Simbody", "subject01_walk1.trc")
+RUN = os.path.join(DATA, "Hamner", "subject02_running.trc")
 
 
 def opensim_markers(path):

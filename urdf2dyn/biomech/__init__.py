@@ -15,8 +15,9 @@ dynamics of :mod:`urdf2dyn`.
 from . import formats
 from .formats import read, write
 from .human import human, human_model, humod_subject
-from .pipeline import TrialResult, inverse_dynamics_trial, run_trials
+from .pipeline import TrialResult, inverse_dynamics_setup, inverse_dynamics_trial, run_trials
 from .trajectory import MotionError, Trajectory
 
 __all__ = ["formats", "read", "write", "Trajectory", "MotionError", "human", "human_model",
-           "humod_subject", "inverse_dynamics_trial", "run_trials", "TrialResult"]
+           "humod_subject", "inverse_dynamics_trial", "inverse_dynamics_setup", "run_trials",
+           "TrialResult"]

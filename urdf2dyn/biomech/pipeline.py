@@ -37,11 +37,13 @@ from . import formats, plausibility
 from . import grf as G
 from .formats.opensim import read_external_loads
 from .gait import CONTACT_THRESHOLD
+from .opensim_processing import id_kinematics, id_rows
 from .processing import (DEFAULT_MAX_GAP, estimate_derivatives, fill_gaps, fill_load_gaps,
                          lowpass)
 from .trajectory import MotionError, Trajectory
 
-__all__ = ["TrialResult", "inverse_dynamics_trial", "run_trials", "find_trials",
+__all__ = ["TrialResult", "inverse_dynamics_trial", "inverse_dynamics_setup", "run_trials",
+           "find_trials",
            "DEFAULT_DERIVATIVES", "MOTION_EXTENSIONS"]
 
 #: The one default derivative method (API and command line): finite differences, NumPy only.
@@ -153,7 +155,8 @@ def check_columns(path, traj, model):
 def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, contacts=None,
                            mapping=None, degrees=None, filter_hz=None, filter_loads=True,
                            derivatives=DEFAULT_DERIVATIVES, max_gap=DEFAULT_MAX_GAP,
-                           strict=False, checks_enabled=True):
+                           strict=False, checks_enabled=True, processing="urdf2dyn",
+                           time_range=None):
     """Joint torques of one recorded trial: the whole job, from files to a :class:`TrialResult`.
 
     Parameters
@@ -188,6 +191,20 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
         Every warning becomes a MotionError.
     checks_enabled : bool
         Run the plausibility checks (urdf2dyn.biomech.plausibility).
+    processing : {"urdf2dyn", "opensim"}
+        "urdf2dyn" (default): the steps above. "opensim": OpenSim's InverseDynamicsTool
+        exactly (urdf2dyn.biomech.opensim_processing): filter_hz is its
+        ``lowpass_cutoff_frequency_for_coordinates`` (a padded 3rd-order IIR filter run both
+        ways; None: no filter), derivatives come from natural quintic splines (derivatives
+        and filter_loads are not used, nor velocity columns in the file), the loads of an
+        ExternalLoads file are natural cubic splines of their data, coordinates missing from
+        the file take their default value (0) and extra columns are ignored, each with a
+        warning, and the rows are those OpenSim writes (padded rows included when the time
+        range reaches them). Needs nq == nv (no quaternion).
+    time_range : (t0, t1), optional
+        Keep the samples from t0 to t1 (s). The filter and derivatives use the whole trial
+        first. With processing="opensim", OpenSim's rule: from the last sample at or
+        before t0 to the last sample at or before t1.
 
     Returns
     -------
@@ -196,6 +213,13 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
     if external_loads is not None and grf is not None:
         raise ValueError("give either grf (ground reactions) or external_loads (an OpenSim "
                          "ExternalLoads file), not both")
+    if processing not in ("urdf2dyn", "opensim"):
+        raise ValueError(f"processing: expected 'urdf2dyn' or 'opensim', got {processing!r}")
+    opensim = processing == "opensim"
+    if time_range is not None:
+        t0, t1 = (float(x) for x in time_range)
+        if not t0 <= t1:
+            raise ValueError(f"time_range: expected t0 <= t1, got {t0:g} {t1:g}")
     start = _time.perf_counter()
     messages = []
     source = (os.fspath(motion) if isinstance(motion, (str, os.PathLike))
@@ -206,10 +230,13 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
         report(msg, strict=strict, error=MotionError, stacklevel=4)
 
     traj, units = _read_motion(motion, model, degrees, mapping)
+    if opensim:
+        for msg in _opensim_columns(source, traj, model):
+            warn(msg)
     check_columns(source, traj, model)
     record = {"source": source, "units": units, "filled_gaps": [], "filter_hz": filter_hz,
               "filter_loads": bool(filter_loads) if filter_hz is not None else None,
-              "max_gap": max_gap}
+              "max_gap": max_gap, "processing": processing, "time_range": time_range}
 
     # gaps in the coordinates (and in given rates), before anything spreads them
     q_raw, filled = fill_gaps(traj.time, traj.q, traj.names, max_gap, source)
@@ -230,13 +257,25 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
 
     t, q, v, a = traj.for_model(model)
     if checks_enabled:
+        for msg in plausibility.opensim_axes(model, traj.meta, source):
+            warn(msg)
         for msg in plausibility.units(model, q, degrees or units.startswith("degrees"), source):
             warn(msg)
         for msg in plausibility.joint_limits(model, t, q, source):
             warn(msg)
 
-    # derivatives (with the optional filter): one estimator
-    if v is None or a is None:
+    # derivatives (with the optional filter): one estimator, or OpenSim's processing
+    if opensim:
+        t, q, v, a = _opensim_kinematics(source, model, t, q, filter_hz, warn)
+        rows = id_rows(t, time_range)
+        if time_range is not None and (t1 < t[0] or t0 > t[-1]):
+            warn(f"{source}: the time range {t0:g} .. {t1:g} s lies outside the table's "
+                 f"{t[0]:g} .. {t[-1]:g} s: OpenSim's rule keeps the one row at "
+                 f"t = {t[rows[0]]:g} s; check the time range (--time-range, <time_range>)")
+        t, q, v, a = t[rows], q[rows], v[rows], a[rows]
+        record["derivatives"] = "natural quintic spline (OpenSim)"
+        record["filter_loads"] = False if filter_hz is not None else None
+    elif v is None or a is None:
         qf, v_est, a_est = estimate_derivatives(t, q, method=derivatives, cutoff_hz=filter_hz,
                                                    model=model, return_positions=True)
         if filter_hz is not None:
@@ -250,12 +289,19 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
             warn(f"{source}: velocities and accelerations are given in the file: they are used "
                  f"as they are, not filtered at {filter_hz:g} Hz")
             record["filter_hz"] = None
+    if time_range is not None and not opensim:
+        keep = (t >= t0) & (t <= t1)
+        if not keep.any():
+            raise MotionError(f"{source}: no sample in the time range {t0:g} .. {t1:g} s (the "
+                              f"trial runs {t[0]:g} .. {t[-1]:g} s)")
+        t, q, v, a = t[keep], q[keep], v[keep], a[keep]
 
     # loads
     f_ext, reactions, loads_source = None, None, None
     if external_loads is not None:
         loads = read_external_loads(external_loads)
-        f_ext = loads.wrenches(model, t, q, links=contacts)
+        f_ext = loads.wrenches(model, t, q, links=contacts,
+                               interpolation="spline" if opensim else "linear")
         loads_source = os.fspath(external_loads)
     else:
         if grf is not None:
@@ -274,7 +320,8 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
                     warn(msg)
             f_ext = G.external_loads(reactions, model, time=t, links=contacts)
     record["loads"] = loads_source
-    if f_ext is not None and filter_hz is not None and filter_loads and record["filter_hz"]:
+    if (f_ext is not None and filter_hz is not None and filter_loads and record["filter_hz"]
+            and not opensim):
         f_ext = {k: lowpass(t, w, filter_hz) for k, w in f_ext.items()}
 
     tau = model.inverse_dynamics(q, v, a, f_ext=f_ext)
@@ -283,7 +330,12 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
     except ValueError:
         residuals = None
 
+    gravity_wrong = []
     if checks_enabled and f_ext and residuals is not None:
+        gravity_wrong = plausibility.gravity(model, t, residuals.force, source)
+        for msg in gravity_wrong:
+            warn(msg)
+    if checks_enabled and f_ext and residuals is not None and not gravity_wrong:
         peak = float(np.linalg.norm(sum(f_ext.values())[:, :3], axis=1).max())
         com = model.center_of_mass(q)
         r = residuals                                   # shifted from the root origin to the CoM
@@ -292,13 +344,156 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
         for msg in plausibility.residuals(model, t, res_com, peak, _com_height(model, com, reactions),
                                     source):
             warn(msg)
-    if checks_enabled and reactions is not None and len(reactions.time) == len(t):
+    if (checks_enabled and reactions is not None and len(reactions.time) == len(t)
+            and np.array_equal(reactions.time, t)):
         links = G.contact_links(sorted(reactions.grf), model, contacts)
         for msg in plausibility.cop_distance(model, t, q, reactions, links, loads_source,
                                        CONTACT_THRESHOLD):
             warn(msg)
     record["elapsed_s"] = _time.perf_counter() - start
     return TrialResult(source, t, q, v, a, tau, residuals, f_ext, reactions, messages, record)
+
+
+def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, **options):
+    """OpenSim's inverse-dynamics tool run from its setup file (``urdf2dyn torques --setup``).
+
+    Reads the setup (urdf2dyn.biomech.formats.read_id_setup), loads its model_file with
+    urdf2dyn.load (or uses model), and runs :func:`inverse_dynamics_trial` with
+    ``processing="opensim"`` on its coordinates file, external loads, cutoff and time range.
+    The result's ``record["output"]`` is where OpenSim would write the generalized forces
+    (results_directory / output_gen_force_file) and ``record["columns"]`` the order of its
+    columns (the .osim's multibody tree order, urdf2dyn.biomech.formats.osim_coordinate_order;
+    None when the model's coordinates are not the .osim's); nothing is written here.
+
+    Parameters
+    ----------
+    setup : path or urdf2dyn.biomech.formats.IDSetup
+        The InverseDynamicsTool setup file, or one read already.
+    model : urdf2dyn.Model, optional
+        Use this model instead of the setup's model_file (e.g. the URDF an .osim was made
+        from; its gravity must be set to the .osim's).
+    time_range : (t0, t1), optional
+        Overrides the setup's time_range.
+    strict : bool
+        Warnings become errors.
+    **options
+        Passed to inverse_dynamics_trial (contacts, max_gap, checks_enabled, ...).
+
+    Returns
+    -------
+    TrialResult
+    """
+    from .formats.opensim_setup import IDSetup, read_id_setup
+    su = setup if isinstance(setup, IDSetup) else read_id_setup(setup, strict=strict)
+    if model is None:
+        if su.model_file is None:
+            raise MotionError(f"{su.path}: <model_file> is empty: name the .osim model (or "
+                              "pass a model)")
+        from ..model import load
+        model = load(su.model_file, strict=strict)
+    loads = su.external_loads_file
+    if loads is not None and su.excludes_all:
+        report(f"{su.path}: <forces_to_exclude> All also leaves out the external loads "
+               f"{loads} (as in OpenSim)", strict=strict, error=MotionError)
+        loads = None
+    if su.model_file and su.model_file.lower().endswith(".osim"):
+        kept = _forces_applied(su.model_file, su.forces_to_exclude)
+        if kept:
+            report(f"{su.path}: the model's force elements {kept[:6]}"
+                   f"{' ...' if len(kept) > 6 else ''} are not in <forces_to_exclude>: "
+                   "OpenSim would apply them, urdf2dyn applies no force element of a model; "
+                   "exclude them (e.g. Muscles, or All) to compare", strict=strict,
+                   error=MotionError)
+    res = inverse_dynamics_trial(model, su.coordinates_file, external_loads=loads,
+                                 filter_hz=su.lowpass_hz, processing="opensim",
+                                 time_range=time_range or su.time_range, strict=strict,
+                                 **options)
+    res.record.update(setup=su.path, output=su.output, model_file=su.model_file,
+                      columns=None)
+    if su.model_file and su.model_file.lower().endswith(".osim"):
+        from .formats.opensim_setup import osim_coordinate_order
+        order = osim_coordinate_order(su.model_file)
+        if sorted(order) == sorted(model.v_names):
+            res.record["columns"] = order            # OpenSim's column order
+    return res
+
+
+def _forces_applied(osim, excluded):
+    """Names of the ForceSet entries of an .osim file that OpenSim's tool would leave on
+    with forces_to_exclude (its keywords All, Actuators, Muscles; other names by name)."""
+    import xml.etree.ElementTree as ET
+    try:
+        root = ET.parse(osim).getroot()
+    except (ET.ParseError, OSError):
+        return []
+    keys = {x.upper() for x in excluded}
+    if "ALL" in keys:
+        return []
+    kept = []
+    for fs in root.iter("ForceSet"):
+        objects = fs.find("objects")
+        for elem in (objects if objects is not None else []):
+            name = elem.get("name") or elem.tag
+            muscle = "Muscle" in elem.tag
+            actuator = muscle or "Actuator" in elem.tag
+            if name in excluded or (muscle and "MUSCLES" in keys) or (
+                    actuator and "ACTUATORS" in keys):
+                continue
+            kept.append(name)
+    return kept
+
+
+def _opensim_columns(source, traj, model):
+    """OpenSim's tool on a coordinates file: a model coordinate the file lacks keeps its
+    default value (0), a column the model lacks is ignored; both are said. traj is changed
+    in place (its rates are dropped: OpenSim differentiates the coordinates itself)."""
+    notes = []
+    names = list(traj.names)
+    extra = [n for n in names if n not in model.q_names]
+    missing = [n for n in model.q_names if n not in names]
+    if extra:
+        keep = [k for k, n in enumerate(names) if n in model.q_names]
+        traj.q, traj.names = traj.q[:, keep], [names[k] for k in keep]
+        notes.append(f"{source}: columns {extra[:8]}{' ...' if len(extra) > 8 else ''} are not "
+                     f"coordinates of the model '{model.name}': ignored, as OpenSim's "
+                     "inverse-dynamics tool ignores them")
+    if missing:
+        traj.q = np.column_stack([traj.q, np.zeros((len(traj.time), len(missing)))])
+        traj.names = list(traj.names) + missing
+        notes.append(f"{source}: no column for the coordinates {missing[:8]}"
+                     f"{' ...' if len(missing) > 8 else ''}: held at 0 (their default value), "
+                     "as OpenSim's inverse-dynamics tool does; add them to the file if they move")
+    if traj.v is not None or traj.a is not None:
+        traj.v = traj.a = None
+        traj.v_names = None
+        notes.append(f"{source}: velocity/acceleration columns are not used: OpenSim's "
+                     "inverse-dynamics tool differentiates the coordinates (natural quintic "
+                     "splines)")
+    return notes
+
+
+def _opensim_kinematics(source, model, t, q, cutoff_hz, warn):
+    """OpenSim's processing of the coordinates (urdf2dyn.biomech.opensim_processing)."""
+    if model.nq != model.nv:
+        raise MotionError(f"{source}: processing='opensim' needs one coordinate per degree of "
+                          f"freedom (the model '{model.name}' has nq = {model.nq}, nv = "
+                          f"{model.nv}: a quaternion joint); use processing='urdf2dyn'")
+    if len(t) < 6:
+        raise MotionError(f"{source}: OpenSim's quintic splines need at least 6 samples, got "
+                          f"{len(t)}")
+    if cutoff_hz is not None:
+        fs = (len(t) - 1) / (t[-1] - t[0])
+        if cutoff_hz == 0:
+            warn(f"{source}: a cutoff of 0 Hz filters the coordinates into a polynomial "
+                 "extrapolation of their first samples (OpenSim does so too); use -1 (no "
+                 "filter) or a cutoff such as 6 Hz")
+        elif cutoff_hz >= fs / 2:
+            warn(f"{source}: cutoff {cutoff_hz:g} Hz at or above half the sampling rate "
+                 f"({fs / 2:g} Hz): lowered to {0.49 * fs:g} Hz, as OpenSim does")
+    try:
+        return id_kinematics(t, q, cutoff_hz)
+    except ValueError as e:
+        raise MotionError(f"{source}: {e}") from None
 
 
 def _fill_reaction_gaps(reactions, max_gap, source, record):

@@ -20,13 +20,20 @@ check                  warns when
                        under another foot, another plate, or in the wrong frame/units
 :func:`sampling`       forces sampled at a rate that is not an integer multiple of the
                        motion's (they are interpolated), or over a shorter time span
+:func:`gravity`        with loads, the mean root residual force plus the model's weight
+                       (the gravity the data balance) points along another axis than the
+                       model's gravity, by more than half the body weight
+:func:`opensim_axes`   a URDF model (z-up by convention) with gravity along z runs on an
+                       OpenSim .mot/.sto motion (OpenSim's convention is y-up)
 =====================  ====================================================================
 """
 import math
+import re
 
 import numpy as np
 
-__all__ = ["units", "joint_limits", "residuals", "cop_distance", "sampling",
+__all__ = ["units", "joint_limits", "residuals", "cop_distance", "sampling", "gravity",
+           "opensim_axes", "GRAVITY_WEIGHT_FRACTION",
            "LIMIT_MARGIN_RAD", "LIMIT_MARGIN_M", "COP_MAX_DISTANCE",
            "RESIDUAL_FORCE_FRACTION", "RESIDUAL_MOMENT_FRACTION"]
 
@@ -35,6 +42,7 @@ LIMIT_MARGIN_M = 0.05
 COP_MAX_DISTANCE = 0.3
 RESIDUAL_FORCE_FRACTION = 0.05      # Hicks et al. 2015: peak residual force / peak external force
 RESIDUAL_MOMENT_FRACTION = 0.01     # Hicks et al. 2015: RMS moment / (CoM height x peak force)
+GRAVITY_WEIGHT_FRACTION = 0.5       # gravity check: off-axis weight above half the body weight
 
 
 def _revolute(model):
@@ -169,3 +177,56 @@ def sampling(t_motion, t_forces, source, force_rate=None, motion_rate=None):
                        "get the nearest force sample (more than one force sample beyond is "
                        "refused)")
     return out
+
+
+def _gravity_text(g):
+    return " ".join(f"{x:g}" for x in g)
+
+
+def gravity(model, t, residual_force, source):
+    """The gravity the data balance, against the model's.
+
+    With external loads (ground reactions) that carry the body, the mean root residual force
+    over a trial is m (g_data - g_model): the loads hold the weight up along the data's
+    vertical while the model pulls along its own. g_model + mean residual / m is the gravity
+    the data imply; a component of it beyond GRAVITY_WEIGHT_FRACTION of |g| on another axis
+    than the model's gravity means the wrong vertical (e.g. a y-up recording run with the
+    URDF default (0, 0, -9.81)). residual_force: (N, 3) N, world axes."""
+    g = np.asarray(model.gravity, dtype=float)
+    mass = float(model.total_mass)
+    gn = float(np.linalg.norm(g))
+    F = np.asarray(residual_force, dtype=float)
+    if not (gn > 0 and mass > 0 and len(F)) or not np.isfinite(F).all():
+        return []
+    implied = g + F.mean(axis=0) / mass
+    axis = int(np.argmax(np.abs(implied)))
+    model_axis = int(np.argmax(np.abs(g)))
+    if axis == model_axis or abs(implied[axis]) < GRAVITY_WEIGHT_FRACTION * gn:
+        return []
+    suggest = np.zeros(3)
+    suggest[axis] = math.copysign(gn, implied[axis])
+    name = "xyz"[axis]
+    mean = F.mean(axis=0)
+    return [f"{source}: the root residual force averages ({', '.join(f'{x:.0f}' for x in mean)}) "
+            f"N over t = {t[0]:g} .. {t[-1]:g} s: the loads hold the body up along "
+            f"{'-' if implied[axis] > 0 else '+'}{name} (about its weight, {mass * gn:.0f} N) "
+            f"while the model's gravity is ({_gravity_text(g)}). Set the gravity of the data's "
+            f"vertical: --gravity {_gravity_text(suggest)} (model.gravity = "
+            f"({', '.join(f'{x:g}' for x in suggest)}))"]
+
+
+def opensim_axes(model, meta, source):
+    """A URDF model with gravity along z on an OpenSim-layout motion (.mot/.sto): OpenSim's
+    files are y-up (its models' gravity is (0, -9.81, 0)); say so before the numbers do.
+    meta: the motion's Trajectory.meta."""
+    if (meta or {}).get("format") != "opensim":
+        return []
+    if not re.search(r"<robot[\s>]", getattr(model, "_xml", "") or ""):
+        return []                                    # an .osim model carries its own gravity
+    g = np.asarray(model.gravity, dtype=float)
+    if not np.linalg.norm(g) > 0 or int(np.argmax(np.abs(g))) != 2:
+        return []
+    return [f"{source}: an OpenSim motion file (y up in OpenSim's convention) with the URDF "
+            f"model '{model.name}' whose gravity is ({_gravity_text(g)}) (z up, the URDF "
+            "default): if the recording is y-up, pass --gravity 0 -9.81 0 (model.gravity = "
+            "(0, -9.81, 0)); if it is z-up, ignore this"]

@@ -3,6 +3,7 @@ the file's extension.
 
 * :mod:`.csv`: CSV files and pandas DataFrames;
 * :mod:`.opensim`: OpenSim .mot/.sto tables and ExternalLoads setup files;
+* :mod:`.opensim_setup`: OpenSim's inverse-dynamics setup files (Setup_ID.xml);
 * :mod:`.humod`: HuMoD .mat files;
 * :mod:`.torques`: generalized forces as OpenSim's inverse-dynamics .sto or CSV;
 * :mod:`.c3d`: C3D motion-capture files (markers, force plates, events; needs ezc3d);
@@ -22,6 +23,7 @@ from .humod import HUMOD_LENGTH_SCALE, read_humod, write_humod
 from .opensim import (ExternalForce, ExternalLoads, ExternalLoadsError, read_external_loads,
                       write_external_loads,
                       read_opensim, read_sto_table, write_opensim)
+from .opensim_setup import IDSetup, SetupError, osim_coordinate_order, read_id_setup
 from .torques import read_torques, torque_names, write_torques
 from .c3d import C3D, Event, Plate, read_c3d, write_grf
 from .trc import read_trc, write_trc
@@ -30,7 +32,8 @@ __all__ = ["read", "write", "read_columns", "read_csv", "write_csv", "read_table
            "to_dataframe", "from_dataframe", "read_opensim", "write_opensim", "read_sto_table",
            "read_external_loads", "ExternalLoads", "ExternalForce", "ExternalLoadsError",
            "read_humod", "write_humod", "HUMOD_LENGTH_SCALE", "read_torques", "write_torques",
-           "torque_names", "read_c3d", "write_grf", "C3D", "Plate", "Event", "read_trc",
+           "torque_names", "read_id_setup", "IDSetup", "SetupError",
+           "osim_coordinate_order", "read_c3d", "write_grf", "C3D", "Plate", "Event", "read_trc",
            "write_trc", "convert", "CONVERTERS", "write_external_loads"]
 
 _READERS: dict[str, Callable[..., Trajectory]] = {

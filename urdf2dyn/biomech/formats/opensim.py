@@ -179,9 +179,16 @@ class ExternalLoads:
                 f"as OpenSim requires); fix the identifier or the column labels")
         return np.column_stack([self.columns[c] for c in cols])
 
-    def _sample(self, force, kind, time):
-        """force's (M, 3) data of the given kind, linearly interpolated at time (N,)."""
+    def _sample(self, force, kind, time, interpolation="linear"):
+        """force's (N, 3) data of the given kind at time (N,): linearly interpolated, or
+        OpenSim's natural cubic spline (exact at the data's own sample times either way)."""
         x = self._block(force, kind)
+        if interpolation == "spline":
+            from ..opensim_processing import natural_cubic
+            hit = np.searchsorted(self.time, time).clip(0, len(self.time) - 1)
+            if np.all(self.time[hit] == time):           # the data's own samples: no spline
+                return x[hit]
+            return natural_cubic(self.time, x, time)
         return np.column_stack([np.interp(time, self.time, x[:, c]) for c in range(3)])
 
     def _link(self, force, role, model, links):
@@ -197,7 +204,7 @@ class ExternalLoads:
                 "the link it is")
         return link
 
-    def wrenches(self, model, time, q, links=None, strict=False):
+    def wrenches(self, model, time, q, links=None, strict=False, interpolation="linear"):
         """External wrenches {link: (N, 6)} for ``model.inverse_dynamics(..., f_ext=...)``.
 
         Each ExternalForce's data is linearly interpolated at the motion's times (exact at
@@ -231,6 +238,10 @@ class ExternalLoads:
             the same name). ``ground`` is the world frame.
         strict : bool
             Raise instead of warning.
+        interpolation : {"linear", "spline"}
+            How the data are sampled at the motion's times: linearly, or with OpenSim's
+            natural cubic splines (``ExternalForce``'s GCVSpline of degree 3; what
+            ``processing="opensim"`` uses). Both are exact at the data's own sample times.
 
         Returns
         -------
@@ -249,7 +260,9 @@ class ExternalLoads:
         if np.any(outside):
             report(f"{self.datafile}: the loads cover {lo:g}..{hi:g} s but the motion runs "
                    f"{time[0]:g}..{time[-1]:g} s; {int(outside.sum())} motion samples outside "
-                   "get the nearest load sample", strict=strict, error=ExternalLoadsError)
+                   + ("get loads extrapolated along the splines' end lines (as OpenSim does)"
+                      if interpolation == "spline" else "get the nearest load sample"),
+                   strict=strict, error=ExternalLoadsError)
 
         frames = _Frames(model, q)
         out = {}
@@ -262,13 +275,13 @@ class ExternalLoads:
             f_link = self._link(ef, "force_expressed_in_body", model, links)
             f = np.zeros((len(time), 3))
             if ef.force_identifier:
-                f = frames.to_world(self._sample(ef, "force", time), f_link)
+                f = frames.to_world(self._sample(ef, "force", time, interpolation), f_link)
             moment = None
             if ef.torque_identifier:
-                moment = frames.to_world(self._sample(ef, "torque", time), f_link)
+                moment = frames.to_world(self._sample(ef, "torque", time, interpolation), f_link)
                 moment = np.where(np.isfinite(moment), moment, 0.0)
             if ef.point_identifier:
-                point = frames.to_world(self._sample(ef, "point", time),
+                point = frames.to_world(self._sample(ef, "point", time, interpolation),
                                         self._link(ef, "point_expressed_in_body", model, links),
                                         point=True)
             else:

@@ -24,26 +24,35 @@ def torque_names(model):
     return [f"{n}_{'moment' if a else 'force'}" for n, a in zip(model.v_names, ang)]
 
 
-def write_torques(path, t, tau, model, per_kg=False, name=None):
+def write_torques(path, t, tau, model, per_kg=False, name=None, order=None):
     """Write generalized forces tau (N, model.nv) at times t (N,): the one way to save torques.
 
     ``.sto``/``.mot``: OpenSim's inverse-dynamics layout, ``inDegrees=no`` (forces are never
     angles), columns ``time`` + :func:`torque_names` (``<coordinate>_moment`` in N·m,
     ``<coordinate>_force`` in N): OpenSim and its users read it as one of their own. ``.csv``:
     ``time`` + ``model.v_names``. 17 significant digits: the values read back bit for bit. per_kg only names the unit in the .sto title (N·m/kg): divide
-    tau yourself (urdf2dyn.biomech.grf.per_kg). :func:`read_torques` reads both back."""
+    tau yourself (urdf2dyn.biomech.grf.per_kg). :func:`read_torques` reads both back.
+    order: the DoF names (model.v_names) in the column order to write, e.g. OpenSim's tree
+    order (urdf2dyn.biomech.formats.osim_coordinate_order); default model.v_names."""
     tau = np.asarray(tau, dtype=float)
     t = np.asarray(t, dtype=float).reshape(-1)
     if tau.ndim != 2 or tau.shape != (len(t), model.nv):
         raise ValueError(f"tau: expected shape ({len(t)}, {model.nv}) (samples, model.nv), got "
                          f"{tau.shape}")
+    names, cols = list(model.v_names), torque_names(model)
+    if order is not None:
+        if sorted(order) != sorted(names):
+            raise ValueError(f"order: expected a permutation of model.v_names {names}, got "
+                             f"{list(order)}")
+        k = [names.index(n) for n in order]
+        tau, names, cols = tau[:, k], [names[i] for i in k], [cols[i] for i in k]
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext in (".sto", ".mot"):
         unit = "N·m/kg, N/kg" if per_kg else "N·m, N"
-        _write_sto(path, ["time", *torque_names(model)], np.column_stack([t, tau]), False,
+        _write_sto(path, ["time", *cols], np.column_stack([t, tau]), False,
                    name or f"urdf2dyn inverse dynamics ({unit})", fmt=_EXACT)
     elif ext == ".csv":
-        write_table(path, t, tau, model.v_names, fmt=_EXACT)
+        write_table(path, t, tau, names, fmt=_EXACT)
     else:
         raise ValueError(f"{os.fspath(path)}: torques are written as .sto, .mot or .csv, not "
                          f"{ext!r}")

@@ -1,0 +1,90 @@
+"""No silently wrong gravity (issue 19, item 4): the bundled running trial (HuMoD, y up) run
+with its own gravity, with the URDF default z-up gravity and with gravity along x; an OpenSim
+.mot motion on a URDF model with z-up gravity."""
+import warnings
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+from urdf2dyn import cli
+from urdf2dyn.biomech import MotionError, formats, plausibility
+from urdf2dyn.bundled import data_path
+from urdf2dyn.warn import Urdf2dynWarning
+
+MOTION, GRF = data_path("running_a_3ms.csv"), data_path("running_a_3ms_grf.csv")
+
+
+def _run(gravity, grf=GRF, **kw):
+    model = urdf2dyn.humod_subject("A")
+    model.gravity = gravity
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        res = urdf2dyn.inverse_dynamics_trial(model, MOTION, grf=grf, **kw)
+    return res, [str(x.message) for x in w if "gravity" in str(x.message)]
+
+
+def test_the_running_demo_with_its_gravity_does_not_warn():
+    res, msgs = _run((0, -9.81, 0))
+    assert msgs == []
+    assert not any("gravity" in m for m in res.warnings)
+
+
+@pytest.mark.parametrize("gravity", [(0, 0, -9.81), (-9.81, 0, 0)])
+def test_a_y_up_trial_with_another_gravity_warns_naming_the_option(gravity):
+    res, msgs = _run(gravity)
+    assert len(msgs) == 1, msgs
+    assert "--gravity 0 -9.81 0" in msgs[0] and "model's gravity" in msgs[0]
+    # the residual warnings that would blame units, mass or the filter are not added
+    assert not any("Hicks" in m for m in res.warnings)
+
+
+def test_without_loads_the_residual_is_the_weight_and_nothing_is_said():
+    model = urdf2dyn.humod_subject("A")
+    model.gravity = (0, 0, -9.81)
+    res = urdf2dyn.inverse_dynamics_trial(model, MOTION)
+    assert not any("gravity" in m for m in res.warnings)
+
+
+def test_strict_makes_it_an_error():
+    model = urdf2dyn.humod_subject("A")
+    model.gravity = (0, 0, -9.81)
+    with pytest.raises(MotionError, match="--gravity 0 -9.81 0"):
+        urdf2dyn.inverse_dynamics_trial(model, MOTION, grf=GRF, strict=True)
+
+
+def test_cli_prints_it(capsys):
+    assert cli.main(["torques", "humod_subject_a.urdf", MOTION, "--grf", GRF,
+                     "--gravity", "0", "0", "-9.81"]) == 0
+    err = capsys.readouterr().err
+    assert "urdf2dyn torques: warning:" in err and "--gravity 0 -9.81 0" in err
+
+
+def test_opensim_motion_on_a_z_up_urdf_model_warns(tmp_path):
+    model = urdf2dyn.load(data_path("humod_subject_a.urdf"))        # URDF default: z up
+    traj = formats.read_csv(MOTION, model=model)
+    formats.write_opensim(tmp_path / "run.mot", traj, model=model)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        urdf2dyn.inverse_dynamics_trial(model, tmp_path / "run.mot")
+    msgs = [str(x.message) for x in w]
+    assert any("OpenSim motion file" in m and "--gravity 0 -9.81 0" in m for m in msgs), msgs
+    # the same file with y-up gravity, or a CSV file with z-up gravity: nothing
+    model.gravity = (0, -9.81, 0)
+    assert plausibility.opensim_axes(model, {"format": "opensim"}, "x") == []
+    model.gravity = (0, 0, -9.81)
+    assert plausibility.opensim_axes(model, {"format": "csv"}, "x") == []
+
+
+def test_gravity_check_on_synthetic_residuals():
+    """m (g_data - g_model) as the mean residual: the check names g_data's axis and sign."""
+    model = urdf2dyn.humod_subject("A")
+    m, t = model.total_mass, np.linspace(0, 1, 11)
+    for g_data, expect in (((0, 0, -9.81), "--gravity 0 0 -9.81"),
+                           ((9.81, 0, 0), "--gravity 9.81 0 0")):
+        F = np.tile(m * (np.array(g_data) - model.gravity), (len(t), 1))
+        msgs = plausibility.gravity(model, t, F, "x")
+        assert len(msgs) == 1 and expect in msgs[0], msgs
+    # a residual of a tenth of the weight off-axis: a residual, not a wrong vertical
+    F = np.tile([0.1 * m * 9.81, 0, 0], (len(t), 1))
+    assert plausibility.gravity(model, t, F, "x") == []

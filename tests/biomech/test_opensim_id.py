@@ -1,0 +1,620 @@
+"""``urdf2dyn torques --setup`` against OpenSim 4.6's InverseDynamicsTool (issue 19, item 3).
+
+Oracle: OpenSim itself, run headless on files OpenSim wrote. The setup file is printed by
+``opensim.InverseDynamicsTool`` (its setters, then printToXML), the coordinates and the
+force-plate table by ``opensim.STOFileAdapter`` (coordinates in degrees), the ExternalLoads
+XML by ``opensim.ExternalLoads``; the model is the bundled HuMoD human exported to .osim.
+The data are the bundled running trial (a HuMoD subject at 3 m/s) and its ground reactions.
+Both tools' outputs are read back with OpenSim's TimeSeriesTable, and must agree, per
+coordinate, to 1e-6 of that coordinate's peak (plus 1e-8 N·m, the 8 decimals OpenSim
+prints), on the same rows and in the same column order: unfiltered, 6 Hz over the whole
+padded table (time range beyond the data: OpenSim then writes its padded rows too), and 6 Hz
+over part of the trial.
+
+Until ``urdf2dyn.load("*.osim")`` exists (the .osim parser of issue 19), urdf2dyn is given the
+URDF the .osim was made from; the tests that use the .osim files themselves (this one's and
+opensim-models' published gait2354 / Gait10dof18musc setups, tests/data/opensim_models) skip.
+
+Also here: the processing steps against independent oracles (SciPy's splines and Butterworth
+design), the setup reader's refusals and property-based fuzzing of it and of the new options.
+"""
+import math
+import os
+import shutil
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import urdf2dyn
+from urdf2dyn import cli
+from urdf2dyn.biomech import formats, grf as G
+from urdf2dyn.biomech import opensim_processing as op
+from urdf2dyn.biomech.formats import SetupError, osim_coordinate_order, read_id_setup
+from urdf2dyn.bundled import data_path
+from urdf2dyn.warn import Urdf2dynWarning
+
+FUZZ = settings(max_examples=40, derandomize=True, deadline=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture])
+ROWS = slice(150, 351)              # 1 s of the 200 Hz running trial (t = 0.75 .. 1.75 s)
+DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "opensim_models")
+
+# (name, lowpass cutoff, time range)
+CASES = [("unfiltered", -1.0, (0.75, 1.75)),
+         ("6Hz-padded", 6.0, (0.0, 5.0)),
+         ("6Hz-part", 6.0, (1.0, 1.5))]
+
+
+@pytest.fixture(scope="module")
+def osim():
+    osim = pytest.importorskip("opensim")
+    osim.Logger.setLevelString("error")
+    osim.Logger.removeFileSink()
+    return osim
+
+
+def _table(osim, time, values, labels, degrees):
+    tab = osim.TimeSeriesTable()
+    tab.setColumnLabels(labels)
+    for ti, row in zip(time, values):
+        tab.appendRow(float(ti), osim.RowVector(row.tolist()))
+    tab.addTableMetaDataString("inDegrees", "yes" if degrees else "no")
+    return tab
+
+
+def _read_table(osim, path):
+    """(labels, time, values) of a .sto as OpenSim's TimeSeriesTable reads it."""
+    tab = osim.TimeSeriesTable(str(path))
+    labels = list(tab.getColumnLabels())
+    values = np.column_stack([tab.getDependentColumn(n).to_numpy() for n in labels])
+    return labels, np.array(tab.getIndependentColumn()), values
+
+
+@pytest.fixture(scope="module")
+def trial(osim, tmp_path_factory):
+    """OpenSim-written files in d/: model.osim, ik/coords.mot (degrees), grf/grf.mot and
+    grf/loads.xml (its datafile relative to itself), one setup_<case>.xml per case with
+    relative paths, and OpenSim's results in d/results/<case>.sto."""
+    from urdf2dyn.biomech.opensim_model import to_opensim
+    d = tmp_path_factory.mktemp("idtool")
+    (d / "ik").mkdir()
+    (d / "grf").mkdir()
+    human = urdf2dyn.humod_subject("A")
+    to_opensim(human).printToXML(str(d / "model.osim"))
+    t, q, _, _ = formats.read_csv(data_path("running_a_3ms.csv"), model=human).for_model(human)
+    t, q = t[ROWS], q[ROWS]
+    rot = np.array([j.type == "revolute" for j in human.joints])
+    qdeg = q.copy()
+    qdeg[:, rot] = np.degrees(q[:, rot])
+    osim.STOFileAdapter.write(_table(osim, t, qdeg, list(human.q_names), True),
+                              str(d / "ik" / "coords.mot"))
+    r = G.read_grf(data_path("running_a_3ms_grf.csv"))
+    cols = {}
+    for key in ("L", "R"):
+        pre = key.lower() + "_"
+        for kind, x in (("ground_force_v", r.grf[key]), ("ground_force_p", r.cop[key]),
+                        ("ground_torque_", r.moment[key])):
+            x = np.nan_to_num(x)        # no contact: no force, and OpenSim's splines need numbers
+            cols.update({f"{pre}{kind}{a}": x[:, k] for k, a in enumerate("xyz")})
+    osim.STOFileAdapter.write(_table(osim, r.time, np.column_stack(list(cols.values())),
+                                     list(cols), False), str(d / "grf" / "grf.mot"))
+    loads = osim.ExternalLoads()
+    loads.setName("running")
+    for key, body in (("L", "foot_L"), ("R", "foot_R")):
+        pre = key.lower() + "_"
+        ef = osim.ExternalForce()
+        ef.setName(key)
+        ef.setAppliedToBodyName(body)
+        ef.setForceExpressedInBodyName("ground")
+        ef.setPointExpressedInBodyName("ground")
+        ef.setForceIdentifier(pre + "ground_force_v")
+        ef.setPointIdentifier(pre + "ground_force_p")
+        ef.setTorqueIdentifier(pre + "ground_torque_")
+        loads.cloneAndAppend(ef)
+    loads.setDataFileName("grf.mot")
+    loads.printToXML(str(d / "grf" / "loads.xml"))
+    cwd = os.getcwd()
+    os.chdir(d)                  # OpenSim reads model_file relative to the current directory
+    try:
+        for name, cutoff, (t0, t1) in CASES:
+            tool = osim.InverseDynamicsTool()
+            tool.setName(name)
+            tool.setModelFileName("model.osim")
+            tool.setCoordinatesFileName("ik/coords.mot")
+            tool.setExternalLoadsFileName("grf/loads.xml")
+            tool.setLowpassCutoffFrequency(cutoff)
+            tool.setStartTime(t0)
+            tool.setEndTime(t1)
+            excluded = osim.ArrayStr()
+            excluded.append("Muscles")
+            tool.setExcludedForces(excluded)
+            tool.setResultsDir("results")
+            tool.setOutputGenForceFileName(f"{name}.sto")
+            tool.printToXML(str(d / f"setup_{name}.xml"))
+            assert osim.InverseDynamicsTool(str(d / f"setup_{name}.xml")).run()
+    finally:
+        os.chdir(cwd)
+    return d, human
+
+
+def _compare(osim, theirs_path, ours_path):
+    """Per-coordinate agreement of two ID .sto files: same labels in the same order, same
+    rows; returns {label: max |difference| / peak}."""
+    la, ta, A = _read_table(osim, theirs_path)
+    lb, tb, B = _read_table(osim, ours_path)
+    assert lb == la, "column order differs from OpenSim's"
+    assert len(tb) == len(ta) and np.allclose(tb, ta, rtol=0, atol=1e-9)
+    peak = np.abs(A).max(axis=0)
+    diff = np.abs(A - B).max(axis=0)
+    for n, p, e in zip(la, peak, diff):
+        assert e <= 1e-6 * p + 1e-8, f"{n}: differs by {e:.3g} (peak {p:.4g})"
+    return {n: e / max(p, 1e-300) for n, p, e in zip(la, peak, diff)}
+
+
+@pytest.mark.parametrize("case", [c[0] for c in CASES])
+def test_setup_matches_the_inverse_dynamics_tool(osim, trial, case, tmp_path, monkeypatch,
+                                                 capsys):
+    d, human = trial
+    monkeypatch.chdir(tmp_path)              # paths are resolved from the setup's folder
+    out = tmp_path / "ours.sto"
+    assert cli.main(["torques", "--setup", str(d / f"setup_{case}.xml"),
+                     "humod_subject_a.urdf", "-o", str(out)]) == 0
+    err = _compare(osim, d / "results" / f"{case}.sto", out)
+    worst = max(err, key=err.get)
+    print(f"\n{case}: {len(err)} coordinates, worst {worst} at {err[worst]:.2e} of its peak")
+
+
+def test_setup_output_goes_where_the_setup_says(osim, trial, tmp_path, monkeypatch, capsys):
+    """Without -o: results_directory (relative to the setup) / output_gen_force_file."""
+    d, _ = trial
+    work = tmp_path / "case"
+    shutil.copytree(d, work, ignore=shutil.ignore_patterns("results"))
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["torques", "--setup", str(work / "setup_unfiltered.xml"),
+                     "humod_subject_a.urdf"]) == 0
+    assert (work / "results" / "unfiltered.sto").exists()
+    _compare(osim, d / "results" / "unfiltered.sto", work / "results" / "unfiltered.sto")
+
+
+def _osim_parser(path):
+    try:
+        urdf2dyn.load(str(path))
+        return True
+    except Exception:               # noqa: BLE001
+        return False
+
+
+def test_setup_with_its_own_osim_model(osim, trial, tmp_path, monkeypatch, capsys):
+    d, _ = trial
+    if not _osim_parser(d / "model.osim"):
+        pytest.skip("urdf2dyn.load('*.osim') is unavailable (the .osim parser of issue 19)")
+    monkeypatch.chdir(d)
+    out = tmp_path / "ours.sto"
+    assert cli.main(["torques", "--setup", str(d / "setup_6Hz-part.xml"), "-o", str(out)]) == 0
+    _compare(osim, d / "results" / "6Hz-part.sto", out)
+
+
+# (case, folder under tests/data/opensim_models, setup file, folder OpenSim runs from)
+PUBLISHED = [("gait2354", "Gait2354_Simbody", "subject01_Setup_InverseDynamics.xml", "."),
+             ("gait10dof18musc", "Gait10dof18musc", "ID/walk_Setup_ID.xml", "ID"),
+             ("hamner-running", "Hamner", "Setup_ID.xml", ".")]
+
+
+def _hamner_setup(osim, folder):
+    """Hamner's running pipeline publishes no ID setup: write one with OpenSim's API on its
+    model, IK result and ExternalLoads (its IK times have 8 decimals, so OpenSim resamples
+    before filtering: that path is exercised too)."""
+    tool = osim.InverseDynamicsTool()
+    tool.setName("subject02_running")
+    tool.setModelFileName("FullBodyModel_Hamner2010_v2_0.osim")
+    tool.setCoordinatesFileName("subject02_running_ik.mot")
+    tool.setExternalLoadsFileName("External_Loads.xml")
+    tool.setLowpassCutoffFrequency(6.0)
+    tool.setStartTime(1.0)
+    tool.setEndTime(3.0)
+    excluded = osim.ArrayStr()
+    excluded.append("Muscles")
+    tool.setExcludedForces(excluded)
+    tool.setResultsDir("Results")
+    tool.setOutputGenForceFileName("subject02_running_id.sto")
+    tool.printToXML(str(folder / "Setup_ID.xml"))
+
+
+@pytest.mark.parametrize("case,folder,setup,run_from", PUBLISHED, ids=[p[0] for p in PUBLISHED])
+def test_published_setups(osim, case, folder, setup, run_from, tmp_path, monkeypatch, capsys):
+    """opensim-models' own setup files, run unchanged by OpenSim 4.6 and by urdf2dyn."""
+    src = os.path.join(DATA, folder)
+    if not os.path.isdir(src):
+        pytest.skip(f"{src}: not vendored")
+    work = tmp_path / folder
+    shutil.copytree(src, work)
+    if case == "hamner-running":
+        _hamner_setup(osim, work)
+    su = read_id_setup(work / setup)
+    if not _osim_parser(su.model_file):
+        pytest.skip("urdf2dyn.load('*.osim') is unavailable (the .osim parser of issue 19)")
+    monkeypatch.chdir(work / run_from)
+    assert osim.InverseDynamicsTool(str(work / setup)).run()
+    theirs = tmp_path / "theirs.sto"
+    shutil.move(su.output, theirs)
+    assert cli.main(["torques", "--setup", str(work / setup)]) == 0
+    err = _compare(osim, theirs, su.output)
+    print(f"\n{case}: worst {max(err.values()):.2e} of a coordinate's peak")
+
+
+def test_published_models_column_order(osim):
+    """osim_coordinate_order is OpenSim's multibody tree order on the vendored models."""
+    models = [os.path.join(DATA, "Gait2354_Simbody", "subject01_simbody.osim"),
+              os.path.join(DATA, "Gait10dof18musc", "subject01.osim"),
+              os.path.join(DATA, "Hamner", "FullBodyModel_Hamner2010_v2_0.osim")]
+    models = [m for m in models if os.path.exists(m)]
+    if not models:
+        pytest.skip("opensim-models files not vendored")
+    for path in models:
+        m = osim.Model(path)
+        m.initSystem()
+        names = m.getCoordinateNamesInMultibodyTreeOrder()
+        assert osim_coordinate_order(path) == [names.getElt(i) for i in range(names.size())]
+
+
+@pytest.mark.parametrize("cutoff", [6.0, 15.0])
+def test_processing_equals_opensims_storage_and_splines(osim, cutoff):
+    """Oracle: OpenSim's own Storage.pad + Storage.lowpassIIR and GCVSplineSet(5, ...) on
+    Hamner's published running IK (60 Hz, times written with 8 decimals, so OpenSim resamples
+    the padded table before filtering) against id_kinematics: the same rows, the same
+    filtered coordinates, the same spline derivatives."""
+    path = os.path.join(DATA, "Hamner", "subject02_running_ik.mot")
+    if not os.path.exists(path):
+        pytest.skip("opensim-models files not vendored")
+    labels, data, _, _ = formats.read_sto_table(path)
+    t, q, v, a = op.id_kinematics(data[:, 0], data[:, 1:], cutoff)
+    s = osim.Storage(path)
+    s.pad(s.getSize() // 2)
+    s.lowpassIIR(cutoff)
+    n, k = s.getSize(), q.shape[1]
+    padded = op.pad(data[:, 0], data[:, 1:], len(data) // 2)[0]
+    assert n == len(t) and not np.array_equal(t, padded)               # resampled
+    T = np.array([s.getStateVector(i).getTime() for i in range(n)])
+    Q = np.array([[s.getStateVector(i).getData().get(j) for j in range(k)] for i in range(n)])
+    assert np.abs(T - t).max() <= 1e-12
+    scale = np.maximum(np.abs(Q).max(axis=0), 1e-9)
+    assert (np.abs(Q - q).max(axis=0) / scale).max() <= 1e-9
+    splines = osim.GCVSplineSet(5, s)
+    first, second = osim.StdVectorInt(), osim.StdVectorInt()
+    first.append(0)
+    second.append(0)
+    second.append(0)
+    for j in range(0, k, 6):                       # every 6th column: the SWIG calls are slow
+        f = splines.get(j)
+        V = np.array([f.calcDerivative(first, osim.Vector(1, float(x))) for x in T])
+        A = np.array([f.calcDerivative(second, osim.Vector(1, float(x))) for x in T])
+        assert np.abs(V - v[:, j]).max() <= 1e-9 * max(np.abs(V).max(), 1e-9), labels[j + 1]
+        assert np.abs(A - a[:, j]).max() <= 1e-9 * max(np.abs(A).max(), 1e-9), labels[j + 1]
+
+
+# ============================================================================ the steps
+
+def test_quintic_spline_is_scipys_natural_quintic():
+    """Independent oracle: SciPy's interpolating B-spline of degree 5 with zero 3rd and 4th
+    derivatives at both ends (the natural end conditions)."""
+    from scipy.interpolate import make_interp_spline
+    rng = np.random.default_rng(1)
+    for t in (np.linspace(0.2, 1.7, 151), np.cumsum(rng.uniform(0.5, 1.5, 40)) * 0.01):
+        y = np.column_stack([np.sin(7 * t), rng.normal(size=len(t)), t ** 5])
+        v, a = op.quintic_derivatives(t, y)
+        zero = np.zeros(y.shape[1])
+        natural = [(3, zero), (4, zero)]
+        s = make_interp_spline(t, y, k=5, bc_type=(natural, natural))
+        for ours, k in ((v, 1), (a, 2)):
+            ref = s(t, k)
+            assert np.abs(ours - ref).max() <= 1e-8 * np.abs(ref).max()
+        at = np.linspace(t[0], t[-1], 97)
+        assert np.allclose(op.quintic_eval(t, y, v, a, at), s(at), rtol=0,
+                           atol=1e-9 * np.abs(y).max())
+
+
+def test_natural_cubic_is_scipys_and_straight_beyond_the_ends():
+    from scipy.interpolate import CubicSpline
+    t = np.linspace(0, 1, 31)
+    y = np.column_stack([np.cos(5 * t), t ** 3])
+    at = np.linspace(0, 1, 200)
+    assert np.allclose(op.natural_cubic(t, y, at), CubicSpline(t, y, bc_type="natural")(at),
+                       rtol=0, atol=1e-13)
+    # beyond the ends: the straight line a natural cubic continues with (second differences
+    # vanish, and it meets the spline with the spline's end slope)
+    far = op.natural_cubic(t, y, [-0.3, -0.2, -0.1])
+    assert np.allclose(far[0] - 2 * far[1] + far[2], 0, atol=1e-12)
+    slope = CubicSpline(t, y, bc_type="natural")(0.0, 1)
+    assert np.allclose(far[2], y[0] - 0.1 * slope, atol=1e-12)
+    # 2 or 3 samples: piecewise linear, as OpenSim's ExternalForce
+    assert np.allclose(op.natural_cubic([0, 1, 2], [[0], [2], [2]], [0.5, 1.5]), [[1], [2]])
+
+
+def test_iir_filter_is_a_third_order_butterworth():
+    """Independent oracle for the design: scipy.signal.butter(3) (bilinear transform with a
+    pre-warped cutoff) has the coefficients OpenSim's recursion uses; the whole filter
+    (two passes) on a long sine keeps the gain |H|^2 of that design."""
+    from scipy.signal import butter, freqz
+    fs, fc = 200.0, 6.0
+    b, a = butter(3, fc / (fs / 2))
+    t = np.arange(2000) / fs
+    for f in (2.0, 6.0, 15.0):
+        x = np.sin(2 * math.pi * f * t)
+        y = op.lowpass_iir(1 / fs, x, fc)[:, 0]
+        gain = abs(freqz(b, a, worN=[f], fs=fs)[1][0]) ** 2
+        mid = slice(600, 1400)
+        assert np.abs(y[mid]).max() == pytest.approx(gain, rel=2e-3, abs=2e-3)
+
+
+def _recursion(dt, x, fc):
+    """OpenSim's Signal::LowpassIIR as its documentation states it: the difference equation
+    sample by sample (first three outputs = inputs), forwards then backwards."""
+    wa = math.tan(math.pi * fc * dt)
+    den = (wa + 1) * (wa * wa + wa + 1)
+    a = np.array([1, 3, 3, 1]) * wa ** 3 / den
+    b = [(3 * wa ** 3 + 2 * wa ** 2 - 2 * wa - 3) / den,
+         (3 * wa ** 3 - 2 * wa ** 2 - 2 * wa + 3) / den, (wa - 1) * (wa * wa - wa + 1) / den]
+
+    def run(s):
+        y = s.copy()
+        for i in range(3, len(s)):
+            y[i] = a @ s[i - 3:i + 1][::-1] - b[0] * y[i - 1] - b[1] * y[i - 2] - b[2] * y[i - 3]
+        return y
+    return run(run(x)[::-1])[::-1]
+
+
+@pytest.mark.parametrize("fc", [1.0, 6.0, 40.0])
+def test_iir_filter_is_the_difference_equation(fc):
+    """The FFT form (convolution with the all-pole impulse response) equals the recursion."""
+    rng = np.random.default_rng(3)
+    x = np.cumsum(rng.normal(size=(301, 3)), axis=0)
+    ref = np.column_stack([_recursion(1 / 200, x[:, c], fc) for c in range(3)])
+    assert np.abs(op.lowpass_iir(1 / 200, x, fc) - ref).max() <= 1e-10 * np.abs(x).max()
+
+
+def test_pad_reflects_and_negates_about_the_ends():
+    t = np.arange(5.0)
+    x = np.array([[0.0], [1.0], [4.0], [9.0], [16.0]])
+    tp, xp = op.pad(t, x, 2)
+    assert tp.tolist() == [-2, -1, 0, 1, 2, 3, 4, 5, 6]
+    assert xp[:, 0].tolist() == [-4, -1, 0, 1, 4, 9, 16, 23, 28]
+
+
+def test_rows_follow_storage_find_index():
+    t = np.arange(10) * 0.125
+    assert op.id_rows(t, (0.3, 0.7)).tolist() == [2, 3, 4, 5]        # at or before each end
+    assert op.id_rows(t, (-5, 5)).tolist() == list(range(10))
+    assert op.id_rows(t, (0.375, 0.375)).tolist() == [3]
+    assert op.id_rows(t, (-5, -4)).tolist() == [0]                     # as findIndex clamps
+
+
+def test_time_range_keeps_the_samples_inside(tmp_path):
+    human = urdf2dyn.humod_subject("A")
+    full = urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
+                                           grf=data_path("running_a_3ms_grf.csv"))
+    part = urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
+                                           grf=data_path("running_a_3ms_grf.csv"),
+                                           time_range=(1.0, 1.5))
+    keep = (full.t >= 1.0) & (full.t <= 1.5)
+    assert part.t.tolist() == full.t[keep].tolist() and len(part.t) == 101
+    assert np.allclose(part.tau, full.tau[keep], rtol=0, atol=1e-9)
+    with pytest.raises(urdf2dyn.biomech.MotionError, match="no sample in the time range"):
+        urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
+                                        time_range=(10, 11))
+    with pytest.warns(Urdf2dynWarning, match="lies outside the table"):
+        res = urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
+                                              time_range=(10, 11), processing="opensim")
+    assert len(res.t) == 1
+
+
+# ============================================================================ setup reader
+
+SETUP = """<?xml version="1.0" encoding="UTF-8" ?>
+<OpenSimDocument Version="40600">
+  <InverseDynamicsTool name="x">
+    <results_directory>{results}</results_directory>
+    <model_file>{model}</model_file>
+    <time_range>{time_range}</time_range>
+    <forces_to_exclude> Muscles</forces_to_exclude>
+    <external_loads_file>{loads}</external_loads_file>
+    <coordinates_file>{coords}</coordinates_file>
+    <lowpass_cutoff_frequency_for_coordinates>{cutoff}</lowpass_cutoff_frequency_for_coordinates>
+    <output_gen_force_file>{out}</output_gen_force_file>
+  </InverseDynamicsTool>
+</OpenSimDocument>
+"""
+
+
+def _setup(tmp_path, **kw):
+    (tmp_path / "c.mot").write_text("x\nendheader\ntime\ta\n0\t0\n")
+    fields = dict(results="res", model="", time_range="0 1", loads="", coords="c.mot",
+                  cutoff="-1", out="id.sto")
+    fields.update(kw)
+    p = tmp_path / "s.xml"
+    p.write_text(SETUP.format(**fields))
+    return p
+
+
+def test_setup_paths_resolve_like_opensim(tmp_path, monkeypatch):
+    monkeypatch.chdir("/")
+    s = read_id_setup(_setup(tmp_path, cutoff="6", time_range=" 0.5 1.25"))
+    assert s.coordinates_file == str(tmp_path / "c.mot")
+    assert s.output == str(tmp_path / "res" / "id.sto")
+    assert s.lowpass_hz == 6 and s.time_range == (0.5, 1.25)
+    assert read_id_setup(_setup(tmp_path, cutoff="-1")).lowpass_hz is None
+
+
+@pytest.mark.parametrize("kw,match", [
+    (dict(coords="Unassigned"), "coordinates_file> is missing"),
+    (dict(coords="nope.mot"), "nope.mot does not exist"),
+    (dict(loads="nope.xml"), "external_loads_file> .*nope.xml does not exist"),
+    (dict(model="nope.osim"), "model_file> nope.osim exists neither"),
+    (dict(time_range="1"), "time_range> is '1'"),
+    (dict(time_range="2 1"), "expected t0 <= t1"),
+    (dict(time_range="a b"), "not a number"),
+    (dict(cutoff="six"), "not a number"),
+])
+def test_bad_setups_are_refused_naming_the_element(tmp_path, kw, match):
+    with pytest.raises(SetupError, match=match):
+        read_id_setup(_setup(tmp_path, **kw))
+
+
+def _robot_setup(tmp_path, excluded, loads=False):
+    """A setup on robot2r's trajectory with an .osim model_file holding a muscle and a spring
+    (urdf2dyn is given robot2r.urdf as the model)."""
+    (tmp_path / "m.osim").write_text(
+        "<OpenSimDocument><Model name='m'><ForceSet><objects>"
+        "<Thelen2003Muscle name='soleus'/><PointToPointSpring name='spring'/>"
+        "</objects></ForceSet></Model></OpenSimDocument>")
+    (tmp_path / "c.mot").write_text("c\nversion=1\ninDegrees=no\nendheader\ntime\tjoint1\t"
+                                    "joint2\n" + "".join(f"{k / 50:g}\t{math.sin(k / 9):g}\t"
+                                                         f"{math.cos(k / 7):g}\n"
+                                                         for k in range(30)))
+    text = SETUP.format(results="res", model="m.osim", time_range="0 1", coords="c.mot",
+                        cutoff="-1", out="id.sto", loads="l.xml" if loads else "")
+    text = text.replace("<forces_to_exclude> Muscles</forces_to_exclude>",
+                        f"<forces_to_exclude>{excluded}</forces_to_exclude>")
+    if loads:
+        (tmp_path / "l.xml").write_text(
+            "<OpenSimDocument><ExternalLoads><objects><ExternalForce name='f'>"
+            "<applied_to_body>link2</applied_to_body><force_identifier>f_</force_identifier>"
+            "</ExternalForce></objects><datafile>d.mot</datafile></ExternalLoads>"
+            "</OpenSimDocument>")
+        (tmp_path / "d.mot").write_text("d\nversion=1\nendheader\ntime\tf_x\tf_y\tf_z\n"
+                                        "0\t0\t100\t0\n1\t0\t100\t0\n")
+    (tmp_path / "s.xml").write_text(text)
+    return tmp_path / "s.xml"
+
+
+@pytest.mark.parametrize("excluded,kept", [("Muscles", ["spring"]), ("muscles spring", []),
+                                           ("Actuators", ["spring"]), ("All", [])])
+def test_forces_the_setup_leaves_on_are_named(tmp_path, excluded, kept):
+    model = urdf2dyn.load(data_path("robot2r.urdf"))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        urdf2dyn.inverse_dynamics_setup(_robot_setup(tmp_path, excluded), model)
+    named = [str(x.message) for x in w if "force elements" in str(x.message)]
+    assert bool(named) == bool(kept) and all(k in named[0] for k in kept)
+
+
+def test_exclude_all_drops_the_external_loads(tmp_path):
+    model = urdf2dyn.load(data_path("robot2r.urdf"))
+    with_loads = urdf2dyn.inverse_dynamics_setup(_robot_setup(tmp_path, "Muscles", True), model)
+    with pytest.warns(Urdf2dynWarning, match="All also leaves out the external loads"):
+        without = urdf2dyn.inverse_dynamics_setup(_robot_setup(tmp_path, "All", True), model)
+    assert with_loads.f_ext and not without.f_ext
+    assert not np.allclose(with_loads.tau, without.tau)
+
+
+@pytest.mark.parametrize("text,match", [
+    ("<a><b></a>", "not well-formed"),
+    ("<OpenSimDocument><ExternalLoads/></OpenSimDocument>", "no <InverseDynamicsTool>"),
+])
+def test_other_documents_are_refused(tmp_path, text, match):
+    p = tmp_path / "s.xml"
+    p.write_text(text)
+    with pytest.raises(SetupError, match=match):
+        read_id_setup(p)
+
+
+_xml_text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=20)
+
+
+@FUZZ
+@given(fields=st.fixed_dictionaries({k: _xml_text for k in (
+    "results", "model", "time_range", "loads", "coords", "cutoff", "out")}),
+    tail=st.sampled_from(["", "</OpenSimDocument>", "<x>"]))
+def test_setup_reader_fuzz_refuses_or_reads(tmp_path, fields, tail):
+    """Any content of the setup's elements (and broken documents): an IDSetup or a
+    SetupError naming the file, nothing else."""
+    from xml.sax.saxutils import escape
+    p = tmp_path / "s.xml"
+    text = SETUP.format(**{k: escape(v) for k, v in fields.items()})
+    if tail:
+        text = text.replace("</OpenSimDocument>", tail)
+    p.write_text(text, encoding="utf-8")
+    try:
+        s = read_id_setup(p)
+    except SetupError as e:
+        assert str(p) in str(e)
+    else:
+        assert s.time_range[0] <= s.time_range[1] and os.path.exists(s.coordinates_file)
+
+
+@FUZZ
+@given(fields=st.fixed_dictionaries({k: _xml_text for k in ("time_range", "cutoff", "model")}))
+def test_setup_option_fuzz(tmp_path, capsys, fields):
+    """urdf2dyn torques --setup on setups with any time range, cutoff and model entries (and a
+    coordinates file of robot2r's trajectory): exit 0, or 1 with a message."""
+    from xml.sax.saxutils import escape
+    (tmp_path / "c.mot").write_text("c\nversion=1\ninDegrees=no\nendheader\ntime\tjoint1\t"
+                                    "joint2\n" + "".join(f"{k / 50:g}\t{math.sin(k / 9):g}\t"
+                                                         f"{math.cos(k / 7):g}\n"
+                                                         for k in range(30)))
+    text = SETUP.format(results="res", loads="", coords="c.mot", out="id.sto",
+                        **{k: escape(v) for k, v in fields.items()})
+    (tmp_path / "s.xml").write_text(text, encoding="utf-8")
+    status = cli.main(["torques", "--setup", str(tmp_path / "s.xml"), "robot2r.urdf", "-o",
+                       str(tmp_path / "tau.sto")])
+    err = capsys.readouterr().err
+    assert status == 0 or (status == 1 and "error:" in err), err
+
+
+@FUZZ
+@given(t0=st.floats(allow_nan=True, allow_infinity=True, width=32),
+       t1=st.floats(allow_nan=True, allow_infinity=True, width=32),
+       processing=st.sampled_from(["urdf2dyn", "opensim"]))
+def test_time_range_and_processing_options_fuzz(tmp_path, capsys, t0, t1, processing):
+    """--time-range and --processing with any numbers: exit 0, or 1 with a message; never
+    a traceback."""
+    motion = tmp_path / "m.csv"
+    if not motion.exists():
+        rng = np.arange(40) / 100
+        motion.write_text("time,q1,q2\n" + "".join(
+            f"{x:g},{math.sin(x):g},{math.cos(x):g}\n" for x in rng))
+    try:
+        status = cli.main(["torques", "robot2r.urdf", str(motion), "--time-range", str(t0),
+                           str(t1), "--processing", processing])
+    except SystemExit as e:           # argparse's usage error (e.g. '-6e-05' read as a flag)
+        status = e.code
+        assert status == 2 and "--time-range" in capsys.readouterr().err
+        return
+    err = capsys.readouterr().err
+    assert status == 0 or (status == 1 and "error:" in err), err
+
+
+# ============================================================================ item 6: no SciPy
+
+NO_SCIPY = """
+import sys
+from urdf2dyn import cli
+from urdf2dyn.bundled import data_path
+args = {args!r}
+assert cli.main(args) == 0
+heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('scipy', 'pandas', 'matplotlib'))
+assert not heavy, heavy
+"""
+
+
+def test_default_torques_job_does_not_import_scipy(tmp_path):
+    """urdf2dyn torques with its defaults (running trial, ground reactions, CSV output), in a
+    fresh interpreter: SciPy (and pandas, matplotlib) are never imported."""
+    args = ["torques", "humod_subject_a.urdf", data_path("running_a_3ms.csv"), "--grf",
+            data_path("running_a_3ms_grf.csv"), "-o", str(tmp_path / "tau.csv")]
+    r = subprocess.run([sys.executable, "-c", NO_SCIPY.format(args=args)], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_setup_job_does_not_import_scipy(osim, trial, tmp_path):
+    """torques --setup (OpenSim's processing: filter, splines) is NumPy only too."""
+    d, _ = trial
+    args = ["torques", "--setup", str(d / "setup_6Hz-part.xml"), "humod_subject_a.urdf", "-o",
+            str(tmp_path / "tau.sto")]
+    r = subprocess.run([sys.executable, "-c", NO_SCIPY.format(args=args)], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr

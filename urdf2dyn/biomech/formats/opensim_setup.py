@@ -1,0 +1,268 @@
+"""OpenSim's inverse-dynamics setup files (``Setup_ID.xml``), read as OpenSim reads them.
+
+The layout ``opensim.InverseDynamicsTool().printToXML(path)`` writes and users edit::
+
+    <OpenSimDocument Version="40000">
+      <InverseDynamicsTool name="subject01">
+        <results_directory>Results</results_directory>
+        <model_file>subject01.osim</model_file>
+        <time_range> 0.5 1.8</time_range>
+        <forces_to_exclude> Muscles</forces_to_exclude>
+        <external_loads_file>subject01_walk1_grf.xml</external_loads_file>
+        <coordinates_file>subject01_walk1_ik.mot</coordinates_file>
+        <lowpass_cutoff_frequency_for_coordinates>6</lowpass_cutoff_frequency_for_coordinates>
+        <output_gen_force_file>subject01_walk1_id.sto</output_gen_force_file>
+      </InverseDynamicsTool>
+    </OpenSimDocument>
+
+Paths, as OpenSim 4.x resolves them (``InverseDynamicsTool::run`` works from the setup
+file's folder): ``coordinates_file``, ``external_loads_file`` and ``results_directory`` are
+relative to the setup file's folder, ``output_gen_force_file`` to the results directory, and
+an ExternalLoads file's ``datafile`` to the ExternalLoads file's folder. ``model_file`` is
+loaded before the tool moves to the setup's folder, so OpenSim reads it relative to the
+current directory; urdf2dyn tries the setup's folder first and falls back to the current
+directory (and says so). Absolute paths stay as written. An empty or ``Unassigned`` value is
+absent, as in OpenSim.
+"""
+from __future__ import annotations
+
+import math
+import os
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+from ...warn import report
+
+__all__ = ["IDSetup", "SetupError", "read_id_setup", "osim_coordinate_order"]
+
+_UNSET = ("", "unassigned")
+
+
+class SetupError(ValueError):
+    """A setup file that cannot be run as written (the message names the file and element)."""
+
+
+@dataclass
+class IDSetup:
+    """An InverseDynamicsTool setup, paths resolved (None when the file leaves them out).
+
+    path: the setup file; name: the tool's name; model_file, coordinates_file,
+    external_loads_file, results_directory: paths; output: the generalized-force file
+    (results_directory / output_gen_force_file); time_range (t0, t1) in s (-inf, inf by
+    default); lowpass_hz: the coordinates' cutoff (None: no filter, OpenSim's -1);
+    forces_to_exclude: the names as written (OpenSim's keywords All, Actuators, Muscles
+    are case-insensitive); joints_to_report_body_forces: as written (not computed by
+    urdf2dyn)."""
+    path: str
+    name: str
+    model_file: str | None
+    coordinates_file: str | None
+    external_loads_file: str | None
+    results_directory: str
+    output: str
+    time_range: tuple = (-math.inf, math.inf)
+    lowpass_hz: float | None = None
+    forces_to_exclude: list = field(default_factory=list)
+    joints_to_report_body_forces: list = field(default_factory=list)
+
+    @property
+    def excludes_all(self):
+        """``All`` among forces_to_exclude: OpenSim then also leaves out the external loads."""
+        return any(f.upper() == "ALL" for f in self.forces_to_exclude)
+
+
+def _text(tool, tag):
+    elem = tool.find(tag)
+    if elem is None or elem.text is None:
+        return None
+    text = elem.text.strip()
+    return None if text.lower() in _UNSET else text
+
+
+def _number(path, tag, text):
+    try:
+        return float(text)
+    except ValueError:
+        raise SetupError(f"{path}: <{tag}> is {text!r}, not a number") from None
+
+
+def _resolve(base, name):
+    return name if os.path.isabs(name) else os.path.normpath(os.path.join(base, name))
+
+
+def read_id_setup(path, strict=False, need_model=True):
+    """Read an OpenSim InverseDynamicsTool setup file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The setup XML (an ``<OpenSimDocument>`` holding an ``<InverseDynamicsTool>``, or the
+        tool element alone).
+    strict : bool
+        Warnings (a model file found only relative to the current directory, body forces
+        asked for) become SetupError.
+    need_model : bool
+        A model_file that cannot be found is an error (default); False when the caller
+        brings its own model (model_file is then None if missing).
+
+    Returns
+    -------
+    IDSetup
+
+    Raises
+    ------
+    SetupError
+        Naming the file and element: not well-formed XML, no <InverseDynamicsTool>, no
+        <coordinates_file>, a <time_range> that is not two numbers t0 <= t1, a cutoff that
+        is not a number, or a file that does not exist where OpenSim would look.
+    """
+    path = os.fspath(path)
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        raise SetupError(f"{path}: not well-formed XML ({e})") from None
+    except OSError as e:
+        raise SetupError(f"{path}: cannot read the setup file ({e.strerror})") from None
+    tool = root if root.tag == "InverseDynamicsTool" else root.find("InverseDynamicsTool")
+    if tool is None:
+        found = [c.tag for c in root]
+        raise SetupError(f"{path}: no <InverseDynamicsTool> element (root <{root.tag}> holds "
+                         f"{found[:5]}); is this an OpenSim inverse-dynamics setup file?")
+    base = os.path.dirname(os.path.abspath(path))
+
+    coords = _text(tool, "coordinates_file")
+    if coords is None:
+        raise SetupError(f"{path}: <coordinates_file> is missing or empty: name the .mot/.sto "
+                         "file of coordinates (relative to the setup file's folder)")
+    coords = _resolve(base, coords)
+    if not os.path.exists(coords):
+        raise SetupError(f"{path}: <coordinates_file> {coords} does not exist (OpenSim reads "
+                         "it relative to the setup file's folder)")
+
+    loads = _text(tool, "external_loads_file")
+    if loads is not None:
+        loads = _resolve(base, loads)
+        if not os.path.exists(loads):
+            raise SetupError(f"{path}: <external_loads_file> {loads} does not exist (OpenSim "
+                             "reads it relative to the setup file's folder)")
+
+    model = _text(tool, "model_file")
+    if model is not None and not os.path.isabs(model):
+        beside = os.path.join(base, model)
+        if os.path.exists(beside):
+            model = os.path.normpath(beside)
+        elif os.path.exists(model):
+            report(f"{path}: <model_file> {model} is not beside the setup file; read from the "
+                   f"current directory {os.getcwd()}, as OpenSim does", strict=strict,
+                   error=SetupError)
+            model = os.path.abspath(model)
+        elif need_model:
+            raise SetupError(f"{path}: <model_file> {model} exists neither in the setup file's "
+                             f"folder {base} nor in the current directory")
+        else:
+            model = None
+
+    t_range = (-math.inf, math.inf)
+    text = _text(tool, "time_range")
+    if text is not None:
+        parts = text.split()
+        if len(parts) != 2:
+            raise SetupError(f"{path}: <time_range> is {text!r}: expected two numbers, the "
+                             "first and last time in s")
+        t0, t1 = (_number(path, "time_range", x) for x in parts)
+        if math.isnan(t0) or math.isnan(t1) or t0 > t1:
+            raise SetupError(f"{path}: <time_range> {t0:g} {t1:g}: expected t0 <= t1")
+        t_range = (t0, t1)
+
+    cutoff = None
+    text = _text(tool, "lowpass_cutoff_frequency_for_coordinates")
+    if text is not None:
+        cutoff = _number(path, "lowpass_cutoff_frequency_for_coordinates", text)
+        if math.isnan(cutoff):
+            raise SetupError(f"{path}: <lowpass_cutoff_frequency_for_coordinates> is NaN; "
+                             "use -1 for no filter")
+        if cutoff < 0:
+            cutoff = None                               # OpenSim: negative means no filter
+
+    results = _resolve(base, _text(tool, "results_directory") or ".")
+    out_name = _text(tool, "output_gen_force_file") or "inverse_dynamics.sto"
+    excluded = (_text(tool, "forces_to_exclude") or "").split()
+    joints = (_text(tool, "joints_to_report_body_forces") or "").split()
+    if joints:
+        report(f"{path}: <joints_to_report_body_forces> {' '.join(joints)}: the equivalent "
+               "body forces at joints are not computed by urdf2dyn (only the generalized "
+               "forces are written)", strict=strict, error=SetupError)
+    return IDSetup(path=path, name=tool.get("name") or "", model_file=model,
+                   coordinates_file=coords, external_loads_file=loads,
+                   results_directory=results, output=os.path.join(results, out_name),
+                   time_range=t_range, lowpass_hz=cutoff, forces_to_exclude=excluded,
+                   joints_to_report_body_forces=joints)
+
+
+# ----------------------------------------------------------------------------- column order
+
+def _osim_joints(root):
+    """[(name, parent body, child body, [coordinates])] of an .osim document, in document
+    order: OpenSim 4's <JointSet> (frames resolved to their bodies) or the OpenSim 3 layout,
+    a joint inside each child body."""
+    joints = []
+    jointset = root.find(".//JointSet/objects")
+    if jointset is not None:
+        for j in jointset:
+            frames = {f.get("name"): (f.findtext("socket_parent") or "").strip()
+                      for f in j.iter() if f.find("socket_parent") is not None}
+
+            def body(tag):
+                ref = (j.findtext(tag) or "").strip()
+                ref = frames.get(ref, ref)
+                return ref.rstrip("/").split("/")[-1] or "ground"
+            coords = j.find("coordinates")
+            names = [c.get("name") for c in coords] if coords is not None else []
+            joints.append((j.get("name"), body("socket_parent_frame"),
+                           body("socket_child_frame"), names))
+        return joints
+    for b in root.iter("Body"):                        # OpenSim 3: <Body><Joint><XJoint>
+        holder = b.find("Joint")
+        if holder is None or not len(holder):
+            continue
+        j = holder[0]
+        coords = j.find("CoordinateSet/objects")
+        names = [c.get("name") for c in coords] if coords is not None else []
+        joints.append((j.get("name"), (j.findtext("parent_body") or "ground").strip(),
+                       b.get("name"), names))
+    return joints
+
+
+def osim_coordinate_order(path):
+    """The coordinate names of an .osim model in the order OpenSim's inverse-dynamics tool
+    writes their generalized forces (the multibody tree order).
+
+    Simbody's MultibodyGraphMaker grows the tree level by level from ground, taking at each
+    level the joints in the file's order (this reproduces OpenSim 4.6's
+    ``getCoordinateNamesInMultibodyTreeOrder`` on gait2354, Gait10dof18musc, Hamner's model
+    and the human urdf2dyn exports, massless intermediate bodies included). Joints that close
+    loops or point from child to parent are not modelled: their coordinates come last, in
+    file order. Returns [] when the file cannot be read."""
+    try:
+        root = ET.parse(os.fspath(path)).getroot()
+    except (ET.ParseError, OSError):
+        return []
+    joints = _osim_joints(root)
+    level = {"ground": 0}
+    added, order = set(), []
+    for depth in range(1, len(joints) + 2):
+        grew = False
+        for k, (name, parent, child, coords) in enumerate(joints):
+            if k in added:
+                grew |= level.get(child) == depth
+                continue
+            if level.get(parent) != depth - 1 or child in level:
+                continue
+            added.add(k)
+            level[child] = depth
+            order.extend(coords)
+            grew = True
+        if not grew:
+            break
+    rest = [c for k, jt in enumerate(joints) if k not in added for c in jt[3]]
+    return order + rest
