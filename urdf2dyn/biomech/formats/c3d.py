@@ -220,7 +220,8 @@ def _markers(c, source, strict):
             labels[k] = f"{x}#{seen[x]}"
         else:
             seen[x] = 1
-    units = (_param(params, "POINT", "UNITS", ["m"]) or ["m"])[0].strip() if m else "m"
+    declared = [str(u).strip() for u in (_param(params, "POINT", "UNITS", []) or [])]
+    units = declared[0] if declared and declared[0] else "m"      # the C3D default
     if units not in LENGTH_UNITS:
         raise MotionError(f"{source}: POINT:UNITS {units!r} is not a length unit (expected one "
                           f"of {sorted(LENGTH_UNITS)})")
@@ -232,11 +233,16 @@ def _markers(c, source, strict):
     xyz[np.all(xyz == 0.0, axis=-1)] = np.nan
     prate = float((_param(params, "POINT", "RATE", [0.0]) or [0.0])[0])
     f0 = int(c["header"]["points"]["first_frame"])
+    if m == 0 and not prate > 0:      # an analog-only file (plates, no cameras)
+        return Markers(np.zeros(0), [], np.zeros((0, 0, 3)),
+                       meta={"source": source, "units": units, "rate": 0.0, "first_frame": f0,
+                             "units_declared": bool(declared and declared[0])})
     if n and not prate > 0:
         raise MotionError(f"{source}: POINT:RATE is {prate:g}; the markers cannot be timed")
     time = (f0 + np.arange(n)) / prate if n else np.zeros(0)
     out = Markers(time, labels, xyz, meta={"source": source, "units": units, "rate": prate,
-                                           "first_frame": f0})
+                                           "first_frame": f0,
+                                           "units_declared": bool(declared and declared[0])})
     from .trc import check_units
     check_units(out, source, units, strict=strict)
     return out
@@ -280,14 +286,15 @@ def _plates(c, source, markers, threshold, rate, strict):
         where = f"{source}: force plate {k + 1}"
         try:
             out.append(_plate(k, where, types, channel, corners, origin, cal, poly, analogs,
-                              aunits, punits, arate, prate, c, rate, threshold, strict))
+                              aunits, punits, arate, prate, c, rate, threshold, strict,
+                              markers.meta.get("units_declared", True)))
         except MotionError as e:
             report(f"{e}; the plate was left out", strict=strict, error=MotionError)
     return out
 
 
 def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits, punits, arate,
-           prate, c, rate, threshold, strict):
+           prate, c, rate, threshold, strict, units_declared=True):
     if k >= len(types):
         raise MotionError(f"{where}: FORCE_PLATFORM:TYPE has {len(types)} entries, fewer "
                           "than FORCE_PLATFORM:USED")
@@ -316,6 +323,13 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
                               "without it the channels cannot be turned into forces")
         cm = cal[:, :, k]        # CAL[i, j]: channel j's share of output i (ezc3d's order)
     scale = LENGTH_UNITS[punits]
+    if not units_declared and punits == "m" and np.nanmax(np.abs(corners[:, :, k])) > 20:
+        # no POINT:UNITS (an analog-only file): corners tens of "metres" apart are in mm
+        report(f"{where}: the file declares no POINT:UNITS and the plate's corners are "
+               f"{np.nanmax(np.abs(corners[:, :, k])):.4g} units from the origin: read as mm",
+               strict=strict, error=MotionError)
+        scale = LENGTH_UNITS["mm"]
+        punits = "mm"
     box = corners[:, :, k].T * scale                                  # (4, 3) m
     orig = origin[:, k] * scale
     side = np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1)
