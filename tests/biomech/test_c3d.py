@@ -426,3 +426,24 @@ def test_a_plate_storing_the_action_is_warned_about(tmp_path):
     with pytest.warns(Urdf2dynWarning, match=r"force plate 1: its force points down into the "
                                              r"plate while loaded"):
         C.read_c3d(path)
+
+
+def test_plates_without_point_units_are_read_in_mm_with_a_warning(tmp_path):
+    """FP_Type3 rewritten by ezc3d without markers and without POINT:UNITS (as analog-only
+    recordings are): the plates are those of the original file, with a warning naming them."""
+    c = ezc3d.c3d(TYPE3)
+    c["data"]["points"] = np.zeros((4, 0, 2))
+    c["data"]["meta_points"]["residuals"] = np.zeros((1, 0, 2))
+    c["data"]["meta_points"]["camera_masks"] = np.zeros((7, 0, 2), dtype=bool)
+    c["parameters"]["POINT"]["LABELS"]["value"] = []
+    c["parameters"]["POINT"]["UNITS"]["value"] = []
+    path = str(tmp_path / "plates_only.c3d")
+    c.write(path)
+    with pytest.warns(Urdf2dynWarning, match="force plate 1: the file declares no POINT:UNITS"):
+        rec = C.read_c3d(path)
+    ref = read(TYPE3)
+    assert rec.markers.labels == []
+    for a, b in zip(rec.plates, ref.plates):
+        np.testing.assert_allclose(a.corners, b.corners, rtol=1e-6)
+        np.testing.assert_allclose(a.force, b.force, rtol=1e-5, atol=1e-4)
+        np.testing.assert_allclose(a.cop, b.cop, atol=1e-6, equal_nan=True)
