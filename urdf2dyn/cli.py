@@ -492,6 +492,17 @@ def cmd_check(args):
     return 1 if failed else 0
 
 
+# ============================================================================== convert
+
+def cmd_convert(args):
+    from .biomech.formats import convert
+    options = {"rotation": args.rotate, "threshold": args.threshold, "units": args.units,
+               "strict": args.strict}
+    for path, what in convert(args.input, args.output, **options):
+        print(f"{path}: {what}")
+    return 0
+
+
 # ============================================================================== parser
 
 def build_parser():
@@ -698,6 +709,32 @@ def build_parser():
     c.add_argument("--strict", action="store_true",
                    help="exit with status 1 on any warning or advice too")
     c.set_defaults(func=cmd_check)
+
+    v = sub.add_parser("convert", help="convert a file by its suffix: C3D to .trc markers and "
+                       ".mot force plates",
+                       description="Convert a lab's file for OpenSim users: a C3D file's "
+                       "markers to a .trc file (-o TRIAL.trc) and its force plates to an "
+                       "OpenSim .mot (-o TRIAL_grf.mot: per plate ground_force_v*, "
+                       "ground_force_p*, ground_torque_* in N, m, N·m, the free moment about "
+                       "the centre of pressure); the lab frame unless --rotate is given "
+                       "(needs: pip install \"urdf2dyn[c3d]\").")
+    v.add_argument("input", help="the file to convert (.c3d)")
+    v.add_argument("-o", "--output", action="append", required=True, metavar="FILE",
+                   help="a file to write, its suffix saying what (.trc: markers; .mot/.sto: "
+                        "force plates); repeatable")
+    v.add_argument("--rotate", metavar="AXIS:DEG[,AXIS:DEG]",
+                   help="rotation from the lab frame to the model frame, about the lab's axes "
+                        "in order, e.g. x:-90 for a z-up lab and a y-up OpenSim model "
+                        "(default: the lab frame)")
+    v.add_argument("--threshold", type=float, metavar="N",
+                   help="contact threshold of the force plates: below it no centre of "
+                        "pressure, and force and free moment 0 (default 20)")
+    v.add_argument("--units", default="mm", choices=("mm", "cm", "m"),
+                   help="length unit of the .trc written (default mm)")
+    v.add_argument("--strict", action="store_true",
+                   help="treat every warning (missing markers, plates left out, ...) as an "
+                        "error")
+    v.set_defaults(func=cmd_convert)
     return parser
 
 

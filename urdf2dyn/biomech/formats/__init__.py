@@ -5,7 +5,9 @@ the file's extension.
 * :mod:`.opensim`: OpenSim .mot/.sto tables and ExternalLoads setup files;
 * :mod:`.opensim_setup`: OpenSim's inverse-dynamics setup files (Setup_ID.xml);
 * :mod:`.humod`: HuMoD .mat files;
-* :mod:`.torques`: generalized forces as OpenSim's inverse-dynamics .sto or CSV.
+* :mod:`.torques`: generalized forces as OpenSim's inverse-dynamics .sto or CSV;
+* :mod:`.c3d`: C3D motion-capture files (markers, force plates, events; needs ezc3d);
+* :mod:`.trc`: OpenSim's marker files.
 
 Every reader returns a :class:`urdf2dyn.biomech.Trajectory` in SI units.
 """
@@ -19,16 +21,20 @@ from ..trajectory import MotionError, Trajectory
 from .csv import from_dataframe, read_csv, read_table, to_dataframe, write_csv, write_table
 from .humod import HUMOD_LENGTH_SCALE, read_humod, write_humod
 from .opensim import (ExternalForce, ExternalLoads, ExternalLoadsError, read_external_loads,
+                      write_external_loads,
                       read_opensim, read_sto_table, write_opensim)
 from .opensim_setup import IDSetup, SetupError, osim_coordinate_order, read_id_setup
 from .torques import read_torques, torque_names, write_torques
+from .c3d import C3D, Event, Plate, read_c3d, write_grf
+from .trc import read_trc, write_trc
 
 __all__ = ["read", "write", "read_columns", "read_csv", "write_csv", "read_table", "write_table",
            "to_dataframe", "from_dataframe", "read_opensim", "write_opensim", "read_sto_table",
            "read_external_loads", "ExternalLoads", "ExternalForce", "ExternalLoadsError",
            "read_humod", "write_humod", "HUMOD_LENGTH_SCALE", "read_torques", "write_torques",
            "torque_names", "read_id_setup", "IDSetup", "SetupError",
-           "osim_coordinate_order"]
+           "osim_coordinate_order", "read_c3d", "write_grf", "C3D", "Plate", "Event", "read_trc",
+           "write_trc", "convert", "CONVERTERS", "write_external_loads"]
 
 _READERS: dict[str, Callable[..., Trajectory]] = {
     ".csv": read_csv, ".mot": read_opensim, ".sto": read_opensim, ".mat": read_humod}
@@ -66,3 +72,56 @@ def read_columns(path):
         return read_table(path)
     raise MotionError(f"{os.fspath(path)}: unknown table format {ext!r} (expected .csv, .mot or "
                       ".sto)")
+
+
+def _convert_c3d(source, outputs, rotation=None, threshold=None, units="mm", strict=False):
+    from .c3d import CONTACT_THRESHOLD
+    rec = read_c3d(source, rotation=rotation, strict=strict,
+                   threshold=CONTACT_THRESHOLD if threshold is None else threshold)
+    done = []
+    for out in outputs:
+        ext = os.path.splitext(os.fspath(out))[1].lower()
+        if ext == ".trc":
+            if not rec.markers.labels:
+                raise MotionError(f"{source}: no markers to write to {os.fspath(out)}")
+            write_trc(out, rec.markers, units=units)
+            done.append((os.fspath(out), f"{len(rec.markers.labels)} markers, "
+                                         f"{len(rec.markers)} frames"))
+        elif ext in (".mot", ".sto"):
+            write_grf(out, rec.plates)
+            done.append((os.fspath(out), f"{len(rec.plates)} force plates, "
+                                         f"{len(rec.plates[0].time)} samples"))
+        else:
+            raise ValueError(f"{os.fspath(out)}: a C3D file converts to .trc (markers) or .mot "
+                             f"(force plates), not {ext or 'a file without a suffix'}")
+    return done
+
+
+#: convert's readers by input suffix: each takes (source, outputs, **options) and returns
+#: [(written path, what it holds)].
+CONVERTERS: dict[str, Callable[..., list[tuple[str, str]]]] = {".c3d": _convert_c3d}
+
+
+def convert(source, outputs, **options):
+    """Convert a file by its suffix (``urdf2dyn convert``): a C3D file to a .trc (markers)
+    and/or an OpenSim .mot (force plates: ground_force_v*, _p*, ground_torque_* per plate).
+
+    Parameters
+    ----------
+    source : str or os.PathLike
+    outputs : list of str or os.PathLike
+        The files to write; their suffixes say what goes in each.
+    **options
+        For C3D: rotation (lab to model, e.g. "x:-90"), threshold (N), units (of the .trc),
+        strict.
+
+    Returns
+    -------
+    list of (str, str)
+        Each file written and a one-line summary of it.
+    """
+    ext = os.path.splitext(os.fspath(source))[1].lower()
+    if ext not in CONVERTERS:
+        raise ValueError(f"{os.fspath(source)}: cannot convert a {ext or 'suffix-less'} file "
+                         f"(convert reads {sorted(CONVERTERS)})")
+    return CONVERTERS[ext](os.fspath(source), [os.fspath(o) for o in outputs], **options)

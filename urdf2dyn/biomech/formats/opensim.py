@@ -30,7 +30,8 @@ from ...forces import wrench_at_point
 from ...warn import report
 from ..trajectory import MotionError, _from_table, _to_table
 
-__all__ = ["read_sto_table", "read_opensim", "write_opensim", "ExternalForce", "ExternalLoads",
+__all__ = ["read_sto_table", "read_opensim", "write_opensim", "write_external_loads",
+           "ExternalForce", "ExternalLoads",
            "ExternalLoadsError", "read_external_loads"]
 
 # ============================================================================ motion and storage tables
@@ -447,3 +448,56 @@ def read_external_loads(path):
             if getattr(ef, f"{kind}_identifier"):
                 out._block(ef, kind)
     return out
+
+
+def write_external_loads(path, loads, bodies, datafile=None):
+    """Write ground reactions per foot as an OpenSim ExternalLoads pair: the XML setup file and
+    its .mot data file, as OpenSim's inverse-dynamics tool takes them.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The XML file.
+    loads : Trajectory
+        ``grf``, ``cop``, ``moment`` per foot key (e.g. from
+        urdf2dyn.biomech.plates.assign_plates), world frame, N, m, N·m.
+    bodies : dict
+        {foot key: OpenSim body} (e.g. {"R": "calcn_r", "L": "calcn_l"}): one ExternalForce
+        per foot, named after its key, applied to that body.
+    datafile : str or os.PathLike, optional
+        The .mot to write (default: the XML's name with ``.mot``); the XML names it relative
+        to its own folder.
+
+    The data columns are ``<key>_ground_force_v[xyz]``, ``<key>_ground_force_p[xyz]``,
+    ``<key>_ground_torque_[xyz]`` (force and point expressed in ground, the torque a free
+    moment); where a foot has no contact the force, point and torque are written as 0.
+    """
+    path = os.fspath(path)
+    datafile = os.fspath(datafile) if datafile else os.path.splitext(path)[0] + ".mot"
+    labels, cols = ["time"], [loads.time]
+    for key in bodies:
+        if key not in loads.grf:
+            raise ExternalLoadsError(f"{path}: no ground reaction for foot {key!r} (have "
+                                     f"{sorted(loads.grf)})")
+        for kind, x in (("ground_force_v", loads.grf[key]), ("ground_force_p", loads.cop[key]),
+                        ("ground_torque_", loads.moment.get(key, np.zeros_like(loads.grf[key])))):
+            labels += [f"{key}_{kind}{ax}" for ax in "xyz"]
+            cols.append(np.where(np.isfinite(x), x, 0.0))
+    _write_sto(datafile, labels, np.column_stack(cols), False,
+               os.path.splitext(os.path.basename(datafile))[0])
+    root = ET.Element("OpenSimDocument", Version="40000")
+    el = ET.SubElement(root, "ExternalLoads", name="externalloads")
+    objects = ET.SubElement(el, "objects")
+    for key, body in bodies.items():
+        f = ET.SubElement(objects, "ExternalForce", name=str(key))
+        for tag, text in (("applied_to_body", body), ("force_expressed_in_body", GROUND),
+                          ("point_expressed_in_body", GROUND),
+                          ("force_identifier", f"{key}_ground_force_v"),
+                          ("point_identifier", f"{key}_ground_force_p"),
+                          ("torque_identifier", f"{key}_ground_torque_")):
+            ET.SubElement(f, tag).text = text
+    ET.SubElement(el, "groups")
+    rel = os.path.relpath(os.path.abspath(datafile), os.path.dirname(os.path.abspath(path)))
+    ET.SubElement(el, "datafile").text = rel
+    ET.indent(root)
+    ET.ElementTree(root).write(path, encoding="UTF-8", xml_declaration=True)

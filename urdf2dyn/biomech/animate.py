@@ -1,0 +1,131 @@
+"""A trial you can watch: the model as a 3-D stick figure moving through the motion, with the
+measured markers and the ground-reaction arrows at the centres of pressure.
+
+Each movable joint is drawn as a segment from its parent link's origin to its child link's
+origin (forward kinematics of every frame, computed once); markers as dots; each load as an
+arrow from its centre of pressure, scaled by ``force_scale`` (m per N). Needs matplotlib::
+
+    from urdf2dyn.biomech.animate import animate
+    anim = animate(model, t, q, markers=rec.markers, plates=rec.plates, path="trial.gif")
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+__all__ = ["animate", "stick_segments"]
+
+
+def stick_segments(model, q):
+    """(N, S, 2, 3) segment end points of the stick figure (one per movable joint whose parent
+    is a link: parent link origin, child link origin), world frame, m."""
+    pos, _ = model.forward_kinematics(np.asarray(q, dtype=float))
+    pos = pos.reshape(-1, len(model.link_names), 3)
+    index = {x: k for k, x in enumerate(model.link_names)}
+    pairs = [(index[j.parent], index[j.child]) for j in model.joints
+             if j.parent is not None and j.parent in index and j.child in index]
+    if not pairs:
+        raise ValueError(f"model '{model.name}' has no joint between two links to draw")
+    a, b = np.array(pairs).T
+    return np.stack([pos[:, a], pos[:, b]], axis=2)
+
+
+def animate(model, time, q, markers=None, plates=None, path=None, fps=None, every=1,
+            force_scale=1e-3, title=None):
+    """Animate a trial; save it as .gif (Pillow) or .mp4 (ffmpeg) when path is given.
+
+    Parameters
+    ----------
+    model : urdf2dyn.Model
+    time : array_like, shape (N,)
+        s.
+    q : array_like, shape (N, nq)
+    markers : urdf2dyn.biomech.Markers, optional
+        Drawn as dots at the frame nearest in time.
+    plates : list of Plate, optional
+        Each contact's force drawn as an arrow from its centre of pressure.
+    path : str or os.PathLike, optional
+        .gif or .mp4 to write.
+    fps : float, optional
+        Frames per second of the file (default: the trial's rate / every).
+    every : int
+        Draw every k-th sample.
+    force_scale : float
+        Arrow length per newton (m/N).
+
+    Returns
+    -------
+    matplotlib.animation.FuncAnimation
+        ``anim.to_jshtml()`` shows it in a notebook.
+    """
+    try:
+        import matplotlib.pyplot as plt
+        from matplotlib import animation
+    except ImportError:
+        raise ImportError("animate needs matplotlib: pip install \"urdf2dyn[plot]\"") from None
+    if path is not None and os.path.splitext(os.fspath(path))[1].lower() not in (".gif", ".mp4"):
+        raise ValueError(f"{os.fspath(path)}: expected a .gif or .mp4 file")
+    time = np.asarray(time, dtype=float).reshape(-1)
+    seg = stick_segments(model, q)
+    if len(seg) != len(time):
+        raise ValueError(f"q: {len(seg)} samples for {len(time)} times")
+    frames = np.arange(0, len(time), max(1, int(every)))
+    pts = [seg.reshape(-1, 3)]
+    if markers is not None:
+        pts.append(markers.xyz.reshape(-1, 3))
+    allp = np.concatenate(pts)
+    allp = allp[np.all(np.isfinite(allp), axis=1)]
+    lo, hi = allp.min(axis=0), allp.max(axis=0)
+    centre, half = (lo + hi) / 2, max(float(np.max(hi - lo)) / 2, 0.1)
+    fig = plt.figure(figsize=(6, 6))
+    ax = fig.add_subplot(projection="3d")
+    for set_lim, c in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), centre):
+        set_lim(c - half, c + half)
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel("y (m)")
+    ax.set_zlabel("z (m)")
+    lines = [ax.plot([], [], [], "-o", color="C0", lw=2, ms=3)[0] for _ in range(seg.shape[1])]
+    dots = ax.plot([], [], [], ".", color="C3", ms=4)[0] if markers is not None else None
+    arrows = [ax.plot([], [], [], "-", color="C2", lw=2)[0] for _ in (plates or [])]
+    label = ax.set_title("")
+
+    def draw(i):
+        for line, s in zip(lines, seg[i]):
+            line.set_data_3d(s[:, 0], s[:, 1], s[:, 2])
+        if dots is not None:
+            k = int(np.argmin(np.abs(markers.time - time[i])))
+            x = markers.xyz[k]
+            dots.set_data_3d(x[:, 0], x[:, 1], x[:, 2])
+        for arrow, p in zip(arrows, plates or []):
+            k = int(np.argmin(np.abs(p.time - time[i])))
+            if p.contact[k]:
+                a, b = p.cop[k], p.cop[k] + force_scale * p.force[k]
+                arrow.set_data_3d([a[0], b[0]], [a[1], b[1]], [a[2], b[2]])
+            else:
+                arrow.set_data_3d([], [], [])
+        label.set_text(f"{title + '  ' if title else ''}t = {time[i]:.3f} s")
+        return lines + arrows + ([dots] if dots is not None else []) + [label]
+
+    anim = animation.FuncAnimation(fig, draw, frames=frames, blit=False)
+    if path is not None:
+        try:
+            _save(anim, os.fspath(path), time, every, fps, animation)
+        except Exception:
+            plt.close(fig)
+            raise
+    return anim
+
+
+def _save(anim, path, time, every, fps, animation):
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in (".gif", ".mp4"):
+        raise ValueError(f"{path}: expected a .gif or .mp4 file")
+    rate = (len(time) - 1) / (time[-1] - time[0]) if len(time) > 1 else 10.0
+    fps = fps or max(1.0, rate / max(1, int(every)))
+    if ext == ".gif":
+        anim.save(path, writer=animation.PillowWriter(fps=fps))
+    elif not animation.writers.is_available("ffmpeg"):
+        raise ImportError(f"{path}: writing .mp4 needs ffmpeg; write a .gif instead")
+    else:
+        anim.save(path, writer=animation.FFMpegWriter(fps=fps))

@@ -1,0 +1,497 @@
+"""C3D motion-capture files: markers, force plates and events, through ezc3d.
+
+``read_c3d(path)`` returns a :class:`C3D`: the markers (:class:`~urdf2dyn.biomech.Markers`,
+metres, gaps as NaN), one :class:`Plate` per force plate (ground reaction force, centre of
+pressure and free moment in the lab frame, at the marker rate) and the events.
+
+What the C3D format says, and what is done with it (the C3D User Guide, Motion Lab Systems):
+
+* markers: ``POINT:LABELS``, ``POINT:UNITS`` (mm, cm or m: positions are returned in m); a
+  negative residual marks a point not seen in that frame, and so do coordinates that are exactly
+  (0, 0, 0) (what many systems write for an occlusion): both become NaN.
+* analog channels: ``(raw - ANALOG:OFFSET) * ANALOG:SCALE * ANALOG:GEN_SCALE`` for data stored
+  as integers, as stored for data stored as floats (ezc3d applies it, and the ``c3d`` package
+  agrees), in ``ANALOG:UNITS`` (N, N·mm or N·m, mm or m; a channel without a known unit is taken in
+  N, N·POINT:UNITS or POINT:UNITS, with a warning).
+* force plates (``FORCE_PLATFORM:TYPE``, ``CHANNEL``, ``CORNERS``, ``ORIGIN``, ``CAL_MATRIX``):
+  type 1: Fx Fy Fz Px Py Tz (the centre of pressure measured by the plate); type 2: Fx Fy Fz Mx
+  My Mz (about the transducer origin); type 4: the same six channels before calibration,
+  ``[F; M] = CAL_MATRIX @ channels``; type 3 (Kistler): fx12 fx34 fy14 fy23 fz1 fz2 fz3 fz4 with
+  ``ORIGIN = (a, b, az0)`` the sensors' offsets. The plate frame has x = corner1 - corner2,
+  y = corner1 - corner4, z = x × y (into the plate), its origin at the centre of the four
+  corners; ``ORIGIN`` is the vector from the transducer to that centre (so its z is negative;
+  one with a positive z is the opposite vector, AMTI's ``x0 y0 z0``, and is negated whole). The moment is moved to the surface centre
+  (M + F × ORIGIN), and on the surface ``CoP = (-My/Fz, Mx/Fz, 0)`` and the free moment
+  ``Tz = Mz - (CoPx Fy - CoPy Fx)`` about the plate's z. A Kistler plate's
+  ``FORCE_PLATFORM:FPCOPPOLY`` correction of the centre of pressure is applied when present.
+* resampling: the analog channels run at ``ANALOG:RATE``, an integer multiple of the marker
+  rate; each marker frame gets the mean force and moment of its analog samples (a box filter,
+  so no aliasing from picking one sample), and the centre of pressure and free moment are
+  computed from those means.
+* contact: where the force along the plate's upward normal is below ``threshold`` (20 N by
+  default) there is no contact: the force and free moment are set to 0 and the centre of
+  pressure to NaN (it is undefined there).
+* sign: the force returned is the one the C3D formulas give in the lab frame, which for the
+  usual plates (AMTI, Bertec, Kistler) is the ground's reaction on the subject: upward during
+  stance. A plate whose loaded force points down into it gets a warning naming the plate.
+* events: ``EVENT:LABELS``, ``CONTEXTS`` (e.g. Left/Right), ``TIMES`` (minutes, seconds) as
+  seconds on the same clock as the frames: frame k (0-based from the file's first frame
+  ``f0``, 0-based as ezc3d gives it) is at time ``(f0 + k) / POINT:RATE``.
+* frames: everything is in the lab frame unless ``rotation`` is given
+  (:func:`urdf2dyn.biomech.markers.rotation_matrix`): labs are usually z-up, OpenSim models y-up
+  (``rotation="x:-90"``).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ...warn import report
+from ..markers import LENGTH_UNITS, Markers, rotation_matrix
+from ..trajectory import MotionError
+from ._c3dcheck import check_c3d
+
+__all__ = ["read_c3d", "write_grf", "grf_columns", "C3D", "Plate", "Event", "CONTACT_THRESHOLD"]
+
+#: Below this force (N) along its normal a plate has no contact and no centre of pressure.
+CONTACT_THRESHOLD = 20.0
+_MOMENT_UNITS = {"nm": 1.0, "n.m": 1.0, "n*m": 1.0, "nmm": 1e-3, "n.mm": 1e-3, "n*mm": 1e-3}
+_CHANNELS = {1: 6, 2: 6, 3: 8, 4: 6}
+
+
+@dataclass
+class Event:
+    """One C3D event: its label (e.g. 'Foot Strike'), context (e.g. 'Left') and time (s)."""
+    label: str
+    context: str
+    time: float
+
+
+@dataclass
+class Plate:
+    """One force plate's loads, in the lab frame (or the rotated one), one row per sample.
+
+    Attributes
+    ----------
+    number : int
+        1-based, in FORCE_PLATFORM order.
+    type : int
+        FORCE_PLATFORM:TYPE (1-4).
+    corners : ndarray, shape (4, 3)
+        m.
+    time : ndarray, shape (N,)
+        s.
+    force : ndarray, shape (N, 3)
+        Ground reaction force, N; 0 where there is no contact.
+    cop : ndarray, shape (N, 3)
+        Centre of pressure on the plate's surface, m; NaN where there is no contact.
+    moment : ndarray, shape (N, 3)
+        Free moment about the centre of pressure (along the plate's normal), N·m; 0 where
+        there is no contact.
+    contact : ndarray of bool, shape (N,)
+        The force along the upward normal is at least the threshold.
+    normal : ndarray, shape (3,)
+        The plate's upward unit normal.
+    """
+    number: int
+    type: int
+    corners: NDArray[np.float64]
+    time: NDArray[np.float64]
+    force: NDArray[np.float64]
+    cop: NDArray[np.float64]
+    moment: NDArray[np.float64]
+    contact: NDArray[np.bool_]
+    normal: NDArray[np.float64]
+
+    def contacts(self):
+        """The contiguous contacts as (first, last) sample indices, inclusive."""
+        c = np.concatenate([[False], self.contact, [False]]).astype(np.int8)
+        d = np.diff(c)
+        return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1) - 1))
+
+
+@dataclass
+class C3D:
+    """A C3D file read: markers, force plates, events, and where it came from."""
+    markers: Markers
+    plates: list[Plate]
+    events: list[Event]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+# ============================================================================ reading
+
+def _ezc3d():
+    try:
+        import ezc3d
+    except ImportError:
+        raise ImportError("reading C3D files needs ezc3d: pip install \"urdf2dyn[c3d]\"") from None
+    return ezc3d
+
+
+def _param(params, group, name, default=None):
+    g = params.get(group)
+    if not isinstance(g, dict) or name not in g:
+        return default
+    return g[name].get("value", default)
+
+
+def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", strict=False):
+    """Read a C3D file: markers (m), force plates (lab frame, SI units) and events.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+    rotation : None, (3, 3) array_like or str
+        Lab to model frame, applied to markers and plates (see
+        :func:`urdf2dyn.biomech.markers.rotation_matrix`; ``"x:-90"``: z-up lab to y-up
+        model). None keeps the lab frame.
+    threshold : float
+        Contact threshold, N (see the module notes).
+    rate : {"markers", "analog"}
+        Plates at the marker rate (the mean of each frame's analog samples) or at the analog
+        rate.
+    strict : bool
+        Raise instead of warning.
+
+    Returns
+    -------
+    C3D
+
+    Raises
+    ------
+    MotionError
+        Naming the file (and plate or parameter): not a C3D file, truncated, a plate whose
+        parameters are missing or inconsistent, an unknown plate type.
+    ImportError
+        Without ezc3d (pip install "urdf2dyn[c3d]").
+    """
+    ezc3d = _ezc3d()
+    source = os.fspath(path)
+    if not (isinstance(threshold, (int, float)) and np.isfinite(threshold) and threshold >= 0):
+        raise ValueError(f"threshold: expected a force >= 0 N (e.g. 20), got {threshold!r}")
+    if rate not in ("markers", "analog"):
+        raise ValueError(f"rate: expected 'markers' or 'analog', got {rate!r}")
+    if not os.path.isfile(source):
+        raise MotionError(f"{source}: no such file")
+    short = check_c3d(source)       # ezc3d trusts the file's sizes; a bad one could crash it
+    if short:
+        report(short, strict=strict, error=MotionError)
+    try:
+        c = ezc3d.c3d(source)
+    except Exception as e:          # ezc3d raises RuntimeError/IndexError/... on bad bytes
+        raise MotionError(f"{source}: not a readable C3D file ({type(e).__name__}: "
+                          f"{str(e)[:200]}); is it truncated or corrupted?") from None
+    r = rotation_matrix(rotation)
+    params = c["parameters"]
+    markers = _markers(c, source, strict)
+    plates = _plates(c, source, markers, threshold, rate, strict)
+    events = _events(params, source)
+    if rotation is not None:
+        markers = markers.rotated(r)
+        plates = [replace(p, corners=p.corners @ r.T, force=p.force @ r.T, cop=p.cop @ r.T,
+                          moment=p.moment @ r.T, normal=r @ p.normal) for p in plates]
+    missing = markers.missing()
+    if missing:
+        report(f"{source}: markers {missing} are missing in every frame", strict=strict,
+               error=MotionError)
+    return C3D(markers, plates, events, meta={"source": source, "rotation": r,
+                                              "threshold": threshold})
+
+
+def _markers(c, source, strict):
+    params = c["parameters"]
+    pts = np.asarray(c["data"]["points"], dtype=float)          # (4, M, N)
+    labels = [str(x).strip() for x in (_param(params, "POINT", "LABELS", []) or [])]
+    m, n = pts.shape[1], pts.shape[2]
+    if len(labels) < m:
+        report(f"{source}: POINT:LABELS names {len(labels)} of {m} markers; the others are "
+               "called M<k>", strict=strict, error=MotionError)
+        labels += [f"M{k + 1}" for k in range(len(labels), m)]
+    labels = labels[:m]
+    seen: dict[str, int] = {}
+    for k, x in enumerate(labels):           # a duplicated label keeps its data under x#2
+        if x in seen:
+            seen[x] += 1
+            labels[k] = f"{x}#{seen[x]}"
+        else:
+            seen[x] = 1
+    declared = [str(u).strip() for u in (_param(params, "POINT", "UNITS", []) or [])]
+    units = declared[0] if declared and declared[0] else "m"      # the C3D default
+    if units not in LENGTH_UNITS:
+        raise MotionError(f"{source}: POINT:UNITS {units!r} is not a length unit (expected one "
+                          f"of {sorted(LENGTH_UNITS)})")
+    xyz = np.moveaxis(pts[:3], 0, -1).transpose(1, 0, 2) * LENGTH_UNITS[units]   # (N, M, 3)
+    res = c["data"].get("meta_points", {}).get("residuals")
+    if res is not None and np.size(res) == m * n:
+        res = np.asarray(res, dtype=float).reshape(m, n).T
+        xyz[res < 0] = np.nan
+    xyz[np.all(xyz == 0.0, axis=-1)] = np.nan
+    prate = float((_param(params, "POINT", "RATE", [0.0]) or [0.0])[0])
+    f0 = int(c["header"]["points"]["first_frame"])
+    if m == 0 and not prate > 0:      # an analog-only file (plates, no cameras)
+        return Markers(np.zeros(0), [], np.zeros((0, 0, 3)),
+                       meta={"source": source, "units": units, "rate": 0.0, "first_frame": f0,
+                             "units_declared": bool(declared and declared[0])})
+    if n and not prate > 0:
+        raise MotionError(f"{source}: POINT:RATE is {prate:g}; the markers cannot be timed")
+    time = (f0 + np.arange(n)) / prate if n else np.zeros(0)
+    out = Markers(time, labels, xyz, meta={"source": source, "units": units, "rate": prate,
+                                           "first_frame": f0,
+                                           "units_declared": bool(declared and declared[0])})
+    from .trc import check_units
+    check_units(out, source, units, strict=strict)
+    return out
+
+
+def _events(params, source):
+    labels = _param(params, "EVENT", "LABELS", []) or []
+    contexts = _param(params, "EVENT", "CONTEXTS", []) or []
+    times = np.asarray(_param(params, "EVENT", "TIMES", np.zeros((2, 0))), dtype=float)
+    used = int((_param(params, "EVENT", "USED", [0]) or [0])[0])
+    if times.ndim != 2 or times.shape[0] != 2:
+        return []
+    n = min(used, times.shape[1], len(labels))
+    out = [Event(str(labels[k]).strip(), str(contexts[k]).strip() if k < len(contexts) else "",
+                 float(60.0 * times[0, k] + times[1, k])) for k in range(n)]
+    return sorted(out, key=lambda e: e.time)
+
+
+# ============================================================================ force plates
+
+def _plates(c, source, markers, threshold, rate, strict):
+    params = c["parameters"]
+    used = int((_param(params, "FORCE_PLATFORM", "USED", [0]) or [0])[0])
+    if used == 0:
+        return []
+    analogs = np.asarray(c["data"]["analogs"], dtype=float)
+    analogs = analogs.reshape(analogs.shape[-2], analogs.shape[-1])        # (C, S)
+    arate = float((_param(params, "ANALOG", "RATE", [0.0]) or [0.0])[0])
+    aunits = [str(u).strip() for u in (_param(params, "ANALOG", "UNITS", []) or [])]
+    punits = markers.meta["units"]
+    prate = markers.meta["rate"]
+    types = np.asarray(_param(params, "FORCE_PLATFORM", "TYPE", []), dtype=int).ravel()
+    channel = np.asarray(_param(params, "FORCE_PLATFORM", "CHANNEL", []), dtype=int)
+    corners = np.asarray(_param(params, "FORCE_PLATFORM", "CORNERS", []), dtype=float)
+    origin = np.asarray(_param(params, "FORCE_PLATFORM", "ORIGIN", []), dtype=float)
+    cal = np.asarray(_param(params, "FORCE_PLATFORM", "CAL_MATRIX", []), dtype=float)
+    # stored as the C3D format does, first index fastest: 12 coefficients per plate
+    poly = np.asarray(_param(params, "FORCE_PLATFORM", "FPCOPPOLY", []), dtype=float).ravel(order="F")
+    out = []
+    for k in range(used):
+        where = f"{source}: force plate {k + 1}"
+        try:
+            out.append(_plate(k, where, types, channel, corners, origin, cal, poly, analogs,
+                              aunits, punits, arate, prate, c, rate, threshold, strict,
+                              markers.meta.get("units_declared", True)))
+        except MotionError as e:
+            report(f"{e}; the plate was left out", strict=strict, error=MotionError)
+    return out
+
+
+def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits, punits, arate,
+           prate, c, rate, threshold, strict, units_declared=True):
+    if k >= len(types):
+        raise MotionError(f"{where}: FORCE_PLATFORM:TYPE has {len(types)} entries, fewer "
+                          "than FORCE_PLATFORM:USED")
+    ptype = int(types[k])
+    if ptype not in _CHANNELS:
+        raise MotionError(f"{where}: FORCE_PLATFORM:TYPE {ptype} is not supported (types "
+                          "1 to 4 are)")
+    nch = _CHANNELS[ptype]
+    if channel.ndim != 2 or channel.shape[1] <= k or channel.shape[0] < nch:
+        raise MotionError(f"{where}: FORCE_PLATFORM:CHANNEL does not list the {nch} "
+                          f"channels of a type-{ptype} plate")
+    ch = channel[:nch, k] - 1
+    if np.any(ch < 0) or np.any(ch >= analogs.shape[0]):
+        raise MotionError(f"{where}: FORCE_PLATFORM:CHANNEL {list(ch + 1)} names analog "
+                          f"channels outside 1..{analogs.shape[0]}")
+    if corners.ndim != 3 or corners.shape[:2] != (3, 4) or corners.shape[2] <= k:
+        raise MotionError(f"{where}: FORCE_PLATFORM:CORNERS does not give its 4 corners; "
+                          "without them the plate cannot be placed in the lab")
+    if origin.ndim != 2 or origin.shape[0] != 3 or origin.shape[1] <= k:
+        raise MotionError(f"{where}: FORCE_PLATFORM:ORIGIN does not give its origin")
+    cm = None
+    if ptype == 4:
+        if cal.ndim != 3 or cal.shape[:2] != (6, 6) or cal.shape[2] <= k:
+            raise MotionError(f"{where}: a type-4 plate needs its 6x6 "
+                              "FORCE_PLATFORM:CAL_MATRIX, which the file does not give; "
+                              "without it the channels cannot be turned into forces")
+        cm = cal[:, :, k]        # CAL[i, j]: channel j's share of output i (ezc3d's order)
+    scale = LENGTH_UNITS[punits]
+    if not units_declared and punits == "m" and np.nanmax(np.abs(corners[:, :, k])) > 20:
+        # no POINT:UNITS (an analog-only file): corners tens of "metres" apart are in mm
+        report(f"{where}: the file declares no POINT:UNITS and the plate's corners are "
+               f"{np.nanmax(np.abs(corners[:, :, k])):.4g} units from the origin: read as mm",
+               strict=strict, error=MotionError)
+        scale = LENGTH_UNITS["mm"]
+        punits = "mm"
+    box = corners[:, :, k].T * scale                                  # (4, 3) m
+    orig = origin[:, k] * scale
+    side = np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1)
+    if (not np.all(np.isfinite(box)) or not np.all(np.isfinite(orig)) or np.any(np.abs(box) > 1e3)
+            or np.any(side < 0.01) or np.any(side > 10.0) or np.any(np.abs(orig) > 10.0)):
+        raise MotionError(f"{where}: FORCE_PLATFORM:CORNERS or ORIGIN is not a plate's "
+                          f"(sides {np.array2string(side, precision=3)} m); the plate's "
+                          "calibration in the file is missing or corrupted")
+    frame = _plate_frame(box, where)
+    units = [aunits[i] if i < len(aunits) else "" for i in ch]
+    if ptype == 4:      # CAL_MATRIX takes the channels as stored to N and N·(POINT:UNITS)
+        raw = analogs[ch].T
+    else:
+        raw = analogs[ch].T * _channel_scales(ptype, units, punits, where, strict)  # (S, nch)
+    with np.errstate(all="ignore"):
+        f, m = _plate_wrench(ptype, raw, orig, cm, scale)
+    kpoly = poly[12 * k:12 * k + 12] if ptype == 3 and len(poly) >= 12 * (k + 1) else None
+    return _plate_loads(k + 1, ptype, box, frame, f, m, arate, prate, c, rate, threshold, kpoly,
+                        LENGTH_UNITS[punits], where, strict)
+
+
+def _plate_frame(box, where):
+    """The plate's axes (columns) in the lab: x = c1 - c2, y = c1 - c4, z = x × y."""
+    x = box[0] - box[1]
+    y = box[0] - box[3]
+    z = np.cross(x, y)
+    if np.linalg.norm(z) < 1e-9 * max(1.0, np.linalg.norm(x) * np.linalg.norm(y)):
+        raise MotionError(f"{where}: FORCE_PLATFORM:CORNERS are degenerate (the corners do not "
+                          "span a rectangle); check the file's plate calibration")
+    y = np.cross(z, x)
+    return np.column_stack([x / np.linalg.norm(x), y / np.linalg.norm(y), z / np.linalg.norm(z)])
+
+
+def _channel_scales(ptype, units, punits, where, strict):
+    """Per channel factor to N, N·m or m from ANALOG:UNITS."""
+    # F: a force (N), M: a moment (N·m), L: a length (m)
+    kinds = {1: "FFFLLM", 2: "FFFMMM", 3: "FFFFFFFF"}[ptype]
+    out, guessed = [], []
+    for kind, u in zip(kinds, units):
+        lu = u.lower().replace(" ", "").replace("·", ".")
+        if kind == "F":
+            if lu not in ("n", ""):
+                guessed.append(u)
+            out.append(1.0)
+        elif kind == "M":
+            if lu in _MOMENT_UNITS:
+                out.append(_MOMENT_UNITS[lu])
+            else:
+                guessed.append(u)
+                out.append(LENGTH_UNITS[punits])       # N·(POINT:UNITS), as ezc3d assumes
+        else:
+            if u in LENGTH_UNITS:
+                out.append(LENGTH_UNITS[u])
+            else:
+                guessed.append(u)
+                out.append(LENGTH_UNITS[punits])
+    if guessed:
+        report(f"{where}: ANALOG:UNITS {sorted(set(guessed))} are not force/moment/length units "
+               f"of a type-{ptype} plate; forces were taken in N, moments in N·{punits} and "
+               f"lengths in {punits}. Check the magnitudes", strict=strict, error=MotionError)
+    return np.array(out)
+
+
+def _plate_wrench(ptype, raw, orig, cm, length):
+    """Force and moment about the plate's surface centre, in plate axes, per analog sample
+    (length: metres per POINT:UNITS, the unit of a type-4 plate's calibrated moments)."""
+    if ptype == 1:
+        f = raw[:, 0:3]
+        cop = np.column_stack([raw[:, 3], raw[:, 4], np.zeros(len(raw))])
+        tz = np.column_stack([np.zeros(len(raw)), np.zeros(len(raw)), raw[:, 5]])
+        return f, np.cross(cop, f) + tz            # M about the centre = CoP × F + Tz
+    if ptype == 3:
+        fx12, fx34, fy14, fy23, fz1, fz2, fz3, fz4 = raw.T
+        a, b, az0 = orig[0], orig[1], -abs(orig[2])
+        f = np.column_stack([fx12 + fx34, fy14 + fy23, fz1 + fz2 + fz3 + fz4])
+        m = np.column_stack([b * (fz1 + fz2 - fz3 - fz4), a * (-fz1 + fz2 + fz3 - fz4),
+                             b * (-fx12 + fx34) + a * (fy14 - fy23)])
+        return f, m + np.cross(f, [0.0, 0.0, az0])    # sensors at depth az0 below the surface
+    w = raw if cm is None else raw @ cm.T
+    # ORIGIN: transducer -> surface centre, up, i.e. negative plate z; a file with z > 0
+    # gives the opposite vector (AMTI's x0 y0 z0: centre -> transducer), negated whole.
+    o = -orig if orig[2] > 0 else orig
+    moment = w[:, 3:] * (length if cm is not None else 1.0)
+    return w[:, :3], moment + np.cross(w[:, :3], o)
+
+
+def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, threshold, poly, unit,
+                 where, strict):
+    """A Plate from the per-analog-sample force and moment (plate axes, about the surface
+    centre): resampled, thresholded, centre of pressure and free moment, in the lab."""
+    s = len(f)
+    if rate == "markers" and prate and arate:
+        ratio = arate / prate
+        nframes = s // max(1, int(round(ratio)))
+        if abs(ratio - round(ratio)) > 1e-6 or ratio < 1:
+            raise MotionError(f"{where}: ANALOG:RATE {arate:g} is not an integer multiple of "
+                              f"POINT:RATE {prate:g}; read with rate='analog'")
+        ratio = int(round(ratio))
+        f = f[:nframes * ratio].reshape(nframes, ratio, 3).mean(axis=1)
+        m = m[:nframes * ratio].reshape(nframes, ratio, 3).mean(axis=1)
+        t0 = int(c["header"]["points"]["first_frame"]) / prate
+        time = t0 + np.arange(nframes) / prate
+    elif rate in ("markers", "analog"):
+        t0 = int(c["header"]["analogs"]["first_frame"]) / arate if arate else 0.0
+        time = t0 + np.arange(s) / arate if arate else np.arange(s, dtype=float)
+    else:
+        raise ValueError(f"rate: expected 'markers' or 'analog', got {rate!r}")
+    with np.errstate(all="ignore"):
+        up = -f[:, 2]                      # plate z points into the plate
+        contact = np.isfinite(up) & (np.abs(up) >= threshold) & (up != 0)
+        fz = np.where(contact, f[:, 2], np.nan)
+        cop = np.column_stack([-m[:, 1] / fz, m[:, 0] / fz, np.zeros(len(f))])
+        if poly is not None and np.any(poly):      # its coefficients are for the file's units
+            cop = _kistler_cop_correction(cop / unit, poly) * unit
+        tz = m[:, 2] - (cop[:, 0] * f[:, 1] - cop[:, 1] * f[:, 0])
+    if np.any(contact) and np.median(up[contact]) < 0:
+        report(f"{where}: its force points down into the plate while loaded (median "
+               f"{np.median(up[contact]):.4g} N along the upward normal): the file stores the "
+               "subject's action on the plate, not the ground's reaction; negate the force and "
+               "free moment before applying them to the feet", strict=strict, error=MotionError)
+    centre = box.mean(axis=0)
+    force = np.where(contact[:, None], f @ frame.T, 0.0)
+    cop_lab = np.where(contact[:, None], cop @ frame.T + centre, np.nan)
+    moment = np.where(contact[:, None], tz[:, None] * frame[:, 2], 0.0)
+    return Plate(number, ptype, box, time, force, cop_lab, moment, contact, -frame[:, 2])
+
+
+def _kistler_cop_correction(cop, p):
+    """Kistler's polynomial correction of the centre of pressure (FPCOPPOLY, 12 coefficients)."""
+    x, y = cop[:, 0], cop[:, 1]
+    dx = (p[0] * y**4 + p[1] * y**2 + p[2]) * x**3 + (p[3] * y**4 + p[4] * y**2 + p[5]) * x
+    dy = (p[6] * x**4 + p[7] * x**2 + p[8]) * y**3 + (p[9] * x**4 + p[10] * x**2 + p[11]) * y
+    return np.column_stack([x - dx, y - dy, cop[:, 2]])
+
+
+# ============================================================================ writing
+
+def grf_columns(plates, prefix="{n}_"):
+    """(labels, data) of the plates' loads in OpenSim's layout: per plate in plate order,
+    ``<n>_ground_force_vx vy vz``, ``<n>_ground_force_px py pz``, ``<n>_ground_torque_x y z``
+    (N, m, N·m; the torque is the free moment about the centre of pressure). Where a plate
+    has no contact the force and torque are 0 and the point is written as 0 too (OpenSim's
+    tools cannot read a missing value, and a zero force applied anywhere does nothing)."""
+    labels, cols = [], []
+    for p in plates:
+        pre = prefix.format(n=p.number)
+        for kind, x in (("ground_force_v", p.force), ("ground_force_p", p.cop),
+                        ("ground_torque_", p.moment)):
+            labels += [f"{pre}{kind}{ax}" for ax in "xyz"]
+            cols.append(np.where(np.isfinite(x), x, 0.0))
+    return labels, (np.column_stack(cols) if cols else np.zeros((0, 0)))
+
+
+def write_grf(path, plates, name=None):
+    """Write force plates as an OpenSim .mot (``inDegrees=no``): ``time`` then
+    :func:`grf_columns`. Every plate must share one time axis (read with the same rate)."""
+    from .opensim import _write_sto
+    if not plates:
+        raise MotionError(f"{os.fspath(path)}: no force plates to write")
+    time = plates[0].time
+    if any(len(p.time) != len(time) for p in plates):
+        raise MotionError(f"{os.fspath(path)}: the plates have different sample counts")
+    labels, data = grf_columns(plates)
+    _write_sto(os.fspath(path), ["time"] + labels, np.column_stack([time, data]), False,
+               name or os.path.splitext(os.path.basename(os.fspath(path)))[0])
