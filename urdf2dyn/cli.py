@@ -462,20 +462,6 @@ def cmd_export_osim(args):
     return 0
 
 
-# ============================================================================== convert
-
-def cmd_convert(args):
-    from .convert import osim_to_urdf
-    model = load(args.model)
-    text = osim_to_urdf(model, args.output, strict=args.strict)
-    g = " ".join(f"{x:g}" for x in model.gravity)
-    movable = text.count("<joint ") - text.count('type="fixed"')
-    print(f"{args.output}: URDF '{model.name}', {text.count('<link ')} links, {movable} movable "
-          f"joints named after the coordinates; the model's gravity is {g}: pass it as "
-          f"--gravity {g}")
-    return 0
-
-
 # ============================================================================== check
 
 def cmd_check(args):
@@ -495,11 +481,31 @@ def cmd_check(args):
 # ============================================================================== convert
 
 def cmd_convert(args):
+    """A model (.osim -> .urdf) or a lab's recording (.c3d -> .trc / .mot), by the input's
+    suffix."""
+    if os.path.splitext(args.input)[1].lower() == ".osim":
+        return _convert_model(args)
     from .biomech.formats import convert
     options = {"rotation": args.rotate, "threshold": args.threshold, "units": args.units,
                "strict": args.strict}
     for path, what in convert(args.input, args.output, **options):
         print(f"{path}: {what}")
+    return 0
+
+
+def _convert_model(args):
+    from .convert import osim_to_urdf
+    if len(args.output) != 1 or not args.output[0].lower().endswith(".urdf"):
+        raise ValueError(f"convert {args.input}: an OpenSim model converts to one URDF file: "
+                         f"give -o MODEL.urdf (got {' '.join(args.output)})")
+    output = args.output[0]
+    model = load(args.input)
+    text = osim_to_urdf(model, output, strict=args.strict)
+    g = " ".join(f"{x:g}" for x in model.gravity)
+    movable = text.count("<joint ") - text.count('type="fixed"')
+    print(f"{output}: URDF '{model.name}', {text.count('<link ')} links, {movable} movable "
+          f"joints named after the coordinates; the model's gravity is {g}: pass it as "
+          f"--gravity {g}")
     return 0
 
 
@@ -684,19 +690,6 @@ def build_parser():
                    help="add a floating joint 'root_joint' above the root link")
     e.set_defaults(func=cmd_equations)
 
-    v = sub.add_parser("convert", help="write an OpenSim model (.osim) as URDF",
-                       description="Write an OpenSim model as URDF: every joint URDF can "
-                       "express exactly (each coordinate moving one axis by +-q plus a "
-                       "constant) becomes revolute and prismatic joints named after the "
-                       "coordinates; axes moved by splines, polynomials or scaled coordinates "
-                       "are frozen at the coordinates' default values, each one named in a "
-                       "warning.")
-    v.add_argument("model", help=".osim file")
-    v.add_argument("-o", "--output", required=True, help=".urdf file to write")
-    v.add_argument("--strict", action="store_true",
-                   help="refuse instead of freezing what URDF cannot express")
-    v.set_defaults(func=cmd_convert)
-
     c = sub.add_parser("check", help="list what is wrong or risky in a URDF, with line numbers",
                        description="List every finding about a URDF with its line: errors "
                        "(it does not load), warnings (read as written, as Pinocchio reads "
@@ -710,18 +703,24 @@ def build_parser():
                    help="exit with status 1 on any warning or advice too")
     c.set_defaults(func=cmd_check)
 
-    v = sub.add_parser("convert", help="convert a file by its suffix: C3D to .trc markers and "
-                       ".mot force plates",
-                       description="Convert a lab's file for OpenSim users: a C3D file's "
+    v = sub.add_parser("convert", help="convert a file by its suffix: an OpenSim model to "
+                       "URDF, C3D to .trc markers and .mot force plates",
+                       description="Convert an OpenSim model to URDF (-o MODEL.urdf): every "
+                       "joint URDF can express exactly (each coordinate moving one axis by +-q "
+                       "plus a constant) becomes revolute and prismatic joints named after the "
+                       "coordinates; axes moved by splines, polynomials or scaled coordinates "
+                       "are frozen at the coordinates' default values, each one named in a "
+                       "warning (--strict refuses instead). Or convert a lab's file for OpenSim "
+                       "users: a C3D file's "
                        "markers to a .trc file (-o TRIAL.trc) and its force plates to an "
                        "OpenSim .mot (-o TRIAL_grf.mot: per plate ground_force_v*, "
                        "ground_force_p*, ground_torque_* in N, m, N·m, the free moment about "
                        "the centre of pressure); the lab frame unless --rotate is given "
                        "(needs: pip install \"urdf2dyn[c3d]\").")
-    v.add_argument("input", help="the file to convert (.c3d)")
+    v.add_argument("input", help="the file to convert (.osim or .c3d)")
     v.add_argument("-o", "--output", action="append", required=True, metavar="FILE",
-                   help="a file to write, its suffix saying what (.trc: markers; .mot/.sto: "
-                        "force plates); repeatable")
+                   help="a file to write, its suffix saying what (.urdf: the model; .trc: "
+                        "markers; .mot/.sto: force plates); repeatable")
     v.add_argument("--rotate", metavar="AXIS:DEG[,AXIS:DEG]",
                    help="rotation from the lab frame to the model frame, about the lab's axes "
                         "in order, e.g. x:-90 for a z-up lab and a y-up OpenSim model "
@@ -732,8 +731,8 @@ def build_parser():
     v.add_argument("--units", default="mm", choices=("mm", "cm", "m"),
                    help="length unit of the .trc written (default mm)")
     v.add_argument("--strict", action="store_true",
-                   help="treat every warning (missing markers, plates left out, ...) as an "
-                        "error")
+                   help="treat every warning (missing markers, plates left out, a joint "
+                        "frozen in the URDF, ...) as an error")
     v.set_defaults(func=cmd_convert)
     return parser
 
