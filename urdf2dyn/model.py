@@ -151,6 +151,9 @@ class Model:
         self._link_index = {name: k for k, name in enumerate(self.link_names)}
         self.q_names = [n for j in self.joints for n in _names(j, _Q_SUFFIXES)]
         self.v_names = [n for j in self.joints for n in _names(j, _V_SUFFIXES)]
+        #: Model markers (urdf2dyn.markers.Marker: name, link, position in the link frame),
+        #: what inverse_kinematics fits; none for a URDF until given (read_markers).
+        self.markers: list = []
 
     # ---- description -------------------------------------------------------------
     @property
@@ -452,6 +455,12 @@ class Model:
             raise ValueError(f"{fn}: reference must be 'local', 'world' or "
                              f"'local_world_aligned', got {reference!r}")
         return self._link_index[link], point, ref
+
+    def inverse_kinematics(self, targets, markers=None, **options):
+        """The coordinates whose markers best fit measured ones, frame by frame (OpenSim's
+        IK, in the core): see urdf2dyn.markers.inverse_kinematics for the options."""
+        from .markers import inverse_kinematics
+        return inverse_kinematics(self, targets, markers=markers, **options)
 
     def link_velocities(self, q: ArrayLike, v: ArrayLike) -> NDArray[np.float64]:
         """(..., L, 6): linear velocity of each link origin and angular velocity, in
