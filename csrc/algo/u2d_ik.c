@@ -4,13 +4,16 @@
  * weights w_i and coordinate tasks (coordinate c_j pulled towards a value r_j with weight
  * u_j), each frame minimises OpenSim's IK objective
  *
- *     f(q) = sum_i w_i |x_i(q) - t_i|^2  +  sum_j u_j (q_cj - r_j)^2
+ *     f(q) = sum_i w_i |x_i(q) - t_i|^2 / W  +  sum_j u_j (q_cj - r_j)^2,   W = sum_i w_i
  *
  * over the coordinates that are not locked, inside the ranges given (lo <= q <= hi).
- * Markers missing in the frame (a NaN coordinate) drop out of the sum for that frame.
+ * Markers missing in the frame (a NaN coordinate) drop out of both sums for that frame.
+ * The marker term is the weighted mean square error, as Simbody's Markers assembly goal
+ * that OpenSim's IK minimises: it is what makes marker and coordinate weights trade off
+ * as they do in OpenSim.
  *
- * f is a sum of squares r^T r, r = [sqrt(w_i) (x_i - t_i); sqrt(u_j) (q_cj - r_j)], whose
- * Jacobian rows are sqrt(w_i) J_i (J_i the linear rows of marker i's frame Jacobian,
+ * f is a sum of squares r^T r, r = [sqrt(w_i/W) (x_i - t_i); sqrt(u_j) (q_cj - r_j)], whose
+ * Jacobian rows are sqrt(w_i/W) J_i (J_i the linear rows of marker i's frame Jacobian,
  * u2d_frame_jacobian) and sqrt(u_j) e_cj. Levenberg-Marquardt steps solve
  *
  *     (H + mu (diag H + eps)) dq = -g,    H = J^T J,  g = J^T r
@@ -118,12 +121,22 @@ static int present(const double t[3])
     return isfinite(t[0]) && isfinite(t[1]) && isfinite(t[2]);
 }
 
+/* W: the total weight of the markers present in the frame (1 when none is). */
+static double total_weight(const u2d_ik_problem *p, const double *target)
+{
+    double W = 0;
+    for (int i = 0; i < p->nmarker; i++)
+        if (present(&target[3 * i])) W += p->weight[i];
+    return W > 0 ? W : 1;
+}
+
 /* f(q) at the placement in w, and (when err is given) every marker's distance. */
 static double objective(const u2d_work *w, const u2d_ik_work *iw, const u2d_ik_problem *p,
                         const double *q, const double *target, const double *task_value,
                         double *err)
 {
     double f = 0;
+    const double W = total_weight(p, target);
     for (int i = 0; i < p->nmarker; i++) {
         const double *t = &target[3 * i];
         if (!present(t)) {
@@ -133,7 +146,7 @@ static double objective(const u2d_work *w, const u2d_ik_work *iw, const u2d_ik_p
         double x[3], e2 = 0;
         marker_position(w, iw, i, x);
         for (int k = 0; k < 3; k++) e2 += (x[k] - t[k]) * (x[k] - t[k]);
-        f += p->weight[i] * e2;
+        f += p->weight[i] / W * e2;
         if (err) err[i] = sqrt(e2);
     }
     for (int j = 0; j < p->ntask; j++) {
@@ -151,6 +164,7 @@ static void normal_equations(const u2d_model *m, const u2d_work *w, u2d_ik_work 
     const int nv = m->nv;
     memset(iw->H, 0, sizeof(double) * (size_t)nv * nv);
     memset(iw->g, 0, sizeof(double) * (size_t)nv);
+    const double W = total_weight(p, target);
     for (int i = 0; i < p->nmarker; i++) {
         const double *t = &target[3 * i];
         if (p->weight[i] == 0 || !present(t)) continue;
@@ -161,7 +175,7 @@ static void normal_equations(const u2d_model *m, const u2d_work *w, u2d_ik_work 
         int nc = 0;                                 /* only the path's columns are non-zero */
         for (int j = iw->body[i]; j > 0; j = m->parent[j])
             for (int k = 0; k < m->jnv[j]; k++) iw->cols[nc++] = m->vadr[j] + k;
-        const double *J = iw->J, wi = p->weight[i];
+        const double *J = iw->J, wi = p->weight[i] / W;
         for (int a = 0; a < nc; a++) {
             const int ca = iw->cols[a];
             const double ja[3] = {J[ca], J[nv + ca], J[2 * nv + ca]};
