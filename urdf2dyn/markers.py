@@ -104,8 +104,10 @@ class IKSolution:
     marker_error : (N, k) array
         Each marker's distance to its measured position, m (NaN where it is missing).
     squared, rms, max : (N,) arrays
-        Over the markers with a non-zero weight present in the frame: the sum of squared
-        errors (m²), their root mean square and their maximum (m); NaN when none is present.
+        OpenSim's IK report over the markers with a non-zero weight: the sum of squared
+        errors of those present (m²), ``sqrt(squared / k)`` with k the markers fitted,
+        missing ones included, as OpenSim's IK tool computes its RMS (m), and the largest
+        error (m); NaN when none is present.
     worst : list of str
         The marker at ``max`` per frame ("" when none).
     iterations : (N,) int array
@@ -157,8 +159,7 @@ def inverse_kinematics(model: Model, targets: ArrayLike | dict[str, ArrayLike],
     targets : (N, k, 3) or (k, 3) array, or dict {marker name: (N, 3) or (3,)}
         Measured marker positions in the model's world frame, m; NaN marks a marker missing
         in a frame (it is skipped there). An array is in the order of ``markers``; a dict
-        fits the markers it names (others get weight 0: reported, not fitted... if absent
-        from the dict they are reported as missing).
+        names the markers measured, and the others are missing in every frame.
     markers : list of Marker, optional
         The model markers (default: ``model.markers``).
     weights : dict {marker name: float}, optional

@@ -318,17 +318,20 @@ u2d_status u2d_ik_frame(const u2d_model *m, u2d_work *w, u2d_ik_work *iw,
     if ((st = u2d_place_bodies(m, w, q)) != U2D_OK) return st;   /* q's placement again */
     objective(w, iw, p, q, target, task_value, err);
 
-    /* OpenSim's report: over the markers fitted (weight > 0) and present in the frame */
+    /* OpenSim's report, over the markers fitted (weight > 0): the sum and the maximum over
+     * those present, the RMS as the IK tool's, sum / (markers fitted, missing ones too) */
     double sum = 0, worst = -1;
-    int n = 0, iworst = -1;
+    int n = 0, fitted = 0, iworst = -1;
     for (int i = 0; i < p->nmarker; i++) {
-        if (p->weight[i] == 0 || !isfinite(err[i])) continue;
+        if (p->weight[i] == 0) continue;
+        fitted++;
+        if (!isfinite(err[i])) continue;
         sum += err[i] * err[i];
         n++;
         if (err[i] > worst) worst = err[i], iworst = i;
     }
     report->squared = sum;
-    report->rms = n ? sqrt(sum / n) : NAN;
+    report->rms = n ? sqrt(sum / fitted) : NAN;
     report->max = n ? worst : NAN;
     report->worst = iworst;
     report->iterations = it;

@@ -385,10 +385,11 @@ typedef struct {
     int max_iter;               /* Levenberg-Marquardt iterations per frame at most     */
 } u2d_ik_problem;
 
-/* Per frame, as OpenSim's IK tool reports it: over the markers fitted and present. */
+/* Per frame, as OpenSim's IK tool reports it, over the markers fitted (weight > 0). */
 typedef struct {
-    double squared;             /* sum of squared marker errors, m^2                   */
-    double rms, max;            /* m; NaN when no fitted marker is present             */
+    double squared;             /* sum of squared errors of those present, m^2         */
+    double rms, max;            /* m: sqrt(squared / markers fitted, missing ones
+                                   included, as OpenSim), the largest; NaN if none is present */
     int worst;                  /* the marker at max, -1 if none                       */
     int iterations;
 } u2d_ik_report;
