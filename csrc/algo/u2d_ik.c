@@ -13,8 +13,8 @@
  * as they do in OpenSim.
  *
  * f is a sum of squares r^T r, r = [sqrt(w_i/W) (x_i - t_i); sqrt(u_j) (q_cj - r_j)], whose
- * Jacobian rows are sqrt(w_i/W) J_i (J_i the linear rows of marker i's frame Jacobian,
- * u2d_frame_jacobian) and sqrt(u_j) e_cj. Levenberg-Marquardt steps solve
+ * Jacobian rows are sqrt(w_i/W) J_i (J_i the linear rows of marker i's frame Jacobian)
+ * and sqrt(u_j) e_cj. Levenberg-Marquardt steps solve
  *
  *     (H + mu (diag H + eps)) dq = -g,    H = J^T J,  g = J^T r
  *
@@ -33,12 +33,15 @@
 
 struct u2d_ik_work_s {
     int nv, nmarker;
-    double *J;              /* (6,nv)     one marker's frame Jacobian                    */
+    double *s0;             /* (nv,6)     each joint column in world coordinates at the
+                                          origin, [w; v_O]                               */
+    double *tw;             /* (nv,6)     per column a: w_a x m1 and M2 w_a (one body's)  */
     double *H, *A;          /* (nv,nv)    J^T J, and the damped system on the free set   */
     double *g, *dq, *b;     /* (nv)       gradient, step, packed right-hand side         */
     double *qtry;           /* (nq)       the trial configuration                        */
     double *pb;             /* (nmarker,3) each marker in its body's frame                */
     int *body;              /* (nmarker)  the body each marker rides on                  */
+    int *head, *next;       /* (nbody),(nmarker) each body's markers, as linked lists     */
     int *cols;              /* (nv)       velocity coordinates on a marker's path         */
     int *freev;             /* (nv)       the coordinates a step may move                 */
     void *buffer;
@@ -48,7 +51,8 @@ u2d_ik_work *u2d_ik_work_new(const u2d_model *m, int nmarker)
 {
     if (nmarker < 0) return NULL;
     size_t nv = (size_t)m->nv, nq = (size_t)m->nq, nk = (size_t)nmarker;
-    size_t nd = 6 * nv + 2 * nv * nv + 3 * nv + nq + 3 * nk, ni = nk + 2 * nv;
+    size_t nd = 12 * nv + 2 * nv * nv + 3 * nv + nq + 3 * nk;
+    size_t ni = 2 * nk + 2 * nv + (size_t)m->nbody;
     u2d_ik_work *iw = calloc(1, sizeof *iw);
     char *buf = calloc(1, nd * sizeof(double) + ni * sizeof(int) + 1);
     if (!iw || !buf) {
@@ -57,7 +61,8 @@ u2d_ik_work *u2d_ik_work_new(const u2d_model *m, int nmarker)
         return NULL;
     }
     double *d = (double *)buf;
-    iw->J = d;  d += 6 * nv;
+    iw->s0 = d; d += 6 * nv;
+    iw->tw = d; d += 6 * nv;
     iw->H = d;  d += nv * nv;
     iw->A = d;  d += nv * nv;
     iw->g = d;  d += nv;
@@ -67,6 +72,8 @@ u2d_ik_work *u2d_ik_work_new(const u2d_model *m, int nmarker)
     iw->pb = d; d += 3 * nk;
     int *k = (int *)d;
     iw->body = k; k += nk;
+    iw->next = k; k += nk;
+    iw->head = k; k += m->nbody;
     iw->cols = k; k += nv;
     iw->freev = k;
     iw->nv = m->nv;
@@ -106,6 +113,11 @@ static void attach_markers(const u2d_model *m, const u2d_ik_problem *p, u2d_ik_w
         u2d_multv3(X->E, &p->pos[3 * i], pb);
         for (int k = 0; k < 3; k++) pb[k] += X->r[k];
         iw->body[i] = m->link_body[p->link[i]];
+    }
+    for (int b = 0; b < m->nbody; b++) iw->head[b] = -1;
+    for (int i = p->nmarker - 1; i >= 0; i--) {
+        iw->next[i] = iw->head[iw->body[i]];
+        iw->head[iw->body[i]] = i;
     }
 }
 
@@ -156,7 +168,19 @@ static double objective(const u2d_work *w, const u2d_ik_work *iw, const u2d_ik_p
     return f;
 }
 
-/* H = J^T J and g = J^T r at the placement in w (u2d_place_bodies done). */
+/* H = J^T J and g = J^T r at the placement in w (u2d_place_bodies done).
+ *
+ * Marker i's Jacobian column for joint column a is the linear velocity of the point x_i,
+ * v_a + w_a x x_i, from the column's world spatial vector s_a = X_0j^-1 S_j = [w_a; v_a]
+ * (the frame Jacobian of u2d_frames.c, world-aligned at the point). Summed over the markers
+ * of one body, with their weights w_i (normalised by W) as point masses,
+ *
+ *     H_ab += m0 v_a.v_b + v_a.(w_b x m1) + v_b.(w_a x m1) + w_a^T M2 w_b
+ *     g_a  += v_a.fl + w_a.fa
+ *
+ * with m0 = sum w_i, m1 = sum w_i x_i, M2 = sum w_i (|x_i|^2 1 - x_i x_i^T) (the markers'
+ * "inertia" about the origin), fl = sum w_i r_i and fa = sum w_i x_i x r_i (r_i = x_i - t_i):
+ * one pass over each body's path instead of one per marker. */
 static void normal_equations(const u2d_model *m, const u2d_work *w, u2d_ik_work *iw,
                              const u2d_ik_problem *p, const double *q, const double *target,
                              const double *task_value)
@@ -164,26 +188,50 @@ static void normal_equations(const u2d_model *m, const u2d_work *w, u2d_ik_work 
     const int nv = m->nv;
     memset(iw->H, 0, sizeof(double) * (size_t)nv * nv);
     memset(iw->g, 0, sizeof(double) * (size_t)nv);
+    for (int j = 1; j < m->nbody; j++)
+        for (int k = 0; k < m->jnv[j]; k++)
+            u2d_xform_motion_inv(&w->Xa[j], &w->S[36 * j + 6 * k], &iw->s0[6 * (m->vadr[j] + k)]);
     const double W = total_weight(p, target);
-    for (int i = 0; i < p->nmarker; i++) {
-        const double *t = &target[3 * i];
-        if (p->weight[i] == 0 || !present(t)) continue;
-        double x[3], r[3];
-        marker_position(w, iw, i, x);
-        for (int k = 0; k < 3; k++) r[k] = x[k] - t[k];
-        u2d_frame_jacobian(m, w, p->link[i], &p->pos[3 * i], U2D_LOCAL_WORLD_ALIGNED, iw->J);
-        int nc = 0;                                 /* only the path's columns are non-zero */
-        for (int j = iw->body[i]; j > 0; j = m->parent[j])
+    for (int b = 1; b < m->nbody; b++) {
+        double m0 = 0, m1[3] = {0, 0, 0}, M2[9] = {0}, fl[3] = {0, 0, 0}, fa[3] = {0, 0, 0};
+        for (int i = iw->head[b]; i >= 0; i = iw->next[i]) {
+            const double *t = &target[3 * i];
+            if (p->weight[i] == 0 || !present(t)) continue;
+            const double wi = p->weight[i] / W;
+            double x[3], r[3], xr[3];
+            marker_position(w, iw, i, x);
+            for (int k = 0; k < 3; k++) r[k] = x[k] - t[k];
+            u2d_cross3(x, r, xr);
+            const double xx = u2d_dot3(x, x);
+            m0 += wi;
+            for (int k = 0; k < 3; k++) {
+                m1[k] += wi * x[k];
+                fl[k] += wi * r[k];
+                fa[k] += wi * xr[k];
+                for (int l = 0; l < 3; l++)
+                    M2[3 * k + l] += wi * ((k == l ? xx : 0) - x[k] * x[l]);
+            }
+        }
+        if (m0 == 0) continue;
+        int nc = 0;                                 /* the columns on the body's path */
+        for (int j = b; j > 0; j = m->parent[j])
             for (int k = 0; k < m->jnv[j]; k++) iw->cols[nc++] = m->vadr[j] + k;
-        const double *J = iw->J, wi = p->weight[i] / W;
+        for (int a = 0; a < nc; a++) {
+            const double *sa = &iw->s0[6 * iw->cols[a]];
+            double *ta = &iw->tw[6 * iw->cols[a]];
+            u2d_cross3(sa, m1, ta);                 /* w_a x m1 */
+            u2d_mulmv3(M2, sa, ta + 3);             /* M2 w_a   */
+            iw->g[iw->cols[a]] += u2d_dot3(sa + 3, fl) + u2d_dot3(sa, fa);
+        }
         for (int a = 0; a < nc; a++) {
             const int ca = iw->cols[a];
-            const double ja[3] = {J[ca], J[nv + ca], J[2 * nv + ca]};
-            iw->g[ca] += wi * (ja[0] * r[0] + ja[1] * r[1] + ja[2] * r[2]);
-            for (int b = 0; b < nc; b++) {
-                const int cb = iw->cols[b];
-                iw->H[(size_t)ca * nv + cb] +=
-                    wi * (ja[0] * J[cb] + ja[1] * J[nv + cb] + ja[2] * J[2 * nv + cb]);
+            const double *sa = &iw->s0[6 * ca], *ta = &iw->tw[6 * ca];
+            for (int c = 0; c < nc; c++) {
+                const int cb = iw->cols[c];
+                const double *sb = &iw->s0[6 * cb], *tb = &iw->tw[6 * cb];
+                iw->H[(size_t)ca * nv + cb] += m0 * u2d_dot3(sa + 3, sb + 3) +
+                                               u2d_dot3(sa + 3, tb) + u2d_dot3(sb + 3, ta) +
+                                               u2d_dot3(sb, ta + 3);
             }
         }
     }
