@@ -35,14 +35,14 @@ struct u2d_ik_work_s {
     int nv, nmarker;
     double *s0;             /* (nv,6)     each joint column in world coordinates at the
                                           origin, [w; v_O]                               */
-    double *tw;             /* (nv,6)     per column a: w_a x m1 and M2 w_a (one body's)  */
+    double *IC;             /* (nbody,13) the markers of each subtree as a rigid body's
+                                          inertia about the origin: m0, m1 (3), M2 (9)   */
+    double *fC;             /* (nbody,6)  and their pull [fa; fl], summed the same way     */
     double *H, *A;          /* (nv,nv)    J^T J, and the damped system on the free set   */
     double *g, *dq, *b;     /* (nv)       gradient, step, packed right-hand side         */
     double *qtry;           /* (nq)       the trial configuration                        */
     double *pb;             /* (nmarker,3) each marker in its body's frame                */
     int *body;              /* (nmarker)  the body each marker rides on                  */
-    int *head, *next;       /* (nbody),(nmarker) each body's markers, as linked lists     */
-    int *cols;              /* (nv)       velocity coordinates on a marker's path         */
     int *freev;             /* (nv)       the coordinates a step may move                 */
     void *buffer;
 };
@@ -51,8 +51,8 @@ u2d_ik_work *u2d_ik_work_new(const u2d_model *m, int nmarker)
 {
     if (nmarker < 0) return NULL;
     size_t nv = (size_t)m->nv, nq = (size_t)m->nq, nk = (size_t)nmarker;
-    size_t nd = 12 * nv + 2 * nv * nv + 3 * nv + nq + 3 * nk;
-    size_t ni = 2 * nk + 2 * nv + (size_t)m->nbody;
+    size_t nd = 6 * nv + 19 * (size_t)m->nbody + 2 * nv * nv + 3 * nv + nq + 3 * nk;
+    size_t ni = nk + nv;
     u2d_ik_work *iw = calloc(1, sizeof *iw);
     char *buf = calloc(1, nd * sizeof(double) + ni * sizeof(int) + 1);
     if (!iw || !buf) {
@@ -62,7 +62,8 @@ u2d_ik_work *u2d_ik_work_new(const u2d_model *m, int nmarker)
     }
     double *d = (double *)buf;
     iw->s0 = d; d += 6 * nv;
-    iw->tw = d; d += 6 * nv;
+    iw->IC = d; d += 13 * (size_t)m->nbody;
+    iw->fC = d; d += 6 * (size_t)m->nbody;
     iw->H = d;  d += nv * nv;
     iw->A = d;  d += nv * nv;
     iw->g = d;  d += nv;
@@ -72,9 +73,6 @@ u2d_ik_work *u2d_ik_work_new(const u2d_model *m, int nmarker)
     iw->pb = d; d += 3 * nk;
     int *k = (int *)d;
     iw->body = k; k += nk;
-    iw->next = k; k += nk;
-    iw->head = k; k += m->nbody;
-    iw->cols = k; k += nv;
     iw->freev = k;
     iw->nv = m->nv;
     iw->nmarker = nmarker;
@@ -113,11 +111,6 @@ static void attach_markers(const u2d_model *m, const u2d_ik_problem *p, u2d_ik_w
         u2d_multv3(X->E, &p->pos[3 * i], pb);
         for (int k = 0; k < 3; k++) pb[k] += X->r[k];
         iw->body[i] = m->link_body[p->link[i]];
-    }
-    for (int b = 0; b < m->nbody; b++) iw->head[b] = -1;
-    for (int i = p->nmarker - 1; i >= 0; i--) {
-        iw->next[i] = iw->head[iw->body[i]];
-        iw->head[iw->body[i]] = i;
     }
 }
 
@@ -170,69 +163,75 @@ static double objective(const u2d_work *w, const u2d_ik_work *iw, const u2d_ik_p
 
 /* H = J^T J and g = J^T r at the placement in w (u2d_place_bodies done).
  *
- * Marker i's Jacobian column for joint column a is the linear velocity of the point x_i,
+ * Marker i's Jacobian column for joint column a is the velocity of the point x_i,
  * v_a + w_a x x_i, from the column's world spatial vector s_a = X_0j^-1 S_j = [w_a; v_a]
- * (the frame Jacobian of u2d_frames.c, world-aligned at the point). Summed over the markers
- * of one body, with their weights w_i (normalised by W) as point masses,
+ * (the frame Jacobian of u2d_frames.c, world-aligned at the point). Then
  *
- *     H_ab += m0 v_a.v_b + v_a.(w_b x m1) + v_b.(w_a x m1) + w_a^T M2 w_b
- *     g_a  += v_a.fl + w_a.fa
+ *     sum_i w_i (v_a + w_a x x_i).(v_b + w_b x x_i) = s_a^T I s_b,
+ *     I = [ M2  m1x ; m1x^T  m0 ],  m0 = sum w_i, m1 = sum w_i x_i,
+ *                                   M2 = sum w_i (|x_i|^2 1 - x_i x_i^T):
  *
- * with m0 = sum w_i, m1 = sum w_i x_i, M2 = sum w_i (|x_i|^2 1 - x_i x_i^T) (the markers'
- * "inertia" about the origin), fl = sum w_i r_i and fa = sum w_i x_i x r_i (r_i = x_i - t_i):
- * one pass over each body's path instead of one per marker. */
+ * the markers weigh like point masses of their weights, and H is the mass matrix of that
+ * body system, computed as CRBA computes one: each body's markers summed into I_b and into
+ * the pull f_b = sum w_i [x_i x r_i; r_i] (r_i = x_i - t_i), composites IC and fC summed up
+ * the tree, then H_ab = s_b^T IC_i s_a and g_a = s_a^T fC_i for joint a on body i and b on
+ * i or an ancestor. */
 static void normal_equations(const u2d_model *m, const u2d_work *w, u2d_ik_work *iw,
                              const u2d_ik_problem *p, const double *q, const double *target,
                              const double *task_value)
 {
-    const int nv = m->nv;
+    const int nv = m->nv, nb = m->nbody;
     memset(iw->H, 0, sizeof(double) * (size_t)nv * nv);
     memset(iw->g, 0, sizeof(double) * (size_t)nv);
-    for (int j = 1; j < m->nbody; j++)
+    memset(iw->IC, 0, sizeof(double) * 13 * (size_t)nb);
+    memset(iw->fC, 0, sizeof(double) * 6 * (size_t)nb);
+    const double W = total_weight(p, target);
+    for (int i = 0; i < p->nmarker; i++) {
+        const double *t = &target[3 * i];
+        if (p->weight[i] == 0 || !present(t)) continue;
+        const double wi = p->weight[i] / W;
+        double x[3], r[3], xr[3], *I = &iw->IC[13 * iw->body[i]], *f = &iw->fC[6 * iw->body[i]];
+        marker_position(w, iw, i, x);
+        for (int k = 0; k < 3; k++) r[k] = x[k] - t[k];
+        u2d_cross3(x, r, xr);
+        const double xx = u2d_dot3(x, x);
+        I[0] += wi;
+        for (int k = 0; k < 3; k++) {
+            I[1 + k] += wi * x[k];
+            f[k] += wi * xr[k];
+            f[3 + k] += wi * r[k];
+            for (int l = 0; l < 3; l++) I[4 + 3 * k + l] += wi * ((k == l ? xx : 0) - x[k] * x[l]);
+        }
+    }
+    for (int i = nb - 1; i > 0; i--) {              /* composites, leaves first */
+        const int pi = m->parent[i];
+        for (int k = 0; k < 13; k++) iw->IC[13 * pi + k] += iw->IC[13 * i + k];
+        for (int k = 0; k < 6; k++) iw->fC[6 * pi + k] += iw->fC[6 * i + k];
+    }
+    for (int j = 1; j < nb; j++)
         for (int k = 0; k < m->jnv[j]; k++)
             u2d_xform_motion_inv(&w->Xa[j], &w->S[36 * j + 6 * k], &iw->s0[6 * (m->vadr[j] + k)]);
-    const double W = total_weight(p, target);
-    for (int b = 1; b < m->nbody; b++) {
-        double m0 = 0, m1[3] = {0, 0, 0}, M2[9] = {0}, fl[3] = {0, 0, 0}, fa[3] = {0, 0, 0};
-        for (int i = iw->head[b]; i >= 0; i = iw->next[i]) {
-            const double *t = &target[3 * i];
-            if (p->weight[i] == 0 || !present(t)) continue;
-            const double wi = p->weight[i] / W;
-            double x[3], r[3], xr[3];
-            marker_position(w, iw, i, x);
-            for (int k = 0; k < 3; k++) r[k] = x[k] - t[k];
-            u2d_cross3(x, r, xr);
-            const double xx = u2d_dot3(x, x);
-            m0 += wi;
-            for (int k = 0; k < 3; k++) {
-                m1[k] += wi * x[k];
-                fl[k] += wi * r[k];
-                fa[k] += wi * xr[k];
-                for (int l = 0; l < 3; l++)
-                    M2[3 * k + l] += wi * ((k == l ? xx : 0) - x[k] * x[l]);
-            }
-        }
-        if (m0 == 0) continue;
-        int nc = 0;                                 /* the columns on the body's path */
-        for (int j = b; j > 0; j = m->parent[j])
-            for (int k = 0; k < m->jnv[j]; k++) iw->cols[nc++] = m->vadr[j] + k;
-        for (int a = 0; a < nc; a++) {
-            const double *sa = &iw->s0[6 * iw->cols[a]];
-            double *ta = &iw->tw[6 * iw->cols[a]];
-            u2d_cross3(sa, m1, ta);                 /* w_a x m1 */
-            u2d_mulmv3(M2, sa, ta + 3);             /* M2 w_a   */
-            iw->g[iw->cols[a]] += u2d_dot3(sa + 3, fl) + u2d_dot3(sa, fa);
-        }
-        for (int a = 0; a < nc; a++) {
-            const int ca = iw->cols[a];
-            const double *sa = &iw->s0[6 * ca], *ta = &iw->tw[6 * ca];
-            for (int c = 0; c < nc; c++) {
-                const int cb = iw->cols[c];
-                const double *sb = &iw->s0[6 * cb], *tb = &iw->tw[6 * cb];
-                iw->H[(size_t)ca * nv + cb] += m0 * u2d_dot3(sa + 3, sb + 3) +
-                                               u2d_dot3(sa + 3, tb) + u2d_dot3(sb + 3, ta) +
-                                               u2d_dot3(sb, ta + 3);
-            }
+    for (int i = 1; i < nb; i++) {
+        const double *I = &iw->IC[13 * i], *f = &iw->fC[6 * i];
+        if (I[0] == 0) continue;                    /* no marker below: zero rows */
+        for (int k = 0; k < m->jnv[i]; k++) {
+            const int a = m->vadr[i] + k;
+            const double *sa = &iw->s0[6 * a];
+            double F[6], t[3];                      /* F = IC s_a */
+            u2d_mulmv3(I + 4, sa, F);
+            u2d_cross3(I + 1, sa + 3, t);
+            for (int l = 0; l < 3; l++) F[l] += t[l];
+            u2d_cross3(I + 1, sa, t);
+            for (int l = 0; l < 3; l++) F[3 + l] = I[0] * sa[3 + l] - t[l];
+            iw->g[a] = u2d_dot3(sa, f) + u2d_dot3(sa + 3, f + 3);
+            for (int j = i; j > 0; j = m->parent[j])
+                for (int c = m->vadr[j]; c < m->vadr[j] + m->jnv[j]; c++) {
+                    if (j == i && c > a) continue;
+                    const double *sc = &iw->s0[6 * c];
+                    const double h = u2d_dot3(sc, F) + u2d_dot3(sc + 3, F + 3);
+                    iw->H[(size_t)a * nv + c] = h;
+                    iw->H[(size_t)c * nv + a] = h;
+                }
         }
     }
     for (int j = 0; j < p->ntask; j++) {
