@@ -235,7 +235,14 @@ def inverse_kinematics(model: Model, targets: ArrayLike | dict[str, ArrayLike],
     task_v, task_q, task_w, task_val = [], [], [], []
     for name, (weight, value) in (tasks or {}).items():
         j = _coordinate(model, name, "tasks")
-        value = np.broadcast_to(np.asarray(value, dtype=float), (nframe,))
+        try:
+            value = np.broadcast_to(np.asarray(value, dtype=float), (nframe,))
+        except ValueError:
+            raise ValueError(f"inverse_kinematics: tasks[{name!r}]: the value must be a number "
+                             f"or one per frame ({nframe}), got shape {np.shape(value)}") from None
+        if not np.all(np.isfinite(value)):
+            raise ValueError(f"inverse_kinematics: tasks[{name!r}]: values must be finite "
+                             "(rad or m)")
         if not (np.isfinite(weight) and weight >= 0):
             raise ValueError(f"inverse_kinematics: tasks[{name!r}]: weight {weight} must be "
                              "finite and >= 0")
@@ -246,9 +253,9 @@ def inverse_kinematics(model: Model, targets: ArrayLike | dict[str, ArrayLike],
     task_values = np.stack(task_val, axis=1) if task_val else np.zeros((nframe, 0))
 
     start = np.zeros(model.nq) if q0 is None else np.array(q0, dtype=float).reshape(-1)
-    if start.shape != (model.nq,):
-        raise ValueError(f"inverse_kinematics: q0: expected shape ({model.nq},), got "
-                         f"{np.shape(q0)}")
+    if start.shape != (model.nq,) or not np.all(np.isfinite(start)):
+        raise ValueError(f"inverse_kinematics: q0: expected {model.nq} finite numbers, got "
+                         f"shape {np.shape(q0)}")
     if q0 is None:
         for j in model.joints:
             if j.type == "floating":
@@ -256,6 +263,8 @@ def inverse_kinematics(model: Model, targets: ArrayLike | dict[str, ArrayLike],
     lock = np.zeros(model.nv, dtype=np.int32)
     for name, value in (locked or {}).items():
         j = _coordinate(model, name, "locked")
+        if not np.isfinite(value):
+            raise ValueError(f"inverse_kinematics: locked[{name!r}]: {value} is not finite")
         lock[j.v_index] = 1
         start[j.q_index] = value
     lower = _per_coordinate(model, {k: v[0] for k, v in (ranges or {}).items()}, "ranges",

@@ -158,6 +158,13 @@ def test_bad_arguments_are_named(r2):
         r2.inverse_kinematics({"toe": np.zeros(3)}, markers=[TIP, MID])
     with pytest.raises(ValueError, match="lower bound is above"):
         r2.inverse_kinematics(np.zeros((2, 3)), markers=[TIP, MID], ranges={"joint1": (1, 0)})
+    with pytest.raises(ValueError, match="q0: expected 2 finite numbers"):
+        r2.inverse_kinematics(np.zeros((2, 3)), markers=[TIP, MID], q0=[np.nan, 0])
+    with pytest.raises(ValueError, match=r"tasks\['joint1'\]: values must be finite"):
+        r2.inverse_kinematics(np.zeros((2, 3)), markers=[TIP, MID], tasks={"joint1": (1, np.nan)})
+    with pytest.raises(ValueError, match=r"one per frame \(3\)"):
+        r2.inverse_kinematics(np.zeros((3, 2, 3)), markers=[TIP, MID],
+                              tasks={"joint1": (1, [0, 1])})
     with pytest.raises(ValueError, match="ik: the model has no markers"):
         ik.solve(r2, ik.MarkerData(np.zeros(1), ["a"], np.zeros((1, 1, 3))))
 

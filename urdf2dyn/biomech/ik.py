@@ -75,7 +75,8 @@ def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = Non
     ----------
     model : urdf2dyn.Model
     data : MarkerData
-        The recording (m, model world frame).
+        The recording (m, model world frame); or anything with ``time``, ``names`` (or
+        ``labels``) and ``xyz`` (N, k, 3), as urdf2dyn's .trc and C3D readers return.
     weights : dict {marker: weight}, optional
         The markers fitted and their weights (OpenSim's applied IKMarkerTasks). Default:
         every model marker the recording has, weight 1. Markers named here that the model
@@ -100,6 +101,7 @@ def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = Non
         ``motion``: time (M,) and q (M, nq) named ``model.q_names``; ``solution``: the
         per-frame marker errors.
     """
+    data = _as_marker_data(data)
     markers = list(model.markers if markers is None else markers)
     if not markers:
         raise ValueError("ik: the model has no markers: give a marker file (CSV name, link, "
@@ -153,12 +155,17 @@ def _read_marker_file(path: str) -> MarkerData:
     except ImportError:
         raise ValueError(f"{path}: reading marker files needs urdf2dyn.biomech.formats.trc, "
                          "which this installation does not have") from None
-    rec = trc.read_trc(path)
-    names = list(getattr(rec, "names", None) or getattr(rec, "labels"))
-    xyz = getattr(rec, "xyz", None)
-    if xyz is None:
-        xyz = getattr(rec, "positions")
-    return MarkerData(np.asarray(rec.time, float), names, np.asarray(xyz, float))
+    return _as_marker_data(trc.read_trc(path))
+
+
+def _as_marker_data(rec):
+    """MarkerData from any recording with time, names (or labels) and xyz (N, k, 3), m:
+    urdf2dyn.biomech.markers.Markers as the .trc and C3D readers return it."""
+    if isinstance(rec, MarkerData):
+        return rec
+    names = getattr(rec, "names", None)
+    names = list(names if names is not None else rec.labels)
+    return MarkerData(np.asarray(rec.time, float), names, np.asarray(rec.xyz, float))
 
 
 def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None,
@@ -201,7 +208,7 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
     if marker_data is None:
         if not s.marker_file:
             raise IKSetupError(f"{s.path}: <marker_file> is empty: give the marker file")
-        marker_data = (read_marker_file or _read_marker_file)(s.marker_file)
+        marker_data = _as_marker_data((read_marker_file or _read_marker_file)(s.marker_file))
     defaults = dict(zip(model.q_names, np.asarray(getattr(model, "default_q",
                                                           np.zeros(model.nq)), float)))
     tasks = {}
