@@ -100,7 +100,8 @@ def build_case(folder, urdf, nframe=60, noise=0.002, seed=20, markers_per_link=3
         ranges[c] = (a, b)
     default_q = np.round(q[0], 1)
     if clamp:
-        default_q[names.index(clamp[0])] = np.clip(default_q[names.index(clamp[0])], *ranges[clamp[0]])
+        k = names.index(clamp[0])
+        default_q[k] = np.clip(default_q[k], *ranges[clamp[0]])
     if lock:
         c, v = lock
         q[:, names.index(c)] = v

@@ -309,7 +309,8 @@ static int damped_step(u2d_ik_work *iw, int nf, double mu, double eps)
     memset(iw->dq, 0, sizeof(double) * (size_t)nv);
     for (int a = 0; a < nf; a++) {
         const int ca = iw->freev[a];
-        for (int b = 0; b < nf; b++) iw->A[(size_t)a * nf + b] = iw->H[(size_t)ca * nv + iw->freev[b]];
+        for (int b = 0; b < nf; b++)
+            iw->A[(size_t)a * nf + b] = iw->H[(size_t)ca * nv + iw->freev[b]];
         iw->A[(size_t)a * nf + a] += mu * (iw->H[(size_t)ca * nv + ca] + eps) + eps;
         iw->b[a] = -iw->g[ca];
     }
