@@ -198,7 +198,11 @@ class Model:
                 f"nv={self.nv}, {len(self.link_names)} links, {base}>")
 
     def __reduce__(self):
-        return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity)))
+        # what is set on a model after loading travels with it (markers, and what an .osim
+        # says about its coordinates: default_q, locked_coordinates, clamped_ranges)
+        extra = {k: v for k, v in self.__dict__.items()
+                 if k in ("markers", "default_q", "locked_coordinates", "clamped_ranges")}
+        return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity)), extra)
 
     def structure(self):
         """The compiled tree the algorithms run on, as a :class:`Structure` of NumPy arrays:

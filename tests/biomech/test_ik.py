@@ -145,6 +145,16 @@ def test_floating_base_fit(r2):
         assert np.linalg.norm(sol.q[3:7]) == pytest.approx(1.0, abs=1e-12)
 
 
+def test_markers_travel_with_a_pickled_model(r2):
+    import pickle
+    m = urdf2dyn.load(data_path("robot2r.urdf"))
+    m.markers = [TIP, MID]
+    m.locked_coordinates = {"joint2": 0.3}
+    back = pickle.loads(pickle.dumps(m))
+    assert back.markers == [TIP, MID] and back.locked_coordinates == {"joint2": 0.3}
+    assert pickle.loads(pickle.dumps(r2)).markers == []
+
+
 def test_bad_arguments_are_named(r2):
     with pytest.raises(ValueError, match="targets: expected shape"):
         r2.inverse_kinematics(np.zeros((4, 3, 3)), markers=[TIP, MID])
