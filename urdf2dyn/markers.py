@@ -19,7 +19,8 @@ from __future__ import annotations
 import csv
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -146,7 +147,7 @@ def _coordinate(model, name, what):
 def inverse_kinematics(model: Model, targets: ArrayLike | dict[str, ArrayLike],
                        markers: list[Marker] | None = None,
                        weights: dict[str, float] | None = None,
-                       tasks: dict[str, tuple[float, ArrayLike]] | None = None,
+                       tasks: Mapping[str, tuple[float, Any]] | None = None,
                        locked: dict[str, float] | None = None,
                        ranges: dict[str, tuple[float, float]] | None = None,
                        q0: ArrayLike | None = None, tolerance: float = 1e-10,
@@ -233,14 +234,14 @@ def inverse_kinematics(model: Model, targets: ArrayLike | dict[str, ArrayLike],
         raise ValueError("inverse_kinematics: weights must be finite and >= 0")
 
     task_v, task_q, task_w, task_val = [], [], [], []
-    for name, (weight, value) in (tasks or {}).items():
+    for name, (weight, given) in (tasks or {}).items():
         j = _coordinate(model, name, "tasks")
         try:
-            value = np.broadcast_to(np.asarray(value, dtype=float), (nframe,))
+            values = np.broadcast_to(np.asarray(given, dtype=float), (nframe,))
         except ValueError:
             raise ValueError(f"inverse_kinematics: tasks[{name!r}]: the value must be a number "
-                             f"or one per frame ({nframe}), got shape {np.shape(value)}") from None
-        if not np.all(np.isfinite(value)):
+                             f"or one per frame ({nframe}), got shape {np.shape(given)}") from None
+        if not np.all(np.isfinite(values)):
             raise ValueError(f"inverse_kinematics: tasks[{name!r}]: values must be finite "
                              "(rad or m)")
         if not (np.isfinite(weight) and weight >= 0):
@@ -249,13 +250,13 @@ def inverse_kinematics(model: Model, targets: ArrayLike | dict[str, ArrayLike],
         task_v.append(j.v_index)
         task_q.append(j.q_index)
         task_w.append(float(weight))
-        task_val.append(value)
+        task_val.append(values)
     task_values = np.stack(task_val, axis=1) if task_val else np.zeros((nframe, 0))
 
     start = np.zeros(model.nq) if q0 is None else np.array(q0, dtype=float).reshape(-1)
     if start.shape != (model.nq,) or not np.all(np.isfinite(start)):
         raise ValueError(f"inverse_kinematics: q0: expected {model.nq} finite numbers, got "
-                         f"shape {np.shape(q0)}")
+                         f"shape {start.shape}")
     if q0 is None:
         for j in model.joints:
             if j.type == "floating":

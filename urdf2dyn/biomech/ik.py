@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Sequence
+import importlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -63,7 +64,7 @@ class IKResult:
 
 
 def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = None,
-          coordinate_tasks: dict[str, tuple[float, object]] | None = None,
+          coordinate_tasks: Mapping[str, tuple[float, Any]] | None = None,
           locked: dict[str, float] | None = None,
           ranges: dict[str, tuple[float, float]] | None = None,
           time_range: tuple[float, float] | None = None, markers: list[Marker] | None = None,
@@ -136,7 +137,7 @@ def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = Non
         if np.all(np.isnan(xyz[:, k])):
             report(f"ik: marker {m.name!r} is missing in every frame; it is not fitted",
                    strict=strict)
-    tasks = {}
+    tasks: dict[str, tuple[float, Any]] = {}
     for name, (weight, value) in (coordinate_tasks or {}).items():
         value = np.asarray(value, dtype=float)
         tasks[name] = (weight, value[rows] if value.ndim == 1 else value)
@@ -151,7 +152,7 @@ def _read_marker_file(path: str) -> MarkerData:
     """A .trc (or C3D) marker file as MarkerData, through the recording readers of
     urdf2dyn.biomech.formats (issue 20, item 1)."""
     try:
-        from .formats import trc
+        trc = importlib.import_module(".formats.trc", __package__)
     except ImportError:
         raise ValueError(f"{path}: reading marker files needs urdf2dyn.biomech.formats.trc, "
                          "which this installation does not have") from None
@@ -211,7 +212,7 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
         marker_data = _as_marker_data((read_marker_file or _read_marker_file)(s.marker_file))
     defaults = dict(zip(model.q_names, np.asarray(getattr(model, "default_q",
                                                           np.zeros(model.nq)), float)))
-    tasks = {}
+    tasks: dict[str, tuple[float, Any]] = {}
     file_values = None
     for task in s.coordinate_tasks():
         if task.name not in model.q_names:

@@ -136,26 +136,26 @@ def read_ik_setup(path: str | os.PathLike[str]) -> IKSetup:
 
     taskset = tool.find("IKTaskSet")
     objects = taskset.find("objects") if taskset is not None else None
-    for e in (list(objects) if objects is not None else []):
-        if e.tag not in ("IKMarkerTask", "IKCoordinateTask"):
+    for elem in (list(objects) if objects is not None else []):
+        if elem.tag not in ("IKMarkerTask", "IKCoordinateTask"):
             continue
-        name = e.get("name", "")
-        at = f"{where}: <{e.tag} name=\"{name}\">"
-        task = IKTask("marker" if e.tag == "IKMarkerTask" else "coordinate", name)
-        if _text(e, "apply") is not None:
-            task.apply = _bool(_text(e, "apply"), at + " <apply>")
-        if _text(e, "weight") is not None:
-            task.weight = _number(_text(e, "weight"), at + " <weight>")
+        name = elem.get("name", "")
+        at = f"{where}: <{elem.tag} name=\"{name}\">"
+        task = IKTask("marker" if elem.tag == "IKMarkerTask" else "coordinate", name)
+        if _text(elem, "apply") is not None:
+            task.apply = _bool(_text(elem, "apply"), at + " <apply>")
+        if _text(elem, "weight") is not None:
+            task.weight = _number(_text(elem, "weight"), at + " <weight>")
             if not (0 <= task.weight < math.inf):
                 raise IKSetupError(f"{at} <weight>: {task.weight} must be finite and >= 0")
         if task.kind == "coordinate":
-            vt = _text(e, "value_type") or "default_value"
+            vt = _text(elem, "value_type") or "default_value"
             if vt not in ("default_value", "manual_value", "from_file"):
                 raise IKSetupError(f"{at} <value_type>: {vt!r}: expected default_value, "
                                    "manual_value or from_file")
             task.value_type = vt
-            if _text(e, "value") is not None:
-                task.value = _number(_text(e, "value"), at + " <value>")
+            if _text(elem, "value") is not None:
+                task.value = _number(_text(elem, "value"), at + " <value>")
         if not name:
             raise IKSetupError(f"{at}: a task without a name")
         s.tasks.append(task)
