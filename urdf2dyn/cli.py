@@ -509,6 +509,53 @@ def _convert_model(args):
     return 0
 
 
+# ============================================================================== ik
+
+def cmd_ik(args):
+    from .biomech.ik import run_setup
+    from .markers import read_markers
+    model = markers = None
+    if args.model:
+        model = load(_model_path(args.model))
+    if args.markers:
+        if model is None:
+            raise ValueError("--markers needs --model (the model the marker file's links "
+                             "belong to)")
+        markers = read_markers(args.markers, model)
+    result = run_setup(args.setup, output=args.output, model=model, markers=markers,
+                       threads=args.threads, strict=args.strict)
+    s, n = result.solution, len(result.motion.time)
+    out = args.output if args.output is not None else "the setup's output_motion_file"
+    worst = max(range(n), key=lambda k: np.nan_to_num(s.max[k], nan=-1.0)) if n else 0
+    print(f"{args.setup}: {n} frames, {len(s.marker_names)} markers fitted, "
+          f"{result.motion.q.shape[1]} coordinates -> {out}")
+    if n:
+        print(f"marker error: RMS {1e3 * np.nanmean(s.rms):.2f} mm on average, max "
+              f"{1e3 * np.nanmax(s.max):.2f} mm ({s.worst[worst]} at t = "
+              f"{result.motion.time[worst]:g} s)")
+    return 0
+
+
+def _add_ik_parser(sub):
+    k = sub.add_parser("ik", help="inverse kinematics: run an OpenSim Setup_IK.xml",
+                       description="Fit the model's markers to a marker file frame by frame "
+                       "(OpenSim's IK: marker weights, coordinate tasks, locked coordinates, "
+                       "clamped ranges, missing markers skipped) as the setup file says, and "
+                       "write its output motion (.mot, degrees) and marker errors.")
+    k.add_argument("--setup", required=True, help="OpenSim IK setup file (Setup_IK.xml)")
+    k.add_argument("-o", "--output", help=".mot to write (default: the setup's "
+                                          "output_motion_file)")
+    k.add_argument("--model", help="a URDF to use instead of the setup's model_file (e.g. the "
+                                   "one an .osim was exported from)")
+    k.add_argument("--markers", help="model markers for --model: CSV name, link, x, y, z "
+                                     "(m, link frame)")
+    k.add_argument("--threads", type=int, default=1,
+                   help="segments of the trial solved in parallel (default 1: every frame "
+                        "warm-started from the previous one, as OpenSim)")
+    k.add_argument("--strict", action="store_true", help="warnings are errors")
+    k.set_defaults(func=cmd_ik)
+
+
 # ============================================================================== parser
 
 def build_parser():
@@ -734,6 +781,9 @@ def build_parser():
                    help="treat every warning (missing markers, plates left out, a joint "
                         "frozen in the URDF, ...) as an error")
     v.set_defaults(func=cmd_convert)
+
+
+    _add_ik_parser(sub)
     return parser
 
 

@@ -12,6 +12,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _core
 from .batch import get_num_threads
+from .markers import Marker
 from .warn import URDFWarning, report
 
 # Coordinate names of multi-DoF joints, appended to the joint's name as "<joint>_<suffix>".
@@ -178,8 +179,10 @@ class Model:
         """An OpenSim model's names: q_names/v_names are its coordinate names; markers and
         coordinates as the file gives them (empty for a URDF)."""
         info = self._c.osim()
-        #: Markers {name: (link, (x, y, z) in the link frame, m)}; empty for a URDF.
-        self.markers = {}
+        #: Model markers (urdf2dyn.markers.Marker: name, link, position in the link frame, m),
+        #: what inverse_kinematics fits: an .osim model's MarkerSet; none for a URDF until
+        #: given (urdf2dyn.markers.read_markers).
+        self.markers: list[Marker] = []
         #: OpenSim coordinates in q order: {name: Coordinate}; empty for a URDF.
         self.coordinates = {}
         if info is None:
@@ -190,9 +193,16 @@ class Model:
                                                j.type != "custom" else [j.name] * j.nv)]
         self.q_names = [n if n is not None else d for n, d in zip(info["q_names"], qn)]
         self.v_names = [n if n is not None else d for n, d in zip(info["q_names"], vn)]
-        self.markers = {name: (link, tuple(xyz)) for name, link, xyz in info["markers"]}
+        self.markers = [Marker(name, link, tuple(xyz)) for name, link, xyz in info["markers"]]
         self.coordinates = {row[0]: Coordinate(*row[:6], bool(row[6]), bool(row[7]))
                             for row in info["coordinates"]}
+        # what OpenSim's IK tool takes from the coordinates (urdf2dyn.biomech.ik.run_setup):
+        # the default pose it starts from, locked coordinates held at their default value,
+        # clamped ones kept in their range
+        c = self.coordinates
+        self.default_q = np.array([c[n].default if n in c else 0.0 for n in self.q_names])
+        self.locked_coordinates = {n: x.default for n, x in c.items() if x.locked}
+        self.clamped_ranges = {n: (x.lower, x.upper) for n, x in c.items() if x.clamped}
 
     # ---- description -------------------------------------------------------------
     @property
@@ -237,7 +247,11 @@ class Model:
                 f"nv={self.nv}, {len(self.link_names)} links, {base}>")
 
     def __reduce__(self):
-        return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity)))
+        # what is set on a model after loading travels with it (markers, and what an .osim
+        # says about its coordinates: default_q, locked_coordinates, clamped_ranges)
+        extra = {k: v for k, v in self.__dict__.items()
+                 if k in ("markers", "default_q", "locked_coordinates", "clamped_ranges")}
+        return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity)), extra)
 
     def structure(self):
         """The compiled tree the algorithms run on, as a :class:`Structure` of NumPy arrays:
@@ -499,6 +513,12 @@ class Model:
             raise ValueError(f"{fn}: reference must be 'local', 'world' or "
                              f"'local_world_aligned', got {reference!r}")
         return self._link_index[link], point, ref
+
+    def inverse_kinematics(self, targets, markers=None, **options):
+        """The coordinates whose markers best fit measured ones, frame by frame (OpenSim's
+        IK, in the core): see urdf2dyn.markers.inverse_kinematics for the options."""
+        from .markers import inverse_kinematics
+        return inverse_kinematics(self, targets, markers=markers, **options)
 
     def link_velocities(self, q: ArrayLike, v: ArrayLike) -> NDArray[np.float64]:
         """(..., L, 6): linear velocity of each link origin and angular velocity, in
