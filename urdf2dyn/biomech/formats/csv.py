@@ -130,6 +130,7 @@ def _lines(path):
     else:
         raise MotionError(f"{path}: not text in UTF-8, Windows-1252 or UTF-16 (byte "
                           f"0x{raw[err.start]:02x} at offset {err.start}): save it as CSV (UTF-8)")
+    text = text.lstrip("\ufeff")           # a BOM that survived decoding (written twice)
     if "\x00" in text:
         raise MotionError(f"{path}: contains NUL bytes: a binary file, not a CSV table")
     return text.splitlines(), encoding
