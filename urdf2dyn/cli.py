@@ -645,10 +645,10 @@ def build_parser():
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="with several motions, run them on this Dask cluster (e.g. "
                         "tcp://host:8786; pip install \"urdf2dyn[dask]\")")
-    p.add_argument("--delimiter", choices=_DELIMITER_CHOICES,
-                   help="column separator of the CSV motion and ground-reaction files (default: "
-                        "detected from the header line)")
-    p.add_argument("--decimal", choices=(".", ","),
+    p.add_argument("--delimiter", choices=_DELIMITER_CHOICES, metavar="SEP",
+                   help="column separator of the CSV motion and ground-reaction files: comma, "
+                        "semicolon, tab or whitespace (default: detected from the header line)")
+    p.add_argument("--decimal", choices=(".", ","), metavar="{.|,}",
                    help="decimal separator of the CSV files (default: ',' when the columns are "
                         "not comma-separated and the numbers are written so, else '.')")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
