@@ -232,7 +232,7 @@ def mutated_table(draw, lines):
     return "\n".join(",".join(r) for r in rows) + "\n"
 
 
-@settings(PROFILE, max_examples=min(PROFILE.max_examples, 25))
+@settings(PROFILE, max_examples=PROFILE.max_examples // 2)
 @given(motion=mutated_table(MOTION_LINES), grf=mutated_table(GRF_LINES),
        extra=st.lists(st.sampled_from([["--filter", "20"], ["--per-kg"], ["--strict"],
                                        ["--max-gap", "0"], ["--mass", "57.3"],
@@ -251,6 +251,44 @@ def test_damaged_human_trials_never_trace_back(motion, grf, extra):
         status, out, err = run_cli(argv, paths)
         if status == 0:
             assert os.path.exists(os.path.join(tmp, "out.csv"))
+
+
+@settings(PROFILE)
+@given(argv=st.one_of(
+    st.tuples(st.just("human"),
+              st.lists(st.sampled_from(["--height", "--mass", "--sex", "--subject", "--root",
+                                        "--name", "-o"]), unique=True, max_size=5),
+              st.lists(st.one_of(number_text, st.sampled_from(
+                  ["f", "male", "x", "A", "c", "floating", "h.urdf", "h.txt", ""])),
+                  min_size=5, max_size=5)),
+    st.tuples(st.sampled_from(["info", "check", "codegen", "export-osim", "equations"]),
+              st.lists(st.sampled_from(["--dot", "--plot", "--full", "--floating-base",
+                                        "--strict", "--lang", "--name", "--functions", "-o",
+                                        "--gravity"]), unique=True, max_size=3),
+              st.lists(st.one_of(number_text, st.sampled_from(
+                  ["t.dot", "t.png", "out", "x.osim", "c", "matlab", "rnea", "../n", "-"])),
+                  min_size=5, max_size=5))))
+def test_random_options_of_the_other_commands_never_trace_back(argv):
+    command, flags, values = argv
+    line = [command]
+    if command != "human":
+        line.append(data_path("robot2r.urdf"))
+    for flag, value in zip(flags, values):
+        if flag in ("--full", "--floating-base", "--strict"):
+            line.append(flag)
+        elif flag == "--gravity":
+            line += [flag, value, "0", "-9.81"]
+        else:
+            line.append(f"{flag}={value}")
+    if command in ("codegen", "export-osim", "human") and "-o" not in flags:
+        line += ["-o", {"codegen": "gen", "export-osim": "m.osim", "human": "h.urdf"}[command]]
+    with tempfile.TemporaryDirectory() as tmp:
+        cwd = os.getcwd()
+        os.chdir(tmp)
+        try:
+            run_cli(line, [data_path("robot2r.urdf")])
+        finally:
+            os.chdir(cwd)
 
 
 # ----------------------------------------------------------------------------- URDF text
