@@ -291,6 +291,37 @@ def test_random_options_of_the_other_commands_never_trace_back(argv):
             os.chdir(cwd)
 
 
+STO_HEADER = "trial\nversion=1\nnRows=3\nnColumns=3\ninDegrees=no\nendheader\n"
+
+
+@settings(PROFILE, max_examples=PROFILE.max_examples // 2)
+@given(header=st.one_of(st.just(STO_HEADER), st.text(max_size=80),
+                        st.sampled_from([STO_HEADER.replace("no", "yes"),
+                                         STO_HEADER.replace("endheader\n", ""),
+                                         STO_HEADER.replace("nRows=3", "nRows=-1")])),
+       body=motion_text(["joint1", "joint2"]), ext=st.sampled_from([".sto", ".mot"]),
+       mapping=st.text(max_size=40))
+def test_random_opensim_tables_and_mappings_are_read_or_refused(header, body, ext, mapping):
+    """The other text readers: OpenSim .sto/.mot tables and --mapping files."""
+    from urdf2dyn.biomech import formats
+    from urdf2dyn.biomech.trajectory import load_mapping
+    with tempfile.TemporaryDirectory() as tmp, bounded(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        path = os.path.join(tmp, "t" + ext)
+        with open(path, "w", encoding="utf-8", errors="replace") as f:
+            f.write(header + body)
+        for read, arg in ((formats.read_opensim, path), (load_mapping, "m.csv"),
+                          (load_mapping, "m.json")):
+            if read is load_mapping:
+                arg = os.path.join(tmp, arg)
+                with open(arg, "w", encoding="utf-8", errors="replace") as f:
+                    f.write(mapping)
+            try:
+                read(arg)
+            except ValueError as e:             # MotionError, ExternalLoadsError, JSON errors
+                assert str(e).strip()
+
+
 # ----------------------------------------------------------------------------- URDF text
 
 with open(data_path("robot2r.urdf")) as _f:
