@@ -137,12 +137,34 @@ def test_bad_keywords_refused():
         read_table("x.csv", decimal=";")
 
 
-def test_large_semicolon_file_takes_pandas_path_with_same_numbers(pd, tmp_path, monkeypatch):
+@pytest.mark.parametrize("sep,decimal,encoding", [(";", ".", "utf-8"), (";", ",", "cp1252"),
+                                                  ("\t", ",", "utf-8-sig"), (",", ".", "utf-8")])
+def test_large_files_detected_from_their_head_read_by_pandas(pd, tmp_path, monkeypatch, sep,
+                                                             decimal, encoding):
+    from urdf2dyn.biomech.formats import csv as mod
+    monkeypatch.setattr(mod, "FAST_CSV_BYTES", 10)         # "large": pandas' C parser
+    monkeypatch.setattr(mod, "_HEAD_BYTES", 40)            # detection from the first lines
+    calls = []
+    fast = mod._read_fast
+    monkeypatch.setattr(mod, "_read_fast", lambda *a: calls.append(a) or fast(*a))
+    path = tmp_path / "t.csv"
+    frame = _frame(pd).rename(columns={"hip": "Hüfte"})
+    frame.to_csv(path, sep=sep, decimal=decimal, index=False, encoding=encoding)
+    header, data = read_table(path)
+    assert header == ["time", "Hüfte", "knee"] and calls
+    np.testing.assert_array_equal(data, DATA)
+
+
+def test_large_file_with_decimal_commas_after_its_head(tmp_path, monkeypatch):
     from urdf2dyn.biomech.formats import csv as mod
     monkeypatch.setattr(mod, "FAST_CSV_BYTES", 10)
+    monkeypatch.setattr(mod, "_HEAD_BYTES", 40)
     path = tmp_path / "t.csv"
-    _frame(pd).to_csv(path, sep=";", index=False)
-    np.testing.assert_array_equal(read_table(path)[1], DATA)
+    path.write_text("time;hip\n0;1\n0.01;2\n0.02;3\n0.03;4\n0.04;5\n0.05;6,5\n")
+    with pytest.raises(MotionError, match=r"line 7, column 'hip': '6,5' is not a number \(a "
+                                          r"decimal comma, but the decimal separator is '\.' "
+                                          r".*set --decimal"):
+        read_table(path)
 
 
 def test_keywords_through_read_csv_and_the_trial(pd, tmp_path):

@@ -74,7 +74,7 @@ def read_table(path, delimiter=None, decimal=None):
     sep = _delimiter_arg(delimiter)
     if decimal not in (None, ".", ","):
         raise ValueError(f"decimal: expected '.' or ',', got {decimal!r}")
-    lines, encoding = _lines(path)
+    lines, encoding, complete = _lines(path, head_only=os.path.getsize(path) > FAST_CSV_BYTES)
     first = next((k for k, line in enumerate(lines) if line.strip()), None)
     if first is None:
         raise MotionError(f"{path}: empty file (expected a header line)")
@@ -90,12 +90,15 @@ def read_table(path, delimiter=None, decimal=None):
     body = lines[first + 1:]
     if decimal is None:
         decimal = "," if sep != "," and _has_decimal_commas(body, sep) else "."
+    if not complete:            # a large file: pandas' C parser, else the whole text below
+        data = _read_fast(path, len(header), sep, decimal, encoding)
+        if data is not None:
+            return header, data
+        lines = _lines(path)[0]
+        body = lines[first + 1:]
     data = None
     if decimal == "." and not any('"' in line for line in body):
-        data = _read_fast(path, len(header), sep, encoding) if (
-            os.path.getsize(path) > FAST_CSV_BYTES) else None
-        if data is None:
-            data = _loadtxt(body, sep, len(header))
+        data = _loadtxt(body, sep, len(header))
     if data is None:
         data = _read_slow(path, header, body, first + 2, sep, decimal)
     return header, data.reshape(-1, len(header))
@@ -113,14 +116,24 @@ def _delimiter_arg(delimiter):
     return DELIMITERS[delimiter]
 
 
-def _lines(path):
-    """The file's lines (any line end) and the encoding they were read with."""
+#: Bytes read to detect the encoding, delimiter and decimal of a large file.
+_HEAD_BYTES = 1 << 16
+
+
+def _lines(path, head_only=False):
+    """(lines (any line end), the encoding they were read with, whether they are the whole
+    file); head_only: the complete lines of the first _HEAD_BYTES only."""
     with open(path, "rb") as f:
-        raw = f.read()
+        raw = f.read(_HEAD_BYTES if head_only else -1)
+    complete = not head_only or len(raw) < _HEAD_BYTES
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):      # Excel's "Unicode text": UTF-16, BOM
+        if not complete:
+            return _lines(path)
         candidates = ("utf-16",)
     else:
         candidates = ("utf-8-sig", "cp1252")
+        if not complete:                                 # whole lines only
+            raw = raw[:raw.rfind(b"\n") + 1]
     for encoding in candidates:
         try:
             text = raw.decode(encoding)
@@ -133,7 +146,7 @@ def _lines(path):
     text = text.lstrip("\ufeff")           # a BOM that survived decoding (written twice)
     if "\x00" in text:
         raise MotionError(f"{path}: contains NUL bytes: a binary file, not a CSV table")
-    return text.splitlines(), encoding
+    return text.splitlines(), encoding, complete
 
 
 def _unquoted(line):
@@ -160,8 +173,10 @@ def _split(line, sep):
 
 
 def _has_decimal_commas(body, sep):
-    for line in body[:200]:
-        if any(_DECIMAL_COMMA.match(cell.strip()) for cell in _split(line, sep)):
+    """Whether a cell of a file not separated by commas is written with a decimal comma (only
+    the lines holding a comma are split: a clean file costs one substring search per line)."""
+    for line in body:
+        if "," in line and any(_DECIMAL_COMMA.match(cell.strip()) for cell in _split(line, sep)):
             return True
     return False
 
@@ -227,8 +242,10 @@ def _number(path, lineno, col, cell, decimal, sep):
     except ValueError:
         hint = ""
         if decimal == "." and _DECIMAL_COMMA.match(cell):
-            hint = (f" (a decimal comma with {_DELIMITER_NAMES[sep]}-separated columns is "
-                    "ambiguous: separate the columns with ';' or tabs)")
+            hint = (" (a decimal comma with comma-separated columns is ambiguous: separate the "
+                    "columns with ';' or tabs)" if sep == "," else
+                    " (a decimal comma, but the decimal separator is '.' (given, or seen in "
+                    "the first lines): set --decimal to the one the file uses)")
         elif sep == "," and any(c in cell for c in ";\t"):
             hint = " (the header is comma-separated but this line is not: set --delimiter)"
         raise MotionError(f"{path}: line {lineno}, column {col!r}: {cell!r} is not a number"
@@ -236,7 +253,7 @@ def _number(path, lineno, col, cell, decimal, sep):
                           "for a missing sample)") from None
 
 
-def _read_fast(path, ncol, sep, encoding):
+def _read_fast(path, ncol, sep, decimal, encoding):
     """The numbers of a large clean CSV file via pandas, or None (no pandas, or anything
     unusual: the caller then reads it with NumPy or the csv module, which also word errors)."""
     try:
@@ -247,7 +264,8 @@ def _read_fast(path, ncol, sep, encoding):
         return None
     try:
         df = pd.read_csv(path, dtype=float, engine="c", keep_default_na=False, sep=sep,
-                         na_values=list(MISSING), skip_blank_lines=True, encoding=encoding)
+                         decimal=decimal, na_values=list(MISSING), skip_blank_lines=True,
+                         encoding=encoding)
     except Exception:          # noqa: BLE001 - any parser trouble: fall back to the csv module
         return None
     if df.shape[1] != ncol:
