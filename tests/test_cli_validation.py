@@ -270,3 +270,15 @@ def test_gap_at_the_start_does_not_advise_raising_max_gap(trial, capsys):
     assert status == 1
     assert "raising max_gap does not help: cut the trial" in err
     assert "or raise max_gap" not in err
+
+
+@pytest.mark.parametrize("times,match", [
+    (["0", "1e-9", "2e-9", "3e-9"], "time steps of 1e-09 s (at data rows 2, 3, 4)"),
+    (["0", "1e300", "2e300", "3e300"], "time steps of 1e+300 s"),
+])
+def test_time_steps_that_cannot_be_differentiated_are_refused(tmp_path, capsys, times, match):
+    # found by tests/test_cli_hypothesis.py: NumPy's gradient overflowed across such steps
+    path = tmp_path / "m.csv"
+    path.write_text("time,joint1,joint2\n" + "".join(f"{t},0.1,0.2\n" for t in times))
+    status, _, err = run(["torques", "robot2r.urdf", str(path)], capsys)
+    assert status == 1 and match in err and "seconds" in err
