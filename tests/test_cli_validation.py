@@ -282,3 +282,17 @@ def test_time_steps_that_cannot_be_differentiated_are_refused(tmp_path, capsys, 
     path.write_text("time,joint1,joint2\n" + "".join(f"{t},0.1,0.2\n" for t in times))
     status, _, err = run(["torques", "robot2r.urdf", str(path)], capsys)
     assert status == 1 and match in err and "seconds" in err
+
+
+def test_non_finite_torques_are_said_in_our_words(tmp_path, capsys):
+    # found by tests/test_cli_hypothesis.py: a 1e308 coordinate gave NaN torques, exit 0,
+    # with only NumPy's overflow warnings
+    path = tmp_path / "m.csv"
+    path.write_text("time,joint1,joint2\n" + "".join(
+        f"{0.01 * k},{'1e308' if k == 1 else '0.1'},0.2\n" for k in range(5)))
+    status, _, err = run(["torques", "robot2r.urdf", str(path)], capsys)
+    assert status == 0
+    assert "warning: " in err and "the torques are not finite at 5 of 5 samples" in err
+    assert "largest |coordinate| 1e+308" in err
+    status, _, err = run(["torques", "robot2r.urdf", str(path), "--strict"], capsys)
+    assert status == 1 and "error: " in err and "not finite" in err

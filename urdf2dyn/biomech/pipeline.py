@@ -293,6 +293,14 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
         f_ext = {k: lowpass(t, w, filter_hz) for k, w in f_ext.items()}
 
     tau = model.inverse_dynamics(q, v, a, f_ext=f_ext)
+    bad = np.flatnonzero(~np.all(np.isfinite(tau), axis=1))
+    if len(bad):        # NaN in, NaN out: say where, and what to look at
+        rows = ", ".join(str(k + 1) for k in bad[:8]) + (" ..." if len(bad) > 8 else "")
+        big = float(np.nanmax(np.abs(np.where(np.isfinite(q), q, np.nan)), initial=0.0))
+        warn(f"{source}: the torques are not finite at {len(bad)} of {len(t)} samples (data "
+             f"rows {rows}): a coordinate, velocity, acceleration or load there is NaN, "
+             f"infinite or too large to differentiate (largest |coordinate| {big:g}); fix "
+             "those rows or cut the trial")
     try:
         residuals = G.root_residuals(model, q, tau)
     except ValueError:
