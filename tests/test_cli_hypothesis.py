@@ -203,7 +203,7 @@ def mutated_table(draw, lines):
                                      "semicolon_decimal_comma", "tab", "drop_rows"]))
         if what == "header_only":
             rows = rows[:1]
-        elif len(rows) < 2:
+        elif len(rows) < 2 or not rows[0] or not all(rows):
             continue
         elif what in ("blank", "text", "huge"):
             r = draw(st.integers(1, len(rows) - 1))

@@ -113,13 +113,7 @@ def test_filter_above_nyquist_in_the_flags_words(trial, capsys):
 
 
 def _link(kind, src, dst):
-    if kind == "symlink":
-        os.symlink(src, dst)
-    elif kind == "hardlink":
-        os.link(src, dst)
-    else:
-        shutil.copy(src, dst)      # "other path": the same file named through a subfolder
-        return
+    (os.symlink if kind == "symlink" else os.link)(src, dst)
 
 
 @pytest.mark.parametrize("how", ["same", "relative", "symlink", "hardlink"])
