@@ -80,9 +80,10 @@ def _suffix(*allowed):
 
 
 def _contact(text):
-    key, sep, link = text.partition("=")
-    if not sep or not key or not link:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=LINK (e.g. R=foot_R)")
+    key, sep, link = text.partition("=")       # KEY may be empty: OpenSim columns without prefix
+    if not sep or not link:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=LINK (e.g. R=foot_R, or "
+                                         "=LINK for loads without a key)")
     return text
 
 
