@@ -68,3 +68,21 @@ def test_readme_renders_without_warnings():
         warnings.simplefilter("ignore", PendingDeprecationWarning)
         core.publish_string(README.read_text(), writer_name="null",
                             settings_overrides={"report_level": 2, "halt_level": 2})
+
+
+def test_quick_start_runs_when_pasted(tmp_path, monkeypatch, capsys):
+    """The README's Python blocks run as a newcomer pastes them, from any folder (issue 16: a
+    path that exists only in the author's folder raised FileNotFoundError)."""
+    blocks = re.findall(r"\.\. code-block:: python\n\n((?:    .*\n|\n)+)", README.read_text())
+    assert blocks
+    monkeypatch.chdir(tmp_path)
+    for block in blocks:
+        code = "\n".join(line[4:] for line in block.splitlines())
+        exec(compile(code, "README.rst", "exec"), {"__name__": "readme"})
+    assert "root_joint_qw" in capsys.readouterr().out
+
+
+def test_readme_says_what_the_bundled_trial_is_and_what_the_job_writes():
+    text = " ".join(README.read_text().split())
+    assert "torques_momentum.png" in text
+    assert "synthetic" in text and "left and right coincide" in text

@@ -23,7 +23,106 @@ from .biomech.processing import DEFAULT_MAX_GAP
 from .biomech.trajectory import MotionError
 from .bundled import data_path
 from .model import load
+from .names import missing_file
+from .safe_files import refuse_overwriting_inputs, replacing
 from .warn import Urdf2dynWarning
+
+
+# ============================================================================== validators
+
+class UsageError(ValueError):
+    """A command line that cannot be run as written: exit status 2, as argparse's own errors."""
+
+
+def _number(what, low=None, high=None, low_open=True, integer=False):
+    """An argparse type= for a finite number in (low, high] (or [low, high] when not low_open):
+    the message names the value and what is allowed; argparse prefixes the flag's name."""
+    def parse(text):
+        try:
+            x = int(text) if integer else float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not {'an integer' if integer else 'a number'} ({what})") from None
+        bad = not np.isfinite(x) or (low is not None and (x <= low if low_open else x < low)) \
+            or (high is not None and x > high)
+        if bad:
+            raise argparse.ArgumentTypeError(f"{text}: {what}")
+        return x
+    return parse
+
+
+_MASS = _number("a body mass in kg, > 0", low=0.0)
+_SPEED = _number("a speed in m/s, > 0", low=0.0)
+_CUTOFF = _number("a cut-off frequency in Hz, > 0 (and below half the sampling rate)", low=0.0)
+_GAP = _number("a number of samples, >= 0", low=0, low_open=False, integer=True)
+_JOBS = _number("a number of processes, >= 1", low=1, low_open=False, integer=True)
+_GRAVITY = _number("a finite acceleration component in m/s²")
+
+
+def _height(text):
+    h = _number("a stature in metres, > 0", low=0.0)(text)
+    if not 0.3 <= h <= 3.0:
+        cm = f" ({h:g} looks like centimetres: {h / 100:g})" if 30 <= h <= 300 else ""
+        raise argparse.ArgumentTypeError(f"{text}: a stature in metres, 0.3 to 3{cm}")
+    return h
+
+
+def _suffix(*allowed):
+    """An argparse type= for a file to write, with one of the allowed extensions."""
+    def parse(text):
+        if os.path.splitext(text)[1].lower() not in allowed:
+            raise argparse.ArgumentTypeError(f"{text}: expected a file name ending in "
+                                             f"{' or '.join(allowed)}")
+        if os.path.isdir(text):
+            raise argparse.ArgumentTypeError(f"{text}: a directory, expected a file to write")
+        return text
+    return parse
+
+
+def _contact(text):
+    key, sep, link = text.partition("=")       # KEY may be empty: OpenSim columns without prefix
+    if not sep or not link:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=LINK (e.g. R=foot_R, or "
+                                         "=LINK for loads without a key)")
+    return text
+
+
+_DELIMITER_CHOICES = ("comma", "semicolon", "tab", "whitespace", ",", ";")
+
+
+def _check_outputs(args, jobs, multi, inputs):
+    """Before any work: output names with the right suffixes, and no output that is an input."""
+    if not multi:
+        for flag, path, allowed in (("--output", args.output, (".csv", ".sto", ".mot")),
+                                    ("--residuals", args.residuals, (".csv",)),
+                                    ("--plot", args.plot, (".png", ".pdf", ".svg"))):
+            if path and os.path.splitext(path)[1].lower() not in allowed:
+                raise UsageError(f"{flag} {path}: expected a file name ending in "
+                                 f"{' or '.join(allowed)}")
+            if path and os.path.isdir(path):
+                raise UsageError(f"{flag} {path}: a directory; with one motion, name a file")
+    outputs = []
+    for motion, _ in jobs:
+        for flag, target, suffix, fmt in (("--output", args.output, "_torques", args.format),
+                                          ("--residuals", args.residuals, "_residuals", "csv"),
+                                          ("--plot", args.plot, "_torques", "png")):
+            if target:
+                out = _out_path(target, motion, multi, suffix, fmt)
+                outputs.append((flag, out))
+                if flag == "--plot":
+                    outputs.append((flag, os.path.splitext(out)[0] + "_momentum.png"))
+    try:
+        refuse_overwriting_inputs(outputs, inputs)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def _reword_cutoff(error, args):
+    """The API's cutoff_hz message in the flag's words."""
+    text = str(error)
+    if args.filter is not None and text.startswith("cutoff_hz: "):
+        return MotionError(f"--filter {args.filter:g}: {text[len('cutoff_hz: '):]}")
+    return error
 
 
 # ============================================================================== torques
@@ -33,6 +132,10 @@ def _model_path(path):
     if not os.path.exists(path) and not path.lstrip().startswith("<"):
         if os.path.exists(data_path(path)):
             return data_path(path)
+        bundled = sorted(n for n in os.listdir(os.path.dirname(data_path("x")))
+                         if n.endswith(".urdf"))
+        raise FileNotFoundError(missing_file(path, bundled) + f" (bundled models: "
+                                f"{', '.join(bundled)})")
     return path
 
 
@@ -41,16 +144,26 @@ def cmd_torques(args):
     if args.setup:
         return _torques_setup(args)
     if not args.robot or not args.motion:
-        raise ValueError("give a model and motion files (urdf2dyn torques ROBOT MOTION ...), "
+        raise UsageError("give a model and motion files (urdf2dyn torques ROBOT MOTION ...), "
                          "or an OpenSim setup file (--setup Setup_ID.xml)")
-    model = load(_model_path(args.robot), floating_base=args.floating_base,
-                 strict=args.strict)
-    notes = [note for note in [_set_gravity(model, args.gravity)] if note]
-    contacts = _parse_contacts(args.contact)
     if args.external_loads and args.grf:
-        raise ValueError("--external-loads and --grf both give the loads: use one")
+        raise UsageError("--external-loads and --grf both give the loads: use one")
+    robot = _model_path(args.robot)
     jobs = find_trials(args.motion, args.grf)
     multi = len(jobs) > 1 or any(os.path.isdir(m) for m in args.motion)
+    for flag, path in (("--mapping", args.mapping), ("--external-loads", args.external_loads)):
+        if path and not os.path.exists(path):
+            raise FileNotFoundError(f"{flag} " + missing_file(path))
+    inputs = [("model", robot), ("mapping", args.mapping), ("setup", args.external_loads)]
+    inputs += [(kind, p) for motion, grf in jobs for kind, p in (("motion", motion),
+                                                                 ("ground-reaction", grf))]
+    _check_outputs(args, jobs, multi, inputs)
+    model = load(robot, floating_base=args.floating_base, strict=args.strict)
+    notes = [note for note in [_set_gravity(model, args.gravity)] if note]
+    if args.per_kg and args.mass is None and not model.total_mass > 0:
+        raise UsageError(f"--per-kg: the model {args.robot} has no mass: give the body mass "
+                         "with --mass KG")
+    contacts = _parse_contacts(args.contact)
     for path in (args.output, args.plot, args.residuals):
         if multi and path:
             os.makedirs(path, exist_ok=True)
@@ -67,16 +180,20 @@ def cmd_torques(args):
                    mapping=args.mapping, degrees=args.degrees, filter_hz=args.filter,
                    filter_loads=args.filter_loads == "yes", derivatives=args.derivatives,
                    max_gap=args.max_gap, strict=args.strict,
-                   processing=args.processing or "urdf2dyn", time_range=args.time_range)
-    if not multi:
-        path, grf = jobs[0]
-        results = [inverse_dynamics_trial(model, path, grf, **options)]
-    else:
-        bar = _progress(len(jobs), args)
-        results = run_trials(model, jobs, scheduler=args.scheduler, max_workers=args.jobs,
-                             progress=(lambda r: bar.update(1)) if bar else None, **options)
-        if bar:
-            bar.close()
+                   processing=args.processing or "urdf2dyn", time_range=args.time_range,
+                   delimiter=args.delimiter, decimal=args.decimal)
+    try:
+        if not multi:
+            path, grf = jobs[0]
+            results = [inverse_dynamics_trial(model, path, grf, **options)]
+        else:
+            bar = _progress(len(jobs), args)
+            results = run_trials(model, jobs, scheduler=args.scheduler, max_workers=args.jobs,
+                                 progress=(lambda r: bar.update(1)) if bar else None, **options)
+            if bar:
+                bar.close()
+    except ValueError as e:
+        raise _reword_cutoff(e, args) from None
     outputs = [_write_outputs(model, res, args, multi) for res in results]
     if not multi:
         _summary(model, args, results[0], outputs[0], notes)
@@ -90,18 +207,23 @@ def _torques_setup(args):
     inverse_dynamics_setup), the torques written where the setup says unless -o."""
     from .biomech.pipeline import inverse_dynamics_setup
     if args.motion:
-        raise ValueError(f"--setup names the motion (its coordinates_file): drop {args.motion}")
+        raise UsageError(f"--setup names the motion (its coordinates_file): drop {args.motion}")
     if args.processing == "urdf2dyn":
-        raise ValueError("--setup runs OpenSim's processing: drop --processing urdf2dyn, or "
+        raise UsageError("--setup runs OpenSim's processing: drop --processing urdf2dyn, or "
                          "pass the setup's files to urdf2dyn torques ROBOT MOTION instead")
     for flag, given in (("--grf", args.grf), ("--external-loads", args.external_loads),
                         ("--filter", args.filter is not None), ("--mapping", args.mapping),
                         ("--degrees", args.degrees)):
         if given:
-            raise ValueError(f"{flag} and --setup: the setup file gives the loads, cutoff and "
+            raise UsageError(f"{flag} and --setup: the setup file gives the loads, cutoff and "
                              f"columns; drop {flag} (or edit the setup)")
     from .biomech.formats import read_id_setup
     setup = read_id_setup(args.setup, strict=args.strict, need_model=not args.robot)
+    inputs = [("setup", args.setup), ("model", args.robot or setup.model_file),
+              ("motion", setup.coordinates_file), ("setup", setup.external_loads_file)]
+    if not args.output:           # where the setup says, checked like -o
+        args.output = setup.output
+    _check_outputs(args, [(setup.coordinates_file, None)], False, inputs)
     if args.robot:
         model = load(_model_path(args.robot), floating_base=args.floating_base,
                      strict=args.strict)
@@ -114,9 +236,7 @@ def _torques_setup(args):
     res = inverse_dynamics_setup(setup, model, time_range=args.time_range,
                                  contacts=_parse_contacts(args.contact), max_gap=args.max_gap,
                                  strict=args.strict)
-    if not args.output:
-        args.output = res.record["output"]
-        os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
+    os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
     args.external_loads = res.record.get("loads")
     written = _write_outputs(model, res, args, False)
     _summary(model, args, res, written, notes)
@@ -336,13 +456,7 @@ def _multi_summary(model, args, results, outputs, notes):
 
 
 def _parse_contacts(items):
-    out = {}
-    for item in items or ():
-        key, sep, link = item.partition("=")
-        if not sep or not link:
-            raise ValueError(f"--contact: expected KEY=LINK (e.g. R=foot_R), got {item!r}")
-        out[key] = link
-    return out
+    return dict(item.partition("=")[::2] for item in items or ())
 
 
 # ============================================================================== human
@@ -353,15 +467,15 @@ def cmd_human(args):
         sex, mass, height = HUMOD_SUBJECTS[args.subject.upper()]
         name = args.name or f"humod_subject_{args.subject.lower()}"
         if any(x is not None for x in (args.height, args.mass, args.sex)):
-            raise ValueError("--subject sets height, mass and sex: give either --subject or "
+            raise UsageError("--subject sets height, mass and sex: give either --subject or "
                              "--height/--mass/--sex")
     else:
         missing = [f"--{k}" for k in ("height", "mass", "sex") if getattr(args, k) is None]
         if missing:
-            raise ValueError(f"human: missing {' '.join(missing)} (or use --subject A|B)")
+            raise UsageError(f"human: missing {' '.join(missing)} (or use --subject A|B)")
         height, mass, sex, name = args.height, args.mass, args.sex, args.name
     text = human(height, mass, sex, root=args.root, name=name)
-    with open(args.output, "w", encoding="utf-8") as f:
+    with replacing(args.output) as tmp, open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
     model = load(text)
     print(f"wrote {args.output}: {model!r}")
@@ -379,7 +493,12 @@ from .tree import groups as _groups, tree as _tree  # noqa: E402
 
 
 def cmd_info(args):
-    model = load(_model_path(args.model), floating_base=args.floating_base)
+    path = _model_path(args.model)
+    try:
+        refuse_overwriting_inputs([("--dot", args.dot), ("--plot", args.plot)], [("model", path)])
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    model = load(path, floating_base=args.floating_base)
     links, joints, root = _tree(model)
     edges = _groups(links, joints, root, args.full)
     out = sys.stdout
@@ -408,7 +527,7 @@ def cmd_info(args):
         inner = prefix + ("    " if last else "│   ")
         stack += [(c, ch, inner, k == len(sub) - 1) for k, (c, ch) in enumerate(sub)][::-1]
     if args.dot:
-        with open(args.dot, "w", encoding="utf-8") as f:
+        with replacing(args.dot) as tmp, open(tmp, "w", encoding="utf-8") as f:
             f.write(_dot(model, links, edges, root))
         print(f"Graphviz DOT written to {args.dot} (render: dot -Tpng {args.dot} -o tree.png)",
               file=out)
@@ -423,9 +542,17 @@ def cmd_info(args):
 
 def cmd_codegen(args):
     from . import codegen
-    model = load(_model_path(args.robot), floating_base=args.floating_base)
+    path = _model_path(args.robot)
+    if os.path.exists(args.output) and not os.path.isdir(args.output):
+        raise UsageError(f"--output {args.output}: a file; codegen writes a directory of files")
+    model = load(path, floating_base=args.floating_base)
     files = codegen.generate(model, args.lang, functions=args.functions,
                              scalar="float" if args.float else "double", name=args.name)
+    try:
+        refuse_overwriting_inputs([("--output", os.path.join(args.output, f)) for f in files],
+                                  [("model", path)])
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     for path in codegen.write(files, args.output):
         print(path)
     return 0
@@ -453,7 +580,12 @@ def cmd_equations(args):
 
 def cmd_export_osim(args):
     from .biomech.opensim_model import export_osim
-    model = load(_model_path(args.model))
+    path = _model_path(args.model)
+    try:
+        refuse_overwriting_inputs([("--output", args.output)], [("model", path)])
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    model = load(path)
     _set_gravity(model, args.gravity)
     om = export_osim(model, args.output)
     g = " ".join(f"{x:g}" for x in om.getGravity().to_numpy())
@@ -585,10 +717,10 @@ def build_parser():
                         "[momX_<foot> ..] columns (N, m, N·m, world frame; NaN CoP = no contact), "
                         "or OpenSim <prefix>ground_force_vx .. columns; with several motions a "
                         "pattern using {stem} and {dir}")
-    p.add_argument("--contact", action="append", metavar="KEY=LINK",
+    p.add_argument("--contact", action="append", metavar="KEY=LINK", type=_contact,
                    help="link that carries the ground reaction KEY (default foot_<KEY>, or "
                         "calcn_r/calcn_l for OpenSim r/l); repeatable")
-    p.add_argument("--filter", type=float, metavar="HZ",
+    p.add_argument("--filter", type=_CUTOFF, metavar="HZ",
                    help="zero-lag 4th-order Butterworth low-pass of positions and ground-reaction "
                         "loads at HZ before differentiating (needs SciPy)")
     p.add_argument("--derivatives", choices=("gradient", "savgol", "spline"),
@@ -599,12 +731,12 @@ def build_parser():
                    help="angles (and their rates) in the CSV motion files are in degrees")
     p.add_argument("--floating-base", action="store_true",
                    help="add a floating joint 'root_joint' above the URDF's root link")
-    p.add_argument("--gravity", type=float, nargs=3, metavar=("GX", "GY", "GZ"),
+    p.add_argument("--gravity", type=_GRAVITY, nargs=3, metavar=("GX", "GY", "GZ"),
                    help="gravity in the URDF world frame (default 0 0 -9.81; 0 -9.81 0 for a "
                         "HuMoD human model)")
     p.add_argument("--per-kg", action="store_true",
                    help="write torques divided by the body mass (N·m/kg)")
-    p.add_argument("--mass", type=float, metavar="KG",
+    p.add_argument("--mass", type=_MASS, metavar="KG",
                    help="body mass for --per-kg and the summary (default: the model's mass)")
     p.add_argument("--residuals", metavar="FILE",
                    help="write the root residual force and moment (time, FX FY FZ MX MY MZ; "
@@ -614,7 +746,7 @@ def build_parser():
                    help="plot the torques (human model: hip, knee and ankle sagittal moments "
                         "over the gait cycle, and the whole-body angular momentum in "
                         "<PNG stem>_momentum.png); needs matplotlib")
-    p.add_argument("--speed", type=float, metavar="M/S",
+    p.add_argument("--speed", type=_SPEED, metavar="M/S",
                    help="walking or running speed (treadmill belt speed): the angular-momentum "
                         "plot is then normalized by mass x speed x CoM height (Herr & Popovic "
                         "2008)")
@@ -631,19 +763,25 @@ def build_parser():
                    help="with --filter, also filter the loads at the same cutoff (yes, default: "
                         "Kristianslund et al. 2012) or the coordinates only (no: as OpenSim's "
                         "inverse-dynamics tool)")
-    p.add_argument("--max-gap", type=int, default=DEFAULT_MAX_GAP, metavar="N",
+    p.add_argument("--max-gap", type=_GAP, default=DEFAULT_MAX_GAP, metavar="N",
                    help="fill runs of up to N missing samples (NaN or empty cells) by cubic "
                         f"interpolation, with a warning; longer gaps stop the trial (default "
                         f"{DEFAULT_MAX_GAP})")
     p.add_argument("--strict", action="store_true",
                    help="treat every warning (filled gaps, angles that look like degrees, large "
                         "residuals, ...) as an error")
-    p.add_argument("--jobs", type=int, metavar="N",
+    p.add_argument("--jobs", type=_JOBS, metavar="N",
                    help="with several motions, run them in N local processes (default: one "
                         "per core)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="with several motions, run them on this Dask cluster (e.g. "
                         "tcp://host:8786; pip install \"urdf2dyn[dask]\")")
+    p.add_argument("--delimiter", choices=_DELIMITER_CHOICES, metavar="SEP",
+                   help="column separator of the CSV motion and ground-reaction files: comma, "
+                        "semicolon, tab or whitespace (default: detected from the header line)")
+    p.add_argument("--decimal", choices=(".", ","), metavar="{.|,}",
+                   help="decimal separator of the CSV files (default: ',' when the columns are "
+                        "not comma-separated and the numbers are written so, else '.')")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--setup", metavar="SETUP_ID.xml",
                    help="run an OpenSim InverseDynamicsTool setup file as OpenSim does: its "
@@ -666,8 +804,8 @@ def build_parser():
                        description="Write the 36-DoF human model (HuMoD joints, de Leva 1996 "
                        "segment parameters scaled to height and mass) as URDF. Frames: y up, x "
                        "forward, z right.")
-    h.add_argument("--height", type=float, help="stature in m")
-    h.add_argument("--mass", type=float, help="body mass in kg")
+    h.add_argument("--height", type=_height, help="stature in m")
+    h.add_argument("--mass", type=_MASS, help="body mass in kg")
     h.add_argument("--sex", help="female or male (f/m)")
     h.add_argument("--subject", choices=("A", "B", "a", "b"),
                    help="a HuMoD subject instead: A (female, 1.61 m, 57.3 kg) or B (male, "
@@ -676,7 +814,8 @@ def build_parser():
                    help="root: 3 prismatic + 3 revolute joints named as HuMoD (default), or "
                         "one floating joint BJ")
     h.add_argument("--name", help="robot name in the URDF")
-    h.add_argument("-o", "--output", required=True, help="URDF file to write")
+    h.add_argument("-o", "--output", required=True, type=_suffix(".urdf"),
+                   help="URDF file to write")
     h.set_defaults(func=cmd_human)
 
     i = sub.add_parser("info", help="print a model's kinematic tree (joints, DoF, masses)",
@@ -690,8 +829,9 @@ def build_parser():
     i.add_argument("--full", action="store_true",
                    help="show every joint and link (default: chains of joints through massless "
                         "links, i.e. multi-DoF joints, are shown as one)")
-    i.add_argument("--dot", metavar="FILE", help="write the tree as a Graphviz DOT file")
-    i.add_argument("--plot", metavar="PNG", help="draw the tree with matplotlib (links, "
+    i.add_argument("--dot", metavar="FILE", type=_suffix(".dot", ".gv"),
+                   help="write the tree as a Graphviz DOT file")
+    i.add_argument("--plot", metavar="PNG", type=_suffix(".png", ".pdf", ".svg"), help="draw the tree with matplotlib (links, "
                    "joints with type and axis, merged fixed joints dashed)")
     i.set_defaults(func=cmd_info)
 
@@ -701,8 +841,9 @@ def build_parser():
                        "coordinate of the same name (needs: pip install opensim).")
     x.add_argument("model", help="URDF file (or the name of a bundled one, e.g. "
                                  "humod_subject_a.urdf)")
-    x.add_argument("-o", "--output", required=True, help=".osim file to write")
-    x.add_argument("--gravity", type=float, nargs=3, metavar=("GX", "GY", "GZ"),
+    x.add_argument("-o", "--output", required=True, type=_suffix(".osim"),
+                   help=".osim file to write")
+    x.add_argument("--gravity", type=_GRAVITY, nargs=3, metavar=("GX", "GY", "GZ"),
                    help="gravity in the URDF world frame (default 0 0 -9.81; 0 -9.81 0 for a "
                         "HuMoD human model)")
     x.set_defaults(func=cmd_export_osim)
@@ -731,7 +872,7 @@ def build_parser():
     e.add_argument("--latex", action="store_true", help="LaTeX instead of text")
     e.add_argument("--parameters", action="store_true",
                    help="masses, centres of mass, inertias, offsets and g as symbols")
-    e.add_argument("--gravity", type=float, nargs=3, metavar=("GX", "GY", "GZ"),
+    e.add_argument("--gravity", type=_GRAVITY, nargs=3, metavar=("GX", "GY", "GZ"),
                    help="gravity in the world frame (default 0 0 -9.81)")
     e.add_argument("--floating-base", action="store_true",
                    help="add a floating joint 'root_joint' above the root link")
@@ -827,6 +968,9 @@ def _run(args):
     except BrokenPipeError:        # e.g. `urdf2dyn info MODEL | head`: stop quietly
         sys.stdout = open(os.devnull, "w")
         return 1
+    except UsageError as e:
+        print(f"urdf2dyn {args.command}: error: {e}", file=sys.stderr)
+        return 2
     except (URDFError, MotionError, OSError, ValueError, KeyError, ImportError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"urdf2dyn {args.command}: error: {msg}", file=sys.stderr)

@@ -13,6 +13,7 @@ from numpy.typing import ArrayLike, NDArray
 from . import _core
 from .batch import get_num_threads
 from .markers import Marker
+from .names import unknown_name
 from .warn import URDFWarning, report
 
 # Coordinate names of multi-DoF joints, appended to the joint's name as "<joint>_<suffix>".
@@ -239,7 +240,7 @@ class Model:
         for j in self.joints:
             if j.name == name:
                 return j
-        raise KeyError(f"no movable joint named {name!r}")
+        raise KeyError(unknown_name("movable joint", name, [j.name for j in self.joints]))
 
     def __repr__(self) -> str:
         base = "floating base" if self.floating_base else "fixed base"
@@ -435,7 +436,8 @@ class Model:
         point: (3,) in the link's frame (default: the link origin). The same as
         frame_jacobian(q, link, point, "local_world_aligned"), which has the other frames."""
         if link not in self._link_index:
-            raise ValueError(f"jacobian: unknown link {link!r}")
+            raise ValueError("jacobian: " + unknown_name("link", link, self.link_names,
+                                                         "model.link_names"))
         if point is not None:
             point = np.asarray(point, dtype=float)
             if point.shape != (3,) or not np.all(np.isfinite(point)):
@@ -500,8 +502,8 @@ class Model:
 
     def _frame_args(self, fn, link, point, reference):
         if link not in self._link_index:
-            raise ValueError(f"{fn}: unknown link {link!r} (model.link_names lists the "
-                             f"{len(self.link_names)} links)")
+            raise ValueError(f"{fn}: " + unknown_name("link", link, self.link_names,
+                                                      "model.link_names"))
         if point is not None:
             point = np.asarray(point, dtype=float)
             if point.shape != (3,) or not np.all(np.isfinite(point)):
@@ -589,8 +591,8 @@ class Model:
         bodies, wrenches = [], []
         for link, w in f_ext.items():
             if link not in self._link_body:
-                raise ValueError(f"f_ext: unknown link {link!r} (model.link_names lists the "
-                                 f"{len(self.link_names)} links)")
+                raise ValueError("f_ext: " + unknown_name("link", link, self.link_names,
+                                                          "model.link_names"))
             w = np.asarray(w)
             if w.dtype.kind not in "fiu":
                 raise TypeError(f"f_ext[{link!r}]: expected real numbers, got dtype {w.dtype}")

@@ -202,5 +202,7 @@ def plot_tree(model, path=None, full=False, ax=None):
     ax.set_title(f"{model.name}: {len(model.joints)} movable joints, nv = {model.nv}",
                  fontsize=10)
     if path is not None:
-        fig.savefig(path, dpi=120, bbox_inches="tight")
+        from .safe_files import replacing
+        with replacing(path) as tmp:
+            fig.savefig(tmp, dpi=120, bbox_inches="tight")
     return fig

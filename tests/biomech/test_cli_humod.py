@@ -240,8 +240,10 @@ def test_humod_mat_and_floating_root(tmp_path):
 def test_torques_errors(tmp_path, capsys):
     assert main(["torques", HUMAN, MOTION, "--grf", GRF, "--contact", "R=shoe"]) == 1
     assert "no link 'shoe'" in capsys.readouterr().err
-    assert main(["torques", HUMAN, MOTION, "--grf", GRF, "--contact", "R"]) == 1
-    assert "KEY=LINK" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:    # a malformed option: argparse's exit status 2
+        main(["torques", HUMAN, MOTION, "--grf", GRF, "--contact", "R"])
+    assert e.value.code == 2
+    assert "argument --contact: 'R': expected KEY=LINK" in capsys.readouterr().err
     sto = tmp_path / "m.sto"
     formats.write_opensim(sto, formats.read(MOTION), model=humod_subject("A"))
     assert main(["torques", HUMAN, str(sto), "--degrees"]) == 1
@@ -286,12 +288,15 @@ def test_human_command(tmp_path, capsys):
     assert "female, 1.7 m, 65 kg" in capsys.readouterr().out
     assert main(["human", "--subject", "a", "-o", str(out)]) == 0
     assert out.read_text() == open(HUMAN).read()
-    assert main(["human", "--height", "1.7", "-o", str(out)]) == 1
+    # command-line mistakes exit with status 2, as argparse's own errors (issue 16)
+    assert main(["human", "--height", "1.7", "-o", str(out)]) == 2
     assert "missing --mass --sex" in capsys.readouterr().err
-    assert main(["human", "--subject", "A", "--height", "1.7", "-o", str(out)]) == 1
+    assert main(["human", "--subject", "A", "--height", "1.7", "-o", str(out)]) == 2
     assert "either --subject" in capsys.readouterr().err
-    assert main(["human", "--height", "7", "--mass", "65", "--sex", "f", "-o", str(out)]) == 1
-    assert "height" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        main(["human", "--height", "7", "--mass", "65", "--sex", "f", "-o", str(out)])
+    assert e.value.code == 2
+    assert "argument --height: 7: a stature in metres" in capsys.readouterr().err
 
 
 # ----------------------------------------------------------------------------- info

@@ -82,6 +82,9 @@ def read_grf(path: str | os.PathLike[str], mapping: Any = None, **options: Any) 
         raise MotionError(f"{os.fspath(path) if not hasattr(path, 'grf') else 'trajectory'}: no "
                           "ground reaction columns (expected grfX_<foot> grfY_<foot> grfZ_<foot> "
                           "copX_<foot> ... or OpenSim's <prefix>ground_force_vx ...)")
+    if len(traj.time) < 2:          # nothing to interpolate to the motion's samples
+        raise MotionError(f"{os.fspath(path) if not hasattr(path, 'grf') else 'trajectory'}: "
+                          f"need at least 2 samples of ground reactions, got {len(traj.time)}")
     missing = sorted(k for k in traj.grf if k not in traj.cop)
     if missing:
         raise MotionError(f"ground reactions without a centre of pressure for {missing}")

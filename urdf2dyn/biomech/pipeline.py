@@ -25,6 +25,7 @@ from inverse dynamics: implications for injury prevention", J. Biomech. 45:666-6
 ``filter_loads=False`` (``--filter-loads no``) filters the coordinates only, as OpenSim's
 InverseDynamicsTool does, to reproduce its results.
 """
+import difflib
 import os
 import time as _time
 import warnings
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from ..names import missing_file
 from ..warn import Urdf2dynWarning, report
 from . import formats, plausibility
 from . import grf as G
@@ -89,7 +91,7 @@ class TrialResult:
 
 # ----------------------------------------------------------------------------- reading
 
-def _read_motion(path, model, degrees, mapping):
+def _read_motion(path, model, degrees, mapping, csv_options=None):
     if isinstance(path, Trajectory):                 # read already: SI units, a copy
         if degrees:
             raise ValueError("degrees=True: a Trajectory is in radians already (convert when "
@@ -101,9 +103,10 @@ def _read_motion(path, model, degrees, mapping):
     path = os.fspath(path)
     ext = os.path.splitext(path)[1].lower()
     if not os.path.exists(path):
-        raise MotionError(f"{path}: no such file")
+        raise MotionError(missing_file(path))
     if ext == ".csv":
-        return formats.read_csv(path, degrees=bool(degrees), model=model, mapping=mapping), (
+        return formats.read_csv(path, degrees=bool(degrees), model=model, mapping=mapping,
+                                **(csv_options or {})), (
             "degrees" if degrees else "radians")
     if degrees:
         raise MotionError(f"{path}: --degrees applies to CSV files (degrees=True in Python; OpenSim "
@@ -132,6 +135,10 @@ def check_columns(path, traj, model):
     unknown = [n for n in names if n not in coords]
     if missing:
         problems.append(f"missing columns {missing}")
+    guesses = [f"{u!r} -> {close[0]!r}" for u in unknown
+               for close in [difflib.get_close_matches(u, missing, n=1)] if close]
+    if guesses:
+        problems.append(f"did you mean {', '.join(guesses)}?")
     if unknown:
         problems.append(f"unknown columns {unknown} (expected 'time', the model's coordinates "
                         f"{model.q_names}, optionally '<dof>_vel' / '<dof>_acc', and ground "
@@ -156,7 +163,7 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
                            mapping=None, degrees=None, filter_hz=None, filter_loads=True,
                            derivatives=DEFAULT_DERIVATIVES, max_gap=DEFAULT_MAX_GAP,
                            strict=False, checks_enabled=True, processing="urdf2dyn",
-                           time_range=None):
+                           time_range=None, delimiter=None, decimal=None):
     """Joint torques of one recorded trial: the whole job, from files to a :class:`TrialResult`.
 
     Parameters
@@ -205,6 +212,9 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
         Keep the samples from t0 to t1 (s). The filter and derivatives use the whole trial
         first. With processing="opensim", OpenSim's rule: from the last sample at or
         before t0 to the last sample at or before t1.
+    delimiter, decimal : str, optional
+        Of the CSV motion and ground-reaction files (urdf2dyn.biomech.formats.read_table):
+        detected from the header line by default; say them for a file the detection refuses.
 
     Returns
     -------
@@ -229,7 +239,9 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
         messages.append(msg)
         report(msg, strict=strict, error=MotionError, stacklevel=4)
 
-    traj, units = _read_motion(motion, model, degrees, mapping)
+    csv_options = {k: x for k, x in (("delimiter", delimiter), ("decimal", decimal))
+                   if x is not None}
+    traj, units = _read_motion(motion, model, degrees, mapping, csv_options)
     if opensim:
         for msg in _opensim_columns(source, traj, model):
             warn(msg)
@@ -305,7 +317,10 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
         loads_source = os.fspath(external_loads)
     else:
         if grf is not None:
-            reactions = G.read_grf(replace(grf) if isinstance(grf, Trajectory) else grf)
+            is_csv = (isinstance(grf, (str, os.PathLike))
+                      and os.fspath(grf).lower().endswith(".csv"))
+            reactions = G.read_grf(replace(grf) if isinstance(grf, Trajectory) else grf,
+                                   **(csv_options if is_csv else {}))
             loads_source = os.fspath(grf) if isinstance(grf, (str, os.PathLike)) else "trajectory"
         elif traj.grf:
             reactions = traj
@@ -325,6 +340,14 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
         f_ext = {k: lowpass(t, w, filter_hz) for k, w in f_ext.items()}
 
     tau = model.inverse_dynamics(q, v, a, f_ext=f_ext)
+    bad = np.flatnonzero(~np.all(np.isfinite(tau), axis=1))
+    if len(bad):        # NaN in, NaN out: say where, and what to look at
+        rows = ", ".join(str(k + 1) for k in bad[:8]) + (" ..." if len(bad) > 8 else "")
+        big = float(np.nanmax(np.abs(np.where(np.isfinite(q), q, np.nan)), initial=0.0))
+        warn(f"{source}: the torques are not finite at {len(bad)} of {len(t)} samples (data "
+             f"rows {rows}): a coordinate, velocity, acceleration or load there is NaN, "
+             f"infinite or too large to differentiate (largest |coordinate| {big:g}); fix "
+             "those rows or cut the trial")
     try:
         residuals = G.root_residuals(model, q, tau)
     except ValueError:
@@ -554,7 +577,7 @@ def find_trials(items, grf=None):
                      for n in names]
         else:
             if not os.path.exists(item):
-                raise MotionError(f"{item}: no such file or directory")
+                raise MotionError(missing_file(item))
             jobs.append((item, _grf_for(item, grf, False)))
     if grf and len(jobs) > 1 and "{stem}" not in grf:
         raise MotionError("grf (--grf) names one file but there are several motions: use a "

@@ -16,6 +16,13 @@ _COLORS = {"R": "tab:red", "L": "tab:blue"}
 _STYLES = {"R": "-", "L": "--"}
 
 
+def _save(fig, path, **options):
+    """fig.savefig through a temporary file beside path (urdf2dyn.safe_files.replacing)."""
+    from ..safe_files import replacing
+    with replacing(path) as tmp:
+        fig.savefig(tmp, **options)
+
+
 def _figure(nrows, ncols=1, size=(7.0, 8.0)):
     try:
         from matplotlib.figure import Figure
@@ -88,7 +95,7 @@ def sagittal_figure(t, tau, model, grf_y=None, mass=None, title=None,
 def plot_sagittal_moments(t, tau, model, path, grf_y=None, mass=None, title=None, dpi=120):
     """Write sagittal_figure(...) to path (PNG, SVG or PDF by extension); returns path."""
     fig = sagittal_figure(t, tau, model, grf_y=grf_y, mass=mass, title=title)
-    fig.savefig(path, dpi=dpi)
+    _save(fig, path, dpi=dpi)
     return path
 
 
@@ -105,7 +112,7 @@ def plot_joint_heights(t, q, model, joints=("rLLJX", "rULJX", "rLNJX"), path=Non
     axes[-1].set_xlabel("time (s)")
     fig.suptitle(title or "joint heights", fontsize=10)
     if path is not None:
-        fig.savefig(path, dpi=120)
+        _save(fig, path, dpi=120)
     return fig
 
 
@@ -123,7 +130,7 @@ def plot_torques(t, tau, names, path=None, title=None, max_panels=12):
     axes[-1].set_xlabel("time (s)")
     fig.suptitle(title or "generalized forces (N·m or N)", fontsize=10)
     if path is not None:
-        fig.savefig(path, dpi=120)
+        _save(fig, path, dpi=120)
     return fig
 
 
@@ -172,5 +179,5 @@ def plot_angular_momentum(t, L, path, grf_y=None, title=None, dpi=120):
     """Write angular_momentum_figure(...) to path (PNG, SVG or PDF by extension); returns
     path."""
     fig = angular_momentum_figure(t, L, grf_y=grf_y, title=title)
-    fig.savefig(path, dpi=dpi)
+    _save(fig, path, dpi=dpi)
     return path

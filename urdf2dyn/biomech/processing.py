@@ -127,10 +127,19 @@ def fill_gaps(t, x, names, max_gap=DEFAULT_MAX_GAP, source="data"):
         problems.append("gaps at the start or end of the trial (nothing to interpolate from "
                         "on one side): " + "; ".join(str(g) for g in edge))
     if problems:
+        advice = []
+        if edge or any(g.start == 0 or g.stop == len(t) for g in long):
+            advice.append("a gap at the start or end has nothing to interpolate from on one "
+                          "side, so raising max_gap does not help: cut the trial to the part "
+                          "that was recorded (keep the rows from the first to the last complete "
+                          "one) or fill those samples with a tool that knows the movement")
+        if [g for g in long if not (g.start == 0 or g.stop == len(t))]:
+            advice.append("for the gaps inside the trial, fill them with a tool that knows the "
+                          "movement, or raise max_gap (--max-gap) if a cubic across them is "
+                          "good enough")
         raise MotionError(f"{source}: missing samples (NaN or empty cells): "
-                          + "; ".join(problems) + ". Cut the trial to the part that was "
-                          "recorded, fill the gaps with a tool that knows the movement, or raise "
-                          "max_gap (--max-gap) if a cubic across them is good enough")
+                          + "; ".join(problems) + ". " + "; ".join(advice)[:1].upper()
+                          + "; ".join(advice)[1:])
     names = [str(n) for n in names]
     for g in gaps:
         c = names.index(g.column)
@@ -172,7 +181,9 @@ def fill_load_gaps(t, force, cop, moment=None, key="", max_gap=DEFAULT_MAX_GAP,
             raise MotionError(f"{source}: missing force samples {g} during a contact (up to "
                               f"{max(near):.0f} N next to them; longer than max_gap = {max_gap} "
                               "samples or at an end of the trial): fix the force-plate data, "
-                              "cut the trial or raise max_gap")
+                              + ("or cut the trial to the recorded part (at an end of the trial "
+                                 "raising max_gap does not help)" if a == 0 or b == len(t)
+                                 else "cut the trial or raise max_gap"))
         for c in range(3):
             F[a:b, c] = _interpolate(t, F[:, c], a, b)
         filled.append(g)

@@ -62,6 +62,11 @@ _NOT_ANGLE_RE = re.compile(r"(^p[A-Z])|(_[tvp]?[xyz]$)|(_q[xyzw]$)|(ground_(forc
 _TORQUE_SUFFIX_RE = re.compile(r"^(?P<dof>.+)_(?P<kind>moment|force)$")
 
 
+#: Time steps (s) outside this range are refused: no recording samples faster than 1 MHz, and
+#: none with a sample per 11 days; finite differences across them overflow or mean nothing.
+MIN_TIME_STEP, MAX_TIME_STEP = 1e-6, 1e6
+
+
 class MotionError(ValueError):
     """A motion or load file that cannot be used as it is (the message names the file, row or
     column and what to do)."""
@@ -350,6 +355,12 @@ def _from_table(header, data, source, degrees=False, model=None, linear=(), mapp
         bad = bad if len(bad) else np.flatnonzero(np.diff(t) <= 0) + 1
         raise MotionError(f"{source}: the time column must be finite and strictly increasing "
                           f"(not at data rows {_rows(bad)})")
+    dt = np.diff(t)
+    odd = np.flatnonzero((dt < MIN_TIME_STEP) | (dt > MAX_TIME_STEP)) + 1
+    if len(odd):        # differentiating across such steps overflows or means nothing
+        raise MotionError(f"{source}: time steps of {dt[odd[0] - 1]:g} s (at data rows "
+                          f"{_rows(odd)}): the time column is in seconds and its steps must lie "
+                          f"between {MIN_TIME_STEP:g} and {MAX_TIME_STEP:g} s")
     qcols, vcols, acols, force = [], [], [], {}
     for k, h in enumerate(header):
         if h.lower() == "time":

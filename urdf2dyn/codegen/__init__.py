@@ -64,11 +64,12 @@ def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=Non
 def write(files, directory):
     """Write {name: text} files into directory (created if needed); returns the paths."""
     import os
+    from ..safe_files import replacing
     os.makedirs(directory, exist_ok=True)
     paths = []
     for fname, text in files.items():
         path = os.path.join(directory, fname)
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
+        with replacing(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
         paths.append(path)
     return paths

@@ -10,9 +10,12 @@ from __future__ import annotations
 import csv
 import math
 import os
+import re
+import warnings
 
 import numpy as np
 
+from ...safe_files import replacing
 from ..trajectory import MotionError, _from_table, _to_table
 
 __all__ = ["read_table", "write_table", "read_csv", "write_csv", "to_dataframe",
@@ -27,77 +30,249 @@ FAST_CSV_BYTES = 1 << 20
 MISSING = ("", "nan", "NaN", "NAN", "-nan", "+nan", "NA", "N/A", "null")
 
 
-def read_table(path):
+#: What --delimiter / ``delimiter=`` accept, and the character each stands for (None: runs of
+#: spaces and tabs, as ``str.split()``).
+DELIMITERS = {",": ",", "comma": ",", ";": ";", "semicolon": ";", "\t": "\t", "\\t": "\t",
+              "tab": "\t", "whitespace": None, "space": None, " ": None}
+_DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", None: "whitespace"}
+#: A number written with a decimal comma (what Excel writes in most of Europe): 1,5  -0,25e-3
+_DECIMAL_COMMA = re.compile(r"^[+-]?(\d+,\d*|,\d+)([eE][+-]?\d+)?$")
+
+
+def read_table(path, delimiter=None, decimal=None):
     """(header, data) of a numeric CSV file with one header line: the one CSV reader.
 
     Cells that are empty or spell NaN (:data:`MISSING`; pandas' ``df.to_csv()`` writes NaN as an
     empty cell) are read as NaN, i.e. missing samples; what to do about them is the caller's
-    choice (urdf2dyn.biomech.processing). Anything else that is not a number is refused, naming the row and the
-    column. Files over FAST_CSV_BYTES go through pandas' C parser when pandas is installed."""
+    choice (urdf2dyn.biomech.processing). Anything else that is not a number is refused, naming
+    the row and the column. Files as labs write them read as they are: UTF-8 with or without a
+    BOM, Windows-1252 (Excel's "CSV" in Western Europe) or UTF-16 with a BOM; CRLF line ends;
+    quoted header cells; a trailing delimiter on every line. Clean files go through NumPy's C
+    parser (pandas' for files over FAST_CSV_BYTES when installed).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The CSV file.
+    delimiter : str, optional
+        ``","``, ``";"``, ``"\t"`` or ``"whitespace"`` (also ``"comma"``, ``"semicolon"``,
+        ``"tab"``). Default: detected from the header line; a header holding more than one
+        candidate is refused, asking for this argument.
+    decimal : {".", ","}, optional
+        The decimal separator. Default: ``","`` when the delimiter is not a comma and a cell is
+        written so (``0,25``), ``"."`` otherwise. A decimal comma with a comma delimiter is
+        refused (ambiguous).
+
+    Returns
+    -------
+    header : list of str
+        The column names, stripped.
+    data : ndarray, shape (N, len(header))
+        The numbers, NaN for a missing sample.
+    """
     path = os.fspath(path)
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        header = [h.strip() for h in next(csv.reader(f), [])]
-    if not header or header == [""]:
+    sep = _delimiter_arg(delimiter)
+    if decimal not in (None, ".", ","):
+        raise ValueError(f"decimal: expected '.' or ',', got {decimal!r}")
+    lines, encoding, complete = _lines(path, head_only=os.path.getsize(path) > FAST_CSV_BYTES)
+    first = next((k for k, line in enumerate(lines) if line.strip()), None)
+    if first is None:
         raise MotionError(f"{path}: empty file (expected a header line)")
-    data = _read_fast(path, len(header)) if os.path.getsize(path) > FAST_CSV_BYTES else None
+    head = lines[first]
+    if sep is _AUTO:
+        sep = _detect_delimiter(path, head)
+    if decimal == "," and sep == ",":
+        raise ValueError(f"{path}: decimal ',' with delimiter ',' is ambiguous: a file with "
+                         "decimal commas separates its columns with ';' or tabs (--delimiter)")
+    header = [h.strip() for h in _split(head, sep)]
+    if len(header) > 1 and header[-1] == "":       # a trailing delimiter (Excel, some loggers)
+        header.pop()
+    body = lines[first + 1:]
+    if decimal is None:
+        decimal = "," if sep != "," and _has_decimal_commas(body, sep) else "."
+    if not complete:            # a large file: pandas' C parser, else the whole text below
+        data = _read_fast(path, len(header), sep, decimal, encoding)
+        if data is not None:
+            return header, data
+        lines = _lines(path)[0]
+        body = lines[first + 1:]
+    data = None
+    if decimal == "." and not any('"' in line for line in body):
+        data = _loadtxt(body, sep, len(header))
     if data is None:
-        try:                   # NumPy's C parser: a clean table (numbers, nan) in one pass
-            data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2, dtype=float,
-                              encoding="utf-8-sig")
-            if data.shape[0] and data.shape[1] != len(header):
-                data = None
-        except ValueError:     # empty cells, words, ragged rows: the csv module words it
-            data = None
-    if data is None:
-        data = _read_slow(path, header)
+        data = _read_slow(path, header, body, first + 2, sep, decimal)
     return header, data.reshape(-1, len(header))
 
 
-def _read_slow(path, header):
+_AUTO = object()
+
+
+def _delimiter_arg(delimiter):
+    if delimiter is None:
+        return _AUTO
+    if delimiter not in DELIMITERS:
+        raise ValueError(f"delimiter: expected one of ',' ';' tab whitespace (or comma, "
+                         f"semicolon), got {delimiter!r}")
+    return DELIMITERS[delimiter]
+
+
+#: Bytes read to detect the encoding, delimiter and decimal of a large file.
+_HEAD_BYTES = 1 << 16
+
+
+def _lines(path, head_only=False):
+    """(lines (any line end), the encoding they were read with, whether they are the whole
+    file); head_only: the complete lines of the first _HEAD_BYTES only."""
+    with open(path, "rb") as f:
+        raw = f.read(_HEAD_BYTES if head_only else -1)
+    complete = not head_only or len(raw) < _HEAD_BYTES
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):      # Excel's "Unicode text": UTF-16, BOM
+        if not complete:
+            return _lines(path)
+        candidates = ("utf-16",)
+    else:
+        candidates = ("utf-8-sig", "cp1252")
+        if not complete:                                 # whole lines only
+            raw = raw[:raw.rfind(b"\n") + 1]
+    for encoding in candidates:
+        try:
+            text = raw.decode(encoding)
+            break
+        except UnicodeDecodeError as e:
+            err = e
+    else:
+        raise MotionError(f"{path}: not text in UTF-8, Windows-1252 or UTF-16 (byte "
+                          f"0x{raw[err.start]:02x} at offset {err.start}): save it as CSV (UTF-8)")
+    text = text.lstrip("\ufeff")           # a BOM that survived decoding (written twice)
+    if "\x00" in text:
+        raise MotionError(f"{path}: contains NUL bytes: a binary file, not a CSV table")
+    return text.splitlines(), encoding, complete
+
+
+def _unquoted(line):
+    return re.sub(r'"[^"]*"', "", line)
+
+
+def _detect_delimiter(path, head):
+    bare = _unquoted(head)
+    seen = [d for d in (",", ";", "\t") if d in bare]
+    if len(seen) > 1:
+        names = " and ".join(f"{_DELIMITER_NAMES[d]}s ({d!r})" for d in seen)
+        raise MotionError(f"{path}: the header line holds {names}: cannot tell which separates "
+                          "the columns; say it with --delimiter (delimiter= in Python), e.g. "
+                          f"--delimiter {'semicolon' if ';' in seen else 'tab'}")
+    if seen:
+        return seen[0]
+    return None if len(bare.split()) > 1 else ","
+
+
+def _split(line, sep):
+    if sep is None:
+        return line.split()
+    return next(csv.reader([line], delimiter=sep), [])
+
+
+def _has_decimal_commas(body, sep):
+    """Whether a cell of a file not separated by commas is written with a decimal comma (only
+    the lines holding a comma are split: a clean file costs one substring search per line)."""
+    for line in body:
+        if "," in line and any(_DECIMAL_COMMA.match(cell.strip()) for cell in _split(line, sep)):
+            return True
+    return False
+
+
+def _loadtxt(body, sep, ncol):
+    """NumPy's C parser on a clean table, or None (the slow path words any trouble)."""
+    if not any(line.strip() for line in body):
+        return np.empty((0, ncol))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            data = np.loadtxt(body, delimiter=sep, ndmin=2, dtype=float, comments=None)
+    except ValueError:
+        return None
+    return data if data.shape[1] == ncol else None
+
+
+def _read_slow(path, header, body, first_lineno, sep, decimal):
     missing = set(MISSING)
     rows = []
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        reader = csv.reader(f)
-        next(reader, None)
-        for lineno, row in enumerate(reader, 2):
-            if not row or (len(row) == 1 and not row[0].strip()):
+    ncol = len(header)
+    for lineno, line in enumerate(body, first_lineno):
+        if not line.strip():
+            continue
+        row = _split(line, sep)
+        if len(row) == ncol + 1 and not row[-1].strip():        # a trailing delimiter
+            row.pop()
+        if len(row) != ncol:
+            raise MotionError(f"{path}: line {lineno} has {len(row)} values for {ncol} header "
+                              f"columns{_delimiter_hint(sep, len(row), ncol)}")
+        out = []
+        for col, cell in zip(header, row):
+            cell = cell.strip()
+            if cell in missing:
+                out.append(math.nan)
                 continue
-            if len(row) != len(header):
-                raise MotionError(f"{path}: line {lineno} has {len(row)} values for "
-                                  f"{len(header)} header columns")
-            out = []
-            for col, cell in zip(header, row):
-                cell = cell.strip()
-                if cell in missing:
-                    out.append(math.nan)
-                    continue
-                try:
-                    out.append(float(cell))
-                except ValueError:
-                    raise MotionError(f"{path}: line {lineno}, column {col!r}: {cell!r} is not "
-                                      "a number (not a numeric CSV table; leave a cell empty or "
-                                      "write NaN for a missing sample)") from None
-            rows.append(out)
-    return np.array(rows, dtype=float).reshape(-1, len(header))
+            out.append(_number(path, lineno, col, cell, decimal, sep))
+        rows.append(out)
+    return np.array(rows, dtype=float).reshape(-1, ncol)
 
 
-def _read_fast(path, ncol):
-    """The numbers of a large CSV file via pandas, or None (no pandas, or anything unusual:
-    the caller then reads it with the csv module, which also words the errors)."""
+def _delimiter_hint(sep, nrow, ncol):
+    name = _DELIMITER_NAMES[sep]
+    if sep == "," and nrow > ncol:
+        return (" (the header is comma-separated; if the numbers use decimal commas, the "
+                "columns must be separated by ';' or tabs: check the file, or set --delimiter "
+                "and --decimal)")
+    return f" (columns separated by {name}s, as the header line; set --delimiter if not)"
+
+
+def _number(path, lineno, col, cell, decimal, sep):
+    text = cell
+    if decimal == ",":
+        if "." in cell:
+            raise MotionError(f"{path}: line {lineno}, column {col!r}: {cell!r} has a decimal "
+                              "point but the file writes decimal commas elsewhere: set "
+                              "--decimal (decimal= in Python) to the one the file uses")
+        text = cell.replace(",", ".")
+    try:
+        if "_" in text:                 # float() reads 1_000; a table does not mean that
+            raise ValueError
+        return float(text)
+    except ValueError:
+        hint = ""
+        if decimal == "." and _DECIMAL_COMMA.match(cell):
+            hint = (" (a decimal comma with comma-separated columns is ambiguous: separate the "
+                    "columns with ';' or tabs)" if sep == "," else
+                    " (a decimal comma, but the decimal separator is '.' (given, or seen in "
+                    "the first lines): set --decimal to the one the file uses)")
+        elif sep == "," and any(c in cell for c in ";\t"):
+            hint = " (the header is comma-separated but this line is not: set --delimiter)"
+        raise MotionError(f"{path}: line {lineno}, column {col!r}: {cell!r} is not a number"
+                          f"{hint} (not a numeric CSV table; leave a cell empty or write NaN "
+                          "for a missing sample)") from None
+
+
+def _read_fast(path, ncol, sep, decimal, encoding):
+    """The numbers of a large clean CSV file via pandas, or None (no pandas, or anything
+    unusual: the caller then reads it with NumPy or the csv module, which also word errors)."""
     try:
         import pandas as pd
     except ImportError:
         return None
+    if sep is None:
+        return None
     try:
-        df = pd.read_csv(path, dtype=float, engine="c", keep_default_na=False,
-                         na_values=list(MISSING), skip_blank_lines=True)
+        df = pd.read_csv(path, dtype=float, engine="c", keep_default_na=False, sep=sep,
+                         decimal=decimal, na_values=list(MISSING), skip_blank_lines=True,
+                         encoding=encoding)
     except Exception:          # noqa: BLE001 - any parser trouble: fall back to the csv module
         return None
     if df.shape[1] != ncol:
         return None
     # pandas pads a short row with NaN: count the separators so a short row is refused instead
     with open(path, "rb") as f:
-        if any(line.count(b",") != ncol - 1 for line in f if line.strip()):
+        if any(line.count(sep.encode()) != ncol - 1 for line in f if line.strip()):
             return None
     return np.ascontiguousarray(df.to_numpy(dtype=float))
 
@@ -111,16 +286,18 @@ def write_table(path, t, values, names, fmt="{:.15g}"):
     significant digits (fmt; "{:.17g}" reads back bit for bit), NaN as ``nan``: the one CSV
     writer."""
     table = np.column_stack([np.asarray(t, dtype=float), np.asarray(values, dtype=float)])
-    np.savetxt(path, table, delimiter=",", header=",".join(["time", *names]), comments="",
-               fmt="%" + fmt[2:-1])
+    with replacing(path) as tmp:
+        np.savetxt(tmp, table, delimiter=",", header=",".join(["time", *names]), comments="",
+                   fmt="%" + fmt[2:-1])
 
 
-def read_csv(path, degrees=False, model=None, mapping=None, linear=()):
+def read_csv(path, degrees=False, model=None, mapping=None, linear=(), delimiter=None,
+             decimal=None):
     """Read a CSV trajectory (header line, then numbers): ``time``, coordinates, optional
     ``<dof>_vel`` / ``<dof>_acc``, optional ``grfX_L ... copZ_R`` and ``momX_L ... momZ_R``.
     degrees=True: angles (and their rates) are in degrees (see the module docstring for which
-    columns are angles)."""
-    header, data = read_table(path)
+    columns are angles). delimiter, decimal: as :func:`read_table` (detected by default)."""
+    header, data = read_table(path, delimiter=delimiter, decimal=decimal)
     return _from_table(header, data, os.fspath(path), degrees, model, linear, mapping,
                        {"format": "csv"})
 

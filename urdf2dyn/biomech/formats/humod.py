@@ -44,9 +44,13 @@ def read_humod(path, mapping=None, length_scale=HUMOD_LENGTH_SCALE, forces=True)
     every k-th sample when the rate is k times the motion's, linear interpolation otherwise.
     The columns keep HuMoD's order (``urdf2dyn.biomech.human.HUMOD_LABELS``); ``for_model`` reorders.
     """
-    from scipy.io import loadmat
-    from scipy.io.matlab import MatReadError
     path = os.fspath(path)
+    try:
+        from scipy.io import loadmat
+        from scipy.io.matlab import MatReadError
+    except ImportError:
+        raise ImportError(f"{path}: reading HuMoD .mat files needs SciPy: pip install "
+                          "\"urdf2dyn[io]\" (or pip install scipy)") from None
     try:
         mat = loadmat(path, simplify_cells=True)
     except (MatReadError, ValueError, OSError, NotImplementedError) as e:
@@ -125,7 +129,11 @@ def write_humod(path, traj, length_scale=HUMOD_LENGTH_SCALE, force_rate_factor=2
     labels; lengths divided by length_scale: mm), ``force.frameRate`` = force_rate_factor x the
     motion's and ``force.grfX_L ...``, ``force.copX_L ...`` (mm) linearly interpolated to it
     (read_humod takes every k-th sample back: the round trip is exact)."""
-    from scipy.io import savemat
+    try:
+        from scipy.io import savemat
+    except ImportError:
+        raise ImportError(f"{os.fspath(path)}: writing HuMoD .mat files needs SciPy: pip "
+                          "install \"urdf2dyn[io]\" (or pip install scipy)") from None
     rate = traj.meta.get("frame_rate") or traj.frame_rate
     lin = np.array([bool(re.match(r"^p[A-Z]", n)) for n in traj.names])
 
@@ -156,4 +164,6 @@ def write_humod(path, traj, length_scale=HUMOD_LENGTH_SCALE, force_rate_factor=2
                     force[f"{kind}{ax}_{side}"] = (np.interp(tf, traj.time - traj.time[0], x[:, c])
                                                    / scale).reshape(1, -1)
         out["force"] = force
-    savemat(path, out)
+    from ...safe_files import replacing
+    with replacing(path) as tmp:
+        savemat(tmp, out)

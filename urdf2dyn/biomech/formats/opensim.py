@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...forces import wrench_at_point
+from ...safe_files import replacing
 from ...warn import report
 from ..trajectory import MotionError, _from_table, _to_table
 
@@ -114,7 +115,7 @@ def write_opensim(path, traj, degrees=None, name=None, model=None, linear=(), de
 
 
 def _write_sto(path, header, data, degrees, name, fmt="{:.15g}"):
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
+    with replacing(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as f:
         f.write(f"{name}\nversion=1\nnRows={data.shape[0]}\nnColumns={data.shape[1]}\n"
                 f"inDegrees={'yes' if degrees else 'no'}\nendheader\n")
         f.write("\t".join(header) + "\n")

@@ -1,0 +1,413 @@
+"""Never a traceback, never a runaway (issue 16): Hypothesis-generated motion and force files
+and option values run through the command line, each ending within seconds with a result or
+an ``error:`` line (exit status 1 or 2) and the input files unchanged; mutated URDF text through
+urdf2dyn.load ends in a model or a URDFError / ValueError / FileNotFoundError with a message.
+
+CI runs the ``ci`` profile (bounded, derandomized: the same examples every run). For a longer
+local hunt: ``HYPOTHESIS_PROFILE=long pytest tests/test_cli_hypothesis.py`` (docs/robustness.rst).
+"""
+import contextlib
+import hashlib
+import io
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, example, given, settings, strategies as st  # noqa: E402
+
+import urdf2dyn  # noqa: E402
+from urdf2dyn import cli  # noqa: E402
+from urdf2dyn.bundled import data_path  # noqa: E402
+
+_COMMON = dict(deadline=None, database=None, print_blob=True,
+               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                      HealthCheck.filter_too_much])
+settings.register_profile("ci", max_examples=40, derandomize=True, **_COMMON)
+settings.register_profile("long", max_examples=2000, derandomize=False, **_COMMON)
+PROFILE = settings.get_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+#: Seconds one CLI run may take before it counts as a runaway (generous: 2 shared cores).
+RUNAWAY_S = 30
+
+
+class Runaway(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def bounded(seconds=RUNAWAY_S):
+    """Fail (Runaway) if the block runs longer than seconds."""
+    def alarm(signum, frame):
+        raise Runaway(f"still running after {seconds} s")
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def run_cli(argv, inputs):
+    """Run the CLI in this process; check the contract; returns (status, stdout, stderr)."""
+    before = {p: digest(p) for p in inputs}
+    out, err = io.StringIO(), io.StringIO()
+    with bounded(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+            warnings.catch_warnings():
+        try:
+            status = cli.main(argv)
+        except SystemExit as e:                   # argparse
+            status = e.code
+    out, err = out.getvalue(), err.getvalue()
+    assert "Traceback" not in err, err
+    assert status in (0, 1, 2), (status, err)
+    if status:
+        assert "error:" in err, err
+    assert {p: digest(p) for p in inputs} == before, "an input file changed"
+    hypothesis.event(f"exit status {status}")     # --hypothesis-show-statistics: the mix
+    return status, out, err
+
+
+# ----------------------------------------------------------------------------- strategies
+
+DELIMITERS = [",", ";", "\t", " ", "  "]
+WEIRD_CELLS = ["", " ", "nan", "NaN", "NA", "abc", "1,5", "-0,25", "1e999", "-1e999", "1e308",
+               "-1e-320", "5e-324", "inf", "-inf", '"2"', "#", "1_000", "0x10", "1.5.2", "--",
+               "\u00b0", "1e", "."]
+
+number_text = st.one_of(
+    st.floats(0.5, 100).map(lambda x: f"{x:.4g}"),
+    st.floats(-10, 10).map(repr),
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.integers(-10**20, 10**20).map(str),
+    st.sampled_from(WEIRD_CELLS))
+cell = st.one_of(st.floats(-3, 3).map(lambda x: f"{x:.6g}"), number_text,
+                 st.text(max_size=4))
+
+
+@st.composite
+def motion_text(draw, names):
+    """CSV text: mostly a well-formed table of names, with the classes of trouble labs meet."""
+    header = draw(st.one_of(
+        st.just(["time", *names]),
+        st.lists(st.sampled_from(["time", *names, *names, "foo", "", "x_vel", "Time"]),
+                 max_size=6),
+        st.permutations(["time", *names]).map(list)))
+    n = draw(st.integers(0, 30))
+    kind = draw(st.sampled_from(["regular", "regular", "shuffled", "random"]))
+    rows = []
+    for k in range(n):
+        if kind == "random":
+            rows.append(draw(st.lists(cell, max_size=len(header) + 2)))
+        else:
+            row = [f"{0.01 * k:.6g}"] + [draw(st.floats(-2, 2).map(lambda x: f"{x:.6g}"))
+                                          for _ in header[1:]]
+            if draw(st.integers(0, 9)) == 0:           # a blank or text cell
+                row[draw(st.integers(0, max(len(row) - 1, 0)))] = draw(cell)
+            rows.append(row)
+    if kind == "shuffled":
+        rows = draw(st.permutations(rows))
+    delim = draw(st.sampled_from(DELIMITERS))
+    if draw(st.booleans()) and delim not in (",",):    # decimal commas with ; tab space
+        rows = [[c.replace(".", ",") for c in r] for r in rows]
+    lines = [delim.join(header)] + [delim.join(r) for r in rows]
+    if lines and draw(st.integers(0, 4)) == 0:         # a truncated last line
+        lines[-1] = lines[-1][:draw(st.integers(0, len(lines[-1])))]
+    if draw(st.integers(0, 5)) == 0:                  # trailing delimiters
+        lines = [line + delim for line in lines]
+    eol = draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    text = eol.join(lines) + draw(st.sampled_from(["", eol, eol + eol]))
+    return draw(st.sampled_from(["", "\ufeff"])) + text
+
+
+@st.composite
+def torques_options(draw, motion):
+    """Random option values, each flag at most once (argparse keeps the last anyway)."""
+    groups = {
+        "--mass": [draw(number_text)],
+        "--filter": [draw(number_text)],
+        "--max-gap": [draw(st.one_of(st.integers(-3, 40).map(str), number_text))],
+        "--gravity": [draw(number_text) for _ in range(3)],
+        "--speed": [draw(number_text)],
+        "--derivatives": [draw(st.sampled_from(["gradient", "savgol", "spline", "bogus"]))],
+        "--delimiter": [draw(st.sampled_from(["comma", "semicolon", "tab", "whitespace",
+                                              ";", "|"]))],
+        "--decimal": [draw(st.sampled_from([".", ",", "x"]))],
+        "--contact": [draw(st.sampled_from(["R=link2", "R", "=x", "L=nolink"]))],
+        "--filter-loads": [draw(st.sampled_from(["yes", "no", "maybe"]))],
+        "-o": [draw(st.sampled_from(["out.csv", "out.sto", "out.txt", motion, "sub/out.csv"]))],
+        "--residuals": [draw(st.sampled_from(["res.csv", "res.png", motion]))],
+        "--degrees": [], "--per-kg": [], "--strict": [], "--floating-base": [], "-v": [],
+    }
+    chosen = draw(st.lists(st.sampled_from(sorted(groups)), unique=True, max_size=3))
+    argv = []
+    for flag in chosen:
+        values = groups[flag]
+        # --flag=VALUE: a value such as -57 or --x stays the flag's value
+        argv += [f"{flag}={values[0]}"] if len(values) == 1 and flag != "-o" else [flag, *values]
+    return argv
+
+
+# ----------------------------------------------------------------------------- the CLI
+
+@settings(PROFILE)
+@given(data=st.data())
+def test_random_motion_files_and_options_never_trace_back(data):
+    names = ["joint1", "joint2"]                            # robot2r.urdf
+    with tempfile.TemporaryDirectory() as tmp:
+        motion = os.path.join(tmp, "trial.csv")
+        raw = data.draw(motion_text(names), label="motion")
+        encoding = data.draw(st.sampled_from(["utf-8", "cp1252", "utf-16"]), label="encoding")
+        with open(motion, "wb") as f:
+            f.write(raw.encode(encoding, errors="replace"))
+        options = data.draw(torques_options("trial.csv"), label="options")
+        cwd = os.getcwd()
+        os.chdir(tmp)
+        try:
+            status, out, err = run_cli(["torques", data_path("robot2r.urdf"), "trial.csv",
+                                        "--no-progress", *options], [motion])
+        finally:
+            os.chdir(cwd)
+        if status == 0:
+            assert "motion: trial.csv" in out
+
+
+def _trial_lines(name, rows=40):
+    with open(data_path(name)) as f:
+        return f.read().splitlines()[:rows + 1]
+
+
+MOTION_LINES = _trial_lines("running_a_3ms.csv")
+GRF_LINES = _trial_lines("running_a_3ms_grf.csv")
+
+
+@st.composite
+def mutated_table(draw, lines):
+    """A real table (the bundled trial or its ground reactions) with lab-style damage."""
+    rows = [line.split(",") for line in lines]
+    for _ in range(draw(st.integers(0, 3))):
+        what = draw(st.sampled_from(["blank", "text", "huge", "truncate", "header_only",
+                                     "duplicate_column", "drop_column", "shuffle_time",
+                                     "semicolon_decimal_comma", "tab", "drop_rows"]))
+        if what == "header_only":
+            rows = rows[:1]
+        elif len(rows) < 2 or not rows[0] or not all(rows):
+            continue
+        elif what in ("blank", "text", "huge"):
+            r = draw(st.integers(1, len(rows) - 1))
+            c = draw(st.integers(0, len(rows[r]) - 1))
+            rows[r][c] = {"blank": "", "text": draw(st.sampled_from(["abc", "n/a", "-"])),
+                          "huge": draw(st.sampled_from(["1e300", "-1e300", "1e-310", "inf"]))
+                          }[what]
+        elif what == "truncate":
+            r = draw(st.integers(1, len(rows) - 1))
+            rows[r] = rows[r][:draw(st.integers(0, len(rows[r])))]
+        elif what == "duplicate_column":
+            c = draw(st.integers(0, len(rows[0]) - 1))
+            rows = [r + r[c:c + 1] for r in rows]
+        elif what == "drop_column":
+            c = draw(st.integers(0, len(rows[0]) - 1))
+            rows = [r[:c] + r[c + 1:] for r in rows]
+        elif what == "shuffle_time":
+            i, j = draw(st.integers(1, len(rows) - 1)), draw(st.integers(1, len(rows) - 1))
+            rows[i], rows[j] = rows[j], rows[i]
+        elif what == "drop_rows":
+            rows = rows[:draw(st.integers(1, len(rows)))]
+        elif what == "semicolon_decimal_comma":
+            return "\n".join(";".join(c.replace(".", ",") for c in r) for r in rows) + "\n"
+        elif what == "tab":
+            return "\r\n".join("\t".join(r) for r in rows) + "\r\n"
+    return "\n".join(",".join(r) for r in rows) + "\n"
+
+
+@settings(PROFILE, max_examples=PROFILE.max_examples // 2)
+# found by the long profile: a header-only ground-reaction file ended in an IndexError
+@example(motion="\n".join(MOTION_LINES) + "\n", grf=GRF_LINES[0] + "\n", extra=[])
+@given(motion=mutated_table(MOTION_LINES), grf=mutated_table(GRF_LINES),
+       extra=st.lists(st.sampled_from([["--filter", "20"], ["--per-kg"], ["--strict"],
+                                       ["--max-gap", "0"], ["--mass", "57.3"],
+                                       ["--residuals", "res.csv"]]), max_size=3))
+def test_damaged_human_trials_never_trace_back(motion, grf, extra):
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for name, text in (("trial.csv", motion), ("trial_grf.csv", grf)):
+            paths.append(os.path.join(tmp, name))
+            with open(paths[-1], "w", newline="") as f:
+                f.write(text)
+        argv = ["torques", "humod_subject_a.urdf", paths[0], "--grf", paths[1], "-o",
+                os.path.join(tmp, "out.csv"), "--no-progress"]
+        for opt in extra:
+            argv += [opt[0], os.path.join(tmp, opt[1])] if opt[0] == "--residuals" else opt
+        status, out, err = run_cli(argv, paths)
+        if status == 0:
+            assert os.path.exists(os.path.join(tmp, "out.csv"))
+
+
+@settings(PROFILE)
+@given(argv=st.one_of(
+    st.tuples(st.just("human"),
+              st.lists(st.sampled_from(["--height", "--mass", "--sex", "--subject", "--root",
+                                        "--name", "-o"]), unique=True, max_size=5),
+              st.lists(st.one_of(number_text, st.sampled_from(
+                  ["f", "male", "x", "A", "c", "floating", "h.urdf", "h.txt", ""])),
+                  min_size=5, max_size=5)),
+    st.tuples(st.sampled_from(["info", "check", "codegen", "export-osim", "equations"]),
+              st.lists(st.sampled_from(["--dot", "--plot", "--full", "--floating-base",
+                                        "--strict", "--lang", "--name", "--functions", "-o",
+                                        "--gravity"]), unique=True, max_size=3),
+              st.lists(st.one_of(number_text, st.sampled_from(
+                  ["t.dot", "t.png", "out", "x.osim", "c", "matlab", "rnea", "../n", "-"])),
+                  min_size=5, max_size=5))))
+def test_random_options_of_the_other_commands_never_trace_back(argv):
+    command, flags, values = argv
+    line = [command]
+    if command != "human":
+        line.append(data_path("robot2r.urdf"))
+    for flag, value in zip(flags, values):
+        if flag in ("--full", "--floating-base", "--strict"):
+            line.append(flag)
+        elif flag == "--gravity":
+            line += [flag, value, "0", "-9.81"]
+        else:
+            line.append(f"{flag}={value}")
+    if command in ("codegen", "export-osim", "human") and "-o" not in flags:
+        line += ["-o", {"codegen": "gen", "export-osim": "m.osim", "human": "h.urdf"}[command]]
+    with tempfile.TemporaryDirectory() as tmp:
+        cwd = os.getcwd()
+        os.chdir(tmp)
+        try:
+            run_cli(line, [data_path("robot2r.urdf")])
+        finally:
+            os.chdir(cwd)
+
+
+STO_HEADER = "trial\nversion=1\nnRows=3\nnColumns=3\ninDegrees=no\nendheader\n"
+
+
+@settings(PROFILE, max_examples=PROFILE.max_examples // 2)
+@given(header=st.one_of(st.just(STO_HEADER), st.text(max_size=80),
+                        st.sampled_from([STO_HEADER.replace("no", "yes"),
+                                         STO_HEADER.replace("endheader\n", ""),
+                                         STO_HEADER.replace("nRows=3", "nRows=-1")])),
+       body=motion_text(["joint1", "joint2"]), ext=st.sampled_from([".sto", ".mot"]),
+       mapping=st.text(max_size=40))
+def test_random_opensim_tables_and_mappings_are_read_or_refused(header, body, ext, mapping):
+    """The other text readers: OpenSim .sto/.mot tables and --mapping files."""
+    from urdf2dyn.biomech import formats
+    from urdf2dyn.biomech.trajectory import load_mapping
+    with tempfile.TemporaryDirectory() as tmp, bounded(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        path = os.path.join(tmp, "t" + ext)
+        with open(path, "w", encoding="utf-8", errors="replace") as f:
+            f.write(header + body)
+        for read, arg in ((formats.read_opensim, path), (load_mapping, "m.csv"),
+                          (load_mapping, "m.json")):
+            if read is load_mapping:
+                arg = os.path.join(tmp, arg)
+                with open(arg, "w", encoding="utf-8", errors="replace") as f:
+                    f.write(mapping)
+            try:
+                read(arg)
+            except ValueError as e:             # MotionError, ExternalLoadsError, JSON errors
+                assert str(e).strip()
+
+
+# ----------------------------------------------------------------------------- URDF text
+
+with open(data_path("robot2r.urdf")) as _f:
+    ROBOT2R = _f.read()
+
+
+@st.composite
+def mutated_urdf(draw):
+    text = ROBOT2R
+    for _ in range(draw(st.integers(1, 4))):
+        i = draw(st.integers(0, len(text)))
+        j = draw(st.integers(i, min(len(text), i + 40)))
+        what = draw(st.sampled_from(["delete", "insert", "duplicate", "truncate", "number"]))
+        if what == "delete":
+            text = text[:i] + text[j:]
+        elif what == "insert":
+            text = text[:i] + draw(st.one_of(st.text(max_size=12), st.sampled_from(
+                ["<", ">", "\"", "&amp;", "<link name=\"x\"/>", "nan", "-1e400", "\x00",
+                 "<joint", "</robot>", "\ufeff", "é"]))) + text[i:]
+        elif what == "duplicate":
+            text = text[:j] + text[i:j] + text[j:]
+        elif what == "truncate":
+            text = text[:i]
+        else:
+            text = text.replace(draw(st.sampled_from(["0.5", "1", "0", "1.0"])),
+                                draw(number_text), 1)
+    return text
+
+
+@settings(PROFILE, max_examples=PROFILE.max_examples * 3)
+@given(text=st.one_of(mutated_urdf(), st.text(max_size=60).map(lambda s: "<" + s)))
+def test_random_urdf_text_loads_or_is_refused_with_a_message(text):
+    import numpy as np
+    with bounded(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            model = urdf2dyn.load(text)
+        except (urdf2dyn.URDFError, ValueError, FileNotFoundError) as e:
+            assert str(e).strip()
+            return
+        q = np.zeros(model.nq)
+        if model.nq:
+            model.inverse_dynamics(q, q[:model.nv] if model.nv else q, q[:model.nv])
+
+
+# ----------------------------------------------------------------------------- subprocesses
+
+def _memory_cap():
+    cap = 3 << 30                            # 3 GiB of address space: a runaway dies quickly
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """The issue's cases as files: header only, semicolons, decimal commas, binary junk."""
+    import numpy as np
+    tmp = tmp_path_factory.mktemp("subprocess")
+    lines = _trial_lines("running_a_3ms.csv", rows=60)
+    (tmp / "hdr.csv").write_text(lines[0] + "\n")
+    (tmp / "trial.csv").write_text("\n".join(lines) + "\n")
+    (tmp / "semi.csv").write_text("\n".join(line.replace(",", ";") for line in lines) + "\n")
+    (tmp / "comma.csv").write_text("\n".join(
+        line.replace(",", "\t").replace(".", ",") for line in lines) + "\n")
+    (tmp / "junk.csv").write_bytes(np.random.default_rng(0).bytes(4000))
+    return tmp
+
+
+@pytest.mark.parametrize("argv,status,expect", [
+    (["hdr.csv", "-o", "e.csv"], 1, "error: hdr.csv: need at least 3 samples, got 0"),
+    (["trial.csv", "--per-kg", "--mass", "0", "-o", "e.csv"], 2, "argument --mass: 0:"),
+    (["trial.csv", "--mass", "-57"], 2, "argument --mass: -57:"),
+    (["semi.csv", "-o", "semi_t.csv"], 0, "written: semi_t.csv"),
+    (["comma.csv", "-o", "comma_t.csv"], 0, "written: comma_t.csv"),
+    (["trial.csv", "-o", "trial.csv"], 2, "--output trial.csv: that is the motion file"),
+    (["junk.csv"], 1, "error: junk.csv:"),
+], ids=["header-only", "mass-0", "mass-negative", "semicolon", "decimal-comma", "o-is-input",
+        "binary"])
+def test_issue_cases_in_a_subprocess_under_a_memory_cap(files, argv, status, expect):
+    before = {p.name: digest(p) for p in files.iterdir()}
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    proc = subprocess.run([sys.executable, "-m", "urdf2dyn", "torques", "humod_subject_a.urdf",
+                           *argv], cwd=files, capture_output=True, text=True, timeout=120,
+                          preexec_fn=_memory_cap, env=env)
+    assert proc.returncode == status, proc.stderr
+    assert expect in proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr
+    assert {p.name: digest(p) for p in files.iterdir() if p.name in before} == before

@@ -1,0 +1,292 @@
+"""Every option checked in the flag's own words before any work (issue 16): refused with the
+flag, the value and what is allowed (exit status 2, as argparse's own errors); outputs that
+would overwrite an input refused; outputs written beside and renamed, so a failed run leaves
+the old file whole; "did you mean" and valid names for mistyped files, links, joints, columns."""
+import hashlib
+import os
+import shutil
+import sys
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+from urdf2dyn import cli
+from urdf2dyn.bundled import data_path
+from urdf2dyn.safe_files import replacing
+
+HUMAN = "humod_subject_a.urdf"
+
+
+def run(argv, capsys):
+    """(exit status, stdout, stderr) of the CLI in this process."""
+    try:
+        status = cli.main(argv)
+    except SystemExit as e:          # argparse's errors
+        status = e.code
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return status, out, err
+
+
+def digest(path):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+@pytest.fixture
+def trial(tmp_path):
+    """A short copy of the bundled running trial (and its ground reactions) in tmp_path."""
+    for name in ("running_a_3ms.csv", "running_a_3ms_grf.csv"):
+        lines = open(data_path(name)).read().splitlines()[:60]
+        (tmp_path / name).write_text("\n".join(lines) + "\n")
+    return tmp_path / "running_a_3ms.csv", tmp_path / "running_a_3ms_grf.csv"
+
+
+@pytest.mark.parametrize("options,match", [
+    (["--mass", "0"], "argument --mass: 0: a body mass in kg, > 0"),
+    (["--per-kg", "--mass", "0"], "argument --mass: 0: a body mass in kg, > 0"),
+    (["--mass", "-57"], "argument --mass: -57: a body mass in kg, > 0"),
+    (["--mass", "nan"], "argument --mass: nan: a body mass"),
+    (["--mass", "heavy"], "argument --mass: 'heavy' is not a number"),
+    (["--filter", "0"], "argument --filter: 0: a cut-off frequency in Hz, > 0"),
+    (["--filter", "-6"], "argument --filter: -6: a cut-off frequency"),
+    (["--filter", "inf"], "argument --filter: inf: a cut-off frequency"),
+    (["--max-gap", "-1"], "argument --max-gap: -1: a number of samples, >= 0"),
+    (["--max-gap", "2.5"], "argument --max-gap: '2.5' is not an integer"),
+    (["--jobs", "0"], "argument --jobs: 0: a number of processes, >= 1"),
+    (["--speed", "0"], "argument --speed: 0: a speed in m/s, > 0"),
+    (["--gravity", "0", "nan", "0"], "argument --gravity: nan: a finite acceleration"),
+    (["--gravity", "0", "1e999", "0"], "argument --gravity: 1e999: a finite acceleration"),
+    (["--contact", "foot_R"], "argument --contact: 'foot_R': expected KEY=LINK"),
+    (["--delimiter", "|"], "argument --delimiter: invalid choice"),
+    (["--decimal", ";"], "argument --decimal: invalid choice"),
+])
+def test_torques_options_refused_in_the_flags_words(trial, capsys, options, match):
+    motion, _ = trial
+    before = digest(motion)
+    status, out, err = run(["torques", HUMAN, str(motion), *options], capsys)
+    assert status == 2
+    assert match in err
+    assert digest(motion) == before and out == ""
+
+
+@pytest.mark.parametrize("argv,match", [
+    (["human", "--height", "161", "--mass", "57", "--sex", "f", "-o", "h.urdf"],
+     "argument --height: 161: a stature in metres, 0.3 to 3 (161 looks like centimetres: 1.61)"),
+    (["human", "--height", "1.61", "--mass", "-57", "--sex", "f", "-o", "h.urdf"],
+     "argument --mass: -57: a body mass in kg, > 0"),
+    (["human", "--subject", "A", "-o", "h.txt"],
+     "argument -o/--output: h.txt: expected a file name ending in .urdf"),
+    (["export-osim", HUMAN, "-o", "h.urdf"],
+     "argument -o/--output: h.urdf: expected a file name ending in .osim"),
+    (["info", HUMAN, "--dot", "tree.png"],
+     "argument --dot: tree.png: expected a file name ending in .dot or .gv"),
+    (["equations", "robot2r.urdf", "--gravity", "0", "0", "inf"],
+     "argument --gravity: inf: a finite acceleration"),
+])
+def test_other_commands_refuse_in_the_flags_words(tmp_path, monkeypatch, capsys, argv, match):
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run(argv, capsys)
+    assert status == 2 and match in err
+    assert not os.listdir(tmp_path)                # nothing written
+
+
+@pytest.mark.parametrize("flag,name,match", [
+    ("-o", "out.txt", "--output out.txt: expected a file name ending in .csv or .sto or .mot"),
+    ("--residuals", "r.sto", "--residuals r.sto: expected a file name ending in .csv"),
+    ("--plot", "p.csv", "--plot p.csv: expected a file name ending in .png or .pdf or .svg"),
+])
+def test_output_suffixes(trial, capsys, monkeypatch, flag, name, match):
+    motion, _ = trial
+    monkeypatch.chdir(motion.parent)
+    status, _, err = run(["torques", HUMAN, motion.name, flag, name], capsys)
+    assert status == 2 and match in err
+    assert not (motion.parent / name).exists()
+
+
+def test_filter_above_nyquist_in_the_flags_words(trial, capsys):
+    motion, _ = trial
+    status, _, err = run(["torques", HUMAN, str(motion), "--filter", "150"], capsys)
+    assert status == 1
+    assert "error: --filter 150: expected 0 < cutoff < Nyquist = 100 Hz" in err
+    assert "cutoff_hz" not in err
+
+
+def _link(kind, src, dst):
+    (os.symlink if kind == "symlink" else os.link)(src, dst)
+
+
+@pytest.mark.parametrize("how", ["same", "relative", "symlink", "hardlink"])
+@pytest.mark.parametrize("flag,which", [("-o", "motion"), ("--residuals", "grf"),
+                                        ("-o", "grf")])
+def test_output_naming_an_input_is_refused_before_any_work(trial, capsys, monkeypatch, how,
+                                                           flag, which):
+    motion, grf = trial
+    target = motion if which == "motion" else grf
+    monkeypatch.chdir(motion.parent)
+    if how == "same":
+        out = str(target)
+    elif how == "relative":
+        os.mkdir(motion.parent / "sub")
+        out = os.path.join("sub", "..", target.name)
+    else:
+        out = str(motion.parent / f"alias_{how}.csv")
+        _link(how, target, out)
+    before = {p: digest(p) for p in (motion, grf)}
+    status, stdout, err = run(["torques", HUMAN, str(motion), "--grf", str(grf), flag, out],
+                              capsys)
+    assert status == 2, err
+    assert f"{'--output' if flag == '-o' else flag} {out}: that is the " in err
+    assert "would destroy it" in err and stdout == ""
+    assert {p: digest(p) for p in (motion, grf)} == before
+
+
+def test_mapping_file_as_output_refused(trial, capsys):
+    motion, _ = trial
+    mapping = motion.parent / "map.csv"
+    mapping.write_text("from,to\n")
+    status, _, err = run(["torques", HUMAN, str(motion), "--mapping", str(mapping), "-o",
+                          str(mapping)], capsys)
+    assert status == 2 and "that is the mapping file" in err
+    assert mapping.read_text() == "from,to\n"
+
+
+def test_export_osim_onto_its_model_refused(tmp_path, capsys):
+    model = tmp_path / "m.osim"            # a URDF under a misleading name: still an input
+    shutil.copy(data_path("robot2r.urdf"), model)
+    before = digest(model)
+    status, _, err = run(["export-osim", str(model), "-o", str(model)], capsys)
+    assert status == 2 and "that is the model file" in err
+    assert digest(model) == before
+
+
+def test_failed_write_leaves_the_old_file_whole(tmp_path, monkeypatch):
+    from urdf2dyn.biomech import formats
+    out = tmp_path / "torques.csv"
+    out.write_text("a good earlier result\n")
+    os.chmod(out, 0o640)
+
+    def broken_savetxt(fname, *args, **kwargs):
+        with open(fname, "w") as f:
+            f.write("time,half a li")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(np, "savetxt", broken_savetxt)
+    with pytest.raises(OSError, match="disk full"):
+        formats.write_table(out, [0.0], [[1.0]], ["x"])
+    assert out.read_text() == "a good earlier result\n"
+    assert os.listdir(tmp_path) == ["torques.csv"]          # no temporary left behind
+    monkeypatch.undo()
+    formats.write_table(out, [0.0], [[1.0]], ["x"])
+    assert out.read_text().startswith("time,x")
+    assert os.stat(out).st_mode & 0o777 == 0o640           # the user's permissions kept
+
+
+def test_replacing_is_atomic_on_success_and_failure(tmp_path):
+    path = tmp_path / "f.txt"
+    with replacing(path) as tmp:
+        assert os.path.dirname(tmp) == str(tmp_path) and tmp.endswith(".txt")
+        open(tmp, "w").write("new")
+        assert not path.exists()
+    assert path.read_text() == "new"
+    with pytest.raises(KeyboardInterrupt):
+        with replacing(path) as tmp:
+            open(tmp, "w").write("half")
+            raise KeyboardInterrupt
+    assert path.read_text() == "new" and os.listdir(tmp_path) == ["f.txt"]
+
+
+def test_human_and_info_write_through_replacing(tmp_path, capsys):
+    out = tmp_path / "h.urdf"
+    status, _, _ = run(["human", "--subject", "A", "-o", str(out)], capsys)
+    assert status == 0 and urdf2dyn.load(str(out)).nv == 36
+    dot = tmp_path / "t.dot"
+    status, _, _ = run(["info", str(out), "--dot", str(dot)], capsys)
+    assert status == 0 and dot.read_text().startswith("digraph")
+    assert sorted(os.listdir(tmp_path)) == ["h.urdf", "t.dot"]
+
+
+# ----------------------------------------------------------------------------- newcomer findings
+
+def test_did_you_mean_for_a_model_and_a_motion(trial, capsys, monkeypatch):
+    motion, _ = trial
+    monkeypatch.chdir(motion.parent)
+    status, _, err = run(["torques", "humod_subjct_a.urdf", motion.name], capsys)
+    assert status == 1
+    assert "humod_subjct_a.urdf: no such file: did you mean 'humod_subject_a.urdf'" in err
+    assert "bundled models: arm7.urdf" in err
+    status, _, err = run(["torques", HUMAN, "runing_a_3ms.csv"], capsys)
+    assert status == 1 and "did you mean 'running_a_3ms.csv'" in err
+
+
+def test_did_you_mean_for_a_column(trial, capsys):
+    motion, _ = trial
+    text = motion.read_text().replace("rKJZ_L", "rKJZ_l", 1)
+    motion.write_text(text)
+    status, _, err = run(["torques", HUMAN, str(motion)], capsys)
+    assert status == 1 and "did you mean 'rKJZ_l' -> 'rKJZ_L'?" in err
+
+
+def test_unknown_link_and_joint_list_the_valid_names():
+    model = urdf2dyn.load(data_path("robot2r.urdf"))
+    q = np.zeros(model.nq)
+    with pytest.raises(ValueError) as e:
+        model.jacobian(q, "nolink")
+    for name in model.link_names:
+        assert repr(name) in str(e.value) or name in str(e.value)
+    assert "model.link_names" in str(e.value)
+    close = model.link_names[-1][:-1] + "X"
+    with pytest.raises(ValueError, match=f"did you mean '{model.link_names[-1]}'"):
+        model.jacobian(q, close)
+    with pytest.raises(KeyError, match="valid: " + model.joints[0].name):
+        model.joint("nojoint")
+
+
+def test_humod_mat_without_scipy_names_the_extra(tmp_path, monkeypatch):
+    from urdf2dyn.biomech import formats
+    path = tmp_path / "trial.mat"
+    path.write_bytes(b"MATLAB 5.0")
+    for name in list(sys.modules):
+        if name == "scipy" or name.startswith("scipy."):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "scipy", None)        # import scipy -> ImportError
+    with pytest.raises(ImportError, match=r'pip install "urdf2dyn\[io\]"'):
+        formats.read_humod(path)
+
+
+def test_gap_at_the_start_does_not_advise_raising_max_gap(trial, capsys):
+    motion, _ = trial
+    lines = motion.read_text().splitlines()
+    cells = lines[1].split(",")
+    lines[1] = ",".join([cells[0], ""] + cells[2:])        # pBJX missing in the first row
+    motion.write_text("\n".join(lines) + "\n")
+    status, _, err = run(["torques", HUMAN, str(motion)], capsys)
+    assert status == 1
+    assert "raising max_gap does not help: cut the trial" in err
+    assert "or raise max_gap" not in err
+
+
+@pytest.mark.parametrize("times,match", [
+    (["0", "1e-9", "2e-9", "3e-9"], "time steps of 1e-09 s (at data rows 2, 3, 4)"),
+    (["0", "1e300", "2e300", "3e300"], "time steps of 1e+300 s"),
+])
+def test_time_steps_that_cannot_be_differentiated_are_refused(tmp_path, capsys, times, match):
+    # found by tests/test_cli_hypothesis.py: NumPy's gradient overflowed across such steps
+    path = tmp_path / "m.csv"
+    path.write_text("time,joint1,joint2\n" + "".join(f"{t},0.1,0.2\n" for t in times))
+    status, _, err = run(["torques", "robot2r.urdf", str(path)], capsys)
+    assert status == 1 and match in err and "seconds" in err
+
+
+def test_non_finite_torques_are_said_in_our_words(tmp_path, capsys):
+    # found by tests/test_cli_hypothesis.py: a 1e308 coordinate gave NaN torques, exit 0,
+    # with only NumPy's overflow warnings
+    path = tmp_path / "m.csv"
+    path.write_text("time,joint1,joint2\n" + "".join(
+        f"{0.01 * k},{'1e308' if k == 1 else '0.1'},0.2\n" for k in range(5)))
+    status, _, err = run(["torques", "robot2r.urdf", str(path)], capsys)
+    assert status == 0
+    assert "warning: " in err and "the torques are not finite at 5 of 5 samples" in err
+    assert "largest |coordinate| 1e+308" in err
+    status, _, err = run(["torques", "robot2r.urdf", str(path), "--strict"], capsys)
+    assert status == 1 and "error: " in err and "not finite" in err
