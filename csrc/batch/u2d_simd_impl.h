@@ -77,11 +77,7 @@ static u2d_real *lane_model(const u2d_model *m, u2d_model *lm)
 }
 
 /* Shuffle of the lanes of a and b: index j < U2D_LANES picks a[j], U2D_LANES + j picks b[j]. */
-#ifdef __clang__
-#define U2D_SHUFFLE(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
-#else
-#define U2D_SHUFFLE(a, b, ...) __builtin_shuffle(a, b, (u2d_mask){__VA_ARGS__})
-#endif
+/* U2D_SHUFFLE (model/u2d_port.h) */
 
 #define U2D_UNPAREN(...) __VA_ARGS__
 
