@@ -29,7 +29,7 @@ pytestmark = pytest.mark.skipif(not CSRC.is_dir(), reason="needs the source tree
 
 FLAGS = ["-std=c11", "-O3", "-Wall", "-Wextra", "-fno-math-errno", "-ffp-contract=off",
          f"-I{CSRC}"]
-PATHS = ("scalar", "avx2", "avx512")
+PATHS = ("scalar", "avx2", "avx512", "neon")
 
 
 def core_sources():
@@ -119,22 +119,38 @@ def debian_source(package, dest):
     return dest / "src"
 
 
+def cross_mxml(source, dest, host):
+    """Mini-XML built for host (a GNU triplet) from Debian's source, static: the folder
+    holding mxml.h and libmxml.a."""
+    shutil.copytree(source, dest)
+    run(["./configure", "-q", f"--host={host}", "--disable-shared", "--disable-threads"],
+        cwd=dest)
+    objs = []
+    for c in sorted(dest.glob("mxml-*.c")):
+        obj = c.with_suffix(".o")
+        run([f"{host}-gcc", "-O2", "-w", f"-I{dest}", "-c", str(c), "-o", str(obj)])
+        objs.append(str(obj))
+    run([f"{host}-ar", "rcs", str(dest / "libmxml.a"), *objs])
+    return dest
+
+
 @pytest.fixture(scope="module")
 def mingw_mxml(tmp_path_factory):
-    """Mini-XML built for Windows x86-64 (static): its include folder and libmxml.a."""
-    cc = shutil.which("x86_64-w64-mingw32-gcc")
-    if cc is None:
+    """Mini-XML built for Windows x86-64 (static)."""
+    if shutil.which("x86_64-w64-mingw32-gcc") is None:
         pytest.skip("no mingw-w64: apt-get install gcc-mingw-w64-x86-64")
-    src = debian_source("mxml", tmp_path_factory.mktemp("mxml-win"))
-    run(["./configure", "-q", "--host=x86_64-w64-mingw32", "--disable-shared",
-         "--disable-threads"], cwd=src)
-    objs = []
-    for c in sorted(src.glob("mxml-*.c")):
-        obj = c.with_suffix(".o")
-        run([cc, "-O2", "-w", f"-I{src}", "-c", str(c), "-o", str(obj)])
-        objs.append(str(obj))
-    run(["x86_64-w64-mingw32-ar", "rcs", str(src / "libmxml.a"), *objs])
-    return src
+    source = tmp_path_factory.getbasetemp()
+    return cross_mxml(mxml_source_dir(tmp_path_factory), source / "mxml-win",
+                      "x86_64-w64-mingw32")
+
+
+_SOURCE = {}
+
+
+def mxml_source_dir(tmp_path_factory):
+    if "mxml" not in _SOURCE:
+        _SOURCE["mxml"] = debian_source("mxml", tmp_path_factory.mktemp("mxml-src"))
+    return _SOURCE["mxml"]
 
 
 def wine_command():
@@ -159,6 +175,22 @@ def test_windows_build_gives_the_same_bits_under_wine(native, mingw_mxml, models
     windows = all_bits([wine, str(exe)], models, env)
     assert {p for (_, _, p) in windows} == {p for (_, _, p) in native}, "paths differ"
     same_as_native(native, windows, "Windows under Wine")
+
+
+def test_arm64_neon_gives_the_same_bits_under_qemu(native, models, tmp_path_factory):
+    """arm64 (Linux aarch64; Apple silicon runs the same unit): the 2-lane NEON path and the
+    scalar path, run under qemu-user, give the x86-64 build's bits."""
+    if shutil.which("aarch64-linux-gnu-gcc") is None or shutil.which("qemu-aarch64") is None:
+        pytest.skip("needs apt-get install gcc-aarch64-linux-gnu qemu-user")
+    mxml = cross_mxml(mxml_source_dir(tmp_path_factory),
+                      tmp_path_factory.getbasetemp() / "mxml-a64", "aarch64-linux-gnu")
+    exe = tmp_path_factory.mktemp("a64") / "bits"
+    run(["aarch64-linux-gnu-gcc", *FLAGS, "-Werror", "-Wno-psabi", "-static", f"-I{mxml}",
+         "-o", str(exe), str(CDIR / "bits.c"), *core_sources(), str(mxml / "libmxml.a"), "-lm",
+         "-pthread"])
+    arm = all_bits(["qemu-aarch64", str(exe)], models)
+    assert {p for (_, _, p) in arm} == {"scalar", "neon"}
+    same_as_native(native, arm, "arm64 under qemu")
 
 
 # ---- Clang, through zig ------------------------------------------------------------------

@@ -14,6 +14,9 @@ static const simd_path paths[] = {
     {"avx512", u2d_simd_run_avx512},
     {"avx2", u2d_simd_run_avx2},
 #endif
+#ifdef U2D_ARM_SIMD
+    {"neon", u2d_simd_run_neon},
+#endif
     {"scalar", NULL},
 };
 #define NPATHS (sizeof paths / sizeof paths[0])
@@ -23,6 +26,9 @@ static int cpu_has(const char *name)
 #ifdef U2D_X86_SIMD
     if (!strcmp(name, "avx512")) return u2d_cpu_avx512();
     if (!strcmp(name, "avx2")) return u2d_cpu_avx2();
+#endif
+#ifdef U2D_ARM_SIMD
+    if (!strcmp(name, "neon")) return 1;                 /* every arm64 CPU has NEON */
 #endif
     return !strcmp(name, "scalar");
 }

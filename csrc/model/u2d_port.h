@@ -5,6 +5,7 @@
  *   U2D_ALWAYS_INLINE      a function inlined even where the compiler would not choose to
  *   U2D_HAVE_VECTORS       the compiler has vector_size vectors: the SIMD lane units exist
  *   U2D_X86_SIMD           and the target is x86-64: the AVX2 / AVX-512 units are compiled
+ *   U2D_ARM_SIMD           and the target is arm64: the 2-lane NEON unit is compiled
  *   U2D_GCC_TARGETS        the ISA of a unit is set by #pragma GCC target (GCC only)
  *   u2d_cpu_avx2(), u2d_cpu_avx512()   whether this CPU and OS run those units
  *   u2d_thread_start/join  one worker thread (POSIX or Win32 threads; U2D_PORT_THREADS)
@@ -29,6 +30,9 @@
 #endif
 #if defined(U2D_HAVE_VECTORS) && (defined(__x86_64__) || defined(_M_X64))
 #define U2D_X86_SIMD 1
+#endif
+#if defined(U2D_HAVE_VECTORS) && (defined(__aarch64__) || defined(_M_ARM64))
+#define U2D_ARM_SIMD 1
 #endif
 #if defined(__GNUC__) && !defined(__clang__)
 #define U2D_GCC_TARGETS 1
