@@ -25,10 +25,14 @@ def test_compiles_without_warnings():
 
 def test_core_includes_only_libc_libm_mxml():
     allowed = {"math.h", "string.h", "stdio.h", "stdlib.h", "stdarg.h", "stddef.h", "stdint.h",
-               "pthread.h", "mxml.h"}
+               "pthread.h", "mxml.h",
+               # model/u2d_port.h only: Win32 threads, MSVC's and GCC/Clang's cpuid
+               "windows.h", "intrin.h", "cpuid.h"}
     for src in sorted(CSRC.glob("*/u2d_*.[ch]")):
         system = set(re.findall(r'#include <([^>]+)>', src.read_text()))
         assert system <= allowed, f"{src.name} includes {system - allowed}"
+        if src.name != "u2d_port.h":
+            assert not system & {"windows.h", "intrin.h", "cpuid.h", "pthread.h"}, src.name
 
 
 def test_mxml_calls_in_one_file():

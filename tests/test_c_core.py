@@ -224,7 +224,7 @@ def test_driver_valgrind_memcheck(cc, tmp_path_factory):
 
 
 def test_core_builds_for_aarch64(tmp_path):
-    """aarch64 takes the portable path: every core file compiles for it, warning-free with
+    """aarch64 (portable and NEON paths): every core file compiles for it, warning-free with
     the extension's flags; the AVX2/AVX-512 units compile to nothing and the dispatcher
     refers to neither. (tests/c/README.md: the whole driver under qemu-aarch64.)"""
     cross = shutil.which("aarch64-linux-gnu-gcc")

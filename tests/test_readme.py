@@ -53,6 +53,8 @@ def test_commands_install_into_a_venv_they_create():
             <= apt_packages(command)
     assert "--clear" in tests                   # CI never reuses an earlier run's packages
     assert {"valgrind", "octave"} <= apt_packages(tests)
+    # tests/test_portable.py: Windows cross build run under Wine, Mini-XML's Debian source
+    assert {"gcc-mingw-w64-x86-64", "wine", "wine64", "dpkg-dev"} <= apt_packages(tests)
     assert tests.endswith(".venv/bin/pytest -q")    # not python -m pytest: see test_packaging
 
 

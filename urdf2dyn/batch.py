@@ -68,7 +68,7 @@ def set_num_threads(n: int | None) -> None:
     _num_threads = n
 
 
-PATHS = ("avx512", "avx2", "scalar")
+PATHS = ("avx512", "avx2", "neon", "scalar")
 
 
 def simd_path():
@@ -77,7 +77,7 @@ def simd_path():
     Returns
     -------
     str
-        ``"avx512"``, ``"avx2"`` or ``"scalar"``.
+        ``"avx512"``, ``"avx2"``, ``"neon"`` (arm64) or ``"scalar"``.
     """
     return _core.simd_path()
 
@@ -88,7 +88,7 @@ def set_simd_path(name):
     Parameters
     ----------
     name : str or None
-        ``"avx512"``, ``"avx2"`` or ``"scalar"``; None chooses again from ``URDF2DYN_SIMD``
+        ``"avx512"``, ``"avx2"``, ``"neon"`` (arm64) or ``"scalar"``; None chooses again from ``URDF2DYN_SIMD``
         and the CPU.
 
     Returns

@@ -138,7 +138,14 @@ def _decode(data, where):
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise _core.URDFError(f"{where}: not valid UTF-8 text (byte {e.start})") from None
+        # a URDF saved by a Windows editor in the ANSI code page, and declared so
+        declared = re.match(rb"\s*<\?xml[^>]*encoding=[\"']([\w.-]+)", data)
+        if declared and declared.group(1).lower() in (b"windows-1252", b"cp1252", b"iso-8859-1",
+                                                      b"latin-1", b"latin1"):
+            return data.decode("cp1252" if b"1252" in declared.group(1) else "latin-1")
+        raise _core.URDFError(f"{where}: not valid UTF-8 text (byte {e.start}); save it as UTF-8 "
+                              "or declare its encoding (<?xml ... encoding=\"windows-1252\"?>)"
+                              ) from None
 
 
 class Model:

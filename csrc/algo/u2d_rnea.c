@@ -11,6 +11,7 @@
  * added into its own parent, whatever the number of siblings. */
 #include <string.h>
 #include "model/u2d_model.h"
+#include "model/u2d_port.h"
 
 void u2d_rnea_start(u2d_work *w, const double gravity[3])
 {
@@ -21,7 +22,7 @@ void u2d_rnea_start(u2d_work *w, const double gravity[3])
 }
 
 /* always inlined into RNEA's loop: a call per body cost RNEA 10 % */
-static inline __attribute__((always_inline)) u2d_status
+static U2D_ALWAYS_INLINE u2d_status
 body_motion(const u2d_model *m, u2d_work *w, int i, const u2d_real *q, const u2d_real *qd,
             const u2d_real *qdd)
 {

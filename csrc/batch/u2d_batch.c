@@ -1,7 +1,8 @@
 /* u2d_batch.c: the one loop over samples, and its threads. Each algorithm is called
  * through a few-line adapter that finds sample s in the argument arrays. */
-#include <pthread.h>
 #include <stdlib.h>
+#define U2D_PORT_THREADS
+#include "model/u2d_port.h"
 #include "batch/u2d_batch.h"
 #include "batch/u2d_simd.h"
 
@@ -298,7 +299,7 @@ u2d_status u2d_batch(const u2d_model *m, u2d_algo algo, size_t n, int nthreads,
     if (nt < 1) nt = 1;
 
     block one, *blocks = nt == 1 ? &one : calloc(nt, sizeof *blocks);
-    pthread_t *tid = nt == 1 ? NULL : calloc(nt, sizeof *tid);
+    u2d_thread *tid = nt == 1 ? NULL : calloc(nt, sizeof *tid);
     char *started = nt == 1 ? NULL : calloc(nt, 1);
     if (!blocks || (nt > 1 && (!tid || !started))) {
         if (blocks != &one) free(blocks);
@@ -315,10 +316,10 @@ u2d_status u2d_batch(const u2d_model *m, u2d_algo algo, size_t n, int nthreads,
     /* Block 0 runs on the calling thread; a thread that cannot start leaves its block
      * to the caller too, so a failure to spawn costs speed, never results. */
     for (size_t t = 1; t < nt; t++)
-        started[t] = pthread_create(&tid[t], NULL, run_block, &blocks[t]) == 0;
+        started[t] = u2d_thread_start(&tid[t], run_block, &blocks[t]) == 0;
     run_block(&blocks[0]);
     for (size_t t = 1; t < nt; t++) {
-        if (started[t]) pthread_join(tid[t], NULL);
+        if (started[t]) u2d_thread_join(tid[t]);
         else run_block(&blocks[t]);
     }
 

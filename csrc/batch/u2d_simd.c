@@ -2,20 +2,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include "batch/u2d_simd.h"
+#include "model/u2d_port.h"
 
 typedef struct {
     const char *name;
     u2d_simd_fn fn;
 } simd_path;
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#define U2D_HAVE_X86_SIMD 1
-#endif
-
 static const simd_path paths[] = {
-#ifdef U2D_HAVE_X86_SIMD
+#ifdef U2D_X86_SIMD
     {"avx512", u2d_simd_run_avx512},
     {"avx2", u2d_simd_run_avx2},
+#endif
+#ifdef U2D_ARM_SIMD
+    {"neon", u2d_simd_run_neon},
 #endif
     {"scalar", NULL},
 };
@@ -23,12 +23,12 @@ static const simd_path paths[] = {
 
 static int cpu_has(const char *name)
 {
-#ifdef U2D_HAVE_X86_SIMD
-    __builtin_cpu_init();
-    if (!strcmp(name, "avx512"))
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-    if (!strcmp(name, "avx2"))
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#ifdef U2D_X86_SIMD
+    if (!strcmp(name, "avx512")) return u2d_cpu_avx512();
+    if (!strcmp(name, "avx2")) return u2d_cpu_avx2();
+#endif
+#ifdef U2D_ARM_SIMD
+    if (!strcmp(name, "neon")) return 1;                 /* every arm64 CPU has NEON */
 #endif
     return !strcmp(name, "scalar");
 }

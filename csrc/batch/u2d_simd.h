@@ -24,8 +24,10 @@ size_t u2d_simd_run_avx2(const u2d_model *m, u2d_algo algo, const u2d_batch_args
                          size_t begin, size_t end);
 size_t u2d_simd_run_avx512(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
                            size_t begin, size_t end);
+size_t u2d_simd_run_neon(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
+                         size_t begin, size_t end);
 
-/* The path in use: "avx512", "avx2" or "scalar". */
+/* The path in use: "avx512", "avx2", "neon" or "scalar". */
 const char *u2d_simd_path(void);
 /* Use the named path; returns 0, or -1 (path unchanged) when the name is unknown or the CPU
  * or the build lacks it. NULL: choose again from the environment and the CPU. */

@@ -77,11 +77,7 @@ static u2d_real *lane_model(const u2d_model *m, u2d_model *lm)
 }
 
 /* Shuffle of the lanes of a and b: index j < U2D_LANES picks a[j], U2D_LANES + j picks b[j]. */
-#ifdef __clang__
-#define U2D_SHUFFLE(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
-#else
-#define U2D_SHUFFLE(a, b, ...) __builtin_shuffle(a, b, (u2d_mask){__VA_ARGS__})
-#endif
+/* U2D_SHUFFLE (model/u2d_port.h) */
 
 #define U2D_UNPAREN(...) __VA_ARGS__
 
@@ -100,7 +96,9 @@ static u2d_real *lane_model(const u2d_model *m, u2d_model *lm)
  * shuffles instead of U2D_LANES^2 single-number moves). */
 static inline void transpose_block(u2d_real r[U2D_LANES])
 {
-#if U2D_LANES == 4
+#if U2D_LANES == 2
+    U2D_SWAP_BLOCKS(r, 1, (0, 2), (1, 3))
+#elif U2D_LANES == 4
     U2D_SWAP_BLOCKS(r, 2, (0, 1, 4, 5), (2, 3, 6, 7))
     U2D_SWAP_BLOCKS(r, 1, (0, 4, 2, 6), (1, 5, 3, 7))
 #elif U2D_LANES == 8
@@ -108,7 +106,7 @@ static inline void transpose_block(u2d_real r[U2D_LANES])
     U2D_SWAP_BLOCKS(r, 2, (0, 1, 8, 9, 4, 5, 12, 13), (2, 3, 10, 11, 6, 7, 14, 15))
     U2D_SWAP_BLOCKS(r, 1, (0, 8, 2, 10, 4, 12, 6, 14), (1, 9, 3, 11, 5, 13, 7, 15))
 #else
-#error "transpose_block: U2D_LANES must be 4 or 8"
+#error "transpose_block: U2D_LANES must be 2, 4 or 8"
 #endif
 }
 

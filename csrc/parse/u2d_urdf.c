@@ -97,12 +97,15 @@ static int read_optional(reader *rd, u2d_xml *node, const char *attr, int n, dou
     return read_numbers(rd, node, attr, n, out);
 }
 
-/* URDF rpy: fixed-axis roll, pitch, yaw, R = Rz(yaw) Ry(pitch) Rx(roll). */
+/* URDF rpy: fixed-axis roll, pitch, yaw, R = Rz(yaw) Ry(pitch) Rx(roll). The core's own sine
+ * and cosine (u2d_real.h), not libm's: Windows' C runtime and glibc differ in the last bit for
+ * some angles, and every build must place the bodies alike (tests/test_portable.py). */
 static void rpy_matrix(const double rpy[3], double R[9])
 {
-    double cr = cos(rpy[0]), sr = sin(rpy[0]);
-    double cp = cos(rpy[1]), sp = sin(rpy[1]);
-    double cy = cos(rpy[2]), sy = sin(rpy[2]);
+    double cr, sr, cp, sp, cy, sy;
+    u2d_sincos(rpy[0], &sr, &cr);
+    u2d_sincos(rpy[1], &sp, &cp);
+    u2d_sincos(rpy[2], &sy, &cy);
     R[0] = cy * cp; R[1] = cy * sp * sr - sy * cr; R[2] = cy * sp * cr + sy * sr;
     R[3] = sy * cp; R[4] = sy * sp * sr + cy * cr; R[5] = sy * sp * cr - cy * sr;
     R[6] = -sp;     R[7] = cp * sr;                R[8] = cp * cr;

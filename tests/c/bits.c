@@ -1,8 +1,9 @@
 /* bits.c: a hash of the exact result bits of RNEA, CRBA, ABA and forward kinematics over 16
  * fixed samples, to compare builds: x86-64 scalar vs AVX2 vs AVX-512, or x86-64 vs aarch64
  * under QEMU (tests/c/README.md). The core rounds identically everywhere (no contraction, our
- * own sine and cosine, IEEE square roots), so every line must match; the inputs are made with
- * libm and hashed first, since two libms may differ in the last bit.
+ * own sine and cosine, IEEE square roots), so every line must match; the inputs are made
+ * without libm (two libms, glibc's and Windows', may differ in the last bit: only + / and
+ * sqrt, correctly rounded everywhere) and hashed first.
  *
  *   bits ROBOT.urdf FLOATING(0|1) [scalar|avx2|avx512] */
 #include <math.h>
@@ -22,6 +23,9 @@ static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
     for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 1099511628211ull;
     return h;
 }
+
+/* a number in [-1, 1] that every C compiler and libc compute alike */
+static double wave(size_t i, size_t k) { return (double)((i * k + 7) % 2001) / 1000.0 - 1.0; }
 
 static char *read_file(const char *path)
 {
@@ -53,10 +57,10 @@ int main(int argc, char **argv)
     double *a = malloc(sizeof(double) * N * nv);
     double *out0 = calloc(N * (nv * nv + 3 * nl), sizeof(double));   /* hashed even on failure */
     double *out1 = calloc(N * 9 * nl, sizeof(double));
-    for (size_t i = 0; i < N * nq; i++) q[i] = sin(0.37 * (double)i + 0.1);
+    for (size_t i = 0; i < N * nq; i++) q[i] = wave(i, 37);
     for (size_t i = 0; i < N * nv; i++) {
-        v[i] = cos(0.21 * (double)i);
-        a[i] = sin(0.13 * (double)i + 1);
+        v[i] = wave(i, 21);
+        a[i] = wave(i, 13);
     }
     for (int i = 1; i < m->nbody; i++)            /* unit quaternions for floating joints */
         if (m->jtype[i] == U2D_JOINT_FLOATING)

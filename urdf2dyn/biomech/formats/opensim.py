@@ -21,6 +21,7 @@ torque are expressed in ``force_expressed_in_body``, the point in ``point_expres
 from __future__ import annotations
 
 import os
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
@@ -29,6 +30,7 @@ import numpy as np
 from ...forces import wrench_at_point
 from ...safe_files import replacing
 from ...warn import report
+from .windows import decode_text, setup_path
 from ..trajectory import MotionError, _from_table, _to_table
 
 __all__ = ["read_sto_table", "read_opensim", "write_opensim", "write_external_loads",
@@ -45,8 +47,11 @@ def read_sto_table(path):
     lower-cased in info; ``nRows``/``nColumns`` are checked when present), then a line of column
     labels (tab-separated, or whitespace-separated without tabs) and the numbers."""
     path = os.fspath(path)
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().splitlines()
+    with open(path, "rb") as f:
+        try:
+            lines = decode_text(f.read(), path).splitlines()      # CRLF too
+        except ValueError as e:
+            raise MotionError(str(e)) from None
     try:
         end = next(i for i, line in enumerate(lines) if line.strip().lower() == "endheader")
     except StopIteration:
@@ -344,6 +349,20 @@ def _disabled(elem):
     return off or not on
 
 
+def _parse_xml(path):
+    """The root element of an XML file: its declared encoding, else UTF-8, else Windows-1252
+    (a file saved by a Windows editor in the ANSI code page, without a declaration)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return ET.fromstring(data)
+    except ET.ParseError:
+        if re.match(rb"\s*<\?xml[^>]*encoding", data.lstrip(b"\xef\xbb\xbf")):
+            raise                                 # its declaration was honoured: truly broken
+        text = decode_text(data, path)
+        return ET.fromstring(text)
+
+
 def read_external_loads(path):
     """Read an OpenSim ExternalLoads setup file (the ``--external-loads`` XML).
 
@@ -390,8 +409,8 @@ def read_external_loads(path):
     from . import read_columns
     path = os.fspath(path)
     try:
-        root = ET.parse(path).getroot()
-    except ET.ParseError as e:
+        root = _parse_xml(path)
+    except (ET.ParseError, ValueError) as e:
         raise ExternalLoadsError(f"{path}: not well-formed XML ({e})") from None
     loads = root if root.tag == "ExternalLoads" else root.find("ExternalLoads")
     if loads is None:
@@ -401,7 +420,7 @@ def read_external_loads(path):
     if datafile is None:
         raise ExternalLoadsError(f"{path}: <ExternalLoads> has no <datafile>; name the .mot/"
                                  ".sto file holding the force columns (relative to this file)")
-    datafile = os.path.join(os.path.dirname(os.path.abspath(path)), datafile)
+    datafile = setup_path(datafile, path, "datafile")
     if not os.path.exists(datafile):
         raise ExternalLoadsError(f"{path}: <datafile> {datafile} does not exist (it is read "
                                  "relative to the folder of the XML file)")

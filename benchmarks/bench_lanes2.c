@@ -1,0 +1,84 @@
+/* bench_lanes2.c: should arm64 get 2-lane SIMD units (NEON: 128-bit, two doubles)? Measured on
+ * x86-64 with the same width: the algorithms compiled over 2 lanes for SSE2 (128-bit, the
+ * x86-64 baseline, as NEON is arm64's), against the one-sample code, on one thread.
+ *
+ *   cc -std=c11 -O3 -fno-math-errno -ffp-contract=off -Icsrc -o bench_lanes2 \
+ *      benchmarks/bench_lanes2.c benchmarks/lanes2.c csrc/{model,parse,algo,batch}/u2d_*.c -lmxml -lm -pthread
+ *   ./bench_lanes2 urdf2dyn/data/humod_subject_a.urdf [N]
+ * prints, per algorithm, ns per sample for the scalar path and the 2-lane code, and their
+ * ratio. Also checks that both give the same bits. */
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "batch/u2d_batch.h"
+#include "batch/u2d_simd.h"
+#include "model/u2d_model.h"
+
+size_t u2d_simd_run_lanes2(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
+                           size_t begin, size_t end);                       /* lanes2.c */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) return 2;
+    FILE *f = fopen(argv[1], "rb");
+    if (!f) return 2;
+    static char text[1 << 20];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = 0;
+    char err[U2D_ERRLEN];
+    u2d_urdf *u = u2d_urdf_parse(text, err);
+    u2d_model *m = u ? u2d_model_compile(u, 0, err) : NULL;
+    if (!m) { fprintf(stderr, "%s\n", err); return 1; }
+    const size_t n = argc > 2 ? (size_t)atol(argv[2]) : 4096, nq = (size_t)m->nq,
+                 nv = (size_t)m->nv;
+    double *q = malloc(sizeof(double) * n * nq), *v = malloc(sizeof(double) * n * nv);
+    double *a = malloc(sizeof(double) * n * nv);
+    double *o1 = malloc(sizeof(double) * n * nv * nv), *o2 = malloc(sizeof(double) * n * nv * nv);
+    for (size_t i = 0; i < n * nq; i++) q[i] = (double)(i * 37 % 2001) / 1000.0 - 1.0;
+    for (size_t i = 0; i < n * nv; i++) {
+        v[i] = (double)(i * 21 % 2001) / 1000.0 - 1.0;
+        a[i] = (double)(i * 13 % 2001) / 1000.0 - 1.0;
+    }
+    u2d_simd_select("scalar");
+    static const struct { const char *name; u2d_algo algo; size_t out; } algos[] = {
+        {"rnea", U2D_ALGO_RNEA, 0}, {"crba", U2D_ALGO_CRBA, 1}, {"aba", U2D_ALGO_ABA, 0}};
+    printf("%-6s %12s %12s %8s  (%s, N = %zu, one thread)\n", "algo", "scalar ns", "2-lane ns",
+           "ratio", argv[1], n);
+    for (size_t k = 0; k < 3; k++) {
+        u2d_batch_args ar;
+        memset(&ar, 0, sizeof ar);
+        ar.in[0] = q; ar.in_size[0] = nq;
+        ar.in[1] = v; ar.in_size[1] = nv;
+        ar.in[2] = a; ar.in_size[2] = nv;
+        ar.out_size[0] = algos[k].out ? nv * nv : nv;
+        ar.gravity[2] = -9.81;
+        double best[2] = {1e30, 1e30};
+        for (int rep = 0; rep < 7; rep++) {
+            size_t bad;
+            ar.out[0] = o1;
+            double t0 = now();
+            u2d_batch(m, algos[k].algo, n, 1, &ar, NULL, &bad);
+            double t1 = now();
+            ar.out[0] = o2;
+            size_t done = u2d_simd_run_lanes2(m, algos[k].algo, &ar, 0, n);
+            double t2 = now();
+            if (done != n) { fprintf(stderr, "lanes2 did %zu of %zu\n", done, n); return 1; }
+            if (t1 - t0 < best[0]) best[0] = t1 - t0;
+            if (t2 - t1 < best[1]) best[1] = t2 - t1;
+        }
+        int same = !memcmp(o1, o2, sizeof(double) * n * ar.out_size[0]);
+        printf("%-6s %12.0f %12.0f %8.2f  %s\n", algos[k].name, 1e9 * best[0] / (double)n,
+               1e9 * best[1] / (double)n, best[0] / best[1], same ? "same bits" : "BITS DIFFER");
+    }
+    return 0;
+}

@@ -1,0 +1,51 @@
+"""Files as Windows users have them: text in UTF-8 (with or without a byte-order mark) or in
+Windows-1252, the ANSI code page of Western-European Windows, which tools that write the system's
+code page (OpenSim's GUI and MATLAB scripts among them) use for non-ASCII names; and paths
+written on Windows inside setup files (backslashes, drive letters). CRLF line ends need nothing:
+every reader splits lines with str.splitlines."""
+from __future__ import annotations
+
+import ntpath
+import os
+import re
+
+from ...warn import report
+
+__all__ = ["decode_text", "setup_path"]
+
+_DRIVE = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
+
+
+def decode_text(data: bytes, path: str) -> str:
+    """The text of a file's bytes: UTF-8 (a byte-order mark dropped), else Windows-1252.
+
+    Every byte sequence that is not UTF-8 decodes as Windows-1252 except five unassigned bytes;
+    those (never written by Windows) are refused, naming the file and the byte's offset."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: neither UTF-8 nor Windows-1252 text (byte {e.start}: "
+                         f"0x{data[e.start]:02x}); save it as UTF-8") from None
+
+
+def setup_path(text: str, setup_file: str, element: str, strict: bool = False) -> str:
+    """The file a setup file names, as a path on this system.
+
+    Relative paths are relative to the setup file's folder, with ``\\`` or ``/`` between
+    folders. An absolute Windows path (drive letter or ``\\\\server``) read on another system
+    cannot be opened as written: its file name in the setup file's folder is used instead, with
+    a warning naming both (an error with ``strict``)."""
+    name = text.strip()
+    base = os.path.dirname(os.path.abspath(setup_file))
+    if os.name == "nt":
+        return os.path.join(base, name)
+    if _DRIVE.match(name):
+        local = os.path.join(base, ntpath.basename(name))
+        report(f"{setup_file}: <{element}> {name} is a Windows path; reading {local} (the file "
+               "of that name beside the setup file) instead", strict=strict)
+        return local
+    return os.path.join(base, *re.split(r"[\\/]+", name))
