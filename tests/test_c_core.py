@@ -244,8 +244,8 @@ def test_core_builds_for_aarch64(tmp_path):
 
 
 def test_every_path_gives_the_same_bits(cc, tmp_path):
-    """tests/c/bits.c hashes the exact results of RNEA, CRBA, ABA and forward kinematics: the
-    same on every SIMD path this CPU has (and, by the recipe of tests/c/README.md, on aarch64)."""
+    """tests/c/bits.c hashes the exact results of RNEA, CRBA, ABA, forward kinematics and the
+    RNEA and ABA derivatives (with an external wrench): the same on every SIMD path this CPU has (and, by the recipe of tests/c/README.md, on aarch64)."""
     exe = tmp_path / "bits"
     mxml = subprocess.run(["pkg-config", "--cflags", "--libs", "mxml"], capture_output=True,
                           text=True).stdout.split() or ["-lmxml"]
@@ -262,7 +262,7 @@ def test_every_path_gives_the_same_bits(cc, tmp_path):
         outputs[path] = proc.stdout
     if len(outputs) < 2:
         pytest.skip("no vector path on this CPU to compare with the portable one")
-    assert outputs["scalar"].count("status 0") == 4 and outputs["scalar"].count("bits") == 4
+    assert outputs["scalar"].count("status 0") == 6 and outputs["scalar"].count("bits") == 6
     for path, out in outputs.items():
         assert out == outputs["scalar"], f"{path}:\n{out}\nscalar:\n{outputs['scalar']}"
 

@@ -13,6 +13,7 @@ checked by finite differences of our own validated inverse/forward dynamics.
 import numpy as np
 import pytest
 
+import pin_oracle as po
 from deriv_cases import CASES, Twin, pin, rel_err, sym
 
 import urdf2dyn
@@ -177,3 +178,122 @@ def test_external_forces_in_both_conventions(twin):
     # and ours (world-fixed force) differs from Pinocchio's by the force's turning
     fd_world = _fd_q(lambda x: m.inverse_dynamics(x, v, a, f_ext=world(q)), m, q)
     assert rel_err(dq, fd_world) < 1e-6
+
+
+# ---- every SIMD path (csrc/batch/u2d_simd*.c) ---------------------------------------------
+# The vector paths evaluate whole groups of 4 or 8 samples; 11 samples give groups and a
+# scalar tail on each. Bit identity with the portable path is in tests/test_simd.py and
+# tests/c (driver.c, bits.c); here each path meets the oracles itself.
+
+PATHS = urdf2dyn.available_simd_paths()
+NS = 11
+
+
+@pytest.fixture(params=PATHS)
+def path(request):
+    urdf2dyn.set_simd_path(request.param)
+    assert urdf2dyn.simd_path() == request.param
+    yield request.param
+    urdf2dyn.set_simd_path(None)
+
+
+def test_every_path_matches_pinocchio(twin, path):
+    m, pm, pd = twin.model, twin.pin_model, twin.pin_data
+    q, v, a = twin.state(60, n=NS)
+    dq, dv, M = m.inverse_dynamics_derivatives(q, v, a)
+    tau = m.inverse_dynamics(q, v, a)
+    fq, fv, Minv = m.forward_dynamics_derivatives(q, v, tau)
+    for k in range(NS):
+        qp, vp, ap = twin.to_pin(q[k], v[k], a[k])
+        pin.computeRNEADerivatives(pm, pd, qp, vp, ap)
+        assert rel_err(dq[k], twin.mat(pd.dtau_dq)) < TOL, (path, k)
+        assert rel_err(dv[k], twin.mat(pd.dtau_dv)) < TOL, (path, k)
+        assert rel_err(M[k], twin.mat(sym(pd.M))) < TOL, (path, k)
+        pin.computeABADerivatives(pm, pd, qp, vp, twin.perm @ tau[k])
+        tol = max(TOL, np.finfo(float).eps * np.linalg.cond(M[k]))   # as above
+        for ours, theirs in ((fq[k], pd.ddq_dq), (fv[k], pd.ddq_dv), (Minv[k], sym(pd.Minv))):
+            assert rel_err(ours, twin.mat(theirs)) < tol, (path, k)
+
+
+def _fd_q_batch(f, m, q, eps=1e-6):
+    """_fd_q for N samples at once: (N, nv_out, nv)."""
+    cols = []
+    for k in range(m.nv):
+        e = np.zeros((len(q), m.nv))
+        e[:, k] = eps
+        cols.append((f(m.integrate(q, e)) - f(m.integrate(q, -e))) / (2 * eps))
+    return np.stack(cols, axis=-1)
+
+
+def _fd_v_batch(f, v, eps=1e-6):
+    cols = []
+    for k in range(v.shape[1]):
+        e = np.zeros_like(v)
+        e[:, k] = eps
+        cols.append((f(v + e) - f(v - e)) / (2 * eps))
+    return np.stack(cols, axis=-1)
+
+
+def test_every_path_finite_differences_with_external_forces(twin, path):
+    """Per-sample world wrenches on two links: both derivatives against central differences
+    of inverse and forward dynamics (themselves checked against Pinocchio)."""
+    m = twin.model
+    q, v, a = twin.state(70, n=NS)
+    rng = np.random.default_rng(71)
+    links = [m.link_names[k] for k in rng.choice(len(m.link_names), 2, replace=False)]
+    f_ext = {link: rng.normal(scale=20.0, size=(NS, 6)) for link in links}
+    dq, dv, M = m.inverse_dynamics_derivatives(q, v, a, f_ext=f_ext)
+    assert rel_err(dq, _fd_q_batch(lambda x: m.inverse_dynamics(x, v, a, f_ext=f_ext), m, q)) < 1e-6
+    assert rel_err(dv, _fd_v_batch(lambda x: m.inverse_dynamics(q, x, a, f_ext=f_ext), v)) < 1e-6
+    assert rel_err(M, m.mass_matrix(q)) < 1e-12
+    tau = m.inverse_dynamics(q, v, a)
+    fq, fv, Minv = m.forward_dynamics_derivatives(q, v, tau, f_ext=f_ext)
+    assert rel_err(fq, _fd_q_batch(lambda x: m.forward_dynamics(x, v, tau, f_ext=f_ext), m,
+                                   q)) < 1e-5
+    assert rel_err(fv, _fd_v_batch(lambda x: m.forward_dynamics(q, x, tau, f_ext=f_ext), v)) < 1e-5
+    tol = max(1e-9, np.finfo(float).eps * np.linalg.cond(M).max())     # the floating human
+    assert rel_err(Minv @ M, np.broadcast_to(np.eye(m.nv), M.shape)) < tol
+
+
+# ---- out= ---------------------------------------------------------------------------------
+
+def test_out_arrays_are_filled_and_returned():
+    m = urdf2dyn.load(urdf2dyn.data_path("arm7.urdf"))
+    q, v, a = po.random_state(m, np.random.default_rng(80), N=13)
+    for fn in (m.inverse_dynamics_derivatives, m.forward_dynamics_derivatives):
+        ref = fn(q, v, a)
+        out = tuple(np.full((13, m.nv, m.nv), np.nan) for _ in range(3))
+        got = fn(q, v, a, out=out)
+        assert all(g is o for g, o in zip(got, out))
+        for g, r in zip(got, ref):
+            np.testing.assert_array_equal(g, r)
+        one = tuple(np.empty((m.nv, m.nv)) for _ in range(3))      # one sample: (nv, nv)
+        for g, r in zip(fn(q[4], v[4], a[4], out=one), ref):
+            np.testing.assert_array_equal(g, r[4])
+
+
+def test_out_arrays_that_do_not_fit_are_refused():
+    m = urdf2dyn.load(urdf2dyn.data_path("arm7.urdf"))
+    n, nv = 5, m.nv
+    q, v, a = po.random_state(m, np.random.default_rng(81), N=n)
+    good = lambda: np.empty((n, nv, nv))                                # noqa: E731
+    bad = {"shape": np.empty((n + 1, nv, nv)), "dtype": np.empty((n, nv, nv), np.float32),
+           "layout": np.empty((n, nv, nv), order="F"), "view": np.empty((n, nv, 2 * nv))[:, :, ::2],
+           "type": [[0.0] * nv] * nv}
+    ro = good()
+    ro.flags.writeable = False
+    bad["readonly"] = ro
+    for what, x in bad.items():
+        with pytest.raises(ValueError, match=r"out\[1\]: expected a writeable C-contiguous "
+                                             rf"float64 array of shape \({n}, {nv}, {nv}\)"):
+            m.inverse_dynamics_derivatives(q, v, a, out=(good(), x, good()))
+    with pytest.raises(TypeError, match="out: expected a tuple of 3 arrays"):
+        m.forward_dynamics_derivatives(q, v, a, out=(good(), good()))
+    shared = good()
+    with pytest.raises(ValueError, match=r"out\[2\] shares memory"):
+        m.inverse_dynamics_derivatives(q, v, a, out=(good(), shared, shared))
+    big = np.zeros((n, nv, nv))                       # the inputs live inside an output
+    qv = big.reshape(-1)[: n * nv].reshape(n, nv)
+    qv[:] = q
+    with pytest.raises(ValueError, match=r"out\[0\] shares memory"):
+        m.inverse_dynamics_derivatives(qv, v, a, out=(big, good(), good()))

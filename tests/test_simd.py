@@ -241,3 +241,41 @@ def test_every_path_forward_kinematics_matches_pinocchio(path, robot):
             err = max(err, np.abs(pos[k, l] - pd.oMf[fid].translation).max(),
                       np.abs(rot[k, l] - pd.oMf[fid].rotation).max())
     assert err < 1e-12, (path, robot, err)
+
+
+@pytest.mark.parametrize("path", VECTOR)
+@pytest.mark.parametrize("robot", list(ROBOTS))
+def test_vector_path_derivatives_match_portable_path(path, robot):
+    """dRNEA/d(q, v, a) and dABA/d(q, v, tau) with M^-1, without and with external wrenches
+    (shared, per sample): every vector path equals the portable path bit for bit, with a
+    scalar tail and for 1 and 2 threads. (Pinocchio and finite differences on every path:
+    tests/test_derivatives.py.)"""
+    _, floating, model = _model(robot)
+    n = 67
+    q, v, a = _states(model, n, 13)
+    rng = np.random.default_rng(14)
+    links = [model.link_names[2], model.link_names[-1]]
+    cases = {"none": None, "shared": {links[0]: rng.normal(size=6)},
+             "per-sample": {links[0]: rng.normal(size=(n, 6)), links[1]: rng.normal(size=(n, 6))}}
+    fns = {"rnea": model.inverse_dynamics_derivatives, "aba": model.forward_dynamics_derivatives}
+    try:
+        for threads in (1, 2):
+            urdf2dyn.set_num_threads(threads)
+            for key, f_ext in cases.items():
+                for name, fn in fns.items():
+                    urdf2dyn.set_simd_path("scalar")
+                    try:
+                        ref = fn(q, v, a, f_ext=f_ext)
+                    except ValueError as e:      # the floating human: massless links, singular M
+                        urdf2dyn.set_simd_path(path)
+                        with pytest.raises(ValueError, match=str(e).split(":")[0]):
+                            fn(q, v, a, f_ext=f_ext)
+                        continue
+                    urdf2dyn.set_simd_path(path)
+                    got = fn(q, v, a, f_ext=f_ext)
+                    for g, r in zip(got, ref):
+                        assert np.array_equal(g, r), (path, robot, threads, key, name,
+                                                      _rel(g.reshape(n, -1), r.reshape(n, -1)))
+                        assert np.all(np.isfinite(r)) and np.abs(r).max() > 0
+    finally:
+        urdf2dyn.set_num_threads(None)

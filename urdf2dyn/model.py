@@ -279,10 +279,11 @@ class Model:
             link_r=s["link_r"])
 
     # ---- dynamics ----------------------------------------------------------------
-    def _compute(self, algo, inputs, f_ext=None, link=-1, point=None, dt=0.0, reference=0):
+    def _compute(self, algo, inputs, f_ext=None, link=-1, point=None, dt=0.0, reference=0,
+                 out=None):
         bodies, wrenches = self._fext(f_ext, inputs[0])
         return self._c.compute(algo, inputs, bodies, wrenches, get_num_threads(), link, point,
-                               dt, reference)
+                               dt, reference, out)
 
     def inverse_dynamics(self, q: ArrayLike, v: ArrayLike, a: ArrayLike,
                          f_ext: FExt | None = None) -> NDArray[np.float64]:
@@ -335,7 +336,7 @@ class Model:
                              f"{custom[0]!r}: its motion subspace moves with its coordinates); "
                              "use finite differences of inverse_dynamics / forward_dynamics")
 
-    def inverse_dynamics_derivatives(self, q, v, a, f_ext=None):
+    def inverse_dynamics_derivatives(self, q, v, a, f_ext=None, out=None):
         """Partial derivatives of inverse dynamics (Carpentier & Mansard 2018).
 
         Parameters
@@ -343,6 +344,10 @@ class Model:
         q, v, a : array_like, (nq,) / (nv,) or (N, nq) / (N, nv)
         f_ext : dict, optional
             As for inverse_dynamics: world wrenches, fixed in the world as q changes.
+        out : tuple of 3 ndarray, optional
+            Arrays to fill and return instead of new ones (3 nv^2 numbers per sample: reuse
+            them across calls): float64, C-contiguous, writeable, of the output shape, not
+            sharing memory with the inputs or each other.
 
         Returns
         -------
@@ -352,10 +357,18 @@ class Model:
             M = d tau / d a is the mass matrix.
         """
         self._no_planar("inverse_dynamics_derivatives")
-        return self._compute(_core.RNEA_DERIV, (q, v, a), f_ext)
+        return self._compute(_core.RNEA_DERIV, (q, v, a), f_ext, out=out)
 
-    def forward_dynamics_derivatives(self, q, v, tau, f_ext=None):
+    def forward_dynamics_derivatives(self, q, v, tau, f_ext=None, out=None):
         """Partial derivatives of forward dynamics qdd = ABA(q, v, tau, f_ext).
+
+        Parameters
+        ----------
+        q, v, tau : array_like, (nq,) / (nv,) or (N, nq) / (N, nv)
+        f_ext : dict, optional
+            As for forward_dynamics: world wrenches, fixed in the world as q changes.
+        out : tuple of 3 ndarray, optional
+            As for inverse_dynamics_derivatives.
 
         Returns
         -------
@@ -364,7 +377,7 @@ class Model:
             d qdd / d tau.
         """
         self._no_planar("forward_dynamics_derivatives")
-        return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext)
+        return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext, out=out)
 
     def centroidal_momentum_matrix(self, q):
         """Centroidal momentum matrix A_G (6, nv) or (N, 6, nv) (Orin, Goswami & Lee 2013):

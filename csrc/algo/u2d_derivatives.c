@@ -29,79 +29,85 @@
  *
  * Forward dynamics: qdd = M^-1 (tau - ...) gives dqdd/dx = -M^-1 dtau/dx at qdd = ABA,
  * and dqdd/dtau = M^-1, through the sparse factorization M = L^T D L of RBDA section 6.5
- * (L is nonzero only where a column is an ancestor of its row: O(nv^2 depth) solves). */
-#include <math.h>
-#include <string.h>
+ * (L is nonzero only where a column is an ancestor of its row: O(nv^2 depth) solves).
+ *
+ * Written over u2d_real like RNEA and ABA: the SIMD units (u2d_simd_impl.h) compile this
+ * text again over lanes of samples; the only data-dependent branch, a non-positive pivot
+ * in ltdl, is taken when any lane has one (that group then goes one sample at a time). */
 #include "model/u2d_model.h"
 
-static double dot6(const double a[6], const double b[6])
+/* a^T b for a motion and a force (or two 6-vectors), summed in pairs: a shorter chain of
+ * dependent additions than left to right */
+static inline u2d_real pair6(const u2d_real a[6], const u2d_real b[6])
 {
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+    return (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3])
+         + (a[4] * b[4] + a[5] * b[5]);
 }
 
 /* One body's B (see the top of the file): B11 (3x3, row-major) and its momentum p.
  * With Ib symmetric, [w]Ib - Ib[w] = X + X^T for X = [w]Ib (columns w x Ib_k), and
  * [h][u] + [u][h] = u h^T + h u^T - 2 (u.h) 1. */
-static void velocity_jacobian(const u2d_inertia *I, const double v[6], double B[12])
+static void velocity_jacobian(const u2d_inertia *I, const u2d_real v[6], u2d_real B[12])
 {
-    const double *w = v, *u = v + 3, *h = I->h;
-    double Iv[6], X[9], col[3], x[3];
+    const u2d_real *w = v, *u = v + 3, *h = I->h;
+    u2d_real Iv[6], X[9], col[3], x[3];
     u2d_inertia_mul(I, v, Iv);
     for (int k = 0; k < 3; k++) {
         col[0] = I->Ib[k]; col[1] = I->Ib[3 + k]; col[2] = I->Ib[6 + k];
         u2d_cross3(w, col, x);
         X[k] = x[0]; X[3 + k] = x[1]; X[6 + k] = x[2];
     }
-    const double uh2 = 2.0 * u2d_dot3(u, h);
+    const u2d_real uh2 = 2.0 * u2d_dot3(u, h), o = U2D_R(0);
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
             B[3 * r + c] = X[3 * r + c] + X[3 * c + r] - u[r] * h[c] - h[r] * u[c]
-                         + (r == c ? uh2 : 0.0);
+                         + (r == c ? uh2 : o);
     B[1] += Iv[2]; B[2] -= Iv[1]; B[3] -= Iv[2];        /* - [L]x */
     B[5] += Iv[0]; B[6] += Iv[1]; B[7] -= Iv[0];
     B[9] = Iv[3]; B[10] = Iv[4]; B[11] = Iv[5];
 }
 
 /* out = B x, B given as (B11, p): [B11 x_w; -2 p x x_w] */
-static void b_mul(const double B[12], const double x[6], double out[6])
+static void b_mul(const u2d_real B[12], const u2d_real x[6], u2d_real out[6])
 {
-    double t[3];
+    u2d_real t[3];
     u2d_mulmv3(B, x, out);
     u2d_cross3(B + 9, x, t);
     for (int r = 0; r < 3; r++) out[3 + r] = -2.0 * t[r];
 }
 
 /* out = B^T s: [B11^T s_w + 2 p x s_u; 0] */
-static void b_mul_T(const double B[12], const double s[6], double out[6])
+static void b_mul_T(const u2d_real B[12], const u2d_real s[6], u2d_real out[6])
 {
-    double t[3];
+    u2d_real t[3];
     u2d_multv3(B, s, out);
     u2d_cross3(B + 9, s + 3, t);
     for (int r = 0; r < 3; r++) {
         out[r] += 2.0 * t[r];
-        out[3 + r] = 0.0;
+        out[3 + r] = U2D_R(0);
     }
 }
 
 u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gravity[3],
-                                const double *q, const double *qd, const double *qdd,
-                                const u2d_fext *fext, double *dtau_dq, double *dtau_dv,
-                                double *M)
+                                const u2d_real *q, const u2d_real *qd, const u2d_real *qdd,
+                                const u2d_fext *fext, u2d_real *dtau_dq, u2d_real *dtau_dv,
+                                u2d_real *M)
 {
     const int nb = m->nbody, nv = m->nv;
     const int has_fext = u2d_gather_fext(m, w, fext);
-    const double a0[6] = {0, 0, 0, -gravity[0], -gravity[1], -gravity[2]};
+    const u2d_real o = U2D_R(0);
+    const u2d_real a0[6] = {o, o, o, U2D_R(-gravity[0]), U2D_R(-gravity[1]), U2D_R(-gravity[2])};
     u2d_status st = u2d_world_motion(m, w, a0, q, qd, qdd);
     if (st != U2D_OK) return st;
-    for (size_t k = 0; k < (size_t)nv * (size_t)nv; k++) dtau_dq[k] = dtau_dv[k] = M[k] = 0.0;
+    for (size_t k = 0; k < (size_t)nv * (size_t)nv; k++) dtau_dq[k] = dtau_dv[k] = M[k] = U2D_R(0);
 
     for (int i = 1; i < nb; i++) {
-        const double *vp = &w->ov[6 * m->parent[i]], *ap = &w->oa[6 * m->parent[i]];
-        const double *v = &w->ov[6 * i], *a = &w->oa[6 * i];
+        const u2d_real *vp = &w->ov[6 * m->parent[i]], *ap = &w->oa[6 * m->parent[i]];
+        const u2d_real *v = &w->ov[6 * i], *a = &w->oa[6 * i];
         for (int k = 0; k < m->jnv[i]; k++) {
             const int c = m->vadr[i] + k;
-            const double *s = &w->S0[6 * c];
-            double *dV = &w->dV[6 * c], *dA = &w->dA[6 * c], *dAv = &w->dAv[6 * c], t[6];
+            const u2d_real *s = &w->S0[6 * c];
+            u2d_real *dV = &w->dV[6 * c], *dA = &w->dA[6 * c], *dAv = &w->dAv[6 * c], t[6];
             u2d_crossm(vp, s, dV);
             u2d_crossm(ap, s, dA);
             u2d_crossm(vp, dV, t);
@@ -109,40 +115,40 @@ u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gr
             u2d_crossm(v, s, dAv);
             for (int r = 0; r < 6; r++) dAv[r] += dV[r];
         }
-        double h[6], t[6], *f = &w->oF[6 * i];
+        u2d_real h[6], t[6], *f = &w->oF[6 * i];
         u2d_inertia_mul(&w->IC[i], v, h);
         u2d_inertia_mul(&w->IC[i], a, f);
         u2d_crossf(v, h, t);
         for (int r = 0; r < 6; r++) f[r] += t[r];
         velocity_jacobian(&w->IC[i], v, &w->oB[12 * i]);
-        if (has_fext) memcpy(&w->oFx[6 * i], &w->fext[6 * i], 6 * sizeof(double));
-        else memset(&w->oFx[6 * i], 0, 6 * sizeof(double));
+        if (has_fext) u2d_copy(&w->oFx[6 * i], &w->fext[6 * i], 6);
+        else u2d_zero(&w->oFx[6 * i], 6);
     }
 
     for (int i = nb - 1; i > 0; i--) {
         const int p = m->parent[i];
         const u2d_inertia *I = &w->IC[i];
-        const double *B = &w->oB[12 * i], *F = &w->oF[6 * i], *Fx = &w->oFx[6 * i];
+        const u2d_real *B = &w->oB[12 * i], *F = &w->oF[6 * i], *Fx = &w->oFx[6 * i];
         for (int k = 0; k < m->jnv[i]; k++) {
             const int c = m->vadr[i] + k;
-            const double *s = &w->S0[6 * c];
-            double Is[6], Bs[6], BTs[6], Gq[6], Gv[6], t[6];
+            const u2d_real *s = &w->S0[6 * c];
+            u2d_real Is[6], Bs[6], BTs[6], Gq[6], Gv[6], t[6];
             u2d_inertia_mul(I, s, Is);
             b_mul(B, s, Bs);
             b_mul_T(B, s, BTs);
             /* row c: the columns of joint i and of every joint above it */
-            double *Rq = dtau_dq + (size_t)c * nv, *Rv = dtau_dv + (size_t)c * nv;
-            double *Rm = M + (size_t)c * nv;
+            u2d_real *Rq = dtau_dq + (size_t)c * nv, *Rv = dtau_dv + (size_t)c * nv;
+            u2d_real *Rm = M + (size_t)c * nv;
             for (int b = i; b > 0; b = m->parent[b])
                 for (int l = 0; l < m->jnv[b]; l++) {
                     const int col = m->vadr[b] + l;
-                    const double *sc = &w->S0[6 * col];
-                    Rq[col] = dot6(Is, &w->dA[6 * col]) + u2d_dot3(BTs, &w->dV[6 * col]);
-                    Rv[col] = dot6(Is, &w->dAv[6 * col]) + u2d_dot3(BTs, sc);
-                    Rm[col] = dot6(Is, sc);
+                    const u2d_real *sc = &w->S0[6 * col];
+                    Rq[col] = pair6(Is, &w->dA[6 * col]) + u2d_dot3(BTs, &w->dV[6 * col]);
+                    Rv[col] = pair6(Is, &w->dAv[6 * col]) + u2d_dot3(BTs, sc);
+                    Rm[col] = pair6(Is, sc);
                     if (has_fext) {
                         u2d_crossf(sc, Fx, t);
-                        Rq[col] += dot6(s, t);
+                        Rq[col] += pair6(s, t);
                     }
                 }
             /* column c: the rows of every joint above i */
@@ -158,9 +164,9 @@ u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gr
             for (int b = p; b > 0; b = m->parent[b])
                 for (int l = 0; l < m->jnv[b]; l++) {
                     const int row = m->vadr[b] + l;
-                    const double *sr = &w->S0[6 * row];
-                    dtau_dq[(size_t)row * nv + c] = dot6(sr, Gq);
-                    dtau_dv[(size_t)row * nv + c] = dot6(sr, Gv);
+                    const u2d_real *sr = &w->S0[6 * row];
+                    dtau_dq[(size_t)row * nv + c] = pair6(sr, Gq);
+                    dtau_dv[(size_t)row * nv + c] = pair6(sr, Gv);
                     M[(size_t)row * nv + c] = Rm[row];
                 }
         }
@@ -178,15 +184,15 @@ u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gr
 
 /* M = L^T D L in place (RBDA Table 6.3): D on the diagonal, L (unit lower triangular)
  * below it, both only where the column is an ancestor coordinate lambda^k(row). */
-static int ltdl(int n, const int *lambda, double *M)
+static int ltdl(int n, const int *lambda, u2d_real *M)
 {
     for (int k = n - 1; k >= 0; k--) {
-        double *Mk = M + (size_t)k * n;
-        const double d = Mk[k];
-        if (!(d > 0.0)) return -1;
+        u2d_real *Mk = M + (size_t)k * n;
+        const u2d_real d = Mk[k];
+        if (U2D_ANY((d <= 0.0) | (d != d))) return -1;      /* not positive, or NaN */
         for (int i = lambda[k]; i >= 0; i = lambda[i]) {
-            const double a = Mk[i] / d;
-            double *Mi = M + (size_t)i * n;
+            const u2d_real a = Mk[i] / d;
+            u2d_real *Mi = M + (size_t)i * n;
             for (int j = i; j >= 0; j = lambda[j]) Mi[j] -= a * Mk[j];
             Mk[i] = a;
         }
@@ -198,18 +204,18 @@ static int ltdl(int n, const int *lambda, double *M)
  * whole rows at a time, L^T z = x from the leaves up, z / D, then L x = z from the root
  * down. Minv starts as the identity, so while going up its row i is nonzero only in the
  * columns of the subtree of i, i .. end[i] - 1 (preorder). */
-static void ltdl_solve(int n, const int *lambda, const int *end, const double *LD, double *X1,
-                       double *X2, double *Minv)
+static void ltdl_solve(int n, const int *lambda, const int *end, const u2d_real *LD, u2d_real *X1,
+                       u2d_real *X2, u2d_real *Minv)
 {
-    for (size_t k = 0; k < (size_t)n * n; k++) Minv[k] = 0.0;
-    for (int i = 0; i < n; i++) Minv[(size_t)i * n + i] = 1.0;
+    for (size_t k = 0; k < (size_t)n * n; k++) Minv[k] = U2D_R(0);
+    for (int i = 0; i < n; i++) Minv[(size_t)i * n + i] = U2D_R(1);
     for (int i = n - 1; i >= 0; i--) {
-        const double *ai = X1 + (size_t)i * n, *bi = X2 + (size_t)i * n;
-        const double *ci = Minv + (size_t)i * n;
+        const u2d_real *ai = X1 + (size_t)i * n, *bi = X2 + (size_t)i * n;
+        const u2d_real *ci = Minv + (size_t)i * n;
         for (int j = lambda[i]; j >= 0; j = lambda[j]) {
-            const double l = LD[(size_t)i * n + j];
-            double *aj = X1 + (size_t)j * n, *bj = X2 + (size_t)j * n;
-            double *cj = Minv + (size_t)j * n;
+            const u2d_real l = LD[(size_t)i * n + j];
+            u2d_real *aj = X1 + (size_t)j * n, *bj = X2 + (size_t)j * n;
+            u2d_real *cj = Minv + (size_t)j * n;
             for (int c = 0; c < n; c++) {
                 aj[c] -= l * ai[c];
                 bj[c] -= l * bi[c];
@@ -218,8 +224,8 @@ static void ltdl_solve(int n, const int *lambda, const int *end, const double *L
         }
     }
     for (int i = 0; i < n; i++) {
-        const double d = 1.0 / LD[(size_t)i * n + i];
-        double *ai = X1 + (size_t)i * n, *bi = X2 + (size_t)i * n, *ci = Minv + (size_t)i * n;
+        const u2d_real d = 1.0 / LD[(size_t)i * n + i];
+        u2d_real *ai = X1 + (size_t)i * n, *bi = X2 + (size_t)i * n, *ci = Minv + (size_t)i * n;
         for (int c = 0; c < n; c++) {
             ai[c] *= d;
             bi[c] *= d;
@@ -227,11 +233,11 @@ static void ltdl_solve(int n, const int *lambda, const int *end, const double *L
         }
     }
     for (int i = 0; i < n; i++) {
-        double *ai = X1 + (size_t)i * n, *bi = X2 + (size_t)i * n, *ci = Minv + (size_t)i * n;
+        u2d_real *ai = X1 + (size_t)i * n, *bi = X2 + (size_t)i * n, *ci = Minv + (size_t)i * n;
         for (int j = lambda[i]; j >= 0; j = lambda[j]) {
-            const double l = LD[(size_t)i * n + j];
-            const double *aj = X1 + (size_t)j * n, *bj = X2 + (size_t)j * n;
-            const double *cj = Minv + (size_t)j * n;
+            const u2d_real l = LD[(size_t)i * n + j];
+            const u2d_real *aj = X1 + (size_t)j * n, *bj = X2 + (size_t)j * n;
+            const u2d_real *cj = Minv + (size_t)j * n;
             for (int c = 0; c < n; c++) {
                 ai[c] -= l * aj[c];
                 bi[c] -= l * bj[c];
@@ -242,9 +248,9 @@ static void ltdl_solve(int n, const int *lambda, const int *end, const double *L
 }
 
 u2d_status u2d_aba_derivatives(const u2d_model *m, u2d_work *w, const double gravity[3],
-                               const double *q, const double *qd, const double *tau,
-                               const u2d_fext *fext, double *dqdd_dq, double *dqdd_dv,
-                               double *Minv)
+                               const u2d_real *q, const u2d_real *qd, const u2d_real *tau,
+                               const u2d_fext *fext, u2d_real *dqdd_dq, u2d_real *dqdd_dv,
+                               u2d_real *Minv)
 {
     const int nv = m->nv;
     const size_t nn = (size_t)nv * (size_t)nv;
@@ -253,7 +259,7 @@ u2d_status u2d_aba_derivatives(const u2d_model *m, u2d_work *w, const double gra
     st = u2d_rnea_derivatives(m, w, gravity, q, qd, w->qdd, fext, dqdd_dq, dqdd_dv, Minv);
     if (st != U2D_OK) return st;
     if (nv == 0) return U2D_OK;
-    memcpy(w->L, Minv, nn * sizeof(double));
+    u2d_copy(w->L, Minv, (int)nn);
     if (ltdl(nv, w->lambda, w->L) != 0) return U2D_ERR_SINGULAR;
     ltdl_solve(nv, w->lambda, w->subend, w->L, dqdd_dq, dqdd_dv, Minv);
     for (size_t k = 0; k < nn; k++) {

@@ -37,6 +37,9 @@ typedef unsigned long long u2d_ilane __attribute__((vector_size(8 * U2D_LANES), 
 #define u2d_place_bodies U2D_CAT(u2d_place_bodies, U2D_ISA)
 #define u2d_link_poses U2D_CAT(u2d_link_poses, U2D_ISA)
 #define u2d_simd_run U2D_CAT(u2d_simd_run, U2D_ISA)
+#define u2d_world_motion U2D_CAT(u2d_world_motion, U2D_ISA)
+#define u2d_rnea_derivatives U2D_CAT(u2d_rnea_derivatives, U2D_ISA)
+#define u2d_aba_derivatives U2D_CAT(u2d_aba_derivatives, U2D_ISA)
 
 #include <stdlib.h>
 #include "model/u2d_joint.c"
@@ -45,6 +48,8 @@ typedef unsigned long long u2d_ilane __attribute__((vector_size(8 * U2D_LANES), 
 #include "algo/u2d_crba.c"
 #include "algo/u2d_aba.c"
 #include "algo/u2d_place.c"
+#include "algo/u2d_world.c"
+#include "algo/u2d_derivatives.c"
 #include "model/u2d_work.c"
 #include "batch/u2d_simd.h"
 
@@ -178,11 +183,50 @@ static size_t run_fk(const u2d_model *m, const u2d_batch_args *a, size_t begin, 
     return s - begin;
 }
 
+/* The derivatives of RNEA (q, v, a -> dtau_dq, dtau_dv, M) or of ABA (q, v, tau ->
+ * dqdd_dq, dqdd_dv, Minv): three (nv, nv) outputs per sample. */
+static size_t run_deriv(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
+                        size_t begin, size_t end)
+{
+    const size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nn = nv * nv;
+    const size_t nw = 6 * (size_t)a->nfext;
+    u2d_model lm;
+    u2d_real *lbuf = lane_model(m, &lm);
+    u2d_work *w = lbuf ? u2d_work_new(&lm) : NULL;
+    u2d_real *x = malloc((nq + 2 * nv + 3 * nn + nw) * sizeof *x);
+    size_t s = begin;
+    if (w && x) {
+        u2d_real *q = x, *qd = q + nq, *in2 = qd + nv, *d0 = in2 + nv, *d1 = d0 + nn,
+                 *d2 = d1 + nn, *wr = d2 + nn;
+        u2d_fext f = {a->nfext, a->fext_body, wr};
+        const u2d_fext *fext = a->nfext > 0 ? &f : NULL;
+        for (; s + U2D_LANES <= end; s += U2D_LANES) {
+            gather(a->in[0], nq, s, q);
+            gather(a->in[1], nv, s, qd);
+            gather(a->in[2], nv, s, in2);
+            if (fext) gather_wrenches(a, s, wr);
+            u2d_status st = algo == U2D_ALGO_RNEA_DERIV
+                ? u2d_rnea_derivatives(&lm, w, a->gravity, q, qd, in2, fext, d0, d1, d2)
+                : u2d_aba_derivatives(&lm, w, a->gravity, q, qd, in2, fext, d0, d1, d2);
+            if (st != U2D_OK) break;
+            scatter(d0, nn, s, a->out[0]);
+            scatter(d1, nn, s, a->out[1]);
+            scatter(d2, nn, s, a->out[2]);
+        }
+    }
+    free(x);
+    u2d_work_free(w);
+    free(lbuf);
+    return s - begin;
+}
+
 size_t u2d_simd_run(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a, size_t begin,
                     size_t end)
 {
     if (end - begin < U2D_LANES) return 0;
     if (algo == U2D_ALGO_FK) return run_fk(m, a, begin, end);
+    if (algo == U2D_ALGO_RNEA_DERIV || algo == U2D_ALGO_ABA_DERIV)
+        return run_deriv(m, algo, a, begin, end);
     if (algo != U2D_ALGO_RNEA && algo != U2D_ALGO_NLE && algo != U2D_ALGO_GRAVITY
         && algo != U2D_ALGO_CRBA && algo != U2D_ALGO_ABA)
         return 0;

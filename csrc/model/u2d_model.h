@@ -303,16 +303,16 @@ u2d_status u2d_coriolis(const u2d_model *m, u2d_work *w, const double *q, const 
  * row-major: dtau_dq (q moves in the tangent space: q (+) dq, as u2d_integrate), dtau_dv,
  * and M = dtau/dqdd. External wrenches are fixed in the world. Planar joints: ARGUMENT. */
 u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gravity[3],
-                                const double *q, const double *qd, const double *qdd,
-                                const u2d_fext *fext, double *dtau_dq, double *dtau_dv,
-                                double *M);
+                                const u2d_real *q, const u2d_real *qd, const u2d_real *qdd,
+                                const u2d_fext *fext, u2d_real *dtau_dq, u2d_real *dtau_dv,
+                                u2d_real *M);
 
 /* Partial derivatives of forward dynamics qdd = ABA(q, qd, tau, fext): dqdd_dq, dqdd_dv
  * and Minv = dqdd/dtau (nv x nv each), as -M^-1 dtau/d(q, qd) at qdd. */
 u2d_status u2d_aba_derivatives(const u2d_model *m, u2d_work *w, const double gravity[3],
-                               const double *q, const double *qd, const double *tau,
-                               const u2d_fext *fext, double *dqdd_dq, double *dqdd_dv,
-                               double *Minv);
+                               const u2d_real *q, const u2d_real *qd, const u2d_real *tau,
+                               const u2d_fext *fext, u2d_real *dqdd_dq, u2d_real *dqdd_dv,
+                               u2d_real *Minv);
 
 /* ---- centroidal dynamics (u2d_centroidal.c) -------------------------------- */
 
@@ -380,9 +380,9 @@ void u2d_jacobian(const u2d_model *m, const u2d_work *w, int link, const double 
  * columns S0 (world, at O), body velocities ov and accelerations oa (starting from a0 at
  * the world; qdd may be NULL for velocities only) and each body's inertia in world
  * coordinates in w->IC. Planar joints (whose columns move with their own coordinates)
- * give U2D_ERR_ARGUMENT. */
-u2d_status u2d_world_motion(const u2d_model *m, u2d_work *w, const double a0[6],
-                            const double *q, const double *qd, const double *qdd);
+ * give U2D_ERR_ARGUMENT. Over u2d_real (u2d_world.c): the SIMD units use it too. */
+u2d_status u2d_world_motion(const u2d_model *m, u2d_work *w, const u2d_real a0[6],
+                            const u2d_real *q, const u2d_real *qd, const u2d_real *qdd);
 
 /* ---- frames (u2d_frames.c) ---------------------------------------------------- */
 

@@ -241,6 +241,46 @@ static PyArrayObject *new_output(const u2d_model *m, const char *shape, int sing
     return (PyArrayObject *)PyArray_SimpleNew(nd, dims, NPY_DOUBLE);
 }
 
+/* The caller's array obj as output k (out=): a new reference, after checking that it is
+ * exactly what new_output would have made (float64, C-contiguous, aligned, native byte
+ * order, writeable, that shape), so the core may write it as its own. */
+static PyArrayObject *given_output(const u2d_model *m, const char *shape, int single,
+                                   npy_intp n, PyObject *obj, int k, size_t *per_sample)
+{
+    npy_intp dims[4];
+    int nd = 0;
+    size_t size = 1;
+    char want[96] = "", *w = want;
+    if (!single) dims[nd++] = n;
+    for (const char *c = shape; *c; c++) {
+        dims[nd] = shape_size(m, *c);
+        size *= (size_t)dims[nd++];
+    }
+    for (int d = 0; d < nd; d++)
+        w += snprintf(w, (size_t)(want + sizeof want - w), d ? ", %ld" : "%ld", (long)dims[d]);
+    *per_sample = size;
+    PyArrayObject *a = (PyArrayObject *)obj;
+    int ok = PyArray_Check(obj) && PyArray_TYPE(a) == NPY_DOUBLE && PyArray_ISCARRAY(a) &&
+             PyArray_ISNOTSWAPPED(a) && PyArray_NDIM(a) == nd;
+    for (int d = 0; ok && d < nd; d++) ok = PyArray_DIM(a, d) == dims[d];
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError, "out[%d]: expected a writeable C-contiguous float64 "
+                     "array of shape (%s%s); allocate it with numpy.empty((%s%s))", k, want,
+                     nd == 1 ? "," : "", want, nd == 1 ? "," : "");
+        return NULL;
+    }
+    Py_INCREF(obj);
+    return a;
+}
+
+/* Whether the bytes of a and b overlap (a conservative may-share-memory test). */
+static int overlaps(PyArrayObject *a, PyArrayObject *b)
+{
+    if (!a || !b || PyArray_NBYTES(a) == 0 || PyArray_NBYTES(b) == 0) return 0;
+    const char *a0 = PyArray_DATA(a), *b0 = PyArray_DATA(b);
+    return a0 < b0 + PyArray_NBYTES(b) && b0 < a0 + PyArray_NBYTES(a);
+}
+
 /* Wrenches for the core: bodies (K,) and wrenches (N or 1, K, 6); None for none. */
 static int convert_fext(const u2d_model *m, PyObject *body_obj, PyObject *wrench_obj, size_t n,
                         PyArrayObject **fb, PyArrayObject **fw, int *nfext, int *shared)
@@ -270,10 +310,11 @@ static int convert_fext(const u2d_model *m, PyObject *body_obj, PyObject *wrench
     return 0;
 }
 
-/* compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt[, reference]) */
+/* compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt[, reference[, out]])
+ * out: None, or a tuple of the algorithm's output arrays to fill (and return) */
 static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs < 8 || nargs > 9 || !PyTuple_Check(args[1])) {
+    if (nargs < 8 || nargs > 10 || !PyTuple_Check(args[1])) {
         PyErr_SetString(PyExc_TypeError, "compute(algo, inputs, fext_body, fext_wrench, "
                         "threads, link, point, dt)");
         return NULL;
@@ -314,10 +355,27 @@ static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssiz
         ba.fext_body = PyArray_DATA(fb);
         ba.fext_wrench = PyArray_DATA(fw);
     }
+    PyObject *given = nargs > 9 && args[9] != Py_None ? args[9] : NULL;
+    if (given && (!PyTuple_Check(given) || PyTuple_GET_SIZE(given) != spec->nout)) {
+        PyErr_Format(PyExc_TypeError, "out: expected a tuple of %d arrays", spec->nout);
+        goto done;
+    }
     for (int k = 0; k < spec->nout; k++) {
-        out[k] = new_output(m, spec->out_shape[k], single, (npy_intp)n, &ba.out_size[k]);
+        out[k] = given ? given_output(m, spec->out_shape[k], single, (npy_intp)n,
+                                      PyTuple_GET_ITEM(given, k), k, &ba.out_size[k])
+                       : new_output(m, spec->out_shape[k], single, (npy_intp)n, &ba.out_size[k]);
         if (!out[k]) goto done;
         ba.out[k] = PyArray_DATA(out[k]);
+    }
+    for (int k = 0; given && k < spec->nout; k++) {  /* the core reads inputs while writing */
+        int clash = overlaps(out[k], fw);
+        for (int j = 0; j < 3; j++)
+            clash |= overlaps(out[k], in[j]) || (j < k && overlaps(out[k], out[j]));
+        if (clash) {
+            PyErr_Format(PyExc_ValueError, "out[%d] shares memory with an input or another "
+                         "output: pass separate arrays", k);
+            goto done;
+        }
     }
     if (args[6] != Py_None &&
         !PyArg_ParseTuple(args[6], "ddd", &ba.point[0], &ba.point[1], &ba.point[2]))
@@ -870,7 +928,8 @@ static PyMethodDef Model_methods[] = {
     {"osim", (PyCFunction)Model_osim, METH_NOARGS,
      "None for a URDF; OpenSim names, coordinates, markers and gravity"},
     {"compute", (PyCFunction)(void (*)(void))Model_compute, METH_FASTCALL,
-     "compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt)"},
+     "compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt[, reference[, "
+     "out]])"},
     {"simulate", (PyCFunction)(void (*)(void))Model_simulate, METH_FASTCALL,
      "simulate(q0, v0, tau, tau_half_steps, dt, method, fext_body, fext_wrench) -> (qs, vs)"},
     {"ik", (PyCFunction)(void (*)(void))Model_ik, METH_FASTCALL,

@@ -1,4 +1,5 @@
-/* bits.c: a hash of the exact result bits of RNEA, CRBA, ABA and forward kinematics over 16
+/* bits.c: a hash of the exact result bits of RNEA, CRBA, ABA, forward kinematics and the
+ * RNEA and ABA derivatives (with an external wrench) over 16
  * fixed samples, to compare builds: x86-64 scalar vs AVX2 vs AVX-512, or x86-64 vs aarch64
  * under QEMU (tests/c/README.md). The core rounds identically everywhere (no contraction, our
  * own sine and cosine, IEEE square roots), so every line must match; the inputs are made
@@ -56,7 +57,10 @@ int main(int argc, char **argv)
     double *q = malloc(sizeof(double) * N * nq), *v = malloc(sizeof(double) * N * nv);
     double *a = malloc(sizeof(double) * N * nv);
     double *out0 = calloc(N * (nv * nv + 3 * nl), sizeof(double));   /* hashed even on failure */
-    double *out1 = calloc(N * 9 * nl, sizeof(double));
+    double *out1 = calloc(N * (9 * nl + nv * nv), sizeof(double));
+    double *out2 = calloc(N * nv * nv, sizeof(double));
+    const double wrench[6] = {3.0, -1.5, 20.0, 0.4, -0.2, 0.1};   /* on the last body */
+    const int wbody = m->nbody - 1;
     for (size_t i = 0; i < N * nq; i++) q[i] = wave(i, 37);
     for (size_t i = 0; i < N * nv; i++) {
         v[i] = wave(i, 21);
@@ -75,7 +79,8 @@ int main(int argc, char **argv)
 
     static const struct { const char *name; u2d_algo algo; } algos[] = {
         {"rnea", U2D_ALGO_RNEA}, {"crba", U2D_ALGO_CRBA}, {"aba", U2D_ALGO_ABA},
-        {"fk", U2D_ALGO_FK}};
+        {"fk", U2D_ALGO_FK}, {"rnea_deriv", U2D_ALGO_RNEA_DERIV},
+        {"aba_deriv", U2D_ALGO_ABA_DERIV}};
     for (size_t k = 0; k < sizeof algos / sizeof algos[0]; k++) {
         const u2d_algo al = algos[k].algo;
         u2d_batch_args ar;
@@ -86,15 +91,29 @@ int main(int argc, char **argv)
         ar.out[0] = out0;
         ar.out_size[0] = al == U2D_ALGO_CRBA ? nv * nv : al == U2D_ALGO_FK ? 3 * nl : nv;
         if (al == U2D_ALGO_FK) { ar.out[1] = out1; ar.out_size[1] = 9 * nl; }
+        const int deriv = al == U2D_ALGO_RNEA_DERIV || al == U2D_ALGO_ABA_DERIV;
+        if (deriv) {
+            ar.out_size[0] = ar.out_size[1] = ar.out_size[2] = nv * nv;
+            ar.out[1] = out1;
+            ar.out[2] = out2;
+            ar.nfext = 1;
+            ar.fext_shared = 1;
+            ar.fext_body = &wbody;
+            ar.fext_wrench = wrench;
+        }
         ar.gravity[2] = -9.81;
         size_t bad;
         u2d_status st = u2d_batch(m, al, N, 1, &ar, NULL, &bad);
         h = fnv1a(out0, sizeof(double) * N * ar.out_size[0], 14695981039346656037ull);
         if (al == U2D_ALGO_FK) h = fnv1a(out1, sizeof(double) * N * 9 * nl, h);
+        if (deriv) {
+            h = fnv1a(out1, sizeof(double) * N * nv * nv, h);
+            h = fnv1a(out2, sizeof(double) * N * nv * nv, h);
+        }
         printf("%s status %d bits %016llx\n", algos[k].name, (int)st, (unsigned long long)h);
     }
     u2d_model_free(m);
     u2d_urdf_free(u);
-    free(text); free(q); free(v); free(a); free(out0); free(out1);
+    free(text); free(q); free(v); free(a); free(out0); free(out1); free(out2);
     return 0;
 }

@@ -877,7 +877,8 @@ static void check_batches(const u2d_model *m, uint64_t *r, size_t n)
                 memset(out2, 0xff, sizeof(double) * n * w2);
                 size_t done = u2d_simd_run_lanes8(m, (u2d_algo)k, &in, 0, n);
                 const int vector = k == U2D_ALGO_RNEA || k == U2D_ALGO_NLE || k == U2D_ALGO_GRAVITY
-                                || k == U2D_ALGO_CRBA || k == U2D_ALGO_ABA || k == U2D_ALGO_FK;
+                                || k == U2D_ALGO_CRBA || k == U2D_ALGO_ABA || k == U2D_ALGO_FK
+                                || k == U2D_ALGO_RNEA_DERIV || k == U2D_ALGO_ABA_DERIV;
                 CHECK(done == (vector ? n / 8 * 8 : 0), "%s lanes8: %zu of %zu samples done",
                       Al->name, done, n);
                 CHECK(memcmp(ref0, out0, sizeof(double) * done * w0) == 0 &&

@@ -1,8 +1,17 @@
 """C99 output: one header and one source file, libm only, no allocation, no loops over
-the tree (it is unrolled), plain arrays in every signature."""
+the tree (it is unrolled), plain arrays in every signature.
+
+Beside each one-sample function, a batched one (``<prefix>_<kind>_batch``) runs the same
+unrolled text over n samples with the samples as the inner (contiguous) dimension:
+``q[k][s]`` is coordinate k of sample s. Its loop body is straight-line arithmetic, so a C
+compiler vectorizes it across samples (``-O3 -fno-math-errno``, and ``-march=native`` or
+``-mavx2`` for wide vectors): the sines and cosines, which libm computes one number at a
+time, are taken first for a chunk of samples, in a loop of their own."""
 from .common import banner, identifier, joint_table, macro_names
 from .emit import Comment, Let, Out
-from .expr import Printer
+from .expr import Input, Op, Printer, leaves
+
+CHUNK = 64      # samples per pass of the batched functions (their sine tables live on the stack)
 
 
 class CPrinter(Printer):
@@ -21,6 +30,14 @@ class CPrinter(Printer):
 
     def input(self, leaf):
         return self.rename.get(leaf.array, leaf.array) + "".join(f"[{i}]" for i in leaf.index)
+
+
+class BatchPrinter(CPrinter):
+    """Inputs of the batched functions: sample s of each entry."""
+
+    def input(self, leaf):
+        shared = leaf.array == "g"              # gravity: one for every sample
+        return super().input(leaf) + ("" if shared else "[s]")
 
 
 def _dims(shape, P):
@@ -64,6 +81,68 @@ def _signature(fn, prefix, P, T):
     return f"void {prefix}_{fn.kind}({', '.join(params)})"
 
 
+BATCHED = ("rnea", "crba", "aba", "fk")     # jtf needs f_ext: one-sample functions only
+
+
+def _batch_signature(fn, prefix, P, T):
+    params = ["size_t n"]
+    params += [f"const {T} {n}[3]" if n == "g" else f"const {T} {n}[restrict {_dims(s, P)[1:]}[n]"
+               for n, s in fn.inputs]
+    params += [f"{T} {n}[restrict {_dims(s, P)[1:]}[n]" for n, s in fn.outputs]
+    return f"void {prefix}_{fn.kind}_batch({', '.join(params)})"
+
+
+def _hoisted(fn):
+    """The Lets computing sin/cos of an input entry (declared once): their names."""
+    count = {}
+    for st in fn.body:
+        if isinstance(st, Let):
+            count[st.name] = count.get(st.name, 0) + 1
+    out = set()
+    for st in fn.body:
+        if (isinstance(st, Let) and st.declare and count[st.name] == 1
+                and isinstance(st.expr, Op) and st.expr.kind in ("sin", "cos")
+                and all(isinstance(x, Input) for x in leaves(st.expr, set()))):
+            out.add(st.name)
+    return out
+
+
+def _batch_body(fn, prefix, P, T):
+    """The batched function: chunks of CHUNK samples; the sines and cosines of a chunk
+    first (libm), then the unrolled arithmetic, which vectorizes across samples."""
+    printer = BatchPrinter(T)
+    trig = _hoisted(fn)
+    lines = [f"{_batch_signature(fn, prefix, P, T)}", "{"]
+    if fn.zero_outputs:
+        for n, s in fn.outputs:
+            size = " * ".join(f"{P}_{d}" if d[0] == "N" else d for d in s.split(","))
+            lines.append(f"    for (size_t k = 0; k < (size_t){size} * n; k++) "
+                         f"(&{n}[0][0][0])[k] = 0;")
+    lines += [f"    for (size_t s0 = 0; s0 < n; s0 += {P}_CHUNK) {{",
+              f"        const size_t m = n - s0 < {P}_CHUNK ? n - s0 : {P}_CHUNK;"]
+    if trig:
+        lines.append(f"        {T} " + ", ".join(f"{t}_[{P}_CHUNK]" for t in sorted(trig)) + ";")
+        lines += ["        for (size_t j = 0; j < m; j++) {", "            const size_t s = s0 + j;"]
+        for st in fn.body:
+            if isinstance(st, Let) and st.name in trig:
+                lines.append(f"            {st.name}_[j] = {printer.expr(st.expr)};")
+        lines.append("        }")
+    lines += ["        for (size_t j = 0; j < m; j++) {", "            const size_t s = s0 + j;"]
+    for st in fn.body:
+        if isinstance(st, Comment):
+            lines.append(f"            /* {st.text} */")
+        elif isinstance(st, Let) and st.name in trig:
+            lines.append(f"            const {T} {st.name} = {st.name}_[j];")
+        elif isinstance(st, Let):
+            decl = f"{T} " if st.declare else ""
+            lines.append(f"            {decl}{st.name} = {printer.expr(st.expr)};")
+        elif isinstance(st, Out):
+            idx = "".join(f"[{i}]" for i in st.index)
+            lines.append(f"            {st.array}{idx}[s] = {printer.expr(st.expr)};")
+    lines += ["        }", "    }", "}", ""]
+    return lines
+
+
 def render(model, functions, name, scalar):
     prefix = identifier(name)
     P = prefix.upper()
@@ -84,6 +163,15 @@ def render(model, functions, name, scalar):
     h.append("")
     for fn in functions:
         h += [f"/* {_DOC[fn.kind]} */", _signature(fn, prefix, P, T) + ";", ""]
+    batched = [fn for fn in functions if fn.kind in BATCHED]
+    if batched:
+        h += ["/* Batched: the same over n samples, samples innermost (q[k][s] is coordinate k",
+              " * of sample s; every array is (its one-sample shape) x n, C order), without",
+              " * external wrenches; gravity g (3) is shared. Written to vectorize across samples: compile with -O3",
+              " * -fno-math-errno (and -march=native). Arrays must not overlap (restrict). */",
+              "#include <stddef.h>",
+              f"#define {P}_CHUNK {CHUNK}   /* samples per pass (sine tables on the stack) */"]
+        h += [_batch_signature(fn, prefix, P, T) + ";" for fn in batched] + [""]
     h += [f"#endif /* {P}_H */", ""]
 
     c = head + ["#include <math.h>", "#include <stddef.h>", f'#include "{prefix}.h"', ""]
@@ -119,4 +207,7 @@ def render(model, functions, name, scalar):
                   f"        for (int k = 0; k < {P}_NV; k++) tau[k] -= e[k];",
                   "    }"]
         c += ["}", ""]
+    for fn in batched:
+        c += [f"/* {_DOC[fn.kind].splitlines()[0]} Batched (see {prefix}.h). */"]
+        c += _batch_body(fn, prefix, P, T)
     return {f"{prefix}.h": "\n".join(h), f"{prefix}.c": "\n".join(c)}
