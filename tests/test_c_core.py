@@ -22,6 +22,9 @@ REPO = HERE.parent
 CDIR = HERE / "c"
 REGRESSIONS = sorted(p for p in (CDIR / "regressions").glob("*") if p.is_file())
 BUNDLED = sorted(str(p) for p in (REPO / "urdf2dyn" / "data").glob("*.urdf"))
+# two published OpenSim models (custom joints, SimmSpline-coupled knees) through the same checks
+OSIM = [str(REPO / "tests" / "data" / "opensim_models" / "Models" / name)
+        for name in ("gait10dof18musc.osim", "Rajagopal2016.osim")]
 # example-robot-data robots the driver also runs (those the Pinocchio tests use)
 ERD = ["ur_description/urdf/ur5_robot.urdf", "panda_description/urdf/panda.urdf",
        "talos_data/robots/talos_reduced.urdf", "solo_description/robots/solo12.urdf"]
@@ -127,7 +130,8 @@ def _tail(text, n=60):
 def test_driver_asan_ubsan(asan_driver):
     """Every algorithm of the core on generated, bundled and real robots, the numerical
     invariants, and the malformed documents: no sanitizer report, no leak, no failure."""
-    proc, out = _run([str(asan_driver), "--strict", *BUNDLED, *_erd_paths()], 600, SAN_ENV)
+    proc, out = _run([str(asan_driver), "--strict", *BUNDLED, *OSIM, *_erd_paths()], 600,
+                     SAN_ENV)
     assert proc.returncode == 0, f"driver-asan exit status {proc.returncode}:\n{_tail(out)}"
     assert re.search(r"\b0 failures: OK", out), _tail(out)
     assert "ERROR: AddressSanitizer" not in out and "runtime error:" not in out, _tail(out)

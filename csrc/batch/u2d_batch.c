@@ -386,7 +386,7 @@ u2d_status u2d_batch_ik(const u2d_model *m, const u2d_ik_problem *p, size_t nfra
     if (nt > nframe / U2D_MIN_FRAMES_PER_THREAD) nt = nframe / U2D_MIN_FRAMES_PER_THREAD;
     if (nt < 1) nt = 1;
     ik_segment *seg = calloc(nt, sizeof *seg);
-    pthread_t *tid = calloc(nt, sizeof *tid);
+    u2d_thread *tid = calloc(nt, sizeof *tid);
     char *started = calloc(nt, 1);
     if (!seg || !tid || !started) {
         free(seg);
@@ -399,10 +399,10 @@ u2d_status u2d_batch_ik(const u2d_model *m, const u2d_ik_problem *p, size_t nfra
                               nframe * t / nt, nframe * (t + 1) / nt, 0, U2D_OK};
     /* as u2d_batch: segment 0 on the calling thread, one that cannot start runs here too */
     for (size_t t = 1; t < nt; t++)
-        started[t] = pthread_create(&tid[t], NULL, run_ik_segment, &seg[t]) == 0;
+        started[t] = u2d_thread_start(&tid[t], run_ik_segment, &seg[t]) == 0;
     run_ik_segment(&seg[0]);
     for (size_t t = 1; t < nt; t++) {
-        if (started[t]) pthread_join(tid[t], NULL);
+        if (started[t]) u2d_thread_join(tid[t]);
         else run_ik_segment(&seg[t]);
     }
     for (size_t t = 0; t < nt && st == U2D_OK; t++)

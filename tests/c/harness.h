@@ -263,6 +263,9 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "frame_jacobian", "frame_jacobian_dot", "frame_velocity", "accelerations",
     "frame_acceleration", "kinematics_path", "on_path",
     "ik_work_new", "ik_work_free", "ik_check", "ik_frame", "ik_solve", "batch_ik",
+    "is_osim", "osim_parse",  /* h_load: an .osim model takes the same checks as a URDF */
+    "simm_spline_fit",        /* the .osim reader fits every SimmSpline it reads */
+    "function_eval",          /* jcalc on custom joints: every algorithm on an .osim model */
 };
 
 /* The SIMD paths (csrc/batch/u2d_simd.h), the portable one first; the driver runs the batch
