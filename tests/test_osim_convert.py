@@ -149,12 +149,13 @@ def test_cli_torques_takes_an_osim_model(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["export-osim", "MODEL", "-o", "OUT"], "read from an OpenSim file already"),
+    (["export-osim", "MODEL", "-o", "OUT.osim"], "read from an OpenSim file already"),
     (["codegen", "MODEL", "--lang", "c", "-o", "OUT"], "unsupported joint type 'custom'"),
 ])
 def test_commands_that_cannot_take_an_osim_model_say_so(argv, message, tmp_path, capsys):
     argv = [os.path.join(DATA, "gait10dof18musc.osim") if a == "MODEL" else
-            str(tmp_path / "out") if a == "OUT" else a for a in argv]
+            str(tmp_path / "out") if a == "OUT" else
+            str(tmp_path / "out.osim") if a == "OUT.osim" else a for a in argv]
     if argv[0] == "export-osim":
         pytest.importorskip("opensim")
     assert main(argv) == 1

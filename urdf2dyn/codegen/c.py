@@ -112,7 +112,8 @@ def _batch_body(fn, prefix, P, T):
     first (libm), then the unrolled arithmetic, which vectorizes across samples."""
     printer = BatchPrinter(T)
     trig = _hoisted(fn)
-    lines = [f"{_batch_signature(fn, prefix, P, T)}", "{"]
+    lines = [f"{_batch_signature(fn, prefix, P, T)}", "{",
+             "    " + " ".join(f"(void){n};" for n, _ in fn.inputs)]   # a model may not use all
     if fn.zero_outputs:
         for n, s in fn.outputs:
             size = " * ".join(f"{P}_{d}" if d[0] == "N" else d for d in s.split(","))
