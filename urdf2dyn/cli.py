@@ -68,6 +68,7 @@ def cmd_torques(args):
                    filter_loads=args.filter_loads == "yes", derivatives=args.derivatives,
                    max_gap=args.max_gap, strict=args.strict,
                    processing=args.processing or "urdf2dyn", time_range=args.time_range)
+    options.update(_marker_options(args, jobs))
     if not multi:
         path, grf = jobs[0]
         results = [inverse_dynamics_trial(model, path, grf, **options)]
@@ -85,6 +86,31 @@ def cmd_torques(args):
     return 0
 
 
+def _marker_options(args, jobs):
+    """Options of trials recorded as markers (C3D, .trc): the lab-to-model rotation."""
+    from .biomech.pipeline import MARKER_EXTENSIONS
+    markers = [p for p, _ in jobs if os.fspath(p).lower().endswith(MARKER_EXTENSIONS)]
+    if args.rotate and not markers:
+        raise ValueError("--rotate turns a marker recording (C3D, .trc) into the model's frame; "
+                         "the motions given are coordinate files: drop --rotate")
+    if markers and len(markers) != len(jobs):
+        raise ValueError("give either marker recordings (.c3d, .trc) or coordinate files, not "
+                         f"both in one run (markers: {markers[0]})")
+    return {"rotation": args.rotate} if markers else {}
+
+
+def _ik_summary(res, out):
+    """Inverse kinematics' marker errors of a trial from markers, as OpenSim's IK tool
+    reports them."""
+    e = res.ik_errors
+    if e is None or not len(e["rms"]) or np.all(np.isnan(e["max"])):
+        return
+    k = int(np.nanargmax(e["max"]))
+    print(f"inverse kinematics: marker error RMS {1e3 * np.nanmean(e['rms']):.2f} mm on "
+          f"average (worst frame {1e3 * np.nanmax(e['rms']):.2f} mm), max "
+          f"{1e3 * e['max'][k]:.2f} mm ({e['worst'][k]} at t = {res.t[k]:g} s)", file=out)
+
+
 def _torques_setup(args):
     """--setup: OpenSim's inverse-dynamics tool from its setup file (the library's
     inverse_dynamics_setup), the torques written where the setup says unless -o."""
@@ -96,7 +122,7 @@ def _torques_setup(args):
                          "pass the setup's files to urdf2dyn torques ROBOT MOTION instead")
     for flag, given in (("--grf", args.grf), ("--external-loads", args.external_loads),
                         ("--filter", args.filter is not None), ("--mapping", args.mapping),
-                        ("--degrees", args.degrees)):
+                        ("--degrees", args.degrees), ("--rotate", args.rotate)):
         if given:
             raise ValueError(f"{flag} and --setup: the setup file gives the loads, cutoff and "
                              f"columns; drop {flag} (or edit the setup)")
@@ -258,6 +284,7 @@ def _summary(model, args, res, written, notes):
     if rec.get("loads"):
         kind = "external loads" if args.external_loads else "ground reactions"
         print(f"{kind}: {rec['loads']}", file=out)
+    _ik_summary(res, out)
     for w in written:
         print(f"written: {w}", file=out)
     if gait.is_human(model) and not args.verbose:
@@ -331,6 +358,7 @@ def _multi_summary(model, args, results, outputs, notes):
             s = r.residuals.summary()
             resid = f"  {s['force_rms']:8.2f} {s['moment_rms']:8.2f}"
         print(f"{name:<32} {len(r.t):>8}  {cols}{resid}", file=out)
+        _ik_summary(r, out)
         for w in written:
             print(f"    written: {w}", file=out)
 
@@ -508,6 +536,52 @@ def _convert_model(args):
           f"--gravity {g}")
     return 0
 
+# ============================================================================== ik
+
+def cmd_ik(args):
+    from .biomech.ik import run_setup
+    from .markers import read_markers
+    model = markers = None
+    if args.model:
+        model = load(_model_path(args.model))
+    if args.markers:
+        if model is None:
+            raise ValueError("--markers needs --model (the model the marker file's links "
+                             "belong to)")
+        markers = read_markers(args.markers, model)
+    result = run_setup(args.setup, output=args.output, model=model, markers=markers,
+                       threads=args.threads, strict=args.strict)
+    s, n = result.solution, len(result.motion.time)
+    out = args.output if args.output is not None else "the setup's output_motion_file"
+    worst = max(range(n), key=lambda k: np.nan_to_num(s.max[k], nan=-1.0)) if n else 0
+    print(f"{args.setup}: {n} frames, {len(s.marker_names)} markers fitted, "
+          f"{result.motion.q.shape[1]} coordinates -> {out}")
+    if n:
+        print(f"marker error: RMS {1e3 * np.nanmean(s.rms):.2f} mm on average, max "
+              f"{1e3 * np.nanmax(s.max):.2f} mm ({s.worst[worst]} at t = "
+              f"{result.motion.time[worst]:g} s)")
+    return 0
+
+
+def _add_ik_parser(sub):
+    k = sub.add_parser("ik", help="inverse kinematics: run an OpenSim Setup_IK.xml",
+                       description="Fit the model's markers to a marker file frame by frame "
+                       "(OpenSim's IK: marker weights, coordinate tasks, locked coordinates, "
+                       "clamped ranges, missing markers skipped) as the setup file says, and "
+                       "write its output motion (.mot, degrees) and marker errors.")
+    k.add_argument("--setup", required=True, help="OpenSim IK setup file (Setup_IK.xml)")
+    k.add_argument("-o", "--output", help=".mot to write (default: the setup's "
+                                          "output_motion_file)")
+    k.add_argument("--model", help="a URDF to use instead of the setup's model_file (e.g. the "
+                                   "one an .osim was exported from)")
+    k.add_argument("--markers", help="model markers for --model: CSV name, link, x, y, z "
+                                     "(m, link frame)")
+    k.add_argument("--threads", type=int, default=1,
+                   help="segments of the trial solved in parallel (default 1: every frame "
+                        "warm-started from the previous one, as OpenSim)")
+    k.add_argument("--strict", action="store_true", help="warnings are errors")
+    k.set_defaults(func=cmd_ik)
+
 
 # ============================================================================== parser
 
@@ -584,6 +658,10 @@ def build_parser():
                    help="with --filter, also filter the loads at the same cutoff (yes, default: "
                         "Kristianslund et al. 2012) or the coordinates only (no: as OpenSim's "
                         "inverse-dynamics tool)")
+    p.add_argument("--rotate", metavar="AXIS:DEG[,AXIS:DEG]",
+                   help="for C3D/.trc trials: rotation from the lab frame to the model frame, "
+                        "about the lab's axes in order, e.g. x:-90 for a z-up lab and a y-up "
+                        "OpenSim model (default: the lab frame)")
     p.add_argument("--max-gap", type=int, default=DEFAULT_MAX_GAP, metavar="N",
                    help="fill runs of up to N missing samples (NaN or empty cells) by cubic "
                         f"interpolation, with a warning; longer gaps stop the trial (default "
@@ -734,6 +812,8 @@ def build_parser():
                    help="treat every warning (missing markers, plates left out, a joint "
                         "frozen in the URDF, ...) as an error")
     v.set_defaults(func=cmd_convert)
+
+    _add_ik_parser(sub)
     return parser
 
 

@@ -237,7 +237,11 @@ class Model:
                 f"nv={self.nv}, {len(self.link_names)} links, {base}>")
 
     def __reduce__(self):
-        return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity)))
+        # what is set on a model after loading travels with it (markers, and what an .osim
+        # says about its coordinates: default_q, locked_coordinates, clamped_ranges)
+        extra = {k: v for k, v in self.__dict__.items()
+                 if k in ("markers", "default_q", "locked_coordinates", "clamped_ranges")}
+        return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity)), extra)
 
     def structure(self):
         """The compiled tree the algorithms run on, as a :class:`Structure` of NumPy arrays:
@@ -499,6 +503,12 @@ class Model:
             raise ValueError(f"{fn}: reference must be 'local', 'world' or "
                              f"'local_world_aligned', got {reference!r}")
         return self._link_index[link], point, ref
+
+    def inverse_kinematics(self, targets, markers=None, **options):
+        """The coordinates whose markers best fit measured ones, frame by frame (OpenSim's
+        IK, in the core): see urdf2dyn.markers.inverse_kinematics for the options."""
+        from .markers import inverse_kinematics
+        return inverse_kinematics(self, targets, markers=markers, **options)
 
     def link_velocities(self, q: ArrayLike, v: ArrayLike) -> NDArray[np.float64]:
         """(..., L, 6): linear velocity of each link origin and angular velocity, in

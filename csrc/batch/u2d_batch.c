@@ -335,3 +335,82 @@ u2d_status u2d_batch(const u2d_model *m, u2d_algo algo, size_t n, int nthreads,
     free(started);
     return status;
 }
+
+/* ---- inverse kinematics: segments of a trial ------------------------------ */
+
+/* A segment needs this many frames before a thread pays off (a frame costs tens of
+ * microseconds; a cold start costs a few frames' iterations). */
+#define U2D_MIN_FRAMES_PER_THREAD 32
+
+typedef struct {
+    const u2d_model *m;
+    const u2d_ik_problem *p;
+    const double *target, *task_value, *q0;
+    double *q, *err;
+    u2d_ik_report *report;
+    size_t begin, end, bad;
+    u2d_status status;
+} ik_segment;
+
+static void *run_ik_segment(void *arg)
+{
+    ik_segment *g = arg;
+    const size_t nk = (size_t)g->p->nmarker, nt = (size_t)g->p->ntask, nq = (size_t)g->m->nq;
+    u2d_work *w = u2d_work_new(g->m);
+    u2d_ik_work *iw = u2d_ik_work_new(g->m, g->p->nmarker);
+    g->status = U2D_ERR_NOMEM;
+    g->bad = g->begin;
+    if (w && iw) {
+        size_t bad = 0;
+        g->status = u2d_ik_solve(g->m, w, iw, g->p, g->end - g->begin,
+                                 g->target + 3 * nk * g->begin, g->task_value + nt * g->begin,
+                                 g->q0, g->q + nq * g->begin, g->err + nk * g->begin,
+                                 g->report + g->begin, &bad);
+        g->bad = g->begin + bad;
+    }
+    u2d_ik_work_free(iw);
+    u2d_work_free(w);
+    return NULL;
+}
+
+u2d_status u2d_batch_ik(const u2d_model *m, const u2d_ik_problem *p, size_t nframe,
+                        int nthreads, const double *target, const double *task_value,
+                        const double *q0, double *q, double *err, u2d_ik_report *report,
+                        size_t *bad)
+{
+    *bad = 0;
+    u2d_status st = u2d_ik_check(m, p);
+    if (st != U2D_OK) return st;
+    size_t nt = nthreads > 1 ? (size_t)nthreads : 1;
+    if (nt > nframe / U2D_MIN_FRAMES_PER_THREAD) nt = nframe / U2D_MIN_FRAMES_PER_THREAD;
+    if (nt < 1) nt = 1;
+    ik_segment *seg = calloc(nt, sizeof *seg);
+    pthread_t *tid = calloc(nt, sizeof *tid);
+    char *started = calloc(nt, 1);
+    if (!seg || !tid || !started) {
+        free(seg);
+        free(tid);
+        free(started);
+        return U2D_ERR_NOMEM;
+    }
+    for (size_t t = 0; t < nt; t++)
+        seg[t] = (ik_segment){m, p, target, task_value, q0, q, err, report,
+                              nframe * t / nt, nframe * (t + 1) / nt, 0, U2D_OK};
+    /* as u2d_batch: segment 0 on the calling thread, one that cannot start runs here too */
+    for (size_t t = 1; t < nt; t++)
+        started[t] = pthread_create(&tid[t], NULL, run_ik_segment, &seg[t]) == 0;
+    run_ik_segment(&seg[0]);
+    for (size_t t = 1; t < nt; t++) {
+        if (started[t]) pthread_join(tid[t], NULL);
+        else run_ik_segment(&seg[t]);
+    }
+    for (size_t t = 0; t < nt && st == U2D_OK; t++)
+        if (seg[t].status != U2D_OK) {
+            st = seg[t].status;
+            *bad = seg[t].bad;
+        }
+    free(seg);
+    free(tid);
+    free(started);
+    return st;
+}

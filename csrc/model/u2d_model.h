@@ -446,4 +446,56 @@ u2d_status u2d_simulate(const u2d_model *m, u2d_work *w, const double gravity[3]
                         const int *fext_body, const double *fext_wrench, int fext_shared,
                         double *qs, double *vs, size_t *bad_step);
 
+/* ---- inverse kinematics (u2d_ik.c) ----------------------------------------- */
+
+/* A marker fit (OpenSim's IK problem): model markers (a point on a link) matched to
+ * measured positions with weights, coordinate tasks pulling a 1-DoF coordinate towards a
+ * value, locked coordinates and coordinate ranges. */
+typedef struct {
+    int nmarker;
+    const int *link;            /* (nmarker)   link each model marker rides on          */
+    const double *pos;          /* (nmarker,3) its position in the link frame           */
+    const double *weight;       /* (nmarker)   >= 0; 0: reported, not fitted            */
+    int ntask;
+    const int *task_v;          /* (ntask)     velocity index of the task's coordinate  */
+    const int *qadr_task;       /* (ntask)     and its q index (1-DoF joints)           */
+    const double *task_weight;  /* (ntask)     >= 0                                     */
+    const int *locked;          /* (nv) or NULL: non-zero keeps the starting value      */
+    const double *lower, *upper;/* (nv) or NULL: ranges of 1-DoF coordinates, +-inf none */
+    double tolerance;           /* a frame ends when no step moves a coordinate more    */
+    int max_iter;               /* Levenberg-Marquardt iterations per frame at most     */
+} u2d_ik_problem;
+
+/* Per frame, as OpenSim's IK tool reports it, over the markers fitted (weight > 0). */
+typedef struct {
+    double squared;             /* sum of squared errors of those present, m^2         */
+    double rms, max;            /* m: sqrt(squared / markers fitted, missing ones
+                                   included, as OpenSim), the largest; NaN if none is present */
+    int worst;                  /* the marker at max, -1 if none                       */
+    int iterations;
+} u2d_ik_report;
+
+typedef struct u2d_ik_work_s u2d_ik_work;   /* IK's own workspace, beside a u2d_work   */
+u2d_ik_work *u2d_ik_work_new(const u2d_model *m, int nmarker);
+void u2d_ik_work_free(u2d_ik_work *iw);
+
+/* Whether the problem's indices and weights fit the model (U2D_ERR_ARGUMENT if not). */
+u2d_status u2d_ik_check(const u2d_model *m, const u2d_ik_problem *p);
+
+/* One frame: target (nmarker,3) in world coordinates, NaN for a missing marker;
+ * task_value (ntask); q (nq) the start in, the fit out; err (nmarker) each marker's
+ * distance (NaN when missing). */
+u2d_status u2d_ik_frame(const u2d_model *m, u2d_work *w, u2d_ik_work *iw,
+                        const u2d_ik_problem *p, const double *target,
+                        const double *task_value, double *q, double *err,
+                        u2d_ik_report *report);
+
+/* Frames [0, nframe) in order, frame 0 started at q0 and each next one at the previous
+ * fit: target (nframe,nmarker,3), task_value (nframe,ntask), q (nframe,nq),
+ * err (nframe,nmarker), report (nframe). On failure *bad is the frame. */
+u2d_status u2d_ik_solve(const u2d_model *m, u2d_work *w, u2d_ik_work *iw,
+                        const u2d_ik_problem *p, size_t nframe, const double *target,
+                        const double *task_value, const double *q0, double *q, double *err,
+                        u2d_ik_report *report, size_t *bad);
+
 #endif

@@ -745,6 +745,125 @@ static PyObject *Model_axis_values(ModelObject *self, PyObject *arg)
     return list;
 }
 
+/* ---- inverse kinematics ---------------------------------------------------- */
+
+/* obj as a C-contiguous array of type `type` holding exactly `size` elements, or NULL with
+ * an exception naming the argument (the Python layer gives the shapes; this guards the
+ * core against any other caller). */
+static PyArrayObject *exact_array(PyObject *obj, const char *arg, int type, npy_intp size)
+{
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROM_OTF(obj, type, NPY_ARRAY_IN_ARRAY |
+                                                         NPY_ARRAY_FORCECAST);
+    if (a && PyArray_SIZE(a) != size) {
+        PyErr_Format(PyExc_ValueError, "ik: %s: expected %zd values, got %zd", arg,
+                     (Py_ssize_t)size, (Py_ssize_t)PyArray_SIZE(a));
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* ik(link, pos, weight, task_v, task_q, task_weight, locked, lower, upper, target,
+ *    task_value, q0, tolerance, max_iter, threads) -> (q, err, report)
+ * link (k,) pos (k,3) weight (k,); task_* (t,); locked, lower, upper (nv,);
+ * target (N,k,3); task_value (N,t); q0 (nq,). q (N,nq), err (N,k), report (N,5):
+ * squared error, RMS, max, worst marker (-1: none), iterations. */
+static PyObject *Model_ik(ModelObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 15) {
+        PyErr_SetString(PyExc_TypeError, "ik(link, pos, weight, task_v, task_q, task_weight, "
+                        "locked, lower, upper, target, task_value, q0, tolerance, max_iter, "
+                        "threads)");
+        return NULL;
+    }
+    const u2d_model *m = self->model;
+    double tol = PyFloat_AsDouble(args[12]);
+    long max_iter = PyLong_AsLong(args[13]), threads = PyLong_AsLong(args[14]);
+    if (PyErr_Occurred()) return NULL;
+    PyArrayObject *a[12] = {NULL}, *q = NULL, *err = NULL, *rep = NULL;
+    PyObject *result = NULL;
+    u2d_ik_report *report = NULL;
+    PyArrayObject *t0 = (PyArrayObject *)PyArray_FROM_OTF(args[9], NPY_DOUBLE,
+                                                          NPY_ARRAY_IN_ARRAY);
+    if (!t0) return NULL;
+    if (PyArray_NDIM(t0) != 3 || PyArray_DIM(t0, 2) != 3) {
+        PyErr_SetString(PyExc_ValueError, "ik: target: expected shape (N, markers, 3)");
+        Py_DECREF(t0);
+        return NULL;
+    }
+    npy_intp n = PyArray_DIM(t0, 0), k = PyArray_DIM(t0, 1);
+    Py_DECREF(t0);
+    PyObject *tv = PyArray_FROM_OTF(args[10], NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
+    if (!tv) return NULL;
+    npy_intp t = PyArray_NDIM((PyArrayObject *)tv) == 2 ? PyArray_DIM((PyArrayObject *)tv, 1)
+                                                        : -1;
+    Py_DECREF(tv);
+    if (t < 0) {
+        PyErr_SetString(PyExc_ValueError, "ik: task_value: expected shape (N, tasks)");
+        return NULL;
+    }
+    static const char *names[12] = {"link", "pos", "weight", "task_v", "task_q", "task_weight",
+                                    "locked", "lower", "upper", "target", "task_value", "q0"};
+    const int types[12] = {NPY_INT, NPY_DOUBLE, NPY_DOUBLE, NPY_INT, NPY_INT, NPY_DOUBLE,
+                           NPY_INT, NPY_DOUBLE, NPY_DOUBLE, NPY_DOUBLE, NPY_DOUBLE, NPY_DOUBLE};
+    const npy_intp sizes[12] = {k, 3 * k, k, t, t, t, m->nv, m->nv, m->nv, 3 * k * n, t * n,
+                                m->nq};
+    for (int i = 0; i < 12; i++)
+        if (!(a[i] = exact_array(args[i], names[i], types[i], sizes[i]))) goto done;
+    if (k > INT_MAX || t > INT_MAX || max_iter < 1 || max_iter > INT_MAX || !(tol > 0)) {
+        PyErr_SetString(PyExc_ValueError, "ik: too many markers or tasks, or max_iter < 1, "
+                        "or tolerance <= 0");
+        goto done;
+    }
+    npy_intp dq[2] = {n, m->nq}, de[2] = {n, k}, dr[2] = {n, 5};
+    if (!(q = (PyArrayObject *)PyArray_SimpleNew(2, dq, NPY_DOUBLE)) ||
+        !(err = (PyArrayObject *)PyArray_SimpleNew(2, de, NPY_DOUBLE)) ||
+        !(rep = (PyArrayObject *)PyArray_SimpleNew(2, dr, NPY_DOUBLE)) ||
+        !(report = PyMem_RawCalloc((size_t)n + 1, sizeof *report))) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    u2d_ik_problem p = {
+        (int)k, PyArray_DATA(a[0]), PyArray_DATA(a[1]), PyArray_DATA(a[2]),
+        (int)t, PyArray_DATA(a[3]), PyArray_DATA(a[4]), PyArray_DATA(a[5]),
+        PyArray_DATA(a[6]), PyArray_DATA(a[7]), PyArray_DATA(a[8]), tol, (int)max_iter,
+    };
+    size_t bad = 0;
+    u2d_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = u2d_batch_ik(m, &p, (size_t)n, threads > 64 ? 64 : (int)threads, PyArray_DATA(a[9]),
+                      PyArray_DATA(a[10]), PyArray_DATA(a[11]), PyArray_DATA(q),
+                      PyArray_DATA(err), report, &bad);
+    Py_END_ALLOW_THREADS
+    if (st == U2D_ERR_ARGUMENT) {
+        PyErr_SetString(PyExc_ValueError, "ik: a marker's link or a task's coordinate is out "
+                        "of range, or a weight is negative or not finite");
+        goto done;
+    }
+    if (st != U2D_OK) {
+        PyObject *type, *value, *tb;
+        raise_status(self, st, bad, PyArray_DATA(q), "q");
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_Format(type, "ik: frame %zu: %S", bad, value);
+        Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+        goto done;
+    }
+    double *r = PyArray_DATA(rep);
+    for (npy_intp s = 0; s < n; s++) {
+        r[5 * s] = report[s].squared;
+        r[5 * s + 1] = report[s].rms;
+        r[5 * s + 2] = report[s].max;
+        r[5 * s + 3] = report[s].worst;
+        r[5 * s + 4] = report[s].iterations;
+    }
+    result = PyTuple_Pack(3, q, err, rep);
+done:
+    for (int i = 0; i < 12; i++) Py_XDECREF(a[i]);
+    Py_XDECREF(q); Py_XDECREF(err); Py_XDECREF(rep);
+    PyMem_RawFree(report);
+    return result;
+}
+
 static PyMethodDef Model_methods[] = {
     {"axis_values", (PyCFunction)Model_axis_values, METH_O,
      "the custom joints' six axis values at q"},
@@ -754,6 +873,9 @@ static PyMethodDef Model_methods[] = {
      "compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt)"},
     {"simulate", (PyCFunction)(void (*)(void))Model_simulate, METH_FASTCALL,
      "simulate(q0, v0, tau, tau_half_steps, dt, method, fext_body, fext_wrench) -> (qs, vs)"},
+    {"ik", (PyCFunction)(void (*)(void))Model_ik, METH_FASTCALL,
+     "ik(link, pos, weight, task_v, task_q, task_weight, locked, lower, upper, target, "
+     "task_value, q0, tolerance, max_iter, threads) -> (q, err, report)"},
     {"joints", (PyCFunction)Model_joints, METH_NOARGS, "movable joints, in q order"},
     {"links", (PyCFunction)Model_links, METH_NOARGS, "(name, body) per URDF link"},
     {"structure", (PyCFunction)Model_structure, METH_NOARGS,

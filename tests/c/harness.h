@@ -262,6 +262,7 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "inertial_parameters", "world_motion",
     "frame_jacobian", "frame_jacobian_dot", "frame_velocity", "accelerations",
     "frame_acceleration", "kinematics_path", "on_path",
+    "ik_work_new", "ik_work_free", "ik_check", "ik_frame", "ik_solve", "batch_ik",
 };
 
 /* The SIMD paths (csrc/batch/u2d_simd.h), the portable one first; the driver runs the batch
@@ -570,6 +571,78 @@ static void h_eval_simulate(const u2d_model *m, const h_state *s, const h_state 
     u2d_work_free(w);
 }
 
+/* Inverse kinematics: markers on random links placed from the nice q (exact targets, one
+ * missing), the fit from the hostile q; then hostile targets, weights, bounds and a bad
+ * link. Statuses stay in the contract, frames in range, a nice fit finite. */
+static void h_eval_ik(const u2d_model *m, const h_state *s, const h_state *hostile,
+                      h_values *vs)
+{
+    enum { K = 4, N = 3 };
+    size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
+    int link[K], locked[64] = {0}, task_v[1] = {0}, task_q[1] = {0};
+    double pos[3 * K], wt[K] = {1.0, 2.0, 0.5, 1.0}, tw[1] = {0.1}, tv[N] = {0.0, 0.1, 0.2};
+    double *target = malloc(sizeof(double) * 3 * K * N), *q = malloc(sizeof(double) * N * nq);
+    double *err = malloc(sizeof(double) * K * N), *lo = malloc(sizeof(double) * (nv + 1));
+    double *hi = malloc(sizeof(double) * (nv + 1)), *pl = malloc(sizeof(double) * 3 * m->nlink);
+    double *rot = malloc(sizeof(double) * 9 * m->nlink), *q0 = malloc(sizeof(double) * nq);
+    u2d_ik_report rep[N];
+    u2d_work *w = u2d_work_new(m);
+    u2d_ik_work *iw = u2d_ik_work_new(m, K);
+    if (u2d_ik_work_new(m, -1) != NULL) h_contract_failed("u2d_ik_work_new", "accepted -1");
+    if (!target || !q || !err || !lo || !hi || !pl || !rot || !q0 || !w || !iw) goto done;
+    for (int k = 0; k < K; k++) {
+        link[k] = (int)(h_rand(&vs->rng) % (uint64_t)m->nlink);
+        for (int c = 0; c < 3; c++) pos[3 * k + c] = h_unif(&vs->rng, -0.2, 0.2);
+    }
+    for (size_t c = 0; c < nv; c++) { lo[c] = -INFINITY; hi[c] = INFINITY; }
+    u2d_ik_problem p = {K, link, pos, wt, nv > 0, task_v, task_q, tw,
+                        nv <= 64 ? locked : NULL, lo, hi, 1e-10, 30};
+    if (u2d_ik_check(m, &p) != U2D_OK) h_contract_failed("u2d_ik_check", "refused a good problem");
+    memcpy(q0, hostile->x[0], sizeof(double) * nq);
+    if (u2d_place_bodies(m, w, s->x[0]) == U2D_OK) {
+        u2d_link_poses(m, w, pl, rot);
+        for (int f = 0; f < N; f++)
+            for (int k = 0; k < K; k++)
+                for (int c = 0; c < 3; c++) {
+                    const double *R = &rot[9 * link[k]];
+                    target[3 * (K * f + k) + c] = pl[3 * link[k] + c] + R[3 * c] * pos[3 * k] +
+                                                  R[3 * c + 1] * pos[3 * k + 1] +
+                                                  R[3 * c + 2] * pos[3 * k + 2];
+                }
+        target[3 * K] = NAN;                                    /* frame 1 misses marker 0 */
+        memcpy(q0, s->x[0], sizeof(double) * nq);
+        size_t bad = 0;
+        u2d_status st = u2d_ik_solve(m, w, iw, &p, N, target, tv, q0, q, err, rep, &bad);
+        if (st != U2D_OK) h_contract_failed("u2d_ik_solve", "failed from the exact pose");
+        for (size_t k = 0; k < N * nq; k++)
+            if (!isfinite(q[k])) h_contract_failed("u2d_ik_solve", "a nice fit is not finite");
+        st = u2d_batch_ik(m, &p, N, 3, target, tv, q0, q, err, rep, &bad);
+        if (st != U2D_OK) h_contract_failed("u2d_batch_ik", "failed from the exact pose");
+        memcpy(q, hostile->x[0], sizeof(double) * nq);
+        st = u2d_ik_frame(m, w, iw, &p, target, tv, q, err, rep);
+        if (st != U2D_OK && st != U2D_ERR_QUATERNION)
+            h_contract_failed("u2d_ik_frame", "unexpected status from a hostile start");
+    }
+    for (int k = 0; k < 3 * K * N; k++) target[k] = h_value(vs);
+    for (size_t c = 0; c < nv; c++) { lo[c] = h_value(vs); hi[c] = h_value(vs); }
+    size_t bad = 0;
+    u2d_status st = u2d_batch_ik(m, &p, N, 2, target, tv, q0, q, err, rep, &bad);
+    if (st != U2D_OK && st != U2D_ERR_QUATERNION)
+        h_contract_failed("u2d_batch_ik", "unexpected status on hostile targets");
+    if (st != U2D_OK && bad >= N) h_contract_failed("u2d_batch_ik", "failing frame out of range");
+    link[1] = m->nlink;
+    if (u2d_batch_ik(m, &p, N, 1, target, tv, q0, q, err, rep, &bad) != U2D_ERR_ARGUMENT)
+        h_contract_failed("u2d_batch_ik", "a link out of range was not an argument error");
+    link[1] = 0;
+    wt[2] = -1.0;
+    if (u2d_ik_check(m, &p) != U2D_ERR_ARGUMENT)
+        h_contract_failed("u2d_ik_check", "a negative weight was not an argument error");
+done:
+    free(target); free(q); free(err); free(lo); free(hi); free(pl); free(rot); free(q0);
+    u2d_ik_work_free(iw);
+    u2d_work_free(w);
+}
+
 static void h_eval_model(const u2d_model *m, h_values *vs)
 {
     size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
@@ -620,6 +693,7 @@ static void h_eval_model(const u2d_model *m, h_values *vs)
         }
     }
     h_eval_simulate(m, &nice, &bad);
+    h_eval_ik(m, &nice, &bad, vs);
     double *out = malloc(sizeof(double) * (nv + 1));
     if (out) {                                  /* dexp^-1 on nice and hostile twists */
         u2d_dexpinv(m, v, a, out);

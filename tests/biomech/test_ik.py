@@ -1,0 +1,430 @@
+"""Inverse kinematics (issue 20, item 3): the core's marker fit against closed forms and
+against OpenSim 4.6's IK tool.
+
+* robot2r (the thesis' planar arm): exact markers give back the exact angles; locked
+  coordinates, ranges, coordinate tasks and missing markers each checked where the answer is
+  known in closed form.
+* OpenSim as the oracle: the arm7 URDF exported to .osim with markers added by OpenSim's API,
+  a trajectory from OpenSim's forward kinematics plus 2 mm noise written by OpenSim's
+  TRCFileAdapter (with gaps), a setup written by OpenSim's InverseKinematicsTool (marker
+  weights, a locked coordinate, a clamped range, a coordinate task); OpenSim's tool and
+  ``urdf2dyn ik --setup`` run the same setup: coordinates within 0.1 deg RMS and 0.5 deg max,
+  marker RMS no worse than OpenSim's by 0.1 mm in any frame.
+* The published cases (opensim-models) wait for load("*.osim").
+* Property-based: the setup reader, the marker-file reader and the solver on arbitrary input.
+"""
+import math
+import os
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import urdf2dyn
+from urdf2dyn import cli
+from urdf2dyn.biomech import ik
+from urdf2dyn.biomech.formats import read_opensim
+from urdf2dyn.biomech.formats.ik_setup import IKSetupError, read_ik_setup
+from urdf2dyn.bundled import data_path
+from urdf2dyn.markers import Marker, read_markers
+from urdf2dyn.warn import Urdf2dynWarning
+
+import ik_oracle
+
+FUZZ = settings(max_examples=40, derandomize=True, deadline=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+# ---------------------------------------------------------------- robot2r: closed forms
+
+L1 = 2.0                        # robot2r.urdf: joint2 at x = 2 on link1
+TIP = Marker("tip", "link2", (2.0, 0.0, 0.0))
+MID = Marker("mid", "link1", (1.0, 0.1, 0.0))
+
+
+def planar(q):
+    """robot2r's markers in closed form: tip and mid, (N, 2, 3)."""
+    q1, q2 = q[:, 0], q[:, 1]
+    z = np.zeros_like(q1)
+    tip = np.stack([L1 * np.cos(q1) + 2 * np.cos(q1 + q2),
+                    L1 * np.sin(q1) + 2 * np.sin(q1 + q2), z], -1)
+    mid = np.stack([np.cos(q1) - 0.1 * np.sin(q1), np.sin(q1) + 0.1 * np.cos(q1), z], -1)
+    return np.stack([tip, mid], 1)
+
+
+@pytest.fixture(scope="module")
+def r2():
+    return urdf2dyn.load(data_path("robot2r.urdf"))
+
+
+def arm_motion(n=120):
+    s = np.linspace(0, 1, n)
+    return np.column_stack([-1 + 2 * s, 0.5 + 0.8 * np.sin(3 * s)])
+
+
+def test_exact_markers_give_exact_angles(r2):
+    q = arm_motion()
+    sol = r2.inverse_kinematics(planar(q), markers=[TIP, MID], q0=q[0] + 0.2, threads=1)
+    assert np.abs(sol.q - q).max() < 1e-10
+    assert sol.rms.max() < 1e-10 and sol.max.max() < 1e-10
+    assert sol.marker_names == ["tip", "mid"]
+    assert sol.iterations.max() < 20
+
+
+def test_segments_on_threads_equal_one_thread(r2):
+    q = arm_motion(400)
+    one = r2.inverse_kinematics(planar(q), markers=[TIP, MID], q0=q[0], threads=1)
+    four = r2.inverse_kinematics(planar(q), markers=[TIP, MID], q0=q[0], threads=4)
+    assert np.abs(one.q - four.q).max() < 1e-9
+
+
+def test_missing_marker_is_skipped_in_its_frames(r2):
+    q = arm_motion(40)
+    x = planar(q)
+    x[10:20, 0] = np.nan                    # the tip hidden: q2 unseen there
+    sol = r2.inverse_kinematics(x, markers=[TIP, MID], q0=q[0], threads=1)
+    seen = np.r_[0:10, 20:40]
+    assert np.abs(sol.q[seen] - q[seen]).max() < 1e-9
+    assert np.abs(sol.q[10:20, 0] - q[10:20, 0]).max() < 1e-9   # mid still fixes q1
+    assert np.allclose(sol.q[10:20, 1], sol.q[9, 1])            # q2 stays where it was
+    assert np.isnan(sol.marker_error[10:20, 0]).all()
+    assert np.isfinite(sol.rms[10:20]).all() and set(sol.worst[10:20]) == {"mid"}
+
+
+def test_locked_coordinate_keeps_its_value(r2):
+    q = arm_motion(30)
+    q[:, 1] = 0.3
+    x = planar(q)
+    sol = r2.inverse_kinematics(x, markers=[TIP, MID], locked={"joint2": 0.3},
+                                q0=[0.0, -1.0], threads=1)
+    assert np.all(sol.q[:, 1] == 0.3)
+    assert np.abs(sol.q[:, 0] - q[:, 0]).max() < 1e-9
+
+
+def test_range_holds_the_fit_at_its_bound(r2):
+    q = np.array([[0.5, 0.0], [-0.5, 0.0], [0.1, 0.0]])
+    x = planar(q)[:, 1:]                    # mid only: depends on q1 alone
+    sol = r2.inverse_kinematics(x, markers=[MID], ranges={"joint1": (-0.2, 0.2)},
+                                q0=[0.0, 0.0], threads=1)
+    assert sol.q[:, 0] == pytest.approx([0.2, -0.2, 0.1], abs=1e-12)
+
+
+def test_coordinate_task_trades_off_as_opensim(r2):
+    """One marker fixing q1 exactly, a task pulling q1 elsewhere: the minimum of
+    |x(q1) - t|^2 / w_total * w + u (q1 - r)^2 found by brute force."""
+    q = np.array([[0.4, 0.0]])
+    x = planar(q)[:, 1:]
+    w, u, r = 3.0, 0.7, -0.3
+    sol = r2.inverse_kinematics(x, markers=[MID], weights={"mid": w},
+                                tasks={"joint1": (u, r)}, q0=[0.0, 0.0], threads=1)
+    grid = np.linspace(-1, 1, 200001)
+    f = (np.sum((planar(np.column_stack([grid, 0 * grid]))[:, 1] - x[0, 0]) ** 2, 1)
+         + u * (grid - r) ** 2)                 # w / w_total = 1 with one marker
+    assert sol.q[0, 0] == pytest.approx(grid[np.argmin(f)], abs=2e-5)
+
+
+def test_floating_base_fit(r2):
+    """A free-flying planar arm: the root's quaternion stays unit, the pose is recovered."""
+    m = urdf2dyn.load(data_path("robot2r.urdf"), floating_base=True)
+    rng = np.random.default_rng(1)
+    q = np.zeros((5, m.nq))
+    q[:, :3] = rng.normal(0, 0.3, (5, 3))
+    quat = rng.normal(0, 1, (5, 4))
+    q[:, 3:7] = quat / np.linalg.norm(quat, axis=1, keepdims=True)
+    q[:, 7:] = rng.uniform(-1, 1, (5, 2))
+    marks = [Marker(f"{link}{k}", link, tuple(rng.uniform(-0.5, 0.5, 3)))
+             for link in ("link1", "link2") for k in range(3)]
+    pos, rot = m.forward_kinematics(q)
+    x = np.stack([pos[:, m.link_names.index(mk.link)]
+                  + rot[:, m.link_names.index(mk.link)] @ np.array(mk.position) for mk in marks], 1)
+    for s in range(5):      # each pose from a nearby start
+        start = q[s].copy()
+        start[:3] += 0.05
+        start[7:] += 0.1
+        sol = m.inverse_kinematics(x[s], markers=marks, q0=start, threads=1)
+        assert sol.rms[0] < 1e-9
+        assert np.linalg.norm(sol.q[3:7]) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_markers_travel_with_a_pickled_model(r2):
+    import pickle
+    m = urdf2dyn.load(data_path("robot2r.urdf"))
+    m.markers = [TIP, MID]
+    m.locked_coordinates = {"joint2": 0.3}
+    back = pickle.loads(pickle.dumps(m))
+    assert back.markers == [TIP, MID] and back.locked_coordinates == {"joint2": 0.3}
+    assert pickle.loads(pickle.dumps(r2)).markers in ([], {})
+
+
+def test_bad_arguments_are_named(r2):
+    with pytest.raises(ValueError, match="targets: expected shape"):
+        r2.inverse_kinematics(np.zeros((4, 3, 3)), markers=[TIP, MID])
+    with pytest.raises(ValueError, match="link 'nolink'"):
+        r2.inverse_kinematics(np.zeros((2, 3)), markers=[TIP, Marker("x", "nolink", (0, 0, 0))])
+    with pytest.raises(ValueError, match="weights must be finite"):
+        r2.inverse_kinematics(np.zeros((2, 3)), markers=[TIP, MID], weights={"tip": -1})
+    with pytest.raises(ValueError, match="no coordinate 'knee'"):
+        r2.inverse_kinematics(np.zeros((2, 3)), markers=[TIP, MID], tasks={"knee": (1, 0)})
+    with pytest.raises(ValueError, match="no model marker named"):
+        r2.inverse_kinematics({"toe": np.zeros(3)}, markers=[TIP, MID])
+    with pytest.raises(ValueError, match="lower bound is above"):
+        r2.inverse_kinematics(np.zeros((2, 3)), markers=[TIP, MID], ranges={"joint1": (1, 0)})
+    with pytest.raises(ValueError, match="q0: expected 2 finite numbers"):
+        r2.inverse_kinematics(np.zeros((2, 3)), markers=[TIP, MID], q0=[np.nan, 0])
+    with pytest.raises(ValueError, match=r"tasks\['joint1'\]: values must be finite"):
+        r2.inverse_kinematics(np.zeros((2, 3)), markers=[TIP, MID], tasks={"joint1": (1, np.nan)})
+    with pytest.raises(ValueError, match=r"one per frame \(3\)"):
+        r2.inverse_kinematics(np.zeros((3, 2, 3)), markers=[TIP, MID],
+                              tasks={"joint1": (1, [0, 1])})
+    with pytest.raises(ValueError, match="ik: the model has no markers"):
+        ik.solve(r2, ik.MarkerData(np.zeros(1), ["a"], np.zeros((1, 1, 3))))
+
+
+# ---------------------------------------------------------------- OpenSim's IK tool
+
+@pytest.fixture(scope="module")
+def arm7_case(tmp_path_factory):
+    pytest.importorskip("opensim")
+    folder = tmp_path_factory.mktemp("ik_arm7")
+    case = ik_oracle.build_case(
+        os.fspath(folder), data_path("arm7.urdf"), nframe=60,
+        lock=("arm7_joint7", 0.3), clamp=("arm7_joint1", -0.3, 0.5),
+        task=("arm7_joint5", 1e-3, 0.2))
+    ik_oracle.run_opensim(case.setup)
+    return case
+
+
+def opensim_result(case):
+    return (read_opensim(os.path.join(case.folder, "opensim_ik.mot")),
+            ik_oracle.read_errors(os.path.join(case.folder, "case_ik_marker_errors.sto")))
+
+
+def test_equals_opensim_ik_tool(arm7_case, tmp_path):
+    model = ik_oracle.urdf_model(arm7_case)
+    res = ik.run_setup(arm7_case.setup, output=os.fspath(tmp_path / "ours.mot"), model=model,
+                       read_marker_file=ik_oracle.read_trc)
+    theirs, errors = opensim_result(arm7_case)
+    q_theirs = theirs.q[:, [theirs.names.index(n) for n in model.q_names]]
+    assert np.allclose(theirs.time, res.motion.time)
+    d = np.degrees(res.motion.q - q_theirs)
+    assert np.sqrt(np.mean(d ** 2, axis=0)).max() < 0.1
+    assert np.abs(d).max() < 0.5
+    assert np.all(res.solution.rms <= errors[:, 2] + 1e-4)
+    # the case exercises every rule: a locked coordinate, a bound reached, a gap
+    assert np.all(res.motion.q[:, 6] == 0.3)
+    assert np.isclose(res.motion.q[:, 0], 0.5).any()
+    assert np.isnan(res.solution.marker_error).any()
+    # what was written: OpenSim's .mot (degrees) and its marker-error report
+    mot = read_opensim(tmp_path / "ours.mot", model=model)
+    assert mot.meta["in_degrees"] and np.allclose(mot.q, res.motion.q, atol=1e-12)
+    ours_err = ik_oracle.read_errors(os.fspath(tmp_path / "case_ik_marker_errors.sto"))
+    assert np.allclose(ours_err[:, 2], res.solution.rms)
+
+
+def test_cli_ik_setup(tmp_path_factory, tmp_path, monkeypatch, capsys):
+    """urdf2dyn ik --setup with --model URDF --markers CSV: a URDF has no default pose but
+    q = 0, so the case starts there (OpenSim starts at the .osim's default pose)."""
+    pytest.importorskip("opensim")
+    case = ik_oracle.build_case(os.fspath(tmp_path_factory.mktemp("ik_cli")),
+                                data_path("arm7.urdf"), nframe=40, from_zero=True, seed=3)
+    ik_oracle.run_opensim(case.setup)
+    monkeypatch.setattr(ik, "_read_marker_file", ik_oracle.read_trc)
+    out = tmp_path / "cli.mot"
+    status = cli.main(["ik", "--setup", case.setup, "--model", case.urdf,
+                       "--markers", case.markers_csv, "-o", os.fspath(out)])
+    printed = capsys.readouterr()
+    assert status == 0, printed.err
+    assert "40 frames" in printed.out and "marker error: RMS" in printed.out
+    theirs, errors = opensim_result(case)
+    model = urdf2dyn.load(case.urdf)
+    ours = read_opensim(out, model=model)
+    q_theirs = theirs.q[:, [theirs.names.index(n) for n in model.q_names]]
+    d = np.degrees(ours.q - q_theirs)
+    assert np.sqrt(np.mean(d ** 2, axis=0)).max() < 0.1 and np.abs(d).max() < 0.5
+    cli_err = ik_oracle.read_errors(os.fspath(tmp_path / "case_ik_marker_errors.sto"))
+    assert np.all(cli_err[:, 2] <= errors[:, 2] + 1e-4)
+
+
+def test_cli_errors_are_one_line(tmp_path, capsys):
+    bad = tmp_path / "Setup_IK.xml"
+    bad.write_text("<OpenSimDocument><Nothing/></OpenSimDocument>")
+    assert cli.main(["ik", "--setup", os.fspath(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "urdf2dyn ik: error:" in err and "InverseKinematicsTool" in err
+    assert cli.main(["ik", "--setup", os.fspath(bad), "--markers", "m.csv"]) == 1
+    assert "--markers needs --model" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- published cases
+
+DATA = os.path.join(os.path.dirname(__file__), "..", "data", "ik")
+
+
+def load_osim_or_skip(path):
+    """The .osim model with its MarkerSet as model.markers, or a skip until the .osim
+    parser (issue 20) lands in urdf2dyn.load."""
+    try:
+        model = urdf2dyn.load(path)
+    except Exception as e:          # today: an .osim is not URDF
+        pytest.skip(f"needs load('*.osim') (the .osim parser, issue 20): {str(e)[:80]}")
+    if not model.markers:
+        pytest.skip("the .osim loader does not fill model.markers from the MarkerSet yet")
+    return model
+
+
+def test_published_gait2392(tmp_path):
+    """opensim-models' Gait2392 subject01_walk1: its scaled model, markers and IK setup
+    unchanged; OpenSim's IK tool (at the setup's accuracy 1e-5 and at 1e-8) against ours."""
+    osim = pytest.importorskip("opensim")
+    import shutil
+    folder = tmp_path / "gait2392"
+    shutil.copytree(os.path.join(DATA, "gait2392"), folder)
+    setup = os.fspath(folder / "subject01_Setup_IK.xml")
+    model = load_osim_or_skip(os.fspath(folder / "subject01_simbody.osim"))
+    tight = folder / "tight_Setup_IK.xml"
+    tool = osim.InverseKinematicsTool(setup)
+    tool.set_accuracy(1e-8)
+    tool.setOutputMotionFileName("opensim_tight.mot")
+    tool.printToXML(os.fspath(tight))
+    ik_oracle.run_opensim(os.fspath(tight))
+    theirs = read_opensim(folder / "opensim_tight.mot", model=model)
+    errors = ik_oracle.read_errors(os.fspath(folder / "subject01_ik_marker_errors.sto"))
+    res = ik.run_setup(setup, output=os.fspath(folder / "ours.mot"), model=model,
+                       read_marker_file=ik_oracle.read_trc)
+    cols = [theirs.names.index(n) for n in model.q_names]
+    rot = [k for k, n in enumerate(model.q_names)       # an .osim's coordinates by motion
+           if n in model.coordinates and model.coordinates[n].motion == "rotational"]
+    assert len(rot) == 20            # 23 coordinates, 3 of them the pelvis translations
+    d = np.degrees(res.motion.q[:, rot] - theirs.q[:, cols][:, rot])
+    assert np.sqrt(np.mean(d ** 2, axis=0)).max() < 0.1 and np.abs(d).max() < 0.5
+    assert np.all(res.solution.rms <= errors[:, 2] + 1e-4)
+
+
+@pytest.mark.parametrize("folder,setup", [("Hamner", "Setup_IK.xml"),
+                                          ("Rajagopal/IK", "ik_setup_walk.xml")])
+def test_published_setups_to_come(folder, setup):
+    """Hamner's running and Rajagopal's trials: their files are not committed yet (the
+    scaled models are produced by OpenSim's Scale tool in those pipelines)."""
+    pytest.skip(f"opensim-models Pipelines/{folder}/{setup}: the scaled model and trial are "
+                "not under tests/data/ik yet; test_published_gait2392 shows the recipe")
+
+
+# ---------------------------------------------------------------- the readers, fuzzed
+
+SETUP = """<?xml version="1.0"?>
+<OpenSimDocument Version="40000"><InverseKinematicsTool name="t">
+<model_file>m.osim</model_file><marker_file>walk.trc</marker_file>
+<time_range> {t0} {t1}</time_range><accuracy>{acc}</accuracy>
+<IKTaskSet><objects>
+<IKMarkerTask name="A"><apply>{apply}</apply><weight>{w}</weight></IKMarkerTask>
+<IKCoordinateTask name="knee"><apply>true</apply><weight>5</weight>
+<value_type>{vt}</value_type><value>0.1</value></IKCoordinateTask>
+</objects></IKTaskSet><output_motion_file>out.mot</output_motion_file>
+</InverseKinematicsTool></OpenSimDocument>"""
+
+
+def test_setup_reader_reads_opensim_semantics(tmp_path):
+    p = tmp_path / "s.xml"
+    p.write_text(SETUP.format(t0=0.5, t1=2.5, acc="1e-005", apply="false", w=10,
+                              vt="manual_value"))
+    s = read_ik_setup(p)
+    assert s.model_file == os.fspath(tmp_path / "m.osim")
+    assert s.time_range == (0.5, 2.5) and s.accuracy == 1e-5
+    assert s.marker_weights() == {}                  # apply false: not fitted
+    (task,) = s.coordinate_tasks()
+    assert (task.name, task.weight, task.value_type, task.value) == ("knee", 5, "manual_value",
+                                                                      0.1)
+
+
+def test_published_setup_reads():
+    """OpenSim's own Gait2392 setup file (opensim-models, tests/data/ik)."""
+    s = read_ik_setup(os.path.join(DATA, "gait2392", "subject01_Setup_IK.xml"))
+    assert s.time_range == (0.5, 2.5) and s.constraint_weight == 20 and s.accuracy == 1e-5
+    assert s.model_file.endswith(os.path.join("gait2392", "subject01_simbody.osim"))
+    assert s.marker_weights()["R.ASIS"] == 10 and s.marker_weights()["Top.Head"] == 0.1
+    assert {t.name for t in s.coordinate_tasks()} >= {"subtalar_angle_r", "mtp_angle_l"}
+
+
+@FUZZ
+@given(t0=st.one_of(st.floats(allow_nan=True), st.text(max_size=5)),
+       t1=st.one_of(st.floats(allow_nan=True), st.text(max_size=5)),
+       acc=st.one_of(st.floats(allow_nan=True), st.text(max_size=5)),
+       apply=st.sampled_from(["true", "false", "yes", "", "1"]),
+       w=st.one_of(st.floats(allow_nan=True), st.text(max_size=5)),
+       vt=st.sampled_from(["default_value", "manual_value", "from_file", "other", ""]))
+def test_setup_reader_fuzz(tmp_path, t0, t1, acc, apply, w, vt):
+    from xml.sax.saxutils import escape
+    p = tmp_path / "s.xml"
+    p.write_text(SETUP.format(t0=escape(str(t0)), t1=escape(str(t1)), acc=escape(str(acc)),
+                              apply=apply, w=escape(str(w)), vt=vt))
+    try:
+        s = read_ik_setup(p)
+    except IKSetupError as e:
+        assert "s.xml" in str(e)
+        return
+    assert s.time_range[0] <= s.time_range[1] and s.accuracy > 0
+    assert all(0 <= t.weight < math.inf for t in s.tasks)
+
+
+@FUZZ
+@given(st.binary(max_size=300))
+def test_setup_reader_any_bytes(tmp_path, data):
+    p = tmp_path / "s.xml"
+    p.write_bytes(data)
+    with pytest.raises(IKSetupError):
+        read_ik_setup(p)
+
+
+def test_marker_file(tmp_path, r2):
+    p = tmp_path / "m.csv"
+    p.write_text("name,link,x,y,z\n# a comment\ntip, link2, 2, 0, 0\nmid,link1,1,0.1,0\n")
+    assert read_markers(p, r2) == [TIP, MID]
+    p.write_text("tip,link2,2,0\n")
+    with pytest.raises(ValueError, match="m.csv: row 1: expected 5 columns"):
+        read_markers(p)
+    p.write_text("tip,link2,2,0,zero\n")
+    with pytest.raises(ValueError, match="row 1, column z"):
+        read_markers(p)
+    p.write_text("tip,link9,2,0,0\n")
+    with pytest.raises(ValueError, match="link 'link9'"):
+        read_markers(p, r2)
+
+
+@FUZZ
+@given(st.text(max_size=200))
+def test_marker_file_fuzz(tmp_path, text):
+    p = tmp_path / "m.csv"
+    p.write_text(text, encoding="utf-8")
+    try:
+        markers = read_markers(p)
+    except ValueError as e:
+        assert "m.csv" in str(e)
+        return
+    assert all(np.isfinite(mk.position).all() for mk in markers)
+
+
+@FUZZ
+@given(x=st.lists(st.floats(allow_nan=True, allow_infinity=True, width=64), min_size=6,
+                  max_size=6),
+       q0=st.lists(st.floats(-10, 10), min_size=2, max_size=2))
+def test_solver_on_any_targets(r2, x, q0):
+    """NaN or infinite coordinates are missing markers; anything finite is fitted; never a
+    crash, the fit finite."""
+    sol = r2.inverse_kinematics(np.array(x).reshape(2, 3), markers=[TIP, MID], q0=q0,
+                                threads=1, max_iter=20)
+    assert np.isfinite(sol.q).all()
+    present = np.isfinite(np.array(x).reshape(2, 3)).all(1)
+    assert (np.isnan(sol.marker_error[0]) == ~present).all()   # inf: a marker 1e154 m away
+
+
+@FUZZ
+@given(argv=st.lists(st.sampled_from(["--setup", "--model", "--markers", "-o", "--threads",
+                                      "--strict", "x.xml", "robot2r.urdf", "0", "-3", "m.csv",
+                                      ""]), max_size=7))
+def test_cli_options_fuzz(argv, capsys):
+    """Any combination of the ik options ends in an exit status, never a traceback."""
+    try:
+        status = cli.main(["ik"] + argv)
+    except SystemExit as e:             # argparse's usage errors
+        status = e.code
+    assert status in (0, 1, 2)
+    capsys.readouterr()

@@ -1,0 +1,162 @@
+"""OpenSim's inverse-kinematics setup files (``Setup_IK.xml``, an ``InverseKinematicsTool``).
+
+:func:`read_ik_setup` returns an :class:`IKSetup`: the model and marker files, the task set
+(``IKMarkerTask`` / ``IKCoordinateTask`` with ``apply`` and ``weight``; coordinate tasks with
+``value_type`` default_value / manual_value / from_file and ``value``), ``coordinate_file``,
+``time_range``, ``output_motion_file``, ``accuracy`` and ``constraint_weight``. File names
+are resolved as OpenSim resolves them: relative to the setup file's folder.
+"""
+from __future__ import annotations
+
+import math
+import os
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+__all__ = ["IKSetup", "IKTask", "IKSetupError", "read_ik_setup"]
+
+
+class IKSetupError(ValueError):
+    """An IK setup file that cannot be run as written (names the file and element)."""
+
+
+@dataclass
+class IKTask:
+    """One entry of the IKTaskSet: a marker (``kind == "marker"``) or a coordinate task."""
+    kind: str                   # "marker" or "coordinate"
+    name: str
+    apply: bool = True
+    weight: float = 1.0
+    value_type: str = "default_value"   # coordinate tasks: default_value, manual_value, from_file
+    value: float = 0.0
+
+
+@dataclass
+class IKSetup:
+    """An InverseKinematicsTool setup, paths absolute (None when not given)."""
+    path: str
+    name: str = ""
+    model_file: str | None = None
+    marker_file: str | None = None
+    coordinate_file: str | None = None
+    output_motion_file: str | None = None
+    results_directory: str | None = None
+    time_range: tuple[float, float] = (-math.inf, math.inf)
+    accuracy: float = 1e-5
+    constraint_weight: float = math.inf
+    report_errors: bool = True
+    tasks: list[IKTask] = field(default_factory=list)
+
+    def marker_weights(self) -> dict[str, float]:
+        """{marker: weight} of the marker tasks applied (OpenSim fits only these)."""
+        return {t.name: t.weight for t in self.tasks if t.kind == "marker" and t.apply}
+
+    def coordinate_tasks(self) -> list[IKTask]:
+        """The coordinate tasks applied."""
+        return [t for t in self.tasks if t.kind == "coordinate" and t.apply]
+
+
+def _text(elem, tag):
+    e = elem.find(tag)
+    return None if e is None or e.text is None or not e.text.strip() else e.text.strip()
+
+
+def _number(text, where):
+    try:
+        x = float(text.replace("Infinity", "inf").replace("infinity", "inf"))
+    except ValueError:
+        raise IKSetupError(f"{where}: {text!r} is not a number") from None
+    if math.isnan(x):
+        raise IKSetupError(f"{where}: NaN is not allowed")
+    return x
+
+
+def _bool(text, where):
+    t = text.lower()
+    if t in ("true", "1"):
+        return True
+    if t in ("false", "0"):
+        return False
+    raise IKSetupError(f"{where}: {text!r} is not true or false")
+
+
+def read_ik_setup(path: str | os.PathLike[str]) -> IKSetup:
+    """Read an OpenSim ``Setup_IK.xml`` (an ``<InverseKinematicsTool>``).
+
+    Raises IKSetupError naming the file and element of anything that cannot be run: no
+    InverseKinematicsTool, a number that is not one, a weight below 0, a time range that is
+    not two increasing numbers, an unknown coordinate value_type.
+    """
+    where = os.fspath(path)
+    try:
+        root = ET.parse(where).getroot()
+    except ET.ParseError as e:
+        raise IKSetupError(f"{where}: not a readable XML file ({e})") from None
+    except OSError as e:
+        raise IKSetupError(f"{where}: cannot be read ({e.strerror})") from None
+    tool = root if root.tag == "InverseKinematicsTool" else root.find("InverseKinematicsTool")
+    if tool is None:
+        raise IKSetupError(f"{where}: no <InverseKinematicsTool> element: not an OpenSim IK "
+                           "setup file")
+    here = os.path.dirname(os.path.abspath(where))
+
+    def resolve(tag):
+        t = _text(tool, tag)
+        if t is None or t.lower() == "unassigned":
+            return None
+        return os.path.normpath(os.path.join(here, t))
+
+    s = IKSetup(path=where, name=tool.get("name", ""))
+    s.model_file = resolve("model_file")
+    s.marker_file = resolve("marker_file")
+    s.coordinate_file = resolve("coordinate_file")
+    s.results_directory = resolve("results_directory")
+    out = _text(tool, "output_motion_file")
+    if out is not None and out.lower() != "unassigned":
+        s.output_motion_file = os.path.normpath(os.path.join(here, out))
+    tr = _text(tool, "time_range")
+    if tr is not None:
+        parts = tr.split()
+        if len(parts) != 2:
+            raise IKSetupError(f"{where}: <time_range>: expected two numbers, got {tr!r}")
+        t0, t1 = (_number(p, f"{where}: <time_range>") for p in parts)
+        if t1 < t0:
+            raise IKSetupError(f"{where}: <time_range>: {t0} > {t1}: give start then end")
+        s.time_range = (t0, t1)
+    for tag in ("accuracy", "constraint_weight"):
+        t = _text(tool, tag)
+        if t is not None:
+            x = _number(t, f"{where}: <{tag}>")
+            if not x > 0:
+                raise IKSetupError(f"{where}: <{tag}>: {t} must be > 0")
+            setattr(s, tag, x)
+    t = _text(tool, "report_errors")
+    if t is not None:
+        s.report_errors = _bool(t, f"{where}: <report_errors>")
+
+    taskset = tool.find("IKTaskSet")
+    objects = taskset.find("objects") if taskset is not None else None
+    for elem in (list(objects) if objects is not None else []):
+        if elem.tag not in ("IKMarkerTask", "IKCoordinateTask"):
+            continue
+        name = elem.get("name", "")
+        at = f"{where}: <{elem.tag} name=\"{name}\">"
+        task = IKTask("marker" if elem.tag == "IKMarkerTask" else "coordinate", name)
+        if _text(elem, "apply") is not None:
+            task.apply = _bool(_text(elem, "apply"), at + " <apply>")
+        if _text(elem, "weight") is not None:
+            task.weight = _number(_text(elem, "weight"), at + " <weight>")
+            if not (0 <= task.weight < math.inf):
+                raise IKSetupError(f"{at} <weight>: {task.weight} must be finite and >= 0")
+        if task.kind == "coordinate":
+            vt = _text(elem, "value_type") or "default_value"
+            if vt not in ("default_value", "manual_value", "from_file"):
+                raise IKSetupError(f"{at} <value_type>: {vt!r}: expected default_value, "
+                                   "manual_value or from_file")
+            task.value_type = vt
+            if _text(elem, "value") is not None:
+                task.value = _number(_text(elem, "value"), at + " <value>")
+        if not name:
+            raise IKSetupError(f"{at}: a task without a name")
+        s.tasks.append(task)
+    return s

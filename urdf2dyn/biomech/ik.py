@@ -1,0 +1,262 @@
+"""Inverse kinematics of a recorded trial: measured markers in, joint angles out.
+
+:func:`solve` fits the model's markers (``model.markers``) to a marker recording frame by
+frame with OpenSim's semantics (urdf2dyn.markers.inverse_kinematics, in the C core) and
+returns the coordinates as a :class:`~urdf2dyn.biomech.Trajectory` beside OpenSim's per-frame
+marker report. :func:`run_setup` runs an OpenSim ``Setup_IK.xml`` unchanged (what
+``urdf2dyn ik --setup`` does) and writes its ``output_motion_file`` as OpenSim does (a .mot
+in degrees) and, with ``report_errors``, ``<name>_ik_marker_errors.sto``.
+
+Differences from OpenSim's IK tool, written down:
+
+* ``accuracy`` is OpenSim's optimizer tolerance; urdf2dyn always converges until no step
+  moves a coordinate by more than 1e-10 (tighter than any accuracy a setup gives), so both
+  reach the same minimum;
+* constraints (``constraint_weight``) are not modelled: the models urdf2dyn loads have none
+  in the kinematic tree (coupled coordinates are coordinates of their own);
+* a marker task for a marker the model or the file lacks is warned about and skipped, as
+  OpenSim does.
+"""
+from __future__ import annotations
+
+import math
+import os
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..markers import (IKSolution, Marker, inverse_kinematics, model_markers,
+                       osim_ik_defaults)
+from ..warn import report
+from .formats.ik_setup import IKSetup, IKSetupError, read_ik_setup
+from .trajectory import Trajectory
+
+if TYPE_CHECKING:
+    from ..model import Model
+
+__all__ = ["MarkerData", "IKResult", "solve", "run_setup"]
+
+
+@dataclass
+class MarkerData:
+    """Measured marker positions: ``time`` (N,) s, ``names`` (k), ``xyz`` (N, k, 3) m in the
+    model's world frame, NaN where a marker is missing."""
+    time: NDArray[np.float64]
+    names: list[str]
+    xyz: NDArray[np.float64]
+
+
+@dataclass
+class IKResult:
+    """The coordinates over the trial and OpenSim's marker report per frame."""
+    motion: Trajectory
+    solution: IKSolution
+
+    def errors_table(self) -> tuple[list[str], NDArray[np.float64]]:
+        """OpenSim's ``_ik_marker_errors.sto`` columns: total_squared_error,
+        marker_error_RMS, marker_error_max (m², m, m) per frame."""
+        s = self.solution
+        return (["total_squared_error", "marker_error_RMS", "marker_error_max"],
+                np.column_stack([s.squared, s.rms, s.max]))
+
+
+def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = None,
+          coordinate_tasks: Mapping[str, tuple[float, Any]] | None = None,
+          locked: dict[str, float] | None = None,
+          ranges: dict[str, tuple[float, float]] | None = None,
+          time_range: tuple[float, float] | None = None, markers: list[Marker] | None = None,
+          q0: NDArray[np.float64] | None = None, threads: int | None = 1,
+          strict: bool = False) -> IKResult:
+    """Inverse kinematics of a marker recording.
+
+    Parameters
+    ----------
+    model : urdf2dyn.Model
+    data : MarkerData
+        The recording (m, model world frame); or anything with ``time``, ``names`` (or
+        ``labels``) and ``xyz`` (N, k, 3), as urdf2dyn's .trc and C3D readers return.
+    weights : dict {marker: weight}, optional
+        The markers fitted and their weights (OpenSim's applied IKMarkerTasks). Default:
+        every model marker the recording has, weight 1. Markers named here that the model
+        or the recording lack are warned about and skipped.
+    coordinate_tasks : dict {coordinate: (weight, value)}, optional
+        value: a number (rad or m) or (N,) per frame of ``data``.
+    locked, ranges, q0
+        As in urdf2dyn.markers.inverse_kinematics.
+    time_range : (t0, t1), optional
+        Frames with t0 <= time <= t1 only (OpenSim's time_range).
+    markers : list of Marker, optional
+        The model markers (default: ``model.markers``).
+    threads : int, optional
+        Segments solved in parallel (1, the default, is OpenSim's frame-to-frame warm start;
+        None: urdf2dyn.get_num_threads()).
+    strict : bool
+        Warnings become errors.
+
+    Returns
+    -------
+    IKResult
+        ``motion``: time (M,) and q (M, nq) named ``model.q_names``; ``solution``: the
+        per-frame marker errors.
+    """
+    data = _as_marker_data(data)
+    markers = model_markers(model) if markers is None else list(markers)
+    if not markers:
+        raise ValueError("ik: the model has no markers: give a marker file (CSV name, link, "
+                         "x, y, z; urdf2dyn.markers.read_markers) or load an .osim model with "
+                         "a MarkerSet")
+    have = {n: k for k, n in enumerate(data.names)}
+    model_names = {m.name for m in markers}
+    if weights is None:
+        weights = {m.name: 1.0 for m in markers if m.name in have}
+    for name in sorted(set(weights) - model_names):
+        report(f"ik: marker task {name!r}: the model has no such marker; skipped",
+               strict=strict)
+    for name in sorted((set(weights) & model_names) - set(have)):
+        report(f"ik: marker task {name!r}: the marker file has no such marker; skipped",
+               strict=strict)
+    used = [m for m in markers if m.name in have and weights.get(m.name, 0) > 0]
+    if not used:
+        raise ValueError("ik: no marker of the model is both in the recording and weighted: "
+                         f"model markers {sorted(model_names)[:6]}..., recording "
+                         f"{list(data.names)[:6]}...")
+    t = np.asarray(data.time, dtype=float)
+    rows = np.arange(t.size)
+    if time_range is not None:
+        t0, t1 = time_range
+        eps = 1e-9 * max(1.0, abs(t0), abs(t1))
+        rows = rows[(t >= t0 - eps) & (t <= t1 + eps)]
+        if rows.size == 0:
+            raise ValueError(f"ik: time_range {t0} .. {t1} holds no frame of the recording "
+                             f"({t[0] if t.size else 'empty'} .. {t[-1] if t.size else ''} s)")
+    xyz = np.asarray(data.xyz, dtype=float)[rows][:, [have[m.name] for m in used]]
+    for k, m in enumerate(used):
+        if np.all(np.isnan(xyz[:, k])):
+            report(f"ik: marker {m.name!r} is missing in every frame; it is not fitted",
+                   strict=strict)
+    tasks: dict[str, tuple[float, Any]] = {}
+    for name, (weight, value) in (coordinate_tasks or {}).items():
+        value = np.asarray(value, dtype=float)
+        tasks[name] = (weight, value[rows] if value.ndim == 1 else value)
+    sol = inverse_kinematics(model, xyz, markers=used,
+                             weights={m.name: weights[m.name] for m in used}, tasks=tasks,
+                             locked=locked, ranges=ranges, q0=q0, threads=threads)
+    motion = Trajectory(time=t[rows], q=np.atleast_2d(sol.q), names=list(model.q_names))
+    return IKResult(motion, sol)
+
+
+def _read_marker_file(path: str) -> MarkerData:
+    """A .trc (or C3D) marker file as MarkerData, through the recording readers of
+    urdf2dyn.biomech.formats (issue 20, item 1)."""
+    try:
+        trc = importlib.import_module(".formats.trc", __package__)
+    except ImportError:
+        raise ValueError(f"{path}: reading marker files needs urdf2dyn.biomech.formats.trc, "
+                         "which this installation does not have") from None
+    return _as_marker_data(trc.read_trc(path))
+
+
+def _as_marker_data(rec):
+    """MarkerData from any recording with time, names (or labels) and xyz (N, k, 3), m:
+    urdf2dyn.biomech.markers.Markers as the .trc and C3D readers return it."""
+    if isinstance(rec, MarkerData):
+        return rec
+    names = getattr(rec, "names", None)
+    names = list(names if names is not None else rec.labels)
+    return MarkerData(np.asarray(rec.time, float), names, np.asarray(rec.xyz, float))
+
+
+def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None,
+              model: Model | None = None, markers: Sequence[Marker] | None = None,
+              marker_data: MarkerData | None = None,
+              read_marker_file: Callable[[str], MarkerData] | None = None,
+              threads: int | None = 1, strict: bool = False) -> IKResult:
+    """Run an OpenSim ``Setup_IK.xml`` as OpenSim's IK tool does.
+
+    Parameters
+    ----------
+    setup : path or IKSetup
+    output : str, optional
+        The .mot to write (default: the setup's output_motion_file; "" writes nothing).
+    model : urdf2dyn.Model, optional
+        Instead of loading the setup's model_file (e.g. the URDF an .osim was exported from).
+    markers : list of Marker, optional
+        The model markers (default: ``model.markers``).
+    marker_data : MarkerData, optional
+        Instead of reading the setup's marker_file.
+    read_marker_file : callable, optional
+        path -> MarkerData (default: urdf2dyn's .trc reader).
+    threads, strict
+        As in :func:`solve`.
+
+    Returns
+    -------
+    IKResult
+    """
+    s = setup if isinstance(setup, IKSetup) else read_ik_setup(setup)
+    if model is None:
+        if not s.model_file:
+            raise IKSetupError(f"{s.path}: <model_file> is empty: give the model")
+        from ..model import load
+        try:
+            model = load(s.model_file)
+        except (OSError, ValueError) as e:
+            raise IKSetupError(f"{s.path}: <model_file> {s.model_file}: cannot be loaded "
+                               f"({e}); give the model with --model") from None
+    if marker_data is None:
+        if not s.marker_file:
+            raise IKSetupError(f"{s.path}: <marker_file> is empty: give the marker file")
+        marker_data = _as_marker_data((read_marker_file or _read_marker_file)(s.marker_file))
+    osim = osim_ik_defaults(model)
+    defaults = dict(zip(model.q_names, np.asarray(osim["q0"] if osim["q0"] is not None
+                                                  else np.zeros(model.nq), float)))
+    tasks: dict[str, tuple[float, Any]] = {}
+    file_values = None
+    for task in s.coordinate_tasks():
+        if task.name not in model.q_names:
+            report(f"ik: coordinate task {task.name!r}: the model has no such coordinate; "
+                   "skipped", strict=strict)
+            continue
+        if task.value_type == "manual_value":
+            value = task.value
+        elif task.value_type == "default_value":
+            value = defaults[task.name]
+        else:
+            if file_values is None:
+                if not s.coordinate_file:
+                    raise IKSetupError(f"{s.path}: coordinate task {task.name!r} takes its "
+                                       "value from_file but <coordinate_file> is empty")
+                from .formats import read_opensim
+                file_values = read_opensim(s.coordinate_file, model=model)
+            if task.name not in file_values.names:
+                raise IKSetupError(f"{s.coordinate_file}: no column {task.name!r} for its "
+                                   "from_file coordinate task")
+            col = file_values.q[:, file_values.names.index(task.name)]
+            value = np.interp(marker_data.time, file_values.time, col)
+        tasks[task.name] = (task.weight, value)
+    t0, t1 = s.time_range
+    result = solve(model, marker_data, weights=s.marker_weights(), coordinate_tasks=tasks,
+                   locked=osim["locked"], ranges=osim["ranges"],
+                   time_range=None if (math.isinf(t0) and math.isinf(t1)) else (t0, t1),
+                   markers=list(markers) if markers is not None else None,
+                   q0=osim["q0"], threads=threads, strict=strict)
+    out = s.output_motion_file if output is None else output
+    if out:
+        _write(out, result, model, s)
+    return result
+
+
+def _write(out, result, model, s):
+    from .formats import write_opensim
+    from .formats.opensim import _write_sto
+    write_opensim(out, result.motion, degrees=True, name=s.name or "ik", model=model)
+    if s.report_errors:
+        names, values = result.errors_table()
+        base = os.path.join(os.path.dirname(os.path.abspath(out)), f"{s.name or 'ik'}"
+                            "_ik_marker_errors.sto")
+        _write_sto(base, ["time"] + names,
+                   np.column_stack([result.motion.time, values]), False, "ik_marker_errors")
