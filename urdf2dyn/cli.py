@@ -96,7 +96,13 @@ def _marker_options(args, jobs):
     if markers and len(markers) != len(jobs):
         raise ValueError("give either marker recordings (.c3d, .trc) or coordinate files, not "
                          f"both in one run (markers: {markers[0]})")
-    return {"rotation": args.rotate} if markers else {}
+    options = {"rotation": args.rotate} if markers else {}
+    if getattr(args, "ik_setup", None):
+        if not markers:
+            raise ValueError("--ik-setup sets the inverse kinematics of marker recordings "
+                             "(C3D, .trc); the motions given are coordinate files")
+        options["ik_setup"] = args.ik_setup
+    return options
 
 
 def _ik_summary(res, out):
@@ -109,6 +115,56 @@ def _ik_summary(res, out):
     print(f"inverse kinematics: marker error RMS {1e3 * np.nanmean(e['rms']):.2f} mm on "
           f"average (worst frame {1e3 * np.nanmax(e['rms']):.2f} mm), max "
           f"{1e3 * e['max'][k]:.2f} mm ({e['worst'][k]} at t = {res.t[k]:g} s)", file=out)
+
+
+def cmd_animate(args):
+    """A trial you can watch: the library's inverse_dynamics_trial, then urdf2dyn.animate."""
+    from .biomech.animate import animate_trial
+    from .biomech.pipeline import inverse_dynamics_trial
+    _need_matplotlib()
+    out = args.output or os.path.splitext(os.path.basename(args.trial))[0] + ".gif"
+    if os.path.splitext(out)[1].lower() not in (".gif", ".mp4"):
+        raise ValueError(f"-o {out}: expected a .gif or .mp4 file")
+    if args.every < 1:
+        raise ValueError(f"--every {args.every}: expected a whole number >= 1")
+    model = load(_model_path(args.model), strict=args.strict)
+    options = _marker_options(args, [(args.trial, None)])
+    res = inverse_dynamics_trial(model, args.trial, filter_hz=args.filter,
+                                 time_range=args.time_range, strict=args.strict, **options)
+    import matplotlib.pyplot as plt
+    anim = animate_trial(model, res, path=out, every=args.every)
+    plt.close(anim._fig)
+    frames = len(range(0, len(res.t), args.every))
+    print(f"{out}: {frames} frames of {res.path}, t = {res.t[0]:g} .. {res.t[-1]:g} s")
+    _ik_summary(res, sys.stdout)
+    return 0
+
+
+def _add_animate_parser(sub):
+    a = sub.add_parser("animate", help="a trial you can watch: stick figure, markers, ground "
+                       "reactions -> .gif/.mp4",
+                       description="Run the trial (as urdf2dyn torques does: a C3D/.trc "
+                       "recording through inverse kinematics, or a coordinate file) and draw "
+                       "the model as a stick figure moving through it, the measured markers "
+                       "(red) against the model's markers (orange) and the ground reactions as "
+                       "arrows at the centres of pressure (green); needs matplotlib (.mp4 "
+                       "also ffmpeg).")
+    a.add_argument("model", help="the model (.osim with its markers, or a URDF)")
+    a.add_argument("trial", help="the trial: C3D, .trc, or a motion file")
+    a.add_argument("-o", "--output", help=".gif or .mp4 to write (default <trial stem>.gif)")
+    a.add_argument("--rotate", metavar="AXIS:DEG[,AXIS:DEG]",
+                   help="lab to model frame rotation of a C3D/.trc trial, e.g. x:-90")
+    a.add_argument("--ik-setup", metavar="SETUP_IK.xml",
+                   help="marker weights, coordinate tasks and time range of the inverse "
+                        "kinematics (an OpenSim IK setup)")
+    a.add_argument("--filter", type=float, metavar="HZ",
+                   help="low-pass the coordinates at HZ (needs SciPy)")
+    a.add_argument("--time-range", type=float, nargs=2, metavar=("T0", "T1"),
+                   help="draw only t0 .. t1 (s)")
+    a.add_argument("--every", type=int, default=1, metavar="K",
+                   help="draw every K-th frame (default 1)")
+    a.add_argument("--strict", action="store_true", help="warnings are errors")
+    a.set_defaults(func=cmd_animate)
 
 
 def _torques_setup(args):
@@ -658,6 +714,9 @@ def build_parser():
                    help="with --filter, also filter the loads at the same cutoff (yes, default: "
                         "Kristianslund et al. 2012) or the coordinates only (no: as OpenSim's "
                         "inverse-dynamics tool)")
+    p.add_argument("--ik-setup", metavar="SETUP_IK.xml",
+                   help="for C3D/.trc trials: an OpenSim IK setup whose marker weights, "
+                        "coordinate tasks and time range the inverse kinematics follows")
     p.add_argument("--rotate", metavar="AXIS:DEG[,AXIS:DEG]",
                    help="for C3D/.trc trials: rotation from the lab frame to the model frame, "
                         "about the lab's axes in order, e.g. x:-90 for a z-up lab and a y-up "
@@ -814,6 +873,7 @@ def build_parser():
     v.set_defaults(func=cmd_convert)
 
     _add_ik_parser(sub)
+    _add_animate_parser(sub)
     return parser
 
 
