@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import urdf2dyn
 from urdf2dyn import cli
@@ -115,3 +116,25 @@ def test_notebook_display(trial):
     finally:
         plt.close(anim._fig)
     assert "<script" in html and html.count("frames[") >= len(range(0, len(res.t), 10))
+
+
+@settings(max_examples=6, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(every=st.integers(-2, 50), out=st.sampled_from(["a.gif", "a.GIF", "a.png", "a", "d/a.gif"]),
+       t0=st.floats(0.4, 3, allow_nan=False), span=st.floats(-0.1, 0.06, allow_nan=False))
+def test_cli_animate_fuzz_never_a_traceback(every, out, t0, span, tmp_path, capsys):
+    """Any --every, -o and --time-range: a file, or one `urdf2dyn animate: error:` line."""
+    target = tmp_path / out
+    try:
+        status = cli.main(["animate", OSIM, C3D, "--rotate", "x:-90", "--every", str(every),
+                           "--time-range", repr(t0), repr(t0 + span), "-o", os.fspath(target)])
+    except SystemExit as e:             # argparse's usage error (e.g. "-2" read as an option)
+        status = e.code
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert status in (0, 1, 2)
+    if status == 0:
+        assert target.exists()
+    else:
+        assert "urdf2dyn animate: error:" in err or "usage:" in err
+    plt.close("all")
