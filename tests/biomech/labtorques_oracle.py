@@ -1,6 +1,7 @@
 """OpenSim's own chain on opensim-models' Gait2392 walk: its IK tool on the published .trc and
-IK setup (the markers on the C3D file's clock), then its inverse-dynamics tool on that motion with the published ExternalLoads
-(subject01_walk1_grf.xml/.mot), 6 Hz, over the published ID setup's time range."""
+IK setup (the markers on the C3D file's clock), then its inverse-dynamics tool on that motion
+with the published ExternalLoads (subject01_walk1_grf.xml/.mot) at 6 Hz over the published ID
+setup's time range (0.5-1.6 s)."""
 import os
 import shutil
 
