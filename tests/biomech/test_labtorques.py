@@ -174,3 +174,15 @@ def test_rotate_fuzz_never_a_traceback(rotate, capsys):
     assert "Traceback" not in err
     if status == 1:
         assert "urdf2dyn torques: error:" in err
+
+
+def test_trc_trial_takes_the_same_path(model, ours):
+    """A .trc recording (OpenSim's markers, already y up: no rotation) goes through the same
+    IK: the same angles as from the C3D file (which stores the markers as float32)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        r = inverse_dynamics_trial(model, os.path.join(DATA, "subject01_walk1.trc"),
+                                   ik_setup=SETUP)
+    rows = ours.record["ik_rows"]
+    assert r.f_ext is None and r.plates == [] and r.ik is not None
+    np.testing.assert_allclose(r.ik.q[rows], ours.ik.q[rows], atol=2e-4)
