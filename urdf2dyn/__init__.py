@@ -24,6 +24,7 @@ from .biomech import (MotionError, Trajectory, TrialResult, human, human_model, 
 from .batch import (available_simd_paths, get_num_threads, set_num_threads, set_simd_path,
                     simd_path)
 from .bundled import data_path
+from .biomech.animate import animate_trial as animate
 from .centroidal import normalized_angular_momentum
 from .identify import base_parameters, identify
 from .model import Joint, Model, load
@@ -37,5 +38,5 @@ __all__ = ["load", "Model", "Joint", "URDFError", "wrench_at_point", "get_num_th
            "humod_subject", "biomech", "Trajectory", "MotionError", "Urdf2dynWarning", "URDFWarning", "codegen",
            "inverse_dynamics_trial", "inverse_dynamics_setup", "run_trials", "TrialResult",
            "identify", "base_parameters", "normalized_angular_momentum",
-           "check", "simd_path", "set_simd_path", "available_simd_paths"]
+           "check", "simd_path", "set_simd_path", "available_simd_paths", "animate"]
 

@@ -182,6 +182,7 @@ def cmd_torques(args):
                    max_gap=args.max_gap, strict=args.strict,
                    processing=args.processing or "urdf2dyn", time_range=args.time_range,
                    delimiter=args.delimiter, decimal=args.decimal)
+    options.update(_marker_options(args, jobs))
     try:
         if not multi:
             path, grf = jobs[0]
@@ -202,6 +203,87 @@ def cmd_torques(args):
     return 0
 
 
+def _marker_options(args, jobs):
+    """Options of trials recorded as markers (C3D, .trc): the lab-to-model rotation."""
+    from .biomech.pipeline import MARKER_EXTENSIONS
+    markers = [p for p, _ in jobs if os.fspath(p).lower().endswith(MARKER_EXTENSIONS)]
+    if args.rotate and not markers:
+        raise ValueError("--rotate turns a marker recording (C3D, .trc) into the model's frame; "
+                         "the motions given are coordinate files: drop --rotate")
+    if markers and len(markers) != len(jobs):
+        raise ValueError("give either marker recordings (.c3d, .trc) or coordinate files, not "
+                         f"both in one run (markers: {markers[0]})")
+    options = {"rotation": args.rotate} if markers else {}
+    if getattr(args, "ik_setup", None):
+        if not markers:
+            raise ValueError("--ik-setup sets the inverse kinematics of marker recordings "
+                             "(C3D, .trc); the motions given are coordinate files")
+        options["ik_setup"] = args.ik_setup
+    return options
+
+
+def _ik_summary(res, out):
+    """Inverse kinematics' marker errors of a trial from markers, as OpenSim's IK tool
+    reports them."""
+    e = res.ik_errors
+    if e is None or not len(e["rms"]) or np.all(np.isnan(e["max"])):
+        return
+    k = int(np.nanargmax(e["max"]))
+    print(f"inverse kinematics: marker error RMS {1e3 * np.nanmean(e['rms']):.2f} mm on "
+          f"average (worst frame {1e3 * np.nanmax(e['rms']):.2f} mm), max "
+          f"{1e3 * e['max'][k]:.2f} mm ({e['worst'][k]} at t = {res.t[k]:g} s)", file=out)
+
+
+def cmd_animate(args):
+    """A trial you can watch: the library's inverse_dynamics_trial, then urdf2dyn.animate."""
+    from .biomech.animate import animate_trial
+    from .biomech.pipeline import inverse_dynamics_trial
+    _need_matplotlib()
+    out = args.output or os.path.splitext(os.path.basename(args.trial))[0] + ".gif"
+    if os.path.splitext(out)[1].lower() not in (".gif", ".mp4"):
+        raise ValueError(f"-o {out}: expected a .gif or .mp4 file")
+    if args.every < 1:
+        raise ValueError(f"--every {args.every}: expected a whole number >= 1")
+    model = load(_model_path(args.model), strict=args.strict)
+    options = _marker_options(args, [(args.trial, None)])
+    res = inverse_dynamics_trial(model, args.trial, filter_hz=args.filter,
+                                 time_range=args.time_range, strict=args.strict, **options)
+    import matplotlib.pyplot as plt
+    anim = animate_trial(model, res, path=out, every=args.every)
+    plt.close(anim._fig)
+    frames = len(range(0, len(res.t), args.every))
+    print(f"{out}: {frames} frames of {res.path}, t = {res.t[0]:g} .. {res.t[-1]:g} s")
+    _ik_summary(res, sys.stdout)
+    return 0
+
+
+def _add_animate_parser(sub):
+    a = sub.add_parser("animate", help="a trial you can watch: stick figure, markers, ground "
+                       "reactions -> .gif/.mp4",
+                       description="Run the trial (as urdf2dyn torques does: a C3D/.trc "
+                       "recording through inverse kinematics, or a coordinate file) and draw "
+                       "the model as a stick figure moving through it, the measured markers "
+                       "(red) against the model's markers (orange) and the ground reactions as "
+                       "arrows at the centres of pressure (green); needs matplotlib (.mp4 "
+                       "also ffmpeg).")
+    a.add_argument("model", help="the model (.osim with its markers, or a URDF)")
+    a.add_argument("trial", help="the trial: C3D, .trc, or a motion file")
+    a.add_argument("-o", "--output", help=".gif or .mp4 to write (default <trial stem>.gif)")
+    a.add_argument("--rotate", metavar="AXIS:DEG[,AXIS:DEG]",
+                   help="lab to model frame rotation of a C3D/.trc trial, e.g. x:-90")
+    a.add_argument("--ik-setup", metavar="SETUP_IK.xml",
+                   help="marker weights, coordinate tasks and time range of the inverse "
+                        "kinematics (an OpenSim IK setup)")
+    a.add_argument("--filter", type=float, metavar="HZ",
+                   help="low-pass the coordinates at HZ (needs SciPy)")
+    a.add_argument("--time-range", type=float, nargs=2, metavar=("T0", "T1"),
+                   help="draw only t0 .. t1 (s)")
+    a.add_argument("--every", type=int, default=1, metavar="K",
+                   help="draw every K-th frame (default 1)")
+    a.add_argument("--strict", action="store_true", help="warnings are errors")
+    a.set_defaults(func=cmd_animate)
+
+
 def _torques_setup(args):
     """--setup: OpenSim's inverse-dynamics tool from its setup file (the library's
     inverse_dynamics_setup), the torques written where the setup says unless -o."""
@@ -213,7 +295,7 @@ def _torques_setup(args):
                          "pass the setup's files to urdf2dyn torques ROBOT MOTION instead")
     for flag, given in (("--grf", args.grf), ("--external-loads", args.external_loads),
                         ("--filter", args.filter is not None), ("--mapping", args.mapping),
-                        ("--degrees", args.degrees)):
+                        ("--degrees", args.degrees), ("--rotate", args.rotate)):
         if given:
             raise UsageError(f"{flag} and --setup: the setup file gives the loads, cutoff and "
                              f"columns; drop {flag} (or edit the setup)")
@@ -378,6 +460,7 @@ def _summary(model, args, res, written, notes):
     if rec.get("loads"):
         kind = "external loads" if args.external_loads else "ground reactions"
         print(f"{kind}: {rec['loads']}", file=out)
+    _ik_summary(res, out)
     for w in written:
         print(f"written: {w}", file=out)
     if gait.is_human(model) and not args.verbose:
@@ -451,6 +534,7 @@ def _multi_summary(model, args, results, outputs, notes):
             s = r.residuals.summary()
             resid = f"  {s['force_rms']:8.2f} {s['moment_rms']:8.2f}"
         print(f"{name:<32} {len(r.t):>8}  {cols}{resid}", file=out)
+        _ik_summary(r, out)
         for w in written:
             print(f"    written: {w}", file=out)
 
@@ -763,6 +847,13 @@ def build_parser():
                    help="with --filter, also filter the loads at the same cutoff (yes, default: "
                         "Kristianslund et al. 2012) or the coordinates only (no: as OpenSim's "
                         "inverse-dynamics tool)")
+    p.add_argument("--ik-setup", metavar="SETUP_IK.xml",
+                   help="for C3D/.trc trials: an OpenSim IK setup whose marker weights, "
+                        "coordinate tasks and time range the inverse kinematics follows")
+    p.add_argument("--rotate", metavar="AXIS:DEG[,AXIS:DEG]",
+                   help="for C3D/.trc trials: rotation from the lab frame to the model frame, "
+                        "about the lab's axes in order, e.g. x:-90 for a z-up lab and a y-up "
+                        "OpenSim model (default: the lab frame)")
     p.add_argument("--max-gap", type=_GAP, default=DEFAULT_MAX_GAP, metavar="N",
                    help="fill runs of up to N missing samples (NaN or empty cells) by cubic "
                         f"interpolation, with a warning; longer gaps stop the trial (default "
@@ -925,6 +1016,7 @@ def build_parser():
 
 
     _add_ik_parser(sub)
+    _add_animate_parser(sub)
     return parser
 
 

@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-__all__ = ["animate", "stick_segments"]
+__all__ = ["animate", "animate_trial", "stick_segments", "model_marker_positions"]
 
 
 def stick_segments(model, q):
@@ -31,8 +31,66 @@ def stick_segments(model, q):
     return np.stack([pos[:, a], pos[:, b]], axis=2)
 
 
+def model_marker_positions(model, q, names=None):
+    """(N, k, 3) world positions of the model's markers (``model.markers``; those named, in
+    that order) at the configurations q (N, nq), m."""
+    from ..markers import model_markers
+    marks = model_markers(model)
+    if names is not None:
+        by = {m.name: m for m in marks}
+        marks = [by[n] for n in names if n in by]
+    pos, rot = model.forward_kinematics(np.atleast_2d(np.asarray(q, dtype=float)))
+    idx = [model.link_names.index(m.link) for m in marks]
+    local = np.array([m.position for m in marks], dtype=float).reshape(len(marks), 3)
+    return pos[:, idx] + np.einsum("nkij,kj->nki", rot[:, idx], local)
+
+
+def animate_trial(model, result, path=None, every=1, fps=None, force_scale=1e-3, title=None):
+    """Watch a trial: the stick figure at the coordinates used, the measured markers (red)
+    against the model's markers placed by inverse kinematics (orange), and each foot's ground
+    reaction as an arrow from its centre of pressure (green).
+
+    Parameters
+    ----------
+    model : urdf2dyn.Model
+    result : urdf2dyn.TrialResult
+        From inverse_dynamics_trial (a C3D/.trc trial has measured markers; any trial with
+        ground reactions has arrows).
+    path : str or os.PathLike, optional
+        .gif or .mp4 to write.
+    every, fps, force_scale, title
+        As in :func:`animate`.
+
+    Returns
+    -------
+    matplotlib.animation.FuncAnimation
+        ``anim.to_jshtml()`` (or IPython.display.HTML of it) shows it in a notebook.
+    """
+    names = list(result.ik.marker_names) if getattr(result, "ik", None) is not None else None
+    fitted = model_marker_positions(model, result.q, names) if names else None
+    loads = _reaction_arrows(result)
+    return animate(model, result.t, result.q, markers=getattr(result, "markers", None),
+                   plates=loads, path=path, fps=fps, every=every, force_scale=force_scale,
+                   title=title or os.path.basename(str(result.path)), model_markers=fitted)
+
+
+def _reaction_arrows(result):
+    """The ground reactions per foot as arrow sources (time, cop, force, contact)."""
+    from types import SimpleNamespace
+    r = getattr(result, "reactions", None)
+    if r is None or not getattr(r, "grf", None):
+        return None
+    out = []
+    for key in sorted(r.grf):
+        cop = np.asarray(r.cop[key], dtype=float)
+        out.append(SimpleNamespace(time=np.asarray(r.time, dtype=float),
+                                   force=np.asarray(r.grf[key], dtype=float), cop=cop,
+                                   contact=np.all(np.isfinite(cop), axis=1)))
+    return out
+
+
 def animate(model, time, q, markers=None, plates=None, path=None, fps=None, every=1,
-            force_scale=1e-3, title=None):
+            force_scale=1e-3, title=None, model_markers=None):
     """Animate a trial; save it as .gif (Pillow) or .mp4 (ffmpeg) when path is given.
 
     Parameters
@@ -53,6 +111,9 @@ def animate(model, time, q, markers=None, plates=None, path=None, fps=None, ever
         Draw every k-th sample.
     force_scale : float
         Arrow length per newton (m/N).
+    model_markers : array_like, shape (N, k, 3), optional
+        The model's markers at each sample (e.g. :func:`model_marker_positions`), drawn as
+        orange dots beside the measured (red) ones.
 
     Returns
     -------
@@ -87,6 +148,8 @@ def animate(model, time, q, markers=None, plates=None, path=None, fps=None, ever
     ax.set_zlabel("z (m)")
     lines = [ax.plot([], [], [], "-o", color="C0", lw=2, ms=3)[0] for _ in range(seg.shape[1])]
     dots = ax.plot([], [], [], ".", color="C3", ms=4)[0] if markers is not None else None
+    fitted = None if model_markers is None else np.asarray(model_markers, dtype=float)
+    fit_dots = ax.plot([], [], [], ".", color="C1", ms=4)[0] if fitted is not None else None
     arrows = [ax.plot([], [], [], "-", color="C2", lw=2)[0] for _ in (plates or [])]
     label = ax.set_title("")
 
@@ -104,8 +167,12 @@ def animate(model, time, q, markers=None, plates=None, path=None, fps=None, ever
                 arrow.set_data_3d([a[0], b[0]], [a[1], b[1]], [a[2], b[2]])
             else:
                 arrow.set_data_3d([], [], [])
+        if fit_dots is not None:
+            x = fitted[i]
+            fit_dots.set_data_3d(x[:, 0], x[:, 1], x[:, 2])
         label.set_text(f"{title + '  ' if title else ''}t = {time[i]:.3f} s")
-        return lines + arrows + ([dots] if dots is not None else []) + [label]
+        return (lines + arrows + ([dots] if dots is not None else [])
+                + ([fit_dots] if fit_dots is not None else []) + [label])
 
     anim = animation.FuncAnimation(fig, draw, frames=frames, blit=False)
     if path is not None:

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..markers import IKSolution, Marker, inverse_kinematics
+from ..markers import (IKSolution, Marker, inverse_kinematics, model_markers,
+                       osim_ik_defaults)
 from ..warn import report
 from .formats.ik_setup import IKSetup, IKSetupError, read_ik_setup
 from .trajectory import Trajectory
@@ -103,7 +104,7 @@ def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = Non
         per-frame marker errors.
     """
     data = _as_marker_data(data)
-    markers = list(model.markers if markers is None else markers)
+    markers = model_markers(model) if markers is None else list(markers)
     if not markers:
         raise ValueError("ik: the model has no markers: give a marker file (CSV name, link, "
                          "x, y, z; urdf2dyn.markers.read_markers) or load an .osim model with "
@@ -210,8 +211,9 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
         if not s.marker_file:
             raise IKSetupError(f"{s.path}: <marker_file> is empty: give the marker file")
         marker_data = _as_marker_data((read_marker_file or _read_marker_file)(s.marker_file))
-    defaults = dict(zip(model.q_names, np.asarray(getattr(model, "default_q",
-                                                          np.zeros(model.nq)), float)))
+    osim = osim_ik_defaults(model)
+    defaults = dict(zip(model.q_names, np.asarray(osim["q0"] if osim["q0"] is not None
+                                                  else np.zeros(model.nq), float)))
     tasks: dict[str, tuple[float, Any]] = {}
     file_values = None
     for task in s.coordinate_tasks():
@@ -238,11 +240,10 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
         tasks[task.name] = (task.weight, value)
     t0, t1 = s.time_range
     result = solve(model, marker_data, weights=s.marker_weights(), coordinate_tasks=tasks,
-                   locked=getattr(model, "locked_coordinates", None),
-                   ranges=getattr(model, "clamped_ranges", None),
+                   locked=osim["locked"], ranges=osim["ranges"],
                    time_range=None if (math.isinf(t0) and math.isinf(t1)) else (t0, t1),
                    markers=list(markers) if markers is not None else None,
-                   q0=getattr(model, "default_q", None), threads=threads, strict=strict)
+                   q0=osim["q0"], threads=threads, strict=strict)
     out = s.output_motion_file if output is None else output
     if out:
         _write(out, result, model, s)

@@ -40,6 +40,7 @@ from . import grf as G
 from .formats.opensim import read_external_loads
 from .gait import CONTACT_THRESHOLD
 from .opensim_processing import id_kinematics, id_rows
+from .plates import assign_plates, foot_positions
 from .processing import (DEFAULT_MAX_GAP, estimate_derivatives, fill_gaps, fill_load_gaps,
                          lowpass)
 from .trajectory import MotionError, Trajectory
@@ -50,7 +51,9 @@ __all__ = ["TrialResult", "inverse_dynamics_trial", "inverse_dynamics_setup", "r
 
 #: The one default derivative method (API and command line): finite differences, NumPy only.
 DEFAULT_DERIVATIVES = "gradient"
-MOTION_EXTENSIONS = (".csv", ".mot", ".sto", ".mat")
+MOTION_EXTENSIONS = (".csv", ".mot", ".sto", ".mat", ".c3d", ".trc")
+#: Recordings of markers: inverse kinematics first, then the same pipeline.
+MARKER_EXTENSIONS = (".c3d", ".trc")
 
 
 @dataclass
@@ -63,7 +66,10 @@ class TrialResult:
     reactions (the ground-reaction Trajectory, or None), warnings [str] (every warning raised
     for this trial), record {str: ...} what was done: ``source``, ``loads`` (file or None),
     ``units``, ``filled_gaps`` ([str]), ``filter_hz``, ``filter_loads``, ``derivatives``
-    (method, or "given in the file"), ``elapsed_s``."""
+    (method, or "given in the file"), ``elapsed_s``. For a trial read from markers (a C3D or
+    .trc file): ik (urdf2dyn.markers.IKSolution over the whole recording: per frame marker
+    RMS/max error and the worst marker; :attr:`ik_errors` gives those of the rows kept),
+    markers (the measured Markers, model frame) and plates (the C3D's force plates)."""
     path: str
     t: np.ndarray
     q: np.ndarray
@@ -75,6 +81,20 @@ class TrialResult:
     reactions: object = None
     warnings: list = field(default_factory=list)
     record: dict = field(default_factory=dict)
+    ik: object = None
+    markers: object = None
+    plates: list | None = None
+
+    @property
+    def ik_errors(self):
+        """Inverse kinematics' marker errors per frame kept (trials from markers; None
+        otherwise): {"rms": (N,) m, "max": (N,) m, "worst": [marker name] (N)}."""
+        if self.ik is None:
+            return None
+        keep = self.record.get("ik_rows")
+        rows = slice(None) if keep is None else keep
+        return {"rms": np.asarray(self.ik.rms)[rows], "max": np.asarray(self.ik.max)[rows],
+                "worst": list(np.asarray(self.ik.worst, dtype=object)[rows])}
 
     @property
     def load_peak(self):
@@ -163,7 +183,8 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
                            mapping=None, degrees=None, filter_hz=None, filter_loads=True,
                            derivatives=DEFAULT_DERIVATIVES, max_gap=DEFAULT_MAX_GAP,
                            strict=False, checks_enabled=True, processing="urdf2dyn",
-                           time_range=None, delimiter=None, decimal=None):
+                           time_range=None, delimiter=None, decimal=None, rotation=None,
+                           ik_threads=None, ik_setup=None, plate_threshold=None):
     """Joint torques of one recorded trial: the whole job, from files to a :class:`TrialResult`.
 
     Parameters
@@ -215,6 +236,28 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
     delimiter, decimal : str, optional
         Of the CSV motion and ground-reaction files (urdf2dyn.biomech.formats.read_table):
         detected from the header line by default; say them for a file the detection refuses.
+    rotation : str or (3, 3) array_like, optional
+        For a C3D or .trc motion: the lab to model frame rotation (e.g. "x:-90": a z-up lab,
+        a y-up OpenSim model; urdf2dyn.biomech.markers.rotation_matrix). Default: none.
+    ik_threads : int, optional
+        For a C3D or .trc motion: threads of the inverse kinematics (default 1: each frame
+        warm-started from the previous one, as OpenSim's IK tool).
+    ik_setup : path, optional
+        For a C3D or .trc motion: an OpenSim ``Setup_IK.xml`` whose marker weights,
+        coordinate tasks and time range the inverse kinematics follows (its marker file and
+        model are not read: the motion and ``model`` are used; urdf2dyn.biomech.ik.run_setup).
+        Default: every model marker the recording has, weight 1, the whole recording.
+    plate_threshold : float, optional
+        For a C3D motion: the plates' contact threshold, N (default 20; see
+        urdf2dyn.biomech.formats.c3d).
+
+    A C3D or .trc ``motion`` is a recording of markers: the model's markers
+    (``model.markers``, e.g. an .osim MarkerSet) are fitted frame by frame
+    (urdf2dyn.biomech.ik.solve, with the .osim's default values, locked coordinates and
+    clamped ranges), and the coordinates found go through the steps above. A C3D file's
+    force plates are the loads (unless grf or external_loads is given), each contact applied
+    to the foot standing on it (urdf2dyn.biomech.plates.assign_plates; feet: ``contacts``
+    {"R": link, "L": link}, default the model's foot_R/foot_L or calcn_r/calcn_l).
 
     Returns
     -------
@@ -241,7 +284,29 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
 
     csv_options = {k: x for k, x in (("delimiter", delimiter), ("decimal", decimal))
                    if x is not None}
-    traj, units = _read_motion(motion, model, degrees, mapping, csv_options)
+    ik = rec_markers = plates = plate_loads = None
+    if (isinstance(motion, (str, os.PathLike))
+            and os.path.splitext(os.fspath(motion))[1].lower() in MARKER_EXTENSIONS):
+        if degrees or mapping:
+            raise ValueError(f"{source}: degrees and mapping apply to coordinate files; a "
+                             "marker recording goes through inverse kinematics")
+        traj, ik, rec_markers, plates = _motion_from_markers(model, source, rotation,
+                                                             ik_threads, ik_setup,
+                                                             plate_threshold, strict, warn)
+        units = "radians (inverse kinematics of the markers)"
+        if plates and grf is None and external_loads is None:
+            contacts = G.contact_links(["R", "L"], model, contacts)
+            feet = foot_positions(model, traj.q, contacts)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", Urdf2dynWarning)
+                plate_loads = assign_plates(plates, feet, strict=strict, source=source)
+            for w in caught:
+                warn(str(w.message))
+    else:
+        if rotation is not None:
+            raise ValueError(f"{source}: rotation applies to marker recordings (C3D, .trc), "
+                             "not to coordinate files")
+        traj, units = _read_motion(motion, model, degrees, mapping, csv_options)
     if opensim:
         for msg in _opensim_columns(source, traj, model):
             warn(msg)
@@ -308,6 +373,7 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
                               f"trial runs {t[0]:g} .. {t[-1]:g} s)")
         t, q, v, a = t[keep], q[keep], v[keep], a[keep]
 
+    ik_time = traj.time if ik is not None else None
     # loads
     f_ext, reactions, loads_source = None, None, None
     if external_loads is not None:
@@ -322,6 +388,9 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
             reactions = G.read_grf(replace(grf) if isinstance(grf, Trajectory) else grf,
                                    **(csv_options if is_csv else {}))
             loads_source = os.fspath(grf) if isinstance(grf, (str, os.PathLike)) else "trajectory"
+        elif plate_loads is not None:
+            reactions = plate_loads
+            loads_source = f"{source} (force plates)"
         elif traj.grf:
             reactions = traj
             loads_source = source
@@ -373,8 +442,44 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
         for msg in plausibility.cop_distance(model, t, q, reactions, links, loads_source,
                                        CONTACT_THRESHOLD):
             warn(msg)
+    if ik is not None:
+        record["ik_rows"] = np.flatnonzero(np.isin(ik_time, t))
+        record["ik_marker_rms_mean"] = float(np.nanmean(ik.rms)) if len(ik.rms) else None
     record["elapsed_s"] = _time.perf_counter() - start
-    return TrialResult(source, t, q, v, a, tau, residuals, f_ext, reactions, messages, record)
+    return TrialResult(source, t, q, v, a, tau, residuals, f_ext, reactions, messages, record,
+                       ik, rec_markers, plates)
+
+
+def _motion_from_markers(model, source, rotation, threads, ik_setup, threshold, strict, warn):
+    """(coordinates Trajectory, IKSolution, Markers, plates) of a C3D or .trc recording."""
+    from ..markers import osim_ik_defaults
+    from .ik import run_setup, solve
+    if source.lower().endswith(".c3d"):
+        from .formats.c3d import read_c3d
+        rec = read_c3d(source, rotation=rotation, strict=strict,
+                       **({} if threshold is None else {"threshold": threshold}))
+        markers, plates = rec.markers, rec.plates
+    else:
+        from .formats.trc import read_trc
+        markers, plates = read_trc(source), []
+        if rotation is not None:
+            markers = markers.rotated(rotation)
+    d = osim_ik_defaults(model)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        if ik_setup is not None:
+            result = run_setup(ik_setup, output="", model=model, marker_data=markers,
+                               threads=1 if threads is None else threads, strict=strict)
+        else:
+            result = solve(model, markers, locked=d["locked"], ranges=d["ranges"], q0=d["q0"],
+                           threads=1 if threads is None else threads, strict=strict)
+    for w in caught:
+        warn(f"{source}: {w.message}")
+    rows = np.isin(markers.time, result.motion.time)      # a setup's time range
+    if plates and not rows.all():
+        plates = [replace(p, time=p.time[rows], force=p.force[rows], cop=p.cop[rows],
+                          moment=p.moment[rows], contact=p.contact[rows]) for p in plates]
+    return result.motion, result.solution, markers, plates
 
 
 def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, **options):

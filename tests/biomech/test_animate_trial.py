@@ -1,0 +1,140 @@
+"""A trial you can watch (issue 20, item 5): urdf2dyn.animate(model, result) and
+``urdf2dyn animate``. Frames are rendered and read back: the measured marker, the model's
+marker and the ground-reaction arrow are where their 3-D positions project, in their colours;
+the frame count is the samples drawn. Data: the Gait2392 walk as a C3D (test_labtorques.py)."""
+import os
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import urdf2dyn
+from urdf2dyn import cli
+from urdf2dyn.warn import Urdf2dynWarning
+
+pytest.importorskip("ezc3d")
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt                     # noqa: E402
+from matplotlib.colors import to_rgb               # noqa: E402
+from mpl_toolkits.mplot3d import proj3d            # noqa: E402
+
+from urdf2dyn.biomech.animate import model_marker_positions   # noqa: E402
+
+DATA = os.path.join(os.path.dirname(__file__), "..", "data", "ik", "gait2392")
+C3D = os.path.join(DATA, "subject01_walk1.c3d")
+OSIM = os.path.join(DATA, "subject01_simbody.osim")
+SETUP = os.path.join(DATA, "subject01_Setup_IK.xml")
+
+
+@pytest.fixture(scope="module")
+def trial():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        model = urdf2dyn.load(OSIM)
+        res = urdf2dyn.inverse_dynamics_trial(model, C3D, rotation="x:-90", ik_setup=SETUP,
+                                              time_range=(0.8, 1.2))
+    return model, res
+
+
+def _pixel(ax, fig, p):
+    x, y, _ = proj3d.proj_transform(p[0], p[1], p[2], ax.get_proj())
+    px, py = ax.transData.transform((x, y))
+    return int(round(px)), int(round(fig.canvas.get_width_height()[1] - py))
+
+
+def _near(img, xy, colour, r=2, tol=0.12):
+    x, y = xy
+    patch = img[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1, :3]
+    return bool(np.any(np.all(np.abs(patch - np.array(to_rgb(colour))) < tol, axis=-1)))
+
+
+def test_frame_shows_markers_and_arrows_where_they_are(trial):
+    model, res = trial
+    anim = urdf2dyn.animate(model, res, every=4)
+    fig = anim._fig
+    ax = fig.axes[0]
+    try:
+        frames = list(anim.new_frame_seq())
+        assert frames == list(range(0, len(res.t), 4))
+        i = frames[len(frames) // 2]
+        fig.canvas.draw()               # the animation's first draw (frame 0) happens here
+        anim._func(i)
+        fig.canvas.draw()
+        assert ax.get_title().endswith(f"t = {res.t[i]:.3f} s")
+        img = np.asarray(fig.canvas.buffer_rgba(), dtype=float) / 255
+        # the marker fitted worst in this frame: measured (red) and model (orange) apart
+        err = res.ik.marker_error[res.record["ik_rows"][i]]
+        k = int(np.nanargmax(err))
+        name = res.ik.marker_names[k]
+        kt = int(np.argmin(np.abs(res.markers.time - res.t[i])))
+        measured = res.markers.xyz[kt, res.markers.labels.index(name)]
+        fitted = model_marker_positions(model, res.q[i], [name])[0, 0]
+        assert _near(img, _pixel(ax, fig, measured), "C3")
+        assert _near(img, _pixel(ax, fig, fitted), "C1")
+        # a foot on the ground: its arrow's middle is green
+        kr = int(np.argmin(np.abs(res.reactions.time - res.t[i])))
+        foot = next(f for f in sorted(res.reactions.grf)
+                    if np.all(np.isfinite(res.reactions.cop[f][kr])))
+        mid = res.reactions.cop[foot][kr] + 0.5e-3 * res.reactions.grf[foot][kr]
+        assert _near(img, _pixel(ax, fig, mid), "C2")
+        # and nothing red where no marker is: the image's top-left corner
+        assert not _near(img, (5, 5), "C3", r=4)
+    finally:
+        plt.close(fig)
+
+
+def test_cli_animate_writes_the_frames(tmp_path, capsys):
+    from PIL import Image
+    out = tmp_path / "walk.gif"
+    status = cli.main(["animate", OSIM, C3D, "--rotate", "x:-90", "--time-range", "1.0",
+                       "1.2", "--every", "3", "-o", os.fspath(out)])
+    text = capsys.readouterr().out
+    assert status == 0, text
+    n = len(range(0, 13, 3))                   # 1.0 .. 1.2 s at 60 Hz: 13 samples
+    with Image.open(out) as im:
+        assert im.n_frames == n
+    assert f"{n} frames" in text and "marker error RMS" in text
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["-o", "x.png"], ".gif or .mp4"),
+    (["--every", "0"], "--every"),
+])
+def test_cli_animate_refusals(argv, words, capsys):
+    assert cli.main(["animate", OSIM, C3D, "--rotate", "x:-90"] + argv) == 1
+    assert words in capsys.readouterr().err
+
+
+def test_notebook_display(trial):
+    """In a notebook: the animation as HTML (to_jshtml), one image per frame drawn."""
+    model, res = trial
+    anim = urdf2dyn.animate(model, res, every=10)
+    try:
+        html = anim.to_jshtml()
+    finally:
+        plt.close(anim._fig)
+    assert "<script" in html and html.count("frames[") >= len(range(0, len(res.t), 10))
+
+
+@settings(max_examples=6, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(every=st.integers(-2, 50), out=st.sampled_from(["a.gif", "a.GIF", "a.png", "a", "d/a.gif"]),
+       t0=st.floats(0.4, 3, allow_nan=False), span=st.floats(-0.1, 0.06, allow_nan=False))
+def test_cli_animate_fuzz_never_a_traceback(every, out, t0, span, tmp_path, capsys):
+    """Any --every, -o and --time-range: a file, or one `urdf2dyn animate: error:` line."""
+    target = tmp_path / out
+    try:
+        status = cli.main(["animate", OSIM, C3D, "--rotate", "x:-90", "--every", str(every),
+                           "--time-range", repr(t0), repr(t0 + span), "-o", os.fspath(target)])
+    except SystemExit as e:             # argparse's usage error (e.g. "-2" read as an option)
+        status = e.code
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert status in (0, 1, 2)
+    if status == 0:
+        assert target.exists()
+    else:
+        assert "urdf2dyn animate: error:" in err or "usage:" in err
+    plt.close("all")
