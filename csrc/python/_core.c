@@ -224,11 +224,11 @@ static npy_intp shape_size(const u2d_model *m, char code)
     }
 }
 
-/* A new array of n samples (or one sample, without the leading axis) of the given shape. */
-static PyArrayObject *new_output(const u2d_model *m, const char *shape, int single, npy_intp n,
-                                 size_t *per_sample)
+/* The dimensions of n samples (or one sample, without the leading axis) of the given shape;
+ * returns their number and stores the doubles per sample. */
+static int output_dims(const u2d_model *m, const char *shape, int single, npy_intp n,
+                       npy_intp dims[4], size_t *per_sample)
 {
-    npy_intp dims[4];
     int nd = 0;
     size_t size = 1;
     if (!single) dims[nd++] = n;
@@ -237,7 +237,36 @@ static PyArrayObject *new_output(const u2d_model *m, const char *shape, int sing
         size *= (size_t)dims[nd++];
     }
     *per_sample = size;
+    return nd;
+}
+
+/* A new array of n samples (or one sample, without the leading axis) of the given shape. */
+static PyArrayObject *new_output(const u2d_model *m, const char *shape, int single, npy_intp n,
+                                 size_t *per_sample)
+{
+    npy_intp dims[4];
+    int nd = output_dims(m, shape, single, n, dims, per_sample);
     return (PyArrayObject *)PyArray_SimpleNew(nd, dims, NPY_DOUBLE);
+}
+
+/* The caller's out= array (a new reference) when it is exactly what new_output would make:
+ * float64 in native byte order, C-contiguous, writeable, of that shape. The Python layer
+ * checks first and words the message; this check is what keeps the core in bounds. */
+static PyArrayObject *given_output(PyObject *obj, const u2d_model *m, const char *shape,
+                                   int single, npy_intp n, size_t *per_sample)
+{
+    npy_intp dims[4];
+    int nd = output_dims(m, shape, single, n, dims, per_sample);
+    PyArrayObject *a = (PyArrayObject *)obj;
+    if (!PyArray_Check(obj) || PyArray_TYPE(a) != NPY_DOUBLE || !PyArray_ISNOTSWAPPED(a) ||
+        !PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISWRITEABLE(a) || PyArray_NDIM(a) != nd ||
+        !PyArray_CompareLists(PyArray_DIMS(a), dims, nd)) {
+        PyErr_SetString(PyExc_ValueError, "out: expected writeable C-contiguous float64 "
+                        "arrays of the output's shape");
+        return NULL;
+    }
+    Py_INCREF(obj);
+    return a;
 }
 
 /* Wrenches for the core: bodies (K,) and wrenches (N or 1, K, 6); None for none. */
@@ -269,14 +298,16 @@ static int convert_fext(const u2d_model *m, PyObject *body_obj, PyObject *wrench
     return 0;
 }
 
-/* compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt[, reference]) */
+/* compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt[, reference[, out]])
+ * out: None, or a tuple of one array per output, written in place and returned. */
 static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs < 8 || nargs > 9 || !PyTuple_Check(args[1])) {
+    if (nargs < 8 || nargs > 10 || !PyTuple_Check(args[1])) {
         PyErr_SetString(PyExc_TypeError, "compute(algo, inputs, fext_body, fext_wrench, "
-                        "threads, link, point, dt)");
+                        "threads, link, point, dt[, reference[, out]])");
         return NULL;
     }
+    PyObject *given = nargs > 9 ? args[9] : Py_None;
     const u2d_model *m = self->model;
     long algo = PyLong_AsLong(args[0]), threads = PyLong_AsLong(args[4]);
     long link = PyLong_AsLong(args[5]);
@@ -290,6 +321,10 @@ static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssiz
     const algo_spec *spec = &algo_specs[algo];
     if (PyTuple_GET_SIZE(args[1]) != spec->nin) {
         PyErr_Format(PyExc_TypeError, "expected %d arrays", spec->nin);
+        return NULL;
+    }
+    if (given != Py_None && (!PyTuple_Check(given) || PyTuple_GET_SIZE(given) != spec->nout)) {
+        PyErr_Format(PyExc_TypeError, "out: expected a tuple of %d arrays", spec->nout);
         return NULL;
     }
     PyArrayObject *in[3] = {NULL, NULL, NULL}, *out[3] = {NULL, NULL, NULL}, *fb = NULL;
@@ -314,7 +349,10 @@ static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssiz
         ba.fext_wrench = PyArray_DATA(fw);
     }
     for (int k = 0; k < spec->nout; k++) {
-        out[k] = new_output(m, spec->out_shape[k], single, (npy_intp)n, &ba.out_size[k]);
+        out[k] = given == Py_None
+            ? new_output(m, spec->out_shape[k], single, (npy_intp)n, &ba.out_size[k])
+            : given_output(PyTuple_GET_ITEM(given, k), m, spec->out_shape[k], single,
+                           (npy_intp)n, &ba.out_size[k]);
         if (!out[k]) goto done;
         ba.out[k] = PyArray_DATA(out[k]);
     }
@@ -351,6 +389,45 @@ done:
 }
 
 /* simulate(q0, v0, tau, tau_half_steps, dt, method, fext_body, fext_wrench) -> (qs, vs) */
+/* signature(algo) -> (input names, input widths, output shapes per sample): the table above,
+ * for the Python layer's broadcasting and out= checks. */
+static PyObject *Model_signature(ModelObject *self, PyObject *arg)
+{
+    long algo = PyLong_AsLong(arg);
+    if (algo == -1 && PyErr_Occurred()) return NULL;
+    if (algo < 0 || algo >= U2D_NALGO) {
+        PyErr_Format(PyExc_ValueError, "unknown algorithm %ld", algo);
+        return NULL;
+    }
+    const algo_spec *spec = &algo_specs[algo];
+    PyObject *names = PyTuple_New(spec->nin), *widths = PyTuple_New(spec->nin);
+    PyObject *shapes = PyTuple_New(spec->nout);
+    if (!names || !widths || !shapes) goto error;
+    for (int k = 0; k < spec->nin; k++) {
+        PyObject *name = PyUnicode_FromString(spec->in_name[k]);
+        PyObject *width = PyLong_FromLong(spec->in_kind[k] == 'q' ? self->model->nq
+                                                                  : self->model->nv);
+        if (!name || !width) { Py_XDECREF(name); Py_XDECREF(width); goto error; }
+        PyTuple_SET_ITEM(names, k, name);
+        PyTuple_SET_ITEM(widths, k, width);
+    }
+    for (int k = 0; k < spec->nout; k++) {
+        const char *code = spec->out_shape[k];
+        PyObject *shape = PyTuple_New((Py_ssize_t)strlen(code));
+        if (!shape) goto error;
+        PyTuple_SET_ITEM(shapes, k, shape);
+        for (Py_ssize_t i = 0; code[i]; i++) {
+            PyObject *d = PyLong_FromSsize_t((Py_ssize_t)shape_size(self->model, code[i]));
+            if (!d) goto error;
+            PyTuple_SET_ITEM(shape, i, d);
+        }
+    }
+    return Py_BuildValue("(NNN)", names, widths, shapes);
+error:
+    Py_XDECREF(names); Py_XDECREF(widths); Py_XDECREF(shapes);
+    return NULL;
+}
+
 static PyObject *Model_simulate(ModelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 8) {
@@ -650,7 +727,10 @@ static PyObject *Model_get_name(ModelObject *self, void *Py_UNUSED(c))
 
 static PyMethodDef Model_methods[] = {
     {"compute", (PyCFunction)(void (*)(void))Model_compute, METH_FASTCALL,
-     "compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt)"},
+     "compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt[, reference"
+     "[, out]])"},
+    {"signature", (PyCFunction)Model_signature, METH_O,
+     "signature(algo) -> (input names, input widths, output shapes per sample)"},
     {"simulate", (PyCFunction)(void (*)(void))Model_simulate, METH_FASTCALL,
      "simulate(q0, v0, tau, tau_half_steps, dt, method, fext_body, fext_wrench) -> (qs, vs)"},
     {"joints", (PyCFunction)Model_joints, METH_NOARGS, "movable joints, in q order"},
