@@ -239,8 +239,15 @@ class Model:
             flat_outs = tuple(o.reshape((n,) + o.shape[len(batch):]) if batch else o
                               for o in outs)
         bodies, stacked = _stack_wrenches(wrenches, self._link_body, batch, n)
-        result = self._c.compute(algo, tuple(arrays), bodies, stacked, get_num_threads(), link,
-                                 point, dt, reference, None if outs is None else flat_outs)
+        try:
+            result = self._c.compute(algo, tuple(arrays), bodies, stacked, get_num_threads(),
+                                     link, point, dt, reference,
+                                     None if outs is None else flat_outs)
+        except ValueError as e:                 # the core counts samples flat: name the index
+            if len(batch) < 2:
+                raise
+            raise ValueError(_SAMPLE.sub(lambda m: "sample " + str(tuple(
+                int(i) for i in np.unravel_index(int(m.group(1)), batch))), str(e))) from None
         if outs is not None:
             return outs if len(outs) > 1 else outs[0]
         if len(batch) > 1:                      # (N, ...) from the core -> (*batch, ...)
@@ -958,6 +965,8 @@ _REFERENCES = {"local": _core.LOCAL, "world": _core.WORLD,
 
 # ---- the batch layer's helpers (Model._compute) ----------------------------------------
 
+_SAMPLE = re.compile(r"\bsample (\d+)")
+
 # Inputs that may be a scalar, the same value for every coordinate (v=0, a=0.0: at rest).
 # A configuration may not: a quaternion of four equal numbers is rarely what was meant.
 _VELOCITY_LIKE = frozenset({"v", "a", "tau"})
@@ -977,11 +986,11 @@ def _as_samples(x, name, width, scalar_ok):
     if x.ndim == 0 and scalar_ok:
         return np.broadcast_to(x, (width,))
     if x.ndim == 0 or x.shape[-1] != width:
-        what = _WIDTH_NAMES.get(name, str(width))
+        what = f"({_WIDTH_NAMES[name]},) = " if name in _WIDTH_NAMES else ""
         hint = ("; only v, a and tau may be a scalar" if x.ndim == 0 and
                 name not in _VELOCITY_LIKE else "")
-        raise ValueError(f"{name}: expected shape ({what},) = ({width},), or (..., {width}) "
-                         f"for a batch, got {_fmt(x.shape)}{hint}")
+        raise ValueError(f"{name}: expected shape {what}({width},), or (..., {width}) for a "
+                         f"batch, got {_fmt(x.shape)}{hint}")
     return x
 
 

@@ -183,7 +183,7 @@ static int ltdl(int n, const int *lambda, double *M)
     for (int k = n - 1; k >= 0; k--) {
         double *Mk = M + (size_t)k * n;
         const double d = Mk[k];
-        if (!(d > 0.0)) return -1;
+        if (d <= 0.0) return -1;            /* NaN passes: a NaN sample gives NaN, as ABA */
         for (int i = lambda[k]; i >= 0; i = lambda[i]) {
             const double a = Mk[i] / d;
             double *Mi = M + (size_t)i * n;
