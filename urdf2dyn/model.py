@@ -152,7 +152,7 @@ class Model:
         self._link_index = {name: k for k, name in enumerate(self.link_names)}
         self.q_names = [n for j in self.joints for n in _names(j, _Q_SUFFIXES)]
         self.v_names = [n for j in self.joints for n in _names(j, _V_SUFFIXES)]
-        self._signatures = {}
+        self._signatures: dict[int, tuple] = {}     # algo -> the core's signature()
 
     # ---- description -------------------------------------------------------------
     @property
@@ -223,6 +223,11 @@ class Model:
         (and against f_ext and out), as NumPy's generalized ufuncs do: the shape logic of
         every batched function lives here, once (see docs/conventions.rst)."""
         names, widths, shapes = self._signature(algo)
+        if out is None and f_ext is None and _plain(inputs, widths):
+            # the common call, arrays of one sample or of the same N samples: the core checks
+            # dtypes and converts by itself, and the layer below costs more than a small RNEA
+            return self._c.compute(algo, tuple(inputs), None, None, get_num_threads(), link,
+                                   point, dt, reference)
         arrays = [_as_samples(x, name, width, name in _VELOCITY_LIKE)
                   for x, name, width in zip(inputs, names, widths)]
         wrenches = self._wrenches(f_ext)
@@ -940,6 +945,17 @@ class Model:
                 q[:, sl] = rng.uniform(-bound, bound, (shape[0], 1))
         return q[0] if n is None else q
 
+    def _fext(self, f_ext, q):
+        """simulate's wrenches, each (6,) or (n, 6) for the n rows of q (n, nq), as the core
+        takes them: bodies (K,) and wrenches (1 or n, K, 6); (None, None) for none."""
+        wrenches = self._wrenches(f_ext)
+        n = len(q)
+        for label, w, _ in wrenches:
+            if w.shape[:-1] not in ((), (n,)):
+                raise ValueError(f"{label}: expected shape (6,) or (steps, 6) = ({n}, 6), got "
+                                 f"{_fmt(w.shape)}")
+        return _stack_wrenches(wrenches, self._link_body, (n,), n)
+
     def _wrenches(self, f_ext):
         """f_ext as [(label, (..., 6) array)], links checked, in the dict's order."""
         if f_ext is None or (isinstance(f_ext, Mapping) and not f_ext):
@@ -984,7 +1000,7 @@ def _as_samples(x, name, width, scalar_ok):
     if x.dtype.kind not in "fiu":
         raise TypeError(f"{name}: expected an array of real numbers, got dtype {x.dtype}")
     if x.ndim == 0 and scalar_ok:
-        return np.broadcast_to(x, (width,))
+        return np.full(width, x, dtype=np.float64)
     if x.ndim == 0 or x.shape[-1] != width:
         what = f"({_WIDTH_NAMES[name]},) = " if name in _WIDTH_NAMES else ""
         hint = ("; only v, a and tau may be a scalar" if x.ndim == 0 and
@@ -994,28 +1010,51 @@ def _as_samples(x, name, width, scalar_ok):
     return x
 
 
+def _plain(inputs, widths):
+    """Whether inputs are ndarrays of shapes (width,) each, or (N, width) with one N."""
+    lead = None
+    for x, width in zip(inputs, widths):
+        if type(x) is not np.ndarray or x.ndim not in (1, 2) or x.shape[-1] != width:
+            return False
+        if lead is None:
+            lead = x.shape[:-1]
+        elif x.shape[:-1] != lead:
+            return False
+    return True
+
+
 def _batch_shape(items):
     """The broadcast of the batch shapes (all axes but the last) of [(label, array, ...)],
     or ValueError naming the first argument that does not fit and the one it clashes with."""
     batch = ()
     for k, (label, a, *_) in enumerate(items):
-        try:
-            batch = np.broadcast_shapes(batch, a.shape[:-1])
-        except ValueError:
-            other = next((it for it in items[:k] if not _broadcastable(it[1], a)), items[0])
+        joined = _broadcast(batch, a.shape[:-1])
+        if joined is None:
+            other = next((it for it in items[:k]
+                          if _broadcast(it[1].shape[:-1], a.shape[:-1]) is None), items[0])
             raise ValueError(
                 f"{label}: shape {_fmt(a.shape)} does not broadcast against {other[0]}'s "
                 f"{_fmt(other[1].shape)}: the batch axes (all but the last) must be equal, "
-                "1, or missing (NumPy's broadcasting rules)") from None
+                "1, or missing (NumPy's broadcasting rules)")
+        batch = joined
     return batch
 
 
-def _broadcastable(a, b):
-    try:
-        np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
-    except ValueError:
-        return False
-    return True
+def _broadcast(s1, s2):
+    """NumPy's broadcast of two shapes, or None; in Python because np.broadcast_shapes costs
+    more than a one-sample RNEA."""
+    if s1 == s2 or not s2:
+        return s1
+    if not s1:
+        return s2
+    n = max(len(s1), len(s2))
+    s1, s2 = (1,) * (n - len(s1)) + s1, (1,) * (n - len(s2)) + s2
+    out = []
+    for x, y in zip(s1, s2):
+        if x != y and x != 1 and y != 1:
+            return None
+        out.append(y if x == 1 else x)
+    return tuple(out)
 
 
 def _check_out(out, shapes, batch):
@@ -1033,27 +1072,24 @@ def _check_out(out, shapes, batch):
     labels = ["out"] if nout == 1 else [f"out[{k}]" for k in range(nout)]
     target = None
     for label, o, core in zip(labels, outs, shapes):
-        expected = _fmt((batch if target is None else target) + core)
+        expected = (batch if target is None else target) + core
         if not isinstance(o, np.ndarray):
-            raise TypeError(f"{label}: expected a NumPy array of shape {expected} and dtype "
+            raise TypeError(f"{label}: expected a NumPy array of shape {_fmt(expected)} and dtype "
                             f"float64, got {type(o).__name__}")
         k = o.ndim - len(core)
         ok = k >= 0 and o.shape[k:] == core
         if ok and target is None:
-            try:
-                ok = np.broadcast_shapes(batch, o.shape[:k]) == o.shape[:k]
-            except ValueError:
-                ok = False
+            ok = _broadcast(batch, o.shape[:k]) == o.shape[:k]
             target = o.shape[:k] if ok else None
         elif ok:
             ok = o.shape[:k] == target
         if not ok:
-            raise ValueError(f"{label}: expected shape {expected}, got {_fmt(o.shape)}")
+            raise ValueError(f"{label}: expected shape {_fmt(expected)}, got {_fmt(o.shape)}")
         if o.dtype != np.float64:
             raise TypeError(f"{label}: expected dtype float64 (native byte order), got "
                             f"{o.dtype}; results are float64, cast them afterwards")
         if not o.flags.c_contiguous:
-            raise ValueError(f"{label}: expected a C-contiguous array of shape {expected} "
+            raise ValueError(f"{label}: expected a C-contiguous array of shape {_fmt(expected)} "
                              "(e.g. np.empty of that shape), got a strided view")
         if not o.flags.writeable:
             raise ValueError(f"{label}: the array is read-only")
