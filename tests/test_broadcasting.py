@@ -242,6 +242,31 @@ def test_leading_axes_and_one_sample(models):
     assert m.inverse_dynamics(q[:0], 0, 0).shape == (0, 100, 7)
 
 
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_empty_batch_gives_an_empty_result_of_the_right_shape(models, name):
+    m = models["float3"]
+    kinds, call, _ = FUNCTIONS[name]
+    rng = np.random.default_rng(13)
+    one = as_tuple(call(m, [sample_values(m, k, (), rng) for k in kinds]))
+    got = as_tuple(call(m, [sample_values(m, k, (2, 0), rng) for k in kinds]))
+    assert [g.shape for g in got] == [(2, 0) + np.shape(r) for r in one]
+
+
+def test_human_model_broadcasts_like_the_per_sample_loop():
+    """The 42-DoF human on a floating base: one v, a scalar a, a wrench per foot of two
+    different batch shapes, over a (2, 3) batch of configurations."""
+    m = urdf2dyn.load(urdf2dyn.data_path("humod_subject_a.urdf"), floating_base=True)
+    rng = np.random.default_rng(14)
+    q = m.random_configuration(6, seed=15).reshape(2, 3, m.nq)
+    v = rng.normal(size=m.nv)
+    feet = [name for name in m.link_names if "foot" in name.lower()][:2]
+    assert len(feet) == 2, m.link_names
+    f_ext = {feet[0]: rng.normal(size=(3, 6)) * 100, feet[1]: rng.normal(size=6) * 100}
+    tau = m.inverse_dynamics(q, v, 0.0, f_ext=f_ext)
+    assert tau.shape == (2, 3, m.nv)
+    assert_bitwise(tau, per_sample(m, "inverse_dynamics", [q, v, 0.0], f_ext, (2, 3)))
+
+
 def test_broadcasting_against_pinocchio(models):
     """One broadcast call (q (2, 3, nq), v (nv,), a (3, nv), f_ext (2, 1, 6)) against
     Pinocchio's RNEA on the explicitly repeated samples."""

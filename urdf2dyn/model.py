@@ -1011,10 +1011,12 @@ def _as_samples(x, name, width, scalar_ok):
 
 
 def _plain(inputs, widths):
-    """Whether inputs are ndarrays of shapes (width,) each, or (N, width) with one N."""
+    """Whether inputs are ndarrays of real numbers of shapes (width,) each, or (N, width)
+    with one N."""
     lead = None
     for x, width in zip(inputs, widths):
-        if type(x) is not np.ndarray or x.ndim not in (1, 2) or x.shape[-1] != width:
+        if (type(x) is not np.ndarray or x.ndim not in (1, 2) or x.shape[-1] != width
+                or x.dtype.kind not in "fiu"):
             return False
         if lead is None:
             lead = x.shape[:-1]
