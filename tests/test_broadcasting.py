@@ -481,3 +481,12 @@ def test_nan_in_one_sample_stays_in_that_sample(models, robot, path):
                 assert any(np.isnan(g[5]).any() for g in got), (name, k)
     finally:
         urdf2dyn.set_simd_path(previous)
+
+
+def test_a_failing_sample_is_named_by_its_index_in_the_batch(models):
+    m = models["float3"]
+    q = m.random_configuration(12, seed=16).reshape(3, 4, m.nq)
+    q[2, 1, 3:7] = 0.0
+    with pytest.raises(ValueError, match=r"^q: sample \(2, 1\): the quaternion of floating "
+                                         r"joint 'root_joint'"):
+        m.inverse_dynamics(q, 0, 0)

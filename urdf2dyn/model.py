@@ -248,11 +248,10 @@ class Model:
             result = self._c.compute(algo, tuple(arrays), bodies, stacked, get_num_threads(),
                                      link, point, dt, reference,
                                      None if outs is None else flat_outs)
-        except ValueError as e:                 # the core counts samples flat: name the index
+        except ValueError as e:
             if len(batch) < 2:
                 raise
-            raise ValueError(_SAMPLE.sub(lambda m: "sample " + str(tuple(
-                int(i) for i in np.unravel_index(int(m.group(1)), batch))), str(e))) from None
+            raise ValueError(_name_sample(str(e), batch)) from None
         if outs is not None:
             return outs if len(outs) > 1 else outs[0]
         if len(batch) > 1:                      # (N, ...) from the core -> (*batch, ...)
@@ -1124,6 +1123,13 @@ def _stack_wrenches(wrenches, link_body, batch, n):
         stacked = np.stack([np.broadcast_to(w, batch + (6,)).reshape(n, 6)
                             for _, w, _ in wrenches], axis=1)
     return bodies, np.ascontiguousarray(stacked, dtype=np.float64)
+
+
+def _name_sample(message, batch):
+    """The core's 'sample 17' (it counts samples flat) as the index in batch, 'sample (2, 1)'."""
+    def index(m):
+        return "sample " + str(tuple(int(i) for i in np.unravel_index(int(m.group(1)), batch)))
+    return _SAMPLE.sub(index, message)
 
 
 def _fmt(shape):
