@@ -283,17 +283,20 @@ def test_out_arrays_that_do_not_fit_are_refused():
     ro = good()
     ro.flags.writeable = False
     bad["readonly"] = ro
-    for what, x in bad.items():
-        with pytest.raises(ValueError, match=r"out\[1\]: expected a writeable C-contiguous "
-                                             rf"float64 array of shape \({n}, {nv}, {nv}\)"):
+    for what, x in bad.items():          # refused by the batch layer, naming out[1]
+        with pytest.raises((ValueError, TypeError), match=r"out\[1\]"):
             m.inverse_dynamics_derivatives(q, v, a, out=(good(), x, good()))
+    with pytest.raises(ValueError, match=rf"out\[1\]: expected shape \({n}, {nv}, {nv}\)"):
+        m.inverse_dynamics_derivatives(q, v, a, out=(good(), bad["shape"], good()))
     with pytest.raises(TypeError, match="out: expected a tuple of 3 arrays"):
         m.forward_dynamics_derivatives(q, v, a, out=(good(), good()))
     shared = good()
-    with pytest.raises(ValueError, match=r"out\[2\] shares memory"):
+    with pytest.raises(ValueError, match=r"out\[1\] and out\[2\] overlap"):
         m.inverse_dynamics_derivatives(q, v, a, out=(good(), shared, shared))
-    big = np.zeros((n, nv, nv))                       # the inputs live inside an output
-    qv = big.reshape(-1)[: n * nv].reshape(n, nv)
+    big = np.zeros((n, nv, nv))                       # the inputs live inside an output:
+    qv = big.reshape(-1)[: n * nv].reshape(n, nv)     # read from a copy before writing
     qv[:] = q
-    with pytest.raises(ValueError, match=r"out\[0\] shares memory"):
-        m.inverse_dynamics_derivatives(qv, v, a, out=(big, good(), good()))
+    want = m.inverse_dynamics_derivatives(q, v, a)
+    got = m.inverse_dynamics_derivatives(qv, v, a, out=(big, good(), good()))
+    for w, g in zip(want, got):
+        np.testing.assert_array_equal(w, g)

@@ -1,6 +1,7 @@
 """The Python face of a compiled URDF model: names, conventions, f_ext, pickling."""
 from __future__ import annotations
 
+import math
 import os
 import re
 import warnings
@@ -181,6 +182,7 @@ class Model:
         self._link_index = {name: k for k, name in enumerate(self.link_names)}
         self.q_names = [n for j in self.joints for n in _names(j, _Q_SUFFIXES)]
         self.v_names = [n for j in self.joints for n in _names(j, _V_SUFFIXES)]
+        self._signatures: dict[int, tuple] = {}     # algo -> the core's signature()
         self._osim_names()
 
     def _osim_names(self):
@@ -281,46 +283,189 @@ class Model:
     # ---- dynamics ----------------------------------------------------------------
     def _compute(self, algo, inputs, f_ext=None, link=-1, point=None, dt=0.0, reference=0,
                  out=None):
-        bodies, wrenches = self._fext(f_ext, inputs[0])
-        return self._c.compute(algo, inputs, bodies, wrenches, get_num_threads(), link, point,
-                               dt, reference, out)
+        """Run the core's algo over the samples of inputs broadcast against each other
+        (and against f_ext and out), as NumPy's generalized ufuncs do: the shape logic of
+        every batched function lives here, once (see docs/conventions.rst)."""
+        names, widths, shapes = self._signature(algo)
+        if out is None and f_ext is None and _plain(inputs, widths):
+            # the common call, arrays of one sample or of the same N samples: the core checks
+            # dtypes and converts by itself, and the layer below costs more than a small RNEA
+            return self._c.compute(algo, tuple(inputs), None, None, get_num_threads(), link,
+                                   point, dt, reference)
+        arrays = [_as_samples(x, name, width, name in _VELOCITY_LIKE)
+                  for x, name, width in zip(inputs, names, widths)]
+        wrenches = self._wrenches(f_ext)
+        batch = _batch_shape([(name, a) for name, a in zip(names, arrays)] + wrenches)
+        outs = None
+        if out is not None:
+            outs, batch = _check_out(out, shapes, batch)
+        n = math.prod(batch)
+        arrays = [_flatten(a, batch, n) for a in arrays]
+        if outs is not None:                    # an input that overlaps out is read from a copy
+            arrays = [np.array(a, dtype=np.float64) if any(np.may_share_memory(a, o)
+                                                           for o in outs) else a
+                      for a in arrays]
+            flat_outs = tuple(o.reshape((n,) + o.shape[len(batch):]) if batch else o
+                              for o in outs)
+        bodies, stacked = _stack_wrenches(wrenches, self._link_body, batch, n)
+        try:
+            result = self._c.compute(algo, tuple(arrays), bodies, stacked, get_num_threads(),
+                                     link, point, dt, reference,
+                                     None if outs is None else flat_outs)
+        except ValueError as e:
+            if len(batch) < 2:
+                raise
+            raise ValueError(_name_sample(str(e), batch)) from None
+        if outs is not None:
+            return outs if len(outs) > 1 else outs[0]
+        if len(batch) > 1:                      # (N, ...) from the core -> (*batch, ...)
+            if len(shapes) == 1:
+                result = result.reshape(batch + shapes[0])
+            else:
+                result = tuple(r.reshape(batch + s) for r, s in zip(result, shapes))
+        return result
+
+    def _signature(self, algo):
+        """(input names, input widths, output shapes per sample) of a core algorithm."""
+        sig = self._signatures.get(algo)
+        if sig is None:
+            sig = self._signatures[algo] = self._c.signature(algo)
+        return sig
 
     def inverse_dynamics(self, q: ArrayLike, v: ArrayLike, a: ArrayLike,
-                         f_ext: FExt | None = None) -> NDArray[np.float64]:
+                         f_ext: FExt | None = None, out: NDArray[np.float64] | None = None
+                         ) -> NDArray[np.float64]:
         """Joint forces tau = M(q) a + C(q, v) v + g(q) - sum J^T f_ext (RNEA).
 
-        f_ext: {link_name: (6,) or (N, 6)} wrenches [fx fy fz mx my mz] applied to the
-        links, world coordinates, moments about the world origin (see wrench_at_point).
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations (rad, m; floating joints [x y z qx qy qz qw]).
+        v : array_like, (..., nv) or scalar
+            Velocities (rad/s, m/s); a scalar is that value for every coordinate.
+        a : array_like, (..., nv) or scalar
+            Accelerations (rad/s², m/s²); ``a=0.0`` for the forces at zero acceleration.
+        f_ext : dict {link name: array_like (..., 6)}, optional
+            Wrenches [fx fy fz mx my mz] applied to the links, world coordinates, moments
+            about the world origin (see wrench_at_point); they broadcast like q, v and a.
+        out : ndarray (..., nv) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        tau : ndarray, (..., nv) float64
+            Joint forces (N·m, N); the leading axes are q, v, a and f_ext's broadcast
+            together (none for one sample).
         """
-        return self._compute(_core.RNEA, (q, v, a), f_ext)
+        return self._compute(_core.RNEA, (q, v, a), f_ext, out=out)
 
     rnea = inverse_dynamics
 
-    def mass_matrix(self, q: ArrayLike) -> NDArray[np.float64]:
-        """Joint-space inertia M(q): (nv, nv) or (N, nv, nv), symmetric (CRBA)."""
-        return self._compute(_core.CRBA, (q,))
+    def mass_matrix(self, q: ArrayLike, out: NDArray[np.float64] | None = None
+                    ) -> NDArray[np.float64]:
+        """Joint-space inertia M(q), symmetric, both triangles filled (CRBA).
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        out : ndarray (..., nv, nv) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        M : ndarray, (..., nv, nv) float64
+            kg·m², kg (one matrix per configuration).
+        """
+        return self._compute(_core.CRBA, (q,), out=out)
 
     crba = mass_matrix
 
-    def nonlinear_effects(self, q: ArrayLike, v: ArrayLike) -> NDArray[np.float64]:
+    def nonlinear_effects(self, q: ArrayLike, v: ArrayLike,
+                          out: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
         """h(q, v) = C(q, v) v + g(q): the joint forces that hold the robot at zero
-        acceleration."""
-        return self._compute(_core.NLE, (q, v))
+        acceleration.
 
-    def gravity_torques(self, q: ArrayLike) -> NDArray[np.float64]:
-        """g(q): the joint forces that hold the robot still against gravity."""
-        return self._compute(_core.GRAVITY, (q,))
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        v : array_like, (..., nv) or scalar
+            Velocities, broadcast against q.
+        out : ndarray (..., nv) float64, optional
+            C-contiguous array the result is written into (and returned).
 
-    def coriolis_matrix(self, q: ArrayLike, v: ArrayLike) -> NDArray[np.float64]:
-        """C(q, v) with C v = h - g and dM/dt - 2C skew-symmetric (Pinocchio's factorization):
-        (nv, nv) or (N, nv, nv)."""
-        return self._compute(_core.CORIOLIS, (q, v))
+        Returns
+        -------
+        h : ndarray, (..., nv) float64
+            N·m, N.
+        """
+        return self._compute(_core.NLE, (q, v), out=out)
+
+    def gravity_torques(self, q: ArrayLike, out: NDArray[np.float64] | None = None
+                        ) -> NDArray[np.float64]:
+        """g(q): the joint forces that hold the robot still against gravity.
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        out : ndarray (..., nv) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        g : ndarray, (..., nv) float64
+            N·m, N.
+        """
+        return self._compute(_core.GRAVITY, (q,), out=out)
+
+    def coriolis_matrix(self, q: ArrayLike, v: ArrayLike,
+                        out: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
+        """C(q, v) with C v = h - g and dM/dt - 2C skew-symmetric (Pinocchio's factorization).
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        v : array_like, (..., nv) or scalar
+            Velocities, broadcast against q.
+        out : ndarray (..., nv, nv) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        C : ndarray, (..., nv, nv) float64
+        """
+        return self._compute(_core.CORIOLIS, (q, v), out=out)
 
     def forward_dynamics(self, q: ArrayLike, v: ArrayLike, tau: ArrayLike,
-                         f_ext: FExt | None = None) -> NDArray[np.float64]:
-        """Joint accelerations qdd = M^-1 (tau + sum J^T f_ext - h) (ABA). Raises ValueError
-        when the mass matrix is singular (a movable joint carrying no inertia)."""
-        return self._compute(_core.ABA, (q, v, tau), f_ext)
+                         f_ext: FExt | None = None, out: NDArray[np.float64] | None = None
+                         ) -> NDArray[np.float64]:
+        """Joint accelerations qdd = M^-1 (tau + sum J^T f_ext - h) (ABA).
+
+        Raises ValueError naming the sample when the mass matrix is singular (a movable
+        joint carrying no inertia); a sample with NaN in it gives NaN.
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        v : array_like, (..., nv) or scalar
+            Velocities.
+        tau : array_like, (..., nv) or scalar
+            Joint forces (N·m, N); ``tau=0`` for the free motion.
+        f_ext : dict {link name: array_like (..., 6)}, optional
+            World wrenches about the world origin, as for inverse_dynamics.
+        out : ndarray (..., nv) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        qdd : ndarray, (..., nv) float64
+            rad/s², m/s²; the leading axes are the inputs' broadcast together.
+        """
+        return self._compute(_core.ABA, (q, v, tau), f_ext, out=out)
 
     aba = forward_dynamics
 
@@ -341,17 +486,18 @@ class Model:
 
         Parameters
         ----------
-        q, v, a : array_like, (nq,) / (nv,) or (N, nq) / (N, nv)
-        f_ext : dict, optional
+        q : array_like, (..., nq)
+            Configurations.
+        v, a : array_like, (..., nv) or scalar
+            Velocities and accelerations, broadcast against q.
+        f_ext : dict {link name: array_like (..., 6)}, optional
             As for inverse_dynamics: world wrenches, fixed in the world as q changes.
-        out : tuple of 3 ndarray, optional
-            Arrays to fill and return instead of new ones (3 nv^2 numbers per sample: reuse
-            them across calls): float64, C-contiguous, writeable, of the output shape, not
-            sharing memory with the inputs or each other.
+        out : tuple of 3 ndarray (..., nv, nv) float64, optional
+            Three separate C-contiguous arrays the results are written into (and returned).
 
         Returns
         -------
-        dtau_dq, dtau_dv, M : ndarray, (nv, nv) or (N, nv, nv)
+        dtau_dq, dtau_dv, M : ndarray, (..., nv, nv) float64
             dtau_dq[i, j] is d tau_i / d q_j, q moving in the tangent space
             (``integrate(q, dq)``, body-frame twist for floating joints, as Pinocchio);
             M = d tau / d a is the mass matrix.
@@ -364,39 +510,63 @@ class Model:
 
         Parameters
         ----------
-        q, v, tau : array_like, (nq,) / (nv,) or (N, nq) / (N, nv)
-        f_ext : dict, optional
-            As for forward_dynamics: world wrenches, fixed in the world as q changes.
-        out : tuple of 3 ndarray, optional
-            As for inverse_dynamics_derivatives.
+        q : array_like, (..., nq)
+            Configurations.
+        v, tau : array_like, (..., nv) or scalar
+            Velocities and joint forces, broadcast against q.
+        f_ext : dict {link name: array_like (..., 6)}, optional
+            As for forward_dynamics.
+        out : tuple of 3 ndarray (..., nv, nv) float64, optional
+            Three separate C-contiguous arrays the results are written into (and returned).
 
         Returns
         -------
-        dqdd_dq, dqdd_dv, Minv : ndarray, (nv, nv) or (N, nv, nv)
+        dqdd_dq, dqdd_dv, Minv : ndarray, (..., nv, nv) float64
             dqdd_dq in the tangent space (as inverse_dynamics_derivatives); Minv = M^-1 =
             d qdd / d tau.
         """
         self._no_planar("forward_dynamics_derivatives")
         return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext, out=out)
 
-    def centroidal_momentum_matrix(self, q):
-        """Centroidal momentum matrix A_G (6, nv) or (N, 6, nv) (Orin, Goswami & Lee 2013):
-        h_G = A_G v, rows 0-2 the linear momentum, rows 3-5 the angular momentum about the
-        centre of mass, world axes (Pinocchio's ccrba layout)."""
+    def centroidal_momentum_matrix(self, q, out=None):
+        """Centroidal momentum matrix A_G (Orin, Goswami & Lee 2013): h_G = A_G v, rows 0-2
+        the linear momentum, rows 3-5 the angular momentum about the centre of mass, world
+        axes (Pinocchio's ccrba layout).
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        out : ndarray (..., 6, nv) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        A_G : ndarray, (..., 6, nv) float64
+        """
         self._no_planar("centroidal_momentum_matrix")
-        return self._compute(_core.CCRBA, (q,))
+        return self._compute(_core.CCRBA, (q,), out=out)
 
     def centroidal(self, q, v, a):
-        """Centroidal state: a dict of arrays, each with a leading N axis for N samples.
+        """Centroidal state: a dict of arrays, each with the leading axes of q, v and a
+        broadcast together (none for one sample).
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        v, a : array_like, (..., nv) or scalar
+            Velocities and accelerations.
 
         Returns
         -------
         dict
-            ``com``, ``com_velocity``, ``com_acceleration`` (3,): the centre of mass of the
-            moving links and its derivatives; ``momentum`` (6,): h_G = A_G v = [p; L_G],
-            linear momentum then angular momentum about the centre of mass, world axes;
-            ``momentum_rate`` (6,): dh_G/dt = A_G a + dA_G/dt v (gravity excluded, so with
-            a floating base it equals the external wrench plus the weight, at the CoM).
+            ``com``, ``com_velocity``, ``com_acceleration`` (..., 3): the centre of mass of
+            the moving links and its derivatives; ``momentum`` (..., 6): h_G = A_G v =
+            [p; L_G], linear momentum then angular momentum about the centre of mass, world
+            axes; ``momentum_rate`` (..., 6): dh_G/dt = A_G a + dA_G/dt v (gravity excluded,
+            so with a floating base it equals the external wrench plus the weight, at the
+            CoM). All float64 views into two arrays.
         """
         self._no_planar("centroidal")
         com, h = self._compute(_core.CENTROIDAL, (q, v, a))
@@ -404,11 +574,25 @@ class Model:
                 "com_acceleration": com[..., 2, :], "momentum": h[..., 0, :],
                 "momentum_rate": h[..., 1, :]}
 
-    def regressor(self, q, v, a):
-        """Inertial-parameter regressor Y (nv, 10 B) or (N, nv, 10 B), with
-        ``Y @ model.inertial_parameters() == inverse_dynamics(q, v, a)`` (Atkeson, An &
-        Hollerbach 1986). Columns: 10 per body of ``model.bodies``, in that order."""
-        return self._compute(_core.REGRESSOR, (q, v, a))
+    def regressor(self, q, v, a, out=None):
+        """Inertial-parameter regressor Y with ``Y @ model.inertial_parameters() ==
+        inverse_dynamics(q, v, a)`` (Atkeson, An & Hollerbach 1986).
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        v, a : array_like, (..., nv) or scalar
+            Velocities and accelerations, broadcast against q.
+        out : ndarray (..., nv, 10 B) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        Y : ndarray, (..., nv, 10 B) float64
+            Columns: 10 per body of ``model.bodies`` (B of them), in that order.
+        """
+        return self._compute(_core.REGRESSOR, (q, v, a), out=out)
 
     def inertial_parameters(self):
         """The inertial parameters pi (10 B,): for each body of ``model.bodies`` (the compiled
@@ -429,32 +613,90 @@ class Model:
         return [f"{b}.{p}" for b in self.bodies for p in PARAMETERS]
 
     # ---- kinematics --------------------------------------------------------------
-    def forward_kinematics(self, q: ArrayLike
+    def forward_kinematics(self, q: ArrayLike,
+                           out: tuple[NDArray[np.float64], NDArray[np.float64]] | None = None
                            ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """Every link's pose, in model.link_names order: positions (..., L, 3) of the link
-        origins and rotations (..., L, 3, 3) whose columns are the link's axes, in the world."""
-        return self._compute(_core.FK, (q,))
+        """Every link's pose, in model.link_names order (L links).
 
-    def joint_positions(self, q: ArrayLike) -> NDArray[np.float64]:
-        """World positions (..., J, 3) of the movable joints' frames, in model.joints order."""
-        return self._compute(_core.JOINT_POS, (q,))
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        out : tuple of ndarray (..., L, 3) and (..., L, 3, 3) float64, optional
+            Two C-contiguous arrays the results are written into (and returned).
 
-    def center_of_mass(self, q: ArrayLike) -> NDArray[np.float64]:
-        """Centre of mass (..., 3) of the links that move (links welded to a fixed base are
-        left out, as in Pinocchio); their mass is model.total_mass."""
-        return self._compute(_core.COM, (q,))
+        Returns
+        -------
+        pos : ndarray, (..., L, 3) float64
+            Positions of the link origins in the world (m).
+        rot : ndarray, (..., L, 3, 3) float64
+            Rotations whose columns are the link's axes in the world.
+        """
+        return self._compute(_core.FK, (q,), out=out)
+
+    def joint_positions(self, q: ArrayLike, out: NDArray[np.float64] | None = None
+                        ) -> NDArray[np.float64]:
+        """World positions of the movable joints' frames, in model.joints order (J joints).
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        out : ndarray (..., J, 3) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        ndarray, (..., J, 3) float64
+            m.
+        """
+        return self._compute(_core.JOINT_POS, (q,), out=out)
+
+    def center_of_mass(self, q: ArrayLike, out: NDArray[np.float64] | None = None
+                       ) -> NDArray[np.float64]:
+        """Centre of mass of the links that move (links welded to a fixed base are left
+        out, as in Pinocchio); their mass is model.total_mass.
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        out : ndarray (..., 3) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        ndarray, (..., 3) float64
+            m, world axes.
+        """
+        return self._compute(_core.COM, (q,), out=out)
 
     @property
     def total_mass(self) -> float:
         """Mass of the links that move (every link with a floating base)."""
         return self._c.total_mass
 
-    def jacobian(self, q: ArrayLike, link: str, point: ArrayLike | None = None
-                 ) -> NDArray[np.float64]:
-        """Jacobian (6, nv) or (N, 6, nv) of a point on a link: rows 0-2 map v to the point's
-        linear velocity, rows 3-5 to the link's angular velocity, both in world-aligned axes.
-        point: (3,) in the link's frame (default: the link origin). The same as
-        frame_jacobian(q, link, point, "local_world_aligned"), which has the other frames."""
+    def jacobian(self, q: ArrayLike, link: str, point: ArrayLike | None = None,
+                 out: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
+        """Jacobian of a point on a link: rows 0-2 map v to the point's linear velocity,
+        rows 3-5 to the link's angular velocity, both in world-aligned axes. The same as
+        frame_jacobian(q, link, point, "local_world_aligned"), which has the other frames.
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        link : str
+            One of model.link_names.
+        point : array_like (3,), optional
+            The point in the link's frame (m); default: the link origin.
+        out : ndarray (..., 6, nv) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        J : ndarray, (..., 6, nv) float64
+        """
         if link not in self._link_index:
             raise ValueError("jacobian: " + unknown_name("link", link, self.link_names,
                                                          "model.link_names"))
@@ -463,11 +705,12 @@ class Model:
             if point.shape != (3,) or not np.all(np.isfinite(point)):
                 raise ValueError(f"jacobian: point must be 3 finite numbers, got {point!r}")
             point = tuple(point.tolist())
-        return self._compute(_core.JACOBIAN, (q,), link=self._link_index[link], point=point)
+        return self._compute(_core.JACOBIAN, (q,), link=self._link_index[link], point=point,
+                             out=out)
 
     # ---- frames (Pinocchio's reference frames) -------------------------------------
-    def frame_jacobian(self, q, link, point=None, reference="local_world_aligned"):
-        """Jacobian (6, nv) or (N, 6, nv) of the frame on ``link`` at ``point``.
+    def frame_jacobian(self, q, link, point=None, reference="local_world_aligned", out=None):
+        """Jacobian of the frame on ``link`` at ``point``.
 
         The frame has the link's axes and its origin at ``point`` (3,) in link coordinates
         (default: the link origin). Rows are [linear; angular] as in Pinocchio's
@@ -478,47 +721,132 @@ class Model:
           body point passing through the world origin);
         - ``"local_world_aligned"``: world axes, linear velocity of the frame's origin
           (what :meth:`jacobian` returns).
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        link : str
+            One of model.link_names.
+        point : array_like (3,), optional
+            The frame's origin in link coordinates (m).
+        reference : str or pinocchio.ReferenceFrame
+            "local", "world" or "local_world_aligned".
+        out : ndarray (..., 6, nv) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        J : ndarray, (..., 6, nv) float64
         """
         link_id, point, ref = self._frame_args("frame_jacobian", link, point, reference)
         return self._compute(_core.FRAME_JACOBIAN, (q,), link=link_id, point=point,
-                             reference=ref)
+                             reference=ref, out=out)
 
     def frame_jacobian_time_variation(self, q, v, link, point=None,
-                                      reference="local_world_aligned"):
-        """dJ/dt (6, nv) or (N, 6, nv) of :meth:`frame_jacobian` along v, so that
-        ``J @ a + dJ @ v`` is the frame's acceleration: spatial in "local" and "world", the
-        origin's classical acceleration in "local_world_aligned" (Pinocchio's
-        ``getFrameJacobianTimeVariation``)."""
+                                      reference="local_world_aligned", out=None):
+        """dJ/dt of :meth:`frame_jacobian` along v, so that ``J @ a + dJ @ v`` is the frame's
+        acceleration: spatial in "local" and "world", the origin's classical acceleration
+        in "local_world_aligned" (Pinocchio's ``getFrameJacobianTimeVariation``).
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        v : array_like, (..., nv) or scalar
+            Velocities, broadcast against q.
+        link, point, reference
+            As for :meth:`frame_jacobian`.
+        out : ndarray (..., 6, nv) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        dJ : ndarray, (..., 6, nv) float64
+        """
         link_id, point, ref = self._frame_args("frame_jacobian_time_variation", link, point,
                                                reference)
         return self._compute(_core.FRAME_JACOBIAN_DOT, (q, v), link=link_id, point=point,
-                             reference=ref)
+                             reference=ref, out=out)
 
-    def frame_velocity(self, q, v, link, point=None, reference="local_world_aligned"):
-        """The frame's spatial velocity [linear; angular] (6,) or (N, 6) in ``reference``
-        (Pinocchio's ``getFrameVelocity``)."""
+    def frame_velocity(self, q, v, link, point=None, reference="local_world_aligned",
+                       out=None):
+        """The frame's spatial velocity [linear; angular] in ``reference`` (Pinocchio's
+        ``getFrameVelocity``).
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        v : array_like, (..., nv) or scalar
+            Velocities, broadcast against q.
+        link, point, reference
+            As for :meth:`frame_jacobian`.
+        out : ndarray (..., 6) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        ndarray, (..., 6) float64
+            m/s, rad/s.
+        """
         link_id, point, ref = self._frame_args("frame_velocity", link, point, reference)
         return self._compute(_core.FRAME_VELOCITY, (q, v), link=link_id, point=point,
-                             reference=ref)
+                             reference=ref, out=out)
 
-    def frame_acceleration(self, q, v, a, link, point=None, reference="local_world_aligned"):
-        """The frame's spatial acceleration [linear; angular] (6,) or (N, 6) in ``reference``,
-        gravity left out (Pinocchio's ``getFrameAcceleration``)."""
+    def frame_acceleration(self, q, v, a, link, point=None, reference="local_world_aligned",
+                           out=None):
+        """The frame's spatial acceleration [linear; angular] in ``reference``, gravity left
+        out (Pinocchio's ``getFrameAcceleration``).
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        v, a : array_like, (..., nv) or scalar
+            Velocities and accelerations, broadcast against q.
+        link, point, reference
+            As for :meth:`frame_jacobian`.
+        out : ndarray (..., 6) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        ndarray, (..., 6) float64
+            m/s², rad/s².
+        """
         link_id, point, ref = self._frame_args("frame_acceleration", link, point, reference)
         return self._compute(_core.FRAME_ACCELERATION, (q, v, a), link=link_id, point=point,
-                             reference=ref)
+                             reference=ref, out=out)
 
     def frame_classical_acceleration(self, q, v, a, link, point=None,
-                                     reference="local_world_aligned"):
-        """The frame's classical acceleration [linear; angular] (6,) or (N, 6): the spatial
-        acceleration with the angular velocity x linear velocity term added to its linear part
+                                     reference="local_world_aligned", out=None):
+        """The frame's classical acceleration [linear; angular]: the spatial acceleration
+        with the angular velocity x linear velocity term added to its linear part
         (Pinocchio's ``getFrameClassicalAcceleration``). In "local" and
         "local_world_aligned" the linear part is d²p/dt² of the point (an accelerometer's
-        reading without gravity, in the sensor's axes or the world's)."""
+        reading without gravity, in the sensor's axes or the world's).
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        v, a : array_like, (..., nv) or scalar
+            Velocities and accelerations, broadcast against q.
+        link, point, reference
+            As for :meth:`frame_jacobian`.
+        out : ndarray (..., 6) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        ndarray, (..., 6) float64
+            m/s², rad/s².
+        """
         link_id, point, ref = self._frame_args("frame_classical_acceleration", link, point,
                                                reference)
         return self._compute(_core.FRAME_CLASSICAL, (q, v, a), link=link_id, point=point,
-                             reference=ref)
+                             reference=ref, out=out)
 
     def _frame_args(self, fn, link, point, reference):
         if link not in self._link_index:
@@ -542,32 +870,124 @@ class Model:
         from .markers import inverse_kinematics
         return inverse_kinematics(self, targets, markers=markers, **options)
 
-    def link_velocities(self, q: ArrayLike, v: ArrayLike) -> NDArray[np.float64]:
-        """(..., L, 6): linear velocity of each link origin and angular velocity, in
-        world-aligned axes."""
-        return self._compute(_core.LINK_VEL, (q, v))
+    def link_velocities(self, q: ArrayLike, v: ArrayLike,
+                        out: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
+        """Linear velocity of each link origin and angular velocity, in world-aligned axes.
 
-    def kinetic_energy(self, q: ArrayLike, v: ArrayLike) -> float | NDArray[np.float64]:
-        """Kinetic energy 1/2 v^T M v: a float, or (N,)."""
-        return _scalar(self._compute(_core.KINETIC, (q, v)))
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        v : array_like, (..., nv) or scalar
+            Velocities, broadcast against q.
+        out : ndarray (..., L, 6) float64, optional
+            C-contiguous array the result is written into (and returned).
 
-    def potential_energy(self, q: ArrayLike) -> float | NDArray[np.float64]:
-        """Gravitational potential energy -sum m g.c of the moving links: a float, or (N,)."""
-        return _scalar(self._compute(_core.POTENTIAL, (q,)))
+        Returns
+        -------
+        ndarray, (..., L, 6) float64
+            [vx vy vz wx wy wz] per link of model.link_names (m/s, rad/s).
+        """
+        return self._compute(_core.LINK_VEL, (q, v), out=out)
+
+    def kinetic_energy(self, q: ArrayLike, v: ArrayLike,
+                       out: NDArray[np.float64] | None = None
+                       ) -> float | NDArray[np.float64]:
+        """Kinetic energy 1/2 v^T M v.
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        v : array_like, (..., nv) or scalar
+            Velocities, broadcast against q.
+        out : ndarray (...,) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        float or ndarray (...,) float64
+            J; a float for one sample (without ``out``).
+        """
+        energy = self._compute(_core.KINETIC, (q, v), out=out)
+        return energy if out is not None else _scalar(energy)
+
+    def potential_energy(self, q: ArrayLike, out: NDArray[np.float64] | None = None
+                         ) -> float | NDArray[np.float64]:
+        """Gravitational potential energy -sum m g.c of the moving links.
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        out : ndarray (...,) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        float or ndarray (...,) float64
+            J; a float for one sample (without ``out``).
+        """
+        energy = self._compute(_core.POTENTIAL, (q,), out=out)
+        return energy if out is not None else _scalar(energy)
 
     # ---- configurations ---------------------------------------------------------------
-    def integrate(self, q: ArrayLike, v: ArrayLike, dt: float = 1.0) -> NDArray[np.float64]:
+    def integrate(self, q: ArrayLike, v: ArrayLike, dt: float = 1.0,
+                  out: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
         """q (+) v dt: floating joints move along the SE(3) exponential of the body twist
-        v dt; other joints add v dt."""
-        return self._compute(_core.INTEGRATE, (q, v), dt=float(dt))
+        v dt; other joints add v dt.
 
-    def difference(self, q0: ArrayLike, q1: ArrayLike) -> NDArray[np.float64]:
-        """The v with integrate(q0, v, 1) = q1 (the SE(3) logarithm for floating joints)."""
-        return self._compute(_core.DIFFERENCE, (q0, q1))
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        v : array_like, (..., nv) or scalar
+            Velocities (tangent vectors), broadcast against q.
+        dt : float
+            Time step (s).
+        out : ndarray (..., nq) float64, optional
+            C-contiguous array the result is written into (and returned); it may be q
+            itself (q is then read from a copy).
 
-    def normalize(self, q: ArrayLike) -> NDArray[np.float64]:
-        """q with every floating joint's quaternion scaled to unit norm."""
-        return self._compute(_core.NORMALIZE, (q,))
+        Returns
+        -------
+        ndarray, (..., nq) float64
+        """
+        return self._compute(_core.INTEGRATE, (q, v), dt=float(dt), out=out)
+
+    def difference(self, q0: ArrayLike, q1: ArrayLike,
+                   out: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
+        """The v with integrate(q0, v, 1) = q1 (the SE(3) logarithm for floating joints).
+
+        Parameters
+        ----------
+        q0, q1 : array_like, (..., nq)
+            Configurations, broadcast against each other.
+        out : ndarray (..., nv) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        ndarray, (..., nv) float64
+        """
+        return self._compute(_core.DIFFERENCE, (q0, q1), out=out)
+
+    def normalize(self, q: ArrayLike, out: NDArray[np.float64] | None = None
+                  ) -> NDArray[np.float64]:
+        """q with every floating joint's quaternion scaled to unit norm.
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        out : ndarray (..., nq) float64, optional
+            C-contiguous array the result is written into (and returned); it may be q.
+
+        Returns
+        -------
+        ndarray, (..., nq) float64
+        """
+        return self._compute(_core.NORMALIZE, (q,), out=out)
 
     def neutral(self) -> NDArray[np.float64]:
         """The zero configuration: zero angles and offsets, identity quaternions."""
@@ -601,38 +1021,195 @@ class Model:
         return q[0] if n is None else q
 
     def _fext(self, f_ext, q):
+        """simulate's wrenches, each (6,) or (n, 6) for the n rows of q (n, nq), as the core
+        takes them: bodies (K,) and wrenches (1 or n, K, 6); (None, None) for none."""
+        wrenches = self._wrenches(f_ext)
+        n = len(q)
+        for label, w, _ in wrenches:
+            if w.shape[:-1] not in ((), (n,)):
+                raise ValueError(f"{label}: expected shape (6,) or (steps, 6) = ({n}, 6), got "
+                                 f"{_fmt(w.shape)}")
+        return _stack_wrenches(wrenches, self._link_body, (n,), n)
+
+    def _wrenches(self, f_ext):
+        """f_ext as [(label, (..., 6) array)], links checked, in the dict's order."""
         if f_ext is None or (isinstance(f_ext, Mapping) and not f_ext):
-            return None, None
+            return []
         if not isinstance(f_ext, Mapping):
-            raise TypeError("f_ext: expected a dict {link_name: wrench of shape (6,) or (N, 6)}, "
-                            f"got {type(f_ext).__name__}")
-        q_shape = np.shape(q)
-        n = q_shape[0] if len(q_shape) == 2 else None
-        bodies, wrenches = [], []
+            raise TypeError("f_ext: expected a dict {link_name: wrench of shape (6,) or "
+                            f"(..., 6)}}, got {type(f_ext).__name__}")
+        wrenches = []
         for link, w in f_ext.items():
             if link not in self._link_body:
                 raise ValueError("f_ext: " + unknown_name("link", link, self.link_names,
                                                           "model.link_names"))
-            w = np.asarray(w)
-            if w.dtype.kind not in "fiu":
-                raise TypeError(f"f_ext[{link!r}]: expected real numbers, got dtype {w.dtype}")
-            if w.shape != (6,) and not (n is not None and w.shape == (n, 6)):
-                expected = "(6,)" if n is None else f"(6,) or (N, 6) = ({n}, 6)"
-                raise ValueError(f"f_ext[{link!r}]: expected shape {expected}, got {w.shape}")
-            bodies.append(self._link_body[link])
-            wrenches.append(w.astype(float, copy=False))
-        if all(w.ndim == 1 for w in wrenches):
-            stacked = np.stack(wrenches)[None]                          # (1, K, 6)
-        else:
-            stacked = np.stack([np.broadcast_to(w, (n, 6)) for w in wrenches], axis=1)
-        return np.asarray(bodies, dtype=np.intc), np.ascontiguousarray(stacked)
-
+            label = f"f_ext[{link!r}]"
+            wrenches.append((label, _as_samples(w, label, 6, False), link))
+        return wrenches
 
 # Names of the ten inertial parameters of a body, in the regressor's order.
 PARAMETERS = ("m", "mcx", "mcy", "mcz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
 
 _REFERENCES = {"local": _core.LOCAL, "world": _core.WORLD,
                "local_world_aligned": _core.LOCAL_WORLD_ALIGNED}
+
+
+# ---- the batch layer's helpers (Model._compute) ----------------------------------------
+
+_SAMPLE = re.compile(r"\bsample (\d+)")
+
+# Inputs that may be a scalar, the same value for every coordinate (v=0, a=0.0: at rest).
+# A configuration may not: a quaternion of four equal numbers is rarely what was meant.
+_VELOCITY_LIKE = frozenset({"v", "a", "tau"})
+_WIDTH_NAMES = {"q": "nq", "q0": "nq", "q1": "nq", "v": "nv", "a": "nv", "tau": "nv"}
+
+
+def _as_samples(x, name, width, scalar_ok):
+    """x as an array of shape (..., width) of real numbers, not yet converted (the batch
+    layer converts once); a scalar stands for a whole sample when scalar_ok."""
+    if not isinstance(x, np.ndarray):
+        try:
+            x = np.asarray(x)
+        except (TypeError, ValueError) as e:        # ragged lists, unconvertible objects
+            raise TypeError(f"{name}: expected an array of real numbers ({e})") from None
+    if x.dtype.kind not in "fiu":
+        raise TypeError(f"{name}: expected an array of real numbers, got dtype {x.dtype}")
+    if x.ndim == 0 and scalar_ok:
+        return np.full(width, x, dtype=np.float64)
+    if x.ndim == 0 or x.shape[-1] != width:
+        what = f"({_WIDTH_NAMES[name]},) = " if name in _WIDTH_NAMES else ""
+        hint = ("; only v, a and tau may be a scalar" if x.ndim == 0 and
+                name not in _VELOCITY_LIKE else "")
+        raise ValueError(f"{name}: expected shape {what}({width},), or (..., {width}) for a "
+                         f"batch, got {_fmt(x.shape)}{hint}")
+    return x
+
+
+def _plain(inputs, widths):
+    """Whether inputs are ndarrays of real numbers of shapes (width,) each, or (N, width)
+    with one N."""
+    lead = None
+    for x, width in zip(inputs, widths):
+        if (type(x) is not np.ndarray or x.ndim not in (1, 2) or x.shape[-1] != width
+                or x.dtype.kind not in "fiu"):
+            return False
+        if lead is None:
+            lead = x.shape[:-1]
+        elif x.shape[:-1] != lead:
+            return False
+    return True
+
+
+def _batch_shape(items):
+    """The broadcast of the batch shapes (all axes but the last) of [(label, array, ...)],
+    or ValueError naming the first argument that does not fit and the one it clashes with."""
+    batch = ()
+    for k, (label, a, *_) in enumerate(items):
+        joined = _broadcast(batch, a.shape[:-1])
+        if joined is None:
+            other = next((it for it in items[:k]
+                          if _broadcast(it[1].shape[:-1], a.shape[:-1]) is None), items[0])
+            raise ValueError(
+                f"{label}: shape {_fmt(a.shape)} does not broadcast against {other[0]}'s "
+                f"{_fmt(other[1].shape)}: the batch axes (all but the last) must be equal, "
+                "1, or missing (NumPy's broadcasting rules)")
+        batch = joined
+    return batch
+
+
+def _broadcast(s1, s2):
+    """NumPy's broadcast of two shapes, or None; in Python because np.broadcast_shapes costs
+    more than a one-sample RNEA."""
+    if s1 == s2 or not s2:
+        return s1
+    if not s1:
+        return s2
+    n = max(len(s1), len(s2))
+    s1, s2 = (1,) * (n - len(s1)) + s1, (1,) * (n - len(s2)) + s2
+    out = []
+    for x, y in zip(s1, s2):
+        if x != y and x != 1 and y != 1:
+            return None
+        out.append(y if x == 1 else x)
+    return tuple(out)
+
+
+def _check_out(out, shapes, batch):
+    """The out= arrays as a tuple and the batch shape they fix (which the inputs' batch must
+    broadcast to, as for a ufunc's out), or TypeError/ValueError naming out."""
+    nout = len(shapes)
+    if isinstance(out, np.ndarray) and nout == 1:
+        outs = (out,)
+    elif isinstance(out, tuple) and len(out) == nout:
+        outs = out
+    else:
+        want = "an array" if nout == 1 else f"a tuple of {nout} arrays"
+        raise TypeError(f"out: expected {want}, got {type(out).__name__}"
+                        + (f" of length {len(out)}" if isinstance(out, tuple) else ""))
+    labels = ["out"] if nout == 1 else [f"out[{k}]" for k in range(nout)]
+    target = None
+    for label, o, core in zip(labels, outs, shapes):
+        expected = (batch if target is None else target) + core
+        if not isinstance(o, np.ndarray):
+            raise TypeError(f"{label}: expected a NumPy array of shape {_fmt(expected)} and dtype "
+                            f"float64, got {type(o).__name__}")
+        k = o.ndim - len(core)
+        ok = k >= 0 and o.shape[k:] == core
+        if ok and target is None:
+            ok = _broadcast(batch, o.shape[:k]) == o.shape[:k]
+            target = o.shape[:k] if ok else None
+        elif ok:
+            ok = o.shape[:k] == target
+        if not ok:
+            raise ValueError(f"{label}: expected shape {_fmt(expected)}, got {_fmt(o.shape)}")
+        if o.dtype != np.float64:
+            raise TypeError(f"{label}: expected dtype float64 (native byte order), got "
+                            f"{o.dtype}; results are float64, cast them afterwards")
+        if not o.flags.c_contiguous:
+            raise ValueError(f"{label}: expected a C-contiguous array of shape {_fmt(expected)} "
+                             "(e.g. np.empty of that shape), got a strided view")
+        if not o.flags.writeable:
+            raise ValueError(f"{label}: the array is read-only")
+    for i in range(nout):
+        for j in range(i + 1, nout):
+            if np.may_share_memory(outs[i], outs[j]):
+                raise ValueError(f"{labels[i]} and {labels[j]} overlap: give {nout} separate "
+                                 "arrays")
+    return outs, target
+
+
+def _flatten(a, batch, n):
+    """a (..., width) broadcast to batch and viewed as (n, width) float64 C-contiguous, the
+    core's layout (copied only when needed); one sample stays (width,)."""
+    if not batch:
+        return a
+    width = a.shape[-1]
+    a = np.broadcast_to(a, batch + (width,))
+    return np.ascontiguousarray(a, dtype=np.float64).reshape(n, width)
+
+
+def _stack_wrenches(wrenches, link_body, batch, n):
+    """[(label, (..., 6), link)] -> the core's bodies (K,) and wrenches (1 or n, K, 6)."""
+    if not wrenches:
+        return None, None
+    bodies = np.array([link_body[link] for _, _, link in wrenches], dtype=np.intc)
+    if all(w.ndim == 1 for _, w, _ in wrenches):
+        stacked = np.stack([w for _, w, _ in wrenches])[None]        # one for every sample
+    else:
+        stacked = np.stack([np.broadcast_to(w, batch + (6,)).reshape(n, 6)
+                            for _, w, _ in wrenches], axis=1)
+    return bodies, np.ascontiguousarray(stacked, dtype=np.float64)
+
+
+def _name_sample(message, batch):
+    """The core's 'sample 17' (it counts samples flat) as the index in batch, 'sample (2, 1)'."""
+    def index(m):
+        return "sample " + str(tuple(int(i) for i in np.unravel_index(int(m.group(1)), batch)))
+    return _SAMPLE.sub(index, message)
+
+
+def _fmt(shape):
+    return str(tuple(shape))
 
 
 def _scalar(x):

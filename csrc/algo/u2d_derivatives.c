@@ -189,7 +189,7 @@ static int ltdl(int n, const int *lambda, u2d_real *M)
     for (int k = n - 1; k >= 0; k--) {
         u2d_real *Mk = M + (size_t)k * n;
         const u2d_real d = Mk[k];
-        if (U2D_ANY((d <= 0.0) | (d != d))) return -1;      /* not positive, or NaN */
+        if (U2D_ANY(d <= 0.0)) return -1;   /* NaN passes: a NaN sample gives NaN, as ABA */
         for (int i = lambda[k]; i >= 0; i = lambda[i]) {
             const u2d_real a = Mk[i] / d;
             u2d_real *Mi = M + (size_t)i * n;

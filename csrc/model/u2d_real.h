@@ -7,6 +7,7 @@
  * samples). What the code needs beyond + - * / is here, in both forms:
  *   U2D_R(x)       a constant or model number as a u2d_real (broadcast to every lane)
  *   U2D_ANY(c)     whether the comparison c holds for any lane (a branch taken per sample)
+ *   U2D_LANE(x, l) lane l of x, an lvalue (x itself in the ordinary build)
  *   u2d_sqrt, u2d_sincos   per lane
  * The joint-type switches are per body, so they are the same for every lane. */
 #ifndef U2D_REAL_H
@@ -22,6 +23,7 @@ typedef double u2d_real;
 typedef uint64_t u2d_ilane;                 /* an integer of a lane's width */
 #define U2D_R(x) ((double)(x))
 #define U2D_ANY(c) (c)
+#define U2D_LANE(x, l) (x)
 static inline u2d_real u2d_sqrt(u2d_real x) { return sqrt(x); }
 static inline u2d_ilane u2d_bits(u2d_real x)
 {
@@ -36,13 +38,12 @@ static inline u2d_real u2d_from_bits(u2d_ilane i)
     return x;
 }
 static inline u2d_ilane u2d_to_int(u2d_real x) { return (u2d_ilane)(int64_t)x; }
-static inline u2d_real u2d_libm_sin(u2d_real x) { return sin(x); }
-static inline u2d_real u2d_libm_cos(u2d_real x) { return cos(x); }
 #else
 /* u2d_simd_impl.h has defined u2d_real, u2d_ilane (unsigned) and u2d_mask (signed, what
  * comparisons give) as vectors of U2D_LANES */
 #define U2D_R(x) ((u2d_real){0} + (double)(x))
 #define U2D_ANY(c) u2d_any_lane(c)
+#define U2D_LANE(x, l) ((x)[l])
 static inline int u2d_any_lane(u2d_mask c)
 {
     int any = 0;
@@ -59,16 +60,6 @@ static inline u2d_real u2d_from_bits(u2d_ilane i) { return (u2d_real)i; }
 static inline u2d_ilane u2d_to_int(u2d_real x)
 {
     return (u2d_ilane)__builtin_convertvector(x, u2d_mask);
-}
-static inline u2d_real u2d_libm_sin(u2d_real x)
-{
-    for (int l = 0; l < U2D_LANES; l++) x[l] = sin(x[l]);
-    return x;
-}
-static inline u2d_real u2d_libm_cos(u2d_real x)
-{
-    for (int l = 0; l < U2D_LANES; l++) x[l] = cos(x[l]);
-    return x;
 }
 #endif
 
@@ -91,17 +82,21 @@ static inline void u2d_zero(u2d_real *x, int n)
  * 33 significant bits, so k P1 and k P2 are exact), |r| <= pi/4, then the minimax
  * polynomials of fdlibm's __kernel_sin and __kernel_cos (Sun Microsystems, 1993; the
  * coefficients and the split of pi/2 are taken from there, the code is ours), and the
- * quadrant k mod 4 swaps and negates. Larger or non-finite arguments go to libm. */
+ * quadrant k mod 4 swaps and negates. Larger or non-finite arguments go to libm lane by
+ * lane: a sample's bits never depend on the samples beside it (a NaN in one sample of a
+ * SIMD group leaves the others as the scalar path computes them). */
+static inline int u2d_sincos_in_range(double x) { return x < 524288.0 && x > -524288.0; }
+
 static inline void u2d_sincos(u2d_real x, u2d_real *sin_out, u2d_real *cos_out)
 {
-    if (U2D_ANY((x >= 524288.0) | (x <= -524288.0) | (x != x))) {   /* x != x: NaN */
-        *sin_out = u2d_libm_sin(x);
-        *cos_out = u2d_libm_cos(x);
-        return;
-    }
+    const int wide = U2D_ANY((x >= 524288.0) | (x <= -524288.0) | (x != x));  /* x != x: NaN */
+    u2d_real xr = x;                    /* the polynomial's argument: 0 in the libm lanes */
+    if (wide)
+        for (int l = 0; l < U2D_LANES; l++)
+            if (!u2d_sincos_in_range(U2D_LANE(x, l))) U2D_LANE(xr, l) = 0.0;
     const double round = 0x1.8p52;                  /* adding it rounds to an integer */
-    u2d_real k = (x * 6.36619772367581382433e-01 + round) - round;
-    u2d_real r = ((x - k * 1.57079632673412561417e+00) - k * 6.07710050630396597660e-11)
+    u2d_real k = (xr * 6.36619772367581382433e-01 + round) - round;
+    u2d_real r = ((xr - k * 1.57079632673412561417e+00) - k * 6.07710050630396597660e-11)
                - k * 2.02226624879595063154e-21;
     u2d_real z = r * r;
     u2d_real ps = 8.33333333332248946124e-03 + z * (-1.98412698298579493134e-04
@@ -123,6 +118,12 @@ static inline void u2d_sincos(u2d_real x, u2d_real *sin_out, u2d_real *cos_out)
     u2d_ilane so = (sb & keep) | (cb & swap), co = (cb & keep) | (sb & swap);
     *sin_out = u2d_from_bits(so ^ ((q & 2) << 62));
     *cos_out = u2d_from_bits(co ^ (((q + 1) & 2) << 62));
+    if (wide)
+        for (int l = 0; l < U2D_LANES; l++)
+            if (!u2d_sincos_in_range(U2D_LANE(x, l))) {
+                U2D_LANE(*sin_out, l) = sin(U2D_LANE(x, l));
+                U2D_LANE(*cos_out, l) = cos(U2D_LANE(x, l));
+            }
 }
 
 #endif

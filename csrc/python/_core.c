@@ -225,11 +225,11 @@ static npy_intp shape_size(const u2d_model *m, char code)
     }
 }
 
-/* A new array of n samples (or one sample, without the leading axis) of the given shape. */
-static PyArrayObject *new_output(const u2d_model *m, const char *shape, int single, npy_intp n,
-                                 size_t *per_sample)
+/* The dimensions of n samples (or one sample, without the leading axis) of the given shape;
+ * returns their number and stores the doubles per sample. */
+static int output_dims(const u2d_model *m, const char *shape, int single, npy_intp n,
+                       npy_intp dims[4], size_t *per_sample)
 {
-    npy_intp dims[4];
     int nd = 0;
     size_t size = 1;
     if (!single) dims[nd++] = n;
@@ -238,6 +238,15 @@ static PyArrayObject *new_output(const u2d_model *m, const char *shape, int sing
         size *= (size_t)dims[nd++];
     }
     *per_sample = size;
+    return nd;
+}
+
+/* A new array of n samples (or one sample, without the leading axis) of the given shape. */
+static PyArrayObject *new_output(const u2d_model *m, const char *shape, int single, npy_intp n,
+                                 size_t *per_sample)
+{
+    npy_intp dims[4];
+    int nd = output_dims(m, shape, single, n, dims, per_sample);
     return (PyArrayObject *)PyArray_SimpleNew(nd, dims, NPY_DOUBLE);
 }
 
@@ -316,7 +325,7 @@ static PyObject *Model_compute(ModelObject *self, PyObject *const *args, Py_ssiz
 {
     if (nargs < 8 || nargs > 10 || !PyTuple_Check(args[1])) {
         PyErr_SetString(PyExc_TypeError, "compute(algo, inputs, fext_body, fext_wrench, "
-                        "threads, link, point, dt)");
+                        "threads, link, point, dt[, reference[, out]])");
         return NULL;
     }
     const u2d_model *m = self->model;
@@ -410,6 +419,45 @@ done:
 }
 
 /* simulate(q0, v0, tau, tau_half_steps, dt, method, fext_body, fext_wrench) -> (qs, vs) */
+/* signature(algo) -> (input names, input widths, output shapes per sample): the table above,
+ * for the Python layer's broadcasting and out= checks. */
+static PyObject *Model_signature(ModelObject *self, PyObject *arg)
+{
+    long algo = PyLong_AsLong(arg);
+    if (algo == -1 && PyErr_Occurred()) return NULL;
+    if (algo < 0 || algo >= U2D_NALGO) {
+        PyErr_Format(PyExc_ValueError, "unknown algorithm %ld", algo);
+        return NULL;
+    }
+    const algo_spec *spec = &algo_specs[algo];
+    PyObject *names = PyTuple_New(spec->nin), *widths = PyTuple_New(spec->nin);
+    PyObject *shapes = PyTuple_New(spec->nout);
+    if (!names || !widths || !shapes) goto error;
+    for (int k = 0; k < spec->nin; k++) {
+        PyObject *name = PyUnicode_FromString(spec->in_name[k]);
+        PyObject *width = PyLong_FromLong(spec->in_kind[k] == 'q' ? self->model->nq
+                                                                  : self->model->nv);
+        if (!name || !width) { Py_XDECREF(name); Py_XDECREF(width); goto error; }
+        PyTuple_SET_ITEM(names, k, name);
+        PyTuple_SET_ITEM(widths, k, width);
+    }
+    for (int k = 0; k < spec->nout; k++) {
+        const char *code = spec->out_shape[k];
+        PyObject *shape = PyTuple_New((Py_ssize_t)strlen(code));
+        if (!shape) goto error;
+        PyTuple_SET_ITEM(shapes, k, shape);
+        for (Py_ssize_t i = 0; code[i]; i++) {
+            PyObject *d = PyLong_FromSsize_t((Py_ssize_t)shape_size(self->model, code[i]));
+            if (!d) goto error;
+            PyTuple_SET_ITEM(shape, i, d);
+        }
+    }
+    return Py_BuildValue("(NNN)", names, widths, shapes);
+error:
+    Py_XDECREF(names); Py_XDECREF(widths); Py_XDECREF(shapes);
+    return NULL;
+}
+
 static PyObject *Model_simulate(ModelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 8) {
@@ -930,6 +978,8 @@ static PyMethodDef Model_methods[] = {
     {"compute", (PyCFunction)(void (*)(void))Model_compute, METH_FASTCALL,
      "compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt[, reference[, "
      "out]])"},
+    {"signature", (PyCFunction)Model_signature, METH_O,
+     "signature(algo) -> (input names, input widths, output shapes per sample)"},
     {"simulate", (PyCFunction)(void (*)(void))Model_simulate, METH_FASTCALL,
      "simulate(q0, v0, tau, tau_half_steps, dt, method, fext_body, fext_wrench) -> (qs, vs)"},
     {"ik", (PyCFunction)(void (*)(void))Model_ik, METH_FASTCALL,
