@@ -14,8 +14,11 @@ def test_notebook_runs(path, tmp_path):
     pytest.importorskip("ipykernel")
     pytest.importorskip("matplotlib")
     nb = nbformat.read(path, as_version=4)
+    # run where a user runs it: c3d_to_moments reads the repository's test data from
+    # notebooks/ (it writes nothing); the others write their figures, so into tmp_path
+    cwd = path.parent if path.name == "c3d_to_moments.ipynb" else tmp_path
     client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
-                                     resources={"metadata": {"path": str(tmp_path)}})
+                                     resources={"metadata": {"path": str(cwd)}})
     client.execute()            # raises CellExecutionError, with the traceback, on any error
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
     assert not [o for o in outputs if o.get("output_type") == "error"]
