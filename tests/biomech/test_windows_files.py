@@ -250,3 +250,135 @@ def test_sto_reader_any_header(tmp_path_factory, junk, bom, eol):
         assert str(path) in str(e)
     else:
         assert labels[-1] == "a" and table.shape[1] == len(labels)
+
+
+# ---- setup files written on Windows (Setup_ID.xml, Setup_IK.xml) ----------------------------
+
+OSIM_DATA = os.path.join(os.path.dirname(__file__), "..", "data")
+
+
+def _windows_setup(text, paths, encoding="cp1252"):
+    """A setup file as a Windows user leaves it: each <tag> value replaced by a backslash path,
+    an accented comment, CRLF line ends, saved in the ANSI code page without a declaration."""
+    import re
+    for tag, value in paths.items():
+        text, n = re.subn(rf"<{tag}>[^<]*</{tag}>", lambda m: f"<{tag}>{value}</{tag}>", text)
+        assert n == 1, tag
+    text = re.sub(r"<\?xml[^>]*\?>", "", text, count=1).lstrip()
+    text = text.replace("<OpenSimDocument", "<!-- essai n° 1, Zoë -->\n<OpenSimDocument", 1)
+    return text.replace("\r\n", "\n").replace("\n", "\r\n").encode(encoding)
+
+
+def _copy(src, dst):
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.write_bytes(open(src, "rb").read())
+
+
+@pytest.fixture(scope="module")
+def gait2354_windows(tmp_path_factory):
+    """opensim-models' published gait2354 ID setup, laid out as on a lab's Windows share: data,
+    model and results in sub-folders with spaces and accents, named with backslashes."""
+    src = os.path.join(OSIM_DATA, "opensim_models", "Gait2354_Simbody")
+    root = tmp_path_factory.mktemp("id") / FOLDER
+    for name in ("subject01_simbody.osim", "subject01_walk1_ik.mot", "subject01_walk1_grf.mot"):
+        sub = "Modèle" if name.endswith(".osim") else "Données brutes"
+        _copy(os.path.join(src, name), root / sub / name)
+    loads = open(os.path.join(src, "subject01_walk1_grf.xml"), encoding="utf-8").read()
+    (root / "Charges").mkdir()
+    (root / "Charges" / "grf é.xml").write_bytes(_windows_setup(
+        loads, {"datafile": r"..\Données brutes\subject01_walk1_grf.mot"}))
+    setup = open(os.path.join(src, "subject01_Setup_InverseDynamics.xml"), encoding="utf-8").read()
+    (root / "Setup ID.xml").write_bytes(_windows_setup(setup, {
+        "model_file": r"Modèle\subject01_simbody.osim",
+        "coordinates_file": r".\Données brutes\subject01_walk1_ik.mot",
+        "external_loads_file": r"Charges\grf é.xml",
+        "results_directory": r"Résultats\ID"}))
+    return src, root
+
+
+def test_id_setup_with_windows_paths_reads_as_published(gait2354_windows):
+    from urdf2dyn.biomech.formats import read_id_setup
+    src, root = gait2354_windows
+    ours = read_id_setup(root / "Setup ID.xml")
+    ref = read_id_setup(os.path.join(src, "subject01_Setup_InverseDynamics.xml"))
+    assert ours.model_file == os.fspath(root / "Modèle" / "subject01_simbody.osim")
+    assert ours.coordinates_file == os.fspath(root / "Données brutes" / "subject01_walk1_ik.mot")
+    assert ours.external_loads_file == os.fspath(root / "Charges" / "grf é.xml")
+    assert ours.output == os.fspath(root / "Résultats" / "ID" / "inverse_dynamics.sto")
+    assert (ours.time_range, ours.lowpass_hz, ours.forces_to_exclude) == \
+        (ref.time_range, ref.lowpass_hz, ref.forces_to_exclude)
+
+
+def test_cli_id_setup_with_windows_paths_gives_the_published_result(gait2354_windows, tmp_path,
+                                                                   monkeypatch):
+    """The same torques, to the last bit, as the setup file opensim-models publishes."""
+    from urdf2dyn import cli
+    src, root = gait2354_windows
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["torques", "--setup", os.fspath(root / "Setup ID.xml"), "--no-progress"]) == 0
+    assert cli.main(["torques", "--setup", os.path.join(src, "subject01_Setup_InverseDynamics.xml"),
+                     "-o", "ref.sto", "--no-progress"]) == 0
+    ours = read_sto_table(root / "Résultats" / "ID" / "inverse_dynamics.sto")
+    ref = read_sto_table(tmp_path / "ref.sto")
+    assert ours[0] == ref[0] and np.array_equal(ours[1], ref[1])
+
+
+@pytest.mark.parametrize("tag,absolute", [
+    ("coordinates_file", r"C:\Users\Zoë\Documents\OpenSim\subject01_walk1_ik.mot"),
+    ("model_file", r"\\labserver\modèles\subject01_simbody.osim"),
+    ("external_loads_file", "D:/essais/subject01_walk1_grf.xml")])
+def test_id_setup_absolute_windows_path_warns_and_reads_beside(tag, absolute, tmp_path):
+    """A setup moved from a Windows PC: its absolute path cannot be opened here; the file of
+    that name beside the setup is read, and the warning names both (an error under strict)."""
+    from urdf2dyn.biomech.formats import SetupError, read_id_setup
+    src = os.path.join(OSIM_DATA, "opensim_models", "Gait2354_Simbody")
+    for name in os.listdir(src):
+        _copy(os.path.join(src, name), tmp_path / name)
+    setup = open(os.path.join(src, "subject01_Setup_InverseDynamics.xml"), encoding="utf-8").read()
+    path = tmp_path / "setup.xml"
+    path.write_bytes(_windows_setup(setup, {tag: absolute}))
+    with pytest.warns(Urdf2dynWarning, match=rf"<{tag}> .* is a Windows path; reading "):
+        s = read_id_setup(path)
+    field = {"coordinates_file": s.coordinates_file, "model_file": s.model_file,
+             "external_loads_file": s.external_loads_file}[tag]
+    assert os.path.dirname(field) == os.fspath(tmp_path)
+    with pytest.raises(SetupError, match="is a Windows path"):
+        read_id_setup(path, strict=True)
+
+
+def test_ik_setup_with_windows_paths_solves_as_published(tmp_path):
+    """opensim-models' Gait2392 IK setup with its files in accented sub-folders named with
+    backslashes, saved on Windows: the same angles, bit for bit, on a few frames."""
+    from urdf2dyn.biomech import ik
+    from urdf2dyn.biomech.formats.ik_setup import read_ik_setup
+    src = os.path.join(OSIM_DATA, "ik", "gait2392")
+    root = tmp_path / FOLDER
+    _copy(os.path.join(src, "subject01_simbody.osim"), root / "Modèle" / "subject01_simbody.osim")
+    _copy(os.path.join(src, "subject01_walk1.trc"), root / "Marqueurs" / "subject01_walk1.trc")
+    text = open(os.path.join(src, "subject01_Setup_IK.xml"), encoding="utf-8").read()
+    text = text.replace("<time_range> 0.5 2.5</time_range>", "<time_range> 0.5 0.54</time_range>")
+    setup = root / "Setup IK é.xml"
+    setup.write_bytes(_windows_setup(text, {
+        "model_file": r"Modèle\subject01_simbody.osim",
+        "marker_file": r".\Marqueurs\subject01_walk1.trc",
+        "output_motion_file": r"Résultats\walk1 ik.mot"}))
+    s = read_ik_setup(setup)
+    assert s.model_file == os.fspath(root / "Modèle" / "subject01_simbody.osim")
+    assert s.marker_file == os.fspath(root / "Marqueurs" / "subject01_walk1.trc")
+    assert s.output_motion_file == os.fspath(root / "Résultats" / "walk1 ik.mot")
+    plain = tmp_path / "plain"
+    for name in ("subject01_simbody.osim", "subject01_walk1.trc"):
+        _copy(os.path.join(src, name), plain / name)
+    (plain / "setup.xml").write_text(text, encoding="utf-8")
+    (root / "Résultats").mkdir()
+    ours = ik.run_setup(os.fspath(setup))
+    ref = ik.run_setup(os.fspath(plain / "setup.xml"), output="")
+    assert ours.motion.q.shape[0] == 3 and np.array_equal(ours.motion.q, ref.motion.q)
+    labels, table, _, _ = read_sto_table(root / "Résultats" / "walk1 ik.mot")
+    assert table.shape[0] == 3
+
+
+def test_setup_path_keeps_this_systems_absolute_paths(tmp_path):
+    target = os.fspath(tmp_path / "données" / "walk.mot")
+    assert setup_path(target, "/elsewhere/setup.xml", "coordinates_file") == target
+    assert setup_path(r"a\b\..\c.mot", "/x/setup.xml", "datafile") == os.path.join("/x", "a", "c.mot")

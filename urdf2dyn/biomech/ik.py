@@ -197,7 +197,7 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
     -------
     IKResult
     """
-    s = setup if isinstance(setup, IKSetup) else read_ik_setup(setup)
+    s = setup if isinstance(setup, IKSetup) else read_ik_setup(setup, strict=strict)
     if model is None:
         if not s.model_file:
             raise IKSetupError(f"{s.path}: <model_file> is empty: give the model")

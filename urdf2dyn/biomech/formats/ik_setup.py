@@ -13,6 +13,8 @@ import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
+from .windows import parse_xml, setup_path
+
 __all__ = ["IKSetup", "IKTask", "IKSetupError", "read_ik_setup"]
 
 
@@ -80,8 +82,12 @@ def _bool(text, where):
     raise IKSetupError(f"{where}: {text!r} is not true or false")
 
 
-def read_ik_setup(path: str | os.PathLike[str]) -> IKSetup:
+def read_ik_setup(path: str | os.PathLike[str], strict: bool = False) -> IKSetup:
     """Read an OpenSim ``Setup_IK.xml`` (an ``<InverseKinematicsTool>``).
+
+    File names are read as ``formats.windows.setup_path`` reads them:
+    ``\\`` or ``/`` between folders; an absolute Windows path on another system is taken
+    from the setup's folder with a warning (an IKSetupError with ``strict``).
 
     Raises IKSetupError naming the file and element of anything that cannot be run: no
     InverseKinematicsTool, a number that is not one, a weight below 0, a time range that is
@@ -89,8 +95,8 @@ def read_ik_setup(path: str | os.PathLike[str]) -> IKSetup:
     """
     where = os.fspath(path)
     try:
-        root = ET.parse(where).getroot()
-    except ET.ParseError as e:
+        root = parse_xml(where)
+    except (ET.ParseError, ValueError) as e:
         raise IKSetupError(f"{where}: not a readable XML file ({e})") from None
     except OSError as e:
         raise IKSetupError(f"{where}: cannot be read ({e.strerror})") from None
@@ -98,22 +104,18 @@ def read_ik_setup(path: str | os.PathLike[str]) -> IKSetup:
     if tool is None:
         raise IKSetupError(f"{where}: no <InverseKinematicsTool> element: not an OpenSim IK "
                            "setup file")
-    here = os.path.dirname(os.path.abspath(where))
-
     def resolve(tag):
         t = _text(tool, tag)
         if t is None or t.lower() == "unassigned":
             return None
-        return os.path.normpath(os.path.join(here, t))
+        return setup_path(t, where, tag, strict=strict, error=IKSetupError)
 
     s = IKSetup(path=where, name=tool.get("name", ""))
     s.model_file = resolve("model_file")
     s.marker_file = resolve("marker_file")
     s.coordinate_file = resolve("coordinate_file")
     s.results_directory = resolve("results_directory")
-    out = _text(tool, "output_motion_file")
-    if out is not None and out.lower() != "unassigned":
-        s.output_motion_file = os.path.normpath(os.path.join(here, out))
+    s.output_motion_file = resolve("output_motion_file")
     tr = _text(tool, "time_range")
     if tr is not None:
         parts = tr.split()

@@ -21,7 +21,6 @@ torque are expressed in ``force_expressed_in_body``, the point in ``point_expres
 from __future__ import annotations
 
 import os
-import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
@@ -30,7 +29,7 @@ import numpy as np
 from ...forces import wrench_at_point
 from ...safe_files import replacing
 from ...warn import report
-from .windows import decode_text, setup_path
+from .windows import decode_text, parse_xml, setup_path
 from ..trajectory import MotionError, _from_table, _to_table
 
 __all__ = ["read_sto_table", "read_opensim", "write_opensim", "write_external_loads",
@@ -349,20 +348,6 @@ def _disabled(elem):
     return off or not on
 
 
-def _parse_xml(path):
-    """The root element of an XML file: its declared encoding, else UTF-8, else Windows-1252
-    (a file saved by a Windows editor in the ANSI code page, without a declaration)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    try:
-        return ET.fromstring(data)
-    except ET.ParseError:
-        if re.match(rb"\s*<\?xml[^>]*encoding", data.lstrip(b"\xef\xbb\xbf")):
-            raise                                 # its declaration was honoured: truly broken
-        text = decode_text(data, path)
-        return ET.fromstring(text)
-
-
 def read_external_loads(path):
     """Read an OpenSim ExternalLoads setup file (the ``--external-loads`` XML).
 
@@ -409,7 +394,7 @@ def read_external_loads(path):
     from . import read_columns
     path = os.fspath(path)
     try:
-        root = _parse_xml(path)
+        root = parse_xml(path)
     except (ET.ParseError, ValueError) as e:
         raise ExternalLoadsError(f"{path}: not well-formed XML ({e})") from None
     loads = root if root.tag == "ExternalLoads" else root.find("ExternalLoads")

@@ -32,6 +32,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
 from ...warn import report
+from .windows import parse_xml, setup_path
 
 __all__ = ["IDSetup", "SetupError", "read_id_setup", "osim_coordinate_order"]
 
@@ -86,10 +87,6 @@ def _number(path, tag, text):
         raise SetupError(f"{path}: <{tag}> is {text!r}, not a number") from None
 
 
-def _resolve(base, name):
-    return name if os.path.isabs(name) else os.path.normpath(os.path.join(base, name))
-
-
 def read_id_setup(path, strict=False, need_model=True):
     """Read an OpenSim InverseDynamicsTool setup file.
 
@@ -118,8 +115,8 @@ def read_id_setup(path, strict=False, need_model=True):
     """
     path = os.fspath(path)
     try:
-        root = ET.parse(path).getroot()
-    except ET.ParseError as e:
+        root = parse_xml(path)
+    except (ET.ParseError, ValueError) as e:
         raise SetupError(f"{path}: not well-formed XML ({e})") from None
     except OSError as e:
         raise SetupError(f"{path}: cannot read the setup file ({e.strerror})") from None
@@ -130,32 +127,36 @@ def read_id_setup(path, strict=False, need_model=True):
                          f"{found[:5]}); is this an OpenSim inverse-dynamics setup file?")
     base = os.path.dirname(os.path.abspath(path))
 
+    def resolve(tag, text):
+        return setup_path(text, path, tag, strict=strict, error=SetupError)
+
     coords = _text(tool, "coordinates_file")
     if coords is None:
         raise SetupError(f"{path}: <coordinates_file> is missing or empty: name the .mot/.sto "
                          "file of coordinates (relative to the setup file's folder)")
-    coords = _resolve(base, coords)
+    coords = resolve("coordinates_file", coords)
     if not os.path.exists(coords):
         raise SetupError(f"{path}: <coordinates_file> {coords} does not exist (OpenSim reads "
                          "it relative to the setup file's folder)")
 
     loads = _text(tool, "external_loads_file")
     if loads is not None:
-        loads = _resolve(base, loads)
+        loads = resolve("external_loads_file", loads)
         if not os.path.exists(loads):
             raise SetupError(f"{path}: <external_loads_file> {loads} does not exist (OpenSim "
                              "reads it relative to the setup file's folder)")
 
     model = _text(tool, "model_file")
     if model is not None and not os.path.isabs(model):
-        beside = os.path.join(base, model)
+        beside = resolve("model_file", model)
+        here = os.path.relpath(beside, base)           # the name with this system's separators
         if os.path.exists(beside):
-            model = os.path.normpath(beside)
-        elif os.path.exists(model):
+            model = beside
+        elif os.path.exists(here):
             report(f"{path}: <model_file> {model} is not beside the setup file; read from the "
                    f"current directory {os.getcwd()}, as OpenSim does", strict=strict,
                    error=SetupError)
-            model = os.path.abspath(model)
+            model = os.path.abspath(here)
         elif need_model:
             raise SetupError(f"{path}: <model_file> {model} exists neither in the setup file's "
                              f"folder {base} nor in the current directory")
@@ -184,7 +185,7 @@ def read_id_setup(path, strict=False, need_model=True):
         if cutoff < 0:
             cutoff = None                               # OpenSim: negative means no filter
 
-    results = _resolve(base, _text(tool, "results_directory") or ".")
+    results = resolve("results_directory", _text(tool, "results_directory") or ".")
     out_name = _text(tool, "output_gen_force_file") or "inverse_dynamics.sto"
     excluded = (_text(tool, "forces_to_exclude") or "").split()
     joints = (_text(tool, "joints_to_report_body_forces") or "").split()
@@ -194,7 +195,8 @@ def read_id_setup(path, strict=False, need_model=True):
                "forces are written)", strict=strict, error=SetupError)
     return IDSetup(path=path, name=tool.get("name") or "", model_file=model,
                    coordinates_file=coords, external_loads_file=loads,
-                   results_directory=results, output=os.path.join(results, out_name),
+                   results_directory=results, output=setup_path(out_name, path, "output_gen_force_file", strict,
+                                                    SetupError, folder=results),
                    time_range=t_range, lowpass_hz=cutoff, forces_to_exclude=excluded,
                    joints_to_report_body_forces=joints)
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 import ntpath
 import os
 import re
+import xml.etree.ElementTree as ET
 
 from ...warn import report
 
-__all__ = ["decode_text", "setup_path"]
+__all__ = ["decode_text", "parse_xml", "setup_path"]
 
 _DRIVE = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
 
@@ -32,20 +33,37 @@ def decode_text(data: bytes, path: str) -> str:
                          f"0x{data[e.start]:02x}); save it as UTF-8") from None
 
 
-def setup_path(text: str, setup_file: str, element: str, strict: bool = False) -> str:
+def parse_xml(path: str) -> ET.Element:
+    """The root element of an XML file: its declared encoding, else UTF-8, else Windows-1252
+    (a file saved by a Windows editor in the ANSI code page, without a declaration).
+
+    Raises ET.ParseError for XML that is not well formed, ValueError for bytes that are
+    neither UTF-8 nor Windows-1252, OSError for a file that cannot be read."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return ET.fromstring(data)
+    except ET.ParseError:
+        if re.match(rb"\s*<\?xml[^>]*encoding", data.lstrip(b"\xef\xbb\xbf")):
+            raise                                 # its declaration was honoured: truly broken
+        return ET.fromstring(decode_text(data, path))
+
+
+def setup_path(text: str, setup_file: str, element: str, strict: bool = False,
+               error: type[Exception] = ValueError, folder: str | None = None) -> str:
     """The file a setup file names, as a path on this system.
 
-    Relative paths are relative to the setup file's folder, with ``\\`` or ``/`` between
-    folders. An absolute Windows path (drive letter or ``\\\\server``) read on another system
+    Relative paths are relative to ``folder`` (default: the setup file's folder), with ``\\``
+    or ``/`` between folders. An absolute Windows path (drive letter or ``\\\\server``) read on another system
     cannot be opened as written: its file name in the setup file's folder is used instead, with
     a warning naming both (an error with ``strict``)."""
     name = text.strip()
-    base = os.path.dirname(os.path.abspath(setup_file))
-    if os.name == "nt":
-        return os.path.join(base, name)
+    base = folder if folder is not None else os.path.dirname(os.path.abspath(setup_file))
+    if os.name == "nt" or os.path.isabs(name):
+        return os.path.normpath(os.path.join(base, name))
     if _DRIVE.match(name):
         local = os.path.join(base, ntpath.basename(name))
         report(f"{setup_file}: <{element}> {name} is a Windows path; reading {local} (the file "
-               "of that name beside the setup file) instead", strict=strict)
+               "of that name beside the setup file) instead", strict=strict, error=error)
         return local
-    return os.path.join(base, *re.split(r"[\\/]+", name))
+    return os.path.normpath(os.path.join(base, *re.split(r"[\\/]+", name)))
