@@ -382,3 +382,41 @@ def test_setup_path_keeps_this_systems_absolute_paths(tmp_path):
     target = os.fspath(tmp_path / "données" / "walk.mot")
     assert setup_path(target, "/elsewhere/setup.xml", "coordinates_file") == target
     assert setup_path(r"a\b\..\c.mot", "/x/setup.xml", "datafile") == os.path.join("/x", "a", "c.mot")
+
+
+@pytest.mark.parametrize("variant", ["crlf", "bom", "bom+crlf", "cp1252"])
+def test_trc_saved_on_windows_reads_as_written(osim, tmp_path, variant):
+    """A .trc written by OpenSim's TRCFileAdapter (a marker named with an accent), saved the
+    Windows way in a folder with spaces and accents, reads as OpenSim's own file."""
+    from urdf2dyn.biomech.formats.trc import read_trc
+    table = osim.TimeSeriesTableVec3()
+    table.setColumnLabels(["R.ASIS", "Genou é"])
+    for k in range(4):
+        table.appendRow(k / 100.0, osim.RowVectorVec3(
+            [osim.Vec3(1000.0 + k, 900.5, -3.25 * k), osim.Vec3(12.0, 500.0 - k, 0.125)]))
+    for key, value in (("DataRate", "100"), ("Units", "mm")):
+        table.addTableMetaDataString(key, value)
+    ref_path = tmp_path / "ref.trc"
+    osim.TRCFileAdapter.write(table, str(ref_path))
+    data = ref_path.read_bytes()
+    data = (data.decode("utf-8").encode("cp1252") if variant == "cp1252"
+            else windows_variants(data)[variant])
+    folder = tmp_path / FOLDER
+    folder.mkdir(parents=True)
+    (folder / "marche é.trc").write_bytes(data)
+    ours, ref = read_trc(folder / "marche é.trc"), read_trc(ref_path)
+    assert list(ours.labels) == list(ref.labels) == ["R.ASIS", "Genou é"]
+    assert np.array_equal(ours.time, ref.time) and np.array_equal(ours.xyz, ref.xyz)
+    np.testing.assert_allclose(ours.xyz[3, 0], [1.003, 0.9005, -0.00975], rtol=1e-12)
+
+
+def test_c3d_in_a_windows_folder(tmp_path):
+    """A lab's C3D in a folder with spaces and accents reads as from a plain folder."""
+    pytest.importorskip("ezc3d")
+    from urdf2dyn.biomech.formats.c3d import read_c3d
+    src = os.path.join(OSIM_DATA, "ik", "gait2392", "subject01_walk1.c3d")
+    folder = tmp_path / FOLDER
+    _copy(src, folder / "essai n° 1 é.c3d")
+    ours, ref = read_c3d(folder / "essai n° 1 é.c3d"), read_c3d(src)
+    assert list(ours.markers.labels) == list(ref.markers.labels)
+    assert np.array_equal(ours.markers.xyz, ref.markers.xyz, equal_nan=True)

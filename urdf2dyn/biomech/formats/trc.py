@@ -22,6 +22,7 @@ import numpy as np
 from ...warn import report
 from ..markers import LENGTH_UNITS, Markers
 from ..trajectory import MotionError
+from .windows import decode_text
 
 __all__ = ["read_trc", "write_trc"]
 
@@ -63,10 +64,10 @@ def read_trc(path, strict=False):
     """
     source = os.fspath(path)
     try:
-        with open(source, encoding="utf-8", errors="replace", newline="") as f:
-            lines = f.read().splitlines()
-    except UnicodeError as e:                     # pragma: no cover - errors="replace"
-        raise MotionError(f"{source}: not a text file ({e})") from None
+        with open(source, "rb") as f:
+            lines = decode_text(f.read(), source).splitlines()     # BOM, CRLF, Windows-1252
+    except ValueError as e:
+        raise MotionError(str(e)) from None
     if len(lines) < 5 or not lines[0].startswith("PathFileType"):
         raise MotionError(f"{source}: not an OpenSim .trc file (its first line must start with "
                           "'PathFileType' and 5 header lines come before the data)")
