@@ -141,7 +141,7 @@ def torques_options(draw, motion):
         "--max-gap": [draw(st.one_of(st.integers(-3, 40).map(str), number_text))],
         "--gravity": [draw(number_text) for _ in range(3)],
         "--speed": [draw(number_text)],
-        "--derivatives": [draw(st.sampled_from(["gradient", "savgol", "spline", "bogus"]))],
+        "--derivatives": [draw(st.sampled_from(["gradient", "savgol", "spline", "opensim", "bogus"]))],
         "--delimiter": [draw(st.sampled_from(["comma", "semicolon", "tab", "whitespace",
                                               ";", "|"]))],
         "--decimal": [draw(st.sampled_from([".", ",", "x"]))],

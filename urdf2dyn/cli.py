@@ -807,10 +807,11 @@ def build_parser():
     p.add_argument("--filter", type=_CUTOFF, metavar="HZ",
                    help="zero-lag 4th-order Butterworth low-pass of positions and ground-reaction "
                         "loads at HZ before differentiating (needs SciPy)")
-    p.add_argument("--derivatives", choices=("gradient", "savgol", "spline"),
+    p.add_argument("--derivatives", choices=("gradient", "savgol", "spline", "opensim"),
                    default=DEFAULT_DERIVATIVES,
                    help="how velocities and accelerations are estimated (default: second-order "
-                        "finite differences; savgol and spline need SciPy)")
+                        "finite differences; savgol and spline need SciPy; opensim: the natural "
+                        "quintic spline of OpenSim's tools)")
     p.add_argument("--degrees", action="store_true",
                    help="angles (and their rates) in the CSV motion files are in degrees")
     p.add_argument("--floating-base", action="store_true",

@@ -314,7 +314,8 @@ def sine(t, f=1.3):
 
 
 @pytest.mark.parametrize("method,v_tol,a_tol", [("savgol", 2e-3, 0.3), ("spline", 1e-6, 1e-3),
-                                                  ("gradient", 0.015, 0.3)])
+                                                  ("gradient", 0.015, 0.3),
+                                                  ("opensim", 2e-6, 1e-3)])  # natural ends
 def test_derivatives_on_sine(method, v_tol, a_tol):
     t = np.arange(0, 3, 1 / RATE)
     q, v, a = sine(t)
@@ -332,7 +333,7 @@ def test_derivatives_with_filter_on_noisy_sine():
     q, v, a = sine(t)
     noisy = q + np.random.default_rng(0).normal(scale=1e-3, size=q.shape)
     inner = slice(60, -60)
-    for method in ("savgol", "spline", "gradient"):
+    for method in ("savgol", "spline", "gradient", "opensim"):
         v_raw, a_raw = processing.estimate_derivatives(t, noisy, method=method)
         qf, v_f, a_f = processing.estimate_derivatives(t, noisy, method=method, cutoff_hz=6.0,
                                                return_positions=True)

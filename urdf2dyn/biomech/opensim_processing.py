@@ -271,7 +271,10 @@ def id_kinematics(t, q, cutoff_hz=None):
     Returns (t, q, v, a) on the rows of the (padded, when filtered) table: N + 2 (N // 2)
     rows when filtered, N otherwise. With a filter, a table whose time steps are not all
     equal (to the last bit: times written with few decimals are not) is first resampled at
-    its smallest step (:func:`resample`), as OpenSim does, which changes the rows."""
+    its smallest step (:func:`resample`), as OpenSim does, which changes the rows. The
+    derivatives are urdf2dyn's one estimator's, method "opensim" (the natural quintic
+    spline)."""
+    from .processing import estimate_derivatives
     t = np.asarray(t, dtype=float)
     q = np.asarray(q, dtype=float).reshape(len(t), -1)
     if cutoff_hz is not None and cutoff_hz >= 0:
@@ -280,7 +283,7 @@ def id_kinematics(t, q, cutoff_hz=None):
         if (t[-1] - t[0]) / (len(t) - 1) - dtmin > np.finfo(float).eps:
             t, q = resample(t, q, dtmin)        # as Storage::lowpassIIR does
         q = lowpass_iir(dtmin, q, cutoff_hz)
-    v, a = quintic_derivatives(t, q)
+    v, a = estimate_derivatives(t, q, method="opensim")
     return t, q, v, a
 
 

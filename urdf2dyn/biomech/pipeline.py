@@ -210,7 +210,7 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
     filter_loads : bool
         Filter the loads at the same cutoff (default; see the module docstring) or not (as
         OpenSim's InverseDynamicsTool).
-    derivatives : {"gradient", "savgol", "spline"}
+    derivatives : {"gradient", "savgol", "spline", "opensim"}
         How velocities and accelerations are estimated when the file has none
         (urdf2dyn.biomech.processing.estimate_derivatives; the default needs NumPy only).
     max_gap : int

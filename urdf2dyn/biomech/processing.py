@@ -272,7 +272,7 @@ def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "gradient",
         Sample times, s.
     q : array_like, shape (N, n)
         Coordinates (model.nq columns in model order when ``model`` is given).
-    method : {"gradient", "savgol", "spline"}
+    method : {"gradient", "savgol", "spline", "opensim"}
         * "gradient" (the default, NumPy only): second-order finite differences
           (numpy.gradient, edge_order=2: central inside, one-sided at both ends, non-uniform
           steps allowed), applied twice; exact for quadratic trajectories.
@@ -281,6 +281,10 @@ def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "gradient",
           over window samples. Uniform sampling.
         * "spline": the interpolating quintic spline through the samples
           (scipy.interpolate.make_interp_spline, k=5), differentiated. Any sampling.
+        * "opensim" (NumPy only): the natural quintic spline through the samples (third and
+          fourth derivatives zero at both ends), as OpenSim's GCVSpline of degree 5 with no
+          smoothing interpolates coordinates in its inverse-dynamics tool
+          (urdf2dyn.biomech.opensim_processing.quintic_derivatives). Any sampling.
     cutoff_hz : float, optional
         First low-pass the positions with the zero-lag Butterworth filter of lowpass()
         (order filter_order, uniform sampling). Without a filter, "spline" and "gradient"
@@ -354,8 +358,12 @@ def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "gradient",
             raise ValueError("method='spline' needs at least 6 samples")
         spl = make_interp_spline(t, qf, k=5, axis=0)
         v, a = spl.derivative(1)(t), spl.derivative(2)(t)
+    elif method == "opensim":
+        from .opensim_processing import quintic_derivatives
+        v, a = quintic_derivatives(t, qf)
     else:
-        raise ValueError(f"method: expected 'savgol', 'spline' or 'gradient', got {method!r}")
+        raise ValueError(f"method: expected 'gradient', 'savgol', 'spline' or 'opensim', got "
+                         f"{method!r}")
 
     if model is not None and model.nv != model.nq:
         vm, am = np.empty((len(t), model.nv)), np.empty((len(t), model.nv))
