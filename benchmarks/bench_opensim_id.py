@@ -30,6 +30,9 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+from opensim_tables import write_sto  # noqa: E402  (OpenSim writes the .mot files)
+
 
 def build(d, trials, seconds, cutoff):
     """OpenSim-written files for the trials in folder d; returns [(setup, coords, loads)]."""
@@ -44,13 +47,6 @@ def build(d, trials, seconds, cutoff):
     t, q, _, _ = formats.read_csv(data_path("running_a_3ms.csv"), model=human).for_model(human)
     rot = np.array([j.type == "revolute" for j in human.joints])
 
-    def table(time_, values, labels, degrees):
-        tab = osim.TimeSeriesTable()
-        tab.setColumnLabels(labels)
-        for ti, row in zip(time_, values):
-            tab.appendRow(float(ti), osim.RowVector(row.tolist()))
-        tab.addTableMetaDataString("inDegrees", "yes" if degrees else "no")
-        return tab
     r = G.read_grf(data_path("running_a_3ms_grf.csv"))
     cols = {}
     for key in ("L", "R"):
@@ -59,8 +55,8 @@ def build(d, trials, seconds, cutoff):
                         ("ground_torque_", r.moment[key])):
             x = np.nan_to_num(x)
             cols.update({f"{pre}{kind}{a}": x[:, k] for k, a in enumerate("xyz")})
-    osim.STOFileAdapter.write(table(r.time, np.column_stack(list(cols.values())), list(cols),
-                                    False), os.path.join(d, "grf.mot"))
+    write_sto(osim, os.path.join(d, "grf.mot"), r.time, np.column_stack(list(cols.values())),
+              list(cols), False)
     loads = osim.ExternalLoads()
     for key, body in (("L", "foot_L"), ("R", "foot_R")):
         pre = key.lower() + "_"
@@ -81,7 +77,7 @@ def build(d, trials, seconds, cutoff):
         qd = q[a:a + n + 1].copy()
         qd[:, rot] = np.degrees(qd[:, rot])
         coords = os.path.join(d, f"trial{k}.mot")
-        osim.STOFileAdapter.write(table(t[a:a + n + 1], qd, list(human.q_names), True), coords)
+        write_sto(osim, coords, t[a:a + n + 1], qd, list(human.q_names), True)
         tool = osim.InverseDynamicsTool()
         tool.setName(f"trial{k}")
         tool.setModelFileName("model.osim")

@@ -28,6 +28,7 @@ import urdf2dyn
 from urdf2dyn.biomech import formats, processing, trajectory
 from urdf2dyn.biomech.formats import ExternalLoadsError, read_external_loads
 
+import opensim_tables
 from urdfgen import random_urdf
 
 
@@ -182,15 +183,6 @@ def test_floating_joints_are_refused(osim):
 RATE, DURATION = 200.0, 1.0
 
 
-def _table(osim, time, values, labels, degrees):
-    tab = osim.TimeSeriesTable()
-    tab.setColumnLabels(labels)
-    for ti, row in zip(time, values):
-        tab.appendRow(float(ti), osim.RowVector(row.tolist()))
-    tab.addTableMetaDataString("inDegrees", "yes" if degrees else "no")
-    return tab
-
-
 def _smooth_motion(model):
     """A smooth walking-like motion: (t, q) with q in model order, rad and m."""
     t = np.arange(int(RATE * DURATION) + 1) / RATE
@@ -248,12 +240,11 @@ def opensim_files(osim, human, tmp_path_factory):
     rot = np.array([j.type == "revolute" for j in human.joints])
     qdeg = q.copy()
     qdeg[:, rot] = np.degrees(q[:, rot])
-    osim.STOFileAdapter.write(_table(osim, t, qdeg, list(human.q_names), True),
-                              str(d / "coords.mot"))
+    opensim_tables.write_sto(osim, d / "coords.mot", t, qdeg, human.q_names, True)
     t_plate = np.arange(2 * len(t) - 1) / (2 * RATE)      # force plates at twice the rate
     cols = _force_columns(t_plate)
-    osim.STOFileAdapter.write(_table(osim, t_plate, np.column_stack(list(cols.values())),
-                                     list(cols), True), str(d / "grf.mot"))
+    opensim_tables.write_sto(osim, d / "grf.mot", t_plate, np.column_stack(list(cols.values())),
+                             list(cols), True)
     write_external_loads(osim, d / "loads.xml", LOADS)
     return d, t, q
 

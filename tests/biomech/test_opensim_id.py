@@ -38,6 +38,8 @@ from urdf2dyn.biomech.formats import SetupError, osim_coordinate_order, read_id_
 from urdf2dyn.bundled import data_path
 from urdf2dyn.warn import Urdf2dynWarning
 
+import opensim_tables
+
 FUZZ = settings(max_examples=40, derandomize=True, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])
 ROWS = slice(150, 351)              # 1 s of the 200 Hz running trial (t = 0.75 .. 1.75 s)
@@ -57,23 +59,6 @@ def osim():
     return osim
 
 
-def _table(osim, time, values, labels, degrees):
-    tab = osim.TimeSeriesTable()
-    tab.setColumnLabels(labels)
-    for ti, row in zip(time, values):
-        tab.appendRow(float(ti), osim.RowVector(row.tolist()))
-    tab.addTableMetaDataString("inDegrees", "yes" if degrees else "no")
-    return tab
-
-
-def _read_table(osim, path):
-    """(labels, time, values) of a .sto as OpenSim's TimeSeriesTable reads it."""
-    tab = osim.TimeSeriesTable(str(path))
-    labels = list(tab.getColumnLabels())
-    values = np.column_stack([tab.getDependentColumn(n).to_numpy() for n in labels])
-    return labels, np.array(tab.getIndependentColumn()), values
-
-
 @pytest.fixture(scope="module")
 def trial(osim, tmp_path_factory):
     """OpenSim-written files in d/: model.osim, ik/coords.mot (degrees), grf/grf.mot and
@@ -90,8 +75,7 @@ def trial(osim, tmp_path_factory):
     rot = np.array([j.type == "revolute" for j in human.joints])
     qdeg = q.copy()
     qdeg[:, rot] = np.degrees(q[:, rot])
-    osim.STOFileAdapter.write(_table(osim, t, qdeg, list(human.q_names), True),
-                              str(d / "ik" / "coords.mot"))
+    opensim_tables.write_sto(osim, d / "ik" / "coords.mot", t, qdeg, human.q_names, True)
     r = G.read_grf(data_path("running_a_3ms_grf.csv"))
     cols = {}
     for key in ("L", "R"):
@@ -100,8 +84,8 @@ def trial(osim, tmp_path_factory):
                         ("ground_torque_", r.moment[key])):
             x = np.nan_to_num(x)        # no contact: no force, and OpenSim's splines need numbers
             cols.update({f"{pre}{kind}{a}": x[:, k] for k, a in enumerate("xyz")})
-    osim.STOFileAdapter.write(_table(osim, r.time, np.column_stack(list(cols.values())),
-                                     list(cols), False), str(d / "grf" / "grf.mot"))
+    opensim_tables.write_sto(osim, d / "grf" / "grf.mot", r.time,
+                             np.column_stack(list(cols.values())), list(cols), False)
     loads = osim.ExternalLoads()
     loads.setName("running")
     for key, body in (("L", "foot_L"), ("R", "foot_R")):
@@ -144,8 +128,8 @@ def trial(osim, tmp_path_factory):
 def _compare(osim, theirs_path, ours_path):
     """Per-coordinate agreement of two ID .sto files: same labels in the same order, same
     rows; returns {label: max |difference| / peak}."""
-    la, ta, A = _read_table(osim, theirs_path)
-    lb, tb, B = _read_table(osim, ours_path)
+    la, ta, A = opensim_tables.read_table(osim, theirs_path)
+    lb, tb, B = opensim_tables.read_table(osim, ours_path)
     assert lb == la, "column order differs from OpenSim's"
     assert len(tb) == len(ta) and np.allclose(tb, ta, rtol=0, atol=1e-9)
     peak = np.abs(A).max(axis=0)

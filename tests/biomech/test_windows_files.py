@@ -19,6 +19,8 @@ from urdf2dyn.biomech.formats.opensim import read_external_loads, read_sto_table
 from urdf2dyn.biomech.formats.windows import decode_text, setup_path
 from urdf2dyn.warn import Urdf2dynWarning
 
+import opensim_tables
+
 FOLDER = "Données essai 1/Sujet Zoë"        # spaces and non-ASCII, as in a lab's share
 PLATE = ["ground_force_vx", "ground_force_vy", "ground_force_vz",
          "ground_force_px", "ground_force_py", "ground_force_pz"]
@@ -27,15 +29,6 @@ PLATE = ["ground_force_vx", "ground_force_vy", "ground_force_vz",
 @pytest.fixture(scope="module")
 def osim():
     return pytest.importorskip("opensim")
-
-
-def _write_sto(osim, path, time, values, labels, degrees):
-    tab = osim.TimeSeriesTable()
-    tab.setColumnLabels(labels)
-    for ti, row in zip(time, values):
-        tab.appendRow(float(ti), osim.RowVector([float(x) for x in row]))
-    tab.addTableMetaDataString("inDegrees", "yes" if degrees else "no")
-    osim.STOFileAdapter.write(tab, str(path))
 
 
 @pytest.fixture(scope="module")
@@ -47,9 +40,9 @@ def written(osim, tmp_path_factory):
     model = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
     t = np.arange(41) / 100.0
     q = np.column_stack([0.4 * np.sin(3 * t), 0.7 * np.cos(2 * t)])
-    _write_sto(osim, d / "coords.mot", t, np.degrees(q), list(model.q_names), True)
+    opensim_tables.write_sto(osim, d / "coords.mot", t, np.degrees(q), list(model.q_names), True)
     plate = np.column_stack([10 * np.sin(t), 600 + t, 5 * t, 0.2 + t, 0 * t, 0.1 * t])
-    _write_sto(osim, d / "grf.mot", t, plate, PLATE, False)
+    opensim_tables.write_sto(osim, d / "grf.mot", t, plate, PLATE, False)
     loads = osim.ExternalLoads()
     ef = osim.ExternalForce()
     ef.setName("right")
