@@ -40,7 +40,7 @@ def test_header_only_file_ends_with_one_error(tmp_path):
 def _command_that_warns(monkeypatch, *found):
     """Make `urdf2dyn check` emit the given warnings (category, message) and succeed
     (build_parser binds cmd_check when main calls it)."""
-    import urdf2dyn.cli as cli
+    import urdf2dyn.cli.models as cli
 
     def cmd(args):
         for category, message in found:

@@ -8,8 +8,11 @@ import pytest
 import urdf2dyn
 
 PACKAGE = Path(urdf2dyn.__file__).resolve().parent
-# the two front doors, which may import from everywhere below them
-FRONTS = {"urdf2dyn", "urdf2dyn.cli", "urdf2dyn.__main__"}
+# the two front doors (the package and its command line), which may import from everywhere
+# below them
+FRONTS = {"urdf2dyn", "urdf2dyn.__main__", "urdf2dyn.cli"} | {
+    n for n in (".".join(["urdf2dyn", *p.relative_to(PACKAGE).with_suffix("").parts])
+                for p in (PACKAGE / "cli").glob("*.py")) if not n.endswith("__init__")}
 
 
 def _modules():

@@ -1,0 +1,91 @@
+"""The urdf2dyn command line.
+
+    urdf2dyn torques ROBOT.urdf MOTION [MOTION ...] [-o OUT] [--grf FILE] [--filter HZ] ...
+    urdf2dyn human --height 1.61 --mass 57.3 --sex female -o HUMAN.urdf
+    urdf2dyn info MODEL [--dot TREE.dot] [--plot TREE.png]
+    urdf2dyn export-osim MODEL.urdf -o MODEL.osim
+    urdf2dyn codegen ROBOT.urdf --lang c|python|matlab [--float] -o DIR
+    urdf2dyn equations ROBOT.urdf [--latex] [--parameters]
+    urdf2dyn check ROBOT.urdf [--strict]
+    urdf2dyn convert MODEL.osim|TRIAL.c3d -o OUT
+    urdf2dyn ik --setup Setup_IK.xml [-o OUT.mot]
+    urdf2dyn animate MODEL TRIAL [-o OUT.gif]
+
+``python -m urdf2dyn ...`` is the same. ``urdf2dyn COMMAND --help`` describes each command.
+Each command is a module of this package that parses its arguments, calls the library and
+prints; this one builds the parser and prints warnings and errors for all of them.
+"""
+import argparse
+import os
+import sys
+import warnings
+
+from .._core import URDFError
+from ..biomech.trajectory import MotionError
+from ..warn import Urdf2dynWarning
+from . import codegen, markers, models, torques
+from .options import UsageError
+
+__all__ = ["main", "build_parser", "UsageError"]
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="urdf2dyn", description=__doc__.split("\n")[0])
+    from .._version import __version__
+    parser.add_argument("--version", action="version", version=f"urdf2dyn {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in (torques.add_torques_parser, models.add_human_parser, models.add_info_parser,
+                models.add_export_osim_parser, codegen.add_codegen_parser,
+                codegen.add_equations_parser, models.add_check_parser,
+                models.add_convert_parser, markers.add_ik_parser, markers.add_animate_parser):
+        add(sub)
+    return parser
+
+
+class _WarningPrinter:
+    """warnings.showwarning for the command line: each warning printed when it occurs (a long
+    batch reports a bad trial while it runs), urdf2dyn's own as `urdf2dyn CMD: warning:` lines,
+    anything else as Python shows it, and counted for the closing line. Nothing is collected
+    and replayed, so a warning raised while printing cannot feed itself."""
+
+    def __init__(self, command, show_other):
+        self.command, self.count, self._show_other = command, 0, show_other
+
+    def __call__(self, message, category, filename, lineno, file=None, line=None):
+        self.count += 1
+        if issubclass(category, Urdf2dynWarning):
+            print(f"urdf2dyn {self.command}: warning: {message}", file=sys.stderr, flush=True)
+        else:
+            self._show_other(message, category, filename, lineno, file, line)
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    with warnings.catch_warnings():         # restores showwarning and the filters on exit
+        warnings.simplefilter("always", Urdf2dynWarning)
+        printer = _WarningPrinter(args.command, warnings.showwarning)
+        warnings.showwarning = printer
+        status = _run(args)
+    if printer.count:
+        s = "s" if printer.count > 1 else ""
+        print(f"urdf2dyn {args.command}: {printer.count} warning{s} (above)", file=sys.stderr)
+        if status == 0 and getattr(args, "strict", False):
+            print(f"urdf2dyn {args.command}: error: --strict: exit status 1 because of the "
+                  f"warning{s} above", file=sys.stderr)
+            status = 1
+    return status
+
+
+def _run(args):
+    try:
+        return args.func(args)
+    except BrokenPipeError:        # e.g. `urdf2dyn info MODEL | head`: stop quietly
+        sys.stdout = open(os.devnull, "w")
+        return 1
+    except UsageError as e:
+        print(f"urdf2dyn {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except (URDFError, MotionError, OSError, ValueError, KeyError, ImportError) as e:
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else e
+        print(f"urdf2dyn {args.command}: error: {msg}", file=sys.stderr)
+        return 1

@@ -1,0 +1,77 @@
+"""The commands that write a model's equations: urdf2dyn codegen (C, Python, MATLAB source)
+and urdf2dyn equations (SymPy)."""
+import os
+
+from ..model import load
+from ..safe_files import refuse_overwriting_inputs
+from .options import GRAVITY, UsageError, model_path
+
+
+def cmd_codegen(args):
+    from .. import codegen
+    path = model_path(args.robot)
+    if os.path.exists(args.output) and not os.path.isdir(args.output):
+        raise UsageError(f"--output {args.output}: a file; codegen writes a directory of files")
+    model = load(path, floating_base=args.floating_base)
+    files = codegen.generate(model, args.lang, functions=args.functions,
+                             scalar="float" if args.float else "double", name=args.name)
+    try:
+        refuse_overwriting_inputs([("--output", os.path.join(args.output, f)) for f in files],
+                                  [("model", path)])
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    for path in codegen.write(files, args.output):
+        print(path)
+    return 0
+
+
+def add_codegen_parser(sub):
+    c = sub.add_parser("codegen", help="write a robot's dynamics as C, Python or MATLAB code",
+                       description="Generate readable, dependency-free source computing the "
+                       "robot's dynamics (RNEA, CRBA, ABA, forward kinematics), unrolled body "
+                       "by body with the model's constants folded in.")
+    c.add_argument("robot", help="URDF file (or the name of a bundled one)")
+    c.add_argument("--lang", choices=("c", "python", "matlab"), default="c")
+    c.add_argument("--functions", nargs="+", default=["rnea", "crba", "aba", "fk"],
+                   choices=("rnea", "crba", "aba", "fk", "jtf"), metavar="FN",
+                   help="algorithms to emit among rnea crba aba fk jtf (default: rnea crba "
+                        "aba fk)")
+    c.add_argument("--float", action="store_true", help="single precision arithmetic")
+    c.add_argument("--floating-base", action="store_true",
+                   help="add a floating joint 'root_joint' above the root link")
+    c.add_argument("--name", help="prefix of the files and functions (default: robot name)")
+    c.add_argument("-o", "--output", required=True, metavar="DIR", help="output directory")
+    c.set_defaults(func=cmd_codegen)
+
+
+def cmd_equations(args):
+    from ..codegen.equations import equations
+    model = load(model_path(args.robot), floating_base=args.floating_base)
+    if args.gravity:
+        model.gravity = args.gravity
+    eq = equations(model, parameters=args.parameters)
+    import sympy as sp
+    show = sp.latex if args.latex else sp.pretty
+    print(f"# {model.name}: tau = M(q) qdd + C(q, qd) qd + g(q), q = "
+          f"{', '.join(f'q{k + 1} ({n})' for k, n in enumerate(model.q_names))}")
+    for title, mat in (("M(q)", eq.M), ("C(q, qd) qd", eq.Cqd), ("g(q)", eq.g)):
+        print(f"\n{title} =")
+        print(show(mat))
+    if eq.values:
+        print("\nparameters: " + ", ".join(f"{k} = {v:g}" for k, v in eq.values.items()))
+    return 0
+
+
+def add_equations_parser(sub):
+    e = sub.add_parser("equations", help="print M(q), C(q, qd) qd and g(q) of a small robot",
+                       description="Print the symbolic equations of motion (SymPy) of a "
+                       "robot with at most 6 DoF.")
+    e.add_argument("robot", help="URDF file (or the name of a bundled one)")
+    e.add_argument("--latex", action="store_true", help="LaTeX instead of text")
+    e.add_argument("--parameters", action="store_true",
+                   help="masses, centres of mass, inertias, offsets and g as symbols")
+    e.add_argument("--gravity", type=GRAVITY, nargs=3, metavar=("GX", "GY", "GZ"),
+                   help="gravity in the world frame (default 0 0 -9.81)")
+    e.add_argument("--floating-base", action="store_true",
+                   help="add a floating joint 'root_joint' above the root link")
+    e.set_defaults(func=cmd_equations)

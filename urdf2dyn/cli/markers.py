@@ -1,0 +1,135 @@
+"""The commands on marker recordings (C3D, .trc): urdf2dyn ik and urdf2dyn animate, and the
+marker options and inverse-kinematics summary that urdf2dyn torques shares with them."""
+import os
+import sys
+
+import numpy as np
+
+from ..model import load
+from .options import model_path, need_matplotlib
+
+
+def marker_options(args, jobs):
+    """Options of trials recorded as markers (C3D, .trc): the lab-to-model rotation."""
+    from ..biomech.pipeline import MARKER_EXTENSIONS
+    markers = [p for p, _ in jobs if os.fspath(p).lower().endswith(MARKER_EXTENSIONS)]
+    if args.rotate and not markers:
+        raise ValueError("--rotate turns a marker recording (C3D, .trc) into the model's frame; "
+                         "the motions given are coordinate files: drop --rotate")
+    if markers and len(markers) != len(jobs):
+        raise ValueError("give either marker recordings (.c3d, .trc) or coordinate files, not "
+                         f"both in one run (markers: {markers[0]})")
+    options = {"rotation": args.rotate} if markers else {}
+    if getattr(args, "ik_setup", None):
+        if not markers:
+            raise ValueError("--ik-setup sets the inverse kinematics of marker recordings "
+                             "(C3D, .trc); the motions given are coordinate files")
+        options["ik_setup"] = args.ik_setup
+    return options
+
+
+def ik_summary(res, out):
+    """Inverse kinematics' marker errors of a trial from markers, as OpenSim's IK tool
+    reports them."""
+    e = res.ik_errors
+    if e is None or not len(e["rms"]) or np.all(np.isnan(e["max"])):
+        return
+    k = int(np.nanargmax(e["max"]))
+    print(f"inverse kinematics: marker error RMS {1e3 * np.nanmean(e['rms']):.2f} mm on "
+          f"average (worst frame {1e3 * np.nanmax(e['rms']):.2f} mm), max "
+          f"{1e3 * e['max'][k]:.2f} mm ({e['worst'][k]} at t = {res.t[k]:g} s)", file=out)
+
+
+def cmd_ik(args):
+    from ..biomech.ik import run_setup
+    from ..markers import read_markers
+    model = markers = None
+    if args.model:
+        model = load(model_path(args.model))
+    if args.markers:
+        if model is None:
+            raise ValueError("--markers needs --model (the model the marker file's links "
+                             "belong to)")
+        markers = read_markers(args.markers, model)
+    result = run_setup(args.setup, output=args.output, model=model, markers=markers,
+                       threads=args.threads, strict=args.strict)
+    s, n = result.solution, len(result.motion.time)
+    out = args.output if args.output is not None else "the setup's output_motion_file"
+    worst = max(range(n), key=lambda k: np.nan_to_num(s.max[k], nan=-1.0)) if n else 0
+    print(f"{args.setup}: {n} frames, {len(s.marker_names)} markers fitted, "
+          f"{result.motion.q.shape[1]} coordinates -> {out}")
+    if n:
+        print(f"marker error: RMS {1e3 * np.nanmean(s.rms):.2f} mm on average, max "
+              f"{1e3 * np.nanmax(s.max):.2f} mm ({s.worst[worst]} at t = "
+              f"{result.motion.time[worst]:g} s)")
+    return 0
+
+
+def add_ik_parser(sub):
+    k = sub.add_parser("ik", help="inverse kinematics: run an OpenSim Setup_IK.xml",
+                       description="Fit the model's markers to a marker file frame by frame "
+                       "(OpenSim's IK: marker weights, coordinate tasks, locked coordinates, "
+                       "clamped ranges, missing markers skipped) as the setup file says, and "
+                       "write its output motion (.mot, degrees) and marker errors.")
+    k.add_argument("--setup", required=True, help="OpenSim IK setup file (Setup_IK.xml)")
+    k.add_argument("-o", "--output", help=".mot to write (default: the setup's "
+                                          "output_motion_file)")
+    k.add_argument("--model", help="a URDF to use instead of the setup's model_file (e.g. the "
+                                   "one an .osim was exported from)")
+    k.add_argument("--markers", help="model markers for --model: CSV name, link, x, y, z "
+                                     "(m, link frame)")
+    k.add_argument("--threads", type=int, default=1,
+                   help="segments of the trial solved in parallel (default 1: every frame "
+                        "warm-started from the previous one, as OpenSim)")
+    k.add_argument("--strict", action="store_true", help="warnings are errors")
+    k.set_defaults(func=cmd_ik)
+
+
+def cmd_animate(args):
+    """A trial you can watch: the library's inverse_dynamics_trial, then urdf2dyn.animate."""
+    from ..biomech.animate import animate_trial
+    from ..biomech.pipeline import inverse_dynamics_trial
+    need_matplotlib()
+    out = args.output or os.path.splitext(os.path.basename(args.trial))[0] + ".gif"
+    if os.path.splitext(out)[1].lower() not in (".gif", ".mp4"):
+        raise ValueError(f"-o {out}: expected a .gif or .mp4 file")
+    if args.every < 1:
+        raise ValueError(f"--every {args.every}: expected a whole number >= 1")
+    model = load(model_path(args.model), strict=args.strict)
+    options = marker_options(args, [(args.trial, None)])
+    res = inverse_dynamics_trial(model, args.trial, filter_hz=args.filter,
+                                 time_range=args.time_range, strict=args.strict, **options)
+    import matplotlib.pyplot as plt
+    anim = animate_trial(model, res, path=out, every=args.every)
+    plt.close(anim._fig)
+    frames = len(range(0, len(res.t), args.every))
+    print(f"{out}: {frames} frames of {res.path}, t = {res.t[0]:g} .. {res.t[-1]:g} s")
+    ik_summary(res, sys.stdout)
+    return 0
+
+
+def add_animate_parser(sub):
+    a = sub.add_parser("animate", help="a trial you can watch: stick figure, markers, ground "
+                       "reactions -> .gif/.mp4",
+                       description="Run the trial (as urdf2dyn torques does: a C3D/.trc "
+                       "recording through inverse kinematics, or a coordinate file) and draw "
+                       "the model as a stick figure moving through it, the measured markers "
+                       "(red) against the model's markers (orange) and the ground reactions as "
+                       "arrows at the centres of pressure (green); needs matplotlib (.mp4 "
+                       "also ffmpeg).")
+    a.add_argument("model", help="the model (.osim with its markers, or a URDF)")
+    a.add_argument("trial", help="the trial: C3D, .trc, or a motion file")
+    a.add_argument("-o", "--output", help=".gif or .mp4 to write (default <trial stem>.gif)")
+    a.add_argument("--rotate", metavar="AXIS:DEG[,AXIS:DEG]",
+                   help="lab to model frame rotation of a C3D/.trc trial, e.g. x:-90")
+    a.add_argument("--ik-setup", metavar="SETUP_IK.xml",
+                   help="marker weights, coordinate tasks and time range of the inverse "
+                        "kinematics (an OpenSim IK setup)")
+    a.add_argument("--filter", type=float, metavar="HZ",
+                   help="low-pass the coordinates at HZ (needs SciPy)")
+    a.add_argument("--time-range", type=float, nargs=2, metavar=("T0", "T1"),
+                   help="draw only t0 .. t1 (s)")
+    a.add_argument("--every", type=int, default=1, metavar="K",
+                   help="draw every K-th frame (default 1)")
+    a.add_argument("--strict", action="store_true", help="warnings are errors")
+    a.set_defaults(func=cmd_animate)

@@ -1,0 +1,243 @@
+"""The commands on models: urdf2dyn human, info, check, convert and export-osim."""
+import os
+import sys
+
+from ..model import load
+from ..safe_files import refuse_overwriting_inputs, replacing
+from ..tree import dot, edge_label, groups, tree
+from .options import (GRAVITY, MASS, UsageError, height, model_path, set_gravity,
+                      suffix)
+
+
+def cmd_human(args):
+    from ..biomech.human import HUMOD_SUBJECTS, human
+    if args.subject:
+        sex, mass, height = HUMOD_SUBJECTS[args.subject.upper()]
+        name = args.name or f"humod_subject_{args.subject.lower()}"
+        if any(x is not None for x in (args.height, args.mass, args.sex)):
+            raise UsageError("--subject sets height, mass and sex: give either --subject or "
+                             "--height/--mass/--sex")
+    else:
+        missing = [f"--{k}" for k in ("height", "mass", "sex") if getattr(args, k) is None]
+        if missing:
+            raise UsageError(f"human: missing {' '.join(missing)} (or use --subject A|B)")
+        height, mass, sex, name = args.height, args.mass, args.sex, args.name
+    text = human(height, mass, sex, root=args.root, name=name)
+    with replacing(args.output) as tmp, open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    model = load(text)
+    print(f"wrote {args.output}: {model!r}")
+    from ..biomech.human import _sex
+    print(f"  {_sex(sex)}, {float(height):g} m, {float(mass):g} kg (de Leva 1996 segments); "
+          f"y up, x forward, z right: use gravity (0, -9.81, 0) "
+          f"(urdf2dyn torques does so for this model)")
+    return 0
+
+
+def add_human_parser(sub):
+    h = sub.add_parser("human", help="write the URDF of a 36-DoF HuMoD human body",
+                       description="Write the 36-DoF human model (HuMoD joints, de Leva 1996 "
+                       "segment parameters scaled to height and mass) as URDF. Frames: y up, x "
+                       "forward, z right.")
+    h.add_argument("--height", type=height, help="stature in m")
+    h.add_argument("--mass", type=MASS, help="body mass in kg")
+    h.add_argument("--sex", help="female or male (f/m)")
+    h.add_argument("--subject", choices=("A", "B", "a", "b"),
+                   help="a HuMoD subject instead: A (female, 1.61 m, 57.3 kg) or B (male, "
+                        "1.79 m, 84.8 kg)")
+    h.add_argument("--root", choices=("prismatic", "floating"), default="prismatic",
+                   help="root: 3 prismatic + 3 revolute joints named as HuMoD (default), or "
+                        "one floating joint BJ")
+    h.add_argument("--name", help="robot name in the URDF")
+    h.add_argument("-o", "--output", required=True, type=suffix(".urdf"),
+                   help="URDF file to write")
+    h.set_defaults(func=cmd_human)
+
+
+def cmd_info(args):
+    path = model_path(args.model)
+    try:
+        refuse_overwriting_inputs([("--dot", args.dot), ("--plot", args.plot)], [("model", path)])
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    model = load(path, floating_base=args.floating_base)
+    links, joints, root = tree(model)
+    edges = groups(links, joints, root, args.full)
+    out = sys.stdout
+    print(f"{model!r}", file=out)
+    types = {}
+    for j in model.joints:
+        types[j.type] = types.get(j.type, 0) + 1
+    print(f"movable joints: {len(model.joints)} ({', '.join(f'{n} {t}' for t, n in types.items())})"
+          f"; nq = {model.nq}, nv = {model.nv}", file=out)
+    massive = sum(1 for m in links.values() if m > 0)
+    print(f"links: {len(links)} ({massive} with mass); mass of the moving links "
+          f"{model.total_mass:.6g} kg", file=out)
+    merged = "" if args.full else "; chains of joints through massless links shown as one"
+    print(f"tree (joint: type, DoF -> link, mass){merged}:", file=out)
+    print(f"{root}" + (f"  {links[root]:.4g} kg" if links.get(root) else ""), file=out)
+    stack = [(chain, child, "", k == len(edges[root]) - 1)
+             for k, (chain, child) in enumerate(edges.get(root, []))][::-1]
+    while stack:       # depth first, children in document order
+        chain, child, prefix, last = stack.pop()
+        name, kind, dof = edge_label(chain)
+        mass = links.get(child, 0.0)
+        mtxt = f"{mass:.4g} kg" if mass > 0 else "massless"
+        print(f"{prefix}{'└── ' if last else '├── '}{name} ({kind}, {dof} DoF) -> {child}  "
+              f"{mtxt}", file=out)
+        sub = edges.get(child, [])
+        inner = prefix + ("    " if last else "│   ")
+        stack += [(c, ch, inner, k == len(sub) - 1) for k, (c, ch) in enumerate(sub)][::-1]
+    if args.dot:
+        with replacing(args.dot) as tmp, open(tmp, "w", encoding="utf-8") as f:
+            f.write(dot(model, links, edges, root))
+        print(f"Graphviz DOT written to {args.dot} (render: dot -Tpng {args.dot} -o tree.png)",
+              file=out)
+    if getattr(args, "plot", None):
+        from ..tree import plot_tree
+        plot_tree(model, args.plot, full=args.full)
+        print(f"tree drawn in {args.plot}", file=out)
+    return 0
+
+
+def add_info_parser(sub):
+    i = sub.add_parser("info", help="print a model's kinematic tree (joints, DoF, masses)",
+                       description="Print the kinematic tree of a URDF model: joints with their "
+                       "type, axis and DoF, links with their mass; optionally write it as a "
+                       "Graphviz DOT graph.")
+    i.add_argument("model", help="URDF file (or the name of a bundled one, e.g. "
+                                 "humod_subject_a.urdf)")
+    i.add_argument("--floating-base", action="store_true",
+                   help="add a floating joint 'root_joint' above the root link")
+    i.add_argument("--full", action="store_true",
+                   help="show every joint and link (default: chains of joints through massless "
+                        "links, i.e. multi-DoF joints, are shown as one)")
+    i.add_argument("--dot", metavar="FILE", type=suffix(".dot", ".gv"),
+                   help="write the tree as a Graphviz DOT file")
+    i.add_argument("--plot", metavar="PNG", type=suffix(".png", ".pdf", ".svg"),
+                   help="draw the tree with matplotlib (links, joints with type and axis, "
+                        "merged fixed joints dashed)")
+    i.set_defaults(func=cmd_info)
+
+
+def cmd_check(args):
+    from ..urdf_findings import check
+    path = model_path(args.model)
+    found = check(path, floating_base=args.floating_base)
+    for f in found:
+        where = f"{path}:{f.line}" if f.line else path
+        print(f"{where}: {f.kind}: {f.message}")
+    counts = {k: sum(f.kind == k for f in found) for k in ("error", "warning", "advice")}
+    print(f"{path}: {counts['error']} errors, {counts['warning']} warnings, "
+          f"{counts['advice']} advice")
+    failed = counts["error"] or (args.strict and (counts["warning"] or counts["advice"]))
+    return 1 if failed else 0
+
+
+def add_check_parser(sub):
+    c = sub.add_parser("check", help="list what is wrong or risky in a URDF, with line numbers",
+                       description="List every finding about a URDF with its line: errors "
+                       "(it does not load), warnings (read as written, as Pinocchio reads "
+                       "them: non-physical inertias, unknown elements, missing limits...) and "
+                       "advice (massless moving leaves, tiny masses, bad limits). Exit status "
+                       "1 on an error, or on any finding with --strict.")
+    c.add_argument("model", help="URDF file (or the name of a bundled one)")
+    c.add_argument("--floating-base", action="store_true",
+                   help="check the model with a floating joint above the root link")
+    c.add_argument("--strict", action="store_true",
+                   help="exit with status 1 on any warning or advice too")
+    c.set_defaults(func=cmd_check)
+
+
+def cmd_convert(args):
+    """A model (.osim -> .urdf) or a lab's recording (.c3d -> .trc / .mot), by the input's
+    suffix."""
+    if os.path.splitext(args.input)[1].lower() == ".osim":
+        return _convert_model(args)
+    from ..biomech.formats import convert
+    options = {"rotation": args.rotate, "threshold": args.threshold, "units": args.units,
+               "strict": args.strict}
+    for path, what in convert(args.input, args.output, **options):
+        print(f"{path}: {what}")
+    return 0
+
+
+def _convert_model(args):
+    from ..convert import osim_to_urdf
+    if len(args.output) != 1 or not args.output[0].lower().endswith(".urdf"):
+        raise ValueError(f"convert {args.input}: an OpenSim model converts to one URDF file: "
+                         f"give -o MODEL.urdf (got {' '.join(args.output)})")
+    output = args.output[0]
+    model = load(args.input)
+    text = osim_to_urdf(model, output, strict=args.strict)
+    g = " ".join(f"{x:g}" for x in model.gravity)
+    movable = text.count("<joint ") - text.count('type="fixed"')
+    print(f"{output}: URDF '{model.name}', {text.count('<link ')} links, {movable} movable "
+          f"joints named after the coordinates; the model's gravity is {g}: pass it as "
+          f"--gravity {g}")
+    return 0
+
+
+def add_convert_parser(sub):
+    v = sub.add_parser("convert", help="convert a file by its suffix: an OpenSim model to "
+                       "URDF, C3D to .trc markers and .mot force plates",
+                       description="Convert an OpenSim model to URDF (-o MODEL.urdf): every "
+                       "joint URDF can express exactly (each coordinate moving one axis by +-q "
+                       "plus a constant) becomes revolute and prismatic joints named after the "
+                       "coordinates; axes moved by splines, polynomials or scaled coordinates "
+                       "are frozen at the coordinates' default values, each one named in a "
+                       "warning (--strict refuses instead). Or convert a lab's file for OpenSim "
+                       "users: a C3D file's "
+                       "markers to a .trc file (-o TRIAL.trc) and its force plates to an "
+                       "OpenSim .mot (-o TRIAL_grf.mot: per plate ground_force_v*, "
+                       "ground_force_p*, ground_torque_* in N, m, N·m, the free moment about "
+                       "the centre of pressure); the lab frame unless --rotate is given "
+                       "(needs: pip install \"urdf2dyn[c3d]\").")
+    v.add_argument("input", help="the file to convert (.osim or .c3d)")
+    v.add_argument("-o", "--output", action="append", required=True, metavar="FILE",
+                   help="a file to write, its suffix saying what (.urdf: the model; .trc: "
+                        "markers; .mot/.sto: force plates); repeatable")
+    v.add_argument("--rotate", metavar="AXIS:DEG[,AXIS:DEG]",
+                   help="rotation from the lab frame to the model frame, about the lab's axes "
+                        "in order, e.g. x:-90 for a z-up lab and a y-up OpenSim model "
+                        "(default: the lab frame)")
+    v.add_argument("--threshold", type=float, metavar="N",
+                   help="contact threshold of the force plates: below it no centre of "
+                        "pressure, and force and free moment 0 (default 20)")
+    v.add_argument("--units", default="mm", choices=("mm", "cm", "m"),
+                   help="length unit of the .trc written (default mm)")
+    v.add_argument("--strict", action="store_true",
+                   help="treat every warning (missing markers, plates left out, a joint "
+                        "frozen in the URDF, ...) as an error")
+    v.set_defaults(func=cmd_convert)
+
+
+def cmd_export_osim(args):
+    from ..biomech.opensim_model import export_osim
+    path = model_path(args.model)
+    try:
+        refuse_overwriting_inputs([("--output", args.output)], [("model", path)])
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    model = load(path)
+    set_gravity(model, args.gravity)
+    om = export_osim(model, args.output)
+    g = " ".join(f"{x:g}" for x in om.getGravity().to_numpy())
+    print(f"{args.output}: OpenSim model '{om.getName()}', {om.getNumBodies()} bodies, "
+          f"{om.getNumCoordinates()} coordinates (named as the URDF joints), gravity {g}")
+    return 0
+
+
+def add_export_osim_parser(sub):
+    x = sub.add_parser("export-osim", help="write the equivalent OpenSim model (.osim)",
+                       description="Write an OpenSim model with the URDF's bodies, masses, "
+                       "inertias, joint frames and axes; each movable joint becomes a "
+                       "coordinate of the same name (needs: pip install opensim).")
+    x.add_argument("model", help="URDF file (or the name of a bundled one, e.g. "
+                                 "humod_subject_a.urdf)")
+    x.add_argument("-o", "--output", required=True, type=suffix(".osim"),
+                   help=".osim file to write")
+    x.add_argument("--gravity", type=GRAVITY, nargs=3, metavar=("GX", "GY", "GZ"),
+                   help="gravity in the URDF world frame (default 0 0 -9.81; 0 -9.81 0 for a "
+                        "HuMoD human model)")
+    x.set_defaults(func=cmd_export_osim)

@@ -1,0 +1,119 @@
+"""What every command's arguments share: the argparse validators (each value checked in the
+flag's own words before any work), the model argument, and the optional packages a command
+needs."""
+import argparse
+import os
+
+import numpy as np
+
+from ..biomech.trajectory import MotionError
+from ..bundled import data_path
+from ..names import missing_file
+
+
+class UsageError(ValueError):
+    """A command line that cannot be run as written: exit status 2, as argparse's own errors."""
+
+
+def number(what, low=None, high=None, low_open=True, integer=False):
+    """An argparse type= for a finite number in (low, high] (or [low, high] when not low_open):
+    the message names the value and what is allowed; argparse prefixes the flag's name."""
+    def parse(text):
+        try:
+            x = int(text) if integer else float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not {'an integer' if integer else 'a number'} ({what})") from None
+        bad = not np.isfinite(x) or (low is not None and (x <= low if low_open else x < low)) \
+            or (high is not None and x > high)
+        if bad:
+            raise argparse.ArgumentTypeError(f"{text}: {what}")
+        return x
+    return parse
+
+
+MASS = number("a body mass in kg, > 0", low=0.0)
+SPEED = number("a speed in m/s, > 0", low=0.0)
+CUTOFF = number("a cut-off frequency in Hz, > 0 (and below half the sampling rate)", low=0.0)
+GAP = number("a number of samples, >= 0", low=0, low_open=False, integer=True)
+JOBS = number("a number of processes, >= 1", low=1, low_open=False, integer=True)
+GRAVITY = number("a finite acceleration component in m/s²")
+
+
+def height(text):
+    h = number("a stature in metres, > 0", low=0.0)(text)
+    if not 0.3 <= h <= 3.0:
+        cm = f" ({h:g} looks like centimetres: {h / 100:g})" if 30 <= h <= 300 else ""
+        raise argparse.ArgumentTypeError(f"{text}: a stature in metres, 0.3 to 3{cm}")
+    return h
+
+
+def suffix(*allowed):
+    """An argparse type= for a file to write, with one of the allowed extensions."""
+    def parse(text):
+        if os.path.splitext(text)[1].lower() not in allowed:
+            raise argparse.ArgumentTypeError(f"{text}: expected a file name ending in "
+                                             f"{' or '.join(allowed)}")
+        if os.path.isdir(text):
+            raise argparse.ArgumentTypeError(f"{text}: a directory, expected a file to write")
+        return text
+    return parse
+
+
+def contact(text):
+    key, sep, link = text.partition("=")       # KEY may be empty: OpenSim columns without prefix
+    if not sep or not link:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=LINK (e.g. R=foot_R, or "
+                                         "=LINK for loads without a key)")
+    return text
+
+
+DELIMITER_CHOICES = ("comma", "semicolon", "tab", "whitespace", ",", ";")
+
+
+def model_path(path):
+    """A URDF path, or the name of a file bundled with urdf2dyn (e.g. humod_subject_a.urdf)."""
+    if not os.path.exists(path) and not path.lstrip().startswith("<"):
+        if os.path.exists(data_path(path)):
+            return data_path(path)
+        bundled = sorted(n for n in os.listdir(os.path.dirname(data_path("x")))
+                         if n.endswith(".urdf"))
+        raise FileNotFoundError(missing_file(path, bundled) + f" (bundled models: "
+                                f"{', '.join(bundled)})")
+    return path
+
+
+def need_scipy(what):
+    try:
+        import scipy.signal  # noqa: F401
+    except ImportError:
+        raise MotionError(f"{what} needs SciPy: pip install scipy (or pip install "
+                          "\"urdf2dyn[cli]\")") from None
+
+
+def need_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise MotionError("--plot needs matplotlib: pip install matplotlib (or pip install "
+                          "\"urdf2dyn[plot]\")") from None
+
+
+def is_humod(model):
+    names = set(model.q_names)
+    return {"pBJX", "rHJZ_L", "rKJZ_R"} <= names or {"BJ_x", "rHJZ_L", "rKJZ_R"} <= names
+
+
+def set_gravity(model, gravity):
+    """--gravity, or y-up gravity for a HuMoD human model; returns a note when defaulted."""
+    if gravity is not None:
+        model.gravity = gravity
+    elif is_humod(model):
+        from ..biomech.human import GRAVITY as Y_UP
+        model.gravity = Y_UP
+        return "gravity (0, -9.81, 0): a HuMoD human model (y up); --gravity overrides"
+    return None
+
+
+def parse_contacts(items):
+    return dict(item.partition("=")[::2] for item in items or ())

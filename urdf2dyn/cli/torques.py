@@ -1,0 +1,453 @@
+"""urdf2dyn torques: inverse dynamics of motion files (one, a folder, or an OpenSim setup),
+the files written and the summary printed."""
+import os
+import sys
+
+import numpy as np
+
+from ..biomech.pipeline import DEFAULT_DERIVATIVES
+from ..biomech.processing import DEFAULT_MAX_GAP
+from ..biomech.trajectory import MotionError
+from ..model import load
+from ..names import missing_file
+from ..safe_files import refuse_overwriting_inputs
+from .markers import ik_summary, marker_options
+from .options import (CUTOFF, DELIMITER_CHOICES, GAP, GRAVITY, JOBS, MASS, SPEED,
+                      UsageError, contact, model_path, need_matplotlib, need_scipy,
+                      parse_contacts, set_gravity)
+
+
+def cmd_torques(args):
+    from ..biomech.pipeline import find_trials, inverse_dynamics_trial, run_trials
+    if args.setup:
+        return _torques_setup(args)
+    if not args.robot or not args.motion:
+        raise UsageError("give a model and motion files (urdf2dyn torques ROBOT MOTION ...), "
+                         "or an OpenSim setup file (--setup Setup_ID.xml)")
+    if args.external_loads and args.grf:
+        raise UsageError("--external-loads and --grf both give the loads: use one")
+    robot = model_path(args.robot)
+    jobs = find_trials(args.motion, args.grf)
+    multi = len(jobs) > 1 or any(os.path.isdir(m) for m in args.motion)
+    for flag, path in (("--mapping", args.mapping), ("--external-loads", args.external_loads)):
+        if path and not os.path.exists(path):
+            raise FileNotFoundError(f"{flag} " + missing_file(path))
+    inputs = [("model", robot), ("mapping", args.mapping), ("setup", args.external_loads)]
+    inputs += [(kind, p) for motion, grf in jobs for kind, p in (("motion", motion),
+                                                                 ("ground-reaction", grf))]
+    _check_outputs(args, jobs, multi, inputs)
+    model = load(robot, floating_base=args.floating_base, strict=args.strict)
+    notes = [note for note in [set_gravity(model, args.gravity)] if note]
+    if args.per_kg and args.mass is None and not model.total_mass > 0:
+        raise UsageError(f"--per-kg: the model {args.robot} has no mass: give the body mass "
+                         "with --mass KG")
+    contacts = parse_contacts(args.contact)
+    for path in (args.output, args.plot, args.residuals):
+        if multi and path:
+            os.makedirs(path, exist_ok=True)
+    if args.plot:
+        need_matplotlib()
+    if args.processing == "opensim" and args.derivatives != DEFAULT_DERIVATIVES:
+        raise ValueError(f"--derivatives {args.derivatives} and --processing opensim: OpenSim's "
+                         "processing differentiates natural quintic splines; drop one")
+    if args.processing != "opensim" and (args.filter is not None
+                                         or args.derivatives != "gradient"):
+        what = "--filter" if args.filter is not None else f"--derivatives {args.derivatives}"
+        need_scipy(what)
+    options = dict(external_loads=args.external_loads, contacts=contacts,
+                   mapping=args.mapping, degrees=args.degrees, filter_hz=args.filter,
+                   filter_loads=args.filter_loads == "yes", derivatives=args.derivatives,
+                   max_gap=args.max_gap, strict=args.strict,
+                   processing=args.processing or "urdf2dyn", time_range=args.time_range,
+                   delimiter=args.delimiter, decimal=args.decimal)
+    options.update(marker_options(args, jobs))
+    try:
+        if not multi:
+            path, grf = jobs[0]
+            results = [inverse_dynamics_trial(model, path, grf, **options)]
+        else:
+            bar = _progress(len(jobs), args)
+            results = run_trials(model, jobs, scheduler=args.scheduler, max_workers=args.jobs,
+                                 progress=(lambda r: bar.update(1)) if bar else None, **options)
+            if bar:
+                bar.close()
+    except ValueError as e:
+        raise _reword_cutoff(e, args) from None
+    outputs = [_write_outputs(model, res, args, multi) for res in results]
+    if not multi:
+        _summary(model, args, results[0], outputs[0], notes)
+    else:
+        _multi_summary(model, args, results, outputs, notes)
+    return 0
+
+
+def _torques_setup(args):
+    """--setup: OpenSim's inverse-dynamics tool from its setup file (the library's
+    inverse_dynamics_setup), the torques written where the setup says unless -o."""
+    from ..biomech.pipeline import inverse_dynamics_setup
+    if args.motion:
+        raise UsageError(f"--setup names the motion (its coordinates_file): drop {args.motion}")
+    if args.processing == "urdf2dyn":
+        raise UsageError("--setup runs OpenSim's processing: drop --processing urdf2dyn, or "
+                         "pass the setup's files to urdf2dyn torques ROBOT MOTION instead")
+    for flag, given in (("--grf", args.grf), ("--external-loads", args.external_loads),
+                        ("--filter", args.filter is not None), ("--mapping", args.mapping),
+                        ("--degrees", args.degrees), ("--rotate", args.rotate)):
+        if given:
+            raise UsageError(f"{flag} and --setup: the setup file gives the loads, cutoff and "
+                             f"columns; drop {flag} (or edit the setup)")
+    from ..biomech.formats import read_id_setup
+    setup = read_id_setup(args.setup, strict=args.strict, need_model=not args.robot)
+    inputs = [("setup", args.setup), ("model", args.robot or setup.model_file),
+              ("motion", setup.coordinates_file), ("setup", setup.external_loads_file)]
+    if not args.output:           # where the setup says, checked like -o
+        args.output = setup.output
+    _check_outputs(args, [(setup.coordinates_file, None)], False, inputs)
+    if args.robot:
+        model = load(model_path(args.robot), floating_base=args.floating_base,
+                     strict=args.strict)
+    elif setup.model_file is None:
+        raise ValueError(f"{setup.path}: <model_file> is empty: give the model (urdf2dyn "
+                         "torques --setup SETUP MODEL)")
+    else:
+        model = load(setup.model_file, strict=args.strict)
+    notes = [note for note in [set_gravity(model, args.gravity)] if note]
+    res = inverse_dynamics_setup(setup, model, time_range=args.time_range,
+                                 contacts=parse_contacts(args.contact), max_gap=args.max_gap,
+                                 strict=args.strict)
+    os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
+    args.external_loads = res.record.get("loads")
+    written = _write_outputs(model, res, args, False)
+    _summary(model, args, res, written, notes)
+    return 0
+
+
+def _check_outputs(args, jobs, multi, inputs):
+    """Before any work: output names with the right suffixes, and no output that is an input."""
+    if not multi:
+        for flag, path, allowed in (("--output", args.output, (".csv", ".sto", ".mot")),
+                                    ("--residuals", args.residuals, (".csv",)),
+                                    ("--plot", args.plot, (".png", ".pdf", ".svg"))):
+            if path and os.path.splitext(path)[1].lower() not in allowed:
+                raise UsageError(f"{flag} {path}: expected a file name ending in "
+                                 f"{' or '.join(allowed)}")
+            if path and os.path.isdir(path):
+                raise UsageError(f"{flag} {path}: a directory; with one motion, name a file")
+    outputs = []
+    for motion, _ in jobs:
+        for flag, target, suffix, fmt in (("--output", args.output, "_torques", args.format),
+                                          ("--residuals", args.residuals, "_residuals", "csv"),
+                                          ("--plot", args.plot, "_torques", "png")):
+            if target:
+                out = _out_path(target, motion, multi, suffix, fmt)
+                outputs.append((flag, out))
+                if flag == "--plot":
+                    outputs.append((flag, os.path.splitext(out)[0] + "_momentum.png"))
+    try:
+        refuse_overwriting_inputs(outputs, inputs)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def _reword_cutoff(error, args):
+    """The API's cutoff_hz message in the flag's words."""
+    text = str(error)
+    if args.filter is not None and text.startswith("cutoff_hz: "):
+        return MotionError(f"--filter {args.filter:g}: {text[len('cutoff_hz: '):]}")
+    return error
+
+
+def _progress(total, args):
+    if total < 2 or args.no_progress:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:          # the progress bar is optional (pip install tqdm)
+        return None
+    return tqdm(total=total, unit="motion", desc="urdf2dyn", file=sys.stderr, disable=None)
+
+
+def _stem(path):
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def _write_outputs(model, res, args, multi):
+    """Write the files asked for; returns their paths."""
+    from ..biomech import formats
+    mass = args.mass if args.mass is not None else model.total_mass
+    written = []
+    if args.output:
+        out = _out_path(args.output, res.path, multi, "_torques", args.format)
+        formats.write_torques(out, res.t, res.tau / mass if args.per_kg else res.tau, model,
+                              per_kg=args.per_kg, order=res.record.get("columns"))
+        written.append(out)
+    if args.residuals and res.residuals is not None:
+        out = _out_path(args.residuals, res.path, multi, "_residuals", "csv")
+        table, names = res.residuals.table()
+        formats.write_table(out, res.t, table, names)
+        written.append(out)
+    if args.plot:
+        out = _out_path(args.plot, res.path, multi, "_torques", "png")
+        _plot(out, res.t, res.tau, model, res.reactions, mass, res.path, res.f_ext)
+        written.append(out)
+        from ..biomech.gait import is_human
+        if is_human(model):
+            out = os.path.splitext(out)[0] + "_momentum.png"
+            _plot_momentum(out, res, model, args.speed)
+            written.append(out)
+    return written
+
+
+def _plot_momentum(out, res, model, speed):
+    """Whole-body angular momentum about the centre of mass over the gait cycle: normalized
+    by mass x speed x CoM height (Herr & Popovic 2008) when the speed is known."""
+    from ..biomech import plot
+    from ..centroidal import normalized_angular_momentum
+    if speed is not None:
+        L = normalized_angular_momentum(model, res.q, res.v, speed)
+        title = f"angular momentum / (M V H), V = {speed:g} m/s: {os.path.basename(res.path)}"
+    else:
+        L = model.centroidal(res.q, res.v, np.zeros_like(res.v))["momentum"][:, 3:]
+        title = (f"angular momentum about the CoM (N·m·s; --speed normalizes): "
+                 f"{os.path.basename(res.path)}")
+    grf_y = {side: w[:, 1] for side in ("L", "R")
+             for w in [res.f_ext.get(f"foot_{side}") if res.f_ext else None] if w is not None}
+    plot.plot_angular_momentum(res.t, L, out, grf_y=grf_y or None, title=title)
+
+
+def _out_path(target, motion, multi, suffix, fmt):
+    if not multi:
+        return target
+    ext = {"csv": ".csv", "sto": ".sto", "mot": ".mot", "png": ".png"}[fmt]
+    return os.path.join(target, _stem(motion) + suffix + ext)
+
+
+def _plot(out, t, tau, model, reactions, mass, motion, f_ext):
+    from ..biomech import gait, plot
+    title = f"{model.name}: {os.path.basename(motion)}"
+    if gait.is_human(model):
+        grf_y = None
+        if reactions is not None:
+            grf_y = {}
+            for side in ("L", "R"):
+                if side in reactions.grf:
+                    link = f"foot_{side}"
+                    w = f_ext.get(link) if f_ext else None
+                    grf_y[side] = w[:, 1] if w is not None else None
+            grf_y = {k: x for k, x in grf_y.items() if x is not None} or None
+        plot.plot_sagittal_moments(t, tau, model, out, grf_y=grf_y, mass=mass, title=title)
+    else:
+        plot.plot_torques(t, tau, model.v_names, out, title=title)
+
+
+def _mass(model, args):
+    return args.mass if args.mass is not None else model.total_mass
+
+
+def _summary(model, args, res, written, notes):
+    from ..biomech import gait
+    out = sys.stdout
+    t, tau, mass = res.t, res.tau, _mass(model, args)
+    print(f"{model!r}", file=out)
+    for note in notes:
+        print(f"note: {note}", file=out)
+    rec = res.record
+    extra = f", filtered at {rec['filter_hz']:g} Hz" if res.filtered else ""
+    if res.filtered and rec.get("filter_loads") is False:
+        extra += " (coordinates only)"
+    print(f"motion: {res.path}: {len(t)} samples, t = {t[0]:g} .. {t[-1]:g} s "
+          f"({rec['elapsed_s'] * 1e3:.1f} ms from file to torques{extra})", file=out)
+    if rec.get("loads"):
+        kind = "external loads" if args.external_loads else "ground reactions"
+        print(f"{kind}: {rec['loads']}", file=out)
+    ik_summary(res, out)
+    for w in written:
+        print(f"written: {w}", file=out)
+    if gait.is_human(model) and not args.verbose:
+        _human_summary(model, tau, mass, out)
+    else:
+        width = max(len(n) for n in model.v_names)
+        unit = " per kg" if args.per_kg else ""
+        scale = 1.0 / mass if args.per_kg else 1.0
+        print(f"{'DoF':<{width}}  peak |tau|{unit}   at t [s]", file=out)
+        peak = np.abs(tau).max(axis=0) * scale
+        when = t[np.abs(tau).argmax(axis=0)]
+        for name, p, w in zip(model.v_names, peak, when):
+            print(f"{name:<{width}}  {p:10.4g}  {w:9.4g}", file=out)
+        if gait.is_human(model):
+            _human_summary(model, tau, mass, out)
+    _residual_summary(res, out)
+
+
+def _human_summary(model, tau, mass, out):
+    from ..biomech import gait
+    peaks = gait.peak_moments(model, tau, mass)
+    print(f"peak sagittal joint moments, N·m/kg (body mass {mass:.1f} kg):", file=out)
+    print(f"  {'':<22}{'left':>7} {'right':>7}", file=out)
+    for (joint, direction), v in peaks.items():
+        label = f"{joint} {direction}"
+        print(f"  {label:<22}{v['L']:>7.2f} {v['R']:>7.2f}", file=out)
+
+
+def _residual_summary(res, out):
+    r = res.residuals
+    if r is None:
+        return
+    s = r.summary()
+    where = "the root origin" if r.about == "root" else str(r.about)
+    print(f"root residuals ({', '.join(r.names)}; moment about {where}):", file=out)
+    print(f"  force  |F|: RMS {s['force_rms']:8.2f} N    max {s['force_max']:8.2f} N", file=out)
+    print(f"  moment |M|: RMS {s['moment_rms']:8.2f} N·m  max {s['moment_max']:8.2f} N·m",
+          file=out)
+    if not res.f_ext:
+        print("  (no ground reactions given: the residuals are the whole external load)",
+              file=out)
+    elif res.load_peak:
+        print(f"  peak |F| = {100 * s['force_max'] / res.load_peak:.1f} % of the peak ground "
+              f"reaction force ({res.load_peak:.0f} N)", file=out)
+
+
+def _multi_summary(model, args, results, outputs, notes):
+    from ..biomech import gait
+    out = sys.stdout
+    mass = _mass(model, args)
+    print(f"{model!r}", file=out)
+    for note in notes:
+        print(f"note: {note}", file=out)
+    human = gait.is_human(model)
+    total = sum(len(r.t) for r in results)
+    secs = sum(r.record["elapsed_s"] for r in results)
+    print(f"{len(results)} motions, {total} samples, {secs:.2f} s from files to torques",
+          file=out)
+    head = "hip ext  knee ext  ankle pf (N·m/kg)" if human else "peak |tau|"
+    print(f"{'motion':<32} {'samples':>8}  {head}  residual RMS F (N) M (N·m)", file=out)
+    for r, written in zip(results, outputs):
+        name = os.path.basename(r.path)
+        if human:
+            pk = gait.peak_moments(model, r.tau, mass)
+            cols = "  ".join(f"{max(pk[k].values()):7.2f}" for k in (
+                ("hip", "extension"), ("knee", "extension"), ("ankle", "plantarflexion")))
+        else:
+            cols = f"{np.abs(r.tau).max():10.4g}"
+        resid = ""
+        if r.residuals is not None:
+            s = r.residuals.summary()
+            resid = f"  {s['force_rms']:8.2f} {s['moment_rms']:8.2f}"
+        print(f"{name:<32} {len(r.t):>8}  {cols}{resid}", file=out)
+        ik_summary(r, out)
+        for w in written:
+            print(f"    written: {w}", file=out)
+
+
+def add_torques_parser(sub):
+    p = sub.add_parser(
+        "torques", help="joint torques of motions (inverse dynamics), with ground reactions",
+        description="Inverse dynamics over motion files (CSV, OpenSim .mot/.sto, HuMoD .mat): a "
+        "'time' column and one column per joint coordinate (model.q_names); optional "
+        "'<dof>_vel' and '<dof>_acc' columns, otherwise estimated from the positions. Ground "
+        "reactions (force, centre of pressure and free moment per foot) are applied to the foot "
+        "links; the root's residual force and moment are reported.")
+    p.add_argument("robot", nargs="?",
+                   help="URDF file (or the name of a bundled one, e.g. humod_subject_a.urdf); "
+                        "with --setup, a model to use instead of the setup's model_file")
+    p.add_argument("motion", nargs="*",
+                   help="motion file(s), or directories of them (files named <stem>_grf.<ext> "
+                        "there are the ground reactions of the motion with the same stem)")
+    p.add_argument("-o", "--output",
+                   help="torques to write: a .csv or .sto file (time + one column per DoF); "
+                        "with several motions a directory (<stem>_torques.csv, see --format)")
+    p.add_argument("--grf", metavar="FILE",
+                   help="ground reactions: grfX_<foot> grfY_<foot> grfZ_<foot> copX_<foot> .. "
+                        "[momX_<foot> ..] columns (N, m, N·m, world frame; NaN CoP = no contact), "
+                        "or OpenSim <prefix>ground_force_vx .. columns; with several motions a "
+                        "pattern using {stem} and {dir}")
+    p.add_argument("--contact", action="append", metavar="KEY=LINK", type=contact,
+                   help="link that carries the ground reaction KEY (default foot_<KEY>, or "
+                        "calcn_r/calcn_l for OpenSim r/l); repeatable")
+    p.add_argument("--filter", type=CUTOFF, metavar="HZ",
+                   help="zero-lag 4th-order Butterworth low-pass of positions and ground-reaction "
+                        "loads at HZ before differentiating (needs SciPy)")
+    p.add_argument("--derivatives", choices=("gradient", "savgol", "spline", "opensim"),
+                   default=DEFAULT_DERIVATIVES,
+                   help="how velocities and accelerations are estimated (default: second-order "
+                        "finite differences; savgol and spline need SciPy; opensim: the natural "
+                        "quintic spline of OpenSim's tools)")
+    p.add_argument("--degrees", action="store_true",
+                   help="angles (and their rates) in the CSV motion files are in degrees")
+    p.add_argument("--floating-base", action="store_true",
+                   help="add a floating joint 'root_joint' above the URDF's root link")
+    p.add_argument("--gravity", type=GRAVITY, nargs=3, metavar=("GX", "GY", "GZ"),
+                   help="gravity in the URDF world frame (default 0 0 -9.81; 0 -9.81 0 for a "
+                        "HuMoD human model)")
+    p.add_argument("--per-kg", action="store_true",
+                   help="write torques divided by the body mass (N·m/kg)")
+    p.add_argument("--mass", type=MASS, metavar="KG",
+                   help="body mass for --per-kg and the summary (default: the model's mass)")
+    p.add_argument("--residuals", metavar="FILE",
+                   help="write the root residual force and moment (time, FX FY FZ MX MY MZ; "
+                        "world axes, moment about the root origin) to this CSV (a directory "
+                        "with several motions)")
+    p.add_argument("--plot", metavar="PNG",
+                   help="plot the torques (human model: hip, knee and ankle sagittal moments "
+                        "over the gait cycle, and the whole-body angular momentum in "
+                        "<PNG stem>_momentum.png); needs matplotlib")
+    p.add_argument("--speed", type=SPEED, metavar="M/S",
+                   help="walking or running speed (treadmill belt speed): the angular-momentum "
+                        "plot is then normalized by mass x speed x CoM height (Herr & Popovic "
+                        "2008)")
+    p.add_argument("--format", choices=("csv", "sto"), default="csv",
+                   help="output format in an output directory (default csv)")
+    p.add_argument("--mapping", metavar="FILE",
+                   help="rename the motion file's columns to the model's coordinates: a JSON "
+                        "object {\"file name\": \"model name\"} or a two-column CSV "
+                        "'from,to' (from = the name in the file, to = the model's name)")
+    p.add_argument("--external-loads", metavar="SETUP.xml",
+                   help="an OpenSim ExternalLoads file (forces, points, torques, the bodies "
+                        "they act on and their data file) instead of --grf")
+    p.add_argument("--filter-loads", choices=("yes", "no"), default="yes",
+                   help="with --filter, also filter the loads at the same cutoff (yes, default: "
+                        "Kristianslund et al. 2012) or the coordinates only (no: as OpenSim's "
+                        "inverse-dynamics tool)")
+    p.add_argument("--ik-setup", metavar="SETUP_IK.xml",
+                   help="for C3D/.trc trials: an OpenSim IK setup whose marker weights, "
+                        "coordinate tasks and time range the inverse kinematics follows")
+    p.add_argument("--rotate", metavar="AXIS:DEG[,AXIS:DEG]",
+                   help="for C3D/.trc trials: rotation from the lab frame to the model frame, "
+                        "about the lab's axes in order, e.g. x:-90 for a z-up lab and a y-up "
+                        "OpenSim model (default: the lab frame)")
+    p.add_argument("--max-gap", type=GAP, default=DEFAULT_MAX_GAP, metavar="N",
+                   help="fill runs of up to N missing samples (NaN or empty cells) by cubic "
+                        f"interpolation, with a warning; longer gaps stop the trial (default "
+                        f"{DEFAULT_MAX_GAP})")
+    p.add_argument("--strict", action="store_true",
+                   help="treat every warning (filled gaps, angles that look like degrees, large "
+                        "residuals, ...) as an error")
+    p.add_argument("--jobs", type=JOBS, metavar="N",
+                   help="with several motions, run them in N local processes (default: one "
+                        "per core)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with several motions, run them on this Dask cluster (e.g. "
+                        "tcp://host:8786; pip install \"urdf2dyn[dask]\")")
+    p.add_argument("--delimiter", choices=DELIMITER_CHOICES, metavar="SEP",
+                   help="column separator of the CSV motion and ground-reaction files: comma, "
+                        "semicolon, tab or whitespace (default: detected from the header line)")
+    p.add_argument("--decimal", choices=(".", ","), metavar="{.|,}",
+                   help="decimal separator of the CSV files (default: ',' when the columns are "
+                        "not comma-separated and the numbers are written so, else '.')")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--setup", metavar="SETUP_ID.xml",
+                   help="run an OpenSim InverseDynamicsTool setup file as OpenSim does: its "
+                        "model_file, coordinates_file, external_loads_file, time_range, "
+                        "lowpass_cutoff_frequency_for_coordinates and output (results_directory"
+                        "/output_gen_force_file, unless -o); implies --processing opensim")
+    p.add_argument("--processing", choices=("urdf2dyn", "opensim"),
+                   help="urdf2dyn (default): the filter, derivatives and load interpolation "
+                        "above; opensim: OpenSim's inverse-dynamics tool exactly (--filter is "
+                        "then its padded 3rd-order IIR cutoff, natural quintic splines, cubic "
+                        "splines of the external loads, its output rows)")
+    p.add_argument("--time-range", type=float, nargs=2, metavar=("T0", "T1"),
+                   help="keep the samples from T0 to T1 s (the filter and derivatives see the "
+                        "whole trial); with --setup it overrides the setup's time_range")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="also print every DoF's peak torque for a human model")
+    p.set_defaults(func=cmd_torques)
