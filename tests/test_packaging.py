@@ -118,6 +118,9 @@ def test_wheel_runs_without_system_libmxml(sdist_tree, tmp_path):
         names = zf.namelist()
     for needed in ("urdf2dyn/py.typed", "urdf2dyn/data/arm7.urdf"):
         assert needed in names
+    for init in sorted((ROOT / "urdf2dyn").rglob("__init__.py")):   # every subpackage listed
+        assert init.relative_to(ROOT).as_posix() in names, f"{init.parent} is not in the wheel: " \
+            "add it to [tool.setuptools] packages in pyproject.toml"
     for lic in ("LICENSE", "LICENSE.Mini-XML", "NOTICE.Mini-XML"):
         assert any(n.endswith(f".dist-info/{lic}") or n.endswith(f"licenses/{lic}")
                    for n in names), f"{lic} not in {wheel.name}"
