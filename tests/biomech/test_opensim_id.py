@@ -584,11 +584,14 @@ assert not heavy, heavy
 """
 
 
-def test_default_torques_job_does_not_import_scipy(tmp_path):
+@pytest.mark.parametrize("derivatives", ["gradient", "opensim"])
+def test_default_torques_job_does_not_import_scipy(tmp_path, derivatives):
     """urdf2dyn torques with its defaults (running trial, ground reactions, CSV output), in a
-    fresh interpreter: SciPy (and pandas, matplotlib) are never imported."""
+    fresh interpreter: SciPy (and pandas, matplotlib) are never imported; nor with OpenSim's
+    natural quintic derivatives."""
     args = ["torques", "humod_subject_a.urdf", data_path("running_a_3ms.csv"), "--grf",
-            data_path("running_a_3ms_grf.csv"), "-o", str(tmp_path / "tau.csv")]
+            data_path("running_a_3ms_grf.csv"), "-o", str(tmp_path / "tau.csv"),
+            "--derivatives", derivatives]
     r = subprocess.run([sys.executable, "-c", NO_SCIPY.format(args=args)], cwd=tmp_path,
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

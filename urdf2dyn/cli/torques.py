@@ -51,7 +51,7 @@ def cmd_torques(args):
         raise ValueError(f"--derivatives {args.derivatives} and --processing opensim: OpenSim's "
                          "processing differentiates natural quintic splines; drop one")
     if args.processing != "opensim" and (args.filter is not None
-                                         or args.derivatives != "gradient"):
+                                         or args.derivatives in ("savgol", "spline")):
         what = "--filter" if args.filter is not None else f"--derivatives {args.derivatives}"
         need_scipy(what)
     options = dict(external_loads=args.external_loads, contacts=contacts,
