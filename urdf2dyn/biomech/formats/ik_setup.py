@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 import os
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
-from .windows import parse_xml, setup_path
+from .setup_xml import read_tool, text as _text
+from .windows import setup_path
 
 __all__ = ["IKSetup", "IKTask", "IKSetupError", "read_ik_setup"]
 
@@ -58,11 +58,6 @@ class IKSetup:
         return [t for t in self.tasks if t.kind == "coordinate" and t.apply]
 
 
-def _text(elem, tag):
-    e = elem.find(tag)
-    return None if e is None or e.text is None or not e.text.strip() else e.text.strip()
-
-
 def _number(text, where):
     try:
         x = float(text.replace("Infinity", "inf").replace("infinity", "inf"))
@@ -94,19 +89,11 @@ def read_ik_setup(path: str | os.PathLike[str], strict: bool = False) -> IKSetup
     not two increasing numbers, an unknown coordinate value_type.
     """
     where = os.fspath(path)
-    try:
-        root = parse_xml(where)
-    except (ET.ParseError, ValueError) as e:
-        raise IKSetupError(f"{where}: not a readable XML file ({e})") from None
-    except OSError as e:
-        raise IKSetupError(f"{where}: cannot be read ({e.strerror})") from None
-    tool = root if root.tag == "InverseKinematicsTool" else root.find("InverseKinematicsTool")
-    if tool is None:
-        raise IKSetupError(f"{where}: no <InverseKinematicsTool> element: not an OpenSim IK "
-                           "setup file")
+    tool = read_tool(where, "InverseKinematicsTool", IKSetupError, "inverse-kinematics setup")
+
     def resolve(tag):
         t = _text(tool, tag)
-        if t is None or t.lower() == "unassigned":
+        if t is None:
             return None
         return setup_path(t, where, tag, strict=strict, error=IKSetupError)
 

@@ -29,7 +29,8 @@ import numpy as np
 from ...forces import wrench_at_point
 from ...safe_files import replacing
 from ...warn import report
-from .windows import decode_text, parse_xml, setup_path
+from .setup_xml import read_tool, text as _text
+from .windows import decode_text, setup_path
 from ..trajectory import MotionError, _from_table, _to_table
 
 __all__ = ["read_sto_table", "read_opensim", "write_opensim", "write_external_loads",
@@ -133,8 +134,6 @@ GROUND = "ground"
 #: Force plates report no centre of pressure below a threshold (typically 10-20 N); a larger
 #: force without a point is worth a warning.
 NO_POINT_FORCE = 20.0
-# OpenSim treats an identifier that is blank or "Unassigned" as absent (ExternalForce.h).
-_UNSET = ("", "unassigned")
 
 
 class ExternalLoadsError(ValueError):
@@ -332,15 +331,6 @@ class _Frames:
         return y + p if point else y
 
 
-def _text(elem, tag):
-    """The stripped text of elem's child tag, or None when absent or unset."""
-    child = elem.find(tag)
-    if child is None or child.text is None:
-        return None
-    text = child.text.strip()
-    return None if text.lower() in _UNSET else text
-
-
 def _disabled(elem):
     """OpenSim 3 writes <isDisabled>true</isDisabled>, OpenSim 4 <appliesForce>false</...>."""
     off = (_text(elem, "isDisabled") or "false").lower() == "true"
@@ -393,14 +383,7 @@ def read_external_loads(path):
     """
     from . import read_columns
     path = os.fspath(path)
-    try:
-        root = parse_xml(path)
-    except (ET.ParseError, ValueError) as e:
-        raise ExternalLoadsError(f"{path}: not well-formed XML ({e})") from None
-    loads = root if root.tag == "ExternalLoads" else root.find("ExternalLoads")
-    if loads is None:
-        raise ExternalLoadsError(f"{path}: no <ExternalLoads> element (root is <{root.tag}>); "
-                                 "is this an OpenSim ExternalLoads setup file?")
+    loads = read_tool(path, "ExternalLoads", ExternalLoadsError, "ExternalLoads setup")
     datafile = _text(loads, "datafile")
     if datafile is None:
         raise ExternalLoadsError(f"{path}: <ExternalLoads> has no <datafile>; name the .mot/"

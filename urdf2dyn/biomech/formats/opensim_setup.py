@@ -32,11 +32,10 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
 from ...warn import report
-from .windows import parse_xml, setup_path
+from .setup_xml import read_tool, text as _text
+from .windows import setup_path
 
 __all__ = ["IDSetup", "SetupError", "read_id_setup", "osim_coordinate_order"]
-
-_UNSET = ("", "unassigned")
 
 
 class SetupError(ValueError):
@@ -70,14 +69,6 @@ class IDSetup:
     def excludes_all(self):
         """``All`` among forces_to_exclude: OpenSim then also leaves out the external loads."""
         return any(f.upper() == "ALL" for f in self.forces_to_exclude)
-
-
-def _text(tool, tag):
-    elem = tool.find(tag)
-    if elem is None or elem.text is None:
-        return None
-    text = elem.text.strip()
-    return None if text.lower() in _UNSET else text
 
 
 def _number(path, tag, text):
@@ -114,17 +105,7 @@ def read_id_setup(path, strict=False, need_model=True):
         is not a number, or a file that does not exist where OpenSim would look.
     """
     path = os.fspath(path)
-    try:
-        root = parse_xml(path)
-    except (ET.ParseError, ValueError) as e:
-        raise SetupError(f"{path}: not well-formed XML ({e})") from None
-    except OSError as e:
-        raise SetupError(f"{path}: cannot read the setup file ({e.strerror})") from None
-    tool = root if root.tag == "InverseDynamicsTool" else root.find("InverseDynamicsTool")
-    if tool is None:
-        found = [c.tag for c in root]
-        raise SetupError(f"{path}: no <InverseDynamicsTool> element (root <{root.tag}> holds "
-                         f"{found[:5]}); is this an OpenSim inverse-dynamics setup file?")
+    tool = read_tool(path, "InverseDynamicsTool", SetupError, "inverse-dynamics setup")
     base = os.path.dirname(os.path.abspath(path))
 
     def resolve(tag, text):

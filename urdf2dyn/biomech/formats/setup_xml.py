@@ -1,0 +1,43 @@
+"""OpenSim's setup files as XML (the inverse-dynamics and inverse-kinematics tools' setups,
+ExternalLoads): the tool's element and the text of its properties, read as OpenSim reads them.
+File names inside them are resolved by :func:`.windows.setup_path`."""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from .windows import parse_xml
+
+__all__ = ["read_tool", "text"]
+
+UNSET = ("", "unassigned")          # OpenSim writes Unassigned for a property left unset
+
+
+def read_tool(path: str, tag: str, error: type[Exception], what: str) -> ET.Element:
+    """The ``<tag>`` element of the OpenSim document at path (the root itself, or a child of
+    ``<OpenSimDocument>``).
+
+    Raises error naming the file: XML that is not well formed (or neither UTF-8 nor
+    Windows-1252), a file that cannot be read, no ``<tag>`` element (``what`` names the kind of
+    setup file expected)."""
+    try:
+        root = parse_xml(path)
+    except (ET.ParseError, ValueError) as e:
+        raise error(f"{path}: not well-formed XML ({e})") from None
+    except OSError as e:
+        raise error(f"{path}: cannot be read ({e.strerror})") from None
+    tool = root if root.tag == tag else root.find(tag)
+    if tool is None:
+        held = [c.tag for c in root][:5]
+        raise error(f"{path}: no <{tag}> element (the root <{root.tag}> holds {held}): is this "
+                    f"an OpenSim {what} file?")
+    return tool
+
+
+def text(elem: ET.Element, tag: str) -> str | None:
+    """The stripped text of elem's child ``<tag>``; None when it is absent, empty or
+    ``Unassigned``."""
+    child = elem.find(tag)
+    if child is None or child.text is None:
+        return None
+    value = child.text.strip()
+    return None if value.lower() in UNSET else value
