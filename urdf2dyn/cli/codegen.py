@@ -3,8 +3,7 @@ and urdf2dyn equations (SymPy)."""
 import os
 
 from ..model import load
-from ..safe_files import refuse_overwriting_inputs
-from .options import GRAVITY, UsageError, model_path
+from .options import GRAVITY, UsageError, model_path, refuse_overwriting
 
 
 def cmd_codegen(args):
@@ -15,11 +14,8 @@ def cmd_codegen(args):
     model = load(path, floating_base=args.floating_base)
     files = codegen.generate(model, args.lang, functions=args.functions,
                              scalar="float" if args.float else "double", name=args.name)
-    try:
-        refuse_overwriting_inputs([("--output", os.path.join(args.output, f)) for f in files],
-                                  [("model", path)])
-    except ValueError as e:
-        raise UsageError(str(e)) from None
+    refuse_overwriting([("--output", os.path.join(args.output, f)) for f in files],
+                       [("model", path)])
     for path in codegen.write(files, args.output):
         print(path)
     return 0

@@ -3,10 +3,10 @@ import os
 import sys
 
 from ..model import load
-from ..safe_files import refuse_overwriting_inputs, replacing
+from ..safe_files import replacing
 from ..tree import dot, edge_label, groups, tree
-from .options import (GRAVITY, MASS, UsageError, height, model_path, set_gravity,
-                      suffix)
+from .options import (GRAVITY, MASS, UsageError, height, model_path, refuse_overwriting,
+                      set_gravity, suffix)
 
 
 def cmd_human(args):
@@ -56,10 +56,7 @@ def add_human_parser(sub):
 
 def cmd_info(args):
     path = model_path(args.model)
-    try:
-        refuse_overwriting_inputs([("--dot", args.dot), ("--plot", args.plot)], [("model", path)])
-    except ValueError as e:
-        raise UsageError(str(e)) from None
+    refuse_overwriting([("--dot", args.dot), ("--plot", args.plot)], [("model", path)])
     model = load(path, floating_base=args.floating_base)
     links, joints, root = tree(model)
     edges = groups(links, joints, root, args.full)
@@ -215,10 +212,7 @@ def add_convert_parser(sub):
 def cmd_export_osim(args):
     from ..biomech.opensim_model import export_osim
     path = model_path(args.model)
-    try:
-        refuse_overwriting_inputs([("--output", args.output)], [("model", path)])
-    except ValueError as e:
-        raise UsageError(str(e)) from None
+    refuse_overwriting([("--output", args.output)], [("model", path)])
     model = load(path)
     set_gravity(model, args.gravity)
     om = export_osim(model, args.output)

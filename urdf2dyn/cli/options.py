@@ -9,6 +9,7 @@ import numpy as np
 from ..biomech.trajectory import MotionError
 from ..bundled import data_path
 from ..names import missing_file
+from ..safe_files import refuse_overwriting_inputs
 
 
 class UsageError(ValueError):
@@ -69,6 +70,15 @@ def contact(text):
 
 
 DELIMITER_CHOICES = ("comma", "semicolon", "tab", "whitespace", ",", ";")
+
+
+def refuse_overwriting(outputs, inputs):
+    """Before any work: no output (flag, path) may be one of the inputs (kind, path), by any
+    name (a UsageError, exit status 2)."""
+    try:
+        refuse_overwriting_inputs(outputs, inputs)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 def model_path(path):

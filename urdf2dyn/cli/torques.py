@@ -10,11 +10,10 @@ from ..biomech.processing import DEFAULT_MAX_GAP
 from ..biomech.trajectory import MotionError
 from ..model import load
 from ..names import missing_file
-from ..safe_files import refuse_overwriting_inputs
 from .markers import ik_summary, marker_options
 from .options import (CUTOFF, DELIMITER_CHOICES, GAP, GRAVITY, JOBS, MASS, SPEED,
                       UsageError, contact, model_path, need_matplotlib, need_scipy,
-                      parse_contacts, set_gravity)
+                      parse_contacts, refuse_overwriting, set_gravity)
 
 
 def cmd_torques(args):
@@ -143,10 +142,7 @@ def _check_outputs(args, jobs, multi, inputs):
                 outputs.append((flag, out))
                 if flag == "--plot":
                     outputs.append((flag, os.path.splitext(out)[0] + "_momentum.png"))
-    try:
-        refuse_overwriting_inputs(outputs, inputs)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
+    refuse_overwriting(outputs, inputs)
 
 
 def _reword_cutoff(error, args):
