@@ -1,0 +1,202 @@
+"""Generated code for OpenSim models: CustomJoints whose axes follow spline, linear and
+constant functions of a coordinate (coupled knees; Rajagopal's knee also turns about two
+spline-driven axes), on the five published models of tests/data/opensim_models/Models.
+
+The generated C (one sample and batched), NumPy and MATLAB/Octave functions are compared
+with the core (RNEA with and without wrenches, M from the core's RNEA, ABA by its backward
+error, forward kinematics; tests/codegen_oracle.py) at 1e-12 relative, on states where every
+spline-driven coordinate sits inside its knots, exactly on a knot, within OpenSim's 2e-13
+rounding of an end knot, and outside the knots (the tangent-line extrapolation, where f''
+drops to 0). The core itself is checked against OpenSim 4.6 in tests/test_osim.py. One
+compiler run and one Octave session for the module."""
+import ctypes
+import os
+import subprocess
+import warnings
+
+import numpy as np
+import pytest
+
+from codegen_oracle import (CFLAGS, CRobot, cc, compare, compile_c, import_python, octave,
+                            random_inputs, run_octave)
+
+import urdf2dyn
+from urdf2dyn import codegen
+from urdf2dyn.codegen.functions import SIMM_SPLINE, Functions
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "opensim_models", "Models")
+FILES = {
+    "gait2354": "gait2354_simbody_v2.osim",
+    "gait2392": "gait2392_millard2012muscle.osim",
+    "gait10dof18musc": "gait10dof18musc.osim",
+    "rajagopal": "Rajagopal2016.osim",
+    "hamner": "FullBodyModel_Hamner2010_v2_0.osim",
+}
+N = 12      # samples per model: the knot cases below, then random ones
+
+
+def _load(fname):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")         # muscles and constraints skipped, by design
+        return urdf2dyn.load(os.path.join(DATA, fname))
+
+
+MODELS = [(name, _load(f)) for name, f in FILES.items()]
+
+
+def _driven(model):
+    """{q index: knots} of every coordinate that drives a tabulated function."""
+    F, s = Functions(model), model.structure()
+    out = {}
+    for b, J in F.joints.items():
+        for k in range(6):
+            scale, f = F.base(J.func[k])
+            if J.coord[k] >= 0 and F.funcs[f][0] in (SIMM_SPLINE, 4):
+                x = np.array(F.tables(f)[0])
+                out.setdefault(int(s.q_index[b]) + J.coord[k], []).append(x)
+    return out
+
+
+def knot_inputs(model, seed):
+    """random_inputs with each spline-driven coordinate set, sample by sample, to: its
+    first and last knot exactly, 1e-13 inside and outside of them (OpenSim's end-knot
+    rounding), an interior knot, 0.4 rad beyond each end (extrapolation), and random."""
+    q, v, a, tau, g, f = random_inputs(model, N, seed)
+    rng = np.random.default_rng(seed)
+    for i, knots in _driven(model).items():
+        x = knots[0]
+        cases = [x[0], x[-1], x[0] + 1e-13, x[-1] - 1e-13, x[0] - 1e-13, x[-1] + 1e-13,
+                 x[len(x) // 2], x[0] - 0.4, x[-1] + 0.4, x[1]]
+        q[:len(cases), i] = cases
+        q[len(cases):, i] = rng.uniform(x[0], x[-1], N - len(cases))
+    return q, v, a, tau, g, f
+
+
+INPUTS = {name: knot_inputs(model, 100 + k) for k, (name, model) in enumerate(MODELS)}
+
+
+def test_models_have_spline_driven_joints():
+    """Not vacuous: every model has custom joints with splines, and the states above put
+    coordinates on knots and outside them."""
+    for name, model in MODELS:
+        driven = _driven(model)
+        assert driven, name
+        q = INPUTS[name][0]
+        for i, knots in driven.items():
+            assert q[0, i] in knots[0] and q[6, i] in knots[0]
+            assert q[7, i] < knots[0][0] and q[8, i] > knots[0][-1]
+    assert any(len(_driven(m)) > 2 for _, m in MODELS)       # Rajagopal: rotations too
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory):
+    if cc() is None:
+        pytest.skip("no C compiler (cc) on PATH")
+    return compile_c(MODELS, tmp_path_factory.mktemp("gen_osim_c"), "double")
+
+
+@pytest.mark.parametrize("k", range(len(MODELS)), ids=[n for n, _ in MODELS])
+def test_c_matches_core(lib, k):
+    name, model = MODELS[k]
+    compare(model, CRobot(lib, name, model), k, 1e-12, n=N, inputs=INPUTS[name])
+
+
+class _Module:
+    def __init__(self, mod):
+        self.mod = mod
+
+    def rnea(self, q, v, a, g, f=None):
+        return self.mod.rnea(q, v, a, g, f)
+
+    def aba(self, q, v, tau, g, f=None):
+        return self.mod.aba(q, v, tau, g, f)
+
+    def crba(self, q):
+        return self.mod.crba(q)
+
+    def fk(self, q):
+        return self.mod.fk(q)
+
+
+@pytest.mark.parametrize("k", range(len(MODELS)), ids=[n for n, _ in MODELS])
+def test_python_matches_core(tmp_path, k):
+    name, model = MODELS[k]
+    mod = import_python(model, str(tmp_path), name)
+    compare(model, _Module(mod), k, 1e-12, n=N, inputs=INPUTS[name])
+
+
+@pytest.fixture(scope="module")
+def octave_results(tmp_path_factory):
+    if octave() is None:
+        pytest.skip("octave-cli not found (Debian's 'octave' package)")
+    cases = [(name, model, 0) for name, model in MODELS]
+    return run_octave(cases, str(tmp_path_factory.mktemp("gen_osim_m")), N, inputs=INPUTS)
+
+
+@pytest.mark.parametrize("k", range(len(MODELS)), ids=[n for n, _ in MODELS])
+def test_octave_matches_core(octave_results, k):
+    name, model = MODELS[k]
+    compare(model, octave_results[name], k, 1e-12, n=N, inputs=INPUTS[name])
+
+
+def test_batched_c_matches_core(tmp_path):
+    """The batched functions hoist the spline routines with the sines: Rajagopal's model
+    (splines on rotations and translations), -O3 -fno-math-errno as docs/codegen.rst
+    advises, 70 samples (a chunk and a tail)."""
+    if cc() is None:
+        pytest.skip("no C compiler (cc) on PATH")
+    name, model = MODELS[3]
+    paths = codegen.write(codegen.generate(model, "c", functions=("rnea", "crba", "fk"),
+                                           name=name), tmp_path)
+    src = [p for p in paths if p.endswith(".c")][0]
+    so = str(tmp_path / "libbatch.so")
+    subprocess.run([cc(), *CFLAGS, "-O1", "-fno-math-errno", "-fPIC", "-shared", "-o", so,
+                    src, "-lm"], check=True, capture_output=True, text=True)
+    lib = ctypes.CDLL(so)
+    q0, v0, a0, _, g, _ = INPUTS[name]
+    reps = 6
+    q, v, a = (np.tile(x, (reps, 1))[:70] for x in (q0, v0, a0))
+    n, nv, nl = len(q), model.nv, len(model.link_names)
+    T = lambda x: np.ascontiguousarray(np.moveaxis(x, 0, -1))      # noqa: E731 samples last
+
+    def call(fname, *arrays):
+        f = getattr(lib, f"{name}_{fname}_batch")
+        f.restype = None
+        f(ctypes.c_size_t(n), *[x.ctypes.data_as(ctypes.c_void_p) for x in arrays])
+
+    def rel(x, ref):
+        return float(np.max(np.abs(x - ref)) / max(1.0, float(np.max(np.abs(ref)))))
+
+    model.gravity = g
+    tau = np.empty((nv, n))
+    call("rnea", T(q), T(v), T(a), np.asarray(g, float), tau)
+    assert rel(tau.T, model.inverse_dynamics(q, v, a)) < 1e-12
+    M = np.full((nv, nv, n), np.nan)
+    call("crba", T(q), M)
+    assert rel(np.moveaxis(M, -1, 0), model.mass_matrix(q)) < 1e-12
+    pos, rot = np.empty((nl, 3, n)), np.empty((nl, 3, 3, n))
+    call("fk", T(q), pos, rot)
+    ref_pos, ref_rot = model.forward_kinematics(q)
+    assert rel(np.moveaxis(pos, -1, 0), ref_pos) < 1e-12
+    assert rel(np.moveaxis(rot, -1, 0), ref_rot) < 1e-12
+
+
+def test_routines_give_the_cores_axis_values(tmp_path):
+    """The generated spline routines themselves (NumPy module) against the core's axis
+    values f_k(q), on and off the knots: the transform's translations are these values."""
+    name, model = MODELS[3]
+    q = INPUTS[name][0]
+    mod = import_python(model, str(tmp_path), name)
+    F, s = Functions(model), model.structure()
+    ref = np.array([model._c.axis_values(qi) for qi in q])     # (N, joints, 6)
+    checked = 0
+    for j, (b, J) in enumerate(sorted(F.joints.items())):
+        for k in range(6):
+            scale, f = F.base(J.func[k])
+            fn = getattr(mod, f"_fn{f}", None)
+            if fn is None or J.coord[k] < 0:
+                continue
+            t = q[:, int(s.q_index[b]) + J.coord[k]]
+            np.testing.assert_allclose(scale * fn(t), ref[:, j, k], rtol=0, atol=1e-15)
+            checked += 1
+    assert checked >= 4
