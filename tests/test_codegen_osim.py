@@ -21,6 +21,7 @@ from codegen_oracle import (CRobot, cc, compare, compile_c, import_python, octav
                             random_inputs, run_octave)
 
 import urdf2dyn
+from urdf2dyn import codegen
 from urdf2dyn.codegen.functions import SIMM_SPLINE, Functions
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "opensim_models", "Models")
@@ -205,3 +206,51 @@ def test_routines_give_the_cores_axis_values(tmp_path, name):
             np.testing.assert_allclose(scale * fn(t), ref[:, j, k], rtol=0, atol=1e-15)
             checked += 1
     assert checked >= 3
+
+
+def test_symbolic_equations_keep_splines_as_functions(tmp_path):
+    """SymPy equations of a 3-DoF custom joint (spline, linear and polynomial rotations, a
+    scaled piecewise-linear and a spline translation): the splines stay undefined functions
+    fn<i>(q) with their derivatives; given the generated routines' values for them, tau =
+    M qdd + Cqd + g equals the core's RNEA."""
+    sp = pytest.importorskip("sympy")
+    from test_osim import _body, _custom_joint, _frame, _joint
+    xml = ('<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">'
+           '<Model name="knee3"><gravity>0 -9.80665 0</gravity><Ground name="ground"/>'
+           '<BodySet name="bodyset"><objects>'
+           + _body("b1", 2.5, "0.03 -0.2 0.01", "0.1 0.12 0.05 0.001 -0.002 0.003")
+           + '</objects></BodySet><JointSet name="jointset"><objects>'
+           + _joint("CustomJoint", "j1", "ground_offset", "b1_offset", ["c0", "c1", "c2"],
+                    _frame("ground_offset", "/ground", "0.1 0.2 -0.05", "0.3 -0.2 0.5")
+                    + _frame("b1_offset", "/bodyset/b1", "0.02 0 0", "0 0.2 0"),
+                    f"<SpatialTransform>{_custom_joint()}</SpatialTransform>")
+           + '</objects></JointSet></Model></OpenSimDocument>\n')
+    model = urdf2dyn.load(xml)
+    eq = codegen.symbolic(model, simplify=False)
+    tau = eq.tau
+    assert tau.atoms(sp.Derivative)                 # f' and f'' of the splines
+    mod = import_python(model, str(tmp_path), "knee3")
+    # each fn<i>(q_j) and derivative becomes a plain symbol, valued by the generated routine
+    calls = sorted(tau.atoms(sp.Derivative), key=str) + sorted(
+        tau.atoms(sp.core.function.AppliedUndef), key=str)
+    names = sp.symbols(f"x0:{len(calls)}")
+    flat = tau.xreplace(dict(zip(calls[:len(tau.atoms(sp.Derivative))], names)))
+    flat = flat.xreplace(dict(zip(calls[len(tau.atoms(sp.Derivative)):],
+                                  names[len(tau.atoms(sp.Derivative)):])))
+    assert not flat.atoms(sp.core.function.AppliedUndef)
+    run = sp.lambdify([list(eq.q), list(eq.qd), list(eq.qdd), list(names)], flat, "numpy",
+                      cse=True)
+
+    def routine_of(call, q):
+        inner = call.expr if isinstance(call, sp.Derivative) else call
+        order = call.derivative_count if isinstance(call, sp.Derivative) else 0
+        f = getattr(mod, "_" + inner.func.__name__ + (f"_d{order}" if order else ""))
+        j = list(eq.q).index(inner.args[0])
+        return float(f(np.array([q[j]]))[0])
+
+    rng = np.random.default_rng(7)
+    for q in ([1.7, 0.3, -0.4], [-1.0, 0.1, 0.2], rng.uniform(-1, 1, 3)):   # past, on a knot
+        qd, qdd = rng.normal(size=3), rng.normal(size=3)
+        got = np.ravel(run(q, qd, qdd, [routine_of(c, q) for c in calls]))
+        ref = model.inverse_dynamics(np.array(q, float), qd, qdd)
+        np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12)
