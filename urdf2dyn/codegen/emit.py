@@ -103,10 +103,35 @@ def describe(model):
         ax = ""
         if s.jtype[b] in ("revolute", "continuous", "prismatic", "planar"):
             ax = " axis " + " ".join(f"{x:g}" for x in s.axis[b])
+        if s.jtype[b] == "custom":
+            ax = _custom_axes(model, s, b)
         carried = ", ".join(links[b]) if links[b] else "no link"
         out.append(f"joint '{s.joint[b]}' ({s.jtype[b]}{ax}) -> body {b} "
                    f"[{carried}], parent body {int(s.parent[b])}")
     return out
+
+
+def _custom_axes(model, s, b):
+    """A custom joint's driven axes, e.g. ``; rotation 0 0 1 = knee_angle_r, translation
+    1 0 0 = fn3(knee_angle_r) (SimmSpline)``: which routine moves which axis."""
+    F = Functions(model)
+    J, parts = F.joints[b], []
+    for k in range(6):
+        if J.coord[k] < 0:
+            continue
+        q = model.q_names[int(s.q_index[b]) + J.coord[k]]
+        scale, f = F.base(J.func[k])
+        kind = F.kind_name(f)
+        what = {"SimmSpline": f"fn{f}({q})", "PiecewiseLinearFunction": f"fn{f}({q})",
+                "LinearFunction": f"linear({q})", "PolynomialFunction": f"polynomial({q})",
+                "Constant": "constant"}[kind]
+        if kind in ("SimmSpline", "PiecewiseLinearFunction"):
+            what += f" ({kind})"
+        if scale != 1.0:
+            what = f"{scale:g} {what}"
+        axis = " ".join(f"{x:g}" for x in J.axis[k])
+        parts.append(f"{'rotation' if k < 3 else 'translation'} {axis} = {what}")
+    return "; " + ", ".join(parts)
 
 
 # ---- the builder ------------------------------------------------------------------------

@@ -130,6 +130,11 @@ _ABOUT = ("OpenSim functions of the custom joints (as csrc/model/u2d_function.c 
           "own value within 2e-13 of it.")
 
 
+def _wrap(text):
+    import textwrap
+    return textwrap.wrap(text, 88)
+
+
 def _num(x, suffix=""):
     s = repr(float(x))
     if "e" not in s and "." not in s and "inf" not in s and "nan" not in s:
@@ -143,10 +148,10 @@ def c_routines(fns, calls, T):
         return []
     sfx = "f" if T == "float" else ""
     kinds = {fns.funcs[fns.base(f)[1]][0] for f, _ in calls}
-    L = ["/* " + _ABOUT + " */"]
+    L = ["/* " + "\n * ".join(_wrap(_ABOUT)) + " */"]
     if SIMM_SPLINE in kinds:
         L += [f"static {T} spline_eval(const {T} *x, const {T} *y, const {T} *b, const {T} *c,",
-              f"                        const {T} *d, int n, {T} t, int order)",
+              " " * len(f"static {T} spline_eval(") + f"const {T} *d, int n, {T} t, int order)",
               "{",
               "    int e = -1, lo = 0, hi = n - 1;",
               "    if (t < x[0] || t > x[n - 1]) {       /* tangent line at the end knot */",
@@ -207,26 +212,28 @@ def python_routines(fns, calls):
     """Python text: vectorized evaluators over an array of t, tables as module constants."""
     if not calls:
         return []
-    L = ["", "", "# " + _ABOUT,
-         "def _tabulated(x, y, b, c, d, t, order):",
-         "    n = len(x)",
-         "    k = np.clip(np.searchsorted(x, t, side='right') - 1, 0, max(n - 2, 0))",
-         "    dx = t - x[k]",
-         "    if c is None:      # PiecewiseLinearFunction: straight segments",
-         "        inside = (y[k] + dx * b[k], b[k] + 0 * dx, 0 * dx)[order]",
-         "        if n < 2:",
-         "            return (y[0] + 0 * t, b[0] + 0 * t, 0 * t)[order]",
-         "    else:",
-         "        inside = (y[k] + dx * (b[k] + dx * (c[k] + dx * d[k])),",
-         "                  b[k] + dx * (2 * c[k] + 3 * dx * d[k]),",
-         "                  2 * c[k] + 6 * dx * d[k])[order]",
-         "    end = lambda e: (y[e] + 0 * t, b[e] + 0 * t,",
-         "                     (0 if c is None else 2 * c[e]) + 0 * t)[order]",
-         "    tangent = lambda e: (y[e] + (t - x[e]) * b[e], b[e] + 0 * t, 0 * t)[order]",
-         f"    return np.where(t < x[0], tangent(0), np.where(t > x[-1], tangent(n - 1),",
-         f"                    np.where(np.abs(t - x[0]) <= {KNOT_ROUNDOFF!r}, end(0),",
-         f"                    np.where(np.abs(t - x[-1]) <= {KNOT_ROUNDOFF!r}, end(n - 1), "
-         "inside))))"]
+    L = ["", ""] + ["# " + line for line in _wrap(_ABOUT)] + [
+        "def _tabulated(x, y, b, c, d, t, order):",
+        "    \"\"\"f, f' or f'' (order 0, 1, 2) at the samples t of a SimmSpline (cubic",
+        "    coefficients b, c, d) or a PiecewiseLinearFunction (slopes b; c, d None).\"\"\"",
+        "    n = len(x)",
+        "    k = np.clip(np.searchsorted(x, t, side='right') - 1, 0, max(n - 2, 0))  # x[k] <= t",
+        "    dx = t - x[k]",
+        "    if c is None:",
+        "        f = (y[k] + dx * b[k], b[k] + 0 * dx, 0 * dx)[order]",
+        "        c = np.zeros(n)",
+        "    else:",
+        "        f = (y[k] + dx * (b[k] + dx * (c[k] + dx * d[k])),",
+        "             b[k] + dx * (2 * c[k] + 3 * dx * d[k]),",
+        "             2 * c[k] + 6 * dx * d[k])[order]",
+        "    first, last = (y[0], b[0], 2 * c[0])[order], (y[-1], b[-1], 2 * c[-1])[order]",
+        "    if n < 2:",
+        "        return first + 0 * t",
+        "    # an end knot's own value within the rounding, then the tangent lines outside",
+        f"    f = np.where(np.abs(t - x[-1]) <= {KNOT_ROUNDOFF!r}, last, f)",
+        f"    f = np.where(np.abs(t - x[0]) <= {KNOT_ROUNDOFF!r}, first, f)",
+        "    f = np.where(t > x[-1], (y[-1] + (t - x[-1]) * b[-1], b[-1], 0.0)[order], f)",
+        "    return np.where(t < x[0], (y[0] + (t - x[0]) * b[0], b[0], 0.0)[order], f)"]
     for f in sorted({f for f, _ in calls}):
         kind, n = fns.funcs[f][0], fns.funcs[f][1]
         cols = fns.tables(f)
@@ -247,38 +254,38 @@ def matlab_routines(fns, calls):
     """MATLAB/Octave text: local functions at the end of a function file."""
     if not calls:
         return []
-    L = ["", "% " + _ABOUT,
-         "function f = tabulated(x, y, b, c, d, t, order)",
-         "n = numel(x);",
-         "k = ones(size(t));",
-         "for j = 2:n - 1",
-         "  k(t >= x(j)) = j;   % x(k) <= t < x(k + 1)",
-         "end",
-         "dx = t - reshape(x(k), size(t));",
-         "yk = reshape(y(k), size(t)); bk = reshape(b(k), size(t));",
-         "if isempty(c)   % PiecewiseLinearFunction: straight segments",
-         "  pieces = {yk + dx .* bk, bk, 0 * t};",
-         "  ce = [0, 0];",
-         "else",
-         "  ck = reshape(c(k), size(t)); dk = reshape(d(k), size(t));",
-         "  pieces = {yk + dx .* (bk + dx .* (ck + dx .* dk)), bk + dx .* (2 * ck + 3 * dx .* dk), "
-         "2 * ck + 6 * dx .* dk};",
-         "  ce = 2 * [c(1), c(n)];",
-         "end",
-         "f = pieces{order + 1};",
-         "ends = {[y(1), y(n)], [b(1), b(n)], ce};",
-         "e = ends{order + 1};",
-         f"f(abs(t - x(n)) <= {KNOT_ROUNDOFF!r}) = e(2);",
-         f"f(abs(t - x(1)) <= {KNOT_ROUNDOFF!r}) = e(1);",
-         "above = t > x(n); below = t < x(1);",
-         "tangent = {y(n) + (t(above) - x(n)) * b(n), b(n), 0};",
-         "f(above) = tangent{order + 1};",
-         "tangent = {y(1) + (t(below) - x(1)) * b(1), b(1), 0};",
-         "f(below) = tangent{order + 1};",
-         "if n < 2",
-         "  f(:) = e(1);",
-         "end",
-         "end"]
+    L = [""] + ["% " + line for line in _wrap(_ABOUT)] + [
+        "function f = tabulated(x, y, b, c, d, t, order)",
+        "n = numel(x);",
+        "k = ones(size(t));",
+        "for j = 2:n - 1",
+        "  k(t >= x(j)) = j;   % x(k) <= t < x(k + 1)",
+        "end",
+        "dx = t - reshape(x(k), size(t));",
+        "yk = reshape(y(k), size(t)); bk = reshape(b(k), size(t));",
+        "if isempty(c)   % PiecewiseLinearFunction: straight segments",
+        "  pieces = {yk + dx .* bk, bk, 0 * t};",
+        "  ce = [0, 0];",
+        "else",
+        "  ck = reshape(c(k), size(t)); dk = reshape(d(k), size(t));",
+        "  pieces = {yk + dx .* (bk + dx .* (ck + dx .* dk)), bk + dx .* (2 * ck + 3 * dx .* dk), "
+        "2 * ck + 6 * dx .* dk};",
+        "  ce = 2 * [c(1), c(n)];",
+        "end",
+        "f = pieces{order + 1};",
+        "ends = {[y(1), y(n)], [b(1), b(n)], ce};",
+        "e = ends{order + 1};",
+        f"f(abs(t - x(n)) <= {KNOT_ROUNDOFF!r}) = e(2);",
+        f"f(abs(t - x(1)) <= {KNOT_ROUNDOFF!r}) = e(1);",
+        "above = t > x(n); below = t < x(1);",
+        "tangent = {y(n) + (t(above) - x(n)) * b(n), b(n), 0};",
+        "f(above) = tangent{order + 1};",
+        "tangent = {y(1) + (t(below) - x(1)) * b(1), b(1), 0};",
+        "f(below) = tangent{order + 1};",
+        "if n < 2",
+        "  f(:) = e(1);",
+        "end",
+        "end"]
     for f in sorted({f for f, _ in calls}):
         kind, n = fns.funcs[f][0], fns.funcs[f][1]
         cols = ["[" + "; ".join(repr(float(x)) for x in col) + "]" for col in fns.tables(f)]
