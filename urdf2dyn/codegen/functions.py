@@ -288,13 +288,17 @@ def matlab_routines(fns, calls):
         "end"]
     for f in sorted({f for f, _ in calls}):
         kind, n = fns.funcs[f][0], fns.funcs[f][1]
-        cols = ["[" + "; ".join(repr(float(x)) for x in col) + "]" for col in fns.tables(f)]
-        if kind != SIMM_SPLINE:
-            cols += ["[]", "[]"]
+        names = "xybcd" if kind == SIMM_SPLINE else "xyb"
+        out = ", ".join(names)
+        L += ["", f"function [{out}] = fn{f}_knots()",
+              f"% function {f}: {fns.kind_name(f)}, {n} knots"]
+        L += [f"{c} = [" + "; ".join(repr(float(x)) for x in col) + "];"
+              for c, col in zip(names, fns.tables(f))]
+        L.append("end")
+        args = out if kind == SIMM_SPLINE else out + ", [], []"
         for order in sorted(o for g, o in calls if g == f):
-            L += ["", f"function f = {routine(f, order)}(t)",
-                  f"% function {f}: {fns.kind_name(f)}, {n} knots",
-                  f"f = tabulated({', '.join(cols)}, t, {order});", "end"]
+            L += ["", f"function f = {routine(f, order)}(t)", f"[{out}] = fn{f}_knots();",
+                  f"f = tabulated({args}, t, {order});", "end"]
     return L
 
 
