@@ -148,12 +148,22 @@ def c_routines(fns, calls, T):
         return []
     sfx = "f" if T == "float" else ""
     kinds = {fns.funcs[fns.base(f)[1]][0] for f, _ in calls}
-    L = ["/* " + "\n * ".join(_wrap(_ABOUT)) + " */"]
+    L = ["/* " + "\n * ".join(_wrap(_ABOUT)) + " */",
+         f"static int knot_interval(const {T} *x, int n, {T} t)   /* x[k] <= t < x[k + 1] */",
+         "{",
+         "    int lo = 0, hi = n - 1;",
+         "    while (hi - lo > 1) {",
+         "        const int mid = (lo + hi) / 2;",
+         "        if (t < x[mid]) hi = mid;",
+         "        else lo = mid;",
+         "    }",
+         "    return lo;",
+         "}", ""]
     if SIMM_SPLINE in kinds:
         L += [f"static {T} spline_eval(const {T} *x, const {T} *y, const {T} *b, const {T} *c,",
               " " * len(f"static {T} spline_eval(") + f"const {T} *d, int n, {T} t, int order)",
               "{",
-              "    int e = -1, lo = 0, hi = n - 1;",
+              "    int e = -1;",
               "    if (t < x[0] || t > x[n - 1]) {       /* tangent line at the end knot */",
               "        e = t < x[0] ? 0 : n - 1;",
               f"        return order == 0 ? y[e] + (t - x[e]) * b[e] : order == 1 ? b[e] : 0;",
@@ -161,21 +171,17 @@ def c_routines(fns, calls, T):
               f"    if (fabs{sfx}(t - x[0]) <= {_num(KNOT_ROUNDOFF, sfx)}) e = 0;",
               f"    else if (fabs{sfx}(t - x[n - 1]) <= {_num(KNOT_ROUNDOFF, sfx)}) e = n - 1;",
               "    if (e >= 0) return order == 0 ? y[e] : order == 1 ? b[e] : 2 * c[e];",
-              "    while (hi - lo > 1) {                 /* x[lo] <= t < x[hi] */",
-              "        int mid = (lo + hi) / 2;",
-              "        if (t < x[mid]) hi = mid;",
-              "        else lo = mid;",
-              "    }",
-              f"    {T} dx = t - x[lo];",
-              "    if (order == 0) return y[lo] + dx * (b[lo] + dx * (c[lo] + dx * d[lo]));",
-              "    if (order == 1) return b[lo] + dx * (2 * c[lo] + 3 * dx * d[lo]);",
-              "    return 2 * c[lo] + 6 * dx * d[lo];",
+              "    const int k = knot_interval(x, n, t);",
+              f"    const {T} dx = t - x[k];",
+              "    if (order == 0) return y[k] + dx * (b[k] + dx * (c[k] + dx * d[k]));",
+              "    if (order == 1) return b[k] + dx * (2 * c[k] + 3 * dx * d[k]);",
+              "    return 2 * c[k] + 6 * dx * d[k];",
               "}", ""]
     if PIECEWISE_LINEAR in kinds:
-        L += [f"static {T} piecewise_eval(const {T} *x, const {T} *y, const {T} *b, int n, "
-              f"{T} t, int order)",
+        L += [f"static {T} piecewise_eval(const {T} *x, const {T} *y, const {T} *b, int n,",
+              " " * len(f"static {T} piecewise_eval(") + f"{T} t, int order)",
               "{",
-              "    int e = -1, lo = 0, hi = n - 1;",
+              "    int e = -1;",
               "    if (order > 1) return 0;",
               "    if (n < 2) e = 0;",
               "    else if (t < x[0] || t > x[n - 1]) {",
@@ -185,12 +191,8 @@ def c_routines(fns, calls, T):
               f"    else if (fabs{sfx}(t - x[0]) <= {_num(KNOT_ROUNDOFF, sfx)}) e = 0;",
               f"    else if (fabs{sfx}(t - x[n - 1]) <= {_num(KNOT_ROUNDOFF, sfx)}) e = n - 1;",
               "    if (e >= 0) return order == 0 ? y[e] : b[e];",
-              "    while (hi - lo > 1) {",
-              "        int mid = (lo + hi) / 2;",
-              "        if (t < x[mid]) hi = mid;",
-              "        else lo = mid;",
-              "    }",
-              "    return order == 0 ? y[lo] + (t - x[lo]) * b[lo] : b[lo];",
+              "    const int k = knot_interval(x, n, t);",
+              "    return order == 0 ? y[k] + (t - x[k]) * b[k] : b[k];",
               "}", ""]
     for f in sorted({f for f, _ in calls}):
         kind, n = fns.funcs[f][0], fns.funcs[f][1]
