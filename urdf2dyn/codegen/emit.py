@@ -92,6 +92,7 @@ class Constants:
 def describe(model):
     """Comment text per body: its joint (type, axis) and the URDF links it carries."""
     s = model.structure()
+    F = Functions(model) if "custom" in s.jtype else None
     links = {b: [] for b in range(s.nbody)}
     for l, b in enumerate(s.link_body):
         links[int(b)].append(s.link_names[l])
@@ -104,17 +105,16 @@ def describe(model):
         if s.jtype[b] in ("revolute", "continuous", "prismatic", "planar"):
             ax = " axis " + " ".join(f"{x:g}" for x in s.axis[b])
         if s.jtype[b] == "custom":
-            ax = _custom_axes(model, s, b)
+            ax = _custom_axes(model, s, F, b)
         carried = ", ".join(links[b]) if links[b] else "no link"
         out.append(f"joint '{s.joint[b]}' ({s.jtype[b]}{ax}) -> body {b} "
                    f"[{carried}], parent body {int(s.parent[b])}")
     return out
 
 
-def _custom_axes(model, s, b):
+def _custom_axes(model, s, F, b):
     """A custom joint's driven axes, e.g. ``; rotation 0 0 1 = knee_angle_r, translation
     1 0 0 = fn3(knee_angle_r) (SimmSpline)``: which routine moves which axis."""
-    F = Functions(model)
     J, parts = F.joints[b], []
     for k in range(6):
         if J.coord[k] < 0:
