@@ -19,7 +19,7 @@ values to the last bits.
 """
 import re
 
-from .expr import Op, add, is_const, mul
+from .expr import Op, add, mul
 
 CONSTANT, LINEAR, POLYNOMIAL, SIMM_SPLINE, PIECEWISE_LINEAR, MULTIPLIER = range(6)
 KNOT_ROUNDOFF = 2e-13       # SIMM: an abscissa this close to an end knot is on it
@@ -116,10 +116,6 @@ def used(functions):
             if hasattr(st, "expr"):
                 walk(st.expr)
     return sorted(out)
-
-
-def is_tabulated_call(x):
-    return isinstance(x, Op) and tabulated(x.kind) is not None and not is_const(x.args[0])
 
 
 # ---- the routines, in each language -----------------------------------------------------
