@@ -16,6 +16,7 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from codegen_oracle import (CRobot, cc, compare, compile_c, import_python, octave,
                             random_inputs, run_octave)
@@ -267,3 +268,74 @@ def test_symbolic_equations_keep_splines_as_functions(tmp_path):
         got = np.ravel(run(q, qd, qdd, [routine_of(c, q) for c in calls]))
         ref = model.inverse_dynamics(np.array(q, float), qd, qdd)
         np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12)
+
+
+# ---- random custom joints --------------------------------------------------------------
+
+def _spline(draw, st, kind):
+    n = draw(st.integers(2, 7))
+    gaps = draw(st.lists(st.floats(0.05, 0.8), min_size=n - 1, max_size=n - 1))
+    x0 = draw(st.floats(-1.5, 0.0))
+    x = np.concatenate([[x0], x0 + np.cumsum(gaps)])
+    y = draw(st.lists(st.floats(-0.3, 0.3), min_size=n, max_size=n))
+    return (f'<{kind} name="function"><x>{" ".join(repr(float(v)) for v in x)}</x>'
+            f'<y>{" ".join(repr(float(v)) for v in y)}</y></{kind}>')
+
+
+@st.composite
+def _custom_joint_model(draw):
+    """A two-body chain whose first joint is a random CustomJoint: 1-3 coordinates, each
+    axis driven by a random coordinate through a random SimmSpline (2-7 knots),
+    PiecewiseLinearFunction, LinearFunction or PolynomialFunction, or held by a Constant."""
+    from test_osim import _axis, _body, _frame, _joint
+    ncoord = draw(st.integers(1, 3))
+    names = [f"c{k}" for k in range(ncoord)]
+    base = ["0 0 1", "1 0 0", "0 1 0", "1 0 0", "0 1 0", "0 0 1"]
+    axes = []
+    for k in range(6):
+        c = draw(st.integers(-1, ncoord - 1)) if k >= ncoord else k   # each coordinate used
+        kind = draw(st.sampled_from(["SimmSpline", "PiecewiseLinearFunction", "LinearFunction",
+                                     "PolynomialFunction"]))
+        tilt = draw(st.lists(st.floats(-0.3, 0.3), min_size=3, max_size=3))
+        axis = " ".join(repr(float(a) + t) for a, t in zip(map(float, base[k].split()), tilt))
+        if c < 0:
+            fn = (f'<Constant name="function"><value>{draw(st.floats(-0.2, 0.2))!r}</value>'
+                  '</Constant>')
+        elif kind in ("SimmSpline", "PiecewiseLinearFunction"):
+            fn = _spline(draw, st, kind)
+        elif kind == "LinearFunction":
+            fn = (f'<LinearFunction name="function"><coefficients>{draw(st.floats(-2, 2))!r} '
+                  f'{draw(st.floats(-0.2, 0.2))!r}</coefficients></LinearFunction>')
+        else:
+            cs = draw(st.lists(st.floats(-0.5, 0.5), min_size=1, max_size=4))
+            fn = (f'<PolynomialFunction name="function"><coefficients>'
+                  f'{" ".join(repr(v) for v in cs)}</coefficients></PolynomialFunction>')
+        name = f"rotation{k + 1}" if k < 3 else f"translation{k - 2}"
+        axes.append(_axis(name, names[c] if c >= 0 else "", axis, fn))
+    joints = (_joint("CustomJoint", "j1", "g_off", "b1_off", names,
+                     _frame("g_off", "/ground", "0.1 0.2 -0.05", "0.3 -0.2 0.5")
+                     + _frame("b1_off", "/bodyset/b1", "0.02 0 0", "0 0.2 0"),
+                     f"<SpatialTransform>{''.join(axes)}</SpatialTransform>")
+              + _joint("PinJoint", "j2", "b1_o", "/bodyset/b2", ["pin"],
+                       _frame("b1_o", "/bodyset/b1", "0 -0.3 0.02", "0.1 0 0")))
+    bodies = (_body("b1", 2.5, "0.03 -0.2 0.01", "0.1 0.12 0.05 0.001 -0.002 0.003")
+              + _body("b2", 1.5, "0.01 -0.1 0.02", "0.05 0.04 0.03 0.0 0.001 0.0"))
+    return ('<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">'
+            '<Model name="random_custom"><gravity>0 -9.80665 0</gravity><Ground name="ground"/>'
+            f'<BodySet name="bodyset"><objects>{bodies}</objects></BodySet>'
+            f'<JointSet name="jointset"><objects>{joints}</objects></JointSet>'
+            '</Model></OpenSimDocument>\n')
+
+
+@settings(max_examples=12, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(xml=_custom_joint_model(), seed=st.integers(0, 1000))
+def test_random_custom_joints_python_matches_core(tmp_path, xml, seed):
+    """Generated NumPy code on random custom joints (random knots, axes and functions),
+    states on the knots, near and past the ends, against the core."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = urdf2dyn.load(xml)
+    inputs = knot_inputs(model, seed)
+    mod = import_python(model, str(tmp_path), f"rand{seed}")
+    compare(model, _Module(mod), seed, 1e-12, n=N, inputs=inputs)
