@@ -1,6 +1,7 @@
 """Generated C against the core and Pinocchio C++: time per sample, code size, compile time.
 
-    python benchmarks/bench_codegen.py [--n 20000] [--reps 5] [--robots ur5,panda,talos,romeo,human]
+    python benchmarks/bench_codegen.py [--n 20000] [--reps 5]
+        [--robots ur5,panda,talos,romeo,human,gait2392,rajagopal]
 
 For each robot, in nanoseconds per sample (best of --reps passes over N random states):
 
@@ -13,7 +14,9 @@ For each robot, in nanoseconds per sample (best of --reps passes over N random s
 Ratios are gen C / pin C++ (below 1: the generated code is faster). A second table gives the
 size of the generated C (all four functions) and the time gcc -O2 takes to compile it: CPU
 time (user + system, what an idle machine would wait) and wall-clock time.
-Floating-base robots (talos, romeo) get a free-flyer root. Progress goes to stderr.
+Floating-base robots (talos, romeo) get a free-flyer root; gait2392 and Rajagopal 2016
+(tests/data/opensim_models) have spline-coupled custom joints and no Pinocchio column.
+Progress goes to stderr.
 """
 from __future__ import annotations
 
@@ -93,6 +96,10 @@ def robots():
     import urdf2dyn
     erd = _erd_dir()
     table = {"human": (Path(urdf2dyn.data_path("humod_subject_a.urdf")), False)}
+    # OpenSim models: custom joints, spline-coupled knees (no Pinocchio column: it reads no .osim)
+    osim = HERE.parent / "tests" / "data" / "opensim_models" / "Models"
+    table.update({"gait2392": (osim / "gait2392_millard2012muscle.osim", False),
+                  "rajagopal": (osim / "Rajagopal2016.osim", False)})
     if erd is not None:
         table = {"ur5": (erd / "ur_description/urdf/ur5_robot.urdf", False),
                  "panda": (erd / "panda_description/urdf/panda.urdf", False),
@@ -150,7 +157,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=20000)
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--robots", default="ur5,panda,talos,romeo,human")
+    ap.add_argument("--robots", default="ur5,panda,talos,romeo,human,gait2392,rajagopal")
     args = ap.parse_args(argv)
     import urdf2dyn
     try:
@@ -174,7 +181,7 @@ def main(argv=None):
             gen = time_generated(exe, model, args.n, args.reps, rng)
             core = time_core(model, args.n, args.reps, rng)
             pin = [None] * 3
-            if runner is not None:
+            if runner is not None and path.suffix != ".osim":
                 for k, algo in enumerate(ALGOS):
                     try:
                         pin[k] = runner(path, floating=floating, n=args.n, reps=args.reps,

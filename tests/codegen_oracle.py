@@ -202,7 +202,7 @@ def reference(model, q, v, a, tau, g, f):
     return ref
 
 
-def compare(model, impl, seed, tol, n=4):
+def compare(model, impl, seed, tol, n=4, inputs=None):
     """Run impl's rnea, crba, aba and fk (generated code: C through ctypes, a Python module,
     Octave) and return the relative errors against the core. ABA is judged by its backward
     error, the core's RNEA fed with the generated accelerations giving tau back (forward
@@ -210,8 +210,9 @@ def compare(model, impl, seed, tol, n=4):
     any implementation), normwise: |RNEA(qdd) - tau| / (|tau| + |M| |qdd|); its forward
     error is returned too, as 'aba (qdd)', and held to max(tol, 1e-8), or where M is ill
     conditioned to the perturbation bound 4 cond(M) x the backward error (float, floating
-    human: cond(M) ~ 1e8)."""
-    q, v, a, tau, g, f = random_inputs(model, n, seed)
+    human: cond(M) ~ 1e8). inputs: (q, v, a, tau, g, f) instead of random_inputs(model, n,
+    seed)."""
+    q, v, a, tau, g, f = inputs if inputs is not None else random_inputs(model, n, seed)
     ref = reference(model, q, v, a, tau, g, f)
     errs = {"rnea": rel_err(impl.rnea(q, v, a, g, f), ref["rnea"]),
             "rnea (no f_ext)": rel_err(impl.rnea(q, v, a, g), ref["rnea0"]),
@@ -243,13 +244,17 @@ def _write(path, x):
     np.savetxt(path, np.atleast_2d(x), fmt="%.17g", delimiter=",")
 
 
-def run_octave(cases, directory, n, timeout=600):
+def run_octave(cases, directory, n, timeout=600, inputs=None):
     """Generate MATLAB code for every (prefix, model, seed), run all of it in one octave-cli
-    session on random_inputs(model, n, seed), and return {prefix: OctaveResults}."""
+    session on random_inputs(model, n, seed) (or inputs[prefix], n samples), and return
+    {prefix: OctaveResults}."""
     lines = ["1;"]
+    inputs = inputs or {}
+    given = lambda prefix, model, seed: (inputs[prefix] if prefix in inputs    # noqa: E731
+                                         else random_inputs(model, n, seed))
     for prefix, model, seed in cases:
         codegen.write(codegen.generate(model, "matlab", name=prefix), directory)
-        q, v, a, tau, g, f = random_inputs(model, n, seed)
+        q, v, a, tau, g, f = given(prefix, model, seed)
         nl = len(model.link_names)
         for key, x in dict(q=q, v=v, a=a, tau=tau, g=g, f=f.reshape(n, nl * 6)).items():
             _write(os.path.join(directory, f"{prefix}_{key}.csv"), x)
@@ -277,7 +282,7 @@ def run_octave(cases, directory, n, timeout=600):
                                       delimiter=",", ndmin=2)
         nv, nl = model.nv, len(model.link_names)
         out[prefix] = OctaveResults(
-            random_inputs(model, n, seed), load("rnea"), load("rnea0"), load("aba"),
+            given(prefix, model, seed), load("rnea"), load("rnea0"), load("aba"),
             load("crba").reshape(n, nv, nv, order="F"),
             load("pos").reshape(n, nl, 3, order="F"),
             load("rot").reshape(n, nl, 3, 3, order="F"))

@@ -851,6 +851,46 @@ static PyObject *Model_axis_values(ModelObject *self, PyObject *arg)
     return list;
 }
 
+/* custom_functions(): what code generation needs to rebuild the custom joints exactly,
+ * (joints, functions, data): joints a list of (body, coord (6), func (6), axis (18)) per
+ * custom joint, bodies in order; functions a list of (kind, n, at, inner, scale) with kind
+ * u2d_fkind's number; data the functions' numbers as the core holds them (SimmSpline
+ * coefficients already fitted). */
+static PyObject *Model_custom_functions(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const u2d_model *m = self->model;
+    PyObject *joints = PyList_New(0), *funcs = PyList_New(0), *data = PyList_New(m->nfdata);
+    if (!joints || !funcs || !data) goto error;
+    for (int b = 1; b < m->nbody; b++) {
+        if (m->jcustom[b] < 0) continue;
+        const u2d_custom *C = &m->custom[m->jcustom[b]];
+        const double *a = C->axis;
+        PyObject *t = Py_BuildValue(
+            "(i(iiiiii)(iiiiii)(dddddddddddddddddd))", b,
+            C->coord[0], C->coord[1], C->coord[2], C->coord[3], C->coord[4], C->coord[5],
+            C->func[0], C->func[1], C->func[2], C->func[3], C->func[4], C->func[5],
+            a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
+            a[13], a[14], a[15], a[16], a[17]);
+        if (!t || PyList_Append(joints, t)) { Py_XDECREF(t); goto error; }
+        Py_DECREF(t);
+    }
+    for (int f = 0; f < m->nfunc; f++) {
+        const u2d_function *F = &m->func[f];
+        PyObject *t = Py_BuildValue("(iiiid)", F->kind, F->n, F->at, F->inner, F->scale);
+        if (!t || PyList_Append(funcs, t)) { Py_XDECREF(t); goto error; }
+        Py_DECREF(t);
+    }
+    for (int k = 0; k < m->nfdata; k++) {
+        PyObject *x = PyFloat_FromDouble(m->fdata[k]);
+        if (!x) goto error;
+        PyList_SET_ITEM(data, k, x);
+    }
+    return Py_BuildValue("(NNN)", joints, funcs, data);
+error:
+    Py_XDECREF(joints); Py_XDECREF(funcs); Py_XDECREF(data);
+    return NULL;
+}
+
 /* ---- inverse kinematics ---------------------------------------------------- */
 
 /* obj as a C-contiguous array of type `type` holding exactly `size` elements, or NULL with
@@ -973,6 +1013,8 @@ done:
 static PyMethodDef Model_methods[] = {
     {"axis_values", (PyCFunction)Model_axis_values, METH_O,
      "the custom joints' six axis values at q"},
+    {"custom_functions", (PyCFunction)Model_custom_functions, METH_NOARGS,
+     "(joints, functions, data): the custom joints' axes and functions, for code generation"},
     {"osim", (PyCFunction)Model_osim, METH_NOARGS,
      "None for a URDF; OpenSim names, coordinates, markers and gravity"},
     {"compute", (PyCFunction)(void (*)(void))Model_compute, METH_FASTCALL,

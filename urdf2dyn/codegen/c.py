@@ -10,6 +10,7 @@ time, are taken first for a chunk of samples, in a loop of their own."""
 from .common import banner, identifier, joint_table, macro_names
 from .emit import Comment, Let, Out
 from .expr import Input, Op, Printer, leaves
+from .functions import c_routines, calls_of, tabulated
 
 CHUNK = 64      # samples per pass of the batched functions (their sine tables live on the stack)
 
@@ -26,6 +27,8 @@ class CPrinter(Printer):
         return s + ("f" if self.scalar == "float" else "")
 
     def function(self, name):
+        if tabulated(name):                     # a routine printed by c_routines
+            return name
         return name + ("f" if self.scalar == "float" else "")
 
     def input(self, leaf):
@@ -93,7 +96,8 @@ def _batch_signature(fn, prefix, P, T):
 
 
 def _hoisted(fn):
-    """The Lets computing sin/cos of an input entry (declared once): their names."""
+    """The Lets computing sin/cos or a tabulated joint function (functions.py) of an input
+    entry (declared once): their names."""
     count = {}
     for st in fn.body:
         if isinstance(st, Let):
@@ -101,7 +105,8 @@ def _hoisted(fn):
     out = set()
     for st in fn.body:
         if (isinstance(st, Let) and st.declare and count[st.name] == 1
-                and isinstance(st.expr, Op) and st.expr.kind in ("sin", "cos")
+                and isinstance(st.expr, Op)
+                and (st.expr.kind in ("sin", "cos") or tabulated(st.expr.kind))
                 and all(isinstance(x, Input) for x in leaves(st.expr, set()))):
             out.add(st.name)
     return out
@@ -182,6 +187,7 @@ def render(model, functions, name, scalar):
         c.append(" *   " + line)
     c.append(" */")
     c.append("")
+    c += c_routines(*calls_of(model, functions), T)
     for fn in functions:
         c += [f"/* {_DOC[fn.kind]} */", _signature(fn, prefix, P, T), "{"]
         printer = CPrinter(scalar)

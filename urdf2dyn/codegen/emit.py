@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .expr import Input, Var, add, call, div, dot, is_const, mul, neg, sub
+from .functions import Functions
 
 ALGORITHMS = ("rnea", "crba", "aba", "fk", "jtf")
 
@@ -84,11 +85,14 @@ class Constants:
         self.link_E = [[_snap(x) for x in E.ravel()] for E in s.link_E]
         self.link_r = [[_snap(x) if abs(x) < _SNAP else float(x) for x in r] for r in s.link_r]
         self.nq, self.nv, self.nl = model.nq, model.nv, len(s.link_names)
+        # OpenSim custom joints: their axes and functions (read only when there are some)
+        self.functions = Functions(model) if "custom" in s.jtype else None
 
 
 def describe(model):
     """Comment text per body: its joint (type, axis) and the URDF links it carries."""
     s = model.structure()
+    F = Functions(model) if "custom" in s.jtype else None
     links = {b: [] for b in range(s.nbody)}
     for l, b in enumerate(s.link_body):
         links[int(b)].append(s.link_names[l])
@@ -100,10 +104,34 @@ def describe(model):
         ax = ""
         if s.jtype[b] in ("revolute", "continuous", "prismatic", "planar"):
             ax = " axis " + " ".join(f"{x:g}" for x in s.axis[b])
+        if s.jtype[b] == "custom":
+            ax = _custom_axes(model, s, F, b)
         carried = ", ".join(links[b]) if links[b] else "no link"
         out.append(f"joint '{s.joint[b]}' ({s.jtype[b]}{ax}) -> body {b} "
                    f"[{carried}], parent body {int(s.parent[b])}")
     return out
+
+
+def _custom_axes(model, s, F, b):
+    """A custom joint's driven axes, e.g. ``; rotation 0 0 1 = knee_angle_r, translation
+    1 0 0 = fn3(knee_angle_r) (SimmSpline)``: which routine moves which axis."""
+    J, parts = F.joints[b], []
+    for k in range(6):
+        if J.coord[k] < 0:
+            continue
+        q = model.q_names[int(s.q_index[b]) + J.coord[k]]
+        scale, f = F.base(J.func[k])
+        kind = F.kind_name(f)
+        what = {"SimmSpline": f"fn{f}({q})", "PiecewiseLinearFunction": f"fn{f}({q})",
+                "LinearFunction": f"linear({q})", "PolynomialFunction": f"polynomial({q})",
+                "Constant": "constant"}[kind]
+        if kind in ("SimmSpline", "PiecewiseLinearFunction"):
+            what += f" ({kind})"
+        if scale != 1.0:
+            what = f"{scale:g} {what}"
+        axis = " ".join(f"{x:g}" for x in J.axis[k])
+        parts.append(f"{'rotation' if k < 3 else 'translation'} {axis} = {what}")
+    return "; " + ", ".join(parts)
 
 
 # ---- the builder ------------------------------------------------------------------------
@@ -302,7 +330,68 @@ def jcalc(B, K, b, jtype, q, qd):
         lin = vadd(scale(qd[0], Eu), scale(qd[1], Ew))
         cJ = zero3 + scale(neg(qd[2]), cross3(n, lin))
         return mm3(EJ, Et), vadd(rt, mtv3(Et, rJ)), S, cJ
+    if jtype == "custom":
+        return jcalc_custom(B, K, b, q, qd)
     raise ValueError(f"code generation: unsupported joint type {jtype!r}")
+
+
+def jcalc_custom(B, K, b, q, qd):
+    """OpenSim's CustomJoint, as the core's jcalc_custom (u2d_joint.c): the rotation
+    R = R(a0, f0) R(a1, f1) R(a2, f2), each axis carried by the turns before it, the origin
+    at f3 b3 + f4 b4 + f5 b5 in the parent frame, each f_k a function of one coordinate.
+    Coordinate j's column of S sums f_k'(q_j) times the unit twist of each axis it drives,
+    the axes seen in the body frame (a_k through the turns after it, b_t through all
+    three); cJ = sum_k f_k'' qd^2 (unit twist k) + [sum_k<m w_k w_m a_k x a_m; v x w]."""
+    J, F = K.functions.joints[b], K.functions
+    ax, nv = J.axis, len(q)
+    f, df, ddf, rate, acc = [], [], [], [], []
+    for k in range(6):
+        c = J.coord[k]
+        t = q[c] if c >= 0 else 0.0
+        f.append(B.let(f"fx{b}_{k}", F.value(J.func[k], t, 0)))
+        if c < 0:
+            df.append(0.0), ddf.append(0.0), rate.append(0.0), acc.append(0.0)
+            continue
+        df.append(B.let(f"dfx{b}_{k}", F.value(J.func[k], t, 1)))
+        ddf.append(B.let(f"ddfx{b}_{k}", F.value(J.func[k], t, 2)))
+        rate.append(mul(df[k], qd[c]))
+        acc.append(mul(ddf[k], qd[c], qd[c]))
+    R = []
+    for k in range(3):
+        if is_const(f[k]):
+            c, s = call("cos", f[k]), call("sin", f[k])
+        else:
+            c = B.let(f"cx{b}_{k}", call("cos", f[k]))
+            s = B.let(f"sx{b}_{k}", call("sin", f[k]))
+        R.append(axis_angle(ax[k], c, s))
+    R12 = B.lets(f"Rx{b}_12", mm3(R[1], R[2]))
+    R012 = mm3(R[0], R12)
+    EJ = B.lets(f"EJ{b}", [R012[3 * j + i] for i in range(3) for j in range(3)])
+    am = [B.lets(f"am{b}_0", mtv3(R12, ax[0])), B.lets(f"am{b}_1", mtv3(R[2], ax[1])),
+          list(ax[2])]
+    rJ = vadd(vadd(scale(f[3], ax[3]), scale(f[4], ax[4])), scale(f[5], ax[5]))
+    bm = [B.lets(f"bm{b}_{t}", mv3(EJ, ax[3 + t])) for t in range(3)]
+    E, r = mm3(EJ, K.E[b]), vadd(K.r[b], mtv3(K.E[b], rJ))
+    S = [[0.0] * 6 for _ in range(nv)]
+    for k in range(6):
+        c = J.coord[k]
+        if c < 0:
+            continue
+        e, off = (am[k], 0) if k < 3 else (bm[k - 3], 3)
+        for i in range(3):
+            S[c][off + i] = add(S[c][off + i], mul(df[k], e[i]))
+    S = [B.lets(f"Sx{b}_{c}", col) for c, col in enumerate(S)]
+    # w_>k: the rate of the body relative to axis k's frame (w_>2 = 0)
+    wgt1 = scale(rate[2], am[2])
+    wgt0 = vadd(wgt1, scale(rate[1], am[1]))
+    w = vadd(wgt0, scale(rate[0], am[0]))
+    v = vadd(vadd(scale(rate[3], bm[0]), scale(rate[4], bm[1])), scale(rate[5], bm[2]))
+    cJ = [add(*(mul(acc[k], am[k][i]) for k in range(3))) for i in range(3)] + \
+         [add(*(mul(acc[3 + t], bm[t][i]) for t in range(3))) for i in range(3)]
+    for k, wgt in ((0, wgt0), (1, wgt1)):
+        cJ = vadd(cJ, scale(rate[k], cross3(am[k], wgt)) + [0.0] * 3)
+    cJ = vadd(cJ, [0.0] * 3 + cross3(v, w))
+    return E, r, S, cJ
 
 
 # ---- the algorithms ------------------------------------------------------------------

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import emit
 from .expr import Input, Op, Param, Var, add, mul
+from .functions import routine, tabulated
 
 MAX_DOF = 6
 _AXES = "xyz"
@@ -74,6 +75,11 @@ def _to_sympy(fn, env, inputs, params):
             r = -args[0]
         elif k == "/":
             r = args[0] / args[1]
+        elif tabulated(k):      # a spline of a custom joint: an opaque function fn<i>(q)
+            f, order = tabulated(k)
+            r = sp.Function(routine(f, 0))(args[0])
+            if order:
+                r = sp.Derivative(r, (args[0], order))
         else:
             r = getattr(sp, k)(args[0])
         memo[key] = (x, r)
@@ -147,6 +153,10 @@ def equations(model, parameters=False, simplify=True):
     Equations
         With ``M`` (nv x nv), ``Cqd`` and ``g`` (nv x 1), the symbols ``q``, ``qd``, ``qdd``
         (named after the joints' order: q1, q2, ...), and ``tau`` = M qdd + Cqd + g.
+        An OpenSim custom joint's spline (or piecewise-linear function) appears as an
+        undefined function ``fn<i>(q_j)`` with its derivatives (i indexes the model's joint
+        functions, as in the generated code's routines); linear, polynomial and constant
+        functions appear as themselves.
     """
     import sympy as sp
     if model.nv > MAX_DOF:

@@ -3,6 +3,7 @@
 from .common import banner, identifier, joint_table
 from .emit import Comment, Let, Out, describe
 from .expr import Printer
+from .functions import calls_of, matlab_routines
 
 
 class MPrinter(Printer):
@@ -82,6 +83,8 @@ def render(model, functions, name, scalar):
         if fn.kind == "rnea":
             L += ["if nargin >= 5 && ~isempty(f_ext)", f"  tau = tau - {p}_jtf(q, f_ext);",
                   "end"]
-        L += ["end", ""]
+        L += ["end"]
+        L += matlab_routines(*calls_of(model, [fn]))   # local functions of this file
+        L.append("")
         files[f"{p}_{fn.kind}.m"] = "\n".join(L)
     return files

@@ -3,6 +3,7 @@ coordinate a column of shape (N,)) and reads like the recursion, body by body.""
 from .common import banner, identifier, joint_table
 from .emit import Comment, Let, Out, describe
 from .expr import Printer
+from .functions import calls_of, python_routines, tabulated
 
 
 class PyPrinter(Printer):
@@ -13,7 +14,7 @@ class PyPrinter(Printer):
         return repr(x)
 
     def function(self, name):
-        return "np." + name
+        return "_" + name if tabulated(name) else "np." + name
 
     def input(self, leaf):
         if leaf.array == "g":
@@ -71,6 +72,8 @@ def render(model, functions, name, scalar):
           "        raise ValueError(f'f_ext: expected shape (NL, 6) or (N, NL, 6) with NL = {NL}, '",
           "                         f'got {f.shape}')",
           "    return np.broadcast_to(f, (n, NL, 6))", ""]
+    fns, calls = calls_of(model, functions)
+    L += python_routines(fns, calls)
     for fn in functions:
         sig, doc = _SIGS[fn.kind]
         L += ["", f"def {sig}:", f'    """{doc}"""']
