@@ -195,6 +195,13 @@ class Model:
         self.markers: list[Marker] = []
         #: OpenSim coordinates in q order: {name: Coordinate}; empty for a URDF.
         self.coordinates = {}
+        #: What inverse kinematics respects (urdf2dyn.biomech.ik.run_setup): the pose it starts
+        #: from ((nq,) or None: q = 0, unit quaternions), {coordinate: value} held locked and
+        #: {coordinate: (lower, upper)} kept in range; set from an .osim's coordinates below,
+        #: empty for a URDF until given.
+        self.default_q = None
+        self.locked_coordinates = {}
+        self.clamped_ranges = {}
         if info is None:
             return
         qn = [n for j in self.joints for n in (_names(j, _Q_SUFFIXES) if j.nq != 1 and

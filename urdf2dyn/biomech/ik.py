@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import os
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -29,25 +28,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..markers import (IKSolution, Marker, inverse_kinematics, model_markers,
-                       osim_ik_defaults)
+from ..markers import IKSolution, Marker, inverse_kinematics
 from ..warn import report
 from .formats.ik_setup import IKSetup, IKSetupError, read_ik_setup
+from .markers import Markers
 from .trajectory import Trajectory
 
 if TYPE_CHECKING:
     from ..model import Model
 
-__all__ = ["MarkerData", "IKResult", "solve", "run_setup"]
-
-
-@dataclass
-class MarkerData:
-    """Measured marker positions: ``time`` (N,) s, ``names`` (k), ``xyz`` (N, k, 3) m in the
-    model's world frame, NaN where a marker is missing."""
-    time: NDArray[np.float64]
-    names: list[str]
-    xyz: NDArray[np.float64]
+__all__ = ["IKResult", "solve", "run_setup"]
 
 
 @dataclass
@@ -64,7 +54,7 @@ class IKResult:
                 np.column_stack([s.squared, s.rms, s.max]))
 
 
-def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = None,
+def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
           coordinate_tasks: Mapping[str, tuple[float, Any]] | None = None,
           locked: dict[str, float] | None = None,
           ranges: dict[str, tuple[float, float]] | None = None,
@@ -76,9 +66,8 @@ def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = Non
     Parameters
     ----------
     model : urdf2dyn.Model
-    data : MarkerData
-        The recording (m, model world frame); or anything with ``time``, ``names`` (or
-        ``labels``) and ``xyz`` (N, k, 3), as urdf2dyn's .trc and C3D readers return.
+    data : urdf2dyn.biomech.markers.Markers
+        The recording (m, model world frame), as urdf2dyn's .trc and C3D readers return it.
     weights : dict {marker: weight}, optional
         The markers fitted and their weights (OpenSim's applied IKMarkerTasks). Default:
         every model marker the recording has, weight 1. Markers named here that the model
@@ -103,13 +92,15 @@ def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = Non
         ``motion``: time (M,) and q (M, nq) named ``model.q_names``; ``solution``: the
         per-frame marker errors.
     """
-    data = _as_marker_data(data)
-    markers = model_markers(model) if markers is None else list(markers)
+    if not isinstance(data, Markers):
+        raise TypeError("ik: data: expected urdf2dyn.biomech.markers.Markers (what "
+                        f"read_trc and read_c3d return), got {type(data).__name__}")
+    markers = list(model.markers) if markers is None else list(markers)
     if not markers:
         raise ValueError("ik: the model has no markers: give a marker file (CSV name, link, "
                          "x, y, z; urdf2dyn.markers.read_markers) or load an .osim model with "
                          "a MarkerSet")
-    have = {n: k for k, n in enumerate(data.names)}
+    have = {n: k for k, n in enumerate(data.labels)}
     model_names = {m.name for m in markers}
     if weights is None:
         weights = {m.name: 1.0 for m in markers if m.name in have}
@@ -123,7 +114,7 @@ def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = Non
     if not used:
         raise ValueError("ik: no marker of the model is both in the recording and weighted: "
                          f"model markers {sorted(model_names)[:6]}..., recording "
-                         f"{list(data.names)[:6]}...")
+                         f"{data.labels[:6]}...")
     t = np.asarray(data.time, dtype=float)
     rows = np.arange(t.size)
     if time_range is not None:
@@ -149,31 +140,16 @@ def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = Non
     return IKResult(motion, sol)
 
 
-def _read_marker_file(path: str) -> MarkerData:
-    """A .trc (or C3D) marker file as MarkerData, through the recording readers of
-    urdf2dyn.biomech.formats (issue 20, item 1)."""
-    try:
-        trc = importlib.import_module(".formats.trc", __package__)
-    except ImportError:
-        raise ValueError(f"{path}: reading marker files needs urdf2dyn.biomech.formats.trc, "
-                         "which this installation does not have") from None
-    return _as_marker_data(trc.read_trc(path))
-
-
-def _as_marker_data(rec):
-    """MarkerData from any recording with time, names (or labels) and xyz (N, k, 3), m:
-    urdf2dyn.biomech.markers.Markers as the .trc and C3D readers return it."""
-    if isinstance(rec, MarkerData):
-        return rec
-    names = getattr(rec, "names", None)
-    names = list(names if names is not None else rec.labels)
-    return MarkerData(np.asarray(rec.time, float), names, np.asarray(rec.xyz, float))
+def _read_marker_file(path: str) -> Markers:
+    """A .trc marker file, through urdf2dyn's reader (urdf2dyn.biomech.formats.trc)."""
+    from .formats.trc import read_trc
+    return read_trc(path)
 
 
 def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None,
               model: Model | None = None, markers: Sequence[Marker] | None = None,
-              marker_data: MarkerData | None = None,
-              read_marker_file: Callable[[str], MarkerData] | None = None,
+              marker_data: Markers | None = None,
+              read_marker_file: Callable[[str], Markers] | None = None,
               threads: int | None = 1, strict: bool = False) -> IKResult:
     """Run an OpenSim ``Setup_IK.xml`` as OpenSim's IK tool does.
 
@@ -186,10 +162,10 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
         Instead of loading the setup's model_file (e.g. the URDF an .osim was exported from).
     markers : list of Marker, optional
         The model markers (default: ``model.markers``).
-    marker_data : MarkerData, optional
+    marker_data : urdf2dyn.biomech.markers.Markers, optional
         Instead of reading the setup's marker_file.
     read_marker_file : callable, optional
-        path -> MarkerData (default: urdf2dyn's .trc reader).
+        path -> Markers (default: urdf2dyn's .trc reader).
     threads, strict
         As in :func:`solve`.
 
@@ -210,10 +186,9 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
     if marker_data is None:
         if not s.marker_file:
             raise IKSetupError(f"{s.path}: <marker_file> is empty: give the marker file")
-        marker_data = _as_marker_data((read_marker_file or _read_marker_file)(s.marker_file))
-    osim = osim_ik_defaults(model)
-    defaults = dict(zip(model.q_names, np.asarray(osim["q0"] if osim["q0"] is not None
-                                                  else np.zeros(model.nq), float)))
+        marker_data = (read_marker_file or _read_marker_file)(s.marker_file)
+    q0 = model.default_q
+    defaults = dict(zip(model.q_names, np.zeros(model.nq) if q0 is None else q0))
     tasks: dict[str, tuple[float, Any]] = {}
     file_values = None
     for task in s.coordinate_tasks():
@@ -240,10 +215,10 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
         tasks[task.name] = (task.weight, value)
     t0, t1 = s.time_range
     result = solve(model, marker_data, weights=s.marker_weights(), coordinate_tasks=tasks,
-                   locked=osim["locked"], ranges=osim["ranges"],
+                   locked=model.locked_coordinates, ranges=model.clamped_ranges,
                    time_range=None if (math.isinf(t0) and math.isinf(t1)) else (t0, t1),
                    markers=list(markers) if markers is not None else None,
-                   q0=osim["q0"], threads=threads, strict=strict)
+                   q0=q0, threads=threads, strict=strict)
     out = s.output_motion_file if output is None else output
     if out:
         _write(out, result, model, s)

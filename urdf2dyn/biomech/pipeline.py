@@ -452,7 +452,6 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
 
 def _motion_from_markers(model, source, rotation, threads, ik_setup, threshold, strict, warn):
     """(coordinates Trajectory, IKSolution, Markers, plates) of a C3D or .trc recording."""
-    from ..markers import osim_ik_defaults
     from .ik import run_setup, solve
     if source.lower().endswith(".c3d"):
         from .formats.c3d import read_c3d
@@ -464,14 +463,14 @@ def _motion_from_markers(model, source, rotation, threads, ik_setup, threshold, 
         markers, plates = read_trc(source), []
         if rotation is not None:
             markers = markers.rotated(rotation)
-    d = osim_ik_defaults(model)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Urdf2dynWarning)
         if ik_setup is not None:
             result = run_setup(ik_setup, output="", model=model, marker_data=markers,
                                threads=1 if threads is None else threads, strict=strict)
         else:
-            result = solve(model, markers, locked=d["locked"], ranges=d["ranges"], q0=d["q0"],
+            result = solve(model, markers, locked=model.locked_coordinates,
+                           ranges=model.clamped_ranges, q0=model.default_q,
                            threads=1 if threads is None else threads, strict=strict)
     for w in caught:
         warn(f"{source}: {w.message}")
