@@ -300,6 +300,10 @@ def test_published_gait2392(tmp_path):
     rot = np.flatnonzero(angle_columns(model.q_names, model))        # OpenSim's rotational
     assert len(rot) > 15
     d = np.degrees(res.motion.q[:, rot] - theirs.q[:, cols][:, rot])
+    print(f"\nGait2392 walk: {len(d)} frames; coordinates ours - OpenSim: RMS <= "
+          f"{np.sqrt(np.mean(d ** 2, axis=0)).max():.2e} deg, max {np.abs(d).max():.2e} deg; "
+          f"marker RMS mean ours {1e3 * res.solution.rms.mean():.4f} mm, OpenSim "
+          f"{1e3 * errors[:, 2].mean():.4f} mm")
     assert np.sqrt(np.mean(d ** 2, axis=0)).max() < 0.1 and np.abs(d).max() < 0.5
     assert np.all(res.solution.rms <= errors[:, 2] + 1e-4)
 
@@ -351,17 +355,24 @@ def ik_by_opensim(folder, setup, model_file, time_range, marker_file=None):
     return os.fspath(ours), errors
 
 
-def compare_with_opensim(folder, setup, model, errors):
+def compare_with_opensim(folder, setup, model, errors, case):
     """Ours through ik.run_setup (urdf2dyn's own .trc reader) against OpenSim's motion:
     (per-coordinate RMS, max) in degrees over the rotational coordinates, marker RMS ours
-    minus OpenSim's per frame (m)."""
+    minus OpenSim's per frame (m). The table is printed (pytest -s shows it)."""
     theirs = read_opensim(folder / "opensim_tight.mot", model=model)
     res = ik.run_setup(setup, model=model)
     assert np.allclose(res.motion.time, theirs.time, atol=1e-6)
     cols = [theirs.names.index(n) for n in model.q_names]
     rot = np.flatnonzero(angle_columns(model.q_names, model))
     d = np.degrees(res.motion.q[:, rot] - theirs.q[:, cols][:, rot])
-    return np.sqrt(np.mean(d ** 2, axis=0)), np.abs(d).max(axis=0), res.solution.rms - errors[:, 2]
+    rms, mx = np.sqrt(np.mean(d ** 2, axis=0)), np.abs(d).max(axis=0)
+    ours, osim = res.solution.rms, errors[:, 2]
+    k = int(np.argmax(mx))
+    print(f"\n{case}: {len(ours)} frames, {len(rot)} rotational coordinates; coordinates "
+          f"ours - OpenSim: RMS <= {rms.max():.2e} deg, max {mx.max():.2e} deg "
+          f"({model.q_names[rot[k]]}); marker RMS mean ours {1e3 * ours.mean():.4f} mm, "
+          f"OpenSim {1e3 * osim.mean():.4f} mm, largest excess {1e3 * (ours - osim).max():+.4f} mm")
+    return rms, mx, ours - osim
 
 
 @pytest.fixture(scope="module")
@@ -382,7 +393,7 @@ def test_published_hamner_running(hamner):
     folder, setup, errors = hamner
     model = load_osim_or_skip(os.fspath(folder / "subject02_registered.osim"))
     assert len(model.markers) > 40 and model.locked_coordinates   # arms, locked wrists
-    rms, mx, dmarker = compare_with_opensim(folder, setup, model, errors)
+    rms, mx, dmarker = compare_with_opensim(folder, setup, model, errors, "Hamner running")
     assert len(rms) > 30 and len(errors) == 41
     assert rms.max() < 0.1 and mx.max() < 0.5
     assert np.all(dmarker <= 1e-4)
@@ -415,7 +426,7 @@ def test_published_rajagopal_static(rajagopal):
     folder, setup, errors = rajagopal
     model = load_osim_or_skip(os.fspath(folder.parent / "Scale" / "subject_scaled_walk.osim"))
     assert len(model.markers) > 60
-    rms, mx, dmarker = compare_with_opensim(folder, setup, model, errors)
+    rms, mx, dmarker = compare_with_opensim(folder, setup, model, errors, "Rajagopal static")
     assert len(errors) == 3
     assert np.all(dmarker <= 1e-4)
     assert rms.max() < 0.1 and mx.max() < 0.5
