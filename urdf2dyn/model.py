@@ -202,8 +202,13 @@ class Model:
         self.default_q = None
         self.locked_coordinates = {}
         self.clamped_ranges = {}
+        #: An .osim's enforced linear CoordinateCouplerConstraints: (dependent, independent,
+        #: slope, intercept), dependent = slope * independent + intercept; inverse kinematics
+        #: keeps them (dynamics treats the dependent coordinate as a mobility of its own).
+        self.coordinate_couplers = []
         if info is None:
             return
+        self.coordinate_couplers = [tuple(row) for row in info.get("couplers", [])]
         qn = [n for j in self.joints for n in (_names(j, _Q_SUFFIXES) if j.nq != 1 and
                                                j.type != "custom" else [j.name] * j.nq)]
         vn = [n for j in self.joints for n in (_names(j, _V_SUFFIXES) if j.nv != 1 and

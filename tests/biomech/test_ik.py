@@ -16,6 +16,7 @@ against OpenSim 4.6's IK tool.
 """
 import math
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -308,10 +309,14 @@ def test_published_gait2392(tmp_path):
     assert np.all(res.solution.rms <= errors[:, 2] + 1e-4)
 
 
+PUBLISHED = os.path.join(os.path.dirname(__file__), "..", "data", "opensim_models")
+
+
 def scaled_by_opensim(tmp_path_factory, name, scale_setup, generic, sub="."):
     """The published files of tests/data/ik/<name> copied to a fresh folder and the subject's
-    model made there by OpenSim's own ScaleTool on the published scale setup (the scaled
-    models are not published: OpenSim is the oracle, so its Scale output is the model)."""
+    model made there by OpenSim's own ScaleTool on the published scale setup from the generic
+    model (a path under tests/data/opensim_models; the scaled models are not published:
+    OpenSim is the oracle, so its Scale output is the model)."""
     osim = pytest.importorskip("opensim")
     import shutil
     folder = tmp_path_factory.mktemp(name.lower())
@@ -321,7 +326,8 @@ def scaled_by_opensim(tmp_path_factory, name, scale_setup, generic, sub="."):
     os.chdir(folder / sub)
     try:
         tool = osim.ScaleTool(scale_setup)
-        tool.getGenericModelMaker().setModelFileName(os.fspath(folder / generic))
+        tool.getGenericModelMaker().setModelFileName(
+            os.path.abspath(os.path.join(PUBLISHED, generic)))
         assert tool.run()
     finally:
         os.chdir(here)
@@ -383,9 +389,10 @@ def hamner(tmp_path_factory):
     published IK setup means: it names it subject01_registered.osim), then Setup_IK.xml over
     one right stride (heel strike 1.117 s to the next, 1.783 s)."""
     folder = scaled_by_opensim(tmp_path_factory, "Hamner", "Setup_Scale.xml",
-                               "FullBodyModel_Hamner2010_v2_0.osim")
+                               os.path.join("Hamner", "FullBodyModel_Hamner2010_v2_0.osim"))
+    trial = os.path.abspath(os.path.join(PUBLISHED, "Hamner", "subject02_running.trc"))
     setup, errors = ik_by_opensim(folder, "Setup_IK.xml", "subject02_registered.osim",
-                                  (1.117, 1.783))
+                                  (1.117, 1.783), marker_file=trial)
     return folder, setup, errors
 
 
@@ -410,7 +417,7 @@ def rajagopal(tmp_path_factory):
     runs to check a scaled model (the IK task weights chosen for this marker set, the model
     the setup names); three frames, as OpenSim's constrained solve takes ~8 s a frame."""
     folder = scaled_by_opensim(tmp_path_factory, "Rajagopal", "scale_setup_walk_scaleOnly.xml",
-                               "Rajagopal2016.osim", sub="Scale")
+                               os.path.join("Models", "Rajagopal2016.osim"), sub="Scale")
     setup, errors = ik_by_opensim(folder / "IK", "ik_setup_walk.xml",
                                   "../Scale/subject_scaled_walk.osim", (0.0, 0.02),
                                   marker_file="../ExpData/static_walk_1.trc")
@@ -419,9 +426,8 @@ def rajagopal(tmp_path_factory):
 
 @pytest.mark.xfail(strict=True, reason="Rajagopal: the fit from the default pose (arms down, "
                    "elbows at their bound 0) ends in another minimum of the arms than OpenSim's "
-                   "(marker RMS 44.7 mm against OpenSim's 20.4 mm), and the patellofemoral "
-                   "CoordinateCouplerConstraints (knee_angle_*_beta = knee_angle_*) are not "
-                   "enforced by urdf2dyn's IK")
+                   "(marker RMS 44.7 mm against OpenSim's 20.4 mm); started at mid-range it "
+                   "finds OpenSim's (docs/ik.rst)")
 def test_published_rajagopal_static(rajagopal):
     folder, setup, errors = rajagopal
     model = load_osim_or_skip(os.fspath(folder.parent / "Scale" / "subject_scaled_walk.osim"))
@@ -430,6 +436,58 @@ def test_published_rajagopal_static(rajagopal):
     assert len(errors) == 3
     assert np.all(dmarker <= 1e-4)
     assert rms.max() < 0.1 and mx.max() < 0.5
+
+
+def test_coordinate_couplers_read_as_opensim_reads_them():
+    """Rajagopal2016's patellofemoral CoordinateCouplerConstraints, from our .osim reader and
+    from OpenSim's API: dependent, independent, scale factor x the LinearFunction's slope and
+    intercept."""
+    osim = pytest.importorskip("opensim")
+    path = os.path.join(PUBLISHED, "Models", "Rajagopal2016.osim")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        model = urdf2dyn.load(path)
+    theirs = []
+    om = osim.Model(path)               # kept: the set lives in it
+    cs = om.getConstraintSet()
+    for i in range(cs.getSize()):
+        c = osim.CoordinateCouplerConstraint.safeDownCast(cs.get(i))
+        if c is None or not c.get_isEnforced():
+            continue
+        f = osim.LinearFunction.safeDownCast(c.getFunction())
+        scale = float(c.getPropertyByName("scale_factor").toString())
+        theirs.append((c.getDependentCoordinateName(), c.getIndependentCoordinateNames().get(0),
+                       scale * f.getSlope(), scale * f.getIntercept()))
+    assert len(theirs) == 2 and model.coordinate_couplers == theirs
+    assert urdf2dyn.load(data_path("robot2r.urdf")).coordinate_couplers == []
+
+
+def test_ik_keeps_coupled_coordinates_as_opensim(rajagopal):
+    """No marker rides on Rajagopal's patella: OpenSim's IK keeps knee_angle_r_beta =
+    knee_angle_r through its constraint, ours sets it from the fitted knee angle."""
+    folder, setup, _ = rajagopal
+    model = urdf2dyn.load(os.fspath(folder.parent / "Scale" / "subject_scaled_walk.osim"))
+    theirs = read_opensim(folder / "opensim_tight.mot", model=model)
+    res = ik.run_setup(setup, model=model, output="")
+    for side in "rl":
+        dep, ind = model.q_names.index(f"knee_angle_{side}_beta"), model.q_names.index(
+            f"knee_angle_{side}")
+        assert np.all(res.motion.q[:, dep] == res.motion.q[:, ind])
+        assert np.abs(res.motion.q[:, ind]).min() > 0.01          # the knee is bent
+        t = theirs.q[:, [theirs.names.index(model.q_names[k]) for k in (dep, ind)]]
+        assert np.allclose(t[:, 0], t[:, 1], atol=1e-6)
+
+
+def test_a_coupled_coordinate_that_moves_markers_is_warned_about():
+    path = os.path.join(PUBLISHED, "Models", "Rajagopal2016.osim")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        model = urdf2dyn.load(path)
+    marks = [Marker("pat", "patella_r", (0.0, 0.0, 0.0)), Marker("hip", "pelvis", (0, 0, 0))]
+    data = Markers([0.0], ["pat", "hip"], np.zeros((1, 2, 3)))
+    with pytest.warns(Urdf2dynWarning, match="'knee_angle_r_beta' is coupled to "
+                      "'knee_angle_r' .* moves fitted markers"):
+        ik.solve(model, data, markers=marks, q0=model.default_q)
 
 
 # ---------------------------------------------------------------- the readers, fuzzed

@@ -133,11 +133,53 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     for name, (weight, value) in (coordinate_tasks or {}).items():
         value = np.asarray(value, dtype=float)
         tasks[name] = (weight, value[rows] if value.ndim == 1 else value)
+    couplers = _couplers_to_set(model, used, strict)
+    if couplers:            # held during the fit (no fitted marker moves with them), set after
+        locked = dict(locked or {})
+        start = np.zeros(model.nq) if q0 is None else np.asarray(q0, dtype=float)
+        for dep, _, _, _ in couplers:
+            locked.setdefault(dep, float(start[model.q_names.index(dep)]))
     sol = inverse_kinematics(model, xyz, markers=used,
                              weights={m.name: weights[m.name] for m in used}, tasks=tasks,
                              locked=locked, ranges=ranges, q0=q0, threads=threads)
+    for dep, ind, slope, intercept in couplers:
+        q = np.atleast_2d(sol.q)
+        q[:, model.q_names.index(dep)] = slope * q[:, model.q_names.index(ind)] + intercept
     motion = Trajectory(time=t[rows], q=np.atleast_2d(sol.q), names=list(model.q_names))
     return IKResult(motion, sol)
+
+
+def _couplers_to_set(model, used, strict):
+    """The model's coordinate couplers (an .osim's CoordinateCouplerConstraints) that IK keeps
+    exactly by setting the dependent coordinate from the independent one after the fit: those
+    whose dependent coordinate moves none of the fitted markers (Rajagopal's patella: no marker
+    rides on it). One that moves a fitted marker is warned about: it is fitted as a coordinate
+    of its own, as urdf2dyn's IK does not model constraints in the fit."""
+    couplers = [c for c in getattr(model, "coordinate_couplers", [])
+                if c[0] in model.q_names and c[1] in model.q_names
+                and c[0] not in (model.locked_coordinates or {})]
+    if not couplers:
+        return []
+    s = model.structure()
+    body_of = {j.name: s.link_body[model._link_index[j.child]] for j in model.joints}
+    marker_bodies = {int(s.link_body[model._link_index[m.link]]) for m in used}
+    out = []
+    for c in couplers:
+        joint = next(j for j in model.joints if j.q_index <= model.q_names.index(c[0])
+                     < j.q_index + j.nq)
+        moved, b0 = False, int(body_of[joint.name])
+        for b in marker_bodies:
+            while b > 0 and b != b0:
+                b = int(s.parent[b])
+            moved |= b == b0
+        if moved:
+            report(f"ik: coordinate {c[0]!r} is coupled to {c[1]!r} by the model "
+                   "(CoordinateCouplerConstraint) and moves fitted markers; urdf2dyn's IK "
+                   "fits it as a coordinate of its own, so the coupling may not hold",
+                   strict=strict)
+        else:
+            out.append(c)
+    return out
 
 
 def _read_marker_file(path: str) -> Markers:
