@@ -63,6 +63,10 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
           strict: bool = False) -> IKResult:
     """Inverse kinematics of a marker recording.
 
+    The model's coordinate couplers (``model.coordinate_couplers``, an .osim's linear
+    CoordinateCouplerConstraints) hold as in OpenSim when the dependent coordinate moves no
+    fitted marker: it is set from the independent one; otherwise a warning says so.
+
     Parameters
     ----------
     model : urdf2dyn.Model
@@ -155,9 +159,9 @@ def _couplers_to_set(model, used, strict):
     whose dependent coordinate moves none of the fitted markers (Rajagopal's patella: no marker
     rides on it). One that moves a fitted marker is warned about: it is fitted as a coordinate
     of its own, as urdf2dyn's IK does not model constraints in the fit."""
-    couplers = [c for c in getattr(model, "coordinate_couplers", [])
+    couplers = [c for c in model.coordinate_couplers
                 if c[0] in model.q_names and c[1] in model.q_names
-                and c[0] not in (model.locked_coordinates or {})]
+                and c[0] not in model.locked_coordinates]
     if not couplers:
         return []
     s = model.structure()
