@@ -51,7 +51,7 @@ def bench(name, urdf, frames, reps, folder):
                            read_marker_file=ik_oracle.read_trc)
         t_setup.append((time.perf_counter() - t0) / frames)
     data = ik_oracle.read_trc(os.path.join(case.folder, "markers.trc"))
-    cols = [data.names.index(m.name) for m in model.markers]
+    cols = [data.labels.index(m.name) for m in model.markers]
     for _ in range(reps):
         t0 = time.perf_counter()
         model.inverse_kinematics(data.xyz[:, cols], weights=case.weights,

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 import numpy as np
 
 import urdf2dyn
-from urdf2dyn.biomech.ik import MarkerData
+from urdf2dyn.biomech.markers import Markers
 from urdf2dyn.biomech.opensim_model import to_opensim
 from urdf2dyn.markers import read_markers
 
 
 def read_trc(path):
-    """A .trc file as MarkerData (m): tab-separated, names on line 4, blanks are gaps."""
+    """A .trc file as Markers (m): tab-separated, names on line 4, blanks are gaps."""
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     keys, values = lines[1].split("\t"), lines[2].split("\t")
@@ -37,7 +37,7 @@ def read_trc(path):
     t = np.array([float(r[1]) for r in rows])
     xyz = np.array([[num(r[2 + j]) if 2 + j < len(r) else np.nan for j in range(3 * len(names))]
                     for r in rows]).reshape(len(rows), len(names), 3)
-    return MarkerData(t, names, xyz * {"mm": 1e-3, "cm": 1e-2}.get(units, 1.0))
+    return Markers(t, names, xyz * {"mm": 1e-3, "cm": 1e-2}.get(units, 1.0))
 
 
 @dataclass

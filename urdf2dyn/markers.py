@@ -28,8 +28,7 @@ from numpy.typing import ArrayLike, NDArray
 if TYPE_CHECKING:
     from .model import Model
 
-__all__ = ["Marker", "IKSolution", "read_markers", "model_markers", "link_markers",
-           "inverse_kinematics"]
+__all__ = ["Marker", "IKSolution", "read_markers", "link_markers", "inverse_kinematics"]
 
 
 class Marker(NamedTuple):
@@ -81,37 +80,6 @@ def read_markers(path: str | os.PathLike[str], model: Model | None = None) -> li
             seen.add(name)
             markers.append(Marker(name, link, (xyz[0], xyz[1], xyz[2])))
     return markers
-
-
-def model_markers(model: Model) -> list[Marker]:
-    """``model.markers`` as :class:`Marker` rows: an .osim model's MarkerSet (a dict
-    ``{name: (link, (x, y, z))}`` as the loader fills it) or a list of markers given."""
-    given = model.markers
-    if isinstance(given, Mapping):
-        return [Marker(name, link, (float(p[0]), float(p[1]), float(p[2])))
-                for name, (link, p) in given.items()]
-    return list(given)
-
-
-def osim_ik_defaults(model: Model) -> dict[str, Any]:
-    """What an .osim file says IK must respect: ``q0`` (its default values), ``locked``
-    ({coordinate: default}) and ``ranges`` ({coordinate: (lower, upper)} of clamped ones);
-    attributes ``default_q``, ``locked_coordinates``, ``clamped_ranges`` set on the model
-    take precedence. Empty values for a URDF."""
-    coords = getattr(model, "coordinates", {}) or {}
-    q0 = np.zeros(model.nq) if coords else None
-    if q0 is not None:
-        for name, c in coords.items():
-            if name in model.q_names:
-                q0[model.q_names.index(name)] = c.default
-    return {
-        "q0": getattr(model, "default_q", q0),
-        "locked": getattr(model, "locked_coordinates",
-                          {n: c.default for n, c in coords.items() if c.locked} or None),
-        "ranges": getattr(model, "clamped_ranges",
-                          {n: (c.lower, c.upper) for n, c in coords.items() if c.clamped}
-                          or None),
-    }
 
 
 def link_markers(model: Model, links: list[str] | None = None) -> list[Marker]:
@@ -224,7 +192,7 @@ def inverse_kinematics(model: Model, targets: ArrayLike | dict[str, ArrayLike],
     IKSolution
     """
     from .batch import get_num_threads
-    markers = model_markers(model) if markers is None else list(markers)
+    markers = list(model.markers) if markers is None else list(markers)
     names = [mk.name for mk in markers]
     if len(set(names)) != len(names):
         raise ValueError("inverse_kinematics: markers: a marker name is used twice")

@@ -195,8 +195,20 @@ class Model:
         self.markers: list[Marker] = []
         #: OpenSim coordinates in q order: {name: Coordinate}; empty for a URDF.
         self.coordinates = {}
+        #: What inverse kinematics respects (urdf2dyn.biomech.ik.run_setup): the pose it starts
+        #: from ((nq,) or None: q = 0, unit quaternions), {coordinate: value} held locked and
+        #: {coordinate: (lower, upper)} kept in range; set from an .osim's coordinates below,
+        #: empty for a URDF until given.
+        self.default_q = None
+        self.locked_coordinates = {}
+        self.clamped_ranges = {}
+        #: An .osim's enforced linear CoordinateCouplerConstraints: (dependent, independent,
+        #: slope, intercept), dependent = slope * independent + intercept; inverse kinematics
+        #: keeps them (dynamics treats the dependent coordinate as a mobility of its own).
+        self.coordinate_couplers = []
         if info is None:
             return
+        self.coordinate_couplers = [tuple(row) for row in info.get("couplers", [])]
         qn = [n for j in self.joints for n in (_names(j, _Q_SUFFIXES) if j.nq != 1 and
                                                j.type != "custom" else [j.name] * j.nq)]
         vn = [n for j in self.joints for n in (_names(j, _V_SUFFIXES) if j.nv != 1 and

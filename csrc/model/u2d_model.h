@@ -119,6 +119,13 @@ typedef struct {
     double location[3];
 } u2d_marker;
 
+/* An OpenSim CoordinateCouplerConstraint with a linear function, as read: the dependent
+ * coordinate = slope * the independent one + intercept (scale factor applied). */
+typedef struct {
+    int dependent, independent; /* indices in u2d_urdf.coord                            */
+    double slope, intercept;
+} u2d_coupler;
+
 /* Something questionable that was read as written (a non-physical inertia, an unknown
  * element, a missing <limit>, tolerated markup...): the caller decides whether to warn
  * or refuse. */
@@ -148,6 +155,8 @@ typedef struct {
     u2d_coordinate *coord;  /* (ncoord) joint by joint, in each joint's order          */
     int nmarker;
     u2d_marker *marker;     /* (nmarker)                                               */
+    int ncoupler;
+    u2d_coupler *coupler;   /* (ncoupler) enforced linear coordinate couplers          */
 } u2d_urdf;
 
 /* Parse and validate URDF text. Returns NULL and writes a message to err on failure;

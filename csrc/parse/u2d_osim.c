@@ -33,7 +33,7 @@ typedef struct {
     char what[300];             /* "joint 'knee_r'": prefix of messages, "" for none        */
     u2d_urdf *u;
     u2d_xml *model, *jointset;
-    int caplink, capjoint, capcustom, capfunc, capfdata, capcoord, capmarker;
+    int caplink, capjoint, capcustom, capfunc, capfdata, capcoord, capmarker, capcoupler;
     int nbody;                  /* links 1 .. nbody are the bodies                          */
     char **owned;               /* names made here (frame links), freed after own_strings  */
     int nowned, capowned;
@@ -814,6 +814,55 @@ static int read_markers(osim *o)
     return 0;
 }
 
+static int find_coordinate(const u2d_urdf *u, const char *name)
+{
+    for (int k = 0; k < u->ncoord; k++)
+        if (strcmp(u->coord[k].name, name) == 0) return k;
+    return -1;
+}
+
+/* ConstraintSet: the enforced CoordinateCouplerConstraints of one independent coordinate
+ * through a LinearFunction (Rajagopal's patella: knee_angle_r_beta = knee_angle_r), which
+ * inverse kinematics keeps as OpenSim does. Other constraints stay out (summarize_skipped). */
+static int read_couplers(osim *o)
+{
+    u2d_urdf *u = o->u;
+    u2d_xml *set = u2d_xml_child(o->model, "ConstraintSet");
+    u2d_xml *objects = set ? u2d_xml_child(set, "objects") : NULL;
+    for (u2d_xml *c = objects ? u2d_xml_first(objects) : NULL; c; c = u2d_xml_next(c)) {
+        if (strcmp(u2d_xml_name(c), "CoordinateCouplerConstraint") != 0) continue;
+        int enforced = 1, disabled = 0;
+        if (u2d_xml_child(c, "isEnforced") && read_flag(o, c, "isEnforced", &enforced)) return -1;
+        if (read_flag(o, c, "isDisabled", &disabled)) return -1;      /* OpenSim 3 */
+        if (!enforced || disabled) continue;
+        char dep[256], ind[256], extra[2];
+        read_word(c, "dependent_coordinate_name", dep, sizeof dep);
+        read_word(c, "independent_coordinate_names", ind, sizeof ind);
+        if (sscanf(ind, "%*s %1s", extra) == 1) continue;           /* several: not linear */
+        u2d_xml *wrap = u2d_xml_child(c, "coupled_coordinates_function");
+        u2d_xml *fn = wrap ? u2d_xml_first(wrap) : NULL;
+        if (!fn || strcmp(u2d_xml_name(fn), "LinearFunction") != 0) continue;
+        double ab[2] = {1.0, 0.0}, scale = 1.0;
+        if (read_child(o, fn, "coefficients", 2, ab) || read_child(o, c, "scale_factor", 1, &scale))
+            return -1;
+        int d = find_coordinate(u, dep), i = find_coordinate(u, ind);
+        if (d < 0 || i < 0 || d == i) {
+            note(o, c, "CoordinateCouplerConstraint '%.100s': coordinates '%.100s' and "
+                 "'%.100s' are not two coordinates of the model; it is left out",
+                 u2d_xml_attr(c, "name") ? u2d_xml_attr(c, "name") : "", dep, ind);
+            continue;
+        }
+        if (grow(o, (void **)&u->coupler, &o->capcoupler, u->ncoupler, sizeof *u->coupler))
+            return -1;
+        u2d_coupler *K = &u->coupler[u->ncoupler++];
+        K->dependent = d;
+        K->independent = i;
+        K->slope = scale * ab[0];
+        K->intercept = scale * ab[1];
+    }
+    return 0;
+}
+
 /* Elements of a set that do not enter inverse dynamics, counted for the summary. */
 static int count_objects(u2d_xml *model, const char *set)
 {
@@ -997,7 +1046,7 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
                 fail_at(&o, NULL, "two joints are named '%.100s'", u->joint[a].name);
                 goto error;
             }
-    if (read_markers(&o)) goto error;
+    if (read_markers(&o) || read_couplers(&o)) goto error;
     summarize_skipped(&o);
     if (check_tree(&o)) goto error;
     if (own_strings(&o)) goto error;

@@ -660,6 +660,7 @@ void u2d_urdf_free(u2d_urdf *u)
     free(u->fdata);
     free(u->coord);
     free(u->marker);
+    free(u->coupler);
     free(u->link);
     free(u->joint);
     free(u->strings);

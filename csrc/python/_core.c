@@ -813,9 +813,21 @@ static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
         if (!t || PyList_Append(custom, t)) { Py_XDECREF(t); Py_DECREF(custom); goto error; }
         Py_DECREF(t);
     }
-    return Py_BuildValue("{sNsNsNs(ddd)sN}", "q_names", names, "coordinates", coords,
+    /* linear coordinate couplers: (dependent, independent, slope, intercept) */
+    PyObject *couplers = PyList_New(0);
+    if (!couplers) { Py_DECREF(custom); goto error; }
+    for (int k = 0; k < u->ncoupler; k++) {
+        const u2d_coupler *K = &u->coupler[k];
+        PyObject *t = Py_BuildValue("(ssdd)", u->coord[K->dependent].name,
+                                    u->coord[K->independent].name, K->slope, K->intercept);
+        if (!t || PyList_Append(couplers, t)) {
+            Py_XDECREF(t); Py_DECREF(custom); Py_DECREF(couplers); goto error;
+        }
+        Py_DECREF(t);
+    }
+    return Py_BuildValue("{sNsNsNs(ddd)sNsN}", "q_names", names, "coordinates", coords,
                          "markers", markers, "gravity", u->gravity[0], u->gravity[1],
-                         u->gravity[2], "custom", custom);
+                         u->gravity[2], "custom", custom, "couplers", couplers);
 error:
     Py_XDECREF(names); Py_XDECREF(coords); Py_XDECREF(markers);
     return NULL;

@@ -10,11 +10,13 @@ against OpenSim 4.6's IK tool.
   weights, a locked coordinate, a clamped range, a coordinate task); OpenSim's tool and
   ``urdf2dyn ik --setup`` run the same setup: coordinates within 0.1 deg RMS and 0.5 deg max,
   marker RMS no worse than OpenSim's by 0.1 mm in any frame.
-* The published cases (opensim-models) wait for load("*.osim").
+* The published cases of opensim-models: Gait2392's walk with its scaled model; Hamner's
+  running and Rajagopal's static trial with models made here by OpenSim's ScaleTool.
 * Property-based: the setup reader, the marker-file reader and the solver on arbitrary input.
 """
 import math
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -27,6 +29,7 @@ from urdf2dyn import cli
 from urdf2dyn.biomech import ik
 from urdf2dyn.biomech.formats import read_opensim
 from urdf2dyn.biomech.formats.ik_setup import IKSetupError, read_ik_setup
+from urdf2dyn.biomech.markers import Markers
 from urdf2dyn.bundled import data_path
 from urdf2dyn.markers import Marker, read_markers
 from urdf2dyn.warn import Urdf2dynWarning
@@ -178,7 +181,9 @@ def test_bad_arguments_are_named(r2):
         r2.inverse_kinematics(np.zeros((3, 2, 3)), markers=[TIP, MID],
                               tasks={"joint1": (1, [0, 1])})
     with pytest.raises(ValueError, match="ik: the model has no markers"):
-        ik.solve(r2, ik.MarkerData(np.zeros(1), ["a"], np.zeros((1, 1, 3))))
+        ik.solve(r2, Markers(np.zeros(1), ["a"], np.zeros((1, 1, 3))))
+    with pytest.raises(TypeError, match="expected urdf2dyn.biomech.markers.Markers"):
+        ik.solve(r2, {"a": np.zeros((1, 3))})
 
 
 # ---------------------------------------------------------------- OpenSim's IK tool
@@ -296,17 +301,193 @@ def test_published_gait2392(tmp_path):
     rot = np.flatnonzero(angle_columns(model.q_names, model))        # OpenSim's rotational
     assert len(rot) > 15
     d = np.degrees(res.motion.q[:, rot] - theirs.q[:, cols][:, rot])
+    print(f"\nGait2392 walk: {len(d)} frames; coordinates ours - OpenSim: RMS <= "
+          f"{np.sqrt(np.mean(d ** 2, axis=0)).max():.2e} deg, max {np.abs(d).max():.2e} deg; "
+          f"marker RMS mean ours {1e3 * res.solution.rms.mean():.4f} mm, OpenSim "
+          f"{1e3 * errors[:, 2].mean():.4f} mm")
     assert np.sqrt(np.mean(d ** 2, axis=0)).max() < 0.1 and np.abs(d).max() < 0.5
     assert np.all(res.solution.rms <= errors[:, 2] + 1e-4)
 
 
-@pytest.mark.parametrize("folder,setup", [("Hamner", "Setup_IK.xml"),
-                                          ("Rajagopal/IK", "ik_setup_walk.xml")])
-def test_published_setups_to_come(folder, setup):
-    """Hamner's running and Rajagopal's trials: their files are not committed yet (the
-    scaled models are produced by OpenSim's Scale tool in those pipelines)."""
-    pytest.skip(f"opensim-models Pipelines/{folder}/{setup}: the scaled model and trial are "
-                "not under tests/data/ik yet; test_published_gait2392 shows the recipe")
+PUBLISHED = os.path.join(os.path.dirname(__file__), "..", "data", "opensim_models")
+
+
+def scaled_by_opensim(tmp_path_factory, name, scale_setup, generic, sub="."):
+    """The published files of tests/data/ik/<name> copied to a fresh folder and the subject's
+    model made there by OpenSim's own ScaleTool on the published scale setup from the generic
+    model (a path under tests/data/opensim_models; the scaled models are not published:
+    OpenSim is the oracle, so its Scale output is the model)."""
+    osim = pytest.importorskip("opensim")
+    import shutil
+    folder = tmp_path_factory.mktemp(name.lower())
+    shutil.copytree(os.path.join(DATA, name.lower()), folder, dirs_exist_ok=True)
+    osim.Logger.setLevelString("error")
+    here = os.getcwd()
+    os.chdir(folder / sub)
+    try:
+        tool = osim.ScaleTool(scale_setup)
+        tool.getGenericModelMaker().setModelFileName(
+            os.path.abspath(os.path.join(PUBLISHED, generic)))
+        assert tool.run()
+    finally:
+        os.chdir(here)
+    return folder
+
+
+def ik_by_opensim(folder, setup, model_file, time_range, marker_file=None):
+    """The published IK setup with the ScaleTool's model, a time range and (optionally) another
+    marker file, written by OpenSim's API twice: as the user runs it (ours) and at accuracy
+    1e-8 (OpenSim's, run here). OpenSim's optimizer stops at its accuracy, up to a degree
+    short of its own converged answer on badly conditioned fits, where urdf2dyn always
+    converges (docs/ik.rst); at 1e-8 both reach the same minimum."""
+    import opensim as osim
+    tool = osim.InverseKinematicsTool(os.fspath(folder / setup))
+    tool.set_model_file(model_file)
+    if marker_file:
+        tool.setMarkerDataFileName(marker_file)
+    tool.setStartTime(time_range[0])
+    tool.setEndTime(time_range[1])
+    tool.setResultsDir(".")
+    tool.setOutputMotionFileName("ours.mot")
+    ours = folder / f"ours_{setup}"
+    tool.printToXML(os.fspath(ours))
+    tool.set_accuracy(1e-8)
+    tool.setOutputMotionFileName("opensim_tight.mot")
+    tight = folder / f"tight_{setup}"
+    tool.printToXML(os.fspath(tight))
+    ik_oracle.run_opensim(os.fspath(tight))
+    errors = ik_oracle.read_errors(os.fspath(folder / f"{tool.getName()}_ik_marker_errors.sto"))
+    os.replace(folder / f"{tool.getName()}_ik_marker_errors.sto", folder / "opensim_errors.sto")
+    return os.fspath(ours), errors
+
+
+def compare_with_opensim(folder, setup, model, errors, case):
+    """Ours through ik.run_setup (urdf2dyn's own .trc reader) against OpenSim's motion:
+    (per-coordinate RMS, max) in degrees over the rotational coordinates, marker RMS ours
+    minus OpenSim's per frame (m). The table is printed (pytest -s shows it)."""
+    theirs = read_opensim(folder / "opensim_tight.mot", model=model)
+    res = ik.run_setup(setup, model=model)
+    assert np.allclose(res.motion.time, theirs.time, atol=1e-6)
+    cols = [theirs.names.index(n) for n in model.q_names]
+    rot = np.flatnonzero(angle_columns(model.q_names, model))
+    d = np.degrees(res.motion.q[:, rot] - theirs.q[:, cols][:, rot])
+    rms, mx = np.sqrt(np.mean(d ** 2, axis=0)), np.abs(d).max(axis=0)
+    ours, osim = res.solution.rms, errors[:, 2]
+    k = int(np.argmax(mx))
+    print(f"\n{case}: {len(ours)} frames, {len(rot)} rotational coordinates; coordinates "
+          f"ours - OpenSim: RMS <= {rms.max():.2e} deg, max {mx.max():.2e} deg "
+          f"({model.q_names[rot[k]]}); marker RMS mean ours {1e3 * ours.mean():.4f} mm, "
+          f"OpenSim {1e3 * osim.mean():.4f} mm, largest excess {1e3 * (ours - osim).max():+.4f} mm")
+    return rms, mx, ours - osim
+
+
+@pytest.fixture(scope="module")
+def hamner(tmp_path_factory):
+    """Hamner's running trial (opensim-models Pipelines/Hamner): the generic
+    FullBodyModel_Hamner2010_v2_0 scaled and its markers placed by OpenSim's ScaleTool on
+    Setup_Scale.xml with subject02_static.trc (-> subject02_registered.osim, the model the
+    published IK setup means: it names it subject01_registered.osim), then Setup_IK.xml over
+    one right stride (heel strike 1.117 s to the next, 1.783 s)."""
+    folder = scaled_by_opensim(tmp_path_factory, "Hamner", "Setup_Scale.xml",
+                               os.path.join("Hamner", "FullBodyModel_Hamner2010_v2_0.osim"))
+    trial = os.path.abspath(os.path.join(PUBLISHED, "Hamner", "subject02_running.trc"))
+    setup, errors = ik_by_opensim(folder, "Setup_IK.xml", "subject02_registered.osim",
+                                  (1.117, 1.783), marker_file=trial)
+    return folder, setup, errors
+
+
+def test_published_hamner_running(hamner):
+    folder, setup, errors = hamner
+    model = load_osim_or_skip(os.fspath(folder / "subject02_registered.osim"))
+    assert len(model.markers) > 40 and model.locked_coordinates   # arms, locked wrists
+    rms, mx, dmarker = compare_with_opensim(folder, setup, model, errors, "Hamner running")
+    assert len(rms) > 30 and len(errors) == 41
+    assert rms.max() < 0.1 and mx.max() < 0.5
+    assert np.all(dmarker <= 1e-4)
+
+
+@pytest.fixture(scope="module")
+def rajagopal(tmp_path_factory):
+    """Rajagopal's static trial (opensim-models Pipelines/Rajagopal, walking subject): the
+    generic Rajagopal2016 model (Models/Rajagopal; its scale factors from this setup equal the
+    published Scale/scaleSet_applied_walk.xml) scaled and its markers placed by OpenSim's
+    ScaleTool on Scale/scale_setup_walk_scaleOnly.xml with static_walk_1.trc (the pipeline's
+    scaling step; scale_setup_walk.xml only re-places markers on that output). Then the
+    pipeline's own IK setup, IK/ik_setup_walk.xml, on the static trial: what a Rajagopal user
+    runs to check a scaled model (the IK task weights chosen for this marker set, the model
+    the setup names); three frames, as OpenSim's constrained solve takes ~8 s a frame."""
+    folder = scaled_by_opensim(tmp_path_factory, "Rajagopal", "scale_setup_walk_scaleOnly.xml",
+                               os.path.join("Models", "Rajagopal2016.osim"), sub="Scale")
+    setup, errors = ik_by_opensim(folder / "IK", "ik_setup_walk.xml",
+                                  "../Scale/subject_scaled_walk.osim", (0.0, 0.02),
+                                  marker_file="../ExpData/static_walk_1.trc")
+    return folder / "IK", setup, errors
+
+
+@pytest.mark.xfail(strict=True, reason="Rajagopal: the fit from the default pose (arms down, "
+                   "elbows at their bound 0) ends in another minimum of the arms than OpenSim's "
+                   "(marker RMS 44.7 mm against OpenSim's 20.4 mm); started at mid-range it "
+                   "finds OpenSim's (docs/ik.rst)")
+def test_published_rajagopal_static(rajagopal):
+    folder, setup, errors = rajagopal
+    model = load_osim_or_skip(os.fspath(folder.parent / "Scale" / "subject_scaled_walk.osim"))
+    assert len(model.markers) > 60
+    rms, mx, dmarker = compare_with_opensim(folder, setup, model, errors, "Rajagopal static")
+    assert len(errors) == 3
+    assert np.all(dmarker <= 1e-4)
+    assert rms.max() < 0.1 and mx.max() < 0.5
+
+
+def test_coordinate_couplers_read_as_opensim_reads_them():
+    """Rajagopal2016's patellofemoral CoordinateCouplerConstraints, from our .osim reader and
+    from OpenSim's API: dependent, independent, scale factor x the LinearFunction's slope and
+    intercept."""
+    osim = pytest.importorskip("opensim")
+    path = os.path.join(PUBLISHED, "Models", "Rajagopal2016.osim")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        model = urdf2dyn.load(path)
+    theirs = []
+    om = osim.Model(path)               # kept: the set lives in it
+    cs = om.getConstraintSet()
+    for i in range(cs.getSize()):
+        c = osim.CoordinateCouplerConstraint.safeDownCast(cs.get(i))
+        if c is None or not c.get_isEnforced():
+            continue
+        f = osim.LinearFunction.safeDownCast(c.getFunction())
+        scale = float(c.getPropertyByName("scale_factor").toString())
+        theirs.append((c.getDependentCoordinateName(), c.getIndependentCoordinateNames().get(0),
+                       scale * f.getSlope(), scale * f.getIntercept()))
+    assert len(theirs) == 2 and model.coordinate_couplers == theirs
+    assert urdf2dyn.load(data_path("robot2r.urdf")).coordinate_couplers == []
+
+
+def test_ik_keeps_coupled_coordinates_as_opensim(rajagopal):
+    """No marker rides on Rajagopal's patella: OpenSim's IK keeps knee_angle_r_beta =
+    knee_angle_r through its constraint, ours sets it from the fitted knee angle."""
+    folder, setup, _ = rajagopal
+    model = urdf2dyn.load(os.fspath(folder.parent / "Scale" / "subject_scaled_walk.osim"))
+    theirs = read_opensim(folder / "opensim_tight.mot", model=model)
+    res = ik.run_setup(setup, model=model, output="")
+    for side in "rl":
+        dep, ind = model.q_names.index(f"knee_angle_{side}_beta"), model.q_names.index(
+            f"knee_angle_{side}")
+        assert np.all(res.motion.q[:, dep] == res.motion.q[:, ind])
+        assert np.abs(res.motion.q[:, ind]).min() > 0.01          # the knee is bent
+        t = theirs.q[:, [theirs.names.index(model.q_names[k]) for k in (dep, ind)]]
+        assert np.allclose(t[:, 0], t[:, 1], atol=1e-6)
+
+
+def test_a_coupled_coordinate_that_moves_markers_is_warned_about():
+    path = os.path.join(PUBLISHED, "Models", "Rajagopal2016.osim")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        model = urdf2dyn.load(path)
+    marks = [Marker("pat", "patella_r", (0.0, 0.0, 0.0)), Marker("hip", "pelvis", (0, 0, 0))]
+    data = Markers([0.0], ["pat", "hip"], np.zeros((1, 2, 3)))
+    with pytest.warns(Urdf2dynWarning, match="'knee_angle_r_beta' is coupled to "
+                      "'knee_angle_r' .* moves fitted markers"):
+        ik.solve(model, data, markers=marks, q0=model.default_q)
 
 
 # ---------------------------------------------------------------- the readers, fuzzed

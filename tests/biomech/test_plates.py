@@ -123,3 +123,49 @@ def test_foot_positions_by_forward_kinematics_decide_the_plate():
     assert [c[3] for c in loads.meta["contacts"]] == ["A"]
     with pytest.raises(MotionError, match="'calcn_r' is not a link of the model"):
         foot_positions(model, q, {"R": "calcn_r"})
+
+
+def test_midfoot_is_midway_to_the_distal_link_in_closed_form():
+    """robot2r: link1 (origin 0) carries link2 (origin 2 (cos q1, sin q1, 0)): link1's
+    mid-foot is (cos q1, sin q1, 0); link2 carries nothing, its mid-foot is its origin."""
+    import urdf2dyn
+    from urdf2dyn.biomech.plates import midfoot_positions
+    model = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
+    q = np.column_stack([np.linspace(-1, 1, 7), np.linspace(0, 2, 7)])
+    mid = midfoot_positions(model, q, {"A": "link1", "B": "link2"})
+    ring = np.column_stack([np.cos(q[:, 0]), np.sin(q[:, 0]), 0 * q[:, 0]])
+    np.testing.assert_allclose(mid["A"], ring, atol=1e-12)
+    np.testing.assert_allclose(mid["B"], 2 * ring, atol=1e-12)
+
+
+GAIT2392 = os.path.join(os.path.dirname(__file__), os.pardir, "data", "ik", "gait2392")
+
+
+def test_midfoot_assigns_gait2392_where_the_heel_rule_fails():
+    """opensim-models' Gait2392 walk (its C3D, tests/data/ik/gait2392; the published
+    ExternalLoads put plate 1's stream on calcn_r, plate 2's on calcn_l), feet by our IK of
+    its markers on its scaled model: every contact goes to the published foot from the
+    mid-foot. From the calcaneus' origin (the heel) the first contact, a right push-off with
+    the centre of pressure under the forefoot, is 0.256 m away on median: beyond max_distance
+    (0.25 m), its load would be left out."""
+    pytest.importorskip("ezc3d")
+    import urdf2dyn
+    from urdf2dyn.biomech import ik
+    from urdf2dyn.biomech.formats import read_c3d
+    from urdf2dyn.biomech.plates import midfoot_positions
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        model = urdf2dyn.load(os.path.join(GAIT2392, "subject01_simbody.osim"))
+        rec = read_c3d(os.path.join(GAIT2392, "subject01_walk1.c3d"), rotation="x:-90")
+    res = ik.solve(model, rec.markers, locked=model.locked_coordinates,
+                   ranges=model.clamped_ranges, q0=model.default_q)
+    links = {"R": "calcn_r", "L": "calcn_l"}
+    published = {1: "R", 2: "L"}
+    loads = assign_plates(rec.plates, midfoot_positions(model, res.motion.q, links))
+    contacts = loads.meta["contacts"]
+    assert len(contacts) == 6
+    assert [c[3] for c in contacts] == [published[c[0]] for c in contacts]
+    with pytest.warns(Urdf2dynWarning, match=r"force plate 1, t = 0\.000-0\.150 s: no foot "
+                      r"within 0\.25 m .* \(nearest: 'R' at 0\.256 m\)"):
+        heel = assign_plates(rec.plates, foot_positions(model, res.motion.q, links))
+    assert [c[3] for c in heel.meta["contacts"]][0] is None

@@ -34,8 +34,7 @@ def stick_segments(model, q):
 def model_marker_positions(model, q, names=None):
     """(N, k, 3) world positions of the model's markers (``model.markers``; those named, in
     that order) at the configurations q (N, nq), m."""
-    from ..markers import model_markers
-    marks = model_markers(model)
+    marks = list(model.markers)
     if names is not None:
         by = {m.name: m for m in marks}
         marks = [by[n] for n in names if n in by]

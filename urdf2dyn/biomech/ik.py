@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import os
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -29,25 +28,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..markers import (IKSolution, Marker, inverse_kinematics, model_markers,
-                       osim_ik_defaults)
+from ..markers import IKSolution, Marker, inverse_kinematics
 from ..warn import report
 from .formats.ik_setup import IKSetup, IKSetupError, read_ik_setup
+from .markers import Markers
 from .trajectory import Trajectory
 
 if TYPE_CHECKING:
     from ..model import Model
 
-__all__ = ["MarkerData", "IKResult", "solve", "run_setup"]
-
-
-@dataclass
-class MarkerData:
-    """Measured marker positions: ``time`` (N,) s, ``names`` (k), ``xyz`` (N, k, 3) m in the
-    model's world frame, NaN where a marker is missing."""
-    time: NDArray[np.float64]
-    names: list[str]
-    xyz: NDArray[np.float64]
+__all__ = ["IKResult", "solve", "run_setup"]
 
 
 @dataclass
@@ -64,7 +54,7 @@ class IKResult:
                 np.column_stack([s.squared, s.rms, s.max]))
 
 
-def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = None,
+def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
           coordinate_tasks: Mapping[str, tuple[float, Any]] | None = None,
           locked: dict[str, float] | None = None,
           ranges: dict[str, tuple[float, float]] | None = None,
@@ -73,12 +63,15 @@ def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = Non
           strict: bool = False) -> IKResult:
     """Inverse kinematics of a marker recording.
 
+    The model's coordinate couplers (``model.coordinate_couplers``, an .osim's linear
+    CoordinateCouplerConstraints) hold as in OpenSim when the dependent coordinate moves no
+    fitted marker: it is set from the independent one; otherwise a warning says so.
+
     Parameters
     ----------
     model : urdf2dyn.Model
-    data : MarkerData
-        The recording (m, model world frame); or anything with ``time``, ``names`` (or
-        ``labels``) and ``xyz`` (N, k, 3), as urdf2dyn's .trc and C3D readers return.
+    data : urdf2dyn.biomech.markers.Markers
+        The recording (m, model world frame), as urdf2dyn's .trc and C3D readers return it.
     weights : dict {marker: weight}, optional
         The markers fitted and their weights (OpenSim's applied IKMarkerTasks). Default:
         every model marker the recording has, weight 1. Markers named here that the model
@@ -103,13 +96,15 @@ def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = Non
         ``motion``: time (M,) and q (M, nq) named ``model.q_names``; ``solution``: the
         per-frame marker errors.
     """
-    data = _as_marker_data(data)
-    markers = model_markers(model) if markers is None else list(markers)
+    if not isinstance(data, Markers):
+        raise TypeError("ik: data: expected urdf2dyn.biomech.markers.Markers (what "
+                        f"read_trc and read_c3d return), got {type(data).__name__}")
+    markers = list(model.markers) if markers is None else list(markers)
     if not markers:
         raise ValueError("ik: the model has no markers: give a marker file (CSV name, link, "
                          "x, y, z; urdf2dyn.markers.read_markers) or load an .osim model with "
                          "a MarkerSet")
-    have = {n: k for k, n in enumerate(data.names)}
+    have = {n: k for k, n in enumerate(data.labels)}
     model_names = {m.name for m in markers}
     if weights is None:
         weights = {m.name: 1.0 for m in markers if m.name in have}
@@ -123,7 +118,7 @@ def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = Non
     if not used:
         raise ValueError("ik: no marker of the model is both in the recording and weighted: "
                          f"model markers {sorted(model_names)[:6]}..., recording "
-                         f"{list(data.names)[:6]}...")
+                         f"{data.labels[:6]}...")
     t = np.asarray(data.time, dtype=float)
     rows = np.arange(t.size)
     if time_range is not None:
@@ -142,38 +137,65 @@ def solve(model: Model, data: MarkerData, weights: dict[str, float] | None = Non
     for name, (weight, value) in (coordinate_tasks or {}).items():
         value = np.asarray(value, dtype=float)
         tasks[name] = (weight, value[rows] if value.ndim == 1 else value)
+    couplers = _couplers_to_set(model, used, strict)
+    if couplers:            # held during the fit (no fitted marker moves with them), set after
+        locked = dict(locked or {})
+        start = np.zeros(model.nq) if q0 is None else np.asarray(q0, dtype=float)
+        for dep, _, _, _ in couplers:
+            locked.setdefault(dep, float(start[model.q_names.index(dep)]))
     sol = inverse_kinematics(model, xyz, markers=used,
                              weights={m.name: weights[m.name] for m in used}, tasks=tasks,
                              locked=locked, ranges=ranges, q0=q0, threads=threads)
+    for dep, ind, slope, intercept in couplers:
+        q = np.atleast_2d(sol.q)
+        q[:, model.q_names.index(dep)] = slope * q[:, model.q_names.index(ind)] + intercept
     motion = Trajectory(time=t[rows], q=np.atleast_2d(sol.q), names=list(model.q_names))
     return IKResult(motion, sol)
 
 
-def _read_marker_file(path: str) -> MarkerData:
-    """A .trc (or C3D) marker file as MarkerData, through the recording readers of
-    urdf2dyn.biomech.formats (issue 20, item 1)."""
-    try:
-        trc = importlib.import_module(".formats.trc", __package__)
-    except ImportError:
-        raise ValueError(f"{path}: reading marker files needs urdf2dyn.biomech.formats.trc, "
-                         "which this installation does not have") from None
-    return _as_marker_data(trc.read_trc(path))
+def _couplers_to_set(model, used, strict):
+    """The model's coordinate couplers (an .osim's CoordinateCouplerConstraints) that IK keeps
+    exactly by setting the dependent coordinate from the independent one after the fit: those
+    whose dependent coordinate moves none of the fitted markers (Rajagopal's patella: no marker
+    rides on it). One that moves a fitted marker is warned about: it is fitted as a coordinate
+    of its own, as urdf2dyn's IK does not model constraints in the fit."""
+    couplers = [c for c in model.coordinate_couplers
+                if c[0] in model.q_names and c[1] in model.q_names
+                and c[0] not in model.locked_coordinates]
+    if not couplers:
+        return []
+    s = model.structure()
+    body_of = {j.name: s.link_body[model._link_index[j.child]] for j in model.joints}
+    marker_bodies = {int(s.link_body[model._link_index[m.link]]) for m in used}
+    out = []
+    for c in couplers:
+        joint = next(j for j in model.joints if j.q_index <= model.q_names.index(c[0])
+                     < j.q_index + j.nq)
+        moved, b0 = False, int(body_of[joint.name])
+        for b in marker_bodies:
+            while b > 0 and b != b0:
+                b = int(s.parent[b])
+            moved |= b == b0
+        if moved:
+            report(f"ik: coordinate {c[0]!r} is coupled to {c[1]!r} by the model "
+                   "(CoordinateCouplerConstraint) and moves fitted markers; urdf2dyn's IK "
+                   "fits it as a coordinate of its own, so the coupling may not hold",
+                   strict=strict)
+        else:
+            out.append(c)
+    return out
 
 
-def _as_marker_data(rec):
-    """MarkerData from any recording with time, names (or labels) and xyz (N, k, 3), m:
-    urdf2dyn.biomech.markers.Markers as the .trc and C3D readers return it."""
-    if isinstance(rec, MarkerData):
-        return rec
-    names = getattr(rec, "names", None)
-    names = list(names if names is not None else rec.labels)
-    return MarkerData(np.asarray(rec.time, float), names, np.asarray(rec.xyz, float))
+def _read_marker_file(path: str) -> Markers:
+    """A .trc marker file, through urdf2dyn's reader (urdf2dyn.biomech.formats.trc)."""
+    from .formats.trc import read_trc
+    return read_trc(path)
 
 
 def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None,
               model: Model | None = None, markers: Sequence[Marker] | None = None,
-              marker_data: MarkerData | None = None,
-              read_marker_file: Callable[[str], MarkerData] | None = None,
+              marker_data: Markers | None = None,
+              read_marker_file: Callable[[str], Markers] | None = None,
               threads: int | None = 1, strict: bool = False) -> IKResult:
     """Run an OpenSim ``Setup_IK.xml`` as OpenSim's IK tool does.
 
@@ -186,10 +208,10 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
         Instead of loading the setup's model_file (e.g. the URDF an .osim was exported from).
     markers : list of Marker, optional
         The model markers (default: ``model.markers``).
-    marker_data : MarkerData, optional
+    marker_data : urdf2dyn.biomech.markers.Markers, optional
         Instead of reading the setup's marker_file.
     read_marker_file : callable, optional
-        path -> MarkerData (default: urdf2dyn's .trc reader).
+        path -> Markers (default: urdf2dyn's .trc reader).
     threads, strict
         As in :func:`solve`.
 
@@ -210,10 +232,9 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
     if marker_data is None:
         if not s.marker_file:
             raise IKSetupError(f"{s.path}: <marker_file> is empty: give the marker file")
-        marker_data = _as_marker_data((read_marker_file or _read_marker_file)(s.marker_file))
-    osim = osim_ik_defaults(model)
-    defaults = dict(zip(model.q_names, np.asarray(osim["q0"] if osim["q0"] is not None
-                                                  else np.zeros(model.nq), float)))
+        marker_data = (read_marker_file or _read_marker_file)(s.marker_file)
+    q0 = model.default_q
+    defaults = dict(zip(model.q_names, np.zeros(model.nq) if q0 is None else q0))
     tasks: dict[str, tuple[float, Any]] = {}
     file_values = None
     for task in s.coordinate_tasks():
@@ -240,10 +261,10 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
         tasks[task.name] = (task.weight, value)
     t0, t1 = s.time_range
     result = solve(model, marker_data, weights=s.marker_weights(), coordinate_tasks=tasks,
-                   locked=osim["locked"], ranges=osim["ranges"],
+                   locked=model.locked_coordinates, ranges=model.clamped_ranges,
                    time_range=None if (math.isinf(t0) and math.isinf(t1)) else (t0, t1),
                    markers=list(markers) if markers is not None else None,
-                   q0=osim["q0"], threads=threads, strict=strict)
+                   q0=q0, threads=threads, strict=strict)
     out = s.output_motion_file if output is None else output
     if out:
         _write(out, result, model, s)

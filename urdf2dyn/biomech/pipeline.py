@@ -40,7 +40,7 @@ from . import grf as G
 from .formats.opensim import read_external_loads
 from .gait import CONTACT_THRESHOLD
 from .opensim_processing import id_kinematics, id_rows
-from .plates import assign_plates, foot_positions
+from .plates import assign_plates, midfoot_positions
 from .processing import (DEFAULT_MAX_GAP, estimate_derivatives, fill_gaps, fill_load_gaps,
                          lowpass)
 from .trajectory import MotionError, Trajectory
@@ -256,7 +256,8 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
     (urdf2dyn.biomech.ik.solve, with the .osim's default values, locked coordinates and
     clamped ranges), and the coordinates found go through the steps above. A C3D file's
     force plates are the loads (unless grf or external_loads is given), each contact applied
-    to the foot standing on it (urdf2dyn.biomech.plates.assign_plates; feet: ``contacts``
+    to the foot standing on it (urdf2dyn.biomech.plates.assign_plates, measured from each
+    foot's mid-foot, urdf2dyn.biomech.plates.midfoot_positions; feet: ``contacts``
     {"R": link, "L": link}, default the model's foot_R/foot_L or calcn_r/calcn_l).
 
     Returns
@@ -296,7 +297,7 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
         units = "radians (inverse kinematics of the markers)"
         if plates and grf is None and external_loads is None:
             contacts = G.contact_links(["R", "L"], model, contacts)
-            feet = foot_positions(model, traj.q, contacts)
+            feet = midfoot_positions(model, traj.q, contacts)
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", Urdf2dynWarning)
                 plate_loads = assign_plates(plates, feet, strict=strict, source=source)
@@ -452,7 +453,6 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
 
 def _motion_from_markers(model, source, rotation, threads, ik_setup, threshold, strict, warn):
     """(coordinates Trajectory, IKSolution, Markers, plates) of a C3D or .trc recording."""
-    from ..markers import osim_ik_defaults
     from .ik import run_setup, solve
     if source.lower().endswith(".c3d"):
         from .formats.c3d import read_c3d
@@ -464,14 +464,14 @@ def _motion_from_markers(model, source, rotation, threads, ik_setup, threshold, 
         markers, plates = read_trc(source), []
         if rotation is not None:
             markers = markers.rotated(rotation)
-    d = osim_ik_defaults(model)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Urdf2dynWarning)
         if ik_setup is not None:
             result = run_setup(ik_setup, output="", model=model, marker_data=markers,
                                threads=1 if threads is None else threads, strict=strict)
         else:
-            result = solve(model, markers, locked=d["locked"], ranges=d["ranges"], q0=d["q0"],
+            result = solve(model, markers, locked=model.locked_coordinates,
+                           ranges=model.clamped_ranges, q0=model.default_q,
                            threads=1 if threads is None else threads, strict=strict)
     for w in caught:
         warn(f"{source}: {w.message}")
