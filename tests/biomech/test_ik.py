@@ -415,27 +415,51 @@ def rajagopal(tmp_path_factory):
     scaling step; scale_setup_walk.xml only re-places markers on that output). Then the
     pipeline's own IK setup, IK/ik_setup_walk.xml, on the static trial: what a Rajagopal user
     runs to check a scaled model (the IK task weights chosen for this marker set, the model
-    the setup names); three frames, as OpenSim's constrained solve takes ~8 s a frame."""
+    the setup names); three frames, as OpenSim's constrained solve takes ~8 s a frame.
+    OpenSim runs twice, at accuracy 1e-8 and 1e-11: the second tells which coordinates its
+    answer determines (below)."""
+    import opensim as osim
     folder = scaled_by_opensim(tmp_path_factory, "Rajagopal", "scale_setup_walk_scaleOnly.xml",
                                os.path.join("Models", "Rajagopal2016.osim"), sub="Scale")
-    setup, errors = ik_by_opensim(folder / "IK", "ik_setup_walk.xml",
-                                  "../Scale/subject_scaled_walk.osim", (0.0, 0.02),
-                                  marker_file="../ExpData/static_walk_1.trc")
-    return folder / "IK", setup, errors
+    ik = folder / "IK"
+    setup, errors = ik_by_opensim(ik, "ik_setup_walk.xml", "../Scale/subject_scaled_walk.osim",
+                                  (0.0, 0.02), marker_file="../ExpData/static_walk_1.trc")
+    tool = osim.InverseKinematicsTool(os.fspath(ik / "tight_ik_setup_walk.xml"))
+    tool.set_accuracy(1e-11)
+    tool.setOutputMotionFileName("opensim_1e-11.mot")
+    tool.printToXML(os.fspath(ik / "tighter_ik_setup_walk.xml"))
+    ik_oracle.run_opensim(os.fspath(ik / "tighter_ik_setup_walk.xml"))
+    errors_11 = ik_oracle.read_errors(os.fspath(ik / f"{tool.getName()}_ik_marker_errors.sto"))
+    return ik, setup, errors, errors_11
 
 
-@pytest.mark.xfail(strict=True, reason="Rajagopal: the fit from the default pose (arms down, "
-                   "elbows at their bound 0) ends in another minimum of the arms than OpenSim's "
-                   "(marker RMS 44.7 mm against OpenSim's 20.4 mm); started at mid-range it "
-                   "finds OpenSim's (docs/ik.rst)")
 def test_published_rajagopal_static(rajagopal):
-    folder, setup, errors = rajagopal
+    """The arms and forearms of this static pose are not determined by OpenSim's answer: at
+    accuracy 1e-8 and 1e-11 its IK tool ends in different minima (arm_flex_l -88.6 deg and
+    +56.5 deg, pro_sup_l 60 and 66 deg; marker RMS 20.36 and 20.46 mm). So the coordinates are
+    compared where OpenSim's two answers agree (the legs, pelvis and trunk), and everywhere
+    our fit must be as good as OpenSim's best: marker RMS no more than 0.1 mm above it in any
+    frame. Ours starts the first frame from the default pose and from mid-range and keeps the
+    better (biomech.ik), and reaches 20.36 mm."""
+    folder, setup, errors, errors_11 = rajagopal
     model = load_osim_or_skip(os.fspath(folder.parent / "Scale" / "subject_scaled_walk.osim"))
     assert len(model.markers) > 60
     rms, mx, dmarker = compare_with_opensim(folder, setup, model, errors, "Rajagopal static")
-    assert len(errors) == 3
-    assert np.all(dmarker <= 1e-4)
-    assert rms.max() < 0.1 and mx.max() < 0.5
+    assert len(errors) == len(errors_11) == 3
+    best = np.minimum(errors[:, 2], errors_11[:, 2])
+    assert np.all(dmarker + errors[:, 2] <= best + 1e-4)
+    a = read_opensim(folder / "opensim_tight.mot", model=model)
+    b = read_opensim(folder / "opensim_1e-11.mot", model=model)
+    rot = np.flatnonzero(angle_columns(model.q_names, model))
+    qa = a.q[:, [a.names.index(model.q_names[k]) for k in rot]]
+    qb = b.q[:, [b.names.index(model.q_names[k]) for k in rot]]
+    determined = np.degrees(np.abs(qa - qb)).max(axis=0) < 0.1         # the test's tolerance
+    undetermined = [model.q_names[k] for k in rot[~determined]]
+    print(f"Rajagopal static: OpenSim's answers at 1e-8 and 1e-11 differ by >= 0.1 deg in "
+          f"{undetermined}")
+    assert determined.sum() >= 20 and not any(n.startswith(("hip", "knee", "ankle", "pelvis"))
+                                              for n in undetermined)
+    assert rms[determined].max() < 0.1 and mx[determined].max() < 0.5
 
 
 def test_coordinate_couplers_read_as_opensim_reads_them():
@@ -465,7 +489,7 @@ def test_coordinate_couplers_read_as_opensim_reads_them():
 def test_ik_keeps_coupled_coordinates_as_opensim(rajagopal):
     """No marker rides on Rajagopal's patella: OpenSim's IK keeps knee_angle_r_beta =
     knee_angle_r through its constraint, ours sets it from the fitted knee angle."""
-    folder, setup, _ = rajagopal
+    folder, setup, _, _ = rajagopal
     model = urdf2dyn.load(os.fspath(folder.parent / "Scale" / "subject_scaled_walk.osim"))
     theirs = read_opensim(folder / "opensim_tight.mot", model=model)
     res = ik.run_setup(setup, model=model, output="")

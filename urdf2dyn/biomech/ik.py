@@ -143,14 +143,47 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
         start = np.zeros(model.nq) if q0 is None else np.asarray(q0, dtype=float)
         for dep, _, _, _ in couplers:
             locked.setdefault(dep, float(start[model.q_names.index(dep)]))
-    sol = inverse_kinematics(model, xyz, markers=used,
-                             weights={m.name: weights[m.name] for m in used}, tasks=tasks,
-                             locked=locked, ranges=ranges, q0=q0, threads=threads)
+    fit = dict(markers=used, weights={m.name: weights[m.name] for m in used},
+               locked=locked, ranges=ranges)
+    q0 = _first_frame_start(model, xyz, tasks, q0, fit)
+    sol = inverse_kinematics(model, xyz, tasks=tasks, q0=q0, threads=threads, **fit)
     for dep, ind, slope, intercept in couplers:
         q = np.atleast_2d(sol.q)
         q[:, model.q_names.index(dep)] = slope * q[:, model.q_names.index(ind)] + intercept
     motion = Trajectory(time=t[rows], q=np.atleast_2d(sol.q), names=list(model.q_names))
     return IKResult(motion, sol)
+
+
+def _first_frame_start(model, xyz, tasks, q0, fit):
+    """Where the first frame starts: q0, or q0 with every bounded coordinate at mid-range,
+    whichever fits the first frame better.
+
+    The fit is local: from a default pose far from the subject's (arms down, an elbow at its
+    bound, the pelvis turned), Levenberg-Marquardt can end in another minimum than the one
+    OpenSim's assembler finds (Rajagopal's static trial: 44.7 mm marker RMS against 20.4 mm).
+    Later frames start from the previous one, so only the first needs a second start."""
+    ranges = fit.get("ranges") or {}
+    bounded = {n: (lo, hi) for n, (lo, hi) in ranges.items()
+               if n in model.q_names and np.isfinite(lo) and np.isfinite(hi)
+               and n not in (fit.get("locked") or {})}
+    if not bounded or xyz.shape[0] == 0:
+        return q0
+    base = np.zeros(model.nq) if q0 is None else np.array(q0, dtype=float)
+    middle = base.copy()
+    for n, (lo, hi) in bounded.items():
+        middle[model.q_names.index(n)] = 0.5 * (lo + hi)
+    first = {k: (w, np.asarray(v, dtype=float).reshape(-1)[:1]) for k, (w, v) in tasks.items()}
+    w = np.array([fit["weights"][m.name] for m in fit["markers"]])
+    cost, q = [], []
+    for start in (q0, middle):
+        sol = inverse_kinematics(model, xyz[:1], tasks=first, q0=start, threads=1, **fit)
+        e = np.nan_to_num(sol.marker_error[0])
+        c = float(np.sum(w * e * e))
+        for name, (weight, value) in first.items():
+            c += weight * (sol.q[0, model.q_names.index(name)] - value[0]) ** 2
+        cost.append(c)
+        q.append(sol.q[0])
+    return q[1] if cost[1] < cost[0] else q0
 
 
 def _couplers_to_set(model, used, strict):
