@@ -88,3 +88,27 @@ def test_batched_functions_match_core(lib, k):
     _call(lib, f"{prefix}_aba_batch", N, T(q), T(v), np.ascontiguousarray(ref.T), g, qdd)
     assert _rel(qdd.T, ref_qdd) < 1e-9 * max(1.0, np.abs(a).max())
     assert _rel(qdd.T, a) < 1e-8
+
+
+def test_batched_sines_outside_the_polynomial_range(lib):
+    """The batched functions take sines and cosines with their own vectorized polynomial for
+    |angle| < 2^19 and with libm beyond (and for NaN), per sample: angles of 1e6 and 1e12
+    rad, a NaN and ordinary ones side by side in one chunk give, sample by sample, the
+    core's results (whose u2d_sincos makes the same split), and NaN stays in its sample."""
+    prefix, model = MODELS[0]                                   # arm7: revolute joints
+    q = model.random_configuration(N, seed=7)
+    q[1::4, 0] = 1e6 + 0.25
+    q[2::4, 1] = -1e12 / 3
+    q[3::4, 2] = 524288.0                                       # 2^19: the first libm angle
+    q[5, 3] = np.nan
+    T = lambda x: np.ascontiguousarray(np.moveaxis(x, 0, -1))      # noqa: E731
+    nl = len(model.link_names)
+    pos, rot = np.empty((nl, 3, N)), np.empty((nl, 3, 3, N))
+    _call(lib, f"{prefix}_fk_batch", N, T(q), pos, rot)
+    ref_pos, ref_rot = model.forward_kinematics(q)
+    got = np.moveaxis(rot, -1, 0)
+    ok = np.ones(N, bool)
+    ok[5] = False
+    assert np.isnan(got[5]).any() and not np.isnan(got[ok]).any()
+    assert _rel(got[ok], ref_rot[ok]) < 1e-12
+    assert _rel(np.moveaxis(pos, -1, 0)[ok], ref_pos[ok]) < 1e-12

@@ -35,6 +35,7 @@
  * text again over lanes of samples; the only data-dependent branch, a non-positive pivot
  * in ltdl, is taken when any lane has one (that group then goes one sample at a time). */
 #include "model/u2d_model.h"
+#include "model/u2d_port.h"
 
 /* a^T b for a motion and a force (or two 6-vectors), summed in pairs: a shorter chain of
  * dependent additions than left to right */
@@ -200,51 +201,86 @@ static int ltdl(int n, const int *lambda, u2d_real *M)
     return 0;
 }
 
-/* X <- M^-1 X for two n x n row-major X, and Minv <- M^-1, with M = L^T D L from ltdl:
- * whole rows at a time, L^T z = x from the leaves up, z / D, then L x = z from the root
- * down. Minv starts as the identity, so while going up its row i is nonzero only in the
- * columns of the subtree of i, i .. end[i] - 1 (preorder). */
+/* Columns of a row handled together: held in registers while every row that feeds them is
+ * subtracted, so a row is read once per use and written once (not once per ancestor). The
+ * chunk functions are inlined with a constant nc (U2D_SOLVE_CHUNK, or 1 for the last
+ * columns), which lets the compiler unroll them and keep acc out of memory. */
+#define U2D_SOLVE_CHUNK 8
+
+/* Row j's columns c0 .. c0 + nc - 1 on the way up (see ltdl_up) */
+static U2D_ALWAYS_INLINE void up_chunk(int nc, int n, int j, int c0, const int *end,
+                                       const u2d_real *LD, u2d_real *X, int minv)
+{
+    u2d_real acc[U2D_SOLVE_CHUNK], *xj = X + (size_t)j * n + c0;
+    for (int k = 0; k < nc; k++) acc[k] = xj[k];
+    for (int i = end[j] - 1; i > j; i--) {
+        if (end[i] <= c0 || (minv && i >= c0 + nc)) continue;
+        const u2d_real l = LD[(size_t)i * n + j], *xi = X + (size_t)i * n + c0;
+        for (int k = 0; k < nc; k++) acc[k] -= l * xi[k];
+    }
+    for (int k = 0; k < nc; k++) xj[k] = acc[k];
+}
+
+/* L^T z = x for the rows of X, from the leaves up, pulled rather than pushed: row j takes
+ * away L_ij times the finished row of each coordinate i of its subtree (j, end[j]), last
+ * first, which is the order in which pushing from i = n-1 down would reach it. Row i is
+ * nonzero only in the columns of its ancestors and its subtree, all below end[i]; for M^-1
+ * (identity at the start) only in its subtree, i .. end[i] - 1. Columns where row i is zero
+ * are skipped: x - l * 0 is x. */
+static void ltdl_up(int n, const int *end, const u2d_real *LD, u2d_real *X, int minv)
+{
+    for (int j = n - 1; j >= 0; j--) {
+        int c0 = minv ? j : 0;
+        for (; c0 + U2D_SOLVE_CHUNK <= end[j]; c0 += U2D_SOLVE_CHUNK)
+            up_chunk(U2D_SOLVE_CHUNK, n, j, c0, end, LD, X, minv);
+        for (; c0 < end[j]; c0++) up_chunk(1, n, j, c0, end, LD, X, minv);
+    }
+}
+
+/* Row i's columns c0 .. c0 + nc - 1 on the way down (see ltdl_down) */
+static U2D_ALWAYS_INLINE void down_chunk(int nc, int n, int i, int c0, const int *lambda,
+                                         const u2d_real *LD, u2d_real *X, u2d_real d, int sign)
+{
+    u2d_real acc[U2D_SOLVE_CHUNK], *xi = X + (size_t)i * n + c0;
+    if (sign < 0)
+        for (int k = 0; k < nc; k++) acc[k] = -(xi[k] * d);
+    else
+        for (int k = 0; k < nc; k++) acc[k] = xi[k] * d;
+    for (int j = lambda[i]; j >= 0; j = lambda[j]) {
+        const u2d_real l = LD[(size_t)i * n + j], *xj = X + (size_t)j * n + c0;
+        for (int k = 0; k < nc; k++) acc[k] -= l * xj[k];
+    }
+    for (int k = 0; k < nc; k++) xi[k] = acc[k];
+}
+
+/* z / D, then L x = z from the root down: row i, scaled, takes away L_ij times the finished
+ * row of each ancestor j, parent first. With sign < 0 every row is kept negated, -x: the
+ * finished rows it reads are negated too, and rounding is symmetric in sign, so this is
+ * -x bit for bit. */
+static void ltdl_down(int n, const int *lambda, const u2d_real *LD, u2d_real *X, int sign)
+{
+    for (int i = 0; i < n; i++) {
+        const u2d_real d = 1.0 / LD[(size_t)i * n + i];
+        int c0 = 0;
+        for (; c0 + U2D_SOLVE_CHUNK <= n; c0 += U2D_SOLVE_CHUNK)
+            down_chunk(U2D_SOLVE_CHUNK, n, i, c0, lambda, LD, X, d, sign);
+        for (; c0 < n; c0++) down_chunk(1, n, i, c0, lambda, LD, X, d, sign);
+    }
+}
+
+/* X <- -M^-1 X for two n x n row-major X, and Minv <- M^-1, with M = L^T D L from ltdl.
+ * Minv starts as the identity. */
 static void ltdl_solve(int n, const int *lambda, const int *end, const u2d_real *LD, u2d_real *X1,
                        u2d_real *X2, u2d_real *Minv)
 {
     for (size_t k = 0; k < (size_t)n * n; k++) Minv[k] = U2D_R(0);
     for (int i = 0; i < n; i++) Minv[(size_t)i * n + i] = U2D_R(1);
-    for (int i = n - 1; i >= 0; i--) {
-        const u2d_real *ai = X1 + (size_t)i * n, *bi = X2 + (size_t)i * n;
-        const u2d_real *ci = Minv + (size_t)i * n;
-        for (int j = lambda[i]; j >= 0; j = lambda[j]) {
-            const u2d_real l = LD[(size_t)i * n + j];
-            u2d_real *aj = X1 + (size_t)j * n, *bj = X2 + (size_t)j * n;
-            u2d_real *cj = Minv + (size_t)j * n;
-            for (int c = 0; c < n; c++) {
-                aj[c] -= l * ai[c];
-                bj[c] -= l * bi[c];
-            }
-            for (int c = i; c < end[i]; c++) cj[c] -= l * ci[c];
-        }
-    }
-    for (int i = 0; i < n; i++) {
-        const u2d_real d = 1.0 / LD[(size_t)i * n + i];
-        u2d_real *ai = X1 + (size_t)i * n, *bi = X2 + (size_t)i * n, *ci = Minv + (size_t)i * n;
-        for (int c = 0; c < n; c++) {
-            ai[c] *= d;
-            bi[c] *= d;
-            ci[c] *= d;
-        }
-    }
-    for (int i = 0; i < n; i++) {
-        u2d_real *ai = X1 + (size_t)i * n, *bi = X2 + (size_t)i * n, *ci = Minv + (size_t)i * n;
-        for (int j = lambda[i]; j >= 0; j = lambda[j]) {
-            const u2d_real l = LD[(size_t)i * n + j];
-            const u2d_real *aj = X1 + (size_t)j * n, *bj = X2 + (size_t)j * n;
-            const u2d_real *cj = Minv + (size_t)j * n;
-            for (int c = 0; c < n; c++) {
-                ai[c] -= l * aj[c];
-                bi[c] -= l * bj[c];
-                ci[c] -= l * cj[c];
-            }
-        }
-    }
+    ltdl_up(n, end, LD, X1, 0);
+    ltdl_up(n, end, LD, X2, 0);
+    ltdl_up(n, end, LD, Minv, 1);
+    ltdl_down(n, lambda, LD, X1, -1);
+    ltdl_down(n, lambda, LD, X2, -1);
+    ltdl_down(n, lambda, LD, Minv, 1);
 }
 
 u2d_status u2d_aba_derivatives(const u2d_model *m, u2d_work *w, const double gravity[3],
@@ -262,9 +298,5 @@ u2d_status u2d_aba_derivatives(const u2d_model *m, u2d_work *w, const double gra
     u2d_copy(w->L, Minv, (int)nn);
     if (ltdl(nv, w->lambda, w->L) != 0) return U2D_ERR_SINGULAR;
     ltdl_solve(nv, w->lambda, w->subend, w->L, dqdd_dq, dqdd_dv, Minv);
-    for (size_t k = 0; k < nn; k++) {
-        dqdd_dq[k] = -dqdd_dq[k];
-        dqdd_dv[k] = -dqdd_dv[k];
-    }
     return U2D_OK;
 }

@@ -112,6 +112,55 @@ def _hoisted(fn):
     return out
 
 
+# The rows of an output (tau[k][s], tau[k + 1][s]) are n apart, n known only at run time: gcc
+# cannot prove they do not overlap and gives up on vectorizing once its run-time alias checks
+# would exceed 10 (vect-max-version-for-alias-checks), which every model does. Samples are
+# independent (restrict arrays, each iteration reads and writes only its sample s), so the
+# loops over samples are marked as carrying no dependence (other compilers see neither).
+IVDEP = ["#if defined(__clang__)",
+         "#pragma clang loop vectorize(assume_safety)",
+         "#elif defined(__GNUC__)",
+         "#pragma GCC ivdep",
+         "#endif"]
+
+
+def _sincos_source(prefix):
+    """Sine and cosine written to vectorize across samples (libm's take one number at a time
+    and were half the batched functions' time): the reduction and polynomials of the core's
+    u2d_sincos (csrc/model/u2d_real.h: Cody-Waite with pi/2 in three parts, fdlibm's
+    __kernel_sin/__kernel_cos minimax coefficients), for |x| < 2^19; the batched functions
+    send other arguments (and NaN) to libm in a loop of their own. Only comparisons of
+    doubles and no floor(): gcc -O3 vectorizes neither int conditions mixed with doubles nor
+    floor (under the default -ftrapping-math)."""
+    return f"""/* sin and cos of x for |x| < 2^19 (garbage for other x: see {prefix}_trig_ok_), branch-free
+ * so that a loop over samples vectorizes; the operations of urdf2dyn's core (u2d_sincos) */
+static inline int {prefix}_trig_ok_(double x) {{ return fabs(x) < 524288.0; }}  /* NaN: 0 */
+
+static inline void {prefix}_sincos_(double x, double *sin_out, double *cos_out)
+{{
+    const double round = 6755399441055744.0;        /* 2^52 + 2^51: adding it rounds */
+    const double k = (x * 6.36619772367581382433e-01 + round) - round;
+    const double r = ((x - k * 1.57079632673412561417e+00) - k * 6.07710050630396597660e-11)
+                   - k * 2.02226624879595063154e-21;
+    const double z = r * r;
+    const double ps = 8.33333333332248946124e-03 + z * (-1.98412698298579493134e-04
+                    + z * (2.75573137070700676789e-06 + z * (-2.50507602534068634195e-08
+                    + z * 1.58969099521155010221e-10)));
+    const double s = copysign(r + (z * r) * (-1.66666666666666324348e-01 + z * ps), r);
+    const double pc = z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
+                    + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
+                    + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+    const double hz = 0.5 * z, w = 1.0 - hz;
+    const double c = w + (((1.0 - w) - hz) + z * pc);
+    /* the quadrant k mod 4 (0, 1, 2, 3): k / 4 - 3/8 is never a tie, so it rounds to floor */
+    const double q = k - 4.0 * (((0.25 * k - 0.375) + round) - round);
+    const double so = fabs(q - 2.0) == 1.0 ? c : s, co = fabs(q - 2.0) == 1.0 ? s : c;
+    *sin_out = q >= 2.0 ? -so : so;                 /* odd q swaps, q = 2, 3 negate sin */
+    *cos_out = fabs(q - 1.5) < 1.0 ? -co : co;      /* and q = 1, 2 negate cos */
+}}
+""".split("\n")
+
+
 def _batch_body(fn, prefix, P, T):
     """The batched function: chunks of CHUNK samples; the sines and cosines of a chunk
     first (libm), then the unrolled arithmetic, which vectorizes across samples."""
@@ -128,12 +177,30 @@ def _batch_body(fn, prefix, P, T):
               f"        const size_t m = n - s0 < {P}_CHUNK ? n - s0 : {P}_CHUNK;"]
     if trig:
         lines.append(f"        {T} " + ", ".join(f"{t}_[{P}_CHUNK]" for t in sorted(trig)) + ";")
-        lines += ["        for (size_t j = 0; j < m; j++) {", "            const size_t s = s0 + j;"]
-        for st in fn.body:
-            if isinstance(st, Let) and st.name in trig:
-                lines.append(f"            {st.name}_[j] = {printer.expr(st.expr)};")
-        lines.append("        }")
-    lines += ["        for (size_t j = 0; j < m; j++) {", "            const size_t s = s0 + j;"]
+        lets = [st for st in fn.body if isinstance(st, Let) and st.name in trig]
+        if T == "double":
+            args = {}                           # one call for the sine and cosine of x
+            for st in lets:
+                args.setdefault(printer.expr(st.expr.args[0]), []).append(st)
+            lines += IVDEP + ["        for (size_t j = 0; j < m; j++) {",
+                              "            const size_t s = s0 + j;"]
+            for i, (arg, sts) in enumerate(args.items()):
+                lines += [f"            double s{i}_, c{i}_;",
+                          f"            {prefix}_sincos_({arg}, &s{i}_, &c{i}_);"]
+                lines += [f"            {st.name}_[j] = {'s' if st.expr.kind == 'sin' else 'c'}{i}_;"
+                          for st in sts]
+            lines += ["        }", "        for (size_t j = 0; j < m; j++) {   /* |x| >= 2^19, NaN */",
+                      "            const size_t s = s0 + j;"]
+            lines += [f"            if (!{prefix}_trig_ok_({printer.expr(st.expr.args[0])})) "
+                      f"{st.name}_[j] = {printer.expr(st.expr)};" for st in lets]
+            lines.append("        }")
+        else:
+            lines += ["        for (size_t j = 0; j < m; j++) {",
+                      "            const size_t s = s0 + j;"]
+            lines += [f"            {st.name}_[j] = {printer.expr(st.expr)};" for st in lets]
+            lines.append("        }")
+    lines += IVDEP + ["        for (size_t j = 0; j < m; j++) {",
+                      "            const size_t s = s0 + j;"]
     for st in fn.body:
         if isinstance(st, Comment):
             lines.append(f"            /* {st.text} */")
@@ -214,6 +281,8 @@ def render(model, functions, name, scalar):
                   f"        for (int k = 0; k < {P}_NV; k++) tau[k] -= e[k];",
                   "    }"]
         c += ["}", ""]
+    if T == "double" and any(_hoisted(fn) for fn in batched):
+        c += _sincos_source(prefix)
     for fn in batched:
         c += [f"/* {_DOC[fn.kind].splitlines()[0]} Batched (see {prefix}.h). */"]
         c += _batch_body(fn, prefix, P, T)
