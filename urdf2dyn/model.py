@@ -475,11 +475,6 @@ class Model:
         if planar:
             raise ValueError(f"{what}: planar joints are not supported (joint {planar[0]!r}); "
                              "model the plane with two prismatic joints and a revolute one")
-        custom = [j.name for j in self.joints if j.type == "custom"]
-        if custom:
-            raise ValueError(f"{what}: not yet available for OpenSim custom joints (joint "
-                             f"{custom[0]!r}: its motion subspace moves with its coordinates); "
-                             "use finite differences of inverse_dynamics / forward_dynamics")
 
     def inverse_dynamics_derivatives(self, q, v, a, f_ext=None, out=None):
         """Partial derivatives of inverse dynamics (Carpentier & Mansard 2018).

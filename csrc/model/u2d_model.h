@@ -254,6 +254,11 @@ void u2d_work_free(u2d_work *w);
  * The only function that switches on the joint type. */
 u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
                      u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot);
+/* The custom joint of body i at its coordinates q (u2d_joint.c): the unit twists of its six
+ * transform axes in body coordinates (U + 6k; rotations [a; 0] about the body origin,
+ * translations [0; b]) and each axis function's value and three derivatives (fv + 4k). */
+void u2d_custom_twists(const u2d_model *m, int i, const u2d_real *q, u2d_real U[36],
+                       u2d_real fv[24]);
 
 /* ---- external forces ---------------------------------------------------- */
 
