@@ -76,6 +76,13 @@ typedef struct {
     double axis[18];        /* (6,3) unit axes                                         */
 } u2d_custom;
 
+/* An OpenSim CoordinateCouplerConstraint: coordinate dependent = scale * f(independent)
+ * (indices in u2d_urdf.coord; f an index in u2d_urdf.func). */
+typedef struct {
+    int dependent, independent, func;
+    double scale;
+} u2d_coupler;
+
 /* ---- the URDF document, as read ---------------------------------------- */
 
 typedef struct {
@@ -148,6 +155,8 @@ typedef struct {
     u2d_coordinate *coord;  /* (ncoord) joint by joint, in each joint's order          */
     int nmarker;
     u2d_marker *marker;     /* (nmarker)                                               */
+    int ncoupler;
+    u2d_coupler *coupler;   /* (ncoupler)                                              */
 } u2d_urdf;
 
 /* Parse and validate URDF text. Returns NULL and writes a message to err on failure;

@@ -33,7 +33,7 @@ typedef struct {
     char what[300];             /* "joint 'knee_r'": prefix of messages, "" for none        */
     u2d_urdf *u;
     u2d_xml *model, *jointset;
-    int caplink, capjoint, capcustom, capfunc, capfdata, capcoord, capmarker;
+    int caplink, capjoint, capcustom, capfunc, capfdata, capcoord, capmarker, capcoupler;
     int nbody;                  /* links 1 .. nbody are the bodies                          */
     char **owned;               /* names made here (frame links), freed after own_strings  */
     int nowned, capowned;
@@ -412,6 +412,7 @@ static int read_function(osim *o, u2d_xml *fn, int depth)
 }
 
 /* ---- coordinates and joints --------------------------------------------------- */
+
 
 static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
 {
@@ -828,7 +829,8 @@ static void summarize_skipped(osim *o)
     static const char *sets[][2] = {
         {"ForceSet", "forces (muscles, actuators, springs)"}, {"ControllerSet", "controllers"},
         {"ConstraintSet", "constraints (their dependent coordinates stay mobilities of their "
-         "own, as in OpenSim's inverse dynamics, which ignores constraints)"},
+         "own, as in OpenSim's inverse dynamics, which ignores constraints; "
+         "load(..., couplers='eliminate') eliminates coordinate couplers)"},
         {"ContactGeometrySet", "contact geometries"}, {"ProbeSet", "probes"},
         {"ComponentSet", "other components"},
     };
@@ -902,6 +904,55 @@ static int own_strings(osim *o)
     for (int c = 0; c < u->ncoord; c++) OWN(u->coord[c].name);
     for (int k = 0; k < u->nmarker; k++) OWN(u->marker[k].name);
 #undef OWN
+    return 0;
+}
+
+/* ---- coordinate couplers ------------------------------------------------------ */
+
+/* CoordinateCouplerConstraints: dependent = scale_factor * f(independent). Kept on the
+ * model; OpenSim's inverse dynamics ignores them, and so does urdf2dyn unless asked to
+ * eliminate them (urdf2dyn.load(..., couplers="eliminate")). */
+static int find_coord(const u2d_urdf *u, const char *name)
+{
+    for (int k = 0; k < u->ncoord; k++)
+        if (strcmp(u->coord[k].name, name) == 0) return k;
+    return -1;
+}
+
+static int read_couplers(osim *o)
+{
+    u2d_urdf *u = o->u;
+    u2d_xml *set = u2d_xml_child(o->model, "ConstraintSet");
+    u2d_xml *objects = set ? u2d_xml_child(set, "objects") : NULL;
+    for (u2d_xml *c = objects ? u2d_xml_first(objects) : NULL; c; c = u2d_xml_next(c)) {
+        if (strcmp(u2d_xml_name(c), "CoordinateCouplerConstraint") != 0) continue;
+        char dep[256], ind[256];
+        u2d_coupler K = {0, 0, 0, 1.0};
+        read_word(c, "dependent_coordinate_name", dep, sizeof dep);
+        read_word(c, "independent_coordinate_names", ind, sizeof ind);
+        if (strpbrk(ind, " \t\r\n")) {
+            note(o, c, "<CoordinateCouplerConstraint>: several independent coordinates "
+                 "(%.100s): not kept, it cannot be eliminated", ind);
+            continue;
+        }
+        K.dependent = find_coord(u, dep);
+        K.independent = find_coord(u, ind);
+        if (K.dependent < 0 || K.independent < 0)
+            return fail_at(o, c, "<CoordinateCouplerConstraint>: no coordinate named "
+                           "'%.100s'", K.dependent < 0 ? dep : ind);
+        if (K.dependent == K.independent)
+            return fail_at(o, c, "<CoordinateCouplerConstraint>: coordinate '%.100s' "
+                           "depends on itself", dep);
+        u2d_xml *wrap = u2d_xml_child(c, "coupled_coordinates_function");
+        u2d_xml *fn = wrap ? u2d_xml_first(wrap) : NULL;
+        if (!fn)
+            return fail_at(o, c, "<CoordinateCouplerConstraint>: no "
+                           "<coupled_coordinates_function>");
+        if ((K.func = read_function(o, fn, 0)) < 0) return -1;
+        if (read_child(o, c, "scale_factor", 1, &K.scale)) return -1;
+        if (grow(o, (void **)&u->coupler, &o->capcoupler, u->ncoupler, sizeof K)) return -1;
+        u->coupler[u->ncoupler++] = K;
+    }
     return 0;
 }
 
@@ -997,7 +1048,7 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
                 fail_at(&o, NULL, "two joints are named '%.100s'", u->joint[a].name);
                 goto error;
             }
-    if (read_markers(&o)) goto error;
+    if (read_markers(&o) || read_couplers(&o)) goto error;
     summarize_skipped(&o);
     if (check_tree(&o)) goto error;
     if (own_strings(&o)) goto error;

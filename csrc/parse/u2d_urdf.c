@@ -659,6 +659,7 @@ void u2d_urdf_free(u2d_urdf *u)
     free(u->func);
     free(u->fdata);
     free(u->coord);
+    free(u->coupler);
     free(u->marker);
     free(u->link);
     free(u->joint);
