@@ -37,6 +37,7 @@
  * text again over lanes of samples; the only data-dependent branch, a non-positive pivot
  * in ltdl, is taken when any lane has one (that group then goes one sample at a time). */
 #include "model/u2d_model.h"
+#include "model/u2d_port.h"
 
 /* a^T b for a motion and a force (or two 6-vectors), summed in pairs: a shorter chain of
  * dependent additions than left to right */
@@ -101,8 +102,10 @@ static void b_mul_T(const u2d_real B[12], const u2d_real s[6], u2d_real out[6])
  * (knot intervals differ between samples); the rest is the same arithmetic in every lane. */
 static const int chain[6] = {3, 4, 5, 0, 1, 2};
 
-static void custom_motion_partials(const u2d_model *m, u2d_work *w, int i, const u2d_real *q,
-                                   const u2d_real *qd, const u2d_real *qdd)
+/* out of line (as custom_own_block): the rigid joints' loop compiles as without them */
+static U2D_NOINLINE void custom_motion_partials(const u2d_model *m, u2d_work *w, int i,
+                                               const u2d_real *q, const u2d_real *qd,
+                                               const u2d_real *qdd)
 {
     const u2d_custom *C = &m->custom[m->jcustom[i]];
     const int a0 = m->vadr[i];
@@ -145,8 +148,8 @@ static void custom_motion_partials(const u2d_model *m, u2d_work *w, int i, const
  * Fext_i, tau_theta_k = u_k . D: axis m above axis k in the chain does not turn with it
  * (the "above" formula, + u_m . (u_k x* D) over the rigid one), and tau_c = sum f_k'
  * tau_theta_k adds f_k'' tau_theta_k on the diagonal. */
-static void custom_own_block(const u2d_model *m, u2d_work *w, int i, const u2d_real *q,
-                             u2d_real *dtau_dq)
+static U2D_NOINLINE void custom_own_block(const u2d_model *m, u2d_work *w, int i,
+                                         const u2d_real *q, u2d_real *dtau_dq)
 {
     const u2d_custom *C = &m->custom[m->jcustom[i]];
     const int a0 = m->vadr[i], nv = m->nv;

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "model/u2d_model.h"
+#include "model/u2d_port.h"
 
 static void set_col(u2d_real *S, int k, const u2d_real w[3], const u2d_real v[3])
 {
@@ -65,8 +66,9 @@ static void custom_axes(const u2d_model *m, const u2d_custom *C, const u2d_real 
 
 /* The joint's pose from its axis values f: X_J (parent joint frame F -> body frame M), and
  * the rotation axes am[k] and translation axes bm[t] in M coordinates (see jcalc_custom). */
-static void custom_pose(const u2d_model *m, const u2d_custom *C, const u2d_real f[6],
-                        u2d_xform *XJ, u2d_real am[3][3], u2d_real bm[3][3])
+static U2D_ALWAYS_INLINE void custom_pose(const u2d_model *m, const u2d_custom *C,
+                                          const u2d_real f[6], u2d_xform *XJ,
+                                          u2d_real am[3][3], u2d_real bm[3][3])
 {
     u2d_real ax[6][3], R[3][9], R12[9], R012[9];
     for (int k = 0; k < 6; k++)
