@@ -247,19 +247,22 @@ def test_core_builds_for_aarch64(tmp_path):
     assert "u2d_simd_path" in symbols["u2d_simd"] and "avx" not in symbols["u2d_simd"]
 
 
-def test_every_path_gives_the_same_bits(cc, tmp_path):
+@pytest.mark.parametrize("model", [str(REPO / "urdf2dyn" / "data" / "humod_subject_a.urdf"),
+                                   OSIM[1]], ids=["human", "rajagopal"])
+def test_every_path_gives_the_same_bits(cc, tmp_path, model):
     """tests/c/bits.c hashes the exact results of RNEA, CRBA, ABA, forward kinematics and the
-    RNEA and ABA derivatives (with an external wrench): the same on every SIMD path this CPU has (and, by the recipe of tests/c/README.md, on aarch64)."""
+    RNEA and ABA derivatives (with an external wrench): the same on every SIMD path this CPU has (and, by the recipe of tests/c/README.md, on aarch64);
+    on the human URDF and on Rajagopal 2016 (custom joints: the axis functions and the
+    custom-joint derivative terms, lane by lane)."""
     exe = tmp_path / "bits"
     mxml = subprocess.run(["pkg-config", "--cflags", "--libs", "mxml"], capture_output=True,
                           text=True).stdout.split() or ["-lmxml"]
     subprocess.run([cc, *CORE_CFLAGS, "-o", str(exe), str(CDIR / "bits.c"),
                     *map(str, sorted((REPO / "csrc").glob("*/u2d_*.c"))), *mxml, "-lm",
                     "-pthread"], check=True, capture_output=True)
-    human = str(REPO / "urdf2dyn" / "data" / "humod_subject_a.urdf")
     outputs = {}
     for path in ("scalar", "avx2", "avx512"):
-        proc = subprocess.run([str(exe), human, "0", path], capture_output=True, text=True)
+        proc = subprocess.run([str(exe), model, "0", path], capture_output=True, text=True)
         if proc.returncode == 2 and "no SIMD path" in proc.stderr:
             continue                                   # not on this CPU
         assert proc.returncode == 0, proc.stderr

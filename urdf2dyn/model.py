@@ -63,6 +63,15 @@ class Coordinate:
     clamped: bool
 
 
+@dataclass(frozen=True)
+class Coupler:
+    """An OpenSim ``CoordinateCouplerConstraint``: ``dependent = scale * f(independent)``,
+    f the file's ``coupled_coordinates_function``."""
+    dependent: str
+    independent: str
+    scale: float
+
+
 @dataclass(frozen=True, eq=False)
 class Structure:
     """The compiled tree, as the core evaluates it (read-only copies; see Model.structure).
@@ -102,7 +111,7 @@ _JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar",
 
 
 def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
-         strict: bool = False) -> Model:
+         strict: bool = False, couplers: str = "keep") -> Model:
     """Load a URDF robot or an OpenSim model: ``urdf`` is a path or the XML text itself.
 
     An OpenSim model (root element ``<OpenSimDocument>``, any file name) is read by the same
@@ -118,7 +127,15 @@ def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
     attribute, markup that is not well-formed XML but has one meaning) is read as written,
     as Pinocchio reads it, with a :class:`urdf2dyn.URDFWarning` naming the file, line,
     link or joint, element and attribute; ``strict=True`` raises URDFError instead.
+
+    couplers="eliminate" makes inverse dynamics eliminate an OpenSim model's
+    CoordinateCouplerConstraints (each dependent coordinate computed from its independent
+    one, its force moved onto it: ``Model.apply_couplers``, ``Model.project_couplers``);
+    the default, "keep", is OpenSim's inverse-dynamics tool: every coordinate a mobility.
     """
+    if couplers not in ("keep", "eliminate"):
+        raise ValueError(f"load: couplers must be 'keep' or 'eliminate', got {couplers!r}")
+    source = None
     if isinstance(urdf, bytes):
         text = _decode(urdf, "the URDF bytes")
     elif isinstance(urdf, str) and urdf.lstrip("\ufeff \t\r\n").startswith("<"):
@@ -129,10 +146,12 @@ def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
                                     "path or the XML text itself)")
         with open(urdf, "rb") as f:
             text = _decode(f.read(), os.fspath(urdf))
-        return Model(text, floating_base, strict=strict, source=os.fspath(urdf))
+        source = os.fspath(urdf)
     else:
         raise TypeError(f"load: expected a path or URDF text, got {type(urdf).__name__}")
-    return Model(text, floating_base, strict=strict)
+    model = Model(text, floating_base, strict=strict, source=source)
+    model.eliminate_couplers = couplers == "eliminate"
+    return model
 
 
 def _decode(data, where):
@@ -202,13 +221,13 @@ class Model:
         self.default_q = None
         self.locked_coordinates = {}
         self.clamped_ranges = {}
-        #: An .osim's enforced linear CoordinateCouplerConstraints: (dependent, independent,
-        #: slope, intercept), dependent = slope * independent + intercept; inverse kinematics
-        #: keeps them (dynamics treats the dependent coordinate as a mobility of its own).
-        self.coordinate_couplers = []
+        #: An .osim's enforced CoordinateCouplerConstraints (list of Coupler): inverse
+        #: dynamics keeps each dependent coordinate a mobility of its own unless loaded with
+        #: couplers="eliminate"; inverse kinematics keeps them (biomech.ik). Empty for a URDF.
+        self.couplers = []
+        self._coupler_fn = []
         if info is None:
             return
-        self.coordinate_couplers = [tuple(row) for row in info.get("couplers", [])]
         qn = [n for j in self.joints for n in (_names(j, _Q_SUFFIXES) if j.nq != 1 and
                                                j.type != "custom" else [j.name] * j.nq)]
         vn = [n for j in self.joints for n in (_names(j, _V_SUFFIXES) if j.nv != 1 and
@@ -225,6 +244,8 @@ class Model:
         self.default_q = np.array([c[n].default if n in c else 0.0 for n in self.q_names])
         self.locked_coordinates = {n: x.default for n, x in c.items() if x.locked}
         self.clamped_ranges = {n: (x.lower, x.upper) for n, x in c.items() if x.clamped}
+        self.couplers = [Coupler(dep, ind, scale) for dep, ind, _, scale in info["couplers"]]
+        self._coupler_fn = [f for _, _, f, _ in info["couplers"]]
 
     # ---- description -------------------------------------------------------------
     @property
@@ -369,9 +390,90 @@ class Model:
             Joint forces (N·m, N); the leading axes are q, v, a and f_ext's broadcast
             together (none for one sample).
         """
+        if self.eliminate_couplers and self.couplers:
+            q, v, a = self.apply_couplers(q, v, a)
+            return self._project(q, self._compute(_core.RNEA, (q, v, a), f_ext, out=out))
         return self._compute(_core.RNEA, (q, v, a), f_ext, out=out)
 
     rnea = inverse_dynamics
+
+    # ---- OpenSim coordinate couplers (docs/osim_models.rst) ------------------------------
+    #: Whether inverse_dynamics eliminates the couplers (``load(..., couplers="eliminate")``).
+    eliminate_couplers = False
+
+    def _v_index(self, name):
+        """The q and v indices of coordinate `name` (they differ after a floating root)."""
+        k = self.q_names.index(name)
+        j = next(j for j in self.joints if j.q_index <= k < j.q_index + j.nq)
+        return k, j.v_index + k - j.q_index
+
+    def _coupler_terms(self, q):
+        """Per coupler: the dependent and independent coordinates' (q index, v index), and
+        the (..., 4) values of scale * f and its first three derivatives at the independent
+        coordinate."""
+        q = np.asarray(q, dtype=float)
+        for c, f in zip(self.couplers, self._coupler_fn):
+            d, i = self._v_index(c.dependent), self._v_index(c.independent)
+            x = q[..., i[0]]
+            vals = self._c.function_values(f, np.ravel(x)).reshape(np.shape(x) + (4,))
+            yield d, i, c.scale * vals
+
+    def apply_couplers(self, q, v=None, a=None):
+        """The motion with each coupler's dependent coordinate computed from its independent
+        one: q_d = s f(q_i), v_d = s f'(q_i) v_i, a_d = s (f'(q_i) a_i + f''(q_i) v_i^2).
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+        v, a : array_like, (..., nv) or scalar, optional
+            Broadcast against q, as for inverse_dynamics; None: not computed.
+
+        Returns
+        -------
+        q, v, a : ndarray (..., nq), (..., nv), (..., nv) float64, or None
+            New arrays, the leading axes the inputs' broadcast together.
+        """
+        if a is not None and v is None:
+            raise ValueError("apply_couplers: a needs v (a_d = s (f' a_i + f'' v_i^2))")
+        q = np.asarray(q, dtype=float)
+        xs = [None if x is None else np.asarray(x, dtype=float) for x in (v, a)]
+        lead = np.broadcast_shapes(q.shape[:-1], *(x.shape[:-1] for x in xs
+                                                   if x is not None and x.ndim))
+        q = np.array(np.broadcast_to(q, lead + q.shape[-1:]))
+        v, a = (None if x is None else np.array(np.broadcast_to(x, lead + (self.nv,)))
+                for x in xs)
+        for (dq, d), (_, i), f in self._coupler_terms(q):
+            q[..., dq] = f[..., 0]
+            if v is not None:
+                v[..., d] = f[..., 1] * v[..., i]
+            if a is not None:
+                a[..., d] = f[..., 1] * a[..., i] + f[..., 2] * v[..., i] ** 2
+        return q, v, a
+
+    def project_couplers(self, q, tau):
+        """Generalized forces with each coupler's dependent force moved onto its independent
+        coordinate, tau_i + s f'(q_i) tau_d (the independent coordinate's total, e.g. the
+        knee's whole moment), and the dependent entry zero.
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            The configurations tau was computed at (the couplers applied).
+        tau : array_like, (..., nv)
+
+        Returns
+        -------
+        tau : ndarray, (..., nv) float64
+            A new array.
+        """
+        return self._project(q, np.array(tau, dtype=float))
+
+    def _project(self, q, tau):
+        """project_couplers in place on the float64 array tau."""
+        for (_, d), (_, i), f in self._coupler_terms(q):
+            tau[..., i] += f[..., 1] * tau[..., d]
+            tau[..., d] = 0.0
+        return tau
 
     def mass_matrix(self, q: ArrayLike, out: NDArray[np.float64] | None = None
                     ) -> NDArray[np.float64]:
@@ -487,11 +589,6 @@ class Model:
         if planar:
             raise ValueError(f"{what}: planar joints are not supported (joint {planar[0]!r}); "
                              "model the plane with two prismatic joints and a revolute one")
-        custom = [j.name for j in self.joints if j.type == "custom"]
-        if custom:
-            raise ValueError(f"{what}: not yet available for OpenSim custom joints (joint "
-                             f"{custom[0]!r}: its motion subspace moves with its coordinates); "
-                             "use finite differences of inverse_dynamics / forward_dynamics")
 
     def inverse_dynamics_derivatives(self, q, v, a, f_ext=None, out=None):
         """Partial derivatives of inverse dynamics (Carpentier & Mansard 2018).

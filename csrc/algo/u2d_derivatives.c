@@ -24,7 +24,9 @@
  *                  = S_j^T (I_i dAv_c + B_i s)                     j above i
  *     dtau_j/dqdd_c = M_jc = S_j^T I_j s (j = i or below)
  * where I_j is the composite (subtree) inertia. Joint i's own columns ride body i, true of
- * every joint but the planar one, whose in-plane columns stay with the parent: refused.
+ * every joint but the planar one, whose in-plane columns stay with the parent: refused,
+ * and OpenSim's custom joint, whose columns move with its coordinates: it is taken apart
+ * into the chain of its axes (custom_motion_partials, custom_own_block below).
  * External wrenches are fixed in the world (DESIGN.md), hence the Fext_j term.
  *
  * Forward dynamics: qdd = M^-1 (tau - ...) gives dqdd/dx = -M^-1 dtau/dx at qdd = ABA,
@@ -89,6 +91,87 @@ static void b_mul_T(const u2d_real B[12], const u2d_real s[6], u2d_real out[6])
     }
 }
 
+/* A custom joint is a chain of six one-axis joints, translations t3 t4 t5 then rotations
+ * r0 r1 r2, driven through theta_k = f_k(q_c): its columns s_c = sum f_k' u_k (u_k the
+ * axes' world twists) do not ride body i, but each u_k rides the (massless) link that
+ * follows it in the chain. Moving q_c moves theta_k by f_k', its rate by f_k'' qd_c and
+ * its acceleration by f_k'' qdd_c + f_k''' qd_c^2; each is a move of a one-axis joint,
+ * whose dV, dA, dAv are those of the top of the file with v_p, a_p the motion of the
+ * chain link before axis k (vk, ak here). Summed per coordinate, the subtree below sees
+ * them exactly as it sees a rigid joint's. The function values are taken lane by lane
+ * (knot intervals differ between samples); the rest is the same arithmetic in every lane. */
+static const int chain[6] = {3, 4, 5, 0, 1, 2};
+
+/* out of line (as custom_own_block): the rigid joints' loop compiles as without them */
+static U2D_NOINLINE void custom_motion_partials(const u2d_model *m, u2d_work *w, int i,
+                                               const u2d_real *q, const u2d_real *qd,
+                                               const u2d_real *qdd)
+{
+    const u2d_custom *C = &m->custom[m->jcustom[i]];
+    const int a0 = m->vadr[i];
+    u2d_real U[36], fv[24], vk[6], ak[6];
+    u2d_custom_twists(m, i, q + m->qadr[i], U, fv);
+    u2d_copy(vk, &w->ov[6 * m->parent[i]], 6);
+    u2d_copy(ak, &w->oa[6 * m->parent[i]], 6);
+    for (int k = 0; k < C->ncoord; k++) {
+        u2d_zero(&w->dV[6 * (a0 + k)], 6);
+        u2d_zero(&w->dA[6 * (a0 + k)], 6);
+        u2d_zero(&w->dAv[6 * (a0 + k)], 6);
+    }
+    for (int n = 0; n < 6; n++) {
+        const int k = chain[n], c = C->coord[k];
+        if (c < 0) continue;                /* a constant axis: no rate, nothing moves */
+        const u2d_real *f = fv + 4 * k;
+        const u2d_real qdc = qd[a0 + c], qddc = qdd[a0 + c];
+        u2d_real u[6], t1[6], t2[6], t3[6];
+        u2d_real *dV = &w->dV[6 * (a0 + c)], *dA = &w->dA[6 * (a0 + c)];
+        u2d_real *dAv = &w->dAv[6 * (a0 + c)];
+        u2d_xform_motion_inv(&w->Xa[i], U + 6 * k, u);
+        u2d_crossm(vk, u, t1);                      /* v_p x u          */
+        u2d_crossm(ak, u, t2);                      /* a_p x u          */
+        u2d_crossm(vk, t1, t3);                     /* v_p x (v_p x u)  */
+        const u2d_real rate = f[1] * qdc, acc = f[1] * qddc + f[2] * qdc * qdc;
+        const u2d_real drate = f[2] * qdc, dacc = f[2] * qddc + f[3] * qdc * qdc;
+        for (int r = 0; r < 6; r++) {
+            dV[r] += f[1] * t1[r] + drate * u[r];
+            dA[r] += f[1] * (t2[r] + t3[r]) + 2.0 * drate * t1[r] + dacc * u[r];
+            dAv[r] += 2.0 * f[1] * t1[r] + 2.0 * drate * u[r];
+        }
+        /* on to the link after axis k: v += u rate, a += u acc + v x u rate */
+        for (int r = 0; r < 6; r++) vk[r] += u[r] * rate;
+        u2d_crossm(vk, u, t1);
+        for (int r = 0; r < 6; r++) ak[r] += u[r] * acc + t1[r] * rate;
+    }
+}
+
+/* The joint's own block of dtau/dq beyond what the rigid formulas give. With D = F_i -
+ * Fext_i, tau_theta_k = u_k . D: axis m above axis k in the chain does not turn with it
+ * (the "above" formula, + u_m . (u_k x* D) over the rigid one), and tau_c = sum f_k'
+ * tau_theta_k adds f_k'' tau_theta_k on the diagonal. */
+static U2D_NOINLINE void custom_own_block(const u2d_model *m, u2d_work *w, int i,
+                                         const u2d_real *q, u2d_real *dtau_dq)
+{
+    const u2d_custom *C = &m->custom[m->jcustom[i]];
+    const int a0 = m->vadr[i], nv = m->nv;
+    u2d_real U[36], fv[24], u[6][6], D[6];
+    u2d_custom_twists(m, i, q + m->qadr[i], U, fv);
+    for (int r = 0; r < 6; r++) D[r] = w->oF[6 * i + r] - w->oFx[6 * i + r];
+    for (int k = 0; k < 6; k++) u2d_xform_motion_inv(&w->Xa[i], U + 6 * k, u[k]);
+    for (int nk = 0; nk < 6; nk++) {
+        const int k = chain[nk], c = C->coord[k];
+        if (c < 0) continue;
+        u2d_real t[6];
+        dtau_dq[(size_t)(a0 + c) * nv + a0 + c] += fv[4 * k + 2] * pair6(u[k], D);
+        u2d_crossf(u[k], D, t);
+        for (int nm = 0; nm < nk; nm++) {
+            const int mm = chain[nm], r = C->coord[mm];
+            if (r < 0) continue;
+            dtau_dq[(size_t)(a0 + r) * nv + a0 + c] += fv[4 * mm + 1] * fv[4 * k + 1]
+                                                        * pair6(u[mm], t);
+        }
+    }
+}
+
 u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gravity[3],
                                 const u2d_real *q, const u2d_real *qd, const u2d_real *qdd,
                                 const u2d_fext *fext, u2d_real *dtau_dq, u2d_real *dtau_dv,
@@ -105,7 +188,9 @@ u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gr
     for (int i = 1; i < nb; i++) {
         const u2d_real *vp = &w->ov[6 * m->parent[i]], *ap = &w->oa[6 * m->parent[i]];
         const u2d_real *v = &w->ov[6 * i], *a = &w->oa[6 * i];
-        for (int k = 0; k < m->jnv[i]; k++) {
+        if (m->jtype[i] == U2D_JOINT_CUSTOM)
+            custom_motion_partials(m, w, i, q, qd, qdd);
+        else for (int k = 0; k < m->jnv[i]; k++) {
             const int c = m->vadr[i] + k;
             const u2d_real *s = &w->S0[6 * c];
             u2d_real *dV = &w->dV[6 * c], *dA = &w->dA[6 * c], *dAv = &w->dAv[6 * c], t[6];
@@ -171,6 +256,8 @@ u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gr
                     M[(size_t)row * nv + c] = Rm[row];
                 }
         }
+        if (m->jtype[i] == U2D_JOINT_CUSTOM)
+            custom_own_block(m, w, i, q, dtau_dq);
         if (p > 0) {
             u2d_inertia_add(&w->IC[p], I);
             for (int r = 0; r < 12; r++) w->oB[12 * p + r] += B[r];

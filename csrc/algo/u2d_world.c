@@ -12,15 +12,16 @@ u2d_status u2d_world_motion(const u2d_model *m, u2d_work *w, const u2d_real a0[6
     u2d_copy(w->oa, a0, 6);
     for (int i = 1; i < m->nbody; i++) {
         const int p = m->parent[i];
-        if (m->jtype[i] == U2D_JOINT_PLANAR || m->jtype[i] == U2D_JOINT_CUSTOM)
-            return U2D_ERR_ARGUMENT;
-        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], NULL, &w->Xup[i], &w->S[36 * i],
-                                  &w->cJ[6 * i], NULL);
+        if (m->jtype[i] == U2D_JOINT_PLANAR) return U2D_ERR_ARGUMENT;
+        const int custom = m->jtype[i] == U2D_JOINT_CUSTOM && qd;
+        u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], custom ? qd + m->vadr[i] : NULL,
+                                  &w->Xup[i], &w->S[36 * i], &w->cJ[6 * i], NULL);
         if (st != U2D_OK) return st;
         u2d_xform_mul(&w->Xup[i], &w->Xa[p], &w->Xa[i]);
 
         /* columns S_i in world coordinates; v_i = v_p + S_i qd_i, a_i = a_p + S_i qdd_i +
-         * (dS_i/dt) qd_i, the columns riding body i so that dS_i/dt = v_i x S_i */
+         * (dS_i/dt) qd_i, the columns riding body i so that dS_i/dt = v_i x S_i (plus, for
+         * a custom joint, their motion within the body: cJ) */
         u2d_real vJ[6] = {o, o, o, o, o, o}, aJ[6] = {o, o, o, o, o, o}, t[6];
         for (int k = 0; k < m->jnv[i]; k++) {
             const int c = m->vadr[i] + k;
@@ -35,6 +36,10 @@ u2d_status u2d_world_motion(const u2d_model *m, u2d_work *w, const u2d_real a0[6
         for (int r = 0; r < 6; r++) v[r] = w->ov[6 * p + r] + vJ[r];
         u2d_crossm(v, vJ, t);
         for (int r = 0; r < 6; r++) a[r] = w->oa[6 * p + r] + aJ[r] + t[r];
+        if (custom) {       /* a custom joint's columns also move in the body: + (dS/dt) qd */
+            u2d_xform_motion_inv(&w->Xa[i], &w->cJ[6 * i], t);
+            for (int r = 0; r < 6; r++) a[r] += t[r];
+        }
 
         /* the body's inertia in world coordinates: rotate about the centre of mass, shift */
         u2d_real com[3], Ic[9];

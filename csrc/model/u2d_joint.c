@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "model/u2d_model.h"
+#include "model/u2d_port.h"
 
 static void set_col(u2d_real *S, int k, const u2d_real w[3], const u2d_real v[3])
 {
@@ -63,21 +64,13 @@ static void custom_axes(const u2d_model *m, const u2d_custom *C, const u2d_real 
     }
 }
 
-/* OpenSim's CustomJoint (Simbody's FunctionBased mobilizer): R_FM = R(a0, f0) R(a1, f1)
- * R(a2, f2), each rotation about its axis as carried by the ones before it, and the
- * origin at f3 b3 + f4 b4 + f5 b5 in the parent frame F. In the body (M) frame, rotation
- * axis k is a_k seen through the rotations after it and b_t is seen through all three;
- * coordinate j's column of S is the sum of f_k'(q_j) times the unit twist of each axis it
- * drives. With w_k = f_k' qd (the axis rates) and, w_>k the rate of M relative to axis k's
- * frame, the columns turn as d(a_k)/dt = a_k x w_>k and d(b_t)/dt = b_t x w, so
- *   cJ = sum_k f_k'' qd^2 (unit twist k) + [sum_k<m w_k w_m a_k x a_m ; v x w]. */
-static void jcalc_custom(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
-                         u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot)
+/* The joint's pose from its axis values f: X_J (parent joint frame F -> body frame M), and
+ * the rotation axes am[k] and translation axes bm[t] in M coordinates (see jcalc_custom). */
+static U2D_ALWAYS_INLINE void custom_pose(const u2d_model *m, const u2d_custom *C,
+                                          const u2d_real f[6], u2d_xform *XJ,
+                                          u2d_real am[3][3], u2d_real bm[3][3])
 {
-    const u2d_custom *C = &m->custom[m->jcustom[i]];
-    u2d_real f[6], df[6], ddf[6], ax[6][3], R[3][9], R12[9], R012[9], am[3][3], bm[3][3];
-    u2d_xform XJ;
-    custom_axes(m, C, q, f, df, ddf);
+    u2d_real ax[6][3], R[3][9], R12[9], R012[9];
     for (int k = 0; k < 6; k++)
         for (int r = 0; r < 3; r++) ax[k][r] = U2D_R(C->axis[3 * k + r]);
     for (int k = 0; k < 3; k++) {
@@ -90,12 +83,30 @@ static void jcalc_custom(const u2d_model *m, int i, const u2d_real *q, const u2d
     }
     u2d_mulmm3(R[1], R[2], R12);
     u2d_mulmm3(R[0], R12, R012);
-    transpose3(R012, XJ.E);
+    transpose3(R012, XJ->E);
     u2d_copy(am[2], ax[2], 3);
     u2d_multv3(R[2], ax[1], am[1]);
     u2d_multv3(R12, ax[0], am[0]);
-    for (int r = 0; r < 3; r++) XJ.r[r] = f[3] * ax[3][r] + f[4] * ax[4][r] + f[5] * ax[5][r];
-    for (int t = 0; t < 3; t++) u2d_mulmv3(XJ.E, ax[3 + t], bm[t]);
+    for (int r = 0; r < 3; r++) XJ->r[r] = f[3] * ax[3][r] + f[4] * ax[4][r] + f[5] * ax[5][r];
+    for (int t = 0; t < 3; t++) u2d_mulmv3(XJ->E, ax[3 + t], bm[t]);
+}
+
+/* OpenSim's CustomJoint (Simbody's FunctionBased mobilizer): R_FM = R(a0, f0) R(a1, f1)
+ * R(a2, f2), each rotation about its axis as carried by the ones before it, and the
+ * origin at f3 b3 + f4 b4 + f5 b5 in the parent frame F. In the body (M) frame, rotation
+ * axis k is a_k seen through the rotations after it and b_t is seen through all three;
+ * coordinate j's column of S is the sum of f_k'(q_j) times the unit twist of each axis it
+ * drives. With w_k = f_k' qd (the axis rates) and, w_>k the rate of M relative to axis k's
+ * frame, the columns turn as d(a_k)/dt = a_k x w_>k and d(b_t)/dt = b_t x w, so
+ *   cJ = sum_k f_k'' qd^2 (unit twist k) + [sum_k<m w_k w_m a_k x a_m ; v x w]. */
+static void jcalc_custom(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
+                         u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot)
+{
+    const u2d_custom *C = &m->custom[m->jcustom[i]];
+    u2d_real f[6], df[6], ddf[6], am[3][3], bm[3][3];
+    u2d_xform XJ;
+    custom_axes(m, C, q, f, df, ddf);
+    custom_pose(m, C, f, &XJ, am, bm);
     u2d_xform_mul(&XJ, &m->Xtree[i], Xup);
 
     u2d_zero(S, 6 * C->ncoord);
@@ -230,4 +241,37 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_rea
     u2d_copy(Xup->E, Xt->E, 9);
     u2d_copy(Xup->r, Xt->r, 3);
     return U2D_OK;
+}
+
+/* The custom joint of body i at its coordinates q: the unit twists of its six transform
+ * axes in body coordinates (U + 6k: rotations [a_k; 0] about the body origin, translations
+ * [0; b_t]) and each axis function's value and first three derivatives (fv + 4k), lane by
+ * lane like custom_axes. For the analytical derivatives (u2d_derivatives.c). */
+void u2d_custom_twists(const u2d_model *m, int i, const u2d_real *q, u2d_real U[36],
+                       u2d_real fv[24])
+{
+    const u2d_custom *C = &m->custom[m->jcustom[i]];
+    u2d_real f[6], am[3][3], bm[3][3];
+    u2d_xform XJ;
+    for (int k = 0; k < 6; k++) {
+        const int c = C->coord[k];
+        double o[4];
+#if U2D_LANES == 1
+        u2d_function_eval(m->func, m->fdata, C->func[k], c >= 0 ? q[c] : 0.0, o);
+        for (int d = 0; d < 4; d++) fv[4 * k + d] = o[d];
+#else
+        for (int l = 0; l < U2D_LANES; l++) {
+            u2d_function_eval(m->func, m->fdata, C->func[k], c >= 0 ? q[c][l] : 0.0, o);
+            for (int d = 0; d < 4; d++) fv[4 * k + d][l] = o[d];
+        }
+#endif
+        f[k] = fv[4 * k];
+    }
+    custom_pose(m, C, f, &XJ, am, bm);
+    u2d_zero(U, 36);
+    for (int k = 0; k < 3; k++)
+        for (int r = 0; r < 3; r++) {
+            U[6 * k + r] = am[k][r];
+            U[6 * (3 + k) + 3 + r] = bm[k][r];
+        }
 }

@@ -76,6 +76,13 @@ typedef struct {
     double axis[18];        /* (6,3) unit axes                                         */
 } u2d_custom;
 
+/* An OpenSim CoordinateCouplerConstraint: coordinate dependent = scale * f(independent)
+ * (indices in u2d_urdf.coord; f an index in u2d_urdf.func). */
+typedef struct {
+    int dependent, independent, func;
+    double scale;
+} u2d_coupler;
+
 /* ---- the URDF document, as read ---------------------------------------- */
 
 typedef struct {
@@ -119,13 +126,6 @@ typedef struct {
     double location[3];
 } u2d_marker;
 
-/* An OpenSim CoordinateCouplerConstraint with a linear function, as read: the dependent
- * coordinate = slope * the independent one + intercept (scale factor applied). */
-typedef struct {
-    int dependent, independent; /* indices in u2d_urdf.coord                            */
-    double slope, intercept;
-} u2d_coupler;
-
 /* Something questionable that was read as written (a non-physical inertia, an unknown
  * element, a missing <limit>, tolerated markup...): the caller decides whether to warn
  * or refuse. */
@@ -156,7 +156,7 @@ typedef struct {
     int nmarker;
     u2d_marker *marker;     /* (nmarker)                                               */
     int ncoupler;
-    u2d_coupler *coupler;   /* (ncoupler) enforced linear coordinate couplers          */
+    u2d_coupler *coupler;   /* (ncoupler) enforced coordinate couplers                 */
 } u2d_urdf;
 
 /* Parse and validate URDF text. Returns NULL and writes a message to err on failure;
@@ -263,6 +263,11 @@ void u2d_work_free(u2d_work *w);
  * The only function that switches on the joint type. */
 u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
                      u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot);
+/* The custom joint of body i at its coordinates q (u2d_joint.c): the unit twists of its six
+ * transform axes in body coordinates (U + 6k; rotations [a; 0] about the body origin,
+ * translations [0; b]) and each axis function's value and three derivatives (fv + 4k). */
+void u2d_custom_twists(const u2d_model *m, int i, const u2d_real *q, u2d_real U[36],
+                       u2d_real fv[24]);
 
 /* ---- external forces ---------------------------------------------------- */
 

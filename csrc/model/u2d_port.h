@@ -3,6 +3,7 @@
  * GCC and Clang (clang-cl too) have vector extensions, always_inline and CPU-feature builtins;
  * MSVC has none of them. Everything else in csrc/ is plain C11 and uses these names only:
  *   U2D_ALWAYS_INLINE      a function inlined even where the compiler would not choose to
+ *   U2D_NOINLINE           a function kept out of its callers (a rare case off a hot loop)
  *   U2D_HAVE_VECTORS       the compiler has vector_size vectors: the SIMD lane units exist
  *   U2D_X86_SIMD           and the target is x86-64: the AVX2 / AVX-512 units are compiled
  *   U2D_ARM_SIMD           and the target is arm64: the 2-lane NEON unit is compiled
@@ -23,6 +24,13 @@
 #define U2D_ALWAYS_INLINE __forceinline
 #else
 #define U2D_ALWAYS_INLINE inline
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define U2D_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define U2D_NOINLINE __declspec(noinline)
+#else
+#define U2D_NOINLINE
 #endif
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(U2D_NO_VECTORS)

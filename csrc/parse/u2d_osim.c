@@ -413,6 +413,7 @@ static int read_function(osim *o, u2d_xml *fn, int depth)
 
 /* ---- coordinates and joints --------------------------------------------------- */
 
+
 static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
 {
     u2d_urdf *u = o->u;
@@ -821,48 +822,6 @@ static int find_coordinate(const u2d_urdf *u, const char *name)
     return -1;
 }
 
-/* ConstraintSet: the enforced CoordinateCouplerConstraints of one independent coordinate
- * through a LinearFunction (Rajagopal's patella: knee_angle_r_beta = knee_angle_r), which
- * inverse kinematics keeps as OpenSim does. Other constraints stay out (summarize_skipped). */
-static int read_couplers(osim *o)
-{
-    u2d_urdf *u = o->u;
-    u2d_xml *set = u2d_xml_child(o->model, "ConstraintSet");
-    u2d_xml *objects = set ? u2d_xml_child(set, "objects") : NULL;
-    for (u2d_xml *c = objects ? u2d_xml_first(objects) : NULL; c; c = u2d_xml_next(c)) {
-        if (strcmp(u2d_xml_name(c), "CoordinateCouplerConstraint") != 0) continue;
-        int enforced = 1, disabled = 0;
-        if (u2d_xml_child(c, "isEnforced") && read_flag(o, c, "isEnforced", &enforced)) return -1;
-        if (read_flag(o, c, "isDisabled", &disabled)) return -1;      /* OpenSim 3 */
-        if (!enforced || disabled) continue;
-        char dep[256], ind[256], extra[2];
-        read_word(c, "dependent_coordinate_name", dep, sizeof dep);
-        read_word(c, "independent_coordinate_names", ind, sizeof ind);
-        if (sscanf(ind, "%*s %1s", extra) == 1) continue;           /* several: not linear */
-        u2d_xml *wrap = u2d_xml_child(c, "coupled_coordinates_function");
-        u2d_xml *fn = wrap ? u2d_xml_first(wrap) : NULL;
-        if (!fn || strcmp(u2d_xml_name(fn), "LinearFunction") != 0) continue;
-        double ab[2] = {1.0, 0.0}, scale = 1.0;
-        if (read_child(o, fn, "coefficients", 2, ab) || read_child(o, c, "scale_factor", 1, &scale))
-            return -1;
-        int d = find_coordinate(u, dep), i = find_coordinate(u, ind);
-        if (d < 0 || i < 0 || d == i) {
-            note(o, c, "CoordinateCouplerConstraint '%.100s': coordinates '%.100s' and "
-                 "'%.100s' are not two coordinates of the model; it is left out",
-                 u2d_xml_attr(c, "name") ? u2d_xml_attr(c, "name") : "", dep, ind);
-            continue;
-        }
-        if (grow(o, (void **)&u->coupler, &o->capcoupler, u->ncoupler, sizeof *u->coupler))
-            return -1;
-        u2d_coupler *K = &u->coupler[u->ncoupler++];
-        K->dependent = d;
-        K->independent = i;
-        K->slope = scale * ab[0];
-        K->intercept = scale * ab[1];
-    }
-    return 0;
-}
-
 /* Elements of a set that do not enter inverse dynamics, counted for the summary. */
 static int count_objects(u2d_xml *model, const char *set)
 {
@@ -877,7 +836,8 @@ static void summarize_skipped(osim *o)
     static const char *sets[][2] = {
         {"ForceSet", "forces (muscles, actuators, springs)"}, {"ControllerSet", "controllers"},
         {"ConstraintSet", "constraints (their dependent coordinates stay mobilities of their "
-         "own, as in OpenSim's inverse dynamics, which ignores constraints)"},
+         "own, as in OpenSim's inverse dynamics, which ignores constraints; "
+         "load(..., couplers='eliminate') eliminates coordinate couplers)"},
         {"ContactGeometrySet", "contact geometries"}, {"ProbeSet", "probes"},
         {"ComponentSet", "other components"},
     };
@@ -951,6 +911,53 @@ static int own_strings(osim *o)
     for (int c = 0; c < u->ncoord; c++) OWN(u->coord[c].name);
     for (int k = 0; k < u->nmarker; k++) OWN(u->marker[k].name);
 #undef OWN
+    return 0;
+}
+
+/* ---- coordinate couplers ------------------------------------------------------ */
+
+/* The enforced CoordinateCouplerConstraints: dependent = scale_factor * f(independent).
+ * Kept on the model; OpenSim's inverse dynamics ignores them, and so does urdf2dyn unless
+ * asked to eliminate them (urdf2dyn.load(..., couplers="eliminate")); inverse kinematics
+ * keeps them as OpenSim does (biomech.ik). */
+static int read_couplers(osim *o)
+{
+    u2d_urdf *u = o->u;
+    u2d_xml *set = u2d_xml_child(o->model, "ConstraintSet");
+    u2d_xml *objects = set ? u2d_xml_child(set, "objects") : NULL;
+    for (u2d_xml *c = objects ? u2d_xml_first(objects) : NULL; c; c = u2d_xml_next(c)) {
+        if (strcmp(u2d_xml_name(c), "CoordinateCouplerConstraint") != 0) continue;
+        int enforced = 1, disabled = 0;       /* OpenSim 4 isEnforced, OpenSim 3 isDisabled */
+        if (u2d_xml_child(c, "isEnforced") && read_flag(o, c, "isEnforced", &enforced)) return -1;
+        if (read_flag(o, c, "isDisabled", &disabled)) return -1;
+        if (!enforced || disabled) continue;
+        char dep[256], ind[256];
+        u2d_coupler K = {0, 0, 0, 1.0};
+        read_word(c, "dependent_coordinate_name", dep, sizeof dep);
+        read_word(c, "independent_coordinate_names", ind, sizeof ind);
+        if (strpbrk(ind, " \t\r\n")) {
+            note(o, c, "<CoordinateCouplerConstraint>: several independent coordinates "
+                 "(%.100s): not kept, it cannot be eliminated", ind);
+            continue;
+        }
+        K.dependent = find_coordinate(u, dep);
+        K.independent = find_coordinate(u, ind);
+        if (K.dependent < 0 || K.independent < 0)
+            return fail_at(o, c, "<CoordinateCouplerConstraint>: no coordinate named "
+                           "'%.100s'", K.dependent < 0 ? dep : ind);
+        if (K.dependent == K.independent)
+            return fail_at(o, c, "<CoordinateCouplerConstraint>: coordinate '%.100s' "
+                           "depends on itself", dep);
+        u2d_xml *wrap = u2d_xml_child(c, "coupled_coordinates_function");
+        u2d_xml *fn = wrap ? u2d_xml_first(wrap) : NULL;
+        if (!fn)
+            return fail_at(o, c, "<CoordinateCouplerConstraint>: no "
+                           "<coupled_coordinates_function>");
+        if ((K.func = read_function(o, fn, 0)) < 0) return -1;
+        if (read_child(o, c, "scale_factor", 1, &K.scale)) return -1;
+        if (grow(o, (void **)&u->coupler, &o->capcoupler, u->ncoupler, sizeof K)) return -1;
+        u->coupler[u->ncoupler++] = K;
+    }
     return 0;
 }
 

@@ -813,18 +813,16 @@ static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
         if (!t || PyList_Append(custom, t)) { Py_XDECREF(t); Py_DECREF(custom); goto error; }
         Py_DECREF(t);
     }
-    /* linear coordinate couplers: (dependent, independent, slope, intercept) */
+    /* coordinate couplers: (dependent, independent, function, scale factor) */
     PyObject *couplers = PyList_New(0);
-    if (!couplers) { Py_DECREF(custom); goto error; }
-    for (int k = 0; k < u->ncoupler; k++) {
+    for (int k = 0; couplers && k < u->ncoupler; k++) {
         const u2d_coupler *K = &u->coupler[k];
-        PyObject *t = Py_BuildValue("(ssdd)", u->coord[K->dependent].name,
-                                    u->coord[K->independent].name, K->slope, K->intercept);
-        if (!t || PyList_Append(couplers, t)) {
-            Py_XDECREF(t); Py_DECREF(custom); Py_DECREF(couplers); goto error;
-        }
-        Py_DECREF(t);
+        PyObject *t = Py_BuildValue("(ssid)", u->coord[K->dependent].name,
+                                    u->coord[K->independent].name, K->func, K->scale);
+        if (!t || PyList_Append(couplers, t)) { Py_XDECREF(t); Py_CLEAR(couplers); }
+        else Py_DECREF(t);
     }
+    if (!couplers) { Py_DECREF(custom); goto error; }
     return Py_BuildValue("{sNsNsNs(ddd)sNsN}", "q_names", names, "coordinates", coords,
                          "markers", markers, "gravity", u->gravity[0], u->gravity[1],
                          u->gravity[2], "custom", custom, "couplers", couplers);
@@ -1022,7 +1020,32 @@ done:
     return result;
 }
 
+/* function_values(f, x): OpenSim function f of the model (an index of its functions) and
+ * its first three derivatives at each x, as an (n, 4) array. */
+static PyObject *Model_function_values(ModelObject *self, PyObject *args)
+{
+    const u2d_model *m = self->model;
+    int f;
+    PyObject *arg;
+    if (!PyArg_ParseTuple(args, "iO", &f, &arg)) return NULL;
+    if (f < 0 || f >= m->nfunc)
+        return PyErr_Format(PyExc_ValueError, "function_values: no function %d", f);
+    PyArrayObject *x = (PyArrayObject *)PyArray_FROM_OTF(arg, NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
+    if (!x) return NULL;
+    npy_intp n = PyArray_SIZE(x), dims[2] = {n, 4};
+    PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_DOUBLE);
+    if (out) {
+        const double *xs = PyArray_DATA(x);
+        double *o = PyArray_DATA(out);
+        for (npy_intp k = 0; k < n; k++) u2d_function_eval(m->func, m->fdata, f, xs[k], o + 4 * k);
+    }
+    Py_DECREF(x);
+    return (PyObject *)out;
+}
+
 static PyMethodDef Model_methods[] = {
+    {"function_values", (PyCFunction)Model_function_values, METH_VARARGS,
+     "function_values(f, x) -> (n, 4): an OpenSim function and its derivatives"},
     {"axis_values", (PyCFunction)Model_axis_values, METH_O,
      "the custom joints' six axis values at q"},
     {"custom_functions", (PyCFunction)Model_custom_functions, METH_NOARGS,

@@ -6,7 +6,7 @@
  * without libm (two libms, glibc's and Windows', may differ in the last bit: only + / and
  * sqrt, correctly rounded everywhere) and hashed first.
  *
- *   bits ROBOT.urdf FLOATING(0|1) [scalar|avx2|avx512] */
+ *   bits ROBOT.urdf|MODEL.osim FLOATING(0|1) [scalar|avx2|avx512] */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 {
     char err[U2D_ERRLEN], *text = argc >= 3 ? read_file(argv[1]) : NULL;
     if (!text) { fprintf(stderr, "usage: bits ROBOT.urdf 0|1 [path]\n"); return 2; }
-    u2d_urdf *u = u2d_urdf_parse(text, err);
+    u2d_urdf *u = u2d_is_osim(text) ? u2d_osim_parse(text, err) : u2d_urdf_parse(text, err);
     u2d_model *m = u ? u2d_model_compile(u, atoi(argv[2]), err) : NULL;
     if (!m) { fprintf(stderr, "%s\n", err); return 1; }
     if (argc > 3 && u2d_simd_select(argv[3]) != 0) {

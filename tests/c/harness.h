@@ -266,6 +266,7 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "is_osim", "osim_parse",  /* h_load: an .osim model takes the same checks as a URDF */
     "simm_spline_fit",        /* the .osim reader fits every SimmSpline it reads */
     "function_eval",          /* jcalc on custom joints: every algorithm on an .osim model */
+    "custom_twists",          /* the derivatives on the .osim models' custom joints */
 };
 
 /* The SIMD paths (csrc/batch/u2d_simd.h), the portable one first; the driver runs the batch
@@ -334,8 +335,8 @@ static inline size_t h_out_size(const h_algo *A, const u2d_model *m, int k)
 static inline int h_model_has_planar(const u2d_model *m)
 {
     for (int i = 1; i < m->nbody; i++)
-        if (m->jtype[i] == U2D_JOINT_PLANAR || m->jtype[i] == U2D_JOINT_CUSTOM) return 1;
-    return 0;   /* joints whose motion subspace turns with their own coordinates */
+        if (m->jtype[i] == U2D_JOINT_PLANAR) return 1;
+    return 0;   /* in-plane columns that stay with the parent: the derivatives refuse them */
 }
 
 /* Is model m beyond what algorithm A is checked on (see max_nv)? */

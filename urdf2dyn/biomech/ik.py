@@ -63,9 +63,10 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
           strict: bool = False) -> IKResult:
     """Inverse kinematics of a marker recording.
 
-    The model's coordinate couplers (``model.coordinate_couplers``, an .osim's linear
+    The model's coordinate couplers (``model.couplers``, an .osim's enforced
     CoordinateCouplerConstraints) hold as in OpenSim when the dependent coordinate moves no
-    fitted marker: it is set from the independent one; otherwise a warning says so.
+    fitted marker: it is set from the independent one (``Model.apply_couplers``); otherwise a
+    warning says so.
 
     Parameters
     ----------
@@ -141,15 +142,18 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     if couplers:            # held during the fit (no fitted marker moves with them), set after
         locked = dict(locked or {})
         start = np.zeros(model.nq) if q0 is None else np.asarray(q0, dtype=float)
-        for dep, _, _, _ in couplers:
-            locked.setdefault(dep, float(start[model.q_names.index(dep)]))
+        for c in couplers:
+            locked.setdefault(c.dependent, float(start[model.q_names.index(c.dependent)]))
     fit = dict(markers=used, weights={m.name: weights[m.name] for m in used},
                locked=locked, ranges=ranges)
     q0 = _first_frame_start(model, xyz, tasks, q0, fit)
     sol = inverse_kinematics(model, xyz, tasks=tasks, q0=q0, threads=threads, **fit)
-    for dep, ind, slope, intercept in couplers:
+    if couplers:
         q = np.atleast_2d(sol.q)
-        q[:, model.q_names.index(dep)] = slope * q[:, model.q_names.index(ind)] + intercept
+        coupled = model.apply_couplers(q)[0]
+        for c in couplers:
+            k = model.q_names.index(c.dependent)
+            q[:, k] = coupled[:, k]
     motion = Trajectory(time=t[rows], q=np.atleast_2d(sol.q), names=list(model.q_names))
     return IKResult(motion, sol)
 
@@ -192,9 +196,7 @@ def _couplers_to_set(model, used, strict):
     whose dependent coordinate moves none of the fitted markers (Rajagopal's patella: no marker
     rides on it). One that moves a fitted marker is warned about: it is fitted as a coordinate
     of its own, as urdf2dyn's IK does not model constraints in the fit."""
-    couplers = [c for c in model.coordinate_couplers
-                if c[0] in model.q_names and c[1] in model.q_names
-                and c[0] not in model.locked_coordinates]
+    couplers = [c for c in model.couplers if c.dependent not in model.locked_coordinates]
     if not couplers:
         return []
     s = model.structure()
@@ -202,7 +204,7 @@ def _couplers_to_set(model, used, strict):
     marker_bodies = {int(s.link_body[model._link_index[m.link]]) for m in used}
     out = []
     for c in couplers:
-        joint = next(j for j in model.joints if j.q_index <= model.q_names.index(c[0])
+        joint = next(j for j in model.joints if j.q_index <= model.q_names.index(c.dependent)
                      < j.q_index + j.nq)
         moved, b0 = False, int(body_of[joint.name])
         for b in marker_bodies:
@@ -210,7 +212,7 @@ def _couplers_to_set(model, used, strict):
                 b = int(s.parent[b])
             moved |= b == b0
         if moved:
-            report(f"ik: coordinate {c[0]!r} is coupled to {c[1]!r} by the model "
+            report(f"ik: coordinate {c.dependent!r} is coupled to {c.independent!r} by the model "
                    "(CoordinateCouplerConstraint) and moves fitted markers; urdf2dyn's IK "
                    "fits it as a coordinate of its own, so the coupling may not hold",
                    strict=strict)

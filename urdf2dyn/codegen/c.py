@@ -178,9 +178,10 @@ def _batch_body(fn, prefix, P, T):
     if trig:
         lines.append(f"        {T} " + ", ".join(f"{t}_[{P}_CHUNK]" for t in sorted(trig)) + ";")
         lets = [st for st in fn.body if isinstance(st, Let) and st.name in trig]
-        if T == "double":
+        sines = [st for st in lets if st.expr.kind in ("sin", "cos")] if T == "double" else []
+        if sines:
             args = {}                           # one call for the sine and cosine of x
-            for st in lets:
+            for st in sines:
                 args.setdefault(printer.expr(st.expr.args[0]), []).append(st)
             lines += IVDEP + ["        for (size_t j = 0; j < m; j++) {",
                               "            const size_t s = s0 + j;"]
@@ -192,12 +193,13 @@ def _batch_body(fn, prefix, P, T):
             lines += ["        }", "        for (size_t j = 0; j < m; j++) {   /* |x| >= 2^19, NaN */",
                       "            const size_t s = s0 + j;"]
             lines += [f"            if (!{prefix}_trig_ok_({printer.expr(st.expr.args[0])})) "
-                      f"{st.name}_[j] = {printer.expr(st.expr)};" for st in lets]
+                      f"{st.name}_[j] = {printer.expr(st.expr)};" for st in sines]
             lines.append("        }")
-        else:
+        rest = [st for st in lets if st not in sines]     # libm, or a joint function's table
+        if rest:
             lines += ["        for (size_t j = 0; j < m; j++) {",
                       "            const size_t s = s0 + j;"]
-            lines += [f"            {st.name}_[j] = {printer.expr(st.expr)};" for st in lets]
+            lines += [f"            {st.name}_[j] = {printer.expr(st.expr)};" for st in rest]
             lines.append("        }")
     lines += IVDEP + ["        for (size_t j = 0; j < m; j++) {",
                       "            const size_t s = s0 + j;"]

@@ -1,0 +1,145 @@
+"""OpenSim CoordinateCouplerConstraints: kept as mobilities by default (OpenSim's
+inverse-dynamics tool ignores constraints), eliminated on request.
+
+Oracles: the default inverse dynamics (itself equal to OpenSim's InverseDynamicsSolver,
+tests/test_osim.py) projected by hand on Rajagopal 2016's patella couplers; for a coupler
+through a SimmSpline, the power balance of the reduced system, d(T + V)/dt = v . tau along a
+path q(t) of the independent coordinates (a wrong v_d, a_d or projection breaks it).
+"""
+from __future__ import annotations
+
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+from urdf2dyn.model import Coupler
+
+from test_osim import DATA, MODELS, SPLINE, _states, every_joint_model
+
+
+def _load(path, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        return urdf2dyn.load(path, **kw)
+
+
+RAJAGOPAL = os.path.join(DATA, MODELS["rajagopal"])
+
+
+def test_rajagopal_couplers_are_read_and_kept_by_default():
+    m = _load(RAJAGOPAL)
+    assert m.couplers == [Coupler("knee_angle_r_beta", "knee_angle_r", 1.0),
+                          Coupler("knee_angle_l_beta", "knee_angle_l", 1.0)]
+    assert not m.eliminate_couplers
+    q, v, a = next(_states(m, 1, 3))
+    tau = m.inverse_dynamics(q, v, a)          # the dependent force has its own entry
+    assert tau[m.q_names.index("knee_angle_r_beta")] != 0.0
+
+
+def test_rajagopal_elimination_moves_the_patella_force_onto_the_knee():
+    keep, elim = _load(RAJAGOPAL), _load(RAJAGOPAL, couplers="eliminate")
+    idx = {n: k for k, n in enumerate(keep.q_names)}
+    for q, v, a in _states(keep, 3, 4):
+        for side in "rl":
+            i, d = idx[f"knee_angle_{side}"], idx[f"knee_angle_{side}_beta"]
+            q[d], v[d], a[d] = q[i], v[i], a[i]     # f(x) = x: the constraint holds
+        tau, tau_e = keep.inverse_dynamics(q, v, a), elim.inverse_dynamics(q, v, a)
+        for side in "rl":
+            i, d = idx[f"knee_angle_{side}"], idx[f"knee_angle_{side}_beta"]
+            assert tau_e[i] == pytest.approx(tau[i] + 1.0 * tau[d], rel=1e-13, abs=1e-12)
+            assert tau_e[d] == 0.0
+        others = [k for n, k in idx.items() if "knee_angle" not in n]
+        np.testing.assert_array_equal(tau_e[others], tau[others])
+    # batches too, and the dependent coordinates' given values do not matter
+    Q, V, A = (np.array(x) for x in zip(*_states(keep, 4, 5)))
+    one = np.array([elim.inverse_dynamics(Q[k], V[k], A[k]) for k in range(4)])
+    np.testing.assert_allclose(elim.inverse_dynamics(Q, V, A), one, rtol=1e-14, atol=1e-12)
+
+
+def _spline_coupled_model(tmp_path):
+    """The every-joint model with a coupler c2 = 0.8 * SPLINE(c1) (c1, c2 on one custom joint),
+    and one pin = 1.3 * u0 + 0.2 across bodies."""
+    text = every_joint_model()
+    constraints = (
+        '<ConstraintSet name="constraintset"><objects>'
+        '<CoordinateCouplerConstraint name="k1"><coupled_coordinates_function>'
+        f'{SPLINE}</coupled_coordinates_function>'
+        '<independent_coordinate_names>c1</independent_coordinate_names>'
+        '<dependent_coordinate_name>c2</dependent_coordinate_name>'
+        '<scale_factor>0.8</scale_factor></CoordinateCouplerConstraint>'
+        '<CoordinateCouplerConstraint name="k2"><coupled_coordinates_function>'
+        '<LinearFunction><coefficients>1.3 0.2</coefficients></LinearFunction>'
+        '</coupled_coordinates_function>'
+        '<independent_coordinate_names>u0</independent_coordinate_names>'
+        '<dependent_coordinate_name>pin</dependent_coordinate_name>'
+        '</CoordinateCouplerConstraint></objects></ConstraintSet>')
+    text = text.replace("</Model>", constraints + "</Model>")
+    path = tmp_path / "coupled.osim"
+    path.write_text(text)
+    return str(path)
+
+
+def test_spline_coupler_elimination_balances_power(tmp_path):
+    path = _spline_coupled_model(tmp_path)
+    keep, elim = _load(path), _load(path, couplers="eliminate")
+    assert [c.scale for c in elim.couplers] == [0.8, 1.0]
+    for q, v, a in _states(elim, 4, 6, spread=1.4):
+        tau = elim.inverse_dynamics(q, v, a)
+        qf, vf, af = elim.apply_couplers(q, v, a)
+        # the full motion is the derivative of the full path
+        h = 1e-5
+        def path_q(t):
+            return elim.apply_couplers(q + t * v + 0.5 * t * t * a, v + t * a)
+        (qp, vp, _), (qm, vm, _) = path_q(h), path_q(-h)
+        np.testing.assert_allclose((qp - qm) / (2 * h), vf, rtol=1e-7, atol=1e-7)
+        np.testing.assert_allclose((vp - vm) / (2 * h), af, rtol=1e-7, atol=1e-7)
+        # power balance of the reduced system: only independent speeds do work
+        def energy(t):
+            qt, vt, _ = path_q(t)
+            return keep.kinetic_energy(qt, vt) + keep.potential_energy(qt)
+        dE = (energy(h) - energy(-h)) / (2 * h)
+        free = [k for k, n in enumerate(elim.q_names) if n not in ("c2", "pin")]
+        assert dE == pytest.approx(v[free] @ tau[free], rel=1e-6, abs=1e-6)
+        assert tau[elim.q_names.index("c2")] == 0.0
+
+
+def test_bad_couplers_are_named(tmp_path):
+    path = _spline_coupled_model(tmp_path)
+    text = open(path).read()
+    bad = tmp_path / "bad.osim"
+    bad.write_text(text.replace("<dependent_coordinate_name>c2<", "<dependent_coordinate_name>"
+                                "nope<"))
+    with pytest.raises(urdf2dyn.URDFError, match="no coordinate named 'nope'"):
+        _load(str(bad))
+    two = tmp_path / "two.osim"
+    two.write_text(text.replace(">c1</independent", ">c1 c0</independent"))
+    with pytest.warns(urdf2dyn.URDFWarning, match="several independent coordinates"):
+        m = urdf2dyn.load(str(two))
+    assert [c.dependent for c in m.couplers] == ["pin"]
+    with pytest.raises(ValueError, match="couplers must be 'keep' or 'eliminate'"):
+        urdf2dyn.load(path, couplers="drop")
+
+
+def test_elimination_follows_the_batched_api(tmp_path):
+    """inverse_dynamics with couplers eliminated broadcasts like every batched function
+    (leading axes, scalar v and a, out=), each sample as the one-sample call gives it."""
+    elim = _load(_spline_coupled_model(tmp_path), couplers="eliminate")
+    Q = np.array([q for q, _, _ in _states(elim, 6, 7, spread=1.4)]).reshape(2, 3, elim.nq)
+    one = np.array([elim.inverse_dynamics(q, 0.0, 0.5) for q in Q.reshape(6, -1)])
+    out = np.empty((2, 3, elim.nv))
+    got = elim.inverse_dynamics(Q, 0.0, 0.5, out=out)
+    assert got is out
+    np.testing.assert_array_equal(got.reshape(6, -1), one)
+    # v given per coordinate, the same for every sample: a_d picks up f'' v_i^2
+    v = np.linspace(-1, 1, elim.nv)
+    rows = np.array([elim.inverse_dynamics(q, v, 0.0) for q in Q.reshape(6, -1)])
+    np.testing.assert_array_equal(elim.inverse_dynamics(Q, v, 0.0).reshape(6, -1), rows)
+    qf, vf, af = elim.apply_couplers(Q[0, 0], v, 0.0)
+    c2, c1 = elim.q_names.index("c2"), elim.q_names.index("c1")
+    f = elim._c.function_values(elim._coupler_fn[0], [Q[0, 0, c1]])[0]
+    assert af[c2] == pytest.approx(0.8 * f[2] * v[c1] ** 2, rel=1e-15)
+    with pytest.raises(ValueError, match="a needs v"):
+        elim.apply_couplers(Q, None, 0.0)
