@@ -143,3 +143,39 @@ def test_elimination_follows_the_batched_api(tmp_path):
     assert af[c2] == pytest.approx(0.8 * f[2] * v[c1] ** 2, rel=1e-15)
     with pytest.raises(ValueError, match="a needs v"):
         elim.apply_couplers(Q, None, 0.0)
+
+
+def test_cli_couplers_option(tmp_path, capsys):
+    """urdf2dyn torques --couplers eliminate on Rajagopal 2016 with a motion OpenSim writes
+    (each knee's beta equal to the knee, the patella couplers' identity): the knee column is
+    the kept run's knee + beta, beta's column is zero, every other column is unchanged."""
+    osim = pytest.importorskip("opensim")
+    import opensim_tables
+    from urdf2dyn import cli
+    from urdf2dyn.biomech.formats.opensim import read_sto_table
+    m = _load(RAJAGOPAL)
+    t = np.arange(41) / 100.0
+    k = np.arange(m.nq)
+    q = m.default_q + 0.2 * np.sin(2 * np.pi * (0.8 + 0.03 * k) * t[:, None] + k)
+    for side in "rl":
+        q[:, m.q_names.index(f"knee_angle_{side}")] = 0.8 + 0.3 * np.sin(3 * t)
+        q[:, m.q_names.index(f"knee_angle_{side}_beta")] = 0.8 + 0.3 * np.sin(3 * t)
+    opensim_tables.write_sto(osim, tmp_path / "walk.mot", t, q, m.q_names, False)
+    out = {}
+    for mode in ("keep", "eliminate"):
+        path = tmp_path / f"{mode}.sto"
+        assert cli.main(["torques", RAJAGOPAL, str(tmp_path / "walk.mot"), "--couplers", mode,
+                         "--gravity", "0", "-9.80665", "0", "-o", str(path)]) == 0
+        labels, table, _, _ = read_sto_table(path)
+        out[mode] = dict(zip(labels, table.T))
+    keep, elim = out["keep"], out["eliminate"]
+    for side in "rl":
+        knee, beta = f"knee_angle_{side}_moment", f"knee_angle_{side}_beta_force"
+        scale = max(1.0, np.abs(keep[knee]).max())
+        assert np.abs(elim[knee] - (keep[knee] + keep[beta])).max() <= 1e-9 * scale
+        assert np.all(elim[beta] == 0.0) and np.abs(keep[beta]).max() > 1e-3
+    others = [c for c in keep if "knee_angle" not in c]
+    assert len(others) > 30
+    for c in others:
+        assert np.abs(elim[c] - keep[c]).max() <= 1e-9 * max(1.0, np.abs(keep[c]).max()), c
+    capsys.readouterr()

@@ -35,7 +35,8 @@ def cmd_torques(args):
     inputs += [(kind, p) for motion, grf in jobs for kind, p in (("motion", motion),
                                                                  ("ground-reaction", grf))]
     _check_outputs(args, jobs, multi, inputs)
-    model = load(robot, floating_base=args.floating_base, strict=args.strict)
+    model = load(robot, floating_base=args.floating_base, strict=args.strict,
+                 couplers=args.couplers)
     notes = [note for note in [set_gravity(model, args.gravity)] if note]
     if args.per_kg and args.mass is None and not model.total_mass > 0:
         raise UsageError(f"--per-kg: the model {args.robot} has no mass: give the body mass "
@@ -104,12 +105,12 @@ def _torques_setup(args):
     _check_outputs(args, [(setup.coordinates_file, None)], False, inputs)
     if args.robot:
         model = load(model_path(args.robot), floating_base=args.floating_base,
-                     strict=args.strict)
+                     strict=args.strict, couplers=args.couplers)
     elif setup.model_file is None:
         raise ValueError(f"{setup.path}: <model_file> is empty: give the model (urdf2dyn "
                          "torques --setup SETUP MODEL)")
     else:
-        model = load(setup.model_file, strict=args.strict)
+        model = load(setup.model_file, strict=args.strict, couplers=args.couplers)
     notes = [note for note in [set_gravity(model, args.gravity)] if note]
     res = inverse_dynamics_setup(setup, model, time_range=args.time_range,
                                  contacts=parse_contacts(args.contact), max_gap=args.max_gap,
@@ -372,6 +373,11 @@ def add_torques_parser(sub):
                    help="angles (and their rates) in the CSV motion files are in degrees")
     p.add_argument("--floating-base", action="store_true",
                    help="add a floating joint 'root_joint' above the URDF's root link")
+    p.add_argument("--couplers", choices=("keep", "eliminate"), default="keep",
+                   help="an OpenSim model's CoordinateCouplerConstraints: keep (default, as "
+                        "OpenSim's inverse-dynamics tool: each dependent coordinate a DoF with "
+                        "its own force) or eliminate (dependent coordinates computed from their "
+                        "independent ones, their forces moved onto them)")
     p.add_argument("--gravity", type=GRAVITY, nargs=3, metavar=("GX", "GY", "GZ"),
                    help="gravity in the URDF world frame (default 0 0 -9.81; 0 -9.81 0 for a "
                         "HuMoD human model)")
