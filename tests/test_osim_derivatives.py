@@ -184,12 +184,41 @@ def _knots(xml):
     return x, y
 
 
+QV = (-0.9, -0.35, 0.05, 0.4, 0.7, 1.2, -1.4, 1.9)   # inside the knots, and past them
+
+SIMM = """
+import json, sys
+import opensim as osim
+knots, points = json.loads(sys.stdin.read())
+out = {}
+for name, (x, y) in knots.items():
+    s = osim.SimmSpline()
+    for a, b in zip(x, y):
+        s.addPoint(a, b)
+    out[name] = [[s.calcValue(osim.Vector(1, p)),
+                  s.calcDerivative(osim.StdVectorInt([0]), osim.Vector(1, p)),
+                  s.calcDerivative(osim.StdVectorInt([0, 0]), osim.Vector(1, p))] for p in points]
+print(json.dumps(out))
+"""
+
+
+def _simm_spline_table(knots, points):
+    """{name: [(value, first, second derivative) at each point]} of OpenSim's SimmSpline
+    through each (x, y) knot list, computed by OpenSim in a fresh interpreter."""
+    import json
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", SIMM], input=json.dumps([knots, points]),
+                       capture_output=True, text=True, check=True)
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
 @pytest.fixture(scope="module")
 def knee_oracle():
     """d tau/dq and d tau/dqd of the one-joint model as functions of (q, qd, qdd) and the
     splines' derivatives (from OpenSim's SimmSpline)."""
     sp = pytest.importorskip("sympy")
-    osim = pytest.importorskip("opensim", reason="OpenSim's SimmSpline is the spline oracle")
+    pytest.importorskip("opensim", reason="OpenSim's SimmSpline is the spline oracle")
     q, qd, qdd = sp.symbols("q qd qdd")
     f, h = sp.Function("f")(q), sp.Function("h")(q)      # SPLINE, SPLINE3
     Rz = sp.Matrix([[sp.cos(f), -sp.sin(f), 0], [sp.sin(f), sp.cos(f), 0], [0, 0, 1]])
@@ -210,27 +239,22 @@ def knee_oracle():
         exprs = [e.subs(d, sym) for e in exprs]
     numeric = sp.lambdify([q, qd, qdd, *plain.values()], exprs, "math")
 
-    def spline(xml):
-        s = osim.SimmSpline()
-        for x, y in zip(*_knots(xml)):
-            s.addPoint(x, y)
-        return s
-
-    splines = {f: spline(SPLINE), h: spline(SPLINE3)}
+    # OpenSim's SimmSpline at every point the test needs, from a fresh interpreter: in a
+    # process that has loaded ezc3d's SWIG module first, opensim.StdVectorInt (the argument of
+    # calcDerivative) is not accepted (the two modules' std::vector<int> wrappers clash)
+    points = sorted({float(x) + e for x in QV for e in (0.0, -1e-3, 1e-3)})
+    table = _simm_spline_table({"f": _knots(SPLINE), "h": _knots(SPLINE3)}, points)
 
     def evaluate(qv, qdv, qddv):
         subs = {}
-        for fn, s in splines.items():
-            x = osim.Vector(1, float(qv))
+        for fn, name in ((f, "f"), (h, "h")):
+            at = {round(x, 12): row for x, row in zip(points, table[name])}
+            value, d1, d2 = at[round(float(qv), 12)]
             # OpenSim gives derivatives up to the second; on one cubic piece (the points
             # below are 0.04 or more from every knot) the second is linear, and its central
             # difference is the third
-            d2 = [s.calcDerivative(osim.StdVectorInt([0, 0]), osim.Vector(1, float(qv) + e))
-                  for e in (-1e-3, 1e-3)]
-            subs[fn.diff(q, 3)] = (d2[1] - d2[0]) / 2e-3
-            for n in (2, 1):
-                subs[fn.diff(q, n)] = s.calcDerivative(osim.StdVectorInt([0] * n), x)
-            subs[fn] = s.calcValue(x)
+            subs[fn.diff(q, 3)] = (at[round(qv + 1e-3, 12)][2] - at[round(qv - 1e-3, 12)][2]) / 2e-3
+            subs[fn.diff(q, 2)], subs[fn.diff(q, 1)], subs[fn] = d2, d1, value
         return numeric(qv, qdv, qddv, *(subs[d] for d in plain))
 
     return evaluate
@@ -242,7 +266,7 @@ def test_one_coupled_joint_derivatives_equal_the_sympy_derivation(knee_oracle, t
     m = _load(str(path))
     rng = np.random.default_rng(31)
     # inside the knots of both splines, and past them on either side (linear extrapolation)
-    for qv in (-0.9, -0.35, 0.05, 0.4, 0.7, 1.2, -1.4, 1.9):
+    for qv in QV:
         qdv, qddv = rng.normal(0, 3), rng.normal(0, 10)
         tau, dtau_dq, dtau_dv = knee_oracle(qv, qdv, qddv)
         ours = m.inverse_dynamics_derivatives([qv], [qdv], [qddv])

@@ -144,10 +144,10 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
         start = np.zeros(model.nq) if q0 is None else np.asarray(q0, dtype=float)
         for c in couplers:
             locked.setdefault(c.dependent, float(start[model.q_names.index(c.dependent)]))
-    fit = dict(markers=used, weights={m.name: weights[m.name] for m in used},
-               locked=locked, ranges=ranges)
-    q0 = _first_frame_start(model, xyz, tasks, q0, fit)
-    sol = inverse_kinematics(model, xyz, tasks=tasks, q0=q0, threads=threads, **fit)
+    fitted = {m.name: weights[m.name] for m in used}
+    q0 = _first_frame_start(model, xyz, used, fitted, tasks, locked, ranges, q0)
+    sol = inverse_kinematics(model, xyz, markers=used, weights=fitted, tasks=tasks,
+                             locked=locked, ranges=ranges, q0=q0, threads=threads)
     if couplers:
         q = np.atleast_2d(sol.q)
         coupled = model.apply_couplers(q)[0]
@@ -158,7 +158,7 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     return IKResult(motion, sol)
 
 
-def _first_frame_start(model, xyz, tasks, q0, fit):
+def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     """Where the first frame starts: q0, or q0 with every bounded coordinate at mid-range,
     whichever fits the first frame better.
 
@@ -166,10 +166,10 @@ def _first_frame_start(model, xyz, tasks, q0, fit):
     bound, the pelvis turned), Levenberg-Marquardt can end in another minimum than the one
     OpenSim's assembler finds (Rajagopal's static trial: 44.7 mm marker RMS against 20.4 mm).
     Later frames start from the previous one, so only the first needs a second start."""
-    ranges = fit.get("ranges") or {}
+    ranges = ranges or {}
     bounded = {n: (lo, hi) for n, (lo, hi) in ranges.items()
                if n in model.q_names and np.isfinite(lo) and np.isfinite(hi)
-               and n not in (fit.get("locked") or {})}
+               and n not in (locked or {})}
     if not bounded or xyz.shape[0] == 0:
         return q0
     base = np.zeros(model.nq) if q0 is None else np.array(q0, dtype=float)
@@ -177,10 +177,11 @@ def _first_frame_start(model, xyz, tasks, q0, fit):
     for n, (lo, hi) in bounded.items():
         middle[model.q_names.index(n)] = 0.5 * (lo + hi)
     first = {k: (w, np.asarray(v, dtype=float).reshape(-1)[:1]) for k, (w, v) in tasks.items()}
-    w = np.array([fit["weights"][m.name] for m in fit["markers"]])
+    w = np.array([weights[m.name] for m in used])
     cost, q = [], []
     for start in (q0, middle):
-        sol = inverse_kinematics(model, xyz[:1], tasks=first, q0=start, threads=1, **fit)
+        sol = inverse_kinematics(model, xyz[:1], markers=used, weights=weights, tasks=first,
+                                 locked=locked, ranges=ranges, q0=start, threads=1)
         e = np.nan_to_num(sol.marker_error[0])
         c = float(np.sum(w * e * e))
         for name, (weight, value) in first.items():
