@@ -279,3 +279,55 @@ def test_vector_path_derivatives_match_portable_path(path, robot):
                         assert np.all(np.isfinite(r)) and np.abs(r).max() > 0
     finally:
         urdf2dyn.set_num_threads(None)
+
+
+def _stream_threshold():
+    """U2D_STREAM_BYTES from csrc/batch/u2d_simd_impl.h: outputs larger than this (per thread)
+    are written with non-temporal stores on x86."""
+    import re
+    src = os.path.join(os.path.dirname(__file__), "..", "csrc", "batch", "u2d_simd_impl.h")
+    with open(src) as f:
+        m = re.search(r"#define U2D_STREAM_BYTES \(\(size_t\)(\d+) << (\d+)\)", f.read())
+    assert m, "U2D_STREAM_BYTES not found: update this test with the source"
+    return int(m.group(1)) << int(m.group(2))
+
+
+@pytest.mark.parametrize("path", VECTOR)
+def test_vector_path_large_derivative_outputs_into_dirty_buffers(path):
+    """Derivative outputs larger than the cache (streamed with non-temporal stores where the
+    CPU has them) and out= buffers full of NaN: every entry is written, the structural zeros
+    of the RNEA derivatives included (the lane matrices are zeroed once per call, not per
+    group), equal to the portable path bit for bit; also into rows that are only 8-byte
+    aligned (out= a view one double into a larger buffer), which cannot be streamed."""
+    _, _, model = _model("talos")
+    nv = model.nv
+    n = _stream_threshold() // (3 * nv * nv * 8) + 7          # one thread streams; odd tail
+    assert 3 * n * nv * nv * 8 > _stream_threshold()
+    q, v, a = _states(model, n, 21)
+    urdf2dyn.set_num_threads(1)
+    try:
+        for fn in (model.inverse_dynamics_derivatives, model.forward_dynamics_derivatives):
+            urdf2dyn.set_simd_path("scalar")
+            ref = fn(q, v, a)
+            urdf2dyn.set_simd_path(path)
+            dirty = tuple(np.full((n, nv, nv), np.nan) for _ in range(3))
+            backing = [np.full(n * nv * nv + 1, np.nan) for _ in range(3)]
+            shifted = tuple(b[1:].reshape(n, nv, nv) for b in backing)
+            assert all(s.ctypes.data % 16 == 8 for s in shifted)
+            for out in (dirty, shifted):
+                got = fn(q, v, a, out=out)
+                for g, o, r in zip(got, out, ref):
+                    assert g is o
+                    assert np.array_equal(g, r), (path, fn.__name__)
+            assert (ref[0] == 0).any()                      # there are structural zeros
+        # the mass matrix alone: one (nv, nv) output, a third as large; streamed from 3 n
+        q3 = np.concatenate([q, q, q])
+        urdf2dyn.set_simd_path("scalar")
+        ref = model.mass_matrix(q3)
+        urdf2dyn.set_simd_path(path)
+        for out in (np.full((3 * n, nv, nv), np.nan),
+                    np.full(3 * n * nv * nv + 1, np.nan)[1:].reshape(3 * n, nv, nv)):
+            assert model.mass_matrix(q3, out=out) is out
+            assert np.array_equal(out, ref), path
+    finally:
+        urdf2dyn.set_num_threads(None)

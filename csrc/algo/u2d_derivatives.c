@@ -172,7 +172,23 @@ static U2D_NOINLINE void custom_own_block(const u2d_model *m, u2d_work *w, int i
     }
 }
 
-u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gravity[3],
+#if U2D_LANES > 1
+/* Entry (r, c) of dtau/dq, dtau/dv and M (and of CRBA's M) is zero whatever the state when
+ * neither coordinate is above the other in the tree: moving one moves nothing the other
+ * carries. (For the SIMD units' batches, which store these zeros without computing them.) */
+static int partial_is_zero(const u2d_work *w, int r, int c)
+{
+    if (c >= r && c < w->subend[r]) return 0;      /* c in the subtree of r (or r itself) */
+    for (int i = w->lambda[r]; i >= 0; i = w->lambda[i])
+        if (i == c) return 0;                        /* c above r */
+    return 1;
+}
+#endif
+
+/* The derivatives below write every entry that partial_is_zero does not rule out, and no
+ * other: a caller whose matrices already hold those zeros (the batch's lane buffers, zeroed
+ * once) need not clear them again. */
+static u2d_status rnea_partials(const u2d_model *m, u2d_work *w, const double gravity[3],
                                 const u2d_real *q, const u2d_real *qd, const u2d_real *qdd,
                                 const u2d_fext *fext, u2d_real *dtau_dq, u2d_real *dtau_dv,
                                 u2d_real *M)
@@ -183,7 +199,6 @@ u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gr
     const u2d_real a0[6] = {o, o, o, U2D_R(-gravity[0]), U2D_R(-gravity[1]), U2D_R(-gravity[2])};
     u2d_status st = u2d_world_motion(m, w, a0, q, qd, qdd);
     if (st != U2D_OK) return st;
-    for (size_t k = 0; k < (size_t)nv * (size_t)nv; k++) dtau_dq[k] = dtau_dv[k] = M[k] = U2D_R(0);
 
     for (int i = 1; i < nb; i++) {
         const u2d_real *vp = &w->ov[6 * m->parent[i]], *ap = &w->oa[6 * m->parent[i]];
@@ -268,6 +283,16 @@ u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gr
         }
     }
     return U2D_OK;
+}
+
+u2d_status u2d_rnea_derivatives(const u2d_model *m, u2d_work *w, const double gravity[3],
+                                const u2d_real *q, const u2d_real *qd, const u2d_real *qdd,
+                                const u2d_fext *fext, u2d_real *dtau_dq, u2d_real *dtau_dv,
+                                u2d_real *M)
+{
+    const size_t nn = (size_t)m->nv * (size_t)m->nv;
+    for (size_t k = 0; k < nn; k++) dtau_dq[k] = dtau_dv[k] = M[k] = U2D_R(0);
+    return rnea_partials(m, w, gravity, q, qd, qdd, fext, dtau_dq, dtau_dv, M);
 }
 
 /* M = L^T D L in place (RBDA Table 6.3): D on the diagonal, L (unit lower triangular)

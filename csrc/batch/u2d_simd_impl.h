@@ -42,7 +42,12 @@ typedef unsigned long long u2d_ilane __attribute__((vector_size(8 * U2D_LANES), 
 #define u2d_rnea_derivatives U2D_CAT(u2d_rnea_derivatives, U2D_ISA)
 #define u2d_aba_derivatives U2D_CAT(u2d_aba_derivatives, U2D_ISA)
 
+#include <stdint.h>
 #include <stdlib.h>
+#include "model/u2d_port.h"
+#ifdef U2D_X86_SIMD
+#include <emmintrin.h>
+#endif
 #include "model/u2d_joint.c"
 #include "algo/u2d_fext.c"
 #include "algo/u2d_rnea.c"
@@ -136,19 +141,74 @@ static void gather(const double *src, size_t n, size_t s0, u2d_real *x)
         for (int l = 0; l < U2D_LANES; l++) x[k][l] = src[(s0 + (size_t)l) * n + k];
 }
 
-/* Sample s0 + l's row of the (N, n) array dst = lane l of x[k]; the inverse of gather. */
-static void scatter(const u2d_real *x, size_t n, size_t s0, double *dst)
+/* Outputs far larger than the cache are written with non-temporal stores where the CPU
+ * has them (x86): a normal store first reads the line it writes into the cache, which for
+ * an output that leaves the cache anyway doubles the memory traffic. Such a call ends with
+ * stream_end, which orders them before whatever the thread does next. */
+#define U2D_STREAM_BYTES ((size_t)8 << 20)
+
+/* Whether to stream a call's nout outputs of n doubles per sample, nsample samples: large
+ * enough, and every row 16-byte aligned (the non-temporal stores' requirement). */
+static int use_streaming(const u2d_batch_args *a, int nout, size_t n, size_t nsample)
+{
+#ifdef U2D_X86_SIMD
+    if (nsample * (size_t)nout * n * sizeof(double) < U2D_STREAM_BYTES || n % 2) return 0;
+    for (int o = 0; o < nout; o++)
+        if ((uintptr_t)a->out[o] % 16) return 0;
+    return 1;
+#else
+    (void)a; (void)nout; (void)n; (void)nsample;
+    return 0;
+#endif
+}
+
+static inline void store_row(double *p, u2d_real v, int stream)
+{
+#ifdef U2D_X86_SIMD
+    if (stream) {
+        for (int h = 0; h < U2D_LANES; h += 2) _mm_stream_pd(p + h, _mm_set_pd(v[h + 1], v[h]));
+        return;
+    }
+#else
+    (void)stream;
+#endif
+    *(u2d_row *)p = v;
+}
+
+static void stream_end(int stream)
+{
+#ifdef U2D_X86_SIMD
+    if (stream) _mm_sfence();
+#else
+    (void)stream;
+#endif
+}
+
+/* Sample s0 + l's row of the (N, n) array dst = lane l of x[k]; the inverse of gather.
+ * Where zero[k / U2D_LANES] is set (zero may be NULL), x[k ..] holds only zeros: they are
+ * stored without reading or transposing them. */
+static void scatter_known(const u2d_real *x, size_t n, size_t s0, double *dst,
+                          const unsigned char *zero, int stream)
 {
     size_t k = 0;
     for (; k + U2D_LANES <= n; k += U2D_LANES) {
+        if (zero && zero[k / U2D_LANES]) {
+            for (int l = 0; l < U2D_LANES; l++)
+                store_row(dst + (s0 + (size_t)l) * n + k, U2D_R(0), stream);
+            continue;
+        }
         u2d_real t[U2D_LANES];
         for (int j = 0; j < U2D_LANES; j++) t[j] = x[k + (size_t)j];
         transpose_block(t);
-        for (int l = 0; l < U2D_LANES; l++)
-            *(u2d_row *)(dst + (s0 + (size_t)l) * n + k) = t[l];
+        for (int l = 0; l < U2D_LANES; l++) store_row(dst + (s0 + (size_t)l) * n + k, t[l], stream);
     }
     for (; k < n; k++)
         for (int l = 0; l < U2D_LANES; l++) dst[(s0 + (size_t)l) * n + k] = x[k][l];
+}
+
+static void scatter(const u2d_real *x, size_t n, size_t s0, double *dst)
+{
+    scatter_known(x, n, s0, dst, NULL, 0);
 }
 
 /* Lane l of x[k] = the (nfext, 6) wrenches of sample s0 + l, or the shared ones. */
@@ -184,19 +244,39 @@ static size_t run_fk(const u2d_model *m, const u2d_batch_args *a, size_t begin, 
     return s - begin;
 }
 
+/* Which groups of U2D_LANES consecutive entries of an (nv, nv) derivative matrix are zero
+ * whatever the state (partial_is_zero): one flag per group, or NULL if out of memory. */
+static unsigned char *zero_groups(const u2d_work *w, int nv)
+{
+    const size_t nn = (size_t)nv * (size_t)nv;
+    unsigned char *zero = malloc(nn / U2D_LANES + 1);
+    if (!zero) return NULL;
+    for (size_t k = 0; k + U2D_LANES <= nn; k += U2D_LANES) {
+        zero[k / U2D_LANES] = 1;
+        for (size_t j = k; j < k + U2D_LANES; j++)
+            if (!partial_is_zero(w, (int)(j / (size_t)nv), (int)(j % (size_t)nv)))
+                zero[k / U2D_LANES] = 0;
+    }
+    return zero;
+}
+
 /* The derivatives of RNEA (q, v, a -> dtau_dq, dtau_dv, M) or of ABA (q, v, tau ->
- * dqdd_dq, dqdd_dv, Minv): three (nv, nv) outputs per sample. */
+ * dqdd_dq, dqdd_dv, Minv): three (nv, nv) outputs per sample. The RNEA derivatives leave
+ * the structural zeros of their lane matrices alone (rnea_partials), so these are zeroed
+ * once here, and stored without being read; the ABA derivatives are dense. */
 static size_t run_deriv(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
                         size_t begin, size_t end)
 {
     const size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nn = nv * nv;
     const size_t nw = 6 * (size_t)a->nfext;
+    const int rnea = algo == U2D_ALGO_RNEA_DERIV, stream = use_streaming(a, 3, nn, end - begin);
     u2d_model lm;
     u2d_real *lbuf = lane_model(m, &lm);
     u2d_work *w = lbuf ? u2d_work_new(&lm) : NULL;
-    u2d_real *x = malloc((nq + 2 * nv + 3 * nn + nw) * sizeof *x);
+    u2d_real *x = calloc(nq + 2 * nv + 3 * nn + nw, sizeof *x);
+    unsigned char *zero = rnea && w ? zero_groups(w, m->nv) : NULL;
     size_t s = begin;
-    if (w && x) {
+    if (w && x && (zero || !rnea)) {
         u2d_real *q = x, *qd = q + nq, *in2 = qd + nv, *d0 = in2 + nv, *d1 = d0 + nn,
                  *d2 = d1 + nn, *wr = d2 + nn;
         u2d_fext f = {a->nfext, a->fext_body, wr};
@@ -206,15 +286,17 @@ static size_t run_deriv(const u2d_model *m, u2d_algo algo, const u2d_batch_args 
             gather(a->in[1], nv, s, qd);
             gather(a->in[2], nv, s, in2);
             if (fext) gather_wrenches(a, s, wr);
-            u2d_status st = algo == U2D_ALGO_RNEA_DERIV
-                ? u2d_rnea_derivatives(&lm, w, a->gravity, q, qd, in2, fext, d0, d1, d2)
+            u2d_status st = rnea
+                ? rnea_partials(&lm, w, a->gravity, q, qd, in2, fext, d0, d1, d2)
                 : u2d_aba_derivatives(&lm, w, a->gravity, q, qd, in2, fext, d0, d1, d2);
             if (st != U2D_OK) break;
-            scatter(d0, nn, s, a->out[0]);
-            scatter(d1, nn, s, a->out[1]);
-            scatter(d2, nn, s, a->out[2]);
+            scatter_known(d0, nn, s, a->out[0], zero, stream);
+            scatter_known(d1, nn, s, a->out[1], zero, stream);
+            scatter_known(d2, nn, s, a->out[2], zero, stream);
         }
     }
+    stream_end(stream);
+    free(zero);
     free(x);
     u2d_work_free(w);
     free(lbuf);
@@ -239,8 +321,10 @@ size_t u2d_simd_run(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a, 
     u2d_real *lbuf = lane_model(m, &lm);
     u2d_work *w = lbuf ? u2d_work_new(&lm) : NULL;
     u2d_real *x = malloc((nq + 2 * nv + nout + nw) * sizeof *x);
+    unsigned char *zero = algo == U2D_ALGO_CRBA && w ? zero_groups(w, m->nv) : NULL;
+    const int stream = use_streaming(a, 1, nout, end - begin);
     size_t s = begin;
-    if (w && x) {
+    if (w && x && (zero || algo != U2D_ALGO_CRBA)) {
         u2d_real *q = x, *qd = q + nq, *qdd = qd + nv, *out = qdd + nv, *wr = out + nout;
         u2d_fext f = {a->nfext, a->fext_body, wr};
         const u2d_fext *fext = with_fext ? &f : NULL;
@@ -258,9 +342,11 @@ size_t u2d_simd_run(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a, 
                                           : u2d_rnea(&lm, w, a->gravity, q, qd, qdd, fext, out);
             }
             if (st != U2D_OK) break;
-            scatter(out, nout, s, a->out[0]);
+            scatter_known(out, nout, s, a->out[0], zero, stream);
         }
     }
+    stream_end(stream);
+    free(zero);
     free(x);
     u2d_work_free(w);
     free(lbuf);
