@@ -147,6 +147,29 @@ def test_published_model_reads_as_opensim_does(published):
         np.testing.assert_allclose(world, mk.getLocationInGround(s).to_numpy(), atol=1e-12)
 
 
+@pytest.mark.parametrize("name", sorted(MODELS))
+@pytest.mark.parametrize("floating", [False, True])
+def test_each_speed_name_moves_its_own_coordinate(name, floating):
+    """v_names[k] is the coordinate that speed k moves: stepping that speed alone from the
+    neutral pose (the core's integrate) changes the position named alike and nothing else,
+    also under the floating root floating_base adds (7 positions, 6 speeds; its names were
+    shifted by one after it before)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        model = urdf2dyn.load(os.path.join(DATA, MODELS[name]), floating_base=floating)
+    assert len(model.v_names) == model.nv and len(set(model.v_names)) == model.nv
+    q0 = model.neutral()
+    first = 6 if floating else 0
+    for k in range(first, model.nv):
+        v = np.zeros(model.nv)
+        v[k] = 0.01
+        moved = np.flatnonzero(model.integrate(q0, v) != q0)
+        assert [model.q_names[i] for i in moved] == [model.v_names[k]], (name, k)
+    if floating:
+        assert model.v_names[:first] == [f"root_joint_{s}" for s in
+                                         ("vx", "vy", "vz", "wx", "wy", "wz")]
+
+
 def _rotation(model, q, link):
     return model.forward_kinematics(q)[1][model.link_names.index(link)]
 

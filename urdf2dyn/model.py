@@ -228,12 +228,17 @@ class Model:
         self._coupler_fn = []
         if info is None:
             return
-        qn = [n for j in self.joints for n in (_names(j, _Q_SUFFIXES) if j.nq != 1 and
-                                               j.type != "custom" else [j.name] * j.nq)]
-        vn = [n for j in self.joints for n in (_names(j, _V_SUFFIXES) if j.nv != 1 and
-                                               j.type != "custom" else [j.name] * j.nv)]
-        self.q_names = [n if n is not None else d for n, d in zip(info["q_names"], qn)]
-        self.v_names = [n if n is not None else d for n, d in zip(info["q_names"], vn)]
+        # joint by joint: the coordinates name q and v alike where a joint has as many
+        # speeds as positions; a floating root added by floating_base (7 q, 6 v) keeps its
+        # default names, and the names after it stay with their own coordinates
+        self.q_names, self.v_names = [], []
+        for j in self.joints:
+            given = info["q_names"][j.q_index:j.q_index + j.nq]
+            qn = _names(j, _Q_SUFFIXES) if j.nq != 1 and j.type != "custom" else [j.name] * j.nq
+            vn = _names(j, _V_SUFFIXES) if j.nv != 1 and j.type != "custom" else [j.name] * j.nv
+            self.q_names += [n if n is not None else d for n, d in zip(given, qn)]
+            self.v_names += ([n if n is not None else d for n, d in zip(given, vn)]
+                             if j.nq == j.nv else vn)
         self.markers = [Marker(name, link, tuple(xyz)) for name, link, xyz in info["markers"]]
         self.coordinates = {row[0]: Coordinate(*row[:6], bool(row[6]), bool(row[7]))
                             for row in info["coordinates"]}
