@@ -197,6 +197,13 @@ static int find_link(const u2d_urdf *u, const char *name)
     return -1;
 }
 
+/* The first element of the model's <set><objects> (OpenSim's layout of a Set), or NULL */
+static u2d_xml *first_object(u2d_xml *model, const char *set)
+{
+    u2d_xml *s = u2d_xml_child(model, set), *objects = s ? u2d_xml_child(s, "objects") : NULL;
+    return objects ? u2d_xml_first(objects) : NULL;
+}
+
 static u2d_xml *find_named(u2d_xml *set, const char *name)
 {
     if (!set) return NULL;
@@ -787,9 +794,7 @@ static int read_body(osim *o, u2d_xml *node, u2d_urdf_link *L)
 static int read_markers(osim *o)
 {
     u2d_urdf *u = o->u;
-    u2d_xml *set = u2d_xml_child(o->model, "MarkerSet");
-    u2d_xml *objects = set ? u2d_xml_child(set, "objects") : NULL;
-    for (u2d_xml *m = objects ? u2d_xml_first(objects) : NULL; m; m = u2d_xml_next(m)) {
+    for (u2d_xml *m = first_object(o->model, "MarkerSet"); m; m = u2d_xml_next(m)) {
         if (strcmp(u2d_xml_name(m), "Marker") != 0) continue;
         const char *name = u2d_xml_attr(m, "name");
         snprintf(o->what, sizeof o->what, "marker '%.200s'", name ? name : "");
@@ -825,9 +830,8 @@ static int find_coordinate(const u2d_urdf *u, const char *name)
 /* Elements of a set that do not enter inverse dynamics, counted for the summary. */
 static int count_objects(u2d_xml *model, const char *set)
 {
-    u2d_xml *s = u2d_xml_child(model, set), *objects = s ? u2d_xml_child(s, "objects") : NULL;
     int n = 0;
-    for (u2d_xml *c = objects ? u2d_xml_first(objects) : NULL; c; c = u2d_xml_next(c)) n++;
+    for (u2d_xml *c = first_object(model, set); c; c = u2d_xml_next(c)) n++;
     return n;
 }
 
@@ -923,9 +927,7 @@ static int own_strings(osim *o)
 static int read_couplers(osim *o)
 {
     u2d_urdf *u = o->u;
-    u2d_xml *set = u2d_xml_child(o->model, "ConstraintSet");
-    u2d_xml *objects = set ? u2d_xml_child(set, "objects") : NULL;
-    for (u2d_xml *c = objects ? u2d_xml_first(objects) : NULL; c; c = u2d_xml_next(c)) {
+    for (u2d_xml *c = first_object(o->model, "ConstraintSet"); c; c = u2d_xml_next(c)) {
         if (strcmp(u2d_xml_name(c), "CoordinateCouplerConstraint") != 0) continue;
         int enforced = 1, disabled = 0;       /* OpenSim 4 isEnforced, OpenSim 3 isDisabled */
         if (u2d_xml_child(c, "isEnforced") && read_flag(o, c, "isEnforced", &enforced)) return -1;
@@ -1006,9 +1008,7 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
 
     /* links: ground, then the bodies */
     if (add_link(&o, "ground", u2d_xml_child(o.model, "Ground")) < 0) goto error;
-    u2d_xml *bodyset = u2d_xml_child(o.model, "BodySet");
-    u2d_xml *bodies = bodyset ? u2d_xml_child(bodyset, "objects") : NULL;
-    for (u2d_xml *b = bodies ? u2d_xml_first(bodies) : NULL; b; b = u2d_xml_next(b)) {
+    for (u2d_xml *b = first_object(o.model, "BodySet"); b; b = u2d_xml_next(b)) {
         if (strcmp(u2d_xml_name(b), "Body") != 0) continue;
         const char *name = u2d_xml_attr(b, "name");
         if (!name || !name[0]) { fail_at(&o, b, "<Body> has no name"); goto error; }
@@ -1024,8 +1024,7 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
     /* joints: OpenSim 4's JointSet, or OpenSim 3's joint inside each body */
     o.jointset = u2d_xml_child(o.model, "JointSet");
     if (o.jointset) {
-        u2d_xml *objects = u2d_xml_child(o.jointset, "objects");
-        for (u2d_xml *j = objects ? u2d_xml_first(objects) : NULL; j; j = u2d_xml_next(j)) {
+        for (u2d_xml *j = first_object(o.model, "JointSet"); j; j = u2d_xml_next(j)) {
             const char *name = u2d_xml_attr(j, "name");
             snprintf(o.what, sizeof o.what, "joint '%.200s'", name ? name : "");
             if (!name || !name[0]) { fail_at(&o, j, "<%s> has no name", u2d_xml_name(j)); goto error; }
@@ -1033,7 +1032,7 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
         }
     } else {
         int l = 0;
-        for (u2d_xml *b = bodies ? u2d_xml_first(bodies) : NULL; b; b = u2d_xml_next(b)) {
+        for (u2d_xml *b = first_object(o.model, "BodySet"); b; b = u2d_xml_next(b)) {
             const char *name = u2d_xml_attr(b, "name");
             if (strcmp(u2d_xml_name(b), "Body") != 0 || !name || strcmp(name, "ground") == 0)
                 continue;
