@@ -143,7 +143,6 @@ def c_routines(fns, calls, T):
     if not calls:
         return []
     sfx = "f" if T == "float" else ""
-    kinds = {fns.funcs[fns.base(f)[1]][0] for f, _ in calls}
     L = ["/* " + "\n * ".join(_wrap(_ABOUT)) + " */",
          f"static int knot_interval(const {T} *x, int n, {T} t)   /* x[k] <= t < x[k + 1] */",
          "{",
@@ -155,41 +154,25 @@ def c_routines(fns, calls, T):
          "    }",
          "    return lo;",
          "}", ""]
-    if SIMM_SPLINE in kinds:
-        L += [f"static {T} spline_eval(const {T} *x, const {T} *y, const {T} *b, const {T} *c,",
-              " " * len(f"static {T} spline_eval(") + f"const {T} *d, int n, {T} t, int order)",
-              "{",
-              "    int e = -1;",
-              "    if (t < x[0] || t > x[n - 1]) {       /* tangent line at the end knot */",
-              "        e = t < x[0] ? 0 : n - 1;",
-              f"        return order == 0 ? y[e] + (t - x[e]) * b[e] : order == 1 ? b[e] : 0;",
-              "    }",
-              f"    if (fabs{sfx}(t - x[0]) <= {_num(KNOT_ROUNDOFF, sfx)}) e = 0;",
-              f"    else if (fabs{sfx}(t - x[n - 1]) <= {_num(KNOT_ROUNDOFF, sfx)}) e = n - 1;",
-              "    if (e >= 0) return order == 0 ? y[e] : order == 1 ? b[e] : 2 * c[e];",
-              "    const int k = knot_interval(x, n, t);",
-              f"    const {T} dx = t - x[k];",
-              "    if (order == 0) return y[k] + dx * (b[k] + dx * (c[k] + dx * d[k]));",
-              "    if (order == 1) return b[k] + dx * (2 * c[k] + 3 * dx * d[k]);",
-              "    return 2 * c[k] + 6 * dx * d[k];",
-              "}", ""]
-    if PIECEWISE_LINEAR in kinds:
-        L += [f"static {T} piecewise_eval(const {T} *x, const {T} *y, const {T} *b, int n,",
-              " " * len(f"static {T} piecewise_eval(") + f"{T} t, int order)",
-              "{",
-              "    int e = -1;",
-              "    if (order > 1) return 0;",
-              "    if (n < 2) e = 0;",
-              "    else if (t < x[0] || t > x[n - 1]) {",
-              "        e = t < x[0] ? 0 : n - 1;",
-              "        return order == 0 ? y[e] + (t - x[e]) * b[e] : b[e];",
-              "    }",
-              f"    else if (fabs{sfx}(t - x[0]) <= {_num(KNOT_ROUNDOFF, sfx)}) e = 0;",
-              f"    else if (fabs{sfx}(t - x[n - 1]) <= {_num(KNOT_ROUNDOFF, sfx)}) e = n - 1;",
-              "    if (e >= 0) return order == 0 ? y[e] : b[e];",
-              "    const int k = knot_interval(x, n, t);",
-              "    return order == 0 ? y[k] + (t - x[k]) * b[k] : b[k];",
-              "}", ""]
+    L += [f"static {T} tabulated(const {T} *x, const {T} *y, const {T} *b, const {T} *c,",
+          " " * len(f"static {T} tabulated(") + f"const {T} *d, int n, {T} t, int order)",
+          "{   /* c, d null: a PiecewiseLinearFunction (straight segments of slopes b) */",
+          "    int e = -1;",
+          "    if (!c && order > 1) return 0;",
+          "    if (t < x[0] || t > x[n - 1]) {       /* tangent line at the end knot */",
+          "        e = t < x[0] ? 0 : n - 1;",
+          "        return order == 0 ? y[e] + (t - x[e]) * b[e] : order == 1 ? b[e] : 0;",
+          "    }",
+          f"    if (fabs{sfx}(t - x[0]) <= {_num(KNOT_ROUNDOFF, sfx)}) e = 0;",
+          f"    else if (fabs{sfx}(t - x[n - 1]) <= {_num(KNOT_ROUNDOFF, sfx)}) e = n - 1;",
+          "    if (e >= 0) return order == 0 ? y[e] : order == 1 ? b[e] : 2 * c[e];",
+          "    const int k = knot_interval(x, n, t);",
+          f"    const {T} dx = t - x[k];",
+          "    if (!c) return order == 0 ? y[k] + dx * b[k] : b[k];",
+          "    if (order == 0) return y[k] + dx * (b[k] + dx * (c[k] + dx * d[k]));",
+          "    if (order == 1) return b[k] + dx * (2 * c[k] + 3 * dx * d[k]);",
+          "    return 2 * c[k] + 6 * dx * d[k];",
+          "}", ""]
     for f in sorted({f for f, _ in calls}):
         kind, n = fns.funcs[f][0], fns.funcs[f][1]
         cols = "xybcd" if kind == SIMM_SPLINE else "xyb"
@@ -197,10 +180,11 @@ def c_routines(fns, calls, T):
         for name, col in zip(cols, fns.tables(f)):
             L.append(f"static const {T} fn{f}_{name}[{n}] = {{"
                      + ", ".join(_num(x, sfx) for x in col) + "};")
+        args = ", ".join(f"fn{f}_{c}" for c in cols)
+        if kind != SIMM_SPLINE:
+            args += f", (const {T} *)0, (const {T} *)0"
         for order in sorted(o for g, o in calls if g == f):
-            args = ", ".join(f"fn{f}_{c}" for c in cols)
-            ev = "spline_eval" if kind == SIMM_SPLINE else "piecewise_eval"
-            L.append(f"static {T} {routine(f, order)}({T} t) {{ return {ev}({args}, {n}, t, "
+            L.append(f"static {T} {routine(f, order)}({T} t) {{ return tabulated({args}, {n}, t, "
                      f"{order}); }}")
         L.append("")
     return L
