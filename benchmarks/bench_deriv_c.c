@@ -19,45 +19,23 @@
 #include "batch/u2d_batch.h"
 #include "batch/u2d_simd.h"
 #include "model/u2d_model.h"
+#include "bench_model.h"
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+static double now(void) { return bench_seconds(CLOCK_THREAD_CPUTIME_ID); }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) return 2;
-    FILE *f = fopen(argv[1], "rb");
-    if (!f) return 2;
-    static char text[1 << 21];
-    size_t len = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[len] = 0;
-    char err[U2D_ERRLEN];
     const int floating = argc > 4 ? atoi(argv[4]) : 0;
-    u2d_urdf *u = u2d_urdf_parse(text, err);
-    u2d_model *m = u ? u2d_model_compile(u, floating, err) : NULL;
-    if (!m) { fprintf(stderr, "%s\n", err); return 1; }
+    u2d_model *m = bench_load(argv[1], floating);
+    if (!m) return 1;
     const size_t n = argc > 2 ? (size_t)atol(argv[2]) : 1000, nq = (size_t)m->nq,
                  nv = (size_t)m->nv;
     const int mask = argc > 3 ? atoi(argv[3]) : 3, reps = argc > 5 ? atoi(argv[5]) : 5;
     double *q = malloc(sizeof(double) * n * nq), *v = malloc(sizeof(double) * n * nv);
     double *a = malloc(sizeof(double) * n * nv), *o[3];
     for (int k = 0; k < 3; k++) o[k] = calloc(n * nv * nv, sizeof(double));
-    for (size_t i = 0; i < n * nq; i++) q[i] = (double)(i * 37 % 2001) / 1000.0 - 1.0;
-    for (size_t i = 0; i < n * nv; i++) {
-        v[i] = (double)(i * 21 % 2001) / 1000.0 - 1.0;
-        a[i] = (double)(i * 13 % 2001) / 1000.0 - 1.0;
-    }
-    if (floating)                                    /* unit quaternions after the position */
-        for (size_t s = 0; s < n; s++) {
-            double *x = q + s * nq + 3, r = 0.0;
-            for (int k = 0; k < 4; k++) r += x[k] * x[k];
-            for (int k = 0; k < 4; k++) x[k] /= sqrt(r);
-        }
+    bench_states(m, n, q, v, a);
     static const struct { const char *name; u2d_algo algo; int square; } algos[] = {
         {"rnea_deriv", U2D_ALGO_RNEA_DERIV, 7}, {"aba_deriv", U2D_ALGO_ABA_DERIV, 7},
         {"aba", U2D_ALGO_ABA, 0}, {"rnea", U2D_ALGO_RNEA, 0}, {"crba", U2D_ALGO_CRBA, 1}};

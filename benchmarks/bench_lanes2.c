@@ -15,40 +15,24 @@
 #include "batch/u2d_batch.h"
 #include "batch/u2d_simd.h"
 #include "model/u2d_model.h"
+#include "bench_model.h"
 
 size_t u2d_simd_run_lanes2(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
                            size_t begin, size_t end);                       /* lanes2.c */
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+static double now(void) { return bench_seconds(CLOCK_MONOTONIC); }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) return 2;
-    FILE *f = fopen(argv[1], "rb");
-    if (!f) return 2;
-    static char text[1 << 20];
-    size_t len = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[len] = 0;
-    char err[U2D_ERRLEN];
-    u2d_urdf *u = u2d_urdf_parse(text, err);
-    u2d_model *m = u ? u2d_model_compile(u, 0, err) : NULL;
-    if (!m) { fprintf(stderr, "%s\n", err); return 1; }
+    u2d_model *m = bench_load(argv[1], 0);
+    if (!m) return 1;
     const size_t n = argc > 2 ? (size_t)atol(argv[2]) : 4096, nq = (size_t)m->nq,
                  nv = (size_t)m->nv;
     double *q = malloc(sizeof(double) * n * nq), *v = malloc(sizeof(double) * n * nv);
     double *a = malloc(sizeof(double) * n * nv);
     double *o1 = malloc(sizeof(double) * n * nv * nv), *o2 = malloc(sizeof(double) * n * nv * nv);
-    for (size_t i = 0; i < n * nq; i++) q[i] = (double)(i * 37 % 2001) / 1000.0 - 1.0;
-    for (size_t i = 0; i < n * nv; i++) {
-        v[i] = (double)(i * 21 % 2001) / 1000.0 - 1.0;
-        a[i] = (double)(i * 13 % 2001) / 1000.0 - 1.0;
-    }
+    bench_states(m, n, q, v, a);
     u2d_simd_select("scalar");
     static const struct { const char *name; u2d_algo algo; size_t out; } algos[] = {
         {"rnea", U2D_ALGO_RNEA, 0}, {"crba", U2D_ALGO_CRBA, 1}, {"aba", U2D_ALGO_ABA, 0}};

@@ -4,24 +4,12 @@
  *   flop_driver URDF FLOATING ALGO N      ALGO: rnea | crba | aba | nle | gravity
  * The states are fixed pseudo-random numbers; N = 0 runs everything but the algorithm, so
  * the difference of two counts is the algorithm's. */
+#define _POSIX_C_SOURCE 199309L     /* bench_model.h's clock */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/u2d_model.h"
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) n = 0;
-    if (b) b[n] = '\0';
-    fclose(f);
-    return b;
-}
+#include "bench_model.h"
 
 int main(int argc, char **argv)
 {
@@ -29,13 +17,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s URDF FLOATING ALGO N\n", argv[0]);
         return 2;
     }
-    char err[U2D_ERRLEN], *text = slurp(argv[1]);
-    u2d_urdf *u = text ? u2d_urdf_parse(text, err) : NULL;
-    u2d_model *m = u ? u2d_model_compile(u, atoi(argv[2]), err) : NULL;
-    if (!m) {
-        fprintf(stderr, "%s: %s\n", argv[1], text ? err : "cannot read");
-        return 1;
-    }
+    u2d_model *m = bench_load(argv[1], atoi(argv[2]));
+    if (!m) return 1;
     u2d_work *w = u2d_work_new(m);
     const char *algo = argv[3];
     const int n = atoi(argv[4]), nq = m->nq, nv = m->nv;
