@@ -3,7 +3,8 @@ and urdf2dyn equations (SymPy)."""
 import os
 
 from ..model import load
-from .options import GRAVITY, UsageError, model_path, refuse_overwriting
+from .options import (UsageError, add_floating_base, add_gravity, model_path,
+                      refuse_overwriting)
 
 
 def cmd_codegen(args):
@@ -33,8 +34,7 @@ def add_codegen_parser(sub):
                    help="algorithms to emit among rnea crba aba fk jtf (default: rnea crba "
                         "aba fk)")
     c.add_argument("--float", action="store_true", help="single precision arithmetic")
-    c.add_argument("--floating-base", action="store_true",
-                   help="add a floating joint 'root_joint' above the root link")
+    add_floating_base(c)
     c.add_argument("--name", help="prefix of the files and functions (default: robot name)")
     c.add_argument("-o", "--output", required=True, metavar="DIR", help="output directory")
     c.set_defaults(func=cmd_codegen)
@@ -66,8 +66,6 @@ def add_equations_parser(sub):
     e.add_argument("--latex", action="store_true", help="LaTeX instead of text")
     e.add_argument("--parameters", action="store_true",
                    help="masses, centres of mass, inertias, offsets and g as symbols")
-    e.add_argument("--gravity", type=GRAVITY, nargs=3, metavar=("GX", "GY", "GZ"),
-                   help="gravity in the world frame (default 0 0 -9.81)")
-    e.add_argument("--floating-base", action="store_true",
-                   help="add a floating joint 'root_joint' above the root link")
+    add_gravity(e)
+    add_floating_base(e)
     e.set_defaults(func=cmd_equations)

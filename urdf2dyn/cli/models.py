@@ -5,8 +5,8 @@ import sys
 from ..model import load
 from ..safe_files import replacing
 from ..tree import dot, edge_label, groups, tree
-from .options import (GRAVITY, MASS, UsageError, height, model_path, refuse_overwriting,
-                      set_gravity, suffix)
+from .options import (HUMOD_GRAVITY_HELP, MASS, UsageError, add_floating_base, add_gravity,
+                      height, model_path, refuse_overwriting, set_gravity, suffix)
 
 
 def cmd_human(args):
@@ -104,8 +104,7 @@ def add_info_parser(sub):
                        "Graphviz DOT graph.")
     i.add_argument("model", help="URDF file (or the name of a bundled one, e.g. "
                                  "humod_subject_a.urdf)")
-    i.add_argument("--floating-base", action="store_true",
-                   help="add a floating joint 'root_joint' above the root link")
+    add_floating_base(i)
     i.add_argument("--full", action="store_true",
                    help="show every joint and link (default: chains of joints through massless "
                         "links, i.e. multi-DoF joints, are shown as one)")
@@ -139,8 +138,7 @@ def add_check_parser(sub):
                        "advice (massless moving leaves, tiny masses, bad limits). Exit status "
                        "1 on an error, or on any finding with --strict.")
     c.add_argument("model", help="URDF file (or the name of a bundled one)")
-    c.add_argument("--floating-base", action="store_true",
-                   help="check the model with a floating joint above the root link")
+    add_floating_base(c, "check the model with a floating joint above the root link")
     c.add_argument("--strict", action="store_true",
                    help="exit with status 1 on any warning or advice too")
     c.set_defaults(func=cmd_check)
@@ -231,7 +229,5 @@ def add_export_osim_parser(sub):
                                  "humod_subject_a.urdf)")
     x.add_argument("-o", "--output", required=True, type=suffix(".osim"),
                    help=".osim file to write")
-    x.add_argument("--gravity", type=GRAVITY, nargs=3, metavar=("GX", "GY", "GZ"),
-                   help="gravity in the URDF world frame (default 0 0 -9.81; 0 -9.81 0 for a "
-                        "HuMoD human model)")
+    add_gravity(x, HUMOD_GRAVITY_HELP)
     x.set_defaults(func=cmd_export_osim)

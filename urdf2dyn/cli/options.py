@@ -41,6 +41,20 @@ JOBS = number("a number of processes, >= 1", low=1, low_open=False, integer=True
 GRAVITY = number("a finite acceleration component in m/s²")
 
 
+def add_floating_base(p, help="add a floating joint 'root_joint' above the root link"):
+    """--floating-base, as every command that loads a model takes it."""
+    p.add_argument("--floating-base", action="store_true", help=help)
+
+
+def add_gravity(p, help="gravity in the world frame (default 0 0 -9.81)"):
+    """--gravity GX GY GZ, each a finite number (GRAVITY)."""
+    p.add_argument("--gravity", type=GRAVITY, nargs=3, metavar=("GX", "GY", "GZ"), help=help)
+
+
+HUMOD_GRAVITY_HELP = ("gravity in the URDF world frame (default 0 0 -9.81; 0 -9.81 0 for a "
+                      "HuMoD human model)")
+
+
 def height(text):
     h = number("a stature in metres, > 0", low=0.0)(text)
     if not 0.3 <= h <= 3.0:

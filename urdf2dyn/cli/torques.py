@@ -11,9 +11,10 @@ from ..biomech.trajectory import MotionError
 from ..model import load
 from ..names import missing_file
 from .markers import ik_summary, marker_options
-from .options import (CUTOFF, DELIMITER_CHOICES, GAP, GRAVITY, JOBS, MASS, SPEED,
-                      UsageError, contact, model_path, need_matplotlib, need_scipy,
-                      parse_contacts, refuse_overwriting, set_gravity)
+from .options import (CUTOFF, DELIMITER_CHOICES, GAP, HUMOD_GRAVITY_HELP, JOBS, MASS, SPEED,
+                      UsageError, add_floating_base, add_gravity, contact, model_path,
+                      need_matplotlib, need_scipy, parse_contacts, refuse_overwriting,
+                      set_gravity)
 
 
 def cmd_torques(args):
@@ -371,16 +372,13 @@ def add_torques_parser(sub):
                         "quintic spline of OpenSim's tools)")
     p.add_argument("--degrees", action="store_true",
                    help="angles (and their rates) in the CSV motion files are in degrees")
-    p.add_argument("--floating-base", action="store_true",
-                   help="add a floating joint 'root_joint' above the URDF's root link")
+    add_floating_base(p, "add a floating joint 'root_joint' above the URDF's root link")
     p.add_argument("--couplers", choices=("keep", "eliminate"), default="keep",
                    help="an OpenSim model's CoordinateCouplerConstraints: keep (default, as "
                         "OpenSim's inverse-dynamics tool: each dependent coordinate a DoF with "
                         "its own force) or eliminate (dependent coordinates computed from their "
                         "independent ones, their forces moved onto them)")
-    p.add_argument("--gravity", type=GRAVITY, nargs=3, metavar=("GX", "GY", "GZ"),
-                   help="gravity in the URDF world frame (default 0 0 -9.81; 0 -9.81 0 for a "
-                        "HuMoD human model)")
+    add_gravity(p, HUMOD_GRAVITY_HELP)
     p.add_argument("--per-kg", action="store_true",
                    help="write torques divided by the body mass (N·m/kg)")
     p.add_argument("--mass", type=MASS, metavar="KG",
