@@ -30,19 +30,9 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_rnea import cpu_name, fmt_ratio, load_models, log, rst_table  # noqa: E402
+from bench_rnea import best_of, cpu_name, fmt_ratio, load_models, log, rst_table  # noqa: E402
 
 CFLAGS = "-O3 -fno-math-errno -march=native"
-
-
-def best_cpu(fn, reps):
-    fn()
-    best = float("inf")
-    for _ in range(reps):
-        t0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t0)
-    return best
 
 
 def build(model, prefix, directory, cflags):
@@ -103,8 +93,8 @@ def main(argv=None):
                 log(f"{name} {algo} (N={n})")
                 tg, tc = [], []
                 for _ in range(max(1, args.rounds)):
-                    tg.append(best_cpu(gen, args.reps) / n * 1e9)
-                    tc.append(best_cpu(core, args.reps) / n * 1e9)
+                    tg.append(best_of(gen, args.reps, time.process_time) / n * 1e9)
+                    tc.append(best_of(core, args.reps, time.process_time) / n * 1e9)
                 err = rel(result(), core())
                 rows.append([name, str(nv), algo, f"{np.median(tg):.0f}", f"{np.median(tc):.0f}",
                              fmt_ratio(float(np.median(np.divide(tg, tc)))), f"{err:.1e}"])

@@ -40,18 +40,8 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_rnea import (cpu_name, fmt_ratio, load_models, log, rst_table)  # noqa: E402
-
-
-def best_of(fn, reps, clock):
-    """Shortest of reps calls of fn (after one warm-up call), in seconds of clock."""
-    fn()
-    best = float("inf")
-    for _ in range(reps):
-        t0 = clock()
-        fn()
-        best = min(best, clock() - t0)
-    return best
+from bench_rnea import (best_of, cpu_name, fmt_ratio, load_models, log,  # noqa: E402
+                        rst_table)
 
 ALGOS = {"rnea_deriv": "inverse_dynamics_derivatives", "aba_deriv": "forward_dynamics_derivatives",
          "crba": "mass_matrix"}
