@@ -1,6 +1,19 @@
 """What a pass count does not show: the SIMD paths this CPU offers, so that a CI log says
 which paths tests/test_simd.py and the C driver could test here (the 8-lane code of the
-AVX-512 path also runs through AVX2, tests/c/lanes8.c, where AVX-512 itself is missing)."""
+AVX-512 path also runs through AVX2, tests/c/lanes8.c, where AVX-512 itself is missing); and
+the OpenSim module every oracle test takes."""
+import pytest
+
+
+@pytest.fixture(scope="session")
+def osim():
+    """The opensim package (the oracle for ID, IK, file formats), quiet: only its errors are
+    printed (its tools' progress messages are not results), and no opensim.log is written
+    in the working directory. Skips the test where it is not importable."""
+    osim = pytest.importorskip("opensim", reason="OpenSim (the oracle) is not importable")
+    osim.Logger.setLevelString("error")
+    osim.Logger.removeFileSink()
+    return osim
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -39,14 +39,6 @@ def _load(path):
         return urdf2dyn.load(path)
 
 
-@pytest.fixture(scope="module")
-def osim():
-    osim = pytest.importorskip("opensim", reason="OpenSim (the oracle) is not importable")
-    osim.Logger.setLevelString("error")
-    osim.Logger.removeFileSink()
-    return osim
-
-
 class Oracle:
     """One OpenSim model, forces removed (muscles are not inverse dynamics' business, as
     the ID tool excludes them), coordinates unlocked and unclamped so any state can be set."""

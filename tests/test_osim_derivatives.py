@@ -278,14 +278,6 @@ def test_one_coupled_joint_derivatives_equal_the_sympy_derivation(knee_oracle, t
 
 # ------------------------------------------------------------- centroidal functions
 
-@pytest.fixture(scope="module")
-def osim():
-    osim = pytest.importorskip("opensim", reason="OpenSim (the oracle) is not importable")
-    osim.Logger.setLevelString("error")
-    osim.Logger.removeFileSink()
-    return osim
-
-
 @pytest.mark.parametrize("name", ["rajagopal", "gait2354"])
 def test_centroidal_momentum_equals_opensims(osim, name):
     """Centre of mass, its velocity and the momentum about it against Simbody's

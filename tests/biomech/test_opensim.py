@@ -33,14 +33,6 @@ from urdfgen import random_urdf
 
 
 @pytest.fixture(scope="module")
-def osim():
-    osim = pytest.importorskip("opensim")
-    osim.Logger.setLevelString("warn")      # the tools' progress messages are not results
-    osim.Logger.removeFileSink()            # and no opensim.log in the working directory
-    return osim
-
-
-@pytest.fixture(scope="module")
 def human():
     return urdf2dyn.humod_subject("A")
 

@@ -52,14 +52,6 @@ CASES = [("unfiltered", -1.0, (0.75, 1.75)),
 
 
 @pytest.fixture(scope="module")
-def osim():
-    osim = pytest.importorskip("opensim")
-    osim.Logger.setLevelString("error")
-    osim.Logger.removeFileSink()
-    return osim
-
-
-@pytest.fixture(scope="module")
 def trial(osim, tmp_path_factory):
     """OpenSim-written files in d/: model.osim, ik/coords.mot (degrees), grf/grf.mot and
     grf/loads.xml (its datafile relative to itself), one setup_<case>.xml per case with

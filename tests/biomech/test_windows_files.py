@@ -27,11 +27,6 @@ PLATE = ["ground_force_vx", "ground_force_vy", "ground_force_vz",
 
 
 @pytest.fixture(scope="module")
-def osim():
-    return pytest.importorskip("opensim")
-
-
-@pytest.fixture(scope="module")
 def written(osim, tmp_path_factory):
     """robot2r's coordinates (.mot, degrees) and a force plate (.mot), written by OpenSim, and
     an ExternalLoads XML printed by OpenSim, in a folder with spaces and accents."""
