@@ -179,3 +179,136 @@ def test_cli_couplers_option(tmp_path, capsys):
     for c in others:
         assert np.abs(elim[c] - keep[c]).max() <= 1e-9 * max(1.0, np.abs(keep[c]).max()), c
     capsys.readouterr()
+
+
+# ---- couplers that drive each other: dependency order, loops, one coordinate driven twice ----
+
+def _chain_model(tmp_path, couplers, name="chain.osim"):
+    """Three pins in a chain, ground - c - b - a (coordinates qc, qb, qa), listed leaf first,
+    a marker on a, and the given CoordinateCouplerConstraints (dependent, independent,
+    function element, name)."""
+    from test_osim_errors import _body, _doc, _pin
+    objs = "".join(
+        f'<CoordinateCouplerConstraint name="{n}"><coupled_coordinates_function>{f}'
+        f'</coupled_coordinates_function><independent_coordinate_names>{ind}'
+        f'</independent_coordinate_names><dependent_coordinate_name>{dep}'
+        '</dependent_coordinate_name></CoordinateCouplerConstraint>\n'
+        for dep, ind, f, n in couplers)
+    joints = (_pin("ja", "/bodyset/b", "/bodyset/a", "qa") +
+              _pin("jb", "/bodyset/c", "/bodyset/b", "qb") + _pin("jc", "/ground", "/bodyset/c", "qc"))
+    extra = f'<ConstraintSet><objects>\n{objs}</objects></ConstraintSet>\n'
+    text = _doc(_body("a") + _body("b") + _body("c"), joints, extra).replace(
+        "</JointSet>", '</JointSet>\n<MarkerSet><objects><Marker name="tip"><socket_parent_frame>'
+        '/bodyset/a</socket_parent_frame><location>0.1 0.3 0</location></Marker></objects>'
+        '</MarkerSet>')
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+TIMES3 = '<LinearFunction><coefficients>3 0</coefficients></LinearFunction>'
+TIMES2 = '<LinearFunction><coefficients>2 0</coefficients></LinearFunction>'
+SQUARE2 = '<PolynomialFunction><coefficients>2 0 0</coefficients></PolynomialFunction>'
+
+
+@pytest.mark.parametrize("first", ["dependent", "independent"])
+def test_couplers_apply_in_dependency_order(tmp_path, first):
+    """qa = 2 qb listed before or after qb = 3 qc: qb = 0.3 and qa = 0.6 for qc = 0.1 (the
+    file order used to leave qa computed from the old qb, 0)."""
+    pair = [("qa", "qb", TIMES2, "ka"), ("qb", "qc", TIMES3, "kb")]
+    path = _chain_model(tmp_path, pair if first == "dependent" else pair[::-1])
+    m = _load(path, couplers="eliminate")
+    assert [c.name for c in m.couplers] == ["kb", "ka"]         # the order they apply
+    ia, ib, ic = (m.q_names.index(n) for n in ("qa", "qb", "qc"))
+    q = np.zeros(m.nq)
+    q[ic] = 0.1
+    qf, vf, af = m.apply_couplers(q, np.eye(m.nv)[ic], 0.0)
+    assert qf[[ia, ib, ic]] == pytest.approx([0.6, 0.3, 0.1], rel=1e-15)
+    assert vf[[ia, ib]] == pytest.approx([6.0, 3.0], rel=1e-15)   # the chain rule
+
+
+def test_a_chain_of_couplers_matches_opensims_assembly(tmp_path, osim):
+    """OpenSim assembles the chain qa = 2 qb^2, qb = 3 qc (listed in that order) to what
+    apply_couplers gives; velocities and accelerations follow the closed form
+    qa = 18 qc^2."""
+    path = _chain_model(tmp_path, [("qa", "qb", SQUARE2, "ka"), ("qb", "qc", TIMES3, "kb")])
+    om = osim.Model(path)
+    state = om.initSystem()
+    cs = om.getCoordinateSet()
+    cs.get("qc").setValue(state, 0.1, False)
+    om.assemble(state)
+    theirs = [cs.get(n).getValue(state) for n in ("qa", "qb", "qc")]
+    m = _load(path, couplers="eliminate")
+    ia, ib, ic = (m.q_names.index(n) for n in ("qa", "qb", "qc"))
+    q, v, a = np.zeros(m.nq), np.zeros(m.nv), np.zeros(m.nv)
+    q[ic], v[ic], a[ic] = 0.1, 0.7, -1.3
+    qf, vf, af = m.apply_couplers(q, v, a)
+    assert qf[[ia, ib, ic]] == pytest.approx(theirs, rel=1e-9, abs=1e-12)
+    assert qf[ia] == pytest.approx(18 * 0.1 ** 2, rel=1e-15)
+    assert vf[ia] == pytest.approx(36 * 0.1 * 0.7, rel=1e-14)
+    assert af[ia] == pytest.approx(36 * (0.7 ** 2 + 0.1 * -1.3), rel=1e-14)
+
+
+def test_inverse_dynamics_through_a_chain_of_couplers_balances_power(tmp_path):
+    """Eliminated inverse dynamics on the chain listed out of order: only qc is free, and
+    d(T + V)/dt = v_c tau_c along a path of qc (a force left on qb, or qa computed from the
+    old qb, breaks it); the projection is J^T tau of the kept model."""
+    path = _chain_model(tmp_path, [("qa", "qb", SQUARE2, "ka"), ("qb", "qc", TIMES3, "kb")])
+    keep, elim = _load(path), _load(path, couplers="eliminate")
+    ia, ib, ic = (elim.q_names.index(n) for n in ("qa", "qb", "qc"))
+    rng = np.random.default_rng(3)
+    for _ in range(4):
+        q, v, a = (rng.uniform(-0.6, 0.6, elim.nq) for _ in range(3))
+        tau = elim.inverse_dynamics(q, v, a)
+        qf, vf, af = elim.apply_couplers(q, v, a)
+        full = keep.inverse_dynamics(qf, vf, af)
+        jb, ja = 3.0, 4.0 * qf[ib] * 3.0            # d qb / d qc, d qa / d qc
+        assert tau[ic] == pytest.approx(full[ic] + jb * full[ib] + ja * full[ia], rel=1e-12)
+        assert tau[ia] == 0.0 and tau[ib] == 0.0
+        h = 1e-5
+
+        def energy(t):
+            qt, vt, _ = elim.apply_couplers(q + t * v + 0.5 * t * t * a, v + t * a)
+            return keep.kinetic_energy(qt, vt) + keep.potential_energy(qt)
+        dE = (energy(h) - energy(-h)) / (2 * h)
+        assert dE == pytest.approx(v[ic] * tau[ic], rel=1e-6, abs=1e-7)
+
+
+LOOP = [("qa", "qb", TIMES2, "ka"), ("qb", "qa", TIMES3, "kb")]
+TWICE = [("qa", "qb", TIMES2, "ka"), ("qa", "qc", TIMES3, "kc")]
+
+
+@pytest.mark.parametrize("couplers, message", [
+    (LOOP, r"loop\.osim: CoordinateCouplerConstraints 'ka' \(qa from qb, line \d+\), 'kb' "
+           r"\(qb from qa, line \d+\) form a loop"),
+    (TWICE, r"twice\.osim: CoordinateCouplerConstraints 'ka' \(qa from qb, line \d+\) and "
+            r"'kc' \(qa from qc, line \d+\) both drive coordinate 'qa'"),
+], ids=["loop", "twice"])
+def test_couplers_that_cannot_be_applied_are_refused_by_name(tmp_path, couplers, message):
+    name = "loop.osim" if couplers is LOOP else "twice.osim"
+    path = _chain_model(tmp_path, couplers, name)
+    with pytest.raises(urdf2dyn.URDFError, match=message):
+        _load(path, couplers="eliminate")
+    with pytest.warns(urdf2dyn.URDFWarning, match=message + r".*inverse dynamics keeps"):
+        keep = urdf2dyn.load(path)
+    q = np.zeros(keep.nq)
+    keep.inverse_dynamics(q, 0.0, 0.0)                  # OpenSim's ID ignores constraints
+    for call in (lambda: keep.apply_couplers(q), lambda: keep.project_couplers(q, q)):
+        with pytest.raises(urdf2dyn.URDFError, match=message):
+            call()
+    from urdf2dyn.biomech import ik
+    from urdf2dyn.biomech.markers import Markers
+    data = Markers(time=[0.0, 0.01], labels=["tip"], xyz=np.full((2, 1, 3), 0.2))
+    with pytest.raises(urdf2dyn.URDFError, match=message):
+        ik.solve(keep, data)
+
+
+def test_a_pickled_model_keeps_eliminating_its_couplers(tmp_path):
+    import pickle
+    path = _chain_model(tmp_path, [("qa", "qb", TIMES2, "ka"), ("qb", "qc", TIMES3, "kb")])
+    elim = _load(path, couplers="eliminate")
+    again = pickle.loads(pickle.dumps(elim))
+    assert again.eliminate_couplers and [c.name for c in again.couplers] == ["kb", "ka"]
+    q = np.linspace(0.1, 0.3, elim.nq)
+    np.testing.assert_array_equal(again.inverse_dynamics(q, 0.2, 0.1),
+                                  elim.inverse_dynamics(q, 0.2, 0.1))

@@ -6,7 +6,7 @@ import os
 import re
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -66,10 +66,13 @@ class Coordinate:
 @dataclass(frozen=True)
 class Coupler:
     """An OpenSim ``CoordinateCouplerConstraint``: ``dependent = scale * f(independent)``,
-    f the file's ``coupled_coordinates_function``."""
+    f the file's ``coupled_coordinates_function``; ``name`` and ``line`` say where the file
+    defines it."""
     dependent: str
     independent: str
     scale: float
+    name: str = field(default="", compare=False)
+    line: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -149,9 +152,7 @@ def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
         source = os.fspath(urdf)
     else:
         raise TypeError(f"load: expected a path or URDF text, got {type(urdf).__name__}")
-    model = Model(text, floating_base, strict=strict, source=source)
-    model.eliminate_couplers = couplers == "eliminate"
-    return model
+    return Model(text, floating_base, strict=strict, source=source, couplers=couplers)
 
 
 def _decode(data, where):
@@ -176,8 +177,9 @@ class Model:
     """
 
     def __init__(self, xml_text: str, floating_base: bool = False, strict: bool = False,
-                 source: str | None = None) -> None:
+                 source: str | None = None, couplers: str = "keep") -> None:
         self._xml = xml_text
+        self._source = source
         try:
             self._c = _core.load(xml_text, bool(floating_base))
         except _core.URDFError as e:
@@ -203,6 +205,14 @@ class Model:
         self.v_names = [n for j in self.joints for n in _names(j, _V_SUFFIXES)]
         self._signatures: dict[int, tuple] = {}     # algo -> the core's signature()
         self._osim_names()
+        self.eliminate_couplers = couplers == "eliminate"
+        if self._coupler_problem:
+            if self.eliminate_couplers:
+                raise _core.URDFError(self._coupler_problem)
+            report(self._coupler_problem + "; inverse dynamics keeps every coordinate a "
+                   "mobility (couplers='keep', as OpenSim's tool), but couplers='eliminate', "
+                   "apply_couplers, project_couplers and inverse kinematics refuse the model",
+                   strict=strict, error=_core.URDFError, category=URDFWarning, stacklevel=4)
 
     def _osim_names(self):
         """An OpenSim model's names: q_names/v_names are its coordinate names; markers and
@@ -221,11 +231,14 @@ class Model:
         self.default_q = None
         self.locked_coordinates = {}
         self.clamped_ranges = {}
-        #: An .osim's enforced CoordinateCouplerConstraints (list of Coupler): inverse
-        #: dynamics keeps each dependent coordinate a mobility of its own unless loaded with
-        #: couplers="eliminate"; inverse kinematics keeps them (biomech.ik). Empty for a URDF.
+        #: An .osim's enforced CoordinateCouplerConstraints (list of Coupler), in the order
+        #: they apply (one whose independent coordinate another one drives comes after it):
+        #: inverse dynamics keeps each dependent coordinate a mobility of its own unless
+        #: loaded with couplers="eliminate"; inverse kinematics keeps them (biomech.ik).
+        #: Empty for a URDF.
         self.couplers = []
         self._coupler_fn = []
+        self._coupler_problem = None    # why the couplers cannot be applied, or None
         if info is None:
             return
         # joint by joint: the coordinates name q and v alike where a joint has as many
@@ -249,8 +262,15 @@ class Model:
         self.default_q = np.array([c[n].default if n in c else 0.0 for n in self.q_names])
         self.locked_coordinates = {n: x.default for n, x in c.items() if x.locked}
         self.clamped_ranges = {n: (x.lower, x.upper) for n, x in c.items() if x.clamped}
-        self.couplers = [Coupler(dep, ind, scale) for dep, ind, _, scale in info["couplers"]]
-        self._coupler_fn = [f for _, _, f, _ in info["couplers"]]
+        couplers = [Coupler(dep, ind, scale, name, line)
+                    for dep, ind, _, scale, name, line in info["couplers"]]
+        order = _coupler_order(couplers, self._source)
+        if isinstance(order, str):
+            self.couplers, self._coupler_problem = couplers, order
+            self._coupler_fn = [row[2] for row in info["couplers"]]
+        else:           # in the order they apply: each one's independent coordinate is final
+            self.couplers = [couplers[k] for k in order]
+            self._coupler_fn = [info["couplers"][k][2] for k in order]
 
     # ---- description -------------------------------------------------------------
     @property
@@ -295,10 +315,12 @@ class Model:
                 f"nv={self.nv}, {len(self.link_names)} links, {base}>")
 
     def __reduce__(self):
-        # what is set on a model after loading travels with it (markers, and what an .osim
-        # says about its coordinates: default_q, locked_coordinates, clamped_ranges)
+        # what is set on a model after loading travels with it (markers, what an .osim says
+        # about its coordinates: default_q, locked_coordinates, clamped_ranges, and whether
+        # inverse dynamics eliminates its couplers)
         extra = {k: v for k, v in self.__dict__.items()
-                 if k in ("markers", "default_q", "locked_coordinates", "clamped_ranges")}
+                 if k in ("markers", "default_q", "locked_coordinates", "clamped_ranges",
+                          "eliminate_couplers")}
         return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity)), extra)
 
     def structure(self):
@@ -412,12 +434,21 @@ class Model:
         j = next(j for j in self.joints if j.q_index <= k < j.q_index + j.nq)
         return k, j.v_index + k - j.q_index
 
-    def _coupler_terms(self, q):
-        """Per coupler: the dependent and independent coordinates' (q index, v index), and
-        the (..., 4) values of scale * f and its first three derivatives at the independent
-        coordinate."""
+    def _check_couplers(self):
+        """Raise URDFError when the couplers cannot be applied (a loop, or two couplers
+        driving one coordinate), naming the constraints and the file."""
+        if self._coupler_problem:
+            raise _core.URDFError(self._coupler_problem)
+
+    def _coupler_terms(self, q, reverse=False):
+        """Per coupler, in the order they apply (reverse: the other way): the dependent and
+        independent coordinates' (q index, v index), and the (..., 4) values of scale * f
+        and its first three derivatives at the independent coordinate, read from q when
+        the coupler's turn comes (so a coupler applied before it has set it)."""
+        self._check_couplers()
         q = np.asarray(q, dtype=float)
-        for c, f in zip(self.couplers, self._coupler_fn):
+        pairs = list(zip(self.couplers, self._coupler_fn))
+        for c, f in reversed(pairs) if reverse else pairs:
             d, i = self._v_index(c.dependent), self._v_index(c.independent)
             x = q[..., i[0]]
             vals = self._c.function_values(f, np.ravel(x)).reshape(np.shape(x) + (4,))
@@ -425,7 +456,9 @@ class Model:
 
     def apply_couplers(self, q, v=None, a=None):
         """The motion with each coupler's dependent coordinate computed from its independent
-        one: q_d = s f(q_i), v_d = s f'(q_i) v_i, a_d = s (f'(q_i) a_i + f''(q_i) v_i^2).
+        one: q_d = s f(q_i), v_d = s f'(q_i) v_i, a_d = s (f'(q_i) a_i + f''(q_i) v_i^2),
+        in dependency order (qa = 2 qb and qb = 3 qc give qb from qc first, then qa from the
+        new qb, whatever order the file lists them in).
 
         Parameters
         ----------
@@ -458,7 +491,9 @@ class Model:
     def project_couplers(self, q, tau):
         """Generalized forces with each coupler's dependent force moved onto its independent
         coordinate, tau_i + s f'(q_i) tau_d (the independent coordinate's total, e.g. the
-        knee's whole moment), and the dependent entry zero.
+        knee's whole moment), and the dependent entry zero; along a chain of couplers (qa
+        from qb from qc) the forces reach the last independent coordinate (tau = J^T tau,
+        J the derivative of apply_couplers' q).
 
         Parameters
         ----------
@@ -475,7 +510,7 @@ class Model:
 
     def _project(self, q, tau):
         """project_couplers in place on the float64 array tau."""
-        for (_, d), (_, i), f in self._coupler_terms(q):
+        for (_, d), (_, i), f in self._coupler_terms(q, reverse=True):
             tau[..., i] += f[..., 1] * tau[..., d]
             tau[..., d] = 0.0
         return tau
@@ -1334,6 +1369,41 @@ def _names(joint, suffixes):
     if joint.type in suffixes:
         return [f"{joint.name}_{s}" for s in suffixes[joint.type]]
     return [joint.name]
+
+
+def _coupler_order(couplers, source):
+    """The indices of couplers in an order that applies them (each one's independent
+    coordinate set before it is read), or the message naming the constraints that make
+    such an order impossible: two couplers driving one coordinate, or a loop."""
+    def named(c):
+        at = f", line {c.line}" if c.line else ""
+        return f"'{c.name}' ({c.dependent} from {c.independent}{at})"
+    file = f"{source}: " if source else ""
+    driver = {}
+    for k, c in enumerate(couplers):
+        if c.dependent in driver:
+            first = couplers[driver[c.dependent]]
+            return (f"{file}CoordinateCouplerConstraints {named(first)} and {named(c)} both "
+                    f"drive coordinate {c.dependent!r}: a coordinate follows one coupler; "
+                    "disable the other (<isEnforced>false</isEnforced>)")
+        driver[c.dependent] = k
+    order, state = [], [0] * len(couplers)     # 0 to do, 1 on the current path, 2 placed
+    for start in range(len(couplers)):
+        path, k = [], start
+        while k is not None and state[k] == 0:          # up the chain of independents
+            state[k] = 1
+            path.append(k)
+            k = driver.get(couplers[k].independent)
+        if k is not None and state[k] == 1:
+            loop = path[path.index(k):]
+            return (f"{file}CoordinateCouplerConstraints "
+                    + ", ".join(named(couplers[j]) for j in loop)
+                    + " form a loop (each coordinate computed from the next): no order "
+                    "applies them; disable one (<isEnforced>false</isEnforced>)")
+        for j in reversed(path):                        # the chain's root first
+            state[j] = 2
+            order.append(j)
+    return order
 
 
 def _where(source, line):

@@ -81,6 +81,8 @@ typedef struct {
 typedef struct {
     int dependent, independent, func;
     double scale;
+    const char *name;       /* the constraint's name ("" when it has none)             */
+    int line;               /* of its start tag, 0 if unknown                          */
 } u2d_coupler;
 
 /* ---- the URDF document, as read ---------------------------------------- */

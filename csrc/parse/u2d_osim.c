@@ -909,6 +909,7 @@ static int own_strings(osim *o)
     for (int j = 0; j < u->njoint; j++) total += strlen(u->joint[j].name) + 1;
     for (int c = 0; c < u->ncoord; c++) total += strlen(u->coord[c].name) + 1;
     for (int k = 0; k < u->nmarker; k++) total += strlen(u->marker[k].name) + 1;
+    for (int k = 0; k < u->ncoupler; k++) total += strlen(u->coupler[k].name) + 1;
     char *p = u->strings = malloc(total);
     if (!p) return fail_at(o, NULL, "out of memory");
 #define OWN(s) do { size_t n_ = strlen(s) + 1; memcpy(p, (s), n_); (s) = p; p += n_; } while (0)
@@ -917,6 +918,7 @@ static int own_strings(osim *o)
     for (int j = 0; j < u->njoint; j++) OWN(u->joint[j].name);
     for (int c = 0; c < u->ncoord; c++) OWN(u->coord[c].name);
     for (int k = 0; k < u->nmarker; k++) OWN(u->marker[k].name);
+    for (int k = 0; k < u->ncoupler; k++) OWN(u->coupler[k].name);
 #undef OWN
     return 0;
 }
@@ -937,7 +939,8 @@ static int read_couplers(osim *o)
         if (read_flag(o, c, "isDisabled", &disabled)) return -1;
         if (!enforced || disabled) continue;
         char dep[256], ind[256];
-        u2d_coupler K = {0, 0, 0, 1.0};
+        const char *name = u2d_xml_attr(c, "name");
+        u2d_coupler K = {0, 0, 0, 1.0, name ? name : "", u2d_xml_line(c)};
         read_word(c, "dependent_coordinate_name", dep, sizeof dep);
         read_word(c, "independent_coordinate_names", ind, sizeof ind);
         if (strpbrk(ind, " \t\r\n")) {

@@ -813,12 +813,14 @@ static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
         if (!t || PyList_Append(custom, t)) { Py_XDECREF(t); Py_DECREF(custom); goto error; }
         Py_DECREF(t);
     }
-    /* coordinate couplers: (dependent, independent, function, scale factor) */
+    /* coordinate couplers: (dependent, independent, function, scale factor, constraint
+     * name, line) */
     PyObject *couplers = PyList_New(0);
     for (int k = 0; couplers && k < u->ncoupler; k++) {
         const u2d_coupler *K = &u->coupler[k];
-        PyObject *t = Py_BuildValue("(ssid)", u->coord[K->dependent].name,
-                                    u->coord[K->independent].name, K->func, K->scale);
+        PyObject *t = Py_BuildValue("(ssidsi)", u->coord[K->dependent].name,
+                                    u->coord[K->independent].name, K->func, K->scale,
+                                    K->name, K->line);
         if (!t || PyList_Append(couplers, t)) { Py_XDECREF(t); Py_CLEAR(couplers); }
         else Py_DECREF(t);
     }

@@ -197,6 +197,7 @@ def _couplers_to_set(model, used, strict):
     whose dependent coordinate moves none of the fitted markers (Rajagopal's patella: no marker
     rides on it). One that moves a fitted marker is warned about: it is fitted as a coordinate
     of its own, as urdf2dyn's IK does not model constraints in the fit."""
+    model._check_couplers()             # a loop, or a coordinate driven twice: named
     couplers = [c for c in model.couplers if c.dependent not in model.locked_coordinates]
     if not couplers:
         return []
