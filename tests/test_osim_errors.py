@@ -111,6 +111,25 @@ def test_a_parent_without_joint_listed_after_its_child_is_named(order):
     assert "body 'a' has no joint: every body needs one" in msg, msg
 
 
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be", "utf-32"])
+def test_a_utf16_model_is_told_what_it_is(tmp_path, codec):
+    """A UTF-16 .osim declaring its encoding was told to declare its encoding (and one
+    without a byte-order mark that its text 'contains a NUL character')."""
+    text = _doc(_body("b"), _pin("j", "/ground", "/bodyset/b"))
+    family = codec[:6].upper()
+    for declared, said in ((family, f'as its encoding="{family}" says'),
+                           ("UTF-8", 'although its encoding="UTF-8" says otherwise')):
+        path = tmp_path / "m.osim"
+        path.write_bytes(text.replace('<?xml version="1.0"?>',
+                                      f'<?xml version="1.0" encoding="{declared}"?>')
+                         .encode(codec))
+        with pytest.raises(URDFError) as e:
+            urdf2dyn.load(path)
+        assert str(e.value) == (f"{path}: the file is {family} text ({said}); urdf2dyn reads "
+                                f"models as UTF-8, and OpenSim reads no {family} model either: "
+                                "save it as UTF-8 (e.g. in Notepad: Save As, Encoding: UTF-8)")
+
+
 def test_cycle_is_refused():
     _refused(_doc(_body("a") + _body("b"), _pin("j", "/bodyset/b", "/bodyset/a") +
                   _pin("k", "/bodyset/a", "/bodyset/b", coord="r")),

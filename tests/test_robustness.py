@@ -64,7 +64,8 @@ BAD_DOCUMENTS = {
     "binary garbage": (bytes(range(256)) * 4, URDFError, ["the URDF bytes", "not valid UTF-8",
                                                            "byte 128"]),
     "control characters": ("<\x01\x02\x03>&&", URDFError, ["invalid XML", "control character"]),
-    "UTF-16 document": (TWO.encode("utf-16"), URDFError, ["not valid UTF-8", "byte 0"]),
+    "UTF-16 document": (TWO.encode("utf-16"), URDFError, ["the URDF bytes: the file is UTF-16 "
+                                                          "text;", "save it as UTF-8"]),
     "invalid UTF-8 bytes": (robot(link("caf\xe9")).encode("latin-1"), URDFError,
                             ["the URDF bytes", "not valid UTF-8", "byte 31"]),
     "UTF-8 encoded surrogate": (b'<robot name="\xed\xa0\x80"><link name="a"/></robot>',

@@ -155,7 +155,29 @@ def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
     return Model(text, floating_base, strict=strict, source=source, couplers=couplers)
 
 
+# UTF-16 and UTF-32 text: by its byte-order mark, or by the NULs around a leading '<'
+_WIDE = [(b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+         (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"),
+         (b"<\x00\x00\x00", "utf-32-le"), (b"\x00\x00\x00<", "utf-32-be"),
+         (b"<\x00", "utf-16-le"), (b"\x00<", "utf-16-be")]
+
+
 def _decode(data, where):
+    wide = next((enc for mark, enc in _WIDE if data.startswith(mark)), None)
+    if wide:
+        # OpenSim's reader takes no UTF-16 model either: say what the file is, whatever its
+        # declaration says, and how to save it
+        family = wide[:6].upper()                                   # UTF-16 / UTF-32
+        head = data[:400].decode(wide, errors="replace").lstrip("\ufeff")
+        declared = re.match(r"\s*<\?xml[^>]*encoding=[\"']([\w.-]+)", head)
+        said = ""
+        if declared:
+            agrees = declared.group(1).upper().replace("_", "-").startswith(family)
+            said = (f" (as its encoding=\"{declared.group(1)}\" says)" if agrees else
+                    f" (although its encoding=\"{declared.group(1)}\" says otherwise)")
+        raise _core.URDFError(f"{where}: the file is {family} text{said}; urdf2dyn reads models "
+                              f"as UTF-8, and OpenSim reads no {family} model either: save it "
+                              "as UTF-8 (e.g. in Notepad: Save As, Encoding: UTF-8)")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

@@ -261,6 +261,32 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     assert "--markers needs --model" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("taskset, said", [
+    ("", "<IKTaskSet> is empty or missing"),
+    ("<IKTaskSet><objects/></IKTaskSet>", "<IKTaskSet> is empty or missing"),
+    ('<IKTaskSet><objects><IKCoordinateTask name="knee"><apply>true</apply></IKCoordinateTask>'
+     '</objects></IKTaskSet>', "has 1 coordinate task(s) but no IKMarkerTask"),
+    ('<IKTaskSet><objects><IKMarkerTask name="A"><apply>false</apply></IKMarkerTask>'
+     '<IKMarkerTask name="B"><weight>0</weight></IKMarkerTask></objects></IKTaskSet>',
+     "applies none of its 2 IKMarkerTasks: 1 not applied (<apply>false</apply>: A), 1 of "
+     "weight 0 (B)"),
+], ids=["missing", "empty", "coordinates only", "none applied"])
+def test_a_setup_without_marker_tasks_is_named(tmp_path, capsys, taskset, said):
+    """A setup whose IKTaskSet fits no marker used to end in 'no marker of the model is both
+    in the recording and weighted', naming neither the setup nor its task set."""
+    setup = tmp_path / "Setup_IK.xml"
+    setup.write_text('<?xml version="1.0"?><OpenSimDocument Version="40000">'
+                     f'<InverseKinematicsTool name="t"><model_file>m.osim</model_file>'
+                     f'<marker_file>walk.trc</marker_file>{taskset}'
+                     '</InverseKinematicsTool></OpenSimDocument>')
+    with pytest.raises(IKSetupError) as e:
+        ik.run_setup(setup)
+    assert str(e.value).startswith(f"{setup}: <IKTaskSet> ") and said in str(e.value)
+    assert "add one per marker to fit" in str(e.value)
+    assert cli.main(["ik", "--setup", os.fspath(setup)]) == 1
+    assert said in capsys.readouterr().err
+
+
 # ---------------------------------------------------------------- published cases
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "ik")

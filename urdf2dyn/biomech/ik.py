@@ -257,6 +257,11 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
     IKResult
     """
     s = setup if isinstance(setup, IKSetup) else read_ik_setup(setup, strict=strict)
+    if not any(w > 0 for w in s.marker_weights().values()):
+        raise IKSetupError(f"{s.path}: <IKTaskSet> {_no_marker_task(s)}: OpenSim's IK fits "
+                           "only the markers its IKMarkerTasks name; add one per marker to "
+                           "fit (<IKMarkerTask name=\"RASI\"><apply>true</apply><weight>1"
+                           "</weight></IKMarkerTask>)")
     if model is None:
         if not s.model_file:
             raise IKSetupError(f"{s.path}: <model_file> is empty: give the model")
@@ -306,6 +311,22 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
     if out:
         _write(out, result, model, s)
     return result
+
+
+def _no_marker_task(s):
+    """What the setup's IKTaskSet lacks, in words."""
+    markers = [t for t in s.tasks if t.kind == "marker"]
+    if not s.tasks:
+        return "is empty or missing"
+    if not markers:
+        return f"has {len(s.tasks)} coordinate task(s) but no IKMarkerTask"
+    off = [t.name for t in markers if not t.apply]
+    zero = [t.name for t in markers if t.apply and not t.weight > 0]
+    parts = ([f"{len(off)} not applied (<apply>false</apply>: {', '.join(off[:4])}"
+              f"{', ...' if len(off) > 4 else ''})"] if off else []) + \
+        ([f"{len(zero)} of weight 0 ({', '.join(zero[:4])}{', ...' if len(zero) > 4 else ''})"]
+         if zero else [])
+    return f"applies none of its {len(markers)} IKMarkerTasks: " + ", ".join(parts)
 
 
 def _write(out, result, model, s):
