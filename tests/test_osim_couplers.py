@@ -195,7 +195,8 @@ def _chain_model(tmp_path, couplers, name="chain.osim"):
         '</dependent_coordinate_name></CoordinateCouplerConstraint>\n'
         for dep, ind, f, n in couplers)
     joints = (_pin("ja", "/bodyset/b", "/bodyset/a", "qa") +
-              _pin("jb", "/bodyset/c", "/bodyset/b", "qb") + _pin("jc", "/ground", "/bodyset/c", "qc"))
+              _pin("jb", "/bodyset/c", "/bodyset/b", "qb") +
+              _pin("jc", "/ground", "/bodyset/c", "qc"))
     extra = f'<ConstraintSet><objects>\n{objs}</objects></ConstraintSet>\n'
     text = _doc(_body("a") + _body("b") + _body("c"), joints, extra).replace(
         "</JointSet>", '</JointSet>\n<MarkerSet><objects><Marker name="tip"><socket_parent_frame>'
