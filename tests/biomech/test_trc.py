@@ -112,6 +112,121 @@ def test_rotation_strings():
             rotation_matrix(bad)
 
 
+# --------------------------------------------- rows and NumFrames that disagree with the data
+
+def _small(tmp_path, rows=None, frames=None, end="\n", name="small.trc"):
+    """A 2-marker .trc (A, B; mm) with the given data rows (default: three full frames)."""
+    rows = rows if rows is not None else ["1\t0.00\t10\t200\t300\t400\t500\t600",
+                                          "2\t0.01\t10\t200\t300\t400\t500\t600",
+                                          "3\t0.02\t10\t200\t300\t400\t500\t600"]
+    n = len(rows) if frames is None else frames
+    text = (f"PathFileType\t4\t(X/Y/Z)\t{name}\n"
+            "DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\t"
+            f"OrigDataStartFrame\tOrigNumFrames\n100\t100\t{n}\t2\tmm\t100\t1\t{n}\n"
+            "Frame#\tTime\tA\t\t\tB\t\t\t\n\t\tX1\tY1\tZ1\tX2\tY2\tZ2\t\n\n"
+            + "\n".join(rows) + end)
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("frames", [80, 2147483647, 1])
+def test_numframes_that_disagree_with_the_rows_are_warned_about(tmp_path, frames):
+    """NumFrames was never checked: 80 or 2**31 - 1 declared for 3 rows passed silently."""
+    p = _small(tmp_path, frames=frames)
+    said = "it may be truncated after line 9" if frames > 3 else "frames after NumFrames"
+    with pytest.warns(Urdf2dynWarning, match=rf"small\.trc: the header \(line 3\) says "
+                      rf"NumFrames={frames} but the file holds 3 frames \(lines 7-9\).*{said}"):
+        m = read_trc(p)
+    assert len(m.time) == 3
+    with pytest.raises(MotionError, match=f"NumFrames={frames}"):
+        read_trc(p, strict=True)
+
+
+def test_a_row_missing_its_last_markers_cells_is_refused_and_a_gap_is_not(tmp_path):
+    short = "2\t0.01\t10\t200\t300"
+    with pytest.raises(MotionError, match=r"small\.trc: line 8: 3 of the 6 values of 2 markers "
+                       r"\(X Y Z each\); from marker 'B' on the cells are missing: a marker not "
+                       r"seen in a frame is written as empty cells"):
+        read_trc(_small(tmp_path, rows=["1\t0.00\t10\t200\t300\t400\t500\t600", short,
+                                        "3\t0.02\t10\t200\t300\t400\t500\t600"]))
+    # a gap as OpenSim writes it (and as urdf2dyn did, without the last tab)
+    for gap in ("2\t0.01\t10\t200\t300\t\t\t\t", "2\t0.01\t10\t200\t300\t\t\t"):
+        m = read_trc(_small(tmp_path, rows=["1\t0.00\t10\t200\t300\t400\t500\t600", gap,
+                                            "3\t0.02\t10\t200\t300\t400\t500\t600"]))
+        assert np.all(np.isnan(m.xyz[1, 1])) and m.xyz[1, 0].tolist() == [0.01, 0.2, 0.3]
+
+
+def test_a_file_truncated_mid_number_is_refused(tmp_path):
+    """Cut inside the last row's last number: the partial number was read as a value. The
+    header promises more frames and the file ends without a line end."""
+    text = open(WALK).read()
+    cut = text.index("\n", text.index("\n20\t") + 1) - 3           # in frame 20's last number
+    p = tmp_path / "cut.trc"
+    p.write_text(text[:cut])
+    with pytest.raises(MotionError, match=r"cut\.trc: line 26: the file ends inside this row "
+                       r"\(no line end, and NumFrames=151 says more frames follow frame 20\): it "
+                       r"is truncated"):
+        read_trc(p)
+    p.write_text(text[:text.index("\n21\t") + 40])               # inside a row
+    with pytest.raises(MotionError, match=r"cut\.trc: line 27: .* from marker '\S+' on the "
+                       r"cells are missing: the file ends inside it \(no line end\): it is "
+                       r"truncated"):
+        read_trc(p)
+
+
+def test_a_file_without_frames_is_refused(tmp_path):
+    for rows, end in (([], ""), ([""], "\n")):
+        with pytest.raises(MotionError, match=r"small\.trc: no frames: the header ends at line 5 "
+                           r"and no data row follows \(NumFrames=151\)"):
+            read_trc(_small(tmp_path, rows=rows, frames=151, end=end))
+
+
+def test_urdf2dyn_ik_names_the_marker_files_faults(tmp_path, capsys):
+    """Through the command line: a truncated marker file is refused naming file and line; a
+    NumFrames that promises more is a warning: line and the trial runs."""
+    from urdf2dyn import cli
+    src = os.path.join(os.path.dirname(__file__), os.pardir, "data", "ik", "gait2392")
+    setup = open(os.path.join(src, "subject01_Setup_IK.xml")).read()
+    setup = setup.replace("subject01_simbody.osim", os.path.abspath(
+        os.path.join(src, "subject01_simbody.osim")))
+    setup = setup.replace("<time_range> 0.5 2.5</time_range>", "<time_range>0 0.02</time_range>")
+    text = open(os.path.join(src, "subject01_walk1.trc")).read()
+    (tmp_path / "Setup_IK.xml").write_text(setup.replace(
+        "subject01_walk1.trc", os.fspath(tmp_path / "walk.trc")))
+    (tmp_path / "walk.trc").write_text(text[:text.index("\n21\t") + 40])
+    argv = ["ik", "--setup", os.fspath(tmp_path / "Setup_IK.xml"), "-o",
+            os.fspath(tmp_path / "ik.mot")]
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err
+    assert "walk.trc: line 27:" in err and "it is truncated" in err, err
+    (tmp_path / "walk.trc").write_text(text.replace("\t       151\t41", "\t       180\t41", 1))
+    assert cli.main(argv) == 0
+    err = capsys.readouterr().err
+    assert "warning:" in err and "says NumFrames=180 but the file holds 151 frames" in err, err
+
+
+def test_every_file_we_write_is_read_by_opensim(tmp_path, osim):
+    """Gaps in the first and the last marker, a frame with every marker missing, one marker
+    never seen: OpenSim 4.6 reads the file (TRCFileAdapter, and MarkerData, the reader of its
+    IK and Scale tools) with the gaps as NaN; before, a gap in the last marker left a row
+    OpenSim refused ('Unexpected number of columns in line 7')."""
+    m = read_trc(WALK)
+    m.xyz[0, -1] = np.nan                    # the first data row (line 7), last marker
+    m.xyz[3:7, 0] = np.nan
+    m.xyz[9] = np.nan
+    m.xyz[:, 5] = np.nan
+    path = str(tmp_path / "gaps.trc")
+    write_trc(path, m)
+    time, labels, xyz, _ = opensim_markers(path)
+    assert labels == m.labels
+    np.testing.assert_allclose(xyz / 1000, m.xyz, atol=1e-9, equal_nan=True)
+    md = osim.MarkerData(path)
+    assert md.getNumFrames() == len(m.time) and md.getMarkerNames().getSize() == len(m.labels)
+    again = read_trc(path)
+    np.testing.assert_array_equal(np.isnan(again.xyz), np.isnan(m.xyz))
+
+
 # ----------------------------------------------------------------------------- fuzzing
 
 _LINES = open(WALK).read().splitlines()[:12]

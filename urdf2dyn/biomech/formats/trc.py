@@ -9,8 +9,10 @@ The layout (tab-separated; OpenSim's TRCFileAdapter reads and writes it)::
                   X1  Y1  Z1    X2  Y2  Z2 ...
     1       0.000 1012.3 ...
 
-An empty cell (or NaN) is a marker not seen in that frame: it is read as NaN, a gap. Positions
-are returned in metres whatever ``Units`` says (mm, cm, m, ...), and written in ``units``.
+An empty cell (or NaN) is a marker not seen in that frame: it is read as NaN, a gap. A gap keeps
+its cells (OpenSim ends every row with a tab, so empty cells at a row's end stay cells): a row
+with fewer cells than its markers need is refused, as OpenSim refuses it. Positions are
+returned in metres whatever ``Units`` says (mm, cm, m, ...), and written in ``units``.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import os
 
 import numpy as np
 
+from ...safe_files import replacing
 from ...warn import report
 from ..markers import LENGTH_UNITS, Markers
 from ..trajectory import MotionError
@@ -60,14 +63,18 @@ def read_trc(path, strict=False):
     ------
     MotionError
         Naming the file and line: not a .trc header, unknown units, a cell that is not a number,
-        a row with more values than markers, times not strictly increasing.
+        a row with more or fewer values than markers (a gap is empty cells, not missing ones),
+        a file that ends inside a row while NumFrames promises more, no frames at all, times
+        not strictly increasing. A NumFrames that disagrees with the rows is warned about.
     """
     source = os.fspath(path)
     try:
         with open(source, "rb") as f:
-            lines = decode_text(f.read(), source).splitlines()     # BOM, CRLF, Windows-1252
+            text = decode_text(f.read(), source)                     # BOM, CRLF, Windows-1252
     except ValueError as e:
         raise MotionError(str(e)) from None
+    lines = text.splitlines()
+    ends_in_line = bool(text) and text[-1] not in "\r\n"
     if len(lines) < 5 or not lines[0].startswith("PathFileType"):
         raise MotionError(f"{source}: not an OpenSim .trc file (its first line must start with "
                           "'PathFileType' and 5 header lines come before the data)")
@@ -90,14 +97,23 @@ def read_trc(path, strict=False):
         dup = sorted({x for x in labels if labels.count(x) > 1})
         raise MotionError(f"{source}: line 4: duplicate marker labels {dup}")
     m = len(labels)
-    rows, times = [], []
+    declared_frames = _count(header, "NumFrames")
+    rows, times, linenos = [], [], []
     for lineno, line in enumerate(lines[5:], 6):
         cells = line.rstrip("\r\n").split("\t")
         if not line.strip():
             continue
+        last = lineno == len(lines) and ends_in_line
         if len(cells) > 2 + 3 * m and any(c.strip() for c in cells[2 + 3 * m:]):
             raise MotionError(f"{source}: line {lineno}: {len(cells) - 2} values for {m} markers "
                               f"({3 * m} expected: X Y Z per marker)")
+        if len(cells) < 2 + 3 * m:
+            raise MotionError(_short_row(source, lineno, cells, labels, last))
+        if last and declared_frames is not None and declared_frames > len(rows) + 1:
+            raise MotionError(f"{source}: line {lineno}: the file ends inside this row (no line "
+                              f"end, and NumFrames={declared_frames} says more frames follow "
+                              f"frame {len(rows) + 1}): it is truncated, and its last number "
+                              "may be cut; copy or export it again")
         t = _number(cells[1]) if len(cells) > 1 else None
         if t is None or not math.isfinite(t):
             raise MotionError(f"{source}: line {lineno}: column 2 (Time) is not a number: "
@@ -111,6 +127,18 @@ def read_trc(path, strict=False):
             vals[k] = x
         times.append(t)
         rows.append(vals)
+        linenos.append(lineno)
+    if not rows:
+        raise MotionError(f"{source}: no frames: the header ends at line 5 and no data row "
+                          f"follows{f' (NumFrames={declared_frames})' if declared_frames else ''}"
+                          "; export the trial again")
+    if declared_frames is not None and declared_frames != len(rows):
+        more = declared_frames > len(rows)
+        report(f"{source}: the header (line 3) says NumFrames={declared_frames} but the file "
+               f"holds {len(rows)} frames (lines {linenos[0]}-{linenos[-1]})"
+               + (": it may be truncated after line " if more else "; frames after NumFrames "
+                  "end at line ") + f"{linenos[-1]}; the {len(rows)} frames were used",
+               strict=strict, error=MotionError)
     time = np.array(times, dtype=float)
     if len(time) > 1 and np.any(np.diff(time) <= 0):
         bad = int(np.flatnonzero(np.diff(time) <= 0)[0]) + 1
@@ -128,6 +156,25 @@ def read_trc(path, strict=False):
                                            "header": header})
     check_units(out, source, units, strict=strict)
     return out
+
+
+def _count(header, key):
+    """A whole-number header field (NumFrames), or None when absent or not one."""
+    x = _number(header.get(key, "")) if key in header else None
+    return int(x) if x is not None and math.isfinite(x) and x == int(x) and x >= 0 else None
+
+
+def _short_row(source, lineno, cells, labels, last):
+    """Why a data row with too few cells is refused: a marker not seen in a frame is written
+    as empty cells between tabs (OpenSim's own files), never as missing cells."""
+    have = max(0, len(cells) - 2)
+    first = labels[min(have // 3, len(labels) - 1)]
+    why = ("the file ends inside it (no line end): it is truncated; copy or export it again"
+           if last else "a marker not seen in a frame is written as empty cells between tabs "
+           "(as OpenSim writes a gap), so this row is cut short; fix or export it again")
+    return (f"{source}: line {lineno}: {have} of the {3 * len(labels)} values of "
+            f"{len(labels)} markers (X Y Z each); from marker {first!r} on the cells are "
+            f"missing: {why}")
 
 
 def check_units(markers, source, units, strict=False):
@@ -149,7 +196,10 @@ def check_units(markers, source, units, strict=False):
 
 
 def write_trc(path, markers, units="mm", fmt="{:.6f}"):
-    """Write markers as an OpenSim .trc file (NaN positions as empty cells, as OpenSim does).
+    """Write markers as an OpenSim .trc file: NaN positions (gaps) as empty cells, every row
+    ending in a tab as OpenSim's TRCFileAdapter writes them (without it, a gap in the last
+    marker leaves a row OpenSim reads as short). The file is replaced only once complete
+    (urdf2dyn.safe_files.replacing).
 
     Parameters
     ----------
@@ -165,12 +215,13 @@ def write_trc(path, markers, units="mm", fmt="{:.6f}"):
     n, m = len(markers.time), len(markers.labels)
     rate = markers.rate or markers.meta.get("rate") or 0.0
     xyz = markers.xyz / LENGTH_UNITS[units]
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
+    with replacing(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as f:
         f.write(f"PathFileType\t4\t(X/Y/Z)\t{os.path.basename(path)}\n")
         f.write("\t".join(_HEADER_KEYS) + "\n")
         f.write(f"{rate:.6g}\t{rate:.6g}\t{n}\t{m}\t{units}\t{rate:.6g}\t1\t{n}\n")
-        f.write("Frame#\tTime\t" + "\t".join(f"{x}\t\t" for x in markers.labels) + "\n")
-        f.write("\t\t" + "\t".join(f"X{k}\tY{k}\tZ{k}" for k in range(1, m + 1)) + "\n\n")
+        f.write("Frame#\tTime\t" + "".join(f"{x}\t\t\t" for x in markers.labels) + "\n")
+        f.write("\t\t" + "".join(f"X{k}\tY{k}\tZ{k}\t" for k in range(1, m + 1)) + "\n\n")
         for i in range(n):
             cells = ["" if not math.isfinite(x) else fmt.format(x) for x in xyz[i].ravel()]
-            f.write(f"{i + 1}\t{markers.time[i]:.6f}\t" + "\t".join(cells) + "\n")
+            f.write(f"{i + 1}\t{markers.time[i]:.6f}\t" + "".join(c + "\t" for c in cells)
+                    + "\n")
