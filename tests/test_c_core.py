@@ -1,8 +1,8 @@
 """The C core on its own, without Python in the way: tests/c/driver.c built with AddressSanitizer
 + UndefinedBehaviorSanitizer (and plain, under valgrind memcheck when valgrind is installed),
 over generated robots, the bundled URDFs, a few example-robot-data robots and malformed
-documents; then every file of tests/c/regressions/ (crashers found by the fuzzer) replayed
-through `driver --parse FILE`.
+documents; then every file of tests/c/regressions/ (crashers found by the fuzzers) and of the
+fuzzers' corpora (tests/c/corpus/PARSER/) replayed through `driver --parse FILE`.
 
 Needs a C compiler (cc / gcc / clang, $CC) and the Mini-XML headers; valgrind is optional.
 """
@@ -21,6 +21,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 CDIR = HERE / "c"
 REGRESSIONS = sorted(p for p in (CDIR / "regressions").glob("*") if p.is_file())
+# the fuzzers' seed corpora, one folder per parser (tests/c/corpus/urdf, osim, ...)
+CORPORA = sorted(p for p in (CDIR / "corpus").iterdir() if p.is_dir())
 BUNDLED = sorted(str(p) for p in (REPO / "urdf2dyn" / "data").glob("*.urdf"))
 # two published OpenSim models (custom joints, SimmSpline-coupled knees) through the same checks
 OSIM = [str(REPO / "tests" / "data" / "opensim_models" / "Models" / name)
@@ -75,7 +77,7 @@ def _erd_paths():
 def _build(variant, outdir, cc):
     env = dict(os.environ, CC=cc)
     proc = subprocess.run(["bash", str(CDIR / "build.sh"), variant, str(outdir)], env=env,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=1200)
     if proc.returncode != 0:
         raise AssertionError(f"tests/c/build.sh {variant} failed:\n{proc.stdout}\n{proc.stderr}")
     return Path(proc.stdout.strip().splitlines()[-1])
@@ -281,3 +283,19 @@ def test_regression_inputs(asan_driver, path):
     proc, out = _run([str(asan_driver), "--parse", str(path)], 120, SAN_ENV)
     assert proc.returncode == 0, f"{path.name}: exit status {proc.returncode}:\n{_tail(out)}"
     assert f"{path}: " in out and ", ok" in out, out
+
+
+@pytest.mark.parametrize("corpus", CORPORA, ids=[p.name for p in CORPORA])
+def test_fuzz_corpus_replays(asan_driver, corpus):
+    """Every input a fuzzer keeps (its seeds and what it merged in for new coverage) goes
+    through the fuzzer's pipeline with that fuzzer's parser, under ASan and UBSan: what the
+    fuzzer reached stays reachable without a finding."""
+    files = sorted(str(p) for p in corpus.iterdir() if p.is_file())
+    assert files, f"{corpus}: empty"
+    fuzzer = CDIR / f"fuzz_{corpus.name}.c"
+    assert fuzzer.is_file() and (CDIR / f"{corpus.name}.dict").is_file(), \
+        f"corpus/{corpus.name}/ without its harness fuzz_{corpus.name}.c and {corpus.name}.dict"
+    proc, out = _run([str(asan_driver), "--parse", "--parser", corpus.name, *files], 600,
+                     SAN_ENV)
+    assert proc.returncode == 0, f"exit status {proc.returncode}:\n{_tail(out)}"
+    assert out.count(", ok\n") == len(files), _tail(out)

@@ -7,9 +7,11 @@
  *       numerical invariants checked; then malformed documents go through the parser.
  *       Files the core rejects are listed; with --strict a rejected file is a failure.
  *       --quick runs fewer random cases (for valgrind). Exit status 0 when every check held.
- *   driver --parse FILE...
- *       Each file through h_exercise() (what the fuzzer runs on an input): the regression
- *       mode for tests/c/regressions/. Exit status 0 when no contract was violated.
+ *   driver --parse [--parser NAME] FILE...
+ *       Each file through h_exercise() (what the fuzzers run on an input), with the parser
+ *       named (urdf, osim: a fuzzer's corpus/NAME/), else the one its extension names (.osim,
+ *       .urdf), else its content's: the regression mode for tests/c/regressions/ and the
+ *       corpora. Exit status 0 when no contract was violated.
  *   driver --list-functions
  *       The core functions this driver exercises, one per line.
  *
@@ -951,13 +953,14 @@ static int check_document(const char *name, const char *text, int heavy, size_t 
     snprintf(label, sizeof label, "%.250s", name);
     current = label;
     double t0 = seconds();
-    u2d_urdf *u = u2d_is_osim(text) ? u2d_osim_parse(text, err) : u2d_urdf_parse(text, err);
+    u2d_urdf *u = h_parser_for(name, text)->parse(text, err);
     if (!u) {
         printf("  rejected %s: %s\n", name, err);
         current = "";
         return 0;
     }
     h_check_urdf(u);
+    h_check_osim(u);
     for (int fb = 0; fb <= 1; fb++) {
         snprintf(label, sizeof label, "%.250s [%s base]", name, fb ? "floating" : "fixed");
         u2d_model *m = u2d_model_compile(u, fb, err);
@@ -1168,7 +1171,7 @@ static const char *const MALFORMED[] = {
 
 static void exercise_text(const char *text)
 {
-    h_exercise((const uint8_t *)text, strlen(text));
+    h_exercise(NULL, (const uint8_t *)text, strlen(text));
 }
 
 static void check_malformed(int quick)
@@ -1207,7 +1210,7 @@ static void check_malformed(int quick)
         }
         mut[len] = '\0';
         /* bytes after an inserted NUL become the value stream, as in the fuzzer */
-        h_exercise((const uint8_t *)mut, len);
+        h_exercise(NULL, (const uint8_t *)mut, len);
     }
     free(mut);
 
@@ -1263,8 +1266,20 @@ static void check_malformed(int quick)
 
 static int parse_mode(int argc, char **argv)
 {
-    int bad = 0;
-    for (int i = 2; i < argc; i++) {
+    int bad = 0, first = 2;
+    const h_parser *parser = NULL;             /* NULL: each file's own (h_parser_for) */
+    if (argc > 3 && !strcmp(argv[2], "--parser")) {
+        parser = h_parser_named(argv[3]);
+        if (!parser) {
+            fprintf(stderr, "--parser %s: no such parser (", argv[3]);
+            for (size_t k = 0; k < H_NPARSERS; k++)
+                fprintf(stderr, "%s%s", k ? ", " : "", H_PARSERS[k].name);
+            fprintf(stderr, ")\n");
+            return 2;
+        }
+        first = 4;
+    }
+    for (int i = first; i < argc; i++) {
         size_t size = 0;
         char *data = read_file(argv[i], &size);
         if (!data) {
@@ -1273,7 +1288,7 @@ static int parse_mode(int argc, char **argv)
             continue;
         }
         int before = h_contract_failures;
-        h_exercise((const uint8_t *)data, size);
+        h_exercise(parser ? parser : h_parser_for(argv[i], data), (const uint8_t *)data, size);
         printf("%s: %zu bytes, %s\n", argv[i], size,
                h_contract_failures == before ? "ok" : "CONTRACT VIOLATION");
         if (h_contract_failures != before) bad = 1;

@@ -1,10 +1,11 @@
-/* harness.h: what the C test driver (driver.c) and the libFuzzer harness (fuzz_urdf.c) share.
+/* harness.h: what the C test driver (driver.c) and the libFuzzer harnesses (fuzz_*.c) share.
  *
  *  - H_ALGOS: the table of the core's algorithms, indexed by the u2d_algo enum of
  *    csrc/batch/u2d_batch.h. Adding an algorithm to every test is one adapter and one table line
  *    here; an enum value without a line is reported as a failure by the driver, and
  *    tests/test_c_core.py fails when a function declared in the core's headers is not
  *    exercised (driver --list-functions).
+ *  - H_PARSERS: the model formats the core reads (one fuzzer each: fuzz_NAME.c).
  *  - h_exercise(): one input, bytes -> parse -> compile (fixed and floating base) -> every
  *    algorithm on nice and on hostile (NaN, inf, huge) states -> free, checking the core's
  *    contract on the way. The fuzzer calls it on every input and `driver --parse FILE` on
@@ -352,6 +353,55 @@ static inline int h_excused(const u2d_model *m, const h_algo *A, u2d_status st)
            (st == U2D_ERR_ARGUMENT && A->no_planar && h_model_has_planar(m));
 }
 
+/* ---- the parsers ------------------------------------------------------------------------- */
+
+/* Every model format the core reads, each with its own fuzzer (tests/c/fuzz_NAME.c, seeds
+ * in corpus/NAME/, dictionary NAME.dict; tests/c/fuzz.sh NAME SECONDS). A new parser is one
+ * line here and those three files. */
+typedef struct {
+    const char *name;
+    const char *ext;                            /* its files' extension (driver --parse)   */
+    const char *function;                       /* for messages                            */
+    u2d_urdf *(*parse)(const char *text, char err[U2D_ERRLEN]);
+    int (*claims)(const char *text);            /* is text of this format? NULL: the rest  */
+} h_parser;
+
+static const h_parser H_PARSERS[] = {
+    {"osim", ".osim", "u2d_osim_parse", u2d_osim_parse, u2d_is_osim},
+    {"urdf", ".urdf", "u2d_urdf_parse", u2d_urdf_parse, NULL},      /* last: the default */
+};
+#define H_NPARSERS (sizeof H_PARSERS / sizeof H_PARSERS[0])
+
+static inline const h_parser *h_parser_named(const char *name)
+{
+    for (size_t k = 0; k < H_NPARSERS; k++)
+        if (strcmp(H_PARSERS[k].name, name) == 0) return &H_PARSERS[k];
+    return NULL;
+}
+
+/* The parser of a file: by its extension (a fuzzer's finding replays with the parser that
+ * found it, even when the mutation changed the root element), else by its content. path may
+ * be NULL. */
+static inline const h_parser *h_parser_for(const char *path, const char *text)
+{
+    size_t n = path ? strlen(path) : 0;
+    for (size_t k = 0; k < H_NPARSERS; k++) {
+        size_t e = strlen(H_PARSERS[k].ext);
+        if (n > e && strcmp(path + n - e, H_PARSERS[k].ext) == 0) return &H_PARSERS[k];
+    }
+    for (size_t k = 0; k < H_NPARSERS; k++)
+        if (!H_PARSERS[k].claims || H_PARSERS[k].claims(text)) return &H_PARSERS[k];
+    return &H_PARSERS[H_NPARSERS - 1];
+}
+
+/* Models of more coordinates are parsed, checked and compiled but not evaluated: a fuzzer
+ * whose seeds are whole human models (37 coordinates: seconds an input under the
+ * sanitizers) spends its time on the parser, and the algorithms on the small models its
+ * mutations also make. */
+#ifndef H_EVAL_MAX_NV
+#define H_EVAL_MAX_NV 1000000
+#endif
+
 /* ---- contract failures ------------------------------------------------------------------- */
 
 #ifndef H_ON_CONTRACT_FAILURE
@@ -399,6 +449,67 @@ static void h_check_urdf(const u2d_urdf *u)
             J->type > U2D_JOINT_CUSTOM || (J->type == U2D_JOINT_CUSTOM &&
             (J->custom < 0 || J->custom >= u->ncustom)))
             h_contract_failed("u2d_urdf_parse", "joint with a bad name, type or link index");
+    }
+}
+
+/* What an OpenSim model adds to the document (all zero for a URDF): every index in range,
+ * every function's numbers inside the function data, and every function evaluated at
+ * ordinary and hostile abscissae (what a coupler's independent coordinate may hold). */
+static void h_check_osim(const u2d_urdf *u)
+{
+    if (u->ncoord < 0 || u->nmarker < 0 || u->ncoupler < 0 || u->nfunc < 0 || u->ncustom < 0 ||
+        u->nfdata < 0 || (u->ncoord && !u->coord) || (u->nmarker && !u->marker) ||
+        (u->ncoupler && !u->coupler) || (u->nfunc && (!u->func || !u->fdata)) ||
+        (u->ncustom && !u->custom)) {
+        h_contract_failed("u2d_osim_parse", "inconsistent counts of the OpenSim additions");
+        return;
+    }
+    for (int f = 0; f < u->nfunc; f++) {
+        const u2d_function *F = &u->func[f];
+        static const int per_n[] = {0, 0, 1, 5, 3, 0}, fixed[] = {1, 2, 0, 0, 0, 0};
+        if (F->kind < U2D_FN_CONSTANT || F->kind > U2D_FN_MULTIPLIER || F->n < 0 || F->at < 0 ||
+            (F->kind == U2D_FN_MULTIPLIER && (F->inner < 0 || F->inner >= f)) ||
+            (size_t)F->at + (size_t)fixed[F->kind] + (size_t)per_n[F->kind] * (size_t)F->n >
+                (size_t)u->nfdata) {
+            h_contract_failed("u2d_osim_parse", "a function out of its data or of the table");
+            return;
+        }
+    }
+    static const double xs[] = {0.0, -0.3, 1.7, -1e6, 1e300, -INFINITY, INFINITY, NAN};
+    for (int f = 0; f < u->nfunc; f++)
+        for (size_t k = 0; k < sizeof xs / sizeof xs[0]; k++) {
+            double out[4];
+            u2d_function_eval(u->func, u->fdata, f, xs[k], out);
+        }
+    for (int c = 0; c < u->ncoord; c++)
+        if (!u->coord[c].name || u->coord[c].joint < 0 || u->coord[c].joint >= u->njoint)
+            h_contract_failed("u2d_osim_parse", "a coordinate without a name or joint");
+    for (int j = 0; j < u->njoint; j++) {
+        const u2d_urdf_joint *J = &u->joint[j];
+        if (J->ncoord < 0 || J->coord0 < (J->ncoord ? 0 : -1) ||
+            J->coord0 + J->ncoord > u->ncoord)
+            h_contract_failed("u2d_osim_parse", "a joint's coordinates out of range");
+    }
+    for (int c = 0; c < u->ncustom; c++) {
+        const u2d_custom *C = &u->custom[c];
+        if (C->ncoord < 1 || C->ncoord > 6)
+            h_contract_failed("u2d_osim_parse", "a custom joint with 0 or more than 6 coordinates");
+        for (int k = 0; k < 6; k++)
+            if (C->coord[k] < -1 || C->coord[k] >= C->ncoord || C->func[k] < -1 ||
+                C->func[k] >= u->nfunc)
+                h_contract_failed("u2d_osim_parse", "a custom axis out of range");
+    }
+    for (int k = 0; k < u->nmarker; k++)
+        if (!u->marker[k].name || u->marker[k].link < 0 || u->marker[k].link >= u->nlink ||
+            !isfinite(u->marker[k].location[0] + u->marker[k].location[1] +
+                      u->marker[k].location[2]))
+            h_contract_failed("u2d_osim_parse", "a marker without a name, link or location");
+    for (int k = 0; k < u->ncoupler; k++) {
+        const u2d_coupler *K = &u->coupler[k];
+        if (K->dependent < 0 || K->dependent >= u->ncoord || K->independent < 0 ||
+            K->independent >= u->ncoord || K->func < 0 || K->func >= u->nfunc ||
+            K->dependent == K->independent || !isfinite(K->scale) || !K->name || K->line < 0)
+            h_contract_failed("u2d_osim_parse", "a coupler out of range");
     }
 }
 
@@ -740,9 +851,10 @@ static void h_unguard(h_guarded *g)
     munmap(g->map, g->maplen);
 }
 
-/* data: the input bytes; the URDF text is everything before the first NUL (or all of it),
- * the bytes after the first NUL feed the states. */
-static void h_exercise(const uint8_t *data, size_t size)
+/* data: the input bytes; the model text is everything before the first NUL (or all of it),
+ * the bytes after the first NUL feed the states. parser: the one to read it with (a
+ * fuzzer's own), or NULL for the one the text's content names (h_parser_for). */
+static void h_exercise(const h_parser *parser, const uint8_t *data, size_t size)
 {
     const uint8_t *nul = memchr(data, 0, size);
     size_t tlen = nul ? (size_t)(nul - data) : size;
@@ -751,13 +863,15 @@ static void h_exercise(const uint8_t *data, size_t size)
     if (!err || h_guard(&g, data, tlen) != 0) { free(err); return; }
     const char *text = g.text;
 
-    /* the .osim reader joins here: same contract, same model */
-    u2d_urdf *u = u2d_is_osim(text) ? u2d_osim_parse(text, err) : u2d_urdf_parse(text, err);
+    /* every parser builds the same u2d_urdf: same contract, same model */
+    if (!parser) parser = h_parser_for(NULL, text);
+    u2d_urdf *u = parser->parse(text, err);
     if (!u) {
         if (!memchr(err, 0, U2D_ERRLEN) || !err[0])
-            h_contract_failed("u2d_urdf_parse", "NULL without a message");
+            h_contract_failed(parser->function, "NULL without a message");
     } else {
         h_check_urdf(u);
+        h_check_osim(u);
         for (int fb = 0; fb <= 1; fb++) {
             memset(err, 'x', U2D_ERRLEN);
             u2d_model *m = u2d_model_compile(u, fb, err);
@@ -769,7 +883,7 @@ static void h_exercise(const uint8_t *data, size_t size)
             h_check_model(m, u, fb);
             h_values vs = {nul ? nul + 1 : NULL, nul ? size - tlen - 1 : 0, 0,
                            h_hash(data, size) + (uint64_t)fb, 0};
-            h_eval_model(m, &vs);
+            if (m->nv <= H_EVAL_MAX_NV) h_eval_model(m, &vs);
             u2d_model_free(m);
         }
         u2d_urdf_free(u);

@@ -1,17 +1,28 @@
-"""Write the fuzzer's seed corpus, tests/c/corpus/ (kept small: < 2 MB, no file > 64 kB).
+"""Write the fuzzers' seed corpora, tests/c/corpus/PARSER/ (kept small: < 2 MB, no file
+> 64 kB, the -max_len of tests/c/fuzz.sh).
 
     python tests/c/make_corpus.py [--erd DIR]
 
-Seeds: the bundled robots, a few small example-robot-data robots (when installed), random
+urdf/: the bundled robots, a few small example-robot-data robots (when installed), random
 trees from tests/urdfgen.py, and hand-written edge cases. Seeds named *.vals carry a state
 after a NUL byte (the harness reads q, v, a from the bytes after the first NUL).
+osim/: the published OpenSim models of tests/data/opensim_models/Models (OpenSim 2 and 4
+layouts), slimmed to what the parser reads (no muscles, geometry or wrapping, a few
+markers), the every-joint model of tests/test_osim.py, and hand-written edge cases (bodies
+listed before their parents, OpenSim 3 joints in bodies, offset frames on offset frames,
+coupler chains and loops).
+
+After a fuzzing run, new inputs worth keeping (new coverage) are merged into a corpus with
+    tests/c/build/fuzz_PARSER -merge=1 tests/c/corpus/PARSER tests/c/build/fuzz-corpus-PARSER
 """
 import argparse
 import glob
 import os
+import re
 import shutil
 import sys
 import sysconfig
+import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -93,6 +104,109 @@ EDGE = {
 }
 
 
+# ---- OpenSim models -------------------------------------------------------------------------
+
+OSIM_MODELS = ["gait10dof18musc.osim", "gait2354_simbody_v2.osim",
+               "gait2392_millard2012muscle.osim", "Rajagopal2016.osim",
+               "FullBodyModel_Hamner2010_v2_0.osim"]
+# what the parser skips (it counts the sets): dropped from the seeds so that they stay small
+OSIM_SKIPPED = {"ForceSet", "ControllerSet", "ContactGeometrySet", "ProbeSet", "ComponentSet",
+                "WrapObjectSet", "wrap_object_set", "attached_geometry", "VisibleObject",
+                "geometry", "GeometryPath", "DisplayGeometry", "credits", "publications",
+                "defaults", "Appearance", "display_preference", "geometry_files", "color",
+                "frame_geometry", "scale_factors", "show_axes"}
+OSIM_MARKERS = 6
+
+
+def slim_osim(path):
+    """The model at path with only what the parser reads, a few markers, no indentation."""
+    root = ET.parse(path).getroot()
+
+    def walk(e):
+        for c in list(e):
+            if c.tag in OSIM_SKIPPED:
+                e.remove(c)
+            else:
+                walk(c)
+        if e.tag == "objects" and len(e) and e[0].tag == "Marker":
+            for m in list(e)[OSIM_MARKERS:]:
+                e.remove(m)
+        if e.text and not e.text.strip():
+            e.text = None
+        e.tail = "\n" if e.tail and not e.tail.strip() and len(e) else None
+    walk(root)
+    return '<?xml version="1.0" encoding="UTF-8" ?>\n' + ET.tostring(root, encoding="unicode")
+
+
+def osim_doc(bodies, joints, extra="", version="40000"):
+    return (f'<?xml version="1.0"?>\n<OpenSimDocument Version="{version}">\n<Model name="t">\n'
+            f'<BodySet><objects>\n{bodies}</objects></BodySet>\n'
+            f'<JointSet><objects>\n{joints}</objects></JointSet>\n{extra}'
+            '</Model>\n</OpenSimDocument>\n')
+
+
+def osim_body(name):
+    return (f'<Body name="{name}"><mass>1</mass><mass_center>0 0.1 0</mass_center>'
+            '<inertia>0.1 0.1 0.1 0 0 0</inertia></Body>\n')
+
+
+def osim_pin(name, parent, child, coord, frames=""):
+    return (f'<PinJoint name="{name}"><socket_parent_frame>{parent}</socket_parent_frame>'
+            f'<socket_child_frame>{child}</socket_child_frame><coordinates>'
+            f'<Coordinate name="{coord}"/></coordinates>{frames}</PinJoint>\n')
+
+
+def osim_coupler(name, dep, ind, function):
+    return (f'<CoordinateCouplerConstraint name="{name}"><coupled_coordinates_function>'
+            f'{function}</coupled_coordinates_function><independent_coordinate_names>{ind}'
+            f'</independent_coordinate_names><dependent_coordinate_name>{dep}'
+            '</dependent_coordinate_name><scale_factor>2</scale_factor>'
+            '</CoordinateCouplerConstraint>')
+
+
+def osim_chain(names, couplers=""):
+    """Bodies names[0] <- names[1] <- ... <- ground, listed as given; pins named by child."""
+    joints = "".join(osim_pin(f"j{c}", f"/bodyset/{p}" if p else "/ground", f"/bodyset/{c}",
+                              f"q{c}") for c, p in zip(names, [*names[1:], None]))
+    extra = (f'<ConstraintSet><objects>{couplers}</objects></ConstraintSet>\n'
+             if couplers else "")
+    return osim_doc("".join(osim_body(b) for b in names), joints, extra)
+
+
+SPLINE = ('<SimmSpline><x>-2 -1 0 1 2</x><y>0 0.1 0.3 0.2 -0.1</y></SimmSpline>')
+LINEAR = '<LinearFunction><coefficients>3 0</coefficients></LinearFunction>'
+
+OSIM_EDGE = {
+    "chain_leaf_first": osim_chain(["c", "b", "a"]),
+    "coupler_chain_out_of_order": osim_chain(
+        ["c", "b", "a"], osim_coupler("k1", "qa", "qb", LINEAR) +
+        osim_coupler("k2", "qb", "qc", SPLINE)),
+    "coupler_loop": osim_chain(
+        ["b", "a"], osim_coupler("k1", "qa", "qb", LINEAR) + osim_coupler("k2", "qb", "qa",
+                                                                           LINEAR)),
+    "offset_frames": osim_doc(
+        osim_body("a") + osim_body("b"),
+        osim_pin("ja", "/ground", "/bodyset/a", "qa") +
+        osim_pin("jb", "f2", "/bodyset/b", "qb", frames=(
+            '<frames><PhysicalOffsetFrame name="f1"><socket_parent>/bodyset/a</socket_parent>'
+            '<translation>0 1 0</translation><orientation>0.1 0.2 0.3</orientation>'
+            '</PhysicalOffsetFrame><PhysicalOffsetFrame name="f2"><socket_parent>f1'
+            '</socket_parent><translation>0 0 1</translation></PhysicalOffsetFrame></frames>')),
+        '<MarkerSet><objects><Marker name="m"><socket_parent_frame>/bodyset/b'
+        '</socket_parent_frame><location>0 0.1 0</location></Marker></objects></MarkerSet>'),
+    "opensim3_joint_in_body": (
+        '<?xml version="1.0"?>\n<OpenSimDocument Version="30000"><Model name="m"><BodySet>'
+        '<objects><Body name="ground"/><Body name="a"><mass>2</mass><mass_center>0 0.2 0'
+        '</mass_center><inertia_xx>0.1</inertia_xx><inertia_yy>0.1</inertia_yy><inertia_zz>'
+        '0.1</inertia_zz><Joint><PinJoint name="j"><parent_body>ground</parent_body>'
+        '<location_in_parent>0 1 0</location_in_parent><orientation_in_parent>0 0 0.5'
+        '</orientation_in_parent><location>0 0 0</location><orientation>0 0 0</orientation>'
+        '<CoordinateSet><objects><Coordinate name="q"><range>-1 1</range><clamped>true'
+        '</clamped></Coordinate></objects></CoordinateSet></PinJoint></Joint></Body></objects>'
+        '</BodySet></Model></OpenSimDocument>\n'),
+}
+
+
 def erd_dir(explicit=None):
     if explicit:
         return explicit
@@ -108,14 +222,17 @@ def main():
     ap.add_argument("--erd", help="example-robot-data robots/ directory")
     ap.add_argument("--out", default=os.path.join(HERE, "corpus"))
     args = ap.parse_args()
-    if os.path.isdir(args.out):
-        shutil.rmtree(args.out)
-    os.makedirs(args.out)
+    for parser in ("urdf", "osim"):
+        d = os.path.join(args.out, parser)
+        if os.path.isdir(d):
+            shutil.rmtree(d)
+        os.makedirs(d)
 
     def write(name, data):
         if isinstance(data, str):
             data = data.encode()
-        with open(os.path.join(args.out, name), "wb") as f:
+        parser = "osim" if name.endswith(".osim") else "urdf"
+        with open(os.path.join(args.out, parser, name), "wb") as f:
             f.write(data)
 
     for path in sorted(glob.glob(os.path.join(REPO, "urdf2dyn", "data", "*.urdf"))):
@@ -140,8 +257,21 @@ def main():
     write("state_zero_quaternion.vals", robot(link("a") + link("b")
                                               + joint("j", "a", "b", "floating")).encode()
           + b"\0" + bytes([20] * 7 + [1] * 32))
-    total = sum(os.path.getsize(os.path.join(args.out, f)) for f in os.listdir(args.out))
-    print(f"{len(os.listdir(args.out))} seeds, {total / 1024:.0f} kB in {args.out}")
+
+    models = os.path.join(REPO, "tests", "data", "opensim_models", "Models")
+    for name in OSIM_MODELS:
+        slim = slim_osim(os.path.join(models, name))
+        write("published_" + re.sub(r"[^A-Za-z0-9_.]", "_", name), slim)
+    from test_osim import every_joint_model
+    write("osim_every_joint.osim", every_joint_model())
+    for name, text in OSIM_EDGE.items():
+        write(f"edge_{name}.osim", text)
+
+    for parser in ("urdf", "osim"):
+        d = os.path.join(args.out, parser)
+        sizes = [os.path.getsize(os.path.join(d, f)) for f in os.listdir(d)]
+        print(f"{parser}: {len(sizes)} seeds, {sum(sizes) / 1024:.0f} kB (largest "
+              f"{max(sizes) / 1024:.0f} kB) in {d}")
 
 
 if __name__ == "__main__":
