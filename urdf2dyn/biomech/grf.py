@@ -34,9 +34,9 @@ DoF in total whose intermediate links are massless, such as the human model's pB
 root's six generalized forces are the wrench the environment would have to add to the root
 body for the motion to happen with the given external loads: OpenSim's *residual* forces and
 moments ("residual actuators" on the pelvis). They are found through the root joints' motion
-subspace (the root body's Jacobian columns), from the model alone: [F; M] = J_root^-T tau_root.
-A planar root (a 2-D model's pelvis: one rotation, two translations) gives the force in its
-plane and the moment about its axis (the plane carries the rest: zero). Measured data never balance exactly; large residuals
+subspace (the root body's Jacobian columns): [F; M] = J_root^-T tau_root. A planar root (a 2-D
+model's pelvis: one rotation, two translations) gives the force in its plane and the moment
+about its axis (the plane carries the rest: zero). Measured data never balance exactly; large residuals
 flag inconsistent kinematics, forces or body-segment parameters. :func:`root_residuals` turns
 the root's generalized forces into that wrench: a force (N, world axes) and a moment (N·m, world
 axes) about the root body's origin (the human model's lower lumbar joint) or, with
@@ -47,6 +47,7 @@ and RMS residual moments below 1 % of (CoM height x peak external force).
 from __future__ import annotations
 
 import os
+import weakref
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -207,6 +208,9 @@ class Residuals:
                 ["FX", "FY", "FZ", "MX", "MY", "MZ"])
 
 
+_ROOT_CACHE: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
 def root_chain(model):
     """(joints, root link) of the model's root: the joints from the ground to the first body
     that carries mass, when they move it freely in space (6 DoF: a floating joint, an OpenSim
@@ -214,7 +218,7 @@ def root_chain(model):
     model's pBJX..rBJZ) or in a plane (3 DoF: one rotation and two translations across its
     axis, e.g. a 2-D OpenSim model's pelvis). Raises ValueError, naming why, for any other
     model (e.g. a fixed-base arm)."""
-    joints, why = _root(model)
+    joints, why = _root_joints(model)
     if why:
         raise ValueError(why)
     return joints, joints[-1].child
@@ -223,13 +227,11 @@ def root_chain(model):
 def root_problem(model) -> str | None:
     """Why the model has no root whose residuals can be computed (see :func:`root_chain`), or
     None when it has one."""
-    return _root(model)[1]
+    return _root_joints(model)[1]
 
 
-def _root(model):
-    """(root joints, None), or (None, why the model has no free or planar root)."""
-    s = model.structure()
-    body_of = {name: int(b) for name, b in zip(s.link_names, s.link_body)}
+def _root_joints(model):
+    """(root joints, None), or (None, why the model has neither a free nor a planar root)."""
     chain, dof = [], 0
     for j in model.joints:                       # q order: the tree depth first from the root
         if chain and j.parent != chain[-1].child:
@@ -238,14 +240,15 @@ def _root(model):
         dof += j.nv
         if dof >= 6:
             break
-    why = []                                     # why neither a free nor a planar root
+    mass = model._c.structure()["mass"]                 # per body, welded links merged
     dofs = np.cumsum([j.nv for j in chain])
+    why = []
     for kind, want in (("free", 6), ("planar", 3)):
         joints = chain[:int(np.searchsorted(dofs, want)) + 1]
+        heavy = [j.child for j in joints[:-1] if mass[model._link_body[j.child]] > 0]
         if want not in dofs:
             reason = f"its first joints {[j.name for j in chain]} have {dof} DoF"
-        elif any(s.mass[body_of[j.child]] > 0 for j in joints[:-1]):
-            heavy = [j.child for j in joints[:-1] if s.mass[body_of[j.child]] > 0]
+        elif heavy:
             reason = (f"the intermediate links {heavy} of its first joints "
                       f"{[j.name for j in joints]} have mass")
         elif kind == "planar" and not _moves_in_a_plane(model, joints):
@@ -264,7 +267,7 @@ def _root(model):
 def _moves_in_a_plane(model, joints):
     """Whether the root joints (3 DoF) turn the body about one axis and translate it across
     that axis: their motion subspace at the model's default pose, [v; w] columns."""
-    cols = _root_columns(model, joints)
+    cols = np.concatenate([np.arange(j.v_index, j.v_index + j.nv) for j in joints])
     q0 = model.default_q if getattr(model, "default_q", None) is not None else model.neutral()
     J = model.jacobian(q0, joints[-1].child)[:, cols]
     lin, ang = J[:3], J[3:]
@@ -277,13 +280,14 @@ def _moves_in_a_plane(model, joints):
             and np.allclose(axis @ lin[:, np.linalg.norm(ang, axis=0) < 1e-12], 0, atol=1e-9))
 
 
-def _root_columns(model, joints):
-    """The v indices of the root joints."""
-    return np.concatenate([np.arange(j.v_index, j.v_index + j.nv) for j in joints])
-
-
-def _vnames(model, joint):
-    return model.v_names[joint.v_index:joint.v_index + joint.nv]
+def _root(model):
+    """(root link, the root chain's velocity columns, their names), cached per model."""
+    cached = _ROOT_CACHE.get(model)
+    if cached is None:
+        joints, root = root_chain(model)
+        cols = np.concatenate([np.arange(j.v_index, j.v_index + j.nv) for j in joints])
+        cached = _ROOT_CACHE[model] = (root, cols, [model.v_names[k] for k in cols])
+    return cached
 
 
 def root_residuals(model: Model, q: ArrayLike, tau: ArrayLike, about: str = "root") -> Residuals:
@@ -301,12 +305,10 @@ def root_residuals(model: Model, q: ArrayLike, tau: ArrayLike, about: str = "roo
     tau = np.asarray(tau, dtype=float)
     single = q.ndim == 1
     q2, tau2 = np.atleast_2d(q), np.atleast_2d(tau)
-    joints, root = root_chain(model)
-    cols = _root_columns(model, joints)
-    names = [n for j in joints for n in _vnames(model, j)]
-    J = model.jacobian(q2, root)[:, :, cols]              # (N, 6, k): [v_P; w] = J qdot_root
+    root, cols, names = _root(model)
+    J = model.jacobian(q2, root)[:, :, cols]               # (N, 6, k): [v_P; w] = J qdot_root
     pos, _ = model.forward_kinematics(q2)
-    P = pos[:, model.link_names.index(root)]
+    P = pos[:, model._link_index[root]]
     g = tau2[:, cols]
     # g = J^T [F; M_P]  ->  [F; M_P] = J^-T g (the least-norm wrench for a planar root, whose
     # components out of its plane are zero)
