@@ -13,6 +13,7 @@
 #define U2D_MODEL_H
 
 #include <stddef.h>
+#include "model/u2d_osimdoc.h"
 #include "model/u2d_spatial.h"
 
 #define U2D_ERRLEN 512
@@ -157,6 +158,7 @@ typedef struct {
     u2d_marker *marker;     /* (nmarker)                                               */
     int ncoupler;
     u2d_coupler *coupler;   /* (ncoupler) enforced coordinate couplers                 */
+    u2d_osimdoc osim;       /* frames, paths, wrap objects ... and where each is written */
 } u2d_urdf;
 
 /* Parse and validate URDF text. Returns NULL and writes a message to err on failure;
@@ -167,6 +169,11 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN]);
 u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN]);
 /* Whether the text's root element is <OpenSimDocument>. */
 int u2d_is_osim(const char *xml);
+/* The OpenSim document xml (the text u was read from) with the edits made (u2d_osimdoc.h):
+ * a new text (malloc'd, the caller frees it), or NULL and a message in err naming the
+ * edit at fault. What the edits do not touch is written as it was read. */
+char *u2d_osim_write(const char *xml, const u2d_urdf *u, const u2d_osim_edit *edit, int nedit,
+                     char err[U2D_ERRLEN]);
 void u2d_urdf_free(u2d_urdf *u);
 
 /* ---- the compiled model ------------------------------------------------ */
