@@ -214,3 +214,34 @@ def test_values_read_back_exactly(body, mass, com, marker, where):
 
 
 RAJAGOPAL = load("Rajagopal2016.osim")
+
+
+@pytest.mark.parametrize("name", ["Rajagopal2016.osim", "FullBodyModel_Hamner2010_v2_0.osim"])
+def test_path_lengths_equal_opensims(osim, name):
+    """Muscle-tendon lengths (urdf2dyn.osim_doc.path_lengths) equal OpenSim's Muscle.getLength
+    at the default pose and at random poses within the coordinates' ranges: Rajagopal's wrap
+    cylinders (one or two per path: OpenSim's iteration and its stale wrap points included),
+    Hamner's conditional and moving points."""
+    from urdf2dyn.osim_doc import path_lengths
+    model = RAJAGOPAL if name.startswith("Raj") else load(name)
+    doc = document(model)
+    om = osim.Model(os.path.join(MODELS, name))
+    s = om.initSystem()
+    rng = np.random.default_rng(7)
+    q = np.tile(model.default_q, (4, 1))
+    for k, n in enumerate(model.q_names):
+        c = model.coordinates[n]
+        if np.isfinite(c.lower) and np.isfinite(c.upper) and not c.locked:
+            q[1:, k] = rng.uniform(c.lower, c.upper, 3)
+    if model.couplers:
+        q = model.apply_couplers(q)[0]
+    ours = path_lengths(model, q)
+    assert ours.shape == (4, len(doc.paths))
+    muscles = [k for k, p in enumerate(doc.paths) if p.lengths == "muscle"]
+    assert len(muscles) > 75
+    for row in range(4):
+        for k, n in enumerate(model.q_names):
+            om.getCoordinateSet().get(n).setValue(s, float(q[row, k]), False)
+        om.realizeVelocity(s)
+        theirs = [om.getMuscles().get(doc.paths[k].name).getLength(s) for k in muscles]
+        np.testing.assert_allclose(ours[row, muscles], theirs, rtol=1e-12)

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .model import Model
 
 __all__ = ["Document", "Frame", "MarkerPlace", "Path", "PathPoint", "Wrap", "PathWrap",
-           "document", "OsimEdit"]
+           "document", "path_lengths", "OsimEdit"]
 
 # u2d_edit_kind (csrc/model/u2d_osimdoc.h)
 (_BODY_MASS, _BODY_COM, _BODY_INERTIA, _FRAME_TRANSLATION, _FRAME_ORIENTATION, _MARKER,
@@ -188,6 +188,23 @@ def document(model: Model) -> Document:
                    raw["couplers"])
     _documents[model] = doc
     return doc
+
+
+def path_lengths(model: Model, q: ArrayLike) -> NDArray[np.float64]:
+    """The length of every geometry path of :attr:`Document.paths` (muscle-tendon lengths,
+    m) at q ((nq,) -> (npath,), (N, nq) -> (N, npath)), as OpenSim computes them: conditional
+    points while their coordinate is in range, moving points, wrap cylinders (with OpenSim's
+    iteration over several wrap objects on one path). A path over an active wrap sphere,
+    ellipsoid or torus is measured without it, with a warning naming it."""
+    from .warn import report
+    doc = document(model)
+    lengths, flags = model._c.path_lengths(np.asarray(q, dtype=float))
+    for path in (p for p, f in zip(doc.paths, flags) if f):
+        names = [doc.wraps[w.wrap].name for w in path.wraps
+                 if doc.wraps[w.wrap].type not in ("cylinder",)]
+        report(f"path {path.name!r}: measured without its wrap objects {names} (urdf2dyn "
+               "wraps over cylinders only)")
+    return lengths
 
 
 def _vector(value, n, what):

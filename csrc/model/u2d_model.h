@@ -467,6 +467,15 @@ u2d_status u2d_simulate(const u2d_model *m, u2d_work *w, const double gravity[3]
                         const int *fext_body, const double *fext_wrench, int fext_shared,
                         double *qs, double *vs, size_t *bad_step);
 
+/* ---- OpenSim geometry paths (u2d_path.c, u2d_wrap.c) --------------------------- */
+
+/* The length of every geometry path of the OpenSim document u (u->osim.path: muscle-tendon
+ * lengths, m) at q, as OpenSim computes them (wrap cylinders included); flag[p] is set
+ * where path p runs over an active wrap object other than a cylinder, which is left out.
+ * length and flag: (npath). Uses w's placements. */
+u2d_status u2d_path_lengths(const u2d_model *m, const u2d_urdf *u, u2d_work *w,
+                            const double *q, double *length, int *flag);
+
 /* ---- inverse kinematics (u2d_ik.c) ----------------------------------------- */
 
 /* A marker fit (OpenSim's IK problem): model markers (a point on a link) matched to

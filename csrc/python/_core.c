@@ -1226,6 +1226,55 @@ error:
     return NULL;
 }
 
+/* path_lengths(q) -> (lengths (npath,) or (N, npath), flags (npath,) bool): the OpenSim
+ * geometry paths' lengths (u2d_path_lengths); a flag marks a path measured without a wrap
+ * object other than a cylinder. */
+static PyObject *Model_path_lengths(ModelObject *self, PyObject *arg)
+{
+    const u2d_model *m = self->model;
+    const u2d_urdf *u = self->urdf;
+    int np = u->osim.npath;
+    PyArrayObject *q = as_samples(arg, "q", "nq", m->nq);
+    if (!q) return NULL;
+    size_t n = count_samples(q);
+    npy_intp dims[2] = {(npy_intp)n, np}, fd = np;
+    PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(PyArray_NDIM(q), dims + 2 -
+                                                            PyArray_NDIM(q), NPY_DOUBLE);
+    PyArrayObject *flags = (PyArrayObject *)PyArray_ZEROS(1, &fd, NPY_BOOL, 0);
+    int *flag = PyMem_Calloc((size_t)np + 1, sizeof(int)), *any = PyMem_Calloc((size_t)np + 1,
+                                                                               sizeof(int));
+    u2d_work *w = take_spare(self);
+    if (!out || !flags || !flag || !any || !w) goto error;
+    u2d_status st = U2D_OK;
+    const double *qd = PyArray_DATA(q);
+    double *L = PyArray_DATA(out);
+    Py_BEGIN_ALLOW_THREADS
+    for (size_t k = 0; k < n && st == U2D_OK; k++) {
+        st = u2d_path_lengths(m, u, w, qd + k * (size_t)m->nq, L + k * (size_t)np, flag);
+        for (int p = 0; p < np; p++) any[p] |= flag[p];
+    }
+    Py_END_ALLOW_THREADS
+    if (st != U2D_OK) {
+        PyErr_Format(PyExc_ValueError, "path_lengths: the configuration cannot be placed "
+                     "(status %d)", (int)st);
+        goto error;
+    }
+    for (int p = 0; p < np; p++) ((npy_bool *)PyArray_DATA(flags))[p] = (npy_bool)any[p];
+    give_back(self, w);
+    PyMem_Free(flag);
+    PyMem_Free(any);
+    Py_DECREF(q);
+    return Py_BuildValue("(NN)", out, flags);
+error:
+    if (w) give_back(self, w);
+    PyMem_Free(flag);
+    PyMem_Free(any);
+    Py_XDECREF(out);
+    Py_XDECREF(flags);
+    Py_DECREF(q);
+    return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+}
+
 static PyMethodDef Model_methods[] = {
     {"function_values", (PyCFunction)Model_function_values, METH_VARARGS,
      "function_values(f, x) -> (n, 4): an OpenSim function and its derivatives"},
@@ -1237,6 +1286,8 @@ static PyMethodDef Model_methods[] = {
      "None for a URDF; OpenSim names, coordinates, markers and gravity"},
     {"osim_doc", (PyCFunction)Model_osim_doc, METH_NOARGS,
      "None for a URDF; an OpenSim document's frames, markers, paths, wraps ... as read"},
+    {"path_lengths", (PyCFunction)Model_path_lengths, METH_O,
+     "path_lengths(q) -> (lengths, flags): the OpenSim geometry paths' lengths at q"},
     {"osim_write", (PyCFunction)Model_osim_write, METH_VARARGS,
      "osim_write(xml, edits) -> the OpenSim text with the edits made"},
     {"compute", (PyCFunction)(void (*)(void))Model_compute, METH_FASTCALL,

@@ -985,6 +985,31 @@ static void check_osim_write(const u2d_urdf *u, const char *text)
     free(out);
 }
 
+/* The geometry paths' lengths at the default pose: finite and not negative. */
+static void check_paths(const u2d_urdf *u, const u2d_model *m)
+{
+    const u2d_osimdoc *d = &u->osim;
+    if (!d->npath) return;
+    u2d_work *w = u2d_work_new(m);
+    double *q = calloc((size_t)m->nq + 1, sizeof *q), *L = calloc((size_t)d->npath, sizeof *L);
+    int *flag = calloc((size_t)d->npath, sizeof *flag);
+    CHECK(w && q && L && flag, "out of memory");
+    if (w && q && L && flag) {
+        for (int b = 1; b < m->nbody; b++) {
+            int j = m->jurdf[b];
+            if (j < 0 || u->joint[j].coord0 < 0) continue;
+            for (int k = 0; k < u->joint[j].ncoord && k < m->jnq[b]; k++)
+                q[m->qadr[b] + k] = u->coord[u->joint[j].coord0 + k].default_value;
+        }
+        u2d_status st = u2d_path_lengths(m, u, w, q, L, flag);
+        CHECK(st == U2D_OK, "path_lengths: status %d", (int)st);
+        for (int p = 0; p < d->npath && st == U2D_OK; p++)
+            CHECK(isfinite(L[p]) && L[p] >= 0.0, "path %s: length %g", d->path[p].name, L[p]);
+    }
+    free(q); free(L); free(flag);
+    u2d_work_free(w);
+}
+
 /* ---- one document ------------------------------------------------------------------------- */
 
 typedef struct { int loaded, rejected; } tally;
@@ -1016,6 +1041,7 @@ static int check_document(const char *name, const char *text, int heavy, size_t 
             continue;
         }
         h_check_model(m, u, fb);
+        if (!fb) check_paths(u, m);
         uint64_t r = seed * 1000003 + (uint64_t)fb;
         check_jcalc(m, &r);
         check_table(m, &r);
