@@ -33,7 +33,8 @@ typedef struct {
     char what[300];             /* "joint 'knee_r'": prefix of messages, "" for none        */
     u2d_urdf *u;
     u2d_xml *model, *jointset;
-    int caplink, capjoint, capcustom, capfunc, capfdata, capcoord, capmarker, capcoupler;
+    int caplink, capjoint, capcustom, capfunc, capfdata, capcoord, capmarker, capcoupler,
+        capforce;
     int caplinknode, capaxis, capdocmarker, capcouplernode, capframe, cappath, cappoint,
         capwrap, cappathwrap, capgeometry;    /* u->osim's arrays                          */
     int nbody;                  /* links 1 .. nbody are the bodies                          */
@@ -730,6 +731,21 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
     return 0;
 }
 
+/* What scaling reads beyond the tree never makes a model unreadable: a failure there (rc
+ * -1, its message in o->err) becomes a finding, and the element is left out. */
+static int excused(osim *o, u2d_xml *node, int rc, const char *left_out)
+{
+    if (rc == 0) return 0;
+    char msg[U2D_ERRLEN];
+    const char *text = o->err;
+    int skip = 0;
+    if (sscanf(text, "line %*d: %n", &skip) >= 0 && skip > 0) text += skip;
+    snprintf(msg, sizeof msg, "%.380s; %s is left out", text, left_out);
+    o->err[0] = '\0';
+    add_finding(o->u, node ? u2d_xml_line(node) : 0, msg);
+    return 1;
+}
+
 /* The display geometry of a body or offset frame on link: OpenSim 4's attached_geometry
  * with <scale_factors>, OpenSim 3's VisibleObject. */
 static int read_geometry(osim *o, u2d_xml *owner, int link)
@@ -802,8 +818,9 @@ static int read_joint4(osim *o, u2d_xml *node)
         if (!sp || resolve_frame(o, node, sp, ref, 0, &link, &X)) return -1;
         const char *name = u2d_xml_attr(f, "name");
         if (add_frame(o, f, name ? name : "", U2D_FRAME_OFFSET, link, "translation",
-                      "orientation") || read_geometry(o, f, link))
+                      "orientation"))
             return -1;
+        excused(o, f, read_geometry(o, f, link), "its display geometry");
     }
     return 0;
 }
@@ -962,12 +979,15 @@ static int check_tree(osim *o)
         }
         up[c] = j;
     }
-    for (int i = 1; i < u->nlink; i++) {
+    /* every body first: the walk to ground below follows the joints of bodies listed
+     * after the one it starts from */
+    for (int i = 1; i < u->nlink; i++)
         if (up[i] < 0) {
             free(up);
             return fail_at(o, NULL, "body '%.100s' has no joint: every body needs one that "
                            "connects it to its parent", u->link[i].name);
         }
+    for (int i = 1; i < u->nlink; i++) {
         int l = i, steps = 0;
         while (l != 0 && steps <= u->nlink) { l = u->joint[up[l]].parent; steps++; }
         if (l != 0) {
@@ -989,6 +1009,8 @@ static int own_strings(osim *o)
     for (int j = 0; j < u->njoint; j++) total += strlen(u->joint[j].name) + 1;
     for (int c = 0; c < u->ncoord; c++) total += strlen(u->coord[c].name) + 1;
     for (int k = 0; k < u->nmarker; k++) total += strlen(u->marker[k].name) + 1;
+    for (int k = 0; k < u->nforce; k++)
+        total += strlen(u->force[k].name) + strlen(u->force[k].kind) + 2;
     u2d_osimdoc *d = &u->osim;
     for (int k = 0; k < d->nframe; k++) total += strlen(d->frame[k].name) + 1;
     for (int k = 0; k < d->npath; k++)
@@ -1003,11 +1025,83 @@ static int own_strings(osim *o)
     for (int j = 0; j < u->njoint; j++) OWN(u->joint[j].name);
     for (int c = 0; c < u->ncoord; c++) OWN(u->coord[c].name);
     for (int k = 0; k < u->nmarker; k++) OWN(u->marker[k].name);
+    for (int k = 0; k < u->nforce; k++) { OWN(u->force[k].name); OWN(u->force[k].kind); }
     for (int k = 0; k < d->nframe; k++) OWN(d->frame[k].name);
     for (int k = 0; k < d->npath; k++) { OWN(d->path[k].name); OWN(d->path[k].type); }
     for (int k = 0; k < d->npoint; k++) OWN(d->point[k].name);
     for (int k = 0; k < d->nwrap; k++) OWN(d->wrap[k].name);
 #undef OWN
+    return 0;
+}
+
+/* ---- what tools need to know of the rest --------------------------------------- */
+
+/* The ForceSet's elements, named (muscles, actuators, springs, contact forces): none enters
+ * the dynamics, but a tool that compares with OpenSim says which ones OpenSim would apply. */
+static int read_forces(osim *o)
+{
+    u2d_urdf *u = o->u;
+    for (u2d_xml *c = first_object(o->model, "ForceSet"); c; c = u2d_xml_next(c)) {
+        if (grow(o, (void **)&u->force, &o->capforce, u->nforce, sizeof *u->force)) return -1;
+        const char *kind = u2d_xml_name(c), *name = u2d_xml_attr(c, "name");
+        u->force[u->nforce].kind = kind;
+        u->force[u->nforce++].name = name && name[0] ? name : kind;
+    }
+    return 0;
+}
+
+/* The body an OpenSim joint moves: its child link, or the body that hangs from it when the
+ * child link is the joint's child frame (a link after the bodies). */
+static int joint_body(const osim *o, int j)
+{
+    const u2d_urdf *u = o->u;
+    int child = u->joint[j].child;
+    if (child <= o->nbody) return child;
+    for (int w = 0; w < u->njoint; w++)
+        if (u->joint[w].parent == child) return u->joint[w].child;
+    return child;
+}
+
+/* The coordinates in the order OpenSim numbers its mobilities (the columns of its inverse
+ * dynamics, getCoordinateNamesInMultibodyTreeOrder): Simbody's MultibodyGraphMaker grows
+ * the tree level by level from ground, taking at each level the joints in file order.
+ * The welds that hang bodies from child frames (parent after the bodies) are ours, not
+ * OpenSim's joints. Runs after check_tree: every joint is reached. */
+static int tree_order(osim *o)
+{
+    u2d_urdf *u = o->u;
+    int *level = malloc(sizeof(int) * (size_t)u->nlink);
+    char *added = calloc((size_t)u->njoint + 1, 1);
+    u->coord_order = malloc(sizeof(int) * ((size_t)u->ncoord + 1));
+    if (!level || !added || !u->coord_order) {
+        free(level); free(added);
+        return fail_at(o, NULL, "out of memory");
+    }
+    for (int i = 0; i < u->nlink; i++) level[i] = -1;
+    level[0] = 0;
+    int n = 0;
+    for (int depth = 1, grew = 1; grew && depth <= u->njoint; depth++) {
+        grew = 0;
+        for (int j = 0; j < u->njoint; j++) {
+            const u2d_urdf_joint *J = &u->joint[j];
+            if (added[j] || J->parent > o->nbody) continue;
+            int body = joint_body(o, j);
+            if (level[J->parent] != depth - 1 || level[body] >= 0) continue;
+            added[j] = 1;
+            level[body] = depth;
+            grew = 1;
+            for (int c = J->coord0; c >= 0 && c < J->coord0 + J->ncoord; c++)
+                u->coord_order[n++] = c;
+        }
+    }
+    for (int j = 0; j < u->njoint; j++) {           /* none after check_tree; kept safe */
+        const u2d_urdf_joint *J = &u->joint[j];
+        if (added[j] || J->parent > o->nbody) continue;
+        for (int c = J->coord0; c >= 0 && c < J->coord0 + J->ncoord; c++)
+            u->coord_order[n++] = c;
+    }
+    free(level);
+    free(added);
     return 0;
 }
 
@@ -1062,49 +1156,47 @@ static int read_couplers(osim *o)
 
 /* ---- what scaling and writing need: display geometry, wrap objects, paths ---------- */
 
-/* The wrap objects of body `link` (its <WrapObjectSet>). */
-static int read_wraps(osim *o, u2d_xml *body, int link)
+/* A wrap object of body `link` (an element of its <WrapObjectSet>). */
+static int read_wrap(osim *o, u2d_xml *w, int link)
 {
     static const char *types[] = {"WrapCylinder", "WrapSphere", "WrapEllipsoid", "WrapTorus"};
     u2d_osimdoc *d = &o->u->osim;
-    for (u2d_xml *w = first_object(body, "WrapObjectSet"); w; w = u2d_xml_next(w)) {
-        const char *name = u2d_xml_attr(w, "name");
-        if (grow(o, (void **)&d->wrap, &o->capwrap, d->nwrap, sizeof *d->wrap)) return -1;
-        u2d_osim_wrap *W = &d->wrap[d->nwrap];
-        memset(W, 0, sizeof *W);
-        W->name = name ? name : "";
-        W->type = U2D_WRAP_OTHER;
-        for (int t = 0; t < 4; t++)
-            if (strcmp(u2d_xml_name(w), types[t]) == 0) W->type = t;
-        W->link = link;
-        W->node = u2d_xml_ordinal(w);
-        W->active = 1;
-        if (u2d_xml_child(w, "active") && read_flag(o, w, "active", &W->active)) return -1;
-        if (read_child(o, w, "translation", 3, W->translation) ||
-            read_child(o, w, "xyz_body_rotation", 3, W->rotation))
-            return -1;
-        char q[16];
-        read_word(w, "quadrant", q, sizeof q);
-        const char *axis = strpbrk(q, "xyzXYZ");
-        if (axis && strcmp(q, "all") != 0)
-            W->quadrant = (q[0] == '-' ? -1 : 1) * (1 + (strchr("xX", *axis) ? 0
-                                                          : strchr("yY", *axis) ? 1 : 2));
-        int bad = 0;
-        switch (W->type) {
-        case U2D_WRAP_CYLINDER:
-            bad = read_child(o, w, "radius", 1, &W->size[0]) ||
-                  read_child(o, w, "length", 1, &W->size[1]);
-            break;
-        case U2D_WRAP_SPHERE: bad = read_child(o, w, "radius", 1, &W->size[0]); break;
-        case U2D_WRAP_ELLIPSOID: bad = read_child(o, w, "dimensions", 3, W->size); break;
-        case U2D_WRAP_TORUS:
-            bad = read_child(o, w, "inner_radius", 1, &W->size[0]) ||
-                  read_child(o, w, "outer_radius", 1, &W->size[1]);
-            break;
-        }
-        if (bad) return -1;
-        d->nwrap++;
+    const char *name = u2d_xml_attr(w, "name");
+    if (grow(o, (void **)&d->wrap, &o->capwrap, d->nwrap, sizeof *d->wrap)) return -1;
+    u2d_osim_wrap *W = &d->wrap[d->nwrap];
+    memset(W, 0, sizeof *W);
+    W->name = name ? name : "";
+    W->type = U2D_WRAP_OTHER;
+    for (int t = 0; t < 4; t++)
+        if (strcmp(u2d_xml_name(w), types[t]) == 0) W->type = t;
+    W->link = link;
+    W->node = u2d_xml_ordinal(w);
+    W->active = 1;
+    if (u2d_xml_child(w, "active") && read_flag(o, w, "active", &W->active)) return -1;
+    if (read_child(o, w, "translation", 3, W->translation) ||
+        read_child(o, w, "xyz_body_rotation", 3, W->rotation))
+        return -1;
+    char q[16];
+    read_word(w, "quadrant", q, sizeof q);
+    const char *axis = strpbrk(q, "xyzXYZ");
+    if (axis && strcmp(q, "all") != 0)
+        W->quadrant = (q[0] == '-' ? -1 : 1) * (1 + (strchr("xX", *axis) ? 0
+                                                      : strchr("yY", *axis) ? 1 : 2));
+    int bad = 0;
+    switch (W->type) {
+    case U2D_WRAP_CYLINDER:
+        bad = read_child(o, w, "radius", 1, &W->size[0]) ||
+              read_child(o, w, "length", 1, &W->size[1]);
+        break;
+    case U2D_WRAP_SPHERE: bad = read_child(o, w, "radius", 1, &W->size[0]); break;
+    case U2D_WRAP_ELLIPSOID: bad = read_child(o, w, "dimensions", 3, W->size); break;
+    case U2D_WRAP_TORUS:
+        bad = read_child(o, w, "inner_radius", 1, &W->size[0]) ||
+              read_child(o, w, "outer_radius", 1, &W->size[1]);
+        break;
     }
+    if (bad) return -1;
+    d->nwrap++;
     return 0;
 }
 
@@ -1127,9 +1219,11 @@ static int read_point(osim *o, u2d_xml *pt)
     int kind = strcmp(type, "ConditionalPathPoint") == 0 ? U2D_POINT_CONDITIONAL
              : strcmp(type, "MovingPathPoint") == 0 ? U2D_POINT_MOVING
              : strcmp(type, "PathPoint") == 0 ? U2D_POINT_FIXED : -1;
-    if (kind < 0)
-        return fail_at(o, pt, "<%s>: unsupported path point (urdf2dyn reads PathPoint, "
-                       "ConditionalPathPoint and MovingPathPoint)", type);
+    if (kind < 0) {
+        note(o, pt, "<%s>: a path point urdf2dyn does not read (it reads PathPoint, "
+             "ConditionalPathPoint and MovingPathPoint); the path's length leaves it out", type);
+        return 0;
+    }
     if (grow(o, (void **)&d->point, &o->cappoint, d->npoint, sizeof *d->point)) return -1;
     u2d_osim_point *P = &d->point[d->npoint];
     memset(P, 0, sizeof *P);
@@ -1211,11 +1305,13 @@ static int read_paths(osim *o)
         P->node = u2d_xml_ordinal(f);
         P->lengths = path_lengths_of(P->type);
         for (int k = 0; k < 2 && length_names[P->lengths][k]; k++)
-            if (read_child(o, f, length_names[P->lengths][k], 1, &P->length[k])) return -1;
+            if (excused(o, f, read_child(o, f, length_names[P->lengths][k], 1, &P->length[k]),
+                        "the length (it is not scaled)"))
+                P->lengths = U2D_LENGTHS_NONE;
         P->point0 = d->npoint;
         P->wrap0 = d->npathwrap;
         for (u2d_xml *pt = first_object(gp, "PathPointSet"); pt; pt = u2d_xml_next(pt))
-            if (read_point(o, pt)) return -1;
+            excused(o, pt, read_point(o, pt), "the point");
         for (u2d_xml *pw = first_object(gp, "PathWrapSet"); pw; pw = u2d_xml_next(pw)) {
             if (strcmp(u2d_xml_name(pw), "PathWrap") != 0) continue;
             char wname[256], method[32];
@@ -1306,9 +1402,10 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
         snprintf(o.what, sizeof o.what, "body '%.200s'", name);
         if (find_link(u, name) >= 0) { fail_at(&o, b, "a second body of this name"); goto error; }
         int l = add_link(&o, name, b);
-        if (l < 0 || read_body(&o, b, &u->link[l]) || read_geometry(&o, b, l) ||
-            read_wraps(&o, b, l))
-            goto error;
+        if (l < 0 || read_body(&o, b, &u->link[l])) goto error;
+        excused(&o, b, read_geometry(&o, b, l), "its display geometry");
+        for (u2d_xml *w = first_object(b, "WrapObjectSet"); w; w = u2d_xml_next(w))
+            excused(&o, w, read_wrap(&o, w, l), "the wrap object");
     }
     o.what[0] = '\0';
     o.nbody = u->nlink - 1;
@@ -1344,9 +1441,9 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
                 fail_at(&o, NULL, "two joints are named '%.100s'", u->joint[a].name);
                 goto error;
             }
-    if (read_markers(&o) || read_couplers(&o) || read_paths(&o)) goto error;
+    if (read_markers(&o) || read_couplers(&o) || read_forces(&o) || read_paths(&o)) goto error;
     summarize_skipped(&o);
-    if (check_tree(&o)) goto error;
+    if (check_tree(&o) || tree_order(&o)) goto error;
     if (own_strings(&o)) goto error;
     for (int k = 0; k < o.nowned; k++) free(o.owned[k]);
     free(o.owned);

@@ -1,5 +1,5 @@
-"""An OpenSim model's document: what it holds beyond the rigid-body tree, and changes
-written back into it.
+"""The .osim file of an OpenSim model: what it holds beyond the rigid-body tree, the lengths
+of its muscles' paths, and changes written back into it.
 
 :func:`document` gives what the C core's .osim parser read besides the tree (the joints'
 offset frames, where each marker is written and whether it is fixed, the forces' geometry
@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 if TYPE_CHECKING:
-    from .model import Model
+    from ...model import Model
 
 __all__ = ["Document", "Frame", "MarkerPlace", "Path", "PathPoint", "Wrap", "PathWrap",
            "document", "path_lengths", "OsimEdit"]
@@ -196,7 +196,7 @@ def path_lengths(model: Model, q: ArrayLike) -> NDArray[np.float64]:
     points while their coordinate is in range, moving points, wrap cylinders (with OpenSim's
     iteration over several wrap objects on one path). A path over an active wrap sphere,
     ellipsoid or torus is measured without it, with a warning naming it."""
-    from .warn import report
+    from ...warn import report
     doc = document(model)
     lengths, flags = model._c.path_lengths(np.asarray(q, dtype=float))
     for path in (p for p, f in zip(doc.paths, flags) if f):
@@ -403,8 +403,8 @@ class OsimEdit:
     def load(self) -> Model:
         """The changed model, loaded (as urdf2dyn.load would load the written file)."""
         import warnings
-        from .model import Model
-        from .warn import URDFWarning
+        from ...model import Model
+        from ...warn import URDFWarning
         with warnings.catch_warnings():         # said when the model itself was loaded
             warnings.simplefilter("ignore", URDFWarning)
             model = Model(self.text(), self.model.floating_base)

@@ -1,4 +1,4 @@
-"""The .osim writer (urdf2dyn.osim_doc.OsimEdit): changed values written into the document a
+"""The .osim writer (urdf2dyn.biomech.formats.osim.OsimEdit): changed values written into the document a
 model was read from. OpenSim 4.6 loads each written file and finds the new values (and the
 old ones everywhere else); urdf2dyn loads it too; the text differs from the input only where
 a value changed."""
@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import urdf2dyn
-from urdf2dyn.osim_doc import OsimEdit, document
+from urdf2dyn.biomech.formats.osim import OsimEdit, document
 
-MODELS = os.path.join(os.path.dirname(__file__), "data", "opensim_models", "Models")
+MODELS = os.path.join(os.path.dirname(__file__), "..", "data", "opensim_models", "Models")
 
 
 def load(name):
@@ -218,11 +218,11 @@ RAJAGOPAL = load("Rajagopal2016.osim")
 
 @pytest.mark.parametrize("name", ["Rajagopal2016.osim", "FullBodyModel_Hamner2010_v2_0.osim"])
 def test_path_lengths_equal_opensims(osim, name):
-    """Muscle-tendon lengths (urdf2dyn.osim_doc.path_lengths) equal OpenSim's Muscle.getLength
+    """Muscle-tendon lengths (urdf2dyn.biomech.formats.osim.path_lengths) equal OpenSim's Muscle.getLength
     at the default pose and at random poses within the coordinates' ranges: Rajagopal's wrap
     cylinders (one or two per path: OpenSim's iteration and its stale wrap points included),
     Hamner's conditional and moving points."""
-    from urdf2dyn.osim_doc import path_lengths
+    from urdf2dyn.biomech.formats.osim import path_lengths
     model = RAJAGOPAL if name.startswith("Raj") else load(name)
     doc = document(model)
     om = osim.Model(os.path.join(MODELS, name))
@@ -245,3 +245,21 @@ def test_path_lengths_equal_opensims(osim, name):
         om.realizeVelocity(s)
         theirs = [om.getMuscles().get(doc.paths[k].name).getLength(s) for k in muscles]
         np.testing.assert_allclose(ours[row, muscles], theirs, rtol=1e-12)
+
+
+def test_what_scaling_reads_never_refuses_a_model():
+    """A path point on a frame the reader cannot find, a wrap object with a bad radius: the
+    model still loads (these do not enter the dynamics), with a warning naming each, and
+    the path leaves the point out."""
+    with open(os.path.join(MODELS, "Rajagopal2016.osim"), encoding="utf-8") as f:
+        text = f.read()
+    text = re.sub(r'(<PathPoint name="addbrev_r-P1">\s*<!--[^>]*-->\s*<socket_parent_frame>)'
+                  r'/bodyset/pelvis', r"\1/bodyset/nowhere", text, count=1)
+    text = text.replace("<radius>0.040000000000000001</radius>", "<radius>wide</radius>", 1)
+    with pytest.warns(urdf2dyn.URDFWarning) as caught:
+        model = urdf2dyn.load(text)
+    said = " | ".join(str(w.message) for w in caught)
+    assert "nowhere" in said and "the point is left out" in said
+    assert "wide" in said and "the wrap object is left out" in said
+    doc = document(model)
+    assert len(doc.paths[0].points) == 1 and len(doc.wraps) == 39
