@@ -21,7 +21,7 @@ import os
 
 import numpy as np
 
-from ...safe_files import replacing
+from ..._safe_files import replacing
 from ...warn import report
 from ..markers import LENGTH_UNITS, Markers
 from ..trajectory import MotionError
@@ -199,7 +199,7 @@ def write_trc(path, markers, units="mm", fmt="{:.6f}"):
     """Write markers as an OpenSim .trc file: NaN positions (gaps) as empty cells, every row
     ending in a tab as OpenSim's TRCFileAdapter writes them (without it, a gap in the last
     marker leaves a row OpenSim reads as short). The file is replaced only once complete
-    (urdf2dyn.safe_files.replacing).
+    (urdf2dyn._safe_files.replacing).
 
     Parameters
     ----------

@@ -1,0 +1,148 @@
+"""The read stage: a trial's motion as coordinates, from a coordinates file (CSV, OpenSim
+.mot/.sto, HuMoD .mat), a Trajectory or a DataFrame, or from a marker recording (C3D, .trc)
+through inverse kinematics (urdf2dyn.biomech.ik.fit); the processing's column rule; and the
+check of the columns against the model."""
+import difflib
+import os
+import warnings
+from dataclasses import replace
+
+import numpy as np
+
+from ...warn import MotionError, Urdf2dynWarning, missing_file
+from .. import formats
+from ..ik import fit
+from ..trajectory import Trajectory
+from .trial import Motion, Trial
+
+__all__ = ["read", "read_coordinates", "read_markers", "check_columns", "MOTION_EXTENSIONS",
+           "MARKER_EXTENSIONS"]
+
+MOTION_EXTENSIONS = (".csv", ".mot", ".sto", ".mat", ".c3d", ".trc")
+#: Recordings of markers: inverse kinematics first, then the same stages.
+MARKER_EXTENSIONS = (".c3d", ".trc")
+
+
+def read(trial: Trial) -> Trial:
+    """The trial with its :class:`Motion`: the coordinates of its source, the columns
+    checked against the model."""
+    s, model, source = trial.settings, trial.model, trial.name
+    if is_marker_recording(trial.source):
+        if s.degrees or s.mapping:
+            raise ValueError(f"{source}: degrees and mapping apply to coordinate files; a "
+                             "marker recording goes through inverse kinematics")
+        motion = read_markers(model, source, s, trial.warn)
+    else:
+        if s.rotation is not None:
+            raise ValueError(f"{source}: rotation applies to marker recordings (C3D, .trc), "
+                             "not to coordinate files")
+        traj, units = read_coordinates(trial.source, model, s.degrees, s.mapping_given,
+                                       s.csv_options)
+        motion = Motion(source, traj, units)
+    for msg in s.processing.columns(source, motion.trajectory, model):
+        trial.warn(msg)
+    check_columns(source, motion.trajectory, model)
+    return replace(trial, motion=motion)
+
+
+def is_marker_recording(motion):
+    """Whether motion names a marker recording (C3D, .trc) rather than coordinates."""
+    return (isinstance(motion, (str, os.PathLike))
+            and os.path.splitext(os.fspath(motion))[1].lower() in MARKER_EXTENSIONS)
+
+
+def read_coordinates(path, model, degrees=None, mapping=None, csv_options=None):
+    """(Trajectory, how its angles were read) of a coordinates file (CSV, OpenSim .mot/.sto,
+    HuMoD .mat), a Trajectory (copied) or a pandas DataFrame."""
+    if isinstance(path, Trajectory):                 # read already: SI units, a copy
+        if degrees:
+            raise ValueError("degrees=True: a Trajectory is in radians already (convert when "
+                             "reading it, e.g. formats.read_csv(path, degrees=True, model=model))")
+        return replace(path.renamed(mapping) if mapping else path), "radians (trajectory)"
+    if hasattr(path, "to_numpy") and hasattr(path, "columns"):       # a pandas DataFrame
+        traj = formats.from_dataframe(path, degrees=bool(degrees), model=model, mapping=mapping)
+        return traj, "degrees" if degrees else "radians"
+    path = os.fspath(path)
+    ext = os.path.splitext(path)[1].lower()
+    if not os.path.exists(path):
+        raise MotionError(missing_file(path))
+    if ext == ".csv":
+        return formats.read_csv(path, degrees=bool(degrees), model=model, mapping=mapping,
+                                **(csv_options or {})), (
+            "degrees" if degrees else "radians")
+    if degrees:
+        raise MotionError(f"{path}: --degrees applies to CSV files (degrees=True in Python; "
+                          "OpenSim files say inDegrees in their header, HuMoD files are in "
+                          "radians)")
+    if ext in (".mot", ".sto"):
+        traj = formats.read_opensim(path, model=model, mapping=mapping)
+        return traj, "degrees (inDegrees=yes)" if traj.meta["in_degrees"] else "radians"
+    if ext == ".mat":
+        return formats.read_humod(path, mapping=mapping), "radians (HuMoD)"
+    raise MotionError(f"{path}: unknown motion format {ext!r} (expected one of "
+                      f"{', '.join(MOTION_EXTENSIONS)})")
+
+
+def read_markers(model, source, settings, warn):
+    """The :class:`Motion` of a C3D or .trc recording: its markers (turned by
+    settings.rotation into the model's frame) fitted by inverse kinematics as settings.ik says,
+    the C3D's plates kept over the frames fitted. The IK's warnings are the trial's."""
+    s = settings
+    if source.lower().endswith(".c3d"):
+        from ..formats.c3d import read_c3d
+        rec = read_c3d(source, rotation=s.rotation, strict=s.strict,
+                       **({} if s.plate_threshold is None else {"threshold": s.plate_threshold}))
+        markers, plates = rec.markers, rec.plates
+    else:
+        from ..formats.trc import read_trc
+        markers, plates = read_trc(source), []
+        if s.rotation is not None:
+            markers = markers.rotated(s.rotation)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        result = fit(model, markers, s.ik, strict=s.strict)
+    for w in caught:
+        warn(f"{source}: {w.message}")
+    rows = np.isin(markers.time, result.motion.time)      # a setup's time range
+    if plates and not rows.all():
+        plates = [replace(p, time=p.time[rows], force=p.force[rows], cop=p.cop[rows],
+                          moment=p.moment[rows], contact=p.contact[rows]) for p in plates]
+    return Motion(source, result.motion, "radians (inverse kinematics of the markers)",
+                  result.solution, markers, plates)
+
+
+def check_columns(path, traj, model):
+    """Raise MotionError naming the model's missing columns and the file's unknown ones."""
+    names = list(traj.names)
+    floating_from_humod = (any(j.type == "floating" for j in model.joints) and "pBJX" in names
+                           and model.q_names[0] == "BJ_x")
+    coords = set(model.q_names)
+    if floating_from_humod:
+        coords = (coords - {f"BJ_{s}" for s in ("x", "y", "z", "qx", "qy", "qz", "qw")}) | {
+            "pBJX", "pBJY", "pBJZ", "rBJX", "rBJY", "rBJZ"}
+    problems = []
+    missing = [n for n in (model.q_names if not floating_from_humod else sorted(coords))
+               if n not in names]
+    unknown = [n for n in names if n not in coords]
+    if missing:
+        problems.append(f"missing columns {missing}")
+    guesses = [f"{u!r} -> {close[0]!r}" for u in unknown
+               for close in [difflib.get_close_matches(u, missing, n=1)] if close]
+    if guesses:
+        problems.append(f"did you mean {', '.join(guesses)}?")
+    if unknown:
+        problems.append(f"unknown columns {unknown} (expected 'time', the model's coordinates "
+                        f"{model.q_names}, optionally '<dof>_vel' / '<dof>_acc', and ground "
+                        "reactions grfX_<foot> .. copZ_<foot>; rename with a mapping: "
+                        "--mapping FILE)")
+    if traj.v_names is not None and not floating_from_humod:
+        for kind, arr, suffix in (("velocity", traj.v, "_vel"), ("acceleration", traj.a, "_acc")):
+            if arr is not None and sorted(traj.v_names) != sorted(model.v_names):
+                miss = [f"{n}{suffix}" for n in model.v_names if n not in traj.v_names]
+                extra = [f"{n}{suffix}" for n in traj.v_names if n not in model.v_names]
+                problems.append(f"incomplete {kind} columns: missing {miss}"
+                                + (f", unknown {extra}" if extra else ""))
+    if problems:
+        raise MotionError(f"{path}: " + "; ".join(problems))
+    if len(traj) < 3:
+        raise MotionError(f"{path}: need at least 3 samples, got {len(traj)}")
