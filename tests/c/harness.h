@@ -827,6 +827,77 @@ static void h_eval_model(const u2d_model *m, h_values *vs)
     u2d_work_free(w);
 }
 
+/* ---- what else reads an OpenSim document: its writer and its geometry paths --------------- */
+
+/* u2d_osim_write on the text u was read from, with one edit of every kind that has a target
+ * (index 0 of its table), then with an edit of a missing target: a new text that reads
+ * again, or NULL with a message. */
+static void h_exercise_osim_write(const u2d_urdf *u, const char *text)
+{
+    const u2d_osimdoc *d = &u->osim;
+    if (!d->link_node || u->nlink < 2) return;
+    int have[U2D_EDIT_KINDS] = {
+        [U2D_EDIT_BODY_MASS] = 1, [U2D_EDIT_BODY_COM] = 1, [U2D_EDIT_BODY_INERTIA] = 1,
+        [U2D_EDIT_FRAME_TRANSLATION] = d->nframe, [U2D_EDIT_FRAME_ORIENTATION] = d->nframe,
+        [U2D_EDIT_MARKER] = u->nmarker, [U2D_EDIT_MARKER_REMOVE] = u->nmarker > 1,
+        [U2D_EDIT_MARKER_ADD] = 1, [U2D_EDIT_POINT] = d->npoint,
+        [U2D_EDIT_POINT_SCALE] = d->npoint, [U2D_EDIT_LENGTHS] = d->npath,
+        [U2D_EDIT_WRAP_TRANSLATION] = d->nwrap, [U2D_EDIT_WRAP_SIZE] = d->nwrap,
+        [U2D_EDIT_AXIS_SCALE] = u->ncustom, [U2D_EDIT_COUPLER_SCALE] = u->ncoupler,
+        [U2D_EDIT_GEOMETRY_SCALE] = d->ngeometry};
+    u2d_osim_edit e[U2D_EDIT_KINDS + 1];
+    int n = 0;
+    for (int k = 0; k < U2D_EDIT_KINDS; k++) {
+        if (!have[k]) continue;
+        int link = k <= U2D_EDIT_BODY_INERTIA || k == U2D_EDIT_MARKER_ADD;
+        e[n++] = (u2d_osim_edit){k, link ? 1 : 0, {1.5, 0.25, 0.5, 0.125, 0.0625, 0.03125},
+                                 "fuzz_marker", 1};
+    }
+    char *err = malloc(U2D_ERRLEN);
+    if (!err) return;
+    for (int round = 0; round < 2; round++) {
+        if (round) e[0] = (u2d_osim_edit){U2D_EDIT_MARKER, u->nmarker + 7, {0}, NULL, 0};
+        err[0] = '\0';
+        char *out = u2d_osim_write(text, u, e, round ? 1 : n, err);
+        if (!out) {
+            if (!memchr(err, 0, U2D_ERRLEN) || !err[0])
+                h_contract_failed("u2d_osim_write", "NULL without a message");
+            continue;
+        }
+        if (round) h_contract_failed("u2d_osim_write", "an edit of a missing marker was made");
+        u2d_urdf *v = u2d_osim_parse(out, err);
+        if (!v) h_contract_failed("u2d_osim_write", "its text is not read again");
+        u2d_urdf_free(v);
+        free(out);
+    }
+    free(err);
+}
+
+/* Every geometry path's length at q = 0 and at a hostile q: a status of the contract, and
+ * lengths that are finite and not negative when q is. */
+static void h_eval_paths(const u2d_model *m, const u2d_urdf *u, h_values *vs)
+{
+    if (!u->osim.npath) return;
+    size_t np = (size_t)u->osim.npath;
+    double *q = calloc((size_t)m->nq + 1, sizeof *q), *L = malloc(np * sizeof *L);
+    int *flag = malloc(np * sizeof *flag);
+    u2d_work *w = u2d_work_new(m);
+    for (int round = 0; q && L && flag && w && round < 2; round++) {
+        int hostile = vs->hostile;
+        vs->hostile = round;
+        if (round) h_fill(vs, q, (size_t)m->nq);
+        vs->hostile = hostile;
+        u2d_status st = u2d_path_lengths(m, u, w, q, L, flag);
+        if (st != U2D_OK && st != U2D_ERR_QUATERNION && st != U2D_ERR_ARGUMENT)
+            h_contract_failed("u2d_path_lengths", "a status outside the contract");
+        for (size_t p = 0; round == 0 && st == U2D_OK && p < np; p++)
+            if (!(L[p] >= 0.0) || !isfinite(L[p]))
+                h_contract_failed("u2d_path_lengths", "a length not finite or negative at q = 0");
+    }
+    free(q); free(L); free(flag);
+    u2d_work_free(w);
+}
+
 /* A copy of the n bytes at data plus a NUL that ends exactly where an inaccessible page
  * begins: Mini-XML is not built with the sanitizers, so a read past the end of the text
  * must crash to be seen. */
@@ -874,6 +945,7 @@ static void h_exercise(const h_parser *parser, const uint8_t *data, size_t size)
     } else {
         h_check_urdf(u);
         h_check_osim(u);
+        h_exercise_osim_write(u, text);
         for (int fb = 0; fb <= 1; fb++) {
             memset(err, 'x', U2D_ERRLEN);
             u2d_model *m = u2d_model_compile(u, fb, err);
@@ -886,6 +958,7 @@ static void h_exercise(const h_parser *parser, const uint8_t *data, size_t size)
             h_values vs = {nul ? nul + 1 : NULL, nul ? size - tlen - 1 : 0, 0,
                            h_hash(data, size) + (uint64_t)fb, 0};
             if (m->nv <= H_EVAL_MAX_NV) h_eval_model(m, &vs);
+            h_eval_paths(m, u, &vs);
             u2d_model_free(m);
         }
         u2d_urdf_free(u);

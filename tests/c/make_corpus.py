@@ -7,8 +7,8 @@ urdf/: the bundled robots, a few small example-robot-data robots (when installed
 trees from tests/urdfgen.py, and hand-written edge cases. Seeds named *.vals carry a state
 after a NUL byte (the harness reads q, v, a from the bytes after the first NUL).
 osim/: the published OpenSim models of tests/data/opensim_models/Models (OpenSim 2 and 4
-layouts), slimmed to what the parser reads (no muscles, geometry or wrapping, a few
-markers), the every-joint model of tests/test_osim.py, and hand-written edge cases (bodies
+layouts), slimmed to what the parser reads (three forces with their paths and wrapping, six
+markers, no display or controllers), the every-joint model of tests/test_osim.py, and hand-written edge cases (bodies
 listed before their parents, OpenSim 3 joints in bodies, offset frames on offset frames,
 coupler chains and loops).
 
@@ -109,30 +109,42 @@ EDGE = {
 OSIM_MODELS = ["gait10dof18musc.osim", "gait2354_simbody_v2.osim",
                "gait2392_millard2012muscle.osim", "Rajagopal2016.osim",
                "FullBodyModel_Hamner2010_v2_0.osim"]
-# what the parser skips (it counts the sets): dropped from the seeds so that they stay small
-OSIM_SKIPPED = {"ForceSet", "ControllerSet", "ContactGeometrySet", "ProbeSet", "ComponentSet",
-                "WrapObjectSet", "wrap_object_set", "attached_geometry", "VisibleObject",
-                "geometry", "GeometryPath", "DisplayGeometry", "credits", "publications",
-                "defaults", "Appearance", "display_preference", "geometry_files", "color",
-                "frame_geometry", "scale_factors", "show_axes"}
-OSIM_MARKERS = 6
+# what the parser does not read: dropped from the seeds so that they stay small
+OSIM_UNREAD = {"ControllerSet", "ContactGeometrySet", "ProbeSet", "ComponentSet", "credits",
+               "publications", "defaults", "Appearance", "display_preference", "color",
+               "mesh_file", "geometry_file", "geometry_files", "show_axes", "frame_geometry",
+               "default_speed_value", "prescribed_function", "prescribed", "opacity",
+               "representation", "upd_visible", "is_free_to_satisfy_constraints", "groups"}
+OSIM_MARKERS = 6        # markers kept per model
+OSIM_FORCES = 3         # forces kept per model (muscles: geometry paths, wrapping)
 
 
 def slim_osim(path):
-    """The model at path with only what the parser reads, a few markers, no indentation."""
+    """The model at path with what the parser reads, a few markers and forces, no
+    indentation."""
     root = ET.parse(path).getroot()
 
     def walk(e):
         for c in list(e):
-            if c.tag in OSIM_SKIPPED:
+            if c.tag in OSIM_UNREAD:
                 e.remove(c)
             else:
                 walk(c)
         if e.tag == "objects" and len(e) and e[0].tag == "Marker":
             for m in list(e)[OSIM_MARKERS:]:
                 e.remove(m)
-        if e.text and not e.text.strip():
-            e.text = None
+        if e.tag == "PhysicalOffsetFrame" and e.find("attached_geometry") is not None:
+            e.remove(e.find("attached_geometry"))              # the bodies keep theirs
+        if e.tag in ("attached_geometry", "WrapObjectSet"):       # one of each per body
+            objects = e.find("objects") if e.tag == "WrapObjectSet" else e
+            for g in list(objects if objects is not None else [])[1:]:
+                objects.remove(g)
+        if e.tag == "ForceSet":
+            objects = e.find("objects")
+            for f in list(objects if objects is not None else [])[OSIM_FORCES:]:
+                objects.remove(f)
+        if e.text:
+            e.text = " ".join(e.text.split()) or None
         e.tail = "\n" if e.tail and not e.tail.strip() and len(e) else None
     walk(root)
     return '<?xml version="1.0" encoding="UTF-8" ?>\n' + ET.tostring(root, encoding="unicode")
