@@ -18,6 +18,7 @@ import os
 
 import numpy as np
 
+from ._safe_files import replacing
 from .warn import Urdf2dynWarning, report
 
 _AXES = ("rotation1", "rotation2", "rotation3", "translation1", "translation2", "translation3")
@@ -186,6 +187,6 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
     for n in notes:
         report(where + n, strict=strict, category=Urdf2dynWarning, stacklevel=3)
     if output is not None:
-        with open(output, "w", encoding="utf-8") as f:
+        with replacing(output) as tmp, open(tmp, "w", encoding="utf-8") as f:
             f.write(text)
     return text

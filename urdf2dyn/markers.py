@@ -22,6 +22,7 @@ import os
 
 import numpy as np
 
+from ._safe_files import note_input
 from .model import IKSolution, Marker, Model
 
 __all__ = ["Marker", "IKSolution", "read_markers", "link_markers", "inverse_kinematics"]
@@ -36,6 +37,7 @@ def read_markers(path: str | os.PathLike[str], model: Model | None = None) -> li
     """
     where = os.fspath(path)
     markers, seen = [], set()
+    note_input(where, "model-marker")
     with open(where, newline="", encoding="utf-8") as f:
         for row_no, row in enumerate(csv.reader(f), 1):
             cells = [c.strip() for c in row]

@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _core
+from ._safe_files import note_input
 from .batch import (_VELOCITY_LIKE, _as_samples, _batch_shape, _check_out, _flatten, _fmt,
                     _name_sample, _plain, _scalar, _stack_wrenches, get_num_threads)
 from .warn import URDFWarning, report, unknown_name
@@ -196,6 +197,7 @@ def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
         if not os.path.exists(urdf):
             raise FileNotFoundError(f"load: no such file {os.fspath(urdf)!r} (load takes a URDF "
                                     "path or the XML text itself)")
+        note_input(urdf, "model")
         with open(urdf, "rb") as f:
             text = _decode(f.read(), os.fspath(urdf))
         source = os.fspath(urdf)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._core import URDFError
+from ._safe_files import note_input
 from .model import Model, _decode
 from .warn import URDFWarning
 
@@ -61,6 +62,7 @@ def check(urdf, floating_base=False):
     """
     try:
         if isinstance(urdf, (str, os.PathLike)) and not str(urdf).lstrip().startswith("<"):
+            note_input(urdf, "model")
             with open(urdf, "rb") as f:
                 text = _decode(f.read(), os.fspath(urdf))
         else:

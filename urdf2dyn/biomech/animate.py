@@ -14,6 +14,8 @@ import os
 
 import numpy as np
 
+from .._safe_files import replacing
+
 __all__ = ["animate", "animate_trial", "stick_segments", "model_marker_positions"]
 
 
@@ -189,9 +191,10 @@ def _save(anim, path, time, every, fps, animation):
         raise ValueError(f"{path}: expected a .gif or .mp4 file")
     rate = (len(time) - 1) / (time[-1] - time[0]) if len(time) > 1 else 10.0
     fps = fps or max(1.0, rate / max(1, int(every)))
-    if ext == ".gif":
-        anim.save(path, writer=animation.PillowWriter(fps=fps))
-    elif not animation.writers.is_available("ffmpeg"):
+    if ext == ".mp4" and not animation.writers.is_available("ffmpeg"):
         raise ImportError(f"{path}: writing .mp4 needs ffmpeg; write a .gif instead")
-    else:
-        anim.save(path, writer=animation.FFMpegWriter(fps=fps))
+    writer = animation.PillowWriter if ext == ".gif" else animation.FFMpegWriter
+    # through a file beside path, renamed into place: matplotlib's writers open path itself
+    # and would follow a link to a file the animation was made from
+    with replacing(path) as tmp:
+        anim.save(tmp, writer=writer(fps=fps))

@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..markers import IKSolution, Marker, inverse_kinematics
+from .._safe_files import check_outputs, guarding, note_input
 from ..warn import report
 from .formats.ik_setup import IKSetup, IKSetupError, read_ik_setup
 from .markers import Markers
@@ -328,12 +329,27 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
     -------
     IKResult
     """
+    with guarding():
+        return _run_setup(setup, output, model, markers, marker_data, read_marker_file,
+                          threads, strict)
+
+
+def _run_setup(setup, output, model, markers, marker_data, read_marker_file, threads, strict):
     s = setup if isinstance(setup, IKSetup) else read_ik_setup(setup, strict=strict)
     if not any(w > 0 for w in s.marker_weights().values()):
         raise IKSetupError(f"{s.path}: <IKTaskSet> {_no_marker_task(s)}: OpenSim's IK fits "
                            "only the markers its IKMarkerTasks name; add one per marker to "
                            "fit (<IKMarkerTask name=\"RASI\"><apply>true</apply><weight>1"
                            "</weight></IKMarkerTask>)")
+    # what the setup names is an input (the model, the markers, the coordinates of from_file
+    # tasks), whether or not this run reads it: no output may be one, by any name
+    for path, what in ((s.path, "setup"), (s.model_file, "model"), (s.marker_file, "marker"),
+                       (s.coordinate_file, "coordinate")):
+        note_input(path, what)
+    out = s.output_motion_file if output is None else output
+    check_outputs([(f"{s.path}: <output_motion_file>" if output is None else "output",
+                    out or None),
+                   ("report_errors", _errors_path(out, s) if out and s.report_errors else None)])
     if model is None:
         if not s.model_file:
             raise IKSetupError(f"{s.path}: <model_file> is empty: give the model")
@@ -348,7 +364,6 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
             raise IKSetupError(f"{s.path}: <marker_file> is empty: give the marker file")
         marker_data = (read_marker_file or _read_marker_file)(s.marker_file)
     result = fit(model, marker_data, IKSettings.from_setup(s, threads), markers, strict)
-    out = s.output_motion_file if output is None else output
     if out:
         _write(out, result, model, s)
     return result
@@ -370,13 +385,17 @@ def _no_marker_task(s):
     return f"applies none of its {len(markers)} IKMarkerTasks: " + ", ".join(parts)
 
 
+def _errors_path(out, s):
+    """Where OpenSim's IK tool writes its marker errors: beside the output motion."""
+    return os.path.join(os.path.dirname(os.path.abspath(out)),
+                        f"{s.name or 'ik'}_ik_marker_errors.sto")
+
+
 def _write(out, result, model, s):
     from .formats import write_opensim
     from .formats.opensim import _write_sto
     write_opensim(out, result.motion, degrees=True, name=s.name or "ik", model=model)
     if s.report_errors:
         names, values = result.errors_table()
-        base = os.path.join(os.path.dirname(os.path.abspath(out)), f"{s.name or 'ik'}"
-                            "_ik_marker_errors.sto")
-        _write_sto(base, ["time"] + names,
+        _write_sto(_errors_path(out, s), ["time"] + names,
                    np.column_stack([result.motion.time, values]), False, "ik_marker_errors")

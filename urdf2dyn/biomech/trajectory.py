@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .._safe_files import note_input
 from ..warn import MotionError, data_rows
 from .processing import estimate_derivatives
 
@@ -247,6 +248,7 @@ def load_mapping(mapping):
     if isinstance(mapping, dict):
         return {str(k): str(v) for k, v in mapping.items()}
     path = os.fspath(mapping)
+    note_input(path, "mapping")
     if path.lower().endswith(".json"):
         with open(path, encoding="utf-8") as f:
             data = json.load(f)

@@ -21,6 +21,7 @@ import sys
 import warnings
 
 from .._core import URDFError
+from .._safe_files import guarding
 from ..biomech.trajectory import MotionError
 from ..warn import Urdf2dynWarning
 from . import codegen, markers, models, torques
@@ -78,7 +79,8 @@ def main(argv=None):
 
 def _run(args):
     try:
-        return args.func(args)
+        with guarding():        # no output over a file the command reads, by any name
+            return args.func(args)
     except BrokenPipeError:        # e.g. `urdf2dyn info MODEL | head`: stop quietly
         sys.stdout = open(os.devnull, "w")
         return 1

@@ -6,7 +6,7 @@ import sys
 import numpy as np
 
 from ..model import load
-from .options import model_path, need_matplotlib
+from .options import model_path, need_matplotlib, refuse_overwriting
 
 
 def marker_options(args, jobs):
@@ -95,6 +95,8 @@ def cmd_animate(args):
         raise ValueError(f"-o {out}: expected a .gif or .mp4 file")
     if args.every < 1:
         raise ValueError(f"--every {args.every}: expected a whole number >= 1")
+    refuse_overwriting([("--output", out)], [("model", model_path(args.model)),
+                                            ("trial", args.trial), ("IK setup", args.ik_setup)])
     model = load(model_path(args.model), strict=args.strict)
     options = marker_options(args, [(args.trial, None)])
     res = inverse_dynamics_trial(model, args.trial, filter_hz=args.filter,

@@ -147,6 +147,7 @@ def add_check_parser(sub):
 def cmd_convert(args):
     """A model (.osim -> .urdf) or a lab's recording (.c3d -> .trc / .mot), by the input's
     suffix."""
+    refuse_overwriting([("--output", out) for out in args.output], [("input", args.input)])
     if os.path.splitext(args.input)[1].lower() == ".osim":
         return _convert_model(args)
     from ..biomech.formats import convert

@@ -32,7 +32,8 @@ def cmd_torques(args):
     for flag, path in (("--mapping", args.mapping), ("--external-loads", args.external_loads)):
         if path and not os.path.exists(path):
             raise FileNotFoundError(f"{flag} " + missing_file(path))
-    inputs = [("model", robot), ("mapping", args.mapping), ("setup", args.external_loads)]
+    inputs = [("model", robot), ("mapping", args.mapping), ("ExternalLoads", args.external_loads),
+              ("IK setup", args.ik_setup)]
     inputs += [(kind, p) for motion, grf in jobs for kind, p in (("motion", motion),
                                                                  ("ground-reaction", grf))]
     _check_outputs(args, jobs, multi, inputs)
@@ -106,7 +107,7 @@ def _torques_setup(args):
     from ..biomech.formats import read_id_setup
     setup = read_id_setup(args.setup, strict=args.strict, need_model=not args.robot)
     inputs = [("setup", args.setup), ("model", args.robot or setup.model_file),
-              ("motion", setup.coordinates_file), ("setup", setup.external_loads_file)]
+              ("motion", setup.coordinates_file), ("ExternalLoads", setup.external_loads_file)]
     if not args.output:           # where the setup says, checked like -o
         args.output = setup.output
     _check_outputs(args, [(setup.coordinates_file, None)], False, inputs)
@@ -150,6 +151,11 @@ def _check_outputs(args, jobs, multi, inputs):
                 outputs.append((flag, out))
                 if flag == "--plot":
                     outputs.append((flag, os.path.splitext(out)[0] + "_momentum.png"))
+    inputs = list(inputs)
+    for what, path in list(inputs):     # an ExternalLoads file reads its data file too
+        if what == "ExternalLoads" and path and os.path.isfile(path):
+            from ..biomech.formats.opensim import read_external_loads
+            inputs.append(("ExternalLoads data", read_external_loads(path).datafile))
     refuse_overwriting(outputs, inputs)
 
 

@@ -17,6 +17,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from ..._safe_files import check_outputs, guarding
 from ..trajectory import MotionError, Trajectory
 from .csv import from_dataframe, read_csv, read_table, to_dataframe, write_csv, write_table
 from .humod import HUMOD_LENGTH_SCALE, read_humod, write_humod
@@ -124,4 +125,7 @@ def convert(source, outputs, **options):
     if ext not in CONVERTERS:
         raise ValueError(f"{os.fspath(source)}: cannot convert a {ext or 'suffix-less'} file "
                          f"(convert reads {sorted(CONVERTERS)})")
-    return CONVERTERS[ext](os.fspath(source), [os.fspath(o) for o in outputs], **options)
+    outputs = [os.fspath(o) for o in outputs]
+    with guarding([("input", os.fspath(source))]):    # no output over the source, by any name
+        check_outputs(("output", o) for o in outputs)
+        return CONVERTERS[ext](os.fspath(source), outputs, **options)

@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..._safe_files import note_input
 from ...warn import report
 from ..markers import LENGTH_UNITS, Markers, rotation_matrix
 from ..trajectory import MotionError
@@ -178,6 +179,7 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
         raise ValueError(f"rate: expected 'markers' or 'analog', got {rate!r}")
     if not os.path.isfile(source):
         raise MotionError(f"{source}: no such file")
+    note_input(source, "C3D")
     short = check_c3d(source)       # ezc3d trusts the file's sizes; a bad one could crash it
     if short:
         report(short, strict=strict, error=MotionError)

@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from ..._safe_files import replacing
+from ..._safe_files import note_input, replacing
 from ..trajectory import MotionError, _from_table, _to_table
 
 __all__ = ["read_table", "write_table", "read_csv", "write_csv", "to_dataframe",
@@ -123,6 +123,7 @@ _HEAD_BYTES = 1 << 16
 def _lines(path, head_only=False):
     """(lines (any line end), the encoding they were read with, whether they are the whole
     file); head_only: the complete lines of the first _HEAD_BYTES only."""
+    note_input(path, "CSV table")
     with open(path, "rb") as f:
         raw = f.read(_HEAD_BYTES if head_only else -1)
     complete = not head_only or len(raw) < _HEAD_BYTES

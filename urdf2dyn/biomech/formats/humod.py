@@ -10,6 +10,7 @@ import re
 
 import numpy as np
 
+from ..._safe_files import note_input
 from ..trajectory import _FORCE_RE, MotionError, Trajectory, load_mapping
 
 __all__ = ["read_humod", "write_humod", "HUMOD_LENGTH_SCALE"]
@@ -51,6 +52,7 @@ def read_humod(path, mapping=None, length_scale=HUMOD_LENGTH_SCALE, forces=True)
     except ImportError:
         raise ImportError(f"{path}: reading HuMoD .mat files needs SciPy: pip install "
                           "\"urdf2dyn[io]\" (or pip install scipy)") from None
+    note_input(path, "HuMoD")
     try:
         mat = loadmat(path, simplify_cells=True)
     except (MatReadError, ValueError, OSError, NotImplementedError) as e:

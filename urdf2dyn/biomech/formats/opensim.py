@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...forces import wrench_at_point
-from ..._safe_files import replacing
+from ..._safe_files import note_input, replacing
 from ...warn import report
 from .setup_xml import read_tool, text as _text
 from .windows import decode_text, setup_path
@@ -47,6 +47,7 @@ def read_sto_table(path):
     lower-cased in info; ``nRows``/``nColumns`` are checked when present), then a line of column
     labels (tab-separated, or whitespace-separated without tabs) and the numbers."""
     path = os.fspath(path)
+    note_input(path, "OpenSim table")
     with open(path, "rb") as f:
         try:
             lines = decode_text(f.read(), path).splitlines()      # CRLF too
@@ -488,4 +489,5 @@ def write_external_loads(path, loads, bodies, datafile=None):
     rel = os.path.relpath(os.path.abspath(datafile), os.path.dirname(os.path.abspath(path)))
     ET.SubElement(el, "datafile").text = rel
     ET.indent(root)
-    ET.ElementTree(root).write(path, encoding="UTF-8", xml_declaration=True)
+    with replacing(path) as tmp:
+        ET.ElementTree(root).write(tmp, encoding="UTF-8", xml_declaration=True)

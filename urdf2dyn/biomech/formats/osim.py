@@ -394,9 +394,11 @@ class OsimEdit:
         return self.model._c.osim_write(self.model._xml, edits)
 
     def write(self, path: str | os.PathLike[str]) -> str:
-        """Write the changed model to path (UTF-8); returns the path."""
+        """Write the changed model to path (UTF-8, replaced only once complete, never over a
+        file the work reads: urdf2dyn._safe_files.replacing); returns the path."""
+        from ..._safe_files import replacing
         text = self.text()
-        with open(path, "w", encoding="utf-8", newline="") as f:
+        with replacing(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         return os.fspath(path)
 

@@ -21,7 +21,7 @@ import os
 
 import numpy as np
 
-from ..._safe_files import replacing
+from ..._safe_files import note_input, replacing
 from ...warn import report
 from ..markers import LENGTH_UNITS, Markers
 from ..trajectory import MotionError
@@ -68,6 +68,7 @@ def read_trc(path, strict=False):
         not strictly increasing. A NumFrames that disagrees with the rows is warned about.
     """
     source = os.fspath(path)
+    note_input(source, "marker")
     try:
         with open(source, "rb") as f:
             text = decode_text(f.read(), source)                     # BOM, CRLF, Windows-1252

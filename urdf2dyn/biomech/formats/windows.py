@@ -10,6 +10,7 @@ import os
 import re
 import xml.etree.ElementTree as ET
 
+from ..._safe_files import note_input
 from ...warn import report
 
 __all__ = ["decode_text", "parse_xml", "setup_path"]
@@ -39,6 +40,7 @@ def parse_xml(path: str) -> ET.Element:
 
     Raises ET.ParseError for XML that is not well formed, ValueError for bytes that are
     neither UTF-8 nor Windows-1252, OSError for a file that cannot be read."""
+    note_input(path, "setup")
     with open(path, "rb") as f:
         data = f.read()
     try:

@@ -1,0 +1,375 @@
+"""No output may overwrite an input (issue 26): every file a command reads (models, setups and
+the files they name, ExternalLoads data files, markers, motions, the coordinate_file of IK
+tasks) is refused as an output by the same path, another spelling, a symbolic or a hard link,
+and every writer goes through urdf2dyn._safe_files.replacing.
+
+The walk introspects the command line's parsers: every command must have a base case below
+(a new command fails here until it has one), and every option that takes a value, of every
+command, is given every input of the case under every name; after each run the inputs must be
+byte for byte what they were, and each alias must still name its input. An option that wrote a
+file in the base run (an output) must also refuse each of them with a non-zero exit status."""
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import os
+import pathlib
+import shutil
+import warnings
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+from urdf2dyn import cli
+from urdf2dyn.bundled import data_path
+
+from test_osim import every_joint_model
+
+PACKAGE = pathlib.Path(urdf2dyn.__file__).parent
+
+
+# ---- a small lab: a 2-link robot, its motion, loads, setups, markers --------------------------
+
+def _sto(path, labels, rows):
+    with open(path, "w") as f:
+        f.write(f"{path.name}\nversion=1\nnRows={len(rows)}\nnColumns={len(labels)}\n"
+                "inDegrees=no\nendheader\n" + "\t".join(labels) + "\n")
+        for r in rows:
+            f.write("\t".join(f"{x:.6f}" for x in r) + "\n")
+
+
+def make_lab(d):
+    """The files every base case reads, in folder d (a pathlib.Path)."""
+    from urdf2dyn.biomech.formats import write_trc
+    from urdf2dyn.biomech.markers import Markers
+    from urdf2dyn.markers import read_markers
+    shutil.copy(data_path("robot2r.urdf"), d / "robot.urdf")
+    (d / "model.osim").write_text(every_joint_model())
+    t = np.arange(21) * 0.01
+    q = np.column_stack([0.3 * np.sin(3 * t), 0.2 * np.cos(2 * t)])
+    (d / "motion.csv").write_text("time,joint1,joint2\n" + "".join(
+        f"{a:.4f},{b:.6f},{c:.6f}\n" for a, (b, c) in zip(t, q)))
+    _sto(d / "motion.mot", ["time", "joint1", "joint2"], np.column_stack([t, q]))
+    _sto(d / "coords.mot", ["time", "joint1", "joint2"], np.column_stack([t, q]))
+    _sto(d / "loads.mot", ["time", "f_vx", "f_vy", "f_vz", "f_px", "f_py", "f_pz"],
+         np.column_stack([t] + [np.full_like(t, v) for v in (1, 2, 3, 0.1, 0, 0.5)]))
+    (d / "loads.xml").write_text(
+        '<?xml version="1.0"?><OpenSimDocument Version="40000"><ExternalLoads name="l">'
+        '<objects><ExternalForce name="f"><applied_to_body>link2</applied_to_body>'
+        '<force_identifier>f_v</force_identifier><point_identifier>f_p</point_identifier>'
+        '</ExternalForce></objects><datafile>loads.mot</datafile></ExternalLoads>'
+        '</OpenSimDocument>\n')
+    (d / "id.xml").write_text(
+        '<?xml version="1.0"?><OpenSimDocument Version="40000"><InverseDynamicsTool name="id">'
+        '<model_file>robot.urdf</model_file><external_loads_file>loads.xml'
+        '</external_loads_file><coordinates_file>motion.mot</coordinates_file>'
+        '<lowpass_cutoff_frequency_for_coordinates>-1</lowpass_cutoff_frequency_for_coordinates>'
+        '<output_gen_force_file>id_out.sto</output_gen_force_file></InverseDynamicsTool>'
+        '</OpenSimDocument>\n')
+    (d / "markers.csv").write_text("name,link,x,y,z\nm1,link1,0.1,0,0.05\nm2,link2,0.2,0.05,0\n")
+    model = urdf2dyn.load(d / "robot.urdf")
+    marks = read_markers(d / "markers.csv", model)
+    pos, rot = model.forward_kinematics(q)
+    at = {n: k for k, n in enumerate(model.link_names)}
+    xyz = np.stack([pos[:, at[m.link]] + rot[:, at[m.link]] @ np.array(m.position)
+                    for m in marks], axis=1)
+    write_trc(d / "walk.trc", Markers(t, [m.name for m in marks], xyz, meta={"rate": 100.0}))
+    (d / "ik.xml").write_text(
+        '<?xml version="1.0"?><OpenSimDocument Version="40000"><InverseKinematicsTool name="ik">'
+        '<model_file>robot.urdf</model_file><marker_file>walk.trc</marker_file>'
+        '<coordinate_file>coords.mot</coordinate_file><IKTaskSet><objects>'
+        '<IKMarkerTask name="m1"><weight>1</weight></IKMarkerTask>'
+        '<IKMarkerTask name="m2"><weight>1</weight></IKMarkerTask>'
+        '<IKCoordinateTask name="joint1"><weight>0.01</weight><value_type>from_file'
+        '</value_type></IKCoordinateTask></objects></IKTaskSet>'
+        '<output_motion_file>ik_out.mot</output_motion_file><report_errors>true'
+        '</report_errors></InverseKinematicsTool></OpenSimDocument>\n')
+
+
+@pytest.fixture
+def lab(tmp_path, monkeypatch):
+    d = tmp_path / "lab"
+    d.mkdir()
+    make_lab(d)
+    monkeypatch.chdir(d)
+    return d
+
+
+def run(argv, capsys):
+    """(exit status, stderr) of the command line in this process."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            status = cli.main([str(a) for a in argv])
+        except SystemExit as e:              # argparse's own errors
+            status = e.code
+    err = capsys.readouterr().err
+    assert "Traceback" not in err, err
+    return status, err
+
+
+def digest(path):
+    return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()
+
+
+# ---- every command: a base case, the files it reads -----------------------------------------
+
+#: command -> [(argv, the lab files it reads)]. A command of the parser without an entry fails
+#: test_every_command_has_a_base_case: add one when adding a command.
+CASES = {
+    "torques": [
+        (["torques", "robot.urdf", "motion.csv", "-o", "t.csv", "--residuals", "r.csv",
+          "--plot", "t.png"], ["robot.urdf", "motion.csv"]),
+        (["torques", "robot.urdf", "motion.csv", "--external-loads", "loads.xml", "-o",
+          "t.csv"], ["robot.urdf", "motion.csv", "loads.xml", "loads.mot"]),
+        (["torques", "--setup", "id.xml", "-o", "t.sto"],
+         ["id.xml", "robot.urdf", "motion.mot", "loads.xml", "loads.mot"]),
+    ],
+    "human": [(["human", "--height", "1.7", "--mass", "70", "--sex", "f", "-o", "h.urdf"],
+               [])],
+    "info": [(["info", "robot.urdf", "--dot", "t.dot", "--plot", "tree.png"], ["robot.urdf"])],
+    "export-osim": [(["export-osim", "robot.urdf", "-o", "r.osim"], ["robot.urdf"])],
+    "codegen": [(["codegen", "robot.urdf", "--lang", "c", "-o", "gen"], ["robot.urdf"])],
+    "equations": [(["equations", "robot.urdf"], ["robot.urdf"])],
+    "check": [(["check", "robot.urdf"], ["robot.urdf"])],
+    "convert": [(["convert", "model.osim", "-o", "m.urdf"], ["model.osim"])],
+    "ik": [(["ik", "--setup", "ik.xml", "--model", "robot.urdf", "--markers", "markers.csv",
+             "-o", "ik.mot"], ["ik.xml", "robot.urdf", "markers.csv", "walk.trc",
+                               "coords.mot"])],
+    "animate": [(["animate", "robot.urdf", "motion.csv", "-o", "a.gif", "--every", "10"],
+                 ["robot.urdf", "motion.csv"])],
+}
+
+
+def _subparsers():
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices
+
+
+def _path_options(subparser):
+    """The options that take one free-form value (a file could be one): every option but
+    flags, fixed choices and several-number options."""
+    for a in subparser._actions:
+        if not a.option_strings or isinstance(a, argparse._HelpAction) or a.nargs == 0:
+            continue
+        if a.choices is not None or isinstance(a.nargs, int) and a.nargs > 1:
+            continue
+        yield a
+
+
+def test_every_command_has_a_base_case():
+    assert sorted(_subparsers()) == sorted(CASES), \
+        "a command without a base case in CASES (or a case of no command): add one"
+
+
+def _aliases(lab, name, out):
+    """Every name of lab/name: itself, another spelling, a symbolic and a hard link."""
+    sym, hard = out / f"sym_{name}", out / f"hard_{name}"
+    if not sym.exists():
+        os.symlink(lab / name, sym)
+        os.link(lab / name, hard)
+    return {"same path": str(lab / name), "other spelling": str(out / ".." / name),
+            "symbolic link": str(sym), "hard link": str(hard)}
+
+
+def _still_inputs(lab, inputs, before, aliases):
+    for name in inputs:
+        st = os.stat(lab / name)
+        assert (digest(lab / name), st.st_ino) == before[name], f"{name} was overwritten"
+    for name, kinds in aliases.items():
+        assert os.path.samefile(kinds["symbolic link"], lab / name), f"{name}'s link replaced"
+        assert os.path.islink(kinds["symbolic link"])
+        assert os.path.samefile(kinds["hard link"], lab / name), f"{name}'s hard link replaced"
+
+
+def _with(argv, action, value):
+    """argv with the option's value replaced (or the option added)."""
+    argv = list(argv)
+    for k, a in enumerate(argv[:-1]):
+        if a in action.option_strings:
+            argv[k + 1] = value
+            return argv
+    return argv + [action.option_strings[-1], value]
+
+
+@pytest.mark.parametrize("command", sorted(CASES))
+def test_no_option_of_any_command_overwrites_an_input(lab, capsys, command):
+    out = lab / "aliases"
+    out.mkdir()
+    sub = _subparsers()[command]
+    for argv, inputs in CASES[command]:
+        before = {n: (digest(lab / n), os.stat(lab / n).st_ino) for n in inputs}
+        existed = set(os.listdir(lab))
+        status, err = run(argv, capsys)
+        assert status == 0, f"base case {argv}: {err}"
+        _still_inputs(lab, inputs, before, {})
+        # the options whose value the base run wrote: outputs
+        outputs = {a.dest for a in _path_options(sub)
+                   for k, x in enumerate(argv[:-1]) if x in a.option_strings
+                   and argv[k + 1] not in existed and os.path.exists(lab / argv[k + 1])}
+        aliases = {n: _aliases(lab, n, out) for n in inputs}
+        turn = 0
+        for action in _path_options(sub):
+            for name in inputs:
+                # an output under every name of every input; another option under one name
+                # of each (in turn), which is enough to see it write nothing
+                kinds = list(aliases[name].items())
+                if action.dest not in outputs:
+                    turn += 1
+                    kinds = [kinds[turn % len(kinds)]]
+                for kind, alias in kinds:
+                    status, err = run(_with(argv, action, alias), capsys)
+                    _still_inputs(lab, inputs, before, aliases)
+                    if action.dest in outputs:
+                        assert status != 0, (f"{command} {action.option_strings[-1]} {alias} "
+                                             f"({kind} of the input {name}) was not refused")
+                        assert name in err or alias in err, err
+
+
+# ---- the issue's cases, by name ---------------------------------------------------------------
+
+@pytest.mark.parametrize("output", ["walk.trc", "robot.urdf", "ik.xml", "coords.mot"])
+def test_ik_output_that_is_an_input_is_refused_before_any_work(lab, capsys, output):
+    before = digest(lab / output)
+    status, err = run(["ik", "--setup", "ik.xml", "--model", "robot.urdf", "--markers",
+                       "markers.csv", "-o", output], capsys)
+    assert status == 1 and f"output {output}: that is the " in err and "destroy" in err, err
+    assert digest(lab / output) == before
+
+
+@pytest.mark.parametrize("target", ["ik.xml", "coords.mot"])
+def test_ik_setup_output_motion_file_that_is_an_input_is_refused(lab, capsys, target):
+    """The setup's own output_motion_file naming the setup itself, or its coordinate_file."""
+    setup = (lab / "ik.xml").read_text().replace("ik_out.mot", target)
+    (lab / "ik.xml").write_text(setup)
+    before = digest(lab / target)
+    status, err = run(["ik", "--setup", "ik.xml", "--model", "robot.urdf", "--markers",
+                       "markers.csv"], capsys)
+    what = "setup" if target == "ik.xml" else "coordinate"
+    assert status == 1 and (f"ik.xml: <output_motion_file> {lab / target}: that is the {what} "
+                            "file") in err, err
+    assert digest(lab / target) == before
+
+
+def test_torques_output_onto_the_external_loads_data_is_refused(lab, capsys):
+    before = digest(lab / "loads.mot")
+    status, err = run(["torques", "robot.urdf", "motion.csv", "--external-loads", "loads.xml",
+                       "-o", "loads.mot"], capsys)
+    assert status == 2 and "--output loads.mot: that is the ExternalLoads data file" in err, err
+    assert digest(lab / "loads.mot") == before
+
+
+@pytest.mark.parametrize("target", ["loads.xml", "loads.mot"])
+def test_id_setup_writing_onto_its_loads_is_refused(lab, capsys, target):
+    (lab / "id.xml").write_text((lab / "id.xml").read_text().replace("id_out.sto", target))
+    before = digest(lab / target)
+    status, err = run(["torques", "--setup", "id.xml"], capsys)
+    said = ("expected a file name ending in .csv or .sto or .mot" if target == "loads.xml"
+            else "that is the ExternalLoads data file")
+    assert status == 2 and f"--output {lab / target}: {said}" in err, err
+    assert digest(lab / target) == before
+
+
+@pytest.mark.parametrize("link", [os.symlink, os.link], ids=["symlink", "hard link"])
+def test_convert_through_a_link_to_its_input_is_refused(lab, capsys, link):
+    link(lab / "model.osim", lab / "m.urdf")
+    status, err = run(["convert", "model.osim", "-o", "m.urdf"], capsys)
+    assert status == 2 and "that is the input file" in err, err
+    assert (lab / "model.osim").read_text() == every_joint_model()
+    assert os.path.samefile(lab / "m.urdf", lab / "model.osim")
+
+
+@pytest.mark.parametrize("link", [os.symlink, os.link], ids=["symlink", "hard link"])
+def test_the_library_writers_never_write_over_an_input(lab, link):
+    """Within a guarded job (the command line, ik.run_setup, formats.convert), write_trc,
+    osim_to_urdf and the animation's writer refuse a link to a file the job read."""
+    from urdf2dyn._safe_files import guarding
+    from urdf2dyn.biomech.formats import read_trc, write_trc
+    from urdf2dyn.convert import osim_to_urdf
+    link(lab / "walk.trc", lab / "copy.trc")
+    link(lab / "model.osim", lab / "copy.urdf")
+    with guarding():
+        markers = read_trc(lab / "walk.trc")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = urdf2dyn.load(lab / "model.osim")
+        with pytest.raises(ValueError, match="copy.trc: that is the marker file"):
+            write_trc(lab / "copy.trc", markers)
+        with pytest.raises(ValueError, match="copy.urdf: that is the model file"):
+            osim_to_urdf(model, lab / "copy.urdf")
+    assert os.path.samefile(lab / "copy.trc", lab / "walk.trc")
+    write_trc(lab / "copy.trc", markers)           # outside a guarded job: an ordinary write
+    assert not os.path.samefile(lab / "copy.trc", lab / "walk.trc")
+
+
+def test_animate_does_not_follow_a_link_to_its_trial(lab, capsys):
+    """matplotlib's writers open the path they are given, following a link."""
+    pytest.importorskip("matplotlib")
+    os.symlink(lab / "motion.csv", lab / "a.gif")
+    before = digest(lab / "motion.csv")
+    status, err = run(["animate", "robot.urdf", "motion.csv", "-o", "a.gif"], capsys)
+    assert status == 2 and "that is the trial file" in err, err
+    assert digest(lab / "motion.csv") == before
+    from urdf2dyn._safe_files import guarding
+    from urdf2dyn.biomech.animate import animate
+    model = urdf2dyn.load(lab / "robot.urdf")
+    with guarding([("trial", str(lab / "motion.csv"))]):
+        with pytest.raises(ValueError, match="that is the trial file"):
+            animate(model, [0.0, 0.1], np.zeros((2, 2)), path=str(lab / "a.gif"))
+    assert digest(lab / "motion.csv") == before
+
+
+# ---- every writer goes through replacing --------------------------------------------------------
+
+_WRITE_CALLS = {"savefig", "save", "savetxt", "to_csv", "write_text", "write_bytes", "dump"}
+
+
+def _unsafe_writes(tree):
+    """Calls in tree that write a file other than through `with replacing(...) as tmp`: open()
+    in a writing mode, and the savers above, whose first argument is not that tmp."""
+    safe = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.With):
+            for item in node.items:
+                call = item.context_expr
+                if (isinstance(call, ast.Call) and getattr(call.func, "id", None) == "replacing"
+                        and isinstance(item.optional_vars, ast.Name)):
+                    safe.add(item.optional_vars.id)
+    bad = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        target = node.args[0]
+        through_tmp = isinstance(target, ast.Name) and target.id in safe
+        if name == "open":
+            mode = node.args[1] if len(node.args) > 1 else next(
+                (k.value for k in node.keywords if k.arg == "mode"), None)
+            writing = isinstance(mode, ast.Constant) and any(c in str(mode.value) for c in "wax+")
+            devnull = isinstance(target, ast.Attribute) and target.attr == "devnull"
+            if writing and not through_tmp and not devnull:
+                bad.append(node.lineno)
+        elif name in _WRITE_CALLS and isinstance(node.func, ast.Attribute) and not through_tmp:
+            if name == "save" and not node.args:
+                continue
+            bad.append(node.lineno)
+    return sorted(bad)
+
+
+def test_every_writer_goes_through_replacing():
+    offenders = {}
+    for path in PACKAGE.rglob("*.py"):
+        bad = _unsafe_writes(ast.parse(path.read_text(), str(path)))
+        if bad:
+            offenders[str(path.relative_to(PACKAGE))] = bad
+    assert not offenders, f"writes that bypass _safe_files.replacing (file: lines): {offenders}"
+
+
+def test_the_writer_check_finds_a_direct_write():
+    """The check above can fail: a direct open(path, 'w') and a savefig(path) are found."""
+    tree = ast.parse("with open(path, 'w') as f: pass\nfig.savefig(out)\n"
+                     "with replacing(p) as tmp, open(tmp, 'w') as f: fig.savefig(tmp)\n")
+    assert _unsafe_writes(tree) == [1, 2]
