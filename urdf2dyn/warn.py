@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 import sys
 import warnings
+from collections import Counter
 
 __all__ = ["Urdf2dynWarning", "URDFWarning", "MotionError", "report", "unknown_name",
            "missing_file"]
@@ -118,3 +119,11 @@ def data_rows(idx, limit=8):
     idx = [int(i) + 1 for i in idx]
     text = ", ".join(str(i) for i in idx[:limit])
     return text + (f", ... ({len(idx)} rows)" if len(idx) > limit else "")
+
+
+def duplicated(names, limit=8):
+    """"['a', 'b']"-style text of the names that occur more than once, in one pass (a header
+    may hold hundreds of thousands of names), the first `limit` of them."""
+    dup = sorted(x for x, k in Counter(names).items() if k > 1)
+    more = f" and {len(dup) - limit} more" if len(dup) > limit else ""
+    return f"{dup[:limit]}{more}"

@@ -45,7 +45,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._safe_files import note_input
-from ..warn import MotionError, data_rows
+from ..warn import MotionError, data_rows, duplicated
 from .processing import estimate_derivatives
 
 if TYPE_CHECKING:
@@ -104,8 +104,7 @@ class Trajectory:
             raise ValueError(f"q: expected shape ({n}, {len(self.names)}) (time samples, names), "
                              f"got {self.q.shape}")
         if len(set(self.names)) != len(self.names):
-            dup = sorted({x for x in self.names if self.names.count(x) > 1})
-            raise ValueError(f"duplicate coordinate names {dup}")
+            raise ValueError(f"duplicate coordinate names {duplicated(self.names)}")
         if self.v_names is None and (self.v is not None or self.a is not None):
             self.v_names = list(self.names)
         if self.v_names is not None:
@@ -346,8 +345,7 @@ def _from_table(header, data, source, degrees=False, model=None, linear=(), mapp
         raise MotionError(f"{source}: missing columns ['time'] (no 'time' column; columns: "
                           f"{header}){hint}")
     if len(set(header)) != len(header):
-        dup = sorted({h for h in header if header.count(h) > 1})
-        raise MotionError(f"{source}: duplicate columns {dup}")
+        raise MotionError(f"{source}: duplicate columns {duplicated(header)}")
     t = data[:, lower.index("time")]
     if len(t) and (not np.all(np.isfinite(t)) or np.any(np.diff(t) <= 0)):
         bad = np.flatnonzero(~np.isfinite(t))

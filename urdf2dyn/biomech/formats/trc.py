@@ -22,7 +22,7 @@ import os
 import numpy as np
 
 from ..._safe_files import note_input, replacing
-from ...warn import report
+from ...warn import duplicated, report
 from ..markers import LENGTH_UNITS, Markers
 from ..trajectory import MotionError
 from .windows import decode_text
@@ -95,8 +95,7 @@ def read_trc(path, strict=False):
     if not labels:
         raise MotionError(f"{source}: line 4 names no markers")
     if len(set(labels)) != len(labels):
-        dup = sorted({x for x in labels if labels.count(x) > 1})
-        raise MotionError(f"{source}: line 4: duplicate marker labels {dup}")
+        raise MotionError(f"{source}: line 4: duplicate marker labels {duplicated(labels)}")
     m = len(labels)
     declared_frames = _count(header, "NumFrames")
     rows, times, linenos = [], [], []
