@@ -9,7 +9,12 @@
 
 Data: ezc3d's test files (tests/data/c3d/README.md).
 """
+import importlib.util
 import os
+import struct
+import subprocess
+import sys
+import textwrap
 import warnings
 
 import numpy as np
@@ -30,6 +35,52 @@ QUALISYS = os.path.join(DATA, "Qualisys.c3d")      # 2 AMTI plates, type 2; even
 TYPE1 = os.path.join(DATA, "FP_Type1.c3d")         # type 1 (plates 2-4 corrupted); m
 TYPE3 = os.path.join(DATA, "FP_Type3.c3d")         # 2 Kistler plates, type 3, FPCOPPOLY
 VICON = os.path.join(DATA, "ViconNexus_PiG_Motion3_FF.c3d")   # Nexus 1.4: 3 plates, events
+
+
+def _trimmer():
+    spec = importlib.util.spec_from_file_location("trim_c3d", os.path.join(DATA, "trim_c3d.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def patched(tmp_path, source, name="patched.c3d", **values):
+    """A copy of a vendor's file with bytes of its parameter section changed in place:
+    GROUP__NAME=(format, [values]) writes the values over the parameter's, and
+    GROUP__NAME="gid" negates its group id (the record then reads as a group's)."""
+    data = bytearray(open(source, "rb").read())
+    params = _trimmer()._parameters(data)
+    for key, change in values.items():
+        at, _ = params[tuple(key.split("__"))]
+        if change == "gid":            # the record's group-id byte: 2 bytes after its start
+            rec = _record_start(data, key.split("__"))
+            data[rec + 1] = (-struct.unpack("b", data[rec + 1:rec + 2])[0]) & 0xFF
+        elif isinstance(change, int):  # the group-id byte set to this
+            rec = _record_start(data, key.split("__"))
+            data[rec + 1] = change & 0xFF
+        else:
+            fmt, vals = change
+            for k, v in enumerate(vals):
+                struct.pack_into("<" + fmt, data, at + struct.calcsize(fmt) * k, v)
+    path = tmp_path / name
+    path.write_bytes(bytes(data))
+    return str(path)
+
+
+def _record_start(data, key):
+    """Byte offset of parameter GROUP:NAME's record (its name-length byte)."""
+    group, name = key
+    start = (data[0] - 1) * 512
+    pos, groups = start + 4, {}
+    while True:
+        nlen, gid = struct.unpack("bb", data[pos:pos + 2])
+        q = pos + 2 + abs(nlen)
+        label = data[pos + 2:q].decode("latin-1").upper()
+        if gid < 0:
+            groups[-gid] = label
+        elif groups.get(gid) == group and label == name:
+            return pos
+        pos = q + struct.unpack("<h", data[q:q + 2])[0]
 
 
 def read(path, **kw):
@@ -470,3 +521,99 @@ def test_plates_without_point_units_are_read_in_mm_with_a_warning(tmp_path):
         np.testing.assert_allclose(a.corners, b.corners, rtol=1e-6)
         np.testing.assert_allclose(a.force, b.force, rtol=1e-5, atol=1e-4)
         np.testing.assert_allclose(a.cop, b.cop, atol=1e-6, equal_nan=True)
+
+
+# ----------------------------------------------------------------------------- files that crash ezc3d
+
+#: One-field corruptions of a vendor's parameter section that kill ezc3d (a segmentation fault
+#: in its C++): the group-id byte of a text parameter negated (its record then reads as a
+#: group's, whose description length is the parameter's type byte, -1, read as 4 GB), and the
+#: analog scales or offsets moved to an undefined group while the file has analog channels
+#: (ezc3d indexes channel k's scale in an empty list).
+CRASHERS = {"POINT:UNITS gid negated": {"POINT__UNITS": "gid"},
+            "POINT:LABELS gid negated": {"POINT__LABELS": "gid"},
+            "ANALOG:SCALE in group 99": {"ANALOG__SCALE": 99},
+            "ANALOG:OFFSET in group 99": {"ANALOG__OFFSET": 99}}
+
+
+def _run(code, *args):
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code), *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("change", CRASHERS)
+def test_files_that_crash_ezc3d_are_refused_naming_the_fault(tmp_path, change):
+    path = patched(tmp_path, TYPE3, **CRASHERS[change])
+    alone = _run("import ezc3d, sys; ezc3d.c3d(sys.argv[1])", path)
+    assert alone.returncode < 0, "the corruption no longer crashes ezc3d: pick another"
+    # in a child too, so that a regression cannot take the test session down
+    r = _run("""
+        import sys
+        from urdf2dyn.biomech.formats.c3d import read_c3d
+        from urdf2dyn.biomech.trajectory import MotionError
+        try:
+            read_c3d(sys.argv[1])
+        except MotionError as e:
+            print(e)
+        """, path)
+    assert r.returncode == 0, r.stderr
+    assert "patched.c3d: not a readable C3D file: " in r.stdout
+    assert "ezc3d crashed" not in r.stdout          # the pre-check names the fault itself
+
+
+def test_a_crash_of_ezc3d_leaves_the_caller_alive(tmp_path):
+    """A file the pre-check passes but ezc3d dies on: read_c3d refuses it naming the signal,
+    the caller lives on, and the next file is read by a fresh reader."""
+    from urdf2dyn.biomech.formats import _c3dcheck
+    path = patched(tmp_path, TYPE3, **CRASHERS["ANALOG:SCALE in group 99"])
+    checks = _c3dcheck._check_types
+    try:             # the pre-check's rule for this fault switched off: ezc3d gets the file
+        _c3dcheck._check_types = lambda *a: None
+        with pytest.raises(MotionError, match=r"patched.c3d: not a readable C3D file: ezc3d "
+                                              r"crashed reading it \(signal SIGSEGV\)"):
+            C.read_c3d(path)
+    finally:
+        _c3dcheck._check_types = checks
+    assert len(read(TYPE3).plates) == 2
+
+
+def test_nan_analog_scale_is_refused_naming_it(tmp_path):
+    """Every ANALOG:SCALE NaN: both plates' channels are NaN (they read as 'never loaded',
+    zero forces, without a word before); now each plate is left out naming the parameter."""
+    path = patched(tmp_path, QUALISYS, ANALOG__SCALE=("f", [float("nan")] * 69))
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path)
+    assert rec.plates == []
+    msgs = [str(w.message) for w in caught]
+    assert any(m.startswith(f"{path}: force plate 1: ANALOG:SCALE of its channels 58 (Amti Gen 5 "
+                            "OR6-5-1000 3581_1), 59") and "is nan" in m
+               and "fix the scale in the capture software" in m for m in msgs), msgs
+    with pytest.raises(MotionError, match="force plate 1: ANALOG:SCALE of its channels 58"):
+        C.read_c3d(path, strict=True)
+    gen = patched(tmp_path, QUALISYS, "gen.c3d", ANALOG__GEN_SCALE=("f", [float("nan")]))
+    with pytest.warns(Urdf2dynWarning, match="force plate 2: ANALOG:GEN_SCALE is nan"):
+        assert C.read_c3d(gen).plates == []
+
+
+def test_nan_analog_samples_are_warned_about(tmp_path):
+    c = ezc3d.c3d(QUALISYS)
+    a = c["data"]["analogs"]
+    a[0, 59, 1000:1010] = np.nan                  # plate 1's Fz, during its contact
+    c["data"]["analogs"] = a
+    path = str(tmp_path / "gaps.c3d")
+    c.write(path)
+    with pytest.warns(Urdf2dynWarning, match=r"force plate 1: 10 of its 3400 analog samples are "
+                                             r"NaN or infinite in channels 60 \("):
+        rec = C.read_c3d(path, rate="analog")
+    assert not rec.plates[0].contact[1000:1010].any() and rec.plates[0].contact[1010:1030].all()
+
+
+def test_analog_rate_zero_says_what_is_wrong(tmp_path):
+    path = patched(tmp_path, QUALISYS, ANALOG__RATE=("f", [0.0]))
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path)
+    assert rec.plates == []
+    assert [str(w.message) for w in caught] == [
+        f"{path}: FORCE_PLATFORM:USED declares 2 force plates but ANALOG:RATE is 0, so no "
+        "analog sample is read: set the analog sampling rate in the capture software and "
+        "re-export; the plates were left out"]

@@ -45,6 +45,10 @@ def check_c3d(path):
     nblocks, proc = data[pstart + 2], data[pstart + 3]
     if proc not in (_INTEL, _DEC, _MIPS):
         fail(f"unknown processor type {proc} in the parameter section")
+    if proc == _MIPS:
+        raise MotionError(f"{source}: written in the SGI/MIPS byte order (processor type 86), "
+                          "which ezc3d does not read: convert it to the PC (Intel) order with "
+                          "the capture software or a C3D editor, then read that copy")
     end = "<" if proc != _MIPS else ">"
     pend = pstart + max(1, nblocks) * _BLOCK
     if pend > size:
@@ -57,37 +61,49 @@ def check_c3d(path):
     scale_bytes = data[12:16] if proc != _DEC else data[14:16] + data[12:14]
     scale = struct.unpack(end + "f", scale_bytes)[0]
     data_block = words[8] & 0xFFFF
-    # walk the parameter records: each offset must land inside the section
+    # walk the parameter records: each offset must land inside the file (ezc3d reads on past
+    # the section's declared blocks, as Peak Performance's files need)
     groups, found = {}, {}
     pos = pstart + 4
-    while pos + 2 <= pend:
+    while pos + 2 <= size:
         nlen = struct.unpack("b", data[pos:pos + 1])[0]
         if nlen == 0:
             break
         gid = struct.unpack("b", data[pos + 1:pos + 2])[0]
         nlen = abs(nlen)
         q = pos + 2 + nlen
-        if q + 2 > pend:
-            fail(f"a parameter record at byte {pos} runs past its section")
+        if q + 3 > size:
+            fail(f"a parameter record at byte {pos} runs past the end of the file")
         name = data[pos + 2:q].decode("latin-1").strip().upper()
         (offset,) = struct.unpack(end + "h", data[q:q + 2])
         if gid < 0:
             groups[-gid] = name
+            desc = q + 2
         elif gid > 0:                                   # a parameter: type, dims, data
             r = q + 2
-            if r + 2 > pend:
+            if r + 2 > size:
                 fail(f"parameter record at byte {pos} is cut")
             ptype, ndim = struct.unpack("bb", data[r:r + 2])
-            if ptype not in (-1, 1, 2, 4) or not 0 <= ndim <= 7 or r + 2 + ndim > pend:
+            if ptype not in (-1, 1, 2, 4) or not 0 <= ndim <= 7 or r + 2 + ndim > size:
                 fail(f"parameter {name} has type {ptype} and {ndim} dimensions")
+            if ptype == -1 and ndim == 0:               # ezc3d indexes its first dimension
+                fail(f"parameter {name} is text without dimensions")
             dims = list(data[r + 2:r + 2 + ndim])
             n = 1
             for d in dims:
                 n *= d
-            if r + 2 + ndim + abs(ptype) * n + 1 > pend:
-                fail(f"the values of parameter {name} run past the parameter section")
+            desc = r + 2 + ndim + abs(ptype) * n
+            if desc + 1 > size:
+                fail(f"the values of parameter {name} run past the end of the file")
             head = data[r + 2 + ndim:r + 2 + ndim + abs(ptype)] if n else b""
             found[(gid, name)] = (ptype, dims, n, head)
+        else:
+            desc = None
+        # a negative length is read as 4 GB by ezc3d (the description is read as unsigned)
+        if desc is not None and data[desc] > 127:
+            fail(f"the description of {'group' if gid < 0 else 'parameter'} {name} is "
+                 f"{data[desc]} characters long, which ezc3d reads as a negative length "
+                 "(above 127)")
         if offset == 0:
             break
         if offset < 0 or q + offset <= pos:
@@ -118,6 +134,10 @@ _NUMERIC = {("POINT", x) for x in ("USED", "SCALE", "RATE", "FRAMES", "DATA_STAR
                                      "CAL_MATRIX", "ZERO", "FPCOPPOLY")} | \
     {("TRIAL", "ACTUAL_START_FIELD"), ("TRIAL", "ACTUAL_END_FIELD"), ("EVENT", "USED"),
      ("EVENT", "TIMES"), ("EVENT", "STATUS")}
+#: ... and their first value, without checking there is one.
+_ONE_VALUE = {("POINT", x) for x in ("USED", "SCALE", "RATE", "FRAMES")} | \
+    {("ANALOG", x) for x in ("USED", "RATE", "GEN_SCALE")} | \
+    {("ROTATION", x) for x in ("USED", "DATA_START", "RATE", "RATIO")}
 #: ... and as text. Only these: ezc3d reads every other parameter whatever its type (Vicon
 #: Nexus stores EVENT:ICON_IDS as integers, the standard says text), and so does read_c3d.
 _TEXT = {(g, x) for g in ("POINT", "ANALOG") for x in ("LABELS", "DESCRIPTIONS", "UNITS")}
@@ -131,8 +151,7 @@ def _check_types(params, end, fail):
             fail(f"parameter {key[0]}:{key[1]} is text where a number is expected")
         if key in _TEXT and ptype != -1 and n:
             fail(f"parameter {key[0]}:{key[1]} is a number where text is expected")
-        if key in _NUMERIC and ptype != -1 and len(dims) > 0 and n == 0 and key[1] in (
-                "USED", "SCALE", "RATE", "GEN_SCALE") and key[0] != "ANALOG":
+        if key in _ONE_VALUE and ptype != -1 and n == 0:     # ezc3d reads value 0, unchecked
             fail(f"parameter {key[0]}:{key[1]} has no value")
 
     def count(group):
@@ -143,7 +162,11 @@ def _check_types(params, end, fail):
         return int(abs(struct.unpack(end + fmt, v[3])[0])) if v[0] != 4 else 0
 
     analogs = count("ANALOG")
-    for name in ("SCALE", "OFFSET"):
-        v = params.get(("ANALOG", name))
-        if analogs and v is not None and v[2] and v[2] < analogs:
-            fail(f"parameter ANALOG:{name} has {v[2]} values for {analogs} channels")
+    for name in ("SCALE", "OFFSET"):       # ezc3d takes channel k's from value k, unchecked
+        values = sum(params[("ANALOG", x)][2] for x in [name] + [f"{name}{i}" for i in
+                     range(2, 100)] if ("ANALOG", x) in params)
+        if analogs and values < analogs:
+            where = ("is missing from the ANALOG group" if ("ANALOG", name) not in params
+                     else f"has {values} values")
+            fail(f"parameter ANALOG:{name} {where} for {analogs} analog channels")
+
