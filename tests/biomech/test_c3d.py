@@ -35,6 +35,12 @@ QUALISYS = os.path.join(DATA, "Qualisys.c3d")      # 2 AMTI plates, type 2; even
 TYPE1 = os.path.join(DATA, "FP_Type1.c3d")         # type 1 (plates 2-4 corrupted); m
 TYPE3 = os.path.join(DATA, "FP_Type3.c3d")         # 2 Kistler plates, type 3, FPCOPPOLY
 VICON = os.path.join(DATA, "ViconNexus_PiG_Motion3_FF.c3d")   # Nexus 1.4: 3 plates, events
+#: every vendor's file (tests/data/c3d/README.md): {file: the plates loaded in it}
+VENDORS = {"Qualisys.c3d": [1, 2], "FP_Type1.c3d": [], "FP_Type3.c3d": [1],
+           "ViconNexus_PiG_Motion3_FF.c3d": [1, 2], "ViconWorkstation_shd01.c3d": [1],
+           "BTS.c3d": [1, 4], "Kistler.c3d": [1, 2], "Optotrak.c3d": [],
+           "MotionAnalysisCortex_Res16bits.c3d": [2, 3, 4, 5], "Codamotion_ADemo1.c3d": [1],
+           "PeakPerformance_FP1.c3d": [1]}
 
 
 def _trimmer():
@@ -172,18 +178,27 @@ def hand_plate(raw, k):
 
 # ----------------------------------------------------------------------------- markers
 
-@pytest.mark.parametrize("path", [QUALISYS, TYPE1, TYPE3, VICON])
-def test_markers_match_the_c3d_package(path):
+@pytest.mark.parametrize("name", [f for f in VENDORS if f != "Kistler.c3d"])   # no markers
+def test_markers_match_the_c3d_package(name):
+    path = os.path.join(DATA, name)
     rec = read(path)
-    raw = Raw(path)
-    mm = 1e-3 if raw.units == "mm" else 1.0
-    assert rec.markers.labels[:len(raw.labels)] == raw.labels
-    want = raw.points[:, :, :3] * mm
-    gone = (raw.points[:, :, 3] < 0) | np.all(raw.points[:, :, :3] == 0, axis=2)
+    with open(path, "rb") as f, warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # Optotrak's header announces more frames
+        try:
+            r = c3dpkg.Reader(f)
+        except AssertionError as e:   # its own consistency checks (Cortex's analog count)
+            pytest.skip(f"the c3d package refuses {name}: {e}")
+        labels = [x.strip() for x in r.point_labels]
+        points = np.array([p for _, p, _ in r.read_frames()])
+        units = r.get("POINT:UNITS").string_array[0].strip().strip("\x00").strip()
+    scale = {"mm": 1e-3, "m": 1.0, "mete": 1.0}[units]
+    assert [x.split("#")[0] for x in rec.markers.labels[:len(labels)]] == labels
+    want = points[:, :, :3] * scale
+    gone = (points[:, :, 3] < 0) | np.all(points[:, :, :3] == 0, axis=2)
     want[gone] = np.nan
     np.testing.assert_array_equal(np.isnan(rec.markers.xyz), np.isnan(want))
     np.testing.assert_allclose(rec.markers.xyz, want, rtol=1e-6, atol=1e-9, equal_nan=True)
-    assert rec.markers.meta["rate"] == pytest.approx(float(c3dpkg.Reader(open(path, "rb")).point_rate))
+    assert rec.markers.meta["rate"] == pytest.approx(float(r.point_rate))
 
 
 def test_occluded_markers_are_gaps(tmp_path):
@@ -285,17 +300,28 @@ def test_type4_calibration_matrix(tmp_path):
         np.testing.assert_allclose(rec.plates[k].force[on], ez[k]["force"].T[on], rtol=1e-6)
 
 
-@pytest.mark.parametrize("path", [QUALISYS, TYPE3, VICON])
-def test_plates_match_ezc3d_force_platform_module(path):
+@pytest.mark.parametrize("name", [f for f, loaded in VENDORS.items() if loaded])
+def test_plates_match_ezc3d_force_platform_module(name):
+    path = os.path.join(DATA, name)
     rec = read(path, rate="analog")
+    assert [p.number for p in rec.plates if p.contact.any()] == VENDORS[name]
+    if name == "ViconWorkstation_shd01.c3d":
+        # plate 2 names channels 8-13 of the file's 6: read_c3d leaves it out with a warning,
+        # ezc3d's module refuses the file
+        with pytest.raises(ValueError, match="channel 7 while the maximum number of channels"):
+            ezc3d.c3d(path, extract_forceplat_data=True)
+        return
     ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
-    for p, e in zip(rec.plates, ez):
-        on = p.contact
+    for p in rec.plates:
+        e, on = ez[p.number - 1], p.contact
         if not on.any():
             continue
+        # ezc3d gives the file's units (Kistler's declares none: its corners are mm, which
+        # read_c3d warns about)
+        unit = 1e-3 if e["unit_position"] == "mm" or name == "Kistler.c3d" else 1.0
         np.testing.assert_allclose(p.force[on], e["force"].T[on], rtol=1e-6, atol=1e-6)
-        np.testing.assert_allclose(p.cop[on], e["center_of_pressure"].T[on] / 1000, atol=1e-6)
-        tz = (e["Tz"].T[on] / 1000) @ (-p.normal)      # ezc3d: along the plate's z (down)
+        np.testing.assert_allclose(p.cop[on], e["center_of_pressure"].T[on] * unit, atol=1e-6)
+        tz = (e["Tz"].T[on] * unit) @ (-p.normal)      # ezc3d: along the plate's z (down)
         np.testing.assert_allclose(p.moment[on] @ (-p.normal), tz, rtol=1e-5, atol=1e-6)
 
 
@@ -345,8 +371,9 @@ def test_convert_writes_files_opensim_reads(tmp_path):
     trc, mot = str(tmp_path / "walk.trc"), str(tmp_path / "walk_grf.mot")
     from urdf2dyn.cli import main
     assert main(["convert", QUALISYS, "-o", trc, "-o", mot, "--rotate", "x:-90"]) == 0
-    rec = read(QUALISYS, rotation="x:-90")
-    table = osim.TimeSeriesTable(mot)
+    rec = read(QUALISYS, rotation="x:-90", rate="analog")      # convert's default rate
+    table = osim.TimeSeriesTable(mot)          # read by OpenSim's STOFileAdapter
+    assert table.getNumRows() == 3400                            # 2000 Hz, as stored
     labels = list(table.getColumnLabels())
     assert labels[:9] == [f"1_ground_force_v{a}" for a in "xyz"] + \
         [f"1_ground_force_p{a}" for a in "xyz"] + [f"1_ground_torque_{a}" for a in "xyz"]
@@ -356,6 +383,13 @@ def test_convert_writes_files_opensim_reads(tmp_path):
     np.testing.assert_allclose(data[:, 0:3], rec.plates[0].force, rtol=1e-12)
     np.testing.assert_allclose(data[:, 3:6], np.nan_to_num(rec.plates[0].cop), rtol=1e-12)
     np.testing.assert_allclose(data[:, 15:18], rec.plates[1].moment, atol=1e-12)
+    # --rate marker: today's marker-rate loads, each frame the mean of its 10 analog samples
+    slow = str(tmp_path / "walk_grf_200.mot")
+    assert main(["convert", QUALISYS, "-o", slow, "--rotate", "x:-90", "--rate", "marker"]) == 0
+    table = osim.TimeSeriesTable(slow)
+    np.testing.assert_allclose(np.array(table.getIndependentColumn()), rec.markers.time)
+    np.testing.assert_allclose(table.getMatrix().to_numpy()[:, 0:3],
+                               read(QUALISYS, rotation="x:-90").plates[0].force, rtol=1e-12)
     # OpenSim's own reader of marker files
     t = osim.TimeSeriesTableVec3(trc)
     assert list(t.getColumnLabels()) == rec.markers.labels
@@ -365,6 +399,39 @@ def test_convert_writes_files_opensim_reads(tmp_path):
     np.testing.assert_allclose(xyz, rec.markers.xyz[::37], atol=1e-9, equal_nan=True)
     back = read_trc(trc)
     np.testing.assert_allclose(back.xyz, rec.markers.xyz, atol=1e-9, equal_nan=True)
+
+
+@pytest.mark.parametrize("name", list(VENDORS))
+def test_every_vendors_file_converts(tmp_path, capsys, name):
+    """urdf2dyn convert on each vendor's file: its markers to .trc and its plates to .mot,
+    each read back by OpenSim (where it is installed) and equal to read_c3d's."""
+    from urdf2dyn.cli import main
+    path = os.path.join(DATA, name)
+    rec = read(path, rate="analog")
+    outs = ([str(tmp_path / "m.trc")] if rec.markers.labels else []) + \
+        ([str(tmp_path / "grf.mot")] if rec.plates else [])
+    assert outs
+    assert main(["convert", path, *sum((["-o", o] for o in outs), [])]) == 0, \
+        capsys.readouterr().err
+    try:
+        import opensim as osim
+    except ImportError:
+        return
+    if rec.plates:
+        table = osim.TimeSeriesTable(str(tmp_path / "grf.mot"))
+        assert table.getNumRows() == len(rec.plates[0].time)
+        np.testing.assert_allclose(table.getMatrix().to_numpy()[:, 0:3], rec.plates[0].force,
+                                   rtol=1e-9, atol=1e-9)
+    if rec.markers.labels:
+        try:
+            t = osim.TimeSeriesTableVec3(str(tmp_path / "m.trc"))
+        except RuntimeError as e:
+            if "Unexpected number of columns" in str(e) and np.isnan(rec.markers.xyz[:, -1]).any():
+                pytest.xfail("write_trc writes a gap in the last marker without the trailing "
+                             "tab OpenSim expects (issue 27, item 4: the .trc writer's fix)")
+            raise
+        assert t.getNumRows() == len(rec.markers.time)
+        assert t.getNumColumns() == len(rec.markers.labels)
 
 
 def test_convert_refuses_unknown_outputs(tmp_path, capsys):
