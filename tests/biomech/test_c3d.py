@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 ezc3d = pytest.importorskip("ezc3d")
@@ -40,7 +40,7 @@ VENDORS = {"Qualisys.c3d": [1, 2], "FP_Type1.c3d": [], "FP_Type3.c3d": [1],
            "ViconNexus_PiG_Motion3_FF.c3d": [1, 2], "ViconWorkstation_shd01.c3d": [1],
            "BTS.c3d": [1, 4], "Kistler.c3d": [1, 2], "Optotrak.c3d": [],
            "MotionAnalysisCortex_Res16bits.c3d": [2, 3, 4, 5], "Codamotion_ADemo1.c3d": [1],
-           "PeakPerformance_FP1.c3d": [1]}
+           "PeakPerformance_FP1.c3d": [1], "ViconBodyBuilder_sub_labels.c3d": [1, 2]}
 
 
 def _trimmer():
@@ -192,6 +192,9 @@ def test_markers_match_the_c3d_package(name):
         points = np.array([p for _, p, _ in r.read_frames()])
         units = r.get("POINT:UNITS").string_array[0].strip().strip("\x00").strip()
     scale = {"mm": 1e-3, "m": 1.0, "mete": 1.0}[units]
+    if r.get("SUBJECTS:LABEL_PREFIXES") is not None:      # Vicon's 'Subject:' is removed
+        prefix = r.get("SUBJECTS:LABEL_PREFIXES").string_array[0].strip()
+        labels = [x[len(prefix):] if x.startswith(prefix) else x for x in labels]
     assert [x.split("#")[0] for x in rec.markers.labels[:len(labels)]] == labels
     want = points[:, :, :3] * scale
     gone = (points[:, :, 3] < 0) | np.all(points[:, :, :3] == 0, axis=2)
@@ -244,6 +247,33 @@ def test_vicon_nexus_integer_event_icon_ids_are_read():
     assert len(rec.events) == 12 and len(rec.plates) == 3
     assert {(e.label, e.context) for e in rec.events} == {
         (x, side) for x in ("Foot Strike", "Foot Off") for side in ("Left", "Right")}
+
+
+def test_vicon_subject_prefix_is_removed(tmp_path, capsys):
+    """BodyBuilder (and Nexus) label a subject's markers 'Matt:C7' and declare 'Matt:' in
+    SUBJECTS:LABEL_PREFIXES: the labels are read as models name the markers ('C7'), and
+    convert says so; a file with two subjects keeps its labels."""
+    path = os.path.join(DATA, "ViconBodyBuilder_sub_labels.c3d")
+    rec = read(path)
+    assert rec.markers.meta["label_prefix"] == "Matt:"
+    assert rec.markers.labels[:4] == ["C7", "RCLA", "LCLA", "SACR"]
+    assert not any(x.startswith("Matt:") for x in rec.markers.labels)
+    from urdf2dyn.cli import main
+    assert main(["convert", path, "-o", str(tmp_path / "m.trc")]) == 0
+    assert "labels without the subject prefix 'Matt:', as models name them" in \
+        capsys.readouterr().out
+    assert read_trc(str(tmp_path / "m.trc")).labels[:2] == ["C7", "RCLA"]
+    c = ezc3d.c3d(QUALISYS)            # no SUBJECTS group: the labels' common 'Name:'
+    names = [x.strip() for x in c["parameters"]["POINT"]["LABELS"]["value"]]
+    c["parameters"]["POINT"]["LABELS"]["value"] = [f"Subject01:{x}" for x in names]
+    c.write(str(tmp_path / "one.c3d"))
+    one = read(str(tmp_path / "one.c3d"))
+    assert one.markers.labels == names and one.markers.meta["label_prefix"] == "Subject01:"
+    c["parameters"]["POINT"]["LABELS"]["value"] = [f"{'AB'[k % 2]}:{x}"
+                                                   for k, x in enumerate(names)]
+    c.write(str(tmp_path / "two.c3d"))
+    assert read(str(tmp_path / "two.c3d")).markers.labels[:2] == [f"A:{names[0]}",
+                                                                  f"B:{names[1]}"]
 
 
 # ----------------------------------------------------------------------------- force plates
@@ -684,3 +714,90 @@ def test_analog_rate_zero_says_what_is_wrong(tmp_path):
         f"{path}: FORCE_PLATFORM:USED declares 2 force plates but ANALOG:RATE is 0, so no "
         "analog sample is read: set the analog sampling rate in the capture software and "
         "re-export; the plates were left out"]
+
+
+# ----------------------------------------------------------------------------- Hypothesis: any header and parameter section
+
+_NAMES = ["USED", "RATE", "SCALE", "LABELS", "UNITS", "FRAMES", "OFFSET", "GEN_SCALE", "TYPE",
+          "CHANNEL", "CORNERS", "ORIGIN", "CAL_MATRIX", "DATA_START", "ICON_IDS", "TIMES",
+          "CONTEXTS", "LABEL_PREFIXES", "ACTUAL_START_FIELD", "COMPANY"]
+_GROUPS = ["POINT", "ANALOG", "FORCE_PLATFORM", "EVENT", "TRIAL", "SUBJECTS", "MANUFACTURER",
+           "ROTATION", "SHADOW"]
+
+_group = st.tuples(st.just("group"), st.integers(1, 9), st.sampled_from(_GROUPS),
+                   st.one_of(st.integers(0, 4), st.integers(0, 255)), st.binary(max_size=4))
+_parameter = st.tuples(st.just("param"), st.integers(-2, 10), st.sampled_from(_NAMES),
+                       st.sampled_from([-1, 1, 2, 4, -1, 2, 4, 0, 3]),
+                       st.lists(st.integers(0, 5), max_size=3), st.binary(max_size=48),
+                       st.one_of(st.integers(0, 8), st.integers(0, 255)))
+
+
+def _c3d_bytes(words, scale, rate, records, data, cut_values):
+    """A C3D file from Hypothesis' parts: the header's words, its scale and rate, the
+    parameter records (each offset pointing at the next), then the data section."""
+    body = bytearray()
+    for k, rec in enumerate(records):
+        if rec[0] == "group":
+            _, gid, name, desc_len, desc = rec
+            tail = bytes([desc_len]) + desc
+            head = bytes([len(name), (-gid) & 0xFF]) + name.encode()
+        else:
+            _, gid, name, ptype, dims, values, desc_len = rec
+            n = int(np.prod(dims)) if dims else 1
+            size = abs(ptype) * n
+            values = (values * (size // max(1, len(values)) + 1))[:size] if values else \
+                bytes(size)
+            if cut_values:
+                values = values[:len(values) // 2]
+            tail = bytes([ptype & 0xFF, len(dims)]) + bytes(dims) + values + bytes([desc_len])
+            head = bytes([len(name), gid & 0xFF]) + name.encode()
+        last = k == len(records) - 1
+        body += head + struct.pack("<h", 0 if last else len(tail) + 2) + tail
+    blocks = (4 + len(body) + 511) // 512
+    params = bytes([1, 0x50, blocks, 84]) + bytes(body)
+    params += bytes(-len(params) % 512)
+    header = bytearray(512)
+    header[0], header[1] = 2, 0x50
+    for k, w in enumerate(words):           # words 2.. (1-based): points, analog, frames, ...
+        struct.pack_into("<H", header, 2 + 2 * k, w)
+    struct.pack_into("<f", header, 12, scale)
+    struct.pack_into("<H", header, 16, 2 + len(params) // 512)       # the data's block
+    struct.pack_into("<f", header, 20, rate)
+    return bytes(header) + params + data
+
+
+@settings(max_examples=80, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(words=st.tuples(st.integers(0, 80), st.integers(0, 40), st.integers(0, 65535),
+                       st.integers(0, 65535), st.integers(0, 65535)),
+       scale=st.floats(allow_nan=True, allow_infinity=True, width=32),
+       rate=st.floats(allow_nan=True, allow_infinity=True, width=32),
+       records=st.lists(st.one_of(_group, _parameter), min_size=1, max_size=14),
+       data=st.binary(max_size=3000), cut_values=st.booleans())
+def test_any_header_and_parameter_section_is_read_or_refused(tmp_path, words, scale, rate,
+                                                             records, data, cut_values):
+    """Headers and parameter sections Hypothesis writes (every type, group id, dimension and
+    count ezc3d reads): read, or refused with a MotionError/ValueError naming the file; no
+    other exception, no crash of this process (ezc3d runs in read_c3d's reader process, so a
+    crash there is a refusal here), no runaway (a 60 s alarm)."""
+    import signal
+
+    def runaway(*_):
+        raise AssertionError("read_c3d ran for over 60 s")
+
+    path = tmp_path / "hyp.c3d"
+    path.write_bytes(_c3d_bytes(words, scale, rate, records, data, cut_values))
+    old = signal.signal(signal.SIGALRM, runaway)
+    signal.alarm(60)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Urdf2dynWarning)
+            C.read_c3d(path)
+        event("read")
+    except (MotionError, ValueError) as e:
+        assert "hyp.c3d" in str(e)
+        event("refused by ezc3d" if "not a readable C3D file (" in str(e) else
+              "ezc3d crashed, contained" if "ezc3d crashed" in str(e) else "refused")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)

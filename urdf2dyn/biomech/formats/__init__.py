@@ -90,8 +90,11 @@ def _convert_c3d(source, outputs, rotation=None, threshold=None, units="mm", str
             if not rec.markers.labels:
                 raise MotionError(f"{source}: no markers to write to {os.fspath(out)}")
             write_trc(out, rec.markers, units=units)
+            prefix = rec.markers.meta.get("label_prefix")
             done.append((os.fspath(out), f"{len(rec.markers.labels)} markers, "
-                                         f"{len(rec.markers)} frames"))
+                                         f"{len(rec.markers)} frames" +
+                         (f" (labels without the subject prefix '{prefix}', as models name "
+                          "them)" if prefix else "")))
         elif ext in (".mot", ".sto"):
             write_grf(out, rec.plates)
             done.append((os.fspath(out), f"{len(rec.plates)} force plates, "

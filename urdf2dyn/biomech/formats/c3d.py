@@ -135,9 +135,40 @@ def _need_ezc3d():
 
 def _param(params, group, name, default=None):
     g = params.get(group)
-    if not isinstance(g, dict) or name not in g:
+    if not isinstance(g, dict) or not isinstance(g.get(name), dict):
         return default
     return g[name].get("value", default)
+
+
+def _texts(params, group, name):
+    """A parameter's values as a list of str (numbers as their text), [] when absent."""
+    v = _param(params, group, name)
+    if v is None:
+        return []
+    if isinstance(v, str):
+        return [v]
+    return [str(x) for x in np.ravel(np.asarray(v, dtype=object))]
+
+
+def _numbers(params, group, name, integer=False):
+    """A parameter's values as an array of its own shape; empty when absent, text, or (for
+    integer) not all finite integers: the callers then name it as missing."""
+    v = _param(params, group, name)
+    try:
+        a = np.asarray(v if v is not None else [], dtype=float)
+    except (TypeError, ValueError):
+        return np.zeros(0, dtype=int if integer else float)
+    if integer:
+        if not np.all(np.isfinite(a)) or np.any(np.abs(a) > 2**31):
+            return np.zeros(0, dtype=int)
+        return a.astype(np.int64)
+    return a
+
+
+def _first(params, group, name, default):
+    """A parameter's first value as a float, or default."""
+    a = _numbers(params, group, name).ravel()
+    return float(a[0]) if a.size else default
 
 
 def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", strict=False):
@@ -217,13 +248,16 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
 def _markers(c, source, strict):
     params = c["parameters"]
     pts = np.asarray(c["data"]["points"], dtype=float)          # (4, M, N)
-    labels = [str(x).strip() for x in (_param(params, "POINT", "LABELS", []) or [])]
+    labels = [x.strip() for x in _texts(params, "POINT", "LABELS")]
     m, n = pts.shape[1], pts.shape[2]
     if len(labels) < m:
         report(f"{source}: POINT:LABELS names {len(labels)} of {m} markers; the others are "
                "called M<k>", strict=strict, error=MotionError)
         labels += [f"M{k + 1}" for k in range(len(labels), m)]
     labels = labels[:m]
+    prefix = _subject_prefix(params, labels)
+    if prefix:
+        labels = [x[len(prefix):] if x.startswith(prefix) else x for x in labels]
     seen: dict[str, int] = {}
     for k, x in enumerate(labels):           # a duplicated label keeps its data under x#2
         if x in seen:
@@ -231,7 +265,7 @@ def _markers(c, source, strict):
             labels[k] = f"{x}#{seen[x]}"
         else:
             seen[x] = 1
-    declared = [str(u).strip() for u in (_param(params, "POINT", "UNITS", []) or [])]
+    declared = [u.strip() for u in _texts(params, "POINT", "UNITS")]
     units = declared[0] if declared and declared[0] else "m"      # the C3D default
     if units not in LENGTH_UNITS:
         spelled = _spelled_unit(units)
@@ -247,7 +281,9 @@ def _markers(c, source, strict):
         res = np.asarray(res, dtype=float).reshape(m, n).T
         xyz[res < 0] = np.nan
     xyz[np.all(xyz == 0.0, axis=-1)] = np.nan
-    prate = float((_param(params, "POINT", "RATE", [0.0]) or [0.0])[0])
+    prate = _first(params, "POINT", "RATE", 0.0)
+    if not np.isfinite(prate):
+        raise MotionError(f"{source}: POINT:RATE is {prate:g}; the markers cannot be timed")
     f0 = int(c["header"]["points"]["first_frame"])
     if m == 0 and not prate > 0:      # an analog-only file (plates, no cameras)
         return Markers(np.zeros(0), [], np.zeros((0, 0, 3)),
@@ -257,11 +293,37 @@ def _markers(c, source, strict):
         raise MotionError(f"{source}: POINT:RATE is {prate:g}; the markers cannot be timed")
     time = (f0 + np.arange(n)) / prate if n else np.zeros(0)
     out = Markers(time, labels, xyz, meta={"source": source, "units": units, "rate": prate,
-                                           "first_frame": f0,
+                                           "first_frame": f0, "label_prefix": prefix,
                                            "units_declared": bool(declared and declared[0])})
     from .trc import check_units
     check_units(out, source, units, strict=strict)
     return out
+
+
+def _subject_prefix(params, labels):
+    """Vicon's subject prefix ('Subject01:') of the marker labels, to be removed, or ''.
+
+    Nexus and BodyBuilder name a subject's markers 'Subject:Marker' and declare the prefix in
+    SUBJECTS:LABEL_PREFIXES (with USES_PREFIXES 1); models name them 'Marker'. One subject's
+    prefix is removed from the labels that carry it (the subject is the whole trial); with two
+    or more subjects, or where removing it would make two labels equal, nothing is."""
+    declared = [x.strip() for x in _texts(params, "SUBJECTS", "LABEL_PREFIXES")]
+    uses = _first(params, "SUBJECTS", "USES_PREFIXES", 1.0)
+    declared = [x for x in declared if x]
+    if declared and uses:
+        if len(set(declared)) != 1:
+            return ""
+        prefix = declared[0]
+    else:               # no SUBJECTS group: one 'Name:' shared by every label that has one
+        heads = {x.split(":", 1)[0] + ":" for x in labels if ":" in x.strip(":")}
+        if len(heads) != 1:
+            return ""
+        prefix = heads.pop()
+    stripped = [x[len(prefix):] if x.startswith(prefix) else x for x in labels]
+    carried = sum(x.startswith(prefix) for x in labels)
+    if not carried or len(set(stripped)) < len(set(labels)) or carried * 2 < len(labels):
+        return ""
+    return prefix
 
 
 def _spelled_unit(text):
@@ -275,10 +337,11 @@ def _spelled_unit(text):
 
 
 def _events(params, source):
-    labels = _param(params, "EVENT", "LABELS", []) or []
-    contexts = _param(params, "EVENT", "CONTEXTS", []) or []
-    times = np.asarray(_param(params, "EVENT", "TIMES", np.zeros((2, 0))), dtype=float)
-    used = int((_param(params, "EVENT", "USED", [0]) or [0])[0])
+    labels = _texts(params, "EVENT", "LABELS")
+    contexts = _texts(params, "EVENT", "CONTEXTS")
+    times = _numbers(params, "EVENT", "TIMES")
+    used = _first(params, "EVENT", "USED", 0.0)
+    used = int(used) if np.isfinite(used) and used > 0 else 0
     if times.ndim != 2 or times.shape[0] != 2:
         return []
     n = min(used, times.shape[1], len(labels))
@@ -291,29 +354,35 @@ def _events(params, source):
 
 def _plates(c, source, markers, threshold, rate, strict):
     params = c["parameters"]
-    used = int((_param(params, "FORCE_PLATFORM", "USED", [0]) or [0])[0])
+    used = _first(params, "FORCE_PLATFORM", "USED", 0.0)
+    used = int(used) if np.isfinite(used) and used > 0 else 0
     if used == 0:
         return []
     analogs = np.asarray(c["data"]["analogs"], dtype=float)
     analogs = analogs.reshape(analogs.shape[-2], analogs.shape[-1])        # (C, S)
-    arate = float((_param(params, "ANALOG", "RATE", [0.0]) or [0.0])[0])
-    aunits = [str(u).strip() for u in (_param(params, "ANALOG", "UNITS", []) or [])]
+    arate = _first(params, "ANALOG", "RATE", 0.0)
+    aunits = [u.strip() for u in _texts(params, "ANALOG", "UNITS")]
     punits = markers.meta["units"]
     prate = markers.meta["rate"]
-    types = np.asarray(_param(params, "FORCE_PLATFORM", "TYPE", []), dtype=int).ravel()
-    channel = np.asarray(_param(params, "FORCE_PLATFORM", "CHANNEL", []), dtype=int)
-    corners = np.asarray(_param(params, "FORCE_PLATFORM", "CORNERS", []), dtype=float)
-    origin = np.asarray(_param(params, "FORCE_PLATFORM", "ORIGIN", []), dtype=float)
-    cal = np.asarray(_param(params, "FORCE_PLATFORM", "CAL_MATRIX", []), dtype=float)
+    types = _numbers(params, "FORCE_PLATFORM", "TYPE", integer=True).ravel()
+    channel = _numbers(params, "FORCE_PLATFORM", "CHANNEL", integer=True)
+    corners = _numbers(params, "FORCE_PLATFORM", "CORNERS")
+    origin = _numbers(params, "FORCE_PLATFORM", "ORIGIN")
+    cal = _numbers(params, "FORCE_PLATFORM", "CAL_MATRIX")
     # stored as the C3D format does, first index fastest: 12 coefficients per plate
-    poly = np.asarray(_param(params, "FORCE_PLATFORM", "FPCOPPOLY", []), dtype=float).ravel(order="F")
+    poly = _numbers(params, "FORCE_PLATFORM", "FPCOPPOLY").ravel(order="F")
+    if used > len(types):
+        report(f"{source}: FORCE_PLATFORM:USED declares {used} force plates but "
+               f"FORCE_PLATFORM:TYPE lists {len(types)}; the others were left out",
+               strict=strict, error=MotionError)
+        used = len(types)
     if not analogs.size:
         if not (np.isfinite(arate) and arate > 0):
             why = (f"ANALOG:RATE is {arate:g}, so no analog sample is read: set the analog "
                    "sampling rate in the capture software and re-export")
         else:
             why = ("the file holds no analog samples (ANALOG:USED "
-                   f"{int((_param(params, 'ANALOG', 'USED', [0]) or [0])[0])})")
+                   f"{_first(params, 'ANALOG', 'USED', 0.0):g})")
         report(f"{source}: FORCE_PLATFORM:USED declares {used} force plates but {why}; the "
                "plates were left out", strict=strict, error=MotionError)
         return []
@@ -322,9 +391,9 @@ def _plates(c, source, markers, threshold, rate, strict):
                "analog sampling rate in the capture software and re-export; the plates were "
                "left out", strict=strict, error=MotionError)
         return []
-    ascale = np.asarray(_param(params, "ANALOG", "SCALE", []), dtype=float).ravel()
-    gen = np.asarray(_param(params, "ANALOG", "GEN_SCALE", [1.0]), dtype=float).ravel()
-    labels = [str(x).strip() for x in (_param(params, "ANALOG", "LABELS", []) or [])]
+    ascale = _numbers(params, "ANALOG", "SCALE").ravel()
+    gen = _numbers(params, "ANALOG", "GEN_SCALE").ravel()
+    labels = [x.strip() for x in _texts(params, "ANALOG", "LABELS")]
     out = []
     for k in range(used):
         where = f"{source}: force plate {k + 1}"
