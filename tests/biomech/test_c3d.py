@@ -561,9 +561,10 @@ def test_mutated_bytes_are_read_or_refused(tmp_path, cut, flips):
                         st.text(max_size=8)),
        threshold=st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True)),
        units=st.sampled_from(["mm", "cm", "m"]),
+       rate=st.one_of(st.none(), st.sampled_from(["analog", "marker", "markers", "", "2000"])),
        suffix=st.sampled_from([".trc", ".mot", ".sto", ".csv", ""]))
 def test_convert_options_end_in_a_file_or_a_message(tmp_path, capsys, rotate, threshold, units,
-                                                     suffix):
+                                                     rate, suffix):
     """Every combination of convert's options: exit 0 with the file written, or exit 1 with
     'urdf2dyn convert: error: ...'; never a traceback."""
     from urdf2dyn.cli import main
@@ -573,10 +574,18 @@ def test_convert_options_end_in_a_file_or_a_message(tmp_path, capsys, rotate, th
         argv += [f"--rotate={rotate}"]
     if threshold is not None:
         argv += [f"--threshold={threshold!r}"]
-    status = main(argv)
+    if rate is not None:
+        argv += [f"--rate={rate}"]
+    try:
+        status = main(argv)
+    except SystemExit as e:             # argparse: a --rate outside its choices
+        status = e.code
+        assert rate not in ("analog", "marker") and status == 2
     err = capsys.readouterr().err
     if status == 0:
         assert out.exists()
+    elif status == 2:
+        assert "argument --rate: invalid choice" in err
     else:
         assert status == 1 and "urdf2dyn convert: error: " in err
 
@@ -801,3 +810,58 @@ def test_any_header_and_parameter_section_is_read_or_refused(tmp_path, words, sc
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
+
+
+def test_files_ezc3d_cannot_read_are_refused_saying_why(tmp_path):
+    """SGI/MIPS byte order (c3d.org's sgi_*.c3d, Motion Analysis' old files) and a parameter
+    in another type than the standard's (PhoeniX writes ANALOG:OFFSET as floats): not called
+    corrupted, but told what ezc3d cannot read."""
+    data = bytearray(open(TYPE3, "rb").read())
+    data[(data[0] - 1) * 512 + 3] = 86                 # the parameter section's processor
+    (tmp_path / "sgi.c3d").write_bytes(bytes(data))
+    with pytest.raises(MotionError, match=r"sgi.c3d: written in the SGI/MIPS byte order "
+                                          r"\(processor type 86\), which ezc3d does not read"):
+        C.read_c3d(tmp_path / "sgi.c3d")
+    # ANALOG:SCALE's 16 floats relabelled as 32 integers (the same 64 bytes), as PhoeniX's
+    # files store ANALOG:OFFSET as floats (c3d.org's sample13; ezc3d refuses both)
+    data = bytearray(open(TYPE3, "rb").read())
+    rec = _record_start(data, ("ANALOG", "SCALE"))
+    q = rec + 2 + abs(struct.unpack("b", data[rec:rec + 1])[0])
+    assert struct.unpack("bbB", data[q + 2:q + 5]) == (4, 1, 16)    # float, 1 dimension of 16
+    data[q + 2], data[q + 4] = 2, 32
+    (tmp_path / "typed.c3d").write_bytes(bytes(data))
+    with pytest.raises(MotionError, match=r"typed.c3d: ezc3d cannot read it: parameter SCALE "
+                                          r"is not stored as float as the C3D standard has it"):
+        C.read_c3d(tmp_path / "typed.c3d")
+
+
+def test_a_corrupted_analog_rate_is_refused_not_read_for_minutes(tmp_path):
+    """ANALOG:RATE 2.1e9 on a 60 Hz trial (a fuzz mutant of the Gait2392 C3D): ezc3d would lay
+    out 36 million analog samples per frame and read them past the end of the file (3 minutes,
+    gigabytes); the pre-check names the parameters instead."""
+    gait = os.path.join(DATA, os.pardir, "ik", "gait2392", "subject01_walk1.c3d")
+    path = patched(tmp_path, gait, ANALOG__RATE=("f", [2.147e9]))
+    with pytest.raises(MotionError, match=r"ANALOG:RATE 2.147e\+09, POINT:RATE 60, ANALOG:USED 12 "
+                                          r"and POINT:USED 41 make one frame \d+ bytes long"):
+        C.read_c3d(path)
+
+
+def test_an_interrupted_read_leaves_no_reply_for_the_next(monkeypatch):
+    """Ctrl-C (or an alarm) while the reader answers: the next file read is that file, not the
+    interrupted one's pending reply."""
+    from urdf2dyn.biomech.formats import _c3dread
+    read(QUALISYS)                                  # the reader is running
+    real = _c3dread._read_exact
+    calls = []
+
+    def interrupted(stream, n):
+        if not calls:
+            calls.append(n)
+            raise KeyboardInterrupt
+        return real(stream, n)
+
+    monkeypatch.setattr(_c3dread, "_read_exact", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        read(QUALISYS)
+    monkeypatch.setattr(_c3dread, "_read_exact", real)
+    assert len(read(TYPE3).markers.labels) == 34    # FP_Type3's, not Qualisys' 55

@@ -8,6 +8,7 @@ It decodes no value beyond the few integers it needs.
 """
 from __future__ import annotations
 
+import math
 import os
 import struct
 
@@ -111,6 +112,8 @@ def check_c3d(path):
         pos = q + offset
     params = {(groups.get(g, "?"), name): v for (g, name), v in found.items()}
     _check_types(params, end, fail)
+    _check_layout(params, end, proc, (points, analog_per_frame, first, last, scale),
+                  size - (data_block - 1) * _BLOCK, fail)
     if points or analog_per_frame:
         if last < first:
             return      # more than 65535 frames: the parameters count them (ezc3d reads them)
@@ -127,13 +130,12 @@ def check_c3d(path):
     return None
 
 
-#: Parameters ezc3d reads as numbers (it indexes their values without checking their type).
-_NUMERIC = {("POINT", x) for x in ("USED", "SCALE", "RATE", "FRAMES", "DATA_START")} | \
-    {("ANALOG", x) for x in ("USED", "RATE", "GEN_SCALE", "SCALE", "OFFSET", "BITS")} | \
-    {("FORCE_PLATFORM", x) for x in ("USED", "TYPE", "CHANNEL", "CORNERS", "ORIGIN",
-                                     "CAL_MATRIX", "ZERO", "FPCOPPOLY")} | \
-    {("TRIAL", "ACTUAL_START_FIELD"), ("TRIAL", "ACTUAL_END_FIELD"), ("EVENT", "USED"),
-     ("EVENT", "TIMES"), ("EVENT", "STATUS")}
+#: Parameters ezc3d's C++ reads as numbers. Only these: the others (FORCE_PLATFORM, EVENT, ...)
+#: it hands over whatever their type, and read_c3d reads them leniently.
+_NUMERIC = {("POINT", x) for x in ("USED", "SCALE", "RATE", "FRAMES")} | \
+    {("ANALOG", x) for x in ("USED", "RATE", "GEN_SCALE", "SCALE", "OFFSET")} | \
+    {("ROTATION", x) for x in ("USED", "DATA_START", "RATE", "RATIO")} | \
+    {("TRIAL", "ACTUAL_START_FIELD"), ("TRIAL", "ACTUAL_END_FIELD")}
 #: ... and their first value, without checking there is one.
 _ONE_VALUE = {("POINT", x) for x in ("USED", "SCALE", "RATE", "FRAMES")} | \
     {("ANALOG", x) for x in ("USED", "RATE", "GEN_SCALE")} | \
@@ -141,6 +143,52 @@ _ONE_VALUE = {("POINT", x) for x in ("USED", "SCALE", "RATE", "FRAMES")} | \
 #: ... and as text. Only these: ezc3d reads every other parameter whatever its type (Vicon
 #: Nexus stores EVENT:ICON_IDS as integers, the standard says text), and so does read_c3d.
 _TEXT = {(g, x) for g in ("POINT", "ANALOG") for x in ("LABELS", "DESCRIPTIONS", "UNITS")}
+
+
+def _value(v, end, proc):
+    """The first value of a numeric parameter record (ptype, dims, n, first bytes), or None."""
+    ptype, _, n, head = v
+    if ptype == -1 or not n or len(head) < abs(ptype):
+        return None
+    if ptype == 4:
+        if proc == _DEC:          # a DEC float: IEEE with its 16-bit halves swapped, times 4
+            return struct.unpack("<f", head[2:4] + head[0:2])[0] / 4.0
+        return struct.unpack(end + "f", head)[0]
+    return struct.unpack(end + {1: "b", 2: "h"}[ptype], head)[0]
+
+
+def _check_layout(params, end, proc, header, available, fail):
+    """One frame as ezc3d will read it fits the file.
+
+    ezc3d lays a frame out from the parameters, not the header (POINT:USED markers, ANALOG:USED
+    channels times ANALOG:RATE / POINT:RATE samples; the header's analog count where
+    POINT:RATE is 0) and reads frames until the file ends, value by value: a corrupted rate
+    or count makes one frame of millions of values, each allocated and read past the end
+    (minutes, gigabytes). Refused when one frame is larger than twice the file's data."""
+    points, analog_per_frame = header[0], header[1]
+
+    def get(group, name, default):
+        v = params.get((group, name))
+        x = _value(v, end, proc) if v is not None else None
+        return default if x is None else x
+
+    npoints, channels = get("POINT", "USED", 0), get("ANALOG", "USED", 0)
+    prate, arate = get("POINT", "RATE", 0.0), get("ANALOG", "RATE", 0.0)
+    if npoints < 0 or channels < 0:
+        fail(f"POINT:USED {npoints} or ANALOG:USED {channels} is negative")
+    if prate and channels:
+        ratio = arate / prate
+        if not math.isfinite(ratio) or ratio < 0:
+            fail(f"ANALOG:RATE {arate:g} and POINT:RATE {prate:g} give {ratio:g} analog "
+                 "samples per frame")
+        per_frame = int(ratio) * channels
+    else:
+        per_frame = analog_per_frame
+    frame = (4 * npoints + per_frame) * 2          # 2 bytes a value at least
+    if frame > 2 * max(0, available) + 65536:
+        fail(f"ANALOG:RATE {arate:g}, POINT:RATE {prate:g}, ANALOG:USED {channels} and "
+             f"POINT:USED {npoints} make one frame {frame} bytes long at least, but the file "
+             f"holds {max(0, available)} bytes of data")
 
 
 def _check_types(params, end, fail):

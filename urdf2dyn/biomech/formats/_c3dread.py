@@ -45,7 +45,14 @@ def read(path):
             proc.stdin.flush()
             head = _read_exact(proc.stdout, 8)
             reply = pickle.loads(_read_exact(proc.stdout, struct.unpack("<Q", head)[0]))
-        except (OSError, EOFError, struct.error, pickle.UnpicklingError):
+        except BaseException as e:
+            if not isinstance(e, (OSError, EOFError, struct.error, pickle.UnpicklingError)):
+                # interrupted mid-exchange (KeyboardInterrupt, an alarm): the reply would be
+                # read by the next request; this reader is dropped
+                _READER.clear()
+                proc.kill()
+                proc.wait()
+                raise
             _READER.clear()
             code = proc.wait()
             for pipe in (proc.stdin, proc.stdout):
