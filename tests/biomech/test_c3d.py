@@ -897,3 +897,21 @@ def test_vicon_nexus_trial_runs_to_torques(tmp_path, capsys):
         assert 10 < peak[f"ankle_angle_{side}_moment"] < 250
         assert 5 < peak[f"knee_angle_{side}_moment"] < 250
         assert 10 < peak[f"hip_flexion_{side}_moment"] < 250
+
+
+def test_the_reader_process_sees_this_interpreters_path(tmp_path, monkeypatch):
+    """A folder put on sys.path at run time (a notebook's sys.path.append for ezc3d) is the
+    reader process' too: here a stand-in ezc3d there answers instead of the installed one."""
+    from urdf2dyn.biomech.formats import _c3dread
+    (tmp_path / "ezc3d.py").write_text("def c3d(path):\n    raise OSError('stand-in ezc3d')\n")
+    _c3dread._stop()
+    _c3dread._READER.clear()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        with pytest.raises(MotionError, match=r"\(OSError: stand-in ezc3d\)"):
+            C.read_c3d(TYPE3)
+    finally:
+        _c3dread._stop()
+        _c3dread._READER.clear()
+    monkeypatch.undo()
+    assert len(read(TYPE3).plates) == 2

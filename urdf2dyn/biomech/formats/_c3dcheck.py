@@ -1,10 +1,13 @@
 """A structural check of a C3D file before ezc3d reads it.
 
-ezc3d trusts the file's own sizes: a truncated or corrupted file can make it read past its
-buffers and crash the interpreter. This walks the header and the parameter section with every
-offset bounds-checked (the layout of the C3D User Guide, Motion Lab Systems) and checks that
-the data section is as long as the header says, so that only a well-formed file reaches ezc3d.
-It decodes no value beyond the few integers it needs.
+ezc3d trusts the file's own sizes and counts: a truncated or corrupted file can make it read
+through an empty list, allocate gigabytes or crash. This walks the header and the parameter
+section with every offset bounds-checked (the layout of the C3D User Guide, Motion Lab
+Systems), checks what ezc3d's C++ reads without checking (a description length it reads as
+negative, text without dimensions, counts and rates without a value, analog scales and offsets
+for every channel, a frame that fits the file) and names the fault. It is the first line: ezc3d
+itself runs in a process of its own (``_c3dread``), so what this misses cannot crash the
+caller. It decodes no value beyond the few numbers it needs.
 """
 from __future__ import annotations
 

@@ -87,8 +87,10 @@ def _reader():
     r = _READER
     if r and r["pid"] == os.getpid() and r["proc"].poll() is None:
         return r["proc"]
-    # a reader inherited through fork belongs to the parent: leave its pipes alone
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    # a reader inherited through fork belongs to the parent: leave its pipes alone. The
+    # reader sees this interpreter's sys.path (a notebook may have added ezc3d's folder).
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
+               PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     runner = ("import runpy, sys; runpy.run_path(sys.argv[1], run_name='__main__')")
     proc = subprocess.Popen([sys.executable, "-c", runner, os.path.abspath(__file__)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -6,9 +6,14 @@ pressure and free moment in the lab frame, at the marker rate) and the events.
 
 What the C3D format says, and what is done with it (the C3D User Guide, Motion Lab Systems):
 
+* reading: a structural check first (``_c3dcheck``: a corrupted file is refused naming the
+  fault), then ezc3d in a reader process of its own (``_c3dread``: a file that crashes ezc3d
+  is refused naming the signal, and cannot take the caller down). Parameters whose type is not
+  the standard's are read leniently (Vicon Nexus stores EVENT:ICON_IDS as integers).
 * markers: ``POINT:LABELS``, ``POINT:UNITS`` (mm, cm or m: positions are returned in m); a
   negative residual marks a point not seen in that frame, and so do coordinates that are exactly
-  (0, 0, 0) (what many systems write for an occlusion): both become NaN.
+  (0, 0, 0) (what many systems write for an occlusion): both become NaN. Vicon's subject prefix
+  (``Subject01:LASI``, SUBJECTS:LABEL_PREFIXES) is removed, as models name the markers.
 * analog channels: ``(raw - ANALOG:OFFSET) * ANALOG:SCALE * ANALOG:GEN_SCALE`` for data stored
   as integers, as stored for data stored as floats (ezc3d applies it, and the ``c3d`` package
   agrees), in ``ANALOG:UNITS`` (N, N·mm or N·m, mm or m; a channel without a known unit is taken in
