@@ -915,3 +915,31 @@ def test_the_reader_process_sees_this_interpreters_path(tmp_path, monkeypatch):
         _c3dread._READER.clear()
     monkeypatch.undo()
     assert len(read(TYPE3).plates) == 2
+
+
+def test_a_corrupted_rotation_ratio_is_refused(tmp_path):
+    """ROTATION:RATIO -1 (a fuzz mutant of the Gait2392 C3D, which ezc3d writes with an empty
+    ROTATION group): ezc3d makes 2**64 - 1 subframes a frame and ends in bad_alloc after
+    minutes; the pre-check names it."""
+    gait = os.path.join(DATA, os.pardir, "ik", "gait2392", "subject01_walk1.c3d")
+    path = patched(tmp_path, gait, ROTATION__RATIO=("h", [-1]))
+    with pytest.raises(MotionError, match=r"ROTATION:USED 0 and ROTATION:RATIO \(or RATE\) -1 are "
+                                          r"not counts of rotations a frame"):
+        C.read_c3d(path)
+
+
+def test_dimensions_with_a_late_zero_are_refused(tmp_path):
+    """A text parameter's dimension count raised to 7 (a fuzz mutant of the Vicon Workstation
+    file): its 'dimensions' are the text's bytes, the last a 0, so it holds no value, but ezc3d
+    loops over the 1.5e9 combinations before the 0 (seconds of CPU per parameter); the
+    pre-check names it."""
+    data = bytearray(open(os.path.join(DATA, "ViconWorkstation_shd01.c3d"), "rb").read())
+    rec = _record_start(data, ("MANUFACTURER", "VERSION_LABEL"))
+    q = rec + 2 + abs(struct.unpack("b", data[rec:rec + 1])[0])
+    assert struct.unpack("bb", data[q + 2:q + 4]) == (-1, 1)
+    data[q + 3] = 7
+    (tmp_path / "dims.c3d").write_bytes(bytes(data))
+    with pytest.raises(MotionError, match=r"dims.c3d: not a readable C3D file: parameter "
+                                          r"VERSION_LABEL has dimensions \[5, 53, 46, 50, 46, "
+                                          r"52, 0\]: no value, but 1457924000 combinations"):
+        C.read_c3d(tmp_path / "dims.c3d")

@@ -93,9 +93,13 @@ def check_c3d(path):
             if ptype == -1 and ndim == 0:               # ezc3d indexes its first dimension
                 fail(f"parameter {name} is text without dimensions")
             dims = list(data[r + 2:r + 2 + ndim])
-            n = 1
+            n, walk = 1, 1
             for d in dims:
                 n *= d
+                walk = max(walk, n)
+            if n == 0 and walk > 65536:     # ezc3d loops over the dimensions before the 0
+                fail(f"parameter {name} has dimensions {dims}: no value, but {walk} "
+                     "combinations of its dimensions before the 0")
             desc = r + 2 + ndim + abs(ptype) * n
             if desc + 1 > size:
                 fail(f"the values of parameter {name} run past the end of the file")
@@ -192,6 +196,21 @@ def _check_layout(params, end, proc, header, available, fail):
         fail(f"ANALOG:RATE {arate:g}, POINT:RATE {prate:g}, ANALOG:USED {channels} and "
              f"POINT:USED {npoints} make one frame {frame} bytes long at least, but the file "
              f"holds {max(0, available)} bytes of data")
+    if ("ROTATION", "USED") in params:     # a frame's rotations: RATIO (or RATE / POINT:RATE)
+        used = get("ROTATION", "USED", 0)  # subframes of USED 4x4 matrices and a reliability
+        ratio = get("ROTATION", "RATIO", None)
+        if ratio is None:
+            rate = get("ROTATION", "RATE", 0.0)
+            ratio = rate / prate if prate else 0.0
+        if not math.isfinite(ratio) or not 0 <= ratio <= 10000 or used < 0:
+            # ezc3d makes RATIO subframes a frame, even of no rotation
+            fail(f"ROTATION:USED {used} and ROTATION:RATIO (or RATE) {ratio:g} are not counts "
+                 "of rotations a frame")
+        rotations = used * int(ratio) * 17 * 4
+        if rotations > 2 * max(0, available) + 65536:
+            fail(f"ROTATION:USED {used} and ROTATION:RATIO (or RATE) {ratio:g} make one frame's "
+                 f"rotations {rotations} bytes long, but the file holds {max(0, available)} "
+                 "bytes of data")
 
 
 def _check_types(params, end, fail):
