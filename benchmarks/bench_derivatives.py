@@ -113,6 +113,9 @@ def main(argv=None):
     ap.add_argument("--mb", default="4,64",
                     help="output megabytes per call, comma-separated (default 4,64: below and "
                          "above the 8 MB streaming size)")
+    ap.add_argument("--n", default=None,
+                    help="samples per call, comma-separated, instead of --mb (the sizes of "
+                         "the tables in docs/performance.rst before the streaming rework)")
     ap.add_argument("--paths", default="all",
                     help="SIMD paths, comma-separated (default: every one this CPU has)")
     ap.add_argument("--reps", type=int, default=5)
@@ -124,7 +127,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     paths = (urdf2dyn.available_simd_paths() if args.paths == "all"
              else args.paths.split(","))
-    sizes = sorted(float(x) for x in args.mb.split(","))
+    sizes = sorted(float(x) for x in (args.n or args.mb).split(","))
     runner = None
     if not args.no_pin:
         from _pinbuild import get_runner
@@ -142,8 +145,9 @@ def main(argv=None):
             method = getattr(model, ALGOS[algo])
             per_sample = (1 if algo == "crba" else 3) * nv * nv * 8
             in_cache = {}
-            for mb in sizes:
-                n = max(8, int(mb * 2**20 / per_sample) // 8 * 8)
+            for size in sizes:
+                n = (int(size) if args.n else max(8, int(size * 2**20 / per_sample) // 8 * 8))
+                mb = n * per_sample / 2**20
                 q = model.random_configuration(n, seed=1)
                 v = rng.uniform(-1, 1, (n, nv))
                 a = rng.uniform(-1, 1, (n, nv))
@@ -157,11 +161,11 @@ def main(argv=None):
 
                     def call():
                         method(q, v, a, out=out)
-                log(f"{name} {algo} N={n} ({n * per_sample / 2**20:.1f} MB), {args.rounds} rounds")
+                log(f"{name} {algo} N={n} ({mb:.1f} MB), {args.rounds} rounds")
                 t = {p: [] for p in paths}
                 t.update(hot=[], store=[], bw=[])
                 for _ in range(max(1, args.rounds)):
-                    bw = write_bandwidth(n * per_sample / 2**20)
+                    bw = write_bandwidth(mb)
                     t["bw"].append(max(bw["plain GB/s"], bw["nt GB/s"]))
                     for p in paths:
                         urdf2dyn.set_simd_path(p)
@@ -172,7 +176,7 @@ def main(argv=None):
                                                   algo=algo, mode=mode)[key])
                 urdf2dyn.set_simd_path(None)
                 gbs = float(np.median(t["bw"]))
-                bandwidths.setdefault(mb, []).append(gbs)
+                bandwidths.setdefault(size, []).append(gbs)
                 bound = per_sample / gbs                                  # ns per sample
                 hot = float(np.median(t["hot"])) if runner else None
                 store = float(np.median(t["store"])) if runner else None
@@ -183,7 +187,7 @@ def main(argv=None):
                     r_hot = (float(np.median(np.divide(t[p], t["hot"]))) if runner else None)
                     r_store = (float(np.median(np.divide(t[p], t["store"]))) if runner else None)
                     rows.append([name, str(nv), ALGOS[algo], str(n),
-                                 f"{n * per_sample / 2**20:.1f}", p, f"{u:.0f}", f"{bound:.0f}",
+                                 f"{mb:.1f}", p, f"{u:.0f}", f"{bound:.0f}",
                                  fmt_ratio(u / bound), fmt_ratio(u / lim),
                                  f"{hot:.0f}" if hot else "-", f"{store:.0f}" if store else "-",
                                  fmt_ratio(r_hot), fmt_ratio(r_store)])
@@ -191,8 +195,8 @@ def main(argv=None):
     print(f"CPU: {cpu_description()}; urdf2dyn one thread, paths {', '.join(paths)}; "
           f"{args.clock} time, ns per sample, medians of {max(1, args.rounds)} rounds (each best "
           f"of {args.reps}); write bandwidth of one core (the bound's), GB/s: "
-          + ", ".join(f"{min(g):.1f}-{max(g):.1f} at {mb:g} MB"
-                      for mb, g in sorted(bandwidths.items())) + "\n")
+          + ", ".join(f"{min(g):.1f}-{max(g):.1f} at {size:g} {'samples' if args.n else 'MB'}"
+                      for size, g in sorted(bandwidths.items())) + "\n")
     print(rst_table(header, rows))
 
 
