@@ -323,17 +323,21 @@ static size_t run_fk(const u2d_model *m, const u2d_batch_args *a, size_t begin, 
 }
 
 /* Which groups of U2D_LANES consecutive entries of an (nv, nv) derivative matrix are zero
- * whatever the state (partial_is_zero): one flag per group, or NULL if out of memory. */
+ * whatever the state (see rnea_partials): one flag per group, or NULL if out of memory.
+ * Entry (r, c) is not when c is in the subtree of r (r .. subend[r] - 1) or above r, so each
+ * row clears the groups of that range and of its ancestors: O(nv (nv + depth)) per call,
+ * where testing every entry against its row's ancestors took an eighth of a human CRBA call
+ * of 8 samples. */
 static unsigned char *zero_groups(const u2d_work *w, int nv)
 {
-    const size_t nn = (size_t)nv * (size_t)nv;
-    unsigned char *zero = malloc(nn / U2D_LANES + 1);
+    const size_t nn = (size_t)nv * (size_t)nv, ngroup = nn / U2D_LANES;
+    unsigned char *zero = malloc(ngroup + 1);
     if (!zero) return NULL;
-    for (size_t k = 0; k + U2D_LANES <= nn; k += U2D_LANES) {
-        zero[k / U2D_LANES] = 1;
-        for (size_t j = k; j < k + U2D_LANES; j++)
-            if (!partial_is_zero(w, (int)(j / (size_t)nv), (int)(j % (size_t)nv)))
-                zero[k / U2D_LANES] = 0;
+    memset(zero, 1, ngroup + 1);
+    for (int r = 0; r < nv; r++) {
+        const size_t row = (size_t)r * (size_t)nv;
+        for (int c = r; c < w->subend[r]; c++) zero[(row + (size_t)c) / U2D_LANES] = 0;
+        for (int i = w->lambda[r]; i >= 0; i = w->lambda[i]) zero[(row + (size_t)i) / U2D_LANES] = 0;
     }
     return zero;
 }
