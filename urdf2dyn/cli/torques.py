@@ -374,10 +374,12 @@ def add_torques_parser(sub):
                    help="angles (and their rates) in the CSV motion files are in degrees")
     add_floating_base(p, "add a floating joint 'root_joint' above the URDF's root link")
     p.add_argument("--couplers", choices=("keep", "eliminate"), default="keep",
-                   help="an OpenSim model's CoordinateCouplerConstraints: keep (default, as "
-                        "OpenSim's inverse-dynamics tool: each dependent coordinate a DoF with "
-                        "its own force) or eliminate (dependent coordinates computed from their "
-                        "independent ones, their forces moved onto them)")
+                   help="an OpenSim model's CoordinateCouplerConstraints in inverse dynamics: "
+                        "keep (default, as OpenSim's inverse-dynamics tool: each dependent "
+                        "coordinate a DoF with its own force) or eliminate (dependent "
+                        "coordinates computed from their independent ones, their forces moved "
+                        "onto them); inverse kinematics (--ik-setup) holds them either way, as "
+                        "OpenSim's IK tool")
     add_gravity(p, HUMOD_GRAVITY_HELP)
     p.add_argument("--per-kg", action="store_true",
                    help="write torques divided by the body mass (N·m/kg)")
