@@ -39,14 +39,19 @@ from .trajectory import Trajectory
 if TYPE_CHECKING:
     from ..model import Model
 
-__all__ = ["IKResult", "IKSettings", "solve", "fit", "run_setup"]
+__all__ = ["IKResult", "IKSettings", "solve", "fit", "run_setup", "determined_frames",
+           "measured_frames"]
 
 
 @dataclass
 class IKResult:
-    """The coordinates over the trial and OpenSim's marker report per frame."""
+    """The coordinates over the trial and OpenSim's marker report per frame. determined:
+    (M,) bool, whether the markers present in the frame (and the coordinate tasks) determine
+    every coordinate the trial's best frames determine (:func:`determined_frames`); None
+    when not computed."""
     motion: Trajectory
     solution: IKSolution
+    determined: NDArray[np.bool_] | None = None
 
     def errors_table(self) -> tuple[list[str], NDArray[np.float64]]:
         """OpenSim's ``_ik_marker_errors.sto`` columns: total_squared_error,
@@ -223,7 +228,80 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     sol = inverse_kinematics(model, xyz, markers=used, weights=fitted, tasks=tasks,
                              locked=locked, ranges=ranges, q0=q0, threads=threads)
     motion = Trajectory(time=t[rows], q=np.atleast_2d(sol.q), names=list(model.q_names))
-    return IKResult(motion, sol)
+    present = np.all(np.isfinite(xyz), axis=2)
+    determined = determined_frames(model, motion.q, used, present,
+                                   [n for n, (w, _) in tasks.items() if w > 0], locked)
+    return IKResult(motion, sol, determined)
+
+
+def measured_frames(result: IKResult, source: str) -> tuple[IKResult, list[str]]:
+    """The IK result without the frames whose pose the markers do not determine (its
+    ``determined``), and the warnings saying so: those at the trial's ends are cut, those
+    inside become gaps in the coordinates (NaN), which the trial fills when short (its
+    max_gap) and refuses when long. Never used silently: a frame that two markers fit
+    exactly carries the previous frame's pose, and its accelerations spikes of kilonewtons."""
+    det = result.determined
+    if det is None or det.all():
+        return result, []
+    t = result.motion.time
+    keep = np.flatnonzero(det)
+    a, b = keep[0], keep[-1] + 1
+    inside = np.flatnonzero(~det[a:b]) + a
+    messages = []
+    cut = np.r_[np.arange(a), np.arange(b, len(t))]
+    if len(cut):
+        spans = [f"{t[0]:g} .. {t[a - 1]:g} s" if a else "",
+                 f"{t[b]:g} .. {t[-1]:g} s" if b < len(t) else ""]
+        messages.append(f"{source}: the markers present do not determine the pose in "
+                        f"{len(cut)} frames at the trial's ends ({' and '.join(x for x in spans if x)}"
+                        f"): cut; the trial runs {t[a]:g} .. {t[b - 1]:g} s")
+    if len(inside):
+        at = ", ".join(f"{t[k]:g}" for k in inside[:8]) + (" ..." if len(inside) > 8 else "")
+        messages.append(f"{source}: the markers present do not determine the pose in "
+                        f"{len(inside)} frames inside the trial (t = {at} s): they are gaps "
+                        "in the coordinates, filled when short (--max-gap), else the trial "
+                        "stops; mend the marker data there")
+    q = np.array(result.motion.q, dtype=float)
+    q[inside] = np.nan
+    rows = slice(a, b)
+    sol = result.solution
+    cut_sol = IKSolution(sol.q[rows] if np.ndim(sol.q) == 2 else sol.q, sol.marker_names,
+                         sol.marker_error[rows], sol.squared[rows], sol.rms[rows],
+                         sol.max[rows], list(sol.worst)[rows], sol.iterations[rows])
+    motion = Trajectory(time=t[rows], q=q[rows], names=list(result.motion.names))
+    return IKResult(motion, cut_sol, det[rows]), messages
+
+
+def determined_frames(model: Model, q: NDArray[np.float64], markers: Sequence[Marker],
+                      present: NDArray[np.bool_], tasks: Sequence[str] = (),
+                      locked: Mapping[str, float] | None = None) -> NDArray[np.bool_]:
+    """(N,) bool: whether frame k's fit is determined as well as the trial's best frame.
+
+    The fit at q (N, nq) is determined where the Jacobian of the markers present in the frame
+    (present (N, k), markers fitted) and of the coordinate tasks, over the coordinates the fit
+    moves (not locked; a coupler's dependent coordinate folded into its independent one),
+    has the rank the best frames have. A frame with fewer (e.g. two markers seen at a trial's
+    end) leaves coordinates to wherever the previous frame put them: its pose is not measured.
+    """
+    q = np.atleast_2d(np.asarray(q, dtype=float))
+    present = np.atleast_2d(np.asarray(present, dtype=bool))
+    J = np.zeros((len(q), 3 * len(markers) + len(tasks), model.nv))
+    for k, m in enumerate(markers):
+        rows = model.jacobian(q, m.link, point=m.position)[:, :3, :]
+        J[:, 3 * k:3 * k + 3] = np.where(present[:, k, None, None], rows, 0.0)
+    for r, name in enumerate(tasks):
+        J[:, 3 * len(markers) + r, model._v_index(name)[1]] = 1.0
+    kept = {c.dependent for c in model.couplers} - set(locked or {})
+    for (_, d), (_, i), f in reversed(list(model._coupler_terms(q))):
+        if model.v_names[d] in kept:                 # dq_d = s f'(q_i) dq_i
+            J[:, :, i] += f[:, 1, None] * J[:, :, d]
+    drop = kept | set(locked or {})
+    free = [k for k, n in enumerate(model.v_names) if n not in drop]
+    A = J[:, :, free]
+    sv = np.linalg.svd(A, compute_uv=False)
+    scale = sv.max(axis=1, keepdims=True)
+    rank = (sv > 1e-9 * np.where(scale > 0, scale, 1.0)).sum(axis=1)
+    return rank >= rank.max()
 
 
 def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
