@@ -199,3 +199,14 @@ def test_marker_motion_without_a_filter(model, right):
     msg, = found["unfiltered"]
     assert "--filter 6" in msg
     assert "unfiltered" not in right[1]
+
+
+def test_opensim_processing_on_a_c3d_keeps_its_rows(model):
+    """C3D + IK setup (time range 0.5-2.5 s) + OpenSim's processing: its padded rows outran
+    the plates, cut to the IK's frames, and the trial was refused; without a time range its
+    output held OpenSim's padded, extrapolated rows. The rows are the frames fitted."""
+    res, found = trial(model, rotation="x:-90", filter_hz=6, processing="opensim")
+    step = 1 / 60
+    assert res.t[0] == pytest.approx(0.5) and res.t[-1] == pytest.approx(2.5)
+    assert len(res.t) == 121 and np.allclose(np.diff(res.t), step)
+    assert np.all(np.isfinite(res.tau)) and res.f_ext
