@@ -236,7 +236,7 @@ def fill_load_gaps(t, force, cop, moment=None, key="", max_gap=DEFAULT_MAX_GAP,
 GRID_ROUNDING = 0.1
 
 
-def sampling_grid(t):
+def sampling_grid(t: ArrayLike) -> NDArray[np.float64]:
     """The uniform grid t0 + k h (h = (t[-1] - t0) / (N - 1)) when the times t lie within
     GRID_ROUNDING of a step of it (a recording's uniform samples with rounded times), else
     t itself."""
