@@ -422,6 +422,12 @@ def add_torques_parser(sub):
                    help="for C3D/.trc trials: rotation from the lab frame to the model frame, "
                         "about the lab's axes in order, e.g. x:-90 for a z-up lab and a y-up "
                         "OpenSim model (default: the lab frame)")
+    p.add_argument("--rate", choices=("analog", "marker"),
+                   help="for C3D trials: the force plates' loads at the analog rate (default), "
+                        "evaluated at the motion's times as --processing says (opensim: the "
+                        "cubic splines of OpenSim's ExternalLoads; urdf2dyn: filtered at the "
+                        "analog rate with --filter, then sampled), or each marker frame's mean "
+                        "(marker: what urdf2dyn did before)")
     p.add_argument("--max-gap", type=GAP, default=DEFAULT_MAX_GAP, metavar="N",
                    help="fill runs of up to N missing samples (NaN or empty cells) by cubic "
                         f"interpolation, with a warning; longer gaps stop the trial (default "

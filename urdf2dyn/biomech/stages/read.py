@@ -86,13 +86,14 @@ def read_coordinates(path, model, degrees=None, mapping=None, csv_options=None):
 def read_markers(model, source, settings, warn):
     """The :class:`Motion` of a C3D or .trc recording: its markers (turned by
     settings.rotation into the model's frame) fitted by inverse kinematics as settings.ik says,
-    the C3D's plates kept over the frames fitted. Frames whose pose the markers present do
+    the C3D's plates (at settings.plate_rate) kept from the first frame fitted to the last. Frames whose pose the markers present do
     not determine are cut at the ends and gaps inside (urdf2dyn.biomech.ik.measured_frames).
     The IK's warnings are the trial's."""
     s = settings
     if source.lower().endswith(".c3d"):
         from ..formats.c3d import read_c3d
         rec = read_c3d(source, rotation=s.rotation, strict=s.strict,
+                       rate="analog" if s.plate_rate == "analog" else "markers",
                        **({} if s.plate_threshold is None else {"threshold": s.plate_threshold}))
         markers, plates = rec.markers, rec.plates
     else:
@@ -108,12 +109,20 @@ def read_markers(model, source, settings, warn):
     result, messages = measured_frames(result, source)     # frames the markers determine
     for msg in messages:
         warn(msg)
-    rows = np.isin(markers.time, result.motion.time)      # a setup's time range
-    if plates and not rows.all():
-        plates = [replace(p, time=p.time[rows], force=p.force[rows], cop=p.cop[rows],
-                          moment=p.moment[rows], contact=p.contact[rows]) for p in plates]
+    plates = [_plate_over(p, result.motion.time) for p in plates]   # a setup's time range
     return Motion(source, result.motion, "radians (inverse kinematics of the markers)",
                   result.solution, markers, plates)
+
+
+def _plate_over(plate, times):
+    """The plate's samples from the first to the last of times (the frames fitted), at
+    whatever rate it was read."""
+    tol = 1e-9 * max(1.0, float(np.max(np.abs(times))))
+    rows = (plate.time >= times[0] - tol) & (plate.time <= times[-1] + tol)
+    if rows.all():
+        return plate
+    return replace(plate, time=plate.time[rows], force=plate.force[rows], cop=plate.cop[rows],
+                   moment=plate.moment[rows], contact=plate.contact[rows])
 
 
 def check_columns(path, traj, model):
