@@ -58,7 +58,8 @@ class TrialResult:
     ``elapsed_s``. For a trial read from markers (a C3D or
     .trc file): ik (urdf2dyn.markers.IKSolution over the whole recording: per frame marker
     RMS/max error and the worst marker; :attr:`ik_errors` gives those of the rows kept),
-    markers (the measured Markers, model frame) and plates (the C3D's force plates).
+    markers (the measured Markers, model frame), plates (the C3D's force plates) and events
+    (the C3D's events: urdf2dyn.biomech.gait.gait_cycles cuts cycles from them).
     findings: what the checks found (urdf2dyn.biomech.stages.Finding: warnings, and notes on
     what could not be checked); settings: the TrialSettings the trial ran with."""
     path: str
@@ -77,6 +78,7 @@ class TrialResult:
     plates: list | None = None
     findings: list = field(default_factory=list)
     settings: TrialSettings | None = None
+    events: list = field(default_factory=list)
 
     @property
     def ik_errors(self):
@@ -168,7 +170,7 @@ def _result(trial, elapsed):
     record["elapsed_s"] = elapsed
     return TrialResult(m.source, k.t, k.q, k.v, k.a, d.tau, d.residuals, lo.f_ext, lo.reactions,
                        trial.warnings, record, m.ik, m.markers, m.plates, list(trial.findings),
-                       s)
+                       s, list(m.events))
 
 
 def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, **options):

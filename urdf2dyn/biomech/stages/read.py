@@ -95,10 +95,10 @@ def read_markers(model, source, settings, warn):
         rec = read_c3d(source, rotation=s.rotation, strict=s.strict,
                        rate="analog" if s.plate_rate == "analog" else "markers",
                        **({} if s.plate_threshold is None else {"threshold": s.plate_threshold}))
-        markers, plates = rec.markers, rec.plates
+        markers, plates, events = rec.markers, rec.plates, tuple(rec.events)
     else:
         from ..formats.trc import read_trc
-        markers, plates = read_trc(source), []
+        markers, plates, events = read_trc(source), [], ()
         if s.rotation is not None:
             markers = markers.rotated(s.rotation)
     with warnings.catch_warnings(record=True) as caught:
@@ -111,7 +111,7 @@ def read_markers(model, source, settings, warn):
         warn(msg)
     plates = [_plate_over(p, result.motion.time) for p in plates]   # a setup's time range
     return Motion(source, result.motion, "radians (inverse kinematics of the markers)",
-                  result.solution, markers, plates)
+                  result.solution, markers, plates, events)
 
 
 def _plate_over(plate, times):
