@@ -86,9 +86,10 @@ def read_coordinates(path, model, degrees=None, mapping=None, csv_options=None):
 def read_markers(model, source, settings, warn):
     """The :class:`Motion` of a C3D or .trc recording: its markers (turned by
     settings.rotation into the model's frame) fitted by inverse kinematics as settings.ik says,
-    the C3D's plates (at settings.plate_rate) kept from the first frame fitted to the last. Frames whose pose the markers present do
-    not determine are cut at the ends and gaps inside (urdf2dyn.biomech.ik.measured_frames).
-    The IK's warnings are the trial's."""
+    the C3D's plates (at settings.plate_rate) kept from the first frame fitted to the last,
+    its events. Frames whose pose the markers present do not determine are cut at the ends
+    and gaps inside (urdf2dyn.biomech.ik.measured_frames). The IK's warnings are the
+    trial's."""
     s = settings
     if source.lower().endswith(".c3d"):
         from ..formats.c3d import read_c3d
