@@ -14,6 +14,7 @@ import os
 import struct
 import subprocess
 import sys
+import tempfile
 import textwrap
 import warnings
 
@@ -644,7 +645,8 @@ CRASHERS = {"POINT:UNITS gid negated": {"POINT__UNITS": "gid"},
 
 def _run(code, *args):
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code), *args],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120,
+                          cwd=tempfile.gettempdir())   # import the installed package
 
 
 @pytest.mark.parametrize("change", CRASHERS)

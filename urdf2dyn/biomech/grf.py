@@ -36,8 +36,8 @@ body for the motion to happen with the given external loads: OpenSim's *residual
 moments ("residual actuators" on the pelvis). They are found through the root joints' motion
 subspace (the root body's Jacobian columns): [F; M] = J_root^-T tau_root. A planar root (a 2-D
 model's pelvis: one rotation, two translations) gives the force in its plane and the moment
-about its axis (the plane carries the rest: zero). Measured data never balance exactly; large residuals
-flag inconsistent kinematics, forces or body-segment parameters. :func:`root_residuals` turns
+about its axis (the plane carries the rest: zero). Measured data never balance exactly; large
+residuals flag inconsistent kinematics, forces or body-segment parameters. :func:`root_residuals` turns
 the root's generalized forces into that wrench: a force (N, world axes) and a moment (N·m, world
 axes) about the root body's origin (the human model's lower lumbar joint) or, with
 ``about="com"``, about the whole-body centre of mass. A common rule of thumb (Hicks et al. 2015,

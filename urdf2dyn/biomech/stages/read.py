@@ -15,8 +15,8 @@ from ..ik import fit, measured_frames
 from ..trajectory import Trajectory
 from .trial import Motion, Trial
 
-__all__ = ["read", "read_coordinates", "read_markers", "check_columns", "MOTION_EXTENSIONS",
-           "MARKER_EXTENSIONS"]
+__all__ = ["read", "read_coordinates", "motion_from_markers", "check_columns",
+           "MOTION_EXTENSIONS", "MARKER_EXTENSIONS"]
 
 MOTION_EXTENSIONS = (".csv", ".mot", ".sto", ".mat", ".c3d", ".trc")
 #: Recordings of markers: inverse kinematics first, then the same stages.
@@ -31,7 +31,7 @@ def read(trial: Trial) -> Trial:
         if s.degrees or s.mapping:
             raise ValueError(f"{source}: degrees and mapping apply to coordinate files; a "
                              "marker recording goes through inverse kinematics")
-        motion = read_markers(model, source, s, trial.warn)
+        motion = motion_from_markers(model, source, s, trial.warn)
     else:
         if s.rotation is not None:
             raise ValueError(f"{source}: rotation applies to marker recordings (C3D, .trc), "
@@ -83,7 +83,7 @@ def read_coordinates(path, model, degrees=None, mapping=None, csv_options=None):
                       f"{', '.join(MOTION_EXTENSIONS)})")
 
 
-def read_markers(model, source, settings, warn):
+def motion_from_markers(model, source, settings, warn):
     """The :class:`Motion` of a C3D or .trc recording: its markers (turned by
     settings.rotation into the model's frame) fitted by inverse kinematics as settings.ik says,
     the C3D's plates (at settings.plate_rate) kept from the first frame fitted to the last,

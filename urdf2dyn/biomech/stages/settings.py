@@ -237,7 +237,8 @@ class TrialSettings:
                 if x is not None}
 
     # --- the ways to build it ---------------------------------------------------------------
-    #: inverse_dynamics_trial's keywords that are not fields: keyword -> how it is kept
+    #: inverse_dynamics_trial's keywords that are not fields (from_keywords turns them into
+    #: loads, checks and ik)
     KEYWORDS = ("grf", "external_loads", "checks_enabled", "ik_threads", "ik_setup")
 
     @classmethod
@@ -263,6 +264,9 @@ class TrialSettings:
         if grf is not None:
             keywords["loads"] = GroundReactions(grf)
         elif external is not None:
+            if not _is_path(external):
+                raise TypeError(f"external_loads: expected the path of an OpenSim ExternalLoads "
+                                f"file, got {external!r}")
             keywords["loads"] = ExternalLoadsFile(os.fspath(external))
         if "checks_enabled" in keywords:
             keywords["checks"] = keywords.pop("checks_enabled")
