@@ -1107,7 +1107,8 @@ class Model:
                            locked: dict[str, float] | None = None,
                            ranges: dict[str, tuple[float, float]] | None = None,
                            q0: ArrayLike | None = None, tolerance: float = 1e-10,
-                           max_iter: int = 100, threads: int | None = None) -> IKSolution:
+                           max_iter: int = 100, threads: int | None = None,
+                           couplers: bool = True) -> IKSolution:
         """Fit the model's markers to measured positions, frame by frame (OpenSim's IK).
 
         Parameters
@@ -1138,6 +1139,13 @@ class Model:
             The frames are cut into this many contiguous segments solved in parallel, each
             started at ``q0`` and warm-started within it (default: urdf2dyn.get_num_threads()).
             One thread reproduces OpenSim's frame-to-frame warm start exactly.
+        couplers : bool
+            Hold the model's coordinate couplers (``model.couplers``, an .osim's enforced
+            CoordinateCouplerConstraints, dependent = scale x f(independent)) through the fit,
+            as OpenSim's IK tool does (default): each dependent coordinate follows its
+            function and its derivative enters the Jacobian. False fits every coordinate as
+            one of its own. A coupler whose dependent coordinate is locked is not kept (the
+            lock holds).
 
         Returns
         -------
@@ -1229,12 +1237,21 @@ class Model:
                                 np.inf)
         if np.any(lower > upper):
             raise ValueError("inverse_kinematics: ranges: a lower bound is above its upper bound")
+        if couplers:
+            self._check_couplers()      # a loop, or a coordinate driven twice: named
+        kept = [(c, f) for c, f in zip(self.couplers, self._coupler_fn)   # dependency order
+                if c.dependent not in (locked or {})] if couplers else []
+        coupler = np.array([[*_coordinate(self, c.dependent, "couplers"),
+                             *_coordinate(self, c.independent, "couplers"), f]
+                            for c, f in kept], dtype=np.int32).reshape(-1, 5)
+        scale = np.array([c.scale for c, _ in kept], dtype=float)
         link = np.array([self._link_index[mk.link] for mk in markers], dtype=np.int32)
         pos = np.array([mk.position for mk in markers], dtype=float).reshape(len(markers), 3)
         q, err, rep = self._c.ik(link, pos, w, np.array(task_v, np.int32),
                                   np.array(task_q, np.int32), np.array(task_w, float), lock,
                                   lower, upper, t, task_values, start, float(tolerance),
-                                  int(max_iter), get_num_threads() if threads is None else threads)
+                                  int(max_iter), get_num_threads() if threads is None else threads,
+                                  coupler, scale)
         worst = [names[int(k)] if k >= 0 else "" for k in rep[:, 3]]
         sol = IKSolution(q, names, err, rep[:, 0], rep[:, 1], rep[:, 2], worst,
                          rep[:, 4].astype(np.int64))
