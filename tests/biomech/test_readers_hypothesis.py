@@ -488,7 +488,8 @@ def test_hostile_files_end_quickly_in_a_child_under_a_memory_cap(tmp_path, name)
     kind, path = _hostile(tmp_path)[name]
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     proc = subprocess.run([sys.executable, "-c", _CHILD, kind, str(path)], capture_output=True,
-                          text=True, timeout=RUNAWAY_S, preexec_fn=_memory_cap, env=env)
+                          text=True, timeout=RUNAWAY_S, preexec_fn=_memory_cap, env=env,
+                          cwd=tmp_path)         # import the installed package, as CI does
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.startswith(("read", "refused:")) and len(proc.stdout) < 1000, proc.stdout
     if proc.stdout.startswith("refused:"):
