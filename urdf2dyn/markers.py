@@ -18,6 +18,7 @@ missing in a frame (NaN) left out of that frame.
 from __future__ import annotations
 
 import csv
+import io
 import os
 
 import numpy as np
@@ -38,8 +39,16 @@ def read_markers(path: str | os.PathLike[str], model: Model | None = None) -> li
     where = os.fspath(path)
     markers, seen = [], set()
     note_input(where, "model-marker")
-    with open(where, newline="", encoding="utf-8") as f:
-        for row_no, row in enumerate(csv.reader(f), 1):
+    with open(where, "rb") as f:
+        data = f.read()
+    try:
+        content = data.decode("utf-8-sig")     # Excel's "CSV UTF-8" starts with a byte-order mark
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{where}: not UTF-8 text (byte {e.start}: 0x{data[e.start]:02x}); "
+                         "save the marker file as UTF-8") from None
+    rows = csv.reader(io.StringIO(content, newline=""))
+    try:
+        for row_no, row in enumerate(rows, 1):
             cells = [c.strip() for c in row]
             if not cells or not any(cells) or cells[0].startswith("#"):
                 continue
@@ -69,6 +78,9 @@ def read_markers(path: str | os.PathLike[str], model: Model | None = None) -> li
                                  f"{', '.join(model.link_names[:8])}...)")
             seen.add(name)
             markers.append(Marker(name, link, (xyz[0], xyz[1], xyz[2])))
+    except csv.Error as e:                  # a field past csv's limit, an open quote at the end
+        raise ValueError(f"{where}: line {rows.line_num}: {e}; expected rows name, link, x, "
+                         "y, z") from None
     return markers
 
 

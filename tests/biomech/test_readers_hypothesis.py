@@ -426,6 +426,54 @@ def test_any_coupler_set_is_applied_exactly_or_refused_by_name(sets, seed):
     assert np.all(np.isfinite(tau)) and all(tau[at[f"q{dep}"]] == 0 for dep, *_ in couplers)
 
 
+# ---- model marker files (CSV name, link, x, y, z): any bytes -----------------------------------
+
+_MARKERS = ("name,link,x,y,z\n# a comment\nRASI,pelvis,0.1,0.02,-0.3\n"
+            'LASI,pelvis,-0.1,"0.02",0.3\n\nTIP,link2,1e-3,0,0\n')
+
+
+@CHECKS
+@given(data=st.data(), encoding=st.sampled_from(["utf-8", "utf-8-sig", "cp1252", "utf-16"]))
+def test_damaged_marker_files_are_read_or_refused_naming_the_file(tmp_path, data, encoding):
+    from urdf2dyn.markers import read_markers
+    text = data.draw(damaged(_MARKERS.replace(",", "\t")).map(lambda t: t.replace("\t", ",")))
+    text += data.draw(st.sampled_from(["", '"', "\u00e9,l,1,2,3\n", "a,l," + "1" * 140000]))
+    path = tmp_path / "markers.csv"
+    path.write_bytes(text.encode(encoding, errors="replace"))
+    try:
+        markers = _quiet(read_markers, path)
+    except ValueError as e:
+        _refused_by_name(e, path)
+    else:
+        assert len({m.name for m in markers}) == len(markers)
+        assert all(np.all(np.isfinite(m.position)) and m.name and m.link for m in markers)
+
+
+@pytest.mark.parametrize("content, message", [
+    ("\u00e9,pelvis,1,2,3\n".encode("cp1252"), r"not UTF-8 text \(byte 0: 0xe9\)"),
+    ("name,link,x,y,z\n".encode("utf-16"), r"not UTF-8 text \(byte 0: 0xff\)"),
+    (b"a,pelvis," + b"1" * 140000 + b",0,0\n", r"line 1: field larger than field limit"),
+], ids=["windows-1252", "utf-16", "a-140000-byte-cell"])
+def test_marker_files_csv_cannot_read_are_refused_naming_the_file(tmp_path, content, message):
+    """A marker file in another encoding, or with a cell past csv's field limit, was a
+    UnicodeDecodeError or a csv.Error naming nothing; now a ValueError naming the file."""
+    from urdf2dyn.markers import read_markers
+    path = tmp_path / "m.csv"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match=r"m\.csv: " + message):
+        read_markers(path)
+
+
+def test_a_marker_file_with_a_byte_order_mark_keeps_its_header(tmp_path):
+    """Excel's "CSV UTF-8" starts with a byte-order mark: the header was read as a marker
+    ("'x' is not a finite number")."""
+    from urdf2dyn.markers import read_markers
+    path = tmp_path / "m.csv"
+    path.write_bytes(b"\xef\xbb\xbfname,link,x,y,z\nRASI,pelvis,0.1,0.2,0.3\n")
+    assert [(m.name, m.link, m.position) for m in read_markers(path)] == \
+        [("RASI", "pelvis", (0.1, 0.2, 0.3))]
+
+
 # ---- runaways: hostile files under a time and a memory cap, in a child process ---------------
 
 _CHILD = r"""
