@@ -474,6 +474,57 @@ def test_a_marker_file_with_a_byte_order_mark_keeps_its_header(tmp_path):
         [("RASI", "pelvis", (0.1, 0.2, 0.3))]
 
 
+# ---- HuMoD .mat: any value in any field -------------------------------------------------------
+
+def _humod_base():
+    return {"motion": {"frameRate": 500.0, "trajectoryLabels": np.array(["qA", "pBJX"], object),
+                       "trajectory": {"q": np.ones((2, 5)), "dqdt": np.zeros((2, 5))}},
+            "force": {"frameRate": 1000.0, **{f"{k}{a}_L": np.ones(9) for k in ("grf", "cop")
+                                               for a in "XYZ"}}}
+
+
+HUMOD_VALUES = st.sampled_from([
+    "fast", "", 0.0, -1.0, np.nan, np.inf, 3.0, np.array([]), np.ones(7), np.ones((2, 0)),
+    np.ones((2, 5, 2)), np.full((2, 5), np.nan), np.ones((5, 2)), np.ones(3),
+    np.array(["a", "b"], object), {"q": 1.0}, np.array([1.0, 2.0]), None])
+
+
+@CHECKS
+@given(data=st.data())
+def test_humod_files_with_any_field_changed_are_read_or_refused_naming_the_file(tmp_path, data):
+    """A HuMoD .mat file with one to three fields replaced (by text, numbers, empty, NaN or
+    misshapen arrays, structs) or removed: read, or a MotionError naming the file (a
+    ValueError, TypeError, KeyError or IndexError from NumPy before)."""
+    pytest.importorskip("scipy")
+    from scipy.io import savemat
+    from urdf2dyn.biomech.formats.humod import read_humod
+    mat = _humod_base()
+    for _ in range(data.draw(st.integers(1, 3))):
+        struct = mat
+        for key in data.draw(st.sampled_from([(), ("motion",), ("motion", "trajectory"),
+                                              ("force",)])):
+            struct = struct.get(key) if isinstance(struct, dict) else None
+        if not isinstance(struct, dict) or not struct:
+            continue
+        key = data.draw(st.sampled_from(sorted(struct)))
+        value = data.draw(HUMOD_VALUES)
+        if value is None:
+            del struct[key]
+        else:
+            struct[key] = value
+    path = tmp_path / "humod.mat"
+    savemat(path, mat)
+    try:
+        traj = _quiet(read_humod, path)
+    except MotionError as e:
+        _refused_by_name(e, path)
+    else:
+        assert traj.q.ndim == 2 and len(traj.q) == len(traj.time) > 0
+        assert np.all(np.diff(traj.time) > 0)
+        for side in traj.grf:
+            assert traj.grf[side].shape == (len(traj.time), 3)
+
+
 # ---- runaways: hostile files under a time and a memory cap, in a child process ---------------
 
 _CHILD = r"""

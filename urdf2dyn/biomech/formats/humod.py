@@ -26,6 +26,27 @@ def _field(struct, *names, where=""):
     raise MotionError(f"{where}: no field {' / '.join(names)}")
 
 
+def _rate(struct, where):
+    """A struct's frameRate: one positive finite number (Hz)."""
+    x = _field(struct, "frameRate", where=where)
+    try:
+        rate = float(np.asarray(x, dtype=float).item())
+    except (TypeError, ValueError):
+        raise MotionError(f"{where}.frameRate must be one number (Hz), got {x!r:.60}") from None
+    if not (math.isfinite(rate) and rate > 0):
+        raise MotionError(f"{where}.frameRate must be positive, got {rate}")
+    return rate
+
+
+def _numbers(x, where):
+    """x as a float array, or MotionError naming where it is."""
+    try:
+        return np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise MotionError(f"{where}: not numbers ({type(x).__name__} "
+                          f"{str(x)[:40]!r})") from None
+
+
 def _strings(x):
     if isinstance(x, str):
         return [x]
@@ -66,13 +87,18 @@ def read_humod(path, mapping=None, length_scale=HUMOD_LENGTH_SCALE, forces=True)
     traj = _field(motion, "trajectory", where=where)
     labels = _strings(motion["trajectoryLabels"] if "trajectoryLabels" in motion
                       else _field(traj, "trajectoryLabels", "labels", where=where + ".trajectory"))
-    rate = float(_field(motion, "frameRate", where=where))
-    if not (math.isfinite(rate) and rate > 0):
-        raise MotionError(f"{where}.frameRate must be positive, got {rate}")
+    rate = _rate(motion, where)
+    if not isinstance(traj, dict):
+        raise MotionError(f"{where}.trajectory: a struct with fields q (dqdt, ddqddt) "
+                          f"expected, got {type(traj).__name__}")
 
     def rows(key):
-        x = np.asarray(traj[key], dtype=float)
-        x = x.reshape(len(labels), -1) if x.ndim < 2 else x
+        x = _numbers(_field(traj, key, where=where + ".trajectory"), f"{where}.trajectory.{key}")
+        if x.ndim < 2 and labels and x.size % len(labels) == 0:
+            x = x.reshape(len(labels), -1)
+        if x.ndim != 2:
+            raise MotionError(f"{where}.trajectory.{key}: shape {x.shape}: one row per label "
+                              f"({len(labels)}) and one column per frame expected")
         if x.shape[0] == len(labels):
             return x.T.copy()
         if x.shape[1] == len(labels):
@@ -81,6 +107,8 @@ def read_humod(path, mapping=None, length_scale=HUMOD_LENGTH_SCALE, forces=True)
                           f"{len(labels)} labels")
 
     q = rows("q")
+    if len(q) == 0:
+        raise MotionError(f"{where}.trajectory.q holds no frame")
     lin = np.array([bool(re.match(r"^p[A-Z]", n)) for n in labels])
     q[:, lin] *= length_scale
     ren = load_mapping(mapping)
@@ -100,7 +128,7 @@ def read_humod(path, mapping=None, length_scale=HUMOD_LENGTH_SCALE, forces=True)
     grf, cop = {}, {}
     if forces and "force" in mat:
         force = mat["force"]
-        frate = float(_field(force, "frameRate", where=f"{path}: force"))
+        frate = _rate(force, f"{path}: force")
         meta["force_frame_rate"] = frate
         sides = sorted({m.group(3) for k in force for m in [_FORCE_RE.match(k)] if m})
         for side in sides:
@@ -108,7 +136,12 @@ def read_humod(path, mapping=None, length_scale=HUMOD_LENGTH_SCALE, forces=True)
                 keys = [f"{kind}{ax}_{side}" for ax in "XYZ"]
                 if not all(k in force for k in keys):
                     continue
-                raw = np.column_stack([np.ravel(np.asarray(force[k], dtype=float)) for k in keys])
+                cols = [np.ravel(_numbers(force[k], f"{path}: force.{k}")) for k in keys]
+                if len({c.size for c in cols}) > 1 or cols[0].size == 0:
+                    raise MotionError(f"{path}: force.{keys[0]} .. {keys[-1]}: "
+                                      f"{', '.join(str(c.size) for c in cols)} samples; the "
+                                      "three axes need the same number, at least one")
+                raw = np.column_stack(cols)
                 d[side] = _resample(raw * scale, frate, t)
     names = [ren.get(n, n) for n in labels]
     return Trajectory(t, q, names, v=v, a=a, v_names=names if v is not None or a is not None else None,
