@@ -6,6 +6,7 @@
  * saved. Everything else (muscle parameters, display, controllers, comments) stays as
  * written, and a value is written only where an edit asks. Numbers are written with the
  * fewest digits that read back to the same double. */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -179,8 +180,17 @@ static int add_marker(writer *w)
     if (!m || u2d_xml_set_attr(m, "name", e->name)) return fail(w, "out of memory");
     char frame[600];
     const char *body = u->link[e->target].name;
+    /* The marker names its body in element text, which the reader trims (and, in OpenSim 4,
+       splits at '/'): a name that would not come back is refused, not written wrong. */
+    size_t len = strlen(body);
+    if (!len || isspace((unsigned char)body[0]) || isspace((unsigned char)body[len - 1]) ||
+        (u->osim.version >= 40000 && strchr(body, '/')))
+        return fail(w, "body '%.100s': a marker cannot name it (its name begins or ends with "
+                    "white space, or holds '/'); rename the body", body);
     if (u->osim.version >= 40000) {
-        snprintf(frame, sizeof frame, e->target == 0 ? "/ground" : "/bodyset/%s", body);
+        int n = snprintf(frame, sizeof frame, e->target == 0 ? "/ground" : "/bodyset/%s", body);
+        if (n < 0 || (size_t)n >= sizeof frame)
+            return fail(w, "body '%.100s': its name is too long for a marker's frame path", body);
         if (set_word(w, m, "socket_parent_frame", frame)) return -1;
     } else if (set_word(w, m, "body", body)) {
         return -1;
