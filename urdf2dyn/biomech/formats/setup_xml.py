@@ -1,13 +1,14 @@
-"""OpenSim's setup files as XML (the inverse-dynamics and inverse-kinematics tools' setups,
-ExternalLoads): the tool's element and the text of its properties, read as OpenSim reads them.
-File names inside them are resolved by :func:`.windows.setup_path`."""
+"""OpenSim's setup files as XML (the inverse-dynamics, inverse-kinematics and residual
+reduction tools' setups, ExternalLoads, force and task sets): the tool's element and the
+text of its properties, read as OpenSim reads them. File names inside them are resolved by
+:func:`.windows.setup_path`."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
 from .windows import parse_xml
 
-__all__ = ["read_tool", "text"]
+__all__ = ["read_tool", "text", "disabled"]
 
 UNSET = ("", "unassigned")          # OpenSim writes Unassigned for a property left unset
 
@@ -41,3 +42,11 @@ def text(elem: ET.Element, tag: str) -> str | None:
         return None
     value = child.text.strip()
     return None if value.lower() in UNSET else value
+
+
+def disabled(elem: ET.Element) -> bool:
+    """Whether an OpenSim force element is switched off: OpenSim 3 writes
+    ``<isDisabled>true</isDisabled>``, OpenSim 4 ``<appliesForce>false</appliesForce>``."""
+    off = (text(elem, "isDisabled") or "false").lower() == "true"
+    on = (text(elem, "appliesForce") or "true").lower() == "true"
+    return off or not on
