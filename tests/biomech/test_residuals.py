@@ -1,0 +1,325 @@
+"""Residual reduction (urdf2dyn.biomech.residuals): the actuators' meaning against OpenSim's,
+the residual wrench against urdf2dyn's other root-residual code, the model's changes found
+where the data were made with them, kinematic corrections that undo a disturbance, the
+banded solver against a dense one, and what cannot run."""
+import math
+import os
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import urdf2dyn
+from urdf2dyn.biomech.formats.opensim import read_external_loads, read_opensim
+from urdf2dyn.biomech.formats.rra_setup import Actuator, read_actuators
+from urdf2dyn.biomech.grf import root_residuals
+from urdf2dyn.biomech.opensim_processing import id_kinematics, quintic_eval
+from urdf2dyn.biomech.residuals import (Normal, ResidualError, _shift_params, actuator_forces,
+                                        actuator_matrix, default_actuators, reduce_residuals,
+                                        root_body)
+
+DATA = os.path.join(os.path.dirname(__file__), "..", "data", "opensim_models",
+                    "Gait2354_Simbody")
+MODEL = os.path.join(DATA, "subject01_simbody.osim")
+
+
+@pytest.fixture(scope="module")
+def gait2354():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return urdf2dyn.load(MODEL)
+
+
+@pytest.fixture(scope="module")
+def walk(gait2354):
+    """0.4 s of the published walk at 1 kHz (filtered at 6 Hz, OpenSim's splines) and its
+    ground reactions."""
+    model = gait2354
+    traj = read_opensim(os.path.join(DATA, "subject01_walk1_ik.mot"), model=model)
+    t, q, _, _ = traj.for_model(model)
+    tk, qk, vk, ak = id_kinematics(t, q, 6.0)
+    grid = 0.8 + np.arange(401) / 1000
+    q, v, a = (quintic_eval(tk, qk, vk, ak, grid, k) for k in range(3))
+    loads = read_external_loads(os.path.join(DATA, "subject01_walk1_grf.xml"))
+    return grid, q, v, a, loads.wrenches(model, grid, q, interpolation="spline")
+
+
+# ----------------------------------------------------------------------------- the actuators
+
+def _opensim_columns(osim, path, actuators, Q):
+    """B (N, nv, nact) by OpenSim: each actuator's force set to 1 alone (override), the
+    generalized force it makes is the difference of two inverse-dynamics solutions."""
+    om = osim.Model(path)
+    om.updForceSet().clearAndDestroy()
+    for a in actuators:
+        om.addForce(a)
+    cs = om.updCoordinateSet()
+    for i in range(cs.getSize()):
+        cs.get(i).set_locked(False)
+        cs.get(i).set_clamped(False)
+    s = om.initSystem()
+    names = om.getCoordinateNamesInMultibodyTreeOrder()
+    order = [names.getElt(i) for i in range(names.size())]
+    model = urdf2dyn.load(path)
+    perm = [order.index(c) for c in model.q_names]
+    solver = osim.InverseDynamicsSolver(om)
+    acts = [osim.ScalarActuator.safeDownCast(om.getForceSet().get(a.getName()))
+            for a in actuators]
+    out = np.zeros((len(Q), model.nv, len(acts)))
+    for n, q in enumerate(Q):
+        for name, x in zip(model.q_names, q):
+            om.getCoordinateSet().get(name).setValue(s, float(x), False)
+        for act in acts:
+            act.overrideActuation(s, True)
+            act.setOverrideActuation(s, 0.0)
+        om.realizeDynamics(s)
+        zero = osim.Vector(model.nv, 0.0)
+        base = solver.solve(s, zero).to_numpy()[perm]
+        for k, act in enumerate(acts):
+            act.setOverrideActuation(s, 1.0)
+            om.realizeDynamics(s)
+            out[n, :, k] = base - solver.solve(s, zero).to_numpy()[perm]
+            act.setOverrideActuation(s, 0.0)
+    return out
+
+
+def test_actuators_mean_what_opensim_makes_of_them(osim, gait2354):
+    """Published residual actuators plus every frame option (a local direction, a point in
+    ground, a local axis, a torque between two bodies): the generalized force per unit force
+    equals OpenSim's at random poses."""
+    path = os.path.join(DATA, "gait2354_RRA_Actuators.xml")
+    ours = read_actuators(path)[:6] + [
+        Actuator("Plocal", "point", 3.0, body="torso", point=(0.1, 0.3, -0.05),
+                 direction=(0.3, -1.0, 0.2), force_is_global=False),
+        Actuator("Pground", "point", 1.0, body="femur_r", point=(0.2, 0.9, 0.1),
+                 point_is_global=True, direction=(0, 0, 1), force_is_global=True),
+        Actuator("Tlocal", "torque", 1.0, body="torso", body_b="pelvis", axis=(1, 1, 0),
+                 torque_is_global=False),
+        Actuator("knee", "coordinate", 100.0, coordinate="knee_angle_r")]
+    theirs = []
+    for a in ours:
+        if a.kind == "point":
+            x = osim.PointActuator(a.body)
+            x.set_point(osim.Vec3(*a.point))
+            x.set_point_is_global(a.point_is_global)
+            x.set_direction(osim.Vec3(*a.direction))
+            x.set_force_is_global(a.force_is_global)
+        elif a.kind == "torque":
+            x = osim.TorqueActuator()
+            x.set_bodyA(a.body)
+            x.set_bodyB(a.body_b or "ground")
+            x.set_axis(osim.Vec3(*a.axis))
+            x.set_torque_is_global(a.torque_is_global)
+        else:
+            x = osim.CoordinateActuator(a.coordinate)
+        x.setName(a.name)
+        x.set_optimal_force(a.optimal_force)
+        theirs.append(x)
+    Q = np.random.default_rng(2).uniform(-0.8, 0.8, (4, gait2354.nq))
+    expected = _opensim_columns(osim, MODEL, theirs, Q)
+    got = actuator_matrix(gait2354, ours, Q)
+    assert np.abs(got - expected).max() <= 1e-9 * np.abs(expected).max()
+
+
+def test_default_residuals_are_the_root_wrench():
+    """FX .. MZ of the default actuators (ground axes, at the root body's origin) are the
+    root residual wrench urdf2dyn.biomech.grf.root_residuals finds another way (a model of
+    the root chain alone), on the HuMoD human's 6-DoF root chain."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        human = urdf2dyn.humod_subject("A")
+    acts = default_actuators(human)
+    assert root_body(human) == "pelvis" and [a.name for a in acts[:6]] == [
+        "FX", "FY", "FZ", "MX", "MY", "MZ"]
+    rng = np.random.default_rng(0)
+    q = rng.normal(0, 0.3, (6, human.nq))
+    tau = rng.normal(0, 50, (6, human.nv))
+    f = actuator_forces(human, acts, q, tau)
+    r = root_residuals(human, q, tau)
+    assert np.allclose(f[:, :3], r.force, atol=1e-10)
+    assert np.allclose(f[:, 3:6], r.moment, atol=1e-10)
+    assert np.allclose(f[:, 6:], tau[:, 6:], atol=1e-12)       # one actuator per coordinate
+
+
+def test_shared_coordinates_split_by_optimal_force(gait2354):
+    """Two actuators on one coordinate share its force as OpenSim's RRA would (least sum of
+    squared controls: in proportion to the squared optimal forces); a locked coordinate's
+    force is the lock's."""
+    acts = default_actuators(gait2354) + [Actuator("knee2", "coordinate", 2.0,
+                                                   coordinate="knee_angle_r")]
+    knee = next(k for k, a in enumerate(acts) if a.coordinate == "knee_angle_r")
+    q = np.zeros((1, gait2354.nq))
+    tau = np.arange(1.0, gait2354.nv + 1)[None]
+    f = actuator_forces(gait2354, acts, q, tau)
+    j = gait2354.v_names.index("knee_angle_r")
+    assert f[0, knee] == pytest.approx(tau[0, j] / 5) and f[0, -1] == pytest.approx(
+        4 * tau[0, j] / 5)
+    B = actuator_matrix(gait2354, acts, q)
+    assert np.allclose(B[0] @ f[0], tau[0])
+
+
+# ----------------------------------------------------------------------------- the fit
+
+def _consistent(model, walk, pi, extra_rows=None):
+    """Loads that make (walk's kinematics, the model with parameters pi) exactly consistent:
+    the ground reactions plus, on the pelvis, the residual wrench they leave."""
+    t, q, v, a, f_ext = walk
+    tau = model.inverse_dynamics(q, v, a, f_ext=f_ext)
+    tau = tau + model.regressor(q, v, a) @ (pi - model.inertial_parameters())
+    acts = default_actuators(model)
+    res = actuator_forces(model, acts, q, tau)[:, :6]
+    pos, _ = model.forward_kinematics(q)
+    o = pos[:, model.link_names.index("pelvis")]
+    F, M = res[:, :3], res[:, 3:]
+    loads = dict(f_ext)
+    loads["pelvis"] = np.concatenate([F, M + np.cross(o, F)], axis=1)   # about the origin
+    return loads
+
+
+def test_mass_and_centre_of_mass_are_found(gait2354, walk):
+    """Data made consistent with every mass 2 % larger and the torso's mass centre moved
+    2 cm forward and 1 cm sideways (in the plane across gravity at the trial's mean torso
+    pose, where the fit moves it): with the kinematics held, the fit finds that model (up
+    to the prior's pull towards no change)."""
+    model = gait2354
+    t, q, v, a, _ = walk
+    _, R = model.forward_kinematics(q)
+    up = (R[:, model.link_names.index("torso")].transpose(0, 2, 1) @ [0, 1, 0]).mean(axis=0)
+    up /= np.linalg.norm(up)
+    forward = np.cross([0, 0, 1], up)
+    forward /= np.linalg.norm(forward)
+    side = np.cross(up, forward)
+    shift = 0.02 * forward + 0.01 * side
+    pi0 = model.inertial_parameters()
+    ib = model.bodies.index("torso")
+    pi = pi0 * 1.02
+    pi[10 * ib:10 * ib + 10] = _shift_params(pi[10 * ib:10 * ib + 10], shift)
+    loads = _consistent(model, walk, pi)
+    red = reduce_residuals(model, t, q, v, a, loads, tracking={}, com_body="torso")
+    assert red.mass_scale - 1 == pytest.approx(0.02, rel=0.03)
+    assert np.linalg.norm(red.com_shift - shift) < 0.03 * np.linalg.norm(shift)
+    before = np.sqrt(np.mean(red.residual_before ** 2, axis=0))
+    after = np.sqrt(np.mean(red.residuals ** 2, axis=0))
+    assert np.all(after < 0.02 * before) and red.change_rms == {}
+
+
+def _bump(t, at, width, size):
+    """A smooth bump (Gaussian) and its first and second derivatives."""
+    x = (t - at) / width
+    g = size * np.exp(-x * x)
+    return g, g * (-2 * x / width), g * (4 * x * x - 2) / width ** 2
+
+
+def test_kinematic_disturbance_is_undone(gait2354, walk):
+    """Consistent data, then the pelvis moved forward by a smooth 3 mm bump: the residuals
+    vanish, the correction takes most of the bump's acceleration back on pelvis_tx itself
+    (the cheapest way; the legs share a little of it) and no other coordinate moves as
+    much."""
+    model = gait2354
+    t, q, v, a, _ = walk
+    loads = _consistent(model, walk, model.inertial_parameters())
+    j = model.q_names.index("pelvis_tx")
+    q2, v2, a2 = q.copy(), v.copy(), a.copy()
+    bump = _bump(t, 1.0, 0.04, 0.003)
+    for x, d in zip((q2, v2, a2), bump):
+        x[:, j] += d
+    red = reduce_residuals(model, t, q2, v2, a2, loads, adjust_mass=False)
+    fx = red.residual_names.index("FX")
+    assert np.abs(red.residual_before[:, fx]).max() > 100          # N, what the bump makes
+    assert np.sqrt(np.mean(red.residuals ** 2, axis=0)).max() < 0.5
+    left = red.a[:, j] - a[:, j]
+    assert np.sqrt(np.mean(left ** 2)) < 0.15 * np.sqrt(np.mean(bump[2] ** 2))
+    assert max(red.change_rms, key=red.change_rms.get) == "pelvis_tx"
+
+
+def test_a_coordinate_is_held_inside_its_band(gait2354, walk):
+    """A disturbance that would take 3 cm RMS to undo, and only pelvis_tx free to move: the
+    correction stops inside OpenSim's 2 cm band, and the residuals shrink as far as that
+    allows."""
+    model = gait2354
+    t, q, v, a, _ = walk
+    loads = _consistent(model, walk, model.inertial_parameters())
+    j = model.q_names.index("pelvis_tx")
+    q2, v2, a2 = q.copy(), v.copy(), a.copy()
+    bump = _bump(t, 1.0, 0.08, 0.06)
+    for x, d in zip((q2, v2, a2), bump):
+        x[:, j] += d
+    assert np.sqrt(np.mean(bump[0] ** 2)) > 0.025
+    red = reduce_residuals(model, t, q2, v2, a2, loads, adjust_mass=False,
+                           tracking={"pelvis_tx": 1.0})
+    assert 0.012 < red.change_rms["pelvis_tx"] <= 0.02
+    before = np.sqrt(np.mean(red.residual_before ** 2))
+    assert np.sqrt(np.mean(red.residuals ** 2)) < 0.7 * before
+
+
+def test_the_banded_solver_is_a_dense_solve():
+    rng = np.random.default_rng(0)
+    for K, na, ng in ((11, 3, 2), (12, 2, 0), (13, 4, 3), (4, 2, 1), (40, 5, 3)):
+        A = Normal(K, na, ng)
+        D = np.zeros((K * na + ng,) * 2)
+        M = []
+        for i in range(K - 3):
+            X = rng.normal(size=(20, 4 * na))
+            M.append(X.T @ X)
+            D[i * na:(i + 4) * na, i * na:(i + 4) * na] += M[-1]
+        A.add_intervals(np.array(M))
+        for k in range(K):
+            A.band[k, 0] += np.eye(na)
+            D[k * na:(k + 1) * na, k * na:(k + 1) * na] += np.eye(na)
+        if ng:
+            C = rng.normal(size=(K * na, ng))
+            A.cross[:] = C.reshape(K, na, ng)
+            D[:K * na, K * na:], D[K * na:, :K * na] = C, C.T
+            G = rng.normal(size=(ng, ng))
+            A.dense[:] = G @ G.T + 50 * np.eye(ng)
+            D[K * na:, K * na:] = A.dense
+        g = rng.normal(size=K * na + ng)
+        assert np.allclose(A.solve(g), np.linalg.solve(D, g), rtol=0, atol=1e-12)
+
+
+# ----------------------------------------------------------------------------- what cannot run
+
+def test_what_cannot_run_is_named(gait2354, walk):
+    t, q, v, a, f = walk
+    with pytest.raises(ResidualError, match=r"expected \(N,\), \(N, 23\)"):
+        reduce_residuals(gait2354, t, q[:, :5], v, a, f)
+    with pytest.raises(ResidualError, match="must increase"):
+        reduce_residuals(gait2354, t[::-1], q, v, a, f)
+    bad = q.copy()
+    bad[3, 2] = np.nan
+    with pytest.raises(ResidualError, match=r"q: not finite at 1 samples"):
+        reduce_residuals(gait2354, t, bad, v, a, f)
+    with pytest.raises(ResidualError, match="no actuator acts on the root 'pelvis'"):
+        reduce_residuals(gait2354, t, q, v, a, f, actuators=[
+            Actuator("knee", "coordinate", coordinate="knee_angle_r")])
+    with pytest.raises(ResidualError, match="body 'spine' is not a link"):
+        reduce_residuals(gait2354, t, q, v, a, f, actuators=[
+            Actuator("F", "point", body="spine")])
+    with pytest.raises(ResidualError, match="com_body: 'head' is not a moving body"):
+        reduce_residuals(gait2354, t, q, v, a, f, com_body="head")
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match=r"\['lumbar_extension'.*have no actuator"):
+        reduce_residuals(gait2354, t[:40], q[:40], v[:40], a[:40],
+                         {k: x[:40] for k, x in f.items()}, tracking={}, adjust_mass=False,
+                         actuators=default_actuators(gait2354)[:6])
+
+
+@settings(max_examples=6, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(amp=st.lists(st.floats(-0.01, 0.01), min_size=3, max_size=3),
+       at=st.floats(0.85, 1.1), mass=st.booleans())
+def test_the_fit_only_goes_downhill(gait2354, walk, amp, at, mass):
+    """Any smooth disturbance of three coordinates: the residuals never end larger than
+    they began, and no coordinate leaves its band."""
+    t, q, v, a, f = walk
+    q2, v2, a2 = q.copy(), v.copy(), a.copy()
+    for j, size in zip((3, 6, 10), amp):
+        for x, d in zip((q2, v2, a2), _bump(t, at, 0.03, size)):
+            x[:, j] += d
+    red = reduce_residuals(gait2354, t, q2, v2, a2, f, adjust_mass=mass,
+                           com_body="torso" if mass else None)
+    w = 1 / np.array([a.optimal_force for a in red.actuators])[red.residual]
+    assert np.mean((red.residuals * w) ** 2) <= np.mean((red.residual_before * w) ** 2)
+    rot = {n for n in gait2354.v_names if not n.endswith(("_tx", "_ty", "_tz"))}
+    for name, rms in red.change_rms.items():
+        assert rms <= (math.radians(2) if name in rot else 0.02) * 1.001

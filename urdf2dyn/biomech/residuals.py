@@ -1,0 +1,800 @@
+"""Residual reduction: the pass after dynamics that makes a trial dynamically consistent.
+
+Motion capture and force plates never agree exactly with a rigid-body model: the root (a
+pelvis) needs residual forces and moments that no joint can produce. This pass changes what
+is least certain, within limits, until the equations of motion of the root hold with small
+residuals:
+
+* the kinematics, by smooth corrections: for each tracked coordinate j a cubic B-spline
+  ``dq_j(t) = sum_k c_jk B_k(t)`` on uniform knots (``knot_interval``, 5 ms by default: the
+  impacts of running need it), added to the input (and its derivatives to the velocities
+  and accelerations);
+* the total mass, every body's mass and inertia scaled by one factor ``1 + s``;
+* the centre of mass of one body (OpenSim's ``adjusted_com_body``, usually the torso),
+  moved by ``dc`` in the plane of its frame perpendicular to gravity (OpenSim moves it along
+  the body's x and z).
+
+The residuals are the forces of the residual actuators (OpenSim's FX FY FZ MX MY MZ: a
+PointActuator or TorqueActuator on the root body, or a CoordinateActuator on a root
+coordinate), found at each sample as OpenSim's RRA distributes the generalized forces
+``tau = ID(q, v, a, f_ext)`` over all actuators: the least ``sum (f_k / optimal_force_k)^2``
+with ``B(q) f = tau`` (locked coordinates excepted, whose force is the lock's). The pass
+minimizes, by Gauss-Newton least squares,
+
+    mean_t sum_k (f_k / optimal_force_k)^2                     residual actuators
+    + sum_j w_j mean_t (dq_j / band_j)^2                       tracking (task weights)
+    + sum_j w_j mean_t (ddq_j / (band_j (2 pi 2 Hz)^2))^2      smoothness
+    + (s / 5 %)^2 + |dc|^2 / (10 cm)^2                         model changes
+
+with band_j OpenSim's "good" kinematic band (2 degrees, 2 cm) and w_j the task weights
+scaled to mean 1: a correction's acceleration costs what its position would cost at 2 Hz,
+which keeps the fit away from the large, nearly invisible accelerations a B-spline can
+make and that only a model change would reveal. Its Jacobians are analytical: the core's inverse-dynamics derivatives
+(:meth:`urdf2dyn.Model.inverse_dynamics_derivatives`) through the B-spline basis for the
+kinematics, and the inertial-parameter regressor (:meth:`urdf2dyn.Model.regressor`, which
+is linear in the masses and first moments) for the mass and the centre of mass. A
+coordinate whose RMS change passes 90 % of its band has its weight raised until it is back
+inside. Each step is taken only as far as it lowers the objective (backtracking). The
+normal equations are block banded (a knot meets the three on each side) with the model's
+changes as a dense border, and are solved as such.
+
+:func:`reduce_residuals` is the pass for any model and trial (t, q, v, a and the external
+loads, e.g. a TrialResult's); :mod:`urdf2dyn.biomech.rra` runs it from an OpenSim RRA setup
+file and writes what OpenSim's RRA writes.
+"""
+from __future__ import annotations
+
+import math
+import time as _time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..warn import report
+from .formats.rra_setup import Actuator
+
+__all__ = ["BANDS", "ResidualError", "ResidualReduction", "default_actuators",
+           "actuator_matrix", "actuator_forces", "reduce_residuals", "root_dofs", "root_body"]
+
+#: OpenSim's "good" bands for RRA results (Simulation with OpenSim - Best Practices):
+#: residual forces (N) and moments (N m), peak and RMS; kinematic change (rad, m).
+BANDS = {"force_peak": 10.0, "force_rms": 5.0, "moment_peak": 50.0, "moment_rms": 30.0,
+         "rotation": math.radians(2.0), "translation": 0.02}
+_MASS_SCALE = 0.05          # a 5 % mass change costs as much as one residual at its optimal force
+_COM_SCALE = 0.10           # a 10 cm shift of the centre of mass (OpenSim limits it there)
+_SMOOTH_HZ = 2.0            # a correction's acceleration costs as its position would at 2 Hz
+_FIT_SAMPLES = 8            # samples per knot interval the corrections are fitted on, at least
+
+
+class ResidualError(ValueError):
+    """Residual reduction that cannot run as asked (the message says what to change)."""
+
+
+def root_dofs(model):
+    """Indices (into v) of the root's degrees of freedom: the first joint when it has 3 or
+    more (an OpenSim ground-pelvis joint, a floating or planar root), else the serial chain
+    of 1-DoF joints from the base that adds up to 6 through massless links (a URDF human,
+    urdf2dyn.biomech.grf.root_chain). Raises ResidualError for a model without a free root."""
+    j0 = model.joints[0]
+    if j0.nv >= 3:
+        return list(range(j0.v_index, j0.v_index + j0.nv))
+    from .grf import root_chain
+    try:
+        joints, _ = root_chain(model)
+    except ValueError as e:
+        raise ResidualError(str(e)) from None
+    return [k for j in joints for k in range(j.v_index, j.v_index + j.nv)]
+
+
+def root_body(model):
+    """The root body: the child of the joint that holds the last root degree of freedom."""
+    last = max(root_dofs(model))
+    return next(j.child for j in model.joints if j.v_index <= last < j.v_index + j.nv)
+
+
+def default_actuators(model):
+    """OpenSim's usual RRA actuators for a model: FX FY FZ (ground axes, at the root body's
+    origin) and MX MY MZ (ground axes) on the root body, optimal force 1, and one
+    CoordinateActuator per other coordinate (not locked)."""
+    root = root_body(model)
+    acts = [Actuator(f"F{x}", "point", 1.0, body=root, direction=tuple(np.eye(3)[k]),
+                     force_is_global=True) for k, x in enumerate("XYZ")]
+    acts += [Actuator(f"M{x}", "torque", 1.0, body=root, body_b=None,
+                      axis=tuple(np.eye(3)[k]), torque_is_global=True)
+             for k, x in enumerate("XYZ")]
+    skip = set(root_dofs(model))
+    locked = set(getattr(model, "locked_coordinates", {}))
+    acts += [Actuator(n, "coordinate", 1.0, coordinate=n) for k, n in enumerate(model.v_names)
+             if k not in skip and n not in locked]
+    return acts
+
+
+def _body(model, name, what):
+    """The link a body name refers to (None for OpenSim's ground / the world)."""
+    if name is None or name.lower() == "ground" and name not in model.link_names:
+        return None
+    if name not in model.link_names:
+        raise ResidualError(f"{what}: body '{name}' is not a link of the model '{model.name}' "
+                            f"(it has {model.link_names[:8]}{' ...' if len(model.link_names) > 8 else ''})")
+    return name
+
+
+def actuator_matrix(model, actuators, q):
+    """B (N, nv, nact): the generalized force each actuator makes per unit force (N or N m)
+    at the configurations q (N, nq), with OpenSim's meaning of each actuator (see
+    urdf2dyn.biomech.formats.rra_setup.Actuator)."""
+    q = np.atleast_2d(np.asarray(q, dtype=float))
+    n = len(q)
+    B = np.zeros((n, model.nv, len(actuators)))
+    fk = None
+    jac = {}
+
+    def pose(link):
+        nonlocal fk
+        if fk is None:
+            fk = model.forward_kinematics(q)
+        k = model.link_names.index(link)
+        return fk[0][:, k], fk[1][:, k]
+
+    def jacobian(link):                       # world axes, at the link origin
+        if link not in jac:
+            jac[link] = model.jacobian(q, link)
+        return jac[link]
+    for k, act in enumerate(actuators):
+        what = f"actuator '{act.name}'"
+        if act.kind == "coordinate":
+            if act.coordinate not in model.v_names:
+                raise ResidualError(f"{what}: coordinate '{act.coordinate}' is not one of the "
+                                    f"model's {model.v_names}")
+            B[:, model.v_names.index(act.coordinate), k] = 1.0
+            continue
+        link = _body(model, act.body, what)
+        if link is None:
+            raise ResidualError(f"{what}: acts on ground, where it does nothing; name a body")
+        o, R = pose(link)
+        J = jacobian(link)
+        if act.kind == "point":
+            d = np.asarray(act.direction, dtype=float)
+            d = d / np.linalg.norm(d)
+            d = np.broadcast_to(d, (n, 3)) if act.force_is_global else R @ d
+            p = np.asarray(act.point, dtype=float)
+            r = p - o if act.point_is_global else R @ p       # from the link origin, world axes
+            # the velocity of the body point at r: v_o + w x r, so J_p = J_v - [r]x J_w
+            Jp = J[:, :3] - np.cross(r[:, :, None], J[:, 3:], axisa=1, axisb=1, axisc=1)
+            B[:, :, k] = np.einsum("nij,ni->nj", Jp, d)
+        else:
+            axis = np.asarray(act.axis, dtype=float)
+            axis = axis / np.linalg.norm(axis)
+            axis = np.broadcast_to(axis, (n, 3)) if act.torque_is_global else R @ axis
+            Jw = J[:, 3:].copy()
+            other = _body(model, act.body_b, what)
+            if other is not None:
+                Jw -= jacobian(other)[:, 3:]
+            B[:, :, k] = np.einsum("nij,ni->nj", Jw, axis)
+    return B
+
+
+def _distribution(B, weights, rows):
+    """P (N, nact, nv): the actuator forces f = P tau with the least sum (f / w)^2 such that
+    B f = tau on the coordinates rows (the other coordinates' forces are not the actuators'
+    to make: locked ones, or those without an actuator)."""
+    Br = B[:, rows, :]
+    BW = Br * (weights ** 2)
+    G = BW @ np.swapaxes(Br, 1, 2)
+    try:
+        X = np.linalg.solve(G, BW)                       # (N, rows, nact) = G^-1 B W
+    except np.linalg.LinAlgError:
+        X = np.linalg.pinv(G) @ BW
+    P = np.zeros((B.shape[0], B.shape[2], B.shape[1]))
+    P[:, :, rows] = np.swapaxes(X, 1, 2)
+    return P
+
+
+def actuator_forces(model, actuators, q, tau):
+    """The actuators' forces (N, nact) that make the generalized forces tau (N, nv) at q
+    (N, nq), shared as OpenSim's RRA shares them (least sum of squared controls,
+    force / optimal_force); locked coordinates and coordinates without an actuator are left
+    out (their force is not an actuator's)."""
+    q = np.atleast_2d(np.asarray(q, dtype=float))
+    tau = np.atleast_2d(np.asarray(tau, dtype=float))
+    B = actuator_matrix(model, actuators, q)
+    rows = _actuated_rows(model, B)
+    P = _distribution(B, np.array([a.optimal_force for a in actuators]), rows)
+    return np.einsum("nkj,nj->nk", P, tau)
+
+
+def _residual_block(B, res, rows):
+    """(coordinates, actuators) that share forces with the residual actuators res: the root's
+    block of the distribution, closed under "an actuator touches a coordinate" (rows: the
+    coordinates the actuators are to make)."""
+    touches = np.any(B != 0, axis=0)                       # (nv, nact)
+    acts, coords = set(res), set()
+    while True:
+        more = {j for j in rows for k in acts if touches[j, k]} - coords
+        coords |= more
+        grow = {k for k in range(B.shape[2]) for j in coords if touches[j, k]} - acts
+        acts |= grow
+        if not more and not grow:
+            return sorted(coords), sorted(acts)
+
+
+def _actuated_rows(model, B):
+    locked = set(getattr(model, "locked_coordinates", {}))
+    return [j for j, n in enumerate(model.v_names)
+            if n not in locked and np.any(B[:, j, :] != 0)]
+
+
+# ----------------------------------------------------------------------------- the B-spline
+
+@dataclass
+class Spline:
+    """Uniform cubic B-splines on [t0, t1] with ``intervals`` knot intervals: K = intervals
+    + 3 basis functions, four of them nonzero at any time."""
+    t0: float
+    t1: float
+    intervals: int
+
+    @property
+    def size(self):
+        return self.intervals + 3
+
+    def locate(self, t):
+        """(interval index (N,), u in [0, 1] (N,)) of each time."""
+        h = (self.t1 - self.t0) / self.intervals
+        x = (np.asarray(t, dtype=float) - self.t0) / h
+        i = np.clip(np.floor(x).astype(int), 0, self.intervals - 1)
+        return i, x - i
+
+    def local(self, t):
+        """(interval (N,), values, first and second derivatives (N, 4) of the four basis
+        functions i .. i+3 that are nonzero at each time)."""
+        h = (self.t1 - self.t0) / self.intervals
+        i, u = self.locate(t)
+        w = 1.0 - u
+        b = np.stack([w ** 3, 3 * u ** 3 - 6 * u ** 2 + 4, -3 * u ** 3 + 3 * u ** 2 + 3 * u + 1,
+                      u ** 3], axis=1) / 6
+        d = np.stack([-w ** 2, 3 * u ** 2 - 4 * u, -3 * u ** 2 + 2 * u + 1, u ** 2],
+                     axis=1) / (2 * h)
+        dd = np.stack([w, 3 * u - 2, 1 - 3 * u, u], axis=1) / h ** 2
+        return i, b, d, dd
+
+    def evaluate(self, coef, t, derivative=0):
+        """sum_k coef[:, k] B_k^(derivative)(t): (N, m) for coef (m, K)."""
+        i, *basis = self.local(t)
+        idx = i[:, None] + np.arange(4)
+        return np.einsum("ns,mns->nm", basis[derivative], coef[:, idx])
+
+
+# ----------------------------------------------------------------------------- the result
+
+@dataclass
+class ResidualReduction:
+    """What :func:`reduce_residuals` found.
+
+    t (N,), q, v, a: the adjusted kinematics at the samples; tau (N, nv) their generalized
+    forces with the adjusted model; actuators and forces (N, nact): every actuator's force
+    (OpenSim's Actuation_force); residual (list of indices into actuators) and
+    residual_before (N, nres): the residual actuators' forces for the input kinematics and
+    model; mass_scale: every body's mass and inertia were multiplied by it; com_body and
+    com_shift (3,): the centre of mass moved, in the body's frame (m); inertial_parameters
+    (10 B,): the adjusted model's (model.bodies' order); recommended_mass_change: OpenSim's
+    recommendation from the input (the mean vertical residual over g, kg); change_rms,
+    change_peak {coordinate: rad or m}: of the correction at the samples; spline, coef: the
+    correction dq(t) (:meth:`correction`); iterations, elapsed_s; notes [str]."""
+    t: np.ndarray
+    q: np.ndarray
+    v: np.ndarray
+    a: np.ndarray
+    tau: np.ndarray
+    actuators: list
+    forces: np.ndarray
+    residual: list
+    residual_before: np.ndarray
+    mass_scale: float
+    total_mass: float
+    com_body: str | None
+    com_shift: np.ndarray
+    inertial_parameters: np.ndarray
+    recommended_mass_change: float
+    change_rms: dict
+    change_peak: dict
+    spline: Spline
+    coef: np.ndarray
+    adjusted: list
+    iterations: int = 0
+    elapsed_s: float = 0.0
+    notes: list = field(default_factory=list)
+
+    @property
+    def residual_names(self):
+        return [self.actuators[k].name for k in self.residual]
+
+    @property
+    def residuals(self):
+        """(N, nres) the residual actuators' forces after reduction."""
+        return self.forces[:, self.residual]
+
+    @property
+    def mass_change(self):
+        """Total mass change applied, kg."""
+        return (self.mass_scale - 1.0) * self.total_mass
+
+    def correction(self, t, derivative=0):
+        """The kinematic correction (or its derivative) at times t: (N, nv), zero for the
+        coordinates not adjusted. Constant beyond the samples' time range is not assumed:
+        outside it the end intervals' cubics continue."""
+        t = np.asarray(t, dtype=float).reshape(-1)
+        out = np.zeros((len(t), self.q.shape[1]))
+        if self.adjusted:
+            out[:, self.adjusted] = self.spline.evaluate(self.coef, t, derivative)
+        return out
+
+    def stats(self, before=False):
+        """{name: (rms, peak)} of each residual actuator's force, after (or before)."""
+        f = self.residual_before if before else self.residuals
+        return {n: (float(np.sqrt(np.mean(f[:, k] ** 2))), float(np.abs(f[:, k]).max()))
+                for k, n in enumerate(self.residual_names)}
+
+    def kinds(self):
+        """{residual name: "force" or "moment"}."""
+        return {self.actuators[k].name: _kind(self.actuators[k], self._rotational)
+                for k in self.residual}
+
+    _rotational: frozenset = frozenset()
+
+
+def _kind(act, rotational):
+    if act.kind == "point":
+        return "force"
+    if act.kind == "torque":
+        return "moment"
+    return "moment" if act.coordinate in rotational else "force"
+
+
+def _rotational_names(model):
+    from .trajectory import angle_columns
+    ang = angle_columns(model.v_names, model, velocity=True)
+    return frozenset(n for n, a in zip(model.v_names, ang) if a)
+
+
+# ----------------------------------------------------------------------------- the pass
+
+def _com_basis(model, body, q):
+    """(2, 3) body-frame directions perpendicular to gravity at the trial's mean pose (the
+    plane the centre of mass moves in)."""
+    g = np.asarray(model.gravity, dtype=float)
+    if not np.linalg.norm(g) > 0:
+        return np.eye(3)[[0, 2]]
+    _, R = model.forward_kinematics(q)
+    R = R[:, model.link_names.index(body)]
+    up = np.einsum("nji,j->ni", R, -g / np.linalg.norm(g)).mean(axis=0)
+    up /= np.linalg.norm(up)
+    e = np.eye(3)[np.argsort(np.abs(up))[:2]]       # the two axes least along gravity
+    e -= np.outer(e @ up, up)
+    e[0] /= np.linalg.norm(e[0])
+    e[1] -= (e[1] @ e[0]) * e[0]
+    e[1] /= np.linalg.norm(e[1])
+    return e
+
+
+def _shift_params(p, dc):
+    """A body's 10 inertial parameters [m, mc, I about the origin] with its centre of mass
+    moved by dc (3,), its inertia about the centre of mass kept."""
+    m, h = p[0], p[1:4]
+    c = h / m
+    Io = np.array([[p[4], p[5], p[7]], [p[5], p[6], p[8]], [p[7], p[8], p[9]]])
+    Ic = Io - m * (c @ c * np.eye(3) - np.outer(c, c))
+    c2 = c + dc
+    I2 = Ic + m * (c2 @ c2 * np.eye(3) - np.outer(c2, c2))
+    return np.array([m, *(m * c2), I2[0, 0], I2[0, 1], I2[1, 1], I2[0, 2], I2[1, 2], I2[2, 2]])
+
+
+def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=None,
+                     com_body=None, adjust_mass=True, knot_interval=0.005, max_iterations=20,
+                     tolerance=1e-3, strict=False):
+    """Reduce the root residuals of a trial: kinematics, total mass and a body's centre of
+    mass adjusted (see the module docstring for the method).
+
+    Parameters
+    ----------
+    model : urdf2dyn.Model
+        With a free root (root_dofs). Scalar coordinates are adjusted; a quaternion joint
+        (a floating base) is kept as given.
+    t : (N,) array
+        Sample times, s, increasing: where the residuals are made small (e.g. 1 kHz). The
+        corrections are fitted on every k-th sample (keeping eight or more per knot interval
+        where there are as many) and the result is evaluated at all of them.
+    q, v, a : (N, nq), (N, nv), (N, nv) arrays
+        The input kinematics at t (rad, m and their rates).
+    f_ext : dict {link: (N, 6)} or callable, optional
+        External wrenches (world frame, about the origin, as for inverse_dynamics), fixed in
+        the world; or a function (t (M,), q (M, nq)) -> such a dict (loads expressed in a
+        body).
+    actuators : list of urdf2dyn.biomech.formats.rra_setup.Actuator, optional
+        The residual and reserve actuators (default_actuators by default).
+    tracking : dict {coordinate: weight}, optional
+        The coordinates that may change and their weights (an RRA task set's); the others
+        are kept. Default: every coordinate not locked, weight 1.
+    com_body : str, optional
+        The body whose centre of mass moves (None: none does).
+    adjust_mass : bool
+        Scale the total mass too.
+    knot_interval : float
+        Spacing of the B-spline knots, s (at least three sample intervals).
+    max_iterations : int
+        Gauss-Newton iterations at most.
+    tolerance : float
+        Stop when an iteration lowers the objective by less than this fraction.
+    strict : bool
+        Warnings become ResidualError.
+
+    Returns
+    -------
+    ResidualReduction
+    """
+    start = _time.perf_counter()
+    t = np.asarray(t, dtype=float).reshape(-1)
+    q0 = np.array(q, dtype=float, ndmin=2)
+    v0 = np.array(v, dtype=float, ndmin=2)
+    a0 = np.array(a, dtype=float, ndmin=2)
+    n = len(t)
+    if n < 4 or q0.shape != (n, model.nq) or v0.shape != (n, model.nv) or a0.shape != v0.shape:
+        raise ResidualError(f"t, q, v, a: expected (N,), (N, {model.nq}), (N, {model.nv}), "
+                            f"(N, {model.nv}) with N >= 4 samples, got {t.shape}, {q0.shape}, "
+                            f"{v0.shape}, {a0.shape}")
+    if not np.all(np.diff(t) > 0):
+        raise ResidualError("t: the sample times must increase")
+    for name, x in (("q", q0), ("v", v0), ("a", a0)):
+        if not np.all(np.isfinite(x)):
+            raise ResidualError(f"{name}: not finite at {int((~np.isfinite(x)).any(1).sum())} "
+                                "samples; fill or cut them first")
+    notes = []
+
+    def warn(msg):
+        notes.append(msg)
+        report(msg, strict=strict, error=ResidualError, stacklevel=3)
+
+    # the actuators: which are residuals, and the block of coordinates they share
+    actuators = default_actuators(model) if actuators is None else list(actuators)
+    root = sorted(root_dofs(model))
+    opt = np.array([x.optimal_force for x in actuators], dtype=float)
+    B0 = actuator_matrix(model, actuators, q0)
+    res = [k for k in range(len(actuators)) if np.any(B0[:, root, k] != 0)]
+    if not res:
+        raise ResidualError(f"no actuator acts on the root {root_body(model)!r} (residual "
+                            "actuators: a PointActuator or TorqueActuator on the root body, or a "
+                            "CoordinateActuator on a root coordinate): nothing to reduce")
+    rows = _actuated_rows(model, B0)
+    block_rows, block = _residual_block(B0, res, rows)
+    res_in_block = [block.index(k) for k in res]
+    block_acts = [actuators[k] for k in block]
+    locked = set(getattr(model, "locked_coordinates", {}))
+    bare = [model.v_names[j] for j in range(model.nv) if j not in rows and
+            model.v_names[j] not in locked]
+    if bare:
+        warn(f"coordinates {bare[:8]}{' ...' if len(bare) > 8 else ''} have no actuator: their "
+             "generalized forces are left out of the actuator forces (add CoordinateActuators "
+             "to report them)")
+
+    # which coordinates move, and how much each is held
+    scalar = {k for j in model.joints if j.nq == j.nv for k in range(j.v_index, j.v_index + j.nv)}
+    if tracking is None:
+        tracking = {nm: 1.0 for nm in model.v_names if nm not in locked}
+    unknown = [c for c in tracking if c not in model.v_names]
+    if unknown:
+        warn(f"tracked coordinates {unknown[:8]} are not the model's: ignored")
+    adj = [j for j, nm in enumerate(model.v_names)
+           if tracking.get(nm, 0) > 0 and nm not in locked and j in scalar]
+    held = [model.v_names[j] for j in range(model.nv) if j not in scalar and
+            model.v_names[j] in tracking]
+    if held:
+        warn(f"coordinates {held[:6]} belong to a joint with a quaternion: kept as given")
+    rot = _rotational_names(model)
+    band = np.array([BANDS["rotation"] if model.v_names[j] in rot else BANDS["translation"]
+                     for j in adj])
+    w = np.array([tracking[model.v_names[j]] for j in adj], dtype=float)
+    w = w / w.mean() if len(w) else w
+    na = len(adj)
+
+    # the model's changes: total mass scale s, centre-of-mass shift along two axes
+    pi0 = model.inertial_parameters()
+    bodies = model.bodies
+    axes = cols = None
+    if com_body is not None:
+        if com_body not in bodies:
+            raise ResidualError(f"com_body: '{com_body}' is not a moving body of the model "
+                                f"(one of {bodies[:8]}{' ...' if len(bodies) > 8 else ''})")
+        lb = model.structure().link_body
+        ib = bodies.index(com_body)
+        owner = lb[model.link_names.index(com_body)]
+        if sum(1 for x in lb if x == owner) > 1:
+            raise ResidualError(f"com_body: links are welded to '{com_body}': its own mass "
+                                "centre cannot be told from theirs; choose a body without "
+                                "welded links")
+        cols = slice(10 * ib, 10 * ib + 10)
+        axes = _com_basis(model, com_body, q0)
+    nglob = int(adjust_mass) + (2 if com_body is not None else 0)
+
+    def params(x):
+        """(pi, dpi/dx (10B, nglob)) of the adjusted model."""
+        s = x[na * K] if adjust_mass else 0.0
+        pi = pi0 * (1.0 + s)
+        dpi = np.zeros((len(pi0), nglob))
+        if adjust_mass:
+            dpi[:, 0] = pi0
+        if com_body is not None:
+            pi[cols] = _shift_params(pi[cols], x[-2:] @ axes)
+            eps = 1e-6                            # the inertia is quadratic in the shift
+            for k in range(2):
+                dpi[cols, nglob - 2 + k] = (_shift_params(pi[cols], eps * axes[k])
+                                            - _shift_params(pi[cols], -eps * axes[k])) / (2 * eps)
+        return pi, dpi
+
+    # the corrections' B-splines, fitted on every stride-th sample
+    spline = Spline(t[0], t[-1], max(1, min(int(round((t[-1] - t[0]) / knot_interval)),
+                                            (n - 1) // 3)))
+    K = spline.size
+    npar = na * K + nglob
+    stride = max(1, int(n / spline.intervals / _FIT_SAMPLES))
+    fit = np.unique(np.r_[np.arange(0, n, stride), n - 1])
+    def loads(rows, q):
+        if callable(f_ext):
+            return f_ext(t[rows], q)
+        return None if f_ext is None else {k: np.asarray(x)[rows] for k, x in f_ext.items()}
+
+    def evaluate(x, rows, derivatives_next=True):
+        """The residual actuators' forces f (M, nres) at x on the samples rows, and what
+        derivatives() needs (the regressor, unless derivatives_next is False)."""
+        iv, b, d, dd = spline.local(t[rows])
+        C = x[:na * K].reshape(K, na)
+        q, v_, a_ = q0[rows], v0[rows], a0[rows]
+        if na:
+            idx = iv[:, None] + np.arange(4)
+            for out, basis in ((q, b), (v_, d), (a_, dd)):
+                out[:, adj] += np.einsum("ns,nsj->nj", basis, C[idx])
+        fx = loads(rows, q)
+        tau = model.inverse_dynamics(q, v_, a_, f_ext=fx)
+        pi, dpi = params(x)
+        Y = None
+        if nglob and (derivatives_next or np.any(pi != pi0)):
+            Y = model.regressor(q, v_, a_)       # the model's changes: linear in pi
+            tau = tau + Y @ (pi - pi0)
+        B = actuator_matrix(model, block_acts, q)
+        P = _distribution(B[:, block_rows, :], opt[block], slice(None))[:, res_in_block, :]
+        f = (P @ tau[:, block_rows, None])[..., 0]
+        return {"x": x, "f": f, "q": q, "v": v_, "a": a_, "tau": tau, "pi": pi, "dpi": dpi,
+                "Y": Y, "P": P, "f_ext": fx, "basis": (iv, b, d, dd)}
+
+    def derivatives(ev):
+        """ev with the Jacobians of f: J = [df/dq, df/dv, df/da] (M, nres, na) of the
+        adjusted coordinates (the model's own inverse-dynamics derivatives) and Jg
+        (M, nres, nglob) of the mass scale and centre-of-mass shift."""
+        dq, dv, M = model.inverse_dynamics_derivatives(ev["q"], ev["v"], ev["a"],
+                                                        f_ext=ev["f_ext"])
+        P, r = ev["P"], block_rows
+        ev["J"] = [P @ dq[:, r][:, :, adj], P @ dv[:, r][:, :, adj], P @ M[:, r][:, :, adj]]
+        ev["Jg"] = P @ (ev["Y"][:, r] @ ev["dpi"]) if nglob else None
+        return ev
+
+    # the objective: residuals / optimal force, tracking, smoothness, model changes
+    rw = 1.0 / opt[res]
+    iv, b, _, dd = spline.local(t[fit])
+    gram, rough = _grams(iv, b, dd, K)
+    hold = w / band ** 2
+    omega4 = (2 * math.pi * _SMOOTH_HZ) ** 4
+    lam = np.ones(na)
+    prior = np.array([1 / _MASS_SCALE ** 2] * int(adjust_mass)
+                     + [1 / _COM_SCALE ** 2] * (2 if com_body is not None else 0))
+
+    def penalize(A=None, x=None):
+        """The penalties: added to the normal matrix A (in place) and, for x, their value
+        and gradient. Coefficient (knot k, coordinate j) is held by
+        hold_j (lam_j gram_kl + rough_kl / omega^4) (knot-major, so a diagonal per knot
+        pair); the model's changes by their priors."""
+        d_gram, d_rough = hold * lam, hold / omega4
+        if A is not None:
+            j = np.arange(na)
+            for o in range(4):
+                k = np.arange(K - o)
+                A.band[k[:, None], o, j, j] += (gram[k, k + o][:, None] * d_gram
+                                                + rough[k, k + o][:, None] * d_rough)
+            A.dense += np.diag(prior)
+        if x is None:
+            return None
+        C = x[:na * K].reshape(K, na)
+        grad_c = gram @ C * d_gram + rough @ C * d_rough
+        grad = np.concatenate([grad_c.reshape(-1), prior * x[na * K:]])
+        return float(x @ grad), grad
+
+    def objective(ev):
+        return float(np.mean(np.sum((ev["f"] * rw) ** 2, axis=1)) + penalize(x=ev["x"])[0])
+
+    x = np.zeros(npar)
+    ev = evaluate(x, fit)
+    F = objective(ev)
+    iterations = 0
+    for iterations in range(1, max_iterations + 1):
+        A, g = _normal_equations(derivatives(ev), rw, na, K, nglob)
+        penalize(A)
+        step = -A.solve(g + penalize(x=x)[1])
+        alpha = 1.0
+        while True:                               # backtracking: only downhill
+            trial = evaluate(x + alpha * step, fit)
+            Ft = objective(trial)
+            if Ft <= F or alpha < 1e-3:
+                break
+            alpha *= 0.5
+        if Ft > F:                                # no descent along the step: converged
+            break
+        x, ev = trial["x"], trial
+        decrease = (F - Ft) / max(F, 1e-300)
+        F = Ft
+        # a coordinate out of its band is held harder (and the objective re-measured)
+        change = _changes(x, na, K, iv, b)
+        over = change / band > 0.9
+        if np.any(over):
+            lam[over] *= (change[over] / (0.8 * band[over])) ** 2
+            F = objective(ev)
+            decrease = 1.0
+        if decrease < tolerance:
+            break
+
+    # the result, at every sample
+    every = np.arange(n)
+    ev = evaluate(x, every, False)
+    before = evaluate(np.zeros(npar), every, False)["f"]
+    iv, b, _, _ = spline.local(t)
+    change = _changes(x, na, K, iv, b, peak=True)
+    f_all = np.einsum("nkj,nj->nk",
+                      _distribution(actuator_matrix(model, actuators, ev["q"]), opt, rows),
+                      ev["tau"])
+    s = x[na * K] if adjust_mass else 0.0
+    dc = x[-2:] @ axes if com_body is not None else np.zeros(3)
+    g = np.asarray(model.gravity, dtype=float)
+    recommended = 0.0
+    names = [actuators[k].name for k in res]
+    if np.linalg.norm(g) > 0:                 # OpenSim: dmass = mean FY / g_y
+        vertical = int(np.argmax(np.abs(g)))
+        fy = f"F{'XYZ'[vertical]}"
+        if fy in names:
+            recommended = float(np.mean(before[:, names.index(fy)]) / g[vertical])
+    out = ResidualReduction(
+        t=t, q=ev["q"], v=ev["v"], a=ev["a"], tau=ev["tau"], actuators=actuators, forces=f_all,
+        residual=res, residual_before=before, mass_scale=1.0 + s,
+        total_mass=float(pi0[0::10].sum()), com_body=com_body, com_shift=dc,
+        inertial_parameters=ev["pi"], recommended_mass_change=recommended,
+        change_rms={model.v_names[j]: float(change[0][jj]) for jj, j in enumerate(adj)},
+        change_peak={model.v_names[j]: float(change[1][jj]) for jj, j in enumerate(adj)},
+        spline=spline, coef=x[:na * K].reshape(K, na).T.copy(), adjusted=adj,
+        iterations=iterations, elapsed_s=_time.perf_counter() - start, notes=notes)
+    out._rotational = rot
+    return out
+
+
+def _grams(iv, b, dd, K):
+    """mean_t B_k B_l and mean_t B_k'' B_l'' (K, K) over the samples."""
+    pairs = (iv[:, None, None] + np.arange(4)[None, :, None],
+             iv[:, None, None] + np.arange(4)[None, None, :])
+    gram, rough = np.zeros((K, K)), np.zeros((K, K))
+    np.add.at(gram, pairs, b[:, :, None] * b[:, None, :])
+    np.add.at(rough, pairs, dd[:, :, None] * dd[:, None, :])
+    return gram / len(iv), rough / len(iv)
+
+
+def _changes(x, na, K, iv, b, peak=False):
+    """RMS (and peak) over the samples of each adjusted coordinate's correction."""
+    C = x[:na * K].reshape(K, na)
+    dq = np.einsum("ns,nsj->nj", b, C[iv[:, None] + np.arange(4)])
+    rms = np.sqrt(np.mean(dq ** 2, axis=0))
+    return (rms, np.abs(dq).max(axis=0)) if peak else rms
+
+
+class Normal:
+    """The normal equations' matrix of the fit, stored as it is shaped: the coefficients'
+    block band (knot k meets knots k .. k+3: ``band[k, o]`` (na, na) couples knot k with
+    knot k + o, knot-major), the coefficients' coupling with the model's changes
+    ``cross`` (K, na, ng) and the changes' own block ``dense`` (ng, ng)."""
+
+    def __init__(self, K, na, ng):
+        self.band = np.zeros((K, 4, na, na))
+        self.cross = np.zeros((K, na, ng))
+        self.dense = np.zeros((ng, ng))
+
+    def add_intervals(self, M):
+        """Add M (K - 3, 4 na, 4 na): interval i's block on knots i .. i+3."""
+        m, na = M.shape[0], self.band.shape[2]
+        M4 = M.reshape(m, 4, na, 4, na)
+        for o in range(4):
+            for s in range(4 - o):
+                self.band[s:s + m, o] += M4[:, s, :, s + o, :]
+
+    def solve(self, g):
+        """x with A x = g. Three knots make a block that meets only its neighbours (a knot
+        meets the three on each side), so the coefficients' part is block tridiagonal:
+        block Gaussian elimination; then the model's changes by their Schur complement."""
+        K, _, na, _ = self.band.shape
+        ng = self.dense.shape[0]
+        nb = -(-K // 3)
+        band = np.zeros((3 * nb, 4, na, na))
+        band[:K] = self.band
+        band[K:, 0] = np.eye(na)                        # padding knots: decoupled
+        size = 3 * na
+        D = np.zeros((nb, 3, na, 3, na))
+        U = np.zeros((nb, 3, na, 3, na))
+        for s in range(3):
+            for s2 in range(3):
+                if s2 >= s:
+                    D[:, s, :, s2, :] = band[s::3, s2 - s]
+                else:
+                    D[:, s, :, s2, :] = np.swapaxes(band[s2::3, s - s2], 1, 2)
+                if s2 <= s:                                # knot 3I+s with knot 3I+3+s2
+                    U[:, s, :, s2, :] = band[s::3, 3 - s + s2]
+        D, U = D.reshape(nb, size, size), U.reshape(nb, size, size)
+        nk = K * na
+        rhs = np.zeros((3 * nb * na, 1 + ng))
+        rhs[:nk, 0] = g[:nk]
+        rhs[:nk, 1:] = self.cross.reshape(nk, ng)
+        rhs = rhs.reshape(nb, size, 1 + ng)
+        gain = np.zeros((nb, size, size))                 # S_i^-1 U_i
+        z = np.zeros_like(rhs)
+        for i in range(nb):                                # S_i = D_i - U_(i-1)^T S_(i-1)^-1 U_(i-1)
+            S, y = D[i], rhs[i]
+            if i:
+                S = S - U[i - 1].T @ gain[i - 1]
+                y = y - U[i - 1].T @ z[i - 1]
+            sol = np.linalg.solve(S, np.concatenate([U[i], y], axis=1))
+            gain[i], z[i] = sol[:, :size], sol[:, size:]
+        X = np.zeros_like(rhs)
+        X[-1] = z[-1]
+        for i in range(nb - 2, -1, -1):
+            X[i] = z[i] - gain[i] @ X[i + 1]
+        X = X.reshape(-1, 1 + ng)[:nk]
+        if ng == 0:
+            return X[:, 0]
+        cross = self.cross.reshape(nk, ng)
+        xg = np.linalg.solve(self.dense - cross.T @ X[:, 1:], g[nk:] - cross.T @ X[:, 0])
+        return np.concatenate([X[:, 0] - X[:, 1:] @ xg, xg])
+
+
+def _normal_equations(ev, rw, na, K, nglob):
+    """J^T J (a Normal) and J^T r of the weighted residuals (mean over the samples),
+    knot-major: coefficient (knot k, coordinate j) at k na + j. A sample touches four knots,
+    so its rows are gathered interval by interval."""
+    iv, b, d, dd = ev["basis"]
+    n = len(iv)
+    Jq, Jv, Ja = ev["J"]                                      # (M, nres, na) each
+    r = ev["f"] * rw / math.sqrt(n)
+    L = (b[:, None, :, None] * Jq[:, :, None, :] + d[:, None, :, None] * Jv[:, :, None, :]
+         + dd[:, None, :, None] * Ja[:, :, None, :])          # (M, nres, 4, na)
+    L *= rw[None, :, None, None] / math.sqrt(n)
+    nres = L.shape[1]
+    L = L.reshape(n, nres, 4 * na)
+    Gl = ev["Jg"] * rw[None, :, None] / math.sqrt(n) if nglob else None
+    A = Normal(K, na, nglob)
+    g = np.zeros(na * K + nglob)
+    cross = A.cross.reshape(K * na, nglob)
+    # samples grouped by interval, padded with zero rows to the largest group
+    counts = np.bincount(iv, minlength=K - 3)
+    m = counts.max()
+    slot = np.arange(n) - np.searchsorted(iv, iv)          # rank of a sample in its interval
+    G = np.zeros((K - 3, m, nres, 4 * na))
+    G[iv, slot] = L
+    Rg = np.zeros((K - 3, m, nres))
+    Rg[iv, slot] = r
+    G = G.reshape(K - 3, m * nres, 4 * na)
+    A.add_intervals(np.swapaxes(G, 1, 2) @ G)
+    local = np.einsum("ikp,ik->ip", G, Rg.reshape(K - 3, m * nres))
+    for s in range(4):                                     # knot i+s of interval i
+        g[s * na:(s + K - 3) * na] += local[:, s * na:(s + 1) * na].reshape(-1)
+    if nglob:
+        Gg = np.zeros((K - 3, m, nres, nglob))
+        Gg[iv, slot] = Gl
+        Gg = Gg.reshape(K - 3, m * nres, nglob)
+        local = np.swapaxes(G, 1, 2) @ Gg                  # (K-3, 4 na, ng)
+        for s in range(4):
+            cross[s * na:(s + K - 3) * na] += local[:, s * na:(s + 1) * na].reshape(-1, nglob)
+    if nglob:
+        G2 = Gl.reshape(-1, nglob)
+        A.dense += G2.T @ G2
+        g[na * K:] += G2.T @ r.reshape(-1)
+    return A, g
