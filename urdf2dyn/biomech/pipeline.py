@@ -571,10 +571,11 @@ def _forces_applied(osim, excluded):
     return kept
 
 
-def _opensim_columns(source, traj, model):
+def _opensim_columns(source, traj, model, tool="inverse-dynamics tool"):
     """OpenSim's tool on a coordinates file: a model coordinate the file lacks keeps its
     default value (0), a column the model lacks is ignored; both are said. traj is changed
-    in place (its rates are dropped: OpenSim differentiates the coordinates itself)."""
+    in place (its rates are dropped: OpenSim differentiates the coordinates itself). tool
+    names the OpenSim tool in the messages."""
     notes = []
     names = list(traj.names)
     extra = [n for n in names if n not in model.q_names]
@@ -584,19 +585,18 @@ def _opensim_columns(source, traj, model):
         traj.q, traj.names = traj.q[:, keep], [names[k] for k in keep]
         notes.append(f"{source}: columns {extra[:8]}{' ...' if len(extra) > 8 else ''} are not "
                      f"coordinates of the model '{model.name}': ignored, as OpenSim's "
-                     "inverse-dynamics tool ignores them")
+                     f"{tool} ignores them")
     if missing:
         traj.q = np.column_stack([traj.q, np.zeros((len(traj.time), len(missing)))])
         traj.names = list(traj.names) + missing
         notes.append(f"{source}: no column for the coordinates {missing[:8]}"
                      f"{' ...' if len(missing) > 8 else ''}: held at 0 (their default value), "
-                     "as OpenSim's inverse-dynamics tool does; add them to the file if they move")
+                     f"as OpenSim's {tool} does; add them to the file if they move")
     if traj.v is not None or traj.a is not None:
         traj.v = traj.a = None
         traj.v_names = None
         notes.append(f"{source}: velocity/acceleration columns are not used: OpenSim's "
-                     "inverse-dynamics tool differentiates the coordinates (natural quintic "
-                     "splines)")
+                     f"{tool} differentiates the coordinates (natural quintic splines)")
     return notes
 
 
