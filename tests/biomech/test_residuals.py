@@ -14,7 +14,8 @@ import urdf2dyn
 from urdf2dyn.biomech.formats.opensim import read_external_loads, read_opensim
 from urdf2dyn.biomech.formats.rra_setup import Actuator, read_actuators
 from urdf2dyn.biomech.grf import root_residuals
-from urdf2dyn.biomech.opensim_processing import id_kinematics, quintic_eval
+from urdf2dyn.biomech.opensim_processing import id_kinematics
+from urdf2dyn.biomech.splines import quintic_eval
 from urdf2dyn.biomech.residuals import (Normal, ResidualError, _shift_params, actuator_forces,
                                         actuator_matrix, default_actuators, reduce_residuals,
                                         root_body)

@@ -136,7 +136,8 @@ def test_the_output_is_the_desired_kinematics_plus_the_correction(rra):
     OpenSim's tools prepare them (6 Hz, natural quintic splines) plus the correction and its
     derivatives: the correction is one smooth function of time."""
     from urdf2dyn.biomech.formats.opensim import read_opensim
-    from urdf2dyn.biomech.opensim_processing import id_kinematics, quintic_eval
+    from urdf2dyn.biomech.opensim_processing import id_kinematics
+    from urdf2dyn.biomech.splines import quintic_eval
     result, _ = rra
     red, su, model = result.reduction, result.setup, result.model
     t, q, _, _ = read_opensim(su.desired_kinematics_file, model=model).for_model(model)

@@ -45,12 +45,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..safe_files import refuse_overwriting_inputs, replacing
+from .._safe_files import refuse_overwriting_inputs, replacing
 from ..warn import Urdf2dynWarning, report
 from .formats.opensim import _write_sto, read_external_loads, read_opensim
 from .formats.rra_setup import (RRASetup, RRASetupError, point_tasks, read_actuators,
                                 read_rra_setup, read_tasks)
-from .opensim_processing import id_kinematics, quintic_eval
+from .opensim_processing import id_kinematics
+from .splines import quintic_eval
 from .residuals import BANDS, ResidualReduction, reduce_residuals
 from .trajectory import MotionError, Trajectory, angle_columns
 
@@ -153,7 +154,7 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
         tracking = {c: w for c, w in tracking.items() if c in model.v_names}
 
     # the desired kinematics, filtered and splined as OpenSim's tools do
-    from .pipeline import _opensim_columns
+    from .stages.read import _opensim_columns
     path = su.desired_kinematics_file
     traj = read_opensim(path, model=model)
     for msg in _opensim_columns(path, traj, model, tool="RRA tool"):
