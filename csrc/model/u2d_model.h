@@ -126,6 +126,13 @@ typedef struct {
     double location[3];
 } u2d_marker;
 
+/* An element of an OpenSim model's ForceSet (a muscle, an actuator, a contact force...):
+ * read so that tools can name it; no force element enters the dynamics. */
+typedef struct {
+    const char *name;       /* its name attribute (the element's name if it has none)  */
+    const char *kind;       /* the element: "Thelen2003Muscle", "CoordinateActuator"...  */
+} u2d_force;
+
 /* Something questionable that was read as written (a non-physical inertia, an unknown
  * element, a missing <limit>, tolerated markup...): the caller decides whether to warn
  * or refuse. */
@@ -157,6 +164,10 @@ typedef struct {
     u2d_marker *marker;     /* (nmarker)                                               */
     int ncoupler;
     u2d_coupler *coupler;   /* (ncoupler) enforced coordinate couplers                 */
+    int nforce;
+    u2d_force *force;       /* (nforce) the ForceSet, in file order                    */
+    int *coord_order;       /* (ncoord) the coordinates in OpenSim's multibody tree order
+                                         (the column order of its inverse dynamics)     */
 } u2d_urdf;
 
 /* Parse and validate URDF text. Returns NULL and writes a message to err on failure;

@@ -33,7 +33,8 @@ typedef struct {
     char what[300];             /* "joint 'knee_r'": prefix of messages, "" for none        */
     u2d_urdf *u;
     u2d_xml *model, *jointset;
-    int caplink, capjoint, capcustom, capfunc, capfdata, capcoord, capmarker, capcoupler;
+    int caplink, capjoint, capcustom, capfunc, capfdata, capcoord, capmarker, capcoupler,
+        capforce;
     int nbody;                  /* links 1 .. nbody are the bodies                          */
     char **owned;               /* names made here (frame links), freed after own_strings  */
     int nowned, capowned;
@@ -909,6 +910,8 @@ static int own_strings(osim *o)
     for (int j = 0; j < u->njoint; j++) total += strlen(u->joint[j].name) + 1;
     for (int c = 0; c < u->ncoord; c++) total += strlen(u->coord[c].name) + 1;
     for (int k = 0; k < u->nmarker; k++) total += strlen(u->marker[k].name) + 1;
+    for (int k = 0; k < u->nforce; k++)
+        total += strlen(u->force[k].name) + strlen(u->force[k].kind) + 2;
     char *p = u->strings = malloc(total);
     if (!p) return fail_at(o, NULL, "out of memory");
 #define OWN(s) do { size_t n_ = strlen(s) + 1; memcpy(p, (s), n_); (s) = p; p += n_; } while (0)
@@ -917,7 +920,79 @@ static int own_strings(osim *o)
     for (int j = 0; j < u->njoint; j++) OWN(u->joint[j].name);
     for (int c = 0; c < u->ncoord; c++) OWN(u->coord[c].name);
     for (int k = 0; k < u->nmarker; k++) OWN(u->marker[k].name);
+    for (int k = 0; k < u->nforce; k++) { OWN(u->force[k].name); OWN(u->force[k].kind); }
 #undef OWN
+    return 0;
+}
+
+/* ---- what tools need to know of the rest --------------------------------------- */
+
+/* The ForceSet's elements, named (muscles, actuators, springs, contact forces): none enters
+ * the dynamics, but a tool that compares with OpenSim says which ones OpenSim would apply. */
+static int read_forces(osim *o)
+{
+    u2d_urdf *u = o->u;
+    for (u2d_xml *c = first_object(o->model, "ForceSet"); c; c = u2d_xml_next(c)) {
+        if (grow(o, (void **)&u->force, &o->capforce, u->nforce, sizeof *u->force)) return -1;
+        const char *kind = u2d_xml_name(c), *name = u2d_xml_attr(c, "name");
+        u->force[u->nforce].kind = kind;
+        u->force[u->nforce++].name = name && name[0] ? name : kind;
+    }
+    return 0;
+}
+
+/* The body an OpenSim joint moves: its child link, or the body that hangs from it when the
+ * child link is the joint's child frame (a link after the bodies). */
+static int joint_body(const osim *o, int j)
+{
+    const u2d_urdf *u = o->u;
+    int child = u->joint[j].child;
+    if (child <= o->nbody) return child;
+    for (int w = 0; w < u->njoint; w++)
+        if (u->joint[w].parent == child) return u->joint[w].child;
+    return child;
+}
+
+/* The coordinates in the order OpenSim numbers its mobilities (the columns of its inverse
+ * dynamics, getCoordinateNamesInMultibodyTreeOrder): Simbody's MultibodyGraphMaker grows
+ * the tree level by level from ground, taking at each level the joints in file order.
+ * The welds that hang bodies from child frames (parent after the bodies) are ours, not
+ * OpenSim's joints. Runs after check_tree: every joint is reached. */
+static int tree_order(osim *o)
+{
+    u2d_urdf *u = o->u;
+    int *level = malloc(sizeof(int) * (size_t)u->nlink);
+    char *added = calloc((size_t)u->njoint + 1, 1);
+    u->coord_order = malloc(sizeof(int) * ((size_t)u->ncoord + 1));
+    if (!level || !added || !u->coord_order) {
+        free(level); free(added);
+        return fail_at(o, NULL, "out of memory");
+    }
+    for (int i = 0; i < u->nlink; i++) level[i] = -1;
+    level[0] = 0;
+    int n = 0;
+    for (int depth = 1, grew = 1; grew && depth <= u->njoint; depth++) {
+        grew = 0;
+        for (int j = 0; j < u->njoint; j++) {
+            const u2d_urdf_joint *J = &u->joint[j];
+            if (added[j] || J->parent > o->nbody) continue;
+            int body = joint_body(o, j);
+            if (level[J->parent] != depth - 1 || level[body] >= 0) continue;
+            added[j] = 1;
+            level[body] = depth;
+            grew = 1;
+            for (int c = J->coord0; c >= 0 && c < J->coord0 + J->ncoord; c++)
+                u->coord_order[n++] = c;
+        }
+    }
+    for (int j = 0; j < u->njoint; j++) {           /* none after check_tree; kept safe */
+        const u2d_urdf_joint *J = &u->joint[j];
+        if (added[j] || J->parent > o->nbody) continue;
+        for (int c = J->coord0; c >= 0 && c < J->coord0 + J->ncoord; c++)
+            u->coord_order[n++] = c;
+    }
+    free(level);
+    free(added);
     return 0;
 }
 
@@ -1055,9 +1130,9 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
                 fail_at(&o, NULL, "two joints are named '%.100s'", u->joint[a].name);
                 goto error;
             }
-    if (read_markers(&o) || read_couplers(&o)) goto error;
+    if (read_markers(&o) || read_couplers(&o) || read_forces(&o)) goto error;
     summarize_skipped(&o);
-    if (check_tree(&o)) goto error;
+    if (check_tree(&o) || tree_order(&o)) goto error;
     if (own_strings(&o)) goto error;
     for (int k = 0; k < o.nowned; k++) free(o.owned[k]);
     free(o.owned);

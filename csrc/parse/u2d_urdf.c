@@ -661,6 +661,8 @@ void u2d_urdf_free(u2d_urdf *u)
     free(u->coord);
     free(u->marker);
     free(u->coupler);
+    free(u->force);
+    free(u->coord_order);
     free(u->link);
     free(u->joint);
     free(u->strings);

@@ -758,7 +758,9 @@ static PyObject *Model_get_name(ModelObject *self, void *Py_UNUSED(c))
 /* osim(): None for a URDF; for an OpenSim model a dict: q_names (nq, q order; None for a
  * coordinate OpenSim does not have, e.g. of floating_base's root joint), coordinates
  * (name, joint, motion, default, lower, upper, locked, clamped) in q order, markers
- * (name, link, (x, y, z) in the link frame) and the file's gravity. */
+ * (name, link, (x, y, z) in the link frame), the file's gravity, custom joints' axes,
+ * couplers (dependent, independent, function, scale), forces (name, element) of the
+ * ForceSet and tree_order, the coordinate names in OpenSim's multibody tree order. */
 static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
 {
     static const char *motions[3] = {"rotational", "translational", "coupled"};
@@ -823,9 +825,26 @@ static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
         else Py_DECREF(t);
     }
     if (!couplers) { Py_DECREF(custom); goto error; }
-    return Py_BuildValue("{sNsNsNs(ddd)sNsN}", "q_names", names, "coordinates", coords,
+    /* the ForceSet (name, element) and the coordinates in OpenSim's multibody tree order */
+    PyObject *forces = PyList_New(u->nforce), *order = PyList_New(u->coord_order ? u->ncoord : 0);
+    for (int k = 0; forces && k < u->nforce; k++) {
+        PyObject *t = Py_BuildValue("(ss)", u->force[k].name, u->force[k].kind);
+        if (!t) Py_CLEAR(forces);
+        else PyList_SET_ITEM(forces, k, t);
+    }
+    for (Py_ssize_t k = 0; order && forces && k < PyList_GET_SIZE(order); k++) {
+        PyObject *n = PyUnicode_FromString(u->coord[u->coord_order[k]].name);
+        if (!n) Py_CLEAR(order);
+        else PyList_SET_ITEM(order, k, n);
+    }
+    if (!forces || !order) {
+        Py_XDECREF(forces); Py_XDECREF(order); Py_DECREF(custom); Py_DECREF(couplers);
+        goto error;
+    }
+    return Py_BuildValue("{sNsNsNs(ddd)sNsNsNsN}", "q_names", names, "coordinates", coords,
                          "markers", markers, "gravity", u->gravity[0], u->gravity[1],
-                         u->gravity[2], "custom", custom, "couplers", couplers);
+                         u->gravity[2], "custom", custom, "couplers", couplers,
+                         "forces", forces, "tree_order", order);
 error:
     Py_XDECREF(names); Py_XDECREF(coords); Py_XDECREF(markers);
     return NULL;

@@ -46,7 +46,6 @@ from __future__ import annotations
 import os
 import weakref
 from typing import TYPE_CHECKING, Any
-import xml.etree.ElementTree as ET
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -212,8 +211,8 @@ _ROOT_CACHE: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 def root_chain(model):
     """(joints, root link) of the model's 6-DoF root: the floating root joint, or the serial
     chain of the first joints in q order that adds up to 6 DoF through massless links (a
-    free joint built from 1-DoF joints). Raises ValueError when the model has none (e.g. a
-    fixed-base arm)."""
+    free joint built from 1-DoF joints, or an OpenSim pelvis: one custom joint of 6
+    coordinates). Raises ValueError when the model has none (e.g. a fixed-base arm)."""
     joints, dof = [], 0
     for j in model.joints:
         if joints and j.parent != joints[-1].child:
@@ -226,8 +225,8 @@ def root_chain(model):
     if dof != 6:
         why = f"its first joints {[j.name for j in joints]} have {dof} DoF"
     else:
-        tree = ET.fromstring(model._xml)
-        heavy = [j.child for j in joints[:-1] if _body_mass(tree, j.child) > 0]
+        mass = model._c.structure()["mass"]             # per body, welded links merged
+        heavy = [j.child for j in joints[:-1] if mass[model._link_body[j.child]] > 0]
         if heavy:
             why = (f"the intermediate links {heavy} of its first joints "
                    f"{[j.name for j in joints]} have mass")
@@ -238,79 +237,14 @@ def root_chain(model):
     return joints, joints[-1].child
 
 
-def _root_model(model):
-    """A small model made of the root chain only (same joint names, massless links), whose
-    Jacobian at the root link equals the full model's root columns."""
+def _root(model):
+    """(root link, the root chain's velocity columns, their names), cached per model."""
     cached = _ROOT_CACHE.get(model)
-    if cached is not None:
-        return cached
-    from ..model import load
-    joints, root = root_chain(model)
-    if model.floating_base:
-        text = f'<robot name="root"><link name="{_xml(root)}"/></robot>'
-        sub = load(text, floating_base=True)
-    else:
-        tree = ET.fromstring(model._xml)
-        by_child = {j.find("child").get("link"): j for j in tree.findall("joint")}
-        keep, link = [], root
-        while link in by_child:                         # up to the URDF's root, fixed joints too
-            joint = by_child[link]
-            keep.append(joint)
-            link = joint.find("parent").get("link")
-        lines = ['<robot name="root">']
-        names = {root} | {j.find("parent").get("link") for j in keep}
-        lines += [f'<link name="{_xml(n)}"/>' for n in sorted(names)]
-        for j in keep:
-            j = _strip(j)
-            lines.append(ET.tostring(j, encoding="unicode"))
-        lines.append("</robot>")
-        sub = load("\n".join(lines))
-    expect = [j.name for j in joints]
-    got = [j.name for j in sub.joints]
-    if got != expect:
-        raise ValueError(f"root chain {expect} is not the whole path from the URDF root to "
-                         f"{root!r} (found {got})")
-    cols = np.concatenate([np.arange(j.q_index, j.q_index + j.nq) for j in joints])
-    _ROOT_CACHE[model] = (sub, root, cols, [n for j in joints for n in _vnames(model, j)])
-    return _ROOT_CACHE[model]
-
-
-def _body_mass(tree, name):
-    """Mass of a link plus the links welded to it by fixed joints (from the URDF text)."""
-    mass = {}
-    for link in tree.findall("link"):
-        m = link.find("inertial/mass")
-        mass[link.get("name")] = float(m.get("value", 0)) if m is not None else 0.0
-    fixed = {}
-    for j in tree.findall("joint"):
-        if j.get("type") == "fixed":
-            fixed.setdefault(j.find("parent").get("link"), []).append(j.find("child").get("link"))
-    total, todo = 0.0, [name]
-    while todo:
-        link = todo.pop()
-        total += mass.get(link, 0.0)
-        todo += fixed.get(link, [])
-    return total
-
-
-def _vnames(model, joint):
-    return model.v_names[joint.v_index:joint.v_index + joint.nv]
-
-
-def _xml(name):
-    return (name.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
-            .replace(">", "&gt;"))
-
-
-def _strip(joint):
-    """A copy of a <joint> element without <mimic>, <dynamics>, ... (only what the kinematics
-    need)."""
-    keep = {"parent", "child", "origin", "axis", "limit"}
-    j = ET.Element("joint", joint.attrib)
-    for child in joint:
-        if child.tag in keep:
-            j.append(child)
-    return j
+    if cached is None:
+        joints, root = root_chain(model)
+        cols = np.concatenate([np.arange(j.v_index, j.v_index + j.nv) for j in joints])
+        cached = _ROOT_CACHE[model] = (root, cols, [model.v_names[k] for k in cols])
+    return cached
 
 
 def root_residuals(model: Model, q: ArrayLike, tau: ArrayLike, about: str = "root") -> Residuals:
@@ -325,13 +259,11 @@ def root_residuals(model: Model, q: ArrayLike, tau: ArrayLike, about: str = "roo
     tau = np.asarray(tau, dtype=float)
     single = q.ndim == 1
     q2, tau2 = np.atleast_2d(q), np.atleast_2d(tau)
-    sub, root, cols, names = _root_model(model)
-    qr = np.ascontiguousarray(q2[:, cols])
-    J = sub.jacobian(qr, root)                              # (N, 6, 6): [v_P; w] = J qdot_root
-    pos, _ = sub.forward_kinematics(qr)
-    P = pos[:, sub.link_names.index(root)]
-    nv0 = len(names)
-    g = tau2[:, :nv0]
+    root, cols, names = _root(model)
+    J = model.jacobian(q2, root)[:, :, cols]               # (N, 6, 6): [v_P; w] = J qdot_root
+    pos, _ = model.forward_kinematics(q2)
+    P = pos[:, model._link_index[root]]
+    g = tau2[:, cols]
     # g = J^T [F; M_P]  ->  [F; M_P] = J^-T g
     w = np.linalg.solve(np.swapaxes(J, 1, 2), g[..., None])[..., 0]
     F, M = w[:, :3], w[:, 3:]

@@ -411,8 +411,9 @@ def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, 
     -------
     TrialResult
     """
-    from .formats.opensim_setup import IDSetup, read_id_setup
+    from .formats.opensim_setup import IDSetup, read_id_setup, setup_model
     su = setup if isinstance(setup, IDSetup) else read_id_setup(setup, strict=strict)
+    loaded = model is None                  # the setup's own model_file, read here
     if model is None:
         if su.model_file is None:
             raise MotionError(f"{su.path}: <model_file> is empty: name the .osim model (or "
@@ -424,50 +425,41 @@ def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, 
         report(f"{su.path}: <forces_to_exclude> All also leaves out the external loads "
                f"{loads} (as in OpenSim)", strict=strict, error=MotionError)
         loads = None
+    reference = None                # the setup's .osim as the core reads it, for what follows
     if su.model_file and su.model_file.lower().endswith(".osim"):
-        kept = _forces_applied(su.model_file, su.forces_to_exclude)
-        if kept:
-            report(f"{su.path}: the model's force elements {kept[:6]}"
-                   f"{' ...' if len(kept) > 6 else ''} are not in <forces_to_exclude>: "
-                   "OpenSim would apply them, urdf2dyn applies no force element of a model; "
-                   "exclude them (e.g. Muscles, or All) to compare", strict=strict,
-                   error=MotionError)
+        reference = model if loaded else setup_model(su.model_file)
+    kept = [] if reference is None else _forces_applied(reference.forces, su.forces_to_exclude)
+    if kept:
+        report(f"{su.path}: the model's force elements {kept[:6]}"
+               f"{' ...' if len(kept) > 6 else ''} are not in <forces_to_exclude>: "
+               "OpenSim would apply them, urdf2dyn applies no force element of a model; "
+               "exclude them (e.g. Muscles, or All) to compare", strict=strict,
+               error=MotionError)
     res = inverse_dynamics_trial(model, su.coordinates_file, external_loads=loads,
                                  filter_hz=su.lowpass_hz, processing="opensim",
                                  time_range=time_range or su.time_range, strict=strict,
                                  **options)
     res.record.update(setup=su.path, output=su.output, model_file=su.model_file,
                       columns=None)
-    if su.model_file and su.model_file.lower().endswith(".osim"):
-        from .formats.opensim_setup import osim_coordinate_order
-        order = osim_coordinate_order(su.model_file)
-        if sorted(order) == sorted(model.v_names):
-            res.record["columns"] = order            # OpenSim's column order
+    if reference is not None and sorted(reference.multibody_order) == sorted(model.v_names):
+        res.record["columns"] = reference.multibody_order      # OpenSim's column order
     return res
 
 
-def _forces_applied(osim, excluded):
-    """Names of the ForceSet entries of an .osim file that OpenSim's tool would leave on
-    with forces_to_exclude (its keywords All, Actuators, Muscles; other names by name)."""
-    import xml.etree.ElementTree as ET
-    try:
-        root = ET.parse(osim).getroot()
-    except (ET.ParseError, OSError):
-        return []
+def _forces_applied(forces, excluded):
+    """Names of the ForceSet entries (model.forces) that OpenSim's tool would leave on with
+    forces_to_exclude (its keywords All, Actuators, Muscles; other names by name)."""
     keys = {x.upper() for x in excluded}
     if "ALL" in keys:
         return []
     kept = []
-    for fs in root.iter("ForceSet"):
-        objects = fs.find("objects")
-        for elem in (objects if objects is not None else []):
-            name = elem.get("name") or elem.tag
-            muscle = "Muscle" in elem.tag
-            actuator = muscle or "Actuator" in elem.tag
-            if name in excluded or (muscle and "MUSCLES" in keys) or (
-                    actuator and "ACTUATORS" in keys):
-                continue
-            kept.append(name)
+    for f in forces:
+        muscle = "Muscle" in f.kind
+        actuator = muscle or "Actuator" in f.kind
+        if f.name in excluded or (muscle and "MUSCLES" in keys) or (
+                actuator and "ACTUATORS" in keys):
+            continue
+        kept.append(f.name)
     return kept
 
 

@@ -28,7 +28,6 @@ check                  warns when
 =====================  ====================================================================
 """
 import math
-import re
 
 import numpy as np
 
@@ -221,7 +220,7 @@ def opensim_axes(model, meta, source):
     meta: the motion's Trajectory.meta."""
     if (meta or {}).get("format") != "opensim":
         return []
-    if not re.search(r"<robot[\s>]", getattr(model, "_xml", "") or ""):
+    if model.is_opensim:
         return []                                    # an .osim model carries its own gravity
     g = np.asarray(model.gravity, dtype=float)
     if not np.linalg.norm(g) > 0 or int(np.argmax(np.abs(g))) != 2:
