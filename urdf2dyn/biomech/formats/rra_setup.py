@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import math
 import os
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
 from ...warn import report
 from .setup_xml import disabled, read_tool, text as _text
-from .windows import parse_xml, setup_path
+from .windows import setup_path
 
 __all__ = ["RRASetup", "RRASetupError", "Task", "Actuator", "read_rra_setup", "read_tasks", "point_tasks",
            "read_actuators"]
@@ -263,21 +262,11 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
 
 
 def _objects(path, root_tag, error_what):
-    """(objects element, {tag: default element}) of an OpenSim set file."""
-    try:
-        root = parse_xml(path)
-    except (ET.ParseError, ValueError) as e:
-        raise RRASetupError(f"{path}: not well-formed XML ({e})") from None
-    except OSError as e:
-        raise RRASetupError(f"{path}: cannot be read ({e.strerror})") from None
-    sets = [root] if root.tag in root_tag else [e for e in root if e.tag in root_tag]
-    if not sets:
-        held = [c.tag for c in root][:5]
-        raise RRASetupError(f"{path}: no <{root_tag[0]}> element (the root <{root.tag}> holds "
-                            f"{held}): is this an OpenSim {error_what} file?")
-    block = sets[0].find("defaults")
+    """(objects [element], {type: default element}) of an OpenSim set file."""
+    found = read_tool(path, root_tag, RRASetupError, error_what)
+    block = found.find("defaults")
     defaults = {_tag(d): d for d in (block if block is not None else [])}
-    objects = sets[0].find("objects")
+    objects = found.find("objects")
     return (list(objects) if objects is not None else []), defaults
 
 

@@ -13,24 +13,26 @@ __all__ = ["read_tool", "text", "disabled"]
 UNSET = ("", "unassigned")          # OpenSim writes Unassigned for a property left unset
 
 
-def read_tool(path: str, tag: str, error: type[Exception], what: str) -> ET.Element:
+def read_tool(path: str, tag: str | tuple[str, ...], error: type[Exception],
+              what: str) -> ET.Element:
     """The ``<tag>`` element of the OpenSim document at path (the root itself, or a child of
-    ``<OpenSimDocument>``).
+    ``<OpenSimDocument>``); tag may be a tuple of the names it goes by (OpenSim 2's and 4's).
 
     Raises error naming the file: XML that is not well formed (or neither UTF-8 nor
     Windows-1252), a file that cannot be read, no ``<tag>`` element (``what`` names the kind of
     setup file expected)."""
+    tags = (tag,) if isinstance(tag, str) else tuple(tag)
     try:
         root = parse_xml(path)
     except (ET.ParseError, ValueError) as e:
         raise error(f"{path}: not well-formed XML ({e})") from None
     except OSError as e:
         raise error(f"{path}: cannot be read ({e.strerror})") from None
-    tool = root if root.tag == tag else root.find(tag)
+    tool = root if root.tag in tags else next((c for c in root if c.tag in tags), None)
     if tool is None:
         held = [c.tag for c in root][:5]
-        raise error(f"{path}: no <{tag}> element (the root <{root.tag}> holds {held}): is this "
-                    f"an OpenSim {what} file?")
+        raise error(f"{path}: no <{tags[0]}> element (the root <{root.tag}> holds {held}): is "
+                    f"this an OpenSim {what} file?")
     return tool
 
 
