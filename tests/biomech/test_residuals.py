@@ -123,21 +123,25 @@ def test_actuators_mean_what_opensim_makes_of_them(osim, gait2354):
     assert np.abs(got - expected).max() <= 1e-9 * np.abs(expected).max()
 
 
-def test_default_residuals_are_the_root_wrench():
+@pytest.mark.parametrize("which", ["humod", "gait2354"])
+def test_default_residuals_are_the_root_wrench(which, gait2354):
     """FX .. MZ of the default actuators (ground axes, at the root body's origin) are the
-    root residual wrench urdf2dyn.biomech.grf.root_residuals finds another way (a model of
-    the root chain alone), on the HuMoD human's 6-DoF root chain."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        human = urdf2dyn.humod_subject("A")
-    acts = default_actuators(human)
-    assert root_body(human) == "pelvis" and [a.name for a in acts[:6]] == [
+    root residual wrench urdf2dyn.biomech.grf.root_residuals finds another way, on the HuMoD
+    human's 6-DoF root chain and on an OpenSim pelvis (one 6-coordinate custom joint)."""
+    if which == "humod":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = urdf2dyn.humod_subject("A")
+    else:
+        model = gait2354
+    acts = default_actuators(model)
+    assert root_body(model) == "pelvis" and [a.name for a in acts[:6]] == [
         "FX", "FY", "FZ", "MX", "MY", "MZ"]
     rng = np.random.default_rng(0)
-    q = rng.normal(0, 0.3, (6, human.nq))
-    tau = rng.normal(0, 50, (6, human.nv))
-    f = actuator_forces(human, acts, q, tau)
-    r = root_residuals(human, q, tau)
+    q = rng.normal(0, 0.3, (6, model.nq))
+    tau = rng.normal(0, 50, (6, model.nv))
+    f = actuator_forces(model, acts, q, tau)
+    r = root_residuals(model, q, tau)
     assert np.allclose(f[:, :3], r.force, atol=1e-10)
     assert np.allclose(f[:, 3:6], r.moment, atol=1e-10)
     assert np.allclose(f[:, 6:], tau[:, 6:], atol=1e-12)       # one actuator per coordinate
