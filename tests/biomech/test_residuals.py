@@ -328,3 +328,45 @@ def test_the_fit_only_goes_downhill(gait2354, walk, amp, at, mass):
     rot = {n for n in gait2354.v_names if not n.endswith(("_tx", "_ty", "_tz"))}
     for name, rms in red.change_rms.items():
         assert rms <= (math.radians(2) if name in rot else 0.02) * 1.001
+
+
+# ----------------------------------------------------------------------------- the trial stage
+
+def test_the_trial_stage_on_a_urdf_human():
+    """urdf2dyn torques ... --reduce-residuals on the bundled HuMoD running trial (a URDF
+    human, 200 Hz, ground reactions): the adjusted trial's torques are inverse dynamics of
+    its adjusted kinematics, its root residuals shrink, the model is left alone."""
+    from urdf2dyn.biomech.residuals import reduce_trial
+    from urdf2dyn.bundled import data_path
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        human = urdf2dyn.humod_subject("A")
+        res = urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
+                                              data_path("running_a_3ms_grf.csv"),
+                                              filter_hz=15, time_range=(1.0, 1.6))
+    q_in = res.q.copy()
+    out = reduce_trial(human, res)
+    red = out.record["residual_reduction"]
+    assert red.mass_scale == 1.0 and red.com_body is None
+    assert np.allclose(out.tau, human.inverse_dynamics(out.q, out.v, out.a, f_ext=res.f_ext),
+                       atol=1e-9)
+    before, after = res.residuals.summary(), out.residuals.summary()
+    assert after["force_rms"] < 0.2 * before["force_rms"]
+    assert after["moment_rms"] < 0.2 * before["moment_rms"]
+    assert np.array_equal(res.q, q_in) and "residual_reduction" not in res.record
+    with pytest.raises(ResidualError, match="needs the trial's external loads"):
+        reduce_trial(human, urdf2dyn.inverse_dynamics_trial(human,
+                                                            data_path("running_a_3ms.csv"),
+                                                            time_range=(1.0, 1.1)))
+
+
+def test_the_command_line_option(capsys):
+    from urdf2dyn import cli
+    argv = ["torques", MODEL, os.path.join(DATA, "subject01_walk1_ik.mot"), "--external-loads",
+            os.path.join(DATA, "subject01_walk1_grf.xml"), "--filter", "6", "--time-range",
+            "0.75", "1.25", "--reduce-residuals", "--com-body", "torso"]
+    assert cli.main(argv) == 0
+    text = capsys.readouterr().out
+    assert "residual reduction (" in text and "torso mass centre moved" in text
+    assert cli.main(argv[:-3] + ["--com-body", "torso"]) == 2
+    assert "add --reduce-residuals" in capsys.readouterr().err

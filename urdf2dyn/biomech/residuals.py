@@ -54,7 +54,8 @@ from ..warn import report
 from .formats.rra_setup import Actuator
 
 __all__ = ["BANDS", "ResidualError", "ResidualReduction", "default_actuators",
-           "actuator_matrix", "actuator_forces", "reduce_residuals", "root_dofs", "root_body"]
+           "actuator_matrix", "actuator_forces", "reduce_residuals", "reduce_trial",
+           "root_dofs", "root_body"]
 
 #: OpenSim's "good" bands for RRA results (Simulation with OpenSim - Best Practices):
 #: residual forces (N) and moments (N m), peak and RMS; kinematic change (rad, m).
@@ -669,6 +670,57 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
         iterations=iterations, elapsed_s=_time.perf_counter() - start, notes=notes)
     out._rotational = rot
     return out
+
+
+def reduce_trial(model, result, *, com_body=None, adjust_mass=None, tracking=None,
+                 knot_interval=0.005, strict=False):
+    """The residual reduction stage of a trial: a TrialResult (after dynamics) in, the same
+    trial with its kinematics, torques and root residuals those of :func:`reduce_residuals`
+    out (``urdf2dyn torques ... --reduce-residuals``).
+
+    Parameters
+    ----------
+    model : urdf2dyn.Model
+        The trial's model (a URDF or an .osim; it is not changed: the model's changes are in
+        the result's ``record["residual_reduction"]``).
+    result : urdf2dyn.biomech.pipeline.TrialResult
+        With external loads (ground reactions or an ExternalLoads file).
+    com_body : str, optional
+        The body whose mass centre may move (None: none).
+    adjust_mass : bool, optional
+        Scale the total mass too (default: when com_body is given).
+    tracking : dict {coordinate: weight}, optional
+        As for reduce_residuals (default: every coordinate, weight 1).
+    knot_interval : float
+        As for reduce_residuals; at least three of the trial's samples apart.
+    strict : bool
+        Warnings become ResidualError.
+
+    Returns
+    -------
+    urdf2dyn.biomech.pipeline.TrialResult
+        A copy: q, v, a, tau and residuals adjusted; record["residual_reduction"] the
+        ResidualReduction (residuals before and after, mass scale, mass-centre shift, each
+        coordinate's change).
+    """
+    from dataclasses import replace
+    if not result.f_ext:
+        raise ResidualError(f"{result.path}: residual reduction needs the trial's external "
+                            "loads (ground reactions, --grf, or an ExternalLoads file): "
+                            "without them the residuals are the whole load")
+    red = reduce_residuals(model, result.t, result.q, result.v, result.a, result.f_ext,
+                           tracking=tracking, com_body=com_body,
+                           adjust_mass=com_body is not None if adjust_mass is None
+                           else adjust_mass, knot_interval=knot_interval, strict=strict)
+    from .grf import root_residuals
+    try:
+        residuals = root_residuals(model, red.q, red.tau, about=result.residuals.about
+                                   if result.residuals is not None else "root")
+    except ValueError:
+        residuals = None
+    record = dict(result.record, residual_reduction=red)
+    return replace(result, q=red.q, v=red.v, a=red.a, tau=red.tau, residuals=residuals,
+                   record=record, warnings=list(result.warnings) + red.notes)
 
 
 def _grams(iv, b, dd, K):

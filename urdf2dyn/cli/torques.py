@@ -74,6 +74,7 @@ def cmd_torques(args):
                 bar.close()
     except ValueError as e:
         raise _reword_cutoff(e, args) from None
+    results = [_reduce(model, res, args) for res in results]
     outputs = [_write_outputs(model, res, args, multi) for res in results]
     if not multi:
         _summary(model, args, results[0], outputs[0], notes)
@@ -116,11 +117,23 @@ def _torques_setup(args):
     res = inverse_dynamics_setup(setup, model, time_range=args.time_range,
                                  contacts=parse_contacts(args.contact), max_gap=args.max_gap,
                                  strict=args.strict)
+    res = _reduce(model, res, args)
     os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
     args.external_loads = res.record.get("loads")
     written = _write_outputs(model, res, args, False)
     _summary(model, args, res, written, notes)
     return 0
+
+
+def _reduce(model, res, args):
+    """--reduce-residuals: the residual reduction stage (urdf2dyn.biomech.residuals)."""
+    if not args.reduce_residuals:
+        if args.com_body:
+            raise UsageError("--com-body moves a mass centre in the residual reduction: add "
+                             "--reduce-residuals")
+        return res
+    from ..biomech.residuals import reduce_trial
+    return reduce_trial(model, res, com_body=args.com_body, strict=args.strict)
 
 
 def _check_outputs(args, jobs, multi, inputs):
@@ -275,6 +288,28 @@ def _summary(model, args, res, written, notes):
         if gait.is_human(model):
             _human_summary(model, tau, mass, out)
     _residual_summary(res, out)
+    _reduction_summary(res, out)
+
+
+def _reduction_summary(res, out):
+    red = res.record.get("residual_reduction")
+    if red is None:
+        return
+    before, after = red.stats(before=True), red.stats()
+    print(f"residual reduction ({red.iterations} iterations, {red.elapsed_s:.2f} s; the "
+          "torques above are the adjusted trial's):", file=out)
+    for name in red.residual_names:
+        print(f"  {name:<6} RMS {before[name][0]:8.2f} -> {after[name][0]:8.2f}   peak "
+              f"{before[name][1]:8.2f} -> {after[name][1]:8.2f}", file=out)
+    if red.change_rms:
+        worst = max(red.change_rms, key=red.change_rms.get)
+        rot = worst in red._rotational
+        x = red.change_rms[worst]
+        print(f"  largest coordinate change: {worst}, RMS "
+              f"{np.degrees(x) if rot else 100 * x:.3g} {'deg' if rot else 'cm'}", file=out)
+    print(f"  total mass {red.mass_change:+.3f} kg"
+          + (f"; {red.com_body} mass centre moved {100 * np.linalg.norm(red.com_shift):.2f} cm"
+             if red.com_body else ""), file=out)
 
 
 def _human_summary(model, tau, mass, out):
@@ -419,6 +454,13 @@ def add_torques_parser(sub):
                    help="fill runs of up to N missing samples (NaN or empty cells) by cubic "
                         f"interpolation, with a warning; longer gaps stop the trial (default "
                         f"{DEFAULT_MAX_GAP})")
+    p.add_argument("--reduce-residuals", action="store_true",
+                   help="make the trial dynamically consistent: smooth kinematic corrections "
+                        "fitted so that the root's residuals vanish (urdf2dyn.biomech."
+                        "residuals; needs loads); the torques are the adjusted trial's")
+    p.add_argument("--com-body", metavar="BODY",
+                   help="with --reduce-residuals: also scale the total mass and move this "
+                        "body's mass centre (OpenSim RRA's adjusted_com_body, e.g. torso)")
     p.add_argument("--strict", action="store_true",
                    help="treat every warning (filled gaps, angles that look like degrees, large "
                         "residuals, ...) as an error")
