@@ -104,8 +104,8 @@ def test_actuators_read_as_opensim_reads_them(published):
 def test_setups_whose_files_are_elsewhere_are_refused(case):
     """The three pipelines whose RRA inputs are made by earlier steps (or, for Hamner, named
     after another subject): refused naming the element and the path looked for."""
-    with pytest.raises(RRASetupError, match=r"<(model_file|desired_kinematics_file|"
-                                            r"constraints_file)>.*(does not exist|exists neither)"):
+    with pytest.raises(RRASetupError, match=r"<(model_file|desired_kinematics_file|constraints"
+                                            r"_file)>.*(does not exist|exists neither)"):
         read_rra_setup(_path(SETUPS[case]))
 
 

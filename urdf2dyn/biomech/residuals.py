@@ -29,7 +29,8 @@ minimizes, by Gauss-Newton least squares,
 with band_j OpenSim's "good" kinematic band (2 degrees, 2 cm) and w_j the task weights
 scaled to mean 1: a correction's acceleration costs what its position would cost at 2 Hz,
 which keeps the fit away from the large, nearly invisible accelerations a B-spline can
-make and that only a model change would reveal. Its Jacobians are analytical: the core's inverse-dynamics derivatives
+make and that only a model change would reveal. Its Jacobians are analytical: the core's
+inverse-dynamics derivatives
 (:meth:`urdf2dyn.Model.inverse_dynamics_derivatives`) through the B-spline basis for the
 kinematics, and the inertial-parameter regressor (:meth:`urdf2dyn.Model.regressor`, which
 is linear in the masses and first moments) for the mass and the centre of mass. A
@@ -115,8 +116,9 @@ def _body(model, name, what):
     if name is None or name.lower() == "ground" and name not in model.link_names:
         return None
     if name not in model.link_names:
+        more = " ..." if len(model.link_names) > 8 else ""
         raise ResidualError(f"{what}: body '{name}' is not a link of the model '{model.name}' "
-                            f"(it has {model.link_names[:8]}{' ...' if len(model.link_names) > 8 else ''})")
+                            f"(it has {model.link_names[:8]}{more})")
     return name
 
 
@@ -789,7 +791,7 @@ class Normal:
         rhs = rhs.reshape(nb, size, 1 + ng)
         gain = np.zeros((nb, size, size))                 # S_i^-1 U_i
         z = np.zeros_like(rhs)
-        for i in range(nb):                                # S_i = D_i - U_(i-1)^T S_(i-1)^-1 U_(i-1)
+        for i in range(nb):                        # S_i = D_i - U_(i-1)^T S_(i-1)^-1 U_(i-1)
             S, y = D[i], rhs[i]
             if i:
                 S = S - U[i - 1].T @ gain[i - 1]

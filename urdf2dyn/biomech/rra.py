@@ -301,7 +301,8 @@ def summary_text(result):
     for name, is_angle in zip(model.v_names, rot):
         rms, peak = result.input_change_rms[name], result.input_change_peak[name]
         if is_angle:
-            lines.append(f"  {name:<22} {math.degrees(rms):8.4f} deg {math.degrees(peak):8.4f} deg")
+            lines.append(f"  {name:<22} {math.degrees(rms):8.4f} deg "
+                         f"{math.degrees(peak):8.4f} deg")
         else:
             lines.append(f"  {name:<22} {100 * rms:8.4f} cm  {100 * peak:8.4f} cm")
     kept = [n for k, n in enumerate(model.v_names) if k not in red.adjusted]

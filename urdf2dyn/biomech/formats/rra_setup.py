@@ -26,8 +26,8 @@ from ...warn import report
 from .setup_xml import disabled, read_tool, text as _text
 from .windows import setup_path
 
-__all__ = ["RRASetup", "RRASetupError", "Task", "Actuator", "read_rra_setup", "read_tasks", "point_tasks",
-           "read_actuators"]
+__all__ = ["RRASetup", "RRASetupError", "Task", "Actuator", "read_rra_setup", "read_tasks",
+           "point_tasks", "read_actuators"]
 
 
 class RRASetupError(ValueError):
@@ -134,6 +134,10 @@ def _vector(text, where):
     if not all(math.isfinite(x) for x in v):
         raise RRASetupError(f"{where}: {text!r}: expected finite numbers")
     return v
+
+
+def _reversed(v: tuple[float, float, float]) -> tuple[float, float, float]:
+    return (-v[0], -v[1], -v[2])
 
 
 def _bool(text, where):
@@ -280,9 +284,9 @@ def read_tasks(path: str | os.PathLike[str]) -> list[Task]:
 
     A property a task leaves out takes the value of the file's ``<defaults>`` entry of the
     same type, then OpenSim's (weight 1, active). OpenSim 2's names (``rdCMC_TaskSet``,
-    ``rdCMC_Joint``, its ``<on>`` switch) are read as OpenSim 4 reads them. Tasks of other kinds (``CMC_Point``:
-    points followed in space) are returned as nothing: the caller says they are not
-    followed (:func:`point_tasks` names them)."""
+    ``rdCMC_Joint``, its ``<on>`` switch) are read as OpenSim 4 reads them. Tasks of other
+    kinds (``CMC_Point``: points followed in space) are not returned: the caller says they
+    are not followed (:func:`point_tasks` names them)."""
     where = os.fspath(path)
     objects, defaults = _objects(where, ("CMC_TaskSet", "rdCMC_TaskSet"), "CMC task set")
     tasks = []
@@ -332,10 +336,10 @@ def read_actuators(path: str | os.PathLike[str],
     of the same type. OpenSim 1's ``<ActuatorSet>`` of ``Force``, ``Torque`` and
     ``GeneralizedForce`` is read as OpenSim 4 reads it: a Force is a point actuator on
     ``body_B`` at ``point_B`` along ``-direction_A`` in ground axes, a Torque a torque
-    actuator on ``body_B`` (its reaction on ``body_A``) about ``-direction_A``. Another force type is left out with a warning naming it (an
-    RRASetupError with strict). Raises RRASetupError naming the file and element for a
-    property that cannot be read, an optimal force that is not a positive number, or an
-    actuator without its body or coordinate."""
+    actuator on ``body_B`` (its reaction on ``body_A``) about ``-direction_A``. Another force
+    type is left out with a warning naming it (an RRASetupError with strict). Raises
+    RRASetupError naming the file and element for a property that cannot be read, an optimal
+    force that is not a positive number, or an actuator without its body or coordinate."""
     where = os.fspath(path)
     objects, defaults = _objects(where, ("ForceSet", "ActuatorSet"), "force set")
     out, skipped = [], []
@@ -376,7 +380,7 @@ def read_actuators(path: str | os.PathLike[str],
             if not any(a.direction):
                 raise RRASetupError(f"{at} <direction>: 0 0 0 is no direction")
             if old:
-                a.direction = tuple(-x for x in a.direction)
+                a.direction = _reversed(a.direction)
         elif kind == "torque":
             a.body = prop("bodyA")
             a.body_b = prop("bodyB")
@@ -387,7 +391,7 @@ def read_actuators(path: str | os.PathLike[str],
             if not any(a.axis):
                 raise RRASetupError(f"{at} <axis>: 0 0 0 is no axis")
             if old:
-                a.axis = tuple(-x for x in a.axis)
+                a.axis = _reversed(a.axis)
         else:
             a.coordinate = prop("coordinate")
             if not a.coordinate:
