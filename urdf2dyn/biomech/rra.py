@@ -354,10 +354,25 @@ def _write(result, folder, model_file, inputs):
 
 
 def write_adjusted_model(model, reduction, path):
-    """Write the adjusted model (masses and inertias scaled, the body's centre of mass moved)
-    as the .osim source with those values put in. Returns the path, or None (with a
-    warning) while urdf2dyn has no .osim writer."""
-    report(f"{path}: not written: urdf2dyn cannot write .osim models yet (the summary gives "
-           f"the mass scale {reduction.mass_scale:.6f} and the {reduction.com_body} mass "
-           "centre shift to apply)", stacklevel=4)
-    return None
+    """Write the adjusted model: the .osim the model was read from with every body's mass and
+    inertia scaled and the adjusted body's mass centre moved (urdf2dyn.biomech.formats.osim's
+    writer: everything else stays as written). Returns the path, or None (with a warning)
+    where this build has no .osim writer."""
+    try:
+        from .formats.osim import OsimEdit
+    except ImportError:
+        report(f"{path}: not written: this urdf2dyn cannot write .osim models (the summary "
+               f"gives the mass scale {reduction.mass_scale:.6f} and the "
+               f"{reduction.com_body} mass centre shift to apply)", stacklevel=4)
+        return None
+    edit = OsimEdit(model)
+    links, _ = model._c.document()           # each body as written: mass, com, inertia
+    s = reduction.mass_scale
+    for name, _, mass, com, inertia in links:
+        if mass is None or name not in edit.doc.bodies:
+            continue
+        moved = name == reduction.com_body
+        edit.body(name, mass=mass * s,
+                  com=np.asarray(com) + reduction.com_shift if moved else None,
+                  inertia=np.asarray(inertia).reshape(3, 3) * s)
+    return edit.write(path)
