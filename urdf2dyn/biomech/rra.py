@@ -50,7 +50,6 @@ from ..warn import Urdf2dynWarning, report
 from .formats.opensim import _write_sto, read_external_loads, read_opensim
 from .formats.rra_setup import (RRASetup, RRASetupError, point_tasks, read_actuators,
                                 read_rra_setup, read_tasks)
-from .opensim_processing import id_kinematics
 from .splines import quintic_eval
 from .residuals import BANDS, ResidualReduction, reduce_residuals
 from .trajectory import MotionError, Trajectory, angle_columns
@@ -154,6 +153,7 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
         tracking = {c: w for c, w in tracking.items() if c in model.v_names}
 
     # the desired kinematics, filtered and splined as OpenSim's tools do
+    from .stages.kinematics import _opensim_kinematics
     from .stages.read import _opensim_columns
     path = su.desired_kinematics_file
     traj = read_opensim(path, model=model)
@@ -180,7 +180,7 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
         raise MotionError(f"{su.path}: the time range {su.initial_time:g} .. "
                           f"{su.final_time:g} s holds no time of {path} ({t_raw[0]:g} .. "
                           f"{t_raw[-1]:g} s)")
-    tk, qk, vk, ak = id_kinematics(t_raw, q_raw, su.lowpass_hz)
+    tk, qk, vk, ak = _opensim_kinematics(path, model, t_raw, q_raw, su.lowpass_hz, warn)
     count = int(math.floor((t1 - t0) * sample_rate + 1e-6)) + 1
     t = t0 + np.arange(count) / sample_rate
     q0 = quintic_eval(tk, qk, vk, ak, t)
@@ -189,12 +189,12 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
 
     # the loads: fixed in ground, or following a body
     f_ext = None
-    loads_files = [("setup", su.path), ("model", su.model_file), ("desired kinematics", path),
+    inputs = [("setup", su.path), ("model", su.model_file), ("desired kinematics", path),
                    ("task set", su.task_set_file)]
-    loads_files += [("force set", f) for f in su.force_set_files]
+    inputs += [("force set", f) for f in su.force_set_files]
     if su.external_loads_file is not None:
         loads = read_external_loads(su.external_loads_file)
-        loads_files += [("external loads", su.external_loads_file),
+        inputs += [("external loads", su.external_loads_file),
                         ("external loads data", loads.datafile)]
         moving = any(f.force_expressed_in_body != "ground" or
                      (f.point_identifier and f.point_expressed_in_body != "ground")
@@ -226,7 +226,7 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
     result.summary = summary_text(result)
     if write:
         result.files = _write(result, results_directory or su.results_directory,
-                              output_model_file or su.output_model_file, loads_files)
+                              output_model_file or su.output_model_file, inputs)
     result.elapsed_s = _time.perf_counter() - start
     return result
 
