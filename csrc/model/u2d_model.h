@@ -13,6 +13,7 @@
 #define U2D_MODEL_H
 
 #include <stddef.h>
+#include "model/u2d_osimdoc.h"
 #include "model/u2d_spatial.h"
 
 #define U2D_ERRLEN 512
@@ -168,6 +169,7 @@ typedef struct {
     u2d_force *force;       /* (nforce) the ForceSet, in file order                    */
     int *coord_order;       /* (ncoord) the coordinates in OpenSim's multibody tree order
                                          (the column order of its inverse dynamics)     */
+    u2d_osimdoc osim;       /* frames, paths, wrap objects ... and where each is written */
 } u2d_urdf;
 
 /* Parse and validate URDF text. Returns NULL and writes a message to err on failure;
@@ -178,6 +180,11 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN]);
 u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN]);
 /* Whether the text's root element is <OpenSimDocument>. */
 int u2d_is_osim(const char *xml);
+/* The OpenSim document xml (the text u was read from) with the edits made (u2d_osimdoc.h):
+ * a new text (malloc'd, the caller frees it), or NULL and a message in err naming the
+ * edit at fault. What the edits do not touch is written as it was read. */
+char *u2d_osim_write(const char *xml, const u2d_urdf *u, const u2d_osim_edit *edit, int nedit,
+                     char err[U2D_ERRLEN]);
 void u2d_urdf_free(u2d_urdf *u);
 
 /* ---- the compiled model ------------------------------------------------ */
@@ -470,6 +477,15 @@ u2d_status u2d_simulate(const u2d_model *m, u2d_work *w, const double gravity[3]
                         size_t steps, double dt, u2d_method method, int nfext,
                         const int *fext_body, const double *fext_wrench, int fext_shared,
                         double *qs, double *vs, size_t *bad_step);
+
+/* ---- OpenSim geometry paths (u2d_path.c, u2d_wrap.c) --------------------------- */
+
+/* The length of every geometry path of the OpenSim document u (u->osim.path: muscle-tendon
+ * lengths, m) at q, as OpenSim computes them (wrap cylinders included); flag[p] is set
+ * where path p runs over an active wrap object other than a cylinder, which is left out.
+ * length and flag: (npath). Uses w's placements. */
+u2d_status u2d_path_lengths(const u2d_model *m, const u2d_urdf *u, u2d_work *w,
+                            const double *q, double *length, int *flag);
 
 /* ---- inverse kinematics (u2d_ik.c) ----------------------------------------- */
 

@@ -1,5 +1,5 @@
-/* u2d_xml.h: the little of XML the URDF reader needs, behind one file that talks to mxml.
- * A Mini-XML 4.x port changes u2d_xml.c only. */
+/* u2d_xml.h: the little of XML the model readers and the .osim writer need, behind one
+ * file that talks to mxml. A Mini-XML 4.x port changes u2d_xml.c only. */
 #ifndef U2D_XML_H
 #define U2D_XML_H
 
@@ -31,5 +31,26 @@ const char *u2d_xml_attr_name(u2d_xml *node, int k);        /* k < u2d_xml_attr_
 const char *u2d_xml_text(u2d_xml *node);
 /* The line of the element's start tag in the text (1-based), or 0 if unknown. */
 int u2d_xml_line(u2d_xml *node);
+
+/* The element's index among the document's tags in document order (-1 for an element
+ * made after loading): the same text loaded again has the same element at that index. */
+int u2d_xml_ordinal(u2d_xml *node);
+/* The element at that index in doc, NULL if there is none (or it was deleted). */
+u2d_xml *u2d_xml_at(u2d_xml *doc, int ordinal);
+
+/* ---- editing (the .osim writer): new elements are indented like their siblings ---- */
+
+/* A new empty element <name> in parent, before `before` (NULL: after the last child). */
+u2d_xml *u2d_xml_insert(u2d_xml *parent, u2d_xml *before, const char *name);
+/* The element's text becomes text (its other text nodes removed). 0 or -1 (no memory). */
+int u2d_xml_set_text(u2d_xml *node, const char *text);
+int u2d_xml_set_attr(u2d_xml *node, const char *name, const char *value);
+/* Remove the element (and the layout text before it). */
+void u2d_xml_delete(u2d_xml *node);
+/* Put node inside <outer><inner>node</inner></outer>, outer taking node's place; returns
+ * outer, NULL when out of memory. */
+u2d_xml *u2d_xml_wrap(u2d_xml *node, const char *outer, const char *inner);
+/* The document as text (malloc'd; the caller frees it), NULL and err when out of memory. */
+char *u2d_xml_save(u2d_xml *doc, char err[U2D_ERRLEN]);
 
 #endif
