@@ -28,9 +28,10 @@ OPENSIM = {"force": (8.31, 19.74), "moment": (7.58, 18.53)}
 @pytest.fixture(scope="module")
 def rra(tmp_path_factory):
     out = tmp_path_factory.mktemp("rra")
-    with pytest.warns(urdf2dyn.Urdf2dynWarning, match="constraints_file"):
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match="constraints_file") as caught:
         result = run_rra(SETUP, results_directory=os.fspath(out),
                          output_model_file=os.fspath(out / "adjusted.osim"))
+    assert len(caught) == 1                 # nothing else to say about a published setup
     return result, out
 
 
@@ -63,33 +64,39 @@ def test_the_results_are_opensims_files(osim, rra):
     assert "good band" in (out / f"{name}_summary.txt").read_text()
 
 
-def _adjusted_model(osim, result, path):
-    """The adjusted model, made with OpenSim's API from the reported changes (every mass and
-    inertia scaled, the body's mass centre moved)."""
+def test_the_adjusted_model_is_opensims(osim, rra):
+    """The adjusted .osim loads in OpenSim 4.6 with every body's mass and inertia scaled by
+    the reported factor, the torso's mass centre moved by the reported shift and every other
+    mass centre where it was; urdf2dyn loads it too, with the adjusted inertial parameters."""
+    result, out = rra
     red = result.reduction
-    om = osim.Model(result.setup.model_file)
-    s = red.mass_scale
-    for body in om.getBodySet():
-        body.setMass(body.getMass() * s)
-        inertia = body.getInertia()
-        body.setInertia(osim.Inertia(inertia.getMoments().scalarTimesEq(s),
-                                     inertia.getProducts().scalarTimesEq(s)))
-    body = om.getBodySet().get(red.com_body)
-    c = body.getMassCenter().to_numpy() + red.com_shift
-    body.setMassCenter(osim.Vec3(*c))
-    om.printToXML(path)
-    return path
+    assert result.files["model"] == os.fspath(out / "adjusted.osim")
+    before, after = osim.Model(result.setup.model_file), osim.Model(result.files["model"])
+    for k in range(before.getBodySet().getSize()):
+        b0 = before.getBodySet().get(k)
+        b1 = after.getBodySet().get(b0.getName())
+        assert b1.getMass() == pytest.approx(b0.getMass() * red.mass_scale, rel=1e-12)
+        i0, i1 = b0.getInertia(), b1.getInertia()
+        assert np.allclose(i1.getMoments().to_numpy(),
+                           i0.getMoments().to_numpy() * red.mass_scale, rtol=1e-12, atol=0)
+        c0, c1 = b0.getMassCenter().to_numpy(), b1.getMassCenter().to_numpy()
+        shift = red.com_shift if b0.getName() == "torso" else 0.0
+        assert np.allclose(c1, c0 + shift, rtol=0, atol=1e-12)
+    with pytest.warns(urdf2dyn.URDFWarning, match="54 forces"):     # its muscles, kept
+        ours = urdf2dyn.load(result.files["model"])
+    assert np.allclose(ours.inertial_parameters(), red.inertial_parameters, rtol=1e-10,
+                       atol=1e-12)
 
 
 def test_opensims_inverse_dynamics_finds_the_residuals(osim, rra, tmp_path):
-    """OpenSim's InverseDynamicsTool on the adjusted kinematics file, the adjusted model and
-    the setup's loads (no filter: the kinematics are smooth already) finds the residual
-    actuators' forces urdf2dyn reports, within 1 N / 1 N m RMS (the ends, where OpenSim's
-    natural splines of the written file bend, included)."""
+    """OpenSim's InverseDynamicsTool on the adjusted kinematics file, the adjusted model
+    urdf2dyn wrote and the setup's loads (no filter: the kinematics are smooth already) finds
+    the residual actuators' forces urdf2dyn reports, within 1 N / 1 N m RMS (the ends, where
+    OpenSim's natural splines of the written file bend, included)."""
     result, out = rra
     red, su, model = result.reduction, result.setup, result.model
     tool = osim.InverseDynamicsTool()
-    tool.setModelFileName(_adjusted_model(osim, result, os.fspath(tmp_path / "adj.osim")))
+    tool.setModelFileName(result.files["model"])
     tool.setCoordinatesFileName(result.files["Kinematics_q.sto"])
     tool.setExternalLoadsFileName(su.external_loads_file)
     tool.setLowpassCutoffFrequency(-1)
@@ -157,7 +164,7 @@ def test_command_line(tmp_path, capsys):
                        os.fspath(tmp_path / "adj.osim"), "--knot-interval", "0.02"])
     captured = capsys.readouterr()
     assert status == 0, captured.err
-    assert "FX" in captured.out and "wrote 6 files" in captured.out
+    assert "FX" in captured.out and "wrote 7 files" in captured.out
     assert (out / "subject01_walk1_RRA_Actuation_force.sto").exists()
     assert "warning: " in captured.err and "constraints_file" in captured.err
 
