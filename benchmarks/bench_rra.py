@@ -24,8 +24,9 @@ peak <= 10 N, RMS <= 30 N m, peak <= 50 N m), the largest change of a rotational
 a translational (cm) coordinate from the desired kinematics file's own samples in the time
 range (RMS; band 2 deg, 2 cm), the mass change applied (OpenSim only recommends one: its
 recommendation is in parentheses), the shift of the adjusted body's mass centre and the wall
-and CPU time. ``--check`` also runs OpenSim's InverseDynamicsTool on urdf2dyn's outputs and
-prints the largest RMS difference from the residuals urdf2dyn reports.
+and CPU time. ``--check`` also runs OpenSim's InverseDynamicsTool on urdf2dyn's outputs (its adjusted
+kinematics and model) and prints the largest RMS difference from the residuals urdf2dyn
+reports.
 """
 import argparse
 import json
@@ -177,25 +178,13 @@ def opensim_model_changes(setup, log):
 
 def check_with_opensim_id(setup, result, model, actuators, residual, folder):
     """Largest RMS difference (N or N m) between the residuals urdf2dyn reports and those
-    OpenSim's InverseDynamicsTool finds on urdf2dyn's outputs (the adjusted model made with
-    OpenSim's API from the reported changes)."""
+    OpenSim's InverseDynamicsTool finds on urdf2dyn's outputs: its kinematics and its adjusted
+    model (the setup's model where the setup changes none)."""
     import opensim as osim
     from urdf2dyn.biomech.formats.opensim import read_sto_table
     from urdf2dyn.biomech.formats.torques import read_torques
     from urdf2dyn.biomech.residuals import actuator_forces
-    om = osim.Model(setup.model_file)
-    if result["com_body"]:
-        s = result["mass_scale"]
-        for body in om.getBodySet():
-            body.setMass(body.getMass() * s)
-            inertia = body.getInertia()
-            body.setInertia(osim.Inertia(inertia.getMoments().scalarTimesEq(s),
-                                         inertia.getProducts().scalarTimesEq(s)))
-        body = om.getBodySet().get(result["com_body"])
-        body.setMassCenter(osim.Vec3(*(body.getMassCenter().to_numpy()
-                                       + np.array(result["com_shift"]))))
-    adjusted = os.path.join(folder, "check.osim")
-    om.printToXML(adjusted)
+    adjusted = result["files"].get("model", setup.model_file)
     labels, data, _, _ = read_sto_table(result["files"]["Actuation_force.sto"])
     t = data[:, 0]
     tool = osim.InverseDynamicsTool()
