@@ -183,7 +183,7 @@ def check_with_opensim_id(setup, result, model, actuators, residual, folder):
     import opensim as osim
     from urdf2dyn.biomech.formats.opensim import read_sto_table
     from urdf2dyn.biomech.formats.torques import read_torques
-    from urdf2dyn.biomech.residuals import actuator_forces
+    from urdf2dyn.biomech.actuators import actuator_forces
     adjusted = result["files"].get("model", setup.model_file)
     labels, data, _, _ = read_sto_table(result["files"]["Actuation_force.sto"])
     t = data[:, 0]
@@ -242,7 +242,7 @@ def main():
     osim.Logger.setLevelString("error")
     import urdf2dyn
     from urdf2dyn.biomech.formats.rra_setup import read_actuators, read_rra_setup
-    from urdf2dyn.biomech.residuals import actuator_matrix, root_dofs
+    from urdf2dyn.biomech.actuators import actuator_matrix, root_dofs
     cases = args.cases.split(",") if args.cases else [
         c for c in CASES if args.opensim_models or CASES[c][2]]
     rows = []

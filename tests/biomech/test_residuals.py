@@ -1,4 +1,5 @@
-"""Residual reduction (urdf2dyn.biomech.residuals): the actuators' meaning against OpenSim's,
+"""Residual reduction (urdf2dyn.biomech.residuals, .actuators, .bsplines): the actuators'
+meaning against OpenSim's,
 the residual wrench against urdf2dyn's other root-residual code, the model's changes found
 where the data were made with them, kinematic corrections that undo a disturbance, the
 banded solver against a dense one, and what cannot run."""
@@ -16,9 +17,10 @@ from urdf2dyn.biomech.formats.rra_setup import Actuator, read_actuators
 from urdf2dyn.biomech.grf import root_residuals
 from urdf2dyn.biomech.opensim_processing import id_kinematics
 from urdf2dyn.biomech.splines import quintic_eval
-from urdf2dyn.biomech.residuals import (Normal, ResidualError, _shift_params, actuator_forces,
-                                        actuator_matrix, default_actuators, reduce_residuals,
+from urdf2dyn.biomech.actuators import (actuator_forces, actuator_matrix, default_actuators,
                                         root_body)
+from urdf2dyn.biomech.bsplines import Normal
+from urdf2dyn.biomech.residuals import ResidualError, _shift_params, reduce_residuals
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "opensim_models",
                     "Gait2354_Simbody")
@@ -298,7 +300,7 @@ def test_what_cannot_run_is_named(gait2354, walk):
     with pytest.raises(ResidualError, match="no actuator acts on the root 'pelvis'"):
         reduce_residuals(gait2354, t, q, v, a, f, actuators=[
             Actuator("knee", "coordinate", coordinate="knee_angle_r")])
-    with pytest.raises(ResidualError, match="body 'spine' is not a link"):
+    with pytest.raises(ValueError, match="body 'spine' is not a link"):
         reduce_residuals(gait2354, t, q, v, a, f, actuators=[
             Actuator("F", "point", body="spine")])
     with pytest.raises(ResidualError, match="com_body: 'head' is not a moving body"):

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import urdf2dyn
 from urdf2dyn import cli
 from urdf2dyn.biomech.formats.torques import read_torques
-from urdf2dyn.biomech.residuals import actuator_forces
+from urdf2dyn.biomech.actuators import actuator_forces
 from urdf2dyn.biomech.rra import run_rra
 from test_cli_hypothesis import run_cli        # the command line's contract, as there
 

@@ -17,8 +17,8 @@ residuals:
 The residuals are the forces of the residual actuators (OpenSim's FX FY FZ MX MY MZ: a
 PointActuator or TorqueActuator on the root body, or a CoordinateActuator on a root
 coordinate), found at each sample as OpenSim's RRA distributes the generalized forces
-``tau = ID(q, v, a, f_ext)`` over all actuators: the least ``sum (f_k / optimal_force_k)^2``
-with ``B(q) f = tau`` (locked coordinates excepted, whose force is the lock's). The pass
+``tau = ID(q, v, a, f_ext)`` over all actuators (urdf2dyn.biomech.actuators): the least
+``sum (f_k / optimal_force_k)^2`` with ``B(q) f = tau``. The pass
 minimizes, by Gauss-Newton least squares,
 
     mean_t sum_k (f_k / optimal_force_k)^2                     residual actuators
@@ -30,14 +30,13 @@ with band_j OpenSim's "good" kinematic band (2 degrees, 2 cm) and w_j the task w
 scaled to mean 1: a correction's acceleration costs what its position would cost at 2 Hz,
 which keeps the fit away from the large, nearly invisible accelerations a B-spline can
 make and that only a model change would reveal. Its Jacobians are analytical: the core's
-inverse-dynamics derivatives
-(:meth:`urdf2dyn.Model.inverse_dynamics_derivatives`) through the B-spline basis for the
-kinematics, and the inertial-parameter regressor (:meth:`urdf2dyn.Model.regressor`, which
+inverse-dynamics derivatives (:meth:`urdf2dyn.Model.inverse_dynamics_derivatives`) through
+the B-spline basis for the kinematics, and the inertial-parameter regressor (:meth:`urdf2dyn.Model.regressor`, which
 is linear in the masses and first moments) for the mass and the centre of mass. A
 coordinate whose RMS change passes 90 % of its band has its weight raised until it is back
 inside. Each step is taken only as far as it lowers the objective (backtracking). The
 normal equations are block banded (a knot meets the three on each side) with the model's
-changes as a dense border, and are solved as such.
+changes as a dense border, and are solved as such (urdf2dyn.biomech.bsplines).
 
 :func:`reduce_residuals` is the pass for any model and trial (t, q, v, a and the external
 loads, e.g. a TrialResult's); :mod:`urdf2dyn.biomech.rra` runs it from an OpenSim RRA setup
@@ -52,11 +51,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..warn import report
-from .formats.rra_setup import Actuator
+from .actuators import (actuated_rows, actuator_matrix, default_actuators, distribution,
+                        residual_block, root_body, root_dofs)
+from .bsplines import Spline, grams, normal_equations
 
-__all__ = ["BANDS", "ResidualError", "ResidualReduction", "default_actuators",
-           "actuator_matrix", "actuator_forces", "reduce_residuals", "reduce_trial",
-           "root_dofs", "root_body"]
+__all__ = ["BANDS", "ResidualError", "ResidualReduction", "reduce_residuals", "reduce_trial"]
 
 #: OpenSim's "good" bands for RRA results (Simulation with OpenSim - Best Practices):
 #: residual forces (N) and moments (N m), peak and RMS; kinematic change (rad, m).
@@ -71,204 +70,6 @@ _FIT_SAMPLES = 8            # samples per knot interval the corrections are fitt
 class ResidualError(ValueError):
     """Residual reduction that cannot run as asked (the message says what to change)."""
 
-
-def root_dofs(model):
-    """Indices (into v) of the root's degrees of freedom: the first joint when it has 3 or
-    more (an OpenSim ground-pelvis joint, a floating or planar root), else the serial chain
-    of 1-DoF joints from the base that adds up to 6 through massless links (a URDF human,
-    urdf2dyn.biomech.grf.root_chain). Raises ResidualError for a model without a free root."""
-    j0 = model.joints[0]
-    if j0.nv >= 3:
-        return list(range(j0.v_index, j0.v_index + j0.nv))
-    from .grf import root_chain
-    try:
-        joints, _ = root_chain(model)
-    except ValueError as e:
-        raise ResidualError(str(e)) from None
-    return [k for j in joints for k in range(j.v_index, j.v_index + j.nv)]
-
-
-def root_body(model):
-    """The root body: the child of the joint that holds the last root degree of freedom."""
-    last = max(root_dofs(model))
-    return next(j.child for j in model.joints if j.v_index <= last < j.v_index + j.nv)
-
-
-def default_actuators(model):
-    """OpenSim's usual RRA actuators for a model: FX FY FZ (ground axes, at the root body's
-    origin) and MX MY MZ (ground axes) on the root body, optimal force 1, and one
-    CoordinateActuator per other coordinate (not locked)."""
-    root = root_body(model)
-    acts = [Actuator(f"F{x}", "point", 1.0, body=root, direction=tuple(np.eye(3)[k]),
-                     force_is_global=True) for k, x in enumerate("XYZ")]
-    acts += [Actuator(f"M{x}", "torque", 1.0, body=root, body_b=None,
-                      axis=tuple(np.eye(3)[k]), torque_is_global=True)
-             for k, x in enumerate("XYZ")]
-    skip = set(root_dofs(model))
-    locked = set(getattr(model, "locked_coordinates", {}))
-    acts += [Actuator(n, "coordinate", 1.0, coordinate=n) for k, n in enumerate(model.v_names)
-             if k not in skip and n not in locked]
-    return acts
-
-
-def _body(model, name, what):
-    """The link a body name refers to (None for OpenSim's ground / the world)."""
-    if name is None or name.lower() == "ground" and name not in model.link_names:
-        return None
-    if name not in model.link_names:
-        more = " ..." if len(model.link_names) > 8 else ""
-        raise ResidualError(f"{what}: body '{name}' is not a link of the model '{model.name}' "
-                            f"(it has {model.link_names[:8]}{more})")
-    return name
-
-
-def actuator_matrix(model, actuators, q):
-    """B (N, nv, nact): the generalized force each actuator makes per unit force (N or N m)
-    at the configurations q (N, nq), with OpenSim's meaning of each actuator (see
-    urdf2dyn.biomech.formats.rra_setup.Actuator)."""
-    q = np.atleast_2d(np.asarray(q, dtype=float))
-    n = len(q)
-    B = np.zeros((n, model.nv, len(actuators)))
-    fk = None
-    jac = {}
-
-    def pose(link):
-        nonlocal fk
-        if fk is None:
-            fk = model.forward_kinematics(q)
-        k = model.link_names.index(link)
-        return fk[0][:, k], fk[1][:, k]
-
-    def jacobian(link):                       # world axes, at the link origin
-        if link not in jac:
-            jac[link] = model.jacobian(q, link)
-        return jac[link]
-    for k, act in enumerate(actuators):
-        what = f"actuator '{act.name}'"
-        if act.kind == "coordinate":
-            if act.coordinate not in model.v_names:
-                raise ResidualError(f"{what}: coordinate '{act.coordinate}' is not one of the "
-                                    f"model's {model.v_names}")
-            B[:, model.v_names.index(act.coordinate), k] = 1.0
-            continue
-        link = _body(model, act.body, what)
-        if link is None:
-            raise ResidualError(f"{what}: acts on ground, where it does nothing; name a body")
-        o, R = pose(link)
-        J = jacobian(link)
-        if act.kind == "point":
-            d = np.asarray(act.direction, dtype=float)
-            d = d / np.linalg.norm(d)
-            d = np.broadcast_to(d, (n, 3)) if act.force_is_global else R @ d
-            p = np.asarray(act.point, dtype=float)
-            r = p - o if act.point_is_global else R @ p       # from the link origin, world axes
-            # the velocity of the body point at r: v_o + w x r, so J_p = J_v - [r]x J_w
-            Jp = J[:, :3] - np.cross(r[:, :, None], J[:, 3:], axisa=1, axisb=1, axisc=1)
-            B[:, :, k] = np.einsum("nij,ni->nj", Jp, d)
-        else:
-            axis = np.asarray(act.axis, dtype=float)
-            axis = axis / np.linalg.norm(axis)
-            axis = np.broadcast_to(axis, (n, 3)) if act.torque_is_global else R @ axis
-            Jw = J[:, 3:].copy()
-            other = _body(model, act.body_b, what)
-            if other is not None:
-                Jw -= jacobian(other)[:, 3:]
-            B[:, :, k] = np.einsum("nij,ni->nj", Jw, axis)
-    return B
-
-
-def _distribution(B, weights, rows):
-    """P (N, nact, nv): the actuator forces f = P tau with the least sum (f / w)^2 such that
-    B f = tau on the coordinates rows (the other coordinates' forces are not the actuators'
-    to make: locked ones, or those without an actuator)."""
-    Br = B[:, rows, :]
-    BW = Br * (weights ** 2)
-    G = BW @ np.swapaxes(Br, 1, 2)
-    try:
-        X = np.linalg.solve(G, BW)                       # (N, rows, nact) = G^-1 B W
-    except np.linalg.LinAlgError:
-        X = np.linalg.pinv(G) @ BW
-    P = np.zeros((B.shape[0], B.shape[2], B.shape[1]))
-    P[:, :, rows] = np.swapaxes(X, 1, 2)
-    return P
-
-
-def actuator_forces(model, actuators, q, tau):
-    """The actuators' forces (N, nact) that make the generalized forces tau (N, nv) at q
-    (N, nq), shared as OpenSim's RRA shares them (least sum of squared controls,
-    force / optimal_force); locked coordinates and coordinates without an actuator are left
-    out (their force is not an actuator's)."""
-    q = np.atleast_2d(np.asarray(q, dtype=float))
-    tau = np.atleast_2d(np.asarray(tau, dtype=float))
-    B = actuator_matrix(model, actuators, q)
-    rows = _actuated_rows(model, B)
-    P = _distribution(B, np.array([a.optimal_force for a in actuators]), rows)
-    return np.einsum("nkj,nj->nk", P, tau)
-
-
-def _residual_block(B, res, rows):
-    """(coordinates, actuators) that share forces with the residual actuators res: the root's
-    block of the distribution, closed under "an actuator touches a coordinate" (rows: the
-    coordinates the actuators are to make)."""
-    touches = np.any(B != 0, axis=0)                       # (nv, nact)
-    acts, coords = set(res), set()
-    while True:
-        more = {j for j in rows for k in acts if touches[j, k]} - coords
-        coords |= more
-        grow = {k for k in range(B.shape[2]) for j in coords if touches[j, k]} - acts
-        acts |= grow
-        if not more and not grow:
-            return sorted(coords), sorted(acts)
-
-
-def _actuated_rows(model, B):
-    locked = set(getattr(model, "locked_coordinates", {}))
-    return [j for j, n in enumerate(model.v_names)
-            if n not in locked and np.any(B[:, j, :] != 0)]
-
-
-# ----------------------------------------------------------------------------- the B-spline
-
-@dataclass
-class Spline:
-    """Uniform cubic B-splines on [t0, t1] with ``intervals`` knot intervals: K = intervals
-    + 3 basis functions, four of them nonzero at any time."""
-    t0: float
-    t1: float
-    intervals: int
-
-    @property
-    def size(self):
-        return self.intervals + 3
-
-    def locate(self, t):
-        """(interval index (N,), u in [0, 1] (N,)) of each time."""
-        h = (self.t1 - self.t0) / self.intervals
-        x = (np.asarray(t, dtype=float) - self.t0) / h
-        i = np.clip(np.floor(x).astype(int), 0, self.intervals - 1)
-        return i, x - i
-
-    def local(self, t):
-        """(interval (N,), values, first and second derivatives (N, 4) of the four basis
-        functions i .. i+3 that are nonzero at each time)."""
-        h = (self.t1 - self.t0) / self.intervals
-        i, u = self.locate(t)
-        w = 1.0 - u
-        b = np.stack([w ** 3, 3 * u ** 3 - 6 * u ** 2 + 4, -3 * u ** 3 + 3 * u ** 2 + 3 * u + 1,
-                      u ** 3], axis=1) / 6
-        d = np.stack([-w ** 2, 3 * u ** 2 - 4 * u, -3 * u ** 2 + 2 * u + 1, u ** 2],
-                     axis=1) / (2 * h)
-        dd = np.stack([w, 3 * u - 2, 1 - 3 * u, u], axis=1) / h ** 2
-        return i, b, d, dd
-
-    def evaluate(self, coef, t, derivative=0):
-        """sum_k coef[:, k] B_k^(derivative)(t): (N, m) for coef (m, K)."""
-        i, *basis = self.local(t)
-        idx = i[:, None] + np.arange(4)
-        return np.einsum("ns,mns->nm", basis[derivative], coef[:, idx])
-
-
-# ----------------------------------------------------------------------------- the result
 
 @dataclass
 class ResidualReduction:
@@ -467,8 +268,8 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
         raise ResidualError(f"no actuator acts on the root {root_body(model)!r} (residual "
                             "actuators: a PointActuator or TorqueActuator on the root body, or a "
                             "CoordinateActuator on a root coordinate): nothing to reduce")
-    rows = _actuated_rows(model, B0)
-    block_rows, block = _residual_block(B0, res, rows)
+    rows = actuated_rows(model, B0)
+    block_rows, block = residual_block(B0, res, rows)
     res_in_block = [block.index(k) for k in res]
     block_acts = [actuators[k] for k in block]
     locked = set(getattr(model, "locked_coordinates", {}))
@@ -563,7 +364,7 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
             Y = model.regressor(q, v_, a_)       # the model's changes: linear in pi
             tau = tau + Y @ (pi - pi0)
         B = actuator_matrix(model, block_acts, q)
-        P = _distribution(B[:, block_rows, :], opt[block], slice(None))[:, res_in_block, :]
+        P = distribution(B[:, block_rows, :], opt[block], slice(None))[:, res_in_block, :]
         f = (P @ tau[:, block_rows, None])[..., 0]
         return {"x": x, "f": f, "q": q, "v": v_, "a": a_, "tau": tau, "pi": pi, "dpi": dpi,
                 "Y": Y, "P": P, "f_ext": fx, "basis": (iv, b, d, dd)}
@@ -582,7 +383,7 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
     # the objective: residuals / optimal force, tracking, smoothness, model changes
     rw = 1.0 / opt[res]
     iv, b, _, dd = spline.local(t[fit])
-    gram, rough = _grams(iv, b, dd, K)
+    gram, rough = grams(iv, b, dd, K)
     hold = w / band ** 2
     omega4 = (2 * math.pi * _SMOOTH_HZ) ** 4
     lam = np.ones(na)
@@ -617,7 +418,7 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
     F = objective(ev)
     iterations = 0
     for iterations in range(1, max_iterations + 1):
-        A, g = _normal_equations(derivatives(ev), rw, na, K, nglob)
+        A, g = normal_equations(derivatives(ev), rw, na, K, nglob)
         penalize(A)
         step = -A.solve(g + penalize(x=x)[1])
         alpha = 1.0
@@ -649,7 +450,7 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
     iv, b, _, _ = spline.local(t)
     change = _changes(x, na, K, iv, b, peak=True)
     f_all = np.einsum("nkj,nj->nk",
-                      _distribution(actuator_matrix(model, actuators, ev["q"]), opt, rows),
+                      distribution(actuator_matrix(model, actuators, ev["q"]), opt, rows),
                       ev["tau"])
     s = x[na * K] if adjust_mass else 0.0
     dc = x[-2:] @ axes if com_body is not None else np.zeros(3)
@@ -725,131 +526,9 @@ def reduce_trial(model, result, *, com_body=None, adjust_mass=None, tracking=Non
                    record=record, warnings=list(result.warnings) + red.notes)
 
 
-def _grams(iv, b, dd, K):
-    """mean_t B_k B_l and mean_t B_k'' B_l'' (K, K) over the samples."""
-    pairs = (iv[:, None, None] + np.arange(4)[None, :, None],
-             iv[:, None, None] + np.arange(4)[None, None, :])
-    gram, rough = np.zeros((K, K)), np.zeros((K, K))
-    np.add.at(gram, pairs, b[:, :, None] * b[:, None, :])
-    np.add.at(rough, pairs, dd[:, :, None] * dd[:, None, :])
-    return gram / len(iv), rough / len(iv)
-
-
 def _changes(x, na, K, iv, b, peak=False):
     """RMS (and peak) over the samples of each adjusted coordinate's correction."""
     C = x[:na * K].reshape(K, na)
     dq = np.einsum("ns,nsj->nj", b, C[iv[:, None] + np.arange(4)])
     rms = np.sqrt(np.mean(dq ** 2, axis=0))
     return (rms, np.abs(dq).max(axis=0)) if peak else rms
-
-
-class Normal:
-    """The normal equations' matrix of the fit, stored as it is shaped: the coefficients'
-    block band (knot k meets knots k .. k+3: ``band[k, o]`` (na, na) couples knot k with
-    knot k + o, knot-major), the coefficients' coupling with the model's changes
-    ``cross`` (K, na, ng) and the changes' own block ``dense`` (ng, ng)."""
-
-    def __init__(self, K, na, ng):
-        self.band = np.zeros((K, 4, na, na))
-        self.cross = np.zeros((K, na, ng))
-        self.dense = np.zeros((ng, ng))
-
-    def add_intervals(self, M):
-        """Add M (K - 3, 4 na, 4 na): interval i's block on knots i .. i+3."""
-        m, na = M.shape[0], self.band.shape[2]
-        M4 = M.reshape(m, 4, na, 4, na)
-        for o in range(4):
-            for s in range(4 - o):
-                self.band[s:s + m, o] += M4[:, s, :, s + o, :]
-
-    def solve(self, g):
-        """x with A x = g. Three knots make a block that meets only its neighbours (a knot
-        meets the three on each side), so the coefficients' part is block tridiagonal:
-        block Gaussian elimination; then the model's changes by their Schur complement."""
-        K, _, na, _ = self.band.shape
-        ng = self.dense.shape[0]
-        nb = -(-K // 3)
-        band = np.zeros((3 * nb, 4, na, na))
-        band[:K] = self.band
-        band[K:, 0] = np.eye(na)                        # padding knots: decoupled
-        size = 3 * na
-        D = np.zeros((nb, 3, na, 3, na))
-        U = np.zeros((nb, 3, na, 3, na))
-        for s in range(3):
-            for s2 in range(3):
-                if s2 >= s:
-                    D[:, s, :, s2, :] = band[s::3, s2 - s]
-                else:
-                    D[:, s, :, s2, :] = np.swapaxes(band[s2::3, s - s2], 1, 2)
-                if s2 <= s:                                # knot 3I+s with knot 3I+3+s2
-                    U[:, s, :, s2, :] = band[s::3, 3 - s + s2]
-        D, U = D.reshape(nb, size, size), U.reshape(nb, size, size)
-        nk = K * na
-        rhs = np.zeros((3 * nb * na, 1 + ng))
-        rhs[:nk, 0] = g[:nk]
-        rhs[:nk, 1:] = self.cross.reshape(nk, ng)
-        rhs = rhs.reshape(nb, size, 1 + ng)
-        gain = np.zeros((nb, size, size))                 # S_i^-1 U_i
-        z = np.zeros_like(rhs)
-        for i in range(nb):                        # S_i = D_i - U_(i-1)^T S_(i-1)^-1 U_(i-1)
-            S, y = D[i], rhs[i]
-            if i:
-                S = S - U[i - 1].T @ gain[i - 1]
-                y = y - U[i - 1].T @ z[i - 1]
-            sol = np.linalg.solve(S, np.concatenate([U[i], y], axis=1))
-            gain[i], z[i] = sol[:, :size], sol[:, size:]
-        X = np.zeros_like(rhs)
-        X[-1] = z[-1]
-        for i in range(nb - 2, -1, -1):
-            X[i] = z[i] - gain[i] @ X[i + 1]
-        X = X.reshape(-1, 1 + ng)[:nk]
-        if ng == 0:
-            return X[:, 0]
-        cross = self.cross.reshape(nk, ng)
-        xg = np.linalg.solve(self.dense - cross.T @ X[:, 1:], g[nk:] - cross.T @ X[:, 0])
-        return np.concatenate([X[:, 0] - X[:, 1:] @ xg, xg])
-
-
-def _normal_equations(ev, rw, na, K, nglob):
-    """J^T J (a Normal) and J^T r of the weighted residuals (mean over the samples),
-    knot-major: coefficient (knot k, coordinate j) at k na + j. A sample touches four knots,
-    so its rows are gathered interval by interval."""
-    iv, b, d, dd = ev["basis"]
-    n = len(iv)
-    Jq, Jv, Ja = ev["J"]                                      # (M, nres, na) each
-    r = ev["f"] * rw / math.sqrt(n)
-    L = (b[:, None, :, None] * Jq[:, :, None, :] + d[:, None, :, None] * Jv[:, :, None, :]
-         + dd[:, None, :, None] * Ja[:, :, None, :])          # (M, nres, 4, na)
-    L *= rw[None, :, None, None] / math.sqrt(n)
-    nres = L.shape[1]
-    L = L.reshape(n, nres, 4 * na)
-    Gl = ev["Jg"] * rw[None, :, None] / math.sqrt(n) if nglob else None
-    A = Normal(K, na, nglob)
-    g = np.zeros(na * K + nglob)
-    cross = A.cross.reshape(K * na, nglob)
-    # samples grouped by interval, padded with zero rows to the largest group
-    counts = np.bincount(iv, minlength=K - 3)
-    m = counts.max()
-    slot = np.arange(n) - np.searchsorted(iv, iv)          # rank of a sample in its interval
-    G = np.zeros((K - 3, m, nres, 4 * na))
-    G[iv, slot] = L
-    Rg = np.zeros((K - 3, m, nres))
-    Rg[iv, slot] = r
-    G = G.reshape(K - 3, m * nres, 4 * na)
-    Gt = np.ascontiguousarray(G.transpose(0, 2, 1))      # matmul of a transposed view is slow
-    A.add_intervals(Gt @ G)
-    local = (Gt @ Rg.reshape(K - 3, m * nres, 1))[..., 0]
-    for s in range(4):                                     # knot i+s of interval i
-        g[s * na:(s + K - 3) * na] += local[:, s * na:(s + 1) * na].reshape(-1)
-    if nglob:
-        Gg = np.zeros((K - 3, m, nres, nglob))
-        Gg[iv, slot] = Gl
-        Gg = Gg.reshape(K - 3, m * nres, nglob)
-        local = Gt @ Gg                                    # (K-3, 4 na, ng)
-        for s in range(4):
-            cross[s * na:(s + K - 3) * na] += local[:, s * na:(s + 1) * na].reshape(-1, nglob)
-    if nglob:
-        G2 = Gl.reshape(-1, nglob)
-        A.dense += G2.T @ G2
-        g[na * K:] += G2.T @ r.reshape(-1)
-    return A, g

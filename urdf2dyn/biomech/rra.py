@@ -137,7 +137,7 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
     # actuators and tasks
     actuators = [a for path in su.force_set_files for a in read_actuators(path, strict=strict)]
     if not actuators:
-        from .residuals import default_actuators
+        from .actuators import default_actuators
         warn(f"{su.path}: no actuators in <force_set_files>: OpenSim's usual residuals FX .. MZ "
              "at the root's origin and one actuator per coordinate are used")
         actuators = default_actuators(model)
