@@ -31,12 +31,13 @@ scaled to mean 1: a correction's acceleration costs what its position would cost
 which keeps the fit away from the large, nearly invisible accelerations a B-spline can
 make and that only a model change would reveal. Its Jacobians are analytical: the core's
 inverse-dynamics derivatives (:meth:`urdf2dyn.Model.inverse_dynamics_derivatives`) through
-the B-spline basis for the kinematics, and the inertial-parameter regressor (:meth:`urdf2dyn.Model.regressor`, which
-is linear in the masses and first moments) for the mass and the centre of mass. A
-coordinate whose RMS change passes 90 % of its band has its weight raised until it is back
-inside. Each step is taken only as far as it lowers the objective (backtracking). The
-normal equations are block banded (a knot meets the three on each side) with the model's
-changes as a dense border, and are solved as such (urdf2dyn.biomech.bsplines).
+the B-spline basis for the kinematics, and the inertial-parameter regressor
+(:meth:`urdf2dyn.Model.regressor`, which is linear in the masses and first moments) for the
+mass and the centre of mass. A coordinate whose RMS change passes 90 % of its band has its
+weight raised until it is back inside. Each step is taken only as far as it lowers the
+objective (backtracking). The normal equations are block banded (a knot meets the three on
+each side) with the model's changes as a dense border, and are solved as such
+(urdf2dyn.biomech.bsplines).
 
 :func:`reduce_residuals` is the pass for any model and trial (t, q, v, a and the external
 loads, e.g. a TrialResult's); :mod:`urdf2dyn.biomech.rra` runs it from an OpenSim RRA setup

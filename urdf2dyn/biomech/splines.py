@@ -3,10 +3,10 @@
 GCVSPL (Woltring 1986) with a known error variance of 0 ends its smoothing-parameter search at
 the smallest value it allows: the interpolating *natural* spline to rounding. Two degrees are
 used: the quintic (OpenSim's coordinates: :func:`quintic_derivatives` gives its first and
-second derivatives at the knots, :func:`quintic_eval` its values and derivatives anywhere) and the cubic
-(OpenSim's external-load columns: :func:`natural_cubic`). A natural spline of degree 2m - 1
-has zero derivatives of order m .. 2m - 2 at both ends and continues beyond them as a
-polynomial of degree m - 1.
+second derivatives at the knots, :func:`quintic_eval` its values and derivatives anywhere)
+and the cubic (OpenSim's external-load columns: :func:`natural_cubic`). A natural spline of
+degree 2m - 1 has zero derivatives of order m .. 2m - 2 at both ends and continues beyond them
+as a polynomial of degree m - 1.
 
 urdf2dyn's derivative estimator (urdf2dyn.biomech.processing.estimate_derivatives, method
 "opensim"), OpenSim's processing (urdf2dyn.biomech.opensim_processing) and the ExternalLoads
