@@ -19,7 +19,7 @@ PointActuator or TorqueActuator on the root body, or a CoordinateActuator on a r
 coordinate), found at each sample as OpenSim's RRA distributes the generalized forces
 ``tau = ID(q, v, a, f_ext)`` over all actuators (urdf2dyn.biomech.actuators): the least
 ``sum (f_k / optimal_force_k)^2`` with ``B(q) f = tau``. The pass
-minimizes, by Gauss-Newton least squares,
+minimizes, by Gauss-Newton least squares::
 
     mean_t sum_k (f_k / optimal_force_k)^2                     residual actuators
     + sum_j w_j mean_t (dq_j / band_j)^2                       tracking (task weights)
