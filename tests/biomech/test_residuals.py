@@ -53,37 +53,25 @@ def walk(gait2354):
 def _opensim_columns(osim, path, actuators, Q):
     """B (N, nv, nact) by OpenSim: each actuator's force set to 1 alone (override), the
     generalized force it makes is the difference of two inverse-dynamics solutions."""
-    om = osim.Model(path)
-    om.updForceSet().clearAndDestroy()
-    for a in actuators:
-        om.addForce(a)
-    cs = om.updCoordinateSet()
-    for i in range(cs.getSize()):
-        cs.get(i).set_locked(False)
-        cs.get(i).set_clamped(False)
-    s = om.initSystem()
-    names = om.getCoordinateNamesInMultibodyTreeOrder()
-    order = [names.getElt(i) for i in range(names.size())]
+    from osim_oracle import Oracle
     model = urdf2dyn.load(path)
-    perm = [order.index(c) for c in model.q_names]
-    solver = osim.InverseDynamicsSolver(om)
-    acts = [osim.ScalarActuator.safeDownCast(om.getForceSet().get(a.getName()))
+    oracle = Oracle(osim, path, model.q_names)
+    for a in actuators:
+        oracle.om.addForce(a)
+    oracle.s = oracle.om.initSystem()
+    acts = [osim.ScalarActuator.safeDownCast(oracle.om.getForceSet().get(a.getName()))
             for a in actuators]
+    zero = np.zeros(model.nv)
     out = np.zeros((len(Q), model.nv, len(acts)))
     for n, q in enumerate(Q):
-        for name, x in zip(model.q_names, q):
-            om.getCoordinateSet().get(name).setValue(s, float(x), False)
         for act in acts:
-            act.overrideActuation(s, True)
-            act.setOverrideActuation(s, 0.0)
-        om.realizeDynamics(s)
-        zero = osim.Vector(model.nv, 0.0)
-        base = solver.solve(s, zero).to_numpy()[perm]
+            act.overrideActuation(oracle.s, True)
+            act.setOverrideActuation(oracle.s, 0.0)
+        base = oracle.inverse_dynamics(q, zero, zero)
         for k, act in enumerate(acts):
-            act.setOverrideActuation(s, 1.0)
-            om.realizeDynamics(s)
-            out[n, :, k] = base - solver.solve(s, zero).to_numpy()[perm]
-            act.setOverrideActuation(s, 0.0)
+            act.setOverrideActuation(oracle.s, 1.0)
+            out[n, :, k] = base - oracle.inverse_dynamics(q, zero, zero)
+            act.setOverrideActuation(oracle.s, 0.0)
     return out
 
 
@@ -218,20 +206,27 @@ def _bump(t, at, width, size):
     return g, g * (-2 * x / width), g * (4 * x * x - 2) / width ** 2
 
 
+def _disturbed(model, walk, coordinate, width, size):
+    """walk made consistent, then one coordinate moved by a bump at 1.0 s: (q, v, a of the
+    disturbed trial, its loads, the coordinate's index, the bump and its derivatives)."""
+    t, q, v, a, _ = walk
+    loads = _consistent(model, walk, model.inertial_parameters())
+    j = model.q_names.index(coordinate)
+    q2, v2, a2 = q.copy(), v.copy(), a.copy()
+    bump = _bump(t, 1.0, width, size)
+    for x, d in zip((q2, v2, a2), bump):
+        x[:, j] += d
+    return q2, v2, a2, loads, j, bump
+
+
 def test_kinematic_disturbance_is_undone(gait2354, walk):
     """Consistent data, then the pelvis moved forward by a smooth 3 mm bump: the residuals
     vanish, the correction takes most of the bump's acceleration back on pelvis_tx itself
     (the cheapest way; the legs share a little of it) and no other coordinate moves as
     much."""
-    model = gait2354
-    t, q, v, a, _ = walk
-    loads = _consistent(model, walk, model.inertial_parameters())
-    j = model.q_names.index("pelvis_tx")
-    q2, v2, a2 = q.copy(), v.copy(), a.copy()
-    bump = _bump(t, 1.0, 0.04, 0.003)
-    for x, d in zip((q2, v2, a2), bump):
-        x[:, j] += d
-    red = reduce_residuals(model, t, q2, v2, a2, loads, adjust_mass=False)
+    t, _, _, a, _ = walk
+    q2, v2, a2, loads, j, bump = _disturbed(gait2354, walk, "pelvis_tx", 0.04, 0.003)
+    red = reduce_residuals(gait2354, t, q2, v2, a2, loads, adjust_mass=False)
     fx = red.residual_names.index("FX")
     assert np.abs(red.residual_before[:, fx]).max() > 100          # N, what the bump makes
     assert np.sqrt(np.mean(red.residuals ** 2, axis=0)).max() < 0.5
@@ -244,16 +239,10 @@ def test_a_coordinate_is_held_inside_its_band(gait2354, walk):
     """A disturbance that would take 3 cm RMS to undo, and only pelvis_tx free to move: the
     correction stops inside OpenSim's 2 cm band, and the residuals shrink as far as that
     allows."""
-    model = gait2354
-    t, q, v, a, _ = walk
-    loads = _consistent(model, walk, model.inertial_parameters())
-    j = model.q_names.index("pelvis_tx")
-    q2, v2, a2 = q.copy(), v.copy(), a.copy()
-    bump = _bump(t, 1.0, 0.08, 0.06)
-    for x, d in zip((q2, v2, a2), bump):
-        x[:, j] += d
+    t = walk[0]
+    q2, v2, a2, loads, _, bump = _disturbed(gait2354, walk, "pelvis_tx", 0.08, 0.06)
     assert np.sqrt(np.mean(bump[0] ** 2)) > 0.025
-    red = reduce_residuals(model, t, q2, v2, a2, loads, adjust_mass=False,
+    red = reduce_residuals(gait2354, t, q2, v2, a2, loads, adjust_mass=False,
                            tracking={"pelvis_tx": 1.0})
     assert 0.012 < red.change_rms["pelvis_tx"] <= 0.02
     before = np.sqrt(np.mean(red.residual_before ** 2))
