@@ -50,8 +50,9 @@ from ..warn import Urdf2dynWarning, report
 from .formats.opensim import _write_sto, read_external_loads, read_opensim
 from .formats.rra_setup import (RRASetup, RRASetupError, point_tasks, read_actuators,
                                 read_rra_setup, read_tasks)
-from .splines import quintic_eval
+from .opensim_processing import OpenSimProcessing
 from .residuals import BANDS, ResidualReduction, reduce_residuals
+from .splines import quintic_eval
 from .trajectory import MotionError, Trajectory, angle_columns
 
 __all__ = ["RRAResult", "run_rra"]
@@ -153,11 +154,10 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
         tracking = {c: w for c, w in tracking.items() if c in model.v_names}
 
     # the desired kinematics, filtered and splined as OpenSim's tools do
-    from .stages.kinematics import _opensim_kinematics
-    from .stages.read import _opensim_columns
+    opensim = OpenSimProcessing()
     path = su.desired_kinematics_file
     traj = read_opensim(path, model=model)
-    for msg in _opensim_columns(path, traj, model, tool="RRA tool"):
+    for msg in opensim.columns(path, traj, model):
         warn(msg)
     t_raw, q_raw, _, _ = traj.for_model(model)
     if model.nq != model.nv:
@@ -180,7 +180,9 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
         raise MotionError(f"{su.path}: the time range {su.initial_time:g} .. "
                           f"{su.final_time:g} s holds no time of {path} ({t_raw[0]:g} .. "
                           f"{t_raw[-1]:g} s)")
-    tk, qk, vk, ak = _opensim_kinematics(path, model, t_raw, q_raw, su.lowpass_hz, warn)
+    tk, qk, vk, ak = opensim.kinematics(model, t_raw, q_raw, None, None, filter_hz=su.lowpass_hz,
+                                        derivatives=None, time_range=None, source=path,
+                                        warn=warn)[:4]
     count = int(math.floor((t1 - t0) * sample_rate + 1e-6)) + 1
     t = t0 + np.arange(count) / sample_rate
     q0 = quintic_eval(tk, qk, vk, ak, t)
