@@ -323,32 +323,38 @@ def test_the_fit_only_goes_downhill(gait2354, walk, amp, at, mass):
 
 # ----------------------------------------------------------------------------- the trial stage
 
-def test_the_trial_stage_on_a_urdf_human():
-    """urdf2dyn torques ... --reduce-residuals on the bundled HuMoD running trial (a URDF
-    human, 200 Hz, ground reactions): the adjusted trial's torques are inverse dynamics of
-    its adjusted kinematics, its root residuals shrink, the model is left alone."""
-    from urdf2dyn.biomech.residuals import reduce_trial
+def test_the_residuals_pass_on_a_urdf_human():
+    """inverse_dynamics_trial(..., reduce_residuals=True) on the bundled HuMoD running trial
+    (a URDF human, 200 Hz, ground reactions): the residuals pass runs after dynamics, the
+    adjusted trial's torques are inverse dynamics of its adjusted kinematics, its root
+    residuals shrink, the model is left alone; without the keyword the pass does nothing."""
     from urdf2dyn.bundled import data_path
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         human = urdf2dyn.humod_subject("A")
+        plain = urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
+                                                data_path("running_a_3ms_grf.csv"),
+                                                filter_hz=15, time_range=(1.0, 1.6))
         res = urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
                                               data_path("running_a_3ms_grf.csv"),
-                                              filter_hz=15, time_range=(1.0, 1.6))
-    q_in = res.q.copy()
-    out = reduce_trial(human, res)
-    red = out.record["residual_reduction"]
+                                              filter_hz=15, time_range=(1.0, 1.6),
+                                              reduce_residuals=True)
+    assert "residual_reduction" not in plain.record
+    red = res.record["residual_reduction"]
     assert red.mass_scale == 1.0 and red.com_body is None
-    assert np.allclose(out.tau, human.inverse_dynamics(out.q, out.v, out.a, f_ext=res.f_ext),
+    assert np.allclose(res.tau, human.inverse_dynamics(res.q, res.v, res.a, f_ext=res.f_ext),
                        atol=1e-9)
-    before, after = res.residuals.summary(), out.residuals.summary()
+    assert np.allclose(red.residual_before, np.concatenate(
+        [plain.residuals.force, plain.residuals.moment], axis=1), atol=1e-9)
+    before, after = plain.residuals.summary(), res.residuals.summary()
     assert after["force_rms"] < 0.2 * before["force_rms"]
     assert after["moment_rms"] < 0.2 * before["moment_rms"]
-    assert np.array_equal(res.q, q_in) and "residual_reduction" not in res.record
-    with pytest.raises(ResidualError, match="needs the trial's external loads"):
-        reduce_trial(human, urdf2dyn.inverse_dynamics_trial(human,
-                                                            data_path("running_a_3ms.csv"),
-                                                            time_range=(1.0, 1.1)))
+    with pytest.raises(ValueError, match="needs the trial's external loads"):
+        urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
+                                        time_range=(1.0, 1.1), reduce_residuals=True)
+    with pytest.raises(TypeError, match="reduce_residuals: expected True"):
+        urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
+                                        reduce_residuals="yes")
 
 
 def test_the_command_line_option(capsys):

@@ -56,7 +56,8 @@ from .actuators import (actuated_rows, actuator_matrix, default_actuators, distr
                         residual_block, root_body, root_dofs)
 from .bsplines import Spline, grams, normal_equations
 
-__all__ = ["BANDS", "ResidualError", "ResidualReduction", "reduce_residuals", "reduce_trial"]
+__all__ = ["BANDS", "ResidualError", "ResidualReduction", "ResidualSettings",
+           "reduce_residuals"]
 
 #: OpenSim's "good" bands for RRA results (Simulation with OpenSim - Best Practices):
 #: residual forces (N) and moments (N m), peak and RMS; kinematic change (rad, m).
@@ -70,6 +71,31 @@ _FIT_SAMPLES = 8            # samples per knot interval the corrections are fitt
 
 class ResidualError(ValueError):
     """Residual reduction that cannot run as asked (the message says what to change)."""
+
+
+@dataclass(frozen=True)
+class ResidualSettings:
+    """How a trial's residuals are reduced (part of its settings,
+    urdf2dyn.biomech.stages.TrialSettings.residuals): com_body, the body whose mass centre may
+    move (None: none); adjust_mass, scale the total mass (None: when com_body is given);
+    tracking, ((coordinate, weight), ...) of the coordinates that may change (None: every
+    one, weight 1); knot_interval, s. See :func:`reduce_residuals`."""
+    com_body: str | None = None
+    adjust_mass: bool | None = None
+    tracking: tuple[tuple[str, float], ...] | None = None
+    knot_interval: float = 0.005
+
+    def __post_init__(self):
+        if not (isinstance(self.knot_interval, (int, float)) and self.knot_interval > 0):
+            raise ValueError(f"knot_interval: expected a spacing in s, > 0, got "
+                             f"{self.knot_interval!r}")
+        if self.tracking is not None:
+            object.__setattr__(self, "tracking", tuple(sorted(dict(self.tracking).items())))
+
+    @property
+    def mass(self) -> bool:
+        """Whether the total mass is scaled."""
+        return self.com_body is not None if self.adjust_mass is None else bool(self.adjust_mass)
 
 
 @dataclass
@@ -474,57 +500,6 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
         iterations=iterations, elapsed_s=_time.perf_counter() - start, notes=notes)
     out._rotational = rot
     return out
-
-
-def reduce_trial(model, result, *, com_body=None, adjust_mass=None, tracking=None,
-                 knot_interval=0.005, strict=False):
-    """The residual reduction stage of a trial: a TrialResult (after dynamics) in, the same
-    trial with its kinematics, torques and root residuals those of :func:`reduce_residuals`
-    out (``urdf2dyn torques ... --reduce-residuals``).
-
-    Parameters
-    ----------
-    model : urdf2dyn.Model
-        The trial's model (a URDF or an .osim; it is not changed: the model's changes are in
-        the result's ``record["residual_reduction"]``).
-    result : urdf2dyn.biomech.pipeline.TrialResult
-        With external loads (ground reactions or an ExternalLoads file).
-    com_body : str, optional
-        The body whose mass centre may move (None: none).
-    adjust_mass : bool, optional
-        Scale the total mass too (default: when com_body is given).
-    tracking : dict {coordinate: weight}, optional
-        As for reduce_residuals (default: every coordinate, weight 1).
-    knot_interval : float
-        As for reduce_residuals; at least three of the trial's samples apart.
-    strict : bool
-        Warnings become ResidualError.
-
-    Returns
-    -------
-    urdf2dyn.biomech.pipeline.TrialResult
-        A copy: q, v, a, tau and residuals adjusted; record["residual_reduction"] the
-        ResidualReduction (residuals before and after, mass scale, mass-centre shift, each
-        coordinate's change).
-    """
-    from dataclasses import replace
-    if not result.f_ext:
-        raise ResidualError(f"{result.path}: residual reduction needs the trial's external "
-                            "loads (ground reactions, --grf, or an ExternalLoads file): "
-                            "without them the residuals are the whole load")
-    red = reduce_residuals(model, result.t, result.q, result.v, result.a, result.f_ext,
-                           tracking=tracking, com_body=com_body,
-                           adjust_mass=com_body is not None if adjust_mass is None
-                           else adjust_mass, knot_interval=knot_interval, strict=strict)
-    from .grf import root_residuals
-    try:
-        residuals = root_residuals(model, red.q, red.tau, about=result.residuals.about
-                                   if result.residuals is not None else "root")
-    except ValueError:
-        residuals = None
-    record = dict(result.record, residual_reduction=red)
-    return replace(result, q=red.q, v=red.v, a=red.a, tau=red.tau, residuals=residuals,
-                   record=record, warnings=list(result.warnings) + red.notes)
 
 
 def _changes(x, na, K, iv, b, peak=False):

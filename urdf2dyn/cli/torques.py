@@ -69,7 +69,6 @@ def cmd_torques(args):
                 bar.close()
     except ValueError as e:
         raise _reword_cutoff(e, args) from None
-    results = [_reduce(model, res, args) for res in results]
     outputs = [_write_outputs(model, res, args, multi) for res in results]
     if not multi:
         _summary(model, args, results[0], outputs[0], notes)
@@ -86,7 +85,7 @@ def trial_settings(args, jobs, contacts):
         time_range=args.time_range, max_gap=args.max_gap, external_loads=args.external_loads,
         contacts=contacts, mapping=args.mapping, degrees=args.degrees,
         delimiter=args.delimiter, decimal=args.decimal, strict=args.strict,
-        **marker_options(args, jobs))
+        reduce_residuals=_residual_settings(args), **marker_options(args, jobs))
 
 
 def _torques_setup(args):
@@ -122,8 +121,7 @@ def _torques_setup(args):
     notes = [note for note in [set_gravity(model, args.gravity)] if note]
     res = inverse_dynamics_setup(setup, model, time_range=args.time_range,
                                  contacts=parse_contacts(args.contact), max_gap=args.max_gap,
-                                 strict=args.strict)
-    res = _reduce(model, res, args)
+                                 strict=args.strict, reduce_residuals=_residual_settings(args))
     os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
     args.external_loads = res.record.get("loads")
     written = _write_outputs(model, res, args, False)
@@ -131,15 +129,14 @@ def _torques_setup(args):
     return 0
 
 
-def _reduce(model, res, args):
-    """--reduce-residuals: the residual reduction stage (urdf2dyn.biomech.residuals)."""
+def _residual_settings(args):
+    """--reduce-residuals [--com-body BODY]: the residuals pass's settings (or None)."""
     if not args.reduce_residuals:
         if args.com_body:
             raise UsageError("--com-body moves a mass centre in the residual reduction: add "
                              "--reduce-residuals")
-        return res
-    from ..biomech.residuals import reduce_trial
-    return reduce_trial(model, res, com_body=args.com_body, strict=args.strict)
+        return None
+    return {"com_body": args.com_body}
 
 
 def _check_outputs(args, jobs, multi, inputs):

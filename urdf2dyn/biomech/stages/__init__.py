@@ -13,6 +13,9 @@ loads          Motion, Kinematics, the loads' source   Loads: f_ext {link: (N, 6
                                                        reactions, where from
 dynamics       Kinematics, Loads                       Dynamics: tau, root residuals (or
                                                        why none)
+residuals      Kinematics, Loads, Dynamics             (when settings.residuals asks) new
+                                                       Kinematics and Dynamics, and the
+                                                       ResidualReduction
 checks         every result                            Findings (warnings, notes)
 =============  ======================================  ====================================
 
@@ -25,17 +28,18 @@ from .dynamics import dynamics
 from .kinematics import kinematics
 from .loads import loads
 from .read import read
+from .residuals import residuals
 from .settings import (ExternalLoadsFile, ForcePlates, GroundReactions, MotionColumns,
                        TrialSettings)
 from .trial import Dynamics, Finding, Kinematics, Loads, Motion, Trial
 
-__all__ = ["PASSES", "run", "read", "kinematics", "loads", "dynamics", "checks", "CHECKS",
-           "Trial", "TrialSettings", "Motion", "Kinematics", "Loads", "Dynamics", "Finding",
-           "GroundReactions", "ExternalLoadsFile", "ForcePlates", "MotionColumns"]
+__all__ = ["PASSES", "run", "read", "kinematics", "loads", "dynamics", "residuals", "checks",
+           "CHECKS", "Trial", "TrialSettings", "Motion", "Kinematics", "Loads", "Dynamics",
+           "Finding", "GroundReactions", "ExternalLoadsFile", "ForcePlates", "MotionColumns"]
 
-#: The passes of a trial, in order. A pass that scales the model goes first, one that reduces
-#: the residuals after dynamics.
-PASSES = (read, kinematics, loads, dynamics, checks)
+#: The passes of a trial, in order. A pass that scales the model goes first; residuals
+#: (which does nothing unless the settings ask) reduces the residuals after dynamics.
+PASSES = (read, kinematics, loads, dynamics, residuals, checks)
 
 
 def run(model, source, settings=None, passes=PASSES) -> Trial:
