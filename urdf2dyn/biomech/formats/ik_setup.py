@@ -12,7 +12,7 @@ import math
 import os
 from dataclasses import dataclass, field
 
-from .setup_xml import read_tool, text as _text
+from .setup_xml import boolean, number, read_tool, text as _text
 from .windows import setup_path
 
 __all__ = ["IKSetup", "IKTask", "IKSetupError", "read_ik_setup"]
@@ -59,22 +59,11 @@ class IKSetup:
 
 
 def _number(text, where):
-    try:
-        x = float(text.replace("Infinity", "inf").replace("infinity", "inf"))
-    except ValueError:
-        raise IKSetupError(f"{where}: {text!r} is not a number") from None
-    if math.isnan(x):
-        raise IKSetupError(f"{where}: NaN is not allowed")
-    return x
+    return number(text, where, IKSetupError)
 
 
 def _bool(text, where):
-    t = text.lower()
-    if t in ("true", "1"):
-        return True
-    if t in ("false", "0"):
-        return False
-    raise IKSetupError(f"{where}: {text!r} is not true or false")
+    return boolean(text, where, IKSetupError)
 
 
 def read_ik_setup(path: str | os.PathLike[str], strict: bool = False) -> IKSetup:

@@ -23,7 +23,7 @@ import os
 from dataclasses import dataclass, field
 
 from ...warn import report
-from .setup_xml import disabled, read_tool, text as _text
+from .setup_xml import boolean, disabled, number, read_tool, text as _text
 from .windows import setup_path
 
 __all__ = ["RRASetup", "RRASetupError", "Task", "Actuator", "read_rra_setup", "read_tasks",
@@ -117,13 +117,7 @@ _OLD_NAMES = {"Force": {"body": "body_B", "point": "point_B", "direction": "dire
 
 
 def _number(text, where):
-    try:
-        x = float(text.replace("Infinity", "inf").replace("infinity", "inf"))
-    except ValueError:
-        raise RRASetupError(f"{where}: {text!r} is not a number") from None
-    if math.isnan(x):
-        raise RRASetupError(f"{where}: NaN is not allowed")
-    return x
+    return number(text, where, RRASetupError)
 
 
 def _vector(text, where):
@@ -141,12 +135,7 @@ def _reversed(v: tuple[float, float, float]) -> tuple[float, float, float]:
 
 
 def _bool(text, where):
-    t = text.strip().lower()
-    if t in ("true", "1"):
-        return True
-    if t in ("false", "0"):
-        return False
-    raise RRASetupError(f"{where}: {text!r} is not true or false")
+    return boolean(text, where, RRASetupError)
 
 
 def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,

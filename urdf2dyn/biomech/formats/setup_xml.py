@@ -4,11 +4,12 @@ text of its properties, read as OpenSim reads them. File names inside them are r
 :func:`.windows.setup_path`."""
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 
 from .windows import parse_xml
 
-__all__ = ["read_tool", "text", "disabled"]
+__all__ = ["read_tool", "text", "disabled", "number", "boolean"]
 
 UNSET = ("", "unassigned")          # OpenSim writes Unassigned for a property left unset
 
@@ -52,3 +53,25 @@ def disabled(elem: ET.Element) -> bool:
     off = (text(elem, "isDisabled") or "false").lower() == "true"
     on = (text(elem, "appliesForce") or "true").lower() == "true"
     return off or not on
+
+
+def number(value: str, where: str, error: type[Exception]) -> float:
+    """A property's number as OpenSim reads it (``Infinity`` too); raises error, naming where,
+    for text that is not a number, and for NaN."""
+    try:
+        x = float(value.replace("Infinity", "inf").replace("infinity", "inf"))
+    except ValueError:
+        raise error(f"{where}: {value!r} is not a number") from None
+    if math.isnan(x):
+        raise error(f"{where}: NaN is not allowed")
+    return x
+
+
+def boolean(value: str, where: str, error: type[Exception]) -> bool:
+    """A property's true/false (or 1/0); raises error, naming where, for anything else."""
+    t = value.strip().lower()
+    if t in ("true", "1"):
+        return True
+    if t in ("false", "0"):
+        return False
+    raise error(f"{where}: {value!r} is not true or false")
