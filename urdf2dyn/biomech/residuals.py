@@ -111,7 +111,8 @@ class ResidualReduction:
     (10 B,): the adjusted model's (model.bodies' order); recommended_mass_change: OpenSim's
     recommendation from the input (the mean vertical residual over g, kg); change_rms,
     change_peak {coordinate: rad or m}: of the correction at the samples; spline, coef: the
-    correction dq(t) (:meth:`correction`); iterations, elapsed_s; notes [str]."""
+    correction dq(t) (:meth:`correction`); iterations, elapsed_s; notes [str]; rotational:
+    the names of the rotational coordinates (their changes in rad, the others' in m)."""
     t: np.ndarray
     q: np.ndarray
     v: np.ndarray
@@ -135,6 +136,7 @@ class ResidualReduction:
     iterations: int = 0
     elapsed_s: float = 0.0
     notes: list = field(default_factory=list)
+    rotational: frozenset = frozenset()
 
     @property
     def residual_names(self):
@@ -168,10 +170,8 @@ class ResidualReduction:
 
     def kinds(self):
         """{residual name: "force" or "moment"}."""
-        return {self.actuators[k].name: _kind(self.actuators[k], self._rotational)
+        return {self.actuators[k].name: _kind(self.actuators[k], self.rotational)
                 for k in self.residual}
-
-    _rotational: frozenset = frozenset()
 
 
 def _kind(act, rotational):
@@ -498,7 +498,7 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
         change_peak={model.v_names[j]: float(change[1][jj]) for jj, j in enumerate(adj)},
         spline=spline, coef=x[:na * K].reshape(K, na).T.copy(), adjusted=adj,
         iterations=iterations, elapsed_s=_time.perf_counter() - start, notes=notes)
-    out._rotational = rot
+    out.rotational = rot
     return out
 
 

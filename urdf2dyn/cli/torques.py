@@ -309,7 +309,7 @@ def _reduction_summary(res, out):
               f"{before[name][1]:8.2f} -> {after[name][1]:8.2f}", file=out)
     if red.change_rms:
         worst = max(red.change_rms, key=red.change_rms.get)
-        rot = worst in red._rotational
+        rot = worst in red.rotational
         x = red.change_rms[worst]
         print(f"  largest coordinate change: {worst}, RMS "
               f"{np.degrees(x) if rot else 100 * x:.3g} {'deg' if rot else 'cm'}", file=out)
