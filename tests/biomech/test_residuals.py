@@ -367,3 +367,38 @@ def test_the_command_line_option(capsys):
     assert "residual reduction (" in text and "torso mass centre moved" in text
     assert cli.main(argv[:-3] + ["--com-body", "torso"]) == 2
     assert "add --reduce-residuals" in capsys.readouterr().err
+
+
+def test_a_coupled_coordinate_follows_its_independent_one():
+    """Rajagopal's patella (knee_angle_r_beta = knee_angle_r, a CoordinateCouplerConstraint):
+    a knee motion made consistent by a pelvis wrench, then the knee bent by a bump, its
+    patella with it. The correction bends the knee back and the patella follows (as OpenSim's
+    RRA holds the constraint); the knee's actuator bears the patella's force too, and the
+    patella has no actuator of its own."""
+    path = os.path.join(DATA, "..", "Models", "Rajagopal2016.osim")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = urdf2dyn.load(path)
+    knee, beta = (model.v_names.index(n) for n in ("knee_angle_r", "knee_angle_r_beta"))
+    t = np.arange(301) / 1000
+    w = 2 * math.pi * 1.5
+    q, v, a = (np.zeros((len(t), model.nv)) for _ in range(3))
+    q[:, model.v_names.index("pelvis_ty")] = 0.95
+    q[:, knee], v[:, knee], a[:, knee] = (0.6 + 0.4 * np.sin(w * t), 0.4 * w * np.cos(w * t),
+                                          -0.4 * w * w * np.sin(w * t))
+    q, v, a = model.apply_couplers(q, v, a)
+    loads = _consistent(model, (t, q, v, a, {}), model.inertial_parameters())
+    q2, v2, a2 = q.copy(), v.copy(), a.copy()
+    for x, d in zip((q2, v2, a2), _bump(t, 0.15, 0.03, 0.08)):
+        x[:, knee] += d
+    q2, v2, a2 = model.apply_couplers(q2, v2, a2)
+    red = reduce_residuals(model, t, q2, v2, a2, loads, adjust_mass=False,
+                           tracking={"knee_angle_r": 1.0})
+    before = np.sqrt(np.mean(red.residual_before ** 2))
+    assert before > 5 and np.sqrt(np.mean(red.residuals ** 2)) < 0.2 * before
+    assert red.change_rms["knee_angle_r"] > 0.01 and beta not in red.adjusted
+    for x, y in zip((red.q, red.v, red.a), model.apply_couplers(red.q, red.v, red.a)):
+        assert np.allclose(x, y, atol=1e-12)
+    assert "knee_angle_r_beta" not in [x.name for x in red.actuators]
+    k = [x.name for x in red.actuators].index("knee_angle_r")
+    assert np.allclose(red.forces[:, k], red.tau[:, knee] + red.tau[:, beta], atol=1e-8)

@@ -51,7 +51,8 @@ def root_body(model):
 def default_actuators(model):
     """OpenSim's usual RRA actuators for a model: FX FY FZ (ground axes, at the root body's
     origin) and MX MY MZ (ground axes) on the root body, optimal force 1, and one
-    CoordinateActuator per other coordinate (not locked)."""
+    CoordinateActuator per other coordinate (not locked, not a coupler's dependent one: its
+    independent coordinate bears its force)."""
     root = root_body(model)
     acts = [Actuator(f"F{x}", "point", 1.0, body=root, direction=tuple(np.eye(3)[k]),
                      force_is_global=True) for k, x in enumerate("XYZ")]
@@ -60,6 +61,7 @@ def default_actuators(model):
              for k, x in enumerate("XYZ")]
     skip = set(root_dofs(model))
     locked = set(getattr(model, "locked_coordinates", {}))
+    locked |= {c.dependent for c in getattr(model, "couplers", ())}
     acts += [Actuator(n, "coordinate", 1.0, coordinate=n) for k, n in enumerate(model.v_names)
              if k not in skip and n not in locked]
     return acts

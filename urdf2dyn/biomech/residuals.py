@@ -14,6 +14,11 @@ residuals:
   moved by ``dc`` in the plane of its frame perpendicular to gravity (OpenSim moves it along
   the body's x and z).
 
+A coupler's dependent coordinate (an OpenSim CoordinateCouplerConstraint's, e.g. the
+patella's ``knee_angle_r_beta``) is not fitted: it follows its independent coordinate
+(:meth:`urdf2dyn.Model.apply_couplers`), which also bears its generalized force
+(:meth:`urdf2dyn.Model.project_couplers`), as the constraint does in OpenSim's RRA.
+
 The residuals are the forces of the residual actuators (OpenSim's FX FY FZ MX MY MZ: a
 PointActuator or TorqueActuator on the root body, or a CoordinateActuator on a root
 coordinate), found at each sample as OpenSim's RRA distributes the generalized forces
@@ -285,6 +290,15 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
         notes.append(msg)
         report(msg, strict=strict, error=ResidualError, stacklevel=3)
 
+    # a coupler's dependent coordinate follows its independent one, which bears its force
+    # (OpenSim's RRA holds the constraint): it is neither fitted nor actuated
+    couplers = [(model.v_names.index(c.dependent), model.v_names.index(c.independent))
+                for c in getattr(model, "couplers", ())]
+    dependent = {d for d, _ in couplers}
+
+    def project(q, tau):
+        return model.project_couplers(q, tau) if couplers else tau
+
     # the actuators: which are residuals, and the block of coordinates they share
     actuators = default_actuators(model) if actuators is None else list(actuators)
     root = sorted(root_dofs(model))
@@ -301,14 +315,15 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
     block_acts = [actuators[k] for k in block]
     locked = set(getattr(model, "locked_coordinates", {}))
     bare = [model.v_names[j] for j in range(model.nv) if j not in rows and
-            model.v_names[j] not in locked]
+            model.v_names[j] not in locked and j not in dependent]
     if bare:
         warn(f"coordinates {bare[:8]}{' ...' if len(bare) > 8 else ''} have no actuator: their "
              "generalized forces are left out of the actuator forces (add CoordinateActuators "
              "to report them)")
 
     # which coordinates move, and how much each is held
-    scalar = {k for j in model.joints if j.nq == j.nv for k in range(j.v_index, j.v_index + j.nv)}
+    scalar = {k for j in model.joints if j.nq == j.nv for k in range(j.v_index, j.v_index + j.nv)
+              if k not in dependent}
     if tracking is None:
         tracking = {nm: 1.0 for nm in model.v_names if nm not in locked}
     unknown = [c for c in tracking if c not in model.v_names]
@@ -317,7 +332,7 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
     adj = [j for j, nm in enumerate(model.v_names)
            if tracking.get(nm, 0) > 0 and nm not in locked and j in scalar]
     held = [model.v_names[j] for j in range(model.nv) if j not in scalar and
-            model.v_names[j] in tracking]
+            j not in dependent and model.v_names[j] in tracking]
     if held:
         warn(f"coordinates {held[:6]} belong to a joint with a quaternion: kept as given")
     rot = _rotational_names(model)
@@ -383,6 +398,8 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
             idx = iv[:, None] + np.arange(4)
             for out, basis in ((q, b), (v_, d), (a_, dd)):
                 out[:, adj] += np.einsum("ns,nsj->nj", basis, C[idx])
+        if couplers:
+            q, v_, a_ = model.apply_couplers(q, v_, a_)
         fx = loads(rows, q)
         tau = model.inverse_dynamics(q, v_, a_, f_ext=fx)
         pi, dpi = params(x)
@@ -392,7 +409,7 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
             tau = tau + Y @ (pi - pi0)
         B = actuator_matrix(model, block_acts, q)
         P = distribution(B[:, block_rows, :], opt[block], slice(None))[:, res_in_block, :]
-        f = (P @ tau[:, block_rows, None])[..., 0]
+        f = (P @ project(q, tau)[:, block_rows, None])[..., 0]
         return {"x": x, "f": f, "q": q, "v": v_, "a": a_, "tau": tau, "pi": pi, "dpi": dpi,
                 "Y": Y, "P": P, "f_ext": fx, "basis": (iv, b, d, dd)}
 
@@ -403,6 +420,15 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
         dq, dv, M = model.inverse_dynamics_derivatives(ev["q"], ev["v"], ev["a"],
                                                         f_ext=ev["f_ext"])
         P, r = ev["P"], block_rows
+        if couplers:      # a dependent coordinate moves with its independent one: q_d, v_d
+            # and a_d change by f' times its change (the curvature terms f'' v_i are left
+            # out of the direction; each step is still checked downhill)
+            slope = model.apply_couplers(ev["q"], np.ones(model.nv))[1]
+            for D in (dq, dv, M):
+                for d, i in couplers:
+                    D[:, :, i] += D[:, :, d] * slope[:, d, None]
+                    D[:, i, :] += D[:, d, :] * slope[:, d, None]      # its force, projected
+                    D[:, d, :] = 0.0
         ev["J"] = [P @ dq[:, r][:, :, adj], P @ dv[:, r][:, :, adj], P @ M[:, r][:, :, adj]]
         ev["Jg"] = P @ (ev["Y"][:, r] @ ev["dpi"]) if nglob else None
         return ev
@@ -478,7 +504,7 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
     change = _changes(x, na, K, iv, b, peak=True)
     f_all = np.einsum("nkj,nj->nk",
                       distribution(actuator_matrix(model, actuators, ev["q"]), opt, rows),
-                      ev["tau"])
+                      project(ev["q"], ev["tau"]))
     s = x[na * K] if adjust_mass else 0.0
     dc = x[-2:] @ axes if com_body is not None else np.zeros(3)
     g = np.asarray(model.gravity, dtype=float)

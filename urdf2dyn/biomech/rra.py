@@ -216,7 +216,10 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
     # the change against the file's own samples in the time range
     inside = (t_raw >= t0 - 1e-9) & (t_raw <= t1 + 1e-9)
     ti = t_raw[inside]
-    dq = quintic_eval(tk, qk, vk, ak, ti) + red.correction(ti) - q_raw[inside]
+    q_out = quintic_eval(tk, qk, vk, ak, ti) + red.correction(ti)
+    if model.couplers:
+        q_out = model.apply_couplers(q_out)[0]
+    dq = q_out - q_raw[inside]
     rms = np.sqrt(np.mean(dq ** 2, axis=0))
     peak = np.abs(dq).max(axis=0)
     result = RRAResult(su, model, red,
@@ -260,7 +263,10 @@ def _outside_bands(red, result, model):
                        f"{BANDS[f'{k}_rms']:g}, peak <= {BANDS[f'{k}_peak']:g}); check the "
                        "loads, the model's mass and the tracking weights")
     rot = angle_columns(model.v_names, model, velocity=True)
+    follows = _followed(model)
     for name, is_angle in zip(model.v_names, rot):
+        if name in follows:                   # a coupler's: its independent one is told
+            continue
         rms = result.input_change_rms[name]
         band = BANDS["rotation"] if is_angle else BANDS["translation"]
         if rms > band:
@@ -268,6 +274,11 @@ def _outside_bands(red, result, model):
             out.append(f"coordinate {name} moved {shown} RMS from the desired kinematics, "
                        f"more than OpenSim's band ({'2 deg' if is_angle else '2 cm'})")
     return out
+
+
+def _followed(model):
+    """{dependent coordinate: its independent one} of the model's couplers."""
+    return {c.dependent: c.independent for c in getattr(model, "couplers", ())}
 
 
 def summary_text(result):
@@ -300,16 +311,21 @@ def summary_text(result):
     lines += ["", f"coordinate change from {su.desired_kinematics_file} (RMS, peak; band "
               "2 deg, 2 cm RMS):"]
     rot = angle_columns(model.v_names, model, velocity=True)
+    follows = _followed(model)
     for name, is_angle in zip(model.v_names, rot):
         rms, peak = result.input_change_rms[name], result.input_change_peak[name]
-        if is_angle:
+        if name in follows:                   # in the file's units, whatever its motion
+            lines.append(f"  {name:<22} {rms:8.4f}     {peak:8.4f}      (coupled: follows "
+                         f"{follows[name]})")
+        elif is_angle:
             lines.append(f"  {name:<22} {math.degrees(rms):8.4f} deg "
                          f"{math.degrees(peak):8.4f} deg")
         else:
             lines.append(f"  {name:<22} {100 * rms:8.4f} cm  {100 * peak:8.4f} cm")
     kept = [n for k, n in enumerate(model.v_names) if k not in red.adjusted]
     if kept:
-        lines.append(f"not adjusted (no active task, locked or a quaternion): {kept}")
+        lines.append(f"not adjusted (no active task, locked, coupled or a quaternion): "
+                     f"{kept}")
     if result.warnings:
         lines += ["", "warnings:"] + [f"  {w}" for w in result.warnings]
     return "\n".join(lines) + "\n"
