@@ -12,8 +12,13 @@ the inputs the pipelines make in earlier steps and ship in their output folders:
 * Hamner's running (checkout): its setup names ``subject01_registered.osim``, which the
   pipeline ships as ``outputReference/subject02_registered.osim``; the IK result from
   ``outputReference/ResultsIK``;
-* Rajagopal's walk and run setups are not run: their scaled models come from a C++ program
-  and setups the pipeline does not ship.
+* Rajagopal's walk and run (checkout): the first RRA of each (``rra_setup_walk_1.xml``,
+  ``rra_setup_run_1.xml``; the later ones start from the first's model with OpenSim's
+  recommended mass change applied by a MATLAB script). Their scaled models and IK results are
+  not shipped: they are made here first, as the pipeline's ``scripts/makeSimulation.m`` makes
+  them, by OpenSim's ScaleTool and InverseKinematicsTool on the pipeline's setups, from
+  ``generic_unscaled.osim`` = ``Models/Rajagopal/Rajagopal2016.osim`` (its README: "By
+  default, this model is a copy of 'Rajagopal2016.osim'"); not timed.
 
 Each case is copied to a temporary folder and run there by both tools, each in its own
 process: OpenSim's ``RRATool(setup).run()`` and ``urdf2dyn.biomech.rra.run_rra(setup)`` (the
@@ -22,7 +27,8 @@ results are measured the same way from the files each tool writes: the residual 
 forces and moments (the largest component's RMS and peak; OpenSim's good bands are RMS <= 5 N,
 peak <= 10 N, RMS <= 30 N m, peak <= 50 N m), the largest change of a rotational (deg) and of
 a translational (cm) coordinate from the desired kinematics file's own samples in the time
-range (RMS; band 2 deg, 2 cm), the mass change applied (OpenSim only recommends one: its
+range (RMS; band 2 deg, 2 cm; a coupler's dependent coordinate follows its independent one
+and is not counted), the mass change applied (OpenSim only recommends one: its
 recommendation is in parentheses), the shift of the adjusted body's mass centre and the wall
 and CPU time. ``--check`` also runs OpenSim's InverseDynamicsTool on urdf2dyn's outputs (its adjusted
 kinematics and model) and prints the largest RMS difference from the residuals urdf2dyn
@@ -61,7 +67,32 @@ CASES = {
                                              "subject02_registered.osim",
                 "ResultsIK/subject02_running_ik.mot": "Pipelines/Hamner/outputReference/"
                                                       "ResultsIK/subject02_running_ik.mot"}),
+    "rajagopal_walk": ("RRA/walk/rra_setup_walk_1.xml", "Pipelines/Rajagopal", None,
+                       {"generic_unscaled.osim": "Models/Rajagopal/Rajagopal2016.osim"}),
+    "rajagopal_run": ("RRA/run/rra_setup_run_1.xml", "Pipelines/Rajagopal", None,
+                      {"generic_unscaled.osim": "Models/Rajagopal/Rajagopal2016.osim"}),
 }
+
+#: case: the pipeline's earlier steps that make its RRA's inputs, (folder, OpenSim tool,
+#: setup) in order, as its scripts run them
+EARLIER_STEPS = {
+    "rajagopal_walk": [("Scale", "ScaleTool", "scale_setup_walk_scaleOnly.xml"),
+                       ("Scale", "ScaleTool", "scale_setup_walk.xml"),
+                       ("IK", "InverseKinematicsTool", "ik_setup_walk.xml")],
+    "rajagopal_run": [("Scale", "ScaleTool", "scale_setup_run.xml"),
+                      ("IK", "InverseKinematicsTool", "ik_setup_run.xml")],
+}
+
+_EARLIER = r'''
+import os, sys
+import opensim as osim
+osim.Logger.setLevelString("error")
+folder, tool, setup = sys.argv[1:]
+os.chdir(folder)
+if not getattr(osim, tool)(setup).run():
+    sys.exit(f"{tool} {setup} failed")
+print("{}")
+'''
 
 _OPENSIM = r'''
 import json, os, resource, sys, time
@@ -115,6 +146,13 @@ def prepare(case, checkout, folder):
             shutil.copy2(os.path.join(checkout, path), os.path.join(folder, dst))
     else:
         shutil.copytree(os.path.join(DATA, vendored), folder, dirs_exist_ok=True)
+    for sub, tool, step in EARLIER_STEPS.get(case, ()):
+        print(f"{case}: OpenSim's {tool} {step} (its RRA's input) ...", file=sys.stderr,
+              flush=True)
+        if tool == "InverseKinematicsTool":          # its folder for results must exist
+            os.makedirs(os.path.join(folder, sub, "results_" + step.split("_")[-1][:-4]),
+                        exist_ok=True)
+        run([sys.executable, "-c", _EARLIER, os.path.join(folder, sub), tool, step])
     return os.path.join(folder, setup)
 
 
@@ -151,7 +189,8 @@ def kinematic_change(path, setup, model):
     inside = (t_raw >= t[0] - 1e-9) & (t_raw <= t[-1] + 1e-9)
     dq = np.column_stack([np.interp(t_raw[inside], t, q[:, j]) for j in range(model.nq)])
     rms = np.sqrt(np.mean((dq - q_raw[inside]) ** 2, axis=0))
-    r, tr = np.where(rot, rms, 0), np.where(rot, 0, rms)
+    coupled = np.isin(model.q_names, [c.dependent for c in model.couplers])   # follow others
+    r, tr = np.where(rot, rms, 0), np.where(rot | coupled, 0, rms)
     return (math.degrees(r.max()), model.q_names[int(r.argmax())], 100 * tr.max(),
             model.q_names[int(tr.argmax())])
 
@@ -210,11 +249,14 @@ def check_with_opensim_id(setup, result, model, actuators, residual, folder):
         os.dup2(stdout, 1)
         os.close(stdout)
         os.chdir(cwd)
-    _, tau, _ = read_torques(os.path.join(folder, "check_id.sto"), model=model)
+    t_id, tau, _ = read_torques(os.path.join(folder, "check_id.sto"), model=model)
     from urdf2dyn.biomech.formats.opensim import read_opensim
     q = read_opensim(result["files"]["Kinematics_q.sto"], model=model).for_model(model)[1]
-    theirs = actuator_forces(model, actuators, q, tau)[:, residual]
-    ours = data[:, [labels.index(actuators[k].name) for k in residual]]
+    rows = np.abs(t[:, None] - t_id[None, :]).argmin(axis=0)   # its times (it may drop one)
+    if np.abs(t[rows] - t_id).max() > 1e-6:
+        raise RuntimeError("OpenSim's InverseDynamicsTool wrote times urdf2dyn did not")
+    theirs = actuator_forces(model, actuators, q[rows], tau)[:, residual]
+    ours = data[rows][:, [labels.index(actuators[k].name) for k in residual]]
     return float(np.sqrt(np.mean((theirs - ours) ** 2, axis=0)).max())
 
 
@@ -252,8 +294,12 @@ def main():
         if not args.opensim_models and not CASES[case][2]:
             sys.exit(f"{case}: needs --opensim-models DIR (its inputs are not vendored)")
         with tempfile.TemporaryDirectory() as d:
-            folders = {tool: os.path.join(d, tool) for tool in ("opensim", "urdf2dyn")}
-            setups = {tool: prepare(case, args.opensim_models, f) for tool, f in folders.items()}
+            inputs = prepare(case, args.opensim_models, os.path.join(d, "inputs"))
+            setups = {}
+            for tool in ("opensim", "urdf2dyn"):
+                shutil.copytree(os.path.join(d, "inputs"), os.path.join(d, tool))
+                setups[tool] = os.path.join(d, tool, os.path.relpath(inputs,
+                                                                     os.path.join(d, "inputs")))
             su = {tool: read_rra_setup(s) for tool, s in setups.items()}
             model = urdf2dyn.load(su["urdf2dyn"].model_file)
             actuators = [a for f in su["urdf2dyn"].force_set_files for a in read_actuators(f)]
@@ -282,6 +328,8 @@ def main():
             check = (check_with_opensim_id(su["urdf2dyn"], ours, model, actuators, residual, d)
                      if args.check else None)
             rows.append((case, theirs, ours, check))
+            print(f"{case}: {json.dumps({'opensim': theirs, 'urdf2dyn': ours, 'check': check})}",
+                  file=sys.stderr, flush=True)      # each case's figures as it ends
     print()
     head = (f"{'case':16s} {'tool':9s} {'wall s':>7s} {'cpu s':>7s} {'F rms':>6s} "
             f"{'F peak':>6s} {'M rms':>6s} {'M peak':>6s} {'dq deg':>7s} {'dq cm':>6s} "
