@@ -978,6 +978,18 @@ static void check_osim_write(const u2d_urdf *u, const char *text)
                   v->osim.path[path].length[1]);
         u2d_urdf_free(v);
     }
+    /* a kept writer: the same text each time, its changes taken back in between */
+    u2d_osim_writer *wr = u2d_osim_writer_new(text, u, err);
+    CHECK(wr != NULL, "osim_writer_new: %s", err);
+    if (wr) {
+        char *plain = u2d_osim_writer_write(wr, NULL, 0, err);
+        char *again = u2d_osim_writer_write(wr, e, n, err);
+        char *plain2 = u2d_osim_writer_write(wr, NULL, 0, err);
+        CHECK(plain && again && plain2 && out && !strcmp(again, out) && !strcmp(plain, plain2),
+              "a kept writer does not take its changes back");
+        free(plain); free(again); free(plain2);
+        u2d_osim_writer_free(wr);
+    }
     free(out);
     u2d_osim_edit bad = {U2D_EDIT_MARKER, 1 << 20, {0}, NULL, 0};
     out = u2d_osim_write(text, u, &bad, 1, err);
@@ -1008,6 +1020,26 @@ static void check_paths(const u2d_urdf *u, const u2d_model *m)
     }
     free(q); free(L); free(flag);
     u2d_work_free(w);
+}
+
+/* A marker set file in either layout, and text that is not one. */
+static void check_markerset(void)
+{
+    static const char *text =
+        "<?xml version=\"1.0\"?>\n<OpenSimDocument Version=\"30000\"><MarkerSet><objects>"
+        "<Marker name=\"RASI\"><body>pelvis</body><location>0.01 0.02 0.13</location>"
+        "<fixed>true</fixed></Marker><Marker name=\"RKNE\"><socket_parent_frame>"
+        "/bodyset/femur_r</socket_parent_frame><location>0 -0.4 0.05</location></Marker>"
+        "</objects></MarkerSet></OpenSimDocument>";
+    char err[U2D_ERRLEN];
+    u2d_markerset_entry *list = NULL;
+    int n = u2d_markerset_parse(text, &list, err);
+    CHECK(n == 2 && list && !strcmp(list[0].frame, "pelvis") && list[0].fixed &&
+          !strcmp(list[1].frame, "/bodyset/femur_r") && !list[1].fixed &&
+          list[1].location[1] == -0.4, "marker set read as %d entries: %s", n, err);
+    free(list);
+    n = u2d_markerset_parse("<OpenSimDocument><Model/></OpenSimDocument>", &list, err);
+    CHECK(n == -1 && strstr(err, "no <MarkerSet>"), "a file without a MarkerSet: %d %s", n, err);
 }
 
 /* ---- one document ------------------------------------------------------------------------- */
@@ -1427,6 +1459,8 @@ int main(int argc, char **argv)
     printf("algorithms:");
     for (int k = 0; k < U2D_NALGO; k++) printf(" %s", H_ALGOS[k].name ? H_ALGOS[k].name : "(missing)");
     printf("\n");
+
+    check_markerset();
 
     /* generated robots */
     double t0 = seconds();
