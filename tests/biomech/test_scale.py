@@ -260,3 +260,78 @@ def test_setup_reader_never_tracebacks(tmp_path_factory, junk, where):
             read_scale_setup(path)
     except ScaleSetupError as e:
         assert str(path) in str(e) or "Setup_Scale.xml" in str(e)
+
+
+# ---- the command line ------------------------------------------------------------------
+
+def _gait2354(tmp_path):
+    folder = tmp_path / "gait2354"
+    shutil.copytree(os.path.join(DATA, "scale", "gait2354"), folder)
+    return folder
+
+
+def _cli(argv):
+    import contextlib
+    import io
+    from urdf2dyn import cli
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = cli.main(argv)
+        except SystemExit as e:
+            status = e.code
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_cli_scale(tmp_path, osim):
+    """urdf2dyn scale SETUP: the setup's outputs written (OpenSim loads the models and reads
+    the scale set), the report printed, the best-practice warning shown; --strict makes that
+    warning an error; -o onto the setup is refused before any work."""
+    folder = _gait2354(tmp_path)
+    setup = os.fspath(folder / "subject01_Setup_Scale.xml")
+    status, out, err = _cli(["scale", setup])
+    assert status == 0, err
+    assert "measurement" in out and "torso" in out and "static trial: marker error RMS" in out
+    assert "warning:" in err and "best practice" in err
+    for name in ("subject01_scaledOnly.osim", "subject01_simbody.osim"):
+        m = osim.Model(os.fspath(folder / name))
+        m.initSystem()
+        assert m.getNumCoordinates() == 23
+    assert osim.ScaleSet(os.fspath(folder / "subject01_scaleSet_applied.xml")).getSize() > 10
+    assert osim.Storage(os.fspath(folder / "subject01_static_output.mot")).getSize() == 1
+    status, _, err = _cli(["scale", setup, "-o", os.fspath(folder / "x.osim"), "--strict"])
+    assert status == 1 and "error: scale:" in err     # the first warning (patella_r) stops it
+    status, _, err = _cli(["scale", setup, "-o", setup])
+    assert status == 2 and "that is the setup file" in err
+
+
+def test_cli_scale_unassigned_model(tmp_path):
+    """Hamner's setup leaves model_file Unassigned: the error says to give --model."""
+    shutil.copytree(os.path.join(DATA, "ik", "hamner"), tmp_path / "h")
+    status, _, err = _cli(["scale", os.fspath(tmp_path / "h" / "Setup_Scale.xml")])
+    assert status == 1 and "--model" in err and "Unassigned" in err
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["--model", "--static", "--rotate", "-o", "--strict"]),
+                          st.sampled_from(["x:-90", "y:45,x:10", "q:1", "", "nowhere.osim",
+                                           "subject01_static.trc", "gait2354_simbody.osim",
+                                           "out.osim", "subject01_Setup_Scale.xml", "-"])),
+                unique_by=lambda t: t[0], max_size=3))
+def test_cli_scale_options_never_trace_back(tmp_path_factory, flags):
+    """Random options of urdf2dyn scale end in a result or an `error:` line, never a
+    traceback, and the inputs stay as they were."""
+    folder = _gait2354(tmp_path_factory.mktemp("cli"))
+    inputs = {p: p.read_bytes() for p in folder.iterdir()}
+    argv = ["scale", os.fspath(folder / "subject01_Setup_Scale.xml")]
+    for flag, value in flags:
+        if flag == "--strict":
+            argv.append(flag)
+        else:
+            argv.append(f"{flag}={folder / value if value.endswith(('.osim', '.trc', '.xml')) else value}")
+    status, out, err = _cli(argv)
+    assert "Traceback" not in err
+    assert status in (0, 1, 2), err
+    if status:
+        assert "error:" in err
+    assert all(p.read_bytes() == data for p, data in inputs.items())

@@ -576,7 +576,7 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
             raise ScaleSetupError(f"{s.path}: <model_file> is Unassigned: give the generic "
                                   "model (urdf2dyn scale SETUP --model GENERIC.osim)")
         try:
-            model = load(s.model_file, strict=strict)
+            model = load(s.model_file)      # its findings are warned; strict is about scaling
         except (OSError, ValueError) as e:
             raise ScaleSetupError(f"{s.path}: <model_file> {s.model_file}: cannot be loaded "
                                   f"({e})") from None
