@@ -60,7 +60,7 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
           ranges: dict[str, tuple[float, float]] | None = None,
           time_range: tuple[float, float] | None = None, markers: list[Marker] | None = None,
           q0: NDArray[np.float64] | None = None, threads: int | None = 1,
-          strict: bool = False) -> IKResult:
+          strict: bool = False, also_mid_range: bool = True) -> IKResult:
     """Inverse kinematics of a marker recording.
 
     The model's coordinate couplers (``model.couplers``, an .osim's enforced
@@ -90,6 +90,9 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
         None: urdf2dyn.get_num_threads()).
     strict : bool
         Warnings become errors.
+    also_mid_range : bool
+        Also start the first frame from every clamped coordinate at mid-range and keep the
+        better fit (the default; False: from q0 only).
 
     Returns
     -------
@@ -145,7 +148,8 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
         for c in couplers:
             locked.setdefault(c.dependent, float(start[model.q_names.index(c.dependent)]))
     fitted = {m.name: weights[m.name] for m in used}
-    q0 = _first_frame_start(model, xyz, used, fitted, tasks, locked, ranges, q0)
+    if also_mid_range:
+        q0 = _first_frame_start(model, xyz, used, fitted, tasks, locked, ranges, q0)
     sol = inverse_kinematics(model, xyz, markers=used, weights=fitted, tasks=tasks,
                              locked=locked, ranges=ranges, q0=q0, threads=threads)
     if couplers:

@@ -123,12 +123,15 @@ class MeasurementResult:
 class MarkerFit:
     """A marker after placement: ``error`` its distance to the measured one at the fitted
     pose (m; NaN if the trial lacks it there), ``weight`` in the fit (0: not fitted),
-    ``moved`` how far placement moved it on its body (m; 0 for a fixed one)."""
+    ``moved`` how far placement moved it on its body (m; 0 for a fixed one), and where it is
+    now: ``link`` and ``location`` (m, in the link's frame)."""
     name: str
     error: float
     weight: float
     fixed: bool
     moved: float
+    link: str = ""
+    location: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 @dataclass
@@ -363,7 +366,7 @@ def place_markers(model: Model, static: Markers, settings: ScaleSettings,
     for m in markers:
         k = model._link_index[m.link]
         target = move[static.labels.index(m.name)]
-        moved = 0.0
+        moved, p = 0.0, np.asarray(m.position, dtype=float)
         if not fixed[m.name] and np.all(np.isfinite(target)):
             p = rot[k].T @ (target - pos[k])
             moved = float(np.linalg.norm(p - np.asarray(m.position)))
@@ -374,7 +377,8 @@ def place_markers(model: Model, static: Markers, settings: ScaleSettings,
         here = pos[k] + rot[k] @ np.asarray(m.position)
         err = error.get(m.name, float(np.linalg.norm(here - fit[static.labels.index(m.name)])))
         fits.append(MarkerFit(m.name, float(err), float(weights.get(m.name, 0.0)),
-                              fixed[m.name], moved))
+                              fixed[m.name], moved, m.link, (float(p[0]), float(p[1]),
+                                                             float(p[2]))))
     return edit, fits, {"q": q, "rms": float(sol.rms[0]), "max": float(sol.max[0]),
                         "worst": sol.worst[0], "removed": removed}
 
@@ -396,16 +400,16 @@ def _fit_pose(model, pose, weights, settings, markers, strict, rounds=3):
     and at their other bound, keeping the best, for a few rounds while it improves."""
     from .ik import solve
 
-    def fit(q0):
+    def fit(q0, also_mid_range=False):
         res = solve(model, pose, weights=weights, coordinate_tasks=settings.coordinate_tasks,
                     locked=model.locked_coordinates, ranges=model.clamped_ranges, q0=q0,
-                    markers=markers, threads=1, strict=strict)
+                    markers=markers, threads=1, strict=strict, also_mid_range=also_mid_range)
         return res, _cost(model, res, weights, settings.coordinate_tasks)
 
     bounded = {model.q_names.index(n): r for n, r in model.clamped_ranges.items()
                if n in model.q_names and n not in model.locked_coordinates
                and np.all(np.isfinite(r))}
-    best, cost = fit(model.default_q)
+    best, cost = fit(model.default_q, also_mid_range=True)
     for _ in range(rounds):
         q = best.motion.q[0]
         stuck = {i: (lo, hi) for i, (lo, hi) in bounded.items()
@@ -651,15 +655,15 @@ def scale_set_text(factors: dict[str, NDArray[np.float64]]) -> str:
             "\t\t<groups />\n\t</ScaleSet>\n</OpenSimDocument>\n")
 
 
-def marker_set_text(model: Model) -> str:
-    """A model's markers as OpenSim writes a marker file (a MarkerSet, OpenSim 4 layout)."""
-    doc = document(model)
+def marker_set_text(markers: list[MarkerFit]) -> str:
+    """Placed markers as OpenSim writes a marker file (a MarkerSet, OpenSim 4 layout, each
+    on its body)."""
     rows = []
-    for m in doc.markers:
+    for m in markers:
         frame = "/ground" if m.link == "ground" else f"/bodyset/{m.link}"
         rows.append(f'\t\t\t<Marker name="{_escape(m.name)}">\n'
                     f"\t\t\t\t<socket_parent_frame>{_escape(frame)}</socket_parent_frame>\n"
-                    f"\t\t\t\t<location>{_numbers(m.to_link(m.location))}</location>\n"
+                    f"\t\t\t\t<location>{_numbers(m.location)}</location>\n"
                     f"\t\t\t\t<fixed>{'true' if m.fixed else 'false'}</fixed>\n"
                     "\t\t\t</Marker>\n")
     return ('<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">\n'
@@ -680,12 +684,12 @@ def _write_outputs(s: ScaleSetup, result: ScaleResult, output: str | None) -> No
     if final:
         put(final, result.text)
     if s.place and s.output_marker_file:
-        put(s.output_marker_file, marker_set_text(result.model))
+        put(s.output_marker_file, marker_set_text(result.report.markers))
     if s.place and s.output_motion_file and result.report.pose is not None:
         from .formats import write_opensim
         from .trajectory import Trajectory
         t = s.place_time_range[0] if s.place_time_range[0] != -1.0 else 0.0
         write_opensim(s.output_motion_file, Trajectory(time=np.array([t]),
                                                        q=result.report.pose[None],
-                                                       names=list(result.model.q_names)),
-                      degrees=True, name="static pose", model=result.model)
+                                                       names=list(result.report.q_names)),
+                      degrees=True, name="static pose", model=result.generic)

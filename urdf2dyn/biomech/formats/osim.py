@@ -22,6 +22,7 @@ the frame the file writes it in.
 """
 from __future__ import annotations
 
+import math
 import os
 import weakref
 from dataclasses import dataclass
@@ -223,10 +224,13 @@ def read_marker_set(path: str | os.PathLike[str]) -> list[tuple[str, str, tuple,
 
 
 def _vector(value, n, what):
-    v = np.asarray(value, dtype=float).reshape(-1)
-    if v.shape != (n,) or not np.all(np.isfinite(v)):
+    try:
+        v = [float(x) for x in np.asarray(value, dtype=float).reshape(-1)]
+    except (TypeError, ValueError):
+        v = []
+    if len(v) != n or not all(math.isfinite(x) for x in v):
         raise ValueError(f"{what}: expected {n} finite numbers, got {value!r}")
-    return v
+    return np.array(v)
 
 
 def _index(names, name, what):
