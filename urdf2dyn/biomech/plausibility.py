@@ -1,6 +1,7 @@
 """Plausibility checks of an inverse-dynamics trial: each returns a list of messages (empty when
-the data look right) that urdf2dyn.biomech.pipeline reports as urdf2dyn.Urdf2dynWarning (errors under
-``strict``). Every message names the file, the columns or times, and what to do.
+the data look right); the checks stage (urdf2dyn.biomech.stages.checks, one function of the
+trial per check) reports them as urdf2dyn.Urdf2dynWarning (errors under ``strict``). Every
+message names the file, the columns or times, and what to do.
 
 =====================  ====================================================================
 check                  warns when
