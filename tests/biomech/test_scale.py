@@ -335,3 +335,59 @@ def test_cli_scale_options_never_trace_back(tmp_path_factory, flags):
     if status:
         assert "error:" in err
     assert all(p.read_bytes() == data for p, data in inputs.items())
+
+
+# ---- scaling as the trial's first pass -----------------------------------------------------
+
+def test_torques_with_scale_equals_the_two_steps(tmp_path):
+    """urdf2dyn torques GENERIC.osim TRIAL.trc --scale SETUP --mass KG (scale, fit, torques in
+    one command) gives, bit for bit, what scaling first (urdf2dyn scale) and then urdf2dyn
+    torques on the scaled model give: Hamner's generic model, its static trial and scale
+    setup, its running trial with its ExternalLoads, the IK setup's weights; the scaled model
+    written by --scaled-model is urdf2dyn scale's."""
+    hamner = os.path.join(DATA, "opensim_models", "Hamner")
+    shutil.copytree(os.path.join(DATA, "ik", "hamner"), tmp_path / "h")
+    folder = tmp_path / "h"
+    for name in ("subject02_running.trc", "External_Loads.xml", "subject02_running_grf.mot"):
+        shutil.copy(os.path.join(hamner, name), folder)
+    generic = os.path.join(hamner, "FullBodyModel_Hamner2010_v2_0.osim")
+    setup = os.fspath(folder / "Setup_Scale.xml")
+    common = ["--external-loads", os.fspath(folder / "External_Loads.xml"), "--time-range",
+              "1.117", "1.2", "--ik-setup", os.fspath(folder / "Setup_IK.xml")]
+    trial = os.fspath(folder / "subject02_running.trc")
+    status, out, err = _cli(["torques", generic, trial, "--scale", setup, "--mass", "65.9",
+                             "--scaled-model", os.fspath(folder / "one.osim"),
+                             "-o", os.fspath(folder / "one.sto")] + common)
+    assert status == 0, err
+    assert "scaled to the subject (" in out and "mass 65.90 kg" in out
+    status, _, err = _cli(["scale", setup, "--model", generic, "-o",
+                           os.fspath(folder / "two.osim")])
+    assert status == 0, err
+    status, _, err = _cli(["torques", os.fspath(folder / "two.osim"), trial, "-o",
+                           os.fspath(folder / "two.sto")] + common)
+    assert status == 0, err
+    assert (folder / "one.osim").read_text() == (folder / "two.osim").read_text()
+    assert (folder / "one.sto").read_text() == (folder / "two.sto").read_text()
+
+
+def test_scale_pass_in_the_library(tmp_path):
+    """The scale pass (first of stages.PASSES, what inverse_dynamics_trial(...,
+    scale=Scaling(setup, static, mass)) runs): the trial continues with the scaled model
+    (the subject's mass), the report and the warnings kept in the trial; a batch's next
+    trial reuses the scaling."""
+    from urdf2dyn.biomech.stages import Scaling, scale as scale_pass
+    from urdf2dyn.biomech.stages.trial import Trial
+    from urdf2dyn.biomech.stages.settings import TrialSettings
+    folder = _gait2354(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        generic = urdf2dyn.load(os.fspath(folder / "gait2354_simbody.osim"))
+    how = Scaling(os.fspath(folder / "subject01_Setup_Scale.xml"), mass=70.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        trial = scale_pass(Trial(generic, "x.trc", TrialSettings(scale=how)))
+        again = scale_pass(Trial(generic, "y.trc", TrialSettings(scale=how)))
+    assert again.model is trial.model and trial.model is not generic
+    assert abs(trial.model.total_mass - 70.0) < 1e-9
+    assert trial.scaled.report.markers and trial.warnings
+
