@@ -29,29 +29,12 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
+sys.path.insert(0, str(HERE))
+
+import scale_oracle  # noqa: E402
+from bench_rnea import best_of, log, rst_table  # noqa: E402
 DATA = HERE.parent / "tests" / "data"
-CASES = {
-    "hamner": ("ik/hamner", "Setup_Scale.xml",
-               "opensim_models/Hamner/FullBodyModel_Hamner2010_v2_0.osim"),
-    "rajagopal": ("ik/rajagopal", "Scale/scale_setup_walk_scaleOnly.xml",
-                  "opensim_models/Models/Rajagopal2016.osim"),
-    "gait2354": ("scale/gait2354", "subject01_Setup_Scale.xml",
-                 "scale/gait2354/gait2354_simbody.osim"),
-}
-
-
-def log(*a):
-    print(*a, file=sys.stderr, flush=True)
-
-
-def best(fn, reps):
-    fn()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+CASES = scale_oracle.CASES
 
 
 def opensim_run(folder, setup, generic):
@@ -94,8 +77,8 @@ def bench(name, reps, process, verbose, tmp):
     shutil.copytree(DATA / folder_rel, root)
     setup = root / setup_rel
     folder, generic = setup.parent, os.fspath((DATA / generic_rel).resolve())
-    t_os = best(lambda: opensim_run(folder, setup.name, generic), reps)
-    t_ours = best(lambda: ours_run(folder, setup.name, generic), reps)
+    t_os = best_of(lambda: opensim_run(folder, setup.name, generic), reps)
+    t_ours = best_of(lambda: ours_run(folder, setup.name, generic), reps)
     row = [name, f"{t_os:.3f}", f"{t_ours:.3f}", f"{t_os / t_ours:.1f}x"]
     if process:
         py = sys.executable
@@ -108,7 +91,6 @@ def bench(name, reps, process, verbose, tmp):
         p_ours = process_seconds(cmd_ours, folder, reps)
         row += [f"{p_os:.2f}", f"{p_ours:.2f}", f"{p_os / p_ours:.1f}x"]
     if verbose:
-        import scale_oracle
         from urdf2dyn.biomech.formats.osim import document
         import opensim as osim
         conv, _ = scale_oracle.converged_placement(os.fspath(folder), setup.name,
@@ -145,14 +127,7 @@ def main():
         for name in args.cases.split(","):
             log(f"{name} ...")
             rows.append(bench(name, args.reps, args.process, args.verbose, tmp))
-    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(head)]
-    line = "  ".join("=" * w for w in widths)
-    print(line)
-    print("  ".join(h.ljust(w) for h, w in zip(head, widths)))
-    print(line)
-    for r in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
-    print(line)
+    print(rst_table(head, rows))
 
 
 if __name__ == "__main__":

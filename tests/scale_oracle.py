@@ -16,6 +16,17 @@ import time
 
 import numpy as np
 
+#: The published cases: (folder under tests/data, the setup in it, the generic model under
+#: tests/data): Hamner 2010, Rajagopal 2016, gait2354 (tests/data/scale/README.rst).
+CASES = {
+    "hamner": ("ik/hamner", "Setup_Scale.xml",
+               "opensim_models/Hamner/FullBodyModel_Hamner2010_v2_0.osim"),
+    "rajagopal": ("ik/rajagopal", "Scale/scale_setup_walk_scaleOnly.xml",
+                  "opensim_models/Models/Rajagopal2016.osim"),
+    "gait2354": ("scale/gait2354", "subject01_Setup_Scale.xml",
+                 "scale/gait2354/gait2354_simbody.osim"),
+}
+
 
 def run_scale_tool(folder, setup, generic, place=True, scaled="opensim_scaled.osim",
                    placed="opensim_placed.osim"):

@@ -25,14 +25,7 @@ from urdf2dyn.biomech.formats.scale_setup import ScaleSetupError, read_scale_set
 import scale_oracle
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data")
-CASES = {
-    "hamner": ("ik/hamner", "Setup_Scale.xml",
-               "opensim_models/Hamner/FullBodyModel_Hamner2010_v2_0.osim"),
-    "rajagopal": ("ik/rajagopal", "Scale/scale_setup_walk_scaleOnly.xml",
-                  "opensim_models/Models/Rajagopal2016.osim"),
-    "gait2354": ("scale/gait2354", "subject01_Setup_Scale.xml",
-                 "scale/gait2354/gait2354_simbody.osim"),
-}
+CASES = scale_oracle.CASES
 
 
 @pytest.fixture(scope="session", params=sorted(CASES))

@@ -102,7 +102,7 @@ class ScaleSettings:
     place_markers: bool = True
     placement_time_range: tuple[float, float] | None = None
     marker_weights: dict[str, float] | None = None
-    coordinate_tasks: dict[str, tuple[float, float]] = field(default_factory=dict)
+    coordinate_tasks: dict[str, tuple[float, Any]] = field(default_factory=dict)
     max_marker_movement: float | None = None
     tolerance: float = 1e-10
     marker_set: list[tuple[str, str, tuple, bool]] | None = None
@@ -389,7 +389,8 @@ def _cost(model, res, weights, tasks):
     c = sum(weights.get(n, 0.0) * e * e for n, e in zip(sol.marker_names, sol.marker_error[0])
             if np.isfinite(e))
     q = res.motion.q[0]
-    return c + sum(w * (q[model.q_names.index(n)] - v) ** 2 for n, (w, v) in tasks.items())
+    return c + sum(w * (q[model.q_names.index(n)] - float(np.reshape(v, -1)[0])) ** 2
+                   for n, (w, v) in tasks.items())
 
 
 def _fit_pose(model, pose, weights, settings, markers, strict, rounds=3):
@@ -503,32 +504,12 @@ def settings_from_setup(setup: ScaleSetup, model: Model | None = None,
     """The ScaleSettings a ScaleTool setup says. Coordinate tasks valued ``default_value``
     take the model's default; ``from_file`` ones the setup's coordinate file at the start of
     the placement range (in degrees for rotations when the file says so)."""
-    tasks: dict[str, tuple[float, float]] = {}
-    values = None
-    defaults = dict(zip(model.q_names, default_pose(model))) if model is not None else {}
-    for task in setup.coordinate_tasks():
-        if model is not None and task.name not in model.q_names:
-            report(f"{setup.path}: coordinate task {task.name!r}: the model has no such "
-                   "coordinate; skipped", strict=strict)
-            continue
-        if task.value_type == "manual_value":
-            value = task.value
-        elif task.value_type == "default_value":
-            value = defaults.get(task.name, 0.0)
-        else:
-            if not setup.coordinate_file:
-                raise ScaleSetupError(f"{setup.path}: coordinate task {task.name!r} takes its "
-                                      "value from_file but <coordinate_file> is empty")
-            if values is None:
-                from .formats import read_opensim
-                values = read_opensim(setup.coordinate_file, model=model)
-            if task.name not in values.names:
-                raise ScaleSetupError(f"{setup.coordinate_file}: no column {task.name!r} for "
-                                      "its from_file coordinate task")
-            col = values.q[:, values.names.index(task.name)]
-            value = float(np.interp(max(setup.place_time_range[0], values.time[0]),
-                                    values.time, col))
-        tasks[task.name] = (task.weight, value)
+    from .ik import coordinate_task_values
+    tasks: dict[str, Any] = {}
+    if model is not None:
+        t0 = setup.place_time_range[0]
+        tasks = coordinate_task_values(model, setup.coordinate_tasks(), [max(t0, 0.0)],
+                                       setup.coordinate_file, setup.path, strict)
 
     def span(r):
         return None if r[0] == -1.0 and r[1] == -1.0 else r
