@@ -24,7 +24,7 @@ from .opensim import (ExternalForce, ExternalLoads, ExternalLoadsError, read_ext
                       write_external_loads,
                       read_opensim, read_sto_table, write_opensim)
 from .opensim_setup import IDSetup, SetupError, osim_coordinate_order, read_id_setup
-from .torques import read_torques, torque_names, write_torques
+from .torques import read_torques, torque_names, torque_units, write_torques
 from .c3d import C3D, Event, Plate, read_c3d, write_grf
 from .trc import read_trc, write_trc
 
@@ -32,7 +32,7 @@ __all__ = ["read", "write", "read_columns", "read_csv", "write_csv", "read_table
            "to_dataframe", "from_dataframe", "read_opensim", "write_opensim", "read_sto_table",
            "read_external_loads", "ExternalLoads", "ExternalForce", "ExternalLoadsError",
            "read_humod", "write_humod", "HUMOD_LENGTH_SCALE", "read_torques", "write_torques",
-           "torque_names", "read_id_setup", "IDSetup", "SetupError",
+           "torque_names", "torque_units", "read_id_setup", "IDSetup", "SetupError",
            "osim_coordinate_order", "read_c3d", "write_grf", "C3D", "Plate", "Event", "read_trc",
            "write_trc", "convert", "CONVERTERS", "write_external_loads"]
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from ...warn import MotionError, Urdf2dynWarning, missing_file
 from .. import formats
-from ..ik import fit
+from ..ik import fit, measured_frames
 from ..trajectory import Trajectory
 from .trial import Motion, Trial
 
@@ -86,7 +86,9 @@ def read_coordinates(path, model, degrees=None, mapping=None, csv_options=None):
 def read_markers(model, source, settings, warn):
     """The :class:`Motion` of a C3D or .trc recording: its markers (turned by
     settings.rotation into the model's frame) fitted by inverse kinematics as settings.ik says,
-    the C3D's plates kept over the frames fitted. The IK's warnings are the trial's."""
+    the C3D's plates kept over the frames fitted. Frames whose pose the markers present do
+    not determine are cut at the ends and gaps inside (urdf2dyn.biomech.ik.measured_frames).
+    The IK's warnings are the trial's."""
     s = settings
     if source.lower().endswith(".c3d"):
         from ..formats.c3d import read_c3d
@@ -103,6 +105,9 @@ def read_markers(model, source, settings, warn):
         result = fit(model, markers, s.ik, strict=s.strict)
     for w in caught:
         warn(f"{source}: {w.message}")
+    result, messages = measured_frames(result, source)     # frames the markers determine
+    for msg in messages:
+        warn(msg)
     rows = np.isin(markers.time, result.motion.time)      # a setup's time range
     if plates and not rows.all():
         plates = [replace(p, time=p.time[rows], force=p.force[rows], cop=p.cop[rows],
