@@ -25,6 +25,7 @@ CASES = {
                   "opensim_models/Models/Rajagopal2016.osim"),
     "gait2354": ("scale/gait2354", "subject01_Setup_Scale.xml",
                  "scale/gait2354/gait2354_simbody.osim"),
+    "real_lab": ("real_lab", "scale/setup_scale.xml", "real_lab/model/model_generic.osim"),
 }
 
 
