@@ -3,7 +3,7 @@ setups, run unchanged.
 
     python benchmarks/bench_scale.py [--reps 3] [--process] [-v]
 
-For each published case (Hamner 2010, Rajagopal 2016, gait2354: tests/biomech/test_scale.py)
+For each published case (Hamner 2010, Rajagopal 2016, gait2354, a real lab: test_scale.py)
 both tools run the whole setup in this process: OpenSim's ``ScaleTool(setup).run()`` (model
 and marker set loaded, measurements, scaling, marker placement, its files written) and
 ``urdf2dyn.biomech.scale.run_setup`` (the same, the .trc read and the generic model loaded

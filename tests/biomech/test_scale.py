@@ -432,3 +432,22 @@ def test_scale_pass_in_the_library(tmp_path):
     assert abs(trial.model.total_mass - 70.0) < 1e-9
     assert trial.scaled.report.markers and trial.warnings
 
+
+
+def test_a_model_not_from_an_osim_is_refused(tmp_path):
+    """Scaling edits the generic model's own .osim: a URDF model is refused naming the model
+    and what to give instead, by the library, urdf2dyn scale --model and torques --scale."""
+    from urdf2dyn.bundled import data_path
+    robot = data_path("robot2r.urdf")
+    with pytest.raises(ValueError, match=r"'robot_2R' was not read from an OpenSim \.osim.*"
+                                         r"give the generic OpenSim model"):
+        S.scale(urdf2dyn.load(robot), None, S.ScaleSettings())
+    folder = _gait2354(tmp_path)
+    setup = os.fspath(folder / "subject01_Setup_Scale.xml")
+    status, _, err = _cli(["scale", setup, "--model", robot])
+    assert status == 1 and "give the generic OpenSim model" in err, err
+    trial = folder / "trial.csv"
+    trial.write_text("time,joint1,joint2\n0,0,0\n0.01,0.1,0.1\n0.02,0.2,0.2\n")
+    status, _, err = _cli(["torques", robot, os.fspath(trial), "--scale", setup,
+                           "--no-progress"])
+    assert status == 1 and "give the generic OpenSim model" in err, err

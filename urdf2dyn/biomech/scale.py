@@ -444,6 +444,15 @@ def _load(text, like):
     return model
 
 
+def require_opensim(model: Model) -> None:
+    """Refuse a model not read from an .osim: scaling edits the model's own .osim document."""
+    if not model.is_opensim:
+        raise ValueError(f"scale: model {model.name!r} was not read from an OpenSim .osim "
+                         "file: scaling follows OpenSim's ScaleTool and writes the scaled "
+                         "model into the generic model's .osim; give the generic OpenSim "
+                         "model (e.g. urdf2dyn.load('gait2392.osim'))")
+
+
 def scale(model: Model, static: Markers | None, settings: ScaleSettings,
           strict: bool = False) -> ScaleResult:
     """Scale an OpenSim model (loaded from its .osim) to the subject of a static trial.
@@ -463,6 +472,7 @@ def scale(model: Model, static: Markers | None, settings: ScaleSettings,
     -------
     ScaleResult
     """
+    require_opensim(model)
     needs_trial = (settings.place_markers or
                    ("measurements" in settings.scaling_order and
                     any(m.apply for m in settings.measurements)))
@@ -565,6 +575,7 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
         except (OSError, ValueError) as e:
             raise ScaleSetupError(f"{s.path}: <model_file> {s.model_file}: cannot be loaded "
                                   f"({e})") from None
+    require_opensim(model)
     settings = settings_from_setup(s, model, strict)
     if s.marker_set_file:
         settings.marker_set = read_marker_set_file(s.marker_set_file, model, strict)

@@ -35,8 +35,10 @@ def scale(trial: Trial) -> Trial:
 
 def _scale(trial, how):
     from ..formats.scale_setup import read_scale_setup
-    from ..scale import read_marker_set_file, scale as scale_model, settings_from_setup
+    from ..scale import (read_marker_set_file, require_opensim, scale as scale_model,
+                         settings_from_setup)
     strict = trial.settings.strict
+    require_opensim(trial.model)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Urdf2dynWarning)
         setup = read_scale_setup(how.setup, strict=strict)
