@@ -1,7 +1,7 @@
 """Scaling a model to a subject: urdf2dyn vs OpenSim 4.6's ScaleTool on the same published
 setups, run unchanged.
 
-    python benchmarks/bench_scale.py [--reps 3] [--process] [-v]
+    python benchmarks/bench_scale.py [--reps 3] [--process] [--cpu] [-v]
 
 For each published case (Hamner 2010, Rajagopal 2016, gait2354, a real lab: test_scale.py)
 both tools run the whole setup in this process: OpenSim's ``ScaleTool(setup).run()`` (model
@@ -10,13 +10,16 @@ and marker set loaded, measurements, scaling, marker placement, its files writte
 included); best of --reps after a warm-up. With --process each also runs as a fresh
 process, as a user runs it from a shell (``urdf2dyn scale SETUP --model GENERIC``, and
 ``python -c "import opensim; opensim.ScaleTool(SETUP).run()"``, the interpreter and library
-imports included), best of --reps. -v also prints how far each tool's placed markers are from
-OpenSim's placement with its inverse kinematics converged (tests/scale_oracle.py).
+imports included), best of --reps. --cpu: CPU seconds (user + system, the processes' from
+their rusage) instead of elapsed ones, for a shared machine. -v also prints how far each
+tool's placed markers are from OpenSim's placement with its inverse kinematics converged
+(tests/scale_oracle.py).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -61,24 +64,33 @@ def ours_run(folder, setup, generic):
         return run_setup(s, output=os.path.join(folder, "ours.osim"))
 
 
-def process_seconds(argv, cwd, reps):
+def _children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def process_seconds(argv, cwd, reps, cpu=False):
+    """Best of reps fresh processes (after one): elapsed seconds, or with cpu the process'
+    CPU seconds (user + system), which a shared machine does not inflate."""
+    clock = _children_cpu if cpu else time.perf_counter
     times = []
     for _ in range(reps + 1):
-        t0 = time.perf_counter()
+        t0 = clock()
         subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                        check=True)
-        times.append(time.perf_counter() - t0)
+        times.append(clock() - t0)
     return min(times[1:])
 
 
-def bench(name, reps, process, verbose, tmp):
+def bench(name, reps, process, verbose, tmp, cpu=False):
     folder_rel, setup_rel, generic_rel = CASES[name]
     root = Path(tmp) / name
     shutil.copytree(DATA / folder_rel, root)
     setup = root / setup_rel
     folder, generic = setup.parent, os.fspath((DATA / generic_rel).resolve())
-    t_os = best_of(lambda: opensim_run(folder, setup.name, generic), reps)
-    t_ours = best_of(lambda: ours_run(folder, setup.name, generic), reps)
+    clock = time.process_time if cpu else time.perf_counter
+    t_os = best_of(lambda: opensim_run(folder, setup.name, generic), reps, clock)
+    t_ours = best_of(lambda: ours_run(folder, setup.name, generic), reps, clock)
     row = [name, f"{t_os:.3f}", f"{t_ours:.3f}", f"{t_os / t_ours:.1f}x"]
     if process:
         py = sys.executable
@@ -87,8 +99,8 @@ def bench(name, reps, process, verbose, tmp):
                   f"t.getGenericModelMaker().setModelFileName({generic!r}); t.run()"]
         cmd_ours = [py, "-m", "urdf2dyn", "scale", setup.name, "--model", generic, "-o",
                     "ours_cli.osim"]
-        p_os = process_seconds(cmd_os, folder, reps)
-        p_ours = process_seconds(cmd_ours, folder, reps)
+        p_os = process_seconds(cmd_os, folder, reps, cpu)
+        p_ours = process_seconds(cmd_ours, folder, reps, cpu)
         row += [f"{p_os:.2f}", f"{p_ours:.2f}", f"{p_os / p_ours:.1f}x"]
     if verbose:
         from urdf2dyn.biomech.formats.osim import document
@@ -113,6 +125,8 @@ def main():
     ap.add_argument("--process", action="store_true", help="also time fresh processes")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="also the placed markers' distances to OpenSim's converged placement")
+    ap.add_argument("--cpu", action="store_true",
+                    help="CPU seconds (user + system) instead of elapsed ones")
     ap.add_argument("--cases", default=",".join(CASES))
     args = ap.parse_args()
     import opensim as osim
@@ -126,7 +140,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.cases.split(","):
             log(f"{name} ...")
-            rows.append(bench(name, args.reps, args.process, args.verbose, tmp))
+            rows.append(bench(name, args.reps, args.process, args.verbose, tmp, args.cpu))
     print(rst_table(head, rows))
 
 

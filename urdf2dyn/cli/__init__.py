@@ -61,8 +61,23 @@ class _WarningPrinter:
             self._show_other(message, category, filename, lineno, file, line)
 
 
+def _parse(argv):
+    """The parsed arguments. Python 3.11's argparse drops a value '--' given as --opt=-- and
+    leaves [] in the option (never converted by its type): refused as a missing value."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and args.command in action.choices:
+            sub = action.choices[args.command]
+            for a in sub._actions:
+                if a.option_strings and a.nargs is None and getattr(args, a.dest, None) == []:
+                    sub.error(f"argument {'/'.join(a.option_strings)}: expected one argument "
+                              "(got '--')")
+    return args
+
+
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    args = _parse(argv)
     with warnings.catch_warnings():         # restores showwarning and the filters on exit
         warnings.simplefilter("always", Urdf2dynWarning)
         printer = _WarningPrinter(args.command, warnings.showwarning)
