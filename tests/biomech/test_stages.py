@@ -75,7 +75,8 @@ def test_keywords_are_refused_as_before():
 @given(st.dictionaries(
     st.sampled_from(["filter_hz", "filter_loads", "derivatives", "time_range", "max_gap",
                      "processing", "strict", "checks_enabled", "degrees", "delimiter",
-                     "ik_threads", "rotation", "plate_threshold", "contacts", "bogus"]),
+                     "ik_threads", "rotation", "plate_threshold", "contacts", "mapping",
+                     "external_loads", "bogus"]),
     st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=True),
               st.text(max_size=6), st.lists(st.floats(-5, 5), max_size=3),
               st.dictionaries(st.text(max_size=2), st.text(max_size=2), max_size=2))))

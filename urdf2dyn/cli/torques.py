@@ -55,6 +55,11 @@ def cmd_torques(args):
                                          or args.derivatives in ("savgol", "spline")):
         what = "--filter" if args.filter is not None else f"--derivatives {args.derivatives}"
         need_scipy(what)
+    if args.cycles == "events" and not all(os.fspath(m).lower().endswith(".c3d")
+                                           for m, _ in jobs):
+        raise UsageError("--cycles events cuts the cycles at a C3D's Foot Strike events; the "
+                         "motions given are not C3D files: use --cycles plates (the feet's "
+                         "loads)")
     settings = trial_settings(args, jobs, contacts)
     try:
         if not multi:
@@ -69,9 +74,10 @@ def cmd_torques(args):
                 bar.close()
     except ValueError as e:
         raise _reword_cutoff(e, args) from None
-    outputs = [_write_outputs(model, res, args, multi) for res in results]
+    cycles = [_cycles(model, res, args) for res in results]
+    outputs = [_write_outputs(model, res, args, multi, c) for res, c in zip(results, cycles)]
     if not multi:
-        _summary(model, args, results[0], outputs[0], notes)
+        _summary(model, args, results[0], outputs[0], notes, cycles[0])
     else:
         _multi_summary(model, args, results, outputs, notes)
     return 0
@@ -124,8 +130,9 @@ def _torques_setup(args):
                                  strict=args.strict)
     os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
     args.external_loads = res.record.get("loads")
-    written = _write_outputs(model, res, args, False)
-    _summary(model, args, res, written, notes)
+    cycles = _cycles(model, res, args)
+    written = _write_outputs(model, res, args, False, cycles)
+    _summary(model, args, res, written, notes, cycles)
     return 0
 
 
@@ -175,7 +182,18 @@ def _stem(path):
     return os.path.splitext(os.path.basename(path))[0]
 
 
-def _write_outputs(model, res, args, multi):
+def _cycles(model, res, args):
+    """The trial's gait cycles (--cycles plates|events), or None when not asked."""
+    if not args.cycles:
+        return None
+    from ..biomech.gait import gait_cycles
+    try:
+        return gait_cycles(res, model, args.cycles)
+    except ValueError as e:            # no loads or events: the torques are still written
+        return str(e)
+
+
+def _write_outputs(model, res, args, multi, cycles=None):
     """Write the files asked for; returns their paths."""
     from ..biomech import formats
     mass = args.mass if args.mass is not None else model.total_mass
@@ -185,6 +203,16 @@ def _write_outputs(model, res, args, multi):
         formats.write_torques(out, res.t, res.tau / mass if args.per_kg else res.tau, model,
                               per_kg=args.per_kg, order=res.record.get("columns"))
         written.append(out)
+        if cycles and not isinstance(cycles, str):
+            from ..biomech.gait import cycle_normalized
+            pct, tau = cycle_normalized(res, cycles)
+            if args.per_kg:
+                tau = tau / mass
+            path = os.path.splitext(out)[0] + "_cycles.csv"
+            names = [f"{c.side}{k + 1}_{n}" for k, c in enumerate(cycles) for n in model.v_names]
+            formats.write_table(path, pct, np.concatenate(list(tau), axis=1), names,
+                                index="percent")
+            written.append(path)
     if args.residuals and res.residuals is not None:
         out = _out_path(args.residuals, res.path, multi, "_residuals", "csv")
         table, names = res.residuals.table()
@@ -233,7 +261,23 @@ def _mass(model, args):
     return args.mass if args.mass is not None else model.total_mass
 
 
-def _summary(model, args, res, written, notes):
+def _cycle_summary(model, args, cycles, out):
+    """The gait cycles found (their table is written with -o)."""
+    if cycles is None:
+        return
+    if isinstance(cycles, str):
+        print(f"gait cycles ({args.cycles}): none: {cycles}", file=out)
+        return
+    if not cycles:
+        print(f"gait cycles ({args.cycles}): none complete (a cycle runs from a foot strike "
+              "to the next of the same foot)", file=out)
+        return
+    print(f"gait cycles ({args.cycles}): " + ", ".join(
+        f"{c.side} {c.start:.3f}-{c.end:.3f} s ({c.duration:.3f} s)" for c in cycles),
+        file=out)
+
+
+def _summary(model, args, res, written, notes, cycles=None):
     from ..biomech import gait
     out = sys.stdout
     t, tau, mass = res.t, res.tau, _mass(model, args)
@@ -268,6 +312,7 @@ def _summary(model, args, res, written, notes):
             print(f"{name:<{width}}  {p:10.4g} {u:<7} {w:9.4g}", file=out)
         if gait.has_sagittal(model):
             _sagittal_summary(model, tau, mass, out)
+    _cycle_summary(model, args, cycles, out)
     _residual_summary(res, out)
 
 
@@ -422,6 +467,18 @@ def add_torques_parser(sub):
                    help="for C3D/.trc trials: rotation from the lab frame to the model frame, "
                         "about the lab's axes in order, e.g. x:-90 for a z-up lab and a y-up "
                         "OpenSim model (default: the lab frame)")
+    p.add_argument("--rate", choices=("analog", "marker"),
+                   help="for C3D trials: the force plates' loads at the analog rate (default), "
+                        "evaluated at the motion's times as --processing says (opensim: the "
+                        "cubic splines of OpenSim's ExternalLoads; urdf2dyn: filtered at the "
+                        "analog rate with --filter, then sampled), or each marker frame's mean "
+                        "(marker: what urdf2dyn did before)")
+    p.add_argument("--cycles", choices=("plates", "events"),
+                   help="cut the trial into gait cycles, each side's from a foot strike to the "
+                        "next: plates (where the vertical load on the foot rises through 20 N) "
+                        "or events (a C3D's Foot Strike events); printed, and with -o written "
+                        "time-normalized (0-100 %%) per cycle to <OUT stem>_cycles.csv "
+                        "(columns <side><n>_<coordinate>)")
     p.add_argument("--max-gap", type=GAP, default=DEFAULT_MAX_GAP, metavar="N",
                    help="fill runs of up to N missing samples (NaN or empty cells) by cubic "
                         f"interpolation, with a warning; longer gaps stop the trial (default "
