@@ -254,7 +254,7 @@ void u2d_model_free(u2d_model *m);
 
 /* ---- per-evaluation workspace (caller-owned, one per thread) ------------ */
 
-typedef struct {
+typedef struct u2d_work {
     int nbody, nq, nv;
     u2d_xform *Xup;         /* (nbody)    parent body -> body                          */
     u2d_xform *Xa;          /* (nbody)    world -> body                                */
@@ -283,6 +283,11 @@ typedef struct {
                                           -1 at the root (the sparsity of L)            */
     int *subend;            /* (nv)       one past the last coordinate of its subtree       */
     void *buffer;
+    /* kept for the batches this workspace is lent to (u2d_batch), made at first need and
+     * freed with it: so that a call of a few samples allocates and zeroes nothing */
+    void *lanes;            /* a SIMD path's lane copy of the model and lane workspace */
+    void (*lanes_free)(void *lanes);
+    struct u2d_work *next;  /* the workspace of the batch's next thread                */
 } u2d_work;
 
 u2d_work *u2d_work_new(const u2d_model *m);

@@ -282,8 +282,8 @@ static const char *const H_SIMD[] = {"scalar", "avx2", "avx512"};
  * driver runs wherever the CPU has AVX2, AVX-512 or not. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define H_LANES8 1
-size_t u2d_simd_run_lanes8(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
-                           size_t begin, size_t end);
+size_t u2d_simd_run_lanes8(const u2d_model *m, u2d_work *w, u2d_algo algo,
+                           const u2d_batch_args *a, size_t begin, size_t end);
 #endif
 
 /* The one call of u2d_batch (its signature in one place). work: a workspace of the model
