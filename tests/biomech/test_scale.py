@@ -451,3 +451,42 @@ def test_a_model_not_from_an_osim_is_refused(tmp_path):
     status, _, err = _cli(["torques", robot, os.fspath(trial), "--scale", setup,
                            "--no-progress"])
     assert status == 1 and "give the generic OpenSim model" in err, err
+
+
+MARKER_SETS = [os.path.join(DATA, "scale", "gait2354", "gait2354_Scale_MarkerSet.xml"),
+               os.path.join(DATA, "real_lab", "scale", "markers.xml")]
+_JUNK = st.sampled_from(["<", ">", "</location>", "<fixed>", "true", "nan", "1e999", "-0",
+                         "&amp;", "&bogus;", "\x00", "é", " ", "\n", "<Marker name=\"x\">",
+                         "<socket_parent_frame>/bodyset/", "</objects>", "0.1 0.2"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(which=st.sampled_from(MARKER_SETS),
+       edits=st.lists(st.tuples(st.sampled_from(["delete", "insert", "duplicate"]),
+                                st.floats(0, 1), st.integers(1, 200), _JUNK), max_size=4))
+def test_marker_set_reader_never_tracebacks(tmp_path_factory, which, edits):
+    """The marker set file reader (GenericModelMaker's marker_set_file, the core's .osim
+    reader) on mutants of a published marker set file (gait2354's OpenSim 3 one, the real
+    lab's OpenSim 4 one): markers with a name, a frame, three finite numbers and a flag, or a
+    ValueError naming the file; never a crash, a traceback or a runaway."""
+    from urdf2dyn.biomech.formats.osim import read_marker_set
+    with open(which, encoding="utf-8") as f:
+        text = f.read()
+    for what, where, n, junk in edits:
+        i = int(where * len(text))
+        if what == "delete":
+            text = text[:i] + text[i + n:]
+        elif what == "insert":
+            text = text[:i] + junk + text[i:]
+        else:
+            text = text[:i] + text[i:i + n] + text[i:]
+    path = tmp_path_factory.mktemp("ms") / "markers.xml"
+    path.write_text(text, encoding="utf-8")
+    try:
+        markers = read_marker_set(path)
+    except ValueError as e:
+        assert os.fspath(path) in str(e)
+        return
+    for name, frame, location, fixed in markers:
+        assert isinstance(name, str) and isinstance(frame, str) and isinstance(fixed, bool)
+        assert len(location) == 3 and all(np.isfinite(location))
