@@ -361,7 +361,8 @@ def test_cli_scale_unassigned_model(tmp_path):
                 unique_by=lambda t: t[0], max_size=3))
 def test_cli_scale_options_never_trace_back(tmp_path_factory, flags):
     """Random options of urdf2dyn scale end in a result or an `error:` line, never a
-    traceback, and the inputs stay as they were."""
+    traceback, and the inputs stay as they were. Run in the case's folder: an output named
+    by a bare value (-o=-, -o=q:1) lands there, not in the source tree."""
     folder = _gait2354(tmp_path_factory.mktemp("cli"))
     inputs = {p: p.read_bytes() for p in folder.iterdir()}
     argv = ["scale", os.fspath(folder / "subject01_Setup_Scale.xml")]
@@ -370,7 +371,12 @@ def test_cli_scale_options_never_trace_back(tmp_path_factory, flags):
             argv.append(flag)
         else:
             argv.append(f"{flag}={folder / value if value.endswith(('.osim', '.trc', '.xml')) else value}")
-    status, out, err = _cli(argv)
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        status, out, err = _cli(argv)
+    finally:
+        os.chdir(here)
     assert "Traceback" not in err
     assert status in (0, 1, 2), err
     if status:
