@@ -143,8 +143,10 @@ def test_stages_add_one_typed_result_each(model):
                    if f.name != "warnings" and getattr(after, f.name) is not getattr(trial, f.name)]
         added.append((stage.__name__, changed))
         trial = after
-    assert added == [("read", ["motion"]), ("kinematics", ["kinematics"]), ("loads", ["loads"]),
-                     ("dynamics", ["dynamics"]), ("residuals", []), ("checks", ["findings"])]
+    assert added == [("scale", []),             # asked for by settings.scale only
+                     ("read", ["motion"]), ("kinematics", ["kinematics"]), ("loads", ["loads"]),
+                     ("dynamics", ["dynamics"]), ("residuals", []),   # settings.residuals only
+                     ("checks", ["findings"])]
     assert isinstance(trial.motion, stages.Motion) and isinstance(trial.loads, stages.Loads)
     assert trial.kinematics.q.shape == (len(trial.kinematics.t), model.nq)
     assert set(trial.loads.f_ext) == {"foot_L", "foot_R"} and trial.loads.kind == "ground reactions"

@@ -167,7 +167,8 @@ def _result(trial, elapsed):
                   bool(s.filter_loads) and s.processing.filters_loads),
               "max_gap": s.max_gap, "processing": s.processing.name,
               "time_range": s.time_range, "derivatives": k.derivatives, "loads": lo.source,
-              "no_residuals": d.no_residuals}
+              "no_residuals": d.no_residuals,
+              "scaled": trial.scaled}
     if trial.reduction is not None:
         record["residual_reduction"] = trial.reduction
     if m.ik is not None:

@@ -23,7 +23,7 @@ import os
 from dataclasses import dataclass, field
 
 from ...warn import report
-from .setup_xml import boolean, disabled, number, read_tool, text as _text
+from .setup_xml import disabled, flag, number, read_tool, text as _text
 from .windows import setup_path
 
 __all__ = ["RRASetup", "RRASetupError", "Task", "Actuator", "read_rra_setup", "read_tasks",
@@ -135,7 +135,7 @@ def _reversed(v: tuple[float, float, float]) -> tuple[float, float, float]:
 
 
 def _bool(text, where):
-    return boolean(text, where, RRASetupError)
+    return flag(text, where, RRASetupError)
 
 
 def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 from .windows import parse_xml
 
-__all__ = ["read_tool", "text", "disabled", "number", "boolean"]
+__all__ = ["read_tool", "text", "disabled", "number", "flag"]
 
 UNSET = ("", "unassigned")          # OpenSim writes Unassigned for a property left unset
 
@@ -56,8 +56,8 @@ def disabled(elem: ET.Element) -> bool:
 
 
 def number(value: str, where: str, error: type[Exception]) -> float:
-    """A property's number as OpenSim reads it (``Infinity`` too); raises error, naming where,
-    for text that is not a number, and for NaN."""
+    """A number as OpenSim writes one (``Infinity``, ``-Infinity`` included); error naming
+    ``where`` for anything else, NaN included."""
     try:
         x = float(value.replace("Infinity", "inf").replace("infinity", "inf"))
     except ValueError:
@@ -67,8 +67,8 @@ def number(value: str, where: str, error: type[Exception]) -> float:
     return x
 
 
-def boolean(value: str, where: str, error: type[Exception]) -> bool:
-    """A property's true/false (or 1/0); raises error, naming where, for anything else."""
+def flag(value: str, where: str, error: type[Exception]) -> bool:
+    """true / false (or 1 / 0, any case), as OpenSim reads a bool property."""
     t = value.strip().lower()
     if t in ("true", "1"):
         return True

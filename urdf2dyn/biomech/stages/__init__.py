@@ -4,6 +4,8 @@ result (urdf2dyn.biomech.stages.trial):
 =============  ======================================  ====================================
 stage          reads                                   returns
 =============  ======================================  ====================================
+scale          settings.scale (a ScaleTool setup, a    the trial with the model scaled to
+               static trial), the model                the subject; Scaled: its report
 read           the source (coordinates file,           Motion: coordinates, units; IK
                Trajectory, DataFrame; C3D/.trc         solution, markers and plates of a
                markers through IK), the model          marker recording
@@ -29,17 +31,19 @@ from .kinematics import kinematics
 from .loads import loads
 from .read import read
 from .residuals import residuals
-from .settings import (ExternalLoadsFile, ForcePlates, GroundReactions, MotionColumns,
+from .scale import scale
+from .settings import (ExternalLoadsFile, ForcePlates, GroundReactions, MotionColumns, Scaling,
                        TrialSettings)
-from .trial import Dynamics, Finding, Kinematics, Loads, Motion, Trial
+from .trial import Dynamics, Finding, Kinematics, Loads, Motion, Scaled, Trial
 
-__all__ = ["PASSES", "run", "read", "kinematics", "loads", "dynamics", "residuals", "checks",
-           "CHECKS", "Trial", "TrialSettings", "Motion", "Kinematics", "Loads", "Dynamics",
-           "Finding", "GroundReactions", "ExternalLoadsFile", "ForcePlates", "MotionColumns"]
+__all__ = ["PASSES", "run", "scale", "read", "kinematics", "loads", "dynamics", "residuals",
+           "checks", "CHECKS", "Trial", "TrialSettings", "Motion", "Kinematics", "Loads",
+           "Dynamics", "Finding", "Scaled", "Scaling", "GroundReactions", "ExternalLoadsFile",
+           "ForcePlates", "MotionColumns"]
 
-#: The passes of a trial, in order. A pass that scales the model goes first; residuals
-#: (which does nothing unless the settings ask) reduces the residuals after dynamics.
-PASSES = (read, kinematics, loads, dynamics, residuals, checks)
+#: The passes of a trial, in order: scale (which does nothing unless the settings ask) goes
+#: first, residuals (likewise) reduces the residuals after dynamics.
+PASSES = (scale, read, kinematics, loads, dynamics, residuals, checks)
 
 
 def run(model, source, settings=None, passes=PASSES) -> Trial:
