@@ -32,8 +32,12 @@ def cmd_torques(args):
     for flag, path in (("--mapping", args.mapping), ("--external-loads", args.external_loads)):
         if path and not os.path.exists(path):
             raise FileNotFoundError(f"{flag} " + missing_file(path))
+    if (args.static or args.scaled_model) and not args.scale:
+        raise UsageError("--static and --scaled-model go with --scale SETUP_SCALE.xml (the "
+                         "scaling's measurements and marker placement)")
     inputs = [("model", robot), ("mapping", args.mapping), ("ExternalLoads", args.external_loads),
-              ("IK setup", args.ik_setup)]
+              ("IK setup", args.ik_setup), ("scale setup", args.scale),
+              ("static trial", args.static)]
     inputs += [(kind, p) for motion, grf in jobs for kind, p in (("motion", motion),
                                                                  ("ground-reaction", grf))]
     _check_outputs(args, jobs, multi, inputs)
@@ -86,13 +90,17 @@ def cmd_torques(args):
 
 def trial_settings(args, jobs, contacts):
     """The trial settings (urdf2dyn.biomech.stages.TrialSettings) the options describe."""
-    return TrialSettings.from_keywords(
+    scale = None
+    if args.scale:
+        from ..biomech.stages.settings import Scaling
+        scale = Scaling(args.scale, args.static, args.mass, args.scaled_model)
+    return TrialSettings.from_keywords(scale=scale,
         processing=args.processing or "urdf2dyn", filter_hz=args.filter,
         filter_loads=args.filter_loads == "yes", derivatives=args.derivatives,
         time_range=args.time_range, max_gap=args.max_gap, external_loads=args.external_loads,
         contacts=contacts, mapping=args.mapping, degrees=args.degrees,
         delimiter=args.delimiter, decimal=args.decimal, strict=args.strict,
-        **marker_options(args, jobs))
+        reduce_residuals=_residual_settings(args), **marker_options(args, jobs))
 
 
 def _torques_setup(args):
@@ -128,13 +136,23 @@ def _torques_setup(args):
     notes = [note for note in [set_gravity(model, args.gravity)] if note]
     res = inverse_dynamics_setup(setup, model, time_range=args.time_range,
                                  contacts=parse_contacts(args.contact), max_gap=args.max_gap,
-                                 strict=args.strict)
+                                 strict=args.strict, reduce_residuals=_residual_settings(args))
     os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
     args.external_loads = res.record.get("loads")
     cycles = _cycles(model, res, args)
     written = _write_outputs(model, res, args, False, cycles)
     _summary(model, args, res, written, notes, cycles)
     return 0
+
+
+def _residual_settings(args):
+    """--reduce-residuals [--com-body BODY]: the residuals pass's settings (or None)."""
+    if not args.reduce_residuals:
+        if args.com_body:
+            raise UsageError("--com-body moves a mass centre in the residual reduction: add "
+                             "--reduce-residuals")
+        return None
+    return {"com_body": args.com_body}
 
 
 def _check_outputs(args, jobs, multi, inputs):
@@ -158,6 +176,7 @@ def _check_outputs(args, jobs, multi, inputs):
                 outputs.append((flag, out))
                 if flag == "--plot":
                     outputs.append((flag, os.path.splitext(out)[0] + "_momentum.png"))
+    outputs.append(("--scaled-model", getattr(args, "scaled_model", None)))
     inputs = list(inputs)
     for what, path in list(inputs):     # an ExternalLoads file reads its data file too
         if what == "ExternalLoads" and path and os.path.isfile(path):
@@ -299,6 +318,13 @@ def _summary(model, args, res, written, notes, cycles=None):
     if rec.get("loads"):
         kind = "external loads" if args.external_loads else "ground reactions"
         print(f"{kind}: {rec['loads']}", file=out)
+    if rec.get("scaled") is not None:
+        r = rec["scaled"].report
+        print(f"scaled to the subject ({rec['scaled'].setup}): mass {r.mass[1]:.2f} kg, "
+              f"{sum(1 for f in r.factors.values() if np.any(f != 1.0))} bodies scaled, "
+              f"static-trial marker error RMS {1e3 * r.rms:.1f} mm, largest "
+              f"{1e3 * r.max:.1f} mm ({r.worst})" + (f" -> {args.scaled_model}"
+                                                     if args.scaled_model else ""), file=out)
     ik_summary(res, out)
     for f in res.findings:
         if f.severity == "note" and f.check != "residuals":      # (the residuals say theirs)
@@ -320,6 +346,28 @@ def _summary(model, args, res, written, notes, cycles=None):
             _sagittal_summary(model, tau, mass, out)
     _cycle_summary(model, args, cycles, out)
     _residual_summary(res, out)
+    _reduction_summary(res, out)
+
+
+def _reduction_summary(res, out):
+    red = res.record.get("residual_reduction")
+    if red is None:
+        return
+    before, after = red.stats(before=True), red.stats()
+    print(f"residual reduction ({red.iterations} iterations, {red.elapsed_s:.2f} s; the "
+          "torques above are the adjusted trial's):", file=out)
+    for name in red.residual_names:
+        print(f"  {name:<6} RMS {before[name][0]:8.2f} -> {after[name][0]:8.2f}   peak "
+              f"{before[name][1]:8.2f} -> {after[name][1]:8.2f}", file=out)
+    if red.change_rms:
+        worst = max(red.change_rms, key=red.change_rms.get)
+        rot = worst in red.rotational
+        x = red.change_rms[worst]
+        print(f"  largest coordinate change: {worst}, RMS "
+              f"{np.degrees(x) if rot else 100 * x:.3g} {'deg' if rot else 'cm'}", file=out)
+    print(f"  total mass {red.mass_change:+.3f} kg"
+          + (f"; {red.com_body} mass centre moved {100 * np.linalg.norm(red.com_shift):.2f} cm"
+             if red.com_body else ""), file=out)
 
 
 def _sagittal_summary(model, tau, mass, out):
@@ -473,6 +521,15 @@ def add_torques_parser(sub):
                    help="for C3D/.trc trials: rotation from the lab frame to the model frame, "
                         "about the lab's axes in order, e.g. x:-90 for a z-up lab and a y-up "
                         "OpenSim model (default: the lab frame)")
+    p.add_argument("--scale", metavar="SETUP_SCALE.xml",
+                   help="first scale the (generic OpenSim) model to the subject as this "
+                        "OpenSim ScaleTool setup says (measurements, manual scales, marker "
+                        "placement: urdf2dyn scale); --mass then is the subject's mass")
+    p.add_argument("--static", metavar="STATIC.c3d|.trc",
+                   help="with --scale: the static trial, instead of the setup's marker_file "
+                        "(turned by --rotate like the trials)")
+    p.add_argument("--scaled-model", metavar="SCALED.osim",
+                   help="with --scale: write the scaled model there")
     p.add_argument("--rate", choices=("analog", "marker"),
                    help="for C3D trials: the force plates' loads at the analog rate (default), "
                         "evaluated at the motion's times as --processing says (opensim: the "
@@ -489,6 +546,13 @@ def add_torques_parser(sub):
                    help="fill runs of up to N missing samples (NaN or empty cells) by cubic "
                         f"interpolation, with a warning; longer gaps stop the trial (default "
                         f"{DEFAULT_MAX_GAP})")
+    p.add_argument("--reduce-residuals", action="store_true",
+                   help="make the trial dynamically consistent: smooth kinematic corrections "
+                        "fitted so that the root's residuals vanish (urdf2dyn.biomech."
+                        "residuals; needs loads); the torques are the adjusted trial's")
+    p.add_argument("--com-body", metavar="BODY",
+                   help="with --reduce-residuals: also scale the total mass and move this "
+                        "body's mass centre (OpenSim RRA's adjusted_com_body, e.g. torso)")
     p.add_argument("--strict", action="store_true",
                    help="treat every warning (filled gaps, angles that look like degrees, large "
                         "residuals, ...) as an error")

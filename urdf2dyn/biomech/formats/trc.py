@@ -98,7 +98,7 @@ def read_trc(path, strict=False):
         raise MotionError(f"{source}: line 4: duplicate marker labels {duplicated(labels)}")
     m = len(labels)
     declared_frames = _count(header, "NumFrames")
-    rows, times, linenos = [], [], []
+    rows, linenos = [], []
     for lineno, line in enumerate(lines[5:], 6):
         cells = line.rstrip("\r\n").split("\t")
         if not line.strip():
@@ -114,21 +114,18 @@ def read_trc(path, strict=False):
                               f"end, and NumFrames={declared_frames} says more frames follow "
                               f"frame {len(rows) + 1}): it is truncated, and its last number "
                               "may be cut; copy or export it again")
-        t = _number(cells[1]) if len(cells) > 1 else None
-        if t is None or not math.isfinite(t):
-            raise MotionError(f"{source}: line {lineno}: column 2 (Time) is not a number: "
-                              f"{(cells[1] if len(cells) > 1 else '')[:20]!r}")
-        vals = [math.nan] * (3 * m)
-        for k, c in enumerate(cells[2:2 + 3 * m]):
-            x = _number(c)
-            if x is None:
-                raise MotionError(f"{source}: line {lineno}: marker {labels[k // 3]!r} "
-                                  f"{'XYZ'[k % 3]} is not a number: {c.strip()[:20]!r}")
-            vals[k] = x
-        times.append(t)
-        rows.append(vals)
+        rows.append(cells[1:2 + 3 * m])
         linenos.append(lineno)
-    if not rows:
+    try:                    # every cell a number or empty: one comprehension (main's fast path)
+        table = np.array([[float(c) if c.strip() else math.nan for c in r] for r in rows],
+                         dtype=float).reshape(len(rows), 1 + 3 * m)
+        if not np.all(np.isfinite(table[:, 0])):
+            raise ValueError
+    except ValueError:      # find the cell at fault, naming line and column
+        table = np.array([_row(source, n, r, labels) for n, r in zip(linenos, rows)],
+                         dtype=float).reshape(len(rows), 1 + 3 * m)
+    times, rows = table[:, 0], table[:, 1:]
+    if not len(rows):
         raise MotionError(f"{source}: no frames: the header ends at line 5 and no data row "
                           f"follows{f' (NumFrames={declared_frames})' if declared_frames else ''}"
                           "; export the trial again")
@@ -144,7 +141,7 @@ def read_trc(path, strict=False):
         bad = int(np.flatnonzero(np.diff(time) <= 0)[0]) + 1
         raise MotionError(f"{source}: the Time column must increase strictly (it does not at "
                           f"data row {bad + 1}, t = {time[bad]:g})")
-    xyz = np.array(rows, dtype=float).reshape(len(time), m, 3)
+    xyz = rows.reshape(len(time), m, 3)
     xyz[~np.isfinite(xyz)] = np.nan
     xyz *= scale
     declared = _number(header.get("NumMarkers", "")) if "NumMarkers" in header else None
@@ -156,6 +153,23 @@ def read_trc(path, strict=False):
                                            "header": header})
     check_units(out, source, units, strict=strict)
     return out
+
+
+def _row(source, lineno, cells, labels):
+    """[time, x1, y1, z1, ...] of a data row's cells, or MotionError naming the cell that is
+    not a number."""
+    t = _number(cells[0])
+    if t is None or not math.isfinite(t):
+        raise MotionError(f"{source}: line {lineno}: column 2 (Time) is not a number: "
+                          f"{cells[0][:20]!r}")
+    vals = [t]
+    for k, c in enumerate(cells[1:]):
+        x = _number(c)
+        if x is None:
+            raise MotionError(f"{source}: line {lineno}: marker {labels[k // 3]!r} "
+                              f"{'XYZ'[k % 3]} is not a number: {c.strip()[:20]!r}")
+        vals.append(x)
+    return vals
 
 
 def _count(header, key):
