@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 
 import numpy as np
 
@@ -135,3 +137,18 @@ def differences(t, tau, t_ref, tau_ref, names):
         d = np.abs(tau[:, c] - tau_ref[:, c])
         rows.append((float(d.max()) / peak, name, peak, float(t_ref[int(d.argmax())])))
     return sorted(rows, reverse=True)
+
+
+def run_in_a_child(folder, out, ik_range, id_range):
+    """run() in a fresh interpreter; returns the scaled model's path. OpenSim's and ezc3d's
+    SWIG modules share one type table, so whichever is imported second cannot pass a
+    std::vector<std::string> (setColumnLabels here): in a test session that has imported
+    ezc3d, OpenSim's side runs alone."""
+    code = ("import sys, opensim, real_lab_oracle as o; "
+            "print(o.run(opensim, sys.argv[1], sys.argv[2], "
+            "tuple(map(float, sys.argv[3:5])), tuple(map(float, sys.argv[5:7]))))")
+    proc = subprocess.run([sys.executable, "-c", code, folder, out, *map(str, ik_range),
+                           *map(str, id_range)], capture_output=True, text=True, timeout=900,
+                          cwd=os.path.dirname(os.path.abspath(__file__)))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout.strip().splitlines()[-1]

@@ -36,7 +36,7 @@ def lab(osim, tmp_path_factory):
     folder, out = d / "simple", d / "out"
     shutil.copytree(DATA, folder)
     out.mkdir()
-    model = real_lab_oracle.run(osim, str(folder), str(out), IK_RANGE, ID_RANGE)
+    model = real_lab_oracle.run_in_a_child(str(folder), str(out), IK_RANGE, ID_RANGE)
     return folder, out, model
 
 

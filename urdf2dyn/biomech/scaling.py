@@ -173,9 +173,9 @@ def scale_model(model: Model, factors: dict[str, NDArray[np.float64]],
         for p in path.points:
             s = s_of(p.link)
             if p.kind == "moving":
-                f = [s[k] if p.coordinates[k] else 1.0 for k in range(3)]
-                if f != [1.0, 1.0, 1.0]:
-                    edit.scale_moving_point(path.name, p.name, f)
+                moving = [s[k] if p.coordinates[k] else 1.0 for k in range(3)]
+                if moving != [1.0, 1.0, 1.0]:
+                    edit.scale_moving_point(path.name, p.name, moving)
             else:
                 edit.path_point(path.name, p.name, p.to_link(p.location * s))
     for k, w in enumerate(doc.wraps):

@@ -127,10 +127,10 @@ def read_tasks(taskset, where: str, error: type[Exception] = IKSetupError) -> li
         name = elem.get("name", "")
         at = f"{where}: <{elem.tag} name=\"{name}\">"
         task = IKTask("marker" if elem.tag == "IKMarkerTask" else "coordinate", name)
-        if _text(elem, "apply") is not None:
-            task.apply = flag(_text(elem, "apply"), at + " <apply>", error)
-        if _text(elem, "weight") is not None:
-            task.weight = number(_text(elem, "weight"), at + " <weight>", error)
+        if (text := _text(elem, "apply")) is not None:
+            task.apply = flag(text, at + " <apply>", error)
+        if (text := _text(elem, "weight")) is not None:
+            task.weight = number(text, at + " <weight>", error)
             if not (0 <= task.weight < math.inf):
                 raise error(f"{at} <weight>: {task.weight} must be finite and >= 0")
         if task.kind == "coordinate":
@@ -139,8 +139,8 @@ def read_tasks(taskset, where: str, error: type[Exception] = IKSetupError) -> li
                 raise error(f"{at} <value_type>: {vt!r}: expected default_value, "
                             "manual_value or from_file")
             task.value_type = vt
-            if _text(elem, "value") is not None:
-                task.value = number(_text(elem, "value"), at + " <value>", error)
+            if (text := _text(elem, "value")) is not None:
+                task.value = number(text, at + " <value>", error)
         if not name:
             raise error(f"{at}: a task without a name")
         tasks.append(task)

@@ -158,8 +158,8 @@ def read_scale_setup(path: str | os.PathLike[str], strict: bool = False) -> Scal
         return setup_path(t, where, tag, strict=strict, error=ScaleSetupError) if t else None
 
     s = ScaleSetup(path=where, name=tool.get("name", ""))
-    if _text(tool, "mass") is not None:
-        s.mass = number(_text(tool, "mass"), f"{where}: <mass>", ScaleSetupError)
+    if (text := _text(tool, "mass")) is not None:
+        s.mass = number(text, f"{where}: <mass>", ScaleSetupError)
     maker = tool.find("GenericModelMaker")
     s.model_file = resolve(maker, "model_file")
     s.marker_set_file = resolve(maker, "marker_set_file")
@@ -187,9 +187,8 @@ def read_scale_setup(path: str | os.PathLike[str], strict: bool = False) -> Scal
             s.manual_scales.append(ManualScale(body, (xyz[0], xyz[1], xyz[2]), apply))
         s.scale_marker_file = resolve(scaler, "marker_file")
         s.scale_time_range = _range(scaler, at)
-        if _text(scaler, "preserve_mass_distribution") is not None:
-            s.preserve_mass_distribution = flag(_text(scaler, "preserve_mass_distribution"),
-                                                at + " <preserve_mass_distribution>",
+        if (text := _text(scaler, "preserve_mass_distribution")) is not None:
+            s.preserve_mass_distribution = flag(text, at + " <preserve_mass_distribution>",
                                                 ScaleSetupError)
         s.output_scaled_model = resolve(scaler, "output_model_file")
         s.output_scale_file = resolve(scaler, "output_scale_file")
@@ -205,9 +204,9 @@ def read_scale_setup(path: str | os.PathLike[str], strict: bool = False) -> Scal
         s.output_motion_file = resolve(placer, "output_motion_file")
         s.output_model_file = resolve(placer, "output_model_file")
         s.output_marker_file = resolve(placer, "output_marker_file")
-        if _text(placer, "max_marker_movement") is not None:
-            s.max_marker_movement = number(_text(placer, "max_marker_movement"),
-                                           at + " <max_marker_movement>", ScaleSetupError)
+        if (text := _text(placer, "max_marker_movement")) is not None:
+            s.max_marker_movement = number(text, at + " <max_marker_movement>",
+                                           ScaleSetupError)
     if not math.isfinite(s.mass):
         raise ScaleSetupError(f"{where}: <mass> {s.mass}: give the subject's mass in kg (or -1 "
                               "to keep the model's)")

@@ -42,7 +42,7 @@ def loads(trial: Trial) -> Trial:
         found = Loads(f_ext, None, s.loads.path, "external loads")
         if _filtered(trial):
             found = replace(found, f_ext={k: lowpass(kin.t, w, kin.filter_hz)
-                                          for k, w in found.f_ext.items()}, filtered=True)
+                                          for k, w in f_ext.items()}, filtered=True)
     else:
         reactions, where, kind, links = _reactions(trial)
         found = Loads()
