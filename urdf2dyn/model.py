@@ -18,8 +18,10 @@ from .names import unknown_name
 from .warn import URDFWarning, report
 
 # Coordinate names of multi-DoF joints, appended to the joint's name as "<joint>_<suffix>".
-_Q_SUFFIXES = {"floating": ("x", "y", "z", "qx", "qy", "qz", "qw"), "planar": ("x", "y", "theta")}
-_V_SUFFIXES = {"floating": ("vx", "vy", "vz", "wx", "wy", "wz"), "planar": ("x", "y", "theta")}
+_Q_SUFFIXES = {"floating": ("x", "y", "z", "qx", "qy", "qz", "qw"), "planar": ("x", "y", "theta"),
+               "ball": ("qx", "qy", "qz", "qw")}
+_V_SUFFIXES = {"floating": ("vx", "vy", "vz", "wx", "wy", "wz"), "planar": ("x", "y", "theta"),
+               "ball": ("wx", "wy", "wz")}
 
 #: External wrenches: {link name: [fx fy fz mx my mz] of shape (6,) or (N, 6)}, world frame.
 FExt = Mapping[str, ArrayLike]
@@ -107,16 +109,25 @@ class Structure:
         return len(self.parent)
 
 
-_JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar", "custom")
+_MAX_FILE = 1 << 28          # an MJCF's include or mesh file: 256 MB at most (as the core's)
+
+_JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar", "custom", "ball")
 
 
 def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
          strict: bool = False, couplers: str = "keep") -> Model:
-    """Load a URDF robot or an OpenSim model: ``urdf`` is a path or the XML text itself.
+    """Load a URDF robot, an OpenSim model or a MuJoCo MJCF model: ``urdf`` is a path or the
+    XML text itself.
 
     An OpenSim model (root element ``<OpenSimDocument>``, any file name) is read by the same
     core: q_names are its coordinate names, gravity its own, ``model.markers`` and
     ``model.coordinates`` what the file defines (see the OpenSim models page of the docs).
+
+    An MJCF model (root element ``<mujoco>``) is read with MuJoCo's compiler semantics (its
+    ``<include>`` files and meshes found relative to the file, or to the current folder for
+    text): q in MuJoCo's qpos order, joints and bodies under their MJCF names, gravity from
+    its ``<option>``, ``model.default_q`` MuJoCo's qpos0 (see the MJCF page of the docs;
+    ``urdf2dyn.interop`` converts MuJoCo's qpos, qvel and forces).
 
     floating_base=True adds a floating joint named 'root_joint' above the URDF's root link
     (q = [x y z qx qy qz qw], v = [vx vy vz wx wy wz] in the root body's frame).
@@ -176,10 +187,14 @@ class Model:
     """
 
     def __init__(self, xml_text: str, floating_base: bool = False, strict: bool = False,
-                 source: str | None = None) -> None:
+                 source: str | None = None, files: dict[str, bytes] | None = None) -> None:
         self._xml = xml_text
+        self._source = source
+        #: the files an MJCF model read besides its own text (includes, meshes), by path
+        self._files: dict[str, bytes] = {}
         try:
-            self._c = _core.load(xml_text, bool(floating_base))
+            self._c = _core.load(xml_text, bool(floating_base), source,
+                                 self._file_reader(files))
         except _core.URDFError as e:
             if source is None:
                 raise
@@ -203,6 +218,24 @@ class Model:
         self.v_names = [n for j in self.joints for n in _names(j, _V_SUFFIXES)]
         self._signatures: dict[int, tuple] = {}     # algo -> the core's signature()
         self._osim_names()
+        mjcf = self._c.mjcf()
+        if mjcf is not None:
+            self.default_q = mjcf["qpos0"]
+
+    def _file_reader(self, files):
+        """The reader of an MJCF's other files: from files (a pickled model's) or the disk,
+        each kept in self._files so that the model pickles whole."""
+        def read(path):
+            if files is not None and path in files:
+                data = files[path]
+            else:
+                if os.path.getsize(path) > _MAX_FILE:
+                    raise ValueError(f"{path!r} is larger than {_MAX_FILE >> 20} MB")
+                with open(path, "rb") as f:
+                    data = f.read()
+            self._files[path] = data
+            return data
+        return read
 
     def _osim_names(self):
         """An OpenSim model's names: q_names/v_names are its coordinate names; markers and
@@ -299,7 +332,8 @@ class Model:
         # says about its coordinates: default_q, locked_coordinates, clamped_ranges)
         extra = {k: v for k, v in self.__dict__.items()
                  if k in ("markers", "default_q", "locked_coordinates", "clamped_ranges")}
-        return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity)), extra)
+        return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity), self._source,
+                           self._files), extra)
 
     def structure(self):
         """The compiled tree the algorithms run on, as a :class:`Structure` of NumPy arrays:
@@ -1343,9 +1377,9 @@ def _where(source, line):
     return f"line {line}: " if line else ""
 
 
-def _rebuild(xml_text, floating_base, gravity):
+def _rebuild(xml_text, floating_base, gravity, source=None, files=None):
     with warnings.catch_warnings():         # said once, when the model was first loaded
         warnings.simplefilter("ignore", URDFWarning)
-        model = Model(xml_text, floating_base)
+        model = Model(xml_text, floating_base, source=source, files=files or {})
     model.gravity = gravity
     return model

@@ -124,32 +124,6 @@ static int read_origin(reader *rd, u2d_xml *parent, double R[9], double xyz[3])
 
 /* ---- links -------------------------------------------------------------- */
 
-/* Eigenvalues of a symmetric 3x3 matrix, ascending (closed form, trigonometric). */
-static void eigenvalues_sym3(const double A[9], double lam[3])
-{
-    double p1 = A[1] * A[1] + A[2] * A[2] + A[5] * A[5];
-    double q = (A[0] + A[4] + A[8]) / 3.0;
-    if (p1 == 0.0) {
-        double d[3] = {A[0], A[4], A[8]};
-        for (int i = 0; i < 3; i++)
-            for (int j = i + 1; j < 3; j++)
-                if (d[j] < d[i]) { double t = d[i]; d[i] = d[j]; d[j] = t; }
-        memcpy(lam, d, sizeof d);
-        return;
-    }
-    double p2 = (A[0] - q) * (A[0] - q) + (A[4] - q) * (A[4] - q) + (A[8] - q) * (A[8] - q)
-              + 2.0 * p1;
-    double p = sqrt(p2 / 6.0), B[9];
-    for (int i = 0; i < 9; i++) B[i] = (A[i] - (i % 4 == 0 ? q : 0.0)) / p;
-    double detB = B[0] * (B[4] * B[8] - B[5] * B[7]) - B[1] * (B[3] * B[8] - B[5] * B[6])
-                + B[2] * (B[3] * B[7] - B[4] * B[6]);
-    double r = fmax(-1.0, fmin(1.0, detB / 2.0));
-    double phi = acos(r) / 3.0;
-    lam[2] = q + 2.0 * p * cos(phi);
-    lam[0] = q + 2.0 * p * cos(phi + 2.0943951023931957);   /* + 2 pi / 3 */
-    lam[1] = 3.0 * q - lam[0] - lam[2];
-}
-
 static int read_inertial(reader *rd, u2d_xml *node, u2d_urdf_link *L)
 {
     u2d_xml *in = u2d_xml_child(node, "inertial");
@@ -182,7 +156,7 @@ static int read_inertial(reader *rd, u2d_xml *node, u2d_urdf_link *L)
     double scale = fabs(v[0]) + fabs(v[3]) + fabs(v[5]);
     for (int k = 0; k < 6; k++) scale = fmax(scale, fabs(v[k]));
     double lam[3], tol = 1e-9 * scale + 1e-18;
-    eigenvalues_sym3(I, lam);
+    u2d_sym3_eigenvalues(I, lam);
     if (lam[0] < -tol)
         note(rd, inertia, "<inertia>: not positive semidefinite (principal moments %g, %g, %g): "
              "no rigid body has this inertia; used as written. Correct the exporter's values",
@@ -661,6 +635,7 @@ void u2d_urdf_free(u2d_urdf *u)
     free(u->coord);
     free(u->marker);
     free(u->coupler);
+    free(u->qpos0);
     free(u->link);
     free(u->joint);
     free(u->strings);

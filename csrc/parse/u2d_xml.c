@@ -200,6 +200,11 @@ static void scan_tags(const char *text, tag_scan *sc)
     }
 }
 
+/* A node's user data holds its line (21 bits) and, for documents assembled from several
+ * files, the number of its file above them (u2d_xml_set_file). */
+#define LINE_BITS 21
+#define LINE_MASK ((1 << LINE_BITS) - 1)
+
 static void assign_lines(mxml_node_t *top, const tag_scan *sc)
 {
     int k = 0;
@@ -210,7 +215,10 @@ static void assign_lines(mxml_node_t *top, const tag_scan *sc)
     k = 0;
     for (mxml_node_t *n = mxmlWalkNext(top, top, MXML_DESCEND); n;
          n = mxmlWalkNext(n, top, MXML_DESCEND))
-        if (xml_is_tag(n)) mxmlSetUserData(n, (void *)(intptr_t)sc->line[k++]);
+        if (xml_is_tag(n)) {
+            int line = sc->line[k++];
+            mxmlSetUserData(n, (void *)(intptr_t)(line <= LINE_MASK ? line : 0));
+        }
 }
 
 /* Comments (<!-- -->), declarations (<?xml ?>) and directives (<!DOCTYPE>) are elements
@@ -303,7 +311,37 @@ const char *u2d_xml_attr_name(u2d_xml *node, int k)
 
 int u2d_xml_line(u2d_xml *node)
 {
-    return (int)(intptr_t)mxmlGetUserData((mxml_node_t *)node);
+    return (int)((intptr_t)mxmlGetUserData((mxml_node_t *)node) & LINE_MASK);
+}
+
+int u2d_xml_file(u2d_xml *node)
+{
+    return (int)((intptr_t)mxmlGetUserData((mxml_node_t *)node) >> LINE_BITS);
+}
+
+void u2d_xml_set_file(u2d_xml *doc, int file)
+{
+    mxml_node_t *top = (mxml_node_t *)doc;
+    intptr_t tag = (intptr_t)(file < 0 ? 0 : file > U2D_XML_MAXFILE ? U2D_XML_MAXFILE : file);
+    for (mxml_node_t *n = top; n; n = mxmlWalkNext(n, top, MXML_DESCEND)) {
+        intptr_t line = (intptr_t)mxmlGetUserData(n) & LINE_MASK;
+        mxmlSetUserData(n, (void *)(line | tag << LINE_BITS));
+    }
+}
+
+u2d_xml *u2d_xml_splice(u2d_xml *at, u2d_xml *from)
+{
+    mxml_node_t *node = (mxml_node_t *)at, *first = NULL;
+    mxml_node_t *parent = mxmlGetParent(node);
+    for (mxml_node_t *c = (mxml_node_t *)u2d_xml_first(from), *next; c; c = next) {
+        next = (mxml_node_t *)u2d_xml_next((u2d_xml *)c);
+        mxmlRemove(c);
+        mxmlAdd(parent, MXML_ADD_BEFORE, node, c);
+        if (!first) first = c;
+    }
+    mxml_node_t *after = (mxml_node_t *)u2d_xml_next(at);
+    mxmlDelete(node);
+    return (u2d_xml *)(first ? first : after);
 }
 
 const char *u2d_xml_text(u2d_xml *node)
