@@ -364,6 +364,8 @@ int u2d_mesh_mass(const char *data, size_t len, const char *name, const u2d_mj_m
 {
     mesh_buf b = {NULL, 0, 0, NULL, 0, 0};
     int rc;
+    if (spec->inertia == U2D_MESH_CONVEX)           /* refused before the file is read */
+        return u2d_mesh_mass_of(0, NULL, 0, NULL, name, spec, out, err);
     if (has_suffix(name, ".stl")) rc = read_stl(data, len, name, &b, err);
     else if (has_suffix(name, ".obj")) rc = read_obj(data, len, name, &b, err);
     else rc = mesh_fail(err, name, "urdf2dyn reads the inertia of binary STL and OBJ meshes "

@@ -1518,9 +1518,9 @@ static void summarize(mjcf *rd)
         {rd->n_armature, "armature", "joint"}, {rd->n_damping, "damping", "joint"},
         {rd->n_spring, "springs", "joint"}, {rd->n_friction, "friction loss", "joint"},
         {rd->n_limit, "limits", "joint"}, {rd->n_gravcomp, "gravity compensation", "body"},
-        {count_children(rd, "tendon"), "tendons", NULL},
-        {count_children(rd, "actuator"), "actuators", NULL},
-        {count_children(rd, "equality"), "equality constraints", NULL},
+        {count_children(rd, "tendon"), "tendon", NULL},
+        {count_children(rd, "actuator"), "actuator", NULL},
+        {count_children(rd, "equality"), "equality constraint", NULL},
         {rd->n_contact, "contacts", "geom"},
     };
     for (size_t k = 0; k < sizeof items / sizeof items[0]; k++) {
@@ -1530,8 +1530,8 @@ static void summarize(mjcf *rd)
             n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%s on %d %s%s", n ? ", " : "",
                                   items[k].what, c, items[k].unit, c == 1 ? "" : "s");
         else
-            n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%d %s", n ? ", " : "", c,
-                                  items[k].what);
+            n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%d %s%s", n ? ", " : "", c,
+                                  items[k].what, c == 1 ? "" : "s");
     }
     if (n)
         note(rd, NULL, "what is not rigid-body dynamics is read but not applied (as mj_rne "
