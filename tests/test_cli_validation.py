@@ -13,7 +13,7 @@ import pytest
 import urdf2dyn
 from urdf2dyn import cli
 from urdf2dyn.bundled import data_path
-from urdf2dyn.safe_files import replacing
+from urdf2dyn._safe_files import replacing
 
 HUMAN = "humod_subject_a.urdf"
 

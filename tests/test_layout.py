@@ -73,3 +73,78 @@ def test_every_format_module_is_reached_through_formats():
     for module in ("csv", "opensim", "humod", "torques"):
         assert f"urdf2dyn.biomech.formats.{module}" in MODULES
         assert hasattr(formats, module)
+
+
+def _import_graph():
+    """{module: the package's modules it imports}, at any depth of its code (type-checking
+    and function-level imports included: a circle hidden in a function is still a circle)."""
+    return {name: {m for m in _imports(name, path) if m in MODULES and m != name}
+            for name, path in MODULES.items()}
+
+
+def _circles(graph):
+    """The strongly connected components of more than one module (Tarjan, without recursion)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    m = stack.pop()
+                    on_stack.discard(m)
+                    component.append(m)
+                    if m == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_circles_are_found():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}}
+    assert _circles(graph) == [["a", "b", "c"]]
+
+
+def test_no_import_circles():
+    circles = _circles(_import_graph())
+    assert not circles, (
+        f"modules importing each other (directly or around a circle): {circles}; move what "
+        "both need into a module below them (docs/layout.rst)")
+
+
+def test_at_most_15_public_modules_at_the_top():
+    public = sorted(p.stem if p.suffix == ".py" else p.name for p in PACKAGE.iterdir()
+                    if not p.name.startswith("_")
+                    and (p.suffix == ".py" or (p / "__init__.py").is_file()))
+    assert len(public) <= 15, (
+        f"{len(public)} public modules at the top of urdf2dyn/: {public}; fold or group private "
+        "helpers (a leading underscore) or move a module where it belongs")
+
+
+def test_model_keeps_the_model_and_batch_the_batching():
+    from urdf2dyn import batch, model
+    defined_in_model = {n.name for n in ast.parse(MODULES["urdf2dyn.model"].read_text()).body
+                        if isinstance(n, ast.FunctionDef)}
+    for name in ("_as_samples", "_broadcast", "_batch_shape", "_check_out", "_flatten",
+                 "_stack_wrenches"):
+        assert callable(getattr(batch, name, None)) and name not in defined_in_model, name

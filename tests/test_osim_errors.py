@@ -4,6 +4,8 @@ read with a warning that says what was done; never a crash, a hang or a tracebac
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import time
 import warnings
 
@@ -78,6 +80,35 @@ def test_body_without_joint_and_body_with_two_joints():
     _refused(_doc(_body("a"), _pin("j", "/ground", "/bodyset/a") +
                   _pin("k", "/ground", "/bodyset/a", coord="r")),
              r"body 'a' is the child of two joints, 'j' and 'k'")
+
+
+_LOAD_IN_A_CHILD = """
+import sys, warnings, urdf2dyn
+warnings.simplefilter("ignore")
+try:
+    urdf2dyn.load(sys.stdin.read())
+except urdf2dyn.URDFError as e:
+    print(e)
+"""
+
+
+def _refused_in_a_child(text):
+    """The message a fresh interpreter prints for text: a crash of the core fails the test
+    (its exit status) instead of killing pytest."""
+    proc = subprocess.run([sys.executable, "-c", _LOAD_IN_A_CHILD], input=text,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, f"exit status {proc.returncode}: {proc.stderr[-2000:]}"
+    return proc.stdout
+
+
+@pytest.mark.parametrize("order", [["b", "a"], ["c", "b", "a"]], ids=["two", "three"])
+def test_a_parent_without_joint_listed_after_its_child_is_named(order):
+    """check_tree walked from each body to ground through bodies listed after it, reading
+    joint[-1] on a parent without a joint (a segfault): a chain listed leaf first."""
+    joints = "".join(_pin(f"{p}{c}", f"/bodyset/{p}", f"/bodyset/{c}", coord=f"q{c}")
+                     for c, p in zip(order, order[1:]))
+    msg = _refused_in_a_child(_doc("".join(_body(b) for b in order), joints))
+    assert "body 'a' has no joint: every body needs one" in msg, msg
 
 
 def test_cycle_is_refused():

@@ -25,7 +25,7 @@ from .batch import (available_simd_paths, get_num_threads, set_num_threads, set_
                     simd_path)
 from .bundled import data_path
 from .biomech.animate import animate_trial as animate
-from .centroidal import normalized_angular_momentum
+from .biomech.gait import normalized_angular_momentum
 from .identify import base_parameters, identify
 from .model import Joint, Model, load
 from .simulate import simulate

@@ -7,15 +7,15 @@ import re
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _core
-from .batch import get_num_threads
-from .markers import Marker
-from .names import unknown_name
-from .warn import URDFWarning, report
+from .batch import (_VELOCITY_LIKE, _as_samples, _batch_shape, _check_out, _flatten, _fmt,
+                    _name_sample, _plain, _scalar, _stack_wrenches, get_num_threads)
+from .warn import URDFWarning, report, unknown_name
 
 # Coordinate names of multi-DoF joints, appended to the joint's name as "<joint>_<suffix>".
 _Q_SUFFIXES = {"floating": ("x", "y", "z", "qx", "qy", "qz", "qw"), "planar": ("x", "y", "theta"),
@@ -65,6 +65,14 @@ class Coordinate:
     clamped: bool
 
 
+class Marker(NamedTuple):
+    """A point fixed on a link: ``name``, ``link`` (a URDF link / OpenSim body name) and
+    ``position`` (3,) in the link frame, m."""
+    name: str
+    link: str
+    position: tuple[float, float, float]
+
+
 @dataclass(frozen=True)
 class Coupler:
     """An OpenSim ``CoordinateCouplerConstraint``: ``dependent = scale * f(independent)``,
@@ -107,6 +115,38 @@ class Structure:
     def nbody(self):
         """Number of bodies, the world included."""
         return len(self.parent)
+
+
+@dataclass
+class IKSolution:
+    """Inverse kinematics over N frames, with OpenSim's IK report per frame.
+
+    Attributes
+    ----------
+    q : (N, nq) array
+        The fitted coordinates (rad, m).
+    marker_names : list of str
+        The model markers, in the order of ``marker_error``'s columns.
+    marker_error : (N, k) array
+        Each marker's distance to its measured position, m (NaN where it is missing).
+    squared, rms, max : (N,) arrays
+        OpenSim's IK report over the markers with a non-zero weight: the sum of squared
+        errors of those present (m²), ``sqrt(squared / k)`` with k the markers fitted,
+        missing ones included, as OpenSim's IK tool computes its RMS (m), and the largest
+        error (m); NaN when none is present.
+    worst : list of str
+        The marker at ``max`` per frame ("" when none).
+    iterations : (N,) int array
+        Levenberg-Marquardt iterations per frame.
+    """
+    q: NDArray[np.float64]
+    marker_names: list[str]
+    marker_error: NDArray[np.float64]
+    squared: NDArray[np.float64]
+    rms: NDArray[np.float64]
+    max: NDArray[np.float64]
+    worst: list[str]
+    iterations: NDArray[np.int64]
 
 
 _MAX_FILE = 1 << 28          # an MJCF's include or mesh file: 256 MB at most (as the core's)
@@ -1012,11 +1052,147 @@ class Model:
                              f"'local_world_aligned', got {reference!r}")
         return self._link_index[link], point, ref
 
-    def inverse_kinematics(self, targets, markers=None, **options):
-        """The coordinates whose markers best fit measured ones, frame by frame (OpenSim's
-        IK, in the core): see urdf2dyn.markers.inverse_kinematics for the options."""
-        from .markers import inverse_kinematics
-        return inverse_kinematics(self, targets, markers=markers, **options)
+    def inverse_kinematics(self, targets: ArrayLike | dict[str, ArrayLike],
+                           markers: list[Marker] | None = None,
+                           weights: dict[str, float] | None = None,
+                           tasks: Mapping[str, tuple[float, Any]] | None = None,
+                           locked: dict[str, float] | None = None,
+                           ranges: dict[str, tuple[float, float]] | None = None,
+                           q0: ArrayLike | None = None, tolerance: float = 1e-10,
+                           max_iter: int = 100, threads: int | None = None) -> IKSolution:
+        """Fit the model's markers to measured positions, frame by frame (OpenSim's IK).
+
+        Parameters
+        ----------
+        targets : (N, k, 3) or (k, 3) array, or dict {marker name: (N, 3) or (3,)}
+            Measured marker positions in the model's world frame, m; NaN marks a marker missing
+            in a frame (it is skipped there). An array is in the order of ``markers``; a dict
+            names the markers measured, and the others are missing in every frame.
+        markers : list of Marker, optional
+            The model markers (default: ``model.markers``).
+        weights : dict {marker name: float}, optional
+            Marker weights (default 1); 0 reports a marker without fitting it.
+        tasks : dict {coordinate: (weight, value)}, optional
+            Coordinate tasks: the coordinate pulled towards ``value`` (a number, or (N,) per frame,
+            rad or m) with ``weight``.
+        locked : dict {coordinate: value}, optional
+            Coordinates held at a value (rad or m).
+        ranges : dict {coordinate: (lower, upper)}, optional
+            Bounds kept by the fit (OpenSim's clamped coordinates).
+        q0 : (nq,) array, optional
+            Where the first frame starts (default zeros, unit quaternions); every next frame
+            starts at the previous fit.
+        tolerance : float
+            A frame ends when a step moves no coordinate by more than this (rad or m).
+        max_iter : int
+            Levenberg-Marquardt iterations per frame at most.
+        threads : int, optional
+            The frames are cut into this many contiguous segments solved in parallel, each
+            started at ``q0`` and warm-started within it (default: urdf2dyn.get_num_threads()).
+            One thread reproduces OpenSim's frame-to-frame warm start exactly.
+
+        Returns
+        -------
+        IKSolution
+        """
+        markers = list(self.markers) if markers is None else list(markers)
+        names = [mk.name for mk in markers]
+        if len(set(names)) != len(names):
+            raise ValueError("inverse_kinematics: markers: a marker name is used twice")
+        for mk in markers:
+            if mk.link not in self._link_index:
+                raise ValueError(f"inverse_kinematics: marker {mk.name!r} is on link {mk.link!r}, "
+                                 "which the model does not have")
+        if isinstance(targets, dict):
+            unknown = sorted(set(targets) - set(names))
+            if unknown:
+                raise ValueError(f"inverse_kinematics: targets: no model marker named {unknown}")
+            rows = {n: np.asarray(v, dtype=float) for n, v in targets.items()}
+            lens = {r.shape[0] for r in rows.values() if r.ndim == 2}
+            if len(lens) > 1:
+                raise ValueError("inverse_kinematics: targets: markers have different numbers of "
+                                 "frames")
+            n = lens.pop() if lens else 1
+            single = not any(r.ndim == 2 for r in rows.values())
+            t = np.full((n, len(markers), 3), np.nan)
+            for k, name in enumerate(names):
+                if name in rows:
+                    if rows[name].shape[-1] != 3 or rows[name].ndim > 2:
+                        raise ValueError(f"inverse_kinematics: targets[{name!r}]: expected shape "
+                                         f"(N, 3) or (3,), got {rows[name].shape}")
+                    t[:, k] = rows[name]
+        else:
+            t = np.asarray(targets, dtype=float)
+            single = t.ndim == 2
+            if single:
+                t = t[None]
+            if t.ndim != 3 or t.shape[1:] != (len(markers), 3):
+                raise ValueError(f"inverse_kinematics: targets: expected shape (N, {len(markers)}, "
+                                 f"3) or ({len(markers)}, 3) for {len(markers)} markers, got "
+                                 f"{np.shape(targets)}")
+        nframe = t.shape[0]
+        w = np.ones(len(markers))
+        for name, value in (weights or {}).items():
+            if name not in names:
+                raise ValueError(f"inverse_kinematics: weights: no model marker named {name!r}")
+            w[names.index(name)] = value
+        if not np.all(np.isfinite(w) & (w >= 0)):
+            raise ValueError("inverse_kinematics: weights must be finite and >= 0")
+
+        task_v, task_q, task_w, task_val = [], [], [], []
+        for name, (weight, given) in (tasks or {}).items():
+            qi, vi = _coordinate(self, name, "tasks")
+            try:
+                values = np.broadcast_to(np.asarray(given, dtype=float), (nframe,))
+            except ValueError:
+                raise ValueError(f"inverse_kinematics: tasks[{name!r}]: the value must be a "
+                                 f"number or one per frame ({nframe}), got shape "
+                                 f"{np.shape(given)}") from None
+            if not np.all(np.isfinite(values)):
+                raise ValueError(f"inverse_kinematics: tasks[{name!r}]: values must be finite "
+                                 "(rad or m)")
+            if not (np.isfinite(weight) and weight >= 0):
+                raise ValueError(f"inverse_kinematics: tasks[{name!r}]: weight {weight} must be "
+                                 "finite and >= 0")
+            task_v.append(vi)
+            task_q.append(qi)
+            task_w.append(float(weight))
+            task_val.append(values)
+        task_values = np.stack(task_val, axis=1) if task_val else np.zeros((nframe, 0))
+
+        start = np.zeros(self.nq) if q0 is None else np.array(q0, dtype=float).reshape(-1)
+        if start.shape != (self.nq,) or not np.all(np.isfinite(start)):
+            raise ValueError(f"inverse_kinematics: q0: expected {self.nq} finite numbers, got "
+                             f"shape {start.shape}")
+        if q0 is None:
+            for j in self.joints:
+                if j.type == "floating":
+                    start[j.q_index + 6] = 1.0
+        lock = np.zeros(self.nv, dtype=np.int32)
+        for name, value in (locked or {}).items():
+            qi, vi = _coordinate(self, name, "locked")
+            if not np.isfinite(value):
+                raise ValueError(f"inverse_kinematics: locked[{name!r}]: {value} is not finite")
+            lock[vi] = 1
+            start[qi] = value
+        lower = _per_coordinate(self, {k: v[0] for k, v in (ranges or {}).items()}, "ranges",
+                                -np.inf)
+        upper = _per_coordinate(self, {k: v[1] for k, v in (ranges or {}).items()}, "ranges",
+                                np.inf)
+        if np.any(lower > upper):
+            raise ValueError("inverse_kinematics: ranges: a lower bound is above its upper bound")
+        link = np.array([self._link_index[mk.link] for mk in markers], dtype=np.int32)
+        pos = np.array([mk.position for mk in markers], dtype=float).reshape(len(markers), 3)
+        q, err, rep = self._c.ik(link, pos, w, np.array(task_v, np.int32),
+                                  np.array(task_q, np.int32), np.array(task_w, float), lock,
+                                  lower, upper, t, task_values, start, float(tolerance),
+                                  int(max_iter), get_num_threads() if threads is None else threads)
+        worst = [names[int(k)] if k >= 0 else "" for k in rep[:, 3]]
+        sol = IKSolution(q, names, err, rep[:, 0], rep[:, 1], rep[:, 2], worst,
+                         rep[:, 4].astype(np.int64))
+        if single:
+            sol.q = sol.q[0]
+        return sol
 
     def link_velocities(self, q: ArrayLike, v: ArrayLike,
                         out: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
@@ -1202,166 +1378,27 @@ _REFERENCES = {"local": _core.LOCAL, "world": _core.WORLD,
                "local_world_aligned": _core.LOCAL_WORLD_ALIGNED}
 
 
-# ---- the batch layer's helpers (Model._compute) ----------------------------------------
-
-_SAMPLE = re.compile(r"\bsample (\d+)")
-
-# Inputs that may be a scalar, the same value for every coordinate (v=0, a=0.0: at rest).
-# A configuration may not: a quaternion of four equal numbers is rarely what was meant.
-_VELOCITY_LIKE = frozenset({"v", "a", "tau"})
-_WIDTH_NAMES = {"q": "nq", "q0": "nq", "q1": "nq", "v": "nv", "a": "nv", "tau": "nv"}
+def _per_coordinate(model, given, what, default):
+    """A (nv,) array from {coordinate name: value}."""
+    out = np.full(model.nv, default, dtype=float)
+    for name, value in (given or {}).items():
+        out[_coordinate(model, name, what)[1]] = value
+    return out
 
 
-def _as_samples(x, name, width, scalar_ok):
-    """x as an array of shape (..., width) of real numbers, not yet converted (the batch
-    layer converts once); a scalar stands for a whole sample when scalar_ok."""
-    if not isinstance(x, np.ndarray):
-        try:
-            x = np.asarray(x)
-        except (TypeError, ValueError) as e:        # ragged lists, unconvertible objects
-            raise TypeError(f"{name}: expected an array of real numbers ({e})") from None
-    if x.dtype.kind not in "fiu":
-        raise TypeError(f"{name}: expected an array of real numbers, got dtype {x.dtype}")
-    if x.ndim == 0 and scalar_ok:
-        return np.full(width, x, dtype=np.float64)
-    if x.ndim == 0 or x.shape[-1] != width:
-        what = f"({_WIDTH_NAMES[name]},) = " if name in _WIDTH_NAMES else ""
-        hint = ("; only v, a and tau may be a scalar" if x.ndim == 0 and
-                name not in _VELOCITY_LIKE else "")
-        raise ValueError(f"{name}: expected shape {what}({width},), or (..., {width}) for a "
-                         f"batch, got {_fmt(x.shape)}{hint}")
-    return x
-
-
-def _plain(inputs, widths):
-    """Whether inputs are ndarrays of real numbers of shapes (width,) each, or (N, width)
-    with one N."""
-    lead = None
-    for x, width in zip(inputs, widths):
-        if (type(x) is not np.ndarray or x.ndim not in (1, 2) or x.shape[-1] != width
-                or x.dtype.kind not in "fiu"):
-            return False
-        if lead is None:
-            lead = x.shape[:-1]
-        elif x.shape[:-1] != lead:
-            return False
-    return True
-
-
-def _batch_shape(items):
-    """The broadcast of the batch shapes (all axes but the last) of [(label, array, ...)],
-    or ValueError naming the first argument that does not fit and the one it clashes with."""
-    batch = ()
-    for k, (label, a, *_) in enumerate(items):
-        joined = _broadcast(batch, a.shape[:-1])
-        if joined is None:
-            other = next((it for it in items[:k]
-                          if _broadcast(it[1].shape[:-1], a.shape[:-1]) is None), items[0])
-            raise ValueError(
-                f"{label}: shape {_fmt(a.shape)} does not broadcast against {other[0]}'s "
-                f"{_fmt(other[1].shape)}: the batch axes (all but the last) must be equal, "
-                "1, or missing (NumPy's broadcasting rules)")
-        batch = joined
-    return batch
-
-
-def _broadcast(s1, s2):
-    """NumPy's broadcast of two shapes, or None; in Python because np.broadcast_shapes costs
-    more than a one-sample RNEA."""
-    if s1 == s2 or not s2:
-        return s1
-    if not s1:
-        return s2
-    n = max(len(s1), len(s2))
-    s1, s2 = (1,) * (n - len(s1)) + s1, (1,) * (n - len(s2)) + s2
-    out = []
-    for x, y in zip(s1, s2):
-        if x != y and x != 1 and y != 1:
-            return None
-        out.append(y if x == 1 else x)
-    return tuple(out)
-
-
-def _check_out(out, shapes, batch):
-    """The out= arrays as a tuple and the batch shape they fix (which the inputs' batch must
-    broadcast to, as for a ufunc's out), or TypeError/ValueError naming out."""
-    nout = len(shapes)
-    if isinstance(out, np.ndarray) and nout == 1:
-        outs = (out,)
-    elif isinstance(out, tuple) and len(out) == nout:
-        outs = out
-    else:
-        want = "an array" if nout == 1 else f"a tuple of {nout} arrays"
-        raise TypeError(f"out: expected {want}, got {type(out).__name__}"
-                        + (f" of length {len(out)}" if isinstance(out, tuple) else ""))
-    labels = ["out"] if nout == 1 else [f"out[{k}]" for k in range(nout)]
-    target = None
-    for label, o, core in zip(labels, outs, shapes):
-        expected = (batch if target is None else target) + core
-        if not isinstance(o, np.ndarray):
-            raise TypeError(f"{label}: expected a NumPy array of shape {_fmt(expected)} and dtype "
-                            f"float64, got {type(o).__name__}")
-        k = o.ndim - len(core)
-        ok = k >= 0 and o.shape[k:] == core
-        if ok and target is None:
-            ok = _broadcast(batch, o.shape[:k]) == o.shape[:k]
-            target = o.shape[:k] if ok else None
-        elif ok:
-            ok = o.shape[:k] == target
-        if not ok:
-            raise ValueError(f"{label}: expected shape {_fmt(expected)}, got {_fmt(o.shape)}")
-        if o.dtype != np.float64:
-            raise TypeError(f"{label}: expected dtype float64 (native byte order), got "
-                            f"{o.dtype}; results are float64, cast them afterwards")
-        if not o.flags.c_contiguous:
-            raise ValueError(f"{label}: expected a C-contiguous array of shape {_fmt(expected)} "
-                             "(e.g. np.empty of that shape), got a strided view")
-        if not o.flags.writeable:
-            raise ValueError(f"{label}: the array is read-only")
-    for i in range(nout):
-        for j in range(i + 1, nout):
-            if np.may_share_memory(outs[i], outs[j]):
-                raise ValueError(f"{labels[i]} and {labels[j]} overlap: give {nout} separate "
-                                 "arrays")
-    return outs, target
-
-
-def _flatten(a, batch, n):
-    """a (..., width) broadcast to batch and viewed as (n, width) float64 C-contiguous, the
-    core's layout (copied only when needed); one sample stays (width,)."""
-    if not batch:
-        return a
-    width = a.shape[-1]
-    a = np.broadcast_to(a, batch + (width,))
-    return np.ascontiguousarray(a, dtype=np.float64).reshape(n, width)
-
-
-def _stack_wrenches(wrenches, link_body, batch, n):
-    """[(label, (..., 6), link)] -> the core's bodies (K,) and wrenches (1 or n, K, 6)."""
-    if not wrenches:
-        return None, None
-    bodies = np.array([link_body[link] for _, _, link in wrenches], dtype=np.intc)
-    if all(w.ndim == 1 for _, w, _ in wrenches):
-        stacked = np.stack([w for _, w, _ in wrenches])[None]        # one for every sample
-    else:
-        stacked = np.stack([np.broadcast_to(w, batch + (6,)).reshape(n, 6)
-                            for _, w, _ in wrenches], axis=1)
-    return bodies, np.ascontiguousarray(stacked, dtype=np.float64)
-
-
-def _name_sample(message, batch):
-    """The core's 'sample 17' (it counts samples flat) as the index in batch, 'sample (2, 1)'."""
-    def index(m):
-        return "sample " + str(tuple(int(i) for i in np.unravel_index(int(m.group(1)), batch)))
-    return _SAMPLE.sub(index, message)
-
-
-def _fmt(shape):
-    return str(tuple(shape))
-
-
-def _scalar(x):
-    return float(x) if x.ndim == 0 else x
+def _coordinate(model, name, what):
+    """(q index, v index) of the coordinate called name (model.q_names): one of a joint whose
+    q and v coordinates correspond one to one (a quaternion's components do not)."""
+    if name in model.q_names:
+        k = model.q_names.index(name)
+        j = next(j for j in model.joints if j.q_index <= k < j.q_index + j.nq)
+        if j.nq != j.nv:
+            raise ValueError(f"inverse_kinematics: {what}: {name!r} is a coordinate of the "
+                             f"{j.type} joint {j.name!r}, whose q is not its v; only "
+                             "coordinates that are their own velocity can be named here")
+        return k, j.v_index + (k - j.q_index)
+    raise ValueError(f"inverse_kinematics: {what}: the model has no coordinate {name!r} "
+                     f"(coordinates: {', '.join(model.q_names[:10])}...)")
 
 
 def _names(joint, suffixes):

@@ -202,7 +202,7 @@ def plot_tree(model, path=None, full=False, ax=None):
     ax.set_title(f"{model.name}: {len(model.joints)} movable joints, nv = {model.nv}",
                  fontsize=10)
     if path is not None:
-        from .safe_files import replacing
+        from ._safe_files import replacing
         with replacing(path) as tmp:
             fig.savefig(tmp, dpi=120, bbox_inches="tight")
     return fig

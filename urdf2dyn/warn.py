@@ -1,4 +1,6 @@
-"""urdf2dyn's warnings: one category, raised instead of warned under ``strict``.
+"""What urdf2dyn says when an input is questionable or wrong: its warnings (one category,
+raised instead of warned under ``strict``), the error of motion analysis, and the wording of
+"not there" messages (an unknown name, a missing file, data rows).
 
 A questionable but usable input (a non-physical inertia in a real URDF, a gap filled in a
 recording, angles that look like degrees, a large root residual) is reported with
@@ -7,12 +9,17 @@ naming where and what, and saying what to do. ``strict=True`` (``--strict`` on t
 line) turns each into an error of the caller's chosen type instead. Silence them all with::
 
     warnings.simplefilter("ignore", urdf2dyn.Urdf2dynWarning)
+
+A file that cannot be used raises an error naming it: ``urdf2dyn.URDFError`` for a model (the
+core's), :class:`MotionError` for a recording (urdf2dyn.biomech.MotionError).
 """
 from __future__ import annotations
 
+import difflib
 import warnings
 
-__all__ = ["Urdf2dynWarning", "URDFWarning", "report"]
+__all__ = ["Urdf2dynWarning", "URDFWarning", "MotionError", "report", "unknown_name",
+           "missing_file"]
 
 
 class Urdf2dynWarning(UserWarning):
@@ -21,6 +28,11 @@ class Urdf2dynWarning(UserWarning):
 
 class URDFWarning(Urdf2dynWarning):
     """A URDF that loads, as Pinocchio would load it, but is probably not what its author meant."""
+
+
+class MotionError(ValueError):
+    """A motion or load file that cannot be used as it is (the message names the file, row or
+    column and what to do)."""
 
 
 def report(message: str, strict: bool = False, error: type[Exception] = ValueError,
@@ -43,3 +55,56 @@ def report(message: str, strict: bool = False, error: type[Exception] = ValueErr
     if strict:
         raise error(message)
     warnings.warn(message, category, stacklevel=stacklevel)
+
+
+def unknown_name(what, name, names, where="", limit=12):
+    """A message for an unknown name: what it is, the close matches and the valid names.
+
+    Parameters
+    ----------
+    what : str
+        e.g. ``"link"``, ``"joint"``, ``"column"``.
+    name : str
+        The name asked for.
+    names : sequence of str
+        The valid names.
+    where : str
+        Where to look for the full list, e.g. ``"model.link_names"``.
+    limit : int
+        List at most this many valid names.
+
+    Returns
+    -------
+    str
+        e.g. ``unknown link 'fot_L': did you mean 'foot_L'? (valid: base, ..., 39 links in
+        model.link_names)``
+    """
+    names = [str(n) for n in names]
+    close = difflib.get_close_matches(str(name), names, n=3)
+    hint = f": did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    shown = ", ".join(names[:limit]) + (", ..." if len(names) > limit else "")
+    total = f"; {len(names)} {what}s" + (f" in {where}" if where else "")
+    return f"unknown {what} {name!r}{hint} (valid: {shown}{total})"
+
+
+def missing_file(path, also=()):
+    """``"PATH: no such file"``, with the closest names in its folder (and in ``also``, e.g.
+    the bundled files) as "did you mean"."""
+    import os
+    path = os.fspath(path)
+    folder, base = os.path.split(path)
+    try:
+        here = os.listdir(folder or ".")
+    except OSError:
+        here = []
+    close = difflib.get_close_matches(base, [*here, *also], n=3, cutoff=0.6)
+    hint = (f": did you mean {' or '.join(repr(os.path.join(folder, c) if c in here else c) for c in close)}?"
+            if close else "")
+    return f"{path}: no such file{hint}"
+
+
+def data_rows(idx, limit=8):
+    """'3, 4, 5 (t = ...)'-style text for data row indices (1 = the first data row)."""
+    idx = [int(i) + 1 for i in idx]
+    text = ", ".join(str(i) for i in idx[:limit])
+    return text + (f", ... ({len(idx)} rows)" if len(idx) > limit else "")

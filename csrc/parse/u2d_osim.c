@@ -879,12 +879,15 @@ static int check_tree(osim *o)
         }
         up[c] = j;
     }
-    for (int i = 1; i < u->nlink; i++) {
+    /* every body first: the walk to ground below follows the joints of bodies listed
+     * after the one it starts from */
+    for (int i = 1; i < u->nlink; i++)
         if (up[i] < 0) {
             free(up);
             return fail_at(o, NULL, "body '%.100s' has no joint: every body needs one that "
                            "connects it to its parent", u->link[i].name);
         }
+    for (int i = 1; i < u->nlink; i++) {
         int l = i, steps = 0;
         while (l != 0 && steps <= u->nlink) { l = u->joint[up[l]].parent; steps++; }
         if (l != 0) {

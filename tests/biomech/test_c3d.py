@@ -29,6 +29,7 @@ DATA = os.path.join(os.path.dirname(__file__), os.pardir, "data", "c3d")
 QUALISYS = os.path.join(DATA, "Qualisys.c3d")      # 2 AMTI plates, type 2; events; mm
 TYPE1 = os.path.join(DATA, "FP_Type1.c3d")         # type 1 (plates 2-4 corrupted); m
 TYPE3 = os.path.join(DATA, "FP_Type3.c3d")         # 2 Kistler plates, type 3, FPCOPPOLY
+VICON = os.path.join(DATA, "ViconNexus_PiG_Motion3_FF.c3d")   # Nexus 1.4: 3 plates, events
 
 
 def read(path, **kw):
@@ -120,7 +121,7 @@ def hand_plate(raw, k):
 
 # ----------------------------------------------------------------------------- markers
 
-@pytest.mark.parametrize("path", [QUALISYS, TYPE1, TYPE3])
+@pytest.mark.parametrize("path", [QUALISYS, TYPE1, TYPE3, VICON])
 def test_markers_match_the_c3d_package(path):
     rec = read(path)
     raw = Raw(path)
@@ -147,20 +148,42 @@ def test_occluded_markers_are_gaps(tmp_path):
     assert np.all(np.isfinite(rec.markers.xyz[:10, 4]))
 
 
-def test_events_are_read_with_their_times():
-    rec = read(QUALISYS)
-    r = c3dpkg.Reader(open(QUALISYS, "rb"))
+@pytest.mark.parametrize("path", [QUALISYS, VICON])
+def test_events_are_read_with_their_times(path):
+    rec = read(path)
+    r = c3dpkg.Reader(open(path, "rb"))
     labels = [x.strip() for x in r.get("EVENT:LABELS").string_array]
     times = r.get("EVENT:TIMES").float_array              # (n, 2): minutes, seconds
     want = sorted(zip(60 * times[:, 0] + times[:, 1], labels))
     assert [(e.time, e.label) for e in rec.events] == [(pytest.approx(t), x) for t, x in want]
-    # on the markers' clock: the events fall inside the trial
-    assert rec.markers.time[0] <= rec.events[0].time <= rec.events[-1].time <= rec.markers.time[-1]
+    # on the markers' clock: the events fall inside the trial (the Vicon file is a window of
+    # its trial, cut by tests/data/c3d/trim_c3d.py, that keeps the whole trial's events)
+    inside = [e for e in rec.events if rec.markers.time[0] <= e.time <= rec.markers.time[-1]]
+    assert len(inside) == {QUALISYS: 7, VICON: 4}[path]
+
+
+def test_vicon_nexus_integer_event_icon_ids_are_read():
+    """Vicon Nexus writes EVENT:ICON_IDS as integers where the C3D standard has text: the
+    file is read (it was refused as corrupted), its events with it."""
+    r = c3dpkg.Reader(open(VICON, "rb"))
+    assert r.get("MANUFACTURER:SOFTWARE").string_value.strip() == "Vicon Nexus"
+    icons = r.get("EVENT:ICON_IDS")
+    assert icons.bytes_per_element == 2 and list(icons.int16_array) == [1] * 6 + [2] * 6
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        rec = C.read_c3d(VICON)
+    # the one warning: Nexus's unlabelled trajectories (*3, *4, ...) are empty in this window
+    assert [str(w.message).split(": ", 1)[1] for w in caught] == [
+        "markers ['*3', '*4', '*6', '*10', '*9'] are missing in every frame"]
+    assert len(rec.events) == 12 and len(rec.plates) == 3
+    assert {(e.label, e.context) for e in rec.events} == {
+        (x, side) for x in ("Foot Strike", "Foot Off") for side in ("Left", "Right")}
 
 
 # ----------------------------------------------------------------------------- force plates
 
-@pytest.mark.parametrize("path,plates", [(QUALISYS, [0, 1]), (TYPE3, [0]), (TYPE1, [0])])
+@pytest.mark.parametrize("path,plates", [(QUALISYS, [0, 1]), (TYPE3, [0]), (TYPE1, [0]),
+                                         (VICON, [0, 1])])
 def test_plates_match_the_formulas_by_hand(path, plates):
     threshold = 1.0 if path == TYPE1 else 20.0      # FP_Type1's plate is hardly loaded
     rec = read(path, rate="analog", threshold=threshold)
@@ -211,7 +234,7 @@ def test_type4_calibration_matrix(tmp_path):
         np.testing.assert_allclose(rec.plates[k].force[on], ez[k]["force"].T[on], rtol=1e-6)
 
 
-@pytest.mark.parametrize("path", [QUALISYS, TYPE3])
+@pytest.mark.parametrize("path", [QUALISYS, TYPE3, VICON])
 def test_plates_match_ezc3d_force_platform_module(path):
     rec = read(path, rate="analog")
     ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]

@@ -3,10 +3,12 @@ dynamics of :mod:`urdf2dyn`.
 
 * :mod:`.trajectory`: the :class:`Trajectory` every reader returns and the column conventions;
 * :mod:`.formats`: one module per file format (CSV/DataFrame, OpenSim, HuMoD .mat, torques);
-* :mod:`.processing`: signal processing (gaps, low-pass filter, derivatives);
-* :mod:`.pipeline`: the per-trial job :func:`inverse_dynamics_trial` and :func:`run_trials`;
+* :mod:`.processing`: signal processing (gaps, low-pass filter, derivatives), with
+  :mod:`.opensim_processing` (OpenSim's) and :mod:`.splines` (natural splines);
+* :mod:`.pipeline`: the per-trial job :func:`inverse_dynamics_trial` and :func:`run_trials`,
+  which conduct the trial's passes in :mod:`.stages` (read, kinematics, loads, checks);
 * :mod:`.grf`: ground reactions applied to the feet, root residuals;
-* :mod:`.gait`: gait events, cycle averages, sagittal moments;
+* :mod:`.gait`: gait events, cycle averages, sagittal moments, normalized angular momentum;
 * :mod:`.plausibility`: checks of a processed trial (units, limits, residuals, CoP, sampling);
 * :mod:`.human`: the 36-DoF human body model (de Leva 1996, HuMoD's joints);
 * :mod:`.opensim_model`: URDF models out to OpenSim;

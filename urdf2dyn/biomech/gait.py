@@ -1,5 +1,6 @@
 """Gait analysis for the human model: sagittal joint moments with the clinical sign conventions,
-foot-contact events from ground reactions, gait-cycle normalization, peak summaries.
+foot-contact events from ground reactions, gait-cycle normalization, peak summaries, and the
+whole-body angular momentum as the gait literature normalizes it.
 
 The human model's flexion axis is Z (x forward, y up, z right): hip flexion, knee extension and
 ankle dorsiflexion are positive rotations (``urdf2dyn.human``). Clinical gait reports quote
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from ..model import Model
 
 __all__ = ["SAGITTAL", "is_human", "sagittal_moments", "contact_intervals", "foot_strikes",
-           "cycle_average", "peak_moments", "CONTACT_THRESHOLD"]
+           "cycle_average", "peak_moments", "CONTACT_THRESHOLD", "normalized_angular_momentum"]
 
 #: (joint, coordinate prefix, sign making extension/plantarflexion positive, positive name,
 #: negative name)
@@ -120,3 +121,44 @@ def peak_moments(model: Model, tau: ArrayLike, mass: float | None
             out[(joint, name)] = {s: float(max(0.0, np.nanmax(sign * m[f"{joint}_{s}"])))
                                   for s in "LR"}
     return out
+
+
+def normalized_angular_momentum(model, q, v, speed, com_height=None):
+    """Angular momentum about the centre of mass divided by M V H (Herr & Popovic 2008).
+
+    Herr & Popovic, "Angular momentum in human walking", J. Exp. Biol. 211 (2008) 467-481,
+    normalize the angular momentum about the centre of mass by the product of the subject's
+    mass M, centre-of-mass height H and self-selected walking speed V (their Fig. 3:
+    "normalized by the product of each participant's mass, CM height and gait speed (MVH)"),
+    which makes it dimensionless and comparable between subjects.
+
+    Parameters
+    ----------
+    model : urdf2dyn.Model
+    q, v : array_like, (N, nq), (N, nv)
+        The trial.
+    speed : float
+        The walking (or running) speed V, m/s, > 0.
+    com_height : float, optional
+        H, m. Default: the mean height of the centre of mass over the trial, measured
+        from the world origin along -gravity (the floor is at the origin in HuMoD's frame).
+
+    Returns
+    -------
+    ndarray, (N, 3) or (3,)
+        L_G / (M V H), world axes (dimensionless).
+    """
+    if not (np.isfinite(speed) and speed > 0):
+        raise ValueError(f"normalized_angular_momentum: speed must be a positive number "
+                         f"(m/s), got {speed!r}")
+    c = model.centroidal(q, v, np.zeros_like(np.asarray(v, dtype=float)))
+    if com_height is None:
+        g = np.asarray(model.gravity, dtype=float)
+        if not np.any(g):
+            raise ValueError("normalized_angular_momentum: gravity is zero, so 'up' is "
+                             "undefined: give com_height")
+        com_height = float(np.mean(c["com"] @ (-g / np.linalg.norm(g))))
+    if not (np.isfinite(com_height) and com_height > 0):
+        raise ValueError(f"normalized_angular_momentum: the centre-of-mass height must be "
+                         f"positive, got {com_height!r} m (give com_height)")
+    return c["momentum"][..., 3:] / (model.total_mass * speed * com_height)

@@ -233,7 +233,7 @@ def export_osim(urdf, path, gravity=None, name=None):
     from ..model import Model, load
     model = urdf if isinstance(urdf, Model) else load(urdf)
     om = to_opensim(model, name=name, gravity=gravity)
-    from ..safe_files import replacing
+    from .._safe_files import replacing
     with replacing(path) as tmp:
         om.printToXML(tmp)
     return om

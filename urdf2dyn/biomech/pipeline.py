@@ -25,7 +25,6 @@ from inverse dynamics: implications for injury prevention", J. Biomech. 45:666-6
 ``filter_loads=False`` (``--filter-loads no``) filters the coordinates only, as OpenSim's
 InverseDynamicsTool does, to reproduce its results.
 """
-import difflib
 import os
 import time as _time
 import warnings
@@ -33,16 +32,19 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..names import missing_file
-from ..warn import Urdf2dynWarning, report
-from . import formats, plausibility
+from ..warn import Urdf2dynWarning, missing_file, report
+from . import plausibility
 from . import grf as G
 from .formats.opensim import read_external_loads
 from .gait import CONTACT_THRESHOLD
-from .opensim_processing import id_kinematics, id_rows
+from .opensim_processing import id_rows
 from .plates import assign_plates, midfoot_positions
-from .processing import (DEFAULT_MAX_GAP, estimate_derivatives, fill_gaps, fill_load_gaps,
-                         lowpass)
+from .processing import DEFAULT_MAX_GAP, estimate_derivatives, fill_gaps, lowpass
+from .stages.checks import _com_height
+from .stages.kinematics import _opensim_kinematics
+from .stages.loads import _fill_reaction_gaps
+from .stages.read import (MARKER_EXTENSIONS, MOTION_EXTENSIONS, _motion_from_markers,
+                          _opensim_columns, _read_motion, check_columns)
 from .trajectory import MotionError, Trajectory
 
 __all__ = ["TrialResult", "inverse_dynamics_trial", "inverse_dynamics_setup", "run_trials",
@@ -51,9 +53,6 @@ __all__ = ["TrialResult", "inverse_dynamics_trial", "inverse_dynamics_setup", "r
 
 #: The one default derivative method (API and command line): finite differences, NumPy only.
 DEFAULT_DERIVATIVES = "gradient"
-MOTION_EXTENSIONS = (".csv", ".mot", ".sto", ".mat", ".c3d", ".trc")
-#: Recordings of markers: inverse kinematics first, then the same pipeline.
-MARKER_EXTENSIONS = (".c3d", ".trc")
 
 
 @dataclass
@@ -107,74 +106,6 @@ class TrialResult:
     def filtered(self):
         """True when the coordinates were low-pass filtered."""
         return self.record.get("filter_hz") is not None
-
-
-# ----------------------------------------------------------------------------- reading
-
-def _read_motion(path, model, degrees, mapping, csv_options=None):
-    if isinstance(path, Trajectory):                 # read already: SI units, a copy
-        if degrees:
-            raise ValueError("degrees=True: a Trajectory is in radians already (convert when "
-                             "reading it, e.g. formats.read_csv(path, degrees=True, model=model))")
-        return replace(path.renamed(mapping) if mapping else path), "radians (trajectory)"
-    if hasattr(path, "to_numpy") and hasattr(path, "columns"):       # a pandas DataFrame
-        traj = formats.from_dataframe(path, degrees=bool(degrees), model=model, mapping=mapping)
-        return traj, "degrees" if degrees else "radians"
-    path = os.fspath(path)
-    ext = os.path.splitext(path)[1].lower()
-    if not os.path.exists(path):
-        raise MotionError(missing_file(path))
-    if ext == ".csv":
-        return formats.read_csv(path, degrees=bool(degrees), model=model, mapping=mapping,
-                                **(csv_options or {})), (
-            "degrees" if degrees else "radians")
-    if degrees:
-        raise MotionError(f"{path}: --degrees applies to CSV files (degrees=True in Python; OpenSim "
-                          "files say inDegrees in their header, HuMoD files are in radians)")
-    if ext in (".mot", ".sto"):
-        traj = formats.read_opensim(path, model=model, mapping=mapping)
-        return traj, "degrees (inDegrees=yes)" if traj.meta["in_degrees"] else "radians"
-    if ext == ".mat":
-        return formats.read_humod(path, mapping=mapping), "radians (HuMoD)"
-    raise MotionError(f"{path}: unknown motion format {ext!r} (expected one of "
-                      f"{', '.join(MOTION_EXTENSIONS)})")
-
-
-def check_columns(path, traj, model):
-    """Raise MotionError naming the model's missing columns and the file's unknown ones."""
-    names = list(traj.names)
-    floating_from_humod = (any(j.type == "floating" for j in model.joints) and "pBJX" in names
-                           and model.q_names[0] == "BJ_x")
-    coords = set(model.q_names)
-    if floating_from_humod:
-        coords = (coords - {f"BJ_{s}" for s in ("x", "y", "z", "qx", "qy", "qz", "qw")}) | {
-            "pBJX", "pBJY", "pBJZ", "rBJX", "rBJY", "rBJZ"}
-    problems = []
-    missing = [n for n in (model.q_names if not floating_from_humod else sorted(coords))
-               if n not in names]
-    unknown = [n for n in names if n not in coords]
-    if missing:
-        problems.append(f"missing columns {missing}")
-    guesses = [f"{u!r} -> {close[0]!r}" for u in unknown
-               for close in [difflib.get_close_matches(u, missing, n=1)] if close]
-    if guesses:
-        problems.append(f"did you mean {', '.join(guesses)}?")
-    if unknown:
-        problems.append(f"unknown columns {unknown} (expected 'time', the model's coordinates "
-                        f"{model.q_names}, optionally '<dof>_vel' / '<dof>_acc', and ground "
-                        "reactions grfX_<foot> .. copZ_<foot>; rename with a mapping: "
-                        "--mapping FILE)")
-    if traj.v_names is not None and not floating_from_humod:
-        for kind, arr, suffix in (("velocity", traj.v, "_vel"), ("acceleration", traj.a, "_acc")):
-            if arr is not None and sorted(traj.v_names) != sorted(model.v_names):
-                miss = [f"{n}{suffix}" for n in model.v_names if n not in traj.v_names]
-                extra = [f"{n}{suffix}" for n in traj.v_names if n not in model.v_names]
-                problems.append(f"incomplete {kind} columns: missing {miss}"
-                                + (f", unknown {extra}" if extra else ""))
-    if problems:
-        raise MotionError(f"{path}: " + "; ".join(problems))
-    if len(traj) < 3:
-        raise MotionError(f"{path}: need at least 3 samples, got {len(traj)}")
 
 
 # ----------------------------------------------------------------------------- one trial
@@ -451,37 +382,6 @@ def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, cont
                        ik, rec_markers, plates)
 
 
-def _motion_from_markers(model, source, rotation, threads, ik_setup, threshold, strict, warn):
-    """(coordinates Trajectory, IKSolution, Markers, plates) of a C3D or .trc recording."""
-    from .ik import run_setup, solve
-    if source.lower().endswith(".c3d"):
-        from .formats.c3d import read_c3d
-        rec = read_c3d(source, rotation=rotation, strict=strict,
-                       **({} if threshold is None else {"threshold": threshold}))
-        markers, plates = rec.markers, rec.plates
-    else:
-        from .formats.trc import read_trc
-        markers, plates = read_trc(source), []
-        if rotation is not None:
-            markers = markers.rotated(rotation)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", Urdf2dynWarning)
-        if ik_setup is not None:
-            result = run_setup(ik_setup, output="", model=model, marker_data=markers,
-                               threads=1 if threads is None else threads, strict=strict)
-        else:
-            result = solve(model, markers, locked=model.locked_coordinates,
-                           ranges=model.clamped_ranges, q0=model.default_q,
-                           threads=1 if threads is None else threads, strict=strict)
-    for w in caught:
-        warn(f"{source}: {w.message}")
-    rows = np.isin(markers.time, result.motion.time)      # a setup's time range
-    if plates and not rows.all():
-        plates = [replace(p, time=p.time[rows], force=p.force[rows], cop=p.cop[rows],
-                          moment=p.moment[rows], contact=p.contact[rows]) for p in plates]
-    return result.motion, result.solution, markers, plates
-
-
 def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, **options):
     """OpenSim's inverse-dynamics tool run from its setup file (``urdf2dyn torques --setup``).
 
@@ -569,92 +469,6 @@ def _forces_applied(osim, excluded):
                 continue
             kept.append(name)
     return kept
-
-
-def _opensim_columns(source, traj, model):
-    """OpenSim's tool on a coordinates file: a model coordinate the file lacks keeps its
-    default value (0), a column the model lacks is ignored; both are said. traj is changed
-    in place (its rates are dropped: OpenSim differentiates the coordinates itself)."""
-    notes = []
-    names = list(traj.names)
-    extra = [n for n in names if n not in model.q_names]
-    missing = [n for n in model.q_names if n not in names]
-    if extra:
-        keep = [k for k, n in enumerate(names) if n in model.q_names]
-        traj.q, traj.names = traj.q[:, keep], [names[k] for k in keep]
-        notes.append(f"{source}: columns {extra[:8]}{' ...' if len(extra) > 8 else ''} are not "
-                     f"coordinates of the model '{model.name}': ignored, as OpenSim's "
-                     "inverse-dynamics tool ignores them")
-    if missing:
-        traj.q = np.column_stack([traj.q, np.zeros((len(traj.time), len(missing)))])
-        traj.names = list(traj.names) + missing
-        notes.append(f"{source}: no column for the coordinates {missing[:8]}"
-                     f"{' ...' if len(missing) > 8 else ''}: held at 0 (their default value), "
-                     "as OpenSim's inverse-dynamics tool does; add them to the file if they move")
-    if traj.v is not None or traj.a is not None:
-        traj.v = traj.a = None
-        traj.v_names = None
-        notes.append(f"{source}: velocity/acceleration columns are not used: OpenSim's "
-                     "inverse-dynamics tool differentiates the coordinates (natural quintic "
-                     "splines)")
-    return notes
-
-
-def _opensim_kinematics(source, model, t, q, cutoff_hz, warn):
-    """OpenSim's processing of the coordinates (urdf2dyn.biomech.opensim_processing)."""
-    if model.nq != model.nv:
-        raise MotionError(f"{source}: processing='opensim' needs one coordinate per degree of "
-                          f"freedom (the model '{model.name}' has nq = {model.nq}, nv = "
-                          f"{model.nv}: a quaternion joint); use processing='urdf2dyn'")
-    if len(t) < 6:
-        raise MotionError(f"{source}: OpenSim's quintic splines need at least 6 samples, got "
-                          f"{len(t)}")
-    if cutoff_hz is not None:
-        fs = (len(t) - 1) / (t[-1] - t[0])
-        if cutoff_hz == 0:
-            warn(f"{source}: a cutoff of 0 Hz filters the coordinates into a polynomial "
-                 "extrapolation of their first samples (OpenSim does so too); use -1 (no "
-                 "filter) or a cutoff such as 6 Hz")
-        elif cutoff_hz >= fs / 2:
-            warn(f"{source}: cutoff {cutoff_hz:g} Hz at or above half the sampling rate "
-                 f"({fs / 2:g} Hz): lowered to {0.49 * fs:g} Hz, as OpenSim does")
-    try:
-        return id_kinematics(t, q, cutoff_hz)
-    except ValueError as e:
-        raise MotionError(f"{source}: {e}") from None
-
-
-def _fill_reaction_gaps(reactions, max_gap, source, record):
-    notes = []
-    for key in sorted(reactions.grf):
-        F, P, M, filled, more = fill_load_gaps(
-            reactions.time, reactions.grf[key], reactions.cop[key], reactions.moment.get(key),
-            key=key, max_gap=max_gap, threshold=CONTACT_THRESHOLD, source=source)
-        reactions.grf[key], reactions.cop[key] = F, P
-        if M is not None:
-            reactions.moment[key] = M
-        if filled:
-            record["filled_gaps"] += [str(g) for g in filled]
-            notes.append(f"{source}: filled {len(filled)} gap(s) in the ground reaction "
-                         f"{key!r} by cubic interpolation: " + "; ".join(str(g) for g in filled))
-        notes += more
-    return notes
-
-
-def _com_height(model, com, reactions):
-    """Mean height (m, against gravity) of the CoM com (N, 3) above the mean centre of
-    pressure."""
-    g = np.asarray(model.gravity, dtype=float)
-    if not np.linalg.norm(g) > 0:
-        return 0.0
-    up = -g / np.linalg.norm(g)
-    com = com @ up
-    ground = 0.0
-    if reactions is not None:
-        cops = [p for p in reactions.cop.values() if np.isfinite(p).any()]
-        if cops:
-            ground = float(np.nanmean(np.concatenate(cops) @ up))
-    return float(np.mean(com) - ground)
 
 
 # ----------------------------------------------------------------------------- many trials

@@ -17,8 +17,8 @@ _STYLES = {"R": "-", "L": "--"}
 
 
 def _save(fig, path, **options):
-    """fig.savefig through a temporary file beside path (urdf2dyn.safe_files.replacing)."""
-    from ..safe_files import replacing
+    """fig.savefig through a temporary file beside path (urdf2dyn._safe_files.replacing)."""
+    from .._safe_files import replacing
     with replacing(path) as tmp:
         fig.savefig(tmp, **options)
 

@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .trajectory import MotionError, _rows
+from ..warn import MotionError, data_rows
+from .splines import quintic_derivatives
 
 if TYPE_CHECKING:
     from ..model import Model
@@ -284,7 +285,7 @@ def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "gradient",
         * "opensim" (NumPy only): the natural quintic spline through the samples (third and
           fourth derivatives zero at both ends), as OpenSim's GCVSpline of degree 5 with no
           smoothing interpolates coordinates in its inverse-dynamics tool
-          (urdf2dyn.biomech.opensim_processing.quintic_derivatives). Any sampling.
+          (urdf2dyn.biomech.splines.quintic_derivatives). Any sampling.
     cutoff_hz : float, optional
         First low-pass the positions with the zero-lag Butterworth filter of lowpass()
         (order filter_order, uniform sampling). Without a filter, "spline" and "gradient"
@@ -325,7 +326,7 @@ def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "gradient",
         rows, cols = np.nonzero(bad)
         names = model.q_names if model is not None else None
         which = sorted({names[c] if names else c for c in cols}, key=str)
-        raise MotionError(f"q: missing (NaN) samples at rows {_rows(np.unique(rows))} in columns "
+        raise MotionError(f"q: missing (NaN) samples at rows {data_rows(np.unique(rows))} in columns "
                           f"{which}: fill the gaps first (urdf2dyn.biomech.processing.fill_gaps), or cut the "
                           "trial")
     qf = lowpass(t, q, cutoff_hz, filter_order) if cutoff_hz is not None else q.copy()
@@ -359,7 +360,6 @@ def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "gradient",
         spl = make_interp_spline(t, qf, k=5, axis=0)
         v, a = spl.derivative(1)(t), spl.derivative(2)(t)
     elif method == "opensim":
-        from .opensim_processing import quintic_derivatives
         v, a = quintic_derivatives(t, qf)
     else:
         raise ValueError(f"method: expected 'gradient', 'savgol', 'spline' or 'opensim', got "

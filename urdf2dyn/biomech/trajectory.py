@@ -44,6 +44,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..warn import MotionError, data_rows
+from .processing import estimate_derivatives
+
 if TYPE_CHECKING:
     from ..model import Model
 
@@ -65,11 +68,6 @@ _TORQUE_SUFFIX_RE = re.compile(r"^(?P<dof>.+)_(?P<kind>moment|force)$")
 #: Time steps (s) outside this range are refused: no recording samples faster than 1 MHz, and
 #: none with a sample per 11 days; finite differences across them overflow or mean nothing.
 MIN_TIME_STEP, MAX_TIME_STEP = 1e-6, 1e6
-
-
-class MotionError(ValueError):
-    """A motion or load file that cannot be used as it is (the message names the file, row or
-    column and what to do)."""
 
 
 # ----------------------------------------------------------------------------- the container
@@ -192,7 +190,6 @@ class Trajectory:
         """A copy with v and a estimated from q (see estimate_derivatives); with cutoff_hz and
         filter_positions, q is replaced by its low-pass filtered version too. With a model, q's
         columns must be the model's coordinates (in any order): the result is in model order."""
-        from .processing import estimate_derivatives     # (it imports this module)
         traj = self
         if model is not None:
             t, q, _, _ = self.for_model(model)
@@ -354,12 +351,12 @@ def _from_table(header, data, source, degrees=False, model=None, linear=(), mapp
         bad = np.flatnonzero(~np.isfinite(t))
         bad = bad if len(bad) else np.flatnonzero(np.diff(t) <= 0) + 1
         raise MotionError(f"{source}: the time column must be finite and strictly increasing "
-                          f"(not at data rows {_rows(bad)})")
+                          f"(not at data rows {data_rows(bad)})")
     dt = np.diff(t)
     odd = np.flatnonzero((dt < MIN_TIME_STEP) | (dt > MAX_TIME_STEP)) + 1
     if len(odd):        # differentiating across such steps overflows or means nothing
         raise MotionError(f"{source}: time steps of {dt[odd[0] - 1]:g} s (at data rows "
-                          f"{_rows(odd)}): the time column is in seconds and its steps must lie "
+                          f"{data_rows(odd)}): the time column is in seconds and its steps must lie "
                           f"between {MIN_TIME_STEP:g} and {MAX_TIME_STEP:g} s")
     qcols, vcols, acols, force = [], [], [], {}
     for k, h in enumerate(header):
@@ -406,10 +403,3 @@ def _from_table(header, data, source, degrees=False, model=None, linear=(), mapp
     meta.setdefault("source", source)
     return Trajectory(t, q, names, v=v, a=a, v_names=v_names, grf=grf, cop=cop, meta=meta,
                       moment=mom)
-
-
-def _rows(idx, limit=8):
-    """'3, 4, 5 (t = ...)'-style text for data row indices (1 = the first data row)."""
-    idx = [int(i) + 1 for i in idx]
-    text = ", ".join(str(i) for i in idx[:limit])
-    return text + (f", ... ({len(idx)} rows)" if len(idx) > limit else "")

@@ -3,7 +3,7 @@ import os
 import sys
 
 from ..model import load
-from ..safe_files import replacing
+from .._safe_files import replacing
 from ..tree import dot, edge_label, groups, tree
 from .options import (HUMOD_GRAVITY_HELP, MASS, UsageError, add_floating_base, add_gravity,
                       height, model_path, refuse_overwriting, set_gravity, suffix)

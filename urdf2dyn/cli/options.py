@@ -8,8 +8,8 @@ import numpy as np
 
 from ..biomech.trajectory import MotionError
 from ..bundled import data_path
-from ..names import missing_file
-from ..safe_files import refuse_overwriting_inputs
+from .._safe_files import refuse_overwriting_inputs
+from ..warn import missing_file
 
 
 class UsageError(ValueError):

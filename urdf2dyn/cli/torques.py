@@ -9,7 +9,7 @@ from ..biomech.pipeline import DEFAULT_DERIVATIVES
 from ..biomech.processing import DEFAULT_MAX_GAP
 from ..biomech.trajectory import MotionError
 from ..model import load
-from ..names import missing_file
+from ..warn import missing_file
 from .markers import ik_summary, marker_options
 from .options import (CUTOFF, DELIMITER_CHOICES, GAP, HUMOD_GRAVITY_HELP, JOBS, MASS, SPEED,
                       UsageError, add_floating_base, add_gravity, contact, model_path,
@@ -200,7 +200,7 @@ def _plot_momentum(out, res, model, speed):
     """Whole-body angular momentum about the centre of mass over the gait cycle: normalized
     by mass x speed x CoM height (Herr & Popovic 2008) when the speed is known."""
     from ..biomech import plot
-    from ..centroidal import normalized_angular_momentum
+    from ..biomech.gait import normalized_angular_momentum
     if speed is not None:
         L = normalized_angular_momentum(model, res.q, res.v, speed)
         title = f"angular momentum / (M V H), V = {speed:g} m/s: {os.path.basename(res.path)}"

@@ -64,7 +64,7 @@ def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=Non
 def write(files, directory):
     """Write {name: text} files into directory (created if needed); returns the paths."""
     import os
-    from ..safe_files import replacing
+    from .._safe_files import replacing
     os.makedirs(directory, exist_ok=True)
     paths = []
     for fname, text in files.items():

@@ -118,10 +118,9 @@ _NUMERIC = {("POINT", x) for x in ("USED", "SCALE", "RATE", "FRAMES", "DATA_STAR
                                      "CAL_MATRIX", "ZERO", "FPCOPPOLY")} | \
     {("TRIAL", "ACTUAL_START_FIELD"), ("TRIAL", "ACTUAL_END_FIELD"), ("EVENT", "USED"),
      ("EVENT", "TIMES"), ("EVENT", "STATUS")}
-#: ... and as text.
-_TEXT = {(g, x) for g in ("POINT", "ANALOG") for x in ("LABELS", "DESCRIPTIONS", "UNITS")} | \
-    {("ANALOG", "FORMAT"), ("EVENT", "LABELS"), ("EVENT", "CONTEXTS"),
-     ("EVENT", "DESCRIPTIONS"), ("EVENT", "ICON_IDS")}
+#: ... and as text. Only these: ezc3d reads every other parameter whatever its type (Vicon
+#: Nexus stores EVENT:ICON_IDS as integers, the standard says text), and so does read_c3d.
+_TEXT = {(g, x) for g in ("POINT", "ANALOG") for x in ("LABELS", "DESCRIPTIONS", "UNITS")}
 
 
 def _check_types(params, end, fail):

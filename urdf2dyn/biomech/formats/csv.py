@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from ...safe_files import replacing
+from ..._safe_files import replacing
 from ..trajectory import MotionError, _from_table, _to_table
 
 __all__ = ["read_table", "write_table", "read_csv", "write_csv", "to_dataframe",

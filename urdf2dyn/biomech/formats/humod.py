@@ -164,6 +164,6 @@ def write_humod(path, traj, length_scale=HUMOD_LENGTH_SCALE, force_rate_factor=2
                     force[f"{kind}{ax}_{side}"] = (np.interp(tf, traj.time - traj.time[0], x[:, c])
                                                    / scale).reshape(1, -1)
         out["force"] = force
-    from ...safe_files import replacing
+    from ..._safe_files import replacing
     with replacing(path) as tmp:
         savemat(tmp, out)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...forces import wrench_at_point
-from ...safe_files import replacing
+from ..._safe_files import replacing
 from ...warn import report
 from .setup_xml import read_tool, text as _text
 from .windows import decode_text, setup_path
@@ -188,7 +188,7 @@ class ExternalLoads:
         OpenSim's natural cubic spline (exact at the data's own sample times either way)."""
         x = self._block(force, kind)
         if interpolation == "spline":
-            from ..opensim_processing import natural_cubic
+            from ..splines import natural_cubic
             hit = np.searchsorted(self.time, time).clip(0, len(self.time) - 1)
             if np.all(self.time[hit] == time):           # the data's own samples: no spline
                 return x[hit]
