@@ -1165,9 +1165,7 @@ class Model:
             raise ValueError(f"inverse_kinematics: q0: expected {self.nq} finite numbers, got "
                              f"shape {start.shape}")
         if q0 is None:
-            for j in self.joints:
-                if j.type == "floating":
-                    start[j.q_index + 6] = 1.0
+            start = self.neutral()
         lock = np.zeros(self.nv, dtype=np.int32)
         for name, value in (locked or {}).items():
             qi, vi = _coordinate(self, name, "locked")
@@ -1317,24 +1315,25 @@ class Model:
         """The zero configuration: zero angles and offsets, identity quaternions."""
         q = np.zeros(self.nq)
         for j in self.joints:
-            if j.type == "floating":
-                q[j.q_index + 6] = 1.0
+            if j.type in ("floating", "ball"):
+                q[j.q_index + j.nq - 1] = 1.0               # w, last
         return q
 
     def random_configuration(self, n: int | None = None, seed: int | None = None
                              ) -> NDArray[np.float64]:
         """Uniform random configurations (n of them, or one): within the URDF limits when
         finite and ordered, else angles in [-pi, pi] and lengths in [-1, 1]; floating joints
-        get a position in [-1, 1]^3 and a uniform random unit quaternion."""
+        get a position in [-1, 1]^3 and a uniform random unit quaternion, ball joints the
+        quaternion."""
         rng = np.random.default_rng(seed)
         shape = (1 if n is None else n, self.nq)
         q = np.empty(shape)
         for j in self.joints:
             sl = slice(j.q_index, j.q_index + j.nq)
-            if j.type == "floating":
-                q[:, sl][:, :3] = rng.uniform(-1, 1, (shape[0], 3))
+            if j.type in ("floating", "ball"):
+                q[:, sl][:, :-4] = rng.uniform(-1, 1, (shape[0], j.nq - 4))
                 quat = rng.normal(size=(shape[0], 4))
-                q[:, sl][:, 3:] = quat / np.linalg.norm(quat, axis=1, keepdims=True)
+                q[:, sl][:, -4:] = quat / np.linalg.norm(quat, axis=1, keepdims=True)
             elif j.limit is not None and j.limit[0] < j.limit[1] and j.type != "continuous":
                 q[:, sl] = rng.uniform(j.limit[0], j.limit[1], (shape[0], 1))
             elif j.type == "planar":

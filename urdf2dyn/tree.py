@@ -8,7 +8,7 @@ def tree(model):
     """(links {name: mass}, joints [(name, type, parent, child, axis, dof)], root link) of the
     URDF text behind the model, plus the floating root joint when floating_base."""
     doc = ET.fromstring(model._xml)
-    if doc.tag == "OpenSimDocument":
+    if doc.tag in ("OpenSimDocument", "mujoco"):
         return _from_document(model)
     if doc.tag != "robot":
         doc = doc.find("robot")
@@ -34,9 +34,10 @@ def tree(model):
 
 
 def _from_document(model):
-    """The same for an OpenSim model, from the description the core read (its bodies, the
-    links of its joints' child frames, and its joints: custom ones with their coordinates'
-    count as DoF)."""
+    """The same for an OpenSim or MJCF model, from the description the core read (its bodies,
+    the links of its joints' child frames or of an MJCF body's chain of joints, and its
+    joints: custom ones with their coordinates' count as DoF), rooted at the first link
+    (OpenSim's ground, MJCF's world)."""
     links_doc, joints_doc = model._c.document()
     links = {name: (mass or 0.0) for name, _, mass, _, _ in links_doc}
     movable = {j.name: j for j in model.joints}
@@ -45,7 +46,7 @@ def _from_document(model):
         j = movable.get(name)
         axis = j.axis if j is not None and kind in ("revolute", "prismatic") else None
         joints.append((name, kind, parent, child, axis, j.nv if j is not None else 0))
-    return links, joints, "ground"
+    return links, joints, links_doc[0][0]
 
 
 def axis_name(axis):
