@@ -21,6 +21,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 CDIR = HERE / "c"
 REGRESSIONS = sorted(p for p in (CDIR / "regressions").glob("*") if p.is_file())
+# the MJCF fuzzer's seeds (tests/c/make_corpus_mjcf.py): their files ride in the input
+MJCF_SEEDS = sorted(p for p in (CDIR / "corpus_mjcf").glob("*") if p.is_file())
 BUNDLED = sorted(str(p) for p in (REPO / "urdf2dyn" / "data").glob("*.urdf"))
 # two published OpenSim models (custom joints, SimmSpline-coupled knees) through the same checks
 OSIM = [str(REPO / "tests" / "data" / "opensim_models" / "Models" / name)
@@ -274,7 +276,8 @@ def test_every_path_gives_the_same_bits(cc, tmp_path, model):
         assert out == outputs["scalar"], f"{path}:\n{out}\nscalar:\n{outputs['scalar']}"
 
 
-@pytest.mark.parametrize("path", REGRESSIONS, ids=[p.name for p in REGRESSIONS])
+@pytest.mark.parametrize("path", REGRESSIONS + MJCF_SEEDS,
+                         ids=[p.name for p in REGRESSIONS + MJCF_SEEDS])
 def test_regression_inputs(asan_driver, path):
     """Inputs that once crashed the core (or broke its contract) go through the fuzzer's
     pipeline again: parse, compile, every algorithm on nice and hostile states, free."""

@@ -4,6 +4,7 @@
 #   tests/c/build.sh asan  [OUTDIR]   driver-asan:  -fsanitize=address,undefined (gcc or clang)
 #   tests/c/build.sh plain [OUTDIR]   driver-plain: -O1 -g, for valgrind memcheck
 #   tests/c/build.sh fuzz  [OUTDIR]   fuzz_urdf:    clang -fsanitize=fuzzer,address,undefined
+#   tests/c/build.sh fuzz-mjcf [OUTDIR]  fuzz_mjcf: the same for the MJCF reader
 #
 # OUTDIR defaults to tests/c/build. The compiler is $CC, else cc (clang for fuzz); $EXTRA_CFLAGS
 # is appended to the compiler flags.
@@ -64,15 +65,17 @@ plain)
     "$cc" "${common[@]}" $mxml_cflags -g -O1 \
         -o "$target" "$here/driver.c" "${sources[@]}" "${libs[@]}"
     ;;
-fuzz)
+fuzz|fuzz-mjcf)
     cc="${CC:-clang}"
-    target="$out/fuzz_urdf"
+    harness=fuzz_urdf
+    [ "$variant" = fuzz-mjcf ] && harness=fuzz_mjcf
+    target="$out/$harness"
     "$cc" "${common[@]}" $mxml_cflags -g -O1 -fno-omit-frame-pointer \
         -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-        -o "$target" "$here/fuzz_urdf.c" "${sources[@]}" "${libs[@]}"
+        -o "$target" "$here/$harness.c" "${sources[@]}" "${libs[@]}"
     ;;
 *)
-    echo "usage: $0 asan|plain|fuzz [OUTDIR]" >&2
+    echo "usage: $0 asan|plain|fuzz|fuzz-mjcf [OUTDIR]" >&2
     exit 2
     ;;
 esac

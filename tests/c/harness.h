@@ -396,7 +396,7 @@ static void h_check_urdf(const u2d_urdf *u)
         const u2d_urdf_joint *J = &u->joint[j];
         if (!J->name || J->parent < 0 || J->parent >= u->nlink || J->child < 0 ||
             J->child >= u->nlink || J->child == u->root || (int)J->type < 0 ||
-            J->type > U2D_JOINT_CUSTOM || (J->type == U2D_JOINT_CUSTOM &&
+            J->type > U2D_JOINT_BALL || (J->type == U2D_JOINT_CUSTOM &&
             (J->custom < 0 || J->custom >= u->ncustom)))
             h_contract_failed("u2d_urdf_parse", "joint with a bad name, type or link index");
     }
@@ -414,7 +414,7 @@ static void h_check_model(const u2d_model *m, const u2d_urdf *u, int floating_ba
         if (m->parent[i] < 0 || m->parent[i] >= i)
             h_contract_failed("u2d_model_compile", "parent[i] < i violated");
         if (m->qadr[i] != nq || m->vadr[i] != nv || m->jtype[i] == U2D_JOINT_FIXED ||
-            m->jtype[i] < 0 || m->jtype[i] > U2D_JOINT_CUSTOM)
+            m->jtype[i] < 0 || m->jtype[i] > U2D_JOINT_BALL)
             h_contract_failed("u2d_model_compile", "joint coordinates out of order or bad type");
         if (m->jurdf[i] < -1 || m->jurdf[i] >= u->njoint ||
             (m->jurdf[i] < 0 && !(floating_base && i == 1)))
@@ -663,9 +663,11 @@ static void h_eval_model(const u2d_model *m, h_values *vs)
     vs->hostile = 0;
     h_fill(vs, x, 2 * nq + 2 * nv);
     for (int i = 1; i < m->nbody; i++)          /* nice states get usable quaternions */
-        if (m->jtype[i] == U2D_JOINT_FLOATING)
-            for (double *p = q; p <= q2; p += nq)
-                if (fabs(p[m->qadr[i] + 6]) < 0.5) p[m->qadr[i] + 6] += 1.0;
+        if (u2d_quat_at(m->jtype[i]) >= 0)
+            for (double *p = q; p <= q2; p += nq) {
+                const int w = m->qadr[i] + u2d_quat_at(m->jtype[i]) + 3;
+                if (fabs(p[w]) < 0.5) p[w] += 1.0;
+            }
     vs->hostile = 1;
     h_fill(vs, hq, 2 * nq + 2 * nv);
     for (int k = 0; k < 3; k++) body[k] = (int)(h_rand(&vs->rng) % (uint64_t)m->nbody);
@@ -740,8 +742,41 @@ static void h_unguard(h_guarded *g)
     munmap(g->map, g->maplen);
 }
 
+/* An MJCF input's other files (includes, meshes): the bytes after the first NUL, split at
+ * each "\0F\0", are piece 0 (the states' bytes), then files 1, 2, ...; a path whose last
+ * component starts with the number k reads file k ("2.xml", "meshes/3.stl"). */
+typedef struct { const uint8_t *rest; size_t size; } h_files;
+
+static char *h_read_piece(void *ctx, const char *path, size_t *len, char err[U2D_ERRLEN])
+{
+    const h_files *fs = ctx;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    long want = strtol(base, NULL, 10);
+    const uint8_t *p = fs->rest, *end = fs->rest + fs->size;
+    for (long k = 0; p && k < want; k++) {
+        const uint8_t *at = NULL;
+        for (const uint8_t *q = p; q + 3 <= end; q++)
+            if (q[0] == 0 && q[1] == 'F' && q[2] == 0) { at = q; break; }
+        p = at ? at + 3 : NULL;
+    }
+    if (!p || want < 1) {
+        snprintf(err, U2D_ERRLEN, "no such file '%s'", path);
+        return NULL;
+    }
+    const uint8_t *stop = end;
+    for (const uint8_t *q = p; q + 3 <= end; q++)
+        if (q[0] == 0 && q[1] == 'F' && q[2] == 0) { stop = q; break; }
+    char *out = malloc((size_t)(stop - p) + 1);
+    if (!out) { snprintf(err, U2D_ERRLEN, "out of memory"); return NULL; }
+    memcpy(out, p, (size_t)(stop - p));
+    out[stop - p] = '\0';
+    *len = (size_t)(stop - p);
+    return out;
+}
+
 /* data: the input bytes; the URDF text is everything before the first NUL (or all of it),
- * the bytes after the first NUL feed the states. */
+ * the bytes after the first NUL feed the states (and an MJCF's files, h_read_piece). */
 static void h_exercise(const uint8_t *data, size_t size)
 {
     const uint8_t *nul = memchr(data, 0, size);
@@ -751,8 +786,10 @@ static void h_exercise(const uint8_t *data, size_t size)
     if (!err || h_guard(&g, data, tlen) != 0) { free(err); return; }
     const char *text = g.text;
 
-    /* the .osim reader joins here: same contract, same model */
-    u2d_urdf *u = u2d_is_osim(text) ? u2d_osim_parse(text, err) : u2d_urdf_parse(text, err);
+    /* the .osim and MJCF readers join here: same contract, same model */
+    h_files files = {nul ? nul + 1 : data + size, nul ? size - tlen - 1 : 0};
+    u2d_urdf *u = u2d_is_mjcf(text) ? u2d_mjcf_parse(text, "fuzz.xml", h_read_piece, &files, err)
+                : u2d_is_osim(text) ? u2d_osim_parse(text, err) : u2d_urdf_parse(text, err);
     if (!u) {
         if (!memchr(err, 0, U2D_ERRLEN) || !err[0])
             h_contract_failed("u2d_urdf_parse", "NULL without a message");
