@@ -230,6 +230,16 @@ def test_compiler_options_match_mujoco(tmp_path, compiler):
     check_doc(tmp_path, xml)
 
 
+@pytest.mark.parametrize("inertia", ['diaginertia="0.01 0.012 0.015" euler="0 30 0"',
+                                     'fullinertia="0.1 0.2 0.15 0.01 -0.02 0.03"'])
+def test_inertial_inside_a_frame(tmp_path, inertia):
+    """An <inertial> inside a <frame> is placed by the frame, as MuJoCo places it (found by
+    the Hypothesis test: it was read in the body frame)."""
+    check_doc(tmp_path, f"""<mujoco><worldbody><body><frame pos="0 0 1" euler="0 0 90">
+        <joint type="hinge" axis="0 1 0"/><joint type="hinge" axis="0 0 1"/>
+        <inertial pos="0.1 0 0" mass="0.5" {inertia}/></frame></body></worldbody></mujoco>""")
+
+
 def test_include_relative_to_the_including_file(tmp_path):
     """A nested include is found beside the file that includes it; defaults and assets from
     included files apply."""

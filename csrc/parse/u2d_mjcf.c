@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "parse/u2d_mjcf.h"
+#include "parse/u2d_parse.h"
 #include "parse/u2d_xml.h"
 
 #define MAX_TOTAL_BYTES ((size_t)1 << 30)     /* every file of a model together */
@@ -123,24 +124,16 @@ static int fail(mjcf *rd, u2d_xml *node, const char *fmt, ...)
 
 static void note(mjcf *rd, u2d_xml *node, const char *fmt, ...)
 {
-    u2d_urdf *u = rd->u;
-    char msg[U2D_ERRLEN];
+    char msg[U2D_ERRLEN], text[U2D_ERRLEN], at[340] = "";
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if ((u->nfinding & (u->nfinding - 1)) == 0) {           /* 0, 1, 2, 4, ...: grow */
-        size_t cap = u->nfinding ? 2 * (size_t)u->nfinding : 1;
-        u2d_finding *grown = realloc(u->finding, cap * sizeof *grown);
-        if (!grown) return;
-        u->finding = grown;
-    }
-    u2d_finding *f = &u->finding[u->nfinding++];
-    f->line = node && u2d_xml_file(node) == 0 ? u2d_xml_line(node) : 0;
-    char at[340] = "";
-    if (node && u2d_xml_file(node) > 0) where(rd, node, at, sizeof at);
-    snprintf(f->message, sizeof f->message, "%.120s%.120s%s%.260s", at, rd->what,
-             rd->what[0] ? ": " : "", msg);
+    int included = node && u2d_xml_file(node) > 0;     /* its line is another file's */
+    if (included) where(rd, node, at, sizeof at);
+    snprintf(text, sizeof text, "%.120s%.120s%s%.260s", at, rd->what, rd->what[0] ? ": " : "",
+             msg);
+    u2d_add_finding(rd->u, node && !included ? u2d_xml_line(node) : 0, NULL, text);
 }
 
 static void xml_note(void *ctx, int line, const char *message)
@@ -202,10 +195,9 @@ static int numbers(mjcf *rd, u2d_xml *node, const char *name, int min, int max, 
 
 /* A keyword attribute: its index in the '|'-separated words, def when absent, -1 (message)
  * when it is none of them. */
-static int keyword(mjcf *rd, u2d_xml *node, const char *name, const char *words, int def)
+/* The index of s among the '|'-separated words, or -1. */
+static int word_index(const char *words, const char *s)
 {
-    const char *s = u2d_xml_attr(node, name);
-    if (!s) return def;
     size_t n = strlen(s);
     int k = 0;
     for (const char *p = words; *p; k++) {
@@ -213,6 +205,15 @@ static int keyword(mjcf *rd, u2d_xml *node, const char *name, const char *words,
         if (m == n && strncmp(p, s, n) == 0) return k;
         p += m + (p[m] == '|');
     }
+    return -1;
+}
+
+static int keyword(mjcf *rd, u2d_xml *node, const char *name, const char *words, int def)
+{
+    const char *s = u2d_xml_attr(node, name);
+    if (!s) return def;
+    int k = word_index(words, s);
+    if (k >= 0) return k;
     char list[200];
     snprintf(list, sizeof list, "%s", words);
     for (char *c = list; *c; c++) if (*c == '|') *c = ',';
@@ -318,13 +319,8 @@ static int dkeyword(mjcf *rd, u2d_xml *node, int kind, int cls, const char *name
     if (u2d_xml_attr(node, name)) return keyword(rd, node, name, words, def);
     const char *s = dattr(rd, node, kind, cls, name);
     if (!s) return def;
-    size_t n = strlen(s);
-    int k = 0;
-    for (const char *p = words; *p; k++) {
-        size_t m = strcspn(p, "|");
-        if (m == n && strncmp(p, s, n) == 0) return k;
-        p += m + (p[m] == '|');
-    }
+    int k = word_index(words, s);
+    if (k >= 0) return k;
     return fail(rd, node, "<%s>: its default class gives %s=\"%.60s\", which is not a valid "
                 "value", u2d_xml_name(node), name, s);
 }
@@ -954,6 +950,7 @@ typedef struct {
     mj_item *joint, *geom, *child;
     int njoint, ngeom, nchild, capj, capg, capc;
     u2d_xml *inertial;
+    u2d_mj_pose iframe;         /* the frame the <inertial> sits in                      */
 } mj_content;
 
 /* A body waiting to be read: its parent's link, the class it inherits, the frame it sits in
@@ -1005,6 +1002,7 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
         } else if (strcmp(name, "inertial") == 0) {
             if (world) status = fail(rd, e, "the world body cannot have an <inertial>");
             c->inertial = e;
+            c->iframe = frame;
         } else if (strcmp(name, "site") == 0 || strcmp(name, "camera") == 0 ||
                    strcmp(name, "light") == 0) {
             /* no mass, no joint */
@@ -1180,14 +1178,23 @@ static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
                 return fail(rd, in, "<inertial fullinertia>: the inertia must have positive "
                             "eigenvalues (smallest %g)", lam[0]);
             memcpy(I, F, sizeof F);
+            memset(q, 0, sizeof q);
+            q[0] = 1;
         } else {
-            double R[9];
-            u2d_mj_quat_matrix(q, R);
-            for (int i = 0; i < 3; i++)
-                for (int j = 0; j < 3; j++)
-                    I[3 * i + j] = R[3 * i] * d[0] * R[3 * j] + R[3 * i + 1] * d[1] * R[3 * j + 1]
-                                 + R[3 * i + 2] * d[2] * R[3 * j + 2];
+            memset(I, 0, sizeof I);
+            I[0] = d[0]; I[4] = d[1]; I[8] = d[2];
         }
+        /* the inertial frame, placed by the <frame>s around the element, as MuJoCo does */
+        u2d_mj_pose ip = {{com[0], com[1], com[2]}, {q[0], q[1], q[2], q[3]}};
+        u2d_mj_pose_mul(&c->iframe, &ip, &ip);
+        double R[9], T[9];
+        u2d_mj_quat_matrix(ip.quat, R);
+        u2d_mulmm3(R, I, T);                            /* R I R^T */
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                I[3 * i + j] = T[3 * i] * R[3 * j] + T[3 * i + 1] * R[3 * j + 1]
+                             + T[3 * i + 2] * R[3 * j + 2];
+        memcpy(com, ip.pos, sizeof com);
     }
     if (rd->fromgeom == 1 || (rd->fromgeom == 2 && !in)) {
         double M = 0.0, h[3] = {0, 0, 0}, S[9] = {0};
@@ -1540,7 +1547,7 @@ static void summarize(mjcf *rd)
 
 /* Every name (links, joints, model) copied into one block the u2d_urdf owns; link and joint
  * names checked unique. */
-static int own_strings(mjcf *rd)
+static int own_names(mjcf *rd)
 {
     u2d_urdf *u = rd->u;
     int n = u->nlink > u->njoint ? u->nlink : u->njoint;
@@ -1561,17 +1568,7 @@ static int own_strings(mjcf *rd)
             }
     }
     free(e);
-    size_t total = strlen(u->name) + 1;
-    for (int i = 0; i < u->nlink; i++) total += strlen(u->link[i].name) + 1;
-    for (int j = 0; j < u->njoint; j++) total += strlen(u->joint[j].name) + 1;
-    char *p = u->strings = malloc(total);
-    if (!p) return fail(rd, NULL, "out of memory");
-#define OWN(s) do { size_t n_ = strlen(s) + 1; memcpy(p, (s), n_); (s) = p; p += n_; } while (0)
-    OWN(u->name);
-    for (int i = 0; i < u->nlink; i++) OWN(u->link[i].name);
-    for (int j = 0; j < u->njoint; j++) OWN(u->joint[j].name);
-#undef OWN
-    return 0;
+    return u2d_own_names(u) ? fail(rd, NULL, "out of memory") : 0;
 }
 
 /* settotalmass: every body's mass and inertia scaled, as mj_setTotalmass does. */
@@ -1671,7 +1668,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     set_total_mass(&rd);
     summarize(&rd);
     u->root = 0;
-    if (own_strings(&rd)) goto error;
+    if (own_names(&rd)) goto error;
 
     for (int k = 0; k < rd.nowned; k++) free(rd.owned[k]);
     for (int k = 0; k < rd.nfile; k++) free(rd.file[k].path);

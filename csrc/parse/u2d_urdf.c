@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "parse/u2d_parse.h"
 #include "parse/u2d_xml.h"
 
 typedef struct {
@@ -32,8 +33,7 @@ static int fail(reader *rd, const char *fmt, ...)
     return -1;
 }
 
-/* A finding at the line of node (NULL: line 0). Out of memory only loses the finding. */
-static void add_finding(u2d_urdf *u, int line, const char *prefix, const char *msg)
+void u2d_add_finding(u2d_urdf *u, int line, const char *prefix, const char *msg)
 {
     if ((u->nfinding & (u->nfinding - 1)) == 0) {            /* 0, 1, 2, 4, ...: grow */
         size_t cap = u->nfinding ? 2 * (size_t)u->nfinding : 1;
@@ -54,12 +54,12 @@ static void note(reader *rd, u2d_xml *node, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    add_finding(rd->u, node ? u2d_xml_line(node) : 0, rd->what, msg);
+    u2d_add_finding(rd->u, node ? u2d_xml_line(node) : 0, rd->what, msg);
 }
 
 static void xml_note(void *ctx, int line, const char *message)
 {
-    add_finding(((reader *)ctx)->u, line, NULL, message);
+    u2d_add_finding(((reader *)ctx)->u, line, NULL, message);
 }
 
 /* ---- numbers ------------------------------------------------------------ */
@@ -487,8 +487,7 @@ done:
     return status;
 }
 
-/* Copy every name into one block owned by the u2d_urdf (the XML document is freed). */
-static int own_strings(reader *rd, u2d_urdf *u)
+int u2d_own_names(u2d_urdf *u)
 {
     size_t total = strlen(u->name) + 1;
     for (int i = 0; i < u->nlink; i++) total += strlen(u->link[i].name) + 1;
@@ -497,7 +496,7 @@ static int own_strings(reader *rd, u2d_urdf *u)
         if (u->joint[j].mimic) total += strlen(u->joint[j].mimic) + 1;
     }
     char *p = u->strings = malloc(total);
-    if (!p) return fail(rd, "out of memory");
+    if (!p) return -1;
 #define OWN(s) do { size_t n_ = strlen(s) + 1; memcpy(p, (s), n_); (s) = p; p += n_; } while (0)
     OWN(u->name);
     for (int i = 0; i < u->nlink; i++) OWN(u->link[i].name);
@@ -606,11 +605,11 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
             snprintf(msg, sizeof msg, "joint '%.200s': <mimic joint=\"%.200s\">: no such joint; "
                      "the joint is read as an independent joint (as every mimic joint is)",
                      u->joint[j].name, mimic);
-            add_finding(u, u->joint[j].line, NULL, msg);
+            u2d_add_finding(u, u->joint[j].line, NULL, msg);
         }
     }
     if (check_tree(&rd, u)) goto error;
-    if (own_strings(&rd, u)) goto error;
+    if (u2d_own_names(u)) { fail(&rd, "out of memory"); goto error; }
 
     free(links);
     free(joints);
