@@ -148,3 +148,23 @@ def test_model_keeps_the_model_and_batch_the_batching():
     for name in ("_as_samples", "_broadcast", "_batch_shape", "_check_out", "_flatten",
                  "_stack_wrenches"):
         assert callable(getattr(batch, name, None)) and name not in defined_in_model, name
+
+
+# One reader per format: the core reads model files (URDF, .osim); Python parses XML only for
+# OpenSim's setup files (setup_xml, through windows.parse_xml), writes OpenSim's XML, and
+# builds an OpenSim model from a URDF's text (opensim_model.to_opensim, URDF models only).
+XML_PARSERS = {"urdf2dyn.biomech.formats.windows", "urdf2dyn.biomech.formats.setup_xml",
+               "urdf2dyn.biomech.formats.opensim", "urdf2dyn.biomech.opensim_model"}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_only_the_setup_readers_parse_xml(name):
+    """An .osim parsed again in Python once broke on what the core reads (element names
+    such as HuntCrossleyForce::ContactParametersSet; tests/test_osim_published.py)."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    xml = [n.lineno for n in ast.walk(tree)
+           if isinstance(n, ast.Import) and any(a.name.startswith("xml") for a in n.names)
+           or isinstance(n, ast.ImportFrom) and (n.module or "").startswith("xml")]
+    assert not xml or name in XML_PARSERS, (
+        f"{name} imports an XML parser (line {xml[0] if xml else 0}): read a model through "
+        "the core's model (urdf2dyn.Model: document(), osim(), structure()), not its text")

@@ -23,6 +23,8 @@ import pytest
 import urdf2dyn
 from urdf2dyn.batch import available_simd_paths, set_simd_path, simd_path
 
+from osim_oracle import Oracle
+
 DATA = os.path.join(os.path.dirname(__file__), "data", "opensim_models", "Models")
 MODELS = {
     "gait2354": "gait2354_simbody_v2.osim",          # OpenSim 2/3 layout (Version 20303)
@@ -37,50 +39,6 @@ def _load(path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
         return urdf2dyn.load(path)
-
-
-class Oracle:
-    """One OpenSim model, forces removed (muscles are not inverse dynamics' business, as
-    the ID tool excludes them), coordinates unlocked and unclamped so any state can be set."""
-
-    def __init__(self, osim, path, q_names, gravity=True):
-        self.osim = osim
-        self.om = om = osim.Model(path)
-        om.updForceSet().clearAndDestroy()
-        if not gravity:
-            om.setGravity(osim.Vec3(0, 0, 0))
-        cs = om.updCoordinateSet()
-        self.locked = {cs.get(i).getName(): cs.get(i).get_locked() for i in range(cs.getSize())}
-        for i in range(cs.getSize()):
-            cs.get(i).set_locked(False)
-            cs.get(i).set_clamped(False)
-        self.s = om.initSystem()
-        names = om.getCoordinateNamesInMultibodyTreeOrder()
-        self.order = [names.getElt(i) for i in range(names.size())]
-        assert sorted(self.order) == sorted(q_names)
-        self.q_names = q_names
-        self.perm = [self.order.index(n) for n in q_names]
-        self.solver = osim.InverseDynamicsSolver(om)
-
-    def set_state(self, q, v=None):
-        for i, n in enumerate(self.q_names):
-            c = self.om.getCoordinateSet().get(n)
-            c.setValue(self.s, float(q[i]), False)
-            c.setSpeedValue(self.s, 0.0 if v is None else float(v[i]))
-
-    def inverse_dynamics(self, q, v, a):
-        self.set_state(q, v)
-        self.om.realizeDynamics(self.s)
-        udot = self.osim.Vector([float(a[self.q_names.index(n)]) for n in self.order])
-        return self.solver.solve(self.s, udot).to_numpy()[self.perm]
-
-    def mass_matrix(self, q):
-        self.set_state(q)
-        self.om.realizePosition(self.s)
-        M = self.osim.Matrix()
-        self.om.getMatterSubsystem().calcM(self.s, M)
-        A = np.array([[M.get(i, j) for j in range(M.ncol())] for i in range(M.nrow())])
-        return A[np.ix_(self.perm, self.perm)]
 
 
 def _states(model, n, seed, spread=1.3):

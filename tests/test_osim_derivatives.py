@@ -282,7 +282,7 @@ def test_one_coupled_joint_derivatives_equal_the_sympy_derivation(knee_oracle, t
 def test_centroidal_momentum_equals_opensims(osim, name):
     """Centre of mass, its velocity and the momentum about it against Simbody's
     calcSystemCentralMomentum; A_G v is the momentum."""
-    from test_osim import Oracle
+    from osim_oracle import Oracle
     path = os.path.join(DATA, MODELS[name])
     m = _load(path)
     oracle = Oracle(osim, path, m.q_names)

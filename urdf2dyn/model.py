@@ -82,6 +82,15 @@ class Coupler:
     scale: float
 
 
+@dataclass(frozen=True)
+class Force:
+    """An element of an OpenSim model's ``ForceSet``: its name and its element (OpenSim's
+    class, e.g. "Thelen2003Muscle", "CoordinateActuator", "HuntCrossleyForce"). Read so that
+    tools can name what OpenSim would apply; no force element enters urdf2dyn's dynamics."""
+    name: str
+    kind: str
+
+
 @dataclass(frozen=True, eq=False)
 class Structure:
     """The compiled tree, as the core evaluates it (read-only copies; see Model.structure).
@@ -299,6 +308,13 @@ class Model:
         #: couplers="eliminate"; inverse kinematics keeps them (biomech.ik). Empty for a URDF.
         self.couplers = []
         self._coupler_fn = []
+        #: An .osim's ForceSet (list of Force, file order); empty for a URDF.
+        self.forces: list[Force] = []
+        #: An .osim's coordinate names in OpenSim's multibody tree order (the column order
+        #: of its inverse-dynamics tool, getCoordinateNamesInMultibodyTreeOrder); empty for
+        #: a URDF.
+        self.multibody_order: list[str] = []
+        self._opensim = info is not None
         if info is None:
             return
         # joint by joint: the coordinates name q and v alike where a joint has as many
@@ -324,12 +340,19 @@ class Model:
         self.clamped_ranges = {n: (x.lower, x.upper) for n, x in c.items() if x.clamped}
         self.couplers = [Coupler(dep, ind, scale) for dep, ind, _, scale in info["couplers"]]
         self._coupler_fn = [f for _, _, f, _ in info["couplers"]]
+        self.forces = [Force(name, kind) for name, kind in info["forces"]]
+        self.multibody_order = list(info["tree_order"])
 
     # ---- description -------------------------------------------------------------
     @property
     def name(self) -> str:
         """Robot name (the ``<robot name>`` attribute)."""
         return self._c.name
+
+    @property
+    def is_opensim(self) -> bool:
+        """True for a model read from an OpenSim file (.osim), False for a URDF."""
+        return self._opensim
 
     @property
     def nq(self) -> int:

@@ -1,31 +1,23 @@
 """The kinematic tree of a URDF as drawn for people: links (with mass), joints (type, axis,
 DoF), chains of joints through massless links (multi-DoF joints) optionally folded into one
 edge. Text (``urdf2dyn info``), Graphviz DOT and a matplotlib figure share this walk."""
-import xml.etree.ElementTree as ET
 
 
 def tree(model):
-    """(links {name: mass}, joints [(name, type, parent, child, axis, dof)], root link) of the
-    URDF text behind the model, plus the floating root joint when floating_base."""
-    doc = ET.fromstring(model._xml)
-    if doc.tag in ("OpenSimDocument", "mujoco"):
-        return _from_document(model)
-    if doc.tag != "robot":
-        doc = doc.find("robot")
-    links = {}
-    for link in doc.findall("link"):
-        m = link.find("inertial/mass")
-        links[link.get("name")] = float(m.get("value", 0)) if m is not None else 0.0
-    dof = {j.name: j.nv for j in model.joints}
+    """(links {name: mass}, joints [(name, type, parent, child, axis, dof)], root link) of
+    the model as its file describes it (the document the core read: a URDF's links and
+    joints, an .osim's bodies, child-frame links and joints, custom ones with their
+    coordinates' count as DoF), plus the floating root joint when floating_base."""
+    links_doc, joints_doc = model._c.document()
+    links = {name: (mass or 0.0) for name, _, mass, _, _ in links_doc}
+    movable = {j.name: j for j in model.joints}
     joints = []
-    for j in doc.findall("joint"):
-        axis = j.find("axis")
-        ax = tuple(float(x) for x in axis.get("xyz").split()) if axis is not None else None
-        joints.append((j.get("name"), j.get("type"), j.find("parent").get("link"),
-                       j.find("child").get("link"), ax, dof.get(j.get("name"), 0)))
+    for name, _, kind, parent, child, _ in joints_doc:
+        j = movable.get(name)
+        axis = j.axis if j is not None and kind in _AXIAL else None
+        joints.append((name, kind, parent, child, axis, j.nv if j is not None else 0))
     children = {j[3] for j in joints}
-    roots = [n for n in links if n not in children]
-    root = roots[0] if roots else None
+    root = next((n for n in links if n not in children), None)
     if model.floating_base and root is not None:
         joints.insert(0, ("root_joint", "floating", "<world>", root, None, 6))
         links = {"<world>": 0.0, **links}
@@ -33,20 +25,7 @@ def tree(model):
     return links, joints, root
 
 
-def _from_document(model):
-    """The same for an OpenSim or MJCF model, from the description the core read (its bodies,
-    the links of its joints' child frames or of an MJCF body's chain of joints, and its
-    joints: custom ones with their coordinates' count as DoF), rooted at the first link
-    (OpenSim's ground, MJCF's world)."""
-    links_doc, joints_doc = model._c.document()
-    links = {name: (mass or 0.0) for name, _, mass, _, _ in links_doc}
-    movable = {j.name: j for j in model.joints}
-    joints = []
-    for name, _, kind, parent, child, _ in joints_doc:
-        j = movable.get(name)
-        axis = j.axis if j is not None and kind in ("revolute", "prismatic") else None
-        joints.append((name, kind, parent, child, axis, j.nv if j is not None else 0))
-    return links, joints, links_doc[0][0]
+_AXIAL = ("revolute", "continuous", "prismatic", "planar")
 
 
 def axis_name(axis):

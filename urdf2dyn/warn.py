@@ -16,6 +16,7 @@ core's), :class:`MotionError` for a recording (urdf2dyn.biomech.MotionError).
 from __future__ import annotations
 
 import difflib
+import sys
 import warnings
 
 __all__ = ["Urdf2dynWarning", "URDFWarning", "MotionError", "report", "unknown_name",
@@ -36,7 +37,7 @@ class MotionError(ValueError):
 
 
 def report(message: str, strict: bool = False, error: type[Exception] = ValueError,
-           category: type[Warning] = Urdf2dynWarning, stacklevel: int = 3) -> None:
+           category: type[Warning] = Urdf2dynWarning, stacklevel: int | None = 3) -> None:
     """Warn with message, or raise error(message) when strict.
 
     Parameters
@@ -49,12 +50,21 @@ def report(message: str, strict: bool = False, error: type[Exception] = ValueErr
         The exception raised under strict (e.g. URDFError for a URDF file).
     category : type of Warning
         Urdf2dynWarning, or URDFWarning for findings in URDF files.
-    stacklevel : int
-        As for warnings.warn: the frame the warning is attributed to.
+    stacklevel : int or None
+        As for warnings.warn: the frame the warning is attributed to; None: the first caller
+        outside urdf2dyn (for code that warns at varying depths, such as a trial's stages).
     """
     if strict:
         raise error(message)
+    if stacklevel is None:
+        frame, stacklevel = sys._getframe(1), 2
+        while frame.f_back is not None and _ours(frame.f_globals.get("__name__", "")):
+            frame, stacklevel = frame.f_back, stacklevel + 1
     warnings.warn(message, category, stacklevel=stacklevel)
+
+
+def _ours(module):
+    return module == "urdf2dyn" or module.startswith("urdf2dyn.")
 
 
 def unknown_name(what, name, names, where="", limit=12):

@@ -13,6 +13,7 @@
 #define U2D_MODEL_H
 
 #include <stddef.h>
+#include "model/u2d_osimdoc.h"
 #include "model/u2d_spatial.h"
 
 #define U2D_ERRLEN 512
@@ -133,6 +134,13 @@ typedef struct {
     double location[3];
 } u2d_marker;
 
+/* An element of an OpenSim model's ForceSet (a muscle, an actuator, a contact force...):
+ * read so that tools can name it; no force element enters the dynamics. */
+typedef struct {
+    const char *name;       /* its name attribute (the element's name if it has none)  */
+    const char *kind;       /* the element: "Thelen2003Muscle", "CoordinateActuator"...  */
+} u2d_force;
+
 /* Something questionable that was read as written (a non-physical inertia, an unknown
  * element, a missing <limit>, tolerated markup...): the caller decides whether to warn
  * or refuse. */
@@ -171,6 +179,11 @@ typedef struct {
     int nqpos0;
     double *qpos0;          /* (nqpos0) MuJoCo's qpos0 in urdf2dyn's conventions, movable
                                joints in document order                                  */
+    int nforce;
+    u2d_force *force;       /* (nforce) the ForceSet, in file order                    */
+    int *coord_order;       /* (ncoord) the coordinates in OpenSim's multibody tree order
+                                         (the column order of its inverse dynamics)     */
+    u2d_osimdoc osim;       /* frames, paths, wrap objects ... and where each is written */
 } u2d_urdf;
 
 /* Parse and validate URDF text. Returns NULL and writes a message to err on failure;
@@ -196,6 +209,11 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
                          char err[U2D_ERRLEN]);
 /* Whether the text's root element is <mujoco>. */
 int u2d_is_mjcf(const char *xml);
+/* The OpenSim document xml (the text u was read from) with the edits made (u2d_osimdoc.h):
+ * a new text (malloc'd, the caller frees it), or NULL and a message in err naming the
+ * edit at fault. What the edits do not touch is written as it was read. */
+char *u2d_osim_write(const char *xml, const u2d_urdf *u, const u2d_osim_edit *edit, int nedit,
+                     char err[U2D_ERRLEN]);
 void u2d_urdf_free(u2d_urdf *u);
 
 /* ---- the compiled model ------------------------------------------------ */
@@ -488,6 +506,15 @@ u2d_status u2d_simulate(const u2d_model *m, u2d_work *w, const double gravity[3]
                         size_t steps, double dt, u2d_method method, int nfext,
                         const int *fext_body, const double *fext_wrench, int fext_shared,
                         double *qs, double *vs, size_t *bad_step);
+
+/* ---- OpenSim geometry paths (u2d_path.c, u2d_wrap.c) --------------------------- */
+
+/* The length of every geometry path of the OpenSim document u (u->osim.path: muscle-tendon
+ * lengths, m) at q, as OpenSim computes them (wrap cylinders included); flag[p] is set
+ * where path p runs over an active wrap object other than a cylinder, which is left out.
+ * length and flag: (npath). Uses w's placements. */
+u2d_status u2d_path_lengths(const u2d_model *m, const u2d_urdf *u, u2d_work *w,
+                            const double *q, double *length, int *flag);
 
 /* ---- inverse kinematics (u2d_ik.c) ----------------------------------------- */
 

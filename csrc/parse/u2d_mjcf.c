@@ -570,7 +570,7 @@ static u2d_xml *include(mjcf *rd, u2d_xml *at)
         return NULL;
     }
     u2d_xml_set_file(doc, f);
-    u2d_xml *first = u2d_xml_splice(at, top);
+    u2d_xml *first = u2d_xml_splice(at, doc);
     u2d_xml_free(doc);
     return first;
 }

@@ -33,7 +33,10 @@ typedef struct {
     char what[300];             /* "joint 'knee_r'": prefix of messages, "" for none        */
     u2d_urdf *u;
     u2d_xml *model, *jointset;
-    int caplink, capjoint, capcustom, capfunc, capfdata, capcoord, capmarker, capcoupler;
+    int caplink, capjoint, capcustom, capfunc, capfdata, capcoord, capmarker, capcoupler,
+        capforce;
+    int caplinknode, capaxis, capdocmarker, capcouplernode, capframe, cappath, cappoint,
+        capwrap, cappathwrap, capgeometry;    /* u->osim's arrays                          */
     int nbody;                  /* links 1 .. nbody are the bodies                          */
     char **owned;               /* names made here (frame links), freed after own_strings  */
     int nowned, capowned;
@@ -493,7 +496,8 @@ static int standard_axes(osim *o, u2d_custom *C, const int map[6], const double 
     return 0;
 }
 
-static int read_spatial_transform(osim *o, u2d_xml *st, u2d_custom *C, int coord0)
+static int read_spatial_transform(osim *o, u2d_xml *st, u2d_custom *C, int coord0,
+                                  int *axis_ordinal)
 {
     static const char *names[6] = {"rotation1", "rotation2", "rotation3",
                                    "translation1", "translation2", "translation3"};
@@ -547,6 +551,7 @@ static int read_spatial_transform(osim *o, u2d_xml *st, u2d_custom *C, int coord
                                "coordinate of this joint", names[k], first);
         }
         u2d_xml *fn = function_node(t);
+        axis_ordinal[k] = u2d_xml_ordinal(fn);
         if (fn) C->func[k] = read_function(o, fn, 0);
         else if (C->coord[k] >= 0) {            /* OpenSim's default: the identity */
             C->func[k] = new_function(o, U2D_FN_LINEAR, 2, 2);
@@ -586,10 +591,14 @@ static int add_link(osim *o, const char *name, u2d_xml *node)
 {
     u2d_urdf *u = o->u;
     if (grow(o, (void **)&u->link, &o->caplink, u->nlink, sizeof *u->link)) return -1;
+    if (grow(o, (void **)&u->osim.link_node, &o->caplinknode, u->nlink, sizeof(int))) return -1;
     u2d_urdf_link *L = &u->link[u->nlink];
     memset(L, 0, sizeof *L);
     L->name = name;
     L->line = node ? u2d_xml_line(node) : 0;
+    int body = node && (strcmp(u2d_xml_name(node), "Body") == 0 ||
+                        strcmp(u2d_xml_name(node), "Ground") == 0);
+    u->osim.link_node[u->nlink] = body ? u2d_xml_ordinal(node) : -1;
     return u->nlink++;
 }
 
@@ -702,11 +711,16 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
     J = &u->joint[u->njoint - 1];
     J->type = U2D_JOINT_CUSTOM;
     J->custom = u->ncustom;
+    if (grow(o, (void **)&u->osim.axis_node, &o->capaxis, 6 * u->ncustom + 5, sizeof(int)))
+        return -1;
+    int *axis_ordinal = &u->osim.axis_node[6 * u->ncustom];
+    for (int k = 0; k < 6; k++) axis_ordinal[k] = -1;
     u2d_custom *C = &u->custom[u->ncustom++];
     memset(C, 0, sizeof *C);
     C->ncoord = ncoord;
     if (strcmp(type, "CustomJoint") == 0) {
-        if (read_spatial_transform(o, u2d_xml_child(node, "SpatialTransform"), C, coord0))
+        if (read_spatial_transform(o, u2d_xml_child(node, "SpatialTransform"), C, coord0,
+                                   axis_ordinal))
             return -1;
     } else if (standard_axes(o, C, map, axes)) return -1;
     if (strcmp(type, "BallJoint") == 0 || strcmp(type, "FreeJoint") == 0)
@@ -714,6 +728,63 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
              "speeds; OpenSim's %s takes the angular velocity as its speeds, so its "
              "generalized forces for these coordinates are not comparable", type, type);
     derive_motion(o, C, coord0);
+    return 0;
+}
+
+/* What scaling reads beyond the tree never makes a model unreadable: a failure there (rc
+ * -1, its message in o->err) becomes a finding, and the element is left out. */
+static int excused(osim *o, u2d_xml *node, int rc, const char *left_out)
+{
+    if (rc == 0) return 0;
+    char msg[U2D_ERRLEN];
+    const char *text = o->err;
+    int skip = 0;
+    if (sscanf(text, "line %*d: %n", &skip) >= 0 && skip > 0) text += skip;
+    snprintf(msg, sizeof msg, "%.380s; %s is left out", text, left_out);
+    o->err[0] = '\0';
+    add_finding(o->u, node ? u2d_xml_line(node) : 0, msg);
+    return 1;
+}
+
+/* The display geometry of a body or offset frame on link: OpenSim 4's attached_geometry
+ * with <scale_factors>, OpenSim 3's VisibleObject. */
+static int read_geometry(osim *o, u2d_xml *owner, int link)
+{
+    u2d_osimdoc *d = &o->u->osim;
+    u2d_xml *list = u2d_xml_child(owner, "attached_geometry"), *g;
+    u2d_xml *visible = u2d_xml_child(owner, "VisibleObject");
+    for (g = list ? u2d_xml_first(list) : visible; g; g = list ? u2d_xml_next(g) : NULL) {
+        if (!u2d_xml_child(g, "scale_factors")) continue;
+        if (grow(o, (void **)&d->geometry, &o->capgeometry, d->ngeometry, sizeof *d->geometry))
+            return -1;
+        u2d_osim_geometry *G = &d->geometry[d->ngeometry];
+        G->link = link;
+        G->scale[0] = G->scale[1] = G->scale[2] = 1.0;
+        G->node = u2d_xml_ordinal(g);
+        if (read_child(o, g, "scale_factors", 3, G->scale)) return -1;
+        d->ngeometry++;
+    }
+    return 0;
+}
+
+/* A frame of the joint just made (u->osim.frame): its translation and orientation are
+ * node's children tname and aname, measured on link. */
+static int add_frame(osim *o, u2d_xml *node, const char *name, int kind, int link,
+                     const char *tname, const char *aname)
+{
+    u2d_osimdoc *d = &o->u->osim;
+    if (grow(o, (void **)&d->frame, &o->capframe, d->nframe, sizeof *d->frame)) return -1;
+    u2d_osim_frame *F = &d->frame[d->nframe];
+    memset(F, 0, sizeof *F);
+    F->name = name;
+    F->joint = o->u->njoint - 1;
+    F->kind = kind;
+    F->link = link;
+    F->node = u2d_xml_ordinal(node);
+    if (read_child(o, node, tname, 3, F->translation) ||
+        read_child(o, node, aname, 3, F->orientation))
+        return -1;
+    d->nframe++;
     return 0;
 }
 
@@ -734,7 +805,24 @@ static int read_joint4(osim *o, u2d_xml *node)
     const char *slash = strrchr(cf, '/');
     u2d_xml *coords = u2d_xml_child(node, "coordinates");
     if (!coords) coords = u2d_xml_child(node, "CoordinateSet");
-    return make_joint(o, node, parent, &XF, child, &XM, coords, slash ? slash + 1 : cf);
+    if (make_joint(o, node, parent, &XF, child, &XM, coords, slash ? slash + 1 : cf))
+        return -1;
+    u2d_xml *frames = u2d_xml_child(node, "frames");
+    for (u2d_xml *f = frames ? u2d_xml_first(frames) : NULL; f; f = u2d_xml_next(f)) {
+        if (strcmp(u2d_xml_name(f), "PhysicalOffsetFrame") != 0) continue;
+        u2d_xml *sp = u2d_xml_child(f, "socket_parent");
+        char ref[512];
+        int link;
+        u2d_xform X;
+        read_word(f, "socket_parent", ref, sizeof ref);
+        if (!sp || resolve_frame(o, node, sp, ref, 0, &link, &X)) return -1;
+        const char *name = u2d_xml_attr(f, "name");
+        if (add_frame(o, f, name ? name : "", U2D_FRAME_OFFSET, link, "translation",
+                      "orientation"))
+            return -1;
+        excused(o, f, read_geometry(o, f, link), "its display geometry");
+    }
+    return 0;
 }
 
 /* OpenSim 3: the joint inside body `child`. */
@@ -758,8 +846,12 @@ static int read_joint3(osim *o, u2d_xml *node, int child)
     offset_xform(tc, ac, &XM);
     char frame[300];
     snprintf(frame, sizeof frame, "%.280s_offset", o->u->link[child].name);
-    return make_joint(o, node, parent, &XF, child, &XM, u2d_xml_child(node, "CoordinateSet"),
-                      frame);
+    if (make_joint(o, node, parent, &XF, child, &XM, u2d_xml_child(node, "CoordinateSet"),
+                   frame))
+        return -1;
+    return add_frame(o, node, "parent", U2D_FRAME_IN_PARENT, parent, "location_in_parent",
+                     "orientation_in_parent") ||
+           add_frame(o, node, "child", U2D_FRAME_IN_CHILD, child, "location", "orientation");
 }
 
 /* ---- bodies, markers, the rest ---------------------------------------------------- */
@@ -810,7 +902,15 @@ static int read_markers(osim *o)
         u2d_xform X;
         if (resolve_frame(o, NULL, at, ref, 0, &link, &X)) return -1;
         u2d_multv3(X.E, p, q);                  /* frame point -> link frame */
-        if (grow(o, (void **)&u->marker, &o->capmarker, u->nmarker, sizeof *u->marker)) return -1;
+        if (grow(o, (void **)&u->marker, &o->capmarker, u->nmarker, sizeof *u->marker) ||
+            grow(o, (void **)&u->osim.marker, &o->capdocmarker, u->nmarker,
+                 sizeof *u->osim.marker))
+            return -1;
+        u2d_osim_marker *W = &u->osim.marker[u->nmarker];
+        W->X = X;
+        memcpy(W->location, p, sizeof p);
+        W->node = u2d_xml_ordinal(m);
+        if (read_flag(o, m, "fixed", &W->fixed)) return -1;
         u2d_marker *M = &u->marker[u->nmarker++];
         M->name = name;
         M->link = link;
@@ -909,6 +1009,14 @@ static int own_strings(osim *o)
     for (int j = 0; j < u->njoint; j++) total += strlen(u->joint[j].name) + 1;
     for (int c = 0; c < u->ncoord; c++) total += strlen(u->coord[c].name) + 1;
     for (int k = 0; k < u->nmarker; k++) total += strlen(u->marker[k].name) + 1;
+    for (int k = 0; k < u->nforce; k++)
+        total += strlen(u->force[k].name) + strlen(u->force[k].kind) + 2;
+    u2d_osimdoc *d = &u->osim;
+    for (int k = 0; k < d->nframe; k++) total += strlen(d->frame[k].name) + 1;
+    for (int k = 0; k < d->npath; k++)
+        total += strlen(d->path[k].name) + strlen(d->path[k].type) + 2;
+    for (int k = 0; k < d->npoint; k++) total += strlen(d->point[k].name) + 1;
+    for (int k = 0; k < d->nwrap; k++) total += strlen(d->wrap[k].name) + 1;
     char *p = u->strings = malloc(total);
     if (!p) return fail_at(o, NULL, "out of memory");
 #define OWN(s) do { size_t n_ = strlen(s) + 1; memcpy(p, (s), n_); (s) = p; p += n_; } while (0)
@@ -917,7 +1025,83 @@ static int own_strings(osim *o)
     for (int j = 0; j < u->njoint; j++) OWN(u->joint[j].name);
     for (int c = 0; c < u->ncoord; c++) OWN(u->coord[c].name);
     for (int k = 0; k < u->nmarker; k++) OWN(u->marker[k].name);
+    for (int k = 0; k < u->nforce; k++) { OWN(u->force[k].name); OWN(u->force[k].kind); }
+    for (int k = 0; k < d->nframe; k++) OWN(d->frame[k].name);
+    for (int k = 0; k < d->npath; k++) { OWN(d->path[k].name); OWN(d->path[k].type); }
+    for (int k = 0; k < d->npoint; k++) OWN(d->point[k].name);
+    for (int k = 0; k < d->nwrap; k++) OWN(d->wrap[k].name);
 #undef OWN
+    return 0;
+}
+
+/* ---- what tools need to know of the rest --------------------------------------- */
+
+/* The ForceSet's elements, named (muscles, actuators, springs, contact forces): none enters
+ * the dynamics, but a tool that compares with OpenSim says which ones OpenSim would apply. */
+static int read_forces(osim *o)
+{
+    u2d_urdf *u = o->u;
+    for (u2d_xml *c = first_object(o->model, "ForceSet"); c; c = u2d_xml_next(c)) {
+        if (grow(o, (void **)&u->force, &o->capforce, u->nforce, sizeof *u->force)) return -1;
+        const char *kind = u2d_xml_name(c), *name = u2d_xml_attr(c, "name");
+        u->force[u->nforce].kind = kind;
+        u->force[u->nforce++].name = name && name[0] ? name : kind;
+    }
+    return 0;
+}
+
+/* The body an OpenSim joint moves: its child link, or the body that hangs from it when the
+ * child link is the joint's child frame (a link after the bodies). */
+static int joint_body(const osim *o, int j)
+{
+    const u2d_urdf *u = o->u;
+    int child = u->joint[j].child;
+    if (child <= o->nbody) return child;
+    for (int w = 0; w < u->njoint; w++)
+        if (u->joint[w].parent == child) return u->joint[w].child;
+    return child;
+}
+
+/* The coordinates in the order OpenSim numbers its mobilities (the columns of its inverse
+ * dynamics, getCoordinateNamesInMultibodyTreeOrder): Simbody's MultibodyGraphMaker grows
+ * the tree level by level from ground, taking at each level the joints in file order.
+ * The welds that hang bodies from child frames (parent after the bodies) are ours, not
+ * OpenSim's joints. Runs after check_tree: every joint is reached. */
+static int tree_order(osim *o)
+{
+    u2d_urdf *u = o->u;
+    int *level = malloc(sizeof(int) * (size_t)u->nlink);
+    char *added = calloc((size_t)u->njoint + 1, 1);
+    u->coord_order = malloc(sizeof(int) * ((size_t)u->ncoord + 1));
+    if (!level || !added || !u->coord_order) {
+        free(level); free(added);
+        return fail_at(o, NULL, "out of memory");
+    }
+    for (int i = 0; i < u->nlink; i++) level[i] = -1;
+    level[0] = 0;
+    int n = 0;
+    for (int depth = 1, grew = 1; grew && depth <= u->njoint; depth++) {
+        grew = 0;
+        for (int j = 0; j < u->njoint; j++) {
+            const u2d_urdf_joint *J = &u->joint[j];
+            if (added[j] || J->parent > o->nbody) continue;
+            int body = joint_body(o, j);
+            if (level[J->parent] != depth - 1 || level[body] >= 0) continue;
+            added[j] = 1;
+            level[body] = depth;
+            grew = 1;
+            for (int c = J->coord0; c >= 0 && c < J->coord0 + J->ncoord; c++)
+                u->coord_order[n++] = c;
+        }
+    }
+    for (int j = 0; j < u->njoint; j++) {           /* none after check_tree; kept safe */
+        const u2d_urdf_joint *J = &u->joint[j];
+        if (added[j] || J->parent > o->nbody) continue;
+        for (int c = J->coord0; c >= 0 && c < J->coord0 + J->ncoord; c++)
+            u->coord_order[n++] = c;
+    }
+    free(level);
+    free(added);
     return 0;
 }
 
@@ -960,9 +1144,203 @@ static int read_couplers(osim *o)
                            "<coupled_coordinates_function>");
         if ((K.func = read_function(o, fn, 0)) < 0) return -1;
         if (read_child(o, c, "scale_factor", 1, &K.scale)) return -1;
-        if (grow(o, (void **)&u->coupler, &o->capcoupler, u->ncoupler, sizeof K)) return -1;
+        if (grow(o, (void **)&u->coupler, &o->capcoupler, u->ncoupler, sizeof K) ||
+            grow(o, (void **)&u->osim.coupler_node, &o->capcouplernode, u->ncoupler,
+                 sizeof(int)))
+            return -1;
+        u->osim.coupler_node[u->ncoupler] = u2d_xml_ordinal(c);
         u->coupler[u->ncoupler++] = K;
     }
+    return 0;
+}
+
+/* ---- what scaling and writing need: display geometry, wrap objects, paths ---------- */
+
+/* A wrap object of body `link` (an element of its <WrapObjectSet>). */
+static int read_wrap(osim *o, u2d_xml *w, int link)
+{
+    static const char *types[] = {"WrapCylinder", "WrapSphere", "WrapEllipsoid", "WrapTorus"};
+    u2d_osimdoc *d = &o->u->osim;
+    const char *name = u2d_xml_attr(w, "name");
+    if (grow(o, (void **)&d->wrap, &o->capwrap, d->nwrap, sizeof *d->wrap)) return -1;
+    u2d_osim_wrap *W = &d->wrap[d->nwrap];
+    memset(W, 0, sizeof *W);
+    W->name = name ? name : "";
+    W->type = U2D_WRAP_OTHER;
+    for (int t = 0; t < 4; t++)
+        if (strcmp(u2d_xml_name(w), types[t]) == 0) W->type = t;
+    W->link = link;
+    W->node = u2d_xml_ordinal(w);
+    W->active = 1;
+    if (u2d_xml_child(w, "active") && read_flag(o, w, "active", &W->active)) return -1;
+    if (read_child(o, w, "translation", 3, W->translation) ||
+        read_child(o, w, "xyz_body_rotation", 3, W->rotation))
+        return -1;
+    char q[16];
+    read_word(w, "quadrant", q, sizeof q);
+    const char *axis = strpbrk(q, "xyzXYZ");
+    if (axis && strcmp(q, "all") != 0)
+        W->quadrant = (q[0] == '-' ? -1 : 1) * (1 + (strchr("xX", *axis) ? 0
+                                                      : strchr("yY", *axis) ? 1 : 2));
+    int bad = 0;
+    switch (W->type) {
+    case U2D_WRAP_CYLINDER:
+        bad = read_child(o, w, "radius", 1, &W->size[0]) ||
+              read_child(o, w, "length", 1, &W->size[1]);
+        break;
+    case U2D_WRAP_SPHERE: bad = read_child(o, w, "radius", 1, &W->size[0]); break;
+    case U2D_WRAP_ELLIPSOID: bad = read_child(o, w, "dimensions", 3, W->size); break;
+    case U2D_WRAP_TORUS:
+        bad = read_child(o, w, "inner_radius", 1, &W->size[0]) ||
+              read_child(o, w, "outer_radius", 1, &W->size[1]);
+        break;
+    }
+    if (bad) return -1;
+    d->nwrap++;
+    return 0;
+}
+
+/* A coordinate named by a socket path ("/jointset/knee_r/knee_angle_r") or by name. */
+static int coordinate_at(osim *o, u2d_xml *node, const char *elem, const char *alt)
+{
+    char ref[512];
+    read_word(node, u2d_xml_child(node, elem) ? elem : alt, ref, sizeof ref);
+    if (!ref[0]) return -1;
+    const char *last = strrchr(ref, '/');
+    int k = find_coordinate(o->u, last ? last + 1 : ref);
+    if (k < 0) note(o, node, "<%s>: no coordinate '%.100s'; read as none", elem, ref);
+    return k;
+}
+
+static int read_point(osim *o, u2d_xml *pt)
+{
+    u2d_osimdoc *d = &o->u->osim;
+    const char *type = u2d_xml_name(pt), *name = u2d_xml_attr(pt, "name");
+    int kind = strcmp(type, "ConditionalPathPoint") == 0 ? U2D_POINT_CONDITIONAL
+             : strcmp(type, "MovingPathPoint") == 0 ? U2D_POINT_MOVING
+             : strcmp(type, "PathPoint") == 0 ? U2D_POINT_FIXED : -1;
+    if (kind < 0) {
+        note(o, pt, "<%s>: a path point urdf2dyn does not read (it reads PathPoint, "
+             "ConditionalPathPoint and MovingPathPoint); the path's length leaves it out", type);
+        return 0;
+    }
+    if (grow(o, (void **)&d->point, &o->cappoint, d->npoint, sizeof *d->point)) return -1;
+    u2d_osim_point *P = &d->point[d->npoint];
+    memset(P, 0, sizeof *P);
+    P->name = name ? name : "";
+    P->kind = kind;
+    P->node = u2d_xml_ordinal(pt);
+    P->coord = -1;
+    for (int k = 0; k < 3; k++) P->mcoord[k] = P->mfunc[k] = P->fnode[k] = -1;
+    u2d_xml *at = u2d_xml_child(pt, "socket_parent_frame");
+    if (!at) at = u2d_xml_child(pt, "body");
+    if (!at) return fail_at(o, pt, "<%s name=\"%.100s\"> names no <socket_parent_frame> (or "
+                            "<body>)", type, P->name);
+    char ref[512];
+    read_word(pt, u2d_xml_name(at), ref, sizeof ref);
+    if (resolve_frame(o, NULL, at, ref, 0, &P->link, &P->X) ||
+        read_child(o, pt, "location", 3, P->location))
+        return -1;
+    if (kind == U2D_POINT_CONDITIONAL) {
+        P->range[0] = -INFINITY;
+        P->range[1] = INFINITY;
+        if (read_child(o, pt, "range", 2, P->range)) return -1;
+        P->coord = coordinate_at(o, pt, "socket_coordinate", "coordinate");
+    } else if (kind == U2D_POINT_MOVING) {
+        static const char *fn[3] = {"x_location", "y_location", "z_location"};
+        static const char *sock[3] = {"socket_x_coordinate", "socket_y_coordinate",
+                                      "socket_z_coordinate"};
+        static const char *old[3] = {"x_coordinate", "y_coordinate", "z_coordinate"};
+        for (int k = 0; k < 3; k++) {
+            P->mcoord[k] = coordinate_at(o, pt, sock[k], old[k]);
+            u2d_xml *holder = u2d_xml_child(pt, fn[k]), *f = holder ? function_node(holder) : NULL;
+            P->fnode[k] = u2d_xml_ordinal(f);
+            if (f && (P->mfunc[k] = read_function(o, f, 0)) < 0) return -1;
+        }
+    }
+    d->npoint++;
+    return 0;
+}
+
+/* Which lengths of a force scale with its path, as OpenSim's classes scale them. */
+static int path_lengths_of(const char *type)
+{
+    static const char *muscles[] = {
+        "Thelen2003Muscle", "Millard2012EquilibriumMuscle", "Millard2012AccelerationMuscle",
+        "DeGrooteFregly2016Muscle", "MeyerFregly2016Muscle", "Thelen2003Muscle_Deprecated",
+        "Schutte1993Muscle_Deprecated", "Delp1990Muscle_Deprecated"};
+    for (size_t k = 0; k < sizeof muscles / sizeof *muscles; k++)
+        if (strcmp(type, muscles[k]) == 0) return U2D_LENGTHS_MUSCLE;
+    if (strcmp(type, "Ligament") == 0 || strcmp(type, "PathSpring") == 0 ||
+        strcmp(type, "ExpressionBasedPathForce") == 0)
+        return U2D_LENGTHS_RESTING;
+    if (strcmp(type, "Blankevoort1991Ligament") == 0) return U2D_LENGTHS_SLACK;
+    return U2D_LENGTHS_NONE;
+}
+
+static int find_wrap(const u2d_osimdoc *d, const char *name)
+{
+    for (int w = 0; w < d->nwrap; w++)
+        if (strcmp(d->wrap[w].name, name) == 0) return w;
+    return -1;
+}
+
+/* Every force of the ForceSet with a <GeometryPath>: its points, wraps and lengths. */
+static int read_paths(osim *o)
+{
+    static const char *length_names[][2] = {
+        {NULL, NULL}, {"optimal_fiber_length", "tendon_slack_length"},
+        {"resting_length", NULL}, {"slack_length", NULL}};
+    u2d_osimdoc *d = &o->u->osim;
+    for (u2d_xml *f = first_object(o->model, "ForceSet"); f; f = u2d_xml_next(f)) {
+        u2d_xml *gp = u2d_xml_child(f, "GeometryPath");
+        if (!gp) continue;
+        const char *name = u2d_xml_attr(f, "name");
+        snprintf(o->what, sizeof o->what, "%.100s '%.150s'", u2d_xml_name(f), name ? name : "");
+        if (grow(o, (void **)&d->path, &o->cappath, d->npath, sizeof *d->path)) return -1;
+        u2d_osim_path *P = &d->path[d->npath];
+        memset(P, 0, sizeof *P);
+        P->name = name ? name : "";
+        P->type = u2d_xml_name(f);
+        P->node = u2d_xml_ordinal(f);
+        P->lengths = path_lengths_of(P->type);
+        for (int k = 0; k < 2 && length_names[P->lengths][k]; k++)
+            if (excused(o, f, read_child(o, f, length_names[P->lengths][k], 1, &P->length[k]),
+                        "the length (it is not scaled)"))
+                P->lengths = U2D_LENGTHS_NONE;
+        P->point0 = d->npoint;
+        P->wrap0 = d->npathwrap;
+        for (u2d_xml *pt = first_object(gp, "PathPointSet"); pt; pt = u2d_xml_next(pt))
+            excused(o, pt, read_point(o, pt), "the point");
+        for (u2d_xml *pw = first_object(gp, "PathWrapSet"); pw; pw = u2d_xml_next(pw)) {
+            if (strcmp(u2d_xml_name(pw), "PathWrap") != 0) continue;
+            char wname[256], method[32];
+            read_word(pw, "wrap_object", wname, sizeof wname);
+            int w = find_wrap(d, wname);
+            if (w < 0) {
+                note(o, pw, "<PathWrap>: no wrap object '%.100s'; the path is read without it",
+                     wname);
+                continue;
+            }
+            if (grow(o, (void **)&d->pathwrap, &o->cappathwrap, d->npathwrap,
+                     sizeof *d->pathwrap))
+                return -1;
+            u2d_osim_pathwrap *W = &d->pathwrap[d->npathwrap];
+            double range[2] = {-1, -1};
+            if (read_child(o, pw, "range", 2, range)) return -1;
+            read_word(pw, "method", method, sizeof method);
+            W->wrap = w;
+            W->range[0] = (int)range[0];
+            W->range[1] = (int)range[1];
+            W->method = strcmp(method, "midpoint") == 0 ? U2D_WRAP_MIDPOINT
+                      : strcmp(method, "axial") == 0 ? U2D_WRAP_AXIAL : U2D_WRAP_HYBRID;
+            d->npathwrap++;
+        }
+        P = &d->path[d->npath++];
+        P->npoint = d->npoint - P->point0;
+        P->nwrap = d->npathwrap - P->wrap0;
+    }
+    o->what[0] = '\0';
     return 0;
 }
 
@@ -1002,6 +1380,11 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
     if (!root) { fail_at(&o, NULL, "no <OpenSimDocument> element"); goto error; }
     o.model = u2d_xml_child(root, "Model");
     if (!o.model) { fail_at(&o, root, "<OpenSimDocument> has no <Model>"); goto error; }
+    const char *version = u2d_xml_attr(root, "Version");
+    u->osim.version = version ? atoi(version) : 0;
+    u->osim.model = u2d_xml_ordinal(o.model);
+    u2d_xml *markerset = u2d_xml_child(o.model, "MarkerSet");
+    u->osim.markerset = u2d_xml_ordinal(markerset ? u2d_xml_child(markerset, "objects") : NULL);
     u->name = u2d_xml_attr(o.model, "name");
     if (!u->name) u->name = "";
 
@@ -1020,6 +1403,9 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
         if (find_link(u, name) >= 0) { fail_at(&o, b, "a second body of this name"); goto error; }
         int l = add_link(&o, name, b);
         if (l < 0 || read_body(&o, b, &u->link[l])) goto error;
+        excused(&o, b, read_geometry(&o, b, l), "its display geometry");
+        for (u2d_xml *w = first_object(b, "WrapObjectSet"); w; w = u2d_xml_next(w))
+            excused(&o, w, read_wrap(&o, w, l), "the wrap object");
     }
     o.what[0] = '\0';
     o.nbody = u->nlink - 1;
@@ -1055,9 +1441,9 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
                 fail_at(&o, NULL, "two joints are named '%.100s'", u->joint[a].name);
                 goto error;
             }
-    if (read_markers(&o) || read_couplers(&o)) goto error;
+    if (read_markers(&o) || read_couplers(&o) || read_forces(&o) || read_paths(&o)) goto error;
     summarize_skipped(&o);
-    if (check_tree(&o)) goto error;
+    if (check_tree(&o) || tree_order(&o)) goto error;
     if (own_strings(&o)) goto error;
     for (int k = 0; k < o.nowned; k++) free(o.owned[k]);
     free(o.owned);

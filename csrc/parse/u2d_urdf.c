@@ -635,6 +635,18 @@ void u2d_urdf_free(u2d_urdf *u)
     free(u->marker);
     free(u->coupler);
     free(u->qpos0);
+    free(u->force);
+    free(u->coord_order);
+    free(u->osim.link_node);
+    free(u->osim.axis_node);
+    free(u->osim.coupler_node);
+    free(u->osim.marker);
+    free(u->osim.frame);
+    free(u->osim.path);
+    free(u->osim.point);
+    free(u->osim.wrap);
+    free(u->osim.pathwrap);
+    free(u->osim.geometry);
     free(u->link);
     free(u->joint);
     free(u->strings);

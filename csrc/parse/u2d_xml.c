@@ -200,25 +200,46 @@ static void scan_tags(const char *text, tag_scan *sc)
     }
 }
 
-/* A node's user data holds its line (21 bits) and, for documents assembled from several
- * files, the number of its file above them (u2d_xml_set_file). */
-#define LINE_BITS 21
-#define LINE_MASK ((1 << LINE_BITS) - 1)
+/* ---- each tag's place: its line and its preorder index ------------------------------
+ * The document (the synthetic top element) owns one table with an entry per tag node in
+ * preorder; each node's user data points at its entry. The index (ordinal) names an
+ * element across two loads of the same text: the .osim writer finds again the elements the
+ * reader met. */
 
-static void assign_lines(mxml_node_t *top, const tag_scan *sc)
+typedef struct {
+    int line;                   /* 0: unknown                                             */
+    int ordinal;
+    int file;                   /* the file it came from (u2d_xml_set_file), 0 by default */
+    mxml_node_t *node;
+} tag_entry;
+
+typedef struct tag_table {
+    struct tag_table *adopted;  /* the tables of documents spliced into this one          */
+    int n;
+    tag_entry entry[];          /* (n) in preorder */
+} tag_table;
+
+static int index_tags(mxml_node_t *top, const tag_scan *sc)
 {
     int k = 0;
     for (mxml_node_t *n = mxmlWalkNext(top, top, MXML_DESCEND); n;
          n = mxmlWalkNext(n, top, MXML_DESCEND))
         k += xml_is_tag(n);
-    if (sc->failed || k != sc->n) return;
+    tag_table *t = malloc(sizeof *t + sizeof(tag_entry) * (size_t)(k ? k : 1));
+    if (!t) return -1;
+    t->adopted = NULL;
+    t->n = k;
+    int lines = !sc->failed && k == sc->n;
     k = 0;
     for (mxml_node_t *n = mxmlWalkNext(top, top, MXML_DESCEND); n;
          n = mxmlWalkNext(n, top, MXML_DESCEND))
         if (xml_is_tag(n)) {
-            int line = sc->line[k++];
-            mxmlSetUserData(n, (void *)(intptr_t)(line <= LINE_MASK ? line : 0));
+            t->entry[k] = (tag_entry){lines ? sc->line[k] : 0, k, 0, n};
+            mxmlSetUserData(n, &t->entry[k]);
+            k++;
         }
+    mxmlSetUserData(top, t);
+    return 0;
 }
 
 /* Comments (<!-- -->), declarations (<?xml ?>) and directives (<!DOCTYPE>) are elements
@@ -254,14 +275,24 @@ u2d_xml *u2d_xml_load(const char *text, char err[U2D_ERRLEN], u2d_xml_note_fn no
     }
     tag_scan sc = {NULL, 0, 0, 0, note, ctx};
     scan_tags(text, &sc);
-    assign_lines(top, &sc);
+    int failed = index_tags(top, &sc);
     free(sc.line);
+    if (failed) {
+        snprintf(err, U2D_ERRLEN, "out of memory while reading XML");
+        mxmlDelete(top);
+        return NULL;
+    }
     return (u2d_xml *)top;
 }
 
 void u2d_xml_free(u2d_xml *doc)
 {
-    if (doc) mxmlDelete((mxml_node_t *)doc);
+    if (!doc) return;
+    for (tag_table *t = mxmlGetUserData((mxml_node_t *)doc), *next; t; t = next) {
+        next = t->adopted;
+        free(t);
+    }
+    mxmlDelete((mxml_node_t *)doc);
 }
 
 static u2d_xml *xml_skip(mxml_node_t *n)
@@ -309,37 +340,69 @@ const char *u2d_xml_attr_name(u2d_xml *node, int k)
     return name ? name : "";
 }
 
+static void forget_subtree(mxml_node_t *n);
+
+/* The node's entry; nodes made after loading have none. */
+static const tag_entry *entry_of(u2d_xml *node)
+{
+    mxml_node_t *n = (mxml_node_t *)node;
+    return mxmlGetParent(n) ? mxmlGetUserData(n) : NULL;
+}
+
 int u2d_xml_line(u2d_xml *node)
 {
-    return (int)((intptr_t)mxmlGetUserData((mxml_node_t *)node) & LINE_MASK);
+    const tag_entry *e = entry_of(node);
+    return e ? e->line : 0;
+}
+
+int u2d_xml_ordinal(u2d_xml *node)
+{
+    const tag_entry *e = node ? entry_of(node) : NULL;
+    return e ? e->ordinal : -1;
+}
+
+u2d_xml *u2d_xml_at(u2d_xml *doc, int ordinal)
+{
+    const tag_table *t = mxmlGetUserData((mxml_node_t *)doc);
+    if (!t || ordinal < 0 || ordinal >= t->n) return NULL;
+    mxml_node_t *n = t->entry[ordinal].node;
+    return n && xml_is_real_element(n) ? (u2d_xml *)n : NULL;
 }
 
 int u2d_xml_file(u2d_xml *node)
 {
-    return (int)((intptr_t)mxmlGetUserData((mxml_node_t *)node) >> LINE_BITS);
+    const tag_entry *e = entry_of(node);
+    return e ? e->file : 0;
 }
 
 void u2d_xml_set_file(u2d_xml *doc, int file)
 {
-    mxml_node_t *top = (mxml_node_t *)doc;
-    intptr_t tag = (intptr_t)(file < 0 ? 0 : file > U2D_XML_MAXFILE ? U2D_XML_MAXFILE : file);
-    for (mxml_node_t *n = top; n; n = mxmlWalkNext(n, top, MXML_DESCEND)) {
-        intptr_t line = (intptr_t)mxmlGetUserData(n) & LINE_MASK;
-        mxmlSetUserData(n, (void *)(line | tag << LINE_BITS));
-    }
+    tag_table *t = mxmlGetUserData((mxml_node_t *)doc);
+    for (int k = 0; t && k < t->n; k++)
+        t->entry[k].file = file < 0 ? 0 : file > U2D_XML_MAXFILE ? U2D_XML_MAXFILE : file;
 }
 
-u2d_xml *u2d_xml_splice(u2d_xml *at, u2d_xml *from)
+u2d_xml *u2d_xml_splice(u2d_xml *at, u2d_xml *doc)
 {
-    mxml_node_t *node = (mxml_node_t *)at, *first = NULL;
-    mxml_node_t *parent = mxmlGetParent(node);
-    for (mxml_node_t *c = (mxml_node_t *)u2d_xml_first(from), *next; c; c = next) {
+    mxml_node_t *node = (mxml_node_t *)at, *first = NULL, *top = node;
+    mxml_node_t *parent = mxmlGetParent(node), *root = (mxml_node_t *)u2d_xml_first(doc);
+    for (mxml_node_t *c = root ? (mxml_node_t *)u2d_xml_first((u2d_xml *)root) : NULL, *next;
+         c; c = next) {
         next = (mxml_node_t *)u2d_xml_next((u2d_xml *)c);
         mxmlRemove(c);
         mxmlAdd(parent, MXML_ADD_BEFORE, node, c);
         if (!first) first = c;
     }
+    /* the moved nodes keep their entries: the receiving document adopts doc's table */
+    while (mxmlGetParent(top)) top = mxmlGetParent(top);
+    tag_table *t = mxmlGetUserData(top), *moved = mxmlGetUserData((mxml_node_t *)doc);
+    if (t && moved) {
+        moved->adopted = t->adopted;
+        t->adopted = moved;
+        mxmlSetUserData((mxml_node_t *)doc, NULL);
+    }
     mxml_node_t *after = (mxml_node_t *)u2d_xml_next(at);
+    forget_subtree(node);
     mxmlDelete(node);
     return (u2d_xml *)(first ? first : after);
 }
@@ -352,4 +415,174 @@ const char *u2d_xml_text(u2d_xml *node)
             if (s && s[strspn(s, " \t\r\n")]) return s;
         }
     return "";
+}
+
+/* ---- editing and writing (the .osim writer) -------------------------------------------
+ * New elements are indented like their siblings, so that a written file reads as the one
+ * read; whitespace-only text is layout, everything else is kept as it was. */
+
+static int is_blank_text(mxml_node_t *n)
+{
+    if (!xml_is_opaque(n)) return 0;
+    const char *s = mxmlGetOpaque(n);
+    return !s || !s[strspn(s, " \t\r\n")];
+}
+
+/* The layout text before node (the last line's indentation after a newline), or NULL. */
+static const char *indent_before(mxml_node_t *node)
+{
+    mxml_node_t *p = node ? mxmlGetPrevSibling(node) : NULL;
+    if (!p || !is_blank_text(p)) return NULL;
+    const char *s = mxmlGetOpaque(p), *nl = strrchr(s, '\n');
+    return nl ? nl : NULL;
+}
+
+/* The indentation of parent's element children: their own, else parent's plus a tab. */
+static void child_indent(mxml_node_t *parent, char *buf, size_t len)
+{
+    for (mxml_node_t *c = mxmlGetFirstChild(parent); c; c = mxmlGetNextSibling(c))
+        if (xml_is_element(c) && indent_before(c)) {
+            snprintf(buf, len, "%s", indent_before(c));
+            return;
+        }
+    const char *own = indent_before(parent);
+    snprintf(buf, len, "%s\t", own ? own : "\n");
+}
+
+u2d_xml *u2d_xml_insert(u2d_xml *parent, u2d_xml *before, const char *name)
+{
+    mxml_node_t *p = (mxml_node_t *)parent, *ref = (mxml_node_t *)before;
+    char indent[256];
+    child_indent(p, indent, sizeof indent);
+    if (!ref) {                 /* at the end, before the closing tag's layout text */
+        mxml_node_t *last = mxmlGetLastChild(p);
+        ref = last && is_blank_text(last) ? last : NULL;
+        if (!last) {            /* an empty element: lay out its closing tag too */
+            const char *own = indent_before(p);
+            if (!mxmlNewOpaque(p, own ? own : "\n")) return NULL;
+            ref = mxmlGetLastChild(p);
+        }
+    } else if (indent_before(ref)) {
+        ref = mxmlGetPrevSibling(ref);          /* before the reference's own layout text */
+    }
+    mxml_node_t *ws = mxmlNewOpaque(MXML_NO_PARENT, indent);
+    mxml_node_t *e = mxmlNewElement(MXML_NO_PARENT, name);
+    if (!ws || !e) {
+        if (ws) mxmlDelete(ws);
+        if (e) mxmlDelete(e);
+        return NULL;
+    }
+    if (ref) {
+        mxmlAdd(p, MXML_ADD_BEFORE, ref, ws);
+        mxmlAdd(p, MXML_ADD_AFTER, ws, e);
+    } else {
+        mxmlAdd(p, MXML_ADD_AFTER, MXML_ADD_TO_PARENT, ws);
+        mxmlAdd(p, MXML_ADD_AFTER, MXML_ADD_TO_PARENT, e);
+    }
+    return (u2d_xml *)e;
+}
+
+int u2d_xml_set_text(u2d_xml *node, const char *text)
+{
+    mxml_node_t *e = (mxml_node_t *)node, *keep = NULL, *next;
+    for (mxml_node_t *c = mxmlGetFirstChild(e); c; c = next) {
+        next = mxmlGetNextSibling(c);
+        if (!xml_is_opaque(c)) continue;
+        if (keep) mxmlDelete(c);
+        else keep = c;
+    }
+    if (keep) return mxmlSetOpaque(keep, text) == 0 ? 0 : -1;
+    return mxmlNewOpaque(e, text) ? 0 : -1;
+}
+
+int u2d_xml_set_attr(u2d_xml *node, const char *name, const char *value)
+{
+    mxmlElementSetAttr((mxml_node_t *)node, name, value);
+    return mxmlElementGetAttr((mxml_node_t *)node, name) ? 0 : -1;
+}
+
+/* Forget the entries of n's subtree: u2d_xml_at no longer finds them. */
+static void forget_subtree(mxml_node_t *n)
+{
+    for (mxml_node_t *c = n; c; c = mxmlWalkNext(c, n, MXML_DESCEND)) {
+        tag_entry *e = mxmlGetParent(c) ? mxmlGetUserData(c) : NULL;
+        if (e) e->node = NULL;
+    }
+}
+
+void u2d_xml_delete(u2d_xml *node)
+{
+    mxml_node_t *n = (mxml_node_t *)node, *prev = mxmlGetPrevSibling(n);
+    forget_subtree(n);
+    if (prev && is_blank_text(prev)) mxmlDelete(prev);
+    mxmlDelete(n);
+}
+
+u2d_xml *u2d_xml_wrap(u2d_xml *node, const char *outer, const char *inner)
+{
+    mxml_node_t *n = (mxml_node_t *)node, *p = mxmlGetParent(n);
+    u2d_xml *o = u2d_xml_insert((u2d_xml *)p, node, outer);
+    u2d_xml *i = o ? u2d_xml_insert(o, NULL, inner) : NULL;
+    if (!i) return NULL;
+    mxml_node_t *prev = mxmlGetPrevSibling(n);
+    if (prev && is_blank_text(prev)) mxmlDelete(prev);
+    char indent[256];
+    child_indent((mxml_node_t *)i, indent, sizeof indent);
+    mxml_node_t *ws = mxmlNewOpaque(MXML_NO_PARENT, indent);
+    if (!ws) return NULL;
+    mxmlAdd((mxml_node_t *)i, MXML_ADD_AFTER, MXML_ADD_TO_PARENT, ws);
+    mxmlAdd((mxml_node_t *)i, MXML_ADD_AFTER, MXML_ADD_TO_PARENT, n);     /* moves n */
+    const char *own = indent_before((mxml_node_t *)i);
+    if (!mxmlNewOpaque((mxml_node_t *)i, own ? own : "\n")) return NULL;
+    return o;
+}
+
+#if MXML_MAJOR_VERSION >= 4
+static char *xml_save(mxml_node_t *n)
+{
+    mxml_options_t *opt = mxmlOptionsNew();
+    if (!opt) return NULL;
+    mxmlOptionsSetWrapMargin(opt, 0);
+    char *s = mxmlSaveAllocString(n, opt);
+    mxmlOptionsDelete(opt);
+    return s;
+}
+#else
+static char *xml_save(mxml_node_t *n)
+{
+    mxmlSetWrapMargin(0);
+    return mxmlSaveAllocString(n, MXML_NO_CALLBACK);
+}
+#endif
+
+char *u2d_xml_save(u2d_xml *doc, char err[U2D_ERRLEN])
+{
+    size_t len = 0, cap = 0;
+    char *out = NULL;
+    for (mxml_node_t *c = mxmlGetFirstChild((mxml_node_t *)doc); c; c = mxmlGetNextSibling(c)) {
+        if (xml_is_opaque(c)) continue;             /* layout between the top-level nodes */
+        char *s = xml_save(c);
+        if (!s) goto nomem;
+        size_t n = strlen(s);
+        while (n > 0 && strchr(" \t\r\n", s[n - 1])) n--;
+        if (len + n + 2 > cap) {
+            size_t want = 2 * (len + n + 2);
+            char *grown = realloc(out, want);
+            if (!grown) { free(s); goto nomem; }
+            out = grown;
+            cap = want;
+        }
+        memcpy(out + len, s, n);
+        len += n;
+        out[len++] = '\n';
+        out[len] = '\0';
+        free(s);
+    }
+    if (!out) out = calloc(1, 1);
+    if (!out) goto nomem;
+    return out;
+nomem:
+    free(out);
+    snprintf(err, U2D_ERRLEN, "out of memory while writing XML");
+    return NULL;
 }

@@ -1,5 +1,5 @@
-/* u2d_xml.h: the little of XML the URDF reader needs, behind one file that talks to mxml.
- * A Mini-XML 4.x port changes u2d_xml.c only. */
+/* u2d_xml.h: the little of XML the model readers and the .osim writer need, behind one
+ * file that talks to mxml. A Mini-XML 4.x port changes u2d_xml.c only. */
 #ifndef U2D_XML_H
 #define U2D_XML_H
 
@@ -33,12 +33,33 @@ const char *u2d_xml_text(u2d_xml *node);
 int u2d_xml_line(u2d_xml *node);
 
 /* Documents put together from several files (MJCF's <include>): u2d_xml_set_file tags every
- * node of a document with the number of the file it came from (0..U2D_XML_MAXFILE), which
- * u2d_xml_file returns; u2d_xml_splice moves the child elements of from before at, deletes
- * at and returns the first element moved (at's next sibling if from had none). */
+ * element of a document with the number of the file it came from (0..U2D_XML_MAXFILE),
+ * which u2d_xml_file returns; u2d_xml_splice moves the child elements of doc's root element
+ * before at (their lines and files kept), deletes at, and returns the first element moved
+ * (at's next sibling if there was none); doc is then empty, for u2d_xml_free. */
 #define U2D_XML_MAXFILE 1023
 void u2d_xml_set_file(u2d_xml *doc, int file);
 int u2d_xml_file(u2d_xml *node);
-u2d_xml *u2d_xml_splice(u2d_xml *at, u2d_xml *from);
+u2d_xml *u2d_xml_splice(u2d_xml *at, u2d_xml *doc);
+/* The element's index among the document's tags in document order (-1 for an element
+ * made after loading): the same text loaded again has the same element at that index. */
+int u2d_xml_ordinal(u2d_xml *node);
+/* The element at that index in doc, NULL if there is none (or it was deleted). */
+u2d_xml *u2d_xml_at(u2d_xml *doc, int ordinal);
+
+/* ---- editing (the .osim writer): new elements are indented like their siblings ---- */
+
+/* A new empty element <name> in parent, before `before` (NULL: after the last child). */
+u2d_xml *u2d_xml_insert(u2d_xml *parent, u2d_xml *before, const char *name);
+/* The element's text becomes text (its other text nodes removed). 0 or -1 (no memory). */
+int u2d_xml_set_text(u2d_xml *node, const char *text);
+int u2d_xml_set_attr(u2d_xml *node, const char *name, const char *value);
+/* Remove the element (and the layout text before it). */
+void u2d_xml_delete(u2d_xml *node);
+/* Put node inside <outer><inner>node</inner></outer>, outer taking node's place; returns
+ * outer, NULL when out of memory. */
+u2d_xml *u2d_xml_wrap(u2d_xml *node, const char *outer, const char *inner);
+/* The document as text (malloc'd; the caller frees it), NULL and err when out of memory. */
+char *u2d_xml_save(u2d_xml *doc, char err[U2D_ERRLEN]);
 
 #endif

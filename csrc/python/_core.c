@@ -7,6 +7,7 @@
 #include <Python.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "batch/u2d_batch.h"
@@ -773,7 +774,9 @@ static PyObject *Model_mjcf(ModelObject *self, PyObject *Py_UNUSED(ignored))
 /* osim(): None for a URDF; for an OpenSim model a dict: q_names (nq, q order; None for a
  * coordinate OpenSim does not have, e.g. of floating_base's root joint), coordinates
  * (name, joint, motion, default, lower, upper, locked, clamped) in q order, markers
- * (name, link, (x, y, z) in the link frame) and the file's gravity. */
+ * (name, link, (x, y, z) in the link frame), the file's gravity, custom joints' axes,
+ * couplers (dependent, independent, function, scale), forces (name, element) of the
+ * ForceSet and tree_order, the coordinate names in OpenSim's multibody tree order. */
 static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
 {
     static const char *motions[3] = {"rotational", "translational", "coupled"};
@@ -838,9 +841,26 @@ static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
         else Py_DECREF(t);
     }
     if (!couplers) { Py_DECREF(custom); goto error; }
-    return Py_BuildValue("{sNsNsNs(ddd)sNsN}", "q_names", names, "coordinates", coords,
+    /* the ForceSet (name, element) and the coordinates in OpenSim's multibody tree order */
+    PyObject *forces = PyList_New(u->nforce), *order = PyList_New(u->coord_order ? u->ncoord : 0);
+    for (int k = 0; forces && k < u->nforce; k++) {
+        PyObject *t = Py_BuildValue("(ss)", u->force[k].name, u->force[k].kind);
+        if (!t) Py_CLEAR(forces);
+        else PyList_SET_ITEM(forces, k, t);
+    }
+    for (Py_ssize_t k = 0; order && forces && k < PyList_GET_SIZE(order); k++) {
+        PyObject *n = PyUnicode_FromString(u->coord[u->coord_order[k]].name);
+        if (!n) Py_CLEAR(order);
+        else PyList_SET_ITEM(order, k, n);
+    }
+    if (!forces || !order) {
+        Py_XDECREF(forces); Py_XDECREF(order); Py_DECREF(custom); Py_DECREF(couplers);
+        goto error;
+    }
+    return Py_BuildValue("{sNsNsNs(ddd)sNsNsNsN}", "q_names", names, "coordinates", coords,
                          "markers", markers, "gravity", u->gravity[0], u->gravity[1],
-                         u->gravity[2], "custom", custom, "couplers", couplers);
+                         u->gravity[2], "custom", custom, "couplers", couplers,
+                         "forces", forces, "tree_order", order);
 error:
     Py_XDECREF(names); Py_XDECREF(coords); Py_XDECREF(markers);
     return NULL;
@@ -1058,6 +1078,237 @@ static PyObject *Model_function_values(ModelObject *self, PyObject *args)
     return (PyObject *)out;
 }
 
+/* ---- OpenSim documents: what scaling reads, and the writer ------------------ */
+
+static PyObject *xform_tuple(const u2d_xform *X)
+{
+    const double *E = X->E, *r = X->r;
+    return Py_BuildValue("((ddddddddd)(ddd))", E[0], E[1], E[2], E[3], E[4], E[5], E[6], E[7],
+                         E[8], r[0], r[1], r[2]);
+}
+
+static const char *link_name(const u2d_urdf *u, int l)
+{
+    return l >= 0 && l < u->nlink ? u->link[l].name : "";
+}
+
+static const char *coord_name(const u2d_urdf *u, int c)
+{
+    return c >= 0 && c < u->ncoord ? u->coord[c].name : NULL;
+}
+
+/* Append the tuple built from fmt to list; -1 on failure. */
+static int append(PyObject *list, PyObject *item)
+{
+    if (!item) return -1;
+    int r = PyList_Append(list, item);
+    Py_DECREF(item);
+    return r;
+}
+
+/* osim_doc(): None for a URDF; for an OpenSim model (u2d_osimdoc.h) a dict of lists, each
+ * entry a tuple in the order of the core's table (the writer's edits index them):
+ *   bodies    (link index, name) of the links that are bodies (ground included)
+ *   frames    (name, joint, kind, link, translation, orientation)
+ *   markers   (name, link, (E, r) link -> its frame, location in that frame, fixed)
+ *   paths     (name, type, lengths kind, (l0, l1), first point, points, first wrap, wraps)
+ *   points    (name, kind, link, (E, r), location, coordinate or None, (lo, hi),
+ *              (x, y, z coordinate or None), (x, y, z function index or -1))
+ *   wraps     (name, type, link, translation, rotation, size, quadrant, active)
+ *   pathwraps (wrap index, (first, last), method)
+ *   geometry  (link, scale factors)
+ *   axes      (joint, (six flags: the axis has a function written)) per custom joint
+ *   couplers  number of couplers (model.couplers' order), version: the document's */
+static PyObject *Model_osim_doc(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    static const char *frame_kinds[] = {"offset", "in_parent", "in_child"};
+    static const char *point_kinds[] = {"fixed", "conditional", "moving"};
+    static const char *wrap_types[] = {"cylinder", "sphere", "ellipsoid", "torus", "other"};
+    static const char *lengths[] = {"none", "muscle", "resting", "slack"};
+    static const char *methods[] = {"hybrid", "midpoint", "axial"};
+    const u2d_urdf *u = self->urdf;
+    const u2d_osimdoc *d = &u->osim;
+    if (!u->has_gravity || !d->link_node) Py_RETURN_NONE;
+    PyObject *bodies = PyList_New(0), *frames = PyList_New(0), *markers = PyList_New(0),
+             *paths = PyList_New(0), *points = PyList_New(0), *wraps = PyList_New(0),
+             *pathwraps = PyList_New(0), *geometry = PyList_New(0), *axes = PyList_New(0);
+    if (!bodies || !frames || !markers || !paths || !points || !wraps || !pathwraps ||
+        !geometry || !axes)
+        goto error;
+    for (int l = 0; l < u->nlink; l++)
+        if (d->link_node[l] >= 0 && append(bodies, Py_BuildValue("(is)", l, u->link[l].name)))
+            goto error;
+    for (int k = 0; k < d->nframe; k++) {
+        const u2d_osim_frame *F = &d->frame[k];
+        const double *t = F->translation, *a = F->orientation;
+        if (append(frames, Py_BuildValue("(ssss(ddd)(ddd))", F->name, u->joint[F->joint].name,
+                                         frame_kinds[F->kind], link_name(u, F->link), t[0],
+                                         t[1], t[2], a[0], a[1], a[2])))
+            goto error;
+    }
+    for (int k = 0; k < u->nmarker; k++) {
+        const u2d_osim_marker *M = &d->marker[k];
+        const double *p = M->location;
+        if (append(markers, Py_BuildValue("(ssN(ddd)O)", u->marker[k].name,
+                                          link_name(u, u->marker[k].link), xform_tuple(&M->X),
+                                          p[0], p[1], p[2], M->fixed ? Py_True : Py_False)))
+            goto error;
+    }
+    for (int k = 0; k < d->npath; k++) {
+        const u2d_osim_path *P = &d->path[k];
+        if (append(paths, Py_BuildValue("(sss(dd)iiii)", P->name, P->type, lengths[P->lengths],
+                                        P->length[0], P->length[1], P->point0, P->npoint,
+                                        P->wrap0, P->nwrap)))
+            goto error;
+    }
+    for (int k = 0; k < d->npoint; k++) {
+        const u2d_osim_point *P = &d->point[k];
+        const double *p = P->location;
+        if (append(points, Py_BuildValue(
+                "(sssN(ddd)z(dd)(zzz)(iii))", P->name, point_kinds[P->kind],
+                link_name(u, P->link), xform_tuple(&P->X), p[0], p[1], p[2],
+                coord_name(u, P->coord), P->range[0], P->range[1], coord_name(u, P->mcoord[0]),
+                coord_name(u, P->mcoord[1]), coord_name(u, P->mcoord[2]), P->mfunc[0],
+                P->mfunc[1], P->mfunc[2])))
+            goto error;
+    }
+    for (int k = 0; k < d->nwrap; k++) {
+        const u2d_osim_wrap *W = &d->wrap[k];
+        const double *t = W->translation, *r = W->rotation, *z = W->size;
+        if (append(wraps, Py_BuildValue("(sss(ddd)(ddd)(ddd)iO)", W->name, wrap_types[W->type],
+                                        link_name(u, W->link), t[0], t[1], t[2], r[0], r[1],
+                                        r[2], z[0], z[1], z[2], W->quadrant,
+                                        W->active ? Py_True : Py_False)))
+            goto error;
+    }
+    for (int k = 0; k < d->npathwrap; k++) {
+        const u2d_osim_pathwrap *W = &d->pathwrap[k];
+        if (append(pathwraps, Py_BuildValue("(i(ii)s)", W->wrap, W->range[0], W->range[1],
+                                            methods[W->method])))
+            goto error;
+    }
+    for (int k = 0; k < d->ngeometry; k++) {
+        const double *z = d->geometry[k].scale;
+        if (append(geometry, Py_BuildValue("(s(ddd))", link_name(u, d->geometry[k].link), z[0],
+                                           z[1], z[2])))
+            goto error;
+    }
+    for (int c = 0; c < u->ncustom; c++) {
+        const char *joint = "";
+        for (int j = 0; j < u->njoint; j++)
+            if (u->joint[j].type == U2D_JOINT_CUSTOM && u->joint[j].custom == c)
+                joint = u->joint[j].name;
+        const int *a = &d->axis_node[6 * c];
+        if (append(axes, Py_BuildValue("(s(OOOOOO))", joint, a[0] >= 0 ? Py_True : Py_False,
+                                       a[1] >= 0 ? Py_True : Py_False,
+                                       a[2] >= 0 ? Py_True : Py_False,
+                                       a[3] >= 0 ? Py_True : Py_False,
+                                       a[4] >= 0 ? Py_True : Py_False,
+                                       a[5] >= 0 ? Py_True : Py_False)))
+            goto error;
+    }
+    return Py_BuildValue("{sisNsNsNsNsNsNsNsNsNsi}", "version", d->version, "bodies", bodies,
+                         "frames", frames, "markers", markers, "paths", paths, "points", points,
+                         "wraps", wraps, "pathwraps", pathwraps, "geometry", geometry,
+                         "axes", axes, "couplers", u->ncoupler);
+error:
+    Py_XDECREF(bodies); Py_XDECREF(frames); Py_XDECREF(markers); Py_XDECREF(paths);
+    Py_XDECREF(points); Py_XDECREF(wraps); Py_XDECREF(pathwraps); Py_XDECREF(geometry);
+    Py_XDECREF(axes);
+    return NULL;
+}
+
+/* osim_write(xml, edits) -> str: the OpenSim text xml (the one the model was read from)
+ * with the edits made; each edit a tuple (kind, target, values (up to 6 numbers), name or
+ * None, flag) as u2d_osim_edit. ValueError naming the edit at fault. */
+static PyObject *Model_osim_write(ModelObject *self, PyObject *args)
+{
+    const char *xml;
+    PyObject *list;
+    if (!PyArg_ParseTuple(args, "sO!", &xml, &PyList_Type, &list)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    if (n > INT_MAX) return PyErr_Format(PyExc_ValueError, "osim_write: too many edits");
+    u2d_osim_edit *edits = PyMem_Calloc(n ? (size_t)n : 1, sizeof *edits);
+    if (!edits) return PyErr_NoMemory();
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *values, *name;
+        u2d_osim_edit *e = &edits[k];
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(list, k), "iiOOp", &e->kind, &e->target, &values,
+                              &name, &e->flag))
+            goto error;
+        PyObject *seq = PySequence_Fast(values, "osim_write: values must be a sequence");
+        if (!seq) goto error;
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
+        for (Py_ssize_t i = 0; i < m && i < 6; i++)
+            e->v[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        Py_DECREF(seq);
+        if (PyErr_Occurred()) goto error;
+        if (name != Py_None && !(e->name = PyUnicode_AsUTF8(name))) goto error;
+    }
+    char err[U2D_ERRLEN] = "";
+    char *out;
+    Py_BEGIN_ALLOW_THREADS
+    out = u2d_osim_write(xml, self->urdf, edits, (int)n, err);
+    Py_END_ALLOW_THREADS
+    PyMem_Free(edits);
+    if (!out) return PyErr_Format(PyExc_ValueError, "%s", err[0] ? err : "osim_write failed");
+    PyObject *text = PyUnicode_FromString(out);
+    free(out);
+    return text;
+error:
+    PyMem_Free(edits);
+    return NULL;
+}
+
+/* path_lengths(q) -> (lengths (npath,) or (N, npath), flags (npath,) bool): the OpenSim
+ * geometry paths' lengths (u2d_path_lengths); a flag marks a path measured without a wrap
+ * object other than a cylinder. */
+static PyObject *Model_path_lengths(ModelObject *self, PyObject *arg)
+{
+    const u2d_model *m = self->model;
+    const u2d_urdf *u = self->urdf;
+    int np = u->osim.npath;
+    PyArrayObject *q = as_samples(arg, "q", "nq", m->nq);
+    if (!q) return NULL;
+    size_t n = count_samples(q);
+    npy_intp dims[2] = {(npy_intp)n, np}, fd = np;
+    PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(PyArray_NDIM(q), dims + 2 -
+                                                            PyArray_NDIM(q), NPY_DOUBLE);
+    PyArrayObject *flags = (PyArrayObject *)PyArray_ZEROS(1, &fd, NPY_BOOL, 0);
+    int *flag = PyMem_Calloc((size_t)np + 1, sizeof(int)), *any = PyMem_Calloc((size_t)np + 1,
+                                                                               sizeof(int));
+    u2d_work *w = take_spare(self);
+    if (!out || !flags || !flag || !any || !w) goto error;
+    u2d_status st = U2D_OK;
+    const double *qd = PyArray_DATA(q);
+    double *L = PyArray_DATA(out);
+    Py_BEGIN_ALLOW_THREADS
+    for (size_t k = 0; k < n && st == U2D_OK; k++) {
+        st = u2d_path_lengths(m, u, w, qd + k * (size_t)m->nq, L + k * (size_t)np, flag);
+        for (int p = 0; p < np; p++) any[p] |= flag[p];
+    }
+    Py_END_ALLOW_THREADS
+    if (st != U2D_OK) {
+        PyErr_Format(PyExc_ValueError, "path_lengths: the configuration cannot be placed "
+                     "(status %d)", (int)st);
+        goto error;
+    }
+    for (int p = 0; p < np; p++) ((npy_bool *)PyArray_DATA(flags))[p] = (npy_bool)any[p];
+    give_back(self, w);
+    PyMem_Free(flag);
+    PyMem_Free(any);
+    Py_DECREF(q);
+    return Py_BuildValue("(NN)", out, flags);
+error:
+    if (w) give_back(self, w);
+    PyMem_Free(flag);
+    PyMem_Free(any);
+    Py_XDECREF(out);
+    Py_XDECREF(flags);
+    Py_DECREF(q);
+    return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+}
+
 static PyMethodDef Model_methods[] = {
     {"function_values", (PyCFunction)Model_function_values, METH_VARARGS,
      "function_values(f, x) -> (n, 4): an OpenSim function and its derivatives"},
@@ -1068,6 +1319,12 @@ static PyMethodDef Model_methods[] = {
     {"mjcf", (PyCFunction)Model_mjcf, METH_NOARGS, "None unless an MJCF; its qpos0"},
     {"osim", (PyCFunction)Model_osim, METH_NOARGS,
      "None for a URDF; OpenSim names, coordinates, markers and gravity"},
+    {"osim_doc", (PyCFunction)Model_osim_doc, METH_NOARGS,
+     "None for a URDF; an OpenSim document's frames, markers, paths, wraps ... as read"},
+    {"path_lengths", (PyCFunction)Model_path_lengths, METH_O,
+     "path_lengths(q) -> (lengths, flags): the OpenSim geometry paths' lengths at q"},
+    {"osim_write", (PyCFunction)Model_osim_write, METH_VARARGS,
+     "osim_write(xml, edits) -> the OpenSim text with the edits made"},
     {"compute", (PyCFunction)(void (*)(void))Model_compute, METH_FASTCALL,
      "compute(algo, inputs, fext_body, fext_wrench, threads, link, point, dt[, reference[, "
      "out]])"},

@@ -4,6 +4,9 @@ free-moment columns of urdf2dyn.io.
 Oracles: the definition of the residual (applying it to the root cancels the root's generalized
 forces), the prismatic and the floating root of the same human (same wrench), Newton-Euler for a
 body at rest on its feet, and hand-computed wrenches."""
+import os
+import warnings
+
 import numpy as np
 import pytest
 
@@ -143,6 +146,27 @@ def test_massive_intermediate_root_links_are_refused():
     model = urdf2dyn.load(text)
     with pytest.raises(ValueError, match=r"intermediate links \['a'\]"):
         G.root_residuals(model, np.zeros((1, 6)), np.zeros((1, 6)))
+
+
+def test_opensim_pelvis_is_a_root_and_its_translations_carry_the_residual_force():
+    """An .osim's ground_pelvis (one custom joint: three rotations, then translations along
+    ground's axes) is a 6-DoF root; the residual force is then, by virtual work, the
+    generalized forces of pelvis_tx, _ty, _tz (OpenSim's ID columns). The residuals once
+    came from the model's text parsed again in Python, which raised for any .osim."""
+    path = os.path.join(os.path.dirname(__file__), "..", "data", "opensim_models", "Models",
+                        "gait2392_millard2012muscle.osim")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        model = urdf2dyn.load(path)
+    rng = np.random.default_rng(5)
+    q = model.default_q + rng.normal(0, 0.3, (4, model.nq))
+    tau = model.inverse_dynamics(q, rng.normal(0, 1, (4, model.nv)),
+                                 rng.normal(0, 5, (4, model.nv)))
+    r = G.root_residuals(model, q, tau)
+    t = [model.v_names.index(f"pelvis_t{a}") for a in "xyz"]
+    np.testing.assert_allclose(r.force, tau[:, t], rtol=1e-12, atol=1e-9)
+    assert r.names == ["pelvis_tilt", "pelvis_list", "pelvis_rotation", "pelvis_tx",
+                       "pelvis_ty", "pelvis_tz"]
 
 
 # ----------------------------------------------------------------------------- reactions

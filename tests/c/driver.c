@@ -937,6 +937,79 @@ static void check_batches(const u2d_model *m, uint64_t *r, size_t n)
     free(Q); free(Q2); free(V); free(A); free(Wn);
 }
 
+/* ---- the .osim writer ---------------------------------------------------------------------- */
+
+/* An edit of each kind the document allows, written, read again and found; then a refused one. */
+static void check_osim_write(const u2d_urdf *u, const char *text)
+{
+    const u2d_osimdoc *d = &u->osim;
+    if (!u->has_gravity || !d->link_node) return;
+    char err[U2D_ERRLEN];
+    u2d_osim_edit e[6];
+    int n = 0, body = -1, path = -1;
+    for (int l = 1; l < u->nlink && body < 0; l++)
+        if (d->link_node[l] >= 0) body = l;
+    for (int k = 0; k < d->npath && path < 0; k++)
+        if (d->path[k].lengths == U2D_LENGTHS_MUSCLE) path = k;
+    if (body < 0) return;
+    e[n++] = (u2d_osim_edit){U2D_EDIT_BODY_MASS, body, {2.5}, NULL, 0};
+    e[n++] = (u2d_osim_edit){U2D_EDIT_MARKER_ADD, body, {0.25, -0.125, 0.5}, "driver_marker", 1};
+    if (d->nframe) e[n++] = (u2d_osim_edit){U2D_EDIT_FRAME_TRANSLATION, 0, {0.1, 0.2, 0.3}, NULL, 0};
+    if (u->nmarker) e[n++] = (u2d_osim_edit){U2D_EDIT_MARKER, 0, {0.5, 0.25, 0.125}, NULL, 0};
+    if (path >= 0) e[n++] = (u2d_osim_edit){U2D_EDIT_LENGTHS, path, {0.0625, 0.375}, NULL, 0};
+    char *out = u2d_osim_write(text, u, e, n, err);
+    CHECK(out != NULL, "osim_write: %s", err);
+    if (!out) return;
+    u2d_urdf *v = u2d_osim_parse(out, err);
+    CHECK(v != NULL, "the written document is not read again: %s", err);
+    if (v) {
+        CHECK(v->link[body].mass == 2.5, "written mass read as %g", v->link[body].mass);
+        CHECK(v->nmarker == u->nmarker + 1 && v->osim.marker[u->nmarker].fixed &&
+              v->osim.marker[u->nmarker].location[1] == -0.125, "the new marker is not read");
+        if (d->nframe)
+            CHECK(v->osim.frame[0].translation[2] == 0.3, "written frame read as %g",
+                  v->osim.frame[0].translation[2]);
+        if (u->nmarker)
+            CHECK(v->osim.marker[0].location[0] == 0.5, "written marker read as %g",
+                  v->osim.marker[0].location[0]);
+        if (path >= 0)
+            CHECK(v->osim.path[path].length[0] == 0.0625 && v->osim.path[path].length[1] == 0.375,
+                  "written muscle lengths read as %g %g", v->osim.path[path].length[0],
+                  v->osim.path[path].length[1]);
+        u2d_urdf_free(v);
+    }
+    free(out);
+    u2d_osim_edit bad = {U2D_EDIT_MARKER, 1 << 20, {0}, NULL, 0};
+    out = u2d_osim_write(text, u, &bad, 1, err);
+    CHECK(out == NULL && strstr(err, "no marker"), "an edit of a missing marker: %s", err);
+    free(out);
+}
+
+/* The geometry paths' lengths at the default pose: finite and not negative. */
+static void check_paths(const u2d_urdf *u, const u2d_model *m)
+{
+    const u2d_osimdoc *d = &u->osim;
+    if (!d->npath) return;
+    u2d_work *w = u2d_work_new(m);
+    double *q = calloc((size_t)m->nq + 1, sizeof *q), *L = calloc((size_t)d->npath, sizeof *L);
+    int *flag = calloc((size_t)d->npath, sizeof *flag);
+    CHECK(w && q && L && flag, "out of memory");
+    if (w && q && L && flag) {
+        for (int b = 1; b < m->nbody; b++) {
+            int j = m->jurdf[b];
+            if (j < 0 || u->joint[j].coord0 < 0) continue;
+            for (int k = 0; k < u->joint[j].ncoord && k < m->jnq[b]; k++)
+                q[m->qadr[b] + k] = u->coord[u->joint[j].coord0 + k].default_value;
+        }
+        u2d_status st = u2d_path_lengths(m, u, w, q, L, flag);
+        CHECK(st == U2D_OK, "path_lengths: status %d", (int)st);
+        for (int p = 0; p < d->npath && st == U2D_OK; p++)
+            CHECK(isfinite(L[p]) && L[p] >= 0.0, "path %s: length %g", d->path[p].name, L[p]);
+    }
+    free(q); free(L); free(flag);
+    u2d_work_free(w);
+}
+
 /* ---- one document ------------------------------------------------------------------------- */
 
 typedef struct { int loaded, rejected; } tally;
@@ -958,6 +1031,7 @@ static int check_document(const char *name, const char *text, int heavy, size_t 
         return 0;
     }
     h_check_urdf(u);
+    check_osim_write(u, text);
     for (int fb = 0; fb <= 1; fb++) {
         snprintf(label, sizeof label, "%.250s [%s base]", name, fb ? "floating" : "fixed");
         u2d_model *m = u2d_model_compile(u, fb, err);
@@ -967,6 +1041,7 @@ static int check_document(const char *name, const char *text, int heavy, size_t 
             continue;
         }
         h_check_model(m, u, fb);
+        if (!fb) check_paths(u, m);
         uint64_t r = seed * 1000003 + (uint64_t)fb;
         check_jcalc(m, &r);
         check_table(m, &r);

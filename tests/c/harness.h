@@ -264,6 +264,8 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "frame_acceleration", "kinematics_path", "on_path",
     "ik_work_new", "ik_work_free", "ik_check", "ik_frame", "ik_solve", "batch_ik",
     "is_osim", "osim_parse",  /* h_load: an .osim model takes the same checks as a URDF */
+    "osim_write",             /* check_osim_write: edits written, read again */
+    "path_lengths",           /* check_paths: every geometry path of an .osim */
     "simm_spline_fit",        /* the .osim reader fits every SimmSpline it reads */
     "function_eval",          /* jcalc on custom joints: every algorithm on an .osim model */
     "custom_twists",          /* the derivatives on the .osim models' custom joints */

@@ -29,11 +29,14 @@ motion's times, which must lie inside the file's time span.
 
 Root residuals
 --------------
-With a 6-DoF root (a floating joint, or a chain of joints with 6 DoF in total whose
-intermediate links are massless, such as the human model's pBJX..rBJZ), the root's six
-generalized forces are the wrench the environment would have to add to the root body for the
-motion to happen with the given external loads: OpenSim's *residual* forces and moments
-("residual actuators" on the pelvis). Measured data never balance exactly; large residuals
+With a 6-DoF root (a floating joint, an OpenSim pelvis CustomJoint, or a chain of joints with 6
+DoF in total whose intermediate links are massless, such as the human model's pBJX..rBJZ), the
+root's six generalized forces are the wrench the environment would have to add to the root
+body for the motion to happen with the given external loads: OpenSim's *residual* forces and
+moments ("residual actuators" on the pelvis). They are found through the root joints' motion
+subspace (the root body's Jacobian columns): [F; M] = J_root^-T tau_root. A planar root (a 2-D
+model's pelvis: one rotation, two translations) gives the force in its plane and the moment
+about its axis (the plane carries the rest: zero). Measured data never balance exactly; large residuals
 flag inconsistent kinematics, forces or body-segment parameters. :func:`root_residuals` turns
 the root's generalized forces into that wrench: a force (N, world axes) and a moment (N·m, world
 axes) about the root body's origin (the human model's lower lumbar joint) or, with
@@ -46,7 +49,6 @@ from __future__ import annotations
 import os
 import weakref
 from typing import TYPE_CHECKING, Any
-import xml.etree.ElementTree as ET
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -59,7 +61,7 @@ if TYPE_CHECKING:
     from .trajectory import Trajectory
 
 __all__ = ["read_grf", "external_loads", "contact_links", "root_residuals", "root_chain",
-           "Residuals", "per_kg", "body_mass"]
+           "root_problem", "Residuals", "per_kg", "body_mass"]
 
 
 # ----------------------------------------------------------------------------- reading
@@ -210,107 +212,82 @@ _ROOT_CACHE: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
 
 def root_chain(model):
-    """(joints, root link) of the model's 6-DoF root: the floating root joint, or the serial
-    chain of the first joints in q order that adds up to 6 DoF through massless links (a
-    free joint built from 1-DoF joints). Raises ValueError when the model has none (e.g. a
-    fixed-base arm)."""
-    joints, dof = [], 0
-    for j in model.joints:
-        if joints and j.parent != joints[-1].child:
-            break
-        joints.append(j)
-        dof += j.nv
-        if dof >= 6:
-            break
-    why = None
-    if dof != 6:
-        why = f"its first joints {[j.name for j in joints]} have {dof} DoF"
-    else:
-        tree = ET.fromstring(model._xml)
-        heavy = [j.child for j in joints[:-1] if _body_mass(tree, j.child) > 0]
-        if heavy:
-            why = (f"the intermediate links {heavy} of its first joints "
-                   f"{[j.name for j in joints]} have mass")
+    """(joints, root link) of the model's root: the joints from the ground to the first body
+    that carries mass, when they move it freely in space (6 DoF: a floating joint, an OpenSim
+    pelvis CustomJoint, or a chain of 1-DoF joints through massless links such as the human
+    model's pBJX..rBJZ) or in a plane (3 DoF: one rotation and two translations across its
+    axis, e.g. a 2-D OpenSim model's pelvis). Raises ValueError, naming why, for any other
+    model (e.g. a fixed-base arm)."""
+    joints, why = _root_joints(model)
     if why:
-        raise ValueError(f"model {model.name!r} has no 6-DoF root ({why}): root residuals need "
-                         "a floating base (load(..., floating_base=True)) or a 6-DoF root chain "
-                         "through massless links")
+        raise ValueError(why)
     return joints, joints[-1].child
 
 
-def _root_model(model):
-    """A small model made of the root chain only (same joint names, massless links), whose
-    Jacobian at the root link equals the full model's root columns."""
+def root_problem(model) -> str | None:
+    """Why the model has no root whose residuals can be computed (see :func:`root_chain`), or
+    None when it has one."""
+    return _root_joints(model)[1]
+
+
+def _root_joints(model):
+    """(root joints, None), or (None, why the model has neither a free nor a planar root)."""
+    chain, dof = [], 0
+    for j in model.joints:                       # q order: the tree depth first from the root
+        if chain and j.parent != chain[-1].child:
+            break
+        chain.append(j)
+        dof += j.nv
+        if dof >= 6:
+            break
+    mass = model._c.structure()["mass"]                 # per body, welded links merged
+    dofs = np.cumsum([j.nv for j in chain])
+    why = []
+    for kind, want in (("free", 6), ("planar", 3)):
+        joints = chain[:int(np.searchsorted(dofs, want)) + 1]
+        heavy = [j.child for j in joints[:-1] if mass[model._link_body[j.child]] > 0]
+        if want not in dofs:
+            reason = f"its first joints {[j.name for j in chain]} have {dof} DoF"
+        elif heavy:
+            reason = (f"the intermediate links {heavy} of its first joints "
+                      f"{[j.name for j in joints]} have mass")
+        elif kind == "planar" and not _moves_in_a_plane(model, joints):
+            reason = (f"its first joints {[j.name for j in joints]} have 3 DoF that do not "
+                      "move the body in a plane")
+        else:
+            return joints, None
+        if reason not in why:
+            why.append(reason)
+    return None, (f"model {model.name!r} has no 6-DoF root ({'; '.join(why)}): root residuals "
+                  "need a floating base (load(..., floating_base=True)), a 6-DoF root chain "
+                  "through massless links, or a planar root (one rotation, two translations "
+                  "across it)")
+
+
+def _moves_in_a_plane(model, joints):
+    """Whether the root joints (3 DoF) turn the body about one axis and translate it across
+    that axis: their motion subspace at the model's default pose, [v; w] columns."""
+    cols = np.concatenate([np.arange(j.v_index, j.v_index + j.nv) for j in joints])
+    q0 = model.default_q if getattr(model, "default_q", None) is not None else model.neutral()
+    J = model.jacobian(q0, joints[-1].child)[:, cols]
+    lin, ang = J[:3], J[3:]
+    if np.linalg.matrix_rank(ang, tol=1e-9) != 1:
+        return False
+    axis = ang[:, np.argmax(np.linalg.norm(ang, axis=0))]
+    axis = axis / np.linalg.norm(axis)
+    across = lin - np.outer(axis, axis @ lin)             # the translations across the axis
+    return (np.linalg.matrix_rank(np.vstack([across, ang]), tol=1e-9) == 3
+            and np.allclose(axis @ lin[:, np.linalg.norm(ang, axis=0) < 1e-12], 0, atol=1e-9))
+
+
+def _root(model):
+    """(root link, the root chain's velocity columns, their names), cached per model."""
     cached = _ROOT_CACHE.get(model)
-    if cached is not None:
-        return cached
-    from ..model import load
-    joints, root = root_chain(model)
-    if model.floating_base:
-        text = f'<robot name="root"><link name="{_xml(root)}"/></robot>'
-        sub = load(text, floating_base=True)
-    else:
-        tree = ET.fromstring(model._xml)
-        by_child = {j.find("child").get("link"): j for j in tree.findall("joint")}
-        keep, link = [], root
-        while link in by_child:                         # up to the URDF's root, fixed joints too
-            joint = by_child[link]
-            keep.append(joint)
-            link = joint.find("parent").get("link")
-        lines = ['<robot name="root">']
-        names = {root} | {j.find("parent").get("link") for j in keep}
-        lines += [f'<link name="{_xml(n)}"/>' for n in sorted(names)]
-        for j in keep:
-            j = _strip(j)
-            lines.append(ET.tostring(j, encoding="unicode"))
-        lines.append("</robot>")
-        sub = load("\n".join(lines))
-    expect = [j.name for j in joints]
-    got = [j.name for j in sub.joints]
-    if got != expect:
-        raise ValueError(f"root chain {expect} is not the whole path from the URDF root to "
-                         f"{root!r} (found {got})")
-    cols = np.concatenate([np.arange(j.q_index, j.q_index + j.nq) for j in joints])
-    _ROOT_CACHE[model] = (sub, root, cols, [n for j in joints for n in _vnames(model, j)])
-    return _ROOT_CACHE[model]
-
-
-def _body_mass(tree, name):
-    """Mass of a link plus the links welded to it by fixed joints (from the URDF text)."""
-    mass = {}
-    for link in tree.findall("link"):
-        m = link.find("inertial/mass")
-        mass[link.get("name")] = float(m.get("value", 0)) if m is not None else 0.0
-    fixed = {}
-    for j in tree.findall("joint"):
-        if j.get("type") == "fixed":
-            fixed.setdefault(j.find("parent").get("link"), []).append(j.find("child").get("link"))
-    total, todo = 0.0, [name]
-    while todo:
-        link = todo.pop()
-        total += mass.get(link, 0.0)
-        todo += fixed.get(link, [])
-    return total
-
-
-def _vnames(model, joint):
-    return model.v_names[joint.v_index:joint.v_index + joint.nv]
-
-
-def _xml(name):
-    return (name.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
-            .replace(">", "&gt;"))
-
-
-def _strip(joint):
-    """A copy of a <joint> element without <mimic>, <dynamics>, ... (only what the kinematics
-    need)."""
-    keep = {"parent", "child", "origin", "axis", "limit"}
-    j = ET.Element("joint", joint.attrib)
-    for child in joint:
-        if child.tag in keep:
-            j.append(child)
-    return j
+    if cached is None:
+        joints, root = root_chain(model)
+        cols = np.concatenate([np.arange(j.v_index, j.v_index + j.nv) for j in joints])
+        cached = _ROOT_CACHE[model] = (root, cols, [model.v_names[k] for k in cols])
+    return cached
 
 
 def root_residuals(model: Model, q: ArrayLike, tau: ArrayLike, about: str = "root") -> Residuals:
@@ -320,20 +297,26 @@ def root_residuals(model: Model, q: ArrayLike, tau: ArrayLike, about: str = "roo
     external loads. force (world axes) and moment (world axes, about ``about``: "root" = the
     root body's origin, "com" = the whole-body centre of mass, or a world point (3,)) such
     that the root's generalized forces are exactly that wrench's virtual work on the root
-    coordinates: tau_root = J_root^T [force; moment]."""
+    coordinates: tau_root = J_root^T [force; moment], J_root the root joints' columns of the
+    root body's Jacobian (their motion subspace in world axes, at its origin). A planar root
+    (3 DoF) determines the force in its plane and the moment about its axis; the other
+    components are zero (the plane carries them)."""
     q = np.asarray(q, dtype=float)
     tau = np.asarray(tau, dtype=float)
     single = q.ndim == 1
     q2, tau2 = np.atleast_2d(q), np.atleast_2d(tau)
-    sub, root, cols, names = _root_model(model)
-    qr = np.ascontiguousarray(q2[:, cols])
-    J = sub.jacobian(qr, root)                              # (N, 6, 6): [v_P; w] = J qdot_root
-    pos, _ = sub.forward_kinematics(qr)
-    P = pos[:, sub.link_names.index(root)]
-    nv0 = len(names)
-    g = tau2[:, :nv0]
-    # g = J^T [F; M_P]  ->  [F; M_P] = J^-T g
-    w = np.linalg.solve(np.swapaxes(J, 1, 2), g[..., None])[..., 0]
+    root, cols, names = _root(model)
+    J = model.jacobian(q2, root)[:, :, cols]               # (N, 6, k): [v_P; w] = J qdot_root
+    pos, _ = model.forward_kinematics(q2)
+    P = pos[:, model._link_index[root]]
+    g = tau2[:, cols]
+    # g = J^T [F; M_P]  ->  [F; M_P] = J^-T g (the least-norm wrench for a planar root, whose
+    # components out of its plane are zero)
+    JT = np.swapaxes(J, 1, 2)
+    if len(cols) == 6:
+        w = np.linalg.solve(JT, g[..., None])[..., 0]
+    else:
+        w = (np.linalg.pinv(JT) @ g[..., None])[..., 0]
     F, M = w[:, :3], w[:, 3:]
     if isinstance(about, str):
         if about == "root":

@@ -37,7 +37,7 @@ from .trajectory import Trajectory
 if TYPE_CHECKING:
     from ..model import Model
 
-__all__ = ["IKResult", "solve", "run_setup"]
+__all__ = ["IKResult", "IKSettings", "solve", "fit", "run_setup"]
 
 
 @dataclass
@@ -52,6 +52,78 @@ class IKResult:
         s = self.solution
         return (["total_squared_error", "marker_error_RMS", "marker_error_max"],
                 np.column_stack([s.squared, s.rms, s.max]))
+
+
+@dataclass(frozen=True)
+class IKSettings:
+    """How a marker recording's inverse kinematics runs (part of a trial's settings,
+    urdf2dyn.biomech.stages.TrialSettings): what an OpenSim ``Setup_IK.xml`` says
+    (:meth:`from_setup`) and the threads.
+
+    threads: segments solved in parallel (1, the default: every frame warm-started from the
+    previous one, as OpenSim's IK tool; None: urdf2dyn.get_num_threads()); weights: ((marker,
+    weight), ...) of the markers fitted (None: every model marker the recording has, weight
+    1); tasks: the coordinate tasks applied
+    (urdf2dyn.biomech.formats.ik_setup.IKTask); time_range: (t0, t1) of the frames fitted
+    (None: all); setup: the Setup_IK.xml they come from; coordinate_file: the values of its
+    ``from_file`` tasks."""
+    threads: int | None = 1
+    weights: tuple[tuple[str, float], ...] | None = None
+    tasks: tuple[Any, ...] = ()
+    time_range: tuple[float, float] | None = None
+    setup: str | None = None
+    coordinate_file: str | None = None
+
+    @classmethod
+    def from_setup(cls, setup: IKSetup, threads: int | None = 1) -> IKSettings:
+        """The settings of an IK setup read already (urdf2dyn.biomech.formats.read_ik_setup)."""
+        t0, t1 = setup.time_range
+        return cls(threads=threads, weights=tuple(setup.marker_weights().items()),
+                   tasks=tuple(setup.coordinate_tasks()),
+                   time_range=None if (math.isinf(t0) and math.isinf(t1)) else (t0, t1),
+                   setup=setup.path, coordinate_file=setup.coordinate_file)
+
+
+def fit(model: Model, data: Markers, settings: IKSettings | None = None,
+        markers: Sequence[Marker] | None = None, strict: bool = False) -> IKResult:
+    """Inverse kinematics of a marker recording as ``settings`` say (the one IK step of
+    ``urdf2dyn ik``, :func:`run_setup`, and of a trial read from markers): the coordinate
+    tasks' values resolved (the model's default value, a manual value, or the setup's
+    coordinate_file interpolated at the frames), then :func:`solve` with the model's locked
+    coordinates, clamped ranges and default pose."""
+    settings = IKSettings() if settings is None else settings
+    q0 = model.default_q
+    defaults = dict(zip(model.q_names, np.zeros(model.nq) if q0 is None else q0))
+    tasks: dict[str, tuple[float, Any]] = {}
+    file_values = None
+    for task in settings.tasks:
+        if task.name not in model.q_names:
+            report(f"ik: coordinate task {task.name!r}: the model has no such coordinate; "
+                   "skipped", strict=strict)
+            continue
+        if task.value_type == "manual_value":
+            value = task.value
+        elif task.value_type == "default_value":
+            value = defaults[task.name]
+        else:
+            if file_values is None:
+                if not settings.coordinate_file:
+                    raise IKSetupError(f"{settings.setup}: coordinate task {task.name!r} takes "
+                                       "its value from_file but <coordinate_file> is empty")
+                from .formats import read_opensim
+                file_values = read_opensim(settings.coordinate_file, model=model)
+            if task.name not in file_values.names:
+                raise IKSetupError(f"{settings.coordinate_file}: no column {task.name!r} for "
+                                   "its from_file coordinate task")
+            col = file_values.q[:, file_values.names.index(task.name)]
+            value = np.interp(data.time, file_values.time, col)
+        tasks[task.name] = (task.weight, value)
+    return solve(model, data,
+                 weights=None if settings.weights is None else dict(settings.weights),
+                 coordinate_tasks=tasks, locked=model.locked_coordinates,
+                 ranges=model.clamped_ranges, time_range=settings.time_range,
+                 markers=list(markers) if markers is not None else None, q0=q0,
+                 threads=settings.threads, strict=strict)
 
 
 def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
@@ -269,38 +341,7 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
         if not s.marker_file:
             raise IKSetupError(f"{s.path}: <marker_file> is empty: give the marker file")
         marker_data = (read_marker_file or _read_marker_file)(s.marker_file)
-    q0 = model.default_q
-    defaults = dict(zip(model.q_names, np.zeros(model.nq) if q0 is None else q0))
-    tasks: dict[str, tuple[float, Any]] = {}
-    file_values = None
-    for task in s.coordinate_tasks():
-        if task.name not in model.q_names:
-            report(f"ik: coordinate task {task.name!r}: the model has no such coordinate; "
-                   "skipped", strict=strict)
-            continue
-        if task.value_type == "manual_value":
-            value = task.value
-        elif task.value_type == "default_value":
-            value = defaults[task.name]
-        else:
-            if file_values is None:
-                if not s.coordinate_file:
-                    raise IKSetupError(f"{s.path}: coordinate task {task.name!r} takes its "
-                                       "value from_file but <coordinate_file> is empty")
-                from .formats import read_opensim
-                file_values = read_opensim(s.coordinate_file, model=model)
-            if task.name not in file_values.names:
-                raise IKSetupError(f"{s.coordinate_file}: no column {task.name!r} for its "
-                                   "from_file coordinate task")
-            col = file_values.q[:, file_values.names.index(task.name)]
-            value = np.interp(marker_data.time, file_values.time, col)
-        tasks[task.name] = (task.weight, value)
-    t0, t1 = s.time_range
-    result = solve(model, marker_data, weights=s.marker_weights(), coordinate_tasks=tasks,
-                   locked=model.locked_coordinates, ranges=model.clamped_ranges,
-                   time_range=None if (math.isinf(t0) and math.isinf(t1)) else (t0, t1),
-                   markers=list(markers) if markers is not None else None,
-                   q0=q0, threads=threads, strict=strict)
+    result = fit(model, marker_data, IKSettings.from_setup(s, threads), markers, strict)
     out = s.output_motion_file if output is None else output
     if out:
         _write(out, result, model, s)

@@ -117,10 +117,10 @@ def to_opensim(model, name=None, gravity=None):
         raise ValueError(f"to_opensim: joints {bad} are floating or planar, which have no "
                          "one-coordinate-per-DoF OpenSim equivalent; model the root as 3 "
                          "prismatic + 3 revolute joints (urdf2dyn human --root prismatic)")
-    doc = ET.fromstring(model._xml)
-    if doc.tag == "OpenSimDocument":
+    if model.is_opensim:
         raise ValueError("to_opensim: the model was read from an OpenSim file already: use "
                          "that .osim file (urdf2dyn convert writes an .osim model as URDF)")
+    doc = ET.fromstring(model._xml)
     if doc.tag != "robot":
         doc = doc.find("robot")
     links = {link.get("name"): link for link in doc.findall("link")}

@@ -32,14 +32,18 @@ tests/biomech/test_opensim_id.py.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
+
+from ..warn import MotionError
 
 from .processing import estimate_derivatives
 from .splines import natural_cubic, quintic_derivatives, quintic_eval
 
-__all__ = ["pad", "lowpass_iir", "quintic_derivatives", "quintic_eval", "resample",
-           "natural_cubic", "id_kinematics", "id_rows"]
+__all__ = ["OpenSimProcessing", "pad", "lowpass_iir", "quintic_derivatives", "quintic_eval",
+           "resample", "natural_cubic", "id_kinematics", "id_rows"]
 
 
 def pad(t, x, npad):
@@ -160,3 +164,81 @@ def id_rows(t, time_range=None):
     def find(x):
         return max(int(np.searchsorted(t, x, side="right")) - 1, 0)
     return np.arange(find(start), find(final) + 1)
+
+
+@dataclass(frozen=True)
+class OpenSimProcessing:
+    """OpenSim's InverseDynamicsTool processing of a trial (``processing="opensim"``).
+
+    Columns: a model coordinate the file lacks keeps its default value (0), a column the
+    model lacks is ignored, velocity columns are dropped (each said). Kinematics:
+    :func:`id_kinematics` (the padded IIR filter, natural quintic splines; the derivative
+    method is not used), then OpenSim's rows of the time range (:func:`id_rows`, padded rows
+    included when the range reaches them). Loads: ExternalLoads data as natural cubic
+    splines, never filtered (filter_loads is not used). Needs nq == nv (no quaternion)."""
+    name: ClassVar[str] = "opensim"
+    load_interpolation: ClassVar[str] = "spline"
+    filters_loads: ClassVar[bool] = False
+
+    def columns(self, source, traj, model):
+        """OpenSim's tool on a coordinates file: a model coordinate the file lacks keeps its
+        default value (0), a column the model lacks is ignored; both are said. traj is changed
+        in place (its rates are dropped: OpenSim differentiates the coordinates itself)."""
+        notes = []
+        names = list(traj.names)
+        extra = [n for n in names if n not in model.q_names]
+        missing = [n for n in model.q_names if n not in names]
+        if extra:
+            keep = [k for k, n in enumerate(names) if n in model.q_names]
+            traj.q, traj.names = traj.q[:, keep], [names[k] for k in keep]
+            notes.append(f"{source}: columns {extra[:8]}{' ...' if len(extra) > 8 else ''} "
+                         f"are not coordinates of the model '{model.name}': ignored, as "
+                         "OpenSim's inverse-dynamics tool ignores them")
+        if missing:
+            traj.q = np.column_stack([traj.q, np.zeros((len(traj.time), len(missing)))])
+            traj.names = list(traj.names) + missing
+            notes.append(f"{source}: no column for the coordinates {missing[:8]}"
+                         f"{' ...' if len(missing) > 8 else ''}: held at 0 (their default "
+                         "value), as OpenSim's inverse-dynamics tool does; add them to the file "
+                         "if they move")
+        if traj.v is not None or traj.a is not None:
+            traj.v = traj.a = None
+            traj.v_names = None
+            notes.append(f"{source}: velocity/acceleration columns are not used: OpenSim's "
+                         "inverse-dynamics tool differentiates the coordinates (natural quintic "
+                         "splines)")
+        return notes
+
+    def kinematics(self, model, t, q, v, a, *, filter_hz, derivatives, time_range, source,
+                   warn):
+        """(t, q, v, a, how the rates were found, the cutoff) as OpenSim's tool makes them:
+        :func:`id_kinematics` on the coordinates, then its rows of the time range
+        (:func:`id_rows`)."""
+        if model.nq != model.nv:
+            raise MotionError(f"{source}: processing='opensim' needs one coordinate per degree "
+                              f"of freedom (the model '{model.name}' has nq = {model.nq}, nv = "
+                              f"{model.nv}: a quaternion joint); use processing='urdf2dyn'")
+        if len(t) < 6:
+            raise MotionError(f"{source}: OpenSim's quintic splines need at least 6 samples, "
+                              f"got {len(t)}")
+        if filter_hz is not None:
+            fs = (len(t) - 1) / (t[-1] - t[0])
+            if filter_hz == 0:
+                warn(f"{source}: a cutoff of 0 Hz filters the coordinates into a polynomial "
+                     "extrapolation of their first samples (OpenSim does so too); use -1 (no "
+                     "filter) or a cutoff such as 6 Hz")
+            elif filter_hz >= fs / 2:
+                warn(f"{source}: cutoff {filter_hz:g} Hz at or above half the sampling rate "
+                     f"({fs / 2:g} Hz): lowered to {0.49 * fs:g} Hz, as OpenSim does")
+        try:
+            t, q, v, a = id_kinematics(t, q, filter_hz)
+        except ValueError as e:
+            raise MotionError(f"{source}: {e}") from None
+        rows = id_rows(t, time_range)
+        if time_range is not None and (time_range[1] < t[0] or time_range[0] > t[-1]):
+            t0, t1 = time_range
+            warn(f"{source}: the time range {t0:g} .. {t1:g} s lies outside the table's "
+                 f"{t[0]:g} .. {t[-1]:g} s: OpenSim's rule keeps the one row at "
+                 f"t = {t[rows[0]]:g} s; check the time range (--time-range, <time_range>)")
+        return (t[rows], q[rows], v[rows], a[rows], "natural quintic spline (OpenSim)",
+                filter_hz)

@@ -9,13 +9,15 @@
     results = urdf2dyn.run_trials(model, "trials/")          # local processes
     results = urdf2dyn.run_trials(model, "trials/", scheduler="tcp://10.0.0.5:8786")   # Dask
 
-:func:`inverse_dynamics_trial` is the whole per-trial job, in this order: read the motion
-(units by meaning, urdf2dyn.io), check its columns against the model, fill short gaps
-(urdf2dyn.biomech.processing), check the units and joint limits, low-pass filter and differentiate
-(urdf2dyn.biomech.processing.estimate_derivatives), read the loads (ground reactions or an OpenSim
-ExternalLoads file), fill their gaps, filter them like the coordinates (unless
-``filter_loads=False``), inverse dynamics, root residuals, and the plausibility checks
-(urdf2dyn.biomech.plausibility). The command line's ``urdf2dyn torques`` and the notebooks call it.
+:func:`inverse_dynamics_trial` is the whole per-trial job: the passes of
+urdf2dyn.biomech.stages in order, on the model, the motion and the trial's settings
+(urdf2dyn.biomech.stages.TrialSettings, from its keywords): read the motion (coordinates, or
+markers through inverse kinematics; its columns checked against the model), kinematics (gaps
+filled, low-pass filter, derivatives, time range), loads (ground reactions, an ExternalLoads
+file, a C3D's plates or the file's own columns, as one set of wrenches; filtered like the
+coordinates unless ``filter_loads=False``), dynamics (inverse dynamics, root residuals) and the
+plausibility checks. The command line's ``urdf2dyn torques``, ``run_trials``,
+:func:`inverse_dynamics_setup` and the notebooks call it.
 
 Filtering the loads: by default the ground-reaction wrenches are low-pass filtered at the same
 cutoff as the coordinates. Filtering only the kinematics leaves the loads with frequency content
@@ -28,31 +30,18 @@ InverseDynamicsTool does, to reproduce its results.
 import os
 import time as _time
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..warn import Urdf2dynWarning, missing_file, report
-from . import plausibility
-from . import grf as G
-from .formats.opensim import read_external_loads
-from .gait import CONTACT_THRESHOLD
-from .opensim_processing import id_rows
-from .plates import assign_plates, midfoot_positions
-from .processing import DEFAULT_MAX_GAP, estimate_derivatives, fill_gaps, lowpass
-from .stages.checks import _com_height
-from .stages.kinematics import _opensim_kinematics
-from .stages.loads import _fill_reaction_gaps
-from .stages.read import (MARKER_EXTENSIONS, MOTION_EXTENSIONS, _motion_from_markers,
-                          _opensim_columns, _read_motion, check_columns)
-from .trajectory import MotionError, Trajectory
+from ..warn import MotionError, Urdf2dynWarning, missing_file, report
+from . import stages
+from .stages.read import MARKER_EXTENSIONS, MOTION_EXTENSIONS, check_columns
+from .stages.settings import DEFAULT_DERIVATIVES, TrialSettings
 
 __all__ = ["TrialResult", "inverse_dynamics_trial", "inverse_dynamics_setup", "run_trials",
-           "find_trials",
-           "DEFAULT_DERIVATIVES", "MOTION_EXTENSIONS"]
-
-#: The one default derivative method (API and command line): finite differences, NumPy only.
-DEFAULT_DERIVATIVES = "gradient"
+           "find_trials", "TrialSettings", "DEFAULT_DERIVATIVES", "MOTION_EXTENSIONS",
+           "MARKER_EXTENSIONS", "check_columns"]
 
 
 @dataclass
@@ -60,15 +49,18 @@ class TrialResult:
     """The outcome of one trial.
 
     t (N,), q (N, nq) as used (filled, filtered), v, a (N, nv), tau (N, nv) generalized forces
-    (N·m, N), residuals (urdf2dyn.biomech.grf.Residuals about the root origin, or None without a 6-DoF
-    root), f_ext {link: (N, 6)} the applied loads (world frame, about the origin) or None,
+    (N·m, N), residuals (urdf2dyn.biomech.grf.Residuals about the root origin, or None for a
+    model whose root is neither free nor planar: a finding says so), f_ext {link: (N, 6)} the applied loads (world frame, about the origin) or None,
     reactions (the ground-reaction Trajectory, or None), warnings [str] (every warning raised
     for this trial), record {str: ...} what was done: ``source``, ``loads`` (file or None),
     ``units``, ``filled_gaps`` ([str]), ``filter_hz``, ``filter_loads``, ``derivatives``
-    (method, or "given in the file"), ``elapsed_s``. For a trial read from markers (a C3D or
+    (method, or "given in the file"), ``no_residuals`` (why there are none, or None),
+    ``elapsed_s``. For a trial read from markers (a C3D or
     .trc file): ik (urdf2dyn.markers.IKSolution over the whole recording: per frame marker
     RMS/max error and the worst marker; :attr:`ik_errors` gives those of the rows kept),
-    markers (the measured Markers, model frame) and plates (the C3D's force plates)."""
+    markers (the measured Markers, model frame) and plates (the C3D's force plates).
+    findings: what the checks found (urdf2dyn.biomech.stages.Finding: warnings, and notes on
+    what could not be checked); settings: the TrialSettings the trial ran with."""
     path: str
     t: np.ndarray
     q: np.ndarray
@@ -83,6 +75,8 @@ class TrialResult:
     ik: object = None
     markers: object = None
     plates: list | None = None
+    findings: list = field(default_factory=list)
+    settings: TrialSettings | None = None
 
     @property
     def ik_errors(self):
@@ -110,284 +104,80 @@ class TrialResult:
 
 # ----------------------------------------------------------------------------- one trial
 
-def inverse_dynamics_trial(model, motion, grf=None, *, external_loads=None, contacts=None,
-                           mapping=None, degrees=None, filter_hz=None, filter_loads=True,
-                           derivatives=DEFAULT_DERIVATIVES, max_gap=DEFAULT_MAX_GAP,
-                           strict=False, checks_enabled=True, processing="urdf2dyn",
-                           time_range=None, delimiter=None, decimal=None, rotation=None,
-                           ik_threads=None, ik_setup=None, plate_threshold=None):
+def inverse_dynamics_trial(model, motion, grf=None, *, settings=None, **keywords):
     """Joint torques of one recorded trial: the whole job, from files to a :class:`TrialResult`.
 
     Parameters
     ----------
     model : urdf2dyn.Model
     motion : path, urdf2dyn.biomech.Trajectory or pandas.DataFrame
-        Motion file (.csv, OpenSim .mot/.sto, HuMoD .mat), a trajectory read already (SI
-        units), or a DataFrame (formats.from_dataframe: a ``time`` column or index). Never modified.
+        Motion file (.csv, OpenSim .mot/.sto, HuMoD .mat), a marker recording (.c3d, .trc:
+        its markers fitted by inverse kinematics), a trajectory read already (SI units), or
+        a DataFrame (formats.from_dataframe: a ``time`` column or index). Never modified.
     grf : path or Trajectory, optional
-        Ground reactions (urdf2dyn.biomech.grf.read_grf); by default those the motion file carries.
-    external_loads : path, optional
-        An OpenSim ExternalLoads XML file (urdf2dyn.biomech.formats.read_external_loads): which forces
-        act on which bodies, in which frames, from which data file. Exclusive with grf.
-    contacts : dict, optional
-        {ground-reaction key: link}, e.g. {"R": "foot_R"} (default: urdf2dyn.biomech.grf.contact_links).
-    mapping : dict or path, optional
-        Renames the file's coordinates to the model's (urdf2dyn.biomech.trajectory.load_mapping).
-    degrees : bool, optional
-        The CSV file's angles are in degrees (OpenSim files say so in their header).
-    filter_hz : float, optional
-        Zero-lag 4th-order Butterworth low-pass cutoff for the coordinates (and, with
-        filter_loads, the loads) before differentiating. Needs SciPy.
-    filter_loads : bool
-        Filter the loads at the same cutoff (default; see the module docstring) or not (as
-        OpenSim's InverseDynamicsTool).
-    derivatives : {"gradient", "savgol", "spline", "opensim"}
-        How velocities and accelerations are estimated when the file has none
-        (urdf2dyn.biomech.processing.estimate_derivatives; the default needs NumPy only).
-    max_gap : int
-        Longest run of missing samples filled (urdf2dyn.biomech.processing); longer gaps stop the trial.
-    strict : bool
-        Every warning becomes a MotionError.
-    checks_enabled : bool
-        Run the plausibility checks (urdf2dyn.biomech.plausibility).
-    processing : {"urdf2dyn", "opensim"}
-        "urdf2dyn" (default): the steps above. "opensim": OpenSim's InverseDynamicsTool
-        exactly (urdf2dyn.biomech.opensim_processing): filter_hz is its
-        ``lowpass_cutoff_frequency_for_coordinates`` (a padded 3rd-order IIR filter run both
-        ways; None: no filter), derivatives come from natural quintic splines (derivatives
-        and filter_loads are not used, nor velocity columns in the file), the loads of an
-        ExternalLoads file are natural cubic splines of their data, coordinates missing from
-        the file take their default value (0) and extra columns are ignored, each with a
-        warning, and the rows are those OpenSim writes (padded rows included when the time
-        range reaches them). Needs nq == nv (no quaternion).
-    time_range : (t0, t1), optional
-        Keep the samples from t0 to t1 (s). The filter and derivatives use the whole trial
-        first. With processing="opensim", OpenSim's rule: from the last sample at or
-        before t0 to the last sample at or before t1.
-    delimiter, decimal : str, optional
-        Of the CSV motion and ground-reaction files (urdf2dyn.biomech.formats.read_table):
-        detected from the header line by default; say them for a file the detection refuses.
-    rotation : str or (3, 3) array_like, optional
-        For a C3D or .trc motion: the lab to model frame rotation (e.g. "x:-90": a z-up lab,
-        a y-up OpenSim model; urdf2dyn.biomech.markers.rotation_matrix). Default: none.
-    ik_threads : int, optional
-        For a C3D or .trc motion: threads of the inverse kinematics (default 1: each frame
-        warm-started from the previous one, as OpenSim's IK tool).
-    ik_setup : path, optional
-        For a C3D or .trc motion: an OpenSim ``Setup_IK.xml`` whose marker weights,
-        coordinate tasks and time range the inverse kinematics follows (its marker file and
-        model are not read: the motion and ``model`` are used; urdf2dyn.biomech.ik.run_setup).
-        Default: every model marker the recording has, weight 1, the whole recording.
-    plate_threshold : float, optional
-        For a C3D motion: the plates' contact threshold, N (default 20; see
-        urdf2dyn.biomech.formats.c3d).
+        Ground reactions (urdf2dyn.biomech.grf.read_grf); by default those the motion file
+        carries (a C3D's force plates, or its own columns).
+    settings : urdf2dyn.biomech.stages.TrialSettings, optional
+        How the trial is processed (default: urdf2dyn's defaults); the keywords change it.
+    **keywords
+        The settings' fields by name (urdf2dyn.biomech.stages.TrialSettings:
+        ``processing``, ``filter_hz``, ``filter_loads``, ``derivatives``, ``time_range``,
+        ``max_gap``, ``contacts``, ``mapping``, ``degrees``, ``rotation``,
+        ``plate_threshold``, ``delimiter``, ``decimal``, ``strict``), and
+        ``external_loads`` (an OpenSim ExternalLoads file; exclusive with grf),
+        ``checks_enabled``, ``ik_threads`` and ``ik_setup`` (an OpenSim Setup_IK.xml whose
+        marker weights, coordinate tasks and time range the inverse kinematics of a C3D or
+        .trc motion follows; its marker file and model are not read).
 
-    A C3D or .trc ``motion`` is a recording of markers: the model's markers
-    (``model.markers``, e.g. an .osim MarkerSet) are fitted frame by frame
-    (urdf2dyn.biomech.ik.solve, with the .osim's default values, locked coordinates and
-    clamped ranges), and the coordinates found go through the steps above. A C3D file's
-    force plates are the loads (unless grf or external_loads is given), each contact applied
-    to the foot standing on it (urdf2dyn.biomech.plates.assign_plates, measured from each
-    foot's mid-foot, urdf2dyn.biomech.plates.midfoot_positions; feet: ``contacts``
-    {"R": link, "L": link}, default the model's foot_R/foot_L or calcn_r/calcn_l).
+    ``processing="opensim"`` is OpenSim's InverseDynamicsTool exactly
+    (urdf2dyn.biomech.opensim_processing.OpenSimProcessing): filter_hz is its
+    ``lowpass_cutoff_frequency_for_coordinates`` (a padded 3rd-order IIR filter run both ways),
+    derivatives come from natural quintic splines, the loads of an ExternalLoads file are
+    natural cubic splines of their data and are not filtered, coordinates missing from the
+    file take their default value (0) and extra columns are ignored, each with a warning, and
+    the rows are those OpenSim writes (padded rows included when the time range reaches
+    them). A C3D's plates are applied to the foot standing on each (urdf2dyn.biomech.plates,
+    feet ``contacts`` {"R": link, "L": link}, default the model's foot_R/foot_L or
+    calcn_r/calcn_l).
 
     Returns
     -------
     TrialResult
     """
-    if external_loads is not None and grf is not None:
-        raise ValueError("give either grf (ground reactions) or external_loads (an OpenSim "
-                         "ExternalLoads file), not both")
-    if processing not in ("urdf2dyn", "opensim"):
-        raise ValueError(f"processing: expected 'urdf2dyn' or 'opensim', got {processing!r}")
-    opensim = processing == "opensim"
-    if time_range is not None:
-        t0, t1 = (float(x) for x in time_range)
-        if not t0 <= t1:
-            raise ValueError(f"time_range: expected t0 <= t1, got {t0:g} {t1:g}")
     start = _time.perf_counter()
-    messages = []
-    source = (os.fspath(motion) if isinstance(motion, (str, os.PathLike))
-              else type(motion).__name__)
+    settings = TrialSettings.from_keywords(settings, grf=grf, **keywords)
+    trial = stages.run(model, motion, settings, stages.PASSES)
+    return _result(trial, _time.perf_counter() - start)
 
-    def warn(msg):
-        messages.append(msg)
-        report(msg, strict=strict, error=MotionError, stacklevel=4)
 
-    csv_options = {k: x for k, x in (("delimiter", delimiter), ("decimal", decimal))
-                   if x is not None}
-    ik = rec_markers = plates = plate_loads = None
-    if (isinstance(motion, (str, os.PathLike))
-            and os.path.splitext(os.fspath(motion))[1].lower() in MARKER_EXTENSIONS):
-        if degrees or mapping:
-            raise ValueError(f"{source}: degrees and mapping apply to coordinate files; a "
-                             "marker recording goes through inverse kinematics")
-        traj, ik, rec_markers, plates = _motion_from_markers(model, source, rotation,
-                                                             ik_threads, ik_setup,
-                                                             plate_threshold, strict, warn)
-        units = "radians (inverse kinematics of the markers)"
-        if plates and grf is None and external_loads is None:
-            contacts = G.contact_links(["R", "L"], model, contacts)
-            feet = midfoot_positions(model, traj.q, contacts)
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", Urdf2dynWarning)
-                plate_loads = assign_plates(plates, feet, strict=strict, source=source)
-            for w in caught:
-                warn(str(w.message))
-    else:
-        if rotation is not None:
-            raise ValueError(f"{source}: rotation applies to marker recordings (C3D, .trc), "
-                             "not to coordinate files")
-        traj, units = _read_motion(motion, model, degrees, mapping, csv_options)
-    if opensim:
-        for msg in _opensim_columns(source, traj, model):
-            warn(msg)
-    check_columns(source, traj, model)
-    record = {"source": source, "units": units, "filled_gaps": [], "filter_hz": filter_hz,
-              "filter_loads": bool(filter_loads) if filter_hz is not None else None,
-              "max_gap": max_gap, "processing": processing, "time_range": time_range}
-
-    # gaps in the coordinates (and in given rates), before anything spreads them
-    q_raw, filled = fill_gaps(traj.time, traj.q, traj.names, max_gap, source)
-    traj.q = q_raw
-    for key in ("v", "a"):
-        arr = getattr(traj, key)
-        if arr is not None:
-            suffix = "_vel" if key == "v" else "_acc"
-            arr, more = fill_gaps(traj.time, arr, [f"{n}{suffix}" for n in traj.v_names],
-                                  max_gap, source)
-            setattr(traj, key, arr)
-            filled += more
-    if filled:
-        record["filled_gaps"] = [str(g) for g in filled]
-        warn(f"{source}: filled {len(filled)} gap(s) of at most {max_gap} missing samples by "
-             f"cubic interpolation: " + "; ".join(str(g) for g in filled[:10])
-             + (f"; and {len(filled) - 10} more" if len(filled) > 10 else ""))
-
-    t, q, v, a = traj.for_model(model)
-    if checks_enabled:
-        for msg in plausibility.opensim_axes(model, traj.meta, source):
-            warn(msg)
-        for msg in plausibility.units(model, q, degrees or units.startswith("degrees"), source):
-            warn(msg)
-        for msg in plausibility.joint_limits(model, t, q, source):
-            warn(msg)
-
-    # derivatives (with the optional filter): one estimator, or OpenSim's processing
-    if opensim:
-        t, q, v, a = _opensim_kinematics(source, model, t, q, filter_hz, warn)
-        rows = id_rows(t, time_range)
-        if time_range is not None and (t1 < t[0] or t0 > t[-1]):
-            warn(f"{source}: the time range {t0:g} .. {t1:g} s lies outside the table's "
-                 f"{t[0]:g} .. {t[-1]:g} s: OpenSim's rule keeps the one row at "
-                 f"t = {t[rows[0]]:g} s; check the time range (--time-range, <time_range>)")
-        t, q, v, a = t[rows], q[rows], v[rows], a[rows]
-        record["derivatives"] = "natural quintic spline (OpenSim)"
-        record["filter_loads"] = False if filter_hz is not None else None
-    elif v is None or a is None:
-        qf, v_est, a_est = estimate_derivatives(t, q, method=derivatives, cutoff_hz=filter_hz,
-                                                   model=model, return_positions=True)
-        if filter_hz is not None:
-            q = qf
-        v = v_est if v is None else v
-        a = a_est if a is None else a
-        record["derivatives"] = derivatives
-    else:
-        record["derivatives"] = "given in the file"
-        if filter_hz is not None:
-            warn(f"{source}: velocities and accelerations are given in the file: they are used "
-                 f"as they are, not filtered at {filter_hz:g} Hz")
-            record["filter_hz"] = None
-    if time_range is not None and not opensim:
-        keep = (t >= t0) & (t <= t1)
-        if not keep.any():
-            raise MotionError(f"{source}: no sample in the time range {t0:g} .. {t1:g} s (the "
-                              f"trial runs {t[0]:g} .. {t[-1]:g} s)")
-        t, q, v, a = t[keep], q[keep], v[keep], a[keep]
-
-    ik_time = traj.time if ik is not None else None
-    # loads
-    f_ext, reactions, loads_source = None, None, None
-    if external_loads is not None:
-        loads = read_external_loads(external_loads)
-        f_ext = loads.wrenches(model, t, q, links=contacts,
-                               interpolation="spline" if opensim else "linear")
-        loads_source = os.fspath(external_loads)
-    else:
-        if grf is not None:
-            is_csv = (isinstance(grf, (str, os.PathLike))
-                      and os.fspath(grf).lower().endswith(".csv"))
-            reactions = G.read_grf(replace(grf) if isinstance(grf, Trajectory) else grf,
-                                   **(csv_options if is_csv else {}))
-            loads_source = os.fspath(grf) if isinstance(grf, (str, os.PathLike)) else "trajectory"
-        elif plate_loads is not None:
-            reactions = plate_loads
-            loads_source = f"{source} (force plates)"
-        elif traj.grf:
-            reactions = traj
-            loads_source = source
-        if reactions is not None:
-            for msg in _fill_reaction_gaps(reactions, max_gap, loads_source, record):
-                warn(msg)
-            if checks_enabled:
-                fr = reactions.meta.get("force_frame_rate")
-                for msg in plausibility.sampling(t, reactions.time if reactions is not traj else None,
-                                           loads_source, force_rate=fr):
-                    warn(msg)
-            f_ext = G.external_loads(reactions, model, time=t, links=contacts)
-    record["loads"] = loads_source
-    if (f_ext is not None and filter_hz is not None and filter_loads and record["filter_hz"]
-            and not opensim):
-        f_ext = {k: lowpass(t, w, filter_hz) for k, w in f_ext.items()}
-
-    tau = model.inverse_dynamics(q, v, a, f_ext=f_ext)
-    bad = np.flatnonzero(~np.all(np.isfinite(tau), axis=1))
-    if len(bad):        # NaN in, NaN out: say where, and what to look at
-        rows = ", ".join(str(k + 1) for k in bad[:8]) + (" ..." if len(bad) > 8 else "")
-        big = float(np.nanmax(np.abs(np.where(np.isfinite(q), q, np.nan)), initial=0.0))
-        warn(f"{source}: the torques are not finite at {len(bad)} of {len(t)} samples (data "
-             f"rows {rows}): a coordinate, velocity, acceleration or load there is NaN, "
-             f"infinite or too large to differentiate (largest |coordinate| {big:g}); fix "
-             "those rows or cut the trial")
-    try:
-        residuals = G.root_residuals(model, q, tau)
-    except ValueError:
-        residuals = None
-
-    gravity_wrong = []
-    if checks_enabled and f_ext and residuals is not None:
-        gravity_wrong = plausibility.gravity(model, t, residuals.force, source)
-        for msg in gravity_wrong:
-            warn(msg)
-    if checks_enabled and f_ext and residuals is not None and not gravity_wrong:
-        peak = float(np.linalg.norm(sum(f_ext.values())[:, :3], axis=1).max())
-        com = model.center_of_mass(q)
-        r = residuals                                   # shifted from the root origin to the CoM
-        res_com = G.Residuals(r.force, r.moment + np.cross(r.point - com, r.force), com,
-                              r.generalized, r.names, "com")
-        for msg in plausibility.residuals(model, t, res_com, peak, _com_height(model, com, reactions),
-                                    source):
-            warn(msg)
-    if (checks_enabled and reactions is not None and len(reactions.time) == len(t)
-            and np.array_equal(reactions.time, t)):
-        links = G.contact_links(sorted(reactions.grf), model, contacts)
-        for msg in plausibility.cop_distance(model, t, q, reactions, links, loads_source,
-                                       CONTACT_THRESHOLD):
-            warn(msg)
-    if ik is not None:
-        record["ik_rows"] = np.flatnonzero(np.isin(ik_time, t))
-        record["ik_marker_rms_mean"] = float(np.nanmean(ik.rms)) if len(ik.rms) else None
-    record["elapsed_s"] = _time.perf_counter() - start
-    return TrialResult(source, t, q, v, a, tau, residuals, f_ext, reactions, messages, record,
-                       ik, rec_markers, plates)
+def _result(trial, elapsed):
+    """The TrialResult of a trial that went through the passes, with the record of what was
+    done."""
+    s, m, k, lo, d = trial.settings, trial.motion, trial.kinematics, trial.loads, trial.dynamics
+    record = {"source": m.source, "units": m.units,
+              "filled_gaps": list(k.filled_gaps) + list(lo.filled_gaps),
+              "filter_hz": k.filter_hz,
+              "filter_loads": None if s.filter_hz is None else (
+                  bool(s.filter_loads) and s.processing.filters_loads),
+              "max_gap": s.max_gap, "processing": s.processing.name,
+              "time_range": s.time_range, "derivatives": k.derivatives, "loads": lo.source,
+              "no_residuals": d.no_residuals}
+    if m.ik is not None:
+        record["ik_rows"] = np.flatnonzero(np.isin(m.trajectory.time, k.t))
+        record["ik_marker_rms_mean"] = float(np.nanmean(m.ik.rms)) if len(m.ik.rms) else None
+    record["elapsed_s"] = elapsed
+    return TrialResult(m.source, k.t, k.q, k.v, k.a, d.tau, d.residuals, lo.f_ext, lo.reactions,
+                       trial.warnings, record, m.ik, m.markers, m.plates, list(trial.findings),
+                       s)
 
 
 def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, **options):
     """OpenSim's inverse-dynamics tool run from its setup file (``urdf2dyn torques --setup``).
 
     Reads the setup (urdf2dyn.biomech.formats.read_id_setup), loads its model_file with
-    urdf2dyn.load (or uses model), and runs :func:`inverse_dynamics_trial` with
-    ``processing="opensim"`` on its coordinates file, external loads, cutoff and time range.
+    urdf2dyn.load (or uses model), and runs :func:`inverse_dynamics_trial` on its coordinates
+    file with the settings the setup describes (TrialSettings.from_id_setup: OpenSim's
+    processing, its external loads, cutoff and time range).
     The result's ``record["output"]`` is where OpenSim would write the generalized forces
     (results_directory / output_gen_force_file) and ``record["columns"]`` the order of its
     columns (the .osim's multibody tree order, urdf2dyn.biomech.formats.osim_coordinate_order;
@@ -411,63 +201,51 @@ def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, 
     -------
     TrialResult
     """
-    from .formats.opensim_setup import IDSetup, read_id_setup
+    from .formats.opensim_setup import IDSetup, read_id_setup, setup_model
     su = setup if isinstance(setup, IDSetup) else read_id_setup(setup, strict=strict)
+    loaded = model is None                  # the setup's own model_file, read here
     if model is None:
         if su.model_file is None:
             raise MotionError(f"{su.path}: <model_file> is empty: name the .osim model (or "
                               "pass a model)")
         from ..model import load
         model = load(su.model_file, strict=strict)
-    loads = su.external_loads_file
-    if loads is not None and su.excludes_all:
+    if su.external_loads_file is not None and su.excludes_all:
         report(f"{su.path}: <forces_to_exclude> All also leaves out the external loads "
-               f"{loads} (as in OpenSim)", strict=strict, error=MotionError)
-        loads = None
+               f"{su.external_loads_file} (as in OpenSim)", strict=strict, error=MotionError)
+    reference = None                # the setup's .osim as the core reads it, for what follows
     if su.model_file and su.model_file.lower().endswith(".osim"):
-        kept = _forces_applied(su.model_file, su.forces_to_exclude)
-        if kept:
-            report(f"{su.path}: the model's force elements {kept[:6]}"
-                   f"{' ...' if len(kept) > 6 else ''} are not in <forces_to_exclude>: "
-                   "OpenSim would apply them, urdf2dyn applies no force element of a model; "
-                   "exclude them (e.g. Muscles, or All) to compare", strict=strict,
-                   error=MotionError)
-    res = inverse_dynamics_trial(model, su.coordinates_file, external_loads=loads,
-                                 filter_hz=su.lowpass_hz, processing="opensim",
-                                 time_range=time_range or su.time_range, strict=strict,
-                                 **options)
+        reference = model if loaded else setup_model(su.model_file)
+    kept = [] if reference is None else _forces_applied(reference.forces, su.forces_to_exclude)
+    if kept:
+        report(f"{su.path}: the model's force elements {kept[:6]}"
+               f"{' ...' if len(kept) > 6 else ''} are not in <forces_to_exclude>: "
+               "OpenSim would apply them, urdf2dyn applies no force element of a model; "
+               "exclude them (e.g. Muscles, or All) to compare", strict=strict,
+               error=MotionError)
+    settings = TrialSettings.from_id_setup(su, time_range=time_range, strict=strict, **options)
+    res = inverse_dynamics_trial(model, su.coordinates_file, settings=settings)
     res.record.update(setup=su.path, output=su.output, model_file=su.model_file,
                       columns=None)
-    if su.model_file and su.model_file.lower().endswith(".osim"):
-        from .formats.opensim_setup import osim_coordinate_order
-        order = osim_coordinate_order(su.model_file)
-        if sorted(order) == sorted(model.v_names):
-            res.record["columns"] = order            # OpenSim's column order
+    if reference is not None and sorted(reference.multibody_order) == sorted(model.v_names):
+        res.record["columns"] = reference.multibody_order      # OpenSim's column order
     return res
 
 
-def _forces_applied(osim, excluded):
-    """Names of the ForceSet entries of an .osim file that OpenSim's tool would leave on
-    with forces_to_exclude (its keywords All, Actuators, Muscles; other names by name)."""
-    import xml.etree.ElementTree as ET
-    try:
-        root = ET.parse(osim).getroot()
-    except (ET.ParseError, OSError):
-        return []
+def _forces_applied(forces, excluded):
+    """Names of the ForceSet entries (model.forces) that OpenSim's tool would leave on with
+    forces_to_exclude (its keywords All, Actuators, Muscles; other names by name)."""
     keys = {x.upper() for x in excluded}
     if "ALL" in keys:
         return []
     kept = []
-    for fs in root.iter("ForceSet"):
-        objects = fs.find("objects")
-        for elem in (objects if objects is not None else []):
-            name = elem.get("name") or elem.tag
-            muscle = "Muscle" in elem.tag
-            actuator = muscle or "Actuator" in elem.tag
-            if name in excluded or (muscle and "MUSCLES" in keys) or (
-                    actuator and "ACTUATORS" in keys):
-                continue
-            kept.append(name)
+    for f in forces:
+        muscle = "Muscle" in f.kind
+        actuator = muscle or "Actuator" in f.kind
+        if f.name in excluded or (muscle and "MUSCLES" in keys) or (
+                actuator and "ACTUATORS" in keys):
+            continue
+        kept.append(f.name)
     return kept
 
 
@@ -516,17 +294,17 @@ def _grf_for(motion, pattern, sibling):
     return None
 
 
-def _run_one(job, model, options):
+def _run_one(job, model, settings):
     """One trial in a worker (a local process or a Dask worker): its warnings travel back in
     the result (the caller re-emits them), not to the worker's stderr."""
     path, grf = job
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Urdf2dynWarning)
-        return inverse_dynamics_trial(model, path, grf, **options)
+        return inverse_dynamics_trial(model, path, grf, settings=settings)
 
 
-def run_trials(model, trials, grf=None, *, scheduler=None, max_workers=None, strict=False,
-               progress=None, **options):
+def run_trials(model, trials, grf=None, *, settings=None, scheduler=None, max_workers=None,
+               strict=None, progress=None, **options):
     """inverse_dynamics_trial over many trials; returns [TrialResult] in the trials' order.
 
     Parameters
@@ -542,23 +320,28 @@ def run_trials(model, trials, grf=None, *, scheduler=None, max_workers=None, str
         max_workers=1 runs in this process). A Dask scheduler address (``"tcp://host:8786"``)
         or a ``distributed.Client``: the trials run on that cluster (pip install
         "urdf2dyn[dask]").
-    strict : bool
-        Warnings are errors (the first one stops the batch).
+    settings : urdf2dyn.biomech.stages.TrialSettings, optional
+        Every trial's settings (each with its own ground reactions).
+    strict : bool, optional
+        Warnings are errors (the first one stops the batch); default: the settings' (False).
     progress : callable, optional
         Called with each TrialResult as it completes (e.g. to advance a progress bar).
     **options
-        Passed to inverse_dynamics_trial (filter_hz, derivatives, contacts, mapping, ...).
+        Settings as inverse_dynamics_trial's keywords (filter_hz, derivatives, contacts,
+        mapping, ...), checked before any trial runs.
 
     Each trial's warnings are re-emitted here (category urdf2dyn.Urdf2dynWarning) and kept in
     its result. A batch in which some trials have ground reactions and others have none warns,
     naming the latter: their torques carry the whole external load as root residuals.
     """
     jobs = find_trials(trials, grf) if not _is_job_list(trials) else list(trials)
-    options = dict(options, strict=strict)
+    if strict is not None:
+        options["strict"] = strict
+    settings = TrialSettings.from_keywords(settings, **options)
     if scheduler is None:
-        results = _run_local(jobs, model, options, max_workers, progress)
+        results = _run_local(jobs, model, settings, max_workers, progress)
     else:
-        results = _run_dask(jobs, model, options, scheduler, progress)
+        results = _run_dask(jobs, model, settings, scheduler, progress)
     for r in results:
         for msg in r.warnings:
             warnings.warn(msg, Urdf2dynWarning, stacklevel=2)
@@ -572,7 +355,7 @@ def run_trials(model, trials, grf=None, *, scheduler=None, max_workers=None, str
         for r in results:
             if not r.f_ext:
                 r.warnings.append(msg)
-        report(msg, strict=strict, error=MotionError)
+        report(msg, strict=settings.strict, error=MotionError)
     return results
 
 
@@ -580,18 +363,18 @@ def _is_job_list(trials):
     return (isinstance(trials, list) and trials and all(isinstance(x, tuple) for x in trials))
 
 
-def _run_local(jobs, model, options, max_workers, progress):
+def _run_local(jobs, model, settings, max_workers, progress):
     if max_workers == 1 or len(jobs) == 1:
         out = []
         for job in jobs:
-            out.append(_run_one(job, model, options))
+            out.append(_run_one(job, model, settings))
             if progress:
                 progress(out[-1])
         return out
     from concurrent.futures import ProcessPoolExecutor
     workers = max_workers or min(len(jobs), os.cpu_count() or 1)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return _collect([pool.submit(_run_one, job, model, options) for job in jobs], progress)
+        return _collect([pool.submit(_run_one, job, model, settings) for job in jobs], progress)
 
 
 def _collect(futures, progress):
@@ -604,7 +387,7 @@ def _collect(futures, progress):
     return out
 
 
-def _run_dask(jobs, model, options, scheduler, progress):
+def _run_dask(jobs, model, settings, scheduler, progress):
     try:
         from distributed import Client
     except ImportError:
@@ -613,7 +396,7 @@ def _run_dask(jobs, model, options, scheduler, progress):
     own = not isinstance(scheduler, Client)
     client = Client(scheduler) if own else scheduler
     try:
-        return _collect(client.map(_run_one, jobs, model=model, options=options, pure=False),
+        return _collect(client.map(_run_one, jobs, model=model, settings=settings, pure=False),
                         progress)
     finally:
         if own:

@@ -1,6 +1,7 @@
 """Plausibility checks of an inverse-dynamics trial: each returns a list of messages (empty when
-the data look right) that urdf2dyn.biomech.pipeline reports as urdf2dyn.Urdf2dynWarning (errors under
-``strict``). Every message names the file, the columns or times, and what to do.
+the data look right); the checks stage (urdf2dyn.biomech.stages.checks, one function of the
+trial per check) reports them as urdf2dyn.Urdf2dynWarning (errors under ``strict``). Every
+message names the file, the columns or times, and what to do.
 
 =====================  ====================================================================
 check                  warns when
@@ -28,7 +29,6 @@ check                  warns when
 =====================  ====================================================================
 """
 import math
-import re
 
 import numpy as np
 
@@ -221,7 +221,7 @@ def opensim_axes(model, meta, source):
     meta: the motion's Trajectory.meta."""
     if (meta or {}).get("format") != "opensim":
         return []
-    if not re.search(r"<robot[\s>]", getattr(model, "_xml", "") or ""):
+    if model.is_opensim:
         return []                                    # an .osim model carries its own gravity
     g = np.asarray(model.gravity, dtype=float)
     if not np.linalg.norm(g) > 0 or int(np.argmax(np.abs(g))) != 2:

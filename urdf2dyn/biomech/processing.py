@@ -32,11 +32,19 @@ Derivatives
 quintic spline on request) with an optional zero-lag Butterworth low-pass filter
 (:func:`lowpass`) is urdf2dyn's one derivative estimator; ``traj.with_derivatives(...)`` calls it.
 SciPy is needed for Savitzky-Golay, splines and the filter, and is imported on first use.
+
+A trial's processing
+--------------------
+:class:`Urdf2dynProcessing` is what a trial (urdf2dyn.biomech.stages) does with its
+coordinates and loads by default: this module's filter and estimator, the time range cut
+afterwards, the loads interpolated linearly and filtered like the coordinates. OpenSim's is
+its alternative (urdf2dyn.biomech.opensim_processing.OpenSimProcessing); a trial's settings
+hold one of them.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -47,8 +55,8 @@ from .splines import quintic_derivatives
 if TYPE_CHECKING:
     from ..model import Model
 
-__all__ = ["DEFAULT_MAX_GAP", "Gap", "find_gaps", "fill_gaps", "fill_load_gaps",
-           "estimate_derivatives", "lowpass"]
+__all__ = ["Urdf2dynProcessing", "DEFAULT_MAX_GAP", "Gap", "find_gaps", "fill_gaps",
+           "fill_load_gaps", "estimate_derivatives", "lowpass"]
 
 #: Longest run of missing samples that is filled (see the module docstring for why).
 DEFAULT_MAX_GAP = 5
@@ -404,3 +412,50 @@ def _floating_velocity(t, qj):
                           w * dy - y * dw - (z * dx - x * dz),
                           w * dz - z * dw - (x * dy - y * dx)], axis=-1)
     return np.concatenate([v_lin, omega], axis=1)
+
+
+@dataclass(frozen=True)
+class Urdf2dynProcessing:
+    """urdf2dyn's processing of a trial (``processing="urdf2dyn"``, the default).
+
+    Kinematics: velocities and accelerations from :func:`estimate_derivatives` (its method,
+    with the optional zero-lag Butterworth filter of the coordinates) unless the file gives
+    them, then the samples of the time range kept. Loads: ExternalLoads data interpolated
+    linearly; ground reactions filtered at the coordinates' cutoff unless ``filter_loads`` is
+    off (urdf2dyn.biomech.pipeline's docstring says why). The file's columns must be the
+    model's coordinates."""
+    name: ClassVar[str] = "urdf2dyn"
+    load_interpolation: ClassVar[str] = "linear"
+    filters_loads: ClassVar[bool] = True
+
+    def columns(self, source, traj, model):
+        """Notes on the motion's columns against the model's (none: check_columns decides)."""
+        return []
+
+    def kinematics(self, model, t, q, v, a, *, filter_hz, derivatives, time_range, source,
+                   warn):
+        """(t, q, v, a, how the rates were found, the cutoff applied or None) of the
+        coordinates t (N,), q (N, nq) and the rates v, a the file gave (or None)."""
+        if v is None or a is None:
+            qf, v_est, a_est = estimate_derivatives(t, q, method=derivatives,
+                                                    cutoff_hz=filter_hz, model=model,
+                                                    return_positions=True)
+            if filter_hz is not None:
+                q = qf
+            v = v_est if v is None else v
+            a = a_est if a is None else a
+            how = derivatives
+        else:
+            how = "given in the file"
+            if filter_hz is not None:
+                warn(f"{source}: velocities and accelerations are given in the file: they are "
+                     f"used as they are, not filtered at {filter_hz:g} Hz")
+                filter_hz = None
+        if time_range is not None:
+            t0, t1 = time_range
+            keep = (t >= t0) & (t <= t1)
+            if not keep.any():
+                raise MotionError(f"{source}: no sample in the time range {t0:g} .. {t1:g} s "
+                                  f"(the trial runs {t[0]:g} .. {t[-1]:g} s)")
+            t, q, v, a = t[keep], q[keep], v[keep], a[keep]
+        return t, q, v, a, how, filter_hz

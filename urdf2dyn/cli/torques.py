@@ -5,8 +5,8 @@ import sys
 
 import numpy as np
 
-from ..biomech.pipeline import DEFAULT_DERIVATIVES
 from ..biomech.processing import DEFAULT_MAX_GAP
+from ..biomech.stages.settings import DEFAULT_DERIVATIVES, TrialSettings
 from ..biomech.trajectory import MotionError
 from ..model import load
 from ..warn import missing_file
@@ -55,21 +55,16 @@ def cmd_torques(args):
                                          or args.derivatives in ("savgol", "spline")):
         what = "--filter" if args.filter is not None else f"--derivatives {args.derivatives}"
         need_scipy(what)
-    options = dict(external_loads=args.external_loads, contacts=contacts,
-                   mapping=args.mapping, degrees=args.degrees, filter_hz=args.filter,
-                   filter_loads=args.filter_loads == "yes", derivatives=args.derivatives,
-                   max_gap=args.max_gap, strict=args.strict,
-                   processing=args.processing or "urdf2dyn", time_range=args.time_range,
-                   delimiter=args.delimiter, decimal=args.decimal)
-    options.update(marker_options(args, jobs))
+    settings = trial_settings(args, jobs, contacts)
     try:
         if not multi:
             path, grf = jobs[0]
-            results = [inverse_dynamics_trial(model, path, grf, **options)]
+            results = [inverse_dynamics_trial(model, path, grf, settings=settings)]
         else:
             bar = _progress(len(jobs), args)
-            results = run_trials(model, jobs, scheduler=args.scheduler, max_workers=args.jobs,
-                                 progress=(lambda r: bar.update(1)) if bar else None, **options)
+            results = run_trials(model, jobs, settings=settings, scheduler=args.scheduler,
+                                 max_workers=args.jobs,
+                                 progress=(lambda r: bar.update(1)) if bar else None)
             if bar:
                 bar.close()
     except ValueError as e:
@@ -80,6 +75,17 @@ def cmd_torques(args):
     else:
         _multi_summary(model, args, results, outputs, notes)
     return 0
+
+
+def trial_settings(args, jobs, contacts):
+    """The trial settings (urdf2dyn.biomech.stages.TrialSettings) the options describe."""
+    return TrialSettings.from_keywords(
+        processing=args.processing or "urdf2dyn", filter_hz=args.filter,
+        filter_loads=args.filter_loads == "yes", derivatives=args.derivatives,
+        time_range=args.time_range, max_gap=args.max_gap, external_loads=args.external_loads,
+        contacts=contacts, mapping=args.mapping, degrees=args.degrees,
+        delimiter=args.delimiter, decimal=args.decimal, strict=args.strict,
+        **marker_options(args, jobs))
 
 
 def _torques_setup(args):
@@ -259,6 +265,9 @@ def _summary(model, args, res, written, notes):
         kind = "external loads" if args.external_loads else "ground reactions"
         print(f"{kind}: {rec['loads']}", file=out)
     ik_summary(res, out)
+    for f in res.findings:
+        if f.severity == "note" and f.check != "residuals":      # (the residuals say theirs)
+            print(f"note: {f.message}", file=out)
     for w in written:
         print(f"written: {w}", file=out)
     if gait.is_human(model) and not args.verbose:
@@ -290,6 +299,8 @@ def _human_summary(model, tau, mass, out):
 def _residual_summary(res, out):
     r = res.residuals
     if r is None:
+        if res.record.get("no_residuals"):
+            print(f"root residuals: none: {res.record['no_residuals']}", file=out)
         return
     s = r.summary()
     where = "the root origin" if r.about == "root" else str(r.about)

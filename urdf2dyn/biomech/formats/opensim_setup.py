@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import os
-import xml.etree.ElementTree as ET
+import warnings
 from dataclasses import dataclass, field
 
 from ...warn import report
@@ -184,68 +184,25 @@ def read_id_setup(path, strict=False, need_model=True):
 
 # ----------------------------------------------------------------------------- column order
 
-def _osim_joints(root):
-    """[(name, parent body, child body, [coordinates])] of an .osim document, in document
-    order: OpenSim 4's <JointSet> (frames resolved to their bodies) or the OpenSim 3 layout,
-    a joint inside each child body."""
-    joints = []
-    jointset = root.find(".//JointSet/objects")
-    if jointset is not None:
-        for j in jointset:
-            frames = {f.get("name"): (f.findtext("socket_parent") or "").strip()
-                      for f in j.iter() if f.find("socket_parent") is not None}
-
-            def body(tag):
-                ref = (j.findtext(tag) or "").strip()
-                ref = frames.get(ref, ref)
-                return ref.rstrip("/").split("/")[-1] or "ground"
-            coords = j.find("coordinates")
-            names = [c.get("name") for c in coords] if coords is not None else []
-            joints.append((j.get("name"), body("socket_parent_frame"),
-                           body("socket_child_frame"), names))
-        return joints
-    for b in root.iter("Body"):                        # OpenSim 3: <Body><Joint><XJoint>
-        holder = b.find("Joint")
-        if holder is None or not len(holder):
-            continue
-        j = holder[0]
-        coords = j.find("CoordinateSet/objects")
-        names = [c.get("name") for c in coords] if coords is not None else []
-        joints.append((j.get("name"), (j.findtext("parent_body") or "ground").strip(),
-                       b.get("name"), names))
-    return joints
+def setup_model(path):
+    """The .osim model a setup file names, as the core reads it (its warnings unsaid: a
+    setup's model is read for what OpenSim's tool would do, not run), or None when path
+    cannot be read as a model."""
+    from ... import _core
+    from ...model import load
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return load(os.fspath(path))
+    except (_core.URDFError, OSError, ValueError):
+        return None
 
 
 def osim_coordinate_order(path):
     """The coordinate names of an .osim model in the order OpenSim's inverse-dynamics tool
-    writes their generalized forces (the multibody tree order).
-
-    Simbody's MultibodyGraphMaker grows the tree level by level from ground, taking at each
-    level the joints in the file's order (this reproduces OpenSim 4.6's
-    ``getCoordinateNamesInMultibodyTreeOrder`` on gait2354, Gait10dof18musc, Hamner's model
-    and the human urdf2dyn exports, massless intermediate bodies included). Joints that close
-    loops or point from child to parent are not modelled: their coordinates come last, in
-    file order. Returns [] when the file cannot be read."""
-    try:
-        root = ET.parse(os.fspath(path)).getroot()
-    except (ET.ParseError, OSError):
-        return []
-    joints = _osim_joints(root)
-    level = {"ground": 0}
-    added, order = set(), []
-    for depth in range(1, len(joints) + 2):
-        grew = False
-        for k, (name, parent, child, coords) in enumerate(joints):
-            if k in added:
-                grew |= level.get(child) == depth
-                continue
-            if level.get(parent) != depth - 1 or child in level:
-                continue
-            added.add(k)
-            level[child] = depth
-            order.extend(coords)
-            grew = True
-        if not grew:
-            break
-    rest = [c for k, jt in enumerate(joints) if k not in added for c in jt[3]]
-    return order + rest
+    writes their generalized forces (the multibody tree order): ``model.multibody_order``
+    of the model the core reads from path (OpenSim 4.6's
+    ``getCoordinateNamesInMultibodyTreeOrder`` on every model of opensim-models' Models/
+    folder). Returns [] when the file cannot be read as a model."""
+    model = setup_model(path)
+    return model.multibody_order if model is not None else []

@@ -1,3 +1,47 @@
-"""The trial's passes, one module each: read (the motion, as coordinates), kinematics (gaps,
-filter, derivatives, time range), loads (every source as one external-load object), dynamics
-(inverse dynamics, root residuals) and checks. urdf2dyn.biomech.pipeline conducts them."""
+"""The trial's passes, one module each, each a function ``Trial -> Trial`` adding its typed
+result (urdf2dyn.biomech.stages.trial):
+
+=============  ======================================  ====================================
+stage          reads                                   returns
+=============  ======================================  ====================================
+read           the source (coordinates file,           Motion: coordinates, units; IK
+               Trajectory, DataFrame; C3D/.trc         solution, markers and plates of a
+               markers through IK), the model          marker recording
+kinematics     Motion                                  Kinematics: t, q, v, a (gaps,
+                                                       filter, derivatives, time range)
+loads          Motion, Kinematics, the loads' source   Loads: f_ext {link: (N, 6)},
+                                                       reactions, where from
+dynamics       Kinematics, Loads                       Dynamics: tau, root residuals (or
+                                                       why none)
+checks         every result                            Findings (warnings, notes)
+=============  ======================================  ====================================
+
+:data:`PASSES` is their order; urdf2dyn.biomech.pipeline.inverse_dynamics_trial runs them on a
+:class:`Trial` made of the model, the motion and its :class:`TrialSettings`. How to add a
+pass, a check or a load source: docs/layout.rst.
+"""
+from .checks import CHECKS, checks
+from .dynamics import dynamics
+from .kinematics import kinematics
+from .loads import loads
+from .read import read
+from .settings import (ExternalLoadsFile, ForcePlates, GroundReactions, MotionColumns,
+                       TrialSettings)
+from .trial import Dynamics, Finding, Kinematics, Loads, Motion, Trial
+
+__all__ = ["PASSES", "run", "read", "kinematics", "loads", "dynamics", "checks", "CHECKS",
+           "Trial", "TrialSettings", "Motion", "Kinematics", "Loads", "Dynamics", "Finding",
+           "GroundReactions", "ExternalLoadsFile", "ForcePlates", "MotionColumns"]
+
+#: The passes of a trial, in order. A pass that scales the model goes first, one that reduces
+#: the residuals after dynamics.
+PASSES = (read, kinematics, loads, dynamics, checks)
+
+
+def run(model, source, settings=None, passes=PASSES) -> Trial:
+    """The :class:`Trial` of ``source`` (a path, Trajectory or DataFrame) on ``model`` after
+    ``passes`` (default every pass, in order)."""
+    trial = Trial(model, source, TrialSettings() if settings is None else settings)
+    for stage in passes:
+        trial = stage(trial)
+    return trial

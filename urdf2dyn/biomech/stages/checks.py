@@ -1,5 +1,122 @@
-"""The checks stage: the plausibility of a processed trial."""
+"""The checks stage: the plausibility of a processed trial, for every model.
+
+Each check is a function ``check(trial) -> [Finding]`` listed in :data:`CHECKS`: a warning
+when the data look wrong (reported as urdf2dyn.Urdf2dynWarning, an error under strict), a note
+when the check cannot run on this trial and why (kept in the result, never silently nothing).
+Their arithmetic and thresholds are urdf2dyn.biomech.plausibility's.
+
+A new check: a function here, taking the trial (every stage's result is in it: ``motion``,
+``kinematics``, ``loads``, ``dynamics``) and returning findings, added to :data:`CHECKS`.
+"""
+from dataclasses import replace
+
 import numpy as np
+
+from .. import grf as G
+from .. import plausibility
+from ..gait import CONTACT_THRESHOLD
+from .trial import Finding, Trial
+
+__all__ = ["checks", "CHECKS", "opensim_axes", "units", "joint_limits", "sampling", "gravity",
+           "residuals", "cop_distance"]
+
+
+def checks(trial: Trial) -> Trial:
+    """The trial with the findings of every check (none when settings.checks is off); each
+    warning is reported as it is found."""
+    if not trial.settings.checks:
+        return trial
+    found = []
+    for check in CHECKS:
+        for finding in check(trial):
+            if finding.severity == "warning":
+                trial.warn(finding.message)
+            found.append(finding)
+    return replace(trial, findings=trial.findings + tuple(found))
+
+
+def _warnings(check, messages):
+    return [Finding(check, m) for m in messages]
+
+
+def opensim_axes(trial):
+    """A URDF model with gravity along z on an OpenSim (y-up) motion file."""
+    return _warnings("opensim_axes", plausibility.opensim_axes(
+        trial.model, trial.motion.trajectory.meta, trial.motion.source))
+
+
+def units(trial):
+    """Angles that look like degrees read as radians, or the other way round."""
+    m = trial.motion
+    degrees = bool(trial.settings.degrees) or m.units.startswith("degrees")
+    return _warnings("units", plausibility.units(trial.model, trial.kinematics.measured_q,
+                                                 degrees, m.source))
+
+
+def joint_limits(trial):
+    """Coordinates beyond their joint limits."""
+    k = trial.kinematics
+    return _warnings("joint_limits", plausibility.joint_limits(
+        trial.model, k.measured_t, k.measured_q, trial.motion.source))
+
+
+def sampling(trial):
+    """Ground reactions sampled at a rate that is not a multiple of the motion's, or over a
+    shorter time."""
+    loads = trial.loads
+    if loads.reactions is None:
+        return []
+    own = loads.kind == "motion columns"
+    return _warnings("sampling", plausibility.sampling(
+        trial.kinematics.t, None if own else loads.reactions.time, loads.source,
+        force_rate=loads.reactions.meta.get("force_frame_rate")))
+
+
+def gravity(trial):
+    """The vertical the loads hold the body along, against the model's gravity."""
+    d = trial.dynamics
+    if not trial.loads.f_ext or d.residuals is None:     # no residuals: the residuals check
+        return []                                         # says why
+    return _warnings("gravity", plausibility.gravity(trial.model, trial.kinematics.t,
+                                                     d.residuals.force, trial.motion.source))
+
+
+def residuals(trial):
+    """The root residuals against Hicks et al. (2015), about the centre of mass; skipped when
+    the gravity check finds the wrong vertical (the residuals then say that first)."""
+    model, k, loads, d = trial.model, trial.kinematics, trial.loads, trial.dynamics
+    if d.residuals is None:
+        return [Finding("residuals", f"{trial.motion.source}: no root residuals, so neither "
+                        f"they nor the gravity are checked: {d.no_residuals}", "note")]
+    if not loads.f_ext or gravity(trial):
+        return []
+    peak = float(np.linalg.norm(sum(loads.f_ext.values())[:, :3], axis=1).max())
+    com = model.center_of_mass(k.q)
+    r = d.residuals                                 # shifted from the root origin to the CoM
+    res_com = G.Residuals(r.force, r.moment + np.cross(r.point - com, r.force), com,
+                          r.generalized, r.names, "com")
+    return _warnings("residuals", plausibility.residuals(
+        model, k.t, res_com, peak, _com_height(model, com, loads.reactions),
+        trial.motion.source))
+
+
+def cop_distance(trial):
+    """Centres of pressure far from the feet they load."""
+    k, loads = trial.kinematics, trial.loads
+    reactions = loads.reactions
+    if reactions is None:
+        return []
+    if not (len(reactions.time) == len(k.t) and np.array_equal(reactions.time, k.t)):
+        return [Finding("cop_distance", f"{loads.source}: the centres of pressure are not "
+                        "checked against the feet: the forces are sampled at other times than "
+                        "the motion", "note")]
+    links = G.contact_links(sorted(reactions.grf), trial.model, trial.settings.contact_links)
+    return _warnings("cop_distance", plausibility.cop_distance(
+        trial.model, k.t, k.q, reactions, links, loads.source, CONTACT_THRESHOLD))
+
+
+#: Every check, in the order they run (and warn).
+CHECKS = (opensim_axes, units, joint_limits, sampling, gravity, residuals, cop_distance)
 
 
 def _com_height(model, com, reactions):

@@ -1,27 +1,35 @@
-"""The kinematics stage: gaps, filter, derivatives and time range of the coordinates."""
-from ...warn import MotionError
-from ..opensim_processing import id_kinematics
+"""The kinematics stage: the coordinates' gaps filled, then the trial's processing
+(urdf2dyn's filter and derivative estimator, or OpenSim's) and its time range."""
+from dataclasses import replace
+
+from ..processing import fill_gaps
+from .trial import Kinematics, Trial, need
+
+__all__ = ["kinematics"]
 
 
-def _opensim_kinematics(source, model, t, q, cutoff_hz, warn):
-    """OpenSim's processing of the coordinates (urdf2dyn.biomech.opensim_processing)."""
-    if model.nq != model.nv:
-        raise MotionError(f"{source}: processing='opensim' needs one coordinate per degree of "
-                          f"freedom (the model '{model.name}' has nq = {model.nq}, nv = "
-                          f"{model.nv}: a quaternion joint); use processing='urdf2dyn'")
-    if len(t) < 6:
-        raise MotionError(f"{source}: OpenSim's quintic splines need at least 6 samples, got "
-                          f"{len(t)}")
-    if cutoff_hz is not None:
-        fs = (len(t) - 1) / (t[-1] - t[0])
-        if cutoff_hz == 0:
-            warn(f"{source}: a cutoff of 0 Hz filters the coordinates into a polynomial "
-                 "extrapolation of their first samples (OpenSim does so too); use -1 (no "
-                 "filter) or a cutoff such as 6 Hz")
-        elif cutoff_hz >= fs / 2:
-            warn(f"{source}: cutoff {cutoff_hz:g} Hz at or above half the sampling rate "
-                 f"({fs / 2:g} Hz): lowered to {0.49 * fs:g} Hz, as OpenSim does")
-    try:
-        return id_kinematics(t, q, cutoff_hz)
-    except ValueError as e:
-        raise MotionError(f"{source}: {e}") from None
+def kinematics(trial: Trial) -> Trial:
+    """The trial with its :class:`Kinematics` (t, q, v, a as the dynamics use them)."""
+    s, model, motion = trial.settings, trial.model, need(trial.motion, "motion")
+    source, traj = motion.source, motion.trajectory
+    # gaps in the coordinates (and in given rates), before anything spreads them
+    q, filled = fill_gaps(traj.time, traj.q, traj.names, s.max_gap, source)
+    rates = {}
+    for key, suffix in (("v", "_vel"), ("a", "_acc")):
+        x = getattr(traj, key)
+        if x is not None:
+            x, more = fill_gaps(traj.time, x, [f"{n}{suffix}" for n in traj.v_names],
+                                s.max_gap, source)
+            filled += more
+        rates[key] = x
+    if filled:
+        trial.warn(f"{source}: filled {len(filled)} gap(s) of at most {s.max_gap} missing "
+                   f"samples by cubic interpolation: " + "; ".join(str(g) for g in filled[:10])
+                   + (f"; and {len(filled) - 10} more" if len(filled) > 10 else ""))
+    t, q, v, a = replace(traj, q=q, **rates).for_model(model)
+    measured_t, measured_q = t, q
+    t, q, v, a, how, cutoff = s.processing.kinematics(
+        model, t, q, v, a, filter_hz=s.filter_hz, derivatives=s.derivatives,
+        time_range=s.time_range, source=source, warn=trial.warn)
+    return replace(trial, kinematics=Kinematics(t, q, v, a, measured_t, measured_q,
+                                                tuple(str(g) for g in filled), how, cutoff))

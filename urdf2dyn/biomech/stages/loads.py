@@ -1,10 +1,93 @@
-"""The loads stage: the external loads of a trial, whatever their source."""
+"""The loads stage: a trial's external loads, whatever their source, as one :class:`Loads`.
+
+Sources (TrialSettings.loads): an OpenSim ExternalLoads file (its forces, points and frames,
+interpolated as the trial's processing says), a ground-reaction file or Trajectory, a C3D's
+force plates (each contact applied to the foot standing on it), or the motion file's own
+ground-reaction columns; by default the recording's plates or columns, else none. Ground
+reactions have their gaps filled and become wrenches on the contact links at the motion's
+times (urdf2dyn.biomech.grf.external_loads); urdf2dyn's processing filters them like the
+coordinates unless ``filter_loads`` is off.
+
+A new source: a class beside those of urdf2dyn.biomech.stages.settings, and one branch in
+:func:`_reactions` (ground reactions per foot) or :func:`loads` (wrenches directly).
+"""
+import os
+import warnings
+from dataclasses import replace
+
+from ...warn import Urdf2dynWarning
+from .. import grf as G
+from ..formats.opensim import read_external_loads
 from ..gait import CONTACT_THRESHOLD
-from ..processing import fill_load_gaps
+from ..plates import assign_plates, midfoot_positions
+from ..processing import fill_load_gaps, lowpass
+from ..trajectory import Trajectory
+from .settings import ExternalLoadsFile, ForcePlates, GroundReactions, MotionColumns
+from .trial import Loads, Trial, need
+
+__all__ = ["loads"]
 
 
-def _fill_reaction_gaps(reactions, max_gap, source, record):
-    notes = []
+def loads(trial: Trial) -> Trial:
+    """The trial with its :class:`Loads`."""
+    s, model, kin = trial.settings, trial.model, need(trial.kinematics, "kinematics")
+    if isinstance(s.loads, ExternalLoadsFile):
+        f_ext = read_external_loads(s.loads.path).wrenches(
+            model, kin.t, kin.q, links=s.contact_links,
+            interpolation=s.processing.load_interpolation)
+        found = Loads(f_ext, None, s.loads.path, "external loads")
+    else:
+        reactions, where, kind, links = _reactions(trial)
+        found = Loads()
+        if reactions is not None:
+            reactions, filled = _fill_reaction_gaps(reactions, s.max_gap, where, trial.warn)
+            f_ext = G.external_loads(reactions, model, time=kin.t, links=links)
+            found = Loads(f_ext, reactions, where, kind, filled)
+    if (found.f_ext is not None and kin.filter_hz is not None and s.filter_loads
+            and s.processing.filters_loads):
+        found = replace(found, f_ext={k: lowpass(kin.t, w, kin.filter_hz)
+                                      for k, w in found.f_ext.items()}, filtered=True)
+    return replace(trial, loads=found)
+
+
+def _reactions(trial):
+    """(ground reactions Trajectory, where from, kind, contact links {key: link} or None for
+    the default ones) of the trial's loads source, gaps not yet filled; None for each when the
+    trial has none."""
+    s, motion = trial.settings, need(trial.motion, "motion")
+    source = s.loads
+    if source is None:                       # what the recording carries
+        source = ForcePlates() if motion.plates else (
+            MotionColumns() if motion.trajectory.grf else None)
+    if isinstance(source, GroundReactions):
+        given = source.source
+        csv = isinstance(given, (str, os.PathLike)) and os.fspath(given).lower().endswith(".csv")
+        reactions = G.read_grf(replace(given) if isinstance(given, Trajectory) else given,
+                               **(s.csv_options if csv else {}))
+        where = os.fspath(given) if isinstance(given, (str, os.PathLike)) else "trajectory"
+        return reactions, where, "ground reactions", s.contact_links
+    if isinstance(source, ForcePlates):
+        feet = G.contact_links(["R", "L"], trial.model, s.contact_links)
+        positions = midfoot_positions(trial.model, motion.trajectory.q, feet)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", Urdf2dynWarning)
+            reactions = assign_plates(motion.plates or [], positions, strict=s.strict,
+                                      source=motion.source)
+        for w in caught:
+            trial.warn(str(w.message))
+        return reactions, f"{motion.source} (force plates)", "force plates", feet
+    if isinstance(source, MotionColumns):
+        traj = motion.trajectory
+        return traj, motion.source, "motion columns", s.contact_links
+    return None, None, None, None
+
+
+def _fill_reaction_gaps(reactions, max_gap, source, warn):
+    """(a copy of reactions with the gaps of each foot's force, CoP and free moment filled,
+    the gaps filled as text)."""
+    reactions = replace(reactions, grf=dict(reactions.grf), cop=dict(reactions.cop),
+                        moment=dict(reactions.moment))
+    filled_all = []
     for key in sorted(reactions.grf):
         F, P, M, filled, more = fill_load_gaps(
             reactions.time, reactions.grf[key], reactions.cop[key], reactions.moment.get(key),
@@ -13,8 +96,9 @@ def _fill_reaction_gaps(reactions, max_gap, source, record):
         if M is not None:
             reactions.moment[key] = M
         if filled:
-            record["filled_gaps"] += [str(g) for g in filled]
-            notes.append(f"{source}: filled {len(filled)} gap(s) in the ground reaction "
-                         f"{key!r} by cubic interpolation: " + "; ".join(str(g) for g in filled))
-        notes += more
-    return notes
+            filled_all += [str(g) for g in filled]
+            warn(f"{source}: filled {len(filled)} gap(s) in the ground reaction {key!r} by "
+                 "cubic interpolation: " + "; ".join(str(g) for g in filled))
+        for msg in more:
+            warn(msg)
+    return reactions, tuple(filled_all)

@@ -1,6 +1,7 @@
 """The read stage: a trial's motion as coordinates, from a coordinates file (CSV, OpenSim
 .mot/.sto, HuMoD .mat), a Trajectory or a DataFrame, or from a marker recording (C3D, .trc)
-through inverse kinematics; and the check of its columns against the model."""
+through inverse kinematics (urdf2dyn.biomech.ik.fit); the processing's column rule; and the
+check of the columns against the model."""
 import difflib
 import os
 import warnings
@@ -10,16 +11,49 @@ import numpy as np
 
 from ...warn import MotionError, Urdf2dynWarning, missing_file
 from .. import formats
+from ..ik import fit
 from ..trajectory import Trajectory
+from .trial import Motion, Trial
 
-__all__ = ["MOTION_EXTENSIONS", "MARKER_EXTENSIONS", "check_columns"]
+__all__ = ["read", "read_coordinates", "read_markers", "check_columns", "MOTION_EXTENSIONS",
+           "MARKER_EXTENSIONS"]
 
 MOTION_EXTENSIONS = (".csv", ".mot", ".sto", ".mat", ".c3d", ".trc")
-#: Recordings of markers: inverse kinematics first, then the same pipeline.
+#: Recordings of markers: inverse kinematics first, then the same stages.
 MARKER_EXTENSIONS = (".c3d", ".trc")
 
 
-def _read_motion(path, model, degrees, mapping, csv_options=None):
+def read(trial: Trial) -> Trial:
+    """The trial with its :class:`Motion`: the coordinates of its source, the columns
+    checked against the model."""
+    s, model, source = trial.settings, trial.model, trial.name
+    if is_marker_recording(trial.source):
+        if s.degrees or s.mapping:
+            raise ValueError(f"{source}: degrees and mapping apply to coordinate files; a "
+                             "marker recording goes through inverse kinematics")
+        motion = read_markers(model, source, s, trial.warn)
+    else:
+        if s.rotation is not None:
+            raise ValueError(f"{source}: rotation applies to marker recordings (C3D, .trc), "
+                             "not to coordinate files")
+        traj, units = read_coordinates(trial.source, model, s.degrees, s.mapping_given,
+                                       s.csv_options)
+        motion = Motion(source, traj, units)
+    for msg in s.processing.columns(source, motion.trajectory, model):
+        trial.warn(msg)
+    check_columns(source, motion.trajectory, model)
+    return replace(trial, motion=motion)
+
+
+def is_marker_recording(motion):
+    """Whether motion names a marker recording (C3D, .trc) rather than coordinates."""
+    return (isinstance(motion, (str, os.PathLike))
+            and os.path.splitext(os.fspath(motion))[1].lower() in MARKER_EXTENSIONS)
+
+
+def read_coordinates(path, model, degrees=None, mapping=None, csv_options=None):
+    """(Trajectory, how its angles were read) of a coordinates file (CSV, OpenSim .mot/.sto,
+    HuMoD .mat), a Trajectory (copied) or a pandas DataFrame."""
     if isinstance(path, Trajectory):                 # read already: SI units, a copy
         if degrees:
             raise ValueError("degrees=True: a Trajectory is in radians already (convert when "
@@ -37,8 +71,9 @@ def _read_motion(path, model, degrees, mapping, csv_options=None):
                                 **(csv_options or {})), (
             "degrees" if degrees else "radians")
     if degrees:
-        raise MotionError(f"{path}: --degrees applies to CSV files (degrees=True in Python; OpenSim "
-                          "files say inDegrees in their header, HuMoD files are in radians)")
+        raise MotionError(f"{path}: --degrees applies to CSV files (degrees=True in Python; "
+                          "OpenSim files say inDegrees in their header, HuMoD files are in "
+                          "radians)")
     if ext in (".mot", ".sto"):
         traj = formats.read_opensim(path, model=model, mapping=mapping)
         return traj, "degrees (inDegrees=yes)" if traj.meta["in_degrees"] else "radians"
@@ -46,6 +81,34 @@ def _read_motion(path, model, degrees, mapping, csv_options=None):
         return formats.read_humod(path, mapping=mapping), "radians (HuMoD)"
     raise MotionError(f"{path}: unknown motion format {ext!r} (expected one of "
                       f"{', '.join(MOTION_EXTENSIONS)})")
+
+
+def read_markers(model, source, settings, warn):
+    """The :class:`Motion` of a C3D or .trc recording: its markers (turned by
+    settings.rotation into the model's frame) fitted by inverse kinematics as settings.ik says,
+    the C3D's plates kept over the frames fitted. The IK's warnings are the trial's."""
+    s = settings
+    if source.lower().endswith(".c3d"):
+        from ..formats.c3d import read_c3d
+        rec = read_c3d(source, rotation=s.rotation, strict=s.strict,
+                       **({} if s.plate_threshold is None else {"threshold": s.plate_threshold}))
+        markers, plates = rec.markers, rec.plates
+    else:
+        from ..formats.trc import read_trc
+        markers, plates = read_trc(source), []
+        if s.rotation is not None:
+            markers = markers.rotated(s.rotation)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        result = fit(model, markers, s.ik, strict=s.strict)
+    for w in caught:
+        warn(f"{source}: {w.message}")
+    rows = np.isin(markers.time, result.motion.time)      # a setup's time range
+    if plates and not rows.all():
+        plates = [replace(p, time=p.time[rows], force=p.force[rows], cop=p.cop[rows],
+                          moment=p.moment[rows], contact=p.contact[rows]) for p in plates]
+    return Motion(source, result.motion, "radians (inverse kinematics of the markers)",
+                  result.solution, markers, plates)
 
 
 def check_columns(path, traj, model):
@@ -83,63 +146,3 @@ def check_columns(path, traj, model):
         raise MotionError(f"{path}: " + "; ".join(problems))
     if len(traj) < 3:
         raise MotionError(f"{path}: need at least 3 samples, got {len(traj)}")
-
-
-def _motion_from_markers(model, source, rotation, threads, ik_setup, threshold, strict, warn):
-    """(coordinates Trajectory, IKSolution, Markers, plates) of a C3D or .trc recording."""
-    from ..ik import run_setup, solve
-    if source.lower().endswith(".c3d"):
-        from ..formats.c3d import read_c3d
-        rec = read_c3d(source, rotation=rotation, strict=strict,
-                       **({} if threshold is None else {"threshold": threshold}))
-        markers, plates = rec.markers, rec.plates
-    else:
-        from ..formats.trc import read_trc
-        markers, plates = read_trc(source), []
-        if rotation is not None:
-            markers = markers.rotated(rotation)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", Urdf2dynWarning)
-        if ik_setup is not None:
-            result = run_setup(ik_setup, output="", model=model, marker_data=markers,
-                               threads=1 if threads is None else threads, strict=strict)
-        else:
-            result = solve(model, markers, locked=model.locked_coordinates,
-                           ranges=model.clamped_ranges, q0=model.default_q,
-                           threads=1 if threads is None else threads, strict=strict)
-    for w in caught:
-        warn(f"{source}: {w.message}")
-    rows = np.isin(markers.time, result.motion.time)      # a setup's time range
-    if plates and not rows.all():
-        plates = [replace(p, time=p.time[rows], force=p.force[rows], cop=p.cop[rows],
-                          moment=p.moment[rows], contact=p.contact[rows]) for p in plates]
-    return result.motion, result.solution, markers, plates
-
-
-def _opensim_columns(source, traj, model):
-    """OpenSim's tool on a coordinates file: a model coordinate the file lacks keeps its
-    default value (0), a column the model lacks is ignored; both are said. traj is changed
-    in place (its rates are dropped: OpenSim differentiates the coordinates itself)."""
-    notes = []
-    names = list(traj.names)
-    extra = [n for n in names if n not in model.q_names]
-    missing = [n for n in model.q_names if n not in names]
-    if extra:
-        keep = [k for k, n in enumerate(names) if n in model.q_names]
-        traj.q, traj.names = traj.q[:, keep], [names[k] for k in keep]
-        notes.append(f"{source}: columns {extra[:8]}{' ...' if len(extra) > 8 else ''} are not "
-                     f"coordinates of the model '{model.name}': ignored, as OpenSim's "
-                     "inverse-dynamics tool ignores them")
-    if missing:
-        traj.q = np.column_stack([traj.q, np.zeros((len(traj.time), len(missing)))])
-        traj.names = list(traj.names) + missing
-        notes.append(f"{source}: no column for the coordinates {missing[:8]}"
-                     f"{' ...' if len(missing) > 8 else ''}: held at 0 (their default value), "
-                     "as OpenSim's inverse-dynamics tool does; add them to the file if they move")
-    if traj.v is not None or traj.a is not None:
-        traj.v = traj.a = None
-        traj.v_names = None
-        notes.append(f"{source}: velocity/acceleration columns are not used: OpenSim's "
-                     "inverse-dynamics tool differentiates the coordinates (natural quintic "
-                     "splines)")
-    return notes

@@ -1,0 +1,234 @@
+"""The trial as passes (urdf2dyn.biomech.stages): one settings object that the keywords, the
+command line and OpenSim's setup files all build, stages that each add one typed result, a
+pass added without touching the others, checks that each take the trial, and the conductor
+(inverse_dynamics_trial) equal to the stages run by hand."""
+import dataclasses
+import inspect
+import os
+import shutil
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings as hsettings
+from hypothesis import strategies as st
+
+import urdf2dyn
+from urdf2dyn import cli
+from urdf2dyn.biomech import stages
+from urdf2dyn.biomech.formats import read_id_setup
+from urdf2dyn.biomech.formats.ik_setup import read_ik_setup
+from urdf2dyn.biomech.human import humod_subject
+from urdf2dyn.biomech.ik import IKSettings
+from urdf2dyn.biomech.opensim_processing import OpenSimProcessing
+from urdf2dyn.biomech.pipeline import inverse_dynamics_trial
+from urdf2dyn.biomech.processing import Urdf2dynProcessing
+from urdf2dyn.biomech.stages import (ExternalLoadsFile, GroundReactions, Trial, TrialSettings)
+from urdf2dyn.warn import MotionError, Urdf2dynWarning
+
+from recording_files import GRF, MOTION
+
+DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data")
+G2354 = os.path.join(DATA, "opensim_models", "Gait2354_Simbody")
+
+
+@pytest.fixture(scope="module")
+def model():
+    return humod_subject("A")
+
+
+# ----------------------------------------------------------------------------- the settings
+
+def test_settings_are_printable_comparable_and_replaceable():
+    s = TrialSettings.from_keywords(filter_hz=15, processing="opensim", time_range=[0, 1],
+                                    contacts={"R": "foot_R"}, grf="a_grf.csv")
+    assert s == TrialSettings(processing="opensim", filter_hz=15.0, time_range=(0.0, 1.0),
+                              contacts={"R": "foot_R"}, loads=GroundReactions("a_grf.csv"))
+    assert isinstance(s.processing, OpenSimProcessing) and s.processing.name == "opensim"
+    assert s.contact_links == {"R": "foot_R"} and s.time_range == (0.0, 1.0)
+    assert "filter_hz=15" in repr(s) and "OpenSimProcessing" in repr(s)
+    assert hash(s) == hash(dataclasses.replace(s))
+    t = dataclasses.replace(s, processing="urdf2dyn")
+    assert isinstance(t.processing, Urdf2dynProcessing) and t != s
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.filter_hz = 6.0
+    # a Trajectory given as ground reactions is the same source only if it is the same object
+    traj = urdf2dyn.biomech.formats.read(GRF)
+    assert GroundReactions(traj) == GroundReactions(traj) != GroundReactions(
+        urdf2dyn.biomech.formats.read(GRF))
+
+
+def test_keywords_are_refused_as_before():
+    with pytest.raises(TypeError, match="unexpected keyword argument 'filter'"):
+        TrialSettings.from_keywords(filter=6)
+    with pytest.raises(ValueError, match="give either grf .* or external_loads"):
+        TrialSettings.from_keywords(grf="g.csv", external_loads="loads.xml")
+    with pytest.raises(ValueError, match="give either grf .* or external_loads"):
+        TrialSettings.from_keywords(TrialSettings(loads=ExternalLoadsFile("l.xml")), grf="g.csv")
+    with pytest.raises(ValueError, match="processing: expected 'urdf2dyn' or 'opensim'"):
+        TrialSettings(processing="OpenSim")
+    with pytest.raises(ValueError, match="time_range: expected t0 <= t1"):
+        TrialSettings(time_range=(2, 1))
+
+
+@hsettings(max_examples=60, deadline=None, derandomize=True)
+@given(st.dictionaries(
+    st.sampled_from(["filter_hz", "filter_loads", "derivatives", "time_range", "max_gap",
+                     "processing", "strict", "checks_enabled", "degrees", "delimiter",
+                     "ik_threads", "rotation", "plate_threshold", "contacts", "bogus"]),
+    st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=True),
+              st.text(max_size=6), st.lists(st.floats(-5, 5), max_size=3),
+              st.dictionaries(st.text(max_size=2), st.text(max_size=2), max_size=2))))
+def test_any_keywords_give_settings_or_a_clear_refusal(keywords):
+    """Settings or a TypeError / ValueError naming the keyword (no other exception)."""
+    try:
+        s = TrialSettings.from_keywords(**keywords)
+    except (TypeError, ValueError) as e:
+        named = {"checks_enabled": "checks", "ik_threads": "threads"}
+        assert any(named.get(k, k) in str(e) for k in keywords), e
+        return
+    assert s == dataclasses.replace(s) and isinstance(repr(s), str)
+
+
+def test_the_id_setup_describes_the_settings_the_trial_runs_with():
+    su = read_id_setup(os.path.join(G2354, "subject01_Setup_InverseDynamics.xml"))
+    s = TrialSettings.from_id_setup(su, max_gap=3)
+    assert s.processing == OpenSimProcessing() and s.filter_hz == su.lowpass_hz
+    assert s.loads == ExternalLoadsFile(su.external_loads_file) and s.max_gap == 3
+    assert s.time_range == tuple(su.time_range)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        res = urdf2dyn.inverse_dynamics_setup(su, max_gap=3)
+    assert res.settings == s
+
+
+def test_the_ik_setup_describes_the_ik_settings():
+    su = read_ik_setup(os.path.join(DATA, "ik", "gait2392", "subject01_Setup_IK.xml"))
+    s = TrialSettings.from_ik_setup(su, threads=2, rotation="x:-90")
+    assert s.ik == IKSettings.from_setup(su, 2) and s.ik.threads == 2
+    assert dict(s.ik.weights) == su.marker_weights() and s.ik.setup == su.path
+    assert s.ik.time_range == tuple(su.time_range)
+    assert s == TrialSettings.from_keywords(ik_setup=su.path, ik_threads=2, rotation="x:-90")
+
+
+def test_the_command_line_builds_the_settings_the_keywords_describe(monkeypatch, tmp_path):
+    seen = []
+    real = inverse_dynamics_trial
+
+    def spy(model, motion, grf=None, *, settings=None, **keywords):
+        seen.append(settings)
+        return real(model, motion, grf, settings=settings, **keywords)
+    monkeypatch.setattr("urdf2dyn.biomech.pipeline.inverse_dynamics_trial", spy)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        assert cli.main(["torques", "humod_subject_a.urdf", MOTION, "--grf", GRF, "--filter",
+                         "12", "--filter-loads", "no", "--time-range", "1", "2",
+                         "--max-gap", "2", "--contact", "R=foot_R"]) == 0
+    assert seen == [TrialSettings.from_keywords(filter_hz=12.0, filter_loads=False,
+                                                time_range=(1, 2), max_gap=2,
+                                                contacts={"R": "foot_R"})]
+
+
+# ----------------------------------------------------------------------------- the stages
+
+def test_stages_add_one_typed_result_each(model):
+    trial = Trial(model, MOTION, TrialSettings(loads=GroundReactions(GRF), filter_hz=15))
+    added = []
+    for stage in stages.PASSES:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Urdf2dynWarning)      # the residuals, at the ends
+            after = stage(trial)
+        changed = [f.name for f in dataclasses.fields(Trial)
+                   if f.name != "warnings" and getattr(after, f.name) is not getattr(trial, f.name)]
+        added.append((stage.__name__, changed))
+        trial = after
+    assert added == [("read", ["motion"]), ("kinematics", ["kinematics"]), ("loads", ["loads"]),
+                     ("dynamics", ["dynamics"]), ("checks", ["findings"])]
+    assert isinstance(trial.motion, stages.Motion) and isinstance(trial.loads, stages.Loads)
+    assert trial.kinematics.q.shape == (len(trial.kinematics.t), model.nq)
+    assert set(trial.loads.f_ext) == {"foot_L", "foot_R"} and trial.loads.kind == "ground reactions"
+
+
+def test_the_conductor_is_the_stages_in_order(model):
+    res = inverse_dynamics_trial(model, MOTION, GRF, filter_hz=15, filter_loads=False)
+    trial = stages.run(model, MOTION, TrialSettings.from_keywords(grf=GRF, filter_hz=15,
+                                                                  filter_loads=False))
+    np.testing.assert_array_equal(res.tau, trial.dynamics.tau)
+    np.testing.assert_array_equal(res.q, trial.kinematics.q)
+    np.testing.assert_array_equal(res.residuals.force, trial.dynamics.residuals.force)
+    assert res.warnings == trial.warnings and res.findings == list(trial.findings)
+    source = inspect.getsource(inverse_dynamics_trial)
+    body = source[source.index('"""', source.index('"""') + 3) + 3:]
+    assert len(body.strip().splitlines()) <= 5, body          # a page: settings, passes, result
+
+
+def test_a_new_pass_is_one_function(model):
+    """A residual-reduction-like pass after dynamics, written alone: the others unchanged."""
+    def halve_residuals(trial):
+        d = trial.dynamics
+        return dataclasses.replace(trial, dynamics=dataclasses.replace(d, tau=d.tau / 2))
+    base = stages.run(model, MOTION, TrialSettings(loads=GroundReactions(GRF)))
+    more = stages.run(model, MOTION, TrialSettings(loads=GroundReactions(GRF)),
+                      stages.PASSES[:-1] + (halve_residuals,) + stages.PASSES[-1:])
+    np.testing.assert_array_equal(more.dynamics.tau, base.dynamics.tau / 2)
+    np.testing.assert_array_equal(more.kinematics.q, base.kinematics.q)
+
+
+def test_every_check_takes_the_trial_and_returns_findings(model):
+    trial = stages.run(model, MOTION, TrialSettings(loads=GroundReactions(GRF)),
+                       stages.PASSES[:-1])
+    for check in stages.CHECKS:
+        assert list(inspect.signature(check).parameters) == ["trial"], check
+        found = check(trial)
+        assert all(isinstance(f, stages.Finding) and f.severity in ("warning", "note")
+                   for f in found), check
+    off = stages.checks(dataclasses.replace(trial, settings=dataclasses.replace(
+        trial.settings, checks=False)))
+    assert off.findings == ()
+
+
+def test_a_check_that_cannot_run_says_so(model, tmp_path):
+    # ground reactions at twice the motion's rate: the CoP distance is not checked, and says so
+    grf = urdf2dyn.biomech.grf.read_grf(GRF)
+    fine = np.linspace(grf.time[0], grf.time[-1], 2 * len(grf.time) - 1)
+
+    def resampled(d):
+        return {k: np.column_stack([np.interp(fine, grf.time, x[:, c]) for c in range(3)])
+                for k, x in d.items()}
+    grf = dataclasses.replace(grf, time=fine, q=np.zeros((len(fine), 0)), grf=resampled(grf.grf),
+                              cop=resampled(grf.cop), moment=resampled(grf.moment))
+    res = inverse_dynamics_trial(model, MOTION, grf)
+    note, = [f for f in res.findings if f.check == "cop_distance"]
+    assert note.severity == "note" and "not checked" in note.message
+
+
+def test_no_stage_swallows_an_exception(model, monkeypatch):
+    def broken(*args, **kwargs):
+        raise ValueError("root chain broken")
+    monkeypatch.setattr(urdf2dyn.biomech.grf, "root_residuals", broken)
+    with pytest.raises(ValueError, match="root chain broken"):
+        inverse_dynamics_trial(model, MOTION, GRF)
+
+
+def test_warnings_point_at_the_callers_line(model):
+    with pytest.warns(Urdf2dynWarning) as caught:
+        inverse_dynamics_trial(model, MOTION, GRF, filter_hz=15)
+    assert {os.path.basename(w.filename) for w in caught} == {"test_stages.py"}
+
+
+def test_strict_raises_the_first_warning(model):
+    with pytest.raises(MotionError, match="root residual force"):
+        inverse_dynamics_trial(model, MOTION, GRF, filter_hz=15, strict=True)
+
+
+def test_run_trials_takes_settings(model, tmp_path):
+    for name in ("a", "b"):
+        shutil.copy(MOTION, tmp_path / f"{name}.csv")
+        shutil.copy(GRF, tmp_path / f"{name}_grf.csv")
+    s = TrialSettings(derivatives="gradient", max_gap=2)
+    results = urdf2dyn.run_trials(model, str(tmp_path), settings=s, max_workers=1)
+    one = inverse_dynamics_trial(model, MOTION, GRF, settings=s)
+    assert [r.settings for r in results] == [
+        dataclasses.replace(s, loads=GroundReactions(str(tmp_path / f"{n}_grf.csv")))
+        for n in ("a", "b")]
+    np.testing.assert_array_equal(results[0].tau, one.tau)

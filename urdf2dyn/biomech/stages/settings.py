@@ -1,0 +1,291 @@
+"""A trial's settings: everything that says how a recording becomes torques, in one frozen,
+printable, comparable value (``dataclasses.replace`` makes a variant).
+
+What an OpenSim ``Setup_ID.xml`` (:meth:`TrialSettings.from_id_setup`) and ``Setup_IK.xml``
+(:meth:`TrialSettings.from_ik_setup`), the command line's options (urdf2dyn.cli.torques) and a
+notebook's keywords (:meth:`TrialSettings.from_keywords`, what ``inverse_dynamics_trial(...,
+filter_hz=15)`` calls) describe. The data are not in it: the model and the motion are the
+trial's inputs, the loads' source is named here (a file, or the recording's own plates or
+columns).
+
+OpenSim's processing is one value of :attr:`TrialSettings.processing`: an object whose column
+rule, kinematics and loads steps are OpenSim's (urdf2dyn.biomech.opensim_processing.
+OpenSimProcessing) instead of urdf2dyn's (urdf2dyn.biomech.processing.Urdf2dynProcessing); the
+stages ask it, they never test its name.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from ..formats.ik_setup import IKSetup, read_ik_setup
+from ..formats.opensim_setup import IDSetup
+from ..ik import IKSettings
+from ..markers import rotation_matrix
+from ..opensim_processing import OpenSimProcessing
+from ..processing import DEFAULT_MAX_GAP, Urdf2dynProcessing
+
+__all__ = ["TrialSettings", "GroundReactions", "ExternalLoadsFile", "ForcePlates",
+           "MotionColumns", "PROCESSINGS", "DEFAULT_DERIVATIVES"]
+
+#: The one default derivative method (API and command line): finite differences, NumPy only.
+DEFAULT_DERIVATIVES = "gradient"
+
+#: The processings a trial can have, by name (``processing="opensim"``).
+PROCESSINGS = {"urdf2dyn": Urdf2dynProcessing(), "opensim": OpenSimProcessing()}
+
+
+# ----------------------------------------------------------------------------- the loads' source
+
+@dataclass(frozen=True, eq=False)
+class GroundReactions:
+    """Ground reactions per foot from a file (any motion format: ``grfX_K .. copX_K ..
+    momX_K`` or OpenSim's ``ground_force_*`` columns; urdf2dyn.biomech.grf.read_grf), or from a
+    Trajectory read already (compared by identity)."""
+    source: Any
+
+    def __eq__(self, other):
+        if not isinstance(other, GroundReactions):
+            return NotImplemented
+        a, b = self.source, other.source
+        return a is b or (_is_path(a) and _is_path(b) and os.fspath(a) == os.fspath(b))
+
+    def __hash__(self):
+        return hash(os.fspath(self.source)) if _is_path(self.source) else id(self.source)
+
+
+@dataclass(frozen=True)
+class ExternalLoadsFile:
+    """An OpenSim ExternalLoads XML file: which forces act on which bodies, in which frames,
+    from which data file (urdf2dyn.biomech.formats.read_external_loads)."""
+    path: str
+
+
+@dataclass(frozen=True)
+class ForcePlates:
+    """The force plates of a C3D recording, each contact applied to the foot standing on it
+    (urdf2dyn.biomech.plates)."""
+
+
+@dataclass(frozen=True)
+class MotionColumns:
+    """The ground-reaction columns of the motion file itself."""
+
+
+LOAD_SOURCES = (GroundReactions, ExternalLoadsFile, ForcePlates, MotionColumns)
+
+
+def _is_path(x):
+    return isinstance(x, (str, os.PathLike))
+
+
+def _pairs(name, x, expected):
+    """A dict of names as a sorted tuple of pairs (hashable, comparable); a path or None as
+    given; anything else refused, naming the field."""
+    if x is None or _is_path(x):
+        return x
+    try:
+        pairs = tuple(sorted(dict(x).items()))
+    except (TypeError, ValueError):
+        pairs = None
+    if pairs is None or not all(isinstance(k, str) and isinstance(v, str) for k, v in pairs):
+        raise TypeError(f"{name}: expected {expected}, got {x!r}")
+    return pairs
+
+
+# ----------------------------------------------------------------------------- the settings
+
+@dataclass(frozen=True)
+class TrialSettings:
+    """How one trial is processed. Every field has the default urdf2dyn documents.
+
+    Attributes
+    ----------
+    processing : Urdf2dynProcessing or OpenSimProcessing (or their names)
+        urdf2dyn's steps (default) or OpenSim's InverseDynamicsTool exactly (its padded IIR
+        filter, natural quintic splines, cubic splines of the ExternalLoads data, its rows,
+        its column rule; see urdf2dyn.biomech.opensim_processing).
+    filter_hz : float, optional
+        Low-pass cutoff of the coordinates (urdf2dyn: zero-lag 4th-order Butterworth, needs
+        SciPy; OpenSim: its ``lowpass_cutoff_frequency_for_coordinates``). None: no filter.
+    filter_loads : bool
+        Filter the ground reactions at the same cutoff (urdf2dyn's processing only).
+    derivatives : {"gradient", "savgol", "spline", "opensim"}
+        How velocities and accelerations are estimated when the file has none (urdf2dyn's
+        processing; urdf2dyn.biomech.processing.estimate_derivatives).
+    time_range : (t0, t1), optional
+        The samples kept (s); the filter and derivatives see the whole trial first.
+    max_gap : int
+        Longest run of missing samples filled; longer gaps stop the trial.
+    loads : GroundReactions, ExternalLoadsFile, ForcePlates, MotionColumns or None
+        Where the external loads come from; None: what the recording carries (a C3D's plates,
+        or the motion file's ground-reaction columns), else none.
+    contacts : ((key, link), ...), optional
+        The link of each ground reaction (default urdf2dyn.biomech.grf.contact_links).
+    mapping : ((file name, model name), ...) or path, optional
+        Renames the file's coordinates (urdf2dyn.biomech.trajectory.load_mapping).
+    degrees : bool, optional
+        The CSV file's angles are in degrees.
+    rotation : str or ((3,), (3,), (3,)), optional
+        The lab to model frame rotation of a marker recording (e.g. "x:-90").
+    ik : urdf2dyn.biomech.ik.IKSettings
+        The inverse kinematics of a marker recording (threads; a Setup_IK.xml's marker
+        weights, coordinate tasks and time range).
+    plate_threshold : float, optional
+        A C3D's plates' contact threshold, N (default 20).
+    delimiter, decimal : str, optional
+        Of CSV motion and ground-reaction files (default: detected).
+    strict : bool
+        Every warning becomes a MotionError.
+    checks : bool
+        Run the plausibility checks (urdf2dyn.biomech.stages.checks).
+    """
+    processing: Any = PROCESSINGS["urdf2dyn"]
+    filter_hz: float | None = None
+    filter_loads: bool = True
+    derivatives: str = DEFAULT_DERIVATIVES
+    time_range: tuple[float, float] | None = None
+    max_gap: int = DEFAULT_MAX_GAP
+    loads: Any = None
+    contacts: Any = None
+    mapping: Any = None
+    degrees: bool = False
+    rotation: Any = None
+    ik: IKSettings = field(default_factory=IKSettings)
+    plate_threshold: float | None = None
+    delimiter: str | None = None
+    decimal: str | None = None
+    strict: bool = False
+    checks: bool = True
+
+    def __post_init__(self):
+        """Names given as text become the objects they name; dicts become sorted pairs (the
+        settings stay hashable); a value of the wrong kind is refused, naming the field."""
+        processing = self.processing
+        if isinstance(processing, str) and processing in PROCESSINGS:
+            processing = PROCESSINGS[processing]
+        elif not isinstance(processing, tuple(type(p) for p in PROCESSINGS.values())):
+            raise ValueError(f"processing: expected 'urdf2dyn' or 'opensim', got "
+                             f"{processing!r}")
+        time_range = self.time_range
+        if time_range is not None:
+            try:
+                t0, t1 = (float(x) for x in time_range)
+            except (TypeError, ValueError):
+                raise ValueError(f"time_range: expected (t0, t1) in seconds, got "
+                                 f"{time_range!r}") from None
+            if not t0 <= t1:
+                raise ValueError(f"time_range: expected t0 <= t1, got {t0:g} {t1:g}")
+            time_range = (t0, t1)
+        rotation = self.rotation
+        if rotation is not None:
+            try:
+                matrix = rotation_matrix(rotation)
+            except (TypeError, ValueError) as e:
+                text = str(e)
+                raise ValueError(text if text.startswith("rotation") else
+                                 f"rotation: {text}") from None
+            if not isinstance(rotation, str):
+                rotation = tuple(tuple(float(x) for x in row) for row in matrix)
+        if self.loads is not None and not isinstance(self.loads, LOAD_SOURCES):
+            raise TypeError(f"loads: expected one of {[c.__name__ for c in LOAD_SOURCES]} or "
+                            f"None, got {self.loads!r}")
+        if self.ik is not None and not isinstance(self.ik, IKSettings):
+            raise TypeError(f"ik: expected urdf2dyn.biomech.ik.IKSettings, got {self.ik!r}")
+        for name, value in (("processing", processing), ("time_range", time_range),
+                            ("rotation", rotation),
+                            ("contacts", _pairs("contacts", self.contacts,
+                                                "a dict {ground-reaction key: link}")),
+                            ("mapping", _pairs("mapping", self.mapping,
+                                               "a dict {file name: model name} or a file")),
+                            ("degrees", bool(self.degrees)),
+                            ("filter_loads", bool(self.filter_loads)),
+                            ("strict", bool(self.strict)), ("checks", bool(self.checks))):
+            object.__setattr__(self, name, value)
+
+    # --- what the stages read -------------------------------------------------------------
+    @property
+    def contact_links(self) -> dict[str, str] | None:
+        """contacts as a dict {ground-reaction key: link}, or None."""
+        return None if self.contacts is None else dict(self.contacts)
+
+    @property
+    def mapping_given(self) -> dict[str, str] | str | None:
+        """mapping as the readers take it: a dict, a path, or None."""
+        m = self.mapping
+        return m if m is None or _is_path(m) else dict(m)
+
+    @property
+    def csv_options(self) -> dict[str, str]:
+        """delimiter and decimal as the CSV readers' keywords (only those given)."""
+        return {k: x for k, x in (("delimiter", self.delimiter), ("decimal", self.decimal))
+                if x is not None}
+
+    # --- the ways to build it ---------------------------------------------------------------
+    #: inverse_dynamics_trial's keywords that are not fields: keyword -> how it is kept
+    KEYWORDS = ("grf", "external_loads", "checks_enabled", "ik_threads", "ik_setup")
+
+    @classmethod
+    def from_keywords(cls, settings: TrialSettings | None = None, **keywords: Any
+                      ) -> TrialSettings:
+        """The settings that inverse_dynamics_trial's keywords describe, over ``settings``
+        (default: urdf2dyn's defaults): the fields by name, and ``grf`` (a ground-reaction
+        file or Trajectory), ``external_loads`` (an ExternalLoads file), ``checks_enabled``,
+        ``ik_threads`` and ``ik_setup`` (a Setup_IK.xml, read here). Raises TypeError for an
+        unknown keyword, ValueError for values that contradict each other."""
+        base = cls() if settings is None else settings
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(keywords) - names - set(cls.KEYWORDS))
+        if unknown:
+            raise TypeError(f"inverse_dynamics_trial() got an unexpected keyword argument "
+                            f"{unknown[0]!r}")
+        grf = keywords.pop("grf", None)
+        external = keywords.pop("external_loads", None)
+        if grf is not None and (external is not None or (
+                isinstance(base.loads, ExternalLoadsFile) and "loads" not in keywords)):
+            raise ValueError("give either grf (ground reactions) or external_loads (an OpenSim "
+                             "ExternalLoads file), not both")
+        if grf is not None:
+            keywords["loads"] = GroundReactions(grf)
+        elif external is not None:
+            keywords["loads"] = ExternalLoadsFile(os.fspath(external))
+        if "checks_enabled" in keywords:
+            keywords["checks"] = keywords.pop("checks_enabled")
+        ik = base.ik
+        threads = keywords.pop("ik_threads", None)
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                    or threads < 1):
+            raise ValueError(f"ik_threads: expected a whole number >= 1, got {threads!r}")
+        setup = keywords.pop("ik_setup", None)
+        if setup is not None:
+            strict = keywords.get("strict", base.strict)
+            s = setup if isinstance(setup, IKSetup) else read_ik_setup(setup, strict=strict)
+            ik = IKSettings.from_setup(s, ik.threads)
+        if threads is not None:
+            ik = replace(ik, threads=threads)
+        keywords["ik"] = ik
+        return replace(base, **keywords)
+
+    @classmethod
+    def from_id_setup(cls, setup: IDSetup, time_range: tuple[float, float] | None = None,
+                      strict: bool = False, **keywords: Any) -> TrialSettings:
+        """The settings an OpenSim InverseDynamicsTool setup describes: OpenSim's processing,
+        its cutoff, time range (or ``time_range``) and ExternalLoads file (none when
+        ``<forces_to_exclude>`` holds All, as in OpenSim); keywords as :meth:`from_keywords`
+        (contacts, max_gap, checks_enabled, ...)."""
+        loads = setup.external_loads_file
+        if setup.excludes_all:
+            loads = None
+        settings = cls(processing="opensim", filter_hz=setup.lowpass_hz,
+                       time_range=time_range or setup.time_range, strict=strict,
+                       loads=None if loads is None else ExternalLoadsFile(loads))
+        return cls.from_keywords(settings, **keywords)
+
+    @classmethod
+    def from_ik_setup(cls, setup: IKSetup, threads: int | None = 1,
+                      **keywords: Any) -> TrialSettings:
+        """The settings an OpenSim InverseKinematicsTool setup describes (its marker weights,
+        coordinate tasks and time range), keywords as :meth:`from_keywords`."""
+        return cls.from_keywords(cls(ik=IKSettings.from_setup(setup, threads)), **keywords)
+
