@@ -149,6 +149,8 @@ def torques_options(draw, motion):
         "--decimal": [draw(st.sampled_from([".", ",", "x"]))],
         "--contact": [draw(st.sampled_from(["R=link2", "R", "=x", "L=nolink"]))],
         "--filter-loads": [draw(st.sampled_from(["yes", "no", "maybe"]))],
+        "--rate": [draw(st.sampled_from(["analog", "marker", "frame"]))],
+        "--cycles": [draw(st.sampled_from(["plates", "events", "steps"]))],
         "-o": [draw(st.sampled_from(["out.csv", "out.sto", "out.txt", motion, "sub/out.csv"]))],
         "--residuals": [draw(st.sampled_from(["res.csv", "res.png", motion]))],
         "--degrees": [], "--per-kg": [], "--strict": [], "--floating-base": [], "-v": [],

@@ -290,3 +290,14 @@ def test_non_finite_torques_are_said_in_our_words(tmp_path, capsys):
     assert "largest |coordinate| 1e+308" in err
     status, _, err = run(["torques", "robot2r.urdf", str(path), "--strict"], capsys)
     assert status == 1 and "error: " in err and "not finite" in err
+
+
+@pytest.mark.parametrize("options,match", [
+    (["--rate", "marker"], "--rate marker sets how a C3D's force plates enter the trial; the "
+                           "motions given hold no plates: drop --rate"),
+    (["--rotate", "x:-90"], "--rotate turns a marker recording (C3D, .trc) into the model's "
+                            "frame; the motions given are coordinate files: drop --rotate"),
+])
+def test_marker_options_on_coordinate_files_refused(trial, capsys, options, match):
+    status, out, err = run(["torques", HUMAN, str(trial[0]), *options], capsys)
+    assert status == 1 and match in err and out == ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import tempfile
 import time
 import warnings
 
@@ -96,7 +97,8 @@ def _refused_in_a_child(text):
     """The message a fresh interpreter prints for text: a crash of the core fails the test
     (its exit status) instead of killing pytest."""
     proc = subprocess.run([sys.executable, "-c", _LOAD_IN_A_CHILD], input=text,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60,
+                          cwd=tempfile.gettempdir())   # import the installed package
     assert proc.returncode == 0, f"exit status {proc.returncode}: {proc.stderr[-2000:]}"
     return proc.stdout
 

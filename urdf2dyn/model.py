@@ -1082,7 +1082,8 @@ class Model:
                            locked: dict[str, float] | None = None,
                            ranges: dict[str, tuple[float, float]] | None = None,
                            q0: ArrayLike | None = None, tolerance: float = 1e-10,
-                           max_iter: int = 100, threads: int | None = None) -> IKSolution:
+                           max_iter: int = 100, threads: int | None = None,
+                           couplers: bool = True) -> IKSolution:
         """Fit the model's markers to measured positions, frame by frame (OpenSim's IK).
 
         Parameters
@@ -1113,6 +1114,13 @@ class Model:
             The frames are cut into this many contiguous segments solved in parallel, each
             started at ``q0`` and warm-started within it (default: urdf2dyn.get_num_threads()).
             One thread reproduces OpenSim's frame-to-frame warm start exactly.
+        couplers : bool
+            Hold the model's coordinate couplers (``model.couplers``, an .osim's enforced
+            CoordinateCouplerConstraints, dependent = scale x f(independent)) through the fit,
+            as OpenSim's IK tool does (default): each dependent coordinate follows its
+            function and its derivative enters the Jacobian. False fits every coordinate as
+            one of its own. A coupler whose dependent coordinate is locked is not kept (the
+            lock holds).
 
         Returns
         -------
@@ -1202,12 +1210,18 @@ class Model:
                                 np.inf)
         if np.any(lower > upper):
             raise ValueError("inverse_kinematics: ranges: a lower bound is above its upper bound")
+        kept = [c for c in _coupler_order(self) if c[0] not in (locked or {})] if couplers else []
+        coupler = np.array([[*_coordinate(self, dep, "couplers"),
+                             *_coordinate(self, ind, "couplers"), f] for dep, ind, f, _ in kept],
+                           dtype=np.int32).reshape(-1, 5)
+        scale = np.array([s for *_, s in kept], dtype=float)
         link = np.array([self._link_index[mk.link] for mk in markers], dtype=np.int32)
         pos = np.array([mk.position for mk in markers], dtype=float).reshape(len(markers), 3)
         q, err, rep = self._c.ik(link, pos, w, np.array(task_v, np.int32),
                                   np.array(task_q, np.int32), np.array(task_w, float), lock,
                                   lower, upper, t, task_values, start, float(tolerance),
-                                  int(max_iter), get_num_threads() if threads is None else threads)
+                                  int(max_iter), get_num_threads() if threads is None else threads,
+                                  coupler, scale)
         worst = [names[int(k)] if k >= 0 else "" for k in rep[:, 3]]
         sol = IKSolution(q, names, err, rep[:, 0], rep[:, 1], rep[:, 2], worst,
                          rep[:, 4].astype(np.int64))
@@ -1398,6 +1412,34 @@ PARAMETERS = ("m", "mcx", "mcy", "mcz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz"
 
 _REFERENCES = {"local": _core.LOCAL, "world": _core.WORLD,
                "local_world_aligned": _core.LOCAL_WORLD_ALIGNED}
+
+
+def _coupler_order(model):
+    """The model's couplers as (dependent, independent, function, scale), each after the
+    coupler that computes its independent coordinate (a chain's root first). Raises
+    ValueError for a loop or for two couplers driving one coordinate."""
+    rows = {c.dependent: (c.dependent, c.independent, f, c.scale)
+            for c, f in zip(model.couplers, model._coupler_fn)}
+    if len(rows) < len(model.couplers):
+        twice = sorted({c.dependent for c in model.couplers
+                        if sum(d.dependent == c.dependent for d in model.couplers) > 1})
+        raise ValueError(f"inverse_kinematics: coordinates {twice} are the dependent "
+                         "coordinate of two couplers (CoordinateCouplerConstraints); keep one")
+    order: list[tuple] = []
+    placed: set[str] = set()
+    for dep in rows:
+        chain = [dep]
+        while rows[chain[-1]][1] in rows and rows[chain[-1]][1] not in placed:
+            nxt = rows[chain[-1]][1]
+            if nxt in chain:
+                raise ValueError(f"inverse_kinematics: the couplers of {sorted(chain)} form a "
+                                 "loop (each coordinate computed from another of them)")
+            chain.append(nxt)
+        for d in reversed(chain):
+            if d not in placed:
+                placed.add(d)
+                order.append(rows[d])
+    return order
 
 
 def _per_coordinate(model, given, what, default):

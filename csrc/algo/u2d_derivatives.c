@@ -172,22 +172,11 @@ static U2D_NOINLINE void custom_own_block(const u2d_model *m, u2d_work *w, int i
     }
 }
 
-#if U2D_LANES > 1
 /* Entry (r, c) of dtau/dq, dtau/dv and M (and of CRBA's M) is zero whatever the state when
  * neither coordinate is above the other in the tree: moving one moves nothing the other
- * carries. (For the SIMD units' batches, which store these zeros without computing them.) */
-static int partial_is_zero(const u2d_work *w, int r, int c)
-{
-    if (c >= r && c < w->subend[r]) return 0;      /* c in the subtree of r (or r itself) */
-    for (int i = w->lambda[r]; i >= 0; i = w->lambda[i])
-        if (i == c) return 0;                        /* c above r */
-    return 1;
-}
-#endif
-
-/* The derivatives below write every entry that partial_is_zero does not rule out, and no
- * other: a caller whose matrices already hold those zeros (the batch's lane buffers, zeroed
- * once) need not clear them again. */
+ * carries. The derivatives below write every other entry, and no such one: a caller whose
+ * matrices already hold those zeros (the batch's lane buffers, zeroed once, whose groups of
+ * such zeros zero_groups in batch/u2d_simd_impl.h finds) need not clear them again. */
 static u2d_status rnea_partials(const u2d_model *m, u2d_work *w, const double gravity[3],
                                 const u2d_real *q, const u2d_real *qd, const u2d_real *qdd,
                                 const u2d_fext *fext, u2d_real *dtau_dq, u2d_real *dtau_dv,

@@ -24,6 +24,11 @@
  * grows). A frame ends when the step no longer moves any coordinate by more than the
  * tolerance. u2d_ik_solve runs frames in order, each warm-started from the previous one.
  *
+ * Coordinate couplers (OpenSim's CoordinateCouplerConstraints, q_d = s f(q_i)) hold in the
+ * fit, as in OpenSim's IK tool: q_d follows q_i after every step, so a marker it moves sees
+ * dq_d = s f'(q_i) dq_i; a dependent coordinate's column of the Jacobian joins its
+ * independent one's, and the steps run over the independent coordinates.
+ *
  * Everything lives in a caller-owned u2d_ik_work (one allocation, u2d_ik_work_new), so a
  * frame allocates nothing. */
 #include <math.h>
@@ -99,7 +104,63 @@ u2d_status u2d_ik_check(const u2d_model *m, const u2d_ik_problem *p)
         if (p->task_v[j] < 0 || p->task_v[j] >= m->nv || !(p->task_weight[j] >= 0) ||
             !isfinite(p->task_weight[j]))
             return U2D_ERR_ARGUMENT;
+    if (p->ncoupler < 0) return U2D_ERR_ARGUMENT;
+    for (int k = 0; k < p->ncoupler; k++) {
+        const int *c = &p->coupler[5 * k];
+        if (c[0] < 0 || c[0] >= m->nq || c[2] < 0 || c[2] >= m->nq || c[1] < 0 ||
+            c[1] >= m->nv || c[3] < 0 || c[3] >= m->nv || c[1] == c[3] || c[4] < 0 ||
+            c[4] >= m->nfunc || !isfinite(p->coupler_scale[k]))
+            return U2D_ERR_ARGUMENT;
+    }
     return U2D_OK;
+}
+
+/* ---- coordinate couplers ------------------------------------------------------- */
+
+/* Coupler k's function at q: (s f, s f') of its independent coordinate. */
+static void coupler_value(const u2d_model *m, const u2d_ik_problem *p, int k,
+                          const double *q, double *value, double *slope)
+{
+    const int *c = &p->coupler[5 * k];
+    double f[4];
+    u2d_function_eval(m->func, m->fdata, c[4], q[c[2]], f);
+    *value = p->coupler_scale[k] * f[0];
+    *slope = p->coupler_scale[k] * f[1];
+}
+
+/* Each dependent coordinate computed from its independent one, in order. */
+static void apply_couplers(const u2d_model *m, const u2d_ik_problem *p, double *q)
+{
+    for (int k = 0; k < p->ncoupler; k++) {
+        double slope;
+        coupler_value(m, p, k, q, &q[p->coupler[5 * k]], &slope);
+    }
+}
+
+/* The steps' unknowns are the independent coordinates: qdot = T u with T the identity but
+ * for column d, T[d][i] = s f'(q_i), so H <- T^T H T and g <- T^T g (a dependent coordinate's
+ * column and row added into its independent one's, then zero), folded from the last coupler
+ * back so that a chain reaches its root. */
+static void fold_couplers(const u2d_model *m, u2d_ik_work *iw, const u2d_ik_problem *p,
+                          const double *q)
+{
+    const int nv = m->nv;
+    double *H = iw->H, *g = iw->g;
+    for (int k = p->ncoupler - 1; k >= 0; k--) {
+        const int d = p->coupler[5 * k + 1], i = p->coupler[5 * k + 3];
+        double value, s;
+        coupler_value(m, p, k, q, &value, &s);
+        for (int a = 0; a < nv; a++) {
+            H[(size_t)a * nv + i] += s * H[(size_t)a * nv + d];
+            H[(size_t)a * nv + d] = 0;
+        }
+        for (int a = 0; a < nv; a++) {
+            H[(size_t)i * nv + a] += s * H[(size_t)d * nv + a];
+            H[(size_t)d * nv + a] = 0;
+        }
+        g[i] += s * g[d];
+        g[d] = 0;
+    }
 }
 
 /* Marker i's place on its body, from its link (constant for the whole trial). */
@@ -269,8 +330,17 @@ static int cholesky_solve(double *A, double *b, int n)
     return 0;
 }
 
-/* The coordinates a step may move: not locked, and not held at a bound that the gradient
- * pushes against (a descent step -g would leave the range there). */
+/* Whether velocity coordinate c follows a coupler. */
+static int is_dependent(const u2d_ik_problem *p, int c)
+{
+    for (int k = 0; k < p->ncoupler; k++)
+        if (p->coupler[5 * k + 1] == c) return 1;
+    return 0;
+}
+
+/* The coordinates a step may move: not locked, not a coupler's dependent, and not
+ * held at a bound that the gradient pushes against (a descent step -g would leave the range
+ * there). */
 static int free_set(const u2d_model *m, u2d_ik_work *iw, const u2d_ik_problem *p,
                     const double *q)
 {
@@ -279,6 +349,7 @@ static int free_set(const u2d_model *m, u2d_ik_work *iw, const u2d_ik_problem *p
         for (int k = 0; k < m->jnv[i]; k++) {
             const int c = m->vadr[i] + k;
             if (p->locked && p->locked[c]) continue;
+            if (is_dependent(p, c)) continue;
             if (m->jnq[i] == m->jnv[i] && p->lower) {
                 const double qc = q[m->qadr[i] + k];
                 if (qc <= p->lower[c] && iw->g[c] > 0) continue;
@@ -326,12 +397,14 @@ u2d_status u2d_ik_frame(const u2d_model *m, u2d_work *w, u2d_ik_work *iw,
 {
     attach_markers(m, p, iw);
     clip_to_ranges(m, p, q);
+    apply_couplers(m, p, q);
     u2d_status st = u2d_place_bodies(m, w, q);
     if (st != U2D_OK) return st;
     double f = objective(w, iw, p, q, target, task_value, NULL), mu = 1e-3;
     int it = 0;
     for (; it < p->max_iter && isfinite(f); it++) {
         normal_equations(m, w, iw, p, q, target, task_value);
+        fold_couplers(m, iw, p, q);
         const int nf = free_set(m, iw, p, q);
         double hmax = 0;                            /* eps: H's scale, for zero rows */
         for (int c = 0; c < m->nv; c++) hmax = fmax(hmax, iw->H[(size_t)c * m->nv + c]);
@@ -346,6 +419,7 @@ u2d_status u2d_ik_frame(const u2d_model *m, u2d_work *w, u2d_ik_work *iw,
             st = u2d_integrate(m, q, iw->dq, 1.0, iw->qtry);
             if (st != U2D_OK) return st;
             clip_to_ranges(m, p, iw->qtry);
+            apply_couplers(m, p, iw->qtry);
             if ((st = u2d_place_bodies(m, w, iw->qtry)) != U2D_OK) return st;
             const double ftry = objective(w, iw, p, iw->qtry, target, task_value, NULL);
             moved = 0;

@@ -46,7 +46,7 @@ typedef unsigned long long u2d_ilane __attribute__((vector_size(8 * U2D_LANES), 
 #include <stdlib.h>
 #include "model/u2d_port.h"
 #ifdef U2D_X86_SIMD
-#include <emmintrin.h>
+#include <immintrin.h>
 #endif
 #include "model/u2d_joint.c"
 #include "algo/u2d_fext.c"
@@ -125,82 +125,70 @@ static inline void transpose_block(u2d_real r[U2D_LANES])
  * needs only 8-byte alignment); may_alias, since the row is an array of double. */
 typedef u2d_real u2d_row __attribute__((may_alias));
 
-/* Lane l of x[k] = sample s0 + l's row of the (N, n) array src: square blocks of
- * U2D_LANES numbers per sample are loaded whole and transposed, the rest moved one by one. */
+/* Lane l of x[k .. k + U2D_LANES - 1] = sample s0 + l's row of the (N, n) array src there:
+ * one square block, loaded whole and transposed. */
+static inline void gather_block(const double *src, size_t n, size_t s0, size_t k, u2d_real *x)
+{
+    u2d_real t[U2D_LANES];
+    for (int l = 0; l < U2D_LANES; l++) t[l] = *(const u2d_row *)(src + (s0 + (size_t)l) * n + k);
+    transpose_block(t);
+    for (int j = 0; j < U2D_LANES; j++) x[k + (size_t)j] = t[j];
+}
+
+/* Lane l of x[k] = sample s0 + l's row of the (N, n) array src, by square blocks. A row
+ * whose length is not a multiple of U2D_LANES ends with a block that overlaps the one
+ * before it (its shared numbers are moved twice, the same both times) instead of a number
+ * at a time into each lane: on AVX-512 those single moves took a seventh of the human's
+ * RNEA (36 numbers a row, 4 left over per input). */
 static void gather(const double *src, size_t n, size_t s0, u2d_real *x)
 {
     size_t k = 0;
-    for (; k + U2D_LANES <= n; k += U2D_LANES) {
-        u2d_real t[U2D_LANES];
-        for (int l = 0; l < U2D_LANES; l++)
-            t[l] = *(const u2d_row *)(src + (s0 + (size_t)l) * n + k);
-        transpose_block(t);
-        for (int j = 0; j < U2D_LANES; j++) x[k + (size_t)j] = t[j];
+    for (; k + U2D_LANES <= n; k += U2D_LANES) gather_block(src, n, s0, k, x);
+    if (k < n && n >= U2D_LANES) {
+        gather_block(src, n, s0, n - U2D_LANES, x);
+        return;
     }
     for (; k < n; k++)
         for (int l = 0; l < U2D_LANES; l++) x[k][l] = src[(s0 + (size_t)l) * n + k];
 }
 
-/* Outputs far larger than the cache are written with non-temporal stores where the CPU
- * has them (x86): a normal store first reads the line it writes into the cache, which for
- * an output that leaves the cache anyway doubles the memory traffic. Such a call ends with
- * stream_end, which orders them before whatever the thread does next. */
-#define U2D_STREAM_BYTES ((size_t)8 << 20)
-
-/* Whether to stream a call's nout outputs of n doubles per sample, nsample samples: large
- * enough, and every row 16-byte aligned (the non-temporal stores' requirement). */
-static int use_streaming(const u2d_batch_args *a, int nout, size_t n, size_t nsample)
+/* Asks for the group of samples s0 .. s0 + U2D_LANES - 1 of the (N, n) array src (rows that
+ * lie back to back) to be brought into the cache, when there is such a group before end: the
+ * next group's inputs arrive while this one computes. Without it the human's RNEA on AVX-512
+ * spent a seventh of its time in gather, waiting for those loads. */
+static inline void prefetch_group(const double *src, size_t n, size_t s0, size_t end)
 {
-#ifdef U2D_X86_SIMD
-    if (nsample * (size_t)nout * n * sizeof(double) < U2D_STREAM_BYTES || n % 2) return 0;
-    for (int o = 0; o < nout; o++)
-        if ((uintptr_t)a->out[o] % 16) return 0;
-    return 1;
-#else
-    (void)a; (void)nout; (void)n; (void)nsample;
-    return 0;
-#endif
+    if (s0 + U2D_LANES > end) return;
+    const char *p = (const char *)(src + s0 * n), *e = (const char *)(src + (s0 + U2D_LANES) * n);
+    for (; p < e; p += 64) __builtin_prefetch(p);
 }
 
-static inline void store_row(double *p, u2d_real v, int stream)
+/* Sample s0 + l's row of the (N, n) array dst at k .. k + U2D_LANES - 1 = lane l of x there */
+static inline void scatter_block(const u2d_real *x, size_t n, size_t s0, size_t k, double *dst)
 {
-#ifdef U2D_X86_SIMD
-    if (stream) {
-        for (int h = 0; h < U2D_LANES; h += 2) _mm_stream_pd(p + h, _mm_set_pd(v[h + 1], v[h]));
-        return;
-    }
-#else
-    (void)stream;
-#endif
-    *(u2d_row *)p = v;
+    u2d_real t[U2D_LANES];
+    for (int j = 0; j < U2D_LANES; j++) t[j] = x[k + (size_t)j];
+    transpose_block(t);
+    for (int l = 0; l < U2D_LANES; l++) *(u2d_row *)(dst + (s0 + (size_t)l) * n + k) = t[l];
 }
 
-static void stream_end(int stream)
-{
-#ifdef U2D_X86_SIMD
-    if (stream) _mm_sfence();
-#else
-    (void)stream;
-#endif
-}
-
-/* Sample s0 + l's row of the (N, n) array dst = lane l of x[k]; the inverse of gather.
- * Where zero[k / U2D_LANES] is set (zero may be NULL), x[k ..] holds only zeros: they are
- * stored without reading or transposing them. */
+/* Sample s0 + l's row of the (N, n) array dst = lane l of x[k]; the inverse of gather (the
+ * last block overlapping as there). Where zero[k / U2D_LANES] is set (zero may be NULL),
+ * x[k ..] holds only zeros: they are stored without reading or transposing them. */
 static void scatter_known(const u2d_real *x, size_t n, size_t s0, double *dst,
-                          const unsigned char *zero, int stream)
+                          const unsigned char *zero)
 {
     size_t k = 0;
     for (; k + U2D_LANES <= n; k += U2D_LANES) {
-        if (zero && zero[k / U2D_LANES]) {
+        if (zero && zero[k / U2D_LANES])
             for (int l = 0; l < U2D_LANES; l++)
-                store_row(dst + (s0 + (size_t)l) * n + k, U2D_R(0), stream);
-            continue;
-        }
-        u2d_real t[U2D_LANES];
-        for (int j = 0; j < U2D_LANES; j++) t[j] = x[k + (size_t)j];
-        transpose_block(t);
-        for (int l = 0; l < U2D_LANES; l++) store_row(dst + (s0 + (size_t)l) * n + k, t[l], stream);
+                *(u2d_row *)(dst + (s0 + (size_t)l) * n + k) = U2D_R(0);
+        else
+            scatter_block(x, n, s0, k, dst);
+    }
+    if (k < n && n >= U2D_LANES) {
+        scatter_block(x, n, s0, n - U2D_LANES, dst);
+        return;
     }
     for (; k < n; k++)
         for (int l = 0; l < U2D_LANES; l++) dst[(s0 + (size_t)l) * n + k] = x[k][l];
@@ -208,7 +196,96 @@ static void scatter_known(const u2d_real *x, size_t n, size_t s0, double *dst,
 
 static void scatter(const u2d_real *x, size_t n, size_t s0, double *dst)
 {
-    scatter_known(x, n, s0, dst, NULL, 0);
+    scatter_known(x, n, s0, dst, NULL);
+}
+
+/* Outputs far larger than the cache are written with non-temporal stores where the CPU
+ * has them (x86): a normal store first reads the line it writes into the cache, which for
+ * an output that leaves the cache anyway doubles the memory traffic. But a non-temporal
+ * store is only cheap when the stores that fill a 64-byte line come together: the core
+ * holds a partly written line in one of a few write-combining (fill) buffers, and a line
+ * given up before it is whole goes to memory as a partial write. Transposed straight out of
+ * the lanes, a group's rows are written a block of U2D_LANES numbers per row in turn, so
+ * U2D_LANES rows have lines open at once (and, unless a row starts on a line, every block
+ * splits over two): with 16-byte stores over 8 rows this ran 5-13x slower on an Intel
+ * Sapphire Rapids than plain stores (docs/performance.rst, benchmarks/bench_stream.c).
+ * So a streamed group is transposed into a stage, a buffer in the cache with the same
+ * layout as the group's rows (which lie back to back in the output), and the stage is then
+ * copied out in address order: every whole line with full-width non-temporal stores, one
+ * line at a time, the partial lines at either end with plain stores. Such a call ends with
+ * stream_end, which orders them before whatever the thread does next. */
+#ifndef U2D_STREAM_BYTES
+#define U2D_STREAM_BYTES ((size_t)8 << 20)
+#endif
+
+/* Where to stage a call's groups of nout outputs of n doubles per sample, nsample samples,
+ * when they are to be streamed (large enough, every output 8-byte aligned); else NULL, and
+ * the groups are transposed straight into the outputs. Freed with free(). */
+static double *stream_stage(const u2d_batch_args *a, int nout, size_t n, size_t nsample)
+{
+#ifdef U2D_X86_SIMD
+    if (nsample * (size_t)nout * n * sizeof(double) < U2D_STREAM_BYTES) return NULL;
+    for (int o = 0; o < nout; o++)
+        if ((uintptr_t)a->out[o] % sizeof(double)) return NULL;
+    return malloc((U2D_LANES * n + 16) * sizeof(double));
+#else
+    (void)a; (void)nout; (void)n; (void)nsample;
+    return NULL;
+#endif
+}
+
+#ifdef U2D_X86_SIMD
+/* count doubles from src to dst: every whole 64-byte line of dst with non-temporal stores as
+ * wide as the unit's vectors, so that a line is whole after one (AVX-512), two (AVX) or four
+ * stores in a row, the partial lines at either end with plain stores. (Out of line: no
+ * locals, so an AddressSanitizer build never gives it a fake-stack frame, see
+ * tests/test_c_core.py.) */
+static U2D_NOINLINE void stream_out(double *dst, const double *src, size_t count)
+{
+    size_t i = 0;
+    for (; i < count && (uintptr_t)(dst + i) % 64; i++) dst[i] = src[i];
+    for (; i + 8 <= count; i += 8) {
+#if defined(__AVX512F__)
+        _mm512_stream_pd(dst + i, _mm512_loadu_pd(src + i));
+#elif defined(__AVX__)
+        _mm256_stream_pd(dst + i, _mm256_loadu_pd(src + i));
+        _mm256_stream_pd(dst + i + 4, _mm256_loadu_pd(src + i + 4));
+#else
+        for (int h = 0; h < 8; h += 2) _mm_stream_pd(dst + i + h, _mm_loadu_pd(src + i + h));
+#endif
+    }
+    for (; i < count; i++) dst[i] = src[i];
+}
+#endif
+
+/* The group of samples s0 .. s0 + U2D_LANES - 1 of the (N, n) array dst = the lanes of x
+ * (scatter_known), through stage when it is not NULL (see stream_stage). */
+static void store_group(const u2d_real *x, size_t n, size_t s0, double *dst,
+                        const unsigned char *zero, double *stage)
+{
+#ifdef U2D_X86_SIMD
+    if (stage) {
+        double *out = dst + s0 * n;
+        /* the stage at the output's offset in its line: loads as aligned as the stores */
+        double *st = (double *)(((uintptr_t)stage + 63) / 64 * 64
+                                + (uintptr_t)out % 64);
+        scatter_known(x, n, 0, st, zero);
+        stream_out(out, st, U2D_LANES * n);
+        return;
+    }
+#else
+    (void)stage;
+#endif
+    scatter_known(x, n, s0, dst, zero);
+}
+
+static void stream_end(const double *stage)
+{
+#ifdef U2D_X86_SIMD
+    if (stage) _mm_sfence();
+#else
+    (void)stage;
+#endif
 }
 
 /* Lane l of x[k] = the (nfext, 6) wrenches of sample s0 + l, or the shared ones. */
@@ -232,6 +309,7 @@ static size_t run_fk(const u2d_model *m, const u2d_batch_args *a, size_t begin, 
         u2d_real *q = x, *pos = q + nq, *rot = pos + npos;
         for (; s + U2D_LANES <= end; s += U2D_LANES) {
             gather(a->in[0], nq, s, q);
+            prefetch_group(a->in[0], nq, s + U2D_LANES, end);
             if (u2d_place_bodies(&lm, w, q) != U2D_OK) break;
             u2d_link_poses(&lm, w, pos, rot);
             scatter(pos, npos, s, a->out[0]);
@@ -245,17 +323,21 @@ static size_t run_fk(const u2d_model *m, const u2d_batch_args *a, size_t begin, 
 }
 
 /* Which groups of U2D_LANES consecutive entries of an (nv, nv) derivative matrix are zero
- * whatever the state (partial_is_zero): one flag per group, or NULL if out of memory. */
+ * whatever the state (see rnea_partials): one flag per group, or NULL if out of memory.
+ * Entry (r, c) is not when c is in the subtree of r (r .. subend[r] - 1) or above r, so each
+ * row clears the groups of that range and of its ancestors: O(nv (nv + depth)) per call,
+ * where testing every entry against its row's ancestors took an eighth of a human CRBA call
+ * of 8 samples. */
 static unsigned char *zero_groups(const u2d_work *w, int nv)
 {
-    const size_t nn = (size_t)nv * (size_t)nv;
-    unsigned char *zero = malloc(nn / U2D_LANES + 1);
+    const size_t nn = (size_t)nv * (size_t)nv, ngroup = nn / U2D_LANES;
+    unsigned char *zero = malloc(ngroup + 1);
     if (!zero) return NULL;
-    for (size_t k = 0; k + U2D_LANES <= nn; k += U2D_LANES) {
-        zero[k / U2D_LANES] = 1;
-        for (size_t j = k; j < k + U2D_LANES; j++)
-            if (!partial_is_zero(w, (int)(j / (size_t)nv), (int)(j % (size_t)nv)))
-                zero[k / U2D_LANES] = 0;
+    memset(zero, 1, ngroup + 1);
+    for (int r = 0; r < nv; r++) {
+        const size_t row = (size_t)r * (size_t)nv;
+        for (int c = r; c < w->subend[r]; c++) zero[(row + (size_t)c) / U2D_LANES] = 0;
+        for (int i = w->lambda[r]; i >= 0; i = w->lambda[i]) zero[(row + (size_t)i) / U2D_LANES] = 0;
     }
     return zero;
 }
@@ -269,7 +351,8 @@ static size_t run_deriv(const u2d_model *m, u2d_algo algo, const u2d_batch_args 
 {
     const size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nn = nv * nv;
     const size_t nw = 6 * (size_t)a->nfext;
-    const int rnea = algo == U2D_ALGO_RNEA_DERIV, stream = use_streaming(a, 3, nn, end - begin);
+    const int rnea = algo == U2D_ALGO_RNEA_DERIV;
+    double *stage = stream_stage(a, 3, nn, end - begin);
     u2d_model lm;
     u2d_real *lbuf = lane_model(m, &lm);
     u2d_work *w = lbuf ? u2d_work_new(&lm) : NULL;
@@ -285,17 +368,21 @@ static size_t run_deriv(const u2d_model *m, u2d_algo algo, const u2d_batch_args 
             gather(a->in[0], nq, s, q);
             gather(a->in[1], nv, s, qd);
             gather(a->in[2], nv, s, in2);
+            prefetch_group(a->in[0], nq, s + U2D_LANES, end);
+            prefetch_group(a->in[1], nv, s + U2D_LANES, end);
+            prefetch_group(a->in[2], nv, s + U2D_LANES, end);
             if (fext) gather_wrenches(a, s, wr);
             u2d_status st = rnea
                 ? rnea_partials(&lm, w, a->gravity, q, qd, in2, fext, d0, d1, d2)
                 : u2d_aba_derivatives(&lm, w, a->gravity, q, qd, in2, fext, d0, d1, d2);
             if (st != U2D_OK) break;
-            scatter_known(d0, nn, s, a->out[0], zero, stream);
-            scatter_known(d1, nn, s, a->out[1], zero, stream);
-            scatter_known(d2, nn, s, a->out[2], zero, stream);
+            store_group(d0, nn, s, a->out[0], zero, stage);
+            store_group(d1, nn, s, a->out[1], zero, stage);
+            store_group(d2, nn, s, a->out[2], zero, stage);
         }
     }
-    stream_end(stream);
+    stream_end(stage);
+    free(stage);
     free(zero);
     free(x);
     u2d_work_free(w);
@@ -322,7 +409,7 @@ size_t u2d_simd_run(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a, 
     u2d_work *w = lbuf ? u2d_work_new(&lm) : NULL;
     u2d_real *x = malloc((nq + 2 * nv + nout + nw) * sizeof *x);
     unsigned char *zero = algo == U2D_ALGO_CRBA && w ? zero_groups(w, m->nv) : NULL;
-    const int stream = use_streaming(a, 1, nout, end - begin);
+    double *stage = stream_stage(a, 1, nout, end - begin);
     size_t s = begin;
     if (w && x && (zero || algo != U2D_ALGO_CRBA)) {
         u2d_real *q = x, *qd = q + nq, *qdd = qd + nv, *out = qdd + nv, *wr = out + nout;
@@ -332,20 +419,28 @@ size_t u2d_simd_run(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a, 
         for (; s + U2D_LANES <= end; s += U2D_LANES) {
             u2d_status st;
             gather(a->in[0], nq, s, q);
+            prefetch_group(a->in[0], nq, s + U2D_LANES, end);
             if (fext) gather_wrenches(a, s, wr);
             if (algo == U2D_ALGO_CRBA) {
                 st = u2d_crba_fill(&lm, w, q, out);
             } else {
-                if (algo != U2D_ALGO_GRAVITY) gather(a->in[1], nv, s, qd);
-                if (algo == U2D_ALGO_RNEA || algo == U2D_ALGO_ABA) gather(a->in[2], nv, s, qdd);
+                if (algo != U2D_ALGO_GRAVITY) {
+                    gather(a->in[1], nv, s, qd);
+                    prefetch_group(a->in[1], nv, s + U2D_LANES, end);
+                }
+                if (algo == U2D_ALGO_RNEA || algo == U2D_ALGO_ABA) {
+                    gather(a->in[2], nv, s, qdd);
+                    prefetch_group(a->in[2], nv, s + U2D_LANES, end);
+                }
                 st = algo == U2D_ALGO_ABA ? u2d_aba(&lm, w, a->gravity, q, qd, qdd, fext, out)
                                           : u2d_rnea(&lm, w, a->gravity, q, qd, qdd, fext, out);
             }
             if (st != U2D_OK) break;
-            scatter_known(out, nout, s, a->out[0], zero, stream);
+            store_group(out, nout, s, a->out[0], zero, stage);
         }
     }
-    stream_end(stream);
+    stream_end(stage);
+    free(stage);
     free(zero);
     free(x);
     u2d_work_free(w);

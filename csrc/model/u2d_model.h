@@ -534,6 +534,12 @@ typedef struct {
     const double *lower, *upper;/* (nv) or NULL: ranges of 1-DoF coordinates, +-inf none */
     double tolerance;           /* a frame ends when no step moves a coordinate more    */
     int max_iter;               /* Levenberg-Marquardt iterations per frame at most     */
+    int ncoupler;               /* coordinate couplers q_dep = scale f(q_ind)           */
+    const int *coupler;         /* (ncoupler,5) the dependent coordinate's q and v index,
+                                   the independent one's, and f (a function of the model);
+                                   in the order they are applied: a coordinate is computed
+                                   before a later coupler reads it                      */
+    const double *coupler_scale;/* (ncoupler) the couplers hold exactly through the fit  */
 } u2d_ik_problem;
 
 /* Per frame, as OpenSim's IK tool reports it, over the markers fitted (weight > 0). */

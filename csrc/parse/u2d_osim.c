@@ -935,13 +935,15 @@ static int count_objects(u2d_xml *model, const char *set)
     return n;
 }
 
+/* What does not enter inverse dynamics, in one finding that counts it. The coordinate
+ * couplers urdf2dyn keeps (u->coupler) are said apart from the other constraints, which
+ * nothing enforces here (OpenSim's IK would). */
 static void summarize_skipped(osim *o)
 {
     static const char *sets[][2] = {
         {"ForceSet", "forces (muscles, actuators, springs)"}, {"ControllerSet", "controllers"},
-        {"ConstraintSet", "constraints (their dependent coordinates stay mobilities of their "
-         "own, as in OpenSim's inverse dynamics, which ignores constraints; "
-         "load(..., couplers='eliminate') eliminates coordinate couplers)"},
+        {"ConstraintSet", "constraints that urdf2dyn does not enforce, in inverse kinematics "
+         "either (OpenSim's IK would)"},
         {"ContactGeometrySet", "contact geometries"}, {"ProbeSet", "probes"},
         {"ComponentSet", "other components"},
     };
@@ -949,10 +951,17 @@ static void summarize_skipped(osim *o)
     size_t len = 0;
     for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
         int n = count_objects(o->model, sets[k][0]);
-        if (n == 0 || len >= sizeof msg - 1) continue;
+        if (strcmp(sets[k][0], "ConstraintSet") == 0) n -= o->u->ncoupler;
+        if (n <= 0 || len >= sizeof msg - 1) continue;
         len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%d %s", len ? ", " : "", n,
                                 sets[k][1]);
     }
+    if (o->u->ncoupler && len < sizeof msg - 1)
+        len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%d coordinate couplers "
+                                "(inverse kinematics holds them, as OpenSim's; inverse "
+                                "dynamics, as OpenSim's, gives each dependent coordinate a "
+                                "force of its own unless loaded with couplers='eliminate')",
+                                len ? ", " : "", o->u->ncoupler);
     if (len) {
         char full[U2D_ERRLEN];
         snprintf(full, sizeof full, "skipped what does not enter inverse dynamics: %.440s", msg);

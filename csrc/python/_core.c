@@ -955,23 +955,24 @@ static PyArrayObject *exact_array(PyObject *obj, const char *arg, int type, npy_
 }
 
 /* ik(link, pos, weight, task_v, task_q, task_weight, locked, lower, upper, target,
- *    task_value, q0, tolerance, max_iter, threads) -> (q, err, report)
+ *    task_value, q0, tolerance, max_iter, threads, coupler, coupler_scale) -> (q, err, report)
  * link (k,) pos (k,3) weight (k,); task_* (t,); locked, lower, upper (nv,);
- * target (N,k,3); task_value (N,t); q0 (nq,). q (N,nq), err (N,k), report (N,5):
- * squared error, RMS, max, worst marker (-1: none), iterations. */
+ * target (N,k,3); task_value (N,t); q0 (nq,); coupler (c,5), coupler_scale (c,) (see
+ * u2d_ik_problem). q (N,nq), err (N,k), report (N,5): squared error, RMS, max, worst
+ * marker (-1: none), iterations. */
 static PyObject *Model_ik(ModelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 15) {
+    if (nargs != 17) {
         PyErr_SetString(PyExc_TypeError, "ik(link, pos, weight, task_v, task_q, task_weight, "
                         "locked, lower, upper, target, task_value, q0, tolerance, max_iter, "
-                        "threads)");
+                        "threads, coupler, coupler_scale)");
         return NULL;
     }
     const u2d_model *m = self->model;
     double tol = PyFloat_AsDouble(args[12]);
     long max_iter = PyLong_AsLong(args[13]), threads = PyLong_AsLong(args[14]);
     if (PyErr_Occurred()) return NULL;
-    PyArrayObject *a[12] = {NULL}, *q = NULL, *err = NULL, *rep = NULL;
+    PyArrayObject *a[14] = {NULL}, *q = NULL, *err = NULL, *rep = NULL;
     PyObject *result = NULL;
     u2d_ik_report *report = NULL;
     PyArrayObject *t0 = (PyArrayObject *)PyArray_FROM_OTF(args[9], NPY_DOUBLE,
@@ -993,15 +994,23 @@ static PyObject *Model_ik(ModelObject *self, PyObject *const *args, Py_ssize_t n
         PyErr_SetString(PyExc_ValueError, "ik: task_value: expected shape (N, tasks)");
         return NULL;
     }
-    static const char *names[12] = {"link", "pos", "weight", "task_v", "task_q", "task_weight",
-                                    "locked", "lower", "upper", "target", "task_value", "q0"};
-    const int types[12] = {NPY_INT, NPY_DOUBLE, NPY_DOUBLE, NPY_INT, NPY_INT, NPY_DOUBLE,
-                           NPY_INT, NPY_DOUBLE, NPY_DOUBLE, NPY_DOUBLE, NPY_DOUBLE, NPY_DOUBLE};
-    const npy_intp sizes[12] = {k, 3 * k, k, t, t, t, m->nv, m->nv, m->nv, 3 * k * n, t * n,
-                                m->nq};
-    for (int i = 0; i < 12; i++)
-        if (!(a[i] = exact_array(args[i], names[i], types[i], sizes[i]))) goto done;
-    if (k > INT_MAX || t > INT_MAX || max_iter < 1 || max_iter > INT_MAX || !(tol > 0)) {
+    PyObject *cs = PyArray_FROM_OTF(args[16], NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
+    if (!cs) return NULL;
+    npy_intp nc = PyArray_SIZE((PyArrayObject *)cs);
+    Py_DECREF(cs);
+    static const char *names[14] = {"link", "pos", "weight", "task_v", "task_q", "task_weight",
+                                    "locked", "lower", "upper", "target", "task_value", "q0",
+                                    "coupler", "coupler_scale"};
+    const int types[14] = {NPY_INT, NPY_DOUBLE, NPY_DOUBLE, NPY_INT, NPY_INT, NPY_DOUBLE,
+                           NPY_INT, NPY_DOUBLE, NPY_DOUBLE, NPY_DOUBLE, NPY_DOUBLE, NPY_DOUBLE,
+                           NPY_INT, NPY_DOUBLE};
+    const npy_intp sizes[14] = {k, 3 * k, k, t, t, t, m->nv, m->nv, m->nv, 3 * k * n, t * n,
+                                m->nq, 5 * nc, nc};
+    for (int i = 0; i < 14; i++)
+        if (!(a[i] = exact_array(args[i < 12 ? i : i + 3], names[i], types[i], sizes[i])))
+            goto done;
+    if (k > INT_MAX || t > INT_MAX || nc > INT_MAX || max_iter < 1 || max_iter > INT_MAX ||
+        !(tol > 0)) {
         PyErr_SetString(PyExc_ValueError, "ik: too many markers or tasks, or max_iter < 1, "
                         "or tolerance <= 0");
         goto done;
@@ -1018,6 +1027,7 @@ static PyObject *Model_ik(ModelObject *self, PyObject *const *args, Py_ssize_t n
         (int)k, PyArray_DATA(a[0]), PyArray_DATA(a[1]), PyArray_DATA(a[2]),
         (int)t, PyArray_DATA(a[3]), PyArray_DATA(a[4]), PyArray_DATA(a[5]),
         PyArray_DATA(a[6]), PyArray_DATA(a[7]), PyArray_DATA(a[8]), tol, (int)max_iter,
+        (int)nc, PyArray_DATA(a[12]), PyArray_DATA(a[13]),
     };
     size_t bad = 0;
     u2d_status st;
@@ -1027,8 +1037,9 @@ static PyObject *Model_ik(ModelObject *self, PyObject *const *args, Py_ssize_t n
                       PyArray_DATA(err), report, &bad);
     Py_END_ALLOW_THREADS
     if (st == U2D_ERR_ARGUMENT) {
-        PyErr_SetString(PyExc_ValueError, "ik: a marker's link or a task's coordinate is out "
-                        "of range, or a weight is negative or not finite");
+        PyErr_SetString(PyExc_ValueError, "ik: a marker's link, a task's or a coupler's "
+                        "coordinate or function is out of range, or a weight is negative or "
+                        "not finite");
         goto done;
     }
     if (st != U2D_OK) {
@@ -1049,7 +1060,7 @@ static PyObject *Model_ik(ModelObject *self, PyObject *const *args, Py_ssize_t n
     }
     result = PyTuple_Pack(3, q, err, rep);
 done:
-    for (int i = 0; i < 12; i++) Py_XDECREF(a[i]);
+    for (int i = 0; i < 14; i++) Py_XDECREF(a[i]);
     Py_XDECREF(q); Py_XDECREF(err); Py_XDECREF(rep);
     PyMem_RawFree(report);
     return result;

@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt                     # noqa: E402
 from matplotlib.colors import to_rgb               # noqa: E402
 from mpl_toolkits.mplot3d import proj3d            # noqa: E402
 
-from urdf2dyn.biomech.animate import model_marker_positions   # noqa: E402
+from urdf2dyn.biomech.animate import model_marker_positions, upright   # noqa: E402
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "ik", "gait2392")
 C3D = os.path.join(DATA, "subject01_walk1.c3d")
@@ -38,7 +38,10 @@ def trial():
     return model, res
 
 
-def _pixel(ax, fig, p):
+def _pixel(ax, fig, p, gravity=(0.0, -9.80665, 0.0)):
+    """Where world point p is drawn: the animation shows the world upright (display z against
+    gravity, urdf2dyn.biomech.animate.upright), the .osim's y up here."""
+    p = upright(gravity)[0] @ np.asarray(p, dtype=float)
     x, y, _ = proj3d.proj_transform(p[0], p[1], p[2], ax.get_proj())
     px, py = ax.transData.transform((x, y))
     return int(round(px)), int(round(fig.canvas.get_width_height()[1] - py))

@@ -144,6 +144,37 @@ def test_setup_matches_the_inverse_dynamics_tool(osim, trial, case, tmp_path, mo
     print(f"\n{case}: {len(err)} coordinates, worst {worst} at {err[worst]:.2e} of its peak")
 
 
+def test_ground_reactions_between_their_samples_are_opensims_splines(osim, trial, tmp_path,
+                                                                     monkeypatch):
+    """Ground reactions given as a file (grf=, a C3D's plates) at other times than the motion's
+    (here the coordinates half a sample later than the forces): OpenSim's processing
+    evaluates the force, point and torque columns on OpenSim's natural cubic splines between
+    their samples, as its ID tool does with the same file in an ExternalLoads setup."""
+    d, human = trial
+    labels, t, q = opensim_tables.read_table(osim, d / "ik" / "coords.mot")
+    shifted = tmp_path / "shifted.mot"
+    opensim_tables.write_sto(osim, shifted, t + 0.0025, q, labels, True)
+    monkeypatch.chdir(d)
+    tool = osim.InverseDynamicsTool(str(d / "setup_unfiltered.xml"))
+    tool.setCoordinatesFileName(str(shifted))
+    tool.setStartTime(0.0)
+    tool.setEndTime(5.0)
+    tool.setResultsDir(str(tmp_path))
+    tool.setOutputGenForceFileName("theirs.sto")
+    assert tool.run()
+    res = urdf2dyn.inverse_dynamics_trial(human, str(shifted), grf=str(d / "grf" / "grf.mot"),
+                                          processing="opensim", checks_enabled=False)
+    formats.write_torques(str(tmp_path / "ours.sto"), res.t, res.tau, human)
+    names, t_theirs, theirs = opensim_tables.read_table(osim, tmp_path / "theirs.sto")
+    labels, t_ours, ours = opensim_tables.read_table(osim, tmp_path / "ours.sto")
+    assert np.allclose(t_ours, t_theirs, rtol=0, atol=1e-9)
+    ours = ours[:, [labels.index(n) for n in names]]
+    peak = np.abs(theirs).max(axis=0)
+    worst = float((np.abs(ours - theirs).max(axis=0) / peak).max())
+    print(f"\nworst {worst:.2e} of its peak")
+    assert np.all(np.abs(ours - theirs) <= 1e-6 * peak + 1e-8), worst
+
+
 def test_setup_output_goes_where_the_setup_says(osim, trial, tmp_path, monkeypatch, capsys):
     """Without -o: results_directory (relative to the setup) / output_gen_force_file."""
     d, _ = trial

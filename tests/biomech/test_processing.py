@@ -203,3 +203,25 @@ def test_plate_noise_without_a_centre_of_pressure_is_no_load():
     off = [0, 1, 7, 8, 9]
     assert np.all(F2[off] == 0) and np.isnan(P2[off]).all() and not filled and not notes
     np.testing.assert_array_equal(F2[2:7], F[2:7])
+
+
+def test_rounded_times_of_a_uniform_recording_are_its_grid():
+    """A 60 Hz recording whose times are printed to the millisecond (OpenSim's published
+    .trc files: steps of 0.016 and 0.017 s) is uniformly sampled: the filter takes it (it
+    refused it) and the derivatives are those of the grid, not of the rounding (3 % jitter in
+    the steps: 14 % of a 1 Hz sine's peak acceleration with finite differences on the written
+    times). Irregular times stay as they are."""
+    from urdf2dyn.biomech.processing import estimate_derivatives, sampling_grid
+    grid = 0.5 + np.arange(121) / 60.0
+    written = np.round(grid, 3)
+    q = np.sin(2 * np.pi * 1.0 * grid)[:, None]
+    assert np.array_equal(sampling_grid(written), grid)
+    v, a = estimate_derivatives(written, q)
+    exact = -(2 * np.pi) ** 2 * q
+    assert np.abs(a - exact)[2:-2].max() < 0.01 * np.abs(exact).max()
+    pytest.importorskip("scipy")
+    qf, v, a = estimate_derivatives(written, q, cutoff_hz=6.0, return_positions=True)
+    assert np.abs(a - exact)[10:-10].max() < 0.02 * np.abs(exact).max()
+    irregular = np.cumsum(np.r_[0.0, np.tile([0.01, 0.02], 20)])
+    assert sampling_grid(irregular) is irregular or np.array_equal(sampling_grid(irregular),
+                                                                   irregular)

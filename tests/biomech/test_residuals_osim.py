@@ -159,3 +159,51 @@ def test_planar_root_needs_one_rotation_across_two_translations():
     r = G.root_residuals(model, q, tau, about="com")
     np.testing.assert_allclose(r.force, [[0, 0, 0]], atol=1e-12)   # gravity along -z: the plane
     np.testing.assert_allclose(r.moment, 0, atol=1e-12)            # holds the weight
+
+
+def test_residuals_are_the_heaviest_trees_not_a_ball_before_it(osim, tmp_path):
+    """A model with two trees from the ground: gait2354 with a ball on a free joint of its own,
+    added by OpenSim's API (OpenSim's multibody order puts the ball first, as in
+    opensim-models' SoccerKickingModel). The residuals are the body's (the tree carrying the
+    most mass): the pelvis', equal to those of the model without the ball; the ball's were
+    reported before."""
+    folder = os.path.join(DATA, "Gait2354_Simbody")
+    plain = os.path.join(folder, "subject01_simbody.osim")
+    m = osim.Model(plain)
+    ball = osim.Body("ball", 0.43, osim.Vec3(0), osim.Inertia(0.002))
+    m.addBody(ball)
+    m.addJoint(osim.FreeJoint("ball_free", m.getGround(), osim.Vec3(0.5, 0.11, 0), osim.Vec3(0),
+                              ball, osim.Vec3(0), osim.Vec3(0)))
+    m.finalizeConnections()
+    m.printToXML(str(tmp_path / "with_ball.osim"))
+    runs = []
+    for path in (plain, str(tmp_path / "with_ball.osim")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Urdf2dynWarning)
+            model = urdf2dyn.load(path)
+            runs.append((model, urdf2dyn.inverse_dynamics_trial(
+                model, os.path.join(folder, "subject01_walk1_ik.mot"), processing="opensim",
+                external_loads=os.path.join(folder, "subject01_walk1_grf.xml"), filter_hz=6)))
+    (_, alone), (model, both) = runs
+    assert model.joints[0].name == "ball_free"                    # the ball comes first
+    assert both.residuals.names == alone.residuals.names == SETUPS[0][4]
+    scale = np.abs(alone.residuals.force).max()
+    np.testing.assert_allclose(both.residuals.force, alone.residuals.force, atol=1e-9 * scale)
+    np.testing.assert_allclose(both.residuals.moment, alone.residuals.moment, atol=1e-9 * scale)
+
+
+def test_a_heaviest_tree_without_a_free_root_is_said():
+    """opensim-models' SoccerKickingModel: the ball's free joint first, the body on one
+    revolute joint: no residuals, and the note names the trees."""
+    import gzip
+    path = os.path.join(DATA, "Models", "gz", "SoccerKickingModel.osim.gz")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        model = urdf2dyn.load(gzip.decompress(open(path, "rb").read()))
+    assert model.joints[0].name == "free"                         # the ball's
+    assert G.root_problem(model) == (
+        "model 'SoccerBallKickingModel' has no 6-DoF root (its first joints ['ground_pelvis'] "
+        "have 1 DoF; of its 2 trees from the ground the heaviest (ground_pelvis, 70.2 kg) "
+        "carries the residuals, not free (0.25 kg)): root residuals need a floating base "
+        "(load(..., floating_base=True)), a 6-DoF root chain through massless links, or a "
+        "planar root (one rotation, two translations across it)")

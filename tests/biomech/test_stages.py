@@ -75,7 +75,8 @@ def test_keywords_are_refused_as_before():
 @given(st.dictionaries(
     st.sampled_from(["filter_hz", "filter_loads", "derivatives", "time_range", "max_gap",
                      "processing", "strict", "checks_enabled", "degrees", "delimiter",
-                     "ik_threads", "rotation", "plate_threshold", "contacts", "bogus"]),
+                     "ik_threads", "rotation", "plate_threshold", "contacts", "mapping",
+                     "external_loads", "bogus"]),
     st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=True),
               st.text(max_size=6), st.lists(st.floats(-5, 5), max_size=3),
               st.dictionaries(st.text(max_size=2), st.text(max_size=2), max_size=2))))
@@ -187,8 +188,11 @@ def test_every_check_takes_the_trial_and_returns_findings(model):
     assert off.findings == ()
 
 
-def test_a_check_that_cannot_run_says_so(model, tmp_path):
-    # ground reactions at twice the motion's rate: the CoP distance is not checked, and says so
+def test_the_cop_check_runs_at_any_loads_rate(model):
+    """Ground reactions at twice the motion's rate: the centres of pressure are still
+    checked (from the loads applied at the motion's samples; the check once only ran when
+    the two time vectors were equal, and said it could not): quiet as they are, a warning
+    with the right foot's half a metre to the side."""
     grf = urdf2dyn.biomech.grf.read_grf(GRF)
     fine = np.linspace(grf.time[0], grf.time[-1], 2 * len(grf.time) - 1)
 
@@ -198,8 +202,23 @@ def test_a_check_that_cannot_run_says_so(model, tmp_path):
     grf = dataclasses.replace(grf, time=fine, q=np.zeros((len(fine), 0)), grf=resampled(grf.grf),
                               cop=resampled(grf.cop), moment=resampled(grf.moment))
     res = inverse_dynamics_trial(model, MOTION, grf)
-    note, = [f for f in res.findings if f.check == "cop_distance"]
-    assert note.severity == "note" and "not checked" in note.message
+    assert not [f for f in res.findings if f.check == "cop_distance"]
+    grf.cop["R"][:, 2] += 0.5
+    res = inverse_dynamics_trial(model, MOTION, grf)
+    far, = [f for f in res.findings if f.check == "cop_distance"]
+    assert far.severity == "warning" and "centre of pressure of 'R'" in far.message
+
+
+def test_a_check_that_cannot_run_says_so():
+    """A fixed-base arm has no root residuals: the residuals check says it could not run,
+    and why, in a note."""
+    arm = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
+    t = np.linspace(0, 1, 21)
+    traj = urdf2dyn.biomech.Trajectory(time=t, q=np.column_stack([np.sin(t), np.cos(t)]),
+                                       names=list(arm.q_names))
+    res = inverse_dynamics_trial(arm, traj)
+    note, = [f for f in res.findings if f.check == "residuals"]
+    assert note.severity == "note" and "no root residuals" in note.message
 
 
 def test_no_stage_swallows_an_exception(model, monkeypatch):

@@ -602,7 +602,7 @@ static void h_eval_ik(const u2d_model *m, const h_state *s, const h_state *hosti
     }
     for (size_t c = 0; c < nv; c++) { lo[c] = -INFINITY; hi[c] = INFINITY; }
     u2d_ik_problem p = {K, link, pos, wt, nv > 0, task_v, task_q, tw,
-                        nv <= 64 ? locked : NULL, lo, hi, 1e-10, 30};
+                        nv <= 64 ? locked : NULL, lo, hi, 1e-10, 30, 0, NULL, NULL};
     if (u2d_ik_check(m, &p) != U2D_OK) h_contract_failed("u2d_ik_check", "refused a good problem");
     memcpy(q0, hostile->x[0], sizeof(double) * nq);
     if (u2d_place_bodies(m, w, s->x[0]) == U2D_OK) {

@@ -1,9 +1,12 @@
 """A trial you can watch: the model as a 3-D stick figure moving through the motion, with the
 measured markers and the ground-reaction arrows at the centres of pressure.
 
-Each movable joint is drawn as a segment from its parent link's origin to its child link's
-origin (forward kinematics of every frame, computed once); markers as dots; each load as an
-arrow from its centre of pressure, scaled by ``force_scale`` (m per N). Needs matplotlib::
+Each movable joint of the body is drawn as a segment from its parent link's origin to its child
+link's origin (forward kinematics of every frame, computed once); the joints that put the body
+in the world (a floating root, the 6-DoF root chain of an OpenSim pelvis or of the human model)
+are not drawn. Markers are dots; each load an arrow from its centre of pressure, scaled by
+``force_scale`` (m per N). The view is upright in the model's world: up is against gravity
+(y for OpenSim models, z for URDFs). Needs matplotlib::
 
     from urdf2dyn.biomech.animate import animate
     anim = animate(model, t, q, markers=rec.markers, plates=rec.plates, path="trial.gif")
@@ -14,21 +17,57 @@ import os
 
 import numpy as np
 
-__all__ = ["animate", "animate_trial", "stick_segments", "model_marker_positions"]
+__all__ = ["animate", "animate_trial", "stick_segments", "model_marker_positions", "upright"]
 
 
 def stick_segments(model, q):
-    """(N, S, 2, 3) segment end points of the stick figure (one per movable joint whose parent
-    is a link: parent link origin, child link origin), world frame, m."""
+    """(N, S, 2, 3) segment end points of the stick figure (one per movable joint of the body:
+    parent link origin, child link origin), world frame, m. The root's joints (the floating
+    root, or the 6-DoF root chain from the world to the root body, urdf2dyn.biomech.grf.
+    root_chain) place the body and are not part of it: they are not drawn."""
+    from .grf import root_chain
     pos, _ = model.forward_kinematics(np.asarray(q, dtype=float))
     pos = pos.reshape(-1, len(model.link_names), 3)
     index = {x: k for k, x in enumerate(model.link_names)}
+    try:
+        root = {j.name for j in root_chain(model)[0]}
+    except ValueError:                          # a fixed base: every joint is the robot's
+        root = set()
     pairs = [(index[j.parent], index[j.child]) for j in model.joints
-             if j.parent is not None and j.parent in index and j.child in index]
+             if j.parent is not None and j.parent in index and j.child in index
+             and j.name not in root]
     if not pairs:
         raise ValueError(f"model '{model.name}' has no joint between two links to draw")
     a, b = np.array(pairs).T
     return np.stack([pos[:, a], pos[:, b]], axis=2)
+
+
+def upright(gravity):
+    """(R (3, 3), axis labels): the rotation from world to display coordinates that makes
+    display z point up, against gravity; each label names the world axis along a display
+    axis ("y (m)", "-x (m)") when gravity is along one, else "x'" .. "z' (up)". Zero gravity
+    keeps the world as it is."""
+    g = np.asarray(gravity, dtype=float)
+    names = ("x", "y", "z")
+    if not np.any(g):
+        return np.eye(3), [f"{n} (m)" for n in names]
+    up = -g / np.linalg.norm(g)
+    k = int(np.argmax(np.abs(up)))
+    if abs(abs(up[k]) - 1.0) < 1e-12:
+        # axis-aligned: a cyclic permutation puts the up axis last, a half turn about the
+        # display x axis when up is the axis' negative direction
+        rows = np.eye(3)[[(k + 1) % 3, (k + 2) % 3, k]]
+        if up[k] < 0:
+            rows[1:] *= -1.0
+        labels = []
+        for r in rows:
+            a = int(np.argmax(np.abs(r)))
+            labels.append(f"{'-' if r[a] < 0 else ''}{names[a]} (m)")
+        return rows, labels
+    z = up
+    x = np.cross([0.0, 1.0, 0.0] if abs(z[1]) < 0.9 else [1.0, 0.0, 0.0], z)
+    x /= np.linalg.norm(x)
+    return np.array([x, np.cross(z, x), z]), ["x' (m)", "y' (m)", "z' (m), up"]
 
 
 def model_marker_positions(model, q, names=None):
@@ -127,13 +166,18 @@ def animate(model, time, q, markers=None, plates=None, path=None, fps=None, ever
     if path is not None and os.path.splitext(os.fspath(path))[1].lower() not in (".gif", ".mp4"):
         raise ValueError(f"{os.fspath(path)}: expected a .gif or .mp4 file")
     time = np.asarray(time, dtype=float).reshape(-1)
-    seg = stick_segments(model, q)
+    R, labels = upright(model.gravity)
+
+    def show(x):                                # world -> display coordinates (z up)
+        return np.asarray(x, dtype=float) @ R.T
+    seg = show(stick_segments(model, q))
     if len(seg) != len(time):
         raise ValueError(f"q: {len(seg)} samples for {len(time)} times")
     frames = np.arange(0, len(time), max(1, int(every)))
+    measured = show(markers.xyz) if markers is not None else None
     pts = [seg.reshape(-1, 3)]
-    if markers is not None:
-        pts.append(markers.xyz.reshape(-1, 3))
+    if measured is not None:
+        pts.append(measured.reshape(-1, 3))
     allp = np.concatenate(pts)
     allp = allp[np.all(np.isfinite(allp), axis=1)]
     lo, hi = allp.min(axis=0), allp.max(axis=0)
@@ -142,12 +186,12 @@ def animate(model, time, q, markers=None, plates=None, path=None, fps=None, ever
     ax = fig.add_subplot(projection="3d")
     for set_lim, c in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), centre):
         set_lim(c - half, c + half)
-    ax.set_xlabel("x (m)")
-    ax.set_ylabel("y (m)")
-    ax.set_zlabel("z (m)")
+    ax.set_xlabel(labels[0])
+    ax.set_ylabel(labels[1])
+    ax.set_zlabel(labels[2])
     lines = [ax.plot([], [], [], "-o", color="C0", lw=2, ms=3)[0] for _ in range(seg.shape[1])]
     dots = ax.plot([], [], [], ".", color="C3", ms=4)[0] if markers is not None else None
-    fitted = None if model_markers is None else np.asarray(model_markers, dtype=float)
+    fitted = None if model_markers is None else show(model_markers)
     fit_dots = ax.plot([], [], [], ".", color="C1", ms=4)[0] if fitted is not None else None
     arrows = [ax.plot([], [], [], "-", color="C2", lw=2)[0] for _ in (plates or [])]
     label = ax.set_title("")
@@ -157,12 +201,13 @@ def animate(model, time, q, markers=None, plates=None, path=None, fps=None, ever
             line.set_data_3d(s[:, 0], s[:, 1], s[:, 2])
         if dots is not None:
             k = int(np.argmin(np.abs(markers.time - time[i])))
-            x = markers.xyz[k]
+            x = measured[k]
             dots.set_data_3d(x[:, 0], x[:, 1], x[:, 2])
         for arrow, p in zip(arrows, plates or []):
             k = int(np.argmin(np.abs(p.time - time[i])))
             if p.contact[k]:
-                a, b = p.cop[k], p.cop[k] + force_scale * p.force[k]
+                a = show(p.cop[k])
+                b = a + force_scale * show(p.force[k])
                 arrow.set_data_3d([a[0], b[0]], [a[1], b[1]], [a[2], b[2]])
             else:
                 arrow.set_data_3d([], [], [])

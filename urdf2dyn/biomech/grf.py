@@ -36,8 +36,8 @@ body for the motion to happen with the given external loads: OpenSim's *residual
 moments ("residual actuators" on the pelvis). They are found through the root joints' motion
 subspace (the root body's Jacobian columns): [F; M] = J_root^-T tau_root. A planar root (a 2-D
 model's pelvis: one rotation, two translations) gives the force in its plane and the moment
-about its axis (the plane carries the rest: zero). Measured data never balance exactly; large residuals
-flag inconsistent kinematics, forces or body-segment parameters. :func:`root_residuals` turns
+about its axis (the plane carries the rest: zero). Measured data never balance exactly; large
+residuals flag inconsistent kinematics, forces or body-segment parameters. :func:`root_residuals` turns
 the root's generalized forces into that wrench: a force (N, world axes) and a moment (N·m, world
 axes) about the root body's origin (the human model's lower lumbar joint) or, with
 ``about="com"``, about the whole-body centre of mass. A common rule of thumb (Hicks et al. 2015,
@@ -146,35 +146,95 @@ def contact_links(keys, model, links=None):
 
 
 def external_loads(reactions: Trajectory, model: Model, time: ArrayLike | None = None,
-                   links: Any = None, sign: float = 1.0) -> dict[str, NDArray[np.float64]]:
+                   links: Any = None, sign: float = 1.0, interpolation: str = "linear",
+                   filter_hz: float | None = None) -> dict[str, NDArray[np.float64]]:
     """f_ext {link: (N, 6)} for model.inverse_dynamics from ground reactions.
 
-    reactions: a Trajectory with grf/cop(/moment) (read_grf, or a motion file carrying those
-    columns). time: the motion's times; when they differ from the reactions' times the
-    wrenches are linearly interpolated onto them. Wrenches of keys sharing a link add up."""
+    reactions: a Trajectory with grf/cop(/moment) (read_grf, a C3D's plates assigned to the
+    feet, or a motion file carrying those columns). time: the motion's times (None: the
+    reactions' own). Wrenches of keys sharing a link add up. Reactions sampled at other times
+    than the motion's (e.g. a C3D's plates at the analog rate) are evaluated at the motion's
+    times as ``interpolation`` says:
+
+    * "linear" (urdf2dyn's processing): the wrenches at the reactions' own samples, low-pass
+      filtered there at ``filter_hz`` when given (urdf2dyn.biomech.processing.lowpass, the
+      coordinates' filter: kinematics and kinetics filtered alike, Kristianslund et al. 2012,
+      at the loads' own rate, so no sample is lost to aliasing), then linearly interpolated;
+      reactions at the motion's own times are filtered there;
+    * "spline" (OpenSim's processing): as OpenSim's inverse-dynamics tool evaluates an
+      ExternalLoads data file: the force, the centre of pressure (0 where there is none, as
+      a data file holds it) and the free moment each a natural cubic spline through its
+      samples (``ExternalForce``'s GCVSpline of degree 3), the wrench formed from their
+      values at the motion's times; never filtered (filter_hz is refused)."""
+    if interpolation not in ("linear", "spline"):
+        raise ValueError(f"interpolation: expected 'linear' or 'spline', got {interpolation!r}")
+    if filter_hz is not None and interpolation == "spline":
+        raise ValueError("filter_hz: OpenSim's processing does not filter the loads")
     keys = sorted(reactions.grf)
     lmap = contact_links(keys, model, links)
+    tr = np.asarray(reactions.time, dtype=float)
+    t = tr if time is None else np.asarray(time, dtype=float)
+    same = len(tr) == len(t) and np.allclose(tr, t, rtol=0, atol=1e-9 * max(1.0, abs(t).max()))
+    if not same:
+        _check_cover(tr, t)
+    if interpolation == "spline" and not same:
+        reactions = _splined(reactions, keys, t)
     out: dict[str, Any] = {}
     for key in keys:                                      # Trajectory.f_ext: NaN -> zero
         link = lmap[key]
         w = reactions.f_ext(links={key: link}, sign=sign)[link]
         out[link] = out[link] + w if link in out else w
-    if time is None:
-        return out
-    t = np.asarray(time, dtype=float)
-    tr = reactions.time
-    if len(tr) == len(t) and np.allclose(tr, t, rtol=0, atol=1e-9 * max(1.0, abs(t).max())):
-        return out
-    # a motion that outlasts the forces by less than one force sample (clocks at different
-    # rates rarely stop together) gets the nearest force sample there (np.interp holds the
-    # ends; urdf2dyn.biomech.plausibility.sampling warns); any more is refused
+    if interpolation == "spline" or same:
+        return out if filter_hz is None else _lowpass(t, out, filter_hz)
+    if filter_hz is not None and _uniform(tr):
+        out = _lowpass(tr, out, filter_hz)
+        filter_hz = None
+    out = {link: np.column_stack([np.interp(t, tr, x[:, c]) for c in range(6)])
+           for link, x in out.items()}
+    return out if filter_hz is None else _lowpass(t, out, filter_hz)   # unevenly sampled
+
+
+def _lowpass(t, wrenches, cutoff_hz):
+    from .processing import lowpass
+    return {link: lowpass(t, w, cutoff_hz) for link, w in wrenches.items()}
+
+
+def _uniform(t):
+    """Whether the times t are evenly spaced (to the rounding of a recording's times)."""
+    from .processing import sampling_grid
+    d = np.diff(sampling_grid(t))
+    return len(d) > 0 and float(np.ptp(d)) <= 1e-4 * float(np.mean(d))
+
+
+def _check_cover(tr, t):
+    """Refuse motion times beyond the reactions' own. A motion that outlasts the forces by
+    less than one force sample (clocks at different rates rarely stop together) gets the
+    nearest force sample there (np.interp holds the ends; urdf2dyn.biomech.plausibility.
+    sampling warns); any more is refused."""
     tol = (1 + 1e-6) * (tr[-1] - tr[0]) / max(len(tr) - 1, 1)
     if t.min() < tr[0] - tol or t.max() > tr[-1] + tol:
         raise MotionError(f"the ground reactions cover t = {tr[0]:g} .. {tr[-1]:g} s but the "
                           f"motion spans t = {t.min():g} .. {t.max():g} s: cut the motion to "
                           "the time the forces were recorded")
-    return {link: np.column_stack([np.interp(t, tr, x[:, c]) for c in range(6)])
-            for link, x in out.items()}
+
+
+def _splined(reactions, keys, t):
+    """The reactions at times t, each column of force, centre of pressure (0 where there is
+    none) and free moment evaluated on its natural cubic spline, as OpenSim's ExternalForce
+    reads a data file."""
+    from dataclasses import replace
+
+    from .splines import natural_cubic
+    grf, cop, moment = {}, {}, {}
+    for key in keys:
+        f = np.nan_to_num(np.asarray(reactions.grf[key], dtype=float))
+        p = np.nan_to_num(np.asarray(reactions.cop[key], dtype=float))
+        m = reactions.moment.get(key)
+        m = np.zeros_like(f) if m is None else np.nan_to_num(np.asarray(m, dtype=float))
+        f, p, m = np.split(natural_cubic(reactions.time, np.hstack([f, p, m]), t), 3, axis=1)
+        grf[key], cop[key], moment[key] = f, p, m
+    return replace(reactions, time=t, q=np.zeros((len(t), 0)), names=[], v=None, a=None,
+                   v_names=None, grf=grf, cop=cop, moment=moment)
 
 
 # ----------------------------------------------------------------------------- residuals
@@ -213,7 +273,8 @@ _ROOT_CACHE: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
 def root_chain(model):
     """(joints, root link) of the model's root: the joints from the ground to the first body
-    that carries mass, when they move it freely in space (6 DoF: a floating joint, an OpenSim
+    that carries mass (of the tree carrying the most mass, when several hang from the
+    ground), when they move it freely in space (6 DoF: a floating joint, an OpenSim
     pelvis CustomJoint, or a chain of 1-DoF joints through massless links such as the human
     model's pBJX..rBJZ) or in a plane (3 DoF: one rotation and two translations across its
     axis, e.g. a 2-D OpenSim model's pelvis). Raises ValueError, naming why, for any other
@@ -230,10 +291,30 @@ def root_problem(model) -> str | None:
     return _root_joints(model)[1]
 
 
+def _trees(model):
+    """[(mass, index in model.joints of its first joint)] of each tree hanging from the world
+    (a model may have several: opensim-models' SoccerKickingModel's ball on a free joint of
+    its own comes first in q order, before the body), heaviest first."""
+    s = model._c.structure()                      # flat per body, topological: parent < body
+    parent, mass, joint = s["parent"], s["mass"], s["joint"]
+    root = np.arange(len(parent))
+    for b in range(1, len(parent)):
+        if parent[b] > 0:
+            root[b] = root[parent[b]]
+    index = {j.name: k for k, j in enumerate(model.joints)}
+    trees = [(float(mass[root == r].sum()), index[joint[r]])
+             for r in range(1, len(parent)) if parent[r] == 0 and joint[r] in index]
+    return sorted(trees, key=lambda x: (-x[0], x[1]))
+
+
 def _root_joints(model):
-    """(root joints, None), or (None, why the model has neither a free nor a planar root)."""
+    """(root joints, None), or (None, why the model has neither a free nor a planar root).
+    With several trees from the world, the root is that of the tree carrying the most mass
+    (the body the trial is about, not a ball or a tool moving freely beside it)."""
+    trees = _trees(model)
+    first = trees[0][1] if trees else 0
     chain, dof = [], 0
-    for j in model.joints:                       # q order: the tree depth first from the root
+    for j in model.joints[first:]:               # q order: the tree depth first from the root
         if chain and j.parent != chain[-1].child:
             break
         chain.append(j)
@@ -258,10 +339,16 @@ def _root_joints(model):
             return joints, None
         if reason not in why:
             why.append(reason)
-    return None, (f"model {model.name!r} has no 6-DoF root ({'; '.join(why)}): root residuals "
-                  "need a floating base (load(..., floating_base=True)), a 6-DoF root chain "
-                  "through massless links, or a planar root (one rotation, two translations "
-                  "across it)")
+    others = ""
+    if len(trees) > 1:
+        others = (f"; of its {len(trees)} trees from the ground the heaviest "
+                  f"({model.joints[first].name}, {trees[0][0]:.3g} kg) carries the residuals, "
+                  "not " + ", ".join(f"{model.joints[k].name} ({m:.3g} kg)"
+                                     for m, k in trees[1:]))
+    return None, (f"model {model.name!r} has no 6-DoF root ({'; '.join(why)}{others}): root "
+                  "residuals need a floating base (load(..., floating_base=True)), a 6-DoF "
+                  "root chain through massless links, or a planar root (one rotation, two "
+                  "translations across it)")
 
 
 def _moves_in_a_plane(model, joints):

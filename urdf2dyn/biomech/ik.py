@@ -12,8 +12,10 @@ Differences from OpenSim's IK tool, written down:
 * ``accuracy`` is OpenSim's optimizer tolerance; urdf2dyn always converges until no step
   moves a coordinate by more than 1e-10 (tighter than any accuracy a setup gives), so both
   reach the same minimum;
-* constraints (``constraint_weight``) are not modelled: the models urdf2dyn loads have none
-  in the kinematic tree (coupled coordinates are coordinates of their own);
+* of the model's constraints, the coordinate couplers (``CoordinateCouplerConstraint``) are
+  the ones urdf2dyn reads, and IK holds them exactly through the fit, as OpenSim 4.6's IK
+  tool does whatever the setup's ``constraint_weight`` says (its output is the same with 20,
+  1, 0.001 and Inf on Leg39);
 * a marker task for a marker the model or the file lacks is warned about and skipped, as
   OpenSim does.
 """
@@ -37,14 +39,19 @@ from .trajectory import Trajectory
 if TYPE_CHECKING:
     from ..model import Model
 
-__all__ = ["IKResult", "IKSettings", "solve", "fit", "run_setup"]
+__all__ = ["IKResult", "IKSettings", "solve", "fit", "run_setup", "determined_frames",
+           "measured_frames"]
 
 
 @dataclass
 class IKResult:
-    """The coordinates over the trial and OpenSim's marker report per frame."""
+    """The coordinates over the trial and OpenSim's marker report per frame. determined:
+    (M,) bool, whether the markers present in the frame (and the coordinate tasks) determine
+    every coordinate the trial's best frames determine (:func:`determined_frames`); None
+    when not computed."""
     motion: Trajectory
     solution: IKSolution
+    determined: NDArray[np.bool_] | None = None
 
     def errors_table(self) -> tuple[list[str], NDArray[np.float64]]:
         """OpenSim's ``_ik_marker_errors.sto`` columns: total_squared_error,
@@ -136,9 +143,9 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     """Inverse kinematics of a marker recording.
 
     The model's coordinate couplers (``model.couplers``, an .osim's enforced
-    CoordinateCouplerConstraints) hold as in OpenSim when the dependent coordinate moves no
-    fitted marker: it is set from the independent one (``Model.apply_couplers``); otherwise a
-    warning says so.
+    CoordinateCouplerConstraints) hold through the fit, as in OpenSim's IK tool: each
+    dependent coordinate follows its independent one, its derivative in the Jacobian
+    (urdf2dyn.markers.inverse_kinematics).
 
     Parameters
     ----------
@@ -210,24 +217,91 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     for name, (weight, value) in (coordinate_tasks or {}).items():
         value = np.asarray(value, dtype=float)
         tasks[name] = (weight, value[rows] if value.ndim == 1 else value)
-    couplers = _couplers_to_set(model, used, strict)
-    if couplers:            # held during the fit (no fitted marker moves with them), set after
-        locked = dict(locked or {})
-        start = np.zeros(model.nq) if q0 is None else np.asarray(q0, dtype=float)
-        for c in couplers:
-            locked.setdefault(c.dependent, float(start[model.q_names.index(c.dependent)]))
+    for c in model.couplers:
+        if c.dependent in (locked or {}):
+            report(f"ik: coordinate {c.dependent!r} is locked and is the dependent coordinate "
+                   f"of a coupler (CoordinateCouplerConstraint, from {c.independent!r}): it "
+                   "stays locked and the coupler is not kept; unlock it or disable the "
+                   "constraint", strict=strict)
     fitted = {m.name: weights[m.name] for m in used}
     q0 = _first_frame_start(model, xyz, used, fitted, tasks, locked, ranges, q0)
     sol = inverse_kinematics(model, xyz, markers=used, weights=fitted, tasks=tasks,
                              locked=locked, ranges=ranges, q0=q0, threads=threads)
-    if couplers:
-        q = np.atleast_2d(sol.q)
-        coupled = model.apply_couplers(q)[0]
-        for c in couplers:
-            k = model.q_names.index(c.dependent)
-            q[:, k] = coupled[:, k]
     motion = Trajectory(time=t[rows], q=np.atleast_2d(sol.q), names=list(model.q_names))
-    return IKResult(motion, sol)
+    present = np.all(np.isfinite(xyz), axis=2)
+    determined = determined_frames(model, motion.q, used, present,
+                                   [n for n, (w, _) in tasks.items() if w > 0], locked)
+    return IKResult(motion, sol, determined)
+
+
+def measured_frames(result: IKResult, source: str) -> tuple[IKResult, list[str]]:
+    """The IK result without the frames whose pose the markers do not determine (its
+    ``determined``), and the warnings saying so: those at the trial's ends are cut, those
+    inside become gaps in the coordinates (NaN), which the trial fills when short (its
+    max_gap) and refuses when long. Never used silently: a frame that two markers fit
+    exactly carries the previous frame's pose, and its accelerations spikes of kilonewtons."""
+    det = result.determined
+    if det is None or det.all():
+        return result, []
+    t = result.motion.time
+    keep = np.flatnonzero(det)
+    a, b = keep[0], keep[-1] + 1
+    inside = np.flatnonzero(~det[a:b]) + a
+    messages = []
+    cut = np.r_[np.arange(a), np.arange(b, len(t))]
+    if len(cut):
+        spans = [f"{t[0]:g} .. {t[a - 1]:g} s" if a else "",
+                 f"{t[b]:g} .. {t[-1]:g} s" if b < len(t) else ""]
+        messages.append(f"{source}: the markers present do not determine the pose in "
+                        f"{len(cut)} frames at the trial's ends ({' and '.join(x for x in spans if x)}"
+                        f"): cut; the trial runs {t[a]:g} .. {t[b - 1]:g} s")
+    if len(inside):
+        at = ", ".join(f"{t[k]:g}" for k in inside[:8]) + (" ..." if len(inside) > 8 else "")
+        messages.append(f"{source}: the markers present do not determine the pose in "
+                        f"{len(inside)} frames inside the trial (t = {at} s): they are gaps "
+                        "in the coordinates, filled when short (--max-gap), else the trial "
+                        "stops; mend the marker data there")
+    q = np.array(result.motion.q, dtype=float)
+    q[inside] = np.nan
+    rows = slice(a, b)
+    sol = result.solution
+    cut_sol = IKSolution(sol.q[rows] if np.ndim(sol.q) == 2 else sol.q, sol.marker_names,
+                         sol.marker_error[rows], sol.squared[rows], sol.rms[rows],
+                         sol.max[rows], list(sol.worst)[rows], sol.iterations[rows])
+    motion = Trajectory(time=t[rows], q=q[rows], names=list(result.motion.names))
+    return IKResult(motion, cut_sol, det[rows]), messages
+
+
+def determined_frames(model: Model, q: NDArray[np.float64], markers: Sequence[Marker],
+                      present: NDArray[np.bool_], tasks: Sequence[str] = (),
+                      locked: Mapping[str, float] | None = None) -> NDArray[np.bool_]:
+    """(N,) bool: whether frame k's fit is determined as well as the trial's best frame.
+
+    The fit at q (N, nq) is determined where the Jacobian of the markers present in the frame
+    (present (N, k), markers fitted) and of the coordinate tasks, over the coordinates the fit
+    moves (not locked; a coupler's dependent coordinate folded into its independent one),
+    has the rank the best frames have. A frame with fewer (e.g. two markers seen at a trial's
+    end) leaves coordinates to wherever the previous frame put them: its pose is not measured.
+    """
+    q = np.atleast_2d(np.asarray(q, dtype=float))
+    present = np.atleast_2d(np.asarray(present, dtype=bool))
+    J = np.zeros((len(q), 3 * len(markers) + len(tasks), model.nv))
+    for k, m in enumerate(markers):
+        rows = model.jacobian(q, m.link, point=m.position)[:, :3, :]
+        J[:, 3 * k:3 * k + 3] = np.where(present[:, k, None, None], rows, 0.0)
+    for r, name in enumerate(tasks):
+        J[:, 3 * len(markers) + r, model._v_index(name)[1]] = 1.0
+    kept = {c.dependent for c in model.couplers} - set(locked or {})
+    for (_, d), (_, i), f in reversed(list(model._coupler_terms(q))):
+        if model.v_names[d] in kept:                 # dq_d = s f'(q_i) dq_i
+            J[:, :, i] += f[:, 1, None] * J[:, :, d]
+    drop = kept | set(locked or {})
+    free = [k for k, n in enumerate(model.v_names) if n not in drop]
+    A = J[:, :, free]
+    sv = np.linalg.svd(A, compute_uv=False)
+    scale = sv.max(axis=1, keepdims=True)
+    rank = (sv > 1e-9 * np.where(scale > 0, scale, 1.0)).sum(axis=1)
+    return rank >= rank.max()
 
 
 def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
@@ -254,44 +328,14 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     for start in (q0, middle):
         sol = inverse_kinematics(model, xyz[:1], markers=used, weights=weights, tasks=first,
                                  locked=locked, ranges=ranges, q0=start, threads=1)
-        e = np.nan_to_num(sol.marker_error[0])
-        c = float(np.sum(w * e * e))
+        e = sol.marker_error[0]
+        seen = np.isfinite(e)               # the objective the fit minimises (u2d_ik.c)
+        c = float(np.sum(w[seen] * e[seen] ** 2) / max(np.sum(w[seen]), 1e-300))
         for name, (weight, value) in first.items():
             c += weight * (sol.q[0, model.q_names.index(name)] - value[0]) ** 2
         cost.append(c)
         q.append(sol.q[0])
     return q[1] if cost[1] < cost[0] else q0
-
-
-def _couplers_to_set(model, used, strict):
-    """The model's coordinate couplers (an .osim's CoordinateCouplerConstraints) that IK keeps
-    exactly by setting the dependent coordinate from the independent one after the fit: those
-    whose dependent coordinate moves none of the fitted markers (Rajagopal's patella: no marker
-    rides on it). One that moves a fitted marker is warned about: it is fitted as a coordinate
-    of its own, as urdf2dyn's IK does not model constraints in the fit."""
-    couplers = [c for c in model.couplers if c.dependent not in model.locked_coordinates]
-    if not couplers:
-        return []
-    s = model.structure()
-    body_of = {j.name: s.link_body[model._link_index[j.child]] for j in model.joints}
-    marker_bodies = {int(s.link_body[model._link_index[m.link]]) for m in used}
-    out = []
-    for c in couplers:
-        joint = next(j for j in model.joints if j.q_index <= model.q_names.index(c.dependent)
-                     < j.q_index + j.nq)
-        moved, b0 = False, int(body_of[joint.name])
-        for b in marker_bodies:
-            while b > 0 and b != b0:
-                b = int(s.parent[b])
-            moved |= b == b0
-        if moved:
-            report(f"ik: coordinate {c.dependent!r} is coupled to {c.independent!r} by the model "
-                   "(CoordinateCouplerConstraint) and moves fitted markers; urdf2dyn's IK "
-                   "fits it as a coordinate of its own, so the coupling may not hold",
-                   strict=strict)
-        else:
-            out.append(c)
-    return out
 
 
 def _read_marker_file(path: str) -> Markers:

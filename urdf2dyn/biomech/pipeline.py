@@ -50,15 +50,17 @@ class TrialResult:
 
     t (N,), q (N, nq) as used (filled, filtered), v, a (N, nv), tau (N, nv) generalized forces
     (N·m, N), residuals (urdf2dyn.biomech.grf.Residuals about the root origin, or None for a
-    model whose root is neither free nor planar: a finding says so), f_ext {link: (N, 6)} the applied loads (world frame, about the origin) or None,
-    reactions (the ground-reaction Trajectory, or None), warnings [str] (every warning raised
-    for this trial), record {str: ...} what was done: ``source``, ``loads`` (file or None),
-    ``units``, ``filled_gaps`` ([str]), ``filter_hz``, ``filter_loads``, ``derivatives``
-    (method, or "given in the file"), ``no_residuals`` (why there are none, or None),
-    ``elapsed_s``. For a trial read from markers (a C3D or
-    .trc file): ik (urdf2dyn.markers.IKSolution over the whole recording: per frame marker
-    RMS/max error and the worst marker; :attr:`ik_errors` gives those of the rows kept),
-    markers (the measured Markers, model frame) and plates (the C3D's force plates).
+    model whose root is neither free nor planar: a finding says so), f_ext {link: (N, 6)} the
+    applied loads (world frame, about the origin) or None, reactions (the ground-reaction
+    Trajectory, or None), warnings [str] (every warning raised for this trial), record {str:
+    ...} what was done: ``source``, ``loads`` (file or None), ``units``, ``filled_gaps``
+    ([str]), ``filter_hz``, ``filter_loads``, ``derivatives`` (method, or "given in the
+    file"), ``no_residuals`` (why there are none, or None), ``elapsed_s``. For a trial read
+    from markers (a C3D or .trc file): ik (urdf2dyn.markers.IKSolution over the whole
+    recording: per frame marker RMS/max error and the worst marker; :attr:`ik_errors` gives
+    those of the rows kept), markers (the measured Markers, model frame), plates (the C3D's
+    force plates) and events (the C3D's events: urdf2dyn.biomech.gait.gait_cycles cuts cycles
+    from them).
     findings: what the checks found (urdf2dyn.biomech.stages.Finding: warnings, and notes on
     what could not be checked); settings: the TrialSettings the trial ran with."""
     path: str
@@ -77,6 +79,7 @@ class TrialResult:
     plates: list | None = None
     findings: list = field(default_factory=list)
     settings: TrialSettings | None = None
+    events: list = field(default_factory=list)
 
     @property
     def ik_errors(self):
@@ -168,7 +171,7 @@ def _result(trial, elapsed):
     record["elapsed_s"] = elapsed
     return TrialResult(m.source, k.t, k.q, k.v, k.a, d.tau, d.residuals, lo.f_ext, lo.reactions,
                        trial.warnings, record, m.ik, m.markers, m.plates, list(trial.findings),
-                       s)
+                       s, list(m.events))
 
 
 def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, **options):

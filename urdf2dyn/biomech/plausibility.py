@@ -6,26 +6,36 @@ message names the file, the columns or times, and what to do.
 =====================  ====================================================================
 check                  warns when
 =====================  ====================================================================
-:func:`units`          radians expected but a revolute coordinate exceeds 2 pi (360 deg: no
-                       joint turns that far; degrees are likely), or degrees declared but no
-                       revolute coordinate exceeds pi in the file's numbers (radians likely)
+:func:`units`          radians expected but a joint angle (a URDF's revolute joint, an
+                       .osim's rotational coordinate: custom joints too) exceeds 2 pi (360
+                       deg: no joint turns that far; degrees are likely), or degrees declared
+                       but none exceeds pi in the file's numbers (radians likely)
 :func:`joint_limits`   a coordinate leaves its URDF <limit> by more than LIMIT_MARGIN_RAD
                        (revolute, 20 deg) or LIMIT_MARGIN_M (prismatic, 5 cm)
 :func:`residuals`      root residual force peak > 5 % of the peak ground reaction, or RMS
                        residual moment (about the CoM) > 1 % of CoM height x peak ground
                        reaction: Hicks, Uchida, Seth, Rajagopal & Delp (2015), "Is my model
                        good enough?", J. Biomech. Eng. 137:020905
-:func:`cop_distance`   a centre of pressure (during contact) farther than COP_MAX_DISTANCE
-                       (0.3 m) from the origin of the link it loads: a foot is ~0.26 m long and
-                       its link origin (the ankle) lies above the sole, so a CoP 0.3 m away is
-                       under another foot, another plate, or in the wrong frame/units
+:func:`cop_distance`   a load (during contact) whose line of action passes farther than
+                       COP_MAX_DISTANCE (0.3 m) from the origin of the link it loads: a foot
+                       is ~0.26 m long and its link origin lies at the heel or ankle, so a CoP
+                       0.3 m away is under another foot (plates or sides swapped), another
+                       plate, or in the wrong frame/units; from the applied wrenches, so at
+                       the motion's samples whatever the loads' rate and source
 :func:`sampling`       forces sampled at a rate that is not an integer multiple of the
                        motion's (they are interpolated), or over a shorter time span
 :func:`gravity`        with loads, the mean root residual force plus the model's weight
-                       (the gravity the data balance) points along another axis than the
-                       model's gravity, by more than half the body weight
+                       (the gravity the data balance) lies across the model's gravity, or
+                       against it, by more than half the body weight; a marker recording is
+                       told the lab rotation that stands it up
 :func:`opensim_axes`   a URDF model (z-up by convention) with gravity along z runs on an
                        OpenSim .mot/.sto motion (OpenSim's convention is y-up)
+:func:`missing_loads`  no external load on a trial whose feet step down to the floor and
+                       lift off it (walking, running)
+:func:`ik_fit`         inverse kinematics' marker RMS above 2 cm or largest error above 4 cm
+                       in a frame (OpenSim's best practice)
+:func:`unfiltered`     coordinates fitted to markers differentiated without a low-pass
+                       filter (OpenSim users filter gait at 6 Hz)
 =====================  ====================================================================
 """
 import math
@@ -33,7 +43,9 @@ import math
 import numpy as np
 
 __all__ = ["units", "joint_limits", "residuals", "cop_distance", "sampling", "gravity",
-           "opensim_axes", "GRAVITY_WEIGHT_FRACTION",
+           "opensim_axes", "missing_loads", "ik_fit", "unfiltered", "GRAVITY_WEIGHT_FRACTION",
+           "FOOT_DOWN_BAND", "FOOT_LIFT", "FEET_DOWN_FRACTION", "IK_RMS_MAX", "IK_MAX_MAX",
+           "MARKER_CUTOFF_HZ",
            "LIMIT_MARGIN_RAD", "LIMIT_MARGIN_M", "COP_MAX_DISTANCE",
            "RESIDUAL_FORCE_FRACTION", "RESIDUAL_MOMENT_FRACTION"]
 
@@ -43,33 +55,48 @@ COP_MAX_DISTANCE = 0.3
 RESIDUAL_FORCE_FRACTION = 0.05      # Hicks et al. 2015: peak residual force / peak external force
 RESIDUAL_MOMENT_FRACTION = 0.01     # Hicks et al. 2015: RMS moment / (CoM height x peak force)
 GRAVITY_WEIGHT_FRACTION = 0.5       # gravity check: off-axis weight above half the body weight
+FOOT_DOWN_BAND = 0.03               # missing loads: a foot within 3 cm of its lowest point
+FOOT_LIFT = 0.08                    # ... and lifted 8 cm above it (a step's clearance)
+FEET_DOWN_FRACTION = 0.1            # ... each in a tenth of the samples at least
+IK_RMS_MAX = 0.02                   # OpenSim's IK best practice: marker RMS below 2 cm
+IK_MAX_MAX = 0.04                   # ... and the largest marker error below 2-4 cm
+MARKER_CUTOFF_HZ = 6.0              # the cutoff of OpenSim's gait examples (Setup_ID.xml)
 
 
-def _revolute(model):
-    return [j for j in model.joints if j.type == "revolute"]
+def _hinges(model):
+    """(name, q index) of the coordinates that turn a joint through a bounded angle: a URDF's
+    revolute joints, an .osim's rotational coordinates (custom joints' included; not a
+    continuous joint, which may turn any number of times)."""
+    if model.is_opensim:
+        return [(n, k) for k, n in enumerate(model.q_names)
+                if n in model.coordinates and model.coordinates[n].motion == "rotational"]
+    return [(j.name, j.q_index) for j in model.joints if j.type == "revolute"]
 
 
 def units(model, q, degrees, source):
     """Angles that look like degrees read as radians (or radians read as degrees). q in rad
-    (after any conversion); degrees: whether the file was declared in degrees."""
-    joints = _revolute(model)
+    (after any conversion); degrees: whether the file was declared in degrees. Every
+    coordinate that turns a joint counts (:func:`_hinges`: an OpenSim model's custom joints
+    too, whose knees once read degrees as radians without a word)."""
+    joints = _hinges(model)
     if not joints or len(q) == 0:
         return []
-    cols = [j.q_index for j in joints]
+    cols = [k for _, k in joints]
     x = np.abs(np.asarray(q, dtype=float)[:, cols])
     if degrees:
         raw = np.degrees(x)          # the numbers as written in the file
         if np.nanmax(raw) <= math.pi and np.nanmax(raw) > 0:
-            return [f"{source}: read in degrees, but no revolute coordinate exceeds "
+            return [f"{source}: read in degrees, but no joint angle exceeds "
                     f"{np.nanmax(raw):.2f} (as written): the angles look like radians. Drop "
                     "--degrees (degrees=False) if they are"]
         return []
     peak = np.nanmax(x, axis=0)
-    wild = [(j.name, p) for j, p in zip(joints, peak) if p > 2 * math.pi]
+    wild = sorted(((n, p) for (n, _), p in zip(joints, peak) if p > 2 * math.pi),
+                  key=lambda x: -x[1])                    # the largest first
     if wild:
         names = ", ".join(f"{n} up to {p:.3g}" for n, p in wild[:6])
         more = f" and {len(wild) - 6} more" if len(wild) > 6 else ""
-        return [f"{source}: revolute coordinates beyond a full turn (2 pi rad) read as radians: "
+        return [f"{source}: joint angles beyond a full turn (2 pi rad) read as radians: "
                 f"{names}{more}. They look like degrees: pass --degrees (degrees=True), or "
                 "inDegrees=yes in an OpenSim file"]
     return []
@@ -128,28 +155,41 @@ def residuals(model, t, res_com, peak_force, com_height, source):
     return out
 
 
-def cop_distance(model, t, q, reactions, links, source, threshold):
-    """Centres of pressure far from the link they load. reactions: a Trajectory with grf/cop;
-    links: {key: link}."""
+def cop_distance(model, t, q, f_ext, source, threshold, names=None):
+    """Loads that act far from the link they are applied to, at the motion's samples, from
+    the loads themselves (f_ext {link: (N, 6)} world wrenches about the origin, whatever
+    their source and rate): while the load's component against gravity exceeds threshold, the
+    distance from the link's origin to its line of action (the vertical through the centre of
+    pressure for a ground reaction; the central axis F x M / |F|^2 + s F). names: {link:
+    the reaction's key} for the messages."""
+    if not f_ext:
+        return []
+    g = np.asarray(model.gravity, dtype=float)
+    up = -g / np.linalg.norm(g) if np.linalg.norm(g) > 0 else np.array([0.0, 0.0, 1.0])
     pos, _ = model.forward_kinematics(q)
     out = []
-    for key, link in links.items():
-        if key not in reactions.cop:
+    for link, w in f_ext.items():
+        if link not in model._link_index:
             continue
-        F, P = reactions.grf[key], reactions.cop[key]
-        if len(F) != len(t):
-            continue
-        on = np.all(np.isfinite(P), axis=1) & (np.linalg.norm(F, axis=1) > threshold)
+        w = np.asarray(w, dtype=float)
+        F, M = w[:, :3], w[:, 3:]
+        f2 = np.einsum("ij,ij->i", F, F)
+        on = (F @ up > threshold) & np.isfinite(f2)
         if not on.any():
             continue
-        d = np.linalg.norm(P - pos[:, model.link_names.index(link)], axis=1)
+        p0 = np.cross(F, M) / np.where(on, f2, 1.0)[:, None]      # the point of the axis
+        x = pos[:, model._link_index[link]]                       # nearest the origin
+        d = np.linalg.norm(np.cross(x - p0, F), axis=1) / np.sqrt(np.where(on, f2, 1.0))
         d[~on] = 0.0
         k = int(np.argmax(d))
         if d[k] > COP_MAX_DISTANCE:
-            out.append(f"{source}: the centre of pressure of {key!r} is {d[k]:.2f} m from the "
-                       f"origin of {link!r} at t = {t[k]:g} s ({int((d > COP_MAX_DISTANCE).sum())}"
-                       f" samples beyond {COP_MAX_DISTANCE} m): wrong contact link (--contact), "
-                       "force-plate frame or length unit (mm?)")
+            what = (f"the centre of pressure of {names[link]!r}" if names and link in names
+                    else f"the load on {link!r}")
+            out.append(f"{source}: {what} is {d[k]:.2f} m from the origin of {link!r} at "
+                       f"t = {t[k]:g} s ({int((d > COP_MAX_DISTANCE).sum())} samples beyond "
+                       f"{COP_MAX_DISTANCE} m): the load of another foot (plates or sides "
+                       "swapped: --contact, an ExternalLoads file's applied_to_body), or its "
+                       "frame or length unit (mm?)")
     return out
 
 
@@ -183,15 +223,18 @@ def _gravity_text(g):
     return " ".join(f"{x:g}" for x in g)
 
 
-def gravity(model, t, residual_force, source):
+def gravity(model, t, residual_force, source, rotation=None):
     """The gravity the data balance, against the model's.
 
     With external loads (ground reactions) that carry the body, the mean root residual force
     over a trial is m (g_data - g_model): the loads hold the weight up along the data's
-    vertical while the model pulls along its own. g_model + mean residual / m is the gravity
-    the data imply; a component of it beyond GRAVITY_WEIGHT_FRACTION of |g| on another axis
-    than the model's gravity means the wrong vertical (e.g. a y-up recording run with the
-    URDF default (0, 0, -9.81)). residual_force: (N, 3) N, world axes."""
+    vertical while the model pulls along its own. g_data = g_model + mean residual / m; a
+    component of it across the model's gravity beyond GRAVITY_WEIGHT_FRACTION of |g|, or
+    one as large against it (the data upside down), means the wrong vertical: e.g. a y-up
+    recording run with the URDF default (0, 0, -9.81), or a marker recording turned by the
+    wrong lab rotation. residual_force: (N, 3) N, world axes. rotation: the trial's lab to
+    model rotation when its motion is a marker recording (a string or matrix, or "" for
+    none): the advice is then the rotation that stands the data up, else the gravity."""
     g = np.asarray(model.gravity, dtype=float)
     mass = float(model.total_mass)
     gn = float(np.linalg.norm(g))
@@ -199,20 +242,124 @@ def gravity(model, t, residual_force, source):
     if not (gn > 0 and mass > 0 and len(F)) or not np.isfinite(F).all():
         return []
     implied = g + F.mean(axis=0) / mass
-    axis = int(np.argmax(np.abs(implied)))
-    model_axis = int(np.argmax(np.abs(g)))
-    if axis == model_axis or abs(implied[axis]) < GRAVITY_WEIGHT_FRACTION * gn:
+    along = float(implied @ g) / gn
+    across = float(np.linalg.norm(implied - along * g / gn))
+    limit = GRAVITY_WEIGHT_FRACTION * gn
+    if across <= limit and along >= -limit:
         return []
+    axis = int(np.argmax(np.abs(implied)))
+    mean = F.mean(axis=0)
+    head = (f"{source}: the root residual force averages "
+            f"({', '.join(f'{x:.0f}' for x in mean)}) N over t = {t[0]:g} .. {t[-1]:g} s: the "
+            f"loads hold the body up along {'-' if implied[axis] > 0 else '+'}{'xyz'[axis]} "
+            f"(about its weight, {mass * gn:.0f} N) while the model's gravity is "
+            f"({_gravity_text(g)}). ")
+    if rotation is not None:
+        return [head + _rotation_advice(implied, g, rotation)]
     suggest = np.zeros(3)
     suggest[axis] = math.copysign(gn, implied[axis])
-    name = "xyz"[axis]
-    mean = F.mean(axis=0)
-    return [f"{source}: the root residual force averages ({', '.join(f'{x:.0f}' for x in mean)}) "
-            f"N over t = {t[0]:g} .. {t[-1]:g} s: the loads hold the body up along "
-            f"{'-' if implied[axis] > 0 else '+'}{name} (about its weight, {mass * gn:.0f} N) "
-            f"while the model's gravity is ({_gravity_text(g)}). Set the gravity of the data's "
-            f"vertical: --gravity {_gravity_text(suggest)} (model.gravity = "
-            f"({', '.join(f'{x:g}' for x in suggest)}))"]
+    if model.is_opensim:
+        return [head + "The loads are in another frame than the model's (an OpenSim model's "
+                "is y up): express the ground reactions in it, or give their frame "
+                "(ExternalLoads' force_expressed_in_body)"]
+    return [head + f"Set the gravity of the data's vertical: --gravity {_gravity_text(suggest)} "
+            f"(model.gravity = ({', '.join(f'{x:g}' for x in suggest)}))"]
+
+
+def _rotation_advice(implied, g, rotation):
+    """The rotation from the lab to the model that puts the data's vertical (implied, model
+    frame) along the model's gravity g, in urdf2dyn.biomech.markers.rotation_matrix's text:
+    the first quarter or half turn (or two) that stands the data up, composed with the
+    rotation given."""
+    from .markers import rotation_matrix
+    current = rotation_matrix(rotation or None)
+    down, target = implied / np.linalg.norm(implied), g / np.linalg.norm(g)
+    given = f"--rotate {rotation}" if isinstance(rotation, str) and rotation else (
+        "the rotation given" if rotation else "no rotation")
+    advice = "another --rotate"
+    for text in _TURNS:
+        R = rotation_matrix(text)
+        if (R @ down) @ target > 0.9:
+            total = _rotation_text(R @ current)
+            advice = ("no --rotate" if total == "" else f"--rotate {total}" if total
+                      else f"--rotate {text} after {given}")
+            break
+    return (f"The lab's vertical is not the model's with {given}: use {advice} (the rotation "
+            "from the lab's axes to the model's: a z-up lab to an OpenSim model is x:-90, a "
+            "y-up lab needs none)")
+
+
+_STEPS = [f"{a}:{d}" for a in "xyz" for d in (90, -90, 180)]
+#: Quarter and half turns about the axes, one or two: the rotations advice is given in.
+_TURNS = _STEPS + [f"{x},{y}" for x in _STEPS for y in _STEPS]
+
+
+def _rotation_text(R):
+    """The shortest text of rotation R in quarter and half turns ("" for none), or None."""
+    from .markers import rotation_matrix
+    if np.allclose(R, np.eye(3)):
+        return ""
+    return next((text for text in _TURNS if np.allclose(rotation_matrix(text), R, atol=1e-9)),
+                None)
+
+
+def missing_loads(model, t, q, feet, source):
+    """A trial that looks like walking or running (each foot goes down to the floor and
+    lifts off it again: its lowest point reached in FEET_DOWN_FRACTION of the samples and
+    left by more than FOOT_LIFT) with no external load: its joint moments would hold the
+    body up by its root alone. feet: {side: link}; call it only when the trial has no
+    loads."""
+    g = np.asarray(model.gravity, dtype=float)
+    if not feet or not np.linalg.norm(g) > 0 or len(t) < 3:
+        return []
+    up = -g / np.linalg.norm(g)
+    pos, _ = model.forward_kinematics(q)
+    stepping = []
+    for side, link in sorted(feet.items()):
+        h = pos[:, model._link_index[link]] @ up
+        low = h <= np.nanmin(h) + FOOT_DOWN_BAND
+        high = h >= np.nanmin(h) + FOOT_LIFT
+        if low.mean() >= FEET_DOWN_FRACTION and high.mean() >= FEET_DOWN_FRACTION:
+            stepping.append(link)
+    if len(stepping) < len(feet):
+        return []
+    return [f"{source}: the feet ({', '.join(stepping)}) step down to the floor and lift off "
+            "it again, as in walking or running, but no ground reaction is given: the joint "
+            "moments are those of a body held up by its root alone (the root residuals carry "
+            "its weight). Give the loads: a C3D with its force plates, --grf, or "
+            "--external-loads"]
+
+
+def ik_fit(t, rms, worst_error, worst_marker, source):
+    """Inverse kinematics' marker errors against OpenSim's best practice for a gait trial:
+    marker RMS below IK_RMS_MAX (2 cm) and the largest error below IK_MAX_MAX (4 cm) in every
+    frame. t, rms, worst_error (N,), worst_marker [name] per frame."""
+    rms = np.asarray(rms, dtype=float)
+    worst_error = np.asarray(worst_error, dtype=float)
+    out = []
+    for what, x, limit in (("marker RMS", rms, IK_RMS_MAX),
+                           ("largest marker error", worst_error, IK_MAX_MAX)):
+        over = np.nan_to_num(x, nan=0.0) > limit
+        if not over.any():
+            continue
+        k = int(np.nanargmax(x))
+        who = f", {worst_marker[k]}" if what.startswith("largest") and worst_marker[k] else ""
+        out.append(f"{source}: inverse kinematics: {what} above {100 * limit:.0f} cm in "
+                   f"{int(over.sum())} of {len(x)} frames (up to {1e3 * x[k]:.1f} mm{who} at "
+                   f"t = {t[k]:g} s; OpenSim's best practice: RMS below 2 cm, largest error "
+                   "below 2-4 cm): check the lab rotation (--rotate), the model's scale and "
+                   "marker placement, and the marker weights (--ik-setup)")
+    return out
+
+
+def unfiltered(source):
+    """Coordinates fitted to markers and differentiated twice without a low-pass filter."""
+    return [f"{source}: coordinates fitted to markers are differentiated without a low-pass "
+            "filter: the markers' noise reaches the accelerations and the joint moments (tens "
+            f"of % of their peaks); filter them, as OpenSim users do: --filter "
+            f"{MARKER_CUTOFF_HZ:g} (filter_hz={MARKER_CUTOFF_HZ:g}; OpenSim's gait examples' "
+            "lowpass_cutoff_frequency_for_coordinates; running and jumping are filtered "
+            "higher, 10-15 Hz)"]
 
 
 def opensim_axes(model, meta, source):

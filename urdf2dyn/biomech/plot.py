@@ -9,8 +9,9 @@ import numpy as np
 
 from . import gait
 
-__all__ = ["plot_sagittal_moments", "sagittal_figure", "plot_joint_heights", "plot_torques",
-           "angular_momentum_figure", "plot_angular_momentum"]
+__all__ = ["plot_generalized_forces", "plot_sagittal_moments", "sagittal_figure",
+           "plot_joint_heights", "plot_torques", "angular_momentum_figure",
+           "plot_angular_momentum"]
 
 _COLORS = {"R": "tab:red", "L": "tab:blue"}
 _STYLES = {"R": "-", "L": "--"}
@@ -37,7 +38,8 @@ def _figure(nrows, ncols=1, size=(7.0, 8.0)):
 def sagittal_figure(t, tau, model, grf_y=None, mass=None, title=None,
                     threshold=gait.CONTACT_THRESHOLD):
     """A Figure of hip, knee and ankle sagittal moments (extension / plantarflexion positive,
-    N·m/kg) of a human-model trajectory.
+    N·m/kg, as gait reports give them) of a model that names them: urdf2dyn's human model, or
+    an OpenSim gait model's hip_flexion, knee_angle and ankle_angle (urdf2dyn.biomech.gait).
 
     With vertical ground reactions grf_y = {"L": (N,), "R": (N,)} each leg is drawn over its
     own gait cycle (0 % = that foot's strike, 100 % = its next strike): every cycle thin, their
@@ -116,19 +118,52 @@ def plot_joint_heights(t, q, model, joints=("rLLJX", "rULJX", "rLNJX"), path=Non
     return fig
 
 
-def plot_torques(t, tau, names, path=None, title=None, max_panels=12):
+def plot_torques(t, tau, names, path=None, title=None, max_panels=12, units=None):
     """Every DoF's generalized force over time, one panel each (at most max_panels: the DoF
-    with the largest peaks); returns the Figure (written to path if given)."""
+    with the largest peaks), its unit on its axis when units (one per name, e.g.
+    formats.torque_units) are given; returns the Figure (written to path if given)."""
     tau = np.asarray(tau, dtype=float)
     keep = np.argsort(-np.nanmax(np.abs(tau), axis=0))[:max_panels]
     keep = np.sort(keep)
     fig, axes = _figure(len(keep), size=(7.0, 1.4 * len(keep) + 1.0))
     for ax, k in zip(axes, keep):
         ax.plot(t, tau[:, k], lw=1.0)
-        ax.set_ylabel(names[k], fontsize=8)
+        ax.set_ylabel(names[k] + (f"\n{units[k]}" if units is not None else ""), fontsize=8)
         ax.grid(alpha=0.3)
     axes[-1].set_xlabel("time (s)")
-    fig.suptitle(title or "generalized forces (N·m or N)", fontsize=10)
+    fig.suptitle(title or ("generalized forces" if units is not None
+                           else "generalized forces (N·m or N)"), fontsize=10)
+    if path is not None:
+        _save(fig, path, dpi=120)
+    return fig
+
+
+def plot_generalized_forces(t, tau, model, path=None, f_ext=None, mass=None, per_kg=False,
+                            title=None):
+    """The figure of a trial's inverse dynamics, as ``urdf2dyn torques --plot`` draws it: the
+    legs' sagittal moments when the model names them (sagittal_figure, N·m/kg, over each gait
+    cycle when f_ext {link: (N, 6)} gives the feet's loads, urdf2dyn.biomech.gait.
+    vertical_reactions), else every coordinate's generalized force but the 6-DoF root's
+    (its residuals; plot_torques), each with its unit, divided by mass when per_kg.
+    Returns the Figure (written to path if given)."""
+    from .formats.torques import torque_units
+    from .grf import root_chain
+    mass = float(model.total_mass if mass is None else mass)
+    if gait.has_sagittal(model):
+        reactions = gait.vertical_reactions(model, f_ext)
+        fig = sagittal_figure(t, tau, model, grf_y=reactions or None, mass=mass, title=title)
+    else:
+        tau = np.asarray(tau, dtype=float) / (mass if per_kg else 1.0)
+        units = torque_units(model, per_kg)
+        try:
+            root = {n for j in root_chain(model)[0]
+                    for n in model.v_names[j.v_index:j.v_index + j.nv]}
+        except ValueError:
+            root = set()
+        cols = [k for k, n in enumerate(model.v_names) if n not in root] or \
+            list(range(model.nv))
+        fig = plot_torques(t, tau[:, cols], [model.v_names[k] for k in cols], title=title,
+                           units=[units[k] for k in cols])
     if path is not None:
         _save(fig, path, dpi=120)
     return fig

@@ -230,13 +230,31 @@ def fill_load_gaps(t, force, cop, moment=None, key="", max_gap=DEFAULT_MAX_GAP,
 
 # ----------------------------------------------------------------------------- derivatives
 
+#: Times within this fraction of a step of a uniform grid are that grid, written rounded: a
+#: 60 Hz .trc whose times are printed to the millisecond (OpenSim's published walks) steps
+#: 0.016 and 0.017 s.
+GRID_ROUNDING = 0.1
+
+
+def sampling_grid(t: ArrayLike) -> NDArray[np.float64]:
+    """The uniform grid t0 + k h (h = (t[-1] - t0) / (N - 1)) when the times t lie within
+    GRID_ROUNDING of a step of it (a recording's uniform samples with rounded times), else
+    t itself."""
+    t = np.asarray(t, dtype=float)
+    if len(t) < 2 or not np.all(np.isfinite(t)):
+        return t
+    grid = t[0] + (t[-1] - t[0]) * np.arange(len(t)) / (len(t) - 1)
+    h = (t[-1] - t[0]) / (len(t) - 1)
+    return grid if h > 0 and np.max(np.abs(t - grid)) <= GRID_ROUNDING * h else t
+
+
 def _uniform_step(t, what):
     t = np.asarray(t, dtype=float)
     dt = np.diff(t)
     if len(t) < 2 or np.any(dt <= 0) or not np.all(np.isfinite(t)):
         raise ValueError("t: expected at least 2 finite, strictly increasing times")
     h = (t[-1] - t[0]) / (len(t) - 1)
-    if np.max(np.abs(dt - h)) > 1e-4 * h:
+    if np.max(np.abs(dt - h)) > 1e-4 * h and sampling_grid(t) is t:
         raise ValueError(f"{what} needs uniformly sampled data (time steps vary from "
                          f"{dt.min():g} to {dt.max():g} s); resample first or use method='spline'"
                          " / 'gradient' without cutoff_hz")
@@ -278,7 +296,9 @@ def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "gradient",
     Parameters
     ----------
     t : array_like, shape (N,)
-        Sample times, s.
+        Sample times, s. Times within a tenth of a step of a uniform grid are that grid,
+        written rounded (sampling_grid: a 60 Hz .trc printed to the millisecond), for every
+        method but "opensim", whose splines take the times as written.
     q : array_like, shape (N, n)
         Coordinates (model.nq columns in model order when ``model`` is given).
     method : {"gradient", "savgol", "spline", "opensim"}
@@ -338,6 +358,8 @@ def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "gradient",
                           f"{which}: fill the gaps first (urdf2dyn.biomech.processing.fill_gaps), or cut the "
                           "trial")
     qf = lowpass(t, q, cutoff_hz, filter_order) if cutoff_hz is not None else q.copy()
+    if method != "opensim":                 # OpenSim's splines take the times as written
+        t = sampling_grid(t)
     rotating = [j for j in model.joints if j.type in _QUAT_AT] if model is not None else []
     for j in rotating:
         quat = qf[:, j.q_index + _QUAT_AT[j.type]:j.q_index + _QUAT_AT[j.type] + 4]

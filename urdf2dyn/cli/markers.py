@@ -10,7 +10,8 @@ from .options import model_path, need_matplotlib
 
 
 def marker_options(args, jobs):
-    """Options of trials recorded as markers (C3D, .trc): the lab-to-model rotation."""
+    """Options of trials recorded as markers (C3D, .trc): the lab-to-model rotation, the IK
+    setup, the rate of a C3D's plates."""
     from ..biomech.pipeline import MARKER_EXTENSIONS
     markers = [p for p, _ in jobs if os.fspath(p).lower().endswith(MARKER_EXTENSIONS)]
     if args.rotate and not markers:
@@ -20,6 +21,12 @@ def marker_options(args, jobs):
         raise ValueError("give either marker recordings (.c3d, .trc) or coordinate files, not "
                          f"both in one run (markers: {markers[0]})")
     options = {"rotation": args.rotate} if markers else {}
+    rate = getattr(args, "rate", None)
+    if rate:
+        if not any(os.fspath(p).lower().endswith(".c3d") for p in markers):
+            raise ValueError(f"--rate {rate} sets how a C3D's force plates enter the trial; "
+                             "the motions given hold no plates: drop --rate")
+        options["plate_rate"] = rate
     if getattr(args, "ik_setup", None):
         if not markers:
             raise ValueError("--ik-setup sets the inverse kinematics of marker recordings "

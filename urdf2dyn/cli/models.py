@@ -151,7 +151,7 @@ def cmd_convert(args):
         return _convert_model(args)
     from ..biomech.formats import convert
     options = {"rotation": args.rotate, "threshold": args.threshold, "units": args.units,
-               "strict": args.strict}
+               "rate": args.rate, "strict": args.strict}
     for path, what in convert(args.input, args.output, **options):
         print(f"{path}: {what}")
     return 0
@@ -201,6 +201,10 @@ def add_convert_parser(sub):
                         "pressure, and force and free moment 0 (default 20)")
     v.add_argument("--units", default="mm", choices=("mm", "cm", "m"),
                    help="length unit of the .trc written (default mm)")
+    v.add_argument("--rate", default="analog", choices=("analog", "marker"),
+                   help="sampling of the force plates' .mot: analog, the plates' own rate "
+                        "(default; what OpenSim's C3DFileAdapter gives), or marker, each "
+                        "marker frame's mean of its analog samples")
     v.add_argument("--strict", action="store_true",
                    help="treat every warning (missing markers, plates left out, a joint "
                         "frozen in the URDF, ...) as an error")

@@ -55,6 +55,11 @@ def cmd_torques(args):
                                          or args.derivatives in ("savgol", "spline")):
         what = "--filter" if args.filter is not None else f"--derivatives {args.derivatives}"
         need_scipy(what)
+    if args.cycles == "events" and not all(os.fspath(m).lower().endswith(".c3d")
+                                           for m, _ in jobs):
+        raise UsageError("--cycles events cuts the cycles at a C3D's Foot Strike events; the "
+                         "motions given are not C3D files: use --cycles plates (the feet's "
+                         "loads)")
     settings = trial_settings(args, jobs, contacts)
     try:
         if not multi:
@@ -69,9 +74,10 @@ def cmd_torques(args):
                 bar.close()
     except ValueError as e:
         raise _reword_cutoff(e, args) from None
-    outputs = [_write_outputs(model, res, args, multi) for res in results]
+    cycles = [_cycles(model, res, args) for res in results]
+    outputs = [_write_outputs(model, res, args, multi, c) for res, c in zip(results, cycles)]
     if not multi:
-        _summary(model, args, results[0], outputs[0], notes)
+        _summary(model, args, results[0], outputs[0], notes, cycles[0])
     else:
         _multi_summary(model, args, results, outputs, notes)
     return 0
@@ -124,8 +130,9 @@ def _torques_setup(args):
                                  strict=args.strict)
     os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
     args.external_loads = res.record.get("loads")
-    written = _write_outputs(model, res, args, False)
-    _summary(model, args, res, written, notes)
+    cycles = _cycles(model, res, args)
+    written = _write_outputs(model, res, args, False, cycles)
+    _summary(model, args, res, written, notes, cycles)
     return 0
 
 
@@ -175,7 +182,18 @@ def _stem(path):
     return os.path.splitext(os.path.basename(path))[0]
 
 
-def _write_outputs(model, res, args, multi):
+def _cycles(model, res, args):
+    """The trial's gait cycles (--cycles plates|events), or None when not asked."""
+    if not args.cycles:
+        return None
+    from ..biomech.gait import gait_cycles
+    try:
+        return gait_cycles(res, model, args.cycles)
+    except ValueError as e:            # no loads or events: the torques are still written
+        return str(e)
+
+
+def _write_outputs(model, res, args, multi, cycles=None):
     """Write the files asked for; returns their paths."""
     from ..biomech import formats
     mass = args.mass if args.mass is not None else model.total_mass
@@ -185,6 +203,16 @@ def _write_outputs(model, res, args, multi):
         formats.write_torques(out, res.t, res.tau / mass if args.per_kg else res.tau, model,
                               per_kg=args.per_kg, order=res.record.get("columns"))
         written.append(out)
+        if cycles and not isinstance(cycles, str):
+            from ..biomech.gait import cycle_normalized
+            pct, tau = cycle_normalized(res, cycles)
+            if args.per_kg:
+                tau = tau / mass
+            path = os.path.splitext(out)[0] + "_cycles.csv"
+            names = [f"{c.side}{k + 1}_{n}" for k, c in enumerate(cycles) for n in model.v_names]
+            formats.write_table(path, pct, np.concatenate(list(tau), axis=1), names,
+                                index="percent")
+            written.append(path)
     if args.residuals and res.residuals is not None:
         out = _out_path(args.residuals, res.path, multi, "_residuals", "csv")
         table, names = res.residuals.table()
@@ -192,7 +220,10 @@ def _write_outputs(model, res, args, multi):
         written.append(out)
     if args.plot:
         out = _out_path(args.plot, res.path, multi, "_torques", "png")
-        _plot(out, res.t, res.tau, model, res.reactions, mass, res.path, res.f_ext)
+        from ..biomech import plot
+        plot.plot_generalized_forces(res.t, res.tau, model, out, f_ext=res.f_ext, mass=mass,
+                                     per_kg=args.per_kg,
+                                     title=f"{model.name}: {os.path.basename(res.path)}")
         written.append(out)
         from ..biomech.gait import is_human
         if is_human(model):
@@ -226,29 +257,27 @@ def _out_path(target, motion, multi, suffix, fmt):
     return os.path.join(target, _stem(motion) + suffix + ext)
 
 
-def _plot(out, t, tau, model, reactions, mass, motion, f_ext):
-    from ..biomech import gait, plot
-    title = f"{model.name}: {os.path.basename(motion)}"
-    if gait.is_human(model):
-        grf_y = None
-        if reactions is not None:
-            grf_y = {}
-            for side in ("L", "R"):
-                if side in reactions.grf:
-                    link = f"foot_{side}"
-                    w = f_ext.get(link) if f_ext else None
-                    grf_y[side] = w[:, 1] if w is not None else None
-            grf_y = {k: x for k, x in grf_y.items() if x is not None} or None
-        plot.plot_sagittal_moments(t, tau, model, out, grf_y=grf_y, mass=mass, title=title)
-    else:
-        plot.plot_torques(t, tau, model.v_names, out, title=title)
-
-
 def _mass(model, args):
     return args.mass if args.mass is not None else model.total_mass
 
 
-def _summary(model, args, res, written, notes):
+def _cycle_summary(model, args, cycles, out):
+    """The gait cycles found (their table is written with -o)."""
+    if cycles is None:
+        return
+    if isinstance(cycles, str):
+        print(f"gait cycles ({args.cycles}): none: {cycles}", file=out)
+        return
+    if not cycles:
+        print(f"gait cycles ({args.cycles}): none complete (a cycle runs from a foot strike "
+              "to the next of the same foot)", file=out)
+        return
+    print(f"gait cycles ({args.cycles}): " + ", ".join(
+        f"{c.side} {c.start:.3f}-{c.end:.3f} s ({c.duration:.3f} s)" for c in cycles),
+        file=out)
+
+
+def _summary(model, args, res, written, notes, cycles=None):
     from ..biomech import gait
     out = sys.stdout
     t, tau, mass = res.t, res.tau, _mass(model, args)
@@ -270,23 +299,24 @@ def _summary(model, args, res, written, notes):
             print(f"note: {f.message}", file=out)
     for w in written:
         print(f"written: {w}", file=out)
-    if gait.is_human(model) and not args.verbose:
-        _human_summary(model, tau, mass, out)
+    if gait.has_sagittal(model) and not args.verbose:
+        _sagittal_summary(model, tau, mass, out)
     else:
+        from ..biomech.formats import torque_units
         width = max(len(n) for n in model.v_names)
-        unit = " per kg" if args.per_kg else ""
         scale = 1.0 / mass if args.per_kg else 1.0
-        print(f"{'DoF':<{width}}  peak |tau|{unit}   at t [s]", file=out)
+        print(f"{'DoF':<{width}}  peak |tau|         at t [s]", file=out)
         peak = np.abs(tau).max(axis=0) * scale
         when = t[np.abs(tau).argmax(axis=0)]
-        for name, p, w in zip(model.v_names, peak, when):
-            print(f"{name:<{width}}  {p:10.4g}  {w:9.4g}", file=out)
-        if gait.is_human(model):
-            _human_summary(model, tau, mass, out)
+        for name, p, w, u in zip(model.v_names, peak, when, torque_units(model, args.per_kg)):
+            print(f"{name:<{width}}  {p:10.4g} {u:<7} {w:9.4g}", file=out)
+        if gait.has_sagittal(model):
+            _sagittal_summary(model, tau, mass, out)
+    _cycle_summary(model, args, cycles, out)
     _residual_summary(res, out)
 
 
-def _human_summary(model, tau, mass, out):
+def _sagittal_summary(model, tau, mass, out):
     from ..biomech import gait
     peaks = gait.peak_moments(model, tau, mass)
     print(f"peak sagittal joint moments, N·m/kg (body mass {mass:.1f} kg):", file=out)
@@ -323,12 +353,16 @@ def _multi_summary(model, args, results, outputs, notes):
     print(f"{model!r}", file=out)
     for note in notes:
         print(f"note: {note}", file=out)
-    human = gait.is_human(model)
+    human = gait.has_sagittal(model)
     total = sum(len(r.t) for r in results)
     secs = sum(r.record["elapsed_s"] for r in results)
     print(f"{len(results)} motions, {total} samples, {secs:.2f} s from files to torques",
           file=out)
-    head = "hip ext  knee ext  ankle pf (N·m/kg)" if human else "peak |tau|"
+    from ..biomech.formats import torque_units
+    moment = np.array([u.startswith("N·m") for u in torque_units(model)])
+    head = ("hip ext  knee ext  ankle pf (N·m/kg)" if human
+            else f"peak moment ({'N·m/kg' if args.per_kg else 'N·m'})  peak force "
+                 f"({'N/kg' if args.per_kg else 'N'})")
     print(f"{'motion':<32} {'samples':>8}  {head}  residual RMS F (N) M (N·m)", file=out)
     for r, written in zip(results, outputs):
         name = os.path.basename(r.path)
@@ -337,7 +371,9 @@ def _multi_summary(model, args, results, outputs, notes):
             cols = "  ".join(f"{max(pk[k].values()):7.2f}" for k in (
                 ("hip", "extension"), ("knee", "extension"), ("ankle", "plantarflexion")))
         else:
-            cols = f"{np.abs(r.tau).max():10.4g}"
+            peak = np.abs(r.tau).max(axis=0) / (mass if args.per_kg else 1.0)
+            cols = (f"{peak[moment].max(initial=0.0):>15.4g}  "
+                    f"{peak[~moment].max(initial=0.0):>13.4g}")
         resid = ""
         if r.residuals is not None:
             s = r.residuals.summary()
@@ -385,10 +421,12 @@ def add_torques_parser(sub):
                    help="angles (and their rates) in the CSV motion files are in degrees")
     add_floating_base(p, "add a floating joint 'root_joint' above the URDF's root link")
     p.add_argument("--couplers", choices=("keep", "eliminate"), default="keep",
-                   help="an OpenSim model's CoordinateCouplerConstraints: keep (default, as "
-                        "OpenSim's inverse-dynamics tool: each dependent coordinate a DoF with "
-                        "its own force) or eliminate (dependent coordinates computed from their "
-                        "independent ones, their forces moved onto them)")
+                   help="an OpenSim model's CoordinateCouplerConstraints in inverse dynamics: "
+                        "keep (default, as OpenSim's inverse-dynamics tool: each dependent "
+                        "coordinate a DoF with its own force) or eliminate (dependent "
+                        "coordinates computed from their independent ones, their forces moved "
+                        "onto them); inverse kinematics (--ik-setup) holds them either way, as "
+                        "OpenSim's IK tool")
     add_gravity(p, HUMOD_GRAVITY_HELP)
     p.add_argument("--per-kg", action="store_true",
                    help="write torques divided by the body mass (N·m/kg)")
@@ -399,9 +437,12 @@ def add_torques_parser(sub):
                         "world axes, moment about the root origin) to this CSV (a directory "
                         "with several motions)")
     p.add_argument("--plot", metavar="PNG",
-                   help="plot the torques (human model: hip, knee and ankle sagittal moments "
-                        "over the gait cycle, and the whole-body angular momentum in "
-                        "<PNG stem>_momentum.png); needs matplotlib")
+                   help="plot the torques: a model that names the legs' sagittal coordinates "
+                        "(the human model, or OpenSim's hip_flexion, knee_angle, ankle_angle) "
+                        "gets the hip, knee and ankle moments over the gait cycle (N·m/kg; "
+                        "the human model also the whole-body angular momentum in <PNG "
+                        "stem>_momentum.png), any other every coordinate but the root's, "
+                        "each in its unit (per kg with --per-kg); needs matplotlib")
     p.add_argument("--speed", type=SPEED, metavar="M/S",
                    help="walking or running speed (treadmill belt speed): the angular-momentum "
                         "plot is then normalized by mass x speed x CoM height (Herr & Popovic "
@@ -426,6 +467,18 @@ def add_torques_parser(sub):
                    help="for C3D/.trc trials: rotation from the lab frame to the model frame, "
                         "about the lab's axes in order, e.g. x:-90 for a z-up lab and a y-up "
                         "OpenSim model (default: the lab frame)")
+    p.add_argument("--rate", choices=("analog", "marker"),
+                   help="for C3D trials: the force plates' loads at the analog rate (default), "
+                        "evaluated at the motion's times as --processing says (opensim: the "
+                        "cubic splines of OpenSim's ExternalLoads; urdf2dyn: filtered at the "
+                        "analog rate with --filter, then sampled), or each marker frame's mean "
+                        "(marker: what urdf2dyn did before)")
+    p.add_argument("--cycles", choices=("plates", "events"),
+                   help="cut the trial into gait cycles, each side's from a foot strike to the "
+                        "next: plates (where the vertical load on the foot rises through 20 N) "
+                        "or events (a C3D's Foot Strike events); printed, and with -o written "
+                        "time-normalized (0-100 %%) per cycle to <OUT stem>_cycles.csv "
+                        "(columns <side><n>_<coordinate>)")
     p.add_argument("--max-gap", type=GAP, default=DEFAULT_MAX_GAP, metavar="N",
                    help="fill runs of up to N missing samples (NaN or empty cells) by cubic "
                         f"interpolation, with a warning; longer gaps stop the trial (default "

@@ -55,11 +55,12 @@ def trim(source, first, last, out):
     f0 = (words[3] & 0xFFFF) + first
     struct.pack_into("<HH", data, 6, f0, f0 + nframes - 1)
     params = _parameters(data)
-    at, ptype = params[("POINT", "FRAMES")]
-    if ptype == 4:
-        struct.pack_into("<f", data, at, float(nframes))
-    else:
-        struct.pack_into("<H", data, at, nframes)
+    if ("POINT", "FRAMES") in params:        # Kistler's analog-only files have none
+        at, ptype = params[("POINT", "FRAMES")]
+        if ptype == 4:
+            struct.pack_into("<f", data, at, float(nframes))
+        else:
+            struct.pack_into("<H", data, at, nframes)
     for name, value in (("ACTUAL_START_FIELD", f0), ("ACTUAL_END_FIELD", f0 + nframes - 1)):
         if ("TRIAL", name) in params:       # two 16-bit words, low first
             at, ptype = params[("TRIAL", name)]

@@ -24,7 +24,7 @@ from .opensim import (ExternalForce, ExternalLoads, ExternalLoadsError, read_ext
                       write_external_loads,
                       read_opensim, read_sto_table, write_opensim)
 from .opensim_setup import IDSetup, SetupError, osim_coordinate_order, read_id_setup
-from .torques import read_torques, torque_names, write_torques
+from .torques import read_torques, torque_names, torque_units, write_torques
 from .c3d import C3D, Event, Plate, read_c3d, write_grf
 from .trc import read_trc, write_trc
 
@@ -32,7 +32,7 @@ __all__ = ["read", "write", "read_columns", "read_csv", "write_csv", "read_table
            "to_dataframe", "from_dataframe", "read_opensim", "write_opensim", "read_sto_table",
            "read_external_loads", "ExternalLoads", "ExternalForce", "ExternalLoadsError",
            "read_humod", "write_humod", "HUMOD_LENGTH_SCALE", "read_torques", "write_torques",
-           "torque_names", "read_id_setup", "IDSetup", "SetupError",
+           "torque_names", "torque_units", "read_id_setup", "IDSetup", "SetupError",
            "osim_coordinate_order", "read_c3d", "write_grf", "C3D", "Plate", "Event", "read_trc",
            "write_trc", "convert", "CONVERTERS", "write_external_loads"]
 
@@ -74,10 +74,15 @@ def read_columns(path):
                       ".sto)")
 
 
-def _convert_c3d(source, outputs, rotation=None, threshold=None, units="mm", strict=False):
+def _convert_c3d(source, outputs, rotation=None, threshold=None, units="mm", strict=False,
+                 rate="analog"):
     from .c3d import CONTACT_THRESHOLD
+    if rate not in ("analog", "marker"):
+        raise ValueError(f"rate: expected 'analog' (the plates' own rate, as OpenSim's "
+                         f"C3DFileAdapter gives them) or 'marker', got {rate!r}")
     rec = read_c3d(source, rotation=rotation, strict=strict,
-                   threshold=CONTACT_THRESHOLD if threshold is None else threshold)
+                   threshold=CONTACT_THRESHOLD if threshold is None else threshold,
+                   rate="analog" if rate == "analog" else "markers")
     done = []
     for out in outputs:
         ext = os.path.splitext(os.fspath(out))[1].lower()
@@ -85,8 +90,11 @@ def _convert_c3d(source, outputs, rotation=None, threshold=None, units="mm", str
             if not rec.markers.labels:
                 raise MotionError(f"{source}: no markers to write to {os.fspath(out)}")
             write_trc(out, rec.markers, units=units)
+            prefix = rec.markers.meta.get("label_prefix")
             done.append((os.fspath(out), f"{len(rec.markers.labels)} markers, "
-                                         f"{len(rec.markers)} frames"))
+                                         f"{len(rec.markers)} frames" +
+                         (f" (labels without the subject prefix '{prefix}', as models name "
+                          "them)" if prefix else "")))
         elif ext in (".mot", ".sto"):
             write_grf(out, rec.plates)
             done.append((os.fspath(out), f"{len(rec.plates)} force plates, "
@@ -113,7 +121,8 @@ def convert(source, outputs, **options):
         The files to write; their suffixes say what goes in each.
     **options
         For C3D: rotation (lab to model, e.g. "x:-90"), threshold (N), units (of the .trc),
-        strict.
+        rate ("analog", the default: the plates at the analog rate, as OpenSim's
+        C3DFileAdapter writes them; "marker": each marker frame's mean), strict.
 
     Returns
     -------

@@ -1,13 +1,17 @@
 """A structural check of a C3D file before ezc3d reads it.
 
-ezc3d trusts the file's own sizes: a truncated or corrupted file can make it read past its
-buffers and crash the interpreter. This walks the header and the parameter section with every
-offset bounds-checked (the layout of the C3D User Guide, Motion Lab Systems) and checks that
-the data section is as long as the header says, so that only a well-formed file reaches ezc3d.
-It decodes no value beyond the few integers it needs.
+ezc3d trusts the file's own sizes and counts: a truncated or corrupted file can make it read
+through an empty list, allocate gigabytes or crash. This walks the header and the parameter
+section with every offset bounds-checked (the layout of the C3D User Guide, Motion Lab
+Systems), checks what ezc3d's C++ reads without checking (a description length it reads as
+negative, text without dimensions, counts and rates without a value, analog scales and offsets
+for every channel, a frame that fits the file) and names the fault. It is the first line: ezc3d
+itself runs in a process of its own (``_c3dread``), so what this misses cannot crash the
+caller. It decodes no value beyond the few numbers it needs.
 """
 from __future__ import annotations
 
+import math
 import os
 import struct
 
@@ -45,6 +49,10 @@ def check_c3d(path):
     nblocks, proc = data[pstart + 2], data[pstart + 3]
     if proc not in (_INTEL, _DEC, _MIPS):
         fail(f"unknown processor type {proc} in the parameter section")
+    if proc == _MIPS:
+        raise MotionError(f"{source}: written in the SGI/MIPS byte order (processor type 86), "
+                          "which ezc3d does not read: convert it to the PC (Intel) order with "
+                          "the capture software or a C3D editor, then read that copy")
     end = "<" if proc != _MIPS else ">"
     pend = pstart + max(1, nblocks) * _BLOCK
     if pend > size:
@@ -57,37 +65,53 @@ def check_c3d(path):
     scale_bytes = data[12:16] if proc != _DEC else data[14:16] + data[12:14]
     scale = struct.unpack(end + "f", scale_bytes)[0]
     data_block = words[8] & 0xFFFF
-    # walk the parameter records: each offset must land inside the section
+    # walk the parameter records: each offset must land inside the file (ezc3d reads on past
+    # the section's declared blocks, as Peak Performance's files need)
     groups, found = {}, {}
     pos = pstart + 4
-    while pos + 2 <= pend:
+    while pos + 2 <= size:
         nlen = struct.unpack("b", data[pos:pos + 1])[0]
         if nlen == 0:
             break
         gid = struct.unpack("b", data[pos + 1:pos + 2])[0]
         nlen = abs(nlen)
         q = pos + 2 + nlen
-        if q + 2 > pend:
-            fail(f"a parameter record at byte {pos} runs past its section")
+        if q + 3 > size:
+            fail(f"a parameter record at byte {pos} runs past the end of the file")
         name = data[pos + 2:q].decode("latin-1").strip().upper()
         (offset,) = struct.unpack(end + "h", data[q:q + 2])
         if gid < 0:
             groups[-gid] = name
+            desc = q + 2
         elif gid > 0:                                   # a parameter: type, dims, data
             r = q + 2
-            if r + 2 > pend:
+            if r + 2 > size:
                 fail(f"parameter record at byte {pos} is cut")
             ptype, ndim = struct.unpack("bb", data[r:r + 2])
-            if ptype not in (-1, 1, 2, 4) or not 0 <= ndim <= 7 or r + 2 + ndim > pend:
+            if ptype not in (-1, 1, 2, 4) or not 0 <= ndim <= 7 or r + 2 + ndim > size:
                 fail(f"parameter {name} has type {ptype} and {ndim} dimensions")
+            if ptype == -1 and ndim == 0:               # ezc3d indexes its first dimension
+                fail(f"parameter {name} is text without dimensions")
             dims = list(data[r + 2:r + 2 + ndim])
-            n = 1
+            n, walk = 1, 1
             for d in dims:
                 n *= d
-            if r + 2 + ndim + abs(ptype) * n + 1 > pend:
-                fail(f"the values of parameter {name} run past the parameter section")
+                walk = max(walk, n)
+            if n == 0 and walk > 65536:     # ezc3d loops over the dimensions before the 0
+                fail(f"parameter {name} has dimensions {dims}: no value, but {walk} "
+                     "combinations of its dimensions before the 0")
+            desc = r + 2 + ndim + abs(ptype) * n
+            if desc + 1 > size:
+                fail(f"the values of parameter {name} run past the end of the file")
             head = data[r + 2 + ndim:r + 2 + ndim + abs(ptype)] if n else b""
             found[(gid, name)] = (ptype, dims, n, head)
+        else:
+            desc = None
+        # a negative length is read as 4 GB by ezc3d (the description is read as unsigned)
+        if desc is not None and data[desc] > 127:
+            fail(f"the description of {'group' if gid < 0 else 'parameter'} {name} is "
+                 f"{data[desc]} characters long, which ezc3d reads as a negative length "
+                 "(above 127)")
         if offset == 0:
             break
         if offset < 0 or q + offset <= pos:
@@ -95,6 +119,8 @@ def check_c3d(path):
         pos = q + offset
     params = {(groups.get(g, "?"), name): v for (g, name), v in found.items()}
     _check_types(params, end, fail)
+    _check_layout(params, end, proc, (points, analog_per_frame, first, last, scale),
+                  size - (data_block - 1) * _BLOCK, fail)
     if points or analog_per_frame:
         if last < first:
             return      # more than 65535 frames: the parameters count them (ezc3d reads them)
@@ -111,16 +137,80 @@ def check_c3d(path):
     return None
 
 
-#: Parameters ezc3d reads as numbers (it indexes their values without checking their type).
-_NUMERIC = {("POINT", x) for x in ("USED", "SCALE", "RATE", "FRAMES", "DATA_START")} | \
-    {("ANALOG", x) for x in ("USED", "RATE", "GEN_SCALE", "SCALE", "OFFSET", "BITS")} | \
-    {("FORCE_PLATFORM", x) for x in ("USED", "TYPE", "CHANNEL", "CORNERS", "ORIGIN",
-                                     "CAL_MATRIX", "ZERO", "FPCOPPOLY")} | \
-    {("TRIAL", "ACTUAL_START_FIELD"), ("TRIAL", "ACTUAL_END_FIELD"), ("EVENT", "USED"),
-     ("EVENT", "TIMES"), ("EVENT", "STATUS")}
+#: Parameters ezc3d's C++ reads as numbers. Only these: the others (FORCE_PLATFORM, EVENT, ...)
+#: it hands over whatever their type, and read_c3d reads them leniently.
+_NUMERIC = {("POINT", x) for x in ("USED", "SCALE", "RATE", "FRAMES")} | \
+    {("ANALOG", x) for x in ("USED", "RATE", "GEN_SCALE", "SCALE", "OFFSET")} | \
+    {("ROTATION", x) for x in ("USED", "DATA_START", "RATE", "RATIO")} | \
+    {("TRIAL", "ACTUAL_START_FIELD"), ("TRIAL", "ACTUAL_END_FIELD")}
+#: ... and their first value, without checking there is one.
+_ONE_VALUE = {("POINT", x) for x in ("USED", "SCALE", "RATE", "FRAMES")} | \
+    {("ANALOG", x) for x in ("USED", "RATE", "GEN_SCALE")} | \
+    {("ROTATION", x) for x in ("USED", "DATA_START", "RATE", "RATIO")}
 #: ... and as text. Only these: ezc3d reads every other parameter whatever its type (Vicon
 #: Nexus stores EVENT:ICON_IDS as integers, the standard says text), and so does read_c3d.
 _TEXT = {(g, x) for g in ("POINT", "ANALOG") for x in ("LABELS", "DESCRIPTIONS", "UNITS")}
+
+
+def _value(v, end, proc):
+    """The first value of a numeric parameter record (ptype, dims, n, first bytes), or None."""
+    ptype, _, n, head = v
+    if ptype == -1 or not n or len(head) < abs(ptype):
+        return None
+    if ptype == 4:
+        if proc == _DEC:          # a DEC float: IEEE with its 16-bit halves swapped, times 4
+            return struct.unpack("<f", head[2:4] + head[0:2])[0] / 4.0
+        return struct.unpack(end + "f", head)[0]
+    return struct.unpack(end + {1: "b", 2: "h"}[ptype], head)[0]
+
+
+def _check_layout(params, end, proc, header, available, fail):
+    """One frame as ezc3d will read it fits the file.
+
+    ezc3d lays a frame out from the parameters, not the header (POINT:USED markers, ANALOG:USED
+    channels times ANALOG:RATE / POINT:RATE samples; the header's analog count where
+    POINT:RATE is 0) and reads frames until the file ends, value by value: a corrupted rate
+    or count makes one frame of millions of values, each allocated and read past the end
+    (minutes, gigabytes). Refused when one frame is larger than twice the file's data."""
+    points, analog_per_frame = header[0], header[1]
+
+    def get(group, name, default):
+        v = params.get((group, name))
+        x = _value(v, end, proc) if v is not None else None
+        return default if x is None else x
+
+    npoints, channels = get("POINT", "USED", 0), get("ANALOG", "USED", 0)
+    prate, arate = get("POINT", "RATE", 0.0), get("ANALOG", "RATE", 0.0)
+    if npoints < 0 or channels < 0:
+        fail(f"POINT:USED {npoints} or ANALOG:USED {channels} is negative")
+    if prate and channels:
+        ratio = arate / prate
+        if not math.isfinite(ratio) or ratio < 0:
+            fail(f"ANALOG:RATE {arate:g} and POINT:RATE {prate:g} give {ratio:g} analog "
+                 "samples per frame")
+        per_frame = int(ratio) * channels
+    else:
+        per_frame = analog_per_frame
+    frame = (4 * npoints + per_frame) * 2          # 2 bytes a value at least
+    if frame > 2 * max(0, available) + 65536:
+        fail(f"ANALOG:RATE {arate:g}, POINT:RATE {prate:g}, ANALOG:USED {channels} and "
+             f"POINT:USED {npoints} make one frame {frame} bytes long at least, but the file "
+             f"holds {max(0, available)} bytes of data")
+    if ("ROTATION", "USED") in params:     # a frame's rotations: RATIO (or RATE / POINT:RATE)
+        used = get("ROTATION", "USED", 0)  # subframes of USED 4x4 matrices and a reliability
+        ratio = get("ROTATION", "RATIO", None)
+        if ratio is None:
+            rate = get("ROTATION", "RATE", 0.0)
+            ratio = rate / prate if prate else 0.0
+        if not math.isfinite(ratio) or not 0 <= ratio <= 10000 or used < 0:
+            # ezc3d makes RATIO subframes a frame, even of no rotation
+            fail(f"ROTATION:USED {used} and ROTATION:RATIO (or RATE) {ratio:g} are not counts "
+                 "of rotations a frame")
+        rotations = used * int(ratio) * 17 * 4
+        if rotations > 2 * max(0, available) + 65536:
+            fail(f"ROTATION:USED {used} and ROTATION:RATIO (or RATE) {ratio:g} make one frame's "
+                 f"rotations {rotations} bytes long, but the file holds {max(0, available)} "
+                 "bytes of data")
 
 
 def _check_types(params, end, fail):
@@ -131,8 +221,7 @@ def _check_types(params, end, fail):
             fail(f"parameter {key[0]}:{key[1]} is text where a number is expected")
         if key in _TEXT and ptype != -1 and n:
             fail(f"parameter {key[0]}:{key[1]} is a number where text is expected")
-        if key in _NUMERIC and ptype != -1 and len(dims) > 0 and n == 0 and key[1] in (
-                "USED", "SCALE", "RATE", "GEN_SCALE") and key[0] != "ANALOG":
+        if key in _ONE_VALUE and ptype != -1 and n == 0:     # ezc3d reads value 0, unchecked
             fail(f"parameter {key[0]}:{key[1]} has no value")
 
     def count(group):
@@ -143,7 +232,11 @@ def _check_types(params, end, fail):
         return int(abs(struct.unpack(end + fmt, v[3])[0])) if v[0] != 4 else 0
 
     analogs = count("ANALOG")
-    for name in ("SCALE", "OFFSET"):
-        v = params.get(("ANALOG", name))
-        if analogs and v is not None and v[2] and v[2] < analogs:
-            fail(f"parameter ANALOG:{name} has {v[2]} values for {analogs} channels")
+    for name in ("SCALE", "OFFSET"):       # ezc3d takes channel k's from value k, unchecked
+        values = sum(params[("ANALOG", x)][2] for x in [name] + [f"{name}{i}" for i in
+                     range(2, 100)] if ("ANALOG", x) in params)
+        if analogs and values < analogs:
+            where = ("is missing from the ANALOG group" if ("ANALOG", name) not in params
+                     else f"has {values} values")
+            fail(f"parameter ANALOG:{name} {where} for {analogs} analog channels")
+

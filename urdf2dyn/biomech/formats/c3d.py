@@ -6,9 +6,14 @@ pressure and free moment in the lab frame, at the marker rate) and the events.
 
 What the C3D format says, and what is done with it (the C3D User Guide, Motion Lab Systems):
 
+* reading: a structural check first (``_c3dcheck``: a corrupted file is refused naming the
+  fault), then ezc3d in a reader process of its own (``_c3dread``: a file that crashes ezc3d
+  is refused naming the signal, and cannot take the caller down). Parameters whose type is not
+  the standard's are read leniently (Vicon Nexus stores EVENT:ICON_IDS as integers).
 * markers: ``POINT:LABELS``, ``POINT:UNITS`` (mm, cm or m: positions are returned in m); a
   negative residual marks a point not seen in that frame, and so do coordinates that are exactly
-  (0, 0, 0) (what many systems write for an occlusion): both become NaN.
+  (0, 0, 0) (what many systems write for an occlusion): both become NaN. Vicon's subject prefix
+  (``Subject01:LASI``, SUBJECTS:LABEL_PREFIXES) is removed, as models name the markers.
 * analog channels: ``(raw - ANALOG:OFFSET) * ANALOG:SCALE * ANALOG:GEN_SCALE`` for data stored
   as integers, as stored for data stored as floats (ezc3d applies it, and the ``c3d`` package
   agrees), in ``ANALOG:UNITS`` (N, N·mm or N·m, mm or m; a channel without a known unit is taken in
@@ -44,6 +49,7 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -53,6 +59,7 @@ from numpy.typing import NDArray
 from ...warn import report
 from ..markers import LENGTH_UNITS, Markers, rotation_matrix
 from ..trajectory import MotionError
+from . import _c3dread
 from ._c3dcheck import check_c3d
 
 __all__ = ["read_c3d", "write_grf", "grf_columns", "C3D", "Plate", "Event", "CONTACT_THRESHOLD"]
@@ -125,19 +132,48 @@ class C3D:
 
 # ============================================================================ reading
 
-def _ezc3d():
-    try:
-        import ezc3d
-    except ImportError:
-        raise ImportError("reading C3D files needs ezc3d: pip install \"urdf2dyn[c3d]\"") from None
-    return ezc3d
+def _need_ezc3d():
+    import importlib.util
+    if importlib.util.find_spec("ezc3d") is None:
+        raise ImportError("reading C3D files needs ezc3d: pip install \"urdf2dyn[c3d]\"")
 
 
 def _param(params, group, name, default=None):
     g = params.get(group)
-    if not isinstance(g, dict) or name not in g:
+    if not isinstance(g, dict) or not isinstance(g.get(name), dict):
         return default
     return g[name].get("value", default)
+
+
+def _texts(params, group, name):
+    """A parameter's values as a list of str (numbers as their text), [] when absent."""
+    v = _param(params, group, name)
+    if v is None:
+        return []
+    if isinstance(v, str):
+        return [v]
+    return [str(x) for x in np.ravel(np.asarray(v, dtype=object))]
+
+
+def _numbers(params, group, name, integer=False):
+    """A parameter's values as an array of its own shape; empty when absent, text, or (for
+    integer) not all finite integers: the callers then name it as missing."""
+    v = _param(params, group, name)
+    try:
+        a = np.asarray(v if v is not None else [], dtype=float)
+    except (TypeError, ValueError):
+        return np.zeros(0, dtype=int if integer else float)
+    if integer:
+        if not np.all(np.isfinite(a)) or np.any(np.abs(a) > 2**31):
+            return np.zeros(0, dtype=int)
+        return a.astype(np.int64)
+    return a
+
+
+def _first(params, group, name, default):
+    """A parameter's first value as a float, or default."""
+    a = _numbers(params, group, name).ravel()
+    return float(a[0]) if a.size else default
 
 
 def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", strict=False):
@@ -170,7 +206,7 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
     ImportError
         Without ezc3d (pip install "urdf2dyn[c3d]").
     """
-    ezc3d = _ezc3d()
+    _need_ezc3d()
     source = os.fspath(path)
     if not (isinstance(threshold, (int, float)) and np.isfinite(threshold) and threshold >= 0):
         raise ValueError(f"threshold: expected a force >= 0 N (e.g. 20), got {threshold!r}")
@@ -182,10 +218,21 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
     if short:
         report(short, strict=strict, error=MotionError)
     try:
-        c = ezc3d.c3d(source)
-    except Exception as e:          # ezc3d raises RuntimeError/IndexError/... on bad bytes
-        raise MotionError(f"{source}: not a readable C3D file ({type(e).__name__}: "
-                          f"{str(e)[:200]}); is it truncated or corrupted?") from None
+        c = _c3dread.read(source)    # ezc3d, in a process of its own: it may crash
+    except _c3dread.ReaderCrashed as e:
+        raise MotionError(f"{source}: not a readable C3D file: ezc3d crashed reading it ({e}); "
+                          "it is corrupted in a way the structural check does not name "
+                          "(re-export it from the capture software)") from None
+    except RuntimeError as e:        # what ezc3d raised, by type name and message
+        kind, why = e.args[0], str(e.args[1])[:200]
+        typed = re.fullmatch(r"(\w+) parameter is not (?:a |an )?(\w+)", why)
+        if typed:                    # ezc3d insists on the standard's type
+            raise MotionError(f"{source}: ezc3d cannot read it: parameter {typed[1]} is not "
+                              f"stored as {typed[2].lower()} as the C3D standard has it (the "
+                              "exporting software's deviation); re-export it, or convert it "
+                              "with a C3D editor") from None
+        raise MotionError(f"{source}: not a readable C3D file ({kind}: {why}); is it "
+                          "truncated or corrupted?") from None
     r = rotation_matrix(rotation)
     params = c["parameters"]
     markers = _markers(c, source, strict)
@@ -206,13 +253,16 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
 def _markers(c, source, strict):
     params = c["parameters"]
     pts = np.asarray(c["data"]["points"], dtype=float)          # (4, M, N)
-    labels = [str(x).strip() for x in (_param(params, "POINT", "LABELS", []) or [])]
+    labels = [x.strip() for x in _texts(params, "POINT", "LABELS")]
     m, n = pts.shape[1], pts.shape[2]
     if len(labels) < m:
         report(f"{source}: POINT:LABELS names {len(labels)} of {m} markers; the others are "
                "called M<k>", strict=strict, error=MotionError)
         labels += [f"M{k + 1}" for k in range(len(labels), m)]
     labels = labels[:m]
+    prefix = _subject_prefix(params, labels)
+    if prefix:
+        labels = [x[len(prefix):] if x.startswith(prefix) else x for x in labels]
     seen: dict[str, int] = {}
     for k, x in enumerate(labels):           # a duplicated label keeps its data under x#2
         if x in seen:
@@ -220,18 +270,25 @@ def _markers(c, source, strict):
             labels[k] = f"{x}#{seen[x]}"
         else:
             seen[x] = 1
-    declared = [str(u).strip() for u in (_param(params, "POINT", "UNITS", []) or [])]
+    declared = [u.strip() for u in _texts(params, "POINT", "UNITS")]
     units = declared[0] if declared and declared[0] else "m"      # the C3D default
     if units not in LENGTH_UNITS:
-        raise MotionError(f"{source}: POINT:UNITS {units!r} is not a length unit (expected one "
-                          f"of {sorted(LENGTH_UNITS)})")
+        spelled = _spelled_unit(units)
+        if spelled is None:
+            raise MotionError(f"{source}: POINT:UNITS {units!r} is not a length unit (expected "
+                              f"one of {sorted(LENGTH_UNITS)})")
+        report(f"{source}: POINT:UNITS {units!r} read as {spelled}", strict=strict,
+               error=MotionError)
+        units = spelled
     xyz = np.moveaxis(pts[:3], 0, -1).transpose(1, 0, 2) * LENGTH_UNITS[units]   # (N, M, 3)
     res = c["data"].get("meta_points", {}).get("residuals")
     if res is not None and np.size(res) == m * n:
         res = np.asarray(res, dtype=float).reshape(m, n).T
         xyz[res < 0] = np.nan
     xyz[np.all(xyz == 0.0, axis=-1)] = np.nan
-    prate = float((_param(params, "POINT", "RATE", [0.0]) or [0.0])[0])
+    prate = _first(params, "POINT", "RATE", 0.0)
+    if not np.isfinite(prate):
+        raise MotionError(f"{source}: POINT:RATE is {prate:g}; the markers cannot be timed")
     f0 = int(c["header"]["points"]["first_frame"])
     if m == 0 and not prate > 0:      # an analog-only file (plates, no cameras)
         return Markers(np.zeros(0), [], np.zeros((0, 0, 3)),
@@ -241,18 +298,55 @@ def _markers(c, source, strict):
         raise MotionError(f"{source}: POINT:RATE is {prate:g}; the markers cannot be timed")
     time = (f0 + np.arange(n)) / prate if n else np.zeros(0)
     out = Markers(time, labels, xyz, meta={"source": source, "units": units, "rate": prate,
-                                           "first_frame": f0,
+                                           "first_frame": f0, "label_prefix": prefix,
                                            "units_declared": bool(declared and declared[0])})
     from .trc import check_units
     check_units(out, source, units, strict=strict)
     return out
 
 
+def _subject_prefix(params, labels):
+    """Vicon's subject prefix ('Subject01:') of the marker labels, to be removed, or ''.
+
+    Nexus and BodyBuilder name a subject's markers 'Subject:Marker' and declare the prefix in
+    SUBJECTS:LABEL_PREFIXES (with USES_PREFIXES 1); models name them 'Marker'. One subject's
+    prefix is removed from the labels that carry it (the subject is the whole trial); with two
+    or more subjects, or where removing it would make two labels equal, nothing is."""
+    declared = [x.strip() for x in _texts(params, "SUBJECTS", "LABEL_PREFIXES")]
+    uses = _first(params, "SUBJECTS", "USES_PREFIXES", 1.0)
+    declared = [x for x in declared if x]
+    if declared and uses:
+        if len(set(declared)) != 1:
+            return ""
+        prefix = declared[0]
+    else:               # no SUBJECTS group: one 'Name:' shared by every label that has one
+        heads = {x.split(":", 1)[0] + ":" for x in labels if ":" in x.strip(":")}
+        if len(heads) != 1:
+            return ""
+        prefix = heads.pop()
+    stripped = [x[len(prefix):] if x.startswith(prefix) else x for x in labels]
+    carried = sum(x.startswith(prefix) for x in labels)
+    if not carried or len(set(stripped)) < len(set(labels)) or carried * 2 < len(labels):
+        return ""
+    return prefix
+
+
+def _spelled_unit(text):
+    """A length unit written out, or cut short as Peak Performance writes 'mete' (4 bytes of
+    'meters'): its symbol, else None."""
+    t = text.strip().lower()
+    for symbol, word in (("mm", "millimet"), ("cm", "centimet"), ("m", "met")):
+        if len(t) >= 3 and (t.startswith(word) or word.startswith(t)):
+            return symbol
+    return None
+
+
 def _events(params, source):
-    labels = _param(params, "EVENT", "LABELS", []) or []
-    contexts = _param(params, "EVENT", "CONTEXTS", []) or []
-    times = np.asarray(_param(params, "EVENT", "TIMES", np.zeros((2, 0))), dtype=float)
-    used = int((_param(params, "EVENT", "USED", [0]) or [0])[0])
+    labels = _texts(params, "EVENT", "LABELS")
+    contexts = _texts(params, "EVENT", "CONTEXTS")
+    times = _numbers(params, "EVENT", "TIMES")
+    used = _first(params, "EVENT", "USED", 0.0)
+    used = int(used) if np.isfinite(used) and used > 0 else 0
     if times.ndim != 2 or times.shape[0] != 2:
         return []
     n = min(used, times.shape[1], len(labels))
@@ -265,32 +359,86 @@ def _events(params, source):
 
 def _plates(c, source, markers, threshold, rate, strict):
     params = c["parameters"]
-    used = int((_param(params, "FORCE_PLATFORM", "USED", [0]) or [0])[0])
+    used = _first(params, "FORCE_PLATFORM", "USED", 0.0)
+    used = int(used) if np.isfinite(used) and used > 0 else 0
     if used == 0:
         return []
     analogs = np.asarray(c["data"]["analogs"], dtype=float)
     analogs = analogs.reshape(analogs.shape[-2], analogs.shape[-1])        # (C, S)
-    arate = float((_param(params, "ANALOG", "RATE", [0.0]) or [0.0])[0])
-    aunits = [str(u).strip() for u in (_param(params, "ANALOG", "UNITS", []) or [])]
+    arate = _first(params, "ANALOG", "RATE", 0.0)
+    aunits = [u.strip() for u in _texts(params, "ANALOG", "UNITS")]
     punits = markers.meta["units"]
     prate = markers.meta["rate"]
-    types = np.asarray(_param(params, "FORCE_PLATFORM", "TYPE", []), dtype=int).ravel()
-    channel = np.asarray(_param(params, "FORCE_PLATFORM", "CHANNEL", []), dtype=int)
-    corners = np.asarray(_param(params, "FORCE_PLATFORM", "CORNERS", []), dtype=float)
-    origin = np.asarray(_param(params, "FORCE_PLATFORM", "ORIGIN", []), dtype=float)
-    cal = np.asarray(_param(params, "FORCE_PLATFORM", "CAL_MATRIX", []), dtype=float)
+    types = _numbers(params, "FORCE_PLATFORM", "TYPE", integer=True).ravel()
+    channel = _numbers(params, "FORCE_PLATFORM", "CHANNEL", integer=True)
+    corners = _numbers(params, "FORCE_PLATFORM", "CORNERS")
+    origin = _numbers(params, "FORCE_PLATFORM", "ORIGIN")
+    cal = _numbers(params, "FORCE_PLATFORM", "CAL_MATRIX")
     # stored as the C3D format does, first index fastest: 12 coefficients per plate
-    poly = np.asarray(_param(params, "FORCE_PLATFORM", "FPCOPPOLY", []), dtype=float).ravel(order="F")
+    poly = _numbers(params, "FORCE_PLATFORM", "FPCOPPOLY").ravel(order="F")
+    if used > len(types):
+        report(f"{source}: FORCE_PLATFORM:USED declares {used} force plates but "
+               f"FORCE_PLATFORM:TYPE lists {len(types)}; the others were left out",
+               strict=strict, error=MotionError)
+        used = len(types)
+    if not analogs.size:
+        if not (np.isfinite(arate) and arate > 0):
+            why = (f"ANALOG:RATE is {arate:g}, so no analog sample is read: set the analog "
+                   "sampling rate in the capture software and re-export")
+        else:
+            why = ("the file holds no analog samples (ANALOG:USED "
+                   f"{_first(params, 'ANALOG', 'USED', 0.0):g})")
+        report(f"{source}: FORCE_PLATFORM:USED declares {used} force plates but {why}; the "
+               "plates were left out", strict=strict, error=MotionError)
+        return []
+    if not (np.isfinite(arate) and arate > 0):
+        report(f"{source}: ANALOG:RATE is {arate:g}: the force plates cannot be timed; set the "
+               "analog sampling rate in the capture software and re-export; the plates were "
+               "left out", strict=strict, error=MotionError)
+        return []
+    ascale = _numbers(params, "ANALOG", "SCALE").ravel()
+    gen = _numbers(params, "ANALOG", "GEN_SCALE").ravel()
+    labels = [x.strip() for x in _texts(params, "ANALOG", "LABELS")]
     out = []
     for k in range(used):
         where = f"{source}: force plate {k + 1}"
         try:
+            _check_channels(k, where, types, channel, analogs, ascale, gen, labels, strict)
             out.append(_plate(k, where, types, channel, corners, origin, cal, poly, analogs,
                               aunits, punits, arate, prate, c, rate, threshold, strict,
                               markers.meta.get("units_declared", True)))
         except MotionError as e:
             report(f"{e}; the plate was left out", strict=strict, error=MotionError)
     return out
+
+
+def _check_channels(k, where, types, channel, analogs, ascale, gen, labels, strict):
+    """A plate whose channels are not numbers: refused naming the parameter that made them so
+    (a NaN ANALOG:SCALE or GEN_SCALE), or warned about (samples the file itself left NaN)."""
+    if k >= len(types) or int(types[k]) not in _CHANNELS or channel.ndim != 2 \
+            or channel.shape[1] <= k:
+        return                                   # _plate names these
+    ch = [int(i) - 1 for i in channel[:_CHANNELS[int(types[k])], k]]
+    if any(i < 0 or i >= analogs.shape[0] for i in ch):
+        return
+    bad = ~np.isfinite(analogs[ch])              # (channels, samples)
+    if not bad.any():
+        return
+    name = [f"{i + 1} ({labels[i]})" if i < len(labels) and labels[i] else str(i + 1) for i in ch]
+    dead = [j for j in range(len(ch)) if bad[j].all()]
+    if dead and not np.all(np.isfinite(gen)):
+        raise MotionError(f"{where}: ANALOG:GEN_SCALE is {gen[0]:g}, which makes every analog "
+                          "channel NaN; fix it in the capture software and re-export")
+    scaled = [name[j] for j in dead if ch[j] < len(ascale) and not np.isfinite(ascale[ch[j]])]
+    if scaled:
+        raise MotionError(f"{where}: ANALOG:SCALE of its channels {', '.join(scaled)} is "
+                          f"{ascale[ch[dead[0]]]:g}, so those channels are NaN and the plate's "
+                          "loads cannot be computed; fix the scale in the capture software "
+                          "and re-export")
+    n = int(bad.any(axis=0).sum())
+    report(f"{where}: {n} of its {bad.shape[1]} analog samples are NaN or infinite in channels "
+           f"{', '.join(name[j] for j in range(len(ch)) if bad[j].any())}; they are read as "
+           "no contact (force 0, no centre of pressure)", strict=strict, error=MotionError)
 
 
 def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits, punits, arate,
@@ -308,8 +456,9 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
                           f"channels of a type-{ptype} plate")
     ch = channel[:nch, k] - 1
     if np.any(ch < 0) or np.any(ch >= analogs.shape[0]):
-        raise MotionError(f"{where}: FORCE_PLATFORM:CHANNEL {list(ch + 1)} names analog "
-                          f"channels outside 1..{analogs.shape[0]}")
+        raise MotionError(f"{where}: FORCE_PLATFORM:CHANNEL {[int(i) for i in ch + 1]} names "
+                          f"analog channels outside 1..{analogs.shape[0]} (the file's "
+                          f"{analogs.shape[0]} channels)")
     if corners.ndim != 3 or corners.shape[:2] != (3, 4) or corners.shape[2] <= k:
         raise MotionError(f"{where}: FORCE_PLATFORM:CORNERS does not give its 4 corners; "
                           "without them the plate cannot be placed in the lab")
@@ -371,7 +520,7 @@ def _channel_scales(ptype, units, punits, where, strict):
     for kind, u in zip(kinds, units):
         lu = u.lower().replace(" ", "").replace("·", ".")
         if kind == "F":
-            if lu not in ("n", ""):
+            if lu not in ("n", "", "newton", "newtons"):
                 guessed.append(u)
             out.append(1.0)
         elif kind == "M":
@@ -423,11 +572,15 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
     s = len(f)
     if rate == "markers" and prate and arate:
         ratio = arate / prate
-        nframes = s // max(1, int(round(ratio)))
         if abs(ratio - round(ratio)) > 1e-6 or ratio < 1:
             raise MotionError(f"{where}: ANALOG:RATE {arate:g} is not an integer multiple of "
                               f"POINT:RATE {prate:g}; read with rate='analog'")
         ratio = int(round(ratio))
+        if ratio > s:
+            raise MotionError(f"{where}: ANALOG:RATE {arate:g} is {ratio} times POINT:RATE "
+                              f"{prate:g}, but the file holds {s} analog samples in all: one "
+                              "of the two rates is wrong; fix it in the capture software")
+        nframes = s // ratio
         f = f[:nframes * ratio].reshape(nframes, ratio, 3).mean(axis=1)
         m = m[:nframes * ratio].reshape(nframes, ratio, 3).mean(axis=1)
         t0 = int(c["header"]["points"]["first_frame"]) / prate

@@ -281,13 +281,13 @@ def _read_fast(path, ncol, sep, decimal, encoding):
 _EXACT = "{:.17g}"
 
 
-def write_table(path, t, values, names, fmt="{:.15g}"):
-    """Write a CSV with a ``time`` column and one column per name (values (N, len(names))), 15
-    significant digits (fmt; "{:.17g}" reads back bit for bit), NaN as ``nan``: the one CSV
-    writer."""
+def write_table(path, t, values, names, fmt="{:.15g}", index="time"):
+    """Write a CSV with a ``time`` column (or another ``index``, e.g. ``percent`` of a gait
+    cycle) and one column per name (values (N, len(names))), 15 significant digits (fmt;
+    "{:.17g}" reads back bit for bit), NaN as ``nan``: the one CSV writer."""
     table = np.column_stack([np.asarray(t, dtype=float), np.asarray(values, dtype=float)])
     with replacing(path) as tmp:
-        np.savetxt(tmp, table, delimiter=",", header=",".join(["time", *names]), comments="",
+        np.savetxt(tmp, table, delimiter=",", header=",".join([index, *names]), comments="",
                    fmt="%" + fmt[2:-1])
 
 

@@ -14,7 +14,8 @@ from ..trajectory import MotionError, _indices, _TORQUE_SUFFIX_RE, angle_columns
 from .csv import _EXACT, write_table
 from .opensim import _write_sto, read_opensim
 
-__all__ = ["torque_names", "write_torques", "read_torques"]
+__all__ = ["torque_names", "torque_units", "write_torques", "read_torques"]
+
 
 def torque_names(model):
     """OpenSim's inverse-dynamics column names of the model's generalized forces, in v order:
@@ -22,6 +23,24 @@ def torque_names(model):
     floating joint's wx wy wz), ``<coordinate>_force`` for a translational one."""
     ang = angle_columns(model.v_names, model, velocity=True)
     return [f"{n}_{'moment' if a else 'force'}" for n, a in zip(model.v_names, ang)]
+
+
+def torque_units(model, per_kg=False):
+    """The unit of each generalized force, in v order: "N·m" for a coordinate that turns its
+    joint (a rotational one; a coupled one, e.g. Rajagopal's knee_angle_r_beta, when it
+    drives one of its custom joint's rotation axes), "N" for one that translates it; with
+    per_kg "N·m/kg" and "N/kg". (OpenSim's column names call every coupled coordinate's
+    generalized force ``_force``: :func:`torque_names`.)"""
+    turns = angle_columns(model.v_names, model, velocity=True)
+    info = model._c.osim() if model.is_opensim else None
+    for joint, _, axes in (info or {}).get("custom", []):
+        j = model.joint(joint)
+        for _, coord, _ in axes[:3]:                            # the three rotation axes
+            name = model.v_names[j.v_index + coord] if coord >= 0 else None
+            if name in model.coordinates and model.coordinates[name].motion == "coupled":
+                turns[j.v_index + coord] = True
+    kg = "/kg" if per_kg else ""
+    return [("N·m" if a else "N") + kg for a in turns]
 
 
 def write_torques(path, t, tau, model, per_kg=False, name=None, order=None):

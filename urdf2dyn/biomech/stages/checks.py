@@ -18,7 +18,7 @@ from ..gait import CONTACT_THRESHOLD
 from .trial import Finding, Trial
 
 __all__ = ["checks", "CHECKS", "opensim_axes", "units", "joint_limits", "sampling", "gravity",
-           "residuals", "cop_distance"]
+           "residuals", "cop_distance", "missing_loads", "ik_fit", "unfiltered"]
 
 
 def checks(trial: Trial) -> Trial:
@@ -48,6 +48,8 @@ def opensim_axes(trial):
 def units(trial):
     """Angles that look like degrees read as radians, or the other way round."""
     m = trial.motion
+    if m.ik is not None:                  # fitted to markers: radians by construction
+        return []
     degrees = bool(trial.settings.degrees) or m.units.startswith("degrees")
     return _warnings("units", plausibility.units(trial.model, trial.kinematics.measured_q,
                                                  degrees, m.source))
@@ -74,11 +76,12 @@ def sampling(trial):
 
 def gravity(trial):
     """The vertical the loads hold the body along, against the model's gravity."""
-    d = trial.dynamics
+    d, m = trial.dynamics, trial.motion
     if not trial.loads.f_ext or d.residuals is None:     # no residuals: the residuals check
         return []                                         # says why
+    rotation = (trial.settings.rotation or "") if m.ik is not None else None
     return _warnings("gravity", plausibility.gravity(trial.model, trial.kinematics.t,
-                                                     d.residuals.force, trial.motion.source))
+                                                     d.residuals.force, m.source, rotation))
 
 
 def residuals(trial):
@@ -101,22 +104,60 @@ def residuals(trial):
 
 
 def cop_distance(trial):
-    """Centres of pressure far from the feet they load."""
+    """Loads far from the feet they are applied to, at the motion's samples (from the
+    wrenches applied: any loads' source and rate)."""
     k, loads = trial.kinematics, trial.loads
-    reactions = loads.reactions
-    if reactions is None:
+    if not loads.f_ext:
         return []
-    if not (len(reactions.time) == len(k.t) and np.array_equal(reactions.time, k.t)):
-        return [Finding("cop_distance", f"{loads.source}: the centres of pressure are not "
-                        "checked against the feet: the forces are sampled at other times than "
-                        "the motion", "note")]
-    links = G.contact_links(sorted(reactions.grf), trial.model, trial.settings.contact_links)
+    names = None
+    if loads.reactions is not None:
+        try:
+            links = G.contact_links(sorted(loads.reactions.grf), trial.model,
+                                    trial.settings.contact_links)
+            names = {link: key for key, link in links.items()}
+        except ValueError:
+            names = None
     return _warnings("cop_distance", plausibility.cop_distance(
-        trial.model, k.t, k.q, reactions, links, loads.source, CONTACT_THRESHOLD))
+        trial.model, k.t, k.q, loads.f_ext, loads.source, CONTACT_THRESHOLD, names))
+
+
+def missing_loads(trial):
+    """No loads on a trial whose feet step (walking, running): none given, or none that ever
+    bears weight (plates never in contact)."""
+    f_ext = trial.loads.f_ext
+    if f_ext and max(float(np.nanmax(np.linalg.norm(np.asarray(w)[:, :3], axis=1),
+                                     initial=0.0)) for w in f_ext.values()) > CONTACT_THRESHOLD:
+        return []
+    try:
+        feet = G.contact_links(["R", "L"], trial.model, trial.settings.contact_links)
+    except ValueError:                              # no feet: nothing stands on the floor
+        return []
+    k = trial.kinematics
+    return _warnings("missing_loads", plausibility.missing_loads(trial.model, k.t, k.q, feet,
+                                                                 trial.motion.source))
+
+
+def ik_fit(trial):
+    """Inverse kinematics' marker errors above OpenSim's best-practice bands."""
+    m, k = trial.motion, trial.kinematics
+    if m.ik is None:
+        return []
+    rows = np.isin(m.trajectory.time, k.t)
+    return _warnings("ik_fit", plausibility.ik_fit(
+        m.trajectory.time[rows], np.asarray(m.ik.rms)[rows], np.asarray(m.ik.max)[rows],
+        list(np.asarray(m.ik.worst, dtype=object)[rows]), m.source))
+
+
+def unfiltered(trial):
+    """Coordinates fitted to markers, differentiated unfiltered."""
+    if trial.motion.ik is None or trial.kinematics.filter_hz is not None:
+        return []
+    return _warnings("unfiltered", plausibility.unfiltered(trial.motion.source))
 
 
 #: Every check, in the order they run (and warn).
-CHECKS = (opensim_axes, units, joint_limits, sampling, gravity, residuals, cop_distance)
+CHECKS = (opensim_axes, units, joint_limits, unfiltered, ik_fit, sampling, missing_loads,
+          gravity, residuals, cop_distance)
 
 
 def _com_height(model, com, reactions):

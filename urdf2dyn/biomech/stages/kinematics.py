@@ -28,8 +28,13 @@ def kinematics(trial: Trial) -> Trial:
                    + (f"; and {len(filled) - 10} more" if len(filled) > 10 else ""))
     t, q, v, a = replace(traj, q=q, **rates).for_model(model)
     measured_t, measured_q = t, q
+    time_range = s.time_range
+    if time_range is None and motion.ik is not None:
+        # a marker recording's rows are its frames fitted, whatever the processing pads
+        # (OpenSim's tool writes its padded rows for a coordinates file without a range)
+        time_range = (float(t[0]), float(t[-1]))
     t, q, v, a, how, cutoff = s.processing.kinematics(
         model, t, q, v, a, filter_hz=s.filter_hz, derivatives=s.derivatives,
-        time_range=s.time_range, source=source, warn=trial.warn)
+        time_range=time_range, source=source, warn=trial.warn)
     return replace(trial, kinematics=Kinematics(t, q, v, a, measured_t, measured_q,
                                                 tuple(str(g) for g in filled), how, cutoff))

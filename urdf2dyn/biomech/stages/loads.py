@@ -2,11 +2,13 @@
 
 Sources (TrialSettings.loads): an OpenSim ExternalLoads file (its forces, points and frames,
 interpolated as the trial's processing says), a ground-reaction file or Trajectory, a C3D's
-force plates (each contact applied to the foot standing on it), or the motion file's own
-ground-reaction columns; by default the recording's plates or columns, else none. Ground
-reactions have their gaps filled and become wrenches on the contact links at the motion's
-times (urdf2dyn.biomech.grf.external_loads); urdf2dyn's processing filters them like the
-coordinates unless ``filter_loads`` is off.
+force plates (each contact applied to the foot standing on it; at the analog rate unless
+``plate_rate`` is "marker"), or the motion file's own ground-reaction columns; by default the
+recording's plates or columns, else none. Ground reactions have their gaps filled and become
+wrenches on the contact links at the motion's times (urdf2dyn.biomech.grf.external_loads:
+OpenSim's processing splines the force, centre of pressure and free moment as its tool
+splines an ExternalLoads data file; urdf2dyn's filters the wrenches like the coordinates, at
+the loads' own rate, unless ``filter_loads`` is off, and samples them).
 
 A new source: a class beside those of urdf2dyn.biomech.stages.settings, and one branch in
 :func:`_reactions` (ground reactions per foot) or :func:`loads` (wrenches directly).
@@ -14,6 +16,8 @@ A new source: a class beside those of urdf2dyn.biomech.stages.settings, and one 
 import os
 import warnings
 from dataclasses import replace
+
+import numpy as np
 
 from ...warn import Urdf2dynWarning
 from .. import grf as G
@@ -36,18 +40,26 @@ def loads(trial: Trial) -> Trial:
             model, kin.t, kin.q, links=s.contact_links,
             interpolation=s.processing.load_interpolation)
         found = Loads(f_ext, None, s.loads.path, "external loads")
+        if _filtered(trial):
+            found = replace(found, f_ext={k: lowpass(kin.t, w, kin.filter_hz)
+                                          for k, w in found.f_ext.items()}, filtered=True)
     else:
         reactions, where, kind, links = _reactions(trial)
         found = Loads()
         if reactions is not None:
             reactions, filled = _fill_reaction_gaps(reactions, s.max_gap, where, trial.warn)
-            f_ext = G.external_loads(reactions, model, time=kin.t, links=links)
-            found = Loads(f_ext, reactions, where, kind, filled)
-    if (found.f_ext is not None and kin.filter_hz is not None and s.filter_loads
-            and s.processing.filters_loads):
-        found = replace(found, f_ext={k: lowpass(kin.t, w, kin.filter_hz)
-                                      for k, w in found.f_ext.items()}, filtered=True)
+            cutoff = kin.filter_hz if _filtered(trial) else None
+            f_ext = G.external_loads(reactions, model, time=kin.t, links=links,
+                                     interpolation=s.processing.load_interpolation,
+                                     filter_hz=cutoff)
+            found = Loads(f_ext, reactions, where, kind, filled, cutoff is not None)
     return replace(trial, loads=found)
+
+
+def _filtered(trial):
+    """Whether the trial's loads are low-pass filtered like its coordinates."""
+    s, kin = trial.settings, trial.kinematics
+    return kin.filter_hz is not None and s.filter_loads and s.processing.filters_loads
 
 
 def _reactions(trial):
@@ -69,6 +81,8 @@ def _reactions(trial):
     if isinstance(source, ForcePlates):
         feet = G.contact_links(["R", "L"], trial.model, s.contact_links)
         positions = midfoot_positions(trial.model, motion.trajectory.q, feet)
+        times = motion.plates[0].time if motion.plates else motion.trajectory.time
+        positions = {k: _at(times, motion.trajectory.time, x) for k, x in positions.items()}
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", Urdf2dynWarning)
             reactions = assign_plates(motion.plates or [], positions, strict=s.strict,
@@ -80,6 +94,13 @@ def _reactions(trial):
         traj = motion.trajectory
         return traj, motion.source, "motion columns", s.contact_links
     return None, None, None, None
+
+
+def _at(times, t, x):
+    """x (N, 3) sampled at t, linearly interpolated at times (the plates' samples)."""
+    if len(times) == len(t) and np.array_equal(times, t):
+        return x
+    return np.column_stack([np.interp(times, t, x[:, c]) for c in range(x.shape[1])])
 
 
 def _fill_reaction_gaps(reactions, max_gap, source, warn):

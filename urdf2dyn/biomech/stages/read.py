@@ -11,12 +11,12 @@ import numpy as np
 
 from ...warn import MotionError, Urdf2dynWarning, missing_file
 from .. import formats
-from ..ik import fit
+from ..ik import fit, measured_frames
 from ..trajectory import Trajectory
 from .trial import Motion, Trial
 
-__all__ = ["read", "read_coordinates", "read_markers", "check_columns", "MOTION_EXTENSIONS",
-           "MARKER_EXTENSIONS"]
+__all__ = ["read", "read_coordinates", "motion_from_markers", "check_columns",
+           "MOTION_EXTENSIONS", "MARKER_EXTENSIONS"]
 
 MOTION_EXTENSIONS = (".csv", ".mot", ".sto", ".mat", ".c3d", ".trc")
 #: Recordings of markers: inverse kinematics first, then the same stages.
@@ -31,7 +31,7 @@ def read(trial: Trial) -> Trial:
         if s.degrees or s.mapping:
             raise ValueError(f"{source}: degrees and mapping apply to coordinate files; a "
                              "marker recording goes through inverse kinematics")
-        motion = read_markers(model, source, s, trial.warn)
+        motion = motion_from_markers(model, source, s, trial.warn)
     else:
         if s.rotation is not None:
             raise ValueError(f"{source}: rotation applies to marker recordings (C3D, .trc), "
@@ -83,19 +83,23 @@ def read_coordinates(path, model, degrees=None, mapping=None, csv_options=None):
                       f"{', '.join(MOTION_EXTENSIONS)})")
 
 
-def read_markers(model, source, settings, warn):
+def motion_from_markers(model, source, settings, warn):
     """The :class:`Motion` of a C3D or .trc recording: its markers (turned by
     settings.rotation into the model's frame) fitted by inverse kinematics as settings.ik says,
-    the C3D's plates kept over the frames fitted. The IK's warnings are the trial's."""
+    the C3D's plates (at settings.plate_rate) kept from the first frame fitted to the last,
+    its events. Frames whose pose the markers present do not determine are cut at the ends
+    and gaps inside (urdf2dyn.biomech.ik.measured_frames). The IK's warnings are the
+    trial's."""
     s = settings
     if source.lower().endswith(".c3d"):
         from ..formats.c3d import read_c3d
         rec = read_c3d(source, rotation=s.rotation, strict=s.strict,
+                       rate="analog" if s.plate_rate == "analog" else "markers",
                        **({} if s.plate_threshold is None else {"threshold": s.plate_threshold}))
-        markers, plates = rec.markers, rec.plates
+        markers, plates, events = rec.markers, rec.plates, tuple(rec.events)
     else:
         from ..formats.trc import read_trc
-        markers, plates = read_trc(source), []
+        markers, plates, events = read_trc(source), [], ()
         if s.rotation is not None:
             markers = markers.rotated(s.rotation)
     with warnings.catch_warnings(record=True) as caught:
@@ -103,12 +107,23 @@ def read_markers(model, source, settings, warn):
         result = fit(model, markers, s.ik, strict=s.strict)
     for w in caught:
         warn(f"{source}: {w.message}")
-    rows = np.isin(markers.time, result.motion.time)      # a setup's time range
-    if plates and not rows.all():
-        plates = [replace(p, time=p.time[rows], force=p.force[rows], cop=p.cop[rows],
-                          moment=p.moment[rows], contact=p.contact[rows]) for p in plates]
+    result, messages = measured_frames(result, source)     # frames the markers determine
+    for msg in messages:
+        warn(msg)
+    plates = [_plate_over(p, result.motion.time) for p in plates]   # a setup's time range
     return Motion(source, result.motion, "radians (inverse kinematics of the markers)",
-                  result.solution, markers, plates)
+                  result.solution, markers, plates, events)
+
+
+def _plate_over(plate, times):
+    """The plate's samples from the first to the last of times (the frames fitted), at
+    whatever rate it was read."""
+    tol = 1e-9 * max(1.0, float(np.max(np.abs(times))))
+    rows = (plate.time >= times[0] - tol) & (plate.time <= times[-1] + tol)
+    if rows.all():
+        return plate
+    return replace(plate, time=plate.time[rows], force=plate.force[rows], cop=plate.cop[rows],
+                   moment=plate.moment[rows], contact=plate.contact[rows])
 
 
 def check_columns(path, traj, model):

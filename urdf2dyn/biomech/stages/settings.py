@@ -27,7 +27,7 @@ from ..opensim_processing import OpenSimProcessing
 from ..processing import DEFAULT_MAX_GAP, Urdf2dynProcessing
 
 __all__ = ["TrialSettings", "GroundReactions", "ExternalLoadsFile", "ForcePlates",
-           "MotionColumns", "PROCESSINGS", "DEFAULT_DERIVATIVES"]
+           "MotionColumns", "PROCESSINGS", "PLATE_RATES", "DEFAULT_DERIVATIVES"]
 
 #: The one default derivative method (API and command line): finite differences, NumPy only.
 DEFAULT_DERIVATIVES = "gradient"
@@ -74,6 +74,9 @@ class MotionColumns:
 
 
 LOAD_SOURCES = (GroundReactions, ExternalLoadsFile, ForcePlates, MotionColumns)
+
+#: How a C3D's force plates enter a trial (TrialSettings.plate_rate).
+PLATE_RATES = ("analog", "marker")
 
 
 def _is_path(x):
@@ -134,6 +137,13 @@ class TrialSettings:
         weights, coordinate tasks and time range).
     plate_threshold : float, optional
         A C3D's plates' contact threshold, N (default 20).
+    plate_rate : {"analog", "marker"}
+        How a C3D's plates enter the trial: "analog" (default) at their own rate, each
+        contact's samples evaluated at the motion's times as the processing says (OpenSim's:
+        the natural cubic spline of each load column, as its inverse-dynamics tool evaluates
+        an ExternalLoads data file; urdf2dyn's: the wrenches low-pass filtered at the analog
+        rate with the coordinates' cutoff, then sampled); "marker": each marker frame's mean
+        of its analog samples (urdf2dyn before issue 27).
     delimiter, decimal : str, optional
         Of CSV motion and ground-reaction files (default: detected).
     strict : bool
@@ -154,6 +164,7 @@ class TrialSettings:
     rotation: Any = None
     ik: IKSettings = field(default_factory=IKSettings)
     plate_threshold: float | None = None
+    plate_rate: str = "analog"
     delimiter: str | None = None
     decimal: str | None = None
     strict: bool = False
@@ -188,6 +199,9 @@ class TrialSettings:
                                  f"rotation: {text}") from None
             if not isinstance(rotation, str):
                 rotation = tuple(tuple(float(x) for x in row) for row in matrix)
+        if self.plate_rate not in PLATE_RATES:
+            raise ValueError(f"plate_rate: expected one of {PLATE_RATES}, got "
+                             f"{self.plate_rate!r}")
         if self.loads is not None and not isinstance(self.loads, LOAD_SOURCES):
             raise TypeError(f"loads: expected one of {[c.__name__ for c in LOAD_SOURCES]} or "
                             f"None, got {self.loads!r}")
@@ -223,7 +237,8 @@ class TrialSettings:
                 if x is not None}
 
     # --- the ways to build it ---------------------------------------------------------------
-    #: inverse_dynamics_trial's keywords that are not fields: keyword -> how it is kept
+    #: inverse_dynamics_trial's keywords that are not fields (from_keywords turns them into
+    #: loads, checks and ik)
     KEYWORDS = ("grf", "external_loads", "checks_enabled", "ik_threads", "ik_setup")
 
     @classmethod
@@ -249,6 +264,9 @@ class TrialSettings:
         if grf is not None:
             keywords["loads"] = GroundReactions(grf)
         elif external is not None:
+            if not _is_path(external):
+                raise TypeError(f"external_loads: expected the path of an OpenSim ExternalLoads "
+                                f"file, got {external!r}")
             keywords["loads"] = ExternalLoadsFile(os.fspath(external))
         if "checks_enabled" in keywords:
             keywords["checks"] = keywords.pop("checks_enabled")

@@ -38,13 +38,15 @@ class Motion:
     trajectory: the coordinates as read, the model's columns (SI units, not filled);
     units: how its angles were read; for a marker recording (C3D, .trc): ik (the
     urdf2dyn.markers.IKSolution of the frames fitted), markers (the measured Markers, model
-    frame) and plates (the C3D's force plates over those frames)."""
+    frame), plates (the C3D's force plates over those frames) and events (the C3D's, e.g.
+    Foot Strike / Foot Off per side)."""
     source: str
     trajectory: Any
     units: str
     ik: Any = None
     markers: Any = None
     plates: Any = None
+    events: tuple = ()
 
 
 @dataclass(frozen=True)
