@@ -371,10 +371,12 @@ static void h_contract_failed(const char *what, const char *detail)
 
 /* ---- structural checks ------------------------------------------------------------------- */
 
-static int h_model_has_floating(const u2d_model *m)
+/* Has m a joint with a quaternion (floating or ball)? Then U2D_ERR_QUATERNION is a valid
+ * answer to a state whose quaternion is zero or not finite. */
+static int h_model_has_quaternion(const u2d_model *m)
 {
     for (int i = 1; i < m->nbody; i++)
-        if (m->jtype[i] == U2D_JOINT_FLOATING) return 1;
+        if (u2d_quat_at(m->jtype[i]) >= 0) return 1;
     return 0;
 }
 
@@ -652,7 +654,7 @@ done:
 static void h_eval_model(const u2d_model *m, h_values *vs)
 {
     size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
-    int nfloat = h_model_has_floating(m);
+    int nfloat = h_model_has_quaternion(m);
     double *x = malloc(sizeof(double) * (4 * nq + 4 * nv + 1));
     int body[3];
     double wrench[18];
