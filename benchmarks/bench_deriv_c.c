@@ -3,13 +3,14 @@
  *
  *   cc -std=c11 -O3 -g -fno-math-errno -ffp-contract=off -Icsrc -o bench_deriv_c \
  *      benchmarks/bench_deriv_c.c csrc/{model,parse,algo,batch}/u2d_*.c -lmxml -lm -pthread
- *   ./bench_deriv_c urdf2dyn/data/humod_subject_a.urdf [N [MASK [FLOATING [REPS]]]]
+ *   ./bench_deriv_c urdf2dyn/data/humod_subject_a.urdf [N [MASK [FLOATING [REPS [LENT]]]]]
  *   perf record -e cpu-clock ./bench_deriv_c urdf2dyn/data/humod_subject_a.urdf 2000 2
  *
  * MASK picks the algorithms (bits: 1 RNEA derivatives, 2 ABA derivatives, 4 ABA, 8 RNEA,
  * 16 CRBA; default 3). One thread, the SIMD path this CPU picks; ns per sample, best of REPS
  * (default 5) in thread CPU time, which a machine with more runnable threads than cores does
- * not inflate by the time the thread waits for one. */
+ * not inflate by the time the thread waits for one. Every call is lent one workspace, as
+ * the Python layer lends its Model's (LENT 0: none, each call makes its own). */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +33,8 @@ int main(int argc, char **argv)
     const size_t n = argc > 2 ? (size_t)atol(argv[2]) : 1000, nq = (size_t)m->nq,
                  nv = (size_t)m->nv;
     const int mask = argc > 3 ? atoi(argv[3]) : 3, reps = argc > 5 ? atoi(argv[5]) : 5;
+    const int lent = argc > 6 ? atoi(argv[6]) : 1;
+    u2d_work *w = u2d_work_new(m);          /* lent to every call, as the Python layer does */
     double *q = malloc(sizeof(double) * n * nq), *v = malloc(sizeof(double) * n * nv);
     double *a = malloc(sizeof(double) * n * nv), *o[3];
     for (int k = 0; k < 3; k++) o[k] = calloc(n * nv * nv, sizeof(double));
@@ -57,7 +60,7 @@ int main(int argc, char **argv)
         for (int r = 0; r < reps; r++) {
             size_t bad;
             const double t0 = now();
-            const u2d_status st = u2d_batch(m, algos[k].algo, n, 1, &ar, NULL, &bad);
+            const u2d_status st = u2d_batch(m, algos[k].algo, n, 1, &ar, lent ? w : NULL, &bad);
             const double t1 = now();
             if (st != U2D_OK) { fprintf(stderr, "%s: status %d\n", algos[k].name, st); return 1; }
             if (t1 - t0 < best) best = t1 - t0;

@@ -17,8 +17,8 @@
 #include "model/u2d_model.h"
 #include "bench_model.h"
 
-size_t u2d_simd_run_lanes2(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
-                           size_t begin, size_t end);                       /* lanes2.c */
+size_t u2d_simd_run_lanes2(const u2d_model *m, u2d_work *w, u2d_algo algo,
+                           const u2d_batch_args *a, size_t begin, size_t end);                       /* lanes2.c */
 
 static double now(void) { return bench_seconds(CLOCK_MONOTONIC); }
 
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
             u2d_batch(m, algos[k].algo, n, 1, &ar, NULL, &bad);
             double t1 = now();
             ar.out[0] = o2;
-            size_t done = u2d_simd_run_lanes2(m, algos[k].algo, &ar, 0, n);
+            size_t done = u2d_simd_run_lanes2(m, NULL, algos[k].algo, &ar, 0, n);
             double t2 = now();
             if (done != n) { fprintf(stderr, "lanes2 did %zu of %zu\n", done, n); return 1; }
             if (t1 - t0 < best[0]) best[0] = t1 - t0;

@@ -132,6 +132,11 @@ def motion_text(draw, names):
     return draw(st.sampled_from(["", "\ufeff"])) + text
 
 
+#: a published ScaleTool setup (the torques --scale options): on the 2R arm it is refused
+SCALE_SETUP = os.path.join(os.path.dirname(__file__), "data", "scale", "gait2354",
+                           "subject01_Setup_Scale.xml")
+
+
 @st.composite
 def torques_options(draw, motion):
     """Random option values, each flag at most once (argparse keeps the last anyway)."""
@@ -151,6 +156,9 @@ def torques_options(draw, motion):
         "--filter-loads": [draw(st.sampled_from(["yes", "no", "maybe"]))],
         "--rate": [draw(st.sampled_from(["analog", "marker", "frame"]))],
         "--cycles": [draw(st.sampled_from(["plates", "events", "steps"]))],
+        "--scale": [draw(st.sampled_from(["missing.xml", motion, SCALE_SETUP, ""]))],
+        "--static": [draw(st.sampled_from(["static.trc", motion, "static.c3d"]))],
+        "--scaled-model": [draw(st.sampled_from(["scaled.osim", motion, SCALE_SETUP]))],
         "-o": [draw(st.sampled_from(["out.csv", "out.sto", "out.txt", motion, "sub/out.csv"]))],
         "--residuals": [draw(st.sampled_from(["res.csv", "res.png", motion]))],
         "--degrees": [], "--per-kg": [], "--strict": [], "--floating-base": [], "-v": [],

@@ -281,6 +281,43 @@ def test_vector_path_derivatives_match_portable_path(path, robot):
         urdf2dyn.set_num_threads(None)
 
 
+@pytest.mark.parametrize("path", VECTOR)
+def test_vector_path_calls_in_any_order_on_one_model(path):
+    """A model's calls keep the lane workspace the vector path makes at the first one and
+    reuse it (csrc/batch/u2d_simd_impl.h, lane_space): the ABA derivatives' dense matrices
+    then the mass matrix and the RNEA derivatives (which write only the entries that can be
+    non-zero), gravity and nonlinear effects (zero velocities, accelerations) after RNEA,
+    wrenches after none, another path in between. Each call equals the portable path's bit
+    for bit."""
+    _, _, model = _model("talos")
+    n = 29
+    q, v, a = _states(model, n, 21)
+    f_ext = {model.link_names[-1]: np.random.default_rng(22).normal(size=(n, 6))}
+    calls = [
+        ("daba", lambda: model.forward_dynamics_derivatives(q, v, a)),
+        ("crba", lambda: model.mass_matrix(q)),
+        ("drnea", lambda: model.inverse_dynamics_derivatives(q, v, a)),
+        ("daba", lambda: model.forward_dynamics_derivatives(q, v, a, f_ext=f_ext)),
+        ("drnea", lambda: model.inverse_dynamics_derivatives(q, v, a)),
+        ("rnea", lambda: model.inverse_dynamics(q, v, a, f_ext=f_ext)),
+        ("gravity", lambda: model.gravity_torques(q)),
+        ("rnea", lambda: model.inverse_dynamics(q, v, a)),
+        ("nle", lambda: model.nonlinear_effects(q, v)),
+        ("crba", lambda: model.mass_matrix(q)),
+        ("fk", lambda: model.forward_kinematics(q)),
+        ("aba", lambda: model.forward_dynamics(q, v, a)),
+    ]
+    urdf2dyn.set_simd_path("scalar")
+    refs = [call() for _, call in calls]
+    other = [p for p in VECTOR if p != path]
+    for k, ((name, call), ref) in enumerate(zip(calls, refs)):
+        urdf2dyn.set_simd_path(other[0] if other and k == 6 else path)
+        got = call()
+        for g, r in zip(got if isinstance(got, tuple) else (got,),
+                        ref if isinstance(ref, tuple) else (ref,)):
+            assert np.array_equal(g, r), (path, k, name)
+
+
 def _stream_threshold():
     """U2D_STREAM_BYTES from csrc/batch/u2d_simd_impl.h: outputs larger than this (per thread)
     are written with non-temporal stores on x86."""

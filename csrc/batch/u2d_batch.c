@@ -251,7 +251,7 @@ typedef struct {
     u2d_algo algo;
     sample_fn fn;
     const u2d_batch_args *args;
-    u2d_work *work;         /* lent by the caller, or NULL: allocate one */
+    u2d_work *work;         /* lent by the caller (thread_work), or NULL: allocate one */
     size_t begin, end;
     size_t bad;             /* first failing sample of the block, or end */
     u2d_status status;
@@ -271,7 +271,7 @@ static void *run_block(void *arg)
     /* the SIMD kernel takes whole groups of lanes; the rest, and any group that failed, go
      * one sample at a time */
     u2d_simd_fn simd = u2d_simd_kernel();
-    size_t done = simd ? simd(b->m, b->algo, b->args, b->begin, b->end) : 0;
+    size_t done = simd ? simd(b->m, w, b->algo, b->args, b->begin, b->end) : 0;
     for (size_t s = b->begin + done; s < b->end; s++) {
         u2d_status st = b->fn(b->m, w, b->args, s);
         if (st != U2D_OK) {
@@ -282,6 +282,18 @@ static void *run_block(void *arg)
     }
     if (w != b->work) u2d_work_free(w);
     return NULL;
+}
+
+/* The workspace of thread t of a batch lent the workspace w: w's t-th in its chain, made
+ * and linked in there when missing (kept for the next call), or NULL (the thread then
+ * makes one of its own). */
+static u2d_work *thread_work(const u2d_model *m, u2d_work *w, size_t t)
+{
+    for (; w && t > 0; t--) {
+        if (!w->next) w->next = u2d_work_new(m);
+        w = w->next;
+    }
+    return w;
 }
 
 static size_t block_start(size_t n, size_t t, size_t nt)
@@ -310,7 +322,7 @@ u2d_status u2d_batch(const u2d_model *m, u2d_algo algo, size_t n, int nthreads,
     /* blocks start at multiples of the widest SIMD group, so that every sample meets the
      * same kernel (vector lane or scalar tail), and the same bits, whatever the threads */
     for (size_t t = 0; t < nt; t++)
-        blocks[t] = (block){m, algo, algorithms[algo], args, t == 0 ? work : NULL,
+        blocks[t] = (block){m, algo, algorithms[algo], args, thread_work(m, work, t),
                             block_start(n, t, nt), block_start(n, t + 1, nt), 0, U2D_OK};
 
     /* Block 0 runs on the calling thread; a thread that cannot start leaves its block

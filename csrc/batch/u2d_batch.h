@@ -53,10 +53,12 @@ typedef struct {
     double dt;                      /* integrate */
 } u2d_batch_args;
 
-/* Run algo over samples [0, n) on at most nthreads threads. The calling thread uses work
- * when it is not NULL (a workspace of this model), else its own; other threads allocate
- * theirs. On failure returns the status of the lowest failing sample and stores its index
- * in *bad. */
+/* Run algo over samples [0, n) on at most nthreads threads. When work is not NULL (a
+ * workspace of this model that no other call uses meanwhile), the calling thread uses it
+ * and the other threads the workspaces chained to it (work->next, made at first need), and
+ * what the SIMD paths make is kept in them for the next call; else every thread makes its
+ * own and frees it. On failure returns the status of the lowest failing sample and stores
+ * its index in *bad. */
 u2d_status u2d_batch(const u2d_model *m, u2d_algo algo, size_t n, int nthreads,
                      const u2d_batch_args *args, u2d_work *work, size_t *bad);
 

@@ -14,18 +14,21 @@
 
 /* Evaluate algo over samples [begin, end) of a, a whole group of lanes at a time. Returns
  * how many samples (from begin) it has done; the caller does the rest one by one, which
- * also pins a failure to its sample. Algorithms or options without a SIMD kernel: 0. */
+ * also pins a failure to its sample. Algorithms or options without a SIMD kernel: 0.
+ * The lane copy of the model and the lane workspace are kept in w (w->lanes, a workspace
+ * of m that no other thread uses meanwhile) for the next call that passes it; w may be
+ * NULL (then they are made and freed within the call). */
 #define U2D_SIMD_MAX_LANES 8
 
-typedef size_t (*u2d_simd_fn)(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
-                              size_t begin, size_t end);
+typedef size_t (*u2d_simd_fn)(const u2d_model *m, u2d_work *w, u2d_algo algo,
+                              const u2d_batch_args *a, size_t begin, size_t end);
 
-size_t u2d_simd_run_avx2(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
-                         size_t begin, size_t end);
-size_t u2d_simd_run_avx512(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
-                           size_t begin, size_t end);
-size_t u2d_simd_run_neon(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
-                         size_t begin, size_t end);
+size_t u2d_simd_run_avx2(const u2d_model *m, u2d_work *w, u2d_algo algo,
+                         const u2d_batch_args *a, size_t begin, size_t end);
+size_t u2d_simd_run_avx512(const u2d_model *m, u2d_work *w, u2d_algo algo,
+                           const u2d_batch_args *a, size_t begin, size_t end);
+size_t u2d_simd_run_neon(const u2d_model *m, u2d_work *w, u2d_algo algo,
+                         const u2d_batch_args *a, size_t begin, size_t end);
 
 /* The path in use: "avx512", "avx2", "neon" or "scalar". */
 const char *u2d_simd_path(void);

@@ -66,15 +66,17 @@ static void broadcast(const void *src, size_t n, u2d_real *dst)
     for (size_t k = 0; k < n; k++) dst[k] = U2D_R(s[k]);
 }
 
-/* The lane copy of the model's per-body numbers; the integer arrays are shared. */
-static u2d_real *lane_model(const u2d_model *m, u2d_model *lm)
+/* The lane copy of the model's per-body numbers (the integer arrays are shared), in a
+ * buffer returned to be freed. */
+static void *lane_model(const u2d_model *m, u2d_model *lm)
 {
     const size_t nb = (size_t)m->nbody, nx = sizeof(u2d_xform) / sizeof(u2d_real),
                  ni = sizeof(u2d_inertia) / sizeof(u2d_real);
     const size_t nl = (size_t)m->nlink;
     const size_t n = nb * (nx + ni + 3 + 1 + 6 + 3 + 9) + nl * nx;
-    u2d_real *buf = malloc(n * sizeof *buf), *d = buf;
+    void *buf = malloc(n * sizeof(u2d_real) + U2D_ALIGN_PAD);
     if (!buf) return NULL;
+    u2d_real *d = u2d_align(buf);
     *lm = *m;
     lm->Xtree = (u2d_xform *)d; broadcast(m->Xtree, nb * nx, d); d += nb * nx;
     lm->inertia = (u2d_inertia *)d; broadcast(m->inertia, nb * ni, d); d += nb * ni;
@@ -116,8 +118,17 @@ static inline void transpose_block(u2d_real r[U2D_LANES])
     U2D_SWAP_BLOCKS(r, 4, (0, 1, 2, 3, 8, 9, 10, 11), (4, 5, 6, 7, 12, 13, 14, 15))
     U2D_SWAP_BLOCKS(r, 2, (0, 1, 8, 9, 4, 5, 12, 13), (2, 3, 10, 11, 6, 7, 14, 15))
     U2D_SWAP_BLOCKS(r, 1, (0, 8, 2, 10, 4, 12, 6, 14), (1, 9, 3, 11, 5, 13, 7, 15))
+#elif U2D_LANES == 16
+    U2D_SWAP_BLOCKS(r, 8, (0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23),
+                    (8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31))
+    U2D_SWAP_BLOCKS(r, 4, (0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27),
+                    (4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31))
+    U2D_SWAP_BLOCKS(r, 2, (0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29),
+                    (2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31))
+    U2D_SWAP_BLOCKS(r, 1, (0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30),
+                    (1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31))
 #else
-#error "transpose_block: U2D_LANES must be 2, 4 or 8"
+#error "transpose_block: U2D_LANES must be 2, 4, 8 or 16"
 #endif
 }
 
@@ -296,32 +307,6 @@ static void gather_wrenches(const u2d_batch_args *a, size_t s0, u2d_real *x)
     else gather(a->fext_wrench, n, s0, x);
 }
 
-/* Forward kinematics: every link's position (nlink,3) and rotation (nlink,3,3). */
-static size_t run_fk(const u2d_model *m, const u2d_batch_args *a, size_t begin, size_t end)
-{
-    const size_t nq = (size_t)m->nq, npos = 3 * (size_t)m->nlink, nrot = 9 * (size_t)m->nlink;
-    u2d_model lm;
-    u2d_real *lbuf = lane_model(m, &lm);
-    u2d_work *w = lbuf ? u2d_work_new(&lm) : NULL;
-    u2d_real *x = malloc((nq + npos + nrot) * sizeof *x);
-    size_t s = begin;
-    if (w && x) {
-        u2d_real *q = x, *pos = q + nq, *rot = pos + npos;
-        for (; s + U2D_LANES <= end; s += U2D_LANES) {
-            gather(a->in[0], nq, s, q);
-            prefetch_group(a->in[0], nq, s + U2D_LANES, end);
-            if (u2d_place_bodies(&lm, w, q) != U2D_OK) break;
-            u2d_link_poses(&lm, w, pos, rot);
-            scatter(pos, npos, s, a->out[0]);
-            scatter(rot, nrot, s, a->out[1]);
-        }
-    }
-    free(x);
-    u2d_work_free(w);
-    free(lbuf);
-    return s - begin;
-}
-
 /* Which groups of U2D_LANES consecutive entries of an (nv, nv) derivative matrix are zero
  * whatever the state (see rnea_partials): one flag per group, or NULL if out of memory.
  * Entry (r, c) is not when c is in the subtree of r (r .. subend[r] - 1) or above r, so each
@@ -342,26 +327,156 @@ static unsigned char *zero_groups(const u2d_work *w, int nv)
     return zero;
 }
 
+/* What a lane kernel keeps from one call to the next, in the workspace the caller lends
+ * (w->lanes): the lane copy of the model, a lane workspace, which groups of an (nv, nv)
+ * matrix are zero whatever the state, and the lanes of a group's inputs and outputs. Made
+ * at the first call with that workspace, each part when a call first needs it, and reused
+ * by every later call: made anew per call (a megabyte allocated and zeroed for the human on
+ * AVX-512) they cost about 30 us, more than the arithmetic of a call of 16 samples of RNEA
+ * (docs/performance.rst). A call reads nothing that an earlier one left but the zeros of
+ * mat, which every algorithm keeps but the ABA derivatives (see lane_matrices). */
+typedef struct {
+    const u2d_model *m;     /* whose lane copy this is                                  */
+    u2d_model lm;           /* the lane model: the numbers in lbuf, the rest m's        */
+    void *lbuf;
+    u2d_work *w;            /* the lane workspace                                       */
+    unsigned char *zero;    /* zero_groups of an (nv, nv) matrix                        */
+    u2d_real *x;            /* q (nq); qd, the third input, a vector output (nv each);
+                               wrenches (nw); in xbuf                                   */
+    void *xbuf;
+    size_t nw;
+    u2d_real *mat;          /* three (nv, nv) lane matrices (CRBA, derivatives) in matbuf,
+                               or NULL                                                  */
+    void *matbuf;
+    int mat_dense;          /* mat holds non-zeros off the structure (ABA derivatives)    */
+    u2d_real *poses;        /* forward kinematics: positions and rotations, or NULL     */
+    void *posebuf;
+} lane_space;
+
+static void lanes_free(void *p)
+{
+    lane_space *L = p;
+    free(L->posebuf);
+    free(L->matbuf);
+    free(L->xbuf);
+    free(L->zero);
+    u2d_work_free(L->w);
+    free(L->lbuf);
+    free(L);
+}
+
+/* n lanes at a cache line, in a buffer stored at *buf (to be freed); NULL if out of memory */
+static u2d_real *lane_alloc(size_t n, void **buf, int zeroed)
+{
+    *buf = zeroed ? calloc(1, n * sizeof(u2d_real) + U2D_ALIGN_PAD)
+                  : malloc(n * sizeof(u2d_real) + U2D_ALIGN_PAD);
+    return *buf ? u2d_align(*buf) : NULL;
+}
+
+static lane_space *lanes_new(const u2d_model *m)
+{
+    lane_space *L = calloc(1, sizeof *L);
+    if (!L) return NULL;
+    L->m = m;
+    L->lbuf = lane_model(m, &L->lm);
+    L->w = L->lbuf ? u2d_work_new(&L->lm) : NULL;
+    L->zero = L->w ? zero_groups(L->w, m->nv) : NULL;
+    L->x = lane_alloc((size_t)m->nq + 3 * (size_t)m->nv, &L->xbuf, 0);
+    if (!L->zero || !L->x) {
+        lanes_free(L);
+        return NULL;
+    }
+    return L;
+}
+
+/* The lane space for a call on m with nw numbers of wrenches per sample: w's (made there
+ * if w has none for m on this path), or one of the call's own when w is NULL (the caller
+ * then frees it with give_lanes). NULL when out of memory. */
+static lane_space *take_lanes(const u2d_model *m, u2d_work *w, size_t nw)
+{
+    lane_space *L = w && w->lanes_free == lanes_free ? w->lanes : NULL;
+    if (!L || L->m != m) {
+        if (w && w->lanes) w->lanes_free(w->lanes);
+        if (w) w->lanes = NULL;
+        if (!(L = lanes_new(m))) return NULL;
+        if (w) {
+            w->lanes = L;
+            w->lanes_free = lanes_free;
+        }
+    }
+    if (nw > L->nw || !L->x) {                 /* x holds nothing from call to call */
+        free(L->xbuf);
+        L->x = lane_alloc((size_t)m->nq + 3 * (size_t)m->nv + nw, &L->xbuf, 0);
+        L->nw = L->x ? nw : 0;
+        if (!L->x) {
+            if (!w) lanes_free(L);
+            return NULL;
+        }
+    }
+    return L;
+}
+
+static void give_lanes(u2d_work *w, lane_space *L)
+{
+    if (!w && L) lanes_free(L);
+}
+
+/* The three (nv, nv) lane matrices, zero wherever zero_groups' rule makes an entry zero
+ * whatever the state. u2d_crba_fill and the RNEA derivatives write only the other entries,
+ * so the zeros, made once, hold from group to group and call to call; the ABA derivatives
+ * (dense) write every entry, so the zeros are made again before the others next run. */
+static u2d_real *lane_matrices(lane_space *L, int dense)
+{
+    const size_t n = 3 * (size_t)L->m->nv * (size_t)L->m->nv;
+    if (!L->mat) {
+        if (!(L->mat = lane_alloc(n, &L->matbuf, 1))) return NULL;
+    } else if (L->mat_dense && !dense) {
+        memset(L->mat, 0, n * sizeof *L->mat);
+    }
+    L->mat_dense = dense;
+    return L->mat;
+}
+
+/* Forward kinematics: every link's position (nlink,3) and rotation (nlink,3,3). */
+static size_t run_fk(const u2d_model *m, u2d_work *lent, const u2d_batch_args *a, size_t begin,
+                     size_t end)
+{
+    const size_t nq = (size_t)m->nq, npos = 3 * (size_t)m->nlink, nrot = 9 * (size_t)m->nlink;
+    lane_space *L = take_lanes(m, lent, 0);
+    size_t s = begin;
+    if (L && !L->poses) L->poses = lane_alloc(npos + nrot, &L->posebuf, 0);
+    if (L && L->poses) {
+        u2d_real *q = L->x, *pos = L->poses, *rot = pos + npos;
+        for (; s + U2D_LANES <= end; s += U2D_LANES) {
+            gather(a->in[0], nq, s, q);
+            prefetch_group(a->in[0], nq, s + U2D_LANES, end);
+            if (u2d_place_bodies(&L->lm, L->w, q) != U2D_OK) break;
+            u2d_link_poses(&L->lm, L->w, pos, rot);
+            scatter(pos, npos, s, a->out[0]);
+            scatter(rot, nrot, s, a->out[1]);
+        }
+    }
+    give_lanes(lent, L);
+    return s - begin;
+}
+
 /* The derivatives of RNEA (q, v, a -> dtau_dq, dtau_dv, M) or of ABA (q, v, tau ->
  * dqdd_dq, dqdd_dv, Minv): three (nv, nv) outputs per sample. The RNEA derivatives leave
- * the structural zeros of their lane matrices alone (rnea_partials), so these are zeroed
- * once here, and stored without being read; the ABA derivatives are dense. */
-static size_t run_deriv(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
-                        size_t begin, size_t end)
+ * the structural zeros of their lane matrices alone (rnea_partials), so those are stored
+ * without being read (lane_matrices); the ABA derivatives are dense. */
+static size_t run_deriv(const u2d_model *m, u2d_work *lent, u2d_algo algo,
+                        const u2d_batch_args *a, size_t begin, size_t end)
 {
     const size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nn = nv * nv;
-    const size_t nw = 6 * (size_t)a->nfext;
     const int rnea = algo == U2D_ALGO_RNEA_DERIV;
+    lane_space *L = take_lanes(m, lent, 6 * (size_t)a->nfext);
+    u2d_real *d0 = L ? lane_matrices(L, !rnea) : NULL;
     double *stage = stream_stage(a, 3, nn, end - begin);
-    u2d_model lm;
-    u2d_real *lbuf = lane_model(m, &lm);
-    u2d_work *w = lbuf ? u2d_work_new(&lm) : NULL;
-    u2d_real *x = calloc(nq + 2 * nv + 3 * nn + nw, sizeof *x);
-    unsigned char *zero = rnea && w ? zero_groups(w, m->nv) : NULL;
     size_t s = begin;
-    if (w && x && (zero || !rnea)) {
-        u2d_real *q = x, *qd = q + nq, *in2 = qd + nv, *d0 = in2 + nv, *d1 = d0 + nn,
-                 *d2 = d1 + nn, *wr = d2 + nn;
+    if (d0) {
+        u2d_real *q = L->x, *qd = q + nq, *in2 = qd + nv, *wr = in2 + 2 * nv, *d1 = d0 + nn,
+                 *d2 = d1 + nn;
+        const unsigned char *zero = rnea ? L->zero : NULL;
         u2d_fext f = {a->nfext, a->fext_body, wr};
         const u2d_fext *fext = a->nfext > 0 ? &f : NULL;
         for (; s + U2D_LANES <= end; s += U2D_LANES) {
@@ -373,8 +488,8 @@ static size_t run_deriv(const u2d_model *m, u2d_algo algo, const u2d_batch_args 
             prefetch_group(a->in[2], nv, s + U2D_LANES, end);
             if (fext) gather_wrenches(a, s, wr);
             u2d_status st = rnea
-                ? rnea_partials(&lm, w, a->gravity, q, qd, in2, fext, d0, d1, d2)
-                : u2d_aba_derivatives(&lm, w, a->gravity, q, qd, in2, fext, d0, d1, d2);
+                ? rnea_partials(&L->lm, L->w, a->gravity, q, qd, in2, fext, d0, d1, d2)
+                : u2d_aba_derivatives(&L->lm, L->w, a->gravity, q, qd, in2, fext, d0, d1, d2);
             if (st != U2D_OK) break;
             store_group(d0, nn, s, a->out[0], zero, stage);
             store_group(d1, nn, s, a->out[1], zero, stage);
@@ -383,46 +498,41 @@ static size_t run_deriv(const u2d_model *m, u2d_algo algo, const u2d_batch_args 
     }
     stream_end(stage);
     free(stage);
-    free(zero);
-    free(x);
-    u2d_work_free(w);
-    free(lbuf);
+    give_lanes(lent, L);
     return s - begin;
 }
 
-size_t u2d_simd_run(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a, size_t begin,
-                    size_t end)
+size_t u2d_simd_run(const u2d_model *m, u2d_work *lent, u2d_algo algo, const u2d_batch_args *a,
+                    size_t begin, size_t end)
 {
     if (end - begin < U2D_LANES) return 0;
-    if (algo == U2D_ALGO_FK) return run_fk(m, a, begin, end);
+    if (algo == U2D_ALGO_FK) return run_fk(m, lent, a, begin, end);
     if (algo == U2D_ALGO_RNEA_DERIV || algo == U2D_ALGO_ABA_DERIV)
-        return run_deriv(m, algo, a, begin, end);
+        return run_deriv(m, lent, algo, a, begin, end);
     if (algo != U2D_ALGO_RNEA && algo != U2D_ALGO_NLE && algo != U2D_ALGO_GRAVITY
         && algo != U2D_ALGO_CRBA && algo != U2D_ALGO_ABA)
         return 0;
     const size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
     const size_t nout = algo == U2D_ALGO_CRBA ? nv * nv : nv;
     const int with_fext = a->nfext > 0 && (algo == U2D_ALGO_RNEA || algo == U2D_ALGO_ABA);
-    const size_t nw = with_fext ? 6 * (size_t)a->nfext : 0;
-    u2d_model lm;
-    u2d_real *lbuf = lane_model(m, &lm);
-    u2d_work *w = lbuf ? u2d_work_new(&lm) : NULL;
-    u2d_real *x = malloc((nq + 2 * nv + nout + nw) * sizeof *x);
-    unsigned char *zero = algo == U2D_ALGO_CRBA && w ? zero_groups(w, m->nv) : NULL;
+    lane_space *L = take_lanes(m, lent, with_fext ? 6 * (size_t)a->nfext : 0);
+    u2d_real *mat = L && algo == U2D_ALGO_CRBA ? lane_matrices(L, 0) : NULL;
     double *stage = stream_stage(a, 1, nout, end - begin);
     size_t s = begin;
-    if (w && x && (zero || algo != U2D_ALGO_CRBA)) {
-        u2d_real *q = x, *qd = q + nq, *qdd = qd + nv, *out = qdd + nv, *wr = out + nout;
+    if (L && (mat || algo != U2D_ALGO_CRBA)) {
+        u2d_real *q = L->x, *qd = q + nq, *qdd = qd + nv, *out = qdd + nv, *wr = out + nv;
         u2d_fext f = {a->nfext, a->fext_body, wr};
         const u2d_fext *fext = with_fext ? &f : NULL;
-        memset(qd, 0, (2 * nv + nout) * sizeof *x);      /* u2d_crba_fill keeps out's zeros */
+        if (mat) out = mat;                         /* u2d_crba_fill keeps its zeros */
+        if (algo == U2D_ALGO_GRAVITY) u2d_zero(qd, (int)nv);
+        if (algo == U2D_ALGO_GRAVITY || algo == U2D_ALGO_NLE) u2d_zero(qdd, (int)nv);
         for (; s + U2D_LANES <= end; s += U2D_LANES) {
             u2d_status st;
             gather(a->in[0], nq, s, q);
             prefetch_group(a->in[0], nq, s + U2D_LANES, end);
             if (fext) gather_wrenches(a, s, wr);
             if (algo == U2D_ALGO_CRBA) {
-                st = u2d_crba_fill(&lm, w, q, out);
+                st = u2d_crba_fill(&L->lm, L->w, q, out);
             } else {
                 if (algo != U2D_ALGO_GRAVITY) {
                     gather(a->in[1], nv, s, qd);
@@ -432,18 +542,16 @@ size_t u2d_simd_run(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a, 
                     gather(a->in[2], nv, s, qdd);
                     prefetch_group(a->in[2], nv, s + U2D_LANES, end);
                 }
-                st = algo == U2D_ALGO_ABA ? u2d_aba(&lm, w, a->gravity, q, qd, qdd, fext, out)
-                                          : u2d_rnea(&lm, w, a->gravity, q, qd, qdd, fext, out);
+                st = algo == U2D_ALGO_ABA
+                    ? u2d_aba(&L->lm, L->w, a->gravity, q, qd, qdd, fext, out)
+                    : u2d_rnea(&L->lm, L->w, a->gravity, q, qd, qdd, fext, out);
             }
             if (st != U2D_OK) break;
-            store_group(out, nout, s, a->out[0], zero, stage);
+            store_group(out, nout, s, a->out[0], algo == U2D_ALGO_CRBA ? L->zero : NULL, stage);
         }
     }
     stream_end(stage);
     free(stage);
-    free(zero);
-    free(x);
-    u2d_work_free(w);
-    free(lbuf);
+    give_lanes(lent, L);
     return s - begin;
 }

@@ -209,11 +209,28 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
                          char err[U2D_ERRLEN]);
 /* Whether the text's root element is <mujoco>. */
 int u2d_is_mjcf(const char *xml);
+/* An OpenSim marker set file (<MarkerSet> of <Marker>s, OpenSim 3 or 4): the markers as
+ * written, their frames by name or path, unresolved. Returns the count (*out malloc'd, the
+ * caller frees it) or -1 and a message in err. */
+typedef struct {
+    char name[128];
+    char frame[256];            /* <socket_parent_frame> or OpenSim 3's <body>, as written */
+    double location[3];         /* m, in that frame                                       */
+    int fixed;
+} u2d_markerset_entry;
+int u2d_markerset_parse(const char *xml, u2d_markerset_entry **out, char err[U2D_ERRLEN]);
 /* The OpenSim document xml (the text u was read from) with the edits made (u2d_osimdoc.h):
  * a new text (malloc'd, the caller frees it), or NULL and a message in err naming the
  * edit at fault. What the edits do not touch is written as it was read. */
 char *u2d_osim_write(const char *xml, const u2d_urdf *u, const u2d_osim_edit *edit, int nedit,
                      char err[U2D_ERRLEN]);
+/* The same with the document kept between writes (it is parsed once; each write's changes
+ * are taken back after saving): a writer of the text u was read from. */
+typedef struct u2d_osim_writer_s u2d_osim_writer;
+u2d_osim_writer *u2d_osim_writer_new(const char *xml, const u2d_urdf *u, char err[U2D_ERRLEN]);
+char *u2d_osim_writer_write(u2d_osim_writer *wr, const u2d_osim_edit *edit, int nedit,
+                            char err[U2D_ERRLEN]);
+void u2d_osim_writer_free(u2d_osim_writer *wr);
 void u2d_urdf_free(u2d_urdf *u);
 
 /* ---- the compiled model ------------------------------------------------ */
@@ -266,7 +283,7 @@ void u2d_model_free(u2d_model *m);
 
 /* ---- per-evaluation workspace (caller-owned, one per thread) ------------ */
 
-typedef struct {
+typedef struct u2d_work {
     int nbody, nq, nv;
     u2d_xform *Xup;         /* (nbody)    parent body -> body                          */
     u2d_xform *Xa;          /* (nbody)    world -> body                                */
@@ -295,6 +312,11 @@ typedef struct {
                                           -1 at the root (the sparsity of L)            */
     int *subend;            /* (nv)       one past the last coordinate of its subtree       */
     void *buffer;
+    /* kept for the batches this workspace is lent to (u2d_batch), made at first need and
+     * freed with it: so that a call of a few samples allocates and zeroes nothing */
+    void *lanes;            /* a SIMD path's lane copy of the model and lane workspace */
+    void (*lanes_free)(void *lanes);
+    struct u2d_work *next;  /* the workspace of the batch's next thread                */
 } u2d_work;
 
 u2d_work *u2d_work_new(const u2d_model *m);

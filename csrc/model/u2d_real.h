@@ -63,6 +63,16 @@ static inline u2d_ilane u2d_to_int(u2d_real x)
 }
 #endif
 
+/* p rounded up to a multiple of 64 bytes, a cache line: where the arrays of a buffer
+ * allocated U2D_ALIGN_PAD bytes larger begin. A vector of 8 lanes (AVX-512) is a whole
+ * line there, and one of 4 half of one; at malloc's 16-byte alignment three of every four
+ * 8-lane loads and stores would straddle two lines. */
+#define U2D_ALIGN_PAD 64
+static inline void *u2d_align(void *p)
+{
+    return (void *)(((uintptr_t)p + (U2D_ALIGN_PAD - 1)) / U2D_ALIGN_PAD * U2D_ALIGN_PAD);
+}
+
 /* Copying and zeroing arrays of u2d_real, a number at a time. Not memcpy/memset: on the
  * vector types (8-byte aligned) GCC carries those out in 16-byte pieces, which the next
  * 32-byte load cannot forward from, or with `rep stos`, whose start-up outweighs a few

@@ -12,12 +12,12 @@ u2d_work *u2d_work_new(const u2d_model *m)
                  + (nb * per_body + nv + 11 * nv + 2 * nq + 12 * nv) * sizeof(u2d_real)
                  + (nb * (6 + 6 + 6 + 6 + 12) + 18 * nv + nv + nv * nv) * sizeof(u2d_real)
                  + 2 * nv * sizeof(int);
-    w->buffer = calloc(1, bytes);
+    w->buffer = calloc(1, bytes + U2D_ALIGN_PAD);
     if (!w->buffer) { free(w); return NULL; }
     w->nbody = m->nbody;
     w->nq = m->nq;
     w->nv = m->nv;
-    w->Xup = w->buffer;
+    w->Xup = u2d_align(w->buffer);
     w->Xa = w->Xup + nb;
     w->IC = (u2d_inertia *)(w->Xa + nb);
     u2d_real *d = (u2d_real *)(w->IC + nb);
@@ -63,6 +63,8 @@ u2d_work *u2d_work_new(const u2d_model *m)
 void u2d_work_free(u2d_work *w)
 {
     if (!w) return;
+    u2d_work_free(w->next);
+    if (w->lanes) w->lanes_free(w->lanes);
     free(w->buffer);
     free(w);
 }

@@ -1353,6 +1353,66 @@ static int read_paths(osim *o)
     return 0;
 }
 
+/* ---- a marker set file (GenericModelMaker's marker_set_file) ------------------------ */
+
+int u2d_markerset_parse(const char *xml, u2d_markerset_entry **out, char err[U2D_ERRLEN])
+{
+    err[0] = '\0';
+    *out = NULL;
+    u2d_urdf scratch;
+    memset(&scratch, 0, sizeof scratch);
+    osim o;
+    memset(&o, 0, sizeof o);
+    o.err = err;
+    o.u = &scratch;
+    u2d_xml *doc = u2d_xml_load(xml, err, NULL, NULL);
+    if (!doc) return -1;
+    u2d_xml *set = NULL;
+    for (u2d_xml *n = u2d_xml_first(doc); n && !set; n = u2d_xml_next(n)) {
+        if (strcmp(u2d_xml_name(n), "MarkerSet") == 0) set = n;
+        else if (strcmp(u2d_xml_name(n), "OpenSimDocument") == 0)
+            set = u2d_xml_child(n, "MarkerSet");
+    }
+    int count = 0, cap = 0;
+    u2d_markerset_entry *list = NULL;
+    if (!set) {
+        fail_at(&o, NULL, "no <MarkerSet> element: is this an OpenSim marker set file?");
+        goto error;
+    }
+    u2d_xml *objects = u2d_xml_child(set, "objects");
+    for (u2d_xml *m = objects ? u2d_xml_first(objects) : NULL; m; m = u2d_xml_next(m)) {
+        if (strcmp(u2d_xml_name(m), "Marker") != 0) continue;
+        const char *name = u2d_xml_attr(m, "name");
+        snprintf(o.what, sizeof o.what, "marker '%.200s'", name ? name : "");
+        if (grow(&o, (void **)&list, &cap, count, sizeof *list)) goto error;
+        u2d_markerset_entry *E = &list[count];
+        memset(E, 0, sizeof *E);
+        u2d_xml *at = u2d_xml_child(m, "socket_parent_frame");
+        if (!at) at = u2d_xml_child(m, "body");
+        if (!name || !name[0] || strlen(name) >= sizeof E->name) {
+            fail_at(&o, m, "<Marker> needs a name (of fewer than %d characters)",
+                    (int)sizeof E->name);
+            goto error;
+        }
+        if (!at) {
+            fail_at(&o, m, "<Marker> names no <socket_parent_frame> (or <body>)");
+            goto error;
+        }
+        snprintf(E->name, sizeof E->name, "%s", name);
+        read_word(m, u2d_xml_name(at), E->frame, sizeof E->frame);
+        if (read_child(&o, m, "location", 3, E->location) || read_flag(&o, m, "fixed", &E->fixed))
+            goto error;
+        count++;
+    }
+    u2d_xml_free(doc);
+    *out = list;
+    return count;
+error:
+    free(list);
+    u2d_xml_free(doc);
+    return -1;
+}
+
 int u2d_is_osim(const char *xml)
 {
     const char *p = xml;

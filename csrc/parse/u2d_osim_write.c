@@ -5,7 +5,9 @@
  * u->osim (u2d_osimdoc.h), sets the property OpenSim reads there, and the document is
  * saved. Everything else (muscle parameters, display, controllers, comments) stays as
  * written, and a value is written only where an edit asks. Numbers are written with the
- * fewest digits that read back to the same double. */
+ * fewest digits that read back to the same double. A writer keeps its document: after
+ * each write the changes are taken back (u2d_xml_revert), so writing a model again and
+ * again (scaling writes the same generic model three times) parses it once. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -196,10 +198,8 @@ static int edit_marker(writer *w)
     u2d_xml *m = named(w, u->osim.marker[w->e->target].node, "Marker",
                        u->marker[w->e->target].name);
     if (!m) return -1;
-    if (w->e->kind == U2D_EDIT_MARKER_REMOVE) {
-        u2d_xml_delete(m);
-        return 0;
-    }
+    if (w->e->kind == U2D_EDIT_MARKER_REMOVE)
+        return u2d_xml_delete(m) ? fail(w, "out of memory") : 0;
     return set_numbers(w, m, "location", w->e->v, 3);
 }
 
@@ -319,29 +319,69 @@ static int apply(writer *w)
     return -1;
 }
 
-char *u2d_osim_write(const char *xml, const u2d_urdf *u, const u2d_osim_edit *edit, int nedit,
-                     char err[U2D_ERRLEN])
+struct u2d_osim_writer_s {
+    u2d_xml *doc;
+    const u2d_urdf *u;
+};
+
+u2d_osim_writer *u2d_osim_writer_new(const char *xml, const u2d_urdf *u, char err[U2D_ERRLEN])
 {
     err[0] = '\0';
     if (!u->has_gravity || !u->osim.link_node) {
         snprintf(err, U2D_ERRLEN, "the model was not read from an OpenSim document");
         return NULL;
     }
-    writer w = {u2d_xml_load(xml, err, NULL, NULL), u, NULL, err};
-    if (!w.doc) return NULL;
-    for (int k = 0; k < nedit; k++) {
+    u2d_osim_writer *wr = malloc(sizeof *wr);
+    if (!wr) {
+        snprintf(err, U2D_ERRLEN, "out of memory");
+        return NULL;
+    }
+    wr->u = u;
+    wr->doc = u2d_xml_load(xml, err, NULL, NULL);
+    if (!wr->doc) {
+        free(wr);
+        return NULL;
+    }
+    return wr;
+}
+
+void u2d_osim_writer_free(u2d_osim_writer *wr)
+{
+    if (!wr) return;
+    u2d_xml_free(wr->doc);
+    free(wr);
+}
+
+char *u2d_osim_writer_write(u2d_osim_writer *wr, const u2d_osim_edit *edit, int nedit,
+                            char err[U2D_ERRLEN])
+{
+    err[0] = '\0';
+    writer w = {wr->doc, wr->u, NULL, err};
+    char *out = NULL;
+    int k = 0;
+    for (; k < nedit; k++) {
         w.e = &edit[k];
         if (edit[k].kind < 0 || edit[k].kind >= U2D_EDIT_KINDS) {
             snprintf(err, U2D_ERRLEN, "edit %d: unknown kind %d", k, edit[k].kind);
-            u2d_xml_free(w.doc);
-            return NULL;
+            break;
         }
-        if (apply(&w)) {
-            u2d_xml_free(w.doc);
-            return NULL;
-        }
+        if (apply(&w)) break;
     }
-    char *out = u2d_xml_save(w.doc, err);
-    u2d_xml_free(w.doc);
+    if (k == nedit) out = u2d_xml_save(wr->doc, err);
+    if (u2d_xml_revert(wr->doc)) {          /* a change not taken back: never write it again */
+        free(out);
+        snprintf(err, U2D_ERRLEN, "out of memory while writing the model");
+        return NULL;
+    }
+    return out;
+}
+
+char *u2d_osim_write(const char *xml, const u2d_urdf *u, const u2d_osim_edit *edit, int nedit,
+                     char err[U2D_ERRLEN])
+{
+    u2d_osim_writer *wr = u2d_osim_writer_new(xml, u, err);
+    if (!wr) return NULL;
+    char *out = u2d_osim_writer_write(wr, edit, nedit, err);
+    u2d_osim_writer_free(wr);
     return out;
 }

@@ -213,8 +213,20 @@ typedef struct {
     mxml_node_t *node;
 } tag_entry;
 
+/* One change the writer made, so that u2d_xml_revert can take it back. */
+typedef struct {
+    int kind;                   /* CHANGE_TEXT, CHANGE_ADDED, CHANGE_MOVED                 */
+    mxml_node_t *node;
+    mxml_node_t *parent, *prev; /* MOVED: where it was (prev NULL: the first child)       */
+    char *text;                 /* TEXT: the text it had                                  */
+} xml_change;
+
+enum { CHANGE_TEXT, CHANGE_ADDED, CHANGE_MOVED };
+
 typedef struct tag_table {
     struct tag_table *adopted;  /* the tables of documents spliced into this one          */
+    xml_change *log;            /* (nlog) the changes since the last revert, in order     */
+    int nlog, caplog, failed;
     int n;
     tag_entry entry[];          /* (n) in preorder */
 } tag_table;
@@ -228,6 +240,8 @@ static int index_tags(mxml_node_t *top, const tag_scan *sc)
     tag_table *t = malloc(sizeof *t + sizeof(tag_entry) * (size_t)(k ? k : 1));
     if (!t) return -1;
     t->adopted = NULL;
+    t->log = NULL;
+    t->nlog = t->caplog = t->failed = 0;
     t->n = k;
     int lines = !sc->failed && k == sc->n;
     k = 0;
@@ -290,6 +304,8 @@ void u2d_xml_free(u2d_xml *doc)
     if (!doc) return;
     for (tag_table *t = mxmlGetUserData((mxml_node_t *)doc), *next; t; t = next) {
         next = t->adopted;
+        for (int k = 0; k < t->nlog; k++) free(t->log[k].text);
+        free(t->log);
         free(t);
     }
     mxmlDelete((mxml_node_t *)doc);
@@ -340,7 +356,7 @@ const char *u2d_xml_attr_name(u2d_xml *node, int k)
     return name ? name : "";
 }
 
-static void forget_subtree(mxml_node_t *n);
+static void show_subtree(mxml_node_t *n, int shown);
 
 /* The node's entry; nodes made after loading have none. */
 static const tag_entry *entry_of(u2d_xml *node)
@@ -402,7 +418,7 @@ u2d_xml *u2d_xml_splice(u2d_xml *at, u2d_xml *doc)
         mxmlSetUserData((mxml_node_t *)doc, NULL);
     }
     mxml_node_t *after = (mxml_node_t *)u2d_xml_next(at);
-    forget_subtree(node);
+    show_subtree(node, 0);
     mxmlDelete(node);
     return (u2d_xml *)(first ? first : after);
 }
@@ -419,7 +435,51 @@ const char *u2d_xml_text(u2d_xml *node)
 
 /* ---- editing and writing (the .osim writer) -------------------------------------------
  * New elements are indented like their siblings, so that a written file reads as the one
- * read; whitespace-only text is layout, everything else is kept as it was. */
+ * read; whitespace-only text is layout, everything else is kept as it was. Every change is
+ * logged on the document (its top element's table) so that u2d_xml_revert restores the
+ * document as loaded: a writer keeps one parsed document per model and writes it again and
+ * again with other values. */
+
+static tag_table *table_of(mxml_node_t *n)
+{
+    while (mxmlGetParent(n)) n = mxmlGetParent(n);
+    return mxmlGetUserData(n);
+}
+
+static void logged(mxml_node_t *any, xml_change c)
+{
+    tag_table *t = table_of(any);
+    if (!t) return;
+    if (t->nlog == t->caplog) {
+        int cap = t->caplog ? 2 * t->caplog : 64;
+        xml_change *grown = realloc(t->log, sizeof *grown * (size_t)cap);
+        if (!grown) {                   /* the change cannot be taken back: say so */
+            t->failed = 1;
+            free(c.text);
+            return;
+        }
+        t->log = grown;
+        t->caplog = cap;
+    }
+    t->log[t->nlog++] = c;
+}
+
+/* Attach node to parent after prev (NULL: as the first child), logging it as added. */
+static void attach_new(mxml_node_t *parent, mxml_node_t *prev, mxml_node_t *node)
+{
+    if (prev) mxmlAdd(parent, MXML_ADD_AFTER, prev, node);
+    else mxmlAdd(parent, MXML_ADD_BEFORE, MXML_ADD_TO_PARENT, node);
+    logged(parent, (xml_change){CHANGE_ADDED, node, NULL, NULL, NULL});
+}
+
+/* Move node to parent after prev (NULL: first), logging where it was. */
+static void move(mxml_node_t *node, mxml_node_t *parent, mxml_node_t *prev)
+{
+    xml_change c = {CHANGE_MOVED, node, mxmlGetParent(node), mxmlGetPrevSibling(node), NULL};
+    logged(node, c);
+    if (prev) mxmlAdd(parent, MXML_ADD_AFTER, prev, node);
+    else mxmlAdd(parent, MXML_ADD_BEFORE, MXML_ADD_TO_PARENT, node);
+}
 
 static int is_blank_text(mxml_node_t *n)
 {
@@ -459,8 +519,10 @@ u2d_xml *u2d_xml_insert(u2d_xml *parent, u2d_xml *before, const char *name)
         ref = last && is_blank_text(last) ? last : NULL;
         if (!last) {            /* an empty element: lay out its closing tag too */
             const char *own = indent_before(p);
-            if (!mxmlNewOpaque(p, own ? own : "\n")) return NULL;
-            ref = mxmlGetLastChild(p);
+            mxml_node_t *ws = mxmlNewOpaque(MXML_NO_PARENT, own ? own : "\n");
+            if (!ws) return NULL;
+            attach_new(p, NULL, ws);
+            ref = ws;
         }
     } else if (indent_before(ref)) {
         ref = mxmlGetPrevSibling(ref);          /* before the reference's own layout text */
@@ -472,50 +534,71 @@ u2d_xml *u2d_xml_insert(u2d_xml *parent, u2d_xml *before, const char *name)
         if (e) mxmlDelete(e);
         return NULL;
     }
-    if (ref) {
-        mxmlAdd(p, MXML_ADD_BEFORE, ref, ws);
-        mxmlAdd(p, MXML_ADD_AFTER, ws, e);
-    } else {
-        mxmlAdd(p, MXML_ADD_AFTER, MXML_ADD_TO_PARENT, ws);
-        mxmlAdd(p, MXML_ADD_AFTER, MXML_ADD_TO_PARENT, e);
-    }
+    mxml_node_t *prev = ref ? mxmlGetPrevSibling(ref) : mxmlGetLastChild(p);
+    attach_new(p, prev, ws);
+    attach_new(p, ws, e);
     return (u2d_xml *)e;
 }
 
 int u2d_xml_set_text(u2d_xml *node, const char *text)
 {
-    mxml_node_t *e = (mxml_node_t *)node, *keep = NULL, *next;
-    for (mxml_node_t *c = mxmlGetFirstChild(e); c; c = next) {
-        next = mxmlGetNextSibling(c);
+    mxml_node_t *e = (mxml_node_t *)node, *keep = NULL;
+    for (mxml_node_t *c = mxmlGetFirstChild(e); c; c = mxmlGetNextSibling(c)) {
         if (!xml_is_opaque(c)) continue;
-        if (keep) mxmlDelete(c);
-        else keep = c;
+        const char *old = mxmlGetOpaque(c);
+        char *copy = malloc(strlen(old ? old : "") + 1);
+        if (!copy) return -1;
+        strcpy(copy, old ? old : "");
+        logged(e, (xml_change){CHANGE_TEXT, c, NULL, NULL, copy});
+        if (keep) {
+            if (mxmlSetOpaque(c, "")) return -1;    /* text split by comments: one piece */
+        } else {
+            keep = c;
+        }
     }
     if (keep) return mxmlSetOpaque(keep, text) == 0 ? 0 : -1;
-    return mxmlNewOpaque(e, text) ? 0 : -1;
+    mxml_node_t *t = mxmlNewOpaque(MXML_NO_PARENT, text);
+    if (!t) return -1;
+    attach_new(e, mxmlGetLastChild(e), t);
+    return 0;
 }
 
 int u2d_xml_set_attr(u2d_xml *node, const char *name, const char *value)
 {
+    /* only on elements the writer made: they go as a whole when the document is reverted */
     mxmlElementSetAttr((mxml_node_t *)node, name, value);
     return mxmlElementGetAttr((mxml_node_t *)node, name) ? 0 : -1;
 }
 
-/* Forget the entries of n's subtree: u2d_xml_at no longer finds them. */
-static void forget_subtree(mxml_node_t *n)
+/* Show or hide the entries of n's subtree from u2d_xml_at. */
+static void show_subtree(mxml_node_t *n, int shown)
 {
     for (mxml_node_t *c = n; c; c = mxmlWalkNext(c, n, MXML_DESCEND)) {
         tag_entry *e = mxmlGetParent(c) ? mxmlGetUserData(c) : NULL;
-        if (e) e->node = NULL;
+        if (e) e->node = shown ? c : NULL;
     }
 }
 
-void u2d_xml_delete(u2d_xml *node)
+/* Where removed nodes wait for a revert: an element of the top that is not saved. */
+static mxml_node_t *parking(mxml_node_t *any)
 {
-    mxml_node_t *n = (mxml_node_t *)node, *prev = mxmlGetPrevSibling(n);
-    forget_subtree(n);
-    if (prev && is_blank_text(prev)) mxmlDelete(prev);
-    mxmlDelete(n);
+    mxml_node_t *top = any;
+    while (mxmlGetParent(top)) top = mxmlGetParent(top);
+    mxml_node_t *last = mxmlGetLastChild(top);
+    if (last && xml_is_element(last) && !mxmlGetUserData(last)) return last;
+    mxml_node_t *p = mxmlNewElement(MXML_NO_PARENT, "urdf2dyn-removed");
+    if (p) attach_new(top, last, p);
+    return p;
+}
+
+int u2d_xml_delete(u2d_xml *node)
+{
+    mxml_node_t *n = (mxml_node_t *)node, *prev = mxmlGetPrevSibling(n), *park = parking(n);
+    if (!park) return -1;
+    show_subtree(n, 0);
+    if (prev && is_blank_text(prev)) move(prev, park, mxmlGetLastChild(park));
+    move(n, park, mxmlGetLastChild(park));
+    return 0;
 }
 
 u2d_xml *u2d_xml_wrap(u2d_xml *node, const char *outer, const char *inner)
@@ -524,17 +607,47 @@ u2d_xml *u2d_xml_wrap(u2d_xml *node, const char *outer, const char *inner)
     u2d_xml *o = u2d_xml_insert((u2d_xml *)p, node, outer);
     u2d_xml *i = o ? u2d_xml_insert(o, NULL, inner) : NULL;
     if (!i) return NULL;
-    mxml_node_t *prev = mxmlGetPrevSibling(n);
-    if (prev && is_blank_text(prev)) mxmlDelete(prev);
+    mxml_node_t *prev = mxmlGetPrevSibling(n), *park = parking(n);
+    if (!park) return NULL;
+    if (prev && is_blank_text(prev)) move(prev, park, mxmlGetLastChild(park));
     char indent[256];
     child_indent((mxml_node_t *)i, indent, sizeof indent);
     mxml_node_t *ws = mxmlNewOpaque(MXML_NO_PARENT, indent);
     if (!ws) return NULL;
-    mxmlAdd((mxml_node_t *)i, MXML_ADD_AFTER, MXML_ADD_TO_PARENT, ws);
-    mxmlAdd((mxml_node_t *)i, MXML_ADD_AFTER, MXML_ADD_TO_PARENT, n);     /* moves n */
+    attach_new((mxml_node_t *)i, mxmlGetLastChild((mxml_node_t *)i), ws);
+    move(n, (mxml_node_t *)i, ws);
     const char *own = indent_before((mxml_node_t *)i);
-    if (!mxmlNewOpaque((mxml_node_t *)i, own ? own : "\n")) return NULL;
+    mxml_node_t *close = mxmlNewOpaque(MXML_NO_PARENT, own ? own : "\n");
+    if (!close) return NULL;
+    attach_new((mxml_node_t *)i, n, close);
     return o;
+}
+
+int u2d_xml_revert(u2d_xml *doc)
+{
+    tag_table *t = mxmlGetUserData((mxml_node_t *)doc);
+    if (!t) return 0;
+    for (int k = t->nlog - 1; k >= 0; k--) {
+        xml_change *c = &t->log[k];
+        switch (c->kind) {
+        case CHANGE_TEXT:
+            mxmlSetOpaque(c->node, c->text);
+            free(c->text);
+            break;
+        case CHANGE_ADDED:
+            mxmlDelete(c->node);
+            break;
+        case CHANGE_MOVED:
+            if (c->prev) mxmlAdd(c->parent, MXML_ADD_AFTER, c->prev, c->node);
+            else mxmlAdd(c->parent, MXML_ADD_BEFORE, MXML_ADD_TO_PARENT, c->node);
+            show_subtree(c->node, 1);
+            break;
+        }
+    }
+    t->nlog = 0;
+    int failed = t->failed;
+    t->failed = 0;
+    return failed ? -1 : 0;
 }
 
 #if MXML_MAJOR_VERSION >= 4
@@ -559,8 +672,10 @@ char *u2d_xml_save(u2d_xml *doc, char err[U2D_ERRLEN])
 {
     size_t len = 0, cap = 0;
     char *out = NULL;
+    const tag_table *t = mxmlGetUserData((mxml_node_t *)doc);
     for (mxml_node_t *c = mxmlGetFirstChild((mxml_node_t *)doc); c; c = mxmlGetNextSibling(c)) {
         if (xml_is_opaque(c)) continue;             /* layout between the top-level nodes */
+        if (!mxmlGetUserData(c) && t) continue;     /* where removed nodes wait        */
         char *s = xml_save(c);
         if (!s) goto nomem;
         size_t n = strlen(s);

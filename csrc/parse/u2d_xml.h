@@ -47,19 +47,24 @@ int u2d_xml_ordinal(u2d_xml *node);
 /* The element at that index in doc, NULL if there is none (or it was deleted). */
 u2d_xml *u2d_xml_at(u2d_xml *doc, int ordinal);
 
-/* ---- editing (the .osim writer): new elements are indented like their siblings ---- */
+/* ---- editing (the .osim writer): new elements are indented like their siblings; every
+ * change is logged for u2d_xml_revert ---- */
 
 /* A new empty element <name> in parent, before `before` (NULL: after the last child). */
 u2d_xml *u2d_xml_insert(u2d_xml *parent, u2d_xml *before, const char *name);
 /* The element's text becomes text (its other text nodes removed). 0 or -1 (no memory). */
 int u2d_xml_set_text(u2d_xml *node, const char *text);
 int u2d_xml_set_attr(u2d_xml *node, const char *name, const char *value);
-/* Remove the element (and the layout text before it). */
-void u2d_xml_delete(u2d_xml *node);
+/* Remove the element (and the layout text before it); 0, or -1 when out of memory. */
+int u2d_xml_delete(u2d_xml *node);
 /* Put node inside <outer><inner>node</inner></outer>, outer taking node's place; returns
  * outer, NULL when out of memory. */
 u2d_xml *u2d_xml_wrap(u2d_xml *node, const char *outer, const char *inner);
 /* The document as text (malloc'd; the caller frees it), NULL and err when out of memory. */
 char *u2d_xml_save(u2d_xml *doc, char err[U2D_ERRLEN]);
+/* Take back every change made since loading (or the last revert): the document is again
+ * the one loaded, ordinals included. -1 if a change could not be logged (out of memory):
+ * the document must then be loaded again. */
+int u2d_xml_revert(u2d_xml *doc);
 
 #endif

@@ -27,6 +27,9 @@ typedef struct {
                                with the GIL held), so small calls skip the allocation   */
     double gravity[3];
     int floating_base;
+    u2d_osim_writer *writer;    /* the .osim text kept parsed for osim_write, made at its
+                                   first call, and that text                           */
+    char *writer_text;
 } ModelObject;
 
 /* Borrow the spare workspace (NULL if another call has it: that call's u2d_batch then
@@ -171,6 +174,8 @@ static void Model_dealloc(ModelObject *self)
 {
     PyTypeObject *tp = Py_TYPE(self);
     u2d_work_free(self->spare);
+    u2d_osim_writer_free(self->writer);
+    free(self->writer_text);
     u2d_model_free(self->model);
     u2d_urdf_free(self->urdf);
     tp->tp_free((PyObject *)self);
@@ -1229,9 +1234,10 @@ error:
     return NULL;
 }
 
-/* osim_write(xml, edits) -> str: the OpenSim text xml (the one the model was read from)
- * with the edits made; each edit a tuple (kind, target, values (up to 6 numbers), name or
- * None, flag) as u2d_osim_edit. ValueError naming the edit at fault. */
+/* osim_write(xml, edits) -> str: the OpenSim text xml (the one the model was read from;
+ * parsed at the first call and kept) with the edits made; each edit a tuple (kind, target,
+ * values (up to 6 numbers), name or None, flag) as u2d_osim_edit. ValueError naming the
+ * edit at fault. */
 static PyObject *Model_osim_write(ModelObject *self, PyObject *args)
 {
     const char *xml;
@@ -1257,10 +1263,29 @@ static PyObject *Model_osim_write(ModelObject *self, PyObject *args)
         if (name != Py_None && !(e->name = PyUnicode_AsUTF8(name))) goto error;
     }
     char err[U2D_ERRLEN] = "";
-    char *out;
-    Py_BEGIN_ALLOW_THREADS
-    out = u2d_osim_write(xml, self->urdf, edits, (int)n, err);
-    Py_END_ALLOW_THREADS
+    char *out = NULL;
+    /* the GIL stays held: the kept document is changed, saved and changed back */
+    if (self->writer && strcmp(self->writer_text, xml) != 0) {      /* another text */
+        u2d_osim_writer_free(self->writer);
+        free(self->writer_text);
+        self->writer = NULL;
+        self->writer_text = NULL;
+    }
+    if (!self->writer) {
+        size_t len = strlen(xml) + 1;
+        self->writer_text = malloc(len);
+        if (self->writer_text) memcpy(self->writer_text, xml, len);
+        self->writer = self->writer_text ? u2d_osim_writer_new(xml, self->urdf, err) : NULL;
+        if (!self->writer_text) snprintf(err, sizeof err, "out of memory");
+        if (!self->writer) { free(self->writer_text); self->writer_text = NULL; }
+    }
+    if (self->writer) out = u2d_osim_writer_write(self->writer, edits, (int)n, err);
+    if (!out && self->writer && strstr(err, "out of memory while writing")) {
+        u2d_osim_writer_free(self->writer);         /* not taken back: parse it anew next */
+        free(self->writer_text);
+        self->writer = NULL;
+        self->writer_text = NULL;
+    }
     PyMem_Free(edits);
     if (!out) return PyErr_Format(PyExc_ValueError, "%s", err[0] ? err : "osim_write failed");
     PyObject *text = PyUnicode_FromString(out);
@@ -1466,6 +1491,8 @@ static PyObject *core_load(PyObject *module, PyObject *args)
     self->gravity[0] = 0.0; self->gravity[1] = 0.0; self->gravity[2] = -9.81;
     if (u->has_gravity) memcpy(self->gravity, u->gravity, sizeof self->gravity);
     self->floating_base = floating_base;
+    self->writer = NULL;
+    self->writer_text = NULL;
     return (PyObject *)self;
 }
 
@@ -1523,6 +1550,41 @@ static int core_clear(PyObject *module)
 
 static void core_free(void *module) { core_clear((PyObject *)module); }
 
+/* read_markerset(xml_text) -> [(name, frame, (x, y, z), fixed)]: an OpenSim marker set file,
+ * frames as written (URDFError naming the marker and element of what cannot be read). */
+static PyObject *core_read_markerset(PyObject *module, PyObject *args)
+{
+    module_state *st = PyModule_GetState(module);
+    const char *xml;
+    Py_ssize_t len;
+    if (!PyArg_ParseTuple(args, "s#", &xml, &len)) return NULL;
+    if ((size_t)len != strlen(xml)) {
+        PyErr_SetString(st->URDFError, "the marker set text contains a NUL character");
+        return NULL;
+    }
+    char err[U2D_ERRLEN] = "";
+    u2d_markerset_entry *list = NULL;
+    int n;
+    Py_BEGIN_ALLOW_THREADS
+    n = u2d_markerset_parse(xml, &list, err);
+    Py_END_ALLOW_THREADS
+    if (n < 0) {
+        PyErr_SetString(st->URDFError, err[0] ? err : "could not read the marker set");
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    for (int k = 0; out && k < n; k++) {
+        const u2d_markerset_entry *E = &list[k];
+        PyObject *t = Py_BuildValue("(ss(ddd)O)", E->name, E->frame, E->location[0],
+                                    E->location[1], E->location[2],
+                                    E->fixed ? Py_True : Py_False);
+        if (!t || PyList_Append(out, t)) Py_CLEAR(out);
+        Py_XDECREF(t);
+    }
+    free(list);
+    return out;
+}
+
 static PyObject *core_simd_path(PyObject *self, PyObject *noargs)
 {
     (void)self; (void)noargs;
@@ -1543,6 +1605,8 @@ static PyObject *core_set_simd_path(PyObject *self, PyObject *args)
 static PyMethodDef core_methods[] = {
     {"load", core_load, METH_VARARGS,
      "load(xml_text, floating_base, path=None, read=None) -> Model"},
+    {"read_markerset", core_read_markerset, METH_VARARGS,
+     "read_markerset(xml_text) -> [(name, frame, location, fixed)]"},
     {"simd_path", core_simd_path, METH_NOARGS, "simd_path() -> str"},
     {"set_simd_path", core_set_simd_path, METH_VARARGS, "set_simd_path(name or None) -> str"},
     {NULL, NULL, 0, NULL},

@@ -143,7 +143,8 @@ def test_stages_add_one_typed_result_each(model):
                    if f.name != "warnings" and getattr(after, f.name) is not getattr(trial, f.name)]
         added.append((stage.__name__, changed))
         trial = after
-    assert added == [("read", ["motion"]), ("kinematics", ["kinematics"]), ("loads", ["loads"]),
+    assert added == [("scale", []),             # asked for by settings.scale only
+                     ("read", ["motion"]), ("kinematics", ["kinematics"]), ("loads", ["loads"]),
                      ("dynamics", ["dynamics"]), ("checks", ["findings"])]
     assert isinstance(trial.motion, stages.Motion) and isinstance(trial.loads, stages.Loads)
     assert trial.kinematics.q.shape == (len(trial.kinematics.t), model.nq)

@@ -783,6 +783,53 @@ static void check_physics(const u2d_model *m, const u2d_urdf *u, int fb, uint64_
     free(q); free(v); free(a); free(z); free(t1); free(t2); free(t3); free(t4);
 }
 
+/* A workspace lent to batches keeps what they make, the SIMD path's lane copy of the model
+ * and lane workspace and the other threads' workspaces, and the next call reuses them
+ * instead of allocating and zeroing them again; calls on other paths and of other
+ * algorithms in between do not change the results. */
+static void check_kept_workspace(const u2d_model *m, uint64_t *r)
+{
+    const size_t n = 2 * 128 + 5, nq = (size_t)m->nq, nv = (size_t)m->nv;  /* two threads */
+    double *q = dalloc(n * nq), *v = dalloc(n * nv), *a = dalloc(n * nv);
+    double *t1 = dalloc(n * nv), *t2 = dalloc(n * nv), *M = dalloc(n * nv * nv);
+    for (size_t s = 0; s < n; s++) {
+        random_q(m, r, q + s * nq);
+        random_v(m, r, v + s * nv, 1.5);
+        random_v(m, r, a + s * nv, 1.5);
+    }
+    u2d_work *w = u2d_work_new(m);
+    u2d_batch_args in;
+    memset(&in, 0, sizeof in);
+    in.in[0] = q; in.in_size[0] = nq;
+    in.in[1] = v; in.in_size[1] = nv;
+    in.in[2] = a; in.in_size[2] = nv;
+    in.gravity[2] = -9.81;
+    for (int p = 0; p < H_NSIMD; p++) {
+        if (u2d_simd_select(H_SIMD[p]) != 0) continue;
+        const int vector = u2d_simd_kernel() != NULL;
+        size_t bad;
+        in.out[0] = t1; in.out_size[0] = nv;
+        u2d_status st = h_batch(m, U2D_ALGO_RNEA, n, 2, &in, w, &bad);
+        if (st != U2D_OK) continue;                 /* the hostile models: checked elsewhere */
+        void *lanes = w->lanes;
+        u2d_work *next = w->next;
+        CHECK(next != NULL, "%s: the second thread's workspace is not kept", H_SIMD[p]);
+        CHECK(!vector || (lanes && next && next->lanes),
+              "%s: the lane workspaces are not kept", H_SIMD[p]);
+        in.out[0] = M; in.out_size[0] = nv * nv;
+        h_batch(m, U2D_ALGO_CRBA, n, 2, &in, w, &bad);
+        in.out[0] = t2; in.out_size[0] = nv;
+        st = h_batch(m, U2D_ALGO_RNEA, n, 2, &in, w, &bad);
+        CHECK(st == U2D_OK && w->lanes == lanes && w->next == next,
+              "%s: a second call made its workspaces again", H_SIMD[p]);
+        CHECK(memcmp(t1, t2, sizeof(double) * n * nv) == 0,
+              "%s: a call with a used workspace differs", H_SIMD[p]);
+    }
+    u2d_simd_select(NULL);
+    u2d_work_free(w);
+    free(q); free(v); free(a); free(t1); free(t2); free(M);
+}
+
 /* Batches: bit-identical to one-sample calls whatever the number of threads; a NaN stays
  * in its sample; the lowest failing sample is reported; N = 0 is fine. */
 static void check_batches(const u2d_model *m, uint64_t *r, size_t n)
@@ -875,7 +922,7 @@ static void check_batches(const u2d_model *m, uint64_t *r, size_t n)
                 memset(out0, 0xff, sizeof(double) * n * w0);
                 memset(out1, 0xff, sizeof(double) * n * w1);
                 memset(out2, 0xff, sizeof(double) * n * w2);
-                size_t done = u2d_simd_run_lanes8(m, (u2d_algo)k, &in, 0, n);
+                size_t done = u2d_simd_run_lanes8(m, w, (u2d_algo)k, &in, 0, n);
                 const int vector = k == U2D_ALGO_RNEA || k == U2D_ALGO_NLE || k == U2D_ALGO_GRAVITY
                                 || k == U2D_ALGO_CRBA || k == U2D_ALGO_ABA || k == U2D_ALGO_FK
                                 || k == U2D_ALGO_RNEA_DERIV || k == U2D_ALGO_ABA_DERIV;
@@ -978,6 +1025,18 @@ static void check_osim_write(const u2d_urdf *u, const char *text)
                   v->osim.path[path].length[1]);
         u2d_urdf_free(v);
     }
+    /* a kept writer: the same text each time, its changes taken back in between */
+    u2d_osim_writer *wr = u2d_osim_writer_new(text, u, err);
+    CHECK(wr != NULL, "osim_writer_new: %s", err);
+    if (wr) {
+        char *plain = u2d_osim_writer_write(wr, NULL, 0, err);
+        char *again = u2d_osim_writer_write(wr, e, n, err);
+        char *plain2 = u2d_osim_writer_write(wr, NULL, 0, err);
+        CHECK(plain && again && plain2 && out && !strcmp(again, out) && !strcmp(plain, plain2),
+              "a kept writer does not take its changes back");
+        free(plain); free(again); free(plain2);
+        u2d_osim_writer_free(wr);
+    }
     free(out);
     u2d_osim_edit bad = {U2D_EDIT_MARKER, 1 << 20, {0}, NULL, 0};
     out = u2d_osim_write(text, u, &bad, 1, err);
@@ -1008,6 +1067,26 @@ static void check_paths(const u2d_urdf *u, const u2d_model *m)
     }
     free(q); free(L); free(flag);
     u2d_work_free(w);
+}
+
+/* A marker set file in either layout, and text that is not one. */
+static void check_markerset(void)
+{
+    static const char *text =
+        "<?xml version=\"1.0\"?>\n<OpenSimDocument Version=\"30000\"><MarkerSet><objects>"
+        "<Marker name=\"RASI\"><body>pelvis</body><location>0.01 0.02 0.13</location>"
+        "<fixed>true</fixed></Marker><Marker name=\"RKNE\"><socket_parent_frame>"
+        "/bodyset/femur_r</socket_parent_frame><location>0 -0.4 0.05</location></Marker>"
+        "</objects></MarkerSet></OpenSimDocument>";
+    char err[U2D_ERRLEN];
+    u2d_markerset_entry *list = NULL;
+    int n = u2d_markerset_parse(text, &list, err);
+    CHECK(n == 2 && list && !strcmp(list[0].frame, "pelvis") && list[0].fixed &&
+          !strcmp(list[1].frame, "/bodyset/femur_r") && !list[1].fixed &&
+          list[1].location[1] == -0.4, "marker set read as %d entries: %s", n, err);
+    free(list);
+    n = u2d_markerset_parse("<OpenSimDocument><Model/></OpenSimDocument>", &list, err);
+    CHECK(n == -1 && strstr(err, "no <MarkerSet>"), "a file without a MarkerSet: %d %s", n, err);
 }
 
 /* ---- one document ------------------------------------------------------------------------- */
@@ -1047,6 +1126,7 @@ static int check_document(const char *name, const char *text, int heavy, size_t 
         check_table(m, &r);
         check_physics(m, u, fb, &r, heavy && m->nv <= 200);
         check_batches(m, &r, nbatch);
+        check_kept_workspace(m, &r);
         u2d_model_free(m);
     }
     current = "";
@@ -1427,6 +1507,8 @@ int main(int argc, char **argv)
     printf("algorithms:");
     for (int k = 0; k < U2D_NALGO; k++) printf(" %s", H_ALGOS[k].name ? H_ALGOS[k].name : "(missing)");
     printf("\n");
+
+    check_markerset();
 
     /* generated robots */
     double t0 = seconds();

@@ -265,7 +265,9 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "ik_work_new", "ik_work_free", "ik_check", "ik_frame", "ik_solve", "batch_ik",
     "is_osim", "osim_parse",  /* h_load: an .osim model takes the same checks as a URDF */
     "osim_write",             /* check_osim_write: edits written, read again */
+    "osim_writer_new", "osim_writer_write", "osim_writer_free",   /* a kept writer, too */
     "path_lengths",           /* check_paths: every geometry path of an .osim */
+    "markerset_parse",        /* check_markerset: a marker set file, and a refused one */
     "simm_spline_fit",        /* the .osim reader fits every SimmSpline it reads */
     "function_eval",          /* jcalc on custom joints: every algorithm on an .osim model */
     "custom_twists",          /* the derivatives on the .osim models' custom joints */
@@ -280,8 +282,8 @@ static const char *const H_SIMD[] = {"scalar", "avx2", "avx512"};
  * driver runs wherever the CPU has AVX2, AVX-512 or not. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define H_LANES8 1
-size_t u2d_simd_run_lanes8(const u2d_model *m, u2d_algo algo, const u2d_batch_args *a,
-                           size_t begin, size_t end);
+size_t u2d_simd_run_lanes8(const u2d_model *m, u2d_work *w, u2d_algo algo,
+                           const u2d_batch_args *a, size_t begin, size_t end);
 #endif
 
 /* The one call of u2d_batch (its signature in one place). work: a workspace of the model

@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from ..markers import IKSolution, Marker, inverse_kinematics
 from ..warn import report
-from .formats.ik_setup import IKSetup, IKSetupError, read_ik_setup
+from .formats.ik_setup import IKSetup, IKSetupError, IKTask, read_ik_setup
 from .markers import Markers
 from .trajectory import Trajectory
 
@@ -100,10 +100,28 @@ def fit(model: Model, data: Markers, settings: IKSettings | None = None,
     coordinates, clamped ranges and default pose."""
     settings = IKSettings() if settings is None else settings
     q0 = model.default_q
+    tasks = coordinate_task_values(model, settings.tasks, data.time, settings.coordinate_file,
+                                   settings.setup, strict)
+    return solve(model, data,
+                 weights=None if settings.weights is None else dict(settings.weights),
+                 coordinate_tasks=tasks, locked=model.locked_coordinates,
+                 ranges=model.clamped_ranges, time_range=settings.time_range,
+                 markers=list(markers) if markers is not None else None, q0=q0,
+                 threads=settings.threads, strict=strict)
+
+
+def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
+                           coordinate_file: str | None = None, setup: str | None = None,
+                           strict: bool = False) -> dict[str, tuple[float, Any]]:
+    """{coordinate: (weight, value)} of OpenSim IK coordinate tasks (a Setup_IK.xml's, or a
+    scale setup's marker placer's): the model's default value, a manual value, or the
+    setup's coordinate_file interpolated at ``times`` (N,); a task of a coordinate the model
+    lacks is warned about and skipped."""
+    q0 = model.default_q
     defaults = dict(zip(model.q_names, np.zeros(model.nq) if q0 is None else q0))
-    tasks: dict[str, tuple[float, Any]] = {}
+    out: dict[str, tuple[float, Any]] = {}
     file_values = None
-    for task in settings.tasks:
+    for task in tasks:
         if task.name not in model.q_names:
             report(f"ik: coordinate task {task.name!r}: the model has no such coordinate; "
                    "skipped", strict=strict)
@@ -114,23 +132,18 @@ def fit(model: Model, data: Markers, settings: IKSettings | None = None,
             value = defaults[task.name]
         else:
             if file_values is None:
-                if not settings.coordinate_file:
-                    raise IKSetupError(f"{settings.setup}: coordinate task {task.name!r} takes "
-                                       "its value from_file but <coordinate_file> is empty")
+                if not coordinate_file:
+                    raise IKSetupError(f"{setup}: coordinate task {task.name!r} takes its "
+                                       "value from_file but <coordinate_file> is empty")
                 from .formats import read_opensim
-                file_values = read_opensim(settings.coordinate_file, model=model)
+                file_values = read_opensim(coordinate_file, model=model)
             if task.name not in file_values.names:
-                raise IKSetupError(f"{settings.coordinate_file}: no column {task.name!r} for "
-                                   "its from_file coordinate task")
+                raise IKSetupError(f"{coordinate_file}: no column {task.name!r} for its "
+                                   "from_file coordinate task")
             col = file_values.q[:, file_values.names.index(task.name)]
-            value = np.interp(data.time, file_values.time, col)
-        tasks[task.name] = (task.weight, value)
-    return solve(model, data,
-                 weights=None if settings.weights is None else dict(settings.weights),
-                 coordinate_tasks=tasks, locked=model.locked_coordinates,
-                 ranges=model.clamped_ranges, time_range=settings.time_range,
-                 markers=list(markers) if markers is not None else None, q0=q0,
-                 threads=settings.threads, strict=strict)
+            value = np.interp(times, file_values.time, col)
+        out[task.name] = (task.weight, value)
+    return out
 
 
 def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
@@ -139,7 +152,7 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
           ranges: dict[str, tuple[float, float]] | None = None,
           time_range: tuple[float, float] | None = None, markers: list[Marker] | None = None,
           q0: NDArray[np.float64] | None = None, threads: int | None = 1,
-          strict: bool = False) -> IKResult:
+          strict: bool = False, also_mid_range: bool = True) -> IKResult:
     """Inverse kinematics of a marker recording.
 
     The model's coordinate couplers (``model.couplers``, an .osim's enforced
@@ -169,6 +182,9 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
         None: urdf2dyn.get_num_threads()).
     strict : bool
         Warnings become errors.
+    also_mid_range : bool
+        Also start the first frame from every clamped coordinate at mid-range and keep the
+        better fit (the default; False: from q0 only).
 
     Returns
     -------
@@ -224,7 +240,8 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
                    "stays locked and the coupler is not kept; unlock it or disable the "
                    "constraint", strict=strict)
     fitted = {m.name: weights[m.name] for m in used}
-    q0 = _first_frame_start(model, xyz, used, fitted, tasks, locked, ranges, q0)
+    if also_mid_range:
+        q0 = _first_frame_start(model, xyz, used, fitted, tasks, locked, ranges, q0)
     sol = inverse_kinematics(model, xyz, markers=used, weights=fitted, tasks=tasks,
                              locked=locked, ranges=ranges, q0=q0, threads=threads)
     motion = Trajectory(time=t[rows], q=np.atleast_2d(sol.q), names=list(model.q_names))

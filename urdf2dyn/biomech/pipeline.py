@@ -164,7 +164,8 @@ def _result(trial, elapsed):
                   bool(s.filter_loads) and s.processing.filters_loads),
               "max_gap": s.max_gap, "processing": s.processing.name,
               "time_range": s.time_range, "derivatives": k.derivatives, "loads": lo.source,
-              "no_residuals": d.no_residuals}
+              "no_residuals": d.no_residuals,
+              "scaled": trial.scaled}
     if m.ik is not None:
         record["ik_rows"] = np.flatnonzero(np.isin(m.trajectory.time, k.t))
         record["ik_marker_rms_mean"] = float(np.nanmean(m.ik.rms)) if len(m.ik.rms) else None

@@ -9,6 +9,7 @@
     urdf2dyn check ROBOT.urdf [--strict]
     urdf2dyn convert MODEL.osim|TRIAL.c3d -o OUT
     urdf2dyn ik --setup Setup_IK.xml [-o OUT.mot]
+    urdf2dyn scale Setup_Scale.xml [-o SCALED.osim]
     urdf2dyn animate MODEL TRIAL [-o OUT.gif]
 
 ``python -m urdf2dyn ...`` is the same. ``urdf2dyn COMMAND --help`` describes each command.
@@ -23,7 +24,7 @@ import warnings
 from .._core import URDFError
 from ..biomech.trajectory import MotionError
 from ..warn import Urdf2dynWarning
-from . import codegen, markers, models, torques
+from . import codegen, markers, models, scale, torques
 from .options import UsageError
 
 __all__ = ["main", "build_parser", "UsageError"]
@@ -37,7 +38,8 @@ def build_parser():
     for add in (torques.add_torques_parser, models.add_human_parser, models.add_info_parser,
                 models.add_export_osim_parser, codegen.add_codegen_parser,
                 codegen.add_equations_parser, models.add_check_parser,
-                models.add_convert_parser, markers.add_ik_parser, markers.add_animate_parser):
+                models.add_convert_parser, markers.add_ik_parser, markers.add_animate_parser,
+                scale.add_scale_parser):
         add(sub)
     return parser
 
@@ -59,8 +61,23 @@ class _WarningPrinter:
             self._show_other(message, category, filename, lineno, file, line)
 
 
+def _parse(argv):
+    """The parsed arguments. Python 3.11's argparse drops a value '--' given as --opt=-- and
+    leaves [] in the option (never converted by its type): refused as a missing value."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and args.command in action.choices:
+            sub = action.choices[args.command]
+            for a in sub._actions:
+                if a.option_strings and a.nargs is None and getattr(args, a.dest, None) == []:
+                    sub.error(f"argument {'/'.join(a.option_strings)}: expected one argument "
+                              "(got '--')")
+    return args
+
+
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    args = _parse(argv)
     with warnings.catch_warnings():         # restores showwarning and the filters on exit
         warnings.simplefilter("always", Urdf2dynWarning)
         printer = _WarningPrinter(args.command, warnings.showwarning)

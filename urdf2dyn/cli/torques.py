@@ -32,7 +32,11 @@ def cmd_torques(args):
     for flag, path in (("--mapping", args.mapping), ("--external-loads", args.external_loads)):
         if path and not os.path.exists(path):
             raise FileNotFoundError(f"{flag} " + missing_file(path))
-    inputs = [("model", robot), ("mapping", args.mapping), ("setup", args.external_loads)]
+    if (args.static or args.scaled_model) and not args.scale:
+        raise UsageError("--static and --scaled-model go with --scale SETUP_SCALE.xml (the "
+                         "scaling's measurements and marker placement)")
+    inputs = [("model", robot), ("mapping", args.mapping), ("setup", args.external_loads),
+              ("scale setup", args.scale), ("static trial", args.static)]
     inputs += [(kind, p) for motion, grf in jobs for kind, p in (("motion", motion),
                                                                  ("ground-reaction", grf))]
     _check_outputs(args, jobs, multi, inputs)
@@ -85,7 +89,11 @@ def cmd_torques(args):
 
 def trial_settings(args, jobs, contacts):
     """The trial settings (urdf2dyn.biomech.stages.TrialSettings) the options describe."""
-    return TrialSettings.from_keywords(
+    scale = None
+    if args.scale:
+        from ..biomech.stages.settings import Scaling
+        scale = Scaling(args.scale, args.static, args.mass, args.scaled_model)
+    return TrialSettings.from_keywords(scale=scale,
         processing=args.processing or "urdf2dyn", filter_hz=args.filter,
         filter_loads=args.filter_loads == "yes", derivatives=args.derivatives,
         time_range=args.time_range, max_gap=args.max_gap, external_loads=args.external_loads,
@@ -157,6 +165,7 @@ def _check_outputs(args, jobs, multi, inputs):
                 outputs.append((flag, out))
                 if flag == "--plot":
                     outputs.append((flag, os.path.splitext(out)[0] + "_momentum.png"))
+    outputs.append(("--scaled-model", getattr(args, "scaled_model", None)))
     refuse_overwriting(outputs, inputs)
 
 
@@ -293,6 +302,13 @@ def _summary(model, args, res, written, notes, cycles=None):
     if rec.get("loads"):
         kind = "external loads" if args.external_loads else "ground reactions"
         print(f"{kind}: {rec['loads']}", file=out)
+    if rec.get("scaled") is not None:
+        r = rec["scaled"].report
+        print(f"scaled to the subject ({rec['scaled'].setup}): mass {r.mass[1]:.2f} kg, "
+              f"{sum(1 for f in r.factors.values() if np.any(f != 1.0))} bodies scaled, "
+              f"static-trial marker error RMS {1e3 * r.rms:.1f} mm, largest "
+              f"{1e3 * r.max:.1f} mm ({r.worst})" + (f" -> {args.scaled_model}"
+                                                     if args.scaled_model else ""), file=out)
     ik_summary(res, out)
     for f in res.findings:
         if f.severity == "note" and f.check != "residuals":      # (the residuals say theirs)
@@ -467,6 +483,15 @@ def add_torques_parser(sub):
                    help="for C3D/.trc trials: rotation from the lab frame to the model frame, "
                         "about the lab's axes in order, e.g. x:-90 for a z-up lab and a y-up "
                         "OpenSim model (default: the lab frame)")
+    p.add_argument("--scale", metavar="SETUP_SCALE.xml",
+                   help="first scale the (generic OpenSim) model to the subject as this "
+                        "OpenSim ScaleTool setup says (measurements, manual scales, marker "
+                        "placement: urdf2dyn scale); --mass then is the subject's mass")
+    p.add_argument("--static", metavar="STATIC.c3d|.trc",
+                   help="with --scale: the static trial, instead of the setup's marker_file "
+                        "(turned by --rotate like the trials)")
+    p.add_argument("--scaled-model", metavar="SCALED.osim",
+                   help="with --scale: write the scaled model there")
     p.add_argument("--rate", choices=("analog", "marker"),
                    help="for C3D trials: the force plates' loads at the analog rate (default), "
                         "evaluated at the motion's times as --processing says (opensim: the "

@@ -12,10 +12,10 @@ import math
 import os
 from dataclasses import dataclass, field
 
-from .setup_xml import read_tool, text as _text
+from .setup_xml import flag, number, read_tool, text as _text
 from .windows import setup_path
 
-__all__ = ["IKSetup", "IKTask", "IKSetupError", "read_ik_setup"]
+__all__ = ["IKSetup", "IKTask", "IKSetupError", "read_ik_setup", "read_tasks"]
 
 
 class IKSetupError(ValueError):
@@ -59,22 +59,11 @@ class IKSetup:
 
 
 def _number(text, where):
-    try:
-        x = float(text.replace("Infinity", "inf").replace("infinity", "inf"))
-    except ValueError:
-        raise IKSetupError(f"{where}: {text!r} is not a number") from None
-    if math.isnan(x):
-        raise IKSetupError(f"{where}: NaN is not allowed")
-    return x
+    return number(text, where, IKSetupError)
 
 
 def _bool(text, where):
-    t = text.lower()
-    if t in ("true", "1"):
-        return True
-    if t in ("false", "0"):
-        return False
-    raise IKSetupError(f"{where}: {text!r} is not true or false")
+    return flag(text, where, IKSetupError)
 
 
 def read_ik_setup(path: str | os.PathLike[str], strict: bool = False) -> IKSetup:
@@ -123,7 +112,14 @@ def read_ik_setup(path: str | os.PathLike[str], strict: bool = False) -> IKSetup
     if t is not None:
         s.report_errors = _bool(t, f"{where}: <report_errors>")
 
-    taskset = tool.find("IKTaskSet")
+    s.tasks = read_tasks(tool.find("IKTaskSet"), where, IKSetupError)
+    return s
+
+
+def read_tasks(taskset, where: str, error: type[Exception] = IKSetupError) -> list[IKTask]:
+    """The tasks of an ``<IKTaskSet>`` element (None: none), as the IK tool and the scale
+    tool's marker placer read them; error names the file and task of anything unreadable."""
+    tasks = []
     objects = taskset.find("objects") if taskset is not None else None
     for elem in (list(objects) if objects is not None else []):
         if elem.tag not in ("IKMarkerTask", "IKCoordinateTask"):
@@ -132,20 +128,20 @@ def read_ik_setup(path: str | os.PathLike[str], strict: bool = False) -> IKSetup
         at = f"{where}: <{elem.tag} name=\"{name}\">"
         task = IKTask("marker" if elem.tag == "IKMarkerTask" else "coordinate", name)
         if _text(elem, "apply") is not None:
-            task.apply = _bool(_text(elem, "apply"), at + " <apply>")
+            task.apply = flag(_text(elem, "apply"), at + " <apply>", error)
         if _text(elem, "weight") is not None:
-            task.weight = _number(_text(elem, "weight"), at + " <weight>")
+            task.weight = number(_text(elem, "weight"), at + " <weight>", error)
             if not (0 <= task.weight < math.inf):
-                raise IKSetupError(f"{at} <weight>: {task.weight} must be finite and >= 0")
+                raise error(f"{at} <weight>: {task.weight} must be finite and >= 0")
         if task.kind == "coordinate":
             vt = _text(elem, "value_type") or "default_value"
             if vt not in ("default_value", "manual_value", "from_file"):
-                raise IKSetupError(f"{at} <value_type>: {vt!r}: expected default_value, "
-                                   "manual_value or from_file")
+                raise error(f"{at} <value_type>: {vt!r}: expected default_value, "
+                            "manual_value or from_file")
             task.value_type = vt
             if _text(elem, "value") is not None:
-                task.value = _number(_text(elem, "value"), at + " <value>")
+                task.value = number(_text(elem, "value"), at + " <value>", error)
         if not name:
-            raise IKSetupError(f"{at}: a task without a name")
-        s.tasks.append(task)
-    return s
+            raise error(f"{at}: a task without a name")
+        tasks.append(task)
+    return tasks

@@ -22,6 +22,7 @@ the frame the file writes it in.
 """
 from __future__ import annotations
 
+import math
 import os
 import weakref
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from ...model import Model
 
 __all__ = ["Document", "Frame", "MarkerPlace", "Path", "PathPoint", "Wrap", "PathWrap",
-           "document", "path_lengths", "OsimEdit"]
+           "document", "path_lengths", "read_marker_set", "OsimEdit"]
 
 # u2d_edit_kind (csrc/model/u2d_osimdoc.h)
 (_BODY_MASS, _BODY_COM, _BODY_INERTIA, _FRAME_TRANSLATION, _FRAME_ORIENTATION, _MARKER,
@@ -207,11 +208,29 @@ def path_lengths(model: Model, q: ArrayLike) -> NDArray[np.float64]:
     return lengths
 
 
+def read_marker_set(path: str | os.PathLike[str]) -> list[tuple[str, str, tuple, bool]]:
+    """An OpenSim marker set file (a ``<MarkerSet>`` of ``<Marker>`` s, OpenSim 3 or 4), read
+    by the core's .osim reader: (name, frame as written, location (m, in that frame),
+    fixed) per marker. ValueError naming the file and marker of what cannot be read."""
+    from ... import _core
+    from .windows import decode_text
+    where = os.fspath(path)
+    with open(where, "rb") as f:
+        text = decode_text(f.read(), where)
+    try:
+        return _core.read_markerset(text)
+    except _core.URDFError as e:
+        raise ValueError(f"{where}: {e}") from None
+
+
 def _vector(value, n, what):
-    v = np.asarray(value, dtype=float).reshape(-1)
-    if v.shape != (n,) or not np.all(np.isfinite(v)):
+    try:
+        v = [float(x) for x in np.asarray(value, dtype=float).reshape(-1)]
+    except (TypeError, ValueError):
+        v = []
+    if len(v) != n or not all(math.isfinite(x) for x in v):
         raise ValueError(f"{what}: expected {n} finite numbers, got {value!r}")
-    return v
+    return np.array(v)
 
 
 def _index(names, name, what):
@@ -233,9 +252,19 @@ class OsimEdit:
 
     def __init__(self, model: Model) -> None:
         self.model = model
-        self.doc = document(model)
+        self.doc = doc = document(model)
         self._edits: dict[tuple, tuple] = {}      # (kind, target) -> edit; insertion order
         self._added: list[tuple] = []
+        self._marker = {m.name: k for k, m in enumerate(doc.markers)}
+        self._path = {p.name: k for k, p in enumerate(doc.paths)}
+        self._points_all = [q for p in doc.paths for q in p.points]
+        first = np.cumsum([0] + [len(p.points) for p in doc.paths])
+        self._point_at = {(p.name, q.name): int(first[k]) + j for k, p in enumerate(doc.paths)
+                          for j, q in enumerate(p.points)}
+        self._frame_at: dict[tuple[str, str], int] = {}
+        for k, f in enumerate(doc.frames):
+            self._frame_at.setdefault((f.joint, f.name), k)
+            self._frame_at.setdefault((f.joint, f.kind.replace("in_", "")), k)
 
     def _put(self, kind, target, values=(), name=None, flag=False):
         self._edits[(kind, target)] = (kind, target, tuple(float(x) for x in values), name,
@@ -263,11 +292,11 @@ class OsimEdit:
             self._put(_BODY_INERTIA, link, _vector(I, 6, f"body {name!r}: inertia"))
 
     def _frame(self, joint, frame):
-        for k, f in enumerate(self.doc.frames):
-            if f.joint == joint and frame in (f.name, f.kind.replace("in_", "")):
-                return k
-        have = [f"{f.joint}/{f.name}" for f in self.doc.frames]
-        return _index(have, f"{joint}/{frame}", "joint frame")
+        k = self._frame_at.get((joint, frame))
+        if k is None:
+            have = [f"{f.joint}/{f.name}" for f in self.doc.frames]
+            return _index(have, f"{joint}/{frame}", "joint frame")
+        return k
 
     def frame(self, joint: str, frame: str, translation: ArrayLike | None = None,
               orientation: ArrayLike | None = None) -> None:
@@ -282,15 +311,29 @@ class OsimEdit:
             self._put(_FRAME_ORIENTATION, k, _vector(orientation, 3, what + ": orientation"))
 
     # ---- markers -------------------------------------------------------------------
-    def marker(self, name: str, location: ArrayLike) -> None:
-        """Move a model marker to ``location`` (3, m, in its link's frame)."""
-        k = _index([m.name for m in self.doc.markers], name, "marker")
+    def marker(self, name: str, location: ArrayLike, in_frame: bool = False) -> None:
+        """Move a model marker (or one added by :meth:`add_marker`) to ``location`` (3, m, in
+        its link's frame; in the frame the file writes it in with ``in_frame``)."""
         p = _vector(location, 3, f"marker {name!r}: location")
-        self._put(_MARKER, k, self.doc.markers[k].to_frame(p))
+        added = [k for k, a in enumerate(self._added) if a[3] == name]
+        if added:
+            a = self._added[added[0]]
+            self._added[added[0]] = (a[0], a[1], tuple(p), a[3], a[4])
+            return
+        k = self._marker.get(name)
+        if k is None:
+            k = _index([m.name for m in self.doc.markers], name, "marker")
+        self._put(_MARKER, k, p if in_frame else self.doc.markers[k].to_frame(p))
 
     def remove_marker(self, name: str) -> None:
-        """Remove a model marker."""
-        k = _index([m.name for m in self.doc.markers], name, "marker")
+        """Remove a model marker (or one added by :meth:`add_marker`)."""
+        added = [a for a in self._added if a[3] == name]
+        if added:
+            self._added.remove(added[0])
+            return
+        k = self._marker.get(name)
+        if k is None:
+            k = _index([m.name for m in self.doc.markers], name, "marker")
         self._edits.pop((_MARKER, k), None)
         self._put(_MARKER_REMOVE, k)
 
@@ -298,7 +341,7 @@ class OsimEdit:
                    ) -> None:
         """A new marker on a body (location (3, m) in its frame), written at the end of the
         MarkerSet in the document's layout."""
-        if not name or name in [m[0] for m in self._added]:
+        if not name or name in [m[3] for m in self._added]:
             raise ValueError(f"add_marker: {name!r}: a new marker needs a name of its own")
         link = self.model._link_index.get(body)
         if body not in self.doc.bodies or link is None:
@@ -307,17 +350,21 @@ class OsimEdit:
                             name, bool(fixed)))
 
     # ---- paths ---------------------------------------------------------------------
-    def _path(self, name):
-        return _index([p.name for p in self.doc.paths], name, "path (muscle or path force)")
+    def _path_index(self, name):
+        k = self._path.get(name)
+        if k is None:
+            return _index([p.name for p in self.doc.paths], name, "path (muscle or path force)")
+        return k
 
     def _point(self, path, point):
-        k = self._path(path)
-        names = [p.name for p in self.doc.paths[k].points]
-        first = sum(len(p.points) for p in self.doc.paths[:k])
-        return first + _index(names, point, f"point of {path!r}")
+        k = self._point_at.get((path, point))
+        if k is None:
+            names = [p.name for p in self.doc.paths[self._path_index(path)].points]
+            return _index(names, point, f"point of {path!r}")
+        return k
 
     def _points(self):
-        return [p for path in self.doc.paths for p in path.points]
+        return self._points_all
 
     def path_point(self, path: str, point: str, location: ArrayLike) -> None:
         """A path point's location (3, m, in its link's frame); for a moving point, the
@@ -330,7 +377,7 @@ class OsimEdit:
                tendon_slack_length: float | None = None) -> None:
         """A muscle's optimal fibre length and tendon slack length (m); a ligament's or path
         spring's resting (or slack) length is ``optimal_fiber_length``."""
-        k = self._path(path)
+        k = self._path_index(path)
         P = self.doc.paths[k]
         if P.lengths == "none":
             raise ValueError(f"path {path!r}: a {P.type} has no fibre, tendon or resting "

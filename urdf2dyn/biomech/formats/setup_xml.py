@@ -3,11 +3,12 @@ ExternalLoads): the tool's element and the text of its properties, read as OpenS
 File names inside them are resolved by :func:`.windows.setup_path`."""
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 
 from .windows import parse_xml
 
-__all__ = ["read_tool", "text"]
+__all__ = ["read_tool", "text", "number", "flag"]
 
 UNSET = ("", "unassigned")          # OpenSim writes Unassigned for a property left unset
 
@@ -41,3 +42,25 @@ def text(elem: ET.Element, tag: str) -> str | None:
         return None
     value = child.text.strip()
     return None if value.lower() in UNSET else value
+
+
+def number(value: str, where: str, error: type[Exception]) -> float:
+    """A number as OpenSim writes one (``Infinity``, ``-Infinity`` included); error naming
+    ``where`` for anything else, NaN included."""
+    try:
+        x = float(value.replace("Infinity", "inf").replace("infinity", "inf"))
+    except ValueError:
+        raise error(f"{where}: {value!r} is not a number") from None
+    if math.isnan(x):
+        raise error(f"{where}: NaN is not allowed")
+    return x
+
+
+def flag(value: str, where: str, error: type[Exception]) -> bool:
+    """true / false (or 1 / 0, any case), as OpenSim reads a bool property."""
+    t = value.lower()
+    if t in ("true", "1"):
+        return True
+    if t in ("false", "0"):
+        return False
+    raise error(f"{where}: {value!r} is not true or false")

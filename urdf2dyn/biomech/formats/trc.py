@@ -90,6 +90,59 @@ def read_trc(path, strict=False):
         dup = sorted({x for x in labels if labels.count(x) > 1})
         raise MotionError(f"{source}: line 4: duplicate marker labels {dup}")
     m = len(labels)
+    table = _table(lines[5:], 2 + 3 * m)
+    if table is not None:                   # every cell a number or empty: NumPy parses them
+        times, rows = table[:, 1], table[:, 2:]
+    else:                                   # find the cell at fault, naming line and column
+        times, rows = _rows(lines, labels, source)
+    time = np.array(times, dtype=float)
+    if len(time) > 1 and np.any(np.diff(time) <= 0):
+        bad = int(np.flatnonzero(np.diff(time) <= 0)[0]) + 1
+        raise MotionError(f"{source}: the Time column must increase strictly (it does not at "
+                          f"data row {bad + 1}, t = {time[bad]:g})")
+    xyz = np.array(rows, dtype=float).reshape(len(time), m, 3)
+    xyz[~np.isfinite(xyz)] = np.nan
+    xyz *= scale
+    declared = _number(header.get("NumMarkers", "")) if "NumMarkers" in header else None
+    if declared is not None and declared == declared and int(declared) != m:
+        report(f"{source}: the header says NumMarkers={header['NumMarkers']} but line 4 names "
+               f"{m} markers; the names were used", strict=strict, error=MotionError)
+    out = Markers(time, labels, xyz, meta={"source": source, "units": units,
+                                           "rate": _number(header.get("DataRate", "")),
+                                           "header": header})
+    check_units(out, source, units, strict=strict)
+    return out
+
+
+def _table(lines, width):
+    """The data rows as an (N, width) float array (empty cells NaN), or None when a row has
+    values beyond the markers, a cell that is not a number or no time (the cell-by-cell
+    reader then names it)."""
+    rows = []
+    for line in lines:
+        if not line.strip():
+            continue
+        cells = line.rstrip("\r\n").split("\t")
+        if len(cells) < width:
+            cells += [""] * (width - len(cells))
+        elif len(cells) > width:
+            if any(c.strip() for c in cells[width:]):
+                return None
+            del cells[width:]
+        rows.append(cells)
+    if not rows:
+        return np.zeros((0, width))
+    try:
+        table = np.array([[float(c) if c.strip() else math.nan for c in r] for r in rows])
+    except ValueError:
+        return None
+    return table if np.all(np.isfinite(table[:, 1])) else None
+
+
+def _rows(lines, labels, source):
+    """The data rows cell by cell, as (times, rows); MotionError naming the line and cell
+    of anything that is not a number."""
+    m = len(labels)
     rows, times = [], []
     for lineno, line in enumerate(lines[5:], 6):
         cells = line.rstrip("\r\n").split("\t")
@@ -111,23 +164,7 @@ def read_trc(path, strict=False):
             vals[k] = x
         times.append(t)
         rows.append(vals)
-    time = np.array(times, dtype=float)
-    if len(time) > 1 and np.any(np.diff(time) <= 0):
-        bad = int(np.flatnonzero(np.diff(time) <= 0)[0]) + 1
-        raise MotionError(f"{source}: the Time column must increase strictly (it does not at "
-                          f"data row {bad + 1}, t = {time[bad]:g})")
-    xyz = np.array(rows, dtype=float).reshape(len(time), m, 3)
-    xyz[~np.isfinite(xyz)] = np.nan
-    xyz *= scale
-    declared = _number(header.get("NumMarkers", "")) if "NumMarkers" in header else None
-    if declared is not None and declared == declared and int(declared) != m:
-        report(f"{source}: the header says NumMarkers={header['NumMarkers']} but line 4 names "
-               f"{m} markers; the names were used", strict=strict, error=MotionError)
-    out = Markers(time, labels, xyz, meta={"source": source, "units": units,
-                                           "rate": _number(header.get("DataRate", "")),
-                                           "header": header})
-    check_units(out, source, units, strict=strict)
-    return out
+    return times, rows
 
 
 def check_units(markers, source, units, strict=False):

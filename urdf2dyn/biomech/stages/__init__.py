@@ -4,6 +4,8 @@ result (urdf2dyn.biomech.stages.trial):
 =============  ======================================  ====================================
 stage          reads                                   returns
 =============  ======================================  ====================================
+scale          settings.scale (a ScaleTool setup, a    the trial with the model scaled to
+               static trial), the model                the subject; Scaled: its report
 read           the source (coordinates file,           Motion: coordinates, units; IK
                Trajectory, DataFrame; C3D/.trc         solution, markers and plates of a
                markers through IK), the model          marker recording
@@ -25,17 +27,19 @@ from .dynamics import dynamics
 from .kinematics import kinematics
 from .loads import loads
 from .read import read
-from .settings import (ExternalLoadsFile, ForcePlates, GroundReactions, MotionColumns,
+from .scale import scale
+from .settings import (ExternalLoadsFile, ForcePlates, GroundReactions, MotionColumns, Scaling,
                        TrialSettings)
-from .trial import Dynamics, Finding, Kinematics, Loads, Motion, Trial
+from .trial import Dynamics, Finding, Kinematics, Loads, Motion, Scaled, Trial
 
-__all__ = ["PASSES", "run", "read", "kinematics", "loads", "dynamics", "checks", "CHECKS",
-           "Trial", "TrialSettings", "Motion", "Kinematics", "Loads", "Dynamics", "Finding",
-           "GroundReactions", "ExternalLoadsFile", "ForcePlates", "MotionColumns"]
+__all__ = ["PASSES", "run", "scale", "read", "kinematics", "loads", "dynamics", "checks",
+           "CHECKS", "Trial", "TrialSettings", "Motion", "Kinematics", "Loads", "Dynamics",
+           "Finding", "Scaled", "Scaling", "GroundReactions", "ExternalLoadsFile", "ForcePlates",
+           "MotionColumns"]
 
 #: The passes of a trial, in order. A pass that scales the model goes first, one that reduces
 #: the residuals after dynamics.
-PASSES = (read, kinematics, loads, dynamics, checks)
+PASSES = (scale, read, kinematics, loads, dynamics, checks)
 
 
 def run(model, source, settings=None, passes=PASSES) -> Trial:

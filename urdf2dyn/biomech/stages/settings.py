@@ -27,7 +27,7 @@ from ..opensim_processing import OpenSimProcessing
 from ..processing import DEFAULT_MAX_GAP, Urdf2dynProcessing
 
 __all__ = ["TrialSettings", "GroundReactions", "ExternalLoadsFile", "ForcePlates",
-           "MotionColumns", "PROCESSINGS", "PLATE_RATES", "DEFAULT_DERIVATIVES"]
+           "MotionColumns", "Scaling", "PROCESSINGS", "PLATE_RATES", "DEFAULT_DERIVATIVES"]
 
 #: The one default derivative method (API and command line): finite differences, NumPy only.
 DEFAULT_DERIVATIVES = "gradient"
@@ -77,6 +77,21 @@ LOAD_SOURCES = (GroundReactions, ExternalLoadsFile, ForcePlates, MotionColumns)
 
 #: How a C3D's force plates enter a trial (TrialSettings.plate_rate).
 PLATE_RATES = ("analog", "marker")
+
+
+# ----------------------------------------------------------------------------- scaling first
+
+@dataclass(frozen=True)
+class Scaling:
+    """Scale the model to the subject before the trial (the scale pass,
+    urdf2dyn.biomech.scale): an OpenSim ScaleTool ``setup`` (its measurements, manual scales,
+    marker set file and marker placement), ``static`` the static trial instead of the setup's
+    (a .trc or C3D recorded in the trial's lab: turned by the trial's ``rotation``), ``mass``
+    the subject's (kg) instead of the setup's, ``output`` where to write the scaled .osim."""
+    setup: str
+    static: str | None = None
+    mass: float | None = None
+    output: str | None = None
 
 
 def _is_path(x):
@@ -150,6 +165,8 @@ class TrialSettings:
         Every warning becomes a MotionError.
     checks : bool
         Run the plausibility checks (urdf2dyn.biomech.stages.checks).
+    scale : Scaling, optional
+        Scale the model to the subject first (the scale pass); None: the model as given.
     """
     processing: Any = PROCESSINGS["urdf2dyn"]
     filter_hz: float | None = None
@@ -169,6 +186,7 @@ class TrialSettings:
     decimal: str | None = None
     strict: bool = False
     checks: bool = True
+    scale: Scaling | None = None
 
     def __post_init__(self):
         """Names given as text become the objects they name; dicts become sorted pairs (the

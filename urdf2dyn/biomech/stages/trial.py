@@ -5,6 +5,7 @@ A :class:`Trial` starts as a model, a motion (a path, a Trajectory or a DataFram
 ``Trial -> Trial`` that adds its typed result (``dataclasses.replace``) and leaves the others
 as they are::
 
+    scale       -> trial.model, trial.scaled  Scaled  the model scaled to the subject (if asked)
     read        -> trial.motion      Motion      the coordinates as read (or fitted to markers)
     kinematics  -> trial.kinematics  Kinematics  gaps filled, filtered, differentiated, cut
     loads       -> trial.loads       Loads       the external loads, whatever their source
@@ -27,9 +28,19 @@ import numpy as np
 from ...warn import MotionError, report
 from .settings import TrialSettings
 
-__all__ = ["Trial", "Motion", "Kinematics", "Loads", "Dynamics", "Finding", "need"]
+__all__ = ["Trial", "Scaled", "Motion", "Kinematics", "Loads", "Dynamics", "Finding", "need"]
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Scaled:
+    """The scale pass's result: report (urdf2dyn.biomech.scale.ScaleReport: factors, marker
+    pairs, the static trial's marker errors), text (the scaled model's .osim) and setup (the
+    ScaleTool setup it followed)."""
+    report: Any
+    text: str
+    setup: str
 
 
 @dataclass(frozen=True)
@@ -111,6 +122,7 @@ class Trial:
     model: Any
     source: Any
     settings: TrialSettings = field(default_factory=TrialSettings)
+    scaled: Scaled | None = None
     motion: Motion | None = None
     kinematics: Kinematics | None = None
     loads: Loads | None = None

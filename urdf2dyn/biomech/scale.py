@@ -1,0 +1,687 @@
+"""Scaling a generic OpenSim model to a subject, as OpenSim's ScaleTool does, from a static
+trial: marker-pair distances give each body's scale factors, the masses become the subject's,
+and the model's markers are moved onto the subject's (marker placement).
+
+:func:`scale` does it for a model, a static trial and :class:`ScaleSettings` (what a
+``Setup_Scale.xml`` says, or keywords in a notebook) and returns a :class:`ScaleResult`: the
+scaled model, its .osim text (the generic model's file with the scaled values written in,
+everything urdf2dyn does not model kept as it was: :mod:`.formats.osim`) and a
+:class:`ScaleReport`. :func:`run_setup` runs an OpenSim ``ScaleTool`` setup unchanged and
+writes what OpenSim writes (what ``urdf2dyn scale SETUP`` does).
+
+As OpenSim 4.6 (ModelScaler, Model::scale, MarkerPlacer):
+
+* measurements: each marker pair's distance in the model at its default pose, and in the
+  trial frame by frame over the time range (from the last frame at or before its start to the
+  first at or after its end) and averaged; a measurement's factor is the mean over its pairs
+  of measured / model, set on the axes its bodies name. A pair with a marker missing from the
+  model or the trial, or a gap in the range, leaves its measurement out (warned).
+  ``scaling_order`` applies measurements and manual scales in turn: a later one overwrites;
+* what the factors change: :mod:`.scaling` (masses, inertias, frames, joint functions,
+  markers, path points, wrap objects, then the muscles' lengths by path-length ratio);
+* marker placement: the trial averaged over the placement time range (a marker with a gap
+  there is missing), the model's markers the trial does not name removed, inverse
+  kinematics on that pose with the setup's marker and coordinate tasks, then every marker
+  that is not ``fixed`` moved onto its measured position (averaged over the frames it was
+  seen). OpenSim's placer solves its IK with the assembler's default accuracy (1e-4) and
+  stops up to about 1 cm short of the minimum; urdf2dyn converges (``tolerance``), so its
+  markers sit where the converged fit puts them.
+
+The report gives, per measurement, the factor and the marker-pair distances, and per marker
+the static-trial error at the fitted pose (how far it was from the subject's, which
+placement removes); errors beyond OpenSim's best-practice bands (largest under 2 cm, RMS
+under 1 cm) are warned about.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..warn import report
+from .formats.osim import OsimEdit, document, read_marker_set
+from .formats.scale_setup import (ManualScale, Measurement, ScaleSetup, ScaleSetupError,
+                                  read_scale_setup)
+from .markers import Markers
+from .scaling import default_pose, scale_lengths, scale_model
+
+if TYPE_CHECKING:
+    from ..model import Model
+
+__all__ = ["ScaleSettings", "ScaleReport", "ScaleResult", "MeasurementResult", "MarkerFit",
+           "Measurement", "ManualScale", "scale", "run_setup", "settings_from_setup",
+           "apply_marker_set", "read_marker_set_file"]
+
+BANDS = (0.02, 0.01)        # OpenSim's best practice: largest marker error, RMS (m)
+
+
+@dataclass
+class ScaleSettings:
+    """How to scale: what a ScaleTool setup says.
+
+    Attributes
+    ----------
+    mass : float or None
+        The subject's mass, kg (None: the masses only scale with the bodies).
+    preserve_mass_distribution : bool
+        Keep each body's share of the mass (else a body's mass first scales with its volume).
+    scaling_order : sequence of "measurements", "manualScale"
+        Applied in turn; a later one overwrites an earlier one's factors.
+    measurements, manual_scales
+        :class:`Measurement` (marker pairs -> bodies and axes), :class:`ManualScale`.
+    time_range : (t0, t1) or None
+        Of the measurements (None: the whole trial).
+    place_markers : bool
+        Marker placement after scaling.
+    placement_time_range : (t0, t1) or None
+        The frames averaged for placement (None: the whole trial).
+    marker_weights : dict or None
+        {marker: weight} of the placement's inverse kinematics (None: every model marker the
+        trial has, weight 1).
+    coordinate_tasks : dict
+        {coordinate: (weight, value)} pulled towards value (rad or m) in that fit.
+    max_marker_movement : float or None
+        Warn about a marker that moves more than this (m) within the placement range.
+    tolerance : float
+        Convergence of the placement's fit (a step moving no coordinate more than this).
+    marker_set : list or None
+        Markers (name, body, location (m, in the body's frame), fixed) replacing the model's
+        of the same name and added after the others (a marker set file: see
+        :func:`read_marker_set_file`).
+    """
+    mass: float | None = None
+    preserve_mass_distribution: bool = False
+    scaling_order: tuple[str, ...] = ("measurements", "manualScale")
+    measurements: list[Measurement] = field(default_factory=list)
+    manual_scales: list[ManualScale] = field(default_factory=list)
+    time_range: tuple[float, float] | None = None
+    place_markers: bool = True
+    placement_time_range: tuple[float, float] | None = None
+    marker_weights: dict[str, float] | None = None
+    coordinate_tasks: dict[str, tuple[float, Any]] = field(default_factory=dict)
+    max_marker_movement: float | None = None
+    tolerance: float = 1e-10
+    marker_set: list[tuple[str, str, tuple, bool]] | None = None
+
+
+@dataclass
+class MeasurementResult:
+    """One measurement: its factor (NaN when it was left out), each pair's distances
+    (marker, marker, model at its default pose, measured mean; m) and why it was left out."""
+    name: str
+    factor: float
+    pairs: list[tuple[str, str, float, float]]
+    bodies: dict[str, str]
+    note: str = ""
+
+
+@dataclass
+class MarkerFit:
+    """A marker after placement: ``error`` its distance to the measured one at the fitted
+    pose (m; NaN if the trial lacks it there), ``weight`` in the fit (0: not fitted),
+    ``moved`` how far placement moved it on its body (m; 0 for a fixed one), and where it is
+    now: ``link`` and ``location`` (m, in the link's frame)."""
+    name: str
+    error: float
+    weight: float
+    fixed: bool
+    moved: float
+    link: str = ""
+    location: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+
+@dataclass
+class ScaleReport:
+    """What scaling did, for the user to judge it."""
+    factors: dict[str, NDArray[np.float64]]
+    measurements: list[MeasurementResult]
+    mass: tuple[float, float]                     # kg, before and after
+    lengths: dict[str, float]                     # muscle: path-length ratio
+    markers: list[MarkerFit] = field(default_factory=list)
+    removed_markers: list[str] = field(default_factory=list)
+    pose: NDArray[np.float64] | None = None       # the static pose (nq,)
+    q_names: list[str] = field(default_factory=list)
+    rms: float = math.nan                         # over the fitted markers, m
+    max: float = math.nan
+    worst: str = ""
+
+    def text(self) -> str:
+        """The report as the command line prints it."""
+        out = ["measurement         factor    pair                          model (mm)  "
+               "measured (mm)"]
+        for m in self.measurements:
+            first = True
+            for a, b, dm, de in m.pairs or [("", "", math.nan, math.nan)]:
+                head = f"{m.name:<18}  {m.factor:7.4f}" if first else " " * 27
+                out.append(f"{head}   {a + ' - ' + b:<28}  {1e3 * dm:10.1f}  {1e3 * de:13.1f}")
+                first = False
+            if m.note:
+                out.append(f"{'':<27}   ({m.note})")
+        out.append(f"mass: {self.mass[0]:.3f} kg -> {self.mass[1]:.3f} kg")
+        if self.markers:
+            out.append("marker              error (mm)  weight  moved (mm)")
+            for f in sorted(self.markers, key=lambda f: -np.nan_to_num(f.error)):
+                flag = "  fixed" if f.fixed else ""
+                out.append(f"{f.name:<18}  {1e3 * f.error:10.1f}  {f.weight:6g}  "
+                           f"{1e3 * f.moved:10.1f}{flag}")
+            out.append(f"static trial: marker error RMS {1e3 * self.rms:.1f} mm, largest "
+                       f"{1e3 * self.max:.1f} mm ({self.worst}) (OpenSim's best practice: "
+                       f"largest under {1e3 * BANDS[0]:.0f} mm, RMS under {1e3 * BANDS[1]:.0f} "
+                       "mm)")
+        if self.removed_markers:
+            out.append(f"removed (not in the static trial): {', '.join(self.removed_markers)}")
+        return "\n".join(out)
+
+
+@dataclass
+class ScaleResult:
+    """The scaled model's .osim text with the markers placed (``text``) and before placement
+    (``scaled_text``: OpenSim's ModelScaler output), the report, and the scaled model
+    (``model``, loaded from ``text`` when first asked for)."""
+    text: str
+    scaled_text: str
+    report: ScaleReport
+    generic: Model = field(repr=False)
+    _model: Model | None = field(default=None, repr=False)
+
+    @property
+    def model(self) -> Model:
+        """The scaled model (markers placed), as urdf2dyn.load reads ``text``."""
+        if self._model is None:
+            self._model = _load(self.text, self.generic)
+        return self._model
+
+    def write(self, path: str | os.PathLike[str]) -> str:
+        """Write the scaled model's .osim; returns the path."""
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(self.text)
+        return os.fspath(path)
+
+
+# ---- measurements ---------------------------------------------------------------------
+
+def _frame_range(time, t0, t1):
+    """OpenSim's MarkerData::findFrameRange: from the last frame at or before t0 (else the
+    first) to the first at or after t1 (else the last)."""
+    n = len(time)
+    before = np.flatnonzero(time <= t0)
+    start = int(before[-1]) if before.size else 0
+    after = np.flatnonzero(time[start:] >= t1)
+    end = start + int(after[0]) if after.size else n - 1
+    return start, end
+
+
+def _markers(model, marker_set):
+    """The model's markers with a marker set's: [(name, link, position in the link frame)]."""
+    replaced = {m[0] for m in marker_set or []}
+    return ([(m.name, m.link, m.position) for m in model.markers if m.name not in replaced] +
+            [(name, body, location) for name, body, location, _ in marker_set or []])
+
+
+def _model_marker_positions(model, markers, names):
+    """World positions of markers [(name, link, position)] at the default pose."""
+    q = default_pose(model)
+    pos, rot = model.forward_kinematics(q)
+    out = {}
+    for name, link, p in markers:
+        if name in names:
+            k = model._link_index[link]
+            out[name] = pos[k] + rot[k] @ np.asarray(p, dtype=float)
+    return out
+
+
+def measure(model: Model, static: Markers, measurements: list[Measurement],
+            time_range: tuple[float, float] | None, strict: bool = False,
+            marker_set: list | None = None) -> list[MeasurementResult]:
+    """Each applied measurement's factor (OpenSim's ModelScaler)."""
+    t = np.asarray(static.time, dtype=float)
+    t0, t1 = time_range if time_range is not None else (t[0], t[-1])
+    start, end = _frame_range(t, t0, t1)
+    names = {a for m in measurements for pair in m.pairs for a in pair}
+    model_at = _model_marker_positions(model, _markers(model, marker_set), names)
+    results = []
+    for m in measurements:
+        if not m.apply:
+            continue
+        pairs, ratios, note = [], [], ""
+        for a, b in m.pairs:
+            missing = [x for x in (a, b) if x not in model_at]
+            if missing:
+                note = f"model marker {missing[0]!r} missing"
+                break
+            absent = [x for x in (a, b) if x not in static.labels]
+            if absent:
+                note = f"marker {absent[0]!r} is not in the static trial"
+                break
+            d = np.linalg.norm(static.marker(a)[start:end + 1] - static.marker(b)[start:end + 1],
+                               axis=1)
+            dm = float(np.linalg.norm(model_at[a] - model_at[b]))
+            de = float(np.mean(d))
+            pairs.append((a, b, dm, de))
+            if not np.isfinite(de):
+                note = f"{a!r} or {b!r} has a gap between {t[start]:g} and {t[end]:g} s"
+                break
+            ratios.append(de / dm)
+        if not m.pairs:
+            note = "no marker pairs"
+        factor = float(np.mean(ratios)) if not note else math.nan
+        if note:
+            report(f"scale: measurement {m.name!r} not used: {note}", strict=strict)
+        results.append(MeasurementResult(m.name, factor, pairs, dict(m.bodies), note))
+    return results
+
+
+def scale_factors(model: Model, settings: ScaleSettings, measured: list[MeasurementResult],
+                  strict: bool = False) -> dict[str, NDArray[np.float64]]:
+    """{body: (3,)} after the scaling order's steps (every body 1, 1, 1 first)."""
+    bodies = document(model).bodies
+    factors = {b: np.ones(3) for b in bodies}
+    for step in settings.scaling_order:
+        if step == "measurements":
+            for r in measured:
+                if not np.isfinite(r.factor):
+                    continue
+                for body, axes in r.bodies.items():
+                    if body not in factors:
+                        report(f"scale: measurement {r.name!r} scales {body!r}, which the model "
+                               "does not have", strict=strict)
+                        continue
+                    for axis in axes:
+                        factors[body]["XYZ".index(axis)] = r.factor
+        elif step == "manualScale":
+            for sc in settings.manual_scales:
+                if not sc.apply:
+                    continue
+                if sc.body not in factors:
+                    report(f"scale: manual scale of {sc.body!r}: the model has no such body",
+                           strict=strict)
+                    continue
+                factors[sc.body] = np.array(sc.factors, dtype=float)
+        else:
+            raise ValueError(f"scale: scaling_order: {step!r}: expected 'measurements' or "
+                             "'manualScale'")
+    return factors
+
+
+# ---- marker placement --------------------------------------------------------------------
+
+def _placement_targets(static, time_range):
+    """The pose placement fits (OpenSim's averageRow: the rows within the range, clamped to
+    the trial; a gap makes the marker missing) and the positions markers move to (its
+    averageFrames: OpenSim's frame range, gaps left out)."""
+    t = np.asarray(static.time, dtype=float)
+    t0, t1 = time_range if time_range is not None else (t[0], t[-1])
+    t0, t1 = max(t0, t[0]), min(t1, t[-1])
+    rows = (t >= t0) & (t <= t1)
+    if not rows.any():
+        raise ValueError(f"scale: placement time range {t0:g} - {t1:g} s holds no frame of "
+                         f"the static trial ({t[0]:g} - {t[-1]:g} s)")
+    fit = np.mean(static.xyz[rows], axis=0)
+    start, end = _frame_range(t, t0, t1)
+    with np.errstate(invalid="ignore"):
+        move = np.nanmean(static.xyz[start:end + 1], axis=0) if end >= start else fit
+    return fit, move, (start, end), t0
+
+
+def place_markers(model: Model, static: Markers, settings: ScaleSettings,
+                  edit: OsimEdit | None = None, strict: bool = False
+                  ) -> tuple[OsimEdit, list[MarkerFit], dict[str, Any]]:
+    """OpenSim's MarkerPlacer on a scaled model: the changes (markers moved, those the trial
+    lacks removed), the fit per marker and the pose. The changes go to ``edit`` when given:
+    an OsimEdit of the model the scaled one was written from (locations are given in the
+    frames the scaled model writes them in)."""
+    fit, move, (start, end), t0 = _placement_targets(static, settings.placement_time_range)
+    if settings.max_marker_movement is not None and settings.max_marker_movement > 0:
+        seen = static.xyz[start:end + 1]
+        with np.errstate(invalid="ignore"):
+            spread = np.nanmax(seen, axis=0) - np.nanmin(seen, axis=0)
+        for k, label in enumerate(static.labels):
+            if np.nanmax(spread[k]) > settings.max_marker_movement:
+                report(f"scale: marker {label!r} moves {1e3 * np.nanmax(spread[k]):.1f} mm "
+                       f"within the placement frames (max_marker_movement "
+                       f"{1e3 * settings.max_marker_movement:.1f} mm)", strict=strict)
+    edit = OsimEdit(model) if edit is None else edit
+    have = set(static.labels)
+    removed = [m.name for m in model.markers if m.name not in have]
+    for name in removed:
+        edit.remove_marker(name)
+    markers = [m for m in model.markers if m.name in have]
+    pose = Markers(np.array([t0]), list(static.labels), fit[None])
+    weights = settings.marker_weights
+    if weights is None:
+        weights = {m.name: 1.0 for m in markers}
+    res = _fit_pose(model, pose, weights, settings, markers, strict)
+    q = res.motion.q[0]
+    sol = res.solution
+    error = dict(zip(sol.marker_names, sol.marker_error[0]))
+    pos, rot = model.forward_kinematics(q)
+    doc = document(model)
+    written = {m.name: m for m in doc.markers}
+    fixed = {m.name: m.fixed for m in doc.markers}
+    fits = []
+    for m in markers:
+        k = model._link_index[m.link]
+        target = move[static.labels.index(m.name)]
+        moved, p = 0.0, np.asarray(m.position, dtype=float)
+        if not fixed[m.name] and np.all(np.isfinite(target)):
+            p = rot[k].T @ (target - pos[k])
+            moved = float(np.linalg.norm(p - np.asarray(m.position)))
+            edit.marker(m.name, written[m.name].to_frame(p), in_frame=True)
+        elif not fixed[m.name]:
+            report(f"scale: marker {m.name!r} has no position in the static trial's placement "
+                   "frames; it is not moved", strict=strict)
+        here = pos[k] + rot[k] @ np.asarray(m.position)
+        err = error.get(m.name, float(np.linalg.norm(here - fit[static.labels.index(m.name)])))
+        fits.append(MarkerFit(m.name, float(err), float(weights.get(m.name, 0.0)),
+                              fixed[m.name], moved, m.link, (float(p[0]), float(p[1]),
+                                                             float(p[2]))))
+    return edit, fits, {"q": q, "rms": float(sol.rms[0]), "max": float(sol.max[0]),
+                        "worst": sol.worst[0], "removed": removed}
+
+
+def _cost(model, res, weights, tasks):
+    """The placement fit's objective: sum of w e^2 over the markers, plus the tasks'."""
+    sol = res.solution
+    c = sum(weights.get(n, 0.0) * e * e for n, e in zip(sol.marker_names, sol.marker_error[0])
+            if np.isfinite(e))
+    q = res.motion.q[0]
+    return c + sum(w * (q[model.q_names.index(n)] - float(np.reshape(v, -1)[0])) ** 2
+                   for n, (w, v) in tasks.items())
+
+
+def _fit_pose(model, pose, weights, settings, markers, strict, rounds=3):
+    """The static pose's fit, from the default pose (and mid-range: biomech.ik.solve). A fit
+    that leaves a bounded coordinate at its bound may be a local minimum the bound made
+    (Rajagopal's static trial: the left arm turned against its stop, cost 0.555; OpenSim's
+    assembler finds 0.283): the fit starts again from it with those coordinates at mid-range
+    and at their other bound, keeping the best, for a few rounds while it improves."""
+    from .ik import solve
+
+    def fit(q0, also_mid_range=False):
+        res = solve(model, pose, weights=weights, coordinate_tasks=settings.coordinate_tasks,
+                    locked=model.locked_coordinates, ranges=model.clamped_ranges, q0=q0,
+                    markers=markers, threads=1, strict=strict, also_mid_range=also_mid_range)
+        return res, _cost(model, res, weights, settings.coordinate_tasks)
+
+    bounded = {model.q_names.index(n): r for n, r in model.clamped_ranges.items()
+               if n in model.q_names and n not in model.locked_coordinates
+               and np.all(np.isfinite(r))}
+    best, cost = fit(model.default_q, also_mid_range=True)
+    for _ in range(rounds):
+        q = best.motion.q[0]
+        stuck = {i: (lo, hi) for i, (lo, hi) in bounded.items()
+                 if min(abs(q[i] - lo), abs(q[i] - hi)) < 1e-6}
+        if not stuck:
+            break
+        improved = False
+        for where in ("middle", "other bound"):
+            q0 = np.array(q, dtype=float)
+            for i, (lo, hi) in stuck.items():
+                q0[i] = 0.5 * (lo + hi) if where == "middle" else (
+                    hi if abs(q[i] - lo) < 1e-6 else lo)
+            res, c = fit(q0)
+            if c < cost * (1 - 1e-9):
+                best, cost, improved = res, c, True
+        if not improved:
+            break
+    return best
+
+
+# ---- the whole job -----------------------------------------------------------------------
+
+def _load(text, like):
+    import warnings
+    from ..model import Model
+    from ..warn import URDFWarning
+    with warnings.catch_warnings():             # said when the generic model was loaded
+        warnings.simplefilter("ignore", URDFWarning)
+        model = Model(text, like.floating_base)
+    model.eliminate_couplers = getattr(like, "eliminate_couplers", False)
+    return model
+
+
+def require_opensim(model: Model) -> None:
+    """Refuse a model not read from an .osim: scaling edits the model's own .osim document."""
+    if not model.is_opensim:
+        raise ValueError(f"scale: model {model.name!r} was not read from an OpenSim .osim "
+                         "file: scaling follows OpenSim's ScaleTool and writes the scaled "
+                         "model into the generic model's .osim; give the generic OpenSim "
+                         "model (e.g. urdf2dyn.load('gait2392.osim'))")
+
+
+def scale(model: Model, static: Markers | None, settings: ScaleSettings,
+          strict: bool = False) -> ScaleResult:
+    """Scale an OpenSim model (loaded from its .osim) to the subject of a static trial.
+
+    Parameters
+    ----------
+    model : urdf2dyn.Model
+        The generic model, read from an .osim (its markers are the ones measured and placed).
+    static : Markers or None
+        The static trial (m, the model's world frame), as urdf2dyn's .trc and C3D readers
+        return it; None when no measurement and no placement needs it.
+    settings : ScaleSettings
+    strict : bool
+        Warnings become errors.
+
+    Returns
+    -------
+    ScaleResult
+    """
+    require_opensim(model)
+    needs_trial = (settings.place_markers or
+                   ("measurements" in settings.scaling_order and
+                    any(m.apply for m in settings.measurements)))
+    if static is None and needs_trial:
+        raise ValueError("scale: the settings measure marker pairs or place markers: give the "
+                         "static trial")
+    measured = []
+    if static is not None and "measurements" in settings.scaling_order:
+        measured = measure(model, static, settings.measurements, settings.time_range, strict,
+                           settings.marker_set)
+    factors = scale_factors(model, settings, measured, strict)
+    # every change is made on the generic model's document: scaled, then the muscles'
+    # lengths, then the markers placed (it is parsed once, written three times)
+    edit, info = scale_model(model, factors, settings.mass, settings.preserve_mass_distribution,
+                             settings.marker_set)
+    scaled_model = _load(edit.text(), model)
+    lengths = scale_lengths(model, scaled_model, edit)
+    scaled_text = edit.text()
+    rep = ScaleReport(factors, measured, info["mass"], lengths)
+    if settings.place_markers and static is not None:
+        _, fits, pose = place_markers(scaled_model, static, settings, edit, strict)
+        text = edit.text()
+        rep.markers, rep.pose, rep.q_names = fits, pose["q"], list(scaled_model.q_names)
+        rep.rms, rep.max, rep.worst = pose["rms"], pose["max"], pose["worst"]
+        rep.removed_markers = pose["removed"]
+        if rep.max > BANDS[0] or rep.rms > BANDS[1]:
+            report(f"scale: static-trial marker errors RMS {1e3 * rep.rms:.1f} mm, largest "
+                   f"{1e3 * rep.max:.1f} mm ({rep.worst}): beyond OpenSim's best practice "
+                   f"(largest under {1e3 * BANDS[0]:.0f} mm, RMS under {1e3 * BANDS[1]:.0f} "
+                   "mm); check the marker set, the measurements and the static pose",
+                   strict=strict)
+    else:
+        text = scaled_text
+    return ScaleResult(text, scaled_text, rep, model)
+
+
+def settings_from_setup(setup: ScaleSetup, model: Model | None = None,
+                        strict: bool = False) -> ScaleSettings:
+    """The ScaleSettings a ScaleTool setup says. Coordinate tasks valued ``default_value``
+    take the model's default; ``from_file`` ones the setup's coordinate file at the start of
+    the placement range (in degrees for rotations when the file says so)."""
+    from .ik import coordinate_task_values
+    tasks: dict[str, Any] = {}
+    if model is not None:
+        t0 = setup.place_time_range[0]
+        tasks = coordinate_task_values(model, setup.coordinate_tasks(), [max(t0, 0.0)],
+                                       setup.coordinate_file, setup.path, strict)
+
+    def span(r):
+        return None if r[0] == -1.0 and r[1] == -1.0 else r
+
+    return ScaleSettings(
+        mass=setup.mass if setup.mass > 0 else None,
+        preserve_mass_distribution=setup.preserve_mass_distribution,
+        scaling_order=tuple(setup.scaling_order) if setup.scale else (),
+        measurements=list(setup.measurements), manual_scales=list(setup.manual_scales),
+        time_range=span(setup.scale_time_range), place_markers=setup.place,
+        placement_time_range=span(setup.place_time_range),
+        marker_weights=setup.marker_weights() if setup.tasks else None,
+        coordinate_tasks=tasks, max_marker_movement=None)
+
+
+def _read_markers(path):
+    """A static trial: .trc (OpenSim's reader: urdf2dyn's) or .c3d."""
+    if path.lower().endswith(".c3d"):
+        from .formats.c3d import read_c3d
+        return read_c3d(path).markers
+    from .formats.trc import read_trc
+    return read_trc(path)
+
+
+def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = None,
+              model: Model | None = None, static: Markers | None = None,
+              strict: bool = False) -> ScaleResult:
+    """Run an OpenSim ``Setup_Scale.xml`` as OpenSim's ScaleTool does and write what it
+    writes: the ModelScaler's ``output_model_file`` (scaled) and ``output_scale_file`` (the
+    factors), the MarkerPlacer's ``output_model_file`` (scaled, markers placed; ``output``
+    instead when given), ``output_marker_file`` and ``output_motion_file`` (the static pose).
+
+    Parameters
+    ----------
+    setup : path or ScaleSetup
+    output : str, optional
+        The scaled model's .osim (default: the setup's last output model).
+    model : urdf2dyn.Model, optional
+        Instead of the setup's model_file (its marker_set_file still applies).
+    static : Markers, optional
+        Instead of the setup's static trial (both steps use it).
+    strict : bool
+        Warnings become errors.
+    """
+    from ..model import load
+    s = setup if isinstance(setup, ScaleSetup) else read_scale_setup(setup, strict=strict)
+    if model is None:
+        if not s.model_file:
+            raise ScaleSetupError(f"{s.path}: <model_file> is Unassigned: give the generic "
+                                  "model (urdf2dyn scale SETUP --model GENERIC.osim)")
+        try:
+            model = load(s.model_file)      # its findings are warned; strict is about scaling
+        except (OSError, ValueError) as e:
+            raise ScaleSetupError(f"{s.path}: <model_file> {s.model_file}: cannot be loaded "
+                                  f"({e})") from None
+    require_opensim(model)
+    settings = settings_from_setup(s, model, strict)
+    if s.marker_set_file:
+        settings.marker_set = read_marker_set_file(s.marker_set_file, model, strict)
+    trial_file = s.scale_marker_file or s.place_marker_file
+    if static is None and (settings.place_markers or settings.measurements):
+        if s.scale_marker_file and s.place_marker_file and \
+                os.path.abspath(s.scale_marker_file) != os.path.abspath(s.place_marker_file):
+            raise ScaleSetupError(f"{s.path}: the ModelScaler and the MarkerPlacer name two "
+                                  f"static trials ({s.scale_marker_file}, "
+                                  f"{s.place_marker_file}); urdf2dyn takes one")
+        if not trial_file:
+            raise ScaleSetupError(f"{s.path}: <marker_file> is Unassigned: give the static "
+                                  "trial")
+        static = _read_markers(trial_file)
+    if s.max_marker_movement > 0 and static is not None:
+        from .markers import LENGTH_UNITS
+        units = LENGTH_UNITS.get(str(static.meta.get("units", "m")), 1.0)
+        settings.max_marker_movement = s.max_marker_movement * units
+    result = scale(model, static, settings, strict)
+    _write_outputs(s, result, output)
+    return result
+
+
+def read_marker_set_file(path: str, model: Model, strict: bool = False
+                         ) -> list[tuple[str, str, tuple, bool]]:
+    """An OpenSim marker set file (GenericModelMaker's marker_set_file, read by the core's
+    .osim reader) for a model: [(name, body, location in the body frame, fixed)], markers on
+    a frame that is not a body of the model warned about and skipped."""
+    bodies = set(document(model).bodies)
+    out = []
+    for name, frame, location, fixed in read_marker_set(path):
+        body = frame.strip().rstrip("/").split("/")[-1]
+        if body not in bodies:
+            report(f"{path}: marker {name!r} is on {frame!r}, which is not a body of the "
+                   "model; skipped", strict=strict)
+            continue
+        out.append((name, body, tuple(location), bool(fixed)))
+    return out
+
+
+def apply_marker_set(model: Model, path: str, strict: bool = False) -> Model:
+    """The model with the markers of an OpenSim marker set file: one named as a model marker
+    replaces it, and each is written after the model's (OpenSim's Model::updateMarkerSet)."""
+    edit = OsimEdit(model)
+    names = {m.name for m in model.markers}
+    for name, body, location, fixed in read_marker_set_file(path, model, strict):
+        if name in names:
+            edit.remove_marker(name)
+        edit.add_marker(name, body, location, fixed)
+    return _load(edit.text(), model)
+
+
+def _escape(text):
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+def _numbers(values):
+    return " ".join(repr(float(x)) for x in values)
+
+
+def scale_set_text(factors: dict[str, NDArray[np.float64]]) -> str:
+    """The factors as OpenSim's ModelScaler writes its output_scale_file (a ScaleSet)."""
+    rows = "".join(f"\t\t\t<Scale>\n\t\t\t\t<scales> {_numbers(f)}</scales>\n"
+                   f"\t\t\t\t<segment>{_escape(body)}</segment>\n\t\t\t\t<apply>true</apply>\n"
+                   "\t\t\t</Scale>\n" for body, f in factors.items())
+    return ('<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">\n'
+            f'\t<ScaleSet name="ScaleSet">\n\t\t<objects>\n{rows}\t\t</objects>\n'
+            "\t\t<groups />\n\t</ScaleSet>\n</OpenSimDocument>\n")
+
+
+def marker_set_text(markers: list[MarkerFit]) -> str:
+    """Placed markers as OpenSim writes a marker file (a MarkerSet, OpenSim 4 layout, each
+    on its body)."""
+    rows = []
+    for m in markers:
+        frame = "/ground" if m.link == "ground" else f"/bodyset/{m.link}"
+        rows.append(f'\t\t\t<Marker name="{_escape(m.name)}">\n'
+                    f"\t\t\t\t<socket_parent_frame>{_escape(frame)}</socket_parent_frame>\n"
+                    f"\t\t\t\t<location>{_numbers(m.location)}</location>\n"
+                    f"\t\t\t\t<fixed>{'true' if m.fixed else 'false'}</fixed>\n"
+                    "\t\t\t</Marker>\n")
+    return ('<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">\n'
+            f'\t<MarkerSet name="markerset">\n\t\t<objects>\n{"".join(rows)}\t\t</objects>\n'
+            "\t\t<groups />\n\t</MarkerSet>\n</OpenSimDocument>\n")
+
+
+def _write_outputs(s: ScaleSetup, result: ScaleResult, output: str | None) -> None:
+    def put(path, text):
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+
+    if s.scale and s.output_scaled_model and (s.place or output is None):
+        put(s.output_scaled_model, result.scaled_text)
+    if s.scale and s.output_scale_file:
+        put(s.output_scale_file, scale_set_text(result.report.factors))
+    final = output or (s.output_model_file if s.place else s.output_scaled_model)
+    if final:
+        put(final, result.text)
+    if s.place and s.output_marker_file:
+        put(s.output_marker_file, marker_set_text(result.report.markers))
+    if s.place and s.output_motion_file and result.report.pose is not None:
+        from .formats import write_opensim
+        from .trajectory import Trajectory
+        t = s.place_time_range[0] if s.place_time_range[0] != -1.0 else 0.0
+        write_opensim(s.output_motion_file, Trajectory(time=np.array([t]),
+                                                       q=result.report.pose[None],
+                                                       names=list(result.report.q_names)),
+                      degrees=True, name="static pose", model=result.generic)

@@ -1,0 +1,69 @@
+"""urdf2dyn scale: an OpenSim ScaleTool setup run unchanged (urdf2dyn.biomech.scale)."""
+from .options import model_path, refuse_overwriting
+
+
+def cmd_scale(args):
+    from ..biomech.formats.scale_setup import read_scale_setup
+    from ..biomech.scale import run_setup
+    from ..model import load
+    setup = read_scale_setup(args.setup, strict=args.strict)
+    model = static = None
+    if args.model:
+        model = load(model_path(args.model))
+    if args.static:
+        static = _static(args.static, args.rotate, args.strict)
+    elif args.rotate:
+        raise ValueError("--rotate turns --static's markers into the model's frame: give "
+                         "--static (the setup's .trc is read in the model's frame, as OpenSim "
+                         "reads it)")
+    refuse_overwriting([("-o", args.output)],
+                       [("setup", args.setup), ("model", args.model or setup.model_file),
+                        ("marker set", setup.marker_set_file),
+                        ("static trial", args.static or setup.scale_marker_file or
+                         setup.place_marker_file)])
+    result = run_setup(setup, output=args.output, model=model, static=static,
+                       strict=args.strict)
+    report = result.report
+    written = args.output or (setup.output_model_file if setup.place
+                              else setup.output_scaled_model)
+    print(report.text())
+    print(f"{args.setup}: {len(report.factors)} bodies scaled, "
+          f"{len(report.lengths)} muscle lengths, {len(report.markers)} markers placed -> "
+          f"{written or 'nothing written (the setup names no output model; give -o)'}")
+    return 0
+
+
+def _static(path, rotate, strict):
+    """--static: a .trc or C3D static trial, rotated into the model's frame by --rotate."""
+    if path.lower().endswith(".c3d"):
+        from ..biomech.formats.c3d import read_c3d
+        return read_c3d(path, rotation=rotate, strict=strict).markers
+    from ..biomech.formats.trc import read_trc
+    markers = read_trc(path, strict=strict)
+    return markers.rotated(rotate) if rotate else markers
+
+
+def add_scale_parser(sub):
+    p = sub.add_parser(
+        "scale", help="scale a generic OpenSim model to a subject: run a Setup_Scale.xml",
+        description="Run an OpenSim ScaleTool setup unchanged: marker-pair measurements and "
+        "manual scales give each body's factors, the masses become the subject's, and the "
+        "model's markers are placed on the static trial (inverse kinematics converged). The "
+        "scaled model is the generic .osim with the scaled values written in. Prints the "
+        "factors, the marker-pair distances and each marker's static-trial error, and writes "
+        "what OpenSim's tool writes (the setup's output files).")
+    p.add_argument("setup", metavar="SETUP_SCALE.xml", help="OpenSim ScaleTool setup file")
+    p.add_argument("-o", "--output", metavar="SCALED.osim",
+                   help="the scaled model (default: the setup's output_model_file)")
+    p.add_argument("--model", metavar="GENERIC.osim",
+                   help="the generic model, instead of the setup's model_file")
+    p.add_argument("--static", metavar="STATIC.trc|.c3d",
+                   help="the static trial, instead of the setup's marker_file")
+    p.add_argument("--rotate", metavar="AXIS:DEG[,AXIS:DEG]",
+                   help="with --static: rotation from the lab frame to the model frame, e.g. "
+                        "x:-90 for a z-up lab and a y-up OpenSim model")
+    p.add_argument("--strict", action="store_true",
+                   help="treat every warning (a measurement left out, markers beyond "
+                        "OpenSim's best-practice errors, ...) as an error")
+    p.set_defaults(func=cmd_scale)
+    return p
