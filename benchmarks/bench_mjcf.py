@@ -11,7 +11,8 @@ nanoseconds per sample (best of --reps passes):
   mj_comVel, mj_rne(flg_acc=1), on the model MuJoCo compiles from the same file (armature
   zeroed, missing meshes dropped: tests/mjcf_oracle.py), saved as .mjb;
 * pin C++: ``pinocchio::rnea`` in a C++ loop (benchmarks/pin_rnea_bench.cpp, Pinocchio's MJCF
-  reader, armature zeroed), where Pinocchio reads the model ("n/a" where it cannot).
+  reader, armature zeroed), where Pinocchio reads the model ("n/a" where it cannot; for
+  unitree_go2 it reads go2.xml, which scene.xml includes: it does not follow includes).
 
 "err vs mj" is the largest difference of urdf2dyn's torques from mj_rne's at 20 random
 states, relative to each state's largest torque: the same problem is being timed. The
@@ -36,6 +37,11 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO / "tests"))
 
 from bench_rnea import best_of, cpu_name, fmt_ns, fmt_ratio, log, rst_table  # noqa: E402
+
+
+# Pinocchio's MJCF reader does not follow <include>: it times go2.xml, the robot scene.xml
+# includes (the scene adds a floor and lights, no body that moves)
+PIN_FILE = {"unitree_go2": "menagerie/unitree_go2/go2.xml"}
 
 
 def mjrne_program(build):
@@ -98,7 +104,8 @@ def main(argv=None):
             t_pin = None
             if run_pin is not None:
                 try:
-                    t_pin = run_pin(path, False, a.n, a.reps, algo="rnea")["best_ns"]
+                    pin_path = os.path.join(oracle.MJCF, PIN_FILE.get(name, oracle.PUBLIC[name]))
+                    t_pin = run_pin(pin_path, False, a.n, a.reps, algo="rnea")["best_ns"]
                 except Exception as e:
                     log(f"{name}: pin C++: {str(e).splitlines()[0][:120]}")
             log(f"{name}: urdf2dyn {t_u:.0f} ns, mj_rne {t_mj:.0f} ns, pin "
