@@ -161,7 +161,9 @@ def torques_options(draw, motion):
         "--scaled-model": [draw(st.sampled_from(["scaled.osim", motion, SCALE_SETUP]))],
         "-o": [draw(st.sampled_from(["out.csv", "out.sto", "out.txt", motion, "sub/out.csv"]))],
         "--residuals": [draw(st.sampled_from(["res.csv", "res.png", motion]))],
+        "--com-body": [draw(st.sampled_from(["link1", "link2", "nolink", ""]))],
         "--degrees": [], "--per-kg": [], "--strict": [], "--floating-base": [], "-v": [],
+        "--reduce-residuals": [],
     }
     chosen = draw(st.lists(st.sampled_from(sorted(groups)), unique=True, max_size=3))
     argv = []

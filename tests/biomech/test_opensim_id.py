@@ -322,6 +322,10 @@ def test_quintic_spline_is_scipys_natural_quintic():
         at = np.linspace(t[0], t[-1], 97)
         assert np.allclose(op.quintic_eval(t, y, v, a, at), s(at), rtol=0,
                            atol=1e-9 * np.abs(y).max())
+        for k in (1, 2):                      # between the knots too (residual reduction)
+            ref = s(at, k)
+            assert np.abs(op.quintic_eval(t, y, v, a, at, k) - ref).max() <= (
+                1e-8 * np.abs(ref).max())
 
 
 def test_natural_cubic_is_scipys_and_straight_beyond_the_ends():
@@ -339,6 +343,14 @@ def test_natural_cubic_is_scipys_and_straight_beyond_the_ends():
     assert np.allclose(far[2], y[0] - 0.1 * slope, atol=1e-12)
     # 2 or 3 samples: piecewise linear, as OpenSim's ExternalForce
     assert np.allclose(op.natural_cubic([0, 1, 2], [[0], [2], [2]], [0.5, 1.5]), [[1], [2]])
+    # uneven steps, the fewest samples a cubic takes, many columns
+    rng = np.random.default_rng(3)
+    for n in (4, 5, 6, 1000):
+        t = np.cumsum(rng.uniform(0.2, 1.0, n))
+        y = rng.normal(size=(n, 7))
+        at = np.linspace(t[0], t[-1], 301)
+        ref = CubicSpline(t, y, bc_type="natural")(at)
+        assert np.abs(op.natural_cubic(t, y, at) - ref).max() <= 1e-10 * np.abs(ref).max()
 
 
 def test_iir_filter_is_a_third_order_butterworth():

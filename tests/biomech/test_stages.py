@@ -145,10 +145,27 @@ def test_stages_add_one_typed_result_each(model):
         trial = after
     assert added == [("scale", []),             # asked for by settings.scale only
                      ("read", ["motion"]), ("kinematics", ["kinematics"]), ("loads", ["loads"]),
-                     ("dynamics", ["dynamics"]), ("checks", ["findings"])]
+                     ("dynamics", ["dynamics"]), ("residuals", []),   # settings.residuals only
+                     ("checks", ["findings"])]
     assert isinstance(trial.motion, stages.Motion) and isinstance(trial.loads, stages.Loads)
     assert trial.kinematics.q.shape == (len(trial.kinematics.t), model.nq)
     assert set(trial.loads.f_ext) == {"foot_L", "foot_R"} and trial.loads.kind == "ground reactions"
+
+
+def test_the_residuals_pass_changes_the_motion_when_asked(model):
+    """Residual reduction, a pass after dynamics, acts when the settings ask for it: new
+    kinematics and dynamics, and its result (urdf2dyn.biomech.residuals.ResidualReduction)."""
+    settings = TrialSettings.from_keywords(grf=GRF, filter_hz=15, time_range=(1.0, 1.3),
+                                           reduce_residuals=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        upto = stages.PASSES.index(stages.dynamics) + 1
+        before = stages.run(model, MOTION, settings, stages.PASSES[:upto])
+        after = stages.residuals(before)
+    changed = [f.name for f in dataclasses.fields(Trial)
+               if f.name != "warnings" and getattr(after, f.name) is not getattr(before, f.name)]
+    assert changed == ["kinematics", "dynamics", "reduction"]
+    assert after.reduction.residuals.shape == (len(after.kinematics.t), 6)
 
 
 def test_the_conductor_is_the_stages_in_order(model):

@@ -128,9 +128,12 @@ def inverse_dynamics_trial(model, motion, grf=None, *, settings=None, **keywords
         ``max_gap``, ``contacts``, ``mapping``, ``degrees``, ``rotation``,
         ``plate_threshold``, ``delimiter``, ``decimal``, ``strict``), and
         ``external_loads`` (an OpenSim ExternalLoads file; exclusive with grf),
-        ``checks_enabled``, ``ik_threads`` and ``ik_setup`` (an OpenSim Setup_IK.xml whose
+        ``checks_enabled``, ``ik_threads``, ``ik_setup`` (an OpenSim Setup_IK.xml whose
         marker weights, coordinate tasks and time range the inverse kinematics of a C3D or
-        .trc motion follows; its marker file and model are not read).
+        .trc motion follows; its marker file and model are not read) and
+        ``reduce_residuals`` (True, or urdf2dyn.biomech.residuals.ResidualSettings' fields as
+        a dict: the residuals pass makes the trial dynamically consistent; its result is
+        ``record["residual_reduction"]``).
 
     ``processing="opensim"`` is OpenSim's InverseDynamicsTool exactly
     (urdf2dyn.biomech.opensim_processing.OpenSimProcessing): filter_hz is its
@@ -166,6 +169,8 @@ def _result(trial, elapsed):
               "time_range": s.time_range, "derivatives": k.derivatives, "loads": lo.source,
               "no_residuals": d.no_residuals,
               "scaled": trial.scaled}
+    if trial.reduction is not None:
+        record["residual_reduction"] = trial.reduction
     if m.ik is not None:
         record["ik_rows"] = np.flatnonzero(np.isin(m.trajectory.time, k.t))
         record["ik_marker_rms_mean"] = float(np.nanmean(m.ik.rms)) if len(m.ik.rms) else None

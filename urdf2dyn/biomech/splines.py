@@ -3,10 +3,10 @@
 GCVSPL (Woltring 1986) with a known error variance of 0 ends its smoothing-parameter search at
 the smallest value it allows: the interpolating *natural* spline to rounding. Two degrees are
 used: the quintic (OpenSim's coordinates: :func:`quintic_derivatives` gives its first and
-second derivatives at the knots, :func:`quintic_eval` its values anywhere) and the cubic
-(OpenSim's external-load columns: :func:`natural_cubic`). A natural spline of degree 2m - 1
-has zero derivatives of order m .. 2m - 2 at both ends and continues beyond them as a
-polynomial of degree m - 1.
+second derivatives at the knots, :func:`quintic_eval` its values and derivatives anywhere)
+and the cubic (OpenSim's external-load columns: :func:`natural_cubic`). A natural spline of
+degree 2m - 1 has zero derivatives of order m .. 2m - 2 at both ends and continues beyond them
+as a polynomial of degree m - 1.
 
 urdf2dyn's derivative estimator (urdf2dyn.biomech.processing.estimate_derivatives, method
 "opensim"), OpenSim's processing (urdf2dyn.biomech.opensim_processing) and the ExternalLoads
@@ -14,6 +14,8 @@ reader (urdf2dyn.biomech.formats.opensim) use them. Checked against SciPy's natu
 tests/biomech/test_opensim_id.py.
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -29,6 +31,19 @@ def _affine_scan(c, M):
     while step < len(x):
         x[step:] += M[step:] @ x[:-step]
         M[step:] = M[step:] @ M[:-step]
+        step *= 2
+    return x
+
+
+def _scan(c, g):
+    """x[i] = c[i] + g[i] x[i-1] with x[-1] = 0, for c (n, k) and scalars g (n,): the maps
+    composed pairwise in log2(n) vectorized rounds."""
+    x, g = np.array(c, dtype=float), np.array(g, dtype=float)
+    g[0] = 0.0
+    step = 1
+    while step < len(x):
+        x[step:] = x[step:] + g[step:, None] * x[:-step]
+        g[step:] = g[step:] * g[:-step]
         step *= 2
     return x
 
@@ -152,15 +167,18 @@ def natural_cubic(t, y, at):
     # second derivatives m: natural ends m[0] = m[-1] = 0; inner rows tridiagonal
     sub, diag, sup = h[:-1] / 6, (h[:-1] + h[1:]) / 3, h[1:] / 6
     rhs = np.diff(y, axis=0)[1:] / h[1:, None] - np.diff(y, axis=0)[:-1] / h[:-1, None]
-    m = np.zeros_like(y)
-    cp = np.empty(n - 2)
-    dp = np.empty_like(rhs)
+    # Thomas' algorithm: the pivots in scalar arithmetic (they depend on t only), the two
+    # sweeps over all columns as scans of x[i] = c[i] + g[i] x[i-1]
+    subs, diags, sups = sub.tolist(), diag.tolist(), sup.tolist()
+    cp, den = [0.0] * (n - 2), [0.0] * (n - 2)
+    prev = 0.0
     for i in range(n - 2):
-        den = diag[i] - (sub[i] * cp[i - 1] if i else 0.0)
-        cp[i] = sup[i] / den
-        dp[i] = (rhs[i] - (sub[i] * dp[i - 1] if i else 0.0)) / den
-    for i in range(n - 3, -1, -1):
-        m[i + 1] = dp[i] - (cp[i] * m[i + 2] if i < n - 3 else 0.0)
+        den[i] = diags[i] - (subs[i] * prev if i else 0.0)
+        prev = cp[i] = sups[i] / den[i]
+    den_, cp_ = np.array(den), np.array(cp)
+    dp = _scan(rhs / den_[:, None], -sub / den_)
+    m = np.zeros_like(y)
+    m[1:-1] = _scan(dp[::-1], np.concatenate([[0.0], -cp_[-2::-1]]))[::-1]
     k = np.clip(np.searchsorted(t, at, side="right") - 1, 0, n - 2)
     hk = h[k][:, None]
     u = (at - t[k])[:, None]
@@ -179,18 +197,21 @@ def natural_cubic(t, y, at):
     return out
 
 
-def quintic_eval(t, y, v, a, at):
-    """Values at times at (M,) of the quintic spline with values y, first derivatives v and
-    second derivatives a (N, k) at the knots t (N,) (from :func:`quintic_derivatives`):
-    each interval's Hermite quintic. Returns (M, k)."""
+def quintic_eval(t, y, v, a, at, derivative=0):
+    """Values (or first or second derivatives, ``derivative`` 1 or 2) at times at (M,) of
+    the quintic spline with values y, first derivatives v and second derivatives a (N, k)
+    at the knots t (N,) (from :func:`quintic_derivatives`): each interval's Hermite quintic.
+    Returns (M, k)."""
     t = np.asarray(t, dtype=float)
     at = np.asarray(at, dtype=float).reshape(-1)
+    if derivative not in (0, 1, 2):
+        raise ValueError(f"derivative: expected 0, 1 or 2, got {derivative!r}")
     k = np.clip(np.searchsorted(t, at, side="right") - 1, 0, len(t) - 2)
     h = (t[k + 1] - t[k])[:, None]
     ends = [y[k], h * v[k], h * h * a[k], y[k + 1], h * v[k + 1], h * h * a[k + 1]]
     u = ((at - t[k])[:, None]) / h
     out = np.zeros((len(at), y.shape[1]))
-    for power in range(5, -1, -1):                       # Horner
+    for power in range(5, derivative - 1, -1):           # Horner on d^n/du^n of sum c u^p
         c = sum(_HERMITE[power, j] * ends[j] for j in range(6))
-        out = out * u + c
-    return out
+        out = out * u + c * math.perm(power, derivative)
+    return out / h ** derivative

@@ -9,6 +9,7 @@
     urdf2dyn check ROBOT.urdf [--strict]
     urdf2dyn convert MODEL.osim|TRIAL.c3d -o OUT
     urdf2dyn ik --setup Setup_IK.xml [-o OUT.mot]
+    urdf2dyn rra Setup_RRA.xml [--results-directory DIR] [--output-model OUT.osim]
     urdf2dyn scale Setup_Scale.xml [-o SCALED.osim]
     urdf2dyn animate MODEL TRIAL [-o OUT.gif]
 
@@ -24,7 +25,7 @@ import warnings
 from .._core import URDFError
 from ..biomech.trajectory import MotionError
 from ..warn import Urdf2dynWarning
-from . import codegen, markers, models, scale, torques
+from . import codegen, markers, models, rra, scale, torques
 from .options import UsageError
 
 __all__ = ["main", "build_parser", "UsageError"]
@@ -39,6 +40,7 @@ def build_parser():
                 models.add_export_osim_parser, codegen.add_codegen_parser,
                 codegen.add_equations_parser, models.add_check_parser,
                 models.add_convert_parser, markers.add_ik_parser, markers.add_animate_parser,
+                rra.add_rra_parser,
                 scale.add_scale_parser):
         add(sub)
     return parser

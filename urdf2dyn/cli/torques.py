@@ -99,7 +99,7 @@ def trial_settings(args, jobs, contacts):
         time_range=args.time_range, max_gap=args.max_gap, external_loads=args.external_loads,
         contacts=contacts, mapping=args.mapping, degrees=args.degrees,
         delimiter=args.delimiter, decimal=args.decimal, strict=args.strict,
-        **marker_options(args, jobs))
+        reduce_residuals=_residual_settings(args), **marker_options(args, jobs))
 
 
 def _torques_setup(args):
@@ -135,13 +135,23 @@ def _torques_setup(args):
     notes = [note for note in [set_gravity(model, args.gravity)] if note]
     res = inverse_dynamics_setup(setup, model, time_range=args.time_range,
                                  contacts=parse_contacts(args.contact), max_gap=args.max_gap,
-                                 strict=args.strict)
+                                 strict=args.strict, reduce_residuals=_residual_settings(args))
     os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
     args.external_loads = res.record.get("loads")
     cycles = _cycles(model, res, args)
     written = _write_outputs(model, res, args, False, cycles)
     _summary(model, args, res, written, notes, cycles)
     return 0
+
+
+def _residual_settings(args):
+    """--reduce-residuals [--com-body BODY]: the residuals pass's settings (or None)."""
+    if not args.reduce_residuals:
+        if args.com_body:
+            raise UsageError("--com-body moves a mass centre in the residual reduction: add "
+                             "--reduce-residuals")
+        return None
+    return {"com_body": args.com_body}
 
 
 def _check_outputs(args, jobs, multi, inputs):
@@ -330,6 +340,28 @@ def _summary(model, args, res, written, notes, cycles=None):
             _sagittal_summary(model, tau, mass, out)
     _cycle_summary(model, args, cycles, out)
     _residual_summary(res, out)
+    _reduction_summary(res, out)
+
+
+def _reduction_summary(res, out):
+    red = res.record.get("residual_reduction")
+    if red is None:
+        return
+    before, after = red.stats(before=True), red.stats()
+    print(f"residual reduction ({red.iterations} iterations, {red.elapsed_s:.2f} s; the "
+          "torques above are the adjusted trial's):", file=out)
+    for name in red.residual_names:
+        print(f"  {name:<6} RMS {before[name][0]:8.2f} -> {after[name][0]:8.2f}   peak "
+              f"{before[name][1]:8.2f} -> {after[name][1]:8.2f}", file=out)
+    if red.change_rms:
+        worst = max(red.change_rms, key=red.change_rms.get)
+        rot = worst in red.rotational
+        x = red.change_rms[worst]
+        print(f"  largest coordinate change: {worst}, RMS "
+              f"{np.degrees(x) if rot else 100 * x:.3g} {'deg' if rot else 'cm'}", file=out)
+    print(f"  total mass {red.mass_change:+.3f} kg"
+          + (f"; {red.com_body} mass centre moved {100 * np.linalg.norm(red.com_shift):.2f} cm"
+             if red.com_body else ""), file=out)
 
 
 def _sagittal_summary(model, tau, mass, out):
@@ -508,6 +540,13 @@ def add_torques_parser(sub):
                    help="fill runs of up to N missing samples (NaN or empty cells) by cubic "
                         f"interpolation, with a warning; longer gaps stop the trial (default "
                         f"{DEFAULT_MAX_GAP})")
+    p.add_argument("--reduce-residuals", action="store_true",
+                   help="make the trial dynamically consistent: smooth kinematic corrections "
+                        "fitted so that the root's residuals vanish (urdf2dyn.biomech."
+                        "residuals; needs loads); the torques are the adjusted trial's")
+    p.add_argument("--com-body", metavar="BODY",
+                   help="with --reduce-residuals: also scale the total mass and move this "
+                        "body's mass centre (OpenSim RRA's adjusted_com_body, e.g. torso)")
     p.add_argument("--strict", action="store_true",
                    help="treat every warning (filled gaps, angles that look like degrees, large "
                         "residuals, ...) as an error")

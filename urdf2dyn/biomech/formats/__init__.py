@@ -4,6 +4,8 @@ the file's extension.
 * :mod:`.csv`: CSV files and pandas DataFrames;
 * :mod:`.opensim`: OpenSim .mot/.sto tables and ExternalLoads setup files;
 * :mod:`.opensim_setup`: OpenSim's inverse-dynamics setup files (Setup_ID.xml);
+* :mod:`.rra_setup`: OpenSim's residual reduction setups (Setup_RRA.xml), task sets and
+  actuator sets;
 * :mod:`.humod`: HuMoD .mat files;
 * :mod:`.torques`: generalized forces as OpenSim's inverse-dynamics .sto or CSV;
 * :mod:`.c3d`: C3D motion-capture files (markers, force plates, events; needs ezc3d);
@@ -24,6 +26,8 @@ from .opensim import (ExternalForce, ExternalLoads, ExternalLoadsError, read_ext
                       write_external_loads,
                       read_opensim, read_sto_table, write_opensim)
 from .opensim_setup import IDSetup, SetupError, osim_coordinate_order, read_id_setup
+from .rra_setup import (RRASetup, RRASetupError, read_actuators, read_rra_setup,
+                        read_tasks)
 from .torques import read_torques, torque_names, torque_units, write_torques
 from .c3d import C3D, Event, Plate, read_c3d, write_grf
 from .trc import read_trc, write_trc
@@ -33,6 +37,7 @@ __all__ = ["read", "write", "read_columns", "read_csv", "write_csv", "read_table
            "read_external_loads", "ExternalLoads", "ExternalForce", "ExternalLoadsError",
            "read_humod", "write_humod", "HUMOD_LENGTH_SCALE", "read_torques", "write_torques",
            "torque_names", "torque_units", "read_id_setup", "IDSetup", "SetupError",
+           "read_rra_setup", "RRASetup", "RRASetupError", "read_tasks", "read_actuators",
            "osim_coordinate_order", "read_c3d", "write_grf", "C3D", "Plate", "Event", "read_trc",
            "write_trc", "convert", "CONVERTERS", "write_external_loads"]
 

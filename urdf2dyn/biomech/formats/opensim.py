@@ -29,7 +29,7 @@ import numpy as np
 from ...forces import wrench_at_point
 from ..._safe_files import replacing
 from ...warn import report
-from .setup_xml import read_tool, text as _text
+from .setup_xml import disabled, read_tool, text as _text
 from .windows import decode_text, setup_path
 from ..trajectory import MotionError, _from_table, _to_table
 
@@ -331,13 +331,6 @@ class _Frames:
         return y + p if point else y
 
 
-def _disabled(elem):
-    """OpenSim 3 writes <isDisabled>true</isDisabled>, OpenSim 4 <appliesForce>false</...>."""
-    off = (_text(elem, "isDisabled") or "false").lower() == "true"
-    on = (_text(elem, "appliesForce") or "true").lower() == "true"
-    return off or not on
-
-
 def read_external_loads(path):
     """Read an OpenSim ExternalLoads setup file (the ``--external-loads`` XML).
 
@@ -395,7 +388,7 @@ def read_external_loads(path):
     forces = []
     for k, elem in enumerate(loads.iter("ExternalForce")):
         name = elem.get("name") or f"#{k + 1}"
-        if _disabled(elem):
+        if disabled(elem):
             continue
         body = _text(elem, "applied_to_body")
         if body is None:

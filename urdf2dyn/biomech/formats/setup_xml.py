@@ -1,6 +1,7 @@
-"""OpenSim's setup files as XML (the inverse-dynamics and inverse-kinematics tools' setups,
-ExternalLoads): the tool's element and the text of its properties, read as OpenSim reads them.
-File names inside them are resolved by :func:`.windows.setup_path`."""
+"""OpenSim's setup files as XML (the inverse-dynamics, inverse-kinematics and residual
+reduction tools' setups, ExternalLoads, force and task sets): the tool's element and the
+text of its properties, read as OpenSim reads them. File names inside them are resolved by
+:func:`.windows.setup_path`."""
 from __future__ import annotations
 
 import math
@@ -8,29 +9,31 @@ import xml.etree.ElementTree as ET
 
 from .windows import parse_xml
 
-__all__ = ["read_tool", "text", "number", "flag"]
+__all__ = ["read_tool", "text", "disabled", "number", "flag"]
 
 UNSET = ("", "unassigned")          # OpenSim writes Unassigned for a property left unset
 
 
-def read_tool(path: str, tag: str, error: type[Exception], what: str) -> ET.Element:
+def read_tool(path: str, tag: str | tuple[str, ...], error: type[Exception],
+              what: str) -> ET.Element:
     """The ``<tag>`` element of the OpenSim document at path (the root itself, or a child of
-    ``<OpenSimDocument>``).
+    ``<OpenSimDocument>``); tag may be a tuple of the names it goes by (OpenSim 2's and 4's).
 
     Raises error naming the file: XML that is not well formed (or neither UTF-8 nor
     Windows-1252), a file that cannot be read, no ``<tag>`` element (``what`` names the kind of
     setup file expected)."""
+    tags = (tag,) if isinstance(tag, str) else tuple(tag)
     try:
         root = parse_xml(path)
     except (ET.ParseError, ValueError) as e:
         raise error(f"{path}: not well-formed XML ({e})") from None
     except OSError as e:
         raise error(f"{path}: cannot be read ({e.strerror})") from None
-    tool = root if root.tag == tag else root.find(tag)
+    tool = root if root.tag in tags else next((c for c in root if c.tag in tags), None)
     if tool is None:
         held = [c.tag for c in root][:5]
-        raise error(f"{path}: no <{tag}> element (the root <{root.tag}> holds {held}): is this "
-                    f"an OpenSim {what} file?")
+        raise error(f"{path}: no <{tags[0]}> element (the root <{root.tag}> holds {held}): is "
+                    f"this an OpenSim {what} file?")
     return tool
 
 
@@ -42,6 +45,14 @@ def text(elem: ET.Element, tag: str) -> str | None:
         return None
     value = child.text.strip()
     return None if value.lower() in UNSET else value
+
+
+def disabled(elem: ET.Element) -> bool:
+    """Whether an OpenSim force element is switched off: OpenSim 3 writes
+    ``<isDisabled>true</isDisabled>``, OpenSim 4 ``<appliesForce>false</appliesForce>``."""
+    off = (text(elem, "isDisabled") or "false").lower() == "true"
+    on = (text(elem, "appliesForce") or "true").lower() == "true"
+    return off or not on
 
 
 def number(value: str, where: str, error: type[Exception]) -> float:
@@ -58,7 +69,7 @@ def number(value: str, where: str, error: type[Exception]) -> float:
 
 def flag(value: str, where: str, error: type[Exception]) -> bool:
     """true / false (or 1 / 0, any case), as OpenSim reads a bool property."""
-    t = value.lower()
+    t = value.strip().lower()
     if t in ("true", "1"):
         return True
     if t in ("false", "0"):

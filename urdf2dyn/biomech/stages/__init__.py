@@ -15,6 +15,9 @@ loads          Motion, Kinematics, the loads' source   Loads: f_ext {link: (N, 6
                                                        reactions, where from
 dynamics       Kinematics, Loads                       Dynamics: tau, root residuals (or
                                                        why none)
+residuals      Kinematics, Loads, Dynamics             (when settings.residuals asks) new
+                                                       Kinematics and Dynamics, and the
+                                                       ResidualReduction
 checks         every result                            Findings (warnings, notes)
 =============  ======================================  ====================================
 
@@ -27,19 +30,20 @@ from .dynamics import dynamics
 from .kinematics import kinematics
 from .loads import loads
 from .read import read
+from .residuals import residuals
 from .scale import scale
 from .settings import (ExternalLoadsFile, ForcePlates, GroundReactions, MotionColumns, Scaling,
                        TrialSettings)
 from .trial import Dynamics, Finding, Kinematics, Loads, Motion, Scaled, Trial
 
-__all__ = ["PASSES", "run", "scale", "read", "kinematics", "loads", "dynamics", "checks",
-           "CHECKS", "Trial", "TrialSettings", "Motion", "Kinematics", "Loads", "Dynamics",
-           "Finding", "Scaled", "Scaling", "GroundReactions", "ExternalLoadsFile", "ForcePlates",
-           "MotionColumns"]
+__all__ = ["PASSES", "run", "scale", "read", "kinematics", "loads", "dynamics", "residuals",
+           "checks", "CHECKS", "Trial", "TrialSettings", "Motion", "Kinematics", "Loads",
+           "Dynamics", "Finding", "Scaled", "Scaling", "GroundReactions", "ExternalLoadsFile",
+           "ForcePlates", "MotionColumns"]
 
-#: The passes of a trial, in order. A pass that scales the model goes first, one that reduces
-#: the residuals after dynamics.
-PASSES = (scale, read, kinematics, loads, dynamics, checks)
+#: The passes of a trial, in order: scale (which does nothing unless the settings ask) goes
+#: first, residuals (likewise) reduces the residuals after dynamics.
+PASSES = (scale, read, kinematics, loads, dynamics, residuals, checks)
 
 
 def run(model, source, settings=None, passes=PASSES) -> Trial:

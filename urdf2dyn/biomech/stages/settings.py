@@ -25,6 +25,7 @@ from ..ik import IKSettings
 from ..markers import rotation_matrix
 from ..opensim_processing import OpenSimProcessing
 from ..processing import DEFAULT_MAX_GAP, Urdf2dynProcessing
+from ..residuals import ResidualSettings
 
 __all__ = ["TrialSettings", "GroundReactions", "ExternalLoadsFile", "ForcePlates",
            "MotionColumns", "Scaling", "PROCESSINGS", "PLATE_RATES", "DEFAULT_DERIVATIVES"]
@@ -94,6 +95,20 @@ class Scaling:
     output: str | None = None
 
 
+def _residual_settings(x):
+    """reduce_residuals as a ResidualSettings (or None)."""
+    if x is None or x is False:
+        return None
+    if x is True:
+        return ResidualSettings()
+    if isinstance(x, ResidualSettings):
+        return x
+    if isinstance(x, dict):
+        return ResidualSettings(**x)
+    raise TypeError(f"reduce_residuals: expected True, False, a dict of "
+                    f"urdf2dyn.biomech.residuals.ResidualSettings' fields or one, got {x!r}")
+
+
 def _is_path(x):
     return isinstance(x, (str, os.PathLike))
 
@@ -161,6 +176,10 @@ class TrialSettings:
         of its analog samples (urdf2dyn before issue 27).
     delimiter, decimal : str, optional
         Of CSV motion and ground-reaction files (default: detected).
+    residuals : urdf2dyn.biomech.residuals.ResidualSettings, optional
+        Reduce the root residuals after the dynamics (the residuals pass: kinematic
+        corrections, and with a com_body the total mass and that body's mass centre); None:
+        not (the keyword ``reduce_residuals=True`` asks with the defaults).
     strict : bool
         Every warning becomes a MotionError.
     checks : bool
@@ -184,6 +203,7 @@ class TrialSettings:
     plate_rate: str = "analog"
     delimiter: str | None = None
     decimal: str | None = None
+    residuals: ResidualSettings | None = None
     strict: bool = False
     checks: bool = True
     scale: Scaling | None = None
@@ -225,6 +245,9 @@ class TrialSettings:
                             f"None, got {self.loads!r}")
         if self.ik is not None and not isinstance(self.ik, IKSettings):
             raise TypeError(f"ik: expected urdf2dyn.biomech.ik.IKSettings, got {self.ik!r}")
+        if self.residuals is not None and not isinstance(self.residuals, ResidualSettings):
+            raise TypeError(f"residuals: expected urdf2dyn.biomech.residuals.ResidualSettings "
+                            f"or None, got {self.residuals!r}")
         for name, value in (("processing", processing), ("time_range", time_range),
                             ("rotation", rotation),
                             ("contacts", _pairs("contacts", self.contacts,
@@ -256,8 +279,9 @@ class TrialSettings:
 
     # --- the ways to build it ---------------------------------------------------------------
     #: inverse_dynamics_trial's keywords that are not fields (from_keywords turns them into
-    #: loads, checks and ik)
-    KEYWORDS = ("grf", "external_loads", "checks_enabled", "ik_threads", "ik_setup")
+    #: loads, checks, ik and residuals)
+    KEYWORDS = ("grf", "external_loads", "checks_enabled", "ik_threads", "ik_setup",
+                "reduce_residuals")
 
     @classmethod
     def from_keywords(cls, settings: TrialSettings | None = None, **keywords: Any
@@ -265,8 +289,10 @@ class TrialSettings:
         """The settings that inverse_dynamics_trial's keywords describe, over ``settings``
         (default: urdf2dyn's defaults): the fields by name, and ``grf`` (a ground-reaction
         file or Trajectory), ``external_loads`` (an ExternalLoads file), ``checks_enabled``,
-        ``ik_threads`` and ``ik_setup`` (a Setup_IK.xml, read here). Raises TypeError for an
-        unknown keyword, ValueError for values that contradict each other."""
+        ``ik_threads``, ``ik_setup`` (a Setup_IK.xml, read here) and ``reduce_residuals``
+        (True, a ResidualSettings, or a dict of its fields such as ``{"com_body": "torso"}``).
+        Raises TypeError for an unknown keyword, ValueError for values that contradict each
+        other."""
         base = cls() if settings is None else settings
         names = {f.name for f in fields(cls)}
         unknown = sorted(set(keywords) - names - set(cls.KEYWORDS))
@@ -288,6 +314,8 @@ class TrialSettings:
             keywords["loads"] = ExternalLoadsFile(os.fspath(external))
         if "checks_enabled" in keywords:
             keywords["checks"] = keywords.pop("checks_enabled")
+        if "reduce_residuals" in keywords:
+            keywords["residuals"] = _residual_settings(keywords.pop("reduce_residuals"))
         ik = base.ik
         threads = keywords.pop("ik_threads", None)
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)

@@ -10,6 +10,8 @@ as they are::
     kinematics  -> trial.kinematics  Kinematics  gaps filled, filtered, differentiated, cut
     loads       -> trial.loads       Loads       the external loads, whatever their source
     dynamics    -> trial.dynamics    Dynamics    generalized forces, root residuals
+    residuals   -> trial.reduction   ResidualReduction   (when asked) new kinematics and
+                                                     dynamics too
     checks      -> trial.findings    (Finding, ...)
 
 A pass that changes the model (scaling, before) returns the trial with another ``model``; one
@@ -26,6 +28,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ...warn import MotionError, report
+from ..residuals import ResidualReduction
 from .settings import TrialSettings
 
 __all__ = ["Trial", "Scaled", "Motion", "Kinematics", "Loads", "Dynamics", "Finding", "need"]
@@ -127,6 +130,7 @@ class Trial:
     kinematics: Kinematics | None = None
     loads: Loads | None = None
     dynamics: Dynamics | None = None
+    reduction: ResidualReduction | None = None
     findings: tuple[Finding, ...] = ()
     warnings: list[str] = field(default_factory=list, compare=False)
 

@@ -1,0 +1,208 @@
+"""urdf2dyn rra on a published RRA setup (opensim-models' gait2354 walk, as written), checked
+by OpenSim 4.6: every file read back by OpenSim, and OpenSim's InverseDynamicsTool run on the
+adjusted kinematics, model and the same loads finds the residuals urdf2dyn reports. The
+reduction is held to issue 30's "done when": OpenSim's good bands, at or below OpenSim's own
+RRA, coordinates inside their bands, the total mass within 5 %."""
+import math
+import os
+import shutil
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import urdf2dyn
+from urdf2dyn import cli
+from urdf2dyn.biomech.formats.torques import read_torques
+from urdf2dyn.biomech.actuators import actuator_forces
+from urdf2dyn.biomech.rra import run_rra
+from test_cli_hypothesis import run_cli        # the command line's contract, as there
+
+DATA = os.path.join(os.path.dirname(__file__), "..", "data", "opensim_models")
+SETUP = os.path.join(DATA, "Gait2354_Simbody", "subject01_Setup_RRA.xml")
+#: OpenSim 4.6's RRA on this setup (benchmarks/bench_rra.py): the largest component's RMS
+#: and peak of the residual forces (N) and moments (N m)
+OPENSIM = {"force": (8.31, 19.74), "moment": (7.58, 18.53)}
+
+
+@pytest.fixture(scope="module")
+def rra(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rra")
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match="constraints_file") as caught:
+        result = run_rra(SETUP, results_directory=os.fspath(out),
+                         output_model_file=os.fspath(out / "adjusted.osim"))
+    assert len(caught) == 1                 # nothing else to say about a published setup
+    return result, out
+
+
+def test_the_results_are_opensims_files(osim, rra):
+    """Each .sto reads in OpenSim 4.6, with OpenSim's names: the model's coordinates (angles
+    in degrees, as OpenSim's RRA writes them) and one column per actuator of the setup."""
+    result, out = rra
+    red, model = result.reduction, result.model
+    name = "subject01_walk1_RRA"
+    for kind in ("Kinematics_q", "Kinematics_u", "Kinematics_dudt", "Actuation_force"):
+        table = osim.TimeSeriesTable(os.fspath(out / f"{name}_{kind}.sto"))
+        labels = list(table.getColumnLabels())
+        assert table.getNumRows() == len(red.t) == 501
+        assert np.allclose(table.getIndependentColumn(), red.t, rtol=0, atol=1e-12)
+        data = table.getMatrix().to_numpy()
+        if kind == "Actuation_force":
+            assert labels == [a.name for a in red.actuators][:len(labels)]
+            assert labels[:6] == ["FX", "FY", "FZ", "MX", "MY", "MZ"]
+            assert np.allclose(data, red.forces, rtol=1e-14, atol=1e-12)
+            continue
+        assert labels == model.v_names
+        assert table.getTableMetaDataAsString("inDegrees") == "yes"
+        x = {"Kinematics_q": red.q, "Kinematics_u": red.v, "Kinematics_dudt": red.a}[kind]
+        rot = [k for k, n in enumerate(model.v_names) if not n.endswith(("_tx", "_ty", "_tz"))]
+        x = x.copy()
+        x[:, rot] = np.degrees(x[:, rot])
+        assert np.allclose(data, x, rtol=1e-13, atol=1e-12)
+    text = (out / f"{name}_avgResiduals.txt").read_text()
+    assert text.startswith("Average Residuals:") and "MZ average = " in text
+    assert "good band" in (out / f"{name}_summary.txt").read_text()
+
+
+def test_the_adjusted_model_is_opensims(osim, rra):
+    """The adjusted .osim loads in OpenSim 4.6 with every body's mass and inertia scaled by
+    the reported factor, the torso's mass centre moved by the reported shift and every other
+    mass centre where it was; urdf2dyn loads it too, with the adjusted inertial parameters."""
+    result, out = rra
+    red = result.reduction
+    assert result.files["model"] == os.fspath(out / "adjusted.osim")
+    before, after = osim.Model(result.setup.model_file), osim.Model(result.files["model"])
+    for k in range(before.getBodySet().getSize()):
+        b0 = before.getBodySet().get(k)
+        b1 = after.getBodySet().get(b0.getName())
+        assert b1.getMass() == pytest.approx(b0.getMass() * red.mass_scale, rel=1e-12)
+        i0, i1 = b0.getInertia(), b1.getInertia()
+        assert np.allclose(i1.getMoments().to_numpy(),
+                           i0.getMoments().to_numpy() * red.mass_scale, rtol=1e-12, atol=0)
+        c0, c1 = b0.getMassCenter().to_numpy(), b1.getMassCenter().to_numpy()
+        shift = red.com_shift if b0.getName() == "torso" else 0.0
+        assert np.allclose(c1, c0 + shift, rtol=0, atol=1e-12)
+    with pytest.warns(urdf2dyn.URDFWarning, match="54 forces"):     # its muscles, kept
+        ours = urdf2dyn.load(result.files["model"])
+    assert np.allclose(ours.inertial_parameters(), red.inertial_parameters, rtol=1e-10,
+                       atol=1e-12)
+
+
+def test_opensims_inverse_dynamics_finds_the_residuals(osim, rra, tmp_path):
+    """OpenSim's InverseDynamicsTool on the adjusted kinematics file, the adjusted model
+    urdf2dyn wrote and the setup's loads (no filter: the kinematics are smooth already) finds
+    the residual actuators' forces urdf2dyn reports, within 1 N / 1 N m RMS (the ends, where
+    OpenSim's natural splines of the written file bend, included)."""
+    result, out = rra
+    red, su, model = result.reduction, result.setup, result.model
+    tool = osim.InverseDynamicsTool()
+    tool.setModelFileName(result.files["model"])
+    tool.setCoordinatesFileName(result.files["Kinematics_q.sto"])
+    tool.setExternalLoadsFileName(su.external_loads_file)
+    tool.setLowpassCutoffFrequency(-1)
+    tool.setStartTime(red.t[0])
+    tool.setEndTime(red.t[-1])
+    tool.setResultsDir(os.fspath(tmp_path))
+    tool.setOutputGenForceFileName("id.sto")
+    excluded = osim.ArrayStr()
+    excluded.append("All")
+    tool.setExcludedForces(excluded)
+    cwd = os.getcwd()
+    os.chdir(os.path.dirname(su.external_loads_file))
+    try:
+        assert tool.run()
+    finally:
+        os.chdir(cwd)
+    t, tau, _ = read_torques(tmp_path / "id.sto", model=model)
+    assert np.allclose(t, red.t, rtol=0, atol=1e-9)
+    theirs = actuator_forces(model, red.actuators, red.q, tau)[:, red.residual]
+    diff = np.sqrt(np.mean((theirs - red.residuals) ** 2, axis=0))
+    assert np.all(diff < 1.0), dict(zip(red.residual_names, diff))
+
+
+def test_done_when(rra):
+    """Inside OpenSim's good bands and at or below OpenSim's RRA, each coordinate within
+    2 deg / 2 cm RMS of the desired kinematics, the total mass within 5 %."""
+    result, _ = rra
+    red = result.reduction
+    kinds = red.kinds()
+    for kind, (rms_band, peak_band) in (("force", (5, 10)), ("moment", (30, 50))):
+        stats = [v for n, v in red.stats().items() if kinds[n] == kind]
+        rms, peak = max(s[0] for s in stats), max(s[1] for s in stats)
+        assert rms <= min(rms_band, OPENSIM[kind][0]) and peak <= min(peak_band,
+                                                                       OPENSIM[kind][1])
+    for name, rms in result.input_change_rms.items():
+        band = 0.02 if name.endswith(("_tx", "_ty", "_tz")) else math.radians(2)
+        assert rms <= band, name
+    assert abs(red.mass_scale - 1) < 0.05
+    assert red.com_body == "torso" and np.linalg.norm(red.com_shift) < 0.1
+
+
+def test_the_output_is_the_desired_kinematics_plus_the_correction(rra):
+    """The adjusted coordinates, speeds and accelerations are the desired kinematics as
+    OpenSim's tools prepare them (6 Hz, natural quintic splines) plus the correction and its
+    derivatives: the correction is one smooth function of time."""
+    from urdf2dyn.biomech.formats.opensim import read_opensim
+    from urdf2dyn.biomech.opensim_processing import id_kinematics
+    from urdf2dyn.biomech.splines import quintic_eval
+    result, _ = rra
+    red, su, model = result.reduction, result.setup, result.model
+    t, q, _, _ = read_opensim(su.desired_kinematics_file, model=model).for_model(model)
+    spline = id_kinematics(t, q, su.lowpass_hz)
+    for k, x in enumerate((red.q, red.v, red.a)):
+        assert np.allclose(x, quintic_eval(*spline, red.t, k) + red.correction(red.t, k),
+                           rtol=1e-12, atol=1e-10)
+    kept = [j for j in range(model.nv) if j not in red.adjusted]
+    assert not np.any(red.correction(red.t)[:, kept])
+
+
+# ----------------------------------------------------------------------------- the command
+
+def test_command_line(tmp_path, capsys):
+    out = tmp_path / "res"
+    status = cli.main(["rra", SETUP, "--results-directory", os.fspath(out), "--output-model",
+                       os.fspath(tmp_path / "adj.osim"), "--knot-interval", "0.02"])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    assert "FX" in captured.out and "wrote 7 files" in captured.out
+    assert (out / "subject01_walk1_RRA_Actuation_force.sto").exists()
+    assert "warning: " in captured.err and "constraints_file" in captured.err
+
+
+def test_command_line_refusals(tmp_path, capsys):
+    copy = tmp_path / "setup"
+    shutil.copytree(os.path.join(DATA, "Gait2354_Simbody"), copy)
+    setup = os.fspath(copy / "subject01_Setup_RRA.xml")
+    # an output that would overwrite an input
+    status = cli.main(["rra", setup, "--results-directory", os.fspath(copy), "--output-model",
+                       os.fspath(copy / "subject01_simbody.osim"), "--knot-interval", "0.05"])
+    err = capsys.readouterr().err
+    assert status == 1 and "that is the model file" in err and "Traceback" not in err
+    status = cli.main(["rra", os.fspath(tmp_path / "none.xml")])
+    err = capsys.readouterr().err
+    assert status == 1 and "none.xml: cannot be read" in err
+    with pytest.raises(SystemExit) as e:
+        cli.main(["rra", setup, "--knot-interval", "0"])
+    assert e.value.code == 2
+    with pytest.raises(ValueError, match="output_model_file .*that is the model file"):
+        run_rra(setup, results_directory=os.fspath(tmp_path / "r"),
+                output_model_file=os.fspath(copy / "subject01_simbody.osim"),
+                knot_interval=0.05)
+
+
+@settings(max_examples=12, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(options=st.lists(st.sampled_from([
+    ["--knot-interval", "0.05"], ["--knot-interval", "nan"], ["--knot-interval", "-1"],
+    ["--knot-interval", "abc"], ["--strict"], ["--model", "nowhere.osim"],
+    ["--model", "robot2r.urdf"], ["--output-model", "x.txt"]]),
+    max_size=3))
+def test_command_line_options_never_trace_back(tmp_path, capsys, options):
+    argv = ["rra", SETUP, "--results-directory", os.fspath(tmp_path / "r"),
+            "--output-model", os.fspath(tmp_path / "adj.osim")]
+    if not any(o[0] == "--knot-interval" for o in options):
+        argv += ["--knot-interval", "0.1"]
+    for o in options:
+        argv += o
+    status, out, err = run_cli(argv, [SETUP])
+    assert status in (0, 1, 2)

@@ -1,0 +1,277 @@
+"""OpenSim's residual reduction setups, task sets and actuator sets, read as OpenSim 4.6 reads
+them: five published pipelines (opensim-models, tests/data/opensim_models/README.md) compared
+with OpenSim's own RRATool, CMC_TaskSet and ForceSet, then what cannot be run, and any text."""
+import math
+import os
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from urdf2dyn.biomech.formats.rra_setup import (RRASetupError, point_tasks, read_actuators,
+                                                read_rra_setup, read_tasks)
+from urdf2dyn.warn import Urdf2dynWarning
+
+DATA = os.path.join(os.path.dirname(__file__), "..", "data", "opensim_models")
+SETUPS = {"gait2354": "Gait2354_Simbody/subject01_Setup_RRA.xml",
+          "gait2392": "Gait2392_Simbody/subject01_Setup_RRA.xml",
+          "gait10dof": "Gait10dof18musc/RRA/walk_Setup_RRA.xml",
+          "hamner": "Hamner/Setup_RRA.xml",
+          "rajagopal": "Rajagopal/RRA/walk/rra_setup_walk_1.xml"}
+FUZZ = settings(max_examples=40, derandomize=True, deadline=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def _path(rel):
+    return os.path.normpath(os.path.join(DATA, rel))
+
+
+@pytest.fixture(scope="module", params=sorted(SETUPS))
+def published(request, osim):
+    """(case, setup path, what OpenSim 4.6 reads from the setup and its files)."""
+    from rra_oracle import opensim_reads
+    path = _path(SETUPS[request.param])
+    return request.param, path, opensim_reads(path)
+
+
+def test_setups_read_as_opensim_reads_them(published):
+    """Every property urdf2dyn uses, against OpenSim's RRATool reading the same file (paths:
+    OpenSim keeps the names as written and opens them from the setup's folder)."""
+    _, path, theirs = published
+    s = read_rra_setup(path, check_files=False)
+    here = os.path.dirname(path)
+
+    def same_file(ours, name):
+        assert ours == os.path.normpath(os.path.join(here, name.strip()))
+    assert s.name == theirs["name"]
+    assert (s.initial_time, s.final_time) == (theirs["initial_time"], theirs["final_time"])
+    assert s.lowpass_hz == (theirs["lowpass"] if theirs["lowpass"] >= 0 else None)
+    assert s.adjust_com == theirs["adjust_com"]
+    assert (s.adjusted_com_body or "") == theirs["com_body"]
+    assert s.replace_force_set == theirs["replace"]
+    assert s.output_precision == theirs["precision"]
+    for ours, key in ((s.model_file, "model"), (s.desired_kinematics_file, "kinematics"),
+                      (s.task_set_file, "tasks"), (s.external_loads_file, "loads"),
+                      (s.results_directory, "results"), (s.output_model_file, "output_model")):
+        same_file(ours, theirs[key])
+    assert len(s.force_set_files) == len(theirs["force_sets"])
+    for ours, name in zip(s.force_set_files, theirs["force_sets"]):
+        same_file(ours, name)
+    constraints = theirs["constraints"].strip()
+    assert s.constraints_file == (os.path.normpath(os.path.join(here, constraints))
+                                  if constraints else None)
+
+
+def test_tasks_read_as_opensim_reads_them(published):
+    """Coordinates, weights and switches of the task set (OpenSim 2's rdCMC_Joint and its
+    <on> flag in gait2392's)."""
+    _, path, theirs = published
+    task_file = read_rra_setup(path, check_files=False).task_set_file
+    ours = read_tasks(task_file)
+    assert point_tasks(task_file) == []
+    assert [(t.name, t.coordinate, t.weight, t.active) for t in ours] == [
+        (t["name"], t["coordinate"], t["weight"], t["active"]) for t in theirs["task_list"]]
+
+
+def test_actuators_read_as_opensim_reads_them(published):
+    """Types, bodies, points, directions, axes, frames and optimal forces as OpenSim's
+    ForceSet has them (OpenSim 1's Force and Torque renamed and their directions reversed,
+    in Hamner's)."""
+    _, path, theirs = published
+    ours = [a for f in read_rra_setup(path, check_files=False).force_set_files
+            for a in read_actuators(f)]
+    assert len(ours) == len(theirs["actuators"])
+    kinds = {"PointActuator": "point", "TorqueActuator": "torque",
+             "CoordinateActuator": "coordinate"}
+    for a, x in zip(ours, theirs["actuators"]):
+        assert (a.name, a.kind, a.optimal_force) == (x["name"], kinds[x["class"]],
+                                                     x["optimal_force"])
+        if a.kind == "point":
+            assert a.body == x["body"]
+            assert np.allclose(a.point, x["point"], atol=1e-15)
+            assert np.allclose(a.direction, x["direction"], atol=1e-15)
+            assert (a.point_is_global, a.force_is_global) == (x["point_is_global"],
+                                                              x["force_is_global"])
+        elif a.kind == "torque":
+            assert (a.body, a.body_b or "ground") == (x["body"], x["body_b"])
+            assert np.allclose(a.axis, x["axis"], atol=1e-15)
+            assert a.torque_is_global == x["torque_is_global"]
+        else:
+            assert a.coordinate == x["coordinate"]
+
+
+@pytest.mark.parametrize("case", ["gait2392", "hamner", "rajagopal"])
+def test_setups_whose_files_are_elsewhere_are_refused(case):
+    """The three pipelines whose RRA inputs are made by earlier steps (or, for Hamner, named
+    after another subject): refused naming the element and the path looked for."""
+    with pytest.raises(RRASetupError, match=r"<(model_file|desired_kinematics_file|constraints"
+                                            r"_file)>.*(does not exist|exists neither)"):
+        read_rra_setup(_path(SETUPS[case]))
+
+
+def test_complete_setups_resolve_every_file():
+    s = read_rra_setup(_path(SETUPS["gait2354"]))
+    assert os.path.basename(s.model_file) == "subject01_simbody.osim"
+    assert s.output("Kinematics_q.sto").endswith(
+        os.path.join("ResultsRRA", "subject01_walk1_RRA_Kinematics_q.sto"))
+    s = read_rra_setup(_path(SETUPS["gait10dof"]))          # "../" paths
+    assert s.model_file == _path("Gait10dof18musc/subject01.osim")
+    assert s.desired_kinematics_file == _path("Gait10dof18musc/IK/subject01_walk_IK.mot")
+    assert s.output_model_file == _path("Gait10dof18musc/RRA/Results/subject01_adjusted.osim")
+    assert not s.adjust_com and s.adjusted_com_body is None and s.constraints_file is None
+
+
+def test_file_defaults_and_opensims(tmp_path):
+    """A property left out takes the <defaults> entry of its type in the same file, then
+    OpenSim 4's own (checked: OpenSim 4.6 reads x, 0 0 0, local, for a bare PointActuator)."""
+    p = tmp_path / "a.xml"
+    p.write_text("""<OpenSimDocument Version="40000"><ForceSet name="f">
+      <defaults><PointActuator name="default"><optimal_force>7</optimal_force>
+        </PointActuator></defaults>
+      <objects>
+        <PointActuator name="FX"><body>pelvis</body></PointActuator>
+        <TorqueActuator name="MZ"><bodyA>pelvis</bodyA></TorqueActuator>
+        <CoordinateActuator name="knee"><coordinate>knee</coordinate>
+          <appliesForce>false</appliesForce></CoordinateActuator>
+        <Thelen2003Muscle name="soleus"/>
+      </objects></ForceSet></OpenSimDocument>""")
+    with pytest.warns(Urdf2dynWarning, match=r"Thelen2003Muscle soleus.*left out"):
+        fx, mz = read_actuators(p)                       # the disabled actuator is left out
+    assert (fx.optimal_force, fx.direction, fx.point, fx.force_is_global) == (
+        7.0, (1.0, 0.0, 0.0), (0.0, 0.0, 0.0), False)
+    assert (mz.optimal_force, mz.axis, mz.torque_is_global, mz.body_b) == (
+        1.0, (0.0, 0.0, 1.0), True, None)
+    with pytest.raises(RRASetupError, match="left out"):
+        read_actuators(p, strict=True)
+
+
+SETUP = """<?xml version="1.0"?>
+<OpenSimDocument Version="30000"><RRATool name="trial">
+  <model_file>m.osim</model_file>
+  <force_set_files>a.xml</force_set_files>
+  <initial_time>{t0}</initial_time><final_time>{t1}</final_time>
+  <desired_kinematics_file>ik.mot</desired_kinematics_file>
+  <task_set_file>tasks.xml</task_set_file>
+  <lowpass_cutoff_frequency>{cut}</lowpass_cutoff_frequency>
+  <adjust_com_to_reduce_residuals>{adjust}</adjust_com_to_reduce_residuals>
+  <adjusted_com_body>{body}</adjusted_com_body>
+  <output_model_file>{out}</output_model_file>
+  <output_precision>{prec}</output_precision>
+</RRATool></OpenSimDocument>"""
+GOOD = dict(t0=0.5, t1=1.5, cut=6, adjust="true", body="torso", out="adj.osim", prec=8)
+
+
+def _files(tmp_path):
+    for name in ("m.osim", "a.xml", "ik.mot", "tasks.xml"):
+        (tmp_path / name).write_text("")
+
+
+@pytest.mark.parametrize("change, match", [
+    (dict(t0="early"), r"<initial_time>: 'early' is not a number"),
+    (dict(t1=0.2), r"<final_time> 0.2 is not after <initial_time> 0.5"),
+    (dict(t1="nan"), r"<final_time>: NaN is not allowed"),
+    (dict(adjust="maybe"), r"<adjust_com_to_reduce_residuals>: 'maybe' is not true or false"),
+    (dict(body=""), r"<adjusted_com_body> is empty: name the body"),
+    (dict(prec=2.5), r"<output_precision> 2.5: expected a whole number"),
+])
+def test_what_cannot_be_run_is_named(tmp_path, change, match):
+    _files(tmp_path)
+    p = tmp_path / "s.xml"
+    p.write_text(SETUP.format(**{**GOOD, **change}))
+    with pytest.raises(RRASetupError, match=match) as e:
+        read_rra_setup(p)
+    assert str(p) in str(e.value)
+
+
+def test_missing_files_and_defaults(tmp_path):
+    p = tmp_path / "s.xml"
+    p.write_text(SETUP.format(**{**GOOD, "out": ""}))
+    with pytest.raises(RRASetupError, match=r"<model_file> m.osim exists neither"):
+        read_rra_setup(p)
+    _files(tmp_path)
+    (tmp_path / "ik.mot").unlink()
+    with pytest.raises(RRASetupError, match=r"<desired_kinematics_file> ik.mot does not exist"):
+        read_rra_setup(p)
+    _files(tmp_path)
+    s = read_rra_setup(p)
+    assert s.output_model_file == os.fspath(tmp_path / "adjusted_model.osim")   # OpenSim's
+    assert s.results_directory == os.fspath(tmp_path) and s.lowpass_hz == 6
+    p.write_text(SETUP.format(**{**GOOD, "cut": -1}).replace(
+        "<task_set_file>tasks.xml</task_set_file>", ""))
+    with pytest.raises(RRASetupError, match=r"<task_set_file> is missing"):
+        read_rra_setup(p)
+
+
+def test_not_an_rra_setup(tmp_path):
+    p = tmp_path / "s.xml"
+    p.write_text("<OpenSimDocument><InverseDynamicsTool/></OpenSimDocument>")
+    with pytest.raises(RRASetupError, match=r"no <RRATool> element.*residual reduction"):
+        read_rra_setup(p)
+    with pytest.raises(RRASetupError, match=r"no <CMC_TaskSet> element"):
+        read_tasks(p)
+    with pytest.raises(RRASetupError, match=r"no <ForceSet> element"):
+        read_actuators(p)
+
+
+@FUZZ
+@given(t0=st.one_of(st.floats(allow_nan=True), st.text(max_size=5)),
+       t1=st.one_of(st.floats(allow_nan=True), st.text(max_size=5)),
+       cut=st.one_of(st.floats(allow_nan=True), st.text(max_size=5)),
+       adjust=st.sampled_from(["true", "false", "yes", "", "1"]),
+       body=st.sampled_from(["torso", "", "Unassigned"]),
+       prec=st.one_of(st.integers(-3, 30), st.text(max_size=4)))
+def test_setup_reader_fuzz(tmp_path, t0, t1, cut, adjust, body, prec):
+    from xml.sax.saxutils import escape
+    _files(tmp_path)
+    p = tmp_path / "s.xml"
+    p.write_text(SETUP.format(t0=escape(str(t0)), t1=escape(str(t1)), cut=escape(str(cut)),
+                              adjust=adjust, body=body, out="x.osim", prec=escape(str(prec))))
+    try:
+        s = read_rra_setup(p)
+    except RRASetupError as e:
+        assert "s.xml" in str(e)
+        return
+    assert s.initial_time < s.final_time and math.isfinite(s.final_time)
+    assert s.lowpass_hz is None or s.lowpass_hz >= 0
+    assert not s.adjust_com or s.adjusted_com_body
+
+
+@FUZZ
+@given(st.binary(max_size=300))
+def test_readers_on_any_bytes(tmp_path, data):
+    p = tmp_path / "s.xml"
+    p.write_bytes(data)
+    for reader in (read_rra_setup, read_tasks, read_actuators):
+        with pytest.raises(RRASetupError):
+            reader(p)
+
+
+ACT = """<ForceSet><objects><{kind} name="a">
+<body>{body}</body><bodyA>{body}</bodyA><coordinate>{body}</coordinate>
+<point>{vec}</point><direction>{vec}</direction><axis>{vec}</axis>
+<force_is_global>{flag}</force_is_global><optimal_force>{opt}</optimal_force>
+</{kind}></objects></ForceSet>"""
+
+
+@FUZZ
+@given(kind=st.sampled_from(["PointActuator", "TorqueActuator", "CoordinateActuator", "Force",
+                             "Torque", "GeneralizedForce"]),
+       body=st.sampled_from(["pelvis", "", "Unassigned"]),
+       vec=st.one_of(st.text(max_size=12), st.lists(st.floats(allow_nan=True), max_size=4)
+                     .map(lambda v: " ".join(map(str, v)))),
+       flag=st.sampled_from(["true", "false", "", "2"]),
+       opt=st.one_of(st.floats(allow_nan=True), st.text(max_size=4)))
+def test_actuator_reader_fuzz(tmp_path, kind, body, vec, flag, opt):
+    from xml.sax.saxutils import escape
+    p = tmp_path / "a.xml"
+    p.write_text(ACT.format(kind=kind, body=body, vec=escape(vec), flag=flag,
+                            opt=escape(str(opt))))
+    try:
+        acts = read_actuators(p)
+    except RRASetupError as e:
+        assert "a.xml" in str(e)
+        return
+    for a in acts:
+        assert 0 < a.optimal_force < math.inf
+        assert all(math.isfinite(x) for x in a.point + a.direction + a.axis)
+        assert (a.coordinate if a.kind == "coordinate" else a.body)

@@ -1,0 +1,397 @@
+"""OpenSim's residual reduction setup files (``Setup_RRA.xml``, an ``RRATool``), with the two
+files they name: the tracking tasks (a ``CMC_TaskSet``) and the actuators (a ``ForceSet``).
+
+:func:`read_rra_setup` returns an :class:`RRASetup`; :func:`read_tasks` the tracked
+coordinates and their weights; :func:`read_actuators` the residual and reserve actuators
+(``PointActuator``, ``TorqueActuator``, ``CoordinateActuator``) with OpenSim's meaning of
+each property and its defaults, both OpenSim's own and those of the file's ``<defaults>``.
+
+Paths, as OpenSim 4.x resolves them (``RRATool`` loads the model and the force sets from the
+setup file's folder and runs from there): every file is relative to the setup file's folder,
+``output_model_file`` included (``adjusted_model.osim`` in that folder when empty). A
+``model_file`` found only relative to the current directory is read from there with a
+warning. Windows paths follow :func:`.windows.setup_path`. An empty or ``Unassigned`` value
+is absent.
+
+What the simulation settings say (integrator, optimizer, ``cmc_time_window``, curvature
+filter) has no meaning for urdf2dyn's method and is not read.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+
+from ...warn import report
+from .setup_xml import disabled, flag, number, read_tool, text as _text
+from .windows import setup_path
+
+__all__ = ["RRASetup", "RRASetupError", "Task", "Actuator", "read_rra_setup", "read_tasks",
+           "point_tasks", "read_actuators"]
+
+
+class RRASetupError(ValueError):
+    """An RRA setup, task set or actuator file that cannot be run as written (the message
+    names the file and element)."""
+
+
+@dataclass
+class RRASetup:
+    """An RRATool setup, paths absolute (None when the file leaves them out).
+
+    initial_time, final_time: s (OpenSim's defaults 0 and 1); lowpass_hz: the desired
+    kinematics' cutoff (None: not filtered, OpenSim's -1); adjust_com: adjust the mass
+    centre of ``adjusted_com_body`` (and then write ``output_model_file``); com_time_range:
+    OpenSim's time range for that adjustment, None for the whole run; analyses: the tags of
+    the ``AnalysisSet``'s analyses (not run by urdf2dyn)."""
+    path: str
+    name: str = ""
+    model_file: str | None = None
+    force_set_files: list[str] = field(default_factory=list)
+    replace_force_set: bool = True
+    results_directory: str = ""
+    output_precision: int = 8
+    initial_time: float = 0.0
+    final_time: float = 1.0
+    external_loads_file: str | None = None
+    desired_kinematics_file: str | None = None
+    desired_points_file: str | None = None
+    task_set_file: str | None = None
+    constraints_file: str | None = None
+    lowpass_hz: float | None = None
+    adjust_com: bool = False
+    com_time_range: tuple[float, float] | None = None
+    adjusted_com_body: str | None = None
+    output_model_file: str | None = None
+    analyses: list[str] = field(default_factory=list)
+
+    def output(self, kind: str) -> str:
+        """The path OpenSim gives a result: ``results_directory/<name>_<kind>``, e.g.
+        ``output("Kinematics_q.sto")``."""
+        return os.path.join(self.results_directory, f"{self.name}_{kind}")
+
+
+@dataclass
+class Task:
+    """One tracking task of a CMC_TaskSet: a coordinate (``CMC_Joint``) followed with a
+    weight; ``active`` is its first component's flag (a joint has one)."""
+    name: str
+    coordinate: str
+    weight: float = 1.0
+    active: bool = True
+
+
+@dataclass
+class Actuator:
+    """One actuator of an RRA force set, with OpenSim's meaning.
+
+    kind "point" (``PointActuator``): a force along ``direction`` (ground axes when
+    ``force_is_global``, else ``body``'s) applied at ``point`` (in ``body``'s frame, or a
+    ground point when ``point_is_global``) on ``body``. kind "torque" (``TorqueActuator``):
+    a torque about ``axis`` (ground axes when ``torque_is_global``, else ``body``'s) on
+    ``body`` (OpenSim's bodyA) and its opposite on ``body_b`` (ground when empty). kind
+    "coordinate" (``CoordinateActuator``): a generalized force on ``coordinate``. Its force
+    is ``optimal_force`` times its control."""
+    name: str
+    kind: str
+    optimal_force: float = 1.0
+    body: str | None = None
+    body_b: str | None = None
+    point: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    point_is_global: bool = False
+    direction: tuple[float, float, float] = (1.0, 0.0, 0.0)
+    force_is_global: bool = False
+    axis: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    torque_is_global: bool = True
+    coordinate: str | None = None
+
+
+_KINDS = {"PointActuator": "point", "TorqueActuator": "torque",
+          "CoordinateActuator": "coordinate",
+          # OpenSim 1's names, which OpenSim 4 still reads (Object::renameType)
+          "Force": "point", "Torque": "torque", "GeneralizedForce": "coordinate"}
+#: OpenSim 1's property names, as OpenSim 4 renames them (PointActuator and TorqueActuator's
+#: updateFromXMLNode for documents before version 10905); the direction is then reversed
+_OLD_NAMES = {"Force": {"body": "body_B", "point": "point_B", "direction": "direction_A"},
+              "Torque": {"bodyA": "body_B", "bodyB": "body_A", "axis": "direction_A"}}
+
+
+def _number(text, where):
+    return number(text, where, RRASetupError)
+
+
+def _vector(text, where):
+    parts = text.split()
+    if len(parts) != 3:
+        raise RRASetupError(f"{where}: {text!r}: expected three numbers x y z")
+    v = tuple(_number(p, where) for p in parts)
+    if not all(math.isfinite(x) for x in v):
+        raise RRASetupError(f"{where}: {text!r}: expected finite numbers")
+    return v
+
+
+def _reversed(v: tuple[float, float, float]) -> tuple[float, float, float]:
+    return (-v[0], -v[1], -v[2])
+
+
+def _bool(text, where):
+    return flag(text, where, RRASetupError)
+
+
+def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
+                   check_files: bool = True) -> RRASetup:
+    """Read an OpenSim ``Setup_RRA.xml`` (an ``<RRATool>``).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The setup XML.
+    strict : bool
+        Warnings (a model file found only relative to the current directory, a Windows
+        path) become RRASetupError.
+    check_files : bool
+        Refuse a setup naming a file that does not exist (default). False resolves the
+        names only (to list what a setup needs).
+
+    Returns
+    -------
+    RRASetup
+
+    Raises
+    ------
+    RRASetupError
+        Naming the file and element: not well-formed XML, no <RRATool>, no
+        <desired_kinematics_file> or <task_set_file>, a number or flag that is not one,
+        final_time before initial_time, adjust_com_to_reduce_residuals without
+        <adjusted_com_body>, a named file that does not exist where OpenSim would look.
+    """
+    where = os.fspath(path)
+    tool = read_tool(where, "RRATool", RRASetupError, "residual reduction (RRA) setup")
+    base = os.path.dirname(os.path.abspath(where))
+
+    def resolve(tag, text=None, must_exist=True):
+        text = _text(tool, tag) if text is None else text
+        if text is None:
+            return None
+        p = setup_path(text, where, tag, strict=strict, error=RRASetupError)
+        if must_exist and check_files and not os.path.exists(p):
+            raise RRASetupError(f"{where}: <{tag}> {text} does not exist: {p} (OpenSim reads "
+                                "it relative to the setup file's folder)")
+        return p
+
+    s = RRASetup(path=where, name=tool.get("name") or "")
+    model = _text(tool, "model_file")
+    if model is not None:
+        beside = resolve("model_file", must_exist=False)
+        here = os.path.abspath(os.path.relpath(beside, base))
+        if os.path.exists(beside) or not check_files:
+            s.model_file = beside
+        elif os.path.exists(here):
+            report(f"{where}: <model_file> {model} is not beside the setup file; read from the "
+                   f"current directory {os.getcwd()}", strict=strict, error=RRASetupError)
+            s.model_file = here
+        else:
+            raise RRASetupError(f"{where}: <model_file> {model} exists neither in the setup "
+                                f"file's folder {base} nor in the current directory")
+    s.force_set_files = [resolve("force_set_files", name)
+                         for name in (_text(tool, "force_set_files") or "").split()]
+    flag = _text(tool, "replace_force_set")
+    if flag is not None:
+        s.replace_force_set = _bool(flag, f"{where}: <replace_force_set>")
+    s.results_directory = resolve("results_directory", must_exist=False) or base
+    prec = _text(tool, "output_precision")
+    if prec is not None:
+        p = _number(prec, f"{where}: <output_precision>")
+        if not (p == int(p) and 1 <= p <= 20):
+            raise RRASetupError(f"{where}: <output_precision> {prec}: expected a whole number "
+                                "of significant digits from 1 to 20")
+        s.output_precision = int(p)
+    for tag, attr in (("initial_time", "initial_time"), ("final_time", "final_time")):
+        t = _text(tool, tag)
+        if t is not None:
+            x = _number(t, f"{where}: <{tag}>")
+            if not math.isfinite(x):
+                raise RRASetupError(f"{where}: <{tag}> {t}: expected a time in s")
+            setattr(s, attr, x)
+    if s.final_time <= s.initial_time:
+        raise RRASetupError(f"{where}: <final_time> {s.final_time:g} is not after "
+                            f"<initial_time> {s.initial_time:g}")
+    s.external_loads_file = resolve("external_loads_file")
+    s.desired_kinematics_file = resolve("desired_kinematics_file")
+    s.desired_points_file = resolve("desired_points_file")
+    if s.desired_kinematics_file is None:
+        raise RRASetupError(f"{where}: <desired_kinematics_file> is missing or empty: name the "
+                            ".mot/.sto file of coordinates to track (e.g. the IK result)")
+    s.task_set_file = resolve("task_set_file")
+    if s.task_set_file is None:
+        raise RRASetupError(f"{where}: <task_set_file> is missing or empty: name the "
+                            "CMC_TaskSet file of tracked coordinates and their weights (OpenSim "
+                            "refuses to run without one too)")
+    s.constraints_file = resolve("constraints_file")
+    cut = _text(tool, "lowpass_cutoff_frequency")
+    if cut is not None:
+        hz = _number(cut, f"{where}: <lowpass_cutoff_frequency>")
+        s.lowpass_hz = hz if hz >= 0 else None
+    flag = _text(tool, "adjust_com_to_reduce_residuals")
+    if flag is not None:
+        s.adjust_com = _bool(flag, f"{where}: <adjust_com_to_reduce_residuals>")
+    s.adjusted_com_body = _text(tool, "adjusted_com_body")
+    if s.adjust_com and s.adjusted_com_body is None:
+        raise RRASetupError(f"{where}: <adjust_com_to_reduce_residuals> is true but "
+                            "<adjusted_com_body> is empty: name the body whose mass centre "
+                            "moves (usually torso)")
+    span = []
+    for tag in ("initial_time_for_com_adjustment", "final_time_for_com_adjustment"):
+        t = _text(tool, tag)
+        span.append(-1.0 if t is None else _number(t, f"{where}: <{tag}>"))
+    if span != [-1.0, -1.0]:
+        s.com_time_range = (span[0], span[1])
+    out = _text(tool, "output_model_file")
+    s.output_model_file = (resolve("output_model_file", must_exist=False) if out is not None
+                           else os.path.join(base, "adjusted_model.osim"))
+    analyses = tool.find("AnalysisSet/objects")
+    s.analyses = [a.tag for a in (analyses if analyses is not None else [])]
+    return s
+
+
+def _objects(path, root_tag, error_what):
+    """(objects [element], {type: default element}) of an OpenSim set file."""
+    found = read_tool(path, root_tag, RRASetupError, error_what)
+    block = found.find("defaults")
+    defaults = {_tag(d): d for d in (block if block is not None else [])}
+    objects = found.find("objects")
+    return (list(objects) if objects is not None else []), defaults
+
+
+def _tag(elem):
+    """An element's type as OpenSim 4 names it (OpenSim 2's rdCMC_Joint is a CMC_Joint)."""
+    return elem.tag[2:] if elem.tag.startswith("rdCMC_") else elem.tag
+
+
+def read_tasks(path: str | os.PathLike[str]) -> list[Task]:
+    """The coordinate tasks (``CMC_Joint``) of an OpenSim ``CMC_TaskSet`` file, in file order.
+
+    A property a task leaves out takes the value of the file's ``<defaults>`` entry of the
+    same type, then OpenSim's (weight 1, active). OpenSim 2's names (``rdCMC_TaskSet``,
+    ``rdCMC_Joint``, its ``<on>`` switch) are read as OpenSim 4 reads them. Tasks of other
+    kinds (``CMC_Point``: points followed in space) are not returned: the caller says they
+    are not followed (:func:`point_tasks` names them)."""
+    where = os.fspath(path)
+    objects, defaults = _objects(where, ("CMC_TaskSet", "rdCMC_TaskSet"), "CMC task set")
+    tasks = []
+    for elem in objects:
+        if _tag(elem) != "CMC_Joint":
+            continue
+        name = elem.get("name") or ""
+        at = f"{where}: <CMC_Joint name=\"{name}\">"
+
+        def prop(tag):
+            t = _text(elem, tag)
+            if t is None and "CMC_Joint" in defaults:
+                t = _text(defaults["CMC_Joint"], tag)
+            return t
+        coord = prop("coordinate") or name
+        if not coord:
+            raise RRASetupError(f"{at}: no <coordinate>: name the coordinate it tracks")
+        weight = 1.0
+        if prop("weight") is not None:
+            weight = _number(prop("weight").split()[0], f"{at} <weight>")
+            if not (0 <= weight < math.inf):
+                raise RRASetupError(f"{at} <weight>: {weight:g} must be finite and >= 0")
+        active = True
+        if prop("active") is not None:
+            active = _bool(prop("active").split()[0], f"{at} <active>")
+        if prop("on") is not None:              # OpenSim 2's switch for the whole task
+            active = active and _bool(prop("on"), f"{at} <on>")
+        tasks.append(Task(name, coord, weight, active))
+    return tasks
+
+
+def point_tasks(path: str | os.PathLike[str]) -> list[str]:
+    """Names of the tasks of a CMC_TaskSet file that are not coordinate tasks."""
+    objects, _ = _objects(os.fspath(path), ("CMC_TaskSet", "rdCMC_TaskSet"), "CMC task set")
+    return [f"{_tag(e)} {e.get('name') or ''}".strip() for e in objects
+            if _tag(e) != "CMC_Joint"]
+
+
+def read_actuators(path: str | os.PathLike[str],
+                   strict: bool = False) -> list[Actuator]:
+    """The enabled actuators of an OpenSim ``ForceSet`` file (an RRA setup's
+    ``force_set_files``), in file order.
+
+    ``PointActuator``, ``TorqueActuator`` and ``CoordinateActuator`` are read with OpenSim's
+    defaults (a point actuator pushes along x of its body at its origin; a torque actuator's
+    axis is z in ground axes; optimal force 1), overridden by the file's ``<defaults>`` entry
+    of the same type. OpenSim 1's ``<ActuatorSet>`` of ``Force``, ``Torque`` and
+    ``GeneralizedForce`` is read as OpenSim 4 reads it: a Force is a point actuator on
+    ``body_B`` at ``point_B`` along ``-direction_A`` in ground axes, a Torque a torque
+    actuator on ``body_B`` (its reaction on ``body_A``) about ``-direction_A``. Another force
+    type is left out with a warning naming it (an RRASetupError with strict). Raises
+    RRASetupError naming the file and element for a property that cannot be read, an optimal
+    force that is not a positive number, or an actuator without its body or coordinate."""
+    where = os.fspath(path)
+    objects, defaults = _objects(where, ("ForceSet", "ActuatorSet"), "force set")
+    out, skipped = [], []
+    for elem in objects:
+        kind = _KINDS.get(elem.tag)
+        name = elem.get("name") or ""
+        if kind is None:
+            skipped.append(f"{elem.tag} {name}".strip())
+            continue
+        if disabled(elem):
+            continue
+        at = f"{where}: <{elem.tag} name=\"{name}\">"
+        dflt = defaults.get(elem.tag)
+        old = _OLD_NAMES.get(elem.tag, {})
+
+        def prop(tag):
+            tag = old.get(tag, tag)
+            t = _text(elem, tag)
+            if t is None and dflt is not None:
+                t = _text(dflt, tag)
+            return t
+        a = Actuator(name, kind)
+        if elem.tag == "Force":                 # OpenSim 1: along -direction_A, in ground
+            a.force_is_global = True
+        if prop("optimal_force") is not None:
+            a.optimal_force = _number(prop("optimal_force"), f"{at} <optimal_force>")
+            if not (0 < a.optimal_force < math.inf):
+                raise RRASetupError(f"{at} <optimal_force>: {a.optimal_force:g} must be a "
+                                    "positive number")
+        if kind == "point":
+            a.body = prop("body")
+            for tag in ("point", "direction"):
+                if prop(tag) is not None:
+                    setattr(a, tag, _vector(prop(tag), f"{at} <{tag}>"))
+            for tag in ("point_is_global", "force_is_global"):
+                if prop(tag) is not None:
+                    setattr(a, tag, _bool(prop(tag), f"{at} <{tag}>"))
+            if not any(a.direction):
+                raise RRASetupError(f"{at} <direction>: 0 0 0 is no direction")
+            if old:
+                a.direction = _reversed(a.direction)
+        elif kind == "torque":
+            a.body = prop("bodyA")
+            a.body_b = prop("bodyB")
+            if prop("axis") is not None:
+                a.axis = _vector(prop("axis"), f"{at} <axis>")
+            if prop("torque_is_global") is not None:
+                a.torque_is_global = _bool(prop("torque_is_global"), f"{at} <torque_is_global>")
+            if not any(a.axis):
+                raise RRASetupError(f"{at} <axis>: 0 0 0 is no axis")
+            if old:
+                a.axis = _reversed(a.axis)
+        else:
+            a.coordinate = prop("coordinate")
+            if not a.coordinate:
+                raise RRASetupError(f"{at}: no <coordinate>: name the coordinate it drives")
+        if kind != "coordinate" and not a.body:
+            raise RRASetupError(f"{at}: no <{'body' if kind == 'point' else 'bodyA'}>: name "
+                                "the body it acts on")
+        out.append(a)
+    if skipped:
+        report(f"{where}: {skipped[:6]}{' ...' if len(skipped) > 6 else ''} are not point, "
+               "torque or coordinate actuators: left out (residual reduction reads "
+               "PointActuator, TorqueActuator and CoordinateActuator)", strict=strict,
+               error=RRASetupError)
+    return out

@@ -1,0 +1,396 @@
+"""OpenSim's residual reduction (RRA) from its setup file, by urdf2dyn's method.
+
+    result = urdf2dyn.biomech.rra.run_rra("subject01_Setup_RRA.xml")
+    print(result.summary)
+
+:func:`run_rra` reads an RRA setup unchanged (urdf2dyn.biomech.formats.rra_setup), prepares
+the desired kinematics as OpenSim's tools do, reduces the residuals
+(urdf2dyn.biomech.residuals.reduce_residuals) and writes what OpenSim's RRA writes, under
+its names, in ``results_directory``:
+
+* ``<name>_Kinematics_q.sto``, ``_Kinematics_u.sto``, ``_Kinematics_dudt.sto``: the adjusted
+  coordinates, speeds and accelerations (rotational ones in degrees, as OpenSim writes them);
+* ``<name>_Actuation_force.sto``: every actuator's force, one column per actuator of the
+  setup's force sets (the residuals FX .. MZ and the reserve actuators);
+* ``<name>_avgResiduals.txt``: the mean of each residual, as OpenSim writes it;
+* ``<name>_summary.txt``: residuals before and after against OpenSim's bands, the mass
+  change recommended (OpenSim's rule) and applied, the centre-of-mass shift and each
+  coordinate's change from the desired kinematics;
+
+and, when the setup asks for the centre-of-mass adjustment, the adjusted model at
+``output_model_file`` (total mass and the body's centre of mass written in).
+
+What differs from OpenSim's RRA, by design:
+
+* the method: one least-squares fit over the whole time range instead of a tracking
+  simulation (see urdf2dyn.biomech.residuals); the total mass change is applied, not only
+  recommended; without the centre-of-mass adjustment, the model is not changed at all
+  (neither mass nor centre of mass) and no model is written, as in OpenSim;
+* the desired kinematics are filtered as OpenSim's inverse-dynamics tool filters them
+  (padded 3rd-order IIR Butterworth, urdf2dyn.biomech.opensim_processing), where OpenSim's
+  RRA pads 60 samples and uses a 50th-order FIR filter; both are zero-lag low-pass filters at
+  the setup's cutoff. Their natural quintic splines are sampled every 1 ms from
+  ``initial_time`` to ``final_time`` (OpenSim's RRA writes every ~1 ms up to final_time - 1 ms);
+* numbers are written with 17 significant digits whatever ``output_precision`` says, so that
+  a tool differentiating the coordinates again (OpenSim's inverse dynamics) finds the same
+  accelerations.
+"""
+from __future__ import annotations
+
+import math
+import os
+import time as _time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._safe_files import refuse_overwriting_inputs, replacing
+from ..warn import Urdf2dynWarning, report
+from .formats.opensim import _write_sto, read_external_loads, read_opensim
+from .formats.rra_setup import (RRASetup, RRASetupError, point_tasks, read_actuators,
+                                read_rra_setup, read_tasks)
+from .opensim_processing import OpenSimProcessing
+from .residuals import BANDS, ResidualReduction, reduce_residuals
+from .splines import quintic_eval
+from .trajectory import MotionError, Trajectory, angle_columns
+
+__all__ = ["RRAResult", "run_rra"]
+
+#: The rate the results are sampled at, Hz (OpenSim's RRA writes at about 1 kHz).
+SAMPLE_RATE = 1000.0
+_EXACT = "{:.17g}"
+
+
+@dataclass
+class RRAResult:
+    """What :func:`run_rra` did: setup (RRASetup), model (the model reduced, before its
+    changes), reduction (urdf2dyn.biomech.residuals.ResidualReduction), files {kind: path}
+    written, input_change_rms / input_change_peak {coordinate: rad or m} (the adjusted
+    coordinates against the desired kinematics file's own samples in the time range),
+    summary (the text of ``<name>_summary.txt``), elapsed_s, warnings [str]."""
+    setup: RRASetup
+    model: object
+    reduction: ResidualReduction
+    files: dict = field(default_factory=dict)
+    input_change_rms: dict = field(default_factory=dict)
+    input_change_peak: dict = field(default_factory=dict)
+    summary: str = ""
+    elapsed_s: float = 0.0
+    warnings: list = field(default_factory=list)
+
+
+def run_rra(setup, model=None, *, results_directory=None, output_model_file=None,
+            knot_interval=0.005, sample_rate=SAMPLE_RATE, strict=False, write=True):
+    """Run an OpenSim RRA setup file with urdf2dyn's residual reduction.
+
+    Parameters
+    ----------
+    setup : path or RRASetup
+        The ``Setup_RRA.xml`` (an ``<RRATool>``), or one read already.
+    model : urdf2dyn.Model, optional
+        Instead of the setup's model_file.
+    results_directory, output_model_file : path, optional
+        Instead of the setup's (e.g. to keep the setup's folder untouched).
+    knot_interval : float
+        Spacing of the kinematic corrections' knots, s (urdf2dyn.biomech.residuals).
+    sample_rate : float
+        Rate of the results, Hz (1000 by default, as OpenSim's RRA).
+    strict : bool
+        Warnings become errors.
+    write : bool
+        Write the result files (default); False computes only.
+
+    Returns
+    -------
+    RRAResult
+    """
+    start = _time.perf_counter()
+    su = setup if isinstance(setup, RRASetup) else read_rra_setup(setup, strict=strict)
+    messages = []
+
+    def warn(msg):
+        messages.append(msg)
+        report(msg, strict=strict, error=RRASetupError, stacklevel=3)
+
+    if model is None:
+        if su.model_file is None:
+            raise RRASetupError(f"{su.path}: <model_file> is empty: name the .osim model (or "
+                                "pass a model)")
+        model = _load(su, warn)
+    if su.desired_points_file is not None:
+        warn(f"{su.path}: <desired_points_file> {su.desired_points_file}: points are not "
+             "tracked by urdf2dyn's residual reduction (only the desired kinematics)")
+    if su.constraints_file is not None:
+        warn(f"{su.path}: <constraints_file> {su.constraints_file}: the control bounds it sets "
+             "are not applied (OpenSim deprecates the file in RRA too)")
+    if su.analyses:
+        warn(f"{su.path}: the AnalysisSet's {su.analyses[:6]} are not run")
+    if su.com_time_range is not None:
+        warn(f"{su.path}: <initial_time_for_com_adjustment>/<final_time_for_com_adjustment> "
+             f"{su.com_time_range}: the mass and centre of mass are fitted over the whole "
+             "time range with the kinematics")
+    if not su.replace_force_set:
+        warn(f"{su.path}: <replace_force_set> false: the model's own forces (muscles, "
+             "springs) would act in OpenSim's RRA; urdf2dyn applies no force element of a "
+             "model")
+
+    # actuators and tasks
+    actuators = [a for path in su.force_set_files for a in read_actuators(path, strict=strict)]
+    if not actuators:
+        from .actuators import default_actuators
+        warn(f"{su.path}: no actuators in <force_set_files>: OpenSim's usual residuals FX .. MZ "
+             "at the root's origin and one actuator per coordinate are used")
+        actuators = default_actuators(model)
+    tasks = read_tasks(su.task_set_file)
+    others = point_tasks(su.task_set_file)
+    if others:
+        warn(f"{su.task_set_file}: {others[:6]} are not coordinate tasks: not followed")
+    tracking = {t.coordinate: t.weight for t in tasks if t.active}
+    unknown = [c for c in tracking if c not in model.v_names]
+    if unknown:
+        warn(f"{su.task_set_file}: tasks for {unknown[:6]}, which the model "
+             f"'{model.name}' does not have: ignored")
+        tracking = {c: w for c, w in tracking.items() if c in model.v_names}
+
+    # the desired kinematics, filtered and splined as OpenSim's tools do
+    opensim = OpenSimProcessing()
+    path = su.desired_kinematics_file
+    traj = read_opensim(path, model=model)
+    for msg in opensim.columns(path, traj, model):
+        warn(msg)
+    t_raw, q_raw, _, _ = traj.for_model(model)
+    if model.nq != model.nv:
+        raise MotionError(f"{path}: the model '{model.name}' has a quaternion joint; an RRA "
+                          "setup's coordinates are scalars (load the .osim without "
+                          "floating_base)")
+    if len(t_raw) < 6:
+        raise MotionError(f"{path}: OpenSim's quintic splines need at least 6 samples, got "
+                          f"{len(t_raw)}")
+    t0, t1 = su.initial_time, su.final_time
+    if t0 < t_raw[0]:
+        warn(f"{su.path}: <initial_time> {t0:g} precedes {path}'s first time {t_raw[0]:g}: "
+             f"starting at {t_raw[0]:g}, as OpenSim does")
+        t0 = float(t_raw[0])
+    if t1 > t_raw[-1]:
+        warn(f"{su.path}: <final_time> {t1:g} is past {path}'s last time {t_raw[-1]:g}: "
+             f"ending at {t_raw[-1]:g}, as OpenSim does")
+        t1 = float(t_raw[-1])
+    if not t1 > t0:
+        raise MotionError(f"{su.path}: the time range {su.initial_time:g} .. "
+                          f"{su.final_time:g} s holds no time of {path} ({t_raw[0]:g} .. "
+                          f"{t_raw[-1]:g} s)")
+    tk, qk, vk, ak = opensim.kinematics(model, t_raw, q_raw, None, None, filter_hz=su.lowpass_hz,
+                                        derivatives=None, time_range=None, source=path,
+                                        warn=warn)[:4]
+    count = int(math.floor((t1 - t0) * sample_rate + 1e-6)) + 1
+    t = t0 + np.arange(count) / sample_rate
+    q0 = quintic_eval(tk, qk, vk, ak, t)
+    v0 = quintic_eval(tk, qk, vk, ak, t, 1)
+    a0 = quintic_eval(tk, qk, vk, ak, t, 2)
+
+    # the loads: fixed in ground, or following a body
+    f_ext = None
+    inputs = [("setup", su.path), ("model", su.model_file), ("desired kinematics", path),
+                   ("task set", su.task_set_file)]
+    inputs += [("force set", f) for f in su.force_set_files]
+    if su.external_loads_file is not None:
+        loads = read_external_loads(su.external_loads_file)
+        inputs += [("external loads", su.external_loads_file),
+                        ("external loads data", loads.datafile)]
+        moving = any(f.force_expressed_in_body != "ground" or
+                     (f.point_identifier and f.point_expressed_in_body != "ground")
+                     for f in loads.forces)
+        if moving:
+            def f_ext(times, q):
+                return loads.wrenches(model, times, q, strict=strict, interpolation="spline")
+        else:
+            f_ext = loads.wrenches(model, t, q0, strict=strict, interpolation="spline")
+
+    com_body = su.adjusted_com_body if su.adjust_com else None
+    red = reduce_residuals(model, t, q0, v0, a0, f_ext, actuators=actuators, tracking=tracking,
+                           com_body=com_body, adjust_mass=su.adjust_com,
+                           knot_interval=knot_interval, strict=strict)
+    messages += red.notes
+
+    # the change against the file's own samples in the time range
+    inside = (t_raw >= t0 - 1e-9) & (t_raw <= t1 + 1e-9)
+    ti = t_raw[inside]
+    q_out = quintic_eval(tk, qk, vk, ak, ti) + red.correction(ti)
+    if model.couplers:
+        q_out = model.apply_couplers(q_out)[0]
+    dq = q_out - q_raw[inside]
+    rms = np.sqrt(np.mean(dq ** 2, axis=0))
+    peak = np.abs(dq).max(axis=0)
+    result = RRAResult(su, model, red,
+                       input_change_rms=dict(zip(model.v_names, rms.tolist())),
+                       input_change_peak=dict(zip(model.v_names, peak.tolist())),
+                       warnings=messages)
+    for msg in _outside_bands(red, result, model):
+        warn(f"{su.path}: {msg}")
+    result.summary = summary_text(result)
+    if write:
+        result.files = _write(result, results_directory or su.results_directory,
+                              output_model_file or su.output_model_file, inputs)
+    result.elapsed_s = _time.perf_counter() - start
+    return result
+
+
+def _load(su, warn):
+    """The setup's model; what the model's loader says is passed on, but for the forces it
+    skips when the setup replaces the model's force set (OpenSim drops them too)."""
+    from ..model import load
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        model = load(su.model_file)
+    for w in caught:
+        msg = str(w.message)
+        if not (su.replace_force_set and "skipped what does not enter inverse dynamics" in msg):
+            warn(msg)
+    return model
+
+
+def _outside_bands(red, result, model):
+    """Messages for the results OpenSim's best practices would not call good."""
+    kinds = red.kinds()
+    out = []
+    for name, (rms, peak) in red.stats().items():
+        k = kinds[name]
+        unit = "N" if k == "force" else "N m"
+        if rms > BANDS[f"{k}_rms"] or peak > BANDS[f"{k}_peak"]:
+            out.append(f"residual {name} after reduction: RMS {rms:.3g} {unit}, peak "
+                       f"{peak:.3g} {unit}, outside OpenSim's good band (RMS <= "
+                       f"{BANDS[f'{k}_rms']:g}, peak <= {BANDS[f'{k}_peak']:g}); check the "
+                       "loads, the model's mass and the tracking weights")
+    rot = angle_columns(model.v_names, model, velocity=True)
+    follows = _followed(model)
+    for name, is_angle in zip(model.v_names, rot):
+        if name in follows:                   # a coupler's: its independent one is told
+            continue
+        rms = result.input_change_rms[name]
+        band = BANDS["rotation"] if is_angle else BANDS["translation"]
+        if rms > band:
+            shown = f"{math.degrees(rms):.3g} deg" if is_angle else f"{100 * rms:.3g} cm"
+            out.append(f"coordinate {name} moved {shown} RMS from the desired kinematics, "
+                       f"more than OpenSim's band ({'2 deg' if is_angle else '2 cm'})")
+    return out
+
+
+def _followed(model):
+    """{dependent coordinate: its independent one} of the model's couplers."""
+    return {c.dependent: c.independent for c in getattr(model, "couplers", ())}
+
+
+def summary_text(result):
+    """The summary a user reads: residuals, mass, centre of mass, kinematic change."""
+    red, su, model = result.reduction, result.setup, result.model
+    before, after = red.stats(before=True), red.stats()
+    kinds = red.kinds()
+    t = red.t
+    lines = [f"urdf2dyn rra {su.path}",
+             f"model {model.name!r}; {len(t)} samples from {t[0]:g} to {t[-1]:g} s; "
+             f"{red.iterations} iterations, {red.elapsed_s:.3g} s", "",
+             "residual   unit  before RMS    peak   after RMS    peak   good band (RMS, peak)"]
+    for name in red.residual_names:
+        k = kinds[name]
+        unit = "N" if k == "force" else "N m"
+        lines.append(f"{name:<10} {unit:<4} {before[name][0]:10.3f} {before[name][1]:7.3f} "
+                     f"{after[name][0]:11.3f} {after[name][1]:7.3f}   <= {BANDS[k + '_rms']:g}, "
+                     f"<= {BANDS[k + '_peak']:g}")
+    lines.append("")
+    m = red.total_mass
+    lines.append(f"total mass {m:.4f} kg; recommended change (OpenSim's rule: mean vertical "
+                 f"residual / g) {red.recommended_mass_change:+.4f} kg; applied "
+                 f"{red.mass_change:+.4f} kg ({100 * (red.mass_scale - 1):+.3f} %)")
+    if red.com_body is not None:
+        dc = red.com_shift
+        lines.append(f"centre of mass of {red.com_body} moved by ({dc[0]:+.4f}, {dc[1]:+.4f}, "
+                     f"{dc[2]:+.4f}) m in its frame")
+    else:
+        lines.append("model unchanged (adjust_com_to_reduce_residuals is false)")
+    lines += ["", f"coordinate change from {su.desired_kinematics_file} (RMS, peak; band "
+              "2 deg, 2 cm RMS):"]
+    rot = angle_columns(model.v_names, model, velocity=True)
+    follows = _followed(model)
+    for name, is_angle in zip(model.v_names, rot):
+        rms, peak = result.input_change_rms[name], result.input_change_peak[name]
+        if name in follows:                   # in the file's units, whatever its motion
+            lines.append(f"  {name:<22} {rms:8.4f}     {peak:8.4f}      (coupled: follows "
+                         f"{follows[name]})")
+        elif is_angle:
+            lines.append(f"  {name:<22} {math.degrees(rms):8.4f} deg "
+                         f"{math.degrees(peak):8.4f} deg")
+        else:
+            lines.append(f"  {name:<22} {100 * rms:8.4f} cm  {100 * peak:8.4f} cm")
+    kept = [n for k, n in enumerate(model.v_names) if k not in red.adjusted]
+    if kept:
+        lines.append(f"not adjusted (no active task, locked, coupled or a quaternion): "
+                     f"{kept}")
+    if result.warnings:
+        lines += ["", "warnings:"] + [f"  {w}" for w in result.warnings]
+    return "\n".join(lines) + "\n"
+
+
+def _write(result, folder, model_file, inputs):
+    """Write the result files (none of them over an input: ValueError first); returns
+    {kind: path}."""
+    red, su, model = result.reduction, result.setup, result.model
+
+    def path(kind):
+        return os.path.join(folder, f"{su.name}_{kind}")
+    kinds = ["Kinematics_q.sto", "Kinematics_u.sto", "Kinematics_dudt.sto",
+             "Actuation_force.sto", "avgResiduals.txt", "summary.txt"]
+    outputs = [(kind, path(kind)) for kind in kinds]
+    if red.com_body is not None:
+        outputs.append(("output_model_file", model_file))
+    refuse_overwriting_inputs(outputs, inputs)
+    os.makedirs(folder, exist_ok=True)
+    files = {}
+    from .formats.opensim import write_opensim
+    for kind, x, title in (("Kinematics_q.sto", red.q, "Coordinates"),
+                           ("Kinematics_u.sto", red.v, "Speeds"),
+                           ("Kinematics_dudt.sto", red.a, "Accelerations")):
+        files[kind] = path(kind)
+        write_opensim(files[kind], Trajectory(red.t, x, list(model.v_names)), degrees=True,
+                      model=model, name=title)
+    files["Actuation_force.sto"] = path("Actuation_force.sto")
+    _write_sto(files["Actuation_force.sto"], ["time"] + [a.name for a in red.actuators],
+               np.column_stack([red.t, red.forces]), False, "ActuatorForces", fmt=_EXACT)
+    files["avgResiduals.txt"] = path("avgResiduals.txt")
+    with replacing(files["avgResiduals.txt"]) as tmp, open(tmp, "w", encoding="utf-8") as f:
+        f.write("Average Residuals:\n\n")
+        for k, name in zip(red.residual, red.residual_names):
+            f.write(f"{name} average = {np.mean(red.forces[:, k]):g}\n")
+    files["summary.txt"] = path("summary.txt")
+    with replacing(files["summary.txt"]) as tmp, open(tmp, "w", encoding="utf-8") as f:
+        f.write(result.summary)
+    if red.com_body is not None:
+        written = write_adjusted_model(model, red, model_file)
+        if written is not None:
+            files["model"] = written
+    return files
+
+
+def write_adjusted_model(model, reduction, path):
+    """Write the adjusted model: the .osim the model was read from with every body's mass and
+    inertia scaled and the adjusted body's mass centre moved (urdf2dyn.biomech.formats.osim's
+    writer: everything else stays as written). Returns the path, or None (with a warning)
+    where this build has no .osim writer."""
+    try:
+        from .formats.osim import OsimEdit
+    except ImportError:
+        report(f"{path}: not written: this urdf2dyn cannot write .osim models (the summary "
+               f"gives the mass scale {reduction.mass_scale:.6f} and the "
+               f"{reduction.com_body} mass centre shift to apply)", stacklevel=4)
+        return None
+    edit = OsimEdit(model)
+    links, _ = model._c.document()           # each body as written: mass, com, inertia
+    s = reduction.mass_scale
+    for name, _, mass, com, inertia in links:
+        if mass is None or name not in edit.doc.bodies:
+            continue
+        moved = name == reduction.com_body
+        edit.body(name, mass=mass * s,
+                  com=np.asarray(com) + reduction.com_shift if moved else None,
+                  inertia=np.asarray(inertia).reshape(3, 3) * s)
+    return edit.write(path)

@@ -1,0 +1,44 @@
+"""urdf2dyn rra: OpenSim's residual reduction setup run by urdf2dyn's method."""
+from ..biomech.rra import run_rra
+from .options import model_path, number, suffix
+
+
+def cmd_rra(args):
+    from ..model import load
+    model = None
+    if args.model:
+        model = load(model_path(args.model), strict=args.strict)
+    result = run_rra(args.setup, model, results_directory=args.results_directory,
+                     output_model_file=args.output_model, knot_interval=args.knot_interval,
+                     strict=args.strict)
+    print(result.summary, end="")
+    print(f"wrote {len(result.files)} files in {result.elapsed_s:.3g} s:")
+    for path in result.files.values():
+        print(f"  {path}")
+    return 0
+
+
+def add_rra_parser(sub):
+    p = sub.add_parser(
+        "rra", help="reduce the residuals of an OpenSim RRA setup (Setup_RRA.xml)",
+        description="Run an OpenSim residual reduction (RRA) setup file as written: its model, "
+        "desired kinematics, external loads, time range, cutoff, task weights and residual "
+        "actuators. The kinematics are corrected by smooth splines, the total mass scaled and, "
+        "when the setup asks, the adjusted_com_body's mass centre moved, by a least-squares fit "
+        "of the root's equations of motion (urdf2dyn.biomech.residuals). Writes OpenSim's "
+        "<name>_Kinematics_q/_u/_dudt.sto, <name>_Actuation_force.sto and "
+        "<name>_avgResiduals.txt, a <name>_summary.txt, and the adjusted model.")
+    p.add_argument("setup", help="the RRATool setup file (Setup_RRA.xml)")
+    p.add_argument("--model", help="use this model instead of the setup's model_file")
+    p.add_argument("--results-directory", metavar="DIR",
+                   help="write the results here instead of the setup's results_directory")
+    p.add_argument("--output-model", metavar="FILE.osim", type=suffix(".osim"),
+                   help="write the adjusted model here instead of the setup's "
+                        "output_model_file")
+    p.add_argument("--knot-interval", metavar="S", default=0.005,
+                   type=number("a knot spacing in s, 0.0005 to 1", low=0.0005, high=1.0,
+                               low_open=False),
+                   help="spacing of the kinematic corrections' spline knots, s (default "
+                        "0.005)")
+    p.add_argument("--strict", action="store_true", help="warnings are errors")
+    p.set_defaults(func=cmd_rra)
