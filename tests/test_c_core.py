@@ -21,7 +21,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 CDIR = HERE / "c"
 REGRESSIONS = sorted(p for p in (CDIR / "regressions").glob("*") if p.is_file())
-# the fuzzers' seed corpora, one folder per parser (tests/c/corpus/urdf, osim, ...)
+# the fuzzers' seed corpora, one folder per parser (tests/c/corpus/urdf, osim, mjcf:
+# an MJCF seed carries its include and mesh files in the input, tests/c/make_corpus_mjcf.py)
 CORPORA = sorted(p for p in (CDIR / "corpus").iterdir() if p.is_dir())
 BUNDLED = sorted(str(p) for p in (REPO / "urdf2dyn" / "data").glob("*.urdf"))
 # two published OpenSim models (custom joints, SimmSpline-coupled knees) through the same checks

@@ -1,4 +1,4 @@
-"""Vectors between urdf2dyn and Pinocchio.
+"""Vectors between urdf2dyn and Pinocchio, and between urdf2dyn and MuJoCo.
 
 urdf2dyn numbers its joints as Pinocchio does (depth first, each body's children by joint
 name), so for robots of revolute, prismatic and floating joints q, v, a and tau are the same
@@ -9,6 +9,7 @@ joint             urdf2dyn                    Pinocchio
 ================  ==========================  ===================================
 continuous        q = angle                   q = (cos, sin); same v, a, tau
 floating          q = [x y z qx qy qz qw], v = body-frame twist [v; w]: identical
+ball              q = [qx qy qz qw], v = body-frame angular velocity: identical
 planar            q = [x y theta],            q = [x y cos sin],
                   v = d/dt q                  v = [R(theta)^T d/dt(x, y), d/dt theta]
 ================  ==========================  ===================================
@@ -17,11 +18,30 @@ Every function takes one sample or N samples (last axis the coordinates) and ret
 same shape. Without ``pin_model`` Pinocchio's layout is derived from ``model`` (its joint
 order is ours); with it, coordinates are matched by joint name, so a Pinocchio model built
 differently (another root joint, reordered) works too.
+
+MuJoCo (an MJCF model, whose q order is MuJoCo's qpos order): hinge and slide joints are the
+same numbers; quaternions are scalar first in MuJoCo, and a free joint's linear velocity,
+acceleration and force are in world axes (its angular ones in the body's, as here):
+
+================  ==================================  ==================================
+joint             urdf2dyn                            MuJoCo
+================  ==================================  ==================================
+free              q = [p, qx qy qz qw]                qpos = [p, qw qx qy qz]
+                  v = [v_body, w_body]                qvel = [R v_body, w_body]
+                  a = d/dt v                          qacc = [R (a_lin + w x v_body), dw]
+                  tau = [f_body, n_body]              qfrc = [R f_body, n_body]
+ball              q = [qx qy qz qw]                   qpos = [qw qx qy qz]; v, a, tau same
+================  ==================================  ==================================
+
+so that MuJoCo's mass matrix is T M T^T with qvel = T v (``mujoco_velocity_map``).
 """
 import numpy as np
 
 __all__ = ["to_pinocchio_q", "from_pinocchio_q", "to_pinocchio_v", "from_pinocchio_v",
-           "to_pinocchio_a", "to_pinocchio_tau", "from_pinocchio_tau", "pinocchio_sizes"]
+           "to_pinocchio_a", "to_pinocchio_tau", "from_pinocchio_tau", "pinocchio_sizes",
+           "to_mujoco_qpos", "from_mujoco_qpos", "to_mujoco_qvel", "from_mujoco_qvel",
+           "to_mujoco_qacc", "from_mujoco_qacc", "to_mujoco_qfrc", "from_mujoco_qfrc",
+           "mujoco_velocity_map"]
 
 _PIN_NQ = {"continuous": 2, "planar": 4}
 
@@ -81,7 +101,7 @@ def to_pinocchio_q(model, q, pin_model=None):
             out[..., pq:pq + 2] = q[..., qi:qi + 2]
             out[..., pq + 2], out[..., pq + 3] = np.cos(q[..., qi + 2]), np.sin(q[..., qi + 2])
         else:
-            n = {"floating": 7}.get(kind, 1)
+            n = {"floating": 7, "ball": 4}.get(kind, 1)
             out[..., pq:pq + n] = q[..., qi:qi + n]
     return out
 
@@ -97,7 +117,7 @@ def from_pinocchio_q(model, q_pin, pin_model=None):
             out[..., qi:qi + 2] = q_pin[..., pq:pq + 2]
             out[..., qi + 2] = np.arctan2(q_pin[..., pq + 3], q_pin[..., pq + 2])
         else:
-            n = {"floating": 7}.get(kind, 1)
+            n = {"floating": 7, "ball": 4}.get(kind, 1)
             out[..., qi:qi + n] = q_pin[..., pq:pq + n]
     return out
 
@@ -111,7 +131,7 @@ def _convert_v(model, q, x, pin_model, direction, name):
     out = np.zeros(x.shape)
     for kind, qi, vi, _, pv in _layout(model, pin_model):
         src, dst = (vi, pv) if direction > 0 else (pv, vi)
-        n = {"floating": 6, "planar": 3}.get(kind, 1)
+        n = {"floating": 6, "planar": 3, "ball": 3}.get(kind, 1)
         out[..., dst:dst + n] = x[..., src:src + n]
         if kind == "planar":
             RT, _ = _rot2(q[..., qi + 2])
@@ -152,3 +172,115 @@ def to_pinocchio_tau(model, q, tau, pin_model=None):
 def from_pinocchio_tau(model, q, tau_pin, pin_model=None):
     """Pinocchio generalized forces -> urdf2dyn's; q is urdf2dyn's configuration."""
     return _convert_v(model, q, tau_pin, pin_model, -1, "tau_pin")
+
+
+# ---- MuJoCo ---------------------------------------------------------------------------------
+
+def _mjcf_joints(model):
+    if model._c.mjcf() is None:
+        raise ValueError("the MuJoCo conversions need a model loaded from MJCF (its q order is "
+                         "MuJoCo's qpos order)")
+    return model.joints
+
+
+def _quat_matrix(x):
+    """Rotation matrices (..., 3, 3) of unit quaternions (..., 4) as (x, y, z, w)."""
+    x = x / np.linalg.norm(x, axis=-1, keepdims=True)
+    a, b, c, w = x[..., 0], x[..., 1], x[..., 2], x[..., 3]
+    return np.stack([
+        np.stack([1 - 2 * (b * b + c * c), 2 * (a * b - c * w), 2 * (a * c + b * w)], -1),
+        np.stack([2 * (a * b + c * w), 1 - 2 * (a * a + c * c), 2 * (b * c - a * w)], -1),
+        np.stack([2 * (a * c - b * w), 2 * (b * c + a * w), 1 - 2 * (a * a + b * b)], -1)], -2)
+
+
+def _swap_quat(model, x, width, to_mujoco):
+    out = np.array(_samples(x, width, "qpos" if not to_mujoco else "q"), dtype=float)
+    for j in _mjcf_joints(model):
+        at = {"floating": 3, "ball": 0}.get(j.type)
+        if at is None:
+            continue
+        k = j.q_index + at
+        src = out[..., k:k + 4].copy()
+        out[..., k:k + 4] = np.roll(src, 1 if to_mujoco else -1, axis=-1)
+    return out
+
+
+def to_mujoco_qpos(model, q):
+    """urdf2dyn configuration(s) of an MJCF model -> MuJoCo's qpos (w-first quaternions)."""
+    return _swap_quat(model, q, model.nq, True)
+
+
+def from_mujoco_qpos(model, qpos):
+    """MuJoCo's qpos -> urdf2dyn's q (x, y, z, w quaternions, not normalized)."""
+    return _swap_quat(model, qpos, model.nq, False)
+
+
+def _free_turn(model, q, x, name, inverse):
+    """x with every free joint's first three entries turned by R (body -> world) or R^T."""
+    q = _samples(q, model.nq, "q")
+    out = np.array(_samples(x, model.nv, name), dtype=float)
+    for j in _mjcf_joints(model):
+        if j.type != "floating":
+            continue
+        R = _quat_matrix(q[..., j.q_index + 3:j.q_index + 7])
+        k = j.v_index
+        out[..., k:k + 3] = np.einsum("...ji,...j->...i" if inverse else "...ij,...j->...i",
+                                      R, out[..., k:k + 3])
+    return out
+
+
+def to_mujoco_qvel(model, q, v):
+    """urdf2dyn velocity(ies) at q (urdf2dyn's) -> MuJoCo's qvel (free joints' linear
+    velocity in world axes)."""
+    return _free_turn(model, q, v, "v", False)
+
+
+def from_mujoco_qvel(model, q, qvel):
+    """MuJoCo's qvel -> urdf2dyn's v; q is urdf2dyn's configuration."""
+    return _free_turn(model, q, qvel, "qvel", True)
+
+
+def to_mujoco_qfrc(model, q, tau):
+    """urdf2dyn generalized forces -> MuJoCo's qfrc (free joints' force in world axes)."""
+    return _free_turn(model, q, tau, "tau", False)
+
+
+def from_mujoco_qfrc(model, q, qfrc):
+    """MuJoCo's qfrc (e.g. mj_rne's result, qfrc_inverse) -> urdf2dyn's tau."""
+    return _free_turn(model, q, qfrc, "qfrc", True)
+
+
+def _free_coriolis(model, v, sign):
+    """sign * (w x v_lin) in every free joint's linear slots, zeros elsewhere."""
+    v = _samples(v, model.nv, "v")
+    out = np.zeros(v.shape)
+    for j in _mjcf_joints(model):
+        if j.type == "floating":
+            k = j.v_index
+            out[..., k:k + 3] = sign * np.cross(v[..., k + 3:k + 6], v[..., k:k + 3])
+    return out
+
+
+def to_mujoco_qacc(model, q, v, a):
+    """urdf2dyn acceleration(s) -> MuJoCo's qacc: a free joint's linear part is the body
+    origin's acceleration in world axes, R (a_lin + w x v_lin)."""
+    a = np.asarray(a, dtype=float) + _free_coriolis(model, v, 1.0)
+    return _free_turn(model, q, a, "a", False)
+
+
+def from_mujoco_qacc(model, q, v, qacc):
+    """MuJoCo's qacc -> urdf2dyn's a; q and v are urdf2dyn's."""
+    return _free_turn(model, q, qacc, "qacc", True) + _free_coriolis(model, v, -1.0)
+
+
+def mujoco_velocity_map(model, q):
+    """T (..., nv, nv) with MuJoCo's qvel = T v at configuration(s) q (urdf2dyn's): the
+    identity but for each free joint's R (body -> world) on its linear block. MuJoCo's mass
+    matrix is T M T^T, and its qfrc = T tau."""
+    q = _samples(q, model.nq, "q")
+    T = np.broadcast_to(np.eye(model.nv), q.shape[:-1] + (model.nv, model.nv)).copy()
+    for j in _mjcf_joints(model):
+        if j.type == "floating":
+            k = j.v_index
+            T[..., k:k + 3, k:k + 3] = _quat_matrix(q[..., j.q_index + 3:j.q_index + 7])
+    return T

@@ -19,8 +19,10 @@ from .batch import (_VELOCITY_LIKE, _as_samples, _batch_shape, _check_out, _flat
 from .warn import URDFWarning, report, unknown_name
 
 # Coordinate names of multi-DoF joints, appended to the joint's name as "<joint>_<suffix>".
-_Q_SUFFIXES = {"floating": ("x", "y", "z", "qx", "qy", "qz", "qw"), "planar": ("x", "y", "theta")}
-_V_SUFFIXES = {"floating": ("vx", "vy", "vz", "wx", "wy", "wz"), "planar": ("x", "y", "theta")}
+_Q_SUFFIXES = {"floating": ("x", "y", "z", "qx", "qy", "qz", "qw"), "planar": ("x", "y", "theta"),
+               "ball": ("qx", "qy", "qz", "qw")}
+_V_SUFFIXES = {"floating": ("vx", "vy", "vz", "wx", "wy", "wz"), "planar": ("x", "y", "theta"),
+               "ball": ("wx", "wy", "wz")}
 
 #: External wrenches: {link name: [fx fy fz mx my mz] of shape (6,) or (N, 6)}, world frame.
 FExt = Mapping[str, ArrayLike]
@@ -160,16 +162,25 @@ class IKSolution:
     iterations: NDArray[np.int64]
 
 
-_JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar", "custom")
+_MAX_FILE = 1 << 28          # an MJCF's include or mesh file: 256 MB at most (as the core's)
+
+_JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar", "custom", "ball")
 
 
 def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
          strict: bool = False, couplers: str = "keep") -> Model:
-    """Load a URDF robot or an OpenSim model: ``urdf`` is a path or the XML text itself.
+    """Load a URDF robot, an OpenSim model or a MuJoCo MJCF model: ``urdf`` is a path or the
+    XML text itself.
 
     An OpenSim model (root element ``<OpenSimDocument>``, any file name) is read by the same
     core: q_names are its coordinate names, gravity its own, ``model.markers`` and
     ``model.coordinates`` what the file defines (see the OpenSim models page of the docs).
+
+    An MJCF model (root element ``<mujoco>``) is read with MuJoCo's compiler semantics (its
+    ``<include>`` files and meshes found relative to the file, or to the current folder for
+    text): q in MuJoCo's qpos order, joints and bodies under their MJCF names, gravity from
+    its ``<option>``, ``model.default_q`` MuJoCo's qpos0 (see the MJCF page of the docs;
+    ``urdf2dyn.interop`` converts MuJoCo's qpos, qvel and forces).
 
     floating_base=True adds a floating joint named 'root_joint' above the URDF's root link
     (q = [x y z qx qy qz qw], v = [vx vy vz wx wy wz] in the root body's frame).
@@ -250,11 +261,15 @@ class Model:
     """
 
     def __init__(self, xml_text: str, floating_base: bool = False, strict: bool = False,
-                 source: str | None = None, couplers: str = "keep") -> None:
+                 source: str | None = None, files: dict[str, bytes] | None = None,
+                 couplers: str = "keep") -> None:
         self._xml = xml_text
         self._source = source
+        #: the files an MJCF model read besides its own text (includes, meshes), by path
+        self._files: dict[str, bytes] = {}
         try:
-            self._c = _core.load(xml_text, bool(floating_base))
+            self._c = _core.load(xml_text, bool(floating_base), source,
+                                 self._file_reader(files))
         except _core.URDFError as e:
             if source is None:
                 raise
@@ -278,6 +293,9 @@ class Model:
         self.v_names = [n for j in self.joints for n in _names(j, _V_SUFFIXES)]
         self._signatures: dict[int, tuple] = {}     # algo -> the core's signature()
         self._osim_names()
+        mjcf = self._c.mjcf()
+        if mjcf is not None:
+            self.default_q = mjcf["qpos0"]
         self.eliminate_couplers = couplers == "eliminate"
         if self._coupler_problem:
             if self.eliminate_couplers:
@@ -286,6 +304,21 @@ class Model:
                    "mobility (couplers='keep', as OpenSim's tool), but couplers='eliminate', "
                    "apply_couplers, project_couplers and inverse kinematics refuse the model",
                    strict=strict, error=_core.URDFError, category=URDFWarning, stacklevel=4)
+
+    def _file_reader(self, files):
+        """The reader of an MJCF's other files: from files (a pickled model's) or the disk,
+        each kept in self._files so that the model pickles whole."""
+        def read(path):
+            if files is not None and path in files:
+                data = files[path]
+            else:
+                if os.path.getsize(path) > _MAX_FILE:
+                    raise ValueError(f"{path!r} is larger than {_MAX_FILE >> 20} MB")
+                with open(path, "rb") as f:
+                    data = f.read()
+            self._files[path] = data
+            return data
+        return read
 
     def _osim_names(self):
         """An OpenSim model's names: q_names/v_names are its coordinate names; markers and
@@ -408,7 +441,8 @@ class Model:
         extra = {k: v for k, v in self.__dict__.items()
                  if k in ("markers", "default_q", "locked_coordinates", "clamped_ranges",
                           "eliminate_couplers")}
-        return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity)), extra)
+        return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity), self._source,
+                           self._files), extra)
 
     def structure(self):
         """The compiled tree the algorithms run on, as a :class:`Structure` of NumPy arrays:
@@ -1221,9 +1255,7 @@ class Model:
             raise ValueError(f"inverse_kinematics: q0: expected {self.nq} finite numbers, got "
                              f"shape {start.shape}")
         if q0 is None:
-            for j in self.joints:
-                if j.type == "floating":
-                    start[j.q_index + 6] = 1.0
+            start = self.neutral()
         lock = np.zeros(self.nv, dtype=np.int32)
         for name, value in (locked or {}).items():
             qi, vi = _coordinate(self, name, "locked")
@@ -1382,24 +1414,25 @@ class Model:
         """The zero configuration: zero angles and offsets, identity quaternions."""
         q = np.zeros(self.nq)
         for j in self.joints:
-            if j.type == "floating":
-                q[j.q_index + 6] = 1.0
+            if j.type in ("floating", "ball"):
+                q[j.q_index + j.nq - 1] = 1.0               # w, last
         return q
 
     def random_configuration(self, n: int | None = None, seed: int | None = None
                              ) -> NDArray[np.float64]:
         """Uniform random configurations (n of them, or one): within the URDF limits when
         finite and ordered, else angles in [-pi, pi] and lengths in [-1, 1]; floating joints
-        get a position in [-1, 1]^3 and a uniform random unit quaternion."""
+        get a position in [-1, 1]^3 and a uniform random unit quaternion, ball joints the
+        quaternion."""
         rng = np.random.default_rng(seed)
         shape = (1 if n is None else n, self.nq)
         q = np.empty(shape)
         for j in self.joints:
             sl = slice(j.q_index, j.q_index + j.nq)
-            if j.type == "floating":
-                q[:, sl][:, :3] = rng.uniform(-1, 1, (shape[0], 3))
+            if j.type in ("floating", "ball"):
+                q[:, sl][:, :-4] = rng.uniform(-1, 1, (shape[0], j.nq - 4))
                 quat = rng.normal(size=(shape[0], 4))
-                q[:, sl][:, 3:] = quat / np.linalg.norm(quat, axis=1, keepdims=True)
+                q[:, sl][:, -4:] = quat / np.linalg.norm(quat, axis=1, keepdims=True)
             elif j.limit is not None and j.limit[0] < j.limit[1] and j.type != "continuous":
                 q[:, sl] = rng.uniform(j.limit[0], j.limit[1], (shape[0], 1))
             elif j.type == "planar":
@@ -1514,9 +1547,9 @@ def _where(source, line):
     return f"line {line}: " if line else ""
 
 
-def _rebuild(xml_text, floating_base, gravity):
+def _rebuild(xml_text, floating_base, gravity, source=None, files=None):
     with warnings.catch_warnings():         # said once, when the model was first loaded
         warnings.simplefilter("ignore", URDFWarning)
-        model = Model(xml_text, floating_base)
+        model = Model(xml_text, floating_base, source=source, files=files or {})
     model.gravity = gravity
     return model

@@ -101,7 +101,8 @@ def _joint_advice(model, links, joints):
                 out.append(Finding("advice", line, f"joint '{name}': <limit lower=\"{lower:g}\" "
                                    f"upper=\"{upper:g}\">: lower > upper, so no position is "
                                    "allowed; swap them"))
-        if kind != "fixed" and limit is not None:
+        if kind != "fixed" and limit is not None and model._c.mjcf() is None:
+            # (an MJCF joint's range has no effort or velocity: its actuators have forces)
             for what, value in (("effort", limit[2]), ("velocity", limit[3])):
                 if value == 0:
                     out.append(Finding("advice", line, f"joint '{name}': <limit {what}=\"0\">: "

@@ -47,8 +47,9 @@ u2d_status u2d_kinematics_path(const u2d_model *m, u2d_work *w, int body, const 
 {
     /* a configuration is valid or not as a whole, whatever part of it a frame needs */
     for (int i = 1; i < m->nbody; i++) {
-        if (m->jtype[i] != U2D_JOINT_FLOATING || u2d_on_path(m, i, body)) continue;
-        const double *x = q + m->qadr[i] + 3;
+        const int at = u2d_quat_at(m->jtype[i]);
+        if (at < 0 || u2d_on_path(m, i, body)) continue;
+        const double *x = q + m->qadr[i] + at;
         double norm = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3]);
         if (norm < 1e-12 || isinf(norm)) return U2D_ERR_QUATERNION;     /* as u2d_jcalc */
     }

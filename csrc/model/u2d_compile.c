@@ -20,6 +20,7 @@ static void joint_size(u2d_jtype t, int *nq, int *nv)
     switch (t) {
     case U2D_JOINT_FLOATING: *nq = 7; *nv = 6; break;
     case U2D_JOINT_PLANAR:   *nq = 3; *nv = 3; break;
+    case U2D_JOINT_BALL:     *nq = 4; *nv = 3; break;
     case U2D_JOINT_FIXED:    *nq = 0; *nv = 0; break;
     default:                 *nq = 1; *nv = 1; break;
     }
@@ -52,14 +53,15 @@ static int aligned_axis(const double n[3])
     return -1;
 }
 
-/* A joint as a child of its parent link, sorted by (parent, name). */
+/* A joint as a child of its parent link, sorted by (parent, name), or by (parent, joint)
+ * when the document's order is the model's (MJCF: MuJoCo numbers bodies in it). */
 typedef struct { int parent; const char *name; int joint; } child_entry;
 
 static int cmp_child(const void *a, const void *b)
 {
     const child_entry *x = a, *y = b;
     if (x->parent != y->parent) return x->parent < y->parent ? -1 : 1;
-    return strcmp(x->name, y->name);
+    return x->name ? strcmp(x->name, y->name) : (x->joint > y->joint) - (x->joint < y->joint);
 }
 
 /* Carve one allocation into aligned arrays. */
@@ -113,6 +115,12 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
                 return NULL;
             }
 
+    if (floating_base && u->mjcf) {
+        snprintf(err, U2D_ERRLEN, "floating_base does not apply to an MJCF model: its bodies "
+                 "float where they have a free joint (<freejoint/>)");
+        return NULL;
+    }
+
     u2d_model *m = calloc(1, sizeof *m);
     int *parent_joint = malloc(sizeof(int) * (size_t)nl);
     int *first = calloc((size_t)nl + 1, sizeof(int));
@@ -140,14 +148,14 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
 
     /* Children of each link ordered by joint name, as urdfdom stores them (a std::map keyed
      * by name) and hence as Pinocchio numbers its joints: the same depth-first walk then
-     * gives the same q, v and tau vectors. */
+     * gives the same q, v and tau vectors. An MJCF keeps its document's order, MuJoCo's. */
     child_entry *order = malloc(sizeof *order * (size_t)(nj + 1));
     if (!order) goto nomem;
     for (int i = 0; i < nl; i++) parent_joint[i] = -1;
     for (int j = 0; j < nj; j++) {
         parent_joint[u->joint[j].child] = j;
         first[u->joint[j].parent + 1]++;
-        order[j] = (child_entry){u->joint[j].parent, u->joint[j].name, j};
+        order[j] = (child_entry){u->joint[j].parent, u->mjcf ? NULL : u->joint[j].name, j};
     }
     qsort(order, (size_t)nj, sizeof *order, cmp_child);
     for (int i = 0; i < nl; i++) first[i + 1] += first[i];

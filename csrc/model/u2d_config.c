@@ -1,9 +1,10 @@
-/* u2d_config.c: arithmetic on configurations that respects the floating joint's
- * quaternion: q (+) v dt, the difference of two configurations, normalization.
+/* u2d_config.c: arithmetic on configurations that respects the floating and ball joints'
+ * quaternions: q (+) v dt, the difference of two configurations, normalization.
  *
  * A floating joint's v is a body twist [v_lin; w]; moving along it for dt is the SE(3)
- * exponential M1 = M0 exp(v dt), and the difference is its logarithm. Other joints are
- * vector spaces (a planar joint's v is dq/dt). */
+ * exponential M1 = M0 exp(v dt), and the difference is its logarithm. A ball joint's v is
+ * the body's angular velocity: SO(3)'s exponential and logarithm. Other joints are vector
+ * spaces (a planar joint's v is dq/dt). */
 #include <math.h>
 #include <string.h>
 #include "model/u2d_model.h"
@@ -60,33 +61,66 @@ static void apply_V(const double phi[3], double b, double c, const double x[3], 
     for (int k = 0; k < 3; k++) out[k] = x[k] + b * p1[k] + c * p2[k];
 }
 
+/* q1 = qu exp(phi): the unit quaternion qu turned by the body-frame rotation vector phi. */
+static void turn(const double qu[4], const double phi[3], double q1[4])
+{
+    double t = sqrt(u2d_dot3(phi, phi)), dq[4];
+    double half = 0.5 * t, s = t < 1e-4 ? 0.5 - t * t / 48.0 : sin(half) / t;
+    dq[0] = s * phi[0]; dq[1] = s * phi[1]; dq[2] = s * phi[2]; dq[3] = cos(half);
+    quat_mul(qu, dq, q1);
+    quat_unit(q1, q1);
+}
+
+/* The rotation vector phi (body frame of a) with a exp(phi) = b, for unit a and b; returns
+ * its angle. */
+static double turn_log(const double a[4], const double b[4], double phi[3])
+{
+    double ac[4] = {-a[0], -a[1], -a[2], a[3]}, rel[4];
+    quat_mul(ac, b, rel);                           /* rotation of b seen from a */
+    if (rel[3] < 0) for (int k = 0; k < 4; k++) rel[k] = -rel[k];
+    double sn = sqrt(u2d_dot3(rel, rel)), t = 2.0 * atan2(sn, rel[3]);
+    double scale = sn < 1e-12 ? 2.0 / rel[3] : t / sn;
+    for (int k = 0; k < 3; k++) phi[k] = scale * rel[k];
+    return t;
+}
+
 static u2d_status floating_integrate(const double *q, const double *v, double dt, double *q1)
 {
-    double qu[4], phi[3], rho[3], dq[4], dp[3], wdp[3];
+    double qu[4], phi[3], rho[3], dp[3], wdp[3];
     if (quat_unit(q + 3, qu)) return U2D_ERR_QUATERNION;
     for (int k = 0; k < 3; k++) { rho[k] = v[k] * dt; phi[k] = v[3 + k] * dt; }
     double t = sqrt(u2d_dot3(phi, phi)), a, b, c;
     exp_coefficients(t, &a, &b, &c);
     apply_V(phi, b, c, rho, dp);                    /* translation in the body frame */
     quat_rotate(qu, dp, wdp);
-    double half = 0.5 * t, s = t < 1e-4 ? 0.5 - t * t / 48.0 : sin(half) / t;
-    dq[0] = s * phi[0]; dq[1] = s * phi[1]; dq[2] = s * phi[2]; dq[3] = cos(half);
-    quat_mul(qu, dq, q1 + 3);
+    turn(qu, phi, q1 + 3);
     for (int k = 0; k < 3; k++) q1[k] = q[k] + wdp[k];
-    quat_unit(q1 + 3, q1 + 3);
+    return U2D_OK;
+}
+
+/* A ball joint: SO(3) alone, v the body-frame angular velocity. */
+static u2d_status ball_integrate(const double *q, const double *w, double dt, double *q1)
+{
+    double qu[4], phi[3] = {w[0] * dt, w[1] * dt, w[2] * dt};
+    if (quat_unit(q, qu)) return U2D_ERR_QUATERNION;
+    turn(qu, phi, q1);
+    return U2D_OK;
+}
+
+static u2d_status ball_difference(const double *q0, const double *q1, double *w)
+{
+    double a[4], b[4];
+    if (quat_unit(q0, a) || quat_unit(q1, b)) return U2D_ERR_QUATERNION;
+    turn_log(a, b, w);
     return U2D_OK;
 }
 
 static u2d_status floating_difference(const double *q0, const double *q1, double *v)
 {
-    double a[4], b[4], rel[4], dp[3], dpb[3];
+    double a[4], b[4], dp[3], dpb[3], phi[3];
     if (quat_unit(q0 + 3, a) || quat_unit(q1 + 3, b)) return U2D_ERR_QUATERNION;
     double ac[4] = {-a[0], -a[1], -a[2], a[3]};
-    quat_mul(ac, b, rel);                           /* rotation of q1 seen from q0 */
-    if (rel[3] < 0) for (int k = 0; k < 4; k++) rel[k] = -rel[k];
-    double sn = sqrt(u2d_dot3(rel, rel)), t = 2.0 * atan2(sn, rel[3]);
-    double scale = sn < 1e-12 ? 2.0 / rel[3] : t / sn;
-    double phi[3] = {scale * rel[0], scale * rel[1], scale * rel[2]};
+    double t = turn_log(a, b, phi);
     for (int k = 0; k < 3; k++) dp[k] = q1[k] - q0[k];
     quat_rotate(ac, dp, dpb);                       /* translation in q0's body frame */
     /* V^-1 x = x - phi x x / 2 + d phi x (phi x x),  d = (1 - a / (2 b)) / t^2 */
@@ -108,8 +142,9 @@ u2d_status u2d_integrate(const u2d_model *m, const double *q, const double *v, d
     for (int i = 1; i < m->nbody; i++) {
         const double *qi = q + m->qadr[i], *vi = v + m->vadr[i];
         double *out = q1 + m->qadr[i];
-        if (m->jtype[i] == U2D_JOINT_FLOATING) {
-            u2d_status st = floating_integrate(qi, vi, dt, out);
+        if (m->jtype[i] == U2D_JOINT_FLOATING || m->jtype[i] == U2D_JOINT_BALL) {
+            u2d_status st = m->jtype[i] == U2D_JOINT_BALL ? ball_integrate(qi, vi, dt, out)
+                                                         : floating_integrate(qi, vi, dt, out);
             if (st != U2D_OK) return st;
         } else {
             for (int k = 0; k < m->jnq[i]; k++) out[k] = qi[k] + vi[k] * dt;
@@ -123,8 +158,9 @@ u2d_status u2d_difference(const u2d_model *m, const double *q0, const double *q1
     for (int i = 1; i < m->nbody; i++) {
         const double *a = q0 + m->qadr[i], *b = q1 + m->qadr[i];
         double *out = v + m->vadr[i];
-        if (m->jtype[i] == U2D_JOINT_FLOATING) {
-            u2d_status st = floating_difference(a, b, out);
+        if (m->jtype[i] == U2D_JOINT_FLOATING || m->jtype[i] == U2D_JOINT_BALL) {
+            u2d_status st = m->jtype[i] == U2D_JOINT_BALL ? ball_difference(a, b, out)
+                                                         : floating_difference(a, b, out);
             if (st != U2D_OK) return st;
         } else {
             for (int k = 0; k < m->jnv[i]; k++) out[k] = b[k] - a[k];
@@ -137,8 +173,9 @@ u2d_status u2d_normalize(const u2d_model *m, const double *q, double *qn)
 {
     if (qn != q) memcpy(qn, q, sizeof(double) * (size_t)m->nq);
     for (int i = 1; i < m->nbody; i++) {
-        double *quat = qn + m->qadr[i] + 3;
-        if (m->jtype[i] == U2D_JOINT_FLOATING && quat_unit(quat, quat)) return U2D_ERR_QUATERNION;
+        int at = u2d_quat_at(m->jtype[i]);
+        if (at >= 0 && quat_unit(qn + m->qadr[i] + at, qn + m->qadr[i] + at))
+            return U2D_ERR_QUATERNION;
     }
     return U2D_OK;
 }
@@ -150,6 +187,13 @@ void u2d_dexpinv(const u2d_model *m, const double *xi, const double *v, double *
 {
     for (int i = 1; i < m->nbody; i++) {
         const int a = m->vadr[i];
+        if (m->jtype[i] == U2D_JOINT_BALL) {       /* so(3): ad_phi w = phi x w */
+            double ad1[3], ad2[3];
+            u2d_cross3(xi + a, v + a, ad1);
+            u2d_cross3(xi + a, ad1, ad2);
+            for (int k = 0; k < 3; k++) out[a + k] = v[a + k] + 0.5 * ad1[k] + ad2[k] / 12.0;
+            continue;
+        }
         if (m->jtype[i] != U2D_JOINT_FLOATING) {
             for (int k = 0; k < m->jnv[i]; k++) out[a + k] = v[a + k];
             continue;

@@ -24,6 +24,16 @@ static void quat_matrix(u2d_real x, u2d_real y, u2d_real z, u2d_real w, u2d_real
     R[6] = 2 * (x * z - y * w);     R[7] = 2 * (y * z + x * w);     R[8] = 1 - 2 * (x * x + y * y);
 }
 
+/* R of the quaternion q = (x, y, z, w) scaled to unit norm; -1 when it has none. */
+static int unit_rotation(const u2d_real *q, u2d_real R[9])
+{
+    u2d_real x = q[0], y = q[1], z = q[2], w = q[3];
+    u2d_real norm = u2d_sqrt(x * x + y * y + z * z + w * w);
+    if (U2D_ANY(norm < 1e-12) || U2D_ANY(norm == INFINITY)) return -1;
+    quat_matrix(x / norm, y / norm, z / norm, w / norm, R);
+    return 0;
+}
+
 static void transpose3(const u2d_real R[9], u2d_real E[9])
 {
     for (int i = 0; i < 3; i++)
@@ -188,10 +198,7 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_rea
 
     case U2D_JOINT_FLOATING: {
         /* q = [p; quaternion], v = [linear; angular] velocity in body coordinates. */
-        u2d_real x = q[3], y = q[4], z = q[5], w = q[6];
-        u2d_real norm = u2d_sqrt(x * x + y * y + z * z + w * w);
-        if (U2D_ANY(norm < 1e-12) || U2D_ANY(norm == INFINITY)) return U2D_ERR_QUATERNION;
-        quat_matrix(x / norm, y / norm, z / norm, w / norm, R);
+        if (unit_rotation(q + 3, R)) return U2D_ERR_QUATERNION;
         transpose3(R, XJ.E);
         XJ.r[0] = q[0]; XJ.r[1] = q[1]; XJ.r[2] = q[2];
         u2d_xform_mul(&XJ, Xt, Xup);
@@ -202,6 +209,15 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_rea
         }
         return U2D_OK;
     }
+
+    case U2D_JOINT_BALL:
+        /* q = quaternion, v = angular velocity in body coordinates: turns about the origin */
+        if (unit_rotation(q, R)) return U2D_ERR_QUATERNION;
+        u2d_multm3(R, Xt->E, Xup->E);
+        u2d_copy(Xup->r, Xt->r, 3);
+        u2d_zero(S, 18);
+        for (int c = 0; c < 3; c++) S[6 * c + c] = U2D_R(1);
+        return U2D_OK;
 
     case U2D_JOINT_PLANAR: {
         /* q = [x y theta]: translate by x u + y w in the joint frame, then turn theta about n. */

@@ -38,7 +38,14 @@ typedef enum {
     U2D_JOINT_PLANAR,       /* q = [x y theta] in the plane normal to the axis, v = dq/dt */
     U2D_JOINT_CUSTOM,       /* OpenSim's CustomJoint: six transform axes, each a function
                                of one coordinate (u2d_custom); v = dq/dt                  */
+    U2D_JOINT_BALL,         /* MJCF's ball: q = [qx qy qz qw], v = w in the child frame  */
 } u2d_jtype;
+
+/* Where a joint's unit quaternion starts in its q (x, y, z, w), or -1 if it has none. */
+static inline int u2d_quat_at(int jtype)
+{
+    return jtype == U2D_JOINT_FLOATING ? 3 : jtype == U2D_JOINT_BALL ? 0 : -1;
+}
 
 /* ---- OpenSim functions and custom joints (u2d_function.c, u2d_osim.c) ------- */
 
@@ -167,6 +174,13 @@ typedef struct {
     u2d_marker *marker;     /* (nmarker)                                               */
     int ncoupler;
     u2d_coupler *coupler;   /* (ncoupler) enforced coordinate couplers                 */
+
+    /* what an MJCF model adds (zero for URDF and OpenSim) */
+    int mjcf;               /* read from MJCF: children in document order (MuJoCo's q
+                               order), the root link is the world                        */
+    int nqpos0;
+    double *qpos0;          /* (nqpos0) MuJoCo's qpos0 in urdf2dyn's conventions, movable
+                               joints in document order                                  */
     int nforce;
     u2d_force *force;       /* (nforce) the ForceSet, in file order                    */
     int *coord_order;       /* (ncoord) the coordinates in OpenSim's multibody tree order
@@ -182,6 +196,21 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN]);
 u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN]);
 /* Whether the text's root element is <OpenSimDocument>. */
 int u2d_is_osim(const char *xml);
+
+/* Reads a file an MJCF names (an <include>, a mesh): a malloc'ed buffer of *len bytes plus a
+ * terminating NUL, or NULL and a message in err. ctx is the caller's. */
+typedef char *(*u2d_read_fn)(void *ctx, const char *path, size_t *len, char err[U2D_ERRLEN]);
+/* The same from the file system (fopen), up to U2D_MAX_FILE bytes; ctx is unused. */
+#define U2D_MAX_FILE ((size_t)1 << 28)
+char *u2d_read_file(void *ctx, const char *path, size_t *len, char err[U2D_ERRLEN]);
+/* A MuJoCo MJCF model (root <mujoco>) with MuJoCo's compiler semantics: bodies become
+ * links, their joints a chain of joints, static bodies fixed joints. path is the file the
+ * text came from (NULL or "": the current folder), which includes and meshes are found
+ * relative to, read through read (NULL: u2d_read_file). */
+u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, void *ctx,
+                         char err[U2D_ERRLEN]);
+/* Whether the text's root element is <mujoco>. */
+int u2d_is_mjcf(const char *xml);
 /* An OpenSim marker set file (<MarkerSet> of <Marker>s, OpenSim 3 or 4): the markers as
  * written, their frames by name or path, unresolved. Returns the count (*out malloc'd, the
  * caller frees it) or -1 and a message in err. */

@@ -332,4 +332,32 @@ static inline void u2d_mat6_xform_T(const u2d_xform *X, const u2d_real A[36], u2
         }
 }
 
+/* ---- building models (doubles) ------------------------------------------------ */
+
+/* Eigenvalues of a symmetric 3x3 matrix, ascending (closed form, trigonometric). */
+static inline void u2d_sym3_eigenvalues(const double A[9], double lam[3])
+{
+    double p1 = A[1] * A[1] + A[2] * A[2] + A[5] * A[5];
+    double q = (A[0] + A[4] + A[8]) / 3.0;
+    if (p1 == 0.0) {
+        double d[3] = {A[0], A[4], A[8]};
+        for (int i = 0; i < 3; i++)
+            for (int j = i + 1; j < 3; j++)
+                if (d[j] < d[i]) { double t = d[i]; d[i] = d[j]; d[j] = t; }
+        memcpy(lam, d, sizeof d);
+        return;
+    }
+    double p2 = (A[0] - q) * (A[0] - q) + (A[4] - q) * (A[4] - q) + (A[8] - q) * (A[8] - q)
+              + 2.0 * p1;
+    double p = sqrt(p2 / 6.0), B[9];
+    for (int i = 0; i < 9; i++) B[i] = (A[i] - (i % 4 == 0 ? q : 0.0)) / p;
+    double detB = B[0] * (B[4] * B[8] - B[5] * B[7]) - B[1] * (B[3] * B[8] - B[5] * B[6])
+                + B[2] * (B[3] * B[7] - B[4] * B[6]);
+    double r = fmax(-1.0, fmin(1.0, detB / 2.0));
+    double phi = acos(r) / 3.0;
+    lam[2] = q + 2.0 * p * cos(phi);
+    lam[0] = q + 2.0 * p * cos(phi + 2.0943951023931957);   /* + 2 pi / 3 */
+    lam[1] = 3.0 * q - lam[0] - lam[2];
+}
+
 #endif

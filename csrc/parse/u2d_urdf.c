@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "parse/u2d_parse.h"
 #include "parse/u2d_xml.h"
 
 typedef struct {
@@ -32,8 +33,7 @@ static int fail(reader *rd, const char *fmt, ...)
     return -1;
 }
 
-/* A finding at the line of node (NULL: line 0). Out of memory only loses the finding. */
-static void add_finding(u2d_urdf *u, int line, const char *prefix, const char *msg)
+void u2d_add_finding(u2d_urdf *u, int line, const char *prefix, const char *msg)
 {
     if ((u->nfinding & (u->nfinding - 1)) == 0) {            /* 0, 1, 2, 4, ...: grow */
         size_t cap = u->nfinding ? 2 * (size_t)u->nfinding : 1;
@@ -54,12 +54,12 @@ static void note(reader *rd, u2d_xml *node, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    add_finding(rd->u, node ? u2d_xml_line(node) : 0, rd->what, msg);
+    u2d_add_finding(rd->u, node ? u2d_xml_line(node) : 0, rd->what, msg);
 }
 
 static void xml_note(void *ctx, int line, const char *message)
 {
-    add_finding(((reader *)ctx)->u, line, NULL, message);
+    u2d_add_finding(((reader *)ctx)->u, line, NULL, message);
 }
 
 /* ---- numbers ------------------------------------------------------------ */
@@ -124,32 +124,6 @@ static int read_origin(reader *rd, u2d_xml *parent, double R[9], double xyz[3])
 
 /* ---- links -------------------------------------------------------------- */
 
-/* Eigenvalues of a symmetric 3x3 matrix, ascending (closed form, trigonometric). */
-static void eigenvalues_sym3(const double A[9], double lam[3])
-{
-    double p1 = A[1] * A[1] + A[2] * A[2] + A[5] * A[5];
-    double q = (A[0] + A[4] + A[8]) / 3.0;
-    if (p1 == 0.0) {
-        double d[3] = {A[0], A[4], A[8]};
-        for (int i = 0; i < 3; i++)
-            for (int j = i + 1; j < 3; j++)
-                if (d[j] < d[i]) { double t = d[i]; d[i] = d[j]; d[j] = t; }
-        memcpy(lam, d, sizeof d);
-        return;
-    }
-    double p2 = (A[0] - q) * (A[0] - q) + (A[4] - q) * (A[4] - q) + (A[8] - q) * (A[8] - q)
-              + 2.0 * p1;
-    double p = sqrt(p2 / 6.0), B[9];
-    for (int i = 0; i < 9; i++) B[i] = (A[i] - (i % 4 == 0 ? q : 0.0)) / p;
-    double detB = B[0] * (B[4] * B[8] - B[5] * B[7]) - B[1] * (B[3] * B[8] - B[5] * B[6])
-                + B[2] * (B[3] * B[7] - B[4] * B[6]);
-    double r = fmax(-1.0, fmin(1.0, detB / 2.0));
-    double phi = acos(r) / 3.0;
-    lam[2] = q + 2.0 * p * cos(phi);
-    lam[0] = q + 2.0 * p * cos(phi + 2.0943951023931957);   /* + 2 pi / 3 */
-    lam[1] = 3.0 * q - lam[0] - lam[2];
-}
-
 static int read_inertial(reader *rd, u2d_xml *node, u2d_urdf_link *L)
 {
     u2d_xml *in = u2d_xml_child(node, "inertial");
@@ -182,7 +156,7 @@ static int read_inertial(reader *rd, u2d_xml *node, u2d_urdf_link *L)
     double scale = fabs(v[0]) + fabs(v[3]) + fabs(v[5]);
     for (int k = 0; k < 6; k++) scale = fmax(scale, fabs(v[k]));
     double lam[3], tol = 1e-9 * scale + 1e-18;
-    eigenvalues_sym3(I, lam);
+    u2d_sym3_eigenvalues(I, lam);
     if (lam[0] < -tol)
         note(rd, inertia, "<inertia>: not positive semidefinite (principal moments %g, %g, %g): "
              "no rigid body has this inertia; used as written. Correct the exporter's values",
@@ -513,8 +487,7 @@ done:
     return status;
 }
 
-/* Copy every name into one block owned by the u2d_urdf (the XML document is freed). */
-static int own_strings(reader *rd, u2d_urdf *u)
+int u2d_own_names(u2d_urdf *u)
 {
     size_t total = strlen(u->name) + 1;
     for (int i = 0; i < u->nlink; i++) total += strlen(u->link[i].name) + 1;
@@ -523,7 +496,7 @@ static int own_strings(reader *rd, u2d_urdf *u)
         if (u->joint[j].mimic) total += strlen(u->joint[j].mimic) + 1;
     }
     char *p = u->strings = malloc(total);
-    if (!p) return fail(rd, "out of memory");
+    if (!p) return -1;
 #define OWN(s) do { size_t n_ = strlen(s) + 1; memcpy(p, (s), n_); (s) = p; p += n_; } while (0)
     OWN(u->name);
     for (int i = 0; i < u->nlink; i++) OWN(u->link[i].name);
@@ -632,11 +605,11 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
             snprintf(msg, sizeof msg, "joint '%.200s': <mimic joint=\"%.200s\">: no such joint; "
                      "the joint is read as an independent joint (as every mimic joint is)",
                      u->joint[j].name, mimic);
-            add_finding(u, u->joint[j].line, NULL, msg);
+            u2d_add_finding(u, u->joint[j].line, NULL, msg);
         }
     }
     if (check_tree(&rd, u)) goto error;
-    if (own_strings(&rd, u)) goto error;
+    if (u2d_own_names(u)) { fail(&rd, "out of memory"); goto error; }
 
     free(links);
     free(joints);
@@ -661,6 +634,7 @@ void u2d_urdf_free(u2d_urdf *u)
     free(u->coord);
     free(u->marker);
     free(u->coupler);
+    free(u->qpos0);
     free(u->force);
     free(u->coord_order);
     free(u->osim.link_node);

@@ -209,6 +209,7 @@ static void scan_tags(const char *text, tag_scan *sc)
 typedef struct {
     int line;                   /* 0: unknown                                             */
     int ordinal;
+    int file;                   /* the file it came from (u2d_xml_set_file), 0 by default */
     mxml_node_t *node;
 } tag_entry;
 
@@ -222,7 +223,8 @@ typedef struct {
 
 enum { CHANGE_TEXT, CHANGE_ADDED, CHANGE_MOVED };
 
-typedef struct {
+typedef struct tag_table {
+    struct tag_table *adopted;  /* the tables of documents spliced into this one          */
     xml_change *log;            /* (nlog) the changes since the last revert, in order     */
     int nlog, caplog, failed;
     int n;
@@ -237,6 +239,7 @@ static int index_tags(mxml_node_t *top, const tag_scan *sc)
         k += xml_is_tag(n);
     tag_table *t = malloc(sizeof *t + sizeof(tag_entry) * (size_t)(k ? k : 1));
     if (!t) return -1;
+    t->adopted = NULL;
     t->log = NULL;
     t->nlog = t->caplog = t->failed = 0;
     t->n = k;
@@ -245,7 +248,7 @@ static int index_tags(mxml_node_t *top, const tag_scan *sc)
     for (mxml_node_t *n = mxmlWalkNext(top, top, MXML_DESCEND); n;
          n = mxmlWalkNext(n, top, MXML_DESCEND))
         if (xml_is_tag(n)) {
-            t->entry[k] = (tag_entry){lines ? sc->line[k] : 0, k, n};
+            t->entry[k] = (tag_entry){lines ? sc->line[k] : 0, k, 0, n};
             mxmlSetUserData(n, &t->entry[k]);
             k++;
         }
@@ -299,12 +302,12 @@ u2d_xml *u2d_xml_load(const char *text, char err[U2D_ERRLEN], u2d_xml_note_fn no
 void u2d_xml_free(u2d_xml *doc)
 {
     if (!doc) return;
-    tag_table *t = mxmlGetUserData((mxml_node_t *)doc);
-    if (t) {
+    for (tag_table *t = mxmlGetUserData((mxml_node_t *)doc), *next; t; t = next) {
+        next = t->adopted;
         for (int k = 0; k < t->nlog; k++) free(t->log[k].text);
         free(t->log);
+        free(t);
     }
-    free(t);
     mxmlDelete((mxml_node_t *)doc);
 }
 
@@ -353,6 +356,8 @@ const char *u2d_xml_attr_name(u2d_xml *node, int k)
     return name ? name : "";
 }
 
+static void show_subtree(mxml_node_t *n, int shown);
+
 /* The node's entry; nodes made after loading have none. */
 static const tag_entry *entry_of(u2d_xml *node)
 {
@@ -378,6 +383,44 @@ u2d_xml *u2d_xml_at(u2d_xml *doc, int ordinal)
     if (!t || ordinal < 0 || ordinal >= t->n) return NULL;
     mxml_node_t *n = t->entry[ordinal].node;
     return n && xml_is_real_element(n) ? (u2d_xml *)n : NULL;
+}
+
+int u2d_xml_file(u2d_xml *node)
+{
+    const tag_entry *e = entry_of(node);
+    return e ? e->file : 0;
+}
+
+void u2d_xml_set_file(u2d_xml *doc, int file)
+{
+    tag_table *t = mxmlGetUserData((mxml_node_t *)doc);
+    for (int k = 0; t && k < t->n; k++)
+        t->entry[k].file = file < 0 ? 0 : file > U2D_XML_MAXFILE ? U2D_XML_MAXFILE : file;
+}
+
+u2d_xml *u2d_xml_splice(u2d_xml *at, u2d_xml *doc)
+{
+    mxml_node_t *node = (mxml_node_t *)at, *first = NULL, *top = node;
+    mxml_node_t *parent = mxmlGetParent(node), *root = (mxml_node_t *)u2d_xml_first(doc);
+    for (mxml_node_t *c = root ? (mxml_node_t *)u2d_xml_first((u2d_xml *)root) : NULL, *next;
+         c; c = next) {
+        next = (mxml_node_t *)u2d_xml_next((u2d_xml *)c);
+        mxmlRemove(c);
+        mxmlAdd(parent, MXML_ADD_BEFORE, node, c);
+        if (!first) first = c;
+    }
+    /* the moved nodes keep their entries: the receiving document adopts doc's table */
+    while (mxmlGetParent(top)) top = mxmlGetParent(top);
+    tag_table *t = mxmlGetUserData(top), *moved = mxmlGetUserData((mxml_node_t *)doc);
+    if (t && moved) {
+        moved->adopted = t->adopted;
+        t->adopted = moved;
+        mxmlSetUserData((mxml_node_t *)doc, NULL);
+    }
+    mxml_node_t *after = (mxml_node_t *)u2d_xml_next(at);
+    show_subtree(node, 0);
+    mxmlDelete(node);
+    return (u2d_xml *)(first ? first : after);
 }
 
 const char *u2d_xml_text(u2d_xml *node)

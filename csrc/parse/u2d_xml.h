@@ -32,6 +32,15 @@ const char *u2d_xml_text(u2d_xml *node);
 /* The line of the element's start tag in the text (1-based), or 0 if unknown. */
 int u2d_xml_line(u2d_xml *node);
 
+/* Documents put together from several files (MJCF's <include>): u2d_xml_set_file tags every
+ * element of a document with the number of the file it came from (0..U2D_XML_MAXFILE),
+ * which u2d_xml_file returns; u2d_xml_splice moves the child elements of doc's root element
+ * before at (their lines and files kept), deletes at, and returns the first element moved
+ * (at's next sibling if there was none); doc is then empty, for u2d_xml_free. */
+#define U2D_XML_MAXFILE 1023
+void u2d_xml_set_file(u2d_xml *doc, int file);
+int u2d_xml_file(u2d_xml *node);
+u2d_xml *u2d_xml_splice(u2d_xml *at, u2d_xml *doc);
 /* The element's index among the document's tags in document order (-1 for an element
  * made after loading): the same text loaded again has the same element at that index. */
 int u2d_xml_ordinal(u2d_xml *node);

@@ -56,6 +56,7 @@ static const char *jtype_name(u2d_jtype t)
     case U2D_JOINT_FLOATING: return "floating";
     case U2D_JOINT_PLANAR: return "planar";
     case U2D_JOINT_CUSTOM: return "custom";
+    case U2D_JOINT_BALL: return "ball";
     case U2D_JOINT_FIXED: return "fixed";
     }
     return "?";
@@ -138,17 +139,20 @@ static PyObject *raise_status(ModelObject *self, u2d_status st, size_t bad, cons
         return PyErr_NoMemory();
     case U2D_ERR_QUATERNION: {
         const u2d_model *m = self->model;
-        const char *name = "root_joint";
+        const char *name = "root_joint", *kind = "floating";
         for (int i = 1; i < m->nbody; i++) {
-            const double *x = q + bad * (size_t)m->nq + m->qadr[i] + 3;
+            int at = u2d_quat_at(m->jtype[i]);
+            if (at < 0) continue;
+            const double *x = q + bad * (size_t)m->nq + m->qadr[i] + at;
             double n2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3];
-            if (m->jtype[i] == U2D_JOINT_FLOATING && !(n2 > 1e-24 && n2 < INFINITY)) {
+            if (!(n2 > 1e-24 && n2 < INFINITY)) {
                 name = m->jurdf[i] >= 0 ? self->urdf->joint[m->jurdf[i]].name : "root_joint";
+                kind = jtype_name(m->jtype[i]);
                 break;
             }
         }
-        return PyErr_Format(PyExc_ValueError, "%s: sample %zu: the quaternion of floating joint "
-                            "'%s' has zero or infinite norm", qname, bad, name);
+        return PyErr_Format(PyExc_ValueError, "%s: sample %zu: the quaternion of %s joint "
+                            "'%s' has zero or infinite norm", qname, bad, kind, name);
     }
     case U2D_ERR_SINGULAR:
         return PyErr_Format(PyExc_ValueError, "sample %zu: singular mass matrix: a movable joint "
@@ -761,6 +765,17 @@ static PyObject *Model_get_name(ModelObject *self, void *Py_UNUSED(c))
     return PyUnicode_FromString(self->urdf->name);
 }
 
+/* mjcf(): None unless the model is an MJCF; then a dict: qpos0 (nq), MuJoCo's reference
+ * configuration in urdf2dyn's conventions. */
+static PyObject *Model_mjcf(ModelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const u2d_urdf *u = self->urdf;
+    if (!u->mjcf) Py_RETURN_NONE;
+    npy_intp n = u->nqpos0;
+    PyObject *q0 = copy_doubles(1, &n, u->qpos0);
+    return q0 ? Py_BuildValue("{sN}", "qpos0", q0) : NULL;
+}
+
 /* osim(): None for a URDF; for an OpenSim model a dict: q_names (nq, q order; None for a
  * coordinate OpenSim does not have, e.g. of floating_base's root joint), coordinates
  * (name, joint, motion, default, lower, upper, locked, clamped) in q order, markers
@@ -772,7 +787,7 @@ static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
     static const char *motions[3] = {"rotational", "translational", "coupled"};
     const u2d_model *m = self->model;
     const u2d_urdf *u = self->urdf;
-    if (!u->has_gravity) Py_RETURN_NONE;
+    if (!u->has_gravity || u->mjcf) Py_RETURN_NONE;
     PyObject *names = PyList_New(0), *coords = PyList_New(0), *markers = PyList_New(0);
     if (!names || !coords || !markers) goto error;
     for (int b = 1; b < m->nbody; b++) {
@@ -1339,6 +1354,7 @@ static PyMethodDef Model_methods[] = {
      "the custom joints' six axis values at q"},
     {"custom_functions", (PyCFunction)Model_custom_functions, METH_NOARGS,
      "(joints, functions, data): the custom joints' axes and functions, for code generation"},
+    {"mjcf", (PyCFunction)Model_mjcf, METH_NOARGS, "None unless an MJCF; its qpos0"},
     {"osim", (PyCFunction)Model_osim, METH_NOARGS,
      "None for a URDF; OpenSim names, coordinates, markers and gravity"},
     {"osim_doc", (PyCFunction)Model_osim_doc, METH_NOARGS,
@@ -1397,23 +1413,67 @@ static PyType_Spec Model_spec = {
 
 /* ---- module --------------------------------------------------------------- */
 
-/* load(xml_text, floating_base) -> Model */
+/* A file an MJCF names, through the Python callable ctx (path -> bytes), with the GIL. */
+static char *read_through_python(void *ctx, const char *path, size_t *len, char err[U2D_ERRLEN])
+{
+    PyGILState_STATE gil = PyGILState_Ensure();
+    char *out = NULL;
+    PyObject *r = PyObject_CallFunction((PyObject *)ctx, "s", path);
+    if (r && PyBytes_Check(r)) {
+        Py_ssize_t n = PyBytes_GET_SIZE(r);
+        out = malloc((size_t)n + 1);
+        if (out) {
+            memcpy(out, PyBytes_AS_STRING(r), (size_t)n);
+            out[n] = '\0';
+            *len = (size_t)n;
+        } else {
+            snprintf(err, U2D_ERRLEN, "out of memory reading '%.300s'", path);
+        }
+    } else if (r) {
+        snprintf(err, U2D_ERRLEN, "the file reader returned %.60s, not bytes",
+                 Py_TYPE(r)->tp_name);
+    } else {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyObject *text = value ? PyObject_Str(value) : NULL;
+        const char *msg = text ? PyUnicode_AsUTF8(text) : NULL;
+        snprintf(err, U2D_ERRLEN, "%.400s", msg ? msg : "cannot read the file");
+        Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+        PyErr_Clear();
+    }
+    Py_XDECREF(r);
+    PyGILState_Release(gil);
+    return out;
+}
+
+/* load(xml_text, floating_base, path=None, read=None) -> Model. An MJCF's files (includes,
+ * meshes) are found relative to path and read by read(path) -> bytes (default: the C
+ * library's fopen). */
 static PyObject *core_load(PyObject *module, PyObject *args)
 {
     module_state *st = PyModule_GetState(module);
-    const char *xml;
+    const char *xml, *path = NULL;
     Py_ssize_t len;
     int floating_base = 0;
-    if (!PyArg_ParseTuple(args, "s#p", &xml, &len, &floating_base)) return NULL;
+    PyObject *read = Py_None;
+    if (!PyArg_ParseTuple(args, "s#p|zO", &xml, &len, &floating_base, &path, &read)) return NULL;
     if ((size_t)len != strlen(xml)) {
         PyErr_SetString(st->URDFError, "the URDF text contains a NUL character");
+        return NULL;
+    }
+    if (read != Py_None && !PyCallable_Check(read)) {
+        PyErr_SetString(PyExc_TypeError, "load: read must be a callable path -> bytes");
         return NULL;
     }
     char err[U2D_ERRLEN] = "";
     u2d_urdf *u;
     u2d_model *m = NULL;
     Py_BEGIN_ALLOW_THREADS
-    u = u2d_is_osim(xml) ? u2d_osim_parse(xml, err) : u2d_urdf_parse(xml, err);
+    if (u2d_is_mjcf(xml))
+        u = u2d_mjcf_parse(xml, path, read == Py_None ? NULL : read_through_python,
+                           read == Py_None ? NULL : read, err);
+    else
+        u = u2d_is_osim(xml) ? u2d_osim_parse(xml, err) : u2d_urdf_parse(xml, err);
     if (u) m = u2d_model_compile(u, floating_base, err);
     Py_END_ALLOW_THREADS
     if (!m) {
@@ -1545,7 +1605,8 @@ static PyObject *core_set_simd_path(PyObject *self, PyObject *args)
 }
 
 static PyMethodDef core_methods[] = {
-    {"load", core_load, METH_VARARGS, "load(xml_text, floating_base) -> Model"},
+    {"load", core_load, METH_VARARGS,
+     "load(xml_text, floating_base, path=None, read=None) -> Model"},
     {"read_markerset", core_read_markerset, METH_VARARGS,
      "read_markerset(xml_text) -> [(name, frame, location, fixed)]"},
     {"simd_path", core_simd_path, METH_NOARGS, "simd_path() -> str"},

@@ -327,7 +327,7 @@ static void check_table(const u2d_model *m, uint64_t *r)
         CHECK(s1 != U2D_OK || (all_finite(o1, n0) && all_finite(p1, n1) && all_finite(r1, n2)),
               "%s: non-finite output on a finite state", A->name);
         u2d_status sh = A->one(m, w2, &ah);
-        CHECK(h_status_ok(m, A, &hostile, sh, h_model_has_floating(m)),
+        CHECK(h_status_ok(m, A, &hostile, sh, h_model_has_quaternion(m)),
               "%s: status %d on a hostile state", A->name, (int)sh);
         u2d_status s2 = A->one(m, w2, &a2);
         CHECK(s2 == s1 && (s1 != U2D_OK || (memcmp(o1, o2, sizeof(double) * n0) == 0 &&
@@ -1105,7 +1105,7 @@ static int check_document(const char *name, const char *text, int heavy, size_t 
     snprintf(label, sizeof label, "%.250s", name);
     current = label;
     double t0 = seconds();
-    u2d_urdf *u = h_parser_for(name, text)->parse(text, err);
+    u2d_urdf *u = h_parser_for(name, text)->parse(text, NULL, err);
     if (!u) {
         printf("  rejected %s: %s\n", name, err);
         current = "";

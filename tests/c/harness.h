@@ -362,17 +362,73 @@ static inline int h_excused(const u2d_model *m, const h_algo *A, u2d_status st)
 /* Every model format the core reads, each with its own fuzzer (tests/c/fuzz_NAME.c, seeds
  * in corpus/NAME/, dictionary NAME.dict; tests/c/fuzz.sh NAME SECONDS). A new parser is one
  * line here and those three files. */
+/* An MJCF input's other files (includes, meshes): the bytes after the first NUL, split at
+ * each "\0F\0", are piece 0 (the states' bytes), then files 1, 2, ...; a path whose last
+ * component starts with the number k reads file k ("2.xml", "meshes/3.stl"). */
+typedef struct { const uint8_t *rest; size_t size; } h_files;
+
+static char *h_read_piece(void *ctx, const char *path, size_t *len, char err[U2D_ERRLEN])
+{
+    const h_files *fs = ctx;
+    if (!fs) {
+        snprintf(err, U2D_ERRLEN, "no such file '%s'", path);
+        return NULL;
+    }
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    long want = strtol(base, NULL, 10);
+    const uint8_t *p = fs->rest, *end = fs->rest + fs->size;
+    for (long k = 0; p && k < want; k++) {
+        const uint8_t *at = NULL;
+        for (const uint8_t *q = p; q + 3 <= end; q++)
+            if (q[0] == 0 && q[1] == 'F' && q[2] == 0) { at = q; break; }
+        p = at ? at + 3 : NULL;
+    }
+    if (!p || want < 1) {
+        snprintf(err, U2D_ERRLEN, "no such file '%s'", path);
+        return NULL;
+    }
+    const uint8_t *stop = end;
+    for (const uint8_t *q = p; q + 3 <= end; q++)
+        if (q[0] == 0 && q[1] == 'F' && q[2] == 0) { stop = q; break; }
+    char *out = malloc((size_t)(stop - p) + 1);
+    if (!out) { snprintf(err, U2D_ERRLEN, "out of memory"); return NULL; }
+    memcpy(out, p, (size_t)(stop - p));
+    out[stop - p] = '\0';
+    *len = (size_t)(stop - p);
+    return out;
+}
+
 typedef struct {
     const char *name;
     const char *ext;                            /* its files' extension (driver --parse)   */
     const char *function;                       /* for messages                            */
-    u2d_urdf *(*parse)(const char *text, char err[U2D_ERRLEN]);
+    /* files: the input's other files (an MJCF's includes and meshes), or NULL */
+    u2d_urdf *(*parse)(const char *text, const h_files *files, char err[U2D_ERRLEN]);
     int (*claims)(const char *text);            /* is text of this format? NULL: the rest  */
 } h_parser;
 
+static u2d_urdf *h_parse_mjcf(const char *text, const h_files *files, char err[U2D_ERRLEN])
+{
+    return u2d_mjcf_parse(text, "fuzz.xml", h_read_piece, (void *)files, err);
+}
+
+static u2d_urdf *h_parse_osim(const char *text, const h_files *files, char err[U2D_ERRLEN])
+{
+    (void)files;
+    return u2d_osim_parse(text, err);
+}
+
+static u2d_urdf *h_parse_urdf(const char *text, const h_files *files, char err[U2D_ERRLEN])
+{
+    (void)files;
+    return u2d_urdf_parse(text, err);
+}
+
 static const h_parser H_PARSERS[] = {
-    {"osim", ".osim", "u2d_osim_parse", u2d_osim_parse, u2d_is_osim},
-    {"urdf", ".urdf", "u2d_urdf_parse", u2d_urdf_parse, NULL},      /* last: the default */
+    {"mjcf", ".xml", "u2d_mjcf_parse", h_parse_mjcf, u2d_is_mjcf},
+    {"osim", ".osim", "u2d_osim_parse", h_parse_osim, u2d_is_osim},
+    {"urdf", ".urdf", "u2d_urdf_parse", h_parse_urdf, NULL},        /* last: the default */
 };
 #define H_NPARSERS (sizeof H_PARSERS / sizeof H_PARSERS[0])
 
@@ -423,10 +479,12 @@ static void h_contract_failed(const char *what, const char *detail)
 
 /* ---- structural checks ------------------------------------------------------------------- */
 
-static int h_model_has_floating(const u2d_model *m)
+/* Has m a joint with a quaternion (floating or ball)? Then U2D_ERR_QUATERNION is a valid
+ * answer to a state whose quaternion is zero or not finite. */
+static int h_model_has_quaternion(const u2d_model *m)
 {
     for (int i = 1; i < m->nbody; i++)
-        if (m->jtype[i] == U2D_JOINT_FLOATING) return 1;
+        if (u2d_quat_at(m->jtype[i]) >= 0) return 1;
     return 0;
 }
 
@@ -450,7 +508,7 @@ static void h_check_urdf(const u2d_urdf *u)
         const u2d_urdf_joint *J = &u->joint[j];
         if (!J->name || J->parent < 0 || J->parent >= u->nlink || J->child < 0 ||
             J->child >= u->nlink || J->child == u->root || (int)J->type < 0 ||
-            J->type > U2D_JOINT_CUSTOM || (J->type == U2D_JOINT_CUSTOM &&
+            J->type > U2D_JOINT_BALL || (J->type == U2D_JOINT_CUSTOM &&
             (J->custom < 0 || J->custom >= u->ncustom)))
             h_contract_failed("u2d_urdf_parse", "joint with a bad name, type or link index");
     }
@@ -529,7 +587,7 @@ static void h_check_model(const u2d_model *m, const u2d_urdf *u, int floating_ba
         if (m->parent[i] < 0 || m->parent[i] >= i)
             h_contract_failed("u2d_model_compile", "parent[i] < i violated");
         if (m->qadr[i] != nq || m->vadr[i] != nv || m->jtype[i] == U2D_JOINT_FIXED ||
-            m->jtype[i] < 0 || m->jtype[i] > U2D_JOINT_CUSTOM)
+            m->jtype[i] < 0 || m->jtype[i] > U2D_JOINT_BALL)
             h_contract_failed("u2d_model_compile", "joint coordinates out of order or bad type");
         if (m->jurdf[i] < -1 || m->jurdf[i] >= u->njoint ||
             (m->jurdf[i] < 0 && !(floating_base && i == 1)))
@@ -765,7 +823,7 @@ done:
 static void h_eval_model(const u2d_model *m, h_values *vs)
 {
     size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
-    int nfloat = h_model_has_floating(m);
+    int nfloat = h_model_has_quaternion(m);
     double *x = malloc(sizeof(double) * (4 * nq + 4 * nv + 1));
     int body[3];
     double wrench[18];
@@ -778,9 +836,11 @@ static void h_eval_model(const u2d_model *m, h_values *vs)
     vs->hostile = 0;
     h_fill(vs, x, 2 * nq + 2 * nv);
     for (int i = 1; i < m->nbody; i++)          /* nice states get usable quaternions */
-        if (m->jtype[i] == U2D_JOINT_FLOATING)
-            for (double *p = q; p <= q2; p += nq)
-                if (fabs(p[m->qadr[i] + 6]) < 0.5) p[m->qadr[i] + 6] += 1.0;
+        if (u2d_quat_at(m->jtype[i]) >= 0)
+            for (double *p = q; p <= q2; p += nq) {
+                const int w = m->qadr[i] + u2d_quat_at(m->jtype[i]) + 3;
+                if (fabs(p[w]) < 0.5) p[w] += 1.0;
+            }
     vs->hostile = 1;
     h_fill(vs, hq, 2 * nq + 2 * nv);
     for (int k = 0; k < 3; k++) body[k] = (int)(h_rand(&vs->rng) % (uint64_t)m->nbody);
@@ -927,7 +987,7 @@ static void h_unguard(h_guarded *g)
 }
 
 /* data: the input bytes; the model text is everything before the first NUL (or all of it),
- * the bytes after the first NUL feed the states. parser: the one to read it with (a
+ * the bytes after the first NUL feed the states (and an MJCF's files, h_read_piece). parser: the one to read it with (a
  * fuzzer's own), or NULL for the one the text's content names (h_parser_for). */
 static void h_exercise(const h_parser *parser, const uint8_t *data, size_t size)
 {
@@ -940,7 +1000,8 @@ static void h_exercise(const h_parser *parser, const uint8_t *data, size_t size)
 
     /* every parser builds the same u2d_urdf: same contract, same model */
     if (!parser) parser = h_parser_for(NULL, text);
-    u2d_urdf *u = parser->parse(text, err);
+    h_files files = {nul ? nul + 1 : data + size, nul ? size - tlen - 1 : 0};
+    u2d_urdf *u = parser->parse(text, &files, err);
     if (!u) {
         if (!memchr(err, 0, U2D_ERRLEN) || !err[0])
             h_contract_failed(parser->function, "NULL without a message");

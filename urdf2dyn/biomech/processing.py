@@ -360,9 +360,9 @@ def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "gradient",
     qf = lowpass(t, q, cutoff_hz, filter_order) if cutoff_hz is not None else q.copy()
     if method != "opensim":                 # OpenSim's splines take the times as written
         t = sampling_grid(t)
-    floating = [j for j in model.joints if j.type == "floating"] if model is not None else []
-    for j in floating:
-        quat = qf[:, j.q_index + 3:j.q_index + 7]
+    rotating = [j for j in model.joints if j.type in _QUAT_AT] if model is not None else []
+    for j in rotating:
+        quat = qf[:, j.q_index + _QUAT_AT[j.type]:j.q_index + _QUAT_AT[j.type] + 4]
         quat /= np.linalg.norm(quat, axis=1, keepdims=True)
 
     if method == "gradient":
@@ -402,10 +402,16 @@ def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "gradient",
             if j.type == "floating":
                 vm[:, vs] = _floating_velocity(t, qf[:, qs])
                 am[:, vs] = np.gradient(vm[:, vs], t, axis=0, edge_order=2)
+            elif j.type == "ball":          # the body-frame angular velocity alone
+                vm[:, vs] = _floating_velocity(t, np.hstack([np.zeros((len(t), 3)), qf[:, qs]]))[:, 3:]
+                am[:, vs] = np.gradient(vm[:, vs], t, axis=0, edge_order=2)
             else:
                 vm[:, vs], am[:, vs] = v[:, qs], a[:, qs]
         v, a = vm, am
     return (qf, v, a) if return_positions else (v, a)
+
+
+_QUAT_AT = {"floating": 3, "ball": 0}      # where a joint's quaternion starts in its q
 
 
 def _floating_velocity(t, qj):

@@ -296,7 +296,7 @@ def angle_columns(names, model=None, linear=(), velocity=False):
                 ang.add(j.name)
             elif j.type == "planar":
                 ang.add(f"{j.name}_theta")
-            elif j.type == "floating" and velocity:
+            elif j.type in ("floating", "ball") and velocity:
                 ang.update(f"{j.name}_{s}" for s in ("wx", "wy", "wz"))
         return np.array([n in ang and n not in linear for n in names], dtype=bool)
     return np.array([n not in linear and not _NOT_ANGLE_RE.search(n) for n in names], dtype=bool)

@@ -35,7 +35,8 @@ def banner(model, language, scalar):
         f"nq = {model.nq}, nv = {model.nv}, {len(model.link_names)} links, {base}.",
         "Conventions (urdf2dyn's): SI units; q, v in the order of the joint table below;",
         "floating joints q = [x y z qx qy qz qw], v = [vx vy vz wx wy wz] in the body frame;",
-        "planar joints q = [x y theta]; gravity g = (gx, gy, gz) in the world frame;",
+        "planar joints q = [x y theta]; ball joints q = [qx qy qz qw], v = [wx wy wz] in the",
+        "body frame; gravity g = (gx, gy, gz) in the world frame;",
         "f_ext: one wrench [fx fy fz mx my mz] per link, world coordinates, moments about",
         "the world origin. Fixed joints are merged into their movable parent's body.",
     ]

@@ -274,6 +274,21 @@ def axis_angle(n, c, s):
             sub(mul(k, x * z), mul(s, y)), add(mul(k, y * z), mul(s, x)), add(c, mul(k, z * z))]
 
 
+def quat_rotation(B, b, quat):
+    """The rotation matrix of the quaternion (x, y, z, w) scaled to unit norm, as lets."""
+    x, y, z, w = quat
+    inv = B.let(f"qn{b}", div(1.0, call("sqrt", add(mul(x, x), mul(y, y), mul(z, z),
+                                                       mul(w, w)))))
+    x, y, z, w = [B.let(f"quat{b}_{k}", mul(e, inv)) for k, e in enumerate((x, y, z, w))]
+    two = 2.0
+    R = [sub(1.0, mul(two, add(mul(y, y), mul(z, z)))), mul(two, sub(mul(x, y), mul(z, w))),
+         mul(two, add(mul(x, z), mul(y, w))), mul(two, add(mul(x, y), mul(z, w))),
+         sub(1.0, mul(two, add(mul(x, x), mul(z, z)))), mul(two, sub(mul(y, z), mul(x, w))),
+         mul(two, sub(mul(x, z), mul(y, w))), mul(two, add(mul(y, z), mul(x, w))),
+         sub(1.0, mul(two, add(mul(x, x), mul(y, y))))]
+    return [B.let(f"Rq{b}_{k}", e) for k, e in enumerate(R)]
+
+
 def jcalc(B, K, b, jtype, q, qd):
     """(E, r) of Xup = X_J(q) Xtree, the columns of S and cJ = (dS/dt) qd for body b."""
     Et, rt, n = K.E[b], K.r[b], K.axis[b]
@@ -300,22 +315,16 @@ def jcalc(B, K, b, jtype, q, qd):
         d = mtv3(Et, [mul(x, q[0]) for x in n])
         return list(Et), vadd(rt, d), [zero3 + list(n)], cJ
     if jtype == "floating":
-        x, y, z, w = q[3:7]
-        inv = B.let(f"qn{b}", div(1.0, call("sqrt", add(mul(x, x), mul(y, y), mul(z, z),
-                                                           mul(w, w)))))
-        x, y, z, w = [B.let(f"quat{b}_{k}", mul(e, inv)) for k, e in enumerate((x, y, z, w))]
-        two = 2.0
-        R = [sub(1.0, mul(two, add(mul(y, y), mul(z, z)))), mul(two, sub(mul(x, y), mul(z, w))),
-             mul(two, add(mul(x, z), mul(y, w))), mul(two, add(mul(x, y), mul(z, w))),
-             sub(1.0, mul(two, add(mul(x, x), mul(z, z)))), mul(two, sub(mul(y, z), mul(x, w))),
-             mul(two, sub(mul(x, z), mul(y, w))), mul(two, add(mul(y, z), mul(x, w))),
-             sub(1.0, mul(two, add(mul(x, x), mul(y, y))))]
-        R = [B.let(f"Rq{b}_{k}", e) for k, e in enumerate(R)]
+        R = quat_rotation(B, b, q[3:7])
         S = [[0.0] * 6 for _ in range(6)]
         for c in range(3):
             S[c][3 + c] = 1.0
             S[c + 3][c] = 1.0
         return mtm3(R, Et), vadd(rt, mtv3(Et, q[0:3])), S, cJ
+    if jtype == "ball":             # turns about the joint origin; v = body angular velocity
+        R = quat_rotation(B, b, q[0:4])
+        S = [[1.0 if r == c else 0.0 for r in range(6)] for c in range(3)]
+        return mtm3(R, Et), list(rt), S, cJ
     if jtype == "planar":
         u, w = K.plane[b][:3], K.plane[b][3:]
         c = B.let(f"cos{b}", call("cos", q[2]))

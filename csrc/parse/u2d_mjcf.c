@@ -1,0 +1,1690 @@
+/* u2d_mjcf.c: MuJoCo's MJCF -> u2d_urdf, with MuJoCo's compiler semantics.
+ *
+ * The document is assembled first (<include> elements replaced by their file's elements,
+ * each file found relative to the model's folder, then to the including file's, and read
+ * once: a second inclusion, and hence every loop, is refused as MuJoCo refuses it). Then,
+ * as MuJoCo's reader does: <compiler> and <option>, the <default> classes, the mesh assets,
+ * and the <worldbody> tree, walked with explicit stacks (bodies and frames nest without
+ * bound).
+ *
+ * Each body becomes a link; its joints a chain in document order, each at its anchor (an
+ * intermediate link "body/joint" between two of them, or before the body when the last
+ * joint's anchor is off the body origin); a body without joints a fixed joint (welded, as
+ * in MuJoCo). A hinge at its ref, a slide at its ref, a ball at the identity place the body
+ * where the XML draws it; a free joint carries the body's world pose. The root link is
+ * "world" (body 0). Inertia: <inertial> (diaginertia or fullinertia), else from the geoms
+ * per compiler inertiafromgeom (u2d_mjcf_mass.c, u2d_mesh.c), then boundmass,
+ * boundinertia, balanceinertia and settotalmass. What is not rigid-body dynamics (armature,
+ * damping, springs, friction loss, gravity compensation, limits, tendons, actuators,
+ * equality constraints, contacts) is counted into one finding and not applied. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "parse/u2d_mjcf.h"
+#include "parse/u2d_parse.h"
+#include "parse/u2d_xml.h"
+
+#define MAX_TOTAL_BYTES ((size_t)1 << 30)     /* every file of a model together */
+#define MAX_CLASS_DEPTH 100                    /* MuJoCo's models nest a few       */
+
+enum { K_JOINT = 0, K_GEOM, K_MESH, NKIND };
+static const char *const kind_name[NKIND] = {"joint", "geom", "mesh"};
+
+typedef struct {
+    char *path;                 /* as read (owned); "" for text without a file          */
+    size_t dirlen;              /* its folder is path[0 .. dirlen)                       */
+} mj_file;
+
+typedef struct {
+    const char *name;
+    int parent;                 /* -1 for main                                           */
+    int first, count;           /* its own elements: dnode[first .. first + count)       */
+    int main_limit;             /* how many of main's elements it sees (MuJoCo copies a
+                                   class's parent when the class is made)                */
+} mj_class;
+
+typedef struct { int cls, kind; u2d_xml *node; } mj_dnode;
+
+typedef struct {
+    const char *name;
+    u2d_xml *node;
+    int cls;
+    int state;                  /* 0 not computed, 1 computed                            */
+    u2d_mj_mesh_mass mass;
+} mj_mesh;
+
+typedef struct { const char *name; int index; } name_entry;
+
+typedef struct {
+    char *err;
+    u2d_urdf *u;
+    u2d_read_fn read;
+    void *ctx;
+    mj_file *file;
+    int nfile, capfile;
+    size_t bytes;
+    u2d_xml *doc, *root;
+    char what[300];             /* "body 'x'": what messages are about                   */
+
+    /* <compiler> */
+    int degree, autolimits, fromgeom, group[2], balance, alignfree;
+    char eulerseq[4];
+    const char *meshdir, *assetdir;
+    double boundmass, boundinertia, totalmass;
+
+    /* <default> classes; class 0 is main */
+    mj_class *cls;
+    int ncls, capcls;
+    mj_dnode *dn;
+    int ndn, capdn;
+    name_entry *clsindex;
+
+    mj_mesh *mesh;
+    int nmesh, capmesh;
+    name_entry *meshindex;
+
+    int caplink, capjoint, capq0;
+    char **owned;               /* generated names                                       */
+    int nowned, capowned;
+    int nbody;                  /* MuJoCo body ids handed out                            */
+
+    /* what is read but not applied, for the summary */
+    int n_armature, n_damping, n_spring, n_friction, n_limit, n_gravcomp, n_contact;
+} mjcf;
+
+/* ---- messages ------------------------------------------------------------------------ */
+
+/* "line N: " (or "FILE, line N: " for an included file) for node, into buf. */
+static void where(mjcf *rd, u2d_xml *node, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!node) return;
+    int line = u2d_xml_line(node), f = u2d_xml_file(node);
+    if (f > 0 && f < rd->nfile) {
+        if (line > 0) snprintf(buf, len, "%.300s, line %d: ", rd->file[f].path, line);
+        else snprintf(buf, len, "%.300s: ", rd->file[f].path);
+    } else if (line > 0) {
+        snprintf(buf, len, "line %d: ", line);
+    }
+}
+
+static int fail(mjcf *rd, u2d_xml *node, const char *fmt, ...)
+{
+    char msg[U2D_ERRLEN], at[340];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    where(rd, node, at, sizeof at);
+    if (rd->what[0]) snprintf(rd->err, U2D_ERRLEN, "%.120s%.120s: %.260s", at, rd->what, msg);
+    else snprintf(rd->err, U2D_ERRLEN, "%.120s%.380s", at, msg);
+    return -1;
+}
+
+static void note(mjcf *rd, u2d_xml *node, const char *fmt, ...)
+{
+    char msg[U2D_ERRLEN], text[U2D_ERRLEN], at[340] = "";
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    int included = node && u2d_xml_file(node) > 0;     /* its line is another file's */
+    if (included) where(rd, node, at, sizeof at);
+    snprintf(text, sizeof text, "%.120s%.120s%s%.260s", at, rd->what, rd->what[0] ? ": " : "",
+             msg);
+    u2d_add_finding(rd->u, node && !included ? u2d_xml_line(node) : 0, NULL, text);
+}
+
+static void xml_note(void *ctx, int line, const char *message)
+{
+    (void)line;
+    mjcf *rd = ctx;
+    char keep[sizeof rd->what];
+    memcpy(keep, rd->what, sizeof keep);
+    rd->what[0] = '\0';
+    note(rd, NULL, "%s", message);
+    memcpy(rd->what, keep, sizeof keep);
+}
+
+static int grow(mjcf *rd, void **p, int *cap, int n, size_t size)
+{
+    if (n < *cap) return 0;
+    int c = *cap ? 2 * *cap : 16;
+    void *g = realloc(*p, (size_t)c * size);
+    if (!g) return fail(rd, NULL, "out of memory");
+    *p = g;
+    *cap = c;
+    return 0;
+}
+
+/* ---- attributes ----------------------------------------------------------------------- */
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* Numbers of attribute name on node: between min and max of them; 0 when absent, the count
+ * read, or -1 (message naming the attribute). */
+static int numbers(mjcf *rd, u2d_xml *node, const char *name, int min, int max, double *out)
+{
+    const char *s = u2d_xml_attr(node, name), *p = s;
+    if (!s) return 0;
+    int n = 0;
+    for (;;) {
+        while (is_blank(*p)) p++;
+        if (!*p) break;
+        char *end;
+        double x = strtod(p, &end);
+        if (end == p || (*end && !is_blank(*end)))
+            return fail(rd, node, "<%s %s=\"%.60s\">: not a number", u2d_xml_name(node), name, s);
+        if (!isfinite(x))
+            return fail(rd, node, "<%s %s=\"%.60s\">: not a finite number", u2d_xml_name(node),
+                        name, s);
+        if (n < max) out[n] = x;
+        n++;
+        p = end;
+    }
+    if (n < min || n > max) {
+        char want[40];
+        if (min == max) snprintf(want, sizeof want, "%d", min);
+        else snprintf(want, sizeof want, "%d to %d", min, max);
+        return fail(rd, node, "<%s %s=\"%.60s\">: expected %s number%s, got %d",
+                    u2d_xml_name(node), name, s, want, max == 1 ? "" : "s", n);
+    }
+    return n;
+}
+
+/* A keyword attribute: its index in the '|'-separated words, def when absent, -1 (message)
+ * when it is none of them. */
+/* The index of s among the '|'-separated words, or -1. */
+static int word_index(const char *words, const char *s)
+{
+    size_t n = strlen(s);
+    int k = 0;
+    for (const char *p = words; *p; k++) {
+        size_t m = strcspn(p, "|");
+        if (m == n && strncmp(p, s, n) == 0) return k;
+        p += m + (p[m] == '|');
+    }
+    return -1;
+}
+
+static int keyword(mjcf *rd, u2d_xml *node, const char *name, const char *words, int def)
+{
+    const char *s = u2d_xml_attr(node, name);
+    if (!s) return def;
+    int k = word_index(words, s);
+    if (k >= 0) return k;
+    char list[200];
+    snprintf(list, sizeof list, "%s", words);
+    for (char *c = list; *c; c++) if (*c == '|') *c = ',';
+    return fail(rd, node, "<%s %s=\"%.60s\">: expected one of %s", u2d_xml_name(node), name, s,
+                list);
+}
+
+static const char *BOOL_WORDS = "false|true";
+
+/* ---- default classes ----------------------------------------------------------------- */
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(((const name_entry *)a)->name, ((const name_entry *)b)->name);
+}
+
+static int lookup(const name_entry *sorted, int n, const char *name)
+{
+    name_entry key = {name, -1};
+    const name_entry *e = n ? bsearch(&key, sorted, (size_t)n, sizeof key, cmp_name) : NULL;
+    return e ? e->index : -1;
+}
+
+/* The class named by node's attribute attr, inherited when it has none; -1 (message) for an
+ * unknown name, -2 when none applies. */
+static int class_attr(mjcf *rd, u2d_xml *node, const char *attr, int inherited)
+{
+    const char *name = u2d_xml_attr(node, attr);
+    if (!name) return inherited;
+    int c = lookup(rd->clsindex, rd->ncls, name);
+    if (c < 0) {
+        fail(rd, node, "<%s %s=\"%.100s\">: no <default class=\"%.100s\"> defines it",
+             u2d_xml_name(node), attr, name, name);
+        return -1;
+    }
+    return c;
+}
+
+/* The default elements of kind that class cls sees, nearest first (malloc'ed, *n of them;
+ * NULL and a message when out of memory). Class chains have no depth limit. */
+static u2d_xml **chain(mjcf *rd, int cls, int kind, int *n)
+{
+    int total = 1;
+    for (int c = cls; c >= 0; c = rd->cls[c].parent) total += rd->cls[c].count;
+    u2d_xml **out = malloc(sizeof *out * (size_t)total);
+    *n = 0;
+    if (!out) {
+        fail(rd, NULL, "out of memory");
+        return NULL;
+    }
+    int limit = rd->cls[cls].main_limit;
+    for (int c = cls; c >= 0; c = rd->cls[c].parent) {
+        const mj_class *C = &rd->cls[c];
+        int last = C->first + (c == 0 && limit < C->count ? limit : C->count);
+        for (int k = last - 1; k >= C->first; k--)
+            if (rd->dn[k].kind == kind) out[(*n)++] = rd->dn[k].node;
+    }
+    return out;
+}
+
+/* The attribute as written on node, or as the nearest default of its class (cls >= 0)
+ * gives it; NULL when neither does (or out of memory: rd->err says so). */
+static const char *dattr(mjcf *rd, u2d_xml *node, int kind, int cls, const char *name)
+{
+    const char *s = u2d_xml_attr(node, name);
+    if (s || cls < 0) return s;
+    int n;
+    u2d_xml **d = chain(rd, cls, kind, &n);
+    for (int k = 0; d && k < n && !s; k++) s = u2d_xml_attr(d[k], name);
+    free(d);
+    return s;
+}
+
+/* node's numbers, or its class's: MuJoCo copies each level onto the one before, so a
+ * default's size="0.1 0.2" under an element's size="0.3" reads 0.3 0.2. out keeps what it
+ * held where nothing sets it. Returns whether anything set it, or -1. */
+static int dnumbers(mjcf *rd, u2d_xml *node, int kind, int cls, const char *name, int min,
+                    int max, double *out)
+{
+    int set = 0, n = 0;
+    double v[8];
+    if (cls >= 0) {
+        u2d_xml **d = chain(rd, cls, kind, &n);
+        if (!d) return -1;
+        for (int k = n - 1; k >= 0; k--) {          /* farthest first */
+            int got = numbers(rd, d[k], name, min, max, v);
+            if (got < 0) { free(d); return -1; }
+            if (got) { memcpy(out, v, sizeof(double) * (size_t)got); set = 1; }
+        }
+        free(d);
+    }
+    int got = numbers(rd, node, name, min, max, v);
+    if (got < 0) return -1;
+    if (got) { memcpy(out, v, sizeof(double) * (size_t)got); set = 1; }
+    return set;
+}
+
+/* A keyword, written on node or given by its class: its index in words, def when absent,
+ * -1 (message) when it is none of them. */
+static int dkeyword(mjcf *rd, u2d_xml *node, int kind, int cls, const char *name,
+                    const char *words, int def)
+{
+    if (u2d_xml_attr(node, name)) return keyword(rd, node, name, words, def);
+    const char *s = dattr(rd, node, kind, cls, name);
+    if (!s) return def;
+    int k = word_index(words, s);
+    if (k >= 0) return k;
+    return fail(rd, node, "<%s>: its default class gives %s=\"%.60s\", which is not a valid "
+                "value", u2d_xml_name(node), name, s);
+}
+
+static int add_dnode(mjcf *rd, int cls, int kind, u2d_xml *node)
+{
+    if (grow(rd, (void **)&rd->dn, &rd->capdn, rd->ndn, sizeof *rd->dn)) return -1;
+    rd->dn[rd->ndn++] = (mj_dnode){cls, kind, node};
+    return 0;
+}
+
+static int add_class(mjcf *rd, const char *name, int parent)
+{
+    if (grow(rd, (void **)&rd->cls, &rd->capcls, rd->ncls, sizeof *rd->cls)) return -1;
+    rd->cls[rd->ncls] = (mj_class){name, parent, 0, 0, 0};
+    return rd->ncls++;
+}
+
+/* The <default> sections: each class's own joint, geom and mesh elements, in document
+ * order (a nested class's come after its parent's, as MuJoCo reads them). */
+static int read_defaults(mjcf *rd)
+{
+    if (add_class(rd, "main", -1) < 0) return -1;
+    typedef struct { u2d_xml *node; int parent; } item;
+    item *stack = NULL;
+    int top = 0, cap = 0;
+    int status = 0;
+    /* dnodes are gathered per class in a second pass: first the classes and their nodes */
+    for (u2d_xml *sec = u2d_xml_first(rd->root); sec && !status; sec = u2d_xml_next(sec)) {
+        if (strcmp(u2d_xml_name(sec), "default") != 0) continue;
+        const char *c = u2d_xml_attr(sec, "class");
+        if (c && strcmp(c, "main") != 0) {
+            status = fail(rd, sec, "the top-level <default> is class 'main' and cannot be "
+                          "renamed ('%.100s')", c);
+            break;
+        }
+        if (grow(rd, (void **)&stack, &cap, top, sizeof *stack)) { status = -1; break; }
+        stack[top++] = (item){sec, -1};
+        while (top > 0 && !status) {
+            item it = stack[--top];
+            int cls = 0;
+            if (it.parent >= 0) {
+                int depth = 1;
+                for (int c = it.parent; c > 0; c = rd->cls[c].parent) depth++;
+                if (depth > MAX_CLASS_DEPTH) {
+                    status = fail(rd, it.node, "<default> classes nested more than %d deep",
+                                  MAX_CLASS_DEPTH);
+                    break;
+                }
+                const char *name = u2d_xml_attr(it.node, "class");
+                if (!name || !name[0]) { status = fail(rd, it.node, "a nested <default> needs a class name"); break; }
+                cls = add_class(rd, name, it.parent);
+                if (cls < 0) { status = -1; break; }
+            }
+            int pushed = top;
+            for (u2d_xml *e = u2d_xml_first(it.node); e; e = u2d_xml_next(e)) {
+                const char *n = u2d_xml_name(e);
+                if (strcmp(n, "default") == 0) {
+                    if (grow(rd, (void **)&stack, &cap, top, sizeof *stack)) { status = -1; break; }
+                    stack[top++] = (item){e, cls};
+                    continue;
+                }
+                for (int k = 0; k < NKIND; k++)
+                    if (strcmp(n, kind_name[k]) == 0 && add_dnode(rd, cls, k, e)) status = -1;
+            }
+            /* nested defaults in document order: reverse what was pushed */
+            for (int a = pushed, b = top - 1; a < b; a++, b--) {
+                item t = stack[a]; stack[a] = stack[b]; stack[b] = t;
+            }
+            if (cls == 0) {       /* main grew: the classes made from now see this much */
+                int seen = 0;
+                for (int k = 0; k < rd->ndn; k++) seen += rd->dn[k].cls == 0;
+                rd->cls[0].main_limit = seen;
+            }
+            rd->cls[cls].main_limit = rd->cls[0].main_limit;
+        }
+    }
+    free(stack);
+    if (status) return -1;
+    /* group the elements by class, document order kept within a class */
+    int *count = calloc((size_t)rd->ncls + 1, sizeof(int));
+    mj_dnode *sorted = malloc(sizeof *sorted * (size_t)(rd->ndn + 1));
+    rd->clsindex = malloc(sizeof *rd->clsindex * (size_t)rd->ncls);
+    if (!count || !sorted || !rd->clsindex) {
+        free(count); free(sorted);
+        return fail(rd, NULL, "out of memory");
+    }
+    for (int k = 0; k < rd->ndn; k++) count[rd->dn[k].cls + 1]++;
+    for (int c = 0; c < rd->ncls; c++) {
+        count[c + 1] += count[c];
+        rd->cls[c].first = count[c];
+        rd->cls[c].count = count[c + 1] - count[c];
+    }
+    for (int k = 0; k < rd->ndn; k++) sorted[count[rd->dn[k].cls]++] = rd->dn[k];
+    free(rd->dn);
+    free(count);
+    rd->dn = sorted;
+    rd->capdn = rd->ndn + 1;
+    if (rd->cls[0].main_limit > rd->cls[0].count) rd->cls[0].main_limit = rd->cls[0].count;
+    for (int c = 0; c < rd->ncls; c++) rd->clsindex[c] = (name_entry){rd->cls[c].name, c};
+    qsort(rd->clsindex, (size_t)rd->ncls, sizeof *rd->clsindex, cmp_name);
+    for (int c = 1; c < rd->ncls; c++)
+        if (strcmp(rd->clsindex[c - 1].name, rd->clsindex[c].name) == 0)
+            return fail(rd, NULL, "two <default> classes are named '%.100s'", rd->clsindex[c].name);
+    return 0;
+}
+
+/* ---- files and <include> ----------------------------------------------------------------- */
+
+static int is_sep(char c) { return c == '/' || c == '\\'; }
+
+static int is_absolute(const char *p)
+{
+    return is_sep(p[0]) || (((p[0] | 32) >= 'a' && (p[0] | 32) <= 'z') && p[1] == ':');
+}
+
+/* dir (dirlen chars) joined with name, '.' and 'x/..' folded so that every spelling of a
+ * path is one string (an include loop spelled ./a.xml, ././a.xml... is still a loop). */
+static char *join_path(const char *dir, size_t dirlen, const char *name)
+{
+    if (is_absolute(name)) dirlen = 0;
+    size_t nlen = strlen(name), len = dirlen + nlen;
+    char *in = malloc(len + 1), *out = malloc(len + 2);
+    size_t *kept = malloc(sizeof(size_t) * (len / 2 + 2));      /* where each part starts */
+    if (!in || !out || !kept) { free(in); free(out); free(kept); return NULL; }
+    memcpy(in, dir, dirlen);
+    memcpy(in + dirlen, name, nlen + 1);
+    size_t o = 0, nk = 0;
+    int rooted = is_sep(in[0]);
+    if (rooted) out[o++] = '/';
+    for (size_t i = rooted; i <= len;) {
+        size_t j = i;
+        while (j < len && !is_sep(in[j])) j++;
+        size_t n = j - i;
+        int dots = n == 2 && in[i] == '.' && in[i + 1] == '.';
+        if (n == 0 || (n == 1 && in[i] == '.')) {
+            /* nothing */
+        } else if (dots && nk > 0 && !(out[kept[nk - 1]] == '.' && out[kept[nk - 1] + 1] == '.'
+                                       && out[kept[nk - 1] + 2] == '/')) {
+            o = kept[--nk];                                 /* "x/.." is nothing */
+        } else if (!(dots && rooted && nk == 0)) {          /* above the root stays there */
+            kept[nk++] = o;
+            memcpy(out + o, in + i, n);
+            o += n;
+            out[o++] = '/';
+        }
+        i = j + 1;
+    }
+    if (o > (size_t)rooted && out[o - 1] == '/') o--;       /* a file: no trailing '/' */
+    out[o] = '\0';
+    free(in);
+    free(kept);
+    return out;
+}
+
+static size_t dir_length(const char *path)
+{
+    size_t n = strlen(path);
+    while (n > 0 && !is_sep(path[n - 1])) n--;
+    return n;
+}
+
+static int add_file(mjcf *rd, char *path)
+{
+    if (rd->nfile > U2D_XML_MAXFILE) {
+        free(path);
+        return fail(rd, NULL, "more than %d files are included", U2D_XML_MAXFILE);
+    }
+    if (grow(rd, (void **)&rd->file, &rd->capfile, rd->nfile, sizeof *rd->file)) {
+        free(path);
+        return -1;
+    }
+    rd->file[rd->nfile] = (mj_file){path, dir_length(path)};
+    return rd->nfile++;
+}
+
+/* Read path through the caller's reader, counting bytes against the model's budget. */
+static char *read_file(mjcf *rd, const char *path, size_t *len, char err[U2D_ERRLEN])
+{
+    char *data = rd->read(rd->ctx, path, len, err);
+    if (!data) return NULL;
+    if (*len > MAX_TOTAL_BYTES - rd->bytes) {
+        free(data);
+        snprintf(err, U2D_ERRLEN, "'%.300s': the model's files pass %zu MB together",
+                 path, MAX_TOTAL_BYTES >> 20);
+        return NULL;
+    }
+    rd->bytes += *len;
+    return data;
+}
+
+/* One <include>: its file's elements in its place (MuJoCo's IncludeXML); returns the first
+ * of them, or NULL (message). */
+static u2d_xml *include(mjcf *rd, u2d_xml *at)
+{
+    const char *name = u2d_xml_attr(at, "file");
+    if (!name || !name[0]) { fail(rd, at, "<include> needs a file attribute"); return NULL; }
+    if (u2d_xml_first(at)) { fail(rd, at, "<include> cannot have child elements"); return NULL; }
+    /* relative to the model's folder first (MuJoCo's older rule), then to the including
+     * file's folder */
+    const mj_file *main = &rd->file[0];
+    int from = u2d_xml_file(at);
+    const mj_file *src = from < rd->nfile ? &rd->file[from] : main;
+    char *tried[2] = {join_path(main->path, main->dirlen, name),
+                      join_path(src->path, src->dirlen, name)};
+    char *path = NULL, *data = NULL, why[U2D_ERRLEN] = "";
+    size_t len = 0;
+    for (int k = 0; k < 2 && !data; k++) {
+        if (!tried[k]) continue;
+        if (k == 1 && tried[0] && strcmp(tried[0], tried[1]) == 0) break;
+        data = read_file(rd, tried[k], &len, why);
+        if (data) path = tried[k];
+    }
+    if (!data) {
+        if (!tried[0] || !tried[1]) fail(rd, at, "out of memory");
+        else if (strcmp(tried[0], tried[1]) == 0)
+            fail(rd, at, "<include file=\"%.200s\">: %.250s", name, why);
+        else
+            fail(rd, at, "<include file=\"%.120s\">: neither '%.120s' nor '%.120s' can be "
+                 "read (%.150s)", name, tried[0], tried[1], why);
+        free(tried[0]); free(tried[1]);
+        return NULL;
+    }
+    free(tried[path == tried[0] ? 1 : 0]);
+    for (int k = 0; k < rd->nfile; k++)
+        if (strcmp(rd->file[k].path, path) == 0) {
+            fail(rd, at, "<include file=\"%.200s\">: '%.200s' is already part of the model "
+                 "(MuJoCo includes a file once; an include loop?)", name, path);
+            free(path); free(data);
+            return NULL;
+        }
+    int f = add_file(rd, path);
+    if (f < 0) { free(data); return NULL; }
+    if (strlen(data) != len) {
+        free(data);
+        fail(rd, at, "<include file=\"%.200s\">: the file holds a NUL byte: not XML text", name);
+        return NULL;
+    }
+    char xerr[U2D_ERRLEN];
+    u2d_xml *doc = u2d_xml_load(data, xerr, xml_note, rd);
+    free(data);
+    if (!doc) { fail(rd, at, "'%.200s': %.250s", path, xerr); return NULL; }
+    u2d_xml *top = u2d_xml_first(doc);
+    if (!top || !u2d_xml_first(top)) {
+        u2d_xml_free(doc);
+        fail(rd, at, "'%.200s' has no elements inside its root element", path);
+        return NULL;
+    }
+    u2d_xml_set_file(doc, f);
+    u2d_xml *first = u2d_xml_splice(at, doc);
+    u2d_xml_free(doc);
+    return first;
+}
+
+static int expand_includes(mjcf *rd)
+{
+    u2d_xml **stack = NULL;
+    int top = 0, cap = 0, status = 0;
+    if (grow(rd, (void **)&stack, &cap, top, sizeof *stack)) return -1;
+    stack[top++] = u2d_xml_first(rd->root);
+    while (top > 0 && !status) {
+        u2d_xml *n = stack[--top];
+        if (!n) continue;
+        if (strcmp(u2d_xml_name(n), "include") == 0) {
+            u2d_xml *first = include(rd, n);
+            if (!first) { status = -1; break; }
+            stack[top++] = first;               /* its chain runs on to the include's next */
+            continue;
+        }
+        if (grow(rd, (void **)&stack, &cap, top + 1, sizeof *stack)) { status = -1; break; }
+        stack[top++] = u2d_xml_next(n);
+        stack[top++] = u2d_xml_first(n);
+    }
+    free(stack);
+    return status;
+}
+
+/* ---- <compiler> and <option> ---------------------------------------------------------- */
+
+static int read_bool(mjcf *rd, u2d_xml *node, const char *name, int *out)
+{
+    int k = keyword(rd, node, name, BOOL_WORDS, *out);
+    if (k < 0) return -1;
+    *out = k;
+    return 0;
+}
+
+static int read_compiler(mjcf *rd)
+{
+    rd->degree = 1;
+    rd->autolimits = 1;
+    rd->fromgeom = 2;                       /* auto */
+    rd->group[0] = 0; rd->group[1] = 5;
+    memcpy(rd->eulerseq, "xyz", 4);
+    for (u2d_xml *c = u2d_xml_first(rd->root); c; c = u2d_xml_next(c)) {
+        if (strcmp(u2d_xml_name(c), "compiler") != 0) continue;
+        int k;
+        if ((k = keyword(rd, c, "coordinate", "local|global", 0)) < 0) return -1;
+        if (k == 1)
+            return fail(rd, c, "<compiler coordinate=\"global\">: global coordinates are no "
+                        "longer MJCF (MuJoCo 2.3.3 converts them)");
+        if ((k = keyword(rd, c, "angle", "radian|degree", rd->degree)) < 0) return -1;
+        rd->degree = k;
+        if ((k = keyword(rd, c, "inertiafromgeom", "false|true|auto", rd->fromgeom)) < 0)
+            return -1;
+        rd->fromgeom = k;
+        if (read_bool(rd, c, "autolimits", &rd->autolimits) ||
+            read_bool(rd, c, "balanceinertia", &rd->balance) ||
+            read_bool(rd, c, "alignfree", &rd->alignfree))
+            return -1;
+        double g[2] = {rd->group[0], rd->group[1]};
+        if (numbers(rd, c, "inertiagrouprange", 2, 2, g) < 0 ||
+            numbers(rd, c, "boundmass", 1, 1, &rd->boundmass) < 0 ||
+            numbers(rd, c, "boundinertia", 1, 1, &rd->boundinertia) < 0 ||
+            numbers(rd, c, "settotalmass", 1, 1, &rd->totalmass) < 0)
+            return -1;
+        rd->group[0] = (int)g[0]; rd->group[1] = (int)g[1];
+        const char *seq = u2d_xml_attr(c, "eulerseq");
+        if (seq) {
+            if (strlen(seq) != 3 || strspn(seq, "xyzXYZ") != 3)
+                return fail(rd, c, "<compiler eulerseq=\"%.20s\">: three of x, y, z (moving "
+                            "axes) or X, Y, Z (fixed axes)", seq);
+            memcpy(rd->eulerseq, seq, 4);
+        }
+        const char *d;
+        if ((d = u2d_xml_attr(c, "assetdir"))) rd->assetdir = d;
+        if ((d = u2d_xml_attr(c, "meshdir"))) rd->meshdir = d;
+    }
+    return 0;
+}
+
+static int read_option(mjcf *rd)
+{
+    u2d_urdf *u = rd->u;
+    u->has_gravity = 1;
+    u->gravity[0] = 0.0; u->gravity[1] = 0.0; u->gravity[2] = -9.81;
+    int gravity = 1;
+    for (u2d_xml *o = u2d_xml_first(rd->root); o; o = u2d_xml_next(o)) {
+        if (strcmp(u2d_xml_name(o), "option") != 0) continue;
+        if (numbers(rd, o, "gravity", 3, 3, u->gravity) < 0) return -1;
+        u2d_xml *flag = u2d_xml_child(o, "flag");
+        int k = flag ? keyword(rd, flag, "gravity", "disable|enable", gravity) : gravity;
+        if (k < 0) return -1;
+        gravity = k;
+        double fluid[2] = {0, 0};
+        if (numbers(rd, o, "density", 1, 1, &fluid[0]) < 0 ||
+            numbers(rd, o, "viscosity", 1, 1, &fluid[1]) < 0)
+            return -1;
+        if (fluid[0] != 0.0 || fluid[1] != 0.0)
+            note(rd, o, "<option density viscosity>: fluid forces are not rigid-body dynamics "
+                 "and are not applied");
+    }
+    if (!gravity) u->gravity[0] = u->gravity[1] = u->gravity[2] = 0.0;
+    return 0;
+}
+
+/* ---- names ----------------------------------------------------------------------------- */
+
+/* A generated name, kept until the model owns its strings. */
+static const char *own_name(mjcf *rd, const char *fmt, ...)
+{
+    char buf[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (grow(rd, (void **)&rd->owned, &rd->capowned, rd->nowned, sizeof *rd->owned)) return NULL;
+    char *s = malloc(strlen(buf) + 1);
+    if (!s) { fail(rd, NULL, "out of memory"); return NULL; }
+    strcpy(s, buf);
+    return rd->owned[rd->nowned++] = s;
+}
+
+/* ---- mesh assets ----------------------------------------------------------------------- */
+
+static int read_assets(mjcf *rd)
+{
+    for (u2d_xml *a = u2d_xml_first(rd->root); a; a = u2d_xml_next(a)) {
+        if (strcmp(u2d_xml_name(a), "asset") != 0) continue;
+        for (u2d_xml *m = u2d_xml_first(a); m; m = u2d_xml_next(m)) {
+            if (strcmp(u2d_xml_name(m), "mesh") != 0) continue;
+            int cls = class_attr(rd, m, "class", 0);
+            if (cls < 0) return -1;
+            const char *name = u2d_xml_attr(m, "name"), *file = u2d_xml_attr(m, "file");
+            if (!name && file) {                /* MuJoCo: the file's name, no folder, no ext */
+                const char *base = file + dir_length(file), *dot = strrchr(base, '.');
+                int n = dot ? (int)(dot - base) : (int)strlen(base);
+                if (!(name = own_name(rd, "%.*s", n, base))) return -1;
+            }
+            if (!name || !name[0]) return fail(rd, m, "<mesh> needs a name or a file");
+            if (grow(rd, (void **)&rd->mesh, &rd->capmesh, rd->nmesh, sizeof *rd->mesh)) return -1;
+            rd->mesh[rd->nmesh++] = (mj_mesh){name, m, cls, 0, {0, {0, 0, 0}, {0}}};
+        }
+    }
+    rd->meshindex = malloc(sizeof *rd->meshindex * (size_t)(rd->nmesh + 1));
+    if (!rd->meshindex) return fail(rd, NULL, "out of memory");
+    for (int k = 0; k < rd->nmesh; k++) rd->meshindex[k] = (name_entry){rd->mesh[k].name, k};
+    qsort(rd->meshindex, (size_t)rd->nmesh, sizeof *rd->meshindex, cmp_name);
+    for (int k = 1; k < rd->nmesh; k++)
+        if (strcmp(rd->meshindex[k - 1].name, rd->meshindex[k].name) == 0)
+            return fail(rd, rd->mesh[rd->meshindex[k].index].node, "two meshes are named "
+                        "'%.200s'", rd->meshindex[k].name);
+    return 0;
+}
+
+/* Numbers of a list attribute (vertex, face): malloc'ed, *n of them, NULL when absent. */
+static double *number_list(mjcf *rd, u2d_xml *node, const char *name, int *n, int *bad)
+{
+    const char *s = u2d_xml_attr(node, name);
+    *n = 0;
+    *bad = 0;
+    if (!s) return NULL;
+    size_t cap = strlen(s) / 2 + 1;
+    double *v = malloc(sizeof *v * cap);
+    if (!v) { *bad = fail(rd, node, "out of memory"); return NULL; }
+    for (const char *p = s;;) {
+        while (is_blank(*p)) p++;
+        if (!*p) break;
+        char *end;
+        double x = strtod(p, &end);
+        if (end == p || (*end && !is_blank(*end)) || !isfinite(x) || (size_t)*n >= cap) {
+            free(v);
+            *bad = fail(rd, node, "<mesh %s>: not a list of finite numbers", name);
+            return NULL;
+        }
+        v[(*n)++] = x;
+        p = end;
+    }
+    return v;
+}
+
+/* The mass properties MuJoCo's compiler gives mesh k (once). */
+static const u2d_mj_mesh_mass *mesh_mass(mjcf *rd, int k)
+{
+    mj_mesh *M = &rd->mesh[k];
+    if (M->state) return &M->mass;
+    u2d_xml *m = M->node;
+    u2d_mj_mesh_spec spec = {U2D_MESH_LEGACY, {1, 1, 1}, {0, 0, 0}, {1, 0, 0, 0}};
+    int kind = dkeyword(rd, m, K_MESH, M->cls, "inertia", "convex|exact|legacy|shell",
+                        U2D_MESH_LEGACY);
+    if (kind < 0 || dnumbers(rd, m, K_MESH, M->cls, "scale", 3, 3, spec.scale) < 0 ||
+        numbers(rd, m, "refpos", 3, 3, spec.refpos) < 0 ||
+        numbers(rd, m, "refquat", 4, 4, spec.refquat) < 0)
+        return NULL;
+    spec.inertia = kind;
+    char err[U2D_ERRLEN];
+    int rc;
+    const char *file = u2d_xml_attr(m, "file");
+    if (file) {
+        const char *base = rd->meshdir ? rd->meshdir : rd->assetdir ? rd->assetdir : "";
+        char *dir = join_path(rd->file[0].path, rd->file[0].dirlen, base), *path = NULL;
+        if (dir) {
+            size_t n = strlen(dir);
+            char *d2 = malloc(n + 2);
+            if (d2) {
+                memcpy(d2, dir, n);
+                if (n > 0 && !is_sep(dir[n - 1])) d2[n++] = '/';
+                d2[n] = '\0';
+                path = join_path(d2, n, file);
+                free(d2);
+            }
+            free(dir);
+        }
+        if (!path) { fail(rd, m, "out of memory"); return NULL; }
+        size_t len = 0;
+        char *data = read_file(rd, path, &len, err);
+        if (!data) {
+            fail(rd, m, "mesh '%.100s' (file '%.200s'): %.200s", M->name, path, err);
+            free(path);
+            return NULL;
+        }
+        rc = u2d_mesh_mass(data, len, path, &spec, &M->mass, err);
+        free(data);
+        free(path);
+    } else {
+        int nv, nf, bad;
+        double *v = number_list(rd, m, "vertex", &nv, &bad), *f = NULL;
+        if (bad) return NULL;
+        f = number_list(rd, m, "face", &nf, &bad);
+        if (bad) { free(v); return NULL; }
+        float *vf = malloc(sizeof(float) * (size_t)(nv + 1));
+        int *fi = malloc(sizeof(int) * (size_t)(nf + 1));
+        if (!vf || !fi) { free(v); free(f); free(vf); free(fi); fail(rd, m, "out of memory"); return NULL; }
+        int ok = nv % 3 == 0 && nf % 3 == 0;
+        for (int i = 0; i < nv; i++) vf[i] = (float)v[i];
+        for (int i = 0; i < nf && ok; i++) {
+            ok = f[i] >= 0 && f[i] < 2e9 && f[i] == (double)(int)f[i];
+            fi[i] = ok ? (int)f[i] : 0;
+        }
+        free(v); free(f);
+        if (!ok) {
+            free(vf); free(fi);
+            fail(rd, m, "<mesh vertex face>: vertices come in threes, faces in threes of vertex "
+                 "indices");
+            return NULL;
+        }
+        if (!u2d_xml_attr(m, "vertex")) {
+            free(vf); free(fi);
+            fail(rd, m, "mesh '%.100s' has neither a file nor vertices (a builtin or a plugin "
+                 "mesh): give the body an <inertial>", M->name);
+            return NULL;
+        }
+        rc = u2d_mesh_mass_of(nv / 3, vf, nf / 3, fi, M->name, &spec, &M->mass, err);
+        free(vf); free(fi);
+    }
+    if (rc) { fail(rd, m, "%s", err); return NULL; }
+    M->state = 1;
+    return &M->mass;
+}
+
+/* ---- orientations ---------------------------------------------------------------------- */
+
+/* An element's orientation as MuJoCo resolves it (ResolveOrientation): quat, unless an
+ * alternative (axisangle, xyaxes, zaxis, euler) is given on it or, for geoms, by its
+ * class, which then wins. Angles in the compiler's unit, euler about compiler eulerseq. */
+static int orientation(mjcf *rd, u2d_xml *node, int kind, int cls, double q[4])
+{
+    static const char *const alt[4] = {"axisangle", "xyaxes", "zaxis", "euler"};
+    static const int len[4] = {4, 6, 3, 3};
+    q[0] = 1; q[1] = q[2] = q[3] = 0;
+    if (dnumbers(rd, node, kind, cls, "quat", 4, 4, q) < 0) return -1;
+    if (q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0)
+        return fail(rd, node, "<%s quat=\"0 0 0 0\">: a zero quaternion is no orientation",
+                    u2d_xml_name(node));
+    u2d_mj_normalize(q, 4);
+    int type = -1, n = 0;
+    u2d_xml **d = NULL;
+    if (cls >= 0 && !(d = chain(rd, cls, kind, &n))) return -1;
+    for (int level = -1; level < n && type < 0; level++) {
+        u2d_xml *e = level < 0 ? node : d[level];
+        int count = 0;
+        for (int k = 0; k < 4; k++)
+            if (u2d_xml_attr(e, alt[k])) { type = k; count++; }
+        if (count > 1) {
+            free(d);
+            return fail(rd, e, "<%s>: more than one of quat's alternatives (axisangle, xyaxes, "
+                        "zaxis, euler)", u2d_xml_name(e));
+        }
+    }
+    free(d);
+    if (type < 0) return 0;
+    double v[6];
+    if (dnumbers(rd, node, kind, cls, alt[type], len[type], len[type], v) < 0) return -1;
+    const double deg = rd->degree ? 3.14159265358979323846 / 180.0 : 1.0;
+    if (type == 0) {                                    /* axisangle */
+        double a = v[3] * deg;
+        if (u2d_mj_normalize(v, 3) < U2D_MJ_EPS)
+            return fail(rd, node, "<%s axisangle>: the axis is too small", u2d_xml_name(node));
+        q[0] = cos(a / 2);
+        for (int k = 0; k < 3; k++) q[k + 1] = sin(a / 2) * v[k];
+    } else if (type == 1) {                             /* xyaxes */
+        double *x = v, *y = v + 3, z[3];
+        if (u2d_mj_normalize(x, 3) < U2D_MJ_EPS)
+            return fail(rd, node, "<%s xyaxes>: the x axis is too small", u2d_xml_name(node));
+        double dot = u2d_dot3(x, y);
+        for (int k = 0; k < 3; k++) y[k] -= x[k] * dot;
+        if (u2d_mj_normalize(y, 3) < U2D_MJ_EPS)
+            return fail(rd, node, "<%s xyaxes>: the y axis is too small or along x",
+                        u2d_xml_name(node));
+        u2d_cross3(x, y, z);
+        if (u2d_mj_normalize(z, 3) < U2D_MJ_EPS)
+            return fail(rd, node, "<%s xyaxes>: x cross y is too small", u2d_xml_name(node));
+        /* the quaternion of the matrix with columns x, y, z (MuJoCo's frame2quat) */
+        const double *c[3] = {x, y, z};
+        if (c[0][0] + c[1][1] + c[2][2] > 0) {
+            q[0] = 0.5 * sqrt(1 + c[0][0] + c[1][1] + c[2][2]);
+            q[1] = 0.25 * (c[1][2] - c[2][1]) / q[0];
+            q[2] = 0.25 * (c[2][0] - c[0][2]) / q[0];
+            q[3] = 0.25 * (c[0][1] - c[1][0]) / q[0];
+        } else if (c[0][0] > c[1][1] && c[0][0] > c[2][2]) {
+            q[1] = 0.5 * sqrt(1 + c[0][0] - c[1][1] - c[2][2]);
+            q[0] = 0.25 * (c[1][2] - c[2][1]) / q[1];
+            q[2] = 0.25 * (c[1][0] + c[0][1]) / q[1];
+            q[3] = 0.25 * (c[2][0] + c[0][2]) / q[1];
+        } else if (c[1][1] > c[2][2]) {
+            q[2] = 0.5 * sqrt(1 - c[0][0] + c[1][1] - c[2][2]);
+            q[0] = 0.25 * (c[2][0] - c[0][2]) / q[2];
+            q[1] = 0.25 * (c[1][0] + c[0][1]) / q[2];
+            q[3] = 0.25 * (c[2][1] + c[1][2]) / q[2];
+        } else {
+            q[3] = 0.5 * sqrt(1 - c[0][0] - c[1][1] + c[2][2]);
+            q[0] = 0.25 * (c[0][1] - c[1][0]) / q[3];
+            q[1] = 0.25 * (c[2][0] + c[0][2]) / q[3];
+            q[2] = 0.25 * (c[2][1] + c[1][2]) / q[3];
+        }
+        u2d_mj_normalize(q, 4);
+    } else if (type == 2) {                             /* zaxis: the shortest turn to it */
+        if (u2d_mj_normalize(v, 3) < U2D_MJ_EPS)
+            return fail(rd, node, "<%s zaxis>: the axis is too small", u2d_xml_name(node));
+        double z[3] = {0, 0, 1}, a[3];
+        u2d_cross3(z, v, a);
+        double s = u2d_mj_normalize(a, 3);
+        if (s < 1e-10) { a[0] = 1; a[1] = a[2] = 0; }
+        double ang = atan2(s, v[2]);
+        q[0] = cos(ang / 2);
+        for (int k = 0; k < 3; k++) q[k + 1] = a[k] * sin(ang / 2);
+    } else {                                            /* euler */
+        q[0] = 1; q[1] = q[2] = q[3] = 0;
+        for (int i = 0; i < 3; i++) {
+            double e = v[i] * deg, r[4] = {cos(e / 2), 0, 0, 0}, t[4];
+            char axis = rd->eulerseq[i];
+            r[1 + ((axis | 32) - 'x')] = sin(e / 2);
+            if (axis >= 'a') u2d_mj_quat_mul(q, r, t);      /* moving axes */
+            else u2d_mj_quat_mul(r, q, t);                  /* fixed axes  */
+            memcpy(q, t, sizeof t);
+        }
+        u2d_mj_normalize(q, 4);
+    }
+    return 0;
+}
+
+/* pos and orientation of a body, frame or site-like element (no defaults) */
+static int pose_of(mjcf *rd, u2d_xml *node, int kind, int cls, u2d_mj_pose *p)
+{
+    p->pos[0] = p->pos[1] = p->pos[2] = 0.0;
+    if (dnumbers(rd, node, kind, cls, "pos", 3, 3, p->pos) < 0) return -1;
+    return orientation(rd, node, kind, cls, p->quat);
+}
+
+/* ---- the body tree ------------------------------------------------------------------- */
+
+/* A joint, geom or child body met in a body, with the class it defaults to and the frame
+ * (<frame> elements) it sits in, in the body's coordinates. */
+typedef struct { u2d_xml *node; int cls; u2d_mj_pose frame; } mj_item;
+
+typedef struct {
+    mj_item *joint, *geom, *child;
+    int njoint, ngeom, nchild, capj, capg, capc;
+    u2d_xml *inertial;
+    u2d_mj_pose iframe;         /* the frame the <inertial> sits in                      */
+} mj_content;
+
+/* A body waiting to be read: its parent's link, the class it inherits, the frame it sits in
+ * (parent body coordinates). */
+typedef struct { u2d_xml *node; int parent_link, cls, top_level; u2d_mj_pose frame; } mj_pending;
+
+static const u2d_mj_pose IDENTITY = {{0, 0, 0}, {1, 0, 0, 0}};
+
+static int push_item(mjcf *rd, mj_item **a, int *n, int *cap, u2d_xml *node, int cls,
+                     const u2d_mj_pose *frame)
+{
+    if (grow(rd, (void **)a, cap, *n, sizeof **a)) return -1;
+    (*a)[(*n)++] = (mj_item){node, cls, *frame};
+    return 0;
+}
+
+/* The elements of a body (world: of a <worldbody>), <frame>s opened with a stack. */
+static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
+{
+    typedef struct { u2d_xml *next; int cls; u2d_mj_pose frame; } level;
+    level *st = NULL;
+    int top = 0, cap = 0, status = 0;
+    if (grow(rd, (void **)&st, &cap, top, sizeof *st)) return -1;
+    st[top++] = (level){u2d_xml_first(body), cls, IDENTITY};
+    while (top > 0 && !status) {
+        level *L = &st[top - 1];
+        u2d_xml *e = L->next;
+        if (!e) { top--; continue; }
+        L->next = u2d_xml_next(e);
+        const char *name = u2d_xml_name(e);
+        int ecls = L->cls;
+        u2d_mj_pose frame = L->frame;
+        if (strcmp(name, "body") == 0) {
+            status = push_item(rd, &c->child, &c->nchild, &c->capc, e, ecls, &frame);
+        } else if (strcmp(name, "frame") == 0) {
+            u2d_mj_pose p;
+            if ((ecls = class_attr(rd, e, "childclass", ecls)) < 0 ||
+                pose_of(rd, e, K_GEOM, -1, &p) < 0) { status = -1; break; }
+            u2d_mj_pose_mul(&frame, &p, &frame);
+            if (grow(rd, (void **)&st, &cap, top, sizeof *st)) { status = -1; break; }
+            st[top++] = (level){u2d_xml_first(e), ecls, frame};
+        } else if (strcmp(name, "joint") == 0 || strcmp(name, "freejoint") == 0) {
+            if (world) status = fail(rd, e, "the world body cannot have joints");
+            else if ((ecls = class_attr(rd, e, "class", ecls)) < 0) status = -1;
+            else status = push_item(rd, &c->joint, &c->njoint, &c->capj, e, ecls, &frame);
+        } else if (strcmp(name, "geom") == 0) {
+            if ((ecls = class_attr(rd, e, "class", ecls)) < 0) status = -1;
+            else status = push_item(rd, &c->geom, &c->ngeom, &c->capg, e, ecls, &frame);
+        } else if (strcmp(name, "inertial") == 0) {
+            if (world) status = fail(rd, e, "the world body cannot have an <inertial>");
+            c->inertial = e;
+            c->iframe = frame;
+        } else if (strcmp(name, "site") == 0 || strcmp(name, "camera") == 0 ||
+                   strcmp(name, "light") == 0) {
+            /* no mass, no joint */
+        } else if (strcmp(name, "composite") == 0 || strcmp(name, "flexcomp") == 0 ||
+                   strcmp(name, "replicate") == 0 || strcmp(name, "attach") == 0 ||
+                   strcmp(name, "plugin") == 0) {
+            status = fail(rd, e, "<%s> is not read by urdf2dyn: expand it into bodies (MuJoCo's "
+                          "mj_saveLastXML writes the compiled model as plain MJCF)", name);
+        } else {
+            status = fail(rd, e, "<%.60s> is not an element of a body", name);
+        }
+    }
+    free(st);
+    return status;
+}
+
+static int add_link(mjcf *rd, const char *name, int line)
+{
+    u2d_urdf *u = rd->u;
+    if (grow(rd, (void **)&u->link, &rd->caplink, u->nlink, sizeof *u->link)) return -1;
+    u2d_urdf_link *L = &u->link[u->nlink];
+    memset(L, 0, sizeof *L);
+    L->name = name;
+    L->line = line;
+    return u->nlink++;
+}
+
+static u2d_urdf_joint *add_joint(mjcf *rd, const char *name, int line, u2d_jtype type,
+                                 int parent, int child, const u2d_mj_pose *origin)
+{
+    u2d_urdf *u = rd->u;
+    if (grow(rd, (void **)&u->joint, &rd->capjoint, u->njoint, sizeof *u->joint)) return NULL;
+    u2d_urdf_joint *J = &u->joint[u->njoint++];
+    memset(J, 0, sizeof *J);
+    J->name = name;
+    J->line = line;
+    J->type = type;
+    J->parent = parent;
+    J->child = child;
+    J->axis[2] = 1.0;
+    u2d_mj_pose_xform(origin, &J->origin);
+    return J;
+}
+
+static int add_qpos0(mjcf *rd, const double *q, int n)
+{
+    u2d_urdf *u = rd->u;
+    if (rd->capq0 < u->nqpos0 + n) {
+        int cap = 2 * (u->nqpos0 + n);
+        double *g = realloc(u->qpos0, sizeof(double) * (size_t)cap);
+        if (!g) return fail(rd, NULL, "out of memory");
+        u->qpos0 = g;
+        rd->capq0 = cap;
+    }
+    memcpy(u->qpos0 + u->nqpos0, q, sizeof(double) * (size_t)n);
+    u->nqpos0 += n;
+    return 0;
+}
+
+/* ---- a body's inertia ------------------------------------------------------------------ */
+
+static const char *const GEOM_TYPES = "plane|hfield|sphere|capsule|ellipsoid|cylinder|box|mesh|sdf";
+
+/* One geom as MuJoCo's compiler places and weighs it; contributes 0 or 1 (mass > mjEPS), -1
+ * on error. */
+static int geom_mass(mjcf *rd, const mj_item *it, double *m, double com[3], double I[9])
+{
+    u2d_xml *g = it->node;
+    int cls = it->cls;
+    u2d_mj_geom G;
+    memset(&G, 0, sizeof G);
+    double size[3] = {0, 0, 0}, fromto[6], v;
+    int type = dkeyword(rd, g, K_GEOM, cls, "type", GEOM_TYPES, U2D_GEOM_SPHERE);
+    int shell = dkeyword(rd, g, K_GEOM, cls, "shellinertia", BOOL_WORDS, 0);
+    if (type < 0 || shell < 0 || dnumbers(rd, g, K_GEOM, cls, "size", 1, 3, size) < 0) return -1;
+    G.type = type;
+    G.shell = shell;
+    memcpy(G.size, size, sizeof size);
+    G.density = 1000.0;
+    int nmass = dnumbers(rd, g, K_GEOM, cls, "mass", 1, 1, &v);
+    if (nmass < 0) return -1;
+    G.has_mass = nmass;
+    if (nmass) G.mass = v;
+    if (dnumbers(rd, g, K_GEOM, cls, "density", 1, 1, &G.density) < 0) return -1;
+    if ((G.has_mass && G.mass < 0) || G.density < 0)
+        return fail(rd, g, "<geom>: a negative mass or density");
+    int nft = dnumbers(rd, g, K_GEOM, cls, "fromto", 6, 6, fromto);
+    if (nft < 0 || pose_of(rd, g, K_GEOM, cls, &G.pose) < 0) return -1;
+    if (nft) {
+        if (type != U2D_GEOM_CAPSULE && type != U2D_GEOM_CYLINDER && type != U2D_GEOM_ELLIPSOID &&
+            type != U2D_GEOM_BOX)
+            return fail(rd, g, "<geom fromto>: only capsules, cylinders, ellipsoids and boxes");
+        if (G.pose.pos[0] || G.pose.pos[1] || G.pose.pos[2])
+            return fail(rd, g, "<geom>: both pos and fromto");
+        double d[3] = {fromto[0] - fromto[3], fromto[1] - fromto[4], fromto[2] - fromto[5]};
+        G.size[1] = u2d_mj_normalize(d, 3) / 2;
+        if (G.size[1] < U2D_MJ_EPS) return fail(rd, g, "<geom fromto>: the two points coincide");
+        if (type == U2D_GEOM_ELLIPSOID || type == U2D_GEOM_BOX) {
+            G.size[2] = G.size[1];
+            G.size[1] = G.size[0];
+        }
+        for (int k = 0; k < 3; k++) G.pose.pos[k] = (fromto[k] + fromto[k + 3]) / 2;
+        double z[3] = {0, 0, 1}, a[3];                  /* z turned onto d, the shortest way */
+        u2d_cross3(z, d, a);
+        double s = u2d_mj_normalize(a, 3);
+        if (s < 1e-10) { a[0] = 1; a[1] = a[2] = 0; }
+        double ang = atan2(s, d[2]);
+        G.pose.quat[0] = cos(ang / 2);
+        for (int k = 0; k < 3; k++) G.pose.quat[k + 1] = a[k] * sin(ang / 2);
+    }
+    const char *mesh = dattr(rd, g, K_GEOM, cls, "mesh");
+    if (mesh) {
+        int k = lookup(rd->meshindex, rd->nmesh, mesh);
+        if (k < 0) return fail(rd, g, "<geom mesh=\"%.100s\">: no <mesh> asset of that name", mesh);
+        if (nft) return fail(rd, g, "<geom>: fromto cannot be used with a mesh");
+        if (type != U2D_GEOM_MESH && type != U2D_GEOM_SDF)
+            return fail(rd, g, "<geom type=\"%s\" mesh=\"%.100s\">: a primitive fitted to a mesh "
+                        "(MuJoCo's fitscale) is not computed by urdf2dyn: give the body an "
+                        "<inertial>", u2d_xml_attr(g, "type") ? u2d_xml_attr(g, "type") : "sphere",
+                        mesh);
+        if (shell)
+            return fail(rd, g, "<geom shellinertia>: for a mesh, the <mesh inertia=\"shell\"> "
+                        "says it (as in MuJoCo)");
+        int massive = G.has_mass ? G.mass != 0 : G.density != 0;
+        if (massive && !(G.mesh = mesh_mass(rd, k))) {
+            size_t n = strlen(rd->err);
+            snprintf(rd->err + n, U2D_ERRLEN - n, " (MuJoCo takes this body's inertia from the "
+                     "mesh; give the body an <inertial>)");
+            return -1;
+        }
+    } else if (type == U2D_GEOM_MESH || type == U2D_GEOM_SDF) {
+        return fail(rd, g, "<geom type=\"%s\"> names no mesh", type == U2D_GEOM_MESH ? "mesh" : "sdf");
+    } else if (type == U2D_GEOM_HFIELD) {
+        return fail(rd, g, "<geom type=\"hfield\">: a height field's mass is not computed by "
+                    "urdf2dyn: give the body an <inertial>");
+    }
+    /* the frame the geom sits in */
+    u2d_mj_pose_mul(&it->frame, &G.pose, &G.pose);
+    *m = u2d_mj_geom_mass(&G, com, I);
+    return *m > U2D_MJ_EPS;
+}
+
+/* Body b's mass, centre and inertia about it (body axes), as MuJoCo's compiler gives them
+ * (explicit <inertial>, else the geoms per inertiafromgeom), into link L. pose is the
+ * body's in its parent's frame (MuJoCo's odd default centre for a body with nothing). */
+static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
+                        u2d_urdf_link *L)
+{
+    double mass = 0.0, com[3], I[9] = {0};
+    memcpy(com, pose->pos, sizeof com);                 /* MuJoCo's ipos = pos */
+    u2d_xml *in = c->inertial;
+    if (in) {
+        double q[4], d[3] = {0, 0, 0}, full[6];
+        if (!u2d_xml_attr(in, "pos") || !u2d_xml_attr(in, "mass"))
+            return fail(rd, in, "<inertial> needs pos and mass");
+        if (numbers(rd, in, "pos", 3, 3, com) < 0 || numbers(rd, in, "mass", 1, 1, &mass) < 0 ||
+            numbers(rd, in, "diaginertia", 3, 3, d) < 0)
+            return -1;
+        int nfull = numbers(rd, in, "fullinertia", 6, 6, full);
+        if (nfull < 0 || orientation(rd, in, K_GEOM, -1, q) < 0) return -1;
+        if (nfull) {
+            static const char *const alt[4] = {"axisangle", "xyaxes", "zaxis", "euler"};
+            for (int k = 0; k < 4; k++)
+                if (u2d_xml_attr(in, alt[k]))
+                    return fail(rd, in, "<inertial>: fullinertia and %s cannot both be given",
+                                alt[k]);
+            if (u2d_xml_attr(in, "diaginertia"))
+                return fail(rd, in, "<inertial>: fullinertia and diaginertia cannot both be given");
+            double F[9] = {full[0], full[3], full[4], full[3], full[1], full[5], full[4], full[5],
+                           full[2]}, lam[3];
+            u2d_sym3_eigenvalues(F, lam);
+            if (lam[0] < U2D_MJ_EPS)
+                return fail(rd, in, "<inertial fullinertia>: the inertia must have positive "
+                            "eigenvalues (smallest %g)", lam[0]);
+            memcpy(I, F, sizeof F);
+            memset(q, 0, sizeof q);
+            q[0] = 1;
+        } else {
+            memset(I, 0, sizeof I);
+            I[0] = d[0]; I[4] = d[1]; I[8] = d[2];
+        }
+        /* the inertial frame, placed by the <frame>s around the element, as MuJoCo does */
+        u2d_mj_pose ip = {{com[0], com[1], com[2]}, {q[0], q[1], q[2], q[3]}};
+        u2d_mj_pose_mul(&c->iframe, &ip, &ip);
+        double R[9], T[9];
+        u2d_mj_quat_matrix(ip.quat, R);
+        u2d_mulmm3(R, I, T);                            /* R I R^T */
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                I[3 * i + j] = T[3 * i] * R[3 * j] + T[3 * i + 1] * R[3 * j + 1]
+                             + T[3 * i + 2] * R[3 * j + 2];
+        memcpy(com, ip.pos, sizeof com);
+    }
+    if (rd->fromgeom == 1 || (rd->fromgeom == 2 && !in)) {
+        double M = 0.0, h[3] = {0, 0, 0}, S[9] = {0};
+        int n = 0;
+        for (int k = 0; k < c->ngeom; k++) {
+            const mj_item *it = &c->geom[k];
+            double group = 0, m = 0, gc[3], gI[9];
+            if (dnumbers(rd, it->node, K_GEOM, it->cls, "group", 1, 1, &group) < 0) return -1;
+            if (group < rd->group[0] || group > rd->group[1]) continue;
+            int used = geom_mass(rd, it, &m, gc, gI);
+            if (used < 0) return -1;
+            if (!used) continue;
+            /* about the body origin, then shifted to the centre once all are in */
+            M += m;
+            for (int a = 0; a < 3; a++) h[a] += m * gc[a];
+            double cc = u2d_dot3(gc, gc);
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    S[3 * a + b] += gI[3 * a + b] + m * ((a == b) * cc - gc[a] * gc[b]);
+            n++;
+        }
+        if (n > 0) {
+            if (M < U2D_MJ_EPS) return fail(rd, NULL, "the geoms' mass is too small to place "
+                                            "its centre");
+            mass = M;
+            for (int a = 0; a < 3; a++) com[a] = h[a] / M;
+            double cc = u2d_dot3(com, com);
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    I[3 * a + b] = S[3 * a + b] - M * ((a == b) * cc - com[a] * com[b]);
+            }
+    }
+    char why[200];
+    if (u2d_mj_fix_inertia(&mass, I, rd->boundmass, rd->boundinertia, rd->balance, why))
+        return fail(rd, in, "%s", why);
+    L->has_inertial = 1;
+    L->mass = mass;
+    memcpy(L->com, com, sizeof com);
+    memcpy(L->Icom, I, sizeof I);
+    return 0;
+}
+
+/* ---- a body's joints ------------------------------------------------------------------- */
+
+enum { J_FREE = 0, J_BALL, J_SLIDE, J_HINGE };
+
+typedef struct {
+    int type;
+    const char *name;
+    double pos[3], axis[3], ref;
+    int limited;
+    double range[2];
+} mj_joint;
+
+/* Read joint item k of a body into J (pos and axis in body coordinates), counting what is
+ * not applied. */
+static int read_joint(mjcf *rd, const mj_item *it, const char *body, int k, mj_joint *J)
+{
+    u2d_xml *j = it->node;
+    int cls = it->cls, free_elem = strcmp(u2d_xml_name(j), "freejoint") == 0;
+    memset(J, 0, sizeof *J);
+    J->axis[2] = 1.0;
+    J->name = u2d_xml_attr(j, "name");
+    if (!J->name && !(J->name = own_name(rd, "%.250s_joint%d", body, k))) return -1;
+    if (free_elem) {                    /* <freejoint>: no defaults, no axis, no anchor */
+        J->type = J_FREE;
+        return 0;
+    }
+    if ((J->type = dkeyword(rd, j, K_JOINT, cls, "type", "free|ball|slide|hinge", J_HINGE)) < 0 ||
+        dnumbers(rd, j, K_JOINT, cls, "pos", 3, 3, J->pos) < 0 ||
+        dnumbers(rd, j, K_JOINT, cls, "axis", 3, 3, J->axis) < 0 ||
+        dnumbers(rd, j, K_JOINT, cls, "ref", 1, 1, &J->ref) < 0 ||
+        dnumbers(rd, j, K_JOINT, cls, "range", 2, 2, J->range) < 0)
+        return -1;
+    double armature = 0, damping[4] = {0}, stiffness[4] = {0}, friction = 0, sd[2] = {0, 0};
+    if (dnumbers(rd, j, K_JOINT, cls, "armature", 1, 1, &armature) < 0 ||
+        dnumbers(rd, j, K_JOINT, cls, "damping", 1, 4, damping) < 0 ||
+        dnumbers(rd, j, K_JOINT, cls, "stiffness", 1, 4, stiffness) < 0 ||
+        dnumbers(rd, j, K_JOINT, cls, "frictionloss", 1, 1, &friction) < 0 ||
+        dnumbers(rd, j, K_JOINT, cls, "springdamper", 2, 2, sd) < 0)
+        return -1;
+    rd->n_armature += armature != 0;
+    rd->n_damping += damping[0] != 0 || damping[1] != 0 || damping[2] != 0 || damping[3] != 0;
+    rd->n_spring += stiffness[0] != 0 || stiffness[1] != 0 || stiffness[2] != 0 ||
+                    stiffness[3] != 0 || sd[0] != 0 || sd[1] != 0;
+    rd->n_friction += friction != 0;
+    int limited = dkeyword(rd, j, K_JOINT, cls, "limited", "false|true|auto", 2);
+    if (limited < 0) return -1;
+    int hasrange = J->range[0] != 0 || J->range[1] != 0;
+    if (limited == 2) {
+        if (!rd->autolimits && hasrange)
+            return fail(rd, j, "joint '%.100s' has a range but no limited=\"true\", and compiler "
+                        "autolimits is off (MuJoCo refuses this too)", J->name);
+        limited = hasrange;
+    }
+    if (J->type == J_FREE) limited = 0;
+    J->limited = limited;
+    const double deg = rd->degree ? 3.14159265358979323846 / 180.0 : 1.0;
+    if (limited) {
+        if (J->type != J_BALL && J->range[0] >= J->range[1])
+            return fail(rd, j, "joint '%.100s': range[0] must be below range[1]", J->name);
+        if (J->type == J_HINGE || J->type == J_BALL) { J->range[0] *= deg; J->range[1] *= deg; }
+        rd->n_limit++;
+    }
+    if (J->type == J_HINGE) J->ref *= deg;
+    if (J->type == J_FREE || J->type == J_BALL) {
+        J->axis[0] = J->axis[1] = 0; J->axis[2] = 1;
+    } else {
+        double a[3];
+        u2d_mj_rotate(it->frame.quat, J->axis, a);
+        memcpy(J->axis, a, sizeof a);
+        if (u2d_mj_normalize(J->axis, 3) < U2D_MJ_EPS)
+            return fail(rd, j, "joint '%.100s': the axis is too small", J->name);
+    }
+    if (J->type == J_FREE) {
+        J->pos[0] = J->pos[1] = J->pos[2] = 0;
+    } else {
+        double p[3];
+        u2d_mj_rotate(it->frame.quat, J->pos, p);
+        for (int a = 0; a < 3; a++) J->pos[a] = it->frame.pos[a] + p[a];
+    }
+    return 0;
+}
+
+/* The body's link and its joints (a chain: see the top of the file). pose: the body in its
+ * parent's frame. Returns the body's link, or -1. */
+static int body_joints(mjcf *rd, const mj_pending *b, const mj_content *c, const char *name,
+                       u2d_mj_pose pose, int line, int *link)
+{
+    static const u2d_jtype core_type[4] = {U2D_JOINT_FLOATING, U2D_JOINT_BALL,
+                                           U2D_JOINT_PRISMATIC, U2D_JOINT_REVOLUTE};
+    mj_joint *J = malloc(sizeof *J * (size_t)(c->njoint + 1));
+    if (!J) return fail(rd, NULL, "out of memory");
+    int dofs = 0, ball = 0, nfree = 0, status = 0;
+    for (int k = 0; k < c->njoint && !status; k++) {
+        if (read_joint(rd, &c->joint[k], name, k, &J[k])) { status = -1; break; }
+        int t = J[k].type;
+        dofs += t == J_FREE ? 6 : t == J_BALL ? 3 : 1;
+        if ((t == J_BALL || t == J_HINGE) && ball)
+            status = fail(rd, c->joint[k].node, "a ball joint followed by a rotation (MuJoCo "
+                          "refuses this too)");
+        ball |= t == J_BALL;
+        nfree += t == J_FREE;
+    }
+    if (!status && nfree && c->njoint > 1)
+        status = fail(rd, NULL, "a free joint must be its body's only joint");
+    if (!status && nfree && !b->top_level)
+        status = fail(rd, NULL, "a free joint only on a body that is a child of the world "
+                      "(MuJoCo's rule)");
+    if (!status && dofs > 6) status = fail(rd, NULL, "more than 6 degrees of freedom in one body");
+    if (!status && nfree && c->nchild == 0) {
+        int align = keyword(rd, c->joint[0].node, "align", "false|true|auto", 2);
+        if (align < 0) status = -1;
+        else if (align == 1 || (align == 2 && rd->alignfree))
+            status = fail(rd, c->joint[0].node, "free-joint alignment (compiler alignfree, "
+                          "freejoint align) moves the body frame to its inertial frame, which "
+                          "urdf2dyn does not do: set align=\"false\"");
+    }
+    if (status) { free(J); return -1; }
+
+    int cur = b->parent_link, body = -1;
+    u2d_mj_pose X = pose;                       /* the next origin, in cur's frame */
+    for (int k = 0; k < c->njoint; k++) {
+        const mj_joint *j = &J[k];
+        u2d_mj_pose anchor = {{j->pos[0], j->pos[1], j->pos[2]}, {1, 0, 0, 0}}, origin;
+        if (j->type == J_SLIDE) memset(anchor.pos, 0, sizeof anchor.pos);  /* no pivot */
+        if (j->type == J_FREE) X = IDENTITY;    /* the body's world pose is its q */
+        u2d_mj_pose_mul(&X, &anchor, &origin);
+        if (j->type == J_HINGE && j->ref != 0) {        /* q = ref draws the XML's pose */
+            u2d_mj_pose turn = {{0, 0, 0}, {cos(-j->ref / 2), 0, 0, 0}};
+            for (int a = 0; a < 3; a++) turn.quat[a + 1] = sin(-j->ref / 2) * j->axis[a];
+            u2d_mj_pose_mul(&origin, &turn, &origin);
+        } else if (j->type == J_SLIDE && j->ref != 0) {
+            u2d_mj_pose shift = IDENTITY;
+            for (int a = 0; a < 3; a++) shift.pos[a] = -j->ref * j->axis[a];
+            u2d_mj_pose_mul(&origin, &shift, &origin);
+        }
+        int last = k == c->njoint - 1;
+        int onbody = last && !anchor.pos[0] && !anchor.pos[1] && !anchor.pos[2];
+        const char *lname = onbody ? name : own_name(rd, "%.250s/%.250s", name, j->name);
+        int child = lname ? add_link(rd, lname, line) : -1;
+        if (child < 0) { free(J); return -1; }
+        if (onbody) body = child;
+        u2d_urdf_joint *U = add_joint(rd, j->name, u2d_xml_line(c->joint[k].node),
+                                      core_type[j->type], cur, child, &origin);
+        if (!U) { free(J); return -1; }
+        memcpy(U->axis, j->axis, sizeof j->axis);
+        if (j->limited && (j->type == J_HINGE || j->type == J_SLIDE)) {
+            U->has_limit = 1;
+            U->lower = j->range[0];
+            U->upper = j->range[1];
+        }
+        double q0[7] = {j->ref, 0, 0, 0, 0, 0, 0};
+        int n = 1;
+        if (j->type == J_BALL) { q0[0] = q0[1] = q0[2] = 0; q0[3] = 1; n = 4; }
+        if (j->type == J_FREE) {
+            memcpy(q0, pose.pos, sizeof pose.pos);
+            q0[3] = pose.quat[1]; q0[4] = pose.quat[2]; q0[5] = pose.quat[3]; q0[6] = pose.quat[0];
+            n = 7;
+        }
+        if (add_qpos0(rd, q0, n)) { free(J); return -1; }
+        cur = child;
+        X = (u2d_mj_pose){{-anchor.pos[0], -anchor.pos[1], -anchor.pos[2]}, {1, 0, 0, 0}};
+    }
+    if (body < 0) {                             /* welded, or off the last joint's anchor */
+        const char *jname = own_name(rd, "%.250s/%s", name, c->njoint ? "anchor" : "weld");
+        body = jname ? add_link(rd, name, line) : -1;
+        if (body < 0 || !add_joint(rd, jname, line, U2D_JOINT_FIXED, cur, body, &X)) {
+            free(J);
+            return -1;
+        }
+    }
+    free(J);
+    *link = body;
+    return 0;
+}
+
+/* ---- the tree, body by body -------------------------------------------------------- */
+
+static void free_content(mj_content *c)
+{
+    free(c->joint); free(c->geom); free(c->child);
+    memset(c, 0, sizeof *c);
+}
+
+/* Count the geoms that can touch something (contacts are not applied). */
+static int count_contacts(mjcf *rd, const mj_content *c)
+{
+    for (int k = 0; k < c->ngeom; k++) {
+        double t = 1, a = 1;
+        if (dnumbers(rd, c->geom[k].node, K_GEOM, c->geom[k].cls, "contype", 1, 1, &t) < 0 ||
+            dnumbers(rd, c->geom[k].node, K_GEOM, c->geom[k].cls, "conaffinity", 1, 1, &a) < 0)
+            return -1;
+        rd->n_contact += t != 0 || a != 0;
+    }
+    return 0;
+}
+
+/* Push a body's children (document order out first). */
+static int push_children(mjcf *rd, mj_pending **stack, int *top, int *cap, const mj_content *c,
+                         int link, int top_level)
+{
+    for (int k = c->nchild - 1; k >= 0; k--) {
+        if (grow(rd, (void **)stack, cap, *top, sizeof **stack)) return -1;
+        (*stack)[(*top)++] = (mj_pending){c->child[k].node, link, c->child[k].cls, top_level,
+                                          c->child[k].frame};
+    }
+    return 0;
+}
+
+static int read_tree(mjcf *rd)
+{
+    mj_content c;
+    mj_pending *stack = NULL;
+    int top = 0, cap = 0, status = 0;
+    memset(&c, 0, sizeof c);
+    if (add_link(rd, "world", 0) < 0) return -1;
+    for (u2d_xml *w = u2d_xml_first(rd->root); w && !status; w = u2d_xml_next(w)) {
+        if (strcmp(u2d_xml_name(w), "worldbody") != 0) continue;
+        if (u2d_xml_attr_count(w) > 0)
+            status = fail(rd, w, "<worldbody> cannot have attributes");
+        else status = scan_body(rd, w, 0, 1, &c);
+    }
+    if (!status) status = count_contacts(rd, &c);
+    if (!status) status = push_children(rd, &stack, &top, &cap, &c, 0, 1);
+    free_content(&c);
+    while (top > 0 && !status) {
+        mj_pending b = stack[--top];
+        u2d_xml *n = b.node;
+        int id = ++rd->nbody, line = u2d_xml_line(n), link = -1;
+        const char *name = u2d_xml_attr(n, "name");
+        rd->what[0] = '\0';
+        if (!name && !(name = own_name(rd, "body%d", id))) { status = -1; break; }
+        snprintf(rd->what, sizeof rd->what, "body '%.200s'", name);
+        u2d_mj_pose pose;
+        u2d_urdf_link inertia;
+        int cls = class_attr(rd, n, "childclass", b.cls), mocap = 0;
+        double gravcomp = 0;
+        if (cls < 0 || pose_of(rd, n, K_GEOM, -1, &pose) < 0 ||
+            read_bool(rd, n, "mocap", &mocap) || numbers(rd, n, "gravcomp", 1, 1, &gravcomp) < 0 ||
+            scan_body(rd, n, cls, 0, &c) || count_contacts(rd, &c)) {
+            status = -1;
+            break;
+        }
+        rd->n_gravcomp += gravcomp != 0;
+        u2d_mj_pose_mul(&b.frame, &pose, &pose);
+        if (mocap && (c.njoint || !b.top_level)) {
+            status = fail(rd, n, "a mocap body is a child of the world without joints");
+            break;
+        }
+        memset(&inertia, 0, sizeof inertia);
+        if (body_inertia(rd, &c, &pose, &inertia) ||
+            body_joints(rd, &b, &c, name, pose, line, &link)) {
+            status = -1;
+            break;
+        }
+        u2d_urdf_link *L = &rd->u->link[link];
+        L->has_inertial = inertia.has_inertial;
+        L->mass = inertia.mass;
+        memcpy(L->com, inertia.com, sizeof L->com);
+        memcpy(L->Icom, inertia.Icom, sizeof L->Icom);
+        status = push_children(rd, &stack, &top, &cap, &c, link, 0);
+        free_content(&c);
+    }
+    free_content(&c);
+    free(stack);
+    rd->what[0] = '\0';
+    return status;
+}
+
+/* ---- the whole model --------------------------------------------------------------------- */
+
+static int count_children(mjcf *rd, const char *section)
+{
+    int n = 0;
+    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s))
+        if (strcmp(u2d_xml_name(s), section) == 0)
+            for (u2d_xml *e = u2d_xml_first(s); e; e = u2d_xml_next(e)) n++;
+    return n;
+}
+
+/* One finding listing what the model has that urdf2dyn does not apply. */
+static void summarize(mjcf *rd)
+{
+    char msg[U2D_ERRLEN] = "";
+    size_t n = 0;
+    const struct { int count; const char *what, *unit; } items[] = {
+        {rd->n_armature, "armature", "joint"}, {rd->n_damping, "damping", "joint"},
+        {rd->n_spring, "springs", "joint"}, {rd->n_friction, "friction loss", "joint"},
+        {rd->n_limit, "limits", "joint"}, {rd->n_gravcomp, "gravity compensation", "body"},
+        {count_children(rd, "tendon"), "tendon", NULL},
+        {count_children(rd, "actuator"), "actuator", NULL},
+        {count_children(rd, "equality"), "equality constraint", NULL},
+        {rd->n_contact, "contacts", "geom"},
+    };
+    for (size_t k = 0; k < sizeof items / sizeof items[0]; k++) {
+        int c = items[k].count;
+        if (c <= 0 || n >= sizeof msg - 80) continue;
+        if (items[k].unit)
+            n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%s on %d %s%s", n ? ", " : "",
+                                  items[k].what, c, items[k].unit, c == 1 ? "" : "s");
+        else
+            n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%d %s%s", n ? ", " : "", c,
+                                  items[k].what, c == 1 ? "" : "s");
+    }
+    if (n)
+        note(rd, NULL, "what is not rigid-body dynamics is read but not applied (as mj_rne "
+             "with armature and passive forces zeroed): %s", msg);
+}
+
+/* Every name (links, joints, model) copied into one block the u2d_urdf owns; link and joint
+ * names checked unique. */
+static int own_names(mjcf *rd)
+{
+    u2d_urdf *u = rd->u;
+    int n = u->nlink > u->njoint ? u->nlink : u->njoint;
+    name_entry *e = malloc(sizeof *e * (size_t)(n + 1));
+    if (!e) return fail(rd, NULL, "out of memory");
+    for (int pass = 0; pass < 2; pass++) {
+        int m = pass ? u->njoint : u->nlink;
+        for (int k = 0; k < m; k++) e[k] = (name_entry){pass ? u->joint[k].name : u->link[k].name, k};
+        qsort(e, (size_t)m, sizeof *e, cmp_name);
+        for (int k = 1; k < m; k++)
+            if (strcmp(e[k - 1].name, e[k].name) == 0) {
+                char what[300];
+                snprintf(what, sizeof what, "%s", e[k].name);
+                free(e);
+                return fail(rd, NULL, "two %s are named '%.200s'%s", pass ? "joints" : "bodies",
+                            what, strcmp(what, "world") == 0 ? " ('world' is the world body)"
+                            : " (names of unnamed ones: body<id>, <body>_joint<k>)");
+            }
+    }
+    free(e);
+    return u2d_own_names(u) ? fail(rd, NULL, "out of memory") : 0;
+}
+
+/* settotalmass: every body's mass and inertia scaled, as mj_setTotalmass does. */
+static void set_total_mass(mjcf *rd)
+{
+    u2d_urdf *u = rd->u;
+    if (!(rd->totalmass > 0)) return;
+    double total = 0.0;
+    for (int l = 1; l < u->nlink; l++) total += u->link[l].mass;
+    double scale = fmax(U2D_MJ_MINVAL, rd->totalmass / fmax(U2D_MJ_MINVAL, total));
+    for (int l = 1; l < u->nlink; l++) {
+        u->link[l].mass *= scale;
+        for (int k = 0; k < 9; k++) u->link[l].Icom[k] *= scale;
+    }
+}
+
+int u2d_is_mjcf(const char *xml)
+{
+    const char *p = xml;
+    for (;;) {
+        p = strchr(p, '<');
+        if (!p) return 0;
+        if (p[1] == '?' || p[1] == '!') { p++; continue; }
+        return strncmp(p + 1, "mujoco", 6) == 0 && (is_blank(p[7]) || p[7] == '>' || p[7] == '/');
+    }
+}
+
+char *u2d_read_file(void *ctx, const char *path, size_t *len, char err[U2D_ERRLEN])
+{
+    (void)ctx;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, U2D_ERRLEN, "cannot open '%.400s'", path);
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) break;
+        if (cap >= U2D_MAX_FILE) {
+            free(buf);
+            buf = NULL;
+            snprintf(err, U2D_ERRLEN, "'%.400s' is larger than %zu MB", path, U2D_MAX_FILE >> 20);
+            fclose(f);
+            return NULL;
+        }
+        char *g = realloc(buf, 2 * cap + 1);
+        if (!g) { free(buf); buf = NULL; break; }
+        buf = g;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) {
+        free(buf);
+        snprintf(err, U2D_ERRLEN, "cannot read '%.400s'%s", path, buf ? "" : " (out of memory)");
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, void *ctx,
+                         char err[U2D_ERRLEN])
+{
+    err[0] = '\0';
+    mjcf rd;
+    memset(&rd, 0, sizeof rd);
+    rd.err = err;
+    rd.read = read ? read : u2d_read_file;
+    rd.ctx = ctx;
+    u2d_urdf *u = rd.u = calloc(1, sizeof *u);
+    if (!u) { snprintf(err, U2D_ERRLEN, "out of memory"); return NULL; }
+    u->mjcf = 1;
+    char *main_path = malloc(strlen(path ? path : "") + 1);
+    if (!main_path) { free(u); snprintf(err, U2D_ERRLEN, "out of memory"); return NULL; }
+    strcpy(main_path, path ? path : "");
+    if (add_file(&rd, main_path) < 0) goto error;
+
+    rd.doc = u2d_xml_load(xml, err, xml_note, &rd);
+    if (!rd.doc) goto error;
+    for (u2d_xml *n = u2d_xml_first(rd.doc); n; n = u2d_xml_next(n)) {
+        if (strcmp(u2d_xml_name(n), "mujoco") != 0) continue;
+        if (rd.root) { fail(&rd, n, "more than one <mujoco> element"); goto error; }
+        rd.root = n;
+    }
+    if (!rd.root) { fail(&rd, NULL, "no <mujoco> element"); goto error; }
+    u->name = u2d_xml_attr(rd.root, "model");
+    if (!u->name) u->name = "MuJoCo Model";
+
+    if (expand_includes(&rd) || read_compiler(&rd) || read_option(&rd) || read_defaults(&rd) ||
+        read_assets(&rd) || read_tree(&rd))
+        goto error;
+    set_total_mass(&rd);
+    summarize(&rd);
+    u->root = 0;
+    if (own_names(&rd)) goto error;
+
+    for (int k = 0; k < rd.nowned; k++) free(rd.owned[k]);
+    for (int k = 0; k < rd.nfile; k++) free(rd.file[k].path);
+    free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
+    free(rd.mesh); free(rd.meshindex);
+    u2d_xml_free(rd.doc);
+    return u;
+
+error:
+    if (!err[0]) snprintf(err, U2D_ERRLEN, "could not read the MJCF model");
+    for (int k = 0; k < rd.nowned; k++) free(rd.owned[k]);
+    for (int k = 0; k < rd.nfile; k++) free(rd.file[k].path);
+    free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
+    free(rd.mesh); free(rd.meshindex);
+    u->strings = NULL;
+    u2d_urdf_free(u);
+    u2d_xml_free(rd.doc);
+    return NULL;
+}

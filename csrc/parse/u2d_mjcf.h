@@ -1,0 +1,126 @@
+/* u2d_mjcf.h: what the MJCF reader's files share (u2d_mjcf.c reads the document,
+ * u2d_mjcf_mass.c gives bodies the inertia MuJoCo's compiler gives them, u2d_mesh.c reads
+ * meshes). Quaternions are MuJoCo's, (w, x, y, z). */
+#ifndef U2D_MJCF_H
+#define U2D_MJCF_H
+
+#include <math.h>
+#include "model/u2d_model.h"
+
+#define U2D_MJ_EPS 1e-14            /* MuJoCo's mjEPS    */
+#define U2D_MJ_MINVAL 1e-15         /* MuJoCo's mjMINVAL */
+
+/* ---- quaternions (w, x, y, z) and poses ---------------------------------------------- */
+
+/* MuJoCo's mjuu_normvec: the norm; v unit unless it is tiny (v kept, 0 returned). */
+static inline double u2d_mj_normalize(double *v, int n)
+{
+    double s = 0.0;
+    for (int k = 0; k < n; k++) s += v[k] * v[k];
+    if (s < U2D_MJ_EPS) return 0.0;
+    s = sqrt(s);
+    if (fabs(s - 1.0) > U2D_MJ_EPS)
+        for (int k = 0; k < n; k++) v[k] /= s;
+    return s;
+}
+
+static inline void u2d_mj_quat_mul(const double a[4], const double b[4], double out[4])
+{
+    double w = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+    double x = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+    double y = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+    double z = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+    out[0] = w; out[1] = x; out[2] = y; out[3] = z;
+}
+
+/* R with columns the rotated frame's axes (child axes in parent coordinates). */
+static inline void u2d_mj_quat_matrix(const double q[4], double R[9])
+{
+    double w = q[0], x = q[1], y = q[2], z = q[3];
+    R[0] = w * w + x * x - y * y - z * z; R[1] = 2 * (x * y - w * z); R[2] = 2 * (x * z + w * y);
+    R[3] = 2 * (x * y + w * z); R[4] = w * w - x * x + y * y - z * z; R[5] = 2 * (y * z - w * x);
+    R[6] = 2 * (x * z - w * y); R[7] = 2 * (y * z + w * x); R[8] = w * w - x * x - y * y + z * z;
+}
+
+static inline void u2d_mj_rotate(const double q[4], const double v[3], double out[3])
+{
+    double R[9];
+    u2d_mj_quat_matrix(q, R);
+    u2d_mulmv3(R, v, out);
+}
+
+/* A pose: a frame's origin and orientation in its parent's coordinates. */
+typedef struct { double pos[3], quat[4]; } u2d_mj_pose;
+
+/* out = a b: b's frame placed in a's (out may alias either). */
+static inline void u2d_mj_pose_mul(const u2d_mj_pose *a, const u2d_mj_pose *b, u2d_mj_pose *out)
+{
+    double p[3], q[4];
+    u2d_mj_rotate(a->quat, b->pos, p);
+    u2d_mj_quat_mul(a->quat, b->quat, q);
+    for (int k = 0; k < 3; k++) out->pos[k] = a->pos[k] + p[k];
+    for (int k = 0; k < 4; k++) out->quat[k] = q[k];
+}
+
+/* The transform of the core (parent coordinates -> frame coordinates) for a pose. */
+static inline void u2d_mj_pose_xform(const u2d_mj_pose *p, u2d_xform *X)
+{
+    double R[9];
+    u2d_mj_quat_matrix(p->quat, R);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) X->E[3 * i + j] = R[3 * j + i];
+    for (int k = 0; k < 3; k++) X->r[k] = p->pos[k];
+}
+
+/* ---- mass ---------------------------------------------------------------------------- */
+
+/* A mesh asset as MuJoCo compiles it for inertia: volume (or area), centre of mass and
+ * inertia about it per unit density, in the mesh's (scaled) coordinates. */
+typedef struct {
+    double volume, com[3], I[9];
+} u2d_mj_mesh_mass;
+
+enum { U2D_MESH_CONVEX = 0, U2D_MESH_EXACT, U2D_MESH_LEGACY, U2D_MESH_SHELL };
+
+/* How a mesh is placed before its mass is computed: its <mesh> attributes. */
+typedef struct {
+    int inertia;                /* U2D_MESH_*                                    */
+    double scale[3], refpos[3], refquat[4];
+} u2d_mj_mesh_spec;
+
+/* Volume, centre and inertia of a mesh file's triangles as MuJoCo computes them (binary
+ * STL, or OBJ's first group of faces). name is the file's, for messages. 0, or -1 with a
+ * message in err. */
+int u2d_mesh_mass(const char *data, size_t len, const char *name, const u2d_mj_mesh_spec *spec,
+                  u2d_mj_mesh_mass *out, char err[U2D_ERRLEN]);
+
+/* The same from vertices (nvert,3) and triangles (nface,3) as given in the MJCF. */
+int u2d_mesh_mass_of(int nvert, const float *vert, int nface, const int *face,
+                     const char *name, const u2d_mj_mesh_spec *spec, u2d_mj_mesh_mass *out,
+                     char err[U2D_ERRLEN]);
+
+enum { U2D_GEOM_PLANE = 0, U2D_GEOM_HFIELD, U2D_GEOM_SPHERE, U2D_GEOM_CAPSULE,
+       U2D_GEOM_ELLIPSOID, U2D_GEOM_CYLINDER, U2D_GEOM_BOX, U2D_GEOM_MESH, U2D_GEOM_SDF };
+
+/* A geom's contribution to its body's inertia, as MuJoCo's compiler derives it. */
+typedef struct {
+    int type;                   /* U2D_GEOM_*                                   */
+    int shell;                  /* shellinertia                                  */
+    double size[3];
+    u2d_mj_pose pose;           /* in the body frame (fromto and frames applied) */
+    int has_mass;               /* mass given (else density)                     */
+    double mass, density;
+    const u2d_mj_mesh_mass *mesh;   /* mesh geoms                                */
+} u2d_mj_geom;
+
+/* mass, centre and inertia about it (body frame) of one geom; 0 when it has none. */
+double u2d_mj_geom_mass(const u2d_mj_geom *g, double com[3], double I[9]);
+
+/* MuJoCo's checks and corrections of a body's mass and inertia about its centre (I, body
+ * axes): boundmass, boundinertia (on the principal moments), negative values refused, the
+ * triangle inequality A + B >= C refused or, with balanceinertia, evened out. 0, or -1
+ * with the reason in why. */
+int u2d_mj_fix_inertia(double *mass, double I[9], double boundmass, double boundinertia,
+                       int balance, char why[200]);
+
+#endif

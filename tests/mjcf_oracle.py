@@ -1,0 +1,127 @@
+"""MuJoCo as the oracle of an MJCF model's dynamics (tests/test_mjcf*.py, benchmarks).
+
+MuJoCo compiles the same file; its armature is zeroed in the spec before compiling (it is
+part of MuJoCo's mass matrix, and of the constants mj_setConst computes: zeroing it on the
+compiled model leaves them stale), and mesh geoms whose files are not here (the vendored
+models keep their XML only: every one of their bodies has an <inertial>, so the meshes
+change nothing) are removed with their meshes, materials and textures. Inverse dynamics is
+mj_rne(flg_acc=1) after mj_fwdPosition and mj_fwdVelocity, the mass matrix mj_fullM; both
+through urdf2dyn.interop's MuJoCo conversions.
+"""
+import os
+
+import numpy as np
+import pytest
+
+mujoco = pytest.importorskip("mujoco")
+
+import urdf2dyn                                            # noqa: E402
+from urdf2dyn import interop                               # noqa: E402
+
+HERE = os.path.dirname(__file__)
+MJCF = os.path.join(HERE, "data", "mjcf")
+
+# the public models of issue 32, vendored (tests/data/mjcf/README.md)
+PUBLIC = {
+    "franka_emika_panda": "menagerie/franka_emika_panda/panda.xml",
+    "universal_robots_ur5e": "menagerie/universal_robots_ur5e/ur5e.xml",
+    "unitree_go2": "menagerie/unitree_go2/scene.xml",
+    "anybotics_anymal_c": "menagerie/anybotics_anymal_c/anymal_c.xml",
+    "unitree_h1": "menagerie/unitree_h1/h1.xml",
+    "shadow_hand": "menagerie/shadow_hand/right_hand.xml",
+    "agility_cassie": "menagerie/agility_cassie/cassie.xml",
+    "humanoid": "mujoco/humanoid.xml",
+    "cheetah": "dm_control/cheetah.xml",
+}
+
+
+def public_path(name):
+    return os.path.join(MJCF, PUBLIC[name])
+
+
+def mujoco_model(path=None, xml=None, files=None):
+    """MuJoCo's compiled model of an MJCF file (or text), armature zeroed; mesh geoms whose
+    file is absent dropped (see the module's docstring)."""
+    spec = (mujoco.MjSpec.from_file(path) if path is not None
+            else mujoco.MjSpec.from_string(xml, assets=files or {}))
+    folder = os.path.dirname(path) if path is not None else None
+    meshdir = spec.meshdir or ""
+    missing = set()
+    for m in spec.meshes:
+        if m.file and folder is not None and not os.path.exists(
+                os.path.join(folder, meshdir, m.file)):
+            missing.add(m.name)
+    if missing:
+        for g in list(spec.geoms):
+            if g.meshname in missing:
+                spec.delete(g)
+        for m in list(spec.meshes):
+            if m.name in missing:
+                spec.delete(m)
+        for g in spec.geoms:
+            g.material = ""
+        for x in list(spec.textures) + list(spec.materials) + list(spec.skins):
+            spec.delete(x)
+    for j in spec.joints:
+        j.armature = 0
+    m = spec.compile()
+    assert not m.dof_armature.any()
+    return m
+
+
+def random_states(model, n, seed=0):
+    """n states (q, v, a) with unit quaternions, coordinates in [-1, 1]."""
+    rng = np.random.default_rng(seed)
+    q = rng.uniform(-1, 1, (n, model.nq))
+    for j in model.joints:
+        at = {"floating": 3, "ball": 0}.get(j.type)
+        if at is not None:
+            k = j.q_index + at
+            q[:, k:k + 4] /= np.linalg.norm(q[:, k:k + 4], axis=1, keepdims=True)
+    return q, rng.uniform(-1, 1, (n, model.nv)), rng.uniform(-1, 1, (n, model.nv))
+
+
+def mujoco_dynamics(m, model, q, v, a):
+    """MuJoCo's inverse dynamics (qfrc) and mass matrix at urdf2dyn states, one per row."""
+    d = mujoco.MjData(m)
+    qpos = interop.to_mujoco_qpos(model, q)
+    qvel = interop.to_mujoco_qvel(model, q, v)
+    qacc = interop.to_mujoco_qacc(model, q, v, a)
+    tau = np.zeros((len(q), m.nv))
+    M = np.zeros((len(q), m.nv, m.nv))
+    for k in range(len(q)):
+        d.qpos[:], d.qvel[:], d.qacc[:] = qpos[k], qvel[k], qacc[k]
+        mujoco.mj_fwdPosition(m, d)
+        mujoco.mj_fwdVelocity(m, d)
+        mujoco.mj_rne(m, d, 1, tau[k])
+        mujoco.mj_fullM(m, d, M[k])
+    return tau, M
+
+
+def moving_mass(m):
+    """MuJoCo's mass of the bodies that its joints move: those whose weld root has degrees
+    of freedom (a mocap body is a weld root of its own, without any)."""
+    return float(sum(m.body_mass[i] for i in range(1, m.nbody)
+                     if m.body_dofnum[m.body_weldid[i]] > 0))
+
+
+def compare(model, m, n=20, seed=0):
+    """The largest errors over n random states, each relative to that state's largest
+    torque (inverse dynamics) and largest mass-matrix entry: (tau, M)."""
+    assert (model.nq, model.nv) == (m.nq, m.nv)
+    q, v, a = random_states(model, n, seed)
+    tau_mj, M_mj = mujoco_dynamics(m, model, q, v, a)
+    tau = interop.to_mujoco_qfrc(model, q, model.inverse_dynamics(q, v, a))
+    T = interop.mujoco_velocity_map(model, q)
+    M = T @ model.mass_matrix(q) @ np.swapaxes(T, -1, -2)
+    e_tau = np.max(np.abs(tau - tau_mj).max(axis=1) / np.abs(tau_mj).max(axis=1))
+    e_M = np.max(np.abs(M - M_mj).max(axis=(1, 2)) / np.abs(M_mj).max(axis=(1, 2)))
+    return float(e_tau), float(e_M)
+
+
+def load_quiet(path, **kw):
+    """urdf2dyn's model, the not-applied summary warning silenced."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        return urdf2dyn.load(path, **kw)

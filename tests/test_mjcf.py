@@ -1,0 +1,367 @@
+"""MJCF models (MuJoCo) against MuJoCo itself: the public models of issue 32 (vendored in
+tests/data/mjcf), and MuJoCo's compiler semantics one by one on small documents."""
+import os
+import pickle
+import shutil
+import warnings
+
+import numpy as np
+import pytest
+
+import mjcf_oracle as oracle
+import urdf2dyn
+from urdf2dyn import interop
+
+mujoco = oracle.mujoco
+TOL = 1e-9          # of each state's largest torque (largest mass-matrix entry for M)
+
+
+# ---- the public models ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(oracle.PUBLIC))
+def test_public_model_matches_mujoco(name):
+    """Inverse dynamics, mass matrix and moving mass equal MuJoCo's at 20 random states."""
+    path = oracle.public_path(name)
+    model = oracle.load_quiet(path)
+    m = oracle.mujoco_model(path)
+    e_tau, e_M = oracle.compare(model, m, n=20)
+    assert e_tau < TOL and e_M < TOL, (e_tau, e_M)
+    assert model.total_mass == pytest.approx(oracle.moving_mass(m), rel=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(oracle.PUBLIC))
+def test_public_model_q_is_mujocos_qpos(name):
+    """Joints in MuJoCo's order under their MJCF names; default_q is MuJoCo's qpos0."""
+    path = oracle.public_path(name)
+    model = oracle.load_quiet(path)
+    m = oracle.mujoco_model(path)
+    names = [m.joint(k).name for k in range(m.njnt)]
+    assert [j.name for j in model.joints][:len(names)] == [n or j.name for n, j in
+                                                          zip(names, model.joints)]
+    assert [j.q_index for j in model.joints] == list(m.jnt_qposadr)
+    assert [j.v_index for j in model.joints] == list(m.jnt_dofadr)
+    np.testing.assert_allclose(interop.to_mujoco_qpos(model, model.default_q), m.qpos0,
+                               rtol=0, atol=1e-12)
+
+
+# Pinocchio's MJCF reader agrees where it reads the model as MuJoCo does (its armature set
+# to zero): not on the humanoid's and the cheetah's inertia from geoms, the shadow hand's
+# inverse dynamics, nor Go2's scene (it cannot read it)
+PIN_AGREES = ["franka_emika_panda", "universal_robots_ur5e", "anybotics_anymal_c", "unitree_h1",
+              "agility_cassie"]
+
+
+@pytest.mark.parametrize("name", PIN_AGREES)
+def test_public_model_matches_pinocchio(name):
+    pin = pytest.importorskip("pinocchio")
+    path = oracle.public_path(name)
+    model = oracle.load_quiet(path)
+    pm = pin.buildModelFromMJCF(path)
+    pm.armature[:] = 0
+    pm.gravity.linear = model.gravity
+    d = pm.createData()
+    q, v, a = oracle.random_states(model, 5, seed=1)
+    for k in range(5):
+        tau = model.inverse_dynamics(q[k], v[k], a[k])
+        np.testing.assert_allclose(pin.rnea(pm, d, q[k], v[k], a[k]), tau, rtol=0,
+                                   atol=TOL * np.abs(tau).max())
+        M = pin.crba(pm, d, q[k])
+        M = np.triu(M) + np.triu(M, 1).T
+        np.testing.assert_allclose(M, model.mass_matrix(q[k]), rtol=0, atol=TOL * np.abs(M).max())
+
+
+def test_summary_warning_lists_what_is_not_applied():
+    path = oracle.public_path("franka_emika_panda")
+    with pytest.warns(urdf2dyn.URDFWarning) as rec:
+        urdf2dyn.load(path)
+    text = [str(w.message) for w in rec]
+    assert len(text) == 1
+    for word in ("armature on 9 joints", "damping on 9 joints", "1 tendon", "8 actuators",
+                 "1 equality constraint", "contacts on"):
+        assert word in text[0], text[0]
+    with pytest.raises(urdf2dyn.URDFError, match="not applied"):
+        urdf2dyn.load(path, strict=True)
+
+
+def test_pickle_keeps_the_included_files(tmp_path):
+    """A model read through <include> pickles with its files: it unpickles once they are gone."""
+    src = os.path.join(oracle.MJCF, "dm_control")
+    shutil.copytree(src, tmp_path / "dm")
+    model = oracle.load_quiet(str(tmp_path / "dm" / "cheetah.xml"))
+    blob = pickle.dumps(model)
+    shutil.rmtree(tmp_path / "dm")
+    again = pickle.loads(blob)
+    q, v, a = oracle.random_states(model, 3)
+    np.testing.assert_array_equal(again.inverse_dynamics(q, v, a), model.inverse_dynamics(q, v, a))
+
+
+def test_interop_round_trips_and_mass_matrix_map():
+    model = oracle.load_quiet(oracle.public_path("agility_cassie"))
+    q, v, a = oracle.random_states(model, 4)
+    np.testing.assert_array_equal(interop.from_mujoco_qpos(model, interop.to_mujoco_qpos(model, q)), q)
+    for to, back, x in ((interop.to_mujoco_qvel, interop.from_mujoco_qvel, v),
+                        (interop.to_mujoco_qfrc, interop.from_mujoco_qfrc, a)):
+        np.testing.assert_allclose(back(model, q, to(model, q, x)), x, atol=1e-14)
+    qacc = interop.to_mujoco_qacc(model, q, v, a)
+    np.testing.assert_allclose(interop.from_mujoco_qacc(model, q, v, qacc), a, atol=1e-14)
+    with pytest.raises(ValueError, match="MJCF"):
+        interop.to_mujoco_qpos(urdf2dyn.load(os.path.join(
+            os.path.dirname(urdf2dyn.__file__), "data", "robot2r.urdf")), np.zeros(2))
+
+
+# ---- MuJoCo's compiler, feature by feature ------------------------------------------------
+
+def check_doc(tmp_path, xml, files=None, n=10):
+    """Write xml (and files: {name: text or bytes}) to tmp_path, load it in both, compare."""
+    for name, data in (files or {}).items():
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(data if isinstance(data, bytes) else data.encode())
+    path = tmp_path / "model.xml"
+    path.write_text(xml)
+    model = oracle.load_quiet(str(path))
+    m = oracle.mujoco_model(str(path))
+    e_tau, e_M = oracle.compare(model, m, n=n)
+    assert e_tau < TOL and e_M < TOL, (e_tau, e_M)
+    assert model.total_mass == pytest.approx(oracle.moving_mass(m), rel=1e-12)
+    return model, m
+
+
+KITCHEN = """
+<mujoco model="kitchen">
+  <compiler angle="degree" eulerseq="zyx"/>
+  <option gravity="0.5 -1 -9"/>
+  <default>
+    <geom type="capsule" size="0.05 0.1" density="800"/>
+    <joint axis="0 1 0"/>
+    <default class="arm">
+      <joint axis="1 0 0" ref="10"/>
+      <geom size="0.04" rgba="1 0 0 1"/>
+      <default class="box">
+        <geom type="box" size="0.1 0.2 0.05" euler="10 20 30"/>
+      </default>
+    </default>
+    <default class="shell"><geom shellinertia="true" group="1"/></default>
+    <default class="ghost"><geom group="4" mass="3"/></default>
+  </default>
+  <worldbody>
+    <geom type="plane" size="1 1 1"/>
+    <body name="base" pos="0.1 0.2 1" axisangle="1 1 0 30" childclass="arm">
+      <freejoint name="root"/>
+      <geom class="box"/>
+      <geom type="sphere" size="0.1" pos="0 0 0.2" class="shell"/>
+      <geom type="cylinder" fromto="0 0 0 0.3 0.1 -0.2"/>
+      <geom type="ellipsoid" size="0.1 0.05 0.07" xyaxes="0 1 0 -1 0 0" class="shell"/>
+      <geom class="ghost" type="sphere" size="0.3"/>
+      <frame pos="0.2 0 0" zaxis="1 1 1" childclass="box">
+        <body name="arm1" euler="0 45 0">
+          <joint name="j1" pos="0.05 0 0.1" range="-30 60"/>
+          <joint name="j2" type="slide" axis="0 0 1" ref="0.1"/>
+          <joint name="j3" type="hinge" pos="0 0.02 0" axis="0 1 1"/>
+          <geom fromto="0 0 0 0 0 0.4" type="capsule"/>
+          <geom type="box" fromto="0 0 0 0.2 0.1 0.1" size="0.02"/>
+          <body name="weld" pos="0 0 0.4" quat="0 1 0 0">
+            <geom type="ellipsoid" fromto="0 0 0 0.1 0 0" size="0.03"/>
+            <body name="ballbody" pos="0.1 0 0">
+              <joint name="ball" type="ball" pos="0 0.03 0"/>
+              <joint name="after" type="slide" axis="1 0 0"/>
+              <geom type="box" size="0.02 0.03 0.04" mass="0.7"/>
+            </body>
+          </body>
+        </body>
+      </frame>
+      <body name="leg" pos="0 0 -0.3" xyaxes="0 0 1 0 1 0" childclass="shell">
+        <inertial pos="0.01 0.02 0.03" mass="2" fullinertia="0.1 0.2 0.15 0.01 -0.02 0.03"/>
+        <joint name="knee" class="arm" pos="0 0 0.05"/>
+        <geom type="capsule" size="0.04 0.2"/>
+        <body name="foot" pos="0 0 -0.4">
+          <inertial pos="0 0 0" mass="0.5" diaginertia="0.01 0.02 0.025" euler="10 0 5"/>
+          <joint name="ankle" pos="0.02 0 0" axis="0 0 1"/>
+        </body>
+      </body>
+    </body>
+    <body name="pendulum" pos="0 1 1" euler="90 0 0">
+      <joint name="swing" axis="1 0 0" ref="-20"/>
+      <geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.02"/>
+      <body name="mocap" mocap="false">
+        <geom size="0.05"/>
+      </body>
+    </body>
+    <body name="target" mocap="true" pos="1 1 1"><geom type="sphere" size="0.1"/></body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def test_compiler_semantics_match_mujoco(tmp_path):
+    """Classes and childclass (partial sizes, inherited orientation), every orientation form
+    in degrees with a custom euler sequence, frames, fromto on all four types, shell inertia,
+    geom groups out of inertiagrouprange, fullinertia and diaginertia, chains of joints with
+    anchors and refs, a ball then a slide, welded and mocap bodies, gravity."""
+    model, m = check_doc(tmp_path, KITCHEN)
+    assert [j.name for j in model.joints] == ["root", "j1", "j2", "j3", "ball", "after", "knee",
+                                             "ankle", "swing"]
+    assert [j.type for j in model.joints][:6] == ["floating", "revolute", "prismatic",
+                                                 "revolute", "ball", "prismatic"]
+    np.testing.assert_array_equal(model.gravity, [0.5, -1, -9])
+    np.testing.assert_allclose(interop.to_mujoco_qpos(model, model.default_q), m.qpos0,
+                               atol=1e-12)
+    assert model.joint("j1").limit[:2] == pytest.approx(np.radians([-30, 60]))
+
+
+@pytest.mark.parametrize("compiler", [
+    'inertiafromgeom="true"', 'inertiafromgeom="false"', 'inertiagrouprange="0 1"',
+    'boundmass="0.5" boundinertia="0.01"', 'settotalmass="7"', 'angle="radian"',
+    'balanceinertia="true"'])
+def test_compiler_options_match_mujoco(tmp_path, compiler):
+    xml = KITCHEN.replace('<compiler angle="degree" eulerseq="zyx"/>',
+                          f'<compiler eulerseq="zyx" {compiler}/>' if "angle" in compiler
+                          else f'<compiler angle="degree" eulerseq="zyx" {compiler}/>')
+    if "balance" in compiler:       # an inertia MuJoCo refuses without balanceinertia
+        xml = xml.replace('diaginertia="0.01 0.02 0.025"', 'diaginertia="0.01 0.01 0.025"')
+    if "false" in compiler:         # no geoms: every moving body needs its inertial
+        xml = xml.replace("<freejoint", '<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
+                          '<freejoint')
+        for b in ("arm1", "ballbody", "pendulum"):
+            at = xml.index(f'name="{b}"')
+            at = xml.index("<joint", at)
+            xml = (xml[:at] + '<inertial pos="0 0 0.1" mass="1" diaginertia="0.1 0.1 0.1"/>'
+                   + xml[at:])
+    check_doc(tmp_path, xml)
+
+
+@pytest.mark.parametrize("inertia", ['diaginertia="0.01 0.012 0.015" euler="0 30 0"',
+                                     'fullinertia="0.1 0.2 0.15 0.01 -0.02 0.03"'])
+def test_inertial_inside_a_frame(tmp_path, inertia):
+    """An <inertial> inside a <frame> is placed by the frame, as MuJoCo places it (found by
+    the Hypothesis test: it was read in the body frame)."""
+    check_doc(tmp_path, f"""<mujoco><worldbody><body><frame pos="0 0 1" euler="0 0 90">
+        <joint type="hinge" axis="0 1 0"/><joint type="hinge" axis="0 0 1"/>
+        <inertial pos="0.1 0 0" mass="0.5" {inertia}/></frame></body></worldbody></mujoco>""")
+
+
+def test_include_relative_to_the_including_file(tmp_path):
+    """A nested include is found beside the file that includes it; defaults and assets from
+    included files apply."""
+    files = {
+        "parts/robot.xml": """<mujoco><include file="limb.xml"/></mujoco>""",
+        "parts/limb.xml": """<mujoco><worldbody><body name="a" pos="0 0 1">
+              <joint name="h" class="c"/><geom size="0.1"/></body></worldbody></mujoco>""",
+        "defaults.xml": """<mujoco><default><default class="c"><joint axis="1 0 0"/>
+              <geom type="box" size="0.1 0.2 0.3"/></default></default></mujoco>""",
+    }
+    xml = """<mujoco><include file="defaults.xml"/><include file="parts/robot.xml"/></mujoco>"""
+    model, _ = check_doc(tmp_path, xml, files)
+    assert model.joint("h").axis == pytest.approx((1, 0, 0))
+
+
+def test_mesh_inertia_matches_mujoco(tmp_path):
+    """Bodies without <inertial> weigh their meshes as MuJoCo does: binary STL and OBJ
+    (public meshes), legacy, exact and shell inertia, scale and refquat, mass or density."""
+    panda = os.path.join(oracle.MJCF, "menagerie", "franka_emika_panda", "assets")
+    anymal = os.path.join(oracle.MJCF, "menagerie", "anybotics_anymal_c", "assets")
+    xml = f"""<mujoco><compiler meshdir="{panda}"/>
+      <asset>
+        <mesh name="hand" file="hand.stl"/>
+        <mesh name="hand_exact" file="hand.stl" inertia="exact" scale="1.2 1 0.8"/>
+        <mesh name="hand_shell" file="hand.stl" inertia="shell" refquat="1 0.2 0 0.1"/>
+        <mesh name="link5" file="link5_collision_1.obj"/>
+        <mesh name="battery" file="{anymal}/battery.obj" scale="2 2 2"/>
+      </asset>
+      <worldbody>
+        <body name="b1"><freejoint/><geom type="mesh" mesh="hand" pos="0.1 0 0" euler="0 30 0"/>
+          <body name="b2" pos="0 0 0.2"><joint axis="1 0 0"/>
+            <geom type="mesh" mesh="hand_exact" mass="0.3"/>
+            <geom type="mesh" mesh="link5" density="500"/>
+            <body name="b3" pos="0.1 0 0"><joint type="ball"/>
+              <geom type="mesh" mesh="hand_shell" density="3"/>
+              <geom type="mesh" mesh="battery"/></body></body></body>
+      </worldbody></mujoco>"""
+    model, m = check_doc(tmp_path, xml)
+    s = model.structure()
+    np.testing.assert_allclose(sorted(s.mass[1:]), sorted(m.body_mass[1:]), rtol=1e-9)
+
+
+# ---- what is refused, and how ------------------------------------------------------------------
+
+def load_error(tmp_path, xml, files=None):
+    for name, data in (files or {}).items():
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(data)
+    path = tmp_path / "model.xml"
+    path.write_text(xml)
+    with pytest.raises(urdf2dyn.URDFError) as e:
+        urdf2dyn.load(str(path))
+    return str(e.value)
+
+
+BODY = '<worldbody><body name="b"><joint/><geom size="0.1"/></body></worldbody>'
+
+
+@pytest.mark.parametrize("xml, files, words", [
+    ('<mujoco><include file="a.xml"/></mujoco>', {"a.xml": '<mujoco><include file="a.xml"/></mujoco>'},
+     ["already part of the model", "a.xml"]),
+    ('<mujoco><include file="a.xml"/></mujoco>', {"a.xml": '<mujoco><include file="./b/../a.xml"/></mujoco>'},
+     ["already part of the model"]),
+    ('<mujoco><include file="missing.xml"/>' + BODY + '</mujoco>', {}, ["missing.xml", "model.xml:1:"]),
+    ('<mujoco><include file="a.xml"/></mujoco>', {"a.xml": "<mujoco><worldbody><body>"},
+     ["a.xml", "invalid XML"]),
+    ('<mujoco><worldbody><body><geom class="nope" size="1"/></body></worldbody></mujoco>', {},
+     ['class="nope"', "no <default"]),
+    ('<mujoco><include file="a.xml"/></mujoco>',
+     {"a.xml": '<mujoco><worldbody>\n<body><geom class="zz" size="1"/></body></worldbody></mujoco>'},
+     ["a.xml, line 2", 'class="zz"']),
+    ('<mujoco><worldbody><body childclass="x"/></worldbody></mujoco>', {}, ['childclass="x"']),
+    ('<mujoco><worldbody><body><joint/><geom size="a"/></body></worldbody></mujoco>', {},
+     ['size="a"', "not a number"]),
+    ('<mujoco><worldbody><body quat="0 0 0 0"/></worldbody></mujoco>', {}, ["zero quaternion"]),
+    ('<mujoco><worldbody><body><body><freejoint/></body></body></worldbody></mujoco>', {},
+     ["free joint", "child of the world"]),
+    ('<mujoco><worldbody><body><joint type="ball"/><joint/></body></worldbody></mujoco>', {},
+     ["ball joint followed by a rotation"]),
+    ('<mujoco><worldbody><body><wheel/></body></worldbody></mujoco>', {}, ["<wheel>"]),
+    ('<mujoco><worldbody><body><replicate count="2"/></body></worldbody></mujoco>', {},
+     ["<replicate>", "not read"]),
+    ('<mujoco><asset><mesh name="m" file="none.stl"/></asset><worldbody><body name="arm">'
+     '<joint/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>', {},
+     ["body 'arm'", "none.stl", "<inertial>"]),
+    ('<mujoco><asset><mesh name="m" file="m.stl" inertia="convex"/></asset><worldbody>'
+     '<body name="arm"><joint/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>',
+     {"m.stl": "solid ascii"}, ["convex", "<inertial>"]),
+    ('<mujoco><asset><mesh name="m" file="m.stl"/></asset><worldbody>'
+     '<body name="arm"><joint/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>',
+     {"m.stl": "solid ascii\nendsolid"}, ["binary STL"]),
+    ('<mujoco><compiler autolimits="false"/><worldbody><body><joint range="0 1"/>'
+     '<geom size="1"/></body></worldbody></mujoco>', {}, ["autolimits"]),
+    ('<mujoco><worldbody><body><inertial pos="0 0 0" mass="1" diaginertia="1 1 3"/><joint/>'
+     '</body></worldbody></mujoco>', {}, ["A + B >= C", "balanceinertia"]),
+])
+def test_bad_models_are_refused_by_name(tmp_path, xml, files, words):
+    msg = load_error(tmp_path, xml, files)
+    for w in words:
+        assert w in msg, msg
+
+
+def test_floating_base_is_refused():
+    with pytest.raises(urdf2dyn.URDFError, match="freejoint"):
+        urdf2dyn.load("<mujoco>" + BODY + "</mujoco>", floating_base=True)
+
+
+def test_deep_nesting_loads(tmp_path):
+    """A chain of 5000 nested bodies: explicit stacks, no recursion."""
+    n = 5000
+    xml = ("<mujoco><worldbody>" + '<body pos="0 0 0.1"><joint/><geom size="0.01"/>' * n
+           + "</body>" * n + "</worldbody></mujoco>")
+    model = urdf2dyn.load(xml)
+    assert model.nv == n
+    assert np.isfinite(model.inverse_dynamics(np.zeros(n), 0.0, 0.0)).all()
+
+
+def test_huge_include_is_refused(tmp_path):
+    big = tmp_path / "big.xml"
+    with open(big, "wb") as f:                   # sparse: no disk is used
+        f.truncate((1 << 28) + 1)
+    (tmp_path / "model.xml").write_text('<mujoco><include file="big.xml"/></mujoco>')
+    with pytest.raises(urdf2dyn.URDFError, match="larger than 256 MB"):
+        urdf2dyn.load(str(tmp_path / "model.xml"))
