@@ -149,18 +149,10 @@ static void xml_note(void *ctx, int line, const char *message)
 
 static int grow(mjcf *rd, void **p, int *cap, int n, size_t size)
 {
-    if (n < *cap) return 0;
-    int c = *cap ? 2 * *cap : 16;
-    void *g = realloc(*p, (size_t)c * size);
-    if (!g) return fail(rd, NULL, "out of memory");
-    *p = g;
-    *cap = c;
-    return 0;
+    return u2d_grow(p, cap, n, size) ? fail(rd, NULL, "out of memory") : 0;
 }
 
 /* ---- attributes ----------------------------------------------------------------------- */
-
-static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 /* Numbers of attribute name on node: between min and max of them; 0 when absent, the count
  * read, or -1 (message naming the attribute). */
@@ -168,20 +160,15 @@ static int numbers(mjcf *rd, u2d_xml *node, const char *name, int min, int max, 
 {
     const char *s = u2d_xml_attr(node, name), *p = s;
     if (!s) return 0;
-    int n = 0;
-    for (;;) {
-        while (is_blank(*p)) p++;
-        if (!*p) break;
-        char *end;
-        double x = strtod(p, &end);
-        if (end == p || (*end && !is_blank(*end)))
+    int n = 0, got;
+    double x;
+    for (; (got = u2d_scan_number(&p, &x)) != 0; n++) {
+        if (got == -1)
             return fail(rd, node, "<%s %s=\"%.60s\">: not a number", u2d_xml_name(node), name, s);
-        if (!isfinite(x))
+        if (got == -2)
             return fail(rd, node, "<%s %s=\"%.60s\">: not a finite number", u2d_xml_name(node),
                         name, s);
         if (n < max) out[n] = x;
-        n++;
-        p = end;
     }
     if (n < min || n > max) {
         char want[40];
@@ -736,18 +723,15 @@ static double *number_list(mjcf *rd, u2d_xml *node, const char *name, int *n, in
     size_t cap = strlen(s) / 2 + 1;
     double *v = malloc(sizeof *v * cap);
     if (!v) { *bad = fail(rd, node, "out of memory"); return NULL; }
-    for (const char *p = s;;) {
-        while (is_blank(*p)) p++;
-        if (!*p) break;
-        char *end;
-        double x = strtod(p, &end);
-        if (end == p || (*end && !is_blank(*end)) || !isfinite(x) || (size_t)*n >= cap) {
+    double x;
+    int got;
+    for (const char *p = s; (got = u2d_scan_number(&p, &x)) != 0;) {
+        if (got < 0 || (size_t)*n >= cap) {
             free(v);
             *bad = fail(rd, node, "<mesh %s>: not a list of finite numbers", name);
             return NULL;
         }
         v[(*n)++] = x;
-        p = end;
     }
     return v;
 }
@@ -1587,13 +1571,7 @@ static void set_total_mass(mjcf *rd)
 
 int u2d_is_mjcf(const char *xml)
 {
-    const char *p = xml;
-    for (;;) {
-        p = strchr(p, '<');
-        if (!p) return 0;
-        if (p[1] == '?' || p[1] == '!') { p++; continue; }
-        return strncmp(p + 1, "mujoco", 6) == 0 && (is_blank(p[7]) || p[7] == '>' || p[7] == '/');
-    }
+    return u2d_has_root(xml, "mujoco");
 }
 
 char *u2d_read_file(void *ctx, const char *path, size_t *len, char err[U2D_ERRLEN])

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "parse/u2d_parse.h"
 #include "parse/u2d_xml.h"
 
 #define MAX_KNOTS 65536        /* per function: far beyond any model, short of a runaway  */
@@ -56,19 +57,6 @@ static int fail_at(osim *o, u2d_xml *node, const char *fmt, ...)
     return -1;
 }
 
-static void add_finding(u2d_urdf *u, int line, const char *msg)
-{
-    if ((u->nfinding & (u->nfinding - 1)) == 0) {
-        size_t cap = u->nfinding ? 2 * (size_t)u->nfinding : 1;
-        u2d_finding *grown = realloc(u->finding, cap * sizeof *grown);
-        if (!grown) return;
-        u->finding = grown;
-    }
-    u2d_finding *f = &u->finding[u->nfinding++];
-    f->line = line;
-    snprintf(f->message, sizeof f->message, "%s", msg);
-}
-
 static void note(osim *o, u2d_xml *node, const char *fmt, ...)
 {
     char msg[U2D_ERRLEN], full[U2D_ERRLEN];
@@ -77,50 +65,37 @@ static void note(osim *o, u2d_xml *node, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     snprintf(full, sizeof full, "%.200s%s%.300s", o->what, o->what[0] ? ": " : "", msg);
-    add_finding(o->u, node ? u2d_xml_line(node) : 0, full);
+    u2d_add_finding(o->u, node ? u2d_xml_line(node) : 0, NULL, full);
 }
 
 static void xml_note(void *ctx, int line, const char *message)
 {
-    add_finding(((osim *)ctx)->u, line, message);
+    u2d_add_finding(((osim *)ctx)->u, line, NULL, message);
 }
 
 /* Room for one more of *n elements of size bytes in *p (capacity *cap). */
 static int grow(osim *o, void **p, int *cap, int n, size_t size)
 {
-    if (n < *cap) return 0;
-    int want = *cap ? 2 * *cap : 8;
-    void *q = realloc(*p, (size_t)want * size);
-    if (!q) return fail_at(o, NULL, "out of memory");
-    *p = q;
-    *cap = want;
-    return 0;
+    return u2d_grow(p, cap, n, size) ? fail_at(o, NULL, "out of memory") : 0;
 }
 
 /* ---- numbers and words in element text ----------------------------------------- */
-
-static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 /* Numbers of an element's text: exactly n when n > 0, else up to max into *out (malloc'd
  * by the caller with room for max). Returns the count or -1. */
 static int read_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out)
 {
     const char *s = u2d_xml_text(node), *p = s, *elem = u2d_xml_name(node);
-    int count = 0;
-    for (;;) {
-        while (is_blank(*p)) p++;
-        if (!*p) break;
-        char *end;
-        double x = strtod(p, &end);
-        if (end == p || (*end && !is_blank(*end)))
+    int count = 0, got;
+    double x;
+    for (; (got = u2d_scan_number(&p, &x)) != 0; count++) {
+        if (got == -1)
             return fail_at(o, node, "<%s>%.60s</%s>: not a number", elem, s, elem);
-        if (!isfinite(x))
+        if (got == -2)
             return fail_at(o, node, "<%s>%.60s</%s>: number is not finite", elem, s, elem);
         if (n == 0 && count >= max)
             return fail_at(o, node, "<%s>: more than %d numbers", elem, max);
         if (count < (n > 0 ? n : max)) out[count] = x;
-        count++;
-        p = end;
     }
     if (n > 0 && count != n)
         return fail_at(o, node, "<%s>%.60s</%s>: expected %d number%s, got %d", elem, s, elem,
@@ -154,9 +129,9 @@ static void read_word(u2d_xml *node, const char *elem, char *buf, size_t len)
 {
     u2d_xml *c = node ? u2d_xml_child(node, elem) : NULL;
     const char *s = c ? u2d_xml_text(c) : "";
-    while (is_blank(*s)) s++;
+    while (u2d_is_blank(*s)) s++;
     size_t n = strlen(s);
-    while (n > 0 && is_blank(s[n - 1])) n--;
+    while (n > 0 && u2d_is_blank(s[n - 1])) n--;
     if (n >= len) n = len - 1;
     memcpy(buf, s, n);
     buf[n] = '\0';
@@ -226,9 +201,9 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
     char path[512];
     snprintf(path, sizeof path, "%s", ref);
     size_t n = strlen(path);
-    while (n > 0 && is_blank(path[n - 1])) path[--n] = '\0';
+    while (n > 0 && u2d_is_blank(path[n - 1])) path[--n] = '\0';
     const char *p = path;
-    while (is_blank(*p)) p++;
+    while (u2d_is_blank(*p)) p++;
     if (!*p) return fail_at(o, at, "<%s> is empty: name the frame", u2d_xml_name(at));
     if (depth > MAX_FRAME_DEPTH)
         return fail_at(o, at, "frame '%.100s': offset frames nest more than %d deep (a cycle?)",
@@ -742,7 +717,7 @@ static int excused(osim *o, u2d_xml *node, int rc, const char *left_out)
     if (sscanf(text, "line %*d: %n", &skip) >= 0 && skip > 0) text += skip;
     snprintf(msg, sizeof msg, "%.380s; %s is left out", text, left_out);
     o->err[0] = '\0';
-    add_finding(o->u, node ? u2d_xml_line(node) : 0, msg);
+    u2d_add_finding(o->u, node ? u2d_xml_line(node) : 0, NULL, msg);
     return 1;
 }
 
@@ -965,7 +940,7 @@ static void summarize_skipped(osim *o)
     if (len) {
         char full[U2D_ERRLEN];
         snprintf(full, sizeof full, "skipped what does not enter inverse dynamics: %.440s", msg);
-        add_finding(o->u, 0, full);
+        u2d_add_finding(o->u, 0, NULL, full);
     }
 }
 
@@ -1418,14 +1393,7 @@ error:
 
 int u2d_is_osim(const char *xml)
 {
-    const char *p = xml;
-    for (;;) {
-        p = strchr(p, '<');
-        if (!p) return 0;
-        if (p[1] == '?' || p[1] == '!') { p++; continue; }
-        return strncmp(p + 1, "OpenSimDocument", 15) == 0 &&
-               (is_blank(p[16]) || p[16] == '>' || p[16] == '/');
-    }
+    return u2d_has_root(xml, "OpenSimDocument");
 }
 
 u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])

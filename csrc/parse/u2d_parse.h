@@ -1,7 +1,9 @@
-/* u2d_parse.h: what the readers share (implemented in u2d_urdf.c). */
+/* u2d_parse.h: what the readers share (implemented in u2d_urdf.c). Each reader keeps its
+ * own messages: these helpers say what went wrong by their return value only. */
 #ifndef U2D_PARSE_H
 #define U2D_PARSE_H
 
+#include <stddef.h>
 #include "model/u2d_model.h"
 
 /* A finding at line (0 if unknown), "prefix: msg" (prefix may be NULL). Out of memory only
@@ -11,5 +13,20 @@ void u2d_add_finding(u2d_urdf *u, int line, const char *prefix, const char *msg)
 /* The model's, links', joints' (and mimicked joints') names copied into one block that u
  * owns (u->strings), so that the document can be freed; -1 when out of memory. */
 int u2d_own_names(u2d_urdf *u);
+
+/* XML's white space. */
+static inline int u2d_is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* Room for element n of the array *p of size-byte elements, capacity *cap: the capacity
+ * doubles (from 16) when n reaches it. -1 when out of memory (*p and *cap unchanged). */
+int u2d_grow(void **p, int *cap, int n, size_t size);
+
+/* The next of a text's blank-separated numbers, from *s: 1 (the number in *x, *s past it),
+ * 0 at the end of the text, -1 when what stands there is not a number, -2 when it is not
+ * finite. */
+int u2d_scan_number(const char **s, double *x);
+
+/* Whether xml's first element (after its declaration and comments) is named root. */
+int u2d_has_root(const char *xml, const char *root);
 
 #endif

@@ -47,6 +47,43 @@ void u2d_add_finding(u2d_urdf *u, int line, const char *prefix, const char *msg)
     else snprintf(f->message, sizeof f->message, "%s", msg);
 }
 
+int u2d_grow(void **p, int *cap, int n, size_t size)
+{
+    if (n < *cap) return 0;
+    int c = *cap ? 2 * *cap : 16;
+    void *g = realloc(*p, (size_t)c * size);
+    if (!g) return -1;
+    *p = g;
+    *cap = c;
+    return 0;
+}
+
+int u2d_scan_number(const char **s, double *x)
+{
+    const char *p = *s;
+    while (u2d_is_blank(*p)) p++;
+    *s = p;
+    if (!*p) return 0;
+    char *end;
+    *x = strtod(p, &end);
+    if (end == p || (*end && !u2d_is_blank(*end))) return -1;
+    if (!isfinite(*x)) return -2;
+    *s = end;
+    return 1;
+}
+
+int u2d_has_root(const char *xml, const char *root)
+{
+    size_t n = strlen(root);
+    for (const char *p = xml;;) {
+        p = strchr(p, '<');
+        if (!p) return 0;
+        if (p[1] == '?' || p[1] == '!') { p++; continue; }
+        return strncmp(p + 1, root, n) == 0 && (u2d_is_blank(p[1 + n]) || p[1 + n] == '>' ||
+                                                 p[1 + n] == '/');
+    }
+}
+
 static void note(reader *rd, u2d_xml *node, const char *fmt, ...)
 {
     char msg[U2D_ERRLEN];
@@ -69,20 +106,12 @@ static int read_numbers(reader *rd, u2d_xml *node, const char *attr, int n, doub
 {
     const char *elem = u2d_xml_name(node), *s = u2d_xml_attr(node, attr);
     if (!s) return fail(rd, "<%s> is missing attribute '%s'", elem, attr);
-    int count = 0;
-    const char *p = s;
-    for (;;) {
-        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-        if (!*p) break;
-        char *end;
-        double x = strtod(p, &end);
-        if (end == p || (*end && *end != ' ' && *end != '\t' && *end != '\n' && *end != '\r'))
-            return fail(rd, "<%s %s=\"%.60s\">: not a number", elem, attr, s);
-        if (!isfinite(x))
-            return fail(rd, "<%s %s=\"%.60s\">: number is not finite", elem, attr, s);
+    int count = 0, got;
+    double x;
+    for (const char *p = s; (got = u2d_scan_number(&p, &x)) != 0; count++) {
+        if (got == -1) return fail(rd, "<%s %s=\"%.60s\">: not a number", elem, attr, s);
+        if (got == -2) return fail(rd, "<%s %s=\"%.60s\">: number is not finite", elem, attr, s);
         if (count < n) out[count] = x;
-        count++;
-        p = end;
     }
     if (count != n)
         return fail(rd, "<%s %s=\"%.60s\">: expected %d number%s, got %d",
