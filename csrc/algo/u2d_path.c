@@ -43,28 +43,29 @@ typedef struct {
     const int *qidx;        /* (ncoord) q index of each coordinate, -1 none                */
 } ctx;
 
-static void to_world(const ctx *c, int l, const double p[3], double out[3])
+/* Link l's frame in the world: its body's, or (a link that is not a body) its offset from
+ * that body composed into *X. */
+static const u2d_xform *link_frame(const ctx *c, int l, u2d_xform *X)
 {
     const u2d_model *m = c->m;
+    const u2d_xform *Xb = &c->w->Xa[m->link_body[l]];
+    if (m->link_is_body[l]) return Xb;
+    u2d_xform_mul(&m->link_X[l], Xb, X);
+    return X;
+}
+
+static void to_world(const ctx *c, int l, const double p[3], double out[3])
+{
     u2d_xform X;
-    const u2d_xform *Xl = &c->w->Xa[m->link_body[l]];
-    if (!m->link_is_body[l]) {
-        u2d_xform_mul(&m->link_X[l], Xl, &X);
-        Xl = &X;
-    }
+    const u2d_xform *Xl = link_frame(c, l, &X);
     for (int i = 0; i < 3; i++)
         out[i] = Xl->r[i] + Xl->E[i] * p[0] + Xl->E[3 + i] * p[1] + Xl->E[6 + i] * p[2];
 }
 
 static void to_link(const ctx *c, int l, const double p[3], double out[3])
 {
-    const u2d_model *m = c->m;
     u2d_xform X;
-    const u2d_xform *Xl = &c->w->Xa[m->link_body[l]];
-    if (!m->link_is_body[l]) {
-        u2d_xform_mul(&m->link_X[l], Xl, &X);
-        Xl = &X;
-    }
+    const u2d_xform *Xl = link_frame(c, l, &X);
     double d[3] = {p[0] - Xl->r[0], p[1] - Xl->r[1], p[2] - Xl->r[2]};
     for (int i = 0; i < 3; i++)
         out[i] = Xl->E[3 * i] * d[0] + Xl->E[3 * i + 1] * d[1] + Xl->E[3 * i + 2] * d[2];
