@@ -121,12 +121,22 @@ def _range(elem, where):
     return (t0, t1)
 
 
+def _optional(elem, tag, at, parse, default):
+    """elem's <tag> read by parse (flag or number; errors name "at <tag>"), default when
+    absent."""
+    t = _text(elem, tag)
+    return default if t is None else parse(t, f"{at} <{tag}>", ScaleSetupError)
+
+
+def _apply(elem, at):
+    """elem's <apply>: true when absent, as in OpenSim."""
+    return _optional(elem, "apply", at, flag, True)
+
+
 def _measurement(elem, where, strict):
     name = elem.get("name", "")
     at = f"{where}: <Measurement name=\"{name}\">"
-    m = Measurement(name)
-    if _text(elem, "apply") is not None:
-        m.apply = flag(_text(elem, "apply"), at + " <apply>", ScaleSetupError)
+    m = Measurement(name, apply=_apply(elem, at))
     for pair in _objects(_set(elem, "MarkerPairSet", where, strict)):
         names = (_text(pair, "markers") or "").split()
         if len(names) != 2:
@@ -158,8 +168,7 @@ def read_scale_setup(path: str | os.PathLike[str], strict: bool = False) -> Scal
         return setup_path(t, where, tag, strict=strict, error=ScaleSetupError) if t else None
 
     s = ScaleSetup(path=where, name=tool.get("name", ""))
-    if (text := _text(tool, "mass")) is not None:
-        s.mass = number(text, f"{where}: <mass>", ScaleSetupError)
+    s.mass = _optional(tool, "mass", f"{where}:", number, s.mass)
     maker = tool.find("GenericModelMaker")
     s.model_file = resolve(maker, "model_file")
     s.marker_set_file = resolve(maker, "marker_set_file")
@@ -167,7 +176,7 @@ def read_scale_setup(path: str | os.PathLike[str], strict: bool = False) -> Scal
     scaler = tool.find("ModelScaler")
     if scaler is not None:
         at = f"{where}: <ModelScaler>"
-        s.scale = flag(_text(scaler, "apply") or "true", at + " <apply>", ScaleSetupError)
+        s.scale = _apply(scaler, at)
         s.scaling_order = (_text(scaler, "scaling_order") or "").split()
         for step in s.scaling_order:
             if step not in ("measurements", "manualScale"):
@@ -183,20 +192,18 @@ def read_scale_setup(path: str | os.PathLike[str], strict: bool = False) -> Scal
             if not body or len(factors) != 3:
                 raise ScaleSetupError(f"{at_sc}: expected a <segment> and three <scales>")
             xyz = tuple(number(x, at_sc + " <scales>", ScaleSetupError) for x in factors)
-            apply = flag(_text(sc, "apply") or "true", at_sc + " <apply>", ScaleSetupError)
-            s.manual_scales.append(ManualScale(body, (xyz[0], xyz[1], xyz[2]), apply))
+            s.manual_scales.append(ManualScale(body, (xyz[0], xyz[1], xyz[2]), _apply(sc, at_sc)))
         s.scale_marker_file = resolve(scaler, "marker_file")
         s.scale_time_range = _range(scaler, at)
-        if (text := _text(scaler, "preserve_mass_distribution")) is not None:
-            s.preserve_mass_distribution = flag(text, at + " <preserve_mass_distribution>",
-                                                ScaleSetupError)
+        s.preserve_mass_distribution = _optional(scaler, "preserve_mass_distribution", at, flag,
+                                                 s.preserve_mass_distribution)
         s.output_scaled_model = resolve(scaler, "output_model_file")
         s.output_scale_file = resolve(scaler, "output_scale_file")
 
     placer = tool.find("MarkerPlacer")
     if placer is not None:
         at = f"{where}: <MarkerPlacer>"
-        s.place = flag(_text(placer, "apply") or "true", at + " <apply>", ScaleSetupError)
+        s.place = _apply(placer, at)
         s.tasks = read_tasks(_set(placer, "IKTaskSet", where, strict), where, ScaleSetupError)
         s.place_marker_file = resolve(placer, "marker_file")
         s.coordinate_file = resolve(placer, "coordinate_file")
@@ -204,9 +211,8 @@ def read_scale_setup(path: str | os.PathLike[str], strict: bool = False) -> Scal
         s.output_motion_file = resolve(placer, "output_motion_file")
         s.output_model_file = resolve(placer, "output_model_file")
         s.output_marker_file = resolve(placer, "output_marker_file")
-        if (text := _text(placer, "max_marker_movement")) is not None:
-            s.max_marker_movement = number(text, at + " <max_marker_movement>",
-                                           ScaleSetupError)
+        s.max_marker_movement = _optional(placer, "max_marker_movement", at, number,
+                                          s.max_marker_movement)
     if not math.isfinite(s.mass):
         raise ScaleSetupError(f"{where}: <mass> {s.mass}: give the subject's mass in kg (or -1 "
                               "to keep the model's)")
