@@ -8,12 +8,12 @@
   * fewest digits that read back to the same double. A writer keeps its document: after
   * each write the changes are taken back (u2d_xml_revert), so writing a model again and
   * again (scaling writes the same generic model three times) parses it once. */
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "parse/u2d_parse.h"
 #include "parse/u2d_xml.h"
 
 typedef struct {
@@ -168,10 +168,11 @@ static int add_marker(writer *w)
         return fail(w, "link '%.100s' is not a body of the document", u->link[e->target].name);
     if (!e->name || !e->name[0]) return fail(w, "a marker needs a name");
     const char *body = u->link[e->target].name;
-    /* The marker names its body in element text, which the reader trims (and, in OpenSim 4,
-       splits at '/'): a name that would not come back is refused, not written wrong. */
+    /* The marker names its body in element text, which the reader trims (u2d_is_blank) and,
+       in OpenSim 4, splits at '/': a name that would not come back is refused, not written
+       wrong. */
     size_t len = strlen(body);
-    if (!len || isspace((unsigned char)body[0]) || isspace((unsigned char)body[len - 1]) ||
+    if (!len || u2d_is_blank(body[0]) || u2d_is_blank(body[len - 1]) ||
         (u->osim.version >= 40000 && strchr(body, '/')))
         return fail(w, "body '%.100s': a marker cannot name it (its name begins or ends with "
                     "white space, or holds '/'); rename the body", body);
