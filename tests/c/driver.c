@@ -1091,6 +1091,40 @@ static void check_markerset(void)
     CHECK(n == -1 && strstr(err, "no <MarkerSet>"), "a file without a MarkerSet: %d %s", n, err);
 }
 
+/* An MJCF file read from disk: its <include> found beside it through u2d_read_file (the
+ * fuzzer hands includes over in its input instead), and a missing file named. */
+static void check_mjcf_from_disk(void)
+{
+    char dir[] = "/tmp/u2d_driver_XXXXXX", main_path[64], part_path[64], err[U2D_ERRLEN];
+    if (!mkdtemp(dir)) { CHECK(0, "mkdtemp: %s", strerror(errno)); return; }
+    snprintf(main_path, sizeof main_path, "%s/robot.xml", dir);
+    snprintf(part_path, sizeof part_path, "%s/arm.xml", dir);
+    FILE *f = fopen(part_path, "w");
+    if (f) {
+        fputs("<mujoco><worldbody><body name=\"arm\"><joint name=\"j\" type=\"ball\"/>"
+              "<inertial pos=\"0 0 0.1\" mass=\"1\" diaginertia=\"0.1 0.1 0.1\"/></body>"
+              "</worldbody></mujoco>", f);
+        fclose(f);
+    }
+    const char *text = "<mujoco model=\"m\"><include file=\"arm.xml\"/></mujoco>";
+    CHECK(u2d_is_mjcf(text) && !u2d_is_mjcf("<robot name=\"r\"/>"), "u2d_is_mjcf");
+    u2d_urdf *u = u2d_mjcf_parse(text, main_path, NULL, NULL, err);
+    CHECK(u && u->nlink == 2, "an include read from disk: %s", u ? "wrong links" : err);
+    if (u) {
+        u2d_model *m = u2d_model_compile(u, 0, err);
+        CHECK(m && m->nq == 4 && u2d_quat_at(m->jtype[m->nbody - 1]) == 0,
+              "the included ball joint: %s", m ? "wrong coordinates" : err);
+        u2d_model_free(m);
+        u2d_urdf_free(u);
+    }
+    size_t len = 0;
+    char *none = u2d_read_file(NULL, "/nonexistent/u2d/arm.xml", &len, err);
+    CHECK(!none && strstr(err, "arm.xml"), "a missing file: %s", err);
+    free(none);
+    remove(part_path);
+    rmdir(dir);
+}
+
 /* ---- one document ------------------------------------------------------------------------- */
 
 typedef struct { int loaded, rejected; } tally;
@@ -1524,6 +1558,7 @@ int main(int argc, char **argv)
     printf("\n");
 
     check_markerset();
+    check_mjcf_from_disk();
 
     /* generated robots */
     double t0 = seconds();

@@ -269,6 +269,9 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "osim_writer_new", "osim_writer_write", "osim_writer_free",   /* a kept writer, too */
     "path_lengths",           /* check_paths: every geometry path of an .osim */
     "markerset_parse",        /* check_markerset: a marker set file, and a refused one */
+    "is_mjcf", "mjcf_parse",  /* H_PARSERS: an MJCF model takes the same checks as a URDF */
+    "read_file",              /* check_mjcf_from_disk: an include read beside its file */
+    "quat_at",                /* the contract's quaternions (free and ball joints) */
     "simm_spline_fit",        /* the .osim reader fits every SimmSpline it reads */
     "function_eval",          /* jcalc on custom joints: every algorithm on an .osim model */
     "custom_twists",          /* the derivatives on the .osim models' custom joints */
