@@ -88,11 +88,30 @@ def make_lab(d):
         '</report_errors></InverseKinematicsTool></OpenSimDocument>\n')
 
 
+REAL_LAB = pathlib.Path(__file__).parent / "data" / "real_lab"
+
+
+def make_scale_lab(d):
+    """A published ScaleTool setup (tests/data/real_lab: mitkof6/opensim_automated_pipeline)
+    with its model, marker set and static trial beside it, the setup's paths made flat."""
+    shutil.copy(REAL_LAB / "model" / "model_generic.osim", d / "scale_generic.osim")
+    shutil.copy(REAL_LAB / "scale" / "markers.xml", d / "scale_markers.xml")
+    shutil.copy(REAL_LAB / "experimental_data" / "static.trc", d / "static.trc")
+    setup = (REAL_LAB / "scale" / "setup_scale.xml").read_text()
+    for old, new in (("../model/model_generic.osim", "scale_generic.osim"),
+                     ("markers.xml", "scale_markers.xml"),
+                     ("../experimental_data/static.trc", "static.trc")):
+        assert old in setup
+        setup = setup.replace(old, new)
+    (d / "setup_scale.xml").write_text(setup)
+
+
 @pytest.fixture
 def lab(tmp_path, monkeypatch):
     d = tmp_path / "lab"
     d.mkdir()
     make_lab(d)
+    make_scale_lab(d)
     monkeypatch.chdir(d)
     return d
 
@@ -140,13 +159,16 @@ CASES = {
                                "coords.mot"])],
     "animate": [(["animate", "robot.urdf", "motion.csv", "-o", "a.gif", "--every", "10"],
                  ["robot.urdf", "motion.csv"])],
+    "scale": [(["scale", "setup_scale.xml", "-o", "scaled.osim"],
+               ["setup_scale.xml", "scale_generic.osim", "scale_markers.xml", "static.trc"])],
 }
 
 
-#: Commands merged after this walk was written that have no base case yet (issue 26: each
-#: needs a lab with a ScaleTool or RRA setup, a model with markers and a static trial). They
-#: are walked by no test here until they get a case; the list may only shrink.
-WITHOUT_A_CASE = {"scale", "rra"}
+#: Commands merged after this walk was written that have no base case yet (issue 26: rra
+#: needs a lab with an RRA setup, its kinematics, loads and actuators, and a run of seconds
+#: per option). They are walked by no test here until they get a case; the list may only
+#: shrink.
+WITHOUT_A_CASE = {"rra"}
 
 
 def _subparsers():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
 import subprocess
 import sys
 import warnings
@@ -27,6 +28,8 @@ from urdf2dyn.biomech.formats.ik_setup import IKSetupError, read_ik_setup
 from urdf2dyn.biomech.formats.opensim import (ExternalLoadsError, _write_sto,
                                               read_external_loads)
 from urdf2dyn.biomech.formats.opensim_setup import SetupError, read_id_setup
+from urdf2dyn.biomech.formats.rra_setup import RRASetupError, read_rra_setup
+from urdf2dyn.biomech.formats.scale_setup import ScaleSetupError, read_scale_setup
 from urdf2dyn.biomech.markers import LENGTH_UNITS, Markers
 from urdf2dyn.biomech.trajectory import MotionError
 
@@ -260,12 +263,35 @@ def _loads_setup(folder):
     return _LOADS
 
 
+def _scale_setup(folder):
+    """The real lab's published ScaleTool setup (tests/data/real_lab), its files beside it."""
+    lab = os.path.join(DATA, "real_lab")
+    shutil.copy(os.path.join(lab, "model", "model_generic.osim"), folder / "generic.osim")
+    shutil.copy(os.path.join(lab, "scale", "markers.xml"), folder / "markers.xml")
+    shutil.copy(os.path.join(lab, "experimental_data", "static.trc"), folder / "static.trc")
+    with open(os.path.join(lab, "scale", "setup_scale.xml")) as f:
+        text = f.read()
+    return (text.replace("../model/model_generic.osim", "generic.osim")
+            .replace("../experimental_data/static.trc", "static.trc"))
+
+
+def _rra_setup(folder):
+    """gait2354's published RRA setup (opensim-models), the files it names beside it."""
+    case = os.path.join(DATA, "opensim_models", "Gait2354_Simbody")
+    for name in os.listdir(case):
+        shutil.copy(os.path.join(case, name), folder / name)
+    with open(os.path.join(case, "subject01_Setup_RRA.xml")) as f:
+        return f.read()
+
+
 #: Every OpenSim setup file urdf2dyn reads: name -> (reader, its error, template(folder) -> XML
-#: text, writing the files it names into folder). Scale and RRA setups: add a line.
+#: text, writing the files it names into folder). A new setup file: add a line.
 SETUP_READERS = {
     "InverseDynamicsTool": (lambda p: read_id_setup(p, need_model=False), SetupError, _id_setup),
     "InverseKinematicsTool": (read_ik_setup, IKSetupError, _ik_setup),
     "ExternalLoads": (read_external_loads, ExternalLoadsError, _loads_setup),
+    "ScaleTool": (read_scale_setup, ScaleSetupError, _scale_setup),
+    "RRATool": (read_rra_setup, RRASetupError, _rra_setup),
 }
 
 TEXTS = ["", " ", "0", "-1", "1e308", "nan", "inf", "-inf", "true", "false", "Unassigned",
