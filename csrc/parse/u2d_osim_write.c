@@ -363,6 +363,22 @@ void u2d_osim_writer_free(u2d_osim_writer *wr)
     free(wr);
 }
 
+/* Whether the written text reads again as XML (0), else -1 and why in err. Mini-XML keeps
+ * what it read of bytes that are not UTF-8 (the fuzzer's 0x9E inside a directive) and writes
+ * them back as bytes the reader refuses (0xFF): such a model is refused, never written. */
+static int readable(const char *out, char err[U2D_ERRLEN])
+{
+    char why[U2D_ERRLEN];
+    u2d_xml *again = u2d_xml_load(out, why, NULL, NULL);
+    if (again) {
+        u2d_xml_free(again);
+        return 0;
+    }
+    snprintf(err, U2D_ERRLEN, "the model cannot be written back as it was read (%.200s): "
+             "save it as UTF-8 text and load it again", why);
+    return -1;
+}
+
 char *u2d_osim_writer_write(u2d_osim_writer *wr, const u2d_osim_edit *edit, int nedit,
                             char err[U2D_ERRLEN])
 {
@@ -379,6 +395,10 @@ char *u2d_osim_writer_write(u2d_osim_writer *wr, const u2d_osim_edit *edit, int 
         if (apply(&w)) break;
     }
     if (k == nedit) out = u2d_xml_save(wr->doc, err);
+    if (out && readable(out, err)) {
+        free(out);
+        out = NULL;
+    }
     if (u2d_xml_revert(wr->doc)) {          /* a change not taken back: never write it again */
         free(out);
         snprintf(err, U2D_ERRLEN, "out of memory while writing the model");
