@@ -168,14 +168,15 @@ static int add_marker(writer *w)
         return fail(w, "link '%.100s' is not a body of the document", u->link[e->target].name);
     if (!e->name || !e->name[0]) return fail(w, "a marker needs a name");
     const char *body = u->link[e->target].name;
-    /* The marker names its body in element text, which the reader trims (u2d_is_blank) and,
-       in OpenSim 4, splits at '/': a name that would not come back is refused, not written
-       wrong. */
+    /* The marker names its body in element text, which the reader trims (u2d_is_blank),
+       takes the last '/'-separated part of (OpenSim 3 files too) and reads into a 512-byte
+       path: a name that would not come back is refused, not written wrong. */
     size_t len = strlen(body);
-    if (!len || u2d_is_blank(body[0]) || u2d_is_blank(body[len - 1]) ||
-        (u->osim.version >= 40000 && strchr(body, '/')))
+    if (!len || u2d_is_blank(body[0]) || u2d_is_blank(body[len - 1]) || strchr(body, '/') ||
+        len > 500)
         return fail(w, "body '%.100s': a marker cannot name it (its name begins or ends with "
-                    "white space, or holds '/'); rename the body", body);
+                    "white space, holds '/' or is longer than 500 characters); rename the "
+                    "body", body);
     u2d_xml *set = u2d_xml_at(w->doc, u->osim.markerset);
     if (!set) {                         /* the model has no MarkerSet yet */
         u2d_xml *model = element(w, u->osim.model, "Model");
