@@ -205,6 +205,83 @@ static void scatter_known(const u2d_real *x, size_t n, size_t s0, double *dst,
         for (int l = 0; l < U2D_LANES; l++) dst[(s0 + (size_t)l) * n + k] = x[k][l];
 }
 
+/* The transposed block of x at k (lane l's numbers k .. k + U2D_LANES - 1 in t[l]), or zeros
+ * where zero says that block holds only zeros. */
+static inline void block_rows(const u2d_real *x, size_t k, const unsigned char *zero,
+                              u2d_real t[U2D_LANES])
+{
+    if (zero && zero[k / U2D_LANES]) {
+        for (int l = 0; l < U2D_LANES; l++) t[l] = U2D_R(0);
+        return;
+    }
+    for (int j = 0; j < U2D_LANES; j++) t[j] = x[k + (size_t)j];
+    transpose_block(t);
+}
+
+#ifdef U2D_GCC_TARGETS
+/* How far ahead of its stores (doubles) scatter_aligned asks for the lines of each row */
+#define U2D_STORE_AHEAD 32
+
+/* scatter_known with every store but a few at a row's ends aligned to the vector's width.
+ * A row of samples lies wherever the (N, n) array puts it: NumPy's arrays start 16 bytes
+ * into a line, and a talos mass matrix (38 x 38 doubles) moves each next row by half a line,
+ * so transposed straight out nearly every 64-byte store of the AVX-512 unit straddled two
+ * lines, and writing the outputs (not the arithmetic) set the mass matrix's time. Here row l
+ * is written from its first aligned number e_l on, each store joining the end of one
+ * transposed block with the start of the next (one shuffle; the numbers, hence the bits,
+ * are the same); the first block, the last whole one and the overlapping tail are stored as
+ * scatter_known stores them. And each row's lines are asked for (a prefetch) four lines
+ * before its stores reach them: an output of a few MB lives in L3, each store waits for its
+ * line there, and the store buffer, full of such waits, stopped the core (talos' mass
+ * matrix 20-25 % faster with it, docs/performance.rst). dst must be 8-byte aligned and
+ * n >= 2 U2D_LANES. */
+static void scatter_aligned(const u2d_real *x, size_t n, size_t s0, double *dst,
+                            const unsigned char *zero)
+{
+    const size_t width = sizeof(u2d_real);
+    double *row[U2D_LANES];
+    u2d_mask join[U2D_LANES];   /* lane j of row l's store: number e_l + j of prev, cur */
+    u2d_real prev[U2D_LANES], cur[U2D_LANES];
+    for (int l = 0; l < U2D_LANES; l++) {
+        row[l] = dst + (s0 + (size_t)l) * n;
+        const size_t e = (width - (uintptr_t)row[l] % width) % width / sizeof(double);
+        for (int j = 0; j < U2D_LANES; j++) join[l][j] = (long long)e + j;
+    }
+    block_rows(x, 0, zero, prev);
+    for (int l = 0; l < U2D_LANES; l++) *(u2d_row *)row[l] = prev[l];
+    size_t k = U2D_LANES;
+    for (; k + U2D_LANES <= n; k += U2D_LANES) {
+        block_rows(x, k, zero, cur);
+        for (int l = 0; l < U2D_LANES; l++) __builtin_prefetch(row[l] + k + U2D_STORE_AHEAD);
+#pragma GCC unroll 16
+        for (int l = 0; l < U2D_LANES; l++) {
+            double *at = row[l] + k - U2D_LANES + join[l][0];
+            *(u2d_row *)at = __builtin_shuffle(prev[l], cur[l], join[l]);
+            prev[l] = cur[l];
+        }
+    }
+    for (int l = 0; l < U2D_LANES; l++) *(u2d_row *)(row[l] + k - U2D_LANES) = prev[l];
+    if (k < n) {
+        block_rows(x, n - U2D_LANES, NULL, cur);
+        for (int l = 0; l < U2D_LANES; l++) *(u2d_row *)(row[l] + n - U2D_LANES) = cur[l];
+    }
+}
+#define U2D_SCATTER_ALIGNED 1   /* GCC's __builtin_shuffle takes indices known at run time */
+#endif
+
+/* scatter_known, with aligned stores where this compiler and the rows allow them */
+static void scatter_rows(const u2d_real *x, size_t n, size_t s0, double *dst,
+                         const unsigned char *zero)
+{
+#ifdef U2D_SCATTER_ALIGNED
+    if (n >= 2 * U2D_LANES && (uintptr_t)dst % sizeof(double) == 0) {
+        scatter_aligned(x, n, s0, dst, zero);
+        return;
+    }
+#endif
+    scatter_known(x, n, s0, dst, zero);
+}
+
 static void scatter(const u2d_real *x, size_t n, size_t s0, double *dst)
 {
     scatter_known(x, n, s0, dst, NULL);
@@ -280,14 +357,14 @@ static void store_group(const u2d_real *x, size_t n, size_t s0, double *dst,
         /* the stage at the output's offset in its line: loads as aligned as the stores */
         double *st = (double *)(((uintptr_t)stage + 63) / 64 * 64
                                 + (uintptr_t)out % 64);
-        scatter_known(x, n, 0, st, zero);
+        scatter_rows(x, n, 0, st, zero);
         stream_out(out, st, U2D_LANES * n);
         return;
     }
 #else
     (void)stage;
 #endif
-    scatter_known(x, n, s0, dst, zero);
+    scatter_rows(x, n, s0, dst, zero);
 }
 
 static void stream_end(const double *stage)
