@@ -183,6 +183,19 @@ static inline void scatter_block(const u2d_real *x, size_t n, size_t s0, size_t 
     for (int l = 0; l < U2D_LANES; l++) *(u2d_row *)(dst + (s0 + (size_t)l) * n + k) = t[l];
 }
 
+/* How far ahead of its stores (doubles) a scatter asks for the lines of each row: an
+ * output of a few MB lives in L3, each store waits in the store buffer for its line there,
+ * and with the buffer full of such waits the core stopped (talos' mass matrix, 4 MB: about
+ * a quarter faster with the lines asked for four ahead, docs/performance.rst). */
+#define U2D_STORE_AHEAD 32
+
+/* the prefetch U2D_STORE_AHEAD doubles after p (an address, which may lie past the output:
+ * a prefetch never faults) */
+static inline void prefetch_ahead(const double *p)
+{
+    __builtin_prefetch((const void *)((uintptr_t)p + U2D_STORE_AHEAD * sizeof(double)));
+}
+
 /* Sample s0 + l's row of the (N, n) array dst = lane l of x[k]; the inverse of gather (the
  * last block overlapping as there). Where zero[k / U2D_LANES] is set (zero may be NULL),
  * x[k ..] holds only zeros: they are stored without reading or transposing them. */
@@ -191,6 +204,7 @@ static void scatter_known(const u2d_real *x, size_t n, size_t s0, double *dst,
 {
     size_t k = 0;
     for (; k + U2D_LANES <= n; k += U2D_LANES) {
+        for (int l = 0; l < U2D_LANES; l++) prefetch_ahead(dst + (s0 + (size_t)l) * n + k);
         if (zero && zero[k / U2D_LANES])
             for (int l = 0; l < U2D_LANES; l++)
                 *(u2d_row *)(dst + (s0 + (size_t)l) * n + k) = U2D_R(0);
@@ -219,9 +233,6 @@ static inline void block_rows(const u2d_real *x, size_t k, const unsigned char *
 }
 
 #ifdef U2D_GCC_TARGETS
-/* How far ahead of its stores (doubles) scatter_aligned asks for the lines of each row */
-#define U2D_STORE_AHEAD 32
-
 /* scatter_known with every store but a few at a row's ends aligned to the vector's width.
  * A row of samples lies wherever the (N, n) array puts it: NumPy's arrays start 16 bytes
  * into a line, and a talos mass matrix (38 x 38 doubles) moves each next row by half a line,
@@ -230,11 +241,8 @@ static inline void block_rows(const u2d_real *x, size_t k, const unsigned char *
  * is written from its first aligned number e_l on, each store joining the end of one
  * transposed block with the start of the next (one shuffle; the numbers, hence the bits,
  * are the same); the first block, the last whole one and the overlapping tail are stored as
- * scatter_known stores them. And each row's lines are asked for (a prefetch) four lines
- * before its stores reach them: an output of a few MB lives in L3, each store waits for its
- * line there, and the store buffer, full of such waits, stopped the core (talos' mass
- * matrix 20-25 % faster with it, docs/performance.rst). dst must be 8-byte aligned and
- * n >= 2 U2D_LANES. */
+ * scatter_known stores them, and each row's lines are asked for U2D_STORE_AHEAD ahead as
+ * there. dst must be 8-byte aligned and n >= 2 U2D_LANES. */
 static void scatter_aligned(const u2d_real *x, size_t n, size_t s0, double *dst,
                             const unsigned char *zero)
 {
@@ -252,7 +260,7 @@ static void scatter_aligned(const u2d_real *x, size_t n, size_t s0, double *dst,
     size_t k = U2D_LANES;
     for (; k + U2D_LANES <= n; k += U2D_LANES) {
         block_rows(x, k, zero, cur);
-        for (int l = 0; l < U2D_LANES; l++) __builtin_prefetch(row[l] + k + U2D_STORE_AHEAD);
+        for (int l = 0; l < U2D_LANES; l++) prefetch_ahead(row[l] + k);
 #pragma GCC unroll 16
         for (int l = 0; l < U2D_LANES; l++) {
             double *at = row[l] + k - U2D_LANES + join[l][0];
