@@ -73,11 +73,14 @@ def process_seconds(argv, cwd, reps, cpu=False):
     """Best of reps fresh processes (after one): elapsed seconds, or with cpu the process'
     CPU seconds (user + system), which a shared machine does not inflate."""
     clock = _children_cpu if cpu else time.perf_counter
+    # as a user's installed package runs: from compiled bytecode (pip writes it; the first run
+    # writes it here), whatever this shell says of PYTHONDONTWRITEBYTECODE
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     times = []
     for _ in range(reps + 1):
         t0 = clock()
         subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       check=True)
+                       check=True, env=env)
         times.append(clock() - t0)
     return min(times[1:])
 
@@ -137,11 +140,20 @@ def main():
     if args.verbose:
         head += ["OpenSim placer: max mm from converged", "urdf2dyn: max mm"]
     rows = []
+    tmp_dir = tempfile.gettempdir()
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.cases.split(","):
             log(f"{name} ...")
             rows.append(bench(name, args.reps, args.process, args.verbose, tmp, args.cpu))
     print(rst_table(head, rows))
+    if args.process:        # what any Python command pays before it does anything
+        py, unit = sys.executable, "CPU s" if args.cpu else "s"
+        floor = {what: process_seconds([py, "-c", code], tmp_dir, args.reps, args.cpu)
+                 for what, code in (("the interpreter", "pass"), ("NumPy", "import numpy"),
+                                    ("urdf2dyn", "import urdf2dyn"),
+                                    ("OpenSim", "import opensim"))}
+        print("a process importing only: " + ", ".join(f"{what} {t:.3f} {unit}"
+                                                       for what, t in floor.items()))
 
 
 if __name__ == "__main__":

@@ -16,20 +16,40 @@ except ModuleNotFoundError as _missing:
         raise
     from ._source_tree import explain_missing_core
     raise ImportError(explain_missing_core(__file__)) from None
-from .urdf_findings import check
-from .forces import wrench_at_point
-from . import biomech, codegen
-from .biomech import (MotionError, Trajectory, TrialResult, human, human_model, humod_subject,
-                      inverse_dynamics_trial, inverse_dynamics_setup, run_trials)
+from typing import TYPE_CHECKING
+
+from ._lazy import lazy_names
 from .batch import (available_simd_paths, get_num_threads, set_num_threads, set_simd_path,
                     simd_path)
 from .bundled import data_path
-from .biomech.animate import animate_trial as animate
-from .biomech.gait import normalized_angular_momentum
+from .forces import wrench_at_point
 from .identify import base_parameters, identify
 from .model import Joint, Model, load
 from .simulate import simulate
-from .warn import URDFWarning, Urdf2dynWarning
+from .urdf_findings import check
+from .warn import MotionError, URDFWarning, Urdf2dynWarning
+
+# the analysis of recorded motion and the code generator are imported when first used: a
+# command pays only for the part it runs (urdf2dyn._lazy)
+__getattr__, __dir__ = lazy_names(__name__, {
+    "biomech": ".biomech", "codegen": ".codegen",
+    "Trajectory": ".biomech.trajectory:Trajectory",
+    "human": ".biomech.human:human", "human_model": ".biomech.human:human_model",
+    "humod_subject": ".biomech.human:humod_subject",
+    "TrialResult": ".biomech.pipeline:TrialResult",
+    "inverse_dynamics_trial": ".biomech.pipeline:inverse_dynamics_trial",
+    "inverse_dynamics_setup": ".biomech.pipeline:inverse_dynamics_setup",
+    "run_trials": ".biomech.pipeline:run_trials",
+    "animate": ".biomech.animate:animate_trial",
+    "normalized_angular_momentum": ".biomech.gait:normalized_angular_momentum"})
+if TYPE_CHECKING:                       # what type checkers see of the names above
+    from . import biomech, codegen
+    from .biomech.animate import animate_trial as animate
+    from .biomech.gait import normalized_angular_momentum
+    from .biomech.human import human, human_model, humod_subject
+    from .biomech.pipeline import (TrialResult, inverse_dynamics_setup, inverse_dynamics_trial,
+                                   run_trials)
+    from .biomech.trajectory import Trajectory
 
 from ._version import __version__
 

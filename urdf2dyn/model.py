@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _core
+import urdf2dyn._core as _core
 from ._safe_files import note_input
 from .batch import (_VELOCITY_LIKE, _as_samples, _batch_shape, _check_out, _flatten, _fmt,
                     _name_sample, _plain, _scalar, _stack_wrenches, get_num_threads)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _core
+import urdf2dyn._core as _core
 
 if TYPE_CHECKING:
     from .model import FExt, Model

@@ -14,11 +14,26 @@ dynamics of :mod:`urdf2dyn`.
 * :mod:`.opensim_model`: URDF models out to OpenSim;
 * :mod:`.plot`: the figures of the command line and the notebooks.
 """
-from . import formats
-from .formats import read, write
-from .human import human, human_model, humod_subject
-from .pipeline import TrialResult, inverse_dynamics_setup, inverse_dynamics_trial, run_trials
-from .trajectory import MotionError, Trajectory
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
+from ..warn import MotionError
+
+# imported when first used (urdf2dyn._lazy)
+__getattr__, __dir__ = lazy_names(__name__, {
+    "formats": ".formats", "read": ".formats:read", "write": ".formats:write",
+    "human": ".human:human", "human_model": ".human:human_model",
+    "humod_subject": ".human:humod_subject",
+    "TrialResult": ".pipeline:TrialResult",
+    "inverse_dynamics_setup": ".pipeline:inverse_dynamics_setup",
+    "inverse_dynamics_trial": ".pipeline:inverse_dynamics_trial",
+    "run_trials": ".pipeline:run_trials", "Trajectory": ".trajectory:Trajectory"})
+if TYPE_CHECKING:                       # what type checkers see of the names above
+    from . import formats
+    from .formats import read, write
+    from .human import human, human_model, humod_subject
+    from .pipeline import TrialResult, inverse_dynamics_setup, inverse_dynamics_trial, run_trials
+    from .trajectory import Trajectory
 
 __all__ = ["formats", "read", "write", "Trajectory", "MotionError", "human", "human_model",
            "humod_subject", "inverse_dynamics_trial", "inverse_dynamics_setup", "run_trials",

@@ -55,8 +55,11 @@ from .splines import quintic_derivatives
 if TYPE_CHECKING:
     from ..model import Model
 
-__all__ = ["Urdf2dynProcessing", "DEFAULT_MAX_GAP", "Gap", "find_gaps", "fill_gaps",
+__all__ = ["Urdf2dynProcessing", "DEFAULT_DERIVATIVES", "DEFAULT_MAX_GAP", "Gap", "find_gaps", "fill_gaps",
            "fill_load_gaps", "estimate_derivatives", "lowpass"]
+
+#: The one default derivative method (API and command line): finite differences, NumPy only.
+DEFAULT_DERIVATIVES = "gradient"
 
 #: Longest run of missing samples that is filled (see the module docstring for why).
 DEFAULT_MAX_GAP = 5
@@ -283,7 +286,7 @@ def lowpass(t, x, cutoff_hz, order=2):
     return filtfilt(b, a, x, axis=0, padtype="odd", padlen=padlen)
 
 
-def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = "gradient",
+def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = DEFAULT_DERIVATIVES,
                          cutoff_hz: float | None = None, *, model: Model | None = None,
                          filter_order: int = 2, window: int | None = None, polyorder: int = 3,
                          return_positions: bool = False) -> tuple[NDArray[np.float64], ...]:

@@ -1,9 +1,9 @@
 """urdf2dyn rra: OpenSim's residual reduction setup run by urdf2dyn's method."""
-from ..biomech.rra import run_rra
 from .options import model_path, number, suffix
 
 
 def cmd_rra(args):
+    from ..biomech.rra import run_rra
     from ..model import load
     model = None
     if args.model:

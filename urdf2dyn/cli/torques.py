@@ -5,8 +5,7 @@ import sys
 
 import numpy as np
 
-from ..biomech.processing import DEFAULT_MAX_GAP
-from ..biomech.stages.settings import DEFAULT_DERIVATIVES, TrialSettings
+from ..biomech.processing import DEFAULT_DERIVATIVES, DEFAULT_MAX_GAP
 from ..biomech.trajectory import MotionError
 from ..model import load
 from ..warn import missing_file
@@ -90,9 +89,9 @@ def cmd_torques(args):
 
 def trial_settings(args, jobs, contacts):
     """The trial settings (urdf2dyn.biomech.stages.TrialSettings) the options describe."""
+    from ..biomech.stages.settings import Scaling, TrialSettings
     scale = None
     if args.scale:
-        from ..biomech.stages.settings import Scaling
         scale = Scaling(args.scale, args.static, args.mass, args.scaled_model)
     return TrialSettings.from_keywords(scale=scale,
         processing=args.processing or "urdf2dyn", filter_hz=args.filter,

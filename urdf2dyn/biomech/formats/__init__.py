@@ -17,21 +17,30 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..._lazy import lazy_names
 from ..._safe_files import check_outputs, guarding
-from ..trajectory import MotionError, Trajectory
-from .csv import from_dataframe, read_csv, read_table, to_dataframe, write_csv, write_table
-from .humod import HUMOD_LENGTH_SCALE, read_humod, write_humod
-from .opensim import (ExternalForce, ExternalLoads, ExternalLoadsError, read_external_loads,
-                      write_external_loads,
-                      read_opensim, read_sto_table, write_opensim)
-from .opensim_setup import IDSetup, SetupError, osim_coordinate_order, read_id_setup
-from .rra_setup import (RRASetup, RRASetupError, read_actuators, read_rra_setup,
-                        read_tasks)
-from .torques import read_torques, torque_names, torque_units, write_torques
-from .c3d import C3D, Event, Plate, read_c3d, write_grf
-from .trc import read_trc, write_trc
+from ...warn import MotionError
+
+if TYPE_CHECKING:
+    from ..trajectory import Trajectory
+
+# each reader and writer imported when first used (urdf2dyn._lazy)
+_NAMES = {name: f".{module}:{name}" for module, names in {
+    "csv": "from_dataframe read_csv read_table to_dataframe write_csv write_table",
+    "humod": "HUMOD_LENGTH_SCALE read_humod write_humod",
+    "opensim": "ExternalForce ExternalLoads ExternalLoadsError read_external_loads "
+               "read_opensim read_sto_table write_external_loads write_opensim",
+    "opensim_setup": "IDSetup SetupError osim_coordinate_order read_id_setup",
+    "rra_setup": "RRASetup RRASetupError read_actuators read_rra_setup read_tasks",
+    "torques": "read_torques torque_names torque_units write_torques",
+    "c3d": "C3D Event Plate read_c3d write_grf",
+    "trc": "read_trc write_trc"}.items() for name in names.split()}
+_NAMES.update({module: f".{module}" for module in (
+    "csv", "humod", "opensim", "opensim_setup", "rra_setup", "torques", "c3d", "trc", "osim",
+    "ik_setup", "scale_setup", "setup_xml", "windows")})
+__getattr__, __dir__ = lazy_names(__name__, _NAMES)
 
 __all__ = ["read", "write", "read_columns", "read_csv", "write_csv", "read_table", "write_table",
            "to_dataframe", "from_dataframe", "read_opensim", "write_opensim", "read_sto_table",
@@ -42,10 +51,11 @@ __all__ = ["read", "write", "read_columns", "read_csv", "write_csv", "read_table
            "osim_coordinate_order", "read_c3d", "write_grf", "C3D", "Plate", "Event", "read_trc",
            "write_trc", "convert", "CONVERTERS", "write_external_loads"]
 
-_READERS: dict[str, Callable[..., Trajectory]] = {
-    ".csv": read_csv, ".mot": read_opensim, ".sto": read_opensim, ".mat": read_humod}
-_WRITERS: dict[str, Callable[..., None]] = {
-    ".csv": write_csv, ".mot": write_opensim, ".sto": write_opensim, ".mat": write_humod}
+# by suffix, the names of this package's reader and writer
+_READERS = {".csv": "read_csv", ".mot": "read_opensim", ".sto": "read_opensim",
+            ".mat": "read_humod"}
+_WRITERS = {".csv": "write_csv", ".mot": "write_opensim", ".sto": "write_opensim",
+            ".mat": "write_humod"}
 
 
 def read(path: str | os.PathLike[str], **options: Any) -> Trajectory:
@@ -54,7 +64,7 @@ def read(path: str | os.PathLike[str], **options: Any) -> Trajectory:
     if ext not in _READERS:
         raise ValueError(f"{os.fspath(path)}: unknown trajectory format {ext!r} "
                          f"(expected one of {sorted(_READERS)})")
-    return _READERS[ext](path, **options)
+    return __getattr__(_READERS[ext])(path, **options)
 
 
 def write(path: str | os.PathLike[str], traj: Trajectory, **options: Any) -> None:
@@ -63,13 +73,15 @@ def write(path: str | os.PathLike[str], traj: Trajectory, **options: Any) -> Non
     if ext not in _WRITERS:
         raise ValueError(f"{os.fspath(path)}: unknown trajectory format {ext!r} "
                          f"(expected one of {sorted(_WRITERS)})")
-    _WRITERS[ext](path, traj, **options)
+    __getattr__(_WRITERS[ext])(path, traj, **options)
 
 
 def read_columns(path):
     """(labels, data) of a CSV or OpenSim .mot/.sto file exactly as written (no unit
     conversion, no column interpretation): for callers that address columns by their labels,
     such as OpenSim's ExternalLoads identifiers."""
+    from .csv import read_table
+    from .opensim import read_sto_table
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext in (".mot", ".sto"):
         labels, data, _, _ = read_sto_table(path)
@@ -82,7 +94,8 @@ def read_columns(path):
 
 def _convert_c3d(source, outputs, rotation=None, threshold=None, units="mm", strict=False,
                  rate="analog"):
-    from .c3d import CONTACT_THRESHOLD
+    from .c3d import CONTACT_THRESHOLD, read_c3d, write_grf
+    from .trc import write_trc
     if rate not in ("analog", "marker"):
         raise ValueError(f"rate: expected 'analog' (the plates' own rate, as OpenSim's "
                          f"C3DFileAdapter gives them) or 'marker', got {rate!r}")

@@ -24,14 +24,11 @@ from ..formats.opensim_setup import IDSetup
 from ..ik import IKSettings
 from ..markers import rotation_matrix
 from ..opensim_processing import OpenSimProcessing
-from ..processing import DEFAULT_MAX_GAP, Urdf2dynProcessing
+from ..processing import DEFAULT_DERIVATIVES, DEFAULT_MAX_GAP, Urdf2dynProcessing
 from ..residuals import ResidualSettings
 
 __all__ = ["TrialSettings", "GroundReactions", "ExternalLoadsFile", "ForcePlates",
            "MotionColumns", "Scaling", "PROCESSINGS", "PLATE_RATES", "DEFAULT_DERIVATIVES"]
-
-#: The one default derivative method (API and command line): finite differences, NumPy only.
-DEFAULT_DERIVATIVES = "gradient"
 
 #: The processings a trial can have, by name (``processing="opensim"``).
 PROCESSINGS = {"urdf2dyn": Urdf2dynProcessing(), "opensim": OpenSimProcessing()}
