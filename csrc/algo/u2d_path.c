@@ -106,21 +106,11 @@ static void place_point(const ctx *c, const u2d_osim_point *P, double out[3])
     to_world(c, P->link, p, out);
 }
 
-/* The wrap object's frame: R (columns its axes in the body frame) from body-fixed X-Y-Z. */
-static void wrap_rotation(const double a[3], double R[9])
-{
-    double cx = cos(a[0]), sx = sin(a[0]), cy = cos(a[1]), sy = sin(a[1]);
-    double cz = cos(a[2]), sz = sin(a[2]);
-    R[0] = cy * cz;                 R[1] = -cy * sz;                R[2] = sy;
-    R[3] = cx * sz + sx * sy * cz;  R[4] = cx * cz - sx * sy * sz;  R[5] = -sx * cy;
-    R[6] = sx * sz - cx * sy * cz;  R[7] = sx * cz + cx * sy * sz;  R[8] = cx * cy;
-}
-
 static void world_to_wrap(const ctx *c, const u2d_osim_wrap *W, const double x[3], double o[3])
 {
     double b[3], R[9];
     to_link(c, W->link, x, b);
-    wrap_rotation(W->rotation, R);
+    u2d_rot_xyz(W->rotation, R);      /* the wrap frame's axes in the body */
     for (int k = 0; k < 3; k++) b[k] -= W->translation[k];
     for (int i = 0; i < 3; i++) o[i] = R[i] * b[0] + R[3 + i] * b[1] + R[6 + i] * b[2];
 }
@@ -128,7 +118,7 @@ static void world_to_wrap(const ctx *c, const u2d_osim_wrap *W, const double x[3
 static void wrap_to_world(const ctx *c, const u2d_osim_wrap *W, const double x[3], double o[3])
 {
     double b[3], R[9];
-    wrap_rotation(W->rotation, R);
+    u2d_rot_xyz(W->rotation, R);
     for (int i = 0; i < 3; i++)
         b[i] = W->translation[i] + R[3 * i] * x[0] + R[3 * i + 1] * x[1] + R[3 * i + 2] * x[2];
     to_world(c, W->link, b, o);

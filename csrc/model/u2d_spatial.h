@@ -86,6 +86,18 @@ static inline void u2d_axis_angle(const u2d_real n[3], u2d_real t, u2d_real R[9]
     R[6] = k * x * z - s * y; R[7] = k * y * z + s * x; R[8] = c + k * z * z;
 }
 
+/* R = Rx(a0) Ry(a1) Rz(a2) from body-fixed X-Y-Z angles, OpenSim's orientations (frames,
+ * wrap objects): its columns are the rotated frame's axes in the parent frame. In double
+ * whatever u2d_real is: the .osim reader and the muscle paths use it on read values. */
+static inline void u2d_rot_xyz(const double a[3], double R[9])
+{
+    double cx = cos(a[0]), sx = sin(a[0]), cy = cos(a[1]), sy = sin(a[1]);
+    double cz = cos(a[2]), sz = sin(a[2]);
+    R[0] = cy * cz;                 R[1] = -cy * sz;                R[2] = sy;
+    R[3] = cx * sz + sx * sy * cz;  R[4] = cx * cz - sx * sy * sz;  R[5] = -sx * cy;
+    R[6] = sx * sz - cx * sy * cz;  R[7] = sx * cz + cx * sy * sz;  R[8] = cx * cy;
+}
+
 /* ---- Plücker transforms ------------------------------------------------ */
 
 static inline void u2d_xform_identity(u2d_xform *X)

@@ -139,21 +139,11 @@ static void read_word(u2d_xml *node, const char *elem, char *buf, size_t len)
 
 /* ---- frames ------------------------------------------------------------------ */
 
-/* OpenSim's orientations are body-fixed X-Y-Z angles: R = Rx(a) Ry(b) Rz(c). */
-static void xyz_body_fixed(const double a[3], double R[9])
-{
-    double cx = cos(a[0]), sx = sin(a[0]), cy = cos(a[1]), sy = sin(a[1]);
-    double cz = cos(a[2]), sz = sin(a[2]);
-    R[0] = cy * cz;                 R[1] = -cy * sz;                R[2] = sy;
-    R[3] = cx * sz + sx * sy * cz;  R[4] = cx * cz - sx * sy * sz;  R[5] = -sx * cy;
-    R[6] = sx * sz - cx * sy * cz;  R[7] = sx * cz + cx * sy * sz;  R[8] = cx * cy;
-}
-
 /* Plücker transform from a frame to one placed in it at translation t, orientation a. */
 static void offset_xform(const double t[3], const double a[3], u2d_xform *X)
 {
     double R[9];
-    xyz_body_fixed(a, R);
+    u2d_rot_xyz(a, R);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) X->E[3 * i + j] = R[3 * j + i];
     memcpy(X->r, t, sizeof X->r);
