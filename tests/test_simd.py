@@ -318,6 +318,57 @@ def test_vector_path_calls_in_any_order_on_one_model(path):
             assert np.array_equal(g, r), (path, k, name)
 
 
+def _at_offset(shape, k):
+    """An array of NaN of this shape starting k doubles after a 64-byte line."""
+    size = int(np.prod(shape))
+    backing = np.full(size + 16, np.nan)
+    start = (-backing.ctypes.data % 64) // 8 + k
+    out = backing[start:start + size].reshape(shape)
+    assert out.ctypes.data % 64 == 8 * k
+    return out
+
+
+@pytest.mark.parametrize("path", VECTOR)
+@pytest.mark.parametrize("robot", ["talos", "arm7"])
+def test_vector_path_outputs_at_every_place_in_a_line(path, robot):
+    """Outputs below the streaming size are written with stores aligned to the vector's width
+    wherever a sample's row starts in a line (csrc/batch/u2d_simd_impl.h, scatter_aligned):
+    into out= buffers of NaN starting at each of the 8 doubles of a line, talos' rows of 38
+    (RNEA) and 38 x 38 doubles (every other row half a line on) and arm7's of 7 x 7 (no two
+    rows of a group at the same place), with a tail of samples, every entry equals the
+    portable path's bit for bit."""
+    if robot == "talos":
+        _, _, model = _model("talos")
+    else:
+        model = urdf2dyn.load(urdf2dyn.data_path("arm7.urdf"))
+    nv, n = model.nv, 37
+    q, v, a = _states(model, n, 31)
+    calls = {
+        "crba": (lambda out: model.mass_matrix(q, out=out), [(n, nv, nv)]),
+        "rnea": (lambda out: model.inverse_dynamics(q, v, a, out=out), [(n, nv)]),
+        "drnea": (lambda out: model.inverse_dynamics_derivatives(q, v, a, out=out),
+                  [(n, nv, nv)] * 3),
+        "daba": (lambda out: model.forward_dynamics_derivatives(q, v, a, out=out),
+                 [(n, nv, nv)] * 3),
+    }
+    urdf2dyn.set_num_threads(1)
+    try:
+        for name, (call, shapes) in calls.items():
+            urdf2dyn.set_simd_path("scalar")
+            ref = call(None)
+            ref = ref if isinstance(ref, tuple) else (ref,)
+            urdf2dyn.set_simd_path(path)
+            for k in range(8):
+                out = tuple(_at_offset(s, k) for s in shapes)
+                got = call(out if len(out) > 1 else out[0])
+                got = got if isinstance(got, tuple) else (got,)
+                for g, o, r in zip(got, out, ref):
+                    assert g is o
+                    assert np.array_equal(g, r), (path, robot, name, k)
+    finally:
+        urdf2dyn.set_num_threads(None)
+
+
 def _stream_threshold():
     """U2D_STREAM_BYTES from csrc/batch/u2d_simd_impl.h: outputs larger than this (per thread)
     are written with non-temporal stores on x86."""

@@ -183,6 +183,19 @@ static inline void scatter_block(const u2d_real *x, size_t n, size_t s0, size_t 
     for (int l = 0; l < U2D_LANES; l++) *(u2d_row *)(dst + (s0 + (size_t)l) * n + k) = t[l];
 }
 
+/* How far ahead of its stores (doubles) a scatter asks for the lines of each row: an
+ * output of a few MB lives in L3, each store waits in the store buffer for its line there,
+ * and with the buffer full of such waits the core stopped (talos' mass matrix, 4 MB: about
+ * a quarter faster with the lines asked for four ahead, docs/performance.rst). */
+#define U2D_STORE_AHEAD 32
+
+/* the prefetch U2D_STORE_AHEAD doubles after p (an address, which may lie past the output:
+ * a prefetch never faults) */
+static inline void prefetch_ahead(const double *p)
+{
+    __builtin_prefetch((const void *)((uintptr_t)p + U2D_STORE_AHEAD * sizeof(double)));
+}
+
 /* Sample s0 + l's row of the (N, n) array dst = lane l of x[k]; the inverse of gather (the
  * last block overlapping as there). Where zero[k / U2D_LANES] is set (zero may be NULL),
  * x[k ..] holds only zeros: they are stored without reading or transposing them. */
@@ -191,6 +204,7 @@ static void scatter_known(const u2d_real *x, size_t n, size_t s0, double *dst,
 {
     size_t k = 0;
     for (; k + U2D_LANES <= n; k += U2D_LANES) {
+        for (int l = 0; l < U2D_LANES; l++) prefetch_ahead(dst + (s0 + (size_t)l) * n + k);
         if (zero && zero[k / U2D_LANES])
             for (int l = 0; l < U2D_LANES; l++)
                 *(u2d_row *)(dst + (s0 + (size_t)l) * n + k) = U2D_R(0);
@@ -203,6 +217,77 @@ static void scatter_known(const u2d_real *x, size_t n, size_t s0, double *dst,
     }
     for (; k < n; k++)
         for (int l = 0; l < U2D_LANES; l++) dst[(s0 + (size_t)l) * n + k] = x[k][l];
+}
+
+/* The transposed block of x at k (lane l's numbers k .. k + U2D_LANES - 1 in t[l]), or zeros
+ * where zero says that block holds only zeros. */
+static inline void block_rows(const u2d_real *x, size_t k, const unsigned char *zero,
+                              u2d_real t[U2D_LANES])
+{
+    if (zero && zero[k / U2D_LANES]) {
+        for (int l = 0; l < U2D_LANES; l++) t[l] = U2D_R(0);
+        return;
+    }
+    for (int j = 0; j < U2D_LANES; j++) t[j] = x[k + (size_t)j];
+    transpose_block(t);
+}
+
+#ifdef U2D_GCC_TARGETS
+/* scatter_known with every store but a few at a row's ends aligned to the vector's width.
+ * A row of samples lies wherever the (N, n) array puts it: NumPy's arrays start 16 bytes
+ * into a line, and a talos mass matrix (38 x 38 doubles) moves each next row by half a line,
+ * so transposed straight out nearly every 64-byte store of the AVX-512 unit straddled two
+ * lines, and writing the outputs (not the arithmetic) set the mass matrix's time. Here row l
+ * is written from its first aligned number e_l on, each store joining the end of one
+ * transposed block with the start of the next (one shuffle; the numbers, hence the bits,
+ * are the same); the first block, the last whole one and the overlapping tail are stored as
+ * scatter_known stores them, and each row's lines are asked for U2D_STORE_AHEAD ahead as
+ * there. dst must be 8-byte aligned and n >= 2 U2D_LANES. */
+static void scatter_aligned(const u2d_real *x, size_t n, size_t s0, double *dst,
+                            const unsigned char *zero)
+{
+    const size_t width = sizeof(u2d_real);
+    double *row[U2D_LANES];
+    u2d_mask join[U2D_LANES];   /* lane j of row l's store: number e_l + j of prev, cur */
+    u2d_real prev[U2D_LANES], cur[U2D_LANES];
+    for (int l = 0; l < U2D_LANES; l++) {
+        row[l] = dst + (s0 + (size_t)l) * n;
+        const size_t e = (width - (uintptr_t)row[l] % width) % width / sizeof(double);
+        for (int j = 0; j < U2D_LANES; j++) join[l][j] = (long long)e + j;
+    }
+    block_rows(x, 0, zero, prev);
+    for (int l = 0; l < U2D_LANES; l++) *(u2d_row *)row[l] = prev[l];
+    size_t k = U2D_LANES;
+    for (; k + U2D_LANES <= n; k += U2D_LANES) {
+        block_rows(x, k, zero, cur);
+        for (int l = 0; l < U2D_LANES; l++) prefetch_ahead(row[l] + k);
+#pragma GCC unroll 16
+        for (int l = 0; l < U2D_LANES; l++) {
+            double *at = row[l] + k - U2D_LANES + join[l][0];
+            *(u2d_row *)at = __builtin_shuffle(prev[l], cur[l], join[l]);
+            prev[l] = cur[l];
+        }
+    }
+    for (int l = 0; l < U2D_LANES; l++) *(u2d_row *)(row[l] + k - U2D_LANES) = prev[l];
+    if (k < n) {
+        block_rows(x, n - U2D_LANES, NULL, cur);
+        for (int l = 0; l < U2D_LANES; l++) *(u2d_row *)(row[l] + n - U2D_LANES) = cur[l];
+    }
+}
+#define U2D_SCATTER_ALIGNED 1   /* GCC's __builtin_shuffle takes indices known at run time */
+#endif
+
+/* scatter_known, with aligned stores where this compiler and the rows allow them */
+static void scatter_rows(const u2d_real *x, size_t n, size_t s0, double *dst,
+                         const unsigned char *zero)
+{
+#ifdef U2D_SCATTER_ALIGNED
+    if (n >= 2 * U2D_LANES && (uintptr_t)dst % sizeof(double) == 0) {
+        scatter_aligned(x, n, s0, dst, zero);
+        return;
+    }
+#endif
+    scatter_known(x, n, s0, dst, zero);
 }
 
 static void scatter(const u2d_real *x, size_t n, size_t s0, double *dst)
@@ -280,14 +365,14 @@ static void store_group(const u2d_real *x, size_t n, size_t s0, double *dst,
         /* the stage at the output's offset in its line: loads as aligned as the stores */
         double *st = (double *)(((uintptr_t)stage + 63) / 64 * 64
                                 + (uintptr_t)out % 64);
-        scatter_known(x, n, 0, st, zero);
+        scatter_rows(x, n, 0, st, zero);
         stream_out(out, st, U2D_LANES * n);
         return;
     }
 #else
     (void)stage;
 #endif
-    scatter_known(x, n, s0, dst, zero);
+    scatter_rows(x, n, s0, dst, zero);
 }
 
 static void stream_end(const double *stage)
