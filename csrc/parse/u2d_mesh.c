@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "parse/u2d_mjcf.h"
+#include "parse/u2d_parse.h"
 
 #define MAX_STL_FACES 200000
 #define MAX_MESH_FACES 50000000
@@ -205,30 +206,24 @@ typedef struct {
     int *f; int nf, capf;
 } mesh_buf;
 
+/* Room for one more of n items of size bytes in *p (u2d_grow), as long as the capacity
+ * stays within MAX_MESH_FACES: a mesh file cannot make the reader take without bound. */
+static int grow_mesh(void **p, int *cap, int n, size_t size)
+{
+    if (n == *cap && 2 * (long long)*cap > MAX_MESH_FACES) return -1;
+    return u2d_grow(p, cap, n, size);
+}
+
 static int push_vertex(mesh_buf *b, const float p[3])
 {
-    if (b->nv == b->capv) {
-        int cap = b->capv ? 2 * b->capv : 1024;
-        if (cap > MAX_MESH_FACES) return -1;
-        float *g = realloc(b->v, sizeof(float) * 3 * (size_t)cap);
-        if (!g) return -1;
-        b->v = g;
-        b->capv = cap;
-    }
+    if (grow_mesh((void **)&b->v, &b->capv, b->nv, 3 * sizeof(float))) return -1;
     memcpy(b->v + 3 * b->nv++, p, 3 * sizeof(float));
     return 0;
 }
 
 static int push_face(mesh_buf *b, int i, int j, int k)
 {
-    if (b->nf == b->capf) {
-        int cap = b->capf ? 2 * b->capf : 1024;
-        if (cap > MAX_MESH_FACES) return -1;
-        int *g = realloc(b->f, sizeof(int) * 3 * (size_t)cap);
-        if (!g) return -1;
-        b->f = g;
-        b->capf = cap;
-    }
+    if (grow_mesh((void **)&b->f, &b->capf, b->nf, 3 * sizeof(int))) return -1;
     int *t = b->f + 3 * b->nf++;
     t[0] = i; t[1] = j; t[2] = k;
     return 0;
