@@ -29,7 +29,7 @@ def test_benchmark_programs_compile_without_warnings():
     and sharing benchmarks/bench_model.h) still compile against the core's headers: nothing
     else builds them."""
     progs = sorted((CSRC.parent / "benchmarks").glob("*.c"))
-    assert {"bench_deriv_c.c", "bench_lanes2.c", "flop_driver.c"} <= {p.name for p in progs}
+    assert {"bench_deriv_c.c", "bench_lanes.c", "flop_driver.c"} <= {p.name for p in progs}
     for src in progs:
         cmd = ["gcc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
                f"-I{CSRC}", *_third_party_includes(src), str(src)]
