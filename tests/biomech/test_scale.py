@@ -349,6 +349,35 @@ def test_cli_scale(tmp_path, osim):
     assert status == 2 and "that is the setup file" in err
 
 
+def test_generic_model_warnings_say_what_scaling_ignores(tmp_path):
+    """Loading the model to scale does not say that its 54 muscles are skipped (scaling writes
+    them back with their paths and lengths scaled), where urdf2dyn.load does; a constraint
+    urdf2dyn does not enforce is still said (marker placement ignores it, OpenSim's would
+    not), and so is every other finding; the scale command prints none of the first."""
+    folder = _gait2354(tmp_path)
+    generic = folder / "gait2354_simbody.osim"
+
+    def said(load, path):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            load(path)
+        return [str(w.message) for w in caught]
+
+    assert any("skipped what does not enter inverse dynamics: 54 forces" in m
+               for m in said(urdf2dyn.load, generic))
+    assert not any("skipped what" in m for m in said(S.load_generic, generic))
+    welded = tmp_path / "welded.osim"
+    welded.write_text(generic.read_text().replace(
+        '<ConstraintSet name="constraintset">\n\t\t\t<objects />',
+        '<ConstraintSet name="constraintset">\n\t\t\t<objects><WeldConstraint name="w">'
+        '</WeldConstraint></objects>'))
+    messages = said(S.load_generic, welded)
+    assert any("1 constraints that urdf2dyn does not enforce" in m for m in messages), messages
+    status, _, err = _cli(["scale", os.fspath(folder / "subject01_Setup_Scale.xml"),
+                           "--model", os.fspath(generic), "-o", os.fspath(tmp_path / "o.osim")])
+    assert status == 0 and "skipped what" not in err and "best practice" in err, err
+
+
 def test_cli_scale_unassigned_model(tmp_path):
     """Hamner's setup leaves model_file Unassigned: the error says to give --model."""
     shutil.copytree(os.path.join(DATA, "ik", "hamner"), tmp_path / "h")

@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ScaleSettings", "ScaleReport", "ScaleResult", "MeasurementResult", "MarkerFit",
            "Measurement", "ManualScale", "scale", "run_setup", "settings_from_setup",
-           "apply_marker_set", "read_marker_set_file"]
+           "apply_marker_set", "read_marker_set_file", "load_generic"]
 
 BANDS = (0.02, 0.01)        # OpenSim's best practice: largest marker error, RMS (m)
 
@@ -445,6 +445,27 @@ def _load(text, like):
     return model
 
 
+def load_generic(path: str | os.PathLike[str]) -> Model:
+    """The generic model to scale, read by urdf2dyn.load; what the loader says is passed on
+    but for its count of what inverse dynamics skips, unless that count names constraints
+    urdf2dyn does not enforce (marker placement's inverse kinematics ignores them, OpenSim's
+    would not). Scaling keeps the rest: forces, controllers and other components are written
+    back into the scaled .osim, the muscles' path points and lengths scaled; coordinate
+    couplers are held by marker placement."""
+    import warnings
+    from ..model import load
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        model = load(path)
+    for w in said:
+        text = str(w.message)
+        if "skipped what does not enter inverse dynamics" in text and \
+                "does not enforce" not in text:
+            continue
+        warnings.warn(w.message, w.category, stacklevel=2)
+    return model
+
+
 def require_opensim(model: Model) -> None:
     """Refuse a model not read from an .osim: scaling edits the model's own .osim document."""
     if not model.is_opensim:
@@ -565,14 +586,13 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
     strict : bool
         Warnings become errors.
     """
-    from ..model import load
     s = setup if isinstance(setup, ScaleSetup) else read_scale_setup(setup, strict=strict)
     if model is None:
         if not s.model_file:
             raise ScaleSetupError(f"{s.path}: <model_file> is Unassigned: give the generic "
                                   "model (urdf2dyn scale SETUP --model GENERIC.osim)")
         try:
-            model = load(s.model_file)      # its findings are warned; strict is about scaling
+            model = load_generic(s.model_file)  # findings warned; strict is about scaling
         except (OSError, ValueError) as e:
             raise ScaleSetupError(f"{s.path}: <model_file> {s.model_file}: cannot be loaded "
                                   f"({e})") from None

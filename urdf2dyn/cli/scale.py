@@ -4,12 +4,11 @@ from .options import model_path, refuse_overwriting
 
 def cmd_scale(args):
     from ..biomech.formats.scale_setup import read_scale_setup
-    from ..biomech.scale import run_setup
-    from ..model import load
+    from ..biomech.scale import load_generic, run_setup
     setup = read_scale_setup(args.setup, strict=args.strict)
     model = static = None
     if args.model:
-        model = load(model_path(args.model))
+        model = load_generic(model_path(args.model))
     if args.static:
         static = _static(args.static, args.rotate, args.strict)
     elif args.rotate:
