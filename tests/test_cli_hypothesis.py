@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st  
 import urdf2dyn  # noqa: E402
 from urdf2dyn import cli  # noqa: E402
 from urdf2dyn.bundled import data_path  # noqa: E402
+from text_edits import edited  # noqa: E402
 
 _COMMON = dict(deadline=None, database=None, print_blob=True,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
@@ -344,27 +345,13 @@ with open(data_path("robot2r.urdf")) as _f:
     ROBOT2R = _f.read()
 
 
-@st.composite
-def mutated_urdf(draw):
-    text = ROBOT2R
-    for _ in range(draw(st.integers(1, 4))):
-        i = draw(st.integers(0, len(text)))
-        j = draw(st.integers(i, min(len(text), i + 40)))
-        what = draw(st.sampled_from(["delete", "insert", "duplicate", "truncate", "number"]))
-        if what == "delete":
-            text = text[:i] + text[j:]
-        elif what == "insert":
-            text = text[:i] + draw(st.one_of(st.text(max_size=12), st.sampled_from(
-                ["<", ">", "\"", "&amp;", "<link name=\"x\"/>", "nan", "-1e400", "\x00",
-                 "<joint", "</robot>", "\ufeff", "é"]))) + text[i:]
-        elif what == "duplicate":
-            text = text[:j] + text[i:j] + text[j:]
-        elif what == "truncate":
-            text = text[:i]
-        else:
-            text = text.replace(draw(st.sampled_from(["0.5", "1", "0", "1.0"])),
-                                draw(number_text), 1)
-    return text
+def mutated_urdf():
+    """The 2R robot's URDF with a few edits."""
+    return edited(ROBOT2R, st.one_of(st.text(max_size=12), st.sampled_from(
+                      ["<", ">", "\"", "&amp;", "<link name=\"x\"/>", "nan", "-1e400", "\x00",
+                       "<joint", "</robot>", "\ufeff", "é"])),
+                  kinds=("delete", "insert", "duplicate", "truncate", "number"),
+                  numbers=["0.5", "1", "0", "1.0"], new_numbers=number_text, edits=4, span=40)
 
 
 @settings(PROFILE, max_examples=PROFILE.max_examples * 3)

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, event, given, settings, strategies as st
 import mjcf_oracle as oracle
 import urdf2dyn
 from test_cli_hypothesis import run_cli
+from text_edits import edited
 
 mujoco = oracle.mujoco
 
@@ -124,27 +125,14 @@ MJCF_DAMAGE = ['<include file="scene.xml"/>', '<include file="nowhere.xml"/>',
                ' size="-1"', "1e400", "nan", "<", ">", '"', "&amp;", "\x00", "\ufeff", "é"]
 
 
-@st.composite
-def damaged(draw, text):
+def damaged(text):
     """A real model's text with a few edits of the kinds a hand-edited MJCF file has."""
-    for _ in range(draw(st.integers(1, 3))):
-        i = draw(st.integers(0, len(text)))
-        j = draw(st.integers(i, min(len(text), i + 60)))
-        what = draw(st.sampled_from(["delete", "insert", "duplicate", "truncate", "number"]))
-        if what == "delete":
-            text = text[:i] + text[j:]
-        elif what == "insert":
-            text = text[:i] + draw(st.one_of(st.sampled_from(MJCF_DAMAGE),
-                                             st.text(max_size=8))) + text[i:]
-        elif what == "duplicate":
-            text = text[:j] + text[i:j] + text[j:]
-        elif what == "truncate":
-            text = text[:i]
-        else:
-            text = text.replace(draw(st.sampled_from(["0.1", "1", "0", "0.5", "-1"])),
-                                draw(st.sampled_from(["-0", "1e308", "-1e-320", "inf", "2e",
-                                                      "0x1p3", "1 2", ""])), 1)
-    return text
+    return edited(text, st.one_of(st.sampled_from(MJCF_DAMAGE), st.text(max_size=8)),
+                  kinds=("delete", "insert", "duplicate", "truncate", "number"),
+                  numbers=["0.1", "1", "0", "0.5", "-1"],
+                  new_numbers=st.sampled_from(["-0", "1e308", "-1e-320", "inf", "2e", "0x1p3",
+                                               "1 2", ""]),
+                  edits=3, span=60)
 
 
 GO2 = os.path.join(oracle.MJCF, "menagerie", "unitree_go2")

@@ -18,6 +18,7 @@ import urdf2dyn
 from urdf2dyn import URDFError
 
 from test_osim import every_joint_model
+from text_edits import edited
 
 
 def _doc(bodies, joints, extra="", version="40000"):
@@ -262,23 +263,10 @@ TOKENS = ["nan", "inf", "-1", "1e308", "", "0 0", "<x>", "</y>", "&amp;", "/body
           "\x00", "<!--", "]]>", "<?xml?>", "b1", "0 0 0 0 0 0 0"]
 
 
-@st.composite
-def mutated(draw):
-    text = GOOD
-    for _ in range(draw(st.integers(1, 4))):
-        i = draw(st.integers(0, len(text)))
-        j = draw(st.integers(i, min(len(text), i + 40)))
-        kind = draw(st.sampled_from(["delete", "insert", "replace", "duplicate"]))
-        tok = draw(st.sampled_from(TOKENS))
-        if kind == "delete":
-            text = text[:i] + text[j:]
-        elif kind == "insert":
-            text = text[:i] + tok + text[i:]
-        elif kind == "replace":
-            text = text[:i] + tok + text[j:]
-        else:
-            text = text[:j] + text[i:j] + text[j:]
-    return text
+def mutated():
+    """The small .osim model with a few edits, each inserting or replacing with a token."""
+    return edited(GOOD, st.sampled_from(TOKENS),
+                  kinds=("delete", "insert", "replace", "duplicate"), edits=4, span=40)
 
 
 @settings(max_examples=150, derandomize=True, deadline=None,
