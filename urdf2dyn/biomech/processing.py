@@ -55,8 +55,8 @@ from .splines import quintic_derivatives
 if TYPE_CHECKING:
     from ..model import Model
 
-__all__ = ["Urdf2dynProcessing", "DEFAULT_DERIVATIVES", "DEFAULT_MAX_GAP", "Gap", "find_gaps", "fill_gaps",
-           "fill_load_gaps", "estimate_derivatives", "lowpass"]
+__all__ = ["Urdf2dynProcessing", "DEFAULT_DERIVATIVES", "DEFAULT_MAX_GAP", "Gap", "find_gaps",
+           "fill_gaps", "fill_load_gaps", "estimate_derivatives", "lowpass"]
 
 #: The one default derivative method (API and command line): finite differences, NumPy only.
 DEFAULT_DERIVATIVES = "gradient"

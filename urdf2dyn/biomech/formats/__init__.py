@@ -26,8 +26,9 @@ from ...warn import MotionError
 if TYPE_CHECKING:
     from ..trajectory import Trajectory
 
-# each reader and writer imported when first used (urdf2dyn._lazy)
-_NAMES = {name: f".{module}:{name}" for module, names in {
+# each reader and writer imported when first used (urdf2dyn._lazy): the names each module
+# gives this package, and every format module itself
+_EXPORTS = {
     "csv": "from_dataframe read_csv read_table to_dataframe write_csv write_table",
     "humod": "HUMOD_LENGTH_SCALE read_humod write_humod",
     "opensim": "ExternalForce ExternalLoads ExternalLoadsError read_external_loads "
@@ -36,10 +37,11 @@ _NAMES = {name: f".{module}:{name}" for module, names in {
     "rra_setup": "RRASetup RRASetupError read_actuators read_rra_setup read_tasks",
     "torques": "read_torques torque_names torque_units write_torques",
     "c3d": "C3D Event Plate read_c3d write_grf",
-    "trc": "read_trc write_trc"}.items() for name in names.split()}
+    "trc": "read_trc write_trc"}
+_NAMES = {name: f".{module}:{name}" for module, names in _EXPORTS.items()
+          for name in names.split()}
 _NAMES.update({module: f".{module}" for module in (
-    "csv", "humod", "opensim", "opensim_setup", "rra_setup", "torques", "c3d", "trc", "osim",
-    "ik_setup", "scale_setup", "setup_xml", "windows")})
+    *_EXPORTS, "osim", "ik_setup", "scale_setup", "setup_xml", "windows")})
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 
 __all__ = ["read", "write", "read_columns", "read_csv", "write_csv", "read_table", "write_table",
