@@ -166,6 +166,11 @@ _MAX_FILE = 1 << 28          # an MJCF's include or mesh file: 256 MB at most (a
 
 _JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar", "custom", "ball")
 
+# How the .osim loader's finding that counts what inverse dynamics skips begins (the core's
+# summarize_skipped, csrc/parse/u2d_osim.c): the jobs that keep or replace those forces
+# (scaling, residual reduction) leave it unsaid.
+SKIPPED_FOR_ID = "skipped what does not enter inverse dynamics"
+
 
 def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
          strict: bool = False, couplers: str = "keep") -> Model:

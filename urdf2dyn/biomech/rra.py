@@ -239,13 +239,13 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
 def _load(su, warn):
     """The setup's model; what the model's loader says is passed on, but for the forces it
     skips when the setup replaces the model's force set (OpenSim drops them too)."""
-    from ..model import load
+    from ..model import SKIPPED_FOR_ID, load
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Urdf2dynWarning)
         model = load(su.model_file)
     for w in caught:
         msg = str(w.message)
-        if not (su.replace_force_set and "skipped what does not enter inverse dynamics" in msg):
+        if not (su.replace_force_set and SKIPPED_FOR_ID in msg):
             warn(msg)
     return model
 

@@ -453,14 +453,13 @@ def load_generic(path: str | os.PathLike[str]) -> Model:
     back into the scaled .osim, the muscles' path points and lengths scaled; coordinate
     couplers are held by marker placement."""
     import warnings
-    from ..model import load
+    from ..model import SKIPPED_FOR_ID, load
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always")
         model = load(path)
     for w in said:
         text = str(w.message)
-        if "skipped what does not enter inverse dynamics" in text and \
-                "does not enforce" not in text:
+        if SKIPPED_FOR_ID in text and "does not enforce" not in text:
             continue
         warnings.warn(w.message, w.category, stacklevel=2)
     return model
