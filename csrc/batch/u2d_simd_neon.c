@@ -1,6 +1,6 @@
 /* u2d_simd_neon.c: the algorithms over 2 samples at once, for arm64 (NEON's 128-bit vectors
  * are part of the base instruction set: no target pragma, no CPU check). Two lanes beat the
- * one-sample code by 1.6-2.1x at this width (benchmarks/bench_lanes2.c, measured with SSE2's
+ * one-sample code by 1.6-2.1x at this width (benchmarks/bench_lanes.c, measured with SSE2's
  * 128-bit vectors on x86-64; docs/performance.rst). */
 #include "model/u2d_port.h"
 #if defined(U2D_HAVE_VECTORS) && (defined(__aarch64__) || defined(_M_ARM64))
