@@ -7,9 +7,16 @@
  * calls, so the 8-lane logic (groups of 8, the broadcast model, the transposes, the tail,
  * the per-lane branches) is tested even where u2d_simd_run_avx512 itself cannot run. */
 #if defined(__x86_64__) && defined(__GNUC__)
+#ifdef __clang__
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#else
 #pragma GCC target("avx2,fma,tune=haswell")
+#endif
 #pragma GCC diagnostic ignored "-Wpsabi"     /* 64-byte vectors in static functions only */
 #define U2D_ISA lanes8
 #define U2D_LANES 8
 #include "batch/u2d_simd_impl.h"
+#ifdef __clang__
+#pragma clang attribute pop
+#endif
 #endif
