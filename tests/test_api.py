@@ -2,11 +2,15 @@
 pickling. Expected values come from closed forms, never from urdf2dyn itself."""
 import pickle
 import threading
+import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import urdf2dyn
+
+REPO = Path(__file__).resolve().parent.parent
 
 ROBOT2R = urdf2dyn.data_path("robot2r.urdf")
 ARM7 = urdf2dyn.data_path("arm7.urdf")
@@ -129,6 +133,25 @@ def test_gravity_setting(arm):
     for bad in ([0, 0], [0, np.nan, 0], "up"):
         with pytest.raises((ValueError, TypeError), match="gravity"):
             arm.gravity = bad
+
+
+@pytest.mark.parametrize("path, floating, base", [
+    ("urdf2dyn/data/arm7.urdf", False, "fixed base"),
+    ("urdf2dyn/data/arm7.urdf", True, "floating base"),
+    # six 1-DoF joints through massless links hold the pelvis (HuMoD's layout)
+    ("urdf2dyn/data/humod_subject_a.urdf", False, "floating base"),
+    ("tests/data/mjcf/mujoco/humanoid.xml", False, "floating base"),      # <freejoint>
+    ("tests/data/mjcf/menagerie/unitree_go2/go2.xml", False, "floating base"),
+    ("tests/data/opensim_models/Models/gait2354_simbody_v2.osim", False, "floating base"),
+    ("tests/data/opensim_models/Models/gait10dof18musc.osim", False, "3-DoF base"),  # planar
+])
+def test_repr_names_the_base_whatever_the_format_calls_it(path, floating, base):
+    """A free joint in the file (MJCF, OpenSim's pelvis) is a floating base as much as
+    floating_base=True is: the summary must not call it fixed."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.Urdf2dynWarning)
+        model = urdf2dyn.load(REPO / path, floating_base=floating)
+    assert repr(model).endswith(f" links, {base}>")
 
 
 def test_repr_and_pickle(arm):

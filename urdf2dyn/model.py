@@ -435,9 +435,28 @@ class Model:
         raise KeyError(unknown_name("movable joint", name, [j.name for j in self.joints]))
 
     def __repr__(self) -> str:
-        base = "floating base" if self.floating_base else "fixed base"
         return (f"<urdf2dyn.Model {self.name!r}: {len(self.joints)} joints, nq={self.nq}, "
-                f"nv={self.nv}, {len(self.link_names)} links, {base}>")
+                f"nv={self.nv}, {len(self.link_names)} links, {self._base()}>")
+
+    def _base(self) -> str:
+        """How the first body with mass is held to the world, in words: the degrees of
+        freedom of the joints between them, whatever the format spells them as (a free
+        joint of MJCF, OpenSim's 6-DoF pelvis, HuMoD's six 1-DoF joints through massless
+        links, floating_base=True)."""
+        s = self.structure()
+        children = [[] for _ in s.parent]
+        for b in range(1, s.nbody):
+            children[s.parent[b]].append(b)
+        dof, translates, b = 0, False, (children[0] or [0])[0]
+        while b:
+            dof += int(s.nv[b])
+            translates |= s.jtype[b] in ("prismatic", "planar", "floating", "custom")
+            if s.mass[b] > 0 or dof >= 6 or len(children[b]) != 1:
+                break
+            b = children[b][0]
+        if dof == 6:
+            return "floating base"
+        return f"{dof}-DoF base" if translates and dof > 1 else "fixed base"
 
     def __reduce__(self):
         # what is set on a model after loading travels with it (markers, what an .osim says
