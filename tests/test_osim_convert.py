@@ -115,6 +115,20 @@ def test_cli_convert(tmp_path, capsys):
     assert rc == 1 and "urdf2dyn convert: error:" in capsys.readouterr().err
 
 
+def test_cli_convert_names_what_it_reads_and_refuses_c3d_options(tmp_path, capsys):
+    """A .urdf input is refused with the suffixes convert does read (.osim among them), and
+    an option that only a C3D file uses is refused, not ignored."""
+    rc = main(["convert", urdf2dyn.data_path("robot2r.urdf"), "-o", str(tmp_path / "x.osim")])
+    assert rc == 1 and "convert reads ['.c3d', '.osim']" in capsys.readouterr().err
+    model = os.path.join(DATA, "gait10dof18musc.osim")
+    for option in (["--rotate", "x:-90"], ["--threshold", "30"], ["--units", "m"],
+                   ["--rate", "marker"]):
+        rc = main(["convert", model, "-o", str(tmp_path / "g.urdf"), *option])
+        err = capsys.readouterr().err
+        assert rc == 1 and "are for C3D files" in err, (option, err)
+        assert not (tmp_path / "g.urdf").exists()
+
+
 @settings(max_examples=25, derandomize=True, deadline=None)
 @given(st.sampled_from(["", "nan", "<OpenSimDocument/>", "<robot name='r'><link name='a'/>"
                         "</robot>", every_joint_model()[:300], every_joint_model()]),

@@ -1,5 +1,4 @@
 """The commands on models: urdf2dyn human, info, check, convert and export-osim."""
-import os
 import sys
 
 from ..model import load
@@ -148,29 +147,11 @@ def cmd_convert(args):
     """A model (.osim -> .urdf) or a lab's recording (.c3d -> .trc / .mot), by the input's
     suffix."""
     refuse_overwriting([("--output", out) for out in args.output], [("input", args.input)])
-    if os.path.splitext(args.input)[1].lower() == ".osim":
-        return _convert_model(args)
     from ..biomech.formats import convert
     options = {"rotation": args.rotate, "threshold": args.threshold, "units": args.units,
-               "rate": args.rate, "strict": args.strict}
-    for path, what in convert(args.input, args.output, **options):
+               "rate": args.rate}
+    for path, what in convert(args.input, args.output, strict=args.strict, **options):
         print(f"{path}: {what}")
-    return 0
-
-
-def _convert_model(args):
-    from ..convert import osim_to_urdf
-    if len(args.output) != 1 or not args.output[0].lower().endswith(".urdf"):
-        raise ValueError(f"convert {args.input}: an OpenSim model converts to one URDF file: "
-                         f"give -o MODEL.urdf (got {' '.join(args.output)})")
-    output = args.output[0]
-    model = load(args.input)
-    text = osim_to_urdf(model, output, strict=args.strict)
-    g = " ".join(f"{x:g}" for x in model.gravity)
-    movable = text.count("<joint ") - text.count('type="fixed"')
-    print(f"{output}: URDF '{model.name}', {text.count('<link ')} links, {movable} movable "
-          f"joints named after the coordinates; the model's gravity is {g}: pass it as "
-          f"--gravity {g}")
     return 0
 
 
@@ -200,9 +181,9 @@ def add_convert_parser(sub):
     v.add_argument("--threshold", type=float, metavar="N",
                    help="contact threshold of the force plates: below it no centre of "
                         "pressure, and force and free moment 0 (default 20)")
-    v.add_argument("--units", default="mm", choices=("mm", "cm", "m"),
+    v.add_argument("--units", choices=("mm", "cm", "m"),
                    help="length unit of the .trc written (default mm)")
-    v.add_argument("--rate", default="analog", choices=("analog", "marker"),
+    v.add_argument("--rate", choices=("analog", "marker"),
                    help="sampling of the force plates' .mot: analog, the plates' own rate "
                         "(default; what OpenSim's C3DFileAdapter gives), or marker, each "
                         "marker frame's mean of its analog samples")

@@ -94,10 +94,11 @@ def read_columns(path):
                       ".sto)")
 
 
-def _convert_c3d(source, outputs, rotation=None, threshold=None, units="mm", strict=False,
-                 rate="analog"):
+def _convert_c3d(source, outputs, rotation=None, threshold=None, units=None, strict=False,
+                 rate=None):
     from .c3d import CONTACT_THRESHOLD, read_c3d, write_grf
     from .trc import write_trc
+    units, rate = units or "mm", rate or "analog"
     if rate not in ("analog", "marker"):
         raise ValueError(f"rate: expected 'analog' (the plates' own rate, as OpenSim's "
                          f"C3DFileAdapter gives them) or 'marker', got {rate!r}")
@@ -126,14 +127,35 @@ def _convert_c3d(source, outputs, rotation=None, threshold=None, units="mm", str
     return done
 
 
+def _convert_osim(source, outputs, strict=False, **c3d_options):
+    from ...convert import osim_to_urdf
+    from ...model import load
+    given = sorted(k for k, v in c3d_options.items() if v is not None)
+    if given:
+        raise ValueError(f"{os.fspath(source)}: the options {', '.join(given)} are for C3D "
+                         "files; an OpenSim model converts without them")
+    if len(outputs) != 1 or not outputs[0].lower().endswith(".urdf"):
+        raise ValueError(f"{os.fspath(source)}: an OpenSim model converts to one URDF file: "
+                         f"give -o MODEL.urdf (got {' '.join(outputs)})")
+    model = load(source)
+    text = osim_to_urdf(model, outputs[0], strict=strict)
+    g = " ".join(f"{x:g}" for x in model.gravity)
+    movable = text.count("<joint ") - text.count('type="fixed"')
+    return [(outputs[0], f"URDF '{model.name}', {text.count('<link ')} links, {movable} "
+                         f"movable joints named after the coordinates; the model's gravity is "
+                         f"{g}: pass it as --gravity {g}")]
+
+
 #: convert's readers by input suffix: each takes (source, outputs, **options) and returns
 #: [(written path, what it holds)].
-CONVERTERS: dict[str, Callable[..., list[tuple[str, str]]]] = {".c3d": _convert_c3d}
+CONVERTERS: dict[str, Callable[..., list[tuple[str, str]]]] = {".c3d": _convert_c3d,
+                                                               ".osim": _convert_osim}
 
 
 def convert(source, outputs, **options):
     """Convert a file by its suffix (``urdf2dyn convert``): a C3D file to a .trc (markers)
-    and/or an OpenSim .mot (force plates: ground_force_v*, _p*, ground_torque_* per plate).
+    and/or an OpenSim .mot (force plates: ground_force_v*, _p*, ground_torque_* per plate);
+    an OpenSim model to one .urdf (urdf2dyn.convert.osim_to_urdf).
 
     Parameters
     ----------
@@ -141,9 +163,10 @@ def convert(source, outputs, **options):
     outputs : list of str or os.PathLike
         The files to write; their suffixes say what goes in each.
     **options
-        For C3D: rotation (lab to model, e.g. "x:-90"), threshold (N), units (of the .trc),
-        rate ("analog", the default: the plates at the analog rate, as OpenSim's
-        C3DFileAdapter writes them; "marker": each marker frame's mean), strict.
+        strict (refuse what would otherwise be a warning); for C3D also rotation (lab to
+        model, e.g. "x:-90"), threshold (N), units (of the .trc, default "mm"), rate
+        ("analog", the default: the plates at the analog rate, as OpenSim's C3DFileAdapter
+        writes them; "marker": each marker frame's mean). None is the default.
 
     Returns
     -------
