@@ -1,5 +1,7 @@
 """Symbolic equations (SymPy) against the thesis' robot2R closed form and the core; the
 `urdf2dyn equations`, `urdf2dyn codegen` and `urdf2dyn info --plot` commands."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -117,3 +119,10 @@ def test_info_plot(tmp_path):
     pos = layout(edges, root)
     assert set(pos) == {root} | {child for out in edges.values() for _, child in out}
     assert pos[root][1] == 0 and len({p for p in pos.values()}) == len(pos)
+
+
+def test_cli_without_sympy_says_which_extra_to_install(monkeypatch, capsys):
+    """SymPy is an optional extra: without it the command names the extra, not a module."""
+    monkeypatch.setitem(sys.modules, "sympy", None)         # import sympy raises ImportError
+    assert main(["equations", "robot2r.urdf"]) == 1
+    assert 'pip install "urdf2dyn[symbolic]"' in capsys.readouterr().err

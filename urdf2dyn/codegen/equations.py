@@ -158,7 +158,11 @@ def equations(model, parameters=False, simplify=True):
         functions, as in the generated code's routines); linear, polynomial and constant
         functions appear as themselves.
     """
-    import sympy as sp
+    try:
+        import sympy as sp
+    except ImportError:
+        raise ImportError("the symbolic equations need SymPy: pip install "
+                          "\"urdf2dyn[symbolic]\"") from None
     if model.nv > MAX_DOF:
         raise ValueError(f"symbolic: {model.name!r} has {model.nv} DoF; symbolic equations "
                          f"are for robots of at most {MAX_DOF} (use generate() for code)")
