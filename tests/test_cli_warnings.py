@@ -84,3 +84,17 @@ def test_warnings_do_not_leak_out_of_main(monkeypatch, capsys):
     assert warnings.showwarning is before
     with pytest.warns(Urdf2dynWarning):        # the caller's own handling is back
         warnings.warn("again", Urdf2dynWarning)
+
+
+def test_mass_in_grams_is_warned_once_before_the_work(tmp_path, capsys):
+    """--mass 57300 for a 57.3 kg model: one warning line, and --strict refuses it before any
+    file is written."""
+    human = urdf2dyn.data_path("humod_subject_a.urdf")
+    motion = urdf2dyn.data_path("running_a_3ms.csv")
+    out = tmp_path / "t.csv"
+    assert main(["torques", human, motion, "--mass", "57300", "--per-kg", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("warning: mass: 57300 kg is 1000 times the model's 57.3 kg") == 1, err
+    out.unlink()
+    assert main(["torques", human, motion, "--mass", "57300", "--strict", "-o", str(out)]) == 1
+    assert "error: mass: 57300 kg" in capsys.readouterr().err and not out.exists()

@@ -276,6 +276,21 @@ def test_per_kg():
         G.per_kg(tau, 0.0)
 
 
+@pytest.mark.parametrize("given, times", [(57300.0, "1000 times"), (126.3, "2.2 times"),
+                                          (5.73, "0.1 times")])
+def test_a_mass_far_from_the_models_is_taken_for_a_unit_slip(given, times):
+    """Grams or pounds given as kilograms would scale every per-kg figure: warned, refused
+    under strict; a subject heavier or lighter than the generic model is not."""
+    model = humod_subject("A")                                   # 57.3 kg
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match=f"{times} the model's 57.3 kg"):
+        assert G.body_mass(model, given) == given
+    with pytest.raises(ValueError, match="kilograms"):
+        G.body_mass(model, given, strict=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert G.body_mass(model, 80.0) == 80.0 and G.body_mass(model, 40.0) == 40.0
+
+
 def test_fast_csv_reader_matches_the_csv_module(tmp_path, monkeypatch):
     pytest.importorskip("pandas")
     from urdf2dyn.biomech.formats import csv as csv_format

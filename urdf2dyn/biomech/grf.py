@@ -55,6 +55,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .trajectory import _OPENSIM_FORCE_RE as _OPENSIM_RE
 from .trajectory import MotionError
+from ..warn import report
 
 if TYPE_CHECKING:
     from ..model import Model
@@ -424,9 +425,24 @@ def root_residuals(model: Model, q: ArrayLike, tau: ArrayLike, about: str = "roo
 
 # ----------------------------------------------------------------------------- normalization
 
-def body_mass(model):
-    """The model's body mass (kg): the mass of every moving link (model.total_mass)."""
-    return float(model.total_mass)
+def body_mass(model, mass=None, strict=False):
+    """The body mass (kg) to normalize by: ``mass`` when given, else the model's (the mass of
+    every moving link, model.total_mass). A given mass outside half to twice the model's is
+    more likely a unit (grams, pounds) than a subject: warned about (refused when strict),
+    since every per-kg figure would be off by that factor."""
+    own = float(model.total_mass)
+    if mass is None:
+        return own
+    mass = float(mass)
+    if not (np.isfinite(mass) and mass > 0):
+        raise ValueError(f"mass: expected a positive body mass in kg, got {mass:g}")
+    ratio = mass / own if own > 0 else 1.0
+    if not 0.5 <= ratio <= 2.0:
+        times = f"{ratio:.0f}" if ratio >= 10 else f"{ratio:.2g}"
+        report(f"mass: {mass:g} kg is {times} times the model's {own:.1f} kg, so every per-kg "
+               "figure would be off by that factor: give the subject's mass in kilograms (a "
+               "pound is 0.4536 kg), or scale the model to the subject", strict)
+    return mass
 
 
 def per_kg(tau, model_or_mass):

@@ -43,9 +43,7 @@ def cmd_torques(args):
     model = load(robot, floating_base=args.floating_base, strict=args.strict,
                  couplers=args.couplers)
     notes = [note for note in [set_gravity(model, args.gravity)] if note]
-    if args.per_kg and args.mass is None and not model.total_mass > 0:
-        raise UsageError(f"--per-kg: the model {args.robot} has no mass: give the body mass "
-                         "with --mass KG")
+    _check_mass(model, args)
     contacts = parse_contacts(args.contact)
     for path in (args.output, args.plot, args.residuals):
         if multi and path:
@@ -133,6 +131,7 @@ def _torques_setup(args):
     else:
         model = load(setup.model_file, strict=args.strict, couplers=args.couplers)
     notes = [note for note in [set_gravity(model, args.gravity)] if note]
+    _check_mass(model, args)
     res = inverse_dynamics_setup(setup, model, time_range=args.time_range,
                                  contacts=parse_contacts(args.contact), max_gap=args.max_gap,
                                  strict=args.strict, reduce_residuals=_residual_settings(args))
@@ -220,7 +219,7 @@ def _cycles(model, res, args):
 def _write_outputs(model, res, args, multi, cycles=None):
     """Write the files asked for; returns their paths."""
     from ..biomech import formats
-    mass = args.mass if args.mass is not None else model.total_mass
+    mass = _mass(model, args)
     written = []
     if args.output:
         out = _out_path(args.output, res.path, multi, "_torques", args.format)
@@ -279,6 +278,17 @@ def _out_path(target, motion, multi, suffix, fmt):
         return target
     ext = {"csv": ".csv", "sto": ".sto", "mot": ".mot", "png": ".png"}[fmt]
     return os.path.join(target, _stem(motion) + suffix + ext)
+
+
+def _check_mass(model, args):
+    """Before any work: a mass to divide by, and a --mass in kilograms (a unit slip warned
+    about once, by the library's check)."""
+    from ..biomech.grf import body_mass
+    if args.per_kg and args.mass is None and not model.total_mass > 0:
+        raise UsageError(f"--per-kg: the model {args.robot} has no mass: give the body mass "
+                         "with --mass KG")
+    if args.mass is not None:
+        body_mass(model, args.mass, strict=args.strict)
 
 
 def _mass(model, args):
@@ -484,7 +494,9 @@ def add_torques_parser(sub):
     p.add_argument("--per-kg", action="store_true",
                    help="write torques divided by the body mass (N·m/kg)")
     p.add_argument("--mass", type=MASS, metavar="KG",
-                   help="body mass for --per-kg and the summary (default: the model's mass)")
+                   help="body mass for --per-kg and the summary (default: the model's mass; "
+                        "one outside half to twice the model's is warned about as a unit "
+                        "slip)")
     p.add_argument("--residuals", metavar="FILE",
                    help="write the root residual force and moment (time, FX FY FZ MX MY MZ; "
                         "world axes, moment about the root origin) to this CSV (a directory "
