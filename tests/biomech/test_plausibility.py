@@ -212,3 +212,27 @@ def test_batch_with_a_missing_force_file(tmp_path, model, capsys):
     assert "warning: 1 of 3 trials have no ground reactions" in err and "b.csv" in err
     assert main(["torques", HUMAN, str(tmp_path), "--no-progress", "--jobs", "1",
                  "--strict"]) == 1
+
+
+def test_gravity_parallel_to_every_joint_axis():
+    """The thesis' 2R arm turns about z in the vertical x-y plane (its URDF says so); run with
+    the URDF default gravity along z, no joint carries weight: warned, with the axis that
+    loads the joints. With that gravity nothing is said, and the gravity torques are the
+    thesis' closed form."""
+    arm = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
+    path = urdf2dyn.data_path("robot2r_trajectory.csv")
+    with pytest.warns(W, match=r"gravity \(0 0 -9.81\) no joint carries any weight.*"
+                               r"--gravity 0 -9.81 0"):
+        res = urdf2dyn.inverse_dynamics_trial(arm, path)
+    assert [f.check for f in res.findings if f.severity == "warning"] == ["weightless"]
+    np.testing.assert_array_equal(arm.gravity, [0, 0, -9.81])    # the check's probe is a copy
+    arm.gravity = (0, -9.81, 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", W)
+        res = urdf2dyn.inverse_dynamics_trial(arm, path)
+    # the thesis' closed form (eq. 2.20), gravity terms at the trial's configurations:
+    # g1 = (m1 lc1 + m2 l1) g cos q1 + m2 lc2 g cos(q1 + q2), g2 = m2 lc2 g cos(q1 + q2)
+    q = res.q
+    g2 = 5 * 1 * 9.81 * np.cos(q[:, 0] + q[:, 1])
+    g1 = (3 * 1 + 5 * 2) * 9.81 * np.cos(q[:, 0]) + g2
+    np.testing.assert_allclose(arm.gravity_torques(q), np.c_[g1, g2], rtol=1e-12, atol=1e-12)

@@ -36,14 +36,19 @@ check                  warns when
                        in a frame (OpenSim's best practice)
 :func:`unfiltered`     coordinates fitted to markers differentiated without a low-pass
                        filter (OpenSim users filter gait at 6 Hz)
+:func:`weightless`     gravity parallel to every joint axis over the trial: no joint
+                       carries weight (a vertical-plane arm about z with the URDF default
+                       gravity)
 =====================  ====================================================================
 """
+import copy
 import math
 
 import numpy as np
 
 __all__ = ["units", "joint_limits", "residuals", "cop_distance", "sampling", "gravity",
-           "opensim_axes", "missing_loads", "ik_fit", "unfiltered", "GRAVITY_WEIGHT_FRACTION",
+           "opensim_axes", "missing_loads", "ik_fit", "unfiltered", "weightless",
+           "GRAVITY_WEIGHT_FRACTION",
            "FOOT_DOWN_BAND", "FOOT_LIFT", "FEET_DOWN_FRACTION", "IK_RMS_MAX", "IK_MAX_MAX",
            "MARKER_CUTOFF_HZ",
            "LIMIT_MARGIN_RAD", "LIMIT_MARGIN_M", "COP_MAX_DISTANCE",
@@ -377,3 +382,33 @@ def opensim_axes(model, meta, source):
             f"model '{model.name}' whose gravity is ({_gravity_text(g)}) (z up, the URDF "
             "default): if the recording is y-up, pass --gravity 0 -9.81 0 (model.gravity = "
             "(0, -9.81, 0)); if it is z-up, ignore this"]
+
+
+def weightless(model, q, source):
+    """Gravity parallel to every joint axis: over the trial's configurations q (N, nq) no
+    joint carries any weight (a URDF robot drawn in a vertical plane about z, run with the
+    URDF default gravity along z). Right for an arm that moves in a horizontal plane, wrong
+    when the model's vertical is another axis; the advice names the axis whose gravity would
+    load the joints most."""
+    g = np.asarray(model.gravity, dtype=float)
+    gn, mass = float(np.linalg.norm(g)), float(model.total_mass)
+    q = np.asarray(q, dtype=float)
+    if not (gn > 0 and mass > 0 and model.nv and len(q)) or not np.isfinite(q).all():
+        return []
+    q = q[np.linspace(0, len(q) - 1, min(len(q), 50)).astype(int)]
+    if np.abs(model.gravity_torques(q)).max() > 1e-9 * mass * gn:
+        return []
+    load = []
+    probe = copy.copy(model)                   # the trial's model keeps its gravity
+    for axis in range(3):
+        probe.gravity = -gn * np.eye(3)[axis]
+        load.append(np.abs(probe.gravity_torques(q)).max())
+    axis = int(np.argmax(load))
+    if not load[axis] > 1e-9 * mass * gn:
+        return []                              # no gravity loads it: nothing to advise
+    suggest = -gn * np.eye(3)[axis] + 0.0             # + 0.0: no -0 in the advice
+    return [f"{source}: with the model's gravity ({_gravity_text(g)}) no joint carries any "
+            f"weight: gravity is parallel to every joint axis. Right for an arm that moves in "
+            f"a horizontal plane; if the model's vertical is {'xyz'[axis]}, set it: --gravity "
+            f"{_gravity_text(suggest)} (model.gravity = "
+            f"({', '.join(f'{x:g}' for x in suggest)}))"]

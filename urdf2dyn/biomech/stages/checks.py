@@ -18,7 +18,7 @@ from ..gait import CONTACT_THRESHOLD
 from .trial import Finding, Trial
 
 __all__ = ["checks", "CHECKS", "opensim_axes", "units", "joint_limits", "sampling", "gravity",
-           "residuals", "cop_distance", "missing_loads", "ik_fit", "unfiltered"]
+           "residuals", "cop_distance", "missing_loads", "ik_fit", "unfiltered", "weightless"]
 
 
 def checks(trial: Trial) -> Trial:
@@ -156,8 +156,14 @@ def unfiltered(trial):
 
 
 #: Every check, in the order they run (and warn).
+def weightless(trial):
+    """Gravity parallel to every joint axis: no joint carries weight."""
+    return _warnings("weightless", plausibility.weightless(trial.model, trial.kinematics.q,
+                                                           trial.motion.source))
+
+
 CHECKS = (opensim_axes, units, joint_limits, unfiltered, ik_fit, sampling, missing_loads,
-          gravity, residuals, cop_distance)
+          gravity, residuals, cop_distance, weightless)
 
 
 def _com_height(model, com, reactions):
