@@ -236,3 +236,23 @@ def test_gravity_parallel_to_every_joint_axis():
     g2 = 5 * 1 * 9.81 * np.cos(q[:, 0] + q[:, 1])
     g1 = (3 * 1 + 5 * 2) * 9.81 * np.cos(q[:, 0]) + g2
     np.testing.assert_allclose(arm.gravity_torques(q), np.c_[g1, g2], rtol=1e-12, atol=1e-12)
+
+
+def test_degrees_on_continuous_joints(tmp_path):
+    """A continuous joint may turn any number of times, so its angle alone proves nothing;
+    but the 2R arm's trial written in degrees swings each joint back and forth by about 100
+    'rad' (16 turns each way): warned. A wheel turning one way through 20 turns is not."""
+    arm = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
+    arm.gravity = (0, -9.81, 0)
+    names, table = formats.read_table(urdf2dyn.data_path("robot2r_trajectory.csv"))
+    path = tmp_path / "deg.csv"
+    formats.write_table(path, table[:, 0], np.degrees(table[:, 1:]), names[1:])
+    with pytest.warns(W, match=r"joint1 \(continuous\) swinging back and forth by 10\d.*"
+                               r"pass --degrees"):
+        urdf2dyn.inverse_dynamics_trial(arm, path)
+    t = np.linspace(0, 2, 201)
+    wheel = np.c_[20 * 2 * np.pi * t / 2, 0.3 * np.sin(2 * np.pi * t)]      # joint2: 17 deg
+    formats.write_table(tmp_path / "wheel.csv", t, wheel, ["joint1", "joint2"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", W)
+        urdf2dyn.inverse_dynamics_trial(arm, tmp_path / "wheel.csv")

@@ -8,7 +8,8 @@ check                  warns when
 =====================  ====================================================================
 :func:`units`          radians expected but a joint angle (a URDF's revolute joint, an
                        .osim's rotational coordinate: custom joints too) exceeds 2 pi (360
-                       deg: no joint turns that far; degrees are likely), or degrees declared
+                       deg: no joint turns that far; degrees are likely), or a continuous
+                       joint swings back and forth by more than a turn; or degrees declared
                        but none exceeds pi in the file's numbers (radians likely)
 :func:`joint_limits`   a coordinate leaves its URDF <limit> by more than LIMIT_MARGIN_RAD
                        (revolute, 20 deg) or LIMIT_MARGIN_M (prismatic, 5 cm)
@@ -82,29 +83,54 @@ def units(model, q, degrees, source):
     """Angles that look like degrees read as radians (or radians read as degrees). q in rad
     (after any conversion); degrees: whether the file was declared in degrees. Every
     coordinate that turns a joint counts (:func:`_hinges`: an OpenSim model's custom joints
-    too, whose knees once read degrees as radians without a word)."""
+    too, whose knees once read degrees as radians without a word), and a continuous joint
+    that swings back and forth by more than a turn (:func:`_swinging_turns`)."""
     joints = _hinges(model)
-    if not joints or len(q) == 0:
+    if len(q) == 0:
         return []
     cols = [k for _, k in joints]
     x = np.abs(np.asarray(q, dtype=float)[:, cols])
     if degrees:
         raw = np.degrees(x)          # the numbers as written in the file
-        if np.nanmax(raw) <= math.pi and np.nanmax(raw) > 0:
+        if joints and np.nanmax(raw) <= math.pi and np.nanmax(raw) > 0:
             return [f"{source}: read in degrees, but no joint angle exceeds "
                     f"{np.nanmax(raw):.2f} (as written): the angles look like radians. Drop "
                     "--degrees (degrees=False) if they are"]
         return []
-    peak = np.nanmax(x, axis=0)
-    wild = sorted(((n, p) for (n, _), p in zip(joints, peak) if p > 2 * math.pi),
+    peak = np.nanmax(x, axis=0) if joints else []
+    wild = sorted(((f"{n} up to", p) for (n, _), p in zip(joints, peak) if p > 2 * math.pi),
                   key=lambda x: -x[1])                    # the largest first
+    wild += _swinging_turns(model, q)
     if wild:
-        names = ", ".join(f"{n} up to {p:.3g}" for n, p in wild[:6])
+        names = ", ".join(f"{n} {p:.3g}" for n, p in wild[:6])
         more = f" and {len(wild) - 6} more" if len(wild) > 6 else ""
         return [f"{source}: joint angles beyond a full turn (2 pi rad) read as radians: "
                 f"{names}{more}. They look like degrees: pass --degrees (degrees=True), or "
                 "inDegrees=yes in an OpenSim file"]
     return []
+
+
+def _swinging_turns(model, q):
+    """(name, swing) of the continuous joints that swing back and forth (two reversals at
+    least) through more than a full turn between reversals: a joint that may turn any number
+    of times does not oscillate by turns; degrees read as radians make a 20 deg swing 20 rad.
+    """
+    out = []
+    for j in model.joints:
+        if j.type != "continuous":
+            continue
+        x = np.asarray(q, dtype=float)[:, j.q_index]
+        x = x[np.isfinite(x)]
+        step = np.diff(x)
+        step = step[step != 0]
+        ends = np.flatnonzero(np.diff(np.sign(step)) != 0)   # the last step before a reversal
+        if len(ends) < 2:
+            continue
+        at = x[np.concatenate(([0], ends + 1))]              # start, then each turning point
+        swing = float(np.abs(np.diff(at)).max())
+        if swing > 2 * math.pi:
+            out.append((f"{j.name} (continuous) swinging back and forth by", swing))
+    return out
 
 
 def joint_limits(model, t, q, source):
