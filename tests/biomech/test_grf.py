@@ -311,3 +311,19 @@ def test_fast_csv_reader_matches_the_csv_module(tmp_path, monkeypatch):
     path.write_text("a,b\n1,2\n3\n")
     with pytest.raises(MotionError, match="line 3 has 1 values"):
         formats.read_table(path)
+
+
+def test_reactions_named_without_a_side_are_asked_for_all_at_once():
+    """OpenSim's published subject01_walk1_grf.mot names its first foot ground_force_v* (no
+    prefix) and its second 1_ground_force_v*: one refusal names both and the model's feet."""
+    model = urdf2dyn.load(os.path.join(os.path.dirname(__file__), os.pardir, "data", "ik",
+                                       "gait2392", "subject01_simbody.osim"))
+    reactions = G.read_grf(os.path.join(os.path.dirname(__file__), os.pardir, "data", "ik",
+                                        "gait2392", "subject01_walk1_grf.mot"))
+    assert sorted(reactions.grf) == ["", "1"]
+    with pytest.raises(ValueError, match=r"ground reactions '' \(the unprefixed ground_force_\* "
+                                         r"columns\) and '1'.*--contact =LINK --contact "
+                                         r"1=LINK.*feet calcn_r, calcn_l.*--external-loads"):
+        G.contact_links(sorted(reactions.grf), model)
+    assert G.contact_links(["", "1"], model, {"": "calcn_r", "1": "calcn_l"}) == {
+        "": "calcn_r", "1": "calcn_l"}

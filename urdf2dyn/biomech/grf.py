@@ -125,7 +125,7 @@ def contact_links(keys, model, links=None):
     OpenSim's r/l, ``calcn_r``/``calcn_l`` when the model has such a link."""
     links = dict(links or {})
     names = set(model.link_names)
-    out = {}
+    out, unknown = {}, []
     for key in keys:
         if key in links:
             link = links[key]
@@ -137,13 +137,29 @@ def contact_links(keys, model, links=None):
                 cands += ["foot_L", "calcn_l"]
             link = next((c for c in cands if c in names), None)
             if link is None:
-                raise ValueError(f"no link for the ground reaction {key!r}: the model has no "
-                                 f"{cands[0]!r}; give one (links={{{key!r}: 'link'}}, on the "
-                                 f"command line --contact {key}=LINK)")
+                unknown.append(key)
+                continue
         if link not in names:
             raise ValueError(f"contact {key!r}: the model has no link {link!r}")
         out[key] = link
+    if unknown:
+        raise ValueError(_no_side(unknown, model))
     return out
+
+
+def _no_side(keys, model):
+    """Ground reactions whose names say no side (OpenSim's unprefixed ground_force_* and
+    1_ground_force_*, plates numbered 1, 2): ask for each one's link, all at once, naming the
+    model's feet to choose from."""
+    def said(key):
+        return "'' (the unprefixed ground_force_* columns)" if key == "" else repr(key)
+    feet = [n for n in model.link_names if n.lower().startswith(("calcn", "foot"))]
+    return (f"no link for the ground reaction{'s' if len(keys) > 1 else ''} "
+            f"{' and '.join(said(k) for k in keys)}: their names say no side. Give the link "
+            f"each loads: {' '.join(f'--contact {k}=LINK' for k in keys)} (links={{"
+            f"{', '.join(f'{k!r}: LINK' for k in keys)}}})"
+            + (f", LINK one of the model's feet {', '.join(feet)}" if feet else "")
+            + "; or give the trial's ExternalLoads file, which says it (--external-loads)")
 
 
 def external_loads(reactions: Trajectory, model: Model, time: ArrayLike | None = None,
