@@ -11,9 +11,10 @@ prints), on the same rows and in the same column order: unfiltered, 6 Hz over th
 padded table (time range beyond the data: OpenSim then writes its padded rows too), and 6 Hz
 over part of the trial.
 
-Until ``urdf2dyn.load("*.osim")`` exists (the .osim parser of issue 19), urdf2dyn is given the
-URDF the .osim was made from; the tests that use the .osim files themselves (this one's and
-opensim-models' published gait2354 / Gait10dof18musc setups, tests/data/opensim_models) skip.
+urdf2dyn is given the URDF the .osim was made from, and, in the tests that use the .osim files
+themselves (this one's and opensim-models' published gait2354 / Gait10dof18musc / Hamner
+setups, tests/data/opensim_models), the .osim itself: ``urdf2dyn.load`` must read it (an
+exception fails the test; only a missing OpenSim skips).
 
 Also here: the processing steps against independent oracles (SciPy's splines and Butterworth
 design), the setup reader's refusals and property-based fuzzing of it and of the new options.
@@ -187,18 +188,19 @@ def test_setup_output_goes_where_the_setup_says(osim, trial, tmp_path, monkeypat
     _compare(osim, d / "results" / "unfiltered.sto", work / "results" / "unfiltered.sto")
 
 
-def _osim_parser(path):
-    try:
-        urdf2dyn.load(str(path))
-        return True
-    except Exception:               # noqa: BLE001
-        return False
+def _load_osim(osim, path):
+    """urdf2dyn's model of the .osim at path, whose coordinates must be the ones OpenSim
+    reads there (any exception of the loader fails the test)."""
+    model = urdf2dyn.load(str(path))
+    theirs = osim.Model(str(path))
+    coords = theirs.getCoordinateSet()
+    assert sorted(model.q_names) == sorted(coords.get(i).getName() for i in range(coords.getSize()))
+    return model
 
 
 def test_setup_with_its_own_osim_model(osim, trial, tmp_path, monkeypatch, capsys):
     d, _ = trial
-    if not _osim_parser(d / "model.osim"):
-        pytest.skip("urdf2dyn.load('*.osim') is unavailable (the .osim parser of issue 19)")
+    _load_osim(osim, d / "model.osim")
     monkeypatch.chdir(d)
     out = tmp_path / "ours.sto"
     assert cli.main(["torques", "--setup", str(d / "setup_6Hz-part.xml"), "-o", str(out)]) == 0
@@ -242,8 +244,7 @@ def test_published_setups(osim, case, folder, setup, run_from, tmp_path, monkeyp
     if case == "hamner-running":
         _hamner_setup(osim, work)
     su = read_id_setup(work / setup)
-    if not _osim_parser(su.model_file):
-        pytest.skip("urdf2dyn.load('*.osim') is unavailable (the .osim parser of issue 19)")
+    _load_osim(osim, su.model_file)
     monkeypatch.chdir(work / run_from)
     assert osim.InverseDynamicsTool(str(work / setup)).run()
     theirs = tmp_path / "theirs.sto"
