@@ -293,15 +293,16 @@ def test_a_setup_without_marker_tasks_is_named(tmp_path, capsys, taskset, said):
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "ik")
 
 
-def load_osim_or_skip(path):
-    """The .osim model with its MarkerSet as model.markers, or a skip until the .osim
-    parser (issue 20) lands in urdf2dyn.load."""
-    try:
-        model = urdf2dyn.load(path)
-    except Exception as e:          # today: an .osim is not URDF
-        pytest.skip(f"needs load('*.osim') (the .osim parser, issue 20): {str(e)[:80]}")
-    if not model.markers:
-        pytest.skip("the .osim loader does not fill model.markers from the MarkerSet yet")
+def load_osim(path):
+    """The .osim model read by urdf2dyn.load (any exception fails the test), its
+    model.markers the MarkerSet OpenSim reads in the file, by name and in order."""
+    osim = pytest.importorskip("opensim")
+    model = urdf2dyn.load(path)
+    theirs = osim.Model(path)
+    markers = theirs.getMarkerSet()
+    assert [m.name for m in model.markers] == [markers.get(i).getName()
+                                               for i in range(markers.getSize())]
+    assert model.markers
     return model
 
 
@@ -313,7 +314,7 @@ def test_published_gait2392(tmp_path):
     folder = tmp_path / "gait2392"
     shutil.copytree(os.path.join(DATA, "gait2392"), folder)
     setup = os.fspath(folder / "subject01_Setup_IK.xml")
-    model = load_osim_or_skip(os.fspath(folder / "subject01_simbody.osim"))
+    model = load_osim(os.fspath(folder / "subject01_simbody.osim"))
     tight = folder / "tight_Setup_IK.xml"
     tool = osim.InverseKinematicsTool(setup)
     tool.set_accuracy(1e-8)
@@ -443,7 +444,7 @@ def hamner(tmp_path_factory):
 
 def test_published_hamner_running(hamner):
     folder, setup, errors = hamner
-    model = load_osim_or_skip(os.fspath(folder / "subject02_registered.osim"))
+    model = load_osim(os.fspath(folder / "subject02_registered.osim"))
     assert len(model.markers) > 40 and model.locked_coordinates   # arms, locked wrists
     rms, mx, dmarker = compare_with_opensim(folder, setup, model, errors, "Hamner running")
     assert len(rms) > 30 and len(errors) == 41
@@ -491,7 +492,7 @@ def test_published_rajagopal_static(rajagopal):
     answer, stays there (the compared coordinates within 0.1 deg), and ours is compared
     with that run."""
     folder, setup, errors, errors_11 = rajagopal
-    model = load_osim_or_skip(os.fspath(folder.parent / "Scale" / "subject_scaled_walk.osim"))
+    model = load_osim(os.fspath(folder.parent / "Scale" / "subject_scaled_walk.osim"))
     assert len(model.markers) > 60
     res = ik.run_setup(setup, model=model)
     errors_from = opensim_from(folder, "ik_setup_walk.xml", "../Scale/subject_scaled_walk.osim",
@@ -638,7 +639,7 @@ def test_published_leg39_couplers(leg39, name):
     the same. Fitted as free coordinates (the old fit), the tibia translations leave their
     functions and the knee is off by more than 0.01 degree."""
     folder, setups = leg39
-    model = load_osim_or_skip(os.fspath(folder / "leg39.osim"))
+    model = load_osim(os.fspath(folder / "leg39.osim"))
     assert [c.dependent for c in model.couplers] == ["tib_tx_r", "tib_ty_r", "pat_tx_r",
                                                      "pat_ty_r", "pat_angle_r"]
     assert read_ik_setup(setups[name]).constraint_weight == (20.0 if name == "w20" else math.inf)
