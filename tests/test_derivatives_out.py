@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 hyp = pytest.importorskip("hypothesis")
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import event, example, given, settings, strategies as st  # noqa: E402
 
 import pin_oracle as po  # noqa: E402
 
@@ -16,18 +16,43 @@ REF = {fn: getattr(MODEL, fn)(Q, V, A)
        for fn in ("inverse_dynamics_derivatives", "forward_dynamics_derivatives")}
 
 
+SHAPE = (3, MODEL.nv, MODEL.nv)
+
+
+def _valid(fill):
+    """An out= the derivatives must use: 3 C-ordered float64 arrays of REF's shape, filled
+    with what must all be overwritten."""
+    return ("valid", tuple(np.full(SHAPE, fill) for _ in range(3)))
+
+
+VALID = st.floats().map(_valid)          # any float64, NaN and infinities too
+ANY = st.builds(
+    lambda shape, dtype, count, fortran: (
+        "arbitrary",
+        tuple(np.zeros(shape, dtype=dtype, order="F" if fortran else "C") for _ in range(count))),
+    st.one_of(st.just(list(SHAPE)), st.lists(st.integers(0, 9), min_size=0, max_size=4)),
+    st.sampled_from(["f8", "f4", "i8", "c16", ">f8"]), st.integers(0, 4), st.booleans())
+
+
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(st.sampled_from(sorted(REF)),
-       st.one_of(st.just([3, MODEL.nv, MODEL.nv]),             # the right shape, often
-                 st.lists(st.integers(0, 9), min_size=0, max_size=4)),
-       st.sampled_from(["f8", "f4", "i8", "c16", ">f8"]), st.integers(0, 4), st.booleans())
-def test_out_never_crashes(fn, shape, dtype, count, fortran):
-    """Any out= is used or refused with ValueError/TypeError, never a crash or a wrong write."""
-    out = tuple(np.zeros(shape, dtype=dtype, order="F" if fortran else "C") for _ in range(count))
-    try:
+@given(st.sampled_from(sorted(REF)), st.one_of(VALID, ANY))     # about half of them valid
+@example("inverse_dynamics_derivatives", _valid(np.nan))
+@example("forward_dynamics_derivatives", _valid(np.nan))
+def test_out_never_crashes(fn, drawn):
+    """Any out= is used or refused with ValueError/TypeError, never a crash or a wrong write;
+    a valid one is always used, its arrays returned and holding what the call without out=
+    returns."""
+    kind, out = drawn
+    event(f"out= {kind}")
+    if kind == "valid":
         got = getattr(MODEL, fn)(Q, V, A, out=out)
-    except (ValueError, TypeError):
-        return
-    assert all(g is o for g, o in zip(got, out))
+    else:
+        try:
+            got = getattr(MODEL, fn)(Q, V, A, out=out)
+        except (ValueError, TypeError):
+            event("out= refused")
+            return
+    event("out= used")
+    assert len(got) == len(out) == 3 and all(g is o for g, o in zip(got, out))
     for g, r in zip(got, REF[fn]):
         np.testing.assert_array_equal(g, r)
