@@ -326,20 +326,47 @@ def test_wrong_shapes_name_the_argument(models):
             assert w in str(info.value), (str(info.value), w)
 
 
+@st.composite
+def any_shapes(draw):
+    """(q, v, f_ext) shapes for robot2r (nq = nv = 2): each most of the time one that
+    broadcasts against a drawn batch (a trailing part of it, some axes 1, then the width),
+    else arbitrary; v may be a scalar and f_ext absent (None)."""
+    batch = tuple(draw(st.lists(st.sampled_from([2, 3, 1, 4, 0]), max_size=3)))
+    arbitrary = st.lists(st.integers(0, 9), max_size=4).map(tuple)
+
+    def fitting(width, full=False):
+        k = len(batch) if full else draw(st.integers(0, len(batch)))
+        part = batch[len(batch) - k:]
+        return tuple(1 if draw(st.booleans()) and not full else n for n in part) + (width,)
+
+    q = fitting(2, full=True) if draw(st.sampled_from([True, True, True, True, False])) \
+        else draw(arbitrary)
+    pick = draw(st.sampled_from(["fits", "fits", "none", "fits", "any"]))
+    v = fitting(2) if pick == "fits" else None if pick == "none" else draw(arbitrary)
+    pick = draw(st.sampled_from(["fits", "fits", "none", "fits", "any"]))
+    f = fitting(6) if pick == "fits" else None if pick == "none" else draw(arbitrary)
+    return q, v, f
+
+
 @SETTINGS
-@given(q_shape=st.lists(st.integers(0, 9), max_size=4).map(tuple),
-       v_shape=st.one_of(st.none(), st.lists(st.integers(0, 9), max_size=4).map(tuple)),
-       f_shape=st.one_of(st.none(), st.lists(st.integers(0, 7), max_size=3).map(tuple)))
-def test_any_shape_is_a_result_or_a_sentence(models, q_shape, v_shape, f_shape):
+@given(any_shapes())
+@hypothesis.example(((3, 2), (1, 2), (2, 1, 6)))                   # broadcasts to (2, 3)
+@hypothesis.example(((4, 3), None, None))                          # the wrong width
+def test_any_shape_is_a_result_or_a_sentence(models, shapes):
     """Arbitrary shapes, right or wrong: either the per-sample loop's result, or a ValueError
     naming q, v or f_ext with the expected width, never an error from inside NumPy or C."""
+    q_shape, v_shape, f_shape = shapes
     m = models["robot2r"]
-    q = np.full(q_shape, 0.3)
-    v = 0.5 if v_shape is None else np.full(v_shape, 0.5)
-    f_ext = None if f_shape is None else {"link2": np.full(f_shape, 1.0)}
+
+    def values(shape, start):                   # a different value in every entry
+        return start + 0.01 * np.arange(np.prod(shape, dtype=int)).reshape(shape)
+    q = values(q_shape, 0.3)
+    v = 0.5 if v_shape is None else values(v_shape, 0.5)
+    f_ext = None if f_shape is None else {"link2": values(f_shape, 1.0)}
     try:
         tau = m.inverse_dynamics(q, v, 0.0, f_ext=f_ext)
     except ValueError as e:
+        hypothesis.event("refused")
         msg = str(e)
         assert re.match(r"(q: expected shape \(nq,\) = \(2,\)|v: expected shape \(nv,\) = "
                         r"\(2,\)|f_ext\['link2'\]: expected shape \(6,\)), or \(\.\.\., [26]\) "
@@ -349,8 +376,11 @@ def test_any_shape_is_a_result_or_a_sentence(models, q_shape, v_shape, f_shape):
     full = batch_of([q, v], f_ext)
     assert tau.shape == full + (2,)
     if 0 < np.prod(full) <= 64:
+        hypothesis.event("compared with the per-sample loop")
         np.testing.assert_array_equal(tau, per_sample(m, "inverse_dynamics", [q, v, 0.0],
                                                       f_ext, full)[0])
+    else:
+        hypothesis.event(f"a result of {np.prod(full)} samples")
 
 
 # ---- out= -----------------------------------------------------------------------------------
