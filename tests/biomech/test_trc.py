@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from urdf2dyn import Urdf2dynWarning
@@ -229,28 +229,77 @@ def test_every_file_we_write_is_read_by_opensim(tmp_path, osim):
 
 # ----------------------------------------------------------------------------- fuzzing
 
-_LINES = open(WALK).read().splitlines()[:12]
+# A complete small .trc, 3 of subject01_walk1.trc's markers over its first 4 frames, a gap
+# (empty cells, as OpenSim writes one) in frame 3: NumFrames matches the rows, and the file
+# ends in a line end, so that the edits below leave a file that reads as often as not.
+SMALL = ("PathFileType\t4\t(X/Y/Z)\tsmall.trc\n"
+         "DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame"
+         "\tOrigNumFrames\n"
+         "60.00\t60.00\t4\t3\tmm\t60.00\t1\t4\n"
+         "Frame#\tTime\tR.ASIS\t\t\tL.ASIS\t\t\tV.Sacral\t\t\n"
+         "\t\tX1\tY1\tZ1\tX2\tY2\tZ2\tX3\tY3\tZ3\n"
+         "\n"
+         "1\t0.000000\t617.247620\t1055.275020\t170.781980\t639.606380\t1044.258420\t-88.909790"
+         "\t430.869840\t1051.264650\t29.966750\n"
+         "2\t0.017000\t617.998110\t1053.217530\t168.513170\t641.236210\t1042.278560\t-90.932130"
+         "\t432.340610\t1050.237430\t26.846790\n"
+         "3\t0.033000\t620.292240\t1051.771240\t165.859380\t\t\t"
+         "\t434.099430\t1049.341430\t23.819360\n"
+         "4\t0.050000\t621.540410\t1050.552120\t163.532500\t646.751040\t1040.356810\t-96.861880"
+         "\t436.279940\t1048.707150\t20.952020\n")
+_LINES = SMALL.splitlines()
+SMALL_XYZ = np.array([[[617.247620, 1055.275020, 170.781980], [639.606380, 1044.258420, -88.909790],
+                       [430.869840, 1051.264650, 29.966750]],
+                      [[617.998110, 1053.217530, 168.513170], [641.236210, 1042.278560, -90.932130],
+                       [432.340610, 1050.237430, 26.846790]],
+                      [[620.292240, 1051.771240, 165.859380], [np.nan] * 3,
+                       [434.099430, 1049.341430, 23.819360]],
+                      [[621.540410, 1050.552120, 163.532500], [646.751040, 1040.356810, -96.861880],
+                       [436.279940, 1048.707150, 20.952020]]]) / 1000
 
 
 @settings(max_examples=150, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(edits=st.lists(st.tuples(st.integers(0, 11), st.integers(0, 400), st.text(max_size=6)),
-                      max_size=6),
-       cut=st.integers(0, 12))
+@given(edits=st.lists(st.tuples(st.integers(0, len(_LINES) - 1), st.integers(0, 120),
+                                st.text(max_size=6)), max_size=3),
+       cut=st.integers(0, len(_LINES)))
+@example(edits=[], cut=0)                                          # the file as it is: read
+@example(edits=[(8, 23, "")], cut=0)                               # no edit, also read
+@example(edits=[], cut=7)                                          # fewer rows than NumFrames
+@example(edits=[(2, 0, "x")], cut=0)                               # a header refused
 def test_fuzzed_trc_is_read_or_refused(tmp_path, edits, cut):
-    """Random edits of a real file's first lines: read, or refused with a MotionError or
-    ValueError naming the file; never another exception."""
-    lines = list(_LINES[:cut or 12])
+    """Random edits of a complete small .trc: read, or refused with a MotionError or
+    ValueError naming the file; never another exception. What is read has one time per
+    non-blank data line, strictly increasing, distinct marker labels and xyz (N, M, 3) in
+    metres, finite or NaN; the file unedited reads as written."""
+    lines = list(_LINES[:cut or len(_LINES)])
     for i, pos, text in edits:
         if i < len(lines):
             lines[i] = lines[i][:pos] + text + lines[i][pos + len(text):]
+    text = "\n".join(lines) + "\n"
     p = tmp_path / "fuzz.trc"
-    p.write_text("\n".join(lines), encoding="utf-8", errors="surrogatepass")
+    p.write_text(text, encoding="utf-8", errors="surrogatepass")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Urdf2dynWarning)
         try:
             m = read_trc(p)
         except (MotionError, ValueError) as e:
+            event("refused")
             assert "fuzz.trc" in str(e) or "xyz" in str(e)
-        else:
-            assert isinstance(m, Markers) and m.xyz.shape == (len(m.time), len(m.labels), 3)
+            return
+    event("read")
+    assert isinstance(m, Markers) and m.xyz.shape == (len(m.time), len(m.labels), 3)
+    assert len(m.time) >= 1 and np.all(np.isfinite(m.time)) and np.all(np.diff(m.time) > 0)
+    assert m.labels and len(set(m.labels)) == len(m.labels)
+    assert not np.any(np.isinf(m.xyz))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:                  # surrogates: read as another encoding
+        pass
+    else:
+        assert len(m.time) == sum(1 for line in text.splitlines()[5:] if line.strip())
+    if text == SMALL:
+        event("read unedited")
+        assert m.labels == ["R.ASIS", "L.ASIS", "V.Sacral"] and m.meta["units"] == "mm"
+        np.testing.assert_array_equal(m.time, [0.0, 0.017, 0.033, 0.05])
+        np.testing.assert_allclose(m.xyz, SMALL_XYZ, rtol=1e-15, atol=0, equal_nan=True)
