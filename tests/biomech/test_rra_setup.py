@@ -6,7 +6,7 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, event, example, given, settings, strategies as st
 
 from urdf2dyn.biomech.formats.rra_setup import (RRASetupError, point_tasks, read_actuators,
                                                 read_rra_setup, read_tasks)
@@ -213,14 +213,28 @@ def test_not_an_rra_setup(tmp_path):
         read_actuators(p)
 
 
+def _mostly(valid, other):
+    """valid three times in four, else other: so that fuzzed setups are read as well as
+    refused."""
+    return st.sampled_from([True, True, True, False]).flatmap(
+        lambda ok: valid if ok else other)
+
+
+ANY_VALUE = st.one_of(st.floats(allow_nan=True), st.text(max_size=5))
+
+
 @FUZZ
-@given(t0=st.one_of(st.floats(allow_nan=True), st.text(max_size=5)),
-       t1=st.one_of(st.floats(allow_nan=True), st.text(max_size=5)),
-       cut=st.one_of(st.floats(allow_nan=True), st.text(max_size=5)),
-       adjust=st.sampled_from(["true", "false", "yes", "", "1"]),
-       body=st.sampled_from(["torso", "", "Unassigned"]),
-       prec=st.one_of(st.integers(-3, 30), st.text(max_size=4)))
+@given(t0=_mostly(st.floats(0, 1), ANY_VALUE),
+       t1=_mostly(st.floats(1.5, 1e6), ANY_VALUE),
+       cut=_mostly(st.floats(-1, 100), ANY_VALUE),
+       adjust=st.sampled_from(["true", "false", "1", "0", "", "yes"]),
+       body=st.sampled_from(["torso", "Unassigned", "torso", ""]),
+       prec=_mostly(st.integers(1, 20), st.one_of(st.integers(-3, 30), st.text(max_size=4))))
+@example(t0=0.5, t1=1.5, cut=6.0, adjust="true", body="torso", prec=8)          # read
+@example(t0=0.5, t1=0.2, cut=6.0, adjust="true", body="torso", prec=8)          # refused
 def test_setup_reader_fuzz(tmp_path, t0, t1, cut, adjust, body, prec):
+    """Read, or refused with an RRASetupError naming the file; what is read is what the
+    setup says where it says a number (times, cutoff, precision) or a flag."""
     from xml.sax.saxutils import escape
     _files(tmp_path)
     p = tmp_path / "s.xml"
@@ -229,11 +243,24 @@ def test_setup_reader_fuzz(tmp_path, t0, t1, cut, adjust, body, prec):
     try:
         s = read_rra_setup(p)
     except RRASetupError as e:
+        event("refused")
         assert "s.xml" in str(e)
         return
+    event("read")
     assert s.initial_time < s.final_time and math.isfinite(s.final_time)
     assert s.lowpass_hz is None or s.lowpass_hz >= 0
     assert not s.adjust_com or s.adjusted_com_body
+    if isinstance(t0, float):
+        assert s.initial_time == t0
+    if isinstance(t1, float):
+        assert s.final_time == t1
+    if isinstance(cut, float):
+        assert s.lowpass_hz == (cut if cut >= 0 else None)
+    if isinstance(prec, int):
+        assert s.output_precision == prec
+    if adjust:
+        assert s.adjust_com == (adjust in ("true", "1"))
+    assert s.adjusted_com_body == (None if body in ("", "Unassigned") else body)
 
 
 @FUZZ
