@@ -28,7 +28,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 import urdf2dyn
@@ -544,14 +544,36 @@ def test_other_documents_are_refused(tmp_path, text, match):
 _xml_text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=20)
 
 
+# what each element of a setup may validly hold, with the files it names (written below)
+_VALID_FIELDS = {
+    "results": st.sampled_from(["res", "", "."]),
+    "model": st.sampled_from(["", "m.osim"]),
+    "time_range": st.tuples(st.floats(-10, 10), st.floats(0, 10)).map(
+        lambda t: f"{t[0]!r} {t[0] + t[1]!r}"),
+    "loads": st.sampled_from(["", "loads.xml"]),
+    "coords": st.just("c.mot"),
+    "cutoff": st.floats(-1, 100).map(repr),
+    "out": st.sampled_from(["id.sto", ""])}
+
+
 @FUZZ
-@given(fields=st.fixed_dictionaries({k: _xml_text for k in (
-    "results", "model", "time_range", "loads", "coords", "cutoff", "out")}),
-    tail=st.sampled_from(["", "</OpenSimDocument>", "<x>"]))
-def test_setup_reader_fuzz_refuses_or_reads(tmp_path, fields, tail):
+@given(fields=st.fixed_dictionaries(_VALID_FIELDS),
+       other=st.fixed_dictionaries({k: _xml_text for k in _VALID_FIELDS}),
+       spoiled=st.lists(st.sampled_from(sorted(_VALID_FIELDS)), max_size=3),
+       tail=st.sampled_from(["", "</OpenSimDocument>", "<x>"]))
+@example(fields=dict(results="res", model="m.osim", time_range="0.5 1.5", loads="loads.xml",
+                     coords="c.mot", cutoff="6.0", out="id.sto"), other={}, spoiled=[], tail="")
+@example(fields=dict(results="res", model="m.osim", time_range="1.5 0.5", loads="loads.xml",
+                     coords="c.mot", cutoff="6.0", out="id.sto"), other={}, spoiled=[], tail="")
+def test_setup_reader_fuzz_refuses_or_reads(tmp_path, fields, other, spoiled, tail):
     """Any content of the setup's elements (and broken documents): an IDSetup or a
-    SetupError naming the file, nothing else."""
+    SetupError naming the file, nothing else. Valid entries, some of them (spoiled)
+    replaced by any text, so that setups are read as well as refused; what is read is what
+    the valid entries say."""
     from xml.sax.saxutils import escape
+    for name in ("c.mot", "m.osim", "loads.xml"):
+        (tmp_path / name).write_text("")
+    fields = {**fields, **{k: other[k] for k in spoiled}}
     p = tmp_path / "s.xml"
     text = SETUP.format(**{k: escape(v) for k, v in fields.items()})
     if tail:
@@ -560,9 +582,27 @@ def test_setup_reader_fuzz_refuses_or_reads(tmp_path, fields, tail):
     try:
         s = read_id_setup(p)
     except SetupError as e:
+        event("refused")
         assert str(p) in str(e)
-    else:
-        assert s.time_range[0] <= s.time_range[1] and os.path.exists(s.coordinates_file)
+        return
+    event("read")
+    assert s.time_range[0] <= s.time_range[1] and os.path.exists(s.coordinates_file)
+    valid = {k: v for k, v in fields.items() if k not in spoiled}
+    if "coords" in valid:
+        assert s.coordinates_file == os.fspath(tmp_path / "c.mot")
+    if "model" in valid:
+        assert s.model_file == (os.fspath(tmp_path / "m.osim") if valid["model"] else None)
+    if "loads" in valid:
+        assert s.external_loads_file == (os.fspath(tmp_path / "loads.xml") if valid["loads"]
+                                         else None)
+    if "time_range" in valid:
+        assert s.time_range == tuple(float(x) for x in valid["time_range"].split())
+    if "cutoff" in valid:
+        hz = float(valid["cutoff"])
+        assert s.lowpass_hz == (hz if hz >= 0 else None)
+    if "out" in valid and "results" in valid:
+        assert s.output == os.path.normpath(os.path.join(
+            tmp_path, valid["results"] or ".", valid["out"] or "inverse_dynamics.sto"))
 
 
 @FUZZ
