@@ -269,3 +269,19 @@ def test_run_trials_takes_settings(model, tmp_path):
         dataclasses.replace(s, loads=GroundReactions(str(tmp_path / f"{n}_grf.csv")))
         for n in ("a", "b")]
     np.testing.assert_array_equal(results[0].tau, one.tau)
+
+
+def test_the_model_may_be_its_file():
+    """A model's path is loaded, as urdf2dyn.load would (it raised AttributeError deep in the
+    inverse kinematics); anything else is refused by name."""
+    path = urdf2dyn.data_path("humod_subject_a.urdf")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        by_path = inverse_dynamics_trial(path, MOTION, GRF)
+        loaded = inverse_dynamics_trial(urdf2dyn.load(path), MOTION, GRF)
+        many = urdf2dyn.run_trials(path, [MOTION], GRF, max_workers=1)
+    np.testing.assert_array_equal(by_path.tau, loaded.tau)
+    np.testing.assert_array_equal(many[0].tau, loaded.tau)
+    with pytest.raises(TypeError, match="model: expected a urdf2dyn.Model or a model file's "
+                                        "path, got int"):
+        inverse_dynamics_trial(3, MOTION, GRF)

@@ -112,7 +112,8 @@ def inverse_dynamics_trial(model, motion, grf=None, *, settings=None, **keywords
 
     Parameters
     ----------
-    model : urdf2dyn.Model
+    model : urdf2dyn.Model or path
+        The model, or its file (loaded with urdf2dyn.load).
     motion : path, urdf2dyn.biomech.Trajectory or pandas.DataFrame
         Motion file (.csv, OpenSim .mot/.sto, HuMoD .mat), a marker recording (.c3d, .trc:
         its markers fitted by inverse kinematics), a trajectory read already (SI units), or
@@ -152,8 +153,19 @@ def inverse_dynamics_trial(model, motion, grf=None, *, settings=None, **keywords
     """
     start = _time.perf_counter()
     settings = TrialSettings.from_keywords(settings, grf=grf, **keywords)
-    trial = stages.run(model, motion, settings, stages.PASSES)
+    trial = stages.run(as_model(model, settings.strict), motion, settings, stages.PASSES)
     return _result(trial, _time.perf_counter() - start)
+
+
+def as_model(model, strict=False):
+    """model itself, or the model file it names loaded (urdf2dyn.load: URDF, .osim, MJCF)."""
+    from ..model import Model, load
+    if isinstance(model, (str, os.PathLike)):
+        return load(model, strict=strict)
+    if not isinstance(model, Model):
+        raise TypeError(f"model: expected a urdf2dyn.Model or a model file's path, got "
+                        f"{type(model).__name__}")
+    return model
 
 
 def _result(trial, elapsed):
@@ -318,7 +330,8 @@ def run_trials(model, trials, grf=None, *, settings=None, scheduler=None, max_wo
 
     Parameters
     ----------
-    model : urdf2dyn.Model
+    model : urdf2dyn.Model or path
+        The model, or its file (loaded once, here, with urdf2dyn.load).
     trials : path, folder, or list of them
         Motion files and folders (see :func:`find_trials`: a folder pairs each motion with its
         ``<stem>_grf.*`` file).
@@ -347,6 +360,7 @@ def run_trials(model, trials, grf=None, *, settings=None, scheduler=None, max_wo
     if strict is not None:
         options["strict"] = strict
     settings = TrialSettings.from_keywords(settings, **options)
+    model = as_model(model, settings.strict)
     if scheduler is None:
         results = _run_local(jobs, model, settings, max_workers, progress)
     else:
