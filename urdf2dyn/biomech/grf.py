@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from ..model import Model
     from .trajectory import Trajectory
 
-__all__ = ["read_grf", "external_loads", "contact_links", "root_residuals", "root_chain",
+__all__ = ["read_grf", "external_loads", "sample_wrenches", "contact_links", "root_residuals", "root_chain",
            "root_problem", "Residuals", "per_kg", "body_mass"]
 
 
@@ -201,13 +201,30 @@ def external_loads(reactions: Trajectory, model: Model, time: ArrayLike | None =
         link = lmap[key]
         w = reactions.f_ext(links={key: link}, sign=sign)[link]
         out[link] = out[link] + w if link in out else w
-    if interpolation == "spline" or same:
-        return out if filter_hz is None else _lowpass(t, out, filter_hz)
+    if interpolation == "spline":
+        return out
+    return sample_wrenches(tr, out, t, filter_hz)
+
+
+def sample_wrenches(tr: ArrayLike, wrenches: dict[str, NDArray[np.float64]], time: ArrayLike,
+                    filter_hz: float | None = None) -> dict[str, NDArray[np.float64]]:
+    """Wrenches {link: (M, 6)} given at the loads' own times tr (M,), at the motion's times
+    ``time`` (N,): low-pass filtered at the loads' own rate at ``filter_hz`` when given
+    (urdf2dyn.biomech.processing.lowpass, the coordinates' filter), then linearly
+    interpolated (np.interp: times beyond the loads' get the end sample). Loads at the
+    motion's own times are filtered there; unevenly sampled loads are interpolated first and
+    filtered at the motion's times. urdf2dyn's one way from loads to the motion's times:
+    ground reactions (external_loads), a C3D's plates and an OpenSim ExternalLoads file
+    (urdf2dyn.biomech.stages.loads) all go through it."""
+    tr = np.asarray(tr, dtype=float)
+    t = np.asarray(time, dtype=float)
+    if len(tr) == len(t) and np.allclose(tr, t, rtol=0, atol=1e-9 * max(1.0, abs(t).max())):
+        return dict(wrenches) if filter_hz is None else _lowpass(t, wrenches, filter_hz)
     if filter_hz is not None and _uniform(tr):
-        out = _lowpass(tr, out, filter_hz)
+        wrenches = _lowpass(tr, wrenches, filter_hz)
         filter_hz = None
     out = {link: np.column_stack([np.interp(t, tr, x[:, c]) for c in range(6)])
-           for link, x in out.items()}
+           for link, x in wrenches.items()}
     return out if filter_hz is None else _lowpass(t, out, filter_hz)   # unevenly sampled
 
 

@@ -445,9 +445,10 @@ class Urdf2dynProcessing:
 
     Kinematics: velocities and accelerations from :func:`estimate_derivatives` (its method,
     with the optional zero-lag Butterworth filter of the coordinates) unless the file gives
-    them, then the samples of the time range kept. Loads: ExternalLoads data interpolated
-    linearly; ground reactions filtered at the coordinates' cutoff unless ``filter_loads`` is
-    off (urdf2dyn.biomech.pipeline's docstring says why). The file's columns must be the
+    them, then the samples of the time range kept. Loads (ground reactions, plates,
+    ExternalLoads data): the wrenches at their own samples filtered there at the coordinates'
+    cutoff unless ``filter_loads`` is off (urdf2dyn.biomech.pipeline's docstring says why),
+    then linearly interpolated at the motion's times (urdf2dyn.biomech.grf.sample_wrenches). The file's columns must be the
     model's coordinates."""
     name: ClassVar[str] = "urdf2dyn"
     load_interpolation: ClassVar[str] = "linear"

@@ -209,6 +209,33 @@ class ExternalLoads:
                 "the link it is")
         return link
 
+    def check_cover(self, time, strict=False, interpolation="linear"):
+        """Warn (raise when strict) when motion times lie beyond the data's own by more than
+        half a sample: those get the nearest load sample (linearly), or loads extrapolated
+        along the splines' end lines (as OpenSim does)."""
+        time = np.asarray(time, dtype=float).reshape(-1)
+        lo, hi = self.time[0], self.time[-1]
+        step = (hi - lo) / max(len(self.time) - 1, 1)
+        outside = (time < lo - 0.5 * step) | (time > hi + 0.5 * step)
+        if np.any(outside):
+            report(f"{self.datafile}: the loads cover {lo:g}..{hi:g} s but the motion runs "
+                   f"{time[0]:g}..{time[-1]:g} s; {int(outside.sum())} motion samples outside "
+                   + ("get loads extrapolated along the splines' end lines (as OpenSim does)"
+                      if interpolation == "spline" else "get the nearest load sample"),
+                   strict=strict, error=ExternalLoadsError)
+
+    def needs_kinematics(self, links=None):
+        """Whether the wrenches depend on the model's pose: a force, torque or point expressed
+        in a body, or a force without a point (it acts at its body's origin). False: every
+        quantity is in the ground frame, and the wrenches can be formed at the data's own
+        times without coordinates there."""
+        links = dict(links or {})
+        ground = (lambda body: body == GROUND and body not in links)
+        return any(not ground(ef.force_expressed_in_body)
+                   or (ef.force_identifier and not ef.point_identifier)
+                   or (ef.point_identifier and not ground(ef.point_expressed_in_body))
+                   for ef in self.forces)
+
     def wrenches(self, model, time, q, links=None, strict=False, interpolation="linear"):
         """External wrenches {link: (N, 6)} for ``model.inverse_dynamics(..., f_ext=...)``.
 
@@ -259,16 +286,7 @@ class ExternalLoads:
         if q.ndim != 2 or q.shape != (len(time), model.nq):
             raise ValueError(f"q: expected shape ({len(time)}, {model.nq}) (len(time), "
                              f"model.nq), got {q.shape}")
-        lo, hi = self.time[0], self.time[-1]
-        step = (hi - lo) / max(len(self.time) - 1, 1)
-        outside = (time < lo - 0.5 * step) | (time > hi + 0.5 * step)
-        if np.any(outside):
-            report(f"{self.datafile}: the loads cover {lo:g}..{hi:g} s but the motion runs "
-                   f"{time[0]:g}..{time[-1]:g} s; {int(outside.sum())} motion samples outside "
-                   + ("get loads extrapolated along the splines' end lines (as OpenSim does)"
-                      if interpolation == "spline" else "get the nearest load sample"),
-                   strict=strict, error=ExternalLoadsError)
-
+        self.check_cover(time, strict=strict, interpolation=interpolation)
         frames = _Frames(model, q)
         out = {}
         for ef in self.forces:
@@ -301,7 +319,7 @@ class ExternalLoads:
                 if np.any(rows):
                     k = np.flatnonzero(rows)
                     report(f"{self.datafile}: ExternalForce '{ef.name}': {len(k)} of "
-                           f"{len(time)} motion samples (t = {time[k[0]]:g} s ...) have {what}; "
+                           f"{len(time)} samples (t = {time[k[0]]:g} s ...) have {what}; "
                            "they get no load from it", strict=strict, error=ExternalLoadsError)
             w = np.zeros((len(time), 6))
             w[ok] = wrench_at_point(f[ok], point[ok], None if moment is None else moment[ok])

@@ -5,10 +5,17 @@ interpolated as the trial's processing says), a ground-reaction file or Trajecto
 force plates (each contact applied to the foot standing on it; at the analog rate unless
 ``plate_rate`` is "marker"), or the motion file's own ground-reaction columns; by default the
 recording's plates or columns, else none. Ground reactions have their gaps filled and become
-wrenches on the contact links at the motion's times (urdf2dyn.biomech.grf.external_loads:
-OpenSim's processing splines the force, centre of pressure and free moment as its tool
-splines an ExternalLoads data file; urdf2dyn's filters the wrenches like the coordinates, at
-the loads' own rate, unless ``filter_loads`` is off, and samples them).
+wrenches on the contact links at the motion's times (urdf2dyn.biomech.grf.external_loads).
+
+Filtering, the same for every source: OpenSim's processing splines the force, centre of
+pressure and free moment at the motion's times as its tool splines an ExternalLoads data file,
+and never filters them: OpenSim's InverseDynamicsTool takes the forces as given (its
+ExternalLoads' ``lowpass_cutoff_frequency_for_load_kinematics`` filtered the *kinematics* used
+to re-express points given in ground in the body they act on, and OpenSim 4 reads it and
+ignores it). urdf2dyn's processing filters the loads themselves like the coordinates
+(Kristianslund et al. 2012) unless ``filter_loads`` is off: the wrenches at the loads' own
+samples (an ExternalLoads file's too, formed at its data's times), filtered at the loads' own
+rate and then sampled at the motion's times, by one function (grf.sample_wrenches).
 
 A new source: a class beside those of urdf2dyn.biomech.stages.settings, and one branch in
 :func:`_reactions` (ground reactions per foot) or :func:`loads` (wrenches directly).
@@ -24,7 +31,7 @@ from .. import grf as G
 from ..formats.opensim import read_external_loads
 from ..gait import CONTACT_THRESHOLD
 from ..plates import assign_plates, midfoot_positions
-from ..processing import fill_load_gaps, lowpass
+from ..processing import fill_load_gaps
 from ..trajectory import Trajectory
 from .settings import ExternalLoadsFile, ForcePlates, GroundReactions, MotionColumns
 from .trial import Loads, Trial, need
@@ -36,13 +43,8 @@ def loads(trial: Trial) -> Trial:
     """The trial with its :class:`Loads`."""
     s, model, kin = trial.settings, trial.model, need(trial.kinematics, "kinematics")
     if isinstance(s.loads, ExternalLoadsFile):
-        f_ext = read_external_loads(s.loads.path).wrenches(
-            model, kin.t, kin.q, links=s.contact_links,
-            interpolation=s.processing.load_interpolation)
-        found = Loads(f_ext, None, s.loads.path, "external loads")
-        if _filtered(trial):
-            found = replace(found, f_ext={k: lowpass(kin.t, w, kin.filter_hz)
-                                          for k, w in f_ext.items()}, filtered=True)
+        f_ext, filtered = _external_loads(trial)
+        found = Loads(f_ext, None, s.loads.path, "external loads", filtered=filtered)
     else:
         reactions, where, kind, links = _reactions(trial)
         found = Loads()
@@ -54,6 +56,30 @@ def loads(trial: Trial) -> Trial:
                                      filter_hz=cutoff)
             found = Loads(f_ext, reactions, where, kind, filled, cutoff is not None)
     return replace(trial, loads=found)
+
+
+def _external_loads(trial):
+    """(f_ext at the kinematics' times, whether filtered) of the trial's ExternalLoads file.
+
+    OpenSim's processing: each quantity a natural cubic spline at the motion's times, never
+    filtered. urdf2dyn's: the wrenches formed at the data file's own times, then filtered and
+    sampled by grf.sample_wrenches, as ground reactions are. Quantities expressed in a body
+    need the pose at those times: the coordinates are linearly interpolated there, and only
+    the data samples spanning the motion are used (the coordinates are known nowhere else)."""
+    s, model, kin = trial.settings, trial.model, trial.kinematics
+    data = read_external_loads(s.loads.path)
+    if s.processing.load_interpolation == "spline":
+        return data.wrenches(model, kin.t, kin.q, links=s.contact_links,
+                             interpolation="spline"), False
+    data.check_cover(kin.t)
+    tr = data.time
+    if data.needs_kinematics(s.contact_links):
+        step = (tr[-1] - tr[0]) / max(len(tr) - 1, 1)
+        tr = tr[(tr >= kin.t[0] - 1.5 * step) & (tr <= kin.t[-1] + 1.5 * step)]
+    q = _at(tr, kin.t, kin.q)
+    f_ext = data.wrenches(model, tr, q, links=s.contact_links, interpolation="linear")
+    cutoff = kin.filter_hz if _filtered(trial) else None
+    return G.sample_wrenches(tr, f_ext, kin.t, cutoff), cutoff is not None
 
 
 def _filtered(trial):
