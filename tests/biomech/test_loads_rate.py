@@ -92,3 +92,18 @@ def test_both_routes_agree(routes):
     np.testing.assert_allclose(xml.residuals.force, grf.residuals.force, rtol=0, atol=1e-6)
     assert xml.load_peak == pytest.approx(grf.load_peak, abs=1e-6)
     assert grf.residuals.summary()["force_max"] == pytest.approx(118.56, abs=0.01)
+
+
+def test_opensim_takes_the_forces_as_given():
+    """What the docstrings say of OpenSim, asked of OpenSim 4.6: an ExternalLoads holds its
+    data file and forces, no cutoff (lowpass_cutoff_frequency_for_load_kinematics, which
+    filtered the kinematics used to re-express points, is gone), and the ID tool's only
+    filter is the coordinates'."""
+    osim = pytest.importorskip("opensim")
+
+    def names(obj):
+        return {obj.getPropertyByIndex(k).getName() for k in range(obj.getNumProperties())}
+
+    assert not {x for x in names(osim.ExternalLoads()) if "lowpass" in x or "kinematics" in x}
+    assert {x for x in names(osim.InverseDynamicsTool()) if "lowpass" in x} == {
+        "lowpass_cutoff_frequency_for_coordinates"}
