@@ -88,3 +88,52 @@ def test_gravity_check_on_synthetic_residuals():
     # a residual of a tenth of the weight off-axis: a residual, not a wrong vertical
     F = np.tile([0.1 * m * 9.81, 0, 0], (len(t), 1))
     assert plausibility.gravity(model, t, F, "x") == []
+
+
+def _flipped_vertical(tmp_path):
+    """A copy of the running trial's reactions with the vertical force columns negated (the
+    force the feet apply on the plates), and its mean summed vertical force from the CSV."""
+    import csv
+    with open(GRF, newline="") as f:
+        rows = list(csv.reader(f))
+    header, data = rows[0], np.array(rows[1:], dtype=float)
+    ys = [k for k, x in enumerate(header) if x.startswith("grfY_")]
+    assert len(ys) == 2
+    data[:, ys] *= -1
+    path = tmp_path / "running_a_3ms_grf.csv"
+    with open(path, "w", newline="") as f:
+        csv.writer(f).writerows([header] + [[repr(float(x)) for x in row] for row in data])
+    return str(path), float(np.nansum(data[:, ys], axis=1).mean())
+
+
+def test_flipped_vertical_loads_are_told_their_sign_not_the_gravity(tmp_path):
+    """The gravity is right (the HuMoD runner's y up: the body stands above its feet) and the
+    vertical forces point down, their mean minus the weight: the advice is to negate them."""
+    flipped, mean_fy = _flipped_vertical(tmp_path)
+    model = urdf2dyn.humod_subject("A")
+    weight = model.total_mass * 9.81
+    assert mean_fy == pytest.approx(-weight, rel=0.05)       # the closed form: -m g on average
+    res, msgs = _run((0, -9.81, 0), grf=flipped)
+    assert len(msgs) == 1, msgs
+    assert "--gravity" not in msgs[0]
+    assert "sign is flipped" in msgs[0] and flipped in msgs[0]
+    assert "negate its force columns" in msgs[0]
+    assert f"their mean force is (-0, {mean_fy:.0f}, 0) N" in msgs[0]
+    assert not any("Hicks" in m for m in res.warnings)
+
+
+def test_upside_down_gravity_with_right_loads_keeps_the_gravity_advice():
+    """The same data with the model's gravity pointing up: the loads are right and the body
+    hangs below its feet along the model's gravity: the advice is the gravity, not the sign."""
+    res, msgs = _run((0, 9.81, 0))
+    assert len(msgs) == 1, msgs
+    assert "--gravity 0 -9.81 0" in msgs[0] and "sign" not in msgs[0]
+
+
+def test_cli_tells_the_flipped_sign(tmp_path, capsys):
+    flipped, _ = _flipped_vertical(tmp_path)
+    assert cli.main(["torques", data_path("humod_subject_a.urdf"), MOTION,
+                     "--grf", flipped]) == 0
+    err = capsys.readouterr().err
+    assert "urdf2dyn torques: warning:" in err and "sign is flipped" in err
+    assert "--gravity 0 9.81 0" not in err

@@ -28,7 +28,9 @@ check                  warns when
 :func:`gravity`        with loads, the mean root residual force plus the model's weight
                        (the gravity the data balance) lies across the model's gravity, or
                        against it, by more than half the body weight; a marker recording is
-                       told the lab rotation that stands it up
+                       told the lab rotation that stands it up; a body standing upright
+                       along the model's gravity on loads pointing down is told their sign
+                       is flipped
 :func:`opensim_axes`   a URDF model (z-up by convention) with gravity along z runs on an
                        OpenSim .mot/.sto motion (OpenSim's convention is y-up)
 :func:`missing_loads`  no external load on a trial whose feet step down to the floor and
@@ -254,7 +256,8 @@ def _gravity_text(g):
     return " ".join(f"{x:g}" for x in g)
 
 
-def gravity(model, t, residual_force, source, rotation=None):
+def gravity(model, t, residual_force, source, rotation=None, *, q=None, f_ext=None,
+            loads_source=None):
     """The gravity the data balance, against the model's.
 
     With external loads (ground reactions) that carry the body, the mean root residual force
@@ -265,7 +268,15 @@ def gravity(model, t, residual_force, source, rotation=None):
     recording run with the URDF default (0, 0, -9.81), or a marker recording turned by the
     wrong lab rotation. residual_force: (N, 3) N, world axes. rotation: the trial's lab to
     model rotation when its motion is a marker recording (a string or matrix, or "" for
-    none): the advice is then the rotation that stands the data up, else the gravity."""
+    none): the advice is then the rotation that stands the data up, else the gravity.
+
+    Loads whose sign is flipped (the force the foot applies on the plate, not the plate's on
+    the foot) look the same in the residual: g_data against g_model. The motion tells the
+    two apart, given q (N, nq) and the loads f_ext {link: (N, 6)}: when the body stands
+    upright along the model's gravity (its centre of mass above the loaded links, on average)
+    and the loads' mean force points down along it by more than GRAVITY_WEIGHT_FRACTION of
+    the weight, the gravity is right and the loads' sign is wrong, and the advice says so
+    (loads_source: where the loads came from, for the message)."""
     g = np.asarray(model.gravity, dtype=float)
     mass = float(model.total_mass)
     gn = float(np.linalg.norm(g))
@@ -280,6 +291,10 @@ def gravity(model, t, residual_force, source, rotation=None):
         return []
     axis = int(np.argmax(np.abs(implied)))
     mean = F.mean(axis=0)
+    if across <= limit and q is not None and f_ext:
+        flipped = _flipped_loads(model, q, f_ext, source, loads_source, mean, t)
+        if flipped:
+            return [flipped]
     head = (f"{source}: the root residual force averages "
             f"({', '.join(f'{x:.0f}' for x in mean)}) N over t = {t[0]:g} .. {t[-1]:g} s: the "
             f"loads hold the body up along {'-' if implied[axis] > 0 else '+'}{'xyz'[axis]} "
@@ -295,6 +310,37 @@ def gravity(model, t, residual_force, source, rotation=None):
                 "(ExternalLoads' force_expressed_in_body)"]
     return [head + f"Set the gravity of the data's vertical: --gravity {_gravity_text(suggest)} "
             f"(model.gravity = ({', '.join(f'{x:g}' for x in suggest)}))"]
+
+
+def _flipped_loads(model, q, f_ext, source, loads_source, mean, t):
+    """The advice for loads pointing down on a body standing upright along the model's
+    gravity (see gravity), or None when the motion does not say so."""
+    g = np.asarray(model.gravity, dtype=float)
+    gn, mass = float(np.linalg.norm(g)), float(model.total_mass)
+    up = -g / gn
+    links = [x for x in f_ext if x in model._link_index]
+    if not links:
+        return None
+    total = sum(np.nan_to_num(np.asarray(f_ext[x], dtype=float)[:, :3]) for x in links)
+    load = total.mean(axis=0)
+    if not float(load @ up) < -GRAVITY_WEIGHT_FRACTION * mass * gn:
+        return None
+    q = np.asarray(q, dtype=float)
+    pos, _ = model.forward_kinematics(q)
+    feet = np.mean([pos[:, model._link_index[x]] @ up for x in links], axis=0)
+    height = float(np.mean(model.center_of_mass(q) @ up - feet))
+    if not height > 0:                   # upside down against the model's gravity: its vertical
+        return None
+    where = loads_source or "the loads"
+    return (f"{source}: the loads push the body down: their mean force is "
+            f"({', '.join(f'{x:.0f}' for x in load)}) N, about minus its weight "
+            f"({mass * gn:.0f} N), while its centre of mass stays {height:.2f} m above the "
+            f"loaded links along the model's gravity ({_gravity_text(g)}), so the gravity is "
+            f"right (the root residual force averages ({', '.join(f'{x:.0f}' for x in mean)}) N "
+            f"over t = {t[0]:g} .. {t[-1]:g} s). The ground reactions' sign is flipped: {where} "
+            "holds the force the foot applies on the plate instead of the plate's on the foot; "
+            "negate its force columns (the vertical one, or all three and the free moments "
+            "when every axis has the foot's sign; urdf2dyn has no option for it)")
 
 
 def _rotation_advice(implied, g, rotation):

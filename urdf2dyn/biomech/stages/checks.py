@@ -80,8 +80,10 @@ def gravity(trial):
     if not trial.loads.f_ext or d.residuals is None:     # no residuals: the residuals check
         return []                                         # says why
     rotation = (trial.settings.rotation or "") if m.ik is not None else None
-    return _warnings("gravity", plausibility.gravity(trial.model, trial.kinematics.t,
-                                                     d.residuals.force, m.source, rotation))
+    k, loads = trial.kinematics, trial.loads
+    return _warnings("gravity", plausibility.gravity(
+        trial.model, k.t, d.residuals.force, m.source, rotation, q=k.q, f_ext=loads.f_ext,
+        loads_source=loads.source))
 
 
 def residuals(trial):
