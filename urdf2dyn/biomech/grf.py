@@ -61,8 +61,8 @@ if TYPE_CHECKING:
     from ..model import Model
     from .trajectory import Trajectory
 
-__all__ = ["read_grf", "external_loads", "sample_wrenches", "contact_links", "root_residuals", "root_chain",
-           "root_problem", "Residuals", "per_kg", "body_mass"]
+__all__ = ["read_grf", "external_loads", "sample_wrenches", "contact_links", "root_residuals",
+           "root_chain", "root_problem", "Residuals", "per_kg", "body_mass"]
 
 
 # ----------------------------------------------------------------------------- reading

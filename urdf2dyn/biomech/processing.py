@@ -448,8 +448,8 @@ class Urdf2dynProcessing:
     them, then the samples of the time range kept. Loads (ground reactions, plates,
     ExternalLoads data): the wrenches at their own samples filtered there at the coordinates'
     cutoff unless ``filter_loads`` is off (urdf2dyn.biomech.pipeline's docstring says why),
-    then linearly interpolated at the motion's times (urdf2dyn.biomech.grf.sample_wrenches). The file's columns must be the
-    model's coordinates."""
+    then linearly interpolated at the motion's times (urdf2dyn.biomech.grf.sample_wrenches).
+    The file's columns must be the model's coordinates."""
     name: ClassVar[str] = "urdf2dyn"
     load_interpolation: ClassVar[str] = "linear"
     filters_loads: ClassVar[bool] = True
