@@ -195,6 +195,8 @@ def test_random_motion_files_and_options_never_trace_back(data):
                                         "--no-progress", *options], [motion])
         finally:
             os.chdir(cwd)
+        if "sub/out.csv" in options:   # no folder sub: refused before the motion is read
+            assert status == 2, err
         if status == 0:
             assert "motion: trial.csv" in out
 
@@ -285,6 +287,8 @@ def test_damaged_human_trials_never_trace_back(motion, grf, extra):
               st.lists(st.one_of(number_text, st.sampled_from(
                   ["t.dot", "t.png", "out", "x.osim", "c", "matlab", "rnea", "../n", "-"])),
                   min_size=5, max_size=5))))
+@example(argv=("human", ["--height", "--mass", "--sex", "-o"],
+               ["1.61", "57.3", "f", "nowhere/h.urdf", ""]))
 def test_random_options_of_the_other_commands_never_trace_back(argv):
     command, flags, values = argv
     line = [command]
@@ -303,9 +307,11 @@ def test_random_options_of_the_other_commands_never_trace_back(argv):
         cwd = os.getcwd()
         os.chdir(tmp)
         try:
-            run_cli(line, [data_path("robot2r.urdf")])
+            status, _, err = run_cli(line, [data_path("robot2r.urdf")])
         finally:
             os.chdir(cwd)
+    if command == "human":          # reads no file: every refusal is a command-line mistake
+        assert status in (0, 2), err
 
 
 STO_HEADER = "trial\nversion=1\nnRows=3\nnColumns=3\ninDegrees=no\nendheader\n"

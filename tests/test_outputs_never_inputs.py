@@ -413,3 +413,87 @@ def test_the_writer_check_finds_a_direct_write():
     tree = ast.parse("with open(path, 'w') as f: pass\nfig.savefig(out)\n"
                      "with replacing(p) as tmp, open(tmp, 'w') as f: fig.savefig(tmp)\n")
     assert _unsafe_writes(tree) == [1, 2]
+
+
+# ---- outputs the work could not write, found before any work ----------------------------------
+
+def _file_outputs(argv, lab):
+    """(index in argv, value) of the base case's file outputs: the values of options that name
+    no file of the lab yet and have a suffix (so not codegen's or rra's directories, which
+    those commands create)."""
+    return [(k + 1, v) for k, (a, v) in enumerate(zip(argv, argv[1:]))
+            if a.startswith("-") and os.path.splitext(v)[1][1:].isalpha()
+            and not os.path.exists(lab / v)]
+
+
+#: commands whose base case writes no file (codegen: a directory, which it creates)
+NO_FILE_OUTPUT = {"check", "equations", "codegen"}
+
+
+@pytest.mark.parametrize("where", ["missing", "a file"])
+@pytest.mark.parametrize("command", sorted(set(CASES) - NO_FILE_OUTPUT))
+def test_an_output_in_a_directory_that_cannot_take_it_is_refused_before_any_work(
+        lab, capsys, command, where):
+    """Every output of every base case, put in a directory that does not exist (or under a
+    file): exit status 2 naming the option's value and the directory, and nothing written
+    (not even the outputs before it)."""
+    folder = "nowhere" if where == "missing" else "robot.urdf"
+    for argv, _ in CASES[command]:
+        assert _file_outputs(argv, lab), f"{argv}: no output walked"
+        for k, value in _file_outputs(argv, lab):
+            line = list(argv)
+            line[k] = os.path.join(folder, value)
+            existed = set(os.listdir(lab))
+            status, err = run(line, capsys)
+            what = ("the directory nowhere does not exist; create it first"
+                    if where == "missing" else "robot.urdf is a file, not a directory")
+            assert status == 2 and f"{line[k]}: {what}" in err, (line, err)
+            assert set(os.listdir(lab)) == existed, f"{line}: wrote something"
+
+
+@pytest.mark.parametrize("argv,first,second", [
+    (["torques", "robot.urdf", "motion.csv", "-o", "t.csv", "--residuals", "t.csv"],
+     "--output t.csv", "--residuals t.csv"),
+    (["torques", "robot.urdf", "motion.csv", "-o", "t.csv", "--residuals", "../lab/t.csv"],
+     "--output t.csv", "--residuals ../lab/t.csv"),
+    (["torques", "robot.urdf", "motion.csv", "-o", "t.csv", "--cycles", "plates",
+      "--residuals", "t_cycles.csv"], "--output (its --cycles table) t_cycles.csv",
+     "--residuals t_cycles.csv"),
+    (["torques", "robot.urdf", "a/motion.csv", "b/motion.csv", "-o", "out"],
+     "motions a/motion.csv and b/motion.csv have the same name", "rename one"),
+    (["convert", "model.osim", "-o", "m.urdf", "-o", "m.urdf"], "--output m.urdf",
+     "named twice"),
+    (["scale", "setup_scale.xml", "-o", "model_scale_set_applied.xml"],
+     "-o model_scale_set_applied.xml", "<output_scale_file>"),
+])
+def test_two_outputs_naming_one_file_are_refused_before_any_work(lab, capsys, argv, first,
+                                                                 second):
+    """The second would replace the first: exit status 2 naming both, nothing written."""
+    for d in ("a", "b"):
+        os.mkdir(lab / d)
+        shutil.copy(lab / "motion.csv", lab / d / "motion.csv")
+    existed = set(os.listdir(lab))
+    status, err = run(argv, capsys)
+    assert status == 2 and first in err and second in err, err
+    assert set(os.listdir(lab)) == existed
+
+
+def test_two_outputs_through_a_link_are_refused(lab, capsys):
+    (lab / "t.csv").write_text("old\n")
+    os.symlink(lab / "t.csv", lab / "r.csv")
+    status, err = run(["torques", "robot.urdf", "motion.csv", "-o", "t.csv", "--residuals",
+                       "r.csv"], capsys)
+    assert status == 2 and "--output t.csv and --residuals r.csv name the same file" in err
+    assert (lab / "t.csv").read_text() == "old\n" and os.path.islink(lab / "r.csv")
+
+
+def test_an_output_directory_of_several_motions_is_made_in_one_that_exists(lab, capsys):
+    """With several motions -o names a directory, created when missing, in a directory that
+    must exist."""
+    argv = ["torques", "robot.urdf", "motion.csv", "coords.mot"]
+    status, err = run(argv + ["-o", "nowhere/out"], capsys)
+    assert status == 2 and "--output nowhere/out: the directory nowhere does not exist" in err
+    assert not (lab / "nowhere").exists()
+    status, err = run(argv + ["-o", "out", "--no-progress"], capsys)
+    assert status == 0, err
+    assert sorted(os.listdir(lab / "out")) == ["coords_torques.csv", "motion_torques.csv"]

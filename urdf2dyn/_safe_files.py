@@ -12,6 +12,12 @@ setups, the files setups name, ExternalLoads data files, markers, motions), and
 :func:`replacing` refuses to write over any of them, by the same path, another spelling, a
 symbolic or a hard link. :func:`refuse_overwriting_inputs` makes the same check before any
 work where the inputs are known up front.
+
+Before any work, :func:`check_output_paths` also refuses two outputs that name one file (the
+second would silently replace the first) and an output whose folder does not exist, is not a
+folder or cannot be written (which :func:`replacing` would otherwise find only once the work is
+done, naming its temporary file). Folders are never created here: a command that creates one
+says so.
 """
 from __future__ import annotations
 
@@ -21,7 +27,7 @@ import tempfile
 import threading
 
 __all__ = ["replacing", "same_file", "refuse_overwriting_inputs", "guarding", "note_input",
-           "check_outputs"]
+           "check_outputs", "check_output_paths", "refuse_same_outputs", "refuse_missing_folders"]
 
 # The inputs of the work in progress: (what, path, (device, inode)) of each file read, or None
 # outside guarding(). One list for every thread of the work (a batch's workers read too).
@@ -72,10 +78,69 @@ def note_input(path, what):
 
 def check_outputs(outputs):
     """Before any work: ValueError when an output (flag, path) names a file the guarded work
-    has noted as an input (:func:`note_input`), by any name. None paths skipped."""
+    has noted as an input (:func:`note_input`), by any name, or fails
+    :func:`check_output_paths`. None paths skipped."""
+    outputs = [(flag, path) for flag, path in outputs if path is not None]
     for flag, path in outputs:
-        if path is not None:
-            _refuse_input(path, flag)
+        _refuse_input(path, flag)
+    check_output_paths(outputs)
+
+
+def check_output_paths(outputs):
+    """Before any work: ValueError when two outputs (flag, path) name the same file
+    (:func:`refuse_same_outputs`) or an output's folder cannot take it
+    (:func:`refuse_missing_folders`). None paths skipped."""
+    outputs = [(flag, path) for flag, path in outputs if path is not None]
+    refuse_same_outputs(outputs)
+    refuse_missing_folders(outputs)
+
+
+def refuse_same_outputs(outputs):
+    """ValueError when two outputs (flag, path) name the same file, by the same path, another
+    spelling, a symbolic or a hard link: the second written would replace the first. None
+    paths skipped."""
+    seen = {}
+    for flag, path in outputs:
+        if path is None:
+            continue
+        path = os.fspath(path)
+        keys = [os.path.normcase(os.path.realpath(path))]
+        try:
+            st = os.stat(path)
+            keys.append((st.st_dev, st.st_ino))
+        except (OSError, ValueError):
+            pass                        # a new file: its resolved path says which it is
+        for key in keys:
+            if key in seen:
+                flag0, path0 = seen[key]
+                if flag0 == flag and path0 == path:
+                    raise ValueError(f"{flag} {path}: named twice as an output; the second "
+                                     "would replace the first: give each output its own name")
+                raise ValueError(f"{flag0} {path0} and {flag} {path} name the same file; the "
+                                 "second would replace the first: give each output its own "
+                                 "name")
+        for key in keys:
+            seen[key] = (flag, path)
+
+
+def refuse_missing_folders(outputs):
+    """ValueError when an output's (flag, path) folder does not exist, is not a folder, or
+    cannot be written. None paths skipped; nothing is created."""
+    for flag, path in outputs:
+        if path is None:
+            continue
+        path = os.fspath(path)
+        folder = os.path.dirname(path) or "."
+        named = f"{flag} {path}" if flag else path
+        if not os.path.isdir(folder):
+            if os.path.exists(folder):
+                raise ValueError(f"{named}: {folder} is a file, not a directory: choose "
+                                 "another output name")
+            raise ValueError(f"{named}: the directory {folder} does not exist; create it "
+                             "first")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise ValueError(f"{named}: the directory {folder} is not writable: choose "
+                             "another place")
 
 
 def _refuse_input(path, flag=None):

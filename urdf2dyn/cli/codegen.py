@@ -16,7 +16,7 @@ def cmd_codegen(args):
     files = codegen.generate(model, args.lang, functions=args.functions,
                              scalar="float" if args.float else "double", name=args.name)
     refuse_overwriting([("--output", os.path.join(args.output, f)) for f in files],
-                       [("model", path)])
+                       [("model", path)], created=[("--output", args.output)])
     for path in codegen.write(files, args.output):
         print(path)
     return 0

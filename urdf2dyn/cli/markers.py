@@ -51,6 +51,7 @@ def cmd_ik(args):
     from ..biomech.ik import run_setup
     from ..markers import read_markers
     model = markers = None
+    refuse_overwriting([("--output", args.output or None)])
     if args.model:
         model = load(model_path(args.model))
     if args.markers:

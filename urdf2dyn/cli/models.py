@@ -21,10 +21,11 @@ def cmd_human(args):
         if missing:
             raise UsageError(f"human: missing {' '.join(missing)} (or use --subject A|B)")
         height, mass, sex, name = args.height, args.mass, args.sex, args.name
+    refuse_overwriting([("--output", args.output)])
     text = human(height, mass, sex, root=args.root, name=name)
+    model = load(text)                 # read back before it is written
     with replacing(args.output) as tmp, open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
-    model = load(text)
     print(f"wrote {args.output}: {model!r}")
     from ..biomech.human import _sex
     print(f"  {_sex(sex)}, {float(height):g} m, {float(mass):g} kg (de Leva 1996 segments); "

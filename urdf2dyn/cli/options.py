@@ -8,7 +8,8 @@ import numpy as np
 
 from ..biomech.trajectory import MotionError
 from ..bundled import data_path
-from .._safe_files import refuse_overwriting_inputs
+from .._safe_files import (refuse_missing_folders, refuse_overwriting_inputs,
+                           refuse_same_outputs)
 from ..warn import missing_file
 
 
@@ -86,11 +87,25 @@ def contact(text):
 DELIMITER_CHOICES = ("comma", "semicolon", "tab", "whitespace", ",", ";")
 
 
-def refuse_overwriting(outputs, inputs):
-    """Before any work: no output (flag, path) may be one of the inputs (kind, path), by any
-    name (a UsageError, exit status 2)."""
+def refuse_overwriting(outputs, inputs=(), created=()):
+    """Before any work: no output (flag, path) may be one of the inputs (kind, path), or
+    another output, by any name, and each goes in a writable directory that exists
+    (``urdf2dyn._safe_files``): a UsageError, exit status 2. ``created``: (flag, folder) the
+    command creates when missing (as it documents): an output in one is not refused for its
+    folder, a folder that is a file is."""
+    outputs = [(flag, path) for flag, path in outputs if path is not None]
+    made = set()
     try:
         refuse_overwriting_inputs(outputs, inputs)
+        refuse_same_outputs(outputs)
+        for flag, folder in created:
+            if folder and os.path.exists(folder) and not os.path.isdir(folder):
+                raise ValueError(f"{flag} {folder}: a file; a directory is written there: "
+                                 "choose another name")
+            if folder and not os.path.exists(folder):
+                made.add(os.path.realpath(folder))
+        refuse_missing_folders([(flag, path) for flag, path in outputs
+                                if os.path.realpath(os.path.dirname(path) or ".") not in made])
     except ValueError as e:
         raise UsageError(str(e)) from None
 

@@ -1,11 +1,13 @@
 """urdf2dyn rra: OpenSim's residual reduction setup run by urdf2dyn's method."""
-from .options import model_path, number, suffix
+from .options import model_path, number, refuse_overwriting, suffix
 
 
 def cmd_rra(args):
     from ..biomech.rra import run_rra
     from ..model import load
     model = None
+    refuse_overwriting([("--output-model", args.output_model)],
+                       created=[("--results-directory", args.results_directory)])
     if args.model:
         model = load(model_path(args.model), strict=args.strict)
     result = run_rra(args.setup, model, results_directory=args.results_directory,

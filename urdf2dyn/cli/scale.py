@@ -1,11 +1,24 @@
 """urdf2dyn scale: an OpenSim ScaleTool setup run unchanged (urdf2dyn.biomech.scale)."""
-from .options import model_path, refuse_overwriting
+from .._safe_files import same_file
+from .options import UsageError, model_path, refuse_overwriting
 
 
 def cmd_scale(args):
     from ..biomech.formats.scale_setup import read_scale_setup
     from ..biomech.scale import load_generic, run_setup
     setup = read_scale_setup(args.setup, strict=args.strict)
+    refuse_overwriting([("-o", args.output)],
+                       [("setup", args.setup), ("model", args.model or setup.model_file),
+                        ("marker set", setup.marker_set_file),
+                        ("static trial", args.static or setup.scale_marker_file or
+                         setup.place_marker_file)])
+    for tag, path, written in (
+            ("ModelScaler's <output_scale_file>", setup.output_scale_file, setup.scale),
+            ("MarkerPlacer's <output_marker_file>", setup.output_marker_file, setup.place),
+            ("MarkerPlacer's <output_motion_file>", setup.output_motion_file, setup.place)):
+        if args.output and path and written and same_file(args.output, path):
+            raise UsageError(f"-o {args.output}: the setup's {tag} is that file, also "
+                             "written by this run: choose another name")
     model = static = None
     if args.model:
         model = load_generic(model_path(args.model))
@@ -15,11 +28,6 @@ def cmd_scale(args):
         raise ValueError("--rotate turns --static's markers into the model's frame: give "
                          "--static (the setup's .trc is read in the model's frame, as OpenSim "
                          "reads it)")
-    refuse_overwriting([("-o", args.output)],
-                       [("setup", args.setup), ("model", args.model or setup.model_file),
-                        ("marker set", setup.marker_set_file),
-                        ("static trial", args.static or setup.scale_marker_file or
-                         setup.place_marker_file)])
     result = run_setup(setup, output=args.output, model=model, static=static,
                        strict=args.strict)
     report = result.report

@@ -5,6 +5,7 @@ import sys
 
 import numpy as np
 
+from .._safe_files import refuse_missing_folders, same_file
 from ..biomech.processing import DEFAULT_DERIVATIVES, DEFAULT_MAX_GAP
 from ..biomech.trajectory import MotionError
 from ..model import load
@@ -119,9 +120,11 @@ def _torques_setup(args):
     setup = read_id_setup(args.setup, strict=args.strict, need_model=not args.robot)
     inputs = [("setup", args.setup), ("model", args.robot or setup.model_file),
               ("motion", setup.coordinates_file), ("ExternalLoads", setup.external_loads_file)]
-    if not args.output:           # where the setup says, checked like -o
-        args.output = setup.output
-    _check_outputs(args, [(setup.coordinates_file, None)], False, inputs)
+    created = []
+    if not args.output:           # where the setup says, checked like -o; OpenSim creates
+        args.output = setup.output          # the results directory: so does urdf2dyn
+        created = [("--output", os.path.dirname(args.output))]
+    _check_outputs(args, [(setup.coordinates_file, None)], False, inputs, created)
     if args.robot:
         model = load(model_path(args.robot), floating_base=args.floating_base,
                      strict=args.strict, couplers=args.couplers)
@@ -135,7 +138,8 @@ def _torques_setup(args):
     res = inverse_dynamics_setup(setup, model, time_range=args.time_range,
                                  contacts=parse_contacts(args.contact), max_gap=args.max_gap,
                                  strict=args.strict, reduce_residuals=_residual_settings(args))
-    os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
+    if created:
+        os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
     args.external_loads = res.record.get("loads")
     cycles = _cycles(model, res, args)
     written = _write_outputs(model, res, args, False, cycles)
@@ -153,8 +157,14 @@ def _residual_settings(args):
     return {"com_body": args.com_body}
 
 
-def _check_outputs(args, jobs, multi, inputs):
-    """Before any work: output names with the right suffixes, and no output that is an input."""
+def _check_outputs(args, jobs, multi, inputs, created=()):
+    """Before any work: output names with the right suffixes, each its own file (the derived
+    <stem>_cycles.csv and <stem>_momentum.png too), in a directory that exists (with several
+    motions, -o, --residuals and --plot name directories, created in one that exists), and no
+    output that is an input. ``created``: (flag, folder) created when missing."""
+    targets = (("--output", args.output), ("--residuals", args.residuals),
+               ("--plot", args.plot))
+    created = list(created)
     if not multi:
         for flag, path, allowed in (("--output", args.output, (".csv", ".sto", ".mot")),
                                     ("--residuals", args.residuals, (".csv",)),
@@ -164,6 +174,24 @@ def _check_outputs(args, jobs, multi, inputs):
                                  f"{' or '.join(allowed)}")
             if path and os.path.isdir(path):
                 raise UsageError(f"{flag} {path}: a directory; with one motion, name a file")
+    else:
+        folders = [(flag, os.path.normpath(t)) for flag, t in targets if t]
+        created += folders
+        try:                    # each directory named is created in one that exists
+            refuse_missing_folders([(flag, t) for flag, t in folders if not os.path.isdir(t)])
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        stems = {}
+        for k, (motion, _) in enumerate(jobs):
+            other = stems.setdefault(_stem(motion), (k, motion))[1]
+            if stems[_stem(motion)][0] == k or not folders:
+                continue
+            if same_file(other, motion):
+                raise UsageError(f"the motion {motion} is given twice (its outputs would be "
+                                 "written twice): give it once")
+            raise UsageError(f"motions {other} and {motion} have the same name: their "
+                                 f"outputs would be the same files ({_stem(motion)}_torques"
+                                 "...): rename one, or run them apart")
     outputs = []
     for motion, _ in jobs:
         for flag, target, suffix, fmt in (("--output", args.output, "_torques", args.format),
@@ -172,15 +200,19 @@ def _check_outputs(args, jobs, multi, inputs):
             if target:
                 out = _out_path(target, motion, multi, suffix, fmt)
                 outputs.append((flag, out))
+                if flag == "--output" and args.cycles:
+                    outputs.append((f"{flag} (its --cycles table)",
+                                    os.path.splitext(out)[0] + "_cycles.csv"))
                 if flag == "--plot":
-                    outputs.append((flag, os.path.splitext(out)[0] + "_momentum.png"))
+                    outputs.append((f"{flag} (its angular-momentum plot)",
+                                    os.path.splitext(out)[0] + "_momentum.png"))
     outputs.append(("--scaled-model", getattr(args, "scaled_model", None)))
     inputs = list(inputs)
     for what, path in list(inputs):     # an ExternalLoads file reads its data file too
         if what == "ExternalLoads" and path and os.path.isfile(path):
             from ..biomech.formats.opensim import read_external_loads
             inputs.append(("ExternalLoads data", read_external_loads(path).datafile))
-    refuse_overwriting(outputs, inputs)
+    refuse_overwriting(outputs, inputs, created)
 
 
 def _reword_cutoff(error, args):
