@@ -77,6 +77,10 @@ def test_torques_options_refused_in_the_flags_words(trial, capsys, options, matc
      "argument --mass: -57: a body mass in kg, > 0"),
     (["human", "--subject", "A", "-o", "h.txt"],
      "argument -o/--output: h.txt: expected a file name ending in .urdf"),
+    (["animate", "robot2r.urdf", "robot2r_trajectory.csv", "-o", "a.png"],
+     "argument -o/--output: a.png: expected a file name ending in .gif or .mp4"),
+    (["animate", "robot2r.urdf", "robot2r_trajectory.csv", "--every", "0"],
+     "argument --every: 0: a number of samples, >= 1"),
     (["export-osim", HUMAN, "-o", "h.urdf"],
      "argument -o/--output: h.urdf: expected a file name ending in .osim"),
     (["info", HUMAN, "--dot", "tree.png"],
@@ -318,3 +322,23 @@ def test_an_option_given_dashdash_is_a_missing_value(argv, trial, capsys):
         assert status == 2 and "expected one argument (got '--')" in err, err
     else:                             # a later argparse gives '--' itself: refused as a value
         assert status in (1, 2) and "error:" in err, err
+
+
+def test_animate_mp4_without_ffmpeg_is_refused_before_the_trial(tmp_path, capsys,
+                                                                 monkeypatch, recwarn):
+    """No ffmpeg: refused before the trial is run, saying what to do, and no matplotlib
+    warning about an animation never rendered."""
+    animation = pytest.importorskip("matplotlib.animation")
+    monkeypatch.setattr(animation.writers, "is_available", lambda name: False)
+    from urdf2dyn.biomech import pipeline
+    monkeypatch.setattr(pipeline, "inverse_dynamics_trial",
+                        lambda *a, **k: pytest.fail("the trial ran"))
+    out = tmp_path / "h.mp4"
+    status, _, err = run(["animate", "robot2r.urdf", data_path("robot2r_trajectory.csv"),
+                          "-o", str(out)], capsys)
+    assert status == 1
+    assert f"--output {out}: writing .mp4 needs ffmpeg" in err and "write a .gif" in err
+    assert not out.exists()
+    import gc
+    gc.collect()                  # an Animation never saved warns when collected
+    assert not [w for w in recwarn if "Animation" in str(w.message)]

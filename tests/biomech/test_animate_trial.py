@@ -106,7 +106,10 @@ def test_cli_animate_writes_the_frames(tmp_path, capsys):
     (["--every", "0"], "--every"),
 ])
 def test_cli_animate_refusals(argv, words, capsys):
-    assert cli.main(["animate", OSIM, C3D, "--rotate", "x:-90"] + argv) == 1
+    """Command-line mistakes: exit status 2, as argparse's own errors."""
+    with pytest.raises(SystemExit) as e:
+        cli.main(["animate", OSIM, C3D, "--rotate", "x:-90"] + argv)
+    assert e.value.code == 2
     assert words in capsys.readouterr().err
 
 

@@ -19,7 +19,8 @@ import numpy as np
 
 from .._safe_files import replacing
 
-__all__ = ["animate", "animate_trial", "stick_segments", "model_marker_positions", "upright"]
+__all__ = ["animate", "animate_trial", "check_path", "stick_segments", "model_marker_positions",
+           "upright"]
 
 
 def stick_segments(model, q):
@@ -160,13 +161,10 @@ def animate(model, time, q, markers=None, plates=None, path=None, fps=None, ever
     matplotlib.animation.FuncAnimation
         ``anim.to_jshtml()`` shows it in a notebook.
     """
-    try:
-        import matplotlib.pyplot as plt
-        from matplotlib import animation
-    except ImportError:
-        raise ImportError("animate needs matplotlib: pip install \"urdf2dyn[plot]\"") from None
-    if path is not None and os.path.splitext(os.fspath(path))[1].lower() not in (".gif", ".mp4"):
-        raise ValueError(f"{os.fspath(path)}: expected a .gif or .mp4 file")
+    if path is not None:
+        check_path(path)            # before the figure: a failure then leaves nothing behind
+    import matplotlib.pyplot as plt
+    from matplotlib import animation
     time = np.asarray(time, dtype=float).reshape(-1)
     R, labels = upright(model.gravity)
 
@@ -230,14 +228,26 @@ def animate(model, time, q, markers=None, plates=None, path=None, fps=None, ever
     return anim
 
 
-def _save(anim, path, time, every, fps, animation):
+def check_path(path):
+    """Before any work: ValueError unless path ends in .gif or .mp4, ImportError when what
+    writes it is missing (matplotlib; ffmpeg for .mp4)."""
+    path = os.fspath(path)
     ext = os.path.splitext(path)[1].lower()
     if ext not in (".gif", ".mp4"):
         raise ValueError(f"{path}: expected a .gif or .mp4 file")
+    try:
+        from matplotlib import animation
+    except ImportError:
+        raise ImportError("animate needs matplotlib: pip install \"urdf2dyn[plot]\"") from None
+    if ext == ".mp4" and not animation.writers.is_available("ffmpeg"):
+        raise ImportError(f"{path}: writing .mp4 needs ffmpeg, which is not installed (or "
+                          "not on the PATH): install ffmpeg, or write a .gif")
+
+
+def _save(anim, path, time, every, fps, animation):
+    ext = os.path.splitext(path)[1].lower()
     rate = (len(time) - 1) / (time[-1] - time[0]) if len(time) > 1 else 10.0
     fps = fps or max(1.0, rate / max(1, int(every)))
-    if ext == ".mp4" and not animation.writers.is_available("ffmpeg"):
-        raise ImportError(f"{path}: writing .mp4 needs ffmpeg; write a .gif instead")
     writer = animation.PillowWriter if ext == ".gif" else animation.FFMpegWriter
     # through a file beside path, renamed into place: matplotlib's writers open path itself
     # and would follow a link to a file the animation was made from

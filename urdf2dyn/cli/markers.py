@@ -6,7 +6,9 @@ import sys
 import numpy as np
 
 from ..model import load
-from .options import model_path, need_matplotlib, refuse_overwriting
+from .options import model_path, need_matplotlib, number, refuse_overwriting, suffix
+
+EVERY = number("a number of samples, >= 1", low=1, low_open=False, integer=True)
 
 
 def marker_options(args, jobs):
@@ -95,16 +97,16 @@ def add_ik_parser(sub):
 
 def cmd_animate(args):
     """A trial you can watch: the library's inverse_dynamics_trial, then urdf2dyn.animate."""
-    from ..biomech.animate import animate_trial
+    from ..biomech.animate import animate_trial, check_path
     from ..biomech.pipeline import inverse_dynamics_trial
     need_matplotlib()
     out = args.output or os.path.splitext(os.path.basename(args.trial))[0] + ".gif"
-    if os.path.splitext(out)[1].lower() not in (".gif", ".mp4"):
-        raise ValueError(f"-o {out}: expected a .gif or .mp4 file")
-    if args.every < 1:
-        raise ValueError(f"--every {args.every}: expected a whole number >= 1")
     refuse_overwriting([("--output", out)], [("model", model_path(args.model)),
                                             ("trial", args.trial), ("IK setup", args.ik_setup)])
+    try:
+        check_path(out)             # before the trial: ffmpeg for .mp4
+    except ImportError as e:
+        raise ImportError(f"--output {e}") from None
     model = load(model_path(args.model), strict=args.strict)
     options = marker_options(args, [(args.trial, None)])
     res = inverse_dynamics_trial(model, args.trial, filter_hz=args.filter,
@@ -129,7 +131,8 @@ def add_animate_parser(sub):
                        "also ffmpeg).")
     a.add_argument("model", help="the model (.osim with its markers, or a URDF)")
     a.add_argument("trial", help="the trial: C3D, .trc, or a motion file")
-    a.add_argument("-o", "--output", help=".gif or .mp4 to write (default <trial stem>.gif)")
+    a.add_argument("-o", "--output", type=suffix(".gif", ".mp4"),
+                   help=".gif or .mp4 to write (default <trial stem>.gif; .mp4 needs ffmpeg)")
     a.add_argument("--rotate", metavar="AXIS:DEG[,AXIS:DEG]",
                    help="lab to model frame rotation of a C3D/.trc trial, e.g. x:-90")
     a.add_argument("--ik-setup", metavar="SETUP_IK.xml",
@@ -139,7 +142,7 @@ def add_animate_parser(sub):
                    help="low-pass the coordinates at HZ (needs SciPy)")
     a.add_argument("--time-range", type=float, nargs=2, metavar=("T0", "T1"),
                    help="draw only t0 .. t1 (s)")
-    a.add_argument("--every", type=int, default=1, metavar="K",
+    a.add_argument("--every", type=EVERY, default=1, metavar="K",
                    help="draw every K-th frame (default 1)")
     a.add_argument("--strict", action="store_true", help="warnings are errors")
     a.set_defaults(func=cmd_animate)
