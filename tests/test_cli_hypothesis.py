@@ -287,8 +287,9 @@ def test_damaged_human_trials_never_trace_back(motion, grf, extra):
               st.lists(st.one_of(number_text, st.sampled_from(
                   ["t.dot", "t.png", "out", "x.osim", "c", "matlab", "rnea", "../n", "-"])),
                   min_size=5, max_size=5))))
+@example(argv=("human", ["--height", "--mass", "--sex"], ["1.61", "57.3", "x", "", ""]))
 @example(argv=("human", ["--height", "--mass", "--sex", "-o"],
-               ["1.61", "57.3", "f", "nowhere/h.urdf", ""]))
+               ["1.61", "5000", "f", "nowhere/h.urdf", ""]))
 def test_random_options_of_the_other_commands_never_trace_back(argv):
     command, flags, values = argv
     line = [command]

@@ -77,6 +77,10 @@ def test_torques_options_refused_in_the_flags_words(trial, capsys, options, matc
      "argument --mass: -57: a body mass in kg, > 0"),
     (["human", "--subject", "A", "-o", "h.txt"],
      "argument -o/--output: h.txt: expected a file name ending in .urdf"),
+    (["human", "--height", "1.61", "--mass", "57.3", "--sex", "x", "-o", "h.urdf"],
+     "argument --sex: 'x': expected female or male (f or m)"),
+    (["human", "--height", "1.61", "--mass", "5000", "--sex", "f", "-o", "h.urdf"],
+     "argument --mass: 5000: a body mass in kg, > 0 and at most 1000"),
     (["animate", "robot2r.urdf", "robot2r_trajectory.csv", "-o", "a.png"],
      "argument -o/--output: a.png: expected a file name ending in .gif or .mp4"),
     (["animate", "robot2r.urdf", "robot2r_trajectory.csv", "--every", "0"],
@@ -322,6 +326,16 @@ def test_an_option_given_dashdash_is_a_missing_value(argv, trial, capsys):
         assert status == 2 and "expected one argument (got '--')" in err, err
     else:                             # a later argparse gives '--' itself: refused as a value
         assert status in (1, 2) and "error:" in err, err
+
+
+def test_human_name_with_xml_characters_is_written_escaped(tmp_path, capsys):
+    """--name is any text: the URDF written loads, with that name (not a file that cannot be
+    read back)."""
+    out = tmp_path / "h.urdf"
+    status, _, err = run(["human", "--subject", "A", "--name", "a\"b<&'c", "-o", str(out)],
+                         capsys)
+    assert status == 0, err
+    assert urdf2dyn.load(str(out)).name == "a\"b<&'c"
 
 
 def test_animate_mp4_without_ffmpeg_is_refused_before_the_trial(tmp_path, capsys,

@@ -91,6 +91,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import quoteattr
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -291,7 +292,7 @@ def _vec(v):
 
 class _Writer:
     def __init__(self, name):
-        self.lines = ['<?xml version="1.0"?>', f'<robot name="{name}">']
+        self.lines = ['<?xml version="1.0"?>', f'<robot name={quoteattr(name)}>']
 
     def link(self, name, params=None, comment=None):
         if comment:

@@ -4,8 +4,9 @@ import sys
 from ..model import load
 from .._safe_files import replacing
 from ..tree import dot, edge_label, groups, tree
-from .options import (HUMOD_GRAVITY_HELP, MASS, UsageError, add_floating_base, add_gravity,
-                      height, model_path, refuse_overwriting, set_gravity, suffix)
+from .options import (HUMAN_MASS, HUMOD_GRAVITY_HELP, UsageError, add_floating_base,
+                      add_gravity, height, model_path, refuse_overwriting, set_gravity, sex,
+                      suffix)
 
 
 def cmd_human(args):
@@ -40,8 +41,8 @@ def add_human_parser(sub):
                        "segment parameters scaled to height and mass) as URDF. Frames: y up, x "
                        "forward, z right.")
     h.add_argument("--height", type=height, help="stature in m")
-    h.add_argument("--mass", type=MASS, help="body mass in kg")
-    h.add_argument("--sex", help="female or male (f/m)")
+    h.add_argument("--mass", type=HUMAN_MASS, help="body mass in kg")
+    h.add_argument("--sex", type=sex, help="female or male (f/m)")
     h.add_argument("--subject", choices=("A", "B", "a", "b"),
                    help="a HuMoD subject instead: A (female, 1.61 m, 57.3 kg) or B (male, "
                         "1.79 m, 84.8 kg)")

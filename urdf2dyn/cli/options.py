@@ -35,6 +35,7 @@ def number(what, low=None, high=None, low_open=True, integer=False):
 
 
 MASS = number("a body mass in kg, > 0", low=0.0)
+HUMAN_MASS = number("a body mass in kg, > 0 and at most 1000", low=0.0, high=1000.0)
 SPEED = number("a speed in m/s, > 0", low=0.0)
 CUTOFF = number("a cut-off frequency in Hz, > 0 (and below half the sampling rate)", low=0.0)
 GAP = number("a number of samples, >= 0", low=0, low_open=False, integer=True)
@@ -62,6 +63,15 @@ def height(text):
         cm = f" ({h:g} looks like centimetres: {h / 100:g})" if 30 <= h <= 300 else ""
         raise argparse.ArgumentTypeError(f"{text}: a stature in metres, 0.3 to 3{cm}")
     return h
+
+
+def sex(text):
+    """--sex of the human model: female or male (f/m), as urdf2dyn.biomech.human reads it."""
+    from ..biomech.human import _sex
+    try:
+        return _sex(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected female or male (f or m)") from None
 
 
 def suffix(*allowed):
