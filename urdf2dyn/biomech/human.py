@@ -91,7 +91,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import quoteattr
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -292,7 +291,9 @@ def _vec(v):
 
 class _Writer:
     def __init__(self, name):
-        self.lines = ['<?xml version="1.0"?>', f'<robot name={quoteattr(name)}>']
+        name = (str(name).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                .replace('"', "&quot;"))        # any name: an attribute that reads back
+        self.lines = ['<?xml version="1.0"?>', f'<robot name="{name}">']
 
     def link(self, name, params=None, comment=None):
         if comment:
