@@ -95,6 +95,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .._xmltext import escape
 from ..bundled import data_path
 
 if TYPE_CHECKING:
@@ -291,9 +292,7 @@ def _vec(v):
 
 class _Writer:
     def __init__(self, name):
-        name = (str(name).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-                .replace('"', "&quot;"))        # any name: an attribute that reads back
-        self.lines = ['<?xml version="1.0"?>', f'<robot name="{name}">']
+        self.lines = ['<?xml version="1.0"?>', f'<robot name="{escape(name)}">']
 
     def link(self, name, params=None, comment=None):
         if comment:

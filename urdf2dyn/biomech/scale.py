@@ -43,6 +43,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._safe_files import replacing
+from .._xmltext import escape
 from ..warn import report
 from .formats.osim import OsimEdit, document, read_marker_set
 from .formats.scale_setup import (ManualScale, Measurement, ScaleSetup, ScaleSetupError,
@@ -648,11 +649,6 @@ def apply_marker_set(model: Model, path: str, strict: bool = False) -> Model:
     return _load(edit.text(), model)
 
 
-def _escape(text):
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))
-
-
 def _numbers(values):
     return " ".join(repr(float(x)) for x in values)
 
@@ -660,7 +656,7 @@ def _numbers(values):
 def scale_set_text(factors: dict[str, NDArray[np.float64]]) -> str:
     """The factors as OpenSim's ModelScaler writes its output_scale_file (a ScaleSet)."""
     rows = "".join(f"\t\t\t<Scale>\n\t\t\t\t<scales> {_numbers(f)}</scales>\n"
-                   f"\t\t\t\t<segment>{_escape(body)}</segment>\n\t\t\t\t<apply>true</apply>\n"
+                   f"\t\t\t\t<segment>{escape(body)}</segment>\n\t\t\t\t<apply>true</apply>\n"
                    "\t\t\t</Scale>\n" for body, f in factors.items())
     return ('<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">\n'
             f'\t<ScaleSet name="ScaleSet">\n\t\t<objects>\n{rows}\t\t</objects>\n'
@@ -673,8 +669,8 @@ def marker_set_text(markers: list[MarkerFit]) -> str:
     rows = []
     for m in markers:
         frame = "/ground" if m.link == "ground" else f"/bodyset/{m.link}"
-        rows.append(f'\t\t\t<Marker name="{_escape(m.name)}">\n'
-                    f"\t\t\t\t<socket_parent_frame>{_escape(frame)}</socket_parent_frame>\n"
+        rows.append(f'\t\t\t<Marker name="{escape(m.name)}">\n'
+                    f"\t\t\t\t<socket_parent_frame>{escape(frame)}</socket_parent_frame>\n"
                     f"\t\t\t\t<location>{_numbers(m.location)}</location>\n"
                     f"\t\t\t\t<fixed>{'true' if m.fixed else 'false'}</fixed>\n"
                     "\t\t\t</Marker>\n")
