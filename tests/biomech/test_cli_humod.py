@@ -146,10 +146,13 @@ def test_several_motions_and_directories(tmp_path, capsys):
     assert np.mean(res[:, 2]) == pytest.approx(57.3 * 9.81, rel=0.02)
     # explicit files with a {stem} pattern for the reactions
     out2 = tmp_path / "out2"
-    assert main(["torques", HUMAN, str(d / "run1.csv"), str(d / "run1.csv"), "--grf",
+    shutil.copy(MOTION, d / "run2.csv")
+    shutil.copy(GRF, d / "run2_grf.csv")
+    assert main(["torques", HUMAN, str(d / "run1.csv"), str(d / "run2.csv"), "--grf",
                  "{dir}/{stem}_grf.csv", "-o", str(out2)]) == 0
-    np.testing.assert_allclose(read_table(out2 / "run1_torques.csv")[1][:, 1:], tau, rtol=1e-9,
-                               atol=1e-8)
+    for stem in ("run1", "run2"):
+        np.testing.assert_allclose(read_table(out2 / f"{stem}_torques.csv")[1][:, 1:], tau,
+                                   rtol=1e-9, atol=1e-8)
     capsys.readouterr()
     assert main(["torques", HUMAN, str(d / "run1.csv"), str(d / "still.csv"), "--grf", GRF]) == 1
     assert "{stem}" in capsys.readouterr().err
