@@ -356,3 +356,26 @@ def test_animate_mp4_without_ffmpeg_is_refused_before_the_trial(tmp_path, capsys
     import gc
     gc.collect()                  # an Animation never saved warns when collected
     assert not [w for w in recwarn if "Animation" in str(w.message)]
+
+
+@pytest.mark.parametrize("flag,name", [("--grf", "running_a_3ms_gfr.csv"), ("--ik-setup", "noik.xml"),
+                                       ("--scale", "noscale.xml"), ("--static", "nostatic.trc"),
+                                       ("--mapping", "nomap.json"),
+                                       ("--external-loads", "noloads.xml")])
+def test_a_missing_input_file_is_named_by_its_option(flag, name, trial, capsys):
+    """A new user's missing --grf ended in a bare '[Errno 2] No such file or directory': every
+    input option's missing file is named with the option and a did-you-mean."""
+    motion, grf = trial
+    extra = ["--scale", str(grf)] if flag == "--static" else []
+    status, _, err = run(["torques", HUMAN, str(motion), flag, str(motion.parent / name)]
+                         + extra, capsys)
+    assert status == 1 and "Errno" not in err
+    named = "grf (--grf)" if flag == "--grf" else flag
+    assert f"{named} {motion.parent / name}: no such file" in err
+    if flag == "--grf":
+        assert "did you mean" in err and grf.name in err and "the ground reactions of" in err
+
+
+def test_a_missing_setup_file_is_named_by_its_option(tmp_path, capsys):
+    status, _, err = run(["torques", "--setup", str(tmp_path / "Setup_ID.xml")], capsys)
+    assert status == 1 and f"--setup {tmp_path / 'Setup_ID.xml'}: no such file" in err

@@ -428,3 +428,31 @@ def test_trajectory_validation():
         trajectory.Trajectory(np.arange(3.0), np.zeros((3, 2)), ["a", "a"])
     with pytest.raises(ValueError, match="grf"):
         trajectory.Trajectory(np.arange(3.0), np.zeros((3, 1)), ["a"], grf={"L": np.zeros((2, 3))})
+
+
+def test_missing_marker_and_setup_files_are_named(tmp_path):
+    """A missing .trc, static trial or OpenSim setup file: the file and what it is, not a
+    bare '[Errno 2]'."""
+    import os
+    from types import SimpleNamespace
+
+    from urdf2dyn.biomech.formats import ik_setup, trc
+    from urdf2dyn.biomech.pipeline import find_trials
+    from urdf2dyn.biomech.stages.scale import _static
+    from urdf2dyn.biomech.stages.settings import Scaling
+    from urdf2dyn.warn import MotionError
+    with pytest.raises(MotionError, match=r"none\.trc: no such file"):
+        trc.read_trc(tmp_path / "none.trc")
+    with pytest.raises(ik_setup.IKSetupError,
+                       match=r"none\.xml: no such file \(the OpenSim inverse-kinematics setup"):
+        ik_setup.read_ik_setup(tmp_path / "none.xml")
+    motion = tmp_path / "walk.csv"
+    motion.write_text("time,a\n0,0\n")
+    (tmp_path / "walk_grf.csv").write_text("time\n0\n")
+    with pytest.raises(MotionError, match=r"grf \(--grf\) .*walk_gfr\.csv: no such file: did "
+                                          r"you mean .*walk_grf\.csv"):
+        find_trials([motion], os.fspath(tmp_path / "walk_gfr.csv"))
+    with pytest.raises(MotionError, match=r"static \(--static\) .*still\.trc: no such file "
+                                          r"\(the scaling's static trial"):
+        _static(Scaling("Setup_Scale.xml", os.fspath(tmp_path / "still.trc")),
+                SimpleNamespace(path="Setup_Scale.xml"), None, False)

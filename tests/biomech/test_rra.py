@@ -180,7 +180,7 @@ def test_command_line_refusals(tmp_path, capsys):
     assert status == 1 and "that is the model file" in err and "Traceback" not in err
     status = cli.main(["rra", os.fspath(tmp_path / "none.xml")])
     err = capsys.readouterr().err
-    assert status == 1 and "none.xml: cannot be read" in err
+    assert status == 1 and "none.xml: no such file (the OpenSim residual reduction" in err
     with pytest.raises(SystemExit) as e:
         cli.main(["rra", setup, "--knot-interval", "0"])
     assert e.value.code == 2

@@ -301,6 +301,11 @@ def find_trials(items, grf=None):
         raise MotionError("grf (--grf) names one file but there are several motions: use a "
                           "pattern with {stem} (e.g. '{dir}/{stem}_grf.csv'), or put "
                           "<stem>_grf.csv next to each motion in a folder")
+    for motion, path in jobs:
+        if grf and not os.path.exists(path):
+            raise MotionError(f"grf (--grf) {missing_file(path)} (the ground reactions of "
+                              f"{motion}: give that file, or leave grf out to use the motion's "
+                              "own ground-reaction columns or force plates, if any)")
     return jobs
 
 

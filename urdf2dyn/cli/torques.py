@@ -29,7 +29,9 @@ def cmd_torques(args):
     robot = model_path(args.robot)
     jobs = find_trials(args.motion, args.grf)
     multi = len(jobs) > 1 or any(os.path.isdir(m) for m in args.motion)
-    for flag, path in (("--mapping", args.mapping), ("--external-loads", args.external_loads)):
+    for flag, path in (("--mapping", args.mapping), ("--external-loads", args.external_loads),
+                       ("--ik-setup", args.ik_setup), ("--scale", args.scale),
+                       ("--static", args.static)):
         if path and not os.path.exists(path):
             raise FileNotFoundError(f"{flag} " + missing_file(path))
     if (args.static or args.scaled_model) and not args.scale:
@@ -116,6 +118,8 @@ def _torques_setup(args):
         if given:
             raise UsageError(f"{flag} and --setup: the setup file gives the loads, cutoff and "
                              f"columns; drop {flag} (or edit the setup)")
+    if not os.path.exists(args.setup):
+        raise FileNotFoundError("--setup " + missing_file(args.setup))
     from ..biomech.formats import read_id_setup
     setup = read_id_setup(args.setup, strict=args.strict, need_model=not args.robot)
     inputs = [("setup", args.setup), ("model", args.robot or setup.model_file),

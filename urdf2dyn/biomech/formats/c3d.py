@@ -57,7 +57,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..._safe_files import note_input
-from ...warn import report
+from ...warn import missing_file, report
 from ..markers import LENGTH_UNITS, Markers, rotation_matrix
 from ..trajectory import MotionError
 from . import _c3dread
@@ -214,7 +214,7 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
     if rate not in ("markers", "analog"):
         raise ValueError(f"rate: expected 'markers' or 'analog', got {rate!r}")
     if not os.path.isfile(source):
-        raise MotionError(f"{source}: no such file")
+        raise MotionError(missing_file(source))
     note_input(source, "C3D")
     short = check_c3d(source)       # ezc3d trusts the file's sizes; a bad one could crash it
     if short:

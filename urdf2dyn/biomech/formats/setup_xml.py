@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 
+from ...warn import missing_file
 from .windows import parse_xml
 
 __all__ = ["read_tool", "text", "disabled", "number", "flag"]
@@ -27,6 +28,8 @@ def read_tool(path: str, tag: str | tuple[str, ...], error: type[Exception],
         root = parse_xml(path)
     except (ET.ParseError, ValueError) as e:
         raise error(f"{path}: not well-formed XML ({e})") from None
+    except FileNotFoundError:
+        raise error(f"{missing_file(path)} (the OpenSim {what} file)") from None
     except OSError as e:
         raise error(f"{path}: cannot be read ({e.strerror})") from None
     tool = root if root.tag in tags else next((c for c in root if c.tag in tags), None)

@@ -22,7 +22,7 @@ import os
 import numpy as np
 
 from ..._safe_files import note_input, replacing
-from ...warn import duplicated, report
+from ...warn import duplicated, missing_file, report
 from ..markers import LENGTH_UNITS, Markers
 from ..trajectory import MotionError
 from .windows import decode_text
@@ -68,6 +68,8 @@ def read_trc(path, strict=False):
         not strictly increasing. A NumFrames that disagrees with the rows is warned about.
     """
     source = os.fspath(path)
+    if not os.path.isfile(source):
+        raise MotionError(missing_file(source))
     note_input(source, "marker")
     try:
         with open(source, "rb") as f:

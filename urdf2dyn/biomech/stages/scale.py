@@ -11,7 +11,7 @@ import warnings
 import weakref
 from dataclasses import replace
 
-from ...warn import Urdf2dynWarning
+from ...warn import MotionError, Urdf2dynWarning, missing_file
 from .trial import Scaled, Trial
 
 __all__ = ["scale"]
@@ -68,6 +68,10 @@ def _static(how, setup, rotation, strict):
         from ..formats.trc import read_trc
         return read_trc(path, strict=strict)
     path = os.fspath(how.static)
+    if not os.path.exists(path):
+        raise MotionError(f"static (--static) {missing_file(path)} (the scaling's static "
+                          "trial: give that .trc or .c3d recording, or leave static out to use "
+                          f"the marker_file of {setup.path})")
     if path.lower().endswith(".c3d"):
         from ..formats.c3d import read_c3d
         return read_c3d(path, rotation=rotation, strict=strict).markers
