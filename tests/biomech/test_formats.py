@@ -456,3 +456,26 @@ def test_missing_marker_and_setup_files_are_named(tmp_path):
                                           r"\(the scaling's static trial"):
         _static(Scaling("Setup_Scale.xml", os.fspath(tmp_path / "still.trc")),
                 SimpleNamespace(path="Setup_Scale.xml"), None, False)
+
+
+def test_a_broken_or_clashing_mapping_is_named(tmp_path):
+    """A new user's broken JSON mapping gave json's bare 'Expecting property name ...: line 2
+    column 1', and two names mapped to one coordinate 'duplicate coordinate names', neither
+    naming the mapping file: both now name it, the line and column, or the two columns."""
+    broken = tmp_path / "map.json"
+    broken.write_text('{"knee_r": "rKJZ_R",\n}\n')
+    with pytest.raises(trajectory.MotionError,
+                       match=r"map\.json: line 2 column 1: not valid JSON \(Expecting property"):
+        trajectory.load_mapping(broken)
+    p = tmp_path / "m.csv"
+    p.write_text("time,knee_r,knee_l,hip_r\n0,1,2,3\n1,1,2,3\n")
+    clash = tmp_path / "clash.json"
+    clash.write_text(json.dumps({"knee_r": "joint1", "knee_l": "joint1"}))
+    with pytest.raises(trajectory.MotionError,
+                       match=r"the mapping .*clash\.json gives two columns of .*m\.csv one name: "
+                             r"'knee_r' and 'knee_l' -> 'joint1'"):
+        formats.read_csv(p, mapping=clash)
+    with pytest.raises(trajectory.MotionError,
+                       match=r"the mapping gives .* 'knee_r' and 'hip_r' \(not mapped\) -> "
+                             r"'hip_r'"):
+        formats.read_csv(p).renamed({"knee_r": "hip_r"})

@@ -138,8 +138,10 @@ class Trajectory:
     def renamed(self, mapping):
         """A copy with coordinates renamed by mapping (dict or file, see load_mapping)."""
         m = load_mapping(mapping)
-        return replace(self, names=[m.get(n, n) for n in self.names],
-                       v_names=None if self.v_names is None else [m.get(n, n) for n in self.v_names])
+        source = self.meta.get("source", "the trajectory")
+        return replace(self, names=rename(self.names, mapping, source, m),
+                       v_names=None if self.v_names is None else rename(self.v_names, mapping,
+                                                                        source, m))
 
     def select(self, names, v_names=None):
         """A copy with the q columns (and v/a columns) reordered/restricted to the given names."""
@@ -250,7 +252,13 @@ def load_mapping(mapping):
     note_input(path, "mapping")
     if path.lower().endswith(".json"):
         with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+            try:
+                data = json.load(f)
+            except json.JSONDecodeError as e:
+                raise MotionError(f"{path}: line {e.lineno} column {e.colno}: not valid JSON "
+                                  f"({e.msg}): a mapping is a JSON object "
+                                  "{\"name in the file\": \"model name\", ...}, names in double "
+                                  "quotes, no comma after the last pair") from None
         if not isinstance(data, dict):
             raise ValueError(f"{path}: expected a JSON object {{\"from\": \"to\", ...}}")
         return {str(k): str(v) for k, v in data.items()}
@@ -266,6 +274,25 @@ def load_mapping(mapping):
                 continue
             out[row[0]] = row[1]
     return out
+
+
+def rename(names, mapping, source, ren=None):
+    """names renamed by mapping (ren: load_mapping(mapping) when read already), refusing,
+    with MotionError naming the mapping and the columns, two columns of source renamed to one
+    name (two names mapped to one coordinate, or a name mapped onto a column that keeps it)."""
+    ren = load_mapping(mapping) if ren is None else ren
+    out = [ren.get(n, n) for n in names]
+    if len(set(out)) == len(out):
+        return out
+    from_ = {}
+    for old, new in zip(names, out):
+        from_.setdefault(new, []).append(old)
+    clashes = [f"{' and '.join(repr(o) + ('' if o in ren else ' (not mapped)') for o in olds)}"
+               f" -> {new!r}" for new, olds in from_.items() if len(olds) > 1]
+    where = (f"the mapping {os.fspath(mapping)}" if isinstance(mapping, (str, os.PathLike))
+             else "the mapping")
+    raise MotionError(f"{where} gives two columns of {source} one name: {'; '.join(clashes)}: "
+                      "map each coordinate from one column (fix or drop one of the pairs)")
 
 
 def angle_columns(names, model=None, linear=(), velocity=False):
@@ -376,14 +403,14 @@ def _from_table(header, data, source, degrees=False, model=None, linear=(), mapp
         else:
             qcols.append((h, k))
     ren = load_mapping(mapping)
-    names = [ren.get(h, h) for h, _ in qcols]
+    names = rename([h for h, _ in qcols], mapping, source, ren)
     q = data[:, [k for _, k in qcols]]
     v = a = v_names = None
     if vcols or acols:
         vn = [n for n, _ in vcols] or [n for n, _ in acols]
         if vcols and acols and [n for n, _ in acols] != vn:
             raise MotionError(f"{source}: the '_vel' and '_acc' columns name different coordinates")
-        v_names = [ren.get(n, n) for n in vn]
+        v_names = rename(vn, mapping, source, ren)
         v = data[:, [k for _, k in vcols]] if vcols else None
         a = data[:, [k for _, k in acols]] if acols else None
     if degrees:

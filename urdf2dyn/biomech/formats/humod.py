@@ -11,7 +11,7 @@ import re
 import numpy as np
 
 from ..._safe_files import note_input
-from ..trajectory import _FORCE_RE, MotionError, Trajectory, load_mapping
+from ..trajectory import _FORCE_RE, MotionError, Trajectory, load_mapping, rename
 
 __all__ = ["read_humod", "write_humod", "HUMOD_LENGTH_SCALE"]
 
@@ -143,7 +143,7 @@ def read_humod(path, mapping=None, length_scale=HUMOD_LENGTH_SCALE, forces=True)
                                       "three axes need the same number, at least one")
                 raw = np.column_stack(cols)
                 d[side] = _resample(raw * scale, frate, t)
-    names = [ren.get(n, n) for n in labels]
+    names = rename(labels, mapping, path, ren)
     return Trajectory(t, q, names, v=v, a=a, v_names=names if v is not None or a is not None else None,
                       grf=grf, cop=cop, meta=meta)
 
