@@ -327,3 +327,31 @@ def test_reactions_named_without_a_side_are_asked_for_all_at_once():
         G.contact_links(sorted(reactions.grf), model)
     assert G.contact_links(["", "1"], model, {"": "calcn_r", "1": "calcn_l"}) == {
         "": "calcn_r", "1": "calcn_l"}
+
+
+def test_a_missing_ground_reaction_column_is_named(tmp_path):
+    """A new user's ground reactions without grfY_L gave "incomplete grf columns for 'L':
+    have ['X', 'Z']": the file and the missing columns by their names, OpenSim's too."""
+    p = tmp_path / "walk_grf.csv"
+    p.write_text("time,grfX_L,grfZ_L,copX_L,copY_L,copZ_L\n0,1,2,0,0,0\n1,1,2,0,0,0\n")
+    with pytest.raises(MotionError, match=r"walk_grf\.csv: missing column grfY_L: the force of "
+                                          r"the ground reaction 'L' has grfX_L, grfZ_L only: "
+                                          r"add it"):
+        G.read_grf(p)
+    p.write_text("time,grfX_L,grfY_L,grfZ_L,copX_L\n0,1,2,3,0\n1,1,2,3,0\n")
+    with pytest.raises(MotionError, match=r"missing columns copY_L, copZ_L: the centre of "
+                                          r"pressure"):
+        G.read_grf(p)
+    p.write_text("time,grfX_L,grfY_L,grfZ_L\n0,1,2,3\n1,1,2,3\n")
+    with pytest.raises(MotionError, match=r"walk_grf\.csv: the ground reaction 'L' has a force "
+                                          r"but no centre of pressure: missing columns copX_L "
+                                          r"copY_L copZ_L"):
+        G.read_grf(p)
+    mot = tmp_path / "walk_grf.mot"
+    mot.write_text("walk_grf\nversion=1\nnRows=2\nnColumns=4\ninDegrees=no\nendheader\n"
+                   "time\t1_ground_force_vx\t1_ground_force_vz\t1_ground_torque_x\n"
+                   "0\t1\t2\t0\n1\t1\t2\t0\n")
+    with pytest.raises(MotionError, match=r"walk_grf\.mot: missing column 1_ground_force_vy: "
+                                          r"the force of the ground reaction '1' has "
+                                          r"1_ground_force_vx, 1_ground_force_vz only"):
+        G.read_grf(mot)

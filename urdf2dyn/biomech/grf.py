@@ -54,7 +54,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .trajectory import _OPENSIM_FORCE_RE as _OPENSIM_RE
-from .trajectory import MotionError
+from .trajectory import MotionError, _incomplete_force
 from ..warn import report
 
 if TYPE_CHECKING:
@@ -90,7 +90,13 @@ def read_grf(path: str | os.PathLike[str], mapping: Any = None, **options: Any) 
                           f"need at least 2 samples of ground reactions, got {len(traj.time)}")
     missing = sorted(k for k in traj.grf if k not in traj.cop)
     if missing:
-        raise MotionError(f"ground reactions without a centre of pressure for {missing}")
+        where = os.fspath(path) if not hasattr(path, "grf") else traj.meta.get("source",
+                                                                                "trajectory")
+        cols = ", ".join(f"copX_{k} copY_{k} copZ_{k}" for k in missing)
+        raise MotionError(f"{where}: the ground reaction{'s' if len(missing) > 1 else ''} "
+                          f"{', '.join(repr(k) for k in missing)} {'have' if len(missing) > 1 else 'has'} a "
+                          f"force but no centre of pressure: missing columns {cols} (or "
+                          "OpenSim's <prefix>ground_force_px/py/pz): add them")
     return traj
 
 
@@ -111,7 +117,10 @@ def _opensim_forces(traj):
             if all(i is None for i in idx):
                 continue
             if any(i is None for i in idx):
-                raise MotionError(f"incomplete OpenSim ground_{kind}* columns for {key!r}")
+                have = {ax.upper(): traj.names[i] for ax, i in zip("xyz", idx) if i is not None}
+                kind3 = {"force_v": "grf", "force_p": "cop", "torque_": "mom"}[kind]
+                raise MotionError(_incomplete_force(traj.meta.get("source", "trajectory"),
+                                                    kind3, key, have))
             dest[key] = traj.q[:, idx].copy()
             used.update(idx)
     keep = [k for k in range(len(traj.names)) if k not in used]

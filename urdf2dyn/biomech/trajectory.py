@@ -229,6 +229,25 @@ class Trajectory:
         return out
 
 
+_FORCE_WHAT = {"grf": "force", "cop": "centre of pressure", "mom": "free moment"}
+
+
+def _incomplete_force(source, kind, side, have):
+    """The message for a ground reaction's force, centre of pressure or free moment ``kind``
+    (grf, cop, mom) of contact ``side`` given by some axes only: have {axis: column name}."""
+    one = next(iter(have.values()))
+    if _FORCE_RE.match(one):
+        name = {ax: f"{kind}{ax}_{side}" for ax in "XYZ"}
+    else:                           # OpenSim's: the axis is the name's last letter
+        name = {ax: one[:-1] + ax.lower() for ax in "XYZ"}
+    missing = [name[ax] for ax in "XYZ" if ax not in have]
+    return (f"{source}: missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)}: "
+            f"the {_FORCE_WHAT[kind]} of the ground reaction {side!r} has "
+            f"{', '.join(have[ax] for ax in sorted(have))} only: add "
+            f"{'them' if len(missing) > 1 else 'it'} (a ground reaction's force, centre of "
+            "pressure and free moment each take an X, a Y and a Z column)")
+
+
 def _indices(have, want, what):
     pos = {n: k for k, n in enumerate(have)}
     missing = [n for n in want if n not in pos]
@@ -424,7 +443,8 @@ def _from_table(header, data, source, degrees=False, model=None, linear=(), mapp
     grf, cop, mom = {}, {}, {}
     for (kind, side), axes in force.items():
         if set(axes) != {"X", "Y", "Z"}:
-            raise MotionError(f"{source}: incomplete {kind} columns for {side!r}: have {sorted(axes)}")
+            raise MotionError(_incomplete_force(source, kind, side, {a: header[k] for a, k in
+                                                                     axes.items()}))
         {"grf": grf, "cop": cop, "mom": mom}[kind][side] = data[:, [axes["X"], axes["Y"], axes["Z"]]]
     meta = dict(meta or {})
     meta.setdefault("source", source)
