@@ -256,3 +256,42 @@ def test_degrees_on_continuous_joints(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error", W)
         urdf2dyn.inverse_dynamics_trial(arm, tmp_path / "wheel.csv")
+
+
+def test_ground_reactions_on_another_clock_are_refused(tmp_path, model):
+    """A new user's ground reactions with their time in ms (0 .. 3395 "s") ran: the motion's
+    3.4 s saw only the first, weightless force samples, warned about as a 0.2 Hz rate and
+    as "no ground reaction is given" although --grf was given. Times ~1000x the motion's are
+    refused as milliseconds; times that do not overlap the motion's are refused too."""
+    _, reac = trial()
+    path = tmp_path / "ms_grf.csv"
+    formats.write_csv(path, trajectory.Trajectory(reac.time * 1000, np.zeros((len(reac), 0)),
+                                                  [], grf=reac.grf, cop=reac.cop,
+                                                  moment=reac.moment))
+    with pytest.raises(trajectory.MotionError,
+                       match=r"ms_grf\.csv: the ground reactions' times \(0 \.\. 3395 s\) span "
+                             r"1000 times the motion's \(0 \.\. 3\.395 s\): the ground "
+                             r"reactions' time column looks like milliseconds"):
+        run(model, MOTION, path)
+    assert main(["torques", HUMAN, MOTION, "--grf", str(path)]) == 1
+    path = tmp_path / "late_grf.csv"
+    formats.write_csv(path, trajectory.Trajectory(reac.time + 100, np.zeros((len(reac), 0)),
+                                                  [], grf=reac.grf, cop=reac.cop))
+    with pytest.raises(trajectory.MotionError,
+                       match=r"late_grf\.csv: the ground reactions' times \(100 \.\. 103\.395 "
+                             r"s\) do not overlap the motion's \(0 \.\. 3\.395 s\)"):
+        run(model, MOTION, path)
+
+
+def test_weightless_ground_reactions_given_are_not_called_missing(tmp_path, model):
+    """Ground reactions given but never bearing weight over the motion: the warning says so,
+    naming them, not "no ground reaction is given"."""
+    _, reac = trial()
+    path = tmp_path / "zero_grf.csv"
+    zero = {s: np.zeros_like(x) for s, x in reac.grf.items()}
+    formats.write_csv(path, trajectory.Trajectory(reac.time, np.zeros((len(reac), 0)), [],
+                                                  grf=zero, cop=reac.cop))
+    res = run(model, MOTION, path)
+    msg, = [w for w in res.warnings if "step down to the floor" in w]
+    assert "no ground reaction is given" not in msg
+    assert f"the loads given ({path}) bear no weight over the motion's t = 0 .. 3.395 s" in msg

@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from ..model import Model
     from .trajectory import Trajectory
 
-__all__ = ["read_grf", "external_loads", "sample_wrenches", "contact_links", "root_residuals",
+__all__ = ["read_grf", "check_times", "external_loads", "sample_wrenches", "contact_links", "root_residuals",
            "root_chain", "root_problem", "Residuals", "per_kg", "body_mass"]
 
 
@@ -247,6 +247,28 @@ def _uniform(t):
     from .processing import sampling_grid
     d = np.diff(sampling_grid(t))
     return len(d) > 0 and float(np.ptp(d)) <= 1e-4 * float(np.mean(d))
+
+
+def check_times(tr, t, source):
+    """Refuse, with MotionError naming source, ground reactions at times tr whose clock is not
+    the motion's (times t): a span about 1000 times the motion's (times in ms, not s; or the
+    motion's so), or no time in common."""
+    tr, t = np.asarray(tr, dtype=float), np.asarray(t, dtype=float)
+    if len(tr) < 2 or len(t) < 2:
+        return
+    span_r, span_t = tr[-1] - tr[0], t[-1] - t[0]
+    loads = f"the ground reactions' times ({tr[0]:g} .. {tr[-1]:g} s)"
+    motion = f"the motion's ({t[0]:g} .. {t[-1]:g} s)"
+    for ratio, long, short, which in ((span_r / span_t, loads, motion, "ground reactions'"),
+                                      (span_t / span_r, motion, loads, "motion's")):
+        if 300 <= ratio <= 3000:
+            raise MotionError(f"{source}: {long} span {ratio:.0f} times {short}: the {which} "
+                              "time column looks like milliseconds: write it in seconds "
+                              "(divide it by 1000)")
+    if tr[-1] < t[0] or tr[0] > t[-1]:
+        raise MotionError(f"{source}: {loads} do not overlap {motion}: give the ground "
+                          "reactions of this motion, recorded on its clock (or shift one time "
+                          "column so that both start together)")
 
 
 def _check_cover(tr, t):

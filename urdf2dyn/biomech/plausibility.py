@@ -380,12 +380,12 @@ def _rotation_text(R):
                 None)
 
 
-def missing_loads(model, t, q, feet, source):
+def missing_loads(model, t, q, feet, source, loads_source=None):
     """A trial that looks like walking or running (each foot goes down to the floor and
     lifts off it again: its lowest point reached in FEET_DOWN_FRACTION of the samples and
     left by more than FOOT_LIFT) with no external load: its joint moments would hold the
     body up by its root alone. feet: {side: link}; call it only when the trial has no
-    loads."""
+    loads, or loads (from loads_source) that never bear weight over its times."""
     g = np.asarray(model.gravity, dtype=float)
     if not feet or not np.linalg.norm(g) > 0 or len(t) < 3:
         return []
@@ -400,6 +400,13 @@ def missing_loads(model, t, q, feet, source):
             stepping.append(link)
     if len(stepping) < len(feet):
         return []
+    if loads_source is not None:
+        return [f"{source}: the feet ({', '.join(stepping)}) step down to the floor and lift "
+                "off it again, as in walking or running, but the loads given "
+                f"({loads_source}) bear no weight over the motion's t = {t[0]:g} .. {t[-1]:g} "
+                "s: the joint moments are those of a body held up by its root alone. Check "
+                "that the loads belong to this motion and share its clock (time in seconds), "
+                "and their contact links (--contact)"]
     return [f"{source}: the feet ({', '.join(stepping)}) step down to the floor and lift off "
             "it again, as in walking or running, but no ground reaction is given: the joint "
             "moments are those of a body held up by its root alone (the root residuals carry "

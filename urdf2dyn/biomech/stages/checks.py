@@ -135,8 +135,9 @@ def missing_loads(trial):
     except ValueError:                              # no feet: nothing stands on the floor
         return []
     k = trial.kinematics
+    given = trial.loads.source if f_ext else None
     return _warnings("missing_loads", plausibility.missing_loads(trial.model, k.t, k.q, feet,
-                                                                 trial.motion.source))
+                                                                 trial.motion.source, given))
 
 
 def ik_fit(trial):

@@ -49,6 +49,8 @@ def loads(trial: Trial) -> Trial:
         reactions, where, kind, links = _reactions(trial)
         found = Loads()
         if reactions is not None:
+            if kind != "motion columns":        # their own clock: the motion's?
+                G.check_times(reactions.time, kin.t, where)
             reactions, filled = _fill_reaction_gaps(reactions, s.max_gap, where, trial.warn)
             cutoff = kin.filter_hz if _filtered(trial) else None
             f_ext = G.external_loads(reactions, model, time=kin.t, links=links,
@@ -68,6 +70,7 @@ def _external_loads(trial):
     the data samples spanning the motion are used (the coordinates are known nowhere else)."""
     s, model, kin = trial.settings, trial.model, trial.kinematics
     data = read_external_loads(s.loads.path)
+    G.check_times(data.time, kin.t, data.datafile)
     if s.processing.load_interpolation == "spline":
         return data.wrenches(model, kin.t, kin.q, links=s.contact_links,
                              interpolation="spline"), False
