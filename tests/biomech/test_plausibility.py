@@ -282,6 +282,23 @@ def test_ground_reactions_on_another_clock_are_refused(tmp_path, model):
                              r"s\) do not overlap the motion's \(0 \.\. 3\.395 s\)"):
         run(model, MOTION, path)
 
+    # a 1000 times longer recording around the motion is on the motion's clock: not ms
+    t = reac.time
+    long_t = np.concatenate([np.linspace(-1600, t[0], 50, endpoint=False), t,
+                             np.linspace(t[-1], t[-1] + 1700, 51)[1:]])
+    pad = {s: np.concatenate([np.zeros((50, 3)), x, np.zeros((50, 3))])
+           for s, x in reac.grf.items()}
+    cop = {s: np.concatenate([np.repeat(x[:1], 50, 0), x, np.repeat(x[-1:], 50, 0)])
+           for s, x in reac.cop.items()}
+    moment = {s: np.concatenate([np.zeros((50, 3)), x, np.zeros((50, 3))])
+              for s, x in reac.moment.items()}
+    path = tmp_path / "session_grf.csv"
+    formats.write_csv(path, trajectory.Trajectory(long_t, np.zeros((len(long_t), 0)), [],
+                                                  grf=pad, cop=cop, moment=moment))
+    np.testing.assert_allclose(run(model, MOTION, path, filter_loads=False).tau,
+                               run(model, MOTION, GRF, filter_loads=False).tau,
+                               rtol=1e-9, atol=1e-9)
+
 
 def test_weightless_ground_reactions_given_are_not_called_missing(tmp_path, model):
     """Ground reactions given but never bearing weight over the motion: the warning says so,

@@ -61,8 +61,8 @@ if TYPE_CHECKING:
     from ..model import Model
     from .trajectory import Trajectory
 
-__all__ = ["read_grf", "check_times", "external_loads", "sample_wrenches", "contact_links", "root_residuals",
-           "root_chain", "root_problem", "Residuals", "per_kg", "body_mass"]
+__all__ = ["read_grf", "check_times", "external_loads", "sample_wrenches", "contact_links",
+           "root_residuals", "root_chain", "root_problem", "Residuals", "per_kg", "body_mass"]
 
 
 # ----------------------------------------------------------------------------- reading
@@ -259,9 +259,13 @@ def check_times(tr, t, source):
     span_r, span_t = tr[-1] - tr[0], t[-1] - t[0]
     loads = f"the ground reactions' times ({tr[0]:g} .. {tr[-1]:g} s)"
     motion = f"the motion's ({t[0]:g} .. {t[-1]:g} s)"
-    for ratio, long, short, which in ((span_r / span_t, loads, motion, "ground reactions'"),
-                                      (span_t / span_r, motion, loads, "motion's")):
-        if 300 <= ratio <= 3000:
+    # in ms, one clock divided by 1000 is the other: same start and end, within a tenth of
+    # the span (a long recording around a short motion has the span ratio, not the ends)
+    for ratio, long, short, which, a, b in (
+            (span_r / span_t, loads, motion, "ground reactions'", tr, t),
+            (span_t / span_r, motion, loads, "motion's", t, tr)):
+        ends = np.abs(np.array([a[0], a[-1]]) / 1000 - [b[0], b[-1]])
+        if 300 <= ratio <= 3000 and ends.max() <= 0.1 * (b[-1] - b[0]):
             raise MotionError(f"{source}: {long} span {ratio:.0f} times {short}: the {which} "
                               "time column looks like milliseconds: write it in seconds "
                               "(divide it by 1000)")
