@@ -2,6 +2,9 @@
 
 * the markers and the raw analog channels as read by the pure-Python ``c3d`` package (another
   implementation of the format than ezc3d, which urdf2dyn builds on);
+* for the markers of the files the c3d package refuses (C3DPKG_REFUSES), ezc3d's raw points
+  turned into markers by the test's own rules (units, gaps, subject prefixes): ezc3d decodes
+  the bytes for urdf2dyn too, so there the decoding itself is not checked independently;
 * the force-plate formulas of the C3D User Guide applied here by hand to those raw channels
   (types 1, 2, 3 and 4), written out below independently of the module under test;
 * ezc3d's own force-platform module (``extract_forceplat_data``);
@@ -179,30 +182,75 @@ def hand_plate(raw, k):
 
 # ----------------------------------------------------------------------------- markers
 
-@pytest.mark.parametrize("name", [f for f in VENDORS if f != "Kistler.c3d"])   # no markers
+#: the vendors' files the c3d package refuses by its own consistency checks: their markers are
+#: compared with ezc3d's instead (test_markers_match_ezc3d), the only other reader here
+C3DPKG_REFUSES = {"PeakPerformance_FP1.c3d": "inconsistent analog count"}
+WITH_MARKERS = [f for f in VENDORS if f != "Kistler.c3d"]                      # no markers
+_UNIT = {"mm": 1e-3, "m": 1.0, "mete": 1.0}
+
+
+def _oracle_markers(labels, points, units, prefixes):
+    """The markers the test expects from one reader's raw values: labels without the subject's
+    prefix, positions (frames, markers, 3) in m, NaN where the residual (points[..., 3]) is
+    negative or the coordinates are exactly zero (the format's two marks of an unseen point)."""
+    if prefixes:                                          # Vicon's 'Subject:' is removed
+        labels = [x[len(prefixes[0]):] if x.startswith(prefixes[0]) else x for x in labels]
+    want = points[:, :, :3] * _UNIT[units]
+    gone = (points[:, :, 3] < 0) | np.all(points[:, :, :3] == 0, axis=2)
+    want[gone] = np.nan
+    return labels, want
+
+
+def _check_markers(rec, labels, want, rate):
+    assert [x.split("#")[0] for x in rec.markers.labels[:len(labels)]] == labels
+    np.testing.assert_array_equal(np.isnan(rec.markers.xyz), np.isnan(want))
+    np.testing.assert_allclose(rec.markers.xyz, want, rtol=1e-6, atol=1e-9, equal_nan=True)
+    assert rec.markers.meta["rate"] == pytest.approx(rate)
+
+
+@pytest.mark.parametrize("name", [f for f in WITH_MARKERS if f not in C3DPKG_REFUSES])
 def test_markers_match_the_c3d_package(name):
     path = os.path.join(DATA, name)
     rec = read(path)
     with open(path, "rb") as f, warnings.catch_warnings():
         warnings.simplefilter("ignore")          # Optotrak's header announces more frames
-        try:
-            r = c3dpkg.Reader(f)
-        except AssertionError as e:   # its own consistency checks (Cortex's analog count)
-            pytest.skip(f"the c3d package refuses {name}: {e}")
+        r = c3dpkg.Reader(f)
         labels = [x.strip() for x in r.point_labels]
         points = np.array([p for _, p, _ in r.read_frames()])
         units = r.get("POINT:UNITS").string_array[0].strip().strip("\x00").strip()
-    scale = {"mm": 1e-3, "m": 1.0, "mete": 1.0}[units]
-    if r.get("SUBJECTS:LABEL_PREFIXES") is not None:      # Vicon's 'Subject:' is removed
-        prefix = r.get("SUBJECTS:LABEL_PREFIXES").string_array[0].strip()
-        labels = [x[len(prefix):] if x.startswith(prefix) else x for x in labels]
-    assert [x.split("#")[0] for x in rec.markers.labels[:len(labels)]] == labels
-    want = points[:, :, :3] * scale
-    gone = (points[:, :, 3] < 0) | np.all(points[:, :, :3] == 0, axis=2)
-    want[gone] = np.nan
-    np.testing.assert_array_equal(np.isnan(rec.markers.xyz), np.isnan(want))
-    np.testing.assert_allclose(rec.markers.xyz, want, rtol=1e-6, atol=1e-9, equal_nan=True)
-    assert rec.markers.meta["rate"] == pytest.approx(float(r.point_rate))
+    prefixes = r.get("SUBJECTS:LABEL_PREFIXES")
+    labels, want = _oracle_markers(labels, points, units,
+                                   prefixes and [x.strip() for x in prefixes.string_array])
+    _check_markers(rec, labels, want, float(r.point_rate))
+
+
+@pytest.mark.parametrize("name", list(C3DPKG_REFUSES))
+def test_the_c3d_package_still_refuses(name):
+    """Why those files are compared with ezc3d only: were the c3d package to read one, it would
+    belong in test_markers_match_the_c3d_package again."""
+    with open(os.path.join(DATA, name), "rb") as f, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(AssertionError, match=C3DPKG_REFUSES[name]):
+            c3dpkg.Reader(f)
+
+
+@pytest.mark.parametrize("name", WITH_MARKERS)
+def test_markers_match_ezc3d(name):
+    """ezc3d's raw points (the reader urdf2dyn runs in a process of its own) turned into the
+    expected markers by the test's own rules: the oracle for the files the c3d package refuses,
+    and run on the others too, where the c3d package checks the same rules."""
+    path = os.path.join(DATA, name)
+    rec = read(path)
+    c = ezc3d.c3d(path)
+    P = c["parameters"]["POINT"]
+    xyz = np.moveaxis(c["data"]["points"][:3], 0, -1).transpose(1, 0, 2)   # (frames, M, 3)
+    res = c["data"]["meta_points"]["residuals"][0].T                       # (frames, M)
+    points = np.concatenate([xyz, res[:, :, None]], axis=2)
+    points[np.isnan(points)] = 0.0               # ezc3d's NaN for an unseen point
+    prefixes = c["parameters"].get("SUBJECTS", {}).get("LABEL_PREFIXES", {}).get("value")
+    labels, want = _oracle_markers([x.strip() for x in P["LABELS"]["value"]], points,
+                                   P["UNITS"]["value"][0].strip(), prefixes)
+    _check_markers(rec, labels, want, float(P["RATE"]["value"][0]))
 
 
 def test_occluded_markers_are_gaps(tmp_path):
