@@ -508,8 +508,12 @@ def test_every_vendors_file_converts_to_what_opensim_reads(tmp_path, capsys, osi
     if rec.plates:
         table = osim.TimeSeriesTable(str(tmp_path / "grf.mot"))
         assert table.getNumRows() == len(rec.plates[0].time)
-        np.testing.assert_allclose(table.getMatrix().to_numpy()[:, 0:3], rec.plates[0].force,
-                                   rtol=1e-9, atol=1e-9)
+        labels, data = list(table.getColumnLabels()), table.getMatrix().to_numpy()
+        assert len(labels) == 9 * len(rec.plates)
+        for k, plate in enumerate(rec.plates):        # every plate, the unloaded ones too
+            assert labels[9 * k].endswith("ground_force_vx")
+            np.testing.assert_allclose(data[:, 9 * k:9 * k + 3], plate.force,
+                                       rtol=1e-9, atol=1e-9)
     if rec.markers.labels:              # gaps anywhere, the last marker's too (issue 26)
         t = osim.TimeSeriesTableVec3(str(tmp_path / "m.trc"))
         assert t.getNumRows() == len(rec.markers.time)
