@@ -4,6 +4,7 @@ would overwrite an input refused; outputs written beside and renamed, so a faile
 the old file whole; "did you mean" and valid names for mistyped files, links, joints, columns."""
 import hashlib
 import os
+import re
 import shutil
 import sys
 
@@ -225,6 +226,46 @@ def test_did_you_mean_for_a_model_and_a_motion(trial, capsys, monkeypatch):
     assert "bundled models: arm7.urdf" in err
     status, _, err = run(["torques", HUMAN, "runing_a_3ms.csv"], capsys)
     assert status == 1 and "did you mean 'running_a_3ms.csv'" in err
+
+
+def _zip(text):
+    import io
+    import zipfile
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("robot.urdf", text)
+    return buf.getvalue()
+
+
+ROBOT = open(data_path("robot2r.urdf"), "rb").read()
+
+
+@pytest.mark.parametrize("name,data,words", [
+    ("trial.c3d", open(os.path.join(os.path.dirname(__file__), "data", "c3d", "BTS.c3d"),
+                       "rb").read(),
+     "a C3D motion-capture recording, not a model (a model is a URDF, OpenSim .osim or MuJoCo "
+     "MJCF file: XML text): it is a recording: give it as the motion, after the model"),
+    ("model.osim.gz", __import__("gzip").compress(ROBOT),
+     "a gzip-compressed file, not a model (a model is a URDF, OpenSim .osim or MuJoCo MJCF "
+     "file: XML text): decompress it first"),
+    ("robot.zip", _zip(ROBOT), "a zip archive, not a model"),
+    ("trial.mat", b"MATLAB 5.0 MAT-file, Platform: GLNXA64" + bytes(100), "a MATLAB .mat file"),
+    ("trial.h5", b"\x89HDF\r\n\x1a\n" + bytes(100), "an HDF5 file, not a model"),
+])
+def test_a_file_that_is_no_model_is_named_for_what_it_is(trial, capsys, name, data, words):
+    """Given as the model, a recording or an archive is named for what it is, not 'not valid
+    UTF-8 text'."""
+    motion, _ = trial
+    path = motion.parent / name
+    path.write_bytes(data)
+    status, _, err = run(["torques", str(path), str(motion)], capsys)
+    assert status == 1
+    assert err.startswith(f"urdf2dyn torques: error: {path}: {words}"), err
+    assert "UTF-8" not in err
+    with pytest.raises(urdf2dyn.URDFError, match=re.escape(f"{path}: {words}")):
+        urdf2dyn.load(path)
+    with pytest.raises(urdf2dyn.URDFError, match=re.escape(f"the URDF bytes: {words}")):
+        urdf2dyn.load(data)
 
 
 def test_did_you_mean_for_a_column(trial, capsys):

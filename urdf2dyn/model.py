@@ -229,7 +229,34 @@ _WIDE = [(b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
          (b"<\x00", "utf-16-le"), (b"\x00<", "utf-16-be")]
 
 
+_EXPECTS = "a model is a URDF, OpenSim .osim or MuJoCo MJCF file: XML text"
+
+
+def _binary_kind(data):
+    """What a binary file is, by its first bytes (None for anything else): the files a model
+    argument is most often mistaken for."""
+    if data.startswith(b"\x1f\x8b"):
+        return ("a gzip-compressed file", "decompress it first (gunzip FILE, or 7-Zip on "
+                "Windows) and give the file it holds")
+    if data.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return ("a zip archive", "extract it first and give the model file it holds")
+    if data.startswith(b"\x89HDF\r\n\x1a\n"):
+        return ("an HDF5 file", "give the model file itself")
+    if data.startswith(b"MATLAB ") and b"MAT-file" in data[:128]:
+        return ("a MATLAB .mat file", "give the model file itself (a .mat file is data: a "
+                "HuMoD motion, given as the motion)")
+    # C3D (www.c3d.org): the header's byte 2 is the key 0x50, byte 1 the parameter section's
+    # first block (2 when the 512-byte header is block 1); the header holds NUL bytes
+    if len(data) >= 512 and data[1] == 0x50 and 0 < data[0] < 0x20 and b"\0" in data[:512]:
+        return ("a C3D motion-capture recording", "it is a recording: give it as the motion, "
+                "after the model")
+    return None
+
+
 def _decode(data, where):
+    kind = _binary_kind(data)
+    if kind:
+        raise _core.URDFError(f"{where}: {kind[0]}, not a model ({_EXPECTS}): {kind[1]}")
     wide = next((enc for mark, enc in _WIDE if data.startswith(mark)), None)
     if wide:
         # OpenSim's reader takes no UTF-16 model either: say what the file is, whatever its
