@@ -251,17 +251,19 @@ ROBOT = open(data_path("robot2r.urdf"), "rb").read()
     ("robot.zip", _zip(ROBOT), "a zip archive, not a model"),
     ("trial.mat", b"MATLAB 5.0 MAT-file, Platform: GLNXA64" + bytes(100), "a MATLAB .mat file"),
     ("trial.h5", b"\x89HDF\r\n\x1a\n" + bytes(100), "an HDF5 file, not a model"),
+    ("robot.urdf", b"", "empty file (0 bytes), not a model (a model is a URDF"),
+    ("robot.urdf", b" \r\n\t\n", "empty file (5 bytes, only whitespace), not a model"),
 ])
 def test_a_file_that_is_no_model_is_named_for_what_it_is(trial, capsys, name, data, words):
-    """Given as the model, a recording or an archive is named for what it is, not 'not valid
-    UTF-8 text'."""
+    """Given as the model, a recording, an archive or an empty file is named for what it is,
+    not 'not valid UTF-8 text' or 'invalid XML'."""
     motion, _ = trial
     path = motion.parent / name
     path.write_bytes(data)
     status, _, err = run(["torques", str(path), str(motion)], capsys)
     assert status == 1
     assert err.startswith(f"urdf2dyn torques: error: {path}: {words}"), err
-    assert "UTF-8" not in err
+    assert "UTF-8" not in err and "invalid XML" not in err
     with pytest.raises(urdf2dyn.URDFError, match=re.escape(f"{path}: {words}")):
         urdf2dyn.load(path)
     with pytest.raises(urdf2dyn.URDFError, match=re.escape(f"the URDF bytes: {words}")):

@@ -257,6 +257,11 @@ def _decode(data, where):
     kind = _binary_kind(data)
     if kind:
         raise _core.URDFError(f"{where}: {kind[0]}, not a model ({_EXPECTS}): {kind[1]}")
+    if not data.strip(b" \t\r\n\f\v"):
+        what = "0 bytes" if not data else f"{len(data)} bytes, only whitespace"
+        raise _core.URDFError(f"{where}: empty file ({what}), not a model ({_EXPECTS}): "
+                              "check the file name, and that the file was saved or written "
+                              "completely")
     wide = next((enc for mark, enc in _WIDE if data.startswith(mark)), None)
     if wide:
         # OpenSim's reader takes no UTF-16 model either: say what the file is, whatever its
