@@ -170,6 +170,45 @@ def test_check_lists_warnings_and_errors(tmp_path):
     assert "duplicate link name 'a'" in bad[0].message
 
 
+def test_check_lists_every_error_not_only_the_first(tmp_path):
+    """A zero axis, a missing child link and a bad inertia: each with its line (load raises
+    the first); the advice needs the loaded model, so the lower > upper limit waits."""
+    triangle = ('<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" '
+                'izz="5"/></inertial>')
+
+    def chain(name, parent, child, body):
+        return (f'<joint name="{name}" type="revolute"><parent link="{parent}"/>'
+                f'<child link="{child}"/>{body}</joint>')
+    bad = document(
+        f'<link name="l1">{triangle}</link>',
+        f'<link name="l2">{INERTIAL.format(m=1, i=0.1)}</link>',
+        chain("j1", "l1", "l2", '<axis xyz="0 0 0"/>' + LIMIT),
+        chain("j2", "l2", "l3", '<axis xyz="0 0 1"/>' + LIMIT),
+        chain("j3", "l1", "l2", '<axis xyz="0 0 1"/>'
+              '<limit lower="2" upper="-1" effort="1" velocity="1"/>'))
+    found = [(f.kind, f.line, f.message) for f in urdf2dyn.check(bad)]
+    assert [(kind, line) for kind, line, _ in found] == [("warning", 3), ("error", 5),
+                                                          ("error", 6)], found
+    assert found[0][2].startswith("link 'l1': <inertia>: principal moments 1, 1, 5 break the "
+                                  "triangle inequality")
+    assert found[1][2] == "joint 'j1': <axis xyz>: the axis is zero"
+    assert found[2][2] == "joint 'j2': <child link=\"l3\">: no such link"
+    with pytest.raises(URDFError, match="^line 5: joint 'j1': <axis xyz>: the axis is zero$"):
+        urdf2dyn.load(bad)
+    path = tmp_path / "bad.urdf"
+    path.write_text(bad)
+    res = _cli("check", str(path))
+    assert res.returncode == 1
+    assert res.stdout.splitlines()[1:] == [
+        f"{path}:5: error: joint 'j1': <axis xyz>: the axis is zero",
+        f"{path}:6: error: joint 'j2': <child link=\"l3\">: no such link",
+        f"{path}: 2 errors, 1 warnings, 0 advice"]
+    # names used twice: no tree check, whose 'two root links' would only repeat them
+    dup = urdf2dyn.check(document('<link name="a"/>', '<link name="a"/>', '<link name="c"/>',
+                                  '<link name="c"/>'))
+    assert [f.message for f in dup] == ["duplicate link name 'a'"]
+
+
 def _cli(*args):
     """The command line in a new process, run outside the source tree so that it imports the
     installed package (the tree's urdf2dyn/ has no compiled core in a non-editable install)."""

@@ -2,7 +2,8 @@
 
 Three kinds of findings, each with the line of the file it is about:
 
-- ``error``: the file cannot be loaded (the URDFError's message);
+- ``error``: the file cannot be loaded: the URDFError's message and, for a URDF, every other
+  link or joint the core's reader refuses past it (``_core.urdf_check``);
 - ``warning``: what :func:`urdf2dyn.load` reads as written but warns about (non-physical
   inertias, a mimic of a missing joint, a missing ``<limit>``, unknown elements and
   attributes, markup that is not XML);
@@ -12,11 +13,13 @@ Three kinds of findings, each with the line of the file it is about:
   velocity limits.
 """
 import os
+import re
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
+from . import _core
 from ._core import URDFError
 from ._safe_files import note_input
 from .model import Model, _decode
@@ -57,25 +60,50 @@ def check(urdf, floating_base=False):
     Returns
     -------
     list of Finding
-        Errors (the file does not load; nothing else is reported then), the load warnings,
-        and advice on the model's numbers.
+        Errors (the file does not load: for a URDF every link and joint refused, the tree
+        checked only when every joint reads; then no advice, which needs the loaded model), the
+        load warnings, and advice on the model's numbers.
     """
+    if isinstance(urdf, (str, os.PathLike)) and not str(urdf).lstrip().startswith("<"):
+        note_input(urdf, "model")
+        with open(urdf, "rb") as f:
+            data = f.read()
+        try:
+            text = _decode(data, os.fspath(urdf))
+        except URDFError as e:          # the CLI names the file: the message need not
+            return [Finding("error", 0, str(e).removeprefix(f"{os.fspath(urdf)}: "))]
+    else:
+        text = urdf
     try:
-        if isinstance(urdf, (str, os.PathLike)) and not str(urdf).lstrip().startswith("<"):
-            note_input(urdf, "model")
-            with open(urdf, "rb") as f:
-                text = _decode(f.read(), os.fspath(urdf))
-        else:
-            text = urdf
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", URDFWarning)
             model = Model(text, floating_base)
     except URDFError as e:
-        return [Finding("error", 0, str(e))]
+        return _errors(text, str(e))
     found = [Finding("warning", line, msg) for line, msg in model.findings]
     links, joints = model._c.document()
     found += _joint_advice(model, links, joints) + _link_advice(model, links)
     return sorted(found, key=lambda f: f.line)
+
+
+def _errors(text, message):
+    """A file that does not load: the error load raised and, for a URDF, the other errors
+    and the warnings of the core's reader going on past each refused link or joint."""
+    try:
+        errors, warned = _core.urdf_check(text) if isinstance(text, str) else ([], [])
+    except (URDFError, MemoryError):
+        errors, warned = [], []
+    if not errors or _line_message(*errors[0]) != message:    # not a URDF's (.osim, MJCF..)
+        at = re.match(r"line (\d+): ", message)
+        return [Finding("error", int(at.group(1)) if at else 0, message[at.end() if at else 0:])]
+    found = ([Finding("error", line, msg) for line, msg in errors] +
+             [Finding("warning", line, msg) for line, msg in warned])
+    return sorted(found, key=lambda f: f.line)
+
+
+def _line_message(line, message):
+    """The core's URDFError message for an error at line (0: none)."""
+    return f"line {line}: {message}" if line else message
 
 
 def _joint_advice(model, links, joints):

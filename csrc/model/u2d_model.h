@@ -160,6 +160,9 @@ typedef struct {
     char *strings;          /* owns every name                                         */
     int nfinding;
     u2d_finding *finding;   /* (nfinding) in the order they were met                   */
+    int nerror;
+    u2d_finding *error;     /* (nerror) u2d_urdf_check's errors, in the order they were
+                               met (the first is u2d_urdf_parse's); none otherwise      */
 
     /* what an OpenSim model adds (zero for a URDF) */
     int has_gravity;
@@ -191,6 +194,13 @@ typedef struct {
 /* Parse and validate URDF text. Returns NULL and writes a message to err on failure;
  * what loads but looks wrong is listed in u->finding. */
 u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN]);
+/* Every error of URDF text, not only the first: u2d_urdf_parse's reading, going on past
+ * each link or joint it refuses (the tree is checked only when every joint reads and every
+ * name is one element's; a missing name or text that is no URDF still stops it). Returns findings
+ * only: u->error (the first being u2d_urdf_parse's refusal) and u->finding, no links or
+ * joints; NULL with err when out of memory (and an error it had no memory to keep is
+ * missing from u->error). */
+u2d_urdf *u2d_urdf_check(const char *xml, char err[U2D_ERRLEN]);
 /* The same for an OpenSim model (.osim, OpenSim 3 and 4 layouts): bodies become links, the
  * joints' offset frames links on them, each joint's coordinates u->coord. */
 u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN]);

@@ -16,7 +16,8 @@ typedef struct {
     char *err;              /* the caller's U2D_ERRLEN buffer */
     const char *what;       /* "link 'x'" / "joint 'y'": prefix of every message */
     int line;               /* of that link or joint, 0 if unknown or none */
-    u2d_urdf *u;            /* collects the findings */
+    u2d_urdf *u;            /* collects the findings (and, for u2d_urdf_check, errors) */
+    int all;                /* u2d_urdf_check: go on past a refused link or joint */
 } reader;
 
 static int fail(reader *rd, const char *fmt, ...)
@@ -33,18 +34,38 @@ static int fail(reader *rd, const char *fmt, ...)
     return -1;
 }
 
-void u2d_add_finding(u2d_urdf *u, int line, const char *prefix, const char *msg)
+static void append(u2d_finding **list, int *n, int line, const char *prefix, const char *msg)
 {
-    if ((u->nfinding & (u->nfinding - 1)) == 0) {            /* 0, 1, 2, 4, ...: grow */
-        size_t cap = u->nfinding ? 2 * (size_t)u->nfinding : 1;
-        u2d_finding *grown = realloc(u->finding, cap * sizeof *grown);
+    if ((*n & (*n - 1)) == 0) {                             /* 0, 1, 2, 4, ...: grow */
+        size_t cap = *n ? 2 * (size_t)*n : 1;
+        u2d_finding *grown = realloc(*list, cap * sizeof *grown);
         if (!grown) return;
-        u->finding = grown;
+        *list = grown;
     }
-    u2d_finding *f = &u->finding[u->nfinding++];
+    u2d_finding *f = &(*list)[(*n)++];
     f->line = line;
     if (prefix) snprintf(f->message, sizeof f->message, "%.200s: %.300s", prefix, msg);
     else snprintf(f->message, sizeof f->message, "%s", msg);
+}
+
+void u2d_add_finding(u2d_urdf *u, int line, const char *prefix, const char *msg)
+{
+    append(&u->finding, &u->nfinding, line, prefix, msg);
+}
+
+/* After a fail(): for u2d_urdf_check, keep its message as one more error, its line apart,
+ * and go on (1); for u2d_urdf_parse, stop (0). */
+static int go_on(reader *rd)
+{
+    if (!rd->all) return 0;
+    const char *msg = rd->err;
+    int line = 0;
+    if (strncmp(msg, "line ", 5) == 0 && strstr(msg, ": ")) {
+        line = atoi(msg + 5);
+        msg = strstr(msg, ": ") + 2;
+    }
+    append(&rd->u->error, &rd->u->nerror, line, NULL, msg);
+    return 1;
 }
 
 int u2d_grow(void **p, int *cap, int n, size_t size)
@@ -553,11 +574,11 @@ static u2d_xml *find_robot(reader *rd, u2d_xml *doc)
     return robot;
 }
 
-u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
+static u2d_urdf *parse(const char *xml, char err[U2D_ERRLEN], int all)
 {
     err[0] = '\0';
     u2d_urdf *u = calloc(1, sizeof *u);
-    reader rd = {err, NULL, 0, u};
+    reader rd = {err, NULL, 0, u, all};
     if (!u) {
         fail(&rd, "out of memory");
         return NULL;
@@ -583,7 +604,7 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
     if (!u->link || !u->joint || !links || !joints) { fail(&rd, "out of memory"); goto error; }
 
     char what[300];
-    int il = 0, ij = 0;
+    int il = 0, ij = 0, tree_ok = 1;
     for (u2d_xml *n = u2d_xml_first(robot); n; n = u2d_xml_next(n)) {
         if (strcmp(u2d_xml_name(n), "link") != 0) continue;
         u2d_urdf_link *L = &u->link[il++];
@@ -596,12 +617,20 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
         snprintf(what, sizeof what, "link '%.200s'", L->name);
         rd.what = what;
         rd.line = L->line = u2d_xml_line(n);
-        if (read_inertial(&rd, n, L)) goto error;
+        if (read_inertial(&rd, n, L)) {
+            if (!go_on(&rd)) goto error;
+            L->has_inertial = 0;                /* refused: read no further */
+            L->mass = 0.0;
+            continue;
+        }
         check_vocabulary(&rd, n, &s_link);
     }
     rd.what = NULL;
     for (int i = 0; i < u->nlink; i++) links[i] = (name_entry){u->link[i].name, i};
-    if (index_names(&rd, "link", links, u->nlink)) goto error;
+    if (index_names(&rd, "link", links, u->nlink)) {
+        if (!go_on(&rd)) goto error;
+        tree_ok = 0;                            /* a name for two links: no tree check */
+    }
 
     for (u2d_xml *n = u2d_xml_first(robot); n; n = u2d_xml_next(n)) {
         if (strcmp(u2d_xml_name(n), "joint") != 0) continue;
@@ -615,19 +644,29 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
         snprintf(what, sizeof what, "joint '%.200s'", J->name);
         rd.what = what;
         rd.line = J->line = u2d_xml_line(n);
-        if (read_joint(&rd, u, links, n, J)) goto error;
+        if (read_joint(&rd, u, links, n, J)) {
+            if (!go_on(&rd)) goto error;
+            tree_ok = 0;                        /* its links may be unknown: no tree check */
+            J->mimic = NULL;
+            continue;
+        }
         check_vocabulary(&rd, n, &s_joint);
     }
     rd.what = NULL;
     for (int j = 0; j < u->njoint; j++) joints[j] = (name_entry){u->joint[j].name, j};
-    if (index_names(&rd, "joint", joints, u->njoint)) goto error;
+    if (index_names(&rd, "joint", joints, u->njoint)) {
+        if (!go_on(&rd)) goto error;
+        tree_ok = 0;
+    }
     for (int j = 0; j < u->njoint; j++) {
         const char *mimic = u->joint[j].mimic;
         int k = mimic ? lookup(joints, u->njoint, mimic) : -1;
         if (mimic && k == j) {
             fail(&rd, "joint '%s': <mimic joint=\"%.200s\">: a joint cannot mimic itself",
                  u->joint[j].name, mimic);
-            goto error;
+            if (!go_on(&rd)) goto error;
+            if (u->nerror) u->error[u->nerror - 1].line = u->joint[j].line;
+            continue;
         }
         if (mimic && k < 0) {   /* mimic is not modelled: the joint moves freely anyway */
             char msg[U2D_ERRLEN];
@@ -637,7 +676,8 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
             u2d_add_finding(u, u->joint[j].line, NULL, msg);
         }
     }
-    if (check_tree(&rd, u)) goto error;
+    if (tree_ok && check_tree(&rd, u) && !go_on(&rd)) goto error;
+    if (rd.all) goto findings;
     if (u2d_own_names(u)) { fail(&rd, "out of memory"); goto error; }
 
     free(links);
@@ -646,17 +686,45 @@ u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
     return u;
 
 error:
+    if (all) {                                  /* the error that stopped the reading */
+        go_on(&rd);
+        goto findings;
+    }
     free(links);
     free(joints);
     if (u) { u->strings = NULL; u2d_urdf_free(u); }
     u2d_xml_free(doc);
     return NULL;
+
+findings:   /* u2d_urdf_check: the findings and errors only (the names were the document's) */
+    free(links);
+    free(joints);
+    free(u->link);
+    free(u->joint);
+    u->link = NULL;
+    u->joint = NULL;
+    u->nlink = u->njoint = 0;
+    u->name = NULL;
+    u->root = -1;
+    u2d_xml_free(doc);
+    return u;
+}
+
+u2d_urdf *u2d_urdf_parse(const char *xml, char err[U2D_ERRLEN])
+{
+    return parse(xml, err, 0);
+}
+
+u2d_urdf *u2d_urdf_check(const char *xml, char err[U2D_ERRLEN])
+{
+    return parse(xml, err, 1);
 }
 
 void u2d_urdf_free(u2d_urdf *u)
 {
     if (!u) return;
     free(u->finding);
+    free(u->error);
     free(u->custom);
     free(u->func);
     free(u->fdata);

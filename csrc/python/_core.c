@@ -1498,6 +1498,46 @@ static PyObject *core_load(PyObject *module, PyObject *args)
     return (PyObject *)self;
 }
 
+static PyObject *finding_list(const u2d_finding *f, int n)
+{
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int k = 0; k < n; k++) {
+        PyObject *t = Py_BuildValue("(is)", f[k].line, f[k].message);
+        if (!t) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, k, t);
+    }
+    return list;
+}
+
+/* urdf_check(xml_text) -> (errors, findings): every error of URDF text as [(line, message)]
+ * (the first the one load raises; line 0 when unknown), going on past each refused link or
+ * joint, and the findings read on the way (u2d_urdf_check). */
+static PyObject *core_urdf_check(PyObject *module, PyObject *args)
+{
+    module_state *st = PyModule_GetState(module);
+    const char *xml;
+    Py_ssize_t len;
+    if (!PyArg_ParseTuple(args, "s#", &xml, &len)) return NULL;
+    if ((size_t)len != strlen(xml)) {
+        PyErr_SetString(st->URDFError, "the URDF text contains a NUL character");
+        return NULL;
+    }
+    char err[U2D_ERRLEN] = "";
+    u2d_urdf *u;
+    Py_BEGIN_ALLOW_THREADS
+    u = u2d_urdf_check(xml, err);
+    Py_END_ALLOW_THREADS
+    if (!u) return PyErr_NoMemory();
+    PyObject *errors = finding_list(u->error, u->nerror);
+    PyObject *findings = finding_list(u->finding, u->nfinding);
+    u2d_urdf_free(u);
+    PyObject *out = errors && findings ? PyTuple_Pack(2, errors, findings) : NULL;
+    Py_XDECREF(errors);
+    Py_XDECREF(findings);
+    return out;
+}
+
 static int core_exec(PyObject *module)
 {
     module_state *st = PyModule_GetState(module);
@@ -1607,6 +1647,8 @@ static PyObject *core_set_simd_path(PyObject *self, PyObject *args)
 static PyMethodDef core_methods[] = {
     {"load", core_load, METH_VARARGS,
      "load(xml_text, floating_base, path=None, read=None) -> Model"},
+    {"urdf_check", core_urdf_check, METH_VARARGS,
+     "urdf_check(xml_text) -> (errors, findings), each [(line, message)]"},
     {"read_markerset", core_read_markerset, METH_VARARGS,
      "read_markerset(xml_text) -> [(name, frame, location, fixed)]"},
     {"simd_path", core_simd_path, METH_NOARGS, "simd_path() -> str"},

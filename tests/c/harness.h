@@ -262,6 +262,7 @@ static const h_algo H_ALGOS[U2D_NALGO] = {
 /* Core functions exercised outside the table (driver --list-functions adds the table's). */
 static const char *const H_OTHER_FUNCTIONS[] = {
     "urdf_parse", "urdf_free", "model_compile", "model_free", "work_new", "work_free",
+    "urdf_check",           /* h_parse_urdf: h_check_all_errors against urdf_parse */
     "jcalc", "batch", "rnea", "rnea_start", "rnea_body_motion", "crba", "crba_fill", "aba",
     "coriolis", "kinematics", "link_poses",
     "joint_positions", "link_velocities", "center_of_mass", "jacobian", "kinetic_energy",
@@ -434,10 +435,15 @@ static u2d_urdf *h_parse_osim(const char *text, const h_files *files, char err[U
     return u2d_osim_parse(text, err);
 }
 
+static void h_check_all_errors(const char *text, const u2d_urdf *u, const char *err);
+
+/* u2d_urdf_parse, and u2d_urdf_check on the same text checked against it */
 static u2d_urdf *h_parse_urdf(const char *text, const h_files *files, char err[U2D_ERRLEN])
 {
     (void)files;
-    return u2d_urdf_parse(text, err);
+    u2d_urdf *u = u2d_urdf_parse(text, err);
+    h_check_all_errors(text, u, err);
+    return u;
 }
 
 static const h_parser H_PARSERS[] = {
@@ -490,6 +496,30 @@ static void h_contract_failed(const char *what, const char *detail)
     fprintf(stderr, "CONTRACT VIOLATION: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
     h_contract_failures++;
     H_ON_CONTRACT_FAILURE();
+}
+
+/* u2d_urdf_check agrees with u2d_urdf_parse: no error when it loads (and the same findings),
+ * else its first error is the parser's message. */
+static void h_check_all_errors(const char *text, const u2d_urdf *u, const char *err)
+{
+    char err2[U2D_ERRLEN] = "", first[U2D_ERRLEN + 32];
+    u2d_urdf *c = u2d_urdf_check(text, err2);
+    if (!c) return;                                     /* out of memory */
+    if (c->nlink || c->njoint || c->link || c->joint || c->nerror < 0 || c->nfinding < 0)
+        h_contract_failed("u2d_urdf_check", "findings only expected");
+    for (int k = 0; k < c->nerror; k++)
+        if (c->error[k].line < 0 || !c->error[k].message[0])
+            h_contract_failed("u2d_urdf_check", "error with a bad line or message");
+    if (u && (c->nerror || c->nfinding != u->nfinding))
+        h_contract_failed("u2d_urdf_check", "errors or other findings for a URDF that loads");
+    if (!u && c->nerror > 0 && strstr(err, "out of memory") == NULL) {
+        if (c->error[0].line) snprintf(first, sizeof first, "line %d: %s", c->error[0].line,
+                                       c->error[0].message);
+        else snprintf(first, sizeof first, "%s", c->error[0].message);
+        if (strcmp(first, err) != 0)
+            h_contract_failed("u2d_urdf_check", "first error is not u2d_urdf_parse's");
+    }
+    u2d_urdf_free(c);
 }
 
 /* ---- structural checks ------------------------------------------------------------------- */

@@ -134,10 +134,11 @@ def cmd_check(args):
 def add_check_parser(sub):
     c = sub.add_parser("check", help="list what is wrong or risky in a URDF, with line numbers",
                        description="List every finding about a URDF with its line: errors "
-                       "(it does not load), warnings (read as written, as Pinocchio reads "
-                       "them: non-physical inertias, unknown elements, missing limits...) and "
-                       "advice (massless moving leaves, tiny masses, bad limits). Exit status "
-                       "1 on an error, or on any finding with --strict.")
+                       "(each link and joint it does not load for), warnings (read as "
+                       "written, as Pinocchio reads them: non-physical inertias, unknown "
+                       "elements, missing limits...) and advice on a file that loads "
+                       "(massless moving leaves, tiny masses, bad limits). Exit status 1 on "
+                       "an error, or on any finding with --strict.")
     c.add_argument("model", help="URDF file (or the name of a bundled one)")
     add_floating_base(c, "check the model with a floating joint above the root link")
     c.add_argument("--strict", action="store_true",
