@@ -476,7 +476,7 @@ class Model:
         joint of MJCF, OpenSim's 6-DoF pelvis, HuMoD's six 1-DoF joints through massless
         links, floating_base=True)."""
         s = self.structure()
-        children = [[] for _ in s.parent]
+        children: list[list[int]] = [[] for _ in s.parent]
         for b in range(1, s.nbody):
             children[s.parent[b]].append(b)
         dof, translates, b = 0, False, (children[0] or [0])[0]

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _core
-from ._core import URDFError
+from ._core import URDFError, urdf_check
 from ._safe_files import note_input
 from .model import Model, _decode
 from .warn import URDFWarning
@@ -90,7 +89,7 @@ def _errors(text, message):
     """A file that does not load: the error load raised and, for a URDF, the other errors
     and the warnings of the core's reader going on past each refused link or joint."""
     try:
-        errors, warned = _core.urdf_check(text) if isinstance(text, str) else ([], [])
+        errors, warned = urdf_check(text) if isinstance(text, str) else ([], [])
     except (URDFError, MemoryError):
         errors, warned = [], []
     if not errors or _line_message(*errors[0]) != message:    # not a URDF's (.osim, MJCF..)
