@@ -76,14 +76,19 @@ def note_input(path, what):
             _inputs.append((what, os.fspath(path), (st.st_dev, st.st_ino)))
 
 
-def check_outputs(outputs):
+def check_outputs(outputs, created=()):
     """Before any work: ValueError when an output (flag, path) names a file the guarded work
     has noted as an input (:func:`note_input`), by any name, or fails
-    :func:`check_output_paths`. None paths skipped."""
+    :func:`check_output_paths`. None paths skipped. ``created``: folders the work creates
+    when missing (as it documents): an output in one is not refused for its folder."""
     outputs = [(flag, path) for flag, path in outputs if path is not None]
     for flag, path in outputs:
         _refuse_input(path, flag)
-    check_output_paths(outputs)
+    made = {os.path.realpath(f) for f in created if f and not os.path.exists(f)}
+    refuse_same_outputs(outputs)
+    refuse_missing_folders([(flag, path) for flag, path in outputs
+                            if os.path.realpath(os.path.dirname(os.fspath(path)) or ".")
+                            not in made])
 
 
 def check_output_paths(outputs):

@@ -337,6 +337,54 @@ def test_published_gait2392(tmp_path):
     assert np.all(res.solution.rms <= errors[:, 2] + 1e-4)
 
 
+def _written(folder, before):
+    """The files under folder that are not in before (relative paths; OpenSim's log out)."""
+    return sorted(os.path.relpath(os.path.join(d, f), folder)
+                  for d, _, files in os.walk(folder) for f in files
+                  if os.path.relpath(os.path.join(d, f), folder) not in before
+                  and f != "opensim.log")
+
+
+def test_results_directory_as_opensim(tmp_path, capsys):
+    """The published Gait2392 IK setup with results_directory "Results" and the output motion
+    in it (as Hamner's published Setup_IK.xml has them), run from a fresh folder: OpenSim's IK
+    tool creates the results directory and writes the marker errors there; urdf2dyn ik
+    --setup writes the same files at the same places (before, it refused the missing folder
+    and put the errors beside the motion). OpenSim 4.6 creates the folder only after writing
+    the motion, so its first run in a fresh folder loses the motion ("failed to open"): it
+    runs here with the folder made, ours without."""
+    osim = pytest.importorskip("opensim")
+    import shutil
+    runs = {}
+    for who in ("opensim", "ours"):
+        folder = tmp_path / who
+        shutil.copytree(os.path.join(DATA, "gait2392"), folder)
+        tool = osim.InverseKinematicsTool(os.fspath(folder / "subject01_Setup_IK.xml"))
+        tool.setResultsDir("Results")
+        tool.setOutputMotionFileName("Results/walk_ik.mot")
+        tool.setStartTime(0.5)
+        tool.setEndTime(0.6)
+        tool.printToXML(os.fspath(folder / "setup.xml"))
+        before = set(_written(folder, set()))
+        if who == "opensim":
+            os.makedirs(folder / "Results")
+            ik_oracle.run_opensim(os.fspath(folder / "setup.xml"))
+        else:
+            assert cli.main(["ik", "--setup", os.fspath(folder / "setup.xml")]) == 0
+        runs[who] = (folder, _written(folder, before))
+    printed = capsys.readouterr().out
+    assert runs["ours"][1] == runs["opensim"][1] == sorted(
+        [os.path.join("Results", "walk_ik.mot"),
+         os.path.join("Results", "subject01_ik_marker_errors.sto")])
+    for name in runs["ours"][1]:                    # the paths written, as the summary says
+        assert os.fspath(runs["ours"][0] / name) in printed
+    errors = os.path.join("Results", "subject01_ik_marker_errors.sto")
+    ours = ik_oracle.read_errors(os.fspath(runs["ours"][0] / errors))
+    theirs = ik_oracle.read_errors(os.fspath(runs["opensim"][0] / errors))
+    assert np.allclose(ours[:, 0], theirs[:, 0]) and len(ours) == 7
+    assert np.all(ours[:, 2] <= theirs[:, 2] + 1e-4)
+
+
 PUBLISHED = os.path.join(os.path.dirname(__file__), "..", "data", "opensim_models")
 
 

@@ -53,6 +53,8 @@ class IKResult:
     motion: Trajectory
     solution: IKSolution
     determined: NDArray[np.bool_] | None = None
+    #: the files :func:`run_setup` wrote (the motion, then the marker errors)
+    written: tuple[str, ...] = ()
 
     def errors_table(self) -> tuple[list[str], NDArray[np.float64]]:
         """OpenSim's ``_ik_marker_errors.sto`` columns: total_squared_error,
@@ -407,9 +409,14 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
                        (s.coordinate_file, "coordinate")):
         note_input(path, what)
     out = s.output_motion_file if output is None else output
+    results = _results_directory(s)
+    if os.path.exists(results) and not os.path.isdir(results):
+        raise IKSetupError(f"{s.path}: <results_directory> {results}: a file, not a "
+                           "directory: name another")
+    errors = _errors_path(out, s, output is not None) if out and s.report_errors else None
+    made = results if output is None and not os.path.isdir(results) else None
     check_outputs([(f"{s.path}: <output_motion_file>" if output is None else "output",
-                    out or None),
-                   ("report_errors", _errors_path(out, s) if out and s.report_errors else None)])
+                    out or None), ("report_errors", errors)], created=[made])
     if model is None:
         if not s.model_file:
             raise IKSetupError(f"{s.path}: <model_file> is empty: give the model")
@@ -425,7 +432,10 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
         marker_data = (read_marker_file or _read_marker_file)(s.marker_file)
     result = fit(model, marker_data, IKSettings.from_setup(s, threads), markers, strict)
     if out:
-        _write(out, result, model, s)
+        if made:                        # OpenSim's IK tool creates its results directory
+            os.makedirs(made, exist_ok=True)
+        _write(out, result, model, s, errors)
+        result.written = tuple(os.path.abspath(p) for p in (out, errors) if p)
     return result
 
 
@@ -445,17 +455,24 @@ def _no_marker_task(s):
     return f"applies none of its {len(markers)} IKMarkerTasks: " + ", ".join(parts)
 
 
-def _errors_path(out, s):
-    """Where OpenSim's IK tool writes its marker errors: beside the output motion."""
-    return os.path.join(os.path.dirname(os.path.abspath(out)),
-                        f"{s.name or 'ik'}_ik_marker_errors.sto")
+def _results_directory(s):
+    """The setup's results_directory (relative to its folder; the folder when empty)."""
+    return s.results_directory or os.path.dirname(os.path.abspath(s.path))
 
 
-def _write(out, result, model, s):
+def _errors_path(out, s, given=False):
+    """Where the marker errors go: OpenSim's IK tool writes ``<name>_ik_marker_errors.sto``
+    in the setup's results_directory; beside the output motion when it was given instead of
+    the setup's (``given``)."""
+    folder = os.path.dirname(os.path.abspath(out)) if given else _results_directory(s)
+    return os.path.join(folder, f"{s.name or 'ik'}_ik_marker_errors.sto")
+
+
+def _write(out, result, model, s, errors):
     from .formats import write_opensim
     from .formats.opensim import _write_sto
     write_opensim(out, result.motion, degrees=True, name=s.name or "ik", model=model)
-    if s.report_errors:
+    if errors:
         names, values = result.errors_table()
-        _write_sto(_errors_path(out, s), ["time"] + names,
+        _write_sto(errors, ["time"] + names,
                    np.column_stack([result.motion.time, values]), False, "ik_marker_errors")

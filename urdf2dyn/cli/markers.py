@@ -64,7 +64,7 @@ def cmd_ik(args):
     result = run_setup(args.setup, output=args.output, model=model, markers=markers,
                        threads=args.threads, strict=args.strict)
     s, n = result.solution, len(result.motion.time)
-    out = args.output if args.output is not None else "the setup's output_motion_file"
+    out = ", ".join(result.written) or "nothing written"
     worst = max(range(n), key=lambda k: np.nan_to_num(s.max[k], nan=-1.0)) if n else 0
     print(f"{args.setup}: {n} frames, {len(s.marker_names)} markers fitted, "
           f"{result.motion.q.shape[1]} coordinates -> {out}")
