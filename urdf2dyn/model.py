@@ -388,6 +388,9 @@ class Model:
         #: of its inverse-dynamics tool, getCoordinateNamesInMultibodyTreeOrder); empty for
         #: a URDF.
         self.multibody_order: list[str] = []
+        #: An .osim's coordinate names in its CoordinateSet order (joint by joint as the file
+        #: lists them: the column order of OpenSim's IK and RRA kinematics); empty for a URDF.
+        self.coordinate_set_order: list[str] = []
         self._opensim = info is not None
         if info is None:
             return
@@ -423,6 +426,7 @@ class Model:
             self._coupler_fn = [info["couplers"][k][2] for k in order]
         self.forces = [Force(name, kind) for name, kind in info["forces"]]
         self.multibody_order = list(info["tree_order"])
+        self.coordinate_set_order = list(info["file_order"])
 
     # ---- description -------------------------------------------------------------
     @property

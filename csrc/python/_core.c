@@ -781,7 +781,8 @@ static PyObject *Model_mjcf(ModelObject *self, PyObject *Py_UNUSED(ignored))
  * (name, joint, motion, default, lower, upper, locked, clamped) in q order, markers
  * (name, link, (x, y, z) in the link frame), the file's gravity, custom joints' axes,
  * couplers (dependent, independent, function, scale), forces (name, element) of the
- * ForceSet and tree_order, the coordinate names in OpenSim's multibody tree order. */
+ * ForceSet, tree_order, the coordinate names in OpenSim's multibody tree order, and
+ * file_order, in the file's order (OpenSim's CoordinateSet). */
 static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
 {
     static const char *motions[3] = {"rotational", "translational", "coupled"};
@@ -848,8 +849,15 @@ static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
         else Py_DECREF(t);
     }
     if (!couplers) { Py_DECREF(custom); goto error; }
-    /* the ForceSet (name, element) and the coordinates in OpenSim's multibody tree order */
+    /* the ForceSet (name, element), the coordinates in OpenSim's multibody tree order and
+     * in the file's (joint by joint as the file lists them: OpenSim's CoordinateSet) */
     PyObject *forces = PyList_New(u->nforce), *order = PyList_New(u->coord_order ? u->ncoord : 0);
+    PyObject *file_order = PyList_New(u->ncoord);
+    for (Py_ssize_t k = 0; file_order && k < u->ncoord; k++) {
+        PyObject *n = PyUnicode_FromString(u->coord[k].name);
+        if (!n) Py_CLEAR(file_order);
+        else PyList_SET_ITEM(file_order, k, n);
+    }
     for (int k = 0; forces && k < u->nforce; k++) {
         PyObject *t = Py_BuildValue("(ss)", u->force[k].name, u->force[k].kind);
         if (!t) Py_CLEAR(forces);
@@ -860,14 +868,15 @@ static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
         if (!n) Py_CLEAR(order);
         else PyList_SET_ITEM(order, k, n);
     }
-    if (!forces || !order) {
-        Py_XDECREF(forces); Py_XDECREF(order); Py_DECREF(custom); Py_DECREF(couplers);
+    if (!forces || !order || !file_order) {
+        Py_XDECREF(forces); Py_XDECREF(order); Py_XDECREF(file_order); Py_DECREF(custom);
+        Py_DECREF(couplers);
         goto error;
     }
-    return Py_BuildValue("{sNsNsNs(ddd)sNsNsNsN}", "q_names", names, "coordinates", coords,
+    return Py_BuildValue("{sNsNsNs(ddd)sNsNsNsNsN}", "q_names", names, "coordinates", coords,
                          "markers", markers, "gravity", u->gravity[0], u->gravity[1],
                          u->gravity[2], "custom", custom, "couplers", couplers,
-                         "forces", forces, "tree_order", order);
+                         "forces", forces, "tree_order", order, "file_order", file_order);
 error:
     Py_XDECREF(names); Py_XDECREF(coords); Py_XDECREF(markers);
     return NULL;

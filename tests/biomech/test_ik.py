@@ -385,6 +385,68 @@ def test_results_directory_as_opensim(tmp_path, capsys):
     assert np.all(ours[:, 2] <= theirs[:, 2] + 1e-4)
 
 
+def test_columns_in_opensims_coordinate_order(tmp_path):
+    """OpenSim's IK tool writes the coordinates in its CoordinateSet's order (the joints as the
+    file lists them), not in the multibody tree's or urdf2dyn's q order: model.
+    coordinate_set_order is OpenSim's on every published model, the published IK outputs of
+    opensim-models (Gait10dof18musc, Hamner) have their columns so, and urdf2dyn ik --setup on
+    the published Gait2392 setup writes the header of OpenSim's IK tool on the same setup
+    (before: pelvis, lumbar, left leg, right leg, where OpenSim has the right leg first)."""
+    osim = pytest.importorskip("opensim")
+    import glob
+    import gzip
+    import shutil
+    root = os.path.join(os.path.dirname(__file__), "..", "data")
+    models = sorted(glob.glob(os.path.join(root, "opensim_models", "**", "*.osim"),
+                              recursive=True) + glob.glob(os.path.join(root, "ik", "*", "*.osim"))
+                    + glob.glob(os.path.join(root, "real_lab", "model", "*.osim")))
+    for k, path in enumerate(sorted(glob.glob(os.path.join(root, "**", "*.osim.gz"),
+                                              recursive=True))):
+        models.append(os.fspath(tmp_path / f"unzipped{k}.osim"))
+        with gzip.open(path) as f:
+            open(models[-1], "wb").write(f.read())
+    osim.Logger.setLevelString("error")
+    assert len(models) > 20
+    for path in models:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Urdf2dynWarning)
+            ours = urdf2dyn.load(path)
+        theirs = osim.Model(path)                   # alive while its set is read
+        cs = theirs.getCoordinateSet()
+        assert ours.coordinate_set_order == [cs.get(i).getName() for i in range(cs.getSize())]
+
+    def header(path):
+        with open(path, encoding="utf-8") as f:
+            return f.read().split("endheader", 1)[1].split()[:1 + len(model.q_names)]
+
+    for published, osim_file in (
+            (("Gait10dof18musc", "IK", "subject01_walk_IK.mot"), ("Gait10dof18musc", "subject01.osim")),
+            (("Hamner", "subject02_running_ik.mot"), ("Hamner", "FullBodyModel_Hamner2010_v2_0.osim"))):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Urdf2dynWarning)
+            model = urdf2dyn.load(os.path.join(PUBLISHED, *osim_file))
+        assert header(os.path.join(PUBLISHED, *published)) == ["time"] + model.coordinate_set_order
+
+    folder = tmp_path / "gait2392"
+    shutil.copytree(os.path.join(DATA, "gait2392"), folder)
+    tool = osim.InverseKinematicsTool(os.fspath(folder / "subject01_Setup_IK.xml"))
+    tool.setStartTime(0.5)
+    tool.setEndTime(0.55)
+    for who in ("opensim", "ours"):
+        tool.setOutputMotionFileName(f"{who}.mot")
+        tool.printToXML(os.fspath(folder / f"{who}.xml"))
+    ik_oracle.run_opensim(os.fspath(folder / "opensim.xml"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        model = urdf2dyn.load(os.fspath(folder / "subject01_simbody.osim"))
+        ik.run_setup(os.fspath(folder / "ours.xml"))
+    theirs = header(folder / "opensim.mot")
+    assert header(folder / "ours.mot") == theirs != ["time"] + model.q_names
+    a = read_opensim(folder / "ours.mot", model=model)
+    b = read_opensim(folder / "opensim.mot", model=model)
+    assert a.names == b.names and np.abs(np.degrees(a.q - b.q)).max() < 0.5
+
+
 PUBLISHED = os.path.join(os.path.dirname(__file__), "..", "data", "opensim_models")
 
 

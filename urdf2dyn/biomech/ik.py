@@ -470,8 +470,11 @@ def _errors_path(out, s, given=False):
 
 def _write(out, result, model, s, errors):
     from .formats import write_opensim
-    from .formats.opensim import _write_sto
-    write_opensim(out, result.motion, degrees=True, name=s.name or "ik", model=model)
+    from .formats.opensim import _write_sto, coordinate_set_columns
+    m = result.motion
+    cols = coordinate_set_columns(m.names, model)       # OpenSim's IK tool's column order
+    write_opensim(out, Trajectory(m.time, m.q[:, cols], [m.names[k] for k in cols]),
+                  degrees=True, name=s.name or "ik", model=model)
     if errors:
         names, values = result.errors_table()
         _write_sto(errors, ["time"] + names,

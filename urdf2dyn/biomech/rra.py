@@ -346,13 +346,15 @@ def _write(result, folder, model_file, inputs):
     refuse_overwriting_inputs(outputs, inputs)
     os.makedirs(folder, exist_ok=True)
     files = {}
-    from .formats.opensim import write_opensim
+    from .formats.opensim import coordinate_set_columns, write_opensim
+    cols = coordinate_set_columns(model.v_names, model)   # OpenSim's RRA's column order
     for kind, x, title in (("Kinematics_q.sto", red.q, "Coordinates"),
                            ("Kinematics_u.sto", red.v, "Speeds"),
                            ("Kinematics_dudt.sto", red.a, "Accelerations")):
         files[kind] = path(kind)
-        write_opensim(files[kind], Trajectory(red.t, x, list(model.v_names)), degrees=True,
-                      model=model, name=title)
+        write_opensim(files[kind], Trajectory(red.t, np.asarray(x)[:, cols],
+                                              [model.v_names[k] for k in cols]),
+                      degrees=True, model=model, name=title)
     files["Actuation_force.sto"] = path("Actuation_force.sto")
     _write_sto(files["Actuation_force.sto"], ["time"] + [a.name for a in red.actuators],
                np.column_stack([red.t, red.forces]), False, "ActuatorForces", fmt=_EXACT)

@@ -120,6 +120,17 @@ def write_opensim(path, traj, degrees=None, name=None, model=None, linear=(), de
                name or os.path.splitext(os.path.basename(os.fspath(path)))[0])
 
 
+def coordinate_set_columns(names, model):
+    """The indices that put columns ``names`` in an OpenSim model's CoordinateSet order
+    (``model.coordinate_set_order``: the order OpenSim's IK tool and RRA write their
+    coordinates in), names the set lacks after them as they were; the identity for a URDF."""
+    names = list(names)
+    at = {n: k for k, n in enumerate(names)}
+    first = [at[n] for n in getattr(model, "coordinate_set_order", ()) if n in at]
+    taken = set(first)
+    return first + [k for k in range(len(names)) if k not in taken]
+
+
 def _write_sto(path, header, data, degrees, name, fmt="{:.15g}"):
     with replacing(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as f:
         f.write(f"{name}\nversion=1\nnRows={data.shape[0]}\nnColumns={data.shape[1]}\n"
