@@ -385,6 +385,36 @@ def test_cli_scale_unassigned_model(tmp_path):
     assert status == 1 and "--model" in err and "Unassigned" in err
 
 
+@pytest.mark.parametrize("missing, element, advice", [
+    ("gait2354_Scale_MarkerSet.xml", "<GenericModelMaker> <marker_set_file>", "leave the element"),
+    ("subject01_static.trc", "<ModelScaler> <marker_file>", "--static")])
+def test_cli_scale_missing_setup_file_is_named(tmp_path, osim, missing, element, advice):
+    """The published gait2354 setup copied without its marker set file (or its static trial),
+    as when a setup is moved to another folder: OpenSim's ScaleTool cannot run it either; the
+    error names the setup, the element, the file it looked for and what to do (before, the
+    marker set's was Python's bare '[Errno 2] No such file or directory', the trial's named
+    neither the setup nor --static)."""
+    folder = _gait2354(tmp_path)
+    os.remove(folder / missing)
+    setup = os.fspath(folder / "subject01_Setup_Scale.xml")
+    here = os.getcwd()
+    os.chdir(folder)
+    try:                    # OpenSim raises (marker set) or returns False (static trial)
+        try:
+            ran = osim.ScaleTool(setup).run()
+        except RuntimeError:
+            ran = False
+    finally:
+        os.chdir(here)
+    assert ran is False
+    status, _, err = _cli(["scale", setup, "-o", os.fspath(tmp_path / "out.osim")])
+    lines = [line for line in err.splitlines() if "error:" in line]
+    assert status == 1 and len(lines) == 1, err
+    assert setup in lines[0] and element in lines[0] and advice in lines[0], err
+    assert os.fspath(folder / missing) in lines[0] and "Errno" not in lines[0]
+    assert not (tmp_path / "out.osim").exists()
+
+
 @settings(max_examples=12, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["--model", "--static", "--rotate", "-o", "--strict"]),
                           st.sampled_from(["x:-90", "y:45,x:10", "q:1", "", "nowhere.osim",

@@ -599,6 +599,8 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
     require_opensim(model)
     settings = settings_from_setup(s, model, strict)
     if s.marker_set_file:
+        _exists(s, "<GenericModelMaker> <marker_set_file>", s.marker_set_file,
+                "put it there or leave the element empty to keep the model's markers")
         settings.marker_set = read_marker_set_file(s.marker_set_file, model, strict)
     trial_file = s.scale_marker_file or s.place_marker_file
     if static is None and (settings.place_markers or settings.measurements):
@@ -610,6 +612,9 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
         if not trial_file:
             raise ScaleSetupError(f"{s.path}: <marker_file> is Unassigned: give the static "
                                   "trial")
+        _exists(s, "<ModelScaler> <marker_file>" if s.scale_marker_file else
+                "<MarkerPlacer> <marker_file>", trial_file, "give the static trial "
+                "(urdf2dyn scale SETUP --static STATIC.trc)")
         static = _read_markers(trial_file)
     if s.max_marker_movement > 0 and static is not None:
         from .markers import LENGTH_UNITS
@@ -618,6 +623,13 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
     result = scale(model, static, settings, strict)
     _write_outputs(s, result, output)
     return result
+
+
+def _exists(s, element, path, advice):
+    """ScaleSetupError naming the setup and its element when the file it names is missing."""
+    if not os.path.isfile(path):
+        raise ScaleSetupError(f"{s.path}: {element} {path} does not exist (OpenSim reads it "
+                              f"relative to the setup file's folder): {advice}")
 
 
 def read_marker_set_file(path: str, model: Model, strict: bool = False
