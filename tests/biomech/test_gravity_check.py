@@ -137,3 +137,25 @@ def test_cli_tells_the_flipped_sign(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "urdf2dyn torques: warning:" in err and "sign is flipped" in err
     assert "--gravity 0 9.81 0" not in err
+
+
+def test_loads_tilted_off_the_right_vertical_are_not_told_to_change_gravity(tmp_path):
+    """Plates read in a frame turned 40 deg about z: the loads hold the body up 40 deg off
+    the model's y; the largest axis is still y, so '--gravity 0 -9.81 0' (the gravity it
+    has) would be no advice at all: the warning says the gravity is right and names the
+    horizontal force."""
+    names, table = formats.read_table(GRF)
+    c, s = np.cos(np.radians(40)), np.sin(np.radians(40))
+    for side in ("L", "R"):
+        x, y = names.index(f"grfX_{side}"), names.index(f"grfY_{side}")
+        table[:, x], table[:, y] = (c * table[:, x] - s * table[:, y],
+                                    s * table[:, x] + c * table[:, y])
+    path = tmp_path / "turned_grf.csv"
+    formats.write_table(path, table[:, 0], table[:, 1:], names[1:])
+    _, msgs = _run((0, -9.81, 0), grf=str(path))
+    assert len(msgs) == 1, msgs
+    assert "deg away from the model's vertical" in msgs[0] and "The gravity is right" in msgs[0]
+    assert "--gravity" not in msgs[0]
+    # the mean load turned by 40 deg holds the weight 40 deg off (the motion's own residual
+    # is a few N against 562)
+    assert float(msgs[0].split(" deg away")[0].rsplit(" ", 1)[1]) == pytest.approx(40, abs=2)

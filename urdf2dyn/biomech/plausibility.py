@@ -295,6 +295,8 @@ def gravity(model, t, residual_force, source, rotation=None, *, q=None, f_ext=No
         flipped = _flipped_loads(model, q, f_ext, source, loads_source, mean, t)
         if flipped:
             return [flipped]
+    if axis == int(np.argmax(np.abs(g))) and implied[axis] * g[axis] > 0:
+        return [_tilted(g, implied, mean, mass, source, t)]
     head = (f"{source}: the root residual force averages "
             f"({', '.join(f'{x:.0f}' for x in mean)}) N over t = {t[0]:g} .. {t[-1]:g} s: the "
             f"loads hold the body up along {'-' if implied[axis] > 0 else '+'}{'xyz'[axis]} "
@@ -310,6 +312,25 @@ def gravity(model, t, residual_force, source, rotation=None, *, q=None, f_ext=No
                 "(ExternalLoads' force_expressed_in_body)"]
     return [head + f"Set the gravity of the data's vertical: --gravity {_gravity_text(suggest)} "
             f"(model.gravity = ({', '.join(f'{x:g}' for x in suggest)}))"]
+
+
+def _tilted(g, implied, mean, mass, source, t):
+    """The advice when the data's vertical is the model's axis, tilted: no other axis or sign
+    would stand the data up, so the gravity is right and the loads carry a mean horizontal
+    force that a body running or walking in place does not have."""
+    gn = float(np.linalg.norm(g))
+    cos = float(implied @ g) / (float(np.linalg.norm(implied)) * gn)
+    angle = math.degrees(math.acos(min(1.0, max(-1.0, cos))))
+    across = mass * (implied - (implied @ g) / gn**2 * g)
+    return (f"{source}: the root residual force averages "
+            f"({', '.join(f'{x:.0f}' for x in mean)}) N over t = {t[0]:g} .. {t[-1]:g} s: the "
+            f"loads hold the body up {angle:.0f} deg away from the model's vertical (gravity "
+            f"({_gravity_text(g)})), with a mean force of "
+            f"({', '.join(f'{x:.0f}' for x in -across)}) N across it that the motion does not "
+            "balance. The gravity is right; check that the loads are expressed in the model's "
+            "frame (the plates' orientation, ExternalLoads' force_expressed_in_body), that "
+            "they cover the motion's times (loads held at their last sample past the data), "
+            "and their contact links")
 
 
 def _flipped_loads(model, q, f_ext, source, loads_source, mean, t):
