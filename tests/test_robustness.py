@@ -518,3 +518,75 @@ def test_deleting_models_frees_them():
         del m
     gc.collect()
     assert rss_bytes() - before < 10 * 2**20
+
+
+# ---- the process's locale ----------------------------------------------------------------
+
+def _comma_locale(tmp_path):
+    """Environment of a process that can set a locale whose decimal point is a comma (as a
+    German desktop's, which a Qt application or locale.setlocale(LC_ALL, "") puts in force):
+    (locale name, environment), or None. Made with localedef when none is installed."""
+    probe = ("import locale, sys\n"
+             "try:\n    locale.setlocale(locale.LC_ALL, sys.argv[1])\n"
+             "except locale.Error:\n    sys.exit(1)\n"
+             "sys.exit(locale.localeconv()['decimal_point'] != ',')\n")
+    env = dict(os.environ)
+    for name in ("de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8"):
+        if subprocess.run([sys.executable, "-c", probe, name], env=env).returncode == 0:
+            return name, env
+    localedef = "/usr/bin/localedef"
+    if os.path.exists(localedef) and os.path.exists("/usr/share/i18n/locales/de_DE"):
+        where = tmp_path / "locales"
+        where.mkdir()
+        subprocess.run([localedef, "-i", "de_DE", "-f", "UTF-8", str(where / "de_DE.UTF-8")],
+                       capture_output=True)
+        env["LOCPATH"] = str(where)
+        if subprocess.run([sys.executable, "-c", probe, "de_DE.UTF-8"], env=env).returncode == 0:
+            return "de_DE.UTF-8", env
+    return None
+
+
+def test_numbers_read_and_written_whatever_the_locale(tmp_path):
+    """Under a locale whose decimal point is a comma, a URDF, an MJCF with an OBJ mesh and
+    an .osim read the same numbers as in the C locale (strtod alone reads '0.5' as 0 there,
+    and every model failed to load), and an .osim edit writes '1.25', not '1,25'."""
+    found = _comma_locale(tmp_path)
+    if found is None:
+        pytest.skip("no locale with a decimal comma can be set here")
+    name, env = found
+    (tmp_path / "tet.obj").write_text("v 0.5 0 0\nv 0 0.25 0\nv 0 0 0.75\nv 0 0 0\n"
+                                      "f 1 2 3\nf 1 4 2\nf 1 3 4\nf 2 4 3\n")
+    (tmp_path / "tet.xml").write_text(
+        '<mujoco><asset><mesh name="t" file="tet.obj"/></asset><worldbody>'
+        '<body name="b" pos="0.1 0.2 0.3"><joint axis="0.6 0.8 0"/>'
+        '<geom type="mesh" mesh="t" density="1000.5"/></body></worldbody></mujoco>')
+    osim = os.path.join(os.path.dirname(__file__), "data", "opensim_models", "Models",
+                        "gait10dof18musc.osim")
+    code = textwrap.dedent(f"""
+        import locale, sys, warnings
+        import numpy as np
+        import urdf2dyn
+        from urdf2dyn.biomech.formats.osim import OsimEdit
+        warnings.simplefilter("ignore")
+        if sys.argv[1] != "C":
+            locale.setlocale(locale.LC_ALL, sys.argv[1])
+        out = []
+        for path in ({urdf2dyn.data_path("arm7.urdf")!r}, {str(tmp_path / "tet.xml")!r},
+                     {osim!r}):
+            m = urdf2dyn.load(path)
+            q = np.linspace(0.1, 0.9, m.nq)
+            out += [m.inertial_parameters(), m.mass_matrix(q).ravel()]
+        edit = OsimEdit(m)
+        edit.body("pelvis", mass=1.25)
+        text = edit.text()
+        print("1.25</mass>" in text, "1,25" in text)
+        np.save(sys.argv[2], np.concatenate(out))
+        """)
+    runs = {}
+    for loc in ("C", name):
+        proc = subprocess.run([sys.executable, "-c", code, loc, str(tmp_path / f"{loc}.npy")],
+                              capture_output=True, text=True, env=env, timeout=120)
+        assert proc.returncode == 0, f"{loc}:\n{proc.stdout}\n{proc.stderr}"
+        assert proc.stdout.split() == ["True", "False"], (loc, proc.stdout)
+        runs[loc] = np.load(tmp_path / f"{loc}.npy")
+    assert np.array_equal(runs["C"], runs[name])

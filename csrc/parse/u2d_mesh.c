@@ -294,7 +294,7 @@ static int read_obj(const char *data, size_t len, const char *name, mesh_buf *b,
             char *end;
             const char *s = p + 2;
             for (int k = 0; k < 3; k++) {
-                double x = strtod(s, &end);
+                double x = u2d_strtod(s, &end);
                 if (end == s || end > eol || !isfinite(x)) {
                     snprintf(msg, sizeof msg, "line %d: a vertex needs three numbers", line);
                     return mesh_fail(err, name, msg);

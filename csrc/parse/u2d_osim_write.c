@@ -47,7 +47,8 @@ static void format_number(double x, char *buf, size_t len)
 {
     for (int digits = 15; digits <= 17; digits++) {
         snprintf(buf, len, "%.*g", digits, x);
-        if (strtod(buf, NULL) == x) return;
+        u2d_c_decimal(buf);
+        if (u2d_strtod(buf, NULL) == x) return;
     }
 }
 
@@ -227,7 +228,7 @@ static int scale_function(writer *w, int ordinal, double factor)
         u2d_xml *c = u2d_xml_child(f, "scale");
         const char *t = c ? u2d_xml_text(c) : "";
         char *end;
-        double x = strtod(t, &end);
+        double x = u2d_strtod(t, &end);
         if (end != t) scale = x;
         scale *= factor;
         return set_numbers(w, f, "scale", &scale, 1);

@@ -21,6 +21,14 @@ static inline int u2d_is_blank(char c) { return c == ' ' || c == '\t' || c == '\
  * doubles (from 16) when n reaches it. -1 when out of memory (*p and *cap unchanged). */
 int u2d_grow(void **p, int *cap, int n, size_t size);
 
+/* strtod as in the C locale, whatever LC_NUMERIC the process runs under (a Qt application,
+ * or Python's locale.setlocale(LC_ALL, ""), may set one whose decimal point is a comma):
+ * '.' is the decimal point and a comma ends the number. */
+double u2d_strtod(const char *s, char **end);
+
+/* A number printf wrote under the process's locale, its decimal point made '.' in place. */
+void u2d_c_decimal(char *text);
+
 /* The next of a text's blank-separated numbers, from *s: 1 (the number in *x, *s past it),
  * 0 at the end of the text, -1 when what stands there is not a number, -2 when it is not
  * finite. */

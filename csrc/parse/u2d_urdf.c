@@ -4,6 +4,7 @@
  * <gazebo> blocks carry their own <joint name=...> elements that are not robot joints.
  * Every message names the element and attribute at fault. Defaults follow the URDF
  * specification: no origin = identity, no axis = (1, 0, 0), no inertial = massless. */
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -79,6 +80,63 @@ int u2d_grow(void **p, int *cap, int n, size_t size)
     return 0;
 }
 
+/* Whether c may stand in a number strtod reads in the C locale (decimal, hexadecimal,
+ * inf, nan(...)): the span handed to strtod under another locale. */
+static int in_number(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           c == '.' || c == '+' || c == '-' || c == '(' || c == ')' || c == '_';
+}
+
+double u2d_strtod(const char *s, char **end)
+{
+    const struct lconv *lc = localeconv();
+    const char *point = lc && lc->decimal_point && *lc->decimal_point ? lc->decimal_point : ".";
+    if (strcmp(point, ".") == 0) return strtod(s, end);
+    /* the number's span with each '.' written as this locale's decimal point; the locale's
+     * own point (a comma) ends the span, as in the C locale */
+    const char *p = s;
+    while (*p == ' ' || (*p >= '\t' && *p <= '\r')) p++;
+    size_t n = 0, width = strlen(point), dots = 0;
+    while (in_number(p[n])) dots += p[n++] == '.';
+    char small[128], *buf = small;
+    size_t need = n + dots * (width - 1) + 1;
+    if (need > sizeof small && !(buf = malloc(need))) {
+        if (end) *end = (char *)s;              /* out of memory: read as no number */
+        return 0.0;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '.') {
+            memcpy(buf + k, point, width);
+            k += width;
+        } else {
+            buf[k++] = p[i];
+        }
+    }
+    buf[k] = '\0';
+    char *stop;
+    double x = strtod(buf, &stop);
+    size_t used = (size_t)(stop - buf), i = 0;
+    for (size_t at = 0; at < used; i++)         /* back to the text's own characters */
+        at += p[i] == '.' ? width : 1;
+    if (buf != small) free(buf);
+    if (end) *end = (char *)(used ? p + i : s);
+    return x;
+}
+
+void u2d_c_decimal(char *text)
+{
+    const struct lconv *lc = localeconv();
+    const char *point = lc && lc->decimal_point && *lc->decimal_point ? lc->decimal_point : ".";
+    size_t width = strlen(point);
+    if (strcmp(point, ".") == 0) return;
+    for (char *at = strstr(text, point); at; at = strstr(at + 1, point)) {
+        *at = '.';
+        memmove(at + 1, at + width, strlen(at + width) + 1);
+    }
+}
+
 int u2d_scan_number(const char **s, double *x)
 {
     const char *p = *s;
@@ -86,7 +144,7 @@ int u2d_scan_number(const char **s, double *x)
     *s = p;
     if (!*p) return 0;
     char *end;
-    *x = strtod(p, &end);
+    *x = u2d_strtod(p, &end);
     if (end == p || (*end && !u2d_is_blank(*end))) return -1;
     if (!isfinite(*x)) return -2;
     *s = end;
