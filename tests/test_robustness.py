@@ -331,6 +331,35 @@ def test_layouts_and_dtypes(arm, name):
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_long_double_and_out_of_memory(arm, name):
+    """np.longdouble is a real dtype and converts as float32 does (it was refused as 'expected
+    an array of real numbers'); a batch too large to copy raises MemoryError naming the
+    argument, not a TypeError saying it holds no real numbers."""
+    f = FUNCTIONS[name]
+    q, v, a = states(arm, 5, seed=1)
+    q_long = q.astype(np.longdouble)
+    for g, e in zip(as_tuple(f(arm, q_long, v, a)), as_tuple(f(arm, q_long.astype(float), v, a))):
+        np.testing.assert_array_equal(g, e)
+    huge = np.broadcast_to(np.float32(0.5), (1 << 40, arm.nq))    # 56 TiB as float64
+    with pytest.raises(MemoryError) as info:
+        f(arm, huge, v[0], a[0])
+    assert "allocate" in str(info.value)
+
+
+def test_long_double_state_and_gravity(arm):
+    """The core's own conversions (simulate's state, gravity) take np.longdouble too."""
+    q0 = np.full(arm.nq, 0.25, dtype=np.longdouble)
+    tau = np.ones((3, arm.nv), dtype=np.longdouble)
+    for g, e in zip(urdf2dyn.simulate(arm, q0, 0 * q0, tau, 0.01),
+                    urdf2dyn.simulate(arm, q0.astype(float), 0 * q0.astype(float),
+                                      tau.astype(float), 0.01)):
+        np.testing.assert_array_equal(g, e)
+    model = urdf2dyn.load(arm._xml)
+    model.gravity = np.array([0, -9.81, 0], dtype=np.longdouble)
+    assert model.gravity.tolist() == [0, -9.81, 0]
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
 def test_zero_samples(arm, name):
     q, v, a = (np.zeros((0, arm.nq)),) * 3
     for g in as_tuple(FUNCTIONS[name](arm, q, v, a)):

@@ -87,12 +87,22 @@ static PyArrayObject *as_samples(PyObject *obj, const char *arg, const char *wna
             return NULL;
         }
     }
-    PyArrayObject *a = (PyArrayObject *)PyArray_FROM_OTF(obj, NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
+    /* an array of real numbers converts whatever its kind's width (np.longdouble too, which
+     * NumPy's 'safe' rule refuses); anything else is converted without forcing, so that a
+     * list of complex numbers is still refused */
+    int force = PyArray_Check(obj) ? NPY_ARRAY_FORCECAST : 0;
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROM_OTF(obj, NPY_DOUBLE,
+                                                         NPY_ARRAY_IN_ARRAY | force);
     if (!a) {
         PyObject *type, *value, *tb;
         PyErr_Fetch(&type, &value, &tb);
-        PyErr_Format(PyExc_TypeError, "%s: expected an array of real numbers (%S)", arg,
-                     value ? value : Py_None);
+        PyErr_NormalizeException(&type, &value, &tb);       /* value: the exception itself */
+        if (type && PyErr_GivenExceptionMatches(type, PyExc_MemoryError))
+            /* a batch too large to copy as float64: say so, not that it holds no numbers */
+            PyErr_Format(PyExc_MemoryError, "%s: %S", arg, value ? value : Py_None);
+        else
+            PyErr_Format(PyExc_TypeError, "%s: expected an array of real numbers (%S)", arg,
+                         value ? value : Py_None);
         Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
         return NULL;
     }
