@@ -422,3 +422,20 @@ def test_a_missing_input_file_is_named_by_its_option(flag, name, trial, capsys):
 def test_a_missing_setup_file_is_named_by_its_option(tmp_path, capsys):
     status, _, err = run(["torques", "--setup", str(tmp_path / "Setup_ID.xml")], capsys)
     assert status == 1 and f"--setup {tmp_path / 'Setup_ID.xml'}: no such file" in err
+
+
+def test_floating_base_columns_without_floating_base_say_so(tmp_path, capsys):
+    """A motion with the columns a floating base adds (root_joint_x .. root_joint_qw, as
+    load(..., floating_base=True) names them) given without --floating-base is told to add
+    it, not only to rename the columns with a mapping."""
+    model = urdf2dyn.load(data_path("robot2r.urdf"), floating_base=True)
+    path = tmp_path / "free.csv"
+    q = model.neutral()
+    path.write_text(",".join(["time"] + model.q_names) + "\n" + "".join(
+        ",".join(str(x) for x in [0.01 * k, *q]) + "\n" for k in range(5)))
+    status, _, err = run(["torques", "robot2r.urdf", str(path)], capsys)
+    assert status == 1 and "unknown columns" in err
+    assert "--floating-base" in err and "root_joint" in err
+    status, _, err = run(["torques", "robot2r.urdf", str(path), "--floating-base"], capsys)
+    assert status == 0, err
+

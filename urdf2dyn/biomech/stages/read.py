@@ -145,6 +145,11 @@ def check_columns(path, traj, model):
                for close in [difflib.get_close_matches(u, missing, n=1)] if close]
     if guesses:
         problems.append(f"did you mean {', '.join(guesses)}?")
+    free = [f"root_joint_{s}" for s in ("x", "y", "z", "qx", "qy", "qz", "qw")]
+    if not any(j.type == "floating" for j in model.joints) and all(n in unknown for n in free):
+        problems.append(f"the columns {free} are the floating joint 'root_joint' that "
+                        "load(..., floating_base=True) adds above the root link: load the "
+                        "model with it (command line: --floating-base)")
     if unknown:
         problems.append(f"unknown columns {unknown} (expected 'time', the model's coordinates "
                         f"{model.q_names}, optionally '<dof>_vel' / '<dof>_acc', and ground "
