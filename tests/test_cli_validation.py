@@ -439,3 +439,19 @@ def test_floating_base_columns_without_floating_base_say_so(tmp_path, capsys):
     status, _, err = run(["torques", "robot2r.urdf", str(path), "--floating-base"], capsys)
     assert status == 0, err
 
+
+def test_a_model_without_movable_joints_prints_its_summary(tmp_path, capsys):
+    """A model that moves nothing has no torques to summarise: said, after writing the file
+    (the summary's column width was max() of no names: 'error: max() arg is an empty
+    sequence', exit status 1, the file written)."""
+    robot = tmp_path / "block.urdf"
+    robot.write_text('<robot name="block"><link name="a"><inertial><mass value="1"/>'
+                     '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>'
+                     '</link></robot>')
+    motion = tmp_path / "still.csv"
+    motion.write_text("time\n0\n0.1\n0.2\n")
+    out_csv = tmp_path / "tau.csv"
+    status, out, err = run(["torques", str(robot), str(motion), "-o", str(out_csv)], capsys)
+    assert status == 0, err
+    assert "max()" not in err and "no movable joint" in out
+    assert out_csv.read_text().splitlines()[0] == "time"

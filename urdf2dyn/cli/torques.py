@@ -376,7 +376,9 @@ def _summary(model, args, res, written, notes, cycles=None):
             print(f"note: {f.message}", file=out)
     for w in written:
         print(f"written: {w}", file=out)
-    if gait.has_sagittal(model) and not args.verbose:
+    if not model.v_names:
+        print(f"no movable joint in model {model.name!r}: no torques to summarise", file=out)
+    elif gait.has_sagittal(model) and not args.verbose:
         _sagittal_summary(model, tau, mass, out)
     else:
         from ..biomech.formats import torque_units
