@@ -720,10 +720,12 @@ static u2d_urdf *parse(const char *xml, char err[U2D_ERRLEN], int all)
         const char *mimic = u->joint[j].mimic;
         int k = mimic ? lookup(joints, u->njoint, mimic) : -1;
         if (mimic && k == j) {
-            fail(&rd, "joint '%s': <mimic joint=\"%.200s\">: a joint cannot mimic itself",
-                 u->joint[j].name, mimic);
+            snprintf(what, sizeof what, "joint '%.200s'", u->joint[j].name);
+            rd.what = what;
+            rd.line = u->joint[j].line;
+            fail(&rd, "<mimic joint=\"%.200s\">: a joint cannot mimic itself", mimic);
+            rd.what = NULL;
             if (!go_on(&rd)) goto error;
-            if (u->nerror) u->error[u->nerror - 1].line = u->joint[j].line;
             continue;
         }
         if (mimic && k < 0) {   /* mimic is not modelled: the joint moves freely anyway */
