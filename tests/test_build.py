@@ -49,6 +49,9 @@ def _third_party_includes(src):
 def test_core_includes_only_libc_libm_mxml():
     allowed = {"math.h", "string.h", "stdio.h", "stdlib.h", "stdarg.h", "stddef.h", "stdint.h",
                "pthread.h", "mxml.h",
+               # parse/u2d_urdf.c only: localeconv, so numbers read with '.' whatever
+               # LC_NUMERIC the process runs under (libc, C89)
+               "locale.h",
                # model/u2d_port.h only: Win32 threads, MSVC's and GCC/Clang's cpuid
                "windows.h", "intrin.h", "cpuid.h",
                # batch/u2d_simd_impl.h only: the non-temporal stores of SSE2, AVX and AVX-512
