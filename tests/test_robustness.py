@@ -614,8 +614,9 @@ def test_numbers_read_and_written_whatever_the_locale(tmp_path):
         """)
     runs = {}
     for loc in ("C", name):
+        # cwd: not the source tree, whose urdf2dyn has no built core where CI installs it
         proc = subprocess.run([sys.executable, "-c", code, loc, str(tmp_path / f"{loc}.npy")],
-                              capture_output=True, text=True, env=env, timeout=120)
+                              capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path)
         assert proc.returncode == 0, f"{loc}:\n{proc.stdout}\n{proc.stderr}"
         assert proc.stdout.split() == ["True", "False"], (loc, proc.stdout)
         runs[loc] = np.load(tmp_path / f"{loc}.npy")
