@@ -79,25 +79,31 @@ def note_input(path, what):
 def check_outputs(outputs, created=()):
     """Before any work: ValueError when an output (flag, path) names a file the guarded work
     has noted as an input (:func:`note_input`), by any name, or fails
-    :func:`check_output_paths`. None paths skipped. ``created``: folders the work creates
-    when missing (as it documents): an output in one is not refused for its folder."""
+    :func:`check_output_paths` (``created`` as there). None paths skipped."""
     outputs = [(flag, path) for flag, path in outputs if path is not None]
     for flag, path in outputs:
         _refuse_input(path, flag)
-    made = {os.path.realpath(f) for f in created if f and not os.path.exists(f)}
+    check_output_paths(outputs, created)
+
+
+def check_output_paths(outputs, created=()):
+    """Before any work: ValueError when two outputs (flag, path) name the same file
+    (:func:`refuse_same_outputs`) or an output's folder cannot take it
+    (:func:`refuse_missing_folders`). ``created``: (flag, folder) the work creates when
+    missing (as it documents): an output in one is not refused for its folder, a folder that
+    is a file is. None paths and folders skipped."""
+    outputs = [(flag, path) for flag, path in outputs if path is not None]
     refuse_same_outputs(outputs)
+    made = set()
+    for flag, folder in created:
+        if folder and os.path.exists(folder) and not os.path.isdir(folder):
+            raise ValueError(f"{flag} {folder}: a file; a directory is written there: "
+                             "choose another name")
+        if folder and not os.path.exists(folder):
+            made.add(os.path.realpath(folder))
     refuse_missing_folders([(flag, path) for flag, path in outputs
                             if os.path.realpath(os.path.dirname(os.fspath(path)) or ".")
                             not in made])
-
-
-def check_output_paths(outputs):
-    """Before any work: ValueError when two outputs (flag, path) name the same file
-    (:func:`refuse_same_outputs`) or an output's folder cannot take it
-    (:func:`refuse_missing_folders`). None paths skipped."""
-    outputs = [(flag, path) for flag, path in outputs if path is not None]
-    refuse_same_outputs(outputs)
-    refuse_missing_folders(outputs)
 
 
 def refuse_same_outputs(outputs):

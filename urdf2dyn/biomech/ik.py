@@ -416,7 +416,8 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
     errors = _errors_path(out, s, output is not None) if out and s.report_errors else None
     made = results if output is None and not os.path.isdir(results) else None
     check_outputs([(f"{s.path}: <output_motion_file>" if output is None else "output",
-                    out or None), ("report_errors", errors)], created=[made])
+                    out or None), ("report_errors", errors)],
+                  created=[(f"{s.path}: <results_directory>", made)])
     if model is None:
         if not s.model_file:
             raise IKSetupError(f"{s.path}: <model_file> is empty: give the model")

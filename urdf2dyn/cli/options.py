@@ -8,8 +8,7 @@ import numpy as np
 
 from ..biomech.trajectory import MotionError
 from ..bundled import data_path
-from .._safe_files import (refuse_missing_folders, refuse_overwriting_inputs,
-                           refuse_same_outputs)
+from .._safe_files import check_output_paths, refuse_overwriting_inputs
 from ..warn import missing_file
 
 
@@ -104,18 +103,9 @@ def refuse_overwriting(outputs, inputs=(), created=()):
     command creates when missing (as it documents): an output in one is not refused for its
     folder, a folder that is a file is."""
     outputs = [(flag, path) for flag, path in outputs if path is not None]
-    made = set()
     try:
         refuse_overwriting_inputs(outputs, inputs)
-        refuse_same_outputs(outputs)
-        for flag, folder in created:
-            if folder and os.path.exists(folder) and not os.path.isdir(folder):
-                raise ValueError(f"{flag} {folder}: a file; a directory is written there: "
-                                 "choose another name")
-            if folder and not os.path.exists(folder):
-                made.add(os.path.realpath(folder))
-        refuse_missing_folders([(flag, path) for flag, path in outputs
-                                if os.path.realpath(os.path.dirname(path) or ".") not in made])
+        check_output_paths(outputs, created)
     except ValueError as e:
         raise UsageError(str(e)) from None
 
