@@ -900,3 +900,23 @@ def test_cli_options_fuzz(argv, capsys):
         status = e.code
     assert status in (0, 1, 2)
     capsys.readouterr()
+
+
+def test_manual_value_outside_the_range_is_warned_about():
+    """OpenSim reads an IK coordinate task's manual_value in the coordinate's own units:
+    a hip at 30 (degrees meant) is 30 rad, outside Gait2392's range [-0.698, 2.094]."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                 # its muscles, skipped
+        model = urdf2dyn.load(os.path.join(DATA, "gait2392", "subject01_simbody.osim"))
+    task = ik.IKTask("coordinate", "hip_flexion_r", weight=1.0, value_type="manual_value", value=30.0)
+    with pytest.warns(Urdf2dynWarning, match=r"s\.xml: coordinate task 'hip_flexion_r': "
+                      r"manual_value 30 lies outside .*looks like degrees.*write 0\.523599"):
+        out = ik.coordinate_task_values(model, [task], np.zeros(2), setup="s.xml")
+    assert out["hip_flexion_r"] == (1.0, 30.0)          # warned, not changed
+    with pytest.raises(ValueError, match="knee_angle_r.*manual_value -200 .*give it in rad"):
+        ik.coordinate_task_values(model, [ik.IKTask("coordinate", "knee_angle_r", value_type="manual_value", value=-200.0)],
+                                  np.zeros(2), strict=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                  # in range: no word
+        ik.coordinate_task_values(model, [ik.IKTask("coordinate", "hip_flexion_r", value_type="manual_value", value=0.5)],
+                                  np.zeros(2))

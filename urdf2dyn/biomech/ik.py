@@ -131,6 +131,7 @@ def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
             continue
         if task.value_type == "manual_value":
             value = task.value
+            _check_manual_value(model, task, setup, strict)
         elif task.value_type == "default_value":
             value = defaults[task.name]
         else:
@@ -147,6 +148,25 @@ def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
             value = np.interp(times, file_values.time, col)
         out[task.name] = (task.weight, value)
     return out
+
+
+def _check_manual_value(model: Model, task: IKTask, setup: str | None, strict: bool) -> None:
+    """Warn about a coordinate task's manual value outside its coordinate's range: OpenSim
+    takes it in the coordinate's own units (rad or m), so a knee at 30 is 30 rad, and the fit
+    would pull the model there without a word."""
+    c = model.coordinates.get(task.name)
+    value = task.value
+    if c is None or not math.isfinite(value) or c.lower <= value <= c.upper:
+        return
+    where = f"{setup}: " if setup else ""
+    unit = "m" if c.motion == "translational" else "rad"
+    advice = "give it in " + unit
+    if c.motion == "rotational" and c.lower <= math.radians(value) <= c.upper:
+        advice = (f"it looks like degrees: OpenSim reads manual values in rad, "
+                  f"write {math.radians(value):.6g}")
+    report(f"ik: {where}coordinate task {task.name!r}: manual_value {value:g} lies outside "
+           f"the coordinate's range [{c.lower:g}, {c.upper:g}] {unit}; {advice}, or set "
+           "the range in the model if the value is meant", strict=strict)
 
 
 def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
