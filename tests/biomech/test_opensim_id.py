@@ -681,3 +681,41 @@ def test_setup_job_does_not_import_scipy(osim, trial, tmp_path):
     r = subprocess.run([sys.executable, "-c", NO_SCIPY.format(args=args)], cwd=tmp_path,
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_a_states_file_gives_its_coordinates(osim, tmp_path, monkeypatch, capsys):
+    """An OpenSim 4 states table (columns named by state path, /jointset/<joint>/<coordinate>
+    /value, as forward simulations and Moco write them), made by OpenSim's own TableProcessor
+    from Gait10dof18musc's published IK result: urdf2dyn reads its coordinates by name and
+    gives the InverseDynamicsTool's torques on the original file. (Given the states file, the
+    tool itself holds every coordinate at its default value: asserted, so that this test says
+    when OpenSim starts mapping the paths too.)"""
+    src = os.path.join(DATA, "Gait10dof18musc")
+    if not os.path.isdir(src):
+        pytest.skip(f"{src}: not vendored")
+    work = tmp_path / "g10"
+    shutil.copytree(src, work)
+    model = osim.Model(str(work / "subject01.osim"))
+    model.initSystem()
+    states = osim.TableProcessor(str(work / "IK" / "subject01_walk_IK.mot"))
+    states.append(osim.TabOpUseAbsoluteStateNames())
+    table = states.process(model)
+    assert list(table.getColumnLabels())[0] == "/jointset/ground_pelvis/pelvis_tilt/value"
+    osim.STOFileAdapter.write(table, str(work / "IK" / "walk_states.sto"))
+    setup = (work / "ID" / "walk_Setup_ID.xml").read_text()
+    assert "subject01_walk_IK.mot" in setup
+    (work / "ID" / "states_Setup_ID.xml").write_text(
+        setup.replace("subject01_walk_IK.mot", "walk_states.sto")
+             .replace("subject01_walk_ID.sto", "states_id.sto"))
+    monkeypatch.chdir(work / "ID")
+    assert osim.InverseDynamicsTool(str(work / "ID" / "walk_Setup_ID.xml")).run()
+    theirs = read_id_setup(work / "ID" / "walk_Setup_ID.xml").output
+    assert osim.InverseDynamicsTool(str(work / "ID" / "states_Setup_ID.xml")).run()
+    ours = read_id_setup(work / "ID" / "states_Setup_ID.xml").output
+    _, _, defaults = opensim_tables.read_table(osim, ours)
+    _, _, right = opensim_tables.read_table(osim, theirs)
+    assert np.abs(defaults - right).max() > 0.1 * np.abs(right).max()
+    os.remove(ours)
+    assert cli.main(["torques", "--setup", str(work / "ID" / "states_Setup_ID.xml")]) == 0
+    err = _compare(osim, theirs, ours)
+    print(f"\nstates file: worst {max(err.values()):.2e} of a coordinate's peak")

@@ -95,12 +95,27 @@ def read_opensim(path, model=None, mapping=None, linear=()):
     the layout). ``inDegrees=yes`` converts the rotational coordinates only (angle_columns)."""
     path = os.fspath(path)
     labels, data, info, name = read_sto_table(path)
+    labels, data = _state_values(labels, data)
     deg = info.get("indegrees", "no").lower()
     if deg not in ("yes", "no", "true", "false"):
         raise MotionError(f"{path}: inDegrees={info['indegrees']!r} (expected yes or no)")
     degrees = deg in ("yes", "true")
     return _from_table(labels, data, path, degrees, model, linear, mapping,
                        {"format": "opensim", "name": name, "in_degrees": degrees, "header": info})
+
+
+def _state_values(labels, data):
+    """The coordinates of an OpenSim 4 states table (a forward simulation's or Moco's
+    ``*_states.sto``), whose columns are state variable paths: ``/jointset/knee_r/
+    knee_angle_r/value`` is the coordinate knee_angle_r; its ``/speed`` and the other states
+    (``/forceset/soleus_r/activation``...) are dropped, the velocities and accelerations
+    coming from the values as for any motion file. OpenSim 4.6's InverseDynamicsTool does not
+    map these paths: it holds every coordinate at its default value."""
+    if not any(h.startswith("/") and h.endswith("/value") for h in labels):
+        return labels, data
+    keep = [k for k, h in enumerate(labels) if not h.startswith("/") or h.endswith("/value")]
+    names = [h.split("/")[-2] if h.startswith("/") else h for h in (labels[k] for k in keep)]
+    return names, data[:, keep]
 
 
 def write_opensim(path, traj, degrees=None, name=None, model=None, linear=(), derivatives=False,
