@@ -16,6 +16,7 @@ against OpenSim 4.6's IK tool.
 * Property-based: the setup reader, the marker-file reader and the solver on arbitrary input.
 """
 import math
+import re
 import os
 import warnings
 
@@ -920,3 +921,22 @@ def test_manual_value_outside_the_range_is_warned_about():
         warnings.simplefilter("error")                  # in range: no word
         ik.coordinate_task_values(model, [ik.IKTask("coordinate", "hip_flexion_r", value_type="manual_value", value=0.5)],
                                   np.zeros(2))
+
+
+def test_setup_tasks_the_model_lacks_name_the_setup(tmp_path, capsys):
+    """A marker task and a coordinate task of Gait2392's IK setup (copied, 4 frames) naming
+    what the model lacks: each warning names the setup file the task is in."""
+    import shutil
+    work = tmp_path / "g"
+    shutil.copytree(os.path.join(DATA, "gait2392"), work)
+    setup = work / "subject01_Setup_IK.xml"
+    text = setup.read_text()
+    text = text.replace("<objects>", "<objects><IKMarkerTask name=\"NOPE\"><apply>true</apply>"
+                        "<weight>1</weight></IKMarkerTask><IKCoordinateTask name=\"nocoord\">"
+                        "<apply>true</apply><weight>1</weight></IKCoordinateTask>", 1)
+    setup.write_text(re.sub(r"<time_range>[^<]*</time_range>",
+                            "<time_range>0.5 0.55</time_range>", text))
+    assert cli.main(["ik", "--setup", str(setup)]) == 0
+    err = capsys.readouterr().err
+    assert f"{setup}: marker task 'NOPE': the model has no such marker" in err
+    assert f"{setup}: coordinate task 'nocoord': the model has no such coordinate" in err

@@ -110,7 +110,7 @@ def fit(model: Model, data: Markers, settings: IKSettings | None = None,
                  coordinate_tasks=tasks, locked=model.locked_coordinates,
                  ranges=model.clamped_ranges, time_range=settings.time_range,
                  markers=list(markers) if markers is not None else None, q0=q0,
-                 threads=settings.threads, strict=strict)
+                 threads=settings.threads, strict=strict, setup=settings.setup)
 
 
 def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
@@ -126,8 +126,9 @@ def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
     file_values = None
     for task in tasks:
         if task.name not in model.q_names:
-            report(f"ik: coordinate task {task.name!r}: the model has no such coordinate; "
-                   "skipped", strict=strict)
+            where = f"{setup}: " if setup else ""
+            report(f"ik: {where}coordinate task {task.name!r}: the model has no such "
+                   "coordinate; skipped", strict=strict)
             continue
         if task.value_type == "manual_value":
             value = task.value
@@ -175,7 +176,8 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
           ranges: dict[str, tuple[float, float]] | None = None,
           time_range: tuple[float, float] | None = None, markers: list[Marker] | None = None,
           q0: NDArray[np.float64] | None = None, threads: int | None = 1,
-          strict: bool = False, also_mid_range: bool = True) -> IKResult:
+          strict: bool = False, also_mid_range: bool = True,
+          setup: str | None = None) -> IKResult:
     """Inverse kinematics of a marker recording.
 
     The model's coordinate couplers (``model.couplers``, an .osim's enforced
@@ -208,6 +210,8 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     also_mid_range : bool
         Also start the first frame from every clamped coordinate at mid-range and keep the
         better fit (the default; False: from q0 only).
+    setup : str, optional
+        The setup file the weights come from, named in what is said about its marker tasks.
 
     Returns
     -------
@@ -227,11 +231,13 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     model_names = {m.name for m in markers}
     if weights is None:
         weights = {m.name: 1.0 for m in markers if m.name in have}
+    task = f"{setup}: marker task" if setup else "marker task"
+    recording = data.meta.get("source") or "the marker file"
     for name in sorted(set(weights) - model_names):
-        report(f"ik: marker task {name!r}: the model has no such marker; skipped",
+        report(f"ik: {task} {name!r}: the model has no such marker; skipped",
                strict=strict)
     for name in sorted((set(weights) & model_names) - set(have)):
-        report(f"ik: marker task {name!r}: the marker file has no such marker; skipped",
+        report(f"ik: {task} {name!r}: {recording} has no such marker; skipped",
                strict=strict)
     used = [m for m in markers if m.name in have and weights.get(m.name, 0) > 0]
     if not used:
