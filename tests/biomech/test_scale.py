@@ -337,6 +337,8 @@ def test_cli_scale(tmp_path, osim):
     assert status == 0, err
     assert "measurement" in out and "torso" in out and "static trial: marker error RMS" in out
     assert "warning:" in err and "best practice" in err
+    # the published setup's thigh measurement names Gait2392's patellae: the setup is named
+    assert f"warning: scale: {setup}: measurement 'thigh' scales 'patella_r', which" in err
     for name in ("subject01_scaledOnly.osim", "subject01_simbody.osim"):
         m = osim.Model(os.fspath(folder / name))
         m.initSystem()

@@ -94,6 +94,9 @@ class ScaleSettings:
         Markers (name, body, location (m, in the body's frame), fixed) replacing the model's
         of the same name and added after the others (a marker set file: see
         :func:`read_marker_set_file`).
+    setup : str or None
+        The setup file these settings come from, named in what is said about its
+        measurements and scales.
     """
     mass: float | None = None
     preserve_mass_distribution: bool = False
@@ -108,6 +111,7 @@ class ScaleSettings:
     max_marker_movement: float | None = None
     tolerance: float = 1e-10
     marker_set: list[tuple[str, str, tuple, bool]] | None = None
+    setup: str | None = None
 
 
 @dataclass
@@ -236,10 +240,17 @@ def _model_marker_positions(model, markers, names):
     return out
 
 
+def _in(setup):
+    """A message's prefix naming the setup file (empty without one)."""
+    return f"{setup}: " if setup else ""
+
+
 def measure(model: Model, static: Markers, measurements: list[Measurement],
             time_range: tuple[float, float] | None, strict: bool = False,
-            marker_set: list | None = None) -> list[MeasurementResult]:
-    """Each applied measurement's factor (OpenSim's ModelScaler)."""
+            marker_set: list | None = None, setup: str | None = None
+            ) -> list[MeasurementResult]:
+    """Each applied measurement's factor (OpenSim's ModelScaler); ``setup``, the file the
+    measurements come from, is named in what is said about them."""
     t = np.asarray(static.time, dtype=float)
     t0, t1 = time_range if time_range is not None else (t[0], t[-1])
     start, end = _frame_range(t, t0, t1)
@@ -272,7 +283,8 @@ def measure(model: Model, static: Markers, measurements: list[Measurement],
             note = "no marker pairs"
         factor = float(np.mean(ratios)) if not note else math.nan
         if note:
-            report(f"scale: measurement {m.name!r} not used: {note}", strict=strict)
+            report(f"scale: {_in(setup)}measurement {m.name!r} not used: {note}",
+                   strict=strict)
         results.append(MeasurementResult(m.name, factor, pairs, dict(m.bodies), note))
     return results
 
@@ -289,8 +301,8 @@ def scale_factors(model: Model, settings: ScaleSettings, measured: list[Measurem
                     continue
                 for body, axes in r.bodies.items():
                     if body not in factors:
-                        report(f"scale: measurement {r.name!r} scales {body!r}, which the model "
-                               "does not have", strict=strict)
+                        report(f"scale: {_in(settings.setup)}measurement {r.name!r} scales "
+                               f"{body!r}, which the model does not have", strict=strict)
                         continue
                     for axis in axes:
                         factors[body]["XYZ".index(axis)] = r.factor
@@ -299,8 +311,8 @@ def scale_factors(model: Model, settings: ScaleSettings, measured: list[Measurem
                 if not sc.apply:
                     continue
                 if sc.body not in factors:
-                    report(f"scale: manual scale of {sc.body!r}: the model has no such body",
-                           strict=strict)
+                    report(f"scale: {_in(settings.setup)}manual scale of {sc.body!r}: the "
+                           "model has no such body", strict=strict)
                     continue
                 factors[sc.body] = np.array(sc.factors, dtype=float)
         else:
@@ -406,7 +418,8 @@ def _fit_pose(model, pose, weights, settings, markers, strict, rounds=3):
     def fit(q0, also_mid_range=False):
         res = solve(model, pose, weights=weights, coordinate_tasks=settings.coordinate_tasks,
                     locked=model.locked_coordinates, ranges=model.clamped_ranges, q0=q0,
-                    markers=markers, threads=1, strict=strict, also_mid_range=also_mid_range)
+                    markers=markers, threads=1, strict=strict, also_mid_range=also_mid_range,
+                    setup=settings.setup)
         return res, _cost(model, res, weights, settings.coordinate_tasks)
 
     bounded = {model.q_names.index(n): r for n, r in model.clamped_ranges.items()
@@ -504,7 +517,7 @@ def scale(model: Model, static: Markers | None, settings: ScaleSettings,
     measured = []
     if static is not None and "measurements" in settings.scaling_order:
         measured = measure(model, static, settings.measurements, settings.time_range, strict,
-                           settings.marker_set)
+                           settings.marker_set, settings.setup)
     factors = scale_factors(model, settings, measured, strict)
     # every change is made on the generic model's document: scaled, then the muscles'
     # lengths, then the markers placed (it is parsed once, written three times)
@@ -554,7 +567,7 @@ def settings_from_setup(setup: ScaleSetup, model: Model | None = None,
         time_range=span(setup.scale_time_range), place_markers=setup.place,
         placement_time_range=span(setup.place_time_range),
         marker_weights=setup.marker_weights() if setup.tasks else None,
-        coordinate_tasks=tasks, max_marker_movement=None)
+        coordinate_tasks=tasks, max_marker_movement=None, setup=setup.path)
 
 
 def _read_markers(path):
