@@ -381,6 +381,28 @@ def test_human_name_with_xml_characters_is_written_escaped(tmp_path, capsys):
     assert urdf2dyn.load(str(out)).name == "a\"b<&'c"
 
 
+@pytest.mark.parametrize("name,said", [
+    ("tab\tline\nbreak\r", None),
+    ("a\x01b", "name: 'a\\x01b': the control character '\\x01' cannot be written in an XML file"),
+    ("a\udcffb", "is not a character (an undecodable byte?)"),
+])
+def test_human_name_that_xml_cannot_hold_is_refused_by_name(tmp_path, capsys, name, said):
+    """A tab or a line break in --name is written as a character reference, which XML readers
+    keep (urdf2dyn's and Python's ElementTree); a control character XML 1.0 has no place for,
+    or what Python makes of an undecodable byte, is refused naming the argument, where it was
+    written into a URDF that no reader loads."""
+    import xml.etree.ElementTree as ET
+    out = tmp_path / "h.urdf"
+    status, _, err = run(["human", "--subject", "A", "--name", name, "-o", str(out)], capsys)
+    if said is None:
+        assert status == 0, err
+        assert urdf2dyn.load(str(out)).name == name
+        assert ET.parse(out).getroot().get("name") == name
+    else:
+        assert status == 1 and "error: name: " in err and said in err, err
+        assert not out.exists()
+
+
 def test_animate_mp4_without_ffmpeg_is_refused_before_the_trial(tmp_path, capsys,
                                                                  monkeypatch, recwarn):
     """No ffmpeg: refused before the trial is run, saying what to do, and no matplotlib

@@ -361,7 +361,10 @@ def human(height: float, mass: float, sex: str, root: str = "prismatic", name: s
     L, S, z = p["lengths"], p["segments"], p["heights"]
     if name is None:
         name = f"human_{sex}_{height:.2f}m_{mass:.1f}kg".replace(".", "_")
-    w = _Writer(name)
+    try:
+        w = _Writer(name)
+    except ValueError as e:
+        raise ValueError(f"name: {e}") from None
     w.lines.append(
         f"  <!-- urdf2dyn.human(height={height:g}, mass={mass:g}, sex='{sex}', root='{root}'): "
         "36-DoF HuMoD human. Frames: y up, x forward, z right; gravity (0,-9.81,0). Segment "
