@@ -108,11 +108,19 @@ def test_standing_still_has_zero_residual():
 
 def test_no_six_dof_root():
     arm = urdf2dyn.load(urdf2dyn.data_path("arm7.urdf"))
-    with pytest.raises(ValueError, match="no 6-DoF root.*have mass"):
+    with pytest.raises(ValueError, match="'arm7' has a fixed base"):
         G.root_chain(arm)
     r2 = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
-    with pytest.raises(ValueError, match="have 2 DoF"):
+    with pytest.raises(ValueError, match="'robot_2R' has a fixed base"):
         G.root_chain(r2)
+    # a slide then a turn: 2 DoF, neither free nor planar
+    with open(urdf2dyn.data_path("robot2r.urdf")) as f:            # joint2 comes first
+        text = f.read().replace('type="continuous"', 'type="prismatic"', 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                             # a slide without limits
+        slide = urdf2dyn.load(text)
+    with pytest.raises(ValueError, match="no 6-DoF root .its first joints .* have 2 DoF"):
+        G.root_chain(slide)
     q = np.zeros((2, 7))
     with pytest.raises(ValueError, match="floating base"):
         G.root_residuals(arm, q, q)

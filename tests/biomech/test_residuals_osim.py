@@ -123,12 +123,14 @@ def test_a_model_without_a_free_root_says_so(capsys):
     arm = urdf2dyn.load(urdf2dyn.data_path("arm7.urdf"))
     res = urdf2dyn.inverse_dynamics_trial(arm, urdf2dyn.data_path("arm7_trajectory.csv"))
     assert res.residuals is None
-    assert "has no 6-DoF root" in res.record["no_residuals"]
+    assert "has a fixed base" in res.record["no_residuals"]
     note, = [f for f in res.findings if f.check == "residuals"]
     assert note.severity == "note" and "no root residuals" in note.message
     assert not res.warnings                         # a note, not a warning: a fixed base is fine
     assert cli.main(["torques", "arm7.urdf", urdf2dyn.data_path("arm7_trajectory.csv")]) == 0
-    assert "root residuals: none: model 'arm7' has no 6-DoF root" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert ("root residuals: none: model 'arm7' has a fixed base (its first joint 'arm7_joint1' "
+            "turns about an axis fixed in the world)") in out
 
 
 def test_planar_root_needs_one_rotation_across_two_translations():
@@ -143,8 +145,14 @@ def test_planar_root_needs_one_rotation_across_two_translations():
       <joint name="j3" type="continuous"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/>
         <origin xyz="1 0 0"/></joint>
     </robot>"""
-    with pytest.raises(ValueError, match="have 3 DoF that do not move the body in a plane"):
+    with pytest.raises(ValueError, match=r"arm3' has a fixed base \(its first joint 'j1' turns"):
         G.root_chain(urdf2dyn.load(text))
+    # a slide along the turning axis then two turns: 3 DoF, not in a plane
+    lifted = text.replace('type="continuous"><parent link="world"/><child link="a"/>',
+                          'type="prismatic"><parent link="world"/><child link="a"/>'
+                          '<limit lower="-9" upper="9" effort="1" velocity="1"/>')
+    with pytest.raises(ValueError, match="have 3 DoF that do not move the body in a plane"):
+        G.root_chain(urdf2dyn.load(lifted))
     planar = text.replace('type="continuous"><parent link="world"/><child link="a"/><axis xyz="0 0 1"/>',
                           'type="prismatic"><parent link="world"/><child link="a"/><axis xyz="1 0 0"/>'
                           '<limit lower="-9" upper="9" effort="1" velocity="1"/>')

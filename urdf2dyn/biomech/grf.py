@@ -390,6 +390,12 @@ def _root_joints(model):
         dof += j.nv
         if dof >= 6:
             break
+    if len(trees) == 1 and chain and all(j.type in ("revolute", "continuous") for j in chain):
+        # a robot bolted down: the world holds its base, nothing is left to explain
+        return None, (f"model {model.name!r} has a fixed base (its first joint "
+                      f"{chain[0].name!r} turns about an axis fixed in the world): the "
+                      "world holds it; for residuals, load it with a floating base "
+                      "(load(..., floating_base=True))")
     mass = model._c.structure()["mass"]                 # per body, welded links merged
     dofs = np.cumsum([j.nv for j in chain])
     why = []
