@@ -202,7 +202,7 @@ def test_check_lists_every_error_not_only_the_first(tmp_path):
     assert res.stdout.splitlines()[1:] == [
         f"{path}:5: error: joint 'j1': <axis xyz>: the axis is zero",
         f"{path}:6: error: joint 'j2': <child link=\"l3\">: no such link",
-        f"{path}: 2 errors, 1 warnings, 0 advice"]
+        f"{path}: 2 errors, 1 warning, 0 advice"]
     # names used twice: no tree check, whose 'two root links' would only repeat them
     dup = urdf2dyn.check(document('<link name="a"/>', '<link name="a"/>', '<link name="c"/>',
                                   '<link name="c"/>'))
@@ -226,7 +226,7 @@ def test_cli_check(tmp_path):
                       "neighbour 'a' (10 kg): the mass matrix is ill-conditioned and forward "
                       "dynamics loses accuracy; check the units (grams written as kg?)")
     assert f"{path}:6: warning: link 'leaf': <limits> inside <link>: unknown element" in out[1]
-    assert out[-1] == f"{path}: 0 errors, 1 warnings, 6 advice"
+    assert out[-1] == f"{path}: 0 errors, 1 warning, 6 advice"
     assert _cli("check", "--strict", str(path)).returncode == 1
     clean = _cli("check", "--strict", "arm7.urdf")          # a bundled file, by name
     assert clean.returncode == 0 and clean.stdout.endswith("0 errors, 0 warnings, 0 advice\n")

@@ -125,7 +125,9 @@ def cmd_check(args):
         where = f"{path}:{f.line}" if f.line else path
         print(f"{where}: {f.kind}: {f.message}")
     counts = {k: sum(f.kind == k for f in found) for k in ("error", "warning", "advice")}
-    print(f"{path}: {counts['error']} errors, {counts['warning']} warnings, "
+    def some(n, word):
+        return f"{n} {word}" + ("" if n == 1 else "s")
+    print(f"{path}: {some(counts['error'], 'error')}, {some(counts['warning'], 'warning')}, "
           f"{counts['advice']} advice")
     failed = counts["error"] or (args.strict and (counts["warning"] or counts["advice"]))
     return 1 if failed else 0
