@@ -312,3 +312,39 @@ def test_weightless_ground_reactions_given_are_not_called_missing(tmp_path, mode
     msg, = [w for w in res.warnings if "step down to the floor" in w]
     assert "no ground reaction is given" not in msg
     assert f"the loads given ({path}) bear no weight over the motion's t = 0 .. 3.395 s" in msg
+
+
+@pytest.mark.parametrize("unit,divisor", [("kgf", 9.81), ("% body weight", 57.3 * 9.81 / 100)])
+def test_ground_reactions_in_another_force_unit_are_warned_about(tmp_path, model, unit,
+                                                                 divisor):
+    """The bundled running trial's reactions in kgf (peak 139 N-as-written for a 562 N
+    body) or in % of body weight (peak ~250): they never hold up half the weight, which
+    walking, running or standing always does at some point; the warning names the file and
+    the factor that makes them newtons. In N they are quiet (test_clean_trial_has_no_warning)."""
+    _, reac = trial()
+    path = tmp_path / "grf_other_unit.csv"
+    scaled = {s: x / divisor for s, x in reac.grf.items()}
+    formats.write_csv(path, trajectory.Trajectory(reac.time, np.zeros((len(reac), 0)), [],
+                                                  grf=scaled, cop=reac.cop, moment=reac.moment))
+    res = run(model, MOTION, path)
+    light, = [f for f in res.findings if f.check == "light_loads"]
+    assert light.severity == "warning"
+    assert light.message.startswith(f"{path}: the loads hold the body up by ")
+    assert "of its weight (562 N, 57.3 kg)" in light.message
+    assert "normalized to body weight need multiplying by 562 N, kgf by 9.81" in light.message
+    with pytest.raises(ValueError, match="the loads hold the body up by"):
+        urdf2dyn.inverse_dynamics_trial(model, MOTION, path, strict=True)
+
+
+def test_ground_reactions_normalized_to_body_weight_are_said_to_bear_nothing(tmp_path, model):
+    """Reactions in body weights (peaks of 1-3 'N') are below any contact: the missing-loads
+    warning says so, and names their unit among what to check."""
+    _, reac = trial()
+    path = tmp_path / "grf_bw.csv"
+    scaled = {s: x / (57.3 * 9.81) for s, x in reac.grf.items()}
+    formats.write_csv(path, trajectory.Trajectory(reac.time, np.zeros((len(reac), 0)), [],
+                                                  grf=scaled, cop=reac.cop, moment=reac.moment))
+    res = run(model, MOTION, path)
+    msg, = [w for w in res.warnings if "step down to the floor" in w]
+    assert "their force unit (N" in msg
+    assert not [f for f in res.findings if f.check == "light_loads"]

@@ -35,6 +35,10 @@ check                  warns when
                        OpenSim .mot/.sto motion (OpenSim's convention is y-up)
 :func:`missing_loads`  no external load on a trial whose feet step down to the floor and
                        lift off it (walking, running)
+:func:`light_loads`    loads that never hold up LIGHT_LOADS_FRACTION (half) of the body
+                       weight along the vertical: a body walking, running or standing on
+                       them puts its weight on them at some point; reactions normalized to
+                       body weight or in kgf, a wrong --mass, or supports left out
 :func:`ik_fit`         inverse kinematics' marker RMS above 2 cm or largest error above 4 cm
                        in a frame (OpenSim's best practice)
 :func:`unfiltered`     coordinates fitted to markers differentiated without a low-pass
@@ -50,7 +54,8 @@ import math
 import numpy as np
 
 __all__ = ["units", "joint_limits", "residuals", "cop_distance", "sampling", "gravity",
-           "opensim_axes", "missing_loads", "ik_fit", "unfiltered", "weightless",
+           "opensim_axes", "missing_loads", "light_loads", "ik_fit", "unfiltered",
+           "weightless", "LIGHT_LOADS_FRACTION",
            "GRAVITY_WEIGHT_FRACTION",
            "FOOT_DOWN_BAND", "FOOT_LIFT", "FEET_DOWN_FRACTION", "IK_RMS_MAX", "IK_MAX_MAX",
            "MARKER_CUTOFF_HZ",
@@ -66,6 +71,7 @@ GRAVITY_WEIGHT_FRACTION = 0.5       # gravity check: off-axis weight above half 
 FOOT_DOWN_BAND = 0.03               # missing loads: a foot within 3 cm of its lowest point
 FOOT_LIFT = 0.08                    # ... and lifted 8 cm above it (a step's clearance)
 FEET_DOWN_FRACTION = 0.1            # ... each in a tenth of the samples at least
+LIGHT_LOADS_FRACTION = 0.5          # light loads: their peak support below half the weight
 IK_RMS_MAX = 0.02                   # OpenSim's IK best practice: marker RMS below 2 cm
 IK_MAX_MAX = 0.04                   # ... and the largest marker error below 2-4 cm
 MARKER_CUTOFF_HZ = 6.0              # the cutoff of OpenSim's gait examples (Setup_ID.xml)
@@ -427,12 +433,39 @@ def missing_loads(model, t, q, feet, source, loads_source=None):
                 f"({loads_source}) bear no weight over the motion's t = {t[0]:g} .. {t[-1]:g} "
                 "s: the joint moments are those of a body held up by its root alone. Check "
                 "that the loads belong to this motion and share its clock (time in seconds), "
-                "and their contact links (--contact)"]
+                "their force unit (N, not body weights), and their contact links (--contact)"]
     return [f"{source}: the feet ({', '.join(stepping)}) step down to the floor and lift off "
             "it again, as in walking or running, but no ground reaction is given: the joint "
             "moments are those of a body held up by its root alone (the root residuals carry "
             "its weight). Give the loads: a C3D with its force plates, --grf, or "
             "--external-loads"]
+
+
+def light_loads(model, f_ext, loads_source):
+    """Loads f_ext {link: (N, 6)} (world frame) whose total force never holds the body up by
+    LIGHT_LOADS_FRACTION of its weight along the model's vertical. Walking and running load
+    the feet with about the weight (1-1.3 times in walking, 2-3 in running), standing with
+    the weight itself; a trial whose reactions never reach half of it has them in another
+    unit (normalized to body weight: peaks near 1-3; kgf: a tenth), a body mass that is not
+    the subject's, or supports the recording leaves out."""
+    g = np.asarray(model.gravity, dtype=float)
+    gn, mass = float(np.linalg.norm(g)), float(model.total_mass)
+    if not (gn > 0 and mass > 0 and f_ext):
+        return []
+    force = sum(np.asarray(w, dtype=float)[:, :3] for w in f_ext.values())
+    support = force @ (-g / gn)
+    if not np.isfinite(support).any():
+        return []
+    peak, weight = float(np.nanmax(support)), mass * gn
+    if peak >= LIGHT_LOADS_FRACTION * weight:
+        return []
+    return [f"{loads_source}: the loads hold the body up by {max(peak, 0.0):.3g} N at most "
+            f"along its vertical, {100 * max(peak, 0.0) / weight:.0f} % of its weight "
+            f"({weight:.0f} N, {mass:.1f} kg), where walking, running or standing puts about "
+            "the weight or more on the ground at some point. Check their force unit (N: "
+            f"reactions normalized to body weight need multiplying by {weight:.0f} N, kgf by "
+            "9.81), the body mass (--mass), and supports the recording leaves out (a harness, "
+            "handrails, a seat, plates the feet miss)"]
 
 
 def ik_fit(t, rms, worst_error, worst_marker, source):

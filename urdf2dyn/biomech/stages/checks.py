@@ -18,7 +18,8 @@ from ..gait import CONTACT_THRESHOLD
 from .trial import Finding, Trial
 
 __all__ = ["checks", "CHECKS", "opensim_axes", "units", "joint_limits", "sampling", "gravity",
-           "residuals", "cop_distance", "missing_loads", "ik_fit", "unfiltered", "weightless"]
+           "residuals", "cop_distance", "missing_loads", "light_loads", "ik_fit", "unfiltered",
+           "weightless"]
 
 
 def checks(trial: Trial) -> Trial:
@@ -140,6 +141,17 @@ def missing_loads(trial):
                                                                  trial.motion.source, given))
 
 
+def light_loads(trial):
+    """Loads that never hold up half the body weight (skipped where the missing-loads check
+    finds loads that bear no weight at all, or the gravity check a vertical that is not the
+    data's: they say so)."""
+    f_ext = trial.loads.f_ext
+    if not f_ext or missing_loads(trial) or gravity(trial):
+        return []
+    return _warnings("light_loads", plausibility.light_loads(trial.model, f_ext,
+                                                             trial.loads.source))
+
+
 def ik_fit(trial):
     """Inverse kinematics' marker errors above OpenSim's best-practice bands."""
     m, k = trial.motion, trial.kinematics
@@ -166,7 +178,7 @@ def weightless(trial):
 
 
 CHECKS = (opensim_axes, units, joint_limits, unfiltered, ik_fit, sampling, missing_loads,
-          gravity, residuals, cop_distance, weightless)
+          light_loads, gravity, residuals, cop_distance, weightless)
 
 
 def _com_height(model, com, reactions):
