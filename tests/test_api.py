@@ -249,6 +249,23 @@ def test_wrench_at_point_free_moment():
         urdf2dyn.wrench_at_point([1, 2], [0, 0, 0])
 
 
+@pytest.mark.parametrize("args, exc, words", [
+    (("a", [0, 0, 0]), TypeError, ["force: expected an array of real numbers"]),
+    (([1, 0, 0], [[0, 0, 0], [1]]), TypeError, ["point: expected an array of real numbers"]),
+    (([1, 0, 0], [0, 0, 0], "up"), TypeError, ["moment: expected an array of real numbers"]),
+    (([1, 2], [0, 0, 0]), ValueError, ["force: expected shape (3,), or (..., 3)", "(2,)"]),
+    ((np.zeros((2, 3)), np.zeros((3, 3))), ValueError,
+     ["point: shape (3, 3) does not broadcast against force's (2, 3)"]),
+    ((np.zeros((2, 3)), np.zeros((2, 3)), np.zeros((3, 3))), ValueError,
+     ["moment: shape (3, 3) does not broadcast against force's (2, 3)"]),
+])
+def test_wrench_at_point_names_the_argument(args, exc, words):
+    with pytest.raises(exc) as info:
+        urdf2dyn.wrench_at_point(*args)
+    for w in words:
+        assert w in str(info.value), str(info.value)
+
+
 @pytest.mark.parametrize("f_ext, exc, words", [
     ({"nope": np.zeros(6)}, ValueError, ["f_ext", "unknown link 'nope'"]),
     ({"link2": np.zeros(5)}, ValueError, ["f_ext['link2']", "(6,)", "(5,)"]),

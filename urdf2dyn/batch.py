@@ -158,8 +158,10 @@ def _as_samples(x, name, width, scalar_ok):
         return np.full(width, x, dtype=np.float64)
     if x.ndim == 0 or x.shape[-1] != width:
         what = f"({_WIDTH_NAMES[name]},) = " if name in _WIDTH_NAMES else ""
+        # the hint is about the dynamics functions' arguments; a scalar force, wrench or
+        # gravity was never meant to stand for a vector
         hint = ("; only v, a and tau may be a scalar" if x.ndim == 0 and
-                name not in _VELOCITY_LIKE else "")
+                name in _WIDTH_NAMES and name not in _VELOCITY_LIKE else "")
         raise ValueError(f"{name}: expected shape {what}({width},), or (..., {width}) for a "
                          f"batch, got {_fmt(x.shape)}{hint}")
     return x

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .batch import _as_samples, _batch_shape
+
 
 def wrench_at_point(force: ArrayLike, point: ArrayLike, moment: ArrayLike | None = None
                     ) -> NDArray[np.float64]:
@@ -30,16 +32,12 @@ def wrench_at_point(force: ArrayLike, point: ArrayLike, moment: ArrayLike | None
     A ground reaction force at the centre of pressure:
     ``f_ext={"foot": wrench_at_point(grf, cop, free_moment)}``.
     """
-    f = np.asarray(force, dtype=float)
-    p = np.asarray(point, dtype=float)
-    if f.shape[-1:] != (3,) or p.shape[-1:] != (3,):
-        raise ValueError(f"wrench_at_point: force and point must have shape (..., 3), got "
-                         f"{f.shape} and {p.shape}")
+    given = [("force", force), ("point", point)] + ([] if moment is None else
+                                                     [("moment", moment)])
+    items = [(name, _as_samples(x, name, 3, False)) for name, x in given]
+    batch = _batch_shape(items)
+    f, p, *mo = (np.broadcast_to(np.asarray(a, dtype=float), batch + (3,)) for _, a in items)
     m = np.cross(p, f)
-    if moment is not None:
-        mo = np.asarray(moment, dtype=float)
-        if mo.shape[-1:] != (3,):
-            raise ValueError(f"wrench_at_point: moment must have shape (..., 3), got {mo.shape}")
-        m = m + mo
-    f, m = np.broadcast_arrays(f, m)
+    if mo:
+        m = m + mo[0]
     return np.concatenate([f, m], axis=-1)
