@@ -133,6 +133,36 @@ def test_gravity_setting(arm):
     for bad in ([0, 0], [0, np.nan, 0], "up"):
         with pytest.raises((ValueError, TypeError), match="gravity"):
             arm.gravity = bad
+    # one vector for the model: the message may not offer a batch it would refuse
+    for bad in ([0, 0], np.zeros((2, 3))):
+        with pytest.raises(ValueError) as info:
+            arm.gravity = bad
+        assert "gravity: expected shape (3,), got" in str(info.value)
+        assert "(N, 3)" not in str(info.value) and "batch" not in str(info.value)
+
+
+@pytest.mark.parametrize("q0, v0, tau, exc, words", [
+    (np.zeros(5), np.zeros(7), np.zeros((3, 7)), ValueError,
+     ["q0: expected shape (nq,) = (7,), got (5,)"]),
+    (np.zeros((2, 7)), np.zeros(7), np.zeros((3, 7)), ValueError,
+     ["q0: expected shape (nq,) = (7,), got (2, 7)"]),
+    (np.zeros(7), np.zeros(6), np.zeros((3, 7)), ValueError,
+     ["v0: expected shape (nv,) = (7,), got (6,)"]),
+    ("up", np.zeros(7), np.zeros((3, 7)), TypeError, ["q0: expected an array of real numbers"]),
+    (np.zeros(7), np.zeros(7), "a", TypeError, ["tau: expected an array of real numbers"]),
+    (np.zeros(7), np.zeros(7), np.zeros(7), ValueError,
+     ["tau must have shape (steps, nv) = (steps, 7), got (7,)"]),
+    # a controller: q0 is copied into the first row before any step is taken
+    (np.zeros(5), np.zeros(7), lambda t, q, v: np.zeros(7), ValueError,
+     ["q0: expected shape (nq,) = (7,), got (5,)"]),
+])
+def test_simulate_names_the_argument_and_what_it_accepts(arm, q0, v0, tau, exc, words):
+    from urdf2dyn.simulate import simulate
+    with pytest.raises(exc) as info:
+        simulate(arm, q0, v0, tau, 0.01, steps=2)
+    for w in words:
+        assert w in str(info.value), str(info.value)
+    assert "(N, " not in str(info.value) and "batch" not in str(info.value)
 
 
 @pytest.mark.parametrize("path, floating, base", [

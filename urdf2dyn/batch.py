@@ -141,12 +141,14 @@ _SAMPLE = re.compile(r"\bsample (\d+)")
 # Inputs that may be a scalar, the same value for every coordinate (v=0, a=0.0: at rest).
 # A configuration may not: a quaternion of four equal numbers is rarely what was meant.
 _VELOCITY_LIKE = frozenset({"v", "a", "tau"})
-_WIDTH_NAMES = {"q": "nq", "q0": "nq", "q1": "nq", "v": "nv", "a": "nv", "tau": "nv"}
+_WIDTH_NAMES = {"q": "nq", "q0": "nq", "q1": "nq", "v": "nv", "v0": "nv", "a": "nv",
+                "tau": "nv"}
 
 
-def _as_samples(x, name, width, scalar_ok):
+def _as_samples(x, name, width, scalar_ok, batch=True):
     """x as an array of shape (..., width) of real numbers, not yet converted (the batch
-    layer converts once); a scalar stands for a whole sample when scalar_ok."""
+    layer converts once); a scalar stands for a whole sample when scalar_ok; only one sample
+    (width,) unless batch."""
     if not isinstance(x, np.ndarray):
         try:
             x = np.asarray(x)
@@ -156,14 +158,15 @@ def _as_samples(x, name, width, scalar_ok):
         raise TypeError(f"{name}: expected an array of real numbers, got dtype {x.dtype}")
     if x.ndim == 0 and scalar_ok:
         return np.full(width, x, dtype=np.float64)
-    if x.ndim == 0 or x.shape[-1] != width:
+    if x.ndim == 0 or x.shape[-1] != width or (not batch and x.ndim != 1):
         what = f"({_WIDTH_NAMES[name]},) = " if name in _WIDTH_NAMES else ""
         # the hint is about the dynamics functions' arguments; a scalar force, wrench or
         # gravity was never meant to stand for a vector
-        hint = ("; only v, a and tau may be a scalar" if x.ndim == 0 and
+        hint = ("; only v, a and tau may be a scalar" if x.ndim == 0 and batch and
                 name in _WIDTH_NAMES and name not in _VELOCITY_LIKE else "")
-        raise ValueError(f"{name}: expected shape {what}({width},), or (..., {width}) for a "
-                         f"batch, got {_fmt(x.shape)}{hint}")
+        batches = f", or (..., {width}) for a batch" if batch else ""
+        raise ValueError(f"{name}: expected shape {what}({width},){batches}, got "
+                         f"{_fmt(x.shape)}{hint}")
     return x
 
 

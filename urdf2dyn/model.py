@@ -461,7 +461,7 @@ class Model:
 
     @gravity.setter
     def gravity(self, g: ArrayLike) -> None:
-        self._c.gravity = g
+        self._c.gravity = _as_samples(g, "gravity", 3, False, batch=False)
 
     def joint(self, name: str) -> Joint:
         """The movable joint called name."""

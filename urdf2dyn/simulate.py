@@ -8,6 +8,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 import urdf2dyn._core as _core
+from .batch import _as_samples
 
 if TYPE_CHECKING:
     from .model import FExt, Model
@@ -60,11 +61,14 @@ def simulate(model: Model, q0: ArrayLike, v0: ArrayLike, tau: ArrayLike | Contro
         raise ValueError(f"simulate: method must be one of {sorted(_METHODS)}, got {method!r}")
     if not (isinstance(dt, (int, float, np.floating)) and np.isfinite(dt) and dt > 0):
         raise ValueError(f"simulate: dt must be a positive number, got {dt!r}")
+    q0 = _as_samples(q0, "q0", model.nq, False, batch=False)
+    v0 = _as_samples(v0, "v0", model.nv, False, batch=False)
     if callable(tau):
         return _simulate_controller(model, q0, v0, tau, float(dt), method, f_ext, steps)
-    tau = np.asarray(tau, dtype=float)
-    if tau.ndim != 2 or tau.shape[1] != model.nv:
-        raise ValueError(f"simulate: tau must have shape (steps, nv) = (steps, {model.nv}), "
+    tau = _as_samples(tau, "tau", model.nv, False)
+    if tau.ndim != 2:
+        rows = "2 steps + 1" if half_steps else "steps"
+        raise ValueError(f"simulate: tau must have shape ({rows}, nv) = ({rows}, {model.nv}), "
                          f"got {tau.shape}")
     n = (tau.shape[0] - 1) // 2 if half_steps else tau.shape[0]
     bodies, wrenches = model._fext(f_ext, np.zeros((n, model.nq)))
