@@ -313,6 +313,29 @@ def test_bad_f_ext(f_ext, exc, words):
         assert w in str(info.value)
 
 
+@pytest.mark.parametrize("kw, exc, words", [
+    (dict(n=-1), ValueError, ["random_configuration: n must be an integer >= 0 or None", "-1"]),
+    (dict(n=1.5), TypeError, ["random_configuration: n must be an integer >= 0 or None"]),
+    (dict(n="3"), TypeError, ["random_configuration: n must be"]),
+    (dict(n=True), TypeError, ["random_configuration: n must be"]),
+    (dict(n=np.arange(3)), TypeError, ["random_configuration: n must be"]),
+    (dict(n=2, seed=-1), ValueError, ["random_configuration: seed must be an integer >= 0 or "
+                                      "None", "-1"]),
+    (dict(n=2, seed="a"), TypeError, ["random_configuration: seed must be"]),
+])
+def test_random_configuration_names_the_argument(arm, kw, exc, words):
+    with pytest.raises(exc) as info:
+        arm.random_configuration(**kw)
+    for w in words:
+        assert w in str(info.value), str(info.value)
+
+
+def test_random_configuration_counts(arm):
+    assert arm.random_configuration(np.int64(2), seed=np.uint8(1)).shape == (2, 7)
+    assert arm.random_configuration(0).shape == (0, 7)
+    assert arm.random_configuration(seed=np.random.default_rng(1)).shape == (7,)
+
+
 def test_set_num_threads_validation():
     for bad in (0, -1, 1.5, True):
         with pytest.raises(ValueError, match="set_num_threads"):

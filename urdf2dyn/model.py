@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import re
+import reprlib
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -1483,7 +1485,19 @@ class Model:
         """Uniform random configurations (n of them, or one): within the URDF limits when
         finite and ordered, else angles in [-pi, pi] and lengths in [-1, 1]; floating joints
         get a position in [-1, 1]^3 and a uniform random unit quaternion, ball joints the
-        quaternion."""
+        quaternion.
+
+        Parameters
+        ----------
+        n : int >= 0, optional
+            How many; the result is then (n, nq), else one configuration (nq,).
+        seed : int >= 0, optional
+            Seed of NumPy's default generator (the same seed, the same configurations).
+        """
+        n = _count(n, "random_configuration: n")
+        if not isinstance(seed, (np.random.Generator, np.random.BitGenerator,
+                                 np.random.SeedSequence)):
+            seed = _count(seed, "random_configuration: seed")
         rng = np.random.default_rng(seed)
         shape = (1 if n is None else n, self.nq)
         q = np.empty(shape)
@@ -1534,6 +1548,19 @@ PARAMETERS = ("m", "mcx", "mcy", "mcz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz"
 
 _REFERENCES = {"local": _core.LOCAL, "world": _core.WORLD,
                "local_world_aligned": _core.LOCAL_WORLD_ALIGNED}
+
+
+def _count(x, what):
+    """x, an integer >= 0 or None, as an int (or None); else TypeError/ValueError naming what.
+    Booleans are refused: n=True is a slip, not a count of one."""
+    if x is None:
+        return None
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Integral):
+        raise TypeError(f"{what} must be an integer >= 0 or None, got {type(x).__name__} "
+                        f"{reprlib.repr(x)}")
+    if x < 0:
+        raise ValueError(f"{what} must be an integer >= 0 or None, got {x}")
+    return int(x)
 
 
 def _per_coordinate(model, given, what, default):
