@@ -336,6 +336,29 @@ def test_random_configuration_counts(arm):
     assert arm.random_configuration(seed=np.random.default_rng(1)).shape == (7,)
 
 
+@pytest.mark.parametrize("dt, exc, words", [
+    (np.ones(7), TypeError, ["integrate: dt must be one real number", "got an array of shape "
+                             "(7,)", "v * dt[..., None]"]),
+    ([0.1, 0.2], TypeError, ["integrate: dt must be one real number", "list"]),
+    ("0.1", TypeError, ["integrate: dt must be one real number", "str '0.1'"]),
+    (True, TypeError, ["integrate: dt must be one real number"]),
+    (np.nan, ValueError, ["integrate: dt must be finite, got nan"]),
+    (-np.inf, ValueError, ["integrate: dt must be finite, got -inf"]),
+])
+def test_integrate_dt_is_one_number(arm, dt, exc, words):
+    with pytest.raises(exc) as info:
+        arm.integrate(np.zeros((3, 7)), np.ones(7), dt=dt)
+    for w in words:
+        assert w in str(info.value), str(info.value)
+
+
+def test_integrate_dt_any_real_scalar(arm):
+    q = arm.integrate(np.zeros(7), np.ones(7), dt=0.5)
+    for dt in (np.float32(0.5), np.array(0.5), np.int64(1) / 2):
+        np.testing.assert_array_equal(arm.integrate(np.zeros(7), np.ones(7), dt=dt), q)
+    np.testing.assert_array_equal(arm.integrate(np.zeros(7), np.ones(7), dt=-1), -np.ones(7))
+
+
 def test_set_num_threads_validation():
     for bad in (0, -1, 1.5, True):
         with pytest.raises(ValueError, match="set_num_threads"):

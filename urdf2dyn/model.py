@@ -1427,7 +1427,8 @@ class Model:
         v : array_like, (..., nv) or scalar
             Velocities (tangent vectors), broadcast against q.
         dt : float
-            Time step (s).
+            Time step (s), one finite number for every sample (negative steps back); for a
+            step per sample, scale v: ``integrate(q, v * dt[..., None])``.
         out : ndarray (..., nq) float64, optional
             C-contiguous array the result is written into (and returned); it may be q
             itself (q is then read from a copy).
@@ -1436,7 +1437,7 @@ class Model:
         -------
         ndarray, (..., nq) float64
         """
-        return self._compute(_core.INTEGRATE, (q, v), dt=float(dt), out=out)
+        return self._compute(_core.INTEGRATE, (q, v), dt=_time_step(dt), out=out)
 
     def difference(self, q0: ArrayLike, q1: ArrayLike,
                    out: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
@@ -1561,6 +1562,22 @@ def _count(x, what):
     if x < 0:
         raise ValueError(f"{what} must be an integer >= 0 or None, got {x}")
     return int(x)
+
+
+def _time_step(dt):
+    """integrate's dt as a float, or TypeError/ValueError saying what dt must be."""
+    if (isinstance(dt, (bool, np.bool_)) or
+            not (isinstance(dt, numbers.Real) or (isinstance(dt, np.ndarray) and dt.ndim == 0
+                                                   and dt.dtype.kind in "fiu"))):
+        got = (f"an array of shape {_fmt(dt.shape)}" if isinstance(dt, np.ndarray) else
+               f"{type(dt).__name__} {reprlib.repr(dt)}")
+        hint = ("; for a step per sample, scale v: integrate(q, v * dt[..., None])"
+                if isinstance(dt, (np.ndarray, list, tuple)) else "")
+        raise TypeError(f"integrate: dt must be one real number (the time step, s), got "
+                        f"{got}{hint}")
+    if not math.isfinite(dt):
+        raise ValueError(f"integrate: dt must be finite, got {float(dt)}")
+    return float(dt)
 
 
 def _per_coordinate(model, given, what, default):
