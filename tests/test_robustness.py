@@ -98,10 +98,14 @@ def test_bad_document(case):
         assert word in str(info.value), f"{word!r} not in {str(info.value)!r}"
 
 
-def test_path_is_a_directory(tmp_path):
+@pytest.mark.parametrize("as_str", [False, True])
+def test_path_is_a_directory(tmp_path, as_str):
+    """Refused as a missing file is: the path, what it is, and what load takes."""
     with pytest.raises(IsADirectoryError) as info:
-        urdf2dyn.load(tmp_path)
-    assert str(tmp_path) in str(info.value)
+        urdf2dyn.load(str(tmp_path) if as_str else tmp_path)
+    msg = str(info.value)
+    assert msg.startswith(f"load: {str(tmp_path)!r} is a directory, not a model file"), msg
+    assert "Errno" not in msg
 
 
 @pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0,

@@ -215,6 +215,10 @@ def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
         if not os.path.exists(urdf):
             raise FileNotFoundError(f"load: no such file {os.fspath(urdf)!r} (load takes a URDF "
                                     "path or the XML text itself)")
+        if os.path.isdir(urdf):
+            raise IsADirectoryError(f"load: {os.fspath(urdf)!r} is a directory, not a model file "
+                                    "(load takes a URDF path or the XML text itself): give the "
+                                    ".urdf, .osim or MJCF .xml file in it")
         note_input(urdf, "model")
         with open(urdf, "rb") as f:
             text = _decode(f.read(), os.fspath(urdf))
