@@ -383,6 +383,103 @@ def test_any_shape_is_a_result_or_a_sentence(models, shapes):
         hypothesis.event(f"a result of {np.prod(full)} samples")
 
 
+# ---- urdf2dyn.interop: the same shapes as the dynamics functions -----------------------------
+
+PLANAR = """<robot name="planar2">
+  <link name="a"/>
+  <link name="b"><inertial><mass value="2"/><origin xyz="0.3 0.1 0"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="c"><inertial><mass value="1"/><origin xyz="0.5 0 0"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <joint name="plane" type="planar"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/></joint>
+  <joint name="hinge" type="continuous"><parent link="b"/><child link="c"/>
+    <origin xyz="0.4 0 0"/><axis xyz="0 0 1"/></joint>
+</robot>"""
+
+FREE = """<mujoco><worldbody><body><freejoint/><geom size="0.1" mass="1" contype="0"
+  conaffinity="0"/><body pos="0 0 1"><joint type="ball"/><geom size=".1" mass="1" contype="0"
+  conaffinity="0"/></body></body></worldbody></mujoco>"""
+
+# name -> (model, argument kinds): q urdf2dyn's configuration, v a velocity-like vector of
+# urdf2dyn's width, p Pinocchio's configuration, w Pinocchio's velocity width
+INTEROP = {
+    "to_pinocchio_q": ("planar", "q"), "from_pinocchio_q": ("planar", "p"),
+    "to_pinocchio_v": ("planar", "qv"), "from_pinocchio_v": ("planar", "qw"),
+    "to_pinocchio_a": ("planar", "qvv"), "to_pinocchio_tau": ("planar", "qv"),
+    "from_pinocchio_tau": ("planar", "qw"),
+    "to_mujoco_qpos": ("free", "q"), "from_mujoco_qpos": ("free", "q"),
+    "to_mujoco_qvel": ("free", "qv"), "from_mujoco_qvel": ("free", "qv"),
+    "to_mujoco_qacc": ("free", "qvv"), "from_mujoco_qacc": ("free", "qvv"),
+    "to_mujoco_qfrc": ("free", "qv"), "from_mujoco_qfrc": ("free", "qv"),
+    "mujoco_velocity_map": ("free", "q"),
+}
+
+
+@pytest.fixture(scope="module")
+def interop_models():
+    return {"planar": urdf2dyn.load(PLANAR), "free": urdf2dyn.load(FREE)}
+
+
+def interop_inputs(m, kinds, shapes, rng):
+    from urdf2dyn import interop
+    pin_nq = interop.pinocchio_sizes(m)[0]
+    out = []
+    for kind, shape in zip(kinds, shapes):
+        if kind == "q":
+            n = int(np.prod(shape, dtype=int))
+            out.append(m.random_configuration(n, seed=int(rng.integers(1 << 31)))
+                       .reshape(shape + (m.nq,)))
+        else:
+            out.append(rng.normal(size=shape + ((pin_nq,) if kind == "p" else (m.nv,))))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(INTEROP))
+def test_interop_broadcasts_like_the_per_sample_loop(interop_models, name):
+    """One q with a batch of v, a batch of q with one v, leading axes: each sample as if
+    converted alone (the interop functions once took only (n,) or (N, n), the same N)."""
+    from urdf2dyn import interop
+    robot, kinds = INTEROP[name]
+    m, f = interop_models[robot], getattr(interop, name)
+    rng = np.random.default_rng(21)
+    for shapes in ([(3,)] + [()] * (len(kinds) - 1), [()] + [(3,)] * (len(kinds) - 1),
+                   [(2, 3)] + [(3,)] * (len(kinds) - 1), [(2, 1)] + [(1, 4)] * (len(kinds) - 1)):
+        shapes = shapes[:len(kinds)]
+        x = interop_inputs(m, kinds, shapes, rng)
+        got = f(m, *x)
+        batch = np.broadcast_shapes(*shapes)
+        full = [np.broadcast_to(a, batch + a.shape[-1:]) for a in x]
+        for idx in np.ndindex(*batch):           # NumPy's einsum may round per batch size
+            np.testing.assert_allclose(got[idx], f(m, *[a[idx] for a in full]), rtol=1e-14,
+                                       atol=1e-15)
+
+
+@pytest.mark.parametrize("call, exc, words", [
+    (lambda i, p, fr: i.to_pinocchio_q(p, "a"), TypeError,
+     ["q: expected an array of real numbers"]),
+    (lambda i, p, fr: i.to_pinocchio_v(p, np.zeros((3, 4)), np.zeros((2, 4))), ValueError,
+     ["v: shape (2, 4) does not broadcast against q's (3, 4)"]),
+    (lambda i, p, fr: i.from_pinocchio_q(p, np.zeros(4)), ValueError,
+     ["q_pin: expected shape (6,), or (..., 6) for a batch, got (4,)"]),
+    (lambda i, p, fr: i.to_pinocchio_a(p, np.zeros(4), np.zeros(4), [[1, 2], [3]]), TypeError,
+     ["a: expected an array of real numbers"]),
+    (lambda i, p, fr: i.to_mujoco_qpos(fr, [[1, 2], [3]]), TypeError,
+     ["q: expected an array of real numbers"]),
+    (lambda i, p, fr: i.from_mujoco_qfrc(fr, fr.neutral(), np.zeros(5)), ValueError,
+     ["qfrc: expected shape (9,), or (..., 9) for a batch, got (5,)"]),
+    (lambda i, p, fr: i.to_mujoco_qacc(fr, fr.neutral(), 0, "up"), TypeError,
+     ["a: expected an array of real numbers"]),
+    (lambda i, p, fr: i.mujoco_velocity_map(fr, 1.0), ValueError,
+     ["q: expected shape (nq,) = (11,)", "only v, a and tau may be a scalar"]),
+])
+def test_interop_names_the_argument(interop_models, call, exc, words):
+    from urdf2dyn import interop
+    with pytest.raises(exc) as info:
+        call(interop, interop_models["planar"], interop_models["free"])
+    for w in words:
+        assert w in str(info.value), str(info.value)
+
+
 # ---- out= -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", WITH_OUT)

@@ -158,7 +158,8 @@ def test_interop_planar_and_continuous_against_pinocchio(seed):
 
 def test_interop_bad_shapes():
     model = urdf2dyn.load(urdf2dyn.data_path("arm7.urdf"))
-    with pytest.raises(ValueError, match=r"q: expected shape \(7,\) or \(N, 7\)"):
+    with pytest.raises(ValueError, match=r"q: expected shape \(nq,\) = \(7,\), or \(\.\.\., 7\) "
+                                         "for a batch"):
         interop.to_pinocchio_q(model, np.zeros(6))
     with pytest.raises(ValueError, match="v_pin: expected shape"):
         interop.from_pinocchio_v(model, np.zeros(7), np.zeros((2, 3)))

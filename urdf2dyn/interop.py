@@ -14,8 +14,10 @@ planar            q = [x y theta],            q = [x y cos sin],
                   v = d/dt q                  v = [R(theta)^T d/dt(x, y), d/dt theta]
 ================  ==========================  ===================================
 
-Every function takes one sample or N samples (last axis the coordinates) and returns the
-same shape. Without ``pin_model`` Pinocchio's layout is derived from ``model`` (its joint
+Every function takes one sample or a batch (last axis the coordinates), as the dynamics
+functions do: the leading axes of its arguments broadcast against each other, velocities,
+accelerations and forces may be a scalar (the same for every coordinate), and the result has
+the broadcast leading axes. Without ``pin_model`` Pinocchio's layout is derived from ``model`` (its joint
 order is ours); with it, coordinates are matched by joint name, so a Pinocchio model built
 differently (another root joint, reordered) works too.
 
@@ -36,6 +38,8 @@ ball              q = [qx qy qz qw]                   qpos = [qw qx qy qz]; v, a
 so that MuJoCo's mass matrix is T M T^T with qvel = T v (``mujoco_velocity_map``).
 """
 import numpy as np
+
+from .batch import _as_samples, _batch_shape
 
 __all__ = ["to_pinocchio_q", "from_pinocchio_q", "to_pinocchio_v", "from_pinocchio_v",
            "to_pinocchio_a", "to_pinocchio_tau", "from_pinocchio_tau", "pinocchio_sizes",
@@ -75,11 +79,18 @@ def _sizes(model, pin_model):
     return (pinocchio_sizes(model) if pin_model is None else (pin_model.nq, pin_model.nv))
 
 
-def _samples(x, width, name):
-    x = np.asarray(x, dtype=float)
-    if x.ndim not in (1, 2) or x.shape[-1] != width:
-        raise ValueError(f"{name}: expected shape ({width},) or (N, {width}), got {x.shape}")
-    return x
+_CONFIGURATIONS = frozenset({"q", "q_pin", "qpos"})
+
+
+def _samples(*items):
+    """[(x, width, name)] as float arrays broadcast to their joint batch, each checked by the
+    batch layer (TypeError/ValueError naming it); a scalar stands for a sample of anything
+    but a configuration."""
+    arrays = [(name, _as_samples(x, name, width, name not in _CONFIGURATIONS))
+              for x, width, name in items]
+    batch = _batch_shape(arrays)
+    return [np.broadcast_to(np.asarray(a, dtype=float), batch + a.shape[-1:])
+            for _, a in arrays]
 
 
 def _rot2(theta):
@@ -92,7 +103,7 @@ def _rot2(theta):
 
 def to_pinocchio_q(model, q, pin_model=None):
     """urdf2dyn configuration(s) -> Pinocchio's (continuous and planar angles as cos, sin)."""
-    q = _samples(q, model.nq, "q")
+    q, = _samples((q, model.nq, "q"))
     out = np.zeros(q.shape[:-1] + (_sizes(model, pin_model)[0],))
     for kind, qi, _, pq, _ in _layout(model, pin_model):
         if kind == "continuous":
@@ -108,7 +119,7 @@ def to_pinocchio_q(model, q, pin_model=None):
 
 def from_pinocchio_q(model, q_pin, pin_model=None):
     """Pinocchio configuration(s) -> urdf2dyn's (angles from atan2(sin, cos), in (-pi, pi])."""
-    q_pin = _samples(q_pin, _sizes(model, pin_model)[0], "q_pin")
+    q_pin, = _samples((q_pin, _sizes(model, pin_model)[0], "q_pin"))
     out = np.zeros(q_pin.shape[:-1] + (model.nq,))
     for kind, qi, _, pq, _ in _layout(model, pin_model):
         if kind == "continuous":
@@ -125,9 +136,8 @@ def from_pinocchio_q(model, q_pin, pin_model=None):
 def _convert_v(model, q, x, pin_model, direction, name):
     """Velocity-like vectors: the planar joints' in-plane part turns by R(theta)^T (to
     Pinocchio) or R(theta) (back); everything else is copied."""
-    q = _samples(q, model.nq, "q")
     nv = _sizes(model, pin_model)[1]
-    x = _samples(x, model.nv if direction > 0 else nv, name)
+    q, x = _samples((q, model.nq, "q"), (x, model.nv if direction > 0 else nv, name))
     out = np.zeros(x.shape)
     for kind, qi, vi, _, pv in _layout(model, pin_model):
         src, dst = (vi, pv) if direction > 0 else (pv, vi)
@@ -153,9 +163,8 @@ def from_pinocchio_v(model, q, v_pin, pin_model=None):
 def to_pinocchio_a(model, q, v, a, pin_model=None):
     """urdf2dyn acceleration(s) -> Pinocchio's (d/dt of Pinocchio's velocity: planar joints
     gain the rate of their rotation)."""
+    q, v, a = _samples((q, model.nq, "q"), (v, model.nv, "v"), (a, model.nv, "a"))
     out = _convert_v(model, q, a, pin_model, +1, "a")
-    q = _samples(q, model.nq, "q")
-    v = _samples(v, model.nv, "v")
     for kind, qi, vi, _, pv in _layout(model, pin_model):
         if kind == "planar":
             _, dRT = _rot2(q[..., qi + 2])
@@ -194,7 +203,7 @@ def _quat_matrix(x):
 
 
 def _swap_quat(model, x, width, to_mujoco):
-    out = np.array(_samples(x, width, "qpos" if not to_mujoco else "q"), dtype=float)
+    out = np.array(_samples((x, width, "qpos" if not to_mujoco else "q"))[0])
     for j in _mjcf_joints(model):
         at = {"floating": 3, "ball": 0}.get(j.type)
         if at is None:
@@ -217,8 +226,8 @@ def from_mujoco_qpos(model, qpos):
 
 def _free_turn(model, q, x, name, inverse):
     """x with every free joint's first three entries turned by R (body -> world) or R^T."""
-    q = _samples(q, model.nq, "q")
-    out = np.array(_samples(x, model.nv, name), dtype=float)
+    q, x = _samples((q, model.nq, "q"), (x, model.nv, name))
+    out = np.array(x)
     for j in _mjcf_joints(model):
         if j.type != "floating":
             continue
@@ -252,7 +261,7 @@ def from_mujoco_qfrc(model, q, qfrc):
 
 def _free_coriolis(model, v, sign):
     """sign * (w x v_lin) in every free joint's linear slots, zeros elsewhere."""
-    v = _samples(v, model.nv, "v")
+    v, = _samples((v, model.nv, "v"))
     out = np.zeros(v.shape)
     for j in _mjcf_joints(model):
         if j.type == "floating":
@@ -264,12 +273,13 @@ def _free_coriolis(model, v, sign):
 def to_mujoco_qacc(model, q, v, a):
     """urdf2dyn acceleration(s) -> MuJoCo's qacc: a free joint's linear part is the body
     origin's acceleration in world axes, R (a_lin + w x v_lin)."""
-    a = np.asarray(a, dtype=float) + _free_coriolis(model, v, 1.0)
-    return _free_turn(model, q, a, "a", False)
+    q, v, a = _samples((q, model.nq, "q"), (v, model.nv, "v"), (a, model.nv, "a"))
+    return _free_turn(model, q, a + _free_coriolis(model, v, 1.0), "a", False)
 
 
 def from_mujoco_qacc(model, q, v, qacc):
     """MuJoCo's qacc -> urdf2dyn's a; q and v are urdf2dyn's."""
+    q, v, qacc = _samples((q, model.nq, "q"), (v, model.nv, "v"), (qacc, model.nv, "qacc"))
     return _free_turn(model, q, qacc, "qacc", True) + _free_coriolis(model, v, -1.0)
 
 
@@ -277,7 +287,7 @@ def mujoco_velocity_map(model, q):
     """T (..., nv, nv) with MuJoCo's qvel = T v at configuration(s) q (urdf2dyn's): the
     identity but for each free joint's R (body -> world) on its linear block. MuJoCo's mass
     matrix is T M T^T, and its qfrc = T tau."""
-    q = _samples(q, model.nq, "q")
+    q, = _samples((q, model.nq, "q"))
     T = np.broadcast_to(np.eye(model.nv), q.shape[:-1] + (model.nv, model.nv)).copy()
     for j in _mjcf_joints(model):
         if j.type == "floating":
