@@ -814,7 +814,9 @@ class Model:
     def _no_planar(self, what):
         planar = [j.name for j in self.joints if j.type == "planar"]
         if planar:
-            raise ValueError(f"{what}: planar joints are not supported (joint {planar[0]!r}); "
+            raise ValueError(f"{what}: planar joints are not supported (joint {planar[0]!r}): "
+                             "this algorithm takes every joint's axes to move with its child "
+                             "link, and a planar joint's in-plane axes move with its parent; "
                              "model the plane with two prismatic joints and a revolute one")
 
     def inverse_dynamics_derivatives(self, q, v, a, f_ext=None, out=None):
@@ -837,6 +839,13 @@ class Model:
             dtau_dq[i, j] is d tau_i / d q_j, q moving in the tangent space
             (``integrate(q, dq)``, body-frame twist for floating joints, as Pinocchio);
             M = d tau / d a is the mass matrix.
+
+        Raises
+        ------
+        ValueError
+            For a model with a planar joint (named in the message): its in-plane axes move
+            with the parent link, which this algorithm does not model; two prismatic joints
+            and a revolute one describe the same plane.
         """
         self._no_planar("inverse_dynamics_derivatives")
         return self._compute(_core.RNEA_DERIV, (q, v, a), f_ext, out=out)
@@ -860,6 +869,13 @@ class Model:
         dqdd_dq, dqdd_dv, Minv : ndarray, (..., nv, nv) float64
             dqdd_dq in the tangent space (as inverse_dynamics_derivatives); Minv = M^-1 =
             d qdd / d tau.
+
+        Raises
+        ------
+        ValueError
+            For a model with a planar joint (named in the message): its in-plane axes move
+            with the parent link, which this algorithm does not model; two prismatic joints
+            and a revolute one describe the same plane.
         """
         self._no_planar("forward_dynamics_derivatives")
         return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext, out=out)
@@ -879,6 +895,13 @@ class Model:
         Returns
         -------
         A_G : ndarray, (..., 6, nv) float64
+
+        Raises
+        ------
+        ValueError
+            For a model with a planar joint (named in the message): its in-plane axes move
+            with the parent link, which this algorithm does not model; two prismatic joints
+            and a revolute one describe the same plane.
         """
         self._no_planar("centroidal_momentum_matrix")
         return self._compute(_core.CCRBA, (q,), out=out)
@@ -903,6 +926,13 @@ class Model:
             axes; ``momentum_rate`` (..., 6): dh_G/dt = A_G a + dA_G/dt v (gravity excluded,
             so with a floating base it equals the external wrench plus the weight, at the
             CoM). All float64 views into two arrays.
+
+        Raises
+        ------
+        ValueError
+            For a model with a planar joint (named in the message): its in-plane axes move
+            with the parent link, which this algorithm does not model; two prismatic joints
+            and a revolute one describe the same plane.
         """
         self._no_planar("centroidal")
         com, h = self._compute(_core.CENTROIDAL, (q, v, a))
