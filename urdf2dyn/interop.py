@@ -17,9 +17,9 @@ planar            q = [x y theta],            q = [x y cos sin],
 Every function takes one sample or a batch (last axis the coordinates), as the dynamics
 functions do: the leading axes of its arguments broadcast against each other, velocities,
 accelerations and forces may be a scalar (the same for every coordinate), and the result has
-the broadcast leading axes. Without ``pin_model`` Pinocchio's layout is derived from ``model`` (its joint
-order is ours); with it, coordinates are matched by joint name, so a Pinocchio model built
-differently (another root joint, reordered) works too.
+the broadcast leading axes. Without ``pin_model`` Pinocchio's layout is derived from
+``model`` (its joint order is ours); with it, coordinates are matched by joint name, so a
+Pinocchio model built differently (another root joint, reordered) works too.
 
 MuJoCo (an MJCF model, whose q order is MuJoCo's qpos order): hinge and slide joints are the
 same numbers; quaternions are scalar first in MuJoCo, and a free joint's linear velocity,
