@@ -65,14 +65,14 @@ def simulate(model: Model, q0: ArrayLike, v0: ArrayLike, tau: ArrayLike | Contro
     v0 = _as_samples(v0, "v0", model.nv, False, batch=False)
     if callable(tau):
         return _simulate_controller(model, q0, v0, tau, float(dt), method, f_ext, steps)
-    tau = _as_samples(tau, "tau", model.nv, False)
-    if tau.ndim != 2:
+    taus = _as_samples(tau, "tau", model.nv, False)
+    if taus.ndim != 2:
         rows = "2 steps + 1" if half_steps else "steps"
         raise ValueError(f"simulate: tau must have shape ({rows}, nv) = ({rows}, {model.nv}), "
-                         f"got {tau.shape}")
-    n = (tau.shape[0] - 1) // 2 if half_steps else tau.shape[0]
+                         f"got {taus.shape}")
+    n = (taus.shape[0] - 1) // 2 if half_steps else taus.shape[0]
     bodies, wrenches = model._fext(f_ext, np.zeros((n, model.nq)))
-    return model._c.simulate(q0, v0, tau, bool(half_steps), float(dt), _METHODS[method],
+    return model._c.simulate(q0, v0, taus, bool(half_steps), float(dt), _METHODS[method],
                              bodies, wrenches)
 
 
