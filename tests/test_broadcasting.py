@@ -617,3 +617,115 @@ def test_a_failing_sample_is_named_by_its_index_in_the_batch(models):
     with pytest.raises(ValueError, match=r"^q: sample \(2, 1\): the quaternion of floating "
                                          r"joint 'root_joint'"):
         m.inverse_dynamics(q, 0, 0)
+
+
+# ---- any value into an argument: a result, or a refusal naming that argument ----------------
+
+from hypothesis.extra import numpy as hnp  # noqa: E402
+
+ANY_SETTINGS = settings(SETTINGS, max_examples=max(EXAMPLES, 60))
+
+
+def any_value(width):
+    """Anything a user might pass: arrays of any dtype whose last axis is often the right
+    width (or one off), NaN and infinities, scalars, negative counts, strings, None, ragged
+    nested lists."""
+    sides = st.sampled_from([width, width, width - 1, width + 1, 0, 1, 3])
+    shapes = st.tuples(st.lists(st.sampled_from([0, 1, 2, 3]), max_size=2), sides).map(
+        lambda t: tuple(t[0]) + (t[1],)) | hnp.array_shapes(min_dims=0, max_dims=3, min_side=0,
+                                                              max_side=4)
+    dtypes = (st.just(np.dtype(float)) | hnp.integer_dtypes() | hnp.floating_dtypes()
+              | hnp.boolean_dtypes() | hnp.complex_number_dtypes()
+              | hnp.unicode_string_dtypes(max_len=2))
+    leaf = (st.floats() | st.integers(-3, 3) | st.text(max_size=2) | st.none()
+            | st.complex_numbers(max_magnitude=2))
+    return st.one_of(
+        hnp.arrays(dtypes, shapes),
+        hnp.arrays(float, st.just((width,)), elements=st.floats()),
+        st.recursive(leaf, lambda children: st.lists(children, max_size=width + 1),
+                     max_leaves=2 * width),
+        st.lists(st.floats(), min_size=width, max_size=width),
+        leaf, st.booleans(), st.binary(max_size=3), st.just(object()))
+
+
+def _simulate(m, **kw):
+    from urdf2dyn.simulate import simulate
+    args = {"q0": np.zeros(m.nq), "v0": np.zeros(m.nv), "tau": np.zeros((2, m.nv))}
+    args.update(kw)
+    return simulate(m, args["q0"], args["v0"], args["tau"], 0.01)
+
+
+def _set_gravity(m, g):
+    try:
+        m.gravity = g
+    finally:
+        m.gravity = (0.0, 0.0, -9.81)
+
+
+# argument -> (robot, width, call(model, value)); the name in the key is what a refusal must
+# name
+ARGUMENTS = {
+    "wrench_at_point force": ("arm7", 3, lambda m, x: urdf2dyn.wrench_at_point(x, [0, 0, 1])),
+    "wrench_at_point point": ("arm7", 3, lambda m, x: urdf2dyn.wrench_at_point([1, 0, 0], x)),
+    "wrench_at_point moment": ("arm7", 3, lambda m, x: urdf2dyn.wrench_at_point(
+        np.ones((2, 3)), [0, 0, 1], moment=x)),
+    "simulate q0": ("arm7", 7, lambda m, x: _simulate(m, q0=x)),
+    "simulate v0": ("arm7", 7, lambda m, x: _simulate(m, v0=x)),
+    "simulate tau": ("arm7", 7, lambda m, x: _simulate(m, tau=x)),
+    "Model.gravity gravity": ("arm7", 3, _set_gravity),
+    "random_configuration n": ("float3", 1, lambda m, x: m.random_configuration(x)),
+    "random_configuration seed": ("float3", 1, lambda m, x: m.random_configuration(2, seed=x)),
+    "integrate dt": ("float3", 1, lambda m, x: m.integrate(np.tile(m.neutral(), (2, 1)), 1.0,
+                                                               dt=x)),
+    "to_pinocchio_q q": ("planar", 4, lambda m, x: interop.to_pinocchio_q(m, x)),
+    "from_pinocchio_q q_pin": ("planar", 6, lambda m, x: interop.from_pinocchio_q(m, x)),
+    "to_pinocchio_v q": ("planar", 4, lambda m, x: interop.to_pinocchio_v(m, x, np.ones(4))),
+    "to_pinocchio_v v": ("planar", 4, lambda m, x: interop.to_pinocchio_v(
+        m, np.zeros((2, 4)), x)),
+    "to_pinocchio_a a": ("planar", 4, lambda m, x: interop.to_pinocchio_a(m, np.zeros(4), 1, x)),
+    "from_pinocchio_tau tau_pin": ("planar", 4, lambda m, x: interop.from_pinocchio_tau(
+        m, np.zeros(4), x)),
+    "to_mujoco_qpos q": ("free", 11, lambda m, x: interop.to_mujoco_qpos(m, x)),
+    "from_mujoco_qpos qpos": ("free", 11, lambda m, x: interop.from_mujoco_qpos(m, x)),
+    "from_mujoco_qvel qvel": ("free", 9, lambda m, x: interop.from_mujoco_qvel(
+        m, m.neutral(), x)),
+    "to_mujoco_qacc v": ("free", 9, lambda m, x: interop.to_mujoco_qacc(m, m.neutral(), x, 0)),
+    "from_mujoco_qfrc qfrc": ("free", 9, lambda m, x: interop.from_mujoco_qfrc(
+        m, m.neutral()[None], x)),
+}
+
+from urdf2dyn import interop  # noqa: E402
+
+
+@pytest.mark.parametrize("argument", sorted(ARGUMENTS))
+def test_any_value_is_a_result_or_a_refusal_naming_the_argument(models, interop_models,
+                                                                argument):
+    """Strings, NaN, negative counts, wrong shapes, ragged nested lists: either a result, or
+    a ValueError/TypeError whose message names the argument; never NumPy's or Python's own
+    wording from inside a conversion."""
+    robot, width, call = ARGUMENTS[argument]
+    m = {**models, **interop_models}[robot]
+    name = argument.split()[-1]
+    named = re.compile(rf"(^|[ (']){re.escape(name)}(:| must|'s)")
+
+    @ANY_SETTINGS
+    @given(any_value(width))
+    @hypothesis.example("a")
+    @hypothesis.example(-1)
+    @hypothesis.example(np.nan)
+    @hypothesis.example([[0.0] * width, [0.0]])
+    def check(x):
+        import warnings
+        with warnings.catch_warnings():
+            # infinite or overflowing numbers give inf and NaN, as in the core; NumPy's
+            # arithmetic warns about them on the way, which is not what is tested here
+            warnings.simplefilter("ignore", RuntimeWarning)
+            try:
+                call(m, x)
+            except (ValueError, TypeError) as e:
+                hypothesis.event("refused")
+                assert named.search(str(e)), (type(e).__name__, str(e))
+                return
+        hypothesis.event("a result")
+
+    check()
