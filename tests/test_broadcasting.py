@@ -480,6 +480,24 @@ def test_interop_names_the_argument(interop_models, call, exc, words):
         assert w in str(info.value), str(info.value)
 
 
+def test_interop_zero_quaternion_is_refused_as_in_the_dynamics(interop_models):
+    """Refused with the sample and the joint, where NumPy divided by zero into NaN; a NaN
+    quaternion stays NaN in its sample, as in the dynamics functions."""
+    from urdf2dyn import interop
+    m = interop_models["free"]
+    q = np.tile(m.neutral(), (3, 1))
+    q[1, 3:7] = 0.0
+    for call in (lambda: interop.to_mujoco_qvel(m, q, 1.0),
+                 lambda: interop.from_mujoco_qfrc(m, q, 1.0),
+                 lambda: interop.mujoco_velocity_map(m, q)):
+        with pytest.raises(ValueError, match=r"^q: sample 1: the quaternion of free joint "
+                                             r"'.*' has zero or infinite norm"):
+            call()
+    q[1, 3:7] = np.nan
+    v = interop.to_mujoco_qvel(m, q, 1.0)
+    assert np.isnan(v[1, :3]).all() and np.isfinite(v[[0, 2]]).all()
+
+
 # ---- out= -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", WITH_OUT)

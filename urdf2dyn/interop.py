@@ -202,6 +202,21 @@ def _quat_matrix(x):
         np.stack([2 * (a * c - b * w), 2 * (b * c + a * w), 1 - 2 * (a * a + b * b)], -1)], -2)
 
 
+def _free_rotation(q, joint):
+    """R (..., 3, 3) of a free joint's quaternion in q, or ValueError for a zero or infinite
+    one (as the dynamics functions refuse it); a NaN one gives NaN in its sample."""
+    x = q[..., joint.q_index + 3:joint.q_index + 7]
+    norm = np.linalg.norm(x, axis=-1)
+    bad = (norm == 0) | np.isinf(norm)
+    if bad.any():
+        first = np.argwhere(bad)[0]          # named as the dynamics functions name samples
+        at = ("" if q.ndim == 1 else
+              f"sample {int(first[0]) if q.ndim == 2 else tuple(int(i) for i in first)}: ")
+        raise ValueError(f"q: {at}the quaternion of free joint {joint.name!r} has zero or "
+                         "infinite norm")
+    return _quat_matrix(x)
+
+
 def _swap_quat(model, x, width, to_mujoco):
     out = np.array(_samples((x, width, "qpos" if not to_mujoco else "q"))[0])
     for j in _mjcf_joints(model):
@@ -231,7 +246,7 @@ def _free_turn(model, q, x, name, inverse):
     for j in _mjcf_joints(model):
         if j.type != "floating":
             continue
-        R = _quat_matrix(q[..., j.q_index + 3:j.q_index + 7])
+        R = _free_rotation(q, j)
         k = j.v_index
         out[..., k:k + 3] = np.einsum("...ji,...j->...i" if inverse else "...ij,...j->...i",
                                       R, out[..., k:k + 3])
@@ -292,5 +307,5 @@ def mujoco_velocity_map(model, q):
     for j in _mjcf_joints(model):
         if j.type == "floating":
             k = j.v_index
-            T[..., k:k + 3, k:k + 3] = _quat_matrix(q[..., j.q_index + 3:j.q_index + 7])
+            T[..., k:k + 3, k:k + 3] = _free_rotation(q, j)
     return T
