@@ -359,6 +359,29 @@ def test_integrate_dt_any_real_scalar(arm):
     np.testing.assert_array_equal(arm.integrate(np.zeros(7), np.ones(7), dt=-1), -np.ones(7))
 
 
+@pytest.mark.parametrize("call, exc, words", [
+    (lambda m, L: m.jacobian(np.zeros(7), [L]), TypeError,
+     ["jacobian: link must be a link name (a str, one of model.link_names), got list"]),
+    (lambda m, L: m.frame_jacobian(np.zeros(7), np.zeros(2)), TypeError,
+     ["frame_jacobian: link must be a link name", "ndarray"]),
+    (lambda m, L: m.jacobian(np.zeros(7), L, "a"), TypeError,
+     ["jacobian: point: expected an array of real numbers"]),
+    (lambda m, L: m.frame_velocity(np.zeros(7), 0, L, [[1], [2, 3]]), TypeError,
+     ["frame_velocity: point: expected an array of real numbers"]),
+    (lambda m, L: m.frame_jacobian(np.zeros(7), L, [1, 2]), ValueError,
+     ["frame_jacobian: point: expected shape (3,), got (2,)"]),
+    (lambda m, L: m.jacobian(np.zeros(7), L, [0, np.inf, 0]), ValueError,
+     ["jacobian: point must be 3 finite numbers"]),
+    (lambda m, L: m.joint(np.zeros(2)), TypeError,
+     ["joint: name must be a joint name (a str, one of the names in model.joints)"]),
+])
+def test_link_point_and_joint_name_arguments(arm, call, exc, words):
+    with pytest.raises(exc) as info:
+        call(arm, arm.link_names[-1])
+    for w in words:
+        assert w in str(info.value), str(info.value)
+
+
 PLANAR = """<robot name="p"><link name="a"/><link name="b"><inertial><mass value="1"/>
   <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
   <joint name="slide" type="planar"><parent link="a"/><child link="b"/>

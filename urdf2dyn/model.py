@@ -471,6 +471,9 @@ class Model:
 
     def joint(self, name: str) -> Joint:
         """The movable joint called name."""
+        if not isinstance(name, str):
+            raise TypeError("joint: name must be a joint name (a str, one of the names in "
+                            f"model.joints), got {type(name).__name__} {reprlib.repr(name)}")
         for j in self.joints:
             if j.name == name:
                 return j
@@ -1063,16 +1066,8 @@ class Model:
         -------
         J : ndarray, (..., 6, nv) float64
         """
-        if link not in self._link_index:
-            raise ValueError("jacobian: " + unknown_name("link", link, self.link_names,
-                                                         "model.link_names"))
-        if point is not None:
-            point = np.asarray(point, dtype=float)
-            if point.shape != (3,) or not np.all(np.isfinite(point)):
-                raise ValueError(f"jacobian: point must be 3 finite numbers, got {point!r}")
-            point = tuple(point.tolist())
-        return self._compute(_core.JACOBIAN, (q,), link=self._link_index[link], point=point,
-                             out=out)
+        body, point, _ = self._frame_args("jacobian", link, point, "local_world_aligned")
+        return self._compute(_core.JACOBIAN, (q,), link=body, point=point, out=out)
 
     # ---- frames (Pinocchio's reference frames) -------------------------------------
     def frame_jacobian(self, q, link, point=None, reference="local_world_aligned", out=None):
@@ -1215,14 +1210,18 @@ class Model:
                              reference=ref, out=out)
 
     def _frame_args(self, fn, link, point, reference):
+        if not isinstance(link, str):
+            raise TypeError(f"{fn}: link must be a link name (a str, one of model.link_names), "
+                            f"got {type(link).__name__} {reprlib.repr(link)}")
         if link not in self._link_index:
             raise ValueError(f"{fn}: " + unknown_name("link", link, self.link_names,
                                                       "model.link_names"))
         if point is not None:
-            point = np.asarray(point, dtype=float)
-            if point.shape != (3,) or not np.all(np.isfinite(point)):
+            p = np.asarray(_as_samples(point, f"{fn}: point", 3, False, batch=False),
+                           dtype=float)
+            if not np.all(np.isfinite(p)):
                 raise ValueError(f"{fn}: point must be 3 finite numbers, got {point!r}")
-            point = tuple(point.tolist())
+            point = tuple(p.tolist())
         name = getattr(reference, "name", reference)         # also pinocchio.ReferenceFrame
         ref = _REFERENCES.get(str(name).lower()) if isinstance(name, str) else None
         if ref is None:
