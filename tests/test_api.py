@@ -313,6 +313,44 @@ def test_bad_f_ext(f_ext, exc, words):
         assert w in str(info.value)
 
 
+@pytest.mark.parametrize("tau, kw, exc, words", [
+    # steps and tau's rows disagreeing: which was meant is not for simulate to guess
+    (np.zeros((5, 7)), dict(steps=2), ValueError,
+     ["simulate: steps=2 but tau has 5 rows (5 steps)"]),
+    (np.zeros((5, 7)), dict(steps=3, half_steps=True), ValueError,
+     ["simulate: steps=3 but tau has 5 rows (2 steps with half_steps=True)"]),
+    (np.zeros((5, 7)), dict(dt=True), ValueError, ["simulate: dt must be a positive number"]),
+    (np.zeros((5, 7)), dict(dt=-0.1), ValueError, ["simulate: dt must be a positive number"]),
+    (np.zeros((5, 7)), dict(method=["rk4"]), ValueError, ["simulate: method must be one of"]),
+    (lambda t, q, v: np.zeros(7), dict(steps=True), ValueError,
+     ["simulate: steps must be an integer >= 1"]),
+    (lambda t, q, v: np.zeros(7), dict(steps=0), ValueError,
+     ["simulate: steps must be an integer >= 1"]),
+    (lambda t, q, v: np.zeros(7), dict(), ValueError,
+     ["simulate: a callable tau needs steps"]),
+    (lambda t, q, v: "a", dict(steps=2), TypeError,
+     ["simulate: tau(t, q, v): expected an array of real numbers"]),
+    (lambda t, q, v: np.zeros(6), dict(steps=2), ValueError,
+     ["simulate: tau(t, q, v): expected shape (7,), got (6,)"]),
+])
+def test_simulate_steps_dt_method_and_controller(arm, tau, kw, exc, words):
+    from urdf2dyn.simulate import simulate
+    kw = {"dt": 0.01, **kw}
+    with pytest.raises(exc) as info:
+        simulate(arm, np.zeros(7), np.zeros(7), tau, **kw)
+    for w in words:
+        assert w in str(info.value), str(info.value)
+
+
+def test_simulate_takes_numpy_numbers(arm):
+    from urdf2dyn.simulate import simulate
+    z = np.zeros(7)
+    q, _ = simulate(arm, z, z, np.zeros((4, 7)), np.int64(1), steps=np.int64(4))
+    assert q.shape == (5, 7)
+    q, _ = simulate(arm, z, z, lambda t, q, v: z, np.float32(0.01), steps=np.int64(3))
+    assert q.shape == (4, 7)
+
+
 @pytest.mark.parametrize("kw, exc, words", [
     (dict(n=-1), ValueError, ["random_configuration: n must be an integer >= 0 or None", "-1"]),
     (dict(n=1.5), TypeError, ["random_configuration: n must be an integer >= 0 or None"]),

@@ -1,6 +1,7 @@
 """Forward simulation: integrate forward dynamics (ABA) under given joint forces."""
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -46,7 +47,8 @@ def simulate(model: Model, q0: ArrayLike, v0: ArrayLike, tau: ArrayLike | Contro
     f_ext : dict, optional
         {link: (6,) or (steps, 6)} wrenches as in inverse_dynamics, held over each step.
     steps : int, optional
-        Number of steps (needed with a callable tau).
+        Number of steps: needed with a callable tau; with an array, if given, it must agree
+        with tau's rows.
     half_steps : bool
         tau is sampled every dt/2 (see tau).
 
@@ -57,10 +59,16 @@ def simulate(model: Model, q0: ArrayLike, v0: ArrayLike, tau: ArrayLike | Contro
         Row 0 is the initial state. The stepping
     loop runs in C (one step per call for a callable).
     """
-    if method not in _METHODS:
+    if not isinstance(method, str) or method not in _METHODS:
         raise ValueError(f"simulate: method must be one of {sorted(_METHODS)}, got {method!r}")
-    if not (isinstance(dt, (int, float, np.floating)) and np.isfinite(dt) and dt > 0):
-        raise ValueError(f"simulate: dt must be a positive number, got {dt!r}")
+    if (isinstance(dt, (bool, np.bool_)) or not isinstance(dt, numbers.Real)
+            or not (np.isfinite(dt) and dt > 0)):
+        raise ValueError(f"simulate: dt must be a positive number (s), got {dt!r}")
+    if steps is not None:
+        if (isinstance(steps, (bool, np.bool_)) or not isinstance(steps, numbers.Integral)
+                or steps < 1):
+            raise ValueError(f"simulate: steps must be an integer >= 1, got {steps!r}")
+        steps = int(steps)
     q0 = _as_samples(q0, "q0", model.nq, False, batch=False)
     v0 = _as_samples(v0, "v0", model.nv, False, batch=False)
     if callable(tau):
@@ -71,22 +79,26 @@ def simulate(model: Model, q0: ArrayLike, v0: ArrayLike, tau: ArrayLike | Contro
         raise ValueError(f"simulate: tau must have shape ({rows}, nv) = ({rows}, {model.nv}), "
                          f"got {taus.shape}")
     n = (taus.shape[0] - 1) // 2 if half_steps else taus.shape[0]
+    if steps is not None and steps != n:
+        how = f"{n} steps with half_steps=True" if half_steps else f"{n} steps"
+        raise ValueError(f"simulate: steps={steps} but tau has {taus.shape[0]} rows ({how}): "
+                         "give tau one row per step (2 steps + 1 with half_steps), or leave "
+                         "steps out")
     bodies, wrenches = model._fext(f_ext, np.zeros((n, model.nq)))
     return model._c.simulate(q0, v0, taus, bool(half_steps), float(dt), _METHODS[method],
                              bodies, wrenches)
 
 
 def _simulate_controller(model, q0, v0, controller, dt, method, f_ext, steps):
-    if not isinstance(steps, int) or steps < 1:
+    if steps is None:
         raise ValueError("simulate: a callable tau needs steps (a positive integer)")
     q = np.empty((steps + 1, model.nq))
     v = np.empty((steps + 1, model.nv))
     q[0], v[0] = q0, v0
     for k in range(steps):
-        tau = np.asarray(controller(k * dt, q[k].copy(), v[k].copy()), dtype=float)
-        if tau.shape != (model.nv,):
-            raise ValueError(f"simulate: tau(t, q, v) must return shape ({model.nv},), got "
-                             f"{tau.shape}")
+        tau = np.asarray(_as_samples(controller(k * dt, q[k].copy(), v[k].copy()),
+                                     "simulate: tau(t, q, v)", model.nv, False, batch=False),
+                         dtype=float)
         step_fext = None
         if f_ext:
             step_fext = {link: (w[k] if np.ndim(w) == 2 else w) for link, w in f_ext.items()}
