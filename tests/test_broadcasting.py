@@ -668,9 +668,11 @@ def any_value(width):
 
 def _simulate(m, **kw):
     from urdf2dyn.simulate import simulate
-    args = {"q0": np.zeros(m.nq), "v0": np.zeros(m.nv), "tau": np.zeros((2, m.nv))}
+    args = {"q0": np.zeros(m.nq), "v0": np.zeros(m.nv), "tau": np.zeros((2, m.nv)),
+            "dt": 0.01}
     args.update(kw)
-    return simulate(m, args["q0"], args["v0"], args["tau"], 0.01)
+    return simulate(m, args.pop("q0"), args.pop("v0"), args.pop("tau"), args.pop("dt"),
+                    **args)
 
 
 def _set_gravity(m, g):
@@ -690,6 +692,12 @@ ARGUMENTS = {
     "simulate q0": ("arm7", 7, lambda m, x: _simulate(m, q0=x)),
     "simulate v0": ("arm7", 7, lambda m, x: _simulate(m, v0=x)),
     "simulate tau": ("arm7", 7, lambda m, x: _simulate(m, tau=x)),
+    "simulate dt": ("arm7", 1, lambda m, x: _simulate(m, dt=x)),
+    "simulate steps": ("arm7", 1, lambda m, x: _simulate(m, steps=x)),
+    "simulate method": ("arm7", 1, lambda m, x: _simulate(m, method=x)),
+    "jacobian link": ("arm7", 1, lambda m, x: m.jacobian(np.zeros(7), x)),
+    "frame_velocity point": ("arm7", 3, lambda m, x: m.frame_velocity(
+        np.zeros(7), 0, m.link_names[-1], x)),
     "Model.gravity gravity": ("arm7", 3, _set_gravity),
     "random_configuration n": ("float3", 1, lambda m, x: m.random_configuration(x)),
     "random_configuration seed": ("float3", 1, lambda m, x: m.random_configuration(2, seed=x)),
@@ -724,7 +732,7 @@ def test_any_value_is_a_result_or_a_refusal_naming_the_argument(models, interop_
     robot, width, call = ARGUMENTS[argument]
     m = {**models, **interop_models}[robot]
     name = argument.split()[-1]
-    named = re.compile(rf"(^|[ (']){re.escape(name)}(:| must|'s)")
+    named = re.compile(rf"(^|[ (']){re.escape(name)}(:| must|'s| ')")
 
     @ANY_SETTINGS
     @given(any_value(width))
