@@ -348,3 +348,19 @@ def test_ground_reactions_normalized_to_body_weight_are_said_to_bear_nothing(tmp
     msg, = [w for w in res.warnings if "step down to the floor" in w]
     assert "their force unit (N" in msg
     assert not [f for f in res.findings if f.check == "light_loads"]
+
+
+def test_a_robot_pushed_by_a_small_load_is_not_told_about_body_weight():
+    """The 2R arm with a 5 N load on its tip (a tool's force, given as a reaction with its
+    contact link): a body without feet stands on nothing, so its loads are not compared
+    with its weight."""
+    arm = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
+    t = np.linspace(0, 1, 51)
+    motion = trajectory.Trajectory(t, np.column_stack([np.sin(t), np.cos(t)]),
+                                   list(arm.q_names))
+    push = trajectory.Trajectory(t, np.zeros((len(t), 0)), [],
+                                 grf={"R": np.tile([0.0, 5.0, 0.0], (len(t), 1))},
+                                 cop={"R": np.tile([1.0, 0.0, 0.0], (len(t), 1))})
+    res = run(arm, motion, push, contacts={"R": "link2"})
+    assert np.abs(res.tau - run(arm, motion, None).tau).max() > 1.0      # the load acts
+    assert not [f for f in res.findings if f.check == "light_loads"]

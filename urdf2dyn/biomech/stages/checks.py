@@ -142,11 +142,15 @@ def missing_loads(trial):
 
 
 def light_loads(trial):
-    """Loads that never hold up half the body weight (skipped where the missing-loads check
-    finds loads that bear no weight at all, or the gravity check a vertical that is not the
-    data's: they say so)."""
+    """Loads that never hold up half the weight of a body with feet (skipped where the
+    missing-loads check finds loads that bear no weight at all, or the gravity check a
+    vertical that is not the data's: they say so)."""
     f_ext = trial.loads.f_ext
     if not f_ext or missing_loads(trial) or gravity(trial):
+        return []
+    try:
+        G.contact_links(["R", "L"], trial.model, trial.settings.contact_links)
+    except ValueError:           # no feet: a robot's loads (a tool's force) hold nothing up
         return []
     return _warnings("light_loads", plausibility.light_loads(trial.model, f_ext,
                                                              trial.loads.source))
