@@ -351,16 +351,39 @@ def test_ground_reactions_normalized_to_body_weight_are_said_to_bear_nothing(tmp
 
 
 def test_a_robot_pushed_by_a_small_load_is_not_told_about_body_weight():
-    """The 2R arm with a 5 N load on its tip (a tool's force, given as a reaction with its
-    contact link): a body without feet stands on nothing, so its loads are not compared
-    with its weight."""
-    arm = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
+    """The 2R arm on a floating base (so with root residuals) with a 5 N load on its tip (a
+    tool's force, given as a reaction with its contact link): a body without feet stands on
+    nothing, so its loads are not compared with its weight."""
+    arm = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"), floating_base=True)
     t = np.linspace(0, 1, 51)
-    motion = trajectory.Trajectory(t, np.column_stack([np.sin(t), np.cos(t)]),
-                                   list(arm.q_names))
+    q = np.zeros((len(t), arm.nq))
+    q[:, 6] = 1.0                                          # the root's unit quaternion
+    q[:, 7:] = np.column_stack([np.sin(t), np.cos(t)])
+    motion = trajectory.Trajectory(t, q, list(arm.q_names))
     push = trajectory.Trajectory(t, np.zeros((len(t), 0)), [],
                                  grf={"R": np.tile([0.0, 5.0, 0.0], (len(t), 1))},
                                  cop={"R": np.tile([1.0, 0.0, 0.0], (len(t), 1))})
     res = run(arm, motion, push, contacts={"R": "link2"})
+    assert res.residuals is not None
     assert np.abs(res.tau - run(arm, motion, None).tau).max() > 1.0      # the load acts
     assert not [f for f in res.findings if f.check == "light_loads"]
+
+
+def test_light_loads_are_not_checked_on_a_fixed_base(tmp_path):
+    """A fixed-base arm (the world holds it: no root residuals) with a load at its hand:
+    nothing is expected to hold up its weight but the world, so no light-loads warning,
+    and strict runs it."""
+    arm = urdf2dyn.load(urdf2dyn.data_path("arm7.urdf"))
+    motion = urdf2dyn.data_path("arm7_trajectory.csv")
+    t = np.loadtxt(motion, delimiter=",", skiprows=1)[:, 0]
+    path = tmp_path / "hand_load.csv"
+    formats.write_csv(path, trajectory.Trajectory(
+        t, np.zeros((len(t), 0)), [], grf={"R": np.tile([0.0, 0.0, 20.0], (len(t), 1))},
+        cop={"R": np.tile([0.5, 0.0, 0.5], (len(t), 1))}))
+    res = run(arm, motion, path, contacts={"R": "arm7_hand"})
+    assert res.residuals is None
+    assert not [f for f in res.findings if f.check == "light_loads"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", W)
+        urdf2dyn.inverse_dynamics_trial(arm, motion, path, contacts={"R": "arm7_hand"},
+                                        strict=True)

@@ -142,11 +142,13 @@ def missing_loads(trial):
 
 
 def light_loads(trial):
-    """Loads that never hold up half the weight of a body with feet (skipped where the
-    missing-loads check finds loads that bear no weight at all, or the gravity check a
-    vertical that is not the data's: they say so)."""
+    """Loads that never hold up half the weight of a body with feet and root residuals
+    (skipped where the missing-loads check finds loads that bear no weight at all, or the
+    gravity check a vertical that is not the data's: they say so; a fixed base, which the
+    world holds, or a robot without feet, whose loads are a tool's, need no load to stand)."""
     f_ext = trial.loads.f_ext
-    if not f_ext or missing_loads(trial) or gravity(trial):
+    if (not f_ext or trial.dynamics.residuals is None or missing_loads(trial)
+            or gravity(trial)):
         return []
     try:
         G.contact_links(["R", "L"], trial.model, trial.settings.contact_links)
