@@ -448,3 +448,22 @@ def test_set_num_threads_validation():
     for bad in (0, -1, 1.5, True):
         with pytest.raises(ValueError, match="set_num_threads"):
             urdf2dyn.set_num_threads(bad)
+
+
+def test_numbers_numpy_and_python_take_as_before(arm):
+    """Arguments the checks must not refuse: a Fraction dt (a numbers.Real: simulate said
+    NumPy's "ufunc 'isfinite' not supported"), a 0-d integer array n, and a NumPy seed of
+    several integers (np.random.default_rng's documented entropy: both ran before the checks,
+    and were refused by them)."""
+    from fractions import Fraction
+    from urdf2dyn.simulate import simulate
+    z = np.zeros(7)
+    q, _ = simulate(arm, z, z, np.zeros((2, 7)), Fraction(1, 100))
+    assert q.shape == (3, 7)
+    assert arm.random_configuration(np.array(3)).shape == (3, 7)
+    a = arm.random_configuration(2, seed=[1, 2, 3])
+    np.testing.assert_array_equal(a, arm.random_configuration(2, seed=np.array([1, 2, 3])))
+    assert not np.array_equal(a, arm.random_configuration(2, seed=[1, 2, 4]))
+    for seed, exc in (([1, -2], ValueError), ([1.5], TypeError), ([True], TypeError)):
+        with pytest.raises(exc, match="random_configuration: seed must be"):
+            arm.random_configuration(2, seed=seed)

@@ -1525,12 +1525,15 @@ class Model:
         ----------
         n : int >= 0, optional
             How many; the result is then (n, nq), else one configuration (nq,).
-        seed : int >= 0, optional
+        seed : int >= 0, sequence of them, or NumPy Generator/BitGenerator/SeedSequence, optional
             Seed of NumPy's default generator (the same seed, the same configurations).
         """
         n = _count(n, "random_configuration: n")
-        if not isinstance(seed, (np.random.Generator, np.random.BitGenerator,
-                                 np.random.SeedSequence)):
+        if isinstance(seed, (list, tuple, np.ndarray)) and np.ndim(seed) > 0:
+            seed = [_count(s, "random_configuration: seed") for s in np.ravel(
+                np.asarray(seed, dtype=object))]          # NumPy's entropy: several ints
+        elif not isinstance(seed, (np.random.Generator, np.random.BitGenerator,
+                                   np.random.SeedSequence)):
             seed = _count(seed, "random_configuration: seed")
         rng = np.random.default_rng(seed)
         shape = (1 if n is None else n, self.nq)
@@ -1585,10 +1588,13 @@ _REFERENCES = {"local": _core.LOCAL, "world": _core.WORLD,
 
 
 def _count(x, what):
-    """x, an integer >= 0 or None, as an int (or None); else TypeError/ValueError naming what.
-    Booleans are refused: n=True is a slip, not a count of one."""
+    """x, an integer >= 0 or None (a 0-d integer array too), as an int (or None); else
+    TypeError/ValueError naming what. Booleans are refused: n=True is a slip, not a count
+    of one."""
     if x is None:
         return None
+    if isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "iu":
+        x = x[()]
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Integral):
         raise TypeError(f"{what} must be an integer >= 0 or None, got {type(x).__name__} "
                         f"{reprlib.repr(x)}")

@@ -1,6 +1,7 @@
 """Forward simulation: integrate forward dynamics (ABA) under given joint forces."""
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -62,7 +63,7 @@ def simulate(model: Model, q0: ArrayLike, v0: ArrayLike, tau: ArrayLike | Contro
     if not isinstance(method, str) or method not in _METHODS:
         raise ValueError(f"simulate: method must be one of {sorted(_METHODS)}, got {method!r}")
     if (isinstance(dt, (bool, np.bool_)) or not isinstance(dt, numbers.Real)
-            or not (np.isfinite(dt) and dt > 0)):
+            or not (math.isfinite(dt) and dt > 0)):
         raise ValueError(f"simulate: dt must be a positive number (s), got {dt!r}")
     if steps is not None:
         if (isinstance(steps, (bool, np.bool_)) or not isinstance(steps, numbers.Integral)
