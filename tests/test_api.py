@@ -467,3 +467,22 @@ def test_numbers_numpy_and_python_take_as_before(arm):
     for seed, exc in (([1, -2], ValueError), ([1.5], TypeError), ([True], TypeError)):
         with pytest.raises(exc, match="random_configuration: seed must be"):
             arm.random_configuration(2, seed=seed)
+
+
+def test_object_arrays_of_real_numbers_are_taken(arm):
+    """A row of a pandas DataFrame with a text column is an object array of floats
+    (df.iloc[k][["fx", "fy", "fz"]]): wrench_at_point took it before its arguments were
+    checked by the batch layer, which refused it ('got dtype object'); numbers in an object
+    array are taken, anything else in one still refused naming the argument."""
+    from fractions import Fraction
+    force = np.array([1.0, 0.0, 700.0], dtype=object)
+    point = np.array([0.1, np.float32(0.0), Fraction(1, 5)], dtype=object)
+    np.testing.assert_allclose(urdf2dyn.wrench_at_point(force, point),
+                               urdf2dyn.wrench_at_point([1.0, 0.0, 700.0], [0.1, 0.0, 0.2]))
+    q = np.full(7, 0.1)
+    np.testing.assert_allclose(arm.inverse_dynamics(q.astype(object), 0, 0),
+                               arm.inverse_dynamics(q, 0, 0))
+    for bad in (np.array([1.0, "a", 2.0], dtype=object), np.array([1.0, None, 2.0]),
+                np.array([1.0, True, 2.0], dtype=object)):
+        with pytest.raises(TypeError, match="force: expected an array of real numbers"):
+            urdf2dyn.wrench_at_point(bad, point)

@@ -18,6 +18,7 @@ out=) as NumPy's generalized ufuncs do, with the helpers at the end of this file
 """
 from __future__ import annotations
 
+import numbers
 import os
 import re
 
@@ -154,6 +155,9 @@ def _as_samples(x, name, width, scalar_ok, batch=True):
             x = np.asarray(x)
         except (TypeError, ValueError) as e:        # ragged lists, unconvertible objects
             raise TypeError(f"{name}: expected an array of real numbers ({e})") from None
+    if x.dtype.kind == "O" and all(isinstance(e, numbers.Real) and
+                                   not isinstance(e, (bool, np.bool_)) for e in x.flat):
+        x = x.astype(np.float64)      # numbers in an object array: a mixed DataFrame's row
     if x.dtype.kind not in "fiu":
         raise TypeError(f"{name}: expected an array of real numbers, got dtype {x.dtype}")
     if x.ndim == 0 and scalar_ok:
