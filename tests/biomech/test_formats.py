@@ -479,3 +479,47 @@ def test_a_broken_or_clashing_mapping_is_named(tmp_path):
                        match=r"the mapping gives .* 'knee_r' and 'hip_r' \(not mapped\) -> "
                              r"'hip_r'"):
         formats.read_csv(p).renamed({"knee_r": "hip_r"})
+
+
+MOCO = """inDegrees=no
+num_controls=1
+num_derivatives=0
+num_input_controls=0
+num_multipliers=1
+num_parameters=1
+num_slacks=0
+num_states=2
+DataType=double
+version=3
+OpenSimVersion=4.6
+endheader
+time\t/jointset/knee_r/knee_angle_r/value\t/jointset/knee_r/knee_angle_r/speed\t/forceset/soleus_r\tlambda_cid0_p0\ttorso_mass
+0\t0.1\t0.5\t0.2\t0.3\t70
+0.01\t0.2\t0.5\t0.2\t0.3\tnan
+0.02\t0.3\t0.5\t0.2\t0.3\tnan
+"""
+
+
+def test_moco_trajectory_gives_its_coordinates(tmp_path):
+    """A MocoTrajectory file (as opensim.MocoTrajectory.write lays it out: states and controls
+    by path, then the kinematic constraints' multipliers, slacks and the parameters by plain
+    name, a parameter's value in the first row only): its coordinates by name, the rest
+    dropped; the multipliers and parameters were read as unknown coordinates and refused."""
+    path = tmp_path / "solution.sto"
+    path.write_text(MOCO)
+    r = formats.read_opensim(path)
+    assert r.names == ["knee_angle_r"]
+    np.testing.assert_array_equal(r.q[:, 0], [0.1, 0.2, 0.3])
+
+
+def test_a_coordinate_given_by_name_and_by_path_is_named(tmp_path):
+    """A table with a coordinate both as a plain column and as a state path: refused naming
+    the two columns (it said 'duplicate columns ['knee_angle_r']', a column the file lacks)."""
+    path = tmp_path / "both.sto"
+    path.write_text("inDegrees=no\nendheader\ntime\tknee_angle_r\t"
+                    "/jointset/knee_r/knee_angle_r/value\n0\t0\t0\n0.01\t0\t0\n")
+    with pytest.raises(trajectory.MotionError,
+                       match=r"both.sto: columns 'knee_angle_r' and "
+                             r"'/jointset/knee_r/knee_angle_r/value' both give coordinate "
+                             r"'knee_angle_r'"):
+        formats.read_opensim(path)

@@ -95,7 +95,7 @@ def read_opensim(path, model=None, mapping=None, linear=()):
     the layout). ``inDegrees=yes`` converts the rotational coordinates only (angle_columns)."""
     path = os.fspath(path)
     labels, data, info, name = read_sto_table(path)
-    labels, data = _state_values(labels, data)
+    labels, data = _state_values(labels, data, info, path)
     deg = info.get("indegrees", "no").lower()
     if deg not in ("yes", "no", "true", "false"):
         raise MotionError(f"{path}: inDegrees={info['indegrees']!r} (expected yes or no)")
@@ -104,17 +104,29 @@ def read_opensim(path, model=None, mapping=None, linear=()):
                        {"format": "opensim", "name": name, "in_degrees": degrees, "header": info})
 
 
-def _state_values(labels, data):
+def _state_values(labels, data, info=None, path=None):
     """The coordinates of an OpenSim 4 states table (a forward simulation's or Moco's
     ``*_states.sto``), whose columns are state variable paths: ``/jointset/knee_r/
     knee_angle_r/value`` is the coordinate knee_angle_r; its ``/speed`` and the other states
     (``/forceset/soleus_r/activation``...) are dropped, the velocities and accelerations
     coming from the values as for any motion file. OpenSim 4.6's InverseDynamicsTool does not
-    map these paths: it holds every coordinate at its default value."""
+    map these paths: it holds every coordinate at its default value. A MocoTrajectory file
+    (its header counts ``num_states``...) also has columns by plain name, its kinematic
+    constraints' multipliers, slacks and parameters: they are dropped too. A coordinate
+    given both by name and by path is refused naming the two columns."""
     if not any(h.startswith("/") and h.endswith("/value") for h in labels):
         return labels, data
-    keep = [k for k, h in enumerate(labels) if not h.startswith("/") or h.endswith("/value")]
+    moco = "num_states" in (info or {})
+    keep = [k for k, h in enumerate(labels)
+            if (h.startswith("/") and h.endswith("/value"))
+            or (not h.startswith("/") and (not moco or h.lower() == "time"))]
     names = [h.split("/")[-2] if h.startswith("/") else h for h in (labels[k] for k in keep)]
+    seen = {}
+    for k, n in zip(keep, names):
+        if n in seen:
+            raise MotionError(f"{path}: columns {labels[seen[n]]!r} and {labels[k]!r} both "
+                              f"give coordinate {n!r}: keep one of them")
+        seen[n] = k
     return names, data[:, keep]
 
 
