@@ -15,6 +15,7 @@ against OpenSim 4.6's IK tool.
   ScaleTool scales them: tests/biomech/test_scale.py).
 * Property-based: the setup reader, the marker-file reader and the solver on arbitrary input.
 """
+import dataclasses
 import math
 import re
 import os
@@ -940,3 +941,32 @@ def test_setup_tasks_the_model_lacks_name_the_setup(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"{setup}: marker task 'NOPE': the model has no such marker" in err
     assert f"{setup}: coordinate task 'nocoord': the model has no such coordinate" in err
+
+
+def test_manual_value_out_of_an_unclamped_range_in_rad_is_taken():
+    """OpenSim's IK leaves an unclamped coordinate free beyond its range, so a manual value
+    there in rad is meant (Gait2392's pelvis_rotation, range +-pi/2 and unclamped, at pi: a
+    subject facing the other way): no warning, and strict runs. A clamped coordinate's range
+    binds the fit: a value beyond it is warned about, in rad without 'looks like degrees'
+    (0.3 rad just past the knee's 0.17 is not 0.3 degrees)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                 # its muscles, skipped
+        model = urdf2dyn.load(os.path.join(DATA, "gait2392", "subject01_simbody.osim"))
+    assert not model.coordinates["pelvis_rotation"].clamped
+    task = ik.IKTask("coordinate", "pelvis_rotation", value_type="manual_value", value=math.pi)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ik.coordinate_task_values(model, [task], np.zeros(2), strict=True)
+    assert not model.coordinates["pelvis_ty"].clamped       # in mm: still said
+    task = ik.IKTask("coordinate", "pelvis_ty", value_type="manual_value", value=950.0)
+    with pytest.raises(ValueError, match=r"manual_value 950 lies outside .*2\]; give it in the coordinate's units"):
+        ik.coordinate_task_values(model, [task], np.zeros(2), strict=True)
+    knee = model.coordinates["knee_angle_r"]
+    model.coordinates["knee_angle_r"] = dataclasses.replace(knee, clamped=True)
+    try:
+        task = ik.IKTask("coordinate", "knee_angle_r", value_type="manual_value", value=0.3)
+        with pytest.warns(Urdf2dynWarning, match="manual_value 0.3 lies outside") as got:
+            ik.coordinate_task_values(model, [task], np.zeros(2))
+        assert "degrees" not in str(got[0].message) and "give it in rad" in str(got[0].message)
+    finally:
+        model.coordinates["knee_angle_r"] = knee

@@ -154,19 +154,26 @@ def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
 def _check_manual_value(model: Model, task: IKTask, setup: str | None, strict: bool) -> None:
     """Warn about a coordinate task's manual value outside its coordinate's range: OpenSim
     takes it in the coordinate's own units (rad or m), so a knee at 30 is 30 rad, and the fit
-    would pull the model there without a word."""
+    would pull the model there without a word. An unclamped coordinate's range does not bind
+    the fit (OpenSim's IK leaves it free): a value beyond it is meant, unless it is an angle
+    beyond a full turn or a length beyond 100 m."""
     c = model.coordinates.get(task.name)
     value = task.value
     if c is None or not math.isfinite(value) or c.lower <= value <= c.upper:
         return
+    turns = c.motion == "rotational" and abs(value) > 2 * math.pi    # no angle in rad
+    far = c.motion != "rotational" and abs(value) > 100.0           # no lab in m: mm?
+    if not (c.clamped or turns or far):
+        return
     where = f"{setup}: " if setup else ""
-    unit = "m" if c.motion == "translational" else "rad"
-    advice = "give it in " + unit
-    if c.motion == "rotational" and c.lower <= math.radians(value) <= c.upper:
+    unit = {"translational": "m", "rotational": "rad"}.get(c.motion)
+    advice = "give it in " + (unit or "the coordinate's units (rad or m)")
+    if turns and c.lower <= math.radians(value) <= c.upper:
         advice = (f"it looks like degrees: OpenSim reads manual values in rad, "
                   f"write {math.radians(value):.6g}")
     report(f"ik: {where}coordinate task {task.name!r}: manual_value {value:g} lies outside "
-           f"the coordinate's range [{c.lower:g}, {c.upper:g}] {unit}; {advice}, or set "
+           f"the coordinate's range [{c.lower:g}, {c.upper:g}]{' ' + unit if unit else ''}; "
+           f"{advice}, or set "
            "the range in the model if the value is meant", strict=strict)
 
 
