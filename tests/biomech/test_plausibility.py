@@ -331,7 +331,8 @@ def test_ground_reactions_in_another_force_unit_are_warned_about(tmp_path, model
     assert light.severity == "warning"
     assert light.message.startswith(f"{path}: the loads hold the body up by ")
     assert "of its weight (562 N, 57.3 kg)" in light.message
-    assert "normalized to body weight need multiplying by 562 N, kgf by 9.81" in light.message
+    assert ("normalized to body weight need multiplying by 562 N, in % of it by 5.621 N, "
+            "kgf by 9.81") in light.message
     with pytest.raises(ValueError, match="the loads hold the body up by"):
         urdf2dyn.inverse_dynamics_trial(model, MOTION, path, strict=True)
 

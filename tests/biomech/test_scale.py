@@ -560,3 +560,21 @@ def test_marker_set_reader_never_tracebacks(tmp_path_factory, which, edits):
     for name, frame, location, fixed in markers:
         assert isinstance(name, str) and isinstance(frame, str) and isinstance(fixed, bool)
         assert len(location) == 3 and all(np.isfinite(location))
+
+
+def test_a_manual_scale_of_a_body_the_model_lacks_names_the_setup():
+    """A ScaleTool setup's manual scale of a body the generic model does not have: said,
+    naming the setup file it is in, and skipped (refused under strict)."""
+    from urdf2dyn.biomech.formats.scale_setup import ManualScale
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        model = S.load_generic(os.path.join(DATA, "scale", "gait2354", "gait2354_simbody.osim"))
+    settings = S.ScaleSettings(scaling_order=("manualScale",), setup="setup_scale.xml",
+                               manual_scales=[ManualScale("femurX_r", (1.1, 1.1, 1.1)),
+                                              ManualScale("femur_l", (1.2, 1.2, 1.2))])
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match=r"^scale: setup_scale\.xml: manual "
+                      r"scale of 'femurX_r': the model has no such body$"):
+        factors = S.scale_factors(model, settings, [])
+    np.testing.assert_array_equal(factors["femur_l"], [1.2, 1.2, 1.2])
+    with pytest.raises(ValueError, match="setup_scale.xml: manual scale of 'femurX_r'"):
+        S.scale_factors(model, settings, [], strict=True)

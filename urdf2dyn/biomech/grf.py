@@ -395,7 +395,7 @@ def _root_joints(model):
         return None, (f"model {model.name!r} has a fixed base (its first joint "
                       f"{chain[0].name!r} turns about an axis fixed in the world): the "
                       "world holds it; for residuals, load it with a floating base "
-                      "(load(..., floating_base=True))")
+                      "(command line: --floating-base; load(..., floating_base=True))")
     mass = model._c.structure()["mass"]                 # per body, welded links merged
     dofs = np.cumsum([j.nv for j in chain])
     why = []

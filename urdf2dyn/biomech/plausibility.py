@@ -463,9 +463,9 @@ def light_loads(model, f_ext, loads_source):
             f"along its vertical, {100 * max(peak, 0.0) / weight:.0f} % of its weight "
             f"({weight:.0f} N, {mass:.1f} kg), where walking, running or standing puts about "
             "the weight or more on the ground at some point. Check their force unit (N: "
-            f"reactions normalized to body weight need multiplying by {weight:.0f} N, kgf by "
-            "9.81), the body mass (--mass), and supports the recording leaves out (a harness, "
-            "handrails, a seat, plates the feet miss)"]
+            f"reactions normalized to body weight need multiplying by {weight:.0f} N, in % of "
+            f"it by {weight / 100:.4g} N, kgf by 9.81), the body mass (--mass), and supports "
+            "the recording leaves out (a harness, handrails, a seat, plates the feet miss)"]
 
 
 def ik_fit(t, rms, worst_error, worst_marker, source):
