@@ -316,9 +316,9 @@ def test_bad_f_ext(f_ext, exc, words):
 @pytest.mark.parametrize("tau, kw, exc, words", [
     # steps and tau's rows disagreeing: which was meant is not for simulate to guess
     (np.zeros((5, 7)), dict(steps=2), ValueError,
-     ["simulate: steps=2 but tau has 5 rows (5 steps)"]),
+     ["simulate: steps: 2, but tau has 5 rows (5 steps)"]),
     (np.zeros((5, 7)), dict(steps=3, half_steps=True), ValueError,
-     ["simulate: steps=3 but tau has 5 rows (2 steps with half_steps=True)"]),
+     ["simulate: steps: 3, but tau has 5 rows (2 steps with half_steps=True)"]),
     (np.zeros((5, 7)), dict(dt=True), ValueError, ["simulate: dt must be a positive number"]),
     (np.zeros((5, 7)), dict(dt=-0.1), ValueError, ["simulate: dt must be a positive number"]),
     (np.zeros((5, 7)), dict(method=["rk4"]), ValueError, ["simulate: method must be one of"]),

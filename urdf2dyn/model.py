@@ -1529,9 +1529,13 @@ class Model:
             Seed of NumPy's default generator (the same seed, the same configurations).
         """
         n = _count(n, "random_configuration: n")
-        if isinstance(seed, (list, tuple, np.ndarray)) and np.ndim(seed) > 0:
-            seed = [_count(s, "random_configuration: seed") for s in np.ravel(
-                np.asarray(seed, dtype=object))]          # NumPy's entropy: several ints
+        if isinstance(seed, (list, tuple)) or (isinstance(seed, np.ndarray) and seed.ndim):
+            items = seed.ravel() if isinstance(seed, np.ndarray) else seed
+            # NumPy's entropy: several ints (a nested or ragged list is refused item by item)
+            seed = [_count(s, "random_configuration: seed") for s in items]
+            if None in seed:
+                raise TypeError("random_configuration: seed: a sequence of integers >= 0, "
+                                "got None among them")
         elif not isinstance(seed, (np.random.Generator, np.random.BitGenerator,
                                    np.random.SeedSequence)):
             seed = _count(seed, "random_configuration: seed")

@@ -82,7 +82,7 @@ def simulate(model: Model, q0: ArrayLike, v0: ArrayLike, tau: ArrayLike | Contro
     n = (taus.shape[0] - 1) // 2 if half_steps else taus.shape[0]
     if steps is not None and steps != n:
         how = f"{n} steps with half_steps=True" if half_steps else f"{n} steps"
-        raise ValueError(f"simulate: steps={steps} but tau has {taus.shape[0]} rows ({how}): "
+        raise ValueError(f"simulate: steps: {steps}, but tau has {taus.shape[0]} rows ({how}): "
                          "give tau one row per step (2 steps + 1 with half_steps), or leave "
                          "steps out")
     bodies, wrenches = model._fext(f_ext, np.zeros((n, model.nq)))
