@@ -170,6 +170,13 @@ def test_nan_mass_and_negative_mass_are_refused():
              r"<mass>-2</mass>: mass must be >= 0")
 
 
+def test_hexadecimal_numbers_are_refused():
+    """OpenSim reads <mass>0x10</mass> as 0 (and a massless body), strtod as 16: neither
+    is what a reader of the file would take it for."""
+    _refused(_doc(_body("b", mass="0x10"), _pin("j", "/ground", "/bodyset/b")),
+             r"line 5: body 'b': <mass>0x10</mass>: hexadecimal numbers are not read .*decimal")
+
+
 def test_unknown_function_joint_and_unsupported_features_are_refused_by_name():
     _refused(_doc(_body("b"), _custom("j", "/ground", "/bodyset/b",
                                       '<Sine name="function"><amplitude>1</amplitude></Sine>')),

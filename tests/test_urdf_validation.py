@@ -94,6 +94,12 @@ CASES = {
     "nan": (two_links(extra='<origin xyz="0 nan 0"/>'), ["xyz", "not finite"]),
     "inf": (two_links(extra='<origin xyz="0 inf 0"/>'), ["xyz", "not finite"]),
     "overflow": (two_links(extra='<origin xyz="0 1e999 0"/>'), ["xyz", "not finite"]),
+    # strtod reads hexadecimal, urdfdom (an istream) does not: "0x10" is refused, not 16
+    "hexadecimal": (two_links(extra='<origin xyz="0 0x10 0"/>'),
+                    ["joint 'j'", "<origin xyz=", "hexadecimal", "decimal"]),
+    "hexadecimal float": (robot(link("a", '<inertial><mass value="-0X1p3"/><inertia ixx="1" '
+                                          'ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>')),
+                          ["link 'a'", "<mass value=", "hexadecimal"]),
     "empty": (two_links(extra='<origin xyz=""/>'), ["xyz", "expected 3 numbers, got 0"]),
     "zero axis": (two_links(extra='<axis xyz="0 0 0"/>'), ["joint 'j'", "axis", "zero"]),
     "limit not a number": (two_links(extra='<axis xyz="0 0 1"/><limit lower="a" upper="1"/>'),

@@ -88,9 +88,12 @@ static int read_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out
     const char *s = u2d_xml_text(node), *p = s, *elem = u2d_xml_name(node);
     int count = 0, got;
     double x;
-    for (; (got = u2d_scan_number(&p, &x)) != 0; count++) {
+    for (; (got = u2d_scan_decimal(&p, &x)) != 0; count++) {
         if (got == -1)
             return fail_at(o, node, "<%s>%.60s</%s>: not a number", elem, s, elem);
+        if (got == -3)
+            return fail_at(o, node, "<%s>%.60s</%s>: hexadecimal numbers are not read "
+                           "(OpenSim reads 0x10 as 0): write it in decimal", elem, s, elem);
         if (got == -2)
             return fail_at(o, node, "<%s>%.60s</%s>: number is not finite", elem, s, elem);
         if (n == 0 && count >= max)

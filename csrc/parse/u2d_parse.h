@@ -34,6 +34,10 @@ void u2d_c_decimal(char *text);
  * finite. */
 int u2d_scan_number(const char **s, double *x);
 
+/* u2d_scan_number for URDF and OpenSim text, and -3 (*s at it) for a hexadecimal number:
+ * strtod reads "0x10" as 16 (as MuJoCo does), urdfdom refuses it and OpenSim reads 0. */
+int u2d_scan_decimal(const char **s, double *x);
+
 /* Whether xml's first element (after its declaration and comments) is named root. */
 int u2d_has_root(const char *xml, const char *root);
 

@@ -151,6 +151,18 @@ int u2d_scan_number(const char **s, double *x)
     return 1;
 }
 
+int u2d_scan_decimal(const char **s, double *x)
+{
+    const char *p = *s;
+    while (u2d_is_blank(*p)) p++;
+    const char *digits = p + (*p == '+' || *p == '-');
+    if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+        *s = p;
+        return -3;
+    }
+    return u2d_scan_number(s, x);
+}
+
 int u2d_has_root(const char *xml, const char *root)
 {
     size_t n = strlen(root);
@@ -187,8 +199,11 @@ static int read_numbers(reader *rd, u2d_xml *node, const char *attr, int n, doub
     if (!s) return fail(rd, "<%s> is missing attribute '%s'", elem, attr);
     int count = 0, got;
     double x;
-    for (const char *p = s; (got = u2d_scan_number(&p, &x)) != 0; count++) {
+    for (const char *p = s; (got = u2d_scan_decimal(&p, &x)) != 0; count++) {
         if (got == -1) return fail(rd, "<%s %s=\"%.60s\">: not a number", elem, attr, s);
+        if (got == -3)
+            return fail(rd, "<%s %s=\"%.60s\">: hexadecimal numbers are not read (urdfdom "
+                        "refuses them): write it in decimal", elem, attr, s);
         if (got == -2) return fail(rd, "<%s %s=\"%.60s\">: number is not finite", elem, attr, s);
         if (count < n) out[count] = x;
     }
