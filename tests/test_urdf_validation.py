@@ -158,6 +158,23 @@ def test_floating_base_name_clash():
         urdf2dyn.load(text, floating_base=True)
 
 
+def test_floating_base_over_a_floating_root_joint_is_refused(tmp_path):
+    """A URDF that floats already (world -> floating -> base) with floating_base=True would
+    get a second free joint above its massless 'world': 14 coordinates, a singular mass
+    matrix. Refused, naming the joint; without floating_base it floats once."""
+    text = robot(link("world", "") + "\n" + link("base")
+                 + "\n" + joint("float", "world", "base", type="floating", extra=""))
+    assert urdf2dyn.load(text).nq == 7
+    path = tmp_path / "floats.urdf"
+    path.write_text(text)
+    with pytest.raises(URDFError) as info:
+        urdf2dyn.load(path, floating_base=True)
+    message = str(info.value)
+    for word in (f"{path}:4: ", "joint 'float'", "root link 'world'", "'base'",
+                 "load without floating_base=True"):
+        assert word in message, message
+
+
 def test_nul_character():
     with pytest.raises(URDFError, match="NUL"):
         urdf2dyn.load(robot(link("a")) + "\0")

@@ -115,6 +115,22 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
                 return NULL;
             }
 
+    /* A second free joint above the URDF's own would let a massless root link float too:
+     * 6 more coordinates and a singular mass matrix (Pinocchio stacks them so). */
+    if (floating_base && !u->mjcf)
+        for (int j = 0; j < nj; j++)
+            if (u->joint[j].type == U2D_JOINT_FLOATING && u->joint[j].parent == u->root) {
+                const u2d_urdf_joint *J = &u->joint[j];
+                char at[32] = "";
+                if (J->line > 0) snprintf(at, sizeof at, "line %d: ", J->line);
+                snprintf(err, U2D_ERRLEN, "%sjoint '%.100s': floating_base=True adds a floating "
+                         "joint above the root link '%.100s', but this floating joint already "
+                         "lets '%.100s' move freely: load without floating_base=True (the "
+                         "URDF's joint is the floating base)", at, J->name,
+                         u->link[u->root].name, u->link[J->child].name);
+                return NULL;
+            }
+
     if (floating_base && u->mjcf) {
         snprintf(err, U2D_ERRLEN, "floating_base does not apply to an MJCF model: its bodies "
                  "float where they have a free joint (<freejoint/>)");
