@@ -71,16 +71,35 @@ def test_public_model_matches_pinocchio(name):
 
 
 def test_summary_warning_lists_what_is_not_applied():
+    """What changes MuJoCo's own inverse dynamics or mass matrix (armature, damping,
+    tendons, equality constraints...) is warned about, and refused under strict."""
     path = oracle.public_path("franka_emika_panda")
     with pytest.warns(urdf2dyn.URDFWarning) as rec:
         urdf2dyn.load(path)
     text = [str(w.message) for w in rec]
     assert len(text) == 1
-    for word in ("armature on 9 joints", "damping on 9 joints", "1 tendon", "8 actuators",
-                 "1 equality constraint", "contacts on"):
+    for word in ("armature on 9 joints", "damping on 9 joints", "1 tendon",
+                 "1 equality constraint", "mj_inverse"):
         assert word in text[0], text[0]
+    for word in ("actuator", "contact", "limits"):
+        assert word not in text[0], text[0]
     with pytest.raises(urdf2dyn.URDFError, match="not applied"):
         urdf2dyn.load(path, strict=True)
+
+
+def test_limits_actuators_and_contacts_do_not_make_strict_refuse():
+    """Joint limits, actuators and contacts are not rigid-body dynamics (in MuJoCo either:
+    mj_inverse's force is what the actuators must give; contacts come in as f_ext), so a
+    model with nothing else loads under strict: UR5e without its armature."""
+    with open(oracle.public_path("universal_robots_ur5e")) as f:
+        text = f.read()
+    assert text.count(' armature="0.1"') == 1 and "<actuator>" in text and "range=" in text
+    with pytest.raises(urdf2dyn.URDFError, match="armature on 6 joints"):
+        urdf2dyn.load(text, strict=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = urdf2dyn.load(text.replace(' armature="0.1"', ""), strict=True)
+    assert model.nv == 6 and model.joints[0].limit is not None
 
 
 def test_pickle_keeps_the_included_files(tmp_path):

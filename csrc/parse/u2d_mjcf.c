@@ -15,8 +15,11 @@
  * "world" (body 0). Inertia: <inertial> (diaginertia or fullinertia), else from the geoms
  * per compiler inertiafromgeom (u2d_mjcf_mass.c, u2d_mesh.c), then boundmass,
  * boundinertia, balanceinertia and settotalmass. What is not rigid-body dynamics (armature,
- * damping, springs, friction loss, gravity compensation, limits, tendons, actuators,
- * equality constraints, contacts) is counted into one finding and not applied. */
+ * damping, springs, friction loss, gravity compensation, tendons, equality constraints)
+ * changes MuJoCo's own dynamics: it is counted into one finding and not applied. Joint
+ * limits, actuators and contacts are read and say nothing, as a URDF's limits, transmissions
+ * and collision geometry: they do not enter rigid-body dynamics in MuJoCo either (contact
+ * forces come in through f_ext). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,7 +93,7 @@ typedef struct {
     int nbody;                  /* MuJoCo body ids handed out                            */
 
     /* what is read but not applied, for the summary */
-    int n_armature, n_damping, n_spring, n_friction, n_limit, n_gravcomp, n_contact;
+    int n_armature, n_damping, n_spring, n_friction, n_gravcomp;
 } mjcf;
 
 /* ---- messages ------------------------------------------------------------------------ */
@@ -1281,7 +1284,6 @@ static int read_joint(mjcf *rd, const mj_item *it, const char *body, int k, mj_j
         if (J->type != J_BALL && J->range[0] >= J->range[1])
             return fail(rd, j, "joint '%.100s': range[0] must be below range[1]", J->name);
         if (J->type == J_HINGE || J->type == J_BALL) { J->range[0] *= deg; J->range[1] *= deg; }
-        rd->n_limit++;
     }
     if (J->type == J_HINGE) J->ref *= deg;
     if (J->type == J_FREE || J->type == J_BALL) {
@@ -1404,15 +1406,15 @@ static void free_content(mj_content *c)
     memset(c, 0, sizeof *c);
 }
 
-/* Count the geoms that can touch something (contacts are not applied). */
-static int count_contacts(mjcf *rd, const mj_content *c)
+/* The geoms' contype and conaffinity read as MuJoCo reads them (refused where it refuses
+ * them); contacts are not rigid-body dynamics, and not applied. */
+static int read_contacts(mjcf *rd, const mj_content *c)
 {
     for (int k = 0; k < c->ngeom; k++) {
         double t = 1, a = 1;
         if (dnumbers(rd, c->geom[k].node, K_GEOM, c->geom[k].cls, "contype", 1, 1, &t) < 0 ||
             dnumbers(rd, c->geom[k].node, K_GEOM, c->geom[k].cls, "conaffinity", 1, 1, &a) < 0)
             return -1;
-        rd->n_contact += t != 0 || a != 0;
     }
     return 0;
 }
@@ -1442,7 +1444,7 @@ static int read_tree(mjcf *rd)
             status = fail(rd, w, "<worldbody> cannot have attributes");
         else status = scan_body(rd, w, 0, 1, &c);
     }
-    if (!status) status = count_contacts(rd, &c);
+    if (!status) status = read_contacts(rd, &c);
     if (!status) status = push_children(rd, &stack, &top, &cap, &c, 0, 1);
     free_content(&c);
     while (top > 0 && !status) {
@@ -1459,7 +1461,7 @@ static int read_tree(mjcf *rd)
         double gravcomp = 0;
         if (cls < 0 || pose_of(rd, n, K_GEOM, -1, &pose) < 0 ||
             read_bool(rd, n, "mocap", &mocap) || numbers(rd, n, "gravcomp", 1, 1, &gravcomp) < 0 ||
-            scan_body(rd, n, cls, 0, &c) || count_contacts(rd, &c)) {
+            scan_body(rd, n, cls, 0, &c) || read_contacts(rd, &c)) {
             status = -1;
             break;
         }
@@ -1500,7 +1502,8 @@ static int count_children(mjcf *rd, const char *section)
     return n;
 }
 
-/* One finding listing what the model has that urdf2dyn does not apply. */
+/* One finding listing what the model has that changes MuJoCo's inverse dynamics (mj_inverse)
+ * or mass matrix and that urdf2dyn does not apply: a warning, refused under strict. */
 static void summarize(mjcf *rd)
 {
     char msg[U2D_ERRLEN] = "";
@@ -1508,11 +1511,9 @@ static void summarize(mjcf *rd)
     const struct { int count; const char *what, *unit; } items[] = {
         {rd->n_armature, "armature", "joint"}, {rd->n_damping, "damping", "joint"},
         {rd->n_spring, "springs", "joint"}, {rd->n_friction, "friction loss", "joint"},
-        {rd->n_limit, "limits", "joint"}, {rd->n_gravcomp, "gravity compensation", "body"},
+        {rd->n_gravcomp, "gravity compensation", "body"},
         {count_children(rd, "tendon"), "tendon", NULL},
-        {count_children(rd, "actuator"), "actuator", NULL},
         {count_children(rd, "equality"), "equality constraint", NULL},
-        {rd->n_contact, "contacts", "geom"},
     };
     for (size_t k = 0; k < sizeof items / sizeof items[0]; k++) {
         int c = items[k].count;
@@ -1525,8 +1526,9 @@ static void summarize(mjcf *rd)
                                   items[k].what, c == 1 ? "" : "s");
     }
     if (n)
-        note(rd, NULL, "what is not rigid-body dynamics is read but not applied (as mj_rne "
-             "with armature and passive forces zeroed): %s", msg);
+        note(rd, NULL, "read but not applied, so inverse dynamics and the mass matrix differ "
+             "from MuJoCo's mj_inverse and qM (they are mj_rne's, with armature zeroed and no "
+             "passive or constraint force): %s", msg);
 }
 
 /* Every name (links, joints, model) copied into one block the u2d_urdf owns; link and joint
