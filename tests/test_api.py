@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import urdf2dyn
+from urdf2dyn.markers import Marker
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -195,15 +196,52 @@ def test_repr_and_pickle(arm):
     assert [j.name for j in clone.joints] == [j.name for j in arm.joints]
 
 
+OSIM = REPO / "tests/data/opensim_models/Gait10dof18musc/subject01.osim"
+MJCF = REPO / "tests/data/mjcf/menagerie/universal_robots_ur5e/ur5e.xml"
+
+
+@pytest.mark.parametrize("path", [ARM7, OSIM, MJCF], ids=["urdf", "osim", "mjcf"])
+def test_what_a_model_holds_cannot_be_changed_in_place(path):
+    """Models are immutable (docs/conventions.rst): no name list, table or array a model
+    hands out can be changed in place, so nothing a caller does to one changes the model.
+    Settings given after loading (markers, default_q, locked_coordinates, clamped_ranges)
+    are set by assignment, and stay frozen too."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.Urdf2dynWarning)
+        model = urdf2dyn.load(path)
+    for name in ("q_names", "v_names", "link_names", "joints", "bodies", "findings",
+                 "markers", "couplers", "forces", "multibody_order", "coordinate_set_order"):
+        value = getattr(model, name)
+        assert isinstance(value, tuple), (name, type(value))
+    for name in ("coordinates", "locked_coordinates", "clamped_ranges"):
+        with pytest.raises(TypeError):
+            getattr(model, name)["x"] = 1.0
+    for name in ("gravity", "default_q"):
+        value = getattr(model, name)
+        if value is not None:
+            with pytest.raises(ValueError, match="read-only"):
+                value[0] = 1.0
+    # assigned settings are copied and frozen the same way, and survive pickling
+    model.markers = [Marker("tip", model.link_names[-1], (0.0, 0.0, 0.1))]
+    model.default_q = np.zeros(model.nq)
+    model.locked_coordinates = {model.q_names[0]: 0.25}
+    clone = pickle.loads(pickle.dumps(model))
+    for m in (model, clone):
+        assert isinstance(m.markers, tuple) and m.markers[0].name == "tip"
+        assert not m.default_q.flags.writeable and m.locked_coordinates == {m.q_names[0]: 0.25}
+        with pytest.raises(TypeError):
+            m.locked_coordinates[m.q_names[0]] = 0.0
+
+
 def test_joint_records(arm):
     assert [j.q_index for j in arm.joints] == list(range(7))
-    assert arm.q_names == [f"arm7_joint{k}" for k in range(1, 8)] == arm.v_names
+    assert arm.q_names == tuple(f"arm7_joint{k}" for k in range(1, 8)) == arm.v_names
     floating = urdf2dyn.load(ARM7, floating_base=True)
     root = floating.joints[0]
     assert (root.name, root.type, root.nq, root.nv, root.parent) == (
         "root_joint", "floating", 7, 6, None)
-    assert floating.q_names[:7] == ["root_joint_" + s for s in ("x", "y", "z", "qx", "qy", "qz",
-                                                                 "qw")]
+    assert floating.q_names[:7] == tuple("root_joint_" + s for s in ("x", "y", "z", "qx", "qy",
+                                                                      "qz", "qw"))
     assert (floating.nq, floating.nv) == (14, 13)
 
 

@@ -453,7 +453,7 @@ def test_floating_base_columns_without_floating_base_say_so(tmp_path, capsys):
     model = urdf2dyn.load(data_path("robot2r.urdf"), floating_base=True)
     path = tmp_path / "free.csv"
     q = model.neutral()
-    path.write_text(",".join(["time"] + model.q_names) + "\n" + "".join(
+    path.write_text(",".join(["time", *model.q_names]) + "\n" + "".join(
         ",".join(str(x) for x in [0.01 * k, *q]) + "\n" for k in range(5)))
     status, _, err = run(["torques", "robot2r.urdf", str(path)], capsys)
     assert status == 1 and "unknown columns" in err

@@ -88,11 +88,11 @@ def test_command_line_on_an_mjcf_model(tmp_path, capsys):
     motion = tmp_path / "walk.csv"
     with open(motion, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["time"] + model.q_names)
+        w.writerow(["time", *model.q_names])
         w.writerows(np.column_stack([t, q]).tolist())
     out = tmp_path / "tau.csv"
     assert main(["torques", CASSIE, str(motion), "-o", str(out), "--no-progress"]) == 0
     rows = list(csv.reader(open(out)))
-    assert rows[0][1:] == model.v_names and len(rows) == 52
+    assert rows[0][1:] == list(model.v_names) and len(rows) == 52
     assert np.isfinite(np.array(rows[1:], dtype=float)).all()
     assert os.path.getsize(out) > 0

@@ -69,7 +69,7 @@ def test_floating_derivatives_body_frame():
 
 def write_motion(path, t, q, names, extra=None):
     cols = [t, q] + ([extra[1]] if extra else [])
-    write_csv(path, t, np.column_stack(cols[1:]), names + (extra[0] if extra else []))
+    write_csv(path, t, np.column_stack(cols[1:]), [*names, *(extra[0] if extra else [])])
 
 
 def test_cli_torques_on_quadratic(tmp_path, capsys):

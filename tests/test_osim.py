@@ -116,8 +116,8 @@ def test_each_speed_name_moves_its_own_coordinate(name, floating):
         moved = np.flatnonzero(model.integrate(q0, v) != q0)
         assert [model.q_names[i] for i in moved] == [model.v_names[k]], (name, k)
     if floating:
-        assert model.v_names[:first] == [f"root_joint_{s}" for s in
-                                         ("vx", "vy", "vz", "wx", "wy", "wz")]
+        assert model.v_names[:first] == tuple(f"root_joint_{s}" for s in
+                                              ("vx", "vy", "vz", "wx", "wy", "wz"))
 
 
 def _rotation(model, q, link):
@@ -348,8 +348,8 @@ def test_every_joint_type_and_function_equals_opensim(every_joint):
 
 def test_every_joint_marker_and_names(every_joint):
     model, oracle = every_joint
-    assert model.q_names == ["c0", "c1", "c2", "u0", "u1", "g0", "g1", "g2", "p_rz", "p_tx",
-                             "p_ty", "s0", "pin"]
+    assert model.q_names == ("c0", "c1", "c2", "u0", "u1", "g0", "g1", "g2", "p_rz", "p_tx",
+                             "p_ty", "s0", "pin")
     assert model.coordinates["c0"].motion == "coupled"     # spline on rotation1
     assert model.coordinates["c1"].motion == "coupled"
     assert model.coordinates["p_tx"].motion == "translational"

@@ -31,8 +31,8 @@ RAJAGOPAL = os.path.join(DATA, MODELS["rajagopal"])
 
 def test_rajagopal_couplers_are_read_and_kept_by_default():
     m = _load(RAJAGOPAL)
-    assert m.couplers == [Coupler("knee_angle_r_beta", "knee_angle_r", 1.0),
-                          Coupler("knee_angle_l_beta", "knee_angle_l", 1.0)]
+    assert m.couplers == (Coupler("knee_angle_r_beta", "knee_angle_r", 1.0),
+                          Coupler("knee_angle_l_beta", "knee_angle_l", 1.0))
     assert not m.eliminate_couplers
     q, v, a = next(_states(m, 1, 3))
     tau = m.inverse_dynamics(q, v, a)          # the dependent force has its own entry

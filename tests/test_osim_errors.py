@@ -65,7 +65,7 @@ def _refused(text, *pieces):
 
 def test_a_minimal_model_loads_with_opensims_defaults():
     m = _load(_doc(_body("b"), _pin("j", "/ground", "/bodyset/b")))
-    assert m.q_names == ["q"]
+    assert m.q_names == ("q",)
     assert m.gravity.tolist() == [0.0, -9.80665, 0.0]       # OpenSim's default gravity
     assert m.joints[0].type == "revolute" and m.joints[0].axis == (0.0, 0.0, 1.0)
 
@@ -252,7 +252,7 @@ def test_ball_and_free_joints_warn_about_their_speeds():
         '<Coordinate name="z"/>')
     with pytest.warns(urdf2dyn.URDFWarning, match="BallJoint.*angular velocity"):
         m = urdf2dyn.load(_doc(_body("b"), ball))
-    assert m.q_names == ["x", "y", "z"]
+    assert m.q_names == ("x", "y", "z")
 
 
 def test_path_errors_name_the_file(tmp_path):

@@ -123,4 +123,4 @@ def test_forces_and_tree_order_are_opensims(osim_file, osim):
     assert [(f.name, f.kind) for f in model.forces] == [
         (fs.get(i).getName(), fs.get(i).getConcreteClassName()) for i in range(fs.getSize())]
     names = om.getCoordinateNamesInMultibodyTreeOrder()
-    assert model.multibody_order == [names.getElt(i) for i in range(names.size())]
+    assert model.multibody_order == tuple(names.getElt(i) for i in range(names.size()))

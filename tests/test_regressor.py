@@ -42,7 +42,7 @@ def test_regressor_matches_pinocchio(twin):
 
 def test_parameter_names_follow_the_bodies():
     m = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
-    assert m.bodies == ["link1", "link2"]
+    assert m.bodies == ("link1", "link2")
     names = m.parameter_names()
     assert names[:4] == ["link1.m", "link1.mcx", "link1.mcy", "link1.mcz"]
     assert names[10:] == ["link2." + p for p in

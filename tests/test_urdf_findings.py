@@ -74,7 +74,7 @@ def test_finding_warns_with_its_line_and_strict_refuses(case, tmp_path):
     assert messages[0].startswith(f"line {line}: "), messages[0]
     for word in words:
         assert word in messages[0], (word, messages[0])
-    assert model.findings == [(line, messages[0][len(f"line {line}: "):])]
+    assert model.findings == ((line, messages[0][len(f"line {line}: "):]),)
     # from a file, the message starts with file:line like a compiler's
     path = tmp_path / "robot.urdf"
     path.write_text(text)
@@ -101,7 +101,7 @@ def test_clean_files_say_nothing():
         warnings.simplefilter("error")
         for name in ("arm7.urdf", "robot2r.urdf", "humod_subject_a.urdf"):
             model = urdf2dyn.load(urdf2dyn.data_path(name))
-            assert model.findings == []
+            assert model.findings == ()
             assert urdf2dyn.check(urdf2dyn.data_path(name)) == []
         # a DOCTYPE with an internal subset is XML (Mini-XML reads it in two pieces)
         model = urdf2dyn.load('<?xml version="1.0"?>\n<!DOCTYPE robot [\n<!ENTITY x "1">\n]>\n'

@@ -205,7 +205,7 @@ def test_defaults_and_ignored_elements():
             '<gazebo reference="arm"><joint name="ghost"/><link name="ghost"/></gazebo>'
             '</robot>')
     model = urdf2dyn.load(text)
-    assert model.name == "d" and model.nq == 1 and model.link_names == ["base", "arm"]
+    assert model.name == "d" and model.nq == 1 and model.link_names == ("base", "arm")
     (j,) = model.joints
     assert j.axis == (1.0, 0.0, 0.0)
     assert j.limit == (-1.0, 1.0, 10.0, 2.0) and j.damping == 0.5 and j.friction == 0.1
@@ -224,7 +224,7 @@ def test_axis_is_normalized():
 
 def test_single_link_robot():
     model = urdf2dyn.load(robot(link("only")))
-    assert (model.nq, model.nv, model.link_names) == (0, 0, ["only"])
+    assert (model.nq, model.nv, model.link_names) == (0, 0, ("only",))
     assert model.inverse_dynamics(np.zeros(0), np.zeros(0), np.zeros(0)).shape == (0,)
 
 

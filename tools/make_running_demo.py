@@ -679,7 +679,7 @@ def main(argv=None):
     out.mkdir(parents=True, exist_ok=True)
     motion = out / f"{args.name}.csv"
     np.savetxt(motion, np.column_stack([t, q]), delimiter=",", fmt="%.8g", comments="",
-               header=",".join(["time"] + m.q_names))
+               header=",".join(["time", *m.q_names]))
     cols, header = [t], ["time"]
     for side in "LR":
         F, cop, free = stance_samples(runner, stride, s, side)

@@ -9,6 +9,7 @@ import reprlib
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -323,17 +324,21 @@ class Model:
             raise _core.URDFError(f"the URDF text is not valid Unicode ({e.reason} at "
                                   f"position {e.start})") from None
         #: What was read as written but looks wrong: (line, message), line 0 if unknown.
-        self.findings = self._c.findings()
+        self.findings: tuple[tuple[int, str], ...] = tuple(self._c.findings())
         for line, message in self.findings:
             report(_where(source, line) + message, strict=strict, error=_core.URDFError,
                    category=URDFWarning, stacklevel=4)
-        self.joints = [Joint(*row) for row in self._c.joints()]
+        # what the file defines is held in tuples (and read-only arrays and mappings): a
+        # model is immutable and shared, so no caller can change one in place
+        self.joints: tuple[Joint, ...] = tuple(Joint(*row) for row in self._c.joints())
         links = self._c.links()
-        self.link_names = [name for name, _ in links]
+        self.link_names: tuple[str, ...] = tuple(name for name, _ in links)
         self._link_body = dict(links)
         self._link_index = {name: k for k, name in enumerate(self.link_names)}
-        self.q_names = [n for j in self.joints for n in _names(j, _Q_SUFFIXES)]
-        self.v_names = [n for j in self.joints for n in _names(j, _V_SUFFIXES)]
+        self.q_names: tuple[str, ...] = tuple(n for j in self.joints
+                                              for n in _names(j, _Q_SUFFIXES))
+        self.v_names: tuple[str, ...] = tuple(n for j in self.joints
+                                              for n in _names(j, _V_SUFFIXES))
         self._signatures: dict[int, tuple] = {}     # algo -> the core's signature()
         self._osim_names()
         mjcf = self._c.mjcf()
@@ -367,53 +372,51 @@ class Model:
         """An OpenSim model's names: q_names/v_names are its coordinate names; markers and
         coordinates as the file gives them (empty for a URDF)."""
         info = self._c.osim()
-        #: Model markers (urdf2dyn.markers.Marker: name, link, position in the link frame, m),
-        #: what inverse_kinematics fits: an .osim model's MarkerSet; none for a URDF until
-        #: given (urdf2dyn.markers.read_markers).
-        self.markers: list[Marker] = []
-        #: OpenSim coordinates in q order: {name: Coordinate}; empty for a URDF.
-        self.coordinates = {}
-        #: What inverse kinematics respects (urdf2dyn.biomech.ik.run_setup): the pose it starts
-        #: from ((nq,) or None: q = 0, unit quaternions), {coordinate: value} held locked and
-        #: {coordinate: (lower, upper)} kept in range; set from an .osim's coordinates below,
-        #: empty for a URDF until given.
+        self.markers = ()       # markers and the settings below: properties of Model
+        #: OpenSim coordinates in q order: {name: Coordinate} (read-only); empty for a URDF.
+        self.coordinates: Mapping[str, Coordinate] = MappingProxyType({})
+        # what inverse kinematics respects (urdf2dyn.biomech.ik.run_setup): set from an
+        # .osim's coordinates below, empty for a URDF until given
         self.default_q = None
         self.locked_coordinates = {}
         self.clamped_ranges = {}
-        #: An .osim's enforced CoordinateCouplerConstraints (list of Coupler), in the order
+        #: An .osim's enforced CoordinateCouplerConstraints (tuple of Coupler), in the order
         #: they apply (one whose independent coordinate another one drives comes after it):
         #: inverse dynamics keeps each dependent coordinate a mobility of its own unless
         #: loaded with couplers="eliminate"; inverse kinematics keeps them (biomech.ik).
         #: Empty for a URDF.
-        self.couplers = []
+        self.couplers: tuple[Coupler, ...] = ()
         self._coupler_fn = []
         self._coupler_problem = None    # why the couplers cannot be applied, or None
-        #: An .osim's ForceSet (list of Force, file order); empty for a URDF.
-        self.forces: list[Force] = []
+        #: An .osim's ForceSet (tuple of Force, file order); empty for a URDF.
+        self.forces: tuple[Force, ...] = ()
         #: An .osim's coordinate names in OpenSim's multibody tree order (the column order
         #: of its inverse-dynamics tool, getCoordinateNamesInMultibodyTreeOrder); empty for
         #: a URDF.
-        self.multibody_order: list[str] = []
+        self.multibody_order: tuple[str, ...] = ()
         #: An .osim's coordinate names in its CoordinateSet order (joint by joint as the file
         #: lists them: the column order of OpenSim's IK and RRA kinematics); empty for a URDF.
-        self.coordinate_set_order: list[str] = []
+        self.coordinate_set_order: tuple[str, ...] = ()
         self._opensim = info is not None
         if info is None:
             return
         # joint by joint: the coordinates name q and v alike where a joint has as many
         # speeds as positions; a floating root added by floating_base (7 q, 6 v) keeps its
         # default names, and the names after it stay with their own coordinates
-        self.q_names, self.v_names = [], []
+        q_names: list[str] = []
+        v_names: list[str] = []
         for j in self.joints:
             given = info["q_names"][j.q_index:j.q_index + j.nq]
             qn = _names(j, _Q_SUFFIXES) if j.nq != 1 and j.type != "custom" else [j.name] * j.nq
             vn = _names(j, _V_SUFFIXES) if j.nv != 1 and j.type != "custom" else [j.name] * j.nv
-            self.q_names += [n if n is not None else d for n, d in zip(given, qn)]
-            self.v_names += ([n if n is not None else d for n, d in zip(given, vn)]
-                             if j.nq == j.nv else vn)
+            q_names += [n if n is not None else d for n, d in zip(given, qn)]
+            v_names += ([n if n is not None else d for n, d in zip(given, vn)]
+                        if j.nq == j.nv else vn)
+        self.q_names, self.v_names = tuple(q_names), tuple(v_names)
         self.markers = [Marker(name, link, tuple(xyz)) for name, link, xyz in info["markers"]]
-        self.coordinates = {row[0]: Coordinate(*row[:6], bool(row[6]), bool(row[7]))
-                            for row in info["coordinates"]}
+        self.coordinates = MappingProxyType({row[0]: Coordinate(*row[:6], bool(row[6]),
+                                                                bool(row[7]))
+                                             for row in info["coordinates"]})
         # what OpenSim's IK tool takes from the coordinates (urdf2dyn.biomech.ik.run_setup):
         # the default pose it starts from, locked coordinates held at their default value,
         # clamped ones kept in their range
@@ -425,14 +428,58 @@ class Model:
                     for dep, ind, _, scale, name, line in info["couplers"]]
         order = _coupler_order(couplers, self._source)
         if isinstance(order, str):
-            self.couplers, self._coupler_problem = couplers, order
+            self.couplers, self._coupler_problem = tuple(couplers), order
             self._coupler_fn = [row[2] for row in info["couplers"]]
         else:           # in the order they apply: each one's independent coordinate is final
-            self.couplers = [couplers[k] for k in order]
+            self.couplers = tuple(couplers[k] for k in order)
             self._coupler_fn = [info["couplers"][k][2] for k in order]
-        self.forces = [Force(name, kind) for name, kind in info["forces"]]
-        self.multibody_order = list(info["tree_order"])
-        self.coordinate_set_order = list(info["file_order"])
+        self.forces = tuple(Force(name, kind) for name, kind in info["forces"])
+        self.multibody_order = tuple(info["tree_order"])
+        self.coordinate_set_order = tuple(info["file_order"])
+
+    # ---- settings given after loading: set by assignment, held frozen -------------
+    @property
+    def markers(self) -> tuple[Marker, ...]:
+        """Model markers (urdf2dyn.markers.Marker: name, link, position in the link frame, m),
+        what inverse_kinematics fits: an .osim model's MarkerSet; none for a URDF until
+        given (``model.markers = urdf2dyn.markers.read_markers(...)``)."""
+        return self._markers
+
+    @markers.setter
+    def markers(self, markers) -> None:
+        self._markers = tuple(markers)
+
+    @property
+    def default_q(self) -> NDArray[np.float64] | None:
+        """The pose inverse kinematics starts from ((nq,), read-only; None: q = 0, unit
+        quaternions): an .osim's default coordinate values, an MJCF's qpos0."""
+        return self._default_q
+
+    @default_q.setter
+    def default_q(self, q: ArrayLike | None) -> None:
+        if q is not None:
+            q = np.array(q, dtype=float)
+            q.flags.writeable = False
+        self._default_q = q
+
+    @property
+    def locked_coordinates(self) -> Mapping[str, float]:
+        """{coordinate: value} inverse kinematics holds locked (read-only; assign a dict)."""
+        return self._locked_coordinates
+
+    @locked_coordinates.setter
+    def locked_coordinates(self, locked: Mapping[str, float]) -> None:
+        self._locked_coordinates = MappingProxyType(dict(locked))
+
+    @property
+    def clamped_ranges(self) -> Mapping[str, tuple[float, float]]:
+        """{coordinate: (lower, upper)} inverse kinematics keeps in range (read-only; assign a
+        dict)."""
+        return self._clamped_ranges
+
+    @clamped_ranges.setter
+    def clamped_ranges(self, ranges: Mapping[str, tuple[float, float]]) -> None:
+        self._clamped_ranges = MappingProxyType(dict(ranges))
 
     # ---- description -------------------------------------------------------------
     @property
@@ -462,8 +509,11 @@ class Model:
 
     @property
     def gravity(self) -> NDArray[np.float64]:
-        """Gravity (3,) in the URDF world frame, m/s²; default (0, 0, -9.81)."""
-        return self._c.gravity
+        """Gravity (3,) in the URDF world frame, m/s²; default (0, 0, -9.81). Read-only: set
+        it whole (``model.gravity = (0, -9.81, 0)``)."""
+        g = self._c.gravity
+        g.flags.writeable = False       # a copy: writing into it would change nothing
+        return g
 
     @gravity.setter
     def gravity(self, g: ArrayLike) -> None:
@@ -506,12 +556,17 @@ class Model:
     def __reduce__(self):
         # what is set on a model after loading travels with it (markers, what an .osim says
         # about its coordinates: default_q, locked_coordinates, clamped_ranges, and whether
-        # inverse dynamics eliminates its couplers)
-        extra = {k: v for k, v in self.__dict__.items()
-                 if k in ("markers", "default_q", "locked_coordinates", "clamped_ranges",
-                          "eliminate_couplers")}
+        # inverse dynamics eliminates its couplers), as plain values __setstate__ sets
+        extra = {"markers": self.markers, "default_q": self.default_q,
+                 "locked_coordinates": dict(self.locked_coordinates),
+                 "clamped_ranges": dict(self.clamped_ranges),
+                 "eliminate_couplers": self.eliminate_couplers}
         return (_rebuild, (self._xml, self.floating_base, tuple(self.gravity), self._source,
                            self._files), extra)
+
+    def __setstate__(self, state):
+        for key, value in state.items():        # through the setters, which freeze them
+            setattr(self, key, value)
 
     def structure(self):
         """The compiled tree the algorithms run on, as a :class:`Structure` of NumPy arrays:
@@ -971,10 +1026,10 @@ class Model:
         return self._c.inertial_parameters().reshape(-1)
 
     @property
-    def bodies(self):
+    def bodies(self) -> tuple[str, ...]:
         """Names of the moving bodies, in the regressor's order: for each movable joint, its
         child link (which carries every link welded to it by fixed joints)."""
-        return [j.child for j in self.joints]
+        return tuple(j.child for j in self.joints)
 
     def parameter_names(self):
         """Names of the entries of inertial_parameters(): '<body>.m', '<body>.mcx', ...,
@@ -1233,8 +1288,8 @@ class Model:
                            markers: list[Marker] | None = None,
                            weights: dict[str, float] | None = None,
                            tasks: Mapping[str, tuple[float, Any]] | None = None,
-                           locked: dict[str, float] | None = None,
-                           ranges: dict[str, tuple[float, float]] | None = None,
+                           locked: Mapping[str, float] | None = None,
+                           ranges: Mapping[str, tuple[float, float]] | None = None,
                            q0: ArrayLike | None = None, tolerance: float = 1e-10,
                            max_iter: int = 100, threads: int | None = None,
                            couplers: bool = True) -> IKSolution:

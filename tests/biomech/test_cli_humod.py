@@ -41,7 +41,7 @@ def test_torques_with_grf_matches_api(tmp_path, capsys):
     assert main(["torques", HUMAN, MOTION, "--grf", GRF, "-o", str(out)]) == 0
     model, t, q, tau = api_torques()
     header, table = read_table(out)
-    assert header == ["time"] + model.v_names
+    assert header == ["time", *model.v_names]
     np.testing.assert_allclose(table[:, 0], t)
     np.testing.assert_allclose(table[:, 1:], tau, rtol=1e-9, atol=1e-8)
     text = capsys.readouterr().out
@@ -75,7 +75,7 @@ def test_per_kg_residuals_and_sto(tmp_path):
     assert "N·m/kg" in open(sto, encoding="utf-8").readline()
     np.testing.assert_allclose(back.q, tau / model.total_mass, rtol=1e-9, atol=1e-9)
     t_back, tau_back, names = formats.read_torques(sto, model)
-    assert names == model.v_names
+    assert names == list(model.v_names)
     np.testing.assert_allclose(tau_back, tau / model.total_mass, rtol=1e-9, atol=1e-9)
     header, table = read_table(res_csv)
     assert header == ["time", "FX", "FY", "FZ", "MX", "MY", "MZ"]

@@ -387,7 +387,7 @@ def test_derivatives_with_floating_model():
     assert v_est.shape == (len(t), 36) and a_est.shape == (len(t), 36)
     np.testing.assert_allclose(v_est[5:-5], vf[5:-5], atol=2e-3)
     traj = trajectory.Trajectory(t, qf, mf.q_names).with_derivatives(model=mf, method="spline")
-    assert traj.v_names == mf.v_names
+    assert traj.v_names == list(mf.v_names)
     np.testing.assert_allclose(traj.v[5:-5], vf[5:-5], atol=2e-3)
 
 

@@ -62,7 +62,7 @@ def test_humod_labels():
 def test_prismatic_model_names_and_axes(sex, mass, height):
     model = H.human_model(height, mass, sex)
     assert model.nq == model.nv == 36
-    assert model.q_names == H.MODEL_ORDER
+    assert model.q_names == tuple(H.MODEL_ORDER)
     assert sorted(model.q_names) == sorted(H.HUMOD_LABELS)
     assert tuple(model.gravity) == (0.0, -9.81, 0.0)
     for j in model.joints:
@@ -73,14 +73,14 @@ def test_prismatic_model_names_and_axes(sex, mass, height):
     # HuMoD-ordered data reorder into the model's order by name
     data = np.arange(36.0)[None, :]
     reordered = data[:, H.humod_to_model_index(model.q_names)]
-    assert [H.HUMOD_LABELS[int(k)] for k in reordered[0]] == model.q_names
+    assert tuple(H.HUMOD_LABELS[int(k)] for k in reordered[0]) == model.q_names
 
 
 def test_floating_model_names():
     model = H.human_model(1.79, 84.8, "male", root="floating")
     assert model.nq == 37 and model.nv == 36
-    assert model.q_names[:7] == ["BJ_x", "BJ_y", "BJ_z", "BJ_qx", "BJ_qy", "BJ_qz", "BJ_qw"]
-    assert model.q_names[7:] == H.MODEL_ORDER[6:]
+    assert model.q_names[:7] == ("BJ_x", "BJ_y", "BJ_z", "BJ_qx", "BJ_qy", "BJ_qz", "BJ_qw")
+    assert model.q_names[7:] == tuple(H.MODEL_ORDER[6:])
     assert model.joints[0].type == "floating"
 
 

@@ -159,8 +159,8 @@ def test_markers_travel_with_a_pickled_model(r2):
     m.markers = [TIP, MID]
     m.locked_coordinates = {"joint2": 0.3}
     back = pickle.loads(pickle.dumps(m))
-    assert back.markers == [TIP, MID] and back.locked_coordinates == {"joint2": 0.3}
-    assert pickle.loads(pickle.dumps(r2)).markers in ([], {})
+    assert back.markers == (TIP, MID) and back.locked_coordinates == {"joint2": 0.3}
+    assert pickle.loads(pickle.dumps(r2)).markers == ()
 
 
 def test_bad_arguments_are_named(r2):
@@ -415,7 +415,7 @@ def test_columns_in_opensims_coordinate_order(tmp_path):
             ours = urdf2dyn.load(path)
         theirs = osim.Model(path)                   # alive while its set is read
         cs = theirs.getCoordinateSet()
-        assert ours.coordinate_set_order == [cs.get(i).getName() for i in range(cs.getSize())]
+        assert ours.coordinate_set_order == tuple(cs.get(i).getName() for i in range(cs.getSize()))
 
     def header(path):
         with open(path, encoding="utf-8") as f:
@@ -427,7 +427,7 @@ def test_columns_in_opensims_coordinate_order(tmp_path):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Urdf2dynWarning)
             model = urdf2dyn.load(os.path.join(PUBLISHED, *osim_file))
-        assert header(os.path.join(PUBLISHED, *published)) == ["time"] + model.coordinate_set_order
+        assert header(os.path.join(PUBLISHED, *published)) == ["time", *model.coordinate_set_order]
 
     folder = tmp_path / "gait2392"
     shutil.copytree(os.path.join(DATA, "gait2392"), folder)
@@ -443,7 +443,7 @@ def test_columns_in_opensims_coordinate_order(tmp_path):
         model = urdf2dyn.load(os.fspath(folder / "subject01_simbody.osim"))
         ik.run_setup(os.fspath(folder / "ours.xml"))
     theirs = header(folder / "opensim.mot")
-    assert header(folder / "ours.mot") == theirs != ["time"] + model.q_names
+    assert header(folder / "ours.mot") == theirs != ["time", *model.q_names]
     a = read_opensim(folder / "ours.mot", model=model)
     b = read_opensim(folder / "opensim.mot", model=model)
     assert a.names == b.names and np.abs(np.degrees(a.q - b.q)).max() < 0.5
@@ -656,7 +656,7 @@ def test_coordinate_couplers_read_as_opensim_reads_them():
         x = q[model.q_names.index(ind)]
         assert coupled[model.q_names.index(dep)] == pytest.approx(slope * x + intercept,
                                                                   rel=1e-14, abs=1e-15)
-    assert urdf2dyn.load(data_path("robot2r.urdf")).couplers == []
+    assert urdf2dyn.load(data_path("robot2r.urdf")).couplers == ()
 
 
 def test_ik_keeps_coupled_coordinates_as_opensim(rajagopal):

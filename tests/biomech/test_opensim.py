@@ -464,7 +464,7 @@ def test_torques_the_cli_writes_as_sto_open_in_opensim(osim, tmp_path):
     assert not osim.Storage(str(tmp_path / "tau.sto")).isInDegrees()
     csv = formats.read_csv(tmp_path / "tau.csv")
     model = urdf2dyn.load(urdf2dyn.data_path("humod_subject_a.urdf"))
-    assert csv.names == model.v_names
+    assert csv.names == list(model.v_names)
     kind = {j.name: "force" if j.type == "prismatic" else "moment" for j in model.joints}
     assert labels[1:] == [f"{n}_{kind[n]}" for n in csv.names]    # OpenSim's ID layout
     np.testing.assert_allclose(t, csv.time, rtol=1e-14, atol=1e-14)

@@ -42,7 +42,7 @@ def test_angle_columns_follow_opensim_rules_without_a_model():
 
 def test_angle_columns_from_the_model_joint_types():
     model = humod_subject("A")
-    mask = trajectory.angle_columns(model.q_names + ["ground_force_px"], model)
+    mask = trajectory.angle_columns([*model.q_names, "ground_force_px"], model)
     assert not mask[:3].any() and mask[3:36].all() and not mask[36]
 
 
@@ -110,12 +110,12 @@ def test_torques_sto_layout_and_round_trip_in_pandas(tmp_path):
     np.testing.assert_array_equal(df["time"].to_numpy(), res.t)
     np.testing.assert_array_equal(df.to_numpy()[:, 1:], res.tau)          # bit for bit
     t, tau, names = formats.read_torques(path, model)
-    assert names == model.v_names
+    assert names == list(model.v_names)
     np.testing.assert_array_equal(tau, res.tau)
     csv = tmp_path / "run_torques.csv"
     formats.write_torques(csv, res.t, res.tau, model)
     df = pd.read_csv(csv, **exact)
-    assert list(df.columns) == ["time"] + model.v_names
+    assert list(df.columns) == ["time", *model.v_names]
     np.testing.assert_array_equal(df.to_numpy()[:, 1:], res.tau)
     np.testing.assert_array_equal(formats.read_torques(csv, model)[1], res.tau)
 

@@ -12,3 +12,4 @@ limit: float = model.joints[0].limit  # error
 urdf2dyn.set_num_threads("2")  # error
 text: int = urdf2dyn.human(1.75, 70.0, "male")  # error
 model.no_such_method()  # error
+model.q_names.append("x")  # error

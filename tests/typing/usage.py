@@ -8,6 +8,7 @@ from urdf2dyn.biomech import grf, formats
 model: urdf2dyn.Model = urdf2dyn.load(urdf2dyn.data_path("arm7.urdf"), floating_base=False)
 nq: int = model.nq
 names: list[str] = [j.name for j in model.joints]
+q_names: tuple[str, ...] = model.q_names
 q: NDArray[np.float64] = model.random_configuration(100, seed=1)
 v = np.zeros((100, model.nv))
 hand = urdf2dyn.wrench_at_point(force=[0.0, 0.0, -20.0], point=[0.5, 0.0, 0.3])

@@ -179,8 +179,8 @@ def _check_manual_value(model: Model, task: IKTask, setup: str | None, strict: b
 
 def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
           coordinate_tasks: Mapping[str, tuple[float, Any]] | None = None,
-          locked: dict[str, float] | None = None,
-          ranges: dict[str, tuple[float, float]] | None = None,
+          locked: Mapping[str, float] | None = None,
+          ranges: Mapping[str, tuple[float, float]] | None = None,
           time_range: tuple[float, float] | None = None, markers: list[Marker] | None = None,
           q0: NDArray[np.float64] | None = None, threads: int | None = 1,
           strict: bool = False, also_mid_range: bool = True,

@@ -164,8 +164,8 @@ class Trajectory:
         the floating joint 'BJ' (``human(..., root="floating")``) is converted on the way
         (urdf2dyn.biomech.human.root_to_floating)."""
         names = list(self.names)
-        if (model.q_names[:7] == ["BJ_x", "BJ_y", "BJ_z", "BJ_qx", "BJ_qy", "BJ_qz", "BJ_qw"]
-                and "pBJX" in names and "BJ_x" not in names):
+        floating = ("BJ_x", "BJ_y", "BJ_z", "BJ_qx", "BJ_qy", "BJ_qz", "BJ_qw")
+        if tuple(model.q_names[:7]) == floating and "pBJX" in names and "BJ_x" not in names:
             from .human import root_to_floating
             order = ["pBJX", "pBJY", "pBJZ", "rBJX", "rBJY", "rBJZ"] + list(model.q_names[7:])
             sub = self.select(order)
