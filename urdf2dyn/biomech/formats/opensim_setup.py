@@ -205,4 +205,4 @@ def osim_coordinate_order(path):
     ``getCoordinateNamesInMultibodyTreeOrder`` on every model of opensim-models' Models/
     folder). Returns [] when the file cannot be read as a model."""
     model = setup_model(path)
-    return model.multibody_order if model is not None else []
+    return list(model.multibody_order) if model is not None else []
