@@ -16,8 +16,10 @@ against OpenSim 4.6's IK tool.
 * Property-based: the setup reader, the marker-file reader and the solver on arbitrary input.
 """
 import dataclasses
+import copy
 import math
 import re
+import types
 import os
 import warnings
 
@@ -961,12 +963,13 @@ def test_manual_value_out_of_an_unclamped_range_in_rad_is_taken():
     task = ik.IKTask("coordinate", "pelvis_ty", value_type="manual_value", value=950.0)
     with pytest.raises(ValueError, match=r"manual_value 950 lies outside .*2\]; give it in the coordinate's units"):
         ik.coordinate_task_values(model, [task], np.zeros(2), strict=True)
-    knee = model.coordinates["knee_angle_r"]
-    model.coordinates["knee_angle_r"] = dataclasses.replace(knee, clamped=True)
-    try:
-        task = ik.IKTask("coordinate", "knee_angle_r", value_type="manual_value", value=0.3)
-        with pytest.warns(Urdf2dynWarning, match="manual_value 0.3 lies outside") as got:
-            ik.coordinate_task_values(model, [task], np.zeros(2))
-        assert "degrees" not in str(got[0].message) and "give it in rad" in str(got[0].message)
-    finally:
-        model.coordinates["knee_angle_r"] = knee
+    # the same model with its knee clamped (a model's coordinates are read-only: a copy's
+    # attribute is replaced)
+    clamped = copy.copy(model)
+    coords = dict(model.coordinates)
+    coords["knee_angle_r"] = dataclasses.replace(coords["knee_angle_r"], clamped=True)
+    clamped.coordinates = types.MappingProxyType(coords)
+    task = ik.IKTask("coordinate", "knee_angle_r", value_type="manual_value", value=0.3)
+    with pytest.warns(Urdf2dynWarning, match="manual_value 0.3 lies outside") as got:
+        ik.coordinate_task_values(clamped, [task], np.zeros(2))
+    assert "degrees" not in str(got[0].message) and "give it in rad" in str(got[0].message)
