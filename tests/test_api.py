@@ -524,3 +524,17 @@ def test_object_arrays_of_real_numbers_are_taken(arm):
                 np.array([1.0, True, 2.0], dtype=object)):
         with pytest.raises(TypeError, match="force: expected an array of real numbers"):
             urdf2dyn.wrench_at_point(bad, point)
+
+
+def test_a_floating_base_over_a_massless_root_is_explained_in_forward_dynamics():
+    """arm7 with floating_base=True: its root link has no mass and one joint moves it, so the
+    mass matrix is singular everywhere (the free joint and joint 1 turn the same body).
+    Inverse dynamics is exact there; forward dynamics refuses, saying what to change."""
+    arm = urdf2dyn.load(urdf2dyn.data_path("arm7.urdf"), floating_base=True)
+    q, zero = arm.neutral(), np.zeros(arm.nv)
+    assert np.isfinite(arm.inverse_dynamics(q, zero, zero)).all()
+    assert np.linalg.matrix_rank(arm.mass_matrix(q)) == arm.nv - 1
+    with pytest.raises(ValueError, match=r"singular mass matrix: .*a floating base over a "
+                       r"massless root link that one joint moves: load without "
+                       r"floating_base=True or give that link a mass"):
+        arm.forward_dynamics(q, zero, zero)

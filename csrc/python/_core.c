@@ -166,10 +166,11 @@ static PyObject *raise_status(ModelObject *self, u2d_status st, size_t bad, cons
     }
     case U2D_ERR_SINGULAR:
         return PyErr_Format(PyExc_ValueError, "sample %zu: singular mass matrix: a movable joint "
-                            "carries no inertia along its motion (e.g. a massless leaf link), "
-                            "or two joint axes line up (gimbal lock of a chain of revolute "
-                            "joints through one point); forward dynamics is undefined there",
-                            bad);
+                            "carries no inertia along its motion (e.g. a massless leaf link, or "
+                            "a floating base over a massless root link that one joint moves: "
+                            "load without floating_base=True or give that link a mass), or two "
+                            "joint axes line up (gimbal lock of a chain of revolute joints "
+                            "through one point); forward dynamics is undefined there", bad);
     case U2D_ERR_ARGUMENT:
         return PyErr_Format(PyExc_ValueError, "argument out of range");
     case U2D_ERR_THREAD:
