@@ -19,7 +19,7 @@ import urdf2dyn._core as _core
 from ._safe_files import note_input
 from .batch import (_VELOCITY_LIKE, _as_samples, _batch_shape, _check_out, _flatten, _fmt,
                     _name_sample, _plain, _scalar, _stack_wrenches, get_num_threads)
-from .warn import URDFWarning, report, unknown_name
+from .warn import URDFWarning, in_file, report, unknown_name
 
 # Coordinate names of multi-DoF joints, appended to the joint's name as "<joint>_<suffix>".
 _Q_SUFFIXES = {"floating": ("x", "y", "z", "qx", "qy", "qz", "qw"), "planar": ("x", "y", "theta"),
@@ -1714,7 +1714,7 @@ def _coupler_order(couplers, source):
     def named(c):
         at = f", line {c.line}" if c.line else ""
         return f"'{c.name}' ({c.dependent} from {c.independent}{at})"
-    file = f"{source}: " if source else ""
+    file = in_file(source)
     driver = {}
     for k, c in enumerate(couplers):
         if c.dependent in driver:

@@ -114,6 +114,11 @@ def missing_file(path, also=()):
     return f"{path}: no such file{hint}"
 
 
+def in_file(path):
+    """A message's prefix naming the file it is about (``"PATH: "``), empty without one."""
+    return f"{path}: " if path else ""
+
+
 def data_rows(idx, limit=8):
     """'3, 4, 5 (t = ...)'-style text for data row indices (1 = the first data row)."""
     idx = [int(i) + 1 for i in idx]

@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from ..markers import IKSolution, Marker, inverse_kinematics
 from .._safe_files import check_outputs, guarding, note_input
-from ..warn import report
+from ..warn import in_file, report
 from .formats.ik_setup import IKSetup, IKSetupError, IKTask, read_ik_setup
 from .markers import Markers
 from .trajectory import Trajectory
@@ -126,8 +126,7 @@ def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
     file_values = None
     for task in tasks:
         if task.name not in model.q_names:
-            where = f"{setup}: " if setup else ""
-            report(f"ik: {where}coordinate task {task.name!r}: the model has no such "
+            report(f"ik: {in_file(setup)}coordinate task {task.name!r}: the model has no such "
                    "coordinate; skipped", strict=strict)
             continue
         if task.value_type == "manual_value":
@@ -165,13 +164,12 @@ def _check_manual_value(model: Model, task: IKTask, setup: str | None, strict: b
     far = c.motion != "rotational" and abs(value) > 100.0           # no lab in m: mm?
     if not (c.clamped or turns or far):
         return
-    where = f"{setup}: " if setup else ""
     unit = {"translational": "m", "rotational": "rad"}.get(c.motion)
     advice = "give it in " + (unit or "the coordinate's units (rad or m)")
     if turns and c.lower <= math.radians(value) <= c.upper:
         advice = (f"it looks like degrees: OpenSim reads manual values in rad, "
                   f"write {math.radians(value):.6g}")
-    report(f"ik: {where}coordinate task {task.name!r}: manual_value {value:g} lies outside "
+    report(f"ik: {in_file(setup)}coordinate task {task.name!r}: manual_value {value:g} lies outside "
            f"the coordinate's range [{c.lower:g}, {c.upper:g}]{' ' + unit if unit else ''}; "
            f"{advice}, or set "
            "the range in the model if the value is meant", strict=strict)
@@ -238,7 +236,7 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     model_names = {m.name for m in markers}
     if weights is None:
         weights = {m.name: 1.0 for m in markers if m.name in have}
-    task = f"{setup}: marker task" if setup else "marker task"
+    task = f"{in_file(setup)}marker task"
     recording = data.meta.get("source") or "the marker file"
     for name in sorted(set(weights) - model_names):
         report(f"ik: {task} {name!r}: the model has no such marker; skipped",

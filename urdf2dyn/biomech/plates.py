@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..warn import report
+from ..warn import in_file, report
 from .trajectory import MotionError, Trajectory
 
 __all__ = ["assign_plates", "foot_positions", "midfoot_positions", "combine_wrenches"]
@@ -143,7 +143,7 @@ def assign_plates(plates, feet, max_distance=0.25, strict=False, source=""):
             raise ValueError(f"feet[{k!r}]: expected shape ({n}, 3) (the plates' samples), got "
                              f"{x.shape}")
         pos[k] = x
-    where = f"{source}: " if source else ""
+    where = in_file(source)
     owner = {k: [] for k in keys}          # foot -> [(plate, first, last)]
     contacts = []
     for p in plates:

@@ -44,7 +44,7 @@ from numpy.typing import NDArray
 
 from .._safe_files import replacing
 from .._xmltext import escape
-from ..warn import report
+from ..warn import in_file, report
 from .formats.osim import OsimEdit, document, read_marker_set
 from .formats.scale_setup import (ManualScale, Measurement, ScaleSetup, ScaleSetupError,
                                   read_scale_setup)
@@ -240,11 +240,6 @@ def _model_marker_positions(model, markers, names):
     return out
 
 
-def _in(setup):
-    """A message's prefix naming the setup file (empty without one)."""
-    return f"{setup}: " if setup else ""
-
-
 def measure(model: Model, static: Markers, measurements: list[Measurement],
             time_range: tuple[float, float] | None, strict: bool = False,
             marker_set: list | None = None, setup: str | None = None
@@ -283,7 +278,7 @@ def measure(model: Model, static: Markers, measurements: list[Measurement],
             note = "no marker pairs"
         factor = float(np.mean(ratios)) if not note else math.nan
         if note:
-            report(f"scale: {_in(setup)}measurement {m.name!r} not used: {note}",
+            report(f"scale: {in_file(setup)}measurement {m.name!r} not used: {note}",
                    strict=strict)
         results.append(MeasurementResult(m.name, factor, pairs, dict(m.bodies), note))
     return results
@@ -301,7 +296,7 @@ def scale_factors(model: Model, settings: ScaleSettings, measured: list[Measurem
                     continue
                 for body, axes in r.bodies.items():
                     if body not in factors:
-                        report(f"scale: {_in(settings.setup)}measurement {r.name!r} scales "
+                        report(f"scale: {in_file(settings.setup)}measurement {r.name!r} scales "
                                f"{body!r}, which the model does not have", strict=strict)
                         continue
                     for axis in axes:
@@ -311,7 +306,7 @@ def scale_factors(model: Model, settings: ScaleSettings, measured: list[Measurem
                 if not sc.apply:
                     continue
                 if sc.body not in factors:
-                    report(f"scale: {_in(settings.setup)}manual scale of {sc.body!r}: the "
+                    report(f"scale: {in_file(settings.setup)}manual scale of {sc.body!r}: the "
                            "model has no such body", strict=strict)
                     continue
                 factors[sc.body] = np.array(sc.factors, dtype=float)
