@@ -901,9 +901,8 @@ class Model:
         Raises
         ------
         ValueError
-            For a model with a planar joint (named in the message): its in-plane axes move
-            with the parent link, which this algorithm does not model; two prismatic joints
-            and a revolute one describe the same plane.
+            For a model with a planar joint, named in the message with the reason
+            (docs/derivatives.rst).
         """
         self._no_planar("inverse_dynamics_derivatives")
         return self._compute(_core.RNEA_DERIV, (q, v, a), f_ext, out=out)
@@ -931,9 +930,8 @@ class Model:
         Raises
         ------
         ValueError
-            For a model with a planar joint (named in the message): its in-plane axes move
-            with the parent link, which this algorithm does not model; two prismatic joints
-            and a revolute one describe the same plane.
+            For a model with a planar joint, named in the message with the reason
+            (docs/derivatives.rst).
         """
         self._no_planar("forward_dynamics_derivatives")
         return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext, out=out)
@@ -957,9 +955,8 @@ class Model:
         Raises
         ------
         ValueError
-            For a model with a planar joint (named in the message): its in-plane axes move
-            with the parent link, which this algorithm does not model; two prismatic joints
-            and a revolute one describe the same plane.
+            For a model with a planar joint, named in the message with the reason
+            (docs/derivatives.rst).
         """
         self._no_planar("centroidal_momentum_matrix")
         return self._compute(_core.CCRBA, (q,), out=out)
@@ -988,9 +985,8 @@ class Model:
         Raises
         ------
         ValueError
-            For a model with a planar joint (named in the message): its in-plane axes move
-            with the parent link, which this algorithm does not model; two prismatic joints
-            and a revolute one describe the same plane.
+            For a model with a planar joint, named in the message with the reason
+            (docs/derivatives.rst).
         """
         self._no_planar("centroidal")
         com, h = self._compute(_core.CENTROIDAL, (q, v, a))
