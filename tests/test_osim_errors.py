@@ -233,17 +233,42 @@ def test_a_long_chain_loads_without_recursion():
     assert m.nq == n and m.q_names[-1] == f"q{n - 1}"
 
 
-def test_skipped_content_gives_one_summary_warning():
-    extra = ('<ForceSet><objects><Thelen2003Muscle name="m1"/><Thelen2003Muscle name="m2"/>'
+def test_actuators_and_what_drives_them_load_quietly_even_under_strict():
+    """Muscles, actuators, controllers, probes and contact geometries change no joint moment
+    inverse dynamics gives (it gives what the actuators supply): every published model has
+    them, and strict loads it."""
+    extra = ('<ForceSet><objects><Thelen2003Muscle name="m1"/><CoordinateActuator name="a"/>'
              '</objects></ForceSet><ContactGeometrySet><objects><ContactSphere name="s"/>'
-             '</objects></ContactGeometrySet>')
+             '</objects></ContactGeometrySet><ControllerSet><objects>'
+             '<PrescribedController name="c"/></objects></ControllerSet>')
+    doc = _doc(_body("b"), _pin("j", "/ground", "/bodyset/b"), extra)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = urdf2dyn.load(doc, strict=True)
+    assert [(f.name, f.actuator) for f in m.forces] == [("m1", True), ("a", True)]
+    assert m.findings == ()
+
+
+def test_passive_forces_and_unenforced_constraints_warn_and_strict_refuses():
+    """A spring or a ligament would change the joint moments (OpenSim applies it, urdf2dyn
+    does not), a weld constraint the inverse kinematics: each is named, strict refuses."""
+    extra = ('<ForceSet><objects><Thelen2003Muscle name="m1"/>'
+             '<SpringGeneralizedForce name="knee_spring"/><Ligament name="acl"/>'
+             '</objects></ForceSet><ConstraintSet><objects><WeldConstraint name="w"/>'
+             '</objects></ConstraintSet>')
+    doc = _doc(_body("b"), _pin("j", "/ground", "/bodyset/b"), extra)
     with pytest.warns(urdf2dyn.URDFWarning) as rec:
-        urdf2dyn.load(_doc(_body("b"), _pin("j", "/ground", "/bodyset/b"), extra))
-    msgs = [str(w.message) for w in rec]
-    assert msgs == ["skipped what does not enter inverse dynamics: 2 forces (muscles, "
-                    "actuators, springs), 1 contact geometries"]
-    with pytest.raises(URDFError, match="skipped what"):
-        urdf2dyn.load(_doc(_body("b"), _pin("j", "/ground", "/bodyset/b"), extra), strict=True)
+        m = urdf2dyn.load(doc)
+    msgs = sorted(str(w.message) for w in rec)
+    assert msgs[0].startswith("2 force elements that urdf2dyn does not apply: 'knee_spring' "
+                              "(SpringGeneralizedForce), 'acl' (Ligament). OpenSim's tools "
+                              "apply them unless <forces_to_exclude> names them"), msgs
+    assert msgs[1] == ("skipped what does not enter inverse dynamics: 1 constraints that "
+                       "urdf2dyn does not enforce, in inverse kinematics either (OpenSim's "
+                       "IK would)")
+    assert len(m.findings) == 2
+    with pytest.raises(URDFError, match="'knee_spring'|constraints"):
+        urdf2dyn.load(doc, strict=True)
 
 
 def test_ball_and_free_joints_warn_about_their_speeds():

@@ -97,6 +97,14 @@ class Force:
     name: str
     kind: str
 
+    @property
+    def actuator(self) -> bool:
+        """A muscle or another actuator (OpenSim's ``Muscles`` and ``Actuators`` groups): the
+        generalized forces inverse dynamics gives are what the actuators supply. The other
+        elements (springs, ligaments, bushings, contact, prescribed forces) are passive:
+        OpenSim's tools apply them, urdf2dyn does not."""
+        return "Muscle" in self.kind or "Actuator" in self.kind
+
 
 @dataclass(frozen=True, eq=False)
 class Structure:
@@ -173,6 +181,19 @@ _JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar",
 # summarize_skipped, csrc/parse/u2d_osim.c): the jobs that keep or replace those forces
 # (scaling, residual reduction) leave it unsaid.
 SKIPPED_FOR_ID = "skipped what does not enter inverse dynamics"
+# How the loader's warning about an .osim's passive force elements begins: the jobs that
+# keep them (scaling), drop them (residual reduction replacing the force set) or say which
+# ones a setup leaves on (inverse_dynamics_setup) leave it unsaid.
+PASSIVE_FORCES = "force elements that urdf2dyn does not apply"
+
+
+def passive_forces_message(passive: list[Force]) -> str:
+    """What the loader says of an .osim's passive force elements (Force.actuator False)."""
+    names = ", ".join(f"{f.name!r} ({f.kind})" for f in passive[:6])
+    more = f" and {len(passive) - 6} more" if len(passive) > 6 else ""
+    return (f"{len(passive)} {PASSIVE_FORCES}: {names}{more}. OpenSim's tools apply them "
+            "unless <forces_to_exclude> names them, so urdf2dyn's joint moments also hold what "
+            "they would supply; compare with OpenSim's excluding them (by name, or All)")
 
 
 def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
@@ -228,6 +249,20 @@ def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
         raise TypeError(f"load: expected a path or URDF text, got {type(urdf).__name__}")
     return Model(text, floating_base, strict=strict, source=source, couplers=couplers)
 
+
+
+def load_leaving_unsaid(path: str | os.PathLike[str], unsaid, strict: bool = False) -> Model:
+    """urdf2dyn.load(path), for a job that says itself what some of the loader's warnings
+    say: those for which unsaid(message) is true are left out, the others are warned (the
+    first raised under strict, as load(path, strict=True) would)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = load(path)
+    for w in caught:
+        if not unsaid(str(w.message)):
+            report(str(w.message), strict=strict and issubclass(w.category, URDFWarning),
+                   error=_core.URDFError, category=w.category, stacklevel=None)
+    return model
 
 # UTF-16 and UTF-32 text: by its byte-order mark, or by the NULs around a leading '<'
 _WIDE = [(b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
@@ -341,6 +376,12 @@ class Model:
                                               for n in _names(j, _V_SUFFIXES))
         self._signatures: dict[int, tuple] = {}     # algo -> the core's signature()
         self._osim_names()
+        passive = [f for f in self.forces if not f.actuator]
+        if passive:
+            message = passive_forces_message(passive)
+            self.findings += ((0, message),)
+            report(_where(source, 0) + message, strict=strict, error=_core.URDFError,
+                   category=URDFWarning, stacklevel=4)
         mjcf = self._c.mjcf()
         if mjcf is not None:
             self.default_q = mjcf["qpos0"]

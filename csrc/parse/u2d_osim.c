@@ -903,17 +903,18 @@ static int count_objects(u2d_xml *model, const char *set)
     return n;
 }
 
-/* What does not enter inverse dynamics, in one finding that counts it. The coordinate
- * couplers urdf2dyn keeps (u->coupler) are said apart from the other constraints, which
- * nothing enforces here (OpenSim's IK would). */
+/* What the model holds that changes results but is neither read nor enforced, in one finding
+ * that counts it: constraints other than the coordinate couplers urdf2dyn keeps
+ * (u->coupler), which OpenSim's IK would hold, and components of any kind. The ForceSet's
+ * elements are named by the Python layer, which tells the actuators (whose forces inverse
+ * dynamics gives) from the passive forces (model.py); controllers, probes and contact
+ * geometries, which act through the forces only, go unsaid. */
 static void summarize_skipped(osim *o)
 {
     static const char *sets[][2] = {
-        {"ForceSet", "forces (muscles, actuators, springs)"}, {"ControllerSet", "controllers"},
         {"ConstraintSet", "constraints that urdf2dyn does not enforce, in inverse kinematics "
          "either (OpenSim's IK would)"},
-        {"ContactGeometrySet", "contact geometries"}, {"ProbeSet", "probes"},
-        {"ComponentSet", "other components"},
+        {"ComponentSet", "other components (ComponentSet), not read"},
     };
     char msg[U2D_ERRLEN] = "";
     size_t len = 0;
@@ -924,12 +925,6 @@ static void summarize_skipped(osim *o)
         len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%d %s", len ? ", " : "", n,
                                 sets[k][1]);
     }
-    if (o->u->ncoupler && len < sizeof msg - 1)
-        len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%d coordinate couplers "
-                                "(inverse kinematics holds them, as OpenSim's; inverse "
-                                "dynamics, as OpenSim's, gives each dependent coordinate a "
-                                "force of its own unless loaded with couplers='eliminate')",
-                                len ? ", " : "", o->u->ncoupler);
     if (len) {
         char full[U2D_ERRLEN];
         snprintf(full, sizeof full, "skipped what does not enter inverse dynamics: %.440s", msg);

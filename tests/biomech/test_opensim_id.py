@@ -254,6 +254,56 @@ def test_published_setups(osim, case, folder, setup, run_from, tmp_path, monkeyp
     print(f"\n{case}: worst {max(err.values()):.2e} of a coordinate's peak")
 
 
+def test_strict_runs_published_setups_and_refuses_a_spring_opensim_applies(osim, tmp_path,
+                                                                           monkeypatch, capsys):
+    """Gait10dof18musc's own setup (forces_to_exclude: Muscles) runs under strict (the
+    trial's data checks off: its published residuals are just above Hicks' bands): its
+    muscles change nothing inverse dynamics gives. A spring added to the model with OpenSim's
+    API (SpringGeneralizedForce on knee_angle_r, 50 N m/rad about 0.2 rad, no damping) is
+    applied by OpenSim's tool: its knee moment is urdf2dyn's minus the spring's -k (q - q0),
+    every other coordinate equal; urdf2dyn warns naming the spring and --strict refuses."""
+    work = tmp_path / "g"
+    shutil.copytree(os.path.join(DATA, "Gait10dof18musc"), work)
+    setup = work / "ID" / "walk_Setup_ID.xml"
+    monkeypatch.chdir(work / "ID")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        urdf2dyn.load(work / "subject01.osim", strict=True)
+        urdf2dyn.inverse_dynamics_setup(setup, strict=True, checks=False)
+    model = osim.Model(str(work / "subject01.osim"))
+    spring = osim.SpringGeneralizedForce("knee_angle_r")
+    spring.setName("knee_spring")
+    spring.setStiffness(50.0)
+    spring.setRestLength(0.2)
+    spring.setViscosity(0.0)
+    model.addForce(spring)
+    model.printToXML(str(work / "subject01.osim"))
+    su = read_id_setup(setup)
+    assert osim.InverseDynamicsTool(str(setup)).run()
+    theirs = tmp_path / "theirs.sto"
+    shutil.move(su.output, theirs)
+    assert cli.main(["torques", "--setup", str(setup), "--strict"]) == 1
+    assert "knee_spring" in capsys.readouterr().err
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        ours = urdf2dyn.inverse_dynamics_setup(setup)
+    named = [str(w.message) for w in said if "knee_spring" in str(w.message)]
+    assert len(named) == 1 and "OpenSim would apply them" in named[0], named
+    la, t, A = opensim_tables.read_table(osim, theirs)
+    assert np.allclose(t, ours.t, rtol=0, atol=1e-9)
+    with pytest.warns(urdf2dyn.URDFWarning, match="knee_spring"):
+        names = list(urdf2dyn.load(work / "subject01.osim").v_names)
+    B = ours.tau[:, [names.index(n.removesuffix("_moment").removesuffix("_force"))
+                     for n in la]]
+    knee = la.index("knee_angle_r_moment")
+    q_knee = ours.q[:, names.index("knee_angle_r")]
+    expected = B.copy()
+    expected[:, knee] += 50.0 * (q_knee - 0.2)
+    peak = np.abs(A).max(axis=0)
+    assert np.all(np.abs(A - expected).max(axis=0) <= 1e-6 * peak + 1e-8)
+    assert np.abs(A[:, knee] - B[:, knee]).max() > 1.0        # the spring is felt
+
+
 def test_published_models_column_order(osim):
     """osim_coordinate_order is OpenSim's multibody tree order on the vendored models."""
     models = [os.path.join(DATA, "Gait2354_Simbody", "subject01_simbody.osim"),

@@ -352,10 +352,10 @@ def test_cli_scale(tmp_path, osim):
 
 
 def test_generic_model_warnings_say_what_scaling_ignores(tmp_path):
-    """Loading the model to scale does not say that its 54 muscles are skipped (scaling writes
-    them back with their paths and lengths scaled), where urdf2dyn.load does; a constraint
-    urdf2dyn does not enforce is still said (marker placement ignores it, OpenSim's would
-    not), and so is every other finding; the scale command prints none of the first."""
+    """Loading the model to scale does not say that a passive force is not applied (scaling
+    writes it back, scaled), where urdf2dyn.load does; a constraint urdf2dyn does not enforce
+    is still said (marker placement ignores it, OpenSim's would not), and so is every other
+    finding; the scale command prints none of the first."""
     folder = _gait2354(tmp_path)
     generic = folder / "gait2354_simbody.osim"
 
@@ -365,9 +365,16 @@ def test_generic_model_warnings_say_what_scaling_ignores(tmp_path):
             load(path)
         return [str(w.message) for w in caught]
 
-    assert any("skipped what does not enter inverse dynamics: 54 forces" in m
-               for m in said(urdf2dyn.load, generic))
-    assert not any("skipped what" in m for m in said(S.load_generic, generic))
+    text = generic.read_text()
+    assert text.count("<ForceSet") == 1
+    sprung = tmp_path / "sprung.osim"
+    sprung.write_text(re.sub(r"(<ForceSet[^>]*>\s*<objects>)",
+                             r'\1<SpringGeneralizedForce name="hip_spring">'
+                             r"<coordinate>hip_flexion_r</coordinate>"
+                             r"<stiffness>10</stiffness></SpringGeneralizedForce>", text))
+    assert any("1 force elements that urdf2dyn does not apply: 'hip_spring'" in m
+               for m in said(urdf2dyn.load, sprung))
+    assert said(S.load_generic, sprung) == said(urdf2dyn.load, generic) == []
     welded = tmp_path / "welded.osim"
     welded.write_text(generic.read_text().replace(
         '<ConstraintSet name="constraintset">\n\t\t\t<objects />',

@@ -229,8 +229,9 @@ def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, 
         if su.model_file is None:
             raise MotionError(f"{su.path}: <model_file> is empty: name the .osim model (or "
                               "pass a model)")
-        from ..model import load
-        model = load(su.model_file, strict=strict)
+        # the forces it leaves on are said below, with the setup's own exclusions
+        from ..model import PASSIVE_FORCES, load_leaving_unsaid
+        model = load_leaving_unsaid(su.model_file, lambda m: PASSIVE_FORCES in m, strict)
     if su.external_loads_file is not None and su.excludes_all:
         report(f"{su.path}: <forces_to_exclude> All also leaves out the external loads "
                f"{su.external_loads_file} (as in OpenSim)", strict=strict, error=MotionError)
@@ -261,10 +262,8 @@ def _forces_applied(forces, excluded):
         return []
     kept = []
     for f in forces:
-        muscle = "Muscle" in f.kind
-        actuator = muscle or "Actuator" in f.kind
-        if f.name in excluded or (muscle and "MUSCLES" in keys) or (
-                actuator and "ACTUATORS" in keys):
+        if f.name in excluded or ("Muscle" in f.kind and "MUSCLES" in keys) or (
+                f.actuator and "ACTUATORS" in keys):
             continue
         kept.append(f.name)
     return kept

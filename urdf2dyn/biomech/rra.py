@@ -238,14 +238,14 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
 
 def _load(su, warn):
     """The setup's model; what the model's loader says is passed on, but for the forces it
-    skips when the setup replaces the model's force set (OpenSim drops them too)."""
-    from ..model import SKIPPED_FOR_ID, load
+    does not apply when the setup replaces the model's force set (OpenSim drops them too)."""
+    from ..model import PASSIVE_FORCES, load
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Urdf2dynWarning)
         model = load(su.model_file)
     for w in caught:
         msg = str(w.message)
-        if not (su.replace_force_set and SKIPPED_FOR_ID in msg):
+        if not (su.replace_force_set and PASSIVE_FORCES in msg):
             warn(msg)
     return model
 

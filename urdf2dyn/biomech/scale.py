@@ -456,22 +456,14 @@ def _load(text, like):
 
 def load_generic(path: str | os.PathLike[str]) -> Model:
     """The generic model to scale, read by urdf2dyn.load; what the loader says is passed on
-    but for its count of what inverse dynamics skips, unless that count names constraints
-    urdf2dyn does not enforce (marker placement's inverse kinematics ignores them, OpenSim's
-    would not). Scaling keeps the rest: forces, controllers and other components are written
+    but for the passive forces it does not apply and the other components it does not read;
+    constraints urdf2dyn does not enforce are still said (marker placement's inverse
+    kinematics ignores them, OpenSim's would not). Scaling keeps the rest: forces, controllers and other components are written
     back into the scaled .osim, the muscles' path points and lengths scaled; coordinate
     couplers are held by marker placement."""
-    import warnings
-    from ..model import SKIPPED_FOR_ID, load
-    with warnings.catch_warnings(record=True) as said:
-        warnings.simplefilter("always")
-        model = load(path)
-    for w in said:
-        text = str(w.message)
-        if SKIPPED_FOR_ID in text and "does not enforce" not in text:
-            continue
-        warnings.warn(w.message, w.category, stacklevel=2)
-    return model
+    from ..model import PASSIVE_FORCES, SKIPPED_FOR_ID, load_leaving_unsaid
+    return load_leaving_unsaid(path, lambda text: PASSIVE_FORCES in text or (
+        SKIPPED_FOR_ID in text and "does not enforce" not in text))
 
 
 def require_opensim(model: Model) -> None:
