@@ -387,6 +387,24 @@ def test_generic_model_warnings_say_what_scaling_ignores(tmp_path):
     assert status == 0 and "skipped what" not in err and "best practice" in err, err
 
 
+def test_placement_messages_name_the_scale_job(tmp_path):
+    """Marker placement fits the static pose with biomech.ik.solve: what it says of the
+    setup's tasks begins 'scale:', not 'ik:', and names the scale setup."""
+    folder = _gait2354(tmp_path)
+    setup = folder / "subject01_Setup_Scale.xml"
+    setup.write_text(setup.read_text()
+                     .replace('<IKMarkerTask name="Sternum">', '<IKMarkerTask name="Sternumm">')
+                     .replace('<IKCoordinateTask name="mtp_angle_r">',
+                              '<IKCoordinateTask name="mtp_angle_rr">'))
+    status, _, err = _cli(["scale", os.fspath(setup), "-o", os.fspath(tmp_path / "o.osim")])
+    said = [line for line in err.splitlines() if "Sternumm" in line or "mtp_angle_rr" in line]
+    assert status == 0 and len(said) == 2, err
+    for line in said:
+        assert line.startswith("urdf2dyn scale: warning: scale: ") and \
+            "subject01_Setup_Scale.xml: " in line, line
+    assert "ik:" not in err
+
+
 def test_cli_scale_unassigned_model(tmp_path):
     """Hamner's setup leaves model_file Unassigned: the error says to give --model."""
     shutil.copytree(os.path.join(DATA, "ik", "hamner"), tmp_path / "h")

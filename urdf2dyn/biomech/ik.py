@@ -115,23 +115,24 @@ def fit(model: Model, data: Markers, settings: IKSettings | None = None,
 
 def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
                            coordinate_file: str | None = None, setup: str | None = None,
-                           strict: bool = False) -> dict[str, tuple[float, Any]]:
+                           strict: bool = False, job: str = "ik"
+                           ) -> dict[str, tuple[float, Any]]:
     """{coordinate: (weight, value)} of OpenSim IK coordinate tasks (a Setup_IK.xml's, or a
     scale setup's marker placer's): the model's default value, a manual value, or the
     setup's coordinate_file interpolated at ``times`` (N,); a task of a coordinate the model
-    lacks is warned about and skipped."""
+    lacks is warned about and skipped. job: the job named at the start of what is said."""
     q0 = model.default_q
     defaults = dict(zip(model.q_names, np.zeros(model.nq) if q0 is None else q0))
     out: dict[str, tuple[float, Any]] = {}
     file_values = None
     for task in tasks:
         if task.name not in model.q_names:
-            report(f"ik: {in_file(setup)}coordinate task {task.name!r}: the model has no such "
+            report(f"{job}: {in_file(setup)}coordinate task {task.name!r}: the model has no such "
                    "coordinate; skipped", strict=strict)
             continue
         if task.value_type == "manual_value":
             value = task.value
-            _check_manual_value(model, task, setup, strict)
+            _check_manual_value(model, task, setup, strict, job)
         elif task.value_type == "default_value":
             value = defaults[task.name]
         else:
@@ -150,7 +151,8 @@ def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
     return out
 
 
-def _check_manual_value(model: Model, task: IKTask, setup: str | None, strict: bool) -> None:
+def _check_manual_value(model: Model, task: IKTask, setup: str | None, strict: bool,
+                        job: str) -> None:
     """Warn about a coordinate task's manual value outside its coordinate's range: OpenSim
     takes it in the coordinate's own units (rad or m), so a knee at 30 is 30 rad, and the fit
     would pull the model there without a word. An unclamped coordinate's range does not bind
@@ -169,8 +171,8 @@ def _check_manual_value(model: Model, task: IKTask, setup: str | None, strict: b
     if turns and c.lower <= math.radians(value) <= c.upper:
         advice = (f"it looks like degrees: OpenSim reads manual values in rad, "
                   f"write {math.radians(value):.6g}")
-    report(f"ik: {in_file(setup)}coordinate task {task.name!r}: manual_value {value:g} lies outside "
-           f"the coordinate's range [{c.lower:g}, {c.upper:g}]{' ' + unit if unit else ''}; "
+    report(f"{job}: {in_file(setup)}coordinate task {task.name!r}: manual_value {value:g} lies "
+           f"outside the coordinate's range [{c.lower:g}, {c.upper:g}]{' ' + unit if unit else ''}; "
            f"{advice}, or set "
            "the range in the model if the value is meant", strict=strict)
 
@@ -182,7 +184,7 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
           time_range: tuple[float, float] | None = None, markers: list[Marker] | None = None,
           q0: NDArray[np.float64] | None = None, threads: int | None = 1,
           strict: bool = False, also_mid_range: bool = True,
-          setup: str | None = None) -> IKResult:
+          setup: str | None = None, job: str = "ik") -> IKResult:
     """Inverse kinematics of a marker recording.
 
     The model's coordinate couplers (``model.couplers``, an .osim's enforced
@@ -217,6 +219,9 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
         better fit (the default; False: from q0 only).
     setup : str, optional
         The setup file the weights come from, named in what is said about its marker tasks.
+    job : str
+        The job named at the start of what is said ("scale" for the marker placement of
+        biomech.scale, which fits its static pose with this function).
 
     Returns
     -------
@@ -225,11 +230,11 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
         per-frame marker errors.
     """
     if not isinstance(data, Markers):
-        raise TypeError("ik: data: expected urdf2dyn.biomech.markers.Markers (what "
+        raise TypeError(f"{job}: data: expected urdf2dyn.biomech.markers.Markers (what "
                         f"read_trc and read_c3d return), got {type(data).__name__}")
     markers = list(model.markers) if markers is None else list(markers)
     if not markers:
-        raise ValueError("ik: the model has no markers: give a marker file (CSV name, link, "
+        raise ValueError(f"{job}: the model has no markers: give a marker file (CSV name, link, "
                          "x, y, z; urdf2dyn.markers.read_markers) or load an .osim model with "
                          "a MarkerSet")
     have = {n: k for k, n in enumerate(data.labels)}
@@ -239,14 +244,14 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     task = f"{in_file(setup)}marker task"
     recording = data.meta.get("source") or "the marker file"
     for name in sorted(set(weights) - model_names):
-        report(f"ik: {task} {name!r}: the model has no such marker; skipped",
+        report(f"{job}: {task} {name!r}: the model has no such marker; skipped",
                strict=strict)
     for name in sorted((set(weights) & model_names) - set(have)):
-        report(f"ik: {task} {name!r}: {recording} has no such marker; skipped",
+        report(f"{job}: {task} {name!r}: {recording} has no such marker; skipped",
                strict=strict)
     used = [m for m in markers if m.name in have and weights.get(m.name, 0) > 0]
     if not used:
-        raise ValueError("ik: no marker of the model is both in the recording and weighted: "
+        raise ValueError(f"{job}: no marker of the model is both in the recording and weighted: "
                          f"model markers {sorted(model_names)[:6]}..., recording "
                          f"{data.labels[:6]}...")
     t = np.asarray(data.time, dtype=float)
@@ -256,12 +261,12 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
         eps = 1e-9 * max(1.0, abs(t0), abs(t1))
         rows = rows[(t >= t0 - eps) & (t <= t1 + eps)]
         if rows.size == 0:
-            raise ValueError(f"ik: time_range {t0} .. {t1} holds no frame of the recording "
+            raise ValueError(f"{job}: time_range {t0} .. {t1} holds no frame of the recording "
                              f"({t[0] if t.size else 'empty'} .. {t[-1] if t.size else ''} s)")
     xyz = np.asarray(data.xyz, dtype=float)[rows][:, [have[m.name] for m in used]]
     for k, m in enumerate(used):
         if np.all(np.isnan(xyz[:, k])):
-            report(f"ik: marker {m.name!r} is missing in every frame; it is not fitted",
+            report(f"{job}: marker {m.name!r} is missing in every frame; it is not fitted",
                    strict=strict)
     tasks: dict[str, tuple[float, Any]] = {}
     for name, (weight, value) in (coordinate_tasks or {}).items():
@@ -269,7 +274,7 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
         tasks[name] = (weight, value[rows] if value.ndim == 1 else value)
     for c in model.couplers:
         if c.dependent in (locked or {}):
-            report(f"ik: coordinate {c.dependent!r} is locked and is the dependent coordinate "
+            report(f"{job}: coordinate {c.dependent!r} is locked and is the dependent coordinate "
                    f"of a coupler (CoordinateCouplerConstraint, from {c.independent!r}): it "
                    "stays locked and the coupler is not kept; unlock it or disable the "
                    "constraint", strict=strict)

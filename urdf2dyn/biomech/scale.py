@@ -414,7 +414,7 @@ def _fit_pose(model, pose, weights, settings, markers, strict, rounds=3):
         res = solve(model, pose, weights=weights, coordinate_tasks=settings.coordinate_tasks,
                     locked=model.locked_coordinates, ranges=model.clamped_ranges, q0=q0,
                     markers=markers, threads=1, strict=strict, also_mid_range=also_mid_range,
-                    setup=settings.setup)
+                    setup=settings.setup, job="scale")
         return res, _cost(model, res, weights, settings.coordinate_tasks)
 
     bounded = {model.q_names.index(n): r for n, r in model.clamped_ranges.items()
@@ -458,9 +458,9 @@ def load_generic(path: str | os.PathLike[str]) -> Model:
     """The generic model to scale, read by urdf2dyn.load; what the loader says is passed on
     but for the passive forces it does not apply and the other components it does not read;
     constraints urdf2dyn does not enforce are still said (marker placement's inverse
-    kinematics ignores them, OpenSim's would not). Scaling keeps the rest: forces, controllers and other components are written
-    back into the scaled .osim, the muscles' path points and lengths scaled; coordinate
-    couplers are held by marker placement."""
+    kinematics ignores them, OpenSim's would not). Scaling keeps the rest: forces,
+    controllers and other components are written back into the scaled .osim, the muscles'
+    path points and lengths scaled; coordinate couplers are held by marker placement."""
     from ..model import PASSIVE_FORCES, SKIPPED_FOR_ID, load_leaving_unsaid
     return load_leaving_unsaid(path, lambda text: PASSIVE_FORCES in text or (
         SKIPPED_FOR_ID in text and "does not enforce" not in text))
@@ -541,7 +541,7 @@ def settings_from_setup(setup: ScaleSetup, model: Model | None = None,
     if model is not None:
         t0 = setup.place_time_range[0]
         tasks = coordinate_task_values(model, setup.coordinate_tasks(), [max(t0, 0.0)],
-                                       setup.coordinate_file, setup.path, strict)
+                                       setup.coordinate_file, setup.path, strict, "scale")
 
     def span(r):
         return None if r[0] == -1.0 and r[1] == -1.0 else r
