@@ -8,10 +8,11 @@ nanoseconds per sample (best of --reps passes):
 * urdf2dyn: ``model.inverse_dynamics(Q, V, A)`` on N samples in one call, one thread;
 * mj_rne: a C loop (benchmarks/bench_mjrne.c, compiled against the mujoco wheel's headers
   and libmujoco) doing per sample what mj_rne needs and does: mj_kinematics, mj_comPos,
-  mj_comVel, mj_rne(flg_acc=1), on the model MuJoCo compiles from the same file (armature
-  zeroed, missing meshes dropped: tests/mjcf_oracle.py), saved as .mjb;
+  mj_comVel, mj_rne(flg_acc=1), on the model MuJoCo compiles from the same file (missing
+  meshes dropped: tests/mjcf_oracle.py), saved as .mjb; mj_rne leaves out the armature's
+  armature * qacc, which urdf2dyn adds (one multiply-add per coordinate);
 * pin C++: ``pinocchio::rnea`` in a C++ loop (benchmarks/pin_rnea_bench.cpp, Pinocchio's MJCF
-  reader, armature zeroed), where Pinocchio reads the model ("n/a" where it cannot; for
+  reader, its armature applied as urdf2dyn's), where Pinocchio reads the model ("n/a" where it cannot; for
   unitree_go2 it reads go2.xml, which scene.xml includes: it does not follow includes).
 
 "err vs mj" is the largest difference of urdf2dyn's torques from mj_rne's at 20 random

@@ -5,7 +5,8 @@
 FOLDER is, for example, a checkout of MuJoCo Menagerie (google-deepmind/mujoco_menagerie)
 with its meshes. Each ``*.xml`` under it whose root is ``<mujoco>`` and that MuJoCo itself
 compiles is loaded by urdf2dyn and compared with MuJoCo as tests/test_mjcf.py does
-(tests/mjcf_oracle.py: mj_rne with flg_acc=1 after the kinematics, mj_fullM, armature zeroed;
+(tests/mjcf_oracle.py: mj_rne with flg_acc=1 after the kinematics plus the armature's term,
+mj_fullM, a free joint's armature zeroed;
 n random states with unit quaternions; each error relative to the state's largest torque or
 mass-matrix entry). A file MuJoCo refuses is skipped (counted), and one that only includes
 others' parts (no body moves) counts as "no degrees of freedom". Prints one line per file with
@@ -47,7 +48,7 @@ def main(argv=None):
         rel = os.path.relpath(path, a.folder)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            try:                            # as it is (meshes there), then armature zeroed
+            try:                            # as it is (meshes there), then as the oracle has it
                 oracle.mujoco.MjModel.from_xml_path(str(path))
                 m = oracle.mujoco_model(str(path))
             except Exception:               # MuJoCo refuses it (or it is a fragment)

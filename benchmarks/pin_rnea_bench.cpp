@@ -76,12 +76,11 @@ namespace
 
   void load_model(const std::string & path, bool floating, pinocchio::Model & model)
   {
-    // an MJCF model (benchmarks/bench_mjcf.py): its free joints are its own; armature, which
-    // Pinocchio's RNEA would add, is zeroed as in mj_rne's comparison
+    // an MJCF model (benchmarks/bench_mjcf.py): its free joints are its own; its armature is
+    // kept, which Pinocchio's RNEA adds as urdf2dyn's does
     if (path.size() > 4 && path.compare(path.size() - 4, 4, ".xml") == 0)
     {
       pinocchio::mjcf::buildModel(path, model);
-      model.armature.setZero();
       return;
     }
     if (floating)

@@ -1,12 +1,14 @@
 """MuJoCo as the oracle of an MJCF model's dynamics (tests/test_mjcf*.py, benchmarks).
 
-MuJoCo compiles the same file; its armature is zeroed in the spec before compiling (it is
-part of MuJoCo's mass matrix, and of the constants mj_setConst computes: zeroing it on the
-compiled model leaves them stale), and mesh geoms whose files are not here (the vendored
-models keep their XML only: every one of their bodies has an <inertial>, so the meshes
-change nothing) are removed with their meshes, materials and textures. Inverse dynamics is
-mj_rne(flg_acc=1) after mj_fwdPosition and mj_fwdVelocity, the mass matrix mj_fullM; both
-through urdf2dyn.interop's MuJoCo conversions.
+MuJoCo compiles the same file; a free joint's armature is zeroed in the spec before
+compiling (MuJoCo's acts on the world-frame linear acceleration, which urdf2dyn's free joint
+does not have: urdf2dyn reports it and does not apply it; zeroing it on the compiled model
+would leave mj_setConst's constants stale), and mesh geoms whose files are not here (the
+vendored models keep their XML only: every one of their bodies has an <inertial>, so the
+meshes change nothing) are removed with their meshes, materials and textures. Inverse
+dynamics is mj_rne(flg_acc=1) after mj_fwdPosition and mj_fwdVelocity plus the armature's
+dof_armature * qacc (as mj_inverse adds it), the mass matrix mj_fullM (armature included);
+both through urdf2dyn.interop's MuJoCo conversions.
 """
 import os
 
@@ -40,8 +42,8 @@ def public_path(name):
 
 
 def mujoco_model(path=None, xml=None, files=None):
-    """MuJoCo's compiled model of an MJCF file (or text), armature zeroed; mesh geoms whose
-    file is absent dropped (see the module's docstring)."""
+    """MuJoCo's compiled model of an MJCF file (or text), free joints' armature zeroed; mesh
+    geoms whose file is absent dropped (see the module's docstring)."""
     spec = (mujoco.MjSpec.from_file(path) if path is not None
             else mujoco.MjSpec.from_string(xml, assets=files or {}))
     folder = os.path.dirname(path) if path is not None else None
@@ -63,10 +65,9 @@ def mujoco_model(path=None, xml=None, files=None):
         for x in list(spec.textures) + list(spec.materials) + list(spec.skins):
             spec.delete(x)
     for j in spec.joints:
-        j.armature = 0
-    m = spec.compile()
-    assert not m.dof_armature.any()
-    return m
+        if j.type == mujoco.mjtJoint.mjJNT_FREE:
+            j.armature = 0
+    return spec.compile()
 
 
 def random_states(model, n, seed=0):
@@ -94,6 +95,7 @@ def mujoco_dynamics(m, model, q, v, a):
         mujoco.mj_fwdPosition(m, d)
         mujoco.mj_fwdVelocity(m, d)
         mujoco.mj_rne(m, d, 1, tau[k])
+        tau[k] += m.dof_armature * qacc[k]
         mujoco.mj_fullM(m, d, M[k])
     return tau, M
 
@@ -117,6 +119,21 @@ def compare(model, m, n=20, seed=0):
     e_tau = np.max(np.abs(tau - tau_mj).max(axis=1) / np.abs(tau_mj).max(axis=1))
     e_M = np.max(np.abs(M - M_mj).max(axis=(1, 2)) / np.abs(M_mj).max(axis=(1, 2)))
     return float(e_tau), float(e_M)
+
+
+def pinocchio_model(pin, path, model):
+    """Pinocchio's model of an MJCF file (buildModelFromMJCF), its gravity urdf2dyn's. Its
+    armature must be urdf2dyn's but on free joints (which urdf2dyn reports and does not
+    apply: MuJoCo's acts on the world-frame linear acceleration), where it is zeroed."""
+    pm = pin.buildModelFromMJCF(path)
+    pm.gravity.linear = model.gravity
+    free = np.zeros(model.nv, dtype=bool)
+    for j in model.joints:
+        if j.type == "floating":
+            free[j.v_index:j.v_index + 6] = True
+    np.testing.assert_array_equal(pm.armature[~free], model.armature[~free])
+    pm.armature[free] = 0
+    return pm
 
 
 def load_quiet(path, **kw):

@@ -44,8 +44,8 @@ def test_public_model_q_is_mujocos_qpos(name):
                                rtol=0, atol=1e-12)
 
 
-# Pinocchio's MJCF reader agrees where it reads the model as MuJoCo does (its armature set
-# to zero): not on the humanoid's and the cheetah's inertia from geoms, the shadow hand's
+# Pinocchio's MJCF reader agrees where it reads the model as MuJoCo does (the armature
+# included): not on the humanoid's and the cheetah's inertia from geoms, the shadow hand's
 # inverse dynamics, nor Go2's scene (it cannot read it)
 PIN_AGREES = ["franka_emika_panda", "universal_robots_ur5e", "anybotics_anymal_c", "unitree_h1",
               "agility_cassie"]
@@ -56,9 +56,7 @@ def test_public_model_matches_pinocchio(name):
     pin = pytest.importorskip("pinocchio")
     path = oracle.public_path(name)
     model = oracle.load_quiet(path)
-    pm = pin.buildModelFromMJCF(path)
-    pm.armature[:] = 0
-    pm.gravity.linear = model.gravity
+    pm = oracle.pinocchio_model(pin, path, model)
     d = pm.createData()
     q, v, a = oracle.random_states(model, 5, seed=1)
     for k in range(5):
@@ -71,35 +69,69 @@ def test_public_model_matches_pinocchio(name):
 
 
 def test_summary_warning_lists_what_is_not_applied():
-    """What changes MuJoCo's own inverse dynamics or mass matrix (armature, damping,
-    tendons, equality constraints...) is warned about, and refused under strict."""
+    """What changes MuJoCo's own inverse dynamics or mass matrix (damping, tendons, equality
+    constraints...) is warned about, and refused under strict; the armature, applied as
+    MuJoCo applies it, is not."""
     path = oracle.public_path("franka_emika_panda")
     with pytest.warns(urdf2dyn.URDFWarning) as rec:
-        urdf2dyn.load(path)
+        model = urdf2dyn.load(path)
     text = [str(w.message) for w in rec]
     assert len(text) == 1
-    for word in ("armature on 9 joints", "damping on 9 joints", "1 tendon",
-                 "1 equality constraint", "mj_inverse"):
+    for word in ("damping on 9 joints", "1 tendon", "1 equality constraint", "mj_inverse"):
         assert word in text[0], text[0]
-    for word in ("actuator", "contact", "limits"):
+    for word in ("armature on", "actuator", "contact", "limits"):
         assert word not in text[0], text[0]
+    assert list(model.armature) == [0.1] * 9
     with pytest.raises(urdf2dyn.URDFError, match="not applied"):
         urdf2dyn.load(path, strict=True)
 
 
-def test_limits_actuators_and_contacts_do_not_make_strict_refuse():
+def test_limits_actuators_contacts_and_armature_do_not_make_strict_refuse():
     """Joint limits, actuators and contacts are not rigid-body dynamics (in MuJoCo either:
-    mj_inverse's force is what the actuators must give; contacts come in as f_ext), so a
-    model with nothing else loads under strict: UR5e without its armature."""
+    mj_inverse's force is what the actuators must give; contacts come in as f_ext), and the
+    armature is applied: UR5e, as published, loads under strict."""
     with open(oracle.public_path("universal_robots_ur5e")) as f:
         text = f.read()
     assert text.count(' armature="0.1"') == 1 and "<actuator>" in text and "range=" in text
-    with pytest.raises(urdf2dyn.URDFError, match="armature on 6 joints"):
-        urdf2dyn.load(text, strict=True)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        model = urdf2dyn.load(text.replace(' armature="0.1"', ""), strict=True)
+        model = urdf2dyn.load(text, strict=True)
     assert model.nv == 6 and model.joints[0].limit is not None
+    assert list(model.armature) == [0.1] * 6
+
+
+def test_armature_is_mujocos_and_a_free_joints_is_reported():
+    """A rotor's armature adds armature * a to inverse dynamics and armature to the mass
+    matrix's diagonal, as mj_inverse and qM do; a negative one is refused. On a free joint
+    MuJoCo's acts on the world-frame linear acceleration, which urdf2dyn's body-frame free
+    joint does not have: it is reported, not applied."""
+    xml = ('<mujoco><worldbody><body name="b"><joint name="h" type="hinge" axis="0 1 0" '
+           'armature="{a}"/><geom type="capsule" size="0.05" fromto="0 0 0 0.3 0 0"/>'
+           '<body name="c" pos="0.3 0 0"><joint name="s" type="slide" armature="0.25"/>'
+           '<geom type="sphere" size="0.05"/></body></body></worldbody></mujoco>')
+    plain = urdf2dyn.load(xml.format(a=0))
+    rotor = urdf2dyn.load(xml.format(a=0.5))
+    assert list(rotor.armature) == [0.5, 0.25] and list(plain.armature) == [0, 0.25]
+    q, v, a = np.array([0.3, 0.1]), np.array([-1.0, 2.0]), np.array([0.7, -0.4])
+    np.testing.assert_allclose(rotor.inverse_dynamics(q, v, a) - plain.inverse_dynamics(q, v, a),
+                               [0.5 * 0.7, 0.0], rtol=0, atol=1e-14)
+    np.testing.assert_allclose(rotor.mass_matrix(q) - plain.mass_matrix(q),
+                               [[0.5, 0], [0, 0]], rtol=0, atol=1e-14)
+    tau = rotor.inverse_dynamics(q, v, a)
+    np.testing.assert_allclose(rotor.forward_dynamics(q, v, tau), a, rtol=0, atol=1e-12)
+    assert rotor.kinetic_energy(q, v) == pytest.approx(0.5 * v @ rotor.mass_matrix(q) @ v,
+                                                       rel=1e-14)
+    np.testing.assert_allclose(rotor.regressor(q, v, a) @ rotor.inertial_parameters()
+                               + rotor.armature * a, tau, rtol=0, atol=1e-13)
+    e, e_M = oracle.compare(rotor, oracle.mujoco_model(xml=xml.format(a=0.5)), n=10)
+    assert e < 1e-12 and e_M < 1e-12
+    with pytest.raises(urdf2dyn.URDFError, match="armature -1 is negative"):
+        urdf2dyn.load(xml.format(a=-1))
+    free = ('<mujoco><worldbody><body name="b"><joint type="free" armature="0.2"/>'
+            '<geom type="sphere" size="0.1"/></body></worldbody></mujoco>')
+    with pytest.warns(urdf2dyn.URDFWarning, match="armature on 1 free joint"):
+        floating = urdf2dyn.load(free)
+    assert not floating.armature.any()
 
 
 def test_pickle_keeps_the_included_files(tmp_path):

@@ -18,9 +18,7 @@ CASSIE = oracle.public_path("agility_cassie")
 @pytest.fixture(scope="module")
 def cassie():
     model = oracle.load_quiet(CASSIE)
-    pm = pin.buildModelFromMJCF(CASSIE)
-    pm.armature[:] = 0
-    pm.gravity.linear = model.gravity
+    pm = oracle.pinocchio_model(pin, CASSIE, model)
     return model, pm, pm.createData()
 
 

@@ -32,11 +32,23 @@ ROBOTS = {
     "ur5": ("ur_description/urdf/ur5_robot.urdf", False),
     "talos": ("talos_data/robots/talos_reduced.urdf", True),
     "human": (None, True),
+    # an MJCF model with a rotor's armature on every joint (in RNEA, CRBA, ABA, derivatives),
+    # a free joint and ball joints
+    "cassie": ("mjcf", False),
 }
+CASSIE = os.path.join(os.path.dirname(__file__), "data", "mjcf", "menagerie", "agility_cassie",
+                      "cassie.xml")
 
 
 def _model(name):
     rel, floating = ROBOTS[name]
+    if rel == "mjcf":
+        import warnings
+        with warnings.catch_warnings():     # its damping and equality constraints, reported
+            warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+            model = urdf2dyn.load(CASSIE)
+        assert model.armature.any()
+        return CASSIE, False, model
     path = urdf2dyn.data_path("humod_subject_a.urdf") if rel is None else _erd(rel)
     return path, floating, urdf2dyn.load(path, floating_base=floating)
 

@@ -130,6 +130,7 @@ class Structure:
     mass: np.ndarray        # (nb,)      body mass (fixed links merged)
     h: np.ndarray           # (nb, 3)    first moment of mass, body frame
     Ib: np.ndarray          # (nb, 3, 3) rotational inertia about the body origin
+    armature: np.ndarray    # (nb,)      rotor inertia on each of the joint's coordinates
     link_names: tuple       # (nl,)      every URDF link, document order
     link_body: np.ndarray   # (nl,)      the body each link rides on
     link_E: np.ndarray      # (nl, 3, 3) body frame -> link frame: rotation
@@ -623,7 +624,7 @@ class Model:
             jtype=tuple(_JTYPES[t] for t in s["jtype"]), q_index=s["qadr"],
             v_index=s["vadr"], nq=s["jnq"], nv=s["jnv"], axis=s["axis"], plane=s["plane"],
             Xtree_E=s["Xtree_E"], Xtree_r=s["Xtree_r"], mass=s["mass"], h=s["h"], Ib=s["Ib"],
-            link_names=tuple(self.link_names), link_body=s["link_body"], link_E=s["link_E"],
+            armature=s["armature"], link_names=tuple(self.link_names), link_body=s["link_body"], link_E=s["link_E"],
             link_r=s["link_r"])
 
     # ---- dynamics ----------------------------------------------------------------
@@ -1036,8 +1037,10 @@ class Model:
                 "momentum_rate": h[..., 1, :]}
 
     def regressor(self, q, v, a, out=None):
-        """Inertial-parameter regressor Y with ``Y @ model.inertial_parameters() ==
-        inverse_dynamics(q, v, a)`` (Atkeson, An & Hollerbach 1986).
+        """Inertial-parameter regressor Y with ``Y @ model.inertial_parameters() +
+        model.armature * a == inverse_dynamics(q, v, a)`` (Atkeson, An & Hollerbach 1986;
+        the armature, a rotor's inertia and not a body's, is zero but in MJCF models, and
+        left out as Pinocchio's computeJointTorqueRegressor leaves it).
 
         Parameters
         ----------
@@ -1131,6 +1134,20 @@ class Model:
             m, world axes.
         """
         return self._compute(_core.COM, (q,), out=out)
+
+    @property
+    def armature(self) -> NDArray[np.float64]:
+        """(nv,) rotor inertia on each velocity coordinate (an MJCF joint's ``armature``;
+        zero for URDF and OpenSim models), as MuJoCo and Pinocchio (``model.armature``)
+        apply it: added to the mass matrix's diagonal, so inverse dynamics adds
+        ``armature * a``, forward dynamics, the derivatives and the kinetic energy include
+        it. It is not an inertial parameter of a body: ``regressor`` leaves it out."""
+        s = self.structure()
+        out = np.zeros(self.nv)
+        for b in range(1, len(s.parent)):
+            out[s.v_index[b]:s.v_index[b] + s.nv[b]] = s.armature[b]
+        out.flags.writeable = False
+        return out
 
     @property
     def total_mass(self) -> float:

@@ -94,6 +94,7 @@ u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
             const u2d_real sg = m->ssign[i];
             for (int r = 0; r < 6; r++) U[r] = sg * IA[6 * k1 + r];
             u2d_real D = IA[7 * k1];
+            if (m->has_armature) D += m->armature[i];
             if (U2D_ANY(D <= m->singular_tol)) return U2D_ERR_SINGULAR;    /* NaN passes */
             Dinv[0] = 1.0 / D;
             u[0] = taui[0] - sg * pA[k1];
@@ -117,6 +118,8 @@ u2d_status u2d_aba(const u2d_model *m, u2d_work *w, const double gravity[3],
                     for (int r = 0; r < 6; r++) x += S[6 * k + r] * U[6 * l + r];
                     D[nv * k + l] = x;
                 }
+            if (m->has_armature)
+                for (int k = 0; k < nv; k++) D[nv * k + k] += m->armature[i];
             if (invert_spd(nv, D, Dinv, m->singular_tol) != 0) return U2D_ERR_SINGULAR;
             if (p == 0) continue;
             u2d_real UDinv[36], Dinv_u[6];

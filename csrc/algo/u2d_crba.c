@@ -5,6 +5,7 @@
  *   IC_i = sum of the world inertias I_j over the subtree of i
  *   F_c = IC_i S_c for each column c of joint i
  *   M_rc = S_r^T F_c   for r a coordinate of i or of an ancestor of i, else 0
+ *   M_rr += armature_i for each coordinate r of joint i (a rotor's inertia)
  * Bodies are numbered in preorder, so the columns below joint i are the contiguous range
  * vadr_i .. vadr_i + nvsub_i - 1.
  *
@@ -92,6 +93,7 @@ u2d_status u2d_crba_fill(const u2d_model *m, u2d_work *w, const u2d_real *q, u2d
                 Mr[c] = x;
                 M[(size_t)c * nv + r] = x;
             }
+            if (m->has_armature) Mr[r] += m->armature[i];
         }
         if (m->parent[i] > 0) u2d_inertia_add(&w->IC[m->parent[i]], &w->IC[i]);
     }

@@ -22,7 +22,7 @@
  *                  = S_j^T (I_i dA_c + B_i dV_c + s x* F_i)        j above i
  *     dtau_j/dqd_c = S_j^T (I_j dAv_c + B_j s)                     j = i or below i
  *                  = S_j^T (I_i dAv_c + B_i s)                     j above i
- *     dtau_j/dqdd_c = M_jc = S_j^T I_j s (j = i or below)
+ *     dtau_j/dqdd_c = M_jc = S_j^T I_j s (j = i or below), + armature_i on the diagonal
  * where I_j is the composite (subtree) inertia. Joint i's own columns ride body i, true of
  * every joint but the planar one, whose in-plane columns stay with the parent: refused,
  * and OpenSim's custom joint, whose columns move with its coordinates: it is taken apart
@@ -270,6 +270,11 @@ static u2d_status rnea_partials(const u2d_model *m, u2d_work *w, const double gr
                 w->oFx[6 * p + r] += Fx[r];
             }
         }
+        if (m->has_armature)            /* dtau/dqdd = M holds the rotors' inertia too */
+            for (int k = 0; k < m->jnv[i]; k++) {
+                const int c = m->vadr[i] + k;
+                M[(size_t)c * nv + c] += m->armature[i];
+            }
     }
     return U2D_OK;
 }

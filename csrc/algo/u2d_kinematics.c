@@ -125,9 +125,13 @@ void u2d_jacobian(const u2d_model *m, const u2d_work *w, int link, const double 
         }
 }
 
-double u2d_kinetic_energy(const u2d_model *m, const u2d_work *w)
+double u2d_kinetic_energy(const u2d_model *m, const u2d_work *w, const double *qd)
 {
     double T = 0.0;
+    if (m->has_armature)                    /* the rotors' 1/2 armature qd^2 */
+        for (int b = 1; b < m->nbody; b++)
+            for (int k = 0; k < m->jnv[b]; k++)
+                T += 0.5 * m->armature[b] * qd[m->vadr[b] + k] * qd[m->vadr[b] + k];
     for (int b = 1; b < m->nbody; b++) {
         double Iv[6];
         const double *v = &w->v[6 * b];

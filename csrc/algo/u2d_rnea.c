@@ -5,7 +5,7 @@
  *             v_i = Xup_i v_p + S_i qd_i
  *             a_i = Xup_i a_p + S_i qdd_i + cJ_i + v_i x S_i qd_i
  *             f_i = I_i a_i + v_i x* I_i v_i - X_i<-0* fext_i
- *   backward  tau_i = S_i^T f_i,   f_p += Xup_i^T f_i
+ *   backward  tau_i = S_i^T f_i + armature_i qdd_i,   f_p += Xup_i^T f_i
  * Gravity enters as an upward acceleration of the world, a_0 = -g, so every body's
  * weight arrives in f_i with no extra term. Branching needs no special case: each f_i is
  * added into its own parent, whatever the number of siblings. */
@@ -86,6 +86,7 @@ u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
         for (int k = 0; k < nv; k++) {
             u2d_real s = S[6 * k] * f[0];
             for (int r = 1; r < 6; r++) s += S[6 * k + r] * f[r];
+            if (m->has_armature) s += m->armature[i] * qdd[m->vadr[i] + k];
             tau[m->vadr[i] + k] = s;
         }
         if (p > 0) {

@@ -98,7 +98,7 @@ static u2d_status do_link_vel(const u2d_model *m, u2d_work *w, const u2d_batch_a
 static u2d_status do_kinetic(const u2d_model *m, u2d_work *w, const u2d_batch_args *a, size_t s)
 {
     u2d_status st = u2d_kinematics(m, w, IN(0), IN(1));
-    if (st == U2D_OK) *OUT(0) = u2d_kinetic_energy(m, w);
+    if (st == U2D_OK) *OUT(0) = u2d_kinetic_energy(m, w, IN(1));
     return st;
 }
 

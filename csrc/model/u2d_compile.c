@@ -94,6 +94,7 @@ static void model_layout(u2d_model *m, carver *c)
     m->inertia = carve(c, nb * sizeof(u2d_inertia));
     m->com = carve(c, nb * 3 * sizeof(double));
     m->Icom = carve(c, nb * 9 * sizeof(double));
+    m->armature = carve(c, nb * sizeof(double));
     m->link_body = carve(c, nl * sizeof(int));
     m->link_X = carve(c, nl * sizeof(u2d_xform));
     m->link_is_body = carve(c, nl * sizeof(int));
@@ -206,6 +207,8 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
             if (J) {
                 u2d_xform_mul(&J->origin, &m->link_X[J->parent], &m->Xtree[b]);
                 memcpy(&m->axis[3 * b], J->axis, sizeof J->axis);
+                m->armature[b] = J->armature;
+                m->has_armature |= J->armature != 0.0;
             } else {
                 u2d_xform_identity(&m->Xtree[b]);
                 m->axis[3 * b + 2] = 1.0;

@@ -114,6 +114,7 @@ typedef struct {
     int has_limit;
     double lower, upper, effort, velocity;
     double damping, friction;
+    double armature;        /* MJCF: rotor inertia on each of its coordinates          */
     const char *mimic;      /* name of the mimicked joint or NULL                      */
     double mimic_multiplier, mimic_offset;
     int custom;             /* CUSTOM: index in u2d_urdf.custom                        */
@@ -253,6 +254,7 @@ typedef struct {
     int nq, nv;
     int nlink;              /* every URDF link, addressable by name                    */
     double singular_tol;    /* ABA: a joint inertia D_i below this is singular         */
+    int has_armature;       /* some joint has armature: the algorithms add it           */
 
     /* per body (nbody); body i > 0 hangs from joint i-1 */
     int *parent;            /* (nbody)   parent body, parent[i] < i; -1 for the world  */
@@ -273,6 +275,9 @@ typedef struct {
                                          link merged into the body by fixed joints     */
     u2d_real *com;          /* (nbody,3) the same inertia as centre of mass (body frame)  */
     u2d_real *Icom;         /* (nbody,9) and rotational inertia about it, body axes     */
+    u2d_real *armature;     /* (nbody)   rotor inertia added to M's diagonal at each of the
+                                         joint's coordinates (MJCF armature; Pinocchio's
+                                         model.armature): M + diag, tau + armature qdd   */
     int *jurdf;             /* (nbody)   index of the joint in the u2d_urdf, -1: world */
 
     /* per URDF link (nlink): the body it rides on and where it sits on it */
@@ -511,7 +516,7 @@ void u2d_frame_acceleration(const u2d_model *m, const u2d_work *w, int link,
                             const double point[3], u2d_reference ref, int classical,
                             double out[6]);
 
-double u2d_kinetic_energy(const u2d_model *m, const u2d_work *w);
+double u2d_kinetic_energy(const u2d_model *m, const u2d_work *w, const double *qd);
 double u2d_potential_energy(const u2d_model *m, const u2d_work *w, const double gravity[3]);
 
 /* ---- configuration space (u2d_config.c) ----------------------------------- */

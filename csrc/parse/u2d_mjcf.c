@@ -14,9 +14,11 @@
  * where the XML draws it; a free joint carries the body's world pose. The root link is
  * "world" (body 0). Inertia: <inertial> (diaginertia or fullinertia), else from the geoms
  * per compiler inertiafromgeom (u2d_mjcf_mass.c, u2d_mesh.c), then boundmass,
- * boundinertia, balanceinertia and settotalmass. What is not rigid-body dynamics (armature,
- * damping, springs, friction loss, gravity compensation, tendons, equality constraints)
- * changes MuJoCo's own dynamics: it is counted into one finding and not applied. Joint
+ * boundinertia, balanceinertia and settotalmass. A joint's armature (a rotor's inertia on
+ * each of its coordinates) is applied, as MuJoCo and Pinocchio apply it. What is not
+ * rigid-body dynamics (damping, springs, friction loss, gravity compensation, tendons,
+ * equality constraints) changes MuJoCo's own dynamics: it is counted into one finding and
+ * not applied. Joint
  * limits, actuators and contacts are read and say nothing, as a URDF's limits, transmissions
  * and collision geometry: they do not enter rigid-body dynamics in MuJoCo either (contact
  * forces come in through f_ext). */
@@ -93,7 +95,7 @@ typedef struct {
     int nbody;                  /* MuJoCo body ids handed out                            */
 
     /* what is read but not applied, for the summary */
-    int n_armature, n_damping, n_spring, n_friction, n_gravcomp;
+    int n_damping, n_spring, n_friction, n_gravcomp, n_free_armature;
 } mjcf;
 
 /* ---- messages ------------------------------------------------------------------------ */
@@ -1231,7 +1233,7 @@ enum { J_FREE = 0, J_BALL, J_SLIDE, J_HINGE };
 typedef struct {
     int type;
     const char *name;
-    double pos[3], axis[3], ref;
+    double pos[3], axis[3], ref, armature;
     int limited;
     double range[2];
 } mj_joint;
@@ -1256,14 +1258,22 @@ static int read_joint(mjcf *rd, const mj_item *it, const char *body, int k, mj_j
         dnumbers(rd, j, K_JOINT, cls, "ref", 1, 1, &J->ref) < 0 ||
         dnumbers(rd, j, K_JOINT, cls, "range", 2, 2, J->range) < 0)
         return -1;
-    double armature = 0, damping[4] = {0}, stiffness[4] = {0}, friction = 0, sd[2] = {0, 0};
-    if (dnumbers(rd, j, K_JOINT, cls, "armature", 1, 1, &armature) < 0 ||
+    double damping[4] = {0}, stiffness[4] = {0}, friction = 0, sd[2] = {0, 0};
+    if (dnumbers(rd, j, K_JOINT, cls, "armature", 1, 1, &J->armature) < 0 ||
         dnumbers(rd, j, K_JOINT, cls, "damping", 1, 4, damping) < 0 ||
         dnumbers(rd, j, K_JOINT, cls, "stiffness", 1, 4, stiffness) < 0 ||
         dnumbers(rd, j, K_JOINT, cls, "frictionloss", 1, 1, &friction) < 0 ||
         dnumbers(rd, j, K_JOINT, cls, "springdamper", 2, 2, sd) < 0)
         return -1;
-    rd->n_armature += armature != 0;
+    if (J->armature < 0)
+        return fail(rd, j, "joint '%.100s': armature %g is negative (a rotor's inertia is at "
+                    "least 0)", J->name, J->armature);
+    if (J->type == J_FREE && J->armature != 0) {
+        /* MuJoCo's acts on the world-frame linear acceleration, urdf2dyn's free joint
+         * moves in its body's frame: the two differ by w x v, so it is only reported */
+        rd->n_free_armature++;
+        J->armature = 0;
+    }
     rd->n_damping += damping[0] != 0 || damping[1] != 0 || damping[2] != 0 || damping[3] != 0;
     rd->n_spring += stiffness[0] != 0 || stiffness[1] != 0 || stiffness[2] != 0 ||
                     stiffness[3] != 0 || sd[0] != 0 || sd[1] != 0;
@@ -1368,6 +1378,7 @@ static int body_joints(mjcf *rd, const mj_pending *b, const mj_content *c, const
                                       core_type[j->type], cur, child, &origin);
         if (!U) { free(J); return -1; }
         memcpy(U->axis, j->axis, sizeof j->axis);
+        U->armature = j->armature;
         if (j->limited && (j->type == J_HINGE || j->type == J_SLIDE)) {
             U->has_limit = 1;
             U->lower = j->range[0];
@@ -1509,7 +1520,7 @@ static void summarize(mjcf *rd)
     char msg[U2D_ERRLEN] = "";
     size_t n = 0;
     const struct { int count; const char *what, *unit; } items[] = {
-        {rd->n_armature, "armature", "joint"}, {rd->n_damping, "damping", "joint"},
+        {rd->n_free_armature, "armature", "free joint"}, {rd->n_damping, "damping", "joint"},
         {rd->n_spring, "springs", "joint"}, {rd->n_friction, "friction loss", "joint"},
         {rd->n_gravcomp, "gravity compensation", "body"},
         {count_children(rd, "tendon"), "tendon", NULL},
@@ -1527,7 +1538,7 @@ static void summarize(mjcf *rd)
     }
     if (n)
         note(rd, NULL, "read but not applied, so inverse dynamics and the mass matrix differ "
-             "from MuJoCo's mj_inverse and qM (they are mj_rne's, with armature zeroed and no "
+             "from MuJoCo's mj_inverse and qM (they are mj_rne's with the armature, and no "
              "passive or constraint force): %s", msg);
 }
 

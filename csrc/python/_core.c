@@ -622,7 +622,8 @@ static int put(PyObject *dict, const char *key, PyObject *value)
 /* structure(): the compiled tree as a dict of new arrays (code generators read this; the
  * model itself stays private and immutable). Per body: parent, jtype, qadr, vadr, jnq, jnv,
  * axis (nb,3), plane (nb,6), Xtree as E (nb,3,3) and r (nb,3), inertia as mass (nb,),
- * h (nb,3) and Ib (nb,3,3), joint (name of the joint above, "" for the world); per link:
+ * h (nb,3) and Ib (nb,3,3), armature (nb,), joint (name of the joint above, "" for the
+ * world); per link:
  * link_body (nl,), link_E (nl,3,3), link_r (nl,3). */
 static PyObject *Model_structure(ModelObject *self, PyObject *Py_UNUSED(ignored))
 {
@@ -652,6 +653,7 @@ static PyObject *Model_structure(ModelObject *self, PyObject *Py_UNUSED(ignored)
     if (put(d, "h", copy_doubles(2, d3, buf))) goto error;
     for (npy_intp b = 0; b < nb; b++) memcpy(buf + 9 * b, m->inertia[b].Ib, 9 * sizeof(double));
     if (put(d, "Ib", copy_doubles(3, d33, buf))) goto error;
+    if (put(d, "armature", copy_doubles(1, &nb, m->armature))) goto error;
     for (npy_intp l = 0; l < nl; l++) memcpy(buf + 9 * l, m->link_X[l].E, 9 * sizeof(double));
     if (put(d, "link_E", copy_doubles(3, l33, buf))) goto error;
     for (npy_intp l = 0; l < nl; l++) memcpy(buf + 3 * l, m->link_X[l].r, 3 * sizeof(double));

@@ -142,7 +142,7 @@ H_ONE(h_link_vel)
 H_ONE(h_kinetic)
 {
     u2d_status st = u2d_kinematics(m, w, a->in[0], a->in[1]);
-    if (st == U2D_OK) a->out[0][0] = u2d_kinetic_energy(m, w);
+    if (st == U2D_OK) a->out[0][0] = u2d_kinetic_energy(m, w, a->in[1]);
     return st;
 }
 H_ONE(h_potential)

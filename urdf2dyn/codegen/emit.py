@@ -457,8 +457,9 @@ def rnea(model, K=None, gravity=None):
     for b in range(K.nb - 1, 0, -1):
         p = int(s.parent[b])
         B.comment(names[b])
-        for k, col in enumerate(Ss[b]):
-            B.out("tau", (int(s.v_index[b]) + k,), dot(col, f[b]))
+        qdd = _coords(K, b, "a", int(s.v_index[b]), int(s.nv[b]))
+        for k, col in enumerate(Ss[b]):      # S^T f, and the rotor's armature * qdd
+            B.out("tau", (int(s.v_index[b]) + k,), _plus_armature(s, b, dot(col, f[b]), qdd[k]))
         if p > 0:
             f[p] = B.lets(f"f{p}", vadd(f[p], xforce_T(*X[b], f[b])))
     return fn
@@ -493,7 +494,8 @@ def crba(model, K=None):
         vi = int(s.v_index[b])
         for k in range(len(F)):
             for l in range(len(Ss[b])):
-                B.out("M", (vi + k, vi + l), dot(Ss[b][l], F[k]))
+                B.out("M", (vi + k, vi + l), _plus_armature(s, b, dot(Ss[b][l], F[k]), 1.0)
+                      if k == l else dot(Ss[b][l], F[k]))
         j = b
         while int(s.parent[j]) > 0:
             up = int(s.parent[j])   # F seen from the next body up: new names, as F is read
@@ -506,6 +508,13 @@ def crba(model, K=None):
                     B.out("M", (vi + k, vj + l), x)
                     B.out("M", (vj + l, vi + k), x)
     return fn
+
+
+def _plus_armature(s, b, x, factor):
+    """x + armature_b * factor: the rotor inertia of body b's joint on a diagonal term (of M,
+    of ABA's D) or times the coordinate's acceleration (RNEA); x alone without armature."""
+    arm = float(s.armature[b])
+    return add(x, mul(arm, factor)) if arm else x
 
 
 def _sym_lets(B, name, M):
@@ -582,7 +591,8 @@ def aba(model, K=None):
         Ub = [B.lets(f"U{b}_{k}", mat6_vec(A, col)) for k, col in enumerate(S)]
         ub = [B.let(f"u{b}_{k}", sub(Input("tau", (vi + k,)), dot(S[k], pAb)))
               for k in range(nv)]
-        D = [[dot(S[k], Ub[l]) for l in range(nv)] for k in range(nv)]
+        D = [[_plus_armature(s, b, dot(S[k], Ub[l]), 1.0) if k == l else dot(S[k], Ub[l])
+              for l in range(nv)] for k in range(nv)]
         Di = _inverse_spd(B, f"Dinv{b}", D)
         U[b], Dinv[b], u[b] = Ub, Di, ub
         if p == 0:
