@@ -252,13 +252,14 @@ def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
 
 
 
-def load_leaving_unsaid(path: str | os.PathLike[str], unsaid, strict: bool = False) -> Model:
-    """urdf2dyn.load(path), for a job that says itself what some of the loader's warnings
-    say: those for which unsaid(message) is true are left out, the others are warned (the
-    first raised under strict, as load(path, strict=True) would)."""
+def load_leaving_unsaid(path: str | os.PathLike[str], unsaid, strict: bool = False,
+                        **options) -> Model:
+    """urdf2dyn.load(path, **options), for a job that says itself what some of the loader's
+    warnings say: those for which unsaid(message) is true are left out, the others are warned
+    (the first raised under strict, as load(path, strict=True) would)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        model = load(path)
+        model = load(path, **options)
     for w in caught:
         if not unsaid(str(w.message)):
             report(str(w.message), strict=strict and issubclass(w.category, URDFWarning),

@@ -304,6 +304,34 @@ def test_strict_runs_published_setups_and_refuses_a_spring_opensim_applies(osim,
     assert np.abs(A[:, knee] - B[:, knee]).max() > 1.0        # the spring is felt
 
 
+def test_cli_setup_run_leaves_unsaid_a_spring_its_forces_to_exclude_names(tmp_path,
+                                                                          monkeypatch, capsys):
+    """urdf2dyn torques --setup reads the setup's model itself: a passive force element the
+    setup's <forces_to_exclude> names is not applied by OpenSim's tool either, so it is not
+    said (as inverse_dynamics_setup does when it reads the model), and --strict does not
+    refuse it (what --strict refuses here is the trial's root residual, a data check)."""
+    work = tmp_path / "g"
+    shutil.copytree(os.path.join(DATA, "Gait10dof18musc"), work)
+    osim_file = work / "subject01.osim"
+    text = osim_file.read_text()
+    at = text.index("<objects>", text.index("<ForceSet")) + len("<objects>")
+    osim_file.write_text(text[:at] + '<SpringGeneralizedForce name="knee_spring"><coordinate>'
+                         "knee_angle_r</coordinate><stiffness>50</stiffness><rest_length>0.2"
+                         "</rest_length></SpringGeneralizedForce>" + text[at:])
+    setup = work / "ID" / "walk_Setup_ID.xml"
+    setup.write_text(setup.read_text().replace("<forces_to_exclude> Muscles</forces_to_exclude>",
+                                               "<forces_to_exclude> Muscles knee_spring"
+                                               "</forces_to_exclude>"))
+    monkeypatch.chdir(work / "ID")
+    out = str(tmp_path / "tau.sto")
+    assert cli.main(["torques", "--setup", str(setup), "-o", out]) == 0
+    err = capsys.readouterr().err
+    assert "root residual" in err and "knee_spring" not in err, err
+    assert cli.main(["torques", "--setup", str(setup), "-o", out, "--strict"]) == 1
+    err = capsys.readouterr().err
+    assert "root residual" in err and "knee_spring" not in err, err
+
+
 def test_published_models_column_order(osim):
     """osim_coordinate_order is OpenSim's multibody tree order on the vendored models."""
     models = [os.path.join(DATA, "Gait2354_Simbody", "subject01_simbody.osim"),

@@ -135,8 +135,10 @@ def _torques_setup(args):
     elif setup.model_file is None:
         raise ValueError(f"{setup.path}: <model_file> is empty: give the model (urdf2dyn "
                          "torques --setup SETUP MODEL)")
-    else:
-        model = load(setup.model_file, strict=args.strict, couplers=args.couplers)
+    else:       # the passive forces its <forces_to_exclude> leaves on are said by the run
+        from ..model import PASSIVE_FORCES, load_leaving_unsaid
+        model = load_leaving_unsaid(setup.model_file, lambda m: PASSIVE_FORCES in m,
+                                    args.strict, couplers=args.couplers)
     notes = [note for note in [set_gravity(model, args.gravity)] if note]
     _check_mass(model, args)
     res = inverse_dynamics_setup(setup, model, time_range=args.time_range,
