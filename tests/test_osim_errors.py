@@ -249,6 +249,17 @@ def test_actuators_and_what_drives_them_load_quietly_even_under_strict():
     assert m.findings == ()
 
 
+def test_an_actuator_named_without_actuator_or_muscle_is_an_actuator():
+    """OpenSim's ClutchedPathSpring is a PathActuator (a controlled clutch): an actuator, in
+    OpenSim's Actuators group, though its class names neither; strict loads it."""
+    extra = '<ForceSet><objects><ClutchedPathSpring name="clutch"/></objects></ForceSet>'
+    doc = _doc(_body("b"), _pin("j", "/ground", "/bodyset/b"), extra)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = urdf2dyn.load(doc, strict=True)
+    assert [(f.name, f.actuator) for f in m.forces] == [("clutch", True)]
+
+
 def test_passive_forces_and_unenforced_constraints_warn_and_strict_refuses():
     """A spring or a ligament would change the joint moments (OpenSim applies it, urdf2dyn
     does not), a weld constraint the inverse kinematics: each is named, strict refuses."""

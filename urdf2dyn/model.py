@@ -103,7 +103,13 @@ class Force:
         generalized forces inverse dynamics gives are what the actuators supply. The other
         elements (springs, ligaments, bushings, contact, prescribed forces) are passive:
         OpenSim's tools apply them, urdf2dyn does not."""
-        return "Muscle" in self.kind or "Actuator" in self.kind
+        return ("Muscle" in self.kind or "Actuator" in self.kind
+                or self.kind in _ACTUATORS_NAMED_OTHERWISE)
+
+
+# OpenSim's Actuator subclasses whose class names hold neither "Muscle" nor "Actuator"
+# (every Force subclass of OpenSim 4.6 checked: issubclass(c, opensim.Actuator))
+_ACTUATORS_NAMED_OTHERWISE = frozenset({"ClutchedPathSpring"})
 
 
 @dataclass(frozen=True, eq=False)
