@@ -118,3 +118,23 @@ def test_identify_rejects_bad_shapes():
     q, v, a = excitation(m, 10, seed=0)
     with pytest.raises(ValueError, match="torques must have shape"):
         urdf2dyn.identify(m, (q, v, a), np.zeros((9, 2)))
+
+
+def test_identify_takes_the_armature_as_known():
+    """An MJCF joint's armature is in inverse dynamics but not in the regressor (Y pi +
+    armature * a): identify removes the model's armature * a from the torques before the
+    fit, so torques from inverse_dynamics give the model's own base parameters back."""
+    xml = """<mujoco><worldbody>
+      <body name="l1"><joint name="j1" axis="0 0 1" armature="0.3"/>
+        <geom type="capsule" fromto="0 0 0 1 0 0" size="0.05" mass="2"/>
+        <body name="l2" pos="1 0 0"><joint name="j2" axis="0 0 1" armature="0.1"/>
+          <geom type="capsule" fromto="0 0 0 1 0 0" size="0.05" mass="1"/>
+        </body></body></worldbody></mujoco>"""
+    m = urdf2dyn.load(xml)
+    assert m.armature.tolist() == [0.3, 0.1]
+    m.gravity = (0.0, -9.81, 0.0)
+    q, v, a = excitation(m, 200, seed=3)
+    tau = m.inverse_dynamics(q, v, a)
+    result = urdf2dyn.identify(m, (q, v, a), tau)
+    assert rel_err(result.values, result.project(m.inertial_parameters())) < 1e-8
+    assert result.residual < 1e-9 * np.abs(tau).max()

@@ -107,6 +107,8 @@ def identify(model, trajectory, torques, rtol=1e-8):
         folded away as if unidentifiable.
     torques : array_like, (N, nv)
         Measured joint forces (urdf2dyn's convention, as inverse_dynamics returns them).
+        The model's armature (an MJCF joint's rotor inertia, not a body's parameter) is
+        taken as known: ``model.armature * a`` is removed before the fit.
     rtol : float
         Rank tolerance of the pivoted QR (relative to the largest pivot).
 
@@ -122,6 +124,7 @@ def identify(model, trajectory, torques, rtol=1e-8):
         raise ValueError(f"identify: torques must have shape (N, nv) = ({len(q)}, {model.nv}) "
                          f"with trajectory (q, v, a) of N samples each; got {tau.shape}")
     base = base_parameters(model, q, v, a, rtol)
+    tau = tau - model.armature * a          # Y pi = tau - armature a (model.regressor)
     Wb = _stack(model, q, v, a)[:, base.independent]
     beta, *_ = np.linalg.lstsq(Wb, tau.reshape(-1), rcond=None)
     res = float(np.sqrt(np.mean((Wb @ beta - tau.reshape(-1)) ** 2)))
