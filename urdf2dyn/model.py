@@ -191,14 +191,15 @@ SKIPPED_FOR_ID = "skipped what does not enter inverse dynamics"
 # How the loader's warning about an .osim's passive force elements begins: the jobs that
 # keep them (scaling), drop them (residual reduction replacing the force set) or say which
 # ones a setup leaves on (inverse_dynamics_setup) leave it unsaid.
-PASSIVE_FORCES = "force elements that urdf2dyn does not apply"
+PASSIVE_FORCES = "that urdf2dyn does not apply"
 
 
 def passive_forces_message(passive: list[Force]) -> str:
     """What the loader says of an .osim's passive force elements (Force.actuator False)."""
     names = ", ".join(f"{f.name!r} ({f.kind})" for f in passive[:6])
     more = f" and {len(passive) - 6} more" if len(passive) > 6 else ""
-    return (f"{len(passive)} {PASSIVE_FORCES}: {names}{more}. OpenSim's tools apply them "
+    return (f"{len(passive)} force element{'s' if len(passive) > 1 else ''} {PASSIVE_FORCES}: "
+            f"{names}{more}. OpenSim's tools apply them "
             "unless <forces_to_exclude> names them, so urdf2dyn's joint moments also hold what "
             "they would supply; compare with OpenSim's excluding them (by name, or All)")
 

@@ -330,6 +330,16 @@ def test_cli_setup_run_leaves_unsaid_a_spring_its_forces_to_exclude_names(tmp_pa
     assert cli.main(["torques", "--setup", str(setup), "-o", out, "--strict"]) == 1
     err = capsys.readouterr().err
     assert "root residual" in err and "knee_spring" not in err, err
+    # the setup's own model given again as ROBOT is read as the setup's
+    assert cli.main(["torques", "--setup", str(setup), "../subject01.osim", "-o", out]) == 0
+    err = capsys.readouterr().err
+    assert "root residual" in err and "knee_spring" not in err, err
+    # another model given as ROBOT is loaded as any model: its passive forces are named
+    other = tmp_path / "other.osim"
+    shutil.copy(osim_file, other)
+    assert cli.main(["torques", "--setup", str(setup), str(other), "-o", out]) == 0
+    assert "1 force element that urdf2dyn does not apply: 'knee_spring'" in \
+        capsys.readouterr().err
 
 
 def test_published_models_column_order(osim):

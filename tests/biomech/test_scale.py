@@ -372,7 +372,7 @@ def test_generic_model_warnings_say_what_scaling_ignores(tmp_path):
                              r'\1<SpringGeneralizedForce name="hip_spring">'
                              r"<coordinate>hip_flexion_r</coordinate>"
                              r"<stiffness>10</stiffness></SpringGeneralizedForce>", text))
-    assert any("1 force elements that urdf2dyn does not apply: 'hip_spring'" in m
+    assert any("1 force element that urdf2dyn does not apply: 'hip_spring'" in m
                for m in said(urdf2dyn.load, sprung))
     assert said(S.load_generic, sprung) == said(urdf2dyn.load, generic) == []
     welded = tmp_path / "welded.osim"

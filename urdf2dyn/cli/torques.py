@@ -129,7 +129,9 @@ def _torques_setup(args):
         args.output = setup.output          # the results directory: so does urdf2dyn
         created = [("--output", os.path.dirname(args.output))]
     _check_outputs(args, [(setup.coordinates_file, None)], False, inputs, created)
-    if args.robot:
+    own = setup.model_file and not args.floating_base and (   # the setup's own model
+        not args.robot or same_file(model_path(args.robot), setup.model_file))
+    if args.robot and not own:
         model = load(model_path(args.robot), floating_base=args.floating_base,
                      strict=args.strict, couplers=args.couplers)
     elif setup.model_file is None:
