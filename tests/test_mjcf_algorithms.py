@@ -78,6 +78,10 @@ def test_command_line_on_an_mjcf_model(tmp_path, capsys):
     assert main(["info", CASSIE]) == 0
     out = capsys.readouterr().out
     assert "left-achilles-rod (ball, 3 DoF)" in out and "world" in out
+    model = oracle.load_quiet(CASSIE)
+    rotors = sorted({x for x in model.armature if x})
+    assert (f"armature (a rotor's inertia on M's diagonal): {sum(model.armature > 0)} of "
+            f"{model.nv} coordinates, {rotors[0]:g}") in out
     assert main(["check", CASSIE]) == 0
     model = oracle.load_quiet(CASSIE)
     t = np.linspace(0, 1, 51)

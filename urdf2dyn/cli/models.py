@@ -71,6 +71,12 @@ def cmd_info(args):
     massive = sum(1 for m in links.values() if m > 0)
     print(f"links: {len(links)} ({massive} with mass); mass of the moving links "
           f"{model.total_mass:.6g} kg", file=out)
+    rotors = [x for x in model.armature.tolist() if x]
+    if rotors:
+        values = sorted(set(rotors))
+        print(f"armature (a rotor's inertia on M's diagonal): {len(rotors)} of {model.nv} "
+              f"coordinates, {', '.join(f'{x:g}' for x in values[:6])}"
+              f"{' ...' if len(values) > 6 else ''}", file=out)
     merged = "" if args.full else "; chains of joints through massless links shown as one"
     print(f"tree (joint: type, DoF -> link, mass){merged}:", file=out)
     print(f"{root}" + (f"  {links[root]:.4g} kg" if links.get(root) else ""), file=out)
