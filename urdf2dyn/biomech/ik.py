@@ -127,8 +127,8 @@ def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
     file_values = None
     for task in tasks:
         if task.name not in model.q_names:
-            report(f"{job}: {in_file(setup)}coordinate task {task.name!r}: the model has no such "
-                   "coordinate; skipped", strict=strict)
+            report(f"{job}: {in_file(setup)}coordinate task {task.name!r}: the model has no "
+                   "such coordinate; skipped", strict=strict)
             continue
         if task.value_type == "manual_value":
             value = task.value
@@ -171,10 +171,10 @@ def _check_manual_value(model: Model, task: IKTask, setup: str | None, strict: b
     if turns and c.lower <= math.radians(value) <= c.upper:
         advice = (f"it looks like degrees: OpenSim reads manual values in rad, "
                   f"write {math.radians(value):.6g}")
+    unit_text = f" {unit}" if unit else ""
     report(f"{job}: {in_file(setup)}coordinate task {task.name!r}: manual_value {value:g} lies "
-           f"outside the coordinate's range [{c.lower:g}, {c.upper:g}]{' ' + unit if unit else ''}; "
-           f"{advice}, or set "
-           "the range in the model if the value is meant", strict=strict)
+           f"outside the coordinate's range [{c.lower:g}, {c.upper:g}]{unit_text}; {advice}, "
+           "or set the range in the model if the value is meant", strict=strict)
 
 
 def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,

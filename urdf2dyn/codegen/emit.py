@@ -459,7 +459,8 @@ def rnea(model, K=None, gravity=None):
         B.comment(names[b])
         qdd = _coords(K, b, "a", int(s.v_index[b]), int(s.nv[b]))
         for k, col in enumerate(Ss[b]):      # S^T f, and the rotor's armature * qdd
-            B.out("tau", (int(s.v_index[b]) + k,), _plus_armature(s, b, dot(col, f[b]), qdd[k]))
+            B.out("tau", (int(s.v_index[b]) + k,),
+                  _plus_armature(s, b, dot(col, f[b]), qdd[k]))
         if p > 0:
             f[p] = B.lets(f"f{p}", vadd(f[p], xforce_T(*X[b], f[b])))
     return fn
