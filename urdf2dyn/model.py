@@ -260,16 +260,22 @@ def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
 
 
 def load_leaving_unsaid(path: str | os.PathLike[str], unsaid, strict: bool = False,
-                        **options) -> Model:
+                        say=None, **options) -> Model:
     """urdf2dyn.load(path, **options), for a job that says itself what some of the loader's
-    warnings say: those for which unsaid(message) is true are left out, the others are warned
-    (the first raised under strict, as load(path, strict=True) would)."""
+    warnings say: those for which unsaid(message) is true are left out, the others are said
+    by say(message) (a job that keeps its messages) or else warned (the first raised under
+    strict, as load(path, strict=True) would)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         model = load(path, **options)
     for w in caught:
-        if not unsaid(str(w.message)):
-            report(str(w.message), strict=strict and issubclass(w.category, URDFWarning),
+        message = str(w.message)
+        if unsaid(message):
+            continue
+        if say is not None:
+            say(message)
+        else:
+            report(message, strict=strict and issubclass(w.category, URDFWarning),
                    error=_core.URDFError, category=w.category, stacklevel=None)
     return model
 
@@ -632,7 +638,8 @@ class Model:
             jtype=tuple(_JTYPES[t] for t in s["jtype"]), q_index=s["qadr"],
             v_index=s["vadr"], nq=s["jnq"], nv=s["jnv"], axis=s["axis"], plane=s["plane"],
             Xtree_E=s["Xtree_E"], Xtree_r=s["Xtree_r"], mass=s["mass"], h=s["h"], Ib=s["Ib"],
-            armature=s["armature"], link_names=tuple(self.link_names), link_body=s["link_body"], link_E=s["link_E"],
+            armature=s["armature"], link_names=tuple(self.link_names),
+            link_body=s["link_body"], link_E=s["link_E"],
             link_r=s["link_r"])
 
     # ---- dynamics ----------------------------------------------------------------

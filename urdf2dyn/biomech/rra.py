@@ -40,13 +40,12 @@ from __future__ import annotations
 import math
 import os
 import time as _time
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .._safe_files import refuse_overwriting_inputs, replacing
-from ..warn import Urdf2dynWarning, report
+from ..warn import report
 from .formats.opensim import _write_sto, read_external_loads, read_opensim
 from .formats.rra_setup import (RRASetup, RRASetupError, point_tasks, read_actuators,
                                 read_rra_setup, read_tasks)
@@ -117,7 +116,11 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
         if su.model_file is None:
             raise RRASetupError(f"{su.path}: <model_file> is empty: name the .osim model (or "
                                 "pass a model)")
-        model = _load(su, warn)
+        # what the loader says is the run's, but for the forces it does not apply when the
+        # setup replaces the model's force set (OpenSim drops them too)
+        from ..model import PASSIVE_FORCES, load_leaving_unsaid
+        model = load_leaving_unsaid(su.model_file, lambda message: su.replace_force_set and
+                                    PASSIVE_FORCES in message, say=warn)
     if su.desired_points_file is not None:
         warn(f"{su.path}: <desired_points_file> {su.desired_points_file}: points are not "
              "tracked by urdf2dyn's residual reduction (only the desired kinematics)")
@@ -234,20 +237,6 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
                               output_model_file or su.output_model_file, inputs)
     result.elapsed_s = _time.perf_counter() - start
     return result
-
-
-def _load(su, warn):
-    """The setup's model; what the model's loader says is passed on, but for the forces it
-    does not apply when the setup replaces the model's force set (OpenSim drops them too)."""
-    from ..model import PASSIVE_FORCES, load
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", Urdf2dynWarning)
-        model = load(su.model_file)
-    for w in caught:
-        msg = str(w.message)
-        if not (su.replace_force_set and PASSIVE_FORCES in msg):
-            warn(msg)
-    return model
 
 
 def _outside_bands(red, result, model):
