@@ -100,6 +100,40 @@ def mujoco_dynamics(m, model, q, v, a):
     return tau, M
 
 
+def mujoco_passive(m, model, q, v):
+    """MuJoCo's joint springs and damping (qfrc_spring + qfrc_damper, mj_passive) at
+    urdf2dyn states, in urdf2dyn's coordinates; tendons' springs and damping, which these
+    sums hold too, are zeroed first (on m itself)."""
+    m.tendon_stiffness[:] = 0
+    m.tendon_damping[:] = 0
+    d = mujoco.MjData(m)
+    qpos = interop.to_mujoco_qpos(model, q)
+    qvel = interop.to_mujoco_qvel(model, q, v)
+    qfrc = np.zeros((len(q), m.nv))
+    for k in range(len(q)):
+        d.qpos[:], d.qvel[:] = qpos[k], qvel[k]
+        mujoco.mj_fwdPosition(m, d)
+        mujoco.mj_fwdVelocity(m, d)
+        qfrc[k] = d.qfrc_spring + d.qfrc_damper
+    return interop.from_mujoco_qfrc(model, q, qfrc)
+
+
+def mujoco_inverse(m, model, q, v, a):
+    """MuJoCo's mj_inverse (qfrc_inverse) at urdf2dyn states, constraints (contacts,
+    limits, equalities) disabled, in urdf2dyn's coordinates."""
+    m.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_CONSTRAINT
+    d = mujoco.MjData(m)
+    qpos = interop.to_mujoco_qpos(model, q)
+    qvel = interop.to_mujoco_qvel(model, q, v)
+    qacc = interop.to_mujoco_qacc(model, q, v, a)
+    qfrc = np.zeros((len(q), m.nv))
+    for k in range(len(q)):
+        d.qpos[:], d.qvel[:], d.qacc[:] = qpos[k], qvel[k], qacc[k]
+        mujoco.mj_inverse(m, d)
+        qfrc[k] = d.qfrc_inverse
+    return interop.from_mujoco_qfrc(model, q, qfrc)
+
+
 def moving_mass(m):
     """MuJoCo's mass of the bodies that its joints move: those whose weld root has degrees
     of freedom (a mocap body is a weld root of its own, without any)."""

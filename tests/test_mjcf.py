@@ -134,6 +134,95 @@ def test_armature_is_mujocos_and_a_free_joints_is_reported():
     assert not floating.armature.any()
 
 
+@pytest.mark.parametrize("name", sorted(oracle.PUBLIC))
+def test_public_model_passive_forces_are_mujocos(name):
+    """passive_forces is MuJoCo's joint springs and damping (qfrc_spring + qfrc_damper, the
+    tendons' left out) at 20 random states: Cassie's and the humanoid's springs, every
+    model's damping."""
+    path = oracle.public_path(name)
+    model = oracle.load_quiet(path)
+    m = oracle.mujoco_model(path)
+    q, v, _ = oracle.random_states(model, 20, seed=3)
+    expected = oracle.mujoco_passive(m, model, q, v)
+    got = model.passive_forces(q, v)
+    scale = max(np.abs(expected).max(), 1e-300)
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12 * scale)
+    assert (np.abs(expected).max() > 0) == (m.dof_damping.any() or m.jnt_stiffness.any())
+
+
+@pytest.mark.parametrize("name", ["unitree_h1", "cheetah", "agility_cassie"])
+def test_inverse_dynamics_minus_passive_forces_is_mj_inverse(name):
+    """With the constraints off, mj_inverse's qfrc_inverse is M a + h - qfrc_passive: it
+    equals inverse_dynamics - passive_forces on H1 (damping), the cheetah (springs and
+    damping) and Cassie (springs on the shins and heels, whose equality constraints the
+    flag turns off), each state to 1e-9 of its largest force."""
+    path = oracle.public_path(name)
+    model = oracle.load_quiet(path)
+    m = oracle.mujoco_model(path)
+    q, v, a = oracle.random_states(model, 20, seed=4)
+    expected = oracle.mujoco_inverse(m, model, q, v, a)
+    got = model.inverse_dynamics(q, v, a) - model.passive_forces(q, v)
+    err = np.abs(got - expected).max(axis=1) / np.abs(expected).max(axis=1)
+    assert err.max() < TOL, err.max()
+    damping = np.abs(model.passive_forces(q, v)).max(axis=1) / np.abs(expected).max(axis=1)
+    assert damping.min() > 1e-3        # the passive forces are not negligible in the check
+
+
+def test_passive_forces_on_every_joint_type():
+    """A hinge's spring about its springref (in degrees, as the compiler's angle says), a
+    slide's, damping on a ball and a free joint (MuJoCo's world-frame linear velocity is
+    urdf2dyn's body-frame one turned: the same damping force in either frame), against
+    MuJoCo; what passive_forces leaves out (MuJoCo 4's polynomial terms, a ball's spring)
+    is named in the warning, which says what passive_forces gives."""
+    xml = ('<mujoco><worldbody><body name="f"><joint type="free" damping="0.7"/>'
+           '<geom type="box" size="0.1 0.2 0.3"/>'
+           '<body name="h" pos="0.2 0 0"><joint name="h" axis="0 1 1" stiffness="3" '
+           'springref="30" damping="0.5"/><geom type="capsule" size="0.05" '
+           'fromto="0 0 0 0.3 0 0"/>'
+           '<body name="s" pos="0.3 0 0"><joint name="s" type="slide" axis="1 0 0" '
+           'stiffness="40" springref="0.1" damping="2"/><geom type="sphere" size="0.05"/>'
+           '<body name="b" pos="0 0 -0.2"><joint name="b" type="ball" {ball}/>'
+           '<geom type="sphere" size="0.05" pos="0 0 -0.1"/>'
+           '</body></body></body></body></worldbody></mujoco>')
+    with pytest.warns(urdf2dyn.URDFWarning) as rec:
+        model = urdf2dyn.load(xml.format(ball='damping="0.25"'))
+    text = str(rec[0].message)
+    assert "damping on 4 joints, springs on 2 joints" in text and "passive_forces" in text
+    assert "but for" not in text, text
+    h = model.joints[1]
+    assert (h.stiffness, h.damping) == (3.0, 0.5)
+    assert h.spring_reference == pytest.approx(np.pi / 6, rel=1e-15)
+    m = oracle.mujoco_model(xml=xml.format(ball='damping="0.25"'))
+    q, v, _ = oracle.random_states(model, 10, seed=5)
+    np.testing.assert_allclose(model.passive_forces(q, v), oracle.mujoco_passive(m, model, q, v),
+                               rtol=0, atol=1e-13)
+    np.testing.assert_allclose(model.passive_forces(q[0], v[0])[6:8],
+                               [-3 * (q[0, 7] - np.pi / 6) - 0.5 * v[0, 6],
+                                -40 * (q[0, 8] - 0.1) - 2 * v[0, 7]], rtol=1e-15)
+    with pytest.warns(urdf2dyn.URDFWarning, match="but for the polynomial, springdamper and "
+                      "ball or free joint terms of 1 joint$"):
+        urdf2dyn.load(xml.format(ball='damping="0.25" stiffness="5"'))
+    with pytest.warns(urdf2dyn.URDFWarning, match="terms of 1 joint$"):
+        urdf2dyn.load(xml.format(ball='damping="0.25 0.5"'))
+
+
+def test_passive_forces_of_urdf_and_opensim_models():
+    """A URDF's <dynamics damping> damps its joint; OpenSim models have none."""
+    urdf = urdf2dyn.load(
+        '<robot name="r"><link name="a"/><link name="b"><inertial><mass value="1"/>'
+        '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'
+        '<joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
+        '<dynamics damping="0.3" friction="0.1"/></joint></robot>')
+    np.testing.assert_array_equal(urdf.passive_forces([[0.2], [0.5]], [[1.0], [-2.0]]),
+                                  [[-0.3], [0.6]])
+    assert (urdf.joints[0].damping, urdf.joints[0].friction) == (0.3, 0.1)
+    here = os.path.dirname(__file__)
+    osim = oracle.load_quiet(os.path.join(here, "data", "opensim_models", "Gait10dof18musc",
+                                          "subject01.osim"))
+    assert not osim.passive_forces(osim.default_q, np.ones(osim.nv)).any()
+
+
 def test_pickle_keeps_the_included_files(tmp_path):
     """A model read through <include> pickles with its files: it unpickles once they are gone."""
     src = os.path.join(oracle.MJCF, "dm_control")

@@ -36,7 +36,10 @@ class Joint:
     """A movable joint. ``parent`` is None for the floating root added by floating_base.
     ``limit`` is (lower, upper, effort, velocity) or None; ``mimic`` is (joint, multiplier,
     offset) or None (mimic joints are read, then treated as independent, as Pinocchio does);
-    ``damping`` and ``friction`` come from <dynamics> and do not enter inverse dynamics."""
+    ``damping`` and ``friction`` come from a URDF's <dynamics> or an MJCF joint's damping and
+    frictionloss, ``stiffness`` and ``spring_reference`` from an MJCF hinge's or slide's
+    spring (rad for a hinge); none enters inverse dynamics: :meth:`Model.passive_forces`
+    gives the damping and springs."""
     name: str
     type: str
     q_index: int
@@ -50,6 +53,8 @@ class Joint:
     mimic: tuple[str, float, float] | None = None
     damping: float = 0.0
     friction: float = 0.0
+    stiffness: float = 0.0
+    spring_reference: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -875,6 +880,32 @@ class Model:
             N·m, N.
         """
         return self._compute(_core.GRAVITY, (q,), out=out)
+
+    def passive_forces(self, q: ArrayLike, v: ArrayLike,
+                       out: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
+        """The joints' springs and damping, -stiffness (q - spring_reference) - damping v on
+        each coordinate (:attr:`Joint.stiffness`, :attr:`Joint.damping`): MuJoCo's
+        ``qfrc_spring + qfrc_damper`` for an MJCF model's joints (linear terms; a spring on
+        hinges and slides), the <dynamics> damping of a URDF's, zero for OpenSim models.
+        Inverse dynamics leaves them out, as Pinocchio does: ``inverse_dynamics(q, v, a) -
+        passive_forces(q, v)`` is what the actuators supply beside them, MuJoCo's
+        ``qfrc_inverse`` when the model has no other passive or constraint force.
+
+        Parameters
+        ----------
+        q : array_like, (..., nq)
+            Configurations.
+        v : array_like, (..., nv) or scalar
+            Velocities, broadcast against q.
+        out : ndarray (..., nv) float64, optional
+            C-contiguous array the result is written into (and returned).
+
+        Returns
+        -------
+        tau : ndarray, (..., nv) float64
+            N·m, N.
+        """
+        return self._compute(_core.PASSIVE, (q, v), out=out)
 
     def coriolis_matrix(self, q: ArrayLike, v: ArrayLike,
                         out: NDArray[np.float64] | None = None) -> NDArray[np.float64]:

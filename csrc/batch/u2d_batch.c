@@ -117,6 +117,13 @@ static u2d_status do_integrate(const u2d_model *m, u2d_work *w, const u2d_batch_
     return u2d_integrate(m, IN(0), IN(1), a->dt, OUT(0));
 }
 
+static u2d_status do_passive(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
+                             size_t s)
+{
+    (void)w;
+    return u2d_passive(m, IN(0), IN(1), OUT(0));
+}
+
 static u2d_status do_difference(const u2d_model *m, u2d_work *w, const u2d_batch_args *a,
                                 size_t s)
 {
@@ -239,6 +246,7 @@ static const sample_fn algorithms[U2D_NALGO] = {
     [U2D_ALGO_FRAME_VELOCITY] = do_frame_velocity,
     [U2D_ALGO_FRAME_ACCELERATION] = do_frame_acceleration,
     [U2D_ALGO_FRAME_CLASSICAL] = do_frame_classical,
+    [U2D_ALGO_PASSIVE] = do_passive,
 };
 
 #undef IN

@@ -34,6 +34,7 @@ typedef enum {
     U2D_ALGO_FRAME_VELOCITY,    /* q, v   -> (6)       link, point, reference */
     U2D_ALGO_FRAME_ACCELERATION,/* q, v, a -> (6)      link, point, reference */
     U2D_ALGO_FRAME_CLASSICAL,   /* q, v, a -> (6)      link, point, reference */
+    U2D_ALGO_PASSIVE,       /* q, v      -> (nv)                           */
     U2D_NALGO
 } u2d_algo;
 

@@ -95,6 +95,9 @@ static void model_layout(u2d_model *m, carver *c)
     m->com = carve(c, nb * 3 * sizeof(double));
     m->Icom = carve(c, nb * 9 * sizeof(double));
     m->armature = carve(c, nb * sizeof(double));
+    m->damping = carve(c, nb * sizeof(double));
+    m->stiffness = carve(c, nb * sizeof(double));
+    m->springref = carve(c, nb * sizeof(double));
     m->link_body = carve(c, nl * sizeof(int));
     m->link_X = carve(c, nl * sizeof(u2d_xform));
     m->link_is_body = carve(c, nl * sizeof(int));
@@ -209,6 +212,9 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
                 memcpy(&m->axis[3 * b], J->axis, sizeof J->axis);
                 m->armature[b] = J->armature;
                 m->has_armature |= J->armature != 0.0;
+                m->damping[b] = J->damping;
+                m->stiffness[b] = J->stiffness;
+                m->springref[b] = J->springref;
             } else {
                 u2d_xform_identity(&m->Xtree[b]);
                 m->axis[3 * b + 2] = 1.0;

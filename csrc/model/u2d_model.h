@@ -113,8 +113,9 @@ typedef struct {
     double axis[3];         /* unit axis in the joint frame                            */
     int has_limit;
     double lower, upper, effort, velocity;
-    double damping, friction;
+    double damping, friction;  /* URDF <dynamics>; MJCF damping and frictionloss         */
     double armature;        /* MJCF: rotor inertia on each of its coordinates          */
+    double stiffness, springref;   /* MJCF: a hinge's or slide's spring                 */
     const char *mimic;      /* name of the mimicked joint or NULL                      */
     double mimic_multiplier, mimic_offset;
     int custom;             /* CUSTOM: index in u2d_urdf.custom                        */
@@ -278,6 +279,9 @@ typedef struct {
     u2d_real *armature;     /* (nbody)   rotor inertia added to M's diagonal at each of the
                                          joint's coordinates (MJCF armature; Pinocchio's
                                          model.armature): M + diag, tau + armature qdd   */
+    double *damping;        /* (nbody)   passive joint forces on each of the joint's   */
+    double *stiffness;      /*           coordinates: -stiffness (q - springref) -     */
+    double *springref;      /*           damping qd (MJCF; a URDF's <dynamics damping>) */
     int *jurdf;             /* (nbody)   index of the joint in the u2d_urdf, -1: world */
 
     /* per URDF link (nlink): the body it rides on and where it sits on it */
@@ -517,6 +521,8 @@ void u2d_frame_acceleration(const u2d_model *m, const u2d_work *w, int link,
                             double out[6]);
 
 double u2d_kinetic_energy(const u2d_model *m, const u2d_work *w, const double *qd);
+/* The joints' passive forces: springs and damping, as MuJoCo's qfrc_spring + qfrc_damper. */
+u2d_status u2d_passive(const u2d_model *m, const double *q, const double *qd, double *tau);
 double u2d_potential_energy(const u2d_model *m, const u2d_work *w, const double gravity[3]);
 
 /* ---- configuration space (u2d_config.c) ----------------------------------- */

@@ -96,6 +96,8 @@ typedef struct {
 
     /* what is read but not applied, for the summary */
     int n_damping, n_spring, n_friction, n_gravcomp, n_free_armature;
+    int n_passive_given;        /* joints whose damping or spring passive_forces gives     */
+    int n_passive_left_out;     /* joints with terms of those that it leaves out            */
 } mjcf;
 
 /* ---- messages ------------------------------------------------------------------------ */
@@ -129,15 +131,15 @@ static int fail(mjcf *rd, u2d_xml *node, const char *fmt, ...)
 
 static void note(mjcf *rd, u2d_xml *node, const char *fmt, ...)
 {
-    char msg[U2D_ERRLEN], text[U2D_ERRLEN], at[340] = "";
+    char msg[U2D_ERRLEN], text[2 * U2D_ERRLEN], at[340] = "";
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     int included = node && u2d_xml_file(node) > 0;     /* its line is another file's */
     if (included) where(rd, node, at, sizeof at);
-    snprintf(text, sizeof text, "%.120s%.120s%s%.260s", at, rd->what, rd->what[0] ? ": " : "",
-             msg);
+    snprintf(text, sizeof text, "%.120s%.120s%s%s", at, rd->what, rd->what[0] ? ": " : "",
+             msg);   /* the message whole: the model's summary is its longest */
     u2d_add_finding(rd->u, node && !included ? u2d_xml_line(node) : 0, NULL, text);
 }
 
@@ -1234,6 +1236,7 @@ typedef struct {
     int type;
     const char *name;
     double pos[3], axis[3], ref, armature;
+    double damping, stiffness, springref, frictionloss;   /* the linear terms, as MuJoCo's */
     int limited;
     double range[2];
 } mj_joint;
@@ -1258,10 +1261,12 @@ static int read_joint(mjcf *rd, const mj_item *it, const char *body, int k, mj_j
         dnumbers(rd, j, K_JOINT, cls, "ref", 1, 1, &J->ref) < 0 ||
         dnumbers(rd, j, K_JOINT, cls, "range", 2, 2, J->range) < 0)
         return -1;
-    double damping[4] = {0}, stiffness[4] = {0}, friction = 0, sd[2] = {0, 0};
+    /* damping and stiffness: a linear coefficient, then MuJoCo's polynomial terms */
+    double damping[3] = {0}, stiffness[3] = {0}, friction = 0, sd[2] = {0, 0};
     if (dnumbers(rd, j, K_JOINT, cls, "armature", 1, 1, &J->armature) < 0 ||
-        dnumbers(rd, j, K_JOINT, cls, "damping", 1, 4, damping) < 0 ||
-        dnumbers(rd, j, K_JOINT, cls, "stiffness", 1, 4, stiffness) < 0 ||
+        dnumbers(rd, j, K_JOINT, cls, "damping", 1, 3, damping) < 0 ||
+        dnumbers(rd, j, K_JOINT, cls, "stiffness", 1, 3, stiffness) < 0 ||
+        dnumbers(rd, j, K_JOINT, cls, "springref", 1, 1, &J->springref) < 0 ||
         dnumbers(rd, j, K_JOINT, cls, "frictionloss", 1, 1, &friction) < 0 ||
         dnumbers(rd, j, K_JOINT, cls, "springdamper", 2, 2, sd) < 0)
         return -1;
@@ -1274,10 +1279,19 @@ static int read_joint(mjcf *rd, const mj_item *it, const char *body, int k, mj_j
         rd->n_free_armature++;
         J->armature = 0;
     }
-    rd->n_damping += damping[0] != 0 || damping[1] != 0 || damping[2] != 0 || damping[3] != 0;
+    rd->n_damping += damping[0] != 0 || damping[1] != 0 || damping[2] != 0;
     rd->n_spring += stiffness[0] != 0 || stiffness[1] != 0 || stiffness[2] != 0 ||
-                    stiffness[3] != 0 || sd[0] != 0 || sd[1] != 0;
+                    sd[0] != 0 || sd[1] != 0;
     rd->n_friction += friction != 0;
+    /* what Model.passive_forces gives: linear damping on every joint, a linear spring on
+     * hinges and slides (a ball's or free joint's turns about a quaternion difference) */
+    J->damping = damping[0];
+    J->frictionloss = friction;
+    if (J->type == J_HINGE || J->type == J_SLIDE) J->stiffness = stiffness[0];
+    rd->n_passive_given += J->damping != 0 || J->stiffness != 0;
+    rd->n_passive_left_out += damping[1] != 0 || damping[2] != 0 || stiffness[1] != 0 ||
+                              stiffness[2] != 0 || sd[0] != 0 || sd[1] != 0 ||
+                              (J->type != J_HINGE && J->type != J_SLIDE && stiffness[0] != 0);
     int limited = dkeyword(rd, j, K_JOINT, cls, "limited", "false|true|auto", 2);
     if (limited < 0) return -1;
     int hasrange = J->range[0] != 0 || J->range[1] != 0;
@@ -1295,7 +1309,7 @@ static int read_joint(mjcf *rd, const mj_item *it, const char *body, int k, mj_j
             return fail(rd, j, "joint '%.100s': range[0] must be below range[1]", J->name);
         if (J->type == J_HINGE || J->type == J_BALL) { J->range[0] *= deg; J->range[1] *= deg; }
     }
-    if (J->type == J_HINGE) J->ref *= deg;
+    if (J->type == J_HINGE) { J->ref *= deg; J->springref *= deg; }
     if (J->type == J_FREE || J->type == J_BALL) {
         J->axis[0] = J->axis[1] = 0; J->axis[2] = 1;
     } else {
@@ -1379,6 +1393,10 @@ static int body_joints(mjcf *rd, const mj_pending *b, const mj_content *c, const
         if (!U) { free(J); return -1; }
         memcpy(U->axis, j->axis, sizeof j->axis);
         U->armature = j->armature;
+        U->damping = j->damping;
+        U->friction = j->frictionloss;
+        U->stiffness = j->stiffness;
+        U->springref = j->springref;
         if (j->limited && (j->type == J_HINGE || j->type == J_SLIDE)) {
             U->has_limit = 1;
             U->lower = j->range[0];
@@ -1536,10 +1554,20 @@ static void summarize(mjcf *rd)
             n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%d %s%s", n ? ", " : "", c,
                                   items[k].what, c == 1 ? "" : "s");
     }
-    if (n)
-        note(rd, NULL, "read but not applied, so inverse dynamics and the mass matrix differ "
-             "from MuJoCo's mj_inverse and qM (they are mj_rne's with the armature, and no "
-             "passive or constraint force): %s", msg);
+    if (!n) return;
+    char given[200] = "";
+    if (rd->n_passive_given) {
+        int k = snprintf(given, sizeof given, "; Model.passive_forces(q, v) gives the joints' "
+                         "damping and springs: inverse_dynamics minus it matches mj_inverse "
+                         "in them");
+        if (rd->n_passive_left_out && k > 0 && (size_t)k < sizeof given)
+            snprintf(given + k, sizeof given - (size_t)k, " but for the polynomial, "
+                     "springdamper and ball or free joint terms of %d joint%s",
+                     rd->n_passive_left_out, rd->n_passive_left_out == 1 ? "" : "s");
+    }
+    note(rd, NULL, "read but not applied, so inverse dynamics and the mass matrix differ from "
+         "MuJoCo's mj_inverse and qM (they are mj_rne's with the armature, and no passive or "
+         "constraint force): %s%s", msg, given);
 }
 
 /* Every name (links, joints, model) copied into one block the u2d_urdf owns; link and joint

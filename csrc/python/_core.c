@@ -232,6 +232,7 @@ static const algo_spec algo_specs[U2D_NALGO] = {
     [U2D_ALGO_FRAME_VELOCITY] = {2, {"q", "v"}, "qv", 1, {"6"}},
     [U2D_ALGO_FRAME_ACCELERATION] = {3, {"q", "v", "a"}, "qvv", 1, {"6"}},
     [U2D_ALGO_FRAME_CLASSICAL] = {3, {"q", "v", "a"}, "qvv", 1, {"6"}},
+    [U2D_ALGO_PASSIVE] = {2, {"q", "v"}, "qv", 1, {"v"}},
 };
 
 static npy_intp shape_size(const u2d_model *m, char code)
@@ -565,10 +566,11 @@ static PyObject *Model_joints(ModelObject *self, PyObject *Py_UNUSED(ignored))
             return NULL;
         }
         PyObject *t = Py_BuildValue(   /* 'N' steals limit and mimic, even on failure */
-            "(ssiiiizs(ddd)NNdd)", J ? J->name : "root_joint", jtype_name(m->jtype[i]),
+            "(ssiiiizs(ddd)NNdddd)", J ? J->name : "root_joint", jtype_name(m->jtype[i]),
             m->qadr[i], m->vadr[i], m->jnq[i], m->jnv[i],
             J ? u->link[J->parent].name : NULL, u->link[J ? J->child : u->root].name,
-            ax[0], ax[1], ax[2], limit, mimic, J ? J->damping : 0.0, J ? J->friction : 0.0);
+            ax[0], ax[1], ax[2], limit, mimic, J ? J->damping : 0.0, J ? J->friction : 0.0,
+            J ? J->stiffness : 0.0, J ? J->springref : 0.0);
         if (!t) { Py_DECREF(list); return NULL; }
         int rc = PyList_Append(list, t);
         Py_DECREF(t);
@@ -1584,7 +1586,7 @@ static int core_exec(PyObject *module)
         {"FRAME_JACOBIAN_DOT", U2D_ALGO_FRAME_JACOBIAN_DOT},
         {"FRAME_VELOCITY", U2D_ALGO_FRAME_VELOCITY},
         {"FRAME_ACCELERATION", U2D_ALGO_FRAME_ACCELERATION},
-        {"FRAME_CLASSICAL", U2D_ALGO_FRAME_CLASSICAL},
+        {"FRAME_CLASSICAL", U2D_ALGO_FRAME_CLASSICAL}, {"PASSIVE", U2D_ALGO_PASSIVE},
         {"LOCAL", U2D_LOCAL}, {"WORLD", U2D_WORLD},
         {"LOCAL_WORLD_ALIGNED", U2D_LOCAL_WORLD_ALIGNED},
         {"EULER", U2D_EULER}, {"SEMI_IMPLICIT", U2D_SEMI_IMPLICIT}, {"RK4", U2D_RK4},

@@ -154,6 +154,7 @@ H_ONE(h_potential)
 H_ONE(h_integrate) { (void)w; return u2d_integrate(m, a->in[0], a->in[1], a->dt, a->out[0]); }
 H_ONE(h_difference) { (void)w; return u2d_difference(m, a->in[0], a->in[1], a->out[0]); }
 H_ONE(h_normalize) { (void)w; return u2d_normalize(m, a->in[0], a->out[0]); }
+H_ONE(h_passive) { (void)w; return u2d_passive(m, a->in[0], a->in[1], a->out[0]); }
 H_ONE(h_rnea_deriv) { u2d_fext f; return u2d_rnea_derivatives(m, w, a->gravity, a->in[0],
                                           a->in[1], a->in[2], h_fext_of(a, &f), a->out[0],
                                           a->out[1], a->out[2]); }
@@ -257,6 +258,7 @@ static const h_algo H_ALGOS[U2D_NALGO] = {
                                      .out = {h_sz_6}, .one = h_frame_acceleration},
     [U2D_ALGO_FRAME_CLASSICAL] = {.name = "frame_classical", .in = "qvv", .out = {h_sz_6},
                                   .one = h_frame_classical},
+    [U2D_ALGO_PASSIVE] = {.name = "passive", .in = "qv", .out = {h_sz_nv}, .one = h_passive},
 };
 
 /* Core functions exercised outside the table (driver --list-functions adds the table's). */
@@ -266,7 +268,7 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "jcalc", "batch", "rnea", "rnea_start", "rnea_body_motion", "crba", "crba_fill", "aba",
     "coriolis", "kinematics", "link_poses",
     "joint_positions", "link_velocities", "center_of_mass", "jacobian", "kinetic_energy",
-    "potential_energy", "integrate", "difference", "normalize", "simulate", "dexpinv",
+    "potential_energy", "integrate", "difference", "normalize", "simulate", "dexpinv", "passive",
     "gather_fext",          /* through rnea and aba with external forces */
     "place_body",           /* through kinematics */
     "place_bodies",         /* the fk batch on every path, against kinematics + link_poses */
