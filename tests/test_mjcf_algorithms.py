@@ -82,6 +82,8 @@ def test_command_line_on_an_mjcf_model(tmp_path, capsys):
     rotors = sorted({x for x in model.armature if x})
     assert (f"armature (a rotor's inertia on M's diagonal): {sum(model.armature > 0)} of "
             f"{model.nv} coordinates, {rotors[0]:g}") in out
+    assert ("passive forces (model.passive_forces, not in inverse dynamics): damping on 18, "
+            f"springs on 4 of {len(model.joints)} joints") in out
     assert main(["check", CASSIE]) == 0
     model = oracle.load_quiet(CASSIE)
     t = np.linspace(0, 1, 51)

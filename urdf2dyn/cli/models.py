@@ -77,6 +77,11 @@ def cmd_info(args):
         print(f"armature (a rotor's inertia on M's diagonal): {len(rotors)} of {model.nv} "
               f"coordinates, {', '.join(f'{x:g}' for x in values[:6])}"
               f"{' ...' if len(values) > 6 else ''}", file=out)
+    damped = sum(1 for j in model.joints if j.damping)
+    sprung = sum(1 for j in model.joints if j.stiffness)
+    if damped or sprung:
+        print(f"passive forces (model.passive_forces, not in inverse dynamics): damping on "
+              f"{damped}, springs on {sprung} of {len(model.joints)} joints", file=out)
     merged = "" if args.full else "; chains of joints through massless links shown as one"
     print(f"tree (joint: type, DoF -> link, mass){merged}:", file=out)
     print(f"{root}" + (f"  {links[root]:.4g} kg" if links.get(root) else ""), file=out)
