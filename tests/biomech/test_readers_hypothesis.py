@@ -373,16 +373,28 @@ FUNCTIONS = {   # element, f(x), f'(x)
 }
 
 
+def _coupler(dep, ind):
+    """A coupler of q{dep} on q{ind}: any function, coefficients and scale factor."""
+    return st.tuples(dep, ind, st.sampled_from(sorted(FUNCTIONS)),
+                     st.floats(-2, 2).map(lambda x: round(x, 3)),
+                     st.floats(-1, 1).map(lambda x: round(x, 3)),
+                     st.sampled_from([1.0, -0.5, 2.0]))
+
+
 @st.composite
 def coupler_sets(draw):
     """A chain of n pins (q0 .. q{n-1}) and couplers between them in any order: chains,
-    loops, two on one coordinate, self-coupled ones."""
+    loops, two on one coordinate, self-coupled ones; half of the sets applicable (a forest:
+    each coordinate driven at most once, by one earlier in a random order), so that the
+    values applied are compared with the functions, not only refusals."""
     n = draw(st.integers(2, 5))
-    couplers = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1),
-                                       st.sampled_from(sorted(FUNCTIONS)),
-                                       st.floats(-2, 2).map(lambda x: round(x, 3)),
-                                       st.floats(-1, 1).map(lambda x: round(x, 3)),
-                                       st.sampled_from([1.0, -0.5, 2.0])),
+    if draw(st.booleans()):
+        order = draw(st.permutations(range(n)))
+        driven = draw(st.lists(st.integers(1, n - 1), min_size=1, max_size=n - 1, unique=True))
+        couplers = [draw(_coupler(st.just(order[k]), st.sampled_from(order[:k])))
+                    for k in driven]
+        return n, draw(st.permutations(couplers))
+    couplers = draw(st.lists(_coupler(st.integers(0, n - 1), st.integers(0, n - 1)),
                              min_size=1, max_size=6))
     return n, couplers
 
