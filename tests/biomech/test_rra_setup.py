@@ -275,20 +275,31 @@ def test_readers_on_any_bytes(tmp_path, data):
 
 ACT = """<ForceSet><objects><{kind} name="a">
 <body>{body}</body><bodyA>{body}</bodyA><coordinate>{body}</coordinate>
+<body_B>{body}</body_B><point_B>{vec}</point_B><direction_A>{vec}</direction_A>
 <point>{vec}</point><direction>{vec}</direction><axis>{vec}</axis>
 <force_is_global>{flag}</force_is_global><optimal_force>{opt}</optimal_force>
 </{kind}></objects></ForceSet>"""
+
+_VECTOR = st.tuples(*[st.floats(-1e3, 1e3)] * 3).map(        # not 0 0 0: no direction
+    lambda v: " ".join(map(repr, v if any(v) else (1.0, *v[1:]))))
 
 
 @FUZZ
 @given(kind=st.sampled_from(["PointActuator", "TorqueActuator", "CoordinateActuator", "Force",
                              "Torque", "GeneralizedForce"]),
-       body=st.sampled_from(["pelvis", "", "Unassigned"]),
-       vec=st.one_of(st.text(max_size=12), st.lists(st.floats(allow_nan=True), max_size=4)
-                     .map(lambda v: " ".join(map(str, v)))),
-       flag=st.sampled_from(["true", "false", "", "2"]),
-       opt=st.one_of(st.floats(allow_nan=True), st.text(max_size=4)))
-def test_actuator_reader_fuzz(tmp_path, kind, body, vec, flag, opt):
+       fields=st.one_of(       # every entry valid (so that actuators are read), or any text
+           st.tuples(st.just("pelvis"), _VECTOR, st.sampled_from(["true", "false"]),
+                     st.floats(1e-3, 1e4)),
+           st.tuples(st.sampled_from(["pelvis", "", "Unassigned"]),
+                     st.one_of(st.text(max_size=12), st.lists(st.floats(allow_nan=True),
+                                                              max_size=4)
+                               .map(lambda v: " ".join(map(str, v)))),
+                     st.sampled_from(["true", "false", "", "2"]),
+                     st.one_of(st.floats(allow_nan=True), st.text(max_size=4)))))
+def test_actuator_reader_fuzz(tmp_path, kind, fields):
+    """Read, or refused with an RRASetupError naming the file; what is read is what the file
+    says (OpenSim 1's Force and Torque along -direction_A, their body body_B)."""
+    body, vec, flag, opt = fields
     from xml.sax.saxutils import escape
     p = tmp_path / "a.xml"
     p.write_text(ACT.format(kind=kind, body=body, vec=escape(vec), flag=flag,
@@ -296,9 +307,24 @@ def test_actuator_reader_fuzz(tmp_path, kind, body, vec, flag, opt):
     try:
         acts = read_actuators(p)
     except RRASetupError as e:
+        event("refused")
         assert "a.xml" in str(e)
         return
+    event("read")
     for a in acts:
         assert 0 < a.optimal_force < math.inf
         assert all(math.isfinite(x) for x in a.point + a.direction + a.axis)
         assert (a.coordinate if a.kind == "coordinate" else a.body)
+    (a,) = acts
+    if isinstance(opt, float):
+        assert a.optimal_force == opt
+    if a.kind == "coordinate":
+        assert a.coordinate == body
+        return
+    assert a.body == body
+    if vec.strip():                             # an empty element: OpenSim's default
+        xyz = tuple(float(x) for x in vec.split())
+        along = tuple(-x for x in xyz) if kind in ("Force", "Torque") else xyz
+        assert (a.point, a.direction) == (xyz, along) if a.kind == "point" else a.axis == along
+    if a.kind == "point" and flag:
+        assert a.force_is_global == (flag == "true")
