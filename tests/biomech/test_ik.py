@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 from urdf2dyn.biomech.trajectory import angle_columns
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 import urdf2dyn
 from urdf2dyn import cli
@@ -820,25 +820,42 @@ def test_published_setup_reads():
     assert {t.name for t in s.coordinate_tasks()} >= {"subtalar_angle_r", "mtp_angle_l"}
 
 
+_ANY = st.one_of(st.floats(allow_nan=True), st.text(max_size=5))
+
+
 @FUZZ
-@given(t0=st.one_of(st.floats(allow_nan=True), st.text(max_size=5)),
-       t1=st.one_of(st.floats(allow_nan=True), st.text(max_size=5)),
-       acc=st.one_of(st.floats(allow_nan=True), st.text(max_size=5)),
-       apply=st.sampled_from(["true", "false", "yes", "", "1"]),
-       w=st.one_of(st.floats(allow_nan=True), st.text(max_size=5)),
-       vt=st.sampled_from(["default_value", "manual_value", "from_file", "other", ""]))
-def test_setup_reader_fuzz(tmp_path, t0, t1, acc, apply, w, vt):
+@given(fields=st.one_of(    # every entry valid (so that setups are read), or any text
+           st.tuples(st.floats(0, 1), st.floats(1, 10), st.floats(1e-9, 1), st.floats(0, 1e3),
+                     st.sampled_from(["true", "false"]),
+                     st.sampled_from(["default_value", "manual_value", "from_file"])),
+           st.tuples(_ANY, _ANY, _ANY, _ANY, st.sampled_from(["true", "false", "yes", "", "1"]),
+                     st.sampled_from(["default_value", "manual_value", "from_file", "other",
+                                      ""]))))
+def test_setup_reader_fuzz(tmp_path, fields):
+    """Read, or refused with an IKSetupError naming the file; what is read is what the
+    setup says where it says a number."""
     from xml.sax.saxutils import escape
+    t0, t1, acc, w, apply, vt = fields
     p = tmp_path / "s.xml"
     p.write_text(SETUP.format(t0=escape(str(t0)), t1=escape(str(t1)), acc=escape(str(acc)),
                               apply=apply, w=escape(str(w)), vt=vt))
     try:
         s = read_ik_setup(p)
     except IKSetupError as e:
+        event("refused")
         assert "s.xml" in str(e)
         return
+    event("read")
     assert s.time_range[0] <= s.time_range[1] and s.accuracy > 0
     assert all(0 <= t.weight < math.inf for t in s.tasks)
+    if isinstance(t0, float) and isinstance(t1, float):
+        assert s.time_range == (t0, t1)
+    if isinstance(acc, float):
+        assert s.accuracy == acc
+    marker = next(t for t in s.tasks if t.kind == "marker")
+    assert marker.name == "A" and marker.apply == (apply in ("true", "1"))
+    if isinstance(w, float):
+        assert marker.weight == w
 
 
 @FUZZ
