@@ -882,17 +882,57 @@ def test_marker_file(tmp_path, r2):
         read_markers(p, r2)
 
 
+_JUNK_ROW = st.lists(st.one_of(st.floats(allow_nan=True).map(repr), st.text(max_size=6)),
+                     max_size=7).map(",".join)
+
+
+@st.composite
+def marker_files(draw):
+    """A marker file and the markers it holds (None: rows that may be refused): rows of a
+    name, a link and three numbers, blank lines, comments and a header most of the time,
+    rows of any cells or any text otherwise."""
+    if draw(st.integers(0, 3)) == 0:
+        return draw(st.text(max_size=200)), None
+    lines = ["name,link,x,y,z"] if draw(st.booleans()) else []
+    expected = []
+    for k in range(draw(st.integers(0, 6))):
+        kind = draw(st.sampled_from(["marker", "marker", "marker", "blank", "comment", "junk"]))
+        if kind == "marker":
+            xyz = tuple(draw(st.floats(-10, 10)) for _ in range(3))
+            name, link = f"m{k}", draw(st.sampled_from(["link1", "link2"]))
+            expected.append(Marker(name, link, xyz))
+            lines.append(f"{name}, {link}," + ",".join(map(repr, xyz)))
+        elif kind == "junk":
+            lines.append(draw(_JUNK_ROW))
+            expected = None if expected is None else expected + [None]
+        else:
+            lines.append("" if kind == "blank" else "# " + draw(st.text(
+                st.characters(blacklist_characters="\r\n"), max_size=8)))
+    if expected is not None and None in expected:
+        expected = None
+    return "\n".join(lines), expected
+
+
 @FUZZ
-@given(st.text(max_size=200))
-def test_marker_file_fuzz(tmp_path, text):
+@given(marker_files())
+def test_marker_file_fuzz(tmp_path, drawn):
+    """Read, or refused with a ValueError naming the file; a file of well-formed rows is read
+    as written."""
+    text, expected = drawn
     p = tmp_path / "m.csv"
     p.write_text(text, encoding="utf-8")
     try:
         markers = read_markers(p)
     except ValueError as e:
+        event("refused")
         assert "m.csv" in str(e)
+        assert expected is None, e
         return
+    event("read")
     assert all(np.isfinite(mk.position).all() for mk in markers)
+    if expected is not None:
+        event("compared with the rows written")
+        assert markers == expected
 
 
 @FUZZ
