@@ -949,18 +949,70 @@ def test_solver_on_any_targets(r2, x, q0):
     assert (np.isnan(sol.marker_error[0]) == ~present).all()   # inf: a marker 1e154 m away
 
 
+_R2_SETUP = """<?xml version="1.0"?>
+<OpenSimDocument Version="40000"><InverseKinematicsTool name="t">
+<model_file>m.osim</model_file><marker_file>walk.trc</marker_file><time_range>0 1</time_range>
+<IKTaskSet><objects>
+<IKMarkerTask name="tip"><apply>true</apply><weight>1</weight></IKMarkerTask>
+<IKMarkerTask name="mid"><apply>true</apply><weight>1</weight></IKMarkerTask>
+</objects></IKTaskSet><output_motion_file>out.mot</output_motion_file>
+</InverseKinematicsTool></OpenSimDocument>"""
+
+
+def _r2_ik_case(folder):
+    """robot2r's IK case in folder: s.xml (5 frames of walk.trc) and the markers m.csv."""
+    if not (folder / "s.xml").exists():
+        t = np.arange(5) / 100
+        xyz = np.zeros((5, 2, 3))
+        xyz[:, 0, :2] = np.column_stack([2 * np.cos(0.3 * t) + 2, 2 * np.sin(0.3 * t)])
+        xyz[:, 1, :2] = np.column_stack([np.cos(0.3 * t), np.sin(0.3 * t) + 0.1])
+        from urdf2dyn.biomech.formats.trc import write_trc
+        write_trc(folder / "walk.trc", Markers(t, ["tip", "mid"], xyz, {}), units="m")
+        (folder / "m.csv").write_text("tip,link2,2,0,0\nmid,link1,1,0.1,0\n")
+        (folder / "s.xml").write_text(_R2_SETUP)
+    return folder
+
+
 @FUZZ
-@given(argv=st.lists(st.sampled_from(["--setup", "--model", "--markers", "-o", "--threads",
-                                      "--strict", "x.xml", "robot2r.urdf", "0", "-3", "m.csv",
-                                      ""]), max_size=7))
-def test_cli_options_fuzz(argv, capsys):
-    """Any combination of the ik options ends in an exit status, never a traceback."""
+@given(options=st.lists(st.tuples(
+           st.sampled_from(["--setup", "--setup", "--model", "--markers", "-o", "--threads",
+                            "--strict"]),
+           st.sampled_from(["good"] * 4 + ["x.xml", "robot2r.urdf", "0", "-3", "m.csv", ""])),
+           max_size=3))
+def test_cli_options_fuzz(tmp_path, options, capsys):
+    """Any combination of the ik options on robot2r's case (each option's value good, another
+    option's or a bad one, after good --setup, --model and --markers): the fit written, or an
+    exit status with an error line; never a traceback."""
+    folder = _r2_ik_case(tmp_path)
+    good = {"--setup": folder / "s.xml", "--model": data_path("robot2r.urdf"),
+            "--markers": folder / "m.csv", "-o": folder / "q.mot", "--threads": "2"}
+    argv = [x for flag in ("--setup", "--model", "--markers")     # what follows may replace
+            for x in (flag, os.fspath(good[flag]))]
+    for flag, value in options:
+        argv += [flag] if flag == "--strict" else [flag, os.fspath(good[flag]) if value == "good"
+                                                   else value]
+    outputs = [v for f, v in zip(argv, argv[1:]) if f == "-o"]
+    out = folder / ((outputs[-1] if outputs else "") or "out.mot")     # else the setup's
+    here = os.getcwd()
+    os.chdir(folder)                    # a bare value (-o 0) lands there, not in the tree
     try:
         status = cli.main(["ik"] + argv)
     except SystemExit as e:             # argparse's usage errors
         status = e.code
-    assert status in (0, 1, 2)
-    capsys.readouterr()
+    finally:
+        os.chdir(here)
+    printed = capsys.readouterr()
+    event(f"exit status {status}")
+    assert status in (0, 1, 2) and "Traceback" not in printed.err
+    if status == 0 and outputs and not outputs[-1]:
+        assert "-> nothing written" in printed.out      # -o '': OpenSim's empty file name
+    elif status == 0:
+        assert out.is_file()
+    else:
+        assert "urdf2dyn ik: error:" in printed.err, printed.err
+    for p in folder.iterdir():          # the next example starts from the case alone
+        if p.name not in ("s.xml", "m.csv", "walk.trc"):
+            p.unlink()
 
 
 def test_manual_value_outside_the_range_is_warned_about():
