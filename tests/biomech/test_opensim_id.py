@@ -694,10 +694,15 @@ def test_setup_reader_fuzz_refuses_or_reads(tmp_path, fields, other, spoiled, ta
 
 
 @FUZZ
-@given(fields=st.fixed_dictionaries({k: _xml_text for k in ("time_range", "cutoff", "model")}))
+@given(fields=st.one_of(    # a time range within the trial and a cutoff, or any text
+    st.fixed_dictionaries({
+        "time_range": st.tuples(st.floats(-0.1, 0.5), st.floats(0, 0.5)).map(
+            lambda t: f"{t[0]!r} {t[0] + t[1]!r}"),
+        "cutoff": _VALID_FIELDS["cutoff"], "model": _xml_text}),
+    st.fixed_dictionaries({k: _xml_text for k in ("time_range", "cutoff", "model")})))
 def test_setup_option_fuzz(tmp_path, capsys, fields):
     """urdf2dyn torques --setup on setups with any time range, cutoff and model entries (and a
-    coordinates file of robot2r's trajectory): exit 0, or 1 with a message."""
+    coordinates file of robot2r's trajectory, 0 .. 0.58 s): exit 0, or 1 with a message."""
     from xml.sax.saxutils import escape
     (tmp_path / "c.mot").write_text("c\nversion=1\ninDegrees=no\nendheader\ntime\tjoint1\t"
                                     "joint2\n" + "".join(f"{k / 50:g}\t{math.sin(k / 9):g}\t"
