@@ -9,6 +9,7 @@ local hunt: ``HYPOTHESIS_PROFILE=long pytest tests/test_cli_hypothesis.py`` (doc
 import contextlib
 import hashlib
 import io
+import json
 import os
 import resource
 import signal
@@ -338,32 +339,70 @@ def test_random_options_of_the_other_commands_never_trace_back(argv):
 STO_HEADER = "trial\nversion=1\nnRows=3\nnColumns=3\ninDegrees=no\nendheader\n"
 
 
+@st.composite
+def good_table(draw):
+    """A well-formed OpenSim table of robot2r's coordinates (its header counts what follows),
+    and the (time, q) it holds."""
+    n = draw(st.integers(1, 8))
+    time = [0.01 * k for k in range(n)]
+    q = [[draw(st.floats(-3, 3)) for _ in range(2)] for _ in range(n)]
+    rows = "".join(f"{t!r}\t{a!r}\t{b!r}\n" for t, (a, b) in zip(time, q))
+    header = STO_HEADER.replace("nRows=3", f"nRows={n}") + "time\tjoint1\tjoint2\n"
+    return header, rows, (time, q)
+
+
+@st.composite
+def good_mapping(draw):
+    """A {from: to} mapping, and its CSV and JSON texts."""
+    name = st.text("abcxyz_0123", min_size=1, max_size=6)
+    pairs = draw(st.dictionaries(name, name, max_size=4))
+    return (pairs, "".join(f"{a},{b}\n" for a, b in pairs.items()),
+            json.dumps(pairs))
+
+
 @settings(PROFILE, max_examples=PROFILE.max_examples // 2)
-@given(header=st.one_of(st.just(STO_HEADER), st.text(max_size=80),
-                        st.sampled_from([STO_HEADER.replace("no", "yes"),
-                                         STO_HEADER.replace("endheader\n", ""),
-                                         STO_HEADER.replace("nRows=3", "nRows=-1")])),
-       body=motion_text(["joint1", "joint2"]), ext=st.sampled_from([".sto", ".mot"]),
-       mapping=st.text(max_size=40))
-def test_random_opensim_tables_and_mappings_are_read_or_refused(header, body, ext, mapping):
-    """The other text readers: OpenSim .sto/.mot tables and --mapping files."""
+@given(table=st.one_of(     # a well-formed table half the time, so that tables are read too
+           good_table(),
+           st.tuples(st.one_of(st.just(STO_HEADER), st.text(max_size=80),
+                               st.sampled_from([STO_HEADER.replace("no", "yes"),
+                                                STO_HEADER.replace("endheader\n", ""),
+                                                STO_HEADER.replace("nRows=3", "nRows=-1")])),
+                     motion_text(["joint1", "joint2"]), st.none())),
+       ext=st.sampled_from([".sto", ".mot"]),
+       mapping=st.one_of(good_mapping(), st.text(max_size=40).map(lambda t: (None, t, t))))
+def test_random_opensim_tables_and_mappings_are_read_or_refused(table, ext, mapping):
+    """The other text readers: OpenSim .sto/.mot tables and --mapping files; a well-formed
+    one is read as written."""
     from urdf2dyn.biomech import formats
     from urdf2dyn.biomech.trajectory import load_mapping
+    header, body, expected = table
+    pairs, as_csv, as_json = mapping
     with tempfile.TemporaryDirectory() as tmp, bounded(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         path = os.path.join(tmp, "t" + ext)
         with open(path, "w", encoding="utf-8", errors="replace") as f:
             f.write(header + body)
-        for read, arg in ((formats.read_opensim, path), (load_mapping, "m.csv"),
-                          (load_mapping, "m.json")):
+        for read, arg, text in ((formats.read_opensim, path, None),
+                                (load_mapping, "m.csv", as_csv),
+                                (load_mapping, "m.json", as_json)):
             if read is load_mapping:
                 arg = os.path.join(tmp, arg)
                 with open(arg, "w", encoding="utf-8", errors="replace") as f:
-                    f.write(mapping)
+                    f.write(text)
+            good = expected if read is formats.read_opensim else pairs
             try:
-                read(arg)
+                got = read(arg)
             except ValueError as e:             # MotionError, ExternalLoadsError, JSON errors
                 assert str(e).strip()
+                assert good is None, e
+                continue
+            if read is load_mapping and good is not None:
+                hypothesis.event("a mapping read as written")
+                assert got == good
+            elif good is not None:
+                hypothesis.event("a table read as written")
+                assert got.names == ["joint1", "joint2"]
+                assert got.time.tolist() == good[0] and got.q.tolist() == good[1]
 
 
 # ----------------------------------------------------------------------------- URDF text
