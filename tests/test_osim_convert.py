@@ -134,11 +134,25 @@ def test_cli_convert_names_what_it_reads_and_refuses_c3d_options(tmp_path, capsy
                         "</robot>", every_joint_model()[:300], every_joint_model()]),
        st.booleans())
 def test_cli_convert_any_input_ends_in_a_status(tmp_path_factory, text, strict):
+    """A URDF written that loads, or one `urdf2dyn convert: error:` line and nothing written;
+    never a traceback."""
+    import contextlib
+    import io
     d = tmp_path_factory.mktemp("conv")
-    src = d / "in.osim"
+    src, out = d / "in.osim", d / "out.urdf"
     src.write_text(text)
-    argv = ["convert", str(src), "-o", str(d / "out.urdf")] + (["--strict"] if strict else [])
-    assert main(argv) in (0, 1)
+    argv = ["convert", str(src), "-o", str(out)] + (["--strict"] if strict else [])
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.Urdf2dynWarning)
+        status = main(argv)
+    err = err.getvalue()
+    assert status in (0, 1) and "Traceback" not in err, err
+    if status == 0:
+        assert out.read_text().lstrip().startswith(("<?xml", "<robot"))
+        _quiet(urdf2dyn.load, str(out))
+    else:
+        assert "urdf2dyn convert: error: " in err and not out.exists(), err
 
 
 def test_cli_info_takes_an_osim_model(capsys):
