@@ -545,7 +545,8 @@ def test_humod_files_with_any_field_changed_are_read_or_refused_naming_the_file(
         if not isinstance(struct, dict) or not struct:
             continue
         key = data.draw(st.sampled_from(sorted(struct)))
-        value = data.draw(HUMOD_VALUES)
+        # removed a time in four (None, one of the 18 values, was not drawn in 40 examples)
+        value = None if data.draw(st.integers(0, 3)) == 0 else data.draw(HUMOD_VALUES)
         if value is None:
             del struct[key]
         else:
