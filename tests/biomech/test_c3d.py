@@ -672,25 +672,67 @@ def test_a_plate_storing_the_action_is_warned_about(tmp_path):
         C.read_c3d(path)
 
 
-def test_plates_without_point_units_are_read_in_mm_with_a_warning(tmp_path):
-    """FP_Type3 rewritten by ezc3d without markers and without POINT:UNITS (as analog-only
-    recordings are): the plates are those of the original file, with a warning naming them."""
-    c = ezc3d.c3d(TYPE3)
-    c["data"]["points"] = np.zeros((4, 0, 2))
-    c["data"]["meta_points"]["residuals"] = np.zeros((1, 0, 2))
-    c["data"]["meta_points"]["camera_masks"] = np.zeros((7, 0, 2), dtype=bool)
-    c["parameters"]["POINT"]["LABELS"]["value"] = []
+def _without_point_units(path, tmp_path, name, markers=True, scale=1.0):
+    """The C3D at path rewritten by ezc3d without POINT:UNITS (and without markers, as
+    analog-only recordings are, unless markers), its point and corner numbers times scale."""
+    c = ezc3d.c3d(path)
+    if markers:
+        c["data"]["points"][:3] *= scale
+    else:
+        n = c["data"]["points"].shape[2]
+        c["data"]["points"] = np.zeros((4, 0, n))
+        c["data"]["meta_points"]["residuals"] = np.zeros((1, 0, n))
+        c["data"]["meta_points"]["camera_masks"] = np.zeros((7, 0, n), dtype=bool)
+        c["parameters"]["POINT"]["LABELS"]["value"] = []
+    fp = c["parameters"]["FORCE_PLATFORM"]
+    for key in ("CORNERS", "ORIGIN"):
+        fp[key]["value"] = np.asarray(fp[key]["value"], dtype=float) * scale
     c["parameters"]["POINT"]["UNITS"]["value"] = []
-    path = str(tmp_path / "plates_only.c3d")
-    c.write(path)
-    with pytest.warns(Urdf2dynWarning, match="force plate 1: the file declares no POINT:UNITS"):
-        rec = C.read_c3d(path)
+    out = str(tmp_path / name)
+    c.write(out)
+    return out
+
+
+def test_no_point_units_is_mm_as_the_standard_says(tmp_path):
+    """FP_Type3 (markers and plates in mm) rewritten without POINT:UNITS: read in mm, the
+    default c3d.org's POINT:UNITS page prescribes, with nothing to say; the same numbers in
+    metres are warned about, naming the default the reader took."""
     ref = read(TYPE3)
-    assert rec.markers.labels == []
+    path = _without_point_units(TYPE3, tmp_path, "no_units.c3d")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rec = C.read_c3d(path)
+    assert rec.markers.labels == ref.markers.labels
+    np.testing.assert_allclose(rec.markers.xyz, ref.markers.xyz, rtol=1e-6, equal_nan=True)
     for a, b in zip(rec.plates, ref.plates):
         np.testing.assert_allclose(a.corners, b.corners, rtol=1e-6)
-        np.testing.assert_allclose(a.force, b.force, rtol=1e-5, atol=1e-4)
         np.testing.assert_allclose(a.cop, b.cop, atol=1e-6, equal_nan=True)
+    metres = _without_point_units(TYPE3, tmp_path, "no_units_m.c3d", scale=1e-3)
+    with pytest.warns(Urdf2dynWarning, match="read in 'mm', the format's default \\(the file "
+                      "declares no unit\\): are they in m\\?"):
+        C.read_c3d(metres)
+
+
+def test_plates_without_point_units_in_metres_are_read_in_m_with_a_warning(tmp_path):
+    """FP_Type3 rewritten by ezc3d without markers and POINT:UNITS (as analog-only recordings
+    are): corners in mm are read as they are; corners in metres, within 5 mm of the origin
+    if they were mm, are read as metres with a warning naming the plate."""
+    ref = read(TYPE3)
+    mm = _without_point_units(TYPE3, tmp_path, "plates_only.c3d", markers=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rec = C.read_c3d(mm)
+    metres = _without_point_units(TYPE3, tmp_path, "plates_only_m.c3d", markers=False,
+                                  scale=1e-3)
+    with pytest.warns(Urdf2dynWarning, match="force plate 1: the file declares no POINT:UNITS "
+                      "\\(the C3D default is mm\\)"):
+        rec_m = C.read_c3d(metres)
+    for got in (rec, rec_m):
+        assert got.markers.labels == []
+        for a, b in zip(got.plates, ref.plates):
+            np.testing.assert_allclose(a.corners, b.corners, rtol=1e-6)
+            np.testing.assert_allclose(a.force, b.force, rtol=1e-5, atol=1e-4)
+            np.testing.assert_allclose(a.cop, b.cop, atol=1e-6, equal_nan=True)
 
 
 # ----------------------------------------------------------------------------- files that crash ezc3d

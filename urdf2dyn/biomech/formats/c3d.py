@@ -10,9 +10,10 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   fault), then ezc3d in a reader process of its own (``_c3dread``: a file that crashes ezc3d
   is refused naming the signal, and cannot take the caller down). Parameters whose type is not
   the standard's are read leniently (Vicon Nexus stores EVENT:ICON_IDS as integers).
-* markers: ``POINT:LABELS``, ``POINT:UNITS`` (mm, cm or m: positions are returned in m); a
-  negative residual marks a point not seen in that frame, and so do coordinates that are exactly
-  (0, 0, 0) (what many systems write for an occlusion): both become NaN. Vicon's subject prefix
+* markers: ``POINT:LABELS``, ``POINT:UNITS`` (mm, cm or m, mm when absent as the standard says:
+  positions are returned in m); a negative residual marks a point not seen in that frame, and
+  so do coordinates that are exactly (0, 0, 0) (what many systems write for an occlusion):
+  both become NaN. Vicon's subject prefix
   (``Subject01:LASI``, SUBJECTS:LABEL_PREFIXES) is removed, as models name the markers.
 * analog channels: ``(raw - ANALOG:OFFSET) * ANALOG:SCALE * ANALOG:GEN_SCALE`` for data stored
   as integers, as stored for data stored as floats (ezc3d applies it, and the ``c3d`` package
@@ -273,7 +274,8 @@ def _markers(c, source, strict):
         else:
             seen[x] = 1
     declared = [u.strip() for u in _texts(params, "POINT", "UNITS")]
-    units = declared[0] if declared and declared[0] else "m"      # the C3D default
+    # c3d.org, POINT:UNITS: "the default for this parameter must be mm"
+    units = declared[0] if declared and declared[0] else "mm"
     if units not in LENGTH_UNITS:
         spelled = _spelled_unit(units)
         if spelled is None:
@@ -303,7 +305,7 @@ def _markers(c, source, strict):
                                            "first_frame": f0, "label_prefix": prefix,
                                            "units_declared": bool(declared and declared[0])})
     from .trc import check_units
-    check_units(out, source, units, strict=strict)
+    check_units(out, source, units, strict=strict, declared=bool(declared and declared[0]))
     return out
 
 
@@ -474,13 +476,14 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
                               "without it the channels cannot be turned into forces")
         cm = cal[:, :, k]        # CAL[i, j]: channel j's share of output i (ezc3d's order)
     scale = LENGTH_UNITS[punits]
-    if not units_declared and punits == "m" and np.nanmax(np.abs(corners[:, :, k])) > 20:
-        # no POINT:UNITS (an analog-only file): corners tens of "metres" apart are in mm
-        report(f"{where}: the file declares no POINT:UNITS and the plate's corners are "
-               f"{np.nanmax(np.abs(corners[:, :, k])):.4g} units from the origin: read as mm",
+    reach = np.nanmax(np.abs(corners[:, :, k]))
+    if not units_declared and punits == "mm" and reach < 5:
+        # no POINT:UNITS: mm by default, but a plate within 5 mm of the origin is in metres
+        report(f"{where}: the file declares no POINT:UNITS (the C3D default is mm) and the "
+               f"plate's corners are within {reach:.4g} units of the origin: read as m",
                strict=strict, error=MotionError)
-        scale = LENGTH_UNITS["mm"]
-        punits = "mm"
+        scale = LENGTH_UNITS["m"]
+        punits = "m"
     box = corners[:, :, k].T * scale                                  # (4, 3) m
     orig = origin[:, k] * scale
     side = np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1)
