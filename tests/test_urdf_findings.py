@@ -136,7 +136,7 @@ ADVICE = document(
     f'<link name="c">{INERTIAL.format(m=5, i=1e-9)}</link>',                           # 7
     joint('<axis xyz="0 0 1"/><limit lower="1" upper="-1" effort="0" velocity="1"/>'),  # 8
     joint('<axis xyz="1 0 0"/>', type="continuous", name="k", child="leaf"),            # 9
-    joint('<axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="0"/>',
+    joint('<axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="-3" velocity="0"/>',
           name="m", child="c"),                                                         # 10
     joint('<axis xyz="1 0 0"/>', type="continuous", name="r", child="a").replace(
         '<parent link="a"/>', '<parent link="base"/>'))                                 # 11
@@ -150,6 +150,9 @@ def test_check_gives_advice_with_lines():
         (8, "joint 'j': <limit lower=\"1\" upper=\"-1\">: lower > upper"),
         (8, "joint 'j': <limit effort=\"0\">"),
         (9, "joint 'k': link 'leaf' and everything beyond it are massless"),
+        (10, "joint 'm': <limit effort=\"-3\">: a limit on the effort's magnitude cannot be "
+             "negative (Pinocchio refuses the file, a controller may never move the joint); "
+             "give it as 3"),
         (10, "joint 'm': <limit velocity=\"0\">"),
     ]
     assert all(kind == "advice" for kind, _, _ in found), found
@@ -226,7 +229,7 @@ def test_cli_check(tmp_path):
                       "neighbour 'a' (10 kg): the mass matrix is ill-conditioned and forward "
                       "dynamics loses accuracy; check the units (grams written as kg?)")
     assert f"{path}:6: warning: link 'leaf': <limits> inside <link>: unknown element" in out[1]
-    assert out[-1] == f"{path}: 0 errors, 1 warning, 6 advice"
+    assert out[-1] == f"{path}: 0 errors, 1 warning, 7 advice"
     assert _cli("check", "--strict", str(path)).returncode == 1
     clean = _cli("check", "--strict", "arm7.urdf")          # a bundled file, by name
     assert clean.returncode == 0 and clean.stdout.endswith("0 errors, 0 warnings, 0 advice\n")

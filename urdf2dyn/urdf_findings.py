@@ -9,8 +9,8 @@ Three kinds of findings, each with the line of the file it is about:
   attributes, markup that is not XML);
 - ``advice``: a valid file whose numbers will hurt: a movable joint that moves no inertia
   (forward dynamics undefined), a mass or inertia tiny against its neighbours' (an
-  ill-conditioned mass matrix, often a unit slip), limits with lower > upper, zero effort or
-  velocity limits.
+  ill-conditioned mass matrix, often a unit slip), limits with lower > upper, zero or negative
+  effort or velocity limits.
 """
 import os
 import re
@@ -135,6 +135,13 @@ def _joint_advice(model, links, joints):
                     out.append(Finding("advice", line, f"joint '{name}': <limit {what}=\"0\">: "
                                        f"a controller or planner that honours the limit will "
                                        f"never move this joint; give the real {what} limit"))
+                elif value < 0:
+                    # a bound on |effort| or |velocity|: Pinocchio refuses the file
+                    out.append(Finding("advice", line, f"joint '{name}': <limit {what}="
+                                       f"\"{value:g}\">: a limit on the {what}'s magnitude "
+                                       "cannot be negative (Pinocchio refuses the file, a "
+                                       "controller may never move the joint); give it as "
+                                       f"{-value:g}"))
     # A joint that moves no inertia: M has a zero row, forward dynamics is undefined.
     q = np.vstack([model.neutral(), model.random_configuration(2, seed=0)])
     diag = np.diagonal(model.mass_matrix(q), axis1=1, axis2=2).max(axis=0)
