@@ -25,6 +25,7 @@ import numpy as np
 
 from ._safe_files import note_input
 from .model import IKSolution, Marker, Model
+from .warn import missing_file
 
 __all__ = ["Marker", "IKSolution", "read_markers", "link_markers", "inverse_kinematics"]
 
@@ -39,8 +40,11 @@ def read_markers(path: str | os.PathLike[str], model: Model | None = None) -> li
     where = os.fspath(path)
     markers, seen = [], set()
     note_input(where, "model-marker")
-    with open(where, "rb") as f:
-        data = f.read()
+    try:
+        with open(where, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{missing_file(where)} (the model-marker file)") from None
     try:
         content = data.decode("utf-8-sig")     # Excel's "CSV UTF-8" starts with a byte-order mark
     except UnicodeDecodeError as e:

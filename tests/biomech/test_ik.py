@@ -880,6 +880,9 @@ def test_marker_file(tmp_path, r2):
     p.write_text("tip,link9,2,0,0\n")
     with pytest.raises(ValueError, match="link 'link9'"):
         read_markers(p, r2)
+    with pytest.raises(FileNotFoundError, match=r"m\.cvs: no such file: did you mean .*m\.csv'\? "
+                       r"\(the model-marker file\)"):
+        read_markers(tmp_path / "m.cvs")
 
 
 _JUNK_ROW = st.lists(st.one_of(st.floats(allow_nan=True).map(repr), st.text(max_size=6)),
