@@ -505,3 +505,47 @@ def test_huge_include_is_refused(tmp_path):
     (tmp_path / "model.xml").write_text('<mujoco><include file="big.xml"/></mujoco>')
     with pytest.raises(urdf2dyn.URDFError, match="larger than 256 MB"):
         urdf2dyn.load(str(tmp_path / "model.xml"))
+
+
+# ---- passive forces, drawn --------------------------------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_COEF = st.one_of(st.just(0.0), st.floats(0.01, 50, allow_nan=False)).map(lambda x: f"{x:.4g}")
+_JOINT = st.sampled_from(["hinge", "slide", "ball", "free"])
+
+
+@st.composite
+def _sprung_chain(draw):
+    """A chain of bodies, each moved by one joint (a free joint first, if drawn) with damping,
+    and on hinges and slides a spring and its springref; the compiler's angle unit drawn."""
+    degree = draw(st.booleans())
+    types = draw(st.lists(_JOINT.filter(lambda t: t != "free"), min_size=1, max_size=4))
+    if draw(st.booleans()):
+        types = ["free"] + types
+    body = ""
+    for k, t in reversed(list(enumerate(types))):
+        attrs = f'type="{t}" damping="{draw(_COEF)}"'
+        if t in ("hinge", "slide"):
+            axis = draw(st.sampled_from(["1 0 0", "0 1 0", "0 0 1", "0.3 -0.5 1"]))
+            attrs += (f' axis="{axis}" stiffness="{draw(_COEF)}" '
+                      f'springref="{draw(st.floats(-40, 40)):.4g}"')
+        body = (f'<body name="b{k}" pos="0 0 -0.2"><joint name="j{k}" {attrs}/>'
+                '<geom type="capsule" size="0.04" fromto="0 0 0 0.1 0.05 -0.15"/>'
+                f'{body}</body>')
+    angle = "degree" if degree else "radian"
+    return f'<mujoco><compiler angle="{angle}"/><worldbody>{body}</worldbody></mujoco>'
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+@given(xml=_sprung_chain(), seed=st.integers(0, 2**16))
+def test_drawn_springs_and_damping_are_mujocos(xml, seed):
+    """Every drawn chain is valid MJCF: passive_forces equals MuJoCo's qfrc_spring +
+    qfrc_damper at three random states (springref in the compiler's angle unit, free joints'
+    damping across the two tools' velocity frames)."""
+    model = oracle.load_quiet(xml)
+    m = oracle.mujoco_model(xml=xml)
+    q, v, _ = oracle.random_states(model, 3, seed=seed)
+    expected = oracle.mujoco_passive(m, model, q, v)
+    np.testing.assert_allclose(model.passive_forces(q, v), expected, rtol=0,
+                               atol=1e-12 * max(1.0, np.abs(expected).max()))
