@@ -156,6 +156,24 @@ def test_interop_planar_and_continuous_against_pinocchio(seed):
                                    pin.rnea(pm, data, qp, vp, ap), atol=1e-9)
 
 
+def test_interop_refuses_a_planar_joint_pinocchio_reads_otherwise():
+    """A planar joint without <axis> moves in the plane normal to x (the URDF default axis);
+    Pinocchio moves it in the joint frame's x-y plane: the models differ (gravity loads the
+    joint's 'x' in one, nothing in the other), so interop refuses rather than relate them."""
+    text = ('<robot name="p"><link name="world"/><link name="base"><inertial><mass value="2"/>'
+            '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'
+            '<joint name="plane" type="planar"><parent link="world"/><child link="base"/>'
+            '</joint></robot>')
+    model, pm = urdf2dyn.load(text), po.build_pin_model(text)
+    assert model.joints[0].axis == (1.0, 0.0, 0.0)
+    g_pin = pin.rnea(pm, pm.createData(), pin.neutral(pm), np.zeros(3), np.zeros(3))
+    assert np.abs(model.gravity_torques(np.zeros(3))).max() > 10 and not g_pin.any()
+    for layout in (None, pm):
+        with pytest.raises(ValueError, match="joint 'plane': a planar joint whose plane is "
+                           "normal to .*Pinocchio ignores <axis>"):
+            interop.to_pinocchio_q(model, np.zeros(3), layout)
+
+
 def test_interop_bad_shapes():
     model = urdf2dyn.load(urdf2dyn.data_path("arm7.urdf"))
     with pytest.raises(ValueError, match=r"q: expected shape \(nq,\) = \(7,\), or \(\.\.\., 7\) "

@@ -59,6 +59,14 @@ def _layout(model, pin_model):
     """[(type, q_index, v_index, pin idx_q, pin idx_v)] per movable joint."""
     rows, pq = [], 0
     for j in model.joints:
+        if j.type == "planar" and tuple(j.axis) != (0.0, 0.0, 1.0):
+            # Pinocchio's URDF reader makes every planar joint move in its frame's x-y plane
+            raise ValueError(f"joint {j.name!r}: a planar joint whose plane is normal to "
+                             f"{tuple(j.axis)}, as the URDF's <axis> (or its default, 1 0 0) "
+                             "says; Pinocchio ignores <axis> for planar joints and moves them "
+                             "in the joint frame's x-y plane, so the two models differ and no "
+                             "conversion relates them: give the joint <axis xyz=\"0 0 1\"/> "
+                             "and turn its <origin> instead")
         if pin_model is None:
             pin_q, pin_v = pq, j.v_index
         else:
