@@ -1054,3 +1054,19 @@ def test_dimensions_with_a_late_zero_are_refused(tmp_path):
                                           r"VERSION_LABEL has dimensions \[5, 53, 46, 50, 46, "
                                           r"52, 0\]: no value, but 1457924000 combinations"):
         C.read_c3d(tmp_path / "dims.c3d")
+
+
+def test_ezc3d_advice_a_user_cannot_follow_is_left_out(monkeypatch):
+    """BTK's mocap36.c3d makes ezc3d refuse 'The format is not standard. If you want to
+    ignore this error, set ignoreBadFormatting to true' (and its lenient mode fails too):
+    the refusal keeps ezc3d's reason, without the advice on an option of its C++ API."""
+    from urdf2dyn.biomech.formats import _c3dread
+
+    def refuse(path):
+        raise RuntimeError("OSError", "The format is not standard. If you want to ignore this "
+                           "error, set ignoreBadFormatting to true: iostream error")
+    monkeypatch.setattr(_c3dread, "read", refuse)
+    with pytest.raises(MotionError, match=r"not a readable C3D file \(OSError: The format is "
+                       r"not standard\.: iostream error\); is it truncated") as e:
+        C.read_c3d(TYPE3)
+    assert "ignoreBadFormatting" not in str(e.value)

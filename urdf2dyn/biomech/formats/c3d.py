@@ -228,6 +228,9 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
                           "(re-export it from the capture software)") from None
     except RuntimeError as e:        # what ezc3d raised, by type name and message
         kind, why = e.args[0], str(e.args[1])[:200]
+        # ezc3d's advice names an option of its C++ API, which no command of ours takes
+        why = re.sub(r"\s*If you want to ignore this error, set ignoreBadFormatting to true",
+                     "", why)
         typed = re.fullmatch(r"(\w+) parameter is not (?:a |an )?(\w+)", why)
         if typed:                    # ezc3d insists on the standard's type
             raise MotionError(f"{source}: ezc3d cannot read it: parameter {typed[1]} is not "
