@@ -50,6 +50,7 @@ check                  warns when
 """
 import copy
 import math
+import os
 
 import numpy as np
 
@@ -96,14 +97,17 @@ def units(model, q, degrees, source):
     joints = _hinges(model)
     if len(q) == 0:
         return []
+    opensim = os.path.splitext(str(source))[1].lower() in (".mot", ".sto")
     cols = [k for _, k in joints]
     x = np.abs(np.asarray(q, dtype=float)[:, cols])
     if degrees:
         raw = np.degrees(x)          # the numbers as written in the file
         if joints and np.nanmax(raw) <= math.pi and np.nanmax(raw) > 0:
             return [f"{source}: read in degrees, but no joint angle exceeds "
-                    f"{np.nanmax(raw):.2f} (as written): the angles look like radians. Drop "
-                    "--degrees (degrees=False) if they are"]
+                    f"{np.nanmax(raw):.2f} (as written): the angles look like radians. "
+                    + ("If they are, put the lines 'version=1' and 'inDegrees=no' in its "
+                       "header (OpenSim reads them so too)" if opensim else
+                       "Drop --degrees (degrees=False) if they are")]
         return []
     peak = np.nanmax(x, axis=0) if joints else []
     wild = sorted(((f"{n} up to", p) for (n, _), p in zip(joints, peak) if p > 2 * math.pi),
@@ -113,8 +117,9 @@ def units(model, q, degrees, source):
         names = ", ".join(f"{n} {p:.3g}" for n, p in wild[:6])
         more = f" and {len(wild) - 6} more" if len(wild) > 6 else ""
         return [f"{source}: joint angles beyond a full turn (2 pi rad) read as radians: "
-                f"{names}{more}. They look like degrees: pass --degrees (degrees=True), or "
-                "inDegrees=yes in an OpenSim file"]
+                f"{names}{more}. They look like degrees: "
+                + ("if they are, put 'inDegrees=yes' in its header (OpenSim reads them so too)"
+                   if opensim else "pass --degrees (degrees=True) if they are")]
     return []
 
 

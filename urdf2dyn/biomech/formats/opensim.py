@@ -21,6 +21,7 @@ torque are expressed in ``force_expressed_in_body``, the point in ``point_expres
 from __future__ import annotations
 
 import os
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
@@ -39,13 +40,37 @@ __all__ = ["read_sto_table", "read_opensim", "write_opensim", "write_external_lo
 
 # ============================================================================ motion and storage tables
 
+#: Header keys OpenSim's Storage counts rows and columns by (Storage::parseHeaders): the
+#: OpenSim ``key=value`` spellings and SIMM's ``key value`` ones.
+_ROW_KEYS, _COLUMN_KEYS = ("nrows", "nr", "datarows"), ("ncolumns", "nc", "datacolumns")
+#: Header lines without ``=`` whose first word is a key (SIMM motion headers).
+_SIMM_KEYS = ("name", "datarows", "datacolumns", "nr", "nc", "range", "angles")
+
+
+def _header_entry(line):
+    """(key, value) of a header line as OpenSim's Storage splits it (the key up to the first
+    blank, tab or ``=``, the value after them), or None for a line without one."""
+    s = line.strip()
+    if "=" in s:
+        key, _, value = s.partition("=")
+        return key.strip(), value.strip()
+    key, _, value = s.replace("\t", " ").partition(" ")
+    if key.lower() in _SIMM_KEYS and value.strip():
+        return key, value.strip()
+    return None
+
+
 def read_sto_table(path):
     """(labels, data, header info, name) of an OpenSim motion/storage file (.mot, .sto): the
     one reader of the format, as written, nothing converted.
 
-    Header lines up to ``endheader``: an optional name line, ``key=value`` lines (keys
-    lower-cased in info; ``nRows``/``nColumns`` are checked when present), then a line of column
-    labels (tab-separated, or whitespace-separated without tabs) and the numbers."""
+    Header lines up to ``endheader``: an optional name line, ``key=value`` lines and SIMM's
+    ``key value`` lines (``datarows``, ``datacolumns``, ``range``...; keys lower-cased in info),
+    then a line of column labels and the numbers. Labels are split at tabs (at blanks without
+    tabs), empty ones dropped as OpenSim's Storage drops them (a doubled or trailing tab).
+    A row or column count in the header (``nRows``/``datarows``, ``nColumns``/
+    ``datacolumns``) that disagrees with the table is warned about, and the table read as it
+    is, as OpenSim reads it."""
     path = os.fspath(path)
     note_input(path, "OpenSim table")
     with open(path, "rb") as f:
@@ -57,51 +82,87 @@ def read_sto_table(path):
         end = next(i for i, line in enumerate(lines) if line.strip().lower() == "endheader")
     except StopIteration:
         raise MotionError(f"{path}: no 'endheader' line (not an OpenSim .mot/.sto file)") from None
-    info, name = {}, None
+    info, name, counts = {}, None, {}
     for i, line in enumerate(lines[:end]):
-        s = line.strip()
-        if "=" in s:
-            key, _, value = s.partition("=")
-            info[key.strip().lower()] = value.strip()
-        elif s and i == 0:
-            name = s
-    body = [line for line in lines[end + 1:] if line.strip()]
+        entry = _header_entry(line)
+        if entry is not None:
+            key = entry[0].lower()
+            info[key] = entry[1]
+            if key in _ROW_KEYS + _COLUMN_KEYS:          # the last one counts, as in OpenSim
+                counts["rows" if key in _ROW_KEYS else "columns"] = (entry[0], entry[1], i + 1)
+        elif line.strip() and i == 0:
+            name = line.strip()
+    if name is None and "name" in info:
+        name = info["name"]
+    body = [(k, line) for k, line in enumerate(lines[end + 1:], end + 2) if line.strip()]
     if not body:
         raise MotionError(f"{path}: no column labels after 'endheader'")
-    labels = body[0].split("\t") if "\t" in body[0] else body[0].split()
-    labels = [x.strip() for x in labels]
+    first = body[0][1]
+    labels = [x.strip() for x in (first.split("\t") if "\t" in first else first.split())]
     try:
-        rows = [[float(x) for x in line.split()] for line in body[1:]]
+        rows = [[float(x) for x in line.split()] for _, line in body[1:]]
     except ValueError as e:
         raise MotionError(f"{path}: not a numeric table after the labels ({e})") from None
     bad = [i for i, r in enumerate(rows) if len(r) != len(labels)]
     if bad:
-        raise MotionError(f"{path}: data row {bad[0] + 1} has {len(rows[bad[0]])} values for "
-                          f"{len(labels)} columns")
+        raise MotionError(f"{path}: line {body[bad[0] + 1][0]} (data row {bad[0] + 1}) has "
+                          f"{len(rows[bad[0]])} values for the {len(labels)} column labels of "
+                          f"line {body[0][0]}; give every row one value per label")
     data = np.array(rows, dtype=float).reshape(-1, len(labels))
-    for key, actual in (("nrows", data.shape[0]), ("ncolumns", len(labels))):
-        if key in info:
-            try:
-                declared = int(info[key])
-            except ValueError:
-                raise MotionError(f"{path}: {key}={info[key]!r} is not an integer") from None
-            if declared != actual:
-                raise MotionError(f"{path}: header says {key}={declared} but the table has {actual}")
+    for what, actual in (("rows", data.shape[0]), ("columns", len(labels))):
+        if what not in counts:
+            continue
+        key, value, lineno = counts[what]
+        declared = _atoi(value)
+        if declared != actual:
+            raise MotionError(f"{path}: line {lineno}: the header says {key}={value} but the "
+                              f"table has {actual} {what}")
     return labels, data, info, name
+
+
+def _atoi(text):
+    """The integer a count in a header starts with (as C's atoi reads it), or None."""
+    m = re.match(r"\s*[+-]?\d+", text)
+    return int(m.group()) if m else None
+
+
+def _in_degrees(path, info):
+    """(whether the angles are in degrees, why): OpenSim's Storage's rule. A .mot without a
+    ``version`` of 1 or more is a SIMM motion file, in degrees whatever ``inDegrees`` says
+    ("Motion files from SIMM are in degrees", Storage.cpp); otherwise ``inDegrees=yes``
+    (without it, and without a version, a line ``Angles are in degrees.``) says degrees."""
+    version = _atoi(info.get("version", "")) or 0
+    deg = info.get("indegrees")
+    if deg is not None and deg.lower() not in ("yes", "no", "true", "false", "y", "n"):
+        raise MotionError(f"{path}: inDegrees={deg!r} (expected yes or no)")
+    if version < 1 and ".mot" in os.path.basename(path).lower():
+        if deg is not None and deg.lower() in ("no", "false", "n"):
+            report(f"{path}: inDegrees={deg} but no 'version=' line: OpenSim reads a .mot "
+                   "without a version (a SIMM motion file) in degrees whatever inDegrees says, "
+                   "and so does urdf2dyn. If its angles are radians, add a line 'version=1' "
+                   "to its header", stacklevel=None)
+        return True, "degrees (SIMM .mot: no version line)"
+    if deg is None and version < 1:
+        angles = info.get("angles", "").lower()
+        if angles in ("are in degrees.", "are in radians."):
+            deg = "yes" if "degrees" in angles else "no"
+    if deg is not None and deg.lower() in ("yes", "true", "y"):
+        return True, "degrees (inDegrees=yes)"
+    return False, "radians"
 
 
 def read_opensim(path, model=None, mapping=None, linear=()):
     """Read an OpenSim motion/storage file (.mot, .sto) as a Trajectory (see read_sto_table for
-    the layout). ``inDegrees=yes`` converts the rotational coordinates only (angle_columns)."""
+    the layout). Angles in degrees (``inDegrees=yes``, or a SIMM .mot: no ``version`` line, as
+    OpenSim's Storage reads it) are converted for the rotational coordinates only
+    (angle_columns)."""
     path = os.fspath(path)
     labels, data, info, name = read_sto_table(path)
     labels, data = _state_values(labels, data, info, path)
-    deg = info.get("indegrees", "no").lower()
-    if deg not in ("yes", "no", "true", "false"):
-        raise MotionError(f"{path}: inDegrees={info['indegrees']!r} (expected yes or no)")
-    degrees = deg in ("yes", "true")
+    degrees, units = _in_degrees(path, info)
     return _from_table(labels, data, path, degrees, model, linear, mapping,
-                       {"format": "opensim", "name": name, "in_degrees": degrees, "header": info})
+                       {"format": "opensim", "name": name, "in_degrees": degrees,
+                        "units": units, "header": info})
 
 
 def _state_values(labels, data, info=None, path=None):

@@ -86,8 +86,9 @@ def read_torques(path, model=None):
     if ext in (".sto", ".mot"):
         traj = read_opensim(path)
         if traj.meta.get("in_degrees"):
-            raise MotionError(f"{os.fspath(path)}: inDegrees=yes in a torque file (generalized "
-                              "forces are never in degrees): rewrite it with inDegrees=no")
+            raise MotionError(f"{os.fspath(path)}: {traj.meta['units']} in a torque file "
+                              "(generalized forces are never in degrees): rewrite its header "
+                              "with version=1 and inDegrees=no")
     else:
         from . import read          # the package's dispatcher (imports this module)
         traj = read(path)

@@ -72,11 +72,11 @@ def read_coordinates(path, model, degrees=None, mapping=None, csv_options=None):
             "degrees" if degrees else "radians")
     if degrees:
         raise MotionError(f"{path}: --degrees applies to CSV files (degrees=True in Python; "
-                          "OpenSim files say inDegrees in their header, HuMoD files are in "
-                          "radians)")
+                          "OpenSim files say inDegrees in their header, a .mot without a "
+                          "version line is in degrees, HuMoD files are in radians)")
     if ext in (".mot", ".sto"):
         traj = formats.read_opensim(path, model=model, mapping=mapping)
-        return traj, "degrees (inDegrees=yes)" if traj.meta["in_degrees"] else "radians"
+        return traj, traj.meta["units"]
     if ext == ".mat":
         return formats.read_humod(path, mapping=mapping), "radians (HuMoD)"
     raise MotionError(f"{path}: unknown motion format {ext!r} (expected one of "

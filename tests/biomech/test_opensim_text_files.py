@@ -1,0 +1,125 @@
+"""OpenSim's text files read as OpenSim 4.6 reads them (opensim.Storage, the InverseDynamicsTool,
+TRCFileAdapter): SIMM motion files (a .mot without a version line) in degrees, labels split at
+doubled or trailing tabs, row and column counts in a header that disagree with the table, a
+.trc header laid out with doubled tabs. The opensim-core files are in tests/data/opensim_core
+(its README says where each comes from)."""
+import os
+import shutil
+import warnings
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+from urdf2dyn.biomech import formats
+from urdf2dyn.biomech.formats.opensim import read_sto_table
+from urdf2dyn.biomech.plausibility import units
+from urdf2dyn.warn import Urdf2dynWarning
+
+CORE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "opensim_core")
+MODELS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "opensim_models")
+
+
+def _storage(osim, path, model=None):
+    """(labels, time, data) of opensim.Storage(path), its rotational coordinates converted to
+    radians with the model as the InverseDynamicsTool converts them when the file is in
+    degrees; and whether Storage read it in degrees."""
+    s = osim.Storage(str(path))
+    degrees = s.isInDegrees()
+    if model is not None and degrees:
+        m = osim.Model(str(model))
+        m.initSystem()
+        m.getSimbodyEngine().convertDegreesToRadians(s)
+    labels = [s.getColumnLabels().get(k) for k in range(s.getColumnLabels().getSize())]
+    time = np.array([s.getStateVector(r).getTime() for r in range(s.getSize())])
+    data = np.array([[s.getStateVector(r).getData().get(k)
+                      for k in range(s.getStateVector(r).getData().getSize())]
+                     for r in range(s.getSize())])
+    return labels, time, data, degrees
+
+
+@pytest.mark.parametrize("motion, model", [
+    ("arm26_InverseKinematics.mot", os.path.join(CORE, "arm26.osim")),
+    ("subject01_walk1_ik.mot", os.path.join(MODELS, "Gait2354_Simbody", "subject01_simbody.osim"))])
+def test_simm_motion_files_are_in_degrees_as_opensim_reads_them(osim, motion, model):
+    """opensim-core's SIMM-style motion files (no version line: arm26's SIMM header with
+    datarows/datacolumns/range, gait2354's 'Coordinates / nRows / nColumns' header): OpenSim's
+    Storage reads them in degrees and the ID tool converts the model's rotational coordinates;
+    urdf2dyn read them as radians (arm26's elbow at 90 'rad')."""
+    path = os.path.join(CORE, motion)
+    labels, t, data, degrees = _storage(osim, path, model)
+    assert degrees
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ours = formats.read_opensim(path, model=urdf2dyn.load(model))
+    assert ours.meta["in_degrees"] and ours.meta["units"].startswith("degrees (SIMM")
+    np.testing.assert_allclose(ours.time, t, rtol=0, atol=1e-12)
+    for k, name in enumerate(labels[1:]):
+        if name in ours.names:
+            np.testing.assert_allclose(ours.column(name), data[:, k], rtol=1e-12, atol=1e-12,
+                                       err_msg=name)
+
+
+def test_simm_motion_gives_opensims_inverse_dynamics(osim, tmp_path, monkeypatch):
+    """The InverseDynamicsTool and urdf2dyn's inverse_dynamics_setup on arm26 and its SIMM
+    motion file (the user trial's case: OpenSim's torques peak at a few N m, urdf2dyn's at
+    hundreds, the angles taken for radians)."""
+    for f in ("arm26.osim", "arm26_InverseKinematics.mot"):
+        shutil.copy(os.path.join(CORE, f), tmp_path / f)
+    (tmp_path / "setup.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">'
+        '<InverseDynamicsTool name="arm26"><model_file>arm26.osim</model_file>'
+        '<results_directory>res</results_directory>'
+        '<coordinates_file>arm26_InverseKinematics.mot</coordinates_file>'
+        '<lowpass_cutoff_frequency_for_coordinates>-1</lowpass_cutoff_frequency_for_coordinates>'
+        '<time_range>0 0.25</time_range><forces_to_exclude>Muscles</forces_to_exclude>'
+        '<output_gen_force_file>id.sto</output_gen_force_file>'
+        '</InverseDynamicsTool></OpenSimDocument>\n')
+    monkeypatch.chdir(tmp_path)
+    assert osim.InverseDynamicsTool("setup.xml").run()
+    la, theirs, _ = read_sto_table("res/id.sto")[:3]
+    with pytest.warns(Urdf2dynWarning, match="are not coordinates of the model 'arm26'"):
+        ours = urdf2dyn.inverse_dynamics_setup("setup.xml", checks=False)
+    names = list(urdf2dyn.load("arm26.osim").v_names)
+    cols = [names.index(n.removesuffix("_moment").removesuffix("_force")) for n in la[1:]]
+    assert np.abs(theirs[:, 1:]).max() < 10
+    np.testing.assert_allclose(ours.t, theirs[:, 0], rtol=0, atol=1e-9)
+    np.testing.assert_allclose(ours.tau[:, cols], theirs[:, 1:], rtol=0, atol=1e-6)
+
+
+def test_in_degrees_rule_follows_storage(osim, tmp_path):
+    """Storage's rule: a .mot without a version is in degrees even when it says inDegrees=no
+    (urdf2dyn says so: the user must add version=1 if the angles are radians); a .sto
+    without a version follows inDegrees; version=1 follows inDegrees."""
+    table = "endheader\ntime\tknee\n0\t10\n0.01\t20\n"
+    cases = {"simm_no.mot": ("x\nnRows=2\nnColumns=2\ninDegrees=no\n", True),
+             "simm.mot": ("x\nnRows=2\nnColumns=2\n", True),
+             "old_no.sto": ("x\nnRows=2\nnColumns=2\ninDegrees=no\n", False),
+             "old_yes.sto": ("x\nnRows=2\nnColumns=2\ninDegrees=yes\n", True),
+             "v1_no.mot": ("x\nversion=1\nnRows=2\nnColumns=2\ninDegrees=no\n", False),
+             "v1_yes.mot": ("x\nversion=1\nnRows=2\nnColumns=2\ninDegrees=yes\n", True)}
+    for name, (header, degrees) in cases.items():
+        p = tmp_path / name
+        p.write_text(header + table)
+        assert osim.Storage(str(p)).isInDegrees() == degrees, name
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            ours = formats.read_opensim(p)
+        assert ours.meta["in_degrees"] == degrees, name
+        told = [str(w.message) for w in said if issubclass(w.category, Urdf2dynWarning)]
+        if name == "simm_no.mot":
+            assert len(told) == 1 and "simm_no.mot: inDegrees=no but no 'version=' line" in \
+                told[0] and "add a line 'version=1'" in told[0], told
+        else:
+            assert told == [], (name, told)
+
+
+def test_units_advice_for_opensim_files_is_what_the_user_can_do():
+    """The degrees/radians check advised --degrees for a .mot, which urdf2dyn refuses for any
+    .mot (and with --setup): an OpenSim file is told to fix its header."""
+    model = urdf2dyn.load(os.path.join(CORE, "arm26.osim"))
+    q_rad = np.full((3, model.nq), 0.2)
+    for source, degrees, q in (("a.mot", True, np.radians(q_rad)), ("a.sto", False, q_rad * 50)):
+        said = units(model, q, degrees, source)
+        assert len(said) == 1 and "--degrees" not in said[0] and "header" in said[0], said
+    assert "--degrees" in units(model, q_rad * 50, False, "a.csv")[0]
