@@ -123,3 +123,28 @@ def test_units_advice_for_opensim_files_is_what_the_user_can_do():
         said = units(model, q, degrees, source)
         assert len(said) == 1 and "--degrees" not in said[0] and "header" in said[0], said
     assert "--degrees" in units(model, q_rad * 50, False, "a.csv")[0]
+
+
+def test_trc_header_with_doubled_tabs(osim, tmp_path):
+    """A .trc whose header lines 2-3 use doubled tabs: TRCFileAdapter drops the empty cells
+    and reads it (5 frames, 3 markers, mm); urdf2dyn took '5' (NumFrames' cell shifted) for
+    Units."""
+    p = tmp_path / "double.trc"
+    rows = [f"{k + 1}\t{k / 100:.5f}\t" + "\t".join(f"{100 * m + k + 0.5:.3f}" for m in range(9))
+            for k in range(5)]
+    p.write_text("PathFileType\t4\t(X/Y/Z)\tdouble.trc\n"
+                 "DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\t"
+                 "OrigDataStartFrame\tOrigNumFrames\n"
+                 "100.0\t\t100.0\t\t5\t\t3\t\tmm\t100.0\t1\t5\n"
+                 "Frame#\tTime\tA\t\t\tB\t\t\tC\t\t\n"
+                 "\t\tX1\tY1\tZ1\tX2\tY2\tZ2\tX3\tY3\tZ3\n\n" + "\n".join(rows) + "\n")
+    theirs = osim.TimeSeriesTableVec3(str(p))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ours = formats.read_trc(p)
+    assert theirs.getTableMetaDataAsString("Units") == ours.meta["units"] == "mm"
+    assert list(theirs.getColumnLabels()) == list(ours.labels)
+    assert ours.xyz.shape == (theirs.getNumRows(), 3, 3)
+    flat = theirs.flatten()             # kept: a temporary table frees the matrix under numpy
+    mat = flat.getMatrix().to_numpy()
+    np.testing.assert_allclose(ours.xyz.reshape(5, 9), mat / 1000, rtol=0, atol=1e-12)

@@ -83,6 +83,9 @@ def read_trc(path, strict=False):
                           "'PathFileType' and 5 header lines come before the data)")
     keys = [k.strip() for k in lines[1].split("\t")]
     vals = [v.strip() for v in lines[2].split("\t")]
+    if len([k for k in keys if k]) == len([v for v in vals if v]):
+        # OpenSim's TRCFileAdapter drops empty cells (doubled tabs) from both lines
+        keys, vals = [k for k in keys if k], [v for v in vals if v]
     header = dict(zip(keys, vals))
     units = header.get("Units", "")
     if units not in LENGTH_UNITS:
