@@ -125,6 +125,18 @@ def test_units_advice_for_opensim_files_is_what_the_user_can_do():
     assert "--degrees" in units(model, q_rad * 50, False, "a.csv")[0]
 
 
+def test_labels_with_doubled_and_trailing_tabs(osim, tmp_path):
+    """A label line with a trailing tab and doubled tabs: Storage drops the empty labels
+    (strtok), urdf2dyn counted them and refused every row ('19 values for 20 columns')."""
+    p = tmp_path / "grf.mot"
+    p.write_text("name grf.mot\ndatacolumns 3\ndatarows 2\nrange 0 0.01\nendheader\n"
+                 "     time\t\t fx\t fy\t\n  0\t 1.5\t 2.5\t\n  0.01\t 3.5\t 4.5\t\n")
+    labels, t, data, _ = _storage(osim, p)
+    ours_labels, ours, _, _ = read_sto_table(p)
+    assert ours_labels == labels == ["time", "fx", "fy"]
+    np.testing.assert_array_equal(ours, np.column_stack([t, data]))
+
+
 def test_trc_header_with_doubled_tabs(osim, tmp_path):
     """A .trc whose header lines 2-3 use doubled tabs: TRCFileAdapter drops the empty cells
     and reads it (5 frames, 3 markers, mm); urdf2dyn took '5' (NumFrames' cell shifted) for

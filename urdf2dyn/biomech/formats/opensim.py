@@ -99,6 +99,7 @@ def read_sto_table(path):
         raise MotionError(f"{path}: no column labels after 'endheader'")
     first = body[0][1]
     labels = [x.strip() for x in (first.split("\t") if "\t" in first else first.split())]
+    labels = [x for x in labels if x]
     try:
         rows = [[float(x) for x in line.split()] for _, line in body[1:]]
     except ValueError as e:
