@@ -137,6 +137,23 @@ def test_labels_with_doubled_and_trailing_tabs(osim, tmp_path):
     np.testing.assert_array_equal(ours, np.column_stack([t, data]))
 
 
+@pytest.mark.parametrize("name, key, found", [("subject01_walk_IK.mot", "nRows=151", "7 rows"),
+                                              ("DoublePendulum3D_InitialStates.sto",
+                                               "nColumns=4", "5 columns")])
+def test_counts_that_disagree_with_the_table_are_warned_about(osim, name, key, found):
+    """opensim-core's files whose nRows/nColumns disagree with their tables: OpenSim reads
+    them (the rows there are, the labels there are), urdf2dyn refused them; it warns now,
+    naming the file, the header key and what it found, and reads the table."""
+    path = os.path.join(CORE, name)
+    labels, t, data, _ = _storage(osim, path)
+    with pytest.warns(Urdf2dynWarning, match=rf"{name}: line \d: the header says {key} but the "
+                                             rf"table has {found}.*Set {key.split('=')[0]}"):
+        ours_labels, ours, _, _ = read_sto_table(path)
+    assert ours_labels == labels
+    np.testing.assert_array_equal(ours[:, 0], t)
+    np.testing.assert_array_equal(ours[:, 1:1 + data.shape[1]], data)
+
+
 def test_trc_header_with_doubled_tabs(osim, tmp_path):
     """A .trc whose header lines 2-3 use doubled tabs: TRCFileAdapter drops the empty cells
     and reads it (5 frames, 3 markers, mm); urdf2dyn took '5' (NumFrames' cell shifted) for

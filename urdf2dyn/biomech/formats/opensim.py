@@ -116,8 +116,13 @@ def read_sto_table(path):
         key, value, lineno = counts[what]
         declared = _atoi(value)
         if declared != actual:
-            raise MotionError(f"{path}: line {lineno}: the header says {key}={value} but the "
-                              f"table has {actual} {what}")
+            opensim = ""
+            if declared is not None and 0 < declared < actual:
+                opensim = (f" (OpenSim 4.6 reads only the first {declared} "
+                           + ("rows" if what == "rows" else "values of each row") + ")")
+            report(f"{path}: line {lineno}: the header says {key}={value} but the table has "
+                   f"{actual} {what}{opensim}; the {actual} {what} were read. Set {key} to "
+                   f"{actual} in the header", stacklevel=None)
     return labels, data, info, name
 
 
