@@ -1085,3 +1085,44 @@ def test_manual_value_out_of_an_unclamped_range_in_rad_is_taken():
     with pytest.warns(Urdf2dynWarning, match="manual_value 0.3 lies outside") as got:
         ik.coordinate_task_values(clamped, [task], np.zeros(2))
     assert "degrees" not in str(got[0].message) and "give it in rad" in str(got[0].message)
+
+
+def test_setup_task_set_from_file(tmp_path):
+    """<IKTaskSet file="tasks.xml"/>: OpenSim reads the task set from that file, relative to
+    the setup's folder; urdf2dyn said '<IKTaskSet> is empty or missing'. gait2392's setup
+    (0.5-0.6 s) with its task set moved to a file gives the tasks, and the IK result, of the
+    setup with them inline; OpenSim's IK tool gives the same motion from both setups."""
+    pytest.importorskip("opensim")
+    import shutil
+    import xml.etree.ElementTree as ET
+    folder = tmp_path / "gait2392"
+    shutil.copytree(os.path.join(DATA, "gait2392"), folder)
+    tree = ET.parse(folder / "subject01_Setup_IK.xml")
+    tool = tree.getroot().find("InverseKinematicsTool")
+    tool.find("time_range").text = "0.5 0.6"
+    tool.find("output_motion_file").text = "inline.mot"
+    tree.write(folder / "inline.xml")
+    tasks = tool.find("IKTaskSet")
+    doc = ET.Element("OpenSimDocument", Version="40000")
+    doc.append(tasks)
+    (folder / "tasks").mkdir()
+    ET.ElementTree(doc).write(folder / "tasks" / "ik_tasks.xml")
+    index = list(tool).index(tasks)
+    tool.remove(tasks)
+    tool.insert(index, ET.Element("IKTaskSet", file="tasks/ik_tasks.xml"))
+    tool.find("output_motion_file").text = "by_file.mot"
+    tree.write(folder / "by_file.xml")
+    inline, by_file = (read_ik_setup(folder / f"{n}.xml") for n in ("inline", "by_file"))
+    assert len(by_file.tasks) == len(inline.tasks) == 35 and by_file.tasks == inline.tasks
+    model = urdf2dyn.load(os.fspath(folder / "subject01_simbody.osim"))
+    ours = [ik.run_setup(folder / f"{n}.xml", model=model, output="").motion.q
+            for n in ("inline", "by_file")]
+    np.testing.assert_array_equal(ours[0], ours[1])
+    for n in ("inline", "by_file"):
+        ik_oracle.run_opensim(os.fspath(folder / f"{n}.xml"))
+    theirs = [read_opensim(folder / f"{n}.mot", model=model).q for n in ("inline", "by_file")]
+    np.testing.assert_array_equal(theirs[0], theirs[1])
+    (folder / "tasks" / "ik_tasks.xml").unlink()
+    with pytest.raises(IKSetupError, match=r"by_file.xml: <IKTaskSet file=\"tasks/ik_tasks.xml"
+                                           r"\">: .*ik_tasks.xml cannot be read"):
+        read_ik_setup(folder / "by_file.xml")

@@ -4,7 +4,8 @@
 (``IKMarkerTask`` / ``IKCoordinateTask`` with ``apply`` and ``weight``; coordinate tasks with
 ``value_type`` default_value / manual_value / from_file and ``value``), ``coordinate_file``,
 ``time_range``, ``output_motion_file``, ``accuracy`` and ``constraint_weight``. File names
-are resolved as OpenSim resolves them: relative to the setup file's folder.
+are resolved as OpenSim resolves them: relative to the setup file's folder, the
+``<IKTaskSet file="...">`` a task set is read from included.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import math
 import os
 from dataclasses import dataclass, field
 
-from .setup_xml import flag, number, read_tool, text as _text
+from .setup_xml import flag, number, read_tool, referenced_set, text as _text
 from .windows import setup_path
 
 __all__ = ["IKSetup", "IKTask", "IKSetupError", "read_ik_setup", "read_tasks"]
@@ -112,7 +113,8 @@ def read_ik_setup(path: str | os.PathLike[str], strict: bool = False) -> IKSetup
     if t is not None:
         s.report_errors = _bool(t, f"{where}: <report_errors>")
 
-    s.tasks = read_tasks(tool.find("IKTaskSet"), where, IKSetupError)
+    s.tasks = read_tasks(*referenced_set(tool, "IKTaskSet", where, strict, IKSetupError),
+                         IKSetupError)
     return s
 
 

@@ -18,8 +18,8 @@ import os
 from dataclasses import dataclass, field
 
 from .ik_setup import IKTask, read_tasks
-from .setup_xml import flag, number, read_tool, text as _text
-from .windows import parse_xml, setup_path
+from .setup_xml import flag, number, read_tool, referenced_set, text as _text
+from .windows import setup_path
 
 __all__ = ["ScaleSetup", "Measurement", "ManualScale", "ScaleSetupError", "read_scale_setup"]
 
@@ -85,22 +85,7 @@ class ScaleSetup:
 
 def _set(elem, tag, where, strict):
     """The <tag> set under elem, or the one its file= attribute names (None if absent)."""
-    child = elem.find(tag) if elem is not None else None
-    if child is None or not child.get("file"):
-        return child
-    path = setup_path(child.get("file"), where, tag, strict=strict, error=ScaleSetupError)
-    try:
-        root = parse_xml(path)
-    except OSError as e:
-        raise ScaleSetupError(f"{where}: <{tag} file=\"{child.get('file')}\">: {path} cannot "
-                              f"be read ({e.strerror})") from None
-    except ValueError as e:
-        raise ScaleSetupError(f"{path}: not well-formed XML ({e})") from None
-    found = root if root.tag == tag else root.find(tag)
-    if found is None:
-        raise ScaleSetupError(f"{path}: no <{tag}> element (named by <{tag} file=...> in "
-                              f"{where})")
-    return found
+    return referenced_set(elem, tag, where, strict, ScaleSetupError)[0]
 
 
 def _objects(elem):

@@ -8,9 +8,9 @@ import math
 import xml.etree.ElementTree as ET
 
 from ...warn import missing_file
-from .windows import parse_xml
+from .windows import parse_xml, setup_path
 
-__all__ = ["read_tool", "text", "disabled", "number", "flag"]
+__all__ = ["read_tool", "text", "disabled", "number", "flag", "referenced_set"]
 
 UNSET = ("", "unassigned")          # OpenSim writes Unassigned for a property left unset
 
@@ -38,6 +38,30 @@ def read_tool(path: str, tag: str | tuple[str, ...], error: type[Exception],
         raise error(f"{path}: no <{tags[0]}> element (the root <{root.tag}> holds {held}): is "
                     f"this an OpenSim {what} file?")
     return tool
+
+
+def referenced_set(elem: ET.Element | None, tag: str, where: str, strict: bool,
+                   error: type[Exception]) -> tuple[ET.Element | None, str]:
+    """(the ``<tag>`` set under elem, or the one its ``file=`` attribute names, None if
+    absent; the file it was read from). OpenSim reads ``<IKTaskSet file="tasks.xml"/>`` (any
+    set's file=) from that file, relative to the setup file's folder; raises error naming the
+    setup, the element and the file that cannot be read or holds no ``<tag>``."""
+    child = elem.find(tag) if elem is not None else None
+    if child is None or not child.get("file"):
+        return child, where
+    path = setup_path(child.get("file"), where, tag, strict=strict, error=error)
+    try:
+        root = parse_xml(path)
+    except OSError as e:
+        raise error(f"{where}: <{tag} file=\"{child.get('file')}\">: {path} cannot "
+                    f"be read ({e.strerror}); give the file's path relative to {where}'s "
+                    "folder") from None
+    except ValueError as e:
+        raise error(f"{path}: not well-formed XML ({e})") from None
+    found = root if root.tag == tag else root.find(tag)
+    if found is None:
+        raise error(f"{path}: no <{tag}> element (named by <{tag} file=...> in {where})")
+    return found, path
 
 
 def text(elem: ET.Element, tag: str) -> str | None:
