@@ -177,3 +177,15 @@ def test_trc_header_with_doubled_tabs(osim, tmp_path):
     flat = theirs.flatten()             # kept: a temporary table frees the matrix under numpy
     mat = flat.getMatrix().to_numpy()
     np.testing.assert_allclose(ours.xyz.reshape(5, 9), mat / 1000, rtol=0, atol=1e-12)
+
+
+def test_simm_counts_that_disagree_are_named_as_written(osim, tmp_path):
+    """SIMM's 'datarows N' (no '='), the count OpenSim's Storage reads too: named as written."""
+    p = tmp_path / "grf.mot"
+    p.write_text("name grf\ndatacolumns 2\ndatarows 9\nrange 0 0.01\nendheader\n"
+                 "time\tfx\n0\t1\n0.01\t2\n")
+    assert osim.Storage(str(p)).getSize() == 2
+    with pytest.warns(Urdf2dynWarning, match=r"grf.mot: line 3: the header says datarows 9 but "
+                                             r"the table has 2 rows; the 2 rows were read. Set "
+                                             r"datarows to 2 in the header"):
+        assert read_sto_table(p)[1].shape == (2, 2)

@@ -89,7 +89,8 @@ def read_sto_table(path):
             key = entry[0].lower()
             info[key] = entry[1]
             if key in _ROW_KEYS + _COLUMN_KEYS:          # the last one counts, as in OpenSim
-                counts["rows" if key in _ROW_KEYS else "columns"] = (entry[0], entry[1], i + 1)
+                counts["rows" if key in _ROW_KEYS else "columns"] = (
+                    entry[0], entry[1], i + 1, " ".join(line.split()))
         elif line.strip() and i == 0:
             name = line.strip()
     if name is None and "name" in info:
@@ -113,14 +114,14 @@ def read_sto_table(path):
     for what, actual in (("rows", data.shape[0]), ("columns", len(labels))):
         if what not in counts:
             continue
-        key, value, lineno = counts[what]
+        key, value, lineno, said = counts[what]
         declared = _atoi(value)
         if declared != actual:
             opensim = ""
             if declared is not None and 0 < declared < actual:
                 opensim = (f" (OpenSim 4.6 reads only the first {declared} "
                            + ("rows" if what == "rows" else "values of each row") + ")")
-            report(f"{path}: line {lineno}: the header says {key}={value} but the table has "
+            report(f"{path}: line {lineno}: the header says {said} but the table has "
                    f"{actual} {what}{opensim}; the {actual} {what} were read. Set {key} to "
                    f"{actual} in the header", stacklevel=None)
     return labels, data, info, name
