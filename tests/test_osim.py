@@ -421,3 +421,72 @@ def test_custom_joint_frame_functions_follow_finite_differences(every_joint):
         J = m.frame_jacobian(q, link, reference="world")
         np.testing.assert_allclose(acc, J @ a + m.frame_jacobian_time_variation(
             q, v, link, reference="world") @ v, rtol=1e-10, atol=1e-10)
+
+
+# ------------------------------------------------------ forces under <components> lists
+
+def _component_forces_model(osim, path, nested):
+    """A pendulum with a spring and a motor declared under <components> (OpenSim 4's list of
+    any components, beside the ForceSet): the spring under the model's list or, nested,
+    under the body's."""
+    m = osim.Model()
+    m.setName("pendulum_with_component_spring")
+    b = osim.Body("link", 1.0, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.01, 0.1))
+    m.addBody(b)
+    j = osim.PinJoint("pin", m.getGround(), osim.Vec3(0), osim.Vec3(0), b, osim.Vec3(0),
+                      osim.Vec3(0))
+    j.updCoordinate().setName("q")
+    m.addJoint(j)
+    s = osim.PointToPointSpring(m.getGround(), osim.Vec3(1, 0, 0), b, osim.Vec3(0, -0.5, 0),
+                                100.0, 0.1)
+    s.setName("spring_in_components")
+    (b if nested else m).addComponent(s)
+    a = osim.CoordinateActuator("q")
+    a.setName("motor_in_components")
+    m.addComponent(a)
+    m.finalizeConnections()
+    m.printToXML(str(path))
+
+
+@pytest.mark.parametrize("nested", [False, True], ids=["model", "body"])
+def test_forces_under_components_are_named_as_the_forcesets(osim, tmp_path, nested):
+    """Listed in model.forces, the passive one named in the loader's warning (refused under
+    strict), as the ForceSet's; OpenSim applies it (its solver differs from urdf2dyn by the
+    spring), and with it switched off OpenSim's inverse dynamics equals urdf2dyn's."""
+    path = tmp_path / "component_force.osim"
+    _component_forces_model(osim, path, nested)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = urdf2dyn.load(str(path))
+    said = [str(w.message) for w in caught if issubclass(w.category, urdf2dyn.URDFWarning)]
+    assert len(said) == 1 and said[0].count("force element") == 1, said
+    assert ("1 force element that urdf2dyn does not apply: 'spring_in_components' "
+            "(PointToPointSpring, in <components>)") in said[0]
+    assert "motor_in_components" not in said[0]                # an actuator: nothing to say
+    assert sorted((f.name, f.kind, f.actuator, f.component) for f in model.forces) == [
+        ("motor_in_components", "CoordinateActuator", True, True),
+        ("spring_in_components", "PointToPointSpring", False, True)]
+    with pytest.raises(urdf2dyn.URDFError, match="'spring_in_components' \\(PointToPoint"):
+        urdf2dyn.load(str(path), strict=True)
+
+    om = osim.Model(str(path))
+    s = om.initSystem()
+    solver = osim.InverseDynamicsSolver(om)
+    coord = om.getCoordinateSet().get("q")
+    spring = osim.Force.safeDownCast(om.getComponent(
+        "/bodyset/link/spring_in_components" if nested else "/spring_in_components"))
+
+    def opensim_id(q, v, a):
+        coord.setValue(s, q)
+        coord.setSpeedValue(s, v)
+        om.realizeDynamics(s)
+        return solver.solve(s, osim.Vector(1, a)).to_numpy()
+
+    spring.setAppliesForce(s, True)
+    q0 = np.array([0.3])
+    assert abs(opensim_id(0.3, 0.0, 0.0)[0] - model.inverse_dynamics(q0, 0, 0)[0]) > 10
+    spring.setAppliesForce(s, False)
+    for q, v, a in ((0.3, 0.0, 0.0), (-1.1, 0.7, 2.5), (2.0, -1.5, -4.0)):
+        theirs = opensim_id(q, v, a)
+        ours = model.inverse_dynamics(np.array([q]), np.array([v]), np.array([a]))
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12)

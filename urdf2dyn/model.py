@@ -96,11 +96,16 @@ class Coupler:
 
 @dataclass(frozen=True)
 class Force:
-    """An element of an OpenSim model's ``ForceSet``: its name and its element (OpenSim's
-    class, e.g. "Thelen2003Muscle", "CoordinateActuator", "HuntCrossleyForce"). Read so that
-    tools can name what OpenSim would apply; no force element enters urdf2dyn's dynamics."""
+    """A force element of an OpenSim model, of its ``ForceSet`` or of a ``<components>``
+    list (OpenSim 4's list of any components, where Moco's models declare their contacts and
+    muscles): its name and its element (OpenSim's class, e.g. "Thelen2003Muscle",
+    "CoordinateActuator", "HuntCrossleyForce"). Read so that tools can name what OpenSim
+    would apply; no force element enters urdf2dyn's dynamics. ``component`` is True for one
+    under ``<components>``: OpenSim's inverse dynamics tool applies those whatever its
+    ``<forces_to_exclude>`` says (that list reaches the ForceSet only)."""
     name: str
     kind: str
+    component: bool = field(default=False, compare=False)
 
     @property
     def actuator(self) -> bool:
@@ -201,12 +206,19 @@ PASSIVE_FORCES = "that urdf2dyn does not apply"
 
 def passive_forces_message(passive: list[Force]) -> str:
     """What the loader says of an .osim's passive force elements (Force.actuator False)."""
-    names = ", ".join(f"{f.name!r} ({f.kind})" for f in passive[:6])
+    names = ", ".join(f"{f.name!r} ({f.kind}{', in <components>' if f.component else ''})"
+                      for f in passive[:6])
     more = f" and {len(passive) - 6} more" if len(passive) > 6 else ""
-    return (f"{len(passive)} force element{'s' if len(passive) > 1 else ''} {PASSIVE_FORCES}: "
-            f"{names}{more}. OpenSim's tools apply them "
-            "unless <forces_to_exclude> names them, so urdf2dyn's joint moments also hold what "
-            "they would supply; compare with OpenSim's excluding them (by name, or All)")
+    message = (f"{len(passive)} force element{'s' if len(passive) > 1 else ''} "
+               f"{PASSIVE_FORCES}: {names}{more}. OpenSim's tools apply them "
+               "unless <forces_to_exclude> names them, so urdf2dyn's joint moments also hold "
+               "what they would supply; compare with OpenSim's excluding them (by name, or All)")
+    inside = [f for f in passive if f.component]
+    if inside:      # OpenSim 4.6's ID tool: forces_to_exclude disables ForceSet members only
+        message += (f"; the {len(inside)} under the model's <components> OpenSim's inverse "
+                    "dynamics tool applies even when <forces_to_exclude> names them (or All): "
+                    "to compare, remove them from the model or move them into its <ForceSet>")
+    return message
 
 
 def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
@@ -494,7 +506,8 @@ class Model:
         else:           # in the order they apply: each one's independent coordinate is final
             self.couplers = tuple(couplers[k] for k in order)
             self._coupler_fn = [info["couplers"][k][2] for k in order]
-        self.forces = tuple(Force(name, kind) for name, kind in info["forces"])
+        self.forces = tuple(Force(name, kind, component)
+                            for name, kind, component in info["forces"])
         self.multibody_order = tuple(info["tree_order"])
         self.coordinate_set_order = tuple(info["file_order"])
 

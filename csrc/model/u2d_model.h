@@ -138,11 +138,14 @@ typedef struct {
     double location[3];
 } u2d_marker;
 
-/* An element of an OpenSim model's ForceSet (a muscle, an actuator, a contact force...):
- * read so that tools can name it; no force element enters the dynamics. */
+/* A force element of an OpenSim model (a muscle, an actuator, a contact force...), of its
+ * ForceSet or of a <components> list: read so that tools can name it; no force element
+ * enters the dynamics. */
 typedef struct {
     const char *name;       /* its name attribute (the element's name if it has none)  */
     const char *kind;       /* the element: "Thelen2003Muscle", "CoordinateActuator"...  */
+    int component;          /* 1: under a <components> list, which OpenSim's inverse
+                               dynamics tool applies whatever <forces_to_exclude> says  */
 } u2d_force;
 
 /* Something questionable that was read as written (a non-physical inertia, an unknown
@@ -187,7 +190,7 @@ typedef struct {
     double *qpos0;          /* (nqpos0) MuJoCo's qpos0 in urdf2dyn's conventions, movable
                                joints in document order                                  */
     int nforce;
-    u2d_force *force;       /* (nforce) the ForceSet, in file order                    */
+    u2d_force *force;       /* (nforce) the ForceSet, then <components>' forces, in order */
     int *coord_order;       /* (ncoord) the coordinates in OpenSim's multibody tree order
                                          (the column order of its inverse dynamics)     */
     u2d_osimdoc osim;       /* frames, paths, wrap objects ... and where each is written */

@@ -28,6 +28,7 @@
 #define MAX_KNOTS 65536        /* per function: far beyond any model, short of a runaway  */
 #define MAX_FRAME_DEPTH 16     /* offset frames on offset frames                          */
 #define MAX_FUNC_DEPTH 16      /* MultiplierFunction of MultiplierFunction ...            */
+#define MAX_COMPONENT_DEPTH 64 /* <components> lists inside components ...                 */
 
 typedef struct {
     char *err;
@@ -41,6 +42,8 @@ typedef struct {
     int nbody;                  /* links 1 .. nbody are the bodies                          */
     char **owned;               /* names made here (frame links), freed after own_strings  */
     int nowned, capowned;
+    u2d_xml **forcenode;        /* the force elements: ForceSet's, then <components>'     */
+    int nforcenode, capforcenode, ncomponentforce;
 } osim;
 
 static int fail_at(osim *o, u2d_xml *node, const char *fmt, ...)
@@ -1010,16 +1013,74 @@ static int own_strings(osim *o)
 
 /* ---- what tools need to know of the rest --------------------------------------- */
 
-/* The ForceSet's elements, named (muscles, actuators, springs, contact forces): none enters
- * the dynamics, but a tool that compares with OpenSim says which ones OpenSim would apply. */
+/* Whether element type is an OpenSim Force: every Force subclass of OpenSim 4.6 (those of
+ * Moco included) and the deprecated muscles it still reads; a plugin's class by its name's
+ * ending, as OpenSim's own are named. A <components> list holds forces beside frames,
+ * geometry and whatever else, and only its forces are to be named as the ForceSet's. */
+static int is_force_class(const char *type)
+{
+    static const char *classes[] = {
+        "ActivationFiberLengthMuscle", "Blankevoort1991Ligament", "BushingForce",
+        "ClutchedPathSpring", "CoordinateLimitForce", "ElasticFoundationForce",
+        "ExpressionBasedBushingForce", "ExpressionBasedPathForce", "ForceProducer",
+        "FunctionBasedBushingForce", "Ligament", "McKibbenActuator", "PathSpring",
+        "PointToPointSpring", "SpringGeneralizedForce", "TwoFrameLinkerForceProducer",
+        "ActivationFiberLengthMuscle_Deprecated", "Thelen2003Muscle_Deprecated",
+        "Schutte1993Muscle_Deprecated", "Delp1990Muscle_Deprecated",
+        "ContDerivMuscle_Deprecated"};
+    for (size_t k = 0; k < sizeof classes / sizeof *classes; k++)
+        if (strcmp(type, classes[k]) == 0) return 1;
+    static const char *endings[] = {"Force", "Muscle", "Actuator"};
+    size_t n = strlen(type);
+    for (size_t k = 0; k < sizeof endings / sizeof *endings; k++) {
+        size_t e = strlen(endings[k]);
+        if (n >= e && strcmp(type + n - e, endings[k]) == 0) return 1;
+    }
+    return 0;
+}
+
+/* The force elements of every <components> list under node, in document order: OpenSim
+ * applies a force wherever in the component tree it is declared (Moco's models list their
+ * contacts and muscles in the Model's <components>, not in the ForceSet). */
+static int collect_component_forces(osim *o, u2d_xml *node, int depth)
+{
+    if (depth > MAX_COMPONENT_DEPTH) return 0;      /* the XML reader's depth limit is less */
+    for (u2d_xml *c = u2d_xml_first(node); c; c = u2d_xml_next(c)) {
+        int list = strcmp(u2d_xml_name(c), "components") == 0;
+        for (u2d_xml *k = list ? u2d_xml_first(c) : NULL; k; k = u2d_xml_next(k)) {
+            if (!is_force_class(u2d_xml_name(k))) continue;
+            if (grow(o, (void **)&o->forcenode, &o->capforcenode, o->nforcenode,
+                     sizeof *o->forcenode))
+                return -1;
+            o->forcenode[o->nforcenode++] = k;
+            o->ncomponentforce++;
+        }
+        if (collect_component_forces(o, c, depth + 1)) return -1;
+    }
+    return 0;
+}
+
+/* The force elements, the ForceSet's then those of <components> lists (o->forcenode), named
+ * (muscles, actuators, springs, contact forces): none enters the dynamics, but a tool that
+ * compares with OpenSim says which ones OpenSim would apply. */
 static int read_forces(osim *o)
 {
     u2d_urdf *u = o->u;
     for (u2d_xml *c = first_object(o->model, "ForceSet"); c; c = u2d_xml_next(c)) {
+        if (grow(o, (void **)&o->forcenode, &o->capforcenode, o->nforcenode,
+                 sizeof *o->forcenode))
+            return -1;
+        o->forcenode[o->nforcenode++] = c;
+    }
+    if (collect_component_forces(o, o->model, 0)) return -1;
+    for (int k = 0; k < o->nforcenode; k++) {
         if (grow(o, (void **)&u->force, &o->capforce, u->nforce, sizeof *u->force)) return -1;
+        u2d_xml *c = o->forcenode[k];
         const char *kind = u2d_xml_name(c), *name = u2d_xml_attr(c, "name");
-        u->force[u->nforce].kind = kind;
-        u->force[u->nforce++].name = name && name[0] ? name : kind;
+        u2d_force *F = &u->force[u->nforce++];
+        F->kind = kind;
+        F->name = name && name[0] ? name : kind;
+        F->component = k >= o->nforcenode - o->ncomponentforce;
     }
     return 0;
 }
@@ -1260,15 +1321,16 @@ static int find_wrap(const u2d_osimdoc *d, const char *name)
     return -1;
 }
 
-/* Every force of the ForceSet with a <GeometryPath>: its points, wraps and lengths. */
+/* Every force (of the ForceSet or <components>) with a <GeometryPath>: its points, wraps
+ * and lengths. */
 static int read_paths(osim *o)
 {
     static const char *length_names[][2] = {
         {NULL, NULL}, {"optimal_fiber_length", "tendon_slack_length"},
         {"resting_length", NULL}, {"slack_length", NULL}};
     u2d_osimdoc *d = &o->u->osim;
-    for (u2d_xml *f = first_object(o->model, "ForceSet"); f; f = u2d_xml_next(f)) {
-        u2d_xml *gp = u2d_xml_child(f, "GeometryPath");
+    for (int fk = 0; fk < o->nforcenode; fk++) {
+        u2d_xml *f = o->forcenode[fk], *gp = u2d_xml_child(f, "GeometryPath");
         if (!gp) continue;
         const char *name = u2d_xml_attr(f, "name");
         snprintf(o->what, sizeof o->what, "%.100s '%.150s'", u2d_xml_name(f), name ? name : "");
@@ -1475,6 +1537,7 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
     if (own_strings(&o)) goto error;
     for (int k = 0; k < o.nowned; k++) free(o.owned[k]);
     free(o.owned);
+    free(o.forcenode);
     u2d_xml_free(doc);
     return u;
 
@@ -1482,6 +1545,7 @@ error:
     if (!err[0]) snprintf(err, U2D_ERRLEN, "could not read the OpenSim model");
     for (int k = 0; k < o.nowned; k++) free(o.owned[k]);
     free(o.owned);
+    free(o.forcenode);
     u->strings = NULL;
     u2d_urdf_free(u);
     u2d_xml_free(doc);

@@ -864,7 +864,7 @@ static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
         else Py_DECREF(t);
     }
     if (!couplers) { Py_DECREF(custom); goto error; }
-    /* the ForceSet (name, element), the coordinates in OpenSim's multibody tree order and
+    /* the forces (name, element, under <components>), the coordinates in OpenSim's multibody tree order and
      * in the file's (joint by joint as the file lists them: OpenSim's CoordinateSet) */
     PyObject *forces = PyList_New(u->nforce), *order = PyList_New(u->coord_order ? u->ncoord : 0);
     PyObject *file_order = PyList_New(u->ncoord);
@@ -874,7 +874,8 @@ static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
         else PyList_SET_ITEM(file_order, k, n);
     }
     for (int k = 0; forces && k < u->nforce; k++) {
-        PyObject *t = Py_BuildValue("(ss)", u->force[k].name, u->force[k].kind);
+        PyObject *t = Py_BuildValue("(ssO)", u->force[k].name, u->force[k].kind,
+                                    u->force[k].component ? Py_True : Py_False);
         if (!t) Py_CLEAR(forces);
         else PyList_SET_ITEM(forces, k, t);
     }
