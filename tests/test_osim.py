@@ -490,3 +490,30 @@ def test_forces_under_components_are_named_as_the_forcesets(osim, tmp_path, nest
         theirs = opensim_id(q, v, a)
         ours = model.inverse_dynamics(np.array([q]), np.array([v]), np.array([a]))
         np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12)
+
+
+def test_opensims_id_tool_applies_component_forces_whatever_it_excludes(osim, tmp_path):
+    """What the loader's and inverse_dynamics_setup's messages say of forces under
+    <components>: OpenSim's InverseDynamicsTool applies the spring though <forces_to_exclude>
+    names it (or All), so its moments differ from urdf2dyn's by the spring's."""
+    path = tmp_path / "component_force.osim"
+    _component_forces_model(osim, path, nested=False)
+    model = _load(str(path))
+    rows = "".join(f"{0.1 * k:.1f}\t0.3\n" for k in range(11))
+    (tmp_path / "q.mot").write_text("q\nversion=1\nnRows=11\nnColumns=2\ninDegrees=no\n"
+                                    f"endheader\ntime\tq\n{rows}")
+    ours = model.inverse_dynamics(np.array([0.3]), 0, 0)[0]
+    for excluded in ("spring_in_components", "All"):
+        tool = osim.InverseDynamicsTool()
+        tool.setModelFileName(str(path))
+        tool.setCoordinatesFileName(str(tmp_path / "q.mot"))
+        tool.setStartTime(0)
+        tool.setEndTime(1)
+        tool.setResultsDir(str(tmp_path))
+        tool.setOutputGenForceFileName("id.sto")
+        names = osim.ArrayStr()
+        names.append(excluded)
+        tool.setExcludedForces(names)
+        assert tool.run()
+        last = (tmp_path / "id.sto").read_text().strip().splitlines()[-1].split()
+        assert abs(float(last[1]) - ours) > 10, excluded

@@ -124,3 +124,46 @@ def test_forces_and_tree_order_are_opensims(osim_file, osim):
         (fs.get(i).getName(), fs.get(i).getConcreteClassName()) for i in range(fs.getSize())]
     names = om.getCoordinateNamesInMultibodyTreeOrder()
     assert model.multibody_order == tuple(names.getElt(i) for i in range(names.size()))
+
+
+def test_moco_2d_gait_names_its_component_forces_and_equals_opensim_without_them(osim,
+                                                                                  tmp_path):
+    """Moco's 2D_gait.osim declares its muscles, actuator and foot contacts under the Model's
+    <components> (tests/data/opensim_models/moco/README.md): they are model.forces as OpenSim
+    lists them, the four contacts named in the loader's warning (strict refuses), and with
+    every force off OpenSim's inverse dynamics equals urdf2dyn's; with the contacts on it
+    does not."""
+    path = tmp_path / "2D_gait.osim"
+    path.write_bytes(gzip.decompress(open(os.path.join(
+        os.path.dirname(DATA), "moco", "2D_gait.osim.gz"), "rb").read()))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = urdf2dyn.load(str(path))
+    said = [str(w.message) for w in caught if "force element" in str(w.message)]
+    contacts = ["contactHeel_r", "contactHeel_l", "contactFront_r", "contactFront_l"]
+    assert len(said) == 1 and said[0].split(": ", 1)[1].startswith(
+        "4 force elements that urdf2dyn does not apply: " + ", ".join(
+            f"'{c}' (SmoothSphereHalfSpaceForce, in <components>)" for c in contacts)), said
+    with pytest.raises(urdf2dyn.URDFError, match="'contactHeel_r'"):
+        urdf2dyn.load(str(path), strict=True)
+
+    oracle = Oracle(osim, str(path), model.q_names)
+    forces = [osim.Force.safeDownCast(c) for c in oracle.om.getComponentsList()]
+    forces = [f for f in forces if f is not None]
+    assert [(f.name, f.kind) for f in model.forces] == [
+        (f.getName(), f.getConcreteClassName()) for f in forces]
+    assert all(f.component for f in model.forces)
+    assert sum(not f.actuator for f in model.forces) == 4
+    q, v, a = model.default_q, np.zeros(model.nv), np.zeros(model.nv)
+    with_contacts = oracle.inverse_dynamics(q, v, a)
+    for f in forces:
+        f.setAppliesForce(oracle.s, False)
+    assert np.max(np.abs(model.inverse_dynamics(q, v, a) - with_contacts)) > 1e4
+    rng = np.random.default_rng(7)
+    states = [(q, v, a)] + [(rng.uniform(-1, 1, model.nq), rng.normal(0, 3, model.nv),
+                             rng.normal(0, 10, model.nv)) for _ in range(3)]
+    for q, v, a in states:
+        theirs = oracle.inverse_dynamics(q, v, a)
+        ours = model.inverse_dynamics(q, v, a)
+        assert np.max(np.abs(ours - theirs)) <= 1e-9 * max(1.0, np.max(np.abs(theirs)))
+        assert np.max(np.abs(model.mass_matrix(q) - oracle.mass_matrix(q))) < 1e-10

@@ -609,6 +609,26 @@ def test_forces_the_setup_leaves_on_are_named(tmp_path, excluded, kept):
     assert bool(named) == bool(kept) and all(k in named[0] for k in kept)
 
 
+@pytest.mark.parametrize("excluded", ["All", "Muscles spring", "Muscles"])
+def test_forces_under_components_are_named_whatever_the_setup_excludes(tmp_path, excluded):
+    """OpenSim's tool applies the forces under the model's <components> whatever its
+    <forces_to_exclude> says (tests/test_osim.py shows it on OpenSim): the setup says so."""
+    setup = _robot_setup(tmp_path, excluded)
+    (tmp_path / "m.osim").write_text(
+        "<OpenSimDocument><Model name='m'><components><PointToPointSpring name='spring'/>"
+        "</components><ForceSet><objects><Thelen2003Muscle name='soleus'/></objects>"
+        "</ForceSet></Model></OpenSimDocument>")
+    model = urdf2dyn.load(data_path("robot2r.urdf"))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        urdf2dyn.inverse_dynamics_setup(setup, model)
+    named = [str(x.message) for x in w if "force elements" in str(x.message)]
+    assert len(named) == 1 and "['spring'] under its <components>" in named[0], named
+    assert "whatever <forces_to_exclude> says" in named[0]
+    with pytest.raises(urdf2dyn.biomech.MotionError, match="under its <components>"):
+        urdf2dyn.inverse_dynamics_setup(setup, model, strict=True)
+
+
 def test_exclude_all_drops_the_external_loads(tmp_path):
     model = urdf2dyn.load(data_path("robot2r.urdf"))
     with_loads = urdf2dyn.inverse_dynamics_setup(_robot_setup(tmp_path, "Muscles", True), model)
