@@ -517,3 +517,60 @@ def test_opensims_id_tool_applies_component_forces_whatever_it_excludes(osim, tm
         assert tool.run()
         last = (tmp_path / "id.sto").read_text().strip().splitlines()[-1].split()
         assert abs(float(last[1]) - ours) > 10, excluded
+
+
+# ------------------------------------------- OpenSim 2/3 joints without a name, or repeated
+
+def _v3_model(joints):
+    """An OpenSim 3 file (Version 30000, each joint inside its body) of a chain of bodies
+    b1, b2, ...: joints is [(element, name or None)], a joint without a name attribute as
+    OpenSim 2 and 3 wrote them."""
+    bodies = ""
+    for k, (kind, name) in enumerate(joints, 1):
+        attr = "" if name is None else f' name="{name}"'
+        parent = "ground" if k == 1 else f"b{k - 1}"
+        bodies += (
+            f'<Body name="b{k}"><mass>{1.5 + k}</mass><mass_center>0.1 -0.2 0.05</mass_center>'
+            f'<inertia_xx>0.3</inertia_xx><inertia_yy>0.2</inertia_yy><inertia_zz>0.25'
+            f'</inertia_zz><inertia_xy>0.01</inertia_xy><inertia_xz>0</inertia_xz><inertia_yz>'
+            f'0.02</inertia_yz><Joint><{kind}{attr}><parent_body>{parent}</parent_body>'
+            f'<location_in_parent>0 -0.4 0.1</location_in_parent><orientation_in_parent>0.2 0 '
+            f'0.1</orientation_in_parent><location>0.05 0.1 0</location><orientation>0 0.3 0'
+            f'</orientation><CoordinateSet><objects><Coordinate name="q{k}"><motion_type>'
+            f'{"translational" if kind == "SliderJoint" else "rotational"}</motion_type>'
+            f'</Coordinate></objects></CoordinateSet></{kind}></Joint></Body>\n')
+    return ('<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="30000">'
+            '<Model name="v3"><gravity>0 -9.80665 0</gravity><BodySet><objects>'
+            '<Body name="ground"><mass>0</mass><Joint/></Body>\n'
+            f'{bodies}</objects></BodySet></Model></OpenSimDocument>\n')
+
+
+@pytest.mark.parametrize("joints", [
+    [("PinJoint", None)],
+    [("PinJoint", None), ("PinJoint", None), ("PinJoint", None)],
+    [("PinJoint", None), ("SliderJoint", None), ("PinJoint", "")],
+    [("PinJoint", "pinjoint"), ("PinJoint", None), ("PinJoint", None)],
+    [("PinJoint", None), ("PinJoint", None), ("PinJoint", "pinjoint_0")],
+    [("PinJoint", "a"), ("SliderJoint", "a"), ("PinJoint", "a"), ("PinJoint", "a_0")],
+], ids=["one", "three", "pin_slider_empty", "named_first", "named_later", "repeated"])
+def test_joints_are_named_as_opensim_names_them(osim, tmp_path, joints):
+    """An unnamed joint is named after its class in lower case and a repeated name gets the
+    first free suffix _0, _1, ..., as OpenSim 4.6 names them (its JointSet), and the model is
+    OpenSim's (mass matrix, inverse dynamics). Renaming a name written twice is said."""
+    path = tmp_path / "v3.osim"
+    path.write_text(_v3_model(joints))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = urdf2dyn.load(str(path))
+    said = [str(w.message) for w in caught]
+    om = osim.Model(str(path))
+    om.initSystem()
+    js = om.getJointSet()
+    theirs = [js.get(i).getName() for i in range(js.getSize())]
+    assert [j.name for j in model.joints] == theirs
+    repeated = sum(1 for k, (_, n) in enumerate(joints) if n and n != theirs[k])
+    assert sum("came before" in m for m in said) == repeated, said
+    oracle = Oracle(osim, str(path), model.q_names)
+    for q, v, a in _states(model, 3, 11):
+        assert _rel(model.mass_matrix(q), oracle.mass_matrix(q)) < 1e-12
+        assert _rel(model.inverse_dynamics(q, v, a), oracle.inverse_dynamics(q, v, a)) < 1e-10

@@ -44,6 +44,9 @@ typedef struct {
     int nowned, capowned;
     u2d_xml **forcenode;        /* the force elements: ForceSet's, then <components>'     */
     int nforcenode, capforcenode, ncomponentforce;
+    const char **jname;         /* the joints' names as OpenSim gives them, in file order  */
+    int *jnext;                 /* per name: the suffix a joint that repeats it tries first */
+    int njname, capjname, capjnext;
 } osim;
 
 static int fail_at(osim *o, u2d_xml *node, const char *fmt, ...)
@@ -598,12 +601,53 @@ static const char *own_name(osim *o, const char *a, const char *b)
     return s;
 }
 
+/* The name OpenSim gives joint node, recorded as o->jname's last: its name attribute or,
+ * when it has none (OpenSim 2 and 3 files leave joints unnamed), its class in lower case
+ * ("pinjoint"); a name an earlier joint has is given the first free suffix _0, _1, ...
+ * (OpenSim 4.6 names two unnamed PinJoints pinjoint and pinjoint_0, and a second joint
+ * named a, a_0). The renaming of a name written twice is said. */
+static int name_joint(osim *o, u2d_xml *node)
+{
+    const char *given = u2d_xml_attr(node, "name"), *type = u2d_xml_name(node);
+    char base[256], name[300];
+    size_t n = 0;
+    if (given && given[0]) snprintf(base, sizeof base, "%s", given);
+    else {
+        for (; type[n] && n < sizeof base - 1; n++)
+            base[n] = (char)(type[n] >= 'A' && type[n] <= 'Z' ? type[n] - 'A' + 'a' : type[n]);
+        base[n] = '\0';
+    }
+    snprintf(name, sizeof name, "%s", base);
+    int first = -1;
+    for (int k = 0; k < o->njname && first < 0; k++)
+        if (strcmp(o->jname[k], base) == 0) first = k;
+    /* names are only added: the first free suffix of a base never decreases, so the search
+     * resumes where the last one for this base ended (no quadratic rescans per repeat) */
+    for (int suffix = first >= 0 ? o->jnext[first] : 0, taken = first >= 0; taken; suffix++) {
+        snprintf(name, sizeof name, "%s_%d", base, suffix);
+        taken = 0;
+        for (int k = 0; k < o->njname && !taken; k++) taken = strcmp(o->jname[k], name) == 0;
+        if (!taken) o->jnext[first] = suffix + 1;
+    }
+    const char *owned = own_name(o, name, "");
+    if (!owned || grow(o, (void **)&o->jname, &o->capjname, o->njname, sizeof *o->jname) ||
+        grow(o, (void **)&o->jnext, &o->capjnext, o->njname, sizeof *o->jnext))
+        return -1;
+    o->jnext[o->njname] = 0;
+    o->jname[o->njname++] = owned;
+    snprintf(o->what, sizeof o->what, "joint '%.200s'", owned);
+    if (given && given[0] && strcmp(given, owned) != 0)
+        note(o, node, "a joint named '%.100s' came before: named '%.100s', as OpenSim names "
+             "it (rename one of them to keep both names)", given, owned);
+    return 0;
+}
+
 /* One joint: its type (element name), parent link and F in it, child body and M in it. */
 static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, int child,
                       const u2d_xform *XM, u2d_xml *coords, const char *child_frame_name)
 {
     u2d_urdf *u = o->u;
-    const char *type = u2d_xml_name(node), *name = u2d_xml_attr(node, "name");
+    const char *type = u2d_xml_name(node), *name = o->jname[o->njname - 1];
     int reverse = 0;
     if (read_flag(o, node, "reverse", &reverse)) return -1;
     if (reverse)
@@ -1503,12 +1547,8 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
     /* joints: OpenSim 4's JointSet, or OpenSim 3's joint inside each body */
     o.jointset = u2d_xml_child(o.model, "JointSet");
     if (o.jointset) {
-        for (u2d_xml *j = first_object(o.model, "JointSet"); j; j = u2d_xml_next(j)) {
-            const char *name = u2d_xml_attr(j, "name");
-            snprintf(o.what, sizeof o.what, "joint '%.200s'", name ? name : "");
-            if (!name || !name[0]) { fail_at(&o, j, "<%s> has no name", u2d_xml_name(j)); goto error; }
-            if (read_joint4(&o, j)) goto error;
-        }
+        for (u2d_xml *j = first_object(o.model, "JointSet"); j; j = u2d_xml_next(j))
+            if (name_joint(&o, j) || read_joint4(&o, j)) goto error;
     } else {
         int l = 0;
         for (u2d_xml *b = first_object(o.model, "BodySet"); b; b = u2d_xml_next(b)) {
@@ -1518,10 +1558,7 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
             l++;
             u2d_xml *wrap = u2d_xml_child(b, "Joint"), *j = wrap ? u2d_xml_first(wrap) : NULL;
             if (!j) continue;                   /* check_tree names the body */
-            const char *jname = u2d_xml_attr(j, "name");
-            snprintf(o.what, sizeof o.what, "joint '%.200s'", jname ? jname : "");
-            if (!jname || !jname[0]) { fail_at(&o, j, "<%s> has no name", u2d_xml_name(j)); goto error; }
-            if (read_joint3(&o, j, l)) goto error;
+            if (name_joint(&o, j) || read_joint3(&o, j, l)) goto error;
         }
     }
     o.what[0] = '\0';
@@ -1538,6 +1575,8 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
     for (int k = 0; k < o.nowned; k++) free(o.owned[k]);
     free(o.owned);
     free(o.forcenode);
+    free(o.jname);
+    free(o.jnext);
     u2d_xml_free(doc);
     return u;
 
@@ -1546,6 +1585,8 @@ error:
     for (int k = 0; k < o.nowned; k++) free(o.owned[k]);
     free(o.owned);
     free(o.forcenode);
+    free(o.jname);
+    free(o.jnext);
     u->strings = NULL;
     u2d_urdf_free(u);
     u2d_xml_free(doc);
