@@ -574,3 +574,87 @@ def test_joints_are_named_as_opensim_names_them(osim, tmp_path, joints):
     for q, v, a in _states(model, 3, 11):
         assert _rel(model.mass_matrix(q), oracle.mass_matrix(q)) < 1e-12
         assert _rel(model.inverse_dynamics(q, v, a), oracle.inverse_dynamics(q, v, a)) < 1e-10
+
+
+# ---------------------------------------------------- frames declared in <components> lists
+
+def _component_frames_model(osim, path):
+    """A chain whose joints name frames declared in <components> lists: the Model's (one on
+    ground, one on another such frame, one on a body) and a body's own (a child frame)."""
+    m = osim.Model()
+    m.setName("frames_in_components")
+    b1 = osim.Body("b1", 2.0, osim.Vec3(0.1, -0.4, 0.05), osim.Inertia(0.3, 0.1, 0.25, 0.01,
+                                                                       0, 0.02))
+    b2 = osim.Body("b2", 1.5, osim.Vec3(0, -0.3, 0.1), osim.Inertia(0.2, 0.05, 0.2))
+    m.addBody(b1)
+    m.addBody(b2)
+    g_off = osim.PhysicalOffsetFrame("ground_offset", m.getGround(),
+                                     osim.Transform(osim.Rotation(0.3, osim.Vec3(1, 0, 0)),
+                                                    osim.Vec3(0, 1, 0.2)))
+    m.addComponent(g_off)
+    g_off2 = osim.PhysicalOffsetFrame("on_offset", g_off, osim.Transform(
+        osim.Rotation(-0.4, osim.Vec3(0, 0, 1)), osim.Vec3(0.1, 0, 0)))
+    m.addComponent(g_off2)
+    b1_off = osim.PhysicalOffsetFrame("b1_end", b1, osim.Transform(
+        osim.Rotation(0.2, osim.Vec3(0, 1, 0)), osim.Vec3(0, -0.8, 0)))
+    m.addComponent(b1_off)
+    b2_top = osim.PhysicalOffsetFrame("b2_top", b2, osim.Transform(
+        osim.Rotation(0.5, osim.Vec3(1, 0, 0)), osim.Vec3(0.02, 0.1, 0)))
+    b2.addComponent(b2_top)
+    j1 = osim.PinJoint("j1", g_off2, b1)
+    j1.updCoordinate().setName("q1")
+    m.addJoint(j1)
+    j2 = osim.PinJoint("j2", b1_off, b2_top)
+    j2.updCoordinate().setName("q2")
+    m.addJoint(j2)
+    m.finalizeConnections()
+    m.printToXML(str(path))
+
+
+def test_frames_in_components_are_resolved_as_opensim_does(osim, tmp_path):
+    """Joints on frames of the Model's <components> (socket paths /ground_offset, a frame on
+    such a frame) and of a body's (/bodyset/b2/b2_top): the model is OpenSim's (mass matrix,
+    inverse dynamics at several states)."""
+    path = tmp_path / "frames.osim"
+    _component_frames_model(osim, path)
+    text = path.read_text()
+    assert "<socket_parent_frame>/on_offset</socket_parent_frame>" in text
+    assert "<socket_child_frame>/bodyset/b2/b2_top</socket_child_frame>" in text
+    model = urdf2dyn.load(str(path), strict=True)
+    oracle = Oracle(osim, str(path), model.q_names)
+    for q, v, a in _states(model, 4, 12):
+        assert _rel(model.mass_matrix(q), oracle.mass_matrix(q)) < 1e-12
+        assert _rel(model.inverse_dynamics(q, v, a), oracle.inverse_dynamics(q, v, a)) < 1e-10
+
+
+def test_a_station_defined_frame_in_components_is_refused_with_what_to_do(osim, tmp_path):
+    """A frame kind urdf2dyn does not read (OpenSim 4.6's StationDefinedFrame) named by a
+    joint: refused, naming the element and what to do (OpenSim itself reads it)."""
+    m = osim.Model()
+    b = osim.Body("b", 1.0, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.01, 0.1))
+    m.addBody(b)
+    stations = []
+    for k, xyz in enumerate([(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]):
+        st = osim.Station(m.getGround(), osim.Vec3(*xyz))
+        st.setName(f"s{k}")
+        m.addComponent(st)
+        stations.append(st)
+    sdf = osim.StationDefinedFrame()
+    sdf.setName("sdf")
+    sdf.connectSocket_point_a(stations[0])
+    sdf.connectSocket_point_b(stations[1])
+    sdf.connectSocket_point_c(stations[2])
+    sdf.connectSocket_origin_point(stations[3])
+    m.addComponent(sdf)
+    j = osim.PinJoint("pin", sdf, b)
+    j.updCoordinate().setName("q")
+    m.addJoint(j)
+    m.finalizeConnections()
+    path = tmp_path / "sdf.osim"
+    m.printToXML(str(path))
+    osim.Model(str(path)).initSystem()                          # OpenSim reads it
+    with pytest.raises(urdf2dyn.URDFError) as e:
+        _load(str(path))
+    msg = str(e.value)
+    assert 'joint \'pin\': <StationDefinedFrame name="sdf">: only PhysicalOffsetFrame' in msg
+    assert "replace it with a PhysicalOffsetFrame" in msg and "no such body" not in msg

@@ -192,6 +192,117 @@ static u2d_xml *find_named(u2d_xml *set, const char *name)
     return NULL;
 }
 
+static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, int depth,
+                         int *link, u2d_xform *X);
+
+/* The element of <components> lists that absolute path p ("/name", "/name/inner",
+ * "/bodyset/body/name") names, as OpenSim's component paths do: the Model's <components>
+ * for the first name, then each named component's own <components> (a body's: in the
+ * BodySet). NULL when p names none (the path is then a body's, a joint's or ground). */
+static u2d_xml *component_at(osim *o, const char *p)
+{
+    u2d_xml *at = o->model, *found = NULL;
+    int first = 1;
+    if (strncmp(p, "/bodyset/", 9) == 0) {
+        char body[256];
+        const char *q = p + 9, *slash = strchr(q, '/');
+        if (!slash || (size_t)(slash - q) >= sizeof body) return NULL;
+        memcpy(body, q, (size_t)(slash - q));
+        body[slash - q] = '\0';
+        at = find_named(u2d_xml_child(o->model, "BodySet"), body);
+        p = slash;
+        first = 0;
+    }
+    while (at && *p == '/') {
+        char name[256];
+        const char *q = p + 1, *slash = strchr(q, '/');
+        size_t len = slash ? (size_t)(slash - q) : strlen(q);
+        if (len == 0 || len >= sizeof name) return NULL;
+        memcpy(name, q, len);
+        name[len] = '\0';
+        if (first && (strcmp(name, "bodyset") == 0 || strcmp(name, "jointset") == 0 ||
+                      strcmp(name, "ground") == 0))
+            return NULL;
+        u2d_xml *list = u2d_xml_child(at, "components");
+        found = at = list ? find_named(list, name) : NULL;
+        p = q + len;
+        first = 0;
+    }
+    return *p ? NULL : found;
+}
+
+/* Socket path rel seen from the component at absolute path base ("..": base's owner), as
+ * an absolute path into out; 0, or -1 when it climbs above the model or is too long. */
+static int join_path(const char *base, const char *rel, char *out, size_t size)
+{
+    size_t n = 0;
+    if (rel[0] == '/') {
+        if (strlen(rel) >= size) return -1;
+        memcpy(out, rel, strlen(rel) + 1);
+        return 0;
+    }
+    if (strlen(base) >= size) return -1;
+    memcpy(out, base, strlen(base) + 1);
+    n = strlen(out);
+    for (const char *q = rel; *q;) {
+        const char *slash = strchr(q, '/');
+        size_t len = slash ? (size_t)(slash - q) : strlen(q);
+        if (len == 2 && q[0] == '.' && q[1] == '.') {
+            while (n > 0 && out[n - 1] != '/') n--;
+            if (n == 0) return -1;
+            out[--n] = '\0';
+        } else if (len > 0 && !(len == 1 && q[0] == '.')) {
+            if (n + 1 + len >= size) return -1;
+            out[n++] = '/';
+            memcpy(out + n, q, len);
+            out[n += len] = '\0';
+        }
+        q += len + (slash != NULL);
+    }
+    if (n == 0) { out[0] = '/'; out[1] = '\0'; }
+    return 0;
+}
+
+/* The frame element f that a path names (of a joint's <frames> or of a <components> list):
+ * the link it is fixed on and the transform from that link's frame to it. Its socket_parent
+ * is seen from joint, or for a component's (where: its absolute path, joint NULL) from f, as
+ * OpenSim resolves a socket's relative path ("..": the body that lists the frame). */
+static int offset_frame(osim *o, u2d_xml *joint, u2d_xml *f, const char *where, int depth,
+                        int *link, u2d_xform *X)
+{
+    const char *fname = u2d_xml_attr(f, "name"), *kind = u2d_xml_name(f);
+    if (!fname) fname = "";
+    if (strcmp(kind, "Body") == 0 || strcmp(kind, "Ground") == 0) {
+        int l = strcmp(kind, "Ground") == 0 ? 0 : find_link(o->u, fname);
+        if (l < 0 || l > o->nbody)
+            return fail_at(o, f, "<Body name=\"%.100s\">: not a body of the BodySet", fname);
+        *link = l;
+        u2d_xform_identity(X);
+        return 0;
+    }
+    if (strcmp(kind, "PhysicalOffsetFrame") != 0)
+        return fail_at(o, f, "<%s name=\"%.100s\">: only PhysicalOffsetFrame frames are "
+                       "supported; replace it with a PhysicalOffsetFrame on the same parent, "
+                       "with the translation and orientation OpenSim gives it", kind, fname);
+    double t[3] = {0, 0, 0}, a[3] = {0, 0, 0};
+    if (read_child(o, f, "translation", 3, t) || read_child(o, f, "orientation", 3, a))
+        return -1;
+    char parent[512];
+    read_word(f, "socket_parent", parent, sizeof parent);
+    u2d_xml *sp = u2d_xml_child(f, "socket_parent");
+    if (!sp) return fail_at(o, f, "<PhysicalOffsetFrame name=\"%.100s\"> has no "
+                            "<socket_parent>", fname);
+    u2d_xform Xp, Xf;
+    char joined[512];
+    if (where && join_path(where, parent, joined, sizeof joined))
+        return fail_at(o, sp, "<socket_parent>%.100s</socket_parent> of '%.100s': no such "
+                       "frame (the path climbs above the model, or is too long)", parent, where);
+    if (resolve_frame(o, joint, sp, where ? joined : parent, depth + 1, link, &Xp)) return -1;
+    offset_xform(t, a, &Xf);
+    u2d_xform_mul(&Xf, &Xp, X);
+    return 0;
+}
+
 /* The frame that path ref names, seen from joint (whose <frames> relative names refer
  * to): the link it is fixed on and the transform from that link's frame to it. */
 static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, int depth,
@@ -221,6 +332,10 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
         jname[len] = '\0';
         frames_of = find_named(o->jointset, jname);
     }
+    /* a frame of a <components> list: the Model's (OpenSim 4 models may declare frames
+     * there and name them "/frame") or a component's own, a body's included */
+    u2d_xml *component = p[0] == '/' ? component_at(o, p) : NULL;
+    if (component) return offset_frame(o, NULL, component, p, depth, link, X);
     if (!absolute_body && frames_of) {
         u2d_xml *frames = u2d_xml_child(frames_of, "frames");
         for (u2d_xml *f = frames ? u2d_xml_first(frames) : NULL; f; f = u2d_xml_next(f)) {
@@ -229,19 +344,7 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
             if (strcmp(u2d_xml_name(f), "PhysicalOffsetFrame") != 0)
                 return fail_at(o, f, "<%s name=\"%.100s\">: only PhysicalOffsetFrame frames "
                                "are supported", u2d_xml_name(f), fname);
-            double t[3] = {0, 0, 0}, a[3] = {0, 0, 0};
-            if (read_child(o, f, "translation", 3, t) || read_child(o, f, "orientation", 3, a))
-                return -1;
-            char parent[512];
-            read_word(f, "socket_parent", parent, sizeof parent);
-            u2d_xml *sp = u2d_xml_child(f, "socket_parent");
-            if (!sp) return fail_at(o, f, "<PhysicalOffsetFrame name=\"%.100s\"> has no "
-                                    "<socket_parent>", fname);
-            u2d_xform Xp, Xf;
-            if (resolve_frame(o, frames_of, sp, parent, depth + 1, link, &Xp)) return -1;
-            offset_xform(t, a, &Xf);
-            u2d_xform_mul(&Xf, &Xp, X);
-            return 0;
+            return offset_frame(o, frames_of, f, NULL, depth, link, X);
         }
     }
     int l = strcmp(last, "ground") == 0 ? 0 : -1;
