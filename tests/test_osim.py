@@ -658,3 +658,42 @@ def test_a_station_defined_frame_in_components_is_refused_with_what_to_do(osim, 
     msg = str(e.value)
     assert 'joint \'pin\': <StationDefinedFrame name="sdf">: only PhysicalOffsetFrame' in msg
     assert "replace it with a PhysicalOffsetFrame" in msg and "no such body" not in msg
+
+
+def test_frames_in_components_scale_as_opensims(osim, tmp_path):
+    """The component frames a joint names are in the scaling document (joint ""), and
+    scale_model moves them as OpenSim's Model.scale does: the scaled file's frames and
+    dynamics equal OpenSim's scaled model's."""
+    from urdf2dyn.biomech.scaling import scale_model
+    path = tmp_path / "frames.osim"
+    _component_frames_model(osim, path)
+    model = _load(str(path))
+    factors = {"b1": np.array([1.2, 0.8, 1.1]), "b2": np.array([0.9, 1.3, 1.05])}
+    edit, _ = scale_model(model, factors)
+    ours_file = tmp_path / "ours.osim"
+    edit.write(ours_file)
+
+    om = osim.Model(str(path))
+    s = om.initSystem()
+    scales = osim.ScaleSet()
+    for body, f in factors.items():
+        sc = osim.Scale()
+        sc.setSegmentName(body)
+        sc.setScaleFactors(osim.Vec3(*f))
+        sc.setApply(True)
+        scales.cloneAndAppend(sc)
+    om.scale(s, scales, False, -1.0)
+    theirs_file = tmp_path / "theirs.osim"
+    om.printToXML(str(theirs_file))
+    ours = osim.Model(str(ours_file))
+    ours.initSystem()
+    for frame in ("/ground_offset", "/on_offset", "/b1_end", "/bodyset/b2/b2_top"):
+        a = osim.PhysicalOffsetFrame.safeDownCast(ours.getComponent(frame))
+        b = osim.PhysicalOffsetFrame.safeDownCast(om.getComponent(frame))
+        np.testing.assert_allclose(a.get_translation().to_numpy(),
+                                   b.get_translation().to_numpy(), atol=1e-12, err_msg=frame)
+    scaled = _load(str(ours_file))
+    oracle = Oracle(osim, str(theirs_file), scaled.q_names)
+    for q, v, a in _states(scaled, 3, 13):
+        assert _rel(scaled.mass_matrix(q), oracle.mass_matrix(q)) < 1e-10
+        assert _rel(scaled.inverse_dynamics(q, v, a), oracle.inverse_dynamics(q, v, a)) < 1e-9

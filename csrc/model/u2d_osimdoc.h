@@ -24,7 +24,7 @@ typedef enum {
 
 typedef struct {
     const char *name;       /* the PhysicalOffsetFrame's name; OpenSim 3: "parent" / "child" */
-    int joint;              /* u2d_urdf joint it belongs to                                */
+    int joint;              /* u2d_urdf joint it belongs to; -1: of a <components> list    */
     int kind;               /* u2d_frame_kind                                              */
     int link;               /* the link its translation is measured on (the base body of its
                                parent frame): scaling multiplies it by that body's factors */

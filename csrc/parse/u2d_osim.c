@@ -300,6 +300,22 @@ static int offset_frame(osim *o, u2d_xml *joint, u2d_xml *f, const char *where, 
     if (resolve_frame(o, joint, sp, where ? joined : parent, depth + 1, link, &Xp)) return -1;
     offset_xform(t, a, &Xf);
     u2d_xform_mul(&Xf, &Xp, X);
+    /* a component's frame is no joint's, but scaling moves it all the same (OpenSim scales
+     * every PhysicalOffsetFrame): recorded once, with joint -1 */
+    u2d_osimdoc *d = &o->u->osim;
+    int node = u2d_xml_ordinal(f), known = 0;
+    for (int k = 0; k < d->nframe && !known; k++) known = d->frame[k].node == node;
+    if (!where || known) return 0;
+    if (grow(o, (void **)&d->frame, &o->capframe, d->nframe, sizeof *d->frame)) return -1;
+    u2d_osim_frame *F = &d->frame[d->nframe++];
+    memset(F, 0, sizeof *F);
+    F->name = fname;
+    F->joint = -1;
+    F->kind = U2D_FRAME_OFFSET;
+    F->link = *link;
+    F->node = node;
+    memcpy(F->translation, t, sizeof t);
+    memcpy(F->orientation, a, sizeof a);
     return 0;
 }
 

@@ -864,8 +864,9 @@ static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
         else Py_DECREF(t);
     }
     if (!couplers) { Py_DECREF(custom); goto error; }
-    /* the forces (name, element, under <components>), the coordinates in OpenSim's multibody tree order and
-     * in the file's (joint by joint as the file lists them: OpenSim's CoordinateSet) */
+    /* the forces (name, element, under <components>), the coordinates in OpenSim's
+     * multibody tree order and in the file's (joint by joint as the file lists them:
+     * OpenSim's CoordinateSet) */
     PyObject *forces = PyList_New(u->nforce), *order = PyList_New(u->coord_order ? u->ncoord : 0);
     PyObject *file_order = PyList_New(u->ncoord);
     for (Py_ssize_t k = 0; file_order && k < u->ncoord; k++) {
@@ -1184,7 +1185,8 @@ static PyObject *Model_osim_doc(ModelObject *self, PyObject *Py_UNUSED(ignored))
     for (int k = 0; k < d->nframe; k++) {
         const u2d_osim_frame *F = &d->frame[k];
         const double *t = F->translation, *a = F->orientation;
-        if (append(frames, Py_BuildValue("(ssss(ddd)(ddd))", F->name, u->joint[F->joint].name,
+        const char *joint = F->joint >= 0 ? u->joint[F->joint].name : "";   /* a component's */
+        if (append(frames, Py_BuildValue("(ssss(ddd)(ddd))", F->name, joint,
                                          frame_kinds[F->kind], link_name(u, F->link), t[0],
                                          t[1], t[2], a[0], a[1], a[2])))
             goto error;

@@ -63,7 +63,9 @@ class Frame:
     """A frame a joint is attached by: ``kind`` "offset" (an OpenSim 4
     PhysicalOffsetFrame named ``name``), "in_parent" or "in_child" (an OpenSim 3 joint's
     location in its parent or child body, named "parent" / "child"). ``link`` is the body
-    its translation is measured on (scaling multiplies it by that body's factors)."""
+    its translation is measured on (scaling multiplies it by that body's factors). A
+    PhysicalOffsetFrame of a ``<components>`` list that a joint, marker or path names has
+    ``joint`` "" (OsimEdit.frame("", name))."""
     name: str
     joint: str
     kind: str
