@@ -507,6 +507,32 @@ def test_huge_include_is_refused(tmp_path):
         urdf2dyn.load(str(tmp_path / "model.xml"))
 
 
+ORIENTATIONS = {"quat": "0.9 0.1 0.3 0.2", "axisangle": "1 2 3 40",
+                "xyaxes": "1 0.2 0 -0.1 1 0.3", "zaxis": "0.2 0.3 1", "euler": "10 20 30"}
+
+
+@pytest.mark.parametrize("in_class", ["", *ORIENTATIONS])
+def test_element_orientation_replaces_its_class_orientation(tmp_path, in_class):
+    """quat, axisangle, xyaxes, zaxis and euler are one attribute in five forms: an element
+    that gives any of them replaces the orientation its class gives in any form (a geom's
+    quat="1 0 0 0" under a class's euler was read as the class's euler). Each form on a geom
+    and on a body (whose childclass sets the geom form in_class) against the class's form,
+    compared with MuJoCo."""
+    cls = f' {in_class}="{ORIENTATIONS[in_class]}"' if in_class else ""
+    trees = []
+    for form in ["", "quat=\"1 0 0 0\"", *(f'{k}="{v}"' for k, v in ORIENTATIONS.items())]:
+        trees.append(f"""<body pos="0 0.2 0" {form} childclass="c">
+            <joint type="hinge" axis="0 1 0"/>
+            <geom type="box" size="0.1 0.2 0.05" pos="0.1 0 0" {form}/>
+            <body pos="0.3 0 0" {form}><joint type="hinge" axis="1 0 0"/>
+              <geom type="capsule" size="0.05 0.2" pos="0 0.1 0" {form}/>
+              <geom type="box" size="0.1 0.2 0.05" pos="0 0.1 0"/></body></body>""")
+    xml = f"""<mujoco><compiler angle="degree" eulerseq="zyx"/>
+        <default><default class="c"><geom{cls}/></default></default>
+        <worldbody>{"".join(trees)}</worldbody></mujoco>"""
+    check_doc(tmp_path, xml)
+
+
 # ---- passive forces, drawn --------------------------------------------------------------
 
 from hypothesis import given, settings, strategies as st  # noqa: E402

@@ -319,6 +319,30 @@ static int dkeyword(mjcf *rd, u2d_xml *node, int kind, int cls, const char *name
                 "value", u2d_xml_name(node), name, s);
 }
 
+/* The five forms of one orientation: an element or default gives at most one of them. */
+static const char *const ORIENT[5] = {"quat", "axisangle", "xyaxes", "zaxis", "euler"};
+static const int ORIENT_LEN[5] = {4, 4, 6, 3, 3};
+
+/* Which form e gives (*form, -1 for none); -1 (message) for two or more, or a zero quat:
+ * MuJoCo's reader refuses both on any element or default, used or not ("multiple
+ * orientation specifiers are not allowed"). */
+static int orientation_form(mjcf *rd, u2d_xml *e, int *form)
+{
+    int count = 0;
+    *form = -1;
+    for (int k = 0; k < 5; k++)
+        if (u2d_xml_attr(e, ORIENT[k])) { *form = k; count++; }
+    if (count > 1)
+        return fail(rd, e, "<%s>: at most one of quat, axisangle, xyaxes, zaxis and euler "
+                    "(MuJoCo refuses more)", u2d_xml_name(e));
+    double q[4];
+    if (*form == 0 && numbers(rd, e, "quat", 4, 4, q) < 0) return -1;
+    if (*form == 0 && q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0)
+        return fail(rd, e, "<%s quat=\"0 0 0 0\">: a zero quaternion is no orientation",
+                    u2d_xml_name(e));
+    return 0;
+}
+
 static int add_dnode(mjcf *rd, int cls, int kind, u2d_xml *node)
 {
     if (grow(rd, (void **)&rd->dn, &rd->capdn, rd->ndn, sizeof *rd->dn)) return -1;
@@ -824,56 +848,48 @@ static const u2d_mj_mesh_mass *mesh_mass(mjcf *rd, int k)
 
 /* ---- orientations ---------------------------------------------------------------------- */
 
-/* An element's orientation as MuJoCo resolves it (ResolveOrientation): quat, unless an
- * alternative (axisangle, xyaxes, zaxis, euler) is given on it or, for geoms, by its
- * class, which then wins. Angles in the compiler's unit, euler about compiler eulerseq. */
+/* An element's orientation as MuJoCo resolves it (ResolveOrientation): the five forms are
+ * one attribute, so the nearest of the element and its class chain (geoms) that gives any
+ * form gives the whole orientation; a class's euler does not win over the element's quat.
+ * Angles in the compiler's unit, euler about compiler eulerseq. */
 static int orientation(mjcf *rd, u2d_xml *node, int kind, int cls, double q[4])
 {
-    static const char *const alt[4] = {"axisangle", "xyaxes", "zaxis", "euler"};
-    static const int len[4] = {4, 6, 3, 3};
     q[0] = 1; q[1] = q[2] = q[3] = 0;
-    if (dnumbers(rd, node, kind, cls, "quat", 4, 4, q) < 0) return -1;
-    if (q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0)
-        return fail(rd, node, "<%s quat=\"0 0 0 0\">: a zero quaternion is no orientation",
-                    u2d_xml_name(node));
-    u2d_mj_normalize(q, 4);
     int type = -1, n = 0;
-    u2d_xml **d = NULL;
+    u2d_xml **d = NULL, *at = node;
     if (cls >= 0 && !(d = chain(rd, cls, kind, &n))) return -1;
     for (int level = -1; level < n && type < 0; level++) {
-        u2d_xml *e = level < 0 ? node : d[level];
-        int count = 0;
-        for (int k = 0; k < 4; k++)
-            if (u2d_xml_attr(e, alt[k])) { type = k; count++; }
-        if (count > 1) {
-            free(d);
-            return fail(rd, e, "<%s>: more than one of quat's alternatives (axisangle, xyaxes, "
-                        "zaxis, euler)", u2d_xml_name(e));
-        }
+        at = level < 0 ? node : d[level];
+        if (orientation_form(rd, at, &type) < 0) { free(d); return -1; }
     }
     free(d);
     if (type < 0) return 0;
     double v[6];
-    if (dnumbers(rd, node, kind, cls, alt[type], len[type], len[type], v) < 0) return -1;
+    if (numbers(rd, at, ORIENT[type], ORIENT_LEN[type], ORIENT_LEN[type], v) < 0) return -1;
+    if (type == 0) {                                    /* quat */
+        memcpy(q, v, sizeof(double) * 4);
+        u2d_mj_normalize(q, 4);
+        return 0;
+    }
     const double deg = rd->degree ? 3.14159265358979323846 / 180.0 : 1.0;
-    if (type == 0) {                                    /* axisangle */
+    if (type == 1) {                                    /* axisangle */
         double a = v[3] * deg;
         if (u2d_mj_normalize(v, 3) < U2D_MJ_EPS)
-            return fail(rd, node, "<%s axisangle>: the axis is too small", u2d_xml_name(node));
+            return fail(rd, at, "<%s axisangle>: the axis is too small", u2d_xml_name(at));
         q[0] = cos(a / 2);
         for (int k = 0; k < 3; k++) q[k + 1] = sin(a / 2) * v[k];
-    } else if (type == 1) {                             /* xyaxes */
+    } else if (type == 2) {                             /* xyaxes */
         double *x = v, *y = v + 3, z[3];
         if (u2d_mj_normalize(x, 3) < U2D_MJ_EPS)
-            return fail(rd, node, "<%s xyaxes>: the x axis is too small", u2d_xml_name(node));
+            return fail(rd, at, "<%s xyaxes>: the x axis is too small", u2d_xml_name(at));
         double dot = u2d_dot3(x, y);
         for (int k = 0; k < 3; k++) y[k] -= x[k] * dot;
         if (u2d_mj_normalize(y, 3) < U2D_MJ_EPS)
-            return fail(rd, node, "<%s xyaxes>: the y axis is too small or along x",
-                        u2d_xml_name(node));
+            return fail(rd, at, "<%s xyaxes>: the y axis is too small or along x",
+                        u2d_xml_name(at));
         u2d_cross3(x, y, z);
         if (u2d_mj_normalize(z, 3) < U2D_MJ_EPS)
-            return fail(rd, node, "<%s xyaxes>: x cross y is too small", u2d_xml_name(node));
+            return fail(rd, at, "<%s xyaxes>: x cross y is too small", u2d_xml_name(at));
         /* the quaternion of the matrix with columns x, y, z (MuJoCo's frame2quat) */
         const double *c[3] = {x, y, z};
         if (c[0][0] + c[1][1] + c[2][2] > 0) {
@@ -898,9 +914,9 @@ static int orientation(mjcf *rd, u2d_xml *node, int kind, int cls, double q[4])
             q[2] = 0.25 * (c[2][1] + c[1][2]) / q[3];
         }
         u2d_mj_normalize(q, 4);
-    } else if (type == 2) {                             /* zaxis: the shortest turn to it */
+    } else if (type == 3) {                             /* zaxis: the shortest turn to it */
         if (u2d_mj_normalize(v, 3) < U2D_MJ_EPS)
-            return fail(rd, node, "<%s zaxis>: the axis is too small", u2d_xml_name(node));
+            return fail(rd, at, "<%s zaxis>: the axis is too small", u2d_xml_name(at));
         double z[3] = {0, 0, 1}, a[3];
         u2d_cross3(z, v, a);
         double s = u2d_mj_normalize(a, 3);
@@ -1155,11 +1171,10 @@ static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
         int nfull = numbers(rd, in, "fullinertia", 6, 6, full);
         if (nfull < 0 || orientation(rd, in, K_GEOM, -1, q) < 0) return -1;
         if (nfull) {
-            static const char *const alt[4] = {"axisangle", "xyaxes", "zaxis", "euler"};
-            for (int k = 0; k < 4; k++)
-                if (u2d_xml_attr(in, alt[k]))
+            for (int k = 1; k < 5; k++)
+                if (u2d_xml_attr(in, ORIENT[k]))
                     return fail(rd, in, "<inertial>: fullinertia and %s cannot both be given",
-                                alt[k]);
+                                ORIENT[k]);
             if (u2d_xml_attr(in, "diaginertia"))
                 return fail(rd, in, "<inertial>: fullinertia and diaginertia cannot both be given");
             double F[9] = {full[0], full[3], full[4], full[3], full[1], full[5], full[4], full[5],
