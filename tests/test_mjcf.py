@@ -533,6 +533,45 @@ def test_element_orientation_replaces_its_class_orientation(tmp_path, in_class):
     check_doc(tmp_path, xml)
 
 
+
+
+
+@pytest.mark.parametrize("element", [
+    '<geom size="0.1" quat="1 0 0 0" euler="0 0 10"/>',
+    '<geom type="capsule" fromto="0 0 0 0 0 1" size="0.1" zaxis="0 0 1" axisangle="0 0 1 5"/>',
+    '<geom size="0.1" class="c"/>',
+    '<geom size="0.1"/>',
+    '<frame quat="1 0 0 0" xyaxes="1 0 0 0 1 0"><geom size="0.1"/></frame>',
+    '<geom size="0.1"/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1" quat="1 0 0 0" '
+    'euler="0 0 1"/>',
+    '<geom size="0.1"/><inertial pos="0 0 0" mass="1" fullinertia="1 1 1 0 0 0" '
+    'quat="0 1 0 0"/>',
+    '<geom size="0.1"/><site quat="1 0 0 0" zaxis="0 0 1"/>',
+    '<geom size="0.1"/><camera xyaxes="1 0 0 0 1 0" zaxis="0 0 1"/>'])
+def test_two_orientations_on_one_element_are_refused(element):
+    """At most one of quat, axisangle, xyaxes, zaxis, euler (and fullinertia on an
+    <inertial>) on one element or default, as MuJoCo refuses more ("multiple orientation
+    specifiers are not allowed"): on the element, on its body, in its class, in an unused
+    class (they were read, the alternative winning over quat, or not looked at)."""
+    plain = element == '<geom size="0.1"/>'
+    body = (f'<body euler="0 0 1" quat="1 0 0 0"><joint/>{element}</body>' if plain
+            else f"<body><joint/>{element}</body>")
+    two = ' euler="0 0 1"' if "class" in element else ""
+    unused = '<default class="u"><geom zaxis="0 0 1" euler="0 0 1"/></default>' * plain
+    xml = (f'<mujoco><default><default class="c"><geom quat="1 0 0 0"{two}/></default>'
+           f"{unused}</default><worldbody>{body}</worldbody></mujoco>")
+    with pytest.raises(ValueError, match="multiple orientation|at most one"):
+        oracle.mujoco_model(xml=xml)
+    with pytest.raises(urdf2dyn.URDFError, match="at most one|cannot both"):
+        oracle.load_quiet(xml)
+    if plain:   # the body alone, then the unused class alone
+        for xml in (xml.replace(unused, ""), xml.replace(' euler="0 0 1" quat="1 0 0 0"', "")):
+            with pytest.raises(ValueError, match="multiple orientation"):
+                oracle.mujoco_model(xml=xml)
+            with pytest.raises(urdf2dyn.URDFError, match="at most one"):
+                oracle.load_quiet(xml)
+
+
 # ---- passive forces, drawn --------------------------------------------------------------
 
 from hypothesis import given, settings, strategies as st  # noqa: E402

@@ -403,6 +403,11 @@ static int read_defaults(mjcf *rd)
                 }
                 for (int k = 0; k < NKIND; k++)
                     if (strcmp(n, kind_name[k]) == 0 && add_dnode(rd, cls, k, e)) status = -1;
+                /* MuJoCo refuses two orientation forms in a default, used or not */
+                int form;
+                if (!status && (strcmp(n, "geom") == 0 || strcmp(n, "site") == 0 ||
+                                strcmp(n, "camera") == 0) && orientation_form(rd, e, &form) < 0)
+                    status = -1;
             }
             /* nested defaults in document order: reverse what was pushed */
             for (int a = pushed, b = top - 1; a < b; a++, b--) {
@@ -1010,8 +1015,10 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
             if (world) status = fail(rd, e, "the world body cannot have an <inertial>");
             c->inertial = e;
             c->iframe = frame;
-        } else if (strcmp(name, "site") == 0 || strcmp(name, "camera") == 0 ||
-                   strcmp(name, "light") == 0) {
+        } else if (strcmp(name, "site") == 0 || strcmp(name, "camera") == 0) {
+            int form;                       /* no mass, no joint; MuJoCo refuses two forms */
+            status = orientation_form(rd, e, &form);
+        } else if (strcmp(name, "light") == 0) {
             /* no mass, no joint */
         } else if (strcmp(name, "composite") == 0 || strcmp(name, "flexcomp") == 0 ||
                    strcmp(name, "replicate") == 0 || strcmp(name, "attach") == 0 ||
@@ -1171,7 +1178,7 @@ static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
         int nfull = numbers(rd, in, "fullinertia", 6, 6, full);
         if (nfull < 0 || orientation(rd, in, K_GEOM, -1, q) < 0) return -1;
         if (nfull) {
-            for (int k = 1; k < 5; k++)
+            for (int k = 0; k < 5; k++)             /* quat too: MuJoCo's schema refuses */
                 if (u2d_xml_attr(in, ORIENT[k]))
                     return fail(rd, in, "<inertial>: fullinertia and %s cannot both be given",
                                 ORIENT[k]);
