@@ -572,6 +572,33 @@ def test_two_orientations_on_one_element_are_refused(element):
                 oracle.load_quiet(xml)
 
 
+
+
+
+@pytest.mark.parametrize("parent, cls, element", [
+    ('euler="0 0 30"', "", 'fromto="0 0 0 0.3 0.1 0.2"'),
+    ("", 'quat="0 1 0 0"', 'fromto="0 0 0 0.3 0.1 0.2" pos="0 0 0"'),
+    ("", 'fromto="0 0 0 0.3 0.1 0.2"', 'xyaxes="0 1 0 1 0 0"'),
+    ('fromto="0 0 0 0 0 1"', 'pos="0 0 0"', 'euler="1 2 3"'),
+    ("", 'fromto="0 0 0 0.3 0.1 0.2"', 'pos="0.1 0 0"'),
+    ("", 'pos="0.1 0 0"', 'fromto="0 0 0 0.3 0.1 0.2"')])
+def test_fromto_against_pos_and_orientation_from_classes(tmp_path, parent, cls, element):
+    """A geom's fromto, on it or from its class, places and turns it whatever orientation
+    the element or a class gives; a nonzero pos with it, from wherever, is refused, as in
+    MuJoCo."""
+    xml = f"""<mujoco><default><default class="p"><geom {parent}/><default class="c">
+        <geom {cls}/></default></default></default><worldbody><body><joint type="ball"/>
+        <geom type="box" size="0.1 0.2 0.3" class="c" {element}/>
+        <geom type="capsule" size="0.1 0.2" class="c" {element}/></body></worldbody></mujoco>"""
+    if 'pos="0.1' in xml:
+        with pytest.raises(ValueError, match="both pos and fromto"):
+            oracle.mujoco_model(xml=xml)
+        with pytest.raises(urdf2dyn.URDFError, match="both pos and fromto"):
+            oracle.load_quiet(xml)
+    else:
+        check_doc(tmp_path, xml)
+
+
 # ---- passive forces, drawn --------------------------------------------------------------
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
