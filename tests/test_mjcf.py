@@ -547,12 +547,15 @@ def test_element_orientation_replaces_its_class_orientation(tmp_path, in_class):
     '<geom size="0.1"/><inertial pos="0 0 0" mass="1" fullinertia="1 1 1 0 0 0" '
     'quat="0 1 0 0"/>',
     '<geom size="0.1"/><site quat="1 0 0 0" zaxis="0 0 1"/>',
-    '<geom size="0.1"/><camera xyaxes="1 0 0 0 1 0" zaxis="0 0 1"/>'])
+    '<geom size="0.1"/><camera xyaxes="1 0 0 0 1 0" zaxis="0 0 1"/>',
+    '<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom size="0.1" quat="1 0 0 0" '
+    'euler="0 0 1"/>'])
 def test_two_orientations_on_one_element_are_refused(element):
     """At most one of quat, axisangle, xyaxes, zaxis, euler (and fullinertia on an
     <inertial>) on one element or default, as MuJoCo refuses more ("multiple orientation
     specifiers are not allowed"): on the element, on its body, in its class, in an unused
-    class (they were read, the alternative winning over quat, or not looked at)."""
+    class, on a geom whose mass is not read (they were read, the alternative winning over
+    quat, or not looked at)."""
     plain = element == '<geom size="0.1"/>'
     body = (f'<body euler="0 0 1" quat="1 0 0 0"><joint/>{element}</body>' if plain
             else f"<body><joint/>{element}</body>")
@@ -564,6 +567,12 @@ def test_two_orientations_on_one_element_are_refused(element):
         oracle.mujoco_model(xml=xml)
     with pytest.raises(urdf2dyn.URDFError, match="at most one|cannot both"):
         oracle.load_quiet(xml)
+    zero = xml.replace('quat="1 0 0 0" euler="0 0 1"', 'quat="0 0 0 0"')
+    if zero != xml:     # a zero quat, on an element whose mass is read or not
+        with pytest.raises(ValueError, match="zero quaternion"):
+            oracle.mujoco_model(xml=zero)
+        with pytest.raises(urdf2dyn.URDFError, match="zero quaternion"):
+            oracle.load_quiet(zero)
     if plain:   # the body alone, then the unused class alone
         for xml in (xml.replace(unused, ""), xml.replace(' euler="0 0 1" quat="1 0 0 0"', "")):
             with pytest.raises(ValueError, match="multiple orientation"):

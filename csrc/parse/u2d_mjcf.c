@@ -1009,7 +1009,9 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
             else if ((ecls = class_attr(rd, e, "class", ecls)) < 0) status = -1;
             else status = push_item(rd, &c->joint, &c->njoint, &c->capj, e, ecls, &frame);
         } else if (strcmp(name, "geom") == 0) {
-            if ((ecls = class_attr(rd, e, "class", ecls)) < 0) status = -1;
+            int form;                       /* checked here too: its mass may go unread */
+            if ((ecls = class_attr(rd, e, "class", ecls)) < 0 ||
+                orientation_form(rd, e, &form) < 0) status = -1;
             else status = push_item(rd, &c->geom, &c->ngeom, &c->capg, e, ecls, &frame);
         } else if (strcmp(name, "inertial") == 0) {
             if (world) status = fail(rd, e, "the world body cannot have an <inertial>");
