@@ -608,6 +608,34 @@ def test_fromto_against_pos_and_orientation_from_classes(tmp_path, parent, cls, 
         check_doc(tmp_path, xml)
 
 
+
+
+
+@pytest.mark.parametrize("geom", ['<geom size="0.1" zaxis="0 0 0"/>',
+                                  '<geom size="0.1" xyaxes="1 0 0 1 0 0"/>',
+                                  '<geom size="0.1" class="z"/>',
+                                  '<geom type="capsule" fromto="0 0 0 0 0 1" size="0.1" '
+                                  'axisangle="0 0 0 1"/>',
+                                  '<geom type="box" fromto="0 0 0 0 0 1" size="0.1" class="z"/>'])
+@pytest.mark.parametrize("where", ["world", "body with an inertial", "body"])
+def test_bad_geom_orientation_refused_unless_fromto_replaces_it(tmp_path, geom, where):
+    """MuJoCo resolves every geom's orientation, its mass used or not (in the world body, or
+    beside an <inertial>), and refuses a degenerate one; fromto replaces it unresolved, so a
+    fromto geom with one compiles (urdf2dyn refused it, and loaded the others)."""
+    inner = {"world": geom, "body with an inertial":
+             f'<body><joint/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>{geom}</body>',
+             "body": f"<body><joint/>{geom}</body>"}[where]
+    xml = ('<mujoco><default><default class="z"><geom zaxis="0 0 0"/></default></default>'
+           f'<worldbody>{inner}<body><joint/><geom size="1"/></body></worldbody></mujoco>')
+    if "fromto" in geom:
+        check_doc(tmp_path, xml)
+    else:
+        with pytest.raises(ValueError, match="too small"):
+            oracle.mujoco_model(xml=xml)
+        with pytest.raises(urdf2dyn.URDFError, match="too small"):
+            oracle.load_quiet(xml)
+
+
 # ---- passive forces, drawn --------------------------------------------------------------
 
 from hypothesis import given, settings, strategies as st  # noqa: E402

@@ -1009,9 +1009,14 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
             else if ((ecls = class_attr(rd, e, "class", ecls)) < 0) status = -1;
             else status = push_item(rd, &c->joint, &c->njoint, &c->capj, e, ecls, &frame);
         } else if (strcmp(name, "geom") == 0) {
-            int form;                       /* checked here too: its mass may go unread */
+            /* its orientation resolved here too, as MuJoCo resolves every geom's (a bad one
+             * refused) though its mass may go unread; unless fromto replaces it */
+            int form;
+            double q[4];
             if ((ecls = class_attr(rd, e, "class", ecls)) < 0 ||
-                orientation_form(rd, e, &form) < 0) status = -1;
+                orientation_form(rd, e, &form) < 0 ||
+                (!dattr(rd, e, K_GEOM, ecls, "fromto") && orientation(rd, e, K_GEOM, ecls, q) < 0))
+                status = -1;
             else status = push_item(rd, &c->geom, &c->ngeom, &c->capg, e, ecls, &frame);
         } else if (strcmp(name, "inertial") == 0) {
             if (world) status = fail(rd, e, "the world body cannot have an <inertial>");
@@ -1106,7 +1111,14 @@ static int geom_mass(mjcf *rd, const mj_item *it, double *m, double com[3], doub
     if ((G.has_mass && G.mass < 0) || G.density < 0)
         return fail(rd, g, "<geom>: a negative mass or density");
     int nft = dnumbers(rd, g, K_GEOM, cls, "fromto", 6, 6, fromto);
-    if (nft < 0 || pose_of(rd, g, K_GEOM, cls, &G.pose) < 0) return -1;
+    if (nft < 0) return -1;
+    /* fromto replaces the orientation: MuJoCo does not resolve it then (a bad one passes) */
+    if (nft) {
+        memset(G.pose.pos, 0, sizeof G.pose.pos);
+        if (dnumbers(rd, g, K_GEOM, cls, "pos", 3, 3, G.pose.pos) < 0) return -1;
+    } else if (pose_of(rd, g, K_GEOM, cls, &G.pose) < 0) {
+        return -1;
+    }
     if (nft) {
         if (type != U2D_GEOM_CAPSULE && type != U2D_GEOM_CYLINDER && type != U2D_GEOM_ELLIPSOID &&
             type != U2D_GEOM_BOX)
