@@ -47,13 +47,14 @@ def referenced_set(elem: ET.Element | None, tag: str, where: str, strict: bool,
     set's file=) from that file, relative to the setup file's folder; raises error naming the
     setup, the element and the file that cannot be read or holds no ``<tag>``."""
     child = elem.find(tag) if elem is not None else None
-    if child is None or not child.get("file"):
+    named = child.get("file") if child is not None else None
+    if child is None or not named:
         return child, where
-    path = setup_path(child.get("file"), where, tag, strict=strict, error=error)
+    path = setup_path(named, where, tag, strict=strict, error=error)
     try:
         root = parse_xml(path)
     except OSError as e:
-        raise error(f"{where}: <{tag} file=\"{child.get('file')}\">: {path} cannot "
+        raise error(f"{where}: <{tag} file=\"{named}\">: {path} cannot "
                     f"be read ({e.strerror}); give the file's path relative to {where}'s "
                     "folder") from None
     except ValueError as e:
