@@ -1014,8 +1014,8 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
             int form;
             double q[4];
             if ((ecls = class_attr(rd, e, "class", ecls)) < 0 ||
-                orientation_form(rd, e, &form) < 0 ||
-                (!dattr(rd, e, K_GEOM, ecls, "fromto") && orientation(rd, e, K_GEOM, ecls, q) < 0))
+                (dattr(rd, e, K_GEOM, ecls, "fromto") ? orientation_form(rd, e, &form)
+                                                       : orientation(rd, e, K_GEOM, ecls, q)) < 0)
                 status = -1;
             else status = push_item(rd, &c->geom, &c->ngeom, &c->capg, e, ecls, &frame);
         } else if (strcmp(name, "inertial") == 0) {

@@ -239,21 +239,19 @@ def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, 
     if su.model_file and su.model_file.lower().endswith(".osim"):
         reference = model if loaded else setup_model(su.model_file)
     kept = [] if reference is None else _forces_applied(reference.forces, su.forces_to_exclude)
-    listed = [f.name for f in kept if not f.component]
-    if listed:
-        report(f"{su.path}: the model's force elements {listed[:6]}"
-               f"{' ...' if len(listed) > 6 else ''} are not in <forces_to_exclude>: "
-               "OpenSim would apply them, urdf2dyn applies no force element of a model; "
-               "exclude them (e.g. Muscles, or All) to compare", strict=strict,
-               error=MotionError)
-    inside = [f.name for f in kept if f.component]
-    if inside:
-        report(f"{su.path}: the model's force elements {inside[:6]}"
-               f"{' ...' if len(inside) > 6 else ''} under its <components> OpenSim's tool "
-               "applies whatever <forces_to_exclude> says (it excludes ForceSet members "
-               "only), urdf2dyn applies no force element of a model; remove them from the "
-               "model (or move them into its <ForceSet> and exclude them) to compare",
-               strict=strict, error=MotionError)
+    for component, why in (
+            (False, "are not in <forces_to_exclude>: OpenSim would apply them, urdf2dyn "
+                    "applies no force element of a model; exclude them (e.g. Muscles, or All) "
+                    "to compare"),
+            (True, "under its <components> OpenSim's tool applies whatever "
+                   "<forces_to_exclude> says (it excludes ForceSet members only), urdf2dyn "
+                   "applies no force element of a model; remove them from the model (or move "
+                   "them into its <ForceSet> and exclude them) to compare")):
+        names = [f.name for f in kept if f.component == component]
+        if names:
+            report(f"{su.path}: the model's force elements {names[:6]}"
+                   f"{' ...' if len(names) > 6 else ''} {why}", strict=strict,
+                   error=MotionError)
     settings = TrialSettings.from_id_setup(su, time_range=time_range, strict=strict, **options)
     res = inverse_dynamics_trial(model, su.coordinates_file, settings=settings)
     res.record.update(setup=su.path, output=su.output, model_file=su.model_file,
