@@ -145,6 +145,54 @@ def test_run_trials_on_a_dask_cluster(tmp_path, model):
             assert results[1].f_ext is None
 
 
+class _NotAScheduler:
+    """A TCP server on this machine that is not a Dask scheduler: it either never answers
+    (as a web server waiting for a request line: Dask's own wait has no end) or answers
+    with bytes that Dask reads as the length of a frame of exabytes."""
+
+    def __init__(self, reply):
+        import socket
+        import threading
+        self.reply, self.sock = reply, socket.create_server(("127.0.0.1", 0))
+        self.address = f"tcp://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.peers = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while True:
+            try:
+                peer, _ = self.sock.accept()
+            except OSError:         # closed: the test is over
+                return
+            self.peers.append(peer)
+            if self.reply:
+                peer.sendall(self.reply)
+
+    def close(self):
+        for peer in self.peers:
+            peer.close()
+        self.sock.close()
+
+
+@pytest.mark.parametrize("reply", [b"", b"\xff" * 64], ids=["silent", "garbage"])
+def test_run_trials_refuses_an_address_that_is_no_dask_scheduler(tmp_path, model, reply):
+    """No traceback and no wait without end: Dask's connect timeout (1 s here) and a few
+    seconds later, a refusal naming the address, the option and the port to give."""
+    pytest.importorskip("distributed")
+    import dask
+    folder = _folder(tmp_path, 2)
+    server = _NotAScheduler(reply)
+    try:
+        with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+            with pytest.raises(ValueError) as caught:
+                urdf2dyn.run_trials(model, folder, scheduler=server.address)
+    finally:
+        server.close()
+    message = str(caught.value)
+    assert repr(server.address) in message and "--scheduler" in message
+    assert "reached no Dask scheduler" in message and "tcp://HOST:8786" in message
+
+
 def test_external_loads_and_grf_are_exclusive(model):
     with pytest.raises(ValueError, match="not both"):
         urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF, external_loads="setup.xml")

@@ -422,6 +422,39 @@ def _collect(futures, progress):
     return out
 
 
+def _connect(Client, address):
+    """A client of the Dask scheduler at address. Whatever goes wrong in reaching it (no
+    such address, nothing listening, a service that is not a Dask scheduler, such as its
+    dashboard, whose bytes Dask can read as a frame of exabytes, or which never answers
+    Dask's handshake: Dask then waits for ever) is one refusal naming the address and what
+    to give instead, within Dask's connect timeout and a few seconds."""
+    import threading
+
+    from dask.config import get
+    from dask.utils import parse_timedelta
+    limit = parse_timedelta(get("distributed.comm.timeouts.connect"), default="s") + 5.0
+    outcome = {}
+
+    def attempt():
+        try:
+            outcome["client"] = Client(address)
+        except Exception as e:      # noqa: BLE001 (every cause gets the same advice)
+            outcome["error"] = e
+    reaching = threading.Thread(target=attempt, name="urdf2dyn-dask-connect", daemon=True)
+    reaching.start()
+    reaching.join(limit)
+    if "client" in outcome:
+        return outcome["client"]
+    e = outcome.get("error")
+    reason = ((str(e).strip() or type(e).__name__) if e is not None else
+              f"no answer to Dask's handshake within {limit:g} s")
+    raise ValueError(
+        f"the Dask scheduler address {address!r} (run_trials(scheduler=...); command line: "
+        f"--scheduler) reached no Dask scheduler: {reason}. Start one (dask scheduler, and "
+        "dask worker on each machine) and give the address it prints, tcp://HOST:8786, not "
+        "its dashboard's port (8787); or drop it to run the trials in local processes")
+
+
 def _run_dask(jobs, model, settings, scheduler, progress):
     try:
         from distributed import Client
@@ -429,7 +462,7 @@ def _run_dask(jobs, model, settings, scheduler, progress):
         raise ImportError("run_trials(scheduler=...) needs Dask's distributed scheduler: pip "
                           "install \"urdf2dyn[dask]\"") from None
     own = not isinstance(scheduler, Client)
-    client = Client(scheduler) if own else scheduler
+    client = _connect(Client, scheduler) if own else scheduler
     try:
         return _collect(client.map(_run_one, jobs, model=model, settings=settings, pure=False),
                         progress)
