@@ -71,6 +71,49 @@ def test_torques_options_refused_in_the_flags_words(trial, capsys, options, matc
     assert digest(motion) == before and out == ""
 
 
+@pytest.mark.parametrize("output,fmt", [("out.csv", "sto"), ("out.sto", "csv"),
+                                        ("out.mot", "csv")])
+def test_format_that_contradicts_the_one_output_file_is_refused(trial, capsys, monkeypatch,
+                                                                 output, fmt):
+    """With one motion -o names the file and its extension the format: a --format asking
+    for the other one was ignored without a word."""
+    motion, grf = trial
+    monkeypatch.chdir(motion.parent)
+    status, _, err = run(["torques", HUMAN, motion.name, "--grf", grf.name, "-o", output,
+                          "--format", fmt], capsys)
+    assert status == 2
+    assert f"--format {fmt}" in err and f"-o {output} is the file" in err
+    assert not (motion.parent / output).exists()
+
+
+@pytest.mark.parametrize("output,fmt", [("out.sto", "sto"), ("out.mot", "sto"),
+                                        ("out.csv", "csv")])
+def test_format_that_agrees_with_the_one_output_file_is_taken(trial, capsys, monkeypatch,
+                                                              output, fmt):
+    motion, grf = trial
+    monkeypatch.chdir(motion.parent)
+    status, _, err = run(["torques", HUMAN, motion.name, "--grf", grf.name, "-o", output,
+                          "--format", fmt, "--no-progress"], capsys)
+    assert status == 0, err
+    first = (motion.parent / output).read_text().splitlines()[0]
+    assert first.startswith("time,") == (fmt == "csv")
+
+
+@pytest.mark.parametrize("option", [["--jobs", "2"], ["--scheduler", "tcp://127.0.0.1:1"]])
+def test_batch_options_with_one_motion_are_warned_about(trial, capsys, monkeypatch, option):
+    """--jobs and --scheduler spread several motions; with one they change nothing, said so
+    (a script may pass them to every run, so a warning, not a refusal); the motion runs here,
+    without reaching for the scheduler."""
+    motion, grf = trial
+    monkeypatch.chdir(motion.parent)
+    status, _, err = run(["torques", HUMAN, motion.name, "--grf", grf.name, "-o", "out.csv",
+                          *option], capsys)
+    assert status == 0, err
+    assert f"warning: {option[0]} {option[1]}: spreads several motions" in err
+    assert "with one motion it changes nothing" in err
+    assert (motion.parent / "out.csv").exists()
+
+
 @pytest.mark.parametrize("argv,match", [
     (["human", "--height", "161", "--mass", "57", "--sex", "f", "-o", "h.urdf"],
      "argument --height: 161: a stature in metres, 0.3 to 3 (161 looks like centimetres: 1.61)"),

@@ -2,6 +2,7 @@
 the files written and the summary printed."""
 import os
 import sys
+import warnings
 
 import numpy as np
 
@@ -9,7 +10,7 @@ from .._safe_files import refuse_missing_folders, same_file
 from ..biomech.processing import DEFAULT_DERIVATIVES, DEFAULT_MAX_GAP
 from ..biomech.trajectory import MotionError
 from ..model import load
-from ..warn import missing_file
+from ..warn import Urdf2dynWarning, missing_file
 from .markers import ik_summary, marker_options
 from .options import (CUTOFF, DELIMITER_CHOICES, GAP, HUMOD_GRAVITY_HELP, JOBS, MASS, SPEED,
                       UsageError, add_floating_base, add_gravity, contact, model_path,
@@ -43,6 +44,7 @@ def cmd_torques(args):
     inputs += [(kind, p) for motion, grf in jobs for kind, p in (("motion", motion),
                                                                  ("ground-reaction", grf))]
     _check_outputs(args, jobs, multi, inputs)
+    _check_batch_options(args, multi)
     model = load(robot, floating_base=args.floating_base, strict=args.strict,
                  couplers=args.couplers)
     notes = [note for note in [set_gravity(model, args.gravity)] if note]
@@ -129,6 +131,7 @@ def _torques_setup(args):
         args.output = setup.output          # the results directory: so does urdf2dyn
         created = [("--output", os.path.dirname(args.output))]
     _check_outputs(args, [(setup.coordinates_file, None)], False, inputs, created)
+    _check_batch_options(args, multi=False)
     own = setup.model_file and not args.floating_base and (   # the setup's own model
         not args.robot or same_file(model_path(args.robot), setup.model_file))
     if args.robot and not own:
@@ -313,10 +316,32 @@ def _plot_momentum(out, res, model, speed):
     plot.plot_angular_momentum(res.t, L, out, grf_y=grf_y or None, title=title)
 
 
+def _check_batch_options(args, multi):
+    """The options that shape a batch of several motions, given with one: --format is
+    refused where it contradicts the file -o names (the extension decides, and the user
+    asked for the other format); --jobs and --scheduler are warned about, as a script may
+    pass them to every run: the one motion runs in this process."""
+    if multi:
+        return
+    extensions = {"csv": (".csv",), "sto": (".sto", ".mot")}
+    if args.format and args.output and (os.path.splitext(args.output)[1].lower()
+                                        not in extensions[args.format]):
+        raise UsageError(f"--format {args.format} names the format of the files written in "
+                         "an output directory (several motions); with one motion, -o "
+                         f"{args.output} is the file and its extension gives the format: drop "
+                         f"--format, or end the file name in .{args.format}")
+    for flag, value in (("--jobs", args.jobs), ("--scheduler", args.scheduler)):
+        if value is not None:
+            warnings.warn(f"{flag} {value}: spreads several motions over processes or a "
+                          "cluster; with one motion it changes nothing, the motion runs in "
+                          f"this process (drop {flag}, or give several motions or a folder)",
+                          Urdf2dynWarning, stacklevel=2)
+
+
 def _out_path(target, motion, multi, suffix, fmt):
     if not multi:
         return target
-    ext = {"csv": ".csv", "sto": ".sto", "mot": ".mot", "png": ".png"}[fmt]
+    ext = {"csv": ".csv", "sto": ".sto", "mot": ".mot", "png": ".png"}[fmt or "csv"]
     return os.path.join(target, _stem(motion) + suffix + ext)
 
 
@@ -554,8 +579,10 @@ def add_torques_parser(sub):
                    help="walking or running speed (treadmill belt speed): the angular-momentum "
                         "plot is then normalized by mass x speed x CoM height (Herr & Popovic "
                         "2008)")
-    p.add_argument("--format", choices=("csv", "sto"), default="csv",
-                   help="output format in an output directory (default csv)")
+    p.add_argument("--format", choices=("csv", "sto"),
+                   help="output format in an output directory, with several motions "
+                        "(default csv; one motion's -o file has the format its extension "
+                        "names)")
     p.add_argument("--mapping", metavar="FILE",
                    help="rename the motion file's columns to the model's coordinates: a JSON "
                         "object {\"file name\": \"model name\"} or a two-column CSV "
