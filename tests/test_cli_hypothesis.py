@@ -164,6 +164,10 @@ def torques_options(draw, motion):
         "-o": [draw(st.sampled_from(["out.csv", "out.sto", "out.txt", motion, "sub/out.csv"]))],
         "--residuals": [draw(st.sampled_from(["res.csv", "res.png", motion]))],
         "--com-body": [draw(st.sampled_from(["link1", "link2", "nolink", ""]))],
+        "--format": [draw(st.sampled_from(["csv", "sto", "xml"]))],
+        "--jobs": [draw(st.sampled_from(["1", "2", "0", "x"]))],
+        # with one motion never reached for: an address that would hang or fail is harmless
+        "--scheduler": [draw(st.sampled_from(["tcp://127.0.0.1:1", "nowhere", ""]))],
         "--degrees": [], "--per-kg": [], "--strict": [], "--floating-base": [], "-v": [],
         "--reduce-residuals": [],
     }
@@ -212,6 +216,24 @@ def test_random_motion_files_and_options_never_trace_back(data):
             assert status == 0, err
         if status == 0:
             assert "motion: trial.csv" in out
+        _check_batch_options(options, status, err)
+
+
+def _check_batch_options(options, status, err):
+    """One motion: --format is refused unless it agrees with -o's file (csv; sto or mot),
+    --jobs and --scheduler are warned about whenever the trial computed."""
+    given = dict(o.split("=", 1) for o in options if o.startswith("--") and "=" in o)
+    output = options[options.index("-o") + 1] if "-o" in options else None
+    fmt = given.get("--format")
+    if fmt == "xml":
+        assert status == 2, err
+    if status == 0 and fmt and output:
+        hypothesis.event("--format with one output file: computed")
+        assert os.path.splitext(output)[1] in {"csv": (".csv",), "sto": (".sto", ".mot")}[fmt]
+    for flag in ("--jobs", "--scheduler"):
+        if status == 0 and flag in given:
+            hypothesis.event(f"{flag} with one motion: computed")
+            assert f"warning: {flag} {given[flag]}: spreads several motions" in err
 
 
 def _trial_lines(name, rows=40):
@@ -287,9 +309,13 @@ def test_damaged_human_trials_never_trace_back(motion, grf, extra):
 
 OTHER_COMMANDS = {"info": ["--dot", "--plot", "--full", "--floating-base"],
                   "check": ["--floating-base", "--strict"],
-                  "codegen": ["--lang", "--functions", "--floating-base", "--name", "-o"],
+                  "codegen": ["--lang", "--functions", "--floating-base", "--name", "-o",
+                              "--float"],
                   "export-osim": ["-o", "--gravity"],
-                  "equations": ["--gravity", "--floating-base"]}
+                  "equations": ["--gravity", "--floating-base", "--latex", "--parameters"]}
+
+#: the options that take no value
+SWITCHES = ("--full", "--floating-base", "--strict", "--float", "--latex", "--parameters")
 
 
 @settings(PROFILE)
@@ -317,7 +343,7 @@ def test_random_options_of_the_other_commands_never_trace_back(argv):
     if command != "human":
         line.append(data_path("robot2r.urdf"))
     for flag, value in zip(flags, values):
-        if flag in ("--full", "--floating-base", "--strict"):
+        if flag in SWITCHES:
             line.append(flag)
         elif flag == "--gravity":
             line += [flag, value, "0", "-9.81"]
@@ -329,11 +355,88 @@ def test_random_options_of_the_other_commands_never_trace_back(argv):
         cwd = os.getcwd()
         os.chdir(tmp)
         try:
-            status, _, err = run_cli(line, [data_path("robot2r.urdf")])
+            status, out, err = run_cli(line, [data_path("robot2r.urdf")])
         finally:
             os.chdir(cwd)
+        code = [open(os.path.join(d, f)).read() for d, _, names in os.walk(tmp)
+                for f in names if f.endswith((".c", ".h", ".py", ".m"))]
     if command == "human":          # reads no file: every refusal is a command-line mistake
         assert status in (0, 2), err
+    if command == "codegen" and status == 0:      # C, NumPy and MATLAB alike
+        hypothesis.event("codegen: written")
+        assert code and any("double" in text for text in code) != ("--float" in flags)
+    if command == "equations" and status == 0:
+        hypothesis.event("equations: printed")
+        assert ("begin{matrix}" in out) == ("--latex" in flags)
+        assert ("\nparameters: " in out) == ("--parameters" in flags)
+
+
+@settings(PROFILE, max_examples=min(PROFILE.max_examples, 20))
+@given(fmt=st.sampled_from([None, "csv", "sto"]), ext=st.sampled_from([".csv", ".sto", ".mot"]),
+       jobs=st.sampled_from([None, "1", "3"]),
+       scheduler=st.sampled_from([None, "tcp://127.0.0.1:1", "nowhere"]))
+def test_batch_options_with_one_motion(fmt, ext, jobs, scheduler):
+    """--format, --jobs and --scheduler shape a batch of several motions. With the arm's one
+    trial: a --format that contradicts -o's extension is refused and nothing written; else
+    the file is written in its extension's format, and --jobs / --scheduler are warned about
+    (never reached for: the address would hang or fail)."""
+    agrees = fmt is None or ext in {"csv": (".csv",), "sto": (".sto", ".mot")}[fmt]
+    argv = ["torques", data_path("robot2r.urdf"), "trial.csv", "-o", "out" + ext,
+            "--no-progress"]
+    for flag, value in (("--format", fmt), ("--jobs", jobs), ("--scheduler", scheduler)):
+        argv += [flag, value] if value else []
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "trial.csv"), "w") as f:
+            f.write(ARM_TRIAL)
+        cwd = os.getcwd()
+        os.chdir(tmp)
+        try:
+            status, _, err = run_cli(argv, [os.path.join(tmp, "trial.csv")])
+        finally:
+            os.chdir(cwd)
+        written = os.path.join(tmp, "out" + ext)
+        first = open(written).readline() if os.path.exists(written) else None
+    if not agrees:
+        assert status == 2 and f"--format {fmt}" in err and first is None, err
+        return
+    assert status == 0, err
+    assert first.startswith("time,") == (ext == ".csv")
+    for flag, value in (("--jobs", jobs), ("--scheduler", scheduler)):
+        assert (f"warning: {flag} {value}: spreads several motions" in err) == bool(value)
+
+
+@settings(PROFILE, max_examples=min(PROFILE.max_examples, 12), deadline=None)
+@given(st.one_of(
+    st.tuples(st.just("codegen"), st.sampled_from(["c", "python", "matlab"]), st.booleans(),
+              st.lists(st.sampled_from(["rnea", "crba", "aba", "fk", "jtf"]), min_size=1,
+                       max_size=3, unique=True)),
+    st.tuples(st.just("equations"), st.booleans(), st.booleans(), st.booleans())))
+def test_code_and_equation_switches(case):
+    """codegen --float writes single precision in every language (no 'double' left: C float,
+    NumPy float32, MATLAB single), without it double; equations --latex prints LaTeX
+    matrices, --parameters the symbols' values."""
+    with tempfile.TemporaryDirectory() as tmp:
+        if case[0] == "codegen":
+            _, lang, single, functions = case
+            argv = ["codegen", data_path("robot2r.urdf"), "--lang", lang, "--functions",
+                    *functions, "-o", os.path.join(tmp, "gen")] + (["--float"] if single else [])
+        else:
+            _, latex, parameters, floating = case
+            argv = ["equations", data_path("robot2r.urdf")] + [
+                flag for flag, on in (("--latex", latex), ("--parameters", parameters),
+                                      ("--floating-base", floating)) if on]
+        status, out, err = run_cli(argv, [data_path("robot2r.urdf")])
+        code = [open(os.path.join(d, f)).read() for d, _, names in os.walk(tmp)
+                for f in names]
+    if case[0] == "equations" and case[3]:      # 2 + 6 DoF: above the equations' limit
+        assert status != 0 and "Traceback" not in err
+        return
+    assert status == 0, err
+    if case[0] == "codegen":
+        assert code and any("double" in text for text in code) != single
+    else:
+        assert ("begin{matrix}" in out) == latex
+        assert ("\nparameters: " in out) == parameters
 
 
 STO_HEADER = "trial\nversion=1\nnRows=3\nnColumns=3\ninDegrees=no\nendheader\n"
