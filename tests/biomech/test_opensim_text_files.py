@@ -14,6 +14,7 @@ import urdf2dyn
 from urdf2dyn.biomech import formats
 from urdf2dyn.biomech.formats.opensim import read_sto_table
 from urdf2dyn.biomech.plausibility import units
+from urdf2dyn.biomech.trajectory import MotionError
 from urdf2dyn.warn import Urdf2dynWarning
 
 CORE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "opensim_core")
@@ -108,7 +109,7 @@ def test_in_degrees_rule_follows_storage(osim, tmp_path):
         assert ours.meta["in_degrees"] == degrees, name
         told = [str(w.message) for w in said if issubclass(w.category, Urdf2dynWarning)]
         if name == "simm_no.mot":
-            assert len(told) == 1 and "simm_no.mot: inDegrees=no but no 'version=' line" in \
+            assert len(told) == 1 and "simm_no.mot: line 4: inDegrees=no but no 'version=' line" in \
                 told[0] and "add a line 'version=1'" in told[0], told
         else:
             assert told == [], (name, told)
@@ -189,3 +190,130 @@ def test_simm_counts_that_disagree_are_named_as_written(osim, tmp_path):
                                              r"the table has 2 rows; the 2 rows were read. Set "
                                              r"datarows to 2 in the header"):
         assert read_sto_table(p)[1].shape == (2, 2)
+
+
+def _arm26_motion(path, header, degrees):
+    """A coordinates file of arm26 (time, r_shoulder_elev, r_elbow_flex), its angles in degrees
+    or radians, with the header lines given (without 'endheader')."""
+    t = np.linspace(0, 0.5, 11)
+    q = np.column_stack([0.3 + 0.4 * np.sin(4 * t), 1.0 + 0.5 * np.cos(3 * t)])
+    q = np.degrees(q) if degrees else q
+    rows = "".join(f"{ti:.10f}\t{a:.10f}\t{b:.10f}\n" for ti, (a, b) in zip(t, q))
+    path.write_text(header + "\nendheader\ntime\tr_shoulder_elev\tr_elbow_flex\n" + rows)
+    return path
+
+
+def _id_tool(osim, coordinates):
+    """The generalized forces (N, 2) OpenSim 4.6's InverseDynamicsTool computes for arm26 (its
+    muscles excluded) from a coordinates file."""
+    tool = osim.InverseDynamicsTool()
+    tool.setModelFileName(os.path.join(CORE, "arm26.osim"))
+    tool.setCoordinatesFileName(str(coordinates))
+    tool.setLowpassCutoffFrequency(-1)
+    tool.setStartTime(0)
+    tool.setEndTime(0.5)
+    excluded = osim.ArrayStr()
+    excluded.append("Muscles")
+    tool.setExcludedForces(excluded)
+    tool.setResultsDir(str(coordinates.parent))
+    tool.setOutputGenForceFileName(coordinates.name + ".id.sto")
+    assert tool.run()
+    return read_sto_table(coordinates.parent / (coordinates.name + ".id.sto"))[1][:, 1:]
+
+
+@pytest.mark.parametrize("line, degrees", [("inDegrees=yes", True), ("inDegrees=Yes", True),
+                                           ("inDegrees=y", True), ("inDegrees yes", True),
+                                           ("inDegrees = YES", True), ("inDegrees=no", False),
+                                           ("inDegrees=N", False), ("inDegrees=false", False)])
+def test_in_degrees_spellings_opensim_reads(osim, tmp_path, line, degrees):
+    """The spellings of inDegrees OpenSim 4.6's Storage reads (the value 'yes' or 'y' in any
+    case says degrees, anything else radians; the key 'inDegrees' followed by '=' or a blank),
+    and the InverseDynamicsTool computes its moments from: urdf2dyn reads them alike. It read
+    'inDegrees yes' (no '=', degrees to OpenSim) as radians."""
+    path = _arm26_motion(tmp_path / "arm.sto", f"arm\nversion=1\nnRows=11\nnColumns=3\n{line}",
+                         degrees)
+    assert osim.Storage(str(path)).isInDegrees() == degrees
+    radians = _arm26_motion(tmp_path / "rad.sto", "arm\nversion=1\nnRows=11\nnColumns=3\n"
+                                                  "inDegrees=no", False)
+    np.testing.assert_allclose(_id_tool(osim, path), _id_tool(osim, radians), atol=1e-6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ours = formats.read_opensim(path)
+    assert ours.meta["in_degrees"] == degrees
+    np.testing.assert_allclose(ours.column("r_elbow_flex"), 1.0 + 0.5 * np.cos(3 * ours.time),
+                               rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("line, written, fix", [
+    ("inDegrees=true", "inDegrees=true", "inDegrees=yes"),
+    ("inDegrees=TRUE", "inDegrees=TRUE", "inDegrees=yes"),
+    ("inDegrees=1", "inDegrees=1", "inDegrees=yes"),
+    ("InDegrees=yes", "InDegrees=yes", "inDegrees=yes"),
+    ("indegrees=y", "indegrees=y", "inDegrees=y")])
+def test_in_degrees_that_opensim_reads_as_radians_is_refused(osim, tmp_path, line, written, fix):
+    """Headers that say degrees to a reader but radians to OpenSim 4.6 (the value 'true' or '1',
+    or the key mis-cased: OpenSim's keys are case-sensitive): its InverseDynamicsTool takes the
+    degrees for radians (moments off by hundreds of N m on arm26). urdf2dyn read them as
+    degrees, silently disagreeing with OpenSim; it refuses them now, naming the line and what
+    to write."""
+    path = _arm26_motion(tmp_path / "arm.sto", f"arm\nversion=1\nnRows=11\nnColumns=3\n{line}",
+                         True)
+    assert not osim.Storage(str(path)).isInDegrees()
+    radians = _arm26_motion(tmp_path / "rad.sto", "arm\nversion=1\nnRows=11\nnColumns=3\n"
+                                                  "inDegrees=no", False)
+    assert np.abs(_id_tool(osim, path) - _id_tool(osim, radians)).max() > 100
+    with pytest.raises(MotionError, match=rf"arm.sto: line 5: '{written}': OpenSim 4.6 reads "
+                                          rf"the angles of this file as radians.*"
+                                          rf"Write '{fix}' if they are in degrees"):
+        formats.read_opensim(path)
+
+
+def test_mis_cased_version_of_a_mot_is_refused(osim, tmp_path):
+    """'Version=1' in a .mot is no version to OpenSim 4.6: it takes the file for a SIMM motion
+    file, in degrees, whatever inDegrees=no says, and its ID tool converts radians as if they
+    were degrees. urdf2dyn read it as radians (the version key lower-cased); it refuses it."""
+    path = _arm26_motion(tmp_path / "arm.mot", "arm\nVersion=1\nnRows=11\nnColumns=3\n"
+                                               "inDegrees=no", False)
+    assert osim.Storage(str(path)).isInDegrees()
+    with pytest.raises(MotionError, match=r"arm.mot: line 2: 'Version=1': OpenSim 4.6 reads the "
+                                          r"angles of this file as degrees.*Write 'version=1'"):
+        formats.read_opensim(path)
+
+
+@pytest.mark.parametrize("line, lineno, expected, opensim", [
+    ("NROWS=11", 3, "nRows", "reads no rows"),
+    ("nrows=11", 3, "nRows", "reads no rows"),
+    ("NCOLUMNS=3", 4, "nColumns", "fails to read the file"),
+    ("InDegrees=no", 5, "inDegrees", "ignores this line")])
+def test_mis_cased_keys_are_warned_about(osim, tmp_path, line, lineno, expected, opensim):
+    """Header keys OpenSim 4.6's Storage does not know in that case (it reads no rows without
+    'nRows', fails without 'nColumns'): urdf2dyn applied them silently; it warns, naming the
+    line and the key OpenSim expects."""
+    header = ["arm", "version=1", "nRows=11", "nColumns=3", "inDegrees=no"]
+    header[lineno - 1] = line
+    path = _arm26_motion(tmp_path / "arm.sto", "\n".join(header), False)
+    if expected == "nRows":
+        assert osim.Storage(str(path)).getSize() == 0
+    elif expected == "nColumns":
+        with pytest.raises(RuntimeError):
+            osim.Storage(str(path))
+    with pytest.warns(Urdf2dynWarning, match=rf"arm.sto: line {lineno}: '{line}': OpenSim "
+                                             rf"4.6's key is '{expected}'.*{opensim}.*Write "
+                                             rf"'{expected}="):
+        ours = formats.read_opensim(path)
+    assert len(ours.time) == 11 and not ours.meta["in_degrees"]
+
+
+@pytest.mark.parametrize("end", ["EndHeader", "ENDHEADER"])
+def test_mis_cased_endheader_is_warned_about(osim, tmp_path, end):
+    """OpenSim 4.6 refuses a file whose header ends in 'EndHeader' (Storage and
+    TimeSeriesTable alike); urdf2dyn reads it and says what OpenSim needs."""
+    path = tmp_path / "arm.sto"
+    _arm26_motion(path, "arm\nversion=1\nnRows=11\nnColumns=3\ninDegrees=no", False)
+    path.write_text(path.read_text().replace("endheader", end))
+    for reader in (osim.Storage, osim.TimeSeriesTable):
+        with pytest.raises(RuntimeError):
+            reader(str(path))
+    with pytest.warns(Urdf2dynWarning, match=rf"arm.sto: line 6: '{end}': OpenSim 4.6 refuses "
+                                             r"this file.*Write 'endheader'"):
+        assert len(formats.read_opensim(path).time) == 11

@@ -43,8 +43,18 @@ __all__ = ["read_sto_table", "read_opensim", "write_opensim", "write_external_lo
 #: Header keys OpenSim's Storage counts rows and columns by (Storage::parseHeaders): the
 #: OpenSim ``key=value`` spellings and SIMM's ``key value`` ones.
 _ROW_KEYS, _COLUMN_KEYS = ("nrows", "nr", "datarows"), ("ncolumns", "nc", "datacolumns")
-#: Header lines without ``=`` whose first word is a key (SIMM motion headers).
-_SIMM_KEYS = ("name", "datarows", "datacolumns", "nr", "nc", "range", "angles")
+#: Header lines without ``=`` whose first word is a key (SIMM motion headers; OpenSim 4.6's
+#: Storage also reads ``inDegrees yes``, ``nRows 3`` and ``version 1``).
+_SIMM_KEYS = ("name", "datarows", "datacolumns", "nr", "nc", "range", "angles",
+              "version", "nrows", "ncolumns", "indegrees")
+#: The keys OpenSim 4.6's Storage reads, as it spells them (it compares them case-sensitively:
+#: 'InDegrees' or 'NROWS' are no keys to it), by their lower-case forms.
+_OPENSIM_KEYS = {k.lower(): k for k in ("version", "nRows", "nColumns", "inDegrees", "nr", "nc",
+                                        "datarows", "datacolumns")}
+#: inDegrees values: those OpenSim 4.6's Storage reads as degrees (in any case), and the other
+#: words a header may mean degrees or radians by (OpenSim reads all of them as radians).
+_OPENSIM_DEGREES, _SAYS_DEGREES, _SAYS_RADIANS = ("yes", "y"), ("true", "t", "1", "on"), (
+    "no", "n", "false", "f", "0", "off")
 
 
 def _header_entry(line):
@@ -60,6 +70,18 @@ def _header_entry(line):
     return None
 
 
+@dataclass
+class _Header:
+    """A .mot/.sto header: info (keys lower-cased: what the header says to a reader), exact
+    (the entries whose keys OpenSim 4.6 reads, spelt as it spells them: what it says to
+    OpenSim), where (lower-cased key: (line number, the line as written)) and the lines whose
+    keys OpenSim does not read for their case."""
+    info: dict = field(default_factory=dict)
+    exact: dict = field(default_factory=dict)
+    where: dict = field(default_factory=dict)
+    miscased: list = field(default_factory=list)
+
+
 def read_sto_table(path):
     """(labels, data, header info, name) of an OpenSim motion/storage file (.mot, .sto): the
     one reader of the format, as written, nothing converted.
@@ -70,7 +92,15 @@ def read_sto_table(path):
     tabs), empty ones dropped as OpenSim's Storage drops them (a doubled or trailing tab).
     A row or column count in the header (``nRows``/``datarows``, ``nColumns``/
     ``datacolumns``) that disagrees with the table is warned about, and the table read as it
-    is, as OpenSim reads it."""
+    is, as OpenSim reads it. OpenSim's keys are case-sensitive: a key it does not read for its
+    case (``NROWS``, ``EndHeader``) is applied and warned about, naming the line and the key
+    OpenSim expects."""
+    labels, data, header, name = _read_table(path)
+    return labels, data, header.info, name
+
+
+def _read_table(path):
+    """read_sto_table, its header as a _Header."""
     path = os.fspath(path)
     note_input(path, "OpenSim table")
     with open(path, "rb") as f:
@@ -82,19 +112,29 @@ def read_sto_table(path):
         end = next(i for i, line in enumerate(lines) if line.strip().lower() == "endheader")
     except StopIteration:
         raise MotionError(f"{path}: no 'endheader' line (not an OpenSim .mot/.sto file)") from None
-    info, name, counts = {}, None, {}
+    header, name, counts = _Header(), None, {}
     for i, line in enumerate(lines[:end]):
         entry = _header_entry(line)
         if entry is not None:
             key = entry[0].lower()
-            info[key] = entry[1]
+            header.info[key] = entry[1]
+            header.where[key] = (i + 1, " ".join(line.split()))
+            if _OPENSIM_KEYS.get(key, entry[0]) == entry[0]:
+                header.exact[key] = entry[1]
+            else:
+                header.miscased.append((i + 1, line.strip(), _OPENSIM_KEYS[key], entry[1]))
             if key in _ROW_KEYS + _COLUMN_KEYS:          # the last one counts, as in OpenSim
                 counts["rows" if key in _ROW_KEYS else "columns"] = (
                     entry[0], entry[1], i + 1, " ".join(line.split()))
         elif line.strip() and i == 0:
             name = line.strip()
-    if name is None and "name" in info:
-        name = info["name"]
+    if name is None and "name" in header.info:
+        name = header.info["name"]
+    if lines[end].strip() != "endheader":
+        report(f"{path}: line {end + 1}: {lines[end].strip()!r}: OpenSim 4.6 refuses this file "
+               "(its Storage and TimeSeriesTable end a header at 'endheader' in lower case "
+               "only); urdf2dyn read it. Write 'endheader' for OpenSim to read it",
+               stacklevel=None)
     body = [(k, line) for k, line in enumerate(lines[end + 1:], end + 2) if line.strip()]
     if not body:
         raise MotionError(f"{path}: no column labels after 'endheader'")
@@ -124,7 +164,24 @@ def read_sto_table(path):
             report(f"{path}: line {lineno}: the header says {said} but the table has "
                    f"{actual} {what}{opensim}; the {actual} {what} were read. Set {key} to "
                    f"{actual} in the header", stacklevel=None)
-    return labels, data, info, name
+    return labels, data, header, name
+
+
+def _warn_miscased(path, header):
+    """Warn about each header line whose key OpenSim 4.6 does not read for its case, saying what
+    OpenSim then does (the units are settled by _in_degrees, which refuses a header whose
+    angles OpenSim would read in other units)."""
+    for lineno, line, expected, value in header.miscased:
+        key = expected.lower()
+        if key in _ROW_KEYS and not any(k in header.exact for k in _ROW_KEYS):
+            then = "ignores this line and, finding no row count, reads no rows of the file"
+        elif key in _COLUMN_KEYS and not any(k in header.exact for k in _COLUMN_KEYS):
+            then = "ignores this line and, finding no column count, fails to read the file"
+        else:
+            then = "ignores this line"
+        report(f"{path}: line {lineno}: {line!r}: OpenSim 4.6's key is {expected!r} (its keys "
+               f"are case-sensitive): it {then}; urdf2dyn read the line as {expected}. Write "
+               f"'{expected}={value}' for OpenSim to read it", stacklevel=None)
 
 
 def _atoi(text):
@@ -133,29 +190,75 @@ def _atoi(text):
     return int(m.group()) if m else None
 
 
-def _in_degrees(path, info):
-    """(whether the angles are in degrees, why): OpenSim's Storage's rule. A .mot without a
-    ``version`` of 1 or more is a SIMM motion file, in degrees whatever ``inDegrees`` says
-    ("Motion files from SIMM are in degrees", Storage.cpp); otherwise ``inDegrees=yes``
-    (without it, and without a version, a line ``Angles are in degrees.``) says degrees."""
-    version = _atoi(info.get("version", "")) or 0
-    deg = info.get("indegrees")
-    if deg is not None and deg.lower() not in ("yes", "no", "true", "false", "y", "n"):
-        raise MotionError(f"{path}: inDegrees={deg!r} (expected yes or no)")
+def _degrees_by(path, keys, lenient):
+    """Whether the header entries keys (lower-case key: value) put the angles in degrees, and
+    why: OpenSim's Storage's rule. A .mot without a ``version`` of 1 or more is a SIMM motion
+    file, in degrees whatever ``inDegrees`` says ("Motion files from SIMM are in degrees",
+    Storage.cpp); otherwise ``inDegrees`` (without it, and without a version, a line ``Angles
+    are in degrees.``) says: 'yes' or 'y' (any case) degrees, anything else radians to
+    OpenSim; lenient: also 'true', '1'... (what a writer of the file may have meant)."""
+    version = _atoi(keys.get("version", "")) or 0
     if version < 1 and ".mot" in os.path.basename(path).lower():
-        if deg is not None and deg.lower() in ("no", "false", "n"):
-            report(f"{path}: inDegrees={deg} but no 'version=' line: OpenSim reads a .mot "
-                   "without a version (a SIMM motion file) in degrees whatever inDegrees says, "
-                   "and so does urdf2dyn. If its angles are radians, add a line 'version=1' "
-                   "to its header", stacklevel=None)
         return True, "degrees (SIMM .mot: no version line)"
+    deg = keys.get("indegrees")
     if deg is None and version < 1:
-        angles = info.get("angles", "").lower()
+        angles = keys.get("angles", "").lower()
         if angles in ("are in degrees.", "are in radians."):
             deg = "yes" if "degrees" in angles else "no"
-    if deg is not None and deg.lower() in ("yes", "true", "y"):
+    said = (deg or "").strip().lower()
+    if said in _OPENSIM_DEGREES or (lenient and said in _SAYS_DEGREES):
         return True, "degrees (inDegrees=yes)"
     return False, "radians"
+
+
+def _in_degrees(path, header):
+    """(whether the angles are in degrees, why), as OpenSim 4.6's Storage (and so its
+    InverseDynamicsTool) reads them. A header that says degrees to a reader but radians to
+    OpenSim, or the other way round (``inDegrees=true``, ``InDegrees=yes``, ``Version=1`` in a
+    .mot), is refused: either reading would silently disagree with one of them."""
+    info, deg = header.info, header.info.get("indegrees")
+    if deg is not None and deg.strip().lower() not in (
+            _OPENSIM_DEGREES + _SAYS_DEGREES + _SAYS_RADIANS):
+        lineno, line = header.where["indegrees"]
+        raise MotionError(f"{path}: line {lineno}: {line!r}: inDegrees={deg!r} is neither yes "
+                          "nor no; write 'inDegrees=yes' if the angles are in degrees, "
+                          "'inDegrees=no' if they are radians")
+    degrees, units = _degrees_by(path, header.exact, lenient=False)
+    meant = _degrees_by(path, info, lenient=True)[0]
+    if meant != degrees:
+        raise MotionError(_units_disagree(path, header, degrees))
+    if meant and deg is not None and deg.strip().lower() in _SAYS_RADIANS:
+        lineno = header.where["indegrees"][0]
+        report(f"{path}: line {lineno}: inDegrees={deg} but no 'version=' line: OpenSim reads a "
+               ".mot without a version (a SIMM motion file) in degrees whatever inDegrees says, "
+               "and so does urdf2dyn. If its angles are radians, add a line 'version=1' "
+               "to its header", stacklevel=None)
+    _warn_miscased(path, header)
+    return degrees, units
+
+
+def _units_disagree(path, header, degrees):
+    """The refusal of a header whose angles OpenSim 4.6 reads in other units than it says:
+    the line at fault, what OpenSim does and what to write."""
+    opensim = "degrees" if degrees else "radians"
+    said = "radians" if degrees else "degrees"
+    if "version" in header.info and "version" not in header.exact:
+        lineno, line = header.where["version"]
+        why = ("its key is 'version' (case-sensitive), so it takes the file for a SIMM motion "
+               "file, whose angles are degrees")
+        fix = f"Write 'version={header.info['version']}'"
+    else:
+        lineno, line = header.where["indegrees"]
+        value = header.info["indegrees"]
+        if "indegrees" not in header.exact:
+            why = "its key is 'inDegrees' (case-sensitive) and it ignores this line"
+        else:
+            why = "it reads only 'yes' or 'y' as degrees"
+        fix = (f"Write 'inDegrees={value if value.lower() in _OPENSIM_DEGREES else 'yes'}' if "
+               "they are in degrees, 'inDegrees=no' if they are radians")
+    return (f"{path}: line {lineno}: {line!r}: OpenSim 4.6 reads the angles of this file as "
+            f"{opensim} ({why}; its InverseDynamicsTool computes its moments so), although the "
+            f"header says {said}: urdf2dyn will not guess which. {fix}")
 
 
 def read_opensim(path, model=None, mapping=None, linear=()):
@@ -164,9 +267,10 @@ def read_opensim(path, model=None, mapping=None, linear=()):
     OpenSim's Storage reads it) are converted for the rotational coordinates only
     (angle_columns)."""
     path = os.fspath(path)
-    labels, data, info, name = read_sto_table(path)
+    labels, data, header, name = _read_table(path)
+    info = header.info
     labels, data = _state_values(labels, data, info, path)
-    degrees, units = _in_degrees(path, info)
+    degrees, units = _in_degrees(path, header)
     return _from_table(labels, data, path, degrees, model, linear, mapping,
                        {"format": "opensim", "name": name, "in_degrees": degrees,
                         "units": units, "header": info})
