@@ -317,3 +317,36 @@ def test_mis_cased_endheader_is_warned_about(osim, tmp_path, end):
     with pytest.warns(Urdf2dynWarning, match=rf"arm.sto: line 6: '{end}': OpenSim 4.6 refuses "
                                              r"this file.*Write 'endheader'"):
         assert len(formats.read_opensim(path).time) == 11
+
+
+def test_states_file_speeds_are_said_to_be_unused(osim, tmp_path):
+    """A states file as OpenSim 4.6's forward simulation writes it (Manager's states table,
+    STOFileAdapter): urdf2dyn reads the coordinates from its '/value' columns, and dropped its
+    '/speed' columns silently; it now says they are not used and that the velocities and
+    accelerations are estimated from the values, and what to do."""
+    model = osim.Model(os.path.join(CORE, "arm26.osim"))
+    state = model.initSystem()
+    model.getCoordinateSet().get("r_elbow_flex").setValue(state, 1.0)
+    manager = osim.Manager(model)
+    manager.setIntegratorAccuracy(1e-6)
+    state.setTime(0)
+    manager.initialize(state)
+    manager.integrate(0.05)
+    table = manager.getStatesTable()
+    path = tmp_path / "arm26_states.sto"
+    osim.STOFileAdapter.write(table, str(path))
+    speeds = [n for n in table.getColumnLabels() if n.endswith("/speed")]
+    assert speeds == ["/jointset/r_shoulder/r_shoulder_elev/speed",
+                      "/jointset/r_elbow/r_elbow_flex/speed"]
+    with pytest.warns(Urdf2dynWarning, match=r"arm26_states.sto: its 2 coordinate speed columns "
+                                             r"\('/jointset/r_shoulder/r_shoulder_elev/speed', "
+                                             r"'/jointset/r_elbow/r_elbow_flex/speed'\) are not "
+                                             r"used: urdf2dyn estimates the velocities and "
+                                             r"accelerations by differentiating"):
+        ours = formats.read_opensim(path)
+    theirs = osim.TimeSeriesTable(str(path))
+    assert ours.names == ["r_shoulder_elev", "r_elbow_flex"]
+    np.testing.assert_array_equal(ours.time, np.array(theirs.getIndependentColumn()))
+    np.testing.assert_array_equal(
+        ours.column("r_elbow_flex"),
+        theirs.getDependentColumn("/jointset/r_elbow/r_elbow_flex/value").to_numpy())

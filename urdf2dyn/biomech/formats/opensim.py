@@ -281,7 +281,7 @@ def _state_values(labels, data, info=None, path=None):
     ``*_states.sto``), whose columns are state variable paths: ``/jointset/knee_r/
     knee_angle_r/value`` is the coordinate knee_angle_r; its ``/speed`` and the other states
     (``/forceset/soleus_r/activation``...) are dropped, the velocities and accelerations
-    coming from the values as for any motion file. OpenSim 4.6's InverseDynamicsTool does not
+    coming from the values as for any motion file (the dropped speeds are warned about). OpenSim 4.6's InverseDynamicsTool does not
     map these paths: it holds every coordinate at its default value. A MocoTrajectory file
     (its header counts ``num_states``...) also has columns by plain name, its kinematic
     constraints' multipliers, slacks and parameters: they are dropped too. A coordinate
@@ -299,7 +299,22 @@ def _state_values(labels, data, info=None, path=None):
             raise MotionError(f"{path}: columns {labels[seen[n]]!r} and {labels[k]!r} both "
                               f"give coordinate {n!r}: keep one of them")
         seen[n] = k
+    _warn_unused_speeds(labels, path)
     return names, data[:, keep]
+
+
+def _warn_unused_speeds(labels, path):
+    """Say that a states table's coordinate speeds are not used: a user who simulated them
+    may take them for the velocities urdf2dyn's inverse dynamics uses."""
+    speeds = [h for h in labels if h.startswith("/jointset/") and h.endswith("/speed")]
+    if not speeds:
+        return
+    shown = ", ".join(repr(h) for h in speeds[:3]) + (", ..." if len(speeds) > 3 else "")
+    report(f"{path}: its {len(speeds)} coordinate speed columns ({shown}) are not used: "
+           "urdf2dyn estimates the velocities and accelerations by differentiating the "
+           "coordinates' '/value' columns, as for any motion file. The estimates match the "
+           "speeds only where the time steps are small against the motion: write the states "
+           "at a finer reporting interval if they are not", stacklevel=None)
 
 
 def write_opensim(path, traj, degrees=None, name=None, model=None, linear=(), derivatives=False,
