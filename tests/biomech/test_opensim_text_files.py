@@ -350,3 +350,65 @@ def test_states_file_speeds_are_said_to_be_unused(osim, tmp_path):
     np.testing.assert_array_equal(
         ours.column("r_elbow_flex"),
         theirs.getDependentColumn("/jointset/r_elbow/r_elbow_flex/value").to_numpy())
+
+
+def _relabel(path, labels):
+    """path with its label line replaced."""
+    lines = path.read_text().splitlines()
+    lines[lines.index("endheader") + 1] = labels
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("labels, hint", [
+    ("frame\tr_shoulder_elev\tr_elbow_flex", "if 'frame' counts samples, its times are "
+                                             "frame / sampling rate"),
+    ("r_elbow_flex\tr_shoulder_elev", "")])
+def test_no_time_column_is_refused_as_opensim_refuses_it(osim, tmp_path, labels, hint):
+    """A motion file without a 'time' column: OpenSim 4.6's Storage ('no time column found')
+    and TimeSeriesTable ('Expected = time') refuse it, and so does urdf2dyn, saying now where
+    and what to add (it said 'missing columns ['time']')."""
+    path = _arm26_motion(tmp_path / "arm.sto", "arm\nversion=1\nnRows=11\nnColumns=3\n"
+                                               "inDegrees=no", False)
+    if labels.count("\t") == 1:             # two labels: drop the time column of the rows
+        text = path.read_text().splitlines()
+        k = text.index("endheader") + 2
+        text[k:] = ["\t".join(r.split("\t")[1:]) for r in text[k:]]
+        path.write_text("\n".join(text).replace("nColumns=3", "nColumns=2") + "\n")
+    _relabel(path, labels)
+    for reader in (osim.Storage, osim.TimeSeriesTable):
+        with pytest.raises(RuntimeError, match="time"):
+            reader(str(path))
+    with pytest.raises(MotionError, match=rf"arm.sto: line 7: no 'time' column among the "
+                                          rf"labels .*OpenSim 4.6 refuses the file too.*"
+                                          rf"add the sample times in seconds as the first "
+                                          rf"column, labelled 'time'.*{hint}"):
+        formats.read_opensim(path)
+
+
+def test_a_time_column_opensim_does_not_read_is_warned_about(osim, tmp_path):
+    """'Time' (OpenSim 4.6 refuses it: its label must be 'time') and a 'time' column that is not
+    the first (Storage silently takes the first column for the times, TimeSeriesTable refuses
+    it): urdf2dyn reads the times by their label, and says what OpenSim needs."""
+    path = _arm26_motion(tmp_path / "arm.sto", "arm\nversion=1\nnRows=11\nnColumns=3\n"
+                                               "inDegrees=no", False)
+    times = formats.read_opensim(path).time
+    _relabel(path, "Time\tr_shoulder_elev\tr_elbow_flex")
+    for reader in (osim.Storage, osim.TimeSeriesTable):
+        with pytest.raises(RuntimeError, match="time"):
+            reader(str(path))
+    with pytest.warns(Urdf2dynWarning, match=r"arm.sto: line 7: the label 'Time': OpenSim 4.6 "
+                                             r"refuses the file.*Write 'time'"):
+        np.testing.assert_array_equal(formats.read_opensim(path).time, times)
+    text = path.read_text().splitlines()
+    k = text.index("endheader") + 1
+    text[k:] = ["\t".join(r.split("\t")[1:2] + r.split("\t")[:1] + r.split("\t")[2:])
+                for r in text[k:]]
+    path.write_text("\n".join(text).replace("Time", "time") + "\n")
+    storage = osim.Storage(str(path))
+    assert storage.getStateVector(0).getTime() != times[0]      # the shoulder angle
+    with pytest.warns(Urdf2dynWarning, match=r"arm.sto: line 7: 'time' is column 2: OpenSim "
+                                             r"4.6's Storage takes the first column "
+                                             r"\('r_shoulder_elev'\) for the times.*Move 'time' "
+                                             r"to the first column"):
+        np.testing.assert_array_equal(formats.read_opensim(path).time, times)

@@ -80,6 +80,7 @@ class _Header:
     exact: dict = field(default_factory=dict)
     where: dict = field(default_factory=dict)
     miscased: list = field(default_factory=list)
+    labels_line: int = 0
 
 
 def read_sto_table(path):
@@ -138,7 +139,7 @@ def _read_table(path):
     body = [(k, line) for k, line in enumerate(lines[end + 1:], end + 2) if line.strip()]
     if not body:
         raise MotionError(f"{path}: no column labels after 'endheader'")
-    first = body[0][1]
+    first, header.labels_line = body[0][1], body[0][0]
     labels = [x.strip() for x in (first.split("\t") if "\t" in first else first.split())]
     labels = [x for x in labels if x]
     try:
@@ -269,11 +270,41 @@ def read_opensim(path, model=None, mapping=None, linear=()):
     path = os.fspath(path)
     labels, data, header, name = _read_table(path)
     info = header.info
+    _check_time_label(path, labels, header.labels_line)
     labels, data = _state_values(labels, data, info, path)
     degrees, units = _in_degrees(path, header)
     return _from_table(labels, data, path, degrees, model, linear, mapping,
                        {"format": "opensim", "name": name, "in_degrees": degrees,
                         "units": units, "header": info})
+
+
+def _check_time_label(path, labels, lineno):
+    """Refuse a table without a 'time' column as OpenSim 4.6 refuses it (Storage: 'no time
+    column found', TimeSeriesTable: 'Expected = time'), saying what to add; warn about a time
+    column that urdf2dyn reads by its label and OpenSim does not: 'Time' (refused by OpenSim),
+    'time' after the first column (Storage takes the first column for the times)."""
+    lower = [x.lower() for x in labels]
+    if "time" not in lower:
+        hint = ""
+        if lower and lower[0] in ("frame", "frame#", "frames"):
+            hint = (f" (if {labels[0]!r} counts samples, its times are frame / sampling rate; "
+                    "replace it by them)")
+        raise MotionError(f"{path}: line {lineno}: no 'time' column among the labels "
+                          f"{labels}: OpenSim 4.6 refuses the file too (its Storage and "
+                          "TimeSeriesTable need 'time' as the first label). To read it, add "
+                          f"the sample times in seconds as the first column, labelled 'time'"
+                          f"{hint}")
+    k = lower.index("time")
+    if labels[k] != "time":
+        report(f"{path}: line {lineno}: the label {labels[k]!r}: OpenSim 4.6 refuses the file "
+               "(its Storage and TimeSeriesTable need the label 'time' in lower case); urdf2dyn "
+               f"read it as the times. Write 'time' for OpenSim to read it", stacklevel=None)
+    if k > 0:
+        report(f"{path}: line {lineno}: 'time' is column {k + 1}: OpenSim 4.6's Storage takes "
+               f"the first column ({labels[0]!r}) for the times (its InverseDynamicsTool then "
+               "computes nonsense) and its TimeSeriesTable refuses the file; urdf2dyn read the "
+               "'time' column. Move 'time' to the first column for OpenSim to read it",
+               stacklevel=None)
 
 
 def _state_values(labels, data, info=None, path=None):
