@@ -142,3 +142,16 @@ def test_module_entry_point_on_bundled_data(tmp_path):
         capture_output=True, text=True, check=True, cwd=tmp_path)   # not the source tree
     assert "arm7_joint7" in res.stdout
     assert np.loadtxt(out, delimiter=",", skiprows=1).shape[1] == 8
+
+
+def test_cli_counts_one_sample_in_the_singular(tmp_path, capsys):
+    """--time-range keeping one sample printed 'motion: ...: 1 samples'."""
+    model = urdf2dyn.load(ROBOT2R)
+    t = np.linspace(0, 0.09, 10)
+    motion, out = tmp_path / "m.csv", tmp_path / "tau.csv"
+    write_motion(motion, t, quadratic(t)[0], model.q_names)
+    assert main(["torques", ROBOT2R, str(motion), "-o", str(out), "--time-range", "0.02",
+                 "0.02"]) == 0
+    assert len(np.loadtxt(out, delimiter=",", skiprows=1, ndmin=2)) == 1
+    printed = capsys.readouterr().out
+    assert "m.csv: 1 sample, t = 0.02 .. 0.02 s" in printed, printed

@@ -126,6 +126,11 @@ def data_rows(idx, limit=8):
     return text + (f", ... ({len(idx)} rows)" if len(idx) > limit else "")
 
 
+def counted(n, noun):
+    """'1 sample', '3 samples': a count and its noun, the noun in the plural unless n is 1."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def duplicated(names, limit=8):
     """"['a', 'b']"-style text of the names that occur more than once, in one pass (a header
     may hold hundreds of thousands of names), the first `limit` of them."""

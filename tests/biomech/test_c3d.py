@@ -1070,3 +1070,13 @@ def test_ezc3d_advice_a_user_cannot_follow_is_left_out(monkeypatch):
                        r"not standard\.: iostream error\); is it truncated") as e:
         C.read_c3d(TYPE3)
     assert "ignoreBadFormatting" not in str(e.value)
+
+
+def test_convert_counts_one_plate_in_the_singular(tmp_path, capsys):
+    """A C3D file with one force plate: convert printed '1 force plates'."""
+    from urdf2dyn.cli import main
+    path = os.path.join(DATA, "Codamotion_ADemo1.c3d")
+    assert len(read(path).plates) == 1
+    assert main(["convert", path, "-o", str(tmp_path / "grf.mot")]) == 0
+    printed = capsys.readouterr().out
+    assert "1 force plate, " in printed and "force plates" not in printed, printed

@@ -6,6 +6,7 @@ import sys
 import numpy as np
 
 from ..model import load
+from ..warn import counted
 from .options import model_path, need_matplotlib, number, refuse_overwriting, suffix
 
 EVERY = number("a number of samples, >= 1", low=1, low_open=False, integer=True)
@@ -66,8 +67,8 @@ def cmd_ik(args):
     s, n = result.solution, len(result.motion.time)
     out = ", ".join(result.written) or "nothing written"
     worst = max(range(n), key=lambda k: np.nan_to_num(s.max[k], nan=-1.0)) if n else 0
-    print(f"{args.setup}: {n} frames, {len(s.marker_names)} markers fitted, "
-          f"{result.motion.q.shape[1]} coordinates -> {out}")
+    print(f"{args.setup}: {counted(n, 'frame')}, {counted(len(s.marker_names), 'marker')} "
+          f"fitted, {counted(result.motion.q.shape[1], 'coordinate')} -> {out}")
     if n:
         print(f"marker error: RMS {1e3 * np.nanmean(s.rms):.2f} mm on average, max "
               f"{1e3 * np.nanmax(s.max):.2f} mm ({s.worst[worst]} at t = "
@@ -115,7 +116,8 @@ def cmd_animate(args):
     anim = animate_trial(model, res, path=out, every=args.every)
     plt.close(anim._fig)
     frames = len(range(0, len(res.t), args.every))
-    print(f"{out}: {frames} frames of {res.path}, t = {res.t[0]:g} .. {res.t[-1]:g} s")
+    print(f"{out}: {counted(frames, 'frame')} of {res.path}, t = {res.t[0]:g} .. "
+          f"{res.t[-1]:g} s")
     ik_summary(res, sys.stdout)
     return 0
 

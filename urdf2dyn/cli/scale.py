@@ -1,5 +1,6 @@
 """urdf2dyn scale: an OpenSim ScaleTool setup run unchanged (urdf2dyn.biomech.scale)."""
 from .._safe_files import same_file
+from ..warn import counted
 from .options import UsageError, model_path, refuse_overwriting
 
 
@@ -34,8 +35,9 @@ def cmd_scale(args):
     written = args.output or (setup.output_model_file if setup.place
                               else setup.output_scaled_model)
     print(report.text())
-    print(f"{args.setup}: {len(report.factors)} bodies scaled, "
-          f"{len(report.lengths)} muscle lengths, {len(report.markers)} markers placed -> "
+    bodies = f"{len(report.factors)} {'body' if len(report.factors) == 1 else 'bodies'}"
+    print(f"{args.setup}: {bodies} scaled, {counted(len(report.lengths), 'muscle length')}, "
+          f"{counted(len(report.markers), 'marker')} placed -> "
           f"{written or 'nothing written (the setup names no output model; give -o)'}")
     return 0
 

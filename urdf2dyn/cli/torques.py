@@ -10,7 +10,7 @@ from .._safe_files import refuse_missing_folders, same_file
 from ..biomech.processing import DEFAULT_DERIVATIVES, DEFAULT_MAX_GAP
 from ..biomech.trajectory import MotionError
 from ..model import load
-from ..warn import Urdf2dynWarning, missing_file
+from ..warn import Urdf2dynWarning, counted, missing_file
 from .markers import ik_summary, marker_options
 from .options import (CUTOFF, DELIMITER_CHOICES, GAP, HUMOD_GRAVITY_HELP, JOBS, MASS, SPEED,
                       UsageError, add_floating_base, add_gravity, contact, model_path,
@@ -387,7 +387,7 @@ def _summary(model, args, res, written, notes, cycles=None):
     extra = f", filtered at {rec['filter_hz']:g} Hz" if res.filtered else ""
     if res.filtered and rec.get("filter_loads") is False:
         extra += " (coordinates only)"
-    print(f"motion: {res.path}: {len(t)} samples, t = {t[0]:g} .. {t[-1]:g} s "
+    print(f"motion: {res.path}: {counted(len(t), 'sample')}, t = {t[0]:g} .. {t[-1]:g} s "
           f"({rec['elapsed_s'] * 1e3:.1f} ms from file to torques{extra})", file=out)
     if rec.get("loads"):
         kind = "external loads" if args.external_loads else "ground reactions"
@@ -486,7 +486,8 @@ def _multi_summary(model, args, results, outputs, notes):
     human = gait.has_sagittal(model)
     total = sum(len(r.t) for r in results)
     secs = sum(r.record["elapsed_s"] for r in results)
-    print(f"{len(results)} motions, {total} samples, {secs:.2f} s from files to torques",
+    print(f"{len(results)} motions, {counted(total, 'sample')}, {secs:.2f} s from files to "
+          "torques",
           file=out)
     from ..biomech.formats import torque_units
     moment = np.array([u.startswith("N·m") for u in torque_units(model)])

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..._lazy import lazy_names
 from ..._safe_files import check_outputs, guarding
-from ...warn import MotionError
+from ...warn import MotionError, counted
 
 if TYPE_CHECKING:
     from ..trajectory import Trajectory
@@ -113,14 +113,14 @@ def _convert_c3d(source, outputs, rotation=None, threshold=None, units=None, str
                 raise MotionError(f"{source}: no markers to write to {os.fspath(out)}")
             write_trc(out, rec.markers, units=units)
             prefix = rec.markers.meta.get("label_prefix")
-            done.append((os.fspath(out), f"{len(rec.markers.labels)} markers, "
-                                         f"{len(rec.markers)} frames" +
+            done.append((os.fspath(out), f"{counted(len(rec.markers.labels), 'marker')}, "
+                                         f"{counted(len(rec.markers), 'frame')}" +
                          (f" (labels without the subject prefix '{prefix}', as models name "
                           "them)" if prefix else "")))
         elif ext in (".mot", ".sto"):
             write_grf(out, rec.plates)
-            done.append((os.fspath(out), f"{len(rec.plates)} force plates, "
-                                         f"{len(rec.plates[0].time)} samples"))
+            done.append((os.fspath(out), f"{counted(len(rec.plates), 'force plate')}, "
+                                         f"{counted(len(rec.plates[0].time), 'sample')}"))
         else:
             raise ValueError(f"{os.fspath(out)}: a C3D file converts to .trc (markers) or .mot "
                              f"(force plates), not {ext or 'a file without a suffix'}")

@@ -312,8 +312,9 @@ def _state_values(labels, data, info=None, path=None):
     ``*_states.sto``), whose columns are state variable paths: ``/jointset/knee_r/
     knee_angle_r/value`` is the coordinate knee_angle_r; its ``/speed`` and the other states
     (``/forceset/soleus_r/activation``...) are dropped, the velocities and accelerations
-    coming from the values as for any motion file (the dropped speeds are warned about). OpenSim 4.6's InverseDynamicsTool does not
-    map these paths: it holds every coordinate at its default value. A MocoTrajectory file
+    coming from the values as for any motion file (the dropped speeds are warned about).
+    OpenSim 4.6's InverseDynamicsTool does not map these paths: it holds every coordinate at
+    its default value. A MocoTrajectory file
     (its header counts ``num_states``...) also has columns by plain name, its kinematic
     constraints' multipliers, slacks and parameters: they are dropped too. A coordinate
     given both by name and by path is refused naming the two columns."""
