@@ -412,3 +412,42 @@ def test_a_time_column_opensim_does_not_read_is_warned_about(osim, tmp_path):
                                              r"\('r_shoulder_elev'\) for the times.*Move 'time' "
                                              r"to the first column"):
         np.testing.assert_array_equal(formats.read_opensim(path).time, times)
+
+
+def _trc(path, keys="DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\t"
+                    "OrigDataStartFrame\tOrigNumFrames", labels="Frame#\tTime"):
+    """A .trc of one marker, three frames (mm), its key line and label line as given."""
+    rows = "".join(f"{k + 1}\t{k / 100:.2f}\t1\t2\t3\n" for k in range(3))
+    path.write_text(f"PathFileType\t4\t(X/Y/Z)\t{path.name}\n{keys}\n"
+                    f"100\t100\t3\t1\tmm\t100\t1\t3\n{labels}\tA\t\t\n\t\tX1\tY1\tZ1\n\n{rows}")
+    return path
+
+
+@pytest.mark.parametrize("key, expected", [("units", "Units"), ("numframes", "NumFrames"),
+                                           ("DATARATE", "DataRate")])
+def test_trc_mis_cased_keys_are_warned_about(osim, tmp_path, key, expected):
+    """A .trc header key in another case: OpenSim 4.6's TRCFileAdapter refuses the file
+    ('Unexpected key. Expected = Units'); urdf2dyn refused 'units' saying "Units '' is not a
+    length unit" and ignored 'numframes' silently. It reads the key and names the line and the
+    key OpenSim expects."""
+    keys = "\t".join(key if k == expected else k for k in (
+        "DataRate", "CameraRate", "NumFrames", "NumMarkers", "Units", "OrigDataRate",
+        "OrigDataStartFrame", "OrigNumFrames"))
+    path = _trc(tmp_path / "walk.trc", keys=keys)
+    with pytest.raises(RuntimeError, match=f"Expected = {expected}"):
+        osim.TimeSeriesTableVec3(str(path))
+    with pytest.warns(Urdf2dynWarning, match=rf"walk.trc: line 2: the key {key!r}: OpenSim 4.6 "
+                                             rf"refuses the file.*Write {expected!r}"):
+        ours = formats.read_trc(path)
+    assert ours.meta["units"] == "mm" and ours.meta["rate"] == 100
+    np.testing.assert_allclose(ours.xyz[:, 0], [[0.001, 0.002, 0.003]] * 3)
+
+
+def test_trc_lower_case_time_label_is_warned_about(osim, tmp_path):
+    """'Frame#<TAB>time': OpenSim 4.6 refuses it ('Expected = Time'); urdf2dyn read it silently."""
+    path = _trc(tmp_path / "walk.trc", labels="Frame#\ttime")
+    with pytest.raises(RuntimeError, match="Expected = Time"):
+        osim.TimeSeriesTableVec3(str(path))
+    with pytest.warns(Urdf2dynWarning, match=r"walk.trc: line 4: the label 'time': OpenSim 4.6 "
+                                             r"refuses the file.*Write 'Time'"):
+        assert len(formats.read_trc(path).time) == 3

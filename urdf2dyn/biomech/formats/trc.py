@@ -86,7 +86,7 @@ def read_trc(path, strict=False):
     if len([k for k in keys if k]) == len([v for v in vals if v]):
         # OpenSim's TRCFileAdapter drops empty cells (doubled tabs) from both lines
         keys, vals = [k for k in keys if k], [v for v in vals if v]
-    header = dict(zip(keys, vals))
+    header = dict(zip(_opensim_keys(source, keys), vals))
     units = header.get("Units", "")
     if units not in LENGTH_UNITS:
         raise MotionError(f"{source}: line 3: Units {units!r} is not a length unit (expected "
@@ -96,6 +96,10 @@ def read_trc(path, strict=False):
     if len(names) < 2 or names[0].strip() != "Frame#" or names[1].strip().lower() != "time":
         raise MotionError(f"{source}: line 4: expected 'Frame#<TAB>Time<TAB>marker names...', "
                           f"got {lines[3][:60]!r}")
+    if names[1].strip() != "Time":
+        report(f"{source}: line 4: the label {names[1].strip()!r}: OpenSim 4.6 refuses the file "
+               "(its TRCFileAdapter expects 'Time', in that case); urdf2dyn read the column as "
+               "the times. Write 'Time' for OpenSim to read it", stacklevel=None)
     labels = [x.strip() for x in names[2:] if x.strip()]
     if not labels:
         raise MotionError(f"{source}: line 4 names no markers")
@@ -175,6 +179,23 @@ def _row(source, lineno, cells, labels):
                               f"{'XYZ'[k % 3]} is not a number: {c.strip()[:20]!r}")
         vals.append(x)
     return vals
+
+
+def _opensim_keys(source, keys):
+    """The header keys of line 2, each of OpenSim's keys in another case (``units``,
+    ``NUMFRAMES``) spelt as OpenSim spells it and warned about: OpenSim 4.6's TRCFileAdapter
+    compares them case-sensitively and refuses the file ('Unexpected key')."""
+    spelling = {k.lower(): k for k in _HEADER_KEYS}
+    out = []
+    for key in keys:
+        expected = spelling.get(key.lower(), key)
+        if expected != key:
+            report(f"{source}: line 2: the key {key!r}: OpenSim 4.6 refuses the file (its "
+                   f"TRCFileAdapter expects {expected!r}: its keys are case-sensitive); urdf2dyn "
+                   f"read it as {expected}. Write {expected!r} for OpenSim to read it",
+                   stacklevel=None)
+        out.append(expected)
+    return out
 
 
 def _count(header, key):
