@@ -509,7 +509,10 @@ def test_moco_trajectory_gives_its_coordinates(tmp_path):
     dropped; the multipliers and parameters were read as unknown coordinates and refused."""
     path = tmp_path / "solution.sto"
     path.write_text(MOCO)
-    r = formats.read_opensim(path)
+    with pytest.warns(Urdf2dynWarning, match=r"solution.sto: its 1 coordinate speed column "
+                                             r"\('/jointset/knee_r/knee_angle_r/speed'\) is "
+                                             r"not used"):
+        r = formats.read_opensim(path)
     assert r.names == ["knee_angle_r"]
     np.testing.assert_array_equal(r.q[:, 0], [0.1, 0.2, 0.3])
 

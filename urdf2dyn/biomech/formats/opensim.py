@@ -29,7 +29,7 @@ import numpy as np
 
 from ...forces import wrench_at_point
 from ..._safe_files import note_input, replacing
-from ...warn import report
+from ...warn import counted, report
 from .setup_xml import disabled, read_tool, text as _text
 from .windows import decode_text, setup_path
 from ..trajectory import MotionError, _from_table, _to_table
@@ -342,7 +342,8 @@ def _warn_unused_speeds(labels, path):
     if not speeds:
         return
     shown = ", ".join(repr(h) for h in speeds[:3]) + (", ..." if len(speeds) > 3 else "")
-    report(f"{path}: its {len(speeds)} coordinate speed columns ({shown}) are not used: "
+    report(f"{path}: its {counted(len(speeds), 'coordinate speed column')} ({shown}) "
+           f"{'is' if len(speeds) == 1 else 'are'} not used: "
            "urdf2dyn estimates the velocities and accelerations by differentiating the "
            "coordinates' '/value' columns, as for any motion file. The estimates match the "
            "speeds only where the time steps are small against the motion: write the states "
