@@ -245,21 +245,21 @@ def _units_disagree(path, header, degrees):
     said = "radians" if degrees else "degrees"
     if "version" in header.info and "version" not in header.exact:
         lineno, line = header.where["version"]
-        why = ("its key is 'version' (case-sensitive), so it takes the file for a SIMM motion "
-               "file, whose angles are degrees")
+        why = ("its key is 'version', in that case only, so it takes the file for a SIMM "
+               "motion file, whose angles are degrees")
         fix = f"Write 'version={header.info['version']}'"
     else:
         lineno, line = header.where["indegrees"]
         value = header.info["indegrees"]
         if "indegrees" not in header.exact:
-            why = "its key is 'inDegrees' (case-sensitive) and it ignores this line"
+            why = "its key is 'inDegrees', in that case only, so it ignores this line"
         else:
             why = "it reads only 'yes' or 'y' as degrees"
         fix = (f"Write 'inDegrees={value if value.lower() in _OPENSIM_DEGREES else 'yes'}' if "
                "they are in degrees, 'inDegrees=no' if they are radians")
     return (f"{path}: line {lineno}: {line!r}: OpenSim 4.6 reads the angles of this file as "
-            f"{opensim} ({why}; its InverseDynamicsTool computes its moments so), although the "
-            f"header says {said}: urdf2dyn will not guess which. {fix}")
+            f"{opensim}, because {why}, and its InverseDynamicsTool computes its moments from "
+            f"them so; the header says {said}. urdf2dyn will not guess which is right: {fix}")
 
 
 def read_opensim(path, model=None, mapping=None, linear=()):
