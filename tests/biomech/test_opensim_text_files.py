@@ -278,6 +278,13 @@ def test_mis_cased_version_of_a_mot_is_refused(osim, tmp_path):
     with pytest.raises(MotionError, match=r"arm.mot: line 2: 'Version=1': OpenSim 4.6 reads the "
                                           r"angles of this file as degrees.*Write 'version=1'"):
         formats.read_opensim(path)
+    # in a .sto the version decides nothing here: the line at fault is inDegrees=true
+    path = _arm26_motion(tmp_path / "arm.sto", "arm\nVersion=1\nnRows=11\nnColumns=3\n"
+                                               "inDegrees=true", True)
+    assert not osim.Storage(str(path)).isInDegrees()
+    with pytest.raises(MotionError, match=r"arm.sto: line 5: 'inDegrees=true': OpenSim 4.6 reads "
+                                          r"the angles of this file as radians"):
+        formats.read_opensim(path)
 
 
 @pytest.mark.parametrize("line, lineno, expected, opensim", [

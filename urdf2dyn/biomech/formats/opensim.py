@@ -238,15 +238,25 @@ def _in_degrees(path, header):
     return degrees, units
 
 
+def _version_at_fault(path, header, meant):
+    """Whether a mis-cased version line alone makes OpenSim read the angles otherwise than the
+    header means (spelt as OpenSim spells it, OpenSim would read them as meant)."""
+    if "version" not in header.info or "version" in header.exact:
+        return False
+    spelt = dict(header.exact, version=header.info["version"])
+    return _degrees_by(path, spelt, lenient=False)[0] == meant
+
+
 def _units_disagree(path, header, degrees):
     """The refusal of a header whose angles OpenSim 4.6 reads in other units than it says:
     the line at fault, what OpenSim does and what to write."""
     opensim = "degrees" if degrees else "radians"
     said = "radians" if degrees else "degrees"
-    if "version" in header.info and "version" not in header.exact:
+    if _version_at_fault(path, header, not degrees):
         lineno, line = header.where["version"]
-        why = ("its key is 'version', in that case only, so it takes the file for a SIMM "
-               "motion file, whose angles are degrees")
+        why = ("its key is 'version', in that case only, so it takes the file for one without "
+               "a version line" + (" (a SIMM motion file, whose angles are degrees)"
+                                   if degrees else ""))
         fix = f"Write 'version={header.info['version']}'"
     else:
         lineno, line = header.where["indegrees"]
