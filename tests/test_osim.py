@@ -143,6 +143,22 @@ def test_published_model_inverse_dynamics_equals_opensims(published):
     assert worst < 1e-9, (name, worst)
 
 
+def test_natural_cubic_spline_is_read_as_opensim_reads_it(osim, tmp_path):
+    """OpenSim 4 reads <NaturalCubicSpline> (the old name, which OpenSim's own test models such
+    as opensim-core's Applications/ID/tests/resources/subject01.osim still use) as a
+    SimmSpline. gait2354's knee splines renamed so: loaded by both, the same dynamics,
+    q beyond the knots included."""
+    text = open(os.path.join(DATA, MODELS["gait2354"]), encoding="utf-8").read()
+    assert text.count("<SimmSpline") > 0
+    path = tmp_path / "natural_cubic_spline.osim"
+    path.write_text(text.replace("SimmSpline", "NaturalCubicSpline"), encoding="utf-8")
+    model = _load(str(path))
+    oracle = Oracle(osim, str(path), model.q_names)
+    worst = max(_rel(model.inverse_dynamics(q, v, a), oracle.inverse_dynamics(q, v, a))
+                for q, v, a in _states(model, 6, 5))
+    assert worst < 1e-9
+
+
 def test_rajagopal_knee_velocity_terms_follow_the_lagrangian(osim):
     """Rajagopal's knee turns three axes with one coordinate (two through splines). The
     velocity-product torques equal dM/dt v - 1/2 d(v^T M v)/dq with OpenSim's own M."""
