@@ -341,6 +341,34 @@ def test_published_gait2392(tmp_path):
     assert np.all(res.solution.rms <= errors[:, 2] + 1e-4)
 
 
+def test_a_poor_fit_is_warned_about_as_the_trial_pipeline_warns(tmp_path):
+    """urdf2dyn ik said nothing however far the model's markers stayed from the measured ones
+    (the OpenSim tutorial's arm26 trial on OpenSim 4's arm26.osim: 0.78 m RMS, exit 0), where
+    urdf2dyn torques and animate warn on the same recording (OpenSim's best-practice bands,
+    plausibility.ik_fit). Gait2392's walk, 4 frames: OpenSim's own IK tool reports a largest
+    marker error above 4 cm, and urdf2dyn ik warns with the same figure; strict refuses."""
+    pytest.importorskip("opensim")
+    import shutil
+    folder = tmp_path / "gait2392"
+    shutil.copytree(os.path.join(DATA, "gait2392"), folder)
+    setup = folder / "subject01_Setup_IK.xml"
+    setup.write_text(re.sub(r"<time_range>[^<]*</time_range>",
+                            "<time_range>0.5 0.55</time_range>", setup.read_text()))
+    ik_oracle.run_opensim(os.fspath(setup))
+    theirs = ik_oracle.read_errors(os.fspath(folder / "subject01_ik_marker_errors.sto"))
+    assert theirs[:, 3].max() > 0.04
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ik.run_setup(os.fspath(setup), output=os.fspath(folder / "ours.mot"))
+    said = [str(w.message) for w in caught if issubclass(w.category, Urdf2dynWarning)
+            and "largest marker error above 4 cm" in str(w.message)]
+    assert len(said) == 1 and "subject01_walk1.trc" in said[0], said
+    up_to = float(re.search(r"up to ([\d.]+) mm", said[0]).group(1))
+    assert up_to == pytest.approx(1e3 * theirs[:, 3].max(), abs=1.0)
+    with pytest.raises(IKSetupError, match="inverse kinematics: marker RMS above 2 cm"):
+        ik.run_setup(os.fspath(setup), output=os.fspath(folder / "strict.mot"), strict=True)
+
+
 def _written(folder, before):
     """The files under folder that are not in before (relative paths; OpenSim's log out)."""
     return sorted(os.path.relpath(os.path.join(d, f), folder)
@@ -760,6 +788,9 @@ def test_published_leg39_couplers(leg39, name):
     theirs = read_opensim(folder / f"opensim_{name}.mot", model=model)
     with warnings.catch_warnings():
         warnings.simplefilter("error", Urdf2dynWarning)
+        # the swing trial fits at 3-4 cm RMS, beyond OpenSim's best-practice band: only that
+        warnings.filterwarnings("ignore", r".*inverse kinematics: (marker RMS|largest marker "
+                                r"error) above", Urdf2dynWarning)
         res = ik.run_setup(setups[name], model=model, output="")
     assert np.allclose(res.motion.time, theirs.time, atol=1e-6) and len(theirs.time) == 14
     d = res.motion.q - theirs.q[:, [theirs.names.index(n) for n in model.q_names]]

@@ -468,12 +468,27 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
             raise IKSetupError(f"{s.path}: <marker_file> is empty: give the marker file")
         marker_data = (read_marker_file or _read_marker_file)(s.marker_file)
     result = fit(model, marker_data, IKSettings.from_setup(s, threads), markers, strict)
+    _report_poor_fit(result, marker_data.meta.get("source") or s.marker_file or s.path, strict)
     if out:
         if made:                        # OpenSim's IK tool creates its results directory
             os.makedirs(made, exist_ok=True)
         _write(out, result, model, s, errors)
         result.written = tuple(os.path.abspath(p) for p in (out, errors) if p)
     return result
+
+
+def _report_poor_fit(result, source, strict):
+    """Marker errors beyond OpenSim's best-practice bands, warned about as urdf2dyn torques
+    warns (plausibility.ik_fit): a model and a recording that do not belong together (another
+    model version, units, lab axes) must not pass with exit status 0 and no word."""
+    from .plausibility import ik_fit
+    sol = result.solution
+    advice = ("check that the marker file and the model belong together (the markers' units "
+              "and lab axes: OpenSim models are y-up), the model's scale and marker placement, "
+              "and the setup's marker weights")
+    for message in ik_fit(result.motion.time, sol.rms, sol.max, list(sol.worst), source,
+                          advice):
+        report(message, strict=strict, error=IKSetupError, stacklevel=None)
 
 
 def _no_marker_task(s):

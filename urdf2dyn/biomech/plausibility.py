@@ -473,10 +473,16 @@ def light_loads(model, f_ext, loads_source):
             "the recording leaves out (a harness, handrails, a seat, plates the feet miss)"]
 
 
-def ik_fit(t, rms, worst_error, worst_marker, source):
+#: what to check when the markers fit poorly, in the words of urdf2dyn torques' options
+IK_FIT_ADVICE = ("check the lab rotation (--rotate), the model's scale and marker placement, "
+                 "and the marker weights (--ik-setup)")
+
+
+def ik_fit(t, rms, worst_error, worst_marker, source, advice=IK_FIT_ADVICE):
     """Inverse kinematics' marker errors against OpenSim's best practice for a gait trial:
     marker RMS below IK_RMS_MAX (2 cm) and the largest error below IK_MAX_MAX (4 cm) in every
-    frame. t, rms, worst_error (N,), worst_marker [name] per frame."""
+    frame. t, rms, worst_error (N,), worst_marker [name] per frame; advice: what the user
+    should check, in the words of the command that ran the fit."""
     rms = np.asarray(rms, dtype=float)
     worst_error = np.asarray(worst_error, dtype=float)
     out = []
@@ -490,8 +496,7 @@ def ik_fit(t, rms, worst_error, worst_marker, source):
         out.append(f"{source}: inverse kinematics: {what} above {100 * limit:.0f} cm in "
                    f"{int(over.sum())} of {len(x)} frames (up to {1e3 * x[k]:.1f} mm{who} at "
                    f"t = {t[k]:g} s; OpenSim's best practice: RMS below 2 cm, largest error "
-                   "below 2-4 cm): check the lab rotation (--rotate), the model's scale and "
-                   "marker placement, and the marker weights (--ik-setup)")
+                   f"below 2-4 cm): {advice}")
     return out
 
 
