@@ -520,3 +520,25 @@ def test_a_model_without_movable_joints_prints_its_summary(tmp_path, capsys):
     assert status == 0, err
     assert "max()" not in err and "no movable joint" in out
     assert out_csv.read_text().splitlines()[0] == "time"
+
+
+G2354 = os.path.join(os.path.dirname(__file__), "data", "opensim_models", "Gait2354_Simbody")
+
+
+@pytest.mark.parametrize("where,said", [
+    ("grf", "give it with --external-loads"),
+    ("motion", "urdf2dyn torques --setup"),
+])
+def test_an_opensim_xml_given_as_data_names_the_option_that_takes_it(capsys, where, said):
+    """An OpenSim user's first tries: the ExternalLoads .xml given to --grf, the ID setup given
+    as the motion. Both were refused as an "unknown trajectory format" (exit 1), which says
+    nothing of what to do; the answer names the option that takes the file (exit 2, a
+    command-line mistake)."""
+    model = os.path.join(G2354, "subject01_simbody.osim")
+    motion = os.path.join(G2354, "subject01_walk1_ik.mot")
+    xml = os.path.join(G2354, "subject01_walk1_grf.xml" if where == "grf"
+                       else "subject01_Setup_InverseDynamics.xml")
+    argv = ["torques", model] + ([motion, "--grf", xml] if where == "grf" else [xml])
+    status, _, err = run(argv, capsys)
+    assert status == 2, err
+    assert said in err and xml in err

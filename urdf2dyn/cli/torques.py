@@ -27,6 +27,7 @@ def cmd_torques(args):
                          "or an OpenSim setup file (--setup Setup_ID.xml)")
     if args.external_loads and args.grf:
         raise UsageError("--external-loads and --grf both give the loads: use one")
+    _refuse_opensim_xml_as_data(args)
     robot = model_path(args.robot)
     jobs = find_trials(args.motion, args.grf)
     multi = len(jobs) > 1 or any(os.path.isdir(m) for m in args.motion)
@@ -103,6 +104,22 @@ def trial_settings(args, jobs, contacts):
         contacts=contacts, mapping=args.mapping, degrees=args.degrees,
         delimiter=args.delimiter, decimal=args.decimal, strict=args.strict,
         reduce_residuals=_residual_settings(args), **marker_options(args, jobs))
+
+
+def _refuse_opensim_xml_as_data(args):
+    """An OpenSim user's .xml where urdf2dyn takes data (the ExternalLoads file as --grf, the
+    ID setup as the motion): name the option that takes it, before reading anything."""
+    if args.grf and args.grf.lower().endswith(".xml"):
+        raise UsageError(f"--grf {args.grf}: an .xml file is an OpenSim ExternalLoads file (the "
+                         f"bodies the loads act on, and their data file): give it with "
+                         f"--external-loads {args.grf}; --grf takes the data itself (.mot, "
+                         ".sto, .csv)")
+    for motion in args.motion:
+        if motion.lower().endswith(".xml"):
+            raise UsageError(f"{motion}: an .xml file is not a motion: run an OpenSim "
+                             f"inverse-dynamics setup as urdf2dyn torques --setup {motion}; "
+                             "an ExternalLoads file goes to --external-loads, an IK setup to "
+                             "--ik-setup (with a .trc or C3D recording as the motion)")
 
 
 def _torques_setup(args):
