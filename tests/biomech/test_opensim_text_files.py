@@ -458,3 +458,59 @@ def test_trc_lower_case_time_label_is_warned_about(osim, tmp_path):
     with pytest.warns(Urdf2dynWarning, match=r"walk.trc: line 4: the label 'time': OpenSim 4.6 "
                                              r"refuses the file.*Write 'Time'"):
         assert len(formats.read_trc(path).time) == 3
+
+
+def _rra_style_kinematics(path, repeat_last, change=0.0):
+    """arm26's coordinates (tests/data/opensim_core) as an OpenSim 4 Kinematics_q.sto, its
+    last row written twice as OpenSim's RRA and CMC write it (change: added to the repeated
+    row's first angle)."""
+    labels, data, _, _ = read_sto_table(os.path.join(CORE, "arm26_InverseKinematics.mot"))
+    data = data[:, :3]
+    if repeat_last:
+        last = data[-1].copy()
+        last[1] += change
+        data = np.vstack([data, last])
+    rows = "\n".join("\t".join(f"{x:.8f}" for x in row) for row in data)
+    path.write_text(f"Coordinates\nversion=1\nnRows={len(data)}\nnColumns=3\ninDegrees=yes\n"
+                    f"endheader\n{chr(9).join(labels[:3])}\n{rows}\n")
+
+
+def _arm26_setup(folder, coordinates):
+    shutil.copy(os.path.join(CORE, "arm26.osim"), folder / "arm26.osim")
+    (folder / f"setup_{coordinates}.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">'
+        '<InverseDynamicsTool name="arm26"><model_file>arm26.osim</model_file>'
+        '<results_directory>res</results_directory>'
+        f'<coordinates_file>{coordinates}</coordinates_file>'
+        '<lowpass_cutoff_frequency_for_coordinates>6</lowpass_cutoff_frequency_for_coordinates>'
+        '<time_range>0 1</time_range><forces_to_exclude>Muscles</forces_to_exclude>'
+        f'<output_gen_force_file>id_{coordinates}</output_gen_force_file>'
+        '</InverseDynamicsTool></OpenSimDocument>\n')
+    return str(folder / f"setup_{coordinates}.xml")
+
+
+@pytest.mark.parametrize("change,said", [
+    (0.0, r"data row 32 repeats the row before it \(its time and every value\): dropped"),
+    (0.5, r"data row 32 has the time of the row before \(0.25 s\) and other values: it "
+          r"replaces that row"),
+])
+def test_a_time_written_twice_is_read_as_opensims_storage_reads_it(osim, tmp_path, monkeypatch,
+                                                                   change, said):
+    """OpenSim's RRA writes its last row twice (the Working with Static Optimization tutorial's
+    subject_adjusted_Kinematics_q.sto, its own RRA outputs), and its tools read such files:
+    opensim.Storage lets a row with the time of the row before it replace that row. urdf2dyn
+    refused them ("the time column must be ... strictly increasing"). Now read by Storage's
+    rule, with a warning: the torques equal OpenSim's ID tool's on the same file."""
+    monkeypatch.chdir(tmp_path)
+    _rra_style_kinematics(tmp_path / "twice.sto", repeat_last=True, change=change)
+    _rra_style_kinematics(tmp_path / "once.sto", repeat_last=False)
+    assert osim.Storage("twice.sto").getSize() == osim.Storage("once.sto").getSize()
+    assert osim.InverseDynamicsTool(_arm26_setup(tmp_path, "twice.sto")).run()
+    la, theirs, _, _ = read_sto_table("res/id_twice.sto")
+    with pytest.warns(Urdf2dynWarning, match="twice.sto: " + said):
+        ours = urdf2dyn.inverse_dynamics_setup(_arm26_setup(tmp_path, "twice.sto"),
+                                               checks=False)
+    names = list(urdf2dyn.load("arm26.osim").v_names)
+    cols = [names.index(n.removesuffix("_moment")) for n in la[1:]]
+    np.testing.assert_allclose(ours.t, theirs[:, 0], rtol=0, atol=1e-7)
+    np.testing.assert_allclose(ours.tau[:, cols], theirs[:, 1:], rtol=0, atol=1e-6)

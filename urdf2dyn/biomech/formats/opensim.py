@@ -29,7 +29,7 @@ import numpy as np
 
 from ...forces import wrench_at_point
 from ..._safe_files import note_input, replacing
-from ...warn import counted, report
+from ...warn import counted, data_rows, report
 from .setup_xml import disabled, read_tool, text as _text
 from .windows import decode_text, setup_path
 from ..trajectory import MotionError, _from_table, _to_table
@@ -282,6 +282,7 @@ def read_opensim(path, model=None, mapping=None, linear=()):
     info = header.info
     _check_time_label(path, labels, header.labels_line)
     labels, data = _state_values(labels, data, info, path)
+    data = _repeated_times(labels, data, path)
     degrees, units = _in_degrees(path, header)
     return _from_table(labels, data, path, degrees, model, linear, mapping,
                        {"format": "opensim", "name": name, "in_degrees": degrees,
@@ -315,6 +316,33 @@ def _check_time_label(path, labels, lineno):
                "computes nonsense) and its TimeSeriesTable refuses the file; urdf2dyn read the "
                "'time' column. Move 'time' to the first column for OpenSim to read it",
                stacklevel=None)
+
+
+def _repeated_times(labels, data, path):
+    """The table read by opensim.Storage's rule (Storage::append): a row with the time of the
+    row before it replaces that row. OpenSim's RRA and CMC write their last row twice, and its
+    tools read such files; each replaced row is warned about, naming the row that replaces it.
+    Times that go back stay an error (the trajectory's own check)."""
+    lower = [h.lower() for h in labels]
+    if "time" not in lower or len(data) < 2:
+        return data
+    t = data[:, lower.index("time")]
+    again = np.flatnonzero(t[1:] == t[:-1]) + 1          # rows that replace the one before
+    if not len(again):
+        return data
+    same = [k for k in again if np.array_equal(data[k], data[k - 1], equal_nan=True)]
+    other = [k for k in again if k not in same]
+    if same:
+        report(f"{path}: data row{'s' if len(same) > 1 else ''} {data_rows(same)} "
+               f"repeat{'' if len(same) > 1 else 's'} the row before "
+               f"{'them' if len(same) > 1 else 'it'} (its time and every value): dropped, as "
+               "OpenSim reads it (its RRA and CMC write their last row twice)", stacklevel=None)
+    if other:
+        report(f"{path}: data row{'s' if len(other) > 1 else ''} {data_rows(other)} "
+               f"{'have' if len(other) > 1 else 'has'} the time of the row before "
+               f"({t[other[0]]:g} s) and other values: it replaces that row, as OpenSim's "
+               "Storage reads the file; check which of the two rows is right", stacklevel=None)
+    return np.delete(data, np.asarray(again) - 1, axis=0)
 
 
 def _state_values(labels, data, info=None, path=None):
