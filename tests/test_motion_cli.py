@@ -155,3 +155,20 @@ def test_cli_counts_one_sample_in_the_singular(tmp_path, capsys):
     assert len(np.loadtxt(out, delimiter=",", skiprows=1, ndmin=2)) == 1
     printed = capsys.readouterr().out
     assert "m.csv: 1 sample, t = 0.02 .. 0.02 s" in printed, printed
+
+
+def test_filtering_unevenly_sampled_coordinates_names_the_file_and_the_flag(tmp_path, capsys):
+    """An integrator's output (OpenSim's RRA and CMC Kinematics_q.sto) has uneven time steps.
+    urdf2dyn torques --filter refused it in the library's words, without the file ("the
+    Butterworth filter needs uniformly sampled data ...; resample first or use
+    method='spline' / 'gradient' without cutoff_hz"); the message names the file and the
+    command line's options."""
+    model = urdf2dyn.load(ROBOT2R)
+    t = np.sort(np.r_[np.linspace(0, 1, 101), 0.50002])
+    q, _, _ = quadratic(t)
+    motion = tmp_path / "uneven.csv"
+    write_motion(motion, t, q, model.q_names)
+    assert main(["torques", ROBOT2R, str(motion), "--filter", "6"]) == 1
+    err = capsys.readouterr().err
+    assert f"{motion}: time steps vary from 2e-05 to 0.01 s" in err, err
+    assert "--filter" in err and "cutoff_hz" not in err and "method=" not in err

@@ -439,6 +439,24 @@ def _floating_velocity(t, qj):
     return np.concatenate([v_lin, omega], axis=1)
 
 
+def _need_even_steps(t, source, filter_hz):
+    """A trial's coordinates filtered (or differentiated by Savitzky-Golay) must be evenly
+    sampled: else refused naming the file, in the command line's and the library's words."""
+    try:
+        _uniform_step(t, "")
+    except ValueError:
+        dt = np.diff(np.asarray(t, dtype=float))
+        what, instead = (("the Butterworth filter (--filter, filter_hz)", "drop the filter")
+                         if filter_hz is not None else
+                         ("Savitzky-Golay derivatives (--derivatives savgol)",
+                          "choose --derivatives gradient or spline"))
+        raise MotionError(f"{source}: time steps vary from {dt.min():g} to {dt.max():g} s (an "
+                          "integrator's output, such as OpenSim's RRA or CMC Kinematics_q.sto?):"
+                          f" {what} needs evenly sampled coordinates; resample the file to one "
+                          f"step, or {instead} (finite differences and splines take uneven "
+                          "steps)") from None
+
+
 @dataclass(frozen=True)
 class Urdf2dynProcessing:
     """urdf2dyn's processing of a trial (``processing="urdf2dyn"``, the default).
@@ -463,6 +481,8 @@ class Urdf2dynProcessing:
         """(t, q, v, a, how the rates were found, the cutoff applied or None) of the
         coordinates t (N,), q (N, nq) and the rates v, a the file gave (or None)."""
         if v is None or a is None:
+            if filter_hz is not None or derivatives == "savgol":
+                _need_even_steps(t, source, filter_hz)
             qf, v_est, a_est = estimate_derivatives(t, q, method=derivatives,
                                                     cutoff_hz=filter_hz, model=model,
                                                     return_positions=True)
