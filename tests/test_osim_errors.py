@@ -3,6 +3,7 @@ read with a warning that says what was done; never a crash, a hang or a tracebac
 (No OpenSim needed: tests/test_osim.py compares the good models with OpenSim.)"""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import tempfile
 import time
 import warnings
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -333,3 +335,41 @@ def test_non_physical_inertia_is_read_with_a_warning():
     with pytest.warns(urdf2dyn.URDFWarning, match=r"line 5: body 'b': <inertia> 0.09 0.01 "
                       r"0.011: no rigid body has these moments"):
         urdf2dyn.load(_doc(body, _pin("j", "/ground", "/bodyset/b")))
+
+
+ARM26 = os.path.join(os.path.dirname(__file__), "data", "opensim_core", "arm26.osim")
+
+
+@pytest.mark.parametrize("where, stray", [
+    (b"Model authors names..", b"Model authors \x96 names.."),       # a typed en dash
+    (b"<credits>", b"<!-- caf\xe9 --><credits>")])                     # Latin-1 in a comment
+def test_stray_windows_bytes_outside_the_tags_are_read_and_said(osim, tmp_path, where, stray):
+    """A model that is UTF-8 but for a Windows editor's byte in its text or comments (a
+    published model had an en dash, 0x96, in its credits): OpenSim reads it; urdf2dyn
+    refused it. It reads it now, the same model as without the byte, saying the line and
+    column; strict refuses it."""
+    data = open(ARM26, "rb").read()
+    assert where in data
+    path = tmp_path / "arm26.osim"
+    path.write_bytes(data.replace(where, stray, 1))
+    assert osim.Model(str(path)).getBodySet().getSize() == 2          # OpenSim reads it
+    with pytest.warns(urdf2dyn.URDFWarning, match=r"arm26.osim: line 4, column \d+: byte 0x"
+                      r"(96|e9) is not UTF-8 .*read as Windows-1252"):
+        model = urdf2dyn.load(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clean = urdf2dyn.load(ARM26)
+    q = np.random.default_rng(0).uniform(-1, 1, (4, clean.nq))
+    np.testing.assert_array_equal(model.mass_matrix(q), clean.mass_matrix(q))
+    with pytest.raises(URDFError, match="not UTF-8"):
+        urdf2dyn.load(path, strict=True)
+
+
+def test_a_stray_byte_inside_a_tag_is_still_refused(tmp_path):
+    """Inside a tag (a name, a number) a stray byte is not guessed at: refused as before."""
+    data = open(ARM26, "rb").read().replace(b'<Body name="r_humerus"',
+                                            b'<Body name="r_hum\x96erus"', 1)
+    path = tmp_path / "arm26.osim"
+    path.write_bytes(data)
+    with pytest.raises(URDFError, match=r"arm26.osim: not valid UTF-8 text \(byte \d+\)"):
+        urdf2dyn.load(path)

@@ -255,7 +255,7 @@ def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
         raise ValueError(f"load: couplers must be 'keep' or 'eliminate', got {couplers!r}")
     source = None
     if isinstance(urdf, bytes):
-        text = _decode(urdf, "the URDF bytes")
+        text = _decode(urdf, "the URDF bytes", strict)
     elif isinstance(urdf, str) and urdf.lstrip("\ufeff \t\r\n").startswith("<"):
         text = urdf
     elif isinstance(urdf, (str, os.PathLike)):
@@ -268,7 +268,7 @@ def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
                                     ".urdf, .osim or MJCF .xml file in it")
         note_input(urdf, "model")
         with open(urdf, "rb") as f:
-            text = _decode(f.read(), os.fspath(urdf))
+            text = _decode(f.read(), os.fspath(urdf), strict)
         source = os.fspath(urdf)
     else:
         raise TypeError(f"load: expected a path or URDF text, got {type(urdf).__name__}")
@@ -327,7 +327,34 @@ def _binary_kind(data):
     return None
 
 
-def _decode(data, where):
+def _text_with_stray_bytes(data, where, strict):
+    """Text that is UTF-8 but for stray bytes in its character data or comments (outside
+    every tag: an en dash typed in a Windows editor, 0x96, in an .osim's credits), those
+    bytes read as Windows-1252 and warned about; None when a stray byte is inside a tag (a
+    name or a number, which urdf2dyn will not guess). OpenSim's and URDF parsers pass such
+    bytes through."""
+    text = data.decode("utf-8", errors="surrogateescape")     # a stray byte b: U+DC00 + b
+    if (not text.lstrip("\ufeff \t\r\n").startswith("<")
+            or re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", text)):
+        return None                                             # not XML text at all
+    stray = [k for k, c in enumerate(text) if "\udc80" <= c <= "\udcff"]
+    plain = re.sub(r"<!--.*?-->", lambda m: " " * len(m.group()), text, flags=re.S)
+    for tag in re.finditer(r"<[^>]*>", plain):
+        if any(tag.start() <= k < tag.end() for k in stray):
+            return None
+    k = stray[0]
+    line, column = text.count("\n", 0, k) + 1, k - text.rfind("\n", 0, k)
+    byte = bytes([ord(text[k]) - 0xDC00])
+    report(f"{where}: line {line}, column {column}: byte 0x{byte.hex()} is not UTF-8 "
+           f"({len(stray)} such byte{'s' if len(stray) > 1 else ''}, outside the tags: text or "
+           "comments); read as Windows-1252, as a Windows editor writes it (this one: "
+           f"{byte.decode('cp1252', errors='replace')!r}). Save the file as UTF-8 to silence "
+           "this", strict=strict, error=_core.URDFError, category=URDFWarning, stacklevel=None)
+    return "".join(bytes([ord(c) - 0xDC00]).decode("cp1252", errors="replace")
+                   if "\udc80" <= c <= "\udcff" else c for c in text).lstrip("\ufeff")
+
+
+def _decode(data, where, strict=False):
     kind = _binary_kind(data)
     if kind:
         raise _core.URDFError(f"{where}: {kind[0]}, not a model ({_EXPECTS}): {kind[1]}")
@@ -359,9 +386,12 @@ def _decode(data, where):
         if declared and declared.group(1).lower() in (b"windows-1252", b"cp1252", b"iso-8859-1",
                                                       b"latin-1", b"latin1"):
             return data.decode("cp1252" if b"1252" in declared.group(1) else "latin-1")
-        raise _core.URDFError(f"{where}: not valid UTF-8 text (byte {e.start}); save it as UTF-8 "
-                              "or declare its encoding (<?xml ... encoding=\"windows-1252\"?>)"
-                              ) from None
+        text = _text_with_stray_bytes(data, where, strict)
+        if text is None:
+            raise _core.URDFError(f"{where}: not valid UTF-8 text (byte {e.start}); save it as "
+                                  "UTF-8 or declare its encoding (<?xml ... encoding=\"windows-"
+                                  "1252\"?>)") from None
+        return text
 
 
 class Model:
