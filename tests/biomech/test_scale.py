@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import warnings
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
@@ -553,30 +554,105 @@ MARKER_SETS = [os.path.join(DATA, "scale", "gait2354", "gait2354_Scale_MarkerSet
 _JUNK = st.sampled_from(["<", ">", "</location>", "<fixed>", "true", "nan", "1e999", "-0",
                          "&amp;", "&bogus;", "\x00", "é", " ", "\n", "<Marker name=\"x\">",
                          "<socket_parent_frame>/bodyset/", "</objects>", "0.1 0.2"])
+_SPACE = st.sampled_from([" ", "  ", "\t", "\n\t\t"])
+_NUMBER = st.floats(-1e3, 1e3, allow_nan=False, allow_subnormal=True).flatmap(
+    lambda x: st.sampled_from([repr(x), f"{x:.17e}", f"{x:.17E}"]))
+#: what a marker's element may hold and be read: (element, text)
+_VALID = st.one_of(
+    st.tuples(st.just("location"), st.tuples(_SPACE, _NUMBER, _SPACE, _NUMBER, _SPACE, _NUMBER,
+                                             _SPACE).map("".join)),
+    st.tuples(st.just("fixed"), st.sampled_from(["true", "false", " true ", "1", "0"])),
+    st.tuples(st.just("body"), st.sampled_from(["torso", "pelvis", " calcn_r ", "tibia_l"])),
+    st.tuples(st.just("name"), st.text("abcXYZ019._-", min_size=1, max_size=20)))
+#: what is refused, naming the line of the element that holds it
+_INVALID = st.one_of(
+    st.tuples(st.just("location"), st.sampled_from(["nan 0 0", "0 inf 0", "0 0 1e999", "0 abc 0",
+                                                    "1,5 0 0", "0 0", "0 0 0 0", "", "0x1 0 0"])),
+    st.tuples(st.just("fixed"), st.sampled_from(["maybe", "TRUE", "yes", "2"])),
+    st.tuples(st.just("name"), st.just("")))
 
 
-@settings(max_examples=80, deadline=None)
-@given(which=st.sampled_from(MARKER_SETS),
-       edits=st.lists(st.tuples(st.sampled_from(["delete", "insert", "duplicate"]),
-                                st.floats(0, 1), st.integers(1, 200), _JUNK), max_size=4))
-def test_marker_set_reader_never_tracebacks(tmp_path_factory, which, edits):
+def _markers_in(text):
+    """Each marker's element spans: {element: (start, end) of its text}, in file order."""
+    spans = []
+    for m in re.finditer(r'<Marker name="([^"]*)">(.*?)</Marker>', text, re.S):
+        where = {"name": m.span(1)}
+        for element in ("location", "fixed", "body"):
+            inner = re.search(rf"<{element}>(.*?)</{element}>", m.group(2), re.S)
+            where[element] = (m.start(2) + inner.start(1), m.start(2) + inner.end(1))
+        spans.append(where)
+    return spans
+
+
+def _put(text, span, value):
+    return text[:span[0]] + value + text[span[1]:]
+
+
+@st.composite
+def marker_set_edits(draw, text):
+    """A published marker set file with (three times in four) values of its markers changed,
+    to other valid values or to one that is refused, or (else) a few edits anywhere, of the
+    kinds a hand-edited file has. Returns (text, which of these, the refused value's (marker
+    index, element) or None)."""
+    kind = draw(st.sampled_from(["valid", "valid", "refused", "anywhere"]))
+    if kind == "anywhere":
+        for what, where, n, junk in draw(st.lists(st.tuples(
+                st.sampled_from(["delete", "insert", "duplicate"]), st.floats(0, 1),
+                st.integers(1, 200), _JUNK), min_size=1, max_size=4)):
+            i = int(where * len(text))
+            if what == "delete":
+                text = text[:i] + text[i + n:]
+            elif what == "insert":
+                text = text[:i] + junk + text[i:]
+            else:
+                text = text[:i] + text[i:i + n] + text[i:]
+        return text, kind, None
+    n = len(_markers_in(text))
+    edits = draw(st.lists(st.tuples(st.integers(0, n - 1), _VALID), min_size=1, max_size=3))
+    for k, (element, value) in edits:
+        text = _put(text, _markers_in(text)[k][element], value)
+    if kind == "valid":
+        return text, kind, None
+    k, (element, value) = draw(st.integers(0, n - 1)), draw(_INVALID)
+    return _put(text, _markers_in(text)[k][element], value), kind, (k, element)
+
+
+def _marker_set_oracle(text):
+    """The markers as Python's own XML parser reads the file: (name, frame, location,
+    fixed) per <Marker>, the numbers by float(), a flag true for "true" or "1"."""
+    root = ET.fromstring(text.encode("utf-8"))
+    return [(m.get("name"), m.findtext("body").strip(),
+             tuple(float(x) for x in m.findtext("location").split()),
+             m.findtext("fixed").strip() in ("true", "1"))
+            for m in root.iter("Marker")]
+
+
+@settings(max_examples=50, deadline=None)
+@given(which=st.sampled_from(MARKER_SETS), data=st.data())
+def test_marker_set_reader_reads_what_the_file_says(tmp_path_factory, which, data):
     """The marker set file reader (GenericModelMaker's marker_set_file, the core's .osim
-    reader) on mutants of a published marker set file (gait2354's OpenSim 3 one, the real
-    lab's OpenSim 4 one): markers with a name, a frame, three finite numbers and a flag, or a
-    ValueError naming the file; never a crash, a traceback or a runaway."""
+    reader) on edits of a published marker set file (gait2354's OpenSim 3 one, the real lab's
+    OpenSim 4 one): changed values are read as Python's XML parser reads them, every marker;
+    a value that cannot be read is refused with a ValueError naming the file, the line of its
+    element and the marker; edits anywhere end in markers or a ValueError naming the file,
+    never a crash, a traceback or a runaway."""
     from urdf2dyn.biomech.formats.osim import read_marker_set
     with open(which, encoding="utf-8") as f:
-        text = f.read()
-    for what, where, n, junk in edits:
-        i = int(where * len(text))
-        if what == "delete":
-            text = text[:i] + text[i + n:]
-        elif what == "insert":
-            text = text[:i] + junk + text[i:]
-        else:
-            text = text[:i] + text[i:i + n] + text[i:]
+        text, kind, refused = data.draw(marker_set_edits(f.read()), label="edited")
     path = tmp_path_factory.mktemp("ms") / "markers.xml"
     path.write_text(text, encoding="utf-8")
+    if refused is not None:
+        k, element = refused
+        start = _markers_in(text)[k][element][0]
+        line = text.count("\n", 0, start) + 1
+        name = re.findall(r'<Marker name="([^"]*)">', text)[k]
+        with pytest.raises(ValueError) as e:
+            read_marker_set(path)
+        assert str(e.value).startswith(f"{path}: line {line}: marker '{name}': "), str(e.value)
+        return
+    if kind == "valid":
+        assert read_marker_set(path) == _marker_set_oracle(text)
+        return
     try:
         markers = read_marker_set(path)
     except ValueError as e:
@@ -585,6 +661,11 @@ def test_marker_set_reader_never_tracebacks(tmp_path_factory, which, edits):
     for name, frame, location, fixed in markers:
         assert isinstance(name, str) and isinstance(frame, str) and isinstance(fixed, bool)
         assert len(location) == 3 and all(np.isfinite(location))
+    try:
+        expected = _marker_set_oracle(text)
+    except (ET.ParseError, AttributeError, ValueError):   # not XML, or a marker without
+        return                                              # its elements: no oracle here
+    assert markers == expected
 
 
 def test_a_manual_scale_of_a_body_the_model_lacks_names_the_setup():
