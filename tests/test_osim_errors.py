@@ -314,17 +314,124 @@ def mutated():
                   kinds=("delete", "insert", "replace", "duplicate"), edits=4, span=40)
 
 
-@settings(max_examples=150, derandomize=True, deadline=None,
+#: <Body name="bK"><mass>..</mass><mass_center>..</mass_center><inertia>..</inertia>: the
+#: spans of the values, per body, and of <gravity>'s
+_BODY = re.compile(r'<Body name="(\w+)"><mass>([^<]*)</mass><mass_center>([^<]*)</mass_center>'
+                   r'<inertia>([^<]*)</inertia>')
+_FINITE = st.floats(-2, 2, allow_subnormal=False).map(repr)
+_VECTOR = st.tuples(_FINITE, _FINITE, _FINITE).map(" ".join)
+_BAD = {"mass": ["nan", "-1", "abc", "", "1e999", "1 2"],
+        "mass_center": ["0 nan 0", "0 0", "x 0 0", "0 0 0 0", "inf 0 0"],
+        "inertia": ["nan 0.1 0.1 0 0 0", "0.1 0.1 0.1 0 0", "0.1 0.1 0.1 0 0 abc"],
+        "gravity": ["0 nan 0", "0 -9.8", "0 -9.8 0 1"]}
+
+
+def _values(text):
+    """{(body, element): (start, end)} of each body's mass, mass centre and inertia, and
+    {("", "gravity"): span}."""
+    spans = {("", "gravity"): re.search(r"<gravity>([^<]*)</gravity>", text).span(1)}
+    for m in _BODY.finditer(text):
+        for k, element in enumerate(("mass", "mass_center", "inertia"), 2):
+            spans[(m.group(1), element)] = m.span(k)
+    return spans
+
+
+def _put(text, span, value):
+    return text[:span[0]] + value + text[span[1]:]
+
+
+@st.composite
+def varied_model(draw):
+    """The small .osim model with every body's mass and mass centre and the gravity drawn
+    anew (values the model may have). Returns (text, {body: (mass, centre)}, gravity)."""
+    text, inertial = GOOD, {}
+    gravity = draw(st.tuples(*[st.floats(-20, 20, allow_subnormal=False)] * 3))
+    for body in reversed([m.group(1) for m in _BODY.finditer(GOOD)]):   # spans stay valid
+        mass = draw(st.floats(0, 100, allow_subnormal=False))
+        centre = draw(st.tuples(*[st.floats(-2, 2, allow_subnormal=False)] * 3))
+        inertial[body] = (mass, np.array(centre))
+        spans = _values(text)
+        text = _put(text, spans[(body, "mass_center")], " ".join(map(repr, centre)))
+        text = _put(text, spans[(body, "mass")], repr(mass))
+    text = _put(text, _values(text)[("", "gravity")], " ".join(map(repr, gravity)))
+    return text, inertial, np.array(gravity)
+
+
+@st.composite
+def one_bad_value(draw):
+    """The small .osim model with one value a body or <gravity> cannot have. Returns (text,
+    what the refusal names)."""
+    body, element = draw(st.sampled_from(sorted(_values(GOOD))))
+    value = draw(st.sampled_from(_BAD[element]))
+    text = _put(GOOD, _values(GOOD)[(body, element)], value)
+    line = GOOD.count("\n", 0, _values(GOOD)[(body, element)][0]) + 1
+    return text, f"line {line}: " + (f"body '{body}': " if body else "") + f"<{element}>"
+
+
+_Q = np.linspace(-0.5, 0.5, 13)     # a configuration of every joint model's 13 coordinates
+_H = 1e-5
+
+
+def _body_frames():
+    """Every body's frame (position, rotation) in the unedited model at _Q and at _Q +- _H
+    along each coordinate: kinematics do not depend on the masses drawn."""
+    model = _load(GOOD)
+    frames = []
+    for q in [_Q] + [_Q + s * _H * e for e in np.eye(model.nq) for s in (1, -1)]:
+        pos, rot = model.forward_kinematics(q)
+        frames.append({name: (pos[k], rot[k]) for k, name in enumerate(model.link_names)})
+    return frames
+
+
+_FRAMES = _body_frames()
+
+
+def _potential(frames, inertial, gravity):
+    """-sum m g.c over the bodies, c each body's mass centre in the world: by hand."""
+    return -sum(mass * gravity @ (frames[b][0] + frames[b][1] @ centre)
+                for b, (mass, centre) in inertial.items())
+
+
+@settings(max_examples=80, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
-@given(mutated())
-def test_mutated_models_load_or_are_refused_cleanly(text):
+@given(st.one_of(mutated().map(lambda v: ("mutated", v)),
+                 varied_model().map(lambda v: ("varied", v)),
+                 one_bad_value().map(lambda v: ("bad value", v))))
+def test_mutated_models_load_right_or_are_refused_naming_the_place(case):
+    """Bodies' masses and mass centres and the gravity drawn anew: the model's total mass,
+    gravity, centre of mass and potential energy are what those numbers give by hand (with
+    the unedited model's body frames), and its gravity torques are the potential's
+    derivative. One value a body cannot have: refused naming the line, the body and the
+    element. Edits anywhere: a usable model or a refusal, never another exception."""
+    kind, value = case
+    if kind == "varied":
+        text, inertial, gravity = value
+        m = _load(text)
+        mass = sum(mass for mass, _ in inertial.values())
+        assert m.total_mass == pytest.approx(mass, rel=1e-12)
+        np.testing.assert_array_equal(m.gravity, gravity)
+        u = [_potential(frames, inertial, gravity) for frames in _FRAMES]
+        scale = 1 + sum(mass * 4 * np.linalg.norm(gravity) for mass, _ in inertial.values())
+        assert m.potential_energy(_Q) == pytest.approx(u[0], rel=1e-9, abs=1e-12 * scale)
+        if mass > 0:
+            com = sum(mass * (_FRAMES[0][b][0] + _FRAMES[0][b][1] @ c)
+                      for b, (mass, c) in inertial.items()) / mass
+            np.testing.assert_allclose(m.center_of_mass(_Q), com, rtol=1e-9, atol=1e-12)
+        slope = (np.array(u[1::2]) - np.array(u[2::2])) / (2 * _H)
+        np.testing.assert_allclose(m.gravity_torques(_Q), slope, rtol=1e-5, atol=1e-8 * scale)
+        return
+    if kind == "bad value":
+        text, place = value
+        with pytest.raises(URDFError) as e:
+            _load(text)
+        assert place in str(e.value), (place, str(e.value))
+        return
     try:
-        m = _load(text.encode("utf-8", "surrogatepass"))     # bytes: always the text itself
+        m = _load(value.encode("utf-8", "surrogatepass"))     # bytes: always the text itself
     except (URDFError, ValueError) as e:
         assert str(e)
         return
     # what loads is a usable model
-    import numpy as np
     q = np.zeros(m.nq)
     assert m.inverse_dynamics(q, q, q).shape == (m.nv,)
 
