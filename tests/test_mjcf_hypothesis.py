@@ -4,6 +4,7 @@ Whatever is drawn either loads or is refused with a
 URDFError (never another exception, never a crash); and where MuJoCo compiles the same
 document, urdf2dyn's dynamics equal MuJoCo's."""
 import os
+import re
 import shutil
 import tempfile
 import warnings
@@ -158,6 +159,24 @@ def damaged(text):
                   edits=3, span=60)
 
 
+#: a decimal number of an attribute's value, alone or among others (not a part of a name,
+#: nor an integer: class counts, flags and contact bits stay as they are)
+NUMBER = re.compile(r'(?<=["\s])-?(?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?(?=["\s])')
+
+
+@st.composite
+def varied(draw, text):
+    """A real model's text with one to three of its numbers (masses, sizes, positions,
+    ranges, ...) multiplied by a factor near one: a model that MuJoCo most often compiles
+    too, of other values than the published one."""
+    spans = [m.span() for m in NUMBER.finditer(text)]
+    picks = {draw(st.sampled_from(spans)) for _ in range(draw(st.integers(1, 3)))}
+    for i, j in sorted(picks, reverse=True):         # from the end: the spans stay valid
+        factor = draw(st.floats(0.5, 2))
+        text = text[:i] + repr(float(text[i:j]) * factor) + text[j:]
+    return text
+
+
 GO2 = os.path.join(oracle.MJCF, "menagerie", "unitree_go2")
 CHEETAH = os.path.join(oracle.MJCF, "dm_control")
 
@@ -172,15 +191,17 @@ def copy_model(folder, tmp):
 @given(which=st.sampled_from([("go2.xml", GO2, "scene.xml"), ("scene.xml", GO2, "scene.xml"),
                               ("cheetah.xml", CHEETAH, "cheetah.xml")]), data=st.data())
 def test_damaged_public_models_load_or_are_refused_and_match_mujoco(which, data):
-    """Edited text of the vendored models (the included file, the including one): a model
-    or a URDFError naming what is wrong, never another exception; where MuJoCo compiles the
-    same damaged files, the same dynamics."""
+    """Edited text of the vendored models (the included file, the including one), with
+    other values (numbers scaled: most often a model MuJoCo compiles too) or damaged: a
+    model or a URDFError naming what is wrong, never another exception; where MuJoCo
+    compiles the same edited files, the same dynamics."""
     edited, folder, top = which
     with tempfile.TemporaryDirectory() as tmp:
         copy_model(folder, tmp)
         path = os.path.join(tmp, edited)
         with open(path, encoding="utf-8") as f:
-            text = data.draw(damaged(f.read()), label="text")
+            original = f.read()
+        text = data.draw(st.one_of(varied(original), damaged(original)), label="text")
         with open(path, "w", encoding="utf-8", errors="surrogatepass") as f:
             f.write(text)
         with warnings.catch_warnings():
