@@ -124,23 +124,52 @@ def test_notebook_display(trial):
     assert "<script" in html and html.count("frames[") >= len(range(0, len(res.t), 10))
 
 
-@settings(max_examples=6, deadline=None, derandomize=True,
+RATE = 60.0         # subject01_walk1.c3d: frames 0 .. 150 at 60 Hz, frame k at t = k / 60 s
+
+
+@st.composite
+def animate_options(draw):
+    """--every, -o and --time-range: half the time a short span of the trial that is
+    drawn (with its sample count and first and last time), else anything."""
+    if draw(st.booleans()):
+        first, n = draw(st.integers(1, 146)), draw(st.integers(1, 3))
+        # half a sample before the first and after the last: which samples are in is clear
+        t0, t1 = (first - 0.5) / RATE, (first + n - 0.5) / RATE
+        return (draw(st.integers(1, 3)), draw(st.sampled_from(["a.gif", "a.GIF"])), t0, t1,
+                (n, first / RATE, (first + n - 1) / RATE))
+    t0 = draw(st.floats(0.4, 3, allow_nan=False))
+    return (draw(st.integers(-2, 50)),
+            draw(st.sampled_from(["a.gif", "a.GIF", "a.png", "a", "d/a.gif"])),
+            t0, t0 + draw(st.floats(-0.1, 0.06, allow_nan=False)), None)
+
+
+@settings(max_examples=4, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(every=st.integers(-2, 50), out=st.sampled_from(["a.gif", "a.GIF", "a.png", "a", "d/a.gif"]),
-       t0=st.floats(0.4, 3, allow_nan=False), span=st.floats(-0.1, 0.06, allow_nan=False))
-def test_cli_animate_fuzz_never_a_traceback(every, out, t0, span, tmp_path, capsys):
-    """Any --every, -o and --time-range: a file, or one `urdf2dyn animate: error:` line."""
+@given(options=animate_options())
+def test_cli_animate_fuzz_never_a_traceback(options, tmp_path, capsys):
+    """Any --every, -o and --time-range: a file, or one `urdf2dyn animate: error:` line. A
+    span of the trial: a GIF of one frame per --every samples of it (as Pillow counts them),
+    the span's first and last sample times said (as the C3D's frame rate gives them)."""
+    from PIL import Image
+    every, out, t0, t1, samples = options
     target = tmp_path / out
     try:
         status = cli.main(["animate", OSIM, C3D, "--rotate", "x:-90", "--every", str(every),
-                           "--time-range", repr(t0), repr(t0 + span), "-o", os.fspath(target)])
+                           "--time-range", repr(t0), repr(t1), "-o", os.fspath(target)])
     except SystemExit as e:             # argparse's usage error (e.g. "-2" read as an option)
         status = e.code
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
+    text = capsys.readouterr()
+    assert "Traceback" not in text.err
     assert status in (0, 1, 2)
-    if status == 0:
+    plt.close("all")
+    if samples is not None:
+        n, first, last = samples
+        assert status == 0, text.err
+        with Image.open(target) as im:
+            assert im.n_frames == len(range(0, n, every))
+        assert f": {im.n_frames} frames of " in text.out
+        assert f"t = {first:g} .. {last:g} s" in text.out
+    elif status == 0:
         assert target.exists()
     else:
-        assert "urdf2dyn animate: error:" in err or "usage:" in err
-    plt.close("all")
+        assert "urdf2dyn animate: error:" in text.err or "usage:" in text.err
