@@ -10,6 +10,7 @@ The scaled models equal OpenSim's to rounding: masses, inertias, centres of mass
 frames, body origins at random poses, markers, muscle lengths. Markers are placed where
 OpenSim's marker placer puts them with its inverse kinematics converged (its own stops at
 accuracy 1e-4, up to 2 cm short of the minimum here: those distances are printed)."""
+import math
 import os
 import re
 import shutil
@@ -443,20 +444,93 @@ def test_cli_scale_missing_setup_file_is_named(tmp_path, osim, missing, element,
     assert not (tmp_path / "out.osim").exists()
 
 
-@settings(max_examples=12, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["--model", "--static", "--rotate", "-o", "--strict"]),
-                          st.sampled_from(["x:-90", "y:45,x:10", "q:1", "", "nowhere.osim",
-                                           "subject01_static.trc", "gait2354_simbody.osim",
-                                           "out.osim", "subject01_Setup_Scale.xml", "-"])),
-                unique_by=lambda t: t[0], max_size=3))
-def test_cli_scale_options_never_trace_back(tmp_path_factory, flags):
-    """Random options of urdf2dyn scale end in a result or an `error:` line, never a
-    traceback, and the inputs stay as they were. Run in the case's folder: an output named
-    by a bare value (-o=-, -o=q:1) lands there, not in the source tree."""
+_OUTPUTS = ("subject01_scaledOnly.osim", "subject01_simbody.osim",
+            "subject01_scaleSet_applied.xml", "subject01_static_output.mot")
+_NUMERAL = re.compile(r"([-+]?\.?\d[\d.]*(?:[eE][-+]?\d+)?)")
+
+
+def _rotated_trc(text, degrees):
+    """A .trc's text with every marker turned by degrees about the vertical (y) axis: the
+    same static trial as a lab whose axes differ by that turn records it."""
+    c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    lines = text.split("\n")
+    for k in range(5, len(lines)):
+        cells = lines[k].split("\t")
+        for i in range(2, len(cells) - 2, 3):
+            if all(_NUMERAL.fullmatch(x) for x in cells[i:i + 3]):
+                x, y, z = (float(v) for v in cells[i:i + 3])
+                cells[i:i + 3] = [repr(c * x + s * z), repr(y), repr(-s * x + c * z)]
+        lines[k] = "\t".join(cells)
+    return "\n".join(lines)
+
+
+def _same_numbers(ours, theirs):
+    """The texts are the same but for their numbers, which agree to 1e-7 (relative)."""
+    ours, theirs = _NUMERAL.split(ours), _NUMERAL.split(theirs)    # text, number, text, ...
+    assert ours[::2] == theirs[::2]
+    np.testing.assert_allclose(np.array(ours[1::2], dtype=float),
+                               np.array(theirs[1::2], dtype=float), rtol=1e-7, atol=1e-9)
+
+
+_AS_THE_SETUP_SAYS = {}     # the published case's outputs, run as it is
+
+
+def _published_outputs(tmp_path_factory):
+    if not _AS_THE_SETUP_SAYS:
+        folder = _gait2354(tmp_path_factory.mktemp("published"))
+        status, _, err = _cli(["scale", os.fspath(folder / "subject01_Setup_Scale.xml")])
+        assert status == 0, err
+        _AS_THE_SETUP_SAYS.update({n: (folder / n).read_text() for n in _OUTPUTS})
+    return _AS_THE_SETUP_SAYS
+
+
+_FLAG_VALUES = st.sampled_from(["x:-90", "y:45,x:10", "q:1", "", "nowhere.osim",
+                                "subject01_static.trc", "gait2354_simbody.osim", "out.osim",
+                                "subject01_Setup_Scale.xml", "-"])
+
+
+@st.composite
+def same_case_options(draw):
+    """Options that name what the setup names, or the same case another way: the generic
+    model or static trial by path (or a copy of another name), the output model elsewhere,
+    the static trial as recorded turned about the vertical (then --rotate turns it back).
+    Returns ({flag: value}, the turn in degrees or None)."""
+    flags = {}
+    if draw(st.booleans()):
+        flags["--model"] = draw(st.sampled_from(["gait2354_simbody.osim", "generic copy.osim"]))
+    turn = draw(st.one_of(st.none(), st.integers(-180, 180)))
+    if turn is not None:
+        flags["--static"], flags["--rotate"] = "turned.trc", f"y:{-turn}"
+    elif draw(st.booleans()):
+        flags["--static"] = draw(st.sampled_from(["subject01_static.trc", "static copy.trc"]))
+    if draw(st.booleans()):
+        flags["-o"] = draw(st.sampled_from(["out.osim", "subject01_simbody.osim"]))
+    return flags, turn
+
+
+@settings(max_examples=8, deadline=None)
+@given(case=st.one_of(
+    st.lists(st.tuples(st.sampled_from(["--model", "--static", "--rotate", "-o", "--strict"]),
+                       _FLAG_VALUES), unique_by=lambda t: t[0], max_size=3)
+    .map(lambda flags: ("any", dict(flags), None)),
+    same_case_options().map(lambda c: ("same case", *c))))
+def test_cli_scale_options_never_trace_back(tmp_path_factory, case):
+    """Options that describe the published case another way (the same files by path or as
+    copies, the output elsewhere, the trial turned and --rotate turning it back) write what
+    the setup alone writes (the same text; the same numbers to 1e-7 when turned). Random
+    options of urdf2dyn scale end in a result or an `error:` line, never a traceback, and
+    the inputs stay as they were. Run in the case's folder: an output named by a bare value
+    (-o=-, -o=q:1) lands there, not in the source tree."""
+    kind, flags, turn = case
     folder = _gait2354(tmp_path_factory.mktemp("cli"))
+    shutil.copy(folder / "gait2354_simbody.osim", folder / "generic copy.osim")
+    shutil.copy(folder / "subject01_static.trc", folder / "static copy.trc")
+    if turn is not None:
+        (folder / "turned.trc").write_text(
+            _rotated_trc((folder / "subject01_static.trc").read_text(), turn))
     inputs = {p: p.read_bytes() for p in folder.iterdir()}
     argv = ["scale", os.fspath(folder / "subject01_Setup_Scale.xml")]
-    for flag, value in flags:
+    for flag, value in flags.items():
         if flag == "--strict":
             argv.append(flag)
         else:
@@ -472,6 +546,16 @@ def test_cli_scale_options_never_trace_back(tmp_path_factory, flags):
     if status:
         assert "error:" in err
     assert all(p.read_bytes() == data for p, data in inputs.items())
+    if kind == "same case":
+        assert status == 0, err
+        published = _published_outputs(tmp_path_factory)
+        for name in _OUTPUTS:
+            written = folder / (flags.get("-o", name) if name == "subject01_simbody.osim"
+                                else name)
+            if turn is None:
+                assert written.read_text() == published[name], name
+            else:
+                _same_numbers(written.read_text(), published[name])
 
 
 # ---- scaling as the trial's first pass -----------------------------------------------------
