@@ -5,6 +5,7 @@ reduction is held to issue 30's "done when": OpenSim's good bands, at or below O
 RRA, coordinates inside their bands, the total mass within 5 %."""
 import math
 import os
+import re
 import shutil
 
 import numpy as np
@@ -195,19 +196,70 @@ def test_command_line_refusals(tmp_path, capsys):
                 knot_interval=0.05)
 
 
-@settings(max_examples=12, derandomize=True, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(options=st.lists(st.sampled_from([
-    ["--knot-interval", "0.05"], ["--knot-interval", "nan"], ["--knot-interval", "-1"],
-    ["--knot-interval", "abc"], ["--strict"], ["--model", "nowhere.osim"],
-    ["--model", "robot2r.urdf"], ["--output-model", "x.txt"]]),
-    max_size=3))
-def test_command_line_options_never_trace_back(tmp_path, capsys, options):
-    argv = ["rra", SETUP, "--results-directory", os.fspath(tmp_path / "r"),
-            "--output-model", os.fspath(tmp_path / "adj.osim")]
-    if not any(o[0] == "--knot-interval" for o in options):
-        argv += ["--knot-interval", "0.1"]
+def _rra(folder, options):
+    """urdf2dyn rra SETUP writing into folder: (exit status, stderr, {file written: its text,
+    with folder's path written TMP and the summary's wall time left out})."""
+    argv = ["rra", SETUP, "--results-directory", os.fspath(folder / "r"),
+            "--output-model", os.fspath(folder / "adj.osim")]
     for o in options:
-        argv += o
-    status, out, err = run_cli(argv, [SETUP])
+        argv += ["--model", os.fspath(folder / o[1])] if o[1:] == ["generic copy.osim"] else o
+    status, _, err = run_cli(argv, [SETUP])
+    written = {}
+    for d, _, names in os.walk(folder):
+        for name in set(names) - {"generic copy.osim"}:
+            with open(os.path.join(d, name)) as f:
+                text = f.read().replace(os.fspath(folder), "TMP")
+            # the summary's wall time is the one thing of a run that varies
+            written[os.path.relpath(os.path.join(d, name), folder)] = re.sub(
+                r"iterations, [0-9.]+ s", "iterations, (time) s", text)
+    return status, err, written
+
+
+_AS_THE_SETUP_SAYS = {}     # knot interval -> what the setup alone writes
+
+
+@st.composite
+def same_run_options(draw):
+    """A knot interval, and options that name what the setup names (its model, as it is or
+    a copy of another name) or --strict: (knot interval, options)."""
+    knots = draw(st.sampled_from(["0.1", "0.2"]))
+    options = [["--knot-interval", knots]]
+    if draw(st.booleans()):
+        options.append(["--model", draw(st.sampled_from(["generic copy.osim", "setup's"]))])
+    if draw(st.sampled_from([False, False, True])):       # refused: once in three
+        options.append(["--strict"])
+    return knots, options
+
+
+@settings(max_examples=6, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=st.one_of(
+    st.lists(st.sampled_from([
+        ["--knot-interval", "0.05"], ["--knot-interval", "nan"], ["--knot-interval", "-1"],
+        ["--knot-interval", "abc"], ["--strict"], ["--model", "nowhere.osim"],
+        ["--model", "robot2r.urdf"], ["--output-model", "x.txt"]]), max_size=3)
+    .map(lambda options: (None, options)),
+    same_run_options()))
+def test_command_line_options_never_trace_back(tmp_path_factory, case):
+    """Options naming what the setup names write what the setup alone writes, the same
+    files to the bit; --strict refuses the published setup naming its <constraints_file>
+    (whose bounds are not applied) and writes nothing. Any options: a result or an error
+    line, never a traceback (run_cli's contract)."""
+    knots, options = case
+    folder = tmp_path_factory.mktemp("rra")
+    model = os.path.join(DATA, "Gait2354_Simbody", "subject01_simbody.osim")
+    shutil.copy(model, folder / "generic copy.osim")
+    options = [["--model", model] if o == ["--model", "setup's"] else o for o in options]
+    if knots is None and not any(o[0] == "--knot-interval" for o in options):
+        options = options + [["--knot-interval", "0.1"]]
+    status, err, written = _rra(folder, options)
     assert status in (0, 1, 2)
+    if knots is None:
+        return
+    if ["--strict"] in options:
+        assert status == 1 and f"{SETUP}: <constraints_file> " in err and not written, err
+        return
+    if knots not in _AS_THE_SETUP_SAYS:
+        _AS_THE_SETUP_SAYS[knots] = _rra(tmp_path_factory.mktemp("rra"),
+                                         [["--knot-interval", knots]])[::2]
+    assert (status, written) == _AS_THE_SETUP_SAYS[knots]
