@@ -834,3 +834,16 @@ def test_a_states_file_gives_its_coordinates(osim, tmp_path, monkeypatch, capsys
     assert cli.main(["torques", "--setup", str(work / "ID" / "states_Setup_ID.xml")]) == 0
     err = _compare(osim, theirs, ours)
     print(f"\nstates file: worst {max(err.values()):.2e} of a coordinate's peak")
+
+
+def test_a_step_too_small_to_resample_names_its_rows_and_the_ways_out():
+    """A table whose times almost repeat once (OpenSim's RRA writes such rows): OpenSim's
+    filter would resample it at that step, beyond its 100000 samples, and coarsen the step,
+    which is not reproduced. The refusal names the two times and what to do."""
+    from urdf2dyn.biomech.opensim_processing import id_kinematics
+    t = np.concatenate([np.arange(0, 1, 0.01), [0.99 + 1e-6]])
+    q = np.sin(t)[:, None]
+    with pytest.raises(ValueError, match=r"smallest time step \(between t = 0.99 and "
+                                         r"0.990001 s\) is far below the mean step.*drop the "
+                                         r"row that almost repeats a time.*--filter"):
+        id_kinematics(t, q, cutoff_hz=6)
