@@ -655,7 +655,7 @@ def test_motion_outside_the_loads_time_range_warns(tmp_path, human):
         </ExternalLoads></OpenSimDocument>""")
     loads = read_external_loads(xml)
     with pytest.warns(urdf2dyn.Urdf2dynWarning, match=r"cover 0\.\.1 s but the motion runs "
-                      r"0\.\.2 s; 1 motion samples outside"):
+                      r"0\.\.2 s; 1 motion sample outside gets"):
         w = loads.wrenches(human, [0.0, 1.0, 2.0], np.zeros((3, human.nq)),
                            links={"calcn_r": "foot_R"})
     assert list(w) == ["foot_R"]

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..warn import MotionError, data_rows
+from ..warn import MotionError, counted, data_rows
 from .splines import quintic_derivatives
 
 if TYPE_CHECKING:
@@ -214,7 +214,7 @@ def fill_load_gaps(t, force, cop, moment=None, key="", max_gap=DEFAULT_MAX_GAP,
             if b - a > max_gap:
                 g = Gap(f"{label}cop", int(a), int(b), float(t[a]), float(t[b - 1]))
                 raise MotionError(f"{source}: no centre of pressure for {g} while the force "
-                                  f"is up to {mag[a:b].max():.0f} N (a gap of {b - a} samples, "
+                                  f"is up to {mag[a:b].max():.0f} N (a gap of {counted(b - a, 'sample')}, "
                                   f"longer than max_gap = {max_gap}): fix the force-plate "
                                   "data or raise max_gap")
             for c in range(3):

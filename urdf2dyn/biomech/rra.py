@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._safe_files import refuse_overwriting_inputs, replacing
-from ..warn import report
+from ..warn import counted, report
 from .formats.opensim import _write_sto, read_external_loads, read_opensim
 from .formats.rra_setup import (RRASetup, RRASetupError, point_tasks, read_actuators,
                                 read_rra_setup, read_tasks)
@@ -277,7 +277,7 @@ def summary_text(result):
     kinds = red.kinds()
     t = red.t
     lines = [f"urdf2dyn rra {su.path}",
-             f"model {model.name!r}; {len(t)} samples from {t[0]:g} to {t[-1]:g} s; "
+             f"model {model.name!r}; {counted(len(t), 'sample')} from {t[0]:g} to {t[-1]:g} s; "
              f"{red.iterations} iterations, {red.elapsed_s:.3g} s", "",
              "residual   unit  before RMS    peak   after RMS    peak   good band (RMS, peak)"]
     for name in red.residual_names:
