@@ -847,3 +847,22 @@ def test_a_step_too_small_to_resample_names_its_rows_and_the_ways_out():
                                          r"0.990001 s\) is far below the mean step.*drop the "
                                          r"row that almost repeats a time.*--filter"):
         id_kinematics(t, q, cutoff_hz=6)
+
+
+def test_the_filters_padding_among_the_rows_computed_is_said():
+    """OpenSim's tool pads the coordinates (mirrored) before its filter and, when its time
+    range reaches them, computes and writes the padded rows: their moments are no motion's.
+    urdf2dyn does as OpenSim does and says so, with the time range that keeps the motion's
+    own rows, which then draws no such warning."""
+    arm = urdf2dyn.load(data_path("robot2r.urdf"))
+    motion = data_path("robot2r_trajectory.csv")                       # t = 0 .. 2 s
+    with pytest.warns(Urdf2dynWarning, match=r"200 rows of the -1 \.\. 3 s computed are the "
+                      r"filter's padding .* beyond the motion's 0 \.\. 2 s.*--time-range 0 2"):
+        res = urdf2dyn.inverse_dynamics_trial(arm, motion, processing="opensim", filter_hz=6)
+    assert res.t[0] == pytest.approx(-1) and res.t[-1] == pytest.approx(3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = urdf2dyn.inverse_dynamics_trial(arm, motion, processing="opensim", filter_hz=6,
+                                              time_range=(0, 2))
+    assert not [w for w in caught if "padding" in str(w.message)]
+    assert (res.t[0], res.t[-1]) == (0, 2)
