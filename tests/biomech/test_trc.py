@@ -303,3 +303,36 @@ def test_fuzzed_trc_is_read_or_refused(tmp_path, edits, cut):
         assert m.labels == ["R.ASIS", "L.ASIS", "V.Sacral"] and m.meta["units"] == "mm"
         np.testing.assert_array_equal(m.time, [0.0, 0.017, 0.033, 0.05])
         np.testing.assert_allclose(m.xyz, SMALL_XYZ, rtol=1e-15, atol=0, equal_nan=True)
+
+
+_UNITS_TRC = ("PathFileType\t4\t(X/Y/Z)\tu.trc\nDataRate\tCameraRate\tNumFrames\tNumMarkers\t"
+              "Units\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n100\t100\t2\t1\t{units}\t"
+              "100\t1\t2\nFrame#\tTime\tM1\n\t\tX1\tY1\tZ1\n1\t0\t1000\t2000\t3000\n"
+              "2\t0.01\t1000\t2000\t3000\n")
+
+
+@pytest.mark.parametrize("units", ["MM", "millimeters", "MILLIMETERS", "CM", "centimeters",
+                                   "M", "meters", "METERS"])
+def test_unit_spellings_opensim_reads(tmp_path, units):
+    """The spellings of a length unit OpenSim 4.6's MarkerData reads (all lower or all upper
+    case, abbreviated or not): urdf2dyn refused 'MM' as no length unit. Both now give the
+    same metres."""
+    osim = pytest.importorskip("opensim")
+    path = tmp_path / "u.trc"
+    path.write_text(_UNITS_TRC.format(units=units))
+    theirs = osim.MarkerData(str(path))
+    assert theirs.getUnits().getType() != osim.Units.UnknownUnits
+    theirs.convertToUnits(osim.Units(osim.Units.Meters))
+    ours = read_trc(path)
+    np.testing.assert_allclose(ours.xyz[0, 0], theirs.getFrame(0).getMarker(0).to_numpy(),
+                               rtol=1e-15)
+
+
+@pytest.mark.parametrize("units", ["Meters", "Mm", "Millimeters", "mms"])
+def test_unit_spellings_opensim_does_not_read_are_refused(tmp_path, units):
+    osim = pytest.importorskip("opensim")
+    path = tmp_path / "u.trc"
+    path.write_text(_UNITS_TRC.format(units=units))
+    assert osim.Units(units).getType() == osim.Units.UnknownUnits
+    with pytest.raises(MotionError, match=rf"line 3: Units '{units}' is not a length unit"):
+        read_trc(path)

@@ -87,7 +87,7 @@ def read_trc(path, strict=False):
         # OpenSim's TRCFileAdapter drops empty cells (doubled tabs) from both lines
         keys, vals = [k for k in keys if k], [v for v in vals if v]
     header = dict(zip(_opensim_keys(source, keys), vals))
-    units = header.get("Units", "")
+    units = _OPENSIM_UNITS.get(header.get("Units", ""), header.get("Units", ""))
     if units not in LENGTH_UNITS:
         raise MotionError(f"{source}: line 3: Units {units!r} is not a length unit (expected "
                           f"one of {sorted(LENGTH_UNITS)}); fix the header")
@@ -179,6 +179,14 @@ def _row(source, lineno, cells, labels):
                               f"{'XYZ'[k % 3]} is not a number: {c.strip()[:20]!r}")
         vals.append(x)
     return vals
+
+
+#: the other spellings of a length unit OpenSim 4.6's Units reads (all lower or all upper
+#: case; 'Meters', 'Mm' are unknown to it): the unit they name
+_OPENSIM_UNITS = {spelt: unit for unit, names in (("mm", ("mm", "millimeters")),
+                                                   ("cm", ("cm", "centimeters")),
+                                                   ("m", ("m", "meters")))
+                  for name in names for spelt in (name, name.upper())}
 
 
 def _opensim_keys(source, keys):
