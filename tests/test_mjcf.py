@@ -678,3 +678,40 @@ def test_drawn_springs_and_damping_are_mujocos(xml, seed):
     expected = oracle.mujoco_passive(m, model, q, v)
     np.testing.assert_allclose(model.passive_forces(q, v), expected, rtol=0,
                                atol=1e-12 * max(1.0, np.abs(expected).max()))
+
+
+def test_an_included_file_that_is_not_utf8_is_refused_by_name(tmp_path):
+    """An included MJCF file with a byte that is not UTF-8: refused naming the file and the
+    byte's offset, never a decoding error."""
+    (tmp_path / "top.xml").write_text('<mujoco model="a">\n  <include file="part.xml"/>\n'
+                                      '</mujoco>\n')
+    (tmp_path / "part.xml").write_bytes(b'<mujoco>\n<worldbody><body name="b\xff"><joint '
+                                        b'name="j" type="hinge"/><geom size="0.1"/></body>'
+                                        b'</worldbody>\n</mujoco>\n')
+    with pytest.raises(urdf2dyn.URDFError, match=r"part.xml'?: invalid XML: byte 0xFF at "
+                                                 r"offset 33 is not UTF-8"):
+        urdf2dyn.load(tmp_path / "top.xml")
+
+
+@pytest.mark.parametrize("prefix", ["", "a", "ab"])
+def test_a_message_cut_inside_a_character_is_still_the_message(prefix):
+    """The core cuts a long name it quotes at a byte count, which may fall inside a
+    character (a name of euro signs, three bytes each): the message reached Python as a
+    UnicodeDecodeError instead of the URDFError. The cut character is now replaced."""
+    name = prefix + "\u20ac" * 71
+    with pytest.raises(urdf2dyn.URDFError, match=r"<joint type=\"bogus\">: unknown joint"):
+        urdf2dyn.load(f'<robot name="r"><link name="a"/><link name="b"/><joint name="{name}" '
+                      'type="bogus"><parent link="a"/><child link="b"/></joint></robot>')
+
+
+@pytest.mark.parametrize("prefix", ["", "a", "ab"])
+def test_a_finding_cut_inside_a_character_is_still_the_warning(prefix):
+    """The same cut in a load warning's text (a link of euro signs whose inertia breaks the
+    triangle inequality): the warning is given, the cut character replaced."""
+    name = prefix + "\u20ac" * 300
+    text = (f'<robot name="r"><link name="a"/><link name="{name}"><inertial><mass value="1"/>'
+            '<inertia ixx="1" iyy="1" izz="5" ixy="0" ixz="0" iyz="0"/></inertial></link>'
+            f'<joint name="j" type="revolute"><parent link="a"/><child link="{name}"/><axis '
+            'xyz="0 0 1"/><limit lower="0" upper="1" effort="1" velocity="1"/></joint></robot>')
+    with pytest.warns(urdf2dyn.URDFWarning, match="principal moments 1, 1, 5"):
+        urdf2dyn.load(text)

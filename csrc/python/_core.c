@@ -685,6 +685,14 @@ static PyObject *Model_inertial_parameters(ModelObject *self, PyObject *Py_UNUSE
     return pi;
 }
 
+/* The core's message as text. A message may quote bytes of a file that are not UTF-8, or
+ * end inside a character where the core's fixed-size buffer cut it: those are replaced,
+ * so that the caller gets the message, never a decoding error. */
+static PyObject *core_text(const char *msg)
+{
+    return PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
+}
+
 /* findings(): (line, message) per questionable input read as written (0: line unknown). */
 static PyObject *Model_findings(ModelObject *self, PyObject *Py_UNUSED(ignored))
 {
@@ -692,7 +700,8 @@ static PyObject *Model_findings(ModelObject *self, PyObject *Py_UNUSED(ignored))
     PyObject *list = PyList_New(u->nfinding);
     if (!list) return NULL;
     for (int k = 0; k < u->nfinding; k++) {
-        PyObject *t = Py_BuildValue("(is)", u->finding[k].line, u->finding[k].message);
+        PyObject *t = Py_BuildValue("(iN)", u->finding[k].line,
+                                    core_text(u->finding[k].message));
         if (!t) { Py_DECREF(list); return NULL; }
         PyList_SET_ITEM(list, k, t);
     }
@@ -1440,6 +1449,16 @@ static PyType_Spec Model_spec = {
 
 /* ---- module --------------------------------------------------------------- */
 
+/* Raise type with the core's message err (or fallback), as core_text gives it. */
+static void set_core_error(PyObject *type, const char *err, const char *fallback)
+{
+    PyObject *text = core_text(err[0] ? err : fallback);
+    if (text) {
+        PyErr_SetObject(type, text);
+        Py_DECREF(text);
+    }
+}
+
 /* A file an MJCF names, through the Python callable ctx (path -> bytes), with the GIL. */
 static char *read_through_python(void *ctx, const char *path, size_t *len, char err[U2D_ERRLEN])
 {
@@ -1505,7 +1524,7 @@ static PyObject *core_load(PyObject *module, PyObject *args)
     Py_END_ALLOW_THREADS
     if (!m) {
         u2d_urdf_free(u);
-        PyErr_SetString(st->URDFError, err[0] ? err : "could not load the URDF");
+        set_core_error(st->URDFError, err, "could not load the URDF");
         return NULL;
     }
     ModelObject *self = PyObject_New(ModelObject, st->ModelType);
@@ -1530,7 +1549,7 @@ static PyObject *finding_list(const u2d_finding *f, int n)
     PyObject *list = PyList_New(n);
     if (!list) return NULL;
     for (int k = 0; k < n; k++) {
-        PyObject *t = Py_BuildValue("(is)", f[k].line, f[k].message);
+        PyObject *t = Py_BuildValue("(iN)", f[k].line, core_text(f[k].message));
         if (!t) { Py_DECREF(list); return NULL; }
         PyList_SET_ITEM(list, k, t);
     }
@@ -1638,7 +1657,7 @@ static PyObject *core_read_markerset(PyObject *module, PyObject *args)
     n = u2d_markerset_parse(xml, &list, err);
     Py_END_ALLOW_THREADS
     if (n < 0) {
-        PyErr_SetString(st->URDFError, err[0] ? err : "could not read the marker set");
+        set_core_error(st->URDFError, err, "could not read the marker set");
         return NULL;
     }
     PyObject *out = PyList_New(0);
