@@ -218,6 +218,24 @@ class OpenSimProcessing:
                          "splines)")
         return notes
 
+    def padding(self, t, first, last, source):
+        """What to say of the rows t computed for a motion that runs first .. last: those of
+        the filter's padding (the coordinates mirrored beyond the motion) that OpenSim's rule
+        for the motion's own time range would not keep (it keeps the last row at or before
+        its start); OpenSim's tool computes and writes them when its time range reaches them.
+        None when there are none."""
+        t = np.asarray(t, dtype=float)
+        before = int(np.sum(t < first))
+        extra = int(np.sum(t > last)) + max(before - (0 if np.any(t == first) else 1), 0)
+        if not extra:
+            return None
+        return (f"{source}: {counted(extra, 'row')} of the {t[0]:g} .. {t[-1]:g} s computed "
+                f"{'are' if extra > 1 else 'is'} the filter's padding (the coordinates "
+                f"mirrored beyond the motion's {first:g} .. {last:g} s), as OpenSim's "
+                "inverse-dynamics tool computes and writes them when its time range reaches "
+                "them; their moments are no motion's. To keep the motion's own rows, give the "
+                f"time range: --time-range {first:g} {last:g} (<time_range> in a setup)")
+
     def kinematics(self, model, t, q, v, a, *, filter_hz, derivatives, time_range, source,
                    warn):
         """(t, q, v, a, how the rates were found, the cutoff) as OpenSim's tool makes them:
@@ -239,23 +257,11 @@ class OpenSimProcessing:
             elif filter_hz >= fs / 2:
                 warn(f"{source}: cutoff {filter_hz:g} Hz at or above half the sampling rate "
                      f"({fs / 2:g} Hz): lowered to {0.49 * fs:g} Hz, as OpenSim does")
-        first, last = float(t[0]), float(t[-1])
         try:
             t, q, v, a = id_kinematics(t, q, filter_hz)
         except ValueError as e:
             raise MotionError(f"{source}: {e}") from None
         rows = id_rows(t, time_range)
-        # the filter's padding, beyond the rows OpenSim's rule gives the motion's own range
-        padding = np.setdiff1d(rows, id_rows(t, (first, last)))
-        if len(padding):
-            warn(f"{source}: {counted(len(padding), 'row')} of the "
-                 f"{t[rows][0]:g} .. {t[rows][-1]:g} s computed "
-                 f"{'are' if len(padding) > 1 else 'is'} the filter's padding "
-                 f"(the coordinates mirrored beyond the motion's {first:g} .. {last:g} s), "
-                 "as OpenSim's inverse-dynamics tool computes and writes them when its time "
-                 "range reaches them; their moments are no motion's. To keep the motion's "
-                 f"own rows, give the time range: --time-range {first:g} {last:g} "
-                 "(<time_range> in a setup)")
         if time_range is not None and (time_range[1] < t[0] or time_range[0] > t[-1]):
             t0, t1 = time_range
             warn(f"{source}: the time range {t0:g} .. {t1:g} s lies outside the table's "

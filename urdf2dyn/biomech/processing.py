@@ -476,6 +476,10 @@ class Urdf2dynProcessing:
         """Notes on the motion's columns against the model's (none: check_columns decides)."""
         return []
 
+    def padding(self, t, first, last, source):
+        """None: this processing computes no row beyond the motion (see OpenSim's)."""
+        return None
+
     def kinematics(self, model, t, q, v, a, *, filter_hz, derivatives, time_range, source,
                    warn):
         """(t, q, v, a, how the rates were found, the cutoff applied or None) of the

@@ -36,5 +36,8 @@ def kinematics(trial: Trial) -> Trial:
     t, q, v, a, how, cutoff = s.processing.kinematics(
         model, t, q, v, a, filter_hz=s.filter_hz, derivatives=s.derivatives,
         time_range=time_range, source=source, warn=trial.warn)
+    note = s.processing.padding(t, float(measured_t[0]), float(measured_t[-1]), source)
+    if note:
+        trial.warn(note)
     return replace(trial, kinematics=Kinematics(t, q, v, a, measured_t, measured_q,
                                                 tuple(str(g) for g in filled), how, cutoff))
