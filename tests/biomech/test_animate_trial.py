@@ -167,7 +167,8 @@ def test_cli_animate_fuzz_never_a_traceback(options, tmp_path, capsys):
         assert status == 0, text.err
         with Image.open(target) as im:
             assert im.n_frames == len(range(0, n, every))
-        assert f": {im.n_frames} frames of " in text.out
+        plural = "" if im.n_frames == 1 else "s"
+        assert f": {im.n_frames} frame{plural} of " in text.out
         assert f"t = {first:g} .. {last:g} s" in text.out
     elif status == 0:
         assert target.exists()
