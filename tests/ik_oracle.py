@@ -55,11 +55,13 @@ class Case:
 
 
 def build_case(folder, urdf, nframe=60, noise=0.002, seed=20, markers_per_link=3,
-               lock=None, clamp=None, task=None, gaps=True, accuracy=1e-8, from_zero=False):
+               lock=None, clamp=None, task=None, gaps=True, accuracy=1e-8, from_zero=False,
+               unclamped=None):
     """Write an IK case for `urdf` into folder (see the module docstring).
 
     lock: (coordinate, value) locked in the .osim; clamp: (coordinate, lo, hi) a clamped
-    range narrower than the motion; task: (coordinate, weight, value) a manual_value
+    range narrower than the motion; unclamped: (coordinate, lo, hi) the same range set but
+    not clamped (OpenSim's IK leaves it); task: (coordinate, weight, value) a manual_value
     coordinate task. Coordinates move as sines about mid-range; the default pose (where
     IK starts) is the first frame's rounded to 0.1, or with from_zero the motion starts
     at q = 0, the default pose (what a URDF alone gives).
@@ -98,6 +100,12 @@ def build_case(folder, urdf, nframe=60, noise=0.002, seed=20, markers_per_link=3
         cs.get(c).setRangeMax(b)
         cs.get(c).setDefaultClamped(True)
         ranges[c] = (a, b)
+    if unclamped:
+        c, a, b = unclamped
+        q[:, names.index(c)] = (a + b) / 2 + 0.6 * (b - a) * np.sin(2 * np.pi * t + 1.0)
+        cs.get(c).setRangeMin(a)
+        cs.get(c).setRangeMax(b)
+        cs.get(c).setDefaultClamped(False)
     default_q = np.round(q[0], 1)
     if clamp:
         k = names.index(clamp[0])

@@ -17,7 +17,9 @@ Differences from OpenSim's IK tool, written down:
   tool does whatever the setup's ``constraint_weight`` says (its output is the same with 20,
   1, 0.001 and Inf on Leg39);
 * a marker task for a marker the model or the file lacks is warned about and skipped, as
-  OpenSim does.
+  OpenSim does;
+* ranges bind as in OpenSim (clamped coordinates only, locked ones held), but an unclamped
+  coordinate that the fit takes beyond its range is warned about (OpenSim says nothing).
 """
 from __future__ import annotations
 
@@ -468,7 +470,9 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
             raise IKSetupError(f"{s.path}: <marker_file> is empty: give the marker file")
         marker_data = (read_marker_file or _read_marker_file)(s.marker_file)
     result = fit(model, marker_data, IKSettings.from_setup(s, threads), markers, strict)
-    _report_poor_fit(result, marker_data.meta.get("source") or s.marker_file or s.path, strict)
+    source = marker_data.meta.get("source") or s.marker_file or s.path
+    _report_poor_fit(result, source, strict)
+    _report_unclamped_beyond_range(result, model, source, strict)
     if out:
         if made:                        # OpenSim's IK tool creates its results directory
             os.makedirs(made, exist_ok=True)
@@ -489,6 +493,55 @@ def _report_poor_fit(result, source, strict):
     for message in ik_fit(result.motion.time, sol.rms, sol.max, list(sol.worst), source,
                           advice):
         report(message, strict=strict, error=IKSetupError, stacklevel=None)
+
+
+#: how far beyond its range an unclamped coordinate is said to be (rad or m): the solver's
+#: own rounding stays far below; anything above is a pose outside the range
+RANGE_TOLERANCE = 1e-6
+
+
+def _report_unclamped_beyond_range(result, model, source, strict):
+    """Coordinates that are not clamped and that the fit takes beyond their range: OpenSim's
+    IK bounds only clamped coordinates (AssemblySolver restricts their q to the range), so
+    it takes an unclamped one beyond its range as well, without a word; the user should
+    know (the markers barely determine it, or the model's range or axes are wrong). Locked
+    coordinates and a coupler's dependent coordinates are not fitted and not named."""
+    for message in _unclamped_beyond_range(model, result.motion.time, result.motion.q, source):
+        report(message, strict=strict, error=IKSetupError, stacklevel=None)
+
+
+def _unclamped_beyond_range(model: Model, t: Any, q: Any, source: str) -> list[str]:
+    """One message per unclamped coordinate of ``model`` (an .osim's CoordinateSet: a URDF
+    model has none, and its joint limits do not bind its IK) that ``q`` (N, nq), the fit
+    at times ``t`` (N,), takes beyond its range in any frame: its name, range, the frames
+    and how far."""
+    t = np.asarray(t, dtype=float)
+    q = np.atleast_2d(np.asarray(q, dtype=float))
+    skip = set(model.locked_coordinates) | {c.dependent for c in model.couplers}
+    out = []
+    for k, name in enumerate(model.q_names):
+        c = model.coordinates.get(name)
+        if c is None or c.clamped or name in skip or not c.lower <= c.upper:
+            continue
+        x = q[:, k]
+        excess = np.nan_to_num(np.maximum(c.lower - x, x - c.upper), nan=0.0)
+        beyond = np.flatnonzero(excess > RANGE_TOLERANCE)
+        if beyond.size == 0:
+            continue
+        w = beyond[int(np.argmax(excess[beyond]))]
+        deg = c.motion == "rotational"
+        unit, f = (" deg", math.degrees) if deg else (" m", float)
+        span = (f"t = {t[beyond[0]]:g} s" if beyond.size == 1
+                else f"t = {t[beyond[0]]:g} .. {t[beyond[-1]]:g} s")
+        out.append(f"{source}: inverse kinematics: coordinate {name!r} (not clamped) leaves "
+                   f"its range [{f(c.lower):.6g}, {f(c.upper):.6g}]{unit} in {beyond.size} of "
+                   f"{len(x)} frames ({span}; {f(x[w]):.6g}{unit} at t = {t[w]:g} s): "
+                   "OpenSim's IK bounds only clamped coordinates, so it leaves it free too. "
+                   "The markers may barely determine it, or the range does not suit this "
+                   "recording (a lab origin far from the model's moves a pelvis translation "
+                   "out): to hold it in its range, set <clamped>true</clamped> on it in the "
+                   "model or give it an IKCoordinateTask; to accept the pose, widen the range")
+    return out
 
 
 def _no_marker_task(s):
