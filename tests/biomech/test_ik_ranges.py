@@ -95,6 +95,26 @@ def test_clamped_bound_unclamped_free_locked_held_as_opensim(arm7_ranges):
             ik.run_setup(case.setup, model=model, output="", strict=True)
 
 
+def test_a_trial_on_markers_says_it_too(arm7_ranges):
+    """The torques pipeline fits the same markers with the same setup (a marker recording
+    as the motion): its checks say the same of the unclamped coordinate, once; strict
+    refuses."""
+    case = arm7_ranges
+    model = urdf2dyn.load(os.path.join(case.folder, "model.osim"))
+    markers = os.path.join(case.folder, "markers.trc")
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        res = urdf2dyn.inverse_dynamics_trial(model, markers, ik_setup=case.setup)
+    ranges = [str(w.message) for w in said if "leaves its range" in str(w.message)]
+    assert len(ranges) == 1 and f"'{UNCLAMPED[0]}' (not clamped)" in ranges[0], ranges
+    assert [f.check for f in res.findings if f.check == "ik_ranges"] == ["ik_ranges"]
+    with pytest.raises(ValueError, match=f"{UNCLAMPED[0]}' \\(not clamped\\) leaves"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            urdf2dyn.inverse_dynamics_trial(model, markers, ik_setup=case.setup, strict=True,
+                                            filter_hz=6)
+
+
 def test_a_urdf_models_joint_limits_are_not_said(arm7_ranges):
     """A URDF model has no CoordinateSet: its joint limits do not bind its IK (the ranges
     given do) and nothing is said of them, as before."""

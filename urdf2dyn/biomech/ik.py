@@ -495,53 +495,12 @@ def _report_poor_fit(result, source, strict):
         report(message, strict=strict, error=IKSetupError, stacklevel=None)
 
 
-#: how far beyond its range an unclamped coordinate is said to be (rad or m): the solver's
-#: own rounding stays far below; anything above is a pose outside the range
-RANGE_TOLERANCE = 1e-6
-
-
 def _report_unclamped_beyond_range(result, model, source, strict):
-    """Coordinates that are not clamped and that the fit takes beyond their range: OpenSim's
-    IK bounds only clamped coordinates (AssemblySolver restricts their q to the range), so
-    it takes an unclamped one beyond its range as well, without a word; the user should
-    know (the markers barely determine it, or the model's range or axes are wrong). Locked
-    coordinates and a coupler's dependent coordinates are not fitted and not named."""
-    for message in _unclamped_beyond_range(model, result.motion.time, result.motion.q, source):
+    """Coordinates that are not clamped and that the fit takes beyond their range
+    (urdf2dyn.biomech.plausibility.ik_ranges)."""
+    from .plausibility import ik_ranges
+    for message in ik_ranges(model, result.motion.time, result.motion.q, source):
         report(message, strict=strict, error=IKSetupError, stacklevel=None)
-
-
-def _unclamped_beyond_range(model: Model, t: Any, q: Any, source: str) -> list[str]:
-    """One message per unclamped coordinate of ``model`` (an .osim's CoordinateSet: a URDF
-    model has none, and its joint limits do not bind its IK) that ``q`` (N, nq), the fit
-    at times ``t`` (N,), takes beyond its range in any frame: its name, range, the frames
-    and how far."""
-    t = np.asarray(t, dtype=float)
-    q = np.atleast_2d(np.asarray(q, dtype=float))
-    skip = set(model.locked_coordinates) | {c.dependent for c in model.couplers}
-    out = []
-    for k, name in enumerate(model.q_names):
-        c = model.coordinates.get(name)
-        if c is None or c.clamped or name in skip or not c.lower <= c.upper:
-            continue
-        x = q[:, k]
-        excess = np.nan_to_num(np.maximum(c.lower - x, x - c.upper), nan=0.0)
-        beyond = np.flatnonzero(excess > RANGE_TOLERANCE)
-        if beyond.size == 0:
-            continue
-        w = beyond[int(np.argmax(excess[beyond]))]
-        deg = c.motion == "rotational"
-        unit, f = (" deg", math.degrees) if deg else (" m", float)
-        span = (f"t = {t[beyond[0]]:g} s" if beyond.size == 1
-                else f"t = {t[beyond[0]]:g} .. {t[beyond[-1]]:g} s")
-        out.append(f"{source}: inverse kinematics: coordinate {name!r} (not clamped) leaves "
-                   f"its range [{f(c.lower):.6g}, {f(c.upper):.6g}]{unit} in {beyond.size} of "
-                   f"{len(x)} frames ({span}; {f(x[w]):.6g}{unit} at t = {t[w]:g} s): "
-                   "OpenSim's IK bounds only clamped coordinates, so it leaves it free too. "
-                   "The markers may barely determine it, or the range does not suit this "
-                   "recording (a lab origin far from the model's moves a pelvis translation "
-                   "out): to hold it in its range, set <clamped>true</clamped> on it in the "
-                   "model or give it an IKCoordinateTask; to accept the pose, widen the range")
-    return out
 
 
 def _no_marker_task(s):

@@ -41,6 +41,8 @@ check                  warns when
                        body weight or in kgf, a wrong --mass, or supports left out
 :func:`ik_fit`         inverse kinematics' marker RMS above 2 cm or largest error above 4 cm
                        in a frame (OpenSim's best practice)
+:func:`ik_ranges`      inverse kinematics taking an unclamped .osim coordinate beyond its
+                       range (OpenSim bounds only clamped ones)
 :func:`unfiltered`     coordinates fitted to markers differentiated without a low-pass
                        filter (OpenSim users filter gait at 6 Hz)
 :func:`weightless`     gravity parallel to every joint axis over the trial: no joint
@@ -57,7 +59,8 @@ import numpy as np
 from ..warn import counted
 
 __all__ = ["units", "joint_limits", "residuals", "cop_distance", "sampling", "gravity",
-           "opensim_axes", "missing_loads", "light_loads", "ik_fit", "unfiltered",
+           "opensim_axes", "missing_loads", "light_loads", "ik_fit", "ik_ranges",
+           "unfiltered",
            "weightless", "LIGHT_LOADS_FRACTION",
            "GRAVITY_WEIGHT_FRACTION",
            "FOOT_DOWN_BAND", "FOOT_LIFT", "FEET_DOWN_FRACTION", "IK_RMS_MAX", "IK_MAX_MAX",
@@ -499,6 +502,48 @@ def ik_fit(t, rms, worst_error, worst_marker, source, advice=IK_FIT_ADVICE):
                    f"{int(over.sum())} of {len(x)} frames (up to {1e3 * x[k]:.1f} mm{who} at "
                    f"t = {t[k]:g} s; OpenSim's best practice: RMS below 2 cm, largest error "
                    f"below 2-4 cm): {advice}")
+    return out
+
+
+#: how far beyond its range an unclamped coordinate is said to be (rad or m): the IK
+#: solver's own rounding stays far below; anything above is a pose outside the range
+RANGE_TOLERANCE = 1e-6
+
+
+def ik_ranges(model, t, q, source):
+    """Coordinates that are not clamped and that inverse kinematics takes beyond their range:
+    one message per coordinate of model (an .osim's CoordinateSet: a URDF model has none,
+    and its joint limits do not bind its IK) that q (N, nq), the fit at times t (N,), takes
+    beyond its range in any frame: its name, range, the frames and how far. OpenSim's IK
+    bounds only clamped coordinates (AssemblySolver restricts their q to the range), so it
+    takes an unclamped one beyond its range as well, without a word; the user should know
+    (the markers barely determine it, or the model's range or axes are wrong). Locked
+    coordinates and a coupler's dependent coordinates are not fitted and not named."""
+    t = np.asarray(t, dtype=float)
+    q = np.atleast_2d(np.asarray(q, dtype=float))
+    skip = set(model.locked_coordinates) | {c.dependent for c in model.couplers}
+    out = []
+    for k, name in enumerate(model.q_names):
+        c = model.coordinates.get(name)
+        if c is None or c.clamped or name in skip or not c.lower <= c.upper:
+            continue
+        x = q[:, k]
+        excess = np.nan_to_num(np.maximum(c.lower - x, x - c.upper), nan=0.0)
+        beyond = np.flatnonzero(excess > RANGE_TOLERANCE)
+        if beyond.size == 0:
+            continue
+        w = beyond[int(np.argmax(excess[beyond]))]
+        unit, f = (" deg", math.degrees) if c.motion == "rotational" else (" m", float)
+        span = (f"t = {t[beyond[0]]:g} s" if beyond.size == 1
+                else f"t = {t[beyond[0]]:g} .. {t[beyond[-1]]:g} s")
+        out.append(f"{source}: inverse kinematics: coordinate {name!r} (not clamped) leaves "
+                   f"its range [{f(c.lower):.6g}, {f(c.upper):.6g}]{unit} in {beyond.size} of "
+                   f"{len(x)} frames ({span}; {f(x[w]):.6g}{unit} at t = {t[w]:g} s): "
+                   "OpenSim's IK bounds only clamped coordinates, so it leaves it free too. "
+                   "The markers may barely determine it, or the range does not suit this "
+                   "recording (a lab origin far from the model's moves a pelvis translation "
+                   "out): to hold it in its range, set <clamped>true</clamped> on it in the "
+                   "model or give it an IKCoordinateTask; to accept the pose, widen the range")
     return out
 
 

@@ -18,8 +18,8 @@ from ..gait import CONTACT_THRESHOLD
 from .trial import Finding, Trial
 
 __all__ = ["checks", "CHECKS", "opensim_axes", "units", "joint_limits", "sampling", "gravity",
-           "residuals", "cop_distance", "missing_loads", "light_loads", "ik_fit", "unfiltered",
-           "weightless"]
+           "residuals", "cop_distance", "missing_loads", "light_loads", "ik_fit", "ik_ranges",
+           "unfiltered", "weightless"]
 
 
 def checks(trial: Trial) -> Trial:
@@ -169,6 +169,16 @@ def ik_fit(trial):
         list(np.asarray(m.ik.worst, dtype=object)[rows]), m.source))
 
 
+def ik_ranges(trial):
+    """Inverse kinematics taking an unclamped .osim coordinate beyond its range (the frames
+    fitted, as urdf2dyn ik says it)."""
+    m, k = trial.motion, trial.kinematics
+    if m.ik is None:
+        return []
+    return _warnings("ik_ranges", plausibility.ik_ranges(trial.model, k.measured_t,
+                                                         k.measured_q, m.source))
+
+
 def unfiltered(trial):
     """Coordinates fitted to markers, differentiated unfiltered."""
     if trial.motion.ik is None or trial.kinematics.filter_hz is not None:
@@ -183,8 +193,8 @@ def weightless(trial):
                                                            trial.motion.source))
 
 
-CHECKS = (opensim_axes, units, joint_limits, unfiltered, ik_fit, sampling, missing_loads,
-          light_loads, gravity, residuals, cop_distance, weightless)
+CHECKS = (opensim_axes, units, joint_limits, unfiltered, ik_fit, ik_ranges, sampling,
+          missing_loads, light_loads, gravity, residuals, cop_distance, weightless)
 
 
 def _com_height(model, com, reactions):
