@@ -715,3 +715,80 @@ def test_a_finding_cut_inside_a_character_is_still_the_warning(prefix):
             'xyz="0 0 1"/><limit lower="0" upper="1" effort="1" velocity="1"/></joint></robot>')
     with pytest.warns(urdf2dyn.URDFWarning, match="principal moments 1, 1, 5"):
         urdf2dyn.load(text)
+
+
+# ---- MuJoCo's validity rules: refused exactly where MuJoCo refuses -------------------------
+
+def mujoco_error(xml):
+    """MuJoCo's compiler message for xml, or None when it compiles it."""
+    try:
+        oracle.mujoco_model(xml=xml)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def same_verdict_as_mujoco(tmp_path, xml, words):
+    """urdf2dyn refuses xml exactly when MuJoCo does, with a message holding every one of
+    words; where MuJoCo compiles it, the dynamics and moving mass are MuJoCo's. Returns
+    (MuJoCo's message, urdf2dyn's), None where it loads."""
+    expected = mujoco_error(xml)
+    if expected is None:
+        check_doc(tmp_path, xml, n=3)
+        return None
+    with pytest.raises(urdf2dyn.URDFError) as e:
+        oracle.load_quiet(xml)
+    for w in words:
+        assert w in str(e.value), (str(e.value), expected)
+    return expected, str(e.value)
+
+
+_MOVING = '<body name="m"><joint name="h"/><geom size="0.1"/></body>'
+_BAD_ORIENTATIONS = ['axisangle="0 0 0 1"', 'xyaxes="1 0 0 2 0 0"', 'xyaxes="0 0 0 0 1 0"',
+                     'zaxis="0 0 0"', 'zaxis="1e-8 0 0"']
+
+
+@pytest.mark.parametrize("tag", ["site", "camera"])
+@pytest.mark.parametrize("orient", _BAD_ORIENTATIONS + ['quat="1e-8 0 0 0"', 'euler="0 0 0"'])
+@pytest.mark.parametrize("where", ["body", "world", "class", "childclass", "frame",
+                                   "unused class"])
+def test_degenerate_site_and_camera_orientation_refused_as_mujoco(tmp_path, tag, orient,
+                                                                    where):
+    """A site's or camera's orientation that MuJoCo's compiler cannot resolve (an axis of
+    zero length, x and y axes along one line) is refused, on the element or from its class,
+    as MuJoCo refuses it; a class that no element uses is not resolved (MuJoCo compiles it).
+    urdf2dyn loaded every one of them."""
+    attr = orient.split("=")[0]
+    element = {"body": f'<{tag} name="s" {orient}/>', "world": f'<{tag} name="s" {orient}/>',
+               "class": f'<{tag} name="s" class="d"/>', "childclass": f'<{tag} name="s"/>',
+               "frame": f'<frame><{tag} name="s" {orient}/></frame>',
+               "unused class": ""}[where]
+    cc = ' childclass="d"' if where == "childclass" else ""
+    inner = f'<body name="b"{cc}><joint/><geom size="0.1"/>{element}</body>'
+    if where == "world":
+        inner = element + _MOVING
+    xml = (f'<mujoco><default><default class="d"><{tag} {orient}/></default></default>'
+           f'<worldbody>{inner}</worldbody></mujoco>')
+    verdict = same_verdict_as_mujoco(tmp_path, xml, [tag, attr, "too small", "give "])
+    assert (verdict is None) == (where == "unused class" or orient in (
+        'quat="1e-8 0 0 0"', 'euler="0 0 0"'))
+    if verdict is not None and where != "class":
+        assert f"{tag} 's'" in verdict[1] and "line 1" in verdict[1], verdict
+
+
+@pytest.mark.parametrize("site, refused", [
+    ('type="capsule" size="0.1" fromto="0 0 0 0 0 1" zaxis="0 0 0"', False),
+    ('type="capsule" size="0.1" fromto="0 0 0 0 0 1" class="d"', False),
+    ('type="capsule" size="0.1" fromto="0 0 0 0 0 0"', True),
+    ('size="0.1" fromto="0 0 0 0 0 1"', True),
+    ('type="box" size="0.1" fromto="0 0 0 0 0 1" pos="0 0.1 0"', True),
+])
+def test_site_fromto_replaces_its_orientation_as_in_mujoco(tmp_path, site, refused):
+    """A site's fromto replaces its orientation unresolved, as a geom's does (a degenerate
+    one passes); a fromto MuJoCo refuses (coincident points, a sphere, with a pos) is
+    refused."""
+    xml = ('<mujoco><default><default class="d"><site zaxis="0 0 0"/></default></default>'
+           f'<worldbody><body name="b"><joint/><geom size="0.1"/><site name="s" {site}/>'
+           "</body></worldbody></mujoco>")
+    verdict = same_verdict_as_mujoco(tmp_path, xml, ["site", "fromto", "line 1"])
+    assert (verdict is not None) == refused, verdict

@@ -33,8 +33,8 @@
 #define MAX_TOTAL_BYTES ((size_t)1 << 30)     /* every file of a model together */
 #define MAX_CLASS_DEPTH 100                    /* MuJoCo's models nest a few       */
 
-enum { K_JOINT = 0, K_GEOM, K_MESH, NKIND };
-static const char *const kind_name[NKIND] = {"joint", "geom", "mesh"};
+enum { K_JOINT = 0, K_GEOM, K_MESH, K_SITE, K_CAMERA, NKIND };
+static const char *const kind_name[NKIND] = {"joint", "geom", "mesh", "site", "camera"};
 
 typedef struct {
     char *path;                 /* as read (owned); "" for text without a file          */
@@ -853,12 +853,29 @@ static const u2d_mj_mesh_mass *mesh_mass(mjcf *rd, int k)
 
 /* ---- orientations ---------------------------------------------------------------------- */
 
+/* The refusal of an orientation that MuJoCo's compiler cannot resolve (its message says
+ * "too small" too): node is the element, at the element or default that gives form. */
+static int orientation_fails(mjcf *rd, u2d_xml *node, u2d_xml *at, int form, const char *why,
+                             const char *remedy)
+{
+    const char *tag = u2d_xml_name(node), *name = u2d_xml_attr(node, "name");
+    const char *value = u2d_xml_attr(at, ORIENT[form]);
+    char who[200], from[100] = "";
+    if (name) snprintf(who, sizeof who, "%s '%.100s'", tag, name);
+    else snprintf(who, sizeof who, "<%s>", tag);
+    if (at != node)
+        snprintf(from, sizeof from, " (from its default class, line %d)", u2d_xml_line(at));
+    return fail(rd, node, "%s: %s=\"%.80s\"%s: %s (MuJoCo refuses it): %s", who, ORIENT[form],
+                value ? value : "", from, why, remedy);
+}
+
 /* An element's orientation as MuJoCo resolves it (ResolveOrientation): the five forms are
  * one attribute, so the nearest of the element and its class chain (geoms) that gives any
  * form gives the whole orientation; a class's euler does not win over the element's quat.
  * Angles in the compiler's unit, euler about compiler eulerseq. */
 static int orientation(mjcf *rd, u2d_xml *node, int kind, int cls, double q[4])
 {
+    const char *axes = "give two axes of nonzero length that are not parallel";
     q[0] = 1; q[1] = q[2] = q[3] = 0;
     int type = -1, n = 0;
     u2d_xml **d = NULL, *at = node;
@@ -880,21 +897,22 @@ static int orientation(mjcf *rd, u2d_xml *node, int kind, int cls, double q[4])
     if (type == 1) {                                    /* axisangle */
         double a = v[3] * deg;
         if (u2d_mj_normalize(v, 3) < U2D_MJ_EPS)
-            return fail(rd, at, "<%s axisangle>: the axis is too small", u2d_xml_name(at));
+            return orientation_fails(rd, node, at, 1, "the axis is too small",
+                                     "give an axis of nonzero length");
         q[0] = cos(a / 2);
         for (int k = 0; k < 3; k++) q[k + 1] = sin(a / 2) * v[k];
     } else if (type == 2) {                             /* xyaxes */
         double *x = v, *y = v + 3, z[3];
         if (u2d_mj_normalize(x, 3) < U2D_MJ_EPS)
-            return fail(rd, at, "<%s xyaxes>: the x axis is too small", u2d_xml_name(at));
+            return orientation_fails(rd, node, at, 2, "the x axis is too small", axes);
         double dot = u2d_dot3(x, y);
         for (int k = 0; k < 3; k++) y[k] -= x[k] * dot;
         if (u2d_mj_normalize(y, 3) < U2D_MJ_EPS)
-            return fail(rd, at, "<%s xyaxes>: the y axis is too small or along x",
-                        u2d_xml_name(at));
+            return orientation_fails(rd, node, at, 2, "the y axis is too small or along x",
+                                     axes);
         u2d_cross3(x, y, z);
         if (u2d_mj_normalize(z, 3) < U2D_MJ_EPS)
-            return fail(rd, at, "<%s xyaxes>: x cross y is too small", u2d_xml_name(at));
+            return orientation_fails(rd, node, at, 2, "x cross y is too small", axes);
         /* the quaternion of the matrix with columns x, y, z (MuJoCo's frame2quat) */
         const double *c[3] = {x, y, z};
         if (c[0][0] + c[1][1] + c[2][2] > 0) {
@@ -921,7 +939,8 @@ static int orientation(mjcf *rd, u2d_xml *node, int kind, int cls, double q[4])
         u2d_mj_normalize(q, 4);
     } else if (type == 3) {                             /* zaxis: the shortest turn to it */
         if (u2d_mj_normalize(v, 3) < U2D_MJ_EPS)
-            return fail(rd, at, "<%s zaxis>: the axis is too small", u2d_xml_name(at));
+            return orientation_fails(rd, node, at, 3, "the axis is too small",
+                                     "give a nonzero direction");
         double z[3] = {0, 0, 1}, a[3];
         u2d_cross3(z, v, a);
         double s = u2d_mj_normalize(a, 3);
@@ -979,6 +998,35 @@ static int push_item(mjcf *rd, mj_item **a, int *n, int *cap, u2d_xml *node, int
     return 0;
 }
 
+static const char *const GEOM_TYPES = "plane|hfield|sphere|capsule|ellipsoid|cylinder|box|mesh|sdf";
+
+/* A site or camera has no mass and moves no joint, but MuJoCo's compiler resolves its
+ * orientation (its class's too) and refuses one it cannot; a site's fromto replaces it, as
+ * a geom's does, and is refused where MuJoCo refuses it. */
+static int site_or_camera(mjcf *rd, u2d_xml *e, int cls, int kind)
+{
+    double q[4], ft[6], pos[3] = {0, 0, 0};
+    int form, nft = 0;
+    if ((cls = class_attr(rd, e, "class", cls)) < 0) return -1;
+    if (kind == K_SITE && (nft = dnumbers(rd, e, kind, cls, "fromto", 6, 6, ft)) < 0) return -1;
+    if (!nft) return orientation(rd, e, kind, cls, q);
+    int type = dkeyword(rd, e, kind, cls, "type", GEOM_TYPES, U2D_GEOM_SPHERE);
+    if (type < 0 || orientation_form(rd, e, &form) < 0 ||
+        dnumbers(rd, e, kind, cls, "pos", 3, 3, pos) < 0)
+        return -1;
+    if (type != U2D_GEOM_CAPSULE && type != U2D_GEOM_CYLINDER && type != U2D_GEOM_ELLIPSOID &&
+        type != U2D_GEOM_BOX)
+        return fail(rd, e, "<site fromto>: only capsules, cylinders, ellipsoids and boxes "
+                    "(MuJoCo refuses another type): give the site one of those types");
+    if (pos[0] || pos[1] || pos[2])
+        return fail(rd, e, "<site>: both pos and fromto (MuJoCo refuses both): give one");
+    double d[3] = {ft[0] - ft[3], ft[1] - ft[4], ft[2] - ft[5]};
+    if (u2d_mj_normalize(d, 3) / 2 < U2D_MJ_EPS)
+        return fail(rd, e, "<site fromto>: the two points coincide (MuJoCo refuses them): "
+                    "give two distinct points");
+    return 0;
+}
+
 /* The elements of a body (world: of a <worldbody>), <frame>s opened with a stack. */
 static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
 {
@@ -1023,8 +1071,7 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
             c->inertial = e;
             c->iframe = frame;
         } else if (strcmp(name, "site") == 0 || strcmp(name, "camera") == 0) {
-            int form;                       /* no mass, no joint; MuJoCo refuses two forms */
-            status = orientation_form(rd, e, &form);
+            status = site_or_camera(rd, e, ecls, name[0] == 's' ? K_SITE : K_CAMERA);
         } else if (strcmp(name, "light") == 0) {
             /* no mass, no joint */
         } else if (strcmp(name, "composite") == 0 || strcmp(name, "flexcomp") == 0 ||
@@ -1085,7 +1132,6 @@ static int add_qpos0(mjcf *rd, const double *q, int n)
 
 /* ---- a body's inertia ------------------------------------------------------------------ */
 
-static const char *const GEOM_TYPES = "plane|hfield|sphere|capsule|ellipsoid|cylinder|box|mesh|sdf";
 
 /* One geom as MuJoCo's compiler places and weighs it; contributes 0 or 1 (mass > mjEPS), -1
  * on error. */
