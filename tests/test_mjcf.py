@@ -776,6 +776,44 @@ def test_degenerate_site_and_camera_orientation_refused_as_mujoco(tmp_path, tag,
         assert f"{tag} 's'" in verdict[1] and "line 1" in verdict[1], verdict
 
 
+@pytest.mark.parametrize("joint, refused, words", [
+    ('type="ball" range="-0.1 1"', True, ["range", "ball", "0"]),
+    ('type="ball" range="0.1 1"', True, ["range", "ball"]),
+    ('type="ball" range="-1 1" limited="true"', True, ["range", "ball"]),
+    ('type="ball" range="-2 -1"', True, ["range", "ball"]),
+    ('type="ball" range="0 1"', False, []),
+    ('type="ball" range="0 -1"', False, []),
+    ('type="ball" range="-1 -2"', False, []),
+    ('type="ball" range="-1 1" limited="false"', False, []),
+    ('type="ball" class="r"', True, ["range", "ball"]),
+    ('range="1 0"', False, []),
+    ('range="1 1"', False, []),
+    ('type="slide" range="1 0"', False, []),
+    ('range="1 0" limited="true"', True, ["range[0]", "range[1]"]),
+    ('type="free" range="-1 1"', False, []),
+    ('springdamper="-1 1"', True, ["springdamper", "positive"]),
+    ('springdamper="0 1"', True, ["springdamper", "positive"]),
+    ('springdamper="0.2 1"', False, []),
+])
+def test_joint_range_and_springdamper_rules_are_mujocos(tmp_path, joint, refused, words):
+    """A limited ball joint's range is "0 angle" (MuJoCo refuses another range[0]); a range
+    with limited="auto" limits the joint only when range[0] < range[1] (MuJoCo compiles
+    range="1 0" as unlimited; urdf2dyn refused it), a springdamper's two values are positive
+    (urdf2dyn loaded "-1 1")."""
+    xml = ('<mujoco><compiler autolimits="true"/><default><default class="r">'
+           '<joint range="-1 1"/></default></default><worldbody>'
+           f'<body name="b"><joint name="j" {joint}/><geom size="0.1"/></body>'
+           f"{_MOVING}</worldbody></mujoco>")
+    verdict = same_verdict_as_mujoco(tmp_path, xml, ["joint 'j'", "line 1", *words])
+    assert (verdict is not None) == refused, verdict
+    if not refused:
+        model = oracle.load_quiet(xml)
+        m = oracle.mujoco_model(xml=xml)
+        if model.joint("j").type != "ball" and model.joint("j").type != "floating":
+            assert (model.joint("j").limit is not None) == bool(m.jnt_limited[0]), \
+                (model.joint("j").limit, m.jnt_limited[0])
+
+
 @pytest.mark.parametrize("site, refused", [
     ('type="capsule" size="0.1" fromto="0 0 0 0 0 1" zaxis="0 0 0"', False),
     ('type="capsule" size="0.1" fromto="0 0 0 0 0 1" class="d"', False),

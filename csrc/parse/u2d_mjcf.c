@@ -1374,21 +1374,33 @@ static int read_joint(mjcf *rd, const mj_item *it, const char *body, int k, mj_j
     rd->n_passive_left_out += damping[1] != 0 || damping[2] != 0 || stiffness[1] != 0 ||
                               stiffness[2] != 0 || sd[0] != 0 || sd[1] != 0 ||
                               (J->type != J_HINGE && J->type != J_SLIDE && stiffness[0] != 0);
+    if ((sd[0] != 0 || sd[1] != 0) && !(sd[0] > 0 && sd[1] > 0))
+        return fail(rd, j, "joint '%.100s': springdamper=\"%g %g\": a time constant and a "
+                    "damping ratio, both positive when given (MuJoCo refuses others): give two "
+                    "positive numbers, or leave it out", J->name, sd[0], sd[1]);
     int limited = dkeyword(rd, j, K_JOINT, cls, "limited", "false|true|auto", 2);
     if (limited < 0) return -1;
-    int hasrange = J->range[0] != 0 || J->range[1] != 0;
-    if (limited == 2) {
+    if (J->type == J_FREE) {
+        limited = 0;                    /* MuJoCo: a free joint is never limited */
+    } else if (limited == 2) {
+        int hasrange = J->range[0] != 0 || J->range[1] != 0;
         if (!rd->autolimits && hasrange)
             return fail(rd, j, "joint '%.100s' has a range but no limited=\"true\", and compiler "
                         "autolimits is off (MuJoCo refuses this too)", J->name);
-        limited = hasrange;
+        limited = J->range[0] < J->range[1];    /* "auto" limits an increasing range only */
     }
-    if (J->type == J_FREE) limited = 0;
     J->limited = limited;
     const double deg = rd->degree ? 3.14159265358979323846 / 180.0 : 1.0;
     if (limited) {
         if (J->type != J_BALL && J->range[0] >= J->range[1])
-            return fail(rd, j, "joint '%.100s': range[0] must be below range[1]", J->name);
+            return fail(rd, j, "joint '%.100s': range=\"%g %g\" with limited=\"true\": "
+                        "range[0] must be below range[1] (MuJoCo refuses it): give an "
+                        "increasing range", J->name, J->range[0], J->range[1]);
+        if (J->type == J_BALL && J->range[0] != 0)
+            return fail(rd, j, "joint '%.100s': a limited ball joint's range is \"0 angle\", "
+                        "the angle its rotation stays within, but range[0] is %g (MuJoCo "
+                        "refuses it): give range=\"0 %g\"", J->name, J->range[0],
+                        fmax(fabs(J->range[0]), fabs(J->range[1])));
         if (J->type == J_HINGE || J->type == J_BALL) { J->range[0] *= deg; J->range[1] *= deg; }
     }
     if (J->type == J_HINGE) { J->ref *= deg; J->springref *= deg; }
