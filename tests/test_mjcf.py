@@ -776,6 +776,51 @@ def test_degenerate_site_and_camera_orientation_refused_as_mujoco(tmp_path, tag,
         assert f"{tag} 's'" in verdict[1] and "line 1" in verdict[1], verdict
 
 
+@pytest.mark.parametrize("compiler, body, refused", [
+    ("", '<body name="a"><joint/></body>', True),
+    ("", '<body name="a"><freejoint/></body>', True),
+    ("", '<body name="a"><joint/><body name="c"><joint/><geom size="0.1"/></body></body>', True),
+    ("", '<body name="a"><joint/><body name="c"><geom size="0.1"/></body></body>', False),
+    ("", '<body name="a"><joint/><body><body><geom size="0.1"/></body></body></body>', False),
+    ("", '<body name="a"><joint/><body><joint/><body><geom size="0.1"/></body></body></body>',
+     True),
+    ("", '<body name="a"><joint/><inertial pos="0 0 0" mass="1" diaginertia="0 1 1"/></body>',
+     True),
+    ("", '<body name="a"><joint/><inertial pos="0 0 0" mass="1" diaginertia="1e-16 1 1"/>'
+     '</body>', True),
+    ("", '<body name="a"><joint/><inertial pos="0 0 0.1" mass="1" diaginertia="1e-15 1 1" '
+     'euler="0.3 0.2 0.1"/></body>', False),
+    ("", '<body name="a"><joint/><inertial pos="0 0 0" mass="1e-16" diaginertia="1 1 1"/>'
+     '</body>', True),
+    ("", '<body name="a"><joint/><inertial pos="0 0 0" mass="0" diaginertia="1 1 1"/></body>',
+     True),
+    ('boundmass="1e-3"', '<body name="a"><joint/><inertial pos="0 0 0" mass="1e-16" '
+     'diaginertia="1 1 1"/></body>', False),
+    ('boundinertia="1e-3"', '<body name="a"><joint/><inertial pos="0 0 0" mass="1" '
+     'diaginertia="0 1 1"/></body>', False),
+    ('balanceinertia="true"', '<body name="a"><joint/><inertial pos="0 0 0" mass="1" '
+     'diaginertia="0 0 0"/></body>', True),
+    ("", '<body name="a"><joint/><geom size="0.1" mass="0"/></body>', True),
+    ("", '<body name="a"><joint/><geom size="0.1" density="0"/></body>', True),
+    ("", '<body name="a"><joint/><geom size="1e-6"/></body>', True),
+    ('inertiagrouprange="0 0"', '<body name="a"><joint/><geom size="0.1" group="1"/></body>',
+     True),
+    ('inertiafromgeom="false"', '<body name="a"><joint/><geom size="0.1"/></body>', True),
+    ("", '<body name="a" mocap="true"/><body name="w"><body/></body>', False),
+])
+def test_moving_body_mass_and_inertia_below_mjminval_refused_as_mujoco(tmp_path, compiler,
+                                                                         body, refused):
+    """MuJoCo refuses a body with joints whose mass or a principal moment of inertia is below
+    mjMINVAL (1e-15), after boundmass, boundinertia and balanceinertia, unless one of the
+    bodies welded to it (jointless children, their jointless children...) has both. urdf2dyn
+    loaded them all."""
+    xml = (f"<mujoco><compiler {compiler}/><worldbody>{body}"
+           f"{_MOVING}</worldbody></mujoco>")
+    verdict = same_verdict_as_mujoco(tmp_path, xml, ["body 'a'", "line 1", "1e-15",
+                                                     "<inertial>"])
+    assert (verdict is not None) == refused, verdict
+
+
 @pytest.mark.parametrize("joint, refused, words", [
     ('type="ball" range="-0.1 1"', True, ["range", "ball", "0"]),
     ('type="ball" range="0.1 1"', True, ["range", "ball"]),

@@ -61,6 +61,14 @@ typedef struct {
 
 typedef struct { const char *name; int index; } name_entry;
 
+/* What MuJoCo's check of moving bodies' mass reads of a body. */
+typedef struct {
+    u2d_xml *node;
+    const char *name;
+    int parent, njoint;         /* MuJoCo body ids; parent < id                          */
+    double mass, lam[3];        /* as corrected, principal moments                       */
+} mj_body;
+
 typedef struct {
     char *err;
     u2d_urdf *u;
@@ -89,6 +97,8 @@ typedef struct {
     int nmesh, capmesh;
     name_entry *meshindex;
 
+    mj_body *body;              /* MuJoCo's bodies, by id (0 the world)                  */
+    int capbody;
     int caplink, capjoint, capq0;
     char **owned;               /* generated names                                       */
     int nowned, capowned;
@@ -986,7 +996,11 @@ typedef struct {
 
 /* A body waiting to be read: its parent's link, the class it inherits, the frame it sits in
  * (parent body coordinates). */
-typedef struct { u2d_xml *node; int parent_link, cls, top_level; u2d_mj_pose frame; } mj_pending;
+typedef struct {
+    u2d_xml *node;
+    int parent_link, parent_body, cls, top_level;
+    u2d_mj_pose frame;
+} mj_pending;
 
 static const u2d_mj_pose IDENTITY = {{0, 0, 0}, {1, 0, 0, 0}};
 
@@ -1220,12 +1234,15 @@ static int geom_mass(mjcf *rd, const mj_item *it, double *m, double com[3], doub
 }
 
 /* Body b's mass, centre and inertia about it (body axes), as MuJoCo's compiler gives them
- * (explicit <inertial>, else the geoms per inertiafromgeom), into link L. pose is the
- * body's in its parent's frame (MuJoCo's odd default centre for a body with nothing). */
+ * (explicit <inertial>, else the geoms per inertiafromgeom), into link L; its principal
+ * moments, as MuJoCo's body_inertia, into lam. pose is the body's in its parent's frame
+ * (MuJoCo's odd default centre for a body with nothing). */
 static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
-                        u2d_urdf_link *L)
+                        u2d_urdf_link *L, double lam[3])
 {
     double mass = 0.0, com[3], I[9] = {0};
+    double axes[4] = {1, 0, 0, 0};      /* I's axes in the body frame: corrected in its own
+                                           axes, the principal moments come out exact */
     memcpy(com, pose->pos, sizeof com);                 /* MuJoCo's ipos = pos */
     u2d_xml *in = c->inertial;
     if (in) {
@@ -1260,13 +1277,7 @@ static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
         /* the inertial frame, placed by the <frame>s around the element, as MuJoCo does */
         u2d_mj_pose ip = {{com[0], com[1], com[2]}, {q[0], q[1], q[2], q[3]}};
         u2d_mj_pose_mul(&c->iframe, &ip, &ip);
-        double R[9], T[9];
-        u2d_mj_quat_matrix(ip.quat, R);
-        u2d_mulmm3(R, I, T);                            /* R I R^T */
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                I[3 * i + j] = T[3 * i] * R[3 * j] + T[3 * i + 1] * R[3 * j + 1]
-                             + T[3 * i + 2] * R[3 * j + 2];
+        memcpy(axes, ip.quat, sizeof axes);
         memcpy(com, ip.pos, sizeof com);
     }
     if (rd->fromgeom == 1 || (rd->fromgeom == 2 && !in)) {
@@ -1293,6 +1304,7 @@ static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
             if (M < U2D_MJ_EPS) return fail(rd, NULL, "the geoms' mass is too small to place "
                                             "its centre");
             mass = M;
+            axes[0] = 1; axes[1] = axes[2] = axes[3] = 0;
             for (int a = 0; a < 3; a++) com[a] = h[a] / M;
             double cc = u2d_dot3(com, com);
             for (int a = 0; a < 3; a++)
@@ -1301,8 +1313,15 @@ static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
             }
     }
     char why[200];
-    if (u2d_mj_fix_inertia(&mass, I, rd->boundmass, rd->boundinertia, rd->balance, why))
+    if (u2d_mj_fix_inertia(&mass, I, rd->boundmass, rd->boundinertia, rd->balance, lam, why))
         return fail(rd, in, "%s", why);
+    double R[9], T[9];
+    u2d_mj_quat_matrix(axes, R);
+    u2d_mulmm3(R, I, T);                                /* R I R^T: into the body axes */
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            I[3 * i + j] = T[3 * i] * R[3 * j] + T[3 * i + 1] * R[3 * j + 1]
+                         + T[3 * i + 2] * R[3 * j + 2];
     L->has_inertial = 1;
     L->mass = mass;
     memcpy(L->com, com, sizeof com);
@@ -1544,12 +1563,12 @@ static int read_contacts(mjcf *rd, const mj_content *c)
 
 /* Push a body's children (document order out first). */
 static int push_children(mjcf *rd, mj_pending **stack, int *top, int *cap, const mj_content *c,
-                         int link, int top_level)
+                         int link, int body, int top_level)
 {
     for (int k = c->nchild - 1; k >= 0; k--) {
         if (grow(rd, (void **)stack, cap, *top, sizeof **stack)) return -1;
-        (*stack)[(*top)++] = (mj_pending){c->child[k].node, link, c->child[k].cls, top_level,
-                                          c->child[k].frame};
+        (*stack)[(*top)++] = (mj_pending){c->child[k].node, link, body, c->child[k].cls,
+                                          top_level, c->child[k].frame};
     }
     return 0;
 }
@@ -1568,7 +1587,7 @@ static int read_tree(mjcf *rd)
         else status = scan_body(rd, w, 0, 1, &c);
     }
     if (!status) status = read_contacts(rd, &c);
-    if (!status) status = push_children(rd, &stack, &top, &cap, &c, 0, 1);
+    if (!status) status = push_children(rd, &stack, &top, &cap, &c, 0, 0, 1);
     free_content(&c);
     while (top > 0 && !status) {
         mj_pending b = stack[--top];
@@ -1595,22 +1614,58 @@ static int read_tree(mjcf *rd)
             break;
         }
         memset(&inertia, 0, sizeof inertia);
-        if (body_inertia(rd, &c, &pose, &inertia) ||
-            body_joints(rd, &b, &c, name, pose, line, &link)) {
+        double lam[3];
+        if (body_inertia(rd, &c, &pose, &inertia, lam) ||
+            body_joints(rd, &b, &c, name, pose, line, &link) ||
+            grow(rd, (void **)&rd->body, &rd->capbody, id, sizeof *rd->body)) {
             status = -1;
             break;
         }
+        rd->body[id] = (mj_body){n, name, b.parent_body, c.njoint, inertia.mass,
+                                 {lam[0], lam[1], lam[2]}};
         u2d_urdf_link *L = &rd->u->link[link];
         L->has_inertial = inertia.has_inertial;
         L->mass = inertia.mass;
         memcpy(L->com, inertia.com, sizeof L->com);
         memcpy(L->Icom, inertia.Icom, sizeof L->Icom);
-        status = push_children(rd, &stack, &top, &cap, &c, link, 0);
+        status = push_children(rd, &stack, &top, &cap, &c, link, id, 0);
         free_content(&c);
     }
     free_content(&c);
     free(stack);
     rd->what[0] = '\0';
+    return status;
+}
+
+/* MuJoCo refuses a body that joints move unless its mass and every principal moment of
+ * inertia are at least mjMINVAL, or those of a body welded to it (a jointless child, its
+ * jointless children...), all as corrected by boundmass, boundinertia, balanceinertia
+ * (mjCModel::CheckBodyMassInertia). Ids are in depth-first order, parents first, so one
+ * backward pass carries each welded body's verdict up to its parent. */
+static int check_moving_masses(mjcf *rd)
+{
+    int n = rd->nbody + 1;
+    char *heavy = calloc((size_t)n, 1);
+    if (!heavy) return fail(rd, NULL, "out of memory");
+    for (int b = n - 1; b >= 1; b--) {
+        const mj_body *B = &rd->body[b];
+        heavy[b] |= B->mass >= U2D_MJ_MINVAL && B->lam[0] >= U2D_MJ_MINVAL &&
+                    B->lam[1] >= U2D_MJ_MINVAL && B->lam[2] >= U2D_MJ_MINVAL;
+        if (!B->njoint && heavy[b]) heavy[B->parent] = 1;
+    }
+    int status = 0;
+    for (int b = 1; b < n && !status; b++) {
+        const mj_body *B = &rd->body[b];
+        if (!B->njoint || heavy[b]) continue;
+        snprintf(rd->what, sizeof rd->what, "body '%.200s'", B->name);
+        status = fail(rd, B->node, "mass %g, principal moments %g %g %g: MuJoCo needs a "
+                      "moving body's (or a welded child's) to be >= 1e-15 (mjMINVAL): give "
+                      "an <inertial> with positive mass and diaginertia, geoms with volume, "
+                      "or compiler boundmass and boundinertia", B->mass, B->lam[0], B->lam[1],
+                      B->lam[2]);
+    }
+    rd->what[0] = '\0';
+    free(heavy);
     return status;
 }
 
@@ -1776,7 +1831,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     if (!u->name) u->name = "MuJoCo Model";
 
     if (expand_includes(&rd) || read_compiler(&rd) || read_option(&rd) || read_defaults(&rd) ||
-        read_assets(&rd) || read_tree(&rd))
+        read_assets(&rd) || read_tree(&rd) || check_moving_masses(&rd))
         goto error;
     set_total_mass(&rd);
     summarize(&rd);
@@ -1786,7 +1841,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     for (int k = 0; k < rd.nowned; k++) free(rd.owned[k]);
     for (int k = 0; k < rd.nfile; k++) free(rd.file[k].path);
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
-    free(rd.mesh); free(rd.meshindex);
+    free(rd.mesh); free(rd.meshindex); free(rd.body);
     u2d_xml_free(rd.doc);
     return u;
 
@@ -1795,7 +1850,7 @@ error:
     for (int k = 0; k < rd.nowned; k++) free(rd.owned[k]);
     for (int k = 0; k < rd.nfile; k++) free(rd.file[k].path);
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
-    free(rd.mesh); free(rd.meshindex);
+    free(rd.mesh); free(rd.meshindex); free(rd.body);
     u->strings = NULL;
     u2d_urdf_free(u);
     u2d_xml_free(rd.doc);

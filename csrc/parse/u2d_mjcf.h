@@ -116,11 +116,12 @@ typedef struct {
 /* mass, centre and inertia about it (body frame) of one geom; 0 when it has none. */
 double u2d_mj_geom_mass(const u2d_mj_geom *g, double com[3], double I[9]);
 
-/* MuJoCo's checks and corrections of a body's mass and inertia about its centre (I, body
- * axes): boundmass, boundinertia (on the principal moments), negative values refused, the
- * triangle inequality A + B >= C refused or, with balanceinertia, evened out. 0, or -1
- * with the reason in why. */
+/* MuJoCo's checks and corrections of a body's mass and inertia about its centre (I, in
+ * any axes): boundmass, boundinertia (on the principal moments), negative values refused,
+ * the triangle inequality A + B >= C refused or, with balanceinertia, evened out. The
+ * principal moments as corrected go to lam (MuJoCo's body_inertia). 0, or -1 with the
+ * reason in why. */
 int u2d_mj_fix_inertia(double *mass, double I[9], double boundmass, double boundinertia,
-                       int balance, char why[200]);
+                       int balance, double lam[3], char why[200]);
 
 #endif

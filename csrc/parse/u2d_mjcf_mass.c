@@ -185,9 +185,9 @@ static void jacobi3(const double A[9], double lam[3], double V[9])
 }
 
 int u2d_mj_fix_inertia(double *mass, double I[9], double boundmass, double boundinertia,
-                       int balance, char why[200])
+                       int balance, double lam[3], char why[200])
 {
-    double lam[3], V[9];
+    double V[9];
     if (*mass < boundmass) *mass = boundmass;
     jacobi3(I, lam, V);
     if (boundinertia > 0)
@@ -213,6 +213,7 @@ int u2d_mj_fix_inertia(double *mass, double I[9], double boundmass, double bound
             return -1;
         }
         for (int k = 0; k < 9; k++) I[k] = k % 4 == 0 ? tr / 3 : 0.0;
+        lam[0] = lam[1] = lam[2] = tr / 3;
     }
     return 0;
 }
