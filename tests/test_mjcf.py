@@ -875,3 +875,60 @@ def test_site_fromto_replaces_its_orientation_as_in_mujoco(tmp_path, site, refus
            "</body></worldbody></mujoco>")
     verdict = same_verdict_as_mujoco(tmp_path, xml, ["site", "fromto", "line 1"])
     assert (verdict is not None) == refused, verdict
+
+
+_TINY = {
+    "hinge body": '<body name="a" pos="0 0 1" quat="{q}"><joint axis="1 0 0" pos="0 0 0.1"/>'
+                  '<geom type="box" size="0.1 0.2 0.3" pos="0.1 0 0"/></body>',
+    "slide body": '<body name="a" quat="{q}"><joint type="slide" axis="1 0 0"/>'
+                  '<geom type="box" size="0.1 0.2 0.3" pos="0.1 0 0"/></body>',
+    "ball body": '<body name="a" quat="{q}"><joint type="ball"/>'
+                 '<geom type="box" size="0.1 0.2 0.3" pos="0.1 0 0"/></body>',
+    "free body": '<body name="a" pos="0 0 1" quat="{q}"><freejoint/>'
+                 '<geom type="box" size="0.1 0.2 0.3" pos="0.1 0 0"/></body>',
+    "welded body": '<body pos="0 0 1"><joint axis="1 0 0"/><geom size="0.1"/>'
+                   '<body name="a" pos="0.1 0 0.2" quat="{q}"><geom type="box" '
+                   'size="0.1 0.2 0.3" pos="0.1 0 0"/><body pos="0 0.1 0"><joint axis="0 1 0"/>'
+                   '<geom size="0.1" pos="0 0 0.2"/></body></body></body>',
+    "welded top body": '<body name="a" pos="0 0 1" quat="{q}"><geom size="0.1"/>'
+                       '<body pos="0.1 0 0.2"><joint axis="0 1 0"/>'
+                       '<geom type="box" size="0.1 0.2 0.3" pos="0.1 0 0"/></body></body>',
+    "frame around a body": '<body pos="0 0 1"><joint axis="1 0 0"/><geom size="0.1"/>'
+                           '<frame quat="{q}"><body name="a" pos="0.1 0 0.2"><joint/>'
+                           '<geom size="0.1"/></body></frame></body>',
+    "lone geom": '<body><joint axis="1 0 0" pos="0 0 0.1"/><geom type="box" '
+                 'size="0.1 0.2 0.3" pos="0.1 0 0" quat="{q}"/></body>',
+    "geom": '<body><joint axis="1 0 0"/><geom type="box" size="0.1 0.2 0.3" pos="0.1 0 0" '
+            'quat="{q}"/><geom size="0.1"/></body>',
+    "inertial": '<body><joint axis="1 0 0"/><inertial pos="0 0 0.2" mass="1" '
+                'diaginertia="0.1 0.2 0.25" quat="{q}"/></body>',
+    "frame around a geom": '<body><joint axis="1 0 0"/><frame quat="{q}"><geom type="box" '
+                           'size="0.1 0.2 0.3" pos="0.1 0 0"/></frame></body>',
+}
+
+
+@pytest.mark.parametrize("q", ["0 1e-8 0 0", "1e-8 0 0 0", "0 1e-20 0 0", "0 3e-7 0 1e-7"])
+@pytest.mark.parametrize("where", sorted(_TINY))
+def test_quaternion_of_norm_below_1e7_is_mujocos_or_refused(tmp_path, q, where):
+    """MuJoCo's compiler normalises a quaternion from norm 1e-7 up and keeps a smaller
+    non-zero one as written; its kinematics normalises a body's orientation (to the identity
+    below 1e-15) but turns the body's hinge, slide and ball axes by the quaternion as written.
+    Where that is one consistent model (a geom's, an inertial's or a frame's quaternion, a
+    welded or free body's) urdf2dyn's dynamics are MuJoCo's (a lone geom's inertia is
+    MuJoCo's copy of it; a welded body is turned as MuJoCo turns it: urdf2dyn refused the
+    lone geom and loaded the bodies unturned); where it is not (a body that such joints
+    move, a body under another that MuJoCo turns to the world's orientation), MuJoCo compiles
+    it and urdf2dyn refuses it, naming the body and the norm."""
+    xml = f"<mujoco><worldbody>{_TINY[where].format(q=q)}</worldbody></mujoco>"
+    norm = np.linalg.norm([float(x) for x in q.split()])
+    inconsistent = norm < 1e-7 and (where in ("hinge body", "slide body", "ball body",
+                                              "frame around a body")
+                                    or norm < 1e-15 and where == "welded body")
+    assert mujoco_error(xml) is None
+    if inconsistent:
+        with pytest.raises(urdf2dyn.URDFError) as e:
+            oracle.load_quiet(xml)
+        for w in ("body 'a'", "line 1", f"{norm:g}", "unit quaternion"):
+            assert w in str(e.value), str(e.value)
+    else:
+        check_doc(tmp_path, xml, n=3)

@@ -1147,9 +1147,10 @@ static int add_qpos0(mjcf *rd, const double *q, int n)
 /* ---- a body's inertia ------------------------------------------------------------------ */
 
 
-/* One geom as MuJoCo's compiler places and weighs it; contributes 0 or 1 (mass > mjEPS), -1
- * on error. */
-static int geom_mass(mjcf *rd, const mj_item *it, double *m, double com[3], double I[9])
+/* One geom as MuJoCo's compiler places and weighs it: inertia I in the body's axes, D in
+ * the geom's, axes[4] (in the body frame); contributes 0 or 1 (mass > mjEPS), -1 on error. */
+static int geom_mass(mjcf *rd, const mj_item *it, double *m, double com[3], double I[9],
+                     double D[9], double axes[4])
 {
     u2d_xml *g = it->node;
     int cls = it->cls;
@@ -1229,7 +1230,8 @@ static int geom_mass(mjcf *rd, const mj_item *it, double *m, double com[3], doub
     }
     /* the frame the geom sits in */
     u2d_mj_pose_mul(&it->frame, &G.pose, &G.pose);
-    *m = u2d_mj_geom_mass(&G, com, I);
+    *m = u2d_mj_geom_mass(&G, com, I, D);
+    memcpy(axes, G.pose.quat, sizeof G.pose.quat);
     return *m > U2D_MJ_EPS;
 }
 
@@ -1281,14 +1283,14 @@ static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
         memcpy(com, ip.pos, sizeof com);
     }
     if (rd->fromgeom == 1 || (rd->fromgeom == 2 && !in)) {
-        double M = 0.0, h[3] = {0, 0, 0}, S[9] = {0};
+        double M = 0.0, h[3] = {0, 0, 0}, S[9] = {0}, D1[9], axes1[4], D[9], q[4];
         int n = 0;
         for (int k = 0; k < c->ngeom; k++) {
             const mj_item *it = &c->geom[k];
             double group = 0, m = 0, gc[3], gI[9];
             if (dnumbers(rd, it->node, K_GEOM, it->cls, "group", 1, 1, &group) < 0) return -1;
             if (group < rd->group[0] || group > rd->group[1]) continue;
-            int used = geom_mass(rd, it, &m, gc, gI);
+            int used = geom_mass(rd, it, &m, gc, gI, D1, axes1);
             if (used < 0) return -1;
             if (!used) continue;
             /* about the body origin, then shifted to the centre once all are in */
@@ -1298,7 +1300,7 @@ static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
             for (int a = 0; a < 3; a++)
                 for (int b = 0; b < 3; b++)
                     S[3 * a + b] += gI[3 * a + b] + m * ((a == b) * cc - gc[a] * gc[b]);
-            n++;
+            if (n++ == 0) { memcpy(D, D1, sizeof D); memcpy(q, axes1, sizeof q); }
         }
         if (n > 0) {
             if (M < U2D_MJ_EPS) return fail(rd, NULL, "the geoms' mass is too small to place "
@@ -1310,7 +1312,11 @@ static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
             for (int a = 0; a < 3; a++)
                 for (int b = 0; b < 3; b++)
                     I[3 * a + b] = S[3 * a + b] - M * ((a == b) * cc - com[a] * com[b]);
+            if (n == 1) {       /* MuJoCo copies a lone geom's inertia and axes as they are */
+                memcpy(I, D, sizeof D);
+                memcpy(axes, q, sizeof q);
             }
+        }
     }
     char why[200];
     if (u2d_mj_fix_inertia(&mass, I, rd->boundmass, rd->boundinertia, rd->balance, lam, why))
@@ -1548,6 +1554,42 @@ static void free_content(mj_content *c)
     memset(c, 0, sizeof *c);
 }
 
+/* A body's quaternion (its frames' included) of norm below 1e-7, which MuJoCo's compiler
+ * keeps as written (mjuu_normvec normalises from 1e-7 up; only an exact zero is refused).
+ * MuJoCo's kinematics (mj_kinematics1) normalises the body's orientation but turns its
+ * hinge, slide and ball joints' axes and anchors by the quaternion as it is: such a body has
+ * no consistent MuJoCo dynamics to reproduce, and is refused. A welded or free body's is
+ * normalised as those kinematics normalise it, to the identity below mjMINVAL; that
+ * identity is the world's orientation, which a body under another cannot be given: refused. */
+static int tiny_body_quat(mjcf *rd, u2d_xml *node, const mj_content *c, int top_level,
+                          double q[4])
+{
+    double s = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    if (s == 0.0 || s >= U2D_MJ_EPS) return 0;
+    for (int k = 0; k < c->njoint; k++) {
+        u2d_xml *j = c->joint[k].node;
+        int type = strcmp(u2d_xml_name(j), "freejoint") == 0 ? 0 :
+                   dkeyword(rd, j, K_JOINT, c->joint[k].cls, "type", "free|ball|slide|hinge", 3);
+        if (type < 0) return -1;
+        if (type > 0)
+            return fail(rd, node, "its orientation (quat, with its frames') has norm %g, below "
+                        "1e-7: MuJoCo leaves it unnormalised and turns the body's joint axes "
+                        "by it unnormalised, so its dynamics are inconsistent: give a unit "
+                        "quaternion", sqrt(s));
+    }
+    if (sqrt(s) < U2D_MJ_MINVAL && !top_level)
+        return fail(rd, node, "its orientation (quat, with its frames') has norm %g, below "
+                    "1e-15: MuJoCo's kinematics turns it into the world's orientation, "
+                    "whatever its parent's: give a unit quaternion", sqrt(s));
+    if (sqrt(s) < U2D_MJ_MINVAL) {
+        q[0] = 1; q[1] = q[2] = q[3] = 0;
+    } else {
+        s = sqrt(s);
+        for (int k = 0; k < 4; k++) q[k] /= s;
+    }
+    return 0;
+}
+
 /* The geoms' contype and conaffinity read as MuJoCo reads them (refused where it refuses
  * them); contacts are not rigid-body dynamics, and not applied. */
 static int read_contacts(mjcf *rd, const mj_content *c)
@@ -1609,6 +1651,10 @@ static int read_tree(mjcf *rd)
         }
         rd->n_gravcomp += gravcomp != 0;
         u2d_mj_pose_mul(&b.frame, &pose, &pose);
+        if (tiny_body_quat(rd, n, &c, b.top_level, pose.quat) < 0) {
+            status = -1;
+            break;
+        }
         if (mocap && (c.njoint || !b.top_level)) {
             status = fail(rd, n, "a mocap body is a child of the world without joints");
             break;

@@ -113,8 +113,9 @@ typedef struct {
     const u2d_mj_mesh_mass *mesh;   /* mesh geoms                                */
 } u2d_mj_geom;
 
-/* mass, centre and inertia about it (body frame) of one geom; 0 when it has none. */
-double u2d_mj_geom_mass(const u2d_mj_geom *g, double com[3], double I[9]);
+/* mass, centre and inertia about it (body frame: I; the geom's own axes, g->pose.quat: D)
+ * of one geom; 0 when it has none. */
+double u2d_mj_geom_mass(const u2d_mj_geom *g, double com[3], double I[9], double D[9]);
 
 /* MuJoCo's checks and corrections of a body's mass and inertia about its centre (I, in
  * any axes): boundmass, boundinertia (on the principal moments), negative values refused,

@@ -114,10 +114,11 @@ static void geom_moments(const u2d_mj_geom *g, double m, double I[3])
     }
 }
 
-double u2d_mj_geom_mass(const u2d_mj_geom *g, double com[3], double I[9])
+double u2d_mj_geom_mass(const u2d_mj_geom *g, double com[3], double I[9], double D[9])
 {
     double vol = geom_volume(g), m;
     memset(I, 0, 9 * sizeof(double));
+    memset(D, 0, 9 * sizeof(double));
     memcpy(com, g->pose.pos, 3 * sizeof(double));
     if (g->has_mass) {
         if (g->mass == 0.0 || !(vol > U2D_MJ_EPS)) return 0.0;  /* MuJoCo keeps it massless */
@@ -126,7 +127,7 @@ double u2d_mj_geom_mass(const u2d_mj_geom *g, double com[3], double I[9])
         if (g->density == 0.0) return 0.0;
         m = g->density * vol;
     }
-    double R[9], D[9] = {0}, T[9];
+    double R[9], T[9];
     u2d_mj_quat_matrix(g->pose.quat, R);
     if (g->type == U2D_GEOM_MESH || g->type == U2D_GEOM_SDF) {
         /* the mesh's inertia per unit density, scaled; its centre moves with the geom */
