@@ -1,8 +1,8 @@
 """Hypothesis-drawn MJCF documents: random trees of bodies with every joint type, orientation
-form, geom type and default class, with armature on some joints (given, or from the class).
-Whatever is drawn either loads or is refused with a
-URDFError (never another exception, never a crash); and where MuJoCo compiles the same
-document, urdf2dyn's dynamics equal MuJoCo's."""
+form, geom type and default class, with armature on some joints (given, or from the class),
+sites and cameras. Whatever is drawn either loads or is refused with a URDFError (never
+another exception, never a crash), refused exactly where MuJoCo refuses it; and where MuJoCo
+compiles the same document, urdf2dyn's dynamics equal MuJoCo's."""
 import os
 import re
 import shutil
@@ -32,9 +32,9 @@ def orientation(draw):
         q = draw(st.tuples(num, num, num, num).map(" ".join))
         # not a quaternion of norm below 1e-7 ("1e-08 0 9.82e-20 0"): MuJoCo's compiler
         # leaves it unnormalized (mjuu_normvec's 1e-14 on the squared norm) and its
-        # kinematics turns a body by it unnormalized part of the way (a mismatch of 1 in
-        # the mass matrix, or a body urdf2dyn refuses as of negative inertia); the docs say
-        # a quat is normalized, so what MuJoCo does with it is no semantics to follow
+        # kinematics turns a body's joint axes by it unnormalized but the body normalized;
+        # urdf2dyn refuses such a body, which MuJoCo compiles (tests/test_mjcf.py,
+        # test_quaternion_of_norm_below_1e7_is_mujocos_or_refused, draws them one by one)
         if 0 < sum(float(x) ** 2 for x in q.split()) < 1e-14:     # "0 0 0 0" is refused
             q = "1 0 0 0"
         return f' quat="{q}"'
@@ -60,6 +60,20 @@ def geom(draw):
     return f'<geom type="{t}" size="{size}" pos="{draw(pos)}"{draw(orientation())}{extra}/>'
 
 
+# orientations MuJoCo's compiler cannot resolve (it refuses them on any site or camera)
+DEGENERATE = [' axisangle="0 0 0 30"', ' xyaxes="1 0 0 2 0 0"', ' xyaxes="0 0 0 0 1 0"',
+              ' zaxis="0 0 0"']
+
+
+@st.composite
+def marker(draw, compiles):
+    """A site or a camera: no mass, but its orientation is resolved (a degenerate one drawn
+    where documents need not compile)."""
+    tag = draw(st.sampled_from(["site", "camera"]))
+    bad = st.sampled_from(DEGENERATE) if not compiles else st.nothing()
+    return f'<{tag} pos="{draw(pos)}"{draw(st.one_of(orientation(), bad))}/>'
+
+
 @st.composite
 def joints(draw, top, compiles):
     if compiles:                # what MuJoCo compiles: hinges and slides, then at most one
@@ -71,7 +85,7 @@ def joints(draw, top, compiles):
     out = []
     for k in kinds:
         extra = draw(st.sampled_from(["", f' ref="{draw(num)}"', f' pos="{draw(pos)}"',
-                                      ' class="c"', ' range="-30 40"',
+                                      ' class="c"', ' range="-30 40"', ' range="40 -30"',
                                       f' armature="{draw(positive)}"']))
         if compiles and k == "ball" and "range" in extra:     # a ball's range starts at 0
             extra = ' range="0 40"'
@@ -87,9 +101,12 @@ def body(draw, depth, compiles):
     kids = draw(st.integers(0, 2)) if depth < 3 else 0
     inner = draw(joints(depth == 0, compiles))
     inner += "".join(draw(st.lists(geom(), min_size=int(compiles), max_size=2)))   # a mass
-    if draw(st.booleans()):
+    inner += "".join(draw(st.lists(marker(compiles), max_size=1)))
+    if draw(st.booleans()):     # an inertia MuJoCo refuses below mjMINVAL where not compiling
+        diag = draw(st.sampled_from(["0.01 0.012 0.015"] if compiles else
+                                    ["0.01 0.012 0.015", "0 0.012 0.015", "1e-16 0.01 0.01"]))
         inner += (f'<inertial pos="{draw(pos)}" mass="{draw(positive)}" '
-                  f'diaginertia="0.01 0.012 0.015"{draw(orientation())}/>')
+                  f'diaginertia="{diag}"{draw(orientation())}/>')
     inner += "".join(draw(body(depth + 1, compiles)) for _ in range(kids))
     if draw(st.booleans()):
         inner = f'<frame pos="{draw(pos)}"{draw(orientation())}>{inner}</frame>'
@@ -128,9 +145,10 @@ def test_random_documents_load_or_refuse_and_match_mujoco(xml):
         m = oracle.mujoco_model(xml=xml)
     except ValueError:
         m = None
-    if model is None or m is None:
-        # a document MuJoCo compiles but urdf2dyn refuses would be a gap: none is drawn here
-        assert model is None and m is None or model is not None, xml
+    # refused exactly where MuJoCo refuses (urdf2dyn loaded massless moving bodies, ball
+    # joints' ranges and sites' orientations MuJoCo refuses)
+    assert (model is None) == (m is None), (model is None, xml)
+    if model is None:
         return
     if model.nv == 0 or oracle.moving_mass(m) == 0:
         return
