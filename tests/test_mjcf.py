@@ -932,3 +932,20 @@ def test_quaternion_of_norm_below_1e7_is_mujocos_or_refused(tmp_path, q, where):
             assert w in str(e.value), str(e.value)
     else:
         check_doc(tmp_path, xml, n=3)
+
+
+@pytest.mark.parametrize("inertia, refused", [
+    ('diaginertia="1 1 2.0000000000000004"', True),
+    ('diaginertia="1 1 2.000000000001" euler="0.3 0.2 0.1"', True),
+    ('diaginertia="1 1 2"', False),
+    ('diaginertia="1 1 2" euler="0.3 0.2 0.1"', False),
+    ('diaginertia="0.5 1 -0.0000000000001"', True),
+])
+def test_triangle_inequality_and_sign_of_a_given_inertia_exactly_as_mujoco(tmp_path, inertia,
+                                                                           refused):
+    """A diagonal inertia is checked as MuJoCo checks it, without a tolerance: A + B = C
+    loads, A + B a rounding error below C is refused (urdf2dyn allowed 1e-12 of the trace)."""
+    xml = (f'<mujoco><worldbody><body name="a"><joint/><inertial pos="0 0 0" mass="1" '
+           f"{inertia}/></body></worldbody></mujoco>")
+    verdict = same_verdict_as_mujoco(tmp_path, xml, ["body 'a'", "line 1"])
+    assert (verdict is not None) == refused, verdict
