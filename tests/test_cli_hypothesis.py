@@ -165,6 +165,8 @@ def torques_options(draw, motion):
         "--residuals": [draw(st.sampled_from(["res.csv", "res.png", motion]))],
         "--com-body": [draw(st.sampled_from(["link1", "link2", "nolink", ""]))],
         "--format": [draw(st.sampled_from(["csv", "sto", "xml"]))],
+        # the test writes map.json and map.csv (the arm's names renamed to themselves)
+        "--mapping": [draw(st.sampled_from(["map.json", "map.csv", "missing.json", motion]))],
         "--jobs": [draw(st.sampled_from(["1", "2", "0", "x"]))],
         # with one motion never reached for: an address that would hang or fail is harmless
         "--scheduler": [draw(st.sampled_from(["tcp://127.0.0.1:1", "nowhere", ""]))],
@@ -202,6 +204,10 @@ def test_random_motion_files_and_options_never_trace_back(data):
             f.write(raw.encode(encoding, errors="replace"))
         options = data.draw(torques_options("trial.csv"), label="options") if with_options \
             else []
+        with open(os.path.join(tmp, "map.json"), "w") as f:
+            json.dump({n: n for n in names}, f)
+        with open(os.path.join(tmp, "map.csv"), "w") as f:
+            f.write("".join(f"{n},{n}\n" for n in names))
         cwd = os.getcwd()
         os.chdir(tmp)
         try:
@@ -217,6 +223,8 @@ def test_random_motion_files_and_options_never_trace_back(data):
         if status == 0:
             assert "motion: trial.csv" in out
         _check_batch_options(options, status, err)
+        if "--mapping=missing.json" in options and status != 2:   # not refused earlier
+            assert status == 1 and "--mapping missing.json" in err, err
 
 
 def _check_batch_options(options, status, err):
@@ -446,6 +454,57 @@ def test_batch_options_with_one_motion(fmt, ext, jobs, scheduler):
     assert first.startswith("time,") == (ext == ".csv")
     for flag, value in (("--jobs", jobs), ("--scheduler", scheduler)):
         assert (f"warning: {flag} {value}: spreads several motions" in err) == bool(value)
+
+
+_MAPPED_REFERENCE = {}      # the arm's trial as published: its torques file
+
+
+@settings(PROFILE, max_examples=min(PROFILE.max_examples, 20), deadline=None)
+@given(columns=st.lists(st.sampled_from(["joint1", "joint2", "q1", "Shoulder", "elbow angle",
+                                         "x"]), min_size=2, max_size=2, unique=True),
+       kind=st.sampled_from(["json", "csv"]),
+       damage=st.sampled_from([None, None, None, "missing", "not_a_mapping", "no_such_coord"]))
+def test_mapping_option_renames_the_columns(columns, kind, damage):
+    """--mapping FILE: the arm's trial with its columns renamed (swapped, or lab names) and a
+    mapping back to the model's names gives the published trial's torques to the bit; a
+    missing file, a file that is no mapping, or a mapping to no coordinate of the model is
+    refused naming the option or the file."""
+    header, *rows = ARM_TRIAL.splitlines()
+    assert header.split(",") == ["time", "joint1", "joint2"]
+    pairs = dict(zip(columns, ["joint1", "joint2"]))
+    if damage == "no_such_coord":
+        pairs[columns[1]] = "joint9"
+    text = (json.dumps(pairs) if kind == "json" else
+            "".join(f"{a},{b}\n" for a, b in pairs.items()))
+    if damage == "not_a_mapping":
+        text = "[1, 2" if kind == "json" else "just one column\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        def torques(motion_text, mapping):
+            with open(os.path.join(tmp, "trial.csv"), "w") as f:
+                f.write(motion_text)
+            out = os.path.join(tmp, "out.csv")
+            if os.path.exists(out):
+                os.remove(out)
+            argv = ["torques", data_path("robot2r.urdf"), os.path.join(tmp, "trial.csv"),
+                    "-o", out, "--no-progress"] + (["--mapping", mapping] if mapping else [])
+            status, _, err = run_cli(argv, [os.path.join(tmp, "trial.csv")])
+            return status, err, open(out).read() if os.path.exists(out) else None
+        if not _MAPPED_REFERENCE:
+            _MAPPED_REFERENCE["out"] = torques(ARM_TRIAL, None)[2]
+        mapping = os.path.join(tmp, f"map.{kind}")
+        if damage != "missing":
+            with open(mapping, "w") as f:
+                f.write(text)
+        renamed = "\n".join([",".join(["time", *columns]), *rows]) + "\n"
+        status, err, written = torques(renamed, mapping)
+    if damage is None:
+        assert status == 0, err
+        assert written == _MAPPED_REFERENCE["out"]
+    elif damage == "missing":
+        assert status == 1 and f"--mapping {mapping}" in err, err
+    else:                       # the message names the mapping file, or the name it gives
+        assert status != 0 and written is None, err
+        assert os.path.basename(mapping) in err or "joint9" in err, err
 
 
 @settings(PROFILE, max_examples=min(PROFILE.max_examples, 12), deadline=None)
