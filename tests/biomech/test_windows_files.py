@@ -157,7 +157,15 @@ def test_urdf_declared_windows_1252(tmp_path):
                       + body).encode("cp1252"))
     m = urdf2dyn.load(str(path))
     assert m.nq == 2
-    path.write_bytes(("<!-- Zoë -->\n" + body).encode("cp1252"))      # undeclared: refused
+    # undeclared, the stray byte in a comment: read as Windows-1252 and said (strict: refused)
+    path.write_bytes(("<!-- Zoë -->\n" + body).encode("cp1252"))
+    with pytest.warns(urdf2dyn.URDFWarning, match=r"robot\.urdf: line 1, column 8: byte 0xeb "
+                      r"is not UTF-8 .*read as Windows-1252.*'ë'"):
+        assert urdf2dyn.load(str(path)).nq == 2
+    with pytest.raises(urdf2dyn.URDFError, match=r"robot\.urdf: line 1, column 8"):
+        urdf2dyn.load(str(path), strict=True)
+    # undeclared, the stray byte in a name: refused, as before
+    path.write_bytes(body.replace('name="link1"', 'name="link1ë"').encode("cp1252"))
     with pytest.raises(urdf2dyn.URDFError, match=r"robot\.urdf: not valid UTF-8.*declare"):
         urdf2dyn.load(str(path))
 
