@@ -235,7 +235,8 @@ def cop_distance(model, t, q, f_ext, source, threshold, names=None):
             what = (f"the centre of pressure of {names[link]!r}" if names and link in names
                     else f"the load on {link!r}")
             out.append(f"{source}: {what} is {d[k]:.2f} m from the origin of {link!r} at "
-                       f"t = {t[k]:g} s ({counted(int((d > COP_MAX_DISTANCE).sum()), 'sample')} beyond "
+                       f"t = {t[k]:g} s "
+                       f"({counted(int((d > COP_MAX_DISTANCE).sum()), 'sample')} beyond "
                        f"{COP_MAX_DISTANCE} m): the load of another foot (plates or sides "
                        "swapped: --contact, an ExternalLoads file's applied_to_body), or its "
                        "frame or length unit (mm?)")

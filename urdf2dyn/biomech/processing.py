@@ -214,7 +214,8 @@ def fill_load_gaps(t, force, cop, moment=None, key="", max_gap=DEFAULT_MAX_GAP,
             if b - a > max_gap:
                 g = Gap(f"{label}cop", int(a), int(b), float(t[a]), float(t[b - 1]))
                 raise MotionError(f"{source}: no centre of pressure for {g} while the force "
-                                  f"is up to {mag[a:b].max():.0f} N (a gap of {counted(b - a, 'sample')}, "
+                                  f"is up to {mag[a:b].max():.0f} N (a gap of "
+                                  f"{counted(b - a, 'sample')}, "
                                   f"longer than max_gap = {max_gap}): fix the force-plate "
                                   "data or raise max_gap")
             for c in range(3):

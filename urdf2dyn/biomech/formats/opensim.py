@@ -515,7 +515,8 @@ class ExternalLoads:
         outside = (time < lo - 0.5 * step) | (time > hi + 0.5 * step)
         if np.any(outside):
             report(f"{self.datafile}: the loads cover {lo:g}..{hi:g} s but the motion runs "
-                   f"{time[0]:g}..{time[-1]:g} s; {counted(int(outside.sum()), 'motion sample')} outside "
+                   f"{time[0]:g}..{time[-1]:g} s; "
+                   f"{counted(int(outside.sum()), 'motion sample')} outside "
                    + ("get" if outside.sum() > 1 else "gets")
                    + (" loads extrapolated along the splines' end lines (as OpenSim does)"
                       if interpolation == "spline" else " the nearest load sample"),
