@@ -225,8 +225,7 @@ class OpenSimProcessing:
         its start); OpenSim's tool computes and writes them when its time range reaches them.
         None when there are none."""
         t = np.asarray(t, dtype=float)
-        before = int(np.sum(t < first))
-        extra = int(np.sum(t > last)) + max(before - (0 if np.any(t == first) else 1), 0)
+        extra = len(t) - len(id_rows(t, (first, last)))
         if not extra:
             return None
         return (f"{source}: {counted(extra, 'row')} of the {t[0]:g} .. {t[-1]:g} s computed "

@@ -504,8 +504,7 @@ def _multi_summary(model, args, results, outputs, notes):
     total = sum(len(r.t) for r in results)
     secs = sum(r.record["elapsed_s"] for r in results)
     print(f"{len(results)} motions, {counted(total, 'sample')}, {secs:.2f} s from files to "
-          "torques",
-          file=out)
+          "torques", file=out)
     from ..biomech.formats import torque_units
     moment = np.array([u.startswith("N·m") for u in torque_units(model)])
     head = ("hip ext  knee ext  ankle pf (N·m/kg)" if human
