@@ -185,6 +185,10 @@ def _residual_settings(args):
     return {"com_body": args.com_body}
 
 
+# The file names each output format may take; the first is what a batch's files are named.
+_SUFFIXES = {"csv": (".csv",), "sto": (".sto", ".mot"), "png": (".png", ".pdf", ".svg")}
+
+
 def _check_outputs(args, jobs, multi, inputs, created=()):
     """Before any work: output names with the right suffixes, each its own file (the derived
     <stem>_cycles.csv and <stem>_momentum.png too), in a directory that exists (with several
@@ -194,9 +198,9 @@ def _check_outputs(args, jobs, multi, inputs, created=()):
                ("--plot", args.plot))
     created = list(created)
     if not multi:
-        for flag, path, allowed in (("--output", args.output, (".csv", ".sto", ".mot")),
-                                    ("--residuals", args.residuals, (".csv",)),
-                                    ("--plot", args.plot, (".png", ".pdf", ".svg"))):
+        for flag, path, allowed in (("--output", args.output, _SUFFIXES["csv"] + _SUFFIXES["sto"]),
+                                    ("--residuals", args.residuals, _SUFFIXES["csv"]),
+                                    ("--plot", args.plot, _SUFFIXES["png"])):
             if path and os.path.splitext(path)[1].lower() not in allowed:
                 raise UsageError(f"{flag} {path}: expected a file name ending in "
                                  f"{' or '.join(allowed)}")
@@ -340,9 +344,8 @@ def _check_batch_options(args, multi):
     pass them to every run: the one motion runs in this process."""
     if multi:
         return
-    extensions = {"csv": (".csv",), "sto": (".sto", ".mot")}
     if args.format and args.output and (os.path.splitext(args.output)[1].lower()
-                                        not in extensions[args.format]):
+                                        not in _SUFFIXES[args.format]):
         raise UsageError(f"--format {args.format} names the format of the files written in "
                          "an output directory (several motions); with one motion, -o "
                          f"{args.output} is the file and its extension gives the format: drop "
@@ -358,8 +361,7 @@ def _check_batch_options(args, multi):
 def _out_path(target, motion, multi, suffix, fmt):
     if not multi:
         return target
-    ext = {"csv": ".csv", "sto": ".sto", "mot": ".mot", "png": ".png"}[fmt or "csv"]
-    return os.path.join(target, _stem(motion) + suffix + ext)
+    return os.path.join(target, _stem(motion) + suffix + _SUFFIXES[fmt or "csv"][0])
 
 
 def _check_mass(model, args):
