@@ -179,8 +179,8 @@ def id_rows(t, time_range=None):
 class OpenSimProcessing:
     """OpenSim's InverseDynamicsTool processing of a trial (``processing="opensim"``).
 
-    Columns: a model coordinate the file lacks keeps its default value (0), a column the
-    model lacks is ignored, velocity columns are dropped (each said). Kinematics:
+    Columns: a model coordinate the file lacks keeps its default value (an .osim's
+    <default_value>), a column the model lacks is ignored, velocity columns are dropped (each said). Kinematics:
     :func:`id_kinematics` (the padded IIR filter, natural quintic splines; the derivative
     method is not used), then OpenSim's rows of the time range (:func:`id_rows`, padded rows
     included when the range reaches them). Loads: ExternalLoads data as natural cubic
@@ -191,8 +191,10 @@ class OpenSimProcessing:
 
     def columns(self, source, traj, model):
         """OpenSim's tool on a coordinates file: a model coordinate the file lacks keeps its
-        default value (0), a column the model lacks is ignored; both are said. traj is changed
-        in place (its rates are dropped: OpenSim differentiates the coordinates itself)."""
+        default value (the .osim's <default_value>: the tool's Constant(getDefaultValue()); 0
+        for a model without one), a column the model lacks is ignored; both are said. traj is
+        changed in place (its rates are dropped: OpenSim differentiates the coordinates
+        itself)."""
         notes = []
         names = list(traj.names)
         extra = [n for n in names if n not in model.q_names]
@@ -204,12 +206,15 @@ class OpenSimProcessing:
                          f"are not coordinates of the model '{model.name}': ignored, as "
                          "OpenSim's inverse-dynamics tool ignores them")
         if missing:
-            traj.q = np.column_stack([traj.q, np.zeros((len(traj.time), len(missing)))])
+            default = (model.default_q if model.default_q is not None
+                       else np.zeros(len(model.q_names)))
+            held = np.array([default[model.q_names.index(n)] for n in missing])
+            traj.q = np.column_stack([traj.q, np.tile(held, (len(traj.time), 1))])
             traj.names = list(traj.names) + missing
             notes.append(f"{source}: no column for the coordinates {missing[:8]}"
-                         f"{' ...' if len(missing) > 8 else ''}: held at 0 (their default "
-                         "value), as OpenSim's inverse-dynamics tool does; add them to the file "
-                         "if they move")
+                         f"{' ...' if len(missing) > 8 else ''}: held at their default "
+                         "values (the model's <default_value>), as OpenSim's inverse-dynamics "
+                         "tool does; add them to the file if they move")
         if traj.v is not None or traj.a is not None:
             traj.v = traj.a = None
             traj.v_names = None

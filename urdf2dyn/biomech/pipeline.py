@@ -141,11 +141,11 @@ def inverse_dynamics_trial(model, motion, grf=None, *, settings=None, **keywords
     ``lowpass_cutoff_frequency_for_coordinates`` (a padded 3rd-order IIR filter run both ways),
     derivatives come from natural quintic splines, the loads of an ExternalLoads file are
     natural cubic splines of their data and are not filtered, coordinates missing from the
-    file take their default value (0) and extra columns are ignored, each with a warning, and
-    the rows are those OpenSim writes (padded rows included when the time range reaches
-    them). A C3D's plates are applied to the foot standing on each (urdf2dyn.biomech.plates,
-    feet ``contacts`` {"R": link, "L": link}, default the model's foot_R/foot_L or
-    calcn_r/calcn_l).
+    file take their default value (the .osim's ``<default_value>``) and extra columns are
+    ignored, each with a warning, and the rows are those OpenSim writes (padded rows included
+    when the time range reaches them). A C3D's plates are applied to the foot standing on each
+    (urdf2dyn.biomech.plates, feet ``contacts`` {"R": link, "L": link}, default the model's
+    foot_R/foot_L or calcn_r/calcn_l).
 
     Returns
     -------
