@@ -110,3 +110,15 @@ def test_shoulder_coordinates_the_motion_lacks_are_held_where_opensim_holds_them
     shoulders = {n: e for n, e in rel.items() if n.startswith(("sh_", "elbow", "pro_sup"))}
     assert len(shoulders) == 16
     assert max(shoulders.values()) <= 1e-6, shoulders
+
+
+def test_opensim_processing_writes_opensims_column_order(osim, files, tmp_path):
+    """``--processing opensim`` writes the columns in OpenSim's multibody tree order, as the
+    tool does (docs/opensim.rst) and as ``--setup`` did; without a setup it wrote urdf2dyn's q
+    order (lumbar_extension_moment seventh where OpenSim has hip_flexion_r_moment)."""
+    model, motion = files / "LaiUhlrich2022.osim", files / WALK
+    theirs = opensim_id(osim, model, motion, -1.0, tmp_path / "theirs.sto")
+    ours = urdf2dyn_torques(model, motion, -1.0, tmp_path / "ours.sto")
+    assert opensim_tables.read_table(osim, ours)[0] == opensim_tables.read_table(osim,
+                                                                                 theirs)[0]
+

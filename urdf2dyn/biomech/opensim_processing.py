@@ -223,6 +223,12 @@ class OpenSimProcessing:
                          "splines)")
         return notes
 
+    def output_order(self, model):
+        """The order OpenSim's tool writes the generalized forces in: an .osim model's
+        multibody tree order (model.multibody_order); None for a model that has none."""
+        order = tuple(model.multibody_order)
+        return order if order and sorted(order) == sorted(model.v_names) else None
+
     def padding(self, t, first, last, source):
         """What to say of the rows t computed for a motion that runs first .. last: those of
         the filter's padding (the coordinates mirrored beyond the motion) that OpenSim's rule

@@ -180,7 +180,7 @@ def _result(trial, elapsed):
               "max_gap": s.max_gap, "processing": s.processing.name,
               "time_range": s.time_range, "derivatives": k.derivatives, "loads": lo.source,
               "no_residuals": d.no_residuals,
-              "scaled": trial.scaled}
+              "scaled": trial.scaled, "columns": s.processing.output_order(trial.model)}
     if trial.reduction is not None:
         record["residual_reduction"] = trial.reduction
     if m.ik is not None:
@@ -254,8 +254,7 @@ def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, 
                    error=MotionError)
     settings = TrialSettings.from_id_setup(su, time_range=time_range, strict=strict, **options)
     res = inverse_dynamics_trial(model, su.coordinates_file, settings=settings)
-    res.record.update(setup=su.path, output=su.output, model_file=su.model_file,
-                      columns=None)
+    res.record.update(setup=su.path, output=su.output, model_file=su.model_file)
     if reference is not None and sorted(reference.multibody_order) == sorted(model.v_names):
         res.record["columns"] = reference.multibody_order      # OpenSim's column order
     return res

@@ -481,6 +481,10 @@ class Urdf2dynProcessing:
         """None: this processing computes no row beyond the motion (see OpenSim's)."""
         return None
 
+    def output_order(self, model):
+        """None: the torques are written in the model's own order (model.v_names)."""
+        return None
+
     def kinematics(self, model, t, q, v, a, *, filter_hz, derivatives, time_range, source,
                    warn):
         """(t, q, v, a, how the rates were found, the cutoff applied or None) of the
