@@ -122,3 +122,49 @@ def test_opensim_processing_writes_opensims_column_order(osim, files, tmp_path):
     assert opensim_tables.read_table(osim, ours)[0] == opensim_tables.read_table(osim,
                                                                                  theirs)[0]
 
+
+def _renamed(src, dst, renames):
+    """src's text with its header's columns renamed {old: new}, written to dst."""
+    lines = src.read_text().splitlines(keepends=True)
+    k = next(i for i, line in enumerate(lines) if line.strip() == "time" or
+             line.startswith("time\t"))
+    lines[k] = "\t".join(renames.get(c, c) for c in lines[k].rstrip("\r\n").split("\t")) + "\n"
+    dst.write_text("".join(lines))
+    return dst
+
+
+def test_another_models_columns_are_not_offered_as_renames(files, capsys):
+    """The shoulder model on the squat: the file's arm_flex_r, arm_add_r, arm_rot_r are
+    Rajagopal's shoulder angles (Z-X-Y), the model's glenohumeral joint turns by
+    sh_plane_elev_r, sh_elev_r, sh_axial_rot_r (Y-Z-Y) and its scapula moves by sh_tx_r ..:
+    no renaming makes one the other. The refusal said "did you mean 'arm_rot_r' ->
+    'sh_axial_rot_r'", a rename that gives wrong angles; it says what the columns are and the
+    two ways on."""
+    model, motion = files / "LaiUhlrich2022_shoulder.osim", files / SQUAT
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert cli.main(["torques", str(model), str(motion), "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "did you mean" not in err and "sh_axial_rot_r" in err
+    assert "no renaming of the unknown columns" in err and "another model" in err
+    assert "--processing opensim" in err and "urdf2dyn ik" in err
+
+
+@pytest.mark.parametrize("renames, guessed", [
+    ({"hip_flexion_r": "hip_flexon_r"}, ["'hip_flexon_r' -> 'hip_flexion_r'"]),
+    ({"hip_flexion_r": "hip_flexon_r", "hip_adduction_r": "hip_aduction_r",
+      "hip_rotation_r": "hip_rotaton_r"},
+     ["'hip_flexon_r' -> 'hip_flexion_r'", "'hip_aduction_r' -> 'hip_adduction_r'",
+      "'hip_rotaton_r' -> 'hip_rotation_r'"]),
+])
+def test_a_joints_mistyped_columns_are_still_offered(files, tmp_path, capsys, renames,
+                                                      guessed):
+    """A rename is offered when it covers every coordinate of the joint the file lacks: one
+    mistyped angle of the hip, or all three."""
+    motion = _renamed(files / WALK, tmp_path / "walk.mot", renames)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert cli.main(["torques", str(files / "LaiUhlrich2022.osim"), str(motion),
+                         "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert f"did you mean {', '.join(guessed)}?" in err, err

@@ -126,6 +126,22 @@ def _plate_over(plate, times):
                    moment=plate.moment[rows], contact=plate.contact[rows])
 
 
+def _renames(model, unknown, missing):
+    """[(column, coordinate)]: the file's unknown columns that look like a mistyped name of a
+    coordinate the model lacks. A joint's coordinates are one model's angles (a shoulder's
+    Z-X-Y or Y-Z-Y), so a joint's renames are offered only when they cover every coordinate
+    of it that the file lacks: one name alike among another model's columns is no rename."""
+    pairs = [(u, close[0]) for u in unknown
+             for close in [difflib.get_close_matches(u, missing, n=1)] if close]
+    renamed = {c for _, c in pairs}
+    joint_of = {n: j.name for j in model.joints
+                for n in model.q_names[j.q_index:j.q_index + j.nq]}
+    lacking: dict[str, set[str]] = {}
+    for n in missing:
+        lacking.setdefault(joint_of.get(n, n), set()).add(n)
+    return [(u, c) for u, c in pairs if lacking[joint_of.get(c, c)] <= renamed]
+
+
 def check_columns(path, traj, model):
     """Raise MotionError naming the model's missing columns and the file's unknown ones."""
     names = list(traj.names)
@@ -141,10 +157,14 @@ def check_columns(path, traj, model):
     unknown = [n for n in names if n not in coords]
     if missing:
         problems.append(f"missing columns {missing}")
-    guesses = [f"{u!r} -> {close[0]!r}" for u in unknown
-               for close in [difflib.get_close_matches(u, missing, n=1)] if close]
+    guesses = _renames(model, unknown, missing)
     if guesses:
-        problems.append(f"did you mean {', '.join(guesses)}?")
+        problems.append(f"did you mean {', '.join(f'{u!r} -> {c!r}' for u, c in guesses)}?")
+    elif unknown and missing:
+        problems.append("no renaming of the unknown columns (below) covers the joints the "
+                        "model lacks: the motion was made for another model. Fit this model's coordinates (urdf2dyn ik on the markers), or "
+                        "hold the missing ones at their default values and ignore those "
+                        "columns as OpenSim's inverse-dynamics tool does (--processing opensim)")
     free = [f"root_joint_{s}" for s in ("x", "y", "z", "qx", "qy", "qz", "qw")]
     if not any(j.type == "floating" for j in model.joints) and all(n in unknown for n in free):
         problems.append(f"the columns {free} are the floating joint 'root_joint' that "
