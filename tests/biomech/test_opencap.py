@@ -168,3 +168,70 @@ def test_a_joints_mistyped_columns_are_still_offered(files, tmp_path, capsys, re
                          "--no-progress"]) == 1
     err = capsys.readouterr().err
     assert f"did you mean {', '.join(guessed)}?" in err, err
+
+
+#: (model, motion, lowpass cutoff of both tools: -1 none)
+ID_CASES = [("LaiUhlrich2022", SQUAT, -1.0), ("LaiUhlrich2022", SQUAT, 6.0),
+            ("LaiUhlrich2022", WALK, -1.0), ("LaiUhlrich2022", WALK, 6.0),
+            ("LaiArnoldModified2017_contacts", SQUAT, 6.0),
+            ("LaiArnoldModified2017_contacts", WALK, 6.0)]
+#: The coordinates whose moments the walker knees' velocity terms reach: the legs' and the
+#: root's (every body between a knee and the ground, and the knees' children).
+LEGS_AND_ROOT = ("pelvis_", "hip_", "knee_", "ankle_", "subtalar_", "mtp_")
+
+
+@pytest.mark.parametrize("name, motion, cutoff", ID_CASES,
+                         ids=[f"{m}-{f.split('_')[0]}-{c:g}Hz" for m, f, c in ID_CASES])
+def test_torques_equal_opensims_inverse_dynamics_tool(osim, files, tmp_path, name, motion,
+                                                      cutoff):
+    """``urdf2dyn torques --processing opensim`` against OpenSim's InverseDynamicsTool, same
+    filter, same rows. The trunk and arms agree to OpenSim's printing (8 decimals); the legs
+    and the root differ where the knees move, by OpenSim's walker-knee velocity terms (the
+    next two tests), measured at most 1.4 % of a coordinate's peak (LaiArnold's walk at 6 Hz,
+    knee_angle_l; docs/osim_models.rst, OpenCap). OpenSim excludes every force (All): the
+    Moco model's foot contacts, which urdf2dyn does not apply and names when it loads it."""
+    model, motion = files / f"{name}.osim", files / motion
+    theirs = opensim_id(osim, model, motion, cutoff, tmp_path / "theirs.sto")
+    ours = urdf2dyn_torques(model, motion, cutoff, tmp_path / "ours.sto")
+    rel, peak = differences(osim, theirs, ours)
+    legs = {n: e for n, e in rel.items() if n.startswith(LEGS_AND_ROOT)}
+    rest = {n: e for n, e in rel.items() if n not in legs}
+    assert len(rest) == 13 and len(legs) == 22
+    assert all(e * peak[n] <= 1e-6 * peak[n] + 1e-8 for n, e in rest.items()), rest
+    assert max(legs.values()) <= 0.015, sorted(legs.items(), key=lambda x: -x[1])[:4]
+
+
+def _opensim_kinematics(model, motion, cutoff):
+    """(q, v, a) as urdf2dyn's OpenSim processing makes them from motion, on the tool's rows."""
+    from urdf2dyn.biomech import formats, opensim_processing as op
+    t, q, _, _ = formats.read_opensim(str(motion), model=model).for_model(model)
+    T, Q, V, A = op.id_kinematics(t, q, cutoff)
+    rows = op.id_rows(T, (0.0, END[os.path.basename(motion)]))
+    return Q[rows], V[rows], A[rows]
+
+
+@pytest.mark.parametrize("motion, cutoff", [(SQUAT, 6.0), (WALK, -1.0)])
+def test_the_difference_is_opensims_knee_velocity_terms(osim, files, tmp_path, motion,
+                                                        cutoff):
+    """On LaiUhlrich2022: OpenSim's InverseDynamicsSolver on urdf2dyn's kinematics gives the
+    tool's output to its printing (the processing is OpenSim's: filter, splines, degrees, the
+    coupled knee_angle_r_beta in radians); urdf2dyn's inverse dynamics differs from that
+    solver only where the knees turn: with the knees' speeds zero they agree to 1e-9."""
+    path = files / "LaiUhlrich2022.osim"
+    model = _load(path)
+    q, v, a = _opensim_kinematics(model, files / motion, cutoff)
+    oracle = Oracle(osim, str(path), model.q_names)
+    labels, _, tool = opensim_tables.read_table(
+        osim, opensim_id(osim, path, files / motion, cutoff, tmp_path / "theirs.sto"))
+    tool = tool[:, [labels.index(next(n for n in labels if n.rsplit("_", 1)[0] == c))
+                    for c in model.q_names]]
+    solver = np.array([oracle.inverse_dynamics(*s) for s in zip(q, v, a)])
+    assert np.abs(solver - tool).max(axis=0).max() <= 1e-7
+    knees = [model.q_names.index(n) for n in model.q_names if n.startswith("knee_angle")]
+    still = v.copy()
+    still[:, knees] = 0.0
+    solver = np.array([oracle.inverse_dynamics(*s) for s in zip(q, still, a)])
+    ours = model.inverse_dynamics(q, still, a)
+    assert np.abs(ours - solver).max() <= 1e-9 * np.abs(solver).max()
+    moving = np.abs(model.inverse_dynamics(q, v, a) - tool).max(axis=0)
+    assert moving[model.q_names.index("knee_angle_r")] > 1e-3     # the knees' terms, visible
