@@ -235,3 +235,111 @@ def test_the_difference_is_opensims_knee_velocity_terms(osim, files, tmp_path, m
     assert np.abs(ours - solver).max() <= 1e-9 * np.abs(solver).max()
     moving = np.abs(model.inverse_dynamics(q, v, a) - tool).max(axis=0)
     assert moving[model.q_names.index("knee_angle_r")] > 1e-3     # the knees' terms, visible
+
+
+# ============================================================ inverse kinematics (OpenCap's IK)
+
+MARKER_SET = "LaiUhlrich2022_markers_augmenter.xml"
+IK_END = 0.1                            # OpenSim's IK at accuracy 1e-8: 11 frames of the walk
+
+
+@pytest.fixture(scope="module")
+def synthetic_walk(osim, files):
+    """OpenSim's side of OpenCap's IK: the generic LaiUhlrich2022 with OpenCap's marker set
+    (Model.updateMarkerSet, written by OpenSim), the markers where OpenSim's own kinematics
+    puts them on the published walk (TRCFileAdapter, m), and OpenSim's IK tool on them with
+    OpenCap's Setup_IK.xml (its marker weights) at accuracy 1e-8 over t = 0 .. IK_END s.
+    Returns (folder, OpenSim's IK table)."""
+    import math
+    d = files / "ik"
+    d.mkdir()
+    model = osim.Model(str(files / "LaiUhlrich2022.osim"))
+    model.updateMarkerSet(osim.MarkerSet(str(files / MARKER_SET)))
+    model.finalizeConnections()
+    model.printToXML(str(d / "with_markers.osim"))
+    s = model.initSystem()
+    motion = osim.TimeSeriesTable(str(files / WALK))
+    labels, cs, ms = list(motion.getColumnLabels()), model.getCoordinateSet(), \
+        model.getMarkerSet()
+    names = [ms.get(i).getName() for i in range(ms.getSize())]
+    table = osim.TimeSeriesTableVec3()
+    table.setColumnLabels(osim.StdVectorString(names))
+    for r, t in enumerate(motion.getIndependentColumn()):
+        row = motion.getRowAtIndex(r)
+        for k, name in enumerate(labels):
+            c = cs.get(name)
+            rotational = c.getMotionType() == osim.Coordinate.Rotational
+            c.setValue(s, math.radians(row[k]) if rotational else row[k], False)
+        model.realizePosition(s)
+        out = osim.RowVectorVec3(len(names))
+        for i in range(len(names)):
+            out[i] = ms.get(i).getLocationInGround(s)
+        table.appendRow(float(t), out)
+    table.addTableMetaDataString("DataRate", "100")
+    table.addTableMetaDataString("Units", "m")
+    osim.TRCFileAdapter().write(table, str(d / "walk.trc"))
+    ik = osim.InverseKinematicsTool(str(files / "Setup_IK.xml"))
+    ik.set_model_file(str(d / "with_markers.osim"))
+    ik.setMarkerDataFileName(str(d / "walk.trc"))
+    ik.set_accuracy(1e-8)
+    ik.setStartTime(0.0)
+    ik.setEndTime(IK_END)
+    ik.setResultsDir(str(d))
+    ik.setOutputMotionFileName(str(d / "ik_opensim.mot"))
+    ik.printToXML(str(d / "setup_ik.xml"))
+    assert osim.InverseKinematicsTool(str(d / "setup_ik.xml")).run()
+    return d, opensim_tables.read_table(osim, d / "ik_opensim.mot")
+
+
+def test_ik_runs_opencaps_setup_with_its_marker_set(osim, files, synthetic_walk, tmp_path):
+    """``urdf2dyn ik`` on OpenCap's own Setup_IK.xml (model_file and marker_file Unassigned,
+    as OpenCap's scripts fill them in), the generic model and the marker set OpenCap gives
+    beside it (--markers, an OpenSim MarkerSet .xml: the model's markers updated as OpenSim's
+    Model.updateMarkerSet does) and the recording (--marker-file). Its coordinates are
+    OpenSim's IK tool's to 0.01 degree, and the pose the markers were made from to 1e-4 degree
+    (the .mot's printing), but mtp_angle: no marker is on the toes, so no fit moves it from
+    where the first frame starts, the middle of its clamped range (-7.5 degrees; OpenSim's
+    within 0.005 degree of it)."""
+    d, (labels, t_ref, theirs) = synthetic_walk
+    out = tmp_path / "ik.mot"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        assert cli.main(["ik", "--setup", str(files / "Setup_IK.xml"),
+                         "--model", str(files / "LaiUhlrich2022.osim"),
+                         "--markers", str(files / MARKER_SET),
+                         "--marker-file", str(d / "walk.trc"), "-o", str(out)]) == 0
+    names, t, ours = opensim_tables.read_table(osim, out)
+    assert names == labels and len(t) == 158
+    rows = t <= IK_END + 1e-9
+    assert np.allclose(t[rows], t_ref, rtol=0, atol=1e-9)
+    assert np.abs(ours[rows] - theirs).max() <= 0.01
+    truth_labels, _, truth = opensim_tables.read_table(osim, files / WALK)
+    truth = truth[:, [truth_labels.index(n) for n in names]]
+    toes = [k for k, n in enumerate(names) if n.startswith("mtp_angle")]
+    observed = [k for k in range(len(names)) if k not in toes]
+    assert np.abs(ours[:, observed] - truth[:, observed]).max() <= 1e-4
+    mtp = _load(files / "LaiUhlrich2022.osim").coordinates["mtp_angle_r"]
+    assert np.allclose(ours[:, toes], np.degrees(0.5 * (mtp.lower + mtp.upper)), rtol=0,
+                       atol=1e-6)
+
+
+def test_ik_says_how_to_give_what_opencaps_setup_leaves_unassigned(files, tmp_path, capsys):
+    """OpenCap's Setup_IK.xml names no model and no marker file (Unassigned): each refusal
+    names the option that gives it (it said "<marker_file> is empty: give the marker file",
+    and urdf2dyn ik had no way to give one). An OpenSim marker set needs an .osim model."""
+    setup, model = str(files / "Setup_IK.xml"), str(files / "LaiUhlrich2022.osim")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        assert cli.main(["ik", "--setup", setup]) == 1
+        assert "<model_file> is not set (empty or Unassigned): give the model (urdf2dyn ik " \
+            "--model MODEL)" in capsys.readouterr().err
+        assert cli.main(["ik", "--setup", setup, "--model", model]) == 1
+        assert "<marker_file> is not set (empty or Unassigned): give the marker recording " \
+            "(urdf2dyn ik --marker-file MARKERS.trc)" in capsys.readouterr().err
+        urdf = tmp_path / "model.urdf"
+        assert cli.main(["convert", model, "-o", str(urdf)]) == 0
+        capsys.readouterr()
+        assert cli.main(["ik", "--setup", setup, "--model", str(urdf), "--markers",
+                         str(files / MARKER_SET)]) == 1
+        err = capsys.readouterr().err
+        assert "an OpenSim marker set places markers on an .osim model's bodies" in err

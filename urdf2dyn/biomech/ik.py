@@ -458,7 +458,8 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
                   created=[(f"{s.path}: <results_directory>", made)])
     if model is None:
         if not s.model_file:
-            raise IKSetupError(f"{s.path}: <model_file> is empty: give the model")
+            raise IKSetupError(f"{s.path}: <model_file> is not set (empty or Unassigned): "
+                               "give the model (urdf2dyn ik --model MODEL)")
         from ..model import load
         try:
             model = load(s.model_file)
@@ -467,7 +468,9 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
                                f"({e}); give the model with --model") from None
     if marker_data is None:
         if not s.marker_file:
-            raise IKSetupError(f"{s.path}: <marker_file> is empty: give the marker file")
+            raise IKSetupError(f"{s.path}: <marker_file> is not set (empty or Unassigned): "
+                               "give the marker recording (urdf2dyn ik --marker-file "
+                               "MARKERS.trc)")
         marker_data = (read_marker_file or _read_marker_file)(s.marker_file)
     result = fit(model, marker_data, IKSettings.from_setup(s, threads), markers, strict)
     source = marker_data.meta.get("source") or s.marker_file or s.path

@@ -51,8 +51,8 @@ def ik_summary(res, out):
 
 
 def cmd_ik(args):
+    from ..biomech.formats.ik_setup import read_ik_setup
     from ..biomech.ik import run_setup
-    from ..markers import read_markers
     model = markers = None
     refuse_overwriting([("--output", args.output or None)])
     if args.model:
@@ -61,8 +61,12 @@ def cmd_ik(args):
         if model is None:
             raise ValueError("--markers needs --model (the model the marker file's links "
                              "belong to)")
-        markers = read_markers(args.markers, model)
-    result = run_setup(args.setup, output=args.output, model=model, markers=markers,
+        model, markers = _model_markers(model, model_path(args.model), args.markers,
+                                        args.strict)
+    setup = read_ik_setup(args.setup, strict=args.strict)
+    if args.marker_file:
+        setup.marker_file = os.path.abspath(args.marker_file)
+    result = run_setup(setup, output=args.output, model=model, markers=markers,
                        threads=args.threads, strict=args.strict)
     s, n = result.solution, len(result.motion.time)
     out = ", ".join(result.written) or "nothing written"
@@ -76,6 +80,21 @@ def cmd_ik(args):
     return 0
 
 
+def _model_markers(model, model_file, path, strict):
+    """(model, markers) for --markers: an OpenSim MarkerSet .xml updates an .osim model's
+    markers as OpenSim's Model::updateMarkerSet does (OpenCap gives its marker sets beside
+    its models); any other file is urdf2dyn's marker CSV."""
+    if not os.fspath(path).lower().endswith(".xml"):
+        from ..markers import read_markers
+        return model, read_markers(path, model)
+    from ..biomech.scale import apply_marker_set
+    if not os.fspath(model_file).lower().endswith(".osim"):
+        raise ValueError(f"--markers {path}: an OpenSim marker set places markers on an .osim "
+                         "model's bodies; give the .osim with --model, or the markers as a "
+                         "CSV name, link, x, y, z")
+    return apply_marker_set(model, path, strict), None
+
+
 def add_ik_parser(sub):
     k = sub.add_parser("ik", help="inverse kinematics: run an OpenSim Setup_IK.xml",
                        description="Fit the model's markers to a marker file frame by frame "
@@ -87,8 +106,12 @@ def add_ik_parser(sub):
                                           "output_motion_file)")
     k.add_argument("--model", help="a URDF to use instead of the setup's model_file (e.g. the "
                                    "one an .osim was exported from)")
-    k.add_argument("--markers", help="model markers for --model: CSV name, link, x, y, z "
-                                     "(m, link frame)")
+    k.add_argument("--markers", help="model markers for --model: an OpenSim MarkerSet .xml "
+                                     "(added to an .osim model's markers, replacing those of "
+                                     "the same name, as OpenSim's updateMarkerSet) or a CSV "
+                                     "name, link, x, y, z (m, link frame)")
+    k.add_argument("--marker-file", metavar="MARKERS.trc",
+                   help="the marker recording to fit, instead of the setup's marker_file")
     k.add_argument("--threads", type=int, default=1,
                    help="segments of the trial solved in parallel (default 1: every frame "
                         "warm-started from the previous one, as OpenSim)")
