@@ -343,3 +343,133 @@ def test_ik_says_how_to_give_what_opencaps_setup_leaves_unassigned(files, tmp_pa
                          str(files / MARKER_SET)]) == 1
         err = capsys.readouterr().err
         assert "an OpenSim marker set places markers on an .osim model's bodies" in err
+
+
+# ================================================================ scaling (OpenCap's ScaleTool)
+
+#: The subject the synthetic static trial is made from: OpenSim's Model.scale of the generic
+#: model with these factors (mass distribution kept), standing in OpenCap's placement pose.
+SUBJECT = {"pelvis": 1.05, "femur_r": 1.10, "femur_l": 1.10, "tibia_r": 0.95, "tibia_l": 0.95,
+           "patella_r": 1.1, "patella_l": 1.1, "talus_r": 1.02, "talus_l": 1.02,
+           "calcn_r": 1.02, "calcn_l": 1.02, "toes_r": 1.02, "toes_l": 1.02, "torso": 1.04}
+
+
+@pytest.fixture(scope="module")
+def opencap_scaling(osim, files):
+    """OpenSim's side of OpenCap's scaling: a static trial (t = 3.4 .. 3.7 s, the setup's
+    3.41 .. 3.66 s inside) of the markers of a subject OpenSim scaled by SUBJECT, OpenSim's
+    ScaleTool on OpenCap's Setup_scaling_LaiUhlrich2022.xml with the generic model, the
+    marker set and that trial, and the converged placement of tests/scale_oracle.py.
+    Returns (folder, the setup OpenSim printed with those files)."""
+    d = files / "scale"
+    d.mkdir()
+    subject = osim.Model(str(files / "LaiUhlrich2022.osim"))
+    subject.updateMarkerSet(osim.MarkerSet(str(files / MARKER_SET)))
+    state = subject.initSystem()
+    factors = osim.ScaleSet()
+    for body, f in SUBJECT.items():
+        scale = osim.Scale()
+        scale.setSegmentName(body)
+        scale.setScaleFactors(osim.Vec3(f))
+        scale.setApply(True)
+        factors.cloneAndAppend(scale)
+    assert subject.scale(state, factors, True, -1.0)
+    state = subject.initSystem()
+    for name, value in (("ankle_angle_r", 0.0873), ("ankle_angle_l", 0.0873),
+                        ("pelvis_ty", 0.95)):
+        subject.getCoordinateSet().get(name).setValue(state, value, False)
+    subject.realizePosition(state)
+    ms = subject.getMarkerSet()
+    names = [ms.get(i).getName() for i in range(ms.getSize())]
+    table = osim.TimeSeriesTableVec3()
+    table.setColumnLabels(osim.StdVectorString(names))
+    for k in range(31):
+        row = osim.RowVectorVec3(len(names))
+        for i in range(len(names)):
+            row[i] = ms.get(i).getLocationInGround(state)
+        table.appendRow(3.4 + 0.01 * k, row)
+    table.addTableMetaDataString("DataRate", "100")
+    table.addTableMetaDataString("Units", "m")
+    osim.TRCFileAdapter().write(table, str(d / "static.trc"))
+    # names relative to the setup's folder, run from there: OpenSim 4.6's placer puts the
+    # setup's folder before an absolute marker_file ("Unable to open marker file d//d/...")
+    tool = osim.ScaleTool(str(files / "Setup_scaling_LaiUhlrich2022.xml"))
+    tool.getGenericModelMaker().setModelFileName("../LaiUhlrich2022.osim")
+    tool.getGenericModelMaker().setMarkerSetFileName(f"../{MARKER_SET}")
+    tool.getModelScaler().setMarkerFileName("static.trc")
+    tool.getModelScaler().setOutputModelFileName("opensim_scaled.osim")
+    tool.getMarkerPlacer().setMarkerFileName("static.trc")
+    tool.getMarkerPlacer().setOutputModelFileName("opensim_placed.osim")
+    tool.printToXML(str(d / "setup_scale.xml"))
+    here = os.getcwd()
+    os.chdir(d)
+    try:
+        assert osim.ScaleTool("setup_scale.xml").run()
+    finally:
+        os.chdir(here)
+    return d, d / "setup_scale.xml"
+
+
+def _bodies_and_joints(osim, path):
+    """{body: (mass, centre of mass, principal moments)}, {joint: parent frame offset} of
+    the model at path, as OpenSim reads it."""
+    model = osim.Model(str(path))
+    model.initSystem()
+    bodies = {b.getName(): np.r_[b.getMass(), b.getMassCenter().to_numpy(),
+                                 b.getInertia().getMoments().to_numpy()]
+              for b in model.getBodySet()}
+    joints = {j.getName(): j.get_frames(0).get_translation().to_numpy()
+              for j in model.getJointSet()}
+    return bodies, joints
+
+
+def test_scale_runs_opencaps_setup_as_opensims_scale_tool(osim, files, opencap_scaling,
+                                                           tmp_path):
+    """``urdf2dyn scale`` on OpenCap's own setup (model_file, marker_set_file and marker_file
+    Unassigned) with --model, --marker-set (GenericModelMaker's marker_set_file) and --static:
+    every body's mass, mass centre and inertia and every joint frame of the scaled model equal
+    OpenSim's ScaleTool's to 1e-12 (the factors recover SUBJECT's), and the markers are placed
+    where OpenSim's placer puts them with its fit converged, to 0.01 mm (its own placer stops
+    at the assembler's accuracy, up to 2.2 mm short here: docs/scale.rst)."""
+    from scale_oracle import converged_placement
+    d, setup = opencap_scaling
+    out = tmp_path / "scaled.osim"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        assert cli.main(["scale", str(files / "Setup_scaling_LaiUhlrich2022.xml"),
+                         "--model", str(files / "LaiUhlrich2022.osim"),
+                         "--marker-set", str(files / MARKER_SET),
+                         "--static", str(d / "static.trc"), "-o", str(out)]) == 0
+    theirs, their_joints = _bodies_and_joints(osim, d / "opensim_scaled.osim")
+    ours, our_joints = _bodies_and_joints(osim, out)
+    assert sorted(ours) == sorted(theirs) and sorted(our_joints) == sorted(their_joints)
+    for name, x in theirs.items():
+        assert np.abs(ours[name] - x).max() <= 1e-12 * max(1.0, np.abs(x).max()), name
+    for name, x in their_joints.items():
+        assert np.abs(our_joints[name] - x).max() <= 1e-12, name
+    placed, _ = converged_placement(str(d), "setup_scale.xml", str(d / "opensim_scaled.osim"))
+    model = osim.Model(str(out))
+    ms = model.getMarkerSet()
+    assert ms.getSize() == len(placed) == 43
+    worst = max(np.abs(ms.get(i).get_location().to_numpy() - placed[ms.get(i).getName()]).max()
+                for i in range(ms.getSize()))
+    assert worst <= 1e-5
+
+
+def test_scale_says_how_to_give_what_opencaps_setup_leaves_unassigned(files, capsys):
+    """OpenCap's scaling setup with the generic model alone: the model has no markers and
+    the setup names no marker set, which was said as eleven measurements left out and then
+    "give a marker file (CSV name, link, x, y, z; urdf2dyn.markers.read_markers)"; it is
+    refused first, naming --marker-set. Then the static trial, naming --static."""
+    setup = str(files / "Setup_scaling_LaiUhlrich2022.xml")
+    model = ["--model", str(files / "LaiUhlrich2022.osim")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        assert cli.main(["scale", setup, *model]) == 1
+        err = capsys.readouterr().err
+        assert "measurement" not in err and "the model has no markers and <GenericModelMaker> " \
+            "<marker_set_file> is Unassigned: give the marker set (urdf2dyn scale SETUP " \
+            "--marker-set MARKERS.xml)" in err
+        assert cli.main(["scale", setup, *model, "--marker-set", str(files / MARKER_SET)]) == 1
+        assert "<marker_file> is Unassigned: give the static trial (urdf2dyn scale SETUP " \
+            "--static STATIC.trc)" in capsys.readouterr().err

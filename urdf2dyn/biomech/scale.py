@@ -597,6 +597,12 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
             raise ScaleSetupError(f"{s.path}: <model_file> {s.model_file}: cannot be loaded "
                                   f"({e})") from None
     require_opensim(model)
+    measured = s.scale and "measurements" in s.scaling_order and any(
+        m.apply for m in s.measurements)
+    if not model.markers and not s.marker_set_file and (s.place or measured):
+        raise ScaleSetupError(f"{s.path}: the model has no markers and <GenericModelMaker> "
+                              "<marker_set_file> is Unassigned: give the marker set "
+                              "(urdf2dyn scale SETUP --marker-set MARKERS.xml)")
     settings = settings_from_setup(s, model, strict)
     if s.marker_set_file:
         _exists(s, "<GenericModelMaker> <marker_set_file>", s.marker_set_file,
@@ -611,7 +617,7 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
                                   f"{s.place_marker_file}); urdf2dyn takes one")
         if not trial_file:
             raise ScaleSetupError(f"{s.path}: <marker_file> is Unassigned: give the static "
-                                  "trial")
+                                  "trial (urdf2dyn scale SETUP --static STATIC.trc)")
         _exists(s, "<ModelScaler> <marker_file>" if s.scale_marker_file else
                 "<MarkerPlacer> <marker_file>", trial_file, "give the static trial "
                 "(urdf2dyn scale SETUP --static STATIC.trc)")

@@ -1,4 +1,6 @@
 """urdf2dyn scale: an OpenSim ScaleTool setup run unchanged (urdf2dyn.biomech.scale)."""
+import os
+
 from .._safe_files import same_file
 from ..warn import counted
 from .options import UsageError, model_path, refuse_overwriting
@@ -8,6 +10,8 @@ def cmd_scale(args):
     from ..biomech.formats.scale_setup import read_scale_setup
     from ..biomech.scale import load_generic, run_setup
     setup = read_scale_setup(args.setup, strict=args.strict)
+    if args.marker_set:
+        setup.marker_set_file = os.path.abspath(args.marker_set)
     refuse_overwriting([("-o", args.output)],
                        [("setup", args.setup), ("model", args.model or setup.model_file),
                         ("marker set", setup.marker_set_file),
@@ -66,6 +70,10 @@ def add_scale_parser(sub):
                    help="the scaled model (default: the setup's output_model_file)")
     p.add_argument("--model", metavar="GENERIC.osim",
                    help="the generic model, instead of the setup's model_file")
+    p.add_argument("--marker-set", metavar="MARKERS.xml",
+                   help="the OpenSim marker set to add to the generic model's markers, instead "
+                        "of the setup's marker_set_file (OpenCap gives its marker sets beside "
+                        "its models)")
     p.add_argument("--static", metavar="STATIC.trc|.c3d",
                    help="the static trial, instead of the setup's marker_file")
     p.add_argument("--rotate", metavar="AXIS:DEG[,AXIS:DEG]",
