@@ -473,3 +473,23 @@ def test_scale_says_how_to_give_what_opencaps_setup_leaves_unassigned(files, cap
         assert cli.main(["scale", setup, *model, "--marker-set", str(files / MARKER_SET)]) == 1
         assert "<marker_file> is Unassigned: give the static trial (urdf2dyn scale SETUP " \
             "--static STATIC.trc)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["LaiUhlrich2022", "LaiUhlrich2022_shoulder",
+                                  "LaiArnoldModified2017_contacts"])
+def test_dynamics_equal_opensims_on_random_states(osim, files, name):
+    """Each model's inverse dynamics and mass matrix against OpenSim's (forces removed) on
+    random states, the knees' speeds zero (their velocity terms: see the module's notes):
+    the shoulder model's scapulothoracic translations and Y-Z-Y glenohumeral joint too."""
+    model = _load(files / f"{name}.osim")
+    oracle = Oracle(osim, str(files / f"{name}.osim"), model.q_names)
+    knees = [model.q_names.index(n) for n in model.q_names if n.startswith("knee_angle")]
+    rng = np.random.default_rng(11)
+    for _ in range(4):
+        q = model.default_q + rng.uniform(-0.5, 0.5, model.nq)
+        v, a = rng.normal(0, 2, model.nv), rng.normal(0, 10, model.nv)
+        v[knees] = 0.0
+        theirs = oracle.inverse_dynamics(q, v, a)
+        assert np.abs(model.inverse_dynamics(q, v, a) - theirs).max() <= \
+            1e-9 * np.abs(theirs).max()
+        assert np.abs(model.mass_matrix(q) - oracle.mass_matrix(q)).max() <= 1e-10
