@@ -180,11 +180,12 @@ class OpenSimProcessing:
     """OpenSim's InverseDynamicsTool processing of a trial (``processing="opensim"``).
 
     Columns: a model coordinate the file lacks keeps its default value (an .osim's
-    <default_value>), a column the model lacks is ignored, velocity columns are dropped (each said). Kinematics:
-    :func:`id_kinematics` (the padded IIR filter, natural quintic splines; the derivative
-    method is not used), then OpenSim's rows of the time range (:func:`id_rows`, padded rows
-    included when the range reaches them). Loads: ExternalLoads data as natural cubic
-    splines, never filtered (filter_loads is not used). Needs nq == nv (no quaternion)."""
+    <default_value>), a column the model lacks is ignored, velocity columns are dropped
+    (each said). Kinematics: :func:`id_kinematics` (the padded IIR filter, natural quintic
+    splines; the derivative method is not used), then OpenSim's rows of the time range
+    (:func:`id_rows`, padded rows included when the range reaches them). Loads:
+    ExternalLoads data as natural cubic splines, never filtered (filter_loads is not used).
+    Needs nq == nv (no quaternion)."""
     name: ClassVar[str] = "opensim"
     load_interpolation: ClassVar[str] = "spline"
     filters_loads: ClassVar[bool] = False

@@ -162,9 +162,10 @@ def check_columns(path, traj, model):
         problems.append(f"did you mean {', '.join(f'{u!r} -> {c!r}' for u, c in guesses)}?")
     elif unknown and missing:
         problems.append("no renaming of the unknown columns (below) covers the joints the "
-                        "model lacks: the motion was made for another model. Fit this model's coordinates (urdf2dyn ik on the markers), or "
-                        "hold the missing ones at their default values and ignore those "
-                        "columns as OpenSim's inverse-dynamics tool does (--processing opensim)")
+                        "model lacks: the motion was made for another model. Fit this model's "
+                        "coordinates (urdf2dyn ik on the markers), or hold the missing ones at "
+                        "their default values and ignore those columns as OpenSim's "
+                        "inverse-dynamics tool does (--processing opensim)")
     free = [f"root_joint_{s}" for s in ("x", "y", "z", "qx", "qy", "qz", "qw")]
     if not any(j.type == "floating" for j in model.joints) and all(n in unknown for n in free):
         problems.append(f"the columns {free} are the floating joint 'root_joint' that "
