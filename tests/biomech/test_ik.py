@@ -1016,8 +1016,9 @@ def _r2_ik_case(folder):
 @FUZZ
 @given(options=st.lists(st.tuples(
            st.sampled_from(["--setup", "--setup", "--model", "--markers", "-o", "--threads",
-                            "--strict"]),
-           st.sampled_from(["good"] * 4 + ["x.xml", "robot2r.urdf", "0", "-3", "m.csv", ""])),
+                            "--strict", "--marker-file"]),
+           st.sampled_from(["good"] * 4 + ["x.xml", "s.xml", "robot2r.urdf", "0", "-3", "m.csv",
+                                           "walk.trc", ""])),
            max_size=3))
 def test_cli_options_fuzz(tmp_path, options, capsys):
     """Any combination of the ik options on robot2r's case (each option's value good, another
@@ -1025,7 +1026,8 @@ def test_cli_options_fuzz(tmp_path, options, capsys):
     exit status with an error line; never a traceback."""
     folder = _r2_ik_case(tmp_path)
     good = {"--setup": folder / "s.xml", "--model": data_path("robot2r.urdf"),
-            "--markers": folder / "m.csv", "-o": folder / "q.mot", "--threads": "2"}
+            "--markers": folder / "m.csv", "-o": folder / "q.mot", "--threads": "2",
+            "--marker-file": folder / "walk.trc"}
     argv = [x for flag in ("--setup", "--model", "--markers")     # what follows may replace
             for x in (flag, os.fspath(good[flag]))]
     for flag, value in options:
@@ -1044,6 +1046,10 @@ def test_cli_options_fuzz(tmp_path, options, capsys):
     printed = capsys.readouterr()
     event(f"exit status {status}")
     assert status in (0, 1, 2) and "Traceback" not in printed.err
+    recordings = [v for f, v in options if f == "--marker-file"]
+    # a file that is no recording is never fitted ('' is not given: the setup's walk.trc)
+    if recordings and recordings[-1] not in ("good", "walk.trc", ""):
+        assert status != 0, printed.out
     if status == 0 and outputs and not outputs[-1]:
         assert "-> nothing written" in printed.out      # -o '': OpenSim's empty file name
     elif status == 0:

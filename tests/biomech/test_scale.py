@@ -486,13 +486,13 @@ def _published_outputs(tmp_path_factory):
 
 _FLAG_VALUES = st.sampled_from(["x:-90", "y:45,x:10", "q:1", "", "nowhere.osim",
                                 "subject01_static.trc", "gait2354_simbody.osim", "out.osim",
-                                "subject01_Setup_Scale.xml", "-"])
+                                "subject01_Setup_Scale.xml", "gait2354_Scale_MarkerSet.xml", "-"])
 
 
 @st.composite
 def same_case_options(draw):
     """Options that name what the setup names, or the same case another way: the generic
-    model or static trial by path (or a copy of another name), the output model elsewhere,
+    model, static trial or marker set by path (or a copy of another name), the output model elsewhere,
     the static trial as recorded turned about the vertical (then --rotate turns it back).
     Returns ({flag: value}, the turn in degrees or None)."""
     flags = {}
@@ -505,12 +505,15 @@ def same_case_options(draw):
         flags["--static"] = draw(st.sampled_from(["subject01_static.trc", "static copy.trc"]))
     if draw(st.booleans()):
         flags["-o"] = draw(st.sampled_from(["out.osim", "subject01_simbody.osim"]))
+    if draw(st.booleans()):             # the marker set the setup names, given by path
+        flags["--marker-set"] = "gait2354_Scale_MarkerSet.xml"
     return flags, turn
 
 
 @settings(max_examples=8, deadline=None)
 @given(case=st.one_of(
-    st.lists(st.tuples(st.sampled_from(["--model", "--static", "--rotate", "-o", "--strict"]),
+    st.lists(st.tuples(st.sampled_from(["--model", "--static", "--rotate", "-o", "--strict",
+                                        "--marker-set"]),
                        _FLAG_VALUES), unique_by=lambda t: t[0], max_size=3)
     .map(lambda flags: ("any", dict(flags), None)),
     same_case_options().map(lambda c: ("same case", *c))))
