@@ -237,6 +237,44 @@ def test_the_difference_is_opensims_knee_velocity_terms(osim, files, tmp_path, m
     assert moving[model.q_names.index("knee_angle_r")] > 1e-3     # the knees' terms, visible
 
 
+def _knees_held(src, dst):
+    """src's motion with the knee_angle_r and knee_angle_l columns held at their first value."""
+    lines = src.read_text().splitlines(keepends=True)
+    k = next(i for i, line in enumerate(lines) if line.startswith("time\t"))
+    header = lines[k].rstrip("\r\n").split("\t")
+    knees = [header.index(n) for n in ("knee_angle_r", "knee_angle_l")]
+    first = lines[k + 1].rstrip("\r\n").split("\t")
+    for i in range(k + 1, len(lines)):
+        cells = lines[i].rstrip("\r\n").split("\t")
+        for c in knees:
+            cells[c] = first[c]
+        lines[i] = "\t".join(cells) + "\n"
+    dst.write_text("".join(lines))
+    return dst
+
+
+def test_opensim_processing_names_the_joints_opensim_computes_otherwise(files, tmp_path,
+                                                                        capsys):
+    """``--processing opensim`` promises OpenSim's tool; where the two differ (the walker
+    knees, moving: the test above) it says so, naming both knees and neither patellofemoral
+    joint (one coordinate, one rotation axis); with the knees held still, where OpenSim
+    agrees to 1e-9, it says nothing of it."""
+    model = files / "LaiUhlrich2022.osim"
+    args = ["torques", str(model), "", "--processing", "opensim", "--no-progress", "-o", ""]
+    said = {}
+    for name, motion in (("moving", files / WALK),
+                         ("held", _knees_held(files / WALK, tmp_path / "held.mot"))):
+        args[2], args[-1] = str(motion), str(tmp_path / f"{name}.sto")
+        assert cli.main(args) == 0
+        said[name] = [line for line in capsys.readouterr().err.splitlines()
+                      if "rotation axes" in line]
+    assert len(said["moving"]) == 1, said
+    assert said["moving"][0].startswith(f"urdf2dyn torques: warning: {files / WALK}: 2 joints "
+                                        "['walker_knee_l', 'walker_knee_r'] turn several rotation "
+                                        "axes with one coordinate, and they move")
+    assert said["held"] == []
+
+
 # ============================================================ inverse kinematics (OpenCap's IK)
 
 MARKER_SET = "LaiUhlrich2022_markers_augmenter.xml"
