@@ -57,6 +57,13 @@ def _vec(v):
     return " ".join(f"{x:.17g}" for x in v)
 
 
+def _relative_pose(model, q, parent, child):
+    """Link child's pose in link parent's frame at q (4x4)."""
+    pos, rot = model.forward_kinematics(q)
+    T = [_T(rot[k], pos[k]) for k in (model.link_names.index(n) for n in (parent, child))]
+    return np.linalg.solve(T[0], T[1])
+
+
 def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
                  strict: bool = False) -> str:
     """Write an OpenSim model as URDF text (and to ``output`` when given).
@@ -133,6 +140,14 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
         jtype = s.jtype[b]
         if jtype in ("revolute", "prismatic"):
             movable(coord_name(b, 0), jtype, parent, child, T, s.axis[b])
+            continue
+        if jtype == "ellipsoid":      # its translation follows the angles: no URDF joint
+            fixed(f"{s.joint[b]}_to_{child}", parent, child, _relative_pose(model, q0, parent, child))
+            names = [coord_name(b, c) for c in range(int(s.nq[b]))]
+            notes.append(f"joint '{s.joint[b]}': URDF cannot express OpenSim's ellipsoid "
+                         "joint (its origin slides on an ellipsoid as it turns): frozen at "
+                         + ", ".join(f"{n} = {q0[model.q_names.index(n)]:g}" for n in names)
+                         + f"; coordinates {', '.join(names)} removed")
             continue
         jname, axes = custom[b]
         used, frozen, current = set(), [], parent

@@ -192,7 +192,8 @@ class IKSolution:
 
 _MAX_FILE = 1 << 28          # an MJCF's include or mesh file: 256 MB at most (as the core's)
 
-_JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar", "custom", "ball")
+_JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar", "custom", "ball",
+           "ellipsoid")
 
 # How the .osim loader's finding that counts what inverse dynamics skips begins (the core's
 # summarize_skipped, csrc/parse/u2d_osim.c): the jobs that keep or replace those forces
@@ -510,8 +511,10 @@ class Model:
         v_names: list[str] = []
         for j in self.joints:
             given = info["q_names"][j.q_index:j.q_index + j.nq]
-            qn = _names(j, _Q_SUFFIXES) if j.nq != 1 and j.type != "custom" else [j.name] * j.nq
-            vn = _names(j, _V_SUFFIXES) if j.nv != 1 and j.type != "custom" else [j.name] * j.nv
+            # a joint whose every coordinate is OpenSim's keeps their names
+            own = j.nq == 1 or j.type in ("custom", "ellipsoid")
+            qn = [j.name] * j.nq if own else _names(j, _Q_SUFFIXES)
+            vn = [j.name] * j.nv if own else _names(j, _V_SUFFIXES)
             q_names += [n if n is not None else d for n, d in zip(given, qn)]
             v_names += ([n if n is not None else d for n, d in zip(given, vn)]
                         if j.nq == j.nv else vn)
@@ -649,7 +652,8 @@ class Model:
         dof, translates, b = 0, False, (children[0] or [0])[0]
         while b:
             dof += int(s.nv[b])
-            translates |= s.jtype[b] in ("prismatic", "planar", "floating", "custom")
+            translates |= s.jtype[b] in ("prismatic", "planar", "floating", "custom",
+                                          "ellipsoid")
             if s.mass[b] > 0 or dof >= 6 or len(children[b]) != 1:
                 break
             b = children[b][0]
@@ -1008,6 +1012,14 @@ class Model:
                              "link, and a planar joint's in-plane axes move with its parent; "
                              "model the plane with two prismatic joints and a revolute one")
 
+    def _no_ellipsoid(self, what):
+        ellipsoid = [j.name for j in self.joints if j.type == "ellipsoid"]
+        if ellipsoid:
+            raise ValueError(f"{what}: OpenSim's EllipsoidJoint and ScapulothoracicJoint are "
+                             f"not supported (joint {ellipsoid[0]!r}): their analytical "
+                             "derivatives are not written; take finite differences of "
+                             "inverse_dynamics or forward_dynamics instead")
+
     def inverse_dynamics_derivatives(self, q, v, a, f_ext=None, out=None):
         """Partial derivatives of inverse dynamics (Carpentier & Mansard 2018).
 
@@ -1036,6 +1048,7 @@ class Model:
             (docs/derivatives.rst).
         """
         self._no_planar("inverse_dynamics_derivatives")
+        self._no_ellipsoid("inverse_dynamics_derivatives")
         return self._compute(_core.RNEA_DERIV, (q, v, a), f_ext, out=out)
 
     def forward_dynamics_derivatives(self, q, v, tau, f_ext=None, out=None):
@@ -1065,6 +1078,7 @@ class Model:
             (docs/derivatives.rst).
         """
         self._no_planar("forward_dynamics_derivatives")
+        self._no_ellipsoid("forward_dynamics_derivatives")
         return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext, out=out)
 
     def centroidal_momentum_matrix(self, q, out=None):

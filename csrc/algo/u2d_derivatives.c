@@ -26,7 +26,8 @@
  * where I_j is the composite (subtree) inertia. Joint i's own columns ride body i, true of
  * every joint but the planar one, whose in-plane columns stay with the parent: refused,
  * and OpenSim's custom joint, whose columns move with its coordinates: it is taken apart
- * into the chain of its axes (custom_motion_partials, custom_own_block below).
+ * into the chain of its axes (custom_motion_partials, custom_own_block below). OpenSim's
+ * ellipsoid joints, whose columns move too and are no chain of axes, are refused.
  * External wrenches are fixed in the world (DESIGN.md), hence the Fext_j term.
  *
  * Forward dynamics: qdd = M^-1 (tau - ...) gives dqdd/dx = -M^-1 dtau/dx at qdd = ABA,
@@ -186,6 +187,8 @@ static u2d_status rnea_partials(const u2d_model *m, u2d_work *w, const double gr
     const int has_fext = u2d_gather_fext(m, w, fext);
     const u2d_real o = U2D_R(0);
     const u2d_real a0[6] = {o, o, o, U2D_R(-gravity[0]), U2D_R(-gravity[1]), U2D_R(-gravity[2])};
+    for (int i = 1; i < nb; i++)    /* its q-partials are not written: refused (model.py) */
+        if (m->jtype[i] == U2D_JOINT_ELLIPSOID) return U2D_ERR_ARGUMENT;
     u2d_status st = u2d_world_motion(m, w, a0, q, qd, qdd);
     if (st != U2D_OK) return st;
 

@@ -13,7 +13,9 @@ u2d_status u2d_world_motion(const u2d_model *m, u2d_work *w, const u2d_real a0[6
     for (int i = 1; i < m->nbody; i++) {
         const int p = m->parent[i];
         if (m->jtype[i] == U2D_JOINT_PLANAR) return U2D_ERR_ARGUMENT;
-        const int custom = m->jtype[i] == U2D_JOINT_CUSTOM && qd;
+        /* joints whose columns move within the body as q changes: + (dS/dt) qd below */
+        const int custom = (m->jtype[i] == U2D_JOINT_CUSTOM ||
+                            m->jtype[i] == U2D_JOINT_ELLIPSOID) && qd;
         u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], custom ? qd + m->vadr[i] : NULL,
                                   &w->Xup[i], &w->S[36 * i], &w->cJ[6 * i], NULL);
         if (st != U2D_OK) return st;
@@ -36,7 +38,7 @@ u2d_status u2d_world_motion(const u2d_model *m, u2d_work *w, const u2d_real a0[6
         for (int r = 0; r < 6; r++) v[r] = w->ov[6 * p + r] + vJ[r];
         u2d_crossm(v, vJ, t);
         for (int r = 0; r < 6; r++) a[r] = w->oa[6 * p + r] + aJ[r] + t[r];
-        if (custom) {       /* a custom joint's columns also move in the body: + (dS/dt) qd */
+        if (custom) {       /* those columns also move in the body: + (dS/dt) qd */
             u2d_xform_motion_inv(&w->Xa[i], &w->cJ[6 * i], t);
             for (int r = 0; r < 6; r++) a[r] += t[r];
         }

@@ -90,6 +90,7 @@ static void model_layout(u2d_model *m, carver *c)
     m->ssign = carve(c, nb * sizeof(double));
     m->axis = carve(c, nb * 3 * sizeof(double));
     m->plane = carve(c, nb * 6 * sizeof(double));
+    m->ellipsoid = carve(c, nb * U2D_ELLIPSOID_N * sizeof(double));
     m->Xtree = carve(c, nb * sizeof(u2d_xform));
     m->inertia = carve(c, nb * sizeof(u2d_inertia));
     m->com = carve(c, nb * 3 * sizeof(double));
@@ -226,6 +227,10 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
             joint_size(type, &m->jnq[b], &m->jnv[b]);
             m->jcustom[b] = type == U2D_JOINT_CUSTOM ? J->custom : -1;
             if (type == U2D_JOINT_CUSTOM) m->jnq[b] = m->jnv[b] = u->custom[J->custom].ncoord;
+            if (type == U2D_JOINT_ELLIPSOID) {   /* three angles, and the winging one */
+                m->jnq[b] = m->jnv[b] = J->ncoord;
+                memcpy(&m->ellipsoid[U2D_ELLIPSOID_N * b], J->ellipsoid, sizeof J->ellipsoid);
+            }
             m->qadr[b] = nq;
             m->vadr[b] = nv;
             nq += m->jnq[b];

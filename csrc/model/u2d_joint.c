@@ -2,8 +2,8 @@
  *
  * For body i, with q and qd pointing at its joint's coordinates:
  *   X_J  joint frame -> body frame,    S  motion subspace in body coordinates (6 x nv),
- *   cJ = (dS/dt) qd, non-zero only for the planar joint whose S turns with theta
- *   (qd may be NULL when only positions matter; cJ is then zero). */
+ *   cJ = (dS/dt) qd, non-zero only for the joints whose S moves with q (planar, custom,
+ *   ellipsoid); qd may be NULL when only positions matter (cJ is then zero). */
 #include <math.h>
 #include <string.h>
 #include "model/u2d_model.h"
@@ -164,6 +164,116 @@ static void jcalc_custom(const u2d_model *m, int i, const u2d_real *q, const u2d
     }
 }
 
+/* OpenSim's EllipsoidJoint and ScapulothoracicJoint: Simbody's Ellipsoid mobilizer
+ * (RigidBodyNodeSpec_Ellipsoid.h), then for the scapula a winging pin.
+ *
+ * Ellipsoid. R_FB = R(a0, q0) R(a1, q1) R(z, q2), body-fixed; the origin of the
+ * intermediate frame B on the ellipsoid at p = D n, D = diag(radii), n = R_FB z the
+ * normal (Simbody's formula: M's z, scaled axis by axis). For the EllipsoidJoint a0, a1
+ * = x, y. The ScapulothoracicJoint turns the mobilizer's frames by Q = Rz(pi/2) at both
+ * ends and gives Simbody the radii (ry, rx, rz); seen from the joint frame that is
+ * Q R_xyz(q) Q^T = R(y, q0) R(-x, q1) R(z, q2) with p = diag(rx, ry, rz) n again.
+ * In B coordinates the angular velocity is w = sum_k am_k qd_k, am_k = axis k seen
+ * through the rotations after it, and the origin moves at dp/dt = D (w_F x n); there
+ * K = R_FB^T D R_FB (the ellipsoid's shape tensor in B), so
+ *   S_k = [am_k ; K (am_k x z)],      dK/dt y = K (w x y) - w x (K y),
+ *   d(am_k)/dt = am_k x w_>k  (w_>k: the rate of the rotations after axis k, in B),
+ *   dS_k/dt = [d(am_k)/dt ; dK/dt (am_k x z) + K (d(am_k)/dt x z)],  cE = sum_k qd_k dS_k/dt.
+ * Winging (4th coordinate): M turns by q3 about the unit axis d through the point o of B:
+ * X_MB = (Rw = R(d, q3), o - Rw o). In M the pin's column is the constant [d ; o x d] and
+ * the ellipsoid's columns are X_MB S_k, which turn with the pin: d(X_MB S_k)/dt =
+ * X_MB dS_k/dt + (X_MB S_k) x vw, vw = [d ; o x d] qd3 (motion cross product).
+ * OpenSim's speeds are the angular velocity in F, not these rates (docs/osim_models.rst). */
+static void jcalc_ellipsoid(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
+                            u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot)
+{
+    const u2d_real *P = &m->ellipsoid[U2D_ELLIPSOID_N * i];
+    const u2d_real *a0 = P + U2D_ELLIPSOID_AXIS0, *a1 = P + U2D_ELLIPSOID_AXIS1;
+    const u2d_real *d = P + U2D_ELLIPSOID_WING_DIR, *o = P + U2D_ELLIPSOID_WING_AT;
+    const u2d_real zaxis[3] = {U2D_R(0), U2D_R(0), U2D_R(1)};
+    const int wing = m->jnv[i] == 4;
+    u2d_real R0[9], R1[9], R2[9], R12[9], R[9], Rw[9], am[3][3], n[3], t3[3], K[9], DR[9];
+    u2d_xform XE, XW, XJ;
+
+    u2d_axis_angle(a0, q[0], R0);
+    u2d_axis_angle(a1, q[1], R1);
+    u2d_axis_angle(zaxis, q[2], R2);
+    u2d_mulmm3(R1, R2, R12);
+    u2d_mulmm3(R0, R12, R);                       /* R_FB */
+    u2d_copy(am[2], zaxis, 3);
+    u2d_multv3(R2, a1, am[1]);
+    u2d_multv3(R12, a0, am[0]);
+    for (int r = 0; r < 3; r++) n[r] = R[3 * r + 2];
+    transpose3(R, XE.E);
+    for (int r = 0; r < 3; r++) XE.r[r] = P[U2D_ELLIPSOID_RADII + r] * n[r];
+    for (int r = 0; r < 9; r++) DR[r] = P[U2D_ELLIPSOID_RADII + r / 3] * R[r];
+    u2d_mulmm3(XE.E, DR, K);                      /* K = R^T D R */
+
+    /* the winging pin, B -> M (the identity without one) */
+    if (wing) {
+        u2d_axis_angle(d, q[3], Rw);
+        transpose3(Rw, XW.E);
+        u2d_mulmv3(Rw, o, t3);
+        for (int r = 0; r < 3; r++) XW.r[r] = o[r] - t3[r];
+    } else u2d_xform_identity(&XW);
+    u2d_xform_mul(&XW, &XE, &XJ);
+    u2d_xform_mul(&XJ, &m->Xtree[i], Xup);
+
+    u2d_real SE[3][6];                            /* the ellipsoid's columns in B */
+    for (int k = 0; k < 3; k++) {
+        u2d_cross3(am[k], zaxis, t3);
+        u2d_copy(SE[k], am[k], 3);
+        u2d_mulmv3(K, t3, SE[k] + 3);
+        u2d_xform_motion(&XW, SE[k], S + 6 * k);
+    }
+    u2d_real pin[6];
+    if (wing) {
+        u2d_copy(pin, d, 3);
+        u2d_cross3(o, d, pin + 3);
+        u2d_copy(S + 18, pin, 6);
+    }
+    if (!qd) return;
+
+    /* w_>k and w in B, c and dS_k/dt in B */
+    u2d_real wgt[3][3], w[3], dS[3][6], y[3], Ky[3], wy[3], Kdy[3], t[3];
+    for (int r = 0; r < 3; r++) {
+        wgt[2][r] = U2D_R(0);
+        wgt[1][r] = qd[2] * am[2][r];
+        wgt[0][r] = wgt[1][r] + qd[1] * am[1][r];
+        w[r] = wgt[0][r] + qd[0] * am[0][r];
+    }
+    for (int k = 0; k < 3; k++) {
+        u2d_cross3(am[k], wgt[k], dS[k]);                  /* d(am_k)/dt */
+        /* d/dt K (am_k x z) = dK/dt (am_k x z) + K (d(am_k)/dt x z) */
+        u2d_cross3(am[k], zaxis, y);
+        u2d_cross3(w, y, wy);
+        u2d_mulmv3(K, wy, Kdy);
+        u2d_mulmv3(K, y, Ky);
+        u2d_cross3(w, Ky, t);
+        u2d_cross3(dS[k], zaxis, t3);
+        u2d_mulmv3(K, t3, Ky);
+        for (int r = 0; r < 3; r++) dS[k][3 + r] = Kdy[r] - t[r] + Ky[r];
+    }
+    u2d_real cE[6], vE[6], vw[6], x6[6];
+    for (int r = 0; r < 6; r++) cE[r] = qd[0] * dS[0][r] + qd[1] * dS[1][r] + qd[2] * dS[2][r];
+    u2d_xform_motion(&XW, cE, cJ);
+    if (wing) {
+        for (int r = 0; r < 6; r++) {
+            vE[r] = S[r] * qd[0] + S[6 + r] * qd[1] + S[12 + r] * qd[2];
+            vw[r] = pin[r] * qd[3];
+        }
+        u2d_crossm(vE, vw, x6);
+        for (int r = 0; r < 6; r++) cJ[r] += x6[r];
+    }
+    if (!Sdot) return;
+    for (int k = 0; k < 3; k++) {
+        u2d_xform_motion(&XW, dS[k], Sdot + 6 * k);
+        if (!wing) continue;
+        u2d_crossm(S + 6 * k, vw, x6);
+        for (int r = 0; r < 6; r++) Sdot[6 * k + r] += x6[r];
+    }
+}
+
 u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
                      u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot)
 {
@@ -249,6 +359,10 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_rea
 
     case U2D_JOINT_CUSTOM:
         jcalc_custom(m, i, q, qd, Xup, S, cJ, Sdot);
+        return U2D_OK;
+
+    case U2D_JOINT_ELLIPSOID:
+        jcalc_ellipsoid(m, i, q, qd, Xup, S, cJ, Sdot);
         return U2D_OK;
 
     case U2D_JOINT_FIXED:

@@ -39,7 +39,21 @@ typedef enum {
     U2D_JOINT_CUSTOM,       /* OpenSim's CustomJoint: six transform axes, each a function
                                of one coordinate (u2d_custom); v = dq/dt                  */
     U2D_JOINT_BALL,         /* MJCF's ball: q = [qx qy qz qw], v = w in the child frame  */
+    U2D_JOINT_ELLIPSOID,    /* OpenSim's EllipsoidJoint and ScapulothoracicJoint (Simbody's
+                               Ellipsoid mobilizer, then an optional winging pin): q = three
+                               body-fixed angles [+ the winging angle], v = dq/dt; its
+                               numbers are u2d_model.ellipsoid (u2d_joint.c)               */
 } u2d_jtype;
+
+/* The numbers of an ELLIPSOID joint, U2D_ELLIPSOID_N per joint, in its joint frame F. */
+enum {
+    U2D_ELLIPSOID_RADII = 0,    /* semi-axes along F's x, y, z                          */
+    U2D_ELLIPSOID_AXIS0 = 3,    /* first body-fixed rotation axis (x, or y when turned)  */
+    U2D_ELLIPSOID_AXIS1 = 6,    /* second (y, or -x); the third is always z, the normal */
+    U2D_ELLIPSOID_WING_DIR = 9, /* winging pin: unit axis in the intermediate frame     */
+    U2D_ELLIPSOID_WING_AT = 12, /* and a point on it (zero when the joint has no pin)   */
+    U2D_ELLIPSOID_N = 15
+};
 
 /* Where a joint's unit quaternion starts in its q (x, y, z, w), or -1 if it has none. */
 static inline int u2d_quat_at(int jtype)
@@ -120,6 +134,7 @@ typedef struct {
     double mimic_multiplier, mimic_offset;
     int custom;             /* CUSTOM: index in u2d_urdf.custom                        */
     int coord0, ncoord;     /* OpenSim: its coordinates u2d_urdf.coord[coord0 ..]      */
+    double ellipsoid[U2D_ELLIPSOID_N];  /* ELLIPSOID: its numbers (see the enum above)  */
 } u2d_urdf_joint;
 
 /* An OpenSim coordinate, as read. */
@@ -274,6 +289,7 @@ typedef struct {
                                          multiply                                       */
     u2d_real *ssign;        /* (nbody)   the sign of that unit column                  */
     u2d_real *plane;        /* (nbody,6) planar in-plane unit axes u, w                */
+    u2d_real *ellipsoid;    /* (nbody,U2D_ELLIPSOID_N) ellipsoid joints' numbers       */
     u2d_xform *Xtree;       /* (nbody)   parent body frame -> joint frame at q = 0     */
     u2d_inertia *inertia;       /* (nbody)   spatial inertia in the body frame, with every
                                          link merged into the body by fixed joints     */

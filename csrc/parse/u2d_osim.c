@@ -763,6 +763,38 @@ static int name_joint(osim *o, u2d_xml *node)
     return 0;
 }
 
+/* OpenSim's EllipsoidJoint (3 coordinates) and ScapulothoracicJoint (4) as one ELLIPSOID
+ * joint: its radii, body-fixed rotation axes and winging pin (u2d_model.h, u2d_joint.c).
+ * The ScapulothoracicJoint (opensim-core ScapulothoracicJoint.cpp) puts Simbody's Ellipsoid
+ * mobilizer between frames turned by Rz(pi/2) from the joint's parent and intermediate
+ * frames, with the radii given as (ry, rx, rz): from the joint frame, that is an ellipsoid
+ * of radii (rx, ry, rz) turning about y, then -x, then z. Its winging pin turns about
+ * (-sin a, cos a, 0) through (ox, oy, 0) of the intermediate frame. */
+static int read_ellipsoid(osim *o, u2d_xml *node, u2d_urdf_joint *J, int scapula)
+{
+    static const double nan3[3] = {NAN, NAN, NAN};
+    double *P = J->ellipsoid, origin[2] = {0.0, 0.0}, angle = 0.0;
+    const char *radii = scapula ? "thoracic_ellipsoid_radii_x_y_z" : "radii_x_y_z";
+    memset(P, 0, sizeof J->ellipsoid);
+    memcpy(P + U2D_ELLIPSOID_RADII, nan3, sizeof nan3);
+    if (read_child(o, node, radii, 3, P + U2D_ELLIPSOID_RADII)) return -1;
+    for (int k = 0; k < 3; k++)
+        if (!(P[U2D_ELLIPSOID_RADII + k] >= 0.0))
+            return fail_at(o, node, "<%s>: needs three radii, none negative (OpenSim's default "
+                           "is NaN: the file must give them)", radii);
+    P[U2D_ELLIPSOID_AXIS0 + (scapula ? 1 : 0)] = 1.0;     /* y, or x */
+    P[U2D_ELLIPSOID_AXIS1 + (scapula ? 0 : 1)] = scapula ? -1.0 : 1.0;  /* -x, or y */
+    if (!scapula) return 0;
+    if (read_child(o, node, "scapula_winging_axis_origin", 2, origin) ||
+        read_child(o, node, "scapula_winging_axis_direction", 1, &angle))
+        return -1;
+    P[U2D_ELLIPSOID_WING_DIR] = -sin(angle);
+    P[U2D_ELLIPSOID_WING_DIR + 1] = cos(angle);
+    P[U2D_ELLIPSOID_WING_AT] = origin[0];
+    P[U2D_ELLIPSOID_WING_AT + 1] = origin[1];
+    return 0;
+}
+
 /* One joint: its type (element name), parent link and F in it, child body and M in it. */
 static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, int child,
                       const u2d_xform *XM, u2d_xml *coords, const char *child_frame_name)
@@ -827,10 +859,14 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
     } else if (strcmp(type, "PlanarJoint") == 0) {
         want = 3; map[0] = 0; map[3] = 1; map[4] = 2;
         axes = zxy;
+    } else if (strcmp(type, "EllipsoidJoint") == 0 || strcmp(type, "ScapulothoracicJoint") == 0) {
+        J->type = U2D_JOINT_ELLIPSOID;
+        want = type[0] == 'E' ? 3 : 4;
     } else if (strcmp(type, "CustomJoint") != 0)
         return fail_at(o, node, "<%s>: unsupported joint type (urdf2dyn reads PinJoint, "
                        "SliderJoint, WeldJoint, UniversalJoint, GimbalJoint, BallJoint, "
-                       "FreeJoint, PlanarJoint and CustomJoint)", type);
+                       "FreeJoint, PlanarJoint, EllipsoidJoint, ScapulothoracicJoint and "
+                       "CustomJoint)", type);
     if (want >= 0 && ncoord != want)
         return fail_at(o, node, "a %s has %d coordinate%s, this one %d", type, want,
                        want == 1 ? "" : "s", ncoord);
@@ -839,6 +875,16 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
         return 0;
     }
     if (strcmp(type, "WeldJoint") == 0) return 0;
+    if (J->type == U2D_JOINT_ELLIPSOID) {
+        if (read_ellipsoid(o, node, J, want == 4)) return -1;
+        for (int c = coord0; c < coord0 + ncoord; c++)
+            if (u->coord[c].motion < 0) u->coord[c].motion = 0;
+        note(o, node, "<%s>: its three ellipsoid coordinates' rates are read as the "
+             "generalized speeds; OpenSim's are the angular velocity in the joint frame, so "
+             "its generalized forces for them are E(q)^T times OpenSim's (E: the body-fixed "
+             "angles' rate matrix, docs/osim_models.rst)", type);
+        return 0;
+    }
     if (ncoord == 0)
         return fail_at(o, node, "a CustomJoint needs at least one coordinate (use a WeldJoint "
                        "for a rigid attachment)");

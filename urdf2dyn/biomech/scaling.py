@@ -111,6 +111,12 @@ def scale_model(model: Model, factors: dict[str, NDArray[np.float64]],
     only). marker_set: markers (name, body, location in its frame, fixed) that replace the
     model's of the same name and are added after the others (OpenSim's marker set file),
     scaled with their body. Returns the OsimEdit and {"mass": (before, after)}."""
+    for j in model.joints:
+        if j.type == "ellipsoid":
+            raise ValueError(f"scaling: joint {j.name!r} is an OpenSim EllipsoidJoint or "
+                             "ScapulothoracicJoint, whose ellipsoid radii (and winging axis "
+                             "origin) OpenSim scales with the bodies; urdf2dyn does not "
+                             "scale them: scale this model with OpenSim's ScaleTool")
     doc = document(model)
     edit = OsimEdit(model)
     ones = np.ones(3)

@@ -57,8 +57,18 @@ def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=Non
     if model.nv == 0:
         raise ValueError(f"generate: robot {model.name!r} has no movable joint: there is no "
                          "dynamics to generate")
+    _no_ellipsoid(model, "generate")
     return LANGUAGES[language].render(model, build(model, functions), name or model.name,
                                       scalar)
+
+
+def _no_ellipsoid(model, what):
+    """OpenSim's ellipsoid joints have no generated form: refused, named."""
+    for j in model.joints:
+        if j.type == "ellipsoid":
+            raise ValueError(f"{what}: joint {j.name!r} is an OpenSim EllipsoidJoint or "
+                             "ScapulothoracicJoint, which code generation does not support; "
+                             "use the model's own functions (model.inverse_dynamics, ...)")
 
 
 def write(files, directory):
@@ -79,4 +89,5 @@ def symbolic(model, parameters=False, simplify=True):
     """M(q), C(q, qd) qd and g(q) as SymPy matrices (robots up to 6 DoF); see
     :func:`urdf2dyn.codegen.symbolic.equations`."""
     from .equations import equations
+    _no_ellipsoid(model, "symbolic")
     return equations(model, parameters=parameters, simplify=simplify)

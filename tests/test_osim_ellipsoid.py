@@ -1,0 +1,359 @@
+"""OpenSim's ScapulothoracicJoint and EllipsoidJoint (Simbody's Ellipsoid mobilizer), read as
+urdf2dyn's ellipsoid joint, against OpenSim 4.6.
+
+Models: the two of OpenSim's own tests with a ScapulothoracicJoint
+(tests/data/opensim_core/README.md) and a small EllipsoidJoint model written here by OpenSim.
+Oracles: OpenSim's body placements, mass matrix and InverseDynamicsSolver. OpenSim's speeds
+for the three ellipsoid coordinates are the angular velocity w = E(q) qd in the mobilizer's
+frame (Simbody's RigidBodyNodeSpec_Ellipsoid.h), urdf2dyn's the angles' rates qd; so OpenSim
+is given u = E qd and du/dt = E qdd + dE/dt qd, and its generalized forces and mass matrix
+are compared through the same map: tau = E^T tau_OpenSim, M = E^T M_OpenSim E (E is the
+identity on every other coordinate). Then the joint's own identities: finite differences of
+the placements against the Jacobian, ABA against RNEA, the power balance, the SIMD lanes.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import urdf2dyn
+from urdf2dyn.batch import available_simd_paths, set_simd_path, simd_path
+
+from osim_oracle import Oracle
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "opensim_core")
+THORACOSCAPULAR = os.path.join(DATA, "ThoracoscapularShoulderModel.osim")
+ABDBONEPIN = os.path.join(DATA, "subject1_abdbonepin.osim")
+ANGLES = ("scapula_abduction", "scapula_elevation", "scapula_upward_rot")
+
+
+def _load(path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        return urdf2dyn.load(path)
+
+
+def _rate_matrix(q):
+    """E(q): body-fixed X-Y-Z angles' rates -> angular velocity in the parent frame."""
+    c0, s0, c1, s1 = np.cos(q[0]), np.sin(q[0]), np.cos(q[1]), np.sin(q[1])
+    return np.array([[1.0, 0.0, s1], [0.0, c0, -s0 * c1], [0.0, s0, c0 * c1]])
+
+
+def _rate_matrix_dot(q, qd):
+    c0, s0, c1, s1 = np.cos(q[0]), np.sin(q[0]), np.cos(q[1]), np.sin(q[1])
+    return np.array([[0.0, 0.0, c1 * qd[1]],
+                     [0.0, -s0 * qd[0], -c0 * c1 * qd[0] + s0 * s1 * qd[1]],
+                     [0.0, c0 * qd[0], -s0 * c1 * qd[0] - c0 * s1 * qd[1]]])
+
+
+class Speeds:
+    """OpenSim's speeds and accelerations from urdf2dyn's, and back for forces."""
+
+    def __init__(self, model, angles):
+        self.k = [model.q_names.index(n) for n in angles]
+        self.nv = model.nv
+
+    def E(self, q):
+        E = np.eye(self.nv)
+        E[np.ix_(self.k, self.k)] = _rate_matrix(q[self.k])
+        return E
+
+    def to_opensim(self, q, v, a):
+        E = self.E(q)
+        udot = E @ a
+        udot[self.k] += _rate_matrix_dot(q[self.k], v[self.k]) @ v[self.k]
+        return E @ v, udot
+
+
+def _states(model, n, seed, spread=1.0):
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        yield (rng.uniform(-spread, spread, model.nq), rng.normal(0, 2, model.nv),
+               rng.normal(0, 8, model.nv))
+
+
+def _placements(model, oracle, q):
+    """Worst position (m) and rotation difference over OpenSim's bodies at q."""
+    oracle.set_state(q)
+    oracle.om.realizePosition(oracle.s)
+    pos, rot = model.forward_kinematics(q)
+    bodies = oracle.om.getBodySet()
+    worst_p = worst_r = 0.0
+    for i in range(bodies.getSize()):
+        b = bodies.get(i)
+        T = b.getTransformInGround(oracle.s)
+        R = np.array([[T.R().get(r, c) for c in range(3)] for r in range(3)])
+        k = model.link_names.index(b.getName())
+        worst_p = max(worst_p, np.abs(pos[k] - b.getPositionInGround(oracle.s).to_numpy()).max())
+        worst_r = max(worst_r, np.abs(rot[k] - R).max())
+    return worst_p, worst_r
+
+
+def _upgraded(osim, path, tmp_path):
+    """The model as OpenSim 4.6 writes it back: OpenSim 3 files' location_in_parent and
+    location reach OpenSim with six significant digits (0.02374857 becomes 0.0237486 in
+    subject1_abdbonepin.osim); the file OpenSim writes holds the numbers it uses."""
+    out = str(tmp_path / "upgraded.osim")
+    osim.Model(path).printToXML(out)
+    return out
+
+
+@pytest.fixture(scope="module", params=["thoracoscapular", "abdbonepin"])
+def shoulder(request, osim, tmp_path_factory):
+    path = THORACOSCAPULAR if request.param == "thoracoscapular" else ABDBONEPIN
+    if request.param == "abdbonepin":
+        path = _upgraded(osim, path, tmp_path_factory.mktemp("abd"))
+    model = _load(path)
+    return request.param, model, Oracle(osim, path, model.q_names)
+
+
+# ------------------------------------------------------------------ against OpenSim
+
+def test_scapulothoracic_joint_loads_with_opensims_coordinates(osim):
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        model = urdf2dyn.load(THORACOSCAPULAR)
+    assert any("scapulothoracic" in str(w.message) and "E(q)^T" in str(w.message)
+               and w.category is urdf2dyn.URDFWarning for w in said)
+    assert [j.type for j in model.joints if j.name == "scapulothoracic"] == ["ellipsoid"]
+    j = model.joint("scapulothoracic")
+    assert model.q_names[j.q_index:j.q_index + 4] == ANGLES + ("scapula_winging",)
+    om = osim.Model(THORACOSCAPULAR)
+    cs = om.getCoordinateSet()
+    for n in ANGLES + ("scapula_winging",):
+        assert model.coordinates[n].motion == "rotational"
+        assert model.coordinates[n].default == cs.get(n).getDefaultValue()
+
+
+def test_shoulder_placements_equal_opensims(shoulder):
+    name, model, oracle = shoulder
+    for q, _, _ in _states(model, 4, 1, spread=1.2):
+        worst_p, worst_r = _placements(model, oracle, q)
+        assert worst_p < 1e-14 and worst_r < 1e-14, name
+
+
+def test_opensim_3_shoulder_placements_equal_opensims_to_its_rounding(osim):
+    """The OpenSim 3 file itself: urdf2dyn reads every digit of its joint locations, OpenSim
+    six (see _upgraded), 3e-8 m apart at the clavicle, 4e-7 m at the hand."""
+    model = _load(ABDBONEPIN)
+    oracle = Oracle(osim, ABDBONEPIN, model.q_names)
+    for q, _, _ in _states(model, 2, 2):
+        worst_p, worst_r = _placements(model, oracle, q)
+        assert worst_p < 1e-6 and worst_r < 1e-14
+
+
+def test_shoulder_mass_matrix_equals_opensims_through_the_rate_matrix(shoulder):
+    name, model, oracle = shoulder
+    speeds = Speeds(model, ANGLES)
+    for q, _, _ in _states(model, 3, 3):
+        E = speeds.E(q)
+        ours, theirs = model.mass_matrix(q), E.T @ oracle.mass_matrix(q) @ E
+        assert np.abs(ours - theirs).max() < 1e-13 * np.abs(theirs).max(), name
+
+
+def test_shoulder_inverse_dynamics_equals_opensims_on_a_smooth_motion(shoulder):
+    """q(t) = q0 + A sin(2 pi f t + phi) over a second, every coordinate moving; OpenSim's
+    InverseDynamicsSolver at each of 21 samples, its forces mapped by E^T."""
+    name, model, oracle = shoulder
+    speeds = Speeds(model, ANGLES)
+    rng = np.random.default_rng(4)
+    q0, amp = rng.uniform(-0.5, 0.5, model.nq), rng.uniform(0.1, 0.6, model.nq)
+    freq, phase = rng.uniform(0.5, 2.0, model.nq), rng.uniform(0, 2 * np.pi, model.nq)
+    t = np.linspace(0.0, 1.0, 21)[:, None]
+    w = 2 * np.pi * freq
+    q = q0 + amp * np.sin(w * t + phase)
+    v = amp * w * np.cos(w * t + phase)
+    a = -amp * w**2 * np.sin(w * t + phase)
+    tau = model.inverse_dynamics(q, v, a)
+    worst = 0.0
+    for k in range(len(t)):
+        u, udot = speeds.to_opensim(q[k], v[k], a[k])
+        theirs = speeds.E(q[k]).T @ oracle.inverse_dynamics(q[k], u, udot)
+        worst = max(worst, np.abs(tau[k] - theirs).max() / np.abs(theirs).max())
+    assert worst < 1e-11, name
+
+
+def test_opensims_own_speeds_differ_from_the_rates(shoulder):
+    """Why the map: given the rates as its speeds (as its ID tool does with a motion's
+    derivatives), OpenSim's generalized forces on the angles are not urdf2dyn's."""
+    name, model, oracle = shoulder
+    q, v, a = next(_states(model, 1, 5))
+    k = Speeds(model, ANGLES).k
+    tau = model.inverse_dynamics(q, v, a)
+    assert np.abs(tau[k] - oracle.inverse_dynamics(q, v, a)[k]).max() > 1e-3 * np.abs(tau).max()
+
+
+def _ellipsoid_model(osim, path):
+    """A pendulum on an EllipsoidJoint with turned and offset frames, written by OpenSim."""
+    m = osim.Model()
+    m.setName("ellipsoid_pendulum")
+    b = osim.Body("bob", 1.7, osim.Vec3(0.03, -0.2, 0.05), osim.Inertia(0.02, 0.015, 0.01,
+                                                                        0.001, -0.002, 0.0015))
+    m.addBody(b)
+    j = osim.EllipsoidJoint("ell", m.getGround(), osim.Vec3(0.1, 0.5, -0.05),
+                            osim.Vec3(0.3, -0.2, 0.4), b, osim.Vec3(0.02, 0.1, 0.0),
+                            osim.Vec3(-0.1, 0.25, 0.2), osim.Vec3(0.12, 0.25, 0.07))
+    for k, n in enumerate(("e0", "e1", "e2")):
+        j.upd_coordinates(k).setName(n)
+    m.addJoint(j)
+    m.finalizeConnections()
+    m.printToXML(str(path))
+
+
+def test_ellipsoid_joint_equals_opensim(osim, tmp_path):
+    path = tmp_path / "ellipsoid.osim"
+    _ellipsoid_model(osim, path)
+    model = _load(str(path))
+    assert [j.type for j in model.joints] == ["ellipsoid"] and model.nv == 3
+    oracle = Oracle(osim, str(path), model.q_names)
+    speeds = Speeds(model, ("e0", "e1", "e2"))
+    for q, v, a in _states(model, 5, 6, spread=1.4):
+        assert max(_placements(model, oracle, q)) < 1e-14
+        u, udot = speeds.to_opensim(q, v, a)
+        theirs = speeds.E(q).T @ oracle.inverse_dynamics(q, u, udot)
+        ours = model.inverse_dynamics(q, v, a)
+        assert np.abs(ours - theirs).max() < 1e-12 * np.abs(theirs).max()
+
+
+# ------------------------------------------------------------------ the joint's identities
+
+@pytest.fixture(scope="module")
+def thoracoscapular():
+    return _load(THORACOSCAPULAR)
+
+
+@pytest.fixture(scope="module")
+def abdbonepin():
+    return _load(ABDBONEPIN)
+
+
+@pytest.mark.parametrize("which", ["thoracoscapular", "abdbonepin"])
+def test_ellipsoid_joint_runs_every_algorithm(which, request):
+    """ABA inverts RNEA, M is symmetric positive definite and RNEA's a-derivative, the
+    Jacobian is the placements' q-derivative, dJ/dt the Jacobian's along v, the frame
+    acceleration J a + dJ/dt v, and d/dt of kinetic energy is v . (tau - g)."""
+    model = request.getfixturevalue(which)
+    for q, v, a in _states(model, 3, 7):
+        tau = model.inverse_dynamics(q, v, a)
+        np.testing.assert_allclose(model.forward_dynamics(q, v, tau), a, rtol=1e-8, atol=1e-8)
+        M = model.mass_matrix(q)
+        np.testing.assert_allclose(M, M.T, rtol=0, atol=1e-15 * np.abs(M).max())
+        assert np.linalg.eigvalsh(M).min() > 0
+        np.testing.assert_allclose(M @ a + model.nonlinear_effects(q, v), tau,
+                                   rtol=1e-11, atol=1e-11)
+        h = 1e-6
+        for link in ("scapula", "hand"):
+            k = model.link_names.index(link)
+            fd = np.array([(model.forward_kinematics(q + h * e)[0][k]
+                            - model.forward_kinematics(q - h * e)[0][k]) / (2 * h)
+                           for e in np.eye(model.nq)]).T
+            np.testing.assert_allclose(model.jacobian(q, link)[:3], fd, atol=1e-8)
+            dJ = model.frame_jacobian_time_variation(q, v, link, reference="world")
+            fd = (model.frame_jacobian(q + h * v, link, reference="world")
+                  - model.frame_jacobian(q - h * v, link, reference="world")) / (2 * h)
+            np.testing.assert_allclose(dJ, fd, atol=2e-7 * max(1.0, np.abs(fd).max()))
+            acc = model.frame_acceleration(q, v, a, link, reference="world")
+            J = model.frame_jacobian(q, link, reference="world")
+            np.testing.assert_allclose(acc, J @ a + dJ @ v, rtol=1e-10, atol=1e-10)
+        dt = 1e-6
+        e1 = model.kinetic_energy(q + dt * v + 0.5 * dt**2 * a, v + dt * a)
+        e0 = model.kinetic_energy(q - dt * v + 0.5 * dt**2 * a, v - dt * a)
+        assert (e1 - e0) / (2 * dt) == pytest.approx(v @ (tau - model.gravity_torques(q)),
+                                                     rel=1e-6, abs=1e-8)
+
+
+def test_ellipsoid_centroidal_momentum_rate_follows_the_momentum(thoracoscapular):
+    """momentum_rate = d/dt (A_G(q) v) along q + t v, v + t a (the columns' motion in the
+    body enters through the world-frame pass)."""
+    model = thoracoscapular
+    q, v, a = next(_states(model, 1, 8))
+    h = 1e-6
+    rate = model.centroidal(q, v, a)["momentum_rate"]
+    fd = (model.centroidal(q + h * v, v + h * a, a)["momentum"]
+          - model.centroidal(q - h * v, v - h * a, a)["momentum"]) / (2 * h)
+    np.testing.assert_allclose(rate, fd, atol=1e-6 * max(1.0, np.abs(fd).max()))
+
+
+def test_ellipsoid_batch_and_simd_paths_agree(abdbonepin):
+    model = abdbonepin
+    states = list(_states(model, 9, 9))
+    Q, V, A = (np.array(x) for x in zip(*states))
+    one = np.array([model.inverse_dynamics(q, v, a) for q, v, a in states])
+    fd_one = np.array([model.forward_dynamics(q, v, a) for q, v, a in states])
+    before = simd_path()
+    try:
+        for path in available_simd_paths():
+            set_simd_path(path)
+            np.testing.assert_allclose(model.inverse_dynamics(Q, V, A), one, rtol=1e-12,
+                                       atol=1e-12)
+            np.testing.assert_allclose(model.forward_dynamics(Q, V, A), fd_one, rtol=1e-9,
+                                       atol=1e-9)
+    finally:
+        set_simd_path(before)
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(st.lists(st.floats(-np.pi, np.pi), min_size=4, max_size=4),
+       st.lists(st.floats(-20, 20), min_size=4, max_size=4))
+def test_any_scapula_angles_give_finite_dynamics(angles, rates):
+    """Any angles (gimbal lock included: the placement never divides) give finite
+    placements, generalized forces and mass matrix."""
+    model = _load(THORACOSCAPULAR)
+    j = model.joint("scapulothoracic")
+    q, v = model.neutral(), np.zeros(model.nv)
+    q[j.q_index:j.q_index + 4] = angles
+    v[j.v_index:j.v_index + 4] = rates
+    pos, rot = model.forward_kinematics(q)
+    assert np.all(np.isfinite(pos)) and np.all(np.isfinite(rot))
+    assert np.all(np.isfinite(model.inverse_dynamics(q, v, v)))
+    assert np.all(np.isfinite(model.mass_matrix(q)))
+
+
+# ------------------------------------------------------------------ what is refused
+
+def test_ellipsoid_derivatives_codegen_and_scaling_are_refused_by_name(thoracoscapular):
+    model = thoracoscapular
+    q = model.neutral()
+    v = np.zeros(model.nv)
+    for fn in (model.inverse_dynamics_derivatives, model.forward_dynamics_derivatives):
+        with pytest.raises(ValueError, match="'scapulothoracic'.*finite differences"):
+            fn(q, v, v)
+    from urdf2dyn.codegen import generate
+    with pytest.raises(ValueError, match="generate: joint 'scapulothoracic'"):
+        generate(model)
+    from urdf2dyn.biomech.scaling import scale_model
+    with pytest.raises(ValueError, match="scaling: joint 'scapulothoracic'.*ScaleTool"):
+        scale_model(model, {"thorax": np.array([1.1, 1.0, 1.0])})
+
+
+def test_osim_to_urdf_freezes_the_ellipsoid_joint_where_it_is(thoracoscapular, tmp_path):
+    from urdf2dyn.convert import osim_to_urdf
+    model = thoracoscapular
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match="'scapulothoracic'.*frozen at "
+                      "scapula_abduction = -0.311561"):
+        text = osim_to_urdf(model)
+    path = tmp_path / "shoulder.urdf"
+    path.write_text(text)
+    urdf = _load(str(path))
+    assert "scapula_winging" not in urdf.q_names
+    q = np.array([model.coordinates[n].default for n in model.q_names])
+    qu = np.array([model.coordinates[n].default for n in urdf.q_names])
+    pos, _ = model.forward_kinematics(q)
+    pos_u, _ = urdf.forward_kinematics(qu)
+    k, ku = model.link_names.index("hand"), urdf.link_names.index("hand")
+    np.testing.assert_allclose(pos_u[ku], pos[k], atol=1e-14)
+
+
+def test_a_scapulothoracic_joint_without_radii_is_refused(tmp_path):
+    text = open(THORACOSCAPULAR, encoding="utf-8").read()
+    start = text.index("<thoracic_ellipsoid_radii_x_y_z>")
+    end = text.index("</thoracic_ellipsoid_radii_x_y_z>") + len("</thoracic_ellipsoid_radii_x_y_z>")
+    path = tmp_path / "no_radii.osim"
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    with pytest.raises(ValueError, match="scapulothoracic.*thoracic_ellipsoid_radii_x_y_z.*"
+                       "three radii"):
+        _load(str(path))
