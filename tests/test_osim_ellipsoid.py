@@ -234,7 +234,8 @@ def abdbonepin():
 @pytest.mark.parametrize("which", ["thoracoscapular", "abdbonepin"])
 def test_ellipsoid_joint_runs_every_algorithm(which, request):
     """ABA inverts RNEA, M is symmetric positive definite and RNEA's a-derivative, the
-    Jacobian is the placements' q-derivative, dJ/dt the Jacobian's along v, the frame
+    Coriolis matrix and the regressor agree with RNEA, the Jacobian is the placements'
+    q-derivative, dJ/dt the Jacobian's along v, the frame
     acceleration J a + dJ/dt v, and d/dt of kinetic energy is v . (tau - g)."""
     model = request.getfixturevalue(which)
     for q, v, a in _states(model, 3, 7):
@@ -245,6 +246,15 @@ def test_ellipsoid_joint_runs_every_algorithm(which, request):
         assert np.linalg.eigvalsh(M).min() > 0
         np.testing.assert_allclose(M @ a + model.nonlinear_effects(q, v), tau,
                                    rtol=1e-11, atol=1e-11)
+        # C v = h - g, dM/dt - 2 C skew-symmetric (dM/dt by central differences)
+        C = model.coriolis_matrix(q, v)
+        np.testing.assert_allclose(C @ v, model.nonlinear_effects(q, v)
+                                   - model.gravity_torques(q), rtol=1e-10, atol=1e-10)
+        h = 1e-6
+        N = (model.mass_matrix(q + h * v) - model.mass_matrix(q - h * v)) / (2 * h) - 2 * C
+        np.testing.assert_allclose(N, -N.T, atol=1e-7 * max(1.0, np.abs(C).max()))
+        np.testing.assert_allclose(model.regressor(q, v, a) @ model.inertial_parameters(),
+                                   tau, rtol=1e-10, atol=1e-10)
         h = 1e-6
         for link in ("scapula", "hand"):
             k = model.link_names.index(link)

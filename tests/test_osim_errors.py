@@ -183,9 +183,11 @@ def test_unknown_function_joint_and_unsupported_features_are_refused_by_name():
     _refused(_doc(_body("b"), _custom("j", "/ground", "/bodyset/b",
                                       '<Sine name="function"><amplitude>1</amplitude></Sine>')),
              r"<Sine>: unsupported function \(urdf2dyn reads Constant, LinearFunction")
+    _refused(_doc(_body("b"), _pin("j", "/ground", "/bodyset/b").replace(
+        "PinJoint", "ConstantCurvatureJoint")), r"<ConstantCurvatureJoint>: unsupported joint type")
     _refused(_doc(_body("b"), _pin("j", "/ground", "/bodyset/b").replace("PinJoint",
                                                                           "EllipsoidJoint")),
-             r"<EllipsoidJoint>: unsupported joint type")
+             r"an EllipsoidJoint has 3 coordinates, this one 1")
     _refused(_doc(_body("b"), _custom("j", "/ground", "/bodyset/b", "", coords="q q2")),
              r"functions of several coordinates \(q q2\) are not supported")
     _refused(_doc(_body("b"), _custom("j", "/ground", "/bodyset/b", "", coords="other")),

@@ -868,7 +868,8 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
                        "FreeJoint, PlanarJoint, EllipsoidJoint, ScapulothoracicJoint and "
                        "CustomJoint)", type);
     if (want >= 0 && ncoord != want)
-        return fail_at(o, node, "a %s has %d coordinate%s, this one %d", type, want,
+        return fail_at(o, node, "%s %s has %d coordinate%s, this one %d",
+                       strchr("AEIOU", type[0]) ? "an" : "a", type, want,
                        want == 1 ? "" : "s", ncoord);
     if (J->type == U2D_JOINT_REVOLUTE || J->type == U2D_JOINT_PRISMATIC) {
         if (u->coord[coord0].motion < 0) u->coord[coord0].motion = J->type == U2D_JOINT_PRISMATIC;
