@@ -188,13 +188,20 @@ def test_opensims_own_speeds_differ_from_the_rates(shoulder):
 
 
 def _ellipsoid_model(osim, path):
-    """A pendulum on an EllipsoidJoint with turned and offset frames, written by OpenSim."""
+    """A pendulum on an EllipsoidJoint with turned and offset frames, hanging from a body on
+    a pin, written by OpenSim."""
     m = osim.Model()
     m.setName("ellipsoid_pendulum")
+    base = osim.Body("base", 2.3, osim.Vec3(0.0, 0.1, 0.02), osim.Inertia(0.03, 0.02, 0.025))
     b = osim.Body("bob", 1.7, osim.Vec3(0.03, -0.2, 0.05), osim.Inertia(0.02, 0.015, 0.01,
                                                                         0.001, -0.002, 0.0015))
+    m.addBody(base)
     m.addBody(b)
-    j = osim.EllipsoidJoint("ell", m.getGround(), osim.Vec3(0.1, 0.5, -0.05),
+    pin = osim.PinJoint("pin", m.getGround(), osim.Vec3(0, 1, 0), osim.Vec3(0.2, 0, 0), base,
+                        osim.Vec3(0), osim.Vec3(0))
+    pin.updCoordinate().setName("p")
+    m.addJoint(pin)
+    j = osim.EllipsoidJoint("ell", base, osim.Vec3(0.1, 0.5, -0.05),
                             osim.Vec3(0.3, -0.2, 0.4), b, osim.Vec3(0.02, 0.1, 0.0),
                             osim.Vec3(-0.1, 0.25, 0.2), osim.Vec3(0.12, 0.25, 0.07))
     for k, n in enumerate(("e0", "e1", "e2")):
@@ -208,7 +215,7 @@ def test_ellipsoid_joint_equals_opensim(osim, tmp_path):
     path = tmp_path / "ellipsoid.osim"
     _ellipsoid_model(osim, path)
     model = _load(str(path))
-    assert [j.type for j in model.joints] == ["ellipsoid"] and model.nv == 3
+    assert [j.type for j in model.joints] == ["revolute", "ellipsoid"] and model.nv == 4
     oracle = Oracle(osim, str(path), model.q_names)
     speeds = Speeds(model, ("e0", "e1", "e2"))
     for q, v, a in _states(model, 5, 6, spread=1.4):
@@ -276,6 +283,24 @@ def test_ellipsoid_joint_runs_every_algorithm(which, request):
                                                      rel=1e-6, abs=1e-8)
 
 
+def test_inverse_kinematics_finds_the_scapula_from_the_markers(thoracoscapular):
+    """Markers placed by the model at a pose: IK from the default pose puts them back, and
+    the scapula's four coordinates with them."""
+    model = thoracoscapular
+    q0 = model.default_q.copy()
+    q = q0 + np.random.default_rng(13).uniform(-0.15, 0.15, model.nq)
+    pos, rot = model.forward_kinematics(q)
+    targets = {}
+    for mk in model.markers:
+        k = model.link_names.index(mk.link)
+        targets[mk.name] = pos[k] + rot[k] @ np.array(mk.position)
+    sol = model.inverse_kinematics(targets, q0=q0, couplers=False)
+    assert sol.max[0] < 1e-10
+    j = model.joint("scapulothoracic")
+    np.testing.assert_allclose(sol.q[j.q_index:j.q_index + 4], q[j.q_index:j.q_index + 4],
+                               atol=1e-8)
+
+
 def test_ellipsoid_centroidal_momentum_rate_follows_the_momentum(thoracoscapular):
     """momentum_rate = d/dt (A_G(q) v) along q + t v, v + t a (the columns' motion in the
     body enters through the world-frame pass)."""
@@ -325,7 +350,74 @@ def test_any_scapula_angles_give_finite_dynamics(angles, rates):
 
 # ------------------------------------------------------------------ what is refused
 
-def test_ellipsoid_derivatives_codegen_and_scaling_are_refused_by_name(thoracoscapular):
+def _opensim_scaled(osim, path, factors, out):
+    """OpenSim's Model.scale of the model at path by {body: (3,)}, written to out."""
+    om = osim.Model(path)
+    state = om.initSystem()
+    scale_set = osim.ScaleSet()
+    for body, f in factors.items():
+        sc = osim.Scale()
+        sc.setSegmentName(body)
+        sc.setScaleFactors(osim.Vec3(*map(float, f)))
+        sc.setApply(True)
+        scale_set.cloneAndAppend(sc)
+    om.scale(state, scale_set, False, -1.0)
+    om.printToXML(out)
+    return om
+
+
+def test_scaled_ellipsoid_joint_equals_opensims(osim, tmp_path):
+    from urdf2dyn.biomech.formats.osim import document
+    from urdf2dyn.biomech.scaling import scale_model
+    path = str(tmp_path / "ellipsoid.osim")
+    _ellipsoid_model(osim, path)
+    model = _load(path)
+    factors = {"base": np.array([1.2, 0.8, 1.1]), "bob": np.array([0.9, 1.3, 1.05])}
+    ours = scale_model(model, factors)[0].load()
+    out = str(tmp_path / "scaled_by_opensim.osim")
+    om = _opensim_scaled(osim, path, factors, out)        # kept: it owns the joint
+    joint = osim.EllipsoidJoint.safeDownCast(om.getJointSet().get("ell"))
+    np.testing.assert_allclose(document(ours).ellipsoids[0].radii,
+                               joint.get_radii_x_y_z().to_numpy(), rtol=1e-15)
+    oracle = Oracle(osim, out, ours.q_names)
+    for q, _, _ in _states(ours, 3, 12):
+        assert max(_placements(ours, oracle, q)) < 1e-14
+
+
+@pytest.mark.parametrize("which", ["thoracoscapular", "abdbonepin"])
+def test_scaled_shoulder_equals_opensims_scaled_model(which, osim, tmp_path):
+    """OpenSim's Model.scale on the same factors (its ScapulothoracicJoint scales the radii
+    with the thorax, the winging origin with the scapula): the written radii and winging
+    origin, then placements and mass matrix of the two scaled models."""
+    from urdf2dyn.biomech.formats.osim import document
+    from urdf2dyn.biomech.scaling import scale_model
+    path = THORACOSCAPULAR if which == "thoracoscapular" else _upgraded(osim, ABDBONEPIN,
+                                                                          tmp_path)
+    model = _load(path)
+    rng = np.random.default_rng(10)
+    factors = {b: rng.uniform(0.8, 1.25, 3) for b in document(model).bodies if b != "ground"}
+    edit, _ = scale_model(model, factors)
+    ours = edit.load()
+    out = str(tmp_path / "scaled_by_opensim.osim")
+    om = _opensim_scaled(osim, path, factors, out)
+    joint = osim.ScapulothoracicJoint.safeDownCast(om.getJointSet().get("scapulothoracic"))
+    shape = document(ours).ellipsoids[0]
+    np.testing.assert_allclose(shape.radii, joint.get_thoracic_ellipsoid_radii_x_y_z()
+                               .to_numpy(), rtol=1e-15)
+    np.testing.assert_allclose(shape.winging_origin, [joint.get_scapula_winging_axis_origin(k)
+                                                      for k in range(2)], rtol=1e-15)
+    assert shape.radii != document(model).ellipsoids[0].radii
+    oracle = Oracle(osim, out, ours.q_names)
+    speeds = Speeds(ours, ANGLES)
+    for q, _, _ in _states(ours, 3, 11):
+        worst_p, worst_r = _placements(ours, oracle, q)
+        assert worst_p < 1e-14 and worst_r < 1e-14
+        E = speeds.E(q)
+        theirs = E.T @ oracle.mass_matrix(q) @ E
+        assert np.abs(ours.mass_matrix(q) - theirs).max() < 1e-12 * np.abs(theirs).max()
+
+
+def test_ellipsoid_derivatives_and_codegen_are_refused_by_name(thoracoscapular):
     model = thoracoscapular
     q = model.neutral()
     v = np.zeros(model.nv)
@@ -335,9 +427,6 @@ def test_ellipsoid_derivatives_codegen_and_scaling_are_refused_by_name(thoracosc
     from urdf2dyn.codegen import generate
     with pytest.raises(ValueError, match="generate: joint 'scapulothoracic'"):
         generate(model)
-    from urdf2dyn.biomech.scaling import scale_model
-    with pytest.raises(ValueError, match="scaling: joint 'scapulothoracic'.*ScaleTool"):
-        scale_model(model, {"thorax": np.array([1.1, 1.0, 1.0])})
 
 
 def test_osim_to_urdf_freezes_the_ellipsoid_joint_where_it_is(thoracoscapular, tmp_path):

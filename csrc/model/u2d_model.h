@@ -135,6 +135,8 @@ typedef struct {
     int custom;             /* CUSTOM: index in u2d_urdf.custom                        */
     int coord0, ncoord;     /* OpenSim: its coordinates u2d_urdf.coord[coord0 ..]      */
     double ellipsoid[U2D_ELLIPSOID_N];  /* ELLIPSOID: its numbers (see the enum above)  */
+    int ellipsoid_node;     /* ELLIPSOID (OpenSim): its element, for the .osim writer   */
+    int ellipsoid_body;     /*   and its child frame's body (the winging origin's)      */
 } u2d_urdf_joint;
 
 /* An OpenSim coordinate, as read. */

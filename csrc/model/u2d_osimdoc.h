@@ -158,6 +158,8 @@ typedef enum {
     U2D_EDIT_AXIS_SCALE,        /* custom joint * 6 + axis: v[0] multiplies its function     */
     U2D_EDIT_COUPLER_SCALE,     /* coupler: v[0] its scale_factor                            */
     U2D_EDIT_GEOMETRY_SCALE,    /* geometry: v[0..2] its scale_factors                        */
+    U2D_EDIT_ELLIPSOID,         /* u2d_urdf joint (ELLIPSOID): v[0..2] its radii, v[3..4] the
+                                   winging axis origin (NaN: left as written)               */
     U2D_EDIT_KINDS
 } u2d_edit_kind;
 

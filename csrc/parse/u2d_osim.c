@@ -770,12 +770,14 @@ static int name_joint(osim *o, u2d_xml *node)
  * frames, with the radii given as (ry, rx, rz): from the joint frame, that is an ellipsoid
  * of radii (rx, ry, rz) turning about y, then -x, then z. Its winging pin turns about
  * (-sin a, cos a, 0) through (ox, oy, 0) of the intermediate frame. */
-static int read_ellipsoid(osim *o, u2d_xml *node, u2d_urdf_joint *J, int scapula)
+static int read_ellipsoid(osim *o, u2d_xml *node, u2d_urdf_joint *J, int scapula, int body)
 {
     static const double nan3[3] = {NAN, NAN, NAN};
     double *P = J->ellipsoid, origin[2] = {0.0, 0.0}, angle = 0.0;
     const char *radii = scapula ? "thoracic_ellipsoid_radii_x_y_z" : "radii_x_y_z";
     memset(P, 0, sizeof J->ellipsoid);
+    J->ellipsoid_node = u2d_xml_ordinal(node);
+    J->ellipsoid_body = body;
     memcpy(P + U2D_ELLIPSOID_RADII, nan3, sizeof nan3);
     if (read_child(o, node, radii, 3, P + U2D_ELLIPSOID_RADII)) return -1;
     for (int k = 0; k < 3; k++)
@@ -877,7 +879,7 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
     }
     if (strcmp(type, "WeldJoint") == 0) return 0;
     if (J->type == U2D_JOINT_ELLIPSOID) {
-        if (read_ellipsoid(o, node, J, want == 4)) return -1;
+        if (read_ellipsoid(o, node, J, want == 4, child)) return -1;
         for (int c = coord0; c < coord0 + ncoord; c++)
             if (u->coord[c].motion < 0) u->coord[c].motion = 0;
         note(o, node, "<%s>: its three ellipsoid coordinates' rates are read as the "

@@ -28,6 +28,7 @@ static const char *kind_names[U2D_EDIT_KINDS] = {
     "frame orientation", "marker location", "marker removal", "new marker",
     "path point location", "moving path point scale", "path lengths", "wrap translation",
     "wrap size", "transform axis scale", "coupler scale factor", "geometry scale factors",
+    "ellipsoid joint",
 };
 
 static int fail(writer *w, const char *fmt, ...)
@@ -298,6 +299,28 @@ static int edit_wrap(writer *w)
     return fail(w, "<%.100s>: its size is not known to urdf2dyn", u2d_xml_name(x));
 }
 
+/* An EllipsoidJoint's radii_x_y_z, a ScapulothoracicJoint's thoracic_ellipsoid_radii_x_y_z
+ * and scapula_winging_axis_origin. */
+static int edit_ellipsoid(writer *w)
+{
+    if (in_range(w, w->u->njoint, "joint")) return -1;
+    const u2d_urdf_joint *J = &w->u->joint[w->e->target];
+    if (J->type != U2D_JOINT_ELLIPSOID)
+        return fail(w, "joint '%.100s' is not an ellipsoid joint", J->name);
+    const int scapula = J->ncoord == 4;
+    u2d_xml *x = element(w, J->ellipsoid_node, scapula ? "ScapulothoracicJoint" :
+                         "EllipsoidJoint");
+    if (!x) return -1;
+    const double *v = w->e->v;
+    for (int k = 0; k < 3; k++)
+        if (!(v[k] >= 0.0 && isfinite(v[k])))
+            return fail(w, "joint '%.100s': radius %g must be finite and >= 0", J->name, v[k]);
+    if (set_numbers(w, x, scapula ? "thoracic_ellipsoid_radii_x_y_z" : "radii_x_y_z", v, 3))
+        return -1;
+    if (!scapula || isnan(v[3])) return 0;
+    return set_numbers(w, x, "scapula_winging_axis_origin", v + 3, 2);
+}
+
 static int apply(writer *w)
 {
     const u2d_osim_edit *e = w->e;
@@ -311,6 +334,7 @@ static int apply(writer *w)
     case U2D_EDIT_POINT: case U2D_EDIT_POINT_SCALE: return edit_point(w);
     case U2D_EDIT_LENGTHS: return edit_lengths(w);
     case U2D_EDIT_WRAP_TRANSLATION: case U2D_EDIT_WRAP_SIZE: return edit_wrap(w);
+    case U2D_EDIT_ELLIPSOID: return edit_ellipsoid(w);
     case U2D_EDIT_AXIS_SCALE:
         if (in_range(w, 6 * w->u->ncustom, "transform axis")) return -1;
         if (d->axis_node[e->target] < 0) return fail(w, "the axis has no function written");

@@ -1172,7 +1172,8 @@ static int append(PyObject *list, PyObject *item)
  *   pathwraps (wrap index, (first, last), method)
  *   geometry  (link, scale factors)
  *   axes      (joint, (six flags: the axis has a function written)) per custom joint
- *   couplers  number of couplers (model.couplers' order), version: the document's */
+ *   couplers  number of couplers (model.couplers' order), version: the document's
+ *   ellipsoids (joint, its index, parent body, child body, radii, winging origin or None) */
 static PyObject *Model_osim_doc(ModelObject *self, PyObject *Py_UNUSED(ignored))
 {
     static const char *frame_kinds[] = {"offset", "in_parent", "in_child"};
@@ -1262,10 +1263,29 @@ static PyObject *Model_osim_doc(ModelObject *self, PyObject *Py_UNUSED(ignored))
                                        a[5] >= 0 ? Py_True : Py_False)))
             goto error;
     }
-    return Py_BuildValue("{sisNsNsNsNsNsNsNsNsNsi}", "version", d->version, "bodies", bodies,
+    /* ellipsoid joints: (joint, its u2d_urdf index, parent body, child body, radii as
+     * written, winging axis origin or None) */
+    PyObject *ellipsoids = PyList_New(0);
+    if (!ellipsoids) goto error;
+    for (int j = 0; j < u->njoint; j++) {
+        const u2d_urdf_joint *J = &u->joint[j];
+        if (J->type != U2D_JOINT_ELLIPSOID) continue;
+        const double *P = J->ellipsoid, *r = P + U2D_ELLIPSOID_RADII;
+        PyObject *origin = J->ncoord == 4
+            ? Py_BuildValue("(dd)", P[U2D_ELLIPSOID_WING_AT], P[U2D_ELLIPSOID_WING_AT + 1])
+            : Py_NewRef(Py_None);
+        if (!origin || append(ellipsoids, Py_BuildValue("(siss(ddd)N)", J->name, j,
+                                                        link_name(u, J->parent),
+                                                        link_name(u, J->ellipsoid_body), r[0],
+                                                        r[1], r[2], origin))) {
+            Py_DECREF(ellipsoids);
+            goto error;
+        }
+    }
+    return Py_BuildValue("{sisNsNsNsNsNsNsNsNsNsisN}", "version", d->version, "bodies", bodies,
                          "frames", frames, "markers", markers, "paths", paths, "points", points,
                          "wraps", wraps, "pathwraps", pathwraps, "geometry", geometry,
-                         "axes", axes, "couplers", u->ncoupler);
+                         "axes", axes, "couplers", u->ncoupler, "ellipsoids", ellipsoids);
 error:
     Py_XDECREF(bodies); Py_XDECREF(frames); Py_XDECREF(markers); Py_XDECREF(paths);
     Py_XDECREF(points); Py_XDECREF(wraps); Py_XDECREF(pathwraps); Py_XDECREF(geometry);

@@ -111,12 +111,6 @@ def scale_model(model: Model, factors: dict[str, NDArray[np.float64]],
     only). marker_set: markers (name, body, location in its frame, fixed) that replace the
     model's of the same name and are added after the others (OpenSim's marker set file),
     scaled with their body. Returns the OsimEdit and {"mass": (before, after)}."""
-    for j in model.joints:
-        if j.type == "ellipsoid":
-            raise ValueError(f"scaling: joint {j.name!r} is an OpenSim EllipsoidJoint or "
-                             "ScapulothoracicJoint, whose ellipsoid radii (and winging axis "
-                             "origin) OpenSim scales with the bodies; urdf2dyn does not "
-                             "scale them: scale this model with OpenSim's ScaleTool")
     doc = document(model)
     edit = OsimEdit(model)
     ones = np.ones(3)
@@ -166,6 +160,17 @@ def scale_model(model: Model, factors: dict[str, NDArray[np.float64]],
             if kind == 1 and data[at] == 1.0 and data[at + 1] == 0.0:   # LinearFunction(1, 0)
                 continue
             edit.scale_axis(joint, k, float(np.abs(axes[k]) @ s))
+
+    # ellipsoid joints as their extendScale does (opensim-core EllipsoidJoint.cpp,
+    # ScapulothoracicJoint.cpp): the radii by the parent body's factors; the winging origin's
+    # x, y by the child body's, and only when the parent body is scaled too
+    for e in doc.ellipsoids:
+        if e.parent not in factors:
+            continue
+        origin = None
+        if e.winging_origin is not None and e.child in factors:
+            origin = np.asarray(e.winging_origin) * s_of(e.child)[:2]
+        edit.ellipsoid(e.joint, np.asarray(e.radii) * s_of(e.parent), origin)
 
     replaced = {m[0] for m in marker_set or []}
     for mk in doc.markers:

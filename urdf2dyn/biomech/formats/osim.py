@@ -35,12 +35,12 @@ if TYPE_CHECKING:
     from ...model import Model
 
 __all__ = ["Document", "Frame", "MarkerPlace", "Path", "PathPoint", "Wrap", "PathWrap",
-           "document", "path_lengths", "read_marker_set", "OsimEdit"]
+           "EllipsoidShape", "document", "path_lengths", "read_marker_set", "OsimEdit"]
 
 # u2d_edit_kind (csrc/model/u2d_osimdoc.h)
 (_BODY_MASS, _BODY_COM, _BODY_INERTIA, _FRAME_TRANSLATION, _FRAME_ORIENTATION, _MARKER,
  _MARKER_REMOVE, _MARKER_ADD, _POINT, _POINT_SCALE, _LENGTHS, _WRAP_TRANSLATION, _WRAP_SIZE,
- _AXIS_SCALE, _COUPLER_SCALE, _GEOMETRY_SCALE) = range(16)
+ _AXIS_SCALE, _COUPLER_SCALE, _GEOMETRY_SCALE, _ELLIPSOID) = range(17)
 
 
 class _Placed:
@@ -144,6 +144,21 @@ class Wrap:
 
 
 @dataclass
+class EllipsoidShape:
+    """An EllipsoidJoint's or ScapulothoracicJoint's ellipsoid: ``radii`` (m) along the
+    parent frame's x, y, z as written, and a ScapulothoracicJoint's winging axis origin (m,
+    x, y in the joint's intermediate frame; None for an EllipsoidJoint). ``parent`` and
+    ``child`` are the bodies its frames ride on: OpenSim scales the radii with the parent's
+    factors and the winging origin with the child's."""
+    joint: str
+    index: int
+    parent: str
+    child: str
+    radii: tuple[float, float, float]
+    winging_origin: tuple[float, float] | None
+
+
+@dataclass
 class Document:
     """What :func:`document` returns: the tables of the C core's parser, in its order."""
     version: int
@@ -155,6 +170,7 @@ class Document:
     geometry: list[tuple[str, tuple[float, float, float]]]
     axes: list[tuple[str, tuple[bool, ...]]]
     couplers: int
+    ellipsoids: list[EllipsoidShape]
 
 
 _documents: weakref.WeakKeyDictionary[Model, Document] = weakref.WeakKeyDictionary()
@@ -188,7 +204,7 @@ def document(model: Model) -> Document:
     doc = Document(raw["version"], [name for _, name in raw["bodies"]],
                    [Frame(*f) for f in raw["frames"]], markers, paths,
                    [Wrap(*w) for w in raw["wraps"]], list(raw["geometry"]), list(raw["axes"]),
-                   raw["couplers"])
+                   raw["couplers"], [EllipsoidShape(*e) for e in raw["ellipsoids"]])
     _documents[model] = doc
     return doc
 
@@ -416,6 +432,25 @@ class OsimEdit:
             raise ValueError(f"scale_axis: joint {joint!r} axis {axis} has no function")
         prev = self._edits.get((_AXIS_SCALE, 6 * c + axis), (0, 0, (1.0,)))[2][0]
         self._put(_AXIS_SCALE, 6 * c + axis, (prev * float(factor),))
+
+    def ellipsoid(self, joint: str, radii: ArrayLike,
+                  winging_origin: ArrayLike | None = None) -> None:
+        """An EllipsoidJoint's or ScapulothoracicJoint's radii (3, m, along its parent
+        frame's axes) and a ScapulothoracicJoint's winging axis origin (2, m; None: kept)."""
+        shapes = {e.joint: e for e in self.doc.ellipsoids}
+        if joint not in shapes:
+            _index(list(shapes), joint, "ellipsoid joint")
+        e = shapes[joint]
+        values = list(_vector(radii, 3, f"joint {joint!r}: radii"))
+        if min(values) < 0:
+            raise ValueError(f"joint {joint!r}: radii {radii!r} must be >= 0")
+        if winging_origin is not None:
+            if e.winging_origin is None:
+                raise ValueError(f"joint {joint!r} is an EllipsoidJoint: it has no winging axis")
+            values += list(_vector(winging_origin, 2, f"joint {joint!r}: winging origin"))
+        else:
+            values += [float("nan")] * 2
+        self._put(_ELLIPSOID, e.index, values)
 
     def scale_moving_point(self, path: str, point: str, factors: ArrayLike) -> None:
         """Multiply a moving path point's x, y, z functions by factors (3; 1 leaves one)."""
