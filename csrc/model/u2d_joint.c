@@ -164,6 +164,33 @@ static void jcalc_custom(const u2d_model *m, int i, const u2d_real *q, const u2d
     }
 }
 
+/* The time derivatives of the ellipsoid's columns S_k = [am_k ; K (am_k x z)] in B at rates
+ * qd (see jcalc_ellipsoid): d(am_k)/dt = am_k x w_>k, dK/dt y = K (w x y) - w x (K y). */
+static void ellipsoid_column_rates(const u2d_real am[3][3], const u2d_real K[9],
+                                   const u2d_real *qd, u2d_real dS[3][6])
+{
+    const u2d_real zaxis[3] = {U2D_R(0), U2D_R(0), U2D_R(1)};
+    u2d_real after[3][3], w[3];                   /* w_>k, and w = w_>-1, in B */
+    for (int r = 0; r < 3; r++) {
+        after[2][r] = U2D_R(0);
+        after[1][r] = qd[2] * am[2][r];
+        after[0][r] = after[1][r] + qd[1] * am[1][r];
+        w[r] = after[0][r] + qd[0] * am[0][r];
+    }
+    for (int k = 0; k < 3; k++) {
+        u2d_real y[3], wy[3], Kwy[3], Ky[3], wKy[3], ydot[3], Kydot[3];
+        u2d_cross3(am[k], after[k], dS[k]);       /* d(am_k)/dt */
+        u2d_cross3(am[k], zaxis, y);              /* y = am_k x z */
+        u2d_cross3(w, y, wy);
+        u2d_mulmv3(K, wy, Kwy);
+        u2d_mulmv3(K, y, Ky);
+        u2d_cross3(w, Ky, wKy);                   /* dK/dt y = K (w x y) - w x (K y) */
+        u2d_cross3(dS[k], zaxis, ydot);           /* dy/dt = d(am_k)/dt x z */
+        u2d_mulmv3(K, ydot, Kydot);
+        for (int r = 0; r < 3; r++) dS[k][3 + r] = Kwy[r] - wKy[r] + Kydot[r];
+    }
+}
+
 /* OpenSim's EllipsoidJoint and ScapulothoracicJoint: Simbody's Ellipsoid mobilizer
  * (RigidBodyNodeSpec_Ellipsoid.h), then for the scapula a winging pin.
  *
@@ -234,26 +261,8 @@ static void jcalc_ellipsoid(const u2d_model *m, int i, const u2d_real *q, const 
     }
     if (!qd) return;
 
-    /* w_>k and w in B, c and dS_k/dt in B */
-    u2d_real wgt[3][3], w[3], dS[3][6], y[3], Ky[3], wy[3], Kdy[3], t[3];
-    for (int r = 0; r < 3; r++) {
-        wgt[2][r] = U2D_R(0);
-        wgt[1][r] = qd[2] * am[2][r];
-        wgt[0][r] = wgt[1][r] + qd[1] * am[1][r];
-        w[r] = wgt[0][r] + qd[0] * am[0][r];
-    }
-    for (int k = 0; k < 3; k++) {
-        u2d_cross3(am[k], wgt[k], dS[k]);                  /* d(am_k)/dt */
-        /* d/dt K (am_k x z) = dK/dt (am_k x z) + K (d(am_k)/dt x z) */
-        u2d_cross3(am[k], zaxis, y);
-        u2d_cross3(w, y, wy);
-        u2d_mulmv3(K, wy, Kdy);
-        u2d_mulmv3(K, y, Ky);
-        u2d_cross3(w, Ky, t);
-        u2d_cross3(dS[k], zaxis, t3);
-        u2d_mulmv3(K, t3, Ky);
-        for (int r = 0; r < 3; r++) dS[k][3 + r] = Kdy[r] - t[r] + Ky[r];
-    }
+    u2d_real dS[3][6];                            /* dS_k/dt in B */
+    ellipsoid_column_rates(am, K, qd, dS);
     u2d_real cE[6], vE[6], vw[6], x6[6];
     for (int r = 0; r < 6; r++) cE[r] = qd[0] * dS[0][r] + qd[1] * dS[1][r] + qd[2] * dS[2][r];
     u2d_xform_motion(&XW, cE, cJ);
