@@ -348,6 +348,20 @@ def test_any_scapula_angles_give_finite_dynamics(angles, rates):
     assert np.all(np.isfinite(model.mass_matrix(q)))
 
 
+def test_random_configurations_draw_each_coordinate_of_a_joint(thoracoscapular):
+    """Every coordinate of the scapula's joint (and of the thorax's six-coordinate custom
+    joint) on its own: angles in [-pi, pi], translations in [-1, 1]."""
+    model = thoracoscapular
+    q = model.random_configuration(200, seed=3)
+    for joint in ("scapulothoracic", "ground_thorax"):
+        j = model.joint(joint)
+        block = q[:, j.q_index:j.q_index + j.nq]
+        assert np.all(np.abs(np.corrcoef(block.T) - np.eye(j.nq)) < 0.3)
+    moves = {n: np.abs(q[:, k]).max() for k, n in enumerate(model.q_names)}
+    assert 3.0 < moves["scapula_winging"] <= np.pi
+    assert 0.9 < moves["ground_thorax_tx"] <= 1.0
+
+
 # ------------------------------------------------------------------ what is refused
 
 def _opensim_scaled(osim, path, factors, out):

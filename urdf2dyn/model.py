@@ -1729,7 +1729,8 @@ class Model:
     def random_configuration(self, n: int | None = None, seed: int | None = None
                              ) -> NDArray[np.float64]:
         """Uniform random configurations (n of them, or one): within the URDF limits when
-        finite and ordered, else angles in [-pi, pi] and lengths in [-1, 1]; floating joints
+        finite and ordered, else angles in [-pi, pi] and lengths in [-1, 1] (an OpenSim
+        coordinate's by its motion type, coupled ones as angles); floating joints
         get a position in [-1, 1]^3 and a uniform random unit quaternion, ball joints the
         quaternion.
 
@@ -1764,9 +1765,13 @@ class Model:
                 q[:, sl] = rng.uniform(j.limit[0], j.limit[1], (shape[0], 1))
             elif j.type == "planar":
                 q[:, sl] = rng.uniform([-1, -1, -np.pi], [1, 1, np.pi], (shape[0], 3))
-            else:
-                bound = 1.0 if j.type == "prismatic" else np.pi
-                q[:, sl] = rng.uniform(-bound, bound, (shape[0], 1))
+            else:       # each coordinate on its own (OpenSim's joints have several)
+                names = self.q_names[sl]
+                bound = [1.0 if j.type == "prismatic" or (
+                    name in self.coordinates
+                    and self.coordinates[name].motion == "translational")
+                    else np.pi for name in names]
+                q[:, sl] = rng.uniform(np.negative(bound), bound, (shape[0], j.nq))
         return q[0] if n is None else q
 
     def _fext(self, f_ext, q):
