@@ -142,7 +142,8 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
             movable(coord_name(b, 0), jtype, parent, child, T, s.axis[b])
             continue
         if jtype == "ellipsoid":      # its translation follows the angles: no URDF joint
-            fixed(f"{s.joint[b]}_to_{child}", parent, child, _relative_pose(model, q0, parent, child))
+            fixed(f"{s.joint[b]}_to_{child}", parent, child,
+                  _relative_pose(model, q0, parent, child))
             names = [coord_name(b, c) for c in range(int(s.nq[b]))]
             notes.append(f"joint '{s.joint[b]}': URDF cannot express OpenSim's ellipsoid "
                          "joint (its origin slides on an ellipsoid as it turns): frozen at "
