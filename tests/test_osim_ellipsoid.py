@@ -443,6 +443,20 @@ def test_ellipsoid_derivatives_and_codegen_are_refused_by_name(thoracoscapular):
         generate(model)
 
 
+def test_symbolic_equations_refuse_a_small_ellipsoid_model_by_name(osim, tmp_path):
+    pytest.importorskip("sympy")
+    from urdf2dyn.codegen import symbolic
+    from urdf2dyn.codegen.equations import equations      # what `urdf2dyn equations` calls
+    path = tmp_path / "ellipsoid.osim"
+    _ellipsoid_model(osim, path)
+    model = _load(str(path))
+    assert model.nv <= 6
+    for fn in (symbolic, equations):
+        with pytest.raises(ValueError, match="symbolic: joint 'ell' is an OpenSim "
+                           "EllipsoidJoint"):
+            fn(model)
+
+
 def test_osim_to_urdf_freezes_the_ellipsoid_joint_where_it_is(thoracoscapular, tmp_path):
     from urdf2dyn.convert import osim_to_urdf
     model = thoracoscapular

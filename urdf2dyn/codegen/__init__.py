@@ -11,7 +11,7 @@ emit.py holds the one description of each algorithm; c.py, python.py and matlab.
 it; equations.py evaluates it with SymPy.
 """
 from . import c as _c, matlab as _matlab, python as _python
-from .emit import ALGORITHMS, build
+from .emit import ALGORITHMS, build, no_ellipsoid
 
 LANGUAGES = {"c": _c, "python": _python, "matlab": _matlab}
 FUNCTIONS = ("rnea", "crba", "aba", "fk")
@@ -57,18 +57,9 @@ def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=Non
     if model.nv == 0:
         raise ValueError(f"generate: robot {model.name!r} has no movable joint: there is no "
                          "dynamics to generate")
-    _no_ellipsoid(model, "generate")
+    no_ellipsoid(model, "generate")
     return LANGUAGES[language].render(model, build(model, functions), name or model.name,
                                       scalar)
-
-
-def _no_ellipsoid(model, what):
-    """OpenSim's ellipsoid joints have no generated form: refused, named."""
-    for j in model.joints:
-        if j.type == "ellipsoid":
-            raise ValueError(f"{what}: joint {j.name!r} is an OpenSim EllipsoidJoint or "
-                             "ScapulothoracicJoint, which code generation does not support; "
-                             "use the model's own functions (model.inverse_dynamics, ...)")
 
 
 def write(files, directory):
@@ -89,5 +80,4 @@ def symbolic(model, parameters=False, simplify=True):
     """M(q), C(q, qd) qd and g(q) as SymPy matrices (robots up to 6 DoF); see
     :func:`urdf2dyn.codegen.symbolic.equations`."""
     from .equations import equations
-    _no_ellipsoid(model, "symbolic")
     return equations(model, parameters=parameters, simplify=simplify)

@@ -89,6 +89,15 @@ class Constants:
         self.functions = Functions(model) if "custom" in s.jtype else None
 
 
+def no_ellipsoid(model, what):
+    """OpenSim's ellipsoid joints have no generated form: refused, named."""
+    for j in model.joints:
+        if j.type == "ellipsoid":
+            raise ValueError(f"{what}: joint {j.name!r} is an OpenSim EllipsoidJoint or "
+                             "ScapulothoracicJoint, which code generation does not support; "
+                             "use the model's own functions (model.inverse_dynamics, ...)")
+
+
 def describe(model):
     """Comment text per body: its joint (type, axis) and the URDF links it carries."""
     s = model.structure()

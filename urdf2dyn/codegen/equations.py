@@ -166,6 +166,7 @@ def equations(model, parameters=False, simplify=True):
     if model.nv > MAX_DOF:
         raise ValueError(f"symbolic: {model.name!r} has {model.nv} DoF; symbolic equations "
                          f"are for robots of at most {MAX_DOF} (use generate() for code)")
+    emit.no_ellipsoid(model, "symbolic")
     K = emit.Constants(model)
     values = _parametrize(K, model) if parameters else {}
     params = {name: sp.Symbol(name, real=True) for name in values}
