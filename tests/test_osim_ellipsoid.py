@@ -336,7 +336,8 @@ def test_ellipsoid_batch_and_simd_paths_agree(abdbonepin):
        st.lists(st.floats(-20, 20), min_size=4, max_size=4))
 def test_any_scapula_angles_give_finite_dynamics(angles, rates):
     """Any angles (gimbal lock included: the placement never divides) give finite
-    placements, generalized forces and mass matrix."""
+    placements, generalized forces and mass matrix; forward dynamics is finite, or refused
+    as singular where the angles' rates lose a direction (cos q1 = 0)."""
     model = _load(THORACOSCAPULAR)
     j = model.joint("scapulothoracic")
     q, v = model.neutral(), np.zeros(model.nv)
@@ -346,6 +347,10 @@ def test_any_scapula_angles_give_finite_dynamics(angles, rates):
     assert np.all(np.isfinite(pos)) and np.all(np.isfinite(rot))
     assert np.all(np.isfinite(model.inverse_dynamics(q, v, v)))
     assert np.all(np.isfinite(model.mass_matrix(q)))
+    try:
+        assert np.all(np.isfinite(model.forward_dynamics(q, v, v)))
+    except ValueError as e:
+        assert "singular mass matrix" in str(e)
 
 
 def test_random_configurations_draw_each_coordinate_of_a_joint(thoracoscapular):
