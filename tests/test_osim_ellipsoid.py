@@ -174,7 +174,7 @@ def test_shoulder_inverse_dynamics_equals_opensims_on_a_smooth_motion(shoulder):
         u, udot = speeds.to_opensim(q[k], v[k], a[k])
         theirs = speeds.E(q[k]).T @ oracle.inverse_dynamics(q[k], u, udot)
         worst = max(worst, np.abs(tau[k] - theirs).max() / np.abs(theirs).max())
-    assert worst < 1e-11, name
+    assert worst < 1e-12, name
 
 
 def test_opensims_own_speeds_differ_from_the_rates(shoulder):
