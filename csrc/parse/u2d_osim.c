@@ -884,8 +884,8 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
             if (u->coord[c].motion < 0) u->coord[c].motion = 0;
         note(o, node, "<%s>: its three ellipsoid coordinates' rates are read as the "
              "generalized speeds; OpenSim's are the angular velocity in the joint frame, so "
-             "its generalized forces for them are E(q)^T times OpenSim's (E: the body-fixed "
-             "angles' rate matrix, docs/osim_models.rst)", type);
+             "urdf2dyn's generalized forces for them are E(q)^T times OpenSim's (E: the "
+             "body-fixed angles' rate matrix, docs/osim_models.rst)", type);
         return 0;
     }
     if (ncoord == 0)
@@ -1128,10 +1128,10 @@ static int count_objects(u2d_xml *model, const char *set)
  * geometries, which act through the forces only, go unsaid. */
 static void summarize_skipped(osim *o)
 {
-    static const char *sets[][2] = {
-        {"ConstraintSet", "constraints that urdf2dyn does not enforce, in inverse kinematics "
-         "either (OpenSim's IK would)"},
-        {"ComponentSet", "other components (ComponentSet), not read"},
+    static const char *sets[][3] = {    /* the set, the thing it holds, what is said of it */
+        {"ConstraintSet", "constraint", "that urdf2dyn does not enforce, in inverse "
+         "kinematics either (OpenSim's IK would)"},
+        {"ComponentSet", "other component", "(ComponentSet), not read"},
     };
     char msg[U2D_ERRLEN] = "";
     size_t len = 0;
@@ -1139,8 +1139,8 @@ static void summarize_skipped(osim *o)
         int n = count_objects(o->model, sets[k][0]);
         if (strcmp(sets[k][0], "ConstraintSet") == 0) n -= o->u->ncoupler;
         if (n <= 0 || len >= sizeof msg - 1) continue;
-        len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%d %s", len ? ", " : "", n,
-                                sets[k][1]);
+        len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%d %s%s %s", len ? ", " : "",
+                                n, sets[k][1], n == 1 ? "" : "s", sets[k][2]);
     }
     if (len) {
         char full[U2D_ERRLEN];

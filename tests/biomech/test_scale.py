@@ -383,7 +383,7 @@ def test_generic_model_warnings_say_what_scaling_ignores(tmp_path):
         '<ConstraintSet name="constraintset">\n\t\t\t<objects><WeldConstraint name="w">'
         '</WeldConstraint></objects>'))
     messages = said(S.load_generic, welded)
-    assert any("1 constraints that urdf2dyn does not enforce" in m for m in messages), messages
+    assert any("1 constraint that urdf2dyn does not enforce" in m for m in messages), messages
     status, _, err = _cli(["scale", os.fspath(folder / "subject01_Setup_Scale.xml"),
                            "--model", os.fspath(generic), "-o", os.fspath(tmp_path / "o.osim")])
     assert status == 0 and "skipped what" not in err and "best practice" in err, err
