@@ -41,9 +41,11 @@ def public_path(name):
     return os.path.join(MJCF, PUBLIC[name])
 
 
-def mujoco_model(path=None, xml=None, files=None):
-    """MuJoCo's compiled model of an MJCF file (or text), free joints' armature zeroed; mesh
-    geoms whose file is absent dropped (see the module's docstring)."""
+def mujoco_model(path=None, xml=None, files=None, free_armature=False):
+    """MuJoCo's compiled model of an MJCF file (or text), free joints' armature zeroed
+    unless free_armature (the passive forces' oracle keeps it: MuJoCo's springdamper sizes
+    stiffness and damping with it, and urdf2dyn's too); mesh geoms whose file is absent
+    dropped (see the module's docstring)."""
     spec = (mujoco.MjSpec.from_file(path) if path is not None
             else mujoco.MjSpec.from_string(xml, assets=files or {}))
     folder = os.path.dirname(path) if path is not None else None
@@ -65,7 +67,7 @@ def mujoco_model(path=None, xml=None, files=None):
         for x in list(spec.textures) + list(spec.materials) + list(spec.skins):
             spec.delete(x)
     for j in spec.joints:
-        if j.type == mujoco.mjtJoint.mjJNT_FREE:
+        if j.type == mujoco.mjtJoint.mjJNT_FREE and not free_armature:
             j.armature = 0
     return spec.compile()
 
@@ -116,6 +118,19 @@ def mujoco_passive(m, model, q, v):
         mujoco.mj_fwdVelocity(m, d)
         qfrc[k] = d.qfrc_spring + d.qfrc_damper
     return interop.from_mujoco_qfrc(model, q, qfrc)
+
+
+def scaled_quaternions(model, q, seed=0):
+    """q with each ball and free joint's quaternion scaled by a factor in [0.2, 5] (not
+    unit: MuJoCo's mj_passive normalizes it, and so must urdf2dyn)."""
+    rng = np.random.default_rng(seed)
+    q = np.array(q, dtype=float)
+    for j in model.joints:
+        at = {"floating": 3, "ball": 0}.get(j.type)
+        if at is not None:
+            k = j.q_index + at
+            q[..., k:k + 4] *= rng.uniform(0.2, 5, q.shape[:-1] + (1,))
+    return q
 
 
 def mujoco_inverse(m, model, q, v, a):

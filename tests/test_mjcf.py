@@ -2,6 +2,7 @@
 tests/data/mjcf), and MuJoCo's compiler semantics one by one on small documents."""
 import os
 import pickle
+import re
 import shutil
 import warnings
 
@@ -172,8 +173,8 @@ def test_passive_forces_on_every_joint_type():
     """A hinge's spring about its springref (in degrees, as the compiler's angle says), a
     slide's, damping on a ball and a free joint (MuJoCo's world-frame linear velocity is
     urdf2dyn's body-frame one turned: the same damping force in either frame), against
-    MuJoCo; what passive_forces leaves out (MuJoCo 4's polynomial terms, a ball's spring)
-    is named in the warning, which says what passive_forces gives."""
+    MuJoCo; the warning says what passive_forces gives, and a ball's spring and MuJoCo 4's
+    polynomial terms, which it used to leave out, are given too."""
     xml = ('<mujoco><worldbody><body name="f"><joint type="free" damping="0.7"/>'
            '<geom type="box" size="0.1 0.2 0.3"/>'
            '<body name="h" pos="0.2 0 0"><joint name="h" axis="0 1 1" stiffness="3" '
@@ -199,11 +200,173 @@ def test_passive_forces_on_every_joint_type():
     np.testing.assert_allclose(model.passive_forces(q[0], v[0])[6:8],
                                [-3 * (q[0, 7] - np.pi / 6) - 0.5 * v[0, 6],
                                 -40 * (q[0, 8] - 0.1) - 2 * v[0, 7]], rtol=1e-15)
-    with pytest.warns(urdf2dyn.URDFWarning, match="but for the polynomial, springdamper and "
-                      "ball or free joint terms of 1 joint$"):
-        urdf2dyn.load(xml.format(ball='damping="0.25" stiffness="5"'))
-    with pytest.warns(urdf2dyn.URDFWarning, match="terms of 1 joint$"):
-        urdf2dyn.load(xml.format(ball='damping="0.25 0.5"'))
+    given = (r"; Model.passive_forces\(q, v\) gives the joints' damping and springs "
+             r"\(polynomial and springdamper terms, ball and free joints too\): "
+             r"inverse_dynamics minus it matches mj_inverse in them$")
+    for ball in ('damping="0.25" stiffness="5"', 'damping="0.25 0.5" stiffness="5 -2 3"'):
+        with pytest.warns(urdf2dyn.URDFWarning, match=given):
+            model = urdf2dyn.load(xml.format(ball=ball))
+        assert model.joints[3].stiffness == 5.0
+        m = oracle.mujoco_model(xml=xml.format(ball=ball))
+        expected = oracle.mujoco_passive(m, model, q, v)
+        assert np.abs(expected[:, 8:]).min() > 1e-3        # the ball's spring is not zero
+        np.testing.assert_allclose(model.passive_forces(q, v), expected, rtol=0, atol=1e-13)
+
+
+# A free joint on a posed body (its spring's rest is that pose, MuJoCo's qpos_spring = qpos0)
+# and a ball on a turned one (rest: the identity; MuJoCo ignores a ball's springref), each
+# with springs and damping of MuJoCo 4's polynomial form "a b c" below a hinge and a slide.
+POLY = ('<mujoco><compiler angle="{angle}"/><worldbody>'
+        '<body name="f" pos="0.3 -0.2 1" quat="0.8 0.3 -0.4 0.2"><joint type="free" {free}/>'
+        '<geom type="box" size="0.1 0.2 0.3"/>'
+        '<body name="b" pos="0 0.1 -0.3" euler="30 0 -20"><joint name="b" type="ball" {ball}/>'
+        '<geom type="capsule" size="0.05" fromto="0 0 0 0.1 0.05 -0.3"/>'
+        '<body name="h" pos="0 0 -0.3"><joint name="h" axis="0.3 1 0" {hinge}/>'
+        '<geom type="sphere" size="0.06" pos="0.1 0 -0.1"/>'
+        '<body name="s" pos="0 0 -0.2"><joint name="s" type="slide" axis="1 0 1" {slide}/>'
+        '<geom type="sphere" size="0.05" pos="0 0.1 -0.1"/>'
+        '</body></body></body></body></worldbody></mujoco>')
+
+
+def poly_xml(angle="radian", **joints):
+    attrs = {"free": "", "ball": "", "hinge": "", "slide": ""}
+    attrs.update(joints)
+    return POLY.format(angle=angle, **attrs)
+
+
+def passive_states(model, seed, n=12):
+    """n random states at MuJoCo's speeds ×4 (the polynomial terms then count), half of
+    them with quaternions that are not unit."""
+    q, v, a = oracle.random_states(model, n, seed=seed)
+    q[n // 2:] = oracle.scaled_quaternions(model, q[n // 2:], seed=seed)
+    return q, 4 * v, a
+
+
+def assert_passive_is_mujocos(xml, seed=0, n=12, mj=None, tol=1e-12):
+    """passive_forces against MuJoCo's qfrc_spring + qfrc_damper, and inverse_dynamics minus
+    it against mj_inverse (constraints off; a free joint's armature, which urdf2dyn does not
+    apply, zeroed there, but not in the springdamper stiffness and damping, compiled with
+    it), each state to tol (TOL for the inverse) of its largest force; returns MuJoCo's
+    passive forces."""
+    model = oracle.load_quiet(xml)
+    m = mj if mj is not None else oracle.mujoco_model(xml=xml, free_armature=True)
+    q, v, a = passive_states(model, seed, n)
+    expected = oracle.mujoco_passive(m, model, q, v)
+    got = model.passive_forces(q, v)
+    scale = np.abs(expected).max(axis=1, keepdims=True)
+    assert (np.abs(got - expected) <= tol * np.maximum(scale, 1.0)).all(), \
+        np.abs(got - expected).max()
+    rigid = oracle.mujoco_model(xml=xml)
+    rigid.jnt_stiffness[:], rigid.dof_damping[:] = m.jnt_stiffness, m.dof_damping
+    inverse = oracle.mujoco_inverse(rigid, model, q, v, a)
+    err = np.abs(model.inverse_dynamics(q, v, a) - got - inverse).max(axis=1)
+    assert (err <= TOL * np.abs(inverse).max(axis=1)).all(), err.max()
+    return expected
+
+
+@pytest.mark.parametrize("angle", ["radian", "degree"])
+def test_ball_and_free_joint_springs_are_mujocos(angle):
+    """A ball's spring pulls by MuJoCo's rotation vector from its rest to its quaternion
+    (mju_subQuat, the quaternion normalized first); a free joint's pulls its position back
+    to the body's pose in the file (in world axes: in urdf2dyn's body axes turned) and its
+    rotation as a ball's: passive_forces is MuJoCo's, unit quaternions or not, and
+    inverse_dynamics minus it is mj_inverse's."""
+    xml = poly_xml(angle, free='stiffness="30" damping="2"', ball='stiffness="4" springref="1"',
+                   hinge='stiffness="3" springref="20" damping="0.5"',
+                   slide='stiffness="40" springref="0.1"')
+    m = oracle.mujoco_model(xml=xml)
+    assert m.qpos_spring[3:7] @ [1, 0, 0, 0] < 0.99         # the free joint's rest is turned
+    expected = assert_passive_is_mujocos(xml, seed=11)
+    assert np.abs(expected[:, :9]).min(axis=0).max() > 1      # its springs are not zero
+
+
+def test_polynomial_springs_and_dampers_are_mujocos():
+    """MuJoCo 4's stiffness="a b c" and damping="a b c": -(a x + b x^2 + c x^3) on a hinge
+    or a slide, -(a + b r + c r^2) times the displacement vector of length r on a ball and
+    on a free joint's position and rotation, -(a v + b v|v| + c v^3) on every coordinate
+    (a free joint's linear one per world axis): passive_forces is MuJoCo's, which the
+    linear terms alone are far from."""
+    springs = {"free": 'stiffness="20 -3 5" damping="1 0.5 0.2"',
+               "ball": 'stiffness="4 2 -1" damping="0.2 0.3 0.1"',
+               "hinge": 'stiffness="3 1.5 2" damping="0.1 -0.05 0.3"',
+               "slide": 'stiffness="40 -10 30" damping="2 1 0.5"'}
+    xml = poly_xml(**springs)
+    m = oracle.mujoco_model(xml=xml)
+    assert m.jnt_stiffnesspoly.any() and m.dof_dampingpoly.any()
+    expected = assert_passive_is_mujocos(xml, seed=12)
+    first_terms = {joint: re.sub(r'="(\S+)[^"]*"', r'="\1"', attrs)
+                   for joint, attrs in springs.items()}
+    linear = oracle.load_quiet(poly_xml(**first_terms))
+    q, v, _ = passive_states(linear, 12)
+    assert np.abs(linear.passive_forces(q, v) - expected).max() > 0.1 * np.abs(expected).max()
+
+
+def test_springdamper_sizes_the_spring_from_the_inertia_as_mujoco():
+    """springdamper="timeconst dampratio" overrides the linear stiffness and damping with
+    inertia / (timeconst dampratio)^2 and 2 inertia / timeconst, the inertia being the
+    joint's coordinates over the trace of its block of M^-1 at qpos0 (MuJoCo's
+    dof_invweight0), armature in M, a free joint's too: each joint's stiffness and damping
+    are MuJoCo's compiled ones, the polynomial terms kept, and passive_forces is MuJoCo's."""
+    xml = poly_xml(free='springdamper="0.3 0.8" armature="0.1"',
+                   ball='springdamper="0.5 1.2" stiffness="1 2 3" damping="4 5 6"',
+                   hinge='springdamper="0.2 0.7" armature="0.05" ref="0.4"',
+                   slide='springdamper="0.1 1" stiffness="2 0 7" ref="0.1"')
+    model = oracle.load_quiet(xml)
+    m = oracle.mujoco_model(xml=xml, free_armature=True)
+    assert m.dof_armature[0] == 0.1
+    for j, joint in enumerate(model.joints):
+        np.testing.assert_allclose([joint.stiffness, joint.damping],
+                                   [m.jnt_stiffness[j], m.dof_damping[m.jnt_dofadr[j]]],
+                                   rtol=1e-12)
+    assert model.joints[1].stiffness < 1                      # not the stiffness="1 ..." given
+    assert_passive_is_mujocos(xml, seed=13, mj=m)
+    with pytest.warns(urdf2dyn.URDFWarning, match="damping on 4 joints, springs on 4 joints"):
+        urdf2dyn.load(xml)
+
+
+def test_springdamper_on_a_simple_slide_body_with_armature_is_named():
+    """MuJoCo sizes a springdamper on a leaf body of axis-aligned slides hanging from the
+    world (body_simple 2) by the body's mass alone, leaving out the armature urdf2dyn's mass
+    matrix holds: that joint is named in a warning, urdf2dyn's spring being the one of the
+    inertia with the armature; without armature, the two are the same."""
+    xml = ('<mujoco><worldbody><body pos="0 0 1"><joint type="slide" axis="0 1 0" '
+           'springdamper="0.2 0.7"{arm}/><geom type="sphere" size="0.1" mass="2"/></body>'
+           '</worldbody></mujoco>')
+    with pytest.warns(urdf2dyn.URDFWarning, match="springdamper with armature on 1 slide "
+                      "joint of a leaf body of slides along its axes"):
+        model = urdf2dyn.load(xml.format(arm=' armature="0.5"'))
+    m = oracle.mujoco_model(xml=xml.format(arm=' armature="0.5"'))
+    assert m.body_simple[1] == 2
+    assert m.jnt_stiffness[0] == pytest.approx(2 / (0.2 * 0.7) ** 2, rel=1e-12)
+    assert model.joints[0].stiffness == pytest.approx(2.5 / (0.2 * 0.7) ** 2, rel=1e-12)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        model = urdf2dyn.load(xml.format(arm=""))
+    assert not [r for r in rec if "springdamper with armature" in str(r.message)]
+    m = oracle.mujoco_model(xml=xml.format(arm=""))
+    assert model.joints[0].stiffness == pytest.approx(m.jnt_stiffness[0], rel=1e-12)
+
+
+def test_springyield_keeps_the_rest_where_mujoco_starts_it():
+    """MuJoCo 4's springyield moves a spring's rest (mjData.plastic) only as mj_step yields
+    it: at any state of fresh data MuJoCo's springs pull to qpos_spring, as passive_forces
+    does, and the warning says so; a negative yield or one on a free joint is refused, as
+    MuJoCo refuses it."""
+    xml = poly_xml("degree", ball='stiffness="4" springyield="5"',
+                   hinge='stiffness="3" springref="20" springyield="{y}"')
+    with pytest.warns(urdf2dyn.URDFWarning, match=r"springyield on 2 joints: "
+                      r"Model.passive_forces\(q, v\) keeps each spring's rest at MuJoCo's "
+                      r"qpos_spring, as MuJoCo does until a step yields it"):
+        urdf2dyn.load(xml.format(y="2"))
+    expected = assert_passive_is_mujocos(xml.format(y="2"), seed=14)
+    assert np.abs(expected[:, 6:10]).max() > 1
+    for bad, why in [(xml.format(y="-1"), "springyield -1 is negative"),
+                     (poly_xml(free='stiffness="1" springyield="0.5"'),
+                      "springyield on a free joint")]:
+        with pytest.raises(ValueError):
+            oracle.mujoco_model(xml=bad)
+        with pytest.raises(urdf2dyn.URDFError, match=why):
+            urdf2dyn.load(bad)
 
 
 def test_passive_forces_of_urdf_and_opensim_models():
@@ -641,26 +804,42 @@ def test_bad_geom_orientation_refused_unless_fromto_replaces_it(tmp_path, geom, 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 _COEF = st.one_of(st.just(0.0), st.floats(0.01, 50, allow_nan=False)).map(lambda x: f"{x:.4g}")
+_HIGHER = st.one_of(st.just(0.0), st.floats(-20, 20, allow_nan=False)).map(lambda x: f"{x:.4g}")
 _JOINT = st.sampled_from(["hinge", "slide", "ball", "free"])
+_QUAT = st.tuples(*[st.floats(-1, 1)] * 4).filter(lambda x: sum(c * c for c in x) > 0.1) \
+    .map(lambda x: " ".join(f"{c:.3g}" for c in x))
+
+
+@st.composite
+def _terms(draw, name):
+    """A stiffness or damping of one to three terms: linear, then MuJoCo 4's polynomial."""
+    terms = [draw(_COEF)] + draw(st.lists(_HIGHER, max_size=2))
+    return f' {name}="{" ".join(terms)}"'
 
 
 @st.composite
 def _sprung_chain(draw):
-    """A chain of bodies, each moved by one joint (a free joint first, if drawn) with damping,
-    and on hinges and slides a spring and its springref; the compiler's angle unit drawn."""
+    """A chain of posed bodies, each moved by one joint (a free joint first, if drawn) with
+    damping and a spring of one to three terms, springref (which MuJoCo ignores on a ball),
+    a springdamper on some, armature on some; the compiler's angle unit drawn."""
     degree = draw(st.booleans())
     types = draw(st.lists(_JOINT.filter(lambda t: t != "free"), min_size=1, max_size=4))
     if draw(st.booleans()):
         types = ["free"] + types
     body = ""
     for k, t in reversed(list(enumerate(types))):
-        attrs = f'type="{t}" damping="{draw(_COEF)}"'
+        attrs = (f'type="{t}"{draw(_terms("damping"))}{draw(_terms("stiffness"))} '
+                 f'springref="{draw(st.floats(-40, 40)):.4g}"')
         if t in ("hinge", "slide"):
             axis = draw(st.sampled_from(["1 0 0", "0 1 0", "0 0 1", "0.3 -0.5 1"]))
-            attrs += (f' axis="{axis}" stiffness="{draw(_COEF)}" '
-                      f'springref="{draw(st.floats(-40, 40)):.4g}"')
-        body = (f'<body name="b{k}" pos="0 0 -0.2"><joint name="j{k}" {attrs}/>'
-                '<geom type="capsule" size="0.04" fromto="0 0 0 0.1 0.05 -0.15"/>'
+            attrs += f' axis="{axis}"'
+        if draw(st.integers(0, 3)) == 0:
+            attrs += (f' springdamper="{draw(st.floats(0.05, 2)):.3g} '
+                      f'{draw(st.floats(0.1, 3)):.3g}"')
+        if draw(st.booleans()):
+            attrs += f' armature="{draw(st.floats(0.01, 1)):.3g}"'
+        body = (f'<body name="b{k}" pos="0 0 -0.2" quat="{draw(_QUAT)}"><joint name="j{k}" '
+                f'{attrs}/><geom type="capsule" size="0.04" fromto="0 0 0 0.1 0.05 -0.15"/>'
                 f'{body}</body>')
     angle = "degree" if degree else "radian"
     return f'<mujoco><compiler angle="{angle}"/><worldbody>{body}</worldbody></mujoco>'
@@ -670,14 +849,12 @@ def _sprung_chain(draw):
 @given(xml=_sprung_chain(), seed=st.integers(0, 2**16))
 def test_drawn_springs_and_damping_are_mujocos(xml, seed):
     """Every drawn chain is valid MJCF: passive_forces equals MuJoCo's qfrc_spring +
-    qfrc_damper at three random states (springref in the compiler's angle unit, free joints'
-    damping across the two tools' velocity frames)."""
-    model = oracle.load_quiet(xml)
-    m = oracle.mujoco_model(xml=xml)
-    q, v, _ = oracle.random_states(model, 3, seed=seed)
-    expected = oracle.mujoco_passive(m, model, q, v)
-    np.testing.assert_allclose(model.passive_forces(q, v), expected, rtol=0,
-                               atol=1e-12 * max(1.0, np.abs(expected).max()))
+    qfrc_damper at three random states, quaternions unit or not (springref in the
+    compiler's angle unit, free joints' damping across the two tools' velocity frames,
+    springdamper sized from the inertia with every armature), and inverse_dynamics minus it
+    mj_inverse; to 1e-10 of the largest force (a springdamper is sized by M^-1, as exact
+    as M's conditioning allows)."""
+    assert_passive_is_mujocos(xml, seed=seed, n=4, tol=1e-10)
 
 
 def test_an_included_file_that_is_not_utf8_is_refused_by_name(tmp_path):

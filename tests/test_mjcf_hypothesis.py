@@ -1,8 +1,9 @@
 """Hypothesis-drawn MJCF documents: random trees of bodies with every joint type, orientation
 form, geom type and default class, with armature on some joints (given, or from the class),
-sites and cameras. Whatever is drawn either loads or is refused with a URDFError (never
-another exception, never a crash), refused exactly where MuJoCo refuses it; and where MuJoCo
-compiles the same document, urdf2dyn's dynamics equal MuJoCo's."""
+springs and damping (MuJoCo 4's polynomial terms, springdamper, springyield: given, or from
+the class), sites and cameras. Whatever is drawn either loads or is refused with a URDFError
+(never another exception, never a crash), refused exactly where MuJoCo refuses it; and where
+MuJoCo compiles the same document, urdf2dyn's dynamics and passive forces equal MuJoCo's."""
 import os
 import re
 import shutil
@@ -75,6 +76,27 @@ def marker(draw, compiles):
 
 
 @st.composite
+def passive(draw, kind, compiles):
+    """A joint's springs and damping: up to three of damping and stiffness of one to three
+    terms, springref, springdamper and springyield; where documents need not compile, the
+    values MuJoCo refuses too (a non-positive springdamper, a negative springyield or one on
+    a free joint)."""
+    terms = st.lists(num, min_size=1, max_size=3).map(" ".join)
+    damper = st.tuples(positive, positive).map(" ".join)
+    options = [st.just(""), terms.map(lambda t: f' damping="{t}"'),
+               terms.map(lambda t: f' stiffness="{t}"'), num.map(lambda x: f' springref="{x}"'),
+               damper.map(lambda t: f' springdamper="{t}"')]
+    if kind != "free" or not compiles:
+        options.append(positive.map(lambda x: f' springyield="{x}"'))
+    if not compiles:
+        options.append(st.sampled_from([' springdamper="0 1"', ' springdamper="-1 0.5"',
+                                        ' springyield="-1"']))
+    chosen = draw(st.lists(st.one_of(options), max_size=3))
+    names = [c.split("=")[0] for c in chosen]
+    return "".join(c for k, c in enumerate(chosen) if c and names[k] not in names[:k])
+
+
+@st.composite
 def joints(draw, top, compiles):
     if compiles:                # what MuJoCo compiles: hinges and slides, then at most one
         kinds = draw(st.lists(st.sampled_from(["hinge", "slide"]), max_size=3))   # ball;
@@ -92,7 +114,8 @@ def joints(draw, top, compiles):
         if k == "free" and top and draw(st.booleans()):
             out.append("<freejoint/>")
         else:
-            out.append(f'<joint type="{k}" axis="{draw(axis if compiles else pos)}"{extra}/>')
+            out.append(f'<joint type="{k}" axis="{draw(axis if compiles else pos)}"{extra}'
+                       f'{draw(passive(k, compiles))}/>')
     return "".join(out)
 
 
@@ -126,7 +149,8 @@ def document(draw):
     compiles = draw(st.booleans())
     bodies = "".join(draw(st.lists(body(0, compiles), min_size=1, max_size=2)))
     return (f'<mujoco><compiler angle="{angle}" eulerseq="{seq}" inertiafromgeom="{fromgeom}"/>'
-            '<default><default class="c"><joint axis="0 1 0" ref="5" armature="0.05"/>'
+            '<default><default class="c"><joint axis="0 1 0" ref="5" armature="0.05" '
+            'damping="0.3 0.1 0.02" stiffness="2 -0.5 0.4"/>'
             '<geom size="0.1 0.2 0.05" euler="10 0 20"/></default></default>'
             f"<worldbody>{bodies}</worldbody></mujoco>")
 
@@ -136,8 +160,8 @@ def document(draw):
 @given(document())
 def test_random_documents_load_or_refuse_and_match_mujoco(xml):
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always", urdf2dyn.URDFWarning)
             model = urdf2dyn.load(xml)
     except urdf2dyn.URDFError:
         model = None
@@ -154,6 +178,31 @@ def test_random_documents_load_or_refuse_and_match_mujoco(xml):
         return
     e_tau, e_M = oracle.compare(model, m, n=3)
     assert e_tau < 1e-9 and e_M < 1e-9, (e_tau, e_M, xml)
+    assert_passive_is_mujocos(model, xml, [str(w.message) for w in said])
+
+
+def assert_passive_is_mujocos(model, xml, said):
+    """passive_forces equals MuJoCo's qfrc_spring + qfrc_damper at three random states,
+    quaternions scaled off unit (MuJoCo compiled with the free joints' armature, with which
+    it sizes springdampers), to 1e-9 of each state's largest force (a springdamper is sized
+    by M^-1, as exact as M's conditioning allows); but for the slides whose springdamper
+    MuJoCo sizes without their armature (body_simple 2), which the loader must then have
+    named, and for springdampers on a singular mass matrix, which it names too."""
+    if any("mass matrix at qpos0 is singular" in w for w in said):
+        event("springdamper on a singular mass matrix")
+        return
+    m = oracle.mujoco_model(xml=xml, free_armature=True)
+    q, v, _ = oracle.random_states(model, 3, seed=1)
+    q = oracle.scaled_quaternions(model, q, seed=1)
+    expected = oracle.mujoco_passive(m, model, q, v)
+    compared = np.ones(model.nv, bool)
+    for j in range(m.njnt):
+        if m.body_simple[m.jnt_bodyid[j]] == 2 and m.dof_armature[m.jnt_dofadr[j]] != 0:
+            compared[m.jnt_dofadr[j]] = not any("springdamper with armature" in w for w in said)
+    event("passive forces compared" if np.abs(expected).max() > 0 else "no passive forces")
+    got = model.passive_forces(q, v)[:, compared]
+    scale = np.maximum(np.abs(expected).max(axis=1, keepdims=True), 1.0)
+    assert (np.abs(got - expected[:, compared]) <= 1e-9 * scale).all(), xml
 
 
 # ---------------------------------------------------------------- damaged public models

@@ -37,9 +37,11 @@ class Joint:
     ``limit`` is (lower, upper, effort, velocity) or None; ``mimic`` is (joint, multiplier,
     offset) or None (mimic joints are read, then treated as independent, as Pinocchio does);
     ``damping`` and ``friction`` come from a URDF's <dynamics> or an MJCF joint's damping and
-    frictionloss, ``stiffness`` and ``spring_reference`` from an MJCF hinge's or slide's
-    spring (rad for a hinge); none enters inverse dynamics: :meth:`Model.passive_forces`
-    gives the damping and springs."""
+    frictionloss, ``stiffness`` from an MJCF joint's spring (the linear coefficients, as
+    springdamper makes them where it is given; MuJoCo 4's polynomial terms are applied but
+    not listed here), ``spring_reference`` a hinge's or slide's rest (rad for a hinge; a
+    ball's or free joint's is its MJCF qpos0); none enters inverse dynamics:
+    :meth:`Model.passive_forces` gives the damping and springs."""
     name: str
     type: str
     q_index: int
@@ -931,9 +933,11 @@ class Model:
     def passive_forces(self, q: ArrayLike, v: ArrayLike,
                        out: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
         """The joints' springs and damping, -stiffness (q - spring_reference) - damping v on
-        each coordinate (:attr:`Joint.stiffness`, :attr:`Joint.damping`): MuJoCo's
-        ``qfrc_spring + qfrc_damper`` for an MJCF model's joints (linear terms; a spring on
-        hinges and slides), the <dynamics> damping of a URDF's, zero for OpenSim models.
+        each coordinate in their linear terms (:attr:`Joint.stiffness`,
+        :attr:`Joint.damping`): MuJoCo's ``qfrc_spring + qfrc_damper`` for an MJCF model's
+        joints, with MuJoCo 4's polynomial terms, springdamper and the springs of ball and
+        free joints (about the rotation from their rest quaternion; docs/mjcf.rst), the
+        <dynamics> damping of a URDF's, zero for OpenSim models.
         Inverse dynamics leaves them out, as Pinocchio does: ``inverse_dynamics(q, v, a) -
         passive_forces(q, v)`` is what the actuators supply beside them, MuJoCo's
         ``qfrc_inverse`` when the model has no other passive or constraint force.

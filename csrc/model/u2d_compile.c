@@ -99,6 +99,8 @@ static void model_layout(u2d_model *m, carver *c)
     m->damping = carve(c, nb * sizeof(double));
     m->stiffness = carve(c, nb * sizeof(double));
     m->springref = carve(c, nb * sizeof(double));
+    m->passive_poly = carve(c, nb * 4 * sizeof(double));
+    m->spring_q = carve(c, nb * 7 * sizeof(double));
     m->link_body = carve(c, nl * sizeof(int));
     m->link_X = carve(c, nl * sizeof(u2d_xform));
     m->link_is_body = carve(c, nl * sizeof(int));
@@ -216,6 +218,9 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
                 m->damping[b] = J->damping;
                 m->stiffness[b] = J->stiffness;
                 m->springref[b] = J->springref;
+                memcpy(&m->passive_poly[4 * b], J->stiffness_poly, sizeof J->stiffness_poly);
+                memcpy(&m->passive_poly[4 * b + 2], J->damping_poly, sizeof J->damping_poly);
+                memcpy(&m->spring_q[7 * b], J->spring_q, sizeof J->spring_q);
             } else {
                 u2d_xform_identity(&m->Xtree[b]);
                 m->axis[3 * b + 2] = 1.0;

@@ -129,7 +129,12 @@ typedef struct {
     double lower, upper, effort, velocity;
     double damping, friction;  /* URDF <dynamics>; MJCF damping and frictionloss         */
     double armature;        /* MJCF: rotor inertia on each of its coordinates          */
-    double stiffness, springref;   /* MJCF: a hinge's or slide's spring                 */
+    double stiffness, springref;   /* MJCF: the spring's linear coefficient; a hinge's or
+                                      slide's rest position                              */
+    double stiffness_poly[2];       /* MJCF: its x^2 and x^3 coefficients (MuJoCo 4)      */
+    double damping_poly[2];         /* MJCF: damping's v|v| and v^3 coefficients          */
+    double spring_q[7];             /* MJCF: the q the spring pulls toward, jnq entries
+                                      (MuJoCo's qpos_spring in urdf2dyn's order)        */
     const char *mimic;      /* name of the mimicked joint or NULL                      */
     double mimic_multiplier, mimic_offset;
     int custom;             /* CUSTOM: index in u2d_urdf.custom                        */
@@ -303,6 +308,10 @@ typedef struct {
     double *damping;        /* (nbody)   passive joint forces on each of the joint's   */
     double *stiffness;      /*           coordinates: -stiffness (q - springref) -     */
     double *springref;      /*           damping qd (MJCF; a URDF's <dynamics damping>) */
+    double *passive_poly;   /* (nbody,4) MJCF's higher terms: stiffness x^2, x^3, damping
+                                         v|v|, v^3 (u2d_passive.c)                      */
+    double *spring_q;       /* (nbody,7) the q each joint's spring pulls toward, jnq
+                                         entries (a ball's or free joint's quaternion)  */
     int *jurdf;             /* (nbody)   index of the joint in the u2d_urdf, -1: world */
 
     /* per URDF link (nlink): the body it rides on and where it sits on it */

@@ -18,8 +18,10 @@
  * each of its coordinates) is applied, as MuJoCo and Pinocchio apply it. What is not
  * rigid-body dynamics (damping, springs, friction loss, gravity compensation, tendons,
  * equality constraints) changes MuJoCo's own dynamics: it is counted into one finding and
- * not applied. Joint
- * limits, actuators and contacts are read and say nothing, as a URDF's limits, transmissions
+ * not applied to inverse dynamics; the joints' springs and damping (every term: MuJoCo 4's
+ * polynomials, springdamper sized from M at qpos0, ball and free joints' springs) go to the
+ * core's joints for Model.passive_forces (u2d_passive.c). Joint limits, actuators and
+ * contacts are read and say nothing, as a URDF's limits, transmissions
  * and collision geometry: they do not enter rigid-body dynamics in MuJoCo either (contact
  * forces come in through f_ext). */
 #include <stdarg.h>
@@ -60,6 +62,10 @@ typedef struct {
 } mj_mesh;
 
 typedef struct { const char *name; int index; } name_entry;
+
+/* A joint's springdamper="timeconst dampratio", and a free joint's armature (which
+ * urdf2dyn does not apply, but MuJoCo's inertia for it holds). */
+typedef struct { int joint; double timeconst, dampratio, free_armature; } mj_springdamper;
 
 /* What MuJoCo's check of moving bodies' mass reads of a body. */
 typedef struct {
@@ -107,7 +113,11 @@ typedef struct {
     /* what is read but not applied, for the summary */
     int n_damping, n_spring, n_friction, n_gravcomp, n_free_armature;
     int n_passive_given;        /* joints whose damping or spring passive_forces gives     */
-    int n_passive_left_out;     /* joints with terms of those that it leaves out            */
+    int n_spring_yield;         /* joints whose spring yields (MuJoCo 4's springyield)      */
+    int n_sd_simple;            /* springdampers MuJoCo may size without the armature       */
+    mj_springdamper *sd;        /* joints with springdamper, their stiffness and damping
+                                   made from the inertia once the tree is read             */
+    int nsd, capsd;
 } mjcf;
 
 /* ---- messages ------------------------------------------------------------------------ */
@@ -1343,7 +1353,8 @@ typedef struct {
     int type;
     const char *name;
     double pos[3], axis[3], ref, armature;
-    double damping, stiffness, springref, frictionloss;   /* the linear terms, as MuJoCo's */
+    double damping[3], stiffness[3];    /* linear, then MuJoCo 4's polynomial terms */
+    double springref, frictionloss, springdamper[2], free_armature;
     int limited;
     double range[2];
 } mj_joint;
@@ -1369,13 +1380,15 @@ static int read_joint(mjcf *rd, const mj_item *it, const char *body, int k, mj_j
         dnumbers(rd, j, K_JOINT, cls, "range", 2, 2, J->range) < 0)
         return -1;
     /* damping and stiffness: a linear coefficient, then MuJoCo's polynomial terms */
-    double damping[3] = {0}, stiffness[3] = {0}, friction = 0, sd[2] = {0, 0};
+    double *damping = J->damping, *stiffness = J->stiffness, *sd = J->springdamper;
+    double yield = 0;
     if (dnumbers(rd, j, K_JOINT, cls, "armature", 1, 1, &J->armature) < 0 ||
         dnumbers(rd, j, K_JOINT, cls, "damping", 1, 3, damping) < 0 ||
         dnumbers(rd, j, K_JOINT, cls, "stiffness", 1, 3, stiffness) < 0 ||
         dnumbers(rd, j, K_JOINT, cls, "springref", 1, 1, &J->springref) < 0 ||
-        dnumbers(rd, j, K_JOINT, cls, "frictionloss", 1, 1, &friction) < 0 ||
-        dnumbers(rd, j, K_JOINT, cls, "springdamper", 2, 2, sd) < 0)
+        dnumbers(rd, j, K_JOINT, cls, "frictionloss", 1, 1, &J->frictionloss) < 0 ||
+        dnumbers(rd, j, K_JOINT, cls, "springdamper", 2, 2, sd) < 0 ||
+        dnumbers(rd, j, K_JOINT, cls, "springyield", 1, 1, &yield) < 0)
         return -1;
     if (J->armature < 0)
         return fail(rd, j, "joint '%.100s': armature %g is negative (a rotor's inertia is at "
@@ -1384,21 +1397,25 @@ static int read_joint(mjcf *rd, const mj_item *it, const char *body, int k, mj_j
         /* MuJoCo's acts on the world-frame linear acceleration, urdf2dyn's free joint
          * moves in its body's frame: the two differ by w x v, so it is only reported */
         rd->n_free_armature++;
+        J->free_armature = J->armature;
         J->armature = 0;
     }
-    rd->n_damping += damping[0] != 0 || damping[1] != 0 || damping[2] != 0;
-    rd->n_spring += stiffness[0] != 0 || stiffness[1] != 0 || stiffness[2] != 0 ||
-                    sd[0] != 0 || sd[1] != 0;
-    rd->n_friction += friction != 0;
-    /* what Model.passive_forces gives: linear damping on every joint, a linear spring on
-     * hinges and slides (a ball's or free joint's turns about a quaternion difference) */
-    J->damping = damping[0];
-    J->frictionloss = friction;
-    if (J->type == J_HINGE || J->type == J_SLIDE) J->stiffness = stiffness[0];
-    rd->n_passive_given += J->damping != 0 || J->stiffness != 0;
-    rd->n_passive_left_out += damping[1] != 0 || damping[2] != 0 || stiffness[1] != 0 ||
-                              stiffness[2] != 0 || sd[0] != 0 || sd[1] != 0 ||
-                              (J->type != J_HINGE && J->type != J_SLIDE && stiffness[0] != 0);
+    /* Model.passive_forces gives every term (u2d_passive.c); springdamper's stiffness and
+     * damping are made once the tree is read (springdamper_terms) */
+    int damped = damping[0] != 0 || damping[1] != 0 || damping[2] != 0 || sd[0] != 0;
+    int sprung = stiffness[0] != 0 || stiffness[1] != 0 || stiffness[2] != 0 ||
+                 sd[0] != 0 || sd[1] != 0;
+    rd->n_damping += damped;
+    rd->n_spring += sprung;
+    rd->n_friction += J->frictionloss != 0;
+    rd->n_passive_given += damped || sprung;
+    if (yield < 0)
+        return fail(rd, j, "joint '%.100s': springyield %g is negative (MuJoCo refuses it): "
+                    "give 0 (an elastic spring) or a positive yield", J->name, yield);
+    if (yield > 0 && J->type == J_FREE)
+        return fail(rd, j, "joint '%.100s': springyield on a free joint (MuJoCo refuses it): "
+                    "leave it out", J->name);
+    rd->n_spring_yield += yield > 0 && sprung;
     if ((sd[0] != 0 || sd[1] != 0) && !(sd[0] > 0 && sd[1] > 0))
         return fail(rd, j, "joint '%.100s': springdamper=\"%g %g\": a time constant and a "
                     "damping ratio, both positive when given (MuJoCo refuses others): give two "
@@ -1448,6 +1465,54 @@ static int read_joint(mjcf *rd, const mj_item *it, const char *body, int k, mj_j
     return 0;
 }
 
+/* A joint's springs and damping onto the core's joint U (the last one added): the linear
+ * and polynomial terms, a hinge's or slide's spring rest (a ball's and free joint's are
+ * their qpos0, set by the caller), and its springdamper to apply once the tree is read. */
+static int passive_terms(mjcf *rd, const mj_joint *j, u2d_urdf_joint *U)
+{
+    U->damping = j->damping[0];
+    U->stiffness = j->stiffness[0];
+    memcpy(U->damping_poly, j->damping + 1, sizeof U->damping_poly);
+    memcpy(U->stiffness_poly, j->stiffness + 1, sizeof U->stiffness_poly);
+    if (j->type == J_HINGE || j->type == J_SLIDE) {
+        U->springref = j->springref;            /* MuJoCo ignores a ball's or free one's */
+        U->spring_q[0] = j->springref;
+    }
+    if ((j->springdamper[0] <= 0 || j->springdamper[1] <= 0) && j->free_armature == 0)
+        return 0;                       /* (a free joint's armature enters the inertia) */
+    if (rd->nsd == rd->capsd) {
+        int cap = 2 * rd->capsd + 4;
+        mj_springdamper *g = realloc(rd->sd, sizeof *g * (size_t)cap);
+        if (!g) return fail(rd, NULL, "out of memory");
+        rd->sd = g;
+        rd->capsd = cap;
+    }
+    rd->sd[rd->nsd++] = (mj_springdamper){(int)(U - rd->u->joint), j->springdamper[0],
+                                           j->springdamper[1], j->free_armature};
+    return 0;
+}
+
+/* The joints with springdamper and armature whose inertia MuJoCo's compiler may take from
+ * the body's mass alone: on a leaf body of slides along its axes through its origin, which
+ * MuJoCo treats as "simple" (body_simple 2: dof_invweight0 = 1 / mass) when its inertial
+ * frame is its own and it hangs from the world, leaving out the armature urdf2dyn's mass
+ * matrix holds. */
+static int simple_slide_springdampers(const mj_joint *J, const mj_content *c)
+{
+    int n = 0;
+    if (c->nchild) return 0;
+    for (int k = 0; k < c->njoint; k++) {
+        const mj_joint *j = &J[k];
+        int aligned = (fabs(j->axis[0]) > U2D_MJ_EPS) + (fabs(j->axis[1]) > U2D_MJ_EPS) +
+                      (fabs(j->axis[2]) > U2D_MJ_EPS) == 1;
+        int at_origin = fabs(j->pos[0]) < U2D_MJ_EPS && fabs(j->pos[1]) < U2D_MJ_EPS &&
+                        fabs(j->pos[2]) < U2D_MJ_EPS;
+        if (j->type != J_SLIDE || !aligned || !at_origin) return 0;
+        n += j->springdamper[0] > 0 && j->springdamper[1] > 0 && j->armature != 0;
+    }
+    return n;
+}
+
 /* The body's link and its joints (a chain: see the top of the file). pose: the body in its
  * parent's frame. Returns the body's link, or -1. */
 static int body_joints(mjcf *rd, const mj_pending *b, const mj_content *c, const char *name,
@@ -1483,6 +1548,7 @@ static int body_joints(mjcf *rd, const mj_pending *b, const mj_content *c, const
                           "urdf2dyn does not do: set align=\"false\"");
     }
     if (status) { free(J); return -1; }
+    rd->n_sd_simple += simple_slide_springdampers(J, c);
 
     int cur = b->parent_link, body = -1;
     u2d_mj_pose X = pose;                       /* the next origin, in cur's frame */
@@ -1512,10 +1578,8 @@ static int body_joints(mjcf *rd, const mj_pending *b, const mj_content *c, const
         if (!U) { free(J); return -1; }
         memcpy(U->axis, j->axis, sizeof j->axis);
         U->armature = j->armature;
-        U->damping = j->damping;
         U->friction = j->frictionloss;
-        U->stiffness = j->stiffness;
-        U->springref = j->springref;
+        if (passive_terms(rd, j, U)) { free(J); return -1; }
         if (j->limited && (j->type == J_HINGE || j->type == J_SLIDE)) {
             U->has_limit = 1;
             U->lower = j->range[0];
@@ -1529,6 +1593,8 @@ static int body_joints(mjcf *rd, const mj_pending *b, const mj_content *c, const
             q0[3] = pose.quat[1]; q0[4] = pose.quat[2]; q0[5] = pose.quat[3]; q0[6] = pose.quat[0];
             n = 7;
         }
+        if (j->type == J_FREE || j->type == J_BALL)   /* MuJoCo's qpos_spring is its qpos0 */
+            memcpy(U->spring_q, q0, sizeof q0);
         if (add_qpos0(rd, q0, n)) { free(J); return -1; }
         cur = child;
         X = (u2d_mj_pose){{-anchor.pos[0], -anchor.pos[1], -anchor.pos[2]}, {1, 0, 0, 0}};
@@ -1750,19 +1816,133 @@ static void summarize(mjcf *rd)
                                   items[k].what, c == 1 ? "" : "s");
     }
     if (!n) return;
-    char given[200] = "";
-    if (rd->n_passive_given) {
-        int k = snprintf(given, sizeof given, "; Model.passive_forces(q, v) gives the joints' "
-                         "damping and springs: inverse_dynamics minus it matches mj_inverse "
-                         "in them");
-        if (rd->n_passive_left_out && k > 0 && (size_t)k < sizeof given)
-            snprintf(given + k, sizeof given - (size_t)k, " but for the polynomial, "
-                     "springdamper and ball or free joint terms of %d joint%s",
-                     rd->n_passive_left_out, rd->n_passive_left_out == 1 ? "" : "s");
-    }
+    const char *given = rd->n_passive_given
+        ? "; Model.passive_forces(q, v) gives the joints' damping and springs (polynomial "
+          "and springdamper terms, ball and free joints too): inverse_dynamics minus it "
+          "matches mj_inverse in them" : "";
     note(rd, NULL, "read but not applied, so inverse dynamics and the mass matrix differ from "
          "MuJoCo's mj_inverse and qM (they are mj_rne's with the armature, and no passive or "
          "constraint force): %s%s", msg, given);
+    if (rd->n_spring_yield)
+        note(rd, NULL, "springyield on %d joint%s: Model.passive_forces(q, v) keeps each "
+             "spring's rest at MuJoCo's qpos_spring, as MuJoCo does until a step yields it "
+             "(mjData.plastic), so after such steps MuJoCo's springs pull elsewhere",
+             rd->n_spring_yield, rd->n_spring_yield == 1 ? "" : "s");
+    if (rd->n_sd_simple)
+        note(rd, NULL, "springdamper with armature on %d slide joint%s of a leaf body of slides "
+             "along its axes: urdf2dyn's stiffness and damping use the inertia with the "
+             "armature; MuJoCo's compiler uses the body's mass alone when the body hangs "
+             "from the world with its inertial frame its own (body_simple 2)",
+             rd->n_sd_simple, rd->n_sd_simple == 1 ? "" : "s");
+}
+
+/* M (nv x nv, row-major, both triangles; a tree's, whose ancestors come first) into
+ * MuJoCo's factors M = L^T D L (mj_factorM): L unit lower triangular below the diagonal, D
+ * on it, eliminated from the last coordinate up, a pivot below mjMINVAL raised to it as
+ * MuJoCo does. Returns the first coordinate (from the last) so raised, or -1. */
+static int factor_ldl(double *M, int nv)
+{
+    int raised = -1;
+    for (int k = nv - 1; k >= 0; k--) {
+        double *row = M + (size_t)k * (size_t)nv;
+        if (row[k] < U2D_MJ_MINVAL) {
+            row[k] = U2D_MJ_MINVAL;
+            if (raised < 0) raised = k;
+        }
+        for (int i = 0; i < k; i++) {
+            if (row[i] == 0.0) continue;
+            const double t = row[i] / row[k];
+            for (int j = 0; j <= i; j++) M[(size_t)i * (size_t)nv + j] -= t * row[j];
+        }
+        for (int i = 0; i < k; i++) row[i] /= row[k];
+    }
+    return raised;
+}
+
+/* Column i of M^-1 from factor_ldl's factors into x (MuJoCo's mj_solveM). */
+static void solve_unit(const double *L, int nv, int i, double *x)
+{
+    for (int k = 0; k < nv; k++) x[k] = k == i;
+    for (int k = nv - 1; k >= 0; k--)            /* x = L^-T x */
+        for (int j = 0; j < k; j++) x[j] -= L[(size_t)k * (size_t)nv + j] * x[k];
+    for (int k = 0; k < nv; k++) x[k] /= L[(size_t)k * (size_t)nv + k];
+    for (int k = 0; k < nv; k++)                 /* x = L^-1 x */
+        for (int j = 0; j < k; j++) x[k] -= L[(size_t)k * (size_t)nv + j] * x[j];
+}
+
+/* The joint's stiffness and damping from springdamper, as MuJoCo's compiler makes them
+ * (mjCModel::AutoSpringDamper): with n the joint's coordinates and w the sum of the
+ * diagonal of M^-1 over them at qpos0 (MuJoCo's dof_invweight0, whose free- and ball-joint
+ * averaging keeps that sum), the inertia n / w gives stiffness inertia / (timeconst
+ * dampratio)^2 and damping 2 inertia / timeconst. M is MuJoCo's: with the armature, a free
+ * joint's (which urdf2dyn does not apply) included. */
+static void springdamper_joint(u2d_urdf_joint *U, const mj_springdamper *sd,
+                               const double *Minv_diag, int n)
+{
+    double w = 0;
+    for (int k = 0; k < n; k++) w += Minv_diag[k];
+    const double inertia = n / fmax(U2D_MJ_MINVAL, w), t = sd->timeconst, z = sd->dampratio;
+    U->stiffness = inertia / fmax(U2D_MJ_MINVAL, t * t * z * z);
+    U->damping = 2 * inertia / fmax(U2D_MJ_MINVAL, t);
+}
+
+/* MuJoCo's mass matrix holds a free joint's armature, which urdf2dyn's leaves out. */
+static void add_free_armature(const mjcf *rd, const u2d_model *m, double *M)
+{
+    for (int b = 1; b < m->nbody; b++)
+        for (int k = 0; k < rd->nsd; k++)
+            if (rd->sd[k].joint == m->jurdf[b])
+                for (int c = m->vadr[b]; c < m->vadr[b] + m->jnv[b]; c++)
+                    M[(size_t)c * (size_t)m->nv + c] += rd->sd[k].free_armature;
+}
+
+/* Each springdamper joint's stiffness and damping from M's factors L; x: nv scratch. */
+static void size_springdampers(mjcf *rd, const u2d_model *m, const double *L, double *x)
+{
+    double diag[6];
+    for (int b = 1; b < m->nbody; b++)
+        for (int k = 0; k < rd->nsd; k++) {
+            if (rd->sd[k].joint != m->jurdf[b] || rd->sd[k].timeconst <= 0) continue;
+            for (int c = 0; c < m->jnv[b]; c++) {
+                solve_unit(L, m->nv, m->vadr[b] + c, x);
+                diag[c] = x[m->vadr[b] + c];
+            }
+            springdamper_joint(&rd->u->joint[rd->sd[k].joint], &rd->sd[k], diag, m->jnv[b]);
+        }
+}
+
+/* Every springdamper's stiffness and damping, from the mass matrix at qpos0 of the model
+ * as read (compiled here for that, as MuJoCo compiles its own first). */
+static int springdamper_terms(mjcf *rd)
+{
+    int any = 0;
+    for (int k = 0; k < rd->nsd; k++) any |= rd->sd[k].timeconst > 0;
+    if (!any) return 0;
+    u2d_urdf *u = rd->u;
+    u2d_model *m = u2d_model_compile(u, 0, rd->err);
+    if (!m) return -1;
+    const size_t nv = (size_t)m->nv;
+    u2d_work *w = u2d_work_new(m);
+    double *M = malloc(sizeof(double) * nv * (nv + 1));
+    int status = 0;
+    if (!w || !M) {
+        status = fail(rd, NULL, "out of memory");
+    } else if (m->nq != u->nqpos0 || u2d_crba(m, w, u->qpos0, M) != U2D_OK) {
+        status = fail(rd, NULL, "springdamper: the mass matrix at qpos0 could not be computed");
+    } else {
+        add_free_armature(rd, m, M);
+        int raised = factor_ldl(M, m->nv);
+        if (raised >= 0)
+            note(rd, NULL, "springdamper on a model whose mass matrix at qpos0 is singular "
+                 "(at coordinate %d; MuJoCo warns of it too): the stiffness and damping it "
+                 "makes from M^-1, urdf2dyn's as MuJoCo's, hang on rounding and may differ "
+                 "from MuJoCo's", raised);
+        size_springdampers(rd, m, M, M + nv * nv);
+    }
+    free(M);
+    u2d_work_free(w);
+    u2d_model_free(m);
+    return status;
 }
 
 /* Every name (links, joints, model) copied into one block the u2d_urdf owns; link and joint
@@ -1882,12 +2062,12 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     set_total_mass(&rd);
     summarize(&rd);
     u->root = 0;
-    if (own_names(&rd)) goto error;
+    if (own_names(&rd) || springdamper_terms(&rd)) goto error;
 
     for (int k = 0; k < rd.nowned; k++) free(rd.owned[k]);
     for (int k = 0; k < rd.nfile; k++) free(rd.file[k].path);
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
-    free(rd.mesh); free(rd.meshindex); free(rd.body);
+    free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd);
     u2d_xml_free(rd.doc);
     return u;
 
@@ -1896,7 +2076,7 @@ error:
     for (int k = 0; k < rd.nowned; k++) free(rd.owned[k]);
     for (int k = 0; k < rd.nfile; k++) free(rd.file[k].path);
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
-    free(rd.mesh); free(rd.meshindex); free(rd.body);
+    free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd);
     u->strings = NULL;
     u2d_urdf_free(u);
     u2d_xml_free(rd.doc);
