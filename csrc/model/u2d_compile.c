@@ -98,7 +98,6 @@ static void model_layout(u2d_model *m, carver *c)
     m->armature = carve(c, nb * sizeof(double));
     m->damping = carve(c, nb * sizeof(double));
     m->stiffness = carve(c, nb * sizeof(double));
-    m->springref = carve(c, nb * sizeof(double));
     m->passive_poly = carve(c, nb * 4 * sizeof(double));
     m->spring_q = carve(c, nb * 7 * sizeof(double));
     m->link_body = carve(c, nl * sizeof(int));
@@ -217,7 +216,6 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
                 m->has_armature |= J->armature != 0.0;
                 m->damping[b] = J->damping;
                 m->stiffness[b] = J->stiffness;
-                m->springref[b] = J->springref;
                 memcpy(&m->passive_poly[4 * b], J->stiffness_poly, sizeof J->stiffness_poly);
                 memcpy(&m->passive_poly[4 * b + 2], J->damping_poly, sizeof J->damping_poly);
                 memcpy(&m->spring_q[7 * b], J->spring_q, sizeof J->spring_q);

@@ -306,8 +306,8 @@ typedef struct {
                                          joint's coordinates (MJCF armature; Pinocchio's
                                          model.armature): M + diag, tau + armature qdd   */
     double *damping;        /* (nbody)   passive joint forces on each of the joint's   */
-    double *stiffness;      /*           coordinates: -stiffness (q - springref) -     */
-    double *springref;      /*           damping qd (MJCF; a URDF's <dynamics damping>) */
+    double *stiffness;      /*           coordinates: -stiffness (q - spring_q) -      */
+                            /*           damping qd (MJCF; a URDF's <dynamics damping>) */
     double *passive_poly;   /* (nbody,4) MJCF's higher terms: stiffness x^2, x^3, damping
                                          v|v|, v^3 (u2d_passive.c)                      */
     double *spring_q;       /* (nbody,7) the q each joint's spring pulls toward, jnq
