@@ -347,6 +347,25 @@ def test_springdamper_on_a_simple_slide_body_with_armature_is_named():
     assert model.joints[0].stiffness == pytest.approx(m.jnt_stiffness[0], rel=1e-12)
 
 
+def test_springdamper_on_a_singular_mass_matrix_is_mujocos_and_named():
+    """A hinge and a ball about the same point turn the body about z twice: the mass matrix
+    at qpos0 is singular at the hinge (MuJoCo's compiler warns "at DOF 12" and raises the
+    pivot to mjMINVAL); urdf2dyn factors it as MuJoCo's mj_factorM does, so the free
+    joint's springdamper above is MuJoCo's, and the warning names the coordinate."""
+    ball = '<geom type="sphere" size="0.5"/>'
+    xml = ('<mujoco><worldbody><body><freejoint/>' + ball + '</body><body>'
+           '<joint type="free" springdamper="0.5 0.5"/>' + ball + '<body><joint type="hinge"/>'
+           '<joint type="ball"/>' + ball + '</body></body></worldbody></mujoco>')
+    with pytest.warns(urdf2dyn.URDFWarning, match=r"springdamper on a model whose mass "
+                      r"matrix at qpos0 is singular \(at coordinate 12; MuJoCo warns"):
+        model = urdf2dyn.load(xml)
+    with pytest.warns(UserWarning, match="singular.* at DOF 12"):
+        m = oracle.mujoco_model(xml=xml)
+    np.testing.assert_allclose([model.joints[1].stiffness, model.joints[1].damping],
+                               [m.jnt_stiffness[1], m.dof_damping[6]], rtol=1e-12)
+    assert m.jnt_stiffness[1] > 1
+
+
 def test_springyield_keeps_the_rest_where_mujoco_starts_it():
     """MuJoCo 4's springyield moves a spring's rest (mjData.plastic) only as mj_step yields
     it: at any state of fresh data MuJoCo's springs pull to qpos_spring, as passive_forces

@@ -63,8 +63,9 @@ typedef struct {
 
 typedef struct { const char *name; int index; } name_entry;
 
-/* A joint's springdamper="timeconst dampratio", and a free joint's armature (which
- * urdf2dyn does not apply, but MuJoCo's inertia for it holds). */
+/* A joint's springdamper="timeconst dampratio" (0 0 when it has none), and a free joint's
+ * armature (which urdf2dyn does not apply, but MuJoCo's mass matrix, whose inverse sizes
+ * every springdamper, holds). */
 typedef struct { int joint; double timeconst, dampratio, free_armature; } mj_springdamper;
 
 /* What MuJoCo's check of moving bodies' mass reads of a body. */
@@ -116,7 +117,8 @@ typedef struct {
     int n_spring_yield;         /* joints whose spring yields (MuJoCo 4's springyield)      */
     int n_sd_simple;            /* springdampers MuJoCo may size without the armature       */
     mj_springdamper *sd;        /* joints with springdamper, their stiffness and damping
-                                   made from the inertia once the tree is read             */
+                                   made from the inertia once the tree is read, and free
+                                   joints with armature                                    */
     int nsd, capsd;
 } mjcf;
 
