@@ -442,8 +442,56 @@ def test_non_physical_inertia_is_read_with_a_warning():
     body = _body("b").replace("<inertia>0.1 0.1 0.1 0 0 0</inertia>",
                               "<inertia>0.09 0.01 0.011 0 0 0</inertia>")
     with pytest.warns(urdf2dyn.URDFWarning, match=r"line 5: body 'b': <inertia> 0.09 0.01 "
-                      r"0.011: no rigid body has these moments"):
+                      r"0.011 0 0 0: principal moments 0.01, 0.011, 0.09 break the triangle "
+                      r"inequality \(0.01 \+ 0.011 < 0.09\): no rigid body has this inertia"):
         urdf2dyn.load(_doc(body, _pin("j", "/ground", "/bodyset/b")))
+
+
+@pytest.mark.parametrize("inertia, fault", [
+    ("0.1 0.1 0.1 0.09 0.09 0.09", "break the triangle inequality"),    # a diagonal that keeps it
+    ("0.1 0.1 0.1 0.2 0 0", "not positive semidefinite"),
+    ("0.1 0.1 0.1 0.01 0.02 -0.01", None)])
+def test_inertia_is_judged_by_its_principal_moments(inertia, fault):
+    """The products of inertia count: a tensor whose diagonal obeys the triangle inequality
+    can have principal moments (numpy's eigenvalues, the oracle) that break it, or a negative
+    one. The .osim reader judged the diagonal alone, where the URDF reader judges the
+    principal moments; both now share one check."""
+    xx, yy, zz, xy, xz, yz = map(float, inertia.split())
+    lam = np.linalg.eigvalsh([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
+    assert (lam[0] < 0 or lam[0] + lam[1] < lam[2]) == (fault is not None)
+    body = _body("b").replace("<inertia>0.1 0.1 0.1 0 0 0</inertia>",
+                              f"<inertia>{inertia}</inertia>")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        urdf2dyn.load(_doc(body, _pin("j", "/ground", "/bodyset/b")))
+    said = [str(w.message) for w in caught if "<inertia>" in str(w.message)]
+    if fault is None:
+        assert said == []
+    else:
+        assert len(said) == 1 and fault in said[0] and "principal moments" in said[0], said
+
+
+def test_a_published_models_inertias_are_judged_by_their_principal_moments():
+    """OpenSim's thoracoscapular shoulder model (opensim-core's test model): the bodies whose
+    principal moments (numpy) break the triangle inequality are named, and only they: the
+    clavicle and the scapula keep it on their diagonals, the radius not even there."""
+    path = os.path.join(os.path.dirname(__file__), "data", "opensim_core",
+                        "ThoracoscapularShoulderModel.osim")
+    text = open(path).read()
+    broken = set()
+    for name, numbers in re.findall(r'<Body name="(\w+)">.*?<inertia>([^<]*)</inertia>', text,
+                                    flags=re.S):
+        xx, yy, zz, xy, xz, yz = map(float, numbers.split())
+        lam = np.linalg.eigvalsh([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
+        if lam[0] + lam[1] < lam[2] - 1e-6 * np.abs([xx, yy, zz]).sum():
+            broken.add(name)
+    assert {"clavicle", "scapula", "radius"} <= broken
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        urdf2dyn.load(path)
+    named = {m.group(1) for w in caught
+             for m in [re.search(r"body '(\w+)': <inertia>", str(w.message))] if m}
+    assert named == broken
 
 
 ARM26 = os.path.join(os.path.dirname(__file__), "data", "opensim_core", "arm26.osim")

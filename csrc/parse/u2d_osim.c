@@ -1056,11 +1056,17 @@ static int read_body(osim *o, u2d_xml *node, u2d_urdf_link *L)
     }
     if (mass < 0.0) return fail_at(o, u2d_xml_child(node, "mass"), "<mass>%g</mass>: mass must "
                                    "be >= 0", mass);
-    double I[9] = {in[0], in[3], in[4], in[3], in[1], in[5], in[4], in[5], in[2]};
-    if (in[0] < 0 || in[1] < 0 || in[2] < 0 || in[0] + in[1] < in[2] * (1 - 1e-9) - 1e-18 ||
-        in[1] + in[2] < in[0] * (1 - 1e-9) - 1e-18 || in[0] + in[2] < in[1] * (1 - 1e-9) - 1e-18)
-        note(o, node, "<inertia> %g %g %g: no rigid body has these moments (negative, or the "
-             "triangle inequality fails); used as written", in[0], in[1], in[2]);
+    double I[9] = {in[0], in[3], in[4], in[3], in[1], in[5], in[4], in[5], in[2]}, lam[3];
+    int fault = u2d_inertia_fault(I, lam);
+    if (fault == 1)
+        note(o, node, "<inertia> %g %g %g %g %g %g: not positive semidefinite (principal "
+             "moments %g, %g, %g): no rigid body has this inertia; used as written", in[0],
+             in[1], in[2], in[3], in[4], in[5], lam[0], lam[1], lam[2]);
+    else if (fault == 2)
+        note(o, node, "<inertia> %g %g %g %g %g %g: principal moments %g, %g, %g break the "
+             "triangle inequality (%g + %g < %g): no rigid body has this inertia; used as "
+             "written", in[0], in[1], in[2], in[3], in[4], in[5], lam[0], lam[1], lam[2],
+             lam[0], lam[1], lam[2]);
     L->has_inertial = 1;
     L->mass = mass;
     memcpy(L->com, com, sizeof com);

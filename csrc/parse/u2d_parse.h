@@ -38,6 +38,11 @@ int u2d_scan_number(const char **s, double *x);
  * strtod reads "0x10" as 16 (as MuJoCo does), urdfdom refuses it and OpenSim reads 0. */
 int u2d_scan_decimal(const char **s, double *x);
 
+/* How a body's inertia about its centre of mass (symmetric 3x3) fails to be a rigid body's:
+ * 0 when it is one, 1 when it is not positive semidefinite, 2 when its principal moments
+ * break the triangle inequality; lam gets the principal moments, ascending. */
+int u2d_inertia_fault(const double I[9], double lam[3]);
+
 /* Whether xml's first element (after its declaration and comments) is named root. */
 int u2d_has_root(const char *xml, const char *root);
 

@@ -272,19 +272,15 @@ static int read_inertial(reader *rd, u2d_xml *node, u2d_urdf_link *L)
         if (read_numbers(rd, inertia, names[k], 1, &v[k])) return -1;
     double I[9] = {v[0], v[1], v[2], v[1], v[3], v[4], v[2], v[4], v[5]}, tmp[9];
 
-    /* A rigid body's principal moments are >= 0 and obey the triangle inequality, up to
-     * rounding in the file's last digits, relative to the largest entry (exporters write
-     * off-diagonal noise like 2e-35 on a zero diagonal). Real files break both (a 1e-6 kg
-     * antenna): read as written, as Pinocchio does, and say so. */
-    double scale = fabs(v[0]) + fabs(v[3]) + fabs(v[5]);
-    for (int k = 0; k < 6; k++) scale = fmax(scale, fabs(v[k]));
-    double lam[3], tol = 1e-9 * scale + 1e-18;
-    u2d_sym3_eigenvalues(I, lam);
-    if (lam[0] < -tol)
+    /* Real files hold inertias no rigid body has (a 1e-6 kg antenna): read as written, as
+     * Pinocchio does, and say so. */
+    double lam[3];
+    int fault = u2d_inertia_fault(I, lam);
+    if (fault == 1)
         note(rd, inertia, "<inertia>: not positive semidefinite (principal moments %g, %g, %g): "
              "no rigid body has this inertia; used as written. Correct the exporter's values",
              lam[0], lam[1], lam[2]);
-    else if (lam[0] + lam[1] < lam[2] - 1e-6 * scale - 1e-18)
+    else if (fault == 2)
         note(rd, inertia, "<inertia>: principal moments %g, %g, %g break the triangle "
              "inequality (%g + %g < %g): no rigid body has this inertia; used as written. "
              "Correct the exporter's values", lam[0], lam[1], lam[2], lam[0], lam[1], lam[2]);
@@ -823,4 +819,19 @@ void u2d_urdf_free(u2d_urdf *u)
     free(u->joint);
     free(u->strings);
     free(u);
+}
+
+/* A rigid body's principal moments are >= 0 and obey the triangle inequality; a file's
+ * are allowed rounding in their last digits, relative to the largest entry (exporters write
+ * off-diagonal noise like 2e-35 on a zero diagonal). The moments, not the diagonal: a
+ * tensor whose products of inertia are large can break them with a diagonal that keeps
+ * them (two bodies of a published OpenSim shoulder model). */
+int u2d_inertia_fault(const double I[9], double lam[3])
+{
+    double scale = fabs(I[0]) + fabs(I[4]) + fabs(I[8]);
+    for (int k = 0; k < 9; k++) scale = fmax(scale, fabs(I[k]));
+    u2d_sym3_eigenvalues(I, lam);
+    if (lam[0] < -(1e-9 * scale + 1e-18)) return 1;
+    if (lam[0] + lam[1] < lam[2] - 1e-6 * scale - 1e-18) return 2;
+    return 0;
 }
