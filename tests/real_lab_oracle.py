@@ -55,7 +55,7 @@ def write_opensim_inputs(osim, c3d, out):
     xyz = c["data"]["points"][:3] / 1000.0
     first = int(c["header"]["points"]["first_frame"])
     table = osim.TimeSeriesTableVec3()
-    table.setColumnLabels(osim.StdVectorString(labels))
+    table.setColumnLabels(list(labels))
     for i in range(xyz.shape[2]):
         row = osim.RowVectorVec3(len(labels))
         for k in range(len(labels)):
@@ -82,7 +82,7 @@ def write_opensim_inputs(osim, c3d, out):
                 cols.append(np.nan_to_num(x[:, a]))
     data = np.column_stack(cols)
     table = osim.TimeSeriesTable()
-    table.setColumnLabels(osim.StdVectorString(names[1:]))
+    table.setColumnLabels(list(names[1:]))
     for row in data:
         table.appendRow(float(row[0]), osim.RowVector([float(x) for x in row[1:]]))
     table.addTableMetaDataString("inDegrees", "no")

@@ -301,7 +301,7 @@ def synthetic_walk(osim, files):
         model.getMarkerSet()
     names = [ms.get(i).getName() for i in range(ms.getSize())]
     table = osim.TimeSeriesTableVec3()
-    table.setColumnLabels(osim.StdVectorString(names))
+    table.setColumnLabels(list(names))
     for r, t in enumerate(motion.getIndependentColumn()):
         row = motion.getRowAtIndex(r)
         for k, name in enumerate(labels):
@@ -420,7 +420,7 @@ def opencap_scaling(osim, files):
     ms = subject.getMarkerSet()
     names = [ms.get(i).getName() for i in range(ms.getSize())]
     table = osim.TimeSeriesTableVec3()
-    table.setColumnLabels(osim.StdVectorString(names))
+    table.setColumnLabels(list(names))
     for k in range(31):
         row = osim.RowVectorVec3(len(names))
         for i in range(len(names)):
