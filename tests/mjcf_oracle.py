@@ -6,9 +6,10 @@ does not have: urdf2dyn reports it and does not apply it; zeroing it on the comp
 would leave mj_setConst's constants stale), and mesh geoms whose files are not here (the
 vendored models keep their XML only: every one of their bodies has an <inertial>, so the
 meshes change nothing) are removed with their meshes, materials and textures. Inverse
-dynamics is mj_rne(flg_acc=1) after mj_fwdPosition and mj_fwdVelocity plus the armature's
-dof_armature * qacc (as mj_inverse adds it), the mass matrix mj_fullM (armature included);
-both through urdf2dyn.interop's MuJoCo conversions.
+dynamics is mj_rne(flg_acc=0)'s bias after mj_fwdPosition and mj_fwdVelocity plus
+mj_mulM's M qacc (as mj_inverse has them: M holds the joints' armature and, in MuJoCo 4,
+the armature of their actuators), the mass matrix mj_fullM; both through urdf2dyn.interop's
+MuJoCo conversions.
 """
 import os
 
@@ -92,12 +93,14 @@ def mujoco_dynamics(m, model, q, v, a):
     qacc = interop.to_mujoco_qacc(model, q, v, a)
     tau = np.zeros((len(q), m.nv))
     M = np.zeros((len(q), m.nv, m.nv))
+    Ma = np.zeros(m.nv)
     for k in range(len(q)):
         d.qpos[:], d.qvel[:], d.qacc[:] = qpos[k], qvel[k], qacc[k]
         mujoco.mj_fwdPosition(m, d)
         mujoco.mj_fwdVelocity(m, d)
-        mujoco.mj_rne(m, d, 1, tau[k])
-        tau[k] += m.dof_armature * qacc[k]
+        mujoco.mj_rne(m, d, 0, tau[k])
+        mujoco.mj_mulM(m, d, Ma, qacc[k])
+        tau[k] += Ma
         mujoco.mj_fullM(m, d, M[k])
     return tau, M
 

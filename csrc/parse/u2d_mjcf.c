@@ -20,10 +20,12 @@
  * equality constraints) changes MuJoCo's own dynamics: it is counted into one finding and
  * not applied to inverse dynamics; the joints' springs and damping (every term: MuJoCo 4's
  * polynomials, springdamper sized from M at qpos0, ball and free joints' springs) go to the
- * core's joints for Model.passive_forces (u2d_passive.c). Joint limits, actuators and
- * contacts are read and say nothing, as a URDF's limits, transmissions
- * and collision geometry: they do not enter rigid-body dynamics in MuJoCo either (contact
- * forces come in through f_ext). */
+ * core's joints for Model.passive_forces (u2d_passive.c). An actuator's armature and
+ * damping, which MuJoCo 4 adds to the joint it drives (times gear[0]^2), go to that joint's
+ * (read_actuators); a tendon actuator's, and a free joint's armature, are reported. Joint
+ * limits, the actuators' forces and contacts are read and say nothing, as a URDF's limits,
+ * transmissions and collision geometry: they do not enter rigid-body dynamics in MuJoCo
+ * either (contact forces come in through f_ext). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +37,14 @@
 #define MAX_TOTAL_BYTES ((size_t)1 << 30)     /* every file of a model together */
 #define MAX_CLASS_DEPTH 100                    /* MuJoCo's models nest a few       */
 
-enum { K_JOINT = 0, K_GEOM, K_MESH, K_SITE, K_CAMERA, NKIND };
-static const char *const kind_name[NKIND] = {"joint", "geom", "mesh", "site", "camera"};
+enum { K_JOINT = 0, K_GEOM, K_MESH, K_SITE, K_CAMERA, K_ACTUATOR, NKIND };
+static const char *const kind_name[K_ACTUATOR] = {"joint", "geom", "mesh", "site", "camera"};
+
+/* The elements that are actuators, in <actuator> and in a <default>: MuJoCo keeps one
+ * actuator default per class, which each of them writes in document order. */
+static const char *const ACTUATOR_ELEMENTS =
+    "general|motor|position|velocity|damper|intvelocity|orientation|pid|cylinder|muscle|"
+    "adhesion|dcmotor|plugin";
 
 typedef struct {
     char *path;                 /* as read (owned); "" for text without a file          */
@@ -116,6 +124,8 @@ typedef struct {
     int n_passive_given;        /* joints whose damping or spring passive_forces gives     */
     int n_spring_yield;         /* joints whose spring yields (MuJoCo 4's springyield)      */
     int n_sd_simple;            /* springdampers MuJoCo may size without the armature       */
+    int n_actuator_damping;     /* actuators whose damping passive_forces gives             */
+    int n_actuator_tendon;      /* actuators with armature or damping on a tendon           */
     mj_springdamper *sd;        /* joints with springdamper, their stiffness and damping
                                    made from the inertia once the tree is read, and free
                                    joints with armature                                    */
@@ -423,8 +433,10 @@ static int read_defaults(mjcf *rd)
                     stack[top++] = (item){e, cls};
                     continue;
                 }
-                for (int k = 0; k < NKIND; k++)
+                for (int k = 0; k < K_ACTUATOR; k++)
                     if (strcmp(n, kind_name[k]) == 0 && add_dnode(rd, cls, k, e)) status = -1;
+                if (word_index(ACTUATOR_ELEMENTS, n) >= 0 && add_dnode(rd, cls, K_ACTUATOR, e))
+                    status = -1;
                 /* MuJoCo refuses two orientation forms in a default, used or not */
                 int form;
                 if (!status && (strcmp(n, "geom") == 0 || strcmp(n, "site") == 0 ||
@@ -1467,6 +1479,17 @@ static int read_joint(mjcf *rd, const mj_item *it, const char *body, int k, mj_j
     return 0;
 }
 
+/* The springdamper record of core joint `joint`, made (without springdamper or armature)
+ * when it has none; NULL and a message when out of memory. */
+static mj_springdamper *springdamper_of(mjcf *rd, int joint)
+{
+    for (int k = 0; k < rd->nsd; k++)
+        if (rd->sd[k].joint == joint) return &rd->sd[k];
+    if (grow(rd, (void **)&rd->sd, &rd->capsd, rd->nsd, sizeof *rd->sd)) return NULL;
+    rd->sd[rd->nsd] = (mj_springdamper){joint, 0, 0, 0};
+    return &rd->sd[rd->nsd++];
+}
+
 /* A joint's springs and damping onto the core's joint U (the last one added): the linear
  * and polynomial terms, a hinge's or slide's spring rest (a ball's and free joint's are
  * their qpos0, set by the caller), and its springdamper to apply once the tree is read. */
@@ -1482,15 +1505,11 @@ static int passive_terms(mjcf *rd, const mj_joint *j, u2d_urdf_joint *U)
     }
     if ((j->springdamper[0] <= 0 || j->springdamper[1] <= 0) && j->free_armature == 0)
         return 0;                       /* (a free joint's armature enters the inertia) */
-    if (rd->nsd == rd->capsd) {
-        int cap = 2 * rd->capsd + 4;
-        mj_springdamper *g = realloc(rd->sd, sizeof *g * (size_t)cap);
-        if (!g) return fail(rd, NULL, "out of memory");
-        rd->sd = g;
-        rd->capsd = cap;
-    }
-    rd->sd[rd->nsd++] = (mj_springdamper){(int)(U - rd->u->joint), j->springdamper[0],
-                                           j->springdamper[1], j->free_armature};
+    mj_springdamper *sd = springdamper_of(rd, (int)(U - rd->u->joint));
+    if (!sd) return -1;
+    sd->timeconst = j->springdamper[0];
+    sd->dampratio = j->springdamper[1];
+    sd->free_armature = j->free_armature;
     return 0;
 }
 
@@ -1783,6 +1802,117 @@ static int check_moving_masses(mjcf *rd)
     return status;
 }
 
+/* ---- actuators: what MuJoCo 4 adds to the joints they drive ------------------------------ */
+
+/* MuJoCo's transmission attributes, in the order its reader reads them: the last given wins. */
+static const char *const TRANSMISSION[] = {"joint", "jointinparent", "tendon", "cranksite",
+                                           "site", "body"};
+enum { T_JOINT, T_JOINTINPARENT, T_TENDON, T_SLIDERCRANK, T_SITE, T_BODY, NTRANSMISSION };
+
+/* The actuator's transmission (T_*, -1 for none) and its target's name. */
+static int transmission(u2d_xml *e, const char **target)
+{
+    int kind = -1;
+    for (int k = 0; k < NTRANSMISSION; k++) {
+        const char *s = u2d_xml_attr(e, TRANSMISSION[k]);
+        if (s) { kind = k; *target = s; }
+    }
+    return kind;
+}
+
+/* The core joints an actuator can drive (the file's joints, not the fixed ones urdf2dyn
+ * adds), sorted by name for lookup; NULL and a message when out of memory. */
+static name_entry *joint_index(mjcf *rd, int *n)
+{
+    const u2d_urdf *u = rd->u;
+    name_entry *e = malloc(sizeof *e * (size_t)(u->njoint + 1));
+    *n = 0;
+    if (!e) { fail(rd, NULL, "out of memory"); return NULL; }
+    for (int k = 0; k < u->njoint; k++)
+        if (u->joint[k].type != U2D_JOINT_FIXED) e[(*n)++] = (name_entry){u->joint[k].name, k};
+    qsort(e, (size_t)*n, sizeof *e, cmp_name);
+    return e;
+}
+
+/* MuJoCo 4 adds an actuator's armature and damping (damping="linear v|v| v^2") to its joint
+ * or tendon, each times gear[0]^2 whatever the joint's type (mj_actuatorArmature,
+ * mj_actuatorDamping), summed over the actuators on one target. Onto a joint they go to the
+ * joint's own terms, which is exact: the armature of a hinge, slide or ball (a free joint's
+ * is reported, as its own is), the damping of any joint for Model.passive_forces. */
+static int drive_joint(mjcf *rd, u2d_urdf_joint *U, double g2, const double damping[3],
+                       double armature)
+{
+    U->damping += g2 * damping[0];
+    U->damping_poly[0] += g2 * damping[1];
+    U->damping_poly[1] += g2 * damping[2];
+    if (damping[0] != 0 || damping[1] != 0 || damping[2] != 0) {
+        rd->n_actuator_damping++;
+        rd->n_passive_given++;
+    }
+    if (armature == 0) return 0;
+    if (U->type != U2D_JOINT_FLOATING) {
+        U->armature += g2 * armature;
+        return 0;
+    }
+    mj_springdamper *sd = springdamper_of(rd, (int)(U - rd->u->joint));
+    if (!sd) return -1;
+    rd->n_free_armature += sd->free_armature == 0;
+    sd->free_armature += g2 * armature;
+    return 0;
+}
+
+/* Actuator e (the k-th): its armature and damping onto its joint; a tendon's counted for
+ * the summary. joints: joint_index's. */
+static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, int njoint)
+{
+    double gear[6] = {1, 0, 0, 0, 0, 0}, damping[3] = {0, 0, 0}, armature = 0;
+    const char *name = u2d_xml_attr(e, "name"), *target = NULL;
+    char label[160];
+    if (name) snprintf(label, sizeof label, "actuator '%.100s'", name);
+    else snprintf(label, sizeof label, "actuator %d (unnamed)", k);
+    int cls = class_attr(rd, e, "class", 0);
+    if (cls < 0 || dnumbers(rd, e, K_ACTUATOR, cls, "gear", 1, 6, gear) < 0 ||
+        dnumbers(rd, e, K_ACTUATOR, cls, "damping", 1, 3, damping) < 0 ||
+        dnumbers(rd, e, K_ACTUATOR, cls, "armature", 1, 1, &armature) < 0)
+        return -1;
+    if (damping[0] == 0 && damping[1] == 0 && damping[2] == 0 && armature == 0) return 0;
+    if (armature < 0)
+        return fail(rd, e, "%s: armature %g is negative (a rotor's inertia is at least 0): "
+                    "give 0 or more", label, armature);
+    int kind = transmission(e, &target);
+    if (kind < 0)
+        return fail(rd, e, "%s has armature or damping but no transmission (MuJoCo refuses "
+                    "it): give joint=, jointinparent= or tendon=", label);
+    if (kind == T_SLIDERCRANK || kind == T_SITE || kind == T_BODY)
+        return fail(rd, e, "%s: armature and damping need a joint or tendon transmission, "
+                    "not %s= (MuJoCo refuses it): leave them out or drive a joint or tendon",
+                    label, TRANSMISSION[kind]);
+    if (kind == T_TENDON) {
+        rd->n_actuator_tendon++;
+        return 0;
+    }
+    int j = lookup(joints, njoint, target);
+    if (j < 0)
+        return fail(rd, e, "%s: %s=\"%.100s\" names no joint of the model (MuJoCo refuses "
+                    "it)", label, TRANSMISSION[kind], target);
+    return drive_joint(rd, &rd->u->joint[j], gear[0] * gear[0], damping, armature);
+}
+
+/* Every <actuator> section's actuators (after the tree: their targets are its joints). */
+static int read_actuators(mjcf *rd)
+{
+    int njoint = 0, k = 0, status = 0;
+    name_entry *joints = NULL;
+    for (u2d_xml *s = u2d_xml_first(rd->root); s && !status; s = u2d_xml_next(s)) {
+        if (strcmp(u2d_xml_name(s), "actuator") != 0) continue;
+        if (!joints && !(joints = joint_index(rd, &njoint))) return -1;
+        for (u2d_xml *e = u2d_xml_first(s); e && !status; e = u2d_xml_next(e), k++)
+            status = read_actuator(rd, e, k, joints, njoint);
+    }
+    free(joints);
+    return status;
+}
+
 /* ---- the whole model --------------------------------------------------------------------- */
 
 static int count_children(mjcf *rd, const char *section)
@@ -1802,6 +1932,8 @@ static void summarize(mjcf *rd)
     size_t n = 0;
     const struct { int count; const char *what, *unit; } items[] = {
         {rd->n_free_armature, "armature", "free joint"}, {rd->n_damping, "damping", "joint"},
+        {rd->n_actuator_damping, "damping", "actuator"},
+        {rd->n_actuator_tendon, "tendon armature or damping", "actuator"},
         {rd->n_spring, "springs", "joint"}, {rd->n_friction, "friction loss", "joint"},
         {rd->n_gravcomp, "gravity compensation", "body"},
         {count_children(rd, "tendon"), "tendon", NULL},
@@ -2059,7 +2191,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     if (!u->name) u->name = "MuJoCo Model";
 
     if (expand_includes(&rd) || read_compiler(&rd) || read_option(&rd) || read_defaults(&rd) ||
-        read_assets(&rd) || read_tree(&rd) || check_moving_masses(&rd))
+        read_assets(&rd) || read_tree(&rd) || check_moving_masses(&rd) || read_actuators(&rd))
         goto error;
     set_total_mass(&rd);
     summarize(&rd);
