@@ -408,7 +408,7 @@ ACTUATED = """
         <joint name="ball" type="ball"/>
         <geom type="sphere" size="0.05" pos="0.1 0 0"/>
         <body name="c" pos="0.2 0 0">
-          <joint name="slide" type="slide" axis="1 0 1"/>
+          <joint name="slide" type="slide" axis="1 0 1" springdamper="0.2 0.7"/>
           <geom type="box" size="0.05 0.02 0.03"/>
         </body>
       </body>
@@ -434,7 +434,9 @@ def test_actuator_armature_and_damping_are_mujocos():
     joint, whatever their kind: the mass matrix (qM), passive_forces (qfrc_damper) and
     inverse_dynamics - passive_forces (mj_inverse) are MuJoCo's on a hinge with three
     actuators (negative and non-unit gears), a ball, a slide with a motor and a position
-    servo, and a free joint's damping, with attributes from nested default classes."""
+    servo (and a springdamper, sized with the actuators' armature, to which MuJoCo adds
+    their damping), and a free joint's damping, with attributes from nested default
+    classes."""
     m = oracle.mujoco_model(xml=ACTUATED)
     assert m.actuator_armature.any() and m.actuator_damping.any() and \
         m.actuator_dampingpoly.any()
@@ -449,6 +451,8 @@ def test_actuator_armature_and_damping_are_mujocos():
     T = interop.mujoco_velocity_map(model, q)
     M = T @ model.mass_matrix(q) @ np.swapaxes(T, -1, -2)
     np.testing.assert_allclose(M, M_mj, rtol=0, atol=1e-12 * np.abs(M_mj).max())
+    np.testing.assert_allclose([j.stiffness for j in model.joints], m.jnt_stiffness,
+                               rtol=1e-12)
     expected = assert_passive_is_mujocos(ACTUATED, seed=21)
     assert np.abs(expected).min(axis=0).min() > 0       # every coordinate is damped
 

@@ -126,6 +126,8 @@ typedef struct {
     int n_sd_simple;            /* springdampers MuJoCo may size without the armature       */
     int n_actuator_damping;     /* actuators whose damping passive_forces gives             */
     int n_actuator_tendon;      /* actuators with armature or damping on a tendon           */
+    double *actuator_damping;   /* per core joint: its actuators' linear damping, added once
+                                   springdamper has set the joint's own                     */
     mj_springdamper *sd;        /* joints with springdamper, their stiffness and damping
                                    made from the inertia once the tree is read, and free
                                    joints with armature                                    */
@@ -1842,7 +1844,7 @@ static name_entry *joint_index(mjcf *rd, int *n)
 static int drive_joint(mjcf *rd, u2d_urdf_joint *U, double g2, const double damping[3],
                        double armature)
 {
-    U->damping += g2 * damping[0];
+    rd->actuator_damping[U - rd->u->joint] += g2 * damping[0];
     U->damping_poly[0] += g2 * damping[1];
     U->damping_poly[1] += g2 * damping[2];
     if (damping[0] != 0 || damping[1] != 0 || damping[2] != 0) {
@@ -1898,7 +1900,10 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     return drive_joint(rd, &rd->u->joint[j], gear[0] * gear[0], damping, armature);
 }
 
-/* Every <actuator> section's actuators (after the tree: their targets are its joints). */
+/* Every <actuator> section's actuators (after the tree: their targets are its joints). The
+ * armature goes to the joints now (MuJoCo sizes springdampers with it), the linear damping
+ * once springdamper has replaced the joint's own (add_actuator_damping): MuJoCo adds the
+ * actuators' to the joint's, springdamper's included. */
 static int read_actuators(mjcf *rd)
 {
     int njoint = 0, k = 0, status = 0;
@@ -1906,6 +1911,11 @@ static int read_actuators(mjcf *rd)
     for (u2d_xml *s = u2d_xml_first(rd->root); s && !status; s = u2d_xml_next(s)) {
         if (strcmp(u2d_xml_name(s), "actuator") != 0) continue;
         if (!joints && !(joints = joint_index(rd, &njoint))) return -1;
+        if (!rd->actuator_damping &&
+            !(rd->actuator_damping = calloc((size_t)rd->u->njoint + 1, sizeof(double)))) {
+            free(joints);
+            return fail(rd, NULL, "out of memory");
+        }
         for (u2d_xml *e = u2d_xml_first(s); e && !status; e = u2d_xml_next(e), k++)
             status = read_actuator(rd, e, k, joints, njoint);
     }
@@ -2079,6 +2089,13 @@ static int springdamper_terms(mjcf *rd)
     return status;
 }
 
+/* The actuators' linear damping onto their joints' (read_actuators). */
+static void add_actuator_damping(mjcf *rd)
+{
+    for (int k = 0; rd->actuator_damping && k < rd->u->njoint; k++)
+        rd->u->joint[k].damping += rd->actuator_damping[k];
+}
+
 /* Every name (links, joints, model) copied into one block the u2d_urdf owns; link and joint
  * names checked unique. */
 static int own_names(mjcf *rd)
@@ -2197,11 +2214,12 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     summarize(&rd);
     u->root = 0;
     if (own_names(&rd) || springdamper_terms(&rd)) goto error;
+    add_actuator_damping(&rd);
 
     for (int k = 0; k < rd.nowned; k++) free(rd.owned[k]);
     for (int k = 0; k < rd.nfile; k++) free(rd.file[k].path);
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
-    free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd);
+    free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
     u2d_xml_free(rd.doc);
     return u;
 
@@ -2210,7 +2228,7 @@ error:
     for (int k = 0; k < rd.nowned; k++) free(rd.owned[k]);
     for (int k = 0; k < rd.nfile; k++) free(rd.file[k].path);
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
-    free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd);
+    free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
     u->strings = NULL;
     u2d_urdf_free(u);
     u2d_xml_free(rd.doc);
