@@ -388,6 +388,26 @@ def test_springyield_keeps_the_rest_where_mujoco_starts_it():
             urdf2dyn.load(bad)
 
 
+@pytest.mark.parametrize("geom, words", [
+    ('type="capsule" size="0.1" fromto="0 0 0 0 0 0"', ["two points coincide"]),
+    ('type="capsule" size="0.1" fromto="0 0 0 0 0 0.1" pos="0 0 1"', ["both pos and fromto"]),
+    ('type="sphere" size="0.1" fromto="0 0 0 0 0 0.1"', ["only capsules"]),
+    ('type="capsule" size="0.1" fromto="0 0 0 0 0 0.1"', []),
+])
+@pytest.mark.parametrize("unread", ["inertial", "group"])
+def test_geom_fromto_is_checked_where_its_mass_goes_unread(tmp_path, geom, words, unread):
+    """MuJoCo's compiler checks every geom's fromto, also where the geom's mass is not read
+    (its body has an <inertial>, or it is outside inertiagrouprange): urdf2dyn refuses the
+    same, where it loaded them (found by the drawn documents)."""
+    inertial = ('<inertial pos="0 0 0" mass="1" diaginertia="0.1 0.1 0.1"/>'
+                if unread == "inertial" else '<geom size="0.1"/>')
+    group = ' group="5"' if unread == "group" else ""
+    xml = ('<mujoco><compiler inertiagrouprange="0 3"/><worldbody><body><joint/>'
+           f'{inertial}<geom {geom}{group}/></body></worldbody></mujoco>')
+    verdict = same_verdict_as_mujoco(tmp_path, xml, words)
+    assert (verdict is None) == (not words)
+
+
 # ---- actuators' armature and damping (MuJoCo 4) ----------------------------------------------
 
 ACTUATED = """

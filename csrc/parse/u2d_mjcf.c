@@ -1068,6 +1068,27 @@ static int site_or_camera(mjcf *rd, u2d_xml *e, int cls, int kind)
 }
 
 /* The elements of a body (world: of a <worldbody>), <frame>s opened with a stack. */
+/* A geom's fromto (its class's too), checked as MuJoCo's compiler checks every geom's,
+ * whether its mass is read or not (a body with an <inertial>, a geom outside the compiler's
+ * inertiagrouprange): a capsule, cylinder, ellipsoid or box, without pos, its two points
+ * apart. */
+static int check_fromto(mjcf *rd, u2d_xml *g, int cls)
+{
+    double ft[6], pos[3] = {0, 0, 0};
+    int n = dnumbers(rd, g, K_GEOM, cls, "fromto", 6, 6, ft);
+    if (n <= 0) return n;
+    int type = dkeyword(rd, g, K_GEOM, cls, "type", GEOM_TYPES, U2D_GEOM_SPHERE);
+    if (type < 0 || dnumbers(rd, g, K_GEOM, cls, "pos", 3, 3, pos) < 0) return -1;
+    if (type != U2D_GEOM_CAPSULE && type != U2D_GEOM_CYLINDER && type != U2D_GEOM_ELLIPSOID &&
+        type != U2D_GEOM_BOX)
+        return fail(rd, g, "<geom fromto>: only capsules, cylinders, ellipsoids and boxes");
+    if (pos[0] || pos[1] || pos[2]) return fail(rd, g, "<geom>: both pos and fromto");
+    double d[3] = {ft[0] - ft[3], ft[1] - ft[4], ft[2] - ft[5]};
+    if (u2d_mj_normalize(d, 3) / 2 < U2D_MJ_EPS)
+        return fail(rd, g, "<geom fromto>: the two points coincide");
+    return 0;
+}
+
 static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
 {
     typedef struct { u2d_xml *next; int cls; u2d_mj_pose frame; } level;
@@ -1103,7 +1124,8 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
             double q[4];
             if ((ecls = class_attr(rd, e, "class", ecls)) < 0 ||
                 (dattr(rd, e, K_GEOM, ecls, "fromto") ? orientation_form(rd, e, &form)
-                                                       : orientation(rd, e, K_GEOM, ecls, q)) < 0)
+                                                       : orientation(rd, e, K_GEOM, ecls, q)) < 0 ||
+                check_fromto(rd, e, ecls) < 0)
                 status = -1;
             else status = push_item(rd, &c->geom, &c->ngeom, &c->capg, e, ecls, &frame);
         } else if (strcmp(name, "inertial") == 0) {
@@ -1206,15 +1228,9 @@ static int geom_mass(mjcf *rd, const mj_item *it, double *m, double com[3], doub
     } else if (pose_of(rd, g, K_GEOM, cls, &G.pose) < 0) {
         return -1;
     }
-    if (nft) {
-        if (type != U2D_GEOM_CAPSULE && type != U2D_GEOM_CYLINDER && type != U2D_GEOM_ELLIPSOID &&
-            type != U2D_GEOM_BOX)
-            return fail(rd, g, "<geom fromto>: only capsules, cylinders, ellipsoids and boxes");
-        if (G.pose.pos[0] || G.pose.pos[1] || G.pose.pos[2])
-            return fail(rd, g, "<geom>: both pos and fromto");
+    if (nft) {                          /* (check_fromto has checked it, the type too) */
         double d[3] = {fromto[0] - fromto[3], fromto[1] - fromto[4], fromto[2] - fromto[5]};
         G.size[1] = u2d_mj_normalize(d, 3) / 2;
-        if (G.size[1] < U2D_MJ_EPS) return fail(rd, g, "<geom fromto>: the two points coincide");
         if (type == U2D_GEOM_ELLIPSOID || type == U2D_GEOM_BOX) {
             G.size[2] = G.size[1];
             G.size[1] = G.size[0];
