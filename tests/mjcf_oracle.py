@@ -43,10 +43,11 @@ def public_path(name):
 
 
 def mujoco_model(path=None, xml=None, files=None, free_armature=False):
-    """MuJoCo's compiled model of an MJCF file (or text), free joints' armature zeroed
-    unless free_armature (the passive forces' oracle keeps it: MuJoCo's springdamper sizes
-    stiffness and damping with it, and urdf2dyn's too); mesh geoms whose file is absent
-    dropped (see the module's docstring)."""
+    """MuJoCo's compiled model of an MJCF file (or text), free joints' armature (their
+    own, and their actuators', which MuJoCo 4 adds to it) zeroed unless free_armature
+    (the passive forces' oracle keeps it: MuJoCo's springdamper sizes stiffness and
+    damping with it, and urdf2dyn's too); mesh geoms whose file is absent dropped (see
+    the module's docstring)."""
     spec = (mujoco.MjSpec.from_file(path) if path is not None
             else mujoco.MjSpec.from_string(xml, assets=files or {}))
     folder = os.path.dirname(path) if path is not None else None
@@ -67,9 +68,14 @@ def mujoco_model(path=None, xml=None, files=None, free_armature=False):
             g.material = ""
         for x in list(spec.textures) + list(spec.materials) + list(spec.skins):
             spec.delete(x)
+    free = {j.name for j in spec.joints if j.type == mujoco.mjtJoint.mjJNT_FREE}
     for j in spec.joints:
         if j.type == mujoco.mjtJoint.mjJNT_FREE and not free_armature:
             j.armature = 0
+    for a in spec.actuators:       # MuJoCo 4 adds an actuator's armature to its joint's
+        if a.target in free and not free_armature and a.trntype in (
+                mujoco.mjtTrn.mjTRN_JOINT, mujoco.mjtTrn.mjTRN_JOINTINPARENT):
+            a.armature = 0
     return spec.compile()
 
 

@@ -1,7 +1,8 @@
 """Hypothesis-drawn MJCF documents: random trees of bodies with every joint type, orientation
 form, geom type and default class, with armature on some joints (given, or from the class),
 springs and damping (MuJoCo 4's polynomial terms, springdamper, springyield: given, or from
-the class), sites and cameras. Whatever is drawn either loads or is refused with a URDFError
+the class), actuators with MuJoCo 4's armature and damping on their joints (given, or from
+their class), sites and cameras. Whatever is drawn either loads or is refused with a URDFError
 (never another exception, never a crash), refused exactly where MuJoCo refuses it; and where
 MuJoCo compiles the same document, urdf2dyn's dynamics and passive forces equal MuJoCo's."""
 import os
@@ -148,11 +149,47 @@ def document(draw):
     # derandomized examples reached the comparison)
     compiles = draw(st.booleans())
     bodies = "".join(draw(st.lists(body(0, compiles), min_size=1, max_size=2)))
+    bodies, njoint = named_joints(bodies)
+    motors = "".join(draw(st.lists(actuator(njoint, compiles), max_size=4)))
     return (f'<mujoco><compiler angle="{angle}" eulerseq="{seq}" inertiafromgeom="{fromgeom}"/>'
             '<default><default class="c"><joint axis="0 1 0" ref="5" armature="0.05" '
             'damping="0.3 0.1 0.02" stiffness="2 -0.5 0.4"/>'
-            '<geom size="0.1 0.2 0.05" euler="10 0 20"/></default></default>'
-            f"<worldbody>{bodies}</worldbody></mujoco>")
+            '<geom size="0.1 0.2 0.05" euler="10 0 20"/></default>'
+            '<default class="a"><general gear="-1.5" armature="0.1" damping="0.2 0.05"/>'
+            '<default class="b"><motor damping="0.4"/></default></default></default>'
+            f"<worldbody>{bodies}</worldbody><actuator>{motors}</actuator></mujoco>")
+
+
+def named_joints(bodies):
+    """The bodies' joints named j0, j1, ... in document order (actuators name them), and
+    how many there are."""
+    count = iter(range(1 << 30))
+    named = re.sub(r"<(freejoint|joint)\b", lambda m: f'<{m.group(1)} name="j{next(count)}"',
+                   bodies)
+    return named, next(count)
+
+
+@st.composite
+def actuator(draw, njoint, compiles):
+    """An actuator on a joint (joint= or jointinparent=) with MuJoCo 4's armature and
+    damping="linear v|v| v^2" and a gear (negative, zero, non-unit), given or from the
+    classes a and b; where documents need not compile, one on a joint that is not there."""
+    if njoint == 0 and compiles:
+        return ""
+    kind = draw(st.sampled_from(["general", "motor", 'position kp="5"', 'velocity kv="2"']))
+    target = f"j{draw(st.integers(0, njoint - 1))}" if njoint else "nowhere"
+    if not compiles and draw(st.integers(0, 3)) == 0:
+        target = "nowhere"
+    trn = draw(st.sampled_from(["joint", "jointinparent"]))
+    terms = st.lists(num, min_size=1, max_size=3).map(" ".join)
+    attrs = draw(st.lists(st.one_of(terms.map(lambda t: f' damping="{t}"'),
+                                    positive.map(lambda x: f' armature="{x}"'),
+                                    num.map(lambda x: f' gear="{x}"'),
+                                    st.sampled_from([' class="a"', ' class="b"'])),
+                          max_size=3))
+    names = [a.split("=")[0] for a in attrs]
+    attrs = "".join(a for k, a in enumerate(attrs) if names[k] not in names[:k])
+    return f'<{kind} {trn}="{target}"{attrs}/>'
 
 
 @settings(max_examples=80, deadline=None, derandomize=True,
@@ -176,6 +213,8 @@ def test_random_documents_load_or_refuse_and_match_mujoco(xml):
         return
     if model.nv == 0 or oracle.moving_mass(m) == 0:
         return
+    if m.actuator_armature.any() or m.actuator_damping.any() or m.actuator_dampingpoly.any():
+        event("actuators with armature or damping compared")
     e_tau, e_M = oracle.compare(model, m, n=3)
     assert e_tau < 1e-9 and e_M < 1e-9, (e_tau, e_M, xml)
     assert_passive_is_mujocos(model, xml, [str(w.message) for w in said])

@@ -36,8 +36,9 @@ class Joint:
     """A movable joint. ``parent`` is None for the floating root added by floating_base.
     ``limit`` is (lower, upper, effort, velocity) or None; ``mimic`` is (joint, multiplier,
     offset) or None (mimic joints are read, then treated as independent, as Pinocchio does);
-    ``damping`` and ``friction`` come from a URDF's <dynamics> or an MJCF joint's damping and
-    frictionloss, ``stiffness`` from an MJCF joint's spring (the linear coefficients, as
+    ``damping`` and ``friction`` come from a URDF's <dynamics> or an MJCF joint's damping
+    (plus gear^2 times that of its actuators, as MuJoCo 4 adds it) and frictionloss,
+    ``stiffness`` from an MJCF joint's spring (the linear coefficients, as
     springdamper makes them where it is given; MuJoCo 4's polynomial terms are applied but
     not listed here), ``spring_reference`` a hinge's or slide's rest (rad for a hinge; a
     ball's or free joint's is its MJCF qpos0); none enters inverse dynamics:
@@ -873,7 +874,8 @@ class Model:
 
     def mass_matrix(self, q: ArrayLike, out: NDArray[np.float64] | None = None
                     ) -> NDArray[np.float64]:
-        """Joint-space inertia M(q), symmetric, both triangles filled (CRBA).
+        """Joint-space inertia M(q), symmetric, both triangles filled (CRBA), with the
+        armature on its diagonal (:attr:`armature`; an MJCF model's as MuJoCo's ``qM``).
 
         Parameters
         ----------
@@ -935,9 +937,10 @@ class Model:
         """The joints' springs and damping, -stiffness (q - spring_reference) - damping v on
         each coordinate in their linear terms (:attr:`Joint.stiffness`,
         :attr:`Joint.damping`): MuJoCo's ``qfrc_spring + qfrc_damper`` for an MJCF model's
-        joints, with MuJoCo 4's polynomial terms, springdamper and the springs of ball and
-        free joints (about the rotation from their rest quaternion; docs/mjcf.rst), the
-        <dynamics> damping of a URDF's, zero for OpenSim models.
+        joints, with MuJoCo 4's polynomial terms, springdamper, the springs of ball and
+        free joints (about the rotation from their rest quaternion; docs/mjcf.rst) and the
+        damping of the actuators driving them (MuJoCo 4's actuator ``damping``, times
+        gear^2), the <dynamics> damping of a URDF's, zero for OpenSim models.
         Inverse dynamics leaves them out, as Pinocchio does: ``inverse_dynamics(q, v, a) -
         passive_forces(q, v)`` is what the actuators supply beside them, MuJoCo's
         ``qfrc_inverse`` when the model has no other passive or constraint force.
@@ -1244,7 +1247,8 @@ class Model:
 
     @property
     def armature(self) -> NDArray[np.float64]:
-        """(nv,) rotor inertia on each velocity coordinate (an MJCF joint's ``armature``;
+        """(nv,) rotor inertia on each velocity coordinate (an MJCF joint's ``armature``
+        plus, as MuJoCo 4 adds it, gear^2 times that of each actuator driving the joint;
         zero for URDF and OpenSim models), as MuJoCo and Pinocchio (``model.armature``)
         apply it: added to the mass matrix's diagonal, so inverse dynamics adds
         ``armature * a``, forward dynamics, the derivatives and the kinetic energy include
