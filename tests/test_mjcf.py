@@ -517,13 +517,15 @@ _SITE_BODY = ('<mujoco><worldbody><body name="b"><joint name="h"/><geom size="0.
      ["not cranksite="]),
     ('<general name="x" joint="nothing" armature="0.1"/>', True,
      ["actuator 'x'", 'joint="nothing" names no joint']),
+    ('<motor jointinparent="nothing"/>', True, ['jointinparent="nothing" names no joint']),
+    ('<general gear="2"/>', True, ["actuator 0 (unnamed) has no transmission target"]),
     ('<general site="s" refsite="r" gear="1 0 0 0 0 0"/>', False, []),
     ('<general joint="h" armature="0.1" damping="-0.5 0.2"/>', False, []),
 ])
 def test_actuator_armature_and_damping_rules_are_mujocos(tmp_path, actuator, refused, words):
-    """Armature and damping need a joint or tendon transmission, and a joint that exists:
-    urdf2dyn refuses the others as MuJoCo refuses them, and applies MuJoCo's (a negative
-    damping too)."""
+    """Armature and damping need a joint or tendon transmission, and every actuator a
+    target, a joint that exists for a joint transmission: urdf2dyn refuses the others as
+    MuJoCo refuses them (it loaded them), and applies MuJoCo's (a negative damping too)."""
     xml = _SITE_BODY.format(a=actuator)
     verdict = same_verdict_as_mujoco(tmp_path, xml, words)
     assert (verdict is not None) == refused

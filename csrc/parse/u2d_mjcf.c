@@ -1880,7 +1880,8 @@ static int drive_joint(mjcf *rd, u2d_urdf_joint *U, double g2, const double damp
 }
 
 /* Actuator e (the k-th): its armature and damping onto its joint; a tendon's counted for
- * the summary. joints: joint_index's. */
+ * the summary. joints: joint_index's. An actuator without a target, or on a joint that is
+ * not there, is refused as MuJoCo refuses it, armature and damping or not. */
 static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, int njoint)
 {
     double gear[6] = {1, 0, 0, 0, 0, 0}, damping[3] = {0, 0, 0}, armature = 0;
@@ -1893,14 +1894,18 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         dnumbers(rd, e, K_ACTUATOR, cls, "damping", 1, 3, damping) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "armature", 1, 1, &armature) < 0)
         return -1;
+    int kind = transmission(e, &target);
+    if (kind < 0)
+        return fail(rd, e, "%s has no transmission target (MuJoCo refuses it): give joint=, "
+                    "jointinparent=, tendon=, site=, body= or cranksite=", label);
+    int j = kind == T_JOINT || kind == T_JOINTINPARENT ? lookup(joints, njoint, target) : 0;
+    if (j < 0)
+        return fail(rd, e, "%s: %s=\"%.100s\" names no joint of the model (MuJoCo refuses "
+                    "it)", label, TRANSMISSION[kind], target);
     if (damping[0] == 0 && damping[1] == 0 && damping[2] == 0 && armature == 0) return 0;
     if (armature < 0)
         return fail(rd, e, "%s: armature %g is negative (a rotor's inertia is at least 0): "
                     "give 0 or more", label, armature);
-    int kind = transmission(e, &target);
-    if (kind < 0)
-        return fail(rd, e, "%s has armature or damping but no transmission (MuJoCo refuses "
-                    "it): give joint=, jointinparent= or tendon=", label);
     if (kind == T_SLIDERCRANK || kind == T_SITE || kind == T_BODY)
         return fail(rd, e, "%s: armature and damping need a joint or tendon transmission, "
                     "not %s= (MuJoCo refuses it): leave them out or drive a joint or tendon",
@@ -1909,10 +1914,6 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         rd->n_actuator_tendon++;
         return 0;
     }
-    int j = lookup(joints, njoint, target);
-    if (j < 0)
-        return fail(rd, e, "%s: %s=\"%.100s\" names no joint of the model (MuJoCo refuses "
-                    "it)", label, TRANSMISSION[kind], target);
     return drive_joint(rd, &rd->u->joint[j], gear[0] * gear[0], damping, armature);
 }
 
