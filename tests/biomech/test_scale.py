@@ -492,8 +492,9 @@ _FLAG_VALUES = st.sampled_from(["x:-90", "y:45,x:10", "q:1", "", "nowhere.osim",
 @st.composite
 def same_case_options(draw):
     """Options that name what the setup names, or the same case another way: the generic
-    model, static trial or marker set by path (or a copy of another name), the output model elsewhere,
-    the static trial as recorded turned about the vertical (then --rotate turns it back).
+    model, static trial or marker set by path (or a copy of another name), the output model
+    elsewhere, the static trial as recorded turned about the vertical (then --rotate turns it
+    back).
     Returns ({flag: value}, the turn in degrees or None)."""
     flags = {}
     if draw(st.booleans()):
