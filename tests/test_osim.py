@@ -394,28 +394,43 @@ def test_custom_joints_run_every_algorithm(every_joint):
                - model.forward_kinematics(q - eps * e)[0][model.link_names.index("b7")]
                for e in np.eye(model.nq)]
         np.testing.assert_allclose(J[:3], np.array(pos).T / (2 * eps), atol=1e-8)
-        # power balance: d/dt of kinetic energy = v . (tau - g) with a the acceleration
-        dt = 1e-6
-        e1 = model.kinetic_energy(q + dt * v + 0.5 * dt**2 * a, v + dt * a)
-        e0 = model.kinetic_energy(q - dt * v + 0.5 * dt**2 * a, v - dt * a)
-        assert (e1 - e0) / (2 * dt) == pytest.approx(v @ (tau - model.gravity_torques(q)),
-                                                     rel=1e-6, abs=1e-8)
+        assert_power_balance(model, q, v, a, tau)
 
 
-def test_custom_joints_batch_and_simd_paths_agree(every_joint):
-    """The SIMD units evaluate the axis functions lane by lane: a batch equals the samples."""
-    model, _ = every_joint
-    states = list(_states(model, 9, 8, spread=2.0))
+def assert_power_balance(model, q, v, a, tau):
+    """d/dt of the kinetic energy along the motion (q, v, a) is v . (tau - g): central
+    differences of kinetic_energy against the inverse dynamics' power."""
+    dt = 1e-6
+    e1 = model.kinetic_energy(q + dt * v + 0.5 * dt**2 * a, v + dt * a)
+    e0 = model.kinetic_energy(q - dt * v + 0.5 * dt**2 * a, v - dt * a)
+    assert (e1 - e0) / (2 * dt) == pytest.approx(v @ (tau - model.gravity_torques(q)),
+                                                 rel=1e-6, abs=1e-8)
+
+
+def assert_simd_paths_agree(model, states, forward=False):
+    """On every SIMD path a batch of the states equals them one at a time: inverse dynamics
+    to 1e-12 (and forward dynamics to 1e-9 with forward)."""
     Q, V, A = (np.array(x) for x in zip(*states))
     one = np.array([model.inverse_dynamics(q, v, a) for q, v, a in states])
+    fd_one = np.array([model.forward_dynamics(q, v, a) for q, v, a in states]) if forward \
+        else None
     before = simd_path()
     try:
         for path in available_simd_paths():
             set_simd_path(path)
             np.testing.assert_allclose(model.inverse_dynamics(Q, V, A), one, rtol=1e-12,
                                        atol=1e-12)
+            if forward:
+                np.testing.assert_allclose(model.forward_dynamics(Q, V, A), fd_one, rtol=1e-9,
+                                           atol=1e-9)
     finally:
         set_simd_path(before)
+
+
+def test_custom_joints_batch_and_simd_paths_agree(every_joint):
+    """The SIMD units evaluate the axis functions lane by lane: a batch equals the samples."""
+    model, _ = every_joint
+    assert_simd_paths_agree(model, list(_states(model, 9, 8, spread=2.0)))
 
 
 def test_custom_joint_frame_functions_follow_finite_differences(every_joint):

@@ -21,9 +21,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import urdf2dyn
-from urdf2dyn.batch import available_simd_paths, set_simd_path, simd_path
 
 from osim_oracle import Oracle
+from test_osim import assert_power_balance, assert_simd_paths_agree
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "opensim_core")
 THORACOSCAPULAR = os.path.join(DATA, "ThoracoscapularShoulderModel.osim")
@@ -276,11 +276,7 @@ def test_ellipsoid_joint_runs_every_algorithm(which, request):
             acc = model.frame_acceleration(q, v, a, link, reference="world")
             J = model.frame_jacobian(q, link, reference="world")
             np.testing.assert_allclose(acc, J @ a + dJ @ v, rtol=1e-10, atol=1e-10)
-        dt = 1e-6
-        e1 = model.kinetic_energy(q + dt * v + 0.5 * dt**2 * a, v + dt * a)
-        e0 = model.kinetic_energy(q - dt * v + 0.5 * dt**2 * a, v - dt * a)
-        assert (e1 - e0) / (2 * dt) == pytest.approx(v @ (tau - model.gravity_torques(q)),
-                                                     rel=1e-6, abs=1e-8)
+        assert_power_balance(model, q, v, a, tau)
 
 
 def test_inverse_kinematics_finds_the_scapula_from_the_markers(thoracoscapular):
@@ -314,21 +310,7 @@ def test_ellipsoid_centroidal_momentum_rate_follows_the_momentum(thoracoscapular
 
 
 def test_ellipsoid_batch_and_simd_paths_agree(abdbonepin):
-    model = abdbonepin
-    states = list(_states(model, 9, 9))
-    Q, V, A = (np.array(x) for x in zip(*states))
-    one = np.array([model.inverse_dynamics(q, v, a) for q, v, a in states])
-    fd_one = np.array([model.forward_dynamics(q, v, a) for q, v, a in states])
-    before = simd_path()
-    try:
-        for path in available_simd_paths():
-            set_simd_path(path)
-            np.testing.assert_allclose(model.inverse_dynamics(Q, V, A), one, rtol=1e-12,
-                                       atol=1e-12)
-            np.testing.assert_allclose(model.forward_dynamics(Q, V, A), fd_one, rtol=1e-9,
-                                       atol=1e-9)
-    finally:
-        set_simd_path(before)
+    assert_simd_paths_agree(abdbonepin, list(_states(abdbonepin, 9, 9)), forward=True)
 
 
 @settings(max_examples=60, derandomize=True, deadline=None)
