@@ -211,8 +211,9 @@ static void ellipsoid_column_rates(const u2d_real am[3][3], const u2d_real K[9],
  * the ellipsoid's columns are X_MB S_k, which turn with the pin: d(X_MB S_k)/dt =
  * X_MB dS_k/dt + (X_MB S_k) x vw, vw = [d ; o x d] qd3 (motion cross product).
  * OpenSim's speeds are the angular velocity in F, not these rates (docs/osim_models.rst). */
-static void jcalc_ellipsoid(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
-                            u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot)
+static U2D_NOINLINE void jcalc_ellipsoid(const u2d_model *m, int i, const u2d_real *q,
+                                         const u2d_real *qd, u2d_xform *Xup, u2d_real *S,
+                                         u2d_real cJ[6], u2d_real *Sdot)
 {
     const u2d_real *P = &m->ellipsoid[U2D_ELLIPSOID_N * i];
     const u2d_real *a0 = P + U2D_ELLIPSOID_AXIS0, *a1 = P + U2D_ELLIPSOID_AXIS1;
