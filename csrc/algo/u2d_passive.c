@@ -13,9 +13,9 @@
  * MuJoCo's qfrc_inverse in these terms. */
 #include <math.h>
 #include "model/u2d_model.h"
+#include "model/u2d_mjquat.h"
 
 #define MJ_PI 3.14159265358979323846
-#define MJ_MINVAL 1e-15         /* MuJoCo's mjMINVAL */
 
 /* q's quaternion (x, y, z, w) as MuJoCo's unit one (w, x, y, z): mju_normalize4 */
 static void unit_quat(const double *xyzw, double wxyz[4])
@@ -23,7 +23,7 @@ static void unit_quat(const double *xyzw, double wxyz[4])
     wxyz[0] = xyzw[3]; wxyz[1] = xyzw[0]; wxyz[2] = xyzw[1]; wxyz[3] = xyzw[2];
     double norm = sqrt(wxyz[0] * wxyz[0] + wxyz[1] * wxyz[1] + wxyz[2] * wxyz[2] +
                        wxyz[3] * wxyz[3]);
-    if (fabs(norm - 1.0) > MJ_MINVAL)
+    if (fabs(norm - 1.0) > U2D_MJ_MINVAL)
         for (int k = 0; k < 4; k++) wxyz[k] /= norm;
 }
 
@@ -31,29 +31,19 @@ static void unit_quat(const double *xyzw, double wxyz[4])
  * rest * exp(d) = now, both (w, x, y, z) */
 static void quat_difference(const double now[4], const double rest[4], double d[3])
 {
-    const double a[4] = {rest[0], -rest[1], -rest[2], -rest[3]}, *b = now;
-    const double w = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-    double axis[3] = {a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
-                      a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
-                      a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0]};
+    const double back[4] = {rest[0], -rest[1], -rest[2], -rest[3]};
+    double turn[4];
+    u2d_mj_quat_mul(back, now, turn);
+    double *axis = turn + 1;
     const double s = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-    if (s < MJ_MINVAL) {
+    if (s < U2D_MJ_MINVAL) {
         axis[0] = 1.0; axis[1] = axis[2] = 0.0;
     } else {
         for (int k = 0; k < 3; k++) axis[k] /= s;
     }
-    double angle = 2.0 * atan2(s, w);
+    double angle = 2.0 * atan2(s, turn[0]);
     if (angle > MJ_PI) angle -= 2.0 * MJ_PI;   /* the shorter way round */
     for (int k = 0; k < 3; k++) d[k] = axis[k] * angle;
-}
-
-/* R (rows) of a unit quaternion (w, x, y, z): body axes -> parent axes */
-static void quat_matrix(const double q[4], double R[9])
-{
-    const double w = q[0], x = q[1], y = q[2], z = q[3];
-    R[0] = 1 - 2 * (y * y + z * z); R[1] = 2 * (x * y - z * w); R[2] = 2 * (x * z + y * w);
-    R[3] = 2 * (x * y + z * w); R[4] = 1 - 2 * (x * x + z * z); R[5] = 2 * (y * z - x * w);
-    R[6] = 2 * (x * z - y * w); R[7] = 2 * (y * z + x * w); R[8] = 1 - 2 * (x * x + y * y);
 }
 
 /* MuJoCo's mju_polyForce: linear + c[0] x + c[1] x^2 */
@@ -106,7 +96,7 @@ static void joint_passive(const u2d_model *m, int i, const double *q, const doub
     const int has_spring = m->stiffness[i] != 0.0 || c[0] != 0.0 || c[1] != 0.0;
     double quat[4] = {1, 0, 0, 0}, R[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     if (u2d_quat_at(type) >= 0) unit_quat(q + u2d_quat_at(type), quat);
-    if (free) quat_matrix(quat, R);
+    if (free) u2d_mj_quat_matrix(quat, R);
     for (int k = 0; k < m->jnv[i]; k++)
         tau[k] = -qd[k] * poly(m->damping[i], c + 2, fabs(qd[k]));
     if (free && (c[2] != 0.0 || c[3] != 0.0))

@@ -6,9 +6,9 @@
 
 #include <math.h>
 #include "model/u2d_model.h"
+#include "model/u2d_mjquat.h"
 
 #define U2D_MJ_EPS 1e-14            /* MuJoCo's mjEPS    */
-#define U2D_MJ_MINVAL 1e-15         /* MuJoCo's mjMINVAL */
 
 /* ---- quaternions (w, x, y, z) and poses ---------------------------------------------- */
 
@@ -22,24 +22,6 @@ static inline double u2d_mj_normalize(double *v, int n)
     if (fabs(s - 1.0) > U2D_MJ_EPS)
         for (int k = 0; k < n; k++) v[k] /= s;
     return s;
-}
-
-static inline void u2d_mj_quat_mul(const double a[4], const double b[4], double out[4])
-{
-    double w = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-    double x = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-    double y = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-    double z = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-    out[0] = w; out[1] = x; out[2] = y; out[3] = z;
-}
-
-/* R with columns the rotated frame's axes (child axes in parent coordinates). */
-static inline void u2d_mj_quat_matrix(const double q[4], double R[9])
-{
-    double w = q[0], x = q[1], y = q[2], z = q[3];
-    R[0] = w * w + x * x - y * y - z * z; R[1] = 2 * (x * y - w * z); R[2] = 2 * (x * z + w * y);
-    R[3] = 2 * (x * y + w * z); R[4] = w * w - x * x + y * y - z * z; R[5] = 2 * (y * z - w * x);
-    R[6] = 2 * (x * z - w * y); R[7] = 2 * (y * z + w * x); R[8] = w * w - x * x - y * y + z * z;
 }
 
 static inline void u2d_mj_rotate(const double q[4], const double v[3], double out[3])
