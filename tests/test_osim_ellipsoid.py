@@ -471,3 +471,40 @@ def test_a_scapulothoracic_joint_without_radii_is_refused(tmp_path):
     with pytest.raises(ValueError, match="scapulothoracic.*thoracic_ellipsoid_radii_x_y_z.*"
                        "three radii"):
         _load(str(path))
+
+
+@pytest.mark.parametrize("which", ["thoracoscapular", "abdbonepin"])
+def test_written_scaled_shoulder_is_read_by_opensim_as_scaled(which, osim, tmp_path):
+    """The scaled model urdf2dyn writes, read back by OpenSim (the format's owner): its
+    ScapulothoracicJoint carries the scaled radii and winging origin OpenSim's own Model.scale
+    gives, and OpenSim's placements and mass matrix of our file equal urdf2dyn's model."""
+    from urdf2dyn.biomech.scaling import scale_model
+    path = THORACOSCAPULAR if which == "thoracoscapular" else _upgraded(osim, ABDBONEPIN,
+                                                                          tmp_path)
+    model = _load(path)
+    rng = np.random.default_rng(12)
+    factors = {b: rng.uniform(0.8, 1.25, 3) for b in
+               urdf2dyn.biomech.formats.osim.document(model).bodies if b != "ground"}
+    edit, _ = scale_model(model, factors)
+    ours = edit.load()
+    written = str(tmp_path / "scaled_by_urdf2dyn.osim")
+    edit.write(written)
+    om = _opensim_scaled(osim, path, factors, str(tmp_path / "by_opensim.osim"))  # owns it
+    theirs = osim.ScapulothoracicJoint.safeDownCast(om.getJointSet().get("scapulothoracic"))
+    read = osim.Model(written)
+    read.initSystem()
+    joint = osim.ScapulothoracicJoint.safeDownCast(read.getJointSet().get("scapulothoracic"))
+    np.testing.assert_allclose(joint.get_thoracic_ellipsoid_radii_x_y_z().to_numpy(),
+                               theirs.get_thoracic_ellipsoid_radii_x_y_z().to_numpy(),
+                               rtol=1e-15)
+    np.testing.assert_allclose([joint.get_scapula_winging_axis_origin(k) for k in range(2)],
+                               [theirs.get_scapula_winging_axis_origin(k) for k in range(2)],
+                               rtol=1e-15)
+    oracle = Oracle(osim, written, ours.q_names)
+    speeds = Speeds(ours, ANGLES)
+    for q, _, _ in _states(ours, 3, 13):
+        worst_p, worst_r = _placements(ours, oracle, q)
+        assert worst_p < 1e-14 and worst_r < 1e-14
+        E = speeds.E(q)
+        theirs_M = E.T @ oracle.mass_matrix(q) @ E
+        assert np.abs(ours.mass_matrix(q) - theirs_M).max() < 1e-12 * np.abs(theirs_M).max()
