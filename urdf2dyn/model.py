@@ -225,6 +225,29 @@ def passive_forces_message(passive: list[Force]) -> str:
     return message
 
 
+# The joint types an algorithm has no form for: the words that name them, and the way on.
+_UNSUPPORTED = {
+    "planar": ("planar joints",
+               "this algorithm takes every joint's axes to move with its child link, and a "
+               "planar joint's in-plane axes move with its parent; model the plane with two "
+               "prismatic joints and a revolute one"),
+    "ellipsoid": ("OpenSim's EllipsoidJoint and ScapulothoracicJoint",
+                  "{what} is not written for them; {instead}"),
+}
+
+
+def refuse_joint_type(model, jtype: str, what: str,
+                      instead: str = "take finite differences of inverse_dynamics or "
+                                     "forward_dynamics instead") -> None:
+    """Refuse `what` on a model with a joint of type jtype: the call, the first such joint,
+    why, and what to do instead (the advice for the ellipsoid joints, which differs by call)."""
+    for j in model.joints:
+        if j.type == jtype:
+            kind, why = _UNSUPPORTED[jtype]
+            raise ValueError(f"{what}: {kind} are not supported (joint {j.name!r}): "
+                             + why.format(what=what, instead=instead))
+
+
 def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
          strict: bool = False, couplers: str = "keep") -> Model:
     """Load a URDF robot, an OpenSim model or a MuJoCo MJCF model: ``urdf`` is a path or the
@@ -1011,22 +1034,6 @@ class Model:
     aba = forward_dynamics
 
     # ---- derivatives, centroidal dynamics, regressor (docs/derivatives.rst) -------------
-    def _no_planar(self, what):
-        planar = [j.name for j in self.joints if j.type == "planar"]
-        if planar:
-            raise ValueError(f"{what}: planar joints are not supported (joint {planar[0]!r}): "
-                             "this algorithm takes every joint's axes to move with its child "
-                             "link, and a planar joint's in-plane axes move with its parent; "
-                             "model the plane with two prismatic joints and a revolute one")
-
-    def _no_ellipsoid(self, what):
-        ellipsoid = [j.name for j in self.joints if j.type == "ellipsoid"]
-        if ellipsoid:
-            raise ValueError(f"{what}: OpenSim's EllipsoidJoint and ScapulothoracicJoint are "
-                             f"not supported (joint {ellipsoid[0]!r}): their analytical "
-                             "derivatives are not written; take finite differences of "
-                             "inverse_dynamics or forward_dynamics instead")
-
     def inverse_dynamics_derivatives(self, q, v, a, f_ext=None, out=None):
         """Partial derivatives of inverse dynamics (Carpentier & Mansard 2018).
 
@@ -1051,11 +1058,11 @@ class Model:
         Raises
         ------
         ValueError
-            For a model with a planar joint, named in the message with the reason
-            (docs/derivatives.rst).
+            For a model with a planar joint or an OpenSim ellipsoid joint, named in the
+            message with the reason (docs/derivatives.rst).
         """
-        self._no_planar("inverse_dynamics_derivatives")
-        self._no_ellipsoid("inverse_dynamics_derivatives")
+        refuse_joint_type(self, "planar", "inverse_dynamics_derivatives")
+        refuse_joint_type(self, "ellipsoid", "inverse_dynamics_derivatives")
         return self._compute(_core.RNEA_DERIV, (q, v, a), f_ext, out=out)
 
     def forward_dynamics_derivatives(self, q, v, tau, f_ext=None, out=None):
@@ -1081,11 +1088,11 @@ class Model:
         Raises
         ------
         ValueError
-            For a model with a planar joint, named in the message with the reason
-            (docs/derivatives.rst).
+            For a model with a planar joint or an OpenSim ellipsoid joint, named in the
+            message with the reason (docs/derivatives.rst).
         """
-        self._no_planar("forward_dynamics_derivatives")
-        self._no_ellipsoid("forward_dynamics_derivatives")
+        refuse_joint_type(self, "planar", "forward_dynamics_derivatives")
+        refuse_joint_type(self, "ellipsoid", "forward_dynamics_derivatives")
         return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext, out=out)
 
     def centroidal_momentum_matrix(self, q, out=None):
@@ -1110,7 +1117,7 @@ class Model:
             For a model with a planar joint, named in the message with the reason
             (docs/derivatives.rst).
         """
-        self._no_planar("centroidal_momentum_matrix")
+        refuse_joint_type(self, "planar", "centroidal_momentum_matrix")
         return self._compute(_core.CCRBA, (q,), out=out)
 
     def centroidal(self, q, v, a):
@@ -1140,7 +1147,7 @@ class Model:
             For a model with a planar joint, named in the message with the reason
             (docs/derivatives.rst).
         """
-        self._no_planar("centroidal")
+        refuse_joint_type(self, "planar", "centroidal")
         com, h = self._compute(_core.CENTROIDAL, (q, v, a))
         return {"com": com[..., 0, :], "com_velocity": com[..., 1, :],
                 "com_acceleration": com[..., 2, :], "momentum": h[..., 0, :],

@@ -11,7 +11,8 @@ emit.py holds the one description of each algorithm; c.py, python.py and matlab.
 it; equations.py evaluates it with SymPy.
 """
 from . import c as _c, matlab as _matlab, python as _python
-from .emit import ALGORITHMS, build, no_ellipsoid
+from ..model import refuse_joint_type
+from .emit import ALGORITHMS, NOT_GENERATED, build
 
 LANGUAGES = {"c": _c, "python": _python, "matlab": _matlab}
 FUNCTIONS = ("rnea", "crba", "aba", "fk")
@@ -57,7 +58,7 @@ def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=Non
     if model.nv == 0:
         raise ValueError(f"generate: robot {model.name!r} has no movable joint: there is no "
                          "dynamics to generate")
-    no_ellipsoid(model, "generate")
+    refuse_joint_type(model, "ellipsoid", "generate", NOT_GENERATED)
     return LANGUAGES[language].render(model, build(model, functions), name or model.name,
                                       scalar)
 

@@ -89,13 +89,8 @@ class Constants:
         self.functions = Functions(model) if "custom" in s.jtype else None
 
 
-def no_ellipsoid(model, what):
-    """OpenSim's ellipsoid joints have no generated form: refused, named."""
-    for j in model.joints:
-        if j.type == "ellipsoid":
-            raise ValueError(f"{what}: joint {j.name!r} is an OpenSim EllipsoidJoint or "
-                             "ScapulothoracicJoint, which code generation does not support; "
-                             "use the model's own functions (model.inverse_dynamics, ...)")
+# what a refused joint type's user does instead of generating code (model.refuse_joint_type)
+NOT_GENERATED = "use the model's own functions (model.inverse_dynamics, ...) instead"
 
 
 def describe(model):

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..model import refuse_joint_type
 from . import emit
 from .expr import Input, Op, Param, Var, add, mul
 from .functions import routine, tabulated
@@ -166,7 +167,7 @@ def equations(model, parameters=False, simplify=True):
     if model.nv > MAX_DOF:
         raise ValueError(f"symbolic: {model.name!r} has {model.nv} DoF; symbolic equations "
                          f"are for robots of at most {MAX_DOF} (use generate() for code)")
-    emit.no_ellipsoid(model, "symbolic")
+    refuse_joint_type(model, "ellipsoid", "symbolic", emit.NOT_GENERATED)
     K = emit.Constants(model)
     values = _parametrize(K, model) if parameters else {}
     params = {name: sp.Symbol(name, real=True) for name in values}
