@@ -123,7 +123,7 @@ def test_rnea_derivatives_closed_form_pendulum():
     mass, l, izz = 2.0, 0.5, 0.1
     xml = f"""<robot name="p"><link name="base"/>
       <link name="arm"><inertial><origin xyz="{l} 0 0"/><mass value="{mass}"/>
-        <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="{izz}"/></inertial></link>
+        <inertia ixx="0.05" ixy="0" ixz="0" iyy="0.06" iyz="0" izz="{izz}"/></inertial></link>
       <joint name="j" type="revolute"><parent link="base"/><child link="arm"/>
         <axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint></robot>"""
     m = urdf2dyn.load(xml)
