@@ -136,36 +136,164 @@ def _read_table(path):
                "(its Storage and TimeSeriesTable end a header at 'endheader' in lower case "
                "only); urdf2dyn read it. Write 'endheader' for OpenSim to read it",
                stacklevel=None)
-    body = [(k, line) for k, line in enumerate(lines[end + 1:], end + 2) if line.strip()]
+    after = list(enumerate(lines[end + 1:], end + 2))
+    body = [(k, line) for k, line in after if line.strip()]
     if not body:
         raise MotionError(f"{path}: no column labels after 'endheader'")
     first, header.labels_line = body[0][1], body[0][0]
     labels = [x.strip() for x in (first.split("\t") if "\t" in first else first.split())]
     labels = [x for x in labels if x]
-    try:
-        rows = [[float(x) for x in line.split()] for _, line in body[1:]]
-    except ValueError as e:
-        raise MotionError(f"{path}: not a numeric table after the labels ({e})") from None
+    rows = [_numbers(path, k, line, labels) for k, line in body[1:]]
     bad = [i for i, r in enumerate(rows) if len(r) != len(labels)]
     if bad:
         raise MotionError(f"{path}: line {body[bad[0] + 1][0]} (data row {bad[0] + 1}) has "
                           f"{len(rows[bad[0]])} values for the {len(labels)} column labels of "
                           f"line {body[0][0]}; give every row one value per label")
     data = np.array(rows, dtype=float).reshape(-1, len(labels))
+    legacy = _storage_version(header) < 2
+    _check_finite(path, body[1:], labels, data, legacy)
+    _warn_blank_lines(path, after, body, legacy)
+    if legacy:
+        _warn_counts_storage_needs(path, header, data.shape)
     for what, actual in (("rows", data.shape[0]), ("columns", len(labels))):
         if what not in counts:
             continue
         key, value, lineno, said = counts[what]
         declared = _atoi(value)
         if declared != actual:
-            opensim = ""
-            if declared is not None and 0 < declared < actual:
-                opensim = (f" (OpenSim 4.6 reads only the first {declared} "
-                           + ("rows" if what == "rows" else "values of each row") + ")")
             report(f"{path}: line {lineno}: the header says {said} but the table has "
-                   f"{actual} {what}{opensim}; the {actual} {what} were read. Set {key} to "
-                   f"{actual} in the header", stacklevel=None)
+                   f"{actual} {what}{_storage_count(what, declared, actual, legacy)}; the "
+                   f"{actual} {what} were read. Set {key} to {actual} in the header",
+                   stacklevel=None)
     return labels, data, header, name
+
+
+def _storage_version(header):
+    """The version OpenSim 4.6's Storage takes the file for (0 without a 'version' line it
+    reads): below 2 it reads the numbers itself, by the header's counts (nRows, nColumns);
+    from 2 on with the table reader of opensim.TimeSeriesTable (STOFileAdapter), which
+    needs no counts and is what OpenSim 4 writes (version=3)."""
+    return _atoi(header.exact.get("version", "")) or 0
+
+
+def _storage_count(what, declared, actual, legacy):
+    """What OpenSim 4.6's Storage reads of a table whose header count (rows or columns)
+    disagrees with it: '' when it reads the table as it is (more rows declared, or a file of
+    version 2 or later, whose counts it ignores)."""
+    if not legacy or declared is None or declared <= 0:
+        return ""
+    if declared < actual:
+        return (f" (OpenSim 4.6 reads only the first {declared} "
+                + ("rows" if what == "rows" else "values of each row") + ")")
+    if what == "columns":
+        return (f" (OpenSim 4.6's Storage reads {declared} numbers per row, taking the next "
+                "row's first numbers for this row's last values: it runs the rows together)")
+    return ""
+
+
+#: A cell written with a decimal comma (a locale's spelling of 20.5)
+_DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+")
+
+
+def _numbers(path, lineno, line, labels):
+    """The numbers of a data line, or MotionError naming the line, the column and the cell
+    that is not one (OpenSim 4.6 reads such a cell without a word: its TimeSeriesTable as the
+    number it begins with, '20,5' as 20, its Storage by stopping there)."""
+    cells = line.split()
+    try:
+        return [float(x) for x in cells]
+    except ValueError:
+        pass
+    for k, cell in enumerate(cells):
+        try:
+            float(cell)
+        except ValueError:
+            column = f"column {labels[k]!r}" if k < len(labels) else f"value {k + 1}"
+            advice = ("it has a decimal comma: write decimals with a decimal point ("
+                      f"{cell.replace(',', '.')!r}) throughout the file"
+                      if _DECIMAL_COMMA.fullmatch(cell) else
+                      "write a number there (NaN for a missing value)")
+            raise MotionError(f"{path}: line {lineno}, {column}: {cell[:20]!r} is not a "
+                              f"number; {advice}. OpenSim 4.6 would read the number it begins "
+                              "with, or stop reading there") from None
+    raise AssertionError("unreachable: some cell failed to parse")
+
+
+def _check_finite(path, rows, labels, data, legacy):
+    """Refuse an infinite cell (no coordinate or load is infinite, and OpenSim 4.6 reads none:
+    its TimeSeriesTable reads NaN, its Storage stops there); warn about a NaN in a file of
+    version below 2, which OpenSim 4.6's Storage (the reader of its tools) stops reading at."""
+    inf = np.argwhere(np.isinf(data))
+    if len(inf):
+        r, c = inf[0]
+        raise MotionError(f"{path}: line {rows[r][0]}, column {labels[c]!r}: "
+                          f"{rows[r][1].split()[c]!r} is not a finite number; write the value "
+                          "(NaN for a missing one)")
+    nan = np.argwhere(np.isnan(data))
+    if legacy and len(nan):
+        r, c = nan[0]
+        report(f"{path}: line {rows[r][0]}, column {labels[c]!r}: {rows[r][1].split()[c]!r}: "
+               "OpenSim 4.6's Storage, the reader of its tools (InverseDynamicsTool, IK "
+               "coordinate files, ExternalLoads data), stops reading numbers there in a file "
+               "without 'version=2' or later: they get the rows before this line and nothing "
+               "usable after it. urdf2dyn read it as a missing value (NaN). For OpenSim to "
+               "read it so too, write 'version=3' in the header (or fill the gap)",
+               stacklevel=None)
+
+
+def _warn_blank_lines(path, after, body, legacy):
+    """Warn about a blank line between the labels and the last data row, or a line of blanks
+    (spaces, tabs) anywhere after the labels: OpenSim 4.6's TimeSeriesTable ends the data at
+    the one (keeping the rows before it) and refuses the file for the other; so does its
+    Storage in a file of version 2 or later, which it reads with that table's reader."""
+    if len(body) < 2:
+        return
+    labels_line, last_row = body[0][0], body[-1][0]
+    blank = [(k, line) for k, line in after if k > labels_line and not line.strip()
+             and (k < last_row or line.strip("\r"))]
+    if not blank:
+        return
+    lineno, line = blank[0]
+    before = sum(1 for k, _ in body[1:] if k < lineno)
+    kept = f"only the {before} row{'' if before == 1 else 's'} before it"
+    if line.strip("\r"):                          # spaces or tabs: a row of empty cells
+        opensim = ("OpenSim 4.6's TimeSeriesTable refuses the file (a line of blanks is a row "
+                   "without values to it)" + ("" if legacy else ", and so does its Storage "
+                                              "unless the header counts the rows (nRows)"))
+        what = "holds only blanks"
+    elif legacy:
+        opensim = (f"OpenSim 4.6's TimeSeriesTable reads {kept} (its Storage, the reader of "
+                   "its tools, reads every row of a file without 'version=2' or later)")
+        what = "is blank"
+    else:
+        opensim = (f"OpenSim 4.6 reads {kept} (its Storage and TimeSeriesTable end the data "
+                   "at a blank line), without a word")
+        what = "is blank"
+    where = "inside the data" if lineno < last_row else "after the data"
+    report(f"{path}: line {lineno} {what}, {where}: {opensim}; urdf2dyn read all "
+           f"{len(body) - 1} rows. To have OpenSim read them all, delete that line",
+           stacklevel=None)
+
+
+def _warn_counts_storage_needs(path, header, shape):
+    """Warn about a header of version below 2 without the row or column count OpenSim 4.6's
+    Storage reads its numbers by (a count written in another case is _warn_miscased's)."""
+    said = set(header.info)
+    missing = [f"{key}={n}" for key, keys, n in (("nRows", _ROW_KEYS, shape[0]),
+                                                 ("nColumns", _COLUMN_KEYS, shape[1]))
+               if not said & set(keys)]
+    if not missing:
+        return
+    fix = "' and '".join(missing)
+    does = {1: "reads no rows of it" if missing[0].startswith("nRows") else "fails on it",
+            2: "refuses it"}[len(missing)]
+    report(f"{path}: the header has no {' and no '.join(m.split('=')[0] for m in missing)} "
+           "line: OpenSim 4.6's Storage, the reader of its tools (InverseDynamicsTool, IK "
+           f"coordinate files, ExternalLoads data), {does} without 'version=2' or later, and "
+           f"its InverseDynamicsTool fails on it; urdf2dyn read the {shape[0]} rows and "
+           f"{shape[1]} columns there are, as OpenSim's TimeSeriesTable does. Add "
+           f"'{fix}' to the header for OpenSim's tools "
+           "to read it", stacklevel=None)
 
 
 def _warn_miscased(path, header):

@@ -1,0 +1,162 @@
+""".mot/.sto and .trc files that OpenSim 4.6 reads otherwise than their text suggests: each
+case is put to OpenSim's own readers (opensim.Storage, the reader of its InverseDynamicsTool, IK
+coordinate files and ExternalLoads data; opensim.TimeSeriesTable; TRCFileAdapter) and to its
+tools, and urdf2dyn must read the same numbers, or say where and how OpenSim differs, or refuse
+naming the line and column."""
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+from urdf2dyn.biomech import formats
+from urdf2dyn.biomech.formats.opensim import read_sto_table
+from urdf2dyn.biomech.trajectory import MotionError
+from urdf2dyn.warn import Urdf2dynWarning
+
+CORE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "opensim_core")
+TABLE = "time\tknee\tpelvis_tx\n0\t10\t0.5\n0.01\t20\t0.6\n0.02\t30\t0.7\n"
+
+
+def _said(call):
+    """(result, [urdf2dyn's warnings as text]) of call()."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = call()
+    return out, [str(w.message) for w in caught if issubclass(w.category, Urdf2dynWarning)]
+
+
+def _arm26_motion(path, header):
+    """arm26's coordinates file (11 rows, radians) with the given header lines."""
+    t = np.linspace(0, 0.5, 11)
+    q = np.column_stack([0.3 + 0.4 * np.sin(4 * t), 1.0 + 0.5 * np.cos(3 * t)])
+    rows = "".join(f"{ti:.10f}\t{a:.10f}\t{b:.10f}\n" for ti, (a, b) in zip(t, q))
+    path.write_text(header + "\nendheader\ntime\tr_shoulder_elev\tr_elbow_flex\n" + rows)
+    return path
+
+
+def _id_tool_runs(osim, coordinates):
+    """Whether OpenSim 4.6's InverseDynamicsTool computes arm26's moments from a file."""
+    tool = osim.InverseDynamicsTool()
+    tool.setModelFileName(os.path.join(CORE, "arm26.osim"))
+    tool.setCoordinatesFileName(str(coordinates))
+    tool.setLowpassCutoffFrequency(-1)
+    tool.setStartTime(0)
+    tool.setEndTime(0.5)
+    excluded = osim.ArrayStr()
+    excluded.append("Muscles")
+    tool.setExcludedForces(excluded)
+    tool.setResultsDir(str(coordinates.parent))
+    tool.setOutputGenForceFileName(coordinates.name + ".id.sto")
+    try:
+        return bool(tool.run())
+    except RuntimeError:
+        return False
+
+
+@pytest.mark.parametrize("counts, fix", [("nColumns=3", "nRows=11"), ("nRows=11", "nColumns=3"),
+                                         ("", "nRows=11' and 'nColumns=3")])
+def test_counts_storage_needs_are_asked_for(osim, tmp_path, counts, fix):
+    """A header without version=2 or later and without nRows or nColumns: OpenSim 4.6's
+    Storage reads no rows of it, or fails, and its InverseDynamicsTool fails on it, while its
+    TimeSeriesTable reads the table. urdf2dyn read it silently; it reads it as the
+    TimeSeriesTable does and says what to add for OpenSim's tools."""
+    header = "arm\nversion=1\n" + (counts + "\n" if counts else "") + "inDegrees=no"
+    path = _arm26_motion(tmp_path / "arm.sto", header)
+    assert not _id_tool_runs(osim, path)
+    theirs = osim.TimeSeriesTable(str(path))
+    ours, said = _said(lambda: formats.read_opensim(path))
+    np.testing.assert_array_equal(ours.time, np.array(theirs.getIndependentColumn()))
+    np.testing.assert_array_equal(ours.column("r_elbow_flex"),
+                                  theirs.getDependentColumn("r_elbow_flex").to_numpy())
+    assert len(said) == 1 and "arm.sto" in said[0] and "InverseDynamicsTool" in said[0], said
+    assert f"Add '{fix}' to the header" in said[0], said[0]
+
+
+def test_counts_are_not_needed_from_version_2_on(osim, tmp_path):
+    """OpenSim 4's STOFileAdapter writes 'version=3' and no counts; Storage reads such a file
+    with that adapter, and the InverseDynamicsTool takes it: nothing to say."""
+    path = _arm26_motion(tmp_path / "arm.sto", "arm\nversion=3\ninDegrees=no")
+    assert _id_tool_runs(osim, path)
+    ours, said = _said(lambda: formats.read_opensim(path))
+    assert said == [] and len(ours.time) == 11
+
+
+@pytest.mark.parametrize("version, storage_rows, lineno", [("3", 1, 7),
+                                                          ("1\nnRows=3\nnColumns=3", 3, 9)])
+def test_a_blank_line_inside_the_data_is_named(osim, tmp_path, version, storage_rows, lineno):
+    """A blank line between data rows ends the data for OpenSim 4.6's TimeSeriesTable, and for
+    its Storage in a file of version 2 or later (it reads with that table's adapter): they
+    keep the rows before it, without a word. urdf2dyn read every row silently."""
+    path = tmp_path / "m.sto"
+    path.write_text(f"m\nversion={version}\ninDegrees=no\nendheader\n"
+                    + TABLE.replace("0.5\n", "0.5\n\n"))
+    assert osim.Storage(str(path)).getSize() == storage_rows
+    assert osim.TimeSeriesTable(str(path)).getNumRows() == 1
+    (_, data, _, _), said = _said(lambda: read_sto_table(path))
+    assert data.shape == (3, 3)
+    assert len(said) == 1 and f"m.sto: line {lineno} is blank" in said[0], said
+    assert "only the 1 row before it" in said[0] and "delete that line" in said[0]
+
+
+@pytest.mark.parametrize("cell", ["NaN", "nan", "-inf"])
+def test_a_non_finite_cell_in_a_legacy_file_is_named(osim, tmp_path, cell):
+    """Storage reads a file without version=2 number by number with C++ streams, which stop at
+    'NaN' or 'inf': the InverseDynamicsTool gets the rows before it and zeros. urdf2dyn read
+    the NaN silently (a gap) and 'inf' as a number; it names the cell now, and refuses an
+    infinite one (no coordinate or load is infinite)."""
+    path = tmp_path / "m.sto"
+    path.write_text("m\nversion=1\nnRows=3\nnColumns=3\ninDegrees=no\nendheader\n"
+                    + TABLE.replace("\t20\t", f"\t{cell}\t"))
+    assert osim.Storage(str(path)).getSize() < 3
+    if "inf" in cell:
+        with pytest.raises(MotionError, match=rf"m.sto: line 9, column 'knee': '{cell}' is not "
+                                              r"a finite number"):
+            read_sto_table(path)
+        return
+    (_, data, _, _), said = _said(lambda: read_sto_table(path))
+    assert np.isnan(data[1, 1]) and np.isfinite(np.delete(data.ravel(), 4)).all()
+    assert len(said) == 1 and f"m.sto: line 9, column 'knee': {cell!r}" in said[0], said
+    assert "Storage" in said[0] and "version=3" in said[0]
+
+
+def test_nan_from_version_2_on_is_read_as_opensim_reads_it(osim, tmp_path):
+    """With version=3 Storage reads 'NaN' as a NaN (its table adapter): nothing to say."""
+    path = tmp_path / "m.sto"
+    path.write_text("m\nversion=3\ninDegrees=no\nendheader\n" + TABLE.replace("\t20\t", "\tNaN\t"))
+    theirs = osim.Storage(str(path))
+    assert theirs.getSize() == 3 and np.isnan(theirs.getStateVector(1).getData().get(0))
+    (_, data, _, _), said = _said(lambda: read_sto_table(path))
+    assert said == [] and np.isnan(data[1, 1])
+
+
+@pytest.mark.parametrize("cell, advice", [("20,5", "decimal point"), ("20abc", "a number"),
+                                          ("0x14", "a number")])
+def test_a_cell_that_is_not_a_number_is_refused_naming_line_and_column(osim, tmp_path, cell,
+                                                                       advice):
+    """'20,5' (a decimal comma), '20abc', '0x14': OpenSim 4.6's TimeSeriesTable reads the
+    number they begin with (20, 20, 0) and its Storage stops reading there, both without a
+    word. urdf2dyn refused them without saying where; it names the line, the column and the
+    cell."""
+    path = tmp_path / "m.sto"
+    path.write_text("m\nversion=3\ninDegrees=no\nendheader\n" + TABLE.replace("\t20\t",
+                                                                              f"\t{cell}\t"))
+    theirs = osim.TimeSeriesTable(str(path))       # kept: its column's numpy view needs it
+    assert theirs.getDependentColumn("knee").to_numpy()[1] in (20, 0)
+    with pytest.raises(MotionError, match=rf"m.sto: line 7, column 'knee': '{cell}' is not "
+                                          rf"a number.*{advice}"):
+        read_sto_table(path)
+
+
+def test_more_columns_in_the_header_than_the_table_says_storage_runs_rows_together(osim,
+                                                                                   tmp_path):
+    """nColumns above the labels' count: Storage reads that many numbers per row, taking the
+    next row's time as a value (its rows run together). urdf2dyn's warning only asked to fix
+    the count; it says what OpenSim does."""
+    path = tmp_path / "m.sto"
+    path.write_text("m\nversion=1\nnRows=3\nnColumns=4\ninDegrees=no\nendheader\n" + TABLE)
+    s = osim.Storage(str(path))
+    assert s.getStateVector(0).getData().get(2) == 0.01          # the next row's time
+    (_, data, _, _), said = _said(lambda: read_sto_table(path))
+    assert data.shape == (3, 3)
+    assert len(said) == 1 and "runs the rows together" in said[0], said
