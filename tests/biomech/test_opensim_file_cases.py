@@ -160,3 +160,111 @@ def test_more_columns_in_the_header_than_the_table_says_storage_runs_rows_togeth
     (_, data, _, _), said = _said(lambda: read_sto_table(path))
     assert data.shape == (3, 3)
     assert len(said) == 1 and "runs the rows together" in said[0], said
+
+
+# ---------------------------------------------------------------------------------- .trc files
+
+def _trc(path, rows, markers=2, frames=3):
+    """A .trc of markers A, B... in mm at 100 Hz with the data lines given (each ends as
+    written: OpenSim ends them in a tab)."""
+    names = "".join(f"{chr(65 + k)}\t\t\t" for k in range(markers))
+    xyz = "".join(f"X{k}\tY{k}\tZ{k}\t" for k in range(1, markers + 1))
+    path.write_text("PathFileType\t4\t(X/Y/Z)\tm.trc\nDataRate\tCameraRate\tNumFrames\t"
+                    "NumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n"
+                    f"100\t100\t{frames}\t{markers}\tmm\t100\t1\t{frames}\n"
+                    f"Frame#\tTime\t{names}\n\t\t{xyz}\n\n" + "".join(r + "\n" for r in rows))
+    return path
+
+
+def _opensim_trc(osim, path):
+    """(time, xyz in mm (N, M, 3)) of a .trc as OpenSim 4.6's TRCFileAdapter reads it."""
+    table = osim.TimeSeriesTableVec3(str(path))
+    xyz = np.array([[list(table.getRowAtIndex(i)[j].to_numpy())
+                     for j in range(table.getNumColumns())] for i in range(table.getNumRows())])
+    return np.array(table.getIndependentColumn()), xyz.reshape(table.getNumRows(), -1, 3)
+
+
+ROWS = ["1\t0\t100\t200\t300\t400\t500\t600\t", "2\t0.01\t101\t201\t301\t401\t501\t601\t",
+        "3\t0.02\t102\t202\t302\t402\t502\t602\t"]
+
+
+def test_trc_marker_with_a_missing_coordinate_is_not_seen(osim, tmp_path):
+    """A marker whose X is blank but Y and Z are written: OpenSim 4.6 takes the marker as not
+    seen in that frame (all three NaN); urdf2dyn kept Y and Z, a marker half seen."""
+    path = _trc(tmp_path / "m.trc", [ROWS[0], "2\t0.01\t\t201\t301\t401\t501\t601\t", ROWS[2]])
+    _, theirs = _opensim_trc(osim, path)
+    assert np.isnan(theirs[1, 0]).all()
+    ours = formats.read_trc(path)
+    np.testing.assert_allclose(ours.xyz * 1000, theirs, rtol=1e-14, atol=0)
+
+
+def test_trc_blank_line_inside_the_data_is_named(osim, tmp_path):
+    """A blank line between frames ends the data for OpenSim 4.6's TRCFileAdapter (it reads
+    the frames before it, without a word); urdf2dyn read them all silently."""
+    path = _trc(tmp_path / "m.trc", [ROWS[0], "", ROWS[1], ROWS[2]])
+    assert len(_opensim_trc(osim, path)[0]) == 1
+    ours, said = _said(lambda: formats.read_trc(path))
+    assert len(ours.time) == 3
+    assert len(said) == 1 and "m.trc: line 8 is blank, inside the data" in said[0], said
+    assert "only the 1 frame before it" in said[0] and "delete that line" in said[0]
+
+
+@pytest.mark.parametrize("rows, lineno", [
+    ([ROWS[0], ROWS[1] + "\t\t", ROWS[2]], 8),                  # two tabs too many
+    ([ROWS[0], "2\t0.01\t101\t201\t301\t\t\t", ROWS[2]], 8)])   # a gap, no tab after it
+def test_trc_rows_opensim_counts_otherwise_are_named(osim, tmp_path, rows, lineno):
+    """OpenSim 4.6 counts a row's cells up to its last tab, plus what follows it if not
+    empty: extra tabs at a row's end make it too long, and a gap in the last marker without a
+    final tab too short: it refuses the file. urdf2dyn read it silently."""
+    path = _trc(tmp_path / "m.trc", rows)
+    with pytest.raises(RuntimeError, match="line"):
+        osim.TimeSeriesTableVec3(str(path))
+    ours, said = _said(lambda: formats.read_trc(path))
+    assert len(ours.time) == 3
+    assert len(said) == 1 and f"m.trc: line {lineno}:" in said[0], said
+    assert "OpenSim 4.6 refuses the file" in said[0]
+
+
+def test_trc_num_markers_opensim_refuses(osim, tmp_path):
+    """NumMarkers other than the markers named: OpenSim 4.6 refuses the file; urdf2dyn's
+    warning did not say so."""
+    path = _trc(tmp_path / "m.trc", ROWS)
+    path.write_text(path.read_text().replace("\t3\t2\tmm", "\t3\t3\tmm"))
+    with pytest.raises(RuntimeError):
+        osim.TimeSeriesTableVec3(str(path))
+    _, said = _said(lambda: formats.read_trc(path))
+    assert len(said) == 1 and "NumMarkers=3" in said[0] and "OpenSim 4.6 refuses" in said[0]
+
+
+def test_trc_frames_without_a_frame_number_at_the_start_are_named(osim, tmp_path):
+    """OpenSim 4.6's TRCFileAdapter skips the rows before the first with a frame number (and
+    never ends reading a file without one); urdf2dyn read them silently."""
+    path = _trc(tmp_path / "m.trc", ["\t" + ROWS[0].partition("\t")[2]] + ROWS[1:])
+    assert len(_opensim_trc(osim, path)[0]) == 2
+    ours, said = _said(lambda: formats.read_trc(path))
+    assert len(ours.time) == 3
+    assert len(said) == 1 and "m.trc: line 7: no frame number" in said[0], said
+
+
+def test_trc_decimal_comma_is_refused_with_advice(osim, tmp_path):
+    """'101,5': OpenSim 4.6 reads 101 without a word; urdf2dyn refuses it, naming the cell,
+    and says to write a decimal point."""
+    path = _trc(tmp_path / "m.trc", [ROWS[0], ROWS[1].replace("\t101\t", "\t101,5\t"), ROWS[2]])
+    assert _opensim_trc(osim, path)[1][1, 0, 0] == 101
+    with pytest.raises(MotionError, match=r"m.trc: line 8: marker 'A' X is not a number: "
+                                          r"'101,5'.*decimal point"):
+        formats.read_trc(path)
+
+
+def test_trc_frame_numbers_and_data_rate_are_not_the_times(osim, tmp_path):
+    """Frame numbers from 10, a DataRate of 60 for times 0.01 s apart: OpenSim 4.6 takes the
+    Time column and ignores both; so does urdf2dyn (its rate is the times')."""
+    rows = [f"{k + 10}\t" + r.partition("\t")[2] for k, r in enumerate(ROWS)]
+    path = _trc(tmp_path / "m.trc", rows)
+    path.write_text(path.read_text().replace("100\t100\t3", "60\t60\t3"))
+    t, theirs = _opensim_trc(osim, path)
+    ours, said = _said(lambda: formats.read_trc(path))
+    assert said == []
+    np.testing.assert_array_equal(ours.time, t)
+    np.testing.assert_allclose(ours.xyz * 1000, theirs, rtol=1e-14, atol=0)
+    assert ours.rate == pytest.approx(100)

@@ -9,9 +9,12 @@ The layout (tab-separated; OpenSim's TRCFileAdapter reads and writes it)::
                   X1  Y1  Z1    X2  Y2  Z2 ...
     1       0.000 1012.3 ...
 
-An empty cell (or NaN) is a marker not seen in that frame: it is read as NaN, a gap. A gap keeps
-its cells (OpenSim ends every row with a tab, so empty cells at a row's end stay cells): a row
-with fewer cells than its markers need is refused, as OpenSim refuses it. Positions are
+An empty cell (or NaN) is a marker not seen in that frame: it is read as NaN, a gap; one empty
+coordinate makes the whole marker a gap, as OpenSim's TRCFileAdapter reads it. A gap keeps its
+cells (OpenSim ends every row with a tab, so empty cells at a row's end stay cells): a row with
+fewer cells than its markers need is refused, as OpenSim refuses it. Where OpenSim 4.6 reads the
+rows otherwise (a blank line ends its data, rows before the first frame number are skipped, a
+row's cells are counted up to its last tab) urdf2dyn reads them all and says so. Positions are
 returned in metres whatever ``Units`` says (mm, cm, m, ...), and written in ``units``.
 """
 from __future__ import annotations
@@ -107,10 +110,11 @@ def read_trc(path, strict=False):
         raise MotionError(f"{source}: line 4: duplicate marker labels {duplicated(labels)}")
     m = len(labels)
     declared_frames = _count(header, "NumFrames")
-    rows, linenos = [], []
+    rows, linenos, blank = [], [], []
     for lineno, line in enumerate(lines[5:], 6):
         cells = line.rstrip("\r\n").split("\t")
         if not line.strip():
+            blank.append((lineno, line))
             continue
         last = lineno == len(lines) and ends_in_line
         if len(cells) > 2 + 3 * m and any(c.strip() for c in cells[2 + 3 * m:]):
@@ -133,7 +137,7 @@ def read_trc(path, strict=False):
     except ValueError:      # find the cell at fault, naming line and column
         table = np.array([_row(source, n, r, labels) for n, r in zip(linenos, rows)],
                          dtype=float).reshape(len(rows), 1 + 3 * m)
-    times, rows = table[:, 0], table[:, 1:]
+    times, empty = table[:, 0], _empty_cells(rows, m)
     if not len(rows):
         raise MotionError(f"{source}: no frames: the header ends at line 5 and no data row "
                           f"follows{f' (NumFrames={declared_frames})' if declared_frames else ''}"
@@ -145,6 +149,8 @@ def read_trc(path, strict=False):
                + (": it may be truncated after line " if more else "; frames after NumFrames "
                   "end at line ") + f"{linenos[-1]}; the {len(rows)} frames were used",
                strict=strict, error=MotionError)
+    _warn_what_opensim_reads_otherwise(source, lines, linenos, blank, m)
+    rows = table[:, 1:]
     time = np.array(times, dtype=float)
     if len(time) > 1 and np.any(np.diff(time) <= 0):
         bad = int(np.flatnonzero(np.diff(time) <= 0)[0]) + 1
@@ -152,16 +158,78 @@ def read_trc(path, strict=False):
                           f"data row {bad + 1}, t = {time[bad]:g})")
     xyz = rows.reshape(len(time), m, 3)
     xyz[~np.isfinite(xyz)] = np.nan
+    xyz[empty] = np.nan                 # a blank coordinate: the marker is not seen, as in OpenSim
     xyz *= scale
     declared = _number(header.get("NumMarkers", "")) if "NumMarkers" in header else None
     if declared is not None and declared == declared and int(declared) != m:
         report(f"{source}: the header says NumMarkers={header['NumMarkers']} but line 4 names "
-               f"{m} markers; the names were used", strict=strict, error=MotionError)
+               f"{m} markers; the names were used. OpenSim 4.6 refuses the file (its "
+               "TRCFileAdapter expects as many names as NumMarkers says): set NumMarkers to "
+               f"{m}", strict=strict, error=MotionError)
     out = Markers(time, labels, xyz, meta={"source": source, "units": units,
                                            "rate": _number(header.get("DataRate", "")),
                                            "header": header})
     check_units(out, source, units, strict=strict)
     return out
+
+
+def _empty_cells(rows, m):
+    """(N, m) whether a marker has a blank coordinate in a frame: OpenSim 4.6's TRCFileAdapter
+    then takes the whole marker as not seen (all three NaN), not two of its coordinates."""
+    if not rows:
+        return np.zeros((0, m), dtype=bool)
+    blank = np.array([[not c.strip() for c in r[1:]] for r in rows], dtype=bool)
+    return blank.reshape(len(rows), m, 3).any(axis=2)
+
+
+def _opensim_cells(line):
+    """The number of cells OpenSim 4.6's TRCFileAdapter counts in a data line: those between
+    tabs, and what follows the last tab only when something does (a tab ending the row adds
+    no cell)."""
+    line = line.rstrip("\r\n")
+    return line.count("\t") + (0 if line.endswith(("\t", "\r")) else 1)
+
+
+def _warn_what_opensim_reads_otherwise(source, lines, linenos, blank, m):
+    """Warn where OpenSim 4.6's TRCFileAdapter reads the data rows otherwise than urdf2dyn:
+    it skips the rows before the first with a frame number (and never ends reading a file
+    without one), ends the data at a blank line, and refuses a line of blanks or a row whose
+    cells it counts otherwise (extra tabs at its end; a gap in the last marker without the
+    tab OpenSim writes after it)."""
+    unnumbered = [k for k in linenos if not lines[k - 1].split("\t")[0].strip()]
+    if unnumbered and unnumbered[0] == linenos[0]:
+        skipped = next((i for i, k in enumerate(linenos) if k not in unnumbered), None)
+        does = ("never ends reading this file (it looks for a first row with one)"
+                if skipped is None else f"skips the {skipped} row{'s' if skipped > 1 else ''} "
+                "before the first with one")
+        report(f"{source}: line {linenos[0]}: no frame number (column 1, Frame#): OpenSim "
+               f"4.6's TRCFileAdapter {does}; urdf2dyn read every row by its Time. Number the "
+               "frames (1, 2, ...) for OpenSim to read them", stacklevel=None)
+    inside = [(k, line) for k, line in blank if linenos and linenos[0] < k
+              and (k < linenos[-1] or line.strip("\r"))]
+    if inside:
+        k, line = inside[0]
+        before = sum(1 for n in linenos if n < k)
+        where = "inside the data" if k < linenos[-1] else "after the data"
+        does = (f"reads only the {before} frame{'' if before == 1 else 's'} before it, "
+                "without a word" if not line.strip("\r") else
+                "refuses the file (a line of blanks is a row without values to it)")
+        report(f"{source}: line {k} is blank, {where}: OpenSim 4.6's TRCFileAdapter {does}; "
+               f"urdf2dyn read all {len(linenos)} frames. For OpenSim to read them all, "
+               "delete that line", stacklevel=None)
+    expected = 2 + 3 * m
+    for k in linenos:
+        counted = _opensim_cells(lines[k - 1])
+        if counted != expected:
+            why = ("extra tabs at its end" if counted > expected else
+                   "a gap in the last marker without a tab after it (OpenSim ends every row "
+                   "with one)")
+            report(f"{source}: line {k}: OpenSim 4.6 refuses the file: its TRCFileAdapter "
+                   f"counts {counted} cells in this row where Frame#, Time and {m} markers "
+                   f"make {expected} ({why}); urdf2dyn read the row's {expected} cells. End "
+                   "every row with its last cell and one tab, as OpenSim writes them",
+                   stacklevel=None)
+            break
 
 
 def _row(source, lineno, cells, labels):
@@ -175,8 +243,11 @@ def _row(source, lineno, cells, labels):
     for k, c in enumerate(cells[1:]):
         x = _number(c)
         if x is None:
+            comma = ("; it has a decimal comma: write decimals with a decimal point "
+                     f"({c.strip().replace(',', '.')!r}) throughout the file (OpenSim 4.6 would "
+                     "read the number before the comma)" if "," in c else "")
             raise MotionError(f"{source}: line {lineno}: marker {labels[k // 3]!r} "
-                              f"{'XYZ'[k % 3]} is not a number: {c.strip()[:20]!r}")
+                              f"{'XYZ'[k % 3]} is not a number: {c.strip()[:20]!r}{comma}")
         vals.append(x)
     return vals
 
