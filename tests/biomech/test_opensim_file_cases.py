@@ -268,3 +268,43 @@ def test_trc_frame_numbers_and_data_rate_are_not_the_times(osim, tmp_path):
     np.testing.assert_array_equal(ours.time, t)
     np.testing.assert_allclose(ours.xyz * 1000, theirs, rtol=1e-14, atol=0)
     assert ours.rate == pytest.approx(100)
+
+
+# ------------------------------------------------------------------- IK coordinate files
+
+def test_ik_coordinate_file_in_radians_opensim_reads_as_degrees(osim, tmp_path):
+    """OpenSim 4.6's InverseKinematicsTool (and the ScaleTool's marker placer) convert their
+    coordinate_file from degrees whatever its header says (InverseKinematicsTool.cpp calls
+    convertDegreesToRadians unconditionally): a from_file task on a radians file
+    (inDegrees=no) of 0.2 rad pulls the coordinate towards 0.2 deg. urdf2dyn used 0.2 rad
+    without a word; it still does, as the header says, and names the difference and the fix."""
+    import sys
+    sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+    import ik_oracle
+    from importlib.resources import files
+    from urdf2dyn.biomech import ik
+    case = ik_oracle.build_case(os.fspath(tmp_path), os.fspath(files("urdf2dyn") / "data" /
+                                                               "arm7.urdf"), nframe=10)
+    coords = tmp_path / "coords.sto"
+    coords.write_text("c\nversion=1\nnRows=10\nnColumns=2\ninDegrees=no\nendheader\n"
+                      "time\tarm7_joint5\n" + "".join(f"{k / 100}\t0.2\n" for k in range(10)))
+    tool = osim.InverseKinematicsTool(case.setup)
+    task = osim.IKCoordinateTask()
+    task.setName("arm7_joint5")
+    task.setWeight(1e4)
+    task.setValueType(osim.IKCoordinateTask.FromFile)
+    task.setApply(True)
+    tool.getIKTaskSet().cloneAndAppend(task)
+    tool.set_coordinate_file("coords.sto")
+    tool.setOutputMotionFileName("from_file.mot")
+    setup = tmp_path / "from_file.xml"
+    tool.printToXML(os.fspath(setup))
+    ik_oracle.run_opensim(os.fspath(setup))
+    theirs = formats.read_opensim(tmp_path / "from_file.mot").column("arm7_joint5")
+    np.testing.assert_allclose(theirs, np.radians(0.2), atol=1e-5)
+    with pytest.warns(Urdf2dynWarning, match=r"coords.sto: its angles are radians "
+                                             r"\(inDegrees=no\).*arm7_joint5.*"
+                                             r"InverseKinematicsTool.*inDegrees=yes") as said:
+        ours = ik.run_setup(setup, output="")
+    assert sum("InverseKinematicsTool" in str(w.message) for w in said) == 1
+    np.testing.assert_allclose(ours.motion.column("arm7_joint5"), 0.2, atol=1e-3)

@@ -127,6 +127,7 @@ def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
     defaults = dict(zip(model.q_names, np.zeros(model.nq) if q0 is None else q0))
     out: dict[str, tuple[float, Any]] = {}
     file_values = None
+    from_file: list[str] = []
     for task in tasks:
         if task.name not in model.q_names:
             report(f"{job}: {in_file(setup)}coordinate task {task.name!r}: the model has no "
@@ -149,8 +150,32 @@ def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
                                    "from_file coordinate task")
             col = file_values.q[:, file_values.names.index(task.name)]
             value = np.interp(times, file_values.time, col)
+            from_file.append(task.name)
         out[task.name] = (task.weight, value)
+    if file_values is not None and coordinate_file:
+        _warn_radians_file(model, coordinate_file, file_values, from_file, job, strict)
     return out
+
+
+def _warn_radians_file(model: Model, path: str, values: Trajectory, names: Sequence[str],
+                       job: str, strict: bool) -> None:
+    """Warn when a coordinate file in radians gives angles to from_file tasks: OpenSim 4.6's
+    InverseKinematicsTool and the ScaleTool's marker placer convert their coordinate_file from
+    degrees whatever its header says (they call convertDegreesToRadians unconditionally), so
+    OpenSim pulls those coordinates towards 1/57 of the values urdf2dyn uses."""
+    from .trajectory import angle_columns
+    if values.meta.get("in_degrees", True):
+        return
+    angles = [n for n, a in zip(names, angle_columns(names, model)) if a]
+    if not angles:
+        return
+    shown = ", ".join(repr(n) for n in angles[:3]) + (", ..." if len(angles) > 3 else "")
+    tool = "ScaleTool's marker placer" if job == "scale" else "InverseKinematicsTool"
+    report(f"{job}: {path}: its angles are radians (inDegrees=no), and urdf2dyn used them so "
+           f"for the from_file coordinate tasks of {shown}; OpenSim 4.6's {tool} reads its "
+           "coordinate_file as degrees whatever the header says, and would pull them towards "
+           "values 57 times smaller. For OpenSim to give the same result, write the file in "
+           "degrees with inDegrees=yes", strict=strict)
 
 
 def _check_manual_value(model: Model, task: IKTask, setup: str | None, strict: bool,
