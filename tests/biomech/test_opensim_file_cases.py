@@ -162,6 +162,28 @@ def test_more_columns_in_the_header_than_the_table_says_storage_runs_rows_togeth
     assert len(said) == 1 and "runs the rows together" in said[0], said
 
 
+@pytest.mark.parametrize("name, storage_reads", [("m.mot", False), ("m.sto", True)])
+def test_blank_separated_columns_from_version_2_on_are_named(osim, tmp_path, name,
+                                                             storage_reads):
+    """Columns separated by blanks in a file of version 3 (found by the header-variants test
+    below): OpenSim 4.6 reads it with its tab-only table reader, which refuses it; Storage
+    then refuses a .mot, and reads a .sto that counts its rows and columns by its older
+    rules. urdf2dyn read both silently."""
+    path = tmp_path / name
+    path.write_text("m\nversion=3\nnRows=3\nnColumns=3\ninDegrees=no\nendheader\n"
+                    + TABLE.replace("\t", " "))
+    with pytest.raises(RuntimeError):
+        osim.TimeSeriesTable(str(path))
+    if storage_reads:
+        assert osim.Storage(str(path)).getSize() == 3
+    else:
+        with pytest.raises(RuntimeError):
+            osim.Storage(str(path))
+    (_, data, _, _), said = _said(lambda: read_sto_table(path))
+    assert data.shape == (3, 3)
+    assert len(said) == 1 and f"{name}: line 7: values separated by blanks" in said[0], said
+    assert ("older rules" in said[0]) == storage_reads
+
 # ---------------------------------------------------------------------------------- .trc files
 
 def _trc(path, rows, markers=2, frames=3):
@@ -308,3 +330,97 @@ def test_ik_coordinate_file_in_radians_opensim_reads_as_degrees(osim, tmp_path):
         ours = ik.run_setup(setup, output="")
     assert sum("InverseKinematicsTool" in str(w.message) for w in said) == 1
     np.testing.assert_allclose(ours.motion.column("arm7_joint5"), 0.2, atol=1e-3)
+
+
+# ------------------------------------------------------- header variants against Storage
+
+from hypothesis import HealthCheck, given, settings             # noqa: E402
+from hypothesis import strategies as st                         # noqa: E402
+
+LABELS = ["time", "hip_flexion_r", "pelvis_tx"]
+
+
+@st.composite
+def motion_files(draw):
+    """(file name, text, rows (N, 3) as written): a motion file whose header lines are drawn
+    from those real files have (a name or a comment first, version 1 or 3 or none, counts
+    right, wrong, missing or mis-cased, inDegrees in OpenSim's spellings or missing, keys
+    OpenSim does not know, in any order), with tabs or blanks, LF or CRLF, blank lines at
+    the end; its numbers are printed with 6 significant digits."""
+    n = draw(st.integers(2, 5))
+    values = draw(st.lists(st.lists(st.integers(-99999, 99999), min_size=2, max_size=2),
+                           min_size=n, max_size=n))
+    rows = np.array([[0.01 * k] + [v / 1000 for v in r] for k, r in enumerate(values)])
+    count = lambda actual: draw(st.sampled_from([None, actual, actual, actual - 1,  # noqa
+                                                 actual + 1]))
+    nrows, ncols = count(n), count(3)
+    keys = []
+    if nrows is not None:
+        keys.append(draw(st.sampled_from(["nRows={}", "nRows = {}", "datarows {}", "nr={}",
+                                          "NROWS={}"])).format(nrows))
+    if ncols is not None:
+        keys.append(draw(st.sampled_from(["nColumns={}", "datacolumns {}", "nc={}",
+                                          "nColumns ={}"])).format(ncols))
+    version = draw(st.sampled_from([None, "version=1", "version=3", "version 1", "version=0"]))
+    if version:
+        keys.append(version)
+    degrees = draw(st.sampled_from([None, "inDegrees=yes", "inDegrees=no", "inDegrees=Y",
+                                    "inDegrees = no", "inDegrees yes"]))
+    if degrees:
+        keys.append(degrees)
+    keys += draw(st.lists(st.sampled_from(["DataType=double", "OpenSimVersion=4.6",
+                                           "units=m", "subject=s01"]), max_size=2, unique=True))
+    keys = draw(st.permutations(keys))
+    first = draw(st.sampled_from(["walk", "name walk", "# exported by a script", ""]))
+    sep = draw(st.sampled_from(["\t", "\t", " ", "   "]))
+    eol = draw(st.sampled_from(["\n", "\r\n"]))
+    lines = ([first] if first else []) + list(keys) + ["endheader", sep.join(LABELS)]
+    lines += [sep.join(f"{x:.6g}" for x in r) for r in rows]
+    text = eol.join(lines) + eol + eol * draw(st.integers(0, 2))
+    name = "m" + draw(st.sampled_from([".sto", ".mot"]))
+    return name, text, rows
+
+
+def _storage_reading(osim, path):
+    """(time and values (N, 3), in degrees) as opensim.Storage reads a file, or None when it
+    refuses it."""
+    try:
+        s = osim.Storage(str(path))
+    except RuntimeError:
+        return None
+    rows = [[s.getStateVector(r).getTime()]
+            + [s.getStateVector(r).getData().get(k)
+               for k in range(s.getStateVector(r).getData().getSize())]
+            for r in range(s.getSize())]
+    return rows, s.isInDegrees()
+
+
+@settings(max_examples=int(os.environ.get("URDF2DYN_READER_EXAMPLES", 60)), derandomize=True,
+          deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=motion_files())
+def test_header_variants_read_as_opensims_storage_reads_them_or_said(osim, tmp_path, case):
+    """urdf2dyn reads every drawn file's numbers as written, or refuses it; where it says
+    nothing, OpenSim 4.6's Storage (the reader of its tools) reads the same numbers (to the
+    printed precision) in the same units; where Storage refuses a file or reads other
+    numbers, urdf2dyn warns or refuses."""
+    name, text, rows = case
+    path = tmp_path / name
+    path.write_bytes(text.encode())
+    theirs = _storage_reading(osim, path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            ours = formats.read_opensim(path)
+            _, data, _, _ = read_sto_table(path)
+        except MotionError as e:
+            assert str(path) in str(e)
+            return
+    said = [str(w.message) for w in caught if issubclass(w.category, Urdf2dynWarning)]
+    np.testing.assert_allclose(data, rows, rtol=1e-5, atol=1e-9)
+    same = (theirs is not None and len(theirs[0]) == len(rows)
+            and all(len(r) == 3 for r in theirs[0])
+            and np.allclose(theirs[0], data, rtol=1e-15, atol=0))
+    if theirs is not None and not said:
+        assert theirs[1] == ours.meta["in_degrees"], (text, theirs[1])
+    if not same:
+        assert said, (text, theirs)

@@ -171,7 +171,9 @@ def _warn_radians_file(model: Model, path: str, values: Trajectory, names: Seque
         return
     shown = ", ".join(repr(n) for n in angles[:3]) + (", ..." if len(angles) > 3 else "")
     tool = "ScaleTool's marker placer" if job == "scale" else "InverseKinematicsTool"
-    report(f"{job}: {path}: its angles are radians (inDegrees=no), and urdf2dyn used them so "
+    said = ("inDegrees=no" if "indegrees" in values.meta.get("header", {}) else
+            "no inDegrees line")
+    report(f"{job}: {path}: its angles are radians ({said}), and urdf2dyn used them so "
            f"for the from_file coordinate tasks of {shown}; OpenSim 4.6's {tool} reads its "
            "coordinate_file as degrees whatever the header says, and would pull them towards "
            "values 57 times smaller. For OpenSim to give the same result, write the file in "

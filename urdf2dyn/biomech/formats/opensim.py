@@ -153,6 +153,8 @@ def _read_table(path):
     legacy = _storage_version(header) < 2
     _check_finite(path, body[1:], labels, data, legacy)
     _warn_blank_lines(path, after, body, legacy)
+    if not legacy:
+        _warn_not_tab_separated(path, body, header)
     if legacy:
         _warn_counts_storage_needs(path, header, data.shape)
     for what, actual in (("rows", data.shape[0]), ("columns", len(labels))):
@@ -273,6 +275,32 @@ def _warn_blank_lines(path, after, body, legacy):
     report(f"{path}: line {lineno} {what}, {where}: {opensim}; urdf2dyn read all "
            f"{len(body) - 1} rows. To have OpenSim read them all, delete that line",
            stacklevel=None)
+
+
+def _tab_cells(line):
+    """The number of cells OpenSim 4.6's table reader (STOFileAdapter) finds in a line: it
+    splits at tabs only, and a tab ending the line adds no cell."""
+    line = line.rstrip("\r")
+    return line.count("\t") + (0 if line.endswith("\t") else 1)
+
+
+def _warn_not_tab_separated(path, body, header):
+    """Warn about a file of version 2 or later whose labels or values are separated by blanks:
+    OpenSim 4.6 reads such a file with its table reader, which splits at tabs only, and so
+    refuses it (its Storage falls back on its older reader for a .sto that counts its rows
+    and columns)."""
+    k, line = next(((k, line) for k, line in body if _tab_cells(line) != len(line.split())),
+                   (None, None))
+    if k is None:
+        return
+    counted = (any(key in header.exact for key in _ROW_KEYS)
+               and any(key in header.exact for key in _COLUMN_KEYS))
+    storage = ("its Storage reads it by its older rules (nRows, nColumns)"
+               if counted and path.lower().endswith(".sto") else "its Storage refuses it too")
+    report(f"{path}: line {k}: values separated by blanks, not tabs: OpenSim 4.6 reads a file "
+           "of version 2 or later with its table reader, which splits at tabs only: its "
+           f"TimeSeriesTable refuses the file and {storage}; urdf2dyn read it. Separate the "
+           "columns with tabs for OpenSim to read it", stacklevel=None)
 
 
 def _warn_counts_storage_needs(path, header, shape):
