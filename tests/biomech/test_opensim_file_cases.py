@@ -346,7 +346,8 @@ def motion_files(draw):
     from those real files have (a name or a comment first, version 1 or 3 or none, counts
     right, wrong, missing or mis-cased, inDegrees in OpenSim's spellings or missing, keys
     OpenSim does not know, in any order), with tabs or blanks, LF or CRLF, blank lines at
-    the end; its numbers are printed with 6 significant digits."""
+    the end; its numbers are printed with 6 significant digits, perhaps a NaN among them,
+    a tab ending each row, a blank line or a line of blanks between two rows."""
     n = draw(st.integers(2, 5))
     values = draw(st.lists(st.lists(st.integers(-99999, 99999), min_size=2, max_size=2),
                            min_size=n, max_size=n))
@@ -375,7 +376,13 @@ def motion_files(draw):
     sep = draw(st.sampled_from(["\t", "\t", " ", "   "]))
     eol = draw(st.sampled_from(["\n", "\r\n"]))
     lines = ([first] if first else []) + list(keys) + ["endheader", sep.join(LABELS)]
-    lines += [sep.join(f"{x:.6g}" for x in r) for r in rows]
+    if draw(st.booleans()):                               # a gap: NaN in one cell
+        rows[draw(st.integers(0, n - 1)), draw(st.integers(1, 2))] = np.nan
+    end = draw(st.sampled_from(["", "", "\t"]))            # a tab ending each row
+    data = [sep.join(f"{x:.6g}" for x in r) + end for r in rows]
+    if draw(st.booleans()):                               # a blank line inside the data
+        data.insert(draw(st.integers(1, n - 1)), draw(st.sampled_from(["", " ", "\t"])))
+    lines += data
     text = eol.join(lines) + eol + eol * draw(st.integers(0, 2))
     name = "m" + draw(st.sampled_from([".sto", ".mot"]))
     return name, text, rows
@@ -419,8 +426,83 @@ def test_header_variants_read_as_opensims_storage_reads_them_or_said(osim, tmp_p
     np.testing.assert_allclose(data, rows, rtol=1e-5, atol=1e-9)
     same = (theirs is not None and len(theirs[0]) == len(rows)
             and all(len(r) == 3 for r in theirs[0])
-            and np.allclose(theirs[0], data, rtol=1e-15, atol=0))
+            and np.allclose(theirs[0], data, rtol=1e-15, atol=0, equal_nan=True))
     if theirs is not None and not said:
         assert theirs[1] == ours.meta["in_degrees"], (text, theirs[1])
+    if not same:
+        assert said, (text, theirs)
+
+
+@st.composite
+def marker_files(draw):
+    """(text, time (N,), xyz (N, 2, 3) in the file's units with NaN gaps, metres per unit):
+    a .trc of markers A and B whose header and rows vary as real files do: the unit's
+    spelling, NumFrames and NumMarkers right or not, DataRate other than the times', frame
+    numbers from 0, 1 or 10 (the first perhaps missing), gaps of a whole marker or of one
+    coordinate, a tab ending each row or not, a blank line between rows, LF or CRLF."""
+    n = draw(st.integers(2, 5))
+    units, scale = draw(st.sampled_from([("mm", 1e-3), ("m", 1.0), ("MM", 1e-3),
+                                         ("millimeters", 1e-3)]))
+    xyz = np.array(draw(st.lists(st.integers(100, 2000), min_size=6 * n, max_size=6 * n)),
+                   dtype=float).reshape(n, 2, 3) * (1.0 if scale < 1 else 1e-3)
+    gaps = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, 1),
+                                   st.sampled_from([None, 0, 1, 2])), max_size=2))
+    blank = np.zeros((n, 2, 3), dtype=bool)
+    for r, m, c in gaps:
+        blank[r, m, slice(None) if c is None else c] = True
+    time = np.arange(n) / 100.0
+    frames = [draw(st.sampled_from([0, 1, 10])) + k for k in range(n)]
+    first_frame = draw(st.sampled_from(["", str(frames[0])]))
+    end = draw(st.sampled_from(["\t", "\t", ""]))
+    rate = draw(st.sampled_from(["100", "100", "60"]))
+    nframes = draw(st.sampled_from([n, n, n + 1, n - 1]))
+    nmarkers = draw(st.sampled_from([2, 2, 3]))
+    rows = []
+    for r in range(n):
+        cells = ["" if blank[r, m, c] else f"{xyz[r, m, c]:.6g}"
+                 for m in range(2) for c in range(3)]
+        frame = first_frame if r == 0 else str(frames[r])
+        rows.append(f"{frame}\t{time[r]:.6g}\t" + "\t".join(cells) + end)
+    if draw(st.booleans()):
+        rows.insert(draw(st.integers(1, n - 1)), "")
+    eol = draw(st.sampled_from(["\n", "\r\n"]))
+    lines = ["PathFileType\t4\t(X/Y/Z)\tm.trc",
+             "DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\t"
+             "OrigDataStartFrame\tOrigNumFrames",
+             f"{rate}\t{rate}\t{nframes}\t{nmarkers}\t{units}\t{rate}\t1\t{nframes}",
+             "Frame#\tTime\tA\t\t\tB\t\t\t", "\t\tX1\tY1\tZ1\tX2\tY2\tZ2\t", ""] + rows
+    xyz[blank.any(axis=2)] = np.nan                   # a blank coordinate hides its marker
+    return eol.join(lines) + eol, time, xyz, scale
+
+
+@settings(max_examples=int(os.environ.get("URDF2DYN_READER_EXAMPLES", 60)), derandomize=True,
+          deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=marker_files())
+def test_trc_variants_read_as_opensims_trc_adapter_reads_them_or_said(osim, tmp_path, case):
+    """urdf2dyn reads every drawn .trc's markers as written (a blank coordinate hiding its
+    marker, as OpenSim reads it), or refuses it; where it says nothing, OpenSim 4.6's
+    TRCFileAdapter reads the same times and positions; where OpenSim refuses the file or
+    reads other numbers, urdf2dyn warns or refuses. (A file whose frame numbers are all
+    missing is not drawn: OpenSim never ends reading it.)"""
+    text, time, xyz, scale = case
+    path = tmp_path / "m.trc"
+    path.write_bytes(text.encode())
+    try:
+        theirs = _opensim_trc(osim, path)
+    except RuntimeError:
+        theirs = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            ours = formats.read_trc(path)
+        except MotionError as e:
+            assert str(path) in str(e)
+            return
+    said = [str(w.message) for w in caught if issubclass(w.category, Urdf2dynWarning)]
+    np.testing.assert_allclose(ours.time, time, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ours.xyz, xyz * scale, rtol=1e-12, atol=0)
+    same = (theirs is not None and theirs[1].shape == xyz.shape
+            and np.allclose(theirs[0], time, rtol=0, atol=1e-12)
+            and np.allclose(theirs[1], xyz, rtol=1e-12, atol=0, equal_nan=True))
     if not same:
         assert said, (text, theirs)
