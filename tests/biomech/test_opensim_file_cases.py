@@ -184,6 +184,30 @@ def test_blank_separated_columns_from_version_2_on_are_named(osim, tmp_path, nam
     assert len(said) == 1 and f"{name}: line 7: values separated by blanks" in said[0], said
     assert ("older rules" in said[0]) == storage_reads
 
+def _id_moments(osim, coordinates):
+    """arm26's generalized forces (N, 2) by OpenSim 4.6's InverseDynamicsTool."""
+    assert _id_tool_runs(osim, coordinates)
+    return read_sto_table(coordinates.parent / (coordinates.name + ".id.sto"))[1][:, 1:]
+
+
+@pytest.mark.parametrize("name, header", [("v1.sto", "arm\nversion=1\nnRows=11\nnColumns=3"),
+                                          ("v1.mot", "arm\nversion=1\nnRows=11\nnColumns=3"),
+                                          ("v3.sto", "arm\nversion=3"),
+                                          ("v3.mot", "arm\nversion=3")])
+def test_no_in_degrees_line_is_radians_as_the_id_tool_reads_it(osim, tmp_path, name, header):
+    """Without an inDegrees line (and with a version line: a .mot without one is SIMM's, in
+    degrees, tested in test_opensim_text_files) OpenSim 4.6's InverseDynamicsTool takes the
+    angles for radians, its moments those of the same file with inDegrees=no; urdf2dyn reads
+    them so, without a word. (Moco's TableProcessor refuses such a file: it needs inDegrees
+    to be 'yes' or 'no'.)"""
+    path = _arm26_motion(tmp_path / name, header)
+    said_no = _arm26_motion(tmp_path / ("no_" + name), header + "\ninDegrees=no")
+    np.testing.assert_allclose(_id_moments(osim, path), _id_moments(osim, said_no), atol=1e-9)
+    ours, said = _said(lambda: formats.read_opensim(path))
+    assert said == [] and not ours.meta["in_degrees"]
+    np.testing.assert_allclose(ours.column("r_elbow_flex"), 1.0 + 0.5 * np.cos(3 * ours.time),
+                               rtol=0, atol=1e-9)
+
 # ---------------------------------------------------------------------------------- .trc files
 
 def _trc(path, rows, markers=2, frames=3):
