@@ -95,7 +95,10 @@ def read_sto_table(path):
     ``datacolumns``) that disagrees with the table is warned about, and the table read as it
     is, as OpenSim reads it. OpenSim's keys are case-sensitive: a key it does not read for its
     case (``NROWS``, ``EndHeader``) is applied and warned about, naming the line and the key
-    OpenSim expects."""
+    OpenSim expects. Where OpenSim 4.6 reads the numbers otherwise (Storage without the counts
+    or at a NaN in a file of version below 2; a blank line between rows, or blank-separated
+    columns, from version 2 on) the table is read as written and the difference warned about;
+    a cell that is not a finite number is refused naming its line and column."""
     labels, data, header, name = _read_table(path)
     return labels, data, header.info, name
 
