@@ -208,6 +208,27 @@ def test_no_in_degrees_line_is_radians_as_the_id_tool_reads_it(osim, tmp_path, n
     np.testing.assert_allclose(ours.column("r_elbow_flex"), 1.0 + 0.5 * np.cos(3 * ours.time),
                                rtol=0, atol=1e-9)
 
+def test_torques_with_a_gap_are_written_as_opensims_storage_reads_them(osim, tmp_path):
+    """urdf2dyn wrote 'version=1' files, and a NaN torque (a frame whose coordinates have a
+    gap: NaN in gives NaN out) as 'nan', where OpenSim 4.6's Storage stops reading: its tools
+    got 2 of the 4 rows. A table with a NaN is written as OpenSim 4 writes its own
+    (version=3), which Storage reads with NaN as NaN."""
+    import urdf2dyn
+    from urdf2dyn.biomech.formats import write_torques
+    model = urdf2dyn.load(os.path.join(CORE, "arm26.osim"))
+    t = np.arange(4) * 0.01
+    tau = np.ones((4, model.nv))
+    tau[1, 0] = np.nan
+    path = tmp_path / "tau.sto"
+    write_torques(path, t, tau, model)
+    s = osim.Storage(str(path))
+    theirs = np.array([[s.getStateVector(r).getData().get(k) for k in range(model.nv)]
+                       for r in range(s.getSize())])
+    np.testing.assert_array_equal(theirs, tau)
+    (_, data, _, _), said = _said(lambda: read_sto_table(path))
+    assert said == []
+    np.testing.assert_array_equal(data[:, 1:], tau)
+
 # ---------------------------------------------------------------------------------- .trc files
 
 def _trc(path, rows, markers=2, frames=3):

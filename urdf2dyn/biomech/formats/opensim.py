@@ -549,7 +549,8 @@ def _warn_unused_speeds(labels, path):
 
 def write_opensim(path, traj, degrees=None, name=None, model=None, linear=(), derivatives=False,
                   forces=False):
-    """Write an OpenSim .mot/.sto file: header ``name``, ``version=1``, ``nRows``, ``nColumns``,
+    """Write an OpenSim .mot/.sto file: header ``name``, ``version=1`` (3 when a value is NaN,
+    which OpenSim's Storage reads only so), ``nRows``, ``nColumns``,
     ``inDegrees=yes|no``, ``endheader``, then tab-separated labels and values.
 
     degrees: write angles in degrees (``inDegrees=yes``, OpenSim's usual choice for
@@ -576,8 +577,12 @@ def coordinate_set_columns(names, model):
 
 
 def _write_sto(path, header, data, degrees, name, fmt="{:.15g}"):
+    # OpenSim 4.6's Storage reads a file of version 1 number by number and stops at a 'nan';
+    # from version 2 on it reads it with its table reader, which reads NaN (OpenSim 4 writes
+    # version=3). Version 1 stays for the rest: what every OpenSim release reads.
+    version = 1 if np.all(np.isfinite(data)) else 3
     with replacing(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as f:
-        f.write(f"{name}\nversion=1\nnRows={data.shape[0]}\nnColumns={data.shape[1]}\n"
+        f.write(f"{name}\nversion={version}\nnRows={data.shape[0]}\nnColumns={data.shape[1]}\n"
                 f"inDegrees={'yes' if degrees else 'no'}\nendheader\n")
         f.write("\t".join(header) + "\n")
         for row in data:
