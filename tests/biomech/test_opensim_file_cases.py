@@ -73,6 +73,24 @@ def test_counts_storage_needs_are_asked_for(osim, tmp_path, counts, fix):
     assert f"Add '{fix}' to the header" in said[0], said[0]
 
 
+@pytest.mark.parametrize("version, storage_rows", [("1", 0), ("3", 3)])
+def test_a_mis_cased_count_is_named_where_storage_needs_it(osim, tmp_path, version,
+                                                           storage_rows):
+    """'NROWS=3' is no count to OpenSim 4.6's Storage (its keys are case-sensitive): in a file
+    of version 1 it reads no rows, in one of version 3 (read by its table reader) all of
+    them. urdf2dyn's read_sto_table, the reader of ExternalLoads data, said nothing of the
+    first, and read_opensim told the second that OpenSim reads no rows."""
+    path = tmp_path / "m.sto"
+    path.write_text(f"m\nversion={version}\nNROWS=3\nnColumns=3\ninDegrees=no\nendheader\n"
+                    + TABLE)
+    assert osim.Storage(str(path)).getSize() == storage_rows
+    for reader in (read_sto_table, formats.read_opensim):
+        _, said = _said(lambda: reader(path))
+        told = [w for w in said if "reads no rows" in w]
+        assert len(told) == (storage_rows == 0), (reader, said)
+        if told:
+            assert "m.sto: line 3: 'NROWS=3'" in told[0] and "Write 'nRows=3'" in told[0]
+
 def test_counts_are_not_needed_from_version_2_on(osim, tmp_path):
     """OpenSim 4's STOFileAdapter writes 'version=3' and no counts; Storage reads such a file
     with that adapter, and the InverseDynamicsTool takes it: nothing to say."""

@@ -307,12 +307,22 @@ def _warn_not_tab_separated(path, body, header):
 
 
 def _warn_counts_storage_needs(path, header, shape):
-    """Warn about a header of version below 2 without the row or column count OpenSim 4.6's
-    Storage reads its numbers by (a count written in another case is _warn_miscased's)."""
-    said = set(header.info)
-    missing = [f"{key}={n}" for key, keys, n in (("nRows", _ROW_KEYS, shape[0]),
-                                                 ("nColumns", _COLUMN_KEYS, shape[1]))
-               if not said & set(keys)]
+    """Warn about a header of version below 2 without a row or column count OpenSim 4.6's
+    Storage reads its numbers by: missing, or written in another case (its keys are
+    case-sensitive: 'NROWS' is no count to it)."""
+    missing = []
+    for key, keys, n, then in (
+            ("nRows", _ROW_KEYS, shape[0], "finding no row count, reads no rows of the file"),
+            ("nColumns", _COLUMN_KEYS, shape[1], "finding no column count, fails to read the "
+                                                 "file")):
+        if set(keys) & set(header.exact):
+            continue
+        wrong = [m for m in header.miscased if m[2].lower() in keys]
+        if wrong:
+            lineno, line, expected, value = wrong[-1]
+            _say_miscased(path, lineno, line, expected, value, f"ignores this line and, {then}")
+        else:
+            missing.append(f"{key}={n}")
     if not missing:
         return
     fix = "' and '".join(missing)
@@ -323,25 +333,23 @@ def _warn_counts_storage_needs(path, header, shape):
            f"coordinate files, ExternalLoads data), {does} without 'version=2' or later, and "
            f"its InverseDynamicsTool fails on it; urdf2dyn read the {shape[0]} rows and "
            f"{shape[1]} columns there are, as OpenSim's TimeSeriesTable does. Add "
-           f"'{fix}' to the header for OpenSim's tools "
-           "to read it", stacklevel=None)
+           f"'{fix}' to the header for OpenSim's tools to read it", stacklevel=None)
 
 
 def _warn_miscased(path, header):
     """Warn about each header line whose key OpenSim 4.6 does not read for its case, saying what
     OpenSim then does (the units are settled by _in_degrees, which refuses a header whose
-    angles OpenSim would read in other units)."""
+    angles OpenSim would read in other units; a row or column count is
+    _warn_counts_storage_needs')."""
     for lineno, line, expected, value in header.miscased:
-        key = expected.lower()
-        if key in _ROW_KEYS and not any(k in header.exact for k in _ROW_KEYS):
-            then = "ignores this line and, finding no row count, reads no rows of the file"
-        elif key in _COLUMN_KEYS and not any(k in header.exact for k in _COLUMN_KEYS):
-            then = "ignores this line and, finding no column count, fails to read the file"
-        else:
-            then = "ignores this line"
-        report(f"{path}: line {lineno}: {line!r}: OpenSim 4.6's key is {expected!r} (its keys "
-               f"are case-sensitive): it {then}; urdf2dyn read the line as {expected}. Write "
-               f"'{expected}={value}' for OpenSim to read it", stacklevel=None)
+        if expected.lower() not in _ROW_KEYS + _COLUMN_KEYS:
+            _say_miscased(path, lineno, line, expected, value, "ignores this line")
+
+
+def _say_miscased(path, lineno, line, expected, value, then):
+    report(f"{path}: line {lineno}: {line!r}: OpenSim 4.6's key is {expected!r} (its keys "
+           f"are case-sensitive): it {then}; urdf2dyn read the line as {expected}. Write "
+           f"'{expected}={value}' for OpenSim to read it", stacklevel=None)
 
 
 def _atoi(text):
