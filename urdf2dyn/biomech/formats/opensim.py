@@ -146,7 +146,10 @@ def _read_table(path):
     first, header.labels_line = body[0][1], body[0][0]
     labels = [x.strip() for x in (first.split("\t") if "\t" in first else first.split())]
     labels = [x for x in labels if x]
-    rows = [_numbers(path, k, line, labels) for k, line in body[1:]]
+    try:                                        # the common case in one comprehension
+        rows = [[float(x) for x in line.split()] for _, line in body[1:]]
+    except ValueError:                          # find the cell at fault
+        rows = [_numbers(path, k, line, labels) for k, line in body[1:]]
     bad = [i for i, r in enumerate(rows) if len(r) != len(labels)]
     if bad:
         raise MotionError(f"{path}: line {body[bad[0] + 1][0]} (data row {bad[0] + 1}) has "
@@ -157,7 +160,7 @@ def _read_table(path):
     _check_finite(path, body[1:], labels, data, legacy)
     _warn_blank_lines(path, after, body, legacy)
     if not legacy:
-        _warn_not_tab_separated(path, body, header)
+        _warn_not_tab_separated(path, body, labels, header)
     if legacy:
         _warn_counts_storage_needs(path, header, data.shape)
     for what, actual in (("rows", data.shape[0]), ("columns", len(labels))):
@@ -287,13 +290,17 @@ def _tab_cells(line):
     return line.count("\t") + (0 if line.endswith("\t") else 1)
 
 
-def _warn_not_tab_separated(path, body, header):
+def _warn_not_tab_separated(path, body, labels, header):
     """Warn about a file of version 2 or later whose labels or values are separated by blanks:
     OpenSim 4.6 reads such a file with its table reader, which splits at tabs only, and so
     refuses it (its Storage falls back on its older reader for a .sto that counts its rows
     and columns)."""
-    k, line = next(((k, line) for k, line in body if _tab_cells(line) != len(line.split())),
+    width = len(labels)                         # every data row has as many values (checked)
+    labels_cells = len([c for c in body[0][1].split("\t") if c.strip()])
+    k, line = next(((k, line) for k, line in body[1:] if _tab_cells(line) != width),
                    (None, None))
+    if labels_cells != width:                   # it drops empty labels (doubled tabs)
+        k, line = body[0]
     if k is None:
         return
     counted = (any(key in header.exact for key in _ROW_KEYS)
