@@ -137,7 +137,7 @@ def read_trc(path, strict=False):
     except ValueError:      # find the cell at fault, naming line and column
         table = np.array([_row(source, n, r, labels) for n, r in zip(linenos, rows)],
                          dtype=float).reshape(len(rows), 1 + 3 * m)
-    times, empty = table[:, 0], _empty_cells(rows, m)
+    times, empty = table[:, 0], _empty_cells(rows, table, m)
     if not len(rows):
         raise MotionError(f"{source}: no frames: the header ends at line 5 and no data row "
                           f"follows{f' (NumFrames={declared_frames})' if declared_frames else ''}"
@@ -173,13 +173,15 @@ def read_trc(path, strict=False):
     return out
 
 
-def _empty_cells(rows, m):
+def _empty_cells(rows, table, m):
     """(N, m) whether a marker has a blank coordinate in a frame: OpenSim 4.6's TRCFileAdapter
-    then takes the whole marker as not seen (all three NaN), not two of its coordinates."""
-    if not rows:
-        return np.zeros((0, m), dtype=bool)
-    blank = np.array([[not c.strip() for c in r[1:]] for r in rows], dtype=bool)
-    return blank.reshape(len(rows), m, 3).any(axis=2)
+    then takes the whole marker as not seen (all three NaN), not two of its coordinates.
+    Only the rows with a NaN are looked at (a blank cell is read as one)."""
+    empty = np.zeros((len(rows), m), dtype=bool)
+    for r in np.flatnonzero(np.isnan(table[:, 1:]).any(axis=1)) if len(rows) else ():
+        blank = [not c.strip() for c in rows[r][1:]]
+        empty[r] = np.array(blank, dtype=bool).reshape(m, 3).any(axis=1)
+    return empty
 
 
 def _opensim_cells(line):
@@ -196,7 +198,7 @@ def _warn_what_opensim_reads_otherwise(source, lines, linenos, blank, m):
     without one), ends the data at a blank line, and refuses a line of blanks or a row whose
     cells it counts otherwise (extra tabs at its end; a gap in the last marker without the
     tab OpenSim writes after it)."""
-    unnumbered = [k for k in linenos if not lines[k - 1].split("\t")[0].strip()]
+    unnumbered = [k for k in linenos if not lines[k - 1].partition("\t")[0].strip()]
     if unnumbered and unnumbered[0] == linenos[0]:
         skipped = next((i for i, k in enumerate(linenos) if k not in unnumbered), None)
         does = ("never ends reading this file (it looks for a first row with one)"
