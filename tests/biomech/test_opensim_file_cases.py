@@ -8,6 +8,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from urdf2dyn.biomech import formats
 from urdf2dyn.biomech.formats.opensim import read_sto_table
@@ -363,9 +365,7 @@ def test_ik_coordinate_file_in_radians_opensim_reads_as_degrees(osim, tmp_path):
     convertDegreesToRadians unconditionally): a from_file task on a radians file
     (inDegrees=no) of 0.2 rad pulls the coordinate towards 0.2 deg. urdf2dyn used 0.2 rad
     without a word; it still does, as the header says, and names the difference and the fix."""
-    import sys
-    sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
-    import ik_oracle
+    import ik_oracle                              # tests/ is on pytest's pythonpath
     from importlib.resources import files
     from urdf2dyn.biomech import ik
     case = ik_oracle.build_case(os.fspath(tmp_path), os.fspath(files("urdf2dyn") / "data" /
@@ -396,9 +396,6 @@ def test_ik_coordinate_file_in_radians_opensim_reads_as_degrees(osim, tmp_path):
 
 
 # ------------------------------------------------------- header variants against Storage
-
-from hypothesis import HealthCheck, given, settings             # noqa: E402
-from hypothesis import strategies as st                         # noqa: E402
 
 LABELS = ["time", "hip_flexion_r", "pelvis_tx"]
 
