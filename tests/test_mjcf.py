@@ -793,6 +793,61 @@ def test_mesh_inertia_matches_mujoco(tmp_path):
     np.testing.assert_allclose(sorted(s.mass[1:]), sorted(m.body_mass[1:]), rtol=1e-9)
 
 
+def _prism_obj(cap, height=0.3, z_wobble=None):
+    """A prism on the polygon cap (its corners in order), each cap one OBJ face of len(cap)
+    corners, the sides quads; z_wobble lifts the top cap's corners (a non-planar face)."""
+    n = len(cap)
+    top = [0.0] * n if z_wobble is None else z_wobble
+    lines = [f"v {x:.6f} {y:.6f} 0" for x, y in cap]
+    lines += [f"v {x:.6f} {y:.6f} {height + dz:.6f}" for (x, y), dz in zip(cap, top)]
+    lines.append("f " + " ".join(str(k) for k in range(n, 0, -1)))
+    lines.append("f " + " ".join(str(n + k) for k in range(1, n + 1)))
+    lines += [f"f {k + 1} {(k + 1) % n + 1} {n + (k + 1) % n + 1} {n + k + 1}" for k in range(n)]
+    return "\n".join(lines) + "\n"
+
+
+def _star(n, r_out=0.2, r_in=0.07, turn=0.3):
+    angles = [turn + 2 * np.pi * k / n for k in range(n)]
+    return [((r_out if k % 2 == 0 else r_in) * np.cos(a), (r_out if k % 2 == 0 else r_in) *
+             np.sin(a)) for k, a in enumerate(angles)]
+
+
+@pytest.mark.parametrize("cap, wobble", [
+    (_star(10), None),                                  # non-convex: a fan leaves the shape
+    (_star(36, turn=1.1), None),
+    ([(0, 0), (0.3, 0), (0.3, 0.1), (0.1, 0.1), (0.1, 0.3), (0, 0.3)], None),   # an L
+    ([(0.2 * np.cos(a), 0.15 * np.sin(a)) for a in np.linspace(0, 6, 7)],
+     [0, 0.05, -0.04, 0.08, 0, -0.06, 0.03]),           # convex but not planar
+    ([(0.2 * np.cos(a), 0.2 * np.sin(a)) for a in np.linspace(0, 6.2, 101)], None),
+])
+def test_obj_polygons_are_triangulated_as_mujoco(tmp_path, cap, wobble):
+    """A face of more than four corners is cut into triangles as MuJoCo's OBJ reader
+    (tinyobjloader's ear clipping) cuts it, not as a fan from its first corner: on a
+    non-convex or non-planar face the two weigh differently; one of more than 100 corners
+    MuJoCo 4 drops (the 101-gon prism weighs its sides only). Mass, centre of mass and
+    principal moments to 1e-12; the dynamics to TOL where MuJoCo's principal axes are
+    accurate to it (on the non-planar prism, whose two principal moments are within 10%,
+    mjuu_eig3 turns them to ~5e-8)."""
+    xml = """<mujoco><asset><mesh name="p" file="p.obj"/></asset><worldbody>
+      <body name="b"><joint axis="1 0.3 0.2"/><geom type="mesh" mesh="p" pos="0.2 0 0"/>
+      </body></worldbody></mujoco>"""
+    (tmp_path / "p.obj").write_text(_prism_obj(cap, z_wobble=wobble))
+    (tmp_path / "model.xml").write_text(xml)
+    model = oracle.load_quiet(str(tmp_path / "model.xml"))
+    m = oracle.mujoco_model(str(tmp_path / "model.xml"))
+    p = dict(zip(model.parameter_names(), model.inertial_parameters()))
+    mass = p["b.m"]
+    com = np.array([p["b.mcx"], p["b.mcy"], p["b.mcz"]]) / mass
+    I_origin = np.array([[p["b.Ixx"], p["b.Ixy"], p["b.Ixz"]], [p["b.Ixy"], p["b.Iyy"], p["b.Iyz"]],
+                         [p["b.Ixz"], p["b.Iyz"], p["b.Izz"]]])
+    I_com = I_origin - mass * (com @ com * np.eye(3) - np.outer(com, com))
+    assert mass == pytest.approx(m.body_mass[1], rel=1e-12)
+    np.testing.assert_allclose(com, m.body_ipos[1], rtol=0, atol=1e-12 * np.abs(com).max())
+    np.testing.assert_allclose(np.linalg.eigvalsh(I_com), np.sort(m.body_inertia[1]), rtol=1e-12)
+    if wobble is None:
+        e_tau, e_M = oracle.compare(model, m, n=10)
+        assert e_tau < TOL and e_M < TOL, (e_tau, e_M)
+
 # ---- what is refused, and how ------------------------------------------------------------------
 
 def load_error(tmp_path, xml, files=None):

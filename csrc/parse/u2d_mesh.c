@@ -5,10 +5,12 @@
  * Files: binary STL (as MuJoCo's decoder: ASCII is refused, at most 200 000 triangles), and
  * Wavefront OBJ, whose first group of faces MuJoCo reads (its decoder takes shape 0 of
  * tinyobjloader, which starts a new shape at an 'o' or 'g' line after faces; quads split on
- * their shorter diagonal, larger polygons as a fan). Vertices are single precision, as
+ * their shorter diagonal, larger polygons by its ear clipping, faces of more than 100
+ * corners dropped). Vertices are single precision, as
  * MuJoCo stores them. Inertia "legacy" (MuJoCo's default: every pyramid counted positive),
  * "exact" (signed, faces must be consistently oriented) and "shell" (the surface); "convex"
  * needs the convex hull (qhull in MuJoCo) and is refused, as is a mesh without faces. */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +21,9 @@
 
 #define MAX_STL_FACES 200000
 #define MAX_MESH_FACES 50000000
+/* MuJoCo 4's OBJ reader keeps no triangle of a face of more than 100 corners (seen with
+ * mujoco 4.0.0: a regular 101-gon gives none, a 100-gon its 98) */
+#define MAX_OBJ_POLYGON 100
 
 static int mesh_fail(char err[U2D_ERRLEN], const char *name, const char *msg)
 {
@@ -278,6 +283,79 @@ static double dist2(const float *a, const float *b)
     return d;
 }
 
+/* Whether (tx, ty) is inside triangle (vx, vy): the crossing test tinyobjloader uses, in
+ * single precision as there. */
+static int inside_triangle(const float vx[3], const float vy[3], float tx, float ty)
+{
+    int in = 0;
+    for (int i = 0, j = 2; i < 3; j = i++) {
+        if ((vy[i] > ty) != (vy[j] > ty) &&
+            tx < (vx[j] - vx[i]) * (ty - vy[i]) / (vy[j] - vy[i]) + vx[i])
+            in = !in;
+    }
+    return in;
+}
+
+/* The two coordinate axes tinyobjloader projects a polygon on: those across the largest
+ * component of the normal at its first corner that is not flat (in single precision). */
+static void polygon_axes(const float *v, const int *idx, int n, int axes[2])
+{
+    axes[0] = 1; axes[1] = 2;
+    for (int k = 0; k < n; k++) {
+        const float *a = v + 3 * idx[k], *b = v + 3 * idx[(k + 1) % n];
+        const float *c = v + 3 * idx[(k + 2) % n];
+        float e0[3], e1[3];
+        for (int i = 0; i < 3; i++) { e0[i] = b[i] - a[i]; e1[i] = c[i] - b[i]; }
+        float cx = fabsf(e0[1] * e1[2] - e0[2] * e1[1]);
+        float cy = fabsf(e0[2] * e1[0] - e0[0] * e1[2]);
+        float cz = fabsf(e0[0] * e1[1] - e0[1] * e1[0]);
+        if (cx > FLT_EPSILON || cy > FLT_EPSILON || cz > FLT_EPSILON) {
+            if (!(cx > cy && cx > cz)) {
+                axes[0] = 0;
+                if (cz > cx && cz > cy) axes[1] = 1;
+            }
+            return;
+        }
+    }
+}
+
+/* A face of 5 or more corners cut into triangles as MuJoCo's OBJ reader cuts it
+ * (tinyobjloader's built-in ear clipping, in single precision): walking the corners, a
+ * corner whose triangle with the next two turns the way its "area" (the cross product of
+ * its first two corners' projections, as tinyobjloader has it) says and holds no other
+ * corner is cut off; a full round without a cut ends it, the rest of the face dropped, as
+ * there. idx (the corners) is consumed. */
+static int ear_clip(mesh_buf *b, int *idx, int n)
+{
+    int axes[2];
+    polygon_axes(b->v, idx, n, axes);
+    int guess = 0, left = n, previous = n;
+    while (n > 3 && left > 0) {
+        if (guess >= n) guess -= n;
+        if (previous != n) { previous = n; left = n; }
+        else left--;
+        float vx[3], vy[3];
+        for (int k = 0; k < 3; k++) {
+            vx[k] = b->v[3 * idx[(guess + k) % n] + axes[0]];
+            vy[k] = b->v[3 * idx[(guess + k) % n] + axes[1]];
+        }
+        float cross = (vx[1] - vx[0]) * (vy[2] - vy[1]) - (vy[1] - vy[0]) * (vx[2] - vx[1]);
+        float area = (vx[0] * vy[1] - vy[0] * vx[1]) * 0.5f;
+        int ear = !(cross * area < 0.0f);
+        for (int k = 3; k < n && ear; k++) {
+            const float *t = b->v + 3 * idx[(guess + k) % n];
+            if (inside_triangle(vx, vy, t[axes[0]], t[axes[1]])) ear = 0;
+        }
+        if (!ear) { guess++; continue; }
+        if (push_face(b, idx[guess % n], idx[(guess + 1) % n], idx[(guess + 2) % n]))
+            return -1;
+        int cut = (guess + 1) % n;
+        memmove(idx + cut, idx + cut + 1, sizeof *idx * (size_t)(n - cut - 1));
+        n--;
+    }
+    return n == 3 ? push_face(b, idx[0], idx[1], idx[2]) : 0;
+}
+
 static int read_obj(const char *data, size_t len, const char *name, mesh_buf *b,
                     char err[U2D_ERRLEN])
 {
@@ -329,9 +407,9 @@ static int read_obj(const char *data, size_t len, const char *name, mesh_buf *b,
                     rc = push_face(b, idx[0], idx[1], idx[2]) || push_face(b, idx[0], idx[2], idx[3]);
                 else
                     rc = push_face(b, idx[0], idx[1], idx[3]) || push_face(b, idx[1], idx[2], idx[3]);
-            } else {
-                for (int k = 1; k + 1 < n && !rc; k++) rc = push_face(b, idx[0], idx[k], idx[k + 1]);
-            }
+            } else if (n <= MAX_OBJ_POLYGON) {
+                rc = ear_clip(b, idx, n);
+            }               /* a larger face MuJoCo's reader drops: so does urdf2dyn */
             if (rc) return mesh_fail(err, name, "out of memory");
         } else if (eol - p >= 1 && (p[0] == 'o' || p[0] == 'g') &&
                    (eol - p == 1 || p[1] == ' ' || p[1] == '\t' || p[1] == '\r')) {
