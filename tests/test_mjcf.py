@@ -87,6 +87,21 @@ def test_summary_warning_lists_what_is_not_applied():
         urdf2dyn.load(path, strict=True)
 
 
+
+def test_summary_warning_counts_gravity_compensated_bodies_in_english():
+    """Gravity compensation is counted per body as MuJoCo's body_gravcomp has it, and
+    the summary says "bodies" (it said "bodys")."""
+    xml = ('<mujoco><worldbody><body name="a" gravcomp="1"><joint/><geom size="0.1"/>'
+           '<body name="b" gravcomp="0.5" pos="0 0 0.3"><joint/><geom size="0.1"/></body>'
+           '<body name="c" pos="0.3 0 0"><joint/><geom size="0.1"/></body></body>'
+           '</worldbody></mujoco>')
+    with pytest.warns(urdf2dyn.URDFWarning) as rec:
+        urdf2dyn.load(xml)
+    m = mujoco.MjModel.from_xml_string(xml)
+    count = int((m.body_gravcomp != 0).sum())
+    assert count == 2
+    assert f"gravity compensation on {count} bodies" in str(rec[0].message), rec[0].message
+
 def test_limits_actuators_contacts_and_armature_do_not_make_strict_refuse():
     """Joint limits, actuators and contacts are not rigid-body dynamics (in MuJoCo either:
     mj_inverse's force is what the actuators must give; contacts come in as f_ext), and the

@@ -1957,21 +1957,23 @@ static void summarize(mjcf *rd)
 {
     char msg[U2D_ERRLEN] = "";
     size_t n = 0;
-    const struct { int count; const char *what, *unit; } items[] = {
-        {rd->n_free_armature, "armature", "free joint"}, {rd->n_damping, "damping", "joint"},
-        {rd->n_actuator_damping, "damping", "actuator"},
-        {rd->n_actuator_tendon, "tendon armature or damping", "actuator"},
-        {rd->n_spring, "springs", "joint"}, {rd->n_friction, "friction loss", "joint"},
-        {rd->n_gravcomp, "gravity compensation", "body"},
-        {count_children(rd, "tendon"), "tendon", NULL},
-        {count_children(rd, "equality"), "equality constraint", NULL},
+    const struct { int count; const char *what, *unit, *units; } items[] = {
+        {rd->n_free_armature, "armature", "free joint", "free joints"},
+        {rd->n_damping, "damping", "joint", "joints"},
+        {rd->n_actuator_damping, "damping", "actuator", "actuators"},
+        {rd->n_actuator_tendon, "tendon armature or damping", "actuator", "actuators"},
+        {rd->n_spring, "springs", "joint", "joints"},
+        {rd->n_friction, "friction loss", "joint", "joints"},
+        {rd->n_gravcomp, "gravity compensation", "body", "bodies"},
+        {count_children(rd, "tendon"), "tendon", NULL, NULL},
+        {count_children(rd, "equality"), "equality constraint", NULL, NULL},
     };
     for (size_t k = 0; k < sizeof items / sizeof items[0]; k++) {
         int c = items[k].count;
         if (c <= 0 || n >= sizeof msg - 80) continue;
         if (items[k].unit)
-            n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%s on %d %s%s", n ? ", " : "",
-                                  items[k].what, c, items[k].unit, c == 1 ? "" : "s");
+            n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%s on %d %s", n ? ", " : "",
+                                  items[k].what, c, c == 1 ? items[k].unit : items[k].units);
         else
             n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%d %s%s", n ? ", " : "", c,
                                   items[k].what, c == 1 ? "" : "s");
