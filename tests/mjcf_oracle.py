@@ -24,7 +24,7 @@ from urdf2dyn import interop                               # noqa: E402
 HERE = os.path.dirname(__file__)
 MJCF = os.path.join(HERE, "data", "mjcf")
 
-# the public models of issue 32, vendored (tests/data/mjcf/README.md)
+# the public models of issue 32 and of the Menagerie trial, vendored (tests/data/mjcf/README.md)
 PUBLIC = {
     "franka_emika_panda": "menagerie/franka_emika_panda/panda.xml",
     "universal_robots_ur5e": "menagerie/universal_robots_ur5e/ur5e.xml",
@@ -33,6 +33,8 @@ PUBLIC = {
     "unitree_h1": "menagerie/unitree_h1/h1.xml",
     "shadow_hand": "menagerie/shadow_hand/right_hand.xml",
     "agility_cassie": "menagerie/agility_cassie/cassie.xml",
+    "apptronik_apollo": "menagerie/apptronik_apollo/apptronik_apollo.xml",
+    "robotiq_2f85_v4": "menagerie/robotiq_2f85_v4/2f85.xml",
     "humanoid": "mujoco/humanoid.xml",
     "cheetah": "dm_control/cheetah.xml",
 }

@@ -166,12 +166,13 @@ def test_public_model_passive_forces_are_mujocos(name):
     assert (np.abs(expected).max() > 0) == (m.dof_damping.any() or m.jnt_stiffness.any())
 
 
-@pytest.mark.parametrize("name", ["unitree_h1", "cheetah", "agility_cassie"])
+@pytest.mark.parametrize("name", ["unitree_h1", "cheetah", "agility_cassie", "robotiq_2f85_v4"])
 def test_inverse_dynamics_minus_passive_forces_is_mj_inverse(name):
     """With the constraints off, mj_inverse's qfrc_inverse is M a + h - qfrc_passive: it
     equals inverse_dynamics - passive_forces on H1 (damping), the cheetah (springs and
-    damping) and Cassie (springs on the shins and heels, whose equality constraints the
-    flag turns off), each state to 1e-9 of its largest force."""
+    damping), Cassie (springs on the shins and heels, whose equality constraints the
+    flag turns off) and the Robotiq 2F-85 gripper (springs, damping, a tendon and
+    coupled joints), each state to 1e-9 of its largest force."""
     path = oracle.public_path(name)
     model = oracle.load_quiet(path)
     m = oracle.mujoco_model(path)
@@ -850,18 +851,42 @@ def test_obj_polygons_are_triangulated_as_mujoco(tmp_path, cap, wobble):
     (tmp_path / "model.xml").write_text(xml)
     model = oracle.load_quiet(str(tmp_path / "model.xml"))
     m = oracle.mujoco_model(str(tmp_path / "model.xml"))
-    p = dict(zip(model.parameter_names(), model.inertial_parameters()))
-    mass = p["b.m"]
-    com = np.array([p["b.mcx"], p["b.mcy"], p["b.mcz"]]) / mass
-    I_origin = np.array([[p["b.Ixx"], p["b.Ixy"], p["b.Ixz"]], [p["b.Ixy"], p["b.Iyy"], p["b.Iyz"]],
-                         [p["b.Ixz"], p["b.Iyz"], p["b.Izz"]]])
-    I_com = I_origin - mass * (com @ com * np.eye(3) - np.outer(com, com))
+    mass, com, moments = _body_inertia(model, "b")
     assert mass == pytest.approx(m.body_mass[1], rel=1e-12)
     np.testing.assert_allclose(com, m.body_ipos[1], rtol=0, atol=1e-12 * np.abs(com).max())
-    np.testing.assert_allclose(np.linalg.eigvalsh(I_com), np.sort(m.body_inertia[1]), rtol=1e-12)
+    np.testing.assert_allclose(moments, np.sort(m.body_inertia[1]), rtol=1e-12)
     if wobble is None:
         e_tau, e_M = oracle.compare(model, m, n=10)
         assert e_tau < TOL and e_M < TOL, (e_tau, e_M)
+
+
+def _body_inertia(model, body):
+    """A body's mass, centre of mass and principal moments (about the centre) in urdf2dyn."""
+    p = dict(zip(model.parameter_names(), model.inertial_parameters()))
+    mass = p[body + ".m"]
+    com = np.array([p[body + ".mcx"], p[body + ".mcy"], p[body + ".mcz"]]) / mass
+    I = np.array([[p[body + ".Ixx"], p[body + ".Ixy"], p[body + ".Ixz"]],
+                  [p[body + ".Ixy"], p[body + ".Iyy"], p[body + ".Iyz"]],
+                  [p[body + ".Ixz"], p[body + ".Iyz"], p[body + ".Izz"]]])
+    return mass, com, np.linalg.eigvalsh(I - mass * (com @ com * np.eye(3) - np.outer(com, com)))
+
+
+@pytest.mark.parametrize("mesh", ["base_link_collision.002.obj", "link_3_collision.obj"])
+def test_public_obj_polygons_weigh_as_in_mujoco(tmp_path, mesh):
+    """Two of Trossen WXAI's collision meshes (Menagerie), whose OBJ faces have up to 9
+    corners: mass, centre of mass and principal moments are MuJoCo's to 1e-12 (cut as fans,
+    their masses were 7e-4 and 8e-4 away). MuJoCo's principal axes are mjuu_eig3's, to ~1e-8."""
+    folder = os.path.join(oracle.MJCF, "menagerie", "trossen_wxai", "assets", "meshes")
+    xml = f"""<mujoco><compiler meshdir="{folder}"/><asset><mesh name="m" file="{mesh}"/>
+      </asset><worldbody><body name="b"><joint axis="1 0.2 0.3"/>
+      <geom type="mesh" mesh="m" density="1200"/></body></worldbody></mujoco>"""
+    (tmp_path / "model.xml").write_text(xml)
+    model = oracle.load_quiet(str(tmp_path / "model.xml"))
+    m = oracle.mujoco_model(str(tmp_path / "model.xml"))
+    mass, com, moments = _body_inertia(model, "b")
+    assert mass == pytest.approx(m.body_mass[1], rel=1e-12)
+    np.testing.assert_allclose(com, m.body_ipos[1], rtol=0, atol=1e-12 * np.abs(com).max())
+    np.testing.assert_allclose(moments, np.sort(m.body_inertia[1]), rtol=1e-12)
 
 # ---- what is refused, and how ------------------------------------------------------------------
 
