@@ -5,6 +5,7 @@ include and mesh files renamed to numbers, and the compiler documents of tests/t
 
     python tests/c/make_corpus_mjcf.py
 """
+import math
 import os
 import re
 import sys
@@ -59,6 +60,27 @@ def main():
 <worldbody><body><freejoint/><geom type="mesh" mesh="a"/><body pos="0 0 1"><joint type="ball"/>
 <geom type="mesh" mesh="b" density="300"/><geom type="mesh" mesh="c"/>
 <geom type="mesh" mesh="d"/></body></body></worldbody></mujoco>""", [stl, obj])
+    trossen = os.path.join(DATA, "menagerie", "trossen_wxai", "assets", "meshes")
+    polygons = []                                   # OBJ faces of 5 to 9 corners (ear clipping)
+    for name in ("base_link_collision.002.obj", "link_3_collision.obj"):
+        with open(os.path.join(trossen, name), "rb") as f:
+            polygons.append(f.read())
+    star = [(0.2 if k % 2 == 0 else 0.07, 0.3 + 0.6283 * k) for k in range(10)]
+    ngon = "".join(f"v {r * math.cos(a):.6f} {r * math.sin(a):.6f} {z}\n"
+                   for z in (0, 0.3) for r, a in star)
+    ngon += "f " + " ".join(str(k) for k in range(10, 0, -1)) + "\n"
+    ngon += "f " + " ".join(str(k) for k in range(11, 21)) + "\n"
+    ngon += "".join(f"f {k + 1} {(k + 1) % 10 + 1} {(k + 1) % 10 + 11} {k + 11}\n"
+                    for k in range(10))
+    big = "".join(f"v {math.cos(k / 17):.6f} {math.sin(k / 17):.6f} 0\n" for k in range(101))
+    big += "v 0 0 1\nf " + " ".join(str(k) for k in range(1, 102)) + "\n"
+    big += "".join(f"f {k + 1} {(k + 1) % 101 + 1} 102\n" for k in range(101))
+    seed("polygons.xml", """<mujoco><asset><mesh name="a" file="1.obj"/>
+<mesh name="b" file="2.obj" inertia="exact"/><mesh name="c" file="3.obj"/>
+<mesh name="d" file="4.obj" inertia="shell"/></asset>
+<worldbody><body><joint/><geom type="mesh" mesh="a"/><geom type="mesh" mesh="b"/>
+<body pos="0 0 1"><joint axis="1 0 0"/><geom type="mesh" mesh="c"/><geom type="mesh" mesh="d"/>
+</body></body></worldbody></mujoco>""", polygons + [ngon.encode(), big.encode()])
     seed("includes.xml", '<mujoco><include file="1.xml"/></mujoco>',
          [b'<mujoco><include file="sub/2.xml"/><default><joint axis="1 0 0"/></default></mujoco>',
           b'<mujoco><worldbody><body><joint/><geom size=".1"/></body></worldbody></mujoco>'])
