@@ -860,6 +860,23 @@ def test_obj_polygons_are_triangulated_as_mujoco(tmp_path, cap, wobble):
         assert e_tau < TOL and e_M < TOL, (e_tau, e_M)
 
 
+
+def test_obj_whose_faces_mujoco_drops_is_refused_saying_why(tmp_path):
+    """An OBJ whose only face has more than 100 corners has no faces for MuJoCo (it takes
+    the convex hull's inertia then, which urdf2dyn does not compute): the refusal says
+    which faces were dropped and what to do, once."""
+    ring = "".join(f"v {np.cos(k / 17):.6f} {np.sin(k / 17):.6f} 0\n" for k in range(101))
+    (tmp_path / "ring.obj").write_text(ring + "v 0 0 1\nf " + " ".join(map(str, range(1, 102))))
+    xml = ('<mujoco><asset><mesh name="m" file="ring.obj"/></asset><worldbody><body name="arm">'
+           '<joint/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>')
+    m = mujoco.MjModel.from_xml_string(xml.replace("ring.obj", str(tmp_path / "ring.obj")))
+    assert m.mesh_facenum[0] == 200          # MuJoCo's: the hull of the ring and the apex
+    msg = load_error(tmp_path, xml)
+    for words in ("ring.obj", "body 'arm'", "(1) have more than 100 corners", "drops",
+                  "split each into faces of at most 100 corners", "<inertial>"):
+        assert words in msg, msg
+    assert msg.count("give the body an <inertial>") == 1, msg
+
 def _body_inertia(model, body):
     """A body's mass, centre of mass and principal moments (about the centre) in urdf2dyn."""
     p = dict(zip(model.parameter_names(), model.inertial_parameters()))

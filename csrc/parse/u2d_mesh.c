@@ -169,7 +169,7 @@ int u2d_mesh_mass_of(int nvert, const float *vert, int nface, const int *face,
     if (nvert < 4) return mesh_fail(err, name, "at least 4 vertices are required");
     if (nface < 1)
         return mesh_fail(err, name, "it has no faces, and MuJoCo would take its convex hull's, "
-                         "which urdf2dyn does not compute: give the body an <inertial>");
+                         "which urdf2dyn does not compute");
     for (int k = 0; k < 3 * nface; k++)
         if (face[k] < 0 || face[k] >= nvert) {
             char msg[120];
@@ -360,7 +360,7 @@ static int read_obj(const char *data, size_t len, const char *name, mesh_buf *b,
                     char err[U2D_ERRLEN])
 {
     const char *p = data, *stop = data + len;
-    int done = 0, line = 0;
+    int done = 0, line = 0, dropped = 0;
     char msg[160];
     while (p < stop) {
         const char *eol = memchr(p, '\n', (size_t)(stop - p));
@@ -409,13 +409,23 @@ static int read_obj(const char *data, size_t len, const char *name, mesh_buf *b,
                     rc = push_face(b, idx[0], idx[1], idx[3]) || push_face(b, idx[1], idx[2], idx[3]);
             } else if (n <= MAX_OBJ_POLYGON) {
                 rc = ear_clip(b, idx, n);
-            }               /* a larger face MuJoCo's reader drops: so does urdf2dyn */
+            } else {        /* a larger face MuJoCo's reader drops: so does urdf2dyn */
+                dropped++;
+            }
             if (rc) return mesh_fail(err, name, "out of memory");
         } else if (eol - p >= 1 && (p[0] == 'o' || p[0] == 'g') &&
                    (eol - p == 1 || p[1] == ' ' || p[1] == '\t' || p[1] == '\r')) {
             if (b->nf > 0) done = 1;        /* MuJoCo reads the first group's faces only */
         }
         p = eol + 1;
+    }
+    if (b->nf == 0 && dropped > 0) {        /* else the hull's inertia, without saying why */
+        char why[200];
+        snprintf(why, sizeof why, "all its faces (%d) have more than %d corners, which MuJoCo's "
+                 "OBJ reader drops (it weighs the convex hull then; urdf2dyn does not): split "
+                 "each into faces of at most %d corners", dropped, MAX_OBJ_POLYGON,
+                 MAX_OBJ_POLYGON);
+        return mesh_fail(err, name, why);
     }
     return 0;
 }
@@ -442,7 +452,7 @@ int u2d_mesh_mass(const char *data, size_t len, const char *name, const u2d_mj_m
     if (has_suffix(name, ".stl")) rc = read_stl(data, len, name, &b, err);
     else if (has_suffix(name, ".obj")) rc = read_obj(data, len, name, &b, err);
     else rc = mesh_fail(err, name, "urdf2dyn reads the inertia of binary STL and OBJ meshes "
-                        "only: give the body an <inertial>");
+                        "only");
     if (!rc) rc = u2d_mesh_mass_of(b.nv, b.v, b.nf, b.f, name, spec, out, err);
     free(b.v);
     free(b.f);
