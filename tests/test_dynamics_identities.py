@@ -775,3 +775,26 @@ def test_random_configuration_within_limits(name):
             assert np.ptp(Q[:, i]) > 0.5 * (hi - lo), j.name
             cols = [i]
         assert np.all(np.std(Q[:, cols], axis=0) > 0)
+
+
+def test_singular_mass_matrix_names_the_joint_that_moves_no_inertia():
+    """The massless tip on 'wrist': forward dynamics, its derivatives and simulate refuse,
+    naming 'wrist' (not 'shoulder') and what to do, rather than leave the user to search
+    the file (romeo.urdf of example-robot-data has 24 such joints)."""
+    model = urdf2dyn.load(_MASSLESS_LEAF)
+    q, v, tau = np.array([0.3, -0.2]), np.array([0.5, 1.0]), np.array([1.0, 0.0])
+    named = (r"singular mass matrix: .*; here joint 'wrist' moves no inertia at any "
+             r"configuration: give the links they move an <inertial> \(mass and inertia\), or "
+             r"make them fixed \(`urdf2dyn.check\(urdf\)` says why for each\)$")
+    for call in (lambda: model.forward_dynamics(q, v, tau),
+                 lambda: model.forward_dynamics(np.tile(q, (2, 3, 1)), v, tau),
+                 lambda: model.forward_dynamics_derivatives(q, v, tau),
+                 lambda: urdf2dyn.simulate(model, q, v, np.tile(tau, (3, 1)), dt=0.01)):
+        with pytest.raises(ValueError, match=named):
+            call()
+    # the same check under the floating base; a rank loss that no joint explains by itself
+    # (the shoulder's gimbal lock above) keeps the core's message alone
+    floating = urdf2dyn.load(_MASSLESS_LEAF, floating_base=True)
+    with pytest.raises(ValueError, match=r"'wrist' moves no inertia.*`urdf2dyn.check\(urdf, "
+                       r"floating_base=True\)`"):
+        floating.forward_dynamics(floating.neutral(), 0, 0)

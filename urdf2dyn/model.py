@@ -1008,8 +1008,9 @@ class Model:
                          ) -> NDArray[np.float64]:
         """Joint accelerations qdd = M^-1 (tau + sum J^T f_ext - h) (ABA).
 
-        Raises ValueError naming the sample when the mass matrix is singular (a movable
-        joint carrying no inertia); a sample with NaN in it gives NaN.
+        Raises ValueError naming the sample when the mass matrix is singular, and the
+        joints to blame when some movable joint carries no inertia at any configuration
+        (Pinocchio's ABA returns numbers there); a sample with NaN in it gives NaN.
 
         Parameters
         ----------
@@ -1029,7 +1030,10 @@ class Model:
         qdd : ndarray, (..., nv) float64
             rad/s², m/s²; the leading axes are the inputs' broadcast together.
         """
-        return self._compute(_core.ABA, (q, v, tau), f_ext, out=out)
+        try:
+            return self._compute(_core.ABA, (q, v, tau), f_ext, out=out)
+        except ValueError as e:
+            raise self._singular_named(e) from None
 
     aba = forward_dynamics
 
@@ -1093,7 +1097,39 @@ class Model:
         """
         refuse_joint_type(self, "planar", "forward_dynamics_derivatives")
         refuse_joint_type(self, "ellipsoid", "forward_dynamics_derivatives")
-        return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext, out=out)
+        try:
+            return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext, out=out)
+        except ValueError as e:
+            raise self._singular_named(e) from None
+
+    def _inertialess_joints(self) -> list[Joint]:
+        """The movable joints that move no inertia (a zero diagonal of M, so M is singular at
+        every configuration): nothing massive beyond them, or all of it on their axis.
+        Judged at the neutral configuration and two random ones, so that a mass off the axis
+        at one of them counts."""
+        q = np.vstack([self.neutral(), self.random_configuration(2, seed=0)])
+        diag = np.diagonal(self.mass_matrix(q), axis1=1, axis2=2).max(axis=0)
+        scale = max(1e-300, float(diag.max(initial=0.0)))
+        return [j for j in self.joints
+                if diag[j.v_index:j.v_index + j.nv].min() <= 1e-12 * scale]
+
+    def _singular_named(self, error: ValueError) -> ValueError:
+        """The core's "singular mass matrix" error with the joints to blame named (the core
+        knows a pivot vanished, not which URDF joint made it); other errors as they are."""
+        if "singular mass matrix" not in str(error):
+            return error
+        dead = self._inertialess_joints()
+        if not dead:                            # a configuration-dependent rank loss
+            return error
+        names = ", ".join(f"'{j.name}'" for j in dead[:6])
+        more = f" and {len(dead) - 6} more" if len(dead) > 6 else ""
+        what = "joint {} moves" if len(dead) == 1 else "joints {} move"
+        fb = (" --floating-base", ", floating_base=True") if self.floating_base else ("", "")
+        check = (f"urdf2dyn check{fb[0]} {self._source}" if self._source
+                 else f"urdf2dyn.check(urdf{fb[1]})")
+        return ValueError(f"{error}; here {what.format(names + more)} no inertia at any "
+                          f"configuration: give the links they move an <inertial> (mass and "
+                          f"inertia), or make them fixed (`{check}` says why for each)")
 
     def centroidal_momentum_matrix(self, q, out=None):
         """Centroidal momentum matrix A_G (Orin, Goswami & Lee 2013): h_G = A_G v, rows 0-2

@@ -86,8 +86,11 @@ def simulate(model: Model, q0: ArrayLike, v0: ArrayLike, tau: ArrayLike | Contro
                          "give tau one row per step (2 steps + 1 with half_steps), or leave "
                          "steps out")
     bodies, wrenches = model._fext(f_ext, np.zeros((n, model.nq)))
-    return model._c.simulate(q0, v0, taus, bool(half_steps), float(dt), _METHODS[method],
-                             bodies, wrenches)
+    try:
+        return model._c.simulate(q0, v0, taus, bool(half_steps), float(dt), _METHODS[method],
+                                 bodies, wrenches)
+    except ValueError as e:
+        raise model._singular_named(e) from None
 
 
 def _simulate_controller(model, q0, v0, controller, dt, method, f_ext, steps):

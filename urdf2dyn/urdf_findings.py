@@ -17,8 +17,6 @@ import re
 import warnings
 from dataclasses import dataclass
 
-import numpy as np
-
 from ._core import URDFError, urdf_check
 from ._safe_files import note_input
 from .model import Model, _decode
@@ -143,12 +141,7 @@ def _joint_advice(model, links, joints):
                                        "controller may never move the joint); give it as "
                                        f"{-value:g}"))
     # A joint that moves no inertia: M has a zero row, forward dynamics is undefined.
-    q = np.vstack([model.neutral(), model.random_configuration(2, seed=0)])
-    diag = np.diagonal(model.mass_matrix(q), axis1=1, axis2=2).max(axis=0)
-    scale = max(1e-300, float(diag.max(initial=0.0)))
-    for j in model.joints:
-        if diag[j.v_index:j.v_index + j.nv].min() > 1e-12 * scale:
-            continue
+    for j in model._inertialess_joints():
         line = line_of.get(j.name, 0)
         if subtree_mass(j.child) == 0.0:
             why = (f"link '{j.child}' and everything beyond it are massless (no <inertial>, or "
