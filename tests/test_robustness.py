@@ -625,3 +625,26 @@ def test_numbers_read_and_written_whatever_the_locale(tmp_path):
         assert proc.stdout.split() == ["True", "False"], (loc, proc.stdout)
         runs[loc] = np.load(tmp_path / f"{loc}.npy")
     assert np.array_equal(runs["C"], runs[name])
+
+
+@pytest.mark.parametrize("given", ["path", "pathlib", "missing"])
+def test_model_given_a_path_points_to_load(tmp_path, given):
+    """urdf2dyn.Model takes the XML text (urdf2dyn.load reads files): a new user who passes
+    it a path was told 'no <robot> element' (a str) or 'a bytes-like object is required, not
+    PosixPath' (a Path); now the message names the argument and says to call load."""
+    path = tmp_path / "two.urdf"
+    path.write_text(TWO)
+    arg = {"path": str(path), "pathlib": path, "missing": "robot.urdf"}[given]
+    exc = TypeError if given == "pathlib" else URDFError
+    with pytest.raises(exc) as info:
+        urdf2dyn.Model(arg)
+    msg = str(info.value)
+    assert msg.startswith("Model: xml_text: "), msg
+    assert "urdf2dyn.load(" in msg, msg
+    if given == "missing":
+        assert "'robot.urdf' looks like the name of a file (and there is no such file)" in msg
+    else:
+        assert f"the path of a file ({str(path)!r})" in msg, msg
+    assert urdf2dyn.Model(" \n" + TWO).nq == 1        # the text itself, as before
+    with pytest.raises(URDFError, match="^no <robot> element$"):    # words: the core's say
+        urdf2dyn.Model("two links and a joint")

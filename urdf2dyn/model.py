@@ -424,6 +424,9 @@ def _decode(data, where, strict=False):
 class Model:
     """A robot, compiled: an immutable tree of bodies plus its names and conventions.
 
+    ``Model(xml_text)`` takes the XML text itself; :func:`urdf2dyn.load` reads a file (a
+    path given here is refused with a pointer to it).
+
     Every dynamics function takes one sample ((nq,) / (nv,)) or N samples ((N, nq) /
     (N, nv)) and returns the matching shape as new float64 arrays.
     """
@@ -431,6 +434,7 @@ class Model:
     def __init__(self, xml_text: str, floating_base: bool = False, strict: bool = False,
                  source: str | None = None, files: dict[str, bytes] | None = None,
                  couplers: str = "keep") -> None:
+        _refuse_a_path(xml_text)
         self._xml = xml_text
         self._source = source
         #: the files an MJCF model read besides its own text (includes, meshes), by path
@@ -1857,6 +1861,37 @@ PARAMETERS = ("m", "mcx", "mcy", "mcz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz"
 
 _REFERENCES = {"local": _core.LOCAL, "world": _core.WORLD,
                "local_world_aligned": _core.LOCAL_WORLD_ALIGNED}
+
+
+#: how the name of a model file ends (a Model given one was given a path)
+_MODEL_SUFFIXES = (".urdf", ".xml", ".osim", ".mjcf", ".xacro")
+
+
+def _refuse_a_path(xml_text):
+    """Model takes the XML text itself: a path (the first thing a new user tries) is refused
+    with a pointer to load, not with the core's 'no <robot> element'. Only one line without
+    '<' that names a file, or ends as a model file's name does, is taken for a path: any other
+    text (a file's, from check) goes to the core, which judges and words it."""
+    if isinstance(xml_text, (str, bytes)):
+        text = xml_text.decode("utf-8", "replace") if isinstance(xml_text, bytes) else xml_text
+        text = text.strip("\ufeff \t\r\n")
+        if not text or "<" in text or "\n" in text:
+            return
+        if os.path.isfile(text):
+            raise _core.URDFError(f"Model: xml_text: the path of a file ({text!r}), not the "
+                                  f"XML text of a model: use urdf2dyn.load({text!r}), which "
+                                  "reads a file (Model takes the text itself)")
+        if text.lower().endswith(_MODEL_SUFFIXES):
+            raise _core.URDFError(f"Model: xml_text: {text!r} looks like the name of a file "
+                                  "(and there is no such file), not the XML text of a model: "
+                                  "read a file with urdf2dyn.load(path)")
+        return
+    if isinstance(xml_text, os.PathLike):
+        raise TypeError(f"Model: xml_text: the path of a file ({os.fspath(xml_text)!r}), not "
+                        f"the XML text of a model: use urdf2dyn.load(path), which reads a file "
+                        f"(Model takes the text itself)")
+    raise TypeError(f"Model: xml_text: expected the XML text of a model (str), got "
+                    f"{type(xml_text).__name__}; urdf2dyn.load(path) reads a file")
 
 
 def _count(x, what):
