@@ -831,7 +831,11 @@ int u2d_inertia_fault(const double I[9], double lam[3])
     double scale = fabs(I[0]) + fabs(I[4]) + fabs(I[8]);
     for (int k = 0; k < 9; k++) scale = fmax(scale, fabs(I[k]));
     u2d_sym3_eigenvalues(I, lam);
-    if (lam[0] < -(1e-9 * scale + 1e-18)) return 1;
-    if (lam[0] + lam[1] < lam[2] - 1e-6 * scale - 1e-18) return 2;
-    return 0;
+    int fault = lam[0] < -(1e-9 * scale + 1e-18) ? 1
+              : lam[0] + lam[1] < lam[2] - 1e-6 * scale - 1e-18 ? 2 : 0;
+    /* the messages show the moments: a zero comes out of the solver as +-4e-22 (every entry
+     * 1e-6, a file's rank-one tensor), which reads as a negative moment; show it as 0 */
+    for (int k = 0; k < 3; k++)
+        if (fabs(lam[k]) <= 1e-12 * scale) lam[k] = 0.0;
+    return fault;
 }
