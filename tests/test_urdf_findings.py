@@ -46,6 +46,16 @@ CASES = {
         '<inertia ixx="1e-6" ixy="1e-6" ixz="1e-6" iyy="1e-6" iyz="1e-6" izz="1e-6"/>'
         '</inertial></link>'),
         4, ["link 'a'", "principal moments 0, 0, 3e-06 break", "(0 + 0 < 3e-06)"]),
+    # a .xacro read as it is: the joint's origin inside <xacro:if> would be lost unsaid
+    "xacro markup in a joint": (document(
+        *BASE, joint(LIMIT + '\n<xacro:if value="${right}"><origin xyz="0 1 0"/></xacro:if>')),
+        6, ["joint 'j'", "<xacro:if> inside <joint>", "xacro markup, not expanded",
+            "run xacro on the file and load its output"]),
+    "xacro macro call in the robot": (document(
+        *BASE, joint(LIMIT), '<xacro:property name="L" value="1"/>',
+        '<xacro:leg prefix="lf"/>', '<xacro:leg prefix="rf"/>'),
+        7, ["<xacro:leg> in <robot> (and 1 more)", "xacro markup, not expanded",
+            "every link and joint it would make", "run xacro on the file and load its output"]),
     "mimic of a missing joint": (document(
         *BASE, joint(LIMIT + '<mimic joint="ghost" multiplier="2"/>')),
         5, ["joint 'j'", '<mimic joint="ghost">', "no such joint", "independent"]),
@@ -114,10 +124,35 @@ def test_clean_files_say_nothing():
         model = urdf2dyn.load('<?xml version="1.0"?>\n<!DOCTYPE robot [\n<!ENTITY x "1">\n]>\n'
                               '<robot name="r">\n<link name="a"/></robot>')
         assert model._c.document()[0][0][:2] == ("a", 6)
-        # other tools' extensions and namespaced elements pass
+        # other tools' extensions and namespaced elements pass (but xacro's: a .xacro file
+        # read unexpanded loses what its markup would make, test_xacro_markup_is_named)
         urdf2dyn.load(document(*BASE[:1], '<link name="b"><contact><lateral_friction '
-                               'value="1"/></contact><xacro:foo bar="1"/></link>',
+                               'value="1"/></contact><drake:foo bar="1"/></link>',
                                joint(LIMIT.replace("/>", ' current="3"/>'), type="prismatic")))
+
+
+def test_xacro_markup_is_named():
+    """What an unexpanded .xacro loses, Pinocchio (the oracle) loses too: the joint is placed
+    at the parent's origin, and the links a macro call would make are absent; urdf2dyn says
+    so. A xacro expression where a number belongs is refused, naming xacro."""
+    pin = pytest.importorskip("pinocchio")
+    text = CASES["xacro markup in a joint"][0]
+    with pytest.warns(URDFWarning, match="xacro markup, not expanded"):
+        model = urdf2dyn.load(text)
+    placement = pin.buildModelFromXML(text).jointPlacements[1]
+    np.testing.assert_array_equal(placement.translation, np.zeros(3))
+    np.testing.assert_array_equal(model.joint_positions(np.zeros(1))[0], np.zeros(3))
+    text = CASES["xacro macro call in the robot"][0]
+    with pytest.warns(URDFWarning, match="xacro markup, not expanded"):
+        assert urdf2dyn.load(text).link_names == ("a", "b")
+    frames = pin.buildModelFromXML(text).frames
+    assert sorted(f.name for f in frames if f.type == pin.FrameType.BODY) == ["a", "b"]
+    for where, markup in (("<origin xyz=", '<origin xyz="0 ${L} 0"/>'),
+                          ("<limit lower=", LIMIT.replace('lower="-1"', 'lower="$(arg lo)"'))):
+        with pytest.raises(URDFError, match=f"{where}.*: a xacro expression, not a number: "
+                           "run xacro on the file and load its output"):
+            urdf2dyn.load(document(*BASE, joint(LIMIT + markup if where == "<origin xyz="
+                                                 else markup)))
 
 
 def test_still_errors():

@@ -269,7 +269,8 @@ def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
 
     What loads but is probably not what the author meant (a non-physical inertia, a mimic
     of a missing joint, a revolute or prismatic joint without <limit>, an unknown element or
-    attribute, markup that is not well-formed XML but has one meaning) is read as written,
+    attribute, markup that is not well-formed XML but has one meaning, xacro markup left
+    unexpanded) is read as written,
     as Pinocchio reads it, with a :class:`urdf2dyn.URDFWarning` naming the file, line,
     link or joint, element and attribute; ``strict=True`` raises URDFError instead.
 

@@ -200,6 +200,9 @@ static int read_numbers(reader *rd, u2d_xml *node, const char *attr, int n, doub
     int count = 0, got;
     double x;
     for (const char *p = s; (got = u2d_scan_decimal(&p, &x)) != 0; count++) {
+        if (got == -1 && (strstr(s, "${") || strstr(s, "$(")))
+            return fail(rd, "<%s %s=\"%.60s\">: a xacro expression, not a number: run xacro on "
+                        "the file and load its output", elem, attr, s);
         if (got == -1) return fail(rd, "<%s %s=\"%.60s\">: not a number", elem, attr, s);
         if (got == -3)
             return fail(rd, "<%s %s=\"%.60s\">: hexadecimal numbers are not read (urdfdom "
@@ -298,7 +301,8 @@ static int read_inertial(reader *rd, u2d_xml *node, u2d_urdf_link *L)
 
 /* What the URDF specification allows inside <link> and <joint>: anything else is a typo
  * (<limits>, xzy=) that would silently drop a value, so it is reported. Names with a
- * namespace prefix (xacro:, drake:) belong to other tools and pass, and so do the
+ * namespace prefix (drake:) belong to other tools and pass (xacro's are reported: they
+ * mean a .xacro read unexpanded, see is_xacro), and so do the
  * extensions real files carry (Gazebo's <kinematic>, PyBullet's <contact>, PAL's
  * <limit current=...>...), listed here with the URDF's own names. */
 typedef struct element_spec {
@@ -401,6 +405,13 @@ static int has_word(const char *words, const char *w)
     return 0;
 }
 
+/* xacro's elements are gone from the files xacro writes: one in a file read as it is holds
+ * what xacro would have made of it (a macro's links, an <xacro:if>'s origin), lost. */
+static int is_xacro(const char *name)
+{
+    return strncmp(name, "xacro:", 6) == 0;
+}
+
 /* Report unknown attributes and child elements of node, which follows spec; depth <= 4. */
 static void check_vocabulary(reader *rd, u2d_xml *node, const element_spec *spec)
 {
@@ -421,6 +432,10 @@ static void check_vocabulary(reader *rd, u2d_xml *node, const element_spec *spec
             check_vocabulary(rd, c, kid);
             continue;
         }
+        if (is_xacro(name))
+            note(rd, c, "<%.60s> inside <%s>: xacro markup, not expanded: ignored with all it "
+                 "holds, as Pinocchio ignores it; run xacro on the file and load its output",
+                 name, spec->name);
         if (strchr(name, ':')) continue;
         char names[256] = " ";
         for (int k = 0; spec->kids && spec->kids[k]; k++) {
@@ -431,6 +446,31 @@ static void check_vocabulary(reader *rd, u2d_xml *node, const element_spec *spec
         suggest(name, names, hint, sizeof hint);
         note(rd, c, "<%s> inside <%s>: unknown element, ignored%s", name, spec->name, hint);
     }
+}
+
+/* xacro's markup directly in <robot>, once for the file: its definitions (property, arg,
+ * macro) lose nothing by themselves, but a macro call, an <xacro:include> or <xacro:if>
+ * stands for links and joints only xacro makes. */
+static void note_xacro_in_robot(reader *rd, u2d_xml *robot)
+{
+    static const char *definitions[] = {"xacro:property", "xacro:arg", "xacro:macro"};
+    u2d_xml *first = NULL;
+    int more = 0;
+    for (u2d_xml *n = u2d_xml_first(robot); n; n = u2d_xml_next(n)) {
+        const char *name = u2d_xml_name(n);
+        int definition = 0;
+        for (size_t k = 0; k < sizeof definitions / sizeof *definitions; k++)
+            definition |= strcmp(name, definitions[k]) == 0;
+        if (!is_xacro(name) || definition) continue;
+        if (first) more++;
+        else first = n;
+    }
+    if (!first) return;
+    char others[48] = "";
+    if (more) snprintf(others, sizeof others, " (and %d more)", more);
+    note(rd, first, "<%.60s> in <robot>%s: xacro markup, not expanded: ignored with every link "
+         "and joint it would make, as Pinocchio ignores it; run xacro on the file and load its "
+         "output", u2d_xml_name(first), others);
 }
 
 /* ---- joints ------------------------------------------------------------- */
@@ -722,6 +762,7 @@ static u2d_urdf *parse(const char *xml, char err[U2D_ERRLEN], int all)
         check_vocabulary(&rd, n, &s_joint);
     }
     rd.what = NULL;
+    note_xacro_in_robot(&rd, robot);
     for (int j = 0; j < u->njoint; j++) joints[j] = (name_entry){u->joint[j].name, j};
     if (index_names(&rd, "joint", joints, u->njoint)) {
         if (!go_on(&rd)) goto error;
