@@ -70,7 +70,9 @@ CASES = {
                              "did you mean 'limit'"]),
     "origin directly in a link": (document(
         '<link name="a">', '  <origin xyz="0 0 1"/>', "</link>"),
-        4, ["link 'a'", "<origin> inside <link>", "unknown element"]),
+        4, ["link 'a'", "<origin> inside <link>", "unknown element", "ignored: a link's "
+            "frame is placed by the <origin> of the joint whose child it is (<inertial>, "
+            "<visual> and <collision> each take their own)"]),
     "comment before the declaration": (
         '<!-- exported -->\n<?xml version="1.0"?>\n<robot name="r"><link name="a"/></robot>',
         2, ["XML declaration", "must be the very first"]),

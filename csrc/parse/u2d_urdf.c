@@ -415,7 +415,7 @@ static int is_xacro(const char *name)
 /* Report unknown attributes and child elements of node, which follows spec; depth <= 4. */
 static void check_vocabulary(reader *rd, u2d_xml *node, const element_spec *spec)
 {
-    char hint[96];
+    char hint[192];
     if (!spec->attrs) return;
     for (int k = 0; k < u2d_xml_attr_count(node); k++) {
         const char *a = u2d_xml_attr_name(node, k);
@@ -444,6 +444,10 @@ static void check_vocabulary(reader *rd, u2d_xml *node, const element_spec *spec
             strncat(names, " ", sizeof names - strlen(names) - 1);
         }
         suggest(name, names, hint, sizeof hint);
+        if (spec == &s_link && strcmp(name, "origin") == 0)    /* a frame offset meant here */
+            snprintf(hint, sizeof hint, ": a link's frame is placed by the <origin> of the "
+                     "joint whose child it is (<inertial>, <visual> and <collision> each take "
+                     "their own)");
         note(rd, c, "<%s> inside <%s>: unknown element, ignored%s", name, spec->name, hint);
     }
 }
