@@ -1,6 +1,7 @@
 """Every URDF of example-robot-data, fixed and floating base, against Pinocchio: the four
 quantities a user computes first (inverse dynamics, mass matrix, forward dynamics, the pose
-of every link), and the command line's ``info`` on each file.
+of every link), the joints' limits and <dynamics>, and the command line's ``info`` on each
+file.
 
 tests/test_robots.py checks the joint order, RNEA and CRBA with vectors passed as they are;
 this module goes through tests/pin_oracle.py's converters (joints matched by name) and adds
@@ -112,6 +113,24 @@ def check_kinematics(model, pm, jmap, q):
         np.testing.assert_allclose(rot[k], oMf.rotation, rtol=0, atol=TOL, err_msg=name)
 
 
+def check_joint_data(model, pm):
+    """<limit> and <dynamics> as Pinocchio reads them (urdf2dyn applies neither in the
+    dynamics, and neither does Pinocchio's RNEA; a continuous joint's position limits are
+    Pinocchio's +-inf or its cos/sin bounds, so only its effort and velocity are compared)."""
+    for j in model.joints:
+        if j.parent is None:                    # the floating root: no URDF joint
+            continue
+        jm = pm.joints[pm.getJointId(j.name)]
+        iq, iv = jm.idx_q, jm.idx_v
+        assert (j.damping, j.friction) == (pm.damping[iv], pm.friction[iv]), j.name
+        if j.limit is None:
+            continue
+        theirs = [pm.lowerPositionLimit[iq], pm.upperPositionLimit[iq], pm.effortLimit[iv],
+                  pm.velocityLimit[iv]]
+        first = 2 if j.type == "continuous" else 0
+        assert list(j.limit[first:]) == theirs[first:], j.name
+
+
 @pytest.mark.parametrize("rel, floating", CASES)
 def test_matches_pinocchio(rel, floating):
     both = _load_both(os.path.join(ROOT, rel), floating)
@@ -119,6 +138,7 @@ def test_matches_pinocchio(rel, floating):
         return
     model, pm = both
     jmap = po.JointMap(model.joints, pm, model.nq, model.nv)
+    check_joint_data(model, pm)
     rng = np.random.default_rng(sum(map(ord, rel)) + floating)
     for _ in range(STATES):
         q, v, a = po.random_state(model, rng)
