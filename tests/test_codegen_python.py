@@ -68,6 +68,14 @@ def test_generate_refuses_bad_arguments():
     still = urdf2dyn.load('<robot name="s"><link name="a"/></robot>')
     with pytest.raises(ValueError, match="no movable joint"):
         codegen.generate(still, "c")
+    # example-robot-data's quadrotors (hector, iris_simple) are such: say how to free them
+    with pytest.raises(ValueError, match=r"no movable joint: its links are welded to the world "
+                       r"\(load it with floating_base=True, or --floating-base, for the "
+                       r"dynamics of one free body\)"):
+        codegen.generate(still, "python")
+    codegen.generate(urdf2dyn.load('<robot name="s"><link name="a"><inertial><mass value="1"/>'
+                                   '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
+                                   '</inertial></link></robot>', floating_base=True), "python")
 
 
 def test_structure_is_read_only_and_consistent():

@@ -56,8 +56,9 @@ def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=Non
         raise ValueError(f"generate: unknown function(s) {bad} (choose among "
                          f"{', '.join(ALGORITHMS)})")
     if model.nv == 0:
-        raise ValueError(f"generate: robot {model.name!r} has no movable joint: there is no "
-                         "dynamics to generate")
+        raise ValueError(f"generate: robot {model.name!r} has no movable joint: its links are "
+                         "welded to the world (load it with floating_base=True, or "
+                         "--floating-base, for the dynamics of one free body)")
     refuse_joint_type(model, "ellipsoid", "generate", NOT_GENERATED)
     return LANGUAGES[language].render(model, build(model, functions), name or model.name,
                                       scalar)
