@@ -59,6 +59,13 @@ CASES = {
     "mimic of a missing joint": (document(
         *BASE, joint(LIMIT + '<mimic joint="ghost" multiplier="2"/>')),
         5, ["joint 'j'", '<mimic joint="ghost">', "no such joint", "independent"]),
+    # alex_psyonic_hands.urdf: the mimic names the joint without the prefix its macro added
+    "mimic without its prefix": (document(
+        *BASE, '<link name="c"/>', '<link name="d"/>',
+        joint(LIMIT, name="Right_index_q1"), joint(LIMIT, name="Left_index_q1", child="c"),
+        joint(LIMIT + '<mimic joint="index_q1"/>', name="Left_index_q2", child="d")),
+        9, ["joint 'Left_index_q2'", '<mimic joint="index_q1">: no such joint (did you mean '
+            "'Left_index_q1'?); the joint", "read as an independent joint"]),
     "missing limit": (document(*BASE, "", joint('<axis xyz="0 0 1"/>')),
                       6, ["joint 'j'", "revolute", "<limit", "Pinocchio refuses"]),
     "misspelt attribute": (document(*BASE, joint(LIMIT + '\n<origin xzy="0 0 1"/>')),

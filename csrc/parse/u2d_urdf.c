@@ -477,6 +477,33 @@ static void note_xacro_in_robot(reader *rd, u2d_xml *robot)
          "output", u2d_xml_name(first), others);
 }
 
+/* The joint a mimic that names no joint probably meant: a xacro macro prefixes the names it
+ * makes ("Left_" + "index_q1") but not always its mimic's, so first the joint whose name is
+ * the mimic's with the prefix of the mimicking joint's; else one a typo away. */
+static void mimic_hint(const u2d_urdf *u, const char *self, const char *mimic, char *out,
+                       size_t len)
+{
+    size_t n = strlen(mimic);
+    for (int i = 0; i < u->njoint; i++) {
+        const char *name = u->joint[i].name;
+        size_t m = name ? strlen(name) : 0;
+        if (m <= n || strcmp(name + m - n, mimic) != 0) continue;
+        if (strncmp(self, name, m - n) == 0 && name != self) {
+            snprintf(out, len, " (did you mean '%.200s'?)", name);
+            return;
+        }
+    }
+    const char *best = NULL;
+    int dmin = 3;
+    for (int i = 0; i < u->njoint; i++) {
+        const char *name = u->joint[i].name;
+        int d = name ? distance(mimic, name) : 99;
+        if (d < dmin) { dmin = d; best = name; }
+    }
+    if (best) snprintf(out, len, " (did you mean '%.200s'?)", best);
+    else out[0] = '\0';
+}
+
 /* ---- joints ------------------------------------------------------------- */
 
 static const struct { const char *name; u2d_jtype type; } joint_types[] = {
@@ -785,10 +812,11 @@ static u2d_urdf *parse(const char *xml, char err[U2D_ERRLEN], int all)
             continue;
         }
         if (mimic && k < 0) {   /* mimic is not modelled: the joint moves freely anyway */
-            char msg[U2D_ERRLEN];
-            snprintf(msg, sizeof msg, "joint '%.200s': <mimic joint=\"%.200s\">: no such joint; "
+            char msg[U2D_ERRLEN], hint[240];
+            mimic_hint(u, u->joint[j].name, mimic, hint, sizeof hint);
+            snprintf(msg, sizeof msg, "joint '%.120s': <mimic joint=\"%.120s\">: no such joint%s; "
                      "the joint is read as an independent joint (as every mimic joint is)",
-                     u->joint[j].name, mimic);
+                     u->joint[j].name, mimic, hint);
             u2d_add_finding(u, u->joint[j].line, NULL, msg);
         }
     }
