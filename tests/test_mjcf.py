@@ -851,10 +851,7 @@ def test_obj_polygons_are_triangulated_as_mujoco(tmp_path, cap, wobble):
     (tmp_path / "model.xml").write_text(xml)
     model = oracle.load_quiet(str(tmp_path / "model.xml"))
     m = oracle.mujoco_model(str(tmp_path / "model.xml"))
-    mass, com, moments = _body_inertia(model, "b")
-    assert mass == pytest.approx(m.body_mass[1], rel=1e-12)
-    np.testing.assert_allclose(com, m.body_ipos[1], rtol=0, atol=1e-12 * np.abs(com).max())
-    np.testing.assert_allclose(moments, np.sort(m.body_inertia[1]), rtol=1e-12)
+    _assert_body_inertia_is_mujocos(model, m, "b")
     if wobble is None:
         e_tau, e_M = oracle.compare(model, m, n=10)
         assert e_tau < TOL and e_M < TOL, (e_tau, e_M)
@@ -888,6 +885,16 @@ def _body_inertia(model, body):
     return mass, com, np.linalg.eigvalsh(I - mass * (com @ com * np.eye(3) - np.outer(com, com)))
 
 
+def _assert_body_inertia_is_mujocos(model, m, body):
+    """The body's mass, centre of mass (body frame) and principal moments equal MuJoCo's
+    (body_mass, body_ipos, body_inertia) to 1e-12."""
+    k = m.body(body).id
+    mass, com, moments = _body_inertia(model, body)
+    assert mass == pytest.approx(m.body_mass[k], rel=1e-12)
+    np.testing.assert_allclose(com, m.body_ipos[k], rtol=0, atol=1e-12 * np.abs(com).max())
+    np.testing.assert_allclose(moments, np.sort(m.body_inertia[k]), rtol=1e-12)
+
+
 @pytest.mark.parametrize("mesh", ["base_link_collision.002.obj", "link_3_collision.obj"])
 def test_public_obj_polygons_weigh_as_in_mujoco(tmp_path, mesh):
     """Two of Trossen WXAI's collision meshes (Menagerie), whose OBJ faces have up to 9
@@ -900,10 +907,7 @@ def test_public_obj_polygons_weigh_as_in_mujoco(tmp_path, mesh):
     (tmp_path / "model.xml").write_text(xml)
     model = oracle.load_quiet(str(tmp_path / "model.xml"))
     m = oracle.mujoco_model(str(tmp_path / "model.xml"))
-    mass, com, moments = _body_inertia(model, "b")
-    assert mass == pytest.approx(m.body_mass[1], rel=1e-12)
-    np.testing.assert_allclose(com, m.body_ipos[1], rtol=0, atol=1e-12 * np.abs(com).max())
-    np.testing.assert_allclose(moments, np.sort(m.body_inertia[1]), rtol=1e-12)
+    _assert_body_inertia_is_mujocos(model, m, "b")
 
 # ---- what is refused, and how ------------------------------------------------------------------
 

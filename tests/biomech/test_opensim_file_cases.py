@@ -16,6 +16,8 @@ from urdf2dyn.biomech.formats.opensim import read_sto_table
 from urdf2dyn.biomech.trajectory import MotionError
 from urdf2dyn.warn import Urdf2dynWarning
 
+from test_opensim_text_files import arm26_motion, run_id_tool      # tests/biomech, as there
+
 CORE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "opensim_core")
 TABLE = "time\tknee\tpelvis_tx\n0\t10\t0.5\n0.01\t20\t0.6\n0.02\t30\t0.7\n"
 
@@ -28,34 +30,6 @@ def _said(call):
     return out, [str(w.message) for w in caught if issubclass(w.category, Urdf2dynWarning)]
 
 
-def _arm26_motion(path, header):
-    """arm26's coordinates file (11 rows, radians) with the given header lines."""
-    t = np.linspace(0, 0.5, 11)
-    q = np.column_stack([0.3 + 0.4 * np.sin(4 * t), 1.0 + 0.5 * np.cos(3 * t)])
-    rows = "".join(f"{ti:.10f}\t{a:.10f}\t{b:.10f}\n" for ti, (a, b) in zip(t, q))
-    path.write_text(header + "\nendheader\ntime\tr_shoulder_elev\tr_elbow_flex\n" + rows)
-    return path
-
-
-def _id_tool_runs(osim, coordinates):
-    """Whether OpenSim 4.6's InverseDynamicsTool computes arm26's moments from a file."""
-    tool = osim.InverseDynamicsTool()
-    tool.setModelFileName(os.path.join(CORE, "arm26.osim"))
-    tool.setCoordinatesFileName(str(coordinates))
-    tool.setLowpassCutoffFrequency(-1)
-    tool.setStartTime(0)
-    tool.setEndTime(0.5)
-    excluded = osim.ArrayStr()
-    excluded.append("Muscles")
-    tool.setExcludedForces(excluded)
-    tool.setResultsDir(str(coordinates.parent))
-    tool.setOutputGenForceFileName(coordinates.name + ".id.sto")
-    try:
-        return bool(tool.run())
-    except RuntimeError:
-        return False
-
-
 @pytest.mark.parametrize("counts, fix", [("nColumns=3", "nRows=11"), ("nRows=11", "nColumns=3"),
                                          ("", "nRows=11' and 'nColumns=3")])
 def test_counts_storage_needs_are_asked_for(osim, tmp_path, counts, fix):
@@ -64,8 +38,8 @@ def test_counts_storage_needs_are_asked_for(osim, tmp_path, counts, fix):
     TimeSeriesTable reads the table. urdf2dyn read it silently; it reads it as the
     TimeSeriesTable does and says what to add for OpenSim's tools."""
     header = "arm\nversion=1\n" + (counts + "\n" if counts else "") + "inDegrees=no"
-    path = _arm26_motion(tmp_path / "arm.sto", header)
-    assert not _id_tool_runs(osim, path)
+    path = arm26_motion(tmp_path / "arm.sto", header)
+    assert not run_id_tool(osim, path)
     theirs = osim.TimeSeriesTable(str(path))
     ours, said = _said(lambda: formats.read_opensim(path))
     np.testing.assert_array_equal(ours.time, np.array(theirs.getIndependentColumn()))
@@ -96,8 +70,8 @@ def test_a_mis_cased_count_is_named_where_storage_needs_it(osim, tmp_path, versi
 def test_counts_are_not_needed_from_version_2_on(osim, tmp_path):
     """OpenSim 4's STOFileAdapter writes 'version=3' and no counts; Storage reads such a file
     with that adapter, and the InverseDynamicsTool takes it: nothing to say."""
-    path = _arm26_motion(tmp_path / "arm.sto", "arm\nversion=3\ninDegrees=no")
-    assert _id_tool_runs(osim, path)
+    path = arm26_motion(tmp_path / "arm.sto", "arm\nversion=3\ninDegrees=no")
+    assert run_id_tool(osim, path)
     ours, said = _said(lambda: formats.read_opensim(path))
     assert said == [] and len(ours.time) == 11
 
@@ -206,7 +180,7 @@ def test_blank_separated_columns_from_version_2_on_are_named(osim, tmp_path, nam
 
 def _id_moments(osim, coordinates):
     """arm26's generalized forces (N, 2) by OpenSim 4.6's InverseDynamicsTool."""
-    assert _id_tool_runs(osim, coordinates)
+    assert run_id_tool(osim, coordinates)
     return read_sto_table(coordinates.parent / (coordinates.name + ".id.sto"))[1][:, 1:]
 
 
@@ -220,8 +194,8 @@ def test_no_in_degrees_line_is_radians_as_the_id_tool_reads_it(osim, tmp_path, n
     angles for radians, its moments those of the same file with inDegrees=no; urdf2dyn reads
     them so, without a word. (Moco's TableProcessor refuses such a file: it needs inDegrees
     to be 'yes' or 'no'.)"""
-    path = _arm26_motion(tmp_path / name, header)
-    said_no = _arm26_motion(tmp_path / ("no_" + name), header + "\ninDegrees=no")
+    path = arm26_motion(tmp_path / name, header)
+    said_no = arm26_motion(tmp_path / ("no_" + name), header + "\ninDegrees=no")
     np.testing.assert_allclose(_id_moments(osim, path), _id_moments(osim, said_no), atol=1e-9)
     ours, said = _said(lambda: formats.read_opensim(path))
     assert said == [] and not ours.meta["in_degrees"]
