@@ -1450,3 +1450,39 @@ def test_triangle_inequality_and_sign_of_a_given_inertia_exactly_as_mujoco(tmp_p
            f"{inertia}/></body></worldbody></mujoco>")
     verdict = same_verdict_as_mujoco(tmp_path, xml, ["body 'a'", "line 1"])
     assert (verdict is not None) == refused, verdict
+
+
+# ---- the inertial frame MuJoCo takes as the body's ------------------------------------------
+
+SAME_BODY, SAME_AXES, SAME_NONE = 1, 3, 0    # mjSAMEFRAME_BODY, _BODYROT, _NONE
+
+_DIAG = 'mass="2" diaginertia="0.1 0.2 0.25"'
+
+
+@pytest.mark.parametrize("content, sameframe", [
+    (f'<inertial pos="3e-7 -2e-7 5e-7" {_DIAG}/>', SAME_BODY),
+    (f'<inertial pos="3e-7 0 0" quat="1 4e-7 0 -3e-7" {_DIAG}/>', SAME_BODY),
+    (f'<inertial pos="-2e-7 0 0" quat="-1 0 2e-7 0" {_DIAG}/>', SAME_BODY),
+    (f'<inertial pos="0 0 0.5" quat="1 3e-7 0 0" {_DIAG}/>', SAME_AXES),
+    (f'<inertial pos="1.1e-6 0 0" quat="1 3e-7 0 0" {_DIAG}/>', SAME_AXES),
+    (f'<inertial pos="0 0 0" quat="1 1.5e-6 0 0" {_DIAG}/>', SAME_NONE),
+    ('<inertial pos="4e-7 0 0" mass="2" fullinertia="0.3 0.25 0.2 2e-9 -1e-9 3e-9"/>', SAME_BODY),
+    ('<inertial pos="4e-7 0 0" mass="2" fullinertia="0.2 0.25 0.3 2e-9 -1e-9 3e-9"/>', SAME_NONE),
+    ('<geom type="capsule" size="0.05 0.2" pos="0 4e-7 0" quat="1 0 5e-7 0"/>', SAME_BODY),
+    ('<geom type="box" size="0.05 0.1 0.2" pos="3e-7 0 0"/>'
+     '<geom type="sphere" size="0.05" pos="3e-7 0 -1e-7"/>', SAME_BODY),
+])
+def test_inertial_frame_within_1e6_of_the_body_frame_is_it_as_in_mujoco(content, sameframe):
+    """MuJoCo takes an inertial frame whose quaternion is within 1e-6 of +-identity (every
+    coordinate) as the body's axes, and then an offset within 1e-6 as none (body_sameframe:
+    its quaternion as it finds the principal axes, for a full inertia or several geoms);
+    urdf2dyn kept the small offset and rotation: 1e-9 to 1e-6 of MuJoCo's torques and mass
+    matrix. Just above either bound nothing is snapped, as in MuJoCo."""
+    xml = ('<mujoco><worldbody><body pos="0.1 0 0.3"><joint axis="0 1 0"/>'
+           '<geom type="capsule" size="0.05 0.2"/><body name="b" pos="0.4 0 0">'
+           '<joint axis="1 0 0"/><joint type="slide" axis="0 0 1"/>'
+           f"{content}</body></body></worldbody></mujoco>")
+    m = oracle.mujoco_model(xml=xml)
+    assert m.body_sameframe[m.body("b").id] == sameframe
+    e_tau, e_M = oracle.compare(oracle.load_quiet(xml), m, n=5)
+    assert e_tau < 1e-12 and e_M < 1e-12, (e_tau, e_M)

@@ -25,6 +25,11 @@ num = st.floats(-2, 2, allow_nan=False, width=32).map(lambda x: f"{x:.3g}")
 pos = st.tuples(num, num, num).map(" ".join)
 positive = st.floats(0.02, 0.5, allow_nan=False).map(lambda x: f"{x:.3g}")
 axis = st.tuples(num, num, num).map(lambda v: " ".join(v) if any(map(float, v)) else "0 0 1")
+# within about 1e-6 of zero, on either side of MuJoCo's 1e-6 under which an inertial frame
+# is the body's (body_sameframe)
+tiny = st.integers(-15, 15).map(lambda k: f"{k * 1e-7:.1g}")
+near_origin = st.tuples(tiny, tiny, tiny).map(" ".join)
+near_identity = st.tuples(tiny, tiny, tiny).map(lambda v: f' quat="1 {" ".join(v)}"')
 
 
 @st.composite
@@ -59,7 +64,9 @@ def geom(draw):
                                   ' group="4"', ' class="c"']))
     if t != "sphere" and draw(st.booleans()):
         return f'<geom type="{t}" size="{size}" fromto="{draw(pos)} {draw(pos)}"{extra}/>'
-    return f'<geom type="{t}" size="{size}" pos="{draw(pos)}"{draw(orientation())}{extra}/>'
+    at = draw(st.one_of(pos, near_origin))
+    return (f'<geom type="{t}" size="{size}" pos="{at}"'
+            f'{draw(st.one_of(orientation(), near_identity))}{extra}/>')
 
 
 # orientations MuJoCo's compiler cannot resolve (it refuses them on any site or camera)
@@ -129,8 +136,14 @@ def body(draw, depth, compiles):
     if draw(st.booleans()):     # an inertia MuJoCo refuses below mjMINVAL where not compiling
         diag = draw(st.sampled_from(["0.01 0.012 0.015"] if compiles else
                                     ["0.01 0.012 0.015", "0 0.012 0.015", "1e-16 0.01 0.01"]))
-        inner += (f'<inertial pos="{draw(pos)}" mass="{draw(positive)}" '
-                  f'diaginertia="{diag}"{draw(orientation())}/>')
+        # a full inertia near a diagonal one, its principal axes near the body's or not
+        full = f"{draw(st.sampled_from(['0.015 0.012 0.01', '0.01 0.012 0.015']))} {draw(pos)}"
+        full = " ".join(full.split()[:3] + [f"{float(x) * 1e-5:.3g}" for x in full.split()[3:]])
+        inertia = draw(st.one_of(st.just(f'diaginertia="{diag}"{draw(orientation())}'),
+                                 near_identity.map(lambda q: f'diaginertia="{diag}"{q}'),
+                                 st.just(f'fullinertia="{full}"')))
+        inner += (f'<inertial pos="{draw(st.one_of(pos, near_origin))}" '
+                  f'mass="{draw(positive)}" {inertia}/>')
     inner += "".join(draw(body(depth + 1, compiles)) for _ in range(kids))
     if draw(st.booleans()):
         inner = f'<frame pos="{draw(pos)}"{draw(orientation())}>{inner}</frame>'

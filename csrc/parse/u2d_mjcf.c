@@ -12,20 +12,20 @@
  * joint's anchor is off the body origin); a body without joints a fixed joint (welded, as
  * in MuJoCo). A hinge at its ref, a slide at its ref, a ball at the identity place the body
  * where the XML draws it; a free joint carries the body's world pose. The root link is
- * "world" (body 0). Inertia: <inertial> (diaginertia or fullinertia), else from the geoms
- * per compiler inertiafromgeom (u2d_mjcf_mass.c, u2d_mesh.c), then boundmass,
- * boundinertia, balanceinertia and settotalmass. A joint's armature (a rotor's inertia on
- * each of its coordinates) is applied, as MuJoCo and Pinocchio apply it. What is not
- * rigid-body dynamics (damping, springs, friction loss, gravity compensation, tendons,
- * equality constraints) changes MuJoCo's own dynamics: it is counted into one finding and
- * not applied to inverse dynamics; the joints' springs and damping (every term: MuJoCo 4's
- * polynomials, springdamper sized from M at qpos0, ball and free joints' springs) go to the
- * core's joints for Model.passive_forces (u2d_passive.c). An actuator's armature and
- * damping, which MuJoCo 4 adds to the joint it drives (times gear[0]^2), go to that joint's
- * (read_actuators); a tendon actuator's, and a free joint's armature, are reported. Joint
- * limits, the actuators' forces and contacts are read and say nothing, as a URDF's limits,
- * transmissions and collision geometry: they do not enter rigid-body dynamics in MuJoCo
- * either (contact forces come in through f_ext). */
+ * "world" (body 0). Inertia: <inertial> (diaginertia or fullinertia), else from the geoms per
+ * compiler inertiafromgeom (u2d_mjcf_mass.c, u2d_mesh.c), kept as MuJoCo keeps it (principal
+ * moments and axes, an inertial frame within 1e-6 of the body's snapped to it), then boundmass,
+ * boundinertia, balanceinertia and settotalmass. A joint's armature (a rotor's inertia on each of
+ * its coordinates) is applied, as MuJoCo and Pinocchio apply it. What is not rigid-body dynamics
+ * (damping, springs, friction loss, gravity compensation, tendons, equality constraints) changes
+ * MuJoCo's own dynamics: it is counted into one finding and not applied to inverse dynamics; the
+ * joints' springs and damping (every term: MuJoCo 4's polynomials, springdamper sized from M at
+ * qpos0, ball and free joints' springs) go to the core's joints for Model.passive_forces
+ * (u2d_passive.c). An actuator's armature and damping, which MuJoCo 4 adds to the joint it drives
+ * (times gear[0]^2), go to that joint's (read_actuators); a tendon actuator's, and a free joint's
+ * armature, are reported. Joint limits, the actuators' forces and contacts are read and say
+ * nothing, as a URDF's limits, transmissions and collision geometry: they do not enter rigid-body
+ * dynamics in MuJoCo either (contact forces come in through f_ext). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1195,8 +1195,9 @@ static int add_qpos0(mjcf *rd, const double *q, int n)
 /* ---- a body's inertia ------------------------------------------------------------------ */
 
 
-/* One geom as MuJoCo's compiler places and weighs it: inertia I in the body's axes, D in
- * the geom's, axes[4] (in the body frame); contributes 0 or 1 (mass > mjEPS), -1 on error. */
+/* One geom as MuJoCo's compiler places and weighs it: inertia I in the body's axes, D
+ * (diagonal) in the geom's principal axes, axes[4] (in the body frame); contributes 0 or 1
+ * (mass > mjEPS), -1 on error. */
 static int geom_mass(mjcf *rd, const mj_item *it, double *m, double com[3], double I[9],
                      double D[9], double axes[4])
 {
@@ -1272,9 +1273,19 @@ static int geom_mass(mjcf *rd, const mj_item *it, double *m, double com[3], doub
     }
     /* the frame the geom sits in */
     u2d_mj_pose_mul(&it->frame, &G.pose, &G.pose);
-    *m = u2d_mj_geom_mass(&G, com, I, D);
-    memcpy(axes, G.pose.quat, sizeof G.pose.quat);
+    *m = u2d_mj_geom_mass(&G, com, I, D, axes);
     return *m > U2D_MJ_EPS;
+}
+
+/* MuJoCo's kinematics takes an inertial frame within 1e-6 of the body's as the body's
+ * (body_sameframe): the offset as zero when the axes are the body's too, the axes as the
+ * body's. Its dynamics are those of the frame so snapped. */
+static void same_frame(double com[3], double iquat[4])
+{
+    if (!u2d_mj_null_quat(iquat)) return;
+    if (u2d_mj_null_pos(com)) com[0] = com[1] = com[2] = 0.0;
+    iquat[0] = 1;
+    iquat[1] = iquat[2] = iquat[3] = 0.0;
 }
 
 /* Body b's mass, centre and inertia about it (body axes), as MuJoCo's compiler gives them
@@ -1284,10 +1295,11 @@ static int geom_mass(mjcf *rd, const mj_item *it, double *m, double com[3], doub
 static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
                         u2d_urdf_link *L, double lam[3])
 {
-    double mass = 0.0, com[3], I[9] = {0};
-    double axes[4] = {1, 0, 0, 0};      /* I's axes in the body frame: corrected in its own
-                                           axes, the principal moments come out exact */
-    memcpy(com, pose->pos, sizeof com);                 /* MuJoCo's ipos = pos */
+    double mass = 0.0, com[3], I[9] = {0}, axes[4];     /* I's axes in the body frame */
+    int diagonal = 1;           /* I is diagonal as MuJoCo has it, else it takes I's
+                                   principal axes (as it finds them) */
+    memcpy(com, pose->pos, sizeof com);                 /* MuJoCo's ipos = pos, */
+    memcpy(axes, pose->quat, sizeof axes);              /* iquat = quat */
     u2d_xml *in = c->inertial;
     if (in) {
         double q[4], d[3] = {0, 0, 0}, full[6];
@@ -1314,6 +1326,7 @@ static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
             memcpy(I, F, sizeof F);
             memset(q, 0, sizeof q);
             q[0] = 1;
+            diagonal = 0;
         } else {
             memset(I, 0, sizeof I);
             I[0] = d[0]; I[4] = d[1]; I[8] = d[2];
@@ -1349,6 +1362,7 @@ static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
                                             "its centre");
             mass = M;
             axes[0] = 1; axes[1] = axes[2] = axes[3] = 0;
+            diagonal = n == 1;
             for (int a = 0; a < 3; a++) com[a] = h[a] / M;
             double cc = u2d_dot3(com, com);
             for (int a = 0; a < 3; a++)
@@ -1360,16 +1374,26 @@ static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
             }
         }
     }
+    double iquat[4];
+    if (diagonal) {
+        for (int k = 0; k < 3; k++) lam[k] = I[4 * k];
+        memcpy(iquat, axes, sizeof iquat);
+    } else {
+        double q[4];
+        u2d_mj_principal_axes(I, lam, q);
+        u2d_mj_quat_mul(axes, q, iquat);
+    }
     char why[200];
-    if (u2d_mj_fix_inertia(&mass, I, rd->boundmass, rd->boundinertia, rd->balance, lam, why))
+    if (u2d_mj_fix_inertia(&mass, lam, diagonal ? 0.0 : 1e-12, rd->boundmass, rd->boundinertia,
+                           rd->balance, why))
         return fail(rd, in, "%s", why);
-    double R[9], T[9];
-    u2d_mj_quat_matrix(axes, R);
-    u2d_mulmm3(R, I, T);                                /* R I R^T: into the body axes */
-    for (int i = 0; i < 3; i++)
+    same_frame(com, iquat);
+    double R[9];
+    u2d_mj_quat_matrix(iquat, R);
+    for (int i = 0; i < 3; i++)                         /* R diag(lam) R^T: body axes */
         for (int j = 0; j < 3; j++)
-            I[3 * i + j] = T[3 * i] * R[3 * j] + T[3 * i + 1] * R[3 * j + 1]
-                         + T[3 * i + 2] * R[3 * j + 2];
+            I[3 * i + j] = R[3 * i] * lam[0] * R[3 * j] + R[3 * i + 1] * lam[1] * R[3 * j + 1]
+                         + R[3 * i + 2] * lam[2] * R[3 * j + 2];
     L->has_inertial = 1;
     L->mass = mass;
     memcpy(L->com, com, sizeof com);

@@ -95,16 +95,42 @@ typedef struct {
     const u2d_mj_mesh_mass *mesh;   /* mesh geoms                                */
 } u2d_mj_geom;
 
-/* mass, centre and inertia about it (body frame: I; the geom's own axes, g->pose.quat: D)
- * of one geom; 0 when it has none. */
-double u2d_mj_geom_mass(const u2d_mj_geom *g, double com[3], double I[9], double D[9]);
+/* mass, centre and inertia about it of one geom (0 when it has none): I in the body's axes,
+ * D diagonal in the geom's principal axes, axes (in the body frame: g->pose.quat, turned
+ * for a mesh onto its principal axes as MuJoCo turns a mesh geom's frame). */
+double u2d_mj_geom_mass(const u2d_mj_geom *g, double com[3], double I[9], double D[9],
+                        double axes[4]);
 
-/* MuJoCo's checks and corrections of a body's mass and inertia about its centre (I, in
- * any axes): boundmass, boundinertia (on the principal moments), negative values refused,
- * the triangle inequality A + B >= C refused or, with balanceinertia, evened out. The
- * principal moments as corrected go to lam (MuJoCo's body_inertia). 0, or -1 with the
- * reason in why. */
-int u2d_mj_fix_inertia(double *mass, double I[9], double boundmass, double boundinertia,
-                       int balance, double lam[3], char why[200]);
+/* The principal moments (decreasing) and axes (the quaternion q of the frame they are
+ * about) of a symmetric inertia A, as MuJoCo's compiler finds them, with its tolerances:
+ * MuJoCo keeps these, not A, so what they leave of A is not in its model either. */
+void u2d_mj_principal_axes(const double A[9], double lam[3], double q[4]);
+
+/* MuJoCo's test of an inertial frame that is the body's (body_sameframe): every
+ * coordinate of its origin, and of its quaternion's difference from +-identity, below
+ * 1e-6. MuJoCo then computes as if the offset were exactly zero, or the axes exactly the
+ * body's. */
+#define U2D_MJ_FRAME_EPS 1e-6
+
+static inline int u2d_mj_null_pos(const double p[3])
+{
+    return fabs(p[0]) < U2D_MJ_FRAME_EPS && fabs(p[1]) < U2D_MJ_FRAME_EPS &&
+           fabs(p[2]) < U2D_MJ_FRAME_EPS;
+}
+
+static inline int u2d_mj_null_quat(const double q[4])
+{
+    int axes = fabs(q[1]) < U2D_MJ_FRAME_EPS && fabs(q[2]) < U2D_MJ_FRAME_EPS &&
+               fabs(q[3]) < U2D_MJ_FRAME_EPS;
+    return axes && (fabs(q[0] - 1) < U2D_MJ_FRAME_EPS || fabs(q[0] + 1) < U2D_MJ_FRAME_EPS);
+}
+
+/* MuJoCo's checks and corrections of a body's mass and principal moments of inertia (lam,
+ * corrected in place: MuJoCo's body_inertia): boundmass, boundinertia, negative values
+ * refused, the triangle inequality A + B >= C refused or, with balanceinertia, evened out.
+ * slack: how far an eigen-solver's rounding may carry the moments past a bound (0 for
+ * moments given as they are). 0, or -1 with the reason in why. */
+int u2d_mj_fix_inertia(double *mass, double lam[3], double slack, double boundmass,
+                       double boundinertia, int balance, char why[200]);
 
 #endif

@@ -114,12 +114,14 @@ static void geom_moments(const u2d_mj_geom *g, double m, double I[3])
     }
 }
 
-double u2d_mj_geom_mass(const u2d_mj_geom *g, double com[3], double I[9], double D[9])
+double u2d_mj_geom_mass(const u2d_mj_geom *g, double com[3], double I[9], double D[9],
+                        double axes[4])
 {
     double vol = geom_volume(g), m;
     memset(I, 0, 9 * sizeof(double));
     memset(D, 0, 9 * sizeof(double));
     memcpy(com, g->pose.pos, 3 * sizeof(double));
+    memcpy(axes, g->pose.quat, 4 * sizeof(double));
     if (g->has_mass) {
         if (g->mass == 0.0 || !(vol > U2D_MJ_EPS)) return 0.0;  /* MuJoCo keeps it massless */
         m = g->mass;
@@ -127,19 +129,22 @@ double u2d_mj_geom_mass(const u2d_mj_geom *g, double com[3], double I[9], double
         if (g->density == 0.0) return 0.0;
         m = g->density * vol;
     }
-    double R[9], T[9];
-    u2d_mj_quat_matrix(g->pose.quat, R);
+    double R[9], T[9], d[3];
     if (g->type == U2D_GEOM_MESH || g->type == U2D_GEOM_SDF) {
-        /* the mesh's inertia per unit density, scaled; its centre moves with the geom */
-        double c[3];
-        for (int k = 0; k < 9; k++) D[k] = g->mesh->I[k] * m / vol;
+        /* MuJoCo moves a mesh onto its principal axes (per unit density) and the geom's
+         * frame with it: its centre moves with the geom, its axes turn */
+        double c[3], qm[4];
+        u2d_mj_quat_matrix(g->pose.quat, R);
         u2d_mulmv3(R, g->mesh->com, c);
         for (int k = 0; k < 3; k++) com[k] += c[k];
+        u2d_mj_principal_axes(g->mesh->I, d, qm);
+        for (int k = 0; k < 3; k++) d[k] *= m / vol;
+        u2d_mj_quat_mul(g->pose.quat, qm, axes);
     } else {
-        double d[3];
         geom_moments(g, m, d);
-        D[0] = d[0]; D[4] = d[1]; D[8] = d[2];
     }
+    D[0] = d[0]; D[4] = d[1]; D[8] = d[2];
+    u2d_mj_quat_matrix(axes, R);
     u2d_mulmm3(R, D, T);                            /* R D R^T */
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
@@ -148,61 +153,77 @@ double u2d_mj_geom_mass(const u2d_mj_geom *g, double com[3], double I[9], double
     return m;
 }
 
-/* Eigen-decomposition of a symmetric 3x3 matrix by Jacobi rotations: A = V diag(lam) V^T,
- * V's columns the eigenvectors. */
-static void jacobi3(const double A[9], double lam[3], double V[9])
+/* R(q)^T A R(q): A in the axes of the frame q. */
+static void in_axes(const double A[9], const double q[4], double D[9])
 {
-    double a[9];
-    memcpy(a, A, sizeof a);
-    for (int k = 0; k < 9; k++) V[k] = k % 4 == 0 ? 1.0 : 0.0;
-    for (int sweep = 0; sweep < 50; sweep++) {
-        double off = fabs(a[1]) + fabs(a[2]) + fabs(a[5]);
-        if (off < 1e-300 || off <= 1e-17 * (fabs(a[0]) + fabs(a[4]) + fabs(a[8]))) break;
-        for (int p = 0; p < 2; p++)
-            for (int q = p + 1; q < 3; q++) {
-                double apq = a[3 * p + q];
-                if (apq == 0.0) continue;
-                double th = (a[3 * q + q] - a[3 * p + p]) / (2 * apq);
-                double t = (th >= 0 ? 1.0 : -1.0) / (fabs(th) + sqrt(th * th + 1));
-                double c = 1 / sqrt(t * t + 1), s = t * c;
-                for (int k = 0; k < 3; k++) {           /* a = J^T a J */
-                    double akp = a[3 * k + p], akq = a[3 * k + q];
-                    a[3 * k + p] = c * akp - s * akq;
-                    a[3 * k + q] = s * akp + c * akq;
-                }
-                for (int k = 0; k < 3; k++) {
-                    double apk = a[3 * p + k], aqk = a[3 * q + k];
-                    a[3 * p + k] = c * apk - s * aqk;
-                    a[3 * q + k] = s * apk + c * aqk;
-                }
-                for (int k = 0; k < 3; k++) {
-                    double vkp = V[3 * k + p], vkq = V[3 * k + q];
-                    V[3 * k + p] = c * vkp - s * vkq;
-                    V[3 * k + q] = s * vkp + c * vkq;
-                }
-            }
-    }
-    lam[0] = a[0]; lam[1] = a[4]; lam[2] = a[8];
+    double R[9], T[9];
+    u2d_mj_quat_matrix(q, R);
+    u2d_mulmm3(A, R, T);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            D[3 * i + j] = R[i] * T[j] + R[3 + i] * T[3 + j] + R[6 + i] * T[6 + j];
 }
 
-int u2d_mj_fix_inertia(double *mass, double I[9], double boundmass, double boundinertia,
-                       int balance, double lam[3], char why[200])
+/* q turned by the unit quaternion with vector part s on axis k (w from it) and renormalized. */
+static void turn(double q[4], int k, double s, double w)
 {
-    double V[9];
+    double t[4] = {w, 0, 0, 0};
+    t[k + 1] = s;
+    u2d_mj_quat_mul(q, t, q);
+    u2d_mj_normalize(q, 4);
+}
+
+/* Jacobi's method with the rotations kept in a quaternion, as MuJoCo 4's compiler does it
+ * (found by probing its mju_eig3, which body_iquat follows): each step zeroes the largest
+ * off-diagonal entry of A in the current axes (ties to the later pair of 01, 02, 12) until
+ * that entry is below 4e-15 of the largest moment; the moments are then put in decreasing
+ * order by quarter turns (pairs 01, 12, 01, each only when they differ by more than 1e-12
+ * of the largest). The moments come out exact to rounding; the axes, where two moments
+ * are equal, are the ones MuJoCo's path through them gives. */
+void u2d_mj_principal_axes(const double A[9], double lam[3], double q[4])
+{
+    double D[9];
+    q[0] = 1; q[1] = q[2] = q[3] = 0;
+    for (int iter = 0; iter < 500; iter++) {
+        in_axes(A, q, D);
+        lam[0] = D[0]; lam[1] = D[4]; lam[2] = D[8];
+        int r, c, k;                    /* the entry (r, c), turned about axis k */
+        if (fabs(D[1]) > fabs(D[2]) && fabs(D[1]) > fabs(D[5])) { r = 0; c = 1; k = 2; }
+        else if (fabs(D[2]) > fabs(D[5])) { r = 0; c = 2; k = 1; }
+        else { r = 1; c = 2; k = 0; }
+        double off = D[3 * r + c], big = fmax(fabs(lam[0]), fmax(fabs(lam[1]), fabs(lam[2])));
+        if (!(fabs(off) > 4e-15 * big)) break;
+        /* the rotation by theta, tan(theta) = t, that zeroes the entry (|theta| <= pi/4) */
+        double tau = (D[4 * c] - D[4 * r]) / (2 * off), root = sqrt(1 + tau * tau);
+        double t = tau >= 0 ? 1 / (tau + root) : -1 / (root - tau);
+        double cs = 1 / sqrt(1 + t * t);
+        /* as a quaternion about axis k: the half angle's sine from the sine (exact for the
+         * smallest angles), its sign from the orientation of the plane (r, c) about k
+         * (y's plane, (x, z), turns the other way) */
+        double s = -t * cs / sqrt(2 + 2 * cs) * (k == 1 ? -1 : 1);
+        turn(q, k, s, sqrt(0.5 + 0.5 * cs));
+    }
+    static const double HALF = 0.70710678118654752440;
+    double big = fmax(fabs(lam[0]), fmax(fabs(lam[1]), fabs(lam[2])));
+    for (int j = 0; j < 3; j++) {
+        int a = j % 2;                  /* the pair (a, a + 1), swapped about the third axis */
+        if (lam[a] + 1e-12 * big < lam[a + 1]) {
+            double x = lam[a];
+            lam[a] = lam[a + 1];
+            lam[a + 1] = x;
+            turn(q, (a + 2) % 3, HALF, HALF);
+        }
+    }
+}
+
+int u2d_mj_fix_inertia(double *mass, double lam[3], double slack, double boundmass,
+                       double boundinertia, int balance, char why[200])
+{
     if (*mass < boundmass) *mass = boundmass;
-    jacobi3(I, lam, V);
     if (boundinertia > 0)
         for (int k = 0; k < 3; k++)
-            if (lam[k] < boundinertia) {            /* raise that principal moment */
-                double d = boundinertia - lam[k];
-                for (int i = 0; i < 3; i++)
-                    for (int j = 0; j < 3; j++) I[3 * i + j] += d * V[3 * i + k] * V[3 * j + k];
-                lam[k] = boundinertia;
-            }
-    /* MuJoCo compares its principal moments exactly; a diagonal inertia's are exact here
-     * too, other ones carry the eigen-solvers' rounding, which a small slack absorbs */
-    int diagonal = I[1] == 0 && I[2] == 0 && I[5] == 0 && I[3] == 0 && I[6] == 0 && I[7] == 0;
-    double tr = lam[0] + lam[1] + lam[2], tol = diagonal ? 0.0 : 1e-12 * fabs(tr);
+            if (lam[k] < boundinertia) lam[k] = boundinertia;
+    double tr = lam[0] + lam[1] + lam[2], tol = slack * fabs(tr);
     if (*mass < 0 || lam[0] < -tol || lam[1] < -tol || lam[2] < -tol) {
         snprintf(why, 200, "mass and inertia cannot be negative (mass %g, principal moments "
                  "%g %g %g)", *mass, lam[0], lam[1], lam[2]);
@@ -216,7 +237,6 @@ int u2d_mj_fix_inertia(double *mass, double I[9], double boundmass, double bound
                      lam[1], lam[2]);
             return -1;
         }
-        for (int k = 0; k < 9; k++) I[k] = k % 4 == 0 ? tr / 3 : 0.0;
         lam[0] = lam[1] = lam[2] = tr / 3;
     }
     return 0;
