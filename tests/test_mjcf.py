@@ -549,6 +549,69 @@ def test_actuator_armature_and_damping_rules_are_mujocos(tmp_path, actuator, ref
         assert_passive_is_mujocos(xml, seed=22)
 
 
+_TARGETS = ('<mujoco><worldbody><site name="w"/><body name="b"><joint name="h"/><geom size="0.1" '
+            'pos="0 0 0.3"/><site name="s"/><frame pos="0 0.1 0"><body name="c"><joint '
+            'name="h2" type="slide"/><geom size="0.1"/><frame><site name="s2"/></frame></body>'
+            '</frame></body></worldbody><tendon><fixed name="t"><joint joint="h" coef="2"/>'
+            '</fixed></tendon><actuator>{a}</actuator></mujoco>')
+
+
+@pytest.mark.parametrize("actuator, refused, words", [
+    ('<motor name="m" tendon="nope"/>', True, ["actuator 'm'", 'tendon="nope" names no tendon']),
+    ('<motor site="nope"/>', True, ["actuator 0 (unnamed)", 'site="nope" names no site']),
+    ('<general body="nope"/>', True, ['body="nope" names no body']),
+    ('<adhesion body="nope" gain="1" ctrlrange="0 1"/>', True, ['body="nope" names no body']),
+    ('<motor site="s" refsite="nope"/>', True, ['refsite="nope" names no site']),
+    ('<motor cranksite="nope" slidersite="s2" cranklength="1"/>', True,
+     ['cranksite="nope" names no site']),
+    ('<motor cranksite="s" slidersite="nope" cranklength="1"/>', True,
+     ['slidersite="nope" names no site']),
+    ('<motor cranksite="s" cranklength="1"/>', True, ["needs slidersite="]),
+    ('<motor cranksite="s" slidersite="s2"/>', True, ["cranklength 0 is not positive"]),
+    ('<motor joint="h" refsite="s"/>', True, ["refsite= is only for a site= transmission"]),
+    ('<motor joint="h" cranklength="1"/>', True, ["only for a cranksite= transmission"]),
+    ('<motor body="b"/>', True, ["<motor> has no body= attribute"]),
+    ('<adhesion body="b" joint="h" gain="1" ctrlrange="0 1"/>', True,
+     ["<adhesion> has no joint= attribute"]),
+    ('<muscle site="s"/>', True, ["<muscle> has no site= attribute"]),
+    ('<motor tendon=""/>', True, ["has no transmission target"]),
+    ('<motor tendon="t"/><motor site="s2" refsite="w"/><general body="world"/>'
+     '<general body="c"/><motor cranksite="s" slidersite="s2" cranklength="0.5"/>'
+     '<motor site="s" refsite=""/>', False, []),
+    ('<motor joint="nope" tendon="t"/>', False, []),
+])
+def test_actuator_targets_are_checked_as_mujoco_checks_them(tmp_path, actuator, refused,
+                                                            words):
+    """A tendon, site or body target that is not in the model (sites and bodies inside
+    frames count), a slider-crank without its base site or a positive crank length, refsite,
+    slidersite or cranklength with another transmission, and a transmission attribute that
+    MuJoCo's element does not have are refused as MuJoCo refuses them, naming the actuator
+    and the name (urdf2dyn loaded them all); the targets that are there load."""
+    xml = _TARGETS.format(a=actuator)
+    verdict = same_verdict_as_mujoco(tmp_path, xml, words)
+    assert (verdict is not None) == refused, verdict
+
+
+@pytest.mark.parametrize("actuator, trn, armature", [
+    ('<general joint="h" tendon="t" armature="0.5"/>', "mjTRN_TENDON", [0, 0]),
+    ('<general joint="h2" jointinparent="h" armature="0.5" gear="2"/>',
+     "mjTRN_JOINTINPARENT", [2.0, 0]),
+])
+def test_two_transmission_targets_drive_the_one_mujoco_drives_and_warn(actuator, trn,
+                                                                      armature):
+    """MuJoCo takes an actuator with two targets and drives the last of joint,
+    jointinparent, tendon, cranksite, site, body (the others unread): urdf2dyn applies the
+    armature to that one (a tendon's is reported), and warns naming it."""
+    xml = _TARGETS.format(a=actuator)
+    with pytest.warns(urdf2dyn.URDFWarning, match=r"2 transmission targets \(.*\): MuJoCo drives"):
+        model = urdf2dyn.load(xml)
+    m = oracle.mujoco_model(xml=xml)
+    assert m.actuator_trntype[0] == getattr(mujoco.mjtTrn, trn)
+    np.testing.assert_array_equal(model.armature, armature)
+    if trn == "mjTRN_JOINTINPARENT":
+        assert max(oracle.compare(model, m, n=3)) < TOL
+
+
 def test_negative_actuator_armature_is_refused():
     """A negative rotor inertia (which MuJoCo takes, making its mass matrix lose positive
     definiteness) is refused, as a joint's is."""

@@ -186,9 +186,12 @@ def named_joints(bodies):
 def actuator(draw, njoint, compiles):
     """An actuator on a joint (joint= or jointinparent=) with MuJoCo 4's armature and
     damping="linear v|v| v^2" and a gear (negative, zero, non-unit), given or from the
-    classes a and b; where documents need not compile, one on a joint that is not there."""
+    classes a and b; where documents need not compile, one on a joint, tendon, site or body
+    that is not there."""
     if njoint == 0 and compiles:
         return ""
+    if not compiles and draw(st.integers(0, 4)) == 0:
+        return f'<general {draw(st.sampled_from(["tendon", "site", "body"]))}="nowhere"/>'
     kind = draw(st.sampled_from(["general", "motor", 'position kp="5"', 'velocity kv="2"']))
     target = f"j{draw(st.integers(0, njoint - 1))}" if njoint else "nowhere"
     if not compiles and draw(st.integers(0, 3)) == 0:

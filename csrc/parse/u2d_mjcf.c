@@ -1876,6 +1876,137 @@ static name_entry *joint_index(mjcf *rd, int *n)
     return e;
 }
 
+/* Names an actuator can target besides joints, each list sorted for lookup. */
+typedef struct { name_entry *e; int n, cap; } name_list;
+typedef struct { name_list site, body, tendon; } mj_targets;
+
+static int add_name(mjcf *rd, name_list *l, u2d_xml *node)
+{
+    const char *name = u2d_xml_attr(node, "name");
+    if (!name || !name[0]) return 0;
+    if (grow(rd, (void **)&l->e, &l->cap, l->n, sizeof *l->e)) return -1;
+    l->e[l->n] = (name_entry){name, l->n};
+    l->n++;
+    return 0;
+}
+
+static void free_targets(mj_targets *t)
+{
+    free(t->site.e);
+    free(t->body.e);
+    free(t->tendon.e);
+}
+
+/* The named sites and bodies anywhere under <worldbody> (in frames too: an explicit stack,
+ * nesting has no bound), the world body, and the tendons of <tendon>. 0 or -1. */
+static int collect_targets(mjcf *rd, mj_targets *t)
+{
+    u2d_xml **st = NULL;
+    int top = 0, cap = 0, status = 0;
+    memset(t, 0, sizeof *t);
+    if (grow(rd, (void **)&t->body.e, &t->body.cap, 0, sizeof *t->body.e)) return -1;
+    t->body.e[t->body.n++] = (name_entry){"world", 0};
+    for (u2d_xml *s = u2d_xml_first(rd->root); s && !status; s = u2d_xml_next(s)) {
+        const char *section = u2d_xml_name(s);
+        if (strcmp(section, "tendon") == 0)
+            for (u2d_xml *e = u2d_xml_first(s); e && !status; e = u2d_xml_next(e))
+                status = add_name(rd, &t->tendon, e);
+        if (strcmp(section, "worldbody") != 0 || status) continue;
+        if ((status = grow(rd, (void **)&st, &cap, top, sizeof *st))) break;
+        st[top++] = u2d_xml_first(s);
+        while (top > 0 && !status) {
+            u2d_xml *e = st[top - 1];
+            if (!e) { top--; continue; }
+            st[top - 1] = u2d_xml_next(e);
+            const char *tag = u2d_xml_name(e);
+            if (strcmp(tag, "site") == 0) status = add_name(rd, &t->site, e);
+            else if (strcmp(tag, "body") == 0) status = add_name(rd, &t->body, e);
+            if (!status && (strcmp(tag, "body") == 0 || strcmp(tag, "frame") == 0)) {
+                if ((status = grow(rd, (void **)&st, &cap, top, sizeof *st))) break;
+                st[top++] = u2d_xml_first(e);
+            }
+        }
+    }
+    free(st);
+    qsort(t->site.e, (size_t)t->site.n, sizeof *t->site.e, cmp_name);
+    qsort(t->body.e, (size_t)t->body.n, sizeof *t->body.e, cmp_name);
+    qsort(t->tendon.e, (size_t)t->tendon.n, sizeof *t->tendon.e, cmp_name);
+    return status;
+}
+
+/* Whether MuJoCo's schema gives actuator element el the transmission attribute attr: only
+ * <general> and <adhesion> have body=, <adhesion> nothing else, <muscle> no site=. */
+static int has_attribute(const char *el, const char *attr)
+{
+    if (strcmp(el, "adhesion") == 0) return strcmp(attr, "body") == 0;
+    if (strcmp(attr, "body") == 0) return strcmp(el, "general") == 0;
+    if (strcmp(el, "muscle") == 0) return strcmp(attr, "site") != 0 && strcmp(attr, "refsite") != 0;
+    return 1;
+}
+
+/* MuJoCo's checks of an actuator's transmission attributes beyond its joint: the element
+ * has them, refsite= only with site=, slidersite= and cranklength= only with cranksite=
+ * (which needs both), and every site, body or tendon named is in the model. Two targets
+ * are MuJoCo's too (the last of joint, jointinparent, tendon, cranksite, site, body wins,
+ * the others unread): loaded, with a warning naming the one that drives. */
+static int check_transmission(mjcf *rd, u2d_xml *e, const char *label, int kind,
+                              const char *target, const mj_targets *t)
+{
+    static const char *const ATTRS[] = {"joint", "jointinparent", "tendon", "cranksite", "site",
+                                        "body", "refsite", "slidersite", "cranklength"};
+    const char *el = u2d_xml_name(e);
+    for (size_t k = 0; k < sizeof ATTRS / sizeof ATTRS[0]; k++)
+        if (u2d_xml_attr(e, ATTRS[k]) && !has_attribute(el, ATTRS[k]))
+            return fail(rd, e, "%s: <%s> has no %s= attribute (MuJoCo's schema refuses it)%s",
+                        label, el, ATTRS[k], strcmp(ATTRS[k], "body") == 0
+                        ? ": use <general body=...> or <adhesion body=...>" : "");
+    const char *refsite = u2d_xml_attr(e, "refsite"), *slider = u2d_xml_attr(e, "slidersite");
+    if (refsite && kind != T_SITE)
+        return fail(rd, e, "%s: refsite= is only for a site= transmission (MuJoCo refuses it "
+                    "with %s=): leave it out", label, TRANSMISSION[kind]);
+    if ((slider || u2d_xml_attr(e, "cranklength")) && kind != T_SLIDERCRANK)
+        return fail(rd, e, "%s: slidersite= and cranklength= are only for a cranksite= "
+                    "transmission (MuJoCo refuses them with %s=): leave them out", label,
+                    TRANSMISSION[kind]);
+    char given[120] = "";
+    int ngiven = 0;
+    for (int k = 0; k < NTRANSMISSION; k++)
+        if (u2d_xml_attr(e, TRANSMISSION[k]))
+            snprintf(given + strlen(given), sizeof given - strlen(given), "%s%s=", ngiven++ ?
+                     ", " : "", TRANSMISSION[k]);
+    if (ngiven > 1)
+        note(rd, e, "%s gives %d transmission targets (%s): MuJoCo drives %s=\"%.100s\", the "
+             "last of joint, jointinparent, tendon, cranksite, site, body, and ignores the "
+             "others; so does urdf2dyn: keep the one you mean", label, ngiven, given,
+             TRANSMISSION[kind], target);
+    const name_list *names = kind == T_TENDON ? &t->tendon : kind == T_BODY ? &t->body
+                           : kind == T_SITE || kind == T_SLIDERCRANK ? &t->site : NULL;
+    const char *what = kind == T_TENDON ? "tendon (<tendon> <spatial> or <fixed>)"
+                     : kind == T_BODY ? "body" : "site";
+    if (kind == T_SLIDERCRANK) {
+        double length = 0;
+        if (!slider || !slider[0])
+            return fail(rd, e, "%s: cranksite= needs slidersite=, the slider's base site "
+                        "(MuJoCo refuses a slider-crank without it)", label);
+        if (lookup(names->e, names->n, slider) < 0)
+            return fail(rd, e, "%s: slidersite=\"%.100s\" names no site of the model (MuJoCo "
+                        "refuses it)", label, slider);
+        if (dnumbers(rd, e, K_ACTUATOR, class_attr(rd, e, "class", 0), "cranklength", 1, 1,
+                     &length) < 0)
+            return -1;
+        if (!(length > 0))
+            return fail(rd, e, "%s: cranklength %g is not positive (MuJoCo refuses it): give "
+                        "the crank's length", label, length);
+    }
+    if (names && lookup(names->e, names->n, target) < 0)
+        return fail(rd, e, "%s: %s=\"%.100s\" names no %s of the model (MuJoCo refuses it: "
+                    "transmission target not found)", label, TRANSMISSION[kind], target, what);
+    if (kind == T_SITE && refsite && refsite[0] && lookup(names->e, names->n, refsite) < 0)
+        return fail(rd, e, "%s: refsite=\"%.100s\" names no site of the model (MuJoCo "
+                    "refuses it)", label, refsite);
+    return 0;
+}
+
 /* MuJoCo 4 adds an actuator's armature and damping (damping="linear v|v| v^2") to its joint
  * or tendon, each times gear[0]^2 whatever the joint's type (mj_actuatorArmature,
  * mj_actuatorDamping), summed over the actuators on one target. Onto a joint they go to the
@@ -1904,9 +2035,11 @@ static int drive_joint(mjcf *rd, u2d_urdf_joint *U, double g2, const double damp
 }
 
 /* Actuator e (the k-th): its armature and damping onto its joint; a tendon's counted for
- * the summary. joints: joint_index's. An actuator without a target, or on a joint that is
- * not there, is refused as MuJoCo refuses it, armature and damping or not. */
-static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, int njoint)
+ * the summary. joints: joint_index's, targets: the other names it may drive. An actuator
+ * without a target, or on a joint, tendon, site or body that is not there, is refused as
+ * MuJoCo refuses it, armature and damping or not. */
+static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, int njoint,
+                         const mj_targets *targets)
 {
     double gear[6] = {1, 0, 0, 0, 0, 0}, damping[3] = {0, 0, 0}, armature = 0;
     const char *name = u2d_xml_attr(e, "name"), *target = NULL;
@@ -1919,9 +2052,10 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         dnumbers(rd, e, K_ACTUATOR, cls, "armature", 1, 1, &armature) < 0)
         return -1;
     int kind = transmission(e, &target);
-    if (kind < 0)
+    if (kind < 0 || !target[0])
         return fail(rd, e, "%s has no transmission target (MuJoCo refuses it): give joint=, "
                     "jointinparent=, tendon=, site=, body= or cranksite=", label);
+    if (check_transmission(rd, e, label, kind, target, targets) < 0) return -1;
     int j = kind == T_JOINT || kind == T_JOINTINPARENT ? lookup(joints, njoint, target) : 0;
     if (j < 0)
         return fail(rd, e, "%s: %s=\"%.100s\" names no joint of the model (MuJoCo refuses "
@@ -1949,18 +2083,21 @@ static int read_actuators(mjcf *rd)
 {
     int njoint = 0, k = 0, status = 0;
     name_entry *joints = NULL;
+    mj_targets targets;
+    if (collect_targets(rd, &targets) < 0) { free_targets(&targets); return -1; }
     for (u2d_xml *s = u2d_xml_first(rd->root); s && !status; s = u2d_xml_next(s)) {
         if (strcmp(u2d_xml_name(s), "actuator") != 0) continue;
-        if (!joints && !(joints = joint_index(rd, &njoint))) return -1;
+        if (!joints && !(joints = joint_index(rd, &njoint))) { status = -1; break; }
         if (!rd->actuator_damping &&
             !(rd->actuator_damping = calloc((size_t)rd->u->njoint + 1, sizeof(double)))) {
-            free(joints);
-            return fail(rd, NULL, "out of memory");
+            status = fail(rd, NULL, "out of memory");
+            break;
         }
         for (u2d_xml *e = u2d_xml_first(s); e && !status; e = u2d_xml_next(e), k++)
-            status = read_actuator(rd, e, k, joints, njoint);
+            status = read_actuator(rd, e, k, joints, njoint, &targets);
     }
     free(joints);
+    free_targets(&targets);
     return status;
 }
 
