@@ -87,7 +87,6 @@ def test_summary_warning_lists_what_is_not_applied():
         urdf2dyn.load(path, strict=True)
 
 
-
 def test_summary_warning_counts_gravity_compensated_bodies_in_english():
     """Gravity compensation is counted per body as MuJoCo's body_gravcomp has it, and
     the summary says "bodies" (it said "bodys")."""
@@ -101,6 +100,45 @@ def test_summary_warning_counts_gravity_compensated_bodies_in_english():
     count = int((m.body_gravcomp != 0).sum())
     assert count == 2
     assert f"gravity compensation on {count} bodies" in str(rec[0].message), rec[0].message
+
+
+_SUMMARY = ('<mujoco>{d}<worldbody><body><joint name="h" {j}/><geom size="0.1" pos="0 0 0.3"/>'
+            '</body><body pos="0 0 0.6"><joint name="f" type="free" {f}/><geom size="0.1"/>'
+            '</body></worldbody><tendon><fixed name="t" {t}><joint joint="h" coef="2"/></fixed>'
+            '</tendon><actuator><motor tendon="t" {a}/></actuator></mujoco>')
+
+
+@pytest.mark.parametrize("parts, in_qM", [
+    (dict(j='damping="0.5"'), None),
+    (dict(j='stiffness="2" frictionloss="0.1"'), None),
+    (dict(a='damping="0.3"'), None),
+    (dict(t='stiffness="3" damping="1"'), None),
+    (dict(f='armature="0.2"'), "armature on 1 free joint"),
+    (dict(a='armature="0.4"', j='damping="0.5"'), "tendon armature on 1 actuator"),
+    (dict(t='armature="0.3"'), "armature on 1 tendon"),
+    (dict(d='<default><tendon armature="0.3"/></default>'), "armature on 1 tendon"),
+])
+def test_summary_warning_names_the_mass_matrix_only_for_what_changes_it(parts, in_qM):
+    """The summary names what is not applied and says that inverse dynamics differs from
+    mj_inverse by it; it says the mass matrix differs from MuJoCo's qM only where it does
+    (the armature of a free joint, of a tendon and of a tendon's actuator), naming that
+    term: it named the mass matrix for damping alone."""
+    xml = _SUMMARY.format(**{k: parts.get(k, "") for k in "djfta"})
+    with pytest.warns(urdf2dyn.URDFWarning, match="read but not applied") as rec:
+        model = urdf2dyn.load(xml)
+    text = " ".join(str(w.message) for w in rec)
+    assert "mj_inverse by these terms" in text
+    m = oracle.mujoco_model(xml=xml, free_armature=True)
+    q, v, a = oracle.random_states(model, 3, seed=5)
+    _, M_mj = oracle.mujoco_dynamics(m, model, q, v, a)
+    T = interop.mujoco_velocity_map(model, q)
+    M = T @ model.mass_matrix(q) @ np.swapaxes(T, -1, -2)
+    same_qM = np.abs(M - M_mj).max() < 1e-12 * np.abs(M_mj).max()
+    assert same_qM == (in_qM is None)
+    assert ("qM" in text) == (in_qM is not None), text
+    if in_qM:
+        assert f"the mass matrix differs from MuJoCo's qM by the {in_qM}" in text, text
+
 
 def test_limits_actuators_contacts_and_armature_do_not_make_strict_refuse():
     """Joint limits, actuators and contacts are not rigid-body dynamics (in MuJoCo either:
@@ -512,11 +550,11 @@ def test_actuator_on_a_free_joint_or_a_tendon_is_named():
               '</body></worldbody><tendon><fixed name="t"><joint joint="h" coef="2"/></fixed>'
               '</tendon><actuator><motor tendon="t" armature="0.5" damping="0.2"/>'
               '<motor joint="h" damping="0.1"/></actuator></mujoco>')
-    with pytest.warns(urdf2dyn.URDFWarning, match="damping on 1 actuator, tendon armature or "
-                      "damping on 1 actuator, .*1 tendon"):
+    with pytest.warns(urdf2dyn.URDFWarning, match="damping on 1 actuator, tendon armature on 1 "
+                      "actuator, tendon damping on 1 actuator, 1 tendon"):
         model = urdf2dyn.load(tendon)
     assert model.armature[0] == 0 and model.joints[0].damping == 0.1
-    with pytest.raises(urdf2dyn.URDFError, match="tendon armature or damping on 1 actuator"):
+    with pytest.raises(urdf2dyn.URDFError, match="tendon armature on 1 actuator"):
         urdf2dyn.load(tendon, strict=True)
 
 
@@ -631,8 +669,8 @@ def test_public_model_with_actuator_armature_and_damping_is_mujocos(tmp_path):
     assert text.count(general) == 1
     (tmp_path / "panda.xml").write_text(
         text.replace(general, general + ' armature="0.2" damping="1.5 0.1"'))
-    with pytest.warns(urdf2dyn.URDFWarning, match="damping on 7 actuators, tendon armature or "
-                      "damping on 1 actuator"):
+    with pytest.warns(urdf2dyn.URDFWarning, match="damping on 7 actuators, tendon armature on 1 "
+                      "actuator, tendon damping on 1 actuator"):
         model = urdf2dyn.load(str(tmp_path / "panda.xml"))
     published = oracle.load_quiet(path)
     np.testing.assert_allclose(model.armature - published.armature, [0.2] * 7 + [0, 0],

@@ -175,7 +175,8 @@ typedef struct {
  * or refuse. */
 typedef struct {
     int line;               /* 1-based line in the text, 0 if unknown                  */
-    char message[U2D_ERRLEN];   /* names the link or joint, element and attribute       */
+    char message[2 * U2D_ERRLEN];   /* names the link or joint, element and attribute
+                                       (an MJCF model's summary lists many terms)       */
 } u2d_finding;
 
 typedef struct {

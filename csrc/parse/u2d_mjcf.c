@@ -37,8 +37,9 @@
 #define MAX_TOTAL_BYTES ((size_t)1 << 30)     /* every file of a model together */
 #define MAX_CLASS_DEPTH 100                    /* MuJoCo's models nest a few       */
 
-enum { K_JOINT = 0, K_GEOM, K_MESH, K_SITE, K_CAMERA, K_ACTUATOR, NKIND };
-static const char *const kind_name[K_ACTUATOR] = {"joint", "geom", "mesh", "site", "camera"};
+enum { K_JOINT = 0, K_GEOM, K_MESH, K_SITE, K_CAMERA, K_TENDON, K_ACTUATOR, NKIND };
+static const char *const kind_name[K_ACTUATOR] = {"joint", "geom", "mesh", "site", "camera",
+                                                  "tendon"};
 
 /* The elements that are actuators, in <actuator> and in a <default>: MuJoCo keeps one
  * actuator default per class, which each of them writes in document order. */
@@ -125,7 +126,9 @@ typedef struct {
     int n_spring_yield;         /* joints whose spring yields (MuJoCo 4's springyield)      */
     int n_sd_simple;            /* springdampers MuJoCo may size without the armature       */
     int n_actuator_damping;     /* actuators whose damping passive_forces gives             */
-    int n_actuator_tendon;      /* actuators with armature or damping on a tendon           */
+    int n_actuator_tendon_armature;     /* actuators with armature on a tendon (in qM)      */
+    int n_actuator_tendon_damping;      /* actuators with damping on a tendon               */
+    int n_tendon, n_tendon_armature;    /* tendons, those with armature (in qM)             */
     double *actuator_damping;   /* per core joint: its actuators' linear damping, added once
                                    springdamper has set the joint's own                     */
     mj_springdamper *sd;        /* joints with springdamper, their stiffness and damping
@@ -165,7 +168,7 @@ static int fail(mjcf *rd, u2d_xml *node, const char *fmt, ...)
 
 static void note(mjcf *rd, u2d_xml *node, const char *fmt, ...)
 {
-    char msg[U2D_ERRLEN], text[2 * U2D_ERRLEN], at[340] = "";
+    char msg[2 * U2D_ERRLEN], text[3 * U2D_ERRLEN], at[340] = "";
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -2069,7 +2072,8 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
                     "not %s= (MuJoCo refuses it): leave them out or drive a joint or tendon",
                     label, TRANSMISSION[kind]);
     if (kind == T_TENDON) {
-        rd->n_actuator_tendon++;
+        rd->n_actuator_tendon_armature += armature != 0;
+        rd->n_actuator_tendon_damping += damping[0] != 0 || damping[1] != 0 || damping[2] != 0;
         return 0;
     }
     return drive_joint(rd, &rd->u->joint[j], gear[0] * gear[0], damping, armature);
@@ -2114,39 +2118,78 @@ static int count_children(mjcf *rd, const char *section)
 
 /* One finding listing what the model has that changes MuJoCo's inverse dynamics (mj_inverse)
  * or mass matrix and that urdf2dyn does not apply: a warning, refused under strict. */
+/* The tendons, and those whose armature (their own or their class's) MuJoCo adds to its
+ * mass matrix, for the summary. */
+static int count_tendons(mjcf *rd)
+{
+    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
+        if (strcmp(u2d_xml_name(s), "tendon") != 0) continue;
+        for (u2d_xml *e = u2d_xml_first(s); e; e = u2d_xml_next(e)) {
+            double armature = 0;
+            int cls = class_attr(rd, e, "class", 0);
+            if (cls < 0 || dnumbers(rd, e, K_TENDON, cls, "armature", 1, 1, &armature) < 0)
+                return -1;
+            rd->n_tendon++;
+            rd->n_tendon_armature += armature != 0;
+        }
+    }
+    return 0;
+}
+
+typedef struct { int count; const char *what, *unit, *units; } mj_item_count;
+
+/* "damping on 2 joints, 1 tendon" from the items with a count, into msg; its length. */
+static size_t list_counts(const mj_item_count *items, size_t n, char *msg, size_t size)
+{
+    size_t len = 0;
+    msg[0] = '\0';
+    for (size_t k = 0; k < n; k++) {
+        int c = items[k].count;
+        if (c <= 0 || len >= size - 80) continue;
+        if (items[k].unit)
+            len += (size_t)snprintf(msg + len, size - len, "%s%s on %d %s", len ? ", " : "",
+                                    items[k].what, c, c == 1 ? items[k].unit : items[k].units);
+        else
+            len += (size_t)snprintf(msg + len, size - len, "%s%d %s%s", len ? ", " : "", c,
+                                    items[k].what, c == 1 ? "" : "s");
+    }
+    return len;
+}
+
+/* One finding for what changes MuJoCo's dynamics and is not applied, naming what changes
+ * which: everything here changes mj_inverse; the mass matrix qM only the armature urdf2dyn
+ * does not apply (a free joint's, a tendon's, a tendon actuator's). */
 static void summarize(mjcf *rd)
 {
-    char msg[U2D_ERRLEN] = "";
-    size_t n = 0;
-    const struct { int count; const char *what, *unit, *units; } items[] = {
+    char all[U2D_ERRLEN], mass[U2D_ERRLEN / 2], in_mass[U2D_ERRLEN / 2 + 80] = "";
+    const mj_item_count items[] = {
         {rd->n_free_armature, "armature", "free joint", "free joints"},
         {rd->n_damping, "damping", "joint", "joints"},
         {rd->n_actuator_damping, "damping", "actuator", "actuators"},
-        {rd->n_actuator_tendon, "tendon armature or damping", "actuator", "actuators"},
+        {rd->n_actuator_tendon_armature, "tendon armature", "actuator", "actuators"},
+        {rd->n_actuator_tendon_damping, "tendon damping", "actuator", "actuators"},
         {rd->n_spring, "springs", "joint", "joints"},
         {rd->n_friction, "friction loss", "joint", "joints"},
         {rd->n_gravcomp, "gravity compensation", "body", "bodies"},
-        {count_children(rd, "tendon"), "tendon", NULL, NULL},
+        {rd->n_tendon, "tendon", NULL, NULL},
         {count_children(rd, "equality"), "equality constraint", NULL, NULL},
     };
-    for (size_t k = 0; k < sizeof items / sizeof items[0]; k++) {
-        int c = items[k].count;
-        if (c <= 0 || n >= sizeof msg - 80) continue;
-        if (items[k].unit)
-            n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%s on %d %s", n ? ", " : "",
-                                  items[k].what, c, c == 1 ? items[k].unit : items[k].units);
-        else
-            n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%d %s%s", n ? ", " : "", c,
-                                  items[k].what, c == 1 ? "" : "s");
-    }
-    if (!n) return;
+    const mj_item_count in_qM[] = {
+        {rd->n_free_armature, "armature", "free joint", "free joints"},
+        {rd->n_actuator_tendon_armature, "tendon armature", "actuator", "actuators"},
+        {rd->n_tendon_armature, "armature", "tendon", "tendons"},
+    };
+    if (!list_counts(items, sizeof items / sizeof items[0], all, sizeof all)) return;
+    if (list_counts(in_qM, sizeof in_qM / sizeof in_qM[0], mass, sizeof mass))
+        snprintf(in_mass, sizeof in_mass, "; the mass matrix differs from MuJoCo's qM by the "
+                 "%s", mass);
     const char *given = rd->n_passive_given
         ? "; Model.passive_forces(q, v) gives the joints' damping and springs (polynomial "
           "and springdamper terms, ball and free joints too): inverse_dynamics minus it "
           "matches mj_inverse in them" : "";
-    note(rd, NULL, "read but not applied, so inverse dynamics and the mass matrix differ from "
-         "MuJoCo's mj_inverse and qM (they are mj_rne's with the armature, and no passive or "
-         "constraint force): %s%s", msg, given);
+    note(rd, NULL, "read but not applied: %s; so inverse dynamics differs from MuJoCo's "
+         "mj_inverse by these terms (it is mj_rne's with the armature, without passive or "
+         "constraint forces)%s%s", all, in_mass, given);
     if (rd->n_spring_yield)
         note(rd, NULL, "springyield on %d joint%s: Model.passive_forces(q, v) keeps each "
              "spring's rest at MuJoCo's qpos_spring, as MuJoCo does until a step yields it "
@@ -2388,7 +2431,8 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     if (!u->name) u->name = "MuJoCo Model";
 
     if (expand_includes(&rd) || read_compiler(&rd) || read_option(&rd) || read_defaults(&rd) ||
-        read_assets(&rd) || read_tree(&rd) || check_moving_masses(&rd) || read_actuators(&rd))
+        read_assets(&rd) || read_tree(&rd) || check_moving_masses(&rd) || read_actuators(&rd) ||
+        count_tendons(&rd))
         goto error;
     set_total_mass(&rd);
     summarize(&rd);
