@@ -355,6 +355,35 @@ def test_polynomial_springs_and_dampers_are_mujocos():
     assert np.abs(linear.passive_forces(q, v) - expected).max() > 0.1 * np.abs(expected).max()
 
 
+def test_joint_lists_the_polynomial_terms_as_mujoco_has_them(tmp_path, capsys):
+    """Joint.stiffness_poly and Joint.damping_poly are MuJoCo's jnt_stiffnesspoly and
+    dof_dampingpoly (plus gear^2 times its actuators' actuator_dampingpoly, as MuJoCo 4
+    adds them); urdf2dyn info counts a joint whose only terms are polynomial ones and says
+    how many have such terms (Joint listed neither, info counted only linear terms)."""
+    springs = {"free": 'stiffness="20 -3 5" damping="0 0.5 0.2"',
+               "ball": 'stiffness="4 2 -1"', "hinge": 'damping="0 -0.05 0.3"',
+               "slide": 'stiffness="40" damping="2"'}
+    xml = poly_xml(**springs).replace(
+        "</mujoco>", '<actuator><motor joint="h" gear="3" damping="0 0.1"/></actuator>'
+        "</mujoco>")
+    m = oracle.mujoco_model(xml=xml)
+    model = oracle.load_quiet(xml)
+    for k, joint in enumerate(model.joints):
+        dof = m.jnt_dofadr[k]
+        damping = m.dof_dampingpoly[dof] + sum(
+            m.actuator_gear[a, 0] ** 2 * m.actuator_dampingpoly[a] for a in range(m.nu)
+            if m.actuator_trnid[a, 0] == k)
+        assert joint.stiffness_poly == tuple(m.jnt_stiffnesspoly[k]), joint
+        assert joint.damping_poly == tuple(damping), joint
+    assert model.joints[2].damping_poly == (-0.05 + 9 * 0.1, 0.3)
+    from urdf2dyn.cli import main
+    path = tmp_path / "poly.xml"
+    path.write_text(xml)
+    assert main(["info", str(path)]) == 0
+    assert ("damping on 3 (2 with v|v| or v^3 terms), springs on 3 (2 with x^2 or x^3 terms) "
+            "of 4 joints") in capsys.readouterr().out
+
+
 def test_springdamper_sizes_the_spring_from_the_inertia_as_mujoco():
     """springdamper="timeconst dampratio" overrides the linear stiffness and damping with
     inertia / (timeconst dampratio)^2 and 2 inertia / timeconst, the inertia being the

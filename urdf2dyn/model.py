@@ -39,10 +39,15 @@ class Joint:
     ``damping`` and ``friction`` come from a URDF's <dynamics> or an MJCF joint's damping
     (plus gear^2 times that of its actuators, as MuJoCo 4 adds it) and frictionloss,
     ``stiffness`` from an MJCF joint's spring (the linear coefficients, as
-    springdamper makes them where it is given; MuJoCo 4's polynomial terms are applied but
-    not listed here), ``spring_reference`` a hinge's or slide's rest (rad for a hinge; a
-    ball's or free joint's is its MJCF qpos0); none enters inverse dynamics:
-    :meth:`Model.passive_forces` gives the damping and springs."""
+    springdamper makes them where it is given), ``spring_reference`` a hinge's or slide's
+    rest (rad for a hinge; a ball's or free joint's is its MJCF qpos0). MuJoCo 4's
+    polynomial terms (``stiffness="a b c"``, ``damping="a b c"``) are ``stiffness_poly``
+    = (b, c), the spring force being -(a x + b x^2 + c x^3) for a hinge's or slide's
+    displacement x (-(a + b r + c r^2) d for a ball's or free joint's rotation or
+    translation d of length r), and ``damping_poly`` = (b, c), the damping force
+    -(a v + b v|v| + c v^3) on each coordinate (b and c gear^2 times an actuator's added).
+    None of these enters inverse dynamics: :meth:`Model.passive_forces` gives the damping
+    and springs."""
     name: str
     type: str
     q_index: int
@@ -58,6 +63,8 @@ class Joint:
     friction: float = 0.0
     stiffness: float = 0.0
     spring_reference: float = 0.0
+    stiffness_poly: tuple[float, float] = (0.0, 0.0)
+    damping_poly: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True)

@@ -566,12 +566,14 @@ static PyObject *Model_joints(ModelObject *self, PyObject *Py_UNUSED(ignored))
             Py_XDECREF(limit); Py_XDECREF(mimic); Py_DECREF(list);
             return NULL;
         }
+        static const double none[2] = {0.0, 0.0};
+        const double *kp = J ? J->stiffness_poly : none, *kd = J ? J->damping_poly : none;
         PyObject *t = Py_BuildValue(   /* 'N' steals limit and mimic, even on failure */
-            "(ssiiiizs(ddd)NNdddd)", J ? J->name : "root_joint", jtype_name(m->jtype[i]),
-            m->qadr[i], m->vadr[i], m->jnq[i], m->jnv[i],
+            "(ssiiiizs(ddd)NNdddd(dd)(dd))", J ? J->name : "root_joint",
+            jtype_name(m->jtype[i]), m->qadr[i], m->vadr[i], m->jnq[i], m->jnv[i],
             J ? u->link[J->parent].name : NULL, u->link[J ? J->child : u->root].name,
             ax[0], ax[1], ax[2], limit, mimic, J ? J->damping : 0.0, J ? J->friction : 0.0,
-            J ? J->stiffness : 0.0, J ? J->springref : 0.0);
+            J ? J->stiffness : 0.0, J ? J->springref : 0.0, kp[0], kp[1], kd[0], kd[1]);
         if (!t) { Py_DECREF(list); return NULL; }
         int rc = PyList_Append(list, t);
         Py_DECREF(t);

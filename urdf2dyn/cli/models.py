@@ -1,7 +1,7 @@
 """The commands on models: urdf2dyn human, info, check, convert and export-osim."""
 import sys
 
-from ..model import load
+from ..model import Joint, Model, load
 from .._safe_files import replacing
 from ..tree import dot, edge_label, groups, tree
 from .options import (HUMAN_MASS, HUMOD_GRAVITY_HELP, UsageError, add_floating_base,
@@ -55,6 +55,23 @@ def add_human_parser(sub):
     h.set_defaults(func=cmd_human)
 
 
+
+def passive_summary(model: Model) -> str:
+    """"damping on 3 (1 with v|v| or v^3 terms), springs on 2 of 5 joints": the joints with
+    each passive term, a joint whose only terms are MuJoCo 4's polynomial ones included;
+    "" when there is none."""
+    damped = [j for j in model.joints if j.damping or any(j.damping_poly)]
+    sprung = [j for j in model.joints if j.stiffness or any(j.stiffness_poly)]
+    if not damped and not sprung:
+        return ""
+
+    def count(joints: list[Joint], attr: str, terms: str) -> str:
+        poly = sum(1 for j in joints if any(getattr(j, attr)))
+        return f"{len(joints)}" + (f" ({poly} with {terms} terms)" if poly else "")
+
+    return (f"damping on {count(damped, 'damping_poly', 'v|v| or v^3')}, springs on "
+            f"{count(sprung, 'stiffness_poly', 'x^2 or x^3')} of {len(model.joints)} joints")
+
 def cmd_info(args):
     path = model_path(args.model)
     refuse_overwriting([("--dot", args.dot), ("--plot", args.plot)], [("model", path)])
@@ -77,11 +94,10 @@ def cmd_info(args):
         print(f"armature (a rotor's inertia on M's diagonal): {len(rotors)} of {model.nv} "
               f"coordinates, {', '.join(f'{x:g}' for x in values[:6])}"
               f"{' ...' if len(values) > 6 else ''}", file=out)
-    damped = sum(1 for j in model.joints if j.damping)
-    sprung = sum(1 for j in model.joints if j.stiffness)
-    if damped or sprung:
-        print(f"passive forces (model.passive_forces, not in inverse dynamics): damping on "
-              f"{damped}, springs on {sprung} of {len(model.joints)} joints", file=out)
+    passive = passive_summary(model)
+    if passive:
+        print(f"passive forces (model.passive_forces, not in inverse dynamics): {passive}",
+              file=out)
     merged = "" if args.full else "; chains of joints through massless links shown as one"
     print(f"tree (joint: type, DoF -> link, mass){merged}:", file=out)
     print(f"{root}" + (f"  {links[root]:.4g} kg" if links.get(root) else ""), file=out)
