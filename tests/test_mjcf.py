@@ -679,6 +679,22 @@ def test_two_transmission_targets_drive_the_one_mujoco_drives_and_warn(actuator,
         assert max(oracle.compare(model, m, n=3)) < TOL
 
 
+def test_force_ranges_clamp_neither_inverse_dynamics_nor_mj_inverse():
+    """An actuator's forcerange and a joint's actuatorfrcrange limit what MuJoCo's actuators
+    give in a simulation; mj_inverse does not clamp to them, nor does urdf2dyn (as its
+    documentation says): torques far outside the ranges are mj_inverse's."""
+    xml = ('<mujoco><worldbody><body><joint name="h" range="-60 60" actuatorfrcrange="-0.01 '
+           '0.01"/><geom size="0.1" pos="0.3 0 0"/></body></worldbody><actuator><motor '
+           'joint="h" forcerange="-0.02 0.02" forcelimited="true"/></actuator></mujoco>')
+    model = oracle.load_quiet(xml)
+    m = oracle.mujoco_model(xml=xml)
+    assert m.jnt_actfrclimited[0] and m.actuator_forcelimited[0]
+    q, v, a = oracle.random_states(model, 5, seed=3)
+    tau = model.inverse_dynamics(q, v, a)
+    np.testing.assert_allclose(tau, oracle.mujoco_inverse(m, model, q, v, a), rtol=1e-12)
+    assert np.abs(tau).max() > 5 * 0.02
+
+
 def test_negative_actuator_armature_is_refused():
     """A negative rotor inertia (which MuJoCo takes, making its mass matrix lose positive
     definiteness) is refused, as a joint's is."""
