@@ -1506,6 +1506,37 @@ def test_joint_range_and_springdamper_rules_are_mujocos(tmp_path, joint, refused
                 (model.joint("j").limit, m.jnt_limited[0])
 
 
+@pytest.mark.parametrize("site, words", [
+    ('size="-1"', ["size 0 is -1"]),
+    ('size="0.1 -2" type="capsule"', ["size 1 is -2"]),
+    ('size="0.1 0.1 0" type="ellipsoid"', ["size 2 is 0"]),
+    ('size="0.1 0 0.2" type="box"', ["size 1 is 0"]),
+    ('class="neg"', ["size 0 is -0.1"]),
+    ('size="1 2 3 4"', ["expected 1 to 3 numbers"]),
+    ('type="plane"', ["cannot be a plane"]),
+    ('type="hfield"', ["height field"]),
+    ('size="0.1" type="capsule"', None),
+    ('size="0.1 0.1 0" type="capsule"', None),
+    ('size="0.1 -3" type="sphere"', None),
+    ('size="0.1 -1" type="capsule" fromto="0 0 0 0 0 1"', None),
+    ('size="0.1 -1 -1" type="box" fromto="0 0 0 0 0 1"', None),
+    ('class="neg" size="0.2"', None),
+    ('type="box"', None),
+])
+@pytest.mark.parametrize("where", ["body", "world"])
+def test_site_size_and_type_are_checked_as_mujoco_checks_them(tmp_path, site, words, where):
+    """MuJoCo refuses a site whose type is a plane or a height field, or whose sizes that
+    its type uses (with its class's and the default 0.005 each) are not positive (only the
+    radius with fromto), and a size of more than three numbers: urdf2dyn refuses the same,
+    naming the site's body and line (it loaded them all); the others load."""
+    site = f"<site {site}/>"
+    xml = ('<mujoco><default><default class="neg"><site size="-0.1"/></default></default>'
+           f'<worldbody>{site if where == "world" else ""}<body name="a"><joint/>'
+           f'<geom size="0.1"/>{site if where == "body" else ""}</body></worldbody></mujoco>')
+    verdict = same_verdict_as_mujoco(tmp_path, xml, ["line 1"] + (words or []))
+    assert (verdict is not None) == (words is not None), verdict
+
+
 @pytest.mark.parametrize("site, refused", [
     ('type="capsule" size="0.1" fromto="0 0 0 0 0 1" zaxis="0 0 0"', False),
     ('type="capsule" size="0.1" fromto="0 0 0 0 0 1" class="d"', False),

@@ -1046,12 +1046,55 @@ static const char *const GEOM_TYPES = "plane|hfield|sphere|capsule|ellipsoid|cyl
 /* A site or camera has no mass and moves no joint, but MuJoCo's compiler resolves its
  * orientation (its class's too) and refuses one it cannot; a site's fromto replaces it, as
  * a geom's does, and is refused where MuJoCo refuses it. */
+/* A site's size as MuJoCo makes it: 0.005 each, then the numbers of its classes, most
+ * general first, then its own, each overwriting as many as it gives. 0 or -1. */
+static int site_size(mjcf *rd, u2d_xml *e, int cls, double size[3])
+{
+    int n;
+    size[0] = size[1] = size[2] = 0.005;
+    u2d_xml **d = chain(rd, cls, K_SITE, &n);
+    if (!d) return -1;
+    int status = 0;
+    for (int k = n - 1; k >= -1 && !status; k--) {
+        double given[3];
+        int m = numbers(rd, k >= 0 ? d[k] : e, "size", 1, 3, given);
+        if (m < 0) status = -1;
+        for (int i = 0; i < m; i++) size[i] = given[i];
+    }
+    free(d);
+    return status;
+}
+
+/* MuJoCo's checks of a site's type and size (it compiles a site as a geom): no plane or
+ * height field, and the sizes its type uses positive (with fromto only the radius: the
+ * length comes from the two points). */
+static int check_site_size(mjcf *rd, u2d_xml *e, int cls, int type, int fromto)
+{
+    double size[3];
+    if (type == U2D_GEOM_PLANE || type == U2D_GEOM_HFIELD)
+        return fail(rd, e, "<site type=\"%s\">: a site cannot be a plane or a height field "
+                    "(MuJoCo refuses it): give it another type", type ? "hfield" : "plane");
+    if (site_size(rd, e, cls, size) < 0) return -1;
+    int used = fromto || type == U2D_GEOM_SPHERE ? 1
+             : type == U2D_GEOM_CAPSULE || type == U2D_GEOM_CYLINDER ? 2
+             : type == U2D_GEOM_ELLIPSOID || type == U2D_GEOM_BOX ? 3 : 0;
+    for (int k = 0; k < used; k++)
+        if (size[k] <= 0)
+            return fail(rd, e, "<site>: size %d is %g (with its class's and the default's), "
+                        "not positive (MuJoCo refuses it): give a positive size", k, size[k]);
+    return 0;
+}
+
 static int site_or_camera(mjcf *rd, u2d_xml *e, int cls, int kind)
 {
     double q[4], ft[6], pos[3] = {0, 0, 0};
     int form, nft = 0;
     if ((cls = class_attr(rd, e, "class", cls)) < 0) return -1;
     if (kind == K_SITE && (nft = dnumbers(rd, e, kind, cls, "fromto", 6, 6, ft)) < 0) return -1;
+    if (kind == K_SITE) {
+        int t = dkeyword(rd, e, kind, cls, "type", GEOM_TYPES, U2D_GEOM_SPHERE);
+        if (t < 0 || check_site_size(rd, e, cls, t, nft) < 0) return -1;
+    }
     if (!nft) return orientation(rd, e, kind, cls, q);
     int type = dkeyword(rd, e, kind, cls, "type", GEOM_TYPES, U2D_GEOM_SPHERE);
     if (type < 0 || orientation_form(rd, e, &form) < 0 ||
