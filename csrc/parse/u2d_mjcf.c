@@ -1974,9 +1974,9 @@ static int collect_targets(mjcf *rd, mj_targets *t)
         }
     }
     free(st);
-    qsort(t->site.e, (size_t)t->site.n, sizeof *t->site.e, cmp_name);
-    qsort(t->body.e, (size_t)t->body.n, sizeof *t->body.e, cmp_name);
-    qsort(t->tendon.e, (size_t)t->tendon.n, sizeof *t->tendon.e, cmp_name);
+    name_list *lists[3] = {&t->site, &t->body, &t->tendon};
+    for (int k = 0; k < 3; k++)         /* an empty list has no array to sort */
+        if (lists[k]->n > 1) qsort(lists[k]->e, (size_t)lists[k]->n, sizeof *lists[k]->e, cmp_name);
     return status;
 }
 
