@@ -1022,7 +1022,8 @@ class Model:
 
         Raises ValueError naming the sample when the mass matrix is singular, and the
         joints to blame when some movable joint carries no inertia at any configuration
-        (Pinocchio's ABA returns numbers there); a sample with NaN in it gives NaN.
+        (Pinocchio's ABA returns NaN and infinities there without a word); a sample
+        with NaN in it gives NaN.
 
         Parameters
         ----------

@@ -55,7 +55,6 @@ def add_human_parser(sub):
     h.set_defaults(func=cmd_human)
 
 
-
 def passive_summary(model: Model) -> str:
     """"damping on 3 (1 with v|v| or v^3 terms), springs on 2 of 5 joints": the joints with
     each passive term, a joint whose only terms are MuJoCo 4's polynomial ones included;
@@ -71,6 +70,7 @@ def passive_summary(model: Model) -> str:
 
     return (f"damping on {count(damped, 'damping_poly', 'v|v| or v^3')}, springs on "
             f"{count(sprung, 'stiffness_poly', 'x^2 or x^3')} of {len(model.joints)} joints")
+
 
 def cmd_info(args):
     path = model_path(args.model)

@@ -283,10 +283,10 @@ def _warn_blank_lines(path, after, body, legacy):
            stacklevel=None)
 
 
-def _tab_cells(line):
-    """The number of cells OpenSim 4.6's table reader (STOFileAdapter) finds in a line: it
-    splits at tabs only, and a tab ending the line adds no cell."""
-    line = line.rstrip("\r")
+def tab_cells(line):
+    """The number of cells OpenSim 4.6's file adapters (STOFileAdapter, TRCFileAdapter) find
+    in a data line: they split at tabs only, and a tab ending the line adds no cell."""
+    line = line.rstrip("\r\n")
     return line.count("\t") + (0 if line.endswith("\t") else 1)
 
 
@@ -297,7 +297,7 @@ def _warn_not_tab_separated(path, body, labels, header):
     and columns)."""
     width = len(labels)                         # every data row has as many values (checked)
     labels_cells = len([c for c in body[0][1].split("\t") if c.strip()])
-    k, line = next(((k, line) for k, line in body[1:] if _tab_cells(line) != width),
+    k, line = next(((k, line) for k, line in body[1:] if tab_cells(line) != width),
                    (None, None))
     if labels_cells != width:                   # it drops empty labels (doubled tabs)
         k, line = body[0]

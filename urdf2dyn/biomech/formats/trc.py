@@ -28,6 +28,7 @@ from ..._safe_files import note_input, replacing
 from ...warn import duplicated, missing_file, report
 from ..markers import LENGTH_UNITS, Markers
 from ..trajectory import MotionError
+from .opensim import tab_cells
 from .windows import decode_text
 
 __all__ = ["read_trc", "write_trc"]
@@ -184,14 +185,6 @@ def _empty_cells(rows, table, m):
     return empty
 
 
-def _opensim_cells(line):
-    """The number of cells OpenSim 4.6's TRCFileAdapter counts in a data line: those between
-    tabs, and what follows the last tab only when something does (a tab ending the row adds
-    no cell)."""
-    line = line.rstrip("\r\n")
-    return line.count("\t") + (0 if line.endswith(("\t", "\r")) else 1)
-
-
 def _warn_what_opensim_reads_otherwise(source, lines, linenos, blank, m):
     """Warn where OpenSim 4.6's TRCFileAdapter reads the data rows otherwise than urdf2dyn:
     it skips the rows before the first with a frame number (and never ends reading a file
@@ -221,7 +214,7 @@ def _warn_what_opensim_reads_otherwise(source, lines, linenos, blank, m):
                "delete that line", stacklevel=None)
     expected = 2 + 3 * m
     for k in linenos:
-        counted = _opensim_cells(lines[k - 1])
+        counted = tab_cells(lines[k - 1])
         if counted != expected:
             why = ("extra tabs at its end" if counted > expected else
                    "a gap in the last marker without a tab after it (OpenSim ends every row "
