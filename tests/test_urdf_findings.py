@@ -66,6 +66,10 @@ CASES = {
         joint(LIMIT + '<mimic joint="index_q1"/>', name="Left_index_q2", child="d")),
         9, ["joint 'Left_index_q2'", '<mimic joint="index_q1">: no such joint (did you mean '
             "'Left_index_q1'?); the joint", "read as an independent joint"]),
+    # a name a typo away from the missing one is the mimicking joint's own: not offered
+    "mimic a typo from itself": (document(
+        *BASE, joint(LIMIT + '<mimic joint="finger_1"/>', name="finger_2")),
+        5, ["joint 'finger_2'", '<mimic joint="finger_1">: no such joint; the joint']),
     "missing limit": (document(*BASE, "", joint('<axis xyz="0 0 1"/>')),
                       6, ["joint 'j'", "revolute", "<limit", "Pinocchio refuses"]),
     "misspelt attribute": (document(*BASE, joint(LIMIT + '\n<origin xzy="0 0 1"/>')),

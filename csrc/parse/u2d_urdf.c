@@ -479,7 +479,8 @@ static void note_xacro_in_robot(reader *rd, u2d_xml *robot)
 
 /* The joint a mimic that names no joint probably meant: a xacro macro prefixes the names it
  * makes ("Left_" + "index_q1") but not always its mimic's, so first the joint whose name is
- * the mimic's with the prefix of the mimicking joint's; else one a typo away. */
+ * the mimic's with the prefix of the mimicking joint's; else one a typo away (never the
+ * mimicking joint itself). */
 static void mimic_hint(const u2d_urdf *u, const char *self, const char *mimic, char *out,
                        size_t len)
 {
@@ -497,7 +498,7 @@ static void mimic_hint(const u2d_urdf *u, const char *self, const char *mimic, c
     int dmin = 3;
     for (int i = 0; i < u->njoint; i++) {
         const char *name = u->joint[i].name;
-        int d = name ? distance(mimic, name) : 99;
+        int d = name && strcmp(name, self) != 0 ? distance(mimic, name) : 99;
         if (d < dmin) { dmin = d; best = name; }
     }
     if (best) snprintf(out, len, " (did you mean '%.200s'?)", best);
