@@ -178,6 +178,104 @@ def test_blank_separated_columns_from_version_2_on_are_named(osim, tmp_path, nam
     assert len(said) == 1 and f"{name}: line 7: values separated by blanks" in said[0], said
     assert ("older rules" in said[0]) == storage_reads
 
+
+@pytest.mark.parametrize("name", ["m.sto", "m.mot"])
+def test_blank_separated_columns_in_a_version_1_file_are_read_as_storage_reads_them(
+        osim, tmp_path, name):
+    """Columns separated by blanks in a file of version 1: OpenSim 4.6's Storage, the reader
+    of its tools, reads it number by number (blanks or tabs alike), the same numbers as
+    urdf2dyn; its TimeSeriesTable (STOFileAdapter, the reader of scripts and Moco) splits at
+    tabs only and refuses the file. urdf2dyn read it without a word; it names the line."""
+    path = tmp_path / name
+    path.write_text("m\nversion=1\nnRows=3\nnColumns=3\ninDegrees=no\nendheader\n"
+                    + TABLE.replace("\t", " "))
+    theirs = _storage_reading(osim, path)[0]
+    with pytest.raises(RuntimeError, match="column label"):
+        osim.TimeSeriesTable(str(path))
+    (_, data, _, _), said = _said(lambda: read_sto_table(path))
+    np.testing.assert_array_equal(data, theirs)
+    assert len(said) == 1 and f"{name}: line 7: values separated by blanks" in said[0], said
+    assert "Storage" in said[0] and "reads it as urdf2dyn" in said[0], said[0]
+    assert "TimeSeriesTable refuses" in said[0] and "tabs" in said[0], said[0]
+
+
+def test_a_label_with_a_blank_in_a_version_1_file_is_named(osim, tmp_path):
+    """'knee angle' in a tab-separated file of version 1: OpenSim 4.6's Storage splits its
+    labels at blanks as well as tabs ('knee', 'angle': 4 labels for 3 columns of numbers), so
+    its tools find 'pelvis_tx' nowhere; its TimeSeriesTable keeps the label. urdf2dyn kept
+    it without a word; it names the line and the label."""
+    path = tmp_path / "m.sto"
+    path.write_text("m\nversion=1\nnRows=3\nnColumns=3\ninDegrees=no\nendheader\n"
+                    + TABLE.replace("knee", "knee angle"))
+    storage = osim.Storage(str(path))             # kept: its labels are a view into it
+    labels = storage.getColumnLabels()
+    assert [labels.get(k) for k in range(labels.getSize())] == ["time", "knee", "angle",
+                                                                 "pelvis_tx"]
+    assert "knee angle" in osim.TimeSeriesTable(str(path)).getColumnLabels()
+    (labels, _, _, _), said = _said(lambda: read_sto_table(path))
+    assert labels == ["time", "knee angle", "pelvis_tx"]
+    assert len(said) == 1 and "m.sto: line 7: the label 'knee angle'" in said[0], said
+    assert "Storage" in said[0] and "'knee', 'angle'" in said[0], said[0]
+
+
+@pytest.mark.parametrize("version, row, lineno, column", [
+    ("3", "0.01\t\t0.6", 7, "column 2 'knee'"),
+    ("1\nnRows=3\nnColumns=3", "0.01\t\t0.6", 9, "column 2 'knee'"),
+    ("3", "0.01\t20\t\t", 7, "column 3 'pelvis_tx'"),
+    ("3", "\t20\t0.6", 7, "column 1 'time'")])
+def test_an_empty_cell_is_refused_naming_its_column(osim, tmp_path, version, row, lineno,
+                                                    column):
+    """An empty cell between tabs: OpenSim 4.6's TimeSeriesTable reads it as NaN (so does its
+    Storage from version 2 on; in a file of version 1 Storage takes the next number for it
+    and runs the rows together). urdf2dyn refused it naming the line only; it names the
+    column (its label and number) as for any other bad cell."""
+    path = tmp_path / "m.sto"
+    path.write_text(f"m\nversion={version}\ninDegrees=no\nendheader\n"
+                    + TABLE.replace("0.01\t20\t0.6", row))
+    theirs = osim.TimeSeriesTable(str(path))       # kept: its rows' numpy views need it
+    cells = [np.nan if c == "" else float(c) for c in row.split("\t")[:3]]
+    np.testing.assert_array_equal([theirs.getIndependentColumn()[1]]
+                                  + list(theirs.getRowAtIndex(1).to_numpy()), cells)
+    with pytest.raises(MotionError, match=rf"m.sto: line {lineno}, {column}: the cell is "
+                                          r"empty.*NaN"):
+        read_sto_table(path)
+
+
+@pytest.mark.parametrize("line, opensim_degrees", [
+    ("version=1\nnRows=3\nnColumns=3\ninDegrees==yes", True),
+    ("version=1\nnRows=3\nnColumns=3\ninDegrees = = yes", True),
+    ("nRows=3\nnColumns=3\nAngles are in degrees.", True)])
+def test_in_degrees_values_storage_reads_past_extra_equals_signs(osim, tmp_path, line,
+                                                                 opensim_degrees):
+    """OpenSim 4.6's Storage takes a header value after every blank, tab and '=' following
+    its key: 'inDegrees==yes' is degrees to it. urdf2dyn refused it ('=yes' is neither yes
+    nor no); it reads it as Storage does, without a word."""
+    path = tmp_path / "m.sto"
+    path.write_text(f"m\n{line}\nendheader\n" + TABLE)
+    assert osim.Storage(str(path)).isInDegrees() == opensim_degrees
+    ours, said = _said(lambda: formats.read_opensim(path))
+    assert said == [] and ours.meta["in_degrees"] == opensim_degrees
+    np.testing.assert_allclose(ours.column("knee"), np.radians([10, 20, 30]), rtol=1e-15)
+
+
+@pytest.mark.parametrize("line, lineno, opensim_key", [
+    ("version=1\nnRows=3\nnColumns=3\ninDegrees: yes", 5, "'inDegrees'"),
+    ("version=1\nnRows=3\nnColumns=3\nin_degrees=yes", 5, "'inDegrees'"),
+    ("nRows=3\nnColumns=3\nangles are in degrees.", 4, "'Angles are in degrees.'")])
+def test_a_degrees_line_storage_ignores_is_refused(osim, tmp_path, line, lineno, opensim_key):
+    """A header line that says degrees in words OpenSim 4.6's Storage does not read
+    ('inDegrees: yes', 'in_degrees=yes'; 'angles are in degrees.', which it reads only
+    spelt 'Angles are in degrees.'): Storage, and so its InverseDynamicsTool, takes the angles
+    for radians. urdf2dyn read the first two as radians without a word and the third as
+    degrees; it refuses them, naming the line and what OpenSim reads."""
+    path = tmp_path / "m.sto"
+    path.write_text(f"m\n{line}\nendheader\n" + TABLE)
+    assert not osim.Storage(str(path)).isInDegrees()
+    with pytest.raises(MotionError, match=rf"m.sto: line {lineno}: .*OpenSim 4.6 reads the "
+                                          rf"angles of this file as radians.*{opensim_key}"):
+        formats.read_opensim(path)
+
+
 def _id_moments(osim, coordinates):
     """arm26's generalized forces (N, 2) by OpenSim 4.6's InverseDynamicsTool."""
     assert run_id_tool(osim, coordinates)
@@ -329,6 +427,7 @@ def test_trc_frame_numbers_and_data_rate_are_not_the_times(osim, tmp_path):
     np.testing.assert_array_equal(ours.time, t)
     np.testing.assert_allclose(ours.xyz * 1000, theirs, rtol=1e-14, atol=0)
     assert ours.rate == pytest.approx(100)
+
 
 
 # ------------------------------------------------------------------- IK coordinate files

@@ -50,7 +50,7 @@ _SIMM_KEYS = ("name", "datarows", "datacolumns", "nr", "nc", "range", "angles",
 #: The keys OpenSim 4.6's Storage reads, as it spells them (it compares them case-sensitively:
 #: 'InDegrees' or 'NROWS' are no keys to it), by their lower-case forms.
 _OPENSIM_KEYS = {k.lower(): k for k in ("version", "nRows", "nColumns", "inDegrees", "nr", "nc",
-                                        "datarows", "datacolumns")}
+                                        "datarows", "datacolumns", "Angles")}
 #: inDegrees values: those OpenSim 4.6's Storage reads as degrees (in any case), and the other
 #: words a header may mean degrees or radians by (OpenSim reads all of them as radians).
 _OPENSIM_DEGREES, _SAYS_DEGREES, _SAYS_RADIANS = ("yes", "y"), ("true", "t", "1", "on"), (
@@ -59,15 +59,23 @@ _OPENSIM_DEGREES, _SAYS_DEGREES, _SAYS_RADIANS = ("yes", "y"), ("true", "t", "1"
 
 def _header_entry(line):
     """(key, value) of a header line as OpenSim's Storage splits it (the key up to the first
-    blank, tab or ``=``, the value after them), or None for a line without one."""
+    blank, tab or ``=``, the value after every blank, tab and ``=`` that follow: it reads
+    ``inDegrees==yes`` as yes), or None for a line without one. A key spelt like inDegrees
+    in other words (``inDegrees:``, ``in_degrees``) is kept, to be named."""
     s = line.strip()
     if "=" in s:
         key, _, value = s.partition("=")
-        return key.strip(), value.strip()
+        return key.strip(), value.lstrip(" \t=").strip()
     key, _, value = s.replace("\t", " ").partition(" ")
-    if key.lower() in _SIMM_KEYS and value.strip():
+    if (key.lower() in _SIMM_KEYS or _like_in_degrees(key)) and value.strip():
         return key, value.strip()
     return None
+
+
+def _like_in_degrees(key):
+    """Whether a header key means inDegrees to a reader ('inDegrees:', 'in_degrees', 'In
+    Degrees'), whatever OpenSim reads of it (only 'inDegrees' followed by '=' or a blank)."""
+    return re.sub(r"[\s_:-]", "", key).lower() == "indegrees"
 
 
 @dataclass
@@ -96,9 +104,10 @@ def read_sto_table(path):
     is, as OpenSim reads it. OpenSim's keys are case-sensitive: a key it does not read for its
     case (``NROWS``, ``EndHeader``) is applied and warned about, naming the line and the key
     OpenSim expects. Where OpenSim 4.6 reads the numbers otherwise (Storage without the counts
-    or at a NaN in a file of version below 2; a blank line between rows, or blank-separated
-    columns, from version 2 on) the table is read as written and the difference warned about;
-    a cell that is not a finite number is refused naming its line and column."""
+    or at a NaN in a file of version below 2, or at a label holding a blank there; its
+    TimeSeriesTable at blank-separated columns; a blank line between rows from version 2 on)
+    the table is read as written and the difference warned about; a cell that is empty or
+    not a finite number is refused naming its line and column."""
     labels, data, header, name = _read_table(path)
     return labels, data, header.info, name
 
@@ -120,7 +129,7 @@ def _read_table(path):
     for i, line in enumerate(lines[:end]):
         entry = _header_entry(line)
         if entry is not None:
-            key = entry[0].lower()
+            key = "indegrees" if _like_in_degrees(entry[0]) else entry[0].lower()
             header.info[key] = entry[1]
             header.where[key] = (i + 1, " ".join(line.split()))
             if _OPENSIM_KEYS.get(key, entry[0]) == entry[0]:
@@ -152,9 +161,8 @@ def _read_table(path):
         rows = [_numbers(path, k, line, labels) for k, line in body[1:]]
     bad = [i for i, r in enumerate(rows) if len(r) != len(labels)]
     if bad:
-        raise MotionError(f"{path}: line {body[bad[0] + 1][0]} (data row {bad[0] + 1}) has "
-                          f"{len(rows[bad[0]])} values for the {len(labels)} column labels of "
-                          f"line {body[0][0]}; give every row one value per label")
+        raise MotionError(_row_length_error(path, body[bad[0] + 1], bad[0] + 1,
+                                            len(rows[bad[0]]), labels, body[0][0]))
     data = np.array(rows, dtype=float).reshape(-1, len(labels))
     legacy = _storage_version(header) < 2
     _check_finite(path, body[1:], labels, data, legacy)
@@ -162,6 +170,7 @@ def _read_table(path):
     if not legacy:
         _warn_not_tab_separated(path, body, labels, header)
     if legacy:
+        _warn_blank_separated_legacy(path, body, labels)
         _warn_counts_storage_needs(path, header, data.shape)
     for what, actual in (("rows", data.shape[0]), ("columns", len(labels))):
         if what not in counts:
@@ -225,6 +234,27 @@ def _numbers(path, lineno, line, labels):
                               f"number; {advice}. OpenSim 4.6 would read the number it begins "
                               "with, or stop reading there") from None
     raise AssertionError("unreachable: some cell failed to parse")
+
+
+def _row_length_error(path, numbered_line, row, count, labels, labels_line):
+    """The refusal of a data line with count values for len(labels) labels, naming the empty
+    cell between tabs that makes it short by its column (label and number), as a cell that is
+    not a number is named. (OpenSim 4.6 reads an empty cell as NaN from version 2 on, and in
+    a file of version 1 its Storage takes the next number for it, running the rows together:
+    a gap is written NaN, which both read.)"""
+    lineno, line = numbered_line
+    cells = line.split("\t") if "\t" in line else []
+    if len(cells) > 1 and not cells[-1].strip():
+        cells = cells[:-1]                      # a tab ending the line adds no cell
+    empty = next((k for k, c in enumerate(cells[:len(labels)]) if not c.strip()), None)
+    if empty is not None:
+        return (f"{path}: line {lineno}, column {empty + 1} {labels[empty]!r}: the cell is "
+                "empty; write the value there (NaN for a missing one). OpenSim 4.6 reads an "
+                "empty cell as NaN in a file of version 2 or later, and in one of version 1 "
+                "its Storage takes the next number for it, running the rows together")
+    return (f"{path}: line {lineno} (data row {row}) has {count} values for the "
+            f"{len(labels)} column labels of line {labels_line}; give every row one value "
+            "per label")
 
 
 def _check_finite(path, rows, labels, data, legacy):
@@ -313,6 +343,37 @@ def _warn_not_tab_separated(path, body, labels, header):
            "columns with tabs for OpenSim to read it", stacklevel=None)
 
 
+def _warn_blank_separated_legacy(path, body, labels):
+    """Warn about a file of version 1 (or none) whose columns are separated by blanks, or
+    whose labels hold a blank. OpenSim 4.6's Storage reads such a file by its own rules,
+    labels and numbers split at blanks and tabs alike: the numbers as urdf2dyn reads them,
+    but a label 'knee angle' as two, which shifts every label after it. Its TimeSeriesTable
+    (STOFileAdapter, the reader of scripts and Moco) splits at tabs only and refuses a file
+    separated by blanks."""
+    lineno, first = body[0]
+    spaced = [x for x in labels if len(x.split()) > 1]
+    if spaced and "\t" in first:
+        storage = first.split()
+        report(f"{path}: line {lineno}: the label {spaced[0]!r} holds a blank: OpenSim 4.6's "
+               "Storage, the reader of its tools (InverseDynamicsTool, IK coordinate files, "
+               "ExternalLoads data), splits the labels of a file of version 1 at blanks as "
+               f"well as tabs: it reads {', '.join(repr(x) for x in spaced[0].split())} "
+               f"({len(storage)} labels for {len(labels)} columns), so its tools take the "
+               f"columns after it for others; urdf2dyn read {spaced[0]!r}. Rename the column "
+               f"without blanks (e.g. {'_'.join(spaced[0].split())!r})", stacklevel=None)
+    width = len(labels)
+    k = lineno if len([c for c in first.split("\t") if c.strip()]) != width else next(
+        (k for k, line in body[1:] if tab_cells(line) != width), None)
+    if k is None:
+        return
+    report(f"{path}: line {k}: values separated by blanks, not tabs: OpenSim 4.6's Storage, "
+           "the reader of its tools (InverseDynamicsTool, IK coordinate files, ExternalLoads "
+           "data), reads a file of version 1 number by number and reads it as urdf2dyn did, "
+           "but its TimeSeriesTable refuses the file (its STOFileAdapter, the reader of "
+           "scripts and Moco, splits at tabs only). Separate the columns with tabs for every "
+           "OpenSim reader to read it", stacklevel=None)
+
+
 def _warn_counts_storage_needs(path, header, shape):
     """Warn about a header of version below 2 without a row or column count OpenSim 4.6's
     Storage reads its numbers by: missing, or written in another case (its keys are
@@ -349,14 +410,24 @@ def _warn_miscased(path, header):
     angles OpenSim would read in other units; a row or column count is
     _warn_counts_storage_needs')."""
     for lineno, line, expected, value in header.miscased:
-        if expected.lower() not in _ROW_KEYS + _COLUMN_KEYS:
+        # an 'angles are in radians.' line leaves OpenSim's radians as they are (one that
+        # says degrees is refused by _in_degrees)
+        if expected.lower() not in _ROW_KEYS + _COLUMN_KEYS + ("angles",):
             _say_miscased(path, lineno, line, expected, value, "ignores this line")
 
 
 def _say_miscased(path, lineno, line, expected, value, then):
-    report(f"{path}: line {lineno}: {line!r}: OpenSim 4.6's key is {expected!r} (its keys "
-           f"are case-sensitive): it {then}; urdf2dyn read the line as {expected}. Write "
-           f"'{expected}={value}' for OpenSim to read it", stacklevel=None)
+    spelt = _spelt_key(line)
+    why = ("its keys are case-sensitive" if spelt.lower() == expected.lower() else
+           "followed by '=' or a blank, the only spelling it reads")
+    report(f"{path}: line {lineno}: {line!r}: OpenSim 4.6's key is {expected!r} ({why}): it "
+           f"{then}; urdf2dyn read the line as {expected}. Write '{expected}={value}' for "
+           "OpenSim to read it", stacklevel=None)
+
+
+def _spelt_key(line):
+    """A header line's key as OpenSim's Storage cuts it: up to the first blank, tab or '='."""
+    return re.split(r"[ \t=]", line.strip(), maxsplit=1)[0]
 
 
 def _atoi(text):
@@ -370,14 +441,17 @@ def _degrees_by(path, keys, lenient):
     why: OpenSim's Storage's rule. A .mot without a ``version`` of 1 or more is a SIMM motion
     file, in degrees whatever ``inDegrees`` says ("Motion files from SIMM are in degrees",
     Storage.cpp); otherwise ``inDegrees`` (without it, and without a version, a line ``Angles
-    are in degrees.``) says: 'yes' or 'y' (any case) degrees, anything else radians to
-    OpenSim; lenient: also 'true', '1'... (what a writer of the file may have meant)."""
+    are in degrees.``, spelt so) says: 'yes' or 'y' (any case) degrees, anything else radians
+    to OpenSim; lenient: also 'true', '1'..., and an ``Angles`` line in any case after a
+    version line (what a writer of the file may have meant)."""
     version = _atoi(keys.get("version", "")) or 0
     if version < 1 and ".mot" in os.path.basename(path).lower():
         return True, "degrees (SIMM .mot: no version line)"
     deg = keys.get("indegrees")
-    if deg is None and version < 1:
-        angles = keys.get("angles", "").lower()
+    # OpenSim reads the whole line, in that case, before any version line; a reader, always
+    if deg is None and (version < 1 or lenient):
+        angles = keys.get("angles", "")
+        angles = angles.lower() if lenient else angles
         if angles in ("are in degrees.", "are in radians."):
             deg = "yes" if "degrees" in angles else "no"
     said = (deg or "").strip().lower()
@@ -432,11 +506,19 @@ def _units_disagree(path, header, degrees):
                "a version line" + (" (a SIMM motion file, whose angles are degrees)"
                                    if degrees else ""))
         fix = f"Write 'version={header.info['version']}'"
+    elif "indegrees" not in header.where:       # the SIMM line 'Angles are in degrees.'
+        lineno, line = header.where["angles"]
+        why = ("it reads this line only spelt exactly 'Angles are in degrees.', in a file "
+               "without a version line (before it)")
+        fix = "Write 'inDegrees=yes' if they are in degrees, 'inDegrees=no' if they are radians"
     else:
         lineno, line = header.where["indegrees"]
         value = header.info["indegrees"]
-        if "indegrees" not in header.exact:
+        if "indegrees" not in header.exact and _spelt_key(line).lower() == "indegrees":
             why = "its key is 'inDegrees', in that case only, so it ignores this line"
+        elif "indegrees" not in header.exact:
+            why = ("its key is 'inDegrees' followed by '=' or a blank, so it ignores this "
+                   "line")
         else:
             why = "it reads only 'yes' or 'y' as degrees"
         fix = (f"Write 'inDegrees={value if value.lower() in _OPENSIM_DEGREES else 'yes'}' if "
