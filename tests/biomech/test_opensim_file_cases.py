@@ -430,6 +430,43 @@ def test_trc_frame_numbers_and_data_rate_are_not_the_times(osim, tmp_path):
 
 
 
+@pytest.mark.parametrize("key, value, fix", [
+    ("DataRate", "100", "write the capture rate in Hz"),
+    ("CameraRate", "100", "write the camera's rate in Hz"),
+    ("OrigNumFrames", "3", "write the number of frames")])
+def test_trc_an_empty_header_value_is_named(osim, tmp_path, key, value, fix):
+    """An empty value in line 3 (DataRate, CameraRate, OrigNumFrames...): OpenSim 4.6's
+    TRCFileAdapter refuses the file (as many keys as values, none empty); urdf2dyn read it
+    without a word (a DataRate of NaN). It reads the frames by their times, as OpenSim reads
+    them, and names the line, the key and what to write."""
+    path = _trc(tmp_path / "m.trc", ROWS)
+    values = "100\t100\t3\t2\tmm\t100\t1\t3".split("\t")
+    k = ["DataRate", "CameraRate", "NumFrames", "NumMarkers", "Units", "OrigDataRate",
+         "OrigDataStartFrame", "OrigNumFrames"].index(key)
+    assert values[k] == value
+    values[k] = ""
+    path.write_text(path.read_text().replace("100\t100\t3\t2\tmm\t100\t1\t3", "\t".join(values)))
+    with pytest.raises(RuntimeError, match="Number of keys and values do not match"):
+        osim.TimeSeriesTableVec3(str(path))
+    ours, said = _said(lambda: formats.read_trc(path))
+    assert len(ours.time) == 3 and ours.rate == pytest.approx(100)
+    assert len(said) == 1 and f"m.trc: line 3: {key} is empty" in said[0], said
+    assert "OpenSim 4.6 refuses the file" in said[0] and fix in said[0], said[0]
+
+
+def test_trc_empty_units_are_refused_with_advice(osim, tmp_path):
+    """An empty Units value: OpenSim 4.6's TRCFileAdapter refuses the file, and urdf2dyn
+    cannot tell metres from millimetres; it refused it as "Units '' is not a length unit";
+    it says the value is empty and what to write."""
+    path = _trc(tmp_path / "m.trc", ROWS)
+    path.write_text(path.read_text().replace("\t2\tmm\t", "\t2\t\t"))
+    with pytest.raises(RuntimeError, match="Number of keys and values do not match"):
+        osim.TimeSeriesTableVec3(str(path))
+    with pytest.raises(MotionError, match=r"m.trc: line 3: Units is empty: write the unit of "
+                                          r"the positions \(mm, m"):
+        formats.read_trc(path)
+
+
 # ------------------------------------------------------------------- IK coordinate files
 
 def test_ik_coordinate_file_in_radians_opensim_reads_as_degrees(osim, tmp_path):

@@ -91,6 +91,7 @@ def read_trc(path, strict=False):
         # OpenSim's TRCFileAdapter drops empty cells (doubled tabs) from both lines
         keys, vals = [k for k in keys if k], [v for v in vals if v]
     header = dict(zip(_opensim_keys(source, keys), vals))
+    _check_header_values(source, header, strict)
     units = _OPENSIM_UNITS.get(header.get("Units", ""), header.get("Units", ""))
     if units not in LENGTH_UNITS:
         raise MotionError(f"{source}: line 3: Units {units!r} is not a length unit (expected "
@@ -270,6 +271,36 @@ def _opensim_keys(source, keys):
                    stacklevel=None)
         out.append(expected)
     return out
+
+
+#: What to write for each header value of line 3 when it is empty
+_HEADER_ADVICE = {"DataRate": "write the capture rate in Hz",
+                  "CameraRate": "write the camera's rate in Hz",
+                  "NumFrames": "write the number of frames",
+                  "NumMarkers": "write the number of markers",
+                  "OrigDataRate": "write the original capture rate in Hz",
+                  "OrigDataStartFrame": "write the number of the first frame (1)",
+                  "OrigNumFrames": "write the number of frames of the original recording"}
+
+
+def _check_header_values(source, header, strict):
+    """Refuse an empty Units value (the positions' unit cannot be guessed) and warn about any
+    other empty value of line 3: OpenSim 4.6's TRCFileAdapter refuses the file (it needs as
+    many values as keys, and drops empty ones), while urdf2dyn takes the frames' times from
+    the Time column, as OpenSim does, and needs none of the rates."""
+    if "Units" in header and not header["Units"].strip():
+        raise MotionError(f"{source}: line 3: Units is empty: write the unit of the positions "
+                          f"(mm, m, {', '.join(sorted(set(LENGTH_UNITS) - {'mm', 'm'}))}) "
+                          "under 'Units' in line 3; OpenSim 4.6 refuses the file too")
+    empty = [k for k, v in header.items() if k in _HEADER_ADVICE and not v.strip()]
+    if not empty:
+        return
+    fix = (f"{_HEADER_ADVICE[empty[0]]} under that key" if len(empty) == 1 else
+           "fill them in (" + "; ".join(f"{k}: {_HEADER_ADVICE[k]}" for k in empty) + ")")
+    report(f"{source}: line 3: {' and '.join(empty)} {'is' if len(empty) == 1 else 'are'} "
+           "empty: OpenSim 4.6 refuses the file (its TRCFileAdapter needs a value under every "
+           "key of line 2); urdf2dyn read the frames by their times. For OpenSim to read it, "
+           f"{fix}", strict=strict, error=MotionError)
 
 
 def _count(header, key):
