@@ -300,6 +300,37 @@ def test_no_in_degrees_line_is_radians_as_the_id_tool_reads_it(osim, tmp_path, n
     np.testing.assert_allclose(ours.column("r_elbow_flex"), 1.0 + 0.5 * np.cos(3 * ours.time),
                                rtol=0, atol=1e-9)
 
+@pytest.mark.parametrize("in_degrees, cutoff", [("yes", "-1"), ("no", "-1"), ("yes", "6")])
+def test_id_coordinates_in_degrees_under_opensims_processing(osim, tmp_path, in_degrees,
+                                                             cutoff):
+    """OpenSim 4.6's InverseDynamicsTool reads its coordinates file in the units its header
+    says (Storage's inDegrees, then convertDegreesToRadians on the rotational coordinates,
+    after its filter); 'urdf2dyn torques --processing opensim' reads it so too: the same
+    moments for arm26's motion written in degrees (inDegrees=yes) or radians (no), filtered
+    or not. (Its IK tool differs: see the IK coordinate-file tests below.)"""
+    from urdf2dyn import cli
+    path = arm26_motion(tmp_path / "arm.mot", "arm\nversion=1\nnRows=11\nnColumns=3\n"
+                        f"inDegrees={in_degrees}", degrees=in_degrees == "yes")
+    tool = osim.InverseDynamicsTool()
+    tool.setModelFileName(os.path.join(CORE, "arm26.osim"))
+    tool.setCoordinatesFileName(str(path))
+    tool.setLowpassCutoffFrequency(float(cutoff))
+    tool.setStartTime(0)
+    tool.setEndTime(0.5)
+    excluded = osim.ArrayStr()
+    excluded.append("Muscles")                  # urdf2dyn models no muscle
+    tool.setExcludedForces(excluded)
+    tool.setResultsDir(str(tmp_path))
+    tool.setOutputGenForceFileName("id.sto")
+    assert tool.run()
+    theirs = read_sto_table(tmp_path / "id.sto")[1]
+    args = ["torques", os.path.join(CORE, "arm26.osim"), str(path), "--processing", "opensim",
+            "--time-range", "0", "0.5", "--no-progress", "-o", str(tmp_path / "ours.sto")]
+    assert cli.main(args + (["--filter", cutoff] if cutoff != "-1" else [])) == 0
+    ours = read_sto_table(tmp_path / "ours.sto")[1]
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-7 * np.abs(theirs).max())
+
+
 def test_torques_with_a_gap_are_written_as_opensims_storage_reads_them(osim, tmp_path):
     """urdf2dyn wrote 'version=1' files, and a NaN torque (a frame whose coordinates have a
     gap: NaN in gives NaN out) as 'nan', where OpenSim 4.6's Storage stops reading: its tools
@@ -469,20 +500,18 @@ def test_trc_empty_units_are_refused_with_advice(osim, tmp_path):
 
 # ------------------------------------------------------------------- IK coordinate files
 
-def test_ik_coordinate_file_in_radians_opensim_reads_as_degrees(osim, tmp_path):
-    """OpenSim 4.6's InverseKinematicsTool (and the ScaleTool's marker placer) convert their
-    coordinate_file from degrees whatever its header says (InverseKinematicsTool.cpp calls
-    convertDegreesToRadians unconditionally): a from_file task on a radians file
-    (inDegrees=no) of 0.2 rad pulls the coordinate towards 0.2 deg. urdf2dyn used 0.2 rad
-    without a word; it still does, as the header says, and names the difference and the fix."""
+def _from_file_setup(osim, tmp_path, in_degrees="no"):
+    """An IK setup of arm7 (tests/ik_oracle.py) with a from_file task pulling arm7_joint5
+    towards 0.2 in a coordinate_file whose header says inDegrees=in_degrees, run by OpenSim
+    4.6's InverseKinematicsTool (it writes from_file.mot): the setup's path."""
     import ik_oracle                              # tests/ is on pytest's pythonpath
     from importlib.resources import files
-    from urdf2dyn.biomech import ik
     case = ik_oracle.build_case(os.fspath(tmp_path), os.fspath(files("urdf2dyn") / "data" /
                                                                "arm7.urdf"), nframe=10)
     coords = tmp_path / "coords.sto"
-    coords.write_text("c\nversion=1\nnRows=10\nnColumns=2\ninDegrees=no\nendheader\n"
-                      "time\tarm7_joint5\n" + "".join(f"{k / 100}\t0.2\n" for k in range(10)))
+    coords.write_text(f"c\nversion=1\nnRows=10\nnColumns=2\ninDegrees={in_degrees}\n"
+                      "endheader\ntime\tarm7_joint5\n"
+                      + "".join(f"{k / 100}\t0.2\n" for k in range(10)))
     tool = osim.InverseKinematicsTool(case.setup)
     task = osim.IKCoordinateTask()
     task.setName("arm7_joint5")
@@ -495,6 +524,17 @@ def test_ik_coordinate_file_in_radians_opensim_reads_as_degrees(osim, tmp_path):
     setup = tmp_path / "from_file.xml"
     tool.printToXML(os.fspath(setup))
     ik_oracle.run_opensim(os.fspath(setup))
+    return setup
+
+
+def test_ik_coordinate_file_in_radians_opensim_reads_as_degrees(osim, tmp_path):
+    """OpenSim 4.6's InverseKinematicsTool (and the ScaleTool's marker placer) convert their
+    coordinate_file from degrees whatever its header says (InverseKinematicsTool.cpp calls
+    convertDegreesToRadians unconditionally): a from_file task on a radians file
+    (inDegrees=no) of 0.2 rad pulls the coordinate towards 0.2 deg. urdf2dyn used 0.2 rad
+    without a word; it still does, as the header says, and names the difference and the fix."""
+    from urdf2dyn.biomech import ik
+    setup = _from_file_setup(osim, tmp_path)
     theirs = formats.read_opensim(tmp_path / "from_file.mot").column("arm7_joint5")
     np.testing.assert_allclose(theirs, np.radians(0.2), atol=1e-5)
     with pytest.warns(Urdf2dynWarning, match=r"coords.sto: its angles are radians "
@@ -503,6 +543,44 @@ def test_ik_coordinate_file_in_radians_opensim_reads_as_degrees(osim, tmp_path):
         ours = ik.run_setup(setup, output="")
     assert sum("InverseKinematicsTool" in str(w.message) for w in said) == 1
     np.testing.assert_allclose(ours.motion.column("arm7_joint5"), 0.2, atol=1e-3)
+
+
+@pytest.mark.parametrize("in_degrees", ["no", "yes"])
+def test_ik_coordinate_file_under_opensims_processing_gives_opensims_moments(osim, tmp_path,
+                                                                             capsys,
+                                                                             in_degrees):
+    """'urdf2dyn torques --ik-setup ... --processing opensim' promises OpenSim's processing:
+    OpenSim 4.6's InverseKinematicsTool, then its InverseDynamicsTool on the motion it
+    writes. The ID tool reads a coordinates file in the units its header says, as urdf2dyn
+    does; the IK tool reads its coordinate_file in degrees whatever the header says. With
+    inDegrees=no urdf2dyn took the file's 0.2 for radians under OpenSim's processing too:
+    its moments differed from OpenSim's by up to 116 N.m (of 560). It reads the file as
+    OpenSim's IK tool does, and says so."""
+    from urdf2dyn import cli
+    setup = _from_file_setup(osim, tmp_path, in_degrees)
+    model = tmp_path / "model.osim"
+    tool = osim.InverseDynamicsTool()
+    tool.setModelFileName(os.fspath(model))
+    tool.setCoordinatesFileName(os.fspath(tmp_path / "from_file.mot"))
+    tool.setLowpassCutoffFrequency(-1)
+    tool.setStartTime(0)
+    tool.setEndTime(1)
+    tool.setResultsDir(os.fspath(tmp_path))
+    tool.setOutputGenForceFileName("id.sto")
+    assert tool.run()
+    labels, theirs, _, _ = read_sto_table(tmp_path / "id.sto")
+    assert cli.main(["torques", os.fspath(model), os.fspath(tmp_path / "markers.trc"),
+                     "--ik-setup", os.fspath(setup), "--processing", "opensim", "--no-progress",
+                     "-o", os.fspath(tmp_path / "ours.sto")]) == 0
+    told = [line for line in capsys.readouterr().err.splitlines() if "coords.sto" in line]
+    ours_labels, ours, _, _ = read_sto_table(tmp_path / "ours.sto")
+    assert ours_labels == labels and np.abs(theirs[:, 1:]).max() > 100
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-2)
+    if in_degrees == "no":
+        assert len(told) == 1 and "its header says radians (inDegrees=no)" in told[0], told
+        assert "'arm7_joint5' were taken for degrees" in told[0], told[0]
+    else:
+        assert told == []
 
 
 # ------------------------------------------------------- header variants against Storage

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -97,16 +97,19 @@ class IKSettings:
 
 
 def fit(model: Model, data: Markers, settings: IKSettings | None = None,
-        markers: Sequence[Marker] | None = None, strict: bool = False) -> IKResult:
+        markers: Sequence[Marker] | None = None, strict: bool = False,
+        coordinate_file_units: str = "header") -> IKResult:
     """Inverse kinematics of a marker recording as ``settings`` say (the one IK step of
     ``urdf2dyn ik``, :func:`run_setup`, and of a trial read from markers): the coordinate
     tasks' values resolved (the model's default value, a manual value, or the setup's
-    coordinate_file interpolated at the frames), then :func:`solve` with the model's locked
+    coordinate_file interpolated at the frames, its angles in the units its header says or,
+    with coordinate_file_units="degrees", in degrees as OpenSim's InverseKinematicsTool reads
+    them: a trial's processing says which), then :func:`solve` with the model's locked
     coordinates, clamped ranges and default pose."""
     settings = IKSettings() if settings is None else settings
     q0 = model.default_q
     tasks = coordinate_task_values(model, settings.tasks, data.time, settings.coordinate_file,
-                                   settings.setup, strict)
+                                   settings.setup, strict, units=coordinate_file_units)
     return solve(model, data,
                  weights=None if settings.weights is None else dict(settings.weights),
                  coordinate_tasks=tasks, locked=model.locked_coordinates,
@@ -117,12 +120,17 @@ def fit(model: Model, data: Markers, settings: IKSettings | None = None,
 
 def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
                            coordinate_file: str | None = None, setup: str | None = None,
-                           strict: bool = False, job: str = "ik"
+                           strict: bool = False, job: str = "ik", units: str = "header"
                            ) -> dict[str, tuple[float, Any]]:
     """{coordinate: (weight, value)} of OpenSim IK coordinate tasks (a Setup_IK.xml's, or a
     scale setup's marker placer's): the model's default value, a manual value, or the
     setup's coordinate_file interpolated at ``times`` (N,); a task of a coordinate the model
-    lacks is warned about and skipped. job: the job named at the start of what is said."""
+    lacks is warned about and skipped. job: the job named at the start of what is said.
+    units: "header", the coordinate_file's angles are in the units its header says (a file
+    in radians is warned about: OpenSim reads it otherwise); "degrees", they are degrees
+    whatever the header says, as OpenSim 4.6's tools read them (OpenSim's processing)."""
+    if units not in ("header", "degrees"):
+        raise ValueError(f"units: expected 'header' or 'degrees', got {units!r}")
     q0 = model.default_q
     defaults = dict(zip(model.q_names, np.zeros(model.nq) if q0 is None else q0))
     out: dict[str, tuple[float, Any]] = {}
@@ -145,6 +153,9 @@ def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
                                        "value from_file but <coordinate_file> is empty")
                 from .formats import read_opensim
                 file_values = read_opensim(coordinate_file, model=model)
+                if units == "degrees":
+                    file_values = _as_opensim_reads(model, coordinate_file, file_values, job,
+                                                    strict)
             if task.name not in file_values.names:
                 raise IKSetupError(f"{coordinate_file}: no column {task.name!r} for its "
                                    "from_file coordinate task")
@@ -152,7 +163,7 @@ def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
             value = np.interp(times, file_values.time, col)
             from_file.append(task.name)
         out[task.name] = (task.weight, value)
-    if file_values is not None and coordinate_file:
+    if file_values is not None and coordinate_file and units == "header":
         _warn_radians_file(model, coordinate_file, file_values, from_file, job, strict)
     return out
 
@@ -178,6 +189,33 @@ def _warn_radians_file(model: Model, path: str, values: Trajectory, names: Seque
            "coordinate_file as degrees whatever the header says, and would pull them towards "
            "values 57 times smaller. For OpenSim to give the same result, write the file in "
            "degrees with inDegrees=yes", strict=strict)
+
+
+def _as_opensim_reads(model: Model, path: str, values: Trajectory, job: str,
+                      strict: bool) -> Trajectory:
+    """A coordinate_file's values as OpenSim 4.6's InverseKinematicsTool reads them: its
+    numbers are degrees whatever its header says (the tool calls convertDegreesToRadians
+    unconditionally, on the model's rotational coordinates). A file whose header says radians
+    is converted so, and said: its from_file tasks then pull towards values 57 times smaller
+    than written, as in OpenSim."""
+    from .trajectory import angle_columns
+    if values.meta.get("in_degrees", True):
+        return values
+    angles = angle_columns(values.names, model)
+    if not angles.any():
+        return values
+    shown = [n for n, a in zip(values.names, angles) if a]
+    said = ("inDegrees=no" if "indegrees" in values.meta.get("header", {}) else
+            "no inDegrees line")
+    report(f"{job}: {path}: its header says radians ({said}), but OpenSim 4.6's "
+           "InverseKinematicsTool reads its coordinate_file as degrees whatever the header "
+           "says, and OpenSim's processing (--processing opensim, --setup) reads it so: the "
+           f"angles of {', '.join(repr(n) for n in shown[:3])}{', ...' if len(shown) > 3 else ''}"
+           " were taken for degrees. If they are radians, write the file in degrees with "
+           "inDegrees=yes", strict=strict)
+    q = values.q.copy()
+    q[:, angles] = np.radians(q[:, angles])
+    return replace(values, q=q)
 
 
 def _check_manual_value(model: Model, task: IKTask, setup: str | None, strict: bool,

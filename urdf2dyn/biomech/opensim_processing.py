@@ -202,14 +202,19 @@ class OpenSimProcessing:
 
     Columns: a model coordinate the file lacks keeps its default value (an .osim's
     <default_value>), a column the model lacks is ignored, velocity columns are dropped
-    (each said). Kinematics: :func:`id_kinematics` (the padded IIR filter, natural quintic
-    splines; the derivative method is not used), then OpenSim's rows of the time range
-    (:func:`id_rows`, padded rows included when the range reaches them). Loads:
+    (each said). Markers: an IK setup's coordinate_file is read in degrees whatever its
+    header says, as OpenSim's InverseKinematicsTool reads it. Kinematics:
+    :func:`id_kinematics` (the padded IIR filter, natural quintic splines; the derivative
+    method is not used), then OpenSim's rows of the time range (:func:`id_rows`, padded rows
+    included when the range reaches them). Loads:
     ExternalLoads data as natural cubic splines, never filtered (filter_loads is not used).
     Needs nq == nv (no quaternion)."""
     name: ClassVar[str] = "opensim"
     load_interpolation: ClassVar[str] = "spline"
     filters_loads: ClassVar[bool] = False
+    #: An IK setup's coordinate_file is read in degrees whatever its header says, as OpenSim
+    #: 4.6's InverseKinematicsTool reads it (urdf2dyn.biomech.ik.coordinate_task_values)
+    ik_coordinate_file_units: ClassVar[str] = "degrees"
 
     def columns(self, source, traj, model):
         """OpenSim's tool on a coordinates file: a model coordinate the file lacks keeps its

@@ -472,6 +472,9 @@ class Urdf2dynProcessing:
     name: ClassVar[str] = "urdf2dyn"
     load_interpolation: ClassVar[str] = "linear"
     filters_loads: ClassVar[bool] = True
+    #: An IK setup's coordinate_file (its from_file tasks' values) is read in the units its
+    #: header says (urdf2dyn.biomech.ik.coordinate_task_values)
+    ik_coordinate_file_units: ClassVar[str] = "header"
 
     def columns(self, source, traj, model):
         """Notes on the motion's columns against the model's (none: check_columns decides)."""

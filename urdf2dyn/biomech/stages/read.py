@@ -104,7 +104,8 @@ def motion_from_markers(model, source, settings, warn):
             markers = markers.rotated(s.rotation)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Urdf2dynWarning)
-        result = fit(model, markers, s.ik, strict=s.strict)
+        result = fit(model, markers, s.ik, strict=s.strict,
+                     coordinate_file_units=s.processing.ik_coordinate_file_units)
     for w in caught:
         warn(f"{source}: {w.message}")
     result, messages = measured_frames(result, source)     # frames the markers determine
