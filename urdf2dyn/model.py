@@ -455,7 +455,8 @@ class Model:
                 raise
             at = re.match(r"line (\d+): ", str(e))     # the core's "line N: " -> "file:N: "
             raise _core.URDFError(_where(source, int(at.group(1)) if at else 0)
-                                  + str(e)[at.end() if at else 0:]) from None
+                                  + str(e)[at.end() if at else 0:]
+                                  + _robots_beside(source, str(e))) from None
         except UnicodeEncodeError as e:
             raise _core.URDFError(f"the URDF text is not valid Unicode ({e.reason} at "
                                   f"position {e.start})") from None
@@ -1997,6 +1998,35 @@ def _coupler_order(couplers, source):
             state[j] = 2
             order.append(j)
     return order
+
+
+def _robots_beside(source, error):
+    """For a file refused as a robot without links (an empty xacro output, such as
+    example-robot-data's ur3.urdf beside ur3_robot.urdf): the URDF files beside it whose name
+    begins with its own and which hold links, as "load one of those" advice; else ""."""
+    if not error.startswith("<robot> has no <link>"):
+        return ""
+    folder, base = os.path.split(source)
+    stem = base.rsplit(".", 1)[0]
+    try:
+        names = sorted(n for n in os.listdir(folder or ".") if n != base
+                       and n.startswith(stem) and n.endswith(".urdf"))
+    except OSError:
+        return ""
+    robots = [n for n in names[:20] if _holds_links(os.path.join(folder, n))]
+    if not robots:
+        return ""
+    if len(robots) == 1:
+        return f". Beside it: {robots[0]}, which holds links: load that"
+    return f". Beside it: {', '.join(robots)}, which hold links: load one of those"
+
+
+def _holds_links(path):
+    try:
+        with open(path, "rb") as f:
+            return b"<link" in f.read(1 << 22)
+    except OSError:
+        return False
 
 
 def _where(source, line):
