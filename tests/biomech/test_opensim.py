@@ -662,16 +662,100 @@ def test_motion_outside_the_loads_time_range_warns(tmp_path, human):
     np.testing.assert_array_equal(w["foot_R"][2, :3], [30, 600, -5])
 
 
-def test_names_opensim_refuses_are_reported(osim):
+_INERTIA = '<inertia ixx="{i}" iyy="{i}" izz="{i}" ixy="0" ixz="0" iyz="0"/>'
+_LIMIT = '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
+
+
+def _link(name, mass):
+    return (f'<link name="{name}"><inertial><origin xyz="0 0.1 0.2"/><mass value="{mass}"/>'
+            f'{_INERTIA.format(i=mass / 10)}</inertial></link>')
+
+
+def _joint(name, parent, child, kind="revolute", axis="0 0 1"):
+    return (f'<joint name="{name}" type="{kind}"><parent link="{parent}"/><child link="{child}"/>'
+            f'<origin xyz="0.1 0 0.3" rpy="0.2 0 0.1"/><axis xyz="{axis}"/>{_LIMIT}</joint>')
+
+
+# names OpenSim refuses ('/', ' ', '+', '*', and the path steps '..' and '.'), one legal name
+# ('arm_base') that a made-legal one must not take, and the OpenSim name each must get
+ILLEGAL_NAMES = "\n".join([
+    '<robot name="ns/arm">', _link("arm/base", 4.0), _link("arm_base", 3.0),
+    _link("upper arm", 2.0), _link("..", 1.5), _link("tool*", 0.5),
+    _joint("arm/yaw", "arm/base", "arm_base"), _joint("shoulder+pitch", "arm_base", "upper arm",
+                                                       axis="0 1 0"),
+    _joint("elbow", "upper arm", "..", kind="prismatic", axis="1 0 0"),
+    _joint(".", "..", "tool*", kind="fixed"), "</robot>"])
+OPENSIM_BODY = {"arm/base": "arm_base_2", "arm_base": "arm_base", "upper arm": "upper_arm",
+                "..": "__", "tool*": "tool_"}
+OPENSIM_COORDINATE = {"arm/yaw": "arm_yaw", "shoulder+pitch": "shoulder_pitch",
+                      "elbow": "elbow"}
+
+
+def test_names_opensim_refuses_are_written_legal_with_a_warning(osim, tmp_path):
+    """A URDF whose names OpenSim refuses exports (it was refused, and a '/' in the robot's
+    name crashed the command): the .osim, read back by OpenSim, has every link's mass under
+    its OpenSim name, every joint, and the inverse dynamics of the URDF; a warning lists the
+    renames."""
+    import xml.etree.ElementTree as ET
+    urdf, out = tmp_path / "arm.urdf", tmp_path / "arm.osim"
+    urdf.write_text(ILLEGAL_NAMES)
+    r = subprocess.run([sys.executable, "-m", "urdf2dyn", "export-osim", str(urdf), "-o",
+                        str(out)], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.splitlines()[0] == (
+        f"urdf2dyn export-osim: warning: {urdf}: OpenSim allows no \\ / * + or white space in "
+        "a name, and no name . or .. (its component paths use them): 8 names changed in the "
+        "OpenSim model: robot 'ns/arm' -> model 'ns_arm', link 'arm/base' -> body 'arm_base_2', "
+        "link 'upper arm' -> body 'upper_arm', link '..' -> body '__', link 'tool*' -> body "
+        "'tool_', joint 'arm/yaw' -> joint and coordinate 'arm_yaw', joint 'shoulder+pitch' -> "
+        "joint and coordinate 'shoulder_pitch', joint '.' -> joint '_'. Motion and setup files "
+        "for the .osim must use these names; rename them in the URDF to keep one name in both")
+    assert "3 coordinates (named as the URDF joints, 2 renamed: see the warning)" in r.stdout
+
+    om = osim.Model(str(out))                       # the file, read back by OpenSim
+    om.initSystem()
+    assert om.getName() == "ns_arm"
+    bodies = om.getBodySet()
+    urdf_links = ET.parse(urdf).getroot().findall("link")       # the URDF, read by expat
+    assert bodies.getSize() == len(urdf_links) == len(OPENSIM_BODY)
+    for link in urdf_links:
+        mass = float(link.find("inertial/mass").get("value"))
+        assert bodies.get(OPENSIM_BODY[link.get("name")]).getMass() == mass
+    assert om.getJointSet().getSize() == len(ET.parse(urdf).getroot().findall("joint")) + 1
+    model = urdf2dyn.load(urdf)
+    names = [OPENSIM_COORDINATE[n] for n in model.q_names]
+    assert sorted(_tree_order(om)) == sorted(names)
+    rng = np.random.default_rng(5)
+    q, v, a = rng.uniform(-1, 1, model.nq), rng.normal(0, 1, model.nv), rng.normal(0, 1, 3)
+    theirs = opensim_inverse_dynamics(osim, om, names, q, v, a)
+    assert _rel(model.inverse_dynamics(q, v, a), theirs) < 1e-9
+
+
+def test_the_root_weld_takes_no_urdf_joint_name(osim, tmp_path):
+    """The joint welding the root to ground is named '<root>_to_ground' unless a URDF joint
+    has that name: OpenSim would rename the URDF joint (to 'base_to_ground_0', its
+    coordinate keeping the old name)."""
+    from urdf2dyn.biomech.opensim_model import export_osim
+    text = "\n".join(['<robot name="r">', _link("base", 2.0), _link("arm", 1.0),
+                      _joint("base_to_ground", "base", "arm"), "</robot>"])
+    export_osim(urdf2dyn.load(text), tmp_path / "r.osim")
+    om = osim.Model(str(tmp_path / "r.osim"))
+    om.initSystem()
+    joints = om.getJointSet()
+    assert sorted(joints.get(i).getName() for i in range(joints.getSize())) == \
+        ["base_to_ground", "base_to_ground_2"]
+    urdf_joint = joints.get("base_to_ground")
+    assert urdf_joint.getChildFrame().findBaseFrame().getName() == "arm"
+    assert urdf_joint.numCoordinates() == 1
+    assert urdf_joint.get_coordinates(0).getName() == "base_to_ground"
+
+
+def test_a_model_name_opensim_refuses_is_refused(osim):
     from urdf2dyn.biomech.opensim_model import to_opensim
-    model = urdf2dyn.load("""<robot name="r"><link name="base/x"/><link name="arm">
-      <inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/>
-      </inertial></link><joint name="j" type="revolute"><parent link="base/x"/>
-      <child link="arm"/><axis xyz="0 0 1"/>
-      <limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>""")
-    with pytest.raises(ValueError, match="link 'base/x' has characters OpenSim does not allow "
-                       "in names \\('/'\\); rename it"):
-        to_opensim(model)
+    model = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
+    with pytest.raises(ValueError, match="to_opensim: name 'my robot': OpenSim allows no .* "
+                       "give a name without them"):
+        to_opensim(model, name="my robot")
 
 
 def test_export_osim_gravity_leaves_the_model_alone(osim, human, tmp_path):

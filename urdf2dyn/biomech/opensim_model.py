@@ -13,8 +13,13 @@ from .formats.opensim import GROUND
 
 __all__ = ["to_opensim", "export_osim"]
 
-# Characters OpenSim refuses in component names (Component::finalizeFromProperties).
+# Characters OpenSim refuses in a component's name (Component::finalizeFromProperties checks
+# it with ComponentPath's invalid characters), and the names that are steps of a component
+# path, which connect a socket to the wrong component ("/bodyset/.." is the model itself).
 _FORBIDDEN = "\\/*+ \t\n"
+_PATH_STEPS = (".", "..")
+_RULE = ("OpenSim allows no \\ / * + or white space in a name, and no name . or .. (its "
+         "component paths use them)")
 
 
 def _floats(text, n, where):
@@ -91,13 +96,18 @@ def to_opensim(model, name=None, gravity=None):
     in the bundled human, whose 6-DoF root is 3 prismatic + 3 revolute joints). Joint limits
     become coordinate ranges (unclamped). Gravity is model.gravity.
 
+    A name OpenSim does not allow (with ``\\ / * +`` or white space, or ``.`` / ``..``) is
+    written with ``_`` in place of each such character, kept unique in its set, and one
+    Urdf2dynWarning lists every rename.
+
     Parameters
     ----------
     model : urdf2dyn.Model
         Loaded without floating_base; floating and planar joints have no one-to-one OpenSim
         coordinates and are refused.
     name : str, optional
-        The OpenSim model's name (default: the robot's).
+        The OpenSim model's name (default: the robot's); one OpenSim does not allow is
+        refused (ValueError).
     gravity : (3,) array, optional
         Gravity in ground, m/s² (default: model.gravity).
 
@@ -120,23 +130,23 @@ def to_opensim(model, name=None, gravity=None):
     if model.is_opensim:
         raise ValueError("to_opensim: the model was read from an OpenSim file already: use "
                          "that .osim file (urdf2dyn convert writes an .osim model as URDF)")
+    if name is not None and _legal(name) != name:
+        raise ValueError(f"to_opensim: name {name!r}: {_RULE}: give a name without them")
     doc = ET.fromstring(model._xml)
     if doc.tag != "robot":
         doc = doc.find("robot")
     links = {link.get("name"): link for link in doc.findall("link")}
     joints = doc.findall("joint")
-    for kind, elems in (("link", links.values()), ("joint", joints)):
-        for e in elems:
-            bad = sorted(set(e.get("name")) & set(_FORBIDDEN))
-            if bad:
-                raise ValueError(f"to_opensim: {kind} '{e.get('name')}' has characters OpenSim "
-                                 f"does not allow in names ({' '.join(map(repr, bad))}); "
-                                 "rename it in the URDF")
     children = {j.find("child").get("link") for j in joints}
     root = next(n for n in links if n not in children)
+    body_name = _unique_legal_names([n for n in links if not (n == root == GROUND)])
+    joint_name = _unique_legal_names([j.get("name") for j in joints])
+    weld = _unused(_legal(f"{root}_to_ground"), set(joint_name.values()))
+    model_name = name or _legal(model.name)
+    _warn_renamed(model, model_name, body_name, joint_name)
 
     om = osim.Model()
-    om.setName(name or model.name)
+    om.setName(model_name)
     om.setGravity(osim.Vec3(*map(float, model.gravity if gravity is None else gravity)))
     frames = {}
     if root == GROUND:
@@ -145,19 +155,20 @@ def to_opensim(model, name=None, gravity=None):
         if lname in frames:
             continue
         mass, com, I = _inertial(link)
-        body = osim.Body(lname, mass, osim.Vec3(*com),
+        body = osim.Body(body_name[lname], mass, osim.Vec3(*com),
                          osim.Inertia(I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]))
         om.addBody(body)
         frames[lname] = body
     if root != GROUND:
-        om.addJoint(osim.WeldJoint(f"{root}_to_ground", om.getGround(), osim.Vec3(0),
+        om.addJoint(osim.WeldJoint(weld, om.getGround(), osim.Vec3(0),
                                    osim.Vec3(0), frames[root], osim.Vec3(0), osim.Vec3(0)))
     limits = {j.name: j.limit for j in model.joints}
     for j in _in_tree_order(joints, root):
         jname, jtype = j.get("name"), j.get("type")
         parent, child = frames[j.find("parent").get("link")], frames[j.find("child").get("link")]
         xyz, R = _origin(j, f"joint '{jname}'")
-        args = (jname, parent, osim.Vec3(*xyz), osim.Vec3(*_body_xyz(R)), child,
+        coord = joint_name[jname]           # the joint's OpenSim name, and its coordinate's
+        args = (coord, parent, osim.Vec3(*xyz), osim.Vec3(*_body_xyz(R)), child,
                 osim.Vec3(0), osim.Vec3(0))
         if jtype == "fixed":
             om.addJoint(osim.WeldJoint(*args))
@@ -165,16 +176,66 @@ def to_opensim(model, name=None, gravity=None):
         a = j.find("axis")
         axis = _floats(a.get("xyz") if a is not None else "1 0 0", 3, f"joint '{jname}' <axis>")
         axis /= np.linalg.norm(axis)
-        om.addJoint(osim.CustomJoint(*args, _one_axis(osim, jname, axis,
+        om.addJoint(osim.CustomJoint(*args, _one_axis(osim, coord, axis,
                                                       rotation=jtype != "prismatic")))
         if limits.get(jname) is not None and jtype != "continuous":
-            coord = om.updCoordinateSet().get(jname)
-            coord.setRangeMin(limits[jname][0])
-            coord.setRangeMax(limits[jname][1])
-            coord.setDefaultClamped(False)
+            c = om.updCoordinateSet().get(coord)
+            c.setRangeMin(limits[jname][0])
+            c.setRangeMax(limits[jname][1])
+            c.setDefaultClamped(False)
     om.finalizeConnections()
     om.initSystem()
     return om
+
+
+def _legal(name):
+    """name with each character OpenSim refuses written '_' (a path step '.' or '..': '_'
+    for each dot)."""
+    legal = "".join("_" if c in _FORBIDDEN else c for c in name)
+    return "_" * len(legal) if legal in _PATH_STEPS else legal
+
+
+def _unused(name, taken):
+    """name, or name_2, name_3, ...: the first not in taken."""
+    k, candidate = 1, name
+    while candidate in taken:
+        k += 1
+        candidate = f"{name}_{k}"
+    return candidate
+
+
+def _unique_legal_names(names):
+    """{URDF name: OpenSim name} for the components of one OpenSim set (bodies, or joints):
+    legal names stay, the others are made legal without taking a name already in the set
+    (a URDF with both 'arm/base' and 'arm_base' gets 'arm_base_2')."""
+    given = {n: n for n in names if _legal(n) == n}
+    taken = set(given)
+    for n in names:
+        if n not in given:
+            given[n] = _unused(_legal(n), taken)
+            taken.add(given[n])
+    return given
+
+
+def _warn_renamed(model, model_name, body_name, joint_name, limit=12):
+    """One warning listing every URDF name the OpenSim model writes otherwise."""
+    from ..warn import counted, in_file, report
+    renamed = [f"link '{a}' -> body '{b}'" for a, b in body_name.items() if a != b]
+    renamed += [f"joint '{a}' -> joint and coordinate '{b}'" if _moves(model, a) else
+                f"joint '{a}' -> joint '{b}'" for a, b in joint_name.items() if a != b]
+    if model_name != (model.name or model_name):
+        renamed.insert(0, f"robot '{model.name}' -> model '{model_name}'")
+    if not renamed:
+        return
+    more = f", and {len(renamed) - limit} more" if len(renamed) > limit else ""
+    report(f"{in_file(model._source)}{_RULE}: {counted(len(renamed), 'name')} changed in the "
+           f"OpenSim model: {', '.join(renamed[:limit])}{more}. Motion and setup files for "
+           "the .osim must use these names; rename them in the URDF to keep one name in both",
+           stacklevel=None)
+
+
+def _moves(model, joint):
+    return any(j.name == joint for j in model.joints)
 
 
 def _in_tree_order(joints, root):

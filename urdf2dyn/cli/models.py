@@ -233,8 +233,12 @@ def cmd_export_osim(args):
     set_gravity(model, args.gravity)
     om = export_osim(model, args.output)
     g = " ".join(f"{x:g}" for x in om.getGravity().to_numpy())
+    coords = om.getCoordinateSet()
+    renamed = sum(not coords.contains(n) for n in model.q_names)
+    named = "named as the URDF joints" + (f", {renamed} renamed: see the warning" if renamed
+                                          else "")
     print(f"{args.output}: OpenSim model '{om.getName()}', {om.getNumBodies()} bodies, "
-          f"{om.getNumCoordinates()} coordinates (named as the URDF joints), gravity {g}")
+          f"{om.getNumCoordinates()} coordinates ({named}), gravity {g}")
     return 0
 
 
