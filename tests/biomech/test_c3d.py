@@ -14,6 +14,7 @@ Data: ezc3d's test files (tests/data/c3d/README.md).
 """
 import importlib.util
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -91,6 +92,15 @@ def _record_start(data, key):
         elif groups.get(gid) == group and label == name:
             return pos
         pos = q + struct.unpack("<h", data[q:q + 2])[0]
+
+
+def said(caught, *patterns):
+    """Each warning pytest.warns caught matches its pattern (re.search), in order, and there
+    are no others: a test provoking several warnings asserts them all, none leaks."""
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == len(patterns), messages
+    for message, pattern in zip(messages, patterns):
+        assert re.search(pattern, message), (pattern, message)
 
 
 def read(path, **kw):
@@ -536,8 +546,11 @@ def test_convert_refuses_unknown_outputs(tmp_path, capsys):
 # ----------------------------------------------------------------------------- hardening
 
 def test_corrupted_plate_calibration_is_named_and_left_out():
-    with pytest.warns(Urdf2dynWarning, match=r"FP_Type1.c3d: force plate 2: FORCE_PLATFORM:CORNERS"):
+    with pytest.warns(Urdf2dynWarning) as caught:
         rec = C.read_c3d(TYPE1)
+    said(caught, *(rf"FP_Type1.c3d: force plate {k}: FORCE_PLATFORM:CORNERS or ORIGIN is not a "
+                   r"plate's \(sides .*\); the plate's calibration in the file is missing or "
+                   "corrupted; the plate was left out$" for k in (2, 3, 4)))
     assert [p.number for p in rec.plates] == [1]
     with pytest.raises(MotionError, match="force plate 2"):
         C.read_c3d(TYPE1, strict=True)
@@ -572,8 +585,12 @@ def test_wrong_units_are_warned_about(tmp_path):
     c["parameters"]["POINT"]["UNITS"]["value"] = ["m"]          # the positions are mm
     path = str(tmp_path / "units.c3d")
     c.write(path)
-    with pytest.warns(Urdf2dynWarning, match="are they in mm"):
-        C.read_c3d(path)
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path)
+    # the plates' corners, in the same mm, are no plate's in m
+    said(caught, "markers span 3045 m with units 'm': are they in mm",
+         *(rf"force plate {k}: FORCE_PLATFORM:CORNERS or ORIGIN is not a plate's" for k in (1, 2)))
+    assert rec.plates == []
 
 
 @pytest.mark.parametrize("size", [0, 16, 600, 1500, 5000])
@@ -667,9 +684,10 @@ def test_a_plate_storing_the_action_is_warned_about(tmp_path):
     c["data"]["analogs"] = -c["data"]["analogs"]
     path = str(tmp_path / "action.c3d")
     c.write(path)
-    with pytest.warns(Urdf2dynWarning, match=r"force plate 1: its force points down into the "
-                                             r"plate while loaded"):
+    with pytest.warns(Urdf2dynWarning) as caught:
         C.read_c3d(path)
+    said(caught, *(rf"force plate {k}: its force points down into the plate while loaded"
+                   for k in (1, 2)))
 
 
 def _without_point_units(path, tmp_path, name, markers=True, scale=1.0):
@@ -708,9 +726,15 @@ def test_no_point_units_is_mm_as_the_standard_says(tmp_path):
         np.testing.assert_allclose(a.corners, b.corners, rtol=1e-6)
         np.testing.assert_allclose(a.cop, b.cop, atol=1e-6, equal_nan=True)
     metres = _without_point_units(TYPE3, tmp_path, "no_units_m.c3d", scale=1e-3)
-    with pytest.warns(Urdf2dynWarning, match="read in 'mm', the format's default \\(the file "
-                      "declares no unit\\): are they in m\\?"):
+    with pytest.warns(Urdf2dynWarning) as caught:
         C.read_c3d(metres)
+    # the markers are read in mm, as the standard says, and said to look like m; the plates,
+    # within 5 mm of the origin in mm, are read in m (as without markers, below)
+    said(caught, "read in 'mm', the format's default \\(the file declares no unit\\): are "
+                 "they in m\\?",
+         *(rf"force plate {k}: the file declares no POINT:UNITS \(the C3D default is mm\) and "
+           "the plate's corners are within [0-9.]+ units of the origin: read as m$"
+           for k in (1, 2)))
 
 
 def test_plates_without_point_units_in_metres_are_read_in_m_with_a_warning(tmp_path):
@@ -724,9 +748,11 @@ def test_plates_without_point_units_in_metres_are_read_in_m_with_a_warning(tmp_p
         rec = C.read_c3d(mm)
     metres = _without_point_units(TYPE3, tmp_path, "plates_only_m.c3d", markers=False,
                                   scale=1e-3)
-    with pytest.warns(Urdf2dynWarning, match="force plate 1: the file declares no POINT:UNITS "
-                      "\\(the C3D default is mm\\)"):
+    with pytest.warns(Urdf2dynWarning) as caught:
         rec_m = C.read_c3d(metres)
+    said(caught, *(rf"force plate {k}: the file declares no POINT:UNITS \(the C3D default is "
+                   r"mm\) and the plate's corners are within [0-9.]+ units of the origin: read "
+                   "as m$" for k in (1, 2)))
     for got in (rec, rec_m):
         assert got.markers.labels == []
         for a, b in zip(got.plates, ref.plates):
@@ -804,8 +830,10 @@ def test_nan_analog_scale_is_refused_naming_it(tmp_path):
     with pytest.raises(MotionError, match="force plate 1: ANALOG:SCALE of its channels 58"):
         C.read_c3d(path, strict=True)
     gen = patched(tmp_path, QUALISYS, "gen.c3d", ANALOG__GEN_SCALE=("f", [float("nan")]))
-    with pytest.warns(Urdf2dynWarning, match="force plate 2: ANALOG:GEN_SCALE is nan"):
+    with pytest.warns(Urdf2dynWarning) as caught:
         assert C.read_c3d(gen).plates == []
+    said(caught, *(rf"force plate {k}: ANALOG:GEN_SCALE is nan, which makes every analog "
+                   "channel NaN" for k in (1, 2)))
 
 
 def test_nan_analog_samples_are_warned_about(tmp_path):
