@@ -587,9 +587,13 @@ def test_wrong_units_are_warned_about(tmp_path):
     c.write(path)
     with pytest.warns(Urdf2dynWarning) as caught:
         rec = C.read_c3d(path)
-    # the plates' corners, in the same mm, are no plate's in m
+    # the plates' corners, in the same mm, are no plate's in m: the unit is named, not a
+    # corrupted calibration (the original file's POINT:UNITS, read by ezc3d, is mm)
+    assert ezc3d.c3d(QUALISYS)["parameters"]["POINT"]["UNITS"]["value"] == ["mm"]
     said(caught, "markers span 3045 m with units 'm': are they in mm",
-         *(rf"force plate {k}: FORCE_PLATFORM:CORNERS or ORIGIN is not a plate's" for k in (1, 2)))
+         *(rf"force plate {k}: FORCE_PLATFORM:CORNERS and ORIGIN are not a plate's in the "
+           r"file's POINT:UNITS 'm' \(sides \[508\. 464\. 508\. 464\.\] m\), but are in "
+           "'mm': POINT:UNITS is probably wrong" for k in (1, 2)))
     assert rec.plates == []
 
 

@@ -49,6 +49,7 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass, field, replace
@@ -448,6 +449,33 @@ def _check_channels(k, where, types, channel, analogs, ascale, gen, labels, stri
            "no contact (force 0, no centre of pressure)", strict=strict, error=MotionError)
 
 
+def _sides(box):
+    """The lengths of the sides of the quadrilateral box (4, 3), corner to corner."""
+    return np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1)
+
+
+def _is_plate(box, orig):
+    """Whether corners box (4, 3) and origin orig (3,), in m, can be a force plate's: finite,
+    sides from 1 cm to 10 m, within 1 km of the lab's origin, origin within 10 m."""
+    if not (np.all(np.isfinite(box)) and np.all(np.isfinite(orig))):
+        return False
+    side = _sides(box)
+    return bool(np.all(np.abs(box) <= 1e3) and np.all(side >= 0.01) and np.all(side <= 10.0)
+                and np.all(np.abs(orig) <= 10.0))
+
+
+def _unit_making_a_plate(corners, origin, punits):
+    """The length unit other than punits in which corners (4, 3) and origin (3,) are a
+    plate's, the one giving sides nearest a lab plate's half metre; None if there is none
+    (the calibration is corrupted, not the unit wrong)."""
+    fits = [u for u, f in LENGTH_UNITS.items()
+            if u != punits and _is_plate(corners * f, origin * f)]
+    if not fits:
+        return None
+    return min(fits, key=lambda u: abs(math.log(np.max(_sides(corners * LENGTH_UNITS[u]))
+                                                / 0.5)))
+
+
 def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits, punits, arate,
            prate, c, rate, threshold, strict, units_declared=True):
     if k >= len(types):
@@ -489,12 +517,17 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
         punits = "m"
     box = corners[:, :, k].T * scale                                  # (4, 3) m
     orig = origin[:, k] * scale
-    side = np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1)
-    if (not np.all(np.isfinite(box)) or not np.all(np.isfinite(orig)) or np.any(np.abs(box) > 1e3)
-            or np.any(side < 0.01) or np.any(side > 10.0) or np.any(np.abs(orig) > 10.0)):
+    if not _is_plate(box, orig):
+        sides = np.array2string(_sides(box), precision=3)
+        unit = _unit_making_a_plate(corners[:, :, k].T, origin[:, k], punits)
+        if unit:
+            raise MotionError(f"{where}: FORCE_PLATFORM:CORNERS and ORIGIN are not a plate's "
+                              f"in the file's POINT:UNITS '{punits}' (sides {sides} m), but "
+                              f"are in '{unit}': POINT:UNITS is probably wrong; fix it in the "
+                              "file (or the capture software's export)")
         raise MotionError(f"{where}: FORCE_PLATFORM:CORNERS or ORIGIN is not a plate's "
-                          f"(sides {np.array2string(side, precision=3)} m); the plate's "
-                          "calibration in the file is missing or corrupted")
+                          f"(sides {sides} m); the plate's calibration in the file is missing "
+                          "or corrupted")
     frame = _plate_frame(box, where)
     units = [aunits[i] if i < len(aunits) else "" for i in ch]
     if ptype == 4:      # CAL_MATRIX takes the channels as stored to N and N·(POINT:UNITS)
