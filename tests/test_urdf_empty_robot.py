@@ -88,6 +88,14 @@ def test_the_files_beside_it_that_hold_a_robot_are_named(tmp_path):
     assert res.stderr.strip() == f"urdf2dyn info: error: {message}"
 
 
+def test_an_unexpanded_xacro_file_is_given_the_command_for_itself(tmp_path):
+    path = tmp_path / "arm.urdf.xacro"
+    path.write_text(CASES["unexpanded xacro"][0])
+    with pytest.raises(URDFError) as err:
+        urdf2dyn.load(path)
+    assert f"run xacro on it (xacro {path} > ROBOT.urdf; xacro is ROS's package" in str(err.value)
+
+
 def test_example_robot_data_ur3_urdf():
     root = po.robots_dir()
     if root is None:

@@ -454,8 +454,9 @@ class Model:
             if source is None:
                 raise
             at = re.match(r"line (\d+): ", str(e))     # the core's "line N: " -> "file:N: "
-            raise _core.URDFError(_where(source, int(at.group(1)) if at else 0)
-                                  + str(e)[at.end() if at else 0:]
+            said = str(e)[at.end() if at else 0:].replace("xacro THIS_FILE >",
+                                                          f"xacro {source} >")
+            raise _core.URDFError(_where(source, int(at.group(1)) if at else 0) + said
                                   + _robots_beside(source, str(e))) from None
         except UnicodeEncodeError as e:
             raise _core.URDFError(f"the URDF text is not valid Unicode ({e.reason} at "
