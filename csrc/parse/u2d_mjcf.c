@@ -1306,9 +1306,11 @@ static int geom_mass(mjcf *rd, const mj_item *it, double *m, double com[3], doub
                         "says it (as in MuJoCo)");
         int massive = G.has_mass ? G.mass != 0 : G.density != 0;
         if (massive && !(G.mesh = mesh_mass(rd, k))) {
+            /* the advice once: some of the mesh's messages give it already */
             size_t n = strlen(rd->err);
-            snprintf(rd->err + n, U2D_ERRLEN - n, " (MuJoCo takes this body's inertia from the "
-                     "mesh; give the body an <inertial>)");
+            if (!strstr(rd->err, "give the body an <inertial>"))
+                snprintf(rd->err + n, U2D_ERRLEN - n, " (MuJoCo takes this body's inertia "
+                         "from the mesh; give the body an <inertial>)");
             return -1;
         }
     } else if (type == U2D_GEOM_MESH || type == U2D_GEOM_SDF) {
