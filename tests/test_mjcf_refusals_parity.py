@@ -45,6 +45,33 @@ def actuators(*elements):
     return "<actuator>" + "".join(elements) + "</actuator>"
 
 
+SITES = {
+    "mesh site without a mesh": (f'<mujoco><worldbody><site name="s" type="mesh"/>{BODY}'
+                                 "</worldbody></mujoco>", ["site 's'", "mesh=", "line 1"]),
+    "mesh site from its class": ('<mujoco><default><site type="mesh"/></default><worldbody>'
+                                 f'{BODY}<site/></worldbody></mujoco>', ["<site>", "mesh="]),
+    "mesh site with its mesh": (f'<mujoco>{MESH}<worldbody><site type="mesh" mesh="m"/>'
+                                f"{BODY}</worldbody></mujoco>", None),
+    "mesh site with an unknown mesh": (f'<mujoco>{MESH}<worldbody><site type="mesh" '
+                                       f'mesh="zz"/>{BODY}</worldbody></mujoco>',
+                                       ["mesh=\"zz\"", "no <mesh>"]),
+    "sphere site with a mesh": (f'<mujoco>{MESH}<worldbody><site type="sphere" mesh="m"/>'
+                                f"{BODY}</worldbody></mujoco>", ["mesh=", "type=\"mesh\""]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SITES))
+def test_mesh_site_needs_its_mesh_as_in_mujoco(case):
+    """MuJoCo refuses a site of type mesh without a mesh= naming a mesh asset, and a mesh= on
+    a site of another type; urdf2dyn loaded them."""
+    xml, words = SITES[case]
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (words is None), expected
+    assert (got is None) == (words is None), got
+    for w in words or []:
+        assert w in got, (got, expected)
+
+
 def test_convex_mesh_advice_is_given_once(tmp_path):
     """The refusal of a mesh with inertia="convex" says once to give the body an <inertial>
     (it said it twice: the mesh's message and the body's)."""

@@ -1085,6 +1085,28 @@ static int check_site_size(mjcf *rd, u2d_xml *e, int cls, int type, int fromto)
     return 0;
 }
 
+/* A site's mesh= as MuJoCo checks it: a mesh site names a mesh asset, no other site has
+ * one. */
+static int check_site_mesh(mjcf *rd, u2d_xml *e, int cls, int type)
+{
+    const char *mesh = dattr(rd, e, K_SITE, cls, "mesh"), *name = u2d_xml_attr(e, "name");
+    char who[140];
+    if (name) snprintf(who, sizeof who, "site '%.100s'", name);
+    else snprintf(who, sizeof who, "<site>");
+    if (type == U2D_GEOM_MESH && (!mesh || !mesh[0]))
+        return fail(rd, e, "%s: type=\"mesh\" without mesh= (MuJoCo refuses a mesh site "
+                    "without its mesh): name a <mesh> asset with mesh=, or give another type",
+                    who);
+    if (!mesh) return 0;
+    if (type != U2D_GEOM_MESH)
+        return fail(rd, e, "%s: mesh= is only for a site of type=\"mesh\" (MuJoCo refuses "
+                    "it): give type=\"mesh\" or leave mesh= out", who);
+    if (lookup(rd->meshindex, rd->nmesh, mesh) < 0)
+        return fail(rd, e, "%s: mesh=\"%.100s\" names no <mesh> asset (MuJoCo refuses it): "
+                    "name one of the model's meshes", who, mesh);
+    return 0;
+}
+
 static int site_or_camera(mjcf *rd, u2d_xml *e, int cls, int kind)
 {
     double q[4], ft[6], pos[3] = {0, 0, 0};
@@ -1093,7 +1115,9 @@ static int site_or_camera(mjcf *rd, u2d_xml *e, int cls, int kind)
     if (kind == K_SITE && (nft = dnumbers(rd, e, kind, cls, "fromto", 6, 6, ft)) < 0) return -1;
     if (kind == K_SITE) {
         int t = dkeyword(rd, e, kind, cls, "type", GEOM_TYPES, U2D_GEOM_SPHERE);
-        if (t < 0 || check_site_size(rd, e, cls, t, nft) < 0) return -1;
+        if (t < 0 || check_site_mesh(rd, e, cls, t) < 0 ||
+            check_site_size(rd, e, cls, t, nft) < 0)
+            return -1;
     }
     if (!nft) return orientation(rd, e, kind, cls, q);
     int type = dkeyword(rd, e, kind, cls, "type", GEOM_TYPES, U2D_GEOM_SPHERE);
