@@ -72,6 +72,90 @@ def test_mesh_site_needs_its_mesh_as_in_mujoco(case):
         assert w in got, (got, expected)
 
 
+def _jbody(attrs):
+    return f'<worldbody><body><joint name="k" {attrs}/><geom size="0.1"/></body></worldbody>'
+
+
+RANGES = {
+    "actuatorfrcrange inverted": (
+        doc(_jbody('actuatorfrcrange="1 -1" actuatorfrclimited="true"')),
+        ["joint 'k'", "actuatorfrcrange", "line 1"]),
+    "actuatorfrcrange empty": (
+        doc(_jbody('actuatorfrcrange="1 1" actuatorfrclimited="true"')), ["actuatorfrcrange"]),
+    "actuatorfrclimited without a range": (
+        doc(_jbody('actuatorfrclimited="true"')), ["actuatorfrcrange"]),
+    "actuatorfrcrange inverted, auto": (doc(_jbody('actuatorfrcrange="1 -1"')), None),
+    "actuatorfrcrange right": (
+        doc(_jbody('actuatorfrcrange="-1 1" actuatorfrclimited="true"')), None),
+    "actuatorfrcrange without autolimits": (
+        doc('<compiler autolimits="false"/>', _jbody('actuatorfrcrange="-1 1"')),
+        ["actuatorfrclimited", "autolimits"]),
+    "actuatorfrcrange without autolimits, unlimited": (
+        doc('<compiler autolimits="false"/>',
+            _jbody('actuatorfrcrange="-1 1" actuatorfrclimited="false"')), None),
+    "actuatorfrcrange inverted from a class": (
+        doc('<default><default class="x"><joint actuatorfrcrange="1 -1" '
+            'actuatorfrclimited="true"/></default></default>', _jbody('class="x"')),
+        ["actuatorfrcrange"]),
+    "forcerange on a joint": (doc(_jbody('forcerange="-1 1"')),
+                              ["forcerange", "actuatorfrcrange"]),
+    "forcerange on a joint default": (
+        doc('<default><joint forcerange="1 2"/></default>', WORLD),
+        ["forcerange", "actuatorfrcrange"]),
+    "actuator forcerange inverted": (
+        doc(WORLD, actuators('<motor name="a" joint="j" forcerange="1 -1" '
+                             'forcelimited="true"/>')),
+        ["actuator 'a'", "forcerange", "line 1"]),
+    "actuator forcelimited without a range": (
+        doc(WORLD, actuators('<motor joint="j" forcelimited="true"/>')),
+        ["actuator 0", "forcerange"]),
+    "actuator ctrlrange inverted": (
+        doc(WORLD, actuators('<motor joint="j" ctrlrange="1 -1" ctrllimited="true"/>')),
+        ["ctrlrange"]),
+    "actuator actrange inverted": (
+        doc(WORLD, actuators('<general joint="j" dyntype="integrator" actrange="1 -1" '
+                             'actlimited="true"/>')), ["actrange"]),
+    "intvelocity actrange inverted": (
+        doc(WORLD, actuators('<intvelocity joint="j" kp="1" actrange="1 -1" '
+                             'actlimited="true"/>')), None),
+    "actuator ranges inverted, auto": (
+        doc(WORLD, actuators('<position joint="j" kp="1" ctrlrange="1 -1" forcerange="2 1"/>')),
+        None),
+    "actuator forcerange without autolimits": (
+        doc('<compiler autolimits="false"/>', WORLD,
+            actuators('<motor joint="j" forcerange="-1 1"/>')),
+        ["forcelimited", "autolimits"]),
+    "actuator ctrlrange without autolimits": (
+        doc('<compiler autolimits="false"/>', WORLD,
+            actuators('<motor joint="j" ctrlrange="-1 1"/>')),
+        ["ctrllimited", "autolimits"]),
+    "actuator forcerange inverted from a class": (
+        doc('<default><motor forcerange="1 -1" forcelimited="true"/></default>', WORLD,
+            actuators('<motor joint="j"/>')), ["forcerange"]),
+    "tendon range inverted": (
+        doc(WORLD, '<tendon><fixed name="t" range="1 -1" limited="true">'
+            '<joint joint="j" coef="1"/></fixed></tendon>'), ["tendon 't'", "range"]),
+    "tendon actuatorfrcrange inverted": (
+        doc(WORLD, '<tendon><fixed actuatorfrcrange="1 -1" actuatorfrclimited="true">'
+            '<joint joint="j" coef="1"/></fixed></tendon>'), ["actuatorfrcrange"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RANGES))
+def test_force_and_control_ranges_are_checked_as_mujoco_checks_them(case):
+    """A joint's actuatorfrcrange, an actuator's forcerange, ctrlrange and actrange and a
+    tendon's range and actuatorfrcrange, limited (explicitly, or by autolimits when the range
+    increases), must increase: MuJoCo refuses range[0] >= range[1], a range without its
+    limited= when autolimits is off, and forcerange= on a joint (its schema has
+    actuatorfrcrange); urdf2dyn did not read them and loaded every case."""
+    xml, words = RANGES[case]
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (words is None), expected
+    assert (got is None) == (words is None), got
+    for w in words or []:
+        assert w in got, (got, expected)
+
+
 def test_convex_mesh_advice_is_given_once(tmp_path):
     """The refusal of a mesh with inertia="convex" says once to give the body an <inertial>
     (it said it twice: the mesh's message and the body's)."""

@@ -356,6 +356,32 @@ static int dkeyword(mjcf *rd, u2d_xml *node, int kind, int cls, const char *name
                 "value", u2d_xml_name(node), name, s);
 }
 
+/* A range and its limited= flag as MuJoCo's compiler checks them (a joint's range and
+ * actuatorfrcrange, an actuator's ctrlrange, forcerange and actrange, a tendon's range...):
+ * "auto" limits an increasing range when compiler autolimits is on, and is refused for a range
+ * given when it is off; a limited range must increase. who names the element for messages;
+ * *limited (if not NULL) gets whether it is limited, range its two numbers (0 0 when absent).
+ * 0 or -1. */
+static int limited_range(mjcf *rd, u2d_xml *e, int kind, int cls, const char *who,
+                         const char *attr, const char *flag, double range[2], int *limited)
+{
+    range[0] = range[1] = 0;
+    int given = dnumbers(rd, e, kind, cls, attr, 2, 2, range);
+    int lim = given < 0 ? -1 : dkeyword(rd, e, kind, cls, flag, "false|true|auto", 2);
+    if (lim < 0) return -1;
+    if (lim == 2 && given && !rd->autolimits)
+        return fail(rd, e, "%s has %s= but not %s=, and compiler autolimits is off (MuJoCo "
+                    "refuses it): give %s=\"true\" or \"false\", or set <compiler "
+                    "autolimits=\"true\">", who, attr, flag, flag);
+    if (lim == 2) lim = range[0] < range[1];
+    if (lim && !(range[0] < range[1]))
+        return fail(rd, e, "%s: %s=\"%g %g\" with %s=\"true\": %s[0] must be below %s[1] "
+                    "(MuJoCo refuses it): give an increasing range", who, attr, range[0],
+                    range[1], flag, attr, attr);
+    if (limited) *limited = lim;
+    return 0;
+}
+
 /* The five forms of one orientation: an element or default gives at most one of them. */
 static const char *const ORIENT[5] = {"quat", "axisangle", "xyaxes", "zaxis", "euler"};
 static const int ORIENT_LEN[5] = {4, 4, 6, 3, 3};
@@ -1487,6 +1513,22 @@ typedef struct {
     double range[2];
 } mj_joint;
 
+/* A joint's actuator force range as MuJoCo checks it (urdf2dyn applies no actuator force):
+ * actuatorfrcrange with actuatorfrclimited, and no forcerange=, which is an actuator's
+ * attribute (MuJoCo's schema refuses it on a joint or its default). */
+static int check_actuator_force_range(mjcf *rd, u2d_xml *j, int cls, const char *name)
+{
+    char who[140];
+    double range[2];
+    snprintf(who, sizeof who, "joint '%.100s'", name);
+    if (dattr(rd, j, K_JOINT, cls, "forcerange"))
+        return fail(rd, j, "%s: forcerange= is not a joint attribute (MuJoCo's schema refuses "
+                    "it, on the joint or its default class): a joint's is actuatorfrcrange= "
+                    "(with actuatorfrclimited=), an actuator's forcerange=", who);
+    return limited_range(rd, j, K_JOINT, cls, who, "actuatorfrcrange", "actuatorfrclimited",
+                         range, NULL);
+}
+
 /* Read joint item k of a body into J (pos and axis in body coordinates), counting what is
  * not applied. */
 static int read_joint(mjcf *rd, const mj_item *it, const char *body, int k, mj_joint *J)
@@ -1521,6 +1563,7 @@ static int read_joint(mjcf *rd, const mj_item *it, const char *body, int k, mj_j
     if (J->armature < 0)
         return fail(rd, j, "joint '%.100s': armature %g is negative (a rotor's inertia is at "
                     "least 0)", J->name, J->armature);
+    if (check_actuator_force_range(rd, j, cls, J->name) < 0) return -1;
     if (J->type == J_FREE && J->armature != 0) {
         /* MuJoCo's acts on the world-frame linear acceleration, urdf2dyn's free joint
          * moves in its body's frame: the two differ by w x v, so it is only reported */
@@ -2123,6 +2166,15 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         dnumbers(rd, e, K_ACTUATOR, cls, "damping", 1, 3, damping) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "armature", 1, 1, &armature) < 0)
         return -1;
+    double range[2];
+    static const char *const RANGE[3][2] = {{"ctrlrange", "ctrllimited"},
+                                            {"forcerange", "forcelimited"},
+                                            {"actrange", "actlimited"}};
+    /* (MuJoCo 4 checks actrange as written on <general> only: other kinds make their own) */
+    for (int r = 0; r < (strcmp(u2d_xml_name(e), "general") == 0 ? 3 : 2); r++)
+        if (limited_range(rd, e, K_ACTUATOR, cls, label, RANGE[r][0], RANGE[r][1], range,
+                          NULL) < 0)
+            return -1;
     int kind = transmission(e, &target);
     if (kind < 0 || !target[0])
         return fail(rd, e, "%s has no transmission target (MuJoCo refuses it): give joint=, "
@@ -2194,9 +2246,16 @@ static int count_tendons(mjcf *rd)
     for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
         if (strcmp(u2d_xml_name(s), "tendon") != 0) continue;
         for (u2d_xml *e = u2d_xml_first(s); e; e = u2d_xml_next(e)) {
-            double armature = 0;
+            double armature = 0, range[2];
+            const char *name = u2d_xml_attr(e, "name");
+            char who[140];
+            if (name) snprintf(who, sizeof who, "tendon '%.100s'", name);
+            else snprintf(who, sizeof who, "tendon %d (unnamed)", rd->n_tendon);
             int cls = class_attr(rd, e, "class", 0);
-            if (cls < 0 || dnumbers(rd, e, K_TENDON, cls, "armature", 1, 1, &armature) < 0)
+            if (cls < 0 || dnumbers(rd, e, K_TENDON, cls, "armature", 1, 1, &armature) < 0 ||
+                limited_range(rd, e, K_TENDON, cls, who, "range", "limited", range, NULL) < 0 ||
+                limited_range(rd, e, K_TENDON, cls, who, "actuatorfrcrange",
+                              "actuatorfrclimited", range, NULL) < 0)
                 return -1;
             rd->n_tendon++;
             rd->n_tendon_armature += armature != 0;
