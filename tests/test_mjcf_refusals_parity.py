@@ -45,6 +45,75 @@ def actuators(*elements):
     return "<actuator>" + "".join(elements) + "</actuator>"
 
 
+DUPLICATES = {
+    "actuator": (f"<mujoco>{WORLD}" + actuators('<motor name="a" joint="j"/>',
+                                                '<position name="a" joint="j"/>') + "</mujoco>",
+                 ["two actuators", "'a'"]),
+    "site": ('<mujoco><worldbody><body name="b1"><joint/><geom size="0.1"/><site name="s"/>'
+             '</body><body name="b2"><joint/><geom size="0.1"/><frame><site name="s"/></frame>'
+             "</body></worldbody></mujoco>", ["two sites", "'s'"]),
+    "geom": (f'<mujoco><worldbody><geom name="g" size="1"/>{BODY}<geom name="g" size="1"/>'
+             "</worldbody></mujoco>", ["two geoms", "'g'"]),
+    "camera": (f'<mujoco><worldbody><camera name="c"/><camera name="c"/>{BODY}</worldbody>'
+               "</mujoco>", ["two cameras"]),
+    "light": (f'<mujoco><worldbody><light name="c"/>{BODY}<light name="c"/></worldbody>'
+              "</mujoco>", ["two lights"]),
+    "tendon": (f'<mujoco>{WORLD}<tendon><fixed name="t"><joint joint="j" coef="1"/></fixed>'
+               '<fixed name="t"><joint joint="j" coef="1"/></fixed></tendon></mujoco>',
+               ["two tendons"]),
+    "sensor": (f'<mujoco>{WORLD}<sensor><jointpos name="s" joint="j"/>'
+               '<jointvel name="s" joint="j"/></sensor></mujoco>', ["two sensors"]),
+    "equality": (f'<mujoco>{WORLD}<equality><joint name="e" joint1="j"/>'
+                 '<joint name="e" joint1="j"/></equality></mujoco>', ["two equality"]),
+    "key": (f'<mujoco>{WORLD}<keyframe><key name="k"/><key name="k"/></keyframe></mujoco>',
+            ["two keys"]),
+    "material": (f'<mujoco><asset><material name="m"/><material name="m"/></asset>{WORLD}'
+                 "</mujoco>", ["two materials"]),
+    "texture": ('<mujoco><asset><texture name="t" builtin="flat" width="2" height="2"/>'
+                '<texture name="t" builtin="flat" width="2" height="2"/></asset>'
+                f"{WORLD}</mujoco>", ["two textures"]),
+    "hfield": ('<mujoco><asset><hfield name="h" nrow="2" ncol="2" size="1 1 1 1"/>'
+               '<hfield name="h" nrow="2" ncol="2" size="1 1 1 1"/></asset>'
+               f"{WORLD}</mujoco>", ["two height fields"]),
+    "numeric": (f'<mujoco><custom><numeric name="n" data="1"/><numeric name="n" data="1"/>'
+                f"</custom>{WORLD}</mujoco>", ["two numerics"]),
+    "text": (f'<mujoco><custom><text name="n" data="a"/><text name="n" data="a"/></custom>'
+             f"{WORLD}</mujoco>", ["two texts"]),
+    "tuple": (f'<mujoco><custom><tuple name="n"/><tuple name="n"/></custom>{WORLD}</mujoco>',
+              ["two tuples"]),
+    "pair": ('<mujoco><worldbody><geom name="g1" size="1"/><geom name="g2" size="1"/>'
+             f'{BODY}</worldbody><contact><pair name="p" geom1="g1" geom2="g2"/>'
+             '<pair name="p" geom1="g1" geom2="g2"/></contact></mujoco>', ["two contact pairs"]),
+    "exclude": (f'<mujoco>{WORLD}<contact><exclude name="p" body1="world" body2="b"/>'
+                '<exclude name="p" body1="world" body2="b"/></contact></mujoco>',
+                ["two contact excludes"]),
+    "geom and site share a name": (f'<mujoco><worldbody><geom name="x" size="1"/>'
+                                   f'<site name="x"/>{BODY}</worldbody></mujoco>', None),
+    "actuator named as its joint": (f"<mujoco>{WORLD}"
+                                    + actuators('<motor name="j" joint="j"/>') + "</mujoco>",
+                                    None),
+    "two empty names": (f"<mujoco>{WORLD}" + actuators('<motor name="" joint="j"/>',
+                                                       '<motor name="" joint="j"/>')
+                        + "</mujoco>", None),
+    "two unnamed": (f"<mujoco>{WORLD}" + actuators('<motor joint="j"/>', '<motor joint="j"/>')
+                    + "</mujoco>", None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DUPLICATES))
+def test_repeated_names_are_refused_as_mujoco_refuses_them(case):
+    """MuJoCo refuses two elements of one kind (actuators, sites, geoms, tendons, sensors,
+    keys, assets...) under one name; an empty or absent name, or one name on elements of two
+    kinds, it compiles. urdf2dyn loaded every repeated name but a body's, a joint's and a
+    mesh's."""
+    xml, words = DUPLICATES[case]
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (words is None), expected
+    assert (got is None) == (words is None), got
+    for w in (words or []) + (["line 1", "rename"] if words else []):
+        assert w in got, (got, expected)
+
+
 SITES = {
     "mesh site without a mesh": (f'<mujoco><worldbody><site name="s" type="mesh"/>{BODY}'
                                  "</worldbody></mujoco>", ["site 's'", "mesh=", "line 1"]),

@@ -2226,6 +2226,90 @@ static int read_actuators(mjcf *rd)
     return status;
 }
 
+/* ---- names MuJoCo keeps unique ------------------------------------------------------------ */
+
+typedef struct { const char *kind, *name; u2d_xml *node; int order; } mj_named;
+
+static int cmp_named(const void *a, const void *b)
+{
+    const mj_named *x = a, *y = b;
+    int c = strcmp(x->kind, y->kind);
+    if (!c) c = strcmp(x->name, y->name);
+    return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+/* The kind MuJoCo gives a named element for its uniqueness check ("actuators"...), from its
+ * section and tag; NULL for those checked elsewhere (bodies, joints, meshes) or not kept. */
+static const char *name_kind(const char *section, const char *tag)
+{
+    static const char *const SECTION[][2] = {
+        {"tendon", "tendons"}, {"actuator", "actuators"}, {"sensor", "sensors"},
+        {"equality", "equality constraints"}, {"keyframe", "keys"}};
+    static const char *const TAG[][3] = {
+        {"worldbody", "geom", "geoms"}, {"worldbody", "site", "sites"},
+        {"worldbody", "camera", "cameras"}, {"worldbody", "light", "lights"},
+        {"asset", "material", "materials"}, {"asset", "texture", "textures"},
+        {"asset", "hfield", "height fields"}, {"asset", "skin", "skins"},
+        {"custom", "numeric", "numerics"}, {"custom", "text", "texts"},
+        {"custom", "tuple", "tuples"}, {"contact", "pair", "contact pairs"},
+        {"contact", "exclude", "contact excludes"}};
+    for (size_t k = 0; k < sizeof SECTION / sizeof SECTION[0]; k++)
+        if (strcmp(section, SECTION[k][0]) == 0) return SECTION[k][1];
+    for (size_t k = 0; k < sizeof TAG / sizeof TAG[0]; k++)
+        if (strcmp(section, TAG[k][0]) == 0 && strcmp(tag, TAG[k][1]) == 0) return TAG[k][2];
+    return NULL;
+}
+
+/* The named elements of section s (those under <worldbody> at any depth: bodies and frames
+ * are walked with a stack) into *list. 0 or -1. */
+static int collect_named(mjcf *rd, u2d_xml *s, mj_named **list, int *n, int *cap)
+{
+    const char *section = u2d_xml_name(s);
+    u2d_xml **st = NULL;
+    int top = 0, stcap = 0, status = 0;
+    if (grow(rd, (void **)&st, &stcap, top, sizeof *st)) return -1;
+    st[top++] = u2d_xml_first(s);
+    while (top > 0 && !status) {
+        u2d_xml *e = st[top - 1];
+        if (!e) { top--; continue; }
+        st[top - 1] = u2d_xml_next(e);
+        const char *tag = u2d_xml_name(e), *name = u2d_xml_attr(e, "name");
+        const char *kind = name_kind(section, tag);
+        if (kind && name && name[0]) {
+            if ((status = grow(rd, (void **)list, cap, *n, sizeof **list))) break;
+            (*list)[*n] = (mj_named){kind, name, e, *n};
+            (*n)++;
+        }
+        if (strcmp(section, "worldbody") == 0 &&
+            (strcmp(tag, "body") == 0 || strcmp(tag, "frame") == 0)) {
+            if ((status = grow(rd, (void **)&st, &stcap, top, sizeof *st))) break;
+            st[top++] = u2d_xml_first(e);
+        }
+    }
+    free(st);
+    return status;
+}
+
+/* MuJoCo refuses two elements of one kind under one name ("repeated name"); elements of two
+ * kinds may share one. Bodies, joints and meshes are checked where they are read. */
+static int check_repeated_names(mjcf *rd)
+{
+    mj_named *list = NULL;
+    int n = 0, cap = 0, status = 0;
+    for (u2d_xml *s = u2d_xml_first(rd->root); s && !status; s = u2d_xml_next(s))
+        status = collect_named(rd, s, &list, &n, &cap);
+    if (!status && n > 1) qsort(list, (size_t)n, sizeof *list, cmp_named);
+    for (int k = 1; k < n && !status; k++) {
+        const mj_named *a = &list[k - 1], *b = &list[k];
+        if (strcmp(a->kind, b->kind) != 0 || strcmp(a->name, b->name) != 0) continue;
+        status = fail(rd, b->node, "two %s are named '%.100s' (the other at line %d; MuJoCo "
+                      "refuses a repeated name): rename one", b->kind, b->name,
+                      u2d_xml_line(a->node));
+    }
+    free(list);
+    return status;
+}
+
 /* ---- the whole model --------------------------------------------------------------------- */
 
 static int count_children(mjcf *rd, const char *section)
@@ -2559,8 +2643,8 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     if (!u->name) u->name = "MuJoCo Model";
 
     if (expand_includes(&rd) || read_compiler(&rd) || read_option(&rd) || read_defaults(&rd) ||
-        read_assets(&rd) || read_tree(&rd) || check_moving_masses(&rd) || read_actuators(&rd) ||
-        count_tendons(&rd))
+        read_assets(&rd) || check_repeated_names(&rd) || read_tree(&rd) ||
+        check_moving_masses(&rd) || read_actuators(&rd) || count_tendons(&rd))
         goto error;
     set_total_mass(&rd);
     summarize(&rd);
