@@ -5,6 +5,8 @@ element, its line and what to do) or both load it."""
 import warnings
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mjcf_oracle as oracle
 import urdf2dyn
@@ -13,6 +15,7 @@ mujoco = oracle.mujoco
 
 BODY = '<body name="b"><joint name="j"/><geom size="0.1"/></body>'
 WORLD = f"<worldbody>{BODY}</worldbody>"
+MOCAP = f'<worldbody><body name="m" mocap="true"/>{BODY}</worldbody>'
 MESH = '<asset><mesh name="m" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/></asset>'
 
 
@@ -41,8 +44,85 @@ def doc(*parts):
     return "<mujoco>" + "".join(parts) + "</mujoco>"
 
 
+def keys(*attrs):
+    return "<keyframe>" + "".join(f"<key {a}/>" for a in attrs) + "</keyframe>"
+
+
 def actuators(*elements):
     return "<actuator>" + "".join(elements) + "</actuator>"
+
+
+# (xml, words urdf2dyn's refusal holds; None where both load)
+KEYFRAMES = {
+    "qpos of an empty model": (doc(keys('qpos="1 2 3"')),
+                               ["<key>", "qpos", "3 numbers", "model has 0", "line 1"]),
+    "qvel of an empty model": (doc(keys('qvel="1"')), ["qvel", "model has 0"]),
+    "act of an empty model": (doc(keys('act="1"')), ["act", "model has 0"]),
+    "ctrl of an empty model": (doc(keys('ctrl="1"')), ["ctrl", "model has 0"]),
+    "mpos of an empty model": (doc(keys('mpos="1 2 3"')),
+                               ["mpos", "model has 0"]),
+    "mquat of an empty model": (doc(keys('mquat="1 0 0 0"')),
+                                ["mquat", "model has 0"]),
+    "qpos too long": (doc(WORLD, keys('name="home" qpos="1 2"')),
+                      ["key 'home'", "qpos", "model has 1"]),
+    "second key's qpos": (doc(WORLD, keys('qpos="1"', 'qpos="1 2"')),
+                          ["key 1", "qpos"]),
+    "qvel too long": (doc(WORLD, keys('qpos="1" qvel="1 2"')),
+                      ["qvel", "model has 1"]),
+    "qpos right": (doc(WORLD, keys('qpos="0.5" qvel="1"')), None),
+    "qpos empty": (doc(WORLD, keys('qpos=""')), None),
+    "qpos nan": (doc(WORLD, keys('qpos="nan"')), None),
+    "qpos inf": (doc(WORLD, keys('qpos="-inf"')), None),
+    "qpos not a number": (doc(WORLD, keys('qpos="abc"')), ["qpos", "not a number"]),
+    "qpos too large": (doc(WORLD, keys('qpos="1e400"')), ["qpos", "1e400"]),
+    "time not a number": (doc(WORLD, keys('time="x"')), ["time", "not a number"]),
+    "free joint": (doc('<worldbody><body><freejoint/><geom size="0.1"/></body></worldbody>',
+                       keys('qpos="1 2 3 1 0 0 0" qvel="1 2 3 4 5 6"')), None),
+    "free joint, qvel of 7": (doc('<worldbody><body><freejoint/><geom size="0.1"/></body>'
+                                  '</worldbody>', keys('qvel="1 2 3 4 5 6 7"')),
+                              ["qvel", "model has 6"]),
+    "ctrl of one motor": (doc(WORLD, actuators('<motor joint="j"/>'), keys('ctrl="0.3"')),
+                          None),
+    "ctrl of two for one motor": (doc(WORLD, actuators('<motor joint="j"/>'),
+                                      keys('ctrl="0.3 1"')), ["ctrl", "model has 1"]),
+    "act of a motor": (doc(WORLD, actuators('<motor joint="j"/>'), keys('act="1"')),
+                       ["act", "model has 0"]),
+    "act of an intvelocity": (doc(WORLD, actuators('<intvelocity joint="j" kp="1"/>'),
+                                  keys('act="1"')), None),
+    "act of a filtered position": (
+        doc(WORLD, actuators('<position joint="j" kp="1" timeconst="1"/>'), keys('act="1"')),
+        None),
+    "act of a position, dynamics from its class": (
+        doc('<default><general dyntype="integrator"/></default>', WORLD,
+            actuators('<position joint="j" kp="1"/>'), keys('act="1"')),
+        ["act", "model has 0"]),
+    "act of a position, none": (
+        doc(WORLD, actuators('<position joint="j" kp="1"/>'), keys('act="1"')),
+        ["act", "model has 0"]),
+    "act of a general filter": (
+        doc(WORLD, actuators('<general joint="j" dyntype="filter"/>'), keys('act="1 2"')),
+        ["act", "model has 1"]),
+    "mocap": (doc(MOCAP, keys('mpos="1 2 3" mquat="1 0 0 0"')), None),
+    "mocap mpos of 4": (doc(MOCAP, keys('mpos="1 2 3 4"')),
+                        ["mpos", "model has 3"]),
+    "mocap mquat of 3": (doc(MOCAP, keys('mquat="1 0 0"')), None),
+    "mocap mquat of 5": (doc(MOCAP, keys('mquat="1 0 0 0 0"')), ["mquat", "model has 4"]),
+    "qpos too short": (doc('<worldbody><body><joint/><joint type="slide"/><geom size="0.1"/>'
+                           "</body></worldbody>", keys('qpos="1"')), None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(KEYFRAMES))
+def test_keyframe_sizes_are_checked_as_mujoco_checks_them(case):
+    """A <key>'s qpos, qvel, act, ctrl, mpos and mquat hold at most nq, nv, na, nu,
+    3 nmocap and 4 nmocap numbers: MuJoCo 4 refuses more (and fills fewer from the model);
+    urdf2dyn loaded them all (a fragment with only a <keyframe> as an empty model)."""
+    xml, words = KEYFRAMES[case]
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (words is None), expected
+    assert (got is None) == (words is None), got
+    for w in words or []:
+        assert w in got, (got, expected)
 
 
 DUPLICATES = {
@@ -239,3 +319,25 @@ def test_convex_mesh_advice_is_given_once(tmp_path):
             urdf2dyn.load(str(path))
         msg = str(e.value)
         assert msg.count("<inertial>") == 1 and "convex" in msg and "body 'arm'" in msg, msg
+
+
+_KEYFRAME_MODEL = ('<mujoco><worldbody><body name="m" mocap="true"/><body><freejoint/>'
+                   '<geom size="0.1"/><body pos="0 0 0.3"><joint name="h"/><joint type="ball"/>'
+                   '<geom size="0.1"/></body></body></worldbody>'
+                   '<actuator><motor joint="h"/><intvelocity joint="h" kp="1"/></actuator>'
+                   "{keys}</mujoco>")     # nq 12, nv 10, nu 2, na 1, nmocap 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.sampled_from(["qpos", "qvel", "act", "ctrl", "mpos", "mquat"]),
+                       st.lists(st.floats(-1e3, 1e3), max_size=14), max_size=3))
+def test_random_keyframe_sizes_refused_exactly_where_mujoco_refuses(arrays):
+    """Random keyframe arrays on a model with nq 12, nv 10, na 1, nu 2 and one mocap body:
+    urdf2dyn refuses exactly when MuJoCo does, with a URDFError naming the array (never
+    another exception)."""
+    attrs = " ".join(f'{k}="{" ".join(repr(x) for x in v)}"' for k, v in arrays.items())
+    xml = _KEYFRAME_MODEL.format(keys=keys(attrs))
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (expected, got)
+    if got is not None:
+        assert any(f"{k}=" in got for k in arrays), got

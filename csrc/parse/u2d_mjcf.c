@@ -135,6 +135,9 @@ typedef struct {
                                    made from the inertia once the tree is read, and free
                                    joints with armature                                    */
     int nsd, capsd;
+    int nmocap;                 /* mocap bodies (a keyframe's mpos and mquat hold theirs)  */
+    int nu, na;                 /* actuators, and their activation states (keyframe act)   */
+    int na_known;               /* whether every actuator's states could be counted        */
 } mjcf;
 
 /* ---- messages ------------------------------------------------------------------------ */
@@ -1894,6 +1897,7 @@ static int read_tree(mjcf *rd)
             break;
         }
         rd->n_gravcomp += gravcomp != 0;
+        rd->nmocap += mocap != 0;
         u2d_mj_pose_mul(&b.frame, &pose, &pose);
         if (tiny_body_quat(rd, n, &c, b.top_level, pose.quat) < 0) {
             status = -1;
@@ -2122,6 +2126,40 @@ static int check_transmission(mjcf *rd, u2d_xml *e, const char *label, int kind,
     return 0;
 }
 
+/* Whether default element d is an actuator of one of the '|'-separated kinds. */
+static int is_one_of(u2d_xml *d, const char *kinds)
+{
+    return word_index(kinds, u2d_xml_name(d)) >= 0;
+}
+
+/* The activation states (MuJoCo's actdim, summed into na, the size of a keyframe's act) of
+ * actuator e, where they follow from its element and its classes as MuJoCo's reader makes
+ * them: none for a motor, velocity, damper or adhesion, one for an intvelocity, cylinder or
+ * muscle, one for a position with a timeconst, one for a general whose dyntype is not
+ * "none". -1 where they do not follow so simply (actdim=, pid, dcmotor, orientation, plugin
+ * actuators, a class written by other actuator kinds): the act size is then not checked.
+ * -2 (message) when out of memory. */
+static int actuator_states(mjcf *rd, u2d_xml *e, int cls)
+{
+    const char *el = u2d_xml_name(e);
+    if (is_one_of(e, "motor|velocity|damper|adhesion")) return 0;
+    if (is_one_of(e, "intvelocity|cylinder|muscle")) return 1;
+    if (!is_one_of(e, "position|general")) return -1;
+    int n, simple = 1;
+    u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
+    if (!d) return -2;
+    for (int k = 0; k < n; k++) simple &= is_one_of(d[k], el) || is_one_of(d[k], "general");
+    free(d);
+    if (!simple || dattr(rd, e, K_ACTUATOR, cls, "actdim")) return -1;
+    if (strcmp(el, "position") == 0) {
+        const char *t = dattr(rd, e, K_ACTUATOR, cls, "timeconst");
+        return t && strtod(t, NULL) > 0;
+    }
+    const char *dyn = dattr(rd, e, K_ACTUATOR, cls, "dyntype");
+    if (!dyn || strcmp(dyn, "none") == 0) return 0;
+    return word_index("integrator|filter|filterexact|muscle|user", dyn) >= 0 ? 1 : -1;
+}
+
 /* MuJoCo 4 adds an actuator's armature and damping (damping="linear v|v| v^2") to its joint
  * or tendon, each times gear[0]^2 whatever the joint's type (mj_actuatorArmature,
  * mj_actuatorDamping), summed over the actuators on one target. Onto a joint they go to the
@@ -2175,6 +2213,11 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         if (limited_range(rd, e, K_ACTUATOR, cls, label, RANGE[r][0], RANGE[r][1], range,
                           NULL) < 0)
             return -1;
+    int states = actuator_states(rd, e, cls);
+    if (states < -1) return -1;
+    rd->nu++;
+    rd->na += states > 0 ? states : 0;
+    rd->na_known &= states >= 0;
     int kind = transmission(e, &target);
     if (kind < 0 || !target[0])
         return fail(rd, e, "%s has no transmission target (MuJoCo refuses it): give joint=, "
@@ -2224,6 +2267,78 @@ static int read_actuators(mjcf *rd)
     free(joints);
     free_targets(&targets);
     return status;
+}
+
+/* ---- keyframes ------------------------------------------------------------------------- */
+
+/* How many numbers attribute name of node holds (0 when absent), read as MuJoCo reads a
+ * keyframe's: nan and inf are numbers (MuJoCo warns of a NaN and keeps it), text that is
+ * no number or a number too large for a double is refused. -1 (message). */
+static int count_values(mjcf *rd, u2d_xml *node, const char *who, const char *name)
+{
+    const char *s = u2d_xml_attr(node, name), *p = s;
+    int n = 0, got;
+    double x;
+    for (; s && (got = u2d_scan_number(&p, &x)) != 0; n++) {
+        if (got == -1)
+            return fail(rd, node, "%s: %s=\"%.60s\": not a number (MuJoCo refuses it)", who,
+                        name, s);
+        if (got == -2) {                    /* nan or inf as written, or an overflow */
+            const char *t = p + (*p == '+' || *p == '-');
+            if ((*t | 32) != 'n' && (*t | 32) != 'i')
+                return fail(rd, node, "%s: %s=\"%.60s\": a number too large for a double "
+                            "(MuJoCo refuses it)", who, name, s);
+            while (*p && !u2d_is_blank(*p)) p++;
+        }
+    }
+    return n;
+}
+
+/* The model's degrees of freedom (MuJoCo's nv) from the joints as read. */
+static int count_dofs(const u2d_urdf *u)
+{
+    int nv = 0;
+    for (int k = 0; k < u->njoint; k++) {
+        u2d_jtype t = u->joint[k].type;
+        nv += t == U2D_JOINT_FLOATING ? 6 : t == U2D_JOINT_BALL ? 3 : t == U2D_JOINT_FIXED ? 0 : 1;
+    }
+    return nv;
+}
+
+/* Every <key>'s arrays hold at most the model's count of numbers, as MuJoCo 4 checks them
+ * (it fills a shorter array from the model, and refuses a longer one): qpos nq, qvel nv, act
+ * na, ctrl nu, mpos 3 per mocap body, mquat 4 (act only where na is known:
+ * actuator_states). The values are not used. */
+static int check_keyframes(mjcf *rd)
+{
+    const char *array[6] = {"qpos", "qvel", "act", "ctrl", "mpos", "mquat"};
+    const char *meaning[6] = {"nq, the position coordinates", "nv, the degrees of freedom",
+                              "na, the actuators' activation states", "nu, the actuators",
+                              "3 per mocap body", "4 per mocap body"};
+    int expect[6] = {rd->u->nqpos0, count_dofs(rd->u), rd->na, rd->nu, 3 * rd->nmocap,
+                     4 * rd->nmocap};
+    int k = 0;
+    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
+        if (strcmp(u2d_xml_name(s), "keyframe") != 0) continue;
+        for (u2d_xml *e = u2d_xml_first(s); e; e = u2d_xml_next(e), k++) {
+            const char *name = u2d_xml_attr(e, "name");
+            char who[160];
+            double time;
+            if (name) snprintf(who, sizeof who, "key '%.100s' (key %d)", name, k);
+            else snprintf(who, sizeof who, "<key> (key %d)", k);
+            if (numbers(rd, e, "time", 1, 1, &time) < 0) return -1;
+            for (int a = 0; a < 6; a++) {
+                int n = count_values(rd, e, who, array[a]);
+                if (n < 0) return -1;
+                if (n <= expect[a] || (a == 2 && !rd->na_known)) continue;
+                return fail(rd, e, "%s: %s= holds %d numbers, but the model has %d (%s): "
+                            "MuJoCo refuses more (it fills a shorter one from the model): "
+                            "give at most %d", who, array[a], n, expect[a], meaning[a],
+                            expect[a]);
+            }
+        }
+    }
+    return 0;
 }
 
 /* ---- names MuJoCo keeps unique ------------------------------------------------------------ */
@@ -2623,6 +2738,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     rd.err = err;
     rd.read = read ? read : u2d_read_file;
     rd.ctx = ctx;
+    rd.na_known = 1;
     u2d_urdf *u = rd.u = calloc(1, sizeof *u);
     if (!u) { snprintf(err, U2D_ERRLEN, "out of memory"); return NULL; }
     u->mjcf = 1;
@@ -2644,7 +2760,8 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
 
     if (expand_includes(&rd) || read_compiler(&rd) || read_option(&rd) || read_defaults(&rd) ||
         read_assets(&rd) || check_repeated_names(&rd) || read_tree(&rd) ||
-        check_moving_masses(&rd) || read_actuators(&rd) || count_tendons(&rd))
+        check_moving_masses(&rd) || read_actuators(&rd) || count_tendons(&rd) ||
+        check_keyframes(&rd))
         goto error;
     set_total_mass(&rd);
     summarize(&rd);
