@@ -341,3 +341,33 @@ def test_random_keyframe_sizes_refused_exactly_where_mujoco_refuses(arrays):
     assert (expected is None) == (got is None), (expected, got)
     if got is not None:
         assert any(f"{k}=" in got for k in arrays), got
+
+
+_ACTUATORS = ['<motor joint="j"/>', '<velocity joint="j"/>', '<damper joint="j" kv="1"/>',
+              '<position joint="j" kp="1"/>', '<position joint="j" kp="1" timeconst="0.1"/>',
+              '<intvelocity joint="j" kp="1"/>', '<cylinder joint="j"/>',
+              '<general joint="j"/>', '<general joint="j" dyntype="none"/>',
+              '<general joint="j" dyntype="integrator"/>', '<general joint="j" dyntype="filter"/>',
+              '<general joint="j" dyntype="filterexact"/>']
+_ACTUATOR_DEFAULTS = ["", '<general dyntype="integrator"/>', '<general dyntype="filter"/>',
+                      '<position timeconst="0.1"/>', '<position timeconst="0"/>']
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(_ACTUATORS), max_size=4), st.sampled_from(_ACTUATOR_DEFAULTS),
+       st.integers(0, 5))
+def test_random_actuators_act_size_refused_exactly_where_mujoco_refuses(elements, default, n):
+    """A key's act of n numbers on random actuators (of every kind whose activation states
+    urdf2dyn counts) under a random actuator default: urdf2dyn refuses exactly when MuJoCo
+    does; where a <general> sits under a <position> default, whose states urdf2dyn does not
+    count, it loads."""
+    xml = doc(f"<default>{default}</default>" if default else "", WORLD, actuators(*elements),
+              keys(f'act="{" ".join(["0.5"] * n)}"'))
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    uncounted = default.startswith("<position") and any("<general" in e for e in elements)
+    if uncounted:
+        assert got is None, got
+    else:
+        assert (expected is None) == (got is None), (expected, got)
+    if got is not None:
+        assert "act=" in got, got

@@ -2331,10 +2331,11 @@ static int check_keyframes(mjcf *rd)
                 int n = count_values(rd, e, who, array[a]);
                 if (n < 0) return -1;
                 if (n <= expect[a] || (a == 2 && !rd->na_known)) continue;
+                char remedy[60] = "leave it out";
+                if (expect[a]) snprintf(remedy, sizeof remedy, "give at most %d", expect[a]);
                 return fail(rd, e, "%s: %s= holds %d numbers, but the model has %d (%s): "
-                            "MuJoCo refuses more (it fills a shorter one from the model): "
-                            "give at most %d", who, array[a], n, expect[a], meaning[a],
-                            expect[a]);
+                            "MuJoCo refuses more (it fills a shorter one from the model): %s",
+                            who, array[a], n, expect[a], meaning[a], remedy);
             }
         }
     }
