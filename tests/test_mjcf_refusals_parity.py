@@ -281,6 +281,22 @@ RANGES = {
     "actuator forcerange inverted from a class": (
         doc('<default><motor forcerange="1 -1" forcelimited="true"/></default>', WORLD,
             actuators('<motor joint="j"/>')), ["forcerange"]),
+    "actuator forcerange 0 0 without autolimits": (
+        doc('<compiler autolimits="false"/>', WORLD,
+            actuators('<motor joint="j" forcerange="0 0"/>')), None),
+    "damper without a ctrlrange": (doc(WORLD, actuators('<damper joint="j" kv="1"/>')),
+                                   ["actuator 0", "<damper>", "ctrlrange"]),
+    "damper with ctrllimited false": (
+        doc(WORLD, actuators('<damper joint="j" kv="1" ctrllimited="false"/>')),
+        ["ctrlrange"]),
+    "damper with a negative ctrlrange": (
+        doc(WORLD, actuators('<damper joint="j" kv="1" ctrlrange="-1 1"/>')), ["ctrlrange"]),
+    "damper with its ctrlrange": (
+        doc(WORLD, actuators('<damper joint="j" kv="1" ctrlrange="0 1"/>')), None),
+    "adhesion without a ctrlrange": (doc(WORLD, actuators('<adhesion body="b" gain="1"/>')),
+                                     ["<adhesion>", "ctrlrange"]),
+    "adhesion with its ctrlrange": (
+        doc(WORLD, actuators('<adhesion body="b" gain="1" ctrlrange="0 2"/>')), None),
     "tendon range inverted": (
         doc(WORLD, '<tendon><fixed name="t" range="1 -1" limited="true">'
             '<joint joint="j" coef="1"/></fixed></tendon>'), ["tendon 't'", "range"]),
@@ -322,8 +338,9 @@ def test_convex_mesh_advice_is_given_once(tmp_path):
 
 
 _KEYFRAME_MODEL = ('<mujoco><worldbody><body name="m" mocap="true"/><body><freejoint/>'
-                   '<geom size="0.1"/><body pos="0 0 0.3"><joint name="h"/><joint type="ball"/>'
-                   '<geom size="0.1"/></body></body></worldbody>'
+                   '<geom size="0.1"/><body pos="0 0 0.3"><joint name="h"/><geom size="0.1"/>'
+                   '<body pos="0 0.3 0"><joint type="ball"/><geom size="0.1"/></body></body>'
+                   "</body></worldbody>"
                    '<actuator><motor joint="h"/><intvelocity joint="h" kp="1"/></actuator>'
                    "{keys}</mujoco>")     # nq 12, nv 10, nu 2, na 1, nmocap 1
 
@@ -343,7 +360,8 @@ def test_random_keyframe_sizes_refused_exactly_where_mujoco_refuses(arrays):
         assert any(f"{k}=" in got for k in arrays), got
 
 
-_ACTUATORS = ['<motor joint="j"/>', '<velocity joint="j"/>', '<damper joint="j" kv="1"/>',
+_ACTUATORS = ['<motor joint="j"/>', '<velocity joint="j"/>',
+              '<damper joint="j" kv="1" ctrlrange="0 1"/>',
               '<position joint="j" kp="1"/>', '<position joint="j" kp="1" timeconst="0.1"/>',
               '<intvelocity joint="j" kp="1"/>', '<cylinder joint="j"/>',
               '<general joint="j"/>', '<general joint="j" dyntype="none"/>',

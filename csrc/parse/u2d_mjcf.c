@@ -369,10 +369,11 @@ static int limited_range(mjcf *rd, u2d_xml *e, int kind, int cls, const char *wh
                          const char *attr, const char *flag, double range[2], int *limited)
 {
     range[0] = range[1] = 0;
-    int given = dnumbers(rd, e, kind, cls, attr, 2, 2, range);
-    int lim = given < 0 ? -1 : dkeyword(rd, e, kind, cls, flag, "false|true|auto", 2);
+    int lim = dnumbers(rd, e, kind, cls, attr, 2, 2, range) < 0 ? -1
+            : dkeyword(rd, e, kind, cls, flag, "false|true|auto", 2);
     if (lim < 0) return -1;
-    if (lim == 2 && given && !rd->autolimits)
+    /* (MuJoCo takes a range of 0 0 as none given, written or not) */
+    if (lim == 2 && (range[0] != 0 || range[1] != 0) && !rd->autolimits)
         return fail(rd, e, "%s has %s= but not %s=, and compiler autolimits is off (MuJoCo "
                     "refuses it): give %s=\"true\" or \"false\", or set <compiler "
                     "autolimits=\"true\">", who, attr, flag, flag);
@@ -2126,6 +2127,22 @@ static int check_transmission(mjcf *rd, u2d_xml *e, const char *label, int kind,
     return 0;
 }
 
+/* A <damper>'s or <adhesion>'s control range, which MuJoCo limits whatever its ctrllimited
+ * says: it must increase and be nonnegative. 1 when e is one of them (its ctrlrange
+ * checked), 0 when not, -1 (message). */
+static int always_ctrllimited(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    const char *el = u2d_xml_name(e);
+    double r[2] = {0, 0};
+    if (strcmp(el, "damper") != 0 && strcmp(el, "adhesion") != 0) return 0;
+    if (dnumbers(rd, e, K_ACTUATOR, cls, "ctrlrange", 2, 2, r) < 0) return -1;
+    if (!(r[0] < r[1]) || r[0] < 0)
+        return fail(rd, e, "%s: a <%s>'s control is always limited, and ctrlrange=\"%g %g\" "
+                    "is not an increasing nonnegative range (MuJoCo refuses it): give one, "
+                    "e.g. ctrlrange=\"0 1\"", label, el, r[0], r[1]);
+    return 1;
+}
+
 /* Whether default element d is an actuator of one of the '|'-separated kinds. */
 static int is_one_of(u2d_xml *d, const char *kinds)
 {
@@ -2209,7 +2226,9 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
                                             {"forcerange", "forcelimited"},
                                             {"actrange", "actlimited"}};
     /* (MuJoCo 4 checks actrange as written on <general> only: other kinds make their own) */
-    for (int r = 0; r < (strcmp(u2d_xml_name(e), "general") == 0 ? 3 : 2); r++)
+    int forced = always_ctrllimited(rd, e, cls, label);
+    if (forced < 0) return -1;
+    for (int r = forced; r < (strcmp(u2d_xml_name(e), "general") == 0 ? 3 : 2); r++)
         if (limited_range(rd, e, K_ACTUATOR, cls, label, RANGE[r][0], RANGE[r][1], range,
                           NULL) < 0)
             return -1;
