@@ -136,6 +136,10 @@ DUPLICATES = {
              "</worldbody></mujoco>", ["two geoms", "'g'"]),
     "camera": (f'<mujoco><worldbody><camera name="c"/><camera name="c"/>{BODY}</worldbody>'
                "</mujoco>", ["two cameras"]),
+    "frame": (f'<mujoco><worldbody><frame name="f"/>{BODY}<frame name="f"/></worldbody>'
+              "</mujoco>", ["two frames"]),
+    "frame and site share a name": (f'<mujoco><worldbody><frame name="f"><site name="f"/>'
+                                    f"</frame>{BODY}</worldbody></mujoco>", None),
     "light": (f'<mujoco><worldbody><light name="c"/>{BODY}<light name="c"/></worldbody>'
               "</mujoco>", ["two lights"]),
     "tendon": (f'<mujoco>{WORLD}<tendon><fixed name="t"><joint joint="j" coef="1"/></fixed>'
@@ -264,6 +268,15 @@ RANGES = {
     "actuator actrange inverted": (
         doc(WORLD, actuators('<general joint="j" dyntype="integrator" actrange="1 -1" '
                              'actlimited="true"/>')), ["actrange"]),
+    "general actrange without dynamics": (
+        doc(WORLD, actuators('<general name="a" joint="j" actrange="0 1"/>')),
+        ["actuator 'a'", "actrange", "dyntype"]),
+    "general actrange limited without dynamics": (
+        doc(WORLD, actuators('<general joint="j" actrange="0 1" actlimited="true"/>')),
+        ["actrange", "dyntype"]),
+    "general actrange with dynamics": (
+        doc(WORLD, actuators('<general joint="j" dyntype="integrator" actrange="0 1"/>')),
+        None),
     "intvelocity actrange inverted": (
         doc(WORLD, actuators('<intvelocity joint="j" kp="1" actrange="1 -1" '
                              'actlimited="true"/>')), None),

@@ -2226,14 +2226,19 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
                                             {"forcerange", "forcelimited"},
                                             {"actrange", "actlimited"}};
     /* (MuJoCo 4 checks actrange as written on <general> only: other kinds make their own) */
-    int forced = always_ctrllimited(rd, e, cls, label);
+    int forced = always_ctrllimited(rd, e, cls, label), act_limited = 0;
+    int general = strcmp(u2d_xml_name(e), "general") == 0;
     if (forced < 0) return -1;
-    for (int r = forced; r < (strcmp(u2d_xml_name(e), "general") == 0 ? 3 : 2); r++)
+    for (int r = forced; r < (general ? 3 : 2); r++)
         if (limited_range(rd, e, K_ACTUATOR, cls, label, RANGE[r][0], RANGE[r][1], range,
-                          NULL) < 0)
+                          r == 2 ? &act_limited : NULL) < 0)
             return -1;
     int states = actuator_states(rd, e, cls);
     if (states < -1) return -1;
+    if (act_limited && states == 0)
+        return fail(rd, e, "%s: a limited actrange on an actuator without activation "
+                    "(dyntype \"none\"; MuJoCo refuses it): give a dyntype, or leave actrange "
+                    "out", label);
     rd->nu++;
     rd->na += states > 0 ? states : 0;
     rd->na_known &= states >= 0;
@@ -2383,6 +2388,7 @@ static const char *name_kind(const char *section, const char *tag)
     static const char *const TAG[][3] = {
         {"worldbody", "geom", "geoms"}, {"worldbody", "site", "sites"},
         {"worldbody", "camera", "cameras"}, {"worldbody", "light", "lights"},
+        {"worldbody", "frame", "frames"},
         {"asset", "material", "materials"}, {"asset", "texture", "textures"},
         {"asset", "hfield", "height fields"}, {"asset", "skin", "skins"},
         {"custom", "numeric", "numerics"}, {"custom", "text", "texts"},
