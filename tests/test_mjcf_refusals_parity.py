@@ -55,7 +55,8 @@ def actuators(*elements):
 # (xml, words urdf2dyn's refusal holds; None where both load)
 KEYFRAMES = {
     "qpos of an empty model": (doc(keys('qpos="1 2 3"')),
-                               ["<key>", "qpos", "3 numbers", "model has 0", "line 1"]),
+                               ["<key>", "qpos", "3 numbers", "model has 0", "line 1",
+                                "no <worldbody>", "load the model's file"]),
     "qvel of an empty model": (doc(keys('qvel="1"')), ["qvel", "model has 0"]),
     "act of an empty model": (doc(keys('act="1"')), ["act", "model has 0"]),
     "ctrl of an empty model": (doc(keys('ctrl="1"')), ["ctrl", "model has 0"]),
@@ -86,7 +87,7 @@ KEYFRAMES = {
     "ctrl of two for one motor": (doc(WORLD, actuators('<motor joint="j"/>'),
                                       keys('ctrl="0.3 1"')), ["ctrl", "model has 1"]),
     "act of a motor": (doc(WORLD, actuators('<motor joint="j"/>'), keys('act="1"')),
-                       ["act", "model has 0"]),
+                       ["act", "model has 0", "leave it out"]),
     "act of an intvelocity": (doc(WORLD, actuators('<intvelocity joint="j" kp="1"/>'),
                                   keys('act="1"')), None),
     "act of a filtered position": (

@@ -2341,7 +2341,9 @@ static int check_keyframes(mjcf *rd)
                               "3 per mocap body", "4 per mocap body"};
     int expect[6] = {rd->u->nqpos0, count_dofs(rd->u), rd->na, rd->nu, 3 * rd->nmocap,
                      4 * rd->nmocap};
-    int k = 0;
+    int k = 0, world = 0;
+    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s))
+        world |= strcmp(u2d_xml_name(s), "worldbody") == 0;
     for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
         if (strcmp(u2d_xml_name(s), "keyframe") != 0) continue;
         for (u2d_xml *e = u2d_xml_first(s); e; e = u2d_xml_next(e), k++) {
@@ -2355,8 +2357,11 @@ static int check_keyframes(mjcf *rd)
                 int n = count_values(rd, e, who, array[a]);
                 if (n < 0) return -1;
                 if (n <= expect[a] || (a == 2 && !rd->na_known)) continue;
-                char remedy[60] = "leave it out";
+                char remedy[160] = "leave it out";
                 if (expect[a]) snprintf(remedy, sizeof remedy, "give at most %d", expect[a]);
+                else if (!world)    /* Menagerie's keyframes.xml beside its hand.xml */
+                    snprintf(remedy, sizeof remedy, "this file has no <worldbody>, as a file "
+                             "of keyframes a model <include>s: load the model's file");
                 return fail(rd, e, "%s: %s= holds %d numbers, but the model has %d (%s): "
                             "MuJoCo refuses more (it fills a shorter one from the model): %s",
                             who, array[a], n, expect[a], meaning[a], remedy);
