@@ -12,6 +12,7 @@ the armature of their actuators), the mass matrix mj_fullM; both through urdf2dy
 MuJoCo conversions.
 """
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -78,7 +79,11 @@ def mujoco_model(path=None, xml=None, files=None, free_armature=False):
         if a.target in free and not free_armature and a.trntype in (
                 mujoco.mjtTrn.mjTRN_JOINT, mujoco.mjtTrn.mjTRN_JOINTINPARENT):
             a.armature = 0
-    return spec.compile()
+    with warnings.catch_warnings():
+        # MuJoCo 4 deprecates what dm_control's cheetah still writes; the value is applied
+        warnings.filterwarnings("ignore", "compiler attribute 'settotalmass' is deprecated",
+                                UserWarning)
+        return spec.compile()
 
 
 def random_states(model, n, seed=0):
