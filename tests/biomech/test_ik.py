@@ -232,14 +232,13 @@ def test_equals_opensim_ik_tool(arm7_case, tmp_path):
     assert np.allclose(ours_err[:, 2], res.solution.rms)
 
 
-def test_cli_ik_setup(tmp_path_factory, tmp_path, monkeypatch, capsys):
+def test_cli_ik_setup(tmp_path_factory, tmp_path, capsys):
     """urdf2dyn ik --setup with --model URDF --markers CSV: a URDF has no default pose but
     q = 0, so the case starts there (OpenSim starts at the .osim's default pose)."""
     pytest.importorskip("opensim")
     case = ik_oracle.build_case(os.fspath(tmp_path_factory.mktemp("ik_cli")),
                                 data_path("arm7.urdf"), nframe=40, from_zero=True, seed=3)
     ik_oracle.run_opensim(case.setup)
-    monkeypatch.setattr(ik, "_read_marker_file", ik_oracle.read_trc)
     out = tmp_path / "cli.mot"
     status = cli.main(["ik", "--setup", case.setup, "--model", case.urdf,
                        "--markers", case.markers_csv, "-o", os.fspath(out)])

@@ -353,6 +353,42 @@ def test_cli_scale(tmp_path, osim):
     assert status == 2 and "that is the setup file" in err
 
 
+@pytest.mark.parametrize("element, name", [
+    ("output", "gait2354_simbody.osim"), ("output", "subject01_static.trc"),
+    ("output", "gait2354_Scale_MarkerSet.xml"), ("output", "subject01_Setup_Scale.xml"),
+    ("output_scale_file", "gait2354_simbody.osim"),
+    ("output_scale_file", "subject01_simbody.osim")])
+def test_library_run_never_writes_over_its_inputs_or_twice(tmp_path, element, name):
+    """biomech.scale.run_setup, as a notebook calls it, refuses before any work an output that
+    is a file it reads (the generic model, the static trial, the marker set, the setup) or
+    another of its outputs: only the command line checked that, so a library call wrote the
+    scaled model over the generic one."""
+    folder = _gait2354(tmp_path)
+    setup = os.fspath(folder / "subject01_Setup_Scale.xml")
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    if element == "output":
+        kw = {"output": os.fspath(folder / name)}
+    else:
+        text = (folder / "subject01_Setup_Scale.xml").read_text()
+        text = re.sub(r"<output_scale_file>[^<]*<", f"<output_scale_file> {name} <", text)
+        setup = os.fspath(folder / "edited_Setup_Scale.xml")
+        (folder / "edited_Setup_Scale.xml").write_text(text)
+        before["edited_Setup_Scale.xml"] = text.encode()
+        kw = {}
+    with pytest.raises(ValueError, match=re.escape(name) + ": that is the|name the same file"):
+        S.run_setup(setup, **kw)
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+
+
+def test_library_run_takes_another_marker_set(tmp_path):
+    """marker_set= replaces the setup's marker_set_file (what urdf2dyn scale --marker-set
+    passes): a missing one is named as the marker set."""
+    folder = _gait2354(tmp_path)
+    setup = os.fspath(folder / "subject01_Setup_Scale.xml")
+    with pytest.raises(ValueError, match="marker_set_file> .*elsewhere.xml does not exist"):
+        S.run_setup(setup, marker_set=os.fspath(folder / "elsewhere.xml"))
+
+
 def test_generic_model_warnings_say_what_scaling_ignores(tmp_path):
     """Loading the model to scale does not say that a passive force is not applied (scaling
     writes it back, scaled), where urdf2dyn.load does; a constraint urdf2dyn does not enforce

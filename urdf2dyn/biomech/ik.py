@@ -461,17 +461,12 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     return q[1] if cost[1] < cost[0] else q0
 
 
-def _read_marker_file(path: str) -> Markers:
-    """A .trc marker file, through urdf2dyn's reader (urdf2dyn.biomech.formats.trc)."""
-    from .formats.trc import read_trc
-    return read_trc(path)
-
-
 def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None,
               model: Model | None = None, markers: Sequence[Marker] | None = None,
               marker_data: Markers | None = None,
               read_marker_file: Callable[[str], Markers] | None = None,
-              threads: int | None = 1, strict: bool = False) -> IKResult:
+              threads: int | None = 1, strict: bool = False,
+              marker_file: str | os.PathLike[str] | None = None) -> IKResult:
     """Run an OpenSim ``Setup_IK.xml`` as OpenSim's IK tool does.
 
     Parameters
@@ -486,9 +481,12 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
     marker_data : urdf2dyn.biomech.markers.Markers, optional
         Instead of reading the setup's marker_file.
     read_marker_file : callable, optional
-        path -> Markers (default: urdf2dyn's .trc reader).
+        path -> Markers (default: urdf2dyn's .trc and .c3d readers, in the recording's
+        frame as OpenSim reads them).
     threads, strict
         As in :func:`solve`.
+    marker_file : path, optional
+        The marker recording to fit instead of the setup's marker_file (read as that is).
 
     Returns
     -------
@@ -496,11 +494,14 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
     """
     with guarding():
         return _run_setup(setup, output, model, markers, marker_data, read_marker_file,
-                          threads, strict)
+                          threads, strict, marker_file)
 
 
-def _run_setup(setup, output, model, markers, marker_data, read_marker_file, threads, strict):
+def _run_setup(setup, output, model, markers, marker_data, read_marker_file, threads, strict,
+               marker_file):
     s = setup if isinstance(setup, IKSetup) else read_ik_setup(setup, strict=strict)
+    if marker_file is not None:
+        s = replace(s, marker_file=os.path.abspath(marker_file))
     if not any(w > 0 for w in s.marker_weights().values()):
         raise IKSetupError(f"{s.path}: <IKTaskSet> {_no_marker_task(s)}: OpenSim's IK fits "
                            "only the markers its IKMarkerTasks name; add one per marker to "
@@ -536,7 +537,11 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
             raise IKSetupError(f"{s.path}: <marker_file> is not set (empty or Unassigned): "
                                "give the marker recording (urdf2dyn ik --marker-file "
                                "MARKERS.trc)")
-        marker_data = (read_marker_file or _read_marker_file)(s.marker_file)
+        if read_marker_file is None:
+            from .formats import read_markers
+            marker_data = read_markers(s.marker_file, strict=strict)
+        else:
+            marker_data = read_marker_file(s.marker_file)
     result = fit(model, marker_data, IKSettings.from_setup(s, threads), markers, strict)
     source = marker_data.meta.get("source") or s.marker_file or s.path
     _report_poor_fit(result, source, strict)

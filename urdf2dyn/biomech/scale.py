@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .._safe_files import replacing
+from .._safe_files import check_outputs, guarding, note_input, replacing
 from .._xmltext import escape
 from ..warn import in_file, report
 from .formats.osim import OsimEdit, document, read_marker_set
@@ -557,18 +557,10 @@ def settings_from_setup(setup: ScaleSetup, model: Model | None = None,
         coordinate_tasks=tasks, max_marker_movement=None, setup=setup.path)
 
 
-def _read_markers(path):
-    """A static trial: .trc (OpenSim's reader: urdf2dyn's) or .c3d."""
-    if path.lower().endswith(".c3d"):
-        from .formats.c3d import read_c3d
-        return read_c3d(path).markers
-    from .formats.trc import read_trc
-    return read_trc(path)
-
-
 def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = None,
               model: Model | None = None, static: Markers | None = None,
-              strict: bool = False) -> ScaleResult:
+              strict: bool = False,
+              marker_set: str | os.PathLike[str] | None = None) -> ScaleResult:
     """Run an OpenSim ``Setup_Scale.xml`` as OpenSim's ScaleTool does and write what it
     writes: the ModelScaler's ``output_model_file`` (scaled) and ``output_scale_file`` (the
     factors), the MarkerPlacer's ``output_model_file`` (scaled, markers placed; ``output``
@@ -585,8 +577,27 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
         Instead of the setup's static trial (both steps use it).
     strict : bool
         Warnings become errors.
+    marker_set : path, optional
+        The OpenSim marker set to add to the model's markers instead of the setup's
+        marker_set_file.
+
+    No file it writes may be one it reads (the setup, the generic model, the marker set, the
+    static trial), or another of its outputs, by any name: refused before any work.
     """
+    with guarding():
+        return _run_setup(setup, output, model, static, strict, marker_set)
+
+
+def _run_setup(setup, output, model, static, strict, marker_set):
     s = setup if isinstance(setup, ScaleSetup) else read_scale_setup(setup, strict=strict)
+    if marker_set is not None:
+        s = replace(s, marker_set_file=os.path.abspath(marker_set))
+    trial_file = s.scale_marker_file or s.place_marker_file
+    for path, what in ((s.path, "setup"), (None if model else s.model_file, "model"),
+                       (s.marker_set_file, "marker set"),
+                       (None if static else trial_file, "static trial")):
+        note_input(path, what)
+    check_outputs(_outputs(s, output))
     if model is None:
         if not s.model_file:
             raise ScaleSetupError(f"{s.path}: <model_file> is Unassigned: give the generic "
@@ -608,7 +619,6 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
         _exists(s, "<GenericModelMaker> <marker_set_file>", s.marker_set_file,
                 "put it there or leave the element empty to keep the model's markers")
         settings.marker_set = read_marker_set_file(s.marker_set_file, model, strict)
-    trial_file = s.scale_marker_file or s.place_marker_file
     if static is None and (settings.place_markers or settings.measurements):
         if s.scale_marker_file and s.place_marker_file and \
                 os.path.abspath(s.scale_marker_file) != os.path.abspath(s.place_marker_file):
@@ -621,7 +631,8 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
         _exists(s, "<ModelScaler> <marker_file>" if s.scale_marker_file else
                 "<MarkerPlacer> <marker_file>", trial_file, "give the static trial "
                 "(urdf2dyn scale SETUP --static STATIC.trc)")
-        static = _read_markers(trial_file)
+        from .formats import read_markers
+        static = read_markers(trial_file, strict=strict)
     if s.max_marker_movement > 0 and static is not None:
         from .markers import LENGTH_UNITS
         units = LENGTH_UNITS.get(str(static.meta.get("units", "m")), 1.0)
@@ -697,21 +708,39 @@ def marker_set_text(markers: list[MarkerFit]) -> str:
             "\t\t<groups />\n\t</MarkerSet>\n</OpenSimDocument>\n")
 
 
+def _outputs(s: ScaleSetup, output: str | None) -> list[tuple[str, str | None]]:
+    """(what, path) of the files the run writes, in OpenSim's tool's order: the ModelScaler's
+    model and factors, the final model (``output`` instead of the last model), the
+    MarkerPlacer's markers and pose. None where nothing is written, and for the ModelScaler's
+    model where the final model is written to the same path (OpenSim's tool writes over it)."""
+    scaler, placer = f"{s.path}: <ModelScaler>", f"{s.path}: <MarkerPlacer>"
+    out = [(f"{scaler} <output_model_file>",
+            s.output_scaled_model if s.scale and (s.place or output is None) else None),
+           (f"{scaler} <output_scale_file>", s.output_scale_file if s.scale else None),
+           ("output" if output else f"{placer if s.place else scaler} <output_model_file>",
+            output or (s.output_model_file if s.place else s.output_scaled_model)),
+           (f"{placer} <output_marker_file>", s.output_marker_file if s.place else None),
+           (f"{placer} <output_motion_file>", s.output_motion_file if s.place else None)]
+    if out[0][1] and out[2][1] and os.path.abspath(out[0][1]) == os.path.abspath(out[2][1]):
+        out[0] = (out[0][0], None)
+    return out
+
+
 def _write_outputs(s: ScaleSetup, result: ScaleResult, output: str | None) -> None:
     def put(path, text):
         with replacing(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as f:
             f.write(text)
 
-    if s.scale and s.output_scaled_model and (s.place or output is None):
-        put(s.output_scaled_model, result.scaled_text)
-    if s.scale and s.output_scale_file:
-        put(s.output_scale_file, scale_set_text(result.report.factors))
-    final = output or (s.output_model_file if s.place else s.output_scaled_model)
+    scaled, factors, final, markers, motion = (p for _, p in _outputs(s, output))
+    if scaled:
+        put(scaled, result.scaled_text)
+    if factors:
+        put(factors, scale_set_text(result.report.factors))
     if final:
         put(final, result.text)
-    if s.place and s.output_marker_file:
-        put(s.output_marker_file, marker_set_text(result.report.markers))
-    if s.place and s.output_motion_file and result.report.pose is not None:
+    if markers:
+        put(markers, marker_set_text(result.report.markers))
+    if motion and result.report.pose is not None:
         from .formats import write_opensim
         from .trajectory import Trajectory
         t = s.place_time_range[0] if s.place_time_range[0] != -1.0 else 0.0

@@ -51,7 +51,6 @@ def ik_summary(res, out):
 
 
 def cmd_ik(args):
-    from ..biomech.formats.ik_setup import read_ik_setup
     from ..biomech.ik import run_setup
     model = markers = None
     refuse_overwriting([("--output", args.output or None)])
@@ -63,11 +62,9 @@ def cmd_ik(args):
                              "belong to)")
         model, markers = _model_markers(model, model_path(args.model), args.markers,
                                         args.strict)
-    setup = read_ik_setup(args.setup, strict=args.strict)
-    if args.marker_file:
-        setup.marker_file = os.path.abspath(args.marker_file)
-    result = run_setup(setup, output=args.output, model=model, markers=markers,
-                       threads=args.threads, strict=args.strict)
+    result = run_setup(args.setup, output=args.output, model=model, markers=markers,
+                       threads=args.threads, strict=args.strict,
+                       marker_file=args.marker_file or None)
     s, n = result.solution, len(result.motion.time)
     out = ", ".join(result.written) or "nothing written"
     worst = max(range(n), key=lambda k: np.nan_to_num(s.max[k], nan=-1.0)) if n else 0

@@ -1,5 +1,4 @@
 """urdf2dyn scale: an OpenSim ScaleTool setup run unchanged (urdf2dyn.biomech.scale)."""
-import os
 
 from .._safe_files import same_file
 from ..warn import counted
@@ -10,11 +9,9 @@ def cmd_scale(args):
     from ..biomech.formats.scale_setup import read_scale_setup
     from ..biomech.scale import load_generic, run_setup
     setup = read_scale_setup(args.setup, strict=args.strict)
-    if args.marker_set:
-        setup.marker_set_file = os.path.abspath(args.marker_set)
     refuse_overwriting([("-o", args.output)],
                        [("setup", args.setup), ("model", args.model or setup.model_file),
-                        ("marker set", setup.marker_set_file),
+                        ("marker set", args.marker_set or setup.marker_set_file),
                         ("static trial", args.static or setup.scale_marker_file or
                          setup.place_marker_file)])
     for tag, path, written in (
@@ -28,13 +25,14 @@ def cmd_scale(args):
     if args.model:
         model = load_generic(model_path(args.model))
     if args.static:
-        static = _static(args.static, args.rotate, args.strict)
+        from ..biomech.formats import read_markers
+        static = read_markers(args.static, args.rotate, args.strict)
     elif args.rotate:
         raise ValueError("--rotate turns --static's markers into the model's frame: give "
                          "--static (the setup's .trc is read in the model's frame, as OpenSim "
                          "reads it)")
     result = run_setup(setup, output=args.output, model=model, static=static,
-                       strict=args.strict)
+                       strict=args.strict, marker_set=args.marker_set or None)
     report = result.report
     written = args.output or (setup.output_model_file if setup.place
                               else setup.output_scaled_model)
@@ -44,16 +42,6 @@ def cmd_scale(args):
           f"{counted(len(report.markers), 'marker')} placed -> "
           f"{written or 'nothing written (the setup names no output model; give -o)'}")
     return 0
-
-
-def _static(path, rotate, strict):
-    """--static: a .trc or C3D static trial, rotated into the model's frame by --rotate."""
-    if path.lower().endswith(".c3d"):
-        from ..biomech.formats.c3d import read_c3d
-        return read_c3d(path, rotation=rotate, strict=strict).markers
-    from ..biomech.formats.trc import read_trc
-    markers = read_trc(path, strict=strict)
-    return markers.rotated(rotate) if rotate else markers
 
 
 def add_scale_parser(sub):

@@ -51,7 +51,7 @@ __all__ = ["read", "write", "read_columns", "read_csv", "write_csv", "read_table
            "torque_names", "torque_units", "read_id_setup", "IDSetup", "SetupError",
            "read_rra_setup", "RRASetup", "RRASetupError", "read_tasks", "read_actuators",
            "osim_coordinate_order", "read_c3d", "write_grf", "C3D", "Plate", "Event", "read_trc",
-           "write_trc", "convert", "CONVERTERS", "write_external_loads"]
+           "write_trc", "read_markers", "convert", "CONVERTERS", "write_external_loads"]
 
 # by suffix, the names of this package's reader and writer
 _READERS = {".csv": "read_csv", ".mot": "read_opensim", ".sto": "read_opensim",
@@ -76,6 +76,18 @@ def write(path: str | os.PathLike[str], traj: Trajectory, **options: Any) -> Non
         raise ValueError(f"{os.fspath(path)}: unknown trajectory format {ext!r} "
                          f"(expected one of {sorted(_WRITERS)})")
     __getattr__(_WRITERS[ext])(path, traj, **options)
+
+
+def read_markers(path: str | os.PathLike[str], rotation: Any = None,
+                 strict: bool = False) -> Any:
+    """The markers of a recording, .trc (urdf2dyn's reader of OpenSim's marker files) or .c3d,
+    turned into the model's frame by ``rotation`` (as :func:`read_c3d` takes it; None: as
+    recorded, the way OpenSim reads a .trc). A static trial's, an IK setup's marker file."""
+    path = os.fspath(path)
+    if path.lower().endswith(".c3d"):
+        return __getattr__("read_c3d")(path, rotation=rotation, strict=strict).markers
+    markers = __getattr__("read_trc")(path, strict=strict)
+    return markers.rotated(rotation) if rotation is not None else markers
 
 
 def read_columns(path):

@@ -60,21 +60,16 @@ def _scale(trial, how):
 def _static(how, setup, rotation, strict):
     """The static trial: ``how.static`` (a lab recording, turned by the trial's rotation) or
     the setup's marker file (read as OpenSim reads it, in the model's frame)."""
+    from ..formats import read_markers
     if how.static is None:
         path = setup.scale_marker_file or setup.place_marker_file
         if path is None:
             raise ValueError(f"{setup.path}: the setup names no static trial (marker_file): "
                              "give one (urdf2dyn torques ... --static STATIC.c3d)")
-        from ..formats.trc import read_trc
-        return read_trc(path, strict=strict)
+        return read_markers(path, strict=strict)
     path = os.fspath(how.static)
     if not os.path.exists(path):
         raise MotionError(f"static (--static) {missing_file(path)} (the scaling's static "
                           "trial: give that .trc or .c3d recording, or leave static out to use "
                           f"the marker_file of {setup.path})")
-    if path.lower().endswith(".c3d"):
-        from ..formats.c3d import read_c3d
-        return read_c3d(path, rotation=rotation, strict=strict).markers
-    from ..formats.trc import read_trc
-    markers = read_trc(path, strict=strict)
-    return markers.rotated(rotation) if rotation is not None else markers
+    return read_markers(path, rotation, strict)
