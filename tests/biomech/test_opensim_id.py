@@ -392,6 +392,32 @@ def test_processing_equals_opensims_storage_and_splines(osim, cutoff):
         assert np.abs(A - a[:, j]).max() <= 1e-9 * max(np.abs(A).max(), 1e-9), labels[j + 1]
 
 
+def test_quintic_spline_beyond_its_samples_is_opensims(osim, tmp_path):
+    """Oracle: OpenSim's GCVSplineSet(5, Storage) evaluated before, between and after its
+    unevenly spaced samples. Beyond them GCVSPL's splder continues the natural quintic as
+    the parabola of its end value, slope and curvature; quintic_eval continued the end
+    interval's quintic instead (0.25 off, 0.05 s before the first sample). OpenSim's IK and
+    marker placer sample a coordinate_file so, at marker frames that may lie beyond it."""
+    rng = np.random.default_rng(3)
+    t = np.cumsum(rng.uniform(0.5, 1.5, 9)) * 0.01
+    y = np.sin(17 * t) + 3 * t ** 2
+    path = tmp_path / "s.sto"
+    path.write_text(f"s\nversion=1\nnRows={len(t)}\nnColumns=2\ninDegrees=no\nendheader\n"
+                    "time\tc\n" + "".join(f"{a!r}\t{b!r}\n" for a, b in
+                                         zip(t.tolist(), y.tolist())))
+    storage = osim.Storage(str(path))
+    splines = osim.GCVSplineSet(5, storage)     # kept: the spline below is one of its items
+    spline = splines.get(0)
+    at = np.concatenate([t[0] - [0.05, 0.001], (t[:-1] + t[1:]) / 2, t[-1] + [0.001, 0.05]])
+    first = (0,)
+    theirs = np.array([spline.calcValue(osim.Vector(1, float(x))) for x in at])
+    slope = np.array([spline.calcDerivative(first, osim.Vector(1, float(x))) for x in at])
+    np.testing.assert_allclose(op.natural_quintic(t, y, at)[:, 0], theirs, rtol=0, atol=1e-9)
+    v, a = op.quintic_derivatives(t, y[:, None])
+    np.testing.assert_allclose(op.quintic_eval(t, y[:, None], v, a, at, 1)[:, 0], slope,
+                               rtol=0, atol=1e-6 * np.abs(slope).max())
+
+
 # ============================================================================ the steps
 
 def test_quintic_spline_is_scipys_natural_quintic():

@@ -40,10 +40,10 @@ import numpy as np
 from ..warn import MotionError, counted
 
 from .processing import estimate_derivatives
-from .splines import natural_cubic, quintic_derivatives, quintic_eval
+from .splines import natural_cubic, natural_quintic, quintic_derivatives, quintic_eval
 
 __all__ = ["OpenSimProcessing", "pad", "lowpass_iir", "quintic_derivatives", "quintic_eval",
-           "resample", "natural_cubic", "id_kinematics", "id_rows"]
+           "natural_quintic", "resample", "natural_cubic", "id_kinematics", "id_rows"]
 
 
 def pad(t, x, npad):
@@ -158,8 +158,7 @@ def resample(t, x, dt, smallest="the smallest"):
     while s <= t[-1]:
         times.append(s)
         s += dt
-    v, a = quintic_derivatives(t, x)
-    return np.array(times), quintic_eval(t, x, v, a, times)
+    return np.array(times), natural_quintic(t, x, times)
 
 
 def turning_axis_joints(model, q, v):

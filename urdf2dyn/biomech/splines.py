@@ -3,7 +3,8 @@
 GCVSPL (Woltring 1986) with a known error variance of 0 ends its smoothing-parameter search at
 the smallest value it allows: the interpolating *natural* spline to rounding. Two degrees are
 used: the quintic (OpenSim's coordinates: :func:`quintic_derivatives` gives its first and
-second derivatives at the knots, :func:`quintic_eval` its values and derivatives anywhere)
+second derivatives at the knots, :func:`quintic_eval` its values and derivatives anywhere,
+:func:`natural_quintic` its values from the samples)
 and the cubic (OpenSim's external-load columns: :func:`natural_cubic`). A natural spline of
 degree 2m - 1 has zero derivatives of order m .. 2m - 2 at both ends and continues beyond them
 as a polynomial of degree m - 1.
@@ -19,7 +20,7 @@ import math
 
 import numpy as np
 
-__all__ = ["quintic_derivatives", "quintic_eval", "natural_cubic"]
+__all__ = ["quintic_derivatives", "quintic_eval", "natural_quintic", "natural_cubic"]
 
 
 def _affine_scan(c, M):
@@ -150,6 +151,15 @@ def quintic_derivatives(t, y):
     return z[:, 0] / scale, z[:, 1] / scale ** 2
 
 
+def natural_quintic(t, y, at):
+    """Values at times at (M,) of the natural quintic spline through (t (N,), y (N, k)),
+    as OpenSim's GCVSplineSet(5, ...) evaluates it, beyond t too. Returns (M, k)."""
+    t = np.asarray(t, dtype=float)
+    y = np.asarray(y, dtype=float).reshape(len(t), -1)
+    v, a = quintic_derivatives(t, y)
+    return quintic_eval(t, y, v, a, at)
+
+
 def natural_cubic(t, y, at):
     """Values at times at (M,) of the natural cubic spline through (t (N,), y (N, k)):
     OpenSim's ExternalForce data functions (GCVSpline of degree 3; piecewise linear for 2-3
@@ -201,7 +211,8 @@ def quintic_eval(t, y, v, a, at, derivative=0):
     """Values (or first or second derivatives, ``derivative`` 1 or 2) at times at (M,) of
     the quintic spline with values y, first derivatives v and second derivatives a (N, k)
     at the knots t (N,) (from :func:`quintic_derivatives`): each interval's Hermite quintic.
-    Returns (M, k)."""
+    Beyond the knots, the parabola a natural quintic spline continues with (what GCVSPL's
+    splder evaluates there; its 3rd and 4th derivatives vanish at the ends). Returns (M, k)."""
     t = np.asarray(t, dtype=float)
     at = np.asarray(at, dtype=float).reshape(-1)
     if derivative not in (0, 1, 2):
@@ -214,4 +225,18 @@ def quintic_eval(t, y, v, a, at, derivative=0):
     for power in range(5, derivative - 1, -1):           # Horner on d^n/du^n of sum c u^p
         c = sum(_HERMITE[power, j] * ends[j] for j in range(6))
         out = out * u + c * math.perm(power, derivative)
-    return out / h ** derivative
+    out /= h ** derivative
+    for beyond, end in ((at < t[0], 0), (at > t[-1], -1)):
+        if beyond.any():
+            out[beyond] = _parabola(y[end], v[end], a[end], (at[beyond] - t[end])[:, None],
+                                    derivative)
+    return out
+
+
+def _parabola(y0, v0, a0, dt, derivative):
+    """The value (or derivative) at dt from an end of y0 + v0 dt + a0 dt^2 / 2."""
+    if derivative == 2:
+        return np.broadcast_to(a0, (len(dt), len(a0))).copy()
+    if derivative == 1:
+        return v0 + a0 * dt
+    return y0 + dt * (v0 + 0.5 * a0 * dt)
