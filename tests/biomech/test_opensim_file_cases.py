@@ -500,18 +500,21 @@ def test_trc_empty_units_are_refused_with_advice(osim, tmp_path):
 
 # ------------------------------------------------------------------- IK coordinate files
 
-def _from_file_setup(osim, tmp_path, in_degrees="no"):
-    """An IK setup of arm7 (tests/ik_oracle.py) with a from_file task pulling arm7_joint5
-    towards 0.2 in a coordinate_file whose header says inDegrees=in_degrees, run by OpenSim
-    4.6's InverseKinematicsTool (it writes from_file.mot): the setup's path."""
+def _from_file_setup(osim, tmp_path, in_degrees="no", rows=None):
+    """An IK setup of arm7 (tests/ik_oracle.py, markers at 0, 0.01, ..., 0.09 s) with a
+    from_file task pulling arm7_joint5 towards a coordinate_file whose header says
+    inDegrees=in_degrees, run by OpenSim 4.6's InverseKinematicsTool (it writes
+    from_file.mot): the setup's path. rows: the file's (time, value) rows (default: 0.2 at
+    every marker frame)."""
     import ik_oracle                              # tests/ is on pytest's pythonpath
     from importlib.resources import files
     case = ik_oracle.build_case(os.fspath(tmp_path), os.fspath(files("urdf2dyn") / "data" /
                                                                "arm7.urdf"), nframe=10)
+    rows = [(k / 100, 0.2) for k in range(10)] if rows is None else rows
     coords = tmp_path / "coords.sto"
-    coords.write_text(f"c\nversion=1\nnRows=10\nnColumns=2\ninDegrees={in_degrees}\n"
-                      "endheader\ntime\tarm7_joint5\n"
-                      + "".join(f"{k / 100}\t0.2\n" for k in range(10)))
+    coords.write_text(f"c\nversion=1\nnRows={len(rows)}\nnColumns=2\n"
+                      f"inDegrees={in_degrees}\nendheader\ntime\tarm7_joint5\n"
+                      + "".join(f"{t}\t{x}\n" for t, x in rows))
     tool = osim.InverseKinematicsTool(case.setup)
     task = osim.IKCoordinateTask()
     task.setName("arm7_joint5")
@@ -581,6 +584,52 @@ def test_ik_coordinate_file_under_opensims_processing_gives_opensims_moments(osi
         assert "'arm7_joint5' were taken for degrees" in told[0], told[0]
     else:
         assert told == []
+
+
+def test_ik_coordinate_file_under_opensims_processing_is_sampled_by_opensims_splines(
+        osim, tmp_path):
+    """OpenSim 4.6's InverseKinematicsTool makes natural quintic splines of its
+    coordinate_file (GCVSplineSet(5, ...), unfiltered) and evaluates them at the marker
+    frames; urdf2dyn interpolated it linearly, also under OpenSim's processing. On a file of
+    8 unevenly spaced rows between and around arm7's 10 marker frames (the first and last
+    frames beyond them), a from_file task of weight 1e4 put arm7_joint5 up to 0.07 rad
+    (4 degrees) away from OpenSim's IK. Under OpenSim's processing urdf2dyn now samples the
+    file as OpenSim does; its own processing keeps the linear interpolation."""
+    from urdf2dyn.biomech.pipeline import inverse_dynamics_trial
+    times = [0.004, 0.013, 0.027, 0.036, 0.052, 0.071, 0.078, 0.086]
+    rows = [(t, round(30 + 40 * np.sin(25 * t), 6)) for t in times]
+    setup = _from_file_setup(osim, tmp_path, "yes", rows)
+    theirs = formats.read_opensim(tmp_path / "from_file.mot")
+    joint = theirs.names.index("arm7_joint5")
+    trc, model = os.fspath(tmp_path / "markers.trc"), os.fspath(tmp_path / "model.osim")
+    ours, said = _said(lambda: inverse_dynamics_trial(model, trc, processing="opensim",
+                                                       ik_setup=os.fspath(setup)))
+    assert not [w for w in said if "coords.sto" in w], said
+    np.testing.assert_array_equal(ours.t, theirs.time)
+    np.testing.assert_allclose(ours.q[:, joint], theirs.q[:, joint], rtol=0, atol=1e-4)
+    np.testing.assert_allclose(ours.q, theirs.q, rtol=0, atol=1e-3)
+    linear = np.radians(np.interp(theirs.time, *zip(*rows)))
+    own = _said(lambda: inverse_dynamics_trial(model, trc, ik_setup=os.fspath(setup)))[0]
+    np.testing.assert_allclose(own.q[:, joint], linear, rtol=0, atol=1e-3)
+    assert np.abs(linear - theirs.q[:, joint]).max() > 0.05
+
+
+def test_ik_coordinate_file_of_five_rows_is_refused_under_opensims_processing(osim,
+                                                                               tmp_path):
+    """OpenSim 4.6's InverseKinematicsTool fails on a coordinate_file of fewer than 6 rows
+    (GCVSpline needs 6 for degree 5); under OpenSim's processing urdf2dyn refuses it naming
+    the file, what OpenSim needs and the way out."""
+    from urdf2dyn.biomech.ik import IKSetupError
+    from urdf2dyn.biomech.pipeline import inverse_dynamics_trial
+    rows = [(k / 50, 10.0 * k) for k in range(5)]
+    with pytest.raises(RuntimeError, match="InverseKinematicsTool Failed"):
+        _from_file_setup(osim, tmp_path, "yes", rows)
+    setup = tmp_path / "from_file.xml"                  # written before OpenSim ran it
+    trc, model = os.fspath(tmp_path / "markers.trc"), os.fspath(tmp_path / "model.osim")
+    with pytest.raises(IKSetupError, match=r"coords.sto: 5 rows; OpenSim's processing .*"
+                                           r"at least 6 .*give at least 6 rows"):
+        _said(lambda: inverse_dynamics_trial(model, trc, processing="opensim",
+                                             ik_setup=os.fspath(setup)))
 
 
 # ------------------------------------------------------- header variants against Storage

@@ -98,18 +98,21 @@ class IKSettings:
 
 def fit(model: Model, data: Markers, settings: IKSettings | None = None,
         markers: Sequence[Marker] | None = None, strict: bool = False,
-        coordinate_file_units: str = "header") -> IKResult:
+        coordinate_file_units: str = "header",
+        coordinate_file_interpolation: str = "linear") -> IKResult:
     """Inverse kinematics of a marker recording as ``settings`` say (the one IK step of
     ``urdf2dyn ik``, :func:`run_setup`, and of a trial read from markers): the coordinate
     tasks' values resolved (the model's default value, a manual value, or the setup's
     coordinate_file interpolated at the frames, its angles in the units its header says or,
     with coordinate_file_units="degrees", in degrees as OpenSim's InverseKinematicsTool reads
-    them: a trial's processing says which), then :func:`solve` with the model's locked
-    coordinates, clamped ranges and default pose."""
+    them, linearly or, with coordinate_file_interpolation="spline", through OpenSim's natural
+    quintic splines: a trial's processing says which), then :func:`solve` with the model's
+    locked coordinates, clamped ranges and default pose."""
     settings = IKSettings() if settings is None else settings
     q0 = model.default_q
     tasks = coordinate_task_values(model, settings.tasks, data.time, settings.coordinate_file,
-                                   settings.setup, strict, units=coordinate_file_units)
+                                   settings.setup, strict, units=coordinate_file_units,
+                                   interpolation=coordinate_file_interpolation)
     return solve(model, data,
                  weights=None if settings.weights is None else dict(settings.weights),
                  coordinate_tasks=tasks, locked=model.locked_coordinates,
@@ -120,17 +123,23 @@ def fit(model: Model, data: Markers, settings: IKSettings | None = None,
 
 def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
                            coordinate_file: str | None = None, setup: str | None = None,
-                           strict: bool = False, job: str = "ik", units: str = "header"
-                           ) -> dict[str, tuple[float, Any]]:
+                           strict: bool = False, job: str = "ik", units: str = "header",
+                           interpolation: str = "linear") -> dict[str, tuple[float, Any]]:
     """{coordinate: (weight, value)} of OpenSim IK coordinate tasks (a Setup_IK.xml's, or a
     scale setup's marker placer's): the model's default value, a manual value, or the
     setup's coordinate_file interpolated at ``times`` (N,); a task of a coordinate the model
     lacks is warned about and skipped. job: the job named at the start of what is said.
     units: "header", the coordinate_file's angles are in the units its header says (a file
     in radians is warned about: OpenSim reads it otherwise); "degrees", they are degrees
-    whatever the header says, as OpenSim 4.6's tools read them (OpenSim's processing)."""
+    whatever the header says, as OpenSim 4.6's tools read them (OpenSim's processing).
+    interpolation: "linear" between the file's rows (np.interp: the end rows held beyond
+    them); "spline", the natural quintic spline through them, as OpenSim 4.6's tools sample
+    it (GCVSplineSet(5, ...), unfiltered; a parabola beyond the rows; at least 6 rows)."""
     if units not in ("header", "degrees"):
         raise ValueError(f"units: expected 'header' or 'degrees', got {units!r}")
+    if interpolation not in ("linear", "spline"):
+        raise ValueError(f"interpolation: expected 'linear' or 'spline', got "
+                         f"{interpolation!r}")
     q0 = model.default_q
     defaults = dict(zip(model.q_names, np.zeros(model.nq) if q0 is None else q0))
     out: dict[str, tuple[float, Any]] = {}
@@ -160,12 +169,36 @@ def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
                 raise IKSetupError(f"{coordinate_file}: no column {task.name!r} for its "
                                    "from_file coordinate task")
             col = file_values.q[:, file_values.names.index(task.name)]
-            value = np.interp(times, file_values.time, col)
+            value = _sample(file_values.time, col, times, interpolation, coordinate_file, job)
             from_file.append(task.name)
         out[task.name] = (task.weight, value)
     if file_values is not None and coordinate_file and units == "header":
         _warn_radians_file(model, coordinate_file, file_values, from_file, job, strict)
     return out
+
+
+def _sample(time: Any, column: Any, at: Any, interpolation: str, path: str,
+            job: str) -> Any:
+    """A coordinate_file's column at times ``at``: linearly, or through the natural quintic
+    spline OpenSim's InverseKinematicsTool and marker placer make of it. OpenSim's spline
+    needs 6 rows at increasing times (its tools fail otherwise): fewer are refused."""
+    if interpolation == "linear":
+        return np.interp(at, time, column)
+    tool = "ScaleTool's marker placer" if job == "scale" else "InverseKinematicsTool"
+    advice = ("OpenSim's processing samples it through the natural quintic spline OpenSim "
+              f"4.6's {tool} makes of it (GCVSplineSet of degree 5)")
+    if len(time) < 6:
+        raise IKSetupError(f"{path}: {len(time)} rows; {advice}, which needs at least 6 (the "
+                           "tool fails on fewer): give at least 6 rows, or run urdf2dyn's "
+                           "own processing (it interpolates linearly)")
+    steps = np.diff(time)
+    if not (steps > 0).all():
+        k = int(np.argmax(steps <= 0))
+        raise IKSetupError(f"{path}: time {time[k + 1]:g} s (row {k + 2} of the table) does "
+                           f"not follow {time[k]:g} s; {advice}, which needs increasing "
+                           "times: remove or correct that row")
+    from .splines import natural_quintic
+    return natural_quintic(time, column, np.asarray(at, dtype=float))[:, 0]
 
 
 def _warn_radians_file(model: Model, path: str, values: Trajectory, names: Sequence[str],

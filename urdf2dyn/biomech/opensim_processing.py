@@ -202,7 +202,8 @@ class OpenSimProcessing:
     Columns: a model coordinate the file lacks keeps its default value (an .osim's
     <default_value>), a column the model lacks is ignored, velocity columns are dropped
     (each said). Markers: an IK setup's coordinate_file is read in degrees whatever its
-    header says, as OpenSim's InverseKinematicsTool reads it. Kinematics:
+    header says and sampled through natural quintic splines, as OpenSim's
+    InverseKinematicsTool reads it. Kinematics:
     :func:`id_kinematics` (the padded IIR filter, natural quintic splines; the derivative
     method is not used), then OpenSim's rows of the time range (:func:`id_rows`, padded rows
     included when the range reaches them). Loads:
@@ -214,6 +215,9 @@ class OpenSimProcessing:
     #: An IK setup's coordinate_file is read in degrees whatever its header says, as OpenSim
     #: 4.6's InverseKinematicsTool reads it (urdf2dyn.biomech.ik.coordinate_task_values)
     ik_coordinate_file_units: ClassVar[str] = "degrees"
+    #: ... and sampled at the marker frames through its natural quintic splines, unfiltered,
+    #: as the tool does (GCVSplineSet(5, ...); urdf2dyn.biomech.splines.natural_quintic)
+    ik_coordinate_file_interpolation: ClassVar[str] = "spline"
 
     def columns(self, source, traj, model):
         """OpenSim's tool on a coordinates file: a model coordinate the file lacks keeps its

@@ -475,6 +475,8 @@ class Urdf2dynProcessing:
     #: An IK setup's coordinate_file (its from_file tasks' values) is read in the units its
     #: header says (urdf2dyn.biomech.ik.coordinate_task_values)
     ik_coordinate_file_units: ClassVar[str] = "header"
+    #: ... and interpolated linearly at the marker frames (np.interp)
+    ik_coordinate_file_interpolation: ClassVar[str] = "linear"
 
     def columns(self, source, traj, model):
         """Notes on the motion's columns against the model's (none: check_columns decides)."""

@@ -105,7 +105,8 @@ def motion_from_markers(model, source, settings, warn):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Urdf2dynWarning)
         result = fit(model, markers, s.ik, strict=s.strict,
-                     coordinate_file_units=s.processing.ik_coordinate_file_units)
+                     coordinate_file_units=s.processing.ik_coordinate_file_units,
+                     coordinate_file_interpolation=s.processing.ik_coordinate_file_interpolation)
     for w in caught:
         warn(f"{source}: {w.message}")
     result, messages = measured_frames(result, source)     # frames the markers determine
