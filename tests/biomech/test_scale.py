@@ -808,3 +808,54 @@ def test_a_manual_scale_of_a_body_the_model_lacks_names_the_setup():
     np.testing.assert_array_equal(factors["femur_l"], [1.2, 1.2, 1.2])
     with pytest.raises(ValueError, match="setup_scale.xml: manual scale of 'femurX_r'"):
         S.scale_factors(model, settings, [], strict=True)
+
+
+def test_marker_placer_coordinate_file_under_opensims_processing(osim, tmp_path):
+    """Oracle: OpenSim 4.6's ScaleTool. Its MarkerPlacer reads a coordinate_file as its IK
+    tool does (MarkerPlacer.cpp: convertDegreesToRadians whatever the header says, then
+    GCVSplineSet(5, ...)) and samples it where its time range starts, moved to the static
+    trial's first frame (0.95 s) when the range begins before it. A from_file task on
+    knee_angle_r, in a file of uneven rows whose header says radians: 'torques --scale
+    --processing opensim' took its numbers for radians (-20 rad) at 0.9 s. It now poses the
+    static trial as OpenSim does (to 1e-3 rad) and says how the file was read."""
+    from urdf2dyn.biomech.stages import Scaling, scale as scale_pass
+    from urdf2dyn.biomech.stages.settings import TrialSettings
+    from urdf2dyn.biomech.stages.trial import Trial
+    folder = _gait2354(tmp_path)
+    times = [0.9, 0.93, 0.947, 0.962, 0.981, 0.99, 1.02]
+    (folder / "coords.sto").write_text(
+        f"c\nversion=1\nnRows={len(times)}\nnColumns=2\ninDegrees=no\nendheader\n"
+        "time\tknee_angle_r\n" + "".join(f"{t}\t{-20 + 10 * math.sin(60 * t):.6f}\n"
+                                        for t in times))
+    tool = osim.ScaleTool(os.fspath(folder / "subject01_Setup_Scale.xml"))
+    placer = tool.getMarkerPlacer()
+    task = osim.IKCoordinateTask()
+    task.setName("knee_angle_r")
+    task.setWeight(1e4)
+    task.setValueType(osim.IKCoordinateTask.FromFile)
+    task.setApply(True)
+    placer.getIKTaskSet().cloneAndAppend(task)
+    placer.setCoordinateFileName("coords.sto")
+    span = osim.ArrayDouble()
+    span.append(0.9)
+    span.append(1.01)
+    placer.setTimeRange(span)
+    setup = folder / "from_file_Setup_Scale.xml"
+    tool.printToXML(os.fspath(setup))
+    scale_oracle.run_scale_tool(os.fspath(folder), setup.name,
+                                os.fspath(folder / "gait2354_simbody.osim"))
+    from urdf2dyn.biomech import formats
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                 # the speed columns it also writes
+        theirs = formats.read_opensim(folder / "opensim_static.mot").column("knee_angle_r")[0]
+        generic = urdf2dyn.load(os.fspath(folder / "gait2354_simbody.osim"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        trial = scale_pass(Trial(generic, "x.trc", TrialSettings(
+            scale=Scaling(os.fspath(setup)), processing="opensim")))
+    report = trial.scaled.report
+    ours = report.pose[report.q_names.index("knee_angle_r")]
+    assert abs(ours - theirs) < 1e-3, (ours, theirs)
+    told = [w for w in trial.warnings if "coords.sto" in w]
+    assert len(told) == 1 and "its header says radians (inDegrees=no)" in told[0], told
+    assert "ScaleTool's marker placer" in told[0], told[0]

@@ -226,7 +226,8 @@ def _warn_radians_file(model: Model, path: str, values: Trajectory, names: Seque
 
 def _as_opensim_reads(model: Model, path: str, values: Trajectory, job: str,
                       strict: bool) -> Trajectory:
-    """A coordinate_file's values as OpenSim 4.6's InverseKinematicsTool reads them: its
+    """A coordinate_file's values as OpenSim 4.6's InverseKinematicsTool (and the ScaleTool's
+    marker placer, job "scale") reads them: its
     numbers are degrees whatever its header says (the tool calls convertDegreesToRadians
     unconditionally, on the model's rotational coordinates). A file whose header says radians
     is converted so, and said: its from_file tasks then pull towards values 57 times smaller
@@ -240,8 +241,9 @@ def _as_opensim_reads(model: Model, path: str, values: Trajectory, job: str,
     shown = [n for n, a in zip(values.names, angles) if a]
     said = ("inDegrees=no" if "indegrees" in values.meta.get("header", {}) else
             "no inDegrees line")
+    tool = "ScaleTool's marker placer" if job == "scale" else "InverseKinematicsTool"
     report(f"{job}: {path}: its header says radians ({said}), but OpenSim 4.6's "
-           "InverseKinematicsTool reads its coordinate_file as degrees whatever the header "
+           f"{tool} reads its coordinate_file as degrees whatever the header "
            "says, and OpenSim's processing (--processing opensim, --setup) reads it so: the "
            f"angles of {', '.join(repr(n) for n in shown[:3])}{', ...' if len(shown) > 3 else ''}"
            " were taken for degrees. If they are radians, write the file in degrees with "

@@ -532,16 +532,23 @@ def scale(model: Model, static: Markers | None, settings: ScaleSettings,
 
 
 def settings_from_setup(setup: ScaleSetup, model: Model | None = None,
-                        strict: bool = False) -> ScaleSettings:
+                        strict: bool = False, *, coordinate_file_units: str = "header",
+                        coordinate_file_interpolation: str = "linear",
+                        first_time: float = 0.0) -> ScaleSettings:
     """The ScaleSettings a ScaleTool setup says. Coordinate tasks valued ``default_value``
     take the model's default; ``from_file`` ones the setup's coordinate file at the start of
-    the placement range (in degrees for rotations when the file says so)."""
+    the placement range, or at ``first_time`` (the static trial's first) when it is later,
+    as OpenSim's marker placer does. The file is read and sampled as the trial's processing
+    says (urdf2dyn.biomech.ik.coordinate_task_values' units and interpolation: by default
+    in the units its header says, interpolated linearly)."""
     from .ik import coordinate_task_values
     tasks: dict[str, Any] = {}
     if model is not None:
         t0 = setup.place_time_range[0]
-        tasks = coordinate_task_values(model, setup.coordinate_tasks(), [max(t0, 0.0)],
-                                       setup.coordinate_file, setup.path, strict, "scale")
+        tasks = coordinate_task_values(model, setup.coordinate_tasks(), [max(t0, first_time)],
+                                       setup.coordinate_file, setup.path, strict, "scale",
+                                       units=coordinate_file_units,
+                                       interpolation=coordinate_file_interpolation)
 
     def span(r):
         return None if r[0] == -1.0 and r[1] == -1.0 else r

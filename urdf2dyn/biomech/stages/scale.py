@@ -42,19 +42,31 @@ def _scale(trial, how):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Urdf2dynWarning)
         setup = read_scale_setup(how.setup, strict=strict)
-        settings = settings_from_setup(setup, trial.model, strict)
+        static = _static(how, setup, trial.settings.rotation, strict)
+        settings = settings_from_setup(setup, trial.model, strict,
+                                       **_coordinate_file_reading(trial.settings.processing,
+                                                                  static))
         if setup.marker_set_file:
             settings.marker_set = read_marker_set_file(setup.marker_set_file, trial.model,
                                                        strict)
         if how.mass is not None:
             settings.mass = how.mass
-        static = _static(how, setup, trial.settings.rotation, strict)
         result = scale_model(trial.model, static, settings, strict)
     for w in caught:                    # said where the trial says its warnings
         trial.warn(str(w.message))
     if how.output:
         result.write(how.output)
     return result.model, Scaled(result.report, result.text, os.fspath(how.setup))
+
+
+def _coordinate_file_reading(processing, static):
+    """How the marker placer's coordinate_file is read: as the trial's processing reads an
+    IK coordinate_file (OpenSim's marker placer reads it as its IK tool does: degrees,
+    natural quintic splines), sampled no earlier than the static trial's first frame, where
+    OpenSim's placer starts a time range that begins before the trial."""
+    return {"coordinate_file_units": processing.ik_coordinate_file_units,
+            "coordinate_file_interpolation": processing.ik_coordinate_file_interpolation,
+            "first_time": float(static.time[0]) if len(static.time) else 0.0}
 
 
 def _static(how, setup, rotation, strict):
