@@ -4,6 +4,7 @@ coordinate files and ExternalLoads data; opensim.TimeSeriesTable; TRCFileAdapter
 tools, and urdf2dyn must read the same numbers, or say where and how OpenSim differs, or refuse
 naming the line and column."""
 import os
+import re
 import warnings
 
 import numpy as np
@@ -483,6 +484,79 @@ def test_trc_an_empty_header_value_is_named(osim, tmp_path, key, value, fix):
     assert len(ours.time) == 3 and ours.rate == pytest.approx(100)
     assert len(said) == 1 and f"m.trc: line 3: {key} is empty" in said[0], said
     assert "OpenSim 4.6 refuses the file" in said[0] and fix in said[0], said[0]
+
+
+LINE_3 = "100\t100\t3\t2\tmm\t100\t1\t3"
+
+
+def _opensim_trc_readers(osim, path):
+    """(TRCFileAdapter's error or None, MarkerData's error or None) on a .trc: the readers of
+    OpenSim 4.6's IK tool and of its ScaleTool's static trial."""
+    errors = []
+    for read in (osim.TimeSeriesTableVec3, osim.MarkerData):
+        try:
+            read(str(path))
+            errors.append(None)
+        except RuntimeError as e:
+            errors.append(str(e))
+    return errors
+
+
+@pytest.mark.parametrize("line_3, trc_adapter, marker_data, said", [
+    # a value that is not a number where OpenSim's readers take one
+    (LINE_3.replace("100\t100\t3", "abc\t100\t3", 1), None, "marker names",
+     r"line 3: DataRate 'abc' is not a number: OpenSim 4.6's ScaleTool refuses the file "
+     r".*IK tool reads it.*Write the capture rate in Hz under DataRate"),
+    (LINE_3.replace("100\t100\t3", "100\tabc\t3", 1), None, "marker names",
+     r"line 3: CameraRate 'abc' is not a number: .*ScaleTool refuses.*"
+     r"Write the camera's rate in Hz under CameraRate"),
+    (LINE_3.replace("\t3\t2\t", "\tabc\t2\t", 1), None, "marker names",
+     r"line 3: NumFrames 'abc' is not a number: .*Write the number of frames under NumFrames"),
+    (LINE_3.replace("\t3\t2\t", "\t3\tabc\t", 1), "stoul", "marker names",
+     r"line 3: NumMarkers 'abc' is not a number: OpenSim 4.6 refuses the file.*"
+     r"Write the number of markers under NumMarkers"),
+    (LINE_3.replace("100\t100\t3", "100Hz\t100\t3", 1), None, None,
+     r"line 3: DataRate '100Hz' is not a number: OpenSim 4.6 reads it as 100, the number it "
+     r"begins with.*Write the capture rate in Hz"),
+    # fewer (or more) values than line 2's keys
+    ("100\t100\t3\t2\tmm", "Number of keys and values do not match", None,
+     r"line 3 holds 5 values for the 8 keys of line 2 \(no value under OrigDataRate, "
+     r"OrigDataStartFrame, OrigNumFrames\): OpenSim 4.6 refuses the file.*write OrigDataRate: "
+     r"write the original capture rate in Hz"),
+    (LINE_3 + "\t7", "Number of keys and values do not match", None,
+     r"line 3 holds 9 values for the 8 keys of line 2 \(1 more than keys\).*delete the "
+     r"values after the last key's")])
+def test_trc_line_3_values_opensim_reads_otherwise_are_named(osim, tmp_path, line_3,
+                                                             trc_adapter, marker_data, said):
+    """Line 3 as OpenSim 4.6's two .trc readers take it: a value that is not a number under
+    DataRate, CameraRate, NumFrames or NumMarkers (its MarkerData refuses the file, and its
+    TRCFileAdapter refuses a NumMarkers it cannot read as a whole number; both read the
+    number a value begins with), and a line 3 with fewer or more values than line 2 has keys
+    (TRCFileAdapter refuses it). urdf2dyn read each as None or left values out without a
+    word; it reads the frames by their times, as OpenSim does, and names the line, the key
+    and what to write."""
+    path = _trc(tmp_path / "m.trc", ROWS)
+    path.write_text(path.read_text().replace(LINE_3, line_3))
+    theirs = _opensim_trc_readers(osim, path)
+    for error, expected in zip(theirs, (trc_adapter, marker_data)):
+        assert (error is None) if expected is None else (expected in (error or "")), theirs
+    ours, told = _said(lambda: formats.read_trc(path))
+    assert len(ours.time) == 3 and ours.rate == pytest.approx(100)
+    np.testing.assert_allclose(ours.xyz[-1, -1] * 1000, [402, 502, 602])
+    assert len(told) == 1 and re.search(r"m.trc: " + said, told[0]), told
+    with pytest.raises(MotionError, match=r"m.trc: " + said):
+        formats.read_trc(path, strict=True)
+
+
+def test_trc_line_3_without_units_is_refused(osim, tmp_path):
+    """A line 3 that stops before Units: OpenSim 4.6's TRCFileAdapter refuses the file and
+    urdf2dyn cannot tell metres from millimetres; it said "Units '' is not a length unit"."""
+    path = _trc(tmp_path / "m.trc", ROWS)
+    path.write_text(path.read_text().replace(LINE_3, "100\t100\t3\t2"))
+    assert "Number of keys and values" in _opensim_trc_readers(osim, path)[0]
+    with pytest.raises(MotionError, match=r"m.trc: line 3 holds 4 values for the 8 keys of "
+                                          r"line 2: no value under Units: write the unit"):
+        formats.read_trc(path)
 
 
 def test_trc_empty_units_are_refused_with_advice(osim, tmp_path):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 
 import numpy as np
 
@@ -69,7 +70,9 @@ def read_trc(path, strict=False):
         Naming the file and line: not a .trc header, unknown units, a cell that is not a number,
         a row with more or fewer values than markers (a gap is empty cells, not missing ones),
         a file that ends inside a row while NumFrames promises more, no frames at all, times
-        not strictly increasing. A NumFrames that disagrees with the rows is warned about.
+        not strictly increasing, no value under Units. A NumFrames that disagrees with the
+        rows, a line 3 with more or fewer values than line 2's keys and a rate or count in
+        it that is not a number are warned about (errors under strict).
     """
     source = os.fspath(path)
     if not os.path.isfile(source):
@@ -90,8 +93,11 @@ def read_trc(path, strict=False):
     if len([k for k in keys if k]) == len([v for v in vals if v]):
         # OpenSim's TRCFileAdapter drops empty cells (doubled tabs) from both lines
         keys, vals = [k for k in keys if k], [v for v in vals if v]
-    header = dict(zip(_opensim_keys(source, keys), vals))
+    keys = _opensim_keys(source, keys)
+    header = dict(zip(keys, vals))
+    _check_header_length(source, keys, vals, strict)
     _check_header_values(source, header, strict)
+    _check_header_numbers(source, header, strict)
     units = _OPENSIM_UNITS.get(header.get("Units", ""), header.get("Units", ""))
     if units not in LENGTH_UNITS:
         raise MotionError(f"{source}: line 3: Units {units!r} is not a length unit (expected "
@@ -301,6 +307,66 @@ def _check_header_values(source, header, strict):
            "empty: OpenSim 4.6 refuses the file (its TRCFileAdapter needs a value under every "
            "key of line 2); urdf2dyn read the frames by their times. For OpenSim to read it, "
            f"{fix}", strict=strict, error=MotionError)
+
+
+def _check_header_length(source, keys, vals, strict):
+    """Line 3 must hold a value under each key of line 2: OpenSim 4.6's TRCFileAdapter (the
+    reader of its IK tool) refuses a file with fewer or more ('Number of keys and values do
+    not match'; its MarkerData reads the values in order). Without a value under Units the
+    positions' unit is unknown: refused; other missing or extra values are warned about
+    (urdf2dyn reads the frames by their times)."""
+    if len(vals) == len(keys) or not keys:
+        return
+    said = (f"line 3 holds {len(vals)} {'value' if len(vals) == 1 else 'values'} for the "
+            f"{len(keys)} keys of line 2")
+    missing = keys[len(vals):]
+    if "Units" in missing:
+        raise MotionError(f"{source}: {said}: no value under Units: write the unit of the "
+                          "positions (mm, m, ...) and a value under every other key, in line "
+                          "2's order; OpenSim 4.6 refuses the file too")
+    if missing:
+        fix = "write " + "; ".join(f"{k}: {_HEADER_ADVICE.get(k, 'its value')}"
+                                   for k in missing)
+        what = f"no value under {', '.join(missing)}"
+    else:
+        fix = "delete the values after the last key's"
+        what = f"{len(vals) - len(keys)} more than keys"
+    report(f"{source}: {said} ({what}): OpenSim 4.6 refuses the file (its TRCFileAdapter "
+           "needs one value under each key); urdf2dyn read the frames by their times. For "
+           f"OpenSim to read it, {fix} in line 3, tab-separated",
+           strict=strict, error=MotionError)
+
+
+#: The values of line 3 OpenSim 4.6's readers take for numbers (the Orig... ones neither
+#: reader needs: both read a file whatever they hold)
+_NUMERIC_KEYS = ("DataRate", "CameraRate", "NumFrames", "NumMarkers")
+
+
+def _check_header_numbers(source, header, strict):
+    """Warn about a value of line 3 that is not a number where OpenSim 4.6 reads one
+    ('abc' under DataRate): its MarkerData (the ScaleTool's reader of the static trial) then
+    refuses the file, and its TRCFileAdapter too when the value is NumMarkers' (it reads
+    that one as a whole number); a value that begins with one ('100Hz') is read as that
+    number by both. urdf2dyn needs none of them (the frames' times are the Time column's;
+    NumFrames and NumMarkers are checked against the rows and names)."""
+    for key in _NUMERIC_KEYS:
+        text = header.get(key, "").strip()
+        if not text or _number(text) is not None:
+            continue
+        lead = re.match(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text)
+        if lead:
+            opensim = f"OpenSim 4.6 reads it as {lead.group(0)}, the number it begins with"
+        elif key == "NumMarkers":
+            opensim = ("OpenSim 4.6 refuses the file (its TRCFileAdapter and MarkerData read "
+                       "NumMarkers as a whole number)")
+        else:
+            opensim = ("OpenSim 4.6's ScaleTool refuses the file (MarkerData, its reader of "
+                       "the static trial, reads line 3's first values as numbers), while its "
+                       "IK tool reads it")
+        advice = _HEADER_ADVICE[key]
+        report(f"{source}: line 3: {key} {text!r} is not a number: {opensim}; urdf2dyn "
+               f"read the frames by their times. {advice[0].upper()}{advice[1:]} under "
+               f"{key}", strict=strict, error=MotionError)
 
 
 def _count(header, key):
