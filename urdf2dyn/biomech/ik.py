@@ -177,7 +177,7 @@ def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
     return out
 
 
-def _sample(time: Any, column: Any, at: Any, interpolation: str, path: str,
+def _sample(time: Any, column: Any, at: Any, interpolation: str, path: str | None,
             job: str) -> Any:
     """A coordinate_file's column at times ``at``: linearly, or through the natural quintic
     spline OpenSim's InverseKinematicsTool and marker placer make of it. OpenSim's spline
