@@ -680,8 +680,7 @@ def test_ik_coordinate_file_under_opensims_processing_is_sampled_by_opensims_spl
                                                        ik_setup=os.fspath(setup)))
     assert not [w for w in said if "coords.sto" in w], said
     np.testing.assert_array_equal(ours.t, theirs.time)
-    np.testing.assert_allclose(ours.q[:, joint], theirs.q[:, joint], rtol=0, atol=1e-4)
-    np.testing.assert_allclose(ours.q, theirs.q, rtol=0, atol=1e-3)
+    np.testing.assert_allclose(ours.q, theirs.q, rtol=0, atol=1e-6)    # 2e-8 rad here
     linear = np.radians(np.interp(theirs.time, *zip(*rows)))
     own = _said(lambda: inverse_dynamics_trial(model, trc, ik_setup=os.fspath(setup)))[0]
     np.testing.assert_allclose(own.q[:, joint], linear, rtol=0, atol=1e-3)
