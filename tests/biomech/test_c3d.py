@@ -405,8 +405,8 @@ def test_plates_match_ezc3d_force_platform_module(name):
         e, on = ez[p.number - 1], p.contact
         if not on.any():
             continue
-        # ezc3d gives the file's units (Kistler's declares none: its corners are mm, which
-        # read_c3d warns about)
+        # ezc3d gives the file's units; where POINT:UNITS is absent (Kistler's) it says m,
+        # where the C3D standard says mm (the corners, 600 x 500, are a plate's only in mm)
         unit = 1e-3 if e["unit_position"] == "mm" or name == "Kistler.c3d" else 1.0
         np.testing.assert_allclose(p.force[on], e["force"].T[on], rtol=1e-6, atol=1e-6)
         np.testing.assert_allclose(p.cop[on], e["center_of_pressure"].T[on] * unit, atol=1e-6)
@@ -718,7 +718,7 @@ def _without_point_units(path, tmp_path, name, markers=True, scale=1.0):
 def test_no_point_units_is_mm_as_the_standard_says(tmp_path):
     """FP_Type3 (markers and plates in mm) rewritten without POINT:UNITS: read in mm, the
     default c3d.org's POINT:UNITS page prescribes, with nothing to say; the same numbers in
-    metres are warned about, naming the default the reader took."""
+    metres, no lab's in mm, are read in m, markers and plates alike, with one warning."""
     ref = read(TYPE3)
     path = _without_point_units(TYPE3, tmp_path, "no_units.c3d")
     with warnings.catch_warnings():
@@ -731,20 +731,20 @@ def test_no_point_units_is_mm_as_the_standard_says(tmp_path):
         np.testing.assert_allclose(a.cop, b.cop, atol=1e-6, equal_nan=True)
     metres = _without_point_units(TYPE3, tmp_path, "no_units_m.c3d", scale=1e-3)
     with pytest.warns(Urdf2dynWarning) as caught:
-        C.read_c3d(metres)
-    # the markers are read in mm, as the standard says, and said to look like m; the plates,
-    # within 5 mm of the origin in mm, are read in m (as without markers, below)
-    said(caught, "read in 'mm', the format's default \\(the file declares no unit\\): are "
-                 "they in m\\?",
-         *(rf"force plate {k}: the file declares no POINT:UNITS \(the C3D default is mm\) and "
-           "the plate's corners are within [0-9.]+ units of the origin: read as m$"
-           for k in (1, 2)))
+        rec_m = C.read_c3d(metres)
+    said(caught, "no_units_m.c3d: the file declares no POINT:UNITS, and in mm \\(the C3D "
+                 "default\\) its markers span 1.16 mm and force plate 1 is 0.886 x 0.584 mm "
+                 "and force plate 2 is 0.885 x 0.587 mm: every length .* was read in m")
+    np.testing.assert_allclose(rec_m.markers.xyz, ref.markers.xyz, rtol=1e-6, equal_nan=True)
+    for a, b in zip(rec_m.plates, ref.plates, strict=True):
+        np.testing.assert_allclose(a.corners, b.corners, rtol=1e-6)
+        np.testing.assert_allclose(a.cop, b.cop, atol=1e-6, equal_nan=True)
 
 
 def test_plates_without_point_units_in_metres_are_read_in_m_with_a_warning(tmp_path):
     """FP_Type3 rewritten by ezc3d without markers and POINT:UNITS (as analog-only recordings
-    are): corners in mm are read as they are; corners in metres, within 5 mm of the origin
-    if they were mm, are read as metres with a warning naming the plate."""
+    are): corners in mm are read as they are; corners in metres, no plate's in mm, are read
+    as metres with one warning naming the plates."""
     ref = read(TYPE3)
     mm = _without_point_units(TYPE3, tmp_path, "plates_only.c3d", markers=False)
     with warnings.catch_warnings():
@@ -754,15 +754,76 @@ def test_plates_without_point_units_in_metres_are_read_in_m_with_a_warning(tmp_p
                                   scale=1e-3)
     with pytest.warns(Urdf2dynWarning) as caught:
         rec_m = C.read_c3d(metres)
-    said(caught, *(rf"force plate {k}: the file declares no POINT:UNITS \(the C3D default is "
-                   r"mm\) and the plate's corners are within [0-9.]+ units of the origin: read "
-                   "as m$" for k in (1, 2)))
+    said(caught, "plates_only_m.c3d: the file declares no POINT:UNITS, and in mm \\(the C3D "
+                 "default\\) its force plate 1 is 0.886 x 0.584 mm and force plate 2 is 0.885 x "
+                 "0.587 mm: every length .* was read in m")
     for got in (rec, rec_m):
         assert got.markers.labels == []
         for a, b in zip(got.plates, ref.plates):
             np.testing.assert_allclose(a.corners, b.corners, rtol=1e-6)
             np.testing.assert_allclose(a.force, b.force, rtol=1e-5, atol=1e-4)
             np.testing.assert_allclose(a.cop, b.cop, atol=1e-6, equal_nan=True)
+
+
+def _point_units_renamed(tmp_path, source, name):
+    """A vendor's file with one byte changed: POINT:UNITS renamed POINT:UNITX, so that the
+    file declares no POINT:UNITS while every other byte (the positions, the plates'
+    calibration, the parameter section's layout) stays as the vendor wrote it."""
+    data = bytearray(open(source, "rb").read())
+    rec = _record_start(data, ("POINT", "UNITS"))
+    assert data[rec + 2:rec + 7] == b"UNITS"
+    data[rec + 6:rec + 7] = b"X"
+    path = tmp_path / name
+    path.write_bytes(bytes(data))
+    return str(path)
+
+
+def test_a_file_in_metres_without_point_units_is_read_in_one_unit(tmp_path):
+    """Peak Performance's FP1 (markers and plate corners in metres, POINT:UNITS 'mete') with
+    POINT:UNITS renamed away: mm, the C3D default, makes its lab 1.4 mm across and its plate
+    0.9 mm long, so the whole file (markers, corners, centres of pressure, moments) is read in
+    m, with one warning naming the file, the unit taken and the fix. The oracle is ezc3d:
+    the numbers the file holds, and its force-platform module's centre of pressure and free
+    moment (ezc3d takes metres where POINT:UNITS is absent)."""
+    source = os.path.join(DATA, "PeakPerformance_FP1.c3d")
+    path = _point_units_renamed(tmp_path, source, "fp1_no_units.c3d")
+    c = ezc3d.c3d(path, extract_forceplat_data=True)
+    # ezc3d adds an empty POINT:UNITS to a file that has none
+    assert c["parameters"]["POINT"]["UNITS"]["value"] == []
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path, rate="analog")
+    said(caught, re.escape(path) + ": the file declares no POINT:UNITS, and in mm \\(the C3D "
+         "default\\) its markers span 1.37 mm and force plate 1 is 0.9 x 0.6 mm: every length "
+         "\\(markers, plate corners, centres of pressure, moments\\) was read in m, in which "
+         "they are a lab's; if the file is in mm after all, or to silence this, set "
+         "POINT:UNITS in the file",
+         "force plate 1: its force points down into the plate while loaded")
+    assert rec.markers.meta["units"] == "m"
+    xyz = np.moveaxis(c["data"]["points"][:3], 0, -1).transpose(1, 0, 2)       # the file's
+    np.testing.assert_allclose(rec.markers.xyz, xyz, rtol=1e-7, equal_nan=True)
+    (plate,) = rec.plates
+    corners = c["parameters"]["FORCE_PLATFORM"]["CORNERS"]["value"][:, :, 0].T
+    np.testing.assert_allclose(plate.corners, corners, rtol=1e-7)
+    ez, on = c["data"]["platform"][0], plate.contact
+    assert on.any()
+    np.testing.assert_allclose(plate.force[on], ez["force"].T[on], rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(plate.cop[on], ez["center_of_pressure"].T[on], atol=1e-6)
+    np.testing.assert_allclose(plate.moment[on] @ (-plate.normal),
+                               ez["Tz"].T[on] @ (-plate.normal), rtol=1e-5, atol=1e-6)
+
+
+def test_a_file_in_mm_without_point_units_is_read_in_mm_silently(tmp_path):
+    """Qualisys's trial (markers and plates in mm) with POINT:UNITS renamed away: mm, the
+    C3D default, fits it, so it reads as the original does, without a word."""
+    path = _point_units_renamed(tmp_path, QUALISYS, "qualisys_no_units.c3d")
+    ref = read(QUALISYS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rec = C.read_c3d(path)
+    np.testing.assert_allclose(rec.markers.xyz, ref.markers.xyz, rtol=1e-7, equal_nan=True)
+    for a, b in zip(rec.plates, ref.plates, strict=True):
+        np.testing.assert_allclose(a.corners, b.corners, rtol=1e-7)
+        np.testing.assert_allclose(a.cop, b.cop, rtol=1e-7, equal_nan=True)
 
 
 # ----------------------------------------------------------------------------- files that crash ezc3d

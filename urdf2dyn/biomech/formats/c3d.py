@@ -10,8 +10,10 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   fault), then ezc3d in a reader process of its own (``_c3dread``: a file that crashes ezc3d
   is refused naming the signal, and cannot take the caller down). Parameters whose type is not
   the standard's are read leniently (Vicon Nexus stores EVENT:ICON_IDS as integers).
-* markers: ``POINT:LABELS``, ``POINT:UNITS`` (mm, cm or m, mm when absent as the standard says:
-  positions are returned in m); a negative residual marks a point not seen in that frame, and
+* one length unit for markers and plates: ``POINT:UNITS`` (mm, cm or m); when absent, mm as
+  the standard says, unless the file's markers or plates are a lab's only in metres (then m,
+  with one warning: ``_undeclared_unit``). Positions are returned in m.
+* markers: ``POINT:LABELS``; a negative residual marks a point not seen in that frame, and
   so do coordinates that are exactly (0, 0, 0) (what many systems write for an occlusion):
   both become NaN. Vicon's subject prefix
   (``Subject01:LASI``, SUBJECTS:LABEL_PREFIXES) is removed, as models name the markers.
@@ -242,7 +244,8 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
                           "truncated or corrupted?") from None
     r = rotation_matrix(rotation)
     params = c["parameters"]
-    markers = _markers(c, source, strict)
+    units, declared = _length_unit(c, source, strict)
+    markers = _markers(c, source, units, declared, strict)
     plates = _plates(c, source, markers, threshold, rate, strict)
     events = _events(params, source)
     if rotation is not None:
@@ -257,7 +260,76 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
                                               "threshold": threshold})
 
 
-def _markers(c, source, strict):
+def _length_unit(c, source, strict):
+    """The file's one length unit, for its markers and its plates alike, and whether the file
+    declares it (POINT:UNITS); without POINT:UNITS, mm as the standard says, unless mm makes
+    the file's geometry no lab's and metres make it one (then m, with one warning)."""
+    declared = [u.strip() for u in _texts(c["parameters"], "POINT", "UNITS")]
+    if not (declared and declared[0]):
+        return _undeclared_unit(c, source, strict), False
+    units = declared[0]
+    if units not in LENGTH_UNITS:
+        spelled = _spelled_unit(units)
+        if spelled is None:
+            raise MotionError(f"{source}: POINT:UNITS {units!r} is not a length unit (expected "
+                              f"one of {sorted(LENGTH_UNITS)})")
+        report(f"{source}: POINT:UNITS {units!r} read as {spelled}", strict=strict,
+               error=MotionError)
+        units = spelled
+    return units, True
+
+
+def _undeclared_unit(c, source, strict):
+    """'mm' (c3d.org, POINT:UNITS: "the default for this parameter must be mm"), or 'm' where
+    the markers or plates are a lab's only in metres and nothing is one only in mm: many
+    exporters write metres and leave POINT:UNITS out, and reading their markers in one unit
+    and their plates in another would put the feet a thousand times off the plates."""
+    in_mm, in_m = _geometry_evidence(c)
+    if not in_m or in_mm:
+        return "mm"
+    report(f"{source}: the file declares no POINT:UNITS, and in mm (the C3D default) its "
+           f"{' and '.join(in_m)}: every length (markers, plate corners, centres of pressure, "
+           "moments) was read in m, in which they are a lab's; if the file is in mm after all, "
+           "or to silence this, set POINT:UNITS in the file (in the capture software's "
+           "export, or with a C3D editor)", strict=strict, error=MotionError)
+    return "m"
+
+
+def _geometry_evidence(c):
+    """What the file's raw lengths say of its unit: (what is a lab's only in mm, what is one
+    only in m), each a list of descriptions in mm. A lab is a few metres across (markers
+    spanning 2 cm to 100 m) and a plate's sides are 1 cm to 10 m (_is_plate)."""
+    params = c["parameters"]
+    in_mm, in_m = [], []
+    pts = np.asarray(c["data"]["points"], dtype=float)           # (4, M, N)
+    xyz = pts[:3].reshape(3, -1)
+    seen = np.all(np.isfinite(xyz), axis=0) & np.any(xyz != 0.0, axis=0)
+    if pts.shape[0] > 3:
+        seen &= ~(pts[3].reshape(-1) < 0)
+    if pts.shape[1] > 1 and seen.sum() > 1:
+        span = float(np.max(np.ptp(xyz[:, seen], axis=1)))
+        if 0.02 <= span < 20.0:                 # in mm, under 2 cm; in m, 2 cm to 20 m
+            in_m.append(f"markers span {span:.3g} mm")
+        elif span > 100.0:                      # in m, beyond 100 m
+            in_mm.append(f"markers span {span:.3g} mm")
+    used = _first(params, "FORCE_PLATFORM", "USED", 0.0)
+    corners = _numbers(params, "FORCE_PLATFORM", "CORNERS")
+    origin = _numbers(params, "FORCE_PLATFORM", "ORIGIN")
+    if not (np.isfinite(used) and corners.ndim == 3 and corners.shape[:2] == (3, 4)
+            and origin.ndim == 2 and origin.shape[0] == 3):
+        return in_mm, in_m
+    for k in range(min(int(max(used, 0)), corners.shape[2], origin.shape[1])):
+        box, orig = corners[:, :, k].T, origin[:, k]
+        fits_mm = _is_plate(box * LENGTH_UNITS["mm"], orig * LENGTH_UNITS["mm"])
+        fits_m = _is_plate(box, orig)
+        if fits_m != fits_mm:
+            sides = _sides(box)
+            said = f"force plate {k + 1} is {sides[0]:.3g} x {sides[1]:.3g} mm"
+            (in_m if fits_m else in_mm).append(said)
+    return in_mm, in_m
+
+
+def _markers(c, source, units, declared, strict):
     params = c["parameters"]
     pts = np.asarray(c["data"]["points"], dtype=float)          # (4, M, N)
     labels = [x.strip() for x in _texts(params, "POINT", "LABELS")]
@@ -277,17 +349,6 @@ def _markers(c, source, strict):
             labels[k] = f"{x}#{seen[x]}"
         else:
             seen[x] = 1
-    declared = [u.strip() for u in _texts(params, "POINT", "UNITS")]
-    # c3d.org, POINT:UNITS: "the default for this parameter must be mm"
-    units = declared[0] if declared and declared[0] else "mm"
-    if units not in LENGTH_UNITS:
-        spelled = _spelled_unit(units)
-        if spelled is None:
-            raise MotionError(f"{source}: POINT:UNITS {units!r} is not a length unit (expected "
-                              f"one of {sorted(LENGTH_UNITS)})")
-        report(f"{source}: POINT:UNITS {units!r} read as {spelled}", strict=strict,
-               error=MotionError)
-        units = spelled
     xyz = np.moveaxis(pts[:3], 0, -1).transpose(1, 0, 2) * LENGTH_UNITS[units]   # (N, M, 3)
     res = c["data"].get("meta_points", {}).get("residuals")
     if res is not None and np.size(res) == m * n:
@@ -301,15 +362,16 @@ def _markers(c, source, strict):
     if m == 0 and not prate > 0:      # an analog-only file (plates, no cameras)
         return Markers(np.zeros(0), [], np.zeros((0, 0, 3)),
                        meta={"source": source, "units": units, "rate": 0.0, "first_frame": f0,
-                             "units_declared": bool(declared and declared[0])})
+                             "units_declared": declared})
     if n and not prate > 0:
         raise MotionError(f"{source}: POINT:RATE is {prate:g}; the markers cannot be timed")
     time = (f0 + np.arange(n)) / prate if n else np.zeros(0)
     out = Markers(time, labels, xyz, meta={"source": source, "units": units, "rate": prate,
                                            "first_frame": f0, "label_prefix": prefix,
-                                           "units_declared": bool(declared and declared[0])})
+                                           "units_declared": declared})
     from .trc import check_units
-    check_units(out, source, units, strict=strict, declared=bool(declared and declared[0]))
+    # a unit taken from the geometry has already been said; the C3D default may still be wrong
+    check_units(out, source, units, strict=strict, declared=declared or units != "mm")
     return out
 
 
@@ -507,24 +569,18 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
                               "without it the channels cannot be turned into forces")
         cm = cal[:, :, k]        # CAL[i, j]: channel j's share of output i (ezc3d's order)
     scale = LENGTH_UNITS[punits]
-    reach = np.nanmax(np.abs(corners[:, :, k]))
-    if not units_declared and punits == "mm" and reach < 5:
-        # no POINT:UNITS: mm by default, but a plate within 5 mm of the origin is in metres
-        report(f"{where}: the file declares no POINT:UNITS (the C3D default is mm) and the "
-               f"plate's corners are within {reach:.4g} units of the origin: read as m",
-               strict=strict, error=MotionError)
-        scale = LENGTH_UNITS["m"]
-        punits = "m"
     box = corners[:, :, k].T * scale                                  # (4, 3) m
     orig = origin[:, k] * scale
     if not _is_plate(box, orig):
         sides = np.array2string(_sides(box), precision=3)
         unit = _unit_making_a_plate(corners[:, :, k].T, origin[:, k], punits)
         if unit:
+            said = (f"the file's POINT:UNITS '{punits}'" if units_declared else
+                    f"'{punits}', the C3D default (the file declares no POINT:UNITS)")
             raise MotionError(f"{where}: FORCE_PLATFORM:CORNERS and ORIGIN are not a plate's "
-                              f"in the file's POINT:UNITS '{punits}' (sides {sides} m), but "
-                              f"are in '{unit}': POINT:UNITS is probably wrong; fix it in the "
-                              "file (or the capture software's export)")
+                              f"in {said} (sides {sides} m), but are in '{unit}': POINT:UNITS "
+                              "is probably wrong; fix it in the file (or the capture "
+                              "software's export)")
         raise MotionError(f"{where}: FORCE_PLATFORM:CORNERS or ORIGIN is not a plate's "
                           f"(sides {sides} m); the plate's calibration in the file is missing "
                           "or corrupted")
