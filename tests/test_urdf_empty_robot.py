@@ -116,3 +116,39 @@ def test_example_robot_data_ur3_urdf():
     # and the robots named do load
     for name in ("ur3_gripper.urdf", "ur3_joint_limited_robot.urdf", "ur3_robot.urdf"):
         assert _links(open(os.path.join(root, "ur_description", "urdf", name)).read())
+
+
+def _check_says_what_info_says(path):
+    """`urdf2dyn check` and `urdf2dyn info` on a file that does not load: the same message
+    (check names the file at the head of its line, info after its own name)."""
+    info, check = _cli("info", str(path)), _cli("check", str(path))
+    assert info.returncode == check.returncode == 1
+    assert "Traceback" not in info.stderr + check.stderr
+    said = info.stderr.strip().removeprefix(f"urdf2dyn info: error: {path}: ")
+    assert check.stdout.splitlines()[0] == f"{path}: error: {said}"
+    assert [f.message for f in urdf2dyn.check(path) if f.kind == "error"] == [said]
+    return said
+
+
+def test_check_gives_an_unexpanded_xacro_the_command_for_itself(tmp_path):
+    path = tmp_path / "arm.urdf.xacro"
+    path.write_text(CASES["unexpanded xacro"][0])
+    said = _check_says_what_info_says(path)
+    assert f"run xacro on it (xacro {path} > ROBOT.urdf;" in said and "THIS_FILE" not in said
+
+
+def test_check_names_the_robots_beside_an_empty_one(tmp_path):
+    empty = tmp_path / "arm.urdf"
+    empty.write_text(CASES["xacro output"][0])
+    (tmp_path / "arm_robot.urdf").write_text("<robot name='arm'><link name='base'/></robot>")
+    said = _check_says_what_info_says(empty)
+    assert said.endswith(". Beside it: arm_robot.urdf, which holds links: load that")
+
+
+def test_check_on_example_robot_data_ur3_urdf():
+    root = po.robots_dir()
+    if root is None:
+        pytest.skip("example-robot-data not installed")
+    said = _check_says_what_info_says(os.path.join(root, "ur_description", "urdf", "ur3.urdf"))
+    assert said.endswith(". Beside it: ur3_gripper.urdf, ur3_joint_limited_robot.urdf, "
+                         "ur3_robot.urdf, which hold links: load one of those")

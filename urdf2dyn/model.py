@@ -454,10 +454,9 @@ class Model:
             if source is None:
                 raise
             at = re.match(r"line (\d+): ", str(e))     # the core's "line N: " -> "file:N: "
-            said = str(e)[at.end() if at else 0:].replace("xacro THIS_FILE >",
-                                                          f"xacro {source} >")
-            raise _core.URDFError(_where(source, int(at.group(1)) if at else 0) + said
-                                  + _robots_beside(source, str(e))) from None
+            said = _about_the_file(str(e)[at.end() if at else 0:], source)
+            raise _core.URDFError(_where(source, int(at.group(1)) if at else 0)
+                                  + said) from None
         except UnicodeEncodeError as e:
             raise _core.URDFError(f"the URDF text is not valid Unicode ({e.reason} at "
                                   f"position {e.start})") from None
@@ -1999,6 +1998,14 @@ def _coupler_order(couplers, source):
             state[j] = 2
             order.append(j)
     return order
+
+
+def _about_the_file(message, source):
+    """The core's error message, which cannot know the file's path, made about the file at
+    source: xacro's command names it, and a robot without links gets the robots beside it.
+    Every command reporting a model that does not load (load, info, check) says it so."""
+    return message.replace("xacro THIS_FILE >", f"xacro {source} >") + _robots_beside(
+        source, message)
 
 
 def _robots_beside(source, error):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ._core import URDFError, urdf_check
 from ._safe_files import note_input
-from .model import Model, _decode
+from .model import Model, _decode, _about_the_file
 from .warn import URDFWarning
 
 __all__ = ["Finding", "check"]
@@ -61,7 +61,9 @@ def check(urdf, floating_base=False):
         checked only when every joint reads; then no advice, which needs the loaded model), the
         load warnings, and advice on the model's numbers.
     """
+    source = None
     if isinstance(urdf, (str, os.PathLike)) and not str(urdf).lstrip().startswith("<"):
+        source = os.fspath(urdf)
         note_input(urdf, "model")
         with open(urdf, "rb") as f:
             data = f.read()
@@ -76,7 +78,11 @@ def check(urdf, floating_base=False):
             warnings.simplefilter("ignore", URDFWarning)
             model = Model(text, floating_base)
     except URDFError as e:
-        return _errors(text, str(e))
+        found = _errors(text, str(e))
+        if source is None:
+            return found
+        return [Finding(f.kind, f.line, _about_the_file(f.message, source))
+                if f.kind == "error" else f for f in found]
     found = [Finding("warning", line, msg) for line, msg in model.findings]
     links, joints = model._c.document()
     found += _joint_advice(model, links, joints) + _link_advice(model, links)
