@@ -287,6 +287,11 @@ def lowpass(t, x, cutoff_hz, order=2):
     return filtfilt(b, a, x, axis=0, padtype="odd", padlen=padlen)
 
 
+# Coordinates near the float limit (1e308) overflow when filtered or differenced: the
+# derivatives are then inf or NaN, which the trial's checks name in urdf2dyn's words (the
+# rows, the largest coordinate, what to do); NumPy's own overflow warnings would only say it
+# again in words a user cannot act on, so they are not raised here.
+@np.errstate(over="ignore", invalid="ignore")
 def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = DEFAULT_DERIVATIVES,
                          cutoff_hz: float | None = None, *, model: Model | None = None,
                          filter_order: int = 2, window: int | None = None, polyorder: int = 3,
@@ -295,7 +300,9 @@ def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = DEFAULT_DERIV
     one derivative estimator (the command line's ``--derivatives`` / ``--filter`` call it too).
 
     q must be finite: a NaN would spread to its neighbours (and, filtered, to every sample).
-    Fill gaps first (fill_gaps; urdf2dyn.inverse_dynamics_trial does).
+    Fill gaps first (fill_gaps; urdf2dyn.inverse_dynamics_trial does). Coordinates too large
+    to differentiate (near 1e308) give infinite or NaN derivatives, without NumPy's overflow
+    warnings; inverse_dynamics_trial names those samples.
 
     Parameters
     ----------
