@@ -765,6 +765,27 @@ def test_plates_without_point_units_in_metres_are_read_in_m_with_a_warning(tmp_p
             np.testing.assert_allclose(a.cop, b.cop, atol=1e-6, equal_nan=True)
 
 
+def test_markers_too_small_even_in_the_plates_metres_are_said_so(tmp_path):
+    """FP_Type3 without POINT:UNITS, its plates in metres and its markers in micrometres: the
+    plates make the file's unit m, and the markers, a lab's in neither unit, are warned about
+    naming where that unit came from (not 'the format's default')."""
+    c = ezc3d.c3d(TYPE3)
+    c["data"]["points"][:3] *= 1e-6
+    fp = c["parameters"]["FORCE_PLATFORM"]
+    for key in ("CORNERS", "ORIGIN"):
+        fp[key]["value"] = np.asarray(fp[key]["value"], dtype=float) * 1e-3
+    c["parameters"]["POINT"]["UNITS"]["value"] = []
+    path = str(tmp_path / "tiny_markers.c3d")
+    c.write(path)
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path)
+    said(caught, "tiny_markers.c3d: the file declares no POINT:UNITS, and in mm \\(the C3D "
+                 "default\\) its force plate 1 is 0.886 x 0.584 mm and force plate 2 is "
+                 "0.885 x 0.587 mm: every length",
+         "the markers span only 1.16 mm read in 'm' \\(the file declares no POINT:UNITS; its "
+         "force plates are a lab's only in it\\): is that their unit\\? Fix the file's units")
+    assert rec.markers.meta["units"] == "m"
+
 def _point_units_renamed(tmp_path, source, name):
     """A vendor's file with one byte changed: POINT:UNITS renamed POINT:UNITX, so that the
     file declares no POINT:UNITS while every other byte (the positions, the plates'

@@ -370,8 +370,11 @@ def _markers(c, source, units, declared, strict):
                                            "first_frame": f0, "label_prefix": prefix,
                                            "units_declared": declared})
     from .trc import check_units
-    # a unit taken from the geometry has already been said; the C3D default may still be wrong
-    check_units(out, source, units, strict=strict, declared=declared or units != "mm")
+    # without POINT:UNITS, metres come from the plates (markers that looked like metres would
+    # not be warned about here): say so, not 'the format's default'
+    how = declared if declared or units == "mm" else \
+        "the file declares no POINT:UNITS; its force plates are a lab's only in it"
+    check_units(out, source, units, strict=strict, declared=how)
     return out
 
 

@@ -392,20 +392,24 @@ def check_units(markers, source, units, strict=False, declared=True):
     """Warn when positions (in m) do not look like a lab's for the declared units: a lab is a
     few metres across; metres declared as mm give a lab of millimetres, and mm declared as
     metres a lab of kilometres. declared=False: the file names no unit, units is its
-    format's default."""
+    format's default; a str: how units was chosen instead (e.g. from the file's geometry)."""
     finite = markers.xyz[np.all(np.isfinite(markers.xyz), axis=-1)]
     if len(finite) < 2:
         return
     extent = float(np.max(np.ptp(finite, axis=0)))
-    said = (f"with units '{units}'" if declared else
-            f"read in '{units}', the format's default (the file declares no unit)")
+    if isinstance(declared, str):
+        said = f"read in '{units}' ({declared})"
+    else:
+        said = (f"with units '{units}'" if declared else
+                f"read in '{units}', the format's default (the file declares no unit)")
     if extent > 100.0:
         report(f"{source}: the markers span {extent:.4g} m {said}: are they in mm? Fix the "
                "file's units (or the header) before using them", strict=strict,
                error=MotionError)
     elif 0 < extent < 0.02 and len(markers.labels) > 1:
-        report(f"{source}: the markers span only {extent * 1000:.3g} mm {said}: are they in "
-               "m? Fix the file's units (or the header) before using them",
+        question = "are they in m?" if units != "m" else "is that their unit?"
+        report(f"{source}: the markers span only {extent * 1000:.3g} mm {said}: {question} "
+               "Fix the file's units (or the header) before using them",
                strict=strict, error=MotionError)
 
 
