@@ -403,3 +403,281 @@ def test_random_actuators_act_size_refused_exactly_where_mujoco_refuses(elements
         assert (expected is None) == (got is None), (expected, got)
     if got is not None:
         assert "act=" in got, got
+
+
+# ---- names: the ones urdf2dyn generates, empty ones, repeated ones across files ----------
+
+def _body(name, *joints, extra=""):
+    """A body with a sphere geom and joints (each a name, None for none), hinge axes apart."""
+    attr = "" if name is None else f' name="{name}"'
+    axes = ["1 0 0", "0 1 0", "0 0 1"]
+    js = "".join(f'<joint{"" if j is None else f" name={chr(34)}{j}{chr(34)}"} '
+                 f'axis="{axes[k % 3]}"/>' for k, j in enumerate(joints))
+    return f'<body{attr}>{js}<geom size="0.1"/>{extra}</body>'
+
+
+def _world(*bodies):
+    return "<worldbody>" + "".join(bodies) + "</worldbody>"
+
+
+def _names_kept(xml, model):
+    """Every body and joint name MuJoCo compiles is urdf2dyn's too; urdf2dyn's link names and
+    joint names are each unique."""
+    m = mujoco.MjModel.from_xml_string(xml)
+    bodies = [m.body(k).name for k in range(m.nbody)]
+    joints = [m.joint(k).name for k in range(m.njnt)]
+    links, jnames = list(model.link_names), [j.name for j in model.joints]
+    assert len(set(links)) == len(links), links
+    assert len(set(jnames)) == len(jnames), jnames
+    assert {b for b in bodies if b} <= set(links), (bodies, links)
+    assert {j for j in joints if j} <= set(jnames), (joints, jnames)
+
+
+GENERATED = {
+    "joint named as an unnamed one's name, after it": doc(_world(_body("b", None, "b_joint0"))),
+    "joint named as an unnamed one's name, before it": doc(_world(_body("b", "b_joint1", None))),
+    "body named as an unnamed one's name, after it": doc(_world(_body(None, None),
+                                                                _body("body1", None))),
+    "body named as an unnamed one's name, before it": doc(_world(_body("body2", None),
+                                                                 _body(None, None))),
+    "body named as an intermediate link": doc(
+        '<worldbody><body name="b"><joint name="j" pos="1 0 0"/><joint name="k" axis="0 1 0"/>'
+        '<geom size="0.1"/></body>', _body("b/j", "x"), "</worldbody>"),
+    "joint named as a weld": doc(_world(_body("b"), _body("c", "b/weld"))),
+    "joint named as an anchor": doc(
+        '<worldbody><body name="b"><joint pos="1 0 0"/><geom size="0.1"/></body>',
+        _body("c", "b/anchor", "b_joint0_2"), "</worldbody>"),
+    "empty body and joint names": doc(_world(_body("", "", ""), _body("", ""))),
+    "an empty name beside the generated one": doc(_world(_body("b", "", "b_joint0"))),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GENERATED))
+def test_generated_names_never_refuse_a_file_mujoco_loads(case):
+    """urdf2dyn names unnamed bodies and joints (body<id>, <body>_joint<k>) and the links and
+    fixed joints it adds (<body>/<joint>, <body>/weld, <body>/anchor); a file naming its own
+    body or joint so was refused as a repeated name, which MuJoCo loads. Now a generated name
+    a file's name (or an earlier generated one) has gets _2, _3...: every name MuJoCo keeps
+    is kept, and urdf2dyn's link and joint names stay unique."""
+    xml = GENERATED[case]
+    assert mujoco_error(xml) is None
+    assert urdf2dyn_error(xml) is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.Urdf2dynWarning)
+        _names_kept(xml, urdf2dyn.load(xml))
+
+
+def test_generated_name_rule_is_the_documented_one():
+    """body<id>, <body>_joint<k>, and _2 after a name the file gives."""
+    xml = doc(_world(_body(None, None, "body1_joint1"), _body("body1", None)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.Urdf2dynWarning)
+        model = urdf2dyn.load(xml)
+    assert [j.name for j in model.joints] == ["body1_2_joint0", "body1_joint1", "body1_joint0"]
+    assert "body1_2" in model.link_names and "body1" in model.link_names
+
+
+NAME_REFUSALS = {
+    "actuator on an unnamed joint by its generated name": (
+        doc(_world(_body("b", None)), actuators('<motor joint="b_joint0"/>')),
+        ["joint=\"b_joint0\"", "names no joint"]),
+    "actuator on an unnamed body's joint": (
+        doc(_world(_body(None, "j")), actuators('<motor joint="j"/>')), None),
+    "body named world": (doc(_world(_body("world", None))), ["'world'", "rename"]),
+    "two bodies": (doc(_world(_body("a", None), _body("a", None))),
+                   ["two bodies", "'a'", "line 1"]),
+    "two joints in two bodies": (doc(_world(_body("a", "j"), _body("b", "j"))),
+                                 ["two joints", "'j'", "line 1"]),
+    "a freejoint and a joint": (
+        doc('<worldbody><body><freejoint name="j"/><geom size="0.1"/></body>',
+            _body("b", "j"), "</worldbody>"), ["two joints", "'j'"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NAME_REFUSALS))
+def test_body_and_joint_names_are_refused_as_mujoco_refuses_them(case):
+    """An actuator cannot drive an unnamed joint by the name urdf2dyn gives it (MuJoCo does
+    not know that name: urdf2dyn loaded it); a body named 'world' and repeated body or joint
+    names are refused, naming both lines."""
+    xml, words = NAME_REFUSALS[case]
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (words is None), expected
+    assert (got is None) == (words is None), got
+    for w in words or []:
+        assert w in got, (got, expected)
+
+
+_TEX = 'builtin="flat" width="2" height="2"'
+_HF = 'nrow="2" ncol="2" size="1 1 1 1"'
+EMPTY_NAMES = {
+    "mesh": (doc(f'<asset><mesh name="" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/></asset>', WORLD),
+             ["<mesh>", "no name", "empty name in mesh", "line 1"]),
+    "material": (doc('<asset><material name=""/></asset>', WORLD), ["<material>", "name="]),
+    "unnamed material": (doc('<asset><material/></asset>', WORLD), ["<material>"]),
+    "texture": (doc(f'<asset><texture name="" type="2d" {_TEX}/></asset>', WORLD),
+                ["<texture>", "empty name in texture"]),
+    "unnamed texture": (doc(f'<asset><texture {_TEX}/></asset>', WORLD), ["<texture>"]),
+    "unnamed cube texture of six files": (
+        doc('<asset><texture type="cube" fileright="r.png" fileleft="l.png" fileup="u.png" '
+            'filedown="d.png" filefront="f.png" fileback="b.png"/></asset>', WORLD),
+        ["<texture>"]),
+    "unnamed 2d texture by its class": (
+        doc('<default><default class="c"><texture type="2d"/></default></default>',
+            f'<asset><texture class="c" {_TEX}/></asset>', WORLD), ["<texture>"]),
+    "unnamed skybox": (doc(f'<asset><texture type="skybox" {_TEX}/></asset>', WORLD), None),
+    "empty-named skybox": (doc(f'<asset><texture name="" type="skybox" {_TEX}/></asset>',
+                               WORLD), None),
+    "unnamed skybox by the main class": (
+        doc('<default><texture type="skybox"/></default>',
+            f'<asset><texture {_TEX}/><texture {_TEX}/></asset>', WORLD), None),
+    "height field": (doc(f'<asset><hfield name="" {_HF}/></asset>', WORLD),
+                     ["<hfield>", "empty name in hfield"]),
+    "unnamed height field": (doc(f'<asset><hfield {_HF}/></asset>', WORLD), ["<hfield>"]),
+    "geom, site, camera, light, frame": (
+        doc('<worldbody><geom name="" size="1"/><site name=""/><camera name=""/>'
+            '<light name=""/><frame name=""/>', BODY, "</worldbody>"), None),
+    "tendon, actuator, sensor, equality, key": (
+        doc(WORLD, '<tendon><fixed name=""><joint joint="j" coef="1"/></fixed></tendon>',
+            actuators('<motor name="" joint="j"/>'),
+            '<sensor><jointpos name="" joint="j"/></sensor>',
+            '<equality><joint name="" joint1="j"/></equality>',
+            '<keyframe><key name=""/></keyframe>'), None),
+    "numeric, text, exclude": (
+        doc(WORLD, '<custom><numeric name="" data="1"/><text name="" data="a"/></custom>',
+            '<contact><exclude name="" body1="world" body2="b"/></contact>'), None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EMPTY_NAMES))
+def test_empty_names_are_refused_where_mujoco_refuses_them(case):
+    """MuJoCo refuses a mesh, material, height field or texture (but a skybox, whose type
+    may come from its class) without a name, name="" being none ("empty name in texture");
+    every other element may have an empty name. urdf2dyn loaded them all."""
+    xml, words = EMPTY_NAMES[case]
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (words is None), expected
+    assert (got is None) == (words is None), got
+    for w in words or []:
+        assert w.replace("hfield", "height field") in got.replace("hfield", "height field"), \
+            (got, expected)
+
+
+_SQUARE = 'vertex="0 0 0 1 0 0 0 1 0 0 0 1"'
+FILE_NAMES = {
+    "texture named by its file": (
+        doc(f'<asset><texture name="t" type="2d" {_TEX}/><texture type="2d" file="d/t.png"/>'
+            "</asset>", WORLD), ["two textures", "'t'"]),
+    "texture with an empty name, named by its file": (
+        doc(f'<asset><texture name="t" type="2d" {_TEX}/>'
+            '<texture name="" type="2d" file="t.png"/></asset>', WORLD), ["two textures"]),
+    "skybox named by its file": (
+        doc(f'<asset><texture name="t" type="2d" {_TEX}/><texture type="skybox" file="t.png"/>'
+            "</asset>", WORLD), ["two textures"]),
+    "two textures of one file": (
+        doc('<asset><texture type="2d" file="t.png"/><texture type="2d" file="x/t.png"/>'
+            "</asset>", WORLD), ["two textures"]),
+    "only the last extension goes": (
+        doc(f'<asset><texture name="a.b" type="2d" {_TEX}/><texture type="2d" file="a.b.png"/>'
+            "</asset>", WORLD), ["'a.b'"]),
+    "a folder with a backslash": (
+        doc(f'<asset><texture name="t" type="2d" {_TEX}/><texture type="2d" file="a\\t.png"/>'
+            "</asset>", WORLD), ["'t'"]),
+    "height field named by its file": (
+        doc(f'<asset><hfield name="h" {_HF}/><hfield file="h.png" size="1 1 1 1"/></asset>',
+            WORLD), ["two height fields", "'h'"]),
+    "mesh with an empty name, named by its file": (
+        doc(f'<asset><mesh name="m" {_SQUARE}/><mesh name="" file="d/m.stl"/></asset>', WORLD),
+        ["two meshes", "'m'"]),
+    "mesh of a dotted file": (
+        doc(f'<asset><mesh name="n.x" {_SQUARE}/><mesh file="n.x.stl"/></asset>', WORLD),
+        ["two meshes", "'n.x'"]),
+    "skin named by its file": (
+        doc(WORLD, '<asset><skin name="s" vertex="0 0 0 1 0 0 0 1 0" face="0 1 2">'
+            '<bone body="b" bindpos="0 0 0" bindquat="1 0 0 0" vertid="0 1 2" '
+            'vertweight="1 1 1"/></skin><skin file="s.skn"/></asset>'), ["two skins"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FILE_NAMES))
+def test_assets_named_by_their_file_are_checked_as_mujoco_names_them(case):
+    """A mesh, texture, height field or skin without a name (or with name="") is named after
+    its file, without folder and last extension, and that name repeats a named one as MuJoCo
+    says; urdf2dyn named only meshes so (and refused one with name="" and a file)."""
+    xml, words = FILE_NAMES[case]
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert expected is not None and "repeated name" in expected, expected
+    assert got is not None
+    for w in words + ["line 1", "rename"]:
+        assert w in got, (got, expected)
+
+
+@pytest.mark.parametrize("first", ["main", "part"])
+def test_repeated_name_across_included_files_names_both_files(tmp_path, first):
+    """A name repeated between the main file and an <include>d one: the message names each
+    element's file and line (it said 'the other at line N', a line of another file)."""
+    (tmp_path / "part.xml").write_text('<mujoco>\n  <body name="c">\n    <joint name="j"/>\n'
+                                       '    <geom size="0.1"/>\n  </body>\n</mujoco>\n')
+    own = '<body name="b"><joint name="j"/><geom size="0.1"/></body>\n'
+    inc = '<include file="part.xml"/>\n'
+    main = tmp_path / "main.xml"
+    main.write_text("<mujoco>\n<worldbody>\n" + (own + inc if first == "main" else inc + own)
+                    + "</worldbody>\n</mujoco>\n")
+    with pytest.raises(ValueError, match="repeated name"):
+        mujoco.MjModel.from_xml_path(str(main))
+    with pytest.raises(urdf2dyn.URDFError) as e:
+        urdf2dyn.load(str(main))
+    msg = str(e.value)
+    assert "two joints are named 'j'" in msg, msg
+    line = 3 if first == "main" else 4
+    assert f"{main}, line {line}" in msg and f"{tmp_path / 'part.xml'}, line 3" in msg, msg
+
+
+_NAMES = st.sampled_from([None, "", "a", "b", "j", "world", "body1", "body2", "a_joint0",
+                          "body1_joint0", "body2_joint1", "a/j", "a/weld", "b/anchor",
+                          "body1_2"])
+_JOINT = st.tuples(_NAMES, st.booleans())           # a name, and an anchor off the origin
+
+
+@st.composite
+def _named_model(draw):
+    """Up to three bodies (each nested in the one before or not) with up to two hinges, a
+    geom and a site each, a 2d texture and a material, and a motor on a drawn joint name:
+    every name drawn from a pool with empty ones, generated patterns and repeats."""
+    axes = ["1 0 0", "0 1 0"]
+    xml, opened = "", 0
+    for _ in range(draw(st.integers(1, 3))):
+        name = draw(_NAMES)
+        joints = draw(st.lists(_JOINT, max_size=2))
+        js = "".join(f'<joint{"" if n is None else f" name={chr(34)}{n}{chr(34)}"} '
+                     f'axis="{axes[k]}"{" pos=" + chr(34) + "0 0 0.1" + chr(34) if off else ""}/>'
+                     for k, (n, off) in enumerate(joints))
+        site = draw(_NAMES)
+        site = "<site/>" if site is None else f'<site name="{site}"/>'
+        if opened and draw(st.booleans()):
+            xml += "</body>"
+            opened -= 1
+        xml += (f'<body{"" if name is None else f" name={chr(34)}{name}{chr(34)}"}>{js}'
+                f'<geom size="0.1"/>{site}')
+        opened += 1
+    xml += "</body>" * opened
+    tex, mat = draw(_NAMES), draw(_NAMES)
+    assets = ("<asset>" + ("" if tex is None else f'<texture name="{tex}" type="2d" {_TEX}/>')
+              + ("" if mat is None else f'<material name="{mat}"/>') + "</asset>")
+    target = draw(st.sampled_from(["", "a", "j", "a_joint0", "body1_joint0", "b/anchor"]))
+    motor = actuators(f'<motor joint="{target}"/>') if target else ""
+    return doc(assets, f"<worldbody>{xml}</worldbody>", motor)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_named_model())
+def test_random_names_refused_exactly_where_mujoco_refuses(xml):
+    """Random small models whose body, joint, site, texture and material names (and a
+    motor's joint) are drawn from a pool with empty names, names urdf2dyn generates and
+    repeats within and across kinds: urdf2dyn refuses exactly when MuJoCo does, never with
+    another exception, and where it loads it keeps every name MuJoCo keeps, its own unique."""
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)
+    if got is None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", urdf2dyn.Urdf2dynWarning)
+            _names_kept(xml, urdf2dyn.load(xml))

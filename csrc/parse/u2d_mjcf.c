@@ -37,9 +37,9 @@
 #define MAX_TOTAL_BYTES ((size_t)1 << 30)     /* every file of a model together */
 #define MAX_CLASS_DEPTH 100                    /* MuJoCo's models nest a few       */
 
-enum { K_JOINT = 0, K_GEOM, K_MESH, K_SITE, K_CAMERA, K_TENDON, K_ACTUATOR, NKIND };
+enum { K_JOINT = 0, K_GEOM, K_MESH, K_SITE, K_CAMERA, K_TENDON, K_TEXTURE, K_ACTUATOR, NKIND };
 static const char *const kind_name[K_ACTUATOR] = {"joint", "geom", "mesh", "site", "camera",
-                                                  "tendon"};
+                                                  "tendon", "texture"};
 
 /* The elements that are actuators, in <actuator> and in a <default>: MuJoCo keeps one
  * actuator default per class, which each of them writes in document order. */
@@ -71,6 +71,9 @@ typedef struct {
 } mj_mesh;
 
 typedef struct { const char *name; int index; } name_entry;
+
+/* A set of names (open addressing, a power-of-two capacity, at most half full). */
+typedef struct { const char **slot; size_t cap, n; } name_set;
 
 /* A joint's springdamper="timeconst dampratio" (0 0 when it has none), and a free joint's
  * armature (which urdf2dyn does not apply, but MuJoCo's mass matrix, whose inverse sizes
@@ -118,6 +121,10 @@ typedef struct {
     int caplink, capjoint, capq0;
     char **owned;               /* generated names                                       */
     int nowned, capowned;
+    name_set link_names;        /* the bodies' and links' names, the file's and generated  */
+    name_set joint_names;       /* the joints' names, the file's and generated             */
+    name_entry *named_joint;    /* the joints the file names (actuators' targets): core ids */
+    int nnamed_joint, capnamed_joint;
     int nbody;                  /* MuJoCo body ids handed out                            */
 
     /* what is read but not applied, for the summary */
@@ -786,6 +793,73 @@ static const char *own_name(mjcf *rd, const char *fmt, ...)
     return rd->owned[rd->nowned++] = s;
 }
 
+static size_t name_hash(const char *s)
+{
+    size_t h = 2166136261u;                     /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* Where name is, or belongs, in set (which has a free slot). */
+static size_t name_slot(const name_set *set, const char *name)
+{
+    size_t k = name_hash(name) & (set->cap - 1);
+    while (set->slot[k] && strcmp(set->slot[k], name) != 0) k = (k + 1) & (set->cap - 1);
+    return k;
+}
+
+static int set_has(const name_set *set, const char *name)
+{
+    return set->cap && set->slot[name_slot(set, name)] != NULL;
+}
+
+/* Add name (kept by the caller) to set. 0 or -1 (message). */
+static int set_add(mjcf *rd, name_set *set, const char *name)
+{
+    if (2 * (set->n + 1) > set->cap) {
+        name_set bigger = {NULL, set->cap ? 2 * set->cap : 64, 0};
+        if (!(bigger.slot = calloc(bigger.cap, sizeof *bigger.slot)))
+            return fail(rd, NULL, "out of memory");
+        for (size_t k = 0; k < set->cap; k++)
+            if (set->slot[k]) bigger.slot[name_slot(&bigger, set->slot[k])] = set->slot[k];
+        bigger.n = set->n;
+        free(set->slot);
+        *set = bigger;
+    }
+    size_t k = name_slot(set, name);
+    if (!set->slot[k]) { set->slot[k] = name; set->n++; }
+    return 0;
+}
+
+/* The name urdf2dyn gives an unnamed body or joint, or a link or fixed joint it adds: the
+ * one fmt makes, or, when a body or joint of the file or one generated before has it (set
+ * holds their names), that name with "_2", "_3"... appended, the first free one. So a
+ * generated name never refuses a file MuJoCo loads, nor repeats a name. */
+static const char *generated_name(mjcf *rd, name_set *set, const char *fmt, ...)
+{
+    char base[580], buf[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(base, sizeof base, fmt, ap);
+    va_end(ap);
+    snprintf(buf, sizeof buf, "%s", base);
+    for (unsigned k = 2; set_has(set, buf); k++) snprintf(buf, sizeof buf, "%s_%u", base, k);
+    const char *s = own_name(rd, "%s", buf);
+    return s && !set_add(rd, set, s) ? s : NULL;
+}
+
+/* The name MuJoCo gives asset e (a <mesh>, <texture>, <hfield> or <skin>) without name=,
+ * or with an empty one: its file's name, without folder and extension (MuJoCo's reader
+ * names it so); "" without file=. NULL when out of memory. */
+static const char *file_stem_name(mjcf *rd, u2d_xml *e)
+{
+    const char *name = u2d_xml_attr(e, "name"), *file = u2d_xml_attr(e, "file");
+    if (name && name[0]) return name;
+    if (!file) return "";
+    const char *base = file + dir_length(file), *dot = strrchr(base, '.');
+    return own_name(rd, "%.*s", dot ? (int)(dot - base) : (int)strlen(base), base);
+}
+
 /* ---- mesh assets ----------------------------------------------------------------------- */
 
 static int read_assets(mjcf *rd)
@@ -796,13 +870,9 @@ static int read_assets(mjcf *rd)
             if (strcmp(u2d_xml_name(m), "mesh") != 0) continue;
             int cls = class_attr(rd, m, "class", 0);
             if (cls < 0) return -1;
-            const char *name = u2d_xml_attr(m, "name"), *file = u2d_xml_attr(m, "file");
-            if (!name && file) {                /* MuJoCo: the file's name, no folder, no ext */
-                const char *base = file + dir_length(file), *dot = strrchr(base, '.');
-                int n = dot ? (int)(dot - base) : (int)strlen(base);
-                if (!(name = own_name(rd, "%.*s", n, base))) return -1;
-            }
-            if (!name || !name[0]) return fail(rd, m, "<mesh> needs a name or a file");
+            const char *name = file_stem_name(rd, m);
+            if (!name) return -1;
+            if (!name[0]) return fail(rd, m, "<mesh> needs a name or a file");
             if (grow(rd, (void **)&rd->mesh, &rd->capmesh, rd->nmesh, sizeof *rd->mesh)) return -1;
             rd->mesh[rd->nmesh++] = (mj_mesh){name, m, cls, 0, {0, {0, 0, 0}, {0}}};
         }
@@ -1515,6 +1585,7 @@ typedef struct {
     double springref, frictionloss, springdamper[2], free_armature;
     int limited;
     double range[2];
+    int named;                          /* whether the file names it (name= not empty) */
 } mj_joint;
 
 /* A joint's actuator force range as MuJoCo checks it (urdf2dyn applies no actuator force):
@@ -1542,7 +1613,10 @@ static int read_joint(mjcf *rd, const mj_item *it, const char *body, int k, mj_j
     memset(J, 0, sizeof *J);
     J->axis[2] = 1.0;
     J->name = u2d_xml_attr(j, "name");
-    if (!J->name && !(J->name = own_name(rd, "%.250s_joint%d", body, k))) return -1;
+    J->named = J->name && J->name[0];   /* MuJoCo's name="" is no name */
+    if (!J->named &&
+        !(J->name = generated_name(rd, &rd->joint_names, "%.250s_joint%d", body, k)))
+        return -1;
     if (free_elem) {                    /* <freejoint>: no defaults, no axis, no anchor */
         J->type = J_FREE;
         return 0;
@@ -1695,6 +1769,16 @@ static int simple_slide_springdampers(const mj_joint *J, const mj_content *c)
     return n;
 }
 
+/* Core joint index has the file's name: actuators may drive it by that name. 0 or -1. */
+static int name_joint(mjcf *rd, const char *name, int index)
+{
+    if (grow(rd, (void **)&rd->named_joint, &rd->capnamed_joint, rd->nnamed_joint,
+             sizeof *rd->named_joint))
+        return -1;
+    rd->named_joint[rd->nnamed_joint++] = (name_entry){name, index};
+    return 0;
+}
+
 /* The body's link and its joints (a chain: see the top of the file). pose: the body in its
  * parent's frame. Returns the body's link, or -1. */
 static int body_joints(mjcf *rd, const mj_pending *b, const mj_content *c, const char *name,
@@ -1751,13 +1835,17 @@ static int body_joints(mjcf *rd, const mj_pending *b, const mj_content *c, const
         }
         int last = k == c->njoint - 1;
         int onbody = last && !anchor.pos[0] && !anchor.pos[1] && !anchor.pos[2];
-        const char *lname = onbody ? name : own_name(rd, "%.250s/%.250s", name, j->name);
+        const char *lname = onbody ? name : generated_name(rd, &rd->link_names, "%.250s/%.250s",
+                                                           name, j->name);
         int child = lname ? add_link(rd, lname, line) : -1;
         if (child < 0) { free(J); return -1; }
         if (onbody) body = child;
         u2d_urdf_joint *U = add_joint(rd, j->name, u2d_xml_line(c->joint[k].node),
                                       core_type[j->type], cur, child, &origin);
-        if (!U) { free(J); return -1; }
+        if (!U || (j->named && name_joint(rd, j->name, (int)(U - rd->u->joint)))) {
+            free(J);
+            return -1;
+        }
         memcpy(U->axis, j->axis, sizeof j->axis);
         U->armature = j->armature;
         U->friction = j->frictionloss;
@@ -1782,7 +1870,8 @@ static int body_joints(mjcf *rd, const mj_pending *b, const mj_content *c, const
         X = (u2d_mj_pose){{-anchor.pos[0], -anchor.pos[1], -anchor.pos[2]}, {1, 0, 0, 0}};
     }
     if (body < 0) {                             /* welded, or off the last joint's anchor */
-        const char *jname = own_name(rd, "%.250s/%s", name, c->njoint ? "anchor" : "weld");
+        const char *jname = generated_name(rd, &rd->joint_names, "%.250s/%s", name,
+                                           c->njoint ? "anchor" : "weld");
         body = jname ? add_link(rd, name, line) : -1;
         if (body < 0 || !add_joint(rd, jname, line, U2D_JOINT_FIXED, cur, body, &X)) {
             free(J);
@@ -1885,7 +1974,10 @@ static int read_tree(mjcf *rd)
         int id = ++rd->nbody, line = u2d_xml_line(n), link = -1;
         const char *name = u2d_xml_attr(n, "name");
         rd->what[0] = '\0';
-        if (!name && !(name = own_name(rd, "body%d", id))) { status = -1; break; }
+        if ((!name || !name[0]) && !(name = generated_name(rd, &rd->link_names, "body%d", id))) {
+            status = -1;
+            break;
+        }
         snprintf(rd->what, sizeof rd->what, "body '%.200s'", name);
         u2d_mj_pose pose;
         u2d_urdf_link inertia;
@@ -1982,17 +2074,16 @@ static int transmission(u2d_xml *e, const char **target)
     return kind;
 }
 
-/* The core joints an actuator can drive (the file's joints, not the fixed ones urdf2dyn
+/* The core joints an actuator can drive (the joints the file names: not an unnamed one,
+ * which MuJoCo cannot find by the name urdf2dyn gives it, nor the fixed ones urdf2dyn
  * adds), sorted by name for lookup; NULL and a message when out of memory. */
 static name_entry *joint_index(mjcf *rd, int *n)
 {
-    const u2d_urdf *u = rd->u;
-    name_entry *e = malloc(sizeof *e * (size_t)(u->njoint + 1));
+    name_entry *e = malloc(sizeof *e * (size_t)(rd->nnamed_joint + 1));
     *n = 0;
     if (!e) { fail(rd, NULL, "out of memory"); return NULL; }
-    for (int k = 0; k < u->njoint; k++)
-        if (u->joint[k].type != U2D_JOINT_FIXED) e[(*n)++] = (name_entry){u->joint[k].name, k};
-    qsort(e, (size_t)*n, sizeof *e, cmp_name);
+    if ((*n = rd->nnamed_joint) > 0) memcpy(e, rd->named_joint, sizeof *e * (size_t)*n);
+    if (*n > 1) qsort(e, (size_t)*n, sizeof *e, cmp_name);
     return e;
 }
 
@@ -2384,13 +2475,15 @@ static int cmp_named(const void *a, const void *b)
 }
 
 /* The kind MuJoCo gives a named element for its uniqueness check ("actuators"...), from its
- * section and tag; NULL for those checked elsewhere (bodies, joints, meshes) or not kept. */
+ * section and tag; NULL for those it does not keep. */
 static const char *name_kind(const char *section, const char *tag)
 {
     static const char *const SECTION[][2] = {
         {"tendon", "tendons"}, {"actuator", "actuators"}, {"sensor", "sensors"},
         {"equality", "equality constraints"}, {"keyframe", "keys"}};
     static const char *const TAG[][3] = {
+        {"worldbody", "body", "bodies"}, {"worldbody", "joint", "joints"},
+        {"worldbody", "freejoint", "joints"}, {"asset", "mesh", "meshes"},
         {"worldbody", "geom", "geoms"}, {"worldbody", "site", "sites"},
         {"worldbody", "camera", "cameras"}, {"worldbody", "light", "lights"},
         {"worldbody", "frame", "frames"},
@@ -2406,8 +2499,38 @@ static const char *name_kind(const char *section, const char *tag)
     return NULL;
 }
 
+/* The name of element e (of section, tag) MuJoCo compiles: name=, or an asset's file's
+ * name (file_stem_name); "" for none. NULL when out of memory. */
+static const char *element_name(mjcf *rd, const char *section, const char *tag, u2d_xml *e)
+{
+    const char *name = u2d_xml_attr(e, "name");
+    if (strcmp(section, "asset") == 0 && word_index("mesh|texture|hfield|skin", tag) >= 0)
+        return file_stem_name(rd, e);
+    return name ? name : "";
+}
+
+/* MuJoCo refuses a mesh, height field, material or texture (a skybox aside) without a name
+ * ("empty name in texture"); name="" is none, and a file names a mesh, texture or height
+ * field (element_name). 0 or -1 (message). */
+static int check_asset_has_name(mjcf *rd, const char *section, u2d_xml *e, const char *name)
+{
+    const char *tag = u2d_xml_name(e);
+    if (name[0] || strcmp(section, "asset") != 0 ||
+        word_index("mesh|hfield|material|texture", tag) < 0)
+        return 0;
+    if (strcmp(tag, "texture") == 0) {
+        int cls = class_attr(rd, e, "class", 0);
+        int type = cls < 0 ? -1 : dkeyword(rd, e, K_TEXTURE, cls, "type", "2d|cube|skybox", 1);
+        if (type < 0) return -1;
+        if (type == 2) return 0;
+    }
+    return fail(rd, e, "<%s> has no name (MuJoCo refuses an unnamed %s: \"empty name in "
+                "%s\"): give it a name=%s", tag, tag, tag, strcmp(tag, "material") == 0 ? ""
+                : ", or a file= whose name, without folder and extension, is not empty");
+}
+
 /* The named elements of section s (those under <worldbody> at any depth: bodies and frames
- * are walked with a stack) into *list. 0 or -1. */
+ * are walked with a stack) into *list; an unnamed asset MuJoCo refuses is refused. 0 or -1. */
 static int collect_named(mjcf *rd, u2d_xml *s, mj_named **list, int *n, int *cap)
 {
     const char *section = u2d_xml_name(s);
@@ -2419,9 +2542,10 @@ static int collect_named(mjcf *rd, u2d_xml *s, mj_named **list, int *n, int *cap
         u2d_xml *e = st[top - 1];
         if (!e) { top--; continue; }
         st[top - 1] = u2d_xml_next(e);
-        const char *tag = u2d_xml_name(e), *name = u2d_xml_attr(e, "name");
+        const char *tag = u2d_xml_name(e), *name = element_name(rd, section, tag, e);
         const char *kind = name_kind(section, tag);
-        if (kind && name && name[0]) {
+        if (!name || check_asset_has_name(rd, section, e, name)) { status = -1; break; }
+        if (kind && name[0]) {
             if ((status = grow(rd, (void **)list, cap, *n, sizeof **list))) break;
             (*list)[*n] = (mj_named){kind, name, e, *n};
             (*n)++;
@@ -2436,21 +2560,52 @@ static int collect_named(mjcf *rd, u2d_xml *s, mj_named **list, int *n, int *cap
     return status;
 }
 
-/* MuJoCo refuses two elements of one kind under one name ("repeated name"); elements of two
- * kinds may share one. Bodies, joints and meshes are checked where they are read. */
+/* "FILE, line N" for node, into buf: the main document's without a file "the main
+ * document, line N". */
+static void place(mjcf *rd, u2d_xml *node, char *buf, size_t len)
+{
+    int f = u2d_xml_file(node), line = u2d_xml_line(node);
+    const char *path = f >= 0 && f < rd->nfile ? rd->file[f].path : "";
+    snprintf(buf, len, "%.300s, line %d", path[0] ? path : "the main document", line);
+}
+
+/* Refuse b, named as a, an element of its kind before it: both lines, and both files when
+ * one of them is an <include>d file's. */
+static int refuse_repeated(mjcf *rd, const mj_named *a, const mj_named *b)
+{
+    char pa[340], pb[340];
+    if (u2d_xml_file(a->node) == u2d_xml_file(b->node)) {
+        snprintf(pa, sizeof pa, "line %d", u2d_xml_line(a->node));
+        return fail(rd, b->node, "two %s are named '%.100s' (the other at %s; MuJoCo refuses "
+                    "a repeated name): rename one", b->kind, b->name, pa);
+    }
+    place(rd, a->node, pa, sizeof pa);
+    place(rd, b->node, pb, sizeof pb);
+    return fail(rd, b->node, "two %s are named '%.100s' (this one at %s, the other at %s; "
+                "MuJoCo refuses a repeated name): rename one", b->kind, b->name, pb, pa);
+}
+
+/* MuJoCo refuses two elements of one kind under one name ("repeated name"), and a body
+ * named 'world', the world body's name; elements of two kinds may share one. The names of
+ * the file's bodies and joints are kept (rd->link_names, rd->joint_names) for the names
+ * urdf2dyn generates to avoid. */
 static int check_repeated_names(mjcf *rd)
 {
     mj_named *list = NULL;
-    int n = 0, cap = 0, status = 0;
+    int n = 0, cap = 0, status = set_add(rd, &rd->link_names, "world");
     for (u2d_xml *s = u2d_xml_first(rd->root); s && !status; s = u2d_xml_next(s))
         status = collect_named(rd, s, &list, &n, &cap);
     if (!status && n > 1) qsort(list, (size_t)n, sizeof *list, cmp_named);
-    for (int k = 1; k < n && !status; k++) {
-        const mj_named *a = &list[k - 1], *b = &list[k];
-        if (strcmp(a->kind, b->kind) != 0 || strcmp(a->name, b->name) != 0) continue;
-        status = fail(rd, b->node, "two %s are named '%.100s' (the other at line %d; MuJoCo "
-                      "refuses a repeated name): rename one", b->kind, b->name,
-                      u2d_xml_line(a->node));
+    for (int k = 0; k < n && !status; k++) {
+        const mj_named *a = &list[k > 0 ? k - 1 : 0], *b = &list[k];
+        int body = strcmp(b->kind, "bodies") == 0, joint = strcmp(b->kind, "joints") == 0;
+        if (body && strcmp(b->name, "world") == 0)
+            status = fail(rd, b->node, "a body is named 'world', the name of MuJoCo's world "
+                          "body (MuJoCo refuses a repeated name): rename it");
+        else if (k > 0 && strcmp(a->kind, b->kind) == 0 && strcmp(a->name, b->name) == 0)
+            status = refuse_repeated(rd, a, b);
+        else if (body || joint)
+            status = set_add(rd, body ? &rd->link_names : &rd->joint_names, b->name);
     }
     free(list);
     return status;
@@ -2694,9 +2849,9 @@ static int own_names(mjcf *rd)
                 char what[300];
                 snprintf(what, sizeof what, "%s", e[k].name);
                 free(e);
-                return fail(rd, NULL, "two %s are named '%.200s'%s", pass ? "joints" : "bodies",
-                            what, strcmp(what, "world") == 0 ? " ('world' is the world body)"
-                            : " (names of unnamed ones: body<id>, <body>_joint<k>)");
+                return fail(rd, NULL, "two %s are named '%.200s' (urdf2dyn names unnamed "
+                            "ones apart: please report this file)", pass ? "joints" : "links",
+                            what);
             }
     }
     free(e);
@@ -2790,7 +2945,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     if (!u->name) u->name = "MuJoCo Model";
 
     if (expand_includes(&rd) || read_compiler(&rd) || read_option(&rd) || read_defaults(&rd) ||
-        read_assets(&rd) || check_repeated_names(&rd) || read_tree(&rd) ||
+        check_repeated_names(&rd) || read_assets(&rd) || read_tree(&rd) ||
         check_moving_masses(&rd) || read_actuators(&rd) || count_tendons(&rd) ||
         check_keyframes(&rd))
         goto error;
@@ -2804,6 +2959,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     for (int k = 0; k < rd.nfile; k++) free(rd.file[k].path);
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
     free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
+    free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint);
     u2d_xml_free(rd.doc);
     return u;
 
@@ -2813,6 +2969,7 @@ error:
     for (int k = 0; k < rd.nfile; k++) free(rd.file[k].path);
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
     free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
+    free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint);
     u->strings = NULL;
     u2d_urdf_free(u);
     u2d_xml_free(rd.doc);
