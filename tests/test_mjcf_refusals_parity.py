@@ -611,6 +611,45 @@ def test_assets_named_by_their_file_are_checked_as_mujoco_names_them(case):
         assert w in got, (got, expected)
 
 
+def _act(el, target='joint="j"'):
+    return f"<{el} {target} {{attr}}/>"
+
+
+_ACT_KINDS = {"motor": _act("motor"), "position": _act("position"),
+              "velocity": _act("velocity"), "damper": _act("damper").replace(
+                  "{attr}", 'ctrlrange="0 1" {attr}'),
+              "cylinder": _act("cylinder"), "muscle": _act("muscle"),
+              "adhesion": _act("adhesion", 'body="b" ctrlrange="0 1"'), "dcmotor": _act("dcmotor"),
+              "pid": _act("pid")}
+ACTRANGE = {}
+for _el, _tmpl in _ACT_KINDS.items():
+    for _attr in ['actrange="-1 1"', 'actlimited="false"']:
+        ACTRANGE[f"{_el} {_attr}"] = (doc(WORLD, actuators(_tmpl.format(attr=_attr))),
+                                      [f"<{_el}>", _attr.split("=")[0] + "=", "line 1"])
+    ACTRANGE[f"{_el} default"] = (doc(f'<default><{_el} actrange="-1 1"/></default>', WORLD),
+                                  [f"<{_el}>", "actrange="])
+ACTRANGE.update({
+    "intvelocity": (doc(WORLD, actuators('<intvelocity joint="j" kp="1" actrange="-1 1" '
+                                         'actlimited="true"/>')), None),
+    "intvelocity default": (doc('<default><intvelocity actrange="-1 1"/></default>', WORLD),
+                            None),
+    "general default": (doc('<default><general actlimited="false"/></default>', WORLD), None),
+})
+
+
+@pytest.mark.parametrize("case", sorted(ACTRANGE))
+def test_actrange_only_where_mujoco_schema_has_it(case):
+    """MuJoCo 4's schema has actrange= and actlimited= on <general> and <intvelocity> only;
+    it refuses them on every other actuator, in <actuator> or a <default> ("unrecognized
+    attribute"). urdf2dyn loaded them."""
+    xml, words = ACTRANGE[case]
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (words is None), expected
+    assert (got is None) == (words is None), got
+    for w in words or []:
+        assert w in got, (got, expected)
+
+
 @pytest.mark.parametrize("first", ["main", "part"])
 def test_repeated_name_across_included_files_names_both_files(tmp_path, first):
     """A name repeated between the main file and an <include>d one: the message names each

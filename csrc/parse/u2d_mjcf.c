@@ -264,6 +264,22 @@ static int keyword(mjcf *rd, u2d_xml *node, const char *name, const char *words,
 
 static const char *BOOL_WORDS = "false|true";
 
+/* MuJoCo 4's schema gives actrange= and actlimited= to <general>, <intvelocity> and a
+ * plugin actuator only: it refuses them on every other actuator, in <actuator> or in a
+ * <default>, used or not. 0 or -1 (message). */
+static int check_activation_attributes(mjcf *rd, u2d_xml *e)
+{
+    static const char *const ATTRS[] = {"actrange", "actlimited"};
+    const char *el = u2d_xml_name(e);
+    if (word_index("general|intvelocity|plugin", el) >= 0) return 0;
+    for (int k = 0; k < 2; k++)
+        if (u2d_xml_attr(e, ATTRS[k]))
+            return fail(rd, e, "<%s> has no %s= attribute (MuJoCo's schema refuses it: only "
+                        "<general> and <intvelocity> have an activation range): leave it out, "
+                        "or use <general> with a dyntype", el, ATTRS[k]);
+    return 0;
+}
+
 /* ---- default classes ----------------------------------------------------------------- */
 
 static int cmp_name(const void *a, const void *b)
@@ -477,7 +493,8 @@ static int read_defaults(mjcf *rd)
                 }
                 for (int k = 0; k < K_ACTUATOR; k++)
                     if (strcmp(n, kind_name[k]) == 0 && add_dnode(rd, cls, k, e)) status = -1;
-                if (word_index(ACTUATOR_ELEMENTS, n) >= 0 && add_dnode(rd, cls, K_ACTUATOR, e))
+                if (word_index(ACTUATOR_ELEMENTS, n) >= 0 &&
+                    (check_activation_attributes(rd, e) || add_dnode(rd, cls, K_ACTUATOR, e)))
                     status = -1;
                 /* MuJoCo refuses two orientation forms in a default, used or not */
                 int form;
@@ -2308,7 +2325,8 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     if (name) snprintf(label, sizeof label, "actuator '%.100s'", name);
     else snprintf(label, sizeof label, "actuator %d (unnamed)", k);
     int cls = class_attr(rd, e, "class", 0);
-    if (cls < 0 || dnumbers(rd, e, K_ACTUATOR, cls, "gear", 1, 6, gear) < 0 ||
+    if (cls < 0 || check_activation_attributes(rd, e) ||
+        dnumbers(rd, e, K_ACTUATOR, cls, "gear", 1, 6, gear) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "damping", 1, 3, damping) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "armature", 1, 1, &armature) < 0)
         return -1;
