@@ -542,6 +542,10 @@ EMPTY_NAMES = {
             '<sensor><jointpos name="" joint="j"/></sensor>',
             '<equality><joint name="" joint1="j"/></equality>',
             '<keyframe><key name=""/></keyframe>'), None),
+    "numeric without a name": (doc(WORLD, '<custom><numeric data="1"/></custom>'),
+                               ["<numeric>", "name=", "line 1"]),
+    "text without a name": (doc(WORLD, '<custom><text data="a"/></custom>'), ["<text>"]),
+    "tuple without a name": (doc(WORLD, '<custom><tuple/></custom>'), ["<tuple>"]),
     "numeric, text, exclude": (
         doc(WORLD, '<custom><numeric name="" data="1"/><text name="" data="a"/></custom>',
             '<contact><exclude name="" body1="world" body2="b"/></contact>'), None),
@@ -552,7 +556,8 @@ EMPTY_NAMES = {
 def test_empty_names_are_refused_where_mujoco_refuses_them(case):
     """MuJoCo refuses a mesh, material, height field or texture (but a skybox, whose type
     may come from its class) without a name, name="" being none ("empty name in texture");
-    every other element may have an empty name. urdf2dyn loaded them all."""
+    every other element may have an empty name. A custom numeric, text or tuple needs name=,
+    which MuJoCo's schema requires (an empty one it loads). urdf2dyn loaded them all."""
     xml, words = EMPTY_NAMES[case]
     expected, got = mujoco_error(xml), urdf2dyn_error(xml)
     assert (expected is None) == (words is None), expected

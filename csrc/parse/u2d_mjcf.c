@@ -2563,6 +2563,12 @@ static int collect_named(mjcf *rd, u2d_xml *s, mj_named **list, int *n, int *cap
         const char *tag = u2d_xml_name(e), *name = element_name(rd, section, tag, e);
         const char *kind = name_kind(section, tag);
         if (!name || check_asset_has_name(rd, section, e, name)) { status = -1; break; }
+        if (strcmp(section, "custom") == 0 && word_index("numeric|text|tuple", tag) >= 0 &&
+            !u2d_xml_attr(e, "name")) {
+            status = fail(rd, e, "<%s> needs name= (MuJoCo's schema requires it: \"required "
+                          "attribute missing\"): give it one", tag);
+            break;
+        }
         if (kind && name[0]) {
             if ((status = grow(rd, (void **)list, cap, *n, sizeof **list))) break;
             (*list)[*n] = (mj_named){kind, name, e, *n};
