@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, event, given, settings, strategies as st
 import mjcf_oracle as oracle
 import urdf2dyn
 from test_cli_hypothesis import run_cli
+from test_mjcf import _assert_body_inertia_is_mujocos
 from text_edits import edited
 
 mujoco = oracle.mujoco
@@ -398,3 +399,92 @@ def test_command_line_on_damaged_mjcf_never_traces_back(data, command, flags):
             os.chdir(cwd)
         if text == original and "--floating-base" not in argv and "--strict" not in argv:
             assert status == 0, err
+
+
+# ---------------------------------------------------------------- mesh files (STL and OBJ)
+
+#: a 0.2 x 0.1 x 0.3 box: its corners, and its faces as OBJ quads (1-based, outward)
+BOX_CORNERS = [(x, y, z) for x in (0, 0.2) for y in (0, 0.1) for z in (0, 0.3)]
+BOX_FACES = [(1, 3, 4, 2), (5, 6, 8, 7), (1, 2, 6, 5), (3, 7, 8, 4), (1, 5, 7, 3), (2, 4, 8, 6)]
+
+
+def _box_obj():
+    return ("".join(f"v {x} {y} {z}\n" for x, y, z in BOX_CORNERS) +
+            "".join("f " + " ".join(map(str, face)) + "\n" for face in BOX_FACES)).encode()
+
+
+def _box_stl():
+    """The box as a binary STL: an 80-byte header, a triangle count, 50 bytes a triangle."""
+    import struct
+    triangles = [(face[0], face[k], face[k + 1]) for face in BOX_FACES for k in (1, 2)]
+    data = b"\0" * 80 + struct.pack("<I", len(triangles))
+    for triangle in triangles:
+        data += struct.pack("<3f", 0, 0, 0) + b"".join(
+            struct.pack("<3f", *BOX_CORNERS[k - 1]) for k in triangle) + b"\0\0"
+    return data
+
+
+MESH_INSERTS = [b"nan", b"inf", b"-1", b"0", b"1e999", b"f 1 2 99\n", b"f -1 -2 -3\n",
+                b"f 0 0 0\n", b"v 1 2\n", b"\n", b"vn 0 0 1\n", b"f 1/1/1 2//2 3\n", b"\xff\xfe",
+                b"o x\n", b"\x00", b"f\n", b"v\n", b"f 1 1 1 1 1\n", b"v 1e308 1e308 1e308\n",
+                b"solid x\n", b"\r\n", b"\t"]
+
+
+@st.composite
+def damaged_mesh(draw, kind):
+    """The box's mesh file with up to three edits: cut short, a byte changed, a token
+    inserted (NaN, huge, an index out of range, a bare keyword, binary junk), and for STL
+    the triangle count in the header changed (0, off by one, 2^31, 2^32 - 1)."""
+    import struct
+    data = bytearray(_box_obj() if kind == "obj" else _box_stl())
+    for _ in range(draw(st.integers(0, 3))):
+        what = draw(st.sampled_from(["cut", "byte", "insert", "count"]))
+        if what == "cut":
+            data = data[:draw(st.integers(0, len(data)))]
+        elif what == "byte" and data:
+            data[draw(st.integers(0, len(data) - 1))] = draw(st.integers(0, 255))
+        elif what == "insert":
+            k = draw(st.integers(0, len(data)))
+            data[k:k] = draw(st.sampled_from(MESH_INSERTS))
+        elif what == "count" and kind == "stl" and len(data) >= 84:
+            data[80:84] = struct.pack("<I", draw(st.sampled_from(
+                [0, 1, 11, 13, 2**31, 2**32 - 1])))
+    return bytes(data)
+
+
+MESH_DOC = ('<mujoco><asset><mesh name="m" file="{file}"/></asset><worldbody><body name="b">'
+            '<joint axis="1 0.2 0.3"/><geom type="mesh" mesh="m" density="1000"/></body>'
+            '</worldbody></mujoco>')
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(["obj", "stl"]), data=st.data())
+def test_damaged_mesh_files_are_weighed_as_mujoco_or_refused_by_name(kind, data):
+    """A body weighed by its mesh (no <inertial>), the mesh file damaged: urdf2dyn loads the
+    model with MuJoCo's mass, centre of mass and principal moments, or refuses it with a
+    URDFError naming the mesh file; never where MuJoCo compiles nothing. urdf2dyn info on
+    it: a tree or an error line, never a traceback."""
+    raw = data.draw(damaged_mesh(kind), label="mesh")
+    with tempfile.TemporaryDirectory() as tmp:
+        mesh, path = os.path.join(tmp, f"box.{kind}"), os.path.join(tmp, "model.xml")
+        with open(mesh, "wb") as f:
+            f.write(raw)
+        with open(path, "w") as f:
+            f.write(MESH_DOC.format(file=f"box.{kind}"))
+        try:
+            m = mujoco.MjModel.from_xml_path(path)
+        except ValueError:
+            m = None
+        try:
+            model = oracle.load_quiet(path)
+        except urdf2dyn.URDFError as e:
+            event("refused")
+            assert f"box.{kind}" in str(e), e
+            model = None
+        run_cli(["info", path], [path, mesh])
+    if model is None:
+        return
+    assert m is not None, "loaded what MuJoCo refuses"
+    event("weighed as MuJoCo")
+    _assert_body_inertia_is_mujocos(model, m, "b")
