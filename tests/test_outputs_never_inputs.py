@@ -451,6 +451,28 @@ def test_an_output_in_a_directory_that_cannot_take_it_is_refused_before_any_work
             assert set(os.listdir(lab)) == existed, f"{line}: wrote something"
 
 
+@pytest.mark.parametrize("argv,flag,folder", [
+    (["codegen", "robot.urdf", "--lang", "c", "-o", "robot.urdf/gen"], "--output",
+     "robot.urdf/gen"),
+    (["codegen", "robot.urdf", "--lang", "c", "-o", "robot.urdf/a/gen"], "--output",
+     "robot.urdf/a/gen"),
+    (["rra", "subject01_Setup_RRA.xml", "--results-directory", "robot.urdf/out",
+      "--output-model", "adjusted.osim"], "--results-directory", "robot.urdf/out"),
+])
+def test_a_directory_output_under_a_file_is_refused_before_any_work(lab, capsys, argv, flag,
+                                                                    folder):
+    """codegen's -o and rra's --results-directory name directories the command creates: one
+    under a file (found by the fuzz of every option: an OSError 'Not a directory' that named
+    neither the option nor what to do) is refused before any work, naming the option and
+    the file, and nothing is written."""
+    existed = set(os.listdir(lab))
+    status, err = run(argv, capsys)
+    assert status == 2, err
+    assert f"{flag} {folder}: robot.urdf is a file, not a directory: choose another " \
+           "name" in err, err
+    assert set(os.listdir(lab)) == existed
+
+
 @pytest.mark.parametrize("argv,first,second", [
     (["torques", "robot.urdf", "motion.csv", "-o", "t.csv", "--residuals", "t.csv"],
      "--output t.csv", "--residuals t.csv"),

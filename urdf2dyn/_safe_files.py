@@ -100,10 +100,22 @@ def check_output_paths(outputs, created=()):
             raise ValueError(f"{flag} {folder}: a file; a directory is written there: "
                              "choose another name")
         if folder and not os.path.exists(folder):
+            _refuse_a_file_above(flag, folder)
             made.add(os.path.realpath(folder))
     refuse_missing_folders([(flag, path) for flag, path in outputs
                             if os.path.realpath(os.path.dirname(os.fspath(path)) or ".")
                             not in made])
+
+
+def _refuse_a_file_above(flag, folder):
+    """ValueError when a folder to create lies under a file (robot.urdf/gen): creating it
+    would fail with 'Not a directory' once the work is done."""
+    above = os.path.dirname(os.path.normpath(os.fspath(folder)))
+    while above and not os.path.exists(above):
+        above = os.path.dirname(above)
+    if above and not os.path.isdir(above):
+        raise ValueError(f"{flag} {folder}: {above} is a file, not a directory: choose "
+                         "another name")
 
 
 def refuse_same_outputs(outputs):
