@@ -50,6 +50,21 @@ def _nice(x):
     return sp.Rational(s) if len(s) <= 10 and "e" not in s else sp.Float(x)
 
 
+def _hold_floats(grav):
+    """Replace in grav (in place) each gravity component that is a SymPy Float (no short
+    decimal form: 1e308, 1e-320, 0.9793658173053843) by a symbol; returns {symbol: value}
+    to substitute once the entries are simplified. simplify() on Floats of extreme
+    magnitude ran for minutes (urdf2dyn equations --gravity 1e-320 -9.81 1.5); gravity
+    enters linearly, so a symbol simplifies at once and loses nothing."""
+    import sympy as sp
+    held = {}
+    for k, x in enumerate(grav):
+        if isinstance(x, sp.Float):
+            symbol = sp.Symbol(f"_gravity_{'xyz'[k]}", real=True)
+            held[symbol], grav[k] = x, symbol
+    return held
+
+
 def _to_sympy(fn, env, inputs, params):
     import sympy as sp
     memo = {}
@@ -182,6 +197,7 @@ def equations(model, parameters=False, simplify=True):
         grav = [0 if k != nz[0] else (gs if gvec[k] > 0 else -gs) for k in range(3)]
     else:
         grav = [_nice(x) for x in gvec]
+    held = _hold_floats(grav)
 
     def inputs(zero_v):
         def f(leaf):
@@ -207,4 +223,5 @@ def equations(model, parameters=False, simplify=True):
         def tidy(e):
             return sp.factor_terms(sp.simplify(e))
         M, Cqd, G = M.applyfunc(tidy), Cqd.applyfunc(tidy), G.applyfunc(tidy)
+    M, Cqd, G = M.subs(held), Cqd.subs(held), G.subs(held)
     return Equations(M, Cqd, G, q, qd, qdd, {params[k]: v for k, v in values.items()})
