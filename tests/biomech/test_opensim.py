@@ -770,6 +770,30 @@ def test_export_osim_gravity_leaves_the_model_alone(osim, human, tmp_path):
     assert human.gravity == pytest.approx([0, -9.81, 0])
 
 
+@pytest.mark.parametrize("gravity", [(1e154, 0, 0), (0, 1e-320, 0), (1e155, 0, 0),
+                                     (1e154, 1e154, 0), (0, 0, 1e308)])
+def test_export_osim_gravity_is_written_or_refused_as_opensim_takes_it(osim, tmp_path, capsys,
+                                                                       gravity):
+    """Found by the fuzz of every option: export-osim --gravity 1e308 0 0 ended in a
+    traceback (OpenSim's RuntimeError: 'A non-finite down direction', its gravity being a
+    direction and a length that overflowed). A gravity OpenSim can hold is written and read
+    back by OpenSim as given; one whose length overflows is refused in one error line naming
+    gravity, and nothing written."""
+    from urdf2dyn.cli import main
+    out = tmp_path / "r.osim"
+    status = main(["export-osim", "robot2r.urdf", "-o", str(out), "--gravity",
+                   *map(repr, map(float, gravity))])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    if math.isfinite(sum(x * x for x in gravity)):
+        assert status == 0, err
+        assert osim.Model(str(out)).getGravity().to_numpy().tolist() == list(gravity)
+    else:
+        assert status == 1 and not out.exists(), err
+        assert "urdf2dyn export-osim: error: to_opensim: gravity " in err
+        assert "its length overflows" in err, err
+
+
 def test_load_columns_are_never_converted_from_degrees(tmp_path, human):
     """OpenSim applies external-load data as written, inDegrees=yes or not: labels that look
     like nothing urdf2dyn knows (F1X ..) stay in N and m too."""

@@ -147,7 +147,7 @@ def to_opensim(model, name=None, gravity=None):
 
     om = osim.Model()
     om.setName(model_name)
-    om.setGravity(osim.Vec3(*map(float, model.gravity if gravity is None else gravity)))
+    om.setGravity(osim.Vec3(*_holdable_gravity(model.gravity if gravity is None else gravity)))
     frames = {}
     if root == GROUND:
         frames[root] = om.getGround()
@@ -236,6 +236,18 @@ def _warn_renamed(model, model_name, body_name, joint_name, limit=12):
 
 def _moves(model, joint):
     return any(j.name == joint for j in model.joints)
+
+
+def _holdable_gravity(gravity):
+    """gravity as three floats, or a ValueError when OpenSim cannot hold it: Simbody keeps
+    gravity as a direction and a length, and a length that overflows (components past
+    ~1e154 m/s²) made initSystem fail with 'A non-finite down direction'."""
+    g = [float(x) for x in gravity]
+    if not math.isfinite(sum(x * x for x in g)):
+        raise ValueError(f"to_opensim: gravity ({', '.join(f'{x:g}' for x in g)}) m/s²: "
+                         "OpenSim keeps gravity as a direction and a length, and its length "
+                         "overflows: give finite components of a physical size")
+    return g
 
 
 def _in_tree_order(joints, root):
