@@ -98,6 +98,11 @@ def read_torques(path, model=None):
         names.append(m["dof"] if m else n)
     tau = traj.q
     if model is not None:
-        tau = tau[:, _indices(names, model.v_names, "torque columns")]
+        try:
+            tau = tau[:, _indices(names, model.v_names, "torque columns")]
+        except MotionError as e:
+            raise MotionError(f"{os.fspath(path)}: {e} of model {model.name!r} (columns named "
+                              "<coordinate>, <coordinate>_moment or <coordinate>_force; read "
+                              "it without the model for the columns as they are)") from None
         names = list(model.v_names)
     return traj.time, np.ascontiguousarray(tau), names
