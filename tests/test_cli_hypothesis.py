@@ -560,11 +560,17 @@ def good_table(draw):
 
 @st.composite
 def good_mapping(draw):
-    """A {from: to} mapping, and its CSV and JSON texts."""
-    name = st.text("abcxyz_0123", min_size=1, max_size=6)
+    """A {from: to} mapping, and its CSV and JSON texts (names with accents as labs write
+    them, not escaped in the JSON)."""
+    name = st.text("abcxyz_0123\u00e9\u00c5", min_size=1, max_size=6)
     pairs = draw(st.dictionaries(name, name, max_size=4))
     return (pairs, "".join(f"{a},{b}\n" for a, b in pairs.items()),
-            json.dumps(pairs))
+            json.dumps(pairs, ensure_ascii=False))
+
+
+#: how a mapping file may be saved: Excel's "CSV UTF-8" (with a BOM), its "CSV" in Western
+#: Europe (Windows-1252), "Unicode" (UTF-16 with a BOM)
+MAPPING_ENCODINGS = ["utf-8", "utf-8-sig", "cp1252", "utf-16"]
 
 
 @settings(PROFILE, max_examples=PROFILE.max_examples // 2)
@@ -576,10 +582,14 @@ def good_mapping(draw):
                                                 STO_HEADER.replace("nRows=3", "nRows=-1")])),
                      motion_text(["joint1", "joint2"]), st.none())),
        ext=st.sampled_from([".sto", ".mot"]),
-       mapping=st.one_of(good_mapping(), st.text(max_size=40).map(lambda t: (None, t, t))))
-def test_random_opensim_tables_and_mappings_are_read_or_refused(table, ext, mapping):
+       mapping=st.one_of(good_mapping(), st.text(max_size=40).map(lambda t: (None, t, t))),
+       encoding=st.sampled_from(MAPPING_ENCODINGS))
+def test_random_opensim_tables_and_mappings_are_read_or_refused(table, ext, mapping,
+                                                                encoding):
     """The other text readers: OpenSim .sto/.mot tables and --mapping files; a well-formed
-    one is read as written."""
+    one is read as written, in any encoding a CSV is saved in (a JSON file, which is UTF-8
+    or UTF-16 by its standard, refused naming the file when Windows-1252 is not ASCII);
+    a mapping refused names its file."""
     from urdf2dyn.biomech import formats
     from urdf2dyn.biomech.trajectory import load_mapping
     header, body, expected = table
@@ -592,16 +602,20 @@ def test_random_opensim_tables_and_mappings_are_read_or_refused(table, ext, mapp
         for read, arg, text in ((formats.read_opensim, path, None),
                                 (load_mapping, "m.csv", as_csv),
                                 (load_mapping, "m.json", as_json)):
+            good = expected if read is formats.read_opensim else pairs
             if read is load_mapping:
                 arg = os.path.join(tmp, arg)
-                with open(arg, "w", encoding="utf-8", errors="replace") as f:
+                with open(arg, "w", encoding=encoding, errors="replace") as f:
                     f.write(text)
-            good = expected if read is formats.read_opensim else pairs
+                if arg.endswith(".json") and encoding == "cp1252" and not text.isascii():
+                    good = None
             try:
                 got = read(arg)
             except ValueError as e:             # MotionError, ExternalLoadsError, JSON errors
                 assert str(e).strip()
                 assert good is None, e
+                if read is load_mapping:
+                    assert os.path.basename(arg) in str(e), e
                 continue
             if read is load_mapping and good is not None:
                 hypothesis.event("a mapping read as written")

@@ -270,28 +270,33 @@ def load_mapping(mapping):
     path = os.fspath(mapping)
     note_input(path, "mapping")
     if path.lower().endswith(".json"):
-        with open(path, encoding="utf-8") as f:
-            try:
-                data = json.load(f)
-            except json.JSONDecodeError as e:
-                raise MotionError(f"{path}: line {e.lineno} column {e.colno}: not valid JSON "
-                                  f"({e.msg}): a mapping is a JSON object "
-                                  "{\"name in the file\": \"model name\", ...}, names in double "
-                                  "quotes, no comma after the last pair") from None
+        with open(path, "rb") as f:
+            raw = f.read()
+        try:
+            data = json.loads(raw)      # UTF-8 (a BOM too) or UTF-16/32, as JSON allows
+        except UnicodeDecodeError as e:
+            raise MotionError(f"{path}: not UTF-8 text (byte 0x{raw[e.start]:02x} at offset "
+                              f"{e.start}): a JSON file is UTF-8; save it as UTF-8") from None
+        except json.JSONDecodeError as e:
+            raise MotionError(f"{path}: line {e.lineno} column {e.colno}: not valid JSON "
+                              f"({e.msg}): a mapping is a JSON object "
+                              "{\"name in the file\": \"model name\", ...}, names in double "
+                              "quotes, no comma after the last pair") from None
         if not isinstance(data, dict):
             raise ValueError(f"{path}: expected a JSON object {{\"from\": \"to\", ...}}")
         return {str(k): str(v) for k, v in data.items()}
+    from .formats.csv import _lines     # UTF-8 (a BOM dropped), Windows-1252 or UTF-16
     out = {}
-    with open(path, newline="", encoding="utf-8") as f:
-        for lineno, row in enumerate(csv.reader(f), 1):
-            row = [c.strip() for c in row]
-            if not row or not any(row) or row[0].startswith("#"):
-                continue
-            if len(row) != 2:
-                raise ValueError(f"{path}:{lineno}: expected two columns 'from,to', got {row}")
-            if lineno == 1 and row[0].lower() in ("from", "source") and row[1].lower() in ("to", "target"):
-                continue
-            out[row[0]] = row[1]
+    for lineno, row in enumerate(csv.reader(_lines(path)[0]), 1):
+        row = [c.strip() for c in row]
+        if not row or not any(row) or row[0].startswith("#"):
+            continue
+        if len(row) != 2:
+            raise ValueError(f"{path}:{lineno}: expected two columns 'from,to', got {row}")
+        header = row[0].lower() in ("from", "source") and row[1].lower() in ("to", "target")
+        if lineno == 1 and header:
+            continue
+        out[row[0]] = row[1]
     return out
 
 
