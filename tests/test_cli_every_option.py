@@ -224,7 +224,7 @@ def case(tmp_path_factory):
 
 
 @pytest.mark.parametrize("command,action", CASES, ids=[f"{c} {_name(a)}" for c, a in CASES])
-@settings(PROFILE, max_examples=max(3, PROFILE.max_examples // 60))
+@settings(PROFILE, max_examples=max(2, PROFILE.max_examples // 60))
 @given(data=st.data())
 def test_every_option_of_every_command_never_traces_back(case, tmp_path_factory, command,
                                                           action, data):
@@ -239,13 +239,18 @@ def test_every_option_of_every_command_never_traces_back(case, tmp_path_factory,
         status, out, err = run_cli(argv, inputs)
     finally:
         os.chdir(here)
+        if any(os.fspath(case / name) in written for name in CASE_FILES):
+            shutil.rmtree(case)         # a case file replaced (human -o r.urdf): the next
+            case.mkdir()                # example starts from the case as written
+            _write_case(case)
 
 
 @pytest.mark.parametrize("command", sorted(set(COMMANDS) - {"rra", "scale"}))
-def test_each_base_case_computes(case, tmp_path_factory, command):
+def test_each_base_case_computes(tmp_path, tmp_path_factory, command):
     """The fuzz above is seen computing, not only refusing: each command's base arguments
     alone run to exit status 0."""
-    argv = [command] + [_absolute(token, case) for token in BASE[command]]
+    _write_case(tmp_path)
+    argv = [command] + [_absolute(token, tmp_path) for token in BASE[command]]
     here = os.getcwd()
     os.chdir(tmp_path_factory.mktemp("run"))
     err = io.StringIO()
