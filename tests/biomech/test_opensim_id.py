@@ -604,7 +604,9 @@ def _robot_setup(tmp_path, excluded, loads=False):
         "<OpenSimDocument><Model name='m'><ForceSet><objects>"
         "<Thelen2003Muscle name='soleus'/><PointToPointSpring name='spring'/>"
         "</objects></ForceSet></Model></OpenSimDocument>")
-    (tmp_path / "c.mot").write_text("c\nversion=1\ninDegrees=no\nendheader\ntime\tjoint1\t"
+    # headers as OpenSim writes them (with their counts, which its Storage needs)
+    (tmp_path / "c.mot").write_text("c\nversion=1\nnRows=30\nnColumns=3\ninDegrees=no\n"
+                                    "endheader\ntime\tjoint1\t"
                                     "joint2\n" + "".join(f"{k / 50:g}\t{math.sin(k / 9):g}\t"
                                                          f"{math.cos(k / 7):g}\n"
                                                          for k in range(30)))
@@ -618,7 +620,8 @@ def _robot_setup(tmp_path, excluded, loads=False):
             "<applied_to_body>link2</applied_to_body><force_identifier>f_</force_identifier>"
             "</ExternalForce></objects><datafile>d.mot</datafile></ExternalLoads>"
             "</OpenSimDocument>")
-        (tmp_path / "d.mot").write_text("d\nversion=1\nendheader\ntime\tf_x\tf_y\tf_z\n"
+        (tmp_path / "d.mot").write_text("d\nversion=1\nnRows=2\nnColumns=4\nendheader\n"
+                                        "time\tf_x\tf_y\tf_z\n"
                                         "0\t0\t100\t0\n1\t0\t100\t0\n")
     (tmp_path / "s.xml").write_text(text)
     return tmp_path / "s.xml"
@@ -657,7 +660,12 @@ def test_forces_under_components_are_named_whatever_the_setup_excludes(tmp_path,
 
 def test_exclude_all_drops_the_external_loads(tmp_path):
     model = urdf2dyn.load(data_path("robot2r.urdf"))
-    with_loads = urdf2dyn.inverse_dynamics_setup(_robot_setup(tmp_path, "Muscles", True), model)
+    model.gravity = (0, -9.81, 0)       # y up, as the OpenSim files given to it
+    # Muscles leaves the model's spring in: OpenSim would apply it, urdf2dyn says it does not
+    with pytest.warns(Urdf2dynWarning, match=r"force elements \['spring'\] are not in "
+                                             r"<forces_to_exclude>.*e\.g\. Muscles, or All"):
+        with_loads = urdf2dyn.inverse_dynamics_setup(_robot_setup(tmp_path, "Muscles", True),
+                                                     model)
     with pytest.warns(Urdf2dynWarning, match="All also leaves out the external loads"):
         without = urdf2dyn.inverse_dynamics_setup(_robot_setup(tmp_path, "All", True), model)
     assert with_loads.f_ext and not without.f_ext
@@ -750,7 +758,9 @@ def test_setup_option_fuzz(tmp_path, capsys, fields):
     """urdf2dyn torques --setup on setups with any time range, cutoff and model entries (and a
     coordinates file of robot2r's trajectory, 0 .. 0.58 s): exit 0, or 1 with a message."""
     from xml.sax.saxutils import escape
-    (tmp_path / "c.mot").write_text("c\nversion=1\ninDegrees=no\nendheader\ntime\tjoint1\t"
+    # headers as OpenSim writes them (with their counts, which its Storage needs)
+    (tmp_path / "c.mot").write_text("c\nversion=1\nnRows=30\nnColumns=3\ninDegrees=no\n"
+                                    "endheader\ntime\tjoint1\t"
                                     "joint2\n" + "".join(f"{k / 50:g}\t{math.sin(k / 9):g}\t"
                                                          f"{math.cos(k / 7):g}\n"
                                                          for k in range(30)))
@@ -882,8 +892,10 @@ def test_the_filters_padding_among_the_rows_computed_is_said():
     own rows, which then draws no such warning."""
     arm = urdf2dyn.load(data_path("robot2r.urdf"))
     motion = data_path("robot2r_trajectory.csv")                       # t = 0 .. 2 s
-    with pytest.warns(Urdf2dynWarning, match=r"200 rows of the -1 \.\. 3 s computed are the "
-                      r"filter's padding .* beyond the motion's 0 \.\. 2 s.*--time-range 0 2"):
+    # robot2r's joints are all along gravity (a horizontal arm): the trial says so too
+    with (pytest.warns(Urdf2dynWarning, match="no joint carries any weight"),
+          pytest.warns(Urdf2dynWarning, match=r"200 rows of the -1 \.\. 3 s computed are the "
+                       r"filter's padding .* beyond the motion's 0 \.\. 2 s.*--time-range 0 2")):
         res = urdf2dyn.inverse_dynamics_trial(arm, motion, processing="opensim", filter_hz=6)
     assert res.t[0] == pytest.approx(-1) and res.t[-1] == pytest.approx(3)
     with warnings.catch_warnings(record=True) as caught:
