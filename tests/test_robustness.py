@@ -34,6 +34,10 @@ def link(name, inertial=INERTIAL):
 
 
 def joint(name, parent, child, kind="revolute", extra='<axis xyz="0 1 0"/>'):
+    """A joint as the URDF specification has it: a revolute or prismatic one with its <limit>
+    (without, the loader rightly warns)."""
+    if kind in ("revolute", "prismatic") and "<limit" not in extra:
+        extra += '<limit lower="-3" upper="3" effort="100" velocity="10"/>'
     return (f'<joint name="{name}" type="{kind}"><parent link="{parent}"/>'
             f'<child link="{child}"/><origin xyz="0 0 0.5"/>{extra}</joint>')
 
@@ -233,9 +237,8 @@ def test_2000_link_star():
     n = 2000
     text = robot(link("hub") + "".join(link(f"l{i}") + joint(f"j{i}", "hub", f"l{i}")
                                        for i in range(n)))
-    with pytest.warns(urdf2dyn.URDFWarning):             # revolute spokes without <limit>
-        model = urdf2dyn.load(text)
-        single = urdf2dyn.load(robot(link("hub") + link("l") + joint("j", "hub", "l")))
+    model = urdf2dyn.load(text)
+    single = urdf2dyn.load(robot(link("hub") + link("l") + joint("j", "hub", "l")))
     assert model.nv == n and len(model.link_names) == n + 1
     rng = np.random.default_rng(0)
     q, v, a = rng.normal(size=(3, n))
