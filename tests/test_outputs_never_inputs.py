@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import gc
 import hashlib
 import os
 import pathlib
@@ -338,8 +339,13 @@ def test_the_library_writers_never_write_over_an_input(lab, link):
             model = urdf2dyn.load(lab / "model.osim")
         with pytest.raises(ValueError, match="copy.trc: that is the marker file"):
             write_trc(lab / "copy.trc", markers)
-        with pytest.raises(ValueError, match="copy.urdf: that is the model file"):
-            osim_to_urdf(model, lab / "copy.urdf")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with pytest.raises(ValueError, match="copy.urdf: that is the model file"):
+                osim_to_urdf(model, lab / "copy.urdf")
+        # refused before its notes on what URDF cannot express, which would name a file
+        # that is not written
+        assert not [str(w.message) for w in caught], [str(w.message) for w in caught]
     assert os.path.samefile(lab / "copy.trc", lab / "walk.trc")
     write_trc(lab / "copy.trc", markers)           # outside a guarded job: an ordinary write
     assert not os.path.samefile(lab / "copy.trc", lab / "walk.trc")
@@ -356,10 +362,15 @@ def test_animate_does_not_follow_a_link_to_its_trial(lab, capsys):
     from urdf2dyn._safe_files import guarding
     from urdf2dyn.biomech.animate import animate
     model = urdf2dyn.load(lab / "robot.urdf")
-    with guarding([("trial", str(lab / "motion.csv"))]):
-        with pytest.raises(ValueError, match="that is the trial file"):
-            animate(model, [0.0, 0.1], np.zeros((2, 2)), path=str(lab / "a.gif"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with guarding([("trial", str(lab / "motion.csv"))]):
+            with pytest.raises(ValueError, match="that is the trial file"):
+                animate(model, [0.0, 0.1], np.zeros((2, 2)), path=str(lab / "a.gif"))
+        gc.collect()        # an unsaved animation, once collected, has matplotlib warn
     assert digest(lab / "motion.csv") == before
+    # refused before any animation was made: no word but the refusal
+    assert not [str(w.message) for w in caught], [str(w.message) for w in caught]
 
 
 # ---- every writer goes through replacing --------------------------------------------------------

@@ -26,8 +26,9 @@ import os
 import tempfile
 import threading
 
-__all__ = ["replacing", "same_file", "refuse_overwriting_inputs", "guarding", "note_input",
-           "check_outputs", "check_output_paths", "refuse_same_outputs", "refuse_missing_folders"]
+__all__ = ["replacing", "same_file", "refuse_overwriting_inputs", "refuse_input", "guarding",
+           "note_input", "check_outputs", "check_output_paths", "refuse_same_outputs",
+           "refuse_missing_folders"]
 
 # The inputs of the work in progress: (what, path, (device, inode)) of each file read, or None
 # outside guarding(). One list for every thread of the work (a batch's workers read too).
@@ -82,7 +83,7 @@ def check_outputs(outputs, created=()):
     :func:`check_output_paths` (``created`` as there). None paths skipped."""
     outputs = [(flag, path) for flag, path in outputs if path is not None]
     for flag, path in outputs:
-        _refuse_input(path, flag)
+        refuse_input(path, flag)
     check_output_paths(outputs, created)
 
 
@@ -166,8 +167,8 @@ def refuse_missing_folders(outputs):
                              "another place")
 
 
-def _refuse_input(path, flag=None):
-    """ValueError when path names a file the guarded work reads."""
+def refuse_input(path, flag=None):
+    """ValueError when path names a file the guarded work reads (within :func:`guarding`)."""
     if not _inputs:
         return
     try:
@@ -203,7 +204,7 @@ def replacing(path):
         Where to write the content.
     """
     path = os.fspath(path)
-    _refuse_input(path)
+    refuse_input(path)
     folder, base = os.path.split(os.path.abspath(path))
     ext = os.path.splitext(base)[1]
     fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=f".part{ext}", dir=folder)

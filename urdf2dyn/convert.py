@@ -18,7 +18,7 @@ import os
 
 import numpy as np
 
-from ._safe_files import replacing
+from ._safe_files import refuse_input, replacing
 from .warn import Urdf2dynWarning, report
 
 _AXES = ("rotation1", "rotation2", "rotation3", "translation1", "translation2", "translation3")
@@ -200,6 +200,8 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
             f'"{model.name}"; gravity {g} (URDF carries none) -->\n'
             f'<robot name="{model.name}">\n' + "\n".join(body + joints) + "\n</robot>\n")
     where = f"{os.fspath(output)}: " if output is not None else ""
+    if output is not None:      # an output refused names no file it was not written to
+        refuse_input(os.fspath(output))
     for n in notes:
         report(where + n, strict=strict, category=Urdf2dynWarning, stacklevel=3)
     if output is not None:

@@ -17,7 +17,7 @@ import os
 
 import numpy as np
 
-from .._safe_files import replacing
+from .._safe_files import refuse_input, replacing
 
 __all__ = ["animate", "animate_trial", "check_path", "stick_segments", "model_marker_positions",
            "upright"]
@@ -229,9 +229,13 @@ def animate(model, time, q, markers=None, plates=None, path=None, fps=None, ever
 
 
 def check_path(path):
-    """Before any work: ValueError unless path ends in .gif or .mp4, ImportError when what
-    writes it is missing (matplotlib; ffmpeg for .mp4)."""
+    """Before any work: ValueError unless path ends in .gif or .mp4, or when it names a file
+    the guarded work reads; ImportError when what writes it is missing (matplotlib; ffmpeg
+    for .mp4)."""
     path = os.fspath(path)
+    # refused here rather than at the save, after the animation is made: matplotlib warns
+    # about an animation deleted unsaved, a second, puzzling word after the refusal
+    refuse_input(path)
     ext = os.path.splitext(path)[1].lower()
     if ext not in (".gif", ".mp4"):
         raise ValueError(f"{path}: expected a .gif or .mp4 file")
