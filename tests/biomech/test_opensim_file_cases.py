@@ -614,9 +614,13 @@ def test_ik_coordinate_file_in_radians_opensim_reads_as_degrees(osim, tmp_path):
     setup = _from_file_setup(osim, tmp_path)
     theirs = formats.read_opensim(tmp_path / "from_file.mot").column("arm7_joint5")
     np.testing.assert_allclose(theirs, np.radians(0.2), atol=1e-5)
-    with pytest.warns(Urdf2dynWarning, match=r"coords.sto: its angles are radians "
-                                             r"\(inDegrees=no\).*arm7_joint5.*"
-                                             r"InverseKinematicsTool.*inDegrees=yes") as said:
+    # the heavy task pulls the arm off the markers (made without it): the fit says so
+    fit = r"markers\.trc: inverse kinematics: {} in 10 of 10 frames"
+    with (pytest.warns(Urdf2dynWarning, match=fit.format("marker RMS above 2 cm")),
+          pytest.warns(Urdf2dynWarning, match=fit.format("largest marker error above 4 cm")),
+          pytest.warns(Urdf2dynWarning, match=r"coords.sto: its angles are radians "
+                                              r"\(inDegrees=no\).*arm7_joint5.*"
+                                              r"InverseKinematicsTool.*inDegrees=yes") as said):
         ours = ik.run_setup(setup, output="")
     assert sum("InverseKinematicsTool" in str(w.message) for w in said) == 1
     np.testing.assert_allclose(ours.motion.column("arm7_joint5"), 0.2, atol=1e-3)
