@@ -26,17 +26,9 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 from urdf2dyn import cli  # noqa: E402
 from urdf2dyn.bundled import data_path  # noqa: E402
 from test_cli_hypothesis import PROFILE, WEIRD_CELLS, run_cli  # noqa: E402
+import robot2r_ik_case  # noqa: E402
 
 HERE = os.path.dirname(__file__)
-
-IK_SETUP = """<?xml version="1.0"?>
-<OpenSimDocument Version="40000"><InverseKinematicsTool name="t">
-<model_file>m.osim</model_file><marker_file>walk.trc</marker_file><time_range>0 1</time_range>
-<IKTaskSet><objects>
-<IKMarkerTask name="tip"><apply>true</apply><weight>1</weight></IKMarkerTask>
-<IKMarkerTask name="mid"><apply>true</apply><weight>1</weight></IKMarkerTask>
-</objects></IKTaskSet><output_motion_file>out.mot</output_motion_file>
-</InverseKinematicsTool></OpenSimDocument>"""
 
 LOADS = ('<?xml version="1.0"?><OpenSimDocument Version="40000"><ExternalLoads name="l">'
          '<objects><ExternalForce name="r"><isDisabled>false</isDisabled><applied_to_body>link2'
@@ -60,15 +52,7 @@ def _write_case(folder):
         "g\nversion=1\nendheader\ntime\tf_vx\tf_vy\tf_vz\tf_px\tf_py\tf_pz\tf_tx\tf_ty\tf_tz\n"
         + "".join(f"{x:g}\t1\t2\t30\t0.1\t0\t0\t0\t0\t0\n" for x in t))
     (folder / "loads.xml").write_text(LOADS)
-    from urdf2dyn.biomech.formats.trc import write_trc
-    from urdf2dyn.biomech.markers import Markers
-    t = np.arange(5) / 100
-    xyz = np.zeros((5, 2, 3))
-    xyz[:, 0, :2] = np.column_stack([2 * np.cos(0.3 * t) + 2, 2 * np.sin(0.3 * t)])
-    xyz[:, 1, :2] = np.column_stack([np.cos(0.3 * t), np.sin(0.3 * t) + 0.1])
-    write_trc(folder / "walk.trc", Markers(t, ["tip", "mid"], xyz, {}), units="m")
-    (folder / "m.csv").write_text("tip,link2,2,0,0\nmid,link1,1,0.1,0\n")
-    (folder / "s.xml").write_text(IK_SETUP)
+    robot2r_ik_case.write_case(folder)
     (folder / "map.json").write_text('{"joint1": "joint1", "joint2": "joint2"}')
     shutil.copy(os.path.join(HERE, "data", "c3d", "FP_Type3.c3d"), folder / "p.c3d")
     (folder / "empty.csv").write_text("")

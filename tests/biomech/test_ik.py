@@ -41,6 +41,7 @@ from urdf2dyn.markers import Marker, read_markers
 from urdf2dyn.warn import Urdf2dynWarning
 
 import ik_oracle
+import robot2r_ik_case
 
 FUZZ = settings(max_examples=40, derandomize=True, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -1033,27 +1034,10 @@ def test_solver_on_any_targets(r2, x, q0):
     assert (np.isnan(sol.marker_error[0]) == ~present).all()   # inf: a marker 1e154 m away
 
 
-_R2_SETUP = """<?xml version="1.0"?>
-<OpenSimDocument Version="40000"><InverseKinematicsTool name="t">
-<model_file>m.osim</model_file><marker_file>walk.trc</marker_file><time_range>0 1</time_range>
-<IKTaskSet><objects>
-<IKMarkerTask name="tip"><apply>true</apply><weight>1</weight></IKMarkerTask>
-<IKMarkerTask name="mid"><apply>true</apply><weight>1</weight></IKMarkerTask>
-</objects></IKTaskSet><output_motion_file>out.mot</output_motion_file>
-</InverseKinematicsTool></OpenSimDocument>"""
-
-
 def _r2_ik_case(folder):
     """robot2r's IK case in folder: s.xml (5 frames of walk.trc) and the markers m.csv."""
     if not (folder / "s.xml").exists():
-        t = np.arange(5) / 100
-        xyz = np.zeros((5, 2, 3))
-        xyz[:, 0, :2] = np.column_stack([2 * np.cos(0.3 * t) + 2, 2 * np.sin(0.3 * t)])
-        xyz[:, 1, :2] = np.column_stack([np.cos(0.3 * t), np.sin(0.3 * t) + 0.1])
-        from urdf2dyn.biomech.formats.trc import write_trc
-        write_trc(folder / "walk.trc", Markers(t, ["tip", "mid"], xyz, {}), units="m")
-        (folder / "m.csv").write_text("tip,link2,2,0,0\nmid,link1,1,0.1,0\n")
-        (folder / "s.xml").write_text(_R2_SETUP)
+        robot2r_ik_case.write_case(folder)
     return folder
 
 
