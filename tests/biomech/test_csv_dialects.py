@@ -141,9 +141,9 @@ def test_bad_keywords_refused():
                                                   ("\t", ",", "utf-8-sig"), (",", ".", "utf-8")])
 def test_large_files_detected_from_their_head_read_by_pandas(pd, tmp_path, monkeypatch, sep,
                                                              decimal, encoding):
-    from urdf2dyn.biomech.formats import csv as mod
+    from urdf2dyn.biomech.formats import csv as mod, windows
     monkeypatch.setattr(mod, "FAST_CSV_BYTES", 10)         # "large": pandas' C parser
-    monkeypatch.setattr(mod, "_HEAD_BYTES", 40)            # detection from the first lines
+    monkeypatch.setattr(windows, "HEAD_BYTES", 40)         # detection from the first lines
     calls = []
     fast = mod._read_fast
     monkeypatch.setattr(mod, "_read_fast", lambda *a: calls.append(a) or fast(*a))
@@ -156,9 +156,9 @@ def test_large_files_detected_from_their_head_read_by_pandas(pd, tmp_path, monke
 
 
 def test_large_file_with_decimal_commas_after_its_head(tmp_path, monkeypatch):
-    from urdf2dyn.biomech.formats import csv as mod
+    from urdf2dyn.biomech.formats import csv as mod, windows
     monkeypatch.setattr(mod, "FAST_CSV_BYTES", 10)
-    monkeypatch.setattr(mod, "_HEAD_BYTES", 40)
+    monkeypatch.setattr(windows, "HEAD_BYTES", 40)
     path = tmp_path / "t.csv"
     path.write_text("time;hip\n0;1\n0.01;2\n0.02;3\n0.03;4\n0.04;5\n0.05;6,5\n")
     with pytest.raises(MotionError, match=r"line 7, column 'hip': '6,5' is not a number \(a "

@@ -285,9 +285,9 @@ def load_mapping(mapping):
         if not isinstance(data, dict):
             raise ValueError(f"{path}: expected a JSON object {{\"from\": \"to\", ...}}")
         return {str(k): str(v) for k, v in data.items()}
-    from .formats.csv import _lines     # UTF-8 (a BOM dropped), Windows-1252 or UTF-16
+    from .formats.windows import text_lines     # UTF-8 (a BOM dropped), cp1252 or UTF-16
     out = {}
-    for lineno, row in enumerate(csv.reader(_lines(path)[0]), 1):
+    for lineno, row in enumerate(csv.reader(text_lines(path)[0]), 1):
         row = [c.strip() for c in row]
         if not row or not any(row) or row[0].startswith("#"):
             continue

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..._safe_files import note_input, replacing
 from ..trajectory import MotionError, _from_table, _to_table
+from .windows import text_lines
 
 __all__ = ["read_table", "write_table", "read_csv", "write_csv", "to_dataframe",
            "from_dataframe", "MISSING"]
@@ -74,7 +75,7 @@ def read_table(path, delimiter=None, decimal=None):
     sep = _delimiter_arg(delimiter)
     if decimal not in (None, ".", ","):
         raise ValueError(f"decimal: expected '.' or ',', got {decimal!r}")
-    lines, encoding, complete = _lines(path, head_only=os.path.getsize(path) > FAST_CSV_BYTES)
+    lines, encoding, complete = text_lines(path, head_only=os.path.getsize(path) > FAST_CSV_BYTES)
     first = next((k for k, line in enumerate(lines) if line.strip()), None)
     if first is None:
         raise MotionError(f"{path}: empty file (expected a header line)")
@@ -94,7 +95,7 @@ def read_table(path, delimiter=None, decimal=None):
         data = _read_fast(path, len(header), sep, decimal, encoding)
         if data is not None:
             return header, data
-        lines = _lines(path)[0]
+        lines = text_lines(path)[0]
         body = lines[first + 1:]
     data = None
     if decimal == "." and not any('"' in line for line in body):
@@ -114,40 +115,6 @@ def _delimiter_arg(delimiter):
         raise ValueError(f"delimiter: expected one of ',' ';' tab whitespace (or comma, "
                          f"semicolon), got {delimiter!r}")
     return DELIMITERS[delimiter]
-
-
-#: Bytes read to detect the encoding, delimiter and decimal of a large file.
-_HEAD_BYTES = 1 << 16
-
-
-def _lines(path, head_only=False):
-    """(lines (any line end), the encoding they were read with, whether they are the whole
-    file); head_only: the complete lines of the first _HEAD_BYTES only."""
-    note_input(path, "CSV table")
-    with open(path, "rb") as f:
-        raw = f.read(_HEAD_BYTES if head_only else -1)
-    complete = not head_only or len(raw) < _HEAD_BYTES
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):      # Excel's "Unicode text": UTF-16, BOM
-        if not complete:
-            return _lines(path)
-        candidates = ("utf-16",)
-    else:
-        candidates = ("utf-8-sig", "cp1252")
-        if not complete:                                 # whole lines only
-            raw = raw[:raw.rfind(b"\n") + 1]
-    for encoding in candidates:
-        try:
-            text = raw.decode(encoding)
-            break
-        except UnicodeDecodeError as e:
-            err = e
-    else:
-        raise MotionError(f"{path}: not text in UTF-8, Windows-1252 or UTF-16 (byte "
-                          f"0x{raw[err.start]:02x} at offset {err.start}): save it as CSV (UTF-8)")
-    text = text.lstrip("\ufeff")           # a BOM that survived decoding (written twice)
-    if "\x00" in text:
-        raise MotionError(f"{path}: contains NUL bytes: a binary file, not a CSV table")
-    return text.splitlines(), encoding, complete
 
 
 def _unquoted(line):

@@ -11,9 +11,9 @@ import re
 import xml.etree.ElementTree as ET
 
 from ..._safe_files import note_input
-from ...warn import report
+from ...warn import MotionError, report
 
-__all__ = ["decode_text", "parse_xml", "setup_path"]
+__all__ = ["decode_text", "text_lines", "parse_xml", "setup_path"]
 
 _DRIVE = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
 
@@ -32,6 +32,42 @@ def decode_text(data: bytes, path: str) -> str:
     except UnicodeDecodeError as e:
         raise ValueError(f"{path}: neither UTF-8 nor Windows-1252 text (byte {e.start}: "
                          f"0x{data[e.start]:02x}); save it as UTF-8") from None
+
+
+#: Bytes read to detect the encoding, delimiter and decimal of a large file.
+HEAD_BYTES = 1 << 16
+
+
+def text_lines(path, head_only=False):
+    """(lines (any line end), the encoding they were read with, whether they are the whole
+    file) of a table as spreadsheets save it: UTF-8 (a byte-order mark dropped), Windows-1252,
+    or UTF-16 with its byte-order mark (Excel's "Unicode text"); head_only: the complete lines
+    of the first HEAD_BYTES only."""
+    note_input(path, "CSV table")
+    with open(path, "rb") as f:
+        raw = f.read(HEAD_BYTES if head_only else -1)
+    complete = not head_only or len(raw) < HEAD_BYTES
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):      # Excel's "Unicode text": UTF-16, BOM
+        if not complete:
+            return text_lines(path)
+        candidates = ("utf-16",)
+    else:
+        candidates = ("utf-8-sig", "cp1252")
+        if not complete:                                 # whole lines only
+            raw = raw[:raw.rfind(b"\n") + 1]
+    for encoding in candidates:
+        try:
+            text = raw.decode(encoding)
+            break
+        except UnicodeDecodeError as e:
+            err = e
+    else:
+        raise MotionError(f"{path}: not text in UTF-8, Windows-1252 or UTF-16 (byte "
+                          f"0x{raw[err.start]:02x} at offset {err.start}): save it as CSV (UTF-8)")
+    text = text.lstrip("\ufeff")           # a BOM that survived decoding (written twice)
+    if "\x00" in text:
+        raise MotionError(f"{path}: contains NUL bytes: a binary file, not a CSV table")
+    return text.splitlines(), encoding, complete
 
 
 def parse_xml(path: str) -> ET.Element:
