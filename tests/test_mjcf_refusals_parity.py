@@ -40,6 +40,16 @@ def urdf2dyn_error(xml):
     return None
 
 
+def assert_as_mujoco(xml, words):
+    """MuJoCo and urdf2dyn both refuse xml, urdf2dyn's message holding each of words, or
+    both load it (words None)."""
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (words is None), expected
+    assert (got is None) == (words is None), got
+    for w in words or []:
+        assert w in got, (got, expected)
+
+
 def doc(*parts):
     return "<mujoco>" + "".join(parts) + "</mujoco>"
 
@@ -119,11 +129,7 @@ def test_keyframe_sizes_are_checked_as_mujoco_checks_them(case):
     3 nmocap and 4 nmocap numbers: MuJoCo 4 refuses more (and fills fewer from the model);
     urdf2dyn loaded them all (a fragment with only a <keyframe> as an empty model)."""
     xml, words = KEYFRAMES[case]
-    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
-    assert (expected is None) == (words is None), expected
-    assert (got is None) == (words is None), got
-    for w in words or []:
-        assert w in got, (got, expected)
+    assert_as_mujoco(xml, words)
 
 
 DUPLICATES = {
@@ -192,11 +198,7 @@ def test_repeated_names_are_refused_as_mujoco_refuses_them(case):
     kinds, it compiles. urdf2dyn loaded every repeated name but a body's, a joint's and a
     mesh's."""
     xml, words = DUPLICATES[case]
-    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
-    assert (expected is None) == (words is None), expected
-    assert (got is None) == (words is None), got
-    for w in (words or []) + (["line 1", "rename"] if words else []):
-        assert w in got, (got, expected)
+    assert_as_mujoco(xml, words + ["line 1", "rename"] if words else None)
 
 
 SITES = {
@@ -219,11 +221,7 @@ def test_mesh_site_needs_its_mesh_as_in_mujoco(case):
     """MuJoCo refuses a site of type mesh without a mesh= naming a mesh asset, and a mesh= on
     a site of another type; urdf2dyn loaded them."""
     xml, words = SITES[case]
-    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
-    assert (expected is None) == (words is None), expected
-    assert (got is None) == (words is None), got
-    for w in words or []:
-        assert w in got, (got, expected)
+    assert_as_mujoco(xml, words)
 
 
 def _jbody(attrs):
@@ -328,11 +326,7 @@ def test_force_and_control_ranges_are_checked_as_mujoco_checks_them(case):
     limited= when autolimits is off, and forcerange= on a joint (its schema has
     actuatorfrcrange); urdf2dyn did not read them and loaded every case."""
     xml, words = RANGES[case]
-    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
-    assert (expected is None) == (words is None), expected
-    assert (got is None) == (words is None), got
-    for w in words or []:
-        assert w in got, (got, expected)
+    assert_as_mujoco(xml, words)
 
 
 def test_convex_mesh_advice_is_given_once(tmp_path):
@@ -500,11 +494,7 @@ def test_body_and_joint_names_are_refused_as_mujoco_refuses_them(case):
     not know that name: urdf2dyn loaded it); a body named 'world' and repeated body or joint
     names are refused, naming both lines."""
     xml, words = NAME_REFUSALS[case]
-    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
-    assert (expected is None) == (words is None), expected
-    assert (got is None) == (words is None), got
-    for w in words or []:
-        assert w in got, (got, expected)
+    assert_as_mujoco(xml, words)
 
 
 _TEX = 'builtin="flat" width="2" height="2"'
@@ -648,11 +638,7 @@ def test_actrange_only_where_mujoco_schema_has_it(case):
     it refuses them on every other actuator, in <actuator> or a <default> ("unrecognized
     attribute"). urdf2dyn loaded them."""
     xml, words = ACTRANGE[case]
-    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
-    assert (expected is None) == (words is None), expected
-    assert (got is None) == (words is None), got
-    for w in words or []:
-        assert w in got, (got, expected)
+    assert_as_mujoco(xml, words)
 
 
 @pytest.mark.parametrize("first", ["main", "part"])
