@@ -197,6 +197,28 @@ def run_opensim(setup):
         os.chdir(here)
 
 
+def pull_from_file(owner, folder, coordinate, rows, in_degrees="no", weight=1e4):
+    """Make OpenSim's IK tool or its ScaleTool's marker placer (``owner``: both have an IK
+    task set and a coordinate_file) pull ``coordinate`` towards a coordinate file: write
+    folder/coords.sto (an OpenSim storage whose header says inDegrees=in_degrees, one row a
+    (time, value) of ``rows``, each written as Python prints it), append an applied
+    IKCoordinateTask of this weight whose value type is FromFile, and name the file as the
+    owner's coordinate_file. Returns the file's path."""
+    import opensim as osim
+    path = os.path.join(folder, "coords.sto")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"c\nversion=1\nnRows={len(rows)}\nnColumns=2\ninDegrees={in_degrees}\n"
+                f"endheader\ntime\t{coordinate}\n" + "".join(f"{t}\t{x}\n" for t, x in rows))
+    task = osim.IKCoordinateTask()
+    task.setName(coordinate)
+    task.setWeight(weight)
+    task.setValueType(osim.IKCoordinateTask.FromFile)
+    task.setApply(True)
+    owner.getIKTaskSet().cloneAndAppend(task)
+    owner.setCoordinateFileName(os.path.basename(path))
+    return path
+
+
 def read_errors(path):
     """OpenSim's _ik_marker_errors.sto: (time, total squared, RMS, max) per row."""
     with open(path, encoding="utf-8") as f:

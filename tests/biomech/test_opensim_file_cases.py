@@ -585,18 +585,8 @@ def _from_file_setup(osim, tmp_path, in_degrees="no", rows=None):
     case = ik_oracle.build_case(os.fspath(tmp_path), os.fspath(files("urdf2dyn") / "data" /
                                                                "arm7.urdf"), nframe=10)
     rows = [(k / 100, 0.2) for k in range(10)] if rows is None else rows
-    coords = tmp_path / "coords.sto"
-    coords.write_text(f"c\nversion=1\nnRows={len(rows)}\nnColumns=2\n"
-                      f"inDegrees={in_degrees}\nendheader\ntime\tarm7_joint5\n"
-                      + "".join(f"{t}\t{x}\n" for t, x in rows))
     tool = osim.InverseKinematicsTool(case.setup)
-    task = osim.IKCoordinateTask()
-    task.setName("arm7_joint5")
-    task.setWeight(1e4)
-    task.setValueType(osim.IKCoordinateTask.FromFile)
-    task.setApply(True)
-    tool.getIKTaskSet().cloneAndAppend(task)
-    tool.set_coordinate_file("coords.sto")
+    ik_oracle.pull_from_file(tool, tmp_path, "arm7_joint5", rows, in_degrees)
     tool.setOutputMotionFileName("from_file.mot")
     setup = tmp_path / "from_file.xml"
     tool.printToXML(os.fspath(setup))

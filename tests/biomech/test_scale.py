@@ -26,6 +26,7 @@ from urdf2dyn.biomech import scale as S
 from urdf2dyn.biomech.formats.osim import document
 from urdf2dyn.biomech.formats.scale_setup import ScaleSetupError, read_scale_setup
 
+import ik_oracle
 import scale_oracle
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data")
@@ -831,19 +832,10 @@ def test_marker_placer_coordinate_file_under_opensims_processing(osim, tmp_path)
     from urdf2dyn.biomech.stages.trial import Trial
     folder = _gait2354(tmp_path)
     times = [0.9, 0.93, 0.947, 0.962, 0.981, 0.99, 1.02]
-    (folder / "coords.sto").write_text(
-        f"c\nversion=1\nnRows={len(times)}\nnColumns=2\ninDegrees=no\nendheader\n"
-        "time\tknee_angle_r\n" + "".join(f"{t}\t{-20 + 10 * math.sin(60 * t):.6f}\n"
-                                        for t in times))
     tool = osim.ScaleTool(os.fspath(folder / "subject01_Setup_Scale.xml"))
     placer = tool.getMarkerPlacer()
-    task = osim.IKCoordinateTask()
-    task.setName("knee_angle_r")
-    task.setWeight(1e4)
-    task.setValueType(osim.IKCoordinateTask.FromFile)
-    task.setApply(True)
-    placer.getIKTaskSet().cloneAndAppend(task)
-    placer.setCoordinateFileName("coords.sto")
+    ik_oracle.pull_from_file(placer, folder, "knee_angle_r",
+                             [(t, f"{-20 + 10 * math.sin(60 * t):.6f}") for t in times])
     span = osim.ArrayDouble()
     span.append(0.9)
     span.append(1.01)
