@@ -511,7 +511,8 @@ def _opensim_trc_readers(osim, path):
      r"line 3: CameraRate 'abc' is not a number: .*ScaleTool refuses.*"
      r"Write the camera's rate in Hz under CameraRate"),
     (LINE_3.replace("\t3\t2\t", "\tabc\t2\t", 1), None, "marker names",
-     r"line 3: NumFrames 'abc' is not a number: .*Write the number of frames under NumFrames"),
+     r"line 3, column 3 \(NumFrames\): 'abc' is not a whole number of frames: .*ScaleTool "
+     r"refuses the file.*Write the number of frames \(3\) under NumFrames"),
     (LINE_3.replace("\t3\t2\t", "\t3\tabc\t", 1), "stoul", "marker names",
      r"line 3: NumMarkers 'abc' is not a number: OpenSim 4.6 refuses the file.*"
      r"Write the number of markers under NumMarkers"),

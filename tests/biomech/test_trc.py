@@ -336,3 +336,70 @@ def test_unit_spellings_opensim_does_not_read_are_refused(tmp_path, units):
     assert osim.Units(units).getType() == osim.Units.UnknownUnits
     with pytest.raises(MotionError, match=rf"line 3: Units '{units}' is not a length unit"):
         read_trc(path)
+
+
+# ------------------------------------------- NumFrames as OpenSim's two .trc readers take it
+
+_MARKER_DATA = """
+import sys
+import opensim as osim
+osim.Logger.setLevelString("off")
+try:
+    m = osim.MarkerData(sys.argv[1])
+except Exception as e:
+    print("refused", str(e).splitlines()[0])
+else:
+    print(m.getNumFrames(), m.getNumMarkers(), m.getUnits().getAbbreviation())
+"""
+
+
+def _marker_data(path):
+    """OpenSim 4.6's MarkerData (the ScaleTool's reader of a static trial) on path, in its own
+    process (it crashes on some NumFrames): 'crashed', ('refused', why) or (frames, markers,
+    units)."""
+    import subprocess
+    import sys
+    run = subprocess.run([sys.executable, "-c", _MARKER_DATA, os.fspath(path)],
+                         capture_output=True, text=True, timeout=120)
+    if run.returncode != 0:
+        return "crashed"
+    said = run.stdout.strip().splitlines()[-1].split()
+    return ("refused", " ".join(said[1:])) if said[0] == "refused" else (
+        int(said[0]), int(said[1]), said[2])
+
+
+@pytest.mark.parametrize("value", ["3", " 3", "+3", "3x", "x3", "3.0", "2.5", "1e1", "2",
+                                   "0", "-1", "abc"])
+def test_numframes_as_opensims_readers_take_it(osim, tmp_path, value):
+    """Oracle: OpenSim 4.6's TRCFileAdapter (its IK tool's reader: every row, whatever
+    NumFrames says) and MarkerData (its ScaleTool's: NumFrames' leading integer, as SimmIO
+    reads it, is how many frames it reads). urdf2dyn read '3.0', '2.5' and '-1' for 3 rows
+    without a word, while the ScaleTool misreads the units ('3.0': NumMarkers 0, units
+    unknown), refuses ('2.5') or crashes ('-1', '0'); it called 'x3' refused (MarkerData
+    reads 3) and '1e1' ten frames (MarkerData reads 1). Now it reads every row, as the IK
+    tool, and says, naming line 3 and the NumFrames column, what the ScaleTool does, unless
+    both readers read the 3 frames."""
+    p = _small(tmp_path, frames=value)
+    theirs = opensim_markers(os.fspath(p))[0]
+    scale_tool = _marker_data(p)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        m = read_trc(p)
+    np.testing.assert_array_equal(m.time, theirs)                   # the IK tool's rows
+    said = [str(w.message) for w in caught]
+    if scale_tool == (3, 2, "mm"):
+        assert said == [] if value.strip().lstrip("+").isdigit() else (
+            len(said) == 1 and "MarkerData reads it as 3" in said[0]), (scale_tool, said)
+        return
+    assert len(said) == 1 and "small.trc" in said[0] and "line 3" in said[0], said
+    assert "NumFrames" in said[0], said
+    if scale_tool == "crashed":
+        assert "ScaleTool crashes on this file" in said[0], said
+    elif scale_tool[0] == "refused":
+        assert "refuses the file" in said[0], (scale_tool, said)
+    elif scale_tool[2] != "mm" or scale_tool[1] != 2:
+        assert "misreads the units" in said[0], (scale_tool, said)
+    else:
+        assert f"keeps only the first {scale_tool[0]} frame" in said[0], (scale_tool, said)
+    with pytest.raises(MotionError, match="NumFrames"):
+        read_trc(p, strict=True)

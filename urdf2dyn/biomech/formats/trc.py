@@ -155,8 +155,11 @@ def read_trc(path, strict=False):
         report(f"{source}: the header (line 3) says NumFrames={declared_frames} but the file "
                f"holds {len(rows)} frames (lines {linenos[0]}-{linenos[-1]})"
                + (": it may be truncated after line " if more else "; frames after NumFrames "
-                  "end at line ") + f"{linenos[-1]}; the {len(rows)} frames were used",
+                  "end at line ") + f"{linenos[-1]}; the {len(rows)} frames were used"
+               + _scale_tool_note(declared_frames, len(rows)),
                strict=strict, error=MotionError)
+    elif "NumFrames" in header and header["NumFrames"].strip() and declared_frames is None:
+        _warn_num_frames(source, keys, header["NumFrames"].strip(), len(rows), strict)
     _warn_what_opensim_reads_otherwise(source, lines, linenos, blank, m)
     rows = table[:, 1:]
     time = np.array(times, dtype=float)
@@ -339,7 +342,7 @@ def _check_header_length(source, keys, vals, strict):
 
 #: The values of line 3 OpenSim 4.6's readers take for numbers (the Orig... ones neither
 #: reader needs: both read a file whatever they hold)
-_NUMERIC_KEYS = ("DataRate", "CameraRate", "NumFrames", "NumMarkers")
+_NUMERIC_KEYS = ("DataRate", "CameraRate", "NumMarkers")   # NumFrames: _warn_num_frames
 
 
 def _check_header_numbers(source, header, strict):
@@ -370,9 +373,70 @@ def _check_header_numbers(source, header, strict):
 
 
 def _count(header, key):
-    """A whole-number header field (NumFrames), or None when absent or not one."""
-    x = _number(header.get(key, "")) if key in header else None
-    return int(x) if x is not None and math.isfinite(x) and x == int(x) and x >= 0 else None
+    """A header field written as a whole number (NumFrames: digits, as both of OpenSim 4.6's
+    readers take it alike), or None when absent or written otherwise ('2.0', '1e1', '2x')."""
+    text = header.get(key, "").strip()
+    return int(text) if re.fullmatch(r"\+?\d+", text) else None
+
+
+def _marker_data_count(text):
+    """The frame count OpenSim 4.6's MarkerData (the ScaleTool's reader of a static trial)
+    takes from a NumFrames value, as SimmIO's readIntegerFromString reads it: what comes
+    before the first digit or '-' skipped, then C's atoi of the run of digits, '-', 'e' and
+    'E' there ('2x' 2, 'x2' 2, '1e1' 1, '2.5' 2); None when there is no digit or '-'. Also
+    what that leaves of the value for line 3's next fields ('.5')."""
+    start = re.search(r"[0-9-]", text)
+    if start is None:
+        return None, text
+    run = re.match(r"[0-9eE-]*", text[start.start():]).group()
+    whole = re.match(r"-?\d+", run)
+    return (int(whole.group()) if whole else 0), text[start.start() + len(run):]
+
+
+def _scale_tool_frames(count, rows):
+    """What OpenSim 4.6's ScaleTool does with a static trial whose NumFrames it reads as count
+    for rows data rows (its MarkerData stops reading at count frames, then indexes the last
+    one read), in words following 'its ScaleTool'; None where it reads every row, as its IK
+    tool (TRCFileAdapter) always does."""
+    if count <= 0:
+        return (f"crashes on this file (its MarkerData reads {count} frames, then asks for the "
+                "last one)")
+    if count < rows:
+        return (f"keeps only the first {count} {'frame' if count == 1 else 'frames'} (its "
+                "MarkerData stops at NumFrames)")
+    return None
+
+
+def _scale_tool_note(count, rows):
+    """_scale_tool_frames as a sentence ending a warning ('' where the ScaleTool reads every
+    row)."""
+    said = _scale_tool_frames(count, rows)
+    return f". OpenSim 4.6's ScaleTool {said}, its IK tool reads every row" if said else ""
+
+
+def _warn_num_frames(source, keys, text, rows, strict):
+    """Warn about a NumFrames that is not written as a whole number ('2x', '2.0', '1e1', '-1',
+    'abc'), naming line 3 and its column: OpenSim 4.6's IK tool ignores the value (its
+    TRCFileAdapter reads every row), its ScaleTool reads the number as MarkerData does
+    (_marker_data_count), which may keep fewer frames, misread line 3's later values, refuse
+    the file or crash."""
+    count, rest = _marker_data_count(text)
+    if count is None:
+        scale_tool = ("its ScaleTool refuses the file (its MarkerData finds no number there and "
+                      "reads line 3's next values in its place)")
+    elif rest[:1] == "." or (rest[:1] in "0123456789" and rest):
+        scale_tool = (f"its ScaleTool's MarkerData reads {count} and takes the rest ({rest!r}) "
+                      "for line 3's next values (NumMarkers, Units): it refuses the file or "
+                      "misreads the units")
+    else:
+        scale_tool = (f"its ScaleTool {_scale_tool_frames(count, rows)}"
+                      if _scale_tool_frames(count, rows) else
+                      f"its ScaleTool's MarkerData reads it as {count}")
+    column = keys.index("NumFrames") + 1
+    report(f"{source}: line 3, column {column} (NumFrames): {text!r} is not a whole number of "
+           f"frames: OpenSim 4.6's IK tool reads every row whatever it says (TRCFileAdapter), "
+           f"{scale_tool}; urdf2dyn read the {rows} frames by their times. Write the number "
+           f"of frames ({rows}) under NumFrames", strict=strict, error=MotionError)
 
 
 def _short_row(source, lineno, cells, labels, last):
