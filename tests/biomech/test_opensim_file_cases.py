@@ -242,26 +242,29 @@ def test_an_empty_cell_is_refused_naming_its_column(osim, tmp_path, version, row
         read_sto_table(path)
 
 
-@pytest.mark.parametrize("line, opensim_degrees", [
-    ("version=1\nnRows=3\nnColumns=3\ninDegrees==yes", True),
-    ("version=1\nnRows=3\nnColumns=3\ninDegrees = = yes", True),
-    ("nRows=3\nnColumns=3\nAngles are in degrees.", True)])
+@pytest.mark.parametrize("line, opensim_degrees, warned", [
+    ("version=1\nnRows=3\nnColumns=3\ninDegrees==yes", True, 1),
+    ("version=1\nnRows=3\nnColumns=3\ninDegrees = = yes", True, 1),
+    ("nRows=3\nnColumns=3\nAngles are in degrees.", True, 0)])
 def test_in_degrees_values_storage_reads_past_extra_equals_signs(osim, tmp_path, line,
-                                                                 opensim_degrees):
+                                                                 opensim_degrees, warned):
     """OpenSim 4.6's Storage takes a header value after every blank, tab and '=' following
     its key: 'inDegrees==yes' is degrees to it. urdf2dyn refused it ('=yes' is neither yes
-    nor no); it reads it as Storage does, without a word."""
+    nor no); it reads it as Storage does, saying only that OpenSim's TimeSeriesTable (Moco's
+    reader) reads no inDegrees from such a line."""
     path = tmp_path / "m.sto"
     path.write_text(f"m\n{line}\nendheader\n" + TABLE)
     assert osim.Storage(str(path)).isInDegrees() == opensim_degrees
     ours, said = _said(lambda: formats.read_opensim(path))
-    assert said == [] and ours.meta["in_degrees"] == opensim_degrees
+    assert ours.meta["in_degrees"] == opensim_degrees
+    assert len(said) == warned and all("its TimeSeriesTable" in w for w in said), said
     np.testing.assert_allclose(ours.column("knee"), np.radians([10, 20, 30]), rtol=1e-15)
 
 
 @pytest.mark.parametrize("line, lineno, opensim_key", [
     ("version=1\nnRows=3\nnColumns=3\ninDegrees: yes", 5, "'inDegrees'"),
     ("version=1\nnRows=3\nnColumns=3\nin_degrees=yes", 5, "'inDegrees'"),
+    ("version=1\nnRows=3\nnColumns=3\ninDegrees:yes", 5, "'inDegrees'"),
     ("nRows=3\nnColumns=3\nangles are in degrees.", 4, "'Angles are in degrees.'")])
 def test_a_degrees_line_storage_ignores_is_refused(osim, tmp_path, line, lineno, opensim_key):
     """A header line that says degrees in words OpenSim 4.6's Storage does not read
@@ -871,3 +874,48 @@ def test_trc_variants_read_as_opensims_trc_adapter_reads_them_or_said(osim, tmp_
             and np.allclose(theirs[1], xyz, rtol=1e-12, atol=0, equal_nan=True))
     if not same:
         assert said, (text, theirs)
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(key=st.sampled_from(["inDegrees", "InDegrees", "indegrees"]),
+       separator=st.sampled_from(["=", " = ", "\t=\t", "= ", " =", "==", " ", "\t"]),
+       value=st.sampled_from(["yes", "Yes", "YES", "y", "Y", "no", "No", "NO", "n"]),
+       lead=st.sampled_from(["", " ", "\t"]), trail=st.sampled_from(["", " ", "\t", "  "]),
+       crlf=st.booleans(), ext=st.sampled_from([".sto", ".mot"]),
+       head=st.sampled_from(["version=1\nnRows=3\nnColumns=3", "nRows=3\nnColumns=3",
+                             "version=3"]))
+def test_in_degrees_header_variants_as_opensims_two_readers_take_them(
+        osim, tmp_path_factory, key, separator, value, lead, trail, crlf, ext, head):
+    """Oracle: OpenSim 4.6's Storage (the reader of its IK and inverse-dynamics tools:
+    getInDegrees) and its TimeSeriesTable (STOFileAdapter: the 'inDegrees' metadata Moco's
+    TableProcessor accepts as 'yes' or 'no' only) on an inDegrees line in every spelling of
+    blanks, tabs, '=', case and line ends. urdf2dyn reads the angles as Storage does (or
+    refuses a line whose words say otherwise than Storage reads them); where the table reader
+    reads no 'yes' or 'no' from the line ('inDegrees = yes', 'inDegrees=Yes', 'inDegrees
+    yes', ' inDegrees=yes'), or reads other units than Storage (a SIMM .mot), it says so.
+    urdf2dyn said nothing of the table reader before."""
+    line = f"{lead}{key}{separator}{value}{trail}"
+    text = f"m\n{head}\n{line}\nendheader\n" + TABLE
+    path = tmp_path_factory.mktemp("in_degrees") / f"m{ext}"
+    path.write_bytes(text.replace("\n", "\r\n" if crlf else "\n").encode())
+    storage = osim.Storage(str(path)).isInDegrees()
+    table = osim.TimeSeriesTable(str(path))
+    tst = (table.getTableMetaDataAsString("inDegrees")
+           if table.hasTableMetaDataKey("inDegrees") else None)
+    try:
+        ours, said = _said(lambda: formats.read_opensim(path))
+    except MotionError as e:
+        meant = value.lower() in ("y", "yes")
+        assert meant != storage, (line, storage, str(e))   # refused only where they differ
+        assert "OpenSim 4.6 reads the angles of this file as" in str(e)
+        return
+    assert ours.meta["in_degrees"] == storage, (line, storage)
+    told = [w for w in said if "TimeSeriesTable" in w]
+    if tst in ("yes", "no"):
+        assert told == [], (line, told)
+        if (tst == "yes") != storage:                       # a SIMM .mot: 'no' is degrees
+            assert said, (line, tst, storage)
+    else:
+        assert len(told) == 1 and "m" + ext in told[0], (line, tst, said)
+        assert f"Write 'inDegrees={'yes' if storage else 'no'}'" in told[0], told[0]

@@ -69,6 +69,9 @@ def _header_entry(line):
     key, _, value = s.replace("\t", " ").partition(" ")
     if (key.lower() in _SIMM_KEYS or _like_in_degrees(key)) and value.strip():
         return key, value.strip()
+    said, colon, value = s.partition(":")
+    if colon and _like_in_degrees(said) and value.strip():      # 'inDegrees:yes'
+        return said + colon, value.strip()
     return None
 
 
@@ -89,6 +92,7 @@ class _Header:
     where: dict = field(default_factory=dict)
     miscased: list = field(default_factory=list)
     labels_line: int = 0
+    raw: dict = field(default_factory=dict)     # lower-cased key: its line as written
 
 
 def read_sto_table(path):
@@ -132,6 +136,7 @@ def _read_table(path):
             key = "indegrees" if _like_in_degrees(entry[0]) else entry[0].lower()
             header.info[key] = entry[1]
             header.where[key] = (i + 1, " ".join(line.split()))
+            header.raw[key] = line
             if _OPENSIM_KEYS.get(key, entry[0]) == entry[0]:
                 header.exact[key] = entry[1]
             else:
@@ -483,7 +488,45 @@ def _in_degrees(path, header):
                "and so does urdf2dyn. If its angles are radians, add a line 'version=1' "
                "to its header", stacklevel=None)
     _warn_miscased(path, header)
+    _warn_table_reader_disagrees(path, header, degrees)
     return degrees, units
+
+
+def _table_in_degrees(line):
+    """What OpenSim 4.6's TimeSeriesTable (STOFileAdapter) reads as inDegrees from a header
+    line: its key is the text before the line's last '=' as written (blanks included), its
+    value what follows, trimmed; None when that key is not exactly 'inDegrees'."""
+    key, equals, value = line.rpartition("=")
+    return value.strip() or None if equals and key == "inDegrees" else None
+
+
+def _warn_table_reader_disagrees(path, header, degrees):
+    """Warn about an inDegrees line that OpenSim 4.6's Storage reads but its TimeSeriesTable
+    does not read as 'yes' or 'no' ('inDegrees = yes',
+    'inDegrees yes', 'inDegrees=Yes', 'inDegrees=y'): the readers of its IK and
+    inverse-dynamics tools and of Moco (TableProcessor, StatesTrajectory:
+    TableUtilities::isInDegrees, which accepts 'yes' and 'no' only and refuses a table without
+    the key) then disagree. urdf2dyn reads the units as Storage does (its tools' results are
+    the ones compared). A header without an inDegrees line (SIMM's 'Angles are in degrees.'
+    in opensim-core's own example motions) is not one the table reader was made for: not
+    warned about."""
+    if "indegrees" not in header.where:
+        return
+    said = _table_in_degrees(header.raw["indegrees"])
+    if said in ("yes", "no"):
+        return
+    lineno, line = header.where["indegrees"]
+    if said is None:
+        what = ("reads no inDegrees from this line (its key is the text before the line's "
+                "last '=', and must be exactly 'inDegrees')")
+    else:
+        what = f"reads inDegrees={said!r}, where it accepts only 'yes' or 'no'"
+    report(f"{path}: line {lineno}: {line!r}: OpenSim 4.6's Storage (the reader of its IK and "
+           f"inverse-dynamics tools) and urdf2dyn read the angles as "
+           f"{'degrees' if degrees else 'radians'}, but its TimeSeriesTable (STOFileAdapter, "
+           f"read by Moco's TableProcessor) {what} and refuses the file where it needs the "
+           f"units. Write 'inDegrees={'yes' if degrees else 'no'}' (lower case, no blank "
+           "around '=') for both to read it alike", stacklevel=None)
 
 
 def _version_at_fault(path, header, meant):
