@@ -819,17 +819,12 @@ def test_a_manual_scale_of_a_body_the_model_lacks_names_the_setup():
         S.scale_factors(model, settings, [], strict=True)
 
 
-def test_marker_placer_coordinate_file_under_opensims_processing(osim, tmp_path):
-    """Oracle: OpenSim 4.6's ScaleTool. Its MarkerPlacer reads a coordinate_file as its IK
-    tool does (MarkerPlacer.cpp: convertDegreesToRadians whatever the header says, then
-    GCVSplineSet(5, ...)) and samples it where its time range starts, moved to the static
-    trial's first frame (0.95 s) when the range begins before it. A from_file task on
-    knee_angle_r, in a file of uneven rows whose header says radians: 'torques --scale
-    --processing opensim' took its numbers for radians (-20 rad) at 0.9 s. It now poses the
-    static trial as OpenSim does (to 1e-6 rad) and says how the file was read."""
-    from urdf2dyn.biomech.stages import Scaling, scale as scale_pass
-    from urdf2dyn.biomech.stages.settings import TrialSettings
-    from urdf2dyn.biomech.stages.trial import Trial
+def _from_file_case(osim, tmp_path):
+    """gait2354's setup with a from_file task on knee_angle_r, in a file of uneven rows whose
+    header says radians (its numbers are degrees, as OpenSim's MarkerPlacer reads them),
+    the placement range starting at 0.9 s, before the static trial's first frame (0.95 s);
+    run by OpenSim 4.6's ScaleTool. Returns (the setup, the folder, OpenSim's static pose's
+    knee_angle_r in radians)."""
     folder = _gait2354(tmp_path)
     times = [0.9, 0.93, 0.947, 0.962, 0.981, 0.99, 1.02]
     tool = osim.ScaleTool(os.fspath(folder / "subject01_Setup_Scale.xml"))
@@ -844,10 +839,36 @@ def test_marker_placer_coordinate_file_under_opensims_processing(osim, tmp_path)
     tool.printToXML(os.fspath(setup))
     scale_oracle.run_scale_tool(os.fspath(folder), setup.name,
                                 os.fspath(folder / "gait2354_simbody.osim"))
-    from urdf2dyn.biomech import formats
+    return setup, folder, _knee(folder / "opensim_static.mot")
+
+
+def _knee(motion):
+    """knee_angle_r (rad) of a static pose .mot, read by OpenSim's Storage in the units its
+    header says (OpenSim's placer writes radians, urdf2dyn's degrees)."""
+    import opensim as osim
+    table = osim.Storage(os.fspath(motion))
+    names = table.getColumnLabels()                    # 'time' first, then the data
+    labels = [names.get(i) for i in range(names.getSize())]
+    k = next(i for i, name in enumerate(labels)
+             if name in ("knee_angle_r", "/jointset/knee_r/knee_angle_r/value"))
+    value = table.getStateVector(0).getData().get(k - 1)
+    return math.radians(value) if table.isInDegrees() else value
+
+
+def test_marker_placer_coordinate_file_under_opensims_processing(osim, tmp_path):
+    """Oracle: OpenSim 4.6's ScaleTool. Its MarkerPlacer reads a coordinate_file as its IK
+    tool does (MarkerPlacer.cpp: convertDegreesToRadians whatever the header says, then
+    GCVSplineSet(5, ...)) and samples it where its time range starts, moved to the static
+    trial's first frame (0.95 s) when the range begins before it. A from_file task on
+    knee_angle_r, in a file of uneven rows whose header says radians: 'torques --scale
+    --processing opensim' took its numbers for radians (-20 rad) at 0.9 s. It now poses the
+    static trial as OpenSim does (to 1e-6 rad) and says how the file was read."""
+    from urdf2dyn.biomech.stages import Scaling, scale as scale_pass
+    from urdf2dyn.biomech.stages.settings import TrialSettings
+    from urdf2dyn.biomech.stages.trial import Trial
+    setup, folder, theirs = _from_file_case(osim, tmp_path)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")                 # the speed columns it also writes
-        theirs = formats.read_opensim(folder / "opensim_static.mot").column("knee_angle_r")[0]
+        warnings.simplefilter("ignore")
         generic = urdf2dyn.load(os.fspath(folder / "gait2354_simbody.osim"))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -859,3 +880,37 @@ def test_marker_placer_coordinate_file_under_opensims_processing(osim, tmp_path)
     told = [w for w in trial.warnings if "coords.sto" in w]
     assert len(told) == 1 and "its header says radians (inDegrees=no)" in told[0], told
     assert "ScaleTool's marker placer" in told[0], told[0]
+
+
+def test_cli_scale_processing_opensim_reads_the_coordinate_file_as_opensim(osim, tmp_path):
+    """Oracle: OpenSim 4.6's ScaleTool on the from_file case above. 'urdf2dyn scale' had no
+    --processing: it read the placer's coordinate_file in its header's units (radians here,
+    -20 rad) whatever the user wanted. 'urdf2dyn scale SETUP --processing opensim' reads it
+    as OpenSim's MarkerPlacer does and writes the static pose OpenSim writes (knee_angle_r
+    to 1e-6 rad); the default, urdf2dyn's processing, still reads the header's units."""
+    setup, folder, theirs = _from_file_case(osim, tmp_path)
+    status, out, err = _cli(["scale", os.fspath(setup), "--processing", "opensim",
+                             "-o", os.fspath(folder / "ours.osim")])
+    assert status == 0, err
+    assert "its header says radians (inDegrees=no)" in err, err
+    ours = _knee(folder / "subject01_static_output.mot")
+    assert abs(ours - theirs) < 1e-6, (ours, theirs)
+    status, out, err = _cli(["scale", os.fspath(setup), "-o", os.fspath(folder / "u.osim")])
+    assert status == 0, err
+    assert abs(_knee(folder / "subject01_static_output.mot") - theirs) > 0.1
+
+
+def test_library_scale_run_setup_processing(osim, tmp_path):
+    """Oracle: OpenSim 4.6's ScaleTool. run_setup(..., processing="opensim") is what the
+    command line's --processing opensim calls: the placed pose is OpenSim's; a processing
+    that is not one is refused naming the argument."""
+    setup, folder, theirs = _from_file_case(osim, tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = S.run_setup(os.fspath(setup), output=os.fspath(folder / "ours.osim"),
+                             processing="opensim")
+    report = result.report
+    assert abs(report.pose[report.q_names.index("knee_angle_r")] - theirs) < 1e-6
+    with pytest.raises(ValueError, match="processing: expected 'urdf2dyn' or 'opensim', got "
+                                         "'OpenSim'"):
+        S.run_setup(os.fspath(setup), processing="OpenSim")

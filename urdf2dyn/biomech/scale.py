@@ -56,7 +56,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ScaleSettings", "ScaleReport", "ScaleResult", "MeasurementResult", "MarkerFit",
            "Measurement", "ManualScale", "scale", "run_setup", "settings_from_setup",
-           "apply_marker_set", "read_marker_set_file", "load_generic"]
+           "apply_marker_set", "read_marker_set_file", "load_generic",
+           "coordinate_file_reading"]
 
 BANDS = (0.02, 0.01)        # OpenSim's best practice: largest marker error, RMS (m)
 
@@ -564,10 +565,23 @@ def settings_from_setup(setup: ScaleSetup, model: Model | None = None,
         coordinate_tasks=tasks, max_marker_movement=None, setup=setup.path)
 
 
+def coordinate_file_reading(processing: Any, static: Markers | None) -> dict[str, Any]:
+    """settings_from_setup's keywords for how the marker placer's coordinate_file is read: as
+    the trial's processing reads an IK coordinate_file (OpenSim's marker placer reads it as
+    its IK tool does: degrees, natural quintic splines), sampled no earlier than the static
+    trial's first frame, where OpenSim's placer starts a time range that begins before the
+    trial."""
+    first = float(static.time[0]) if static is not None and len(static.time) else 0.0
+    return {"coordinate_file_units": processing.ik_coordinate_file_units,
+            "coordinate_file_interpolation": processing.ik_coordinate_file_interpolation,
+            "first_time": first}
+
+
 def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = None,
               model: Model | None = None, static: Markers | None = None,
               strict: bool = False,
-              marker_set: str | os.PathLike[str] | None = None) -> ScaleResult:
+              marker_set: str | os.PathLike[str] | None = None,
+              processing: str = "urdf2dyn") -> ScaleResult:
     """Run an OpenSim ``Setup_Scale.xml`` as OpenSim's ScaleTool does and write what it
     writes: the ModelScaler's ``output_model_file`` (scaled) and ``output_scale_file`` (the
     factors), the MarkerPlacer's ``output_model_file`` (scaled, markers placed; ``output``
@@ -587,15 +601,33 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
     marker_set : path, optional
         The OpenSim marker set to add to the model's markers instead of the setup's
         marker_set_file.
+    processing : "urdf2dyn" or "opensim"
+        How the marker placer's ``coordinate_file`` (its ``from_file`` coordinate tasks) is
+        read, as the trial's processing reads an IK setup's: "urdf2dyn" (default) in the
+        units its header says, interpolated linearly; "opensim" in degrees whatever its
+        header says, through its natural quintic splines, as OpenSim's MarkerPlacer reads it.
+        Either way it is sampled where the placement range starts, moved to the static
+        trial's first frame when the range begins before it (as OpenSim's placer does). The
+        rest (the time ranges averaged, the static trial's reading) is OpenSim's under both.
 
     No file it writes may be one it reads (the setup, the generic model, the marker set, the
     static trial), or another of its outputs, by any name: refused before any work.
     """
+    how = _processing(processing)
     with guarding():
-        return _run_setup(setup, output, model, static, strict, marker_set)
+        return _run_setup(setup, output, model, static, strict, marker_set, how)
 
 
-def _run_setup(setup, output, model, static, strict, marker_set):
+def _processing(processing):
+    """The trial processing named (urdf2dyn.biomech.stages.settings.PROCESSINGS), refused
+    naming the argument when it is not one."""
+    from .stages.settings import PROCESSINGS
+    if not isinstance(processing, str) or processing not in PROCESSINGS:
+        raise ValueError(f"processing: expected 'urdf2dyn' or 'opensim', got {processing!r}")
+    return PROCESSINGS[processing]
+
+
+def _run_setup(setup, output, model, static, strict, marker_set, processing):
     s = setup if isinstance(setup, ScaleSetup) else read_scale_setup(setup, strict=strict)
     if marker_set is not None:
         s = replace(s, marker_set_file=os.path.abspath(marker_set))
@@ -621,12 +653,7 @@ def _run_setup(setup, output, model, static, strict, marker_set):
         raise ScaleSetupError(f"{s.path}: the model has no markers and <GenericModelMaker> "
                               "<marker_set_file> is Unassigned: give the marker set "
                               "(urdf2dyn scale SETUP --marker-set MARKERS.xml)")
-    settings = settings_from_setup(s, model, strict)
-    if s.marker_set_file:
-        _exists(s, "<GenericModelMaker> <marker_set_file>", s.marker_set_file,
-                "put it there or leave the element empty to keep the model's markers")
-        settings.marker_set = read_marker_set_file(s.marker_set_file, model, strict)
-    if static is None and (settings.place_markers or settings.measurements):
+    if static is None and (s.place or s.measurements):
         if s.scale_marker_file and s.place_marker_file and \
                 os.path.abspath(s.scale_marker_file) != os.path.abspath(s.place_marker_file):
             raise ScaleSetupError(f"{s.path}: the ModelScaler and the MarkerPlacer name two "
@@ -640,6 +667,13 @@ def _run_setup(setup, output, model, static, strict, marker_set):
                 "(urdf2dyn scale SETUP --static STATIC.trc)")
         from .formats import read_markers
         static = read_markers(trial_file, strict=strict)
+    # the coordinate file is sampled at the static trial's start at the earliest: read first
+    settings = settings_from_setup(s, model, strict, **coordinate_file_reading(processing,
+                                                                              static))
+    if s.marker_set_file:
+        _exists(s, "<GenericModelMaker> <marker_set_file>", s.marker_set_file,
+                "put it there or leave the element empty to keep the model's markers")
+        settings.marker_set = read_marker_set_file(s.marker_set_file, model, strict)
     if s.max_marker_movement > 0 and static is not None:
         from .markers import LENGTH_UNITS
         units = LENGTH_UNITS.get(str(static.meta.get("units", "m")), 1.0)

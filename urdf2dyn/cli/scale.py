@@ -32,7 +32,8 @@ def cmd_scale(args):
                          "--static (the setup's .trc is read in the model's frame, as OpenSim "
                          "reads it)")
     result = run_setup(setup, output=args.output, model=model, static=static,
-                       strict=args.strict, marker_set=args.marker_set or None)
+                       strict=args.strict, marker_set=args.marker_set or None,
+                       processing=args.processing)
     report = result.report
     written = args.output or (setup.output_model_file if setup.place
                               else setup.output_scaled_model)
@@ -67,6 +68,11 @@ def add_scale_parser(sub):
     p.add_argument("--rotate", metavar="AXIS:DEG[,AXIS:DEG]",
                    help="with --static: rotation from the lab frame to the model frame, e.g. "
                         "x:-90 for a z-up lab and a y-up OpenSim model")
+    p.add_argument("--processing", choices=("urdf2dyn", "opensim"), default="urdf2dyn",
+                   help="how the marker placer's coordinate_file (its from_file coordinate "
+                        "tasks) is read: urdf2dyn (default) in the units its header says, "
+                        "interpolated linearly; opensim: in degrees whatever its header says, "
+                        "through natural quintic splines, as OpenSim's MarkerPlacer reads it")
     p.add_argument("--strict", action="store_true",
                    help="treat every warning (a measurement left out, markers beyond "
                         "OpenSim's best-practice errors, ...) as an error")

@@ -35,8 +35,8 @@ def scale(trial: Trial) -> Trial:
 
 def _scale(trial, how):
     from ..formats.scale_setup import read_scale_setup
-    from ..scale import (read_marker_set_file, require_opensim, scale as scale_model,
-                         settings_from_setup)
+    from ..scale import (coordinate_file_reading, read_marker_set_file, require_opensim,
+                         scale as scale_model, settings_from_setup)
     strict = trial.settings.strict
     require_opensim(trial.model)
     with warnings.catch_warnings(record=True) as caught:
@@ -44,8 +44,8 @@ def _scale(trial, how):
         setup = read_scale_setup(how.setup, strict=strict)
         static = _static(how, setup, trial.settings.rotation, strict)
         settings = settings_from_setup(setup, trial.model, strict,
-                                       **_coordinate_file_reading(trial.settings.processing,
-                                                                  static))
+                                       **coordinate_file_reading(trial.settings.processing,
+                                                                 static))
         if setup.marker_set_file:
             settings.marker_set = read_marker_set_file(setup.marker_set_file, trial.model,
                                                        strict)
@@ -57,16 +57,6 @@ def _scale(trial, how):
     if how.output:
         result.write(how.output)
     return result.model, Scaled(result.report, result.text, os.fspath(how.setup))
-
-
-def _coordinate_file_reading(processing, static):
-    """How the marker placer's coordinate_file is read: as the trial's processing reads an
-    IK coordinate_file (OpenSim's marker placer reads it as its IK tool does: degrees,
-    natural quintic splines), sampled no earlier than the static trial's first frame, where
-    OpenSim's placer starts a time range that begins before the trial."""
-    return {"coordinate_file_units": processing.ik_coordinate_file_units,
-            "coordinate_file_interpolation": processing.ik_coordinate_file_interpolation,
-            "first_time": float(static.time[0]) if len(static.time) else 0.0}
 
 
 def _static(how, setup, rotation, strict):
