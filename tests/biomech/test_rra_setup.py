@@ -170,7 +170,8 @@ def _files(tmp_path):
     (dict(t0="early"), r"<initial_time>: 'early' is not a number"),
     (dict(t1=0.2), r"<final_time> 0.2 is not after <initial_time> 0.5"),
     (dict(t1="nan"), r"<final_time>: NaN is not allowed"),
-    (dict(adjust="maybe"), r"<adjust_com_to_reduce_residuals>: 'maybe' is not true or false"),
+    (dict(adjust="maybe"), r"<adjust_com_to_reduce_residuals> \(line \d+\): 'maybe': OpenSim 4.6 "
+                            r"reads this property as false unless it says 'true'"),
     (dict(body=""), r"<adjusted_com_body> is empty: name the body"),
     (dict(prec=2.5), r"<output_precision> 2.5: expected a whole number"),
 ])

@@ -13,7 +13,7 @@ import math
 import os
 from dataclasses import dataclass, field
 
-from .setup_xml import flag, number, read_tool, referenced_set, text as _text
+from .setup_xml import flag, line_of, number, read_tool, referenced_set, text as _text
 from .windows import setup_path
 
 __all__ = ["IKSetup", "IKTask", "IKSetupError", "read_ik_setup", "read_tasks"]
@@ -63,10 +63,6 @@ def _number(text, where):
     return number(text, where, IKSetupError)
 
 
-def _bool(text, where):
-    return flag(text, where, IKSetupError)
-
-
 def read_ik_setup(path: str | os.PathLike[str], strict: bool = False) -> IKSetup:
     """Read an OpenSim ``Setup_IK.xml`` (an ``<InverseKinematicsTool>``).
 
@@ -111,7 +107,8 @@ def read_ik_setup(path: str | os.PathLike[str], strict: bool = False) -> IKSetup
             setattr(s, tag, x)
     t = _text(tool, "report_errors")
     if t is not None:
-        s.report_errors = _bool(t, f"{where}: <report_errors>")
+        s.report_errors = flag(t, f"{where}: <report_errors>", IKSetupError,
+                               line_of(tool, "report_errors"))
 
     s.tasks = read_tasks(*referenced_set(tool, "IKTaskSet", where, strict, IKSetupError),
                          IKSetupError)
@@ -130,7 +127,7 @@ def read_tasks(taskset, where: str, error: type[Exception] = IKSetupError) -> li
         at = f"{where}: <{elem.tag} name=\"{name}\">"
         task = IKTask("marker" if elem.tag == "IKMarkerTask" else "coordinate", name)
         if (text := _text(elem, "apply")) is not None:
-            task.apply = flag(text, at + " <apply>", error)
+            task.apply = flag(text, at + " <apply>", error, line_of(elem, "apply"))
         if (text := _text(elem, "weight")) is not None:
             task.weight = number(text, at + " <weight>", error)
             if not (0 <= task.weight < math.inf):

@@ -1009,7 +1009,7 @@ def read_external_loads(path):
     forces = []
     for k, elem in enumerate(loads.iter("ExternalForce")):
         name = elem.get("name") or f"#{k + 1}"
-        if disabled(elem):
+        if disabled(elem, f"{path}: ExternalForce '{name}'", ExternalLoadsError):
             continue
         body = _text(elem, "applied_to_body")
         if body is None:

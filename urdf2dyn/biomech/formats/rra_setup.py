@@ -23,7 +23,8 @@ import os
 from dataclasses import dataclass, field
 
 from ...warn import report
-from .setup_xml import disabled, flag, number, read_tool, text as _text
+from .setup_xml import (disabled, flag, legacy_flag, legacy_flag_of, line_of, number,
+                        read_tool, text as _text)
 from .windows import setup_path
 
 __all__ = ["RRASetup", "RRASetupError", "Task", "Actuator", "read_rra_setup", "read_tasks",
@@ -134,8 +135,8 @@ def _reversed(v: tuple[float, float, float]) -> tuple[float, float, float]:
     return (-v[0], -v[1], -v[2])
 
 
-def _bool(text, where):
-    return flag(text, where, RRASetupError)
+def _bool(text, where, line=None):
+    return flag(text, where, RRASetupError, line)
 
 
 def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
@@ -195,9 +196,8 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
                                 f"file's folder {base} nor in the current directory")
     s.force_set_files = [resolve("force_set_files", name)
                          for name in (_text(tool, "force_set_files") or "").split()]
-    flag = _text(tool, "replace_force_set")
-    if flag is not None:
-        s.replace_force_set = _bool(flag, f"{where}: <replace_force_set>")
+    s.replace_force_set = legacy_flag_of(tool, "replace_force_set", f"{where}:", RRASetupError,
+                                         s.replace_force_set)
     s.results_directory = resolve("results_directory", must_exist=False) or base
     prec = _text(tool, "output_precision")
     if prec is not None:
@@ -232,9 +232,8 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
     if cut is not None:
         hz = _number(cut, f"{where}: <lowpass_cutoff_frequency>")
         s.lowpass_hz = hz if hz >= 0 else None
-    flag = _text(tool, "adjust_com_to_reduce_residuals")
-    if flag is not None:
-        s.adjust_com = _bool(flag, f"{where}: <adjust_com_to_reduce_residuals>")
+    s.adjust_com = legacy_flag_of(tool, "adjust_com_to_reduce_residuals", f"{where}:",
+                                  RRASetupError, s.adjust_com)
     s.adjusted_com_body = _text(tool, "adjusted_com_body")
     if s.adjust_com and s.adjusted_com_body is None:
         raise RRASetupError(f"{where}: <adjust_com_to_reduce_residuals> is true but "
@@ -290,6 +289,10 @@ def read_tasks(path: str | os.PathLike[str]) -> list[Task]:
             if t is None and "CMC_Joint" in defaults:
                 t = _text(defaults["CMC_Joint"], tag)
             return t
+
+        def line(tag):                  # of the element prop(tag) read
+            own = line_of(elem, tag) if _text(elem, tag) is not None else None
+            return own or line_of(defaults.get("CMC_Joint"), tag)
         coord = prop("coordinate") or name
         if not coord:
             raise RRASetupError(f"{at}: no <coordinate>: name the coordinate it tracks")
@@ -300,9 +303,12 @@ def read_tasks(path: str | os.PathLike[str]) -> list[Task]:
                 raise RRASetupError(f"{at} <weight>: {weight:g} must be finite and >= 0")
         active = True
         if prop("active") is not None:
-            active = _bool(prop("active").split()[0], f"{at} <active>")
+            # a bool array (one per axis): only 'true', so spelt, is true to OpenSim
+            active = [legacy_flag(word, f"{at} <active>", RRASetupError, line("active"),
+                                  lower_case_only=True) for word in prop("active").split()][0]
         if prop("on") is not None:              # OpenSim 2's switch for the whole task
-            active = active and _bool(prop("on"), f"{at} <on>")
+            active = active and legacy_flag(prop("on"), f"{at} <on>", RRASetupError,
+                                            line("on"))
         tasks.append(Task(name, coord, weight, active))
     return tasks
 
@@ -338,9 +344,9 @@ def read_actuators(path: str | os.PathLike[str],
         if kind is None:
             skipped.append(f"{elem.tag} {name}".strip())
             continue
-        if disabled(elem):
-            continue
         at = f"{where}: <{elem.tag} name=\"{name}\">"
+        if disabled(elem, at, RRASetupError):
+            continue
         dflt = defaults.get(elem.tag)
         old = _OLD_NAMES.get(elem.tag, {})
 
@@ -350,6 +356,10 @@ def read_actuators(path: str | os.PathLike[str],
             if t is None and dflt is not None:
                 t = _text(dflt, tag)
             return t
+
+        def line(tag):                  # of the element prop(tag) read
+            tag = old.get(tag, tag)
+            return line_of(elem if _text(elem, tag) is not None else dflt, tag)
         a = Actuator(name, kind)
         if elem.tag == "Force":                 # OpenSim 1: along -direction_A, in ground
             a.force_is_global = True
@@ -365,7 +375,7 @@ def read_actuators(path: str | os.PathLike[str],
                     setattr(a, tag, _vector(prop(tag), f"{at} <{tag}>"))
             for tag in ("point_is_global", "force_is_global"):
                 if prop(tag) is not None:
-                    setattr(a, tag, _bool(prop(tag), f"{at} <{tag}>"))
+                    setattr(a, tag, _bool(prop(tag), f"{at} <{tag}>", line(tag)))
             if not any(a.direction):
                 raise RRASetupError(f"{at} <direction>: 0 0 0 is no direction")
             if old:
@@ -376,7 +386,8 @@ def read_actuators(path: str | os.PathLike[str],
             if prop("axis") is not None:
                 a.axis = _vector(prop("axis"), f"{at} <axis>")
             if prop("torque_is_global") is not None:
-                a.torque_is_global = _bool(prop("torque_is_global"), f"{at} <torque_is_global>")
+                a.torque_is_global = _bool(prop("torque_is_global"), f"{at} <torque_is_global>",
+                                           line("torque_is_global"))
             if not any(a.axis):
                 raise RRASetupError(f"{at} <axis>: 0 0 0 is no axis")
             if old:

@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 
 from .ik_setup import IKTask, read_tasks
-from .setup_xml import flag, number, read_tool, referenced_set, text as _text
+from .setup_xml import legacy_flag_of, number, read_tool, referenced_set, text as _text
 from .windows import setup_path
 
 __all__ = ["ScaleSetup", "Measurement", "ManualScale", "ScaleSetupError", "read_scale_setup"]
@@ -114,8 +114,9 @@ def _optional(elem, tag, at, parse, default):
 
 
 def _apply(elem, at):
-    """elem's <apply>: true when absent, as in OpenSim."""
-    return _optional(elem, "apply", at, flag, True)
+    """elem's <apply>: true when absent, as in OpenSim (an older kind of bool property to
+    OpenSim: only 'true' or 'false' read, setup_xml.legacy_flag)."""
+    return legacy_flag_of(elem, "apply", at, ScaleSetupError, True)
 
 
 def _measurement(elem, where, strict):
@@ -180,8 +181,9 @@ def read_scale_setup(path: str | os.PathLike[str], strict: bool = False) -> Scal
             s.manual_scales.append(ManualScale(body, (xyz[0], xyz[1], xyz[2]), _apply(sc, at_sc)))
         s.scale_marker_file = resolve(scaler, "marker_file")
         s.scale_time_range = _range(scaler, at)
-        s.preserve_mass_distribution = _optional(scaler, "preserve_mass_distribution", at, flag,
-                                                 s.preserve_mass_distribution)
+        s.preserve_mass_distribution = legacy_flag_of(scaler, "preserve_mass_distribution", at,
+                                                      ScaleSetupError,
+                                                      s.preserve_mass_distribution)
         s.output_scaled_model = resolve(scaler, "output_model_file")
         s.output_scale_file = resolve(scaler, "output_scale_file")
 

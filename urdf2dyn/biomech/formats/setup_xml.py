@@ -5,12 +5,14 @@ text of its properties, read as OpenSim reads them. File names inside them are r
 from __future__ import annotations
 
 import math
+import re
 import xml.etree.ElementTree as ET
 
 from ...warn import missing_file
-from .windows import parse_xml, setup_path
+from .windows import parse_xml, setup_path, source_line
 
-__all__ = ["read_tool", "text", "disabled", "number", "flag", "referenced_set"]
+__all__ = ["read_tool", "text", "disabled", "number", "flag", "legacy_flag",
+           "legacy_flag_of", "line_of", "referenced_set"]
 
 UNSET = ("", "unassigned")          # OpenSim writes Unassigned for a property left unset
 
@@ -75,12 +77,33 @@ def text(elem: ET.Element, tag: str) -> str | None:
     return None if value.lower() in UNSET else value
 
 
-def disabled(elem: ET.Element) -> bool:
+def disabled(elem: ET.Element, where: str = "", error: type[Exception] = ValueError) -> bool:
     """Whether an OpenSim force element is switched off: OpenSim 3 writes
-    ``<isDisabled>true</isDisabled>``, OpenSim 4 ``<appliesForce>false</appliesForce>``."""
-    off = (text(elem, "isDisabled") or "false").lower() == "true"
-    on = (text(elem, "appliesForce") or "true").lower() == "true"
+    ``<isDisabled>true</isDisabled>``, OpenSim 4 ``<appliesForce>false</appliesForce>``; both
+    read as OpenSim 4.6 reads a bool property (:func:`flag`), error naming ``where``, the
+    element and its line for a value it does not read."""
+    said_off, said_on = text(elem, "isDisabled"), text(elem, "appliesForce")
+    off = said_off is not None and flag(said_off, f"{where} <isDisabled>", error,
+                                        line_of(elem, "isDisabled"))
+    on = said_on is None or flag(said_on, f"{where} <appliesForce>", error,
+                                 line_of(elem, "appliesForce"))
     return off or not on
+
+
+def legacy_flag_of(elem: ET.Element, tag: str, where: str, error: type[Exception],
+                   default: bool) -> bool:
+    """elem's ``<tag>`` read by :func:`legacy_flag` (errors name ``where <tag>`` and the
+    line); default when absent. Present but empty, it is refused: OpenSim reads it as
+    false."""
+    child = elem.find(tag)
+    if child is None:
+        return default
+    return legacy_flag(child.text or "", f"{where} <{tag}>", error, source_line(child))
+
+
+def line_of(elem: ET.Element | None, tag: str | None = None) -> int | None:
+    """The line of its setup file elem (or its child ``<tag>``) starts at, None if unknown."""
+    return source_line(elem if tag is None or elem is None else elem.find(tag))
 
 
 def number(value: str, where: str, error: type[Exception]) -> float:
@@ -95,11 +118,42 @@ def number(value: str, where: str, error: type[Exception]) -> float:
     return x
 
 
-def flag(value: str, where: str, error: type[Exception]) -> bool:
-    """true / false (or 1 / 0, any case), as OpenSim reads a bool property."""
-    t = value.strip().lower()
-    if t in ("true", "1"):
-        return True
-    if t in ("false", "0"):
-        return False
-    raise error(f"{where}: {value!r} is not true or false")
+def flag(value: str, where: str, error: type[Exception], line: int | None = None) -> bool:
+    """A bool property as OpenSim 4.6 reads one declared the current way (OpenSim_DECLARE_
+    PROPERTY: IK tasks' <apply>, <report_errors>, actuators' <point_is_global>, a force's
+    <appliesForce>): 'true' or 'false' in any case, or a whole number 0 or 1 where C++'s
+    ``>> bool`` reads one ('1', '01', '+1'). Anything else OpenSim ignores (keeping the
+    default, with a line in its log): refused, as is a value of several words (OpenSim reads
+    the first), naming where (the file and element) and its line."""
+    words = value.split()
+    word = words[0].lower() if words else ""
+    number = re.match(r"[+-]?\d+", word)
+    if len(words) == 1 and word in ("true", "false"):
+        return word == "true"
+    if len(words) == 1 and number and int(number.group()) in (0, 1):
+        return int(number.group()) == 1         # '1x', '1.0': >> bool stops after the 1
+    said = ("holds several words (OpenSim reads only the first)" if len(words) > 1 else
+            "is not true or false (OpenSim ignores it and keeps the property's default)")
+    raise error(f"{_at(where, line)}: {value.strip()!r} {said}; write true or false")
+
+
+def legacy_flag(value: str, where: str, error: type[Exception], line: int | None = None,
+                lower_case_only: bool = False) -> bool:
+    """A bool property of OpenSim's older kind (the ScaleTool's <apply> and
+    <preserve_mass_distribution>, RRA's <replace_force_set>, <adjust_com_to_reduce_residuals>,
+    a task's <on>; Object::updateFromXMLNode): 'true' in any case is true and everything
+    else, '1' and 'yes' included, false (in a bool array, such as a CMC task's <active>,
+    only 'true' spelt so: ``lower_case_only``). So only 'true' or 'false' is read; anything
+    else is refused naming where (the file and element) and its line, saying that OpenSim
+    reads it as false."""
+    word = value.strip()
+    said = word if lower_case_only else word.lower()
+    if said in ("true", "false"):
+        return said == "true"
+    spelling = "'true' in lower case" if lower_case_only else "'true' (in any case)"
+    raise error(f"{_at(where, line)}: {word!r}: OpenSim 4.6 reads this property as false "
+                f"unless it says {spelling}; write true or false")
+
+
+def _at(where: str, line: int | None) -> str:
+    return where if line is None else f"{where} (line {line})"

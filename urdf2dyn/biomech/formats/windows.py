@@ -8,12 +8,14 @@ from __future__ import annotations
 import ntpath
 import os
 import re
+import weakref
 import xml.etree.ElementTree as ET
+import xml.parsers.expat as expat
 
 from ..._safe_files import note_input
 from ...warn import MotionError, report
 
-__all__ = ["decode_text", "text_lines", "parse_xml", "setup_path"]
+__all__ = ["decode_text", "text_lines", "parse_xml", "source_line", "setup_path"]
 
 _DRIVE = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
 
@@ -80,11 +82,47 @@ def parse_xml(path: str) -> ET.Element:
     with open(path, "rb") as f:
         data = f.read()
     try:
-        return ET.fromstring(data)
+        return _parse(data)
     except ET.ParseError:
         if re.match(rb"\s*<\?xml[^>]*encoding", data.lstrip(b"\xef\xbb\xbf")):
             raise                                 # its declaration was honoured: truly broken
-        return ET.fromstring(decode_text(data, path))
+        return _parse(decode_text(data, path))
+
+
+#: The line each element parse_xml returned starts at in its file (for messages naming it)
+_LINES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def source_line(elem: ET.Element | None) -> int | None:
+    """The line of its file an element read by parse_xml starts at (None if unknown)."""
+    return None if elem is None else _LINES.get(elem)
+
+
+def _parse(data: bytes | str) -> ET.Element:
+    """ET.fromstring(data), with each element's line noted (source_line): the same expat
+    parser ElementTree runs, building the same tree (comments and processing instructions
+    left out, names in ElementTree's {namespace}name form)."""
+    builder = ET.TreeBuilder()
+    # text is given to expat as UTF-8, whatever its declaration says (as ET.fromstring does)
+    parser = expat.ParserCreate("utf-8" if isinstance(data, str) else None,
+                                namespace_separator="}")
+
+    def name(key):
+        return "{" + key if "}" in key else key
+
+    def start(tag, attrs):
+        elem = builder.start(name(tag), {name(k): v for k, v in attrs.items()})
+        _LINES[elem] = parser.CurrentLineNumber
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = lambda tag: builder.end(name(tag))
+    parser.CharacterDataHandler = builder.data
+    parser.buffer_text = True
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as e:
+        raise ET.ParseError(str(e)) from None
+    return builder.close()
 
 
 def setup_path(text: str, setup_file: str, element: str, strict: bool = False,
