@@ -916,6 +916,8 @@ def test_in_degrees_header_variants_as_opensims_two_readers_take_them(
         assert told == [], (line, told)
         if (tst == "yes") != storage:                       # a SIMM .mot: 'no' is degrees
             assert said, (line, tst, storage)
+    elif key != "inDegrees":                    # the key, as Storage needs it, said instead
+        assert told == [] and any("OpenSim 4.6's key is 'inDegrees'" in w for w in said), said
     else:
         assert len(told) == 1 and "m" + ext in told[0], (line, tst, said)
         assert f"Write 'inDegrees={'yes' if storage else 'no'}'" in told[0], told[0]

@@ -510,7 +510,7 @@ def _warn_table_reader_disagrees(path, header, degrees):
     the ones compared). A header without an inDegrees line (SIMM's 'Angles are in degrees.'
     in opensim-core's own example motions) is not one the table reader was made for: not
     warned about."""
-    if "indegrees" not in header.where:
+    if "indegrees" not in header.exact:     # none, or a key Storage ignores (said already)
         return
     said = _table_in_degrees(header.raw["indegrees"])
     if said in ("yes", "no"):
