@@ -599,8 +599,12 @@ def test_callable_controller_sees_the_simulated_state():
     assert np.max(np.abs(qs[-1] - q_goal)) < 2e-2
 
 
-_BRICK = """<robot name="brick"><link name="b"><inertial><origin xyz="0.1 -0.05 0.2" rpy="0.3 0.2 0.1"/>
-<mass value="2"/><inertia ixx="0.3" ixy="0.02" ixz="0" iyy="0.1" iyz="0.01" izz="0.05"/></inertial></link></robot>"""
+# A physical body (principal moments 0.148, 0.198, 0.304 satisfy the triangle inequality: a
+# 2 kg brick of sides 1.03 x 0.87 x 0.36 m about its centre), tilted by the products and the rpy.
+_BRICK_INERTIA = np.array([[0.3, 0.02, 0.0], [0.02, 0.2, 0.01], [0.0, 0.01, 0.15]])
+_BRICK = """<robot name="brick"><link name="b"><inertial>
+<origin xyz="0.1 -0.05 0.2" rpy="0.3 0.2 0.1"/><mass value="2"/>
+<inertia ixx="0.3" ixy="0.02" ixz="0" iyy="0.2" iyz="0.01" izz="0.15"/></inertial></link></robot>"""
 
 
 def test_rk4_free_rigid_body_fourth_order():
@@ -612,7 +616,7 @@ def test_rk4_free_rigid_body_fourth_order():
     model.gravity = [0.0, 0.0, 0.0]
     mass, c = 2.0, np.array([0.1, -0.05, 0.2])
     R = rpy_to_matrix((0.3, 0.2, 0.1))
-    Ic = R @ np.array([[0.3, 0.02, 0], [0.02, 0.1, 0.01], [0, 0.01, 0.05]]) @ R.T
+    Ic = R @ _BRICK_INERTIA @ R.T
     cx = _skew(c)
     I6 = np.block([[mass * np.eye(3), -mass * cx], [mass * cx, Ic - mass * cx @ cx]])  # [lin; ang]
     q0 = np.array([0.1, 0.2, -0.3, 0.0, 0.0, 0.0, 1.0])
