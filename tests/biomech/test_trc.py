@@ -150,11 +150,20 @@ def test_a_row_missing_its_last_markers_cells_is_refused_and_a_gap_is_not(tmp_pa
                        r"seen in a frame is written as empty cells"):
         read_trc(_small(tmp_path, rows=["1\t0.00\t10\t200\t300\t400\t500\t600", short,
                                         "3\t0.02\t10\t200\t300\t400\t500\t600"]))
-    # a gap as OpenSim writes it (and as urdf2dyn did, without the last tab)
-    for gap in ("2\t0.01\t10\t200\t300\t\t\t\t", "2\t0.01\t10\t200\t300\t\t\t"):
+    def read_with_gap(gap):
         m = read_trc(_small(tmp_path, rows=["1\t0.00\t10\t200\t300\t400\t500\t600", gap,
                                             "3\t0.02\t10\t200\t300\t400\t500\t600"]))
         assert np.all(np.isnan(m.xyz[1, 1])) and m.xyz[1, 0].tolist() == [0.01, 0.2, 0.3]
+
+    # a gap as OpenSim writes it: read without a word
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Urdf2dynWarning)
+        read_with_gap("2\t0.01\t10\t200\t300\t\t\t\t")
+    # as urdf2dyn wrote it, without the last tab: read, but OpenSim refuses it, so it warns
+    with pytest.warns(Urdf2dynWarning, match=r"small\.trc: line 8: OpenSim 4\.6 refuses the "
+                      r"file: its TRCFileAdapter counts 7 cells in this row where Frame#, Time "
+                      r"and 2 markers make 8 .* End every row with its last cell and one tab"):
+        read_with_gap("2\t0.01\t10\t200\t300\t\t\t")
 
 
 def test_a_file_truncated_mid_number_is_refused(tmp_path):
