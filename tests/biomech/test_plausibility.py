@@ -203,7 +203,11 @@ def test_batch_with_a_missing_force_file(tmp_path, model, capsys):
         shutil.copy(MOTION, tmp_path / f"{stem}.csv")
     for stem in ("a", "c"):
         shutil.copy(GRF, tmp_path / f"{stem}_grf.csv")
-    with pytest.warns(W, match=r"1 of 3 trials have no ground reactions.*b\.csv"):
+    # the batch's note, and the trial's own: its feet step, so loads were expected
+    with (pytest.warns(W, match=r"1 of 3 trials have no ground reactions.*b\.csv"),
+          pytest.warns(W, match=r"b\.csv: the feet \(foot_L, foot_R\) step down to the floor "
+                                r"and lift off it again.*no ground reaction is given.*Give the "
+                                r"loads")):
         results = urdf2dyn.run_trials(model, tmp_path, max_workers=1)
     assert [bool(r.f_ext) for r in results] == [True, False, True]
     assert any("no ground reactions" in w for w in results[1].warnings)
