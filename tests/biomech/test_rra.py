@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import urdf2dyn
-from urdf2dyn import cli
+from urdf2dyn import Urdf2dynWarning, cli
 from urdf2dyn.biomech.formats.torques import read_torques
 from urdf2dyn.biomech.actuators import actuator_forces
 from urdf2dyn.biomech.rra import run_rra
@@ -190,7 +190,11 @@ def test_command_line_refusals(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         cli.main(["rra", setup, "--knot-interval", "0"])
     assert e.value.code == 2
-    with pytest.raises(ValueError, match="output_model_file .*that is the model file"):
+    # OpenSim's published setup names a control constraints file: said before the refusal
+    with (pytest.raises(ValueError, match="output_model_file .*that is the model file"),
+          pytest.warns(Urdf2dynWarning, match=r"subject01_Setup_RRA.xml: <constraints_file> "
+                       r".*gait2354_RRA_ControlConstraints.xml: the control bounds it sets are "
+                       r"not applied")):
         run_rra(setup, results_directory=os.fspath(tmp_path / "r"),
                 output_model_file=os.fspath(copy / "subject01_simbody.osim"),
                 knot_interval=0.05)
