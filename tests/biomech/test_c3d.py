@@ -40,6 +40,8 @@ QUALISYS = os.path.join(DATA, "Qualisys.c3d")      # 2 AMTI plates, type 2; even
 TYPE1 = os.path.join(DATA, "FP_Type1.c3d")         # type 1 (plates 2-4 corrupted); m
 TYPE3 = os.path.join(DATA, "FP_Type3.c3d")         # 2 Kistler plates, type 3, FPCOPPOLY
 VICON = os.path.join(DATA, "ViconNexus_PiG_Motion3_FF.c3d")   # Nexus 1.4: 3 plates, events
+#: Vicon, 332 markers named by POINT:LABELS and LABELS2 (tests/data/real_lab/README.md)
+REAL_LAB_TASK = os.path.join(DATA, os.pardir, "real_lab", "experimental_data", "task.c3d")
 #: every vendor's file (tests/data/c3d/README.md): {file: the plates loaded in it}
 VENDORS = {"Qualisys.c3d": [1, 2], "FP_Type1.c3d": [], "FP_Type3.c3d": [1],
            "ViconNexus_PiG_Motion3_FF.c3d": [1, 2], "ViconWorkstation_shd01.c3d": [1],
@@ -261,6 +263,20 @@ def test_markers_match_ezc3d(name):
     labels, want = _oracle_markers([x.strip() for x in P["LABELS"]["value"]], points,
                                    P["UNITS"]["value"][0].strip(), prefixes)
     _check_markers(rec, labels, want, float(P["RATE"]["value"][0]))
+
+
+def test_more_than_255_markers_are_named_by_labels2():
+    """A real lab's Vicon walk (tests/data/real_lab) has 332 markers: POINT:LABELS names the
+    first 255 (a C3D parameter holds at most 255 values), POINT:LABELS2 the other 77, as the
+    C3D User Guide continues a list. urdf2dyn read LABELS alone, warned 'POINT:LABELS names
+    255 of 332 markers' and called the rest M256 ... M332. Oracle: ezc3d's C++ pointNames(),
+    which joins LABELS, LABELS2, ... itself."""
+    names = list(ezc3d.c3d(REAL_LAB_TASK).c3d_swig.pointNames())
+    assert len(names) == 332 and names[255] == "LCLAVICLE_Z"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Urdf2dynWarning)          # no label is missing
+        rec = C.read_c3d(REAL_LAB_TASK)
+    assert rec.markers.labels == names
 
 
 def test_occluded_markers_are_gaps(tmp_path):

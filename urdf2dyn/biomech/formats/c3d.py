@@ -13,9 +13,9 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
 * one length unit for markers and plates: ``POINT:UNITS`` (mm, cm or m); when absent, mm as
   the standard says, unless the file's markers or plates are a lab's only in metres (then m,
   with one warning: ``_undeclared_unit``). Positions are returned in m.
-* markers: ``POINT:LABELS``; a negative residual marks a point not seen in that frame, and
-  so do coordinates that are exactly (0, 0, 0) (what many systems write for an occlusion):
-  both become NaN. Vicon's subject prefix
+* markers: ``POINT:LABELS`` (then ``LABELS2``, ... beyond 255 markers); a negative residual
+  marks a point not seen in that frame, and so do coordinates that are exactly (0, 0, 0)
+  (what many systems write for an occlusion): both become NaN. Vicon's subject prefix
   (``Subject01:LASI``, SUBJECTS:LABEL_PREFIXES) is removed, as models name the markers.
 * analog channels: ``(raw - ANALOG:OFFSET) * ANALOG:SCALE * ANALOG:GEN_SCALE`` for data stored
   as integers, as stored for data stored as floats (ezc3d applies it, and the ``c3d`` package
@@ -158,6 +158,17 @@ def _texts(params, group, name):
     if isinstance(v, str):
         return [v]
     return [str(x) for x in np.ravel(np.asarray(v, dtype=object))]
+
+
+def _labels(params, group):
+    """A group's LABELS continued by LABELS2, LABELS3, ... stripped: a C3D parameter holds at
+    most 255 values, so a file with more points (Vicon's full-body models: 332) names the rest
+    in those, as the C3D User Guide says."""
+    labels, k, more = [], 2, _texts(params, group, "LABELS")
+    while more:
+        labels += [x.strip() for x in more]
+        more, k = _texts(params, group, f"LABELS{k}"), k + 1
+    return labels
 
 
 def _numbers(params, group, name, integer=False):
@@ -332,7 +343,7 @@ def _geometry_evidence(c):
 def _markers(c, source, units, declared, strict):
     params = c["parameters"]
     pts = np.asarray(c["data"]["points"], dtype=float)          # (4, M, N)
-    labels = [x.strip() for x in _texts(params, "POINT", "LABELS")]
+    labels = _labels(params, "POINT")
     m, n = pts.shape[1], pts.shape[2]
     if len(labels) < m:
         report(f"{source}: POINT:LABELS names {len(labels)} of {m} markers; the others are "
