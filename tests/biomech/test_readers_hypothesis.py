@@ -623,6 +623,8 @@ def test_humod_files_with_any_field_changed_are_read_or_refused_naming_the_file(
 
 _CHILD = r"""
 import sys, warnings
+# hostile files: whatever is warned about on the way is not the subject, the time, the memory
+# and the refusal are
 warnings.simplefilter("ignore")
 kind, path = sys.argv[1], sys.argv[2]
 from urdf2dyn.biomech import formats
