@@ -116,8 +116,8 @@ def test_no_six_dof_root():
     # a slide then a turn: 2 DoF, neither free nor planar
     with open(urdf2dyn.data_path("robot2r.urdf")) as f:            # joint2 comes first
         text = f.read().replace('type="continuous"', 'type="prismatic"', 1)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")                             # a slide without limits
+    with pytest.warns(urdf2dyn.URDFWarning, match=r"joint 'joint2': a prismatic joint needs a "
+                      r"<limit lower upper effort velocity>"):          # a slide without limits
         slide = urdf2dyn.load(text)
     with pytest.raises(ValueError, match="no 6-DoF root .its first joints .* have 2 DoF"):
         G.root_chain(slide)
@@ -163,9 +163,7 @@ def test_opensim_pelvis_is_a_root_and_its_translations_carry_the_residual_force(
     came from the model's text parsed again in Python, which raised for any .osim."""
     path = os.path.join(os.path.dirname(__file__), "..", "data", "opensim_models", "Models",
                         "gait2392_millard2012muscle.osim")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
-        model = urdf2dyn.load(path)
+    model = urdf2dyn.load(path)                     # OpenSim's published model: read silently
     rng = np.random.default_rng(5)
     q = model.default_q + rng.normal(0, 0.3, (4, model.nq))
     tau = model.inverse_dynamics(q, rng.normal(0, 1, (4, model.nv)),
