@@ -5,7 +5,6 @@ where the data were made with them, kinematic corrections that undo a disturbanc
 banded solver against a dense one, and what cannot run."""
 import math
 import os
-import warnings
 
 import numpy as np
 import pytest
@@ -29,9 +28,7 @@ MODEL = os.path.join(DATA, "subject01_simbody.osim")
 
 @pytest.fixture(scope="module")
 def gait2354():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return urdf2dyn.load(MODEL)
+    return urdf2dyn.load(MODEL)
 
 
 @pytest.fixture(scope="module")
@@ -119,9 +116,7 @@ def test_default_residuals_are_the_root_wrench(which, gait2354):
     root residual wrench urdf2dyn.biomech.grf.root_residuals finds another way, on the HuMoD
     human's 6-DoF root chain and on an OpenSim pelvis (one 6-coordinate custom joint)."""
     if which == "humod":
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            model = urdf2dyn.humod_subject("A")
+        model = urdf2dyn.humod_subject("A")
     else:
         model = gait2354
     acts = default_actuators(model)
@@ -329,16 +324,14 @@ def test_the_residuals_pass_on_a_urdf_human():
     adjusted trial's torques are inverse dynamics of its adjusted kinematics, its root
     residuals shrink, the model is left alone; without the keyword the pass does nothing."""
     from urdf2dyn.bundled import data_path
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        human = urdf2dyn.humod_subject("A")
-        plain = urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
-                                                data_path("running_a_3ms_grf.csv"),
-                                                filter_hz=15, time_range=(1.0, 1.6))
-        res = urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
-                                              data_path("running_a_3ms_grf.csv"),
-                                              filter_hz=15, time_range=(1.0, 1.6),
-                                              reduce_residuals=True)
+    human = urdf2dyn.humod_subject("A")
+    plain = urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
+                                            data_path("running_a_3ms_grf.csv"),
+                                            filter_hz=15, time_range=(1.0, 1.6))
+    res = urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
+                                          data_path("running_a_3ms_grf.csv"),
+                                          filter_hz=15, time_range=(1.0, 1.6),
+                                          reduce_residuals=True)
     assert "residual_reduction" not in plain.record
     red = res.record["residual_reduction"]
     assert red.mass_scale == 1.0 and red.com_body is None
@@ -376,9 +369,7 @@ def test_a_coupled_coordinate_follows_its_independent_one():
     RRA holds the constraint); the knee's actuator bears the patella's force too, and the
     patella has no actuator of its own."""
     path = os.path.join(DATA, "..", "Models", "Rajagopal2016.osim")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        model = urdf2dyn.load(path)
+    model = urdf2dyn.load(path)
     knee, beta = (model.v_names.index(n) for n in ("knee_angle_r", "knee_angle_r_beta"))
     t = np.arange(301) / 1000
     w = 2 * math.pi * 1.5
