@@ -109,10 +109,8 @@ def test_a_trial_on_markers_says_it_too(arm7_ranges):
     assert len(ranges) == 1 and f"'{UNCLAMPED[0]}' (not clamped)" in ranges[0], ranges
     assert [f.check for f in res.findings if f.check == "ik_ranges"] == ["ik_ranges"]
     with pytest.raises(ValueError, match=f"{UNCLAMPED[0]}' \\(not clamped\\) leaves"):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            urdf2dyn.inverse_dynamics_trial(model, markers, ik_setup=case.setup, strict=True,
-                                            filter_hz=6)
+        urdf2dyn.inverse_dynamics_trial(model, markers, ik_setup=case.setup, strict=True,
+                                        filter_hz=6)
 
 
 def test_a_urdf_models_joint_limits_are_not_said(arm7_ranges):
