@@ -595,6 +595,8 @@ def test_random_opensim_tables_and_mappings_are_read_or_refused(table, ext, mapp
     header, body, expected = table
     pairs, as_csv, as_json = mapping
     with tempfile.TemporaryDirectory() as tmp, bounded(), warnings.catch_warnings():
+        # drawn tables and mappings: whatever they are warned about is not the subject (read
+        # as written, or refused naming the file, is)
         warnings.simplefilter("ignore")
         path = os.path.join(tmp, "t" + ext)
         with open(path, "w", encoding="utf-8", errors="replace") as f:
@@ -646,6 +648,8 @@ def mutated_urdf():
 def test_random_urdf_text_loads_or_is_refused_with_a_message(text):
     import numpy as np
     with bounded(), warnings.catch_warnings():
+        # mutated URDF text: its warnings are expected and not the subject (a model or a
+        # refusal with a message is)
         warnings.simplefilter("ignore")
         try:
             model = urdf2dyn.load(text)

@@ -241,7 +241,7 @@ def test_the_c3d_package_still_refuses(name):
     """Why those files are compared with ezc3d only: were the c3d package to read one, it would
     belong in test_markers_match_the_c3d_package again."""
     with open(os.path.join(DATA, name), "rb") as f, warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        warnings.simplefilter("ignore")          # the c3d package's own, before it refuses
         with pytest.raises(AssertionError, match=C3DPKG_REFUSES[name]):
             c3dpkg.Reader(f)
 
