@@ -289,10 +289,13 @@ def test_what_cannot_run_is_named(gait2354, walk):
             Actuator("F", "point", body="spine")])
     with pytest.raises(ResidualError, match="com_body: 'head' is not a moving body"):
         reduce_residuals(gait2354, t, q, v, a, f, com_body="head")
-    with pytest.warns(urdf2dyn.Urdf2dynWarning, match=r"\['lumbar_extension'.*have no actuator"):
+    with pytest.warns(urdf2dyn.Urdf2dynWarning,
+                      match=r"\['lumbar_extension'.*have no actuator") as said:
         reduce_residuals(gait2354, t[:40], q[:40], v[:40], a[:40],
                          {k: x[:40] for k, x in f.items()}, tracking={}, adjust_mass=False,
                          actuators=default_actuators(gait2354)[:6])
+    # attributed to the caller's line, not to urdf2dyn's inside
+    assert {w.filename for w in said} == {__file__}, [(w.filename, w.lineno) for w in said]
 
 
 @settings(max_examples=6, derandomize=True, deadline=None,

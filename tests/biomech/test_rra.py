@@ -194,10 +194,12 @@ def test_command_line_refusals(tmp_path, capsys):
     with (pytest.raises(ValueError, match="output_model_file .*that is the model file"),
           pytest.warns(Urdf2dynWarning, match=r"subject01_Setup_RRA.xml: <constraints_file> "
                        r".*gait2354_RRA_ControlConstraints.xml: the control bounds it sets are "
-                       r"not applied")):
+                       r"not applied") as said):
         run_rra(setup, results_directory=os.fspath(tmp_path / "r"),
                 output_model_file=os.fspath(copy / "subject01_simbody.osim"),
                 knot_interval=0.05)
+    # attributed to the caller's line, as Python's warnings are, not to urdf2dyn's inside
+    assert {w.filename for w in said} == {__file__}, [(w.filename, w.lineno) for w in said]
 
 
 def _rra(folder, options):

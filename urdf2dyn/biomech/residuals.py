@@ -288,7 +288,7 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
 
     def warn(msg):
         notes.append(msg)
-        report(msg, strict=strict, error=ResidualError, stacklevel=3)
+        report(msg, strict=strict, error=ResidualError, stacklevel=None)   # the caller's line
 
     # a coupler's dependent coordinate follows its independent one, which bears its force
     # (OpenSim's RRA holds the constraint): it is neither fitted nor actuated

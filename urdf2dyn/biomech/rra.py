@@ -110,7 +110,8 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
 
     def warn(msg):
         messages.append(msg)
-        report(msg, strict=strict, error=RRASetupError, stacklevel=3)
+        # called from run_rra and from the loader's callback: said at the caller's line
+        report(msg, strict=strict, error=RRASetupError, stacklevel=None)
 
     if model is None:
         if su.model_file is None:
