@@ -7,10 +7,11 @@ OpenSim wrote."""
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import urdf2dyn
@@ -215,14 +216,34 @@ def test_cli_torques_in_a_windows_folder(written):
 
 @settings(max_examples=200, derandomize=True, deadline=None)
 @given(st.binary(max_size=200))
+@example(b"\xff\xfeZ\x00o\x00\xeb\x00")          # UTF-16 with its mark: warned about
+@example(b"\xfe\xff\x00Z\x00o\x00\xeb")
+@example(b"\xff\xfeZ")                           # an odd length: not UTF-16
+@example(b"time\x00")                            # a NUL: no text file holds one
+@example(b"\xef\xbb\xbf\xef\xbb\xbfa")                  # a mark written twice
 def test_decode_text_any_bytes(data):
-    try:
-        text = decode_text(data, "f.mot")
-    except ValueError as e:
-        assert "f.mot" in str(e) and "UTF-8" in str(e)
-    else:                       # the bytes again: UTF-8 (without a BOM) or Windows-1252
-        assert (text.encode("utf-8") == data.removeprefix(b"\xef\xbb\xbf")
-                or text.encode("cp1252") == data)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            text = decode_text(data, "f.mot")
+        except ValueError as e:
+            assert "f.mot" in str(e) and "save it as UTF-8" in str(e)
+            return
+    # the bytes again: UTF-16 after its mark, else UTF-8 (without a BOM) or Windows-1252
+    unicode = data.startswith((b"\xff\xfe", b"\xfe\xff"))
+    first = "utf-16-le" if data[:1] == b"\xff" else "utf-16-be"
+    assert "\x00" not in text and not text.startswith("\ufeff")
+    assert any(text.encode(codec) == _without_marks(data, mark)
+               for codec, mark in ([(first, data[:2])] if unicode else
+                                   [("utf-8", b"\xef\xbb\xbf"), ("cp1252", b"")]))
+    assert [issubclass(w.category, Urdf2dynWarning) for w in caught] == [True] * unicode
+
+
+def _without_marks(data, mark):
+    """The bytes after every copy of a byte-order mark at their start (some tools write two)."""
+    while mark and data.startswith(mark):
+        data = data[len(mark):]
+    return data
 
 
 @settings(max_examples=200, derandomize=True, deadline=None)
@@ -448,3 +469,150 @@ def test_c3d_in_a_windows_folder(tmp_path):
     ours, ref = read_c3d(folder / "essai n° 1 é.c3d"), read_c3d(src)
     assert list(ours.markers.labels) == list(ref.markers.labels)
     assert np.array_equal(ours.markers.xyz, ref.markers.xyz, equal_nan=True)
+
+
+# ---- UTF-16 ("Unicode" in Notepad, Excel's "Unicode text"): read, and warned about ---------
+
+#: Windows' "Unicode" text: little-endian with its byte-order mark (Notepad, Excel), and the
+#: big-endian "Unicode big endian" Notepad also offers; CRLF line ends, as Windows writes them.
+UNICODE = {"utf-16-le": b"\xff\xfe", "utf-16-be": b"\xfe\xff"}
+UNICODE_SAID = r"UTF-16 text.*OpenSim 4\.6 cannot: save it as UTF-8"
+
+
+def as_unicode(data, encoding, mark=True):
+    """UTF-8 bytes of a text file saved again as UTF-16 (with CRLF line ends)."""
+    text = data.decode("utf-8-sig").replace("\r\n", "\n").replace("\n", "\r\n")
+    return (UNICODE[encoding] if mark else b"") + text.encode(encoding)
+
+
+def _opensim_refuses(read, path):
+    """Whether OpenSim's reader raises on path (Storage and TRCFileAdapter say 'Failed to parse
+    headers' / throw in extendRead on UTF-16 text)."""
+    try:
+        read(str(path))
+    except Exception:           # noqa: BLE001 -- SWIG turns every C++ exception into this
+        return True
+    return False
+
+
+@pytest.mark.parametrize("encoding", sorted(UNICODE))
+def test_mot_saved_as_unicode_reads_as_written_and_warns(osim, written, encoding):
+    """OpenSim's Storage refuses a UTF-16 .mot; urdf2dyn reads it exactly as OpenSim's own
+    UTF-8 file and says OpenSim cannot, and how to save it (before: refused for having 'no
+    endheader line', the bytes read as Windows-1252)."""
+    d, model, t, q, _ = written
+    data = cp1252_header((d / "coords.mot").read_bytes()).decode("cp1252").encode("utf-8")
+    path = d / f"coords {encoding} é.mot"
+    path.write_bytes(as_unicode(data, encoding))
+    assert _opensim_refuses(osim.Storage, path)
+    with pytest.warns(Urdf2dynWarning, match=UNICODE_SAID):
+        labels, table, info, _ = read_sto_table(path)
+    ref_labels, ref_table, _, _ = read_sto_table(d / "coords.mot")
+    assert labels == ref_labels and np.array_equal(table, ref_table)
+    assert info["subject"] == "Zoë Müller, 1,61 m"
+    with pytest.warns(Urdf2dynWarning, match=UNICODE_SAID):
+        traj = formats.read(path, model=model)
+    np.testing.assert_allclose(traj.for_model(model)[1], q, rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("encoding", sorted(UNICODE))
+def test_trc_saved_as_unicode_reads_as_written_and_warns(osim, tmp_path, encoding):
+    """OpenSim's TRCFileAdapter refuses a UTF-16 .trc; urdf2dyn reads it as OpenSim's own file
+    and warns (before: 'not an OpenSim .trc file')."""
+    from urdf2dyn.biomech.formats.trc import read_trc
+    table = osim.TimeSeriesTableVec3()
+    table.setColumnLabels(["R.ASIS", "Genou é"])
+    for k in range(4):
+        table.appendRow(k / 100.0, osim.RowVectorVec3(
+            [osim.Vec3(1000.0 + k, 900.5, -3.25 * k), osim.Vec3(12.0, 500.0 - k, 0.125)]))
+    for key, value in (("DataRate", "100"), ("Units", "mm")):
+        table.addTableMetaDataString(key, value)
+    ref_path, path = tmp_path / "ref.trc", tmp_path / "marche é.trc"
+    osim.TRCFileAdapter.write(table, str(ref_path))
+    path.write_bytes(as_unicode(ref_path.read_bytes(), encoding))
+    assert _opensim_refuses(osim.TimeSeriesTableVec3, path)
+    with pytest.warns(Urdf2dynWarning, match=UNICODE_SAID):
+        ours = read_trc(path)
+    ref = read_trc(ref_path)
+    assert list(ours.labels) == list(ref.labels) == ["R.ASIS", "Genou é"]
+    assert np.array_equal(ours.time, ref.time) and np.array_equal(ours.xyz, ref.xyz)
+
+
+@pytest.mark.parametrize("name", ["coords.mot", "marks.trc"])
+def test_unicode_without_its_mark_is_refused_naming_the_encoding(written, tmp_path, name):
+    """UTF-16 without a byte-order mark decodes as UTF-8 with a NUL between letters: refused,
+    naming UTF-16 and what to save (before: 'no endheader' / 'not an OpenSim .trc file')."""
+    from urdf2dyn.biomech.formats.trc import read_trc
+    d = written[0]
+    source = (d / "coords.mot").read_bytes() if name.endswith(".mot") else (
+        b"PathFileType\t4\t(X/Y/Z)\tm.trc\nDataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\n"
+        b"100\t100\t1\t1\tmm\nFrame#\tTime\tA\n\t\tX1\tY1\tZ1\n1\t0\t1\t2\t3\n")
+    path = tmp_path / name
+    path.write_bytes(as_unicode(source, "utf-16-le", mark=False))
+    read = read_sto_table if name.endswith(".mot") else read_trc
+    with pytest.raises(formats.MotionError, match=rf"{name}: line 1: contains NUL bytes: "
+                       "UTF-16 text without its byte-order mark.*save it as UTF-8"):
+        read(path)
+
+
+def test_external_loads_xml_in_unicode_warns_and_reads(osim, written, tmp_path):
+    """Notepad's "Unicode" keeps the declaration's encoding="UTF-8"; OpenSim refuses the file
+    ('Could not open file'); urdf2dyn reads the force and warns (before: an XML syntax error
+    at line 1, column 2)."""
+    d = written[0]
+    xml = tmp_path / "loads.xml"
+    xml.write_bytes(as_unicode((d / "loads.xml").read_bytes(), "utf-16-le"))
+    (tmp_path / "grf.mot").write_bytes((d / "grf.mot").read_bytes())
+    assert _opensim_refuses(lambda p: osim.ExternalLoads(p, True), xml)
+    assert osim.ExternalLoads(str(d / "loads.xml"), True).getSize() == 1
+    with pytest.warns(Urdf2dynWarning, match=UNICODE_SAID):
+        loads = read_external_loads(xml)
+    assert [f.name for f in loads.forces] == ["right"]
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(st.sampled_from(["utf-8", "utf-8-sig", "cp1252", "utf-16", "utf-16-le", "utf-16-be",
+                        "utf-16-le+mark", "utf-16-be+mark"]),
+       st.sampled_from(["\n", "\r\n"]),
+       st.text("abzAZ09 .-_àéèüöçñøÿ", max_size=12),
+       st.sampled_from(["mot", "trc"]))
+def test_any_encoding_of_a_valid_file_reads_right_or_is_refused_by_name(
+        tmp_path_factory, encoding, eol, subject, kind):
+    """A valid .mot / .trc (a subject's name in its header) in any encoding a Windows or Unix
+    tool writes: read exactly as its UTF-8 original, or refused with a MotionError naming the
+    file, the encoding and what to save; never another exception."""
+    from urdf2dyn.biomech.formats.trc import read_trc
+    # letters of Western-European names: in Windows-1252, their non-ASCII bytes (0xe0-0xff)
+    # never make valid UTF-8, so the text is unambiguous in every encoding here
+    subject = subject.strip()
+    if kind == "mot":
+        text = (f"coords\nsubject={subject}\nversion=1\nnRows=2\nnColumns=3\ninDegrees=no\n"
+                "endheader\ntime\ta\tb\n0\t0.5\t-1\n0.01\t0.25\t2e-3\n")
+    else:
+        text = (f"PathFileType\t4\t(X/Y/Z)\t{subject}.trc\n"
+                "DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\n100\t100\t2\t1\tmm\n"
+                f"Frame#\tTime\tA{subject.replace(' ', '')}\n"
+                "\t\tX1\tY1\tZ1\n1\t0\t1\t2\t3\n2\t0.01\t4\t5\t6\n")
+    folder = tmp_path_factory.mktemp("enc")
+    ref, path = folder / f"ref.{kind}", folder / f"saved.{kind}"
+    ref.write_bytes(text.encode("utf-8"))
+    codec, mark = encoding.split("+")[0], "+mark" in encoding
+    path.write_bytes((UNICODE[codec] if mark else b"") + text.replace("\n", eol).encode(codec))
+    read = read_sto_table if kind == "mot" else read_trc
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        expected = read(ref)
+        try:
+            got = read(path)
+        except formats.MotionError as e:
+            assert codec in ("utf-16-le", "utf-16-be") and not mark, (encoding, e)
+            assert str(path) in str(e) and "UTF-16" in str(e) and "save it as UTF-8" in str(e)
+            return
+    if kind == "mot":
+        assert got[0] == expected[0] and np.array_equal(got[1], expected[1])
+        assert got[2].get("subject") == expected[2].get("subject")
+    else:
+        assert list(got.labels) == list(expected.labels)
+        assert np.array_equal(got.time, expected.time) and np.array_equal(got.xyz, expected.xyz)
+    said_unicode = [w for w in caught if "UTF-16 text" in str(w.message)]
+    assert len(said_unicode) == (codec == "utf-16" or mark), [str(w.message) for w in caught]

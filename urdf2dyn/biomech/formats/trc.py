@@ -80,7 +80,7 @@ def read_trc(path, strict=False):
     note_input(source, "marker")
     try:
         with open(source, "rb") as f:
-            text = decode_text(f.read(), source)                     # BOM, CRLF, Windows-1252
+            text = decode_text(f.read(), source)      # BOM, CRLF, Windows-1252, UTF-16
     except ValueError as e:
         raise MotionError(str(e)) from None
     lines = text.splitlines()

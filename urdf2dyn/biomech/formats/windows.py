@@ -1,6 +1,7 @@
 """Files as Windows users have them: text in UTF-8 (with or without a byte-order mark) or in
 Windows-1252, the ANSI code page of Western-European Windows, which tools that write the system's
-code page (OpenSim's GUI and MATLAB scripts among them) use for non-ASCII names; and paths
+code page (OpenSim's GUI and MATLAB scripts among them) use for non-ASCII names, or in UTF-16
+with its byte-order mark (Notepad's "Unicode", Excel's "Unicode text"); and paths
 written on Windows inside setup files (backslashes, drive letters). CRLF line ends need nothing:
 every reader splits lines with str.splitlines."""
 from __future__ import annotations
@@ -20,20 +21,54 @@ __all__ = ["decode_text", "text_lines", "parse_xml", "source_line", "setup_path"
 _DRIVE = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
 
 
-def decode_text(data: bytes, path: str) -> str:
-    """The text of a file's bytes: UTF-8 (a byte-order mark dropped), else Windows-1252.
+#: The byte-order marks of UTF-16 text (Windows' "Unicode": Notepad, Excel's "Unicode text").
+UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
 
-    Every byte sequence that is not UTF-8 decodes as Windows-1252 except five unassigned bytes;
-    those (never written by Windows) are refused, naming the file and the byte's offset."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("cp1252")
-    except UnicodeDecodeError as e:
-        raise ValueError(f"{path}: neither UTF-8 nor Windows-1252 text (byte {e.start}: "
-                         f"0x{data[e.start]:02x}); save it as UTF-8") from None
+
+def is_utf16(data: bytes) -> bool:
+    """Whether bytes start with a UTF-16 byte-order mark (little- or big-endian)."""
+    return data.startswith(UTF16_MARKS)
+
+
+def _decode(data: bytes, path: str, save_as: str) -> tuple[str, str]:
+    """(text, encoding) of a text file's bytes: UTF-16 when they start with its byte-order
+    mark, else UTF-8 (a byte-order mark dropped), else Windows-1252. ValueError naming the
+    file and what to save it as (save_as) for bytes that are none of these, and for text
+    holding a NUL (UTF-16 without its mark, or not text at all), which no reader can mean."""
+    candidates = ("utf-16",) if is_utf16(data) else ("utf-8-sig", "cp1252")
+    for encoding in candidates:
+        try:
+            text = data.decode(encoding)
+            break
+        except UnicodeDecodeError as e:
+            err = e
+    else:
+        raise ValueError(f"{path}: not text in UTF-8, Windows-1252 or UTF-16 (byte "
+                         f"0x{data[err.start]:02x} at offset {err.start}): save it as "
+                         f"{save_as}") from None
+    text = text.lstrip("\ufeff")           # a BOM that survived decoding (written twice)
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise ValueError(f"{path}: line {text.count(chr(10), 0, nul) + 1}: contains NUL bytes: "
+                         "UTF-16 text without its byte-order mark, or not a text file at all; "
+                         f"save it as {save_as}")
+    return text, encoding
+
+
+def decode_text(data: bytes, path: str) -> str:
+    """The text of an OpenSim file's bytes (.trc, .mot, .sto, setup or marker-set XML):
+    UTF-8 (a byte-order mark dropped), Windows-1252, or UTF-16 with its byte-order mark.
+
+    UTF-16 is read and warned about: OpenSim 4.6 reads none of these files in UTF-16 (its
+    Storage and TRCFileAdapter refuse them, its TimeSeriesTable never returns, its tools
+    read an empty setup). Five bytes unassigned in Windows-1252 (never written by Windows),
+    invalid UTF-16 and NUL characters are refused (ValueError), naming the file."""
+    text, encoding = _decode(data, path, "UTF-8")
+    if encoding == "utf-16":
+        report(f"{path}: the file is UTF-16 text (Windows' \"Unicode\"); urdf2dyn read it, "
+               "but OpenSim 4.6 cannot: save it as UTF-8 (e.g. in Notepad: Save As, "
+               "Encoding: UTF-8) for OpenSim to read it", stacklevel=None)
+    return text
 
 
 #: Bytes read to detect the encoding, delimiter and decimal of a large file.
@@ -49,38 +84,30 @@ def text_lines(path, head_only=False):
     with open(path, "rb") as f:
         raw = f.read(HEAD_BYTES if head_only else -1)
     complete = not head_only or len(raw) < HEAD_BYTES
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):      # Excel's "Unicode text": UTF-16, BOM
-        if not complete:
+    if not complete:
+        if is_utf16(raw):                   # a cut may split a character: read it all
             return text_lines(path)
-        candidates = ("utf-16",)
-    else:
-        candidates = ("utf-8-sig", "cp1252")
-        if not complete:                                 # whole lines only
-            raw = raw[:raw.rfind(b"\n") + 1]
-    for encoding in candidates:
-        try:
-            text = raw.decode(encoding)
-            break
-        except UnicodeDecodeError as e:
-            err = e
-    else:
-        raise MotionError(f"{path}: not text in UTF-8, Windows-1252 or UTF-16 (byte "
-                          f"0x{raw[err.start]:02x} at offset {err.start}): save it as CSV (UTF-8)")
-    text = text.lstrip("\ufeff")           # a BOM that survived decoding (written twice)
-    if "\x00" in text:
-        raise MotionError(f"{path}: contains NUL bytes: a binary file, not a CSV table")
+        raw = raw[:raw.rfind(b"\n") + 1]    # whole lines only
+    try:
+        text, encoding = _decode(raw, path, "CSV (UTF-8)")
+    except ValueError as e:
+        raise MotionError(str(e)) from None
     return text.splitlines(), encoding, complete
 
 
 def parse_xml(path: str) -> ET.Element:
-    """The root element of an XML file: its declared encoding, else UTF-8, else Windows-1252
-    (a file saved by a Windows editor in the ANSI code page, without a declaration).
+    """The root element of an XML file: UTF-16 with its byte-order mark (warned about as
+    decode_text does, whatever its declaration says: Notepad keeps an encoding="UTF-8" when it
+    saves as "Unicode"), else its declared encoding, else UTF-8, else Windows-1252 (a file
+    saved by a Windows editor in the ANSI code page, without a declaration).
 
     Raises ET.ParseError for XML that is not well formed, ValueError for bytes that are
-    neither UTF-8 nor Windows-1252, OSError for a file that cannot be read."""
+    neither UTF-8 nor Windows-1252 nor UTF-16, OSError for a file that cannot be read."""
     note_input(path, "setup")
     with open(path, "rb") as f:
         data = f.read()
+    if is_utf16(data):
+        return ET.fromstring(decode_text(data, path))
     try:
         return _parse(data)
     except ET.ParseError:
