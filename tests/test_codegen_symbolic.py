@@ -144,6 +144,34 @@ def test_info_plot(tmp_path):
     assert pos[root][1] == 0 and len({p for p in pos.values()}) == len(pos)
 
 
+def test_plot_tree_to_a_file_leaves_no_figure_open_and_the_backend_as_it_was(tmp_path):
+    """Writing the tree to a file (urdf2dyn info --plot, plot_tree(model, path)) left a pyplot
+    figure open each call (matplotlib warns after 20, a notebook's loop leaks them) and
+    switched the caller's backend to Agg; drawing on the caller's axes leaves their figure."""
+    plt = pytest.importorskip("matplotlib.pyplot")
+    from urdf2dyn.tree import plot_tree
+    model = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
+    backend = plt.get_backend()
+    plt.switch_backend("svg")                 # a backend of the caller's that is not Agg
+    try:
+        before = plt.get_fignums()
+        assert main(["info", "robot2r.urdf", "--plot", str(tmp_path / "cli.png")]) == 0
+        for k in range(3):
+            plot_tree(model, tmp_path / f"tree{k}.svg")
+        assert plt.get_fignums() == before
+        assert plt.get_backend() == "svg"
+        assert (tmp_path / "tree2.svg").read_text().lstrip().startswith("<?xml")
+        fig, ax = plt.subplots()
+        assert plot_tree(model, tmp_path / "on_ax.png", ax=ax) is fig
+        assert fig.number in plt.get_fignums()           # the caller's: theirs to close
+        plt.close(fig)
+        shown = plot_tree(model)                         # no file: for plt.show()
+        assert shown.number in plt.get_fignums()
+        plt.close(shown)
+    finally:
+        plt.switch_backend(backend)
+
+
 def test_cli_without_sympy_says_which_extra_to_install(monkeypatch, capsys):
     """SymPy is an optional extra: without it the command names the extra, not a module."""
     monkeypatch.setitem(sys.modules, "sympy", None)         # import sympy raises ImportError

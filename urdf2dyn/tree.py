@@ -142,12 +142,13 @@ def plot_tree(model, path=None, full=False, ax=None):
     """Draw the kinematic tree with matplotlib: links as boxes (mass; massless links
     dashed), joints as labelled edges (name, type and axis, DoF; fixed joints, which the
     model merges into their parent body, dashed and grey). Saves to path when given;
-    returns the figure."""
+    returns the figure.
+
+    On ax: drawn on the caller's axes, whose figure stays theirs. Else with path: a figure
+    outside pyplot (nothing left open, the backend untouched: a notebook or a loop writing
+    many files leaks no figure). Else a pyplot figure, for plt.show()."""
     try:
-        import matplotlib
-        if path is not None and ax is None:
-            matplotlib.use("Agg", force=False)
-        import matplotlib.pyplot as plt
+        import matplotlib  # noqa: F401 -- only to say what is missing
     except ImportError as e:
         raise ImportError("plot_tree needs matplotlib: pip install 'urdf2dyn[plot]'") from e
     links, joints, root = tree(model)
@@ -156,7 +157,8 @@ def plot_tree(model, path=None, full=False, ax=None):
     width = max(x for x, _ in pos.values()) + 1
     depth = max(d for _, d in pos.values()) + 1
     if ax is None:
-        fig, ax = plt.subplots(figsize=(max(6.0, 2.3 * width), max(3.0, 1.25 * depth)))
+        fig, ax = _new_figure((max(6.0, 2.3 * width), max(3.0, 1.25 * depth)),
+                              on_screen=path is None)
     else:
         fig = ax.figure
     for link, (x, d) in pos.items():
@@ -186,3 +188,14 @@ def plot_tree(model, path=None, full=False, ax=None):
         with replacing(path) as tmp:
             fig.savefig(tmp, dpi=120, bbox_inches="tight")
     return fig
+
+
+def _new_figure(size, on_screen):
+    """(figure, axes): pyplot's when the figure is to be shown (pyplot keeps it until the
+    user closes it), else a bare Figure, which pyplot never holds and garbage collection frees."""
+    if on_screen:
+        import matplotlib.pyplot as plt
+        return plt.subplots(figsize=size)
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=size)
+    return fig, fig.subplots()

@@ -185,6 +185,28 @@ def test_plot(tmp_path):
     assert not (tmp_path / "arm_momentum.png").exists()      # not a human: no momentum plot
 
 
+def test_plot_functions_writing_a_file_leave_no_figure_open(tmp_path):
+    """Every biomech.plot function given a path draws outside pyplot: a notebook's loop of
+    them, or torques --plot, leaves pyplot's list of figures as it was."""
+    plt = pytest.importorskip("matplotlib.pyplot")
+    from urdf2dyn.biomech import plot
+    before = plt.get_fignums()
+    assert main(["torques", HUMAN, MOTION, "--grf", GRF, "--plot",
+                 str(tmp_path / "tau.png")]) == 0
+    model = humod_subject("A")
+    res = urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF)
+    L = np.einsum("nij,nj->ni", model.centroidal_momentum_matrix(res.q)[:, 3:], res.v)
+    for k, draw in enumerate([
+            lambda p: plot.plot_sagittal_moments(res.t, res.tau, model, p),
+            lambda p: plot.plot_joint_heights(res.t, res.q, model, path=p),
+            lambda p: plot.plot_torques(res.t, res.tau, model.v_names, path=p),
+            lambda p: plot.plot_generalized_forces(res.t, res.tau, model, path=p),
+            lambda p: plot.plot_angular_momentum(res.t, L, p)]):
+        draw(tmp_path / f"{k}.png")
+        assert (tmp_path / f"{k}.png").stat().st_size > 10_000
+    assert plt.get_fignums() == before
+
+
 def test_plot_angular_momentum_over_the_gait_cycle(tmp_path, monkeypatch):
     """A human trial's --plot also draws the whole-body angular momentum about the CoM: with
     --speed normalized by M V H (Herr & Popovic 2008; H the mean CoM height), the momentum
