@@ -331,6 +331,37 @@ def test_couplers_that_cannot_be_applied_are_refused_by_name(tmp_path, couplers,
         ik.solve(keep, data)
 
 
+def test_an_ik_setup_on_couplers_that_cannot_be_applied_says_so_once(tmp_path, capsys):
+    """urdf2dyn ik --setup on a model whose couplers form a loop printed the loader's warning
+    ('... inverse kinematics refuse the model') and then the refusal, the same fact twice:
+    now the refusal alone, on the command line and from the library."""
+    from urdf2dyn.biomech import ik
+    from urdf2dyn.cli import main
+    _chain_model(tmp_path, LOOP, "loop.osim")
+    (tmp_path / "walk.trc").write_text(
+        "PathFileType\t4\t(X/Y/Z)\twalk.trc\nDataRate\tCameraRate\tNumFrames\tNumMarkers\t"
+        "Units\n100\t100\t2\t1\tm\nFrame#\tTime\ttip\n\t\tX1\tY1\tZ1\n"
+        "1\t0\t0.1\t0.3\t0\n2\t0.01\t0.1\t0.3\t0\n")
+    setup = tmp_path / "Setup_IK.xml"
+    setup.write_text(
+        '<OpenSimDocument Version="40000"><InverseKinematicsTool name="loop">'
+        "<model_file>loop.osim</model_file><IKTaskSet><objects><IKMarkerTask name=\"tip\">"
+        "<apply>true</apply><weight>1</weight></IKMarkerTask></objects></IKTaskSet>"
+        "<marker_file>walk.trc</marker_file><output_motion_file>ik.mot</output_motion_file>"
+        "</InverseKinematicsTool></OpenSimDocument>")
+    fact = "'ka' (qa from qb, line"
+    assert main(["ik", "--setup", str(setup)]) == 1
+    err = capsys.readouterr().err
+    assert err.count(fact) == 1 and "urdf2dyn ik: error: " in err, err
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(urdf2dyn.URDFError, match=r"loop\.osim: CoordinateCouplerConstraints "
+                           r"'ka' \(qa from qb, line \d+\), 'kb' .* form a loop"):
+            ik.run_setup(str(setup), output="")
+    assert [str(w.message) for w in caught if fact in str(w.message)] == []
+    assert not (tmp_path / "ik.mot").exists()
+
+
 def test_a_pickled_model_keeps_eliminating_its_couplers(tmp_path):
     import pickle
     path = _chain_model(tmp_path, [("qa", "qb", TIMES2, "ka"), ("qb", "qc", TIMES3, "kb")])

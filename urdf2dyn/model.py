@@ -213,6 +213,9 @@ SKIPPED_FOR_ID = "skipped what does not enter inverse dynamics"
 # keep them (scaling), drop them (residual reduction replacing the force set) or say which
 # ones a setup leaves on (inverse_dynamics_setup) leave it unsaid.
 PASSIVE_FORCES = "that urdf2dyn does not apply"
+# How the loader's warning about couplers that cannot be applied ends: a job that refuses
+# such a model at once (an IK setup's run) leaves it unsaid, to say the fact once.
+COUPLERS_REFUSED = "inverse kinematics refuse the model"
 
 
 def passive_forces_message(passive: list[Force]) -> str:
@@ -493,7 +496,7 @@ class Model:
                 raise _core.URDFError(self._coupler_problem)
             report(self._coupler_problem + "; inverse dynamics keeps every coordinate a "
                    "mobility (couplers='keep', as OpenSim's tool), but couplers='eliminate', "
-                   "apply_couplers, project_couplers and inverse kinematics refuse the model",
+                   f"apply_couplers, project_couplers and {COUPLERS_REFUSED}",
                    strict=strict, error=_core.URDFError, category=URDFWarning, stacklevel=4)
 
     def _file_reader(self, files):
