@@ -549,3 +549,28 @@ def test_an_opensim_xml_given_as_data_names_the_option_that_takes_it(capsys, whe
     status, _, err = run(argv, capsys)
     assert status == 2, err
     assert said in err and xml in err
+
+
+@pytest.mark.parametrize("argv, command, said", [
+    (["torques", HUMAN, "m.csv", "--bogus"], "torques", "unrecognized arguments: --bogus"),
+    (["info", HUMAN, "--fulll"], "info",
+     "unrecognized arguments: --fulll; did you mean --full?"),
+    (["ik", "--setup"], "ik", "argument --setup: expected one argument"),
+    (["info"], "info", "the following arguments are required: model"),
+    (["codegen", HUMAN, "--lang", "fortran", "-o", "out"], "codegen",
+     "argument --lang: invalid choice: 'fortran'"),
+    (["--bogus"], None, "unrecognized arguments: --bogus (a command comes first"),
+    (["bogus"], None, "argument command: invalid choice: 'bogus'"),
+    ([], None, "the following arguments are required: command"),
+])
+def test_argparse_errors_name_the_command_with_its_usage(capsys, argv, command, said):
+    """argparse's own refusals as ours: `urdf2dyn CMD: error: ...` after that command's usage
+    line, exit status 2, no traceback. An unknown option used to be blamed on the top-level
+    parser (`urdf2dyn: error:` and its usage), and one given before any command was reported
+    as a missing command."""
+    status, out, err = run(argv, capsys)
+    prog = "urdf2dyn" + (f" {command}" if command else "")
+    assert status == 2 and out == ""
+    lines = err.splitlines()
+    assert lines[0].startswith(f"usage: {prog} "), err
+    assert lines[-1].startswith(f"{prog}: error: {said}"), err

@@ -18,6 +18,7 @@ Each command is a module of this package that parses its arguments, calls the li
 prints; this one builds the parser and prints warnings and errors for all of them.
 """
 import argparse
+import difflib
 import os
 import sys
 import warnings
@@ -47,6 +48,14 @@ def build_parser():
     return parser
 
 
+def _did_you_mean(unknown, parser):
+    """'; did you mean --full?' for a mistyped option of parser's, else ''."""
+    options = [o for a in parser._actions for o in a.option_strings]
+    close = [m for u in unknown if u.startswith("-")
+             for m in difflib.get_close_matches(u.split("=")[0], options, n=1, cutoff=0.75)]
+    return f"; did you mean {' or '.join(close)}?" if close else ""
+
+
 class _WarningPrinter:
     """warnings.showwarning for the command line: each warning printed when it occurs (a long
     batch reports a bad trial while it runs), urdf2dyn's own as `urdf2dyn CMD: warning:` lines,
@@ -65,17 +74,27 @@ class _WarningPrinter:
 
 
 def _parse(argv):
-    """The parsed arguments. Python 3.11's argparse drops a value '--' given as --opt=-- and
-    leaves [] in the option (never converted by its type): refused as a missing value."""
+    """The parsed arguments. An unknown option is refused by the command's parser (its usage,
+    `urdf2dyn CMD: error:`), not by the top-level one argparse would blame; before any
+    command, it is named rather than reported as a missing command. Python 3.11's argparse
+    drops a value '--' given as --opt=-- and leaves [] in the option (never converted by its
+    type): refused as a missing value."""
     parser = build_parser()
-    args = parser.parse_args(argv)
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction) and args.command in action.choices:
-            sub = action.choices[args.command]
-            for a in sub._actions:
-                if a.option_strings and a.nargs is None and getattr(args, a.dest, None) == []:
-                    sub.error(f"argument {'/'.join(a.option_strings)}: expected one argument "
-                              "(got '--')")
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    commands.required = False                   # said below, after any unknown option
+    args, unknown = parser.parse_known_args(argv)
+    if args.command is None:
+        if unknown:
+            parser.error(f"unrecognized arguments: {' '.join(unknown)} (a command comes "
+                         "first: urdf2dyn COMMAND ...; urdf2dyn -h lists them)")
+        parser.error("the following arguments are required: command")
+    sub = commands.choices[args.command]
+    if unknown:
+        sub.error(f"unrecognized arguments: {' '.join(unknown)}{_did_you_mean(unknown, sub)}")
+    for a in sub._actions:
+        if a.option_strings and a.nargs is None and getattr(args, a.dest, None) == []:
+            sub.error(f"argument {'/'.join(a.option_strings)}: expected one argument "
+                      "(got '--')")
     return args
 
 
