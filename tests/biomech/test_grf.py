@@ -361,3 +361,49 @@ def test_a_missing_ground_reaction_column_is_named(tmp_path):
                                           r"the force of the ground reaction '1' has "
                                           r"1_ground_force_vx, 1_ground_force_vz only"):
         G.read_grf(mot)
+
+
+OPENSIM_CORE = os.path.join(os.path.dirname(__file__), "..", "data", "opensim_core")
+
+
+def _opensim_external_forces(osim, folder, times):
+    """OpenSim's own reading of grf_walk.xml + grf_walk.mot: {body: (force, point, torque)},
+    each (len(times), 3), from ExternalForce on a model holding just the two feet."""
+    om = osim.Model()
+    for side in "rl":
+        body = osim.Body(f"calcn_{side}", 1.0, osim.Vec3(0), osim.Inertia(0.1))
+        om.addBody(body)
+        om.addJoint(osim.WeldJoint(f"weld_{side}", om.getGround(), body))
+    loads = osim.ExternalLoads(os.path.join(folder, "grf_walk.xml"), True)
+    data = osim.Storage(os.path.join(folder, "grf_walk.mot"))
+    for i in range(loads.getSize()):
+        ef = loads.get(i).clone()
+        ef.setDataSource(data)
+        om.addForce(ef)
+    om.initSystem()
+    out = {}
+    for i in range(om.getForceSet().getSize()):
+        ef = osim.ExternalForce.safeDownCast(om.getForceSet().get(i))
+        get = (ef.getForceAtTime, ef.getPointAtTime, ef.getTorqueAtTime)
+        out[ef.get_applied_to_body()] = [np.array([g(t).to_numpy() for t in times]) for g in get]
+    return out
+
+
+def test_opensim_side_infix_names_are_ground_reactions():
+    """OpenSim's own examples name the sides inside the columns (ground_force_r_vx,
+    ground_force_r_px, ground_torque_r_x: Moco's example3DWalking, opensim-models' Rajagopal
+    pipeline, AddBiomechanics' exports); they are read as keys r and l on calcn_r / calcn_l,
+    each column where OpenSim's ExternalForce (the example's own grf_walk.xml) takes it."""
+    osim = pytest.importorskip("opensim")
+    path = os.path.join(OPENSIM_CORE, "grf_walk.mot")
+    r = G.read_grf(path)
+    assert sorted(r.grf) == ["l", "r"] and r.names == []
+    theirs = _opensim_external_forces(osim, OPENSIM_CORE, r.time)
+    for key in "rl":
+        force, point, torque = theirs[f"calcn_{key}"]
+        np.testing.assert_allclose(r.grf[key], force, rtol=1e-12, atol=1e-9)
+        np.testing.assert_allclose(r.cop[key], point, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(r.moment[key], torque, rtol=1e-12, atol=1e-12)
+    model = urdf2dyn.load(os.path.join(OPENSIM_CORE, "..", "opensim_models", "Gait10dof18musc",
+                                       "subject01.osim"))
+    assert G.contact_links(["r", "l"], model) == {"r": "calcn_r", "l": "calcn_l"}

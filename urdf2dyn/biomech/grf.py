@@ -18,12 +18,14 @@ body, N, world frame), ``copX_K copY_K copZ_K`` (centre of pressure, m, world fr
 optionally ``momX_K momY_K momZ_K`` (free moment, N·m). OpenSim's external-loads names are
 understood too: ``<prefix>ground_force_vx/vy/vz``, ``<prefix>ground_force_px/py/pz`` and
 ``<prefix>ground_torque_x/y/z``; the prefix without its trailing ``_`` (e.g. ``r``, ``l``, ``1``,
-or empty) is the key. Outside contact a force plate reports zero force and an undefined (NaN)
-CoP: every sample whose force or CoP is not finite contributes a zero wrench (a NaN free moment
-counts as zero). Each force is applied at its CoP to the key's link (``links``): by default
-``foot_<K>`` when the model has that link (the human model's ``foot_L`` and ``foot_R``), else
-``calcn_r``/``calcn_l`` for OpenSim-style ``r``/``l`` keys; pass ``links={"K": "link"}`` (on the
-command line ``--contact K=LINK``) otherwise. A reaction file sampled at other times than the
+or empty) is the key. So is the side written inside the names, as OpenSim's own example data
+has it (``ground_force_r_vx``, ``ground_force_r_px``, ``ground_torque_r_x``: key ``r``).
+Outside contact a force plate reports zero force and an undefined (NaN) CoP: every sample
+whose force or CoP is not finite contributes a zero wrench (a NaN free moment counts as zero).
+Each force is applied at its CoP to the key's link (``links``): by default ``foot_<K>`` when
+the model has that link (the human model's ``foot_L`` and ``foot_R``), else ``calcn_r`` /
+``calcn_l`` for OpenSim-style ``r``/``l`` keys; pass ``links={"K": "link"}`` (on the command
+line ``--contact K=LINK``) otherwise. A reaction file sampled at other times than the
 motion is linearly interpolated (the wrenches, which are linear in force and moment) onto the
 motion's times, which must lie inside the file's time span.
 
@@ -53,8 +55,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .trajectory import _OPENSIM_FORCE_RE as _OPENSIM_RE
-from .trajectory import MotionError, _incomplete_force
+from .trajectory import MotionError, _incomplete_force, opensim_force_column
 from ..warn import report
 
 if TYPE_CHECKING:
@@ -84,7 +85,9 @@ def read_grf(path: str | os.PathLike[str], mapping: Any = None, **options: Any) 
     if not traj.grf:
         raise MotionError(f"{os.fspath(path) if not hasattr(path, 'grf') else 'trajectory'}: no "
                           "ground reaction columns (expected grfX_<foot> grfY_<foot> grfZ_<foot> "
-                          "copX_<foot> ... or OpenSim's <prefix>ground_force_vx ...)")
+                          "copX_<foot> ... or OpenSim's <prefix>ground_force_vx ... or "
+                          "ground_force_<side>_vx ...): rename the columns, or give the "
+                          "trial's ExternalLoads file (--external-loads)")
     if len(traj.time) < 2:          # nothing to interpolate to the motion's samples
         raise MotionError(f"{os.fspath(path) if not hasattr(path, 'grf') else 'trajectory'}: "
                           f"need at least 2 samples of ground reactions, got {len(traj.time)}")
@@ -105,9 +108,10 @@ def _opensim_forces(traj):
     grf / cop / moment."""
     found = {}
     for k, name in enumerate(traj.names):
-        m = _OPENSIM_RE.match(name)
+        m = opensim_force_column(name)
         if m:
-            found.setdefault(m["key"], {})[(m["kind"], m["ax"])] = k
+            key, kind, ax = m
+            found.setdefault(key, {})[(kind, ax)] = k
     if not found:
         return traj
     used = set()

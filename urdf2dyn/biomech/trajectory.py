@@ -18,7 +18,8 @@ _qw`` for a floating joint, ``<joint>_x _y _theta`` for a planar one), optionall
 and ``<dof>_acc`` columns (dof in ``model.v_names``), and optionally ``grfX_L grfY_L grfZ_L
 copX_L copY_L copZ_L`` (and ``_R``: HuMoD's names; N and m) and ``momX_L momY_L momZ_L`` (a free
 moment about the centre of pressure, N·m; urdf2dyn's names). OpenSim's external-load columns
-``<prefix>ground_force_vx .. _px .. ground_torque_x ..`` are read as forces (key = prefix) too.
+``<prefix>ground_force_vx .. _px .. ground_torque_x ..`` are read as forces (key = prefix) too,
+and so are ``ground_force_<side>_vx .. ground_torque_<side>_x`` (key = side).
 
 Angles in degrees: which columns are angles is :func:`angle_columns`'s decision: with
 ``model=`` given, exactly the rotational coordinates from the joint types (revolute/continuous,
@@ -58,6 +59,26 @@ _FORCE_RE = re.compile(r"^(grf|cop|mom)([XYZ])_(\w+)$")
 #: (point of application), ground_torque_[xyz] (torque); the prefix (e.g. "1_", "l_") is the key.
 _OPENSIM_FORCE_RE = re.compile(
     r"^(?P<key>.*?)_?ground_(?P<kind>force_v|force_p|torque_)(?P<ax>[xyz])$")
+#: The same columns with the side inside the name (ground_force_r_vx, ground_force_r_px,
+#: ground_torque_r_x), as OpenSim's own example data (Moco's example3DWalking, opensim-models'
+#: Rajagopal pipeline) and AddBiomechanics write them; the key is the infix ("r", "l").
+_OPENSIM_SIDE_FORCE_RE = re.compile(
+    r"^ground_(?:force_(?P<key>.+?)_(?P<vp>[vp])|torque_(?P<tkey>.+?)_)(?P<ax>[xyz])$")
+
+
+def opensim_force_column(name: str) -> tuple[str, str, str] | None:
+    """(key, kind, axis) of an OpenSim external-load column, kind one of "force_v" (force),
+    "force_p" (point) and "torque_" (torque), in either of OpenSim's spellings; None for any
+    other name."""
+    m = _OPENSIM_FORCE_RE.match(name)
+    if m:
+        return m["key"], m["kind"], m["ax"]
+    m = _OPENSIM_SIDE_FORCE_RE.match(name)
+    if m is None:
+        return None
+    if m["vp"]:
+        return m["key"], f"force_{m['vp']}", m["ax"]
+    return m["tkey"], "torque_", m["ax"]
 #: Names that are never angles whatever a file's header says (OpenSim's rule: inDegrees covers
 #: rotational coordinates only): HuMoD's positions pBJX..; translations *_tx, urdf2dyn's
 #: *_x/_y/_z and *_vx..; points *_px..; quaternions *_qx..*_qw; forces, moments, torques.
@@ -414,12 +435,13 @@ def _from_table(header, data, source, degrees=False, model=None, linear=(), mapp
         if h.lower() == "time":
             continue
         m = _FORCE_RE.match(h)
-        o = _OPENSIM_FORCE_RE.match(h)
+        o = opensim_force_column(h)
         if m:
             force.setdefault((m.group(1), m.group(3)), {})[m.group(2)] = k
         elif o:                      # OpenSim's names: never angles, never coordinates
-            kind = {"force_v": "grf", "force_p": "cop", "torque_": "mom"}[o["kind"]]
-            force.setdefault((kind, o["key"]), {})[o["ax"].upper()] = k
+            key, kind, ax = o
+            kind = {"force_v": "grf", "force_p": "cop", "torque_": "mom"}[kind]
+            force.setdefault((kind, key), {})[ax.upper()] = k
         elif h.endswith("_vel"):
             vcols.append((h[:-4], k))
         elif h.endswith("_acc"):

@@ -553,7 +553,8 @@ def add_torques_parser(sub):
     p.add_argument("--grf", metavar="FILE",
                    help="ground reactions: grfX_<foot> grfY_<foot> grfZ_<foot> copX_<foot> .. "
                         "[momX_<foot> ..] columns (N, m, N·m, world frame; NaN CoP = no contact), "
-                        "or OpenSim <prefix>ground_force_vx .. columns; with several motions a "
+                        "or OpenSim <prefix>ground_force_vx .. (or ground_force_<side>_vx ..) "
+                        "columns; with several motions a "
                         "pattern using {stem} and {dir}")
     p.add_argument("--contact", action="append", metavar="KEY=LINK", type=contact,
                    help="link that carries the ground reaction KEY (default foot_<KEY>, or "
