@@ -330,3 +330,30 @@ def test_cli_torques_strict_refuses_a_urdf_with_findings(tmp_path):
     res = _cli("torques", str(path), str(motion), "--strict")
     assert res.returncode == 1
     assert f"urdf2dyn torques: error: {path}:{line}: joint 'j': <origin xzy=...>" in res.stderr
+
+
+def test_check_reads_an_mjcf_include_beside_the_file_from_any_folder(tmp_path, monkeypatch):
+    """An MJCF's <include file> is relative to the model's own folder (MuJoCo's rule), as
+    MyoSuite's myolegs.xml includes ../scene/...: `check` read it relative to the current
+    folder, so it refused a model that load, info and MuJoCo read."""
+    mujoco = pytest.importorskip("mujoco")
+    (tmp_path / "model" / "parts").mkdir(parents=True)
+    (tmp_path / "model" / "parts" / "arm.xml").write_text(
+        '<mujoco><body name="arm" pos="0 0 1"><joint name="shoulder" axis="0 1 0"/>'
+        '<geom type="capsule" size="0.05" fromto="0 0 0 0.3 0 0" mass="2"/></body></mujoco>')
+    path = tmp_path / "model" / "robot.xml"
+    path.write_text('<mujoco model="m">\n<worldbody>\n<include file="parts/arm.xml"/>\n'
+                    '</worldbody>\n</mujoco>\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert mujoco.MjModel.from_xml_path(str(path)).nv == 1       # MuJoCo reads it from here
+    assert urdf2dyn.load(str(path)).nv == 1
+    assert [f for f in urdf2dyn.check(str(path)) if f.kind == "error"] == []
+    res = _cli("check", str(path))
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.endswith(f"{path}: 0 errors, 0 warnings, 0 advice\n")
+    # a missing include is still an error, on its line, named as the file's folder sees it
+    (tmp_path / "model" / "parts" / "arm.xml").unlink()
+    errors = [f for f in urdf2dyn.check(str(path)) if f.kind == "error"]
+    assert len(errors) == 1 and errors[0].line == 3 and "parts/arm.xml" in errors[0].message

@@ -458,8 +458,10 @@ class Model:
                 raise
             at = re.match(r"line (\d+): ", str(e))     # the core's "line N: " -> "file:N: "
             said = _about_the_file(str(e)[at.end() if at else 0:], source)
-            raise _core.URDFError(_where(source, int(at.group(1)) if at else 0)
-                                  + said) from None
+            about_the_file = _core.URDFError(_where(source, int(at.group(1)) if at else 0)
+                                             + said)
+            about_the_file.core_message = str(e)   # for check(), which names lines itself
+            raise about_the_file from None
         except UnicodeEncodeError as e:
             raise _core.URDFError(f"the URDF text is not valid Unicode ({e.reason} at "
                                   f"position {e.start})") from None

@@ -76,9 +76,10 @@ def check(urdf, floating_base=False):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", URDFWarning)
-            model = Model(text, floating_base)
+            # the source, so that an MJCF's includes and meshes are read beside the file
+            model = Model(text, floating_base, source=source)
     except URDFError as e:
-        found = _errors(text, str(e))
+        found = _errors(text, getattr(e, "core_message", str(e)))
         if source is None:
             return found
         return [Finding(f.kind, f.line, _about_the_file(f.message, source))
