@@ -1210,3 +1210,48 @@ def test_convert_counts_one_plate_in_the_singular(tmp_path, capsys):
     assert main(["convert", path, "-o", str(tmp_path / "grf.mot")]) == 0
     printed = capsys.readouterr().out
     assert "1 force plate, " in printed and "force plates" not in printed, printed
+
+
+QTM_FRAGMENTS = os.path.join(DATA, "QualisysQTM_duplicate_labels.c3d")
+
+
+def test_fragments_under_one_label_are_one_marker(tmp_path):
+    """Qualisys Track Manager (2020.3) exports each labelled fragment of a trajectory as a
+    point of its own under the marker's label: CLAVD four times here, never two at once. The
+    fragments are one marker (kept as CLAVD#2.. they left IK with CLAVD's first 9 frames and
+    the rest of the trial unused); a label whose points overlap in time stays split, warned
+    about. Oracle: the c3d package's points, fragment by fragment."""
+    with open(QTM_FRAGMENTS, "rb") as f, warnings.catch_warnings():
+        warnings.simplefilter("ignore")              # the c3d package: 'No analog data'
+        r = c3dpkg.Reader(f)
+        labels = [x.strip() for x in r.point_labels]
+        points = np.array([p for _, p, _ in r.read_frames()])
+        units = r.get("POINT:UNITS").string_array[0].strip()
+    labels, want = _oracle_markers(labels, points, units, None)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        rec = C.read_c3d(QTM_FRAGMENTS)
+    assert not [w for w in said if "seen in the same frames" in str(w.message)]
+    assert len(set(labels)) < len(labels)
+    assert sorted(rec.markers.labels) == sorted(set(labels))
+    for name in set(labels):
+        parts = want[:, [k for k, x in enumerate(labels) if x == name]]     # (N, parts, 3)
+        seen = ~np.isnan(parts[..., 0])
+        assert seen.sum(axis=1).max() <= 1                 # fragments: one at a time
+        merged = np.full(parts.shape[::2], np.nan)
+        for k in range(parts.shape[1]):
+            merged[seen[:, k]] = parts[seen[:, k], k]
+        np.testing.assert_allclose(rec.markers.marker(name), merged, rtol=1e-6, atol=1e-9,
+                                   equal_nan=True)
+    clavd = ~np.isnan(rec.markers.marker("CLAVD")[:, 0])
+    assert clavd.sum() == 6 + 5 + 18 + 15
+    # the .trc written names each marker once, as OpenSim reads it
+    out = tmp_path / "qtm.trc"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        convert(QTM_FRAGMENTS, [os.fspath(out)])
+    assert sorted(read_trc(out).labels) == sorted(set(labels))
+    # Motion Analysis Cortex's RCOU, LCOU, RMAI and LMAI are two points each, seen together
+    with pytest.warns(Urdf2dynWarning, match=r"'RCOU' \(2 points\).* seen in the same frames"):
+        cortex = C.read_c3d(os.path.join(DATA, "MotionAnalysisCortex_Res16bits.c3d"))
+    assert "RCOU#2" in cortex.markers.labels and "LMAI#2" in cortex.markers.labels

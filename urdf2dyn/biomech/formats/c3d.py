@@ -353,19 +353,14 @@ def _markers(c, source, units, declared, strict):
     prefix = _subject_prefix(params, labels)
     if prefix:
         labels = [x[len(prefix):] if x.startswith(prefix) else x for x in labels]
-    seen: dict[str, int] = {}
-    for k, x in enumerate(labels):           # a duplicated label keeps its data under x#2
-        if x in seen:
-            seen[x] += 1
-            labels[k] = f"{x}#{seen[x]}"
-        else:
-            seen[x] = 1
     xyz = np.moveaxis(pts[:3], 0, -1).transpose(1, 0, 2) * LENGTH_UNITS[units]   # (N, M, 3)
     res = c["data"].get("meta_points", {}).get("residuals")
     if res is not None and np.size(res) == m * n:
         res = np.asarray(res, dtype=float).reshape(m, n).T
         xyz[res < 0] = np.nan
     xyz[np.all(xyz == 0.0, axis=-1)] = np.nan
+    labels, xyz = _one_point_per_label(labels, xyz, source, strict)
+    m = len(labels)
     prate = _first(params, "POINT", "RATE", 0.0)
     if not np.isfinite(prate):
         raise MotionError(f"{source}: POINT:RATE is {prate:g}; the markers cannot be timed")
@@ -387,6 +382,44 @@ def _markers(c, source, units, declared, strict):
         "the file declares no POINT:UNITS; its force plates are a lab's only in it"
     check_units(out, source, units, strict=strict, declared=how)
     return out
+
+
+def _one_point_per_label(labels, xyz, source, strict):
+    """(labels, xyz) with each label once. Points sharing a label that are never seen in the
+    same frame are fragments of one trajectory (Qualisys Track Manager exports a marker's
+    labelled fragments so): they become that marker, each frame from the fragment seen there.
+    Points sharing a label that are seen together are different points: the second keeps its
+    data as label#2 (the third label#3...), warned about."""
+    columns: dict[str, list[int]] = {}
+    for k, x in enumerate(labels):
+        columns.setdefault(x, []).append(k)
+    if len(columns) == len(labels):
+        return labels, xyz
+    merged, overlapping = {}, []
+    for x, ks in columns.items():
+        seen = ~np.isnan(xyz[:, ks, 0])
+        if len(ks) == 1 or seen.sum(axis=1).max(initial=0) <= 1:
+            merged[ks[0]] = xyz[:, ks[0]].copy()
+            for k, frames in zip(ks[1:], seen[:, 1:].T):
+                merged[ks[0]][frames] = xyz[frames, k]
+        else:
+            overlapping.append(f"{x!r} ({len(ks)} points)")
+    out_labels, out_cols = [], []
+    for k, x in enumerate(labels):          # in the file's order, each at its first point
+        ks = columns[x]
+        if k in merged:
+            out_labels.append(x)
+            out_cols.append(merged[k])
+        elif len(ks) > 1 and ks[0] not in merged:
+            i = ks.index(k)
+            out_labels.append(x if i == 0 else f"{x}#{i + 1}")
+            out_cols.append(xyz[:, k])
+    if overlapping:
+        report(f"{source}: the labels {', '.join(overlapping)} name points seen in the same "
+               "frames, so they are different points: the second is kept as <label>#2 (the "
+               "third as #3...); give them names of their own in the capture software",
+               strict=strict, error=MotionError)
+    return out_labels, np.stack(out_cols, axis=1)
 
 
 def _subject_prefix(params, labels):
