@@ -1194,3 +1194,35 @@ def test_setup_task_set_from_file(tmp_path):
     with pytest.raises(IKSetupError, match=r"by_file.xml: <IKTaskSet file=\"tasks/ik_tasks.xml"
                                            r"\">: .*ik_tasks.xml cannot be read"):
         read_ik_setup(folder / "by_file.xml")
+
+
+def test_an_unnamed_setup_writes_opensims_marker_errors_name(tmp_path):
+    """A Setup_IK.xml whose <InverseKinematicsTool> has no name (as a user writes one by
+    hand): OpenSim's IK tool writes its marker errors as _ik_marker_errors.sto (the tool's
+    empty name); urdf2dyn wrote ik_ik_marker_errors.sto, which a script reading OpenSim's
+    output does not find. Oracle: OpenSim's IK tool on the same setup, in its own folder."""
+    import gzip
+    import shutil
+    pytest.importorskip("opensim")
+    src = os.path.join(DATA, "leg39")
+    text = open(os.path.join(src, "leg39_swing_short_IK_Setup.xml")).read()
+    text = text.replace('<InverseKinematicsTool name="leg39_IKTool">', "<InverseKinematicsTool>")
+    assert "<InverseKinematicsTool>" in text
+    made = {}
+    for who in ("opensim", "urdf2dyn"):
+        folder = tmp_path / who
+        folder.mkdir()
+        shutil.copy(os.path.join(src, "leg39_swing_short.trc"), folder)
+        (folder / "leg39.osim").write_bytes(gzip.decompress(
+            open(os.path.join(src, "leg39.osim.gz"), "rb").read()))
+        (folder / "setup.xml").write_text(text)
+        before = set(os.listdir(folder))
+        if who == "opensim":
+            ik_oracle.run_opensim(os.fspath(folder / "setup.xml"))
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", Urdf2dynWarning)
+                ik.run_setup(os.fspath(folder / "setup.xml"))
+        made[who] = sorted(set(os.listdir(folder)) - before - {"opensim.log"})
+    assert "_ik_marker_errors.sto" in made["opensim"]
+    assert made["urdf2dyn"] == made["opensim"]

@@ -637,9 +637,10 @@ def _results_directory(s):
 def _errors_path(out, s, given=False):
     """Where the marker errors go: OpenSim's IK tool writes ``<name>_ik_marker_errors.sto``
     in the setup's results_directory; beside the output motion when it was given instead of
-    the setup's (``given``)."""
+    the setup's (``given``). A tool without a name writes ``_ik_marker_errors.sto``, as
+    OpenSim's does."""
     folder = os.path.dirname(os.path.abspath(out)) if given else _results_directory(s)
-    return os.path.join(folder, f"{s.name or 'ik'}_ik_marker_errors.sto")
+    return os.path.join(folder, f"{s.name or ''}_ik_marker_errors.sto")
 
 
 def _write(out, result, model, s, errors):
