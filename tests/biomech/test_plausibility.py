@@ -4,6 +4,8 @@ bounds, centres of pressure far from the foot, force and motion sampling rates, 
 which one trial lacks its ground reactions. Each mix-up is made on the bundled running trial;
 the clean trial gives no warning at all."""
 import math
+import os
+import re
 import shutil
 import warnings
 
@@ -392,3 +394,61 @@ def test_light_loads_are_not_checked_on_a_fixed_base(tmp_path):
         warnings.simplefilter("ignore", W)
         urdf2dyn.inverse_dynamics_trial(arm, motion, path, contacts={"R": "arm7_hand"},
                                         strict=True)
+
+
+RAJAGOPAL = os.path.join(os.path.dirname(__file__), os.pardir, "data", "opensim_models",
+                         "Models", "Rajagopal2016.osim")
+
+
+def _knee_motion(path, beta_of_knee):
+    """A radians .mot of Rajagopal2016's coordinates at their defaults, both knees bending
+    0.2 -> 1.0 rad, each knee_angle_<side>_beta written as beta_of_knee(knee)."""
+    model = urdf2dyn.load(RAJAGOPAL)
+    t = np.linspace(0.0, 0.5, 51)
+    knee = 0.2 + 0.8 * np.sin(np.pi * t) ** 2
+    cols = {"time": t}
+    for n in model.q_names:
+        cols[n] = np.full(len(t), model.coordinates[n].default)
+    for side in "rl":
+        cols[f"knee_angle_{side}"] = knee
+        cols[f"knee_angle_{side}_beta"] = beta_of_knee(knee)
+    with open(path, "w") as f:
+        f.write(f"motion\nversion=1\nnRows={len(t)}\nnColumns={len(cols)}\ninDegrees=no\n"
+                "endheader\n" + "\t".join(cols) + "\n")
+        for row in np.column_stack(list(cols.values())):
+            f.write("\t".join(f"{x:.10g}" for x in row) + "\n")
+    return knee
+
+
+def test_a_coupled_coordinate_off_its_constraint_is_named(tmp_path):
+    """OpenSim's own Moco example3DWalking coordinates.sto (a radians file) holds
+    knee_angle_r_beta in degrees, 57.3 times knee_angle_r, where the model's
+    CoordinateCouplerConstraint says they are equal: the patella then turns through tens of
+    radians and the hips' moments come out hundreds of N·m off, with only the residuals'
+    warning. Such a column is named, with the factor and what to do. Oracle: OpenSim's
+    CoordinateCouplerConstraint function of the same model for the value beta should have."""
+    osim = pytest.importorskip("opensim")
+    om = osim.Model(RAJAGOPAL)
+    con = osim.CoordinateCouplerConstraint.safeDownCast(
+        om.getConstraintSet().get("patellofemoral_knee_angle_r_con"))
+    fn = con.getFunction()
+
+    def opensims(knee):
+        return np.array([fn.calcValue(osim.Vector(1, float(x))) for x in knee])
+
+    good, bad = tmp_path / "good.mot", tmp_path / "bad.mot"
+    knee = _knee_motion(good, opensims)
+    _knee_motion(bad, lambda k: np.degrees(opensims(k)))
+    assert np.abs(np.degrees(opensims(knee)) - opensims(knee)).max() > 10   # off by OpenSim
+    for path, expect in ((good, None), (bad, r"knee_angle_r_beta.*57\.3 times")):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", W)
+            res = urdf2dyn.inverse_dynamics_trial(urdf2dyn.load(RAJAGOPAL), str(path))
+        said = [str(w.message) for w in caught if "CoordinateCouplerConstraint" in
+                str(w.message)]
+        if expect is None:
+            assert said == [], said
+        else:
+            assert len(said) == 1 and re.search(expect, said[0]), said
+            assert "knee_angle_l_beta" in said[0] and "--couplers eliminate" in said[0]
+            assert any("CoordinateCouplerConstraint" in x for x in res.warnings)

@@ -13,6 +13,10 @@ check                  warns when
                        but none exceeds pi in the file's numbers (radians likely)
 :func:`joint_limits`   a coordinate leaves its URDF <limit> by more than LIMIT_MARGIN_RAD
                        (revolute, 20 deg) or LIMIT_MARGIN_M (prismatic, 5 cm)
+:func:`couplers`       a coupler's dependent coordinate in the file leaves its constraint's
+                       function of the independent one by more than COUPLER_MARGIN_RAD (2
+                       deg) or COUPLER_MARGIN_M (5 mm): a patella's knee_angle_r_beta in
+                       degrees in a radians file (OpenSim's Moco example3DWalking)
 :func:`residuals`      root residual force peak > 5 % of the peak ground reaction, or RMS
                        residual moment (about the CoM) > 1 % of CoM height x peak ground
                        reaction: Hicks, Uchida, Seth, Rajagopal & Delp (2015), "Is my model
@@ -58,18 +62,21 @@ import numpy as np
 
 from ..warn import counted
 
-__all__ = ["units", "joint_limits", "residuals", "cop_distance", "sampling", "gravity",
+__all__ = ["units", "joint_limits", "couplers", "residuals", "cop_distance", "sampling", "gravity",
            "opensim_axes", "missing_loads", "light_loads", "ik_fit", "ik_ranges",
            "unfiltered",
            "weightless", "LIGHT_LOADS_FRACTION",
            "GRAVITY_WEIGHT_FRACTION",
            "FOOT_DOWN_BAND", "FOOT_LIFT", "FEET_DOWN_FRACTION", "IK_RMS_MAX", "IK_MAX_MAX",
            "MARKER_CUTOFF_HZ",
-           "LIMIT_MARGIN_RAD", "LIMIT_MARGIN_M", "COP_MAX_DISTANCE",
+           "LIMIT_MARGIN_RAD", "LIMIT_MARGIN_M",
+           "COUPLER_MARGIN_RAD", "COUPLER_MARGIN_M", "COP_MAX_DISTANCE",
            "RESIDUAL_FORCE_FRACTION", "RESIDUAL_MOMENT_FRACTION"]
 
 LIMIT_MARGIN_RAD = math.radians(20.0)
 LIMIT_MARGIN_M = 0.05
+COUPLER_MARGIN_RAD = math.radians(2.0)
+COUPLER_MARGIN_M = 0.005
 COP_MAX_DISTANCE = 0.3
 RESIDUAL_FORCE_FRACTION = 0.05      # Hicks et al. 2015: peak residual force / peak external force
 RESIDUAL_MOMENT_FRACTION = 0.01     # Hicks et al. 2015: RMS moment / (CoM height x peak force)
@@ -174,6 +181,49 @@ def joint_limits(model, t, q, source):
             f"{math.degrees(LIMIT_MARGIN_RAD):.0f} deg / {LIMIT_MARGIN_M * 100:.0f} cm: "
             + "; ".join(out[:6]) + (f"; and {len(out) - 6} more" if len(out) > 6 else "")
             + ". Check the units (degrees?), the column mapping and the model's joint axes"]
+
+
+def couplers(model, t, q, columns, source):
+    """Couplers' dependent coordinates whose values in the file (columns: the file's
+    coordinate names; one it lacks is not its to answer for) leave their constraint's
+    function of the independent coordinate: OpenSim's inverse dynamics, and urdf2dyn's with
+    the couplers kept, move the dependent body as written. q: (N, nq) as read, in rad / m."""
+    if not model.couplers or model.eliminate_couplers or len(q) == 0:
+        return []
+    q = np.asarray(q, dtype=float)
+    should, _, _ = model.apply_couplers(q)
+    off = []
+    for c in model.couplers:
+        if c.dependent not in columns:
+            continue
+        k = model.q_names.index(c.dependent)
+        coord = getattr(model, "coordinates", {}).get(c.dependent)
+        margin, unit = ((COUPLER_MARGIN_M, "m") if coord is not None and
+                        coord.motion == "translational" else (COUPLER_MARGIN_RAD, "rad"))
+        gap = np.abs(q[:, k] - should[:, k])
+        if not np.nanmax(gap, initial=0.0) > margin:
+            continue
+        i = int(np.nanargmax(gap))
+        said = (f"{c.dependent} up to {gap[i]:.3g} {unit} off {c.name}'s function of "
+                f"{c.independent} (at t = {t[i]:.3g} s)")
+        ratio = _ratio(q[:, k], should[:, k])
+        if ratio is not None and abs(ratio / math.degrees(1.0) - 1.0) < 0.01:
+            said += f": it is {ratio:.1f} times it, so in degrees where radians are read"
+        off.append(said)
+    if not off:
+        return []
+    return [f"{source}: coordinates not held by their CoordinateCouplerConstraint: "
+            + "; ".join(off) + ". OpenSim's inverse dynamics (and urdf2dyn's with the couplers "
+            "kept) moves their bodies as the file says: correct the columns, or pass "
+            "--couplers eliminate (couplers='eliminate') to compute them from the coordinates "
+            "they follow"]
+
+
+def _ratio(have, should):
+    """The least-squares factor from should to have, or None where should is ~0."""
+    ok = np.isfinite(have) & np.isfinite(should)
+    den = float(np.dot(should[ok], should[ok]))
+    return float(np.dot(have[ok], should[ok])) / den if den > 1e-12 else None
 
 
 def residuals(model, t, res_com, peak_force, com_height, source):

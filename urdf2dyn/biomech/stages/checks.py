@@ -17,7 +17,8 @@ from .. import plausibility
 from ..gait import CONTACT_THRESHOLD
 from .trial import Finding, Trial
 
-__all__ = ["checks", "CHECKS", "opensim_axes", "units", "joint_limits", "sampling", "gravity",
+__all__ = ["checks", "CHECKS", "opensim_axes", "units", "joint_limits",
+           "couplers", "sampling", "gravity",
            "residuals", "cop_distance", "missing_loads", "light_loads", "ik_fit", "ik_ranges",
            "unfiltered", "weightless"]
 
@@ -61,6 +62,15 @@ def joint_limits(trial):
     k = trial.kinematics
     return _warnings("joint_limits", plausibility.joint_limits(
         trial.model, k.measured_t, k.measured_q, trial.motion.source))
+
+
+def couplers(trial):
+    """Couplers' dependent coordinates written off their constraint's function."""
+    m, k = trial.motion, trial.kinematics
+    if m.ik is not None:                  # fitted to markers: the couplers hold
+        return []
+    return _warnings("couplers", plausibility.couplers(
+        trial.model, k.measured_t, k.measured_q, set(m.trajectory.names), m.source))
 
 
 def sampling(trial):
@@ -193,7 +203,7 @@ def weightless(trial):
                                                            trial.motion.source))
 
 
-CHECKS = (opensim_axes, units, joint_limits, unfiltered, ik_fit, ik_ranges, sampling,
+CHECKS = (opensim_axes, units, joint_limits, couplers, unfiltered, ik_fit, ik_ranges, sampling,
           missing_loads, light_loads, gravity, residuals, cop_distance, weightless)
 
 
