@@ -47,7 +47,8 @@ VENDORS = {"Qualisys.c3d": [1, 2], "FP_Type1.c3d": [], "FP_Type3.c3d": [1],
            "ViconNexus_PiG_Motion3_FF.c3d": [1, 2], "ViconWorkstation_shd01.c3d": [1],
            "BTS.c3d": [1, 4], "Kistler.c3d": [1, 2], "Optotrak.c3d": [],
            "MotionAnalysisCortex_Res16bits.c3d": [2, 3, 4, 5], "Codamotion_ADemo1.c3d": [1],
-           "PeakPerformance_FP1.c3d": [1], "ViconBodyBuilder_sub_labels.c3d": [1, 2]}
+           "PeakPerformance_FP1.c3d": [1], "ViconBodyBuilder_sub_labels.c3d": [1, 2],
+           "C3Dorg_Eb015pi.c3d": [1, 2]}
 
 
 def _trimmer():
@@ -204,7 +205,10 @@ _UNIT = {"mm": 1e-3, "m": 1.0, "mete": 1.0}
 def _oracle_markers(labels, points, units, prefixes):
     """The markers the test expects from one reader's raw values: labels without the subject's
     prefix, positions (frames, markers, 3) in m, NaN where the residual (points[..., 3]) is
-    negative or the coordinates are exactly zero (the format's two marks of an unseen point)."""
+    negative or the coordinates are exactly zero (the format's two marks of an unseen point).
+    POINT:LABELS may name more points than POINT:USED (c3d.org's Eb015: 48 for 26): the
+    points are the used ones."""
+    labels = labels[:points.shape[1]]
     if prefixes:                                          # Vicon's 'Subject:' is removed
         labels = [x[len(prefixes[0]):] if x.startswith(prefixes[0]) else x for x in labels]
     want = points[:, :, :3] * _UNIT[units]
@@ -1255,3 +1259,24 @@ def test_fragments_under_one_label_are_one_marker(tmp_path):
     with pytest.warns(Urdf2dynWarning, match=r"'RCOU' \(2 points\).* seen in the same frames"):
         cortex = C.read_c3d(os.path.join(DATA, "MotionAnalysisCortex_Res16bits.c3d"))
     assert "RCOU#2" in cortex.markers.labels and "LMAI#2" in cortex.markers.labels
+
+
+def test_c3d_orgs_nt_and_ntmm_are_newtons_and_newton_millimetres():
+    """The C3D format's own sample files (c3d.org Sample01, 02 and 08: Eb015*, TEST*PI, pc_*,
+    dec_*) write ANALOG:UNITS 'nt' for the plates' forces and 'ntmm' for their moments: they
+    were warned about as units urdf2dyn does not know, on every file. They are N and N·mm:
+    the standing subject's weight comes out about 830 N and the centre of pressure inside the
+    plate (N·m would put it metres away); the forces are ezc3d's module's
+    (test_plates_match_ezc3d_force_platform_module, this file among VENDORS)."""
+    path = os.path.join(DATA, "C3Dorg_Eb015pi.c3d")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        rec = C.read_c3d(path, rate="analog")
+    assert not [w for w in caught if "ANALOG:UNITS" in str(w.message)]
+    for p in rec.plates:
+        on = p.contact
+        assert 700 < np.abs(p.force[on, 2]).max() < 900
+        lo, hi = p.corners.min(axis=0), p.corners.max(axis=0)
+        inside = np.all((p.cop[on, :2] >= lo[:2] - 1e-3) & (p.cop[on, :2] <= hi[:2] + 1e-3),
+                        axis=1)
+        assert inside[np.abs(p.force[on, 2]) > 200].all()

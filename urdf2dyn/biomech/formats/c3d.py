@@ -71,7 +71,10 @@ __all__ = ["read_c3d", "write_grf", "grf_columns", "C3D", "Plate", "Event", "CON
 
 #: Below this force (N) along its normal a plate has no contact and no centre of pressure.
 CONTACT_THRESHOLD = 20.0
-_MOMENT_UNITS = {"nm": 1.0, "n.m": 1.0, "n*m": 1.0, "nmm": 1e-3, "n.mm": 1e-3, "n*mm": 1e-3}
+# 'nt' / 'ntmm': the C3D format's own sample files (c3d.org Sample01, 02, 08) spell newtons so
+_FORCE_UNITS = ("n", "", "newton", "newtons", "nt")
+_MOMENT_UNITS = {"nm": 1.0, "n.m": 1.0, "n*m": 1.0, "nmm": 1e-3, "n.mm": 1e-3, "n*mm": 1e-3,
+                 "ntm": 1.0, "ntmm": 1e-3}
 _CHANNELS = {1: 6, 2: 6, 3: 8, 4: 6}
 
 
@@ -664,7 +667,7 @@ def _channel_scales(ptype, units, punits, where, strict):
     for kind, u in zip(kinds, units):
         lu = u.lower().replace(" ", "").replace("·", ".")
         if kind == "F":
-            if lu not in ("n", "", "newton", "newtons"):
+            if lu not in _FORCE_UNITS:
                 guessed.append(u)
             out.append(1.0)
         elif kind == "M":
