@@ -412,3 +412,22 @@ def test_numframes_as_opensims_readers_take_it(osim, tmp_path, value):
         assert f"keeps only the first {scale_tool[0]} frame" in said[0], (scale_tool, said)
     with pytest.raises(MotionError, match="NumFrames"):
         read_trc(p, strict=True)
+
+
+def test_a_time_column_labelled_otherwise_is_refused_saying_what_to_rename(tmp_path):
+    """AddBiomechanics' stairdown test trial (server/engine/tests/data/stairdown/markers.trc;
+    its license asks for data sharing, so the file is not copied: its line 4 is reproduced
+    on opensim-models' walk) labels the time column 'Times'. OpenSim 4.6's TRCFileAdapter
+    refuses it too ("Unexpected column label. Expected = Time"); the refusal says what to
+    rename, not only what it expected."""
+    osim = pytest.importorskip("opensim")
+    text = open(WALK).read().splitlines()
+    cells = text[3].split("\t")
+    assert cells[:2] == ["Frame#", "Time"]
+    text[3] = "\t".join(["Frame#", "Times"] + cells[2:])
+    p = tmp_path / "times.trc"
+    p.write_text("\n".join(text) + "\n")
+    with pytest.raises(RuntimeError, match="Expected = Time"):
+        osim.TimeSeriesTableVec3(os.fspath(p))
+    with pytest.raises(MotionError, match=r"line 4: .*'Times'.* rename it 'Time'"):
+        read_trc(p)

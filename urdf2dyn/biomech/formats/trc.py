@@ -48,6 +48,16 @@ def _number(text):
         return None
 
 
+def _what_to_rename(names):
+    """The advice for line 4's first two labels when they are not Frame# and Time (OpenSim's
+    TRCFileAdapter refuses any other), or '' when line 4 is not such a line at all."""
+    if len(names) < 3 or not all(x.strip() for x in names[:2]):
+        return ""
+    wrong = [f"{have.strip()!r}: rename it {want!r}"
+             for have, want in zip(names[:2], ("Frame#", "Time")) if have.strip() != want]
+    return ("; " + "; ".join(wrong) + " (OpenSim's reader takes only these)") if wrong else ""
+
+
 def read_trc(path, strict=False):
     """Read an OpenSim .trc marker file.
 
@@ -106,7 +116,7 @@ def read_trc(path, strict=False):
     names = lines[3].split("\t")
     if len(names) < 2 or names[0].strip() != "Frame#" or names[1].strip().lower() != "time":
         raise MotionError(f"{source}: line 4: expected 'Frame#<TAB>Time<TAB>marker names...', "
-                          f"got {lines[3][:60]!r}")
+                          f"got {lines[3][:60]!r}" + _what_to_rename(names))
     if names[1].strip() != "Time":
         report(f"{source}: line 4: the label {names[1].strip()!r}: OpenSim 4.6 refuses the file "
                "(its TRCFileAdapter expects 'Time', in that case); urdf2dyn read the column as "
