@@ -711,3 +711,261 @@ def test_random_names_refused_exactly_where_mujoco_refuses(xml):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", urdf2dyn.Urdf2dynWarning)
             _names_kept(xml, urdf2dyn.load(xml))
+
+
+# ---- references to named elements urdf2dyn does not model ---------------------------------
+
+_REF_WORLD = ('<worldbody><body name="b"><joint name="j"/><geom name="g" size="0.1"/>'
+              '<site name="s"/><body name="c"><joint name="k"/><geom name="g2" size="0.1"/>'
+              '<site name="s2"/></body></body><camera name="cam"/></worldbody>'
+              '<tendon><fixed name="t"><joint joint="j" coef="1"/></fixed></tendon>'
+              '<actuator><motor name="a" joint="j"/></actuator>')
+
+
+def _refs(*parts):
+    """A two-body model with a joint, geom and site in each body, a camera, a fixed tendon
+    't' and a motor 'a', and parts after them."""
+    return doc(_REF_WORLD, *parts)
+
+
+def _section(name, *elements):
+    return f"<{name}>" + "".join(elements) + f"</{name}>"
+
+
+def _sensor(element):
+    return _section("sensor", element)
+
+
+def _missing(element, attr, name="x"):
+    """The words of a refusal of a reference to name that the model does not have."""
+    return [f"<{element}>", f'{attr}="{name}"', "line 1", "MuJoCo refuses"]
+
+
+REFERENCES = {
+    "exclude": (_refs(_section("contact", '<exclude body1="b" body2="c"/>')), None),
+    "exclude with the world": (_refs(_section("contact", '<exclude body1="world" body2="c"/>')),
+                               None),
+    "exclude body1 unknown": (_refs(_section("contact", '<exclude body1="x" body2="c"/>')),
+                              _missing("exclude", "body1") + ["no body"]),
+    "exclude body2 unknown": (_refs(_section("contact", '<exclude body1="b" body2="x"/>')),
+                              _missing("exclude", "body2")),
+    "exclude body1 empty": (_refs(_section("contact", '<exclude body1="" body2="c"/>')),
+                            _missing("exclude", "body1", "")),
+    "exclude without body2": (_refs(_section("contact", '<exclude body1="b"/>')),
+                              ["<exclude>", "body2=", "required"]),
+    "exclude of a generated body name": (
+        doc('<worldbody><body name="b"><geom size="1"/></body><body><geom size="1"/></body>'
+            '</worldbody>', _section("contact", '<exclude body1="b" body2="body2"/>')),
+        _missing("exclude", "body2", "body2")),
+    "pair": (_refs(_section("contact", '<pair geom1="g" geom2="g2"/>')), None),
+    "pair geom1 unknown": (_refs(_section("contact", '<pair geom1="x" geom2="g2"/>')),
+                           _missing("pair", "geom1") + ["no geom"]),
+    "pair geom2 names a body": (_refs(_section("contact", '<pair geom1="g" geom2="b"/>')),
+                                _missing("pair", "geom2", "b")),
+    "pair without geom2": (_refs(_section("contact", '<pair geom1="g"/>')),
+                           ["<pair>", "geom2="]),
+    "pair of an unknown class": (
+        _refs(_section("contact", '<pair geom1="g" geom2="g2" class="zz"/>')),
+        ["<pair", "class=\"zz\""]),
+    "connect": (_refs(_section("equality", '<connect body1="b" body2="c" anchor="0 0 0"/>')),
+                None),
+    "connect of sites": (_refs(_section("equality", '<connect site1="s" site2="s2"/>')), None),
+    "connect body2 empty": (_refs(_section("equality", '<connect body1="b" body2="" '
+                                                       'anchor="0 0 0"/>')), None),
+    "connect body1 unknown": (_refs(_section("equality", '<connect body1="x" anchor="0 0 0"/>')),
+                              _missing("connect", "body1")),
+    "connect body2 unknown": (_refs(_section("equality", '<connect body1="b" body2="x" '
+                                                         'anchor="0 0 0"/>')),
+                              _missing("connect", "body2")),
+    "connect site2 unknown": (_refs(_section("equality", '<connect site1="s" site2="x"/>')),
+                              _missing("connect", "site2") + ["no site"]),
+    "connect site1 names a body": (_refs(_section("equality", '<connect site1="b" site2="s"/>')),
+                                   _missing("connect", "site1", "b")),
+    "weld": (_refs(_section("equality", '<weld body1="b"/>')), None),
+    "weld body1 unknown": (_refs(_section("equality", '<weld body1="x"/>')),
+                           _missing("weld", "body1")),
+    "weld site1 unknown": (_refs(_section("equality", '<weld site1="x" site2="s"/>')),
+                           _missing("weld", "site1")),
+    "equality joint": (_refs(_section("equality", '<joint joint1="j" joint2="k"/>')), None),
+    "equality joint2 empty": (_refs(_section("equality", '<joint joint1="j" joint2=""/>')), None),
+    "equality joint1 unknown": (_refs(_section("equality", '<joint joint1="x"/>')),
+                                _missing("joint", "joint1") + ["no joint"]),
+    "equality joint2 unknown": (_refs(_section("equality", '<joint joint1="j" joint2="x"/>')),
+                                _missing("joint", "joint2")),
+    "equality joint1 names a body": (_refs(_section("equality", '<joint joint1="b"/>')),
+                                     _missing("joint", "joint1", "b")),
+    "equality joint without joint1": (_refs(_section("equality", '<joint joint2="j"/>')),
+                                      ["<joint>", "joint1=", "required"]),
+    "equality tendon": (_refs(_section("equality", '<tendon tendon1="t"/>')), None),
+    "equality tendon1 unknown": (_refs(_section("equality", '<tendon tendon1="x"/>')),
+                                 _missing("tendon", "tendon1") + ["no tendon"]),
+    "equality tendon2 unknown": (_refs(_section("equality", '<tendon tendon1="t" tendon2="x"/>')),
+                                 _missing("tendon", "tendon2")),
+    "fixed tendon joint unknown": (
+        _refs(_section("tendon", '<fixed name="t2"><joint joint="x" coef="1"/></fixed>')),
+        _missing("joint", "joint")),
+    "fixed tendon joint names a body": (
+        _refs(_section("tendon", '<fixed name="t2"><joint joint="b" coef="1"/></fixed>')),
+        _missing("joint", "joint", "b")),
+    "fixed tendon without joint=": (
+        _refs(_section("tendon", '<fixed name="t2"><joint coef="1"/></fixed>')),
+        ["<joint>", "joint=", "required"]),
+    "fixed tendon empty": (_refs(_section("tendon", '<fixed name="t2"/>')),
+                           ["<fixed>", "empty", "line 1"]),
+    "spatial tendon": (
+        _refs(_section("tendon", '<spatial><site site="s"/><geom geom="g" sidesite="s"/>'
+                                 '<site site="s2"/></spatial>')), None),
+    "spatial tendon, sidesite empty": (
+        _refs(_section("tendon", '<spatial><site site="s"/><geom geom="g" sidesite=""/>'
+                                 '<site site="s2"/></spatial>')), None),
+    "spatial tendon site unknown": (
+        _refs(_section("tendon", '<spatial><site site="s"/><site site="x"/></spatial>')),
+        _missing("site", "site")),
+    "spatial tendon geom unknown": (
+        _refs(_section("tendon", '<spatial><site site="s"/><geom geom="x"/><site site="s2"/>'
+                                 '</spatial>')), _missing("geom", "geom") + ["no geom"]),
+    "spatial tendon sidesite unknown": (
+        _refs(_section("tendon", '<spatial><site site="s"/><geom geom="g" sidesite="x"/>'
+                                 '<site site="s2"/></spatial>')),
+        _missing("geom", "sidesite") + ["no site"]),
+    "spatial tendon empty": (_refs(_section("tendon", '<spatial name="t2"/>')),
+                             ["<spatial>", "empty"]),
+    "jointpos": (_refs(_sensor('<jointpos joint="j"/>')), None),
+    "jointpos of an unknown joint": (_refs(_sensor('<jointpos joint="x"/>')),
+                                     _missing("jointpos", "joint")),
+    "jointpos of a body": (_refs(_sensor('<jointpos joint="c"/>')),
+                           _missing("jointpos", "joint", "c")),
+    "jointpos empty": (_refs(_sensor('<jointpos joint=""/>')), _missing("jointpos", "joint", "")),
+    "jointpos without joint=": (_refs(_sensor('<jointpos/>')),
+                                ["<jointpos>", "joint=", "required"]),
+    "touch of an unknown site": (_refs(_sensor('<touch site="x"/>')), _missing("touch", "site")),
+    "gyro": (_refs(_sensor('<gyro site="s"/>')), None),
+    "tendonpos of an unknown tendon": (_refs(_sensor('<tendonpos tendon="x"/>')),
+                                       _missing("tendonpos", "tendon")),
+    "actuatorfrc": (_refs(_sensor('<actuatorfrc actuator="a"/>')), None),
+    "actuatorfrc of a joint": (_refs(_sensor('<actuatorfrc actuator="j"/>')),
+                               _missing("actuatorfrc", "actuator", "j")),
+    "subtreecom of the world": (_refs(_sensor('<subtreecom body="world"/>')), None),
+    "subtreecom of an unknown body": (_refs(_sensor('<subtreecom body="x"/>')),
+                                      _missing("subtreecom", "body")),
+    "framepos": (_refs(_sensor('<framepos objtype="xbody" objname="b" reftype="site" '
+                               'refname="s"/>')), None),
+    "framepos of a camera": (_refs(_sensor('<framepos objtype="camera" objname="cam"/>')), None),
+    "framepos objname unknown": (_refs(_sensor('<framepos objtype="body" objname="x"/>')),
+                                 _missing("framepos", "objname") + ["no body"]),
+    "framepos objname of another kind": (_refs(_sensor('<framepos objtype="site" objname="b"/>')),
+                                         _missing("framepos", "objname", "b") + ["no site"]),
+    "framepos refname unknown": (_refs(_sensor('<framepos objtype="body" objname="b" '
+                                               'reftype="geom" refname="x"/>')),
+                                 _missing("framepos", "refname") + ["no geom"]),
+    "user sensor": (_refs(_sensor('<user objtype="joint" objname="j" dim="1"/>')), None),
+    "user sensor of nothing": (_refs(_sensor('<user dim="1"/>')), None),
+    "user sensor objname unknown": (_refs(_sensor('<user objtype="joint" objname="x" '
+                                                  'dim="1"/>')), _missing("user", "objname")),
+    "camprojection of an unknown camera": (
+        _refs(_sensor('<camprojection site="s" camera="x"/>')),
+        _missing("camprojection", "camera") + ["no camera"]),
+    "contact sensor": (_refs(_sensor('<contact geom1="g" body2="c"/>')), None),
+    "contact sensor, nothing named": (_refs(_sensor('<contact/>')), None),
+    "contact sensor subtree1 unknown": (_refs(_sensor('<contact subtree1="x"/>')),
+                                        _missing("contact", "subtree1")),
+    "contact sensor geom2 unknown": (_refs(_sensor('<contact geom1="g" geom2="x"/>')),
+                                     _missing("contact", "geom2")),
+    "tuple": (_refs(_section("custom", '<tuple name="tu"><element objtype="body" objname="b"/>'
+                                       '</tuple>')), None),
+    "tuple empty": (_refs(_section("custom", '<tuple name="tu"/>')),
+                    ["<tuple>", "'tu'", "empty", "line 1"]),
+    "tuple element unknown": (
+        _refs(_section("custom", '<tuple name="tu"><element objtype="body" objname="x"/>'
+                                 '</tuple>')), _missing("element", "objname") + ["no body"]),
+    "tuple element of another kind": (
+        _refs(_section("custom", '<tuple name="tu"><element objtype="joint" objname="b"/>'
+                                 '</tuple>')), _missing("element", "objname", "b")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFERENCES))
+def test_references_are_resolved_as_mujoco_resolves_them(case):
+    """Names given in elements urdf2dyn reads but does not model (contact pairs and excludes,
+    equality constraints, tendon paths, sensors, custom tuples) name an element of the kind
+    MuJoCo looks for, among the file's names (not the names urdf2dyn generates): MuJoCo
+    refuses a name it cannot find ("not found", "unknown element", "unrecognized name"), a
+    missing required one and an empty path or tuple, where urdf2dyn loaded the file."""
+    xml, words = REFERENCES[case]
+    assert_as_mujoco(xml, words)
+
+
+PLUGIN_ACTRANGE = {
+    "plugin actrange without dynamics": (
+        doc(WORLD, actuators('<plugin plugin="mujoco.pid" joint="j" actrange="0 1"/>')),
+        ["<plugin>", "actrange", "dyntype", "line 1"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PLUGIN_ACTRANGE))
+def test_plugin_actuator_actrange_needs_dynamics(case):
+    """A plugin actuator's limited actrange without a dyntype: MuJoCo refuses it ("actrange
+    specified but dyntype is 'none'"), urdf2dyn loaded it."""
+    xml, words = PLUGIN_ACTRANGE[case]
+    assert_as_mujoco(xml, words)
+
+
+_SKIN = ('<deformable><skin name="sk" vertex="0 0 0 1 0 0 0 1 0" face="0 1 2"><bone body="x" '
+         'bindpos="0 0 0" bindquat="1 0 0 0" vertid="0" vertweight="1"/></skin></deformable>')
+FORMS = {
+    "connect body1 empty": (_refs(_section("equality", '<connect body1="" anchor="0 0 0"/>')),
+                            _missing("connect", "body1", "")),
+    "weld site1 empty": (_refs(_section("equality", '<weld site1="" site2="s"/>')),
+                         _missing("weld", "site1", "")),
+    "weld of a body and sites": (
+        _refs(_section("equality", '<weld body2="b" site1="s" site2="s2"/>')),
+        ["<weld>", "both", "line 1"]),
+    "connect of one site": (_refs(_section("equality", '<connect site1="s"/>')),
+                            ["<connect>", "site2=", "line 1"]),
+    "connect without anchor": (_refs(_section("equality", '<connect body1="b"/>')),
+                               ["<connect>", "anchor="]),
+    "equality joint of an unknown class": (
+        _refs(_section("equality", '<joint joint1="j" class="zz"/>')), ['<joint class="zz">']),
+    "equality flex unknown": (_refs(_section("equality", '<flex flex="x"/>')),
+                              _missing("flex", "flex") + ["no flex"]),
+    "contact sensor site empty": (_refs(_sensor('<contact site=""/>')),
+                                  _missing("contact", "site", "")),
+    "rangefinder of a camera": (_refs(_sensor('<rangefinder camera="cam"/>')), None),
+    "rangefinder site empty": (_refs(_sensor('<rangefinder site=""/>')),
+                               _missing("rangefinder", "site", "")),
+    "rangefinder camera unknown": (_refs(_sensor('<rangefinder camera="x"/>')),
+                                   _missing("rangefinder", "camera")),
+    "framepos of a joint": (_refs(_sensor('<framepos objtype="joint" objname="j"/>')),
+                            ["<framepos", "objtype", "line 1"]),
+    "framepos refname without reftype": (
+        _refs(_sensor('<framepos objtype="body" objname="b" refname="s"/>')),
+        ["<framepos>", "refname=", "reftype="]),
+    "framepos objname of the world": (_refs(_sensor('<framepos objtype="body" '
+                                                    'objname="world"/>')), None),
+    "user sensor objtype without objname": (_refs(_sensor('<user objtype="joint" dim="1"/>')),
+                                            ["<user>", "objtype=", "objname="]),
+    "insidesite objname unknown": (
+        _refs(_sensor('<insidesite site="s" objtype="geom" objname="x"/>')),
+        _missing("insidesite", "objname") + ["no geom"]),
+    "tuple objtype unknown": (
+        _refs(_section("custom", '<tuple name="tu"><element objtype="zzz" objname="b"/>'
+                                 '</tuple>')), ["<element>", 'objtype="zzz"', "object type"]),
+    "tuple of a degree of freedom": (
+        _refs(_section("custom", '<tuple name="tu"><element objtype="dof" objname="j"/>'
+                                 '</tuple>')), _missing("element", "objname", "j")),
+    "tuple of an xbody": (
+        _refs(_section("custom", '<tuple name="tu"><element objtype="xbody" objname="c"/>'
+                                 '</tuple>')), None),
+    "skin bone of an unknown body": (_refs(_SKIN), _missing("bone", "body")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FORMS))
+def test_reference_forms_are_checked_as_mujoco_checks_them(case):
+    """What MuJoCo's schema and compiler require of the attributes that name elements: an
+    empty body1= or site1= (not an empty body2=, the world) and an empty sensor object name
+    are names it looks for and refuses; a <connect> or <weld> names two sites or a body; a
+    frame sensor's object types, objtype/objname and reftype/refname pairs; an object type
+    MuJoCo does not know; unknown classes. urdf2dyn loaded each of them."""
+    xml, words = FORMS[case]
+    assert_as_mujoco(xml, words)

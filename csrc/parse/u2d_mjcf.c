@@ -72,6 +72,9 @@ typedef struct {
 
 typedef struct { const char *name; int index; } name_entry;
 
+/* A named element of a kind MuJoCo keeps unique ("bodies"...: name_kind's words). */
+typedef struct { const char *kind, *name; u2d_xml *node; int order; } mj_named;
+
 /* A set of names (open addressing, a power-of-two capacity, at most half full). */
 typedef struct { const char **slot; size_t cap, n; } name_set;
 
@@ -126,6 +129,9 @@ typedef struct {
     name_entry *named_joint;    /* the joints the file names (actuators' targets): core ids */
     int nnamed_joint, capnamed_joint;
     int nbody;                  /* MuJoCo body ids handed out                            */
+    mj_named *named;            /* the file's named elements, sorted by kind and name: what
+                                   other elements may refer to (check_references)          */
+    int nnamed;
 
     /* what is read but not applied, for the summary */
     int n_damping, n_spring, n_friction, n_gravcomp, n_free_armature;
@@ -2285,6 +2291,14 @@ static int actuator_states(mjcf *rd, u2d_xml *e, int cls)
     return word_index("integrator|filter|filterexact|muscle|user", dyn) >= 0 ? 1 : -1;
 }
 
+/* Whether e is a plugin actuator whose dyntype (its own or its class's) is "none": its
+ * activation states are the plugin's, but MuJoCo limits an actrange only with dynamics. */
+static int plugin_without_dynamics(mjcf *rd, u2d_xml *e, int cls)
+{
+    const char *dyn = dattr(rd, e, K_ACTUATOR, cls, "dyntype");
+    return strcmp(u2d_xml_name(e), "plugin") == 0 && (!dyn || strcmp(dyn, "none") == 0);
+}
+
 /* MuJoCo 4 adds an actuator's armature and damping (damping="linear v|v| v^2") to its joint
  * or tendon, each times gear[0]^2 whatever the joint's type (mj_actuatorArmature,
  * mj_actuatorDamping), summed over the actuators on one target. Onto a joint they go to the
@@ -2334,14 +2348,19 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     static const char *const RANGE[3][2] = {{"ctrlrange", "ctrllimited"},
                                             {"forcerange", "forcelimited"},
                                             {"actrange", "actlimited"}};
-    /* (MuJoCo 4 checks actrange as written on <general> only: other kinds make their own) */
+    /* (MuJoCo 4 checks actrange as written on <general> and a plugin actuator only: other
+       kinds make their own) */
     int forced = always_ctrllimited(rd, e, cls, label), act_limited = 0;
-    int general = strcmp(u2d_xml_name(e), "general") == 0;
+    int general = is_one_of(e, "general|plugin");
     if (forced < 0) return -1;
     for (int r = forced; r < (general ? 3 : 2); r++)
         if (limited_range(rd, e, K_ACTUATOR, cls, label, RANGE[r][0], RANGE[r][1], range,
                           r == 2 ? &act_limited : NULL) < 0)
             return -1;
+    if (act_limited && plugin_without_dynamics(rd, e, cls))
+        return fail(rd, e, "%s: a limited actrange on a <plugin> actuator without a dyntype "
+                    "(MuJoCo refuses it: \"actrange specified but dyntype is 'none'\"): give "
+                    "a dyntype, or leave actrange out", label);
     int states = actuator_states(rd, e, cls);
     if (states < -1) return -1;
     if (act_limited && states == 0)
@@ -2482,8 +2501,6 @@ static int check_keyframes(mjcf *rd)
 
 /* ---- names MuJoCo keeps unique ------------------------------------------------------------ */
 
-typedef struct { const char *kind, *name; u2d_xml *node; int order; } mj_named;
-
 static int cmp_named(const void *a, const void *b)
 {
     const mj_named *x = a, *y = b;
@@ -2509,7 +2526,7 @@ static const char *name_kind(const char *section, const char *tag)
         {"asset", "hfield", "height fields"}, {"asset", "skin", "skins"},
         {"custom", "numeric", "numerics"}, {"custom", "text", "texts"},
         {"custom", "tuple", "tuples"}, {"contact", "pair", "contact pairs"},
-        {"contact", "exclude", "contact excludes"}};
+        {"contact", "exclude", "contact excludes"}, {"deformable", "flex", "flexes"}};
     for (size_t k = 0; k < sizeof SECTION / sizeof SECTION[0]; k++)
         if (strcmp(section, SECTION[k][0]) == 0) return SECTION[k][1];
     for (size_t k = 0; k < sizeof TAG / sizeof TAG[0]; k++)
@@ -2631,8 +2648,231 @@ static int check_repeated_names(mjcf *rd)
         else if (body || joint)
             status = set_add(rd, body ? &rd->link_names : &rd->joint_names, b->name);
     }
-    free(list);
+    rd->named = list;           /* kept for check_references */
+    rd->nnamed = n;
     return status;
+}
+
+/* ---- names other elements refer to ------------------------------------------------------- */
+
+/* A kind of element one can name: MuJoCo's object-type keyword (objtype=), its word in
+ * mj_named (name_kind's; NULL for a kind urdf2dyn does not collect, not checked) and in a
+ * message. */
+typedef struct { const char *type, *plural, *singular; } mj_kind;
+
+static const mj_kind KINDS[] = {
+    {"body", "bodies", "body"}, {"xbody", "bodies", "body"}, {"joint", "joints", "joint"},
+    {"geom", "geoms", "geom"}, {"site", "sites", "site"}, {"camera", "cameras", "camera"},
+    {"light", "lights", "light"}, {"mesh", "meshes", "mesh"}, {"flex", "flexes", "flex"},
+    {"hfield", "height fields", "height field"}, {"texture", "textures", "texture"},
+    {"material", "materials", "material"}, {"pair", "contact pairs", "contact pair"},
+    {"exclude", "contact excludes", "contact exclude"}, {"tendon", "tendons", "tendon"},
+    {"equality", "equality constraints", "equality constraint"},
+    {"actuator", "actuators", "actuator"}, {"sensor", "sensors", "sensor"},
+    {"numeric", "numerics", "numeric"}, {"text", "texts", "text"}, {"tuple", "tuples", "tuple"},
+    {"key", "keys", "key"}, {"frame", "frames", "frame"}, {"skin", "skins", "skin"},
+    {"dof", "dofs", "degree of freedom"},       /* never named: never found, as in MuJoCo */
+    {"plugin", NULL, "plugin"}, {"default", NULL, "default"}, {"model", NULL, "model"}};
+
+/* The kind of objtype keyword type; NULL for one MuJoCo does not know. */
+static const mj_kind *kind_of_type(const char *type)
+{
+    for (size_t k = 0; type && k < sizeof KINDS / sizeof KINDS[0]; k++)
+        if (strcmp(KINDS[k].type, type) == 0) return &KINDS[k];
+    return NULL;
+}
+
+static int cmp_kind_name(const void *a, const void *b)
+{
+    const mj_named *x = a, *y = b;
+    int c = strcmp(x->kind, y->kind);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+/* Whether the file names an element of kind name (the world body is "world"). The names
+ * urdf2dyn generates are not among them: MuJoCo does not know them. */
+static int file_names(const mjcf *rd, const mj_kind *kind, const char *name)
+{
+    mj_named key = {kind->plural, name, NULL, 0};
+    if (strcmp(kind->plural, "bodies") == 0 && strcmp(name, "world") == 0) return 1;
+    return rd->nnamed > 0 &&
+           bsearch(&key, rd->named, (size_t)rd->nnamed, sizeof key, cmp_kind_name) != NULL;
+}
+
+/* One attribute that names another element: of element tag (one of the '|'-separated
+ * words) inside parent, naming an element of kind (an objtype keyword), or of the kind
+ * attribute typeattr gives (objtype=, reftype=). use: REQUIRED (MuJoCo's schema requires
+ * it), GIVEN ("" is a name MuJoCo looks for) or OPTIONAL ("" is none, as MuJoCo reads it).
+ * kind and typeattr NULL: an attribute MuJoCo requires that names nothing. */
+enum { OPTIONAL, GIVEN, REQUIRED };
+typedef struct { const char *parent, *tags, *attr, *kind, *typeattr; int use; } mj_reference;
+
+#define SITE_SENSORS "touch|accelerometer|velocimeter|gyro|force|torque|magnetometer|" \
+                     "camprojection|insidesite"
+#define JOINT_SENSORS "jointpos|jointvel|ballquat|ballangvel|jointlimitpos|jointlimitvel|" \
+                      "jointlimitfrc|jointactuatorfrc"
+#define TENDON_SENSORS "tendonpos|tendonvel|tendonlimitpos|tendonlimitvel|tendonlimitfrc|" \
+                       "tendonactuatorfrc"
+#define FRAME_SENSORS "framepos|framequat|framexaxis|frameyaxis|framezaxis|framelinvel|" \
+                      "frameangvel|framelinacc|frameangacc"
+#define PAIR_SENSORS "contact|distance|normal|fromto"
+
+static const mj_reference REFERENCES[] = {
+    {"contact", "exclude", "body1", "body", NULL, REQUIRED},
+    {"contact", "exclude", "body2", "body", NULL, REQUIRED},
+    {"contact", "pair", "geom1", "geom", NULL, REQUIRED},
+    {"contact", "pair", "geom2", "geom", NULL, REQUIRED},
+    {"equality", "connect|weld", "body1", "body", NULL, GIVEN},
+    {"equality", "connect|weld", "body2", "body", NULL, OPTIONAL},     /* "": the world */
+    {"equality", "connect|weld", "site1", "site", NULL, GIVEN},
+    {"equality", "connect|weld", "site2", "site", NULL, GIVEN},
+    {"equality", "joint", "joint1", "joint", NULL, REQUIRED},
+    {"equality", "joint", "joint2", "joint", NULL, OPTIONAL},
+    {"equality", "tendon", "tendon1", "tendon", NULL, REQUIRED},
+    {"equality", "tendon", "tendon2", "tendon", NULL, OPTIONAL},
+    {"equality", "flex", "flex", "flex", NULL, REQUIRED},
+    {"fixed", "joint", "joint", "joint", NULL, REQUIRED},
+    {"spatial", "site", "site", "site", NULL, REQUIRED},
+    {"spatial", "geom", "geom", "geom", NULL, REQUIRED},
+    {"spatial", "geom", "sidesite", "site", NULL, OPTIONAL},
+    {"skin", "bone", "body", "body", NULL, REQUIRED},
+    {"tuple", "element", "objtype", NULL, NULL, REQUIRED},
+    {"tuple", "element", "objname", NULL, "objtype", REQUIRED},
+    {"sensor", SITE_SENSORS, "site", "site", NULL, REQUIRED},
+    {"sensor", "rangefinder", "site", "site", NULL, GIVEN},
+    {"sensor", "rangefinder", "camera", "camera", NULL, GIVEN},
+    {"sensor", "camprojection", "camera", "camera", NULL, REQUIRED},
+    {"sensor", JOINT_SENSORS, "joint", "joint", NULL, REQUIRED},
+    {"sensor", TENDON_SENSORS, "tendon", "tendon", NULL, REQUIRED},
+    {"sensor", "actuatorpos|actuatorvel|actuatorfrc", "actuator", "actuator", NULL, REQUIRED},
+    {"sensor", "subtreecom|subtreelinvel|subtreeangmom", "body", "body", NULL, REQUIRED},
+    {"sensor", FRAME_SENSORS "|insidesite", "objtype", NULL, NULL, REQUIRED},
+    {"sensor", FRAME_SENSORS "|insidesite", "objname", NULL, "objtype", REQUIRED},
+    {"sensor", FRAME_SENSORS, "refname", NULL, "reftype", GIVEN},
+    {"sensor", "user", "objname", NULL, "objtype", GIVEN},
+    {"sensor", PAIR_SENSORS, "geom1", "geom", NULL, GIVEN},
+    {"sensor", PAIR_SENSORS, "geom2", "geom", NULL, GIVEN},
+    {"sensor", PAIR_SENSORS, "body1", "body", NULL, GIVEN},
+    {"sensor", PAIR_SENSORS, "body2", "body", NULL, GIVEN},
+    {"sensor", "contact", "subtree1", "body", NULL, GIVEN},
+    {"sensor", "contact", "subtree2", "body", NULL, GIVEN},
+    {"sensor", "contact", "site", "site", NULL, GIVEN},
+    {"sensor", "tactile", "geom", "geom", NULL, REQUIRED},
+    {"sensor", "tactile", "mesh", "mesh", NULL, REQUIRED}};
+
+/* Reference r of element e: given when required, and naming an element the file has. */
+static int check_reference(mjcf *rd, u2d_xml *e, const mj_reference *r)
+{
+    const char *tag = u2d_xml_name(e), *name = u2d_xml_attr(e, r->attr);
+    if (!name && r->use == REQUIRED)
+        return fail(rd, e, "<%s> needs %s= (MuJoCo's schema requires it: \"required attribute "
+                    "missing\"): give it%s%s", tag, r->attr, r->kind ? ", the name of a " : "",
+                    r->kind ? kind_of_type(r->kind)->singular : "");
+    if (!name || (!name[0] && r->use == OPTIONAL)) return 0;
+    const char *type = r->kind ? r->kind : r->typeattr ? u2d_xml_attr(e, r->typeattr) : NULL;
+    const mj_kind *kind = kind_of_type(type);
+    if (type && !kind)
+        return fail(rd, e, "<%s> %s=\"%.60s\" is no object type MuJoCo knows (it refuses it: "
+                    "\"unknown object type\"): give body, joint, geom, site... ", tag,
+                    r->typeattr, type);
+    if (!kind || !kind->plural || file_names(rd, kind, name)) return 0;
+    return fail(rd, e, "<%s> %s=\"%.100s\" names no %s of the model (MuJoCo refuses it: it "
+                "looks the name up among the %s the file names, not those urdf2dyn makes up): "
+                "give the name= of a %s, or remove the <%s>", tag, r->attr, name,
+                kind->singular, kind->plural, kind->singular, tag);
+}
+
+/* MuJoCo's schema for a <connect> or <weld>: two sites (site1= and site2=), or a body
+ * (body1=, with anchor= for a connect; body2= is the world when left out), not both. */
+static int check_equality_form(mjcf *rd, u2d_xml *e)
+{
+    const char *tag = u2d_xml_name(e);
+    int connect = strcmp(tag, "connect") == 0;
+    if (!connect && strcmp(tag, "weld") != 0) return 0;
+    int site1 = u2d_xml_attr(e, "site1") != NULL, site2 = u2d_xml_attr(e, "site2") != NULL;
+    int body1 = u2d_xml_attr(e, "body1") != NULL, anchor = u2d_xml_attr(e, "anchor") != NULL;
+    int bodies = body1 || u2d_xml_attr(e, "body2") || (connect && anchor);
+    if ((site1 || site2) && bodies)
+        return fail(rd, e, "<%s> names both sites (site1=, site2=) and bodies (body1=, body2=%s;"
+                    " MuJoCo's schema refuses it): keep one pair", tag, connect ? ", anchor=" : "");
+    if (site1 || site2 ? site1 && site2 : body1 && (anchor || !connect)) return 0;
+    return fail(rd, e, "<%s> needs site1= and site2=, or body1=%s (MuJoCo's schema requires "
+                "one of them)", tag, connect ? " and anchor=" : "");
+}
+
+/* MuJoCo's schema for a sensor's object types: a frame sensor's objtype= and reftype= are
+ * body, xbody, geom, site or camera, and reftype= and refname= (a <user>'s objtype= and
+ * objname=) come together. */
+static int check_sensor_form(mjcf *rd, u2d_xml *e)
+{
+    static const char *const PAIRS[2][3] = {{FRAME_SENSORS, "reftype", "refname"},
+                                            {"user", "objtype", "objname"}};
+    const char *tag = u2d_xml_name(e), *types = "body|xbody|geom|site|camera";
+    if (word_index(FRAME_SENSORS, tag) >= 0 && (keyword(rd, e, "objtype", types, 0) < 0 ||
+                                                keyword(rd, e, "reftype", types, 0) < 0))
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        const char *a = PAIRS[k][1], *b = PAIRS[k][2];
+        if (word_index(PAIRS[k][0], tag) >= 0 &&
+            (u2d_xml_attr(e, a) != NULL) != (u2d_xml_attr(e, b) != NULL))
+            return fail(rd, e, "<%s> gives %s= without %s= (MuJoCo's schema refuses it: they "
+                        "come together): give both, or neither", tag, u2d_xml_attr(e, a) ? a : b,
+                        u2d_xml_attr(e, a) ? b : a);
+    }
+    return 0;
+}
+
+/* A tendon's path or a tuple holds elements: MuJoCo refuses an empty one. */
+static int check_not_empty(mjcf *rd, u2d_xml *e)
+{
+    const char *tag = u2d_xml_name(e), *name = u2d_xml_attr(e, "name");
+    if (word_index("fixed|spatial|tuple", tag) < 0 || u2d_xml_first(e)) return 0;
+    char label[120] = "";
+    if (name) snprintf(label, sizeof label, " '%.100s'", name);
+    return fail(rd, e, "<%s>%s is empty (MuJoCo refuses an empty %s): give it %s, or remove "
+                "it", tag, label, strcmp(tag, "tuple") == 0 ? "tuple" : "tendon path",
+                strcmp(tag, "tuple") == 0 ? "<element> children" : strcmp(tag, "fixed") == 0
+                ? "<joint joint=...> elements" : "<site site=...> elements");
+}
+
+/* Element e (inside parent): its class, its form, and every name it refers to. */
+static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
+{
+    const char *tag = u2d_xml_name(e);
+    if (word_index("pair|connect|weld|joint|tendon|flex|fixed|spatial", tag) >= 0 &&
+        word_index("contact|equality|tendon", parent) >= 0 && class_attr(rd, e, "class", 0) < 0)
+        return -1;
+    if ((strcmp(parent, "equality") == 0 && check_equality_form(rd, e)) ||
+        (strcmp(parent, "sensor") == 0 && check_sensor_form(rd, e)) || check_not_empty(rd, e))
+        return -1;
+    for (size_t k = 0; k < sizeof REFERENCES / sizeof REFERENCES[0]; k++) {
+        const mj_reference *r = &REFERENCES[k];
+        if (strcmp(r->parent, parent) == 0 && word_index(r->tags, tag) >= 0 &&
+            check_reference(rd, e, r))
+            return -1;
+    }
+    return 0;
+}
+
+/* Every name the elements urdf2dyn does not model refer to (contact pairs and excludes,
+ * equality constraints, tendon paths, sensors, custom tuples, skin bones) is one the file
+ * gives an element of the kind MuJoCo looks for; actuators' targets are read_actuator's.
+ * MuJoCo refuses any other ("not found", "unknown element", "unrecognized name"). */
+static int check_references(mjcf *rd)
+{
+    rd->what[0] = '\0';
+    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
+        const char *section = u2d_xml_name(s);
+        if (word_index("contact|equality|sensor|tendon|custom|deformable", section) < 0)
+            continue;
+        for (u2d_xml *e = u2d_xml_first(s); e; e = u2d_xml_next(e)) {
+            if (check_element_references(rd, e, section)) return -1;
+            if (word_index("tendon|custom|deformable", section) < 0) continue;
+            for (u2d_xml *g = u2d_xml_first(e); g; g = u2d_xml_next(g))
+                if (check_element_references(rd, g, u2d_xml_name(e))) return -1;
+        }
+    }
+    return 0;
 }
 
 /* ---- the whole model --------------------------------------------------------------------- */
@@ -2971,7 +3211,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     if (expand_includes(&rd) || read_compiler(&rd) || read_option(&rd) || read_defaults(&rd) ||
         check_repeated_names(&rd) || read_assets(&rd) || read_tree(&rd) ||
         check_moving_masses(&rd) || read_actuators(&rd) || count_tendons(&rd) ||
-        check_keyframes(&rd))
+        check_keyframes(&rd) || check_references(&rd))
         goto error;
     set_total_mass(&rd);
     summarize(&rd);
@@ -2983,7 +3223,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     for (int k = 0; k < rd.nfile; k++) free(rd.file[k].path);
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
     free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
-    free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint);
+    free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint); free(rd.named);
     u2d_xml_free(rd.doc);
     return u;
 
@@ -2993,7 +3233,7 @@ error:
     for (int k = 0; k < rd.nfile; k++) free(rd.file[k].path);
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
     free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
-    free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint);
+    free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint); free(rd.named);
     u->strings = NULL;
     u2d_urdf_free(u);
     u2d_xml_free(rd.doc);
