@@ -957,6 +957,26 @@ FORMS = {
         _refs(_section("custom", '<tuple name="tu"><element objtype="xbody" objname="c"/>'
                                  '</tuple>')), None),
     "skin bone of an unknown body": (_refs(_SKIN), _missing("bone", "body")),
+    "exclude body1 empty, an unnamed body": (
+        doc('<worldbody><body name="b"><geom size="1"/></body><body><geom size="1"/></body>'
+            '</worldbody>', _section("contact", '<exclude body1="" body2="b"/>')), None),
+    "fixed tendon joint empty, an unnamed joint": (
+        doc(_world(_body("b", None)), _section("tendon", '<fixed><joint joint="" coef="1"/>'
+                                                         '</fixed>')), None),
+    "jointpos empty, an unnamed joint": (
+        doc(_world(_body("b", None)), _sensor('<jointpos joint=""/>')),
+        _missing("jointpos", "joint", "") + ["missing name"]),
+    "connect of a body to itself": (
+        _refs(_section("equality", '<connect body1="b" body2="b" anchor="0 0 0"/>')),
+        ["<connect>", "body1=", "body2=", "'b'", "repeated"]),
+    "weld of the world to itself": (_refs(_section("equality", '<weld body1="world"/>')),
+                                    ["<weld>", "'world'", "repeated"]),
+    "weld to the world, body2 empty": (_refs(_section("equality", '<weld body1="b" body2=""/>')),
+                                       None),
+    "equality joint to itself": (_refs(_section("equality", '<joint joint1="j" joint2="j"/>')),
+                                 ["<joint>", "'j'", "repeated"]),
+    "weld of a site to itself": (_refs(_section("equality", '<weld site1="s" site2="s"/>')),
+                                 ["<weld>", "'s'", "repeated"]),
 }
 
 
@@ -966,6 +986,69 @@ def test_reference_forms_are_checked_as_mujoco_checks_them(case):
     empty body1= or site1= (not an empty body2=, the world) and an empty sensor object name
     are names it looks for and refuses; a <connect> or <weld> names two sites or a body; a
     frame sensor's object types, objtype/objname and reftype/refname pairs; an object type
-    MuJoCo does not know; unknown classes. urdf2dyn loaded each of them."""
+    MuJoCo does not know; unknown classes; an equality constraint naming one element twice
+    (body2= left out is the world). Outside sensors "" is the name of an unnamed element,
+    which MuJoCo finds. urdf2dyn loaded each of them."""
     xml, words = FORMS[case]
     assert_as_mujoco(xml, words)
+
+
+_REF_NAMES = st.sampled_from(["b", "c", "j", "k", "g", "g2", "s", "s2", "t", "a", "cam",
+                              "world", "", "x", "body2", "body3", "b_joint0", "c_joint0",
+                              "body3_joint0"])
+_REF_ELEMENTS = [
+    ("contact", '<exclude body1="{}" body2="{}"/>'),
+    ("contact", '<pair geom1="{}" geom2="{}"/>'),
+    ("equality", '<connect body1="{}" body2="{}" anchor="0 0 0"/>'),
+    ("equality", '<connect site1="{}" site2="{}"/>'),
+    ("equality", '<weld body1="{}" body2="{}"/>'),
+    ("equality", '<joint joint1="{}" joint2="{}"/>'),
+    ("equality", '<tendon tendon1="{}" tendon2="{}"/>'),
+    ("tendon", '<fixed><joint joint="{}" coef="1"/></fixed>'),
+    ("tendon", '<spatial><site site="{}"/><geom geom="g" sidesite="{}"/><site site="s2"/>'
+               '</spatial>'),
+    ("sensor", '<jointpos joint="{}"/>'),
+    ("sensor", '<touch site="{}"/>'),
+    ("sensor", '<tendonpos tendon="{}"/>'),
+    ("sensor", '<actuatorfrc actuator="{}"/>'),
+    ("sensor", '<subtreecom body="{}"/>'),
+    ("sensor", '<framepos objtype="xbody" objname="{}" reftype="site" refname="{}"/>'),
+    ("sensor", '<contact geom1="{}" body2="{}"/>'),
+    ("custom", '<tuple name="tu{k}"><element objtype="joint" objname="{}"/></tuple>'),
+]
+
+
+@st.composite
+def _referring_model(draw):
+    """A body b (joint j, geom g, site s) holding a body whose name and joint's name are
+    drawn (c and k, or none: urdf2dyn then names them body2 and c_joint0 or body2_joint0),
+    an unnamed body (body3, body3_joint0 in urdf2dyn), a camera, a fixed tendon t, a motor a,
+    and up to four elements naming things, their names drawn from the file's names of every
+    kind, names urdf2dyn generates, 'world', '' and an unknown one."""
+    inner = draw(st.sampled_from(['name="c"', ""]))
+    joint = draw(st.sampled_from(['name="k"', ""]))
+    world = (f'<worldbody><body name="b"><joint name="j"/><geom name="g" size="0.1"/>'
+             f'<site name="s"/><body {inner}><joint {joint} axis="0 1 0"/>'
+             f'<geom name="g2" size="0.1"/><site name="s2"/></body></body>'
+             f'<body><joint axis="1 0 0"/><geom size="0.1"/></body><camera name="cam"/>'
+             f'</worldbody>')
+    sections = {}
+    for k, (section, text) in enumerate(draw(st.lists(st.sampled_from(_REF_ELEMENTS),
+                                                      max_size=4))):
+        names = [draw(_REF_NAMES) for _ in range(text.count("{}"))]
+        sections.setdefault(section, []).append(text.replace("{k}", str(k)).format(*names))
+    parts = [_section(s, *els) for s, els in sections.items() if s != "tendon"]
+    tendons = _section("tendon", '<fixed name="t"><joint joint="j" coef="1"/></fixed>',
+                       *sections.get("tendon", []))
+    return doc(world, tendons, '<actuator><motor name="a" joint="j"/></actuator>', *parts)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_referring_model())
+def test_random_references_refused_exactly_where_mujoco_refuses(xml):
+    """Random documents whose contact, equality, tendon, sensor and tuple elements name the
+    file's elements, elements of another kind, unnamed ones by the names urdf2dyn generates,
+    the world, nothing or something unknown: urdf2dyn refuses exactly when MuJoCo does (never
+    with another exception), so a file MuJoCo loads is never refused for a name."""
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)

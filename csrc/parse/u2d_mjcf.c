@@ -129,8 +129,8 @@ typedef struct {
     name_entry *named_joint;    /* the joints the file names (actuators' targets): core ids */
     int nnamed_joint, capnamed_joint;
     int nbody;                  /* MuJoCo body ids handed out                            */
-    mj_named *named;            /* the file's named elements, sorted by kind and name: what
-                                   other elements may refer to (check_references)          */
+    mj_named *named;            /* the file's elements of named kinds (unnamed: ""), sorted
+                                   by kind and name: what others may refer to              */
     int nnamed;
 
     /* what is read but not applied, for the summary */
@@ -2564,8 +2564,9 @@ static int check_asset_has_name(mjcf *rd, const char *section, u2d_xml *e, const
                 : ", or a file= whose name, without folder and extension, is not empty");
 }
 
-/* The named elements of section s (those under <worldbody> at any depth: bodies and frames
- * are walked with a stack) into *list; an unnamed asset MuJoCo refuses is refused. 0 or -1. */
+/* The elements of section s of a kind MuJoCo names (those under <worldbody> at any depth:
+ * bodies and frames are walked with a stack) into *list, an unnamed one under ""; an unnamed
+ * asset MuJoCo refuses is refused. 0 or -1. */
 static int collect_named(mjcf *rd, u2d_xml *s, mj_named **list, int *n, int *cap)
 {
     const char *section = u2d_xml_name(s);
@@ -2586,7 +2587,7 @@ static int collect_named(mjcf *rd, u2d_xml *s, mj_named **list, int *n, int *cap
                           "attribute missing\"): give it one", tag);
             break;
         }
-        if (kind && name[0]) {
+        if (kind) {         /* an unnamed one too: MuJoCo finds it by the name "" */
             if ((status = grow(rd, (void **)list, cap, *n, sizeof **list))) break;
             (*list)[*n] = (mj_named){kind, name, e, *n};
             (*n)++;
@@ -2640,6 +2641,8 @@ static int check_repeated_names(mjcf *rd)
     for (int k = 0; k < n && !status; k++) {
         const mj_named *a = &list[k > 0 ? k - 1 : 0], *b = &list[k];
         int body = strcmp(b->kind, "bodies") == 0, joint = strcmp(b->kind, "joints") == 0;
+        if (!b->name[0])
+            continue;       /* unnamed: no name to repeat or to avoid */
         if (body && strcmp(b->name, "world") == 0)
             status = fail(rd, b->node, "a body is named 'world', the name of MuJoCo's world "
                           "body (MuJoCo refuses a repeated name): rename it");
@@ -2689,8 +2692,9 @@ static int cmp_kind_name(const void *a, const void *b)
     return c ? c : strcmp(x->name, y->name);
 }
 
-/* Whether the file names an element of kind name (the world body is "world"). The names
- * urdf2dyn generates are not among them: MuJoCo does not know them. */
+/* Whether the file names an element of kind name (the world body is "world"; "" is an
+ * unnamed one's, as MuJoCo finds it). The names urdf2dyn generates are not among them:
+ * MuJoCo does not know them. */
 static int file_names(const mjcf *rd, const mj_kind *kind, const char *name)
 {
     mj_named key = {kind->plural, name, NULL, 0};
@@ -2702,8 +2706,9 @@ static int file_names(const mjcf *rd, const mj_kind *kind, const char *name)
 /* One attribute that names another element: of element tag (one of the '|'-separated
  * words) inside parent, naming an element of kind (an objtype keyword), or of the kind
  * attribute typeattr gives (objtype=, reftype=). use: REQUIRED (MuJoCo's schema requires
- * it), GIVEN ("" is a name MuJoCo looks for) or OPTIONAL ("" is none, as MuJoCo reads it).
- * kind and typeattr NULL: an attribute MuJoCo requires that names nothing. */
+ * it), GIVEN ("" is a name MuJoCo looks for: an unnamed element's) or OPTIONAL ("" is
+ * none, as MuJoCo reads it). A sensor's "" is refused ("missing name"). kind and typeattr
+ * NULL: an attribute MuJoCo requires that names nothing. */
 enum { OPTIONAL, GIVEN, REQUIRED };
 typedef struct { const char *parent, *tags, *attr, *kind, *typeattr; int use; } mj_reference;
 
@@ -2769,6 +2774,10 @@ static int check_reference(mjcf *rd, u2d_xml *e, const mj_reference *r)
                     "missing\"): give it%s%s", tag, r->attr, r->kind ? ", the name of a " : "",
                     r->kind ? kind_of_type(r->kind)->singular : "");
     if (!name || (!name[0] && r->use == OPTIONAL)) return 0;
+    if (!name[0] && strcmp(r->parent, "sensor") == 0)
+        return fail(rd, e, "<%s> %s=\"\" names nothing (MuJoCo refuses an empty name in a "
+                    "sensor: \"missing name of sensorized object\"): give the name= of the "
+                    "element it measures", tag, r->attr);
     const char *type = r->kind ? r->kind : r->typeattr ? u2d_xml_attr(e, r->typeattr) : NULL;
     const mj_kind *kind = kind_of_type(type);
     if (type && !kind)
@@ -2798,6 +2807,24 @@ static int check_equality_form(mjcf *rd, u2d_xml *e)
     if (site1 || site2 ? site1 && site2 : body1 && (anchor || !connect)) return 0;
     return fail(rd, e, "<%s> needs site1= and site2=, or body1=%s (MuJoCo's schema requires "
                 "one of them)", tag, connect ? " and anchor=" : "");
+}
+
+/* An equality constraint's two elements are two: MuJoCo refuses one named twice ("element
+ * is repeated"), a body connected or welded to the world body included (body2= left out or
+ * "" is the world), and two sites named alike. A joint2= or tendon2= left out or "" is none. */
+static int check_equality_distinct(mjcf *rd, u2d_xml *e)
+{
+    static const char *const PAIRS[4][2] = {{"body1", "body2"}, {"site1", "site2"},
+                                            {"joint1", "joint2"}, {"tendon1", "tendon2"}};
+    for (int k = 0; k < 4; k++) {
+        const char *a = u2d_xml_attr(e, PAIRS[k][0]), *b = u2d_xml_attr(e, PAIRS[k][1]);
+        if (k == 0 && a && (!b || !b[0])) b = "world";
+        if (!a || !b || (k >= 2 && !b[0]) || strcmp(a, b) != 0) continue;
+        return fail(rd, e, "<%s> %s= and %s= name one element, '%.100s' (MuJoCo refuses it: "
+                    "\"element is repeated\")%s: name two", u2d_xml_name(e), PAIRS[k][0],
+                    PAIRS[k][1], a, k == 0 ? ", body2= left out being the world body" : "");
+    }
+    return 0;
 }
 
 /* MuJoCo's schema for a sensor's object types: a frame sensor's objtype= and reftype= are
@@ -2842,7 +2869,8 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
     if (word_index("pair|connect|weld|joint|tendon|flex|fixed|spatial", tag) >= 0 &&
         word_index("contact|equality|tendon", parent) >= 0 && class_attr(rd, e, "class", 0) < 0)
         return -1;
-    if ((strcmp(parent, "equality") == 0 && check_equality_form(rd, e)) ||
+    if ((strcmp(parent, "equality") == 0 &&
+         (check_equality_form(rd, e) || check_equality_distinct(rd, e))) ||
         (strcmp(parent, "sensor") == 0 && check_sensor_form(rd, e)) || check_not_empty(rd, e))
         return -1;
     for (size_t k = 0; k < sizeof REFERENCES / sizeof REFERENCES[0]; k++) {
