@@ -975,6 +975,33 @@ FORMS = {
                                        None),
     "equality joint to itself": (_refs(_section("equality", '<joint joint1="j" joint2="j"/>')),
                                  ["<joint>", "'j'", "repeated"]),
+    "tuple element empty, an unnamed joint": (
+        doc(_world(_body("b", None)), _section("custom", '<tuple name="tu"><element '
+                                                         'objtype="joint" objname=""/></tuple>')),
+        _missing("element", "objname", "")),
+    "jointpos of a ball joint": (
+        doc('<worldbody><body><joint name="r" type="ball"/><geom size="0.1"/></body>'
+            '</worldbody>', _sensor('<jointpos joint="r"/>')),
+        ["<jointpos>", 'joint="r"', "hinge or slide"]),
+    "fixed tendon of a free joint": (
+        doc('<worldbody><body><freejoint name="f"/><geom size="0.1"/></body></worldbody>',
+            _section("tendon", '<fixed><joint joint="f" coef="1"/></fixed>')),
+        ["<joint>", 'joint="f"', "hinge or slide"]),
+    "equality joint2 a ball joint": (
+        doc('<worldbody><body><joint name="j"/><geom size="0.1"/><body><joint name="r" '
+            'type="ball"/><geom size="0.1"/></body></body></worldbody>',
+            _section("equality", '<joint joint1="j" joint2="r"/>')),
+        ["<joint>", 'joint2="r"', "hinge or slide"]),
+    "equality joint of a slide": (
+        doc('<worldbody><body><joint name="j" type="slide"/><geom size="0.1"/></body>'
+            '</worldbody>', _section("equality", '<joint joint1="j"/>')), None),
+    "ballquat of a hinge": (_refs(_sensor('<ballquat joint="j"/>')),
+                            ["<ballquat>", 'joint="j"', "ball", "line 1"]),
+    "ballangvel of a ball joint": (
+        doc('<worldbody><body><joint name="r" type="ball"/><geom size="0.1"/></body>'
+            '</worldbody>', _sensor('<ballangvel joint="r"/>')), None),
+    "rangefinder of nothing": (_refs(_sensor('<rangefinder/>')),
+                               ["<rangefinder>", "site=", "camera="]),
     "weld of a site to itself": (_refs(_section("equality", '<weld site1="s" site2="s"/>')),
                                  ["<weld>", "'s'", "repeated"]),
 }
@@ -995,7 +1022,7 @@ def test_reference_forms_are_checked_as_mujoco_checks_them(case):
 
 _REF_NAMES = st.sampled_from(["b", "c", "j", "k", "g", "g2", "s", "s2", "t", "a", "cam",
                               "world", "", "x", "body2", "body3", "b_joint0", "c_joint0",
-                              "body3_joint0"])
+                              "body3_joint0", "r"])
 _REF_ELEMENTS = [
     ("contact", '<exclude body1="{}" body2="{}"/>'),
     ("contact", '<pair geom1="{}" geom2="{}"/>'),
@@ -1008,6 +1035,10 @@ _REF_ELEMENTS = [
     ("tendon", '<spatial><site site="{}"/><geom geom="g" sidesite="{}"/><site site="s2"/>'
                '</spatial>'),
     ("sensor", '<jointpos joint="{}"/>'),
+    ("sensor", '<ballquat joint="{}"/>'),
+    ("sensor", '<rangefinder camera="{}"/>'),
+    ("equality", '<weld site1="{}" site2="{}"/>'),
+    ("custom", '<tuple name="tu{k}"><element objtype="xbody" objname="{}"/></tuple>'),
     ("sensor", '<touch site="{}"/>'),
     ("sensor", '<tendonpos tendon="{}"/>'),
     ("sensor", '<actuatorfrc actuator="{}"/>'),
@@ -1022,7 +1053,8 @@ _REF_ELEMENTS = [
 def _referring_model(draw):
     """A body b (joint j, geom g, site s) holding a body whose name and joint's name are
     drawn (c and k, or none: urdf2dyn then names them body2 and c_joint0 or body2_joint0),
-    an unnamed body (body3, body3_joint0 in urdf2dyn), a camera, a fixed tendon t, a motor a,
+    an unnamed body (body3, body3_joint0 in urdf2dyn), a body d on a ball joint r, a camera,
+    a fixed tendon t, a motor a,
     and up to four elements naming things, their names drawn from the file's names of every
     kind, names urdf2dyn generates, 'world', '' and an unknown one."""
     inner = draw(st.sampled_from(['name="c"', ""]))
@@ -1030,7 +1062,9 @@ def _referring_model(draw):
     world = (f'<worldbody><body name="b"><joint name="j"/><geom name="g" size="0.1"/>'
              f'<site name="s"/><body {inner}><joint {joint} axis="0 1 0"/>'
              f'<geom name="g2" size="0.1"/><site name="s2"/></body></body>'
-             f'<body><joint axis="1 0 0"/><geom size="0.1"/></body><camera name="cam"/>'
+             f'<body><joint axis="1 0 0"/><geom size="0.1"/></body>'
+             f'<body name="d"><joint name="r" type="ball"/><geom size="0.1"/></body>'
+             f'<camera name="cam"/>'
              f'</worldbody>')
     sections = {}
     for k, (section, text) in enumerate(draw(st.lists(st.sampled_from(_REF_ELEMENTS),

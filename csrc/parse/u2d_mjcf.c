@@ -2707,7 +2707,7 @@ static int file_names(const mjcf *rd, const mj_kind *kind, const char *name)
  * words) inside parent, naming an element of kind (an objtype keyword), or of the kind
  * attribute typeattr gives (objtype=, reftype=). use: REQUIRED (MuJoCo's schema requires
  * it), GIVEN ("" is a name MuJoCo looks for: an unnamed element's) or OPTIONAL ("" is
- * none, as MuJoCo reads it). A sensor's "" is refused ("missing name"). kind and typeattr
+ * none, as MuJoCo reads it). A sensor's or tuple's "" is refused. kind and typeattr
  * NULL: an attribute MuJoCo requires that names nothing. */
 enum { OPTIONAL, GIVEN, REQUIRED };
 typedef struct { const char *parent, *tags, *attr, *kind, *typeattr; int use; } mj_reference;
@@ -2774,10 +2774,12 @@ static int check_reference(mjcf *rd, u2d_xml *e, const mj_reference *r)
                     "missing\"): give it%s%s", tag, r->attr, r->kind ? ", the name of a " : "",
                     r->kind ? kind_of_type(r->kind)->singular : "");
     if (!name || (!name[0] && r->use == OPTIONAL)) return 0;
-    if (!name[0] && strcmp(r->parent, "sensor") == 0)
-        return fail(rd, e, "<%s> %s=\"\" names nothing (MuJoCo refuses an empty name in a "
-                    "sensor: \"missing name of sensorized object\"): give the name= of the "
-                    "element it measures", tag, r->attr);
+    int sensor = strcmp(r->parent, "sensor") == 0;
+    if (!name[0] && (sensor || strcmp(r->parent, "tuple") == 0))
+        return fail(rd, e, "<%s> %s=\"\" names nothing (MuJoCo refuses an empty name in a %s: "
+                    "\"%s\"): give the name= of the element it %s", tag, r->attr,
+                    sensor ? "sensor" : "tuple", sensor ? "missing name of sensorized object"
+                    : "object arrays with different sizes", sensor ? "measures" : "lists");
     const char *type = r->kind ? r->kind : r->typeattr ? u2d_xml_attr(e, r->typeattr) : NULL;
     const mj_kind *kind = kind_of_type(type);
     if (type && !kind)
@@ -2849,6 +2851,51 @@ static int check_sensor_form(mjcf *rd, u2d_xml *e)
     return 0;
 }
 
+/* Core type of the joint the file names name; -1 for none. */
+static int named_joint_type(const mjcf *rd, const char *name)
+{
+    for (int k = 0; k < rd->nnamed_joint; k++)
+        if (strcmp(rd->named_joint[k].name, name) == 0)
+            return (int)rd->u->joint[rd->named_joint[k].index].type;
+    return -1;
+}
+
+/* The joints an element may name, by type, as MuJoCo's compiler checks them: a <ballquat>'s
+ * and <ballangvel>'s a ball joint, a <jointpos>'s, <jointvel>'s, <jointactuatorfrc>'s, a
+ * fixed tendon's and a joint equality's a hinge or slide. Names check_reference found. */
+static int check_joint_types(mjcf *rd, u2d_xml *e, const char *parent)
+{
+    static const char *const NEEDS[][3] = {
+        {"sensor", "ballquat|ballangvel", "joint"}, {"sensor", "jointpos|jointvel|"
+        "jointactuatorfrc", "joint"}, {"fixed", "joint", "joint"}, {"equality", "joint", "joint1"},
+        {"equality", "joint", "joint2"}};
+    const char *tag = u2d_xml_name(e);
+    for (size_t k = 0; k < sizeof NEEDS / sizeof NEEDS[0]; k++) {
+        const char *name = u2d_xml_attr(e, NEEDS[k][2]);
+        if (strcmp(parent, NEEDS[k][0]) != 0 || word_index(NEEDS[k][1], tag) < 0 || !name)
+            continue;
+        int type = named_joint_type(rd, name), ball = k == 0;
+        int scalar = type == U2D_JOINT_REVOLUTE || type == U2D_JOINT_CONTINUOUS ||
+                     type == U2D_JOINT_PRISMATIC;
+        if (type < 0 || (ball ? type == U2D_JOINT_BALL : scalar)) continue;
+        return fail(rd, e, "<%s> %s=\"%.100s\" is not a %s joint (MuJoCo refuses it: \"%s\"):"
+                    " name a %s joint", tag, NEEDS[k][2], name, ball ? "ball" : "hinge or slide",
+                    ball ? "joint must be ball" : "must be slide or hinge",
+                    ball ? "ball" : "hinge or slide");
+    }
+    return 0;
+}
+
+/* A <rangefinder> measures from a site or a camera: MuJoCo's schema needs one of them. */
+static int check_rangefinder(mjcf *rd, u2d_xml *e)
+{
+    if (strcmp(u2d_xml_name(e), "rangefinder") != 0 || u2d_xml_attr(e, "site") ||
+        u2d_xml_attr(e, "camera"))
+        return 0;
+    return fail(rd, e, "<rangefinder> needs site= or camera= (MuJoCo's schema requires one): "
+                "give the site or camera it measures from");
+}
+
 /* A tendon's path or a tuple holds elements: MuJoCo refuses an empty one. */
 static int check_not_empty(mjcf *rd, u2d_xml *e)
 {
@@ -2879,6 +2926,9 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
             check_reference(rd, e, r))
             return -1;
     }
+    if (check_joint_types(rd, e, parent) ||
+        (strcmp(parent, "sensor") == 0 && check_rangefinder(rd, e)))
+        return -1;
     return 0;
 }
 
