@@ -1226,3 +1226,73 @@ def test_an_unnamed_setup_writes_opensims_marker_errors_name(tmp_path):
         made[who] = sorted(set(os.listdir(folder)) - before - {"opensim.log"})
     assert "_ik_marker_errors.sto" in made["opensim"]
     assert made["urdf2dyn"] == made["opensim"]
+
+
+def _published_from_file_case(osim, tmp_path):
+    """Gait2392's published IK setup (0.5 to 0.6 s of its walk) with a from_file task on
+    knee_angle_r, in a coordinate_file of uneven rows whose numbers are degrees and whose
+    header says radians (inDegrees=no), run by OpenSim 4.6's InverseKinematicsTool at
+    accuracy 1e-8 (it writes opensim_from_file.mot). Returns (the setup, the folder, the
+    model, OpenSim's knee_angle_r in radians at its rows)."""
+    import shutil
+    folder = tmp_path / "gait2392"
+    shutil.copytree(os.path.join(DATA, "gait2392"), folder)
+    tool = osim.InverseKinematicsTool(os.fspath(folder / "subject01_Setup_IK.xml"))
+    times = [0.47, 0.508, 0.523, 0.551, 0.566, 0.589, 0.63]
+    ik_oracle.pull_from_file(tool, folder, "knee_angle_r",
+                             [(t, f"{-35 + 15 * math.sin(40 * t):.6f}") for t in times])
+    tool.setStartTime(0.5)
+    tool.setEndTime(0.6)
+    tool.set_accuracy(1e-8)
+    tool.setOutputMotionFileName("opensim_from_file.mot")
+    setup = folder / "from_file_Setup_IK.xml"
+    tool.printToXML(os.fspath(setup))
+    ik_oracle.run_opensim(os.fspath(setup))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        model = urdf2dyn.load(os.fspath(folder / "subject01_simbody.osim"))
+    theirs = read_opensim(folder / "opensim_from_file.mot", model=model)
+    return setup, folder, model, theirs.column("knee_angle_r")
+
+
+def test_cli_ik_processing_opensim_reads_the_coordinate_file_as_opensim(tmp_path, capsys):
+    """Oracle: OpenSim 4.6's InverseKinematicsTool on Gait2392's published setup with a
+    from_file knee task (above). 'urdf2dyn ik' had no --processing (scale and torques have
+    one): it read the coordinate_file in its header's units (radians: -35 rad) and linearly,
+    whatever the user wanted. 'urdf2dyn ik --setup SETUP --processing opensim' reads it as
+    OpenSim's IK tool does (degrees, natural quintic splines) and gives OpenSim's knee angle
+    to 1e-5 rad; the default, urdf2dyn's processing, still reads the header's units."""
+    osim = pytest.importorskip("opensim")
+    setup, folder, model, theirs = _published_from_file_case(osim, tmp_path)
+    assert cli.main(["ik", "--setup", os.fspath(setup), "--processing", "opensim",
+                     "-o", os.fspath(folder / "ours.mot")]) == 0
+    err = capsys.readouterr().err
+    assert "its header says radians (inDegrees=no)" in err, err
+    ours = read_opensim(folder / "ours.mot", model=model).column("knee_angle_r")
+    assert len(ours) == len(theirs) > 5
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-5)
+    assert cli.main(["ik", "--setup", os.fspath(setup), "-o", os.fspath(folder / "u.mot")]) == 0
+    capsys.readouterr()
+    own = read_opensim(folder / "u.mot", model=model).column("knee_angle_r")
+    assert np.abs(own - theirs).max() > 0.1
+
+
+def test_ik_run_setup_processing_opensim_reads_the_coordinate_file_as_opensim(tmp_path):
+    """The library call under the CLI: ik.run_setup(processing="opensim") gives OpenSim 4.6's
+    knee angle on the published from_file case (it had no such keyword), the default the
+    header's units; another processing name is refused naming the argument."""
+    osim = pytest.importorskip("opensim")
+    setup, folder, model, theirs = _published_from_file_case(osim, tmp_path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ours = ik.run_setup(os.fspath(setup), output="", model=model, processing="opensim")
+    told = [str(w.message) for w in caught if "coords.sto" in str(w.message)]
+    assert len(told) == 1 and "were taken for degrees" in told[0], told
+    np.testing.assert_allclose(ours.motion.column("knee_angle_r"), theirs, rtol=0, atol=1e-5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        own = ik.run_setup(os.fspath(setup), output="", model=model)
+    assert np.abs(own.motion.column("knee_angle_r") - theirs).max() > 0.1
+    with pytest.raises(ValueError, match=r"processing: expected 'urdf2dyn' or 'opensim', got "
+                                         r"'OpenSim'"):
+        ik.run_setup(os.fspath(setup), output="", model=model, processing="OpenSim")

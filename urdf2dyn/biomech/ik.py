@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from ..model import Model
 
 __all__ = ["IKResult", "IKSettings", "solve", "fit", "run_setup", "determined_frames",
-           "measured_frames"]
+           "measured_frames", "coordinate_file_reader"]
 
 
 @dataclass
@@ -119,6 +119,16 @@ def fit(model: Model, data: Markers, settings: IKSettings | None = None,
                  ranges=model.clamped_ranges, time_range=settings.time_range,
                  markers=list(markers) if markers is not None else None, q0=q0,
                  threads=settings.threads, strict=strict, setup=settings.setup)
+
+
+def coordinate_file_reader(processing: Any) -> dict[str, str]:
+    """:func:`fit`'s keywords for how a trial's processing (urdf2dyn.biomech.stages.settings
+    .PROCESSINGS) reads an IK setup's coordinate_file: urdf2dyn's in the units its header
+    says, linearly; OpenSim's in degrees, through natural quintic splines, as its
+    InverseKinematicsTool (and its ScaleTool's marker placer) reads it. The one place that
+    choice is made for urdf2dyn ik, urdf2dyn scale and a trial read from markers."""
+    return {"coordinate_file_units": processing.ik_coordinate_file_units,
+            "coordinate_file_interpolation": processing.ik_coordinate_file_interpolation}
 
 
 def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
@@ -501,7 +511,8 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
               marker_data: Markers | None = None,
               read_marker_file: Callable[[str], Markers] | None = None,
               threads: int | None = 1, strict: bool = False,
-              marker_file: str | os.PathLike[str] | None = None) -> IKResult:
+              marker_file: str | os.PathLike[str] | None = None,
+              processing: str = "urdf2dyn") -> IKResult:
     """Run an OpenSim ``Setup_IK.xml`` as OpenSim's IK tool does.
 
     Parameters
@@ -522,18 +533,26 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
         As in :func:`solve`.
     marker_file : path, optional
         The marker recording to fit instead of the setup's marker_file (read as that is).
+    processing : "urdf2dyn" or "opensim"
+        How the setup's ``coordinate_file`` (its ``from_file`` coordinate tasks' values) is
+        read: "urdf2dyn" (default) in the units its header says, interpolated linearly at
+        the marker frames; "opensim" in degrees whatever its header says, through its
+        natural quintic splines, as OpenSim's InverseKinematicsTool reads it
+        (:func:`coordinate_file_reader`). The rest of the fit is the same under both.
 
     Returns
     -------
     IKResult
     """
+    from .stages.settings import processing_named      # the stages import this module
+    reading = coordinate_file_reader(processing_named(processing))
     with guarding():
         return _run_setup(setup, output, model, markers, marker_data, read_marker_file,
-                          threads, strict, marker_file)
+                          threads, strict, marker_file, reading)
 
 
 def _run_setup(setup, output, model, markers, marker_data, read_marker_file, threads, strict,
-               marker_file):
+               marker_file, reading):
     s = setup if isinstance(setup, IKSetup) else read_ik_setup(setup, strict=strict)
     if marker_file is not None:
         s = replace(s, marker_file=os.path.abspath(marker_file))
@@ -579,7 +598,8 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
             marker_data = read_markers(s.marker_file, strict=strict)
         else:
             marker_data = read_marker_file(s.marker_file)
-    result = fit(model, marker_data, IKSettings.from_setup(s, threads), markers, strict)
+    result = fit(model, marker_data, IKSettings.from_setup(s, threads), markers, strict,
+                 **reading)
     source = marker_data.meta.get("source") or s.marker_file or s.path
     _report_poor_fit(result, source, strict)
     _report_unclamped_beyond_range(result, model, source, strict)

@@ -571,10 +571,9 @@ def coordinate_file_reading(processing: Any, static: Markers | None) -> dict[str
     its IK tool does: degrees, natural quintic splines), sampled no earlier than the static
     trial's first frame, where OpenSim's placer starts a time range that begins before the
     trial."""
+    from .ik import coordinate_file_reader
     first = float(static.time[0]) if static is not None and len(static.time) else 0.0
-    return {"coordinate_file_units": processing.ik_coordinate_file_units,
-            "coordinate_file_interpolation": processing.ik_coordinate_file_interpolation,
-            "first_time": first}
+    return {**coordinate_file_reader(processing), "first_time": first}
 
 
 def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = None,
@@ -613,18 +612,10 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
     No file it writes may be one it reads (the setup, the generic model, the marker set, the
     static trial), or another of its outputs, by any name: refused before any work.
     """
-    how = _processing(processing)
+    from .stages.settings import processing_named
+    how = processing_named(processing)
     with guarding():
         return _run_setup(setup, output, model, static, strict, marker_set, how)
-
-
-def _processing(processing):
-    """The trial processing named (urdf2dyn.biomech.stages.settings.PROCESSINGS), refused
-    naming the argument when it is not one."""
-    from .stages.settings import PROCESSINGS
-    if not isinstance(processing, str) or processing not in PROCESSINGS:
-        raise ValueError(f"processing: expected 'urdf2dyn' or 'opensim', got {processing!r}")
-    return PROCESSINGS[processing]
 
 
 def _run_setup(setup, output, model, static, strict, marker_set, processing):

@@ -64,7 +64,7 @@ def cmd_ik(args):
                                         args.strict)
     result = run_setup(args.setup, output=args.output, model=model, markers=markers,
                        threads=args.threads, strict=args.strict,
-                       marker_file=args.marker_file or None)
+                       marker_file=args.marker_file or None, processing=args.processing)
     s, n = result.solution, len(result.motion.time)
     out = ", ".join(result.written) or "nothing written"
     worst = max(range(n), key=lambda k: np.nan_to_num(s.max[k], nan=-1.0)) if n else 0
@@ -109,6 +109,11 @@ def add_ik_parser(sub):
                                      "name, link, x, y, z (m, link frame)")
     k.add_argument("--marker-file", metavar="MARKERS.trc",
                    help="the marker recording to fit, instead of the setup's marker_file")
+    k.add_argument("--processing", choices=("urdf2dyn", "opensim"), default="urdf2dyn",
+                   help="how the setup's coordinate_file (its from_file coordinate tasks) is "
+                        "read: urdf2dyn (default) in the units its header says, interpolated "
+                        "linearly; opensim: in degrees whatever its header says, through "
+                        "natural quintic splines, as OpenSim's InverseKinematicsTool reads it")
     k.add_argument("--threads", type=int, default=1,
                    help="segments of the trial solved in parallel (default 1: every frame "
                         "warm-started from the previous one, as OpenSim)")

@@ -11,7 +11,7 @@ import numpy as np
 
 from ...warn import MotionError, Urdf2dynWarning, missing_file
 from .. import formats
-from ..ik import fit, measured_frames
+from ..ik import coordinate_file_reader, fit, measured_frames
 from ..trajectory import Trajectory
 from .trial import Motion, Trial
 
@@ -105,8 +105,7 @@ def motion_from_markers(model, source, settings, warn):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Urdf2dynWarning)
         result = fit(model, markers, s.ik, strict=s.strict,
-                     coordinate_file_units=s.processing.ik_coordinate_file_units,
-                     coordinate_file_interpolation=s.processing.ik_coordinate_file_interpolation)
+                     **coordinate_file_reader(s.processing))
     for w in caught:
         warn(f"{source}: {w.message}")
     result, messages = measured_frames(result, source)     # frames the markers determine

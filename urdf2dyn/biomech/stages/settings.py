@@ -28,10 +28,19 @@ from ..processing import DEFAULT_DERIVATIVES, DEFAULT_MAX_GAP, Urdf2dynProcessin
 from ..residuals import ResidualSettings
 
 __all__ = ["TrialSettings", "GroundReactions", "ExternalLoadsFile", "ForcePlates",
-           "MotionColumns", "Scaling", "PROCESSINGS", "PLATE_RATES", "DEFAULT_DERIVATIVES"]
+           "MotionColumns", "Scaling", "PROCESSINGS", "PLATE_RATES", "DEFAULT_DERIVATIVES",
+           "processing_named"]
 
 #: The processings a trial can have, by name (``processing="opensim"``).
 PROCESSINGS = {"urdf2dyn": Urdf2dynProcessing(), "opensim": OpenSimProcessing()}
+
+
+def processing_named(processing: Any) -> Any:
+    """The trial processing named (a key of PROCESSINGS), refused naming the argument when it
+    is not one: the one check of a setup runner's ``processing=`` (ik, scale)."""
+    if not isinstance(processing, str) or processing not in PROCESSINGS:
+        raise ValueError(f"processing: expected 'urdf2dyn' or 'opensim', got {processing!r}")
+    return PROCESSINGS[processing]
 
 
 # ----------------------------------------------------------------------------- the loads' source
