@@ -17,6 +17,7 @@
  * PinJoint -> revolute about z, SliderJoint -> prismatic along x, WeldJoint -> fixed;
  * every other joint is a CUSTOM joint (six transform axes, as OpenSim's SpatialTransform).
  * Every message names the element and its line. */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -120,16 +121,52 @@ static int read_child(osim *o, u2d_xml *node, const char *elem, int n, double *o
     return read_text_numbers(o, c, n, n, out) < 0 ? -1 : 0;
 }
 
+/* A bool as OpenSim 4.6 reads one: 'true' or 'false' in any case, else a leading whole
+ * number 0 or 1 as C++'s `>> bool` reads it ('01', '+1', '-0', and '1x': it stops after the
+ * digits). 1 when word (of len characters) is one, its value in *out; 0 when it is not. */
+static int bool_word(const char *word, size_t len, int *out)
+{
+    static const char *const names[2] = {"false", "true"};
+    for (int v = 0; v < 2; v++) {
+        size_t k = 0;
+        while (k < len && names[v][k] && tolower((unsigned char)word[k]) == names[v][k]) k++;
+        if (k == len && !names[v][k]) return *out = v, 1;
+    }
+    size_t k = (len > 0 && (word[0] == '+' || word[0] == '-')) ? 1 : 0;
+    int negative = k == 1 && word[0] == '-';
+    if (k == len || !isdigit((unsigned char)word[k])) return 0;
+    while (k < len && word[k] == '0') k++;                  /* 0001 is 1, as for strtol */
+    if (k == len || !isdigit((unsigned char)word[k])) return *out = 0, 1;
+    if (word[k] != '1' || negative || (k + 1 < len && isdigit((unsigned char)word[k + 1])))
+        return 0;                                           /* 2, 10, -1: not a bool */
+    return *out = 1, 1;
+}
+
+/* Child elem of node read as a bool property (a coordinate's <locked>, <clamped>, a marker's
+ * <fixed>, an OpenSim 3 joint's <reverse>) as OpenSim 4.6 reads it (bool_word); absent or
+ * empty: false, the default of each, as OpenSim keeps it. A word OpenSim would not read as a
+ * bool (it ignores 'yes' or '2', keeping the default, but reads a <reverse> of '2' as true)
+ * and a value of several words (OpenSim reads the first, or none) are refused naming the
+ * element. */
 static int read_flag(osim *o, u2d_xml *node, const char *elem, int *out)
 {
     u2d_xml *c = u2d_xml_child(node, elem);
     *out = 0;
     if (!c) return 0;
-    char word[16] = "";
-    sscanf(u2d_xml_text(c), " %15s", word);
-    if (strcmp(word, "true") == 0 || strcmp(word, "1") == 0) *out = 1;
-    else if (strcmp(word, "false") == 0 || strcmp(word, "0") == 0 || !word[0]) *out = 0;
-    else return fail_at(o, c, "<%s>%.40s</%s>: expected true or false", elem, word, elem);
+    const char *s = u2d_xml_text(c), *word, *end;
+    while (isspace((unsigned char)*s)) s++;
+    for (word = s; *s && !isspace((unsigned char)*s); s++) {}
+    end = s;
+    while (isspace((unsigned char)*s)) s++;
+    if (end == word) return 0;
+    if (*s)
+        return fail_at(o, c, "<%s>%.40s</%s>: several words: write true or false", elem,
+                       word, elem);
+    if (!bool_word(word, (size_t)(end - word), out))
+        return fail_at(o, c, "<%s>%.*s</%s>: not true or false (OpenSim 4.6 ignores such a "
+                       "value, keeping the default false, or misreads it): write true or false",
+                       elem,
+                       (int)(end - word > 40 ? 40 : end - word), word, elem);
     return 0;
 }
 

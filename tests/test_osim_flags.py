@@ -1,0 +1,128 @@
+"""The .osim reader's bool properties against OpenSim 4.6 (opensim.Model): a coordinate's
+<locked> and <clamped>, a marker's <fixed> (Property<bool>: 'true' or 'false' in any case, or
+a leading whole number 0 or 1 as C++'s ``>> bool`` reads it; anything else ignored, keeping
+the default false), and an OpenSim 3 joint's <reverse> (SimTK's tryConvertToBool: the same
+words, then ``>> bool``, its answer used even when it fails). urdf2dyn reads what OpenSim
+reads, and refuses what OpenSim would ignore (or read as another word than the user wrote),
+naming the line and the element."""
+from __future__ import annotations
+
+import os
+import re
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import urdf2dyn
+from urdf2dyn import URDFError
+from urdf2dyn.biomech.formats.osim import document
+
+ARM26 = os.path.join(os.path.dirname(__file__), "data", "opensim_core", "arm26.osim")
+
+#: each property: (its element in arm26 as published, its line there, what OpenSim reads,
+#: what urdf2dyn reads), both as a bool
+PROPERTIES = {
+    "locked": ("<locked> false </locked>",
+               lambda m: m.getCoordinateSet().get("r_shoulder_elev").get_locked(),
+               lambda u: "r_shoulder_elev" in u.locked_coordinates),
+    "clamped": ("<clamped> true </clamped>",
+                lambda m: m.getCoordinateSet().get("r_shoulder_elev").get_clamped(),
+                lambda u: "r_shoulder_elev" in u.clamped_ranges),
+    "fixed": ("<fixed> false </fixed>",
+              lambda m: m.getMarkerSet().get("r_acromion").get_fixed(),
+              lambda u: {k.name: k.fixed for k in document(u).markers}["r_acromion"]),
+}
+
+#: the spellings the review asked about, and those around them
+SPELLINGS = ["true", "True", "TRUE", "1", "0", " true ", "yes", "", "false", "False", "01",
+             "+1", "1x", "0x", "-0", "2", "-1", "t", "truex", "true false", "1 0", "on"]
+
+
+def _arm26(tmp_path, published, text):
+    """arm26.osim with its first `published` element holding text: (its path, the line)."""
+    with open(ARM26, encoding="utf-8") as f:
+        src = f.read()
+    elem = re.match(r"<(\w+)>", published).group(1)
+    path = tmp_path / "m.osim"
+    path.write_text(src.replace(published, f"<{elem}>{text}</{elem}>", 1), encoding="utf-8")
+    return os.fspath(path), src[:src.index(published)].count("\n") + 1
+
+
+def _ours(path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                  # arm26's muscles, said elsewhere
+        return urdf2dyn.load(path)
+
+
+def _check(osim, tmp_path, name, text):
+    """urdf2dyn reads <name>text</name> as OpenSim does, or refuses it naming the line and
+    the element, where OpenSim ignores it (its default, false) or reads one of several
+    words."""
+    published, theirs_of, ours_of = PROPERTIES[name]
+    path, line = _arm26(tmp_path, published, text)
+    theirs = bool(theirs_of(osim.Model(path)))
+    try:
+        ours = ours_of(_ours(path))
+    except URDFError as e:
+        said = str(e)
+        assert f"m.osim:{line}:" in said and f"<{name}>" in said and "true or false" in said, \
+            said
+        assert not theirs or len(text.split()) > 1, (text, said)
+        return None
+    assert ours == theirs, (name, text, ours, theirs)
+    return ours
+
+
+@pytest.mark.parametrize("name", sorted(PROPERTIES))
+def test_every_spelling_is_read_as_opensim_reads_it_or_refused(osim, tmp_path, name):
+    """'True', 'TRUE', '01', '+1', '1x' are true to OpenSim 4.6 (and 'False', '0x' false):
+    urdf2dyn refused them all ('expected true or false'). 'yes', '2', '-1', 't' OpenSim
+    ignores, keeping false: refused naming the line and the element, as are several words."""
+    read = {text: _check(osim, tmp_path, name, text) for text in SPELLINGS}
+    assert {t for t, v in read.items() if v is True} == {"true", "True", "TRUE", "1",
+                                                         " true ", "01", "+1", "1x"}
+    assert {t for t, v in read.items() if v is False} == {"0", "", "false", "False", "0x",
+                                                          "-0"}
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(sorted(PROPERTIES)),
+       text=st.one_of(st.sampled_from(SPELLINGS),
+                      st.text(alphabet="01+-.xeTRUEtruefalsFALS \t\n", max_size=8)))
+def test_any_text_is_read_as_opensim_reads_it_or_refused(osim, tmp_path, name, text):
+    """Oracle: opensim.Model on the same file."""
+    _check(osim, tmp_path, name, text)
+
+
+def _parent(osim, path):
+    model = osim.Model(path)            # kept: SWIG frees a temporary model under its joints
+    joint = model.getJointSet().get("r_shoulder")
+    return joint.getSocket("parent_frame").getConnecteePath()
+
+
+@pytest.mark.parametrize("text,reversed_", [
+    ("true", True), ("True", True), ("1", True), ("1x", True), ("2", True),
+    ("false", False), ("FALSE", False), ("", False), ("yes", False), ("true false", False)])
+def test_an_opensim3_reverse_is_read_as_opensim_reads_it_or_refused(osim, tmp_path, text,
+                                                                     reversed_):
+    """An OpenSim 3 joint's <reverse> (arm26 is such a file): OpenSim 4.6 swaps the joint's
+    frames when SimTK's tryConvertToBool says true ('True', '1x', and '2', which C++'s
+    >> bool fails on but sets to true). urdf2dyn supports no reversed joint: a reversed one is
+    refused as such; 'True' was refused as 'expected true or false', '1x' too. A value
+    OpenSim does not read as a bool ('yes', several words) is refused naming the element."""
+    path, line = _arm26(tmp_path, "<reverse> false </reverse>", text)
+    assert (_parent(osim, path) == "r_humerus_offset") == reversed_
+    if text.strip().lower() in ("false", ""):
+        _ours(path)
+        return
+    with pytest.raises(URDFError) as refused:
+        _ours(path)
+    said = str(refused.value)
+    if reversed_ and text.strip().lower() in ("true", "1", "1x"):
+        assert "reversed joints are not supported" in said, said
+    else:
+        assert f"m.osim:{line}:" in said and "<reverse>" in said and "true or false" in said, \
+            said
