@@ -703,14 +703,15 @@ _NUMBER = st.floats(-1e3, 1e3, allow_nan=False, allow_subnormal=True).flatmap(
 _VALID = st.one_of(
     st.tuples(st.just("location"), st.tuples(_SPACE, _NUMBER, _SPACE, _NUMBER, _SPACE, _NUMBER,
                                              _SPACE).map("".join)),
-    st.tuples(st.just("fixed"), st.sampled_from(["true", "false", " true ", "1", "0"])),
+    st.tuples(st.just("fixed"), st.sampled_from(["true", "false", " true ", "1", "0", "TRUE",
+                                                 "False", "01", "+1"])),
     st.tuples(st.just("body"), st.sampled_from(["torso", "pelvis", " calcn_r ", "tibia_l"])),
     st.tuples(st.just("name"), st.text("abcXYZ019._-", min_size=1, max_size=20)))
 #: what is refused, naming the line of the element that holds it
 _INVALID = st.one_of(
     st.tuples(st.just("location"), st.sampled_from(["nan 0 0", "0 inf 0", "0 0 1e999", "0 abc 0",
                                                     "1,5 0 0", "0 0", "0 0 0 0", "", "0x1 0 0"])),
-    st.tuples(st.just("fixed"), st.sampled_from(["maybe", "TRUE", "yes", "2"])),
+    st.tuples(st.just("fixed"), st.sampled_from(["maybe", "yes", "2", "true false"])),
     st.tuples(st.just("name"), st.just("")))
 
 
@@ -761,11 +762,12 @@ def marker_set_edits(draw, text):
 
 def _marker_set_oracle(text):
     """The markers as Python's own XML parser reads the file: (name, frame, location,
-    fixed) per <Marker>, the numbers by float(), a flag true for "true" or "1"."""
+    fixed) per <Marker>, the numbers by float(), a flag as OpenSim 4.6 reads the valid ones:
+    true for "true" in any case, "1", "01", "+1" (tests/test_osim_flags.py)."""
     root = ET.fromstring(text.encode("utf-8"))
     return [(m.get("name"), m.findtext("body").strip(),
              tuple(float(x) for x in m.findtext("location").split()),
-             m.findtext("fixed").strip() in ("true", "1"))
+             m.findtext("fixed").strip().lower() in ("true", "1", "01", "+1"))
             for m in root.iter("Marker")]
 
 
