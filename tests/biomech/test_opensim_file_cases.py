@@ -5,6 +5,7 @@ tools, and urdf2dyn must read the same numbers, or say where and how OpenSim dif
 naming the line and column."""
 import os
 import re
+import shutil
 import warnings
 
 import numpy as np
@@ -245,13 +246,14 @@ def test_an_empty_cell_is_refused_naming_its_column(osim, tmp_path, version, row
 @pytest.mark.parametrize("line, opensim_degrees, warned", [
     ("version=1\nnRows=3\nnColumns=3\ninDegrees==yes", True, 1),
     ("version=1\nnRows=3\nnColumns=3\ninDegrees = = yes", True, 1),
-    ("nRows=3\nnColumns=3\nAngles are in degrees.", True, 0)])
+    ("nRows=3\nnColumns=3\nAngles are in degrees.", True, 1)])
 def test_in_degrees_values_storage_reads_past_extra_equals_signs(osim, tmp_path, line,
                                                                  opensim_degrees, warned):
     """OpenSim 4.6's Storage takes a header value after every blank, tab and '=' following
     its key: 'inDegrees==yes' is degrees to it. urdf2dyn refused it ('=yes' is neither yes
     nor no); it reads it as Storage does, saying only that OpenSim's TimeSeriesTable (Moco's
-    reader) reads no inDegrees from such a line."""
+    reader) reads no inDegrees from such a line, or none at all (SIMM's 'Angles are in
+    degrees.')."""
     path = tmp_path / "m.sto"
     path.write_text(f"m\n{line}\nendheader\n" + TABLE)
     assert osim.Storage(str(path)).isInDegrees() == opensim_degrees
@@ -280,6 +282,53 @@ def test_a_degrees_line_storage_ignores_is_refused(osim, tmp_path, line, lineno,
         formats.read_opensim(path)
 
 
+def _table_units(osim, path):
+    """What OpenSim 4.6's TimeSeriesTable (STOFileAdapter) and TableUtilities::isInDegrees,
+    the units Moco's TableProcessor converts by, make of a file: True / False, or the
+    refusal's text."""
+    try:
+        return osim.TableUtilities.isInDegrees(osim.TimeSeriesTable(str(path)))
+    except RuntimeError as e:
+        return str(e)
+
+
+@pytest.mark.parametrize("name, header, degrees, why", [
+    ("simm.mot", None, True, "a .mot without a version line"),
+    ("m.sto", "m\nnRows=3\nnColumns=3\nAngles are in degrees.", True,
+     "line 4: 'Angles are in degrees.'"),
+    ("m.mot", "m\nnRows=3\nnColumns=3", True, "a .mot without a version line"),
+    ("m.sto", "m\nversion=1\nnRows=3\nnColumns=3", False, "nothing says degrees")])
+def test_no_in_degrees_line_is_read_as_storage_reads_it_and_the_table_reader_named(
+        osim, tmp_path, name, header, degrees, why):
+    """A header without any inDegrees line, as in opensim-core's own example motions
+    (subject01_walk1_ik.mot: SIMM's 'Angles are in degrees.', no version): OpenSim 4.6's
+    Storage (its IK and ID tools' reader) reads the units by SIMM's rules, but its
+    TimeSeriesTable has no inDegrees and isInDegrees (Moco's TableProcessor) refuses the
+    file. urdf2dyn read it as Storage does without a word; it still reads it so, and says
+    that the table reader refuses it and which line to add. With that line added both
+    OpenSim readers agree with urdf2dyn, and nothing is said."""
+    path = tmp_path / name
+    if header is None:
+        shutil.copy(os.path.join(CORE, "subject01_walk1_ik.mot"), path)
+    else:
+        path.write_text(f"{header}\nendheader\n" + TABLE)
+    assert bool(osim.Storage(str(path)).isInDegrees()) == degrees
+    assert "Table does not have 'inDegrees' metadata" in _table_units(osim, path)
+    ours, said = _said(lambda: formats.read_opensim(path))
+    assert ours.meta["in_degrees"] == degrees
+    fix = f"inDegrees={'yes' if degrees else 'no'}"
+    assert len(said) == 1 and f"{name}: its header has no inDegrees line" in said[0], said
+    assert f"({why}" in said[0] and "TableProcessor" in said[0], said[0]
+    assert f"Add the line '{fix}'" in said[0], said[0]
+    text = path.read_text()
+    path.write_text(text.replace("endheader", f"{fix}\nendheader", 1))
+    assert bool(osim.Storage(str(path)).isInDegrees()) == degrees
+    assert _table_units(osim, path) is degrees
+    fixed, said = _said(lambda: formats.read_opensim(path))
+    assert said == [] and fixed.meta["in_degrees"] == degrees
+    np.testing.assert_array_equal(fixed.q, ours.q)
+
+
 def _id_moments(osim, coordinates):
     """arm26's generalized forces (N, 2) by OpenSim 4.6's InverseDynamicsTool."""
     assert run_id_tool(osim, coordinates)
@@ -294,13 +343,14 @@ def test_no_in_degrees_line_is_radians_as_the_id_tool_reads_it(osim, tmp_path, n
     """Without an inDegrees line (and with a version line: a .mot without one is SIMM's, in
     degrees, tested in test_opensim_text_files) OpenSim 4.6's InverseDynamicsTool takes the
     angles for radians, its moments those of the same file with inDegrees=no; urdf2dyn reads
-    them so, without a word. (Moco's TableProcessor refuses such a file: it needs inDegrees
-    to be 'yes' or 'no'.)"""
+    them so, saying that Moco's TableProcessor refuses such a file (it needs inDegrees to be
+    'yes' or 'no') and what to add: test_no_in_degrees_line_is_read_as_storage_reads_it.)"""
     path = arm26_motion(tmp_path / name, header)
     said_no = arm26_motion(tmp_path / ("no_" + name), header + "\ninDegrees=no")
     np.testing.assert_allclose(_id_moments(osim, path), _id_moments(osim, said_no), atol=1e-9)
     ours, said = _said(lambda: formats.read_opensim(path))
-    assert said == [] and not ours.meta["in_degrees"]
+    assert len(said) == 1 and "Add the line 'inDegrees=no'" in said[0], said
+    assert not ours.meta["in_degrees"]
     np.testing.assert_allclose(ours.column("r_elbow_flex"), 1.0 + 0.5 * np.cos(3 * ours.time),
                                rtol=0, atol=1e-9)
 

@@ -46,13 +46,16 @@ def test_simm_motion_files_are_in_degrees_as_opensim_reads_them(osim, motion, mo
     """opensim-core's SIMM-style motion files (no version line: arm26's SIMM header with
     datarows/datacolumns/range, gait2354's 'Coordinates / nRows / nColumns' header): OpenSim's
     Storage reads them in degrees and the ID tool converts the model's rotational coordinates;
-    urdf2dyn read them as radians (arm26's elbow at 90 'rad')."""
+    urdf2dyn read them as radians (arm26's elbow at 90 'rad'). Only OpenSim's TimeSeriesTable
+    (Moco's reader) finds no units in them: said once, with the line to add."""
     path = os.path.join(CORE, motion)
     labels, t, data, degrees = _storage(osim, path, model)
     assert degrees
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         ours = formats.read_opensim(path, model=urdf2dyn.load(model))
+    said = [str(w.message) for w in caught]
+    assert len(said) == 1 and "Add the line 'inDegrees=yes'" in said[0], said
     assert ours.meta["in_degrees"] and ours.meta["units"].startswith("degrees (SIMM")
     np.testing.assert_allclose(ours.time, t, rtol=0, atol=1e-12)
     for k, name in enumerate(labels[1:]):
@@ -79,7 +82,8 @@ def test_simm_motion_gives_opensims_inverse_dynamics(osim, tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     assert osim.InverseDynamicsTool("setup.xml").run()
     la, theirs, _ = read_sto_table("res/id.sto")[:3]
-    with pytest.warns(Urdf2dynWarning, match="are not coordinates of the model 'arm26'"):
+    with (pytest.warns(Urdf2dynWarning, match="are not coordinates of the model 'arm26'"),
+          pytest.warns(Urdf2dynWarning, match="no inDegrees line.*Add the line 'inDegrees=yes'")):
         ours = urdf2dyn.inverse_dynamics_setup("setup.xml", checks=False)
     names = list(urdf2dyn.load("arm26.osim").v_names)
     cols = [names.index(n.removesuffix("_moment").removesuffix("_force")) for n in la[1:]]
@@ -91,7 +95,8 @@ def test_simm_motion_gives_opensims_inverse_dynamics(osim, tmp_path, monkeypatch
 def test_in_degrees_rule_follows_storage(osim, tmp_path):
     """Storage's rule: a .mot without a version is in degrees even when it says inDegrees=no
     (urdf2dyn says so: the user must add version=1 if the angles are radians); a .sto
-    without a version follows inDegrees; version=1 follows inDegrees."""
+    without a version follows inDegrees; version=1 follows inDegrees. (A file without any
+    inDegrees line is said to lack what OpenSim's TimeSeriesTable needs.)"""
     table = "endheader\ntime\tknee\n0\t10\n0.01\t20\n"
     cases = {"simm_no.mot": ("x\nnRows=2\nnColumns=2\ninDegrees=no\n", True),
              "simm.mot": ("x\nnRows=2\nnColumns=2\n", True),
@@ -111,6 +116,8 @@ def test_in_degrees_rule_follows_storage(osim, tmp_path):
         if name == "simm_no.mot":
             assert len(told) == 1 and "add a line 'version=1'" in told[0], told
             assert "simm_no.mot: line 4: inDegrees=no but no 'version=' line" in told[0]
+        elif name == "simm.mot":            # no inDegrees line: Moco's reader has no units
+            assert len(told) == 1 and "Add the line 'inDegrees=yes'" in told[0], told
         else:
             assert told == [], (name, told)
 

@@ -32,7 +32,7 @@ from ..._safe_files import note_input, replacing
 from ...warn import counted, data_rows, report
 from .setup_xml import disabled, read_tool, text as _text
 from .windows import decode_text, setup_path
-from ..trajectory import MotionError, _from_table, _to_table
+from ..trajectory import MotionError, _from_table, _to_table, angle_columns
 
 __all__ = ["read_sto_table", "read_opensim", "write_opensim", "write_external_loads",
            "ExternalForce", "ExternalLoads",
@@ -507,9 +507,8 @@ def _warn_table_reader_disagrees(path, header, degrees):
     inverse-dynamics tools and of Moco (TableProcessor, StatesTrajectory:
     TableUtilities::isInDegrees, which accepts 'yes' and 'no' only and refuses a table without
     the key) then disagree. urdf2dyn reads the units as Storage does (its tools' results are
-    the ones compared). A header without an inDegrees line (SIMM's 'Angles are in degrees.'
-    in opensim-core's own example motions) is not one the table reader was made for: not
-    warned about."""
+    the ones compared). A header without any inDegrees line is warned about by
+    _warn_no_in_degrees_line."""
     if "indegrees" not in header.exact:     # none, or a key Storage ignores (said already)
         return
     said = _table_in_degrees(header.raw["indegrees"])
@@ -583,9 +582,36 @@ def read_opensim(path, model=None, mapping=None, linear=()):
     labels, data = _state_values(labels, data, info, path)
     data = _repeated_times(labels, data, path)
     degrees, units = _in_degrees(path, header)
-    return _from_table(labels, data, path, degrees, model, linear, mapping,
+    traj = _from_table(labels, data, path, degrees, model, linear, mapping,
                        {"format": "opensim", "name": name, "in_degrees": degrees,
                         "units": units, "header": info})
+    if "indegrees" not in info and angle_columns(traj.names, model, linear).any():
+        _warn_no_in_degrees_line(path, header, degrees)
+    return traj
+
+
+def _warn_no_in_degrees_line(path, header, degrees):
+    """Warn about a file of angles whose header has no inDegrees line at all (SIMM's
+    'Angles are in degrees.', a .mot without a version, or nothing: opensim-core's own
+    example motions): OpenSim 4.6's Storage, the reader of its IK and inverse-dynamics tools,
+    reads its units by SIMM's rules (as urdf2dyn does), but its TimeSeriesTable
+    (STOFileAdapter) has no inDegrees for it, and what reads units from that table (Moco's
+    TableProcessor, StatesTrajectory: TableUtilities::isInDegrees) refuses the file."""
+    version = _atoi(header.exact.get("version", "")) or 0
+    if degrees and version < 1 and ".mot" in os.path.basename(path).lower():
+        why = "a .mot without a version line is a SIMM motion file, in degrees"
+    elif "angles" in header.where:
+        lineno, line = header.where["angles"]
+        why = f"line {lineno}: {line!r}"
+    else:
+        why = "nothing says degrees: radians"
+    report(f"{path}: its header has no inDegrees line. OpenSim 4.6's Storage (the reader of "
+           f"its IK and inverse-dynamics tools) and urdf2dyn read its angles as "
+           f"{'degrees' if degrees else 'radians'} ({why}), but its TimeSeriesTable "
+           "(STOFileAdapter, read by Moco's TableProcessor) finds no units and refuses the "
+           "file where it needs them ('Table does not have 'inDegrees' metadata'). Add the "
+           f"line 'inDegrees={'yes' if degrees else 'no'}' to its header, before 'endheader', "
+           "for both to read it alike", stacklevel=None)
 
 
 def _check_time_label(path, labels, lineno):
