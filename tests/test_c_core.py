@@ -28,6 +28,8 @@ BUNDLED = sorted(str(p) for p in (REPO / "urdf2dyn" / "data").glob("*.urdf"))
 # two published OpenSim models (custom joints, SimmSpline-coupled knees) through the same checks
 OSIM = [str(REPO / "tests" / "data" / "opensim_models" / "Models" / name)
         for name in ("gait10dof18musc.osim", "Rajagopal2016.osim")]
+# an OpenSim model with a ScapulothoracicJoint (csrc/model/u2d_joint.c's ellipsoid joint)
+SHOULDER = str(REPO / "tests" / "data" / "opensim_core" / "ThoracoscapularShoulderModel.osim")
 # example-robot-data robots the driver also runs (those the Pinocchio tests use)
 ERD = ["ur_description/urdf/ur5_robot.urdf", "panda_description/urdf/panda.urdf",
        "talos_data/robots/talos_reduced.urdf", "solo_description/robots/solo12.urdf"]
@@ -269,12 +271,13 @@ def test_core_builds_for_aarch64(tmp_path):
 
 
 @pytest.mark.parametrize("model", [str(REPO / "urdf2dyn" / "data" / "humod_subject_a.urdf"),
-                                   OSIM[1]], ids=["human", "rajagopal"])
+                                   OSIM[1], SHOULDER], ids=["human", "rajagopal", "shoulder"])
 def test_every_path_gives_the_same_bits(cc, tmp_path, model):
     """tests/c/bits.c hashes the exact results of RNEA, CRBA, ABA, forward kinematics and the
     RNEA and ABA derivatives (with an external wrench): the same on every SIMD path this CPU has (and, by the recipe of tests/c/README.md, on aarch64);
-    on the human URDF and on Rajagopal 2016 (custom joints: the axis functions and the
-    custom-joint derivative terms, lane by lane)."""
+    on the human URDF, on Rajagopal 2016 (custom joints: the axis functions and the
+    custom-joint derivative terms, lane by lane) and on the thoracoscapular shoulder (an
+    ellipsoid joint's chain of axes in the derivatives)."""
     exe = tmp_path / "bits"
     mxml = subprocess.run(["pkg-config", "--cflags", "--libs", "mxml"], capture_output=True,
                           text=True).stdout.split() or ["-lmxml"]

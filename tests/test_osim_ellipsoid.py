@@ -318,8 +318,9 @@ def test_ellipsoid_batch_and_simd_paths_agree(abdbonepin):
        st.lists(st.floats(-20, 20), min_size=4, max_size=4))
 def test_any_scapula_angles_give_finite_dynamics(angles, rates):
     """Any angles (gimbal lock included: the placement never divides) give finite
-    placements, generalized forces and mass matrix; forward dynamics is finite, or refused
-    as singular where the angles' rates lose a direction (cos q1 = 0)."""
+    placements, generalized forces, mass matrix and inverse dynamics derivatives; forward
+    dynamics is finite, or refused as singular where the angles' rates lose a direction
+    (cos q1 = 0)."""
     model = _load(THORACOSCAPULAR)
     j = model.joint("scapulothoracic")
     q, v = model.neutral(), np.zeros(model.nv)
@@ -329,6 +330,7 @@ def test_any_scapula_angles_give_finite_dynamics(angles, rates):
     assert np.all(np.isfinite(pos)) and np.all(np.isfinite(rot))
     assert np.all(np.isfinite(model.inverse_dynamics(q, v, v)))
     assert np.all(np.isfinite(model.mass_matrix(q)))
+    assert all(np.all(np.isfinite(d)) for d in model.inverse_dynamics_derivatives(q, v, v))
     try:
         assert np.all(np.isfinite(model.forward_dynamics(q, v, v)))
     except ValueError as e:
@@ -347,6 +349,152 @@ def test_random_configurations_draw_each_coordinate_of_a_joint(thoracoscapular):
     moves = {n: np.abs(q[:, k]).max() for k, n in enumerate(model.q_names)}
     assert 3.0 < moves["scapula_winging"] <= np.pi
     assert 0.9 < moves["ground_thorax_tx"] <= 1.0
+
+
+# ------------------------------------------------------------------ analytical derivatives
+
+def _fd4(f, x, eps):
+    """Fourth-order central differences of f along each coordinate of x."""
+    cols = []
+    for e in np.eye(x.size) * eps:
+        cols.append((8 * (f(x + e) - f(x - e)) - (f(x + 2 * e) - f(x - 2 * e))) / (12 * eps))
+    return np.stack(cols, axis=-1)
+
+
+def _rel(ours, theirs):
+    return float(np.abs(ours - theirs).max() / np.abs(theirs).max())
+
+
+def test_shoulder_inverse_dynamics_derivatives_follow_opensims(shoulder):
+    """Oracle: OpenSim alone. urdf2dyn's tau(q, qd, qdd) is E(q)^T tau_OpenSim(q, u, du/dt)
+    with u = E qd, du/dt = E qdd + dE/dt qd (the map of docs/osim_models.rst, written here
+    from Simbody's Ellipsoid mobilizer); fourth-order central differences of that function
+    of OpenSim's InverseDynamicsSolver in q, qd and qdd are the three derivatives. The
+    models' custom joints (the thorax's six coordinates, the clavicle) move too."""
+    name, model, oracle = shoulder
+    speeds = Speeds(model, ANGLES)
+
+    def theirs(q, v, a):
+        u, udot = speeds.to_opensim(q, v, a)
+        return speeds.E(q).T @ oracle.inverse_dynamics(q, u, udot)
+
+    for q, v, a in _states(model, 2, 21):
+        dq, dv, M = model.inverse_dynamics_derivatives(q, v, a)
+        assert _rel(dq, _fd4(lambda x: theirs(x, v, a), q, 1e-3)) < 1e-10, name
+        assert _rel(dv, _fd4(lambda x: theirs(q, x, a), v, 1e-3)) < 1e-10, name
+        assert _rel(M, _fd4(lambda x: theirs(q, v, x), a, 1.0)) < 1e-12, name
+
+
+def test_shoulder_derivatives_follow_differences_with_world_fixed_forces(shoulder):
+    """With external wrenches fixed in the world (on the scapula, below the joint, and on
+    the thorax, above it), against central differences of inverse_dynamics and
+    forward_dynamics (themselves OpenSim's, above); forward: -M^-1 dtau at qdd = ABA."""
+    name, model, _ = shoulder
+    rng = np.random.default_rng(22)
+    f_ext = {"scapula": rng.normal(0, 20, 6), "thorax": rng.normal(0, 20, 6)}
+    for q, v, a in _states(model, 2, 23):
+        dq, dv, M = model.inverse_dynamics_derivatives(q, v, a, f_ext=f_ext)
+        tau_q = _fd4(lambda x: model.inverse_dynamics(x, v, a, f_ext=f_ext), q, 1e-3)
+        tau_v = _fd4(lambda x: model.inverse_dynamics(q, x, a, f_ext=f_ext), v, 1e-3)
+        assert _rel(dq, tau_q) < 1e-8 and _rel(dv, tau_v) < 1e-8, name
+        tau = model.inverse_dynamics(q, v, a, f_ext=f_ext)
+        fq, fv, Minv = model.forward_dynamics_derivatives(q, v, tau, f_ext=f_ext)
+        np.testing.assert_allclose(Minv @ M, np.eye(model.nv), atol=1e-8)
+        cond = np.linalg.cond(M)
+        tol = max(1e-7, 1e-16 * cond / 1e-4)
+        qdd_q = _fd4(lambda x: model.forward_dynamics(x, v, tau, f_ext=f_ext), q, 1e-4)
+        qdd_v = _fd4(lambda x: model.forward_dynamics(q, x, tau, f_ext=f_ext), v, 1e-4)
+        assert _rel(fq, qdd_q) < tol and _rel(fv, qdd_v) < tol, name
+
+
+# A chain written by OpenSim and built again in Pinocchio: a pin (about z), an EllipsoidJoint,
+# a pin below it; frames offset but not turned, so that Pinocchio's joint placements are the
+# differences of the offsets and its bodies' centres of mass are shifted by the child offsets.
+_RADII = (0.12, 0.25, 0.07)
+_BODIES = {"base": (2.3, (0.0, 0.1, 0.02), (0.03, 0.02, 0.025, 0.0, 0.0, 0.0)),
+           "bob": (1.7, (0.03, -0.2, 0.05), (0.02, 0.015, 0.01, 0.001, -0.002, 0.0015)),
+           "tip": (0.6, (0.1, 0.02, -0.03), (0.004, 0.006, 0.005, 0.0003, 0.0001, -0.0002))}
+_JOINTS = [("p", "pin", "ground", (0.2, 0.0, 0.0), "base", (0.0, 0.0, 0.0)),
+           ("ell", "ellipsoid", "base", (0.1, 0.5, -0.05), "bob", (0.02, 0.1, 0.0)),
+           ("t", "pin", "bob", (0.05, -0.3, 0.1), "tip", (-0.02, 0.05, 0.0))]
+
+
+def _ellipsoid_chain_osim(osim, path):
+    m = osim.Model()
+    m.setName("ellipsoid_chain")
+    frames = {"ground": m.getGround()}
+    for name, (mass, com, inertia) in _BODIES.items():
+        frames[name] = osim.Body(name, mass, osim.Vec3(*com), osim.Inertia(*inertia))
+        m.addBody(frames[name])
+    zero = osim.Vec3(0)
+    for name, kind, parent, p_off, child, c_off in _JOINTS:
+        ends = (frames[parent], osim.Vec3(*p_off), zero, frames[child], osim.Vec3(*c_off), zero)
+        if kind == "pin":
+            j = osim.PinJoint(name, *ends)
+            j.updCoordinate().setName(name)
+        else:
+            j = osim.EllipsoidJoint(name, *ends, osim.Vec3(*_RADII))
+            for k in range(3):
+                j.upd_coordinates(k).setName(f"e{k}")
+        m.addJoint(j)
+    m.finalizeConnections()
+    m.printToXML(str(path))
+
+
+def _ellipsoid_chain_pinocchio(pin, gravity):
+    pm = pin.Model()
+    pm.gravity.linear[:] = gravity
+    parent, above = 0, np.zeros(3)
+    for name, kind, _, p_off, child, c_off in _JOINTS:
+        joint = pin.JointModelRZ() if kind == "pin" else pin.JointModelEllipsoid(*_RADII)
+        parent = pm.addJoint(parent, joint, pin.SE3(np.eye(3), np.array(p_off) - above), name)
+        mass, com, (ixx, iyy, izz, ixy, ixz, iyz) = _BODIES[child]
+        inertia = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+        pm.appendBodyToJoint(parent, pin.Inertia(mass, np.array(com) - c_off, inertia),
+                             pin.SE3.Identity())
+        above = np.array(c_off)
+    return pm
+
+
+def test_ellipsoid_joint_derivatives_follow_pinocchios_dynamics(osim, tmp_path):
+    """Oracle: Pinocchio 4.1's JointModelEllipsoid, the same joint as urdf2dyn's (X-Y-Z
+    body-fixed angles, the origin at diag(radii) R z, the angles' rates as speeds: same q,
+    same placements and forces, asserted first). Pinocchio's own computeRNEADerivatives and
+    computeABADerivatives take a joint's motion subspace to be fixed in its frame, which
+    this joint's is not (they differ from central differences of its rnea by O(1) in the
+    ellipsoid's columns), so the oracle is fourth-order central differences of Pinocchio's
+    rnea and aba."""
+    pin = pytest.importorskip("pinocchio")
+    if not hasattr(pin, "JointModelEllipsoid"):
+        pytest.skip("this Pinocchio has no JointModelEllipsoid (4.1 has)")
+    path = tmp_path / "chain.osim"
+    _ellipsoid_chain_osim(osim, path)
+    model = _load(str(path))
+    assert model.q_names == ("p", "e0", "e1", "e2", "t")
+    pm = _ellipsoid_chain_pinocchio(pin, model.gravity)
+    pd = pm.createData()
+    offsets = {child: np.array(c_off) for *_, child, c_off in _JOINTS}
+    for q, v, a in _states(model, 3, 24, spread=1.4):
+        pin.forwardKinematics(pm, pd, q)
+        pos, rot = model.forward_kinematics(q)
+        for j, (*_, child, _) in enumerate(_JOINTS, start=1):
+            body = pd.oMi[j] * pin.SE3(np.eye(3), -offsets[child])
+            k = model.link_names.index(child)
+            np.testing.assert_allclose(pos[k], body.translation, atol=1e-15)
+            np.testing.assert_allclose(rot[k], body.rotation, atol=1e-15)
+        tau = model.inverse_dynamics(q, v, a)
+        assert _rel(tau, pin.rnea(pm, pd, q, v, a)) < 1e-13
+
+        dq, dv, M = model.inverse_dynamics_derivatives(q, v, a)
+        assert _rel(dq, _fd4(lambda x: pin.rnea(pm, pd, x, v, a), q, 1e-3)) < 1e-10
+        assert _rel(dv, _fd4(lambda x: pin.rnea(pm, pd, q, x, a), v, 1e-3)) < 1e-10
+        upper = pin.crba(pm, pd, q)                 # its upper triangle
+        theirs_M = np.triu(upper) + np.triu(upper, 1).T
+        assert _rel(M, theirs_M) < 1e-13
+        fq, fv, Minv = model.forward_dynamics_derivatives(q, v, tau)
+        assert _rel(fq, _fd4(lambda x: pin.aba(pm, pd, x, v, tau), q, 1e-3)) < 1e-9
+        assert _rel(fv, _fd4(lambda x: pin.aba(pm, pd, q, x, tau), v, 1e-3)) < 1e-9
+        assert _rel(Minv, np.linalg.inv(theirs_M)) < 1e-12
 
 
 # ------------------------------------------------------------------ what is refused
@@ -423,13 +571,8 @@ def _assert_shoulder_equals_opensims(ours, oracle, seed):
         assert np.abs(ours.mass_matrix(q) - theirs).max() < 1e-12 * np.abs(theirs).max()
 
 
-def test_ellipsoid_derivatives_and_codegen_are_refused_by_name(thoracoscapular):
+def test_ellipsoid_codegen_is_refused_by_name(thoracoscapular):
     model = thoracoscapular
-    q = model.neutral()
-    v = np.zeros(model.nv)
-    for fn in (model.inverse_dynamics_derivatives, model.forward_dynamics_derivatives):
-        with pytest.raises(ValueError, match="'scapulothoracic'.*finite differences"):
-            fn(q, v, v)
     from urdf2dyn.codegen import generate
     with pytest.raises(ValueError, match="generate: OpenSim's EllipsoidJoint and "
                        "ScapulothoracicJoint are not supported \\(joint 'scapulothoracic'\\): "

@@ -35,20 +35,27 @@ ROBOTS = {
     # an MJCF model with a rotor's armature on every joint (in RNEA, CRBA, ABA, derivatives),
     # a free joint and ball joints
     "cassie": ("mjcf", False),
+    # an .osim model whose joints move their own columns: OpenSim custom joints (the thorax's
+    # six coordinates, the clavicle) and a ScapulothoracicJoint (ellipsoid and winging pin)
+    "shoulder": ("osim", False),
 }
 CASSIE = os.path.join(os.path.dirname(__file__), "data", "mjcf", "menagerie", "agility_cassie",
                       "cassie.xml")
+SHOULDER = os.path.join(os.path.dirname(__file__), "data", "opensim_core",
+                        "ThoracoscapularShoulderModel.osim")
 
 
 def _model(name):
     rel, floating = ROBOTS[name]
-    if rel == "mjcf":
+    if rel in ("mjcf", "osim"):
         import warnings
-        with warnings.catch_warnings():     # its damping and equality constraints, reported
+        path = CASSIE if rel == "mjcf" else SHOULDER
+        with warnings.catch_warnings():     # what they hold beyond rigid-body dynamics, reported
             warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
-            model = urdf2dyn.load(CASSIE)
-        assert model.armature.any()
-        return CASSIE, False, model
+            model = urdf2dyn.load(path)
+        assert model.armature.any() if rel == "mjcf" else \
+            {j.type for j in model.joints} >= {"custom", "ellipsoid"}
+        return path, False, model
     path = urdf2dyn.data_path("humod_subject_a.urdf") if rel is None else _erd(rel)
     return path, floating, urdf2dyn.load(path, floating_base=floating)
 
@@ -279,6 +286,7 @@ def test_vector_path_derivatives_match_portable_path(path, robot):
                     try:
                         ref = fn(q, v, a, f_ext=f_ext)
                     except ValueError as e:      # the floating human: massless links, singular M
+                        assert "singular mass matrix" in str(e), (robot, name, str(e))
                         urdf2dyn.set_simd_path(path)
                         with pytest.raises(ValueError, match=str(e).split(":")[0]):
                             fn(q, v, a, f_ext=f_ext)

@@ -247,10 +247,10 @@ _UNSUPPORTED = {
 
 
 def refuse_joint_type(model, jtype: str, what: str,
-                      instead: str = "take finite differences of inverse_dynamics or "
-                                     "forward_dynamics instead") -> None:
+                      instead: str = "use the model's own functions") -> None:
     """Refuse `what` on a model with a joint of type jtype: the call, the first such joint,
-    why, and what to do instead (the advice for the ellipsoid joints, which differs by call)."""
+    why, and what to do instead (the advice for the ellipsoid joints, which the code
+    generators, their only refusers since the analytical derivatives take them, give)."""
     for j in model.joints:
         if j.type == jtype:
             kind, why = _UNSUPPORTED[jtype]
@@ -1081,11 +1081,10 @@ class Model:
         Raises
         ------
         ValueError
-            For a model with a planar joint or an OpenSim ellipsoid joint, named in the
-            message with the reason (docs/derivatives.rst).
+            For a model with a planar joint, named in the message with the reason
+            (docs/derivatives.rst).
         """
         refuse_joint_type(self, "planar", "inverse_dynamics_derivatives")
-        refuse_joint_type(self, "ellipsoid", "inverse_dynamics_derivatives")
         return self._compute(_core.RNEA_DERIV, (q, v, a), f_ext, out=out)
 
     def forward_dynamics_derivatives(self, q, v, tau, f_ext=None, out=None):
@@ -1111,11 +1110,10 @@ class Model:
         Raises
         ------
         ValueError
-            For a model with a planar joint or an OpenSim ellipsoid joint, named in the
-            message with the reason (docs/derivatives.rst).
+            For a model with a planar joint, named in the message with the reason
+            (docs/derivatives.rst).
         """
         refuse_joint_type(self, "planar", "forward_dynamics_derivatives")
-        refuse_joint_type(self, "ellipsoid", "forward_dynamics_derivatives")
         try:
             return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext, out=out)
         except ValueError as e:

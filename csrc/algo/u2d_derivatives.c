@@ -25,9 +25,8 @@
  *     dtau_j/dqdd_c = M_jc = S_j^T I_j s (j = i or below), + armature_i on the diagonal
  * where I_j is the composite (subtree) inertia. Joint i's own columns ride body i, true of
  * every joint but the planar one, whose in-plane columns stay with the parent: refused,
- * and OpenSim's custom joint, whose columns move with its coordinates: it is taken apart
- * into the chain of its axes (custom_motion_partials, custom_own_block below). OpenSim's
- * ellipsoid joints, whose columns move too and are no chain of axes, are refused.
+ * and OpenSim's custom and ellipsoid joints, whose columns move with their coordinates:
+ * they are taken apart into a chain of axes (chain_motion_partials, chain_own_block below).
  * External wrenches are fixed in the world (DESIGN.md), hence the Fext_j term.
  *
  * Forward dynamics: qdd = M^-1 (tau - ...) gives dqdd/dx = -M^-1 dtau/dx at qdd = ABA,
@@ -92,85 +91,97 @@ static void b_mul_T(const u2d_real B[12], const u2d_real s[6], u2d_real out[6])
     }
 }
 
-/* A custom joint is a chain of six one-axis joints, translations t3 t4 t5 then rotations
- * r0 r1 r2, driven through theta_k = f_k(q_c): its columns s_c = sum f_k' u_k (u_k the
- * axes' world twists) do not ride body i, but each u_k rides the (massless) link that
- * follows it in the chain. Moving q_c moves theta_k by f_k', its rate by f_k'' qd_c and
- * its acceleration by f_k'' qdd_c + f_k''' qd_c^2; each is a move of a one-axis joint,
- * whose dV, dA, dAv are those of the top of the file with v_p, a_p the motion of the
- * chain link before axis k (vk, ak here). Summed per coordinate, the subtree below sees
- * them exactly as it sees a rigid joint's. The function values are taken lane by lane
- * (knot intervals differ between samples); the rest is the same arithmetic in every lane. */
-static const int chain[6] = {3, 4, 5, 0, 1, 2};
-
-/* out of line (as custom_own_block): the rigid joints' loop compiles as without them */
-static U2D_NOINLINE void custom_motion_partials(const u2d_model *m, u2d_work *w, int i,
-                                               const u2d_real *q, const u2d_real *qd,
-                                               const u2d_real *qdd)
+/* A joint whose columns move with its own coordinates (OpenSim's custom and ellipsoid
+ * joints) is a chain of one-axis moves (u2d_chain, built in u2d_joint.c): axis k, the twist
+ * u_k, rides the (massless) link before it and is moved by theta_k(q), a function of one or
+ * two of the joint's coordinates. Moving q_c moves theta_k by J_kc, its rate by drate_kc and
+ * its acceleration by dacc_kc (second and third derivatives of theta enter); each is a
+ * move of a one-axis joint, whose dV, dA, dAv are those of the top of the file with v_p,
+ * a_p the motion of the chain link before axis k (vk, ak here), and a change of its rate
+ * adds u_k drate to dV, 2 (v_p x u_k) drate to dA and, as d(acc)/dqd_c = 2 drate_kc,
+ * 2 u_k drate to dAv. Summed per coordinate, the subtree below sees them exactly as it sees
+ * a rigid joint's. Out of line (as chain_own_block): the rigid joints' loop compiles as
+ * without them. */
+static U2D_NOINLINE void chain_motion_partials(const u2d_model *m, u2d_work *w, int i,
+                                              const u2d_real *q, const u2d_real *qd,
+                                              const u2d_real *qdd)
 {
-    const u2d_custom *C = &m->custom[m->jcustom[i]];
     const int a0 = m->vadr[i];
-    u2d_real U[36], fv[24], vk[6], ak[6];
-    u2d_custom_twists(m, i, q + m->qadr[i], U, fv);
+    u2d_chain ch;
+    u2d_real vk[6], ak[6];
+    u2d_joint_chain(m, i, q + m->qadr[i], qd + a0, qdd + a0, &ch);
     u2d_copy(vk, &w->ov[6 * m->parent[i]], 6);
     u2d_copy(ak, &w->oa[6 * m->parent[i]], 6);
-    for (int k = 0; k < C->ncoord; k++) {
+    for (int k = 0; k < m->jnv[i]; k++) {
         u2d_zero(&w->dV[6 * (a0 + k)], 6);
         u2d_zero(&w->dA[6 * (a0 + k)], 6);
         u2d_zero(&w->dAv[6 * (a0 + k)], 6);
     }
-    for (int n = 0; n < 6; n++) {
-        const int k = chain[n], c = C->coord[k];
-        if (c < 0) continue;                /* a constant axis: no rate, nothing moves */
-        const u2d_real *f = fv + 4 * k;
-        const u2d_real qdc = qd[a0 + c], qddc = qdd[a0 + c];
+    for (int k = 0; k < ch.n; k++) {
         u2d_real u[6], t1[6], t2[6], t3[6];
-        u2d_real *dV = &w->dV[6 * (a0 + c)], *dA = &w->dA[6 * (a0 + c)];
-        u2d_real *dAv = &w->dAv[6 * (a0 + c)];
-        u2d_xform_motion_inv(&w->Xa[i], U + 6 * k, u);
+        u2d_xform_motion_inv(&w->Xa[i], ch.U[k], u);
         u2d_crossm(vk, u, t1);                      /* v_p x u          */
         u2d_crossm(ak, u, t2);                      /* a_p x u          */
         u2d_crossm(vk, t1, t3);                     /* v_p x (v_p x u)  */
-        const u2d_real rate = f[1] * qdc, acc = f[1] * qddc + f[2] * qdc * qdc;
-        const u2d_real drate = f[2] * qdc, dacc = f[2] * qddc + f[3] * qdc * qdc;
-        for (int r = 0; r < 6; r++) {
-            dV[r] += f[1] * t1[r] + drate * u[r];
-            dA[r] += f[1] * (t2[r] + t3[r]) + 2.0 * drate * t1[r] + dacc * u[r];
-            dAv[r] += 2.0 * f[1] * t1[r] + 2.0 * drate * u[r];
+        for (int a = 0; a < 2; a++) {
+            const int c = ch.coord[k][a];
+            if (c < 0) continue;
+            const u2d_real J = ch.J[k][a], drate = ch.drate[k][a], dacc = ch.dacc[k][a];
+            u2d_real *dV = &w->dV[6 * (a0 + c)], *dA = &w->dA[6 * (a0 + c)];
+            u2d_real *dAv = &w->dAv[6 * (a0 + c)];
+            for (int r = 0; r < 6; r++) {
+                dV[r] += J * t1[r] + drate * u[r];
+                dA[r] += J * (t2[r] + t3[r]) + 2.0 * drate * t1[r] + dacc * u[r];
+                dAv[r] += 2.0 * J * t1[r] + 2.0 * drate * u[r];
+            }
         }
         /* on to the link after axis k: v += u rate, a += u acc + v x u rate */
-        for (int r = 0; r < 6; r++) vk[r] += u[r] * rate;
+        for (int r = 0; r < 6; r++) vk[r] += u[r] * ch.rate[k];
         u2d_crossm(vk, u, t1);
-        for (int r = 0; r < 6; r++) ak[r] += u[r] * acc + t1[r] * rate;
+        for (int r = 0; r < 6; r++) ak[r] += u[r] * ch.acc[k] + t1[r] * ch.rate[k];
     }
 }
 
 /* The joint's own block of dtau/dq beyond what the rigid formulas give. With D = F_i -
- * Fext_i, tau_theta_k = u_k . D: axis m above axis k in the chain does not turn with it
- * (the "above" formula, + u_m . (u_k x* D) over the rigid one), and tau_c = sum f_k'
- * tau_theta_k adds f_k'' tau_theta_k on the diagonal. */
-static U2D_NOINLINE void custom_own_block(const u2d_model *m, u2d_work *w, int i,
-                                         const u2d_real *q, u2d_real *dtau_dq)
+ * Fext_i, tau_c = sum_k J_kc u_k . D: axis m above axis k in the chain does not turn with
+ * it (the "above" formula, + J_mr J_kc u_m . (u_k x* D) over the rigid one), and J_kc's own
+ * change adds H_k,rc u_k . D. */
+static U2D_NOINLINE void chain_own_block(const u2d_model *m, u2d_work *w, int i,
+                                        const u2d_real *q, const u2d_real *qd,
+                                        const u2d_real *qdd, u2d_real *dtau_dq)
 {
-    const u2d_custom *C = &m->custom[m->jcustom[i]];
     const int a0 = m->vadr[i], nv = m->nv;
-    u2d_real U[36], fv[24], u[6][6], D[6];
-    u2d_custom_twists(m, i, q + m->qadr[i], U, fv);
+    u2d_chain ch;
+    u2d_real u[U2D_CHAIN_MAX][6], D[6];
+    u2d_joint_chain(m, i, q + m->qadr[i], qd + a0, qdd + a0, &ch);
     for (int r = 0; r < 6; r++) D[r] = w->oF[6 * i + r] - w->oFx[6 * i + r];
-    for (int k = 0; k < 6; k++) u2d_xform_motion_inv(&w->Xa[i], U + 6 * k, u[k]);
-    for (int nk = 0; nk < 6; nk++) {
-        const int k = chain[nk], c = C->coord[k];
-        if (c < 0) continue;
+    for (int k = 0; k < ch.n; k++) u2d_xform_motion_inv(&w->Xa[i], ch.U[k], u[k]);
+    for (int k = 0; k < ch.n; k++) {
         u2d_real t[6];
-        dtau_dq[(size_t)(a0 + c) * nv + a0 + c] += fv[4 * k + 2] * pair6(u[k], D);
+        const u2d_real tk = pair6(u[k], D);
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2; b++) {
+                const int r = ch.coord[k][a], c = ch.coord[k][b];
+                if (r >= 0 && c >= 0)
+                    dtau_dq[(size_t)(a0 + r) * nv + a0 + c] += ch.H[k][a][b] * tk;
+            }
         u2d_crossf(u[k], D, t);
-        for (int nm = 0; nm < nk; nm++) {
-            const int mm = chain[nm], r = C->coord[mm];
-            if (r < 0) continue;
-            dtau_dq[(size_t)(a0 + r) * nv + a0 + c] += fv[4 * mm + 1] * fv[4 * k + 1]
-                                                        * pair6(u[mm], t);
+        for (int mm = 0; mm < k; mm++) {
+            const u2d_real p = pair6(u[mm], t);
+            for (int a = 0; a < 2; a++)
+                for (int b = 0; b < 2; b++) {
+                    const int r = ch.coord[mm][a], c = ch.coord[k][b];
+                    if (r >= 0 && c >= 0)
+                        dtau_dq[(size_t)(a0 + r) * nv + a0 + c] += ch.J[mm][a] * ch.J[k][b] * p;
+                }
         }
     }
+}
+
+/* Whether body i's joint moves its own columns (a chain: see chain_motion_partials) */
+static inline int moves_own_columns(const u2d_model *m, int i)
+{
+    return m->jtype[i] == U2D_JOINT_CUSTOM || m->jtype[i] == U2D_JOINT_ELLIPSOID;
 }
 
 /* Entry (r, c) of dtau/dq, dtau/dv and M (and of CRBA's M) is zero whatever the state when
@@ -187,16 +198,14 @@ static u2d_status rnea_partials(const u2d_model *m, u2d_work *w, const double gr
     const int has_fext = u2d_gather_fext(m, w, fext);
     const u2d_real o = U2D_R(0);
     const u2d_real a0[6] = {o, o, o, U2D_R(-gravity[0]), U2D_R(-gravity[1]), U2D_R(-gravity[2])};
-    for (int i = 1; i < nb; i++)    /* its q-partials are not written: refused (model.py) */
-        if (m->jtype[i] == U2D_JOINT_ELLIPSOID) return U2D_ERR_ARGUMENT;
     u2d_status st = u2d_world_motion(m, w, a0, q, qd, qdd);
     if (st != U2D_OK) return st;
 
     for (int i = 1; i < nb; i++) {
         const u2d_real *vp = &w->ov[6 * m->parent[i]], *ap = &w->oa[6 * m->parent[i]];
         const u2d_real *v = &w->ov[6 * i], *a = &w->oa[6 * i];
-        if (m->jtype[i] == U2D_JOINT_CUSTOM)
-            custom_motion_partials(m, w, i, q, qd, qdd);
+        if (moves_own_columns(m, i))
+            chain_motion_partials(m, w, i, q, qd, qdd);
         else for (int k = 0; k < m->jnv[i]; k++) {
             const int c = m->vadr[i] + k;
             const u2d_real *s = &w->S0[6 * c];
@@ -263,8 +272,8 @@ static u2d_status rnea_partials(const u2d_model *m, u2d_work *w, const double gr
                     M[(size_t)row * nv + c] = Rm[row];
                 }
         }
-        if (m->jtype[i] == U2D_JOINT_CUSTOM)
-            custom_own_block(m, w, i, q, dtau_dq);
+        if (moves_own_columns(m, i))
+            chain_own_block(m, w, i, q, qd, qdd, dtau_dq);
         if (p > 0) {
             u2d_inertia_add(&w->IC[p], I);
             for (int r = 0; r < 12; r++) w->oB[12 * p + r] += B[r];

@@ -24,7 +24,7 @@ typedef unsigned long long u2d_ilane __attribute__((vector_size(8 * U2D_LANES), 
 #define U2D_CAT_(a, b) a##_##b
 #define U2D_CAT(a, b) U2D_CAT_(a, b)
 #define u2d_jcalc U2D_CAT(u2d_jcalc, U2D_ISA)
-#define u2d_custom_twists U2D_CAT(u2d_custom_twists, U2D_ISA)
+#define u2d_joint_chain U2D_CAT(u2d_joint_chain, U2D_ISA)
 #define u2d_rnea U2D_CAT(u2d_rnea, U2D_ISA)
 #define u2d_rnea_start U2D_CAT(u2d_rnea_start, U2D_ISA)
 #define u2d_rnea_body_motion U2D_CAT(u2d_rnea_body_motion, U2D_ISA)

@@ -1,4 +1,5 @@
-/* u2d_joint.c: the joint models (Featherstone's jcalc), the only switch on joint type.
+/* u2d_joint.c: the joint models (Featherstone's jcalc), the only switch on joint type (and
+ * u2d_joint_chain's, which takes a joint whose columns move apart for the derivatives).
  *
  * For body i, with q and qd pointing at its joint's coordinates:
  *   X_J  joint frame -> body frame,    S  motion subspace in body coordinates (6 x nv),
@@ -191,6 +192,36 @@ static void ellipsoid_column_rates(const u2d_real am[3][3], const u2d_real K[9],
     }
 }
 
+/* The ellipsoid joint's pose at q (see jcalc_ellipsoid): its first two turns R0, R1, R = R_FB,
+ * the axes am in B, XE (F -> B) and XW (B -> M: the winging pin, or the identity). */
+static U2D_ALWAYS_INLINE void ellipsoid_pose(const u2d_model *m, int i, const u2d_real *q,
+                                             u2d_real R0[9], u2d_real R1[9], u2d_real R[9],
+                                             u2d_real am[3][3], u2d_xform *XE, u2d_xform *XW)
+{
+    const u2d_real *P = &m->ellipsoid[U2D_ELLIPSOID_N * i];
+    const u2d_real *a0 = P + U2D_ELLIPSOID_AXIS0, *a1 = P + U2D_ELLIPSOID_AXIS1;
+    const u2d_real *d = P + U2D_ELLIPSOID_WING_DIR, *o = P + U2D_ELLIPSOID_WING_AT;
+    const u2d_real zaxis[3] = {U2D_R(0), U2D_R(0), U2D_R(1)};
+    u2d_real R2[9], R12[9], Rw[9], t3[3];
+
+    u2d_axis_angle(a0, q[0], R0);
+    u2d_axis_angle(a1, q[1], R1);
+    u2d_axis_angle(zaxis, q[2], R2);
+    u2d_mulmm3(R1, R2, R12);
+    u2d_mulmm3(R0, R12, R);                       /* R_FB */
+    u2d_copy(am[2], zaxis, 3);
+    u2d_multv3(R2, a1, am[1]);
+    u2d_multv3(R12, a0, am[0]);
+    transpose3(R, XE->E);
+    for (int r = 0; r < 3; r++) XE->r[r] = P[U2D_ELLIPSOID_RADII + r] * R[3 * r + 2];  /* D n */
+    if (m->jnv[i] == 4) {
+        u2d_axis_angle(d, q[3], Rw);
+        transpose3(Rw, XW->E);
+        u2d_mulmv3(Rw, o, t3);
+        for (int r = 0; r < 3; r++) XW->r[r] = o[r] - t3[r];
+    } else u2d_xform_identity(XW);
+}
+
 /* OpenSim's EllipsoidJoint and ScapulothoracicJoint: Simbody's Ellipsoid mobilizer
  * (RigidBodyNodeSpec_Ellipsoid.h), then for the scapula a winging pin.
  *
@@ -216,34 +247,15 @@ static U2D_NOINLINE void jcalc_ellipsoid(const u2d_model *m, int i, const u2d_re
                                          u2d_real cJ[6], u2d_real *Sdot)
 {
     const u2d_real *P = &m->ellipsoid[U2D_ELLIPSOID_N * i];
-    const u2d_real *a0 = P + U2D_ELLIPSOID_AXIS0, *a1 = P + U2D_ELLIPSOID_AXIS1;
     const u2d_real *d = P + U2D_ELLIPSOID_WING_DIR, *o = P + U2D_ELLIPSOID_WING_AT;
     const u2d_real zaxis[3] = {U2D_R(0), U2D_R(0), U2D_R(1)};
     const int wing = m->jnv[i] == 4;
-    u2d_real R0[9], R1[9], R2[9], R12[9], R[9], Rw[9], am[3][3], n[3], t3[3], K[9], DR[9];
+    u2d_real R0[9], R1[9], R[9], am[3][3], t3[3], K[9], DR[9];
     u2d_xform XE, XW, XJ;
 
-    u2d_axis_angle(a0, q[0], R0);
-    u2d_axis_angle(a1, q[1], R1);
-    u2d_axis_angle(zaxis, q[2], R2);
-    u2d_mulmm3(R1, R2, R12);
-    u2d_mulmm3(R0, R12, R);                       /* R_FB */
-    u2d_copy(am[2], zaxis, 3);
-    u2d_multv3(R2, a1, am[1]);
-    u2d_multv3(R12, a0, am[0]);
-    for (int r = 0; r < 3; r++) n[r] = R[3 * r + 2];
-    transpose3(R, XE.E);
-    for (int r = 0; r < 3; r++) XE.r[r] = P[U2D_ELLIPSOID_RADII + r] * n[r];
+    ellipsoid_pose(m, i, q, R0, R1, R, am, &XE, &XW);
     for (int r = 0; r < 9; r++) DR[r] = P[U2D_ELLIPSOID_RADII + r / 3] * R[r];
     u2d_mulmm3(XE.E, DR, K);                      /* K = R^T D R */
-
-    /* the winging pin, B -> M (the identity without one) */
-    if (wing) {
-        u2d_axis_angle(d, q[3], Rw);
-        transpose3(Rw, XW.E);
-        u2d_mulmv3(Rw, o, t3);
-        for (int r = 0; r < 3; r++) XW.r[r] = o[r] - t3[r];
-    } else u2d_xform_identity(&XW);
     u2d_xform_mul(&XW, &XE, &XJ);
     u2d_xform_mul(&XJ, &m->Xtree[i], Xup);
 
@@ -383,35 +395,137 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_rea
     return U2D_OK;
 }
 
-/* The custom joint of body i at its coordinates q: the unit twists of its six transform
- * axes in body coordinates (U + 6k: rotations [a_k; 0] about the body origin, translations
- * [0; b_t]) and each axis function's value and first three derivatives (fv + 4k), lane by
- * lane like custom_axes. For the analytical derivatives (u2d_derivatives.c). */
-void u2d_custom_twists(const u2d_model *m, int i, const u2d_real *q, u2d_real U[36],
-                       u2d_real fv[24])
+/* ---- joints as chains of axes, for the analytical derivatives (u2d_chain) ---- */
+
+/* One axis of a chain, moved by exactly one coordinate c of the joint (theta = q_c for a
+ * plain axis: J = 1 and nothing moves with the coordinate's own position). */
+static void chain_axis(u2d_chain *ch, int c, const u2d_real U[6], u2d_real J, u2d_real H,
+                       u2d_real rate, u2d_real acc, u2d_real drate, u2d_real dacc)
 {
+    const int k = ch->n++;
+    const u2d_real o = U2D_R(0);
+    ch->coord[k][0] = c;
+    ch->coord[k][1] = -1;
+    u2d_copy(ch->U[k], U, 6);
+    ch->J[k][0] = J; ch->J[k][1] = o;
+    ch->H[k][0][0] = H; ch->H[k][0][1] = ch->H[k][1][0] = ch->H[k][1][1] = o;
+    ch->rate[k] = rate; ch->acc[k] = acc;
+    ch->drate[k][0] = drate; ch->drate[k][1] = o;
+    ch->dacc[k][0] = dacc; ch->dacc[k][1] = o;
+}
+
+/* A custom joint: its six transform axes, translations t3 t4 t5 then rotations r0 r1 r2
+ * (Simbody's FunctionBased mobilizer translates, then turns), axis k moved by f_k(q_c).
+ * Rotations are [a_k; 0] about the body origin, translations [0; b_t] (see custom_pose).
+ * The function values are taken lane by lane (knot intervals differ between samples). */
+static void custom_chain(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
+                         const u2d_real *qdd, u2d_chain *ch)
+{
+    static const int order[6] = {3, 4, 5, 0, 1, 2};
     const u2d_custom *C = &m->custom[m->jcustom[i]];
-    u2d_real f[6], am[3][3], bm[3][3];
+    const u2d_real o = U2D_R(0);
+    u2d_real fv[6][4], f[6], am[3][3], bm[3][3];
     u2d_xform XJ;
     for (int k = 0; k < 6; k++) {
         const int c = C->coord[k];
-        double o[4];
+        double v[4];
 #if U2D_LANES == 1
-        u2d_function_eval(m->func, m->fdata, C->func[k], c >= 0 ? q[c] : 0.0, o);
-        for (int d = 0; d < 4; d++) fv[4 * k + d] = o[d];
+        u2d_function_eval(m->func, m->fdata, C->func[k], c >= 0 ? q[c] : 0.0, v);
+        for (int d = 0; d < 4; d++) fv[k][d] = v[d];
 #else
         for (int l = 0; l < U2D_LANES; l++) {
-            u2d_function_eval(m->func, m->fdata, C->func[k], c >= 0 ? q[c][l] : 0.0, o);
-            for (int d = 0; d < 4; d++) fv[4 * k + d][l] = o[d];
+            u2d_function_eval(m->func, m->fdata, C->func[k], c >= 0 ? q[c][l] : 0.0, v);
+            for (int d = 0; d < 4; d++) fv[k][d][l] = v[d];
         }
 #endif
-        f[k] = fv[4 * k];
+        f[k] = fv[k][0];
     }
     custom_pose(m, C, f, &XJ, am, bm);
-    u2d_zero(U, 36);
-    for (int k = 0; k < 3; k++)
-        for (int r = 0; r < 3; r++) {
-            U[6 * k + r] = am[k][r];
-            U[6 * (3 + k) + 3 + r] = bm[k][r];
-        }
+    for (int n = 0; n < 6; n++) {
+        const int k = order[n], c = C->coord[k];
+        if (c < 0) continue;                /* a constant axis: no rate, nothing moves */
+        u2d_real U[6] = {o, o, o, o, o, o};
+        if (k < 3) u2d_copy(U, am[k], 3);
+        else u2d_copy(U + 3, bm[k - 3], 3);
+        const u2d_real *fk = fv[k], qdc = qd[c], qddc = qdd[c];
+        chain_axis(ch, c, U, fk[1], fk[2], fk[1] * qdc, fk[1] * qddc + fk[2] * qdc * qdc,
+                   fk[2] * qdc, fk[2] * qddc + fk[3] * qdc * qdc);
+    }
+}
+
+/* An ellipsoid joint (see jcalc_ellipsoid): B's origin p = D n slides along F's three axes,
+ * then B turns about a0, a1, z through p, then (scapula) M turns about the winging pin.
+ * The slides are the chain's first three axes, [0; e_r] (F's axis r), moved by
+ * theta_r = d_r n_r(q0, q1), n = R0(q0) R1(q1) z; their derivatives are those of n,
+ *   N[i][j] = d^(i+j) n / dq0^i dq1^j = [a0]x^i R0 [a1]x^j R1 z,
+ * taken to third order (the accelerations' q-derivatives). */
+static void ellipsoid_chain(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
+                            const u2d_real *qdd, u2d_chain *ch)
+{
+    const u2d_real *P = &m->ellipsoid[U2D_ELLIPSOID_N * i];
+    const u2d_real *a0 = P + U2D_ELLIPSOID_AXIS0, *a1 = P + U2D_ELLIPSOID_AXIS1;
+    const u2d_real *d = P + U2D_ELLIPSOID_WING_DIR, *o = P + U2D_ELLIPSOID_WING_AT;
+    const u2d_real z = U2D_R(0);
+    u2d_real R0[9], R1[9], R[9], am[3][3], EJ[9], N[4][4][3];
+    u2d_xform XE, XW;
+    ellipsoid_pose(m, i, q, R0, R1, R, am, &XE, &XW);
+    u2d_mulmm3(XW.E, XE.E, EJ);                   /* F -> M */
+
+    for (int r = 0; r < 3; r++) N[0][0][r] = R1[3 * r + 2];          /* R1 z, for now */
+    for (int j = 1; j < 4; j++) u2d_cross3(a1, N[0][j - 1], N[0][j]);
+    for (int j = 0; j < 4; j++) {
+        u2d_real t[3];
+        u2d_mulmv3(R0, N[0][j], t);
+        u2d_copy(N[0][j], t, 3);
+        for (int k = 1; k + j < 4; k++) u2d_cross3(a0, N[k - 1][j], N[k][j]);
+    }
+    const u2d_real w0 = qd[0], w1 = qd[1], e0 = qdd[0], e1 = qdd[1];
+    for (int r = 0; r < 3; r++) {
+        const int k = ch->n++;
+        const u2d_real dr = P[U2D_ELLIPSOID_RADII + r];
+        const u2d_real J0 = dr * N[1][0][r], J1 = dr * N[0][1][r];
+        const u2d_real H00 = dr * N[2][0][r], H01 = dr * N[1][1][r], H11 = dr * N[0][2][r];
+        ch->coord[k][0] = 0;
+        ch->coord[k][1] = 1;
+        ch->U[k][0] = ch->U[k][1] = ch->U[k][2] = z;
+        for (int c = 0; c < 3; c++) ch->U[k][3 + c] = EJ[3 * c + r];
+        ch->J[k][0] = J0; ch->J[k][1] = J1;
+        ch->H[k][0][0] = H00; ch->H[k][0][1] = ch->H[k][1][0] = H01; ch->H[k][1][1] = H11;
+        ch->rate[k] = J0 * w0 + J1 * w1;
+        ch->acc[k] = J0 * e0 + J1 * e1 + (H00 * w0 * w0 + 2.0 * H01 * w0 * w1 + H11 * w1 * w1);
+        ch->drate[k][0] = H00 * w0 + H01 * w1;
+        ch->drate[k][1] = H01 * w0 + H11 * w1;
+        ch->dacc[k][0] = H00 * e0 + H01 * e1 + dr * (N[3][0][r] * w0 * w0
+                         + 2.0 * N[2][1][r] * w0 * w1 + N[1][2][r] * w1 * w1);
+        ch->dacc[k][1] = H01 * e0 + H11 * e1 + dr * (N[2][1][r] * w0 * w0
+                         + 2.0 * N[1][2][r] * w0 * w1 + N[0][3][r] * w1 * w1);
+    }
+    for (int c = 0; c < 3; c++) {         /* the turns, about B's origin, seen from M */
+        const u2d_real turn[6] = {am[c][0], am[c][1], am[c][2], z, z, z};
+        u2d_real U[6];
+        u2d_xform_motion(&XW, turn, U);
+        chain_axis(ch, c, U, U2D_R(1), z, qd[c], qdd[c], z, z);
+    }
+    if (m->jnv[i] == 4) {                 /* the pin, fixed in M */
+        u2d_real U[6];
+        u2d_copy(U, d, 3);
+        u2d_cross3(o, d, U + 3);
+        chain_axis(ch, 3, U, U2D_R(1), z, qd[3], qdd[3], z, z);
+    }
+}
+
+u2d_status u2d_joint_chain(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
+                           const u2d_real *qdd, u2d_chain *ch)
+{
+    ch->n = 0;
+    switch ((u2d_jtype)m->jtype[i]) {
+    case U2D_JOINT_CUSTOM:
+        custom_chain(m, i, q, qd, qdd, ch);
+        return U2D_OK;
+    case U2D_JOINT_ELLIPSOID:
+        ellipsoid_chain(m, i, q, qd, qdd, ch);
+        return U2D_OK;
+    default:
+        return U2D_ERR_ARGUMENT;
+    }
 }

@@ -384,11 +384,29 @@ void u2d_work_free(u2d_work *w);
  * The only function that switches on the joint type. */
 u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
                      u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot);
-/* The custom joint of body i at its coordinates q (u2d_joint.c): the unit twists of its six
- * transform axes in body coordinates (U + 6k; rotations [a; 0] about the body origin,
- * translations [0; b]) and each axis function's value and three derivatives (fv + 4k). */
-void u2d_custom_twists(const u2d_model *m, int i, const u2d_real *q, u2d_real U[36],
-                       u2d_real fv[24]);
+/* A joint whose columns move with its own coordinates (custom, ellipsoid), taken apart for
+ * the analytical derivatives into a chain of one-axis moves, parent side first: axis k is the
+ * unit twist U[k] (body coordinates), moved by an amount theta_k(q) that depends on at most
+ * two of the joint's coordinates, coord[k][0..1] (-1: none). With a, b over those two:
+ *   J[k][a] = d theta_k / d q_a,   H[k][a][b] = d2 theta_k / d q_a d q_b,
+ *   rate[k], acc[k] = theta_k's first and second time derivatives at (qd, qdd),
+ *   drate[k][a], dacc[k][a] = their derivatives with respect to q_a.
+ * Its columns are S_c = sum_k J[k][c] U[k]; axes that no coordinate moves are left out. */
+#define U2D_CHAIN_MAX 7
+typedef struct {
+    int n;                              /* axes in the chain                            */
+    int coord[U2D_CHAIN_MAX][2];        /* the joint's coordinates each axis depends on */
+    u2d_real U[U2D_CHAIN_MAX][6];
+    u2d_real J[U2D_CHAIN_MAX][2];
+    u2d_real H[U2D_CHAIN_MAX][2][2];
+    u2d_real rate[U2D_CHAIN_MAX], acc[U2D_CHAIN_MAX];
+    u2d_real drate[U2D_CHAIN_MAX][2], dacc[U2D_CHAIN_MAX][2];
+} u2d_chain;
+
+/* The chain of the custom or ellipsoid joint of body i at its coordinates q, rates qd and
+ * accelerations qdd (u2d_joint.c); U2D_ERR_ARGUMENT for any other joint type. */
+u2d_status u2d_joint_chain(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
+                           const u2d_real *qdd, u2d_chain *ch);
 
 /* ---- external forces ---------------------------------------------------- */
 

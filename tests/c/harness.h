@@ -289,7 +289,8 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "quat_at",                /* the contract's quaternions (free and ball joints) */
     "simm_spline_fit",        /* the .osim reader fits every SimmSpline it reads */
     "function_eval",          /* jcalc on custom joints: every algorithm on an .osim model */
-    "custom_twists",          /* the derivatives on the .osim models' custom joints */
+    "joint_chain",            /* the derivatives on the .osim models' custom and ellipsoid
+                                 joints */
 };
 
 /* The SIMD paths (csrc/batch/u2d_simd.h), the portable one first; the driver runs the batch
