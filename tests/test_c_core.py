@@ -133,14 +133,15 @@ def _tail(text, n=60):
 
 
 def test_driver_asan_ubsan(asan_driver):
-    """Every algorithm of the core on generated, bundled and real robots, the numerical
-    invariants, and the malformed documents: no sanitizer report, no leak, no failure."""
-    proc, out = _run([str(asan_driver), "--strict", *BUNDLED, *OSIM, *_erd_paths()], 600,
-                     SAN_ENV)
+    """Every algorithm of the core on generated, bundled and real robots (the shoulder model's
+    ellipsoid joint too), the numerical invariants, and the malformed documents: no sanitizer
+    report, no leak, no failure."""
+    files = [*BUNDLED, *OSIM, SHOULDER, *_erd_paths()]
+    proc, out = _run([str(asan_driver), "--strict", *files], 600, SAN_ENV)
     assert proc.returncode == 0, f"driver-asan exit status {proc.returncode}:\n{_tail(out)}"
     assert re.search(r"\b0 failures: OK", out), _tail(out)
     assert "ERROR: AddressSanitizer" not in out and "runtime error:" not in out, _tail(out)
-    assert f"files: {len(BUNDLED) + len(OSIM) + len(_erd_paths())} loaded, 0 rejected" in out
+    assert f"files: {len(files)} loaded, 0 rejected" in out
     if platform.machine() == "x86_64" and " avx2" in _cpu_flags():
         # the AVX-512 path's 8-lane code, built for AVX2 (tests/c/lanes8.c), ran here
         checked = re.search(r"8-lane kernel on AVX2: (\d+) samples checked", out)

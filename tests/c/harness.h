@@ -556,7 +556,7 @@ static void h_check_urdf(const u2d_urdf *u)
         const u2d_urdf_joint *J = &u->joint[j];
         if (!J->name || J->parent < 0 || J->parent >= u->nlink || J->child < 0 ||
             J->child >= u->nlink || J->child == u->root || (int)J->type < 0 ||
-            J->type > U2D_JOINT_BALL || (J->type == U2D_JOINT_CUSTOM &&
+            J->type > U2D_JOINT_ELLIPSOID || (J->type == U2D_JOINT_CUSTOM &&
             (J->custom < 0 || J->custom >= u->ncustom)))
             h_contract_failed("u2d_urdf_parse", "joint with a bad name, type or link index");
     }
@@ -635,7 +635,7 @@ static void h_check_model(const u2d_model *m, const u2d_urdf *u, int floating_ba
         if (m->parent[i] < 0 || m->parent[i] >= i)
             h_contract_failed("u2d_model_compile", "parent[i] < i violated");
         if (m->qadr[i] != nq || m->vadr[i] != nv || m->jtype[i] == U2D_JOINT_FIXED ||
-            m->jtype[i] < 0 || m->jtype[i] > U2D_JOINT_BALL)
+            m->jtype[i] < 0 || m->jtype[i] > U2D_JOINT_ELLIPSOID)
             h_contract_failed("u2d_model_compile", "joint coordinates out of order or bad type");
         if (m->jurdf[i] < -1 || m->jurdf[i] >= u->njoint ||
             (m->jurdf[i] < 0 && !(floating_base && i == 1)))
