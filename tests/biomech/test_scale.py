@@ -923,3 +923,65 @@ def test_library_scale_run_setup_processing(osim, tmp_path):
     with pytest.raises(ValueError, match="processing: expected 'urdf2dyn' or 'opensim', got "
                                          "'OpenSim'"):
         S.run_setup(os.fspath(setup), processing="OpenSim")
+
+
+def _without_marker(trc, marker):
+    """The .trc file with one marker's three columns empty in every frame."""
+    lines = trc.read_text().split("\n")
+    labels = [n for n in lines[3].split("\t")[2:] if n]
+    first = 2 + 3 * labels.index(marker)
+    for i, line in enumerate(lines[5:], start=5):
+        if line.strip():
+            fields = line.split("\t")
+            fields[first:first + 3] = ["", "", ""]
+            lines[i] = "\t".join(fields)
+    trc.write_text("\n".join(lines))
+
+
+def _marker_location(path, name, osim):
+    m = osim.Model(os.fspath(path))
+    loc = m.getMarkerSet().get(name).get_location()
+    return np.array([loc.get(i) for i in range(3)])
+
+
+def test_a_marker_missing_in_every_static_frame_is_said_as_opensim_does(tmp_path, osim):
+    """A static trial with a marker empty in every frame: OpenSim 4.6's ScaleTool leaves the
+    measurements using it out (their bodies unscaled), leaves the marker out of the placement
+    fit and does not move it. urdf2dyn does the same and says so with its own warnings,
+    naming the marker and the file; NumPy's bare 'Mean of empty slice' RuntimeWarning escaped
+    from the placement's averaging."""
+    import subprocess
+    import sys
+    folder = _gait2354(tmp_path)
+    trc = folder / "subject01_static.trc"
+    _without_marker(trc, "R.Knee.Lat")
+    generic = os.fspath(folder / "gait2354_simbody.osim")
+    setup = os.fspath(folder / "subject01_Setup_Scale.xml")
+    _, placed, _ = scale_oracle.run_scale_tool(os.fspath(folder), "subject01_Setup_Scale.xml",
+                                               generic)
+    theirs = osim.ScaleSet(os.fspath(folder / "opensim_scale_set.xml"))
+    their_factors = {theirs.get(i).getSegmentName(): theirs.get(i).getScaleFactors()
+                     for i in range(theirs.getSize())}
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        warnings.simplefilter("error", RuntimeWarning)
+        result = S.run_setup(setup, output=os.fspath(tmp_path / "ours.osim"))
+    ours = [str(w.message) for w in said if issubclass(w.category, urdf2dyn.Urdf2dynWarning)]
+    assert len(ours) == len(said), [str(w.message) for w in said]
+    for body in ("femur_r", "tibia_r", "femur_l", "pelvis"):
+        f = their_factors[body]
+        np.testing.assert_allclose(result.report.factors[body], [f.get(i) for i in range(3)],
+                                   rtol=1e-5)                # the set is written to 6 digits
+    for name in ("thigh", "shank"):
+        assert any(f"measurement {name!r} not used: marker 'R.Knee.Lat' is missing in every "
+                   f"frame between 1 and 2 s of {trc}" in m for m in ours), ours
+    placement = [m for m in ours if "placement frames" in m]
+    assert len(placement) == 1 and "'R.Knee.Lat'" in placement[0] and str(trc) in \
+        placement[0] and "left out of the pose fit and not moved" in placement[0], ours
+    np.testing.assert_allclose(_marker_location(tmp_path / "ours.osim", "R.Knee.Lat", osim),
+                               _marker_location(placed, "R.Knee.Lat", osim), atol=1e-7)
+    run = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-m", "urdf2dyn",
+                          "scale", setup, "-o", os.fspath(tmp_path / "cli.osim")],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    assert "RuntimeWarning" not in run.stderr and "left out of the pose fit" in run.stderr

@@ -241,6 +241,19 @@ def _model_marker_positions(model, markers, names):
     return out
 
 
+def _gap_note(static, a, b, start, end):
+    """Why the pair a-b has no mean distance: a marker never seen (named, with the file) or a
+    gap in one of them."""
+    t = static.time
+    span = f"between {t[start]:g} and {t[end]:g} s"
+    source = static.meta.get("source")
+    for x in (a, b):
+        if np.all(np.isnan(static.marker(x)[start:end + 1])):
+            return (f"marker {x!r} is missing in every frame {span}"
+                    f"{' of ' + str(source) if source else ''}")
+    return f"{a!r} or {b!r} has a gap {span}"
+
+
 def measure(model: Model, static: Markers, measurements: list[Measurement],
             time_range: tuple[float, float] | None, strict: bool = False,
             marker_set: list | None = None, setup: str | None = None
@@ -272,7 +285,7 @@ def measure(model: Model, static: Markers, measurements: list[Measurement],
             de = float(np.mean(d))
             pairs.append((a, b, dm, de))
             if not np.isfinite(de):
-                note = f"{a!r} or {b!r} has a gap between {t[start]:g} and {t[end]:g} s"
+                note = _gap_note(static, a, b, start, end)
                 break
             ratios.append(de / dm)
         if not m.pairs:
@@ -332,9 +345,40 @@ def _placement_targets(static, time_range):
                          f"the static trial ({t[0]:g} - {t[-1]:g} s)")
     fit = np.mean(static.xyz[rows], axis=0)
     start, end = _frame_range(t, t0, t1)
-    with np.errstate(invalid="ignore"):
-        move = np.nanmean(static.xyz[start:end + 1], axis=0) if end >= start else fit
-    return fit, move, (start, end), t0
+    move = _mean_where_seen(static.xyz[start:end + 1]) if end >= start else fit
+    return fit, move, (start, end), (t0, t1)
+
+
+def _mean_where_seen(xyz):
+    """The mean over frames of each coordinate, gaps left out; NaN where a marker is never
+    seen (said by place_markers: NumPy's nanmean would add a bare RuntimeWarning)."""
+    seen = np.isfinite(xyz)
+    count = seen.sum(axis=0)
+    total = np.where(seen, xyz, 0.0).sum(axis=0)
+    return np.divide(total, count, out=np.full(total.shape, np.nan), where=count > 0)
+
+
+def _unseen_markers(static, markers, fit, move, t0, t1, strict):
+    """Warn once per model marker the placement frames do not show; the names of those left
+    out of the pose fit (OpenSim's MarkerPlacer leaves them out and does not move a marker it
+    never sees)."""
+    left_out = set()
+    where = (f"the static trial's placement frames {t0:g} - {t1:g} s"
+             f"{' of ' + str(static.meta['source']) if static.meta.get('source') else ''}")
+    for m in markers:
+        k = static.labels.index(m.name)
+        if np.all(np.isfinite(fit[k])):
+            continue
+        left_out.add(m.name)
+        if np.all(np.isfinite(move[k])):
+            what, done = "has a gap in", "it is left out of the pose fit"
+        else:
+            what = "is missing in every one of"
+            done = "it is left out of the pose fit and not moved"
+        report(f"scale: marker {m.name!r} {what} {where}: {done} (as OpenSim's "
+               "MarkerPlacer does); fill the gap or choose other placement frames to use it",
+               strict=strict, stacklevel=None)
+    return left_out
 
 
 def place_markers(model: Model, static: Markers, settings: ScaleSettings,
@@ -344,7 +388,7 @@ def place_markers(model: Model, static: Markers, settings: ScaleSettings,
     lacks removed), the fit per marker and the pose. The changes go to ``edit`` when given:
     an OsimEdit of the model the scaled one was written from (locations are given in the
     frames the scaled model writes them in)."""
-    fit, move, (start, end), t0 = _placement_targets(static, settings.placement_time_range)
+    fit, move, (start, end), (t0, t1) = _placement_targets(static, settings.placement_time_range)
     if settings.max_marker_movement is not None and settings.max_marker_movement > 0:
         seen = static.xyz[start:end + 1]
         with np.errstate(invalid="ignore"):
@@ -360,11 +404,13 @@ def place_markers(model: Model, static: Markers, settings: ScaleSettings,
     for name in removed:
         edit.remove_marker(name)
     markers = [m for m in model.markers if m.name in have]
+    unseen = _unseen_markers(static, markers, fit, move, t0, t1, strict)
     pose = Markers(np.array([t0]), list(static.labels), fit[None])
     weights = settings.marker_weights
     if weights is None:
         weights = {m.name: 1.0 for m in markers}
-    res = _fit_pose(model, pose, weights, settings, markers, strict)
+    fitted = {n: w for n, w in weights.items() if n not in unseen}
+    res = _fit_pose(model, pose, fitted, settings, markers, strict)
     q = res.motion.q[0]
     sol = res.solution
     error = dict(zip(sol.marker_names, sol.marker_error[0]))
@@ -381,7 +427,7 @@ def place_markers(model: Model, static: Markers, settings: ScaleSettings,
             p = rot[k].T @ (target - pos[k])
             moved = float(np.linalg.norm(p - np.asarray(m.position)))
             edit.marker(m.name, written[m.name].to_frame(p), in_frame=True)
-        elif not fixed[m.name]:
+        elif not fixed[m.name] and m.name not in unseen:
             report(f"scale: marker {m.name!r} has no position in the static trial's placement "
                    "frames; it is not moved", strict=strict)
         here = pos[k] + rot[k] @ np.asarray(m.position)
