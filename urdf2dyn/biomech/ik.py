@@ -583,7 +583,8 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
         from ..model import COUPLERS_REFUSED, load_leaving_unsaid
         try:
             # couplers that cannot be applied are refused just below: not warned about first
-            model = load_leaving_unsaid(s.model_file, lambda text: COUPLERS_REFUSED in text)
+            model = load_leaving_unsaid(s.model_file, lambda text: COUPLERS_REFUSED in text,
+                                        strict)
         except (OSError, ValueError) as e:
             raise IKSetupError(f"{s.path}: <model_file> {s.model_file}: cannot be loaded "
                                f"({e}); give the model with --model") from None

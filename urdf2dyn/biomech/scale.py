@@ -501,16 +501,17 @@ def _load(text, like):
     return model
 
 
-def load_generic(path: str | os.PathLike[str]) -> Model:
+def load_generic(path: str | os.PathLike[str], strict: bool = False) -> Model:
     """The generic model to scale, read by urdf2dyn.load; what the loader says is passed on
     but for the passive forces it does not apply and the other components it does not read;
     constraints urdf2dyn does not enforce are still said (marker placement's inverse
     kinematics ignores them, OpenSim's would not). Scaling keeps the rest: forces,
     controllers and other components are written back into the scaled .osim, the muscles'
-    path points and lengths scaled; coordinate couplers are held by marker placement."""
+    path points and lengths scaled; coordinate couplers are held by marker placement.
+    ``strict`` raises the model's findings as load(path, strict=True) does."""
     from ..model import PASSIVE_FORCES, SKIPPED_FOR_ID, load_leaving_unsaid
     return load_leaving_unsaid(path, lambda text: PASSIVE_FORCES in text or (
-        SKIPPED_FOR_ID in text and "does not enforce" not in text))
+        SKIPPED_FOR_ID in text and "does not enforce" not in text), strict)
 
 
 def require_opensim(model: Model) -> None:
@@ -679,7 +680,7 @@ def _run_setup(setup, output, model, static, strict, marker_set, processing):
             raise ScaleSetupError(f"{s.path}: <model_file> is Unassigned: give the generic "
                                   "model (urdf2dyn scale SETUP --model GENERIC.osim)")
         try:
-            model = load_generic(s.model_file)  # findings warned; strict is about scaling
+            model = load_generic(s.model_file, strict)
         except (OSError, ValueError) as e:
             raise ScaleSetupError(f"{s.path}: <model_file> {s.model_file}: cannot be loaded "
                                   f"({e})") from None

@@ -55,7 +55,7 @@ def cmd_ik(args):
     model = markers = None
     refuse_overwriting([("--output", args.output or None)])
     if args.model:
-        model = load(model_path(args.model))
+        model = load(model_path(args.model), strict=args.strict)
     if args.markers:
         if model is None:
             raise ValueError("--markers needs --model (the model the marker file's links "

@@ -23,7 +23,7 @@ def cmd_scale(args):
                              "written by this run: choose another name")
     model = static = None
     if args.model:
-        model = load_generic(model_path(args.model))
+        model = load_generic(model_path(args.model), strict=args.strict)
     if args.static:
         from ..biomech.formats import read_markers
         static = read_markers(args.static, args.rotate, args.strict)
