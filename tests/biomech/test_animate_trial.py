@@ -124,6 +124,33 @@ def test_notebook_display(trial):
     assert "<script" in html and html.count("frames[") >= len(range(0, len(res.t), 10))
 
 
+def test_library_call_writing_a_file_leaves_no_figure_open(trial, tmp_path):
+    """urdf2dyn.animate(model, result, path=...) from a notebook or a loop: the figure it
+    drew on is not pyplot's (only the command line closed it, so each library call left
+    one open); the animation it returns still draws its frames and turns into HTML. Without
+    a path the figure is pyplot's, for plt.show()."""
+    from PIL import Image
+    model, res = trial
+    before = plt.get_fignums()
+    anim = urdf2dyn.animate(model, res, path=tmp_path / "walk.gif", every=12)
+    assert plt.get_fignums() == before
+    frames = list(range(0, len(res.t), 12))
+    with Image.open(tmp_path / "walk.gif") as im:
+        assert im.n_frames == len(frames)
+    anim._fig.canvas.draw()             # the animation's first draw (frame 0) happens here
+    anim._func(frames[-1])
+    anim._fig.canvas.draw()
+    assert anim._fig.axes[0].get_title().endswith(f"t = {res.t[frames[-1]]:.3f} s")
+    assert "<script" in anim.to_jshtml()
+    assert plt.get_fignums() == before
+    shown = urdf2dyn.animate(model, res, every=12)
+    try:
+        assert plt.get_fignums() == before + [shown._fig.number]
+        shown._fig.canvas.draw()        # drawn once: matplotlib warns of one never drawn
+    finally:
+        plt.close(shown._fig)
+
+
 RATE = 60.0         # subject01_walk1.c3d: frames 0 .. 150 at 60 Hz, frame k at t = k / 60 s
 
 

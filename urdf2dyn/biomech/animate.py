@@ -159,11 +159,11 @@ def animate(model, time, q, markers=None, plates=None, path=None, fps=None, ever
     Returns
     -------
     matplotlib.animation.FuncAnimation
-        ``anim.to_jshtml()`` shows it in a notebook.
+        ``anim.to_jshtml()`` shows it in a notebook. With a path its figure is not
+        pyplot's (nothing is left open); without one it is, for ``plt.show()``.
     """
     if path is not None:
         check_path(path)            # before the figure: a failure then leaves nothing behind
-    import matplotlib.pyplot as plt
     from matplotlib import animation
     time = np.asarray(time, dtype=float).reshape(-1)
     R, labels = upright(model.gravity)
@@ -182,7 +182,7 @@ def animate(model, time, q, markers=None, plates=None, path=None, fps=None, ever
     allp = allp[np.all(np.isfinite(allp), axis=1)]
     lo, hi = allp.min(axis=0), allp.max(axis=0)
     centre, half = (lo + hi) / 2, max(float(np.max(hi - lo)) / 2, 0.1)
-    fig = plt.figure(figsize=(6, 6))
+    fig = _new_figure((6, 6), on_screen=path is None)
     ax = fig.add_subplot(projection="3d")
     for set_lim, c in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), centre):
         set_lim(c - half, c + half)
@@ -220,12 +220,23 @@ def animate(model, time, q, markers=None, plates=None, path=None, fps=None, ever
 
     anim = animation.FuncAnimation(fig, draw, frames=frames, blit=False)
     if path is not None:
-        try:
-            _save(anim, os.fspath(path), time, every, fps, animation)
-        except Exception:
-            plt.close(fig)
-            raise
+        _save(anim, os.fspath(path), time, every, fps, animation)
     return anim
+
+
+def _new_figure(size, on_screen):
+    """pyplot's figure when the animation is to be shown (pyplot keeps it until the user
+    closes it); else, when it is written to a file, a figure pyplot never holds (with Agg's
+    canvas, so it still saves, draws and turns into HTML): a notebook or a loop writing
+    many files leaks no figure, and garbage collection frees it with the animation."""
+    if on_screen:
+        import matplotlib.pyplot as plt
+        return plt.figure(figsize=size)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=size)
+    FigureCanvasAgg(fig)
+    return fig
 
 
 def check_path(path):

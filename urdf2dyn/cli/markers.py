@@ -137,9 +137,7 @@ def cmd_animate(args):
     options = marker_options(args, [(args.trial, None)])
     res = inverse_dynamics_trial(model, args.trial, filter_hz=args.filter,
                                  time_range=args.time_range, strict=args.strict, **options)
-    import matplotlib.pyplot as plt
-    anim = animate_trial(model, res, path=out, every=args.every)
-    plt.close(anim._fig)
+    animate_trial(model, res, path=out, every=args.every)      # its figure is not pyplot's
     frames = len(range(0, len(res.t), args.every))
     print(f"{out}: {counted(frames, 'frame')} of {res.path}, t = {res.t[0]:g} .. "
           f"{res.t[-1]:g} s")
