@@ -1280,3 +1280,89 @@ def test_c3d_orgs_nt_and_ntmm_are_newtons_and_newton_millimetres():
         inside = np.all((p.cop[on, :2] >= lo[:2] - 1e-3) & (p.cop[on, :2] <= hi[:2] + 1e-3),
                         axis=1)
         assert inside[np.abs(p.force[on, 2]) > 200].all()
+
+
+# ----------------------------------------------------------------------------- more than 255 analog channels
+
+def _many_channels(path, moment_unit, nan_sample=None, nan_scale=None):
+    """A 260-channel C3D file (written by hand: ezc3d's writer cannot write more than 255
+    units or scales) whose type-2 force plate is on channels 255-260, each channel with its
+    own label, scale and offset; the moments in moment_unit ('Nmm' or 'Nm': the same loads,
+    the stored moments 1000 times smaller in N·m)."""
+    from c3d_by_hand import c3d_bytes, split
+    n, frames, per = 260, 20, 10
+    plate = list(range(255, 261))
+    labels = [f"CH{i + 1:03d}" for i in range(n)]
+    scale = [0.5 + 0.01 * i for i in range(n)]
+    offset = [i % 5 for i in range(n)]
+    units = ["V"] * n
+    rng = np.random.default_rng(7)
+    loads = np.vstack([rng.normal(0, 40, (2, frames * per)), np.full(frames * per, -700.0),
+                       rng.normal(0, 3e4, (2, frames * per)), rng.normal(0, 2e3, frames * per)])
+    raw = rng.normal(0, 50, (n, frames * per)).round()
+    for j, (channel, load) in enumerate(zip(plate, loads)):
+        k = channel - 1
+        units[k] = ("N", moment_unit)[j >= 3]
+        stored = load * 1e-3 if j >= 3 and moment_unit == "Nm" else load
+        raw[k] = stored / scale[k] + offset[k]
+    if nan_sample is not None:
+        raw[nan_sample - 1, 3] = np.nan
+    if nan_scale is not None:
+        scale[nan_scale - 1] = np.nan
+    groups = {
+        "POINT": {"USED": ("int", 1), "FRAMES": ("int", frames), "SCALE": ("float", -1.0),
+                  "RATE": ("float", 100.0), "DATA_START": ("int", 0),
+                  "LABELS": ("char", ["M1"]), "UNITS": ("char", ["mm"])},
+        "ANALOG": {"USED": ("int", n), "RATE": ("float", 1000.0), "GEN_SCALE": ("float", 1.0)},
+        "FORCE_PLATFORM": {
+            "USED": ("int", 1), "TYPE": ("int", [2]), "CHANNEL": ("int", [plate]),
+            "CORNERS": ("float", [[[500, -300, 0], [0, -300, 0], [0, 300, 0], [500, 300, 0]]]),
+            "ORIGIN": ("float", [[0, 0, -40]])}}
+    for name, kind, values in (("LABELS", "char", labels), ("SCALE", "float", scale),
+                               ("OFFSET", "int", offset), ("UNITS", "char", units)):
+        for suffix, part in split(values).items():
+            groups["ANALOG"][name + suffix] = (kind, part)
+    path.write_bytes(c3d_bytes(groups, np.full((frames, 1, 3), 100.0), raw, 100.0, per))
+    return path
+
+
+def test_analog_channels_beyond_255_are_read_from_labels2_scale2_units2(tmp_path):
+    """A C3D parameter holds at most 255 values: with more analog channels, ANALOG:LABELS,
+    SCALE, OFFSET and UNITS continue in LABELS2, SCALE2, OFFSET2 and UNITS2 (C3D User Guide),
+    as POINT:LABELS does for markers. urdf2dyn read UNITS alone: a plate on channels 255-260
+    had its moments' units guessed (N·mm, with a warning), so a file in N·m gave moments and
+    centres of pressure 1000 times off. Oracle: ezc3d, which joins LABELS, LABELS2 and applies
+    SCALE2 and OFFSET2 itself, and its force-plate module on the N·mm file (it takes moments
+    in N·mm whatever UNITS says)."""
+    nmm = _many_channels(tmp_path / "nmm.c3d", "Nmm")
+    nm = _many_channels(tmp_path / "nm.c3d", "Nm")
+    ez = ezc3d.c3d(os.fspath(nm))
+    names = list(ez.c3d_swig.channelNames())
+    assert len(names) == 260 and names[256] == "CH257"
+    assert [u.strip() for u in ez["parameters"]["ANALOG"]["UNITS2"]["value"]] == \
+        ["N", "N", "Nm", "Nm", "Nm"]
+    want = ezc3d.c3d(os.fspath(nmm), extract_forceplat_data=True)["data"]["platform"][0]
+    for path in (nmm, nm):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Urdf2dynWarning)     # every unit is known
+            p = C.read_c3d(path, rate="analog").plates[0]
+        assert p.contact.all()
+        np.testing.assert_allclose(p.force, want["force"].T, rtol=1e-5)
+        np.testing.assert_allclose(p.cop, want["center_of_pressure"].T * 1e-3, atol=1e-6)
+        np.testing.assert_allclose(p.moment @ (-p.normal), want["Tz"].T @ (-p.normal) * 1e-3,
+                                   rtol=1e-5, atol=1e-6)
+
+
+def test_channels_beyond_255_are_named_by_labels2_and_scale2(tmp_path):
+    """What is said of a plate's channels beyond 255 names them by ANALOG:LABELS2 (ezc3d's
+    channelNames) and finds their NaN scale in SCALE2."""
+    path = _many_channels(tmp_path / "gap.c3d", "Nmm", nan_sample=257)
+    assert list(ezc3d.c3d(os.fspath(path)).c3d_swig.channelNames())[256] == "CH257"
+    with pytest.warns(Urdf2dynWarning) as caught:
+        C.read_c3d(path)
+    said(caught, r"force plate 1: 1 of its 200 analog samples are NaN or infinite in channels "
+                 r"257 \(CH257\)")
+    path = _many_channels(tmp_path / "scale.c3d", "Nmm", nan_scale=258)
+    with pytest.raises(MotionError, match=r"force plate 1: ANALOG:SCALE of its channels "
+                                          r"258 \(CH258\) is nan"):
+        C.read_c3d(path, strict=True)

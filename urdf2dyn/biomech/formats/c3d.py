@@ -20,7 +20,8 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
 * analog channels: ``(raw - ANALOG:OFFSET) * ANALOG:SCALE * ANALOG:GEN_SCALE`` for data stored
   as integers, as stored for data stored as floats (ezc3d applies it, and the ``c3d`` package
   agrees), in ``ANALOG:UNITS`` (N, N·mm or N·m, mm or m; a channel without a known unit is taken in
-  N, N·POINT:UNITS or POINT:UNITS, with a warning).
+  N, N·POINT:UNITS or POINT:UNITS, with a warning). Beyond 255 channels, ``LABELS``, ``SCALE``,
+  ``OFFSET`` and ``UNITS`` continue in ``LABELS2``, ``SCALE2``, ... (ezc3d applies the scales).
 * force plates (``FORCE_PLATFORM:TYPE``, ``CHANNEL``, ``CORNERS``, ``ORIGIN``, ``CAL_MATRIX``):
   type 1: Fx Fy Fz Px Py Tz (the centre of pressure measured by the plate); type 2: Fx Fy Fz Mx
   My Mz (about the transducer origin); type 4: the same six channels before calibration,
@@ -163,15 +164,30 @@ def _texts(params, group, name):
     return [str(x) for x in np.ravel(np.asarray(v, dtype=object))]
 
 
-def _labels(params, group):
-    """A group's LABELS continued by LABELS2, LABELS3, ... stripped: a C3D parameter holds at
-    most 255 values, so a file with more points (Vicon's full-body models: 332) names the rest
-    in those, as the C3D User Guide says."""
-    labels, k, more = [], 2, _texts(params, group, "LABELS")
-    while more:
-        labels += [x.strip() for x in more]
-        more, k = _texts(params, group, f"LABELS{k}"), k + 1
-    return labels
+def _continued(params, group, name, read):
+    """A parameter's values continued by NAME2, NAME3, ... (each read by read(params, group,
+    name) as a list or 1-D array): a C3D parameter holds at most 255 values, so a file with
+    more points (Vicon's full-body models: 332) or analog channels lists the rest in those,
+    as the C3D User Guide says."""
+    parts, k, more = [], 2, read(params, group, name)
+    while len(more):
+        parts.append(more)
+        more, k = read(params, group, f"{name}{k}"), k + 1
+    return parts
+
+
+def _labels(params, group, name="LABELS"):
+    """A group's LABELS (or UNITS, ...) continued by LABELS2, LABELS3, ..., stripped."""
+    return [x.strip() for part in _continued(params, group, name, _texts) for x in part]
+
+
+def _channel_numbers(params, name):
+    """ANALOG:SCALE (or another number per channel) continued by SCALE2, ...: one value per
+    analog channel."""
+    def flat(params, group, name):
+        return _numbers(params, group, name).ravel()
+    parts = _continued(params, "ANALOG", name, flat)
+    return np.concatenate(parts) if parts else np.zeros(0)
 
 
 def _numbers(params, group, name, integer=False):
@@ -486,7 +502,7 @@ def _plates(c, source, markers, threshold, rate, strict):
     analogs = np.asarray(c["data"]["analogs"], dtype=float)
     analogs = analogs.reshape(analogs.shape[-2], analogs.shape[-1])        # (C, S)
     arate = _first(params, "ANALOG", "RATE", 0.0)
-    aunits = [u.strip() for u in _texts(params, "ANALOG", "UNITS")]
+    aunits = _labels(params, "ANALOG", "UNITS")       # channels beyond 255 in UNITS2, ...
     punits = markers.meta["units"]
     prate = markers.meta["rate"]
     types = _numbers(params, "FORCE_PLATFORM", "TYPE", integer=True).ravel()
@@ -516,9 +532,9 @@ def _plates(c, source, markers, threshold, rate, strict):
                "analog sampling rate in the capture software and re-export; the plates were "
                "left out", strict=strict, error=MotionError)
         return []
-    ascale = _numbers(params, "ANALOG", "SCALE").ravel()
+    ascale = _channel_numbers(params, "SCALE")
     gen = _numbers(params, "ANALOG", "GEN_SCALE").ravel()
-    labels = [x.strip() for x in _texts(params, "ANALOG", "LABELS")]
+    labels = _labels(params, "ANALOG")
     out = []
     for k in range(used):
         where = f"{source}: force plate {k + 1}"
