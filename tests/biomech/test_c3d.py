@@ -1089,9 +1089,11 @@ def test_a_corrupted_analog_rate_is_refused_not_read_for_minutes(tmp_path):
 
 def test_an_interrupted_read_leaves_no_reply_for_the_next(monkeypatch):
     """Ctrl-C (or an alarm) while the reader answers: the next file read is that file, not the
-    interrupted one's pending reply."""
+    interrupted one's pending reply; the dropped reader's pipes are closed (they were left to
+    the garbage collector: two ResourceWarnings)."""
     from urdf2dyn.biomech.formats import _c3dread
     read(QUALISYS)                                  # the reader is running
+    dropped = _c3dread._READER["proc"]
     real = _c3dread._read_exact
     calls = []
 
@@ -1105,6 +1107,7 @@ def test_an_interrupted_read_leaves_no_reply_for_the_next(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         read(QUALISYS)
     monkeypatch.setattr(_c3dread, "_read_exact", real)
+    assert dropped.stdin.closed and dropped.stdout.closed
     assert len(read(TYPE3).markers.labels) == 34    # FP_Type3's, not Qualisys' 55
 
 

@@ -52,14 +52,11 @@ def read(path):
                 _READER.clear()
                 proc.kill()
                 proc.wait()
+                _close_pipes(proc)
                 raise
             _READER.clear()
             code = proc.wait()
-            for pipe in (proc.stdin, proc.stdout):
-                try:
-                    pipe.close()
-                except OSError:
-                    pass
+            _close_pipes(proc)
             if code < 0:
                 try:
                     why = f"signal {signal.Signals(-code).name}"
@@ -71,6 +68,16 @@ def read(path):
     if reply[0] == "ok":
         return reply[1]
     raise RuntimeError(reply[1], reply[2])
+
+
+def _close_pipes(proc):
+    """Close a dropped reader's pipes (left to the garbage collector, each is a
+    ResourceWarning)."""
+    for pipe in (proc.stdin, proc.stdout):
+        try:
+            pipe.close()
+        except OSError:
+            pass
 
 
 def _read_exact(stream, n):
