@@ -40,6 +40,7 @@ import sys
 import tempfile
 import time
 import traceback
+from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")     # forked children: one thread each
 
@@ -216,7 +217,7 @@ def fuzz(files, mutants, seed=0, out=None, log=None, timeout=20, memory=6 << 30)
 
 def _fuzz(files, mutants, seed, out, log, timeout):
     rng = random.Random(seed)
-    sources = [(f, open(f, "rb").read()) for f in files]
+    sources = [(f, Path(f).read_bytes()) for f in files]
     counts = dict.fromkeys(OUTCOMES, 0)
     findings, contained = [], []
     with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as wd:

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -187,7 +188,8 @@ def torques_options(draw, motion):
 # ----------------------------------------------------------------------------- the CLI
 
 #: the 2R arm's own trial (its first 60 rows): a motion file that computes
-ARM_TRIAL = "".join(open(data_path("robot2r_trajectory.csv")).readlines()[:61])
+ARM_TRIAL = "".join(Path(data_path("robot2r_trajectory.csv")).read_text()
+                    .splitlines(keepends=True)[:61])
 
 
 @settings(PROFILE)
@@ -411,7 +413,7 @@ def test_random_options_of_the_other_commands_never_trace_back(argv):
             status, out, err = run_cli(line, [data_path("robot2r.urdf")])
         finally:
             os.chdir(cwd)
-        code = [open(os.path.join(d, f)).read() for d, _, names in os.walk(tmp)
+        code = [Path(os.path.join(d, f)).read_text() for d, _, names in os.walk(tmp)
                 for f in names if f.endswith((".c", ".h", ".py", ".m"))]
     if command == "human":          # reads no file: every refusal is a command-line mistake
         assert status in (0, 2), err
@@ -448,7 +450,8 @@ def test_batch_options_with_one_motion(fmt, ext, jobs, scheduler):
         finally:
             os.chdir(cwd)
         written = os.path.join(tmp, "out" + ext)
-        first = open(written).readline() if os.path.exists(written) else None
+        first = (Path(written).read_text().splitlines()[0] if os.path.exists(written)
+                 else None)
     if not agrees:
         assert status == 2 and f"--format {fmt}" in err and first is None, err
         return
@@ -490,7 +493,7 @@ def test_mapping_option_renames_the_columns(columns, kind, damage):
             argv = ["torques", data_path("robot2r.urdf"), os.path.join(tmp, "trial.csv"),
                     "-o", out, "--no-progress"] + (["--mapping", mapping] if mapping else [])
             status, _, err = run_cli(argv, [os.path.join(tmp, "trial.csv")])
-            return status, err, open(out).read() if os.path.exists(out) else None
+            return status, err, Path(out).read_text() if os.path.exists(out) else None
         if not _MAPPED_REFERENCE:
             _MAPPED_REFERENCE["out"] = torques(ARM_TRIAL, None)[2]
         mapping = os.path.join(tmp, f"map.{kind}")
@@ -530,7 +533,7 @@ def test_code_and_equation_switches(case):
                 flag for flag, on in (("--latex", latex), ("--parameters", parameters),
                                       ("--floating-base", floating)) if on]
         status, out, err = run_cli(argv, [data_path("robot2r.urdf")])
-        code = [open(os.path.join(d, f)).read() for d, _, names in os.walk(tmp)
+        code = [Path(os.path.join(d, f)).read_text() for d, _, names in os.walk(tmp)
                 for f in names]
     if case[0] == "equations" and case[3]:      # 2 + 6 DoF: above the equations' limit
         assert status != 0 and "Traceback" not in err

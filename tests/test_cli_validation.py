@@ -8,6 +8,7 @@ import re
 import shutil
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -32,14 +33,14 @@ def run(argv, capsys):
 
 
 def digest(path):
-    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 @pytest.fixture
 def trial(tmp_path):
     """A short copy of the bundled running trial (and its ground reactions) in tmp_path."""
     for name in ("running_a_3ms.csv", "running_a_3ms_grf.csv"):
-        lines = open(data_path(name)).read().splitlines()[:60]
+        lines = Path(data_path(name)).read_text().splitlines()[:60]
         (tmp_path / name).write_text("\n".join(lines) + "\n")
     return tmp_path / "running_a_3ms.csv", tmp_path / "running_a_3ms_grf.csv"
 
@@ -239,12 +240,12 @@ def test_replacing_is_atomic_on_success_and_failure(tmp_path):
     path = tmp_path / "f.txt"
     with replacing(path) as tmp:
         assert os.path.dirname(tmp) == str(tmp_path) and tmp.endswith(".txt")
-        open(tmp, "w").write("new")
+        Path(tmp).write_text("new")
         assert not path.exists()
     assert path.read_text() == "new"
     with pytest.raises(KeyboardInterrupt):
         with replacing(path) as tmp:
-            open(tmp, "w").write("half")
+            Path(tmp).write_text("half")
             raise KeyboardInterrupt
     assert path.read_text() == "new" and os.listdir(tmp_path) == ["f.txt"]
 
@@ -281,12 +282,11 @@ def _zip(text):
     return buf.getvalue()
 
 
-ROBOT = open(data_path("robot2r.urdf"), "rb").read()
+ROBOT = Path(data_path("robot2r.urdf")).read_bytes()
 
 
 @pytest.mark.parametrize("name,data,words", [
-    ("trial.c3d", open(os.path.join(os.path.dirname(__file__), "data", "c3d", "BTS.c3d"),
-                       "rb").read(),
+    ("trial.c3d", Path(os.path.dirname(__file__), "data", "c3d", "BTS.c3d").read_bytes(),
      "a C3D motion-capture recording, not a model (a model is a URDF, OpenSim .osim or MuJoCo "
      "MJCF file: XML text): it is a recording: give it as the motion, after the model"),
     ("model.osim.gz", __import__("gzip").compress(ROBOT),

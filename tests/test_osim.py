@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -148,7 +149,7 @@ def test_natural_cubic_spline_is_read_as_opensim_reads_it(osim, tmp_path):
     as opensim-core's Applications/ID/tests/resources/subject01.osim still use) as a
     SimmSpline. gait2354's knee splines renamed so: loaded by both, the same dynamics,
     q beyond the knots included."""
-    text = open(os.path.join(DATA, MODELS["gait2354"]), encoding="utf-8").read()
+    text = Path(os.path.join(DATA, MODELS["gait2354"])).read_text(encoding="utf-8")
     assert text.count("<SimmSpline") > 0
     path = tmp_path / "natural_cubic_spline.osim"
     path.write_text(text.replace("SimmSpline", "NaturalCubicSpline"), encoding="utf-8")

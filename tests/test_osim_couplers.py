@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -108,7 +109,7 @@ def test_spline_coupler_elimination_balances_power(tmp_path):
 
 def test_bad_couplers_are_named(tmp_path):
     path = _spline_coupled_model(tmp_path)
-    text = open(path).read()
+    text = Path(path).read_text()
     bad = tmp_path / "bad.osim"
     bad.write_text(text.replace("<dependent_coordinate_name>c2<", "<dependent_coordinate_name>"
                                 "nope<"))

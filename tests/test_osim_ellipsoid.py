@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -613,7 +614,7 @@ def test_osim_to_urdf_freezes_the_ellipsoid_joint_where_it_is(thoracoscapular, t
 
 
 def test_a_scapulothoracic_joint_without_radii_is_refused(tmp_path):
-    text = open(THORACOSCAPULAR, encoding="utf-8").read()
+    text = Path(THORACOSCAPULAR).read_text(encoding="utf-8")
     start = text.index("<thoracic_ellipsoid_radii_x_y_z>")
     end = text.index("</thoracic_ellipsoid_radii_x_y_z>") + len("</thoracic_ellipsoid_radii_x_y_z>")
     path = tmp_path / "no_radii.osim"

@@ -10,6 +10,7 @@ import sys
 import tempfile
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -478,7 +479,7 @@ def test_a_published_models_inertias_are_judged_by_their_principal_moments():
     clavicle and the scapula keep it on their diagonals, the radius not even there."""
     path = os.path.join(os.path.dirname(__file__), "data", "opensim_core",
                         "ThoracoscapularShoulderModel.osim")
-    text = open(path).read()
+    text = Path(path).read_text()
     broken = set()
     for name, numbers in re.findall(r'<Body name="(\w+)">.*?<inertia>([^<]*)</inertia>', text,
                                     flags=re.S):
@@ -506,7 +507,7 @@ def test_stray_windows_bytes_outside_the_tags_are_read_and_said(osim, tmp_path, 
     published model had an en dash, 0x96, in its credits): OpenSim reads it; urdf2dyn
     refused it. It reads it now, the same model as without the byte, saying the line and
     column; strict refuses it."""
-    data = open(ARM26, "rb").read()
+    data = Path(ARM26).read_bytes()
     assert where in data
     path = tmp_path / "arm26.osim"
     path.write_bytes(data.replace(where, stray, 1))
@@ -523,7 +524,7 @@ def test_stray_windows_bytes_outside_the_tags_are_read_and_said(osim, tmp_path, 
 
 def test_a_stray_byte_inside_a_tag_is_still_refused(tmp_path):
     """Inside a tag (a name, a number) a stray byte is not guessed at: refused as before."""
-    data = open(ARM26, "rb").read().replace(b'<Body name="r_humerus"',
+    data = Path(ARM26).read_bytes().replace(b'<Body name="r_humerus"',
                                             b'<Body name="r_hum\x96erus"', 1)
     path = tmp_path / "arm26.osim"
     path.write_bytes(data)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import os
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -52,7 +53,7 @@ def osim_file(request, tmp_path_factory):
     path = request.param
     if path.endswith(".gz"):
         out = tmp_path_factory.mktemp("models") / os.path.basename(path)[:-3]
-        out.write_bytes(gzip.decompress(open(path, "rb").read()))
+        out.write_bytes(gzip.decompress(Path(path).read_bytes()))
         path = str(out)
     return path
 
@@ -64,7 +65,7 @@ def _load(path):
 
 
 def test_the_vendored_models_include_the_nine_that_broke_the_command_line():
-    text = {f: gzip.decompress(open(os.path.join(DATA, "gz", f), "rb").read())
+    text = {f: gzip.decompress(Path(os.path.join(DATA, "gz", f)).read_bytes())
             for f in os.listdir(os.path.join(DATA, "gz"))}
     broke = sorted(f[:-8] for f, t in text.items() if b"<HuntCrossleyForce::" in t)
     assert broke == ["DynamicJumperModel", "SoccerKickingModel", "ToyLandingModel",
@@ -132,8 +133,8 @@ def test_moco_2d_gait_names_its_component_forces_and_equals_opensim_without_them
     every force off OpenSim's inverse dynamics equals urdf2dyn's; with the contacts on it
     does not."""
     path = tmp_path / "2D_gait.osim"
-    path.write_bytes(gzip.decompress(open(os.path.join(
-        os.path.dirname(DATA), "moco", "2D_gait.osim.gz"), "rb").read()))
+    path.write_bytes(gzip.decompress(Path(os.path.join(
+        os.path.dirname(DATA), "moco", "2D_gait.osim.gz")).read_bytes()))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         model = urdf2dyn.load(str(path))

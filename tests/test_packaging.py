@@ -84,7 +84,8 @@ assert urdf2dyn.__file__.startswith(sys.argv[1]), urdf2dyn.__file__
 model = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
 q, v, a = np.array([0.3, -0.7]), np.array([0.5, 1.1]), np.array([-0.2, 0.4])
 print(repr(model.inverse_dynamics(q, v, a).tolist()))
-maps = open("/proc/self/maps").read()
+with open("/proc/self/maps") as f:
+    maps = f.read()
 print("libmxml mapped" if "libmxml" in maps else "no libmxml")
 import ctypes
 try:

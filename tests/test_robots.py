@@ -13,6 +13,7 @@ import os
 import sys
 import warnings
 import xml.parsers.expat
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -100,7 +101,7 @@ def _expat_lines(text):
 @pytest.mark.parametrize("rel", URDFS)
 def test_robot_line_numbers_are_expats(rel):
     path = os.path.join(ROOT, rel)
-    text = open(path, encoding="utf-8").read()
+    text = Path(path).read_text(encoding="utf-8")
     try:
         model = _load_quiet(path)
     except urdf2dyn.URDFError:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -115,7 +116,7 @@ def test_example_robot_data_ur3_urdf():
         "which hold links: load one of those")
     # and the robots named do load
     for name in ("ur3_gripper.urdf", "ur3_joint_limited_robot.urdf", "ur3_robot.urdf"):
-        assert _links(open(os.path.join(root, "ur_description", "urdf", name)).read())
+        assert _links(Path(os.path.join(root, "ur_description", "urdf", name)).read_text())
 
 
 def _check_says_what_info_says(path):

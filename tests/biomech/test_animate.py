@@ -47,8 +47,8 @@ def test_frames_draw_the_motion_and_the_gif_has_them(tmp_path):
         images.append(np.asarray(fig.canvas.buffer_rgba())[..., :3].astype(int))
     assert np.abs(images[0] - images[1]).sum() > 0          # the figure moved
     assert (images[0] < 128).any()                          # something dark was drawn
-    gif = PIL.open(path)
-    assert gif.n_frames == len(t)
+    with PIL.open(path) as gif:
+        assert gif.n_frames == len(t)
     plt.close(fig)
     with pytest.raises(ValueError, match="expected a .gif or .mp4"):
         animate(model, t, q, path=tmp_path / "x.avi")

@@ -21,6 +21,7 @@ import sys
 import tempfile
 import textwrap
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -62,7 +63,7 @@ def patched(tmp_path, source, name="patched.c3d", **values):
     """A copy of a vendor's file with bytes of its parameter section changed in place:
     GROUP__NAME=(format, [values]) writes the values over the parameter's, and
     GROUP__NAME="gid" negates its group id (the record then reads as a group's)."""
-    data = bytearray(open(source, "rb").read())
+    data = bytearray(Path(source).read_bytes())
     params = _trimmer()._parameters(data)
     for key, change in values.items():
         at, _ = params[tuple(key.split("__"))]
@@ -299,7 +300,8 @@ def test_occluded_markers_are_gaps(tmp_path):
 @pytest.mark.parametrize("path", [QUALISYS, VICON])
 def test_events_are_read_with_their_times(path):
     rec = read(path)
-    r = c3dpkg.Reader(open(path, "rb"))
+    with open(path, "rb") as f:
+        r = c3dpkg.Reader(f)
     labels = [x.strip() for x in r.get("EVENT:LABELS").string_array]
     times = r.get("EVENT:TIMES").float_array              # (n, 2): minutes, seconds
     want = sorted(zip(60 * times[:, 0] + times[:, 1], labels))
@@ -313,7 +315,8 @@ def test_events_are_read_with_their_times(path):
 def test_vicon_nexus_integer_event_icon_ids_are_read():
     """Vicon Nexus writes EVENT:ICON_IDS as integers where the C3D standard has text: the
     file is read (it was refused as corrupted), its events with it."""
-    r = c3dpkg.Reader(open(VICON, "rb"))
+    with open(VICON, "rb") as f:
+        r = c3dpkg.Reader(f)
     assert r.get("MANUFACTURER:SOFTWARE").string_value.strip() == "Vicon Nexus"
     icons = r.get("EVENT:ICON_IDS")
     assert icons.bytes_per_element == 2 and list(icons.int16_array) == [1] * 6 + [2] * 6
@@ -620,7 +623,7 @@ def test_wrong_units_are_warned_about(tmp_path):
 @pytest.mark.parametrize("size", [0, 16, 600, 1500, 5000])
 def test_truncated_files_are_refused_or_read_short(tmp_path, size):
     path = tmp_path / "cut.c3d"
-    path.write_bytes(open(TYPE3, "rb").read()[:size])
+    path.write_bytes(Path(TYPE3).read_bytes()[:size])
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Urdf2dynWarning)
@@ -631,7 +634,7 @@ def test_truncated_files_are_refused_or_read_short(tmp_path, size):
         pytest.fail("a truncated file read without a word")
 
 
-_SMALL = open(TYPE3, "rb").read()      # 9 KB: header, parameters and 2 frames
+_SMALL = Path(TYPE3).read_bytes()      # 9 KB: header, parameters and 2 frames
 
 
 @settings(max_examples=120, derandomize=True, deadline=None,
@@ -810,7 +813,7 @@ def _point_units_renamed(tmp_path, source, name):
     """A vendor's file with one byte changed: POINT:UNITS renamed POINT:UNITX, so that the
     file declares no POINT:UNITS while every other byte (the positions, the plates'
     calibration, the parameter section's layout) stays as the vendor wrote it."""
-    data = bytearray(open(source, "rb").read())
+    data = bytearray(Path(source).read_bytes())
     rec = _record_start(data, ("POINT", "UNITS"))
     assert data[rec + 2:rec + 7] == b"UNITS"
     data[rec + 6:rec + 7] = b"X"
@@ -1057,7 +1060,7 @@ def test_files_ezc3d_cannot_read_are_refused_saying_why(tmp_path):
     """SGI/MIPS byte order (c3d.org's sgi_*.c3d, Motion Analysis' old files) and a parameter
     in another type than the standard's (PhoeniX writes ANALOG:OFFSET as floats): not called
     corrupted, but told what ezc3d cannot read."""
-    data = bytearray(open(TYPE3, "rb").read())
+    data = bytearray(Path(TYPE3).read_bytes())
     data[(data[0] - 1) * 512 + 3] = 86                 # the parameter section's processor
     (tmp_path / "sgi.c3d").write_bytes(bytes(data))
     with pytest.raises(MotionError, match=r"sgi.c3d: written in the SGI/MIPS byte order "
@@ -1065,7 +1068,7 @@ def test_files_ezc3d_cannot_read_are_refused_saying_why(tmp_path):
         C.read_c3d(tmp_path / "sgi.c3d")
     # ANALOG:SCALE's 16 floats relabelled as 32 integers (the same 64 bytes), as PhoeniX's
     # files store ANALOG:OFFSET as floats (c3d.org's sample13; ezc3d refuses both)
-    data = bytearray(open(TYPE3, "rb").read())
+    data = bytearray(Path(TYPE3).read_bytes())
     rec = _record_start(data, ("ANALOG", "SCALE"))
     q = rec + 2 + abs(struct.unpack("b", data[rec:rec + 1])[0])
     assert struct.unpack("bbB", data[q + 2:q + 5]) == (4, 1, 16)    # float, 1 dimension of 16
@@ -1181,7 +1184,7 @@ def test_dimensions_with_a_late_zero_are_refused(tmp_path):
     file): its 'dimensions' are the text's bytes, the last a 0, so it holds no value, but ezc3d
     loops over the 1.5e9 combinations before the 0 (seconds of CPU per parameter); the
     pre-check names it."""
-    data = bytearray(open(os.path.join(DATA, "ViconWorkstation_shd01.c3d"), "rb").read())
+    data = bytearray(Path(os.path.join(DATA, "ViconWorkstation_shd01.c3d")).read_bytes())
     rec = _record_start(data, ("MANUFACTURER", "VERSION_LABEL"))
     q = rec + 2 + abs(struct.unpack("b", data[rec:rec + 1])[0])
     assert struct.unpack("bb", data[q + 2:q + 4]) == (-1, 1)

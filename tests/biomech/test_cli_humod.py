@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -32,7 +33,7 @@ def api_torques(motion=MOTION, grf=GRF, model=None):
 
 
 def read_table(path):
-    header = open(path).readline().strip().split(",")
+    header = Path(path).read_text().splitlines()[0].strip().split(",")
     return header, np.loadtxt(path, delimiter=",", skiprows=1)
 
 
@@ -72,7 +73,7 @@ def test_per_kg_residuals_and_sto(tmp_path):
     assert back.names == [f"{n}_force" for n in ("pBJX", "pBJY", "pBJZ")] + [
         f"{n}_moment" for n in model.v_names[3:]]
     assert back.meta["in_degrees"] is False
-    assert "N·m/kg" in open(sto, encoding="utf-8").readline()
+    assert "N·m/kg" in Path(sto).read_text(encoding="utf-8").splitlines()[0]
     np.testing.assert_allclose(back.q, tau / model.total_mass, rtol=1e-9, atol=1e-9)
     t_back, tau_back, names = formats.read_torques(sto, model)
     assert names == list(model.v_names)
@@ -97,7 +98,7 @@ def test_degrees_and_grf_in_the_motion_file(tmp_path):
                          moment=reac.moment)
     deg = tmp_path / "deg.csv"
     formats.write_csv(deg, both, degrees=True, model=model)
-    header = open(deg).readline()
+    header = Path(deg).read_text().splitlines()[0]
     assert "grfY_R" in header and "momY_L" in header
     out = tmp_path / "tau.csv"
     assert main(["torques", HUMAN, str(deg), "--degrees", "-o", str(out)]) == 0
@@ -276,7 +277,7 @@ def test_torques_errors(tmp_path, capsys):
     assert main(["torques", HUMAN, str(sto), "--grf", GRF]) == 0   # inDegrees=yes in the header
     capsys.readouterr()
     short = tmp_path / "short_grf.csv"
-    lines = open(GRF).read().splitlines()
+    lines = Path(GRF).read_text().splitlines()
     short.write_text("\n".join(lines[:100]) + "\n")
     assert main(["torques", HUMAN, MOTION, "--grf", str(short)]) == 1
     assert "cover" in capsys.readouterr().err
@@ -312,7 +313,7 @@ def test_human_command(tmp_path, capsys):
     assert out.read_text() == human(1.7, 65, "female")
     assert "female, 1.7 m, 65 kg" in capsys.readouterr().out
     assert main(["human", "--subject", "a", "-o", str(out)]) == 0
-    assert out.read_text() == open(HUMAN).read()
+    assert out.read_text() == Path(HUMAN).read_text()
     # command-line mistakes exit with status 2, as argparse's own errors (issue 16)
     assert main(["human", "--height", "1.7", "-o", str(out)]) == 2
     assert "missing --mass --sex" in capsys.readouterr().err

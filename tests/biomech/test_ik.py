@@ -23,6 +23,7 @@ import re
 import types
 import os
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -473,7 +474,7 @@ def test_columns_in_opensims_coordinate_order(tmp_path):
                                               recursive=True))):
         models.append(os.fspath(tmp_path / f"unzipped{k}.osim"))
         with gzip.open(path) as f:
-            open(models[-1], "wb").write(f.read())
+            Path(models[-1]).write_bytes(f.read())
     osim.Logger.setLevelString("error")
     assert len(models) > 20
     for path in models:
@@ -801,7 +802,7 @@ def leg39(tmp_path_factory):
     for f in ("leg39_swing_short.trc", "leg39_swing_short_IK_Setup.xml"):
         shutil.copy(os.path.join(src, f), folder / f)
     (folder / "leg39.osim").write_bytes(gzip.decompress(
-        open(os.path.join(src, "leg39.osim.gz"), "rb").read()))
+        Path(os.path.join(src, "leg39.osim.gz")).read_bytes()))
     setups = {}
     for name, weight in (("w20", 20.0), ("strict", math.inf)):
         tool = osim.InverseKinematicsTool(os.fspath(folder / "leg39_swing_short_IK_Setup.xml"))

@@ -20,6 +20,7 @@ import gzip
 import os
 import shutil
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -41,8 +42,7 @@ def files(tmp_path_factory):
     d = tmp_path_factory.mktemp("opencap")
     for name in sorted(os.listdir(DATA)):
         if name.endswith(".osim.gz"):
-            (d / name[:-3]).write_bytes(gzip.decompress(open(os.path.join(DATA, name),
-                                                             "rb").read()))
+            (d / name[:-3]).write_bytes(gzip.decompress(Path(DATA, name).read_bytes()))
         elif name != "README.md":
             shutil.copy(os.path.join(DATA, name), d / name)
     return d

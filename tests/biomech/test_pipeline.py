@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -82,7 +83,7 @@ def test_default_needs_no_scipy(tmp_path):
 def test_mapping_file_on_the_command_line(tmp_path, model):
     """--mapping renames the file's columns (file name -> model name), as CSV or JSON."""
     ref = urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF)
-    lines = open(MOTION).read().splitlines()
+    lines = Path(MOTION).read_text().splitlines()
     ren = {"rKJZ_L": "knee_angle_l", "rKJZ_R": "knee_angle_r"}
     header = [ren.get(h, h) for h in lines[0].split(",")]
     renamed = tmp_path / "renamed.csv"

@@ -4,6 +4,7 @@ no NaN spreads beyond the samples it came from, with or without --filter; a cent
 missing outside contact is no load, not a gap."""
 import shutil
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -59,7 +60,7 @@ def _with_gap(tmp_path, rows, column="rKJZ_L", index=False):
 def test_pandas_csv_with_five_missing_rows_is_filled_and_warned(tmp_path, index):
     """Issue 8: 5 NaN rows in a motion file became 9 NaN output rows."""
     path = _with_gap(tmp_path, slice(100, 105), index=index)
-    text = open(path).read().splitlines()
+    text = Path(path).read_text().splitlines()
     assert ",," in text[101] or text[101].endswith(",")          # pandas: NaN -> empty cell
     raw = formats.read(path)
     assert np.isnan(raw.column("rKJZ_L")[100:105]).all() and raw.names[0] == "pBJX"
@@ -120,7 +121,7 @@ def test_gaps_in_a_force_plate_during_contact(tmp_path):
     fy = reac.grf["R"][:, 1]
     mid = int(np.argmax(fy))
     for n, ok in ((3, True), (20, False)):
-        lines = open(GRF).read().splitlines()
+        lines = Path(GRF).read_text().splitlines()
         header = lines[0].split(",")
         cols = [header.index(c) for c in ("grfX_R", "grfY_R", "grfZ_R", "copX_R", "copY_R",
                                           "copZ_R")]

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import warnings
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -154,7 +155,7 @@ def _a_trc():
         import tempfile
         with tempfile.TemporaryDirectory() as d:
             write_trc(os.path.join(d, "w.trc"), small)
-            _TRC = open(os.path.join(d, "w.trc")).read()
+            _TRC = Path(os.path.join(d, "w.trc")).read_text()
     return _TRC
 
 

@@ -9,6 +9,7 @@ its own pelvis_* columns, put through the root's motion subspace, give the same 
 import os
 import shutil
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -207,7 +208,7 @@ def test_a_heaviest_tree_without_a_free_root_is_said():
     path = os.path.join(DATA, "Models", "gz", "SoccerKickingModel.osim.gz")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
-        model = urdf2dyn.load(gzip.decompress(open(path, "rb").read()))
+        model = urdf2dyn.load(gzip.decompress(Path(path).read_bytes()))
     assert model.joints[0].name == "free"                         # the ball's
     assert G.root_problem(model) == (
         "model 'SoccerBallKickingModel' has no 6-DoF root (its first joints ['ground_pelvis'] "

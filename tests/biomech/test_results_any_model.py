@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import os
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -39,7 +40,7 @@ def _load(path):
 
 def _unzip(folder, src):
     path = folder / os.path.basename(src)[:-3]
-    path.write_bytes(gzip.decompress(open(src, "rb").read()))
+    path.write_bytes(gzip.decompress(Path(src).read_bytes()))
     return str(path)
 
 

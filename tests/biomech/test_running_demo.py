@@ -42,7 +42,7 @@ def test_files(trial):
     t = trial["t"]
     assert len(t) == 680 and np.allclose(np.diff(t), 0.005)
     assert formats.read(MOTION).names == list(trial["model"].q_names)
-    header = open(GRF).readline().strip().split(",")
+    header = Path(GRF).read_text().splitlines()[0].strip().split(",")
     assert header == ["time"] + [f"{k}{ax}_{s}" for s in "LR" for k in ("grf", "cop", "mom")
                                  for ax in "XYZ"]
 

@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -123,7 +124,7 @@ def test_swapped_plates_at_another_rate(tmp_path):
     400 N·m unnoticed; it now reads the loads applied at the motion's samples."""
     for f in ("subject01_walk1_ik.mot", "subject01_walk1_grf.mot", "subject01_simbody.osim"):
         shutil.copy(os.path.join(ID_CASE, f), tmp_path / f)
-    xml = open(os.path.join(ID_CASE, "subject01_walk1_grf.xml")).read()
+    xml = Path(os.path.join(ID_CASE, "subject01_walk1_grf.xml")).read_text()
     (tmp_path / "right.xml").write_text(xml)
     (tmp_path / "swapped.xml").write_text(xml.replace("calcn_r", "TMP").replace(
         "calcn_l", "calcn_r").replace("TMP", "calcn_l"))

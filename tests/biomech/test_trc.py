@@ -5,6 +5,7 @@ Data: opensim-models' Gait2392 subject01_walk1.trc and Hamner's subject02_runnin
 (tests/data/opensim_models/README.md)."""
 import os
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -69,7 +70,7 @@ def test_written_file_is_read_by_opensim(tmp_path, units):
 
 
 def test_header_and_cell_errors_name_the_line(tmp_path):
-    text = open(WALK).read().splitlines()
+    text = Path(WALK).read_text().splitlines()
     bad = list(text)
     bad[2] = bad[2].replace("mm", "furlongs")
     p = tmp_path / "units.trc"
@@ -93,7 +94,7 @@ def test_header_and_cell_errors_name_the_line(tmp_path):
 
 
 def test_wrong_units_are_warned_about(tmp_path):
-    text = open(WALK).read().replace("\tmm\t", "\tm\t", 1)
+    text = Path(WALK).read_text().replace("\tmm\t", "\tm\t", 1)
     p = tmp_path / "metres.trc"
     p.write_text(text)
     with pytest.warns(Urdf2dynWarning, match="are they in mm"):
@@ -169,7 +170,7 @@ def test_a_row_missing_its_last_markers_cells_is_refused_and_a_gap_is_not(tmp_pa
 def test_a_file_truncated_mid_number_is_refused(tmp_path):
     """Cut inside the last row's last number: the partial number was read as a value. The
     header promises more frames and the file ends without a line end."""
-    text = open(WALK).read()
+    text = Path(WALK).read_text()
     cut = text.index("\n", text.index("\n20\t") + 1) - 3           # in frame 20's last number
     p = tmp_path / "cut.trc"
     p.write_text(text[:cut])
@@ -196,11 +197,11 @@ def test_urdf2dyn_ik_names_the_marker_files_faults(tmp_path, capsys):
     NumFrames that promises more is a warning: line and the trial runs."""
     from urdf2dyn import cli
     src = os.path.join(os.path.dirname(__file__), os.pardir, "data", "ik", "gait2392")
-    setup = open(os.path.join(src, "subject01_Setup_IK.xml")).read()
+    setup = Path(os.path.join(src, "subject01_Setup_IK.xml")).read_text()
     setup = setup.replace("subject01_simbody.osim", os.path.abspath(
         os.path.join(src, "subject01_simbody.osim")))
     setup = setup.replace("<time_range> 0.5 2.5</time_range>", "<time_range>0 0.02</time_range>")
-    text = open(os.path.join(src, "subject01_walk1.trc")).read()
+    text = Path(os.path.join(src, "subject01_walk1.trc")).read_text()
     (tmp_path / "Setup_IK.xml").write_text(setup.replace(
         "subject01_walk1.trc", os.fspath(tmp_path / "walk.trc")))
     (tmp_path / "walk.trc").write_text(text[:text.index("\n21\t") + 40])

@@ -2,6 +2,7 @@
 points or torques; torques are written in OpenSim's inverse-dynamics layout with inDegrees=no
 and read back identically by pandas and by OpenSim's Storage."""
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,7 +28,7 @@ def test_storage_copy_is_byte_for_byte(tmp_path):
     (tmp_path / "osim").mkdir()
     a = write_storage(tmp_path / "osim" / "grf.mot", labels, data, True)
     b = write_storage_copy(tmp_path / "grf.mot", labels, data, True)
-    assert open(a, "rb").read() == open(b, "rb").read()
+    assert Path(a).read_bytes() == Path(b).read_bytes()
 
 
 def test_angle_columns_follow_opensim_rules_without_a_model():
@@ -50,7 +51,7 @@ def test_opensim_force_plate_file_keeps_its_centres_of_pressure(tmp_path):
     """The bug of issue 8: ground_force_px was multiplied by pi/180 (0.379 m -> 0.0066 m)."""
     motion, reac = trial()
     path = write_force_plate_mot(tmp_path / "subject01_walk1_grf.mot", reac)
-    text = open(path).read().splitlines()
+    text = Path(path).read_text().splitlines()
     assert text[:6] == ["subject01_walk1_grf", "version=1", f"nRows={len(reac.time)}",
                         f"nColumns={len(FORCE_PLATE_LABELS)}", "inDegrees=yes", "endheader"]
     assert text[6].split("\t") == FORCE_PLATE_LABELS
@@ -98,7 +99,7 @@ def test_torques_sto_layout_and_round_trip_in_pandas(tmp_path):
     res = urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF)
     path = tmp_path / "run_torques.sto"
     formats.write_torques(path, res.t, res.tau, model)
-    lines = open(path).read().splitlines()
+    lines = Path(path).read_text().splitlines()
     end = lines.index("endheader")
     assert "inDegrees=no" in lines[:end]
     # pandas 3 parses floats exactly by default; pandas 2 needs float_precision="round_trip"
@@ -145,7 +146,7 @@ def test_io_write_sto_never_multiplies_a_table_that_is_not_a_motion(tmp_path):
     tau = np.column_stack([np.linspace(1, 2, 5), np.linspace(-3, 3, 5)])
     path = tmp_path / "x.sto"
     formats.write(path, trajectory.Trajectory(t, tau, ["hip", "knee"]))
-    assert "inDegrees=no" in open(path).read()
+    assert "inDegrees=no" in Path(path).read_text()
     np.testing.assert_allclose(formats.read(path).q, tau, rtol=1e-15)
     # with a model, coordinates go in degrees and come back in radians; translations stay in m
     model = humod_subject("A")

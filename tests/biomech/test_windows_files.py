@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -141,7 +142,7 @@ def test_urdf_in_a_windows_folder(tmp_path, variant):
     folder = tmp_path / FOLDER
     folder.mkdir(parents=True)
     src = urdf2dyn.data_path("arm7.urdf")
-    data = windows_variants(open(src, "rb").read())[variant]
+    data = windows_variants(Path(src).read_bytes())[variant]
     path = folder / "bras 7 ddl é.urdf"
     path.write_bytes(data)
     ours, ref = urdf2dyn.load(str(path)), urdf2dyn.load(src)
@@ -151,7 +152,7 @@ def test_urdf_in_a_windows_folder(tmp_path, variant):
 
 
 def test_urdf_declared_windows_1252(tmp_path):
-    text = open(urdf2dyn.data_path("robot2r.urdf"), encoding="utf-8").read()
+    text = Path(urdf2dyn.data_path("robot2r.urdf")).read_text(encoding="utf-8")
     body = text[text.index("<robot"):]
     path = tmp_path / "robot.urdf"
     path.write_bytes(('<?xml version="1.0" encoding="windows-1252"?>\n<!-- Zoë -->\n'
@@ -200,7 +201,7 @@ def test_cli_torques_in_a_windows_folder(written):
                                    encoding="utf-8")
     (sub / "coords.mot").write_bytes(windows_variants((d / "coords.mot").read_bytes())["bom+crlf"])
     urdf = sub / "robot 2r.urdf"
-    urdf.write_bytes(open(urdf2dyn.data_path("robot2r.urdf"), "rb").read())
+    urdf.write_bytes(Path(urdf2dyn.data_path("robot2r.urdf")).read_bytes())
     out = sub / "couples é.sto"
     r = subprocess.run([sys.executable, "-m", "urdf2dyn", "torques", str(urdf),
                         str(sub / "coords.mot"), "--external-loads", str(sub / "loads.xml"), "-o",
@@ -313,7 +314,7 @@ def _windows_setup(text, paths, encoding="cp1252"):
 
 def _copy(src, dst):
     dst.parent.mkdir(parents=True, exist_ok=True)
-    dst.write_bytes(open(src, "rb").read())
+    dst.write_bytes(Path(src).read_bytes())
 
 
 @pytest.fixture(scope="module")
@@ -325,11 +326,11 @@ def gait2354_windows(tmp_path_factory):
     for name in ("subject01_simbody.osim", "subject01_walk1_ik.mot", "subject01_walk1_grf.mot"):
         sub = "Modèle" if name.endswith(".osim") else "Données brutes"
         _copy(os.path.join(src, name), root / sub / name)
-    loads = open(os.path.join(src, "subject01_walk1_grf.xml"), encoding="utf-8").read()
+    loads = Path(os.path.join(src, "subject01_walk1_grf.xml")).read_text(encoding="utf-8")
     (root / "Charges").mkdir()
     (root / "Charges" / "grf é.xml").write_bytes(_windows_setup(
         loads, {"datafile": r"..\Données brutes\subject01_walk1_grf.mot"}))
-    setup = open(os.path.join(src, "subject01_Setup_InverseDynamics.xml"), encoding="utf-8").read()
+    setup = Path(src, "subject01_Setup_InverseDynamics.xml").read_text(encoding="utf-8")
     (root / "Setup ID.xml").write_bytes(_windows_setup(setup, {
         "model_file": r"Modèle\subject01_simbody.osim",
         "coordinates_file": r".\Données brutes\subject01_walk1_ik.mot",
@@ -376,7 +377,7 @@ def test_id_setup_absolute_windows_path_warns_and_reads_beside(tag, absolute, tm
     src = os.path.join(OSIM_DATA, "opensim_models", "Gait2354_Simbody")
     for name in os.listdir(src):
         _copy(os.path.join(src, name), tmp_path / name)
-    setup = open(os.path.join(src, "subject01_Setup_InverseDynamics.xml"), encoding="utf-8").read()
+    setup = Path(src, "subject01_Setup_InverseDynamics.xml").read_text(encoding="utf-8")
     path = tmp_path / "setup.xml"
     path.write_bytes(_windows_setup(setup, {tag: absolute}))
     with pytest.warns(Urdf2dynWarning, match=rf"<{tag}> .* is a Windows path; reading "):
@@ -397,7 +398,7 @@ def test_ik_setup_with_windows_paths_solves_as_published(tmp_path):
     root = tmp_path / FOLDER
     _copy(os.path.join(src, "subject01_simbody.osim"), root / "Modèle" / "subject01_simbody.osim")
     _copy(os.path.join(src, "subject01_walk1.trc"), root / "Marqueurs" / "subject01_walk1.trc")
-    text = open(os.path.join(src, "subject01_Setup_IK.xml"), encoding="utf-8").read()
+    text = Path(os.path.join(src, "subject01_Setup_IK.xml")).read_text(encoding="utf-8")
     text = text.replace("<time_range> 0.5 2.5</time_range>", "<time_range> 0.5 0.54</time_range>")
     setup = root / "Setup IK é.xml"
     setup.write_bytes(_windows_setup(text, {

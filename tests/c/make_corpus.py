@@ -23,6 +23,7 @@ import shutil
 import sys
 import sysconfig
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -248,12 +249,12 @@ def main():
             f.write(data)
 
     for path in sorted(glob.glob(os.path.join(REPO, "urdf2dyn", "data", "*.urdf"))):
-        write("bundled_" + os.path.basename(path), open(path, "rb").read())
+        write("bundled_" + os.path.basename(path), Path(path).read_bytes())
     d = erd_dir(args.erd)
     for rel in ERD_ROBOTS if d else []:
         path = os.path.join(d, rel)
         if os.path.isfile(path) and os.path.getsize(path) < 64 * 1024:
-            write("erd_" + os.path.basename(path), open(path, "rb").read())
+            write("erd_" + os.path.basename(path), Path(path).read_bytes())
     from urdfgen import random_urdf
     for seed in range(8):
         write(f"random_tree_{seed}.urdf",

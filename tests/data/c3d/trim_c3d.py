@@ -12,6 +12,7 @@ integers), as every file trimmed here is.
 """
 import struct
 import sys
+from pathlib import Path
 
 BLOCK = 512
 
@@ -40,7 +41,7 @@ def _parameters(data):
 
 
 def trim(source, first, last, out):
-    data = bytearray(open(source, "rb").read())
+    data = bytearray(Path(source).read_bytes())
     words = struct.unpack("<256h", data[:BLOCK])
     points, analog = words[1], words[2]
     scale = struct.unpack("<f", data[12:16])[0] if data[(data[0] - 1) * BLOCK + 3] == 84 else \
