@@ -1086,3 +1086,28 @@ def test_random_references_refused_exactly_where_mujoco_refuses(xml):
     with another exception), so a file MuJoCo loads is never refused for a name."""
     expected, got = mujoco_error(xml), urdf2dyn_error(xml)
     assert (expected is None) == (got is None), (xml, expected, got)
+
+
+MISPLACED = {
+    "free joint below a body": (
+        doc('<worldbody><body><geom size="1"/><body><freejoint/><geom size="1"/></body></body>'
+            '</worldbody>'), ["free joint", "child of the world", "line 1"]),
+    "free joint beside a hinge": (
+        doc('<worldbody><body><joint/><freejoint/><geom size="1"/></body></worldbody>'),
+        ["free joint", "only joint", "line 1"]),
+    "free joint in a frame of the world": (
+        doc('<worldbody><frame><body><freejoint/><geom size="1"/></body></frame></worldbody>'),
+        None),
+    "hinge then ball": (
+        doc('<worldbody><body><joint/><joint type="ball"/><geom size="1"/></body></worldbody>'),
+        None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MISPLACED))
+def test_misplaced_free_joints_are_refused_naming_their_line(case):
+    """A free joint below another body, or beside another joint: MuJoCo refuses it ("free
+    joint can only be used on top level", "more than 6 dofs"); urdf2dyn refused it without
+    the joint's line."""
+    xml, words = MISPLACED[case]
+    assert_as_mujoco(xml, words)

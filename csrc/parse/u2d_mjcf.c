@@ -1812,6 +1812,7 @@ static int body_joints(mjcf *rd, const mj_pending *b, const mj_content *c, const
     mj_joint *J = malloc(sizeof *J * (size_t)(c->njoint + 1));
     if (!J) return fail(rd, NULL, "out of memory");
     int dofs = 0, ball = 0, nfree = 0, status = 0;
+    u2d_xml *free_node = NULL;          /* the free joint, whose line a refusal names */
     for (int k = 0; k < c->njoint && !status; k++) {
         if (read_joint(rd, &c->joint[k], name, k, &J[k])) { status = -1; break; }
         int t = J[k].type;
@@ -1821,12 +1822,15 @@ static int body_joints(mjcf *rd, const mj_pending *b, const mj_content *c, const
                           "refuses this too)");
         ball |= t == J_BALL;
         nfree += t == J_FREE;
+        if (t == J_FREE) free_node = c->joint[k].node;
     }
     if (!status && nfree && c->njoint > 1)
-        status = fail(rd, NULL, "a free joint must be its body's only joint");
+        status = fail(rd, free_node, "a free joint must be its body's only joint (MuJoCo "
+                      "refuses more: \"more than 6 dofs\"): give the body no other joint");
     if (!status && nfree && !b->top_level)
-        status = fail(rd, NULL, "a free joint only on a body that is a child of the world "
-                      "(MuJoCo's rule)");
+        status = fail(rd, free_node, "a free joint only on a body that is a child of the world "
+                      "(MuJoCo refuses it: \"free joint can only be used on top level\"): move "
+                      "the body to <worldbody>, or give it hinge, slide or ball joints");
     if (!status && dofs > 6) status = fail(rd, NULL, "more than 6 degrees of freedom in one body");
     if (!status && nfree && c->nchild == 0) {
         int align = keyword(rd, c->joint[0].node, "align", "false|true|auto", 2);
