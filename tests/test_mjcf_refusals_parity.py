@@ -1088,6 +1088,57 @@ def test_random_references_refused_exactly_where_mujoco_refuses(xml):
     assert (expected is None) == (got is None), (xml, expected, got)
 
 
+def _ext(*plugins):
+    """An <extension> declaring plugins, each 'name' or 'name:instance'."""
+    parts = []
+    for p in plugins:
+        name, _, instance = p.partition(":")
+        inner = f'<instance name="{instance}"/>' if instance else ""
+        parts.append(f'<plugin plugin="{name}">{inner}</plugin>')
+    return _section("extension", *parts)
+
+
+PLUGINS = {
+    "plugin actuator declared": (
+        doc(_ext("mujoco.pid"), WORLD, actuators('<plugin plugin="mujoco.pid" joint="j"/>')),
+        None),
+    "plugin actuator of an instance": (
+        doc(_ext("mujoco.pid:i"), WORLD, actuators('<plugin instance="i" joint="j"/>')), None),
+    "plugin actuator not declared": (
+        doc(WORLD, actuators('<plugin plugin="mujoco.pid" joint="j"/>')),
+        ["<plugin>", 'plugin="mujoco.pid"', "<extension>", "line 1"]),
+    "plugin actuator unknown": (
+        doc(_ext("mujoco.pid"), WORLD, actuators('<plugin plugin="foo.bar" joint="j"/>')),
+        ["<plugin>", 'plugin="foo.bar"', "unrecognized plugin"]),
+    "plugin actuator instance unknown": (
+        doc(_ext("mujoco.pid:i"), WORLD, actuators('<plugin instance="zz" joint="j"/>')),
+        ["<plugin>", 'instance="zz"', "<instance"]),
+    "plugin actuator of nothing": (
+        doc(WORLD, actuators('<plugin joint="j"/>')),
+        ["<plugin>", "plugin=", "instance=", "line 1"]),
+    "plugin sensor not declared": (
+        _refs(_sensor('<plugin plugin="foo.bar" objtype="body" objname="b"/>')),
+        ["<plugin>", 'plugin="foo.bar"', "<extension>"]),
+    "plugin sensor instance unknown": (_refs(_sensor('<plugin instance="zz"/>')),
+                                       ["<plugin>", 'instance="zz"']),
+    "plugin sensor of nothing": (_refs(_sensor('<plugin objtype="body" objname="b"/>')),
+                                 ["<plugin>", "plugin=", "instance="]),
+    "extension plugin without its name": (doc(_section("extension", "<plugin/>"), WORLD),
+                                          ["<plugin>", "plugin=", "required", "line 1"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PLUGINS))
+def test_plugin_references_are_resolved_as_mujoco_resolves_them(case):
+    """A plugin actuator or sensor names a plugin the file declares in <extension> (plugin=)
+    or an <instance> of one (instance=): MuJoCo refuses anything else ("unrecognized plugin",
+    "unrecognized name ... for plugin instance", "neither 'plugin' nor 'instance'"), and an
+    <extension><plugin> without plugin=; urdf2dyn loaded each of them. (Which plugins a
+    MuJoCo build registers is that build's: urdf2dyn does not judge a declared name.)"""
+    xml, words = PLUGINS[case]
+    assert_as_mujoco(xml, words)
+
+
 MISPLACED = {
     "free joint below a body": (
         doc('<worldbody><body><geom size="1"/><body><freejoint/><geom size="1"/></body></body>'

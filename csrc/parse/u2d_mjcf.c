@@ -2740,6 +2740,7 @@ static const mj_reference REFERENCES[] = {
     {"equality", "tendon", "tendon1", "tendon", NULL, REQUIRED},
     {"equality", "tendon", "tendon2", "tendon", NULL, OPTIONAL},
     {"equality", "flex", "flex", "flex", NULL, REQUIRED},
+    {"extension", "plugin", "plugin", NULL, NULL, REQUIRED},
     {"fixed", "joint", "joint", "joint", NULL, REQUIRED},
     {"spatial", "site", "site", "site", NULL, REQUIRED},
     {"spatial", "geom", "geom", "geom", NULL, REQUIRED},
@@ -2913,6 +2914,52 @@ static int check_not_empty(mjcf *rd, u2d_xml *e)
                 ? "<joint joint=...> elements" : "<site site=...> elements");
 }
 
+/* ---- what MuJoCo's schema and compiler require beyond names ------------------------------- */
+
+/* Whether the file's <extension> declares plugin name (what "plugin") or an <instance> of
+ * a plugin named name (what "instance"). */
+static int mjcf_declared(const mjcf *rd, const char *what, const char *name)
+{
+    int plugin = strcmp(what, "plugin") == 0;
+    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
+        if (strcmp(u2d_xml_name(s), "extension") != 0) continue;
+        for (u2d_xml *p = u2d_xml_first(s); p; p = u2d_xml_next(p)) {
+            const char *v = u2d_xml_attr(p, "plugin");
+            if (plugin && v && strcmp(v, name) == 0) return 1;
+            for (u2d_xml *i = plugin ? NULL : u2d_xml_first(p); i; i = u2d_xml_next(i)) {
+                v = u2d_xml_attr(i, "name");
+                if (strcmp(u2d_xml_name(i), "instance") == 0 && v && strcmp(v, name) == 0)
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A plugin actuator or sensor names a plugin the file declares in <extension> or an
+ * <instance> of one, as MuJoCo requires (which plugins a MuJoCo build registers is the
+ * build's: a declared name is not judged). */
+static int mjcf_check_plugin_use(mjcf *rd, u2d_xml *e)
+{
+    if (strcmp(u2d_xml_name(e), "plugin") != 0) return 0;
+    const char *plugin = u2d_xml_attr(e, "plugin"), *instance = u2d_xml_attr(e, "instance");
+    if (!plugin && !instance)
+        return fail(rd, e, "<plugin> gives neither plugin= nor instance= (MuJoCo refuses it: "
+                    "\"neither 'plugin' nor 'instance' is specified\"): give plugin= a plugin "
+                    "the file declares in <extension>, or instance= an <instance> of one");
+    if (plugin && !mjcf_declared(rd, "plugin", plugin))
+        return fail(rd, e, "<plugin> plugin=\"%.100s\" is not declared in the file's "
+                    "<extension> (MuJoCo refuses it: \"unrecognized plugin '%.100s'\"): declare "
+                    "it with <extension><plugin plugin=\"%.100s\"/></extension>, or remove the "
+                    "<plugin>", plugin, plugin, plugin);
+    if (instance && !mjcf_declared(rd, "instance", instance))
+        return fail(rd, e, "<plugin> instance=\"%.100s\" names no <instance> in the file's "
+                    "<extension> (MuJoCo refuses it: \"unrecognized name '%.100s' for plugin "
+                    "instance\"): give the name= of an <instance> inside <extension><plugin>",
+                    instance, instance);
+    return 0;
+}
+
 /* Element e (inside parent): its class, its form, and every name it refers to. */
 static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
 {
@@ -2920,7 +2967,8 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
     if (word_index("pair|connect|weld|joint|tendon|flex|fixed|spatial", tag) >= 0 &&
         word_index("contact|equality|tendon", parent) >= 0 && class_attr(rd, e, "class", 0) < 0)
         return -1;
-    if ((strcmp(parent, "equality") == 0 &&
+    if ((word_index("actuator|sensor", parent) >= 0 && mjcf_check_plugin_use(rd, e)) ||
+        (strcmp(parent, "equality") == 0 &&
          (check_equality_form(rd, e) || check_equality_distinct(rd, e))) ||
         (strcmp(parent, "sensor") == 0 && check_sensor_form(rd, e)) || check_not_empty(rd, e))
         return -1;
@@ -2931,7 +2979,8 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
             return -1;
     }
     if (check_joint_types(rd, e, parent) ||
-        (strcmp(parent, "sensor") == 0 && check_rangefinder(rd, e)))
+        (strcmp(parent, "sensor") == 0 &&
+         check_rangefinder(rd, e)))
         return -1;
     return 0;
 }
@@ -2945,7 +2994,8 @@ static int check_references(mjcf *rd)
     rd->what[0] = '\0';
     for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
         const char *section = u2d_xml_name(s);
-        if (word_index("contact|equality|sensor|tendon|custom|deformable", section) < 0)
+        if (word_index("contact|equality|sensor|tendon|custom|deformable|actuator|extension",
+                       section) < 0)
             continue;
         for (u2d_xml *e = u2d_xml_first(s); e; e = u2d_xml_next(e)) {
             if (check_element_references(rd, e, section)) return -1;
