@@ -1139,6 +1139,57 @@ def test_plugin_references_are_resolved_as_mujoco_resolves_them(case):
     assert_as_mujoco(xml, words)
 
 
+_LIMITED = ('<worldbody><body name="b"><joint name="j"/><geom size="0.1"/><body>'
+            '<joint name="k" range="0 1"/><geom size="0.1"/></body></body>'
+            '<body><joint name="r" type="ball" range="0 1"/><geom size="0.1"/></body>'
+            '<body><joint name="q" type="ball"/><geom size="0.1"/></body></worldbody>'
+            '<tendon><fixed name="t"><joint joint="j" coef="1"/></fixed>'
+            '<fixed name="tl" range="0 1"><joint joint="j" coef="1"/></fixed></tendon>')
+LIMITS = {
+    "jointlimitpos of a limited joint": (doc(_LIMITED, _sensor('<jointlimitpos joint="k"/>')),
+                                         None),
+    "jointlimitfrc of a limited ball joint": (
+        doc(_LIMITED, _sensor('<jointlimitfrc joint="r"/>')), None),
+    "jointlimitpos of a joint without a range": (
+        doc(_LIMITED, _sensor('<jointlimitpos joint="j"/>')),
+        ["<jointlimitpos>", 'joint="j"', "not limited", "line 1"]),
+    "jointlimitvel of a ball joint without a range": (
+        doc(_LIMITED, _sensor('<jointlimitvel joint="q"/>')),
+        ["<jointlimitvel>", 'joint="q"', "not limited"]),
+    "jointlimitfrc of a joint limited false": (
+        doc(_LIMITED.replace('range="0 1"/>', 'range="0 1" limited="false"/>', 1),
+            _sensor('<jointlimitfrc joint="k"/>')), ["<jointlimitfrc>", "not limited"]),
+    "jointlimitpos of a range 0 0": (
+        doc(_LIMITED.replace('range="0 1"', 'range="0 0"', 1),
+            _sensor('<jointlimitpos joint="k"/>')), ["<jointlimitpos>", "not limited"]),
+    "jointlimitpos of a class's range": (
+        doc('<default><default class="L"><joint range="0 1"/></default></default>',
+            _LIMITED.replace('<joint name="j"/>', '<joint name="j" class="L"/>'),
+            _sensor('<jointlimitpos joint="j"/>')), None),
+    "tendonlimitpos of a limited tendon": (
+        doc(_LIMITED, _sensor('<tendonlimitpos tendon="tl"/>')), None),
+    "tendonlimitvel of a tendon without a range": (
+        doc(_LIMITED, _sensor('<tendonlimitvel tendon="t"/>')),
+        ["<tendonlimitvel>", 'tendon="t"', "not limited", "line 1"]),
+    "tendonlimitfrc of a tendon limited false": (
+        doc(_LIMITED.replace('name="tl" range="0 1"', 'name="tl" range="0 1" limited="false"'),
+            _sensor('<tendonlimitfrc tendon="tl"/>')), ["<tendonlimitfrc>", "not limited"]),
+    "tendonlimitpos of a class's range": (
+        doc('<default><default class="L"><tendon range="0 1"/></default></default>',
+            _LIMITED.replace('<fixed name="t">', '<fixed name="t" class="L">'),
+            _sensor('<tendonlimitpos tendon="t"/>')), None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LIMITS))
+def test_limit_sensors_need_a_limited_joint_or_tendon(case):
+    """<jointlimit*> and <tendonlimit*> sensors measure a limit: MuJoCo refuses one on a joint
+    or tendon that is not limited ("joint must be limited in sensor"), limited= and autolimits
+    resolved as for the joint (a class's range counts, 0 0 is none); urdf2dyn loaded it."""
+    xml, words = LIMITS[case]
+    assert_as_mujoco(xml, words)
+
+
 MISPLACED = {
     "free joint below a body": (
         doc('<worldbody><body><geom size="1"/><body><freejoint/><geom size="1"/></body></body>'

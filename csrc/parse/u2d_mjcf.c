@@ -128,6 +128,8 @@ typedef struct {
     name_set joint_names;       /* the joints' names, the file's and generated             */
     name_entry *named_joint;    /* the joints the file names (actuators' targets): core ids */
     int nnamed_joint, capnamed_joint;
+    name_entry *limited_joint;  /* the named joints MuJoCo limits (limit sensors need it)  */
+    int nlimited_joint, caplimited_joint;
     int nbody;                  /* MuJoCo body ids handed out                            */
     mj_named *named;            /* the file's elements of named kinds (unnamed: ""), sorted
                                    by kind and name: what others may refer to              */
@@ -1792,12 +1794,16 @@ static int simple_slide_springdampers(const mj_joint *J, const mj_content *c)
     return n;
 }
 
-/* Core joint index has the file's name: actuators may drive it by that name. 0 or -1. */
-static int name_joint(mjcf *rd, const char *name, int index)
+/* Core joint index has the file's name: actuators may drive it by that name, and limit
+ * sensors measure it when it is limited. 0 or -1. */
+static int name_joint(mjcf *rd, const char *name, int index, int limited)
 {
     if (grow(rd, (void **)&rd->named_joint, &rd->capnamed_joint, rd->nnamed_joint,
-             sizeof *rd->named_joint))
+             sizeof *rd->named_joint) ||
+        (limited && grow(rd, (void **)&rd->limited_joint, &rd->caplimited_joint,
+                         rd->nlimited_joint, sizeof *rd->limited_joint)))
         return -1;
+    if (limited) rd->limited_joint[rd->nlimited_joint++] = (name_entry){name, index};
     rd->named_joint[rd->nnamed_joint++] = (name_entry){name, index};
     return 0;
 }
@@ -1869,7 +1875,7 @@ static int body_joints(mjcf *rd, const mj_pending *b, const mj_content *c, const
         if (onbody) body = child;
         u2d_urdf_joint *U = add_joint(rd, j->name, u2d_xml_line(c->joint[k].node),
                                       core_type[j->type], cur, child, &origin);
-        if (!U || (j->named && name_joint(rd, j->name, (int)(U - rd->u->joint)))) {
+        if (!U || (j->named && name_joint(rd, j->name, (int)(U - rd->u->joint), j->limited))) {
             free(J);
             return -1;
         }
@@ -2960,6 +2966,53 @@ static int mjcf_check_plugin_use(mjcf *rd, u2d_xml *e)
     return 0;
 }
 
+/* Whether the joint the file names name is limited (as read_joint resolved limited=). */
+static int mjcf_joint_limited(const mjcf *rd, const char *name)
+{
+    for (int k = 0; k < rd->nlimited_joint; k++)
+        if (strcmp(rd->limited_joint[k].name, name) == 0) return 1;
+    return 0;
+}
+
+/* *limited: whether the tendon the file names name is limited (its and its class's range=
+ * and limited=, as MuJoCo resolves them); 0, or -1 for a range MuJoCo refuses. */
+static int mjcf_tendon_limited(mjcf *rd, const char *name, int *limited)
+{
+    *limited = 0;
+    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
+        if (strcmp(u2d_xml_name(s), "tendon") != 0) continue;
+        for (u2d_xml *e = u2d_xml_first(s); e; e = u2d_xml_next(e)) {
+            const char *n = u2d_xml_attr(e, "name");
+            if (!n || strcmp(n, name) != 0) continue;
+            double range[2];
+            int cls = class_attr(rd, e, "class", 0);
+            return cls < 0 ? -1 : limited_range(rd, e, K_TENDON, cls, "tendon", "range",
+                                                "limited", range, limited);
+        }
+    }
+    return 0;
+}
+
+/* A <jointlimit*> or <tendonlimit*> sensor measures a limit: MuJoCo refuses one on a joint
+ * or tendon it does not limit ("joint must be limited in sensor"). Names check_reference
+ * found. */
+static int mjcf_check_limit_sensor(mjcf *rd, u2d_xml *e)
+{
+    const char *tag = u2d_xml_name(e);
+    int joint = word_index("jointlimitpos|jointlimitvel|jointlimitfrc", tag) >= 0;
+    if (!joint && word_index("tendonlimitpos|tendonlimitvel|tendonlimitfrc", tag) < 0)
+        return 0;
+    const char *attr = joint ? "joint" : "tendon", *name = u2d_xml_attr(e, attr);
+    int limited = 0;
+    if (!name) return 0;
+    if (joint) limited = mjcf_joint_limited(rd, name);
+    else if (mjcf_tendon_limited(rd, name, &limited) < 0) return -1;
+    if (limited) return 0;
+    return fail(rd, e, "<%s> %s=\"%.100s\" is not limited (MuJoCo refuses it: \"%s must be "
+                "limited in sensor\"): give the %s a range= (with limited=\"true\", or compiler "
+                "autolimits on), or remove the <%s>", tag, attr, name, attr, attr, tag);
+}
+
 /* Element e (inside parent): its class, its form, and every name it refers to. */
 static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
 {
@@ -2980,7 +3033,7 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
     }
     if (check_joint_types(rd, e, parent) ||
         (strcmp(parent, "sensor") == 0 &&
-         check_rangefinder(rd, e)))
+         (check_rangefinder(rd, e) || mjcf_check_limit_sensor(rd, e))))
         return -1;
     return 0;
 }
@@ -3356,6 +3409,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
     free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
     free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint); free(rd.named);
+    free(rd.limited_joint);
     u2d_xml_free(rd.doc);
     return u;
 
@@ -3366,6 +3420,7 @@ error:
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
     free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
     free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint); free(rd.named);
+    free(rd.limited_joint);
     u->strings = NULL;
     u2d_urdf_free(u);
     u2d_xml_free(rd.doc);
