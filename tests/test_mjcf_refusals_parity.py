@@ -1190,6 +1190,34 @@ def test_limit_sensors_need_a_limited_joint_or_tendon(case):
     assert_as_mujoco(xml, words)
 
 
+SCHEMA = {
+    "geomdist sensor": (_refs(_sensor('<geomdist geom1="g" geom2="g2"/>')),
+                        ["<geomdist>", "<sensor>", "unrecognized element", "line 1"]),
+    "unknown sensor": (_refs(_sensor('<foo/>')), ["<foo>", "<sensor>"]),
+    "clock sensor": (_refs(_sensor('<clock/>')), None),
+    "unknown equality": (_refs(_section("equality", '<flexvert flex="x"/>')),
+                         ["<flexvert>", "<equality>"]),
+    "unknown contact element": (_refs(_section("contact", '<foo/>')), ["<foo>", "<contact>"]),
+    "unknown tendon": (_refs(_section("tendon", '<foo/>')), ["<foo>", "<tendon>"]),
+    "site in a fixed tendon": (_refs(_section("tendon", '<fixed><site site="s"/></fixed>')),
+                               ["<site>", "<fixed>"]),
+    "joint in a spatial tendon": (
+        _refs(_section("tendon", '<spatial><site site="s"/><joint joint="j" coef="1"/>'
+                                 '<site site="s2"/></spatial>')), ["<joint>", "<spatial>"]),
+    "flexstrain of an unknown flex": (_refs(_section("equality", '<flexstrain flex="x"/>')),
+                                      _missing("flexstrain", "flex")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SCHEMA))
+def test_unknown_elements_are_refused_as_mujoco_refuses_them(case):
+    """An element MuJoCo 4's schema does not have in <sensor> (<geomdist>, which MuJoCo 4
+    does not know), <equality>, <contact>, <tendon> or a tendon's path: MuJoCo refuses it
+    ("unrecognized element"), urdf2dyn loaded it."""
+    xml, words = SCHEMA[case]
+    assert_as_mujoco(xml, words)
+
+
 MISPLACED = {
     "free joint below a body": (
         doc('<worldbody><body><geom size="1"/><body><freejoint/><geom size="1"/></body></body>'

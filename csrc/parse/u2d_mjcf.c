@@ -2745,7 +2745,7 @@ static const mj_reference REFERENCES[] = {
     {"equality", "joint", "joint2", "joint", NULL, OPTIONAL},
     {"equality", "tendon", "tendon1", "tendon", NULL, REQUIRED},
     {"equality", "tendon", "tendon2", "tendon", NULL, OPTIONAL},
-    {"equality", "flex", "flex", "flex", NULL, REQUIRED},
+    {"equality", "flex|flexstrain", "flex", "flex", NULL, REQUIRED},
     {"extension", "plugin", "plugin", NULL, NULL, REQUIRED},
     {"fixed", "joint", "joint", "joint", NULL, REQUIRED},
     {"spatial", "site", "site", "site", NULL, REQUIRED},
@@ -2922,6 +2922,37 @@ static int check_not_empty(mjcf *rd, u2d_xml *e)
 
 /* ---- what MuJoCo's schema and compiler require beyond names ------------------------------- */
 
+#define SENSOR_ELEMENTS SITE_SENSORS "|rangefinder|" JOINT_SENSORS "|" TENDON_SENSORS \
+                        "|actuatorpos|actuatorvel|actuatorfrc|subtreecom|subtreelinvel|" \
+                        "subtreeangmom|" FRAME_SENSORS "|" PAIR_SENSORS "|e_potential|" \
+                        "e_kinetic|clock|user|plugin|tactile"
+
+/* The elements MuJoCo 4's schema has in each section urdf2dyn reads without modelling. */
+static const char *const SCHEMA[][2] = {
+    {"sensor", SENSOR_ELEMENTS}, {"equality", "connect|weld|joint|tendon|flex|flexstrain"},
+    {"contact", "pair|exclude"}, {"tendon", "fixed|spatial"}, {"fixed", "joint"},
+    {"spatial", "site|geom|pulley"}};
+
+/* Element e is one MuJoCo 4's schema has in parent: it refuses any other ("unrecognized
+ * element"), MuJoCo 3's <geomdist>, <geomnormal> and <geomfromto> among them. */
+static int mjcf_check_schema(mjcf *rd, u2d_xml *e, const char *parent)
+{
+    static const char *const RENAMED[3][2] = {{"geomdist", "distance"},
+                                              {"geomnormal", "normal"},
+                                              {"geomfromto", "fromto"}};
+    const char *tag = u2d_xml_name(e);
+    for (size_t k = 0; k < sizeof SCHEMA / sizeof SCHEMA[0]; k++) {
+        if (strcmp(SCHEMA[k][0], parent) != 0 || word_index(SCHEMA[k][1], tag) >= 0) continue;
+        char hint[120] = "remove it, or correct its name";
+        for (int r = 0; r < 3; r++)
+            if (strcmp(tag, RENAMED[r][0]) == 0)
+                snprintf(hint, sizeof hint, "MuJoCo 4 calls it <%s>: rename it", RENAMED[r][1]);
+        return fail(rd, e, "<%.60s> is not an element of <%s> in MuJoCo 4's schema (MuJoCo "
+                    "refuses it: \"unrecognized element\"): %s", tag, parent, hint);
+    }
+    return 0;
+}
+
 /* Whether the file's <extension> declares plugin name (what "plugin") or an <instance> of
  * a plugin named name (what "instance"). */
 static int mjcf_declared(const mjcf *rd, const char *what, const char *name)
@@ -3020,7 +3051,8 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
     if (word_index("pair|connect|weld|joint|tendon|flex|fixed|spatial", tag) >= 0 &&
         word_index("contact|equality|tendon", parent) >= 0 && class_attr(rd, e, "class", 0) < 0)
         return -1;
-    if ((word_index("actuator|sensor", parent) >= 0 && mjcf_check_plugin_use(rd, e)) ||
+    if (mjcf_check_schema(rd, e, parent) ||
+        (word_index("actuator|sensor", parent) >= 0 && mjcf_check_plugin_use(rd, e)) ||
         (strcmp(parent, "equality") == 0 &&
          (check_equality_form(rd, e) || check_equality_distinct(rd, e))) ||
         (strcmp(parent, "sensor") == 0 && check_sensor_form(rd, e)) || check_not_empty(rd, e))
