@@ -1218,6 +1218,62 @@ def test_unknown_elements_are_refused_as_mujoco_refuses_them(case):
     assert_as_mujoco(xml, words)
 
 
+_PATH_WORLD = ('<worldbody><body name="b"><joint name="j"/><geom name="g" size="0.1"/>'
+               '<site name="s"/><body><joint name="k" axis="0 1 0"/>'
+               '<geom name="g2" type="cylinder" size="0.1 0.1"/><site name="s2"/>'
+               '<site name="s3"/><geom name="gb" type="box" size="0.1 0.1 0.1"/>'
+               '</body></body></worldbody>')
+
+
+def _path(*items, world=_PATH_WORLD, tendons=""):
+    """A model with one spatial tendon through items: 's' a site, 'g' a geom, 'p' a pulley,
+    each with its name ('s2', 'g2', 'gb') or attributes after a ':' ('p:divisor="0"'); world
+    its <worldbody>, tendons more tendons."""
+    parts = []
+    for item in items:
+        what, _, rest = item.partition(":")
+        if what == "p":
+            parts.append("<pulley " + (rest or 'divisor="1"') + "/>")
+        elif what.startswith("s"):
+            parts.append(f'<site site="{what}"/>')
+        else:
+            parts.append(f'<geom geom="{what}" {rest}/>')
+    return doc(world, _section("tendon", tendons, "<spatial>" + "".join(parts) + "</spatial>"))
+
+
+PATHS = {
+    "two sites": (_path("s", "s2"), None),
+    "site geom site": (_path("s", "g", "s2"), None),
+    "a cylinder with its side site": (_path("s", 'g2:sidesite="s3"', "s2"), None),
+    "pulley first": (_path("p", "s", "s2"), None),
+    "two branches": (_path("s", "s2", "p", "s", "s3"), None),
+    "one site": (_path("s"), ["<spatial>", "two", "line 1"]),
+    "starts with a geom": (_path("g", "s2"), ["<geom>", "between two sites", "line 1"]),
+    "ends with a geom": (_path("s", "g"), ["<geom>", "between two sites"]),
+    "two geoms": (_path("s", "g", "g2", "s2"), ["<geom>", "between two sites"]),
+    "a box": (_path("s", "gb", "s2"), ["<geom>", 'geom="gb"', "sphere or cylinder"]),
+    "ends with a pulley": (_path("s", "s2", "p"), ["<pulley>", "end"]),
+    "two pulleys": (_path("s", "s2", "p", "p", "s", "s3"), ["<pulley>", "consecutive"]),
+    "a branch of one site": (_path("s", "s2", "p", "s3"), ["<site>", "pulley"]),
+    "a geom after a pulley": (_path("s", "g", "p", "s", "s3"), ["<geom>", "between two sites"]),
+    "a site between pulleys": (_path("s", "p", "g", "s3"), ["<site>", "pulley"]),
+    "divisor 0": (_path("s", "s2", 'p:divisor="0"', "s", "s3"),
+                  ["<pulley>", "divisor", "positive"]),
+    "no divisor": (_path("s", "s2", "p: ", "s", "s3"), ["<pulley>", "divisor=", "required"]),
+    "one site twice": (_path("s", "s"), ["<site>", "'s'", "repeated"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PATHS))
+def test_spatial_tendon_paths_are_checked_as_mujoco_checks_them(case):
+    """MuJoCo's rules for a spatial tendon's path: at least two elements, a geom (a sphere or
+    a cylinder) between two sites, a pulley neither last nor next to another, each site
+    beside a site or geom (not only pulleys), no site twice in a row, a pulley's divisor given
+    and positive. urdf2dyn loaded paths breaking each of them."""
+    xml, words = PATHS[case]
+    assert_as_mujoco(xml, words)
+
+
 MISPLACED = {
     "free joint below a body": (
         doc('<worldbody><body><geom size="1"/><body><freejoint/><geom size="1"/></body></body>'
@@ -1241,3 +1297,54 @@ def test_misplaced_free_joints_are_refused_naming_their_line(case):
     the joint's line."""
     xml, words = MISPLACED[case]
     assert_as_mujoco(xml, words)
+
+
+_PATH_ITEMS = st.sampled_from(["s", "s2", "s3", "g", "g2", "gb", "p", 'g2:sidesite="s3"'])
+_SENSED = st.sampled_from(['<jointlimitpos joint="{j}"/>', '<jointlimitfrc joint="{j}"/>',
+                           '<tendonlimitvel tendon="{t}"/>', '<geomdist geom1="g" geom2="g2"/>',
+                           '<clock/>', '<plugin plugin="foo.bar"/>'])
+_PLUGGED = st.sampled_from(['<plugin plugin="{p}" joint="j"/>',
+                            '<plugin instance="{i}" joint="j"/>', '<plugin joint="j"/>'])
+
+
+@st.composite
+def _path_and_sensor_model(draw):
+    """A spatial tendon through up to six drawn sites, geoms and pulleys, up to three sensors
+    of limits or of kinds MuJoCo 4 does not know, naming joints and tendons limited or not,
+    and up to two plugin actuators naming plugins and instances declared or not (a declared
+    instance of mujoco.pid always drives one: MuJoCo's pid plugin needs it)."""
+    world = _PATH_WORLD.replace("</worldbody>", '<body><joint name="r" type="ball" '
+                                'range="0 1"/><geom size="0.1"/></body><body><joint name="q" '
+                                'type="ball"/><geom size="0.1"/></body></worldbody>')
+    world = world.replace('<joint name="k" axis="0 1 0"/>',
+                          '<joint name="k" axis="0 1 0" range="0 1"/>')
+    tendons = ('<fixed name="t"><joint joint="j" coef="1"/></fixed><fixed name="tl" '
+               'range="0 1"><joint joint="j" coef="1"/></fixed>')
+    xml = _path(*draw(st.lists(_PATH_ITEMS, min_size=1, max_size=6)), world=world,
+                tendons=tendons)
+    sensors = [draw(_SENSED).format(j=draw(st.sampled_from(["j", "k", "r", "q"])),
+                                    t=draw(st.sampled_from(["t", "tl"])))
+               for _ in range(draw(st.integers(0, 3)))]
+    plugged = [draw(_PLUGGED).format(p=draw(st.sampled_from(["mujoco.pid", "foo.bar"])),
+                                     i=draw(st.sampled_from(["i", "zz"])))
+               for _ in range(draw(st.integers(0, 2)))]
+    declared = draw(st.sampled_from(["", "mujoco.pid", "mujoco.pid:i"]))
+    if declared:
+        xml = xml.replace("<mujoco>", "<mujoco>" + _ext(declared), 1)
+    if declared.endswith(":i"):
+        plugged.append('<plugin instance="i" joint="j"/>')
+    if sensors:
+        xml = xml.replace("</mujoco>", _section("sensor", *sensors) + "</mujoco>")
+    if plugged:
+        xml = xml.replace("</mujoco>", actuators(*plugged) + "</mujoco>")
+    return xml
+
+
+@settings(max_examples=200, deadline=None)
+@given(_path_and_sensor_model())
+def test_random_paths_and_sensors_refused_exactly_where_mujoco_refuses(xml):
+    """Random spatial tendon paths, limit sensors on limited and free joints and tendons,
+    plugin sensors declared or not, and sensors MuJoCo 4 does not know: urdf2dyn refuses
+    exactly when MuJoCo does (never with another exception), so a file MuJoCo loads loads."""
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)

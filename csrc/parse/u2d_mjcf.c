@@ -130,6 +130,8 @@ typedef struct {
     int nnamed_joint, capnamed_joint;
     name_entry *limited_joint;  /* the named joints MuJoCo limits (limit sensors need it)  */
     int nlimited_joint, caplimited_joint;
+    name_entry *named_geom;     /* the geoms the file names: their types (GEOM_TYPES')    */
+    int nnamed_geom, capnamed_geom;
     int nbody;                  /* MuJoCo body ids handed out                            */
     mj_named *named;            /* the file's elements of named kinds (unnamed: ""), sorted
                                    by kind and name: what others may refer to              */
@@ -1168,6 +1170,20 @@ static int push_item(mjcf *rd, mj_item **a, int *n, int *cap, u2d_xml *node, int
 
 static const char *const GEOM_TYPES = "plane|hfield|sphere|capsule|ellipsoid|cylinder|box|mesh|sdf";
 
+/* A named geom's type (its class's), kept for a spatial tendon's path, which wraps around
+ * spheres and cylinders only. 0 or -1. */
+static int mjcf_name_geom(mjcf *rd, u2d_xml *g, int cls)
+{
+    const char *name = u2d_xml_attr(g, "name");
+    if (!name) return 0;
+    int type = dkeyword(rd, g, K_GEOM, cls, "type", GEOM_TYPES, U2D_GEOM_SPHERE);
+    if (type < 0 || grow(rd, (void **)&rd->named_geom, &rd->capnamed_geom, rd->nnamed_geom,
+                         sizeof *rd->named_geom))
+        return -1;
+    rd->named_geom[rd->nnamed_geom++] = (name_entry){name, type};
+    return 0;
+}
+
 /* A site or camera has no mass and moves no joint, but MuJoCo's compiler resolves its
  * orientation (its class's too) and refuses one it cannot; a site's fromto replaces it, as
  * a geom's does, and is refused where MuJoCo refuses it. */
@@ -1322,7 +1338,8 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
                                                        : orientation(rd, e, K_GEOM, ecls, q)) < 0 ||
                 check_fromto(rd, e, ecls) < 0)
                 status = -1;
-            else status = push_item(rd, &c->geom, &c->ngeom, &c->capg, e, ecls, &frame);
+            else status = mjcf_name_geom(rd, e, ecls) ||
+                          push_item(rd, &c->geom, &c->ngeom, &c->capg, e, ecls, &frame);
         } else if (strcmp(name, "inertial") == 0) {
             if (world) status = fail(rd, e, "the world body cannot have an <inertial>");
             c->inertial = e;
@@ -3044,6 +3061,95 @@ static int mjcf_check_limit_sensor(mjcf *rd, u2d_xml *e)
                 "autolimits on), or remove the <%s>", tag, attr, name, attr, attr, tag);
 }
 
+enum { P_NONE, P_SITE, P_GEOM, P_PULLEY };      /* a spatial tendon's path element */
+
+static int mjcf_path_kind(u2d_xml *e)
+{
+    return e ? 1 + word_index("site|geom|pulley", u2d_xml_name(e)) : P_NONE;
+}
+
+/* The type (GEOM_TYPES' index) of the geom the file names name; -1 for none. */
+static int mjcf_geom_type(const mjcf *rd, const char *name)
+{
+    for (int k = 0; k < rd->nnamed_geom; k++)
+        if (name && strcmp(rd->named_geom[k].name, name) == 0) return rd->named_geom[k].index;
+    return -1;
+}
+
+/* A path's geom: a sphere or a cylinder, between two sites. */
+static int mjcf_check_path_geom(mjcf *rd, u2d_xml *g, int before, int after, int pos)
+{
+    const char *name = u2d_xml_attr(g, "geom");
+    int type = mjcf_geom_type(rd, name);
+    if (before != P_SITE || after != P_SITE)
+        return fail(rd, g, "<geom> geom=\"%.100s\" in a spatial tendon's path is not between "
+                    "two sites (MuJoCo refuses it: \"geom at pos %d not bracketed by sites\"): "
+                    "put a <site> before and after it", name ? name : "", pos);
+    if (type >= 0 && type != U2D_GEOM_SPHERE && type != U2D_GEOM_CYLINDER)
+        return fail(rd, g, "<geom> geom=\"%.100s\" in a spatial tendon's path is not a sphere or "
+                    "cylinder (MuJoCo refuses it: \"is not sphere or cylinder\"): a tendon wraps "
+                    "around spheres and cylinders only, name one", name);
+    return 0;
+}
+
+/* A path's pulley: its divisor given and positive, neither last nor next to a pulley. */
+static int mjcf_check_path_pulley(mjcf *rd, u2d_xml *p, int after)
+{
+    double divisor = 0;
+    int n = numbers(rd, p, "divisor", 1, 1, &divisor);
+    if (n < 0) return -1;
+    if (n == 0)
+        return fail(rd, p, "<pulley> needs divisor= (MuJoCo's schema requires it: \"required "
+                    "attribute missing\"): give it, 1 for a plain branch");
+    if (!(divisor > 0))
+        return fail(rd, p, "<pulley> divisor=\"%g\": the divisor must be positive (MuJoCo "
+                    "refuses it): give a positive divisor", divisor);
+    if (after == P_PULLEY || after == P_NONE)
+        return fail(rd, p, "<pulley> %s (MuJoCo refuses it: \"%s\"): a pulley starts a branch "
+                    "of sites and geoms", after ? "follows a pulley" : "ends a spatial tendon's "
+                    "path", after ? "consecutive pulleys" : "path ends with pulley");
+    return 0;
+}
+
+/* A path's site: beside a site or geom (each branch between pulleys holds two sites at
+ * least), and not following itself. */
+static int mjcf_check_path_site(mjcf *rd, u2d_xml *s, u2d_xml *next, int before, int pos)
+{
+    int after = mjcf_path_kind(next);
+    const char *name = u2d_xml_attr(s, "site");
+    if ((before == P_NONE || before == P_PULLEY) && (after == P_NONE || after == P_PULLEY))
+        return fail(rd, s, "<site> site=\"%.100s\" in a spatial tendon's path has only pulleys "
+                    "or the path's ends beside it (MuJoCo refuses it: \"site %d needs a neighbor "
+                    "that is not a pulley\"): each branch, between pulleys, needs two sites at "
+                    "least", name ? name : "", pos);
+    const char *again = after == P_SITE ? u2d_xml_attr(next, "site") : NULL;
+    if (name && again && strcmp(name, again) == 0)
+        return fail(rd, next, "<site> site '%.100s' follows itself in a spatial tendon's path "
+                    "(MuJoCo refuses it: \"site %d is repeated\"): remove one", name, pos);
+    return 0;
+}
+
+/* MuJoCo's rules for a spatial tendon's path (mjCTendon's compiler): at least two elements,
+ * then each geom, pulley and site as the three functions above check them. */
+static int mjcf_check_spatial_path(mjcf *rd, u2d_xml *e)
+{
+    if (strcmp(u2d_xml_name(e), "spatial") != 0) return 0;
+    int n = 0, before = P_NONE, status = 0;
+    for (u2d_xml *g = u2d_xml_first(e); g; g = u2d_xml_next(g)) n++;
+    if (n == 1)
+        return fail(rd, e, "<spatial> has one element in its path (MuJoCo refuses it: \"spatial "
+                    "path must contain at least two objects\"): give it two sites at least");
+    int pos = 0;
+    for (u2d_xml *g = u2d_xml_first(e); g && !status; g = u2d_xml_next(g), pos++) {
+        int kind = mjcf_path_kind(g), after = mjcf_path_kind(u2d_xml_next(g));
+        status = kind == P_GEOM ? mjcf_check_path_geom(rd, g, before, after, pos)
+               : kind == P_PULLEY ? mjcf_check_path_pulley(rd, g, after)
+               : kind == P_SITE ? mjcf_check_path_site(rd, g, u2d_xml_next(g), before, pos) : 0;
+        before = kind;
+    }
+    return status;
+}
+
 /* Element e (inside parent): its class, its form, and every name it refers to. */
 static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
 {
@@ -3087,6 +3193,7 @@ static int check_references(mjcf *rd)
             if (word_index("tendon|custom|deformable", section) < 0) continue;
             for (u2d_xml *g = u2d_xml_first(e); g; g = u2d_xml_next(g))
                 if (check_element_references(rd, g, u2d_xml_name(e))) return -1;
+            if (strcmp(section, "tendon") == 0 && mjcf_check_spatial_path(rd, e)) return -1;
         }
     }
     return 0;
@@ -3441,7 +3548,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
     free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
     free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint); free(rd.named);
-    free(rd.limited_joint);
+    free(rd.named_geom); free(rd.limited_joint);
     u2d_xml_free(rd.doc);
     return u;
 
@@ -3452,7 +3559,7 @@ error:
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
     free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
     free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint); free(rd.named);
-    free(rd.limited_joint);
+    free(rd.named_geom); free(rd.limited_joint);
     u->strings = NULL;
     u2d_urdf_free(u);
     u2d_xml_free(rd.doc);
