@@ -1206,14 +1206,31 @@ SCHEMA = {
                                  '<site site="s2"/></spatial>')), ["<joint>", "<spatial>"]),
     "flexstrain of an unknown flex": (_refs(_section("equality", '<flexstrain flex="x"/>')),
                                       _missing("flexstrain", "flex")),
+    "unknown custom element": (_refs(_section("custom", '<foo/>')), ["<foo>", "<custom>"]),
+    "unknown element in a tuple": (_refs(_section("custom", '<tuple name="u"><foo/></tuple>')),
+                                   ["<foo>", "<tuple>"]),
+    "unknown extension element": (_refs(_section("extension", '<foo/>')),
+                                  ["<foo>", "<extension>"]),
+    "custom numeric and text": (_refs(_section("custom", '<numeric name="n" data="1"/>'
+                                                         '<text name="x" data="a"/>')), None),
+    "distance of a body and a geom": (_refs(_sensor('<distance body1="b" geom2="g2"/>')), None),
+    "distance of nothing": (_refs(_sensor('<distance geom2="g2"/>')),
+                            ["<distance>", "geom1=", "body1=", "neither", "line 1"]),
+    "normal of a geom and a body twice": (
+        _refs(_sensor('<normal geom1="g" geom2="g2" body2="c"/>')),
+        ["<normal>", "geom2=", "body2=", "both"]),
+    "fromto without a second": (_refs(_sensor('<fromto geom1="g"/>')),
+                                ["<fromto>", "geom2=", "neither"]),
 }
 
 
 @pytest.mark.parametrize("case", sorted(SCHEMA))
 def test_unknown_elements_are_refused_as_mujoco_refuses_them(case):
     """An element MuJoCo 4's schema does not have in <sensor> (<geomdist>, which MuJoCo 4
-    does not know), <equality>, <contact>, <tendon> or a tendon's path: MuJoCo refuses it
-    ("unrecognized element"), urdf2dyn loaded it."""
+    does not know), <equality>, <contact>, <tendon>, a tendon's path, <custom>, a <tuple> or
+    <extension>, and a <distance>, <normal> or <fromto> sensor without exactly one of geom1=
+    and body1= (geom2= and body2=): MuJoCo refuses it ("unrecognized element", "one of ...
+    must be specified"), urdf2dyn loaded it."""
     xml, words = SCHEMA[case]
     assert_as_mujoco(xml, words)
 

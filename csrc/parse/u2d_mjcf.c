@@ -2948,7 +2948,8 @@ static int check_not_empty(mjcf *rd, u2d_xml *e)
 static const char *const SCHEMA[][2] = {
     {"sensor", SENSOR_ELEMENTS}, {"equality", "connect|weld|joint|tendon|flex|flexstrain"},
     {"contact", "pair|exclude"}, {"tendon", "fixed|spatial"}, {"fixed", "joint"},
-    {"spatial", "site|geom|pulley"}};
+    {"spatial", "site|geom|pulley"}, {"custom", "numeric|text|tuple"}, {"tuple", "element"},
+    {"extension", "plugin"}};
 
 /* Element e is one MuJoCo 4's schema has in parent: it refuses any other ("unrecognized
  * element"), MuJoCo 3's <geomdist>, <geomnormal> and <geomfromto> among them. */
@@ -2966,6 +2967,24 @@ static int mjcf_check_schema(mjcf *rd, u2d_xml *e, const char *parent)
                 snprintf(hint, sizeof hint, "MuJoCo 4 calls it <%s>: rename it", RENAMED[r][1]);
         return fail(rd, e, "<%.60s> is not an element of <%s> in MuJoCo 4's schema (MuJoCo "
                     "refuses it: \"unrecognized element\"): %s", tag, parent, hint);
+    }
+    return 0;
+}
+
+/* A <distance>, <normal> or <fromto> sensor measures between one geom or body (geom1= or
+ * body1=) and another (geom2= or body2=): MuJoCo's schema requires one of each pair. */
+static int mjcf_check_pair_sensor(mjcf *rd, u2d_xml *e)
+{
+    const char *tag = u2d_xml_name(e);
+    if (word_index("distance|normal|fromto", tag) < 0) return 0;
+    for (int k = 1; k <= 2; k++) {
+        char geom[8], body[8];
+        snprintf(geom, sizeof geom, "geom%d", k);
+        snprintf(body, sizeof body, "body%d", k);
+        int n = (u2d_xml_attr(e, geom) != NULL) + (u2d_xml_attr(e, body) != NULL);
+        if (n != 1)
+            return fail(rd, e, "<%s> gives %s of %s= and %s= (MuJoCo's schema requires one of "
+                        "them): name one geom or body", tag, n ? "both" : "neither", geom, body);
     }
     return 0;
 }
@@ -3171,7 +3190,8 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
     }
     if (check_joint_types(rd, e, parent) ||
         (strcmp(parent, "sensor") == 0 &&
-         (check_rangefinder(rd, e) || mjcf_check_limit_sensor(rd, e))))
+         (check_rangefinder(rd, e) || mjcf_check_limit_sensor(rd, e) ||
+          mjcf_check_pair_sensor(rd, e))))
         return -1;
     return 0;
 }
