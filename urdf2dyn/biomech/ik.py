@@ -37,6 +37,7 @@ from .._safe_files import check_outputs, guarding, note_input
 from ..warn import in_file, report
 from .formats.ik_setup import IKSetup, IKSetupError, IKTask, read_ik_setup
 from .markers import Markers
+from .opensim_processing import processing_named
 from .trajectory import Trajectory
 
 if TYPE_CHECKING:
@@ -544,7 +545,6 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
     -------
     IKResult
     """
-    from .stages.settings import processing_named      # the stages import this module
     reading = coordinate_file_reader(processing_named(processing))
     with guarding():
         return _run_setup(setup, output, model, markers, marker_data, read_marker_file,

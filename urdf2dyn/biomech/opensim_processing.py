@@ -33,13 +33,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ..warn import MotionError, counted
 
-from .processing import estimate_derivatives
+from .processing import Urdf2dynProcessing, estimate_derivatives
 from .splines import natural_cubic, natural_quintic, quintic_derivatives, quintic_eval
 
 __all__ = ["OpenSimProcessing", "pad", "lowpass_iir", "quintic_derivatives", "quintic_eval",
@@ -317,3 +317,15 @@ class OpenSimProcessing:
                  "OpenSim's tool where they move (about 1 % of the legs' peaks on OpenCap's "
                  "walks); urdf2dyn's follow the mechanics")
         return t, q, v, a, "natural quintic spline (OpenSim)", filter_hz
+
+
+#: The processings a trial can have, by name (``processing="opensim"``).
+PROCESSINGS = {"urdf2dyn": Urdf2dynProcessing(), "opensim": OpenSimProcessing()}
+
+
+def processing_named(processing: Any) -> Any:
+    """The trial processing named (a key of PROCESSINGS), refused naming the argument when it
+    is not one: the one check of a setup runner's ``processing=`` (ik, scale)."""
+    if not isinstance(processing, str) or processing not in PROCESSINGS:
+        raise ValueError(f"processing: expected 'urdf2dyn' or 'opensim', got {processing!r}")
+    return PROCESSINGS[processing]

@@ -49,6 +49,7 @@ from .formats.osim import OsimEdit, document, read_marker_set
 from .formats.scale_setup import (ManualScale, Measurement, ScaleSetup, ScaleSetupError,
                                   read_scale_setup)
 from .markers import Markers
+from .opensim_processing import processing_named
 from .scaling import default_pose, scale_lengths, scale_model
 
 if TYPE_CHECKING:
@@ -659,7 +660,6 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
     No file it writes may be one it reads (the setup, the generic model, the marker set, the
     static trial), or another of its outputs, by any name: refused before any work.
     """
-    from .stages.settings import processing_named
     how = processing_named(processing)
     with guarding():
         return _run_setup(setup, output, model, static, strict, marker_set, how)

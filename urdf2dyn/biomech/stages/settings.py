@@ -23,25 +23,13 @@ from ..formats.ik_setup import IKSetup, read_ik_setup
 from ..formats.opensim_setup import IDSetup
 from ..ik import IKSettings
 from ..markers import rotation_matrix
-from ..opensim_processing import OpenSimProcessing
-from ..processing import DEFAULT_DERIVATIVES, DEFAULT_MAX_GAP, Urdf2dynProcessing
+from ..opensim_processing import PROCESSINGS, processing_named
+from ..processing import DEFAULT_DERIVATIVES, DEFAULT_MAX_GAP
 from ..residuals import ResidualSettings
 
 __all__ = ["TrialSettings", "GroundReactions", "ExternalLoadsFile", "ForcePlates",
            "MotionColumns", "Scaling", "PROCESSINGS", "PLATE_RATES", "DEFAULT_DERIVATIVES",
            "processing_named"]
-
-#: The processings a trial can have, by name (``processing="opensim"``).
-PROCESSINGS = {"urdf2dyn": Urdf2dynProcessing(), "opensim": OpenSimProcessing()}
-
-
-def processing_named(processing: Any) -> Any:
-    """The trial processing named (a key of PROCESSINGS), refused naming the argument when it
-    is not one: the one check of a setup runner's ``processing=`` (ik, scale)."""
-    if not isinstance(processing, str) or processing not in PROCESSINGS:
-        raise ValueError(f"processing: expected 'urdf2dyn' or 'opensim', got {processing!r}")
-    return PROCESSINGS[processing]
-
 
 # ----------------------------------------------------------------------------- the loads' source
 
