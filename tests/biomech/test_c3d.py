@@ -1288,7 +1288,7 @@ def test_c3d_orgs_nt_and_ntmm_are_newtons_and_newton_millimetres():
         assert inside[np.abs(p.force[on, 2]) > 200].all()
 
 
-# ----------------------------------------------------------------------------- more than 255 analog channels
+# ------------------------------------------------------------ more than 255 analog channels
 
 def _many_channels(path, moment_unit, nan_sample=None, nan_scale=None):
     """A 260-channel C3D file (written by hand: ezc3d's writer cannot write more than 255

@@ -23,8 +23,8 @@ def read_tool(path: str, tag: str | tuple[str, ...], error: type[Exception],
     ``<OpenSimDocument>``); tag may be a tuple of the names it goes by (OpenSim 2's and 4's).
 
     Raises error naming the file: XML that is not well formed (or neither UTF-8 nor
-    Windows-1252 nor UTF-16), a file that cannot be read, no ``<tag>`` element (``what`` names the kind of
-    setup file expected)."""
+    Windows-1252 nor UTF-16), a file that cannot be read, no ``<tag>`` element (``what``
+    names the kind of setup file expected)."""
     tags = (tag,) if isinstance(tag, str) else tuple(tag)
     try:
         root = parse_xml(path)
