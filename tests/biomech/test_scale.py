@@ -28,6 +28,7 @@ from urdf2dyn.biomech.formats.scale_setup import ScaleSetupError, read_scale_set
 
 import ik_oracle
 import scale_oracle
+from cli_here import run_here as _cli
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data")
 CASES = scale_oracle.CASES
@@ -325,19 +326,6 @@ def _gait2354(tmp_path):
     folder = tmp_path / "gait2354"
     shutil.copytree(os.path.join(DATA, "scale", "gait2354"), folder)
     return folder
-
-
-def _cli(argv):
-    import contextlib
-    import io
-    from urdf2dyn import cli
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            status = cli.main(argv)
-        except SystemExit as e:
-            status = e.code
-    return status, out.getvalue(), err.getvalue()
 
 
 def test_cli_scale(tmp_path, osim):

@@ -4,15 +4,13 @@ inequality, a URDFWarning as load() says it) stops the run under --strict before
 written, as urdf2dyn.load(path, strict=True) refuses it; without --strict it is warned and
 the run goes on. `ik --setup --strict` and `scale --strict` loaded the model without strict:
 the finding was only warned, the outputs written, and the exit status 1 came at the end."""
-import contextlib
-import io
 import os
 import re
 import shutil
 
 import pytest
 
-from urdf2dyn import cli
+from cli_here import run_here
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data")
 FINDING = "break the triangle inequality"
@@ -24,16 +22,6 @@ def _break_first_inertia(path):
     text = re.sub(r"<inertia>\s*([0-9.eE+-]+)\s+[0-9.eE+-]+\s+([0-9.eE+-]+)",
                   r"<inertia>\1 1e-6 \2", text, count=1)
     path.write_text(text)
-
-
-def _cli(argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            status = cli.main(argv)
-        except SystemExit as e:
-            status = e.code
-    return status, err.getvalue()
 
 
 def _ik(tmp_path, via_option):
@@ -90,11 +78,11 @@ def _torques(tmp_path, via_option):
 @pytest.mark.parametrize("command", [_ik, _scale, _torques], ids=["ik", "scale", "torques"])
 def test_strict_refuses_the_models_findings_before_any_output(tmp_path, command, via_option):
     argv, output = command(tmp_path, via_option)
-    status, err = _cli(argv)
+    status, _, err = run_here(argv)
     assert status == 0 and "warning: " in err and FINDING in err, err
     assert output.exists()
     output.unlink()
-    status, err = _cli(argv + ["--strict"])
+    status, _, err = run_here(argv + ["--strict"])
     said = [line for line in err.splitlines() if FINDING in line]
     assert status == 1 and len(said) == 1 and " error: " in said[0], err   # not a warning
     assert "Traceback" not in err and not output.exists(), err
