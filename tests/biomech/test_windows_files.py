@@ -434,11 +434,9 @@ def test_setup_path_keeps_this_systems_absolute_paths(tmp_path):
     assert setup_path(r"a\b\..\c.mot", "/x/setup.xml", "datafile") == os.path.join("/x", "a", "c.mot")
 
 
-@pytest.mark.parametrize("variant", ["crlf", "bom", "bom+crlf", "cp1252"])
-def test_trc_saved_on_windows_reads_as_written(osim, tmp_path, variant):
-    """A .trc written by OpenSim's TRCFileAdapter (a marker named with an accent), saved the
-    Windows way in a folder with spaces and accents, reads as OpenSim's own file."""
-    from urdf2dyn.biomech.formats.trc import read_trc
+def _opensims_trc(osim, folder):
+    """ref.trc in folder: 4 frames of two markers (one named with an accent), in mm, written by
+    OpenSim's TRCFileAdapter."""
     table = osim.TimeSeriesTableVec3()
     table.setColumnLabels(["R.ASIS", "Genou é"])
     for k in range(4):
@@ -446,8 +444,17 @@ def test_trc_saved_on_windows_reads_as_written(osim, tmp_path, variant):
             [osim.Vec3(1000.0 + k, 900.5, -3.25 * k), osim.Vec3(12.0, 500.0 - k, 0.125)]))
     for key, value in (("DataRate", "100"), ("Units", "mm")):
         table.addTableMetaDataString(key, value)
-    ref_path = tmp_path / "ref.trc"
-    osim.TRCFileAdapter.write(table, str(ref_path))
+    path = folder / "ref.trc"
+    osim.TRCFileAdapter.write(table, str(path))
+    return path
+
+
+@pytest.mark.parametrize("variant", ["crlf", "bom", "bom+crlf", "cp1252"])
+def test_trc_saved_on_windows_reads_as_written(osim, tmp_path, variant):
+    """A .trc written by OpenSim's TRCFileAdapter (a marker named with an accent), saved the
+    Windows way in a folder with spaces and accents, reads as OpenSim's own file."""
+    from urdf2dyn.biomech.formats.trc import read_trc
+    ref_path = _opensims_trc(osim, tmp_path)
     data = ref_path.read_bytes()
     data = (data.decode("utf-8").encode("cp1252") if variant == "cp1252"
             else windows_variants(data)[variant])
@@ -521,15 +528,7 @@ def test_trc_saved_as_unicode_reads_as_written_and_warns(osim, tmp_path, encodin
     """OpenSim's TRCFileAdapter refuses a UTF-16 .trc; urdf2dyn reads it as OpenSim's own file
     and warns (before: 'not an OpenSim .trc file')."""
     from urdf2dyn.biomech.formats.trc import read_trc
-    table = osim.TimeSeriesTableVec3()
-    table.setColumnLabels(["R.ASIS", "Genou é"])
-    for k in range(4):
-        table.appendRow(k / 100.0, osim.RowVectorVec3(
-            [osim.Vec3(1000.0 + k, 900.5, -3.25 * k), osim.Vec3(12.0, 500.0 - k, 0.125)]))
-    for key, value in (("DataRate", "100"), ("Units", "mm")):
-        table.addTableMetaDataString(key, value)
-    ref_path, path = tmp_path / "ref.trc", tmp_path / "marche é.trc"
-    osim.TRCFileAdapter.write(table, str(ref_path))
+    ref_path, path = _opensims_trc(osim, tmp_path), tmp_path / "marche é.trc"
     path.write_bytes(as_unicode(ref_path.read_bytes(), encoding))
     assert _opensim_refuses(osim.TimeSeriesTableVec3, path)
     with pytest.warns(Urdf2dynWarning, match=UNICODE_SAID):
