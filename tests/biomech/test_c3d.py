@@ -1242,6 +1242,8 @@ def test_fragments_under_one_label_are_one_marker(tmp_path):
         warnings.simplefilter("always", Urdf2dynWarning)
         rec = C.read_c3d(QTM_FRAGMENTS)
     assert not [w for w in said if "seen in the same frames" in str(w.message)]
+    joined = [str(w.message) for w in said if "never seen at the same time" in str(w.message)]
+    assert len(joined) == 1 and "'CLAVD' (4 points)" in joined[0], said
     assert len(set(labels)) < len(labels)
     assert sorted(rec.markers.labels) == sorted(set(labels))
     for name in set(labels):
@@ -1266,6 +1268,27 @@ def test_fragments_under_one_label_are_one_marker(tmp_path):
         cortex = C.read_c3d(os.path.join(DATA, "MotionAnalysisCortex_Res16bits.c3d"))
     assert "RCOU#2" in cortex.markers.labels and "LMAI#2" in cortex.markers.labels
 
+
+
+def test_points_without_labels_are_numbered_and_never_joined():
+    """Blank labels (unlabelled trajectories) are not one marker's fragments, even never seen
+    together: each is called M<k>, its number in the file, said; a label shared by points seen
+    at different times is joined, said too (a reused label would join two markers)."""
+    xyz = np.full((6, 4, 3), np.nan)
+    xyz[:3, 0], xyz[3:, 1] = (0.0, 0.0, 0.1), (5.0, 5.0, 5.0)      # blank, one after the other
+    xyz[:3, 2], xyz[3:, 3] = (1.0, 0.0, 0.0), (1.0, 0.1, 0.0)      # 'LASI', fragments
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        labels, out = C._one_point_per_label(["", " ", "LASI", "LASI"], xyz, "x.c3d", False)
+    assert labels == ["M1", "M2", "LASI"]
+    np.testing.assert_array_equal(out[:, 0], xyz[:, 0])
+    np.testing.assert_array_equal(out[:, 1], xyz[:, 1])
+    assert not np.isnan(out[:, 2, 0]).any()
+    words = [str(w.message) for w in said]
+    assert len(words) == 2 and "2 point(s) have no label" in words[0] and "M1, M2" in words[0]
+    assert "'LASI' (2 points)" in words[1] and "never seen at the same time" in words[1]
+    with pytest.raises(MotionError, match="no label"):
+        C._one_point_per_label(["", "A"], xyz[:, :2], "x.c3d", True)
 
 def test_c3d_orgs_nt_and_ntmm_are_newtons_and_newton_millimetres():
     """The C3D format's own sample files (c3d.org Sample01, 02 and 08: Eb015*, TEST*PI, pc_*,

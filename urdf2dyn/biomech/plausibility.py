@@ -207,7 +207,7 @@ def couplers(model, t, q, columns, source):
         said = (f"{c.dependent} up to {gap[i]:.3g} {unit} off {c.name}'s function of "
                 f"{c.independent} (at t = {t[i]:.3g} s)")
         ratio = _ratio(q[:, k], should[:, k])
-        if ratio is not None and abs(ratio / math.degrees(1.0) - 1.0) < 0.01:
+        if unit == "rad" and ratio is not None and abs(ratio / math.degrees(1.0) - 1.0) < 0.01:
             said += f": it is {ratio:.1f} times it, so in degrees where radians are read"
         off.append(said)
     if not off:

@@ -75,7 +75,7 @@ CONTACT_THRESHOLD = 20.0
 # 'nt' / 'ntmm': the C3D format's own sample files (c3d.org Sample01, 02, 08) spell newtons so
 _FORCE_UNITS = ("n", "", "newton", "newtons", "nt")
 _MOMENT_UNITS = {"nm": 1.0, "n.m": 1.0, "n*m": 1.0, "nmm": 1e-3, "n.mm": 1e-3, "n*mm": 1e-3,
-                 "ntm": 1.0, "ntmm": 1e-3}
+                 "ntmm": 1e-3}
 _CHANNELS = {1: 6, 2: 6, 3: 8, 4: 6}
 
 
@@ -404,23 +404,34 @@ def _markers(c, source, units, declared, strict):
 
 
 def _one_point_per_label(labels, xyz, source, strict):
-    """(labels, xyz) with each label once. Points sharing a label that are never seen in the
+    """(labels, xyz) with each label once. A point without a label is called M<k> (its number
+    in the file), never joined to another. Points sharing a label that are never seen in the
     same frame are fragments of one trajectory (Qualisys Track Manager exports a marker's
-    labelled fragments so): they become that marker, each frame from the fragment seen there.
-    Points sharing a label that are seen together are different points: the second keeps its
-    data as label#2 (the third label#3...), warned about."""
+    labelled fragments so): they become that marker, each frame from the fragment seen there,
+    said (a reused label would join two markers). Points sharing a label that are seen
+    together are different points: the second keeps its data as label#2 (the third
+    label#3...), said too."""
+    blank = [k for k, x in enumerate(labels) if not x.strip()]
+    if blank:
+        labels = [f"M{k + 1}" if not x.strip() else x for k, x in enumerate(labels)]
+        report(f"{source}: {len(blank)} point(s) have no label in POINT:LABELS: called "
+               f"{', '.join(labels[k] for k in blank[:5])}{' ...' if len(blank) > 5 else ''} "
+               "(their numbers in the file); label them in the capture software to use them",
+               strict=strict, error=MotionError)
     columns: dict[str, list[int]] = {}
     for k, x in enumerate(labels):
         columns.setdefault(x, []).append(k)
     if len(columns) == len(labels):
         return labels, xyz
-    merged, overlapping = {}, []
+    merged, joined, overlapping = {}, [], []
     for x, ks in columns.items():
         seen = ~np.isnan(xyz[:, ks, 0])
         if len(ks) == 1 or seen.sum(axis=1).max(initial=0) <= 1:
             merged[ks[0]] = xyz[:, ks[0]].copy()
             for k, frames in zip(ks[1:], seen[:, 1:].T):
                 merged[ks[0]][frames] = xyz[frames, k]
+            if len(ks) > 1:
+                joined.append(f"{x!r} ({len(ks)} points)")
         else:
             overlapping.append(f"{x!r} ({len(ks)} points)")
     out_labels, out_cols = [], []
@@ -433,6 +444,12 @@ def _one_point_per_label(labels, xyz, source, strict):
             i = ks.index(k)
             out_labels.append(x if i == 0 else f"{x}#{i + 1}")
             out_cols.append(xyz[:, k])
+    if joined:
+        report(f"{source}: the labels {', '.join(joined)} name points never seen at the same "
+               "time: each label is read as one marker, its points joined as fragments of one "
+               "trajectory (as Qualisys Track Manager exports them); if they are different "
+               "markers, give them names of their own in the capture software",
+               strict=strict, error=MotionError)
     if overlapping:
         report(f"{source}: the labels {', '.join(overlapping)} name points seen in the same "
                "frames, so they are different points: the second is kept as <label>#2 (the "

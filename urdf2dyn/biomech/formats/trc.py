@@ -434,7 +434,7 @@ def _warn_num_frames(source, keys, text, rows, strict):
     if count is None:
         scale_tool = ("its ScaleTool refuses the file (its MarkerData finds no number there and "
                       "reads line 3's next values in its place)")
-    elif rest[:1] == "." or (rest[:1] in "0123456789" and rest):
+    elif rest[:1] == ".":
         scale_tool = (f"its ScaleTool's MarkerData reads {count} and takes the rest ({rest!r}) "
                       "for line 3's next values (NumMarkers, Units): it refuses the file or "
                       "misreads the units")

@@ -107,7 +107,7 @@ def parse_xml(path: str) -> ET.Element:
     with open(path, "rb") as f:
         data = f.read()
     if is_utf16(data):
-        return ET.fromstring(decode_text(data, path))
+        return _parse(decode_text(data, path))
     try:
         return _parse(data)
     except ET.ParseError:
