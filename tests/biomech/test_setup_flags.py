@@ -161,3 +161,18 @@ def test_applies_force_of_external_loads_as_opensim_reads_it(osim, tmp_path, val
     else:                                           # the only force off: nothing to read
         with pytest.raises(ExternalLoadsError, match="no enabled <ExternalForce>"):
             read_external_loads(path)
+
+
+def test_a_unicode_setup_file_keeps_its_line_numbers(tmp_path):
+    """A setup saved as UTF-16 (Notepad's "Unicode") is read with a warning (OpenSim cannot
+    read it); its refusals still name the element's line, as in the UTF-8 file (UTF-16 was
+    parsed without the line numbers: '<report_errors> (line None)')."""
+    import warnings
+    from urdf2dyn import Urdf2dynWarning
+    path = tmp_path / "Setup_IK.xml"
+    path.write_bytes(IK.format(v="yes").replace('encoding="UTF-8"', 'encoding="UTF-16"')
+                     .encode("utf-16"))
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "(?s).*UTF-16", Urdf2dynWarning)
+        with pytest.raises(IKSetupError, match=re.escape("<report_errors> (line 4): ")):
+            read_ik_setup(path)
