@@ -385,7 +385,8 @@ def test_numframes_as_opensims_readers_take_it(osim, tmp_path, value):
     NumFrames says) and MarkerData (its ScaleTool's: NumFrames' leading integer, as SimmIO
     reads it, is how many frames it reads). urdf2dyn read '3.0', '2.5' and '-1' for 3 rows
     without a word, while the ScaleTool misreads the units ('3.0': NumMarkers 0, units
-    unknown), refuses ('2.5') or crashes ('-1', '0'); it called 'x3' refused (MarkerData
+    unknown), refuses ('2.5') or asks for a frame it does not have ('-1', '0': a crash, or
+    none); it called 'x3' refused (MarkerData
     reads 3) and '1e1' ten frames (MarkerData reads 1). Now it reads every row, as the IK
     tool, and says, naming line 3 and the NumFrames column, what the ScaleTool does, unless
     both readers read the 3 frames."""
@@ -403,8 +404,9 @@ def test_numframes_as_opensims_readers_take_it(osim, tmp_path, value):
         return
     assert len(said) == 1 and "small.trc" in said[0] and "line 3" in said[0], said
     assert "NumFrames" in said[0], said
-    if scale_tool == "crashed":
-        assert "ScaleTool crashes on this file" in said[0], said
+    if scale_tool == "crashed" or isinstance(scale_tool[0], int) and scale_tool[0] <= 0:
+        # asking a MarkerData of no frames for its last is undefined: a crash, or no frame
+        assert "ScaleTool reads " in said[0] and "asks for the last one" in said[0], said
     elif scale_tool[0] == "refused":
         assert "refuses the file" in said[0], (scale_tool, said)
     elif scale_tool[2] != "mm" or scale_tool[1] != 2:

@@ -409,8 +409,8 @@ def _scale_tool_frames(count, rows):
     one read), in words following 'its ScaleTool'; None where it reads every row, as its IK
     tool (TRCFileAdapter) always does."""
     if count <= 0:
-        return (f"crashes on this file (its MarkerData reads {count} frames, then asks for the "
-                "last one)")
+        return (f"reads {count} frames, then asks for the last one, which does not exist (it "
+                "may crash, or go on without a static pose)")
     if count < rows:
         return (f"keeps only the first {count} {'frame' if count == 1 else 'frames'} (its "
                 "MarkerData stops at NumFrames)")
