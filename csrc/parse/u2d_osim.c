@@ -160,8 +160,8 @@ static int read_flag(osim *o, u2d_xml *node, const char *elem, int *out)
     while (isspace((unsigned char)*s)) s++;
     if (end == word) return 0;
     if (*s)
-        return fail_at(o, c, "<%s>%.40s</%s>: several words: write true or false", elem,
-                       word, elem);
+        return fail_at(o, c, "<%s>%.*s ...</%s>: several words: write true or false", elem,
+                       (int)(end - word > 40 ? 40 : end - word), word, elem);
     if (!bool_word(word, (size_t)(end - word), out))
         return fail_at(o, c, "<%s>%.*s</%s>: not true or false (OpenSim 4.6 ignores such a "
                        "value, keeping the default false, or misreads it): write true or false",
