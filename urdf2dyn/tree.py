@@ -157,8 +157,10 @@ def plot_tree(model, path=None, full=False, ax=None):
     width = max(x for x, _ in pos.values()) + 1
     depth = max(d for _, d in pos.values()) + 1
     if ax is None:
-        fig, ax = _new_figure((max(6.0, 2.3 * width), max(3.0, 1.25 * depth)),
-                              on_screen=path is None)
+        from ._figures import new_figure
+        fig = new_figure((max(6.0, 2.3 * width), max(3.0, 1.25 * depth)),
+                         on_screen=path is None)
+        ax = fig.add_subplot()
     else:
         fig = ax.figure
     for link, (x, d) in pos.items():
@@ -188,14 +190,3 @@ def plot_tree(model, path=None, full=False, ax=None):
         with replacing(path) as tmp:
             fig.savefig(tmp, dpi=120, bbox_inches="tight")
     return fig
-
-
-def _new_figure(size, on_screen):
-    """(figure, axes): pyplot's when the figure is to be shown (pyplot keeps it until the
-    user closes it), else a bare Figure, which pyplot never holds and garbage collection frees."""
-    if on_screen:
-        import matplotlib.pyplot as plt
-        return plt.subplots(figsize=size)
-    from matplotlib.figure import Figure
-    fig = Figure(figsize=size)
-    return fig, fig.subplots()

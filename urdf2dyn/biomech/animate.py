@@ -17,6 +17,7 @@ import os
 
 import numpy as np
 
+from .._figures import new_figure
 from .._safe_files import refuse_input, replacing
 
 __all__ = ["animate", "animate_trial", "check_path", "stick_segments", "model_marker_positions",
@@ -182,7 +183,7 @@ def animate(model, time, q, markers=None, plates=None, path=None, fps=None, ever
     allp = allp[np.all(np.isfinite(allp), axis=1)]
     lo, hi = allp.min(axis=0), allp.max(axis=0)
     centre, half = (lo + hi) / 2, max(float(np.max(hi - lo)) / 2, 0.1)
-    fig = _new_figure((6, 6), on_screen=path is None)
+    fig = new_figure((6, 6), on_screen=path is None)
     ax = fig.add_subplot(projection="3d")
     for set_lim, c in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), centre):
         set_lim(c - half, c + half)
@@ -222,21 +223,6 @@ def animate(model, time, q, markers=None, plates=None, path=None, fps=None, ever
     if path is not None:
         _save(anim, os.fspath(path), time, every, fps, animation)
     return anim
-
-
-def _new_figure(size, on_screen):
-    """pyplot's figure when the animation is to be shown (pyplot keeps it until the user
-    closes it); else, when it is written to a file, a figure pyplot never holds (with Agg's
-    canvas, so it still saves, draws and turns into HTML): a notebook or a loop writing
-    many files leaks no figure, and garbage collection frees it with the animation."""
-    if on_screen:
-        import matplotlib.pyplot as plt
-        return plt.figure(figsize=size)
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-    fig = Figure(figsize=size)
-    FigureCanvasAgg(fig)
-    return fig
 
 
 def check_path(path):
