@@ -7,7 +7,8 @@ import numpy as np
 
 from ..model import load
 from ..warn import counted
-from .options import model_path, need_matplotlib, number, refuse_overwriting, suffix
+from .options import (add_coordinate_file_processing, model_path, need_matplotlib, number,
+                      refuse_overwriting, suffix)
 
 EVERY = number("a number of samples, >= 1", low=1, low_open=False, integer=True)
 
@@ -109,11 +110,7 @@ def add_ik_parser(sub):
                                      "name, link, x, y, z (m, link frame)")
     k.add_argument("--marker-file", metavar="MARKERS.trc",
                    help="the marker recording to fit, instead of the setup's marker_file")
-    k.add_argument("--processing", choices=("urdf2dyn", "opensim"), default="urdf2dyn",
-                   help="how the setup's coordinate_file (its from_file coordinate tasks) is "
-                        "read: urdf2dyn (default) in the units its header says, interpolated "
-                        "linearly; opensim: in degrees whatever its header says, through "
-                        "natural quintic splines, as OpenSim's InverseKinematicsTool reads it")
+    add_coordinate_file_processing(k, "the setup's coordinate_file", "InverseKinematicsTool")
     k.add_argument("--threads", type=int, default=1,
                    help="segments of the trial solved in parallel (default 1: every frame "
                         "warm-started from the previous one, as OpenSim)")

@@ -56,6 +56,15 @@ HUMOD_GRAVITY_HELP = ("gravity in the URDF world frame (default 0 0 -9.81; 0 -9.
                       "HuMoD human model)")
 
 
+def add_coordinate_file_processing(p, what, reader):
+    """--processing of a setup runner (ik, scale): how what, a coordinate_file, is read."""
+    p.add_argument("--processing", choices=("urdf2dyn", "opensim"), default="urdf2dyn",
+                   help=f"how {what} (its from_file coordinate tasks) is read: urdf2dyn "
+                        "(default) in the units its header says, interpolated linearly; "
+                        "opensim: in degrees whatever its header says, through natural quintic "
+                        f"splines, as OpenSim's {reader} reads it")
+
+
 def height(text):
     h = number("a stature in metres, > 0", low=0.0)(text)
     if not 0.3 <= h <= 3.0:

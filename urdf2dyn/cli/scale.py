@@ -2,7 +2,7 @@
 
 from .._safe_files import same_file
 from ..warn import counted
-from .options import UsageError, model_path, refuse_overwriting
+from .options import UsageError, add_coordinate_file_processing, model_path, refuse_overwriting
 
 
 def cmd_scale(args):
@@ -68,11 +68,7 @@ def add_scale_parser(sub):
     p.add_argument("--rotate", metavar="AXIS:DEG[,AXIS:DEG]",
                    help="with --static: rotation from the lab frame to the model frame, e.g. "
                         "x:-90 for a z-up lab and a y-up OpenSim model")
-    p.add_argument("--processing", choices=("urdf2dyn", "opensim"), default="urdf2dyn",
-                   help="how the marker placer's coordinate_file (its from_file coordinate "
-                        "tasks) is read: urdf2dyn (default) in the units its header says, "
-                        "interpolated linearly; opensim: in degrees whatever its header says, "
-                        "through natural quintic splines, as OpenSim's MarkerPlacer reads it")
+    add_coordinate_file_processing(p, "the marker placer's coordinate_file", "MarkerPlacer")
     p.add_argument("--strict", action="store_true",
                    help="treat every warning (a measurement left out, markers beyond "
                         "OpenSim's best-practice errors, ...) as an error")
