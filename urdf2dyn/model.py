@@ -246,11 +246,10 @@ _UNSUPPORTED = {
 }
 
 
-def refuse_joint_type(model, jtype: str, what: str,
-                      instead: str = "use the model's own functions") -> None:
+def refuse_joint_type(model, jtype: str, what: str, instead: str = "") -> None:
     """Refuse `what` on a model with a joint of type jtype: the call, the first such joint,
-    why, and what to do instead (the advice for the ellipsoid joints, which the code
-    generators, their only refusers since the analytical derivatives take them, give)."""
+    why, and what to do (for the ellipsoid joints, whose refusers are the code generators
+    since the analytical derivatives take them, `instead`: their own advice)."""
     for j in model.joints:
         if j.type == jtype:
             kind, why = _UNSUPPORTED[jtype]
