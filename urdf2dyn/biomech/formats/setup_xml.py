@@ -127,11 +127,11 @@ def flag(value: str, where: str, error: type[Exception], line: int | None = None
     the first), naming where (the file and element) and its line."""
     words = value.split()
     word = words[0].lower() if words else ""
-    number = re.match(r"[+-]?\d+", word)
+    digits = re.match(r"[+-]?\d+", word)
     if len(words) == 1 and word in ("true", "false"):
         return word == "true"
-    if len(words) == 1 and number and int(number.group()) in (0, 1):
-        return int(number.group()) == 1         # '1x', '1.0': >> bool stops after the 1
+    if len(words) == 1 and digits and int(digits.group()) in (0, 1):
+        return int(digits.group()) == 1         # '1x', '1.0': >> bool stops after the 1
     said = ("holds several words (OpenSim reads only the first)" if len(words) > 1 else
             "is not true or false (OpenSim ignores it and keeps the property's default)")
     raise error(f"{_at(where, line)}: {value.strip()!r} {said}; write true or false")
