@@ -17,7 +17,6 @@
  * PinJoint -> revolute about z, SliderJoint -> prismatic along x, WeldJoint -> fixed;
  * every other joint is a CUSTOM joint (six transform axes, as OpenSim's SpatialTransform).
  * Every message names the element and its line. */
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -121,6 +120,11 @@ static int read_child(osim *o, u2d_xml *node, const char *elem, int n, double *o
     return read_text_numbers(o, c, n, n, out) < 0 ? -1 : 0;
 }
 
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* ASCII only (bool_word, read_flag): <ctype.h>'s functions follow the process's locale. */
+static char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
 /* A bool as OpenSim 4.6 reads one: 'true' or 'false' in any case, else a leading whole
  * number 0 or 1 as C++'s `>> bool` reads it ('01', '+1', '-0', and '1x': it stops after the
  * digits). 1 when word (of len characters) is one, its value in *out; 0 when it is not. */
@@ -129,15 +133,15 @@ static int bool_word(const char *word, size_t len, int *out)
     static const char *const names[2] = {"false", "true"};
     for (int v = 0; v < 2; v++) {
         size_t k = 0;
-        while (k < len && names[v][k] && tolower((unsigned char)word[k]) == names[v][k]) k++;
+        while (k < len && names[v][k] && lower_ascii(word[k]) == names[v][k]) k++;
         if (k == len && !names[v][k]) return *out = v, 1;
     }
     size_t k = (len > 0 && (word[0] == '+' || word[0] == '-')) ? 1 : 0;
     int negative = k == 1 && word[0] == '-';
-    if (k == len || !isdigit((unsigned char)word[k])) return 0;
+    if (k == len || !is_digit(word[k])) return 0;
     while (k < len && word[k] == '0') k++;                  /* 0001 is 1, as for strtol */
-    if (k == len || !isdigit((unsigned char)word[k])) return *out = 0, 1;
-    if (word[k] != '1' || negative || (k + 1 < len && isdigit((unsigned char)word[k + 1])))
+    if (k == len || !is_digit(word[k])) return *out = 0, 1;
+    if (word[k] != '1' || negative || (k + 1 < len && is_digit(word[k + 1])))
         return 0;                                           /* 2, 10, -1: not a bool */
     return *out = 1, 1;
 }
@@ -154,10 +158,10 @@ static int read_flag(osim *o, u2d_xml *node, const char *elem, int *out)
     *out = 0;
     if (!c) return 0;
     const char *s = u2d_xml_text(c), *word, *end;
-    while (isspace((unsigned char)*s)) s++;
-    for (word = s; *s && !isspace((unsigned char)*s); s++) {}
+    while (u2d_is_blank(*s)) s++;
+    for (word = s; *s && !u2d_is_blank(*s); s++) {}
     end = s;
-    while (isspace((unsigned char)*s)) s++;
+    while (u2d_is_blank(*s)) s++;
     if (end == word) return 0;
     if (*s)
         return fail_at(o, c, "<%s>%.*s ...</%s>: several words: write true or false", elem,
