@@ -498,6 +498,71 @@ def test_ellipsoid_joint_derivatives_follow_pinocchios_dynamics(osim, tmp_path):
         assert _rel(Minv, np.linalg.inv(theirs_M)) < 1e-12
 
 
+def _pinocchio_chain(osim, tmp_path):
+    """The chain of _JOINTS as urdf2dyn reads OpenSim's file and as Pinocchio builds it, or a
+    skip where Pinocchio has no ellipsoid joint."""
+    pin = pytest.importorskip("pinocchio")
+    if not hasattr(pin, "JointModelEllipsoid"):
+        pytest.skip("this Pinocchio has no JointModelEllipsoid (4.1 has)")
+    path = tmp_path / "chain.osim"
+    _ellipsoid_chain_osim(osim, path)
+    model = _load(str(path))
+    assert model.q_names == ("p", "e0", "e1", "e2", "t")
+    return pin, model, _ellipsoid_chain_pinocchio(pin, model.gravity)
+
+
+def _world_wrenches_in_joint_frames(pin, pm, pd, q, f_ext):
+    """Pinocchio's fext at q: urdf2dyn's wrenches [f, n] (world axes, moments about the world
+    origin, fixed in the world as q moves) as spatial forces in each joint's local frame
+    (oMi^-1 acting on the force); joint j of the chain carries the body _JOINTS[j - 1] moves."""
+    pin.forwardKinematics(pm, pd, q)
+    fext = pin.StdVec_Force()
+    fext.extend(pin.Force.Zero() for _ in range(pm.njoints))
+    for j, (*_, child, _) in enumerate(_JOINTS, start=1):
+        if child in f_ext:
+            w = f_ext[child]
+            fext[j] = pd.oMi[j].actInv(pin.Force(w[:3], w[3:]))
+    return fext
+
+
+def test_ellipsoid_derivatives_with_world_fixed_forces_follow_pinocchios(osim, tmp_path):
+    """The f_ext path of inverse_dynamics_derivatives and forward_dynamics_derivatives
+    against Pinocchio 4.1 (independent of urdf2dyn's own inverse dynamics): wrenches on the
+    ellipsoid's child (bob), on the body above it (base) and the one below (tip), held fixed
+    in the world (DESIGN.md), so Pinocchio is given them in its joints' local frames anew at
+    every q of the differences. Oracle: fourth-order central differences of Pinocchio's
+    rnea(q, v, a, fext) and aba(q, v, tau, fext) (its analytical derivatives take the
+    ellipsoid's motion subspace as fixed; see the test above); the forces and accelerations
+    themselves are asserted equal first, so the frames and the sign are Pinocchio's."""
+    pin, model, pm = _pinocchio_chain(osim, tmp_path)
+    pd = pm.createData()
+    rng = np.random.default_rng(25)
+    f_ext = {body: rng.normal(0, 15, 6) for body in ("base", "bob", "tip")}
+
+    def rnea(q, v, a):
+        return pin.rnea(pm, pd, q, v, a, _world_wrenches_in_joint_frames(pin, pm, pd, q, f_ext))
+
+    def aba(q, v, tau):
+        return pin.aba(pm, pd, q, v, tau, _world_wrenches_in_joint_frames(pin, pm, pd, q, f_ext))
+
+    for q, v, a in _states(model, 3, 26, spread=1.4):
+        tau = model.inverse_dynamics(q, v, a, f_ext=f_ext)
+        assert _rel(tau, rnea(q, v, a)) < 1e-13
+        assert _rel(tau, model.inverse_dynamics(q, v, a)) > 1e-2      # the loads count
+        np.testing.assert_allclose(aba(q, v, tau), a, rtol=1e-9, atol=1e-9)
+
+        dq, dv, M = model.inverse_dynamics_derivatives(q, v, a, f_ext=f_ext)
+        theirs_q = _fd4(lambda x: rnea(x, v, a), q, 1e-3)
+        assert _rel(dq, theirs_q) < 1e-10
+        assert _rel(dq, _fd4(lambda x: pin.rnea(pm, pd, x, v, a), q, 1e-3)) > 1e-3
+        assert _rel(dv, _fd4(lambda x: rnea(q, x, a), v, 1e-3)) < 1e-10
+        assert _rel(M, _fd4(lambda x: rnea(q, v, x), a, 1.0)) < 1e-12
+        fq, fv, Minv = model.forward_dynamics_derivatives(q, v, tau, f_ext=f_ext)
+        assert _rel(fq, _fd4(lambda x: aba(x, v, tau), q, 1e-3)) < 1e-9
+        assert _rel(fv, _fd4(lambda x: aba(q, x, tau), v, 1e-3)) < 1e-9
+        assert _rel(Minv, np.linalg.inv(M)) < 1e-12
+
+
 # ------------------------------------------------------------------ what is refused
 
 def _opensim_scaled(osim, path, factors, out):
