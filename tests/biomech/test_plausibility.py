@@ -452,3 +452,101 @@ def test_a_coupled_coordinate_off_its_constraint_is_named(tmp_path):
             assert len(said) == 1 and re.search(expect, said[0]), said
             assert "knee_angle_l_beta" in said[0] and "--couplers eliminate" in said[0]
             assert any("CoordinateCouplerConstraint" in x for x in res.warnings)
+
+
+LEG39 = os.path.join(os.path.dirname(__file__), os.pardir, "data", "ik", "leg39", "leg39.osim.gz")
+
+
+@pytest.fixture(scope="module")
+def leg39(tmp_path_factory):
+    """opensim-models' Leg39 (Delp's leg, Arnold's knee): CoordinateCouplerConstraints move the
+    tibia (tib_tx_r, tib_ty_r: translational) and the patella (pat_tx_r, pat_ty_r; pat_angle_r:
+    rotational) with knee_angle_r; with OpenSim's functions of them (the oracle)."""
+    import gzip
+    osim = pytest.importorskip("opensim")
+    osim.Logger.setLevelString("error")
+    path = tmp_path_factory.mktemp("leg39") / "leg39.osim"
+    with open(LEG39, "rb") as f:
+        path.write_bytes(gzip.decompress(f.read()))
+    om = osim.Model(os.fspath(path))
+    functions = {}
+    for k in range(om.getConstraintSet().getSize()):
+        con = osim.CoordinateCouplerConstraint.safeDownCast(om.getConstraintSet().get(k))
+        assert con.getIndependentCoordinateNames().get(0) == "knee_angle_r"
+        functions[con.getDependentCoordinateName()] = con.getFunction().clone()
+
+    def opensims(dependent, knee):
+        fn = functions[dependent]
+        return np.array([fn.calcValue(osim.Vector(1, float(x))) for x in knee])
+    return os.fspath(path), opensims
+
+
+def _leg39_motion(path, opensims, off, factor):
+    """A radians .mot of Leg39, the knee bending -0.2 -> -1.0 rad, every coupler's dependent
+    column OpenSim's function of the knee but off's, written factor times it; the time and
+    the largest gap |factor - 1| |f(knee)| of that column."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        model = urdf2dyn.load(path)
+    t = np.linspace(0.0, 0.5, 51)
+    knee = -0.2 - 0.8 * np.sin(np.pi * t) ** 2
+    cols = {"time": t}
+    for n in model.q_names:
+        cols[n] = np.full(len(t), model.coordinates[n].default)
+    cols["knee_angle_r"] = knee
+    for c in model.couplers:
+        cols[c.dependent] = opensims(c.dependent, knee)
+    gap = np.abs(cols[off] * (factor - 1.0))
+    cols[off] = cols[off] * factor
+    with open(path.replace(".osim", f"_{off}.mot"), "w") as f:
+        f.write(f"motion\nversion=1\nnRows={len(t)}\nnColumns={len(cols)}\ninDegrees=no\n"
+                "endheader\n" + "\t".join(cols) + "\n")
+        for row in np.column_stack(list(cols.values())):
+            f.write("\t".join(f"{x:.12g}" for x in row) + "\n")
+    return f.name, t[np.argmax(gap)], gap.max()
+
+
+def _coupler_warnings(model_path, motion):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", W)
+        urdf2dyn.inverse_dynamics_trial(urdf2dyn.load(model_path), motion)
+    return [str(w.message) for w in caught if w.category is W and
+            "CoordinateCouplerConstraint" in str(w.message)]
+
+
+@pytest.mark.parametrize("factor", [math.degrees(1.0), 1000.0])
+def test_a_translational_coupler_off_its_function_gets_no_degrees_advice(leg39, factor):
+    """Leg39's tib_tx_r (a tibia translation, m) written 57.3 times (or 1000 times: mm)
+    OpenSim's function of the knee: named, its gap given in metres as OpenSim's function
+    makes it, the other couplers (held) not named, and no word of degrees: a translation is
+    never in degrees, whatever its factor (the advice once went to any coordinate whose
+    factor was 57.3)."""
+    path, opensims = leg39
+    motion, t_worst, gap = _leg39_motion(path, opensims, "tib_tx_r", factor)
+    assert gap > 0.1                                     # far beyond the 5 mm margin
+    said = _coupler_warnings(path, motion)
+    assert len(said) == 1, said
+    m = re.search(r"tib_tx_r up to (\S+) m off knee_tx_r's function of knee_angle_r "
+                  r"\(at t = (\S+) s\)", said[0])
+    assert m, said[0]
+    assert float(m.group(1)) == pytest.approx(gap, rel=5e-3)      # written to 3 digits
+    assert float(m.group(2)) == pytest.approx(t_worst, abs=5e-3)
+    assert "degrees" not in said[0] and "times it" not in said[0]
+    for held in ("tib_ty_r", "pat_tx_r", "pat_ty_r", "pat_angle_r"):
+        assert held not in said[0]
+
+
+def test_a_rotational_coupler_in_degrees_is_told_so(leg39):
+    """Leg39's pat_angle_r (the patella's rotation) written in degrees in the radians file:
+    named with its gap in radians as OpenSim's function makes it, and told it is 57.3 times
+    that function, in degrees where radians are read."""
+    path, opensims = leg39
+    motion, t_worst, gap = _leg39_motion(path, opensims, "pat_angle_r", math.degrees(1.0))
+    said = _coupler_warnings(path, motion)
+    assert len(said) == 1, said
+    m = re.search(r"pat_angle_r up to (\S+) rad off pat_angle_r's function of knee_angle_r "
+                  r"\(at t = (\S+) s\): it is 57\.3 times it, so in degrees where radians "
+                  r"are read", said[0])
+    assert m, said[0]
+    assert float(m.group(1)) == pytest.approx(gap, rel=5e-3)      # written to 3 digits
+    assert "tib_tx_r" not in said[0]
