@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .ellipsoid_speeds import ellipsoid_angles, rate_matrix
 from .formats.rra_setup import Actuator
 
 __all__ = ["ActuatorError", "root_dofs", "root_body", "default_actuators", "actuator_matrix",
@@ -105,7 +106,7 @@ def actuator_matrix(model, actuators, q):
             if act.coordinate not in model.v_names:
                 raise ActuatorError(f"{what}: coordinate '{act.coordinate}' is not one of the "
                                     f"model's {model.v_names}")
-            B[:, model.v_names.index(act.coordinate), k] = 1.0
+            _coordinate_column(model, act.coordinate, q, B[:, :, k])
             continue
         link = _body(model, act.body, what)
         if link is None:
@@ -131,6 +132,18 @@ def actuator_matrix(model, actuators, q):
                 Jw -= jacobian(other)[:, 3:]
             B[:, :, k] = np.einsum("nij,ni->nj", Jw, axis)
     return B
+
+
+def _coordinate_column(model, coordinate, q, column):
+    """A CoordinateActuator's generalized forces per unit force, into column (N, nv): 1 on its
+    coordinate, but on an ellipsoid joint's angle, whose OpenSim speed is a component of the
+    angular velocity (u = E(q) qd), E^T e_i on the three angles' rates."""
+    j = model.v_names.index(coordinate)
+    for iq, angles in ellipsoid_angles(model):
+        if j in angles:
+            column[:, angles] = rate_matrix(q[:, iq])[:, angles.index(j), :]
+            return
+    column[:, j] = 1.0
 
 
 def distribution(B, weights, rows):
