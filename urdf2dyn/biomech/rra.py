@@ -336,11 +336,14 @@ def _write(result, folder, model_file, inputs):
     refuse_overwriting_inputs(outputs, inputs)
     os.makedirs(folder, exist_ok=True)
     files = {}
+    from .ellipsoid_speeds import to_opensim_speeds
     from .formats.opensim import coordinate_set_columns, write_opensim
     cols = coordinate_set_columns(model.v_names, model)   # OpenSim's RRA's column order
+    # OpenSim's speeds: on an ellipsoid joint's angles the angular velocity, not the rates
+    u, udot = to_opensim_speeds(model, red.q, red.v, red.a)
     for kind, x, title in (("Kinematics_q.sto", red.q, "Coordinates"),
-                           ("Kinematics_u.sto", red.v, "Speeds"),
-                           ("Kinematics_dudt.sto", red.a, "Accelerations")):
+                           ("Kinematics_u.sto", u, "Speeds"),
+                           ("Kinematics_dudt.sto", udot, "Accelerations")):
         files[kind] = path(kind)
         write_opensim(files[kind], Trajectory(red.t, np.asarray(x)[:, cols],
                                               [model.v_names[k] for k in cols]),
