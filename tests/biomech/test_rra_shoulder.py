@@ -248,3 +248,19 @@ def test_the_written_speeds_are_opensims(osim, shoulder_rra):
     rate = (u_[2:] - u_[:-2]) / (2 * h)
     # measured 3e-4 (the differences' own error); 6e-2 with dE/dt qd left out of du/dt
     assert np.abs(rate - dudt_[1:-1]).max() < 5e-3 * np.abs(dudt_).max()
+
+
+def test_a_locked_root_is_said(shoulder_rra):
+    """The published model locks the thorax's translations: the residual forces along them
+    are the locks', and FX .. FZ report 0; that is said, naming the coordinates and what to
+    do, instead of a clean 0 N."""
+    from urdf2dyn import Urdf2dynWarning
+    result, folder, _ = shoulder_rra
+    published = _load(THORACOSCAPULAR)
+    with pytest.warns(Urdf2dynWarning, match=r"the root's coordinates \['ground_thorax_tx', "
+                      r"'ground_thorax_ty', 'ground_thorax_tz'\] are locked: .*unlock them"):
+        locked = run_rra(result.setup, model=published, write=False)
+    red = locked.reduction
+    forces = [k for k, n in enumerate(red.residual_names) if n.startswith("F")]
+    assert np.abs(red.forces[:, [red.residual[k] for k in forces]]).max() < 1e-9
+    assert "locked" in locked.summary

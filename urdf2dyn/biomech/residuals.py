@@ -314,6 +314,11 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
     res_in_block = [block.index(k) for k in res]
     block_acts = [actuators[k] for k in block]
     locked = set(getattr(model, "locked_coordinates", {}))
+    held_root = [model.v_names[j] for j in root if model.v_names[j] in locked]
+    if held_root:
+        warn(f"the root's coordinates {held_root} are locked: the residuals along them are the "
+             "locks' forces, not the residual actuators' (those report 0 there); unlock them "
+             "in the model (<locked>false</locked>) to reduce and report them")
     bare = [model.v_names[j] for j in range(model.nv) if j not in rows and
             model.v_names[j] not in locked and j not in dependent]
     if bare:
