@@ -116,25 +116,19 @@ def read(path, **kw):
 # ----------------------------------------------------------------------------- the oracle
 
 class Raw:
-    """A C3D file as the `c3d` package reads it: raw analog counts turned into physical units
-    here, by the C3D rule (raw - OFFSET) * SCALE * GEN_SCALE for integer data; data stored as
-    floats are taken as they are (as both ezc3d and the c3d package read them)."""
+    """A C3D file as the `c3d` package reads it: its analog channels in physical units by the
+    C3D rule (stored - OFFSET) * SCALE * GEN_SCALE, which the package applies to integer and
+    float data alike (as the C3D User Guide's ANALOG:SCALE has it; its 0.6.0 ignores
+    read_frames' analog_transform=False), OFFSET unsigned under ANALOG:FORMAT 'UNSIGNED'.
+    test_float_stored_analogs_are_scaled_as_the_standard_says checks that against the bytes."""
 
     def __init__(self, path):
         with open(path, "rb") as f:
             r = c3dpkg.Reader(f)
-            frames = list(r.read_frames(analog_transform=False))
+            frames = list(r.read_frames())
             self.labels = [x.strip() for x in r.point_labels]
             self.points = np.array([p for _, p, _ in frames])          # (N, M, 5)
-            raw = np.concatenate([a for _, _, a in frames], axis=1)      # (C, S)
-            n = raw.shape[0]
-            scale = np.asarray(r.get("ANALOG:SCALE").float_array, dtype=float)[:n]
-            offset = np.asarray(r.get("ANALOG:OFFSET").int16_array, dtype=float)[:n]
-            if r.point_scale < 0:          # float storage
-                self.analog = raw
-            else:
-                gen = r.get("ANALOG:GEN_SCALE").float_value
-                self.analog = (raw - offset[:, None]) * scale[:, None] * gen
+            self.analog = np.concatenate([a for _, _, a in frames], axis=1)      # (C, S)
             self.units = (r.get("POINT:UNITS").string_value.strip()
                           if r.get("POINT:UNITS") is not None else "m")
             fp = {k: r.get(f"FORCE_PLATFORM:{k}") for k in ("TYPE", "CHANNEL", "CORNERS",
@@ -1395,3 +1389,138 @@ def test_channels_beyond_255_are_named_by_labels2_and_scale2(tmp_path):
     with pytest.raises(MotionError, match=r"force plate 1: ANALOG:SCALE of its channels "
                                           r"258 \(CH258\) is nan"):
         C.read_c3d(path, strict=True)
+
+
+# ----------------------------------------------------------------------------- files users meet
+
+SHADOW = os.path.join(DATA, "MotionWorkshopShadow_many_analogs.c3d")
+THEIA = os.path.join(DATA, "Theia3D_C3DRotationExample.c3d")
+WORKSTATION = os.path.join(DATA, "ViconWorkstation_shd01.c3d")
+
+
+def _c3dpkg_markers(path):
+    """(labels, expected markers (N, M, 3) in m) from the c3d package's points."""
+    with open(path, "rb") as f, warnings.catch_warnings():
+        warnings.simplefilter("ignore")              # the c3d package: 'No analog data' ...
+        r = c3dpkg.Reader(f)
+        labels = [x.strip() for x in r.point_labels]
+        points = np.array([p for _, p, _ in r.read_frames()])
+        units = r.get("POINT:UNITS").string_array[0].strip()
+    return _oracle_markers(labels, points, units, None)
+
+
+def test_a_file_without_analog_scales_has_its_markers_read():
+    """Motion Workshop's Shadow writes 922 analog channels (the suit's segment kinematics)
+    without ANALOG:SCALE and OFFSET. The C3D User Guide (ANALOG:OFFSET): "Both the SCALE and
+    OFFSET parameters must exist for every analog channel up to the value stored in the
+    ANALOG:USED parameter", and it defines no default; ezc3d assumes 1 and 0 for this vendor
+    alone (its SHADOW group), the c3d package for every file. The whole file was refused; its
+    markers are read (oracle: the c3d package) and its channels left unused, said."""
+    with open(SHADOW, "rb") as f, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = c3dpkg.Reader(f)
+        assert r.analog_used == 922 and r.get("SHADOW") is not None
+        assert r.get("ANALOG:SCALE") is None and r.get("ANALOG:OFFSET") is None
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(SHADOW)
+    said(caught, re.escape(SHADOW) + r": ANALOG:SCALE and ANALOG:OFFSET are missing for its "
+         r"922 analog channels: .*requires a scale and an offset for every channel.*declares "
+         r"no force plate, so it gives no ground reaction forces.*markers were read")
+    labels, want = _c3dpkg_markers(SHADOW)
+    assert len(labels) == 32
+    _check_markers(rec, labels, want, 100.0)
+    assert rec.plates == []
+    with pytest.raises(MotionError, match="ANALOG:SCALE and ANALOG:OFFSET are missing"):
+        C.read_c3d(SHADOW, strict=True)
+
+
+def test_without_shadows_group_missing_analog_scales_stay_refused(tmp_path):
+    """ezc3d fills in the scales only for a file with a SHADOW group: any other file without
+    them is refused before ezc3d reads it (ezc3d then lays the frames out without the
+    channels and reads the markers out of place: shown here on the same bytes)."""
+    data = bytearray(Path(SHADOW).read_bytes())
+    at = data.index(b"SHADOW")
+    data[at:at + 6] = b"SHADOX"
+    path = tmp_path / "no_shadow.c3d"
+    path.write_bytes(bytes(data))
+    misread = ezc3d.c3d(str(path))["data"]["points"][:3, 0, 1] * 1e-3
+    _, want = _c3dpkg_markers(SHADOW)
+    assert not np.allclose(misread, want[1, 0], atol=1e-3)
+    with pytest.raises(MotionError, match=r"no_shadow.c3d: not a readable C3D file: parameter "
+                       r"ANALOG:SCALE is missing from the ANALOG group for 922 analog"):
+        C.read_c3d(path)
+
+
+def _stored_analogs(path):
+    """The analog values exactly as an Intel float file stores them (C, S), decoded here from
+    the bytes by the C3D layout: from the header's data block, frames of POINT:USED x 4 floats
+    then ANALOG:USED x (ANALOG:RATE / POINT:RATE) floats, channel fastest."""
+    data = Path(path).read_bytes()
+    words = struct.unpack("<256h", data[:512])
+    with open(path, "rb") as f:
+        r = c3dpkg.Reader(f)
+        points, channels, per = r.point_used, r.analog_used, r.analog_per_frame
+    assert struct.unpack("<f", data[12:16])[0] < 0                 # float storage
+    frame = 4 * points + channels * per
+    first, last = words[3] & 0xFFFF, words[4] & 0xFFFF
+    n = last - first + 1
+    values = np.frombuffer(data, "<f4", count=n * frame, offset=(words[8] - 1) * 512)
+    analog = values.reshape(n, frame)[:, 4 * points:].reshape(n * per, channels)
+    return analog.T.astype(float)
+
+
+@pytest.mark.parametrize("path", [WORKSTATION, TYPE3])
+def test_float_stored_analogs_are_scaled_as_the_standard_says(path):
+    """The C3D User Guide (ANALOG:SCALE): "The scale calculation applies to both Real
+    (floating-point) and Integer formatted C3D files", (stored - OFFSET) * SCALE * GEN_SCALE,
+    with OFFSET unsigned when ANALOG:FORMAT is UNSIGNED. Vicon Workstation stores ADC counts
+    as floats (offsets near 32768, FORMAT UNSIGNED), Qualisys Track Manager 2.7 volts (scales
+    of -131 to -515 N/V): taken as stored (the module's notes said so), neither gives a force.
+    ezc3d subtracts |OFFSET| read as signed (32784 read as 32752): the Workstation plate's
+    moments were 5 N·m off. Oracles: the stored values decoded here; the c3d package's
+    transform, which follows the Guide; the plate formulas by hand on its channels."""
+    stored = _stored_analogs(path)
+    raw = Raw(path)                        # the c3d package applies the Guide's transform
+    with open(path, "rb") as f:
+        r = c3dpkg.Reader(f)
+        gen, scale, offset = r.get_analog_transform_parameters()
+        unsigned = r.get("ANALOG:FORMAT") is not None and \
+            r.get("ANALOG:FORMAT").string_value.strip() == "UNSIGNED"
+    if path == WORKSTATION:
+        assert unsigned and stored.min() > 20000 and offset.max() > 32767    # ADC counts
+    else:
+        assert np.abs(stored).max() < 10 and np.abs(scale).min() > 100          # volts
+    want = (stored - offset[:, None]) * scale[:, None] * gen
+    np.testing.assert_allclose(raw.analog, want, rtol=1e-6, atol=1e-9)
+    rec = read(path, rate="analog")
+    F, cop, tz = hand_plate(raw, 0)
+    p = rec.plates[0]
+    on = p.contact
+    assert on.any() and np.all(np.abs(F[on] @ p.normal) > 20.0)
+    np.testing.assert_allclose(p.force[on], F[on], rtol=1e-5, atol=1e-6)
+    tol = 1e-3 if path == TYPE3 else 1e-6          # Kistler's FPCOPPOLY: under 1 mm
+    np.testing.assert_allclose(p.cop[on], cop[on], atol=tol)
+    if path == WORKSTATION:
+        np.testing.assert_allclose(p.moment[on], tz[on], rtol=1e-5, atol=1e-6)
+
+
+# ---------------------------------------------------------------- Hypothesis: the new paths
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(stored=st.lists(st.floats(-70000, 70000, width=32), min_size=1, max_size=4),
+       offset=st.integers(-32768, 32767), scale=st.floats(-1e3, 1e3, width=32),
+       gen=st.floats(-10, 10, width=32), unsigned=st.booleans())
+def test_offsets_follow_the_standard_whatever_their_sign(stored, offset, scale, gen, unsigned):
+    """ezc3d's channel (stored - |OFFSET as signed|) * SCALE * GEN_SCALE becomes the Guide's
+    (stored - OFFSET) * SCALE * GEN_SCALE, OFFSET unsigned under ANALOG:FORMAT 'UNSIGNED'."""
+    stored = np.asarray(stored, dtype=float)[None]
+    params = {"ANALOG": {"OFFSET": {"value": [offset]}, "SCALE": {"value": [scale]},
+                         "GEN_SCALE": {"value": [gen]},
+                         "FORMAT": {"value": ["UNSIGNED" if unsigned else "SIGNED"]}}}
+    from_ezc3d = (stored - abs(offset)) * scale * gen
+    standard = offset + 65536 if unsigned and offset < 0 else offset
+    want = (stored - standard) * scale * gen
+    got = C._standard_offsets(params, from_ezc3d)
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-6 * (1 + abs(scale * gen)) * 7e4)
+
+

@@ -118,7 +118,7 @@ def check_c3d(path):
             fail(f"parameter record at byte {pos} points backwards")
         pos = q + offset
     params = {(groups.get(g, "?"), name): v for (g, name), v in found.items()}
-    _check_types(params, end, fail)
+    _check_types(params, end, fail, set(groups.values()))
     _check_layout(params, end, proc, (points, analog_per_frame, first, last, scale),
                   size - (data_block - 1) * _BLOCK, fail)
     if points or analog_per_frame:
@@ -213,7 +213,7 @@ def _check_layout(params, end, proc, header, available, fail):
                  "bytes of data")
 
 
-def _check_types(params, end, fail):
+def _check_types(params, end, fail, groups=()):
     """Every parameter ezc3d reads as a number is a number (and the reverse), and the
     per-channel analog parameters cover the channels."""
     for key, (ptype, dims, n, _) in params.items():
@@ -232,9 +232,15 @@ def _check_types(params, end, fail):
         return int(abs(struct.unpack(end + fmt, v[3])[0])) if v[0] != 4 else 0
 
     analogs = count("ANALOG")
+    # Motion Workshop's Shadow writes neither, and ezc3d, knowing it, gives every channel
+    # scale 1 and offset 0 when the file has a SHADOW group (read_c3d then leaves the channels
+    # unused, the calibration being unknown); in any other file it reads past an empty list
+    shadow = "SHADOW" in groups
     for name in ("SCALE", "OFFSET"):       # ezc3d takes channel k's from value k, unchecked
         values = sum(params[("ANALOG", x)][2] for x in [name] + [f"{name}{i}" for i in
                      range(2, 100)] if ("ANALOG", x) in params)
+        if shadow and values == 0:
+            continue
         if analogs and values < analogs:
             where = ("is missing from the ANALOG group" if ("ANALOG", name) not in params
                      else f"has {values} values")

@@ -17,10 +17,16 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   marks a point not seen in that frame, and so do coordinates that are exactly (0, 0, 0)
   (what many systems write for an occlusion): both become NaN. Vicon's subject prefix
   (``Subject01:LASI``, SUBJECTS:LABEL_PREFIXES) is removed, as models name the markers.
-* analog channels: ``(raw - ANALOG:OFFSET) * ANALOG:SCALE * ANALOG:GEN_SCALE`` for data stored
-  as integers, as stored for data stored as floats (ezc3d applies it, and the ``c3d`` package
-  agrees), in ``ANALOG:UNITS`` (N, N·mm or N·m, mm or m; a channel without a known unit is taken in
-  N, N·POINT:UNITS or POINT:UNITS, with a warning). Beyond 255 channels, ``LABELS``, ``SCALE``,
+* analog channels: ``(stored - ANALOG:OFFSET) * ANALOG:SCALE * ANALOG:GEN_SCALE``, for data
+  stored as floats as for integers (the Guide's ANALOG:SCALE: "the scale calculation applies to
+  both Real (floating-point) and Integer formatted C3D files"; ezc3d and the ``c3d`` package
+  apply it, and the float files of Qualisys Track Manager 2.7 and Vicon Workstation store
+  volts and ADC counts), with OFFSET unsigned when ``ANALOG:FORMAT`` is 'UNSIGNED' and signed
+  otherwise (ezc3d subtracts its absolute value: that is corrected). SCALE and OFFSET are
+  required for every channel; a file without them (Motion Workshop's Shadow) has its markers
+  read and its analog channels left unused, with a warning. Values are in ``ANALOG:UNITS``
+  (N, N·mm or N·m, mm or m; a channel without a known unit is taken in N, N·POINT:UNITS or
+  POINT:UNITS, with a warning). Beyond 255 channels, ``LABELS``, ``SCALE``,
   ``OFFSET`` and ``UNITS`` continue in ``LABELS2``, ``SCALE2``, ... (ezc3d applies the scales).
 * force plates (``FORCE_PLATFORM:TYPE``, ``CHANNEL``, ``CORNERS``, ``ORIGIN``, ``CAL_MATRIX``):
   type 1: Fx Fy Fz Px Py Tz (the centre of pressure measured by the plate); type 2: Fx Fy Fz Mx
@@ -276,7 +282,8 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
     params = c["parameters"]
     units, declared = _length_unit(c, source, strict)
     markers = _markers(c, source, units, declared, strict)
-    plates = _plates(c, source, markers, threshold, rate, strict)
+    calibrated = _analog_calibration(params, source, strict)
+    plates = _plates(c, source, markers, threshold, rate, strict) if calibrated else []
     events = _events(params, source)
     if rotation is not None:
         markers = markers.rotated(r)
@@ -510,6 +517,58 @@ def _events(params, source):
 
 # ============================================================================ force plates
 
+def _analog_calibration(params, source, strict):
+    """Whether the analog channels have the ANALOG:SCALE and OFFSET the C3D User Guide requires
+    of every channel ("Both the SCALE and OFFSET parameters must exist for every analog
+    channel up to the value stored in the ANALOG:USED parameter"): it defines no default, so
+    without them the channels have no physical value. Motion Workshop's Shadow writes none
+    (ezc3d then assumes scale 1 and offset 0, the c3d package too): the channels are left
+    unused, with a warning, and the markers are read."""
+    used = _first(params, "ANALOG", "USED", 0.0)
+    used = int(used) if np.isfinite(used) and used > 0 else 0
+    missing = [f"ANALOG:{name}" for name in ("SCALE", "OFFSET")
+               if _channel_numbers(params, name).size < used]
+    if not missing:
+        return True
+    plates = _first(params, "FORCE_PLATFORM", "USED", 0.0)
+    plates = int(plates) if np.isfinite(plates) and plates > 0 else 0
+    lost = (f"its {plates} force plate(s) were left out" if plates else
+            "the file declares no force plate, so it gives no ground reaction forces")
+    report(f"{source}: {' and '.join(missing)} {'are' if len(missing) > 1 else 'is'} missing "
+           f"for its {used} analog channels: the C3D format requires a scale and an offset "
+           "for every channel and defines no default, so their values have no known unit and "
+           f"were not used ({lost}); the markers were read. For forces, re-export the trial "
+           "with the analog calibration from the capture software", strict=strict,
+           error=MotionError)
+    return False
+
+
+def _standard_offsets(params, analogs):
+    """The analog channels (C, S) with ANALOG:OFFSET applied as the C3D User Guide has it.
+
+    ezc3d subtracts |OFFSET| read as a signed 16-bit integer; the Guide subtracts OFFSET itself,
+    read as unsigned when ANALOG:FORMAT is 'UNSIGNED' (Vicon Workstation's files store offsets
+    such as 32784, which ezc3d reads as |-32752|) and as signed otherwise (a negative offset is
+    added). What ezc3d subtracted too much is added back: (|o| - OFFSET) * SCALE * GEN_SCALE.
+    The c3d package applies the Guide's rule."""
+    offsets = _channel_numbers(params, "OFFSET")
+    scales = _channel_numbers(params, "SCALE")
+    n = min(analogs.shape[0], offsets.size, scales.size)
+    if n == 0:
+        return analogs
+    signed = offsets[:n]
+    unsigned = [x.strip().upper() for x in _texts(params, "ANALOG", "FORMAT")][:1] == ["UNSIGNED"]
+    standard = np.where(signed < 0, signed + 65536, signed) if unsigned else signed
+    gen = _first(params, "ANALOG", "GEN_SCALE", 1.0)
+    with np.errstate(all="ignore"):
+        fix = (np.abs(signed) - standard) * scales[:n] * gen
+    if not np.any(fix != 0):
+        return analogs
+    out = analogs.copy()
+    out[:n] += np.where(fix != 0, fix, 0.0)[:, None]
+    return out
+
+
 def _plates(c, source, markers, threshold, rate, strict):
     params = c["parameters"]
     used = _first(params, "FORCE_PLATFORM", "USED", 0.0)
@@ -518,6 +577,7 @@ def _plates(c, source, markers, threshold, rate, strict):
         return []
     analogs = np.asarray(c["data"]["analogs"], dtype=float)
     analogs = analogs.reshape(analogs.shape[-2], analogs.shape[-1])        # (C, S)
+    analogs = _standard_offsets(params, analogs)
     arate = _first(params, "ANALOG", "RATE", 0.0)
     aunits = _labels(params, "ANALOG", "UNITS")       # channels beyond 255 in UNITS2, ...
     punits = markers.meta["units"]
