@@ -1451,6 +1451,26 @@ def test_without_shadows_group_missing_analog_scales_stay_refused(tmp_path):
         C.read_c3d(path)
 
 
+def test_a_file_of_segment_rotations_says_it_holds_no_markers(tmp_path, capsys):
+    """Theia3D (markerless) writes no POINT markers, only the 4x4 poses of 21 segments in a
+    ROTATION section: convert said 'no markers to write' without saying why."""
+    from urdf2dyn.cli import main
+    assert ezc3d.c3d(THEIA)["data"]["rotations"].shape == (4, 4, 21, 20)     # what it holds
+    assert main(["convert", THEIA, "-o", str(tmp_path / "m.trc")]) != 0
+    printed = capsys.readouterr()
+    text = printed.out + printed.err
+    assert "Traceback" not in text
+    assert re.search(r"Theia3D_C3DRotationExample.c3d: the file holds no POINT markers "
+                     r"\(POINT:USED 0\); it holds the poses of 21 segments in its ROTATION "
+                     r"group \(worldbody_4X4, pelvis_4X4, l_thigh_4X4, l_shank_4X4, \.\.\.\)",
+                     text), text
+    assert "export markers (or the model's virtual markers) as POINT data" in text
+    assert re.search(r"no markers to write to .*m\.trc: the file holds no POINT markers, only "
+                     r"segment poses", text), text
+    with pytest.raises(MotionError, match="holds no POINT markers"):
+        C.read_c3d(THEIA, strict=True)
+
+
 def _stored_analogs(path):
     """The analog values exactly as an Intel float file stores them (C, S), decoded here from
     the bytes by the C3D layout: from the header's data block, frames of POINT:USED x 4 floats

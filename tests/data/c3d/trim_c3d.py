@@ -5,8 +5,9 @@ its own habits: parameter types, group order, byte order, padding), so nothing i
 through a C3D library: only the frames outside the window are dropped and the three numbers
 that count frames follow (header words 4 and 5, the first and last frame; POINT:FRAMES),
 so event times and frame numbers keep their meaning; Vicon's TRIAL:ACTUAL_START_FIELD and
-ACTUAL_END_FIELD, when present, follow the header. Intel and DEC files (little-endian
-integers), as every file trimmed here is.
+ACTUAL_END_FIELD, when present, follow the header; a ROTATION section (Theia3D's segment
+poses) is cut to the same frames and its ROTATION:DATA_START follows it. Intel and DEC files
+(little-endian integers), as every file trimmed here is.
 
     python trim_c3d.py SOURCE.c3d FIRST LAST OUT.c3d    # FIRST, LAST: 0-based, inclusive
 """
@@ -67,8 +68,26 @@ def trim(source, first, last, out):
             at, ptype = params[("TRIAL", name)]
             assert ptype == 2
             struct.pack_into("<HH", data, at, value & 0xFFFF, value >> 16)
+    if ("ROTATION", "DATA_START") in params:     # a section of its own (Theia3D's poses)
+        body += _rotations(data, params, first, last, words[8] + len(body) // BLOCK)
     with open(out, "wb") as f:
         f.write(bytes(data[:begin]) + bytes(body))
+
+
+def _rotations(data, params, first, last, block):
+    """The window of the ROTATION section (a frame: USED x RATIO 4x4 float matrices and a
+    reliability each, 17 floats), padded to a block; its DATA_START set to block, where it
+    follows the points in the cut file."""
+    def value(name, fmt):
+        at, _ = params[("ROTATION", name)]
+        return struct.unpack_from("<" + fmt, data, at)[0]
+    at, _ = params[("ROTATION", "DATA_START")]
+    start = (value("DATA_START", "H") - 1) * BLOCK
+    frame = value("USED", "H") * value("RATIO", "H") * 17 * 4
+    section = data[start + first * frame:start + (last + 1) * frame]
+    assert len(section) == (last - first + 1) * frame, "the window runs past the rotations"
+    struct.pack_into("<H", data, at, block)
+    return section + bytes(-len(section) % BLOCK)
 
 
 if __name__ == "__main__":

@@ -108,7 +108,7 @@ def read_columns(path):
 
 def _convert_c3d(source, outputs, rotation=None, threshold=None, units=None, strict=False,
                  rate=None):
-    from .c3d import CONTACT_THRESHOLD, read_c3d, write_grf
+    from .c3d import CONTACT_THRESHOLD, holdings, read_c3d, write_grf
     from .trc import write_trc
     units, rate = units or "mm", rate or "analog"
     if rate not in ("analog", "marker"):
@@ -122,7 +122,10 @@ def _convert_c3d(source, outputs, rotation=None, threshold=None, units=None, str
         ext = os.path.splitext(os.fspath(out))[1].lower()
         if ext == ".trc":
             if not rec.markers.labels:
-                raise MotionError(f"{source}: no markers to write to {os.fspath(out)}")
+                # read_c3d has warned of the segment poses it does not read: not said twice
+                why = ("the file holds no POINT markers, only segment poses (see the warning "
+                       "above)" if rec.meta.get("segments") else holdings([], rec.plates))
+                raise MotionError(f"{source}: no markers to write to {os.fspath(out)}: {why}")
             write_trc(out, rec.markers, units=units)
             prefix = rec.markers.meta.get("label_prefix")
             done.append((os.fspath(out), f"{counted(len(rec.markers.labels), 'marker')}, "

@@ -293,8 +293,27 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
     if missing:
         report(f"{source}: markers {missing} are missing in every frame", strict=strict,
                error=MotionError)
+    segments = _labels(params, "ROTATION")[:max(0, int(_first(params, "ROTATION", "USED", 0.0)))]
+    if segments and not markers.labels:
+        report(f"{source}: {holdings(segments, plates)}", strict=strict, error=MotionError)
     return C3D(markers, plates, events, meta={"source": source, "rotation": r,
-                                              "threshold": threshold})
+                                              "threshold": threshold, "segments": segments})
+
+
+def holdings(segments, plates):
+    """What a C3D file without POINT markers holds, and what to do, in words for its user:
+    segments are its ROTATION:LABELS (a markerless system's 4x4 segment poses, such as
+    Theia3D's), plates the force plates read."""
+    said = "the file holds no POINT markers (POINT:USED 0)"
+    if segments:
+        names = ", ".join(segments[:4]) + (", ..." if len(segments) > 4 else "")
+        said += (f"; it holds the poses of {len(segments)} segments in its ROTATION group "
+                 f"({names}), as markerless systems such as Theia3D export them, which urdf2dyn "
+                 "does not read")
+    if plates:
+        said += f"; its {len(plates)} force plate(s) were read (convert them to a .mot)"
+    return (said + ". For motion, export markers (or the model's virtual markers) as POINT "
+            "data from the capture software, or its joint angles as an OpenSim .mot")
 
 
 def _length_unit(c, source, strict):
