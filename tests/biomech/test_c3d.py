@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 ezc3d = pytest.importorskip("ezc3d")
 c3dpkg = pytest.importorskip("c3d")
@@ -1524,6 +1525,45 @@ def test_float_stored_analogs_are_scaled_as_the_standard_says(path):
         np.testing.assert_allclose(p.moment[on], tz[on], rtol=1e-5, atol=1e-6)
 
 
+def _relabelled(tmp_path, source, point, label):
+    """A copy of source with POINT:LABELS' entry point (0-based) overwritten by label."""
+    data = bytearray(Path(source).read_bytes())
+    at, _ = _trimmer()._parameters(data)[("POINT", "LABELS")]
+    width = data[at - 2]                          # dimensions (width, count) before the values
+    data[at + width * point:at + width * (point + 1)] = label.encode().ljust(width)
+    path = tmp_path / "relabelled.c3d"
+    path.write_bytes(bytes(data))
+    return str(path)
+
+
+def test_a_wrong_join_of_fragments_is_named(tmp_path):
+    """A label reused for another marker joins two markers (the fragments are never seen at
+    the same time, so nothing else tells them apart). Qualisys's CLAVD (right clavicle) is
+    given a TEMPG fragment (the left temple, frames 211-223) as the capture software could:
+    where the fragments hand over, the 'marker' leaves every neighbour that was steady with
+    it; the frames are named. The file's own joins are not named."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        C.read_c3d(QTM_FRAGMENTS)
+    assert not [w for w in caught if "probably different markers" in str(w.message)]
+    assert [w for w in caught if "jumps away from its neighbours" in str(w.message)]
+    labels, _ = _c3dpkg_markers(QTM_FRAGMENTS)
+    assert labels[21] == "TEMPG"
+    path = _relabelled(tmp_path, QTM_FRAGMENTS, 21, "CLAVD")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        rec = C.read_c3d(path)
+    wrong = [str(w.message) for w in caught if "probably different markers" in str(w.message)]
+    assert len(wrong) == 1 and re.search(r"'CLAVD' frames 206 -> 212: its distance to each of "
+                                         r"its 3 nearest steady neighbours changes by \d\d mm",
+                                         wrong[0]), wrong
+    # the oracle of the jump: the clavicle before, the temple after, from the c3d package
+    _, want = _c3dpkg_markers(QTM_FRAGMENTS)
+    f0 = rec.markers.meta["first_frame"] + 1
+    before, after = want[206 - f0, 20], want[212 - f0, 21]
+    assert np.linalg.norm(after - before) > 0.1
+
+
 # ---------------------------------------------------------------- Hypothesis: the new paths
 
 @settings(max_examples=200, derandomize=True, deadline=None)
@@ -1544,3 +1584,17 @@ def test_offsets_follow_the_standard_whatever_their_sign(stored, offset, scale, 
     np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-6 * (1 + abs(scale * gen)) * 7e4)
 
 
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(parts=hnp.arrays(float, st.tuples(st.integers(1, 30), st.integers(1, 4), st.just(3)),
+                        elements=st.one_of(st.floats(allow_nan=True, allow_infinity=True),
+                                           st.just(np.nan))),
+       others=st.integers(0, 5), first=st.integers(-5, 70000))
+def test_wrong_join_check_takes_any_positions(parts, others, first):
+    """_wrong_joins on any fragments and neighbours (NaN, infinite, huge, overlapping):
+    a list of descriptions, never an exception."""
+    rng = np.random.default_rng(len(parts))
+    neighbours = rng.standard_normal((len(parts), others, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")              # no RuntimeWarning leaks either
+        out = C._wrong_joins(parts, neighbours, first)
+    assert isinstance(out, list) and all(isinstance(x, str) for x in out)

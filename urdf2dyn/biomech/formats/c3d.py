@@ -404,12 +404,12 @@ def _markers(c, source, units, declared, strict):
         res = np.asarray(res, dtype=float).reshape(m, n).T
         xyz[res < 0] = np.nan
     xyz[np.all(xyz == 0.0, axis=-1)] = np.nan
-    labels, xyz = _one_point_per_label(labels, xyz, source, strict)
+    f0 = int(c["header"]["points"]["first_frame"])
+    labels, xyz = _one_point_per_label(labels, xyz, source, strict, first=f0 + 1)
     m = len(labels)
     prate = _first(params, "POINT", "RATE", 0.0)
     if not np.isfinite(prate):
         raise MotionError(f"{source}: POINT:RATE is {prate:g}; the markers cannot be timed")
-    f0 = int(c["header"]["points"]["first_frame"])
     if m == 0 and not prate > 0:      # an analog-only file (plates, no cameras)
         return Markers(np.zeros(0), [], np.zeros((0, 0, 3)),
                        meta={"source": source, "units": units, "rate": 0.0, "first_frame": f0,
@@ -429,14 +429,15 @@ def _markers(c, source, units, declared, strict):
     return out
 
 
-def _one_point_per_label(labels, xyz, source, strict):
+def _one_point_per_label(labels, xyz, source, strict, first=1):
     """(labels, xyz) with each label once. A point without a label is called M<k> (its number
     in the file), never joined to another. Points sharing a label that are never seen in the
     same frame are fragments of one trajectory (Qualisys Track Manager exports a marker's
     labelled fragments so): they become that marker, each frame from the fragment seen there,
-    said (a reused label would join two markers). Points sharing a label that are seen
+    said (a reused label would join two markers), and a hand-over where the joined marker
+    leaves its neighbours is named (_wrong_joins). Points sharing a label that are seen
     together are different points: the second keeps its data as label#2 (the third
-    label#3...), said too."""
+    label#3...), said too. first: the file's number of its first frame, to name frames."""
     blank = [k for k, x in enumerate(labels) if not x.strip()]
     if blank:
         labels = [f"M{k + 1}" if not x.strip() else x for k, x in enumerate(labels)]
@@ -449,7 +450,7 @@ def _one_point_per_label(labels, xyz, source, strict):
         columns.setdefault(x, []).append(k)
     if len(columns) == len(labels):
         return labels, xyz
-    merged, joined, overlapping = {}, [], []
+    merged, joined, overlapping, jumps = {}, [], [], []
     for x, ks in columns.items():
         seen = ~np.isnan(xyz[:, ks, 0])
         if len(ks) == 1 or seen.sum(axis=1).max(initial=0) <= 1:
@@ -458,6 +459,9 @@ def _one_point_per_label(labels, xyz, source, strict):
                 merged[ks[0]][frames] = xyz[frames, k]
             if len(ks) > 1:
                 joined.append(f"{x!r} ({len(ks)} points)")
+                others = [k for k in range(xyz.shape[1]) if k not in ks]
+                jumps += [f"{x!r} {j}" for j in _wrong_joins(xyz[:, ks], xyz[:, others],
+                                                             first)]
         else:
             overlapping.append(f"{x!r} ({len(ks)} points)")
     out_labels, out_cols = [], []
@@ -474,7 +478,13 @@ def _one_point_per_label(labels, xyz, source, strict):
         report(f"{source}: the labels {', '.join(joined)} name points never seen at the same "
                "time: each label is read as one marker, its points joined as fragments of one "
                "trajectory (as Qualisys Track Manager exports them); if they are different "
-               "markers, give them names of their own in the capture software",
+               "markers, give them names of their own in the capture software (a wrong join "
+               "shows where one fragment ends and the next begins: the marker jumps away from "
+               "its neighbours there)", strict=strict, error=MotionError)
+    if jumps:
+        report(f"{source}: joined fragments that are probably different markers: "
+               f"{'; '.join(jumps)}. The label was given to another marker in the capture "
+               "software: relabel those frames there (or leave the marker out)",
                strict=strict, error=MotionError)
     if overlapping:
         report(f"{source}: the labels {', '.join(overlapping)} name points seen in the same "
@@ -482,6 +492,62 @@ def _one_point_per_label(labels, xyz, source, strict):
                "third as #3...); give them names of their own in the capture software",
                strict=strict, error=MotionError)
     return out_labels, np.stack(out_cols, axis=1)
+
+
+#: Frames either side of a hand-over over which the neighbours' distances are measured.
+_JOIN_WINDOW = 10
+#: A neighbour is steady with the marker if its distance varies less than this (m) in the
+#: frames before the hand-over ...
+_STEADY = 0.003
+#: ... and the join is wrong if each of the _NEAREST steady neighbours nearest to the marker
+#: is further off than this (m) after it: skin moves a marker by millimetres relative to its
+#: segment's other markers, while another marker sits centimetres away.
+_MOVED = 0.02
+_NEAREST = 3
+#: Frames each side must be seen for steadiness to mean anything.
+_JOIN_SEEN = 3
+
+
+def _wrong_joins(parts, others, first):
+    """Where fragments parts (N, P, 3) of one label hand over to a different marker: at each
+    hand-over (one fragment's last frame, the next one's first), the distances to the other
+    points others (N, Q, 3) over the frames seen just before and just after it. The nearest
+    neighbours whose distance was steady before (on the marker's segment, or the subject
+    still) keep it after a true join; a hand-over where each of them moved by more than
+    _MOVED is described ('frames 206 -> 212: its distance ... changes by 82 mm or more',
+    numbered from first). A hand-over with no steady neighbour in view, or a fragment seen
+    in fewer than _JOIN_SEEN frames next to it, cannot be judged and is not named."""
+    seen = ~np.isnan(parts[..., 0])
+    spans = sorted((np.flatnonzero(seen[:, k])[[0, -1]] for k in range(parts.shape[1])
+                    if seen[:, k].any()), key=lambda span: span[0])
+    here = seen.any(axis=1)
+    out = []
+    for (_, end), (start, _) in zip(spans, spans[1:]):
+        before = [f for f in range(max(0, end - _JOIN_WINDOW + 1), end + 1) if here[f]]
+        after = [f for f in range(start, min(len(parts), start + _JOIN_WINDOW)) if here[f]]
+        if min(len(before), len(after)) < _JOIN_SEEN:
+            continue                 # a fragment too short to say what is steady with it
+        with np.errstate(all="ignore"):
+            da = np.linalg.norm(others[before] - _merged_at(parts, before)[:, None], axis=-1)
+            db = np.linalg.norm(others[after] - _merged_at(parts, after)[:, None], axis=-1)
+            usable = np.all(np.isfinite(da), axis=0) & np.all(np.isfinite(db), axis=0)
+            steady = np.flatnonzero(usable & (np.ptp(np.where(usable, da, 0.0), axis=0)
+                                              < _STEADY))
+            if not steady.size:
+                continue             # nothing steady with it in view: the reader cannot tell
+            near = steady[np.argsort(np.median(da[:, steady], axis=0))[:_NEAREST]]
+            change = np.abs(np.median(db[:, near], axis=0) - np.median(da[:, near], axis=0))
+        if change.min() > _MOVED:
+            out.append(f"frames {first + end} -> {first + start}: its distance to each of "
+                       f"its {near.size} nearest steady neighbours changes by "
+                       f"{1e3 * change.min():.0f} mm or more")
+    return out
+
+
+def _merged_at(parts, frames):
+    """The position (len(frames), 3) of a label's fragments at frames (one seen at a time)."""
+    seen = ~np.isnan(parts[frames, :, 0])
+    return parts[frames, np.argmax(seen, axis=1)]
 
 
 def _subject_prefix(params, labels):
