@@ -1566,6 +1566,47 @@ def test_a_wrong_join_of_fragments_is_named(tmp_path):
 
 # ---------------------------------------------------------------- Hypothesis: the new paths
 
+def _read_or_refused(path):
+    """read_c3d returns, or refuses naming the file; within 60 s (an alarm)."""
+    import signal
+
+    def runaway(*_):
+        raise AssertionError("read_c3d ran for over 60 s")
+
+    old = signal.signal(signal.SIGALRM, runaway)
+    signal.alarm(60)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Urdf2dynWarning)
+            C.read_c3d(path)
+        event("read")
+    except (MotionError, ValueError) as e:
+        assert os.path.basename(path) in str(e), e
+        event("refused")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@settings(max_examples=60, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(source=st.sampled_from([SHADOW, THEIA]),
+       changes=st.lists(st.tuples(st.integers(0, 36 * 512), st.integers(0, 255)), min_size=1,
+                        max_size=6))
+def test_shadow_and_theia_files_with_changed_bytes_are_read_or_refused(tmp_path, source,
+                                                                       changes):
+    """The two paths added for these vendors (channels without scales under a SHADOW group,
+    a ROTATION section without markers) on their files with header and parameter bytes
+    changed by Hypothesis: read or refused naming the file, no traceback, no runaway."""
+    data = bytearray(Path(source).read_bytes())
+    for at, byte in changes:
+        if at < len(data):
+            data[at] = byte
+    path = tmp_path / os.path.basename(source)
+    path.write_bytes(bytes(data))
+    _read_or_refused(str(path))
+
+
 @settings(max_examples=200, derandomize=True, deadline=None)
 @given(stored=st.lists(st.floats(-70000, 70000, width=32), min_size=1, max_size=4),
        offset=st.integers(-32768, 32767), scale=st.floats(-1e3, 1e3, width=32),
