@@ -1172,7 +1172,7 @@ static const char *const GEOM_TYPES = "plane|hfield|sphere|capsule|ellipsoid|cyl
 
 /* A named geom's type (its class's), kept for a spatial tendon's path, which wraps around
  * spheres and cylinders only. 0 or -1. */
-static int mjcf_name_geom(mjcf *rd, u2d_xml *g, int cls)
+static int name_geom(mjcf *rd, u2d_xml *g, int cls)
 {
     const char *name = u2d_xml_attr(g, "name");
     if (!name) return 0;
@@ -1338,7 +1338,7 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
                                                        : orientation(rd, e, K_GEOM, ecls, q)) < 0 ||
                 check_fromto(rd, e, ecls) < 0)
                 status = -1;
-            else status = mjcf_name_geom(rd, e, ecls) ||
+            else status = name_geom(rd, e, ecls) ||
                           push_item(rd, &c->geom, &c->ngeom, &c->capg, e, ecls, &frame);
         } else if (strcmp(name, "inertial") == 0) {
             if (world) status = fail(rd, e, "the world body cannot have an <inertial>");
@@ -2953,7 +2953,7 @@ static const char *const SCHEMA[][2] = {
 
 /* Element e is one MuJoCo 4's schema has in parent: it refuses any other ("unrecognized
  * element"), MuJoCo 3's <geomdist>, <geomnormal> and <geomfromto> among them. */
-static int mjcf_check_schema(mjcf *rd, u2d_xml *e, const char *parent)
+static int check_schema(mjcf *rd, u2d_xml *e, const char *parent)
 {
     static const char *const RENAMED[3][2] = {{"geomdist", "distance"},
                                               {"geomnormal", "normal"},
@@ -2973,7 +2973,7 @@ static int mjcf_check_schema(mjcf *rd, u2d_xml *e, const char *parent)
 
 /* A <distance>, <normal> or <fromto> sensor measures between one geom or body (geom1= or
  * body1=) and another (geom2= or body2=): MuJoCo's schema requires one of each pair. */
-static int mjcf_check_pair_sensor(mjcf *rd, u2d_xml *e)
+static int check_pair_sensor(mjcf *rd, u2d_xml *e)
 {
     const char *tag = u2d_xml_name(e);
     if (word_index("distance|normal|fromto", tag) < 0) return 0;
@@ -2991,7 +2991,7 @@ static int mjcf_check_pair_sensor(mjcf *rd, u2d_xml *e)
 
 /* Whether the file's <extension> declares plugin name (what "plugin") or an <instance> of
  * a plugin named name (what "instance"). */
-static int mjcf_declared(const mjcf *rd, const char *what, const char *name)
+static int plugin_declared(const mjcf *rd, const char *what, const char *name)
 {
     int plugin = strcmp(what, "plugin") == 0;
     for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
@@ -3012,7 +3012,7 @@ static int mjcf_declared(const mjcf *rd, const char *what, const char *name)
 /* A plugin actuator or sensor names a plugin the file declares in <extension> or an
  * <instance> of one, as MuJoCo requires (which plugins a MuJoCo build registers is the
  * build's: a declared name is not judged). */
-static int mjcf_check_plugin_use(mjcf *rd, u2d_xml *e)
+static int check_plugin_use(mjcf *rd, u2d_xml *e)
 {
     if (strcmp(u2d_xml_name(e), "plugin") != 0) return 0;
     const char *plugin = u2d_xml_attr(e, "plugin"), *instance = u2d_xml_attr(e, "instance");
@@ -3020,12 +3020,12 @@ static int mjcf_check_plugin_use(mjcf *rd, u2d_xml *e)
         return fail(rd, e, "<plugin> gives neither plugin= nor instance= (MuJoCo refuses it: "
                     "\"neither 'plugin' nor 'instance' is specified\"): give plugin= a plugin "
                     "the file declares in <extension>, or instance= an <instance> of one");
-    if (plugin && !mjcf_declared(rd, "plugin", plugin))
+    if (plugin && !plugin_declared(rd, "plugin", plugin))
         return fail(rd, e, "<plugin> plugin=\"%.100s\" is not declared in the file's "
                     "<extension> (MuJoCo refuses it: \"unrecognized plugin '%.100s'\"): declare "
                     "it with <extension><plugin plugin=\"%.100s\"/></extension>, or remove the "
                     "<plugin>", plugin, plugin, plugin);
-    if (instance && !mjcf_declared(rd, "instance", instance))
+    if (instance && !plugin_declared(rd, "instance", instance))
         return fail(rd, e, "<plugin> instance=\"%.100s\" names no <instance> in the file's "
                     "<extension> (MuJoCo refuses it: \"unrecognized name '%.100s' for plugin "
                     "instance\"): give the name= of an <instance> inside <extension><plugin>",
@@ -3034,7 +3034,7 @@ static int mjcf_check_plugin_use(mjcf *rd, u2d_xml *e)
 }
 
 /* Whether the joint the file names name is limited (as read_joint resolved limited=). */
-static int mjcf_joint_limited(const mjcf *rd, const char *name)
+static int joint_limited(const mjcf *rd, const char *name)
 {
     for (int k = 0; k < rd->nlimited_joint; k++)
         if (strcmp(rd->limited_joint[k].name, name) == 0) return 1;
@@ -3043,7 +3043,7 @@ static int mjcf_joint_limited(const mjcf *rd, const char *name)
 
 /* *limited: whether the tendon the file names name is limited (its and its class's range=
  * and limited=, as MuJoCo resolves them); 0, or -1 for a range MuJoCo refuses. */
-static int mjcf_tendon_limited(mjcf *rd, const char *name, int *limited)
+static int tendon_limited(mjcf *rd, const char *name, int *limited)
 {
     *limited = 0;
     for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
@@ -3063,7 +3063,7 @@ static int mjcf_tendon_limited(mjcf *rd, const char *name, int *limited)
 /* A <jointlimit*> or <tendonlimit*> sensor measures a limit: MuJoCo refuses one on a joint
  * or tendon it does not limit ("joint must be limited in sensor"). Names check_reference
  * found. */
-static int mjcf_check_limit_sensor(mjcf *rd, u2d_xml *e)
+static int check_limit_sensor(mjcf *rd, u2d_xml *e)
 {
     const char *tag = u2d_xml_name(e);
     int joint = word_index("jointlimitpos|jointlimitvel|jointlimitfrc", tag) >= 0;
@@ -3072,8 +3072,8 @@ static int mjcf_check_limit_sensor(mjcf *rd, u2d_xml *e)
     const char *attr = joint ? "joint" : "tendon", *name = u2d_xml_attr(e, attr);
     int limited = 0;
     if (!name) return 0;
-    if (joint) limited = mjcf_joint_limited(rd, name);
-    else if (mjcf_tendon_limited(rd, name, &limited) < 0) return -1;
+    if (joint) limited = joint_limited(rd, name);
+    else if (tendon_limited(rd, name, &limited) < 0) return -1;
     if (limited) return 0;
     return fail(rd, e, "<%s> %s=\"%.100s\" is not limited (MuJoCo refuses it: \"%s must be "
                 "limited in sensor\"): give the %s a range= (with limited=\"true\", or compiler "
@@ -3082,13 +3082,13 @@ static int mjcf_check_limit_sensor(mjcf *rd, u2d_xml *e)
 
 enum { P_NONE, P_SITE, P_GEOM, P_PULLEY };      /* a spatial tendon's path element */
 
-static int mjcf_path_kind(u2d_xml *e)
+static int path_kind(u2d_xml *e)
 {
     return e ? 1 + word_index("site|geom|pulley", u2d_xml_name(e)) : P_NONE;
 }
 
 /* The type (GEOM_TYPES' index) of the geom the file names name; -1 for none. */
-static int mjcf_geom_type(const mjcf *rd, const char *name)
+static int geom_type(const mjcf *rd, const char *name)
 {
     for (int k = 0; k < rd->nnamed_geom; k++)
         if (name && strcmp(rd->named_geom[k].name, name) == 0) return rd->named_geom[k].index;
@@ -3096,10 +3096,10 @@ static int mjcf_geom_type(const mjcf *rd, const char *name)
 }
 
 /* A path's geom: a sphere or a cylinder, between two sites. */
-static int mjcf_check_path_geom(mjcf *rd, u2d_xml *g, int before, int after, int pos)
+static int check_path_geom(mjcf *rd, u2d_xml *g, int before, int after, int pos)
 {
     const char *name = u2d_xml_attr(g, "geom");
-    int type = mjcf_geom_type(rd, name);
+    int type = geom_type(rd, name);
     if (before != P_SITE || after != P_SITE)
         return fail(rd, g, "<geom> geom=\"%.100s\" in a spatial tendon's path is not between "
                     "two sites (MuJoCo refuses it: \"geom at pos %d not bracketed by sites\"): "
@@ -3112,7 +3112,7 @@ static int mjcf_check_path_geom(mjcf *rd, u2d_xml *g, int before, int after, int
 }
 
 /* A path's pulley: its divisor given and positive, neither last nor next to a pulley. */
-static int mjcf_check_path_pulley(mjcf *rd, u2d_xml *p, int after)
+static int check_path_pulley(mjcf *rd, u2d_xml *p, int after)
 {
     double divisor = 0;
     int n = numbers(rd, p, "divisor", 1, 1, &divisor);
@@ -3132,9 +3132,9 @@ static int mjcf_check_path_pulley(mjcf *rd, u2d_xml *p, int after)
 
 /* A path's site: beside a site or geom (each branch between pulleys holds two sites at
  * least), and not following itself. */
-static int mjcf_check_path_site(mjcf *rd, u2d_xml *s, u2d_xml *next, int before, int pos)
+static int check_path_site(mjcf *rd, u2d_xml *s, u2d_xml *next, int before, int pos)
 {
-    int after = mjcf_path_kind(next);
+    int after = path_kind(next);
     const char *name = u2d_xml_attr(s, "site");
     if ((before == P_NONE || before == P_PULLEY) && (after == P_NONE || after == P_PULLEY))
         return fail(rd, s, "<site> site=\"%.100s\" in a spatial tendon's path has only pulleys "
@@ -3150,7 +3150,7 @@ static int mjcf_check_path_site(mjcf *rd, u2d_xml *s, u2d_xml *next, int before,
 
 /* MuJoCo's rules for a spatial tendon's path (mjCTendon's compiler): at least two elements,
  * then each geom, pulley and site as the three functions above check them. */
-static int mjcf_check_spatial_path(mjcf *rd, u2d_xml *e)
+static int check_spatial_path(mjcf *rd, u2d_xml *e)
 {
     if (strcmp(u2d_xml_name(e), "spatial") != 0) return 0;
     int n = 0, before = P_NONE, status = 0;
@@ -3160,10 +3160,10 @@ static int mjcf_check_spatial_path(mjcf *rd, u2d_xml *e)
                     "path must contain at least two objects\"): give it two sites at least");
     int pos = 0;
     for (u2d_xml *g = u2d_xml_first(e); g && !status; g = u2d_xml_next(g), pos++) {
-        int kind = mjcf_path_kind(g), after = mjcf_path_kind(u2d_xml_next(g));
-        status = kind == P_GEOM ? mjcf_check_path_geom(rd, g, before, after, pos)
-               : kind == P_PULLEY ? mjcf_check_path_pulley(rd, g, after)
-               : kind == P_SITE ? mjcf_check_path_site(rd, g, u2d_xml_next(g), before, pos) : 0;
+        int kind = path_kind(g), after = path_kind(u2d_xml_next(g));
+        status = kind == P_GEOM ? check_path_geom(rd, g, before, after, pos)
+               : kind == P_PULLEY ? check_path_pulley(rd, g, after)
+               : kind == P_SITE ? check_path_site(rd, g, u2d_xml_next(g), before, pos) : 0;
         before = kind;
     }
     return status;
@@ -3176,8 +3176,8 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
     if (word_index("pair|connect|weld|joint|tendon|flex|fixed|spatial", tag) >= 0 &&
         word_index("contact|equality|tendon", parent) >= 0 && class_attr(rd, e, "class", 0) < 0)
         return -1;
-    if (mjcf_check_schema(rd, e, parent) ||
-        (word_index("actuator|sensor", parent) >= 0 && mjcf_check_plugin_use(rd, e)) ||
+    if (check_schema(rd, e, parent) ||
+        (word_index("actuator|sensor", parent) >= 0 && check_plugin_use(rd, e)) ||
         (strcmp(parent, "equality") == 0 &&
          (check_equality_form(rd, e) || check_equality_distinct(rd, e))) ||
         (strcmp(parent, "sensor") == 0 && check_sensor_form(rd, e)) || check_not_empty(rd, e))
@@ -3190,8 +3190,8 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
     }
     if (check_joint_types(rd, e, parent) ||
         (strcmp(parent, "sensor") == 0 &&
-         (check_rangefinder(rd, e) || mjcf_check_limit_sensor(rd, e) ||
-          mjcf_check_pair_sensor(rd, e))))
+         (check_rangefinder(rd, e) || check_limit_sensor(rd, e) ||
+          check_pair_sensor(rd, e))))
         return -1;
     return 0;
 }
@@ -3213,7 +3213,7 @@ static int check_references(mjcf *rd)
             if (word_index("tendon|custom|deformable", section) < 0) continue;
             for (u2d_xml *g = u2d_xml_first(e); g; g = u2d_xml_next(g))
                 if (check_element_references(rd, g, u2d_xml_name(e))) return -1;
-            if (strcmp(section, "tendon") == 0 && mjcf_check_spatial_path(rd, e)) return -1;
+            if (strcmp(section, "tendon") == 0 && check_spatial_path(rd, e)) return -1;
         }
     }
     return 0;
