@@ -1365,3 +1365,194 @@ def test_random_paths_and_sensors_refused_exactly_where_mujoco_refuses(xml):
     exactly when MuJoCo does (never with another exception), so a file MuJoCo loads loads."""
     expected, got = mujoco_error(xml), urdf2dyn_error(xml)
     assert (expected is None) == (got is None), (xml, expected, got)
+
+
+_PID_USED = actuators('<plugin instance="i" joint="j"/>')
+REGISTERED = {
+    "pid declared": (_refs(_ext("mujoco.pid")), None),
+    "touch grid declared": (_refs(_ext("mujoco.sensor.touch_grid")), None),
+    "sdf torus declared": (_refs(_ext("mujoco.sdf.torus")), None),
+    "elasticity cable declared": (
+        _refs(_ext("mujoco.elasticity.cable")),
+        ["<plugin>", 'plugin="mujoco.elasticity.cable"', "not found", "mujoco.pid", "line 1",
+         "remove"]),
+    "unknown plugin declared": (_refs(_ext("mujoco.pid", "foo.bar")),
+                                ["<plugin>", 'plugin="foo.bar"', "not found", "line 1"]),
+    "pid instance driving an actuator": (_refs(_ext("mujoco.pid:i"), _PID_USED), None),
+    "pid instance no actuator uses": (
+        _refs(_ext("mujoco.pid:i")),
+        ["<instance>", "'i'", "mujoco.pid", "no actuator", "line 1", "<plugin instance="]),
+    "second pid instance no actuator uses": (
+        _refs(_section("extension", '<plugin plugin="mujoco.pid"><instance name="i"/>'
+                                    '<instance name="i2"/></plugin>'), _PID_USED),
+        ["<instance>", "'i2'", "no actuator"]),
+    "pid as a sensor": (
+        _refs(_ext("mujoco.pid"), _sensor('<plugin plugin="mujoco.pid" objtype="body" '
+                                          'objname="b"/>')),
+        ["<plugin>", "mujoco.pid", "does not support sensors", "line 1", "<actuator>"]),
+    "pid instance as a sensor": (
+        _refs(_ext("mujoco.pid:i"), _PID_USED,
+              _sensor('<plugin instance="i" objtype="body" objname="b"/>')),
+        ["<plugin>", "mujoco.pid", "does not support sensors"]),
+    "touch grid as an actuator": (
+        _refs(_ext("mujoco.sensor.touch_grid"),
+              actuators('<plugin plugin="mujoco.sensor.touch_grid" joint="j"/>')),
+        ["<plugin>", "mujoco.sensor.touch_grid", "does not support actuators", "<sensor>"]),
+    "sdf torus as an actuator": (
+        _refs(_ext("mujoco.sdf.torus"), actuators('<plugin plugin="mujoco.sdf.torus" '
+                                                  'joint="j"/>')),
+        ["<plugin>", "mujoco.sdf.torus", "does not support actuators"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REGISTERED))
+def test_plugins_are_those_mujoco_registers_used_as_they_support(case):
+    """MuJoCo 4.0 registers mujoco.pid (an actuator), mujoco.sensor.touch_grid (a sensor)
+    and mujoco.sdf.* (shapes): it refuses any other plugin an <extension> declares ("plugin
+    ... not found"), a plugin used as what it does not support ("does not support sensors"),
+    and an instance of mujoco.pid no actuator uses (its init fails); urdf2dyn loaded each."""
+    xml, words = REGISTERED[case]
+    assert_as_mujoco(xml, words)
+
+
+_SKIN = ('<skin vertex="0 0 0 1 0 0 0 1 0" face="0 1 2"><bone body="b" bindpos="0 0 0" '
+         'bindquat="1 0 0 0" vertid="0 1 2" vertweight="1 1 1"/>{}</skin>')
+_FLEX = '<flex name="f" dim="1" body="b c" vertex="0 0 0 0 0 0" element="0 1">{}</flex>'
+SCHEMA_MORE = {
+    "unknown element under mujoco": (_refs("<foo/>"), ["<foo>", "<mujoco>", "unrecognized",
+                                                       "line 1", "remove it"]),
+    "frame and body under mujoco": (_refs("<frame/>", "<body/>"), None),
+    "a comment under mujoco": (_refs("<!-- a note -->"), None),
+    "skin and flex": (_refs(_section("deformable", _SKIN.format(""),
+                                     _FLEX.format("<contact/><edge/>"))), None),
+    "unknown element under deformable": (_refs(_section("deformable", "<foo/>")),
+                                         ["<foo>", "<deformable>", "unrecognized"]),
+    "unknown element in a skin": (_refs(_section("deformable", _SKIN.format("<foo/>"))),
+                                  ["<foo>", "<skin>", "unrecognized"]),
+    "unknown element in an asset's skin": (_refs(_section("asset", _SKIN.format("<foo/>"))),
+                                           ["<foo>", "<skin>", "unrecognized"]),
+    "unknown element in a bone": (
+        _refs(_section("deformable", _SKIN.format("").replace('"1 1 1"/>', '"1 1 1"><foo/>'
+                                                                           '</bone>'))),
+        ["<foo>", "<bone>", "unrecognized"]),
+    "unknown element in a flex": (_refs(_section("deformable", _FLEX.format("<foo/>"))),
+                                  ["<foo>", "<flex>", "unrecognized"]),
+    "unknown element in an extension's plugin": (
+        _refs(_section("extension", '<plugin plugin="mujoco.pid"><foo/></plugin>')),
+        ["<foo>", "<plugin>", "unrecognized", "line 1"]),
+    "config directly in an extension's plugin": (
+        _refs(_section("extension", '<plugin plugin="mujoco.pid"><config key="kp" '
+                                    'value="1"/></plugin>')),
+        ["<config>", "<plugin>", "unrecognized", "<instance>"]),
+    "unknown element in an instance": (
+        _refs(_section("extension", '<plugin plugin="mujoco.pid"><instance name="i"><foo/>'
+                                    '</instance></plugin>'), _PID_USED),
+        ["<foo>", "<instance>", "unrecognized"]),
+    "unknown element in a config": (
+        _refs(_section("extension", '<plugin plugin="mujoco.pid"><instance name="i"><config '
+                                    'key="kp" value="1"><foo/></config></instance></plugin>'),
+              _PID_USED), ["<foo>", "<config>", "unrecognized"]),
+    "config in a plugin actuator": (
+        _refs(_ext("mujoco.pid"), actuators('<plugin plugin="mujoco.pid" joint="j"><config '
+                                            'key="kp" value="2"/></plugin>')), None),
+    "unknown element in a plugin actuator": (
+        _refs(_ext("mujoco.pid"), actuators('<plugin plugin="mujoco.pid" joint="j"><foo/>'
+                                            '</plugin>')), ["<foo>", "<plugin>", "unrecognized"]),
+    "unknown element in a plugin sensor": (
+        _refs(_ext("mujoco.sensor.touch_grid"),
+              _sensor('<plugin plugin="mujoco.sensor.touch_grid" objtype="site" objname="s">'
+                      '<foo/></plugin>')), ["<foo>", "<plugin>", "unrecognized"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SCHEMA_MORE))
+def test_unknown_elements_anywhere_mujoco_checks_are_refused(case):
+    """MuJoCo 4's schema (src/xml/mjcf.schema) refuses an element it does not have directly
+    under <mujoco>, under <deformable>, in a <skin> (of <deformable> or <asset>), a <bone>,
+    a <flex>, an <extension>'s <plugin> (only <instance>), an <instance> or a plugin
+    actuator or sensor (only <config>) or a <config> (nothing); urdf2dyn loaded each."""
+    xml, words = SCHEMA_MORE[case]
+    assert_as_mujoco(xml, words)
+
+
+SELF = {
+    "distance of a geom to itself": (
+        _refs(_sensor('<distance geom1="g" geom2="g"/>')),
+        ["<distance>", 'geom1="g"', "geom2=", "itself", "must be different", "line 1"]),
+    "normal of a geom to itself": (_refs(_sensor('<normal geom1="g2" geom2="g2"/>')),
+                                   ["<normal>", "itself"]),
+    "fromto of a body to itself": (_refs(_sensor('<fromto body1="b" body2="b"/>')),
+                                   ["<fromto>", 'body1="b"', "itself"]),
+    "distance of a geom to its own body": (_refs(_sensor('<distance geom1="g" body2="b"/>')),
+                                           None),
+    "distance of two geoms": (_refs(_sensor('<distance geom1="g" geom2="g2"/>')), None),
+    "contact pair of a geom with itself": (_refs(_section("contact", '<pair geom1="g" '
+                                                                     'geom2="g"/>')), None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SELF))
+def test_collision_sensors_between_an_object_and_itself_are_refused(case):
+    """A <distance>, <normal> or <fromto> sensor measures between two geoms or bodies:
+    MuJoCo refuses one naming the same geom (or body) twice ("1st body/geom must be
+    different from 2nd body/geom"); urdf2dyn loaded it. A geom and its own body, and a
+    contact pair of a geom with itself, load in both."""
+    xml, words = SELF[case]
+    assert_as_mujoco(xml, words)
+
+
+_DRAWN_SENSORS = st.sampled_from([
+    '<distance geom1="{g}" geom2="{h}"/>', '<normal body1="{b}" body2="{c}"/>',
+    '<fromto geom1="{g}" body2="{b}"/>', '<plugin plugin="{p}" objtype="body" objname="b"/>',
+    '<plugin instance="{i}" objtype="body" objname="b"/>', '<clock/>', '<foo/>'])
+_DRAWN_ACTUATORS = st.sampled_from(['<plugin plugin="{p}" joint="j"/>',
+                                    '<plugin instance="{i}" joint="j"/>',
+                                    '<plugin plugin="{p}" joint="j"><config key="kp" '
+                                    'value="1"/></plugin>',
+                                    '<plugin plugin="{p}" joint="j"><{x}/></plugin>',
+                                    '<motor joint="k"/>'])
+_DRAWN_DECLARATIONS = st.sampled_from([
+    "mujoco.pid", "mujoco.pid:i", "mujoco.sdf.torus", "mujoco.elasticity.cable", "foo.bar"])
+_DRAWN_TOP = st.sampled_from(["", "<foo/>", "<frame/>", "<!-- note -->",
+                              _section("deformable", _SKIN.format("{inner}")),
+                              _section("deformable", _FLEX.format("{inner}")),
+                              _section("asset", _SKIN.format("{inner}"))])
+
+
+@st.composite
+def _plugin_model(draw):
+    """A model MuJoCo loads (_refs') with up to two drawn plugin declarations (registered by
+    MuJoCo 4 or not, pid instances or not), up to two plugin or motor actuators and two
+    sensors (plugins supporting them or not, declared or not, <config> or other children;
+    pair sensors of two geoms or bodies or one twice), and an element under <mujoco>
+    (known or not, a skin or flex holding a known element or not)."""
+    def fill(template):
+        return template.format(g=draw(st.sampled_from(["g", "g2"])),
+                               h=draw(st.sampled_from(["g", "g2"])),
+                               b=draw(st.sampled_from(["b", "c"])),
+                               c=draw(st.sampled_from(["b", "c"])),
+                               p=draw(st.sampled_from(["mujoco.pid", "mujoco.sdf.torus",
+                                                       "foo.bar"])),
+                               i=draw(st.sampled_from(["i", "zz"])),
+                               x=draw(st.sampled_from(["config", "instance", "foo"])),
+                               inner=draw(st.sampled_from(["", "<foo/>", "<contact/>"])))
+    declared = draw(st.lists(_DRAWN_DECLARATIONS, max_size=2, unique=True))
+    parts = [_ext(*declared)] if declared else []
+    parts.append(fill(draw(_DRAWN_TOP)))
+    drawn = [fill(draw(_DRAWN_ACTUATORS)) for _ in range(draw(st.integers(0, 2)))]
+    if drawn:
+        parts.append(actuators(*drawn))
+    drawn = [fill(draw(_DRAWN_SENSORS)) for _ in range(draw(st.integers(0, 2)))]
+    if drawn:
+        parts.append(_section("sensor", *drawn))
+    return _refs(*parts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_plugin_model())
+def test_random_plugins_schema_and_pair_sensors_refused_exactly_where_mujoco_refuses(xml):
+    """Random plugin declarations, uses and children, elements under <mujoco>, a skin or a
+    flex, and pair sensors of one object or two: urdf2dyn refuses exactly when MuJoCo does
+    (never with another exception), so a file MuJoCo loads loads."""
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)

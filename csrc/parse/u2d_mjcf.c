@@ -2944,29 +2944,90 @@ static int check_not_empty(mjcf *rd, u2d_xml *e)
                         "subtreeangmom|" FRAME_SENSORS "|" PAIR_SENSORS "|e_potential|" \
                         "e_kinetic|clock|user|plugin|tactile"
 
-/* The elements MuJoCo 4's schema has in each section urdf2dyn reads without modelling. */
+/* The elements MuJoCo 4's schema (src/xml/mjcf.schema) has in each element urdf2dyn reads
+ * without modelling, "" for none; "extension plugin" is an <extension>'s <plugin> (it holds
+ * <instance> elements), "plugin" any other (a plugin actuator or sensor: <config>). Directly
+ * under <mujoco>, <body>, <frame> and <replicate> are <worldbody>'s aliases in its schema. */
 static const char *const SCHEMA[][2] = {
+    {"mujoco", "compiler|option|size|statistic|visual|default|extension|asset|worldbody|body|"
+               "frame|replicate|deformable|contact|tendon|equality|actuator|sensor|custom|"
+               "keyframe"},
     {"sensor", SENSOR_ELEMENTS}, {"equality", "connect|weld|joint|tendon|flex|flexstrain"},
     {"contact", "pair|exclude"}, {"tendon", "fixed|spatial"}, {"fixed", "joint"},
     {"spatial", "site|geom|pulley"}, {"custom", "numeric|text|tuple"}, {"tuple", "element"},
-    {"extension", "plugin"}};
+    {"extension", "plugin"}, {"extension plugin", "instance"}, {"instance", "config"},
+    {"plugin", "config"}, {"config", ""}, {"deformable", "flex|skin"},
+    {"flex", "contact|edge|elasticity"}, {"flex contact", ""}, {"flex edge", ""},
+    {"flex elasticity", ""}, {"skin", "bone"}, {"bone", ""}};
 
-/* Element e is one MuJoCo 4's schema has in parent: it refuses any other ("unrecognized
- * element"), MuJoCo 3's <geomdist>, <geomnormal> and <geomfromto> among them. */
-static int check_schema(mjcf *rd, u2d_xml *e, const char *parent)
+/* The elements SCHEMA has in row, NULL for a row it does not have. */
+static const char *schema_row(const char *row)
+{
+    for (size_t k = 0; k < sizeof SCHEMA / sizeof SCHEMA[0]; k++)
+        if (strcmp(SCHEMA[k][0], row) == 0) return SCHEMA[k][1];
+    return NULL;
+}
+
+/* Element e, a child of parent (its SCHEMA row row), is one MuJoCo 4's schema has there: it
+ * refuses any other ("unrecognized element"), MuJoCo 3's <geomdist>, <geomnormal> and
+ * <geomfromto> among them. */
+static int check_schema_row(mjcf *rd, u2d_xml *e, const char *parent, const char *row)
 {
     static const char *const RENAMED[3][2] = {{"geomdist", "distance"},
                                               {"geomnormal", "normal"},
                                               {"geomfromto", "fromto"}};
-    const char *tag = u2d_xml_name(e);
-    for (size_t k = 0; k < sizeof SCHEMA / sizeof SCHEMA[0]; k++) {
-        if (strcmp(SCHEMA[k][0], parent) != 0 || word_index(SCHEMA[k][1], tag) >= 0) continue;
-        char hint[120] = "remove it, or correct its name";
-        for (int r = 0; r < 3; r++)
-            if (strcmp(tag, RENAMED[r][0]) == 0)
-                snprintf(hint, sizeof hint, "MuJoCo 4 calls it <%s>: rename it", RENAMED[r][1]);
-        return fail(rd, e, "<%.60s> is not an element of <%s> in MuJoCo 4's schema (MuJoCo "
-                    "refuses it: \"unrecognized element\"): %s", tag, parent, hint);
+    const char *tag = u2d_xml_name(e), *allowed = schema_row(row);
+    if (!allowed || word_index(allowed, tag) >= 0) return 0;
+    char hint[160] = "remove it, or correct its name";
+    for (int r = 0; r < 3; r++)
+        if (strcmp(tag, RENAMED[r][0]) == 0)
+            snprintf(hint, sizeof hint, "MuJoCo 4 calls it <%s>: rename it", RENAMED[r][1]);
+    if (strcmp(tag, "config") == 0 && strcmp(row, "extension plugin") == 0)
+        snprintf(hint, sizeof hint, "an <extension>'s <plugin> holds <instance name=...> "
+                 "elements, and they the <config> ones: move it into an <instance>");
+    return fail(rd, e, "<%.60s> is not an element of <%s> in MuJoCo 4's schema (MuJoCo "
+                "refuses it: \"unrecognized element\"): %s", tag, parent, hint);
+}
+
+/* Element e is one MuJoCo 4's schema has in parent (SCHEMA's row of the same name). */
+static int check_schema(mjcf *rd, u2d_xml *e, const char *parent)
+{
+    return check_schema_row(rd, e, parent, parent);
+}
+
+/* The SCHEMA row of a child tag of an element of row row: "row tag" where SCHEMA has one
+ * (a <flex>'s <contact> is not <mujoco>'s), else the tag's own. */
+static const char *child_row(const char *row, const char *tag, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s", row, tag);
+    return schema_row(buf) ? buf : tag;
+}
+
+/* Every element below e (its SCHEMA row row) is one MuJoCo 4's schema has where it is. The
+ * rows nest three deep at most (an <extension>'s <plugin>, <instance>, <config>), and an
+ * element is descended into only once its row has accepted it, so the depth is bounded. */
+static int check_descendants(mjcf *rd, u2d_xml *e, const char *row)
+{
+    char buf[80];
+    for (u2d_xml *c = u2d_xml_first(e); c; c = u2d_xml_next(c))
+        if (check_schema_row(rd, c, u2d_xml_name(e), row) ||
+            check_descendants(rd, c, child_row(row, u2d_xml_name(c), buf, sizeof buf)))
+            return -1;
+    return 0;
+}
+
+/* A <distance>, <normal> or <fromto> sensor's two geoms (or bodies) are two: MuJoCo refuses
+ * one geom or body measured to itself. A geom and its own body are two. */
+static int check_pair_distinct(mjcf *rd, u2d_xml *e)
+{
+    static const char *const PAIRS[2][2] = {{"geom1", "geom2"}, {"body1", "body2"}};
+    for (int k = 0; k < 2; k++) {
+        const char *a = u2d_xml_attr(e, PAIRS[k][0]), *b = u2d_xml_attr(e, PAIRS[k][1]);
+        if (!a || !b || strcmp(a, b) != 0) continue;
+        return fail(rd, e, "<%s> %s=\"%.100s\" and %s= name one %s, which it would measure to "
+                    "itself (MuJoCo refuses it: \"1st body/geom must be different from 2nd "
+                    "body/geom\"): name two different %ss", u2d_xml_name(e), PAIRS[k][0], a,
+                    PAIRS[k][1], k ? "body" : "geom", k ? "bodie" : "geom");
     }
     return 0;
 }
@@ -2986,50 +3047,141 @@ static int check_pair_sensor(mjcf *rd, u2d_xml *e)
             return fail(rd, e, "<%s> gives %s of %s= and %s= (MuJoCo's schema requires one of "
                         "them): name one geom or body", tag, n ? "both" : "neither", geom, body);
     }
+    return check_pair_distinct(rd, e);
+}
+
+/* What a plugin can be used as (MuJoCo's mjPLUGIN_* capabilities). */
+enum { PLUGIN_ACTUATOR = 1, PLUGIN_SENSOR = 2, PLUGIN_SDF = 4 };
+
+/* The plugins MuJoCo 4.0's Python package registers (its bundled libactuator, libsensor and
+ * libsdf_plugin) and their capabilities; it refuses to declare any other ("plugin ... not
+ * found"). The elasticity plugins are not among them. */
+static const struct { const char *name; int use; } REGISTERED_PLUGINS[] = {
+    {"mujoco.pid", PLUGIN_ACTUATOR}, {"mujoco.sensor.touch_grid", PLUGIN_SENSOR},
+    {"mujoco.sdf.bolt", PLUGIN_SDF}, {"mujoco.sdf.bowl", PLUGIN_SDF},
+    {"mujoco.sdf.gear", PLUGIN_SDF}, {"mujoco.sdf.nut", PLUGIN_SDF},
+    {"mujoco.sdf.torus", PLUGIN_SDF}};
+
+/* The capabilities (PLUGIN_*) of the registered plugin name; 0 for one not registered. */
+static int plugin_use(const char *name)
+{
+    for (size_t k = 0; name && k < sizeof REGISTERED_PLUGINS / sizeof REGISTERED_PLUGINS[0]; k++)
+        if (strcmp(REGISTERED_PLUGINS[k].name, name) == 0) return REGISTERED_PLUGINS[k].use;
     return 0;
 }
 
-/* Whether the file's <extension> declares plugin name (what "plugin") or an <instance> of
- * a plugin named name (what "instance"). */
-static int plugin_declared(const mjcf *rd, const char *what, const char *name)
+/* The plugin (its plugin= name) the file's <extension> declares as name (what "plugin") or
+ * holding an <instance> named name (what "instance"); NULL for none. */
+static const char *declared_plugin(const mjcf *rd, const char *what, const char *name)
 {
     int plugin = strcmp(what, "plugin") == 0;
     for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
         if (strcmp(u2d_xml_name(s), "extension") != 0) continue;
         for (u2d_xml *p = u2d_xml_first(s); p; p = u2d_xml_next(p)) {
-            const char *v = u2d_xml_attr(p, "plugin");
-            if (plugin && v && strcmp(v, name) == 0) return 1;
+            const char *declared = u2d_xml_attr(p, "plugin");
+            if (plugin && declared && strcmp(declared, name) == 0) return declared;
             for (u2d_xml *i = plugin ? NULL : u2d_xml_first(p); i; i = u2d_xml_next(i)) {
-                v = u2d_xml_attr(i, "name");
+                const char *v = u2d_xml_attr(i, "name");
                 if (strcmp(u2d_xml_name(i), "instance") == 0 && v && strcmp(v, name) == 0)
-                    return 1;
+                    return declared ? declared : "";
             }
+        }
+    }
+    return NULL;
+}
+
+/* A plugin actuator or sensor (section's) uses a plugin that supports it: MuJoCo refuses
+ * mujoco.pid as a sensor, touch_grid or an sdf plugin as an actuator ("plugin ... does not
+ * support actuators"). used is the plugin's name; one not registered is refused where it is
+ * declared (check_extension_plugin). */
+static int check_plugin_capability(mjcf *rd, u2d_xml *e, const char *section, const char *used)
+{
+    int actuator = strcmp(section, "actuator") == 0, use = plugin_use(used);
+    if (!use || (use & (actuator ? PLUGIN_ACTUATOR : PLUGIN_SENSOR))) return 0;
+    const char *fits = use & PLUGIN_ACTUATOR ? "an <actuator>'s <plugin>"
+                     : use & PLUGIN_SENSOR ? "a <sensor>'s <plugin>"
+                     : "a geom's or mesh's <plugin>";
+    return fail(rd, e, "<plugin> in <%s> uses plugin '%.100s', which is not %s (MuJoCo refuses "
+                "it: \"plugin '%.100s' does not support %s\"): use it as %s, or remove the "
+                "<plugin>", section, used, actuator ? "an actuator" : "a sensor", used,
+                actuator ? "actuators" : "sensors", fits);
+}
+
+/* A plugin actuator or sensor (in section) names a plugin the file declares in <extension>
+ * or an <instance> of one, as MuJoCo requires, of a plugin that supports what it is, and
+ * holds only <config> elements. */
+static int check_plugin_use(mjcf *rd, u2d_xml *e, const char *section)
+{
+    if (strcmp(u2d_xml_name(e), "plugin") != 0) return 0;
+    const char *plugin = u2d_xml_attr(e, "plugin"), *instance = u2d_xml_attr(e, "instance");
+    const char *of_instance = instance ? declared_plugin(rd, "instance", instance) : NULL;
+    if (!plugin && !instance)
+        return fail(rd, e, "<plugin> gives neither plugin= nor instance= (MuJoCo refuses it: "
+                    "\"neither 'plugin' nor 'instance' is specified\"): give plugin= a plugin "
+                    "the file declares in <extension>, or instance= an <instance> of one");
+    if (plugin && !declared_plugin(rd, "plugin", plugin))
+        return fail(rd, e, "<plugin> plugin=\"%.100s\" is not declared in the file's "
+                    "<extension> (MuJoCo refuses it: \"unrecognized plugin '%.100s'\"): declare "
+                    "it with <extension><plugin plugin=\"%.100s\"/></extension>, or remove the "
+                    "<plugin>", plugin, plugin, plugin);
+    if (instance && !of_instance)
+        return fail(rd, e, "<plugin> instance=\"%.100s\" names no <instance> in the file's "
+                    "<extension> (MuJoCo refuses it: \"unrecognized name '%.100s' for plugin "
+                    "instance\"): give the name= of an <instance> inside <extension><plugin>",
+                    instance, instance);
+    if (check_plugin_capability(rd, e, section, plugin ? plugin : of_instance)) return -1;
+    return check_descendants(rd, e, "plugin");
+}
+
+/* Whether an actuator of the file is a <plugin> of the instance named name. */
+static int instance_drives_actuator(const mjcf *rd, const char *name)
+{
+    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
+        if (strcmp(u2d_xml_name(s), "actuator") != 0) continue;
+        for (u2d_xml *a = u2d_xml_first(s); a; a = u2d_xml_next(a)) {
+            const char *v = u2d_xml_attr(a, "instance");
+            if (strcmp(u2d_xml_name(a), "plugin") == 0 && v && strcmp(v, name) == 0) return 1;
         }
     }
     return 0;
 }
 
-/* A plugin actuator or sensor names a plugin the file declares in <extension> or an
- * <instance> of one, as MuJoCo requires (which plugins a MuJoCo build registers is the
- * build's: a declared name is not judged). */
-static int check_plugin_use(mjcf *rd, u2d_xml *e)
+/* An <extension>'s <plugin> (its plugin= is there: check_reference) declares a plugin
+ * MuJoCo 4 registers (REGISTERED_PLUGINS) and holds what MuJoCo's schema has there. */
+static int check_extension_plugin(mjcf *rd, u2d_xml *p)
 {
-    if (strcmp(u2d_xml_name(e), "plugin") != 0) return 0;
-    const char *plugin = u2d_xml_attr(e, "plugin"), *instance = u2d_xml_attr(e, "instance");
-    if (!plugin && !instance)
-        return fail(rd, e, "<plugin> gives neither plugin= nor instance= (MuJoCo refuses it: "
-                    "\"neither 'plugin' nor 'instance' is specified\"): give plugin= a plugin "
-                    "the file declares in <extension>, or instance= an <instance> of one");
-    if (plugin && !plugin_declared(rd, "plugin", plugin))
-        return fail(rd, e, "<plugin> plugin=\"%.100s\" is not declared in the file's "
-                    "<extension> (MuJoCo refuses it: \"unrecognized plugin '%.100s'\"): declare "
-                    "it with <extension><plugin plugin=\"%.100s\"/></extension>, or remove the "
-                    "<plugin>", plugin, plugin, plugin);
-    if (instance && !plugin_declared(rd, "instance", instance))
-        return fail(rd, e, "<plugin> instance=\"%.100s\" names no <instance> in the file's "
-                    "<extension> (MuJoCo refuses it: \"unrecognized name '%.100s' for plugin "
-                    "instance\"): give the name= of an <instance> inside <extension><plugin>",
-                    instance, instance);
+    const char *name = u2d_xml_attr(p, "plugin");
+    if (strcmp(u2d_xml_name(p), "plugin") != 0 || !name) return 0;
+    if (!plugin_use(name))
+        return fail(rd, p, "<plugin> plugin=\"%.100s\" in <extension> is not a plugin MuJoCo 4 "
+                    "registers (MuJoCo refuses it: \"plugin %.100s not found\"; it has "
+                    "mujoco.pid, mujoco.sensor.touch_grid and mujoco.sdf.bolt, bowl, gear, nut "
+                    "and torus): remove the declaration and the elements that use it",
+                    name, name);
+    return check_descendants(rd, p, "extension plugin");
+}
+
+/* Each <instance> of mujoco.pid drives an actuator: the plugin's init fails otherwise
+ * ("actuator not found for plugin instance"). MuJoCo finds it once the model compiles, so
+ * it is checked after every other reference. */
+static int check_pid_instances(mjcf *rd)
+{
+    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
+        if (strcmp(u2d_xml_name(s), "extension") != 0) continue;
+        for (u2d_xml *p = u2d_xml_first(s); p; p = u2d_xml_next(p)) {
+            const char *plugin = u2d_xml_attr(p, "plugin");
+            if (!plugin || strcmp(plugin, "mujoco.pid") != 0) continue;
+            for (u2d_xml *i = u2d_xml_first(p); i; i = u2d_xml_next(i)) {
+                const char *name = u2d_xml_attr(i, "name");
+                if (!name) name = "";
+                if (instance_drives_actuator(rd, name)) continue;
+                return fail(rd, i, "<instance> '%.100s' of mujoco.pid drives no actuator "
+                            "(MuJoCo refuses it: \"actuator not found for plugin instance\"): "
+                            "use it in <actuator><plugin instance=\"%.100s\" joint=\"...\"/>"
+                            "</actuator>, or remove it", name, name);
+            }
+        }
+    }
     return 0;
 }
 
@@ -3177,7 +3329,7 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
         word_index("contact|equality|tendon", parent) >= 0 && class_attr(rd, e, "class", 0) < 0)
         return -1;
     if (check_schema(rd, e, parent) ||
-        (word_index("actuator|sensor", parent) >= 0 && check_plugin_use(rd, e)) ||
+        (word_index("actuator|sensor", parent) >= 0 && check_plugin_use(rd, e, parent)) ||
         (strcmp(parent, "equality") == 0 &&
          (check_equality_form(rd, e) || check_equality_distinct(rd, e))) ||
         (strcmp(parent, "sensor") == 0 && check_sensor_form(rd, e)) || check_not_empty(rd, e))
@@ -3196,6 +3348,14 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
     return 0;
 }
 
+/* An <asset>'s <skin> holds <bone> elements, as a <deformable>'s does. */
+static int check_asset_skins(mjcf *rd, u2d_xml *asset)
+{
+    for (u2d_xml *e = u2d_xml_first(asset); e; e = u2d_xml_next(e))
+        if (strcmp(u2d_xml_name(e), "skin") == 0 && check_descendants(rd, e, "skin")) return -1;
+    return 0;
+}
+
 /* Every name the elements urdf2dyn does not model refer to (contact pairs and excludes,
  * equality constraints, tendon paths, sensors, custom tuples, skin bones) is one the file
  * gives an element of the kind MuJoCo looks for; actuators' targets are read_actuator's.
@@ -3205,18 +3365,25 @@ static int check_references(mjcf *rd)
     rd->what[0] = '\0';
     for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
         const char *section = u2d_xml_name(s);
+        if (check_schema(rd, s, "mujoco") ||
+            (strcmp(section, "asset") == 0 && check_asset_skins(rd, s)))
+            return -1;
         if (word_index("contact|equality|sensor|tendon|custom|deformable|actuator|extension",
                        section) < 0)
             continue;
         for (u2d_xml *e = u2d_xml_first(s); e; e = u2d_xml_next(e)) {
             if (check_element_references(rd, e, section)) return -1;
+            if ((strcmp(section, "deformable") == 0 &&
+                 check_descendants(rd, e, u2d_xml_name(e))) ||
+                (strcmp(section, "extension") == 0 && check_extension_plugin(rd, e)))
+                return -1;
             if (word_index("tendon|custom|deformable", section) < 0) continue;
             for (u2d_xml *g = u2d_xml_first(e); g; g = u2d_xml_next(g))
                 if (check_element_references(rd, g, u2d_xml_name(e))) return -1;
             if (strcmp(section, "tendon") == 0 && check_spatial_path(rd, e)) return -1;
         }
     }
-    return 0;
+    return check_pid_instances(rd);
 }
 
 /* ---- the whole model --------------------------------------------------------------------- */
