@@ -2124,17 +2124,19 @@ static int transmission(u2d_xml *e, const char **target)
     return kind;
 }
 
-/* The core joints an actuator can drive (the joints the file names: not an unnamed one,
- * which MuJoCo cannot find by the name urdf2dyn gives it, nor the fixed ones urdf2dyn
- * adds), sorted by name for lookup; NULL and a message when out of memory. */
-static name_entry *joint_index(mjcf *rd, int *n)
+/* Sorts by name, once the tree is read, the tables of what the file names and the checks
+ * look up per referring element: the joints (an actuator's targets; the core id gives the
+ * type), the limited ones and the geoms (their types), so each lookup is a binary search
+ * (lookup), not a pass over the model. Names are unique in each (check_repeated_names);
+ * unnamed joints, which MuJoCo cannot find by the name urdf2dyn gives them, and the fixed
+ * joints urdf2dyn adds are not in them. */
+static int sort_name_tables(mjcf *rd)
 {
-    name_entry *e = malloc(sizeof *e * (size_t)(rd->nnamed_joint + 1));
-    *n = 0;
-    if (!e) { fail(rd, NULL, "out of memory"); return NULL; }
-    if ((*n = rd->nnamed_joint) > 0) memcpy(e, rd->named_joint, sizeof *e * (size_t)*n);
-    if (*n > 1) qsort(e, (size_t)*n, sizeof *e, cmp_name);
-    return e;
+    name_entry *table[3] = {rd->named_joint, rd->limited_joint, rd->named_geom};
+    int n[3] = {rd->nnamed_joint, rd->nlimited_joint, rd->nnamed_geom};
+    for (int k = 0; k < 3; k++)
+        if (n[k] > 1) qsort(table[k], (size_t)n[k], sizeof *table[k], cmp_name);
+    return 0;
 }
 
 /* Names an actuator can target besides joints, each list sorted for lookup. */
@@ -2354,9 +2356,9 @@ static int drive_joint(mjcf *rd, u2d_urdf_joint *U, double g2, const double damp
 }
 
 /* Actuator e (the k-th): its armature and damping onto its joint; a tendon's counted for
- * the summary. joints: joint_index's, targets: the other names it may drive. An actuator
- * without a target, or on a joint, tendon, site or body that is not there, is refused as
- * MuJoCo refuses it, armature and damping or not. */
+ * the summary. joints: the named joints, sorted (sort_name_tables), targets: the other names
+ * it may drive. An actuator without a target, or on a joint, tendon, site or body that is not
+ * there, is refused as MuJoCo refuses it, armature and damping or not. */
 static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, int njoint,
                          const mj_targets *targets)
 {
@@ -2428,22 +2430,19 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
  * actuators' to the joint's, springdamper's included. */
 static int read_actuators(mjcf *rd)
 {
-    int njoint = 0, k = 0, status = 0;
-    name_entry *joints = NULL;
+    int k = 0, status = 0;
     mj_targets targets;
     if (collect_targets(rd, &targets) < 0) { free_targets(&targets); return -1; }
     for (u2d_xml *s = u2d_xml_first(rd->root); s && !status; s = u2d_xml_next(s)) {
         if (strcmp(u2d_xml_name(s), "actuator") != 0) continue;
-        if (!joints && !(joints = joint_index(rd, &njoint))) { status = -1; break; }
         if (!rd->actuator_damping &&
             !(rd->actuator_damping = calloc((size_t)rd->u->njoint + 1, sizeof(double)))) {
             status = fail(rd, NULL, "out of memory");
             break;
         }
         for (u2d_xml *e = u2d_xml_first(s); e && !status; e = u2d_xml_next(e), k++)
-            status = read_actuator(rd, e, k, joints, njoint, &targets);
+            status = read_actuator(rd, e, k, rd->named_joint, rd->nnamed_joint, &targets);
     }
-    free(joints);
     free_targets(&targets);
     return status;
 }
@@ -2719,15 +2718,23 @@ static int cmp_kind_name(const void *a, const void *b)
     return c ? c : strcmp(x->name, y->name);
 }
 
+/* The element of kind (mj_named's plural: "tendons"...) the file names name ("" an unnamed
+ * one's); NULL for none. A binary search of the sorted table of named elements. */
+static u2d_xml *named_element(const mjcf *rd, const char *kind, const char *name)
+{
+    mj_named key = {kind, name, NULL, 0};
+    const mj_named *found = rd->nnamed > 0 ? bsearch(&key, rd->named, (size_t)rd->nnamed,
+                                                     sizeof key, cmp_kind_name) : NULL;
+    return found ? found->node : NULL;
+}
+
 /* Whether the file names an element of kind name (the world body is "world"; "" is an
  * unnamed one's, as MuJoCo finds it). The names urdf2dyn generates are not among them:
  * MuJoCo does not know them. */
 static int file_names(const mjcf *rd, const mj_kind *kind, const char *name)
 {
-    mj_named key = {kind->plural, name, NULL, 0};
     if (strcmp(kind->plural, "bodies") == 0 && strcmp(name, "world") == 0) return 1;
-    return rd->nnamed > 0 &&
-           bsearch(&key, rd->named, (size_t)rd->nnamed, sizeof key, cmp_kind_name) != NULL;
+    return named_element(rd, kind->plural, name) != NULL;
 }
 
 /* One attribute that names another element: of element tag (one of the '|'-separated
@@ -2882,10 +2889,8 @@ static int check_sensor_form(mjcf *rd, u2d_xml *e)
 /* Core type of the joint the file names name; -1 for none. */
 static int named_joint_type(const mjcf *rd, const char *name)
 {
-    for (int k = 0; k < rd->nnamed_joint; k++)
-        if (strcmp(rd->named_joint[k].name, name) == 0)
-            return (int)rd->u->joint[rd->named_joint[k].index].type;
-    return -1;
+    int joint = lookup(rd->named_joint, rd->nnamed_joint, name);
+    return joint < 0 ? -1 : (int)rd->u->joint[joint].type;
 }
 
 /* The joints an element may name, by type, as MuJoCo's compiler checks them: a <ballquat>'s
@@ -3188,28 +3193,21 @@ static int check_pid_instances(mjcf *rd)
 /* Whether the joint the file names name is limited (as read_joint resolved limited=). */
 static int joint_limited(const mjcf *rd, const char *name)
 {
-    for (int k = 0; k < rd->nlimited_joint; k++)
-        if (strcmp(rd->limited_joint[k].name, name) == 0) return 1;
-    return 0;
+    return lookup(rd->limited_joint, rd->nlimited_joint, name) >= 0;
 }
 
 /* *limited: whether the tendon the file names name is limited (its and its class's range=
- * and limited=, as MuJoCo resolves them); 0, or -1 for a range MuJoCo refuses. */
+ * and limited=, as MuJoCo resolves them); 0, or -1 for a range MuJoCo refuses. The tendon
+ * is found in the sorted table of named elements (check_repeated_names'). */
 static int tendon_limited(mjcf *rd, const char *name, int *limited)
 {
+    u2d_xml *e = named_element(rd, "tendons", name);
+    double range[2];
     *limited = 0;
-    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
-        if (strcmp(u2d_xml_name(s), "tendon") != 0) continue;
-        for (u2d_xml *e = u2d_xml_first(s); e; e = u2d_xml_next(e)) {
-            const char *n = u2d_xml_attr(e, "name");
-            if (!n || strcmp(n, name) != 0) continue;
-            double range[2];
-            int cls = class_attr(rd, e, "class", 0);
-            return cls < 0 ? -1 : limited_range(rd, e, K_TENDON, cls, "tendon", "range",
-                                                "limited", range, limited);
-        }
-    }
-    return 0;
+    if (!e) return 0;
+    int cls = class_attr(rd, e, "class", 0);
+    return cls < 0 ? -1 : limited_range(rd, e, K_TENDON, cls, "tendon", "range", "limited",
+                                        range, limited);
 }
 
 /* A <jointlimit*> or <tendonlimit*> sensor measures a limit: MuJoCo refuses one on a joint
@@ -3242,9 +3240,7 @@ static int path_kind(u2d_xml *e)
 /* The type (GEOM_TYPES' index) of the geom the file names name; -1 for none. */
 static int geom_type(const mjcf *rd, const char *name)
 {
-    for (int k = 0; k < rd->nnamed_geom; k++)
-        if (name && strcmp(rd->named_geom[k].name, name) == 0) return rd->named_geom[k].index;
-    return -1;
+    return name ? lookup(rd->named_geom, rd->nnamed_geom, name) : -1;
 }
 
 /* A path's geom: a sphere or a cylinder, between two sites. */
@@ -3720,7 +3716,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     if (!u->name) u->name = "MuJoCo Model";
 
     if (expand_includes(&rd) || read_compiler(&rd) || read_option(&rd) || read_defaults(&rd) ||
-        check_repeated_names(&rd) || read_assets(&rd) || read_tree(&rd) ||
+        check_repeated_names(&rd) || read_assets(&rd) || read_tree(&rd) || sort_name_tables(&rd) ||
         check_moving_masses(&rd) || read_actuators(&rd) || count_tendons(&rd) ||
         check_keyframes(&rd) || check_references(&rd))
         goto error;
