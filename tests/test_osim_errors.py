@@ -196,7 +196,8 @@ def test_unknown_function_joint_and_unsupported_features_are_refused_by_name():
              r"<coordinates>other: not a coordinate of this joint")
     rev = _pin("j", "/ground", "/bodyset/b").replace("</PinJoint>",
                                                      "<reverse>true</reverse></PinJoint>")
-    _refused(_doc(_body("b"), rev), r"reversed joints are not supported")
+    # a document older than 30514 (OpenSim swaps the frames); a newer one's is ignored
+    _refused(_doc(_body("b"), rev, version="30513"), r"reversed joints are not supported")
 
 
 def test_collinear_axes_are_refused_as_opensim_does():

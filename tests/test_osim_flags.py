@@ -11,6 +11,7 @@ import os
 import re
 import warnings
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -126,3 +127,45 @@ def test_an_opensim3_reverse_is_read_as_opensim_reads_it_or_refused(osim, tmp_pa
     else:
         assert f"m.osim:{line}:" in said and "<reverse>" in said and "true or false" in said, \
             said
+
+
+GAIT2354 = os.path.join(os.path.dirname(__file__), "data", "scale", "gait2354",
+                        "gait2354_simbody.osim")
+
+
+@pytest.mark.parametrize("text", ["true", "false", "yes"])
+def test_a_4x_reverse_is_ignored_as_opensim_ignores_it_with_a_warning(osim, tmp_path, text):
+    """A joint's <reverse> in a file of version 30514 or later (gait2354 is 40000): OpenSim
+    4.6 reads it only for older documents (Joint::updateFromXMLNode) and ignores it here,
+    whatever it says. urdf2dyn refused it (true, and 'yes' as not a bool): it now reads the
+    model as OpenSim does, the bodies placed where OpenSim places them, and warns once,
+    naming the file, the line and the joint."""
+    with open(GAIT2354, encoding="utf-8") as f:
+        src = f.read()
+    opening = '<CustomJoint name="knee_r">'
+    path = tmp_path / "knee_reversed.osim"
+    path.write_text(src.replace(opening, f"{opening}\n<reverse>{text}</reverse>", 1),
+                    encoding="utf-8")
+    line = src[:src.index(opening)].count("\n") + 2
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = urdf2dyn.load(os.fspath(path))
+    said = [str(w.message) for w in caught if "<reverse>" in str(w.message)]
+    assert len(said) == 1 and f"knee_reversed.osim:{line}:" in said[0], said
+    assert "joint 'knee_r'" in said[0] and "delete the element" in said[0], said
+    assert issubclass(next(w.category for w in caught if "<reverse>" in str(w.message)),
+                      urdf2dyn.URDFWarning)
+    om = osim.Model(os.fspath(path))
+    assert om.getJointSet().get("knee_r").getParentFrame().findBaseFrame().getName() == "femur_r"
+    s = om.initSystem()
+    q = np.array([om.getCoordinateSet().get(n).getDefaultValue() for n in model.q_names])
+    q = q + np.linspace(0.05, 0.3, len(q))            # away from zero: a pose, not a layout
+    for n, x in zip(model.q_names, q):
+        om.getCoordinateSet().get(n).setValue(s, float(x), False)
+    om.realizePosition(s)
+    pos, _ = model.forward_kinematics(q)
+    bodies = om.getBodySet()
+    for i in range(bodies.getSize()):
+        b = bodies.get(i)
+        np.testing.assert_allclose(pos[model.link_names.index(b.getName())],
+                                   b.getPositionInGround(s).to_numpy(), atol=1e-12)

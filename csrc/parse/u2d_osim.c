@@ -838,17 +838,36 @@ static int read_ellipsoid(osim *o, u2d_xml *node, u2d_urdf_joint *J, int scapula
     return 0;
 }
 
+/* A joint's <reverse>, as OpenSim 4.6 reads it (Joint::updateFromXMLNode): a document older
+ * than version 30514 swaps the parent and child frames when it is true (refused here: swap
+ * them in the file); from 30514 on, Joint has no such property and OpenSim ignores the
+ * element, whatever it says, so it is ignored here too, with a note naming the joint. */
+#define OSIM_VERSION_WITHOUT_REVERSE 30514
+static int read_reverse(osim *o, u2d_xml *node)
+{
+    u2d_xml *c = u2d_xml_child(node, "reverse");
+    if (c && o->u->osim.version >= OSIM_VERSION_WITHOUT_REVERSE) {
+        note(o, c, "<reverse> is ignored: joints have had no <reverse> since OpenSim file "
+             "version %d (this file is %d), and OpenSim ignores it too; delete the element "
+             "(to reverse the joint, swap its parent and child frames)",
+             OSIM_VERSION_WITHOUT_REVERSE, o->u->osim.version);
+        return 0;
+    }
+    int reverse = 0;
+    if (read_flag(o, node, "reverse", &reverse)) return -1;
+    if (reverse)
+        return fail_at(o, node, "<reverse>true</reverse>: reversed joints are not supported; "
+                       "swap the parent and child frames instead");
+    return 0;
+}
+
 /* One joint: its type (element name), parent link and F in it, child body and M in it. */
 static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, int child,
                       const u2d_xform *XM, u2d_xml *coords, const char *child_frame_name)
 {
     u2d_urdf *u = o->u;
     const char *type = u2d_xml_name(node), *name = o->jname[o->njname - 1];
-    int reverse = 0;
-    if (read_flag(o, node, "reverse", &reverse)) return -1;
-    if (reverse)
-        return fail_at(o, node, "<reverse>true</reverse>: reversed joints are not supported; "
-                       "swap the parent and child frames instead");
+    if (read_reverse(o, node)) return -1;
     if (child == 0) return fail_at(o, node, "the child frame is on ground");
     if (parent == child) return fail_at(o, node, "the parent and child frames are on the same "
                                         "body '%.100s'", u->link[child].name);
