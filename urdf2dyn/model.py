@@ -313,12 +313,41 @@ def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
 
 
 
+class FindingRefused(_core.URDFError):
+    """A model finding refused under strict (its message says why and what to do): a
+    URDFError, told apart by a job that would otherwise add advice of its own."""
+
+
+#: What a strict load adds to a finding it refuses: why it is an error and what to do.
+STRICT_REFUSAL = ("refused because --strict (strict=True) makes the model's findings errors: "
+                  "correct the file, or run without --strict (strict=False) to use it as "
+                  "written, with this as a warning")
+_USED_AS_WRITTEN = re.compile(r"[;,]? *used as written(?=[.;]|$)")
+
+
+def finding_refused(message: str) -> FindingRefused:
+    """The error of a model finding under strict: the warning's words but for its "used as
+    written" (not so: it is refused), then why and what to do (STRICT_REFUSAL)."""
+    said = _USED_AS_WRITTEN.sub("", message).rstrip(" .;")
+    return FindingRefused(f"{said}; {STRICT_REFUSAL}")
+
+
+def model_finding(message: str, strict: bool) -> None:
+    """Say one finding of the model loader: a URDFWarning, or under strict the refusal
+    finding_refused(message), raised. Every load (urdf2dyn.load, a setup's model, the
+    commands' --model) says its findings through this one rule."""
+    if strict:
+        raise finding_refused(message)
+    report(message, category=URDFWarning, stacklevel=None)    # at the first caller outside
+
+
 def load_leaving_unsaid(path: str | os.PathLike[str], unsaid, strict: bool = False,
                         say=None, **options) -> Model:
     """urdf2dyn.load(path, **options), for a job that says itself what some of the loader's
-    warnings say: those for which unsaid(message) is true are left out, the others are said
-    by say(message) (a job that keeps its messages) or else warned (the first raised under
-    strict, as load(path, strict=True) would)."""
+    warnings say: those for which unsaid(message) is true are left out. Under strict the
+    first model finding left (a URDFWarning) is refused (model_finding), as load(path,
+    strict=True) refuses it; the others are said by say(message) (a job that keeps its
+    messages) or else warned."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         model = load(path, **options)
@@ -326,11 +355,12 @@ def load_leaving_unsaid(path: str | os.PathLike[str], unsaid, strict: bool = Fal
         message = str(w.message)
         if unsaid(message):
             continue
+        if strict and issubclass(w.category, URDFWarning):
+            raise finding_refused(message)
         if say is not None:
             say(message)
         else:
-            report(message, strict=strict and issubclass(w.category, URDFWarning),
-                   error=_core.URDFError, category=w.category, stacklevel=None)
+            report(message, category=w.category, stacklevel=None)
     return model
 
 # UTF-16 and UTF-32 text: by its byte-order mark, or by the NULs around a leading '<'
@@ -382,11 +412,11 @@ def _text_with_stray_bytes(data, where, strict):
     k = stray[0]
     line, column = text.count("\n", 0, k) + 1, k - text.rfind("\n", 0, k)
     byte = bytes([ord(text[k]) - 0xDC00])
-    report(f"{where}: line {line}, column {column}: byte 0x{byte.hex()} is not UTF-8 "
-           f"({len(stray)} such byte{'s' if len(stray) > 1 else ''}, outside the tags: text or "
-           "comments); read as Windows-1252, as a Windows editor writes it (this one: "
-           f"{byte.decode('cp1252', errors='replace')!r}). Save the file as UTF-8 to silence "
-           "this", strict=strict, error=_core.URDFError, category=URDFWarning, stacklevel=None)
+    model_finding(f"{where}: line {line}, column {column}: byte 0x{byte.hex()} is not UTF-8 "
+                  f"({len(stray)} such byte{'s' if len(stray) > 1 else ''}, outside the tags: "
+                  "text or comments); read as Windows-1252, as a Windows editor writes it "
+                  f"(this one: {byte.decode('cp1252', errors='replace')!r}). Save the file as "
+                  "UTF-8 to silence this", strict)
     return "".join(bytes([ord(c) - 0xDC00]).decode("cp1252", errors="replace")
                    if "\udc80" <= c <= "\udcff" else c for c in text).lstrip("\ufeff")
 
@@ -467,8 +497,7 @@ class Model:
         #: What was read as written but looks wrong: (line, message), line 0 if unknown.
         self.findings: tuple[tuple[int, str], ...] = tuple(self._c.findings())
         for line, message in self.findings:
-            report(_where(source, line) + message, strict=strict, error=_core.URDFError,
-                   category=URDFWarning, stacklevel=4)
+            model_finding(_where(source, line) + message, strict)
         # what the file defines is held in tuples (and read-only arrays and mappings): a
         # model is immutable and shared, so no caller can change one in place
         self.joints: tuple[Joint, ...] = tuple(Joint(*row) for row in self._c.joints())
@@ -486,8 +515,7 @@ class Model:
         if passive:
             message = passive_forces_message(passive)
             self.findings += ((0, message),)
-            report(_where(source, 0) + message, strict=strict, error=_core.URDFError,
-                   category=URDFWarning, stacklevel=4)
+            model_finding(_where(source, 0) + message, strict)
         mjcf = self._c.mjcf()
         if mjcf is not None:
             self.default_q = mjcf["qpos0"]
@@ -495,10 +523,10 @@ class Model:
         if self._coupler_problem:
             if self.eliminate_couplers:
                 raise _core.URDFError(self._coupler_problem)
-            report(self._coupler_problem + "; inverse dynamics keeps every coordinate a "
-                   "mobility (couplers='keep', as OpenSim's tool), but couplers='eliminate', "
-                   f"apply_couplers, project_couplers and {COUPLERS_REFUSED}",
-                   strict=strict, error=_core.URDFError, category=URDFWarning, stacklevel=4)
+            model_finding(self._coupler_problem + "; inverse dynamics keeps every coordinate "
+                          "a mobility (couplers='keep', as OpenSim's tool), but "
+                          f"couplers='eliminate', apply_couplers, project_couplers and "
+                          f"{COUPLERS_REFUSED}", strict)
 
     def _file_reader(self, files):
         """The reader of an MJCF's other files: from files (a pickled model's) or the disk,

@@ -3,7 +3,11 @@
 inequality, a URDFWarning as load() says it) stops the run under --strict before anything is
 written, as urdf2dyn.load(path, strict=True) refuses it; without --strict it is warned and
 the run goes on. `ik --setup --strict` and `scale --strict` loaded the model without strict:
-the finding was only warned, the outputs written, and the exit status 1 came at the end."""
+the finding was only warned, the outputs written, and the exit status 1 came at the end.
+Under --strict the refusal ended in the warning's "used as written" (wrapped by ik and scale
+in "cannot be loaded (...); give the model with --model"); rra stopped on any message of the
+loader, as a setup error. One rule now (urdf2dyn.model.load_leaving_unsaid, model_finding):
+a model finding is refused as such, saying why and what to do."""
 import os
 import re
 import shutil
@@ -74,8 +78,21 @@ def _torques(tmp_path, via_option):
     return argv, tmp_path / "out.sto"
 
 
+def _rra(tmp_path, via_option):
+    folder = tmp_path / "rra"
+    shutil.copytree(os.path.join(DATA, "opensim_models", "Gait2354_Simbody"), folder)
+    _break_first_inertia(folder / "subject01_simbody.osim")
+    argv = ["rra", os.fspath(folder / "subject01_Setup_RRA.xml"), "--knot-interval", "0.2",
+            "--results-directory", os.fspath(tmp_path / "results"),
+            "--output-model", os.fspath(tmp_path / "out.osim")]
+    if via_option:
+        argv += ["--model", os.fspath(folder / "subject01_simbody.osim")]
+    return argv, tmp_path / "out.osim"
+
+
 @pytest.mark.parametrize("via_option", [False, True], ids=["setup-model", "model-option"])
-@pytest.mark.parametrize("command", [_ik, _scale, _torques], ids=["ik", "scale", "torques"])
+@pytest.mark.parametrize("command", [_ik, _scale, _torques, _rra],
+                         ids=["ik", "scale", "torques", "rra"])
 def test_strict_refuses_the_models_findings_before_any_output(tmp_path, command, via_option):
     argv, output = command(tmp_path, via_option)
     status, _, err = run_here(argv)
@@ -86,3 +103,57 @@ def test_strict_refuses_the_models_findings_before_any_output(tmp_path, command,
     said = [line for line in err.splitlines() if FINDING in line]
     assert status == 1 and len(said) == 1 and " error: " in said[0], err   # not a warning
     assert "Traceback" not in err and not output.exists(), err
+    # a refusal that says so and what to do, not the warning's "used as written", and not
+    # wrapped in a setup's advice to give the model another way (it would be refused too)
+    assert "used as written" not in said[0].split("without --strict")[0], said[0]
+    assert "refused because --strict" in said[0] and "correct the file" in said[0], said[0]
+    assert "give the model" not in said[0] and "cannot be loaded" not in said[0], said[0]
+
+
+def _loader_saying_a_note(monkeypatch, finding=False):
+    """urdf2dyn.load, patched to say a message that is not a model finding (a plain
+    Urdf2dynWarning) and, when finding, a model finding (a URDFWarning) before loading."""
+    import warnings
+
+    import urdf2dyn
+    from urdf2dyn import model as module
+    real = module.load
+
+    def load(path, **options):
+        warnings.warn("a note of the loader", urdf2dyn.Urdf2dynWarning)
+        if finding:
+            warnings.warn("m.osim:3: body 'b': odd inertia; used as written",
+                          urdf2dyn.URDFWarning)
+        return real(path, **options)
+    monkeypatch.setattr(module, "load", load)
+
+
+def test_strict_stops_on_the_models_findings_only_in_every_job(monkeypatch):
+    """The one rule of a job's strict load (load_leaving_unsaid): a model finding is refused,
+    saying why and what to do; another message of the loader is said (the command line's
+    --strict then ends the run with exit status 1, after it)."""
+    import urdf2dyn
+    from urdf2dyn.model import load_leaving_unsaid
+    _loader_saying_a_note(monkeypatch, finding=True)
+    said = []
+    with pytest.raises(urdf2dyn.URDFError) as refused:
+        load_leaving_unsaid(os.path.join(DATA, "scale", "gait2354", "gait2354_simbody.osim"),
+                            lambda message: False, True, say=said.append)
+    assert said == ["a note of the loader"]
+    assert str(refused.value).startswith("m.osim:3: body 'b': odd inertia; refused because "
+                                         "--strict"), refused.value
+
+
+def test_rras_strict_load_follows_the_same_rule(monkeypatch, tmp_path):
+    """rra's strict run stopped on the loader's first message of any kind (as a setup
+    error): it now stops on the model's findings only, as the other jobs. Here the loader's
+    note is said and the run stops later, on the setup's <constraints_file> (its bounds are
+    not applied: a warning of the run's own, an error under strict)."""
+    import urdf2dyn
+    from urdf2dyn.biomech.rra import run_rra
+    _loader_saying_a_note(monkeypatch)
+    setup = os.path.join(DATA, "opensim_models", "Gait2354_Simbody", "subject01_Setup_RRA.xml")
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match="a note of the loader"), \
+            pytest.raises(ValueError, match="<constraints_file>"):
+        run_rra(setup, results_directory=os.fspath(tmp_path), knot_interval=0.2, strict=True)
+    assert not os.listdir(tmp_path)

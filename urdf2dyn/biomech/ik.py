@@ -580,11 +580,13 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
         if not s.model_file:
             raise IKSetupError(f"{s.path}: <model_file> is not set (empty or Unassigned): "
                                "give the model (urdf2dyn ik --model MODEL)")
-        from ..model import COUPLERS_REFUSED, load_leaving_unsaid
+        from ..model import COUPLERS_REFUSED, FindingRefused, load_leaving_unsaid
         try:
             # couplers that cannot be applied are refused just below: not warned about first
             model = load_leaving_unsaid(s.model_file, lambda text: COUPLERS_REFUSED in text,
                                         strict)
+        except FindingRefused:
+            raise                           # names the model's file and line, says what to do
         except (OSError, ValueError) as e:
             raise IKSetupError(f"{s.path}: <model_file> {s.model_file}: cannot be loaded "
                                f"({e}); give the model with --model") from None

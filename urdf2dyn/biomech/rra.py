@@ -118,10 +118,15 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
             raise RRASetupError(f"{su.path}: <model_file> is empty: name the .osim model (or "
                                 "pass a model)")
         # what the loader says is the run's, but for the forces it does not apply when the
-        # setup replaces the model's force set (OpenSim drops them too)
+        # setup replaces the model's force set (OpenSim drops them too); strict stops on the
+        # model's findings, as every command's load (load_leaving_unsaid)
         from ..model import PASSIVE_FORCES, load_leaving_unsaid
+
+        def said_by_the_loader(message):
+            messages.append(message)
+            report(message, stacklevel=None)
         model = load_leaving_unsaid(su.model_file, lambda message: su.replace_force_set and
-                                    PASSIVE_FORCES in message, say=warn)
+                                    PASSIVE_FORCES in message, strict, say=said_by_the_loader)
     if su.desired_points_file is not None:
         warn(f"{su.path}: <desired_points_file> {su.desired_points_file}: points are not "
              "tracked by urdf2dyn's residual reduction (only the desired kinematics)")

@@ -679,8 +679,11 @@ def _run_setup(setup, output, model, static, strict, marker_set, processing):
         if not s.model_file:
             raise ScaleSetupError(f"{s.path}: <model_file> is Unassigned: give the generic "
                                   "model (urdf2dyn scale SETUP --model GENERIC.osim)")
+        from ..model import FindingRefused
         try:
             model = load_generic(s.model_file, strict)
+        except FindingRefused:
+            raise                           # names the model's file and line, says what to do
         except (OSError, ValueError) as e:
             raise ScaleSetupError(f"{s.path}: <model_file> {s.model_file}: cannot be loaded "
                                   f"({e})") from None
