@@ -362,10 +362,10 @@ def test_damaged_human_trials_never_trace_back(tables, extra):
         assert "out.csv" in written
 
 
-OTHER_COMMANDS = {"info": ["--dot", "--plot", "--full", "--floating-base"],
+OTHER_COMMANDS = {"info": ["--dot", "--plot", "--full", "--floating-base", "--strict"],
                   "check": ["--floating-base", "--strict"],
                   "codegen": ["--lang", "--functions", "--floating-base", "--name", "-o",
-                              "--float"],
+                              "--float", "--strict"],
                   "export-osim": ["-o", "--gravity"],
                   "equations": ["--gravity", "--floating-base", "--latex", "--parameters"]}
 

@@ -3,7 +3,7 @@ and urdf2dyn equations (SymPy)."""
 import os
 
 from ..model import load
-from .options import (UsageError, add_floating_base, add_gravity, model_path,
+from .options import (UsageError, add_floating_base, add_gravity, add_strict, model_path,
                       refuse_overwriting)
 
 
@@ -12,7 +12,7 @@ def cmd_codegen(args):
     path = model_path(args.robot)
     if os.path.exists(args.output) and not os.path.isdir(args.output):
         raise UsageError(f"--output {args.output}: a file; codegen writes a directory of files")
-    model = load(path, floating_base=args.floating_base)
+    model = load(path, floating_base=args.floating_base, strict=args.strict)
     files = codegen.generate(model, args.lang, functions=args.functions,
                              scalar="float" if args.float else "double", name=args.name)
     refuse_overwriting([("--output", os.path.join(args.output, f)) for f in files],
@@ -37,6 +37,8 @@ def add_codegen_parser(sub):
     add_floating_base(c)
     c.add_argument("--name", help="prefix of the files and functions (default: robot name)")
     c.add_argument("-o", "--output", required=True, metavar="DIR", help="output directory")
+    add_strict(c, "warnings are errors: a finding about the model (e.g. an inertia no rigid "
+                  "body has) stops the run, named, before any file is written")
     c.set_defaults(func=cmd_codegen)
 
 

@@ -7,8 +7,8 @@ import numpy as np
 
 from ..model import load
 from ..warn import counted
-from .options import (add_coordinate_file_processing, model_path, need_matplotlib, number,
-                      refuse_overwriting, suffix)
+from .options import (add_coordinate_file_processing, add_strict, model_path, need_matplotlib,
+                      number, refuse_overwriting, suffix)
 
 EVERY = number("a number of samples, >= 1", low=1, low_open=False, integer=True)
 
@@ -114,7 +114,7 @@ def add_ik_parser(sub):
     k.add_argument("--threads", type=int, default=1,
                    help="segments of the trial solved in parallel (default 1: every frame "
                         "warm-started from the previous one, as OpenSim)")
-    k.add_argument("--strict", action="store_true", help="warnings are errors")
+    add_strict(k)
     k.set_defaults(func=cmd_ik)
 
 
@@ -166,5 +166,5 @@ def add_animate_parser(sub):
                    help="draw only t0 .. t1 (s)")
     a.add_argument("--every", type=EVERY, default=1, metavar="K",
                    help="draw every K-th frame (default 1)")
-    a.add_argument("--strict", action="store_true", help="warnings are errors")
+    add_strict(a)
     a.set_defaults(func=cmd_animate)

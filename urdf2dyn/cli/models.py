@@ -5,7 +5,7 @@ from ..model import Joint, Model, load
 from .._safe_files import replacing
 from ..tree import dot, edge_label, groups, tree
 from .options import (HUMAN_MASS, HUMOD_GRAVITY_HELP, UsageError, add_floating_base,
-                      add_gravity, height, model_path, refuse_overwriting, set_gravity, sex,
+                      add_gravity, add_strict, height, model_path, refuse_overwriting, set_gravity, sex,
                       suffix)
 
 
@@ -75,7 +75,7 @@ def passive_summary(model: Model) -> str:
 def cmd_info(args):
     path = model_path(args.model)
     refuse_overwriting([("--dot", args.dot), ("--plot", args.plot)], [("model", path)])
-    model = load(path, floating_base=args.floating_base)
+    model = load(path, floating_base=args.floating_base, strict=args.strict)
     links, joints, root = tree(model)
     edges = groups(links, joints, root, args.full)
     out = sys.stdout
@@ -141,6 +141,8 @@ def add_info_parser(sub):
     i.add_argument("--plot", metavar="PNG", type=suffix(".png", ".pdf", ".svg"),
                    help="draw the tree with matplotlib (links, joints with type and axis, "
                         "merged fixed joints dashed)")
+    add_strict(i, "warnings are errors: a finding about the model (e.g. an inertia no rigid "
+                  "body has) stops the command, named, before the tree is printed or drawn")
     i.set_defaults(func=cmd_info)
 
 
@@ -170,8 +172,7 @@ def add_check_parser(sub):
                        "an error, or on any finding with --strict.")
     c.add_argument("model", help="URDF file (or the name of a bundled one)")
     add_floating_base(c, "check the model with a floating joint above the root link")
-    c.add_argument("--strict", action="store_true",
-                   help="exit with status 1 on any warning or advice too")
+    add_strict(c, "exit with status 1 on any warning or advice too")
     c.set_defaults(func=cmd_check)
 
 
@@ -219,9 +220,8 @@ def add_convert_parser(sub):
                    help="sampling of the force plates' .mot: analog, the plates' own rate "
                         "(default; what OpenSim's C3DFileAdapter gives), or marker, each "
                         "marker frame's mean of its analog samples")
-    v.add_argument("--strict", action="store_true",
-                   help="treat every warning (missing markers, plates left out, a joint "
-                        "frozen in the URDF, ...) as an error")
+    add_strict(v, "treat every warning (missing markers, plates left out, a joint "
+                  "frozen in the URDF, ...) as an error")
     v.set_defaults(func=cmd_convert)
 
 

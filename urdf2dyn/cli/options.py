@@ -47,6 +47,14 @@ def add_floating_base(p, help="add a floating joint 'root_joint' above the root 
     p.add_argument("--floating-base", action="store_true", help=help)
 
 
+def add_strict(p, help="warnings are errors: the first one stops the command, named (exit "
+                       "status 1)"):
+    """--strict, as every command that reads a model or data files takes it: the library's
+    strict=True (a warning raised as the error it names), and exit status 1 after any
+    warning that is said all the same (urdf2dyn.cli.main)."""
+    p.add_argument("--strict", action="store_true", help=help)
+
+
 def add_gravity(p, help="gravity in the world frame (default 0 0 -9.81)"):
     """--gravity GX GY GZ, each a finite number (GRAVITY)."""
     p.add_argument("--gravity", type=GRAVITY, nargs=3, metavar=("GX", "GY", "GZ"), help=help)

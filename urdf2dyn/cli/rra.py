@@ -1,5 +1,5 @@
 """urdf2dyn rra: OpenSim's residual reduction setup run by urdf2dyn's method."""
-from .options import model_path, number, refuse_overwriting, suffix
+from .options import add_strict, model_path, number, refuse_overwriting, suffix
 
 
 def cmd_rra(args):
@@ -42,5 +42,5 @@ def add_rra_parser(sub):
                                low_open=False),
                    help="spacing of the kinematic corrections' spline knots, s (default "
                         "0.005)")
-    p.add_argument("--strict", action="store_true", help="warnings are errors")
+    add_strict(p)
     p.set_defaults(func=cmd_rra)

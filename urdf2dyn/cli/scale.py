@@ -2,7 +2,8 @@
 
 from .._safe_files import same_file
 from ..warn import counted
-from .options import UsageError, add_coordinate_file_processing, model_path, refuse_overwriting
+from .options import (UsageError, add_coordinate_file_processing, add_strict, model_path,
+                      refuse_overwriting)
 
 
 def cmd_scale(args):
@@ -69,8 +70,7 @@ def add_scale_parser(sub):
                    help="with --static: rotation from the lab frame to the model frame, e.g. "
                         "x:-90 for a z-up lab and a y-up OpenSim model")
     add_coordinate_file_processing(p, "the marker placer's coordinate_file", "MarkerPlacer")
-    p.add_argument("--strict", action="store_true",
-                   help="treat every warning (a measurement left out, markers beyond "
-                        "OpenSim's best-practice errors, ...) as an error")
+    add_strict(p, "treat every warning (a measurement left out, markers beyond "
+                  "OpenSim's best-practice errors, ...) as an error")
     p.set_defaults(func=cmd_scale)
     return p

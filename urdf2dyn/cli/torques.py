@@ -13,7 +13,7 @@ from ..model import load
 from ..warn import Urdf2dynWarning, counted, missing_file
 from .markers import ik_summary, marker_options
 from .options import (CUTOFF, DELIMITER_CHOICES, GAP, HUMOD_GRAVITY_HELP, JOBS, MASS, SPEED,
-                      UsageError, add_floating_base, add_gravity, contact, model_path,
+                      UsageError, add_floating_base, add_gravity, add_strict, contact, model_path,
                       need_matplotlib, need_scipy, parse_contacts, refuse_overwriting,
                       set_gravity)
 
@@ -653,9 +653,8 @@ def add_torques_parser(sub):
     p.add_argument("--com-body", metavar="BODY",
                    help="with --reduce-residuals: also scale the total mass and move this "
                         "body's mass centre (OpenSim RRA's adjusted_com_body, e.g. torso)")
-    p.add_argument("--strict", action="store_true",
-                   help="treat every warning (filled gaps, angles that look like degrees, large "
-                        "residuals, ...) as an error")
+    add_strict(p, "treat every warning (filled gaps, angles that look like degrees, large "
+                  "residuals, ...) as an error")
     p.add_argument("--jobs", type=JOBS, metavar="N",
                    help="with several motions, run them in N local processes (default: one "
                         "per core)")
