@@ -23,7 +23,7 @@ import os
 from dataclasses import dataclass, field
 
 from ...warn import report
-from .setup_xml import (disabled, flag, legacy_flag, legacy_flag_of, line_of, number,
+from .setup_xml import (disabled, flag, legacy_flag, legacy_flag_of, number, prop_line,
                         read_tool, text as _text)
 from .windows import setup_path
 
@@ -291,8 +291,7 @@ def read_tasks(path: str | os.PathLike[str]) -> list[Task]:
             return t
 
         def line(tag):                  # of the element prop(tag) read
-            own = line_of(elem, tag) if _text(elem, tag) is not None else None
-            return own or line_of(defaults.get("CMC_Joint"), tag)
+            return prop_line(elem, defaults.get("CMC_Joint"), tag)
         coord = prop("coordinate") or name
         if not coord:
             raise RRASetupError(f"{at}: no <coordinate>: name the coordinate it tracks")
@@ -358,8 +357,7 @@ def read_actuators(path: str | os.PathLike[str],
             return t
 
         def line(tag):                  # of the element prop(tag) read
-            tag = old.get(tag, tag)
-            return line_of(elem if _text(elem, tag) is not None else dflt, tag)
+            return prop_line(elem, dflt, tag, old)
         a = Actuator(name, kind)
         if elem.tag == "Force":                 # OpenSim 1: along -direction_A, in ground
             a.force_is_global = True

@@ -106,6 +106,16 @@ def line_of(elem: ET.Element | None, tag: str | None = None) -> int | None:
     return source_line(elem if tag is None or elem is None else elem.find(tag))
 
 
+def prop_line(elem: ET.Element, default: ET.Element | None, tag: str,
+              old_names: dict[str, str] | None = None) -> int | None:
+    """The line of the element a property ``<tag>`` is read from: elem's own (where it has a
+    value, see :func:`text`), else its ``<defaults>`` entry's (default, None without one);
+    old_names maps a property's name to the one an older file type gives it."""
+    tag = (old_names or {}).get(tag, tag)
+    own = line_of(elem, tag) if text(elem, tag) is not None else None
+    return own or line_of(default, tag)
+
+
 def number(value: str, where: str, error: type[Exception]) -> float:
     """A number as OpenSim writes one (``Infinity``, ``-Infinity`` included); error naming
     ``where`` for anything else, NaN included."""

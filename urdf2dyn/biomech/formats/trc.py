@@ -439,8 +439,8 @@ def _warn_num_frames(source, keys, text, rows, strict):
                       "for line 3's next values (NumMarkers, Units): it refuses the file or "
                       "misreads the units")
     else:
-        scale_tool = (f"its ScaleTool {_scale_tool_frames(count, rows)}"
-                      if _scale_tool_frames(count, rows) else
+        frames = _scale_tool_frames(count, rows)
+        scale_tool = (f"its ScaleTool {frames}" if frames else
                       f"its ScaleTool's MarkerData reads it as {count}")
     column = keys.index("NumFrames") + 1
     report(f"{source}: line 3, column {column} (NumFrames): {text!r} is not a whole number of "
