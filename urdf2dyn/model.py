@@ -235,6 +235,19 @@ def passive_forces_message(passive: list[Force]) -> str:
     return message
 
 
+def turning_axes_message(joints: list[str]) -> str:
+    """What the loader says of an .osim's joints whose one coordinate turns several rotation
+    axes (Model._turning_axis_joints): where urdf2dyn's and OpenSim's dynamics differ."""
+    which = f"joint {joints[0]!r}" if len(joints) == 1 else f"{len(joints)} joints {joints}"
+    return (f"{which} turn{'s' if len(joints) == 1 else ''} several rotation axes with one "
+            "coordinate (as Rajagopal's and OpenCap's walker knees): OpenSim computes their "
+            "velocity terms otherwise (Simbody's FunctionBased mobilizer; docs/osim_models.rst, "
+            "*Rajagopal's knee*), so urdf2dyn's inverse dynamics, which follows the mechanics, "
+            "differs from OpenSim's tool where they move (about 1 % of the legs' peak moments "
+            "on OpenCap's walks) and agrees where they are still. The file is right: expect "
+            "that difference when comparing with OpenSim's results")
+
+
 # The joint types an algorithm has no form for: the words that name them, and the way on.
 _UNSUPPORTED = {
     "planar": ("planar joints",
@@ -527,6 +540,35 @@ class Model:
                           "a mobility (couplers='keep', as OpenSim's tool), but "
                           f"couplers='eliminate', apply_couplers, project_couplers and "
                           f"{COUPLERS_REFUSED}", strict)
+        turning = self._turning_axis_joints()
+        if turning:                 # said at every load, not by each job that runs the model
+            message = turning_axes_message(turning)
+            self.findings += ((0, message),)
+            model_finding(_where(source, 0) + message, strict)
+
+    def _turning_axis_joints(self):
+        """The names of an .osim's joints of one coordinate whose rotation axis turns in
+        their body as the coordinate moves (a CustomJoint driving several rotation axes with
+        one coordinate, as Rajagopal's and OpenCap's walker knees). Seen in the Jacobian:
+        the joint's angular column, in its body's frame, at the ends and the middle of the
+        coordinate's range (-1, 0, 1 without a finite one), the other coordinates at their
+        defaults."""
+        names = []
+        for j in self.joints:
+            if j.type != "custom" or j.nv != 1 or not self.coordinates:
+                continue
+            c = self.coordinates.get(self.q_names[j.q_index])
+            lo, hi = (c.lower, c.upper) if c is not None else (-1.0, 1.0)
+            if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
+                lo, hi = -1.0, 1.0
+            q = np.tile(self.default_q, (3, 1))
+            q[:, j.q_index] = (lo, 0.5 * (lo + hi), hi)
+            w = self.frame_jacobian(q, j.child, reference="local")[:, 3:, j.v_index]
+            size = np.linalg.norm(w, axis=1)
+            turned = np.linalg.norm(np.cross(w[0], w[1:]), axis=1) > 1e-9 * size[0] * size[1:]
+            if np.all(size > 0) and np.any(turned):
+                names.append(j.name)
+        return names
 
     def _file_reader(self, files):
         """The reader of an MJCF's other files: from files (a pickled model's) or the disk,

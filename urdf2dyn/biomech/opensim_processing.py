@@ -161,27 +161,6 @@ def resample(t, x, dt, smallest="the smallest"):
     return np.array(times), natural_quintic(t, x, times)
 
 
-def turning_axis_joints(model, q, v):
-    """The names of the joints of one coordinate whose rotation axis turns in their body as
-    the coordinate moves (a CustomJoint driving several rotation axes with one coordinate,
-    as Rajagopal's and OpenCap's walker knees), among those whose coordinate moves in v.
-    Simbody's FunctionBased mobilizer takes each axis as turning with the joint's whole
-    angular velocity; where the axis itself turns, its velocity terms are not the
-    mechanics' (docs/osim_models.rst). Seen in the Jacobian: the joint's angular column, in
-    its body's frame, at the rows of q where the coordinate is least and greatest."""
-    names = []
-    for j in model.joints:
-        k = j.v_index
-        if j.type != "custom" or j.nv != 1 or not np.any(v[:, k]):
-            continue
-        rows = [int(np.argmin(q[:, j.q_index])), int(np.argmax(q[:, j.q_index]))]
-        w = model.frame_jacobian(q[rows], j.child, reference="local")[:, 3:, k]
-        size = np.linalg.norm(w, axis=1)
-        if np.all(size > 0) and np.linalg.norm(np.cross(w[0], w[1])) > 1e-9 * size[0] * size[1]:
-            names.append(j.name)
-    return names
-
-
 def id_rows(t, time_range=None):
     """Indices of the rows OpenSim's inverse-dynamics tool computes and writes for a time
     range (t0, t1) over the table times t: from the last row at or before max(t0, t[0]) to
@@ -307,15 +286,9 @@ class OpenSimProcessing:
             warn(f"{source}: the time range {t0:g} .. {t1:g} s lies outside the table's "
                  f"{t[0]:g} .. {t[-1]:g} s: OpenSim's rule keeps the one row at "
                  f"t = {t[rows[0]]:g} s; check the time range (--time-range, <time_range>)")
+        # joints whose one coordinate turns several axes (Rajagopal's knee), where OpenSim's
+        # velocity terms differ, are said by the model's loader, once for every job
         t, q, v, a = t[rows], q[rows], v[rows], a[rows]
-        turning = turning_axis_joints(model, q, v)
-        if turning:
-            warn(f"{source}: {counted(len(turning), 'joint')} {turning} turn several rotation "
-                 "axes with one coordinate, and they move: OpenSim's inverse dynamics computes "
-                 "their velocity terms otherwise (Simbody's FunctionBased mobilizer; "
-                 "docs/osim_models.rst, *Rajagopal's knee*), so these torques differ from "
-                 "OpenSim's tool where they move (about 1 % of the legs' peaks on OpenCap's "
-                 "walks); urdf2dyn's follow the mechanics")
         return t, q, v, a, "natural quintic spline (OpenSim)", filter_hz
 
 
