@@ -973,3 +973,58 @@ def test_a_marker_missing_in_every_static_frame_is_said_as_opensim_does(tmp_path
                          capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
     assert "RuntimeWarning" not in run.stderr and "left out of the pose fit" in run.stderr
+
+
+def _with_gap(trc, marker, t0, t1):
+    """The .trc file with one marker's three columns empty in the frames from t0 to t1 s;
+    the number of frames emptied."""
+    lines = trc.read_text().split("\n")
+    labels = [n for n in lines[3].split("\t")[2:] if n]
+    first = 2 + 3 * labels.index(marker)
+    emptied = 0
+    for i, line in enumerate(lines[5:], start=5):
+        fields = line.split("\t")
+        if line.strip() and t0 <= float(fields[1]) <= t1:
+            fields[first:first + 3] = ["", "", ""]
+            lines[i] = "\t".join(fields)
+            emptied += 1
+    trc.write_text("\n".join(lines))
+    return emptied
+
+
+def test_a_measurement_pair_with_a_partial_gap_is_left_out_as_opensim_does(tmp_path, osim):
+    """A marker of a measurement pair missing in some frames of the measurements' time range
+    (1.2 to 1.4 s of 1 to 2 s): OpenSim 4.6's ScaleTool sums the pair's distance over every
+    frame of the range, so one missing frame leaves the whole measurement out ('not used'),
+    not averaged over the frames present. urdf2dyn's factors are OpenSim's (the manual
+    scales that follow are taken out of the scaling order, so that the left-out
+    measurements' bodies stay unscaled in both); its warning named no marker ('A or B has
+    a gap'): it now names the marker, its frames and the file, and says what to do."""
+    folder = _gait2354(tmp_path)
+    trc = folder / "subject01_static.trc"
+    emptied = _with_gap(trc, "R.Knee.Lat", 1.2, 1.4)
+    setup = folder / "subject01_Setup_Scale.xml"
+    setup.write_text(setup.read_text().replace(
+        "<scaling_order> measurements manualScale </scaling_order>",
+        "<scaling_order> measurements </scaling_order>"))
+    scale_oracle.run_scale_tool(os.fspath(folder), "subject01_Setup_Scale.xml",
+                                os.fspath(folder / "gait2354_simbody.osim"), place=False)
+    theirs = osim.ScaleSet(os.fspath(folder / "opensim_scale_set.xml"))
+    their_factors = {theirs.get(i).getSegmentName(): theirs.get(i).getScaleFactors().to_numpy()
+                     for i in range(theirs.getSize())}
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        result = S.run_setup(os.fspath(setup), output=os.fspath(tmp_path / "ours.osim"))
+    ours = [str(w.message) for w in said]
+    for body in ("femur_r", "femur_l", "tibia_r", "tibia_l"):      # thigh, shank: left out
+        np.testing.assert_array_equal(their_factors[body], [1, 1, 1])
+    for body in ("pelvis", "torso", "calcn_r", "femur_r", "tibia_l"):
+        np.testing.assert_allclose(result.report.factors[body], their_factors[body],
+                                   rtol=1e-5)                # the set is written to 6 digits
+    for name in ("thigh", "shank"):
+        note = [m for m in ours if f"measurement {name!r} not used: " in m]
+        assert len(note) == 1, ours
+        assert (f"marker 'R.Knee.Lat' is missing in {emptied} of the 61 frames between 1 and "
+                f"2 s of {trc} (from 1.2 to 1.4 s)") in note[0], note
+        assert "OpenSim's ScaleTool leaves the measurement out too" in note[0], note
+        assert "fill the gap" in note[0], note

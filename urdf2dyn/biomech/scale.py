@@ -15,7 +15,8 @@ As OpenSim 4.6 (ModelScaler, Model::scale, MarkerPlacer):
   trial frame by frame over the time range (from the last frame at or before its start to the
   first at or after its end) and averaged; a measurement's factor is the mean over its pairs
   of measured / model, set on the axes its bodies name. A pair with a marker missing from the
-  model or the trial, or a gap in the range, leaves its measurement out (warned).
+  model or the trial, or missing in any frame of the range (a gap, however short: the mean
+  is not taken over the frames present), leaves its measurement out (warned).
   ``scaling_order`` applies measurements and manual scales in turn: a later one overwrites;
 * what the factors change: :mod:`.scaling` (masses, inertias, frames, joint functions,
   markers, path points, wrap objects, then the muscles' lengths by path-length ratio);
@@ -243,16 +244,28 @@ def _model_marker_positions(model, markers, names):
 
 
 def _gap_note(static, a, b, start, end):
-    """Why the pair a-b has no mean distance: a marker never seen (named, with the file) or a
-    gap in one of them."""
+    """Why the pair a-b has no mean distance: a marker never seen in the range, or missing in
+    some of its frames (each named, with the frames and the file). OpenSim 4.6's ScaleTool
+    leaves such a measurement out too: its mean over the range (ModelScaler::
+    takeExperimentalMarkerMeasurement) sums every frame's distance, and one missing frame
+    makes the sum NaN."""
     t = static.time
     span = f"between {t[start]:g} and {t[end]:g} s"
     source = static.meta.get("source")
+    of = f" of {source}" if source else ""
     for x in (a, b):
         if np.all(np.isnan(static.marker(x)[start:end + 1])):
-            return (f"marker {x!r} is missing in every frame {span}"
-                    f"{' of ' + str(source) if source else ''}")
-    return f"{a!r} or {b!r} has a gap {span}"
+            return f"marker {x!r} is missing in every frame {span}{of}"
+    notes = []
+    for x in (a, b):
+        missing = np.flatnonzero(np.any(np.isnan(static.marker(x)[start:end + 1]), axis=1))
+        if missing.size:
+            first, last = t[start + missing[0]], t[start + missing[-1]]
+            notes.append(f"marker {x!r} is missing in {missing.size} of the {end - start + 1} "
+                         f"frames {span}{of} (from {first:g} to {last:g} s)")
+    return ("; ".join(notes) + ": OpenSim's ScaleTool leaves the measurement out too (its "
+            "mean distance is undefined); fill the gap, or choose a <time_range> of the "
+            "measurements without it")
 
 
 def measure(model: Model, static: Markers, measurements: list[Measurement],
