@@ -333,8 +333,8 @@ class FindingRefused(_core.URDFError):
 
 #: What a strict load adds to a finding it refuses: why it is an error and what to do.
 STRICT_REFUSAL = ("refused because --strict (strict=True) makes the model's findings errors: "
-                  "correct the file, or run without --strict (strict=False) to use it as "
-                  "written, with this as a warning")
+                  "act on it as said, or run without --strict (strict=False) to use the model "
+                  "as written, with this as a warning")
 _USED_AS_WRITTEN = re.compile(r"[;,]? *used as written(?=[.;]|$)")
 
 

@@ -1120,13 +1120,14 @@ static int read_body(osim *o, u2d_xml *node, u2d_urdf_link *L)
     int fault = u2d_inertia_fault(I, lam);
     if (fault == 1)
         note(o, node, "<inertia> %g %g %g %g %g %g: not positive semidefinite (principal "
-             "moments %g, %g, %g): no rigid body has this inertia; used as written", in[0],
-             in[1], in[2], in[3], in[4], in[5], lam[0], lam[1], lam[2]);
+             "moments %g, %g, %g): no rigid body has this inertia; used as written. Correct "
+             "the body's <inertia>", in[0], in[1], in[2], in[3], in[4], in[5], lam[0], lam[1],
+             lam[2]);
     else if (fault == 2)
         note(o, node, "<inertia> %g %g %g %g %g %g: principal moments %g, %g, %g break the "
              "triangle inequality (%g + %g < %g): no rigid body has this inertia; used as "
-             "written", in[0], in[1], in[2], in[3], in[4], in[5], lam[0], lam[1], lam[2],
-             lam[0], lam[1], lam[2]);
+             "written. Correct the body's <inertia>", in[0], in[1], in[2], in[3], in[4], in[5],
+             lam[0], lam[1], lam[2], lam[0], lam[1], lam[2]);
     L->has_inertial = 1;
     L->mass = mass;
     memcpy(L->com, com, sizeof com);

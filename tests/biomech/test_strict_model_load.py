@@ -106,7 +106,9 @@ def test_strict_refuses_the_models_findings_before_any_output(tmp_path, command,
     # a refusal that says so and what to do, not the warning's "used as written", and not
     # wrapped in a setup's advice to give the model another way (it would be refused too)
     assert "used as written" not in said[0].split("without --strict")[0], said[0]
-    assert "refused because --strict" in said[0] and "correct the file" in said[0], said[0]
+    assert ("no rigid body has this inertia. Correct the body's <inertia>; refused because "
+            "--strict") in said[0], said[0]
+    assert "or run without --strict" in said[0], said[0]
     assert "give the model" not in said[0] and "cannot be loaded" not in said[0], said[0]
 
 

@@ -5,8 +5,8 @@ from ..model import Joint, Model, load
 from .._safe_files import replacing
 from ..tree import dot, edge_label, groups, tree
 from .options import (HUMAN_MASS, HUMOD_GRAVITY_HELP, UsageError, add_floating_base,
-                      add_gravity, add_strict, height, model_path, refuse_overwriting, set_gravity, sex,
-                      suffix)
+                      add_gravity, add_strict, height, model_path, refuse_overwriting,
+                      set_gravity, sex, suffix)
 
 
 def cmd_human(args):
