@@ -87,3 +87,14 @@ def test_torques_say_it_once_when_the_knees_move(tmp_path):
                                  os.fspath(tmp_path / "out.sto")])
     said = [line for line in err.splitlines() if SAID in line]
     assert status == 0 and len(said) == 1, err
+
+
+def test_a_floating_root_changes_nothing_of_it():
+    """Under floating_base=True the pose the joints are looked at in must hold a valid root
+    quaternion (it was all zeros: the load failed)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        urdf2dyn.load(os.path.join(DATA, "gait2392_millard2012muscle.osim"), floating_base=True)
+        urdf2dyn.load(os.path.join(DATA, "Rajagopal2016.osim"), floating_base=True)
+    said = [str(w.message) for w in caught if SAID in str(w.message)]
+    assert len(said) == 1 and "Rajagopal2016.osim" in said[0], said

@@ -554,14 +554,18 @@ class Model:
         coordinate's range (-1, 0, 1 without a finite one), the other coordinates at their
         defaults."""
         names = []
+        at = {n: i for i, n in enumerate(self.q_names)}
+        q0 = self.neutral()                 # a valid pose under a floating root too
+        for n, c in self.coordinates.items():
+            q0[at[n]] = c.default
         for j in self.joints:
-            if j.type != "custom" or j.nv != 1 or not self.coordinates:
+            if j.type != "custom" or j.nv != 1:
                 continue
             c = self.coordinates.get(self.q_names[j.q_index])
             lo, hi = (c.lower, c.upper) if c is not None else (-1.0, 1.0)
             if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
                 lo, hi = -1.0, 1.0
-            q = np.tile(self.default_q, (3, 1))
+            q = np.tile(q0, (3, 1))
             q[:, j.q_index] = (lo, 0.5 * (lo + hi), hi)
             w = self.frame_jacobian(q, j.child, reference="local")[:, 3:, j.v_index]
             size = np.linalg.norm(w, axis=1)
