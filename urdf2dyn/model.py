@@ -235,19 +235,6 @@ def passive_forces_message(passive: list[Force]) -> str:
     return message
 
 
-def turning_axes_message(joints: list[str]) -> str:
-    """What the loader says of an .osim's joints whose one coordinate turns several rotation
-    axes (Model._turning_axis_joints): where urdf2dyn's and OpenSim's dynamics differ."""
-    which = f"joint {joints[0]!r}" if len(joints) == 1 else f"{len(joints)} joints {joints}"
-    return (f"{which} turn{'s' if len(joints) == 1 else ''} several rotation axes with one "
-            "coordinate (as Rajagopal's and OpenCap's walker knees): OpenSim computes their "
-            "velocity terms otherwise (Simbody's FunctionBased mobilizer; docs/osim_models.rst, "
-            "*Rajagopal's knee*), so urdf2dyn's inverse dynamics, which follows the mechanics, "
-            "differs from OpenSim's tool where they move (about 1 % of the legs' peak moments "
-            "on OpenCap's walks) and agrees where they are still. The file is right: expect "
-            "that difference when comparing with OpenSim's results")
-
-
 # The joint types an algorithm has no form for: the words that name them, and the way on.
 _UNSUPPORTED = {
     "planar": ("planar joints",
@@ -540,16 +527,13 @@ class Model:
                           "a mobility (couplers='keep', as OpenSim's tool), but "
                           f"couplers='eliminate', apply_couplers, project_couplers and "
                           f"{COUPLERS_REFUSED}", strict)
-        turning = self._turning_axis_joints()
-        if turning:                 # said at every load, not by each job that runs the model
-            message = turning_axes_message(turning)
-            self.findings += ((0, message),)
-            model_finding(_where(source, 0) + message, strict)
 
-    def _turning_axis_joints(self):
+    def turning_axis_joints(self) -> list[str]:
         """The names of an .osim's joints of one coordinate whose rotation axis turns in
         their body as the coordinate moves (a CustomJoint driving several rotation axes with
-        one coordinate, as Rajagopal's and OpenCap's walker knees). Seen in the Jacobian:
+        one coordinate, as Rajagopal's and OpenCap's walker knees), where OpenSim's velocity
+        terms differ from the mechanics (docs/osim_models.rst, *Rajagopal's knee*): `info`
+        lists them, `torques --processing opensim` warns where they move. Seen in the Jacobian:
         the joint's angular column, in its body's frame, at the ends and the middle of the
         coordinate's range (-1, 0, 1 without a finite one), the other coordinates at their
         defaults."""

@@ -286,9 +286,16 @@ class OpenSimProcessing:
             warn(f"{source}: the time range {t0:g} .. {t1:g} s lies outside the table's "
                  f"{t[0]:g} .. {t[-1]:g} s: OpenSim's rule keeps the one row at "
                  f"t = {t[rows[0]]:g} s; check the time range (--time-range, <time_range>)")
-        # joints whose one coordinate turns several axes (Rajagopal's knee), where OpenSim's
-        # velocity terms differ, are said by the model's loader, once for every job
         t, q, v, a = t[rows], q[rows], v[rows], a[rows]
+        turning = [name for name in model.turning_axis_joints()
+                   if np.ptp(q[:, model.joint(name).q_index]) > 0]
+        if turning:
+            warn(f"{source}: {counted(len(turning), 'joint')} {turning} turn several rotation "
+                 "axes with one coordinate, and they move: OpenSim's inverse dynamics computes "
+                 "their velocity terms otherwise (Simbody's FunctionBased mobilizer; "
+                 "docs/osim_models.rst, *Rajagopal's knee*), so these torques differ from "
+                 "OpenSim's tool where they move (about 1 % of the legs' peaks on OpenCap's "
+                 "walks); urdf2dyn's follow the mechanics")
         return t, q, v, a, "natural quintic spline (OpenSim)", filter_hz
 
 

@@ -98,6 +98,11 @@ def cmd_info(args):
     if passive:
         print(f"passive forces (model.passive_forces, not in inverse dynamics): {passive}",
               file=out)
+    turning = model.turning_axis_joints()
+    if turning:
+        print(f"joints turning several rotation axes with one coordinate (torques differ from "
+              f"OpenSim's tool where they move; docs/osim_models.rst): {', '.join(turning)}",
+              file=out)
     merged = "" if args.full else "; chains of joints through massless links shown as one"
     print(f"tree (joint: type, DoF -> link, mass){merged}:", file=out)
     print(f"{root}" + (f"  {links[root]:.4g} kg" if links.get(root) else ""), file=out)
