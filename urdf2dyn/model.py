@@ -545,8 +545,9 @@ class Model:
         for j in self.joints:
             if j.type != "custom" or j.nv != 1:
                 continue
-            c = self.coordinates.get(self.q_names[j.q_index])
-            lo, hi = (c.lower, c.upper) if c is not None else (-1.0, 1.0)
+            coordinate = self.coordinates.get(self.q_names[j.q_index])
+            lo, hi = ((coordinate.lower, coordinate.upper) if coordinate is not None
+                      else (-1.0, 1.0))
             if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
                 lo, hi = -1.0, 1.0
             q = np.tile(q0, (3, 1))

@@ -3,6 +3,7 @@ them: five published pipelines (opensim-models, tests/data/opensim_models/README
 with OpenSim's own RRATool, CMC_TaskSet and ForceSet, then what cannot be run, and any text."""
 import math
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -270,8 +271,10 @@ def test_readers_on_any_bytes(tmp_path, data):
     p = tmp_path / "s.xml"
     p.write_bytes(data)
     for reader in (read_rra_setup, read_tasks, read_actuators):
-        with pytest.raises(RRASetupError):
-            reader(p)
+        with warnings.catch_warnings(record=True) as said, pytest.raises(RRASetupError):
+            warnings.simplefilter("always")
+            reader(p)           # a UTF-16 mark is said (OpenSim cannot read it), then refused
+        assert all(str(w.message).startswith(f"{p}: ") for w in said), said
 
 
 ACT = """<ForceSet><objects><{kind} name="a">
