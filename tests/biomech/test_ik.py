@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 
 from urdf2dyn.biomech.trajectory import angle_columns
-from hypothesis import HealthCheck, event, given, settings, strategies as st
+from hypothesis import HealthCheck, event, example, given, settings, strategies as st
 
 import urdf2dyn
 from urdf2dyn import cli
@@ -943,11 +943,14 @@ def test_setup_reader_fuzz(tmp_path, fields):
 
 @FUZZ
 @given(st.binary(max_size=300))
+@example(b"\xfe\xff")
 def test_setup_reader_any_bytes(tmp_path, data):
     p = tmp_path / "s.xml"
     p.write_bytes(data)
-    with pytest.raises(IKSetupError):
-        read_ik_setup(p)
+    with warnings.catch_warnings(record=True) as said, pytest.raises(IKSetupError):
+        warnings.simplefilter("always")
+        read_ik_setup(p)        # a UTF-16 mark is said (OpenSim cannot read it), then refused
+    assert all(str(w.message).startswith(f"{p}: ") for w in said), said
 
 
 def test_marker_file(tmp_path, r2):

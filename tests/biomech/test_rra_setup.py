@@ -267,6 +267,7 @@ def test_setup_reader_fuzz(tmp_path, t0, t1, cut, adjust, body, prec):
 
 @FUZZ
 @given(st.binary(max_size=300))
+@example(b"\xfe\xff")
 def test_readers_on_any_bytes(tmp_path, data):
     p = tmp_path / "s.xml"
     p.write_bytes(data)
