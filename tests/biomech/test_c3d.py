@@ -1564,6 +1564,44 @@ def test_a_wrong_join_of_fragments_is_named(tmp_path):
     assert np.linalg.norm(after - before) > 0.1
 
 
+
+def _still_marker(n_frames, stretches):
+    """One label's fragments (n_frames, P, 3) and three neighbours (n_frames, 3, 3) 5, 6 and
+    7 cm off: stretches are (fragment, first frame, last frame, x of the fragment's point),
+    the point still where it is seen; the neighbours never move."""
+    parts = np.full((n_frames, 1 + max(k for k, *_ in stretches), 3), np.nan)
+    for k, a, b, x in stretches:
+        parts[a:b + 1, k] = [x, 0.0, 0.0]
+    others = np.zeros((n_frames, 3, 3))
+    others[..., 0] = [0.05, 0.06, 0.07]
+    return parts, others
+
+
+def test_a_fragment_seen_in_anothers_gap_hands_over_twice():
+    """Fragment 0 seen in frames 0-10 and 20-30, fragment 1 in 12-18 (in 0's gap): the label
+    hands over at 10 -> 12 and at 18 -> 20. Where fragment 1 is another marker (20 cm off),
+    both hand-overs are named, never a backwards 30 -> 12; where it is the same marker,
+    none is."""
+    same, others = _still_marker(40, [(0, 0, 10, 0.0), (0, 20, 30, 0.0), (1, 12, 18, 0.0)])
+    assert C._wrong_joins(same, others, 1) == []
+    moved, others = _still_marker(40, [(0, 0, 10, 0.0), (0, 20, 30, 0.0), (1, 12, 18, 0.2)])
+    named = [re.match(r"frames (\d+) -> (\d+): ", x).groups() for x in
+             C._wrong_joins(moved, others, 1)]
+    assert named == [("11", "13"), ("19", "21")]        # numbered from first = 1
+
+
+def test_a_short_fragments_window_stays_in_its_own_frames():
+    """Fragment 0 (frames 0-20) and fragment 1 (21-23, shorter than _JOIN_WINDOW) are one
+    marker; fragment 2 (24-40) is another, 20 cm off. The frames after the true join 20 -> 21
+    are fragment 1's only (not fragment 2's, which would make it look wrong): only 23 -> 24
+    is named."""
+    assert 3 < C._JOIN_WINDOW and C._JOIN_SEEN <= 3
+    parts, others = _still_marker(41, [(0, 0, 20, 0.0), (1, 21, 23, 0.0), (2, 24, 40, 0.2)])
+    named = [re.match(r"frames (\d+) -> (\d+): ", x).groups() for x in
+             C._wrong_joins(parts, others, 0)]
+    assert named == [("23", "24")]
+
+
 # ---------------------------------------------------------------- Hypothesis: the new paths
 
 def _read_or_refused(path):

@@ -510,26 +510,21 @@ _JOIN_SEEN = 3
 
 def _wrong_joins(parts, others, first):
     """Where fragments parts (N, P, 3) of one label hand over to a different marker: at each
-    hand-over (one fragment's last frame, the next one's first), the distances to the other
-    points others (N, Q, 3) over the frames seen just before and just after it. The nearest
-    neighbours whose distance was steady before (on the marker's segment, or the subject
-    still) keep it after a true join; a hand-over where each of them moved by more than
-    _MOVED is described ('frames 206 -> 212: its distance ... changes by 82 mm or more',
-    numbered from first). A hand-over with no steady neighbour in view, or a fragment seen
-    in fewer than _JOIN_SEEN frames next to it, cannot be judged and is not named."""
-    seen = ~np.isnan(parts[..., 0])
-    spans = sorted((np.flatnonzero(seen[:, k])[[0, -1]] for k in range(parts.shape[1])
-                    if seen[:, k].any()), key=lambda span: span[0])
-    here = seen.any(axis=1)
+    hand-over (the last frame of a stretch of frames one fragment is seen in, the first of
+    the next stretch, another fragment's), the distances to the other points others (N, Q, 3)
+    over the frames the first fragment is seen in just before it and the second just after
+    it. The nearest neighbours whose distance was steady before (on the marker's segment, or
+    the subject still) keep it after a true join; a hand-over where each of them moved by
+    more than _MOVED is described ('frames 206 -> 212: its distance ... changes by 82 mm or
+    more', numbered from first). A hand-over with no steady neighbour in view, or a stretch
+    seen in fewer than _JOIN_SEEN frames next to it, cannot be judged and is not named."""
     out = []
-    for (_, end), (start, _) in zip(spans, spans[1:]):
-        before = [f for f in range(max(0, end - _JOIN_WINDOW + 1), end + 1) if here[f]]
-        after = [f for f in range(start, min(len(parts), start + _JOIN_WINDOW)) if here[f]]
+    for end, start, before, after, a, b in _hand_overs(parts):
         if min(len(before), len(after)) < _JOIN_SEEN:
-            continue                 # a fragment too short to say what is steady with it
+            continue                 # a stretch too short to say what is steady with it
         with np.errstate(all="ignore"):
-            da = np.linalg.norm(others[before] - _merged_at(parts, before)[:, None], axis=-1)
-            db = np.linalg.norm(others[after] - _merged_at(parts, after)[:, None], axis=-1)
+            da = np.linalg.norm(others[before] - parts[before, a][:, None], axis=-1)
+            db = np.linalg.norm(others[after] - parts[after, b][:, None], axis=-1)
             usable = np.all(np.isfinite(da), axis=0) & np.all(np.isfinite(db), axis=0)
             steady = np.flatnonzero(usable & (np.ptp(np.where(usable, da, 0.0), axis=0)
                                               < _STEADY))
@@ -544,10 +539,27 @@ def _wrong_joins(parts, others, first):
     return out
 
 
-def _merged_at(parts, frames):
-    """The position (len(frames), 3) of a label's fragments at frames (one seen at a time)."""
-    seen = ~np.isnan(parts[frames, :, 0])
-    return parts[frames, np.argmax(seen, axis=1)]
+def _hand_overs(parts):
+    """Each place where the fragment seen changes from one seen frame to the next, in frame
+    order, as (end, start, before, after, a, b): fragment a is last seen at frame end,
+    fragment b first seen at frame start; before holds the frames of a's stretch ending at
+    end, after those of b's stretch starting at start, each within _JOIN_WINDOW frames of
+    the hand-over. Fragments sorted by their first frame would miss a fragment seen in
+    another's gap (0-10, 12-18, 20-30 hand over twice), so the owner of every seen frame is
+    followed instead; a window never reaches past its stretch into another fragment's."""
+    seen = ~np.isnan(parts[..., 0])
+    frames = np.flatnonzero(seen.any(axis=1))
+    owner = np.argmax(seen[frames], axis=1)     # the fragment seen (the first, if several)
+    changes = np.flatnonzero(owner[1:] != owner[:-1])
+    bounds = np.concatenate([[0], changes + 1, [len(frames)]])   # stretches of one owner
+    out = []
+    for k, i in enumerate(changes):
+        end, start = frames[i], frames[i + 1]
+        own_before = frames[bounds[k]:i + 1]
+        own_after = frames[i + 1:bounds[k + 2]]
+        out.append((int(end), int(start), own_before[own_before > end - _JOIN_WINDOW],
+                    own_after[own_after < start + _JOIN_WINDOW], owner[i], owner[i + 1]))
+    return out
 
 
 def _subject_prefix(params, labels):
