@@ -1472,6 +1472,25 @@ def test_a_file_of_segment_rotations_says_it_holds_no_markers(tmp_path, capsys):
         C.read_c3d(THEIA, strict=True)
 
 
+@pytest.mark.parametrize("used", [float("nan"), float("inf"), -3.0])
+def test_a_rotation_count_that_is_no_number_is_read_as_none(monkeypatch, used):
+    """ROTATION:USED as ezc3d hands it over from a float parameter holding NaN (ezc3d itself
+    refuses a float USED in the file, so the reply is changed): no segment poses, as EVENT's
+    and ANALOG's USED are read, not int()'s ValueError without the file's name."""
+    real = C._c3dread.read
+
+    def with_used(path):
+        c = real(path)
+        c["parameters"]["ROTATION"]["USED"]["value"] = np.array([used])
+        return c
+
+    monkeypatch.setattr(C._c3dread, "read", with_used)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        rec = C.read_c3d(THEIA)
+    assert rec.meta["segments"] == []
+
+
 def _stored_analogs(path):
     """The analog values exactly as an Intel float file stores them (C, S), decoded here from
     the bytes by the C3D layout: from the header's data block, frames of POINT:USED x 4 floats

@@ -217,6 +217,13 @@ def _first(params, group, name, default):
     return float(a[0]) if a.size else default
 
 
+def _count(params, group, name):
+    """A parameter's first value as a count (a USED): 0 where it is absent, not finite (a
+    float parameter can hold NaN, which int() refuses without naming the file) or below 0."""
+    used = _first(params, group, name, 0.0)
+    return int(used) if np.isfinite(used) and used > 0 else 0
+
+
 def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", strict=False):
     """Read a C3D file: markers (m), force plates (lab frame, SI units) and events.
 
@@ -293,7 +300,7 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
     if missing:
         report(f"{source}: markers {missing} are missing in every frame", strict=strict,
                error=MotionError)
-    segments = _labels(params, "ROTATION")[:max(0, int(_first(params, "ROTATION", "USED", 0.0)))]
+    segments = _labels(params, "ROTATION")[:_count(params, "ROTATION", "USED")]
     if segments and not markers.labels:
         report(f"{source}: {holdings(segments, plates)}", strict=strict, error=MotionError)
     return C3D(markers, plates, events, meta={"source": source, "rotation": r,
@@ -602,8 +609,7 @@ def _events(params, source):
     labels = _texts(params, "EVENT", "LABELS")
     contexts = _texts(params, "EVENT", "CONTEXTS")
     times = _numbers(params, "EVENT", "TIMES")
-    used = _first(params, "EVENT", "USED", 0.0)
-    used = int(used) if np.isfinite(used) and used > 0 else 0
+    used = _count(params, "EVENT", "USED")
     if times.ndim != 2 or times.shape[0] != 2:
         return []
     n = min(used, times.shape[1], len(labels))
@@ -621,14 +627,12 @@ def _analog_calibration(params, source, strict):
     without them the channels have no physical value. Motion Workshop's Shadow writes none
     (ezc3d then assumes scale 1 and offset 0, the c3d package too): the channels are left
     unused, with a warning, and the markers are read."""
-    used = _first(params, "ANALOG", "USED", 0.0)
-    used = int(used) if np.isfinite(used) and used > 0 else 0
+    used = _count(params, "ANALOG", "USED")
     missing = [f"ANALOG:{name}" for name in ("SCALE", "OFFSET")
                if _channel_numbers(params, name).size < used]
     if not missing:
         return True
-    plates = _first(params, "FORCE_PLATFORM", "USED", 0.0)
-    plates = int(plates) if np.isfinite(plates) and plates > 0 else 0
+    plates = _count(params, "FORCE_PLATFORM", "USED")
     lost = (f"its {plates} force plate(s) were left out" if plates else
             "the file declares no force plate, so it gives no ground reaction forces")
     report(f"{source}: {' and '.join(missing)} {'are' if len(missing) > 1 else 'is'} missing "
@@ -668,8 +672,7 @@ def _standard_offsets(params, analogs):
 
 def _plates(c, source, markers, threshold, rate, strict):
     params = c["parameters"]
-    used = _first(params, "FORCE_PLATFORM", "USED", 0.0)
-    used = int(used) if np.isfinite(used) and used > 0 else 0
+    used = _count(params, "FORCE_PLATFORM", "USED")
     if used == 0:
         return []
     analogs = np.asarray(c["data"]["analogs"], dtype=float)
