@@ -2,6 +2,7 @@
 .add_strict). `codegen` and `info` had none: a model finding was only warned, the code
 written or the tree printed, whatever the user asked of the other commands. With --strict
 the finding stops them, named, before any output; without it they run with the warning."""
+import inspect
 import os
 
 import pytest
@@ -27,12 +28,27 @@ def _broken_robot(folder):
     return os.fspath(path)
 
 
+def _commands():
+    """Each command's name and its subparser, from the parser the CLI runs."""
+    return next(a for a in build_parser()._actions if hasattr(a, "choices")
+                and isinstance(a.choices, dict)).choices
+
+
+def _reads_a_model_file(subparser):
+    """Whether the command reads a model file its user names: its function resolves the
+    name with model_path (a bundled name or a path), as every such command does."""
+    return "model_path(" in inspect.getsource(subparser.get_default("func"))
+
+
 def test_every_command_that_loads_a_model_takes_strict():
-    commands = next(a for a in build_parser()._actions if hasattr(a, "choices")
-                    and isinstance(a.choices, dict)).choices
-    loads_a_model = ["torques", "info", "codegen", "check", "ik", "rra", "scale", "animate"]
-    for name in loads_a_model:
-        options = {o for a in commands[name]._actions for o in a.option_strings}
+    """Found from the commands' code, not a list kept by hand: a new command that reads a
+    model without --strict fails here (equations and export-osim had none)."""
+    loading = {name for name, sub in _commands().items() if _reads_a_model_file(sub)}
+    known = {"torques", "info", "codegen", "equations", "check", "export-osim", "ik", "rra",
+             "scale", "animate"}
+    assert known <= loading, known - loading     # the finding itself still finds them
+    for name in sorted(loading):
+        options = {o for a in _commands()[name]._actions for o in a.option_strings}
         assert "--strict" in options, name
 
 
@@ -60,6 +76,28 @@ def test_strict_stops_codegen_and_info_on_a_model_finding(tmp_path, command):
         elif p.exists():
             p.unlink()
     status, out, err = run_here(_argv(command, robot, tmp_path, ["--strict"]))
+    said = [line for line in err.splitlines() if FINDING in line]
+    assert status == 1 and len(said) == 1, err
+    assert said[0].startswith(f"urdf2dyn {command}: error: {robot}:"), said
+    assert "refused because --strict" in said[0], said
+    assert out == "" and _written(tmp_path) == [] and "Traceback" not in err, (out, err)
+
+
+
+@pytest.mark.parametrize("command", ["equations", "export-osim"])
+def test_strict_stops_equations_and_export_osim_on_a_model_finding(tmp_path, command):
+    """Without --strict the finding is warned and the equations printed (the .osim written);
+    with it the run stops, named, exit status 1, with nothing printed or written."""
+    pytest.importorskip("sympy" if command == "equations" else "opensim")
+    robot = _broken_robot(tmp_path)
+    argv = ([command, robot] if command == "equations" else
+            [command, robot, "-o", os.fspath(tmp_path / "m.osim")])
+    status, out, err = run_here(argv)
+    assert status == 0 and f"urdf2dyn {command}: warning: " in err and FINDING in err, err
+    assert out and (command == "equations" or _written(tmp_path) == ["m.osim"]), out
+    if command == "export-osim":
+        (tmp_path / "m.osim").unlink()
+    status, out, err = run_here([*argv, "--strict"])
     said = [line for line in err.splitlines() if FINDING in line]
     assert status == 1 and len(said) == 1, err
     assert said[0].startswith(f"urdf2dyn {command}: error: {robot}:"), said

@@ -44,7 +44,7 @@ def add_codegen_parser(sub):
 
 def cmd_equations(args):
     from ..codegen.equations import equations
-    model = load(model_path(args.robot), floating_base=args.floating_base)
+    model = load(model_path(args.robot), floating_base=args.floating_base, strict=args.strict)
     if args.gravity:
         model.gravity = args.gravity
     eq = equations(model, parameters=args.parameters)
@@ -70,4 +70,6 @@ def add_equations_parser(sub):
                    help="masses, centres of mass, inertias, offsets and g as symbols")
     add_gravity(e)
     add_floating_base(e)
+    add_strict(e, "warnings are errors: a finding about the model (e.g. an inertia no rigid "
+                  "body has) stops the run, named, before any equation is printed")
     e.set_defaults(func=cmd_equations)

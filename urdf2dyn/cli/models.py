@@ -234,7 +234,7 @@ def cmd_export_osim(args):
     from ..biomech.opensim_model import export_osim
     path = model_path(args.model)
     refuse_overwriting([("--output", args.output)], [("model", path)])
-    model = load(path)
+    model = load(path, strict=args.strict)
     set_gravity(model, args.gravity)
     om = export_osim(model, args.output)
     g = " ".join(f"{x:g}" for x in om.getGravity().to_numpy())
@@ -257,4 +257,6 @@ def add_export_osim_parser(sub):
     x.add_argument("-o", "--output", required=True, type=suffix(".osim"),
                    help=".osim file to write")
     add_gravity(x, HUMOD_GRAVITY_HELP)
+    add_strict(x, "warnings are errors: a finding about the model (e.g. an inertia no rigid "
+                  "body has) stops the run, named, before the .osim is written")
     x.set_defaults(func=cmd_export_osim)
