@@ -457,6 +457,19 @@ def _ellipsoid_chain_pinocchio(pin, gravity):
     return pm
 
 
+def _pinocchio_chain(osim, tmp_path):
+    """The chain of _JOINTS as urdf2dyn reads OpenSim's file and as Pinocchio builds it, or a
+    skip where Pinocchio has no ellipsoid joint."""
+    pin = pytest.importorskip("pinocchio")
+    if not hasattr(pin, "JointModelEllipsoid"):
+        pytest.skip("this Pinocchio has no JointModelEllipsoid (4.1 has)")
+    path = tmp_path / "chain.osim"
+    _ellipsoid_chain_osim(osim, path)
+    model = _load(str(path))
+    assert model.q_names == ("p", "e0", "e1", "e2", "t")
+    return pin, model, _ellipsoid_chain_pinocchio(pin, model.gravity)
+
+
 def test_ellipsoid_joint_derivatives_follow_pinocchios_dynamics(osim, tmp_path):
     """Oracle: Pinocchio 4.1's JointModelEllipsoid, the same joint as urdf2dyn's (X-Y-Z
     body-fixed angles, the origin at diag(radii) R z, the angles' rates as speeds: same q,
@@ -465,14 +478,7 @@ def test_ellipsoid_joint_derivatives_follow_pinocchios_dynamics(osim, tmp_path):
     this joint's is not (they differ from central differences of its rnea by O(1) in the
     ellipsoid's columns), so the oracle is fourth-order central differences of Pinocchio's
     rnea and aba."""
-    pin = pytest.importorskip("pinocchio")
-    if not hasattr(pin, "JointModelEllipsoid"):
-        pytest.skip("this Pinocchio has no JointModelEllipsoid (4.1 has)")
-    path = tmp_path / "chain.osim"
-    _ellipsoid_chain_osim(osim, path)
-    model = _load(str(path))
-    assert model.q_names == ("p", "e0", "e1", "e2", "t")
-    pm = _ellipsoid_chain_pinocchio(pin, model.gravity)
+    pin, model, pm = _pinocchio_chain(osim, tmp_path)
     pd = pm.createData()
     offsets = {child: np.array(c_off) for *_, child, c_off in _JOINTS}
     for q, v, a in _states(model, 3, 24, spread=1.4):
@@ -496,19 +502,6 @@ def test_ellipsoid_joint_derivatives_follow_pinocchios_dynamics(osim, tmp_path):
         assert _rel(fq, _fd4(lambda x: pin.aba(pm, pd, x, v, tau), q, 1e-3)) < 1e-9
         assert _rel(fv, _fd4(lambda x: pin.aba(pm, pd, q, x, tau), v, 1e-3)) < 1e-9
         assert _rel(Minv, np.linalg.inv(theirs_M)) < 1e-12
-
-
-def _pinocchio_chain(osim, tmp_path):
-    """The chain of _JOINTS as urdf2dyn reads OpenSim's file and as Pinocchio builds it, or a
-    skip where Pinocchio has no ellipsoid joint."""
-    pin = pytest.importorskip("pinocchio")
-    if not hasattr(pin, "JointModelEllipsoid"):
-        pytest.skip("this Pinocchio has no JointModelEllipsoid (4.1 has)")
-    path = tmp_path / "chain.osim"
-    _ellipsoid_chain_osim(osim, path)
-    model = _load(str(path))
-    assert model.q_names == ("p", "e0", "e1", "e2", "t")
-    return pin, model, _ellipsoid_chain_pinocchio(pin, model.gravity)
 
 
 def _world_wrenches_in_joint_frames(pin, pm, pd, q, f_ext):
