@@ -127,7 +127,8 @@ class Raw:
         with open(path, "rb") as f:
             r = c3dpkg.Reader(f)
             frames = list(r.read_frames())
-            self.labels = [x.strip() for x in r.point_labels]
+            self.labels = ([x.strip() for x in r.point_labels]    # Kistler's: none
+                           if r.get("POINT:LABELS") is not None else [])
             self.points = np.array([p for _, p, _ in frames])          # (N, M, 5)
             self.analog = np.concatenate([a for _, _, a in frames], axis=1)      # (C, S)
             self.units = (r.get("POINT:UNITS").string_value.strip()
@@ -1664,6 +1665,52 @@ def test_offsets_follow_the_standard_whatever_their_sign(stored, offset, scale, 
     want = (stored - standard) * scale * gen
     got = C._standard_offsets(params, from_ezc3d)
     np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-6 * (1 + abs(scale * gen)) * 7e4)
+
+
+
+def _negative_offsets(tmp_path, source):
+    """A copy of source (integer data, ANALOG:OFFSET stored as 1-D int16) with each channel's
+    offset replaced by a negative one, -200 - 7 k for channel k, as a file may carry them."""
+    data = bytearray(Path(source).read_bytes())
+    rec = _record_start(data, ("ANALOG", "OFFSET"))
+    q = rec + 2 + abs(struct.unpack("b", data[rec:rec + 1])[0])
+    kind, dims, count = struct.unpack("bbB", data[q + 2:q + 5])
+    assert (kind, dims) == (2, 1)                     # int16, one dimension (the channels)
+    offsets = [-200 - 7 * k for k in range(count)]
+    data[q + 5:q + 5 + 2 * count] = struct.pack(f"<{count}h", *offsets)
+    path = tmp_path / os.path.basename(source)
+    path.write_bytes(bytes(data))
+    return str(path), np.array(offsets, dtype=float)
+
+
+@pytest.mark.filterwarnings("ignore:no pointer available in POINT:UserWarning",
+                            "ignore:No point data found in file:UserWarning")   # Kistler's
+@pytest.mark.parametrize("name", ["C3Dorg_Eb015pi.c3d", "Kistler.c3d"])
+def test_a_negative_offset_in_a_real_file_is_subtracted_as_stored(tmp_path, name):
+    """The offset rule on real files, not on ezc3d's rule as the test above assumes it:
+    c3d.org's Eb015pi (type 2 plates) and Kistler's (type 3) with negative ANALOG:OFFSETs
+    written into their bytes. Oracle: the c3d package, which subtracts OFFSET itself as the
+    C3D User Guide has it, and the plate formulas by hand on its channels. ezc3d's channels
+    differ from it by 2 |OFFSET| counts (its |OFFSET|), so the correction is what is tested."""
+    path, offsets = _negative_offsets(tmp_path, os.path.join(DATA, name))
+    raw = Raw(path)
+    assert np.all(raw.analog[:, 0] != Raw(os.path.join(DATA, name)).analog[:, 0])
+    c = ezc3d.c3d(path)
+    theirs = np.asarray(c["data"]["analogs"], dtype=float)[0]          # (C, S), |OFFSET|
+    params = c["parameters"]["ANALOG"]
+    n = len(theirs)                  # Eb015pi declares 32 offsets and scales for 16 channels
+    scale = np.asarray(params["SCALE"]["value"])[:n] * params["GEN_SCALE"]["value"][0]
+    shift = np.broadcast_to((2 * np.abs(offsets[:n]) * scale)[:, None], theirs.shape)
+    np.testing.assert_allclose(raw.analog - theirs, shift, rtol=1e-6, atol=1e-6)
+    rec = read(path, rate="analog")
+    assert len(rec.plates) == 2
+    for k, p in enumerate(rec.plates):
+        F, cop, _ = hand_plate(raw, k)
+        on = p.contact
+        assert on.sum() > 100
+        np.testing.assert_allclose(p.force[on], F[on], rtol=1e-5, atol=1e-6)
+        if name != "Kistler.c3d":      # Kistler's has no POINT:UNITS for the plates' corners
+            np.testing.assert_allclose(p.cop[on], cop[on], rtol=1e-5, atol=1e-7)
 
 
 @settings(max_examples=150, derandomize=True, deadline=None)
