@@ -1415,6 +1415,90 @@ def test_plugins_are_those_mujoco_registers_used_as_they_support(case):
     assert_as_mujoco(xml, words)
 
 
+def _declared(plugin, *instances):
+    """An <extension> declaring plugin with instances, each the XML inside its <plugin>."""
+    return _section("extension", f'<plugin plugin="{plugin}">' + "".join(instances)
+                    + "</plugin>")
+
+
+_KP = '<config key="kp" value="1"/>'
+_NO_NAME, _NO_KEY = "required attribute missing: 'name'", "required attribute missing: 'key'"
+_REPEATED, _TWICE = "repeated name 'i' in plugin", "duplicate config key: kp"
+INSTANCES = {       # the case: its XML, MuJoCo's reason, and words urdf2dyn's refusal has
+    "unnamed pid instance": (
+        _refs(_declared("mujoco.pid", "<instance/>")), _NO_NAME,
+        ["<instance>", "name=", "required attribute missing", "line 1", "give it"]),
+    "unnamed touch grid instance": (
+        _refs(_declared("mujoco.sensor.touch_grid", "<instance/>")), _NO_NAME,
+        ["<instance>", "name=", "required attribute missing"]),
+    "unnamed sdf instance": (_refs(_declared("mujoco.sdf.torus", "<instance/>")), _NO_NAME,
+                             ["<instance>", "name=", "required attribute missing"]),
+    "unnamed instance holding a config without key": (
+        _refs(_declared("mujoco.sdf.torus", '<instance><config value="1"/></instance>')),
+        _NO_NAME, ["<instance>", "name=", "required attribute missing"]),
+    "two instances of one name in one plugin": (
+        _refs(_declared("mujoco.pid", '<instance name="i"/>\n<instance name="i"/>'),
+              _PID_USED), _REPEATED,
+        ["two plugin instances", "'i'", "repeated name", "line 2", "other at line 1",
+         "rename"]),
+    "two instances of one name in two plugins": (
+        _refs(_section("extension", '<plugin plugin="mujoco.pid"><instance name="i"/>'
+                                    '</plugin><plugin plugin="mujoco.sdf.torus"><instance '
+                                    'name="i"/></plugin>'), _PID_USED), _REPEATED,
+        ["two plugin instances", "'i'", "repeated name"]),
+    "two instances of one name in two extensions": (
+        _refs(_declared("mujoco.sdf.torus", '<instance name="i"/>'),
+              _declared("mujoco.sdf.torus", '<instance name="i"/>')), _REPEATED,
+        ["two plugin instances", "'i'", "repeated name"]),
+    "two pid instances of one name no actuator uses": (
+        _refs(_declared("mujoco.pid", '<instance name="i"/><instance name="i"/>')), _REPEATED,
+        ["two plugin instances", "'i'", "repeated name"]),
+    "config without key in an instance": (
+        _refs(_declared("mujoco.pid", '<instance name="i"><config value="1"/></instance>'),
+              _PID_USED), _NO_KEY,
+        ["<config>", "key=", "required attribute missing", "line 1"]),
+    "config without value in an instance": (
+        _refs(_declared("mujoco.pid", '<instance name="i"><config key="kp"/></instance>'),
+              _PID_USED), "required attribute missing: 'value'",
+        ["<config>", "value=", "required attribute missing"]),
+    "config without key in a plugin actuator": (
+        _refs(_ext("mujoco.pid"), actuators('<plugin plugin="mujoco.pid" joint="j"><config '
+                                            'value="1"/></plugin>')), _NO_KEY,
+        ["<config>", "key=", "required attribute missing"]),
+    "config without key in a plugin sensor": (
+        _refs(_ext("mujoco.sensor.touch_grid"),
+              _sensor('<plugin plugin="mujoco.sensor.touch_grid" objtype="site" objname="s">'
+                      '<config value="1"/></plugin>')), _NO_KEY,
+        ["<config>", "key=", "required attribute missing"]),
+    "one config key twice in an instance": (
+        _refs(_declared("mujoco.pid", f'<instance name="i">{_KP}\n{_KP}</instance>'),
+              _PID_USED), _TWICE,
+        ["<config>", "'kp'", "duplicate config key", "line 2", "other at line 1"]),
+    "one config key twice in a plugin actuator": (
+        _refs(_ext("mujoco.pid"), actuators(f'<plugin plugin="mujoco.pid" joint="j">{_KP}'
+                                            f'{_KP}</plugin>')), _TWICE,
+        ["<config>", "'kp'", "duplicate config key"]),
+    "two unnamed instances": (      # name="" is a name MuJoCo does not compare
+        _refs(_declared("mujoco.sdf.torus", '<instance name=""/><instance name=""/>')), None,
+        None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(INSTANCES))
+def test_plugin_instances_and_configs_are_checked_as_mujoco_checks_them(case):
+    """MuJoCo's schema requires an <instance>'s name= and a <config>'s key= and value=
+    ("required attribute missing"), its parser refuses a <config> key given twice in one
+    element ("duplicate config key") and its compiler two instances of one name, in one
+    plugin or in two ("repeated name ... in plugin"), before it looks for the actuator of a
+    pid instance; urdf2dyn loaded each, or told the user to drive an unnamed pid instance
+    with instance="" (which MuJoCo refuses too)."""
+    xml, reason, words = INSTANCES[case]
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)
+    if words:
+        assert "drives no actuator" not in urdf2dyn_error(xml)
+
+
 _SKIN = ('<skin vertex="0 0 0 1 0 0 0 1 0" face="0 1 2"><bone body="b" bindpos="0 0 0" '
          'bindquat="1 0 0 0" vertid="0 1 2" vertweight="1 1 1"/>{}</skin>')
 _FLEX = '<flex name="f" dim="1" body="b c" vertex="0 0 0 0 0 0" element="0 1">{}</flex>'
@@ -1510,9 +1594,18 @@ _DRAWN_ACTUATORS = st.sampled_from(['<plugin plugin="{p}" joint="j"/>',
                                     '<plugin plugin="{p}" joint="j"><config key="kp" '
                                     'value="1"/></plugin>',
                                     '<plugin plugin="{p}" joint="j"><{x}/></plugin>',
+                                    '<plugin plugin="{p}" joint="j"><config value="1"/>'
+                                    '</plugin>',
+                                    f'<plugin plugin="{{p}}" joint="j">{_KP}{_KP}</plugin>',
                                     '<motor joint="k"/>'])
-_DRAWN_DECLARATIONS = st.sampled_from([
-    "mujoco.pid", "mujoco.pid:i", "mujoco.sdf.torus", "mujoco.elasticity.cable", "foo.bar"])
+_DRAWN_DECLARATIONS = st.sampled_from(["mujoco.pid", "mujoco.sdf.torus",
+                                       "mujoco.elasticity.cable", "foo.bar"])
+_SETTING = {"mujoco.pid": "kp", "mujoco.sdf.torus": "radius1"}     # one each plugin knows
+_DRAWN_INSTANCES = st.sampled_from([
+    '<instance name="{n}"/>', '<instance/>', '<instance name="{n}"><config key="{k}" '
+    'value="1"/></instance>', '<instance name="{n}"><config value="1"/></instance>',
+    '<instance name="{n}"><config key="{k}"/></instance>', '<instance name="{n}"><config '
+    'key="{k}" value="1"/><config key="{k}" value="2"/></instance>'])
 _DRAWN_TOP = st.sampled_from(["", "<foo/>", "<frame/>", "<!-- note -->",
                               _section("deformable", _SKIN.format("{inner}")),
                               _section("deformable", _FLEX.format("{inner}")),
@@ -1522,10 +1615,18 @@ _DRAWN_TOP = st.sampled_from(["", "<foo/>", "<frame/>", "<!-- note -->",
 @st.composite
 def _plugin_model(draw):
     """A model MuJoCo loads (_refs') with up to two drawn plugin declarations (registered by
-    MuJoCo 4 or not, pid instances or not), up to two plugin or motor actuators and two
-    sensors (plugins supporting them or not, declared or not, <config> or other children;
-    pair sensors of two geoms or bodies or one twice), and an element under <mujoco>
-    (known or not, a skin or flex holding a known element or not)."""
+    MuJoCo 4 or not) of up to two instances each (named or not, one name in one plugin or
+    two, holding <config> elements with or without key= and value=, or one key twice), up
+    to two plugin or motor actuators and two sensors (plugins supporting them or not,
+    declared or not, instances declared or not, <config> (with or without key=, one key
+    twice) or other children; pair sensors of two geoms or bodies or one twice), and an
+    element under <mujoco> (known or not, a skin or flex holding a known element or not)."""
+    def declaration(plugin):
+        instances = [draw(_DRAWN_INSTANCES).format(n=draw(st.sampled_from(["i", "i2"])),
+                                                   k=_SETTING.get(plugin, "kp"))
+                     for _ in range(draw(st.integers(0, 2)))]
+        return f'<plugin plugin="{plugin}">' + "".join(instances) + "</plugin>"
+
     def fill(template):
         return template.format(g=draw(st.sampled_from(["g", "g2"])),
                                h=draw(st.sampled_from(["g", "g2"])),
@@ -1533,11 +1634,11 @@ def _plugin_model(draw):
                                c=draw(st.sampled_from(["b", "c"])),
                                p=draw(st.sampled_from(["mujoco.pid", "mujoco.sdf.torus",
                                                        "foo.bar"])),
-                               i=draw(st.sampled_from(["i", "zz"])),
+                               i=draw(st.sampled_from(["i", "i2", "zz"])),
                                x=draw(st.sampled_from(["config", "instance", "foo"])),
                                inner=draw(st.sampled_from(["", "<foo/>", "<contact/>"])))
     declared = draw(st.lists(_DRAWN_DECLARATIONS, max_size=2, unique=True))
-    parts = [_ext(*declared)] if declared else []
+    parts = [_section("extension", *map(declaration, declared))] if declared else []
     parts.append(fill(draw(_DRAWN_TOP)))
     drawn = [fill(draw(_DRAWN_ACTUATORS)) for _ in range(draw(st.integers(0, 2)))]
     if drawn:

@@ -2590,6 +2590,21 @@ static int check_asset_has_name(mjcf *rd, const char *section, u2d_xml *e, const
                 : ", or a file= whose name, without folder and extension, is not empty");
 }
 
+/* The <instance> elements of an <extension>'s <plugin> into *list, as "plugin instances":
+ * MuJoCo keeps their names unique across all plugins ("repeated name 'p' in plugin"). One
+ * without name= is refused where the schema is checked (check_required_attributes). */
+static int collect_instances(mjcf *rd, u2d_xml *plugin, mj_named **list, int *n, int *cap)
+{
+    for (u2d_xml *i = u2d_xml_first(plugin); i; i = u2d_xml_next(i)) {
+        const char *name = u2d_xml_attr(i, "name");
+        if (strcmp(u2d_xml_name(i), "instance") != 0 || !name) continue;
+        if (grow(rd, (void **)list, cap, *n, sizeof **list)) return -1;
+        (*list)[*n] = (mj_named){"plugin instances", name, i, *n};
+        (*n)++;
+    }
+    return 0;
+}
+
 /* The elements of section s of a kind MuJoCo names (those under <worldbody> at any depth:
  * bodies and frames are walked with a stack) into *list, an unnamed one under ""; an unnamed
  * asset MuJoCo refuses is refused. 0 or -1. */
@@ -2613,6 +2628,9 @@ static int collect_named(mjcf *rd, u2d_xml *s, mj_named **list, int *n, int *cap
                           "attribute missing\"): give it one", tag);
             break;
         }
+        if (strcmp(section, "extension") == 0 && strcmp(tag, "plugin") == 0 &&
+            (status = collect_instances(rd, e, list, n, cap)))
+            break;
         if (kind) {         /* an unnamed one too: MuJoCo finds it by the name "" */
             if ((status = grow(rd, (void **)list, cap, *n, sizeof **list))) break;
             (*list)[*n] = (mj_named){kind, name, e, *n};
@@ -2635,6 +2653,15 @@ static void place(mjcf *rd, u2d_xml *node, char *buf, size_t len)
     int f = u2d_xml_file(node), line = u2d_xml_line(node);
     const char *path = f >= 0 && f < rd->nfile ? rd->file[f].path : "";
     snprintf(buf, len, "%.300s, line %d", path[0] ? path : "the main document", line);
+}
+
+/* Where other is, for a message about node: "line N" in node's file, else its file too. */
+static void place_beside(mjcf *rd, u2d_xml *node, u2d_xml *other, char *buf, size_t len)
+{
+    if (u2d_xml_file(node) == u2d_xml_file(other))
+        snprintf(buf, len, "line %d", u2d_xml_line(other));
+    else
+        place(rd, other, buf, len);
 }
 
 /* Refuse b, named as a, an element of its kind before it: both lines, and both files when
@@ -3008,17 +3035,65 @@ static const char *child_row(const char *row, const char *tag, char *buf, size_t
     return schema_row(buf) ? buf : tag;
 }
 
-/* Every element below e (its SCHEMA row row) is one MuJoCo 4's schema has where it is. The
- * rows nest three deep at most (an <extension>'s <plugin>, <instance>, <config>), and an
+/* Element e (its SCHEMA row row) gives the attributes MuJoCo's schema requires of it: an
+ * <instance> its name= (name="" is given), a <config> its key= and value= ("required
+ * attribute missing"). */
+static int check_required_attributes(mjcf *rd, u2d_xml *e, const char *row)
+{
+    static const char *const REQUIRED_OF[][2] = {
+        {"instance", "name"}, {"config", "key"}, {"config", "value"}};
+    static const char *const HINT[][2] = {
+        {"name", "a name, and use it as instance= in the actuator, sensor or geom it serves"},
+        {"key", "the name of the plugin's setting it gives (mujoco.pid's kp, ki, kd...)"},
+        {"value", "the setting's value"}};
+    for (size_t k = 0; k < sizeof REQUIRED_OF / sizeof REQUIRED_OF[0]; k++) {
+        const char *attr = REQUIRED_OF[k][1];
+        if (strcmp(row, REQUIRED_OF[k][0]) != 0 || u2d_xml_attr(e, attr)) continue;
+        const char *hint = "";
+        for (size_t h = 0; h < sizeof HINT / sizeof HINT[0]; h++)
+            if (strcmp(HINT[h][0], attr) == 0) hint = HINT[h][1];
+        return fail(rd, e, "<%s> needs %s= (MuJoCo's schema requires it: \"required attribute "
+                    "missing: '%s'\"): give it %s", u2d_xml_name(e), attr, attr, hint);
+    }
+    return 0;
+}
+
+/* The <config> children of e (an <instance> or a plugin actuator's or sensor's <plugin>)
+ * give each key= once: MuJoCo refuses one given twice ("duplicate config key"). A plugin
+ * has a handful of settings, so comparing each with the ones before it is cheap. */
+static int check_config_keys(mjcf *rd, u2d_xml *e)
+{
+    for (u2d_xml *c = u2d_xml_first(e); c; c = u2d_xml_next(c)) {
+        const char *key = u2d_xml_attr(c, "key");
+        if (strcmp(u2d_xml_name(c), "config") != 0 || !key) continue;
+        for (u2d_xml *b = u2d_xml_first(e); b != c; b = u2d_xml_next(b)) {
+            const char *earlier = u2d_xml_attr(b, "key");
+            if (strcmp(u2d_xml_name(b), "config") != 0 || !earlier || strcmp(earlier, key))
+                continue;
+            char where[340];
+            place_beside(rd, c, b, where, sizeof where);
+            return fail(rd, c, "<config> key '%.100s' is given twice in one <%s> (the other "
+                        "at %s; MuJoCo refuses it: \"duplicate config key\"): keep one",
+                        key, u2d_xml_name(e), where);
+        }
+    }
+    return 0;
+}
+
+/* Every element below e (its SCHEMA row row) is one MuJoCo 4's schema has where it is, with
+ * the attributes the schema requires of it, and a <config> key is given once. The rows
+ * nest three deep at most (an <extension>'s <plugin>, <instance>, <config>), and an
  * element is descended into only once its row has accepted it, so the depth is bounded. */
 static int check_descendants(mjcf *rd, u2d_xml *e, const char *row)
 {
     char buf[80];
-    for (u2d_xml *c = u2d_xml_first(e); c; c = u2d_xml_next(c))
+    for (u2d_xml *c = u2d_xml_first(e); c; c = u2d_xml_next(c)) {
+        const char *c_row = child_row(row, u2d_xml_name(c), buf, sizeof buf);
         if (check_schema_row(rd, c, u2d_xml_name(e), row) ||
-            check_descendants(rd, c, child_row(row, u2d_xml_name(c), buf, sizeof buf)))
+            check_required_attributes(rd, c, c_row) || check_descendants(rd, c, c_row))
             return -1;
-    return 0;
+    }
+    return check_config_keys(rd, e);
 }
 
 /* A <distance>, <normal> or <fromto> sensor's two geoms (or bodies) are two: MuJoCo refuses
@@ -3178,8 +3253,8 @@ static int check_pid_instances(mjcf *rd)
             if (!plugin || strcmp(plugin, "mujoco.pid") != 0) continue;
             for (u2d_xml *i = u2d_xml_first(p); i; i = u2d_xml_next(i)) {
                 const char *name = u2d_xml_attr(i, "name");
-                if (!name) name = "";
-                if (instance_drives_actuator(rd, name)) continue;
+                if (!name || instance_drives_actuator(rd, name))
+                    continue;       /* one without name= is refused before (its schema) */
                 return fail(rd, i, "<instance> '%.100s' of mujoco.pid drives no actuator "
                             "(MuJoCo refuses it: \"actuator not found for plugin instance\"): "
                             "use it in <actuator><plugin instance=\"%.100s\" joint=\"...\"/>"
