@@ -1424,6 +1424,7 @@ def _declared(plugin, *instances):
 _KP = '<config key="kp" value="1"/>'
 _NO_NAME, _NO_KEY = "required attribute missing: 'name'", "required attribute missing: 'key'"
 _REPEATED, _TWICE = "repeated name 'i' in plugin", "duplicate config key: kp"
+_NEITHER = "neither 'plugin' nor 'instance' is specified"
 INSTANCES = {       # the case: its XML, MuJoCo's reason, and words urdf2dyn's refusal has
     "unnamed pid instance": (
         _refs(_declared("mujoco.pid", "<instance/>")), _NO_NAME,
@@ -1481,6 +1482,25 @@ INSTANCES = {       # the case: its XML, MuJoCo's reason, and words urdf2dyn's r
     "two unnamed instances": (      # name="" is a name MuJoCo does not compare
         _refs(_declared("mujoco.sdf.torus", '<instance name=""/><instance name=""/>')), None,
         None),
+    "plugin actuator of a plugin with instance empty": (
+        _refs(_ext("mujoco.pid"), actuators('<plugin plugin="mujoco.pid" instance="" '
+                                            'joint="j"/>')), None, None),
+    "plugin actuator of an instance with plugin empty": (
+        _refs(_ext("mujoco.pid:i"), actuators('<plugin plugin="" instance="i" joint="j"/>')),
+        None, None),
+    "plugin actuator of instance empty only": (
+        _refs(_ext("mujoco.pid:i"), _PID_USED, actuators('<plugin instance="" joint="j"/>')),
+        _NEITHER, ["<plugin>", "neither", "line 1"]),
+    "plugin sensor of instance empty only": (
+        _refs(_ext("mujoco.pid:i"), _PID_USED, _sensor('<plugin instance="" objtype="body" '
+                                                       'objname="b"/>')),
+        _NEITHER, ["<plugin>", "neither"]),
+    "pid instance named empty driven by instance empty": (
+        _refs(_declared("mujoco.pid", '<instance name=""/>'),
+              actuators('<plugin instance="" joint="j"/>')), _NEITHER, ["<plugin>", "neither"]),
+    "pid instance named empty": (
+        _refs(_declared("mujoco.pid", '<instance name=""/>')), "plugin->init failed",
+        ["<instance>", 'name=""', "mujoco.pid", "no actuator", "give it a name", "line 1"]),
 }
 
 
@@ -1491,12 +1511,14 @@ def test_plugin_instances_and_configs_are_checked_as_mujoco_checks_them(case):
     element ("duplicate config key") and its compiler two instances of one name, in one
     plugin or in two ("repeated name ... in plugin"), before it looks for the actuator of a
     pid instance; urdf2dyn loaded each, or told the user to drive an unnamed pid instance
-    with instance="" (which MuJoCo refuses too)."""
+    with instance="" (which MuJoCo refuses too). A plugin actuator's or sensor's plugin=""
+    or instance="" is none, as MuJoCo reads it: urdf2dyn refused files MuJoCo loads, and
+    loaded one driving a pid instance named "" with instance=""."""
     xml, reason, words = INSTANCES[case]
     assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
     assert_as_mujoco(xml, words)
     if words:
-        assert "drives no actuator" not in urdf2dyn_error(xml)
+        assert 'instance=""' not in urdf2dyn_error(xml)     # advice MuJoCo would refuse
 
 
 _SKIN = ('<skin vertex="0 0 0 1 0 0 0 1 0" face="0 1 2"><bone body="b" bindpos="0 0 0" '
@@ -1615,14 +1637,14 @@ _DRAWN_TOP = st.sampled_from(["", "<foo/>", "<frame/>", "<!-- note -->",
 @st.composite
 def _plugin_model(draw):
     """A model MuJoCo loads (_refs') with up to two drawn plugin declarations (registered by
-    MuJoCo 4 or not) of up to two instances each (named or not, one name in one plugin or
-    two, holding <config> elements with or without key= and value=, or one key twice), up
-    to two plugin or motor actuators and two sensors (plugins supporting them or not,
-    declared or not, instances declared or not, <config> (with or without key=, one key
-    twice) or other children; pair sensors of two geoms or bodies or one twice), and an
+    MuJoCo 4 or not) of up to two instances each (named, name="" or not, one name in one
+    plugin or two, holding <config> elements with or without key= and value=, or one key
+    twice), up to two plugin or motor actuators and two sensors (plugins supporting them or
+    not, declared or not, instances declared, "" or not, <config> (with or without key=, one
+    key twice) or other children; pair sensors of two geoms or bodies or one twice), and an
     element under <mujoco> (known or not, a skin or flex holding a known element or not)."""
     def declaration(plugin):
-        instances = [draw(_DRAWN_INSTANCES).format(n=draw(st.sampled_from(["i", "i2"])),
+        instances = [draw(_DRAWN_INSTANCES).format(n=draw(st.sampled_from(["i", "i2", ""])),
                                                    k=_SETTING.get(plugin, "kp"))
                      for _ in range(draw(st.integers(0, 2)))]
         return f'<plugin plugin="{plugin}">' + "".join(instances) + "</plugin>"
@@ -1634,7 +1656,7 @@ def _plugin_model(draw):
                                c=draw(st.sampled_from(["b", "c"])),
                                p=draw(st.sampled_from(["mujoco.pid", "mujoco.sdf.torus",
                                                        "foo.bar"])),
-                               i=draw(st.sampled_from(["i", "i2", "zz"])),
+                               i=draw(st.sampled_from(["i", "i2", "zz", ""])),
                                x=draw(st.sampled_from(["config", "instance", "foo"])),
                                inner=draw(st.sampled_from(["", "<foo/>", "<contact/>"])))
     declared = draw(st.lists(_DRAWN_DECLARATIONS, max_size=2, unique=True))

@@ -3187,18 +3187,27 @@ static int check_plugin_capability(mjcf *rd, u2d_xml *e, const char *section, co
                 actuator ? "actuators" : "sensors", fits);
 }
 
+/* Attribute attr of a plugin actuator or sensor e, NULL when absent or empty: MuJoCo reads
+ * an empty plugin= or instance= there as none. */
+static const char *plugin_attr(u2d_xml *e, const char *attr)
+{
+    const char *v = u2d_xml_attr(e, attr);
+    return v && v[0] ? v : NULL;
+}
+
 /* A plugin actuator or sensor (in section) names a plugin the file declares in <extension>
  * or an <instance> of one, as MuJoCo requires, of a plugin that supports what it is, and
  * holds only <config> elements. */
 static int check_plugin_use(mjcf *rd, u2d_xml *e, const char *section)
 {
     if (strcmp(u2d_xml_name(e), "plugin") != 0) return 0;
-    const char *plugin = u2d_xml_attr(e, "plugin"), *instance = u2d_xml_attr(e, "instance");
+    const char *plugin = plugin_attr(e, "plugin"), *instance = plugin_attr(e, "instance");
     const char *of_instance = instance ? declared_plugin(rd, "instance", instance) : NULL;
     if (!plugin && !instance)
-        return fail(rd, e, "<plugin> gives neither plugin= nor instance= (MuJoCo refuses it: "
-                    "\"neither 'plugin' nor 'instance' is specified\"): give plugin= a plugin "
-                    "the file declares in <extension>, or instance= an <instance> of one");
+        return fail(rd, e, "<plugin> gives neither plugin= nor instance= (an empty one is none; "
+                    "MuJoCo refuses it: \"neither 'plugin' nor 'instance' is specified\"): give "
+                    "plugin= a plugin the file declares in <extension>, or instance= the name= "
+                    "of an <instance> of one");
     if (plugin && !declared_plugin(rd, "plugin", plugin))
         return fail(rd, e, "<plugin> plugin=\"%.100s\" is not declared in the file's "
                     "<extension> (MuJoCo refuses it: \"unrecognized plugin '%.100s'\"): declare "
@@ -3213,13 +3222,14 @@ static int check_plugin_use(mjcf *rd, u2d_xml *e, const char *section)
     return check_descendants(rd, e, "plugin");
 }
 
-/* Whether an actuator of the file is a <plugin> of the instance named name. */
+/* Whether an actuator of the file is a <plugin> of the instance named name (never of one
+ * named "": an empty instance= is none). */
 static int instance_drives_actuator(const mjcf *rd, const char *name)
 {
     for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
         if (strcmp(u2d_xml_name(s), "actuator") != 0) continue;
         for (u2d_xml *a = u2d_xml_first(s); a; a = u2d_xml_next(a)) {
-            const char *v = u2d_xml_attr(a, "instance");
+            const char *v = plugin_attr(a, "instance");
             if (strcmp(u2d_xml_name(a), "plugin") == 0 && v && strcmp(v, name) == 0) return 1;
         }
     }
@@ -3255,6 +3265,12 @@ static int check_pid_instances(mjcf *rd)
                 const char *name = u2d_xml_attr(i, "name");
                 if (!name || instance_drives_actuator(rd, name))
                     continue;       /* one without name= is refused before (its schema) */
+                if (!name[0])
+                    return fail(rd, i, "<instance> name=\"\" of mujoco.pid drives no actuator, "
+                                "and none can name it (an empty instance= is none; MuJoCo "
+                                "refuses it: \"actuator not found for plugin instance\"): give "
+                                "it a name and use that in <actuator><plugin instance=\"...\" "
+                                "joint=\"...\"/></actuator>, or remove it");
                 return fail(rd, i, "<instance> '%.100s' of mujoco.pid drives no actuator "
                             "(MuJoCo refuses it: \"actuator not found for plugin instance\"): "
                             "use it in <actuator><plugin instance=\"%.100s\" joint=\"...\"/>"
