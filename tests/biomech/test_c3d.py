@@ -1540,6 +1540,8 @@ def test_float_stored_analogs_are_scaled_as_the_standard_says(path):
     want = (stored - offset[:, None]) * scale[:, None] * gen
     np.testing.assert_allclose(raw.analog, want, rtol=1e-6, atol=1e-9)
     rec = read(path, rate="analog")
+    if path == WORKSTATION:      # its scales hold CAL_MATRIX's diagonal: reset as the Guide says
+        raw = _unscaled_workstation_plate()
     F, cop, tz = hand_plate(raw, 0)
     p = rec.plates[0]
     on = p.contact
@@ -1727,3 +1729,77 @@ def test_wrong_join_check_takes_any_positions(parts, others, first):
         warnings.simplefilter("error")              # no RuntimeWarning leaks either
         out = C._wrong_joins(parts, neighbours, first)
     assert isinstance(out, list) and all(isinstance(x, str) for x in out)
+
+
+def _unscaled_workstation_plate():
+    """Vicon Workstation's shd01 as the c3d package reads it, its plate 1's CAL_MATRIX made
+    to apply to the scaled channels as the C3D User Guide has it ("reset the scaling data
+    stored in the appropriate ANALOG:SCALE parameters to their 'unscaled' values before
+    applying the CAL_MATRIX"): one unscaled unit u per stored count for all six channels (the
+    force channels' SCALE / CAL[j, j]), CAL_MATRIX to N and N·m, the moments back to the
+    scaled channels' N·mm (the moment channels' SCALE / CAL[j, j] is 1000 u)."""
+    raw = Raw(WORKSTATION)
+    cal = raw.cal[0].T                      # the c3d package's layout is CAL transposed
+    with open(WORKSTATION, "rb") as f:
+        _, scale, _ = c3dpkg.Reader(f).get_analog_transform_parameters()
+    ratio = scale[:6] / np.diag(cal)
+    np.testing.assert_allclose(ratio, [0.0305] * 3 + [30.5] * 3, rtol=1e-3)
+    unscaled = np.diag(ratio[0] / scale[:6])
+    moments = np.diag([1.0, 1.0, 1.0] + [ratio[3] / ratio[0]] * 3)
+    raw.cal = np.stack([(moments @ cal @ unscaled).T, raw.cal[1]])
+    return raw
+
+
+def _pelvis_acceleration(path):
+    """(frames, 3) acceleration (m/s²) of the mean of the four pelvis markers, low-passed at
+    6 Hz (2nd-order Butterworth, both ways) before differentiating twice."""
+    from scipy.signal import butter, filtfilt
+    c = ezc3d.c3d(path)
+    labels = [x.split(":")[-1] for x in c["parameters"]["POINT"]["LABELS"]["value"]]
+    rate = float(c["parameters"]["POINT"]["RATE"]["value"][0])
+    idx = [labels.index(n) for n in ("RASI", "LASI", "RPSI", "LPSI")]
+    pelvis = c["data"]["points"][:3, idx].mean(axis=1) * 1e-3          # (3, F) m
+    b, a = butter(2, 6.0 / (rate / 2))
+    smooth = filtfilt(b, a, pelvis, axis=1)
+    return np.gradient(np.gradient(smooth, 1 / rate, axis=1), 1 / rate, axis=1).T
+
+
+def test_a_type4_plate_whose_scales_hold_the_calibration_diagonal_is_calibrated_once():
+    """Vicon Workstation's shd01: a subject standing on plate 1 for the whole trial (27 upper
+    body and pelvis markers above it), a type-4 plate whose ANALOG:SCALE already holds
+    CAL_MATRIX's diagonal (SCALE / CAL[j, j] is 0.0305 for the three force channels and 30.5
+    for the three moment channels, SCALE itself 0.045 to 40). The C3D User Guide
+    (FORCE_PLATFORM:CAL_MATRIX): "When the CAL_MATRIX parameter is present for TYPE-2 and
+    TYPE-4 plates, all software applications must reset the scaling data stored in the
+    appropriate ANALOG:SCALE parameters to their 'unscaled' values before applying the
+    CAL_MATRIX". Applied to the scaled channels (ezc3d's reading) the subject weighed 417 kg
+    (3966 N at the first sample). Oracles: Newton's law on the file's own markers (the body's
+    weight, and the mediolateral force against the pelvis's acceleration); the Guide's
+    formulas by hand on the c3d package's channels reset to one unscaled unit."""
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(WORKSTATION)
+    said(caught, r"force plate 1: ANALOG:SCALE of its channels 1-6 already holds "
+                 r"FORCE_PLATFORM:CAL_MATRIX's diagonal",
+         r"force plate 1: its force points down into the plate",
+         r"force plate 2: FORCE_PLATFORM:CHANNEL \[8, 9, 10, 11, 12, 13\]")
+    p = rec.plates[0]
+    assert p.contact.all()
+    mass = -p.force[:, 2].mean() / 9.81      # the file stores the action (second warning)
+    assert 40.0 < mass < 150.0, mass          # an adult standing: 74.3 kg (417 before)
+    # mediolateral (lab x, the pelvis's RASI-LASI axis): F = m a, the pelvis standing in for
+    # the body's centre of mass (the arms move too): |slope| 0.72, correlation 0.95 (0.32
+    # before, when the moment channels' cross-talk in N·mm swamped the horizontal forces).
+    # Only magnitudes: the x force follows the acceleration as a reaction would while the
+    # vertical one is the action, which the file's plate axes leave unexplained.
+    acc = _pelvis_acceleration(WORKSTATION)[10:-10, 0] * mass
+    force = p.force[10:-10, 0]
+    assert abs(np.corrcoef(acc, force)[0, 1]) > 0.85
+    slope = np.dot(acc, force) / np.dot(acc, acc)
+    assert 0.5 < abs(slope) < 1.5, slope
+    # the Guide's formulas, by hand, on the channels reset to unscaled values
+    raw = _unscaled_workstation_plate()
+    F, cop, tz = hand_plate(raw, 0)
+    p = read(WORKSTATION, rate="analog").plates[0]
+    np.testing.assert_allclose(p.force, F, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(p.cop, cop, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(p.moment, tz, rtol=1e-5, atol=1e-6)

@@ -31,8 +31,11 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
 * force plates (``FORCE_PLATFORM:TYPE``, ``CHANNEL``, ``CORNERS``, ``ORIGIN``, ``CAL_MATRIX``):
   type 1: Fx Fy Fz Px Py Tz (the centre of pressure measured by the plate); type 2: Fx Fy Fz Mx
   My Mz (about the transducer origin); type 4: the same six channels before calibration,
-  ``[F; M] = CAL_MATRIX @ channels``; type 3 (Kistler): fx12 fx34 fy14 fy23 fz1 fz2 fz3 fz4 with
-  ``ORIGIN = (a, b, az0)`` the sensors' offsets. The plate frame has x = corner1 - corner2,
+  ``[F; M] = CAL_MATRIX @ channels`` (where ANALOG:SCALE already holds CAL_MATRIX's diagonal,
+  as Vicon Workstation writes, the channels are first reset to unscaled values, as the Guide
+  requires, with a warning: ``_unscaled_calibration``); type 3 (Kistler): fx12 fx34 fy14 fy23
+  fz1 fz2 fz3 fz4 with ``ORIGIN = (a, b, az0)`` the sensors' offsets. The plate frame has
+  x = corner1 - corner2,
   y = corner1 - corner4, z = x × y (into the plate), its origin at the centre of the four
   corners; ``ORIGIN`` is the vector from the transducer to that centre (so its z is negative;
   one with a positive z is the opposite vector, AMTI's ``x0 y0 z0``, and is negated whole). The moment is moved to the surface centre
@@ -719,7 +722,7 @@ def _plates(c, source, markers, threshold, rate, strict):
             _check_channels(k, where, types, channel, analogs, ascale, gen, labels, strict)
             out.append(_plate(k, where, types, channel, corners, origin, cal, poly, analogs,
                               aunits, punits, arate, prate, c, rate, threshold, strict,
-                              markers.meta.get("units_declared", True)))
+                              markers.meta.get("units_declared", True), ascale))
         except MotionError as e:
             report(f"{e}; the plate was left out", strict=strict, error=MotionError)
     return out
@@ -782,7 +785,7 @@ def _unit_making_a_plate(corners, origin, punits):
 
 
 def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits, punits, arate,
-           prate, c, rate, threshold, strict, units_declared=True):
+           prate, c, rate, threshold, strict, units_declared=True, ascale=None):
     if k >= len(types):
         raise MotionError(f"{where}: FORCE_PLATFORM:TYPE has {len(types)} entries, fewer "
                           "than FORCE_PLATFORM:USED")
@@ -811,6 +814,8 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
                               "FORCE_PLATFORM:CAL_MATRIX, which the file does not give; "
                               "without it the channels cannot be turned into forces")
         cm = cal[:, :, k]        # CAL[i, j]: channel j's share of output i (ezc3d's order)
+        if ascale is not None:
+            cm = _unscaled_calibration(cm, ascale, ch, where, strict)
     scale = LENGTH_UNITS[punits]
     box = corners[:, :, k].T * scale                                  # (4, 3) m
     orig = origin[:, k] * scale
@@ -838,6 +843,56 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
     kpoly = poly[12 * k:12 * k + 12] if ptype == 3 and len(poly) >= 12 * (k + 1) else None
     return _plate_loads(k + 1, ptype, box, frame, f, m, arate, prate, c, rate, threshold, kpoly,
                         LENGTH_UNITS[punits], where, strict)
+
+
+def _unscaled_calibration(cm, ascale, ch, where, strict):
+    """The type-4 plate's CAL_MATRIX cm as it applies to its channels ch (0-based) scaled by
+    ascale (ANALOG:SCALE): cm itself, unless the scales already hold its diagonal.
+
+    The C3D User Guide (FORCE_PLATFORM:CAL_MATRIX): "When the CAL_MATRIX parameter is present
+    for TYPE-2 and TYPE-4 plates, all software applications must reset the scaling data stored
+    in the appropriate ANALOG:SCALE parameters to their 'unscaled' values before applying the
+    CAL_MATRIX". Vicon Workstation stores such scaled values: SCALE[j] = CAL[j, j] * u, one
+    unscaled u for the three force channels and one for the three moment channels, so its
+    channels read N and N·mm already and CAL_MATRIX applied to them counts each sensitivity
+    twice (a standing subject of 74 kg read as 417 kg). The fingerprint is six ratios in two
+    equal groups while the scales themselves differ: no accident of unscaled volts or counts
+    (those have one scale for all six channels, as Motion Analysis Cortex writes).
+
+    The unscaled value is one for all six channels (the force group's ratio r_F per stored
+    unit: CAL_MATRIX maps one input unit to N and N·m); the moment group's ratio r_M differs
+    from it by the unit of the scaled moments (r_M / r_F = 1000: N·m to N·mm). So channel j
+    is multiplied by r_F / SCALE[j] before CAL_MATRIX and the moments after it by r_M / r_F,
+    back in the channels' N·(POINT:UNITS): the diagonal gives each channel back unchanged and
+    the off-diagonal terms correct the cross-talk in consistent units."""
+    if len(ch) != 6 or np.max(ch) >= len(ascale):
+        return cm
+    scales = np.asarray(ascale, dtype=float)[np.asarray(ch)]
+    diagonal = np.diag(cm)
+    with np.errstate(all="ignore"):
+        ratio = scales / diagonal
+    if not (np.all(np.isfinite(ratio)) and np.all(ratio != 0)):
+        return cm
+    spread = np.ptp(scales) / np.max(np.abs(scales))
+    same = [np.ptp(group) / np.max(np.abs(group)) < 1e-3 for group in (ratio[:3], ratio[3:])]
+    if spread < 1e-3 or not all(same):
+        return cm
+    numbers = [int(i) + 1 for i in ch]
+    named = (f"channels {numbers[0]}-{numbers[-1]}"
+             if numbers == list(range(numbers[0], numbers[0] + 6)) else
+             f"channels {', '.join(str(i) for i in numbers)}")
+    twice = np.abs(diagonal)
+    report(f"{where}: ANALOG:SCALE of its {named} already holds FORCE_PLATFORM:CAL_MATRIX's "
+           f"diagonal (SCALE / CAL_MATRIX[j, j] is {ratio[0]:.4g} for every force channel and "
+           f"{ratio[3]:.4g} for every moment channel), so the channels are forces and moments "
+           "already; as the C3D User Guide says, the scales were reset to their unscaled "
+           "values (one unit for all six) before applying CAL_MATRIX, which then corrects the "
+           "cross-talk only. Applied to the scaled channels, as some readers do, it would "
+           "count each sensitivity twice (each force and moment multiplied once more by its "
+           f"diagonal term, {twice.min():.3g} to {twice.max():.3g}). To silence this, export the trial with unscaled analog scales (volts or "
+           "ADC counts) from the capture software", strict=strict, error=MotionError)
+    moments = np.diag([1.0, 1.0, 1.0] + [ratio[3] / ratio[0]] * 3)
+    return moments @ cm @ np.diag(ratio[0] / scales)
 
 
 def _plate_frame(box, where):
