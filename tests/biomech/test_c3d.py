@@ -1750,9 +1750,10 @@ def _unscaled_workstation_plate():
     return raw
 
 
-def _pelvis_acceleration(path):
+def _pelvis_acceleration(path, position=False):
     """(frames, 3) acceleration (m/s²) of the mean of the four pelvis markers, low-passed at
-    6 Hz (2nd-order Butterworth, both ways) before differentiating twice."""
+    6 Hz (2nd-order Butterworth, both ways) before differentiating twice; with position, the
+    (frames, 3) filtered position (m) too."""
     from scipy.signal import butter, filtfilt
     c = ezc3d.c3d(path)
     labels = [x.split(":")[-1] for x in c["parameters"]["POINT"]["LABELS"]["value"]]
@@ -1761,7 +1762,8 @@ def _pelvis_acceleration(path):
     pelvis = c["data"]["points"][:3, idx].mean(axis=1) * 1e-3          # (3, F) m
     b, a = butter(2, 6.0 / (rate / 2))
     smooth = filtfilt(b, a, pelvis, axis=1)
-    return np.gradient(np.gradient(smooth, 1 / rate, axis=1), 1 / rate, axis=1).T
+    acc = np.gradient(np.gradient(smooth, 1 / rate, axis=1), 1 / rate, axis=1).T
+    return (acc, smooth.T) if position else acc
 
 
 def test_a_type4_plate_whose_scales_hold_the_calibration_diagonal_is_calibrated_once():
@@ -1790,12 +1792,23 @@ def test_a_type4_plate_whose_scales_hold_the_calibration_diagonal_is_calibrated_
     # the body's centre of mass (the arms move too): |slope| 0.72, correlation 0.95 (0.32
     # before, when the moment channels' cross-talk in N·mm swamped the horizontal forces).
     # Only magnitudes: the x force follows the acceleration as a reaction would while the
-    # vertical one is the action, which the file's plate axes leave unexplained.
-    acc = _pelvis_acceleration(WORKSTATION)[10:-10, 0] * mass
+    # vertical one is the action (and the centre of pressure below moves mirrored): the
+    # file's Fz channel seems to have the opposite polarity of the others, left as it is.
+    acc, pelvis = _pelvis_acceleration(WORKSTATION, position=True)
+    acc, pelvis = acc[10:-10], pelvis[10:-10]
     force = p.force[10:-10, 0]
-    assert abs(np.corrcoef(acc, force)[0, 1]) > 0.85
-    slope = np.dot(acc, force) / np.dot(acc, acc)
+    assert abs(np.corrcoef(acc[:, 0], force)[0, 1]) > 0.85
+    slope = np.dot(acc[:, 0] * mass, force) / np.dot(acc[:, 0] * mass, acc[:, 0] * mass)
     assert 0.5 < abs(slope) < 1.5, slope
+    # the inverted pendulum: the centre of pressure is where the pelvis is, less its height
+    # over g times its acceleration. The mediolateral swing of the plate's centre of pressure
+    # is 0.87 times the pendulum's, correlation 0.99 (0.22 before)
+    pendulum = pelvis[:, 0] - pelvis[:, 2].mean() / 9.81 * acc[:, 0]
+    swing = p.cop[10:-10, 0] - p.cop[10:-10, 0].mean()
+    pendulum -= pendulum.mean()
+    assert abs(np.corrcoef(pendulum, swing)[0, 1]) > 0.95
+    slope = np.dot(pendulum, swing) / np.dot(pendulum, pendulum)
+    assert 0.6 < abs(slope) < 1.4, slope
     # the Guide's formulas, by hand, on the channels reset to unscaled values
     raw = _unscaled_workstation_plate()
     F, cop, tz = hand_plate(raw, 0)
