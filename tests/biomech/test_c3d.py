@@ -1816,3 +1816,37 @@ def test_a_type4_plate_whose_scales_hold_the_calibration_diagonal_is_calibrated_
     np.testing.assert_allclose(p.force, F, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(p.cop, cop, rtol=1e-5, atol=1e-7)
     np.testing.assert_allclose(p.moment, tz, rtol=1e-5, atol=1e-6)
+
+
+EB015 = os.path.join(DATA, "C3Dorg_Eb015pi.c3d")
+
+
+def test_a_plate_reading_a_contact_during_its_zero_frames_is_said_to_be_unzeroed(tmp_path):
+    """c3d.org's Eb015pi: plate 1 reads about 22 N before the heel strikes it and plate 2
+    about 32 N after the toes leave it, above the 20 N contact threshold: neither plate was
+    zeroed, and its offset alone is read as a contact. The file's FORCE_PLATFORM:ZERO (1, 10)
+    names frames the bundled cut (225-300) no longer holds, which tells nothing: silence. Set
+    to frames 252-262, between plate 2's toe-off and plate 1's heel strike, the file declares
+    them unloaded: each plate's level there is named. Oracle: the C3D User Guide's type-2
+    formulas by hand on the c3d package's channels, averaged over those frames' samples."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Urdf2dynWarning)
+        C.read_c3d(EB015)                                 # ZERO 1-10: not in the file
+    path = patched(tmp_path, EB015, FORCE_PLATFORM__ZERO=("h", [252, 262]))
+    raw = Raw(EB015)
+    samples = slice(251 * 4 - 900, 262 * 4 - 900)   # 4 samples a frame, the first is frame 226's
+    levels = []
+    for k in (0, 1):
+        F, _, _ = hand_plate(raw, k)
+        levels.append(F[samples, 2].mean())          # lab z is up
+    assert 20.0 < levels[0] < 25.0 and 30.0 < levels[1] < 35.0, levels
+    with pytest.warns(Urdf2dynWarning) as caught:
+        C.read_c3d(path)
+    said(caught, *(rf"force plate {k + 1}: it reads {levels[k]:.3g} N along its normal during "
+                   r"frames 252-262, which FORCE_PLATFORM:ZERO declares unloaded" for k in (0, 1)))
+    with pytest.raises(MotionError, match="the plate was not zeroed"):
+        C.read_c3d(path, strict=True)
+    # below the threshold an offset is not a contact: said only when it would make one
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Urdf2dynWarning)
+        C.read_c3d(path, threshold=40.0)

@@ -49,6 +49,9 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
 * contact: where the force along the plate's upward normal is below ``threshold`` (20 N by
   default) there is no contact: the force and free moment are set to 0 and the centre of
   pressure to NaN (it is undefined there).
+* baseline: no baseline is subtracted (the Guide's ``FORCE_PLATFORM:ZERO`` is advisory, and
+  ezc3d subtracts none either); a plate reading at least ``threshold`` during the frames ZERO
+  declares unloaded was not zeroed, and gets a warning naming its level (``_check_zero_frames``).
 * sign: the force returned is the one the C3D formulas give in the lab frame, which for the
   usual plates (AMTI, Bertec, Kistler) is the ground's reaction on the subject: upward during
   stance. A plate whose loaded force points down into it gets a warning naming the plate.
@@ -964,6 +967,7 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
                  where, strict):
     """A Plate from the per-analog-sample force and moment (plate axes, about the surface
     centre): resampled, thresholded, centre of pressure and free moment, in the lab."""
+    _check_zero_frames(f, arate, prate, c, threshold, where, strict)
     s = len(f)
     if rate == "markers" and prate and arate:
         ratio = arate / prate
@@ -1003,6 +1007,51 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
     cop_lab = np.where(contact[:, None], cop @ frame.T + centre, np.nan)
     moment = np.where(contact[:, None], tz[:, None] * frame[:, 2], 0.0)
     return Plate(number, ptype, box, time, force, cop_lab, moment, contact, -frame[:, 2])
+
+
+def _zero_samples(params, header, arate, prate, samples):
+    """The analog samples (a slice) of the frames FORCE_PLATFORM:ZERO names, or None when it
+    names none (both 0, or an empty range), or frames the file does not wholly hold (a trial
+    cut after recording), or the rates cannot map frames to samples."""
+    zero = _numbers(params, "FORCE_PLATFORM", "ZERO", integer=True).ravel()
+    if zero.size < 2 or (zero[0] == 0 and zero[1] == 0) or not (prate and arate):
+        return None
+    per = arate / prate
+    if abs(per - round(per)) > 1e-6 or per < 1:
+        return None
+    first, last = max(int(zero[0]), 1), int(zero[1])       # the Guide: 0,10 means 1 to 10
+    start = (first - 1) * int(round(per)) - int(header["analogs"]["first_frame"])
+    stop = last * int(round(per)) - int(header["analogs"]["first_frame"])
+    if last < first or start < 0 or stop > samples:
+        return None
+    return slice(start, stop)
+
+
+def _check_zero_frames(f, arate, prate, c, threshold, where, strict):
+    """Warn when the plate reads a contact's force during the frames FORCE_PLATFORM:ZERO names.
+
+    The C3D User Guide defines ZERO as "the range of analog data that is expected to have no
+    physical forces or moment present", for a reader that may average and subtract it; it
+    also says the parameter's presence does not mean any correction was or must be done.
+    urdf2dyn subtracts nothing (ezc3d neither), so a plate the lab did not zero keeps its
+    offset; where the file itself declares the plate unloaded and it reads at least the
+    contact threshold there, the offset alone is taken as a contact: that is said, with the
+    level. A range outside the file's frames (a cut trial) tells nothing and is passed over."""
+    window = _zero_samples(c["parameters"], c["header"], arate, prate, len(f))
+    if window is None:
+        return
+    with np.errstate(all="ignore"):
+        level = float(np.nanmean(-f[window, 2]))      # along the upward normal
+    if not (np.isfinite(level) and abs(level) >= threshold):
+        return
+    zero = _numbers(c["parameters"], "FORCE_PLATFORM", "ZERO", integer=True).ravel()
+    report(f"{where}: it reads {level:.3g} N along its normal during frames "
+           f"{max(int(zero[0]), 1)}-{int(zero[1])}, which FORCE_PLATFORM:ZERO declares "
+           "unloaded: the plate was not zeroed, and samples near that level are read as "
+           f"contact (the threshold is {threshold:g} N). urdf2dyn subtracts no baseline; zero "
+           "the plate in the capture software before recording (or subtract the offset from "
+           "its channels), and make sure ZERO names frames with nobody on the plate",
+           strict=strict, error=MotionError)
 
 
 def _kistler_cop_correction(cop, p):
