@@ -1850,3 +1850,21 @@ def test_a_plate_reading_a_contact_during_its_zero_frames_is_said_to_be_unzeroed
     with warnings.catch_warnings():
         warnings.simplefilter("error", Urdf2dynWarning)
         C.read_c3d(path, threshold=40.0)
+
+
+def test_type4_plates_with_one_scale_for_all_channels_are_calibrated_as_stored():
+    """Motion Analysis Cortex's type-4 plates: one ANALOG:SCALE (volts per count) for all six
+    channels, a CAL_MATRIX whose diagonal differs per channel: unscaled values, to which the
+    matrix applies as stored, with no word about the scales (the reset of
+    test_a_type4_plate_whose_scales_hold_the_calibration_diagonal_is_calibrated_once must
+    not take them for scaled ones). Oracle: ezc3d's force-platform module."""
+    path = os.path.join(DATA, "MotionAnalysisCortex_Res16bits.c3d")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rec = C.read_c3d(path, rate="analog")
+    assert not [w for w in caught if "CAL_MATRIX" in str(w.message)]
+    ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
+    for p in rec.plates:
+        on = p.contact
+        if on.any():
+            np.testing.assert_allclose(p.force[on], ez[p.number - 1]["force"].T[on], rtol=1e-6)
