@@ -458,30 +458,6 @@ def test_link_point_and_joint_name_arguments(arm, call, exc, words):
         assert w in str(info.value), str(info.value)
 
 
-PLANAR = """<robot name="p"><link name="a"/><link name="b"><inertial><mass value="1"/>
-  <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
-  <joint name="slide" type="planar"><parent link="a"/><child link="b"/>
-  <axis xyz="0 0 1"/></joint></robot>"""
-
-
-@pytest.mark.parametrize("name, args", [
-    ("centroidal", 3), ("centroidal_momentum_matrix", 1),
-    ("inverse_dynamics_derivatives", 3), ("forward_dynamics_derivatives", 3),
-])
-def test_planar_joint_refusal_says_which_and_why(name, args):
-    """Documented, and refused with the joint, the reason and the way around it."""
-    m = urdf2dyn.load(PLANAR)
-    with pytest.raises(ValueError) as info:
-        getattr(m, name)(*[np.zeros(3)] * args)
-    msg = str(info.value)
-    for w in (f"{name}: planar joints are not supported (joint 'slide')",
-              "in-plane axes move with its parent",
-              "two prismatic joints and a revolute one"):
-        assert w in msg, msg
-    doc = " ".join(getattr(urdf2dyn.Model, name).__doc__.split())
-    assert "ValueError" in doc and "planar joint" in doc, doc
-
-
 def test_set_num_threads_validation():
     for bad in (0, -1, 1.5, True):
         with pytest.raises(ValueError, match="set_num_threads"):

@@ -135,19 +135,6 @@ def test_rnea_derivatives_closed_form_pendulum():
     assert M[0, 0] == pytest.approx(izz + mass * l * l, rel=1e-13)
 
 
-def test_planar_joints_are_refused():
-    xml = """<robot name="p"><link name="a"/><link name="b"><inertial><mass value="1"/>
-      <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
-      <joint name="slide" type="planar"><parent link="a"/><child link="b"/>
-      <axis xyz="0 0 1"/></joint></robot>"""
-    m = urdf2dyn.load(xml)
-    z = np.zeros(3)
-    with pytest.raises(ValueError, match="planar joints are not supported.*'slide'"):
-        m.inverse_dynamics_derivatives(z, z, z)
-    with pytest.raises(ValueError, match="planar"):
-        m.forward_dynamics_derivatives(z, z, z)
-
-
 def test_external_forces_in_both_conventions(twin):
     """Pinocchio's computeRNEADerivatives takes forces in the joint frames: they turn with q.
     Its dtau/dq must then be the tangent-space derivative of OUR inverse dynamics with the

@@ -237,10 +237,6 @@ def passive_forces_message(passive: list[Force]) -> str:
 
 # The joint types an algorithm has no form for: the words that name them, and the way on.
 _UNSUPPORTED = {
-    "planar": ("planar joints",
-               "this algorithm takes every joint's axes to move with its child link, and a "
-               "planar joint's in-plane axes move with its parent; model the plane with two "
-               "prismatic joints and a revolute one"),
     "ellipsoid": ("OpenSim's EllipsoidJoint and ScapulothoracicJoint",
                   "{what} is not written for them; {instead}"),
 }
@@ -1135,14 +1131,7 @@ class Model:
             dtau_dq[i, j] is d tau_i / d q_j, q moving in the tangent space
             (``integrate(q, dq)``, body-frame twist for floating joints, as Pinocchio);
             M = d tau / d a is the mass matrix.
-
-        Raises
-        ------
-        ValueError
-            For a model with a planar joint, named in the message with the reason
-            (docs/derivatives.rst).
         """
-        refuse_joint_type(self, "planar", "inverse_dynamics_derivatives")
         return self._compute(_core.RNEA_DERIV, (q, v, a), f_ext, out=out)
 
     def forward_dynamics_derivatives(self, q, v, tau, f_ext=None, out=None):
@@ -1164,14 +1153,7 @@ class Model:
         dqdd_dq, dqdd_dv, Minv : ndarray, (..., nv, nv) float64
             dqdd_dq in the tangent space (as inverse_dynamics_derivatives); Minv = M^-1 =
             d qdd / d tau.
-
-        Raises
-        ------
-        ValueError
-            For a model with a planar joint, named in the message with the reason
-            (docs/derivatives.rst).
         """
-        refuse_joint_type(self, "planar", "forward_dynamics_derivatives")
         try:
             return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext, out=out)
         except ValueError as e:
@@ -1221,14 +1203,7 @@ class Model:
         Returns
         -------
         A_G : ndarray, (..., 6, nv) float64
-
-        Raises
-        ------
-        ValueError
-            For a model with a planar joint, named in the message with the reason
-            (docs/derivatives.rst).
         """
-        refuse_joint_type(self, "planar", "centroidal_momentum_matrix")
         return self._compute(_core.CCRBA, (q,), out=out)
 
     def centroidal(self, q, v, a):
@@ -1251,14 +1226,7 @@ class Model:
             axes; ``momentum_rate`` (..., 6): dh_G/dt = A_G a + dA_G/dt v (gravity excluded,
             so with a floating base it equals the external wrench plus the weight, at the
             CoM). All float64 views into two arrays.
-
-        Raises
-        ------
-        ValueError
-            For a model with a planar joint, named in the message with the reason
-            (docs/derivatives.rst).
         """
-        refuse_joint_type(self, "planar", "centroidal")
         com, h = self._compute(_core.CENTROIDAL, (q, v, a))
         return {"com": com[..., 0, :], "com_velocity": com[..., 1, :],
                 "com_acceleration": com[..., 2, :], "momentum": h[..., 0, :],

@@ -24,9 +24,10 @@
  *                  = S_j^T (I_i dAv_c + B_i s)                     j above i
  *     dtau_j/dqdd_c = M_jc = S_j^T I_j s (j = i or below), + armature_i on the diagonal
  * where I_j is the composite (subtree) inertia. Joint i's own columns ride body i, true of
- * every joint but the planar one, whose in-plane columns stay with the parent: refused,
- * and OpenSim's custom and ellipsoid joints, whose columns move with their coordinates:
- * they are taken apart into a chain of axes (chain_motion_partials, chain_own_block below).
+ * every joint but the planar one (its slides stay with the parent while theta turns the
+ * child) and OpenSim's custom and ellipsoid joints, whose columns move with their
+ * coordinates: those are taken apart into a chain of axes (chain_motion_partials,
+ * chain_own_block below; a planar joint is the slides along u and w, then the turn).
  * External wrenches are fixed in the world (DESIGN.md), hence the Fext_j term.
  *
  * Forward dynamics: qdd = M^-1 (tau - ...) gives dqdd/dx = -M^-1 dtau/dx at qdd = ABA,
@@ -91,12 +92,12 @@ static void b_mul_T(const u2d_real B[12], const u2d_real s[6], u2d_real out[6])
     }
 }
 
-/* A joint whose columns move with its own coordinates (OpenSim's custom and ellipsoid
- * joints) is a chain of one-axis moves (u2d_chain, built in u2d_joint.c): axis k, the twist
- * u_k, rides the (massless) link before it and is moved by theta_k(q), a function of one or
- * two of the joint's coordinates. Moving q_c moves theta_k by J_kc, its rate by drate_kc and
- * its acceleration by dacc_kc (second and third derivatives of theta enter); each is a
- * move of a one-axis joint, whose dV, dA, dAv are those of the top of the file with v_p,
+/* A joint whose columns move with its own coordinates (planar, and OpenSim's custom and
+ * ellipsoid joints) is a chain of one-axis moves (u2d_chain, built in u2d_joint.c): axis k,
+ * the twist u_k, rides the (massless) link before it and is moved by theta_k(q), a function
+ * of one or two of the joint's coordinates. Moving q_c moves theta_k by J_kc, its rate by
+ * drate_kc and its acceleration by dacc_kc (second and third derivatives of theta enter);
+ * each is a move of a one-axis joint, whose dV, dA, dAv are those of the top of the file with v_p,
  * a_p the motion of the chain link before axis k (vk, ak here), and a change of its rate
  * adds u_k drate to dV, 2 (v_p x u_k) drate to dA and, as d(acc)/dqd_c = 2 drate_kc,
  * 2 u_k drate to dAv. Summed per coordinate, the subtree below sees them exactly as it sees
@@ -181,7 +182,8 @@ static U2D_NOINLINE void chain_own_block(const u2d_model *m, u2d_work *w, int i,
 /* Whether body i's joint moves its own columns (a chain: see chain_motion_partials) */
 static inline int moves_own_columns(const u2d_model *m, int i)
 {
-    return m->jtype[i] == U2D_JOINT_CUSTOM || m->jtype[i] == U2D_JOINT_ELLIPSOID;
+    return m->jtype[i] == U2D_JOINT_PLANAR || m->jtype[i] == U2D_JOINT_CUSTOM
+        || m->jtype[i] == U2D_JOINT_ELLIPSOID;
 }
 
 /* Entry (r, c) of dtau/dq, dtau/dv and M (and of CRBA's M) is zero whatever the state when

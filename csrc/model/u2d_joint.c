@@ -296,6 +296,21 @@ static U2D_NOINLINE void jcalc_ellipsoid(const u2d_model *m, int i, const u2d_re
     }
 }
 
+/* The planar joint's pose at q = [x y theta]: translate by x u + y w in the joint frame,
+ * then turn theta about the normal n. XJ (joint frame -> body frame), and the in-plane axes
+ * u, w seen from the body, Eu and Ew (its translation columns; the turn's is [n; 0]). */
+static U2D_ALWAYS_INLINE void planar_pose(const u2d_model *m, int i, const u2d_real *q,
+                                          u2d_xform *XJ, u2d_real Eu[3], u2d_real Ew[3])
+{
+    const u2d_real *n = &m->axis[3 * i], *u = &m->plane[6 * i], *w = &m->plane[6 * i + 3];
+    u2d_real R[9];
+    u2d_axis_angle(n, q[2], R);
+    transpose3(R, XJ->E);
+    for (int r = 0; r < 3; r++) XJ->r[r] = q[0] * u[r] + q[1] * w[r];
+    u2d_mulmv3(XJ->E, u, Eu);
+    u2d_mulmv3(XJ->E, w, Ew);
+}
+
 u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
                      u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot)
 {
@@ -352,15 +367,9 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_rea
         return U2D_OK;
 
     case U2D_JOINT_PLANAR: {
-        /* q = [x y theta]: translate by x u + y w in the joint frame, then turn theta about n. */
-        const u2d_real *u = &m->plane[6 * i], *w = &m->plane[6 * i + 3];
         u2d_real Eu[3], Ew[3], lin[3];
-        u2d_axis_angle(n, q[2], R);
-        transpose3(R, XJ.E);
-        for (int r = 0; r < 3; r++) XJ.r[r] = q[0] * u[r] + q[1] * w[r];
+        planar_pose(m, i, q, &XJ, Eu, Ew);
         u2d_xform_mul(&XJ, Xt, Xup);
-        u2d_mulmv3(XJ.E, u, Eu);
-        u2d_mulmv3(XJ.E, w, Ew);
         set_col(S, 0, zero, Eu);
         set_col(S, 1, zero, Ew);
         set_col(S, 2, n, zero);
@@ -514,6 +523,23 @@ static void ellipsoid_chain(const u2d_model *m, int i, const u2d_real *q, const 
     }
 }
 
+/* A planar joint (see planar_pose): the slides along u and w, then the turn about n through
+ * the body origin, each moved by its own coordinate (theta = q_c: J = 1, no H, no drate). */
+static void planar_chain(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
+                         const u2d_real *qdd, u2d_chain *ch)
+{
+    const u2d_real *n = &m->axis[3 * i], z = U2D_R(0), one = U2D_R(1);
+    u2d_real Eu[3], Ew[3];
+    u2d_xform XJ;
+    planar_pose(m, i, q, &XJ, Eu, Ew);
+    const u2d_real slide_u[6] = {z, z, z, Eu[0], Eu[1], Eu[2]};
+    const u2d_real slide_w[6] = {z, z, z, Ew[0], Ew[1], Ew[2]};
+    const u2d_real turn[6] = {n[0], n[1], n[2], z, z, z};
+    chain_axis(ch, 0, slide_u, one, z, qd[0], qdd[0], z, z);
+    chain_axis(ch, 1, slide_w, one, z, qd[1], qdd[1], z, z);
+    chain_axis(ch, 2, turn, one, z, qd[2], qdd[2], z, z);
+}
+
 u2d_status u2d_joint_chain(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
                            const u2d_real *qdd, u2d_chain *ch)
 {
@@ -524,6 +550,9 @@ u2d_status u2d_joint_chain(const u2d_model *m, int i, const u2d_real *q, const u
         return U2D_OK;
     case U2D_JOINT_ELLIPSOID:
         ellipsoid_chain(m, i, q, qd, qdd, ch);
+        return U2D_OK;
+    case U2D_JOINT_PLANAR:
+        planar_chain(m, i, q, qd, qdd, ch);
         return U2D_OK;
     default:
         return U2D_ERR_ARGUMENT;

@@ -384,10 +384,11 @@ void u2d_work_free(u2d_work *w);
  * The only function that switches on the joint type. */
 u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
                      u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot);
-/* A joint whose columns move with its own coordinates (custom, ellipsoid), taken apart for
- * the analytical derivatives into a chain of one-axis moves, parent side first: axis k is the
- * unit twist U[k] (body coordinates), moved by an amount theta_k(q) that depends on at most
- * two of the joint's coordinates, coord[k][0..1] (-1: none). With a, b over those two:
+/* A joint whose columns move with its own coordinates (planar, custom, ellipsoid), taken
+ * apart for the analytical derivatives into a chain of one-axis moves, parent side first:
+ * axis k is the unit twist U[k] (body coordinates), moved by an amount theta_k(q) that
+ * depends on at most two of the joint's coordinates, coord[k][0..1] (-1: none). With a, b
+ * over those two:
  *   J[k][a] = d theta_k / d q_a,   H[k][a][b] = d2 theta_k / d q_a d q_b,
  *   rate[k], acc[k] = theta_k's first and second time derivatives at (qd, qdd),
  *   drate[k][a], dacc[k][a] = their derivatives with respect to q_a.
@@ -403,8 +404,8 @@ typedef struct {
     u2d_real drate[U2D_CHAIN_MAX][2], dacc[U2D_CHAIN_MAX][2];
 } u2d_chain;
 
-/* The chain of the custom or ellipsoid joint of body i at its coordinates q, rates qd and
- * accelerations qdd (u2d_joint.c); U2D_ERR_ARGUMENT for any other joint type. */
+/* The chain of the planar, custom or ellipsoid joint of body i at its coordinates q, rates
+ * qd and accelerations qdd (u2d_joint.c); U2D_ERR_ARGUMENT for any other joint type. */
 u2d_status u2d_joint_chain(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
                            const u2d_real *qdd, u2d_chain *ch);
 

@@ -382,8 +382,8 @@ static double total_mass(const u2d_urdf *u)
 }
 
 /* Derivatives, centroidal momentum and regressor against the algorithms they extend:
- * dtau/da = CRBA's M, Minv M = 1, Y pi = RNEA, h_G = A_G v, p = m dc/dt. Models with planar
- * joints are refused by all but the regressor. */
+ * dtau/da = CRBA's M, Minv M = 1, Y pi = RNEA, h_G = A_G v, p = m dc/dt (planar joints
+ * included: their chain of axes in the derivatives, their moving columns in both). */
 static void check_new_algorithms(const u2d_model *m, u2d_work *w, const double *q,
                                  const double *v, const double *a, const double *Mc,
                                  double scale)
@@ -406,41 +406,39 @@ static void check_new_algorithms(const u2d_model *m, u2d_work *w, const double *
     }
     CHECK(err <= 1e-10 * big, "regressor: Y pi differs from rnea by %g (of %g)", err, big);
 
-    if (!h_model_has_planar(m)) {
-        u2d_batch_args ad = h_args3(&s, D1, D2, D3);
-        CHECK(H_ALGOS[U2D_ALGO_RNEA_DERIV].one(m, w, &ad) == U2D_OK, "rnea_deriv failed");
-        CHECK(max_diff(D3, Mc, nv * nv) <= 1e-11 * scale, "rnea_deriv: dtau/da differs from "
-              "crba by %g (of %g)", max_diff(D3, Mc, nv * nv), scale);
-        s.x[2] = t1;                                /* tau = rnea(q, v, a): ABA gives a back */
-        u2d_batch_args af = h_args3(&s, D1, D2, D3);
-        u2d_status st = H_ALGOS[U2D_ALGO_ABA_DERIV].one(m, w, &af);
-        CHECK(st == U2D_OK || st == U2D_ERR_SINGULAR, "aba_deriv: status %d", (int)st);
-        if (st == U2D_OK) {
-            double e = 0.0;                          /* Minv M = 1 */
-            for (size_t i = 0; i < nv; i++)
-                for (size_t j = 0; j < nv; j++) {
-                    double x = 0.0;
-                    for (size_t k = 0; k < nv; k++) x += D3[i * nv + k] * Mc[k * nv + j];
-                    e = fmax(e, fabs(x - (i == j)));
-                }
-            CHECK(e <= 1e-6, "aba_deriv: Minv M differs from 1 by %g", e);
-        }
-        s.x[2] = a;
-        u2d_batch_args ac = h_args(&s, Ag, NULL), ah = h_args(&s, com, h);
-        CHECK(H_ALGOS[U2D_ALGO_CCRBA].one(m, w, &ac) == U2D_OK, "ccrba failed");
-        CHECK(H_ALGOS[U2D_ALGO_CENTROIDAL].one(m, w, &ah) == U2D_OK, "centroidal failed");
-        double e = 0.0, hmax = 1.0, mass = 0.0;
-        for (int r = 0; r < 6; r++) {
-            double x = 0.0;
-            for (size_t k = 0; k < nv; k++) x += Ag[r * nv + k] * v[k];
-            e = fmax(e, fabs(x - h[r]));
-            hmax = fmax(hmax, fabs(h[r]));
-        }
-        CHECK(e <= 1e-11 * hmax, "centroidal: A_G v differs from h_G by %g", e);
-        for (int i = 1; i < m->nbody; i++) mass += m->inertia[i].m;
-        for (int r = 0; r < 3; r++)
-            CHECK(fabs(mass * com[3 + r] - h[r]) <= 1e-11 * hmax, "centroidal: p != m dc/dt");
+    u2d_batch_args ad = h_args3(&s, D1, D2, D3);
+    CHECK(H_ALGOS[U2D_ALGO_RNEA_DERIV].one(m, w, &ad) == U2D_OK, "rnea_deriv failed");
+    CHECK(max_diff(D3, Mc, nv * nv) <= 1e-11 * scale, "rnea_deriv: dtau/da differs from "
+          "crba by %g (of %g)", max_diff(D3, Mc, nv * nv), scale);
+    s.x[2] = t1;                            /* tau = rnea(q, v, a): ABA gives a back */
+    u2d_batch_args af = h_args3(&s, D1, D2, D3);
+    u2d_status st = H_ALGOS[U2D_ALGO_ABA_DERIV].one(m, w, &af);
+    CHECK(st == U2D_OK || st == U2D_ERR_SINGULAR, "aba_deriv: status %d", (int)st);
+    if (st == U2D_OK) {
+        double e = 0.0;                      /* Minv M = 1 */
+        for (size_t i = 0; i < nv; i++)
+            for (size_t j = 0; j < nv; j++) {
+                double x = 0.0;
+                for (size_t k = 0; k < nv; k++) x += D3[i * nv + k] * Mc[k * nv + j];
+                e = fmax(e, fabs(x - (i == j)));
+            }
+        CHECK(e <= 1e-6, "aba_deriv: Minv M differs from 1 by %g", e);
     }
+    s.x[2] = a;
+    u2d_batch_args ac = h_args(&s, Ag, NULL), ah = h_args(&s, com, h);
+    CHECK(H_ALGOS[U2D_ALGO_CCRBA].one(m, w, &ac) == U2D_OK, "ccrba failed");
+    CHECK(H_ALGOS[U2D_ALGO_CENTROIDAL].one(m, w, &ah) == U2D_OK, "centroidal failed");
+    double e = 0.0, hmax = 1.0, mass = 0.0;
+    for (int r = 0; r < 6; r++) {
+        double x = 0.0;
+        for (size_t k = 0; k < nv; k++) x += Ag[r * nv + k] * v[k];
+        e = fmax(e, fabs(x - h[r]));
+        hmax = fmax(hmax, fabs(h[r]));
+    }
+    CHECK(e <= 1e-11 * hmax, "centroidal: A_G v differs from h_G by %g", e);
+    for (int i = 1; i < m->nbody; i++) mass += m->inertia[i].m;
+    for (int r = 0; r < 3; r++)
+        CHECK(fabs(mass * com[3 + r] - h[r]) <= 1e-11 * hmax, "centroidal: p != m dc/dt");
     free(D1); free(D2); free(D3); free(Y); free(pi); free(t1); free(t2); free(Ag);
 }
 

@@ -65,7 +65,6 @@ typedef struct {
     int singular_ok;                /* may return U2D_ERR_SINGULAR on a valid state       */
     /* one sample: a->in[k] and a->out[k] point at the sample itself */
     u2d_status (*one)(const u2d_model *m, u2d_work *w, const u2d_batch_args *a);
-    int no_planar;                  /* refuses planar joints with U2D_ERR_ARGUMENT         */
     int max_nv;                     /* > 0: run on models of at most max_nv coordinates
                                        (outputs of nv^2 or nv x 10 nbody numbers and up to
                                        nv^3 work per sample: a 1000-link chain would take
@@ -238,14 +237,13 @@ static const h_algo H_ALGOS[U2D_NALGO] = {
                             .one = h_normalize},
     [U2D_ALGO_RNEA_DERIV] = {.name = "rnea_deriv", .in = "qvv",
                              .out = {h_sz_nv2, h_sz_nv2, h_sz_nv2}, .fext = 1,
-                             .one = h_rnea_deriv, .no_planar = 1, .max_nv = 100},
+                             .one = h_rnea_deriv, .max_nv = 100},
     [U2D_ALGO_ABA_DERIV] = {.name = "aba_deriv", .in = "qvv",
                             .out = {h_sz_nv2, h_sz_nv2, h_sz_nv2}, .fext = 1, .singular_ok = 1,
-                            .one = h_aba_deriv, .no_planar = 1, .max_nv = 100},
-    [U2D_ALGO_CCRBA] = {.name = "ccrba", .in = "q", .out = {h_sz_6nv}, .one = h_ccrba,
-                        .no_planar = 1},
+                            .one = h_aba_deriv, .max_nv = 100},
+    [U2D_ALGO_CCRBA] = {.name = "ccrba", .in = "q", .out = {h_sz_6nv}, .one = h_ccrba},
     [U2D_ALGO_CENTROIDAL] = {.name = "centroidal", .in = "qvv", .out = {h_sz_9, h_sz_12},
-                             .one = h_centroidal, .no_planar = 1},
+                             .one = h_centroidal},
     [U2D_ALGO_REGRESSOR] = {.name = "regressor", .in = "qvv", .out = {h_sz_regressor},
                             .one = h_regressor, .max_nv = 100},
     [U2D_ALGO_FRAME_JACOBIAN] = {.name = "frame_jacobian", .in = "q", .out = {h_sz_6nv},
@@ -356,24 +354,17 @@ static inline size_t h_out_size(const h_algo *A, const u2d_model *m, int k)
     return A->out[k] ? A->out[k](m) : 0;
 }
 
-static inline int h_model_has_planar(const u2d_model *m)
-{
-    for (int i = 1; i < m->nbody; i++)
-        if (m->jtype[i] == U2D_JOINT_PLANAR) return 1;
-    return 0;   /* in-plane columns that stay with the parent: the derivatives refuse them */
-}
-
 /* Is model m beyond what algorithm A is checked on (see max_nv)? */
 static inline int h_too_big(const u2d_model *m, const h_algo *A)
 {
     return A->max_nv > 0 && m->nv > A->max_nv;
 }
 
-/* A status that A may give on any state of m: singular, or planar joints refused. */
+/* A status that A may give on any state of m: a singular mass matrix. */
 static inline int h_excused(const u2d_model *m, const h_algo *A, u2d_status st)
 {
-    return (st == U2D_ERR_SINGULAR && A->singular_ok) ||
-           (st == U2D_ERR_ARGUMENT && A->no_planar && h_model_has_planar(m));
+    (void)m;
+    return st == U2D_ERR_SINGULAR && A->singular_ok;
 }
 
 /* ---- the parsers ------------------------------------------------------------------------- */
