@@ -342,8 +342,9 @@ def load_leaving_unsaid(path: str | os.PathLike[str], unsaid, strict: bool = Fal
     """urdf2dyn.load(path, **options), for a job that says itself what some of the loader's
     warnings say: those for which unsaid(message) is true are left out. Under strict the
     first model finding left (a URDFWarning) is refused (model_finding), as load(path,
-    strict=True) refuses it; the others are said by say(message) (a job that keeps its
-    messages) or else warned."""
+    strict=True) refuses it; the others are said by say(message, category) (a job that keeps
+    its messages; category is the loader's, URDFWarning for a model finding, so a user's
+    filter on it works as for load) or else warned."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         model = load(path, **options)
@@ -354,7 +355,7 @@ def load_leaving_unsaid(path: str | os.PathLike[str], unsaid, strict: bool = Fal
         if strict and issubclass(w.category, URDFWarning):
             raise finding_refused(message)
         if say is not None:
-            say(message)
+            say(message, w.category)
         else:
             report(message, category=w.category, stacklevel=None)
     return model

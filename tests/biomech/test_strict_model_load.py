@@ -140,8 +140,9 @@ def test_strict_stops_on_the_models_findings_only_in_every_job(monkeypatch):
     said = []
     with pytest.raises(urdf2dyn.URDFError) as refused:
         load_leaving_unsaid(os.path.join(DATA, "scale", "gait2354", "gait2354_simbody.osim"),
-                            lambda message: False, True, say=said.append)
-    assert said == ["a note of the loader"]
+                            lambda message: False, True,
+                            say=lambda message, category: said.append((message, category)))
+    assert said == [("a note of the loader", urdf2dyn.Urdf2dynWarning)]
     assert str(refused.value).startswith("m.osim:3: body 'b': odd inertia; refused because "
                                          "--strict"), refused.value
 
@@ -159,3 +160,34 @@ def test_rras_strict_load_follows_the_same_rule(monkeypatch, tmp_path):
             pytest.raises(ValueError, match="<constraints_file>"):
         run_rra(setup, results_directory=os.fspath(tmp_path), knot_interval=0.2, strict=True)
     assert not os.listdir(tmp_path)
+
+
+def test_rra_says_the_models_findings_in_their_own_category(tmp_path):
+    """rra re-said the loader's findings of its setup's model as plain Urdf2dynWarnings: a
+    user filtering URDFWarning (as for urdf2dyn.load) saw them from load but not from rra.
+    The finding keeps its category, as load says it (the oracle: load's own warning)."""
+    import warnings
+
+    import urdf2dyn
+    from urdf2dyn.biomech.rra import run_rra
+    folder = tmp_path / "rra"
+    shutil.copytree(os.path.join(DATA, "opensim_models", "Gait2354_Simbody"), folder)
+    _break_first_inertia(folder / "subject01_simbody.osim")
+    with warnings.catch_warnings(record=True) as by_load:
+        warnings.simplefilter("always")
+        urdf2dyn.load(os.fspath(folder / "subject01_simbody.osim"))
+    expected = {(str(w.message), w.category) for w in by_load if FINDING in str(w.message)}
+    assert {category for _, category in expected} == {urdf2dyn.URDFWarning}
+    with warnings.catch_warnings(record=True) as by_rra:
+        warnings.simplefilter("always")
+        run_rra(os.fspath(folder / "subject01_Setup_RRA.xml"), knot_interval=0.2,
+                results_directory=os.fspath(tmp_path / "results"), write=False)
+    said = {(str(w.message), w.category) for w in by_rra if FINDING in str(w.message)}
+    assert said == expected
+    # and a user's filter on the category silences it in rra as in load
+    with warnings.catch_warnings(record=True) as filtered:
+        warnings.simplefilter("always")
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        run_rra(os.fspath(folder / "subject01_Setup_RRA.xml"), knot_interval=0.2,
+                results_directory=os.fspath(tmp_path / "results"), write=False)
+    assert not [w for w in filtered if FINDING in str(w.message)]

@@ -122,9 +122,9 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
         # model's findings, as every command's load (load_leaving_unsaid)
         from ..model import PASSIVE_FORCES, load_leaving_unsaid
 
-        def said_by_the_loader(message):
+        def said_by_the_loader(message, category):
             messages.append(message)
-            report(message, stacklevel=None)
+            report(message, category=category, stacklevel=None)   # URDFWarning stays one
         model = load_leaving_unsaid(su.model_file, lambda message: su.replace_force_set and
                                     PASSIVE_FORCES in message, strict, say=said_by_the_loader)
     if su.desired_points_file is not None:
