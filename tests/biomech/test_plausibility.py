@@ -514,13 +514,13 @@ def _coupler_warnings(model_path, motion):
             "CoordinateCouplerConstraint" in str(w.message)]
 
 
-@pytest.mark.parametrize("factor", [math.degrees(1.0), 1000.0])
+@pytest.mark.parametrize("factor", [math.degrees(1.0), 900.0])
 def test_a_translational_coupler_off_its_function_gets_no_degrees_advice(leg39, factor):
-    """Leg39's tib_tx_r (a tibia translation, m) written 57.3 times (or 1000 times: mm)
-    OpenSim's function of the knee: named, its gap given in metres as OpenSim's function
-    makes it, the other couplers (held) not named, and no word of degrees: a translation is
-    never in degrees, whatever its factor (the advice once went to any coordinate whose
-    factor was 57.3)."""
+    """Leg39's tib_tx_r (a tibia translation, m) written 57.3 times (or 900 times: neither
+    degrees nor millimetres) OpenSim's function of the knee: named, its gap given in metres
+    as OpenSim's function makes it, the other couplers (held) not named, and no word of
+    degrees: a translation is never in degrees, whatever its factor (the advice once went to
+    any coordinate whose factor was 57.3); nor of millimetres, 10 % off 1000."""
     path, opensims = leg39
     motion, t_worst, gap = _leg39_motion(path, opensims, "tib_tx_r", factor)
     assert gap > 0.1                                     # far beyond the 5 mm margin
@@ -532,8 +532,41 @@ def test_a_translational_coupler_off_its_function_gets_no_degrees_advice(leg39, 
     assert float(m.group(1)) == pytest.approx(gap, rel=5e-3)      # written to 3 digits
     assert float(m.group(2)) == pytest.approx(t_worst, abs=5e-3)
     assert "degrees" not in said[0] and "times it" not in said[0]
+    assert "millimetres" not in said[0]
     for held in ("tib_ty_r", "pat_tx_r", "pat_ty_r", "pat_angle_r"):
         assert held not in said[0]
+
+
+@pytest.mark.parametrize("factor", [1000.0, 1000.0 * 1.02, 1000.0 / 1.02])
+def test_a_translational_coupler_in_millimetres_is_told_so(leg39, factor):
+    """Leg39's tib_tx_r (a tibia translation, m) written in millimetres, 1000 times
+    OpenSim's function of the knee (give or take 2 %: a function near but not exactly the
+    model's): named with its gap in metres, and told it is about 1000 times that function,
+    in millimetres where metres are read, as a rotation 57.3 times its function is told it
+    is in degrees. The warning said only that it was off, leaving the user to guess why."""
+    path, opensims = leg39
+    motion, t_worst, gap = _leg39_motion(path, opensims, "tib_tx_r", factor)
+    said = _coupler_warnings(path, motion)
+    assert len(said) == 1, said
+    m = re.search(r"tib_tx_r up to (\S+) m off knee_tx_r's function of knee_angle_r "
+                  r"\(at t = (\S+) s\): it is (\S+) times it, so in millimetres where metres "
+                  r"are read", said[0])
+    assert m, said[0]
+    assert float(m.group(1)) == pytest.approx(gap, rel=5e-3)      # written to 3 digits
+    assert float(m.group(3)) == pytest.approx(factor, rel=5e-3)
+    assert "degrees" not in said[0]
+    for held in ("tib_ty_r", "pat_tx_r", "pat_ty_r", "pat_angle_r"):
+        assert held not in said[0]
+
+
+def test_a_rotational_coupler_1000_times_its_function_is_not_called_millimetres(leg39):
+    """pat_angle_r (a rotation, rad) written 1000 times its function: named, and neither
+    degrees (not 57.3) nor millimetres (a rotation has no length unit) suggested."""
+    path, opensims = leg39
+    motion, _, _ = _leg39_motion(path, opensims, "pat_angle_r", 1000.0)
+    said = _coupler_warnings(path, motion)
+    assert len(said) == 1 and "pat_angle_r up to" in said[0], said
+    assert "millimetres" not in said[0] and "degrees" not in said[0], said[0]
 
 
 def test_a_rotational_coupler_in_degrees_is_told_so(leg39):
