@@ -275,7 +275,7 @@ def test_ik_output_that_is_an_input_is_refused_before_any_work(lab, capsys, outp
     before = digest(lab / output)
     status, err = run(["ik", "--setup", "ik.xml", "--model", "robot.urdf", "--markers",
                        "markers.csv", "-o", output], capsys)
-    assert status == 1 and f"output {output}: that is the " in err and "destroy" in err, err
+    assert status == 2 and f"--output {output}: that is the " in err and "destroy" in err, err
     assert digest(lab / output) == before
 
 
@@ -526,3 +526,121 @@ def test_an_output_directory_of_several_motions_is_made_in_one_that_exists(lab, 
     status, err = run(argv + ["-o", "out", "--no-progress"], capsys)
     assert status == 0, err
     assert sorted(os.listdir(lab / "out")) == ["coords_torques.csv", "motion_torques.csv"]
+
+
+# ---- every output option of the trial commands, from their parsers ----------------------------
+
+_TORQUES_SCALING = (["torques", "scale_generic.osim", "static.trc", "--scale", "setup_scale.xml",
+                     "--scaled-model", "scaled.osim", "-o", "t.sto"],
+                    ["scale_generic.osim", "static.trc", "setup_scale.xml", "scale_markers.xml"])
+
+#: command -> {dest of each output option: (argv naming it, the lab files the run reads)}.
+#: With NOT_OUTPUTS, every option of these commands that takes a value:
+#: test_every_option_is_an_output_or_not fails on a new one until it is placed.
+OUTPUT_OPTIONS = {
+    "ik": {"output": CASES["ik"][0]},
+    "convert": {"output": CASES["convert"][0]},
+    "animate": {"output": CASES["animate"][0]},
+    "scale": {"output": CASES["scale"][0]},
+    "rra": {"output_model": CASES["rra"][0], "results_directory": CASES["rra"][0]},
+    "torques": {"output": CASES["torques"][0], "residuals": CASES["torques"][0],
+                "plot": CASES["torques"][0], "scaled_model": _TORQUES_SCALING},
+}
+NOT_OUTPUTS = {
+    "ik": {"setup", "model", "markers", "marker_file", "threads"},
+    "convert": {"rotate", "threshold"},
+    "animate": {"rotate", "ik_setup", "filter", "every"},
+    "scale": {"model", "marker_set", "static", "rotate"},
+    "rra": {"model", "knot_interval"},
+    "torques": {"grf", "contact", "filter", "mass", "speed", "mapping", "external_loads",
+                "ik_setup", "rotate", "scale", "static", "max_gap", "com_body", "jobs",
+                "scheduler", "setup"},
+}
+
+
+@pytest.mark.parametrize("command", sorted(OUTPUT_OPTIONS))
+def test_every_option_is_an_output_or_not(command):
+    """Each option of the command that takes a value is known as an output (walked below)
+    or as not one: an option added to the parser fails here until it is placed."""
+    dests = {a.dest for a in _path_options(_subparsers()[command])}
+    placed = set(OUTPUT_OPTIONS[command]) | NOT_OUTPUTS[command]
+    assert dests == placed, (f"{command}: options not placed: {sorted(dests - placed)}; "
+                             f"placed but gone: {sorted(placed - dests)}")
+
+
+def _output_options():
+    return [(command, a) for command in sorted(OUTPUT_OPTIONS)
+            for a in _path_options(_subparsers()[command])
+            if a.dest in OUTPUT_OPTIONS[command]]
+
+
+@pytest.mark.parametrize("command,action", _output_options(),
+                         ids=[f"{c} {a.option_strings[-1]}" for c, a in _output_options()])
+def test_each_output_option_naming_an_input_is_refused_naming_both(lab, capsys, command,
+                                                                   action):
+    """Every output option of ik, convert, animate, scale, rra and torques, given each file
+    the run reads: refused (exit status 2, before any work: nothing written), in a message
+    naming the option as the user gave it and the file; the input unchanged."""
+    argv, inputs = OUTPUT_OPTIONS[command][action.dest]
+    before = {n: digest(lab / n) for n in inputs}
+    existed = set(os.listdir(lab))
+    for name in inputs:
+        status, err = run(_with(argv, action, name), capsys)
+        said = [line for line in err.splitlines() if " error: " in line]
+        assert status == 2 and len(said) == 1, (action.option_strings, name, err)
+        assert any(flag in said[0] for flag in action.option_strings), said[0]
+        assert name in said[0], said[0]
+        assert {n: digest(lab / n) for n in inputs} == before, f"{name} was overwritten"
+        assert set(os.listdir(lab)) == existed, f"{command} {name}: wrote something"
+
+
+def test_rra_results_named_as_its_inputs_are_refused_before_any_work(lab, capsys):
+    """A second RRA pass whose desired kinematics are the first pass's <name>_Kinematics_q.sto
+    in the same results directory: that result would be written over its own input. Refused
+    before the reduction, naming --results-directory, the file and what it is."""
+    (lab / "rra_out").mkdir()
+    previous = lab / "rra_out" / "subject01_walk1_RRA_Kinematics_q.sto"
+    shutil.copy(lab / "subject01_walk1_ik.mot", previous)
+    setup = (lab / "subject01_Setup_RRA.xml").read_text()
+    (lab / "subject01_Setup_RRA.xml").write_text(setup.replace(
+        "subject01_walk1_ik.mot", "rra_out/subject01_walk1_RRA_Kinematics_q.sto"))
+    before = digest(previous)
+    status, err = run(["rra", "subject01_Setup_RRA.xml", "--results-directory", "rra_out",
+                       "--output-model", "adjusted.osim"], capsys)
+    assert status == 2, err
+    assert ("--results-directory (its Kinematics_q.sto) "
+            "rra_out/subject01_walk1_RRA_Kinematics_q.sto: that is the desired kinematics "
+            "file") in err, err
+    assert digest(previous) == before
+    assert os.listdir(lab / "rra_out") == ["subject01_walk1_RRA_Kinematics_q.sto"]
+
+
+@pytest.mark.parametrize("argv,flag", [
+    (["scale", "setup_scale.xml", "-o", "coords.mot"], "-o"),
+    (["torques", "scale_generic.osim", "static.trc", "--scale", "setup_scale.xml", "-o",
+      "coords.mot"], "--output"),
+], ids=["scale -o", "torques --scale -o"])
+def test_an_output_over_the_scale_setups_coordinate_file_is_refused(lab, capsys, argv, flag):
+    """The MarkerPlacer's <coordinate_file> is an input of the scaling whether or not its
+    tasks read it (as an IK setup's is): `scale -o` wrote the scaled model over it."""
+    setup = (lab / "setup_scale.xml").read_text()
+    (lab / "setup_scale.xml").write_text(setup.replace(
+        "<coordinate_file></coordinate_file>", "<coordinate_file>coords.mot</coordinate_file>"))
+    before = digest(lab / "coords.mot")
+    existed = set(os.listdir(lab))
+    status, err = run(argv, capsys)
+    assert status == 2, err
+    assert f"{flag} coords.mot: that is the coordinate file" in err, err
+    assert digest(lab / "coords.mot") == before and set(os.listdir(lab)) == existed
+
+
+def test_the_scale_runs_output_over_its_coordinate_file_is_refused_in_the_library(lab):
+    """biomech.scale.run_setup (guarded like every job) refuses it too, naming the file."""
+    from urdf2dyn.biomech.scale import run_setup
+    setup = (lab / "setup_scale.xml").read_text()
+    (lab / "setup_scale.xml").write_text(setup.replace(
+        "<coordinate_file></coordinate_file>", "<coordinate_file>coords.mot</coordinate_file>"))
+    before = digest(lab / "coords.mot")
+    with pytest.raises(ValueError, match="output coords.mot: that is the coordinate file"):
+        run_setup("setup_scale.xml", output="coords.mot")
+    assert digest(lab / "coords.mot") == before

@@ -183,7 +183,8 @@ def test_command_line_refusals(tmp_path, capsys):
     status = cli.main(["rra", setup, "--results-directory", os.fspath(copy), "--output-model",
                        os.fspath(copy / "subject01_simbody.osim"), "--knot-interval", "0.05"])
     err = capsys.readouterr().err
-    assert status == 1 and "that is the model file" in err and "Traceback" not in err
+    assert status == 2 and "Traceback" not in err
+    assert f"--output-model {copy / 'subject01_simbody.osim'}: that is the model file" in err
     status = cli.main(["rra", os.fspath(tmp_path / "none.xml")])
     err = capsys.readouterr().err
     assert status == 1 and "none.xml: no such file (the OpenSim residual reduction" in err

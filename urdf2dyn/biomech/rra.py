@@ -54,7 +54,7 @@ from .residuals import BANDS, ResidualReduction, reduce_residuals
 from .splines import quintic_eval
 from .trajectory import MotionError, Trajectory, angle_columns
 
-__all__ = ["RRAResult", "run_rra"]
+__all__ = ["RRAResult", "run_rra", "setup_inputs", "result_files"]
 
 #: The rate the results are sampled at, Hz (OpenSim's RRA writes at about 1 kHz).
 SAMPLE_RATE = 1000.0
@@ -200,13 +200,11 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
 
     # the loads: fixed in ground, or following a body
     f_ext = None
-    inputs = [("setup", su.path), ("model", su.model_file), ("desired kinematics", path),
-                   ("task set", su.task_set_file)]
-    inputs += [("force set", f) for f in su.force_set_files]
+    loads = None
     if su.external_loads_file is not None:
         loads = read_external_loads(su.external_loads_file)
-        inputs += [("external loads", su.external_loads_file),
-                        ("external loads data", loads.datafile)]
+    inputs = setup_inputs(su, loads)
+    if loads is not None:
         moving = any(f.force_expressed_in_body != "ground" or
                      (f.point_identifier and f.point_expressed_in_body != "ground")
                      for f in loads.forces)
@@ -326,16 +324,38 @@ def summary_text(result):
     return "\n".join(lines) + "\n"
 
 
+#: The files a run writes in its results directory, as <name>_<kind>
+RESULT_KINDS = ("Kinematics_q.sto", "Kinematics_u.sto", "Kinematics_dudt.sto",
+                "Actuation_force.sto", "avgResiduals.txt", "summary.txt")
+
+
+def result_files(setup, folder):
+    """(kind, path) of each file a run of the RRASetup writes in folder (its results
+    directory; the adjusted model aside)."""
+    return [(kind, os.path.join(folder, f"{setup.name}_{kind}")) for kind in RESULT_KINDS]
+
+
+def setup_inputs(setup, loads=None):
+    """(kind, path) of each file a run of the RRASetup reads (its model_file even when
+    another model is given): no result may be one. loads: its ExternalLoads, if read."""
+    inputs = [("setup", setup.path), ("model", setup.model_file),
+              ("desired kinematics", setup.desired_kinematics_file),
+              ("task set", setup.task_set_file)]
+    inputs += [("force set", f) for f in setup.force_set_files]
+    if setup.external_loads_file is not None:
+        if loads is None:
+            loads = read_external_loads(setup.external_loads_file)
+        inputs += [("external loads", setup.external_loads_file),
+                   ("external loads data", loads.datafile)]
+    return inputs
+
+
 def _write(result, folder, model_file, inputs):
     """Write the result files (none of them over an input: ValueError first); returns
     {kind: path}."""
     red, su, model = result.reduction, result.setup, result.model
-
-    def path(kind):
-        return os.path.join(folder, f"{su.name}_{kind}")
-    kinds = ["Kinematics_q.sto", "Kinematics_u.sto", "Kinematics_dudt.sto",
-             "Actuation_force.sto", "avgResiduals.txt", "summary.txt"]
-    outputs = [(kind, path(kind)) for kind in kinds]
+    outputs = result_files(su, folder)
+    paths = dict(outputs)
     if red.com_body is not None:
         outputs.append(("output_model_file", model_file))
     refuse_overwriting_inputs(outputs, inputs)
@@ -349,19 +369,19 @@ def _write(result, folder, model_file, inputs):
     for kind, x, title in (("Kinematics_q.sto", red.q, "Coordinates"),
                            ("Kinematics_u.sto", u, "Speeds"),
                            ("Kinematics_dudt.sto", udot, "Accelerations")):
-        files[kind] = path(kind)
+        files[kind] = paths[kind]
         write_opensim(files[kind], Trajectory(red.t, np.asarray(x)[:, cols],
                                               [model.v_names[k] for k in cols]),
                       degrees=True, model=model, name=title)
-    files["Actuation_force.sto"] = path("Actuation_force.sto")
+    files["Actuation_force.sto"] = paths["Actuation_force.sto"]
     _write_sto(files["Actuation_force.sto"], ["time"] + [a.name for a in red.actuators],
                np.column_stack([red.t, red.forces]), False, "ActuatorForces", fmt=_EXACT)
-    files["avgResiduals.txt"] = path("avgResiduals.txt")
+    files["avgResiduals.txt"] = paths["avgResiduals.txt"]
     with replacing(files["avgResiduals.txt"]) as tmp, open(tmp, "w", encoding="utf-8") as f:
         f.write("Average Residuals:\n\n")
         for k, name in zip(red.residual, red.residual_names):
             f.write(f"{name} average = {np.mean(red.forces[:, k]):g}\n")
-    files["summary.txt"] = path("summary.txt")
+    files["summary.txt"] = paths["summary.txt"]
     with replacing(files["summary.txt"]) as tmp, open(tmp, "w", encoding="utf-8") as f:
         f.write(result.summary)
     if red.com_body is not None:

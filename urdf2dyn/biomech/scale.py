@@ -685,7 +685,8 @@ def _run_setup(setup, output, model, static, strict, marker_set, processing):
     trial_file = s.scale_marker_file or s.place_marker_file
     for path, what in ((s.path, "setup"), (None if model else s.model_file, "model"),
                        (s.marker_set_file, "marker set"),
-                       (None if static else trial_file, "static trial")):
+                       (None if static else trial_file, "static trial"),
+                       (s.coordinate_file, "coordinate")):     # read or not, as IK's
         note_input(path, what)
     check_outputs(_outputs(s, output))
     if model is None:

@@ -52,18 +52,20 @@ def ik_summary(res, out):
 
 
 def cmd_ik(args):
+    from ..biomech.formats.ik_setup import read_ik_setup
     from ..biomech.ik import run_setup
     model = markers = None
-    refuse_overwriting([("--output", args.output or None)])
+    if args.markers and not args.model:         # the options first, then the files
+        raise ValueError("--markers needs --model (the model the marker file's links "
+                         "belong to)")
+    setup = read_ik_setup(args.setup, strict=args.strict)       # read once, for its inputs
+    refuse_overwriting([("--output", args.output or None)], _ik_inputs(args, setup))
     if args.model:
         model = load(model_path(args.model), strict=args.strict)
     if args.markers:
-        if model is None:
-            raise ValueError("--markers needs --model (the model the marker file's links "
-                             "belong to)")
         model, markers = _model_markers(model, model_path(args.model), args.markers,
                                         args.strict)
-    result = run_setup(args.setup, output=args.output, model=model, markers=markers,
+    result = run_setup(setup, output=args.output, model=model, markers=markers,
                        threads=args.threads, strict=args.strict,
                        marker_file=args.marker_file or None, processing=args.processing)
     s, n = result.solution, len(result.motion.time)
@@ -76,6 +78,15 @@ def cmd_ik(args):
               f"{1e3 * np.nanmax(s.max):.2f} mm ({s.worst[worst]} at t = "
               f"{result.motion.time[worst]:g} s)")
     return 0
+
+
+def _ik_inputs(args, setup):
+    """What `urdf2dyn ik` reads, as (kind, path), so that -o naming one is refused before any
+    work as an error naming the option (the IK run's own check names its `output`)."""
+    return [("setup", args.setup),
+            ("model", model_path(args.model) if args.model else setup.model_file),
+            ("model-marker", args.markers), ("marker", args.marker_file or setup.marker_file),
+            ("coordinate", setup.coordinate_file)]
 
 
 def _model_markers(model, model_file, path, strict):

@@ -3,14 +3,15 @@ from .options import add_strict, model_path, number, refuse_overwriting, suffix
 
 
 def cmd_rra(args):
+    from ..biomech.formats.rra_setup import read_rra_setup
     from ..biomech.rra import run_rra
     from ..model import load
     model = None
-    refuse_overwriting([("--output-model", args.output_model)],
-                       created=[("--results-directory", args.results_directory)])
+    setup = read_rra_setup(args.setup, strict=args.strict)    # read once, for its files
+    _refuse_overwriting_inputs(args, setup)
     if args.model:
         model = load(model_path(args.model), strict=args.strict)
-    result = run_rra(args.setup, model, results_directory=args.results_directory,
+    result = run_rra(setup, model, results_directory=args.results_directory,
                      output_model_file=args.output_model, knot_interval=args.knot_interval,
                      strict=args.strict)
     print(result.summary, end="")
@@ -18,6 +19,26 @@ def cmd_rra(args):
     for path in result.files.values():
         print(f"  {path}")
     return 0
+
+
+def _refuse_overwriting_inputs(args, setup):
+    """Before any work: no result (the adjusted model, each file of the results directory)
+    may be a file the run reads, or another result; each named by the option (or the
+    setup's element) that put it there."""
+    from ..biomech.rra import result_files, setup_inputs
+    folder, where = args.results_directory, "--results-directory"
+    if folder is None:
+        folder, where = setup.results_directory, f"{setup.path}: <results_directory>"
+    model_file, named = args.output_model, "--output-model"
+    if model_file is None:          # the setup's, written when it adjusts the mass centre
+        model_file = setup.output_model_file if setup.adjust_com else None
+        named = f"{setup.path}: <output_model_file>"
+    outputs = [(named, model_file)]
+    outputs += [(f"{where} (its {kind})", path) for kind, path in result_files(setup, folder)]
+    inputs = setup_inputs(setup)
+    if args.model:                  # read instead of the setup's model_file
+        inputs.append(("model", model_path(args.model)))
+    refuse_overwriting(outputs, inputs, created=[(where, folder)])
 
 
 def add_rra_parser(sub):

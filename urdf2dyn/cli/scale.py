@@ -14,7 +14,9 @@ def cmd_scale(args):
                        [("setup", args.setup), ("model", args.model or setup.model_file),
                         ("marker set", args.marker_set or setup.marker_set_file),
                         ("static trial", args.static or setup.scale_marker_file or
-                         setup.place_marker_file)])
+                         setup.place_marker_file),
+                        # an input whether or not the placer's tasks read it (as in IK)
+                        ("coordinate", setup.coordinate_file)])
     for tag, path, written in (
             ("ModelScaler's <output_scale_file>", setup.output_scale_file, setup.scale),
             ("MarkerPlacer's <output_marker_file>", setup.output_marker_file, setup.place),

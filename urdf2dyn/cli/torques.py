@@ -41,7 +41,7 @@ def cmd_torques(args):
                          "scaling's measurements and marker placement)")
     inputs = [("model", robot), ("mapping", args.mapping), ("ExternalLoads", args.external_loads),
               ("IK setup", args.ik_setup), ("scale setup", args.scale),
-              ("static trial", args.static)]
+              ("static trial", args.static)] + _scaling_inputs(args)
     inputs += [(kind, p) for motion, grf in jobs for kind, p in (("motion", motion),
                                                                  ("ground-reaction", grf))]
     _check_outputs(args, jobs, multi, inputs)
@@ -89,6 +89,27 @@ def cmd_torques(args):
     else:
         _multi_summary(model, args, results, outputs, notes)
     return 0
+
+
+def _scaling_inputs(args):
+    """The files --scale's setup names that the scaling reads (its marker set, its static
+    trial unless --static is given, its marker placer's coordinate_file), as (kind, path):
+    no output (--scaled-model among them) may be one. The setup is read here only for its
+    file names, quietly: the scale pass reads it again and says its warnings then."""
+    if not args.scale:
+        return []
+    import warnings
+
+    from ..biomech.formats.scale_setup import read_scale_setup
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        setup = read_scale_setup(args.scale)
+    inputs = [("marker set", setup.marker_set_file),
+              ("coordinate", setup.coordinate_file)]
+    if args.static is None:
+        inputs += [("static trial", setup.scale_marker_file),
+                   ("static trial", setup.place_marker_file)]
+    return inputs
 
 
 def trial_settings(args, jobs, contacts):
