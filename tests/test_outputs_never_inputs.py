@@ -644,3 +644,26 @@ def test_the_scale_runs_output_over_its_coordinate_file_is_refused_in_the_librar
     with pytest.raises(ValueError, match="output coords.mot: that is the coordinate file"):
         run_setup("setup_scale.xml", output="coords.mot")
     assert digest(lab / "coords.mot") == before
+
+
+def test_torques_output_over_its_ik_setups_coordinate_file_is_refused(tmp_path, capsys,
+                                                                       monkeypatch):
+    """What an --ik-setup names is an input whether or not its tasks read it (as for
+    `urdf2dyn ik`): `torques MODEL TRIAL.trc --ik-setup SETUP -o` wrote the torques over the
+    setup's <coordinate_file>. Leg39's published swing trial and IK setup."""
+    import gzip
+    leg39 = pathlib.Path(__file__).parent / "data" / "ik" / "leg39"
+    (tmp_path / "leg39.osim").write_bytes(gzip.decompress((leg39 / "leg39.osim.gz").read_bytes()))
+    shutil.copy(leg39 / "leg39_swing_short.trc", tmp_path)
+    setup = (leg39 / "leg39_swing_short_IK_Setup.xml").read_text()
+    assert "<coordinate_file />" in setup
+    (tmp_path / "ik.xml").write_text(setup.replace("<coordinate_file />",
+                                                   "<coordinate_file>coords.mot</coordinate_file>"))
+    _sto(tmp_path / "coords.mot", ["time", "knee_angle_r"], [[0.0, 0.0], [1.0, 0.0]])
+    monkeypatch.chdir(tmp_path)
+    before, existed = digest("coords.mot"), set(os.listdir(tmp_path))
+    status, err = run(["torques", "leg39.osim", "leg39_swing_short.trc", "--ik-setup", "ik.xml",
+                       "-o", "coords.mot"], capsys)
+    assert status == 2 and "--output coords.mot: that is the IK setup's coordinate file" in err, \
+        err
+    assert digest("coords.mot") == before and set(os.listdir(tmp_path)) == existed

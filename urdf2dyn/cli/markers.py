@@ -2,6 +2,7 @@
 marker options and inverse-kinematics summary that urdf2dyn torques shares with them."""
 import os
 import sys
+import warnings
 
 import numpy as np
 
@@ -80,6 +81,24 @@ def cmd_ik(args):
     return 0
 
 
+def ik_setup_inputs(path):
+    """The files an --ik-setup names (its model, marker and coordinate files), as (kind,
+    path): inputs whether or not the run reads them, as for `urdf2dyn ik`, so no output may
+    be one. Read quietly: the trial reads the setup again and says its warnings and errors
+    then (a setup that cannot be read names no file here)."""
+    if not path:
+        return []
+    from ..biomech.formats.ik_setup import IKSetupError, read_ik_setup
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            setup = read_ik_setup(path)
+    except (IKSetupError, OSError):
+        return []
+    return [("IK setup's model", setup.model_file), ("IK setup's marker", setup.marker_file),
+            ("IK setup's coordinate", setup.coordinate_file)]
+
+
 def _ik_inputs(args, setup):
     """What `urdf2dyn ik` reads, as (kind, path), so that -o naming one is refused before any
     work as an error naming the option (the IK run's own check names its `output`)."""
@@ -136,7 +155,8 @@ def cmd_animate(args):
     need_matplotlib()
     out = args.output or os.path.splitext(os.path.basename(args.trial))[0] + ".gif"
     refuse_overwriting([("--output", out)], [("model", model_path(args.model)),
-                                            ("trial", args.trial), ("IK setup", args.ik_setup)])
+                                            ("trial", args.trial), ("IK setup", args.ik_setup)]
+                       + ik_setup_inputs(args.ik_setup))
     try:
         check_path(out)             # before the trial: ffmpeg for .mp4
     except ImportError as e:

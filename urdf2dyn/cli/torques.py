@@ -11,7 +11,7 @@ from ..biomech.processing import DEFAULT_DERIVATIVES, DEFAULT_MAX_GAP
 from ..biomech.trajectory import MotionError
 from ..model import load
 from ..warn import Urdf2dynWarning, counted, missing_file
-from .markers import ik_summary, marker_options
+from .markers import ik_setup_inputs, ik_summary, marker_options
 from .options import (CUTOFF, DELIMITER_CHOICES, GAP, HUMOD_GRAVITY_HELP, JOBS, MASS, SPEED,
                       UsageError, add_floating_base, add_gravity, add_strict, contact, model_path,
                       need_matplotlib, need_scipy, parse_contacts, refuse_overwriting,
@@ -42,6 +42,7 @@ def cmd_torques(args):
     inputs = [("model", robot), ("mapping", args.mapping), ("ExternalLoads", args.external_loads),
               ("IK setup", args.ik_setup), ("scale setup", args.scale),
               ("static trial", args.static)] + _scaling_inputs(args)
+    inputs += ik_setup_inputs(args.ik_setup)
     inputs += [(kind, p) for motion, grf in jobs for kind, p in (("motion", motion),
                                                                  ("ground-reaction", grf))]
     _check_outputs(args, jobs, multi, inputs)
@@ -95,15 +96,17 @@ def _scaling_inputs(args):
     """The files --scale's setup names that the scaling reads (its marker set, its static
     trial unless --static is given, its marker placer's coordinate_file), as (kind, path):
     no output (--scaled-model among them) may be one. The setup is read here only for its
-    file names, quietly: the scale pass reads it again and says its warnings then."""
+    file names, quietly: the scale pass reads it again and says its warnings and errors then
+    (a setup that cannot be read names no file here)."""
     if not args.scale:
         return []
-    import warnings
-
-    from ..biomech.formats.scale_setup import read_scale_setup
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        setup = read_scale_setup(args.scale)
+    from ..biomech.formats.scale_setup import ScaleSetupError, read_scale_setup
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            setup = read_scale_setup(args.scale)
+    except (ScaleSetupError, OSError):
+        return []
     inputs = [("marker set", setup.marker_set_file),
               ("coordinate", setup.coordinate_file)]
     if args.static is None:
