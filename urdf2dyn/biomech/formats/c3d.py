@@ -892,8 +892,9 @@ def _unscaled_calibration(cm, ascale, ch, where, strict):
            "values (one unit for all six) before applying CAL_MATRIX, which then corrects the "
            "cross-talk only. Applied to the scaled channels, as some readers do, it would "
            "count each sensitivity twice (each force and moment multiplied once more by its "
-           f"diagonal term, {twice.min():.3g} to {twice.max():.3g}). To silence this, export the trial with unscaled analog scales (volts or "
-           "ADC counts) from the capture software", strict=strict, error=MotionError)
+           f"diagonal term, {twice.min():.3g} to {twice.max():.3g}). To silence this, export "
+           "the trial with unscaled analog scales (volts or ADC counts) from the capture "
+           "software", strict=strict, error=MotionError)
     moments = np.diag([1.0, 1.0, 1.0] + [ratio[3] / ratio[0]] * 3)
     return moments @ cm @ np.diag(ratio[0] / scales)
 
