@@ -1776,8 +1776,10 @@ def test_a_type4_plate_whose_scales_hold_the_calibration_diagonal_is_calibrated_
     appropriate ANALOG:SCALE parameters to their 'unscaled' values before applying the
     CAL_MATRIX". Applied to the scaled channels (ezc3d's reading) the subject weighed 417 kg
     (3966 N at the first sample). Oracles: Newton's law on the file's own markers (the body's
-    weight, and the mediolateral force against the pelvis's acceleration); the Guide's
-    formulas by hand on the c3d package's channels reset to one unscaled unit."""
+    weight, the mediolateral force against the pelvis's acceleration, the centre of pressure
+    against the inverted pendulum); then the Guide's plate formulas by hand on the c3d
+    package's channels reset as the reader resets them (that block checks what follows the
+    reset, not the reset: the three checks before it do)."""
     with pytest.warns(Urdf2dynWarning) as caught:
         rec = C.read_c3d(WORKSTATION)
     said(caught, r"force plate 1: ANALOG:SCALE of its channels 1-6 already holds "
@@ -1809,7 +1811,7 @@ def test_a_type4_plate_whose_scales_hold_the_calibration_diagonal_is_calibrated_
     assert abs(np.corrcoef(pendulum, swing)[0, 1]) > 0.95
     slope = np.dot(pendulum, swing) / np.dot(pendulum, pendulum)
     assert 0.6 < abs(slope) < 1.4, slope
-    # the Guide's formulas, by hand, on the channels reset to unscaled values
+    # the Guide's plate formulas, by hand, on the channels reset to unscaled values
     raw = _unscaled_workstation_plate()
     F, cop, tz = hand_plate(raw, 0)
     p = read(WORKSTATION, rate="analog").plates[0]
@@ -1850,6 +1852,25 @@ def test_a_plate_reading_a_contact_during_its_zero_frames_is_said_to_be_unzeroed
     with warnings.catch_warnings():
         warnings.simplefilter("error", Urdf2dynWarning)
         C.read_c3d(path, threshold=40.0)
+
+
+@pytest.mark.parametrize("diagonal, scales, crosstalk", [
+    ([1.0] * 6, [0.1] * 3 + [100.0] * 3, 0.0),                  # identity
+    ([1.0] * 6, [0.1] * 3 + [100.0] * 3, 0.01),                 # unit diagonal, 1 % cross-talk
+    ([500.0] * 3 + [150.0] * 3, [0.000305] * 3 + [0.0001525] * 3, 0.002),   # two ADC ranges
+])
+def test_scales_constant_per_group_are_unscaled_whatever_the_diagonal(diagonal, scales,
+                                                                       crosstalk):
+    """Type-4 scales constant within the forces and within the moments (unscaled volts on
+    one ADC range per group) agree with any diagonal constant per group: no evidence that
+    they hold it, so CAL_MATRIX applies as stored, silently (a review found the rule taking
+    such files for scaled ones: 500 and 150 times too small, and --strict refusing them)."""
+    cm = np.diag(diagonal) + crosstalk * (np.ones((6, 6)) - np.eye(6))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Urdf2dynWarning)
+        out = C._unscaled_calibration(cm, scales, list(range(6)), "f.c3d: force plate 1",
+                                      strict=True)
+    np.testing.assert_array_equal(out, cm)
 
 
 def test_type4_plates_with_one_scale_for_all_channels_are_calibrated_as_stored():

@@ -859,8 +859,9 @@ def _unscaled_calibration(cm, ascale, ch, where, strict):
     unscaled u for the three force channels and one for the three moment channels, so its
     channels read N and N·mm already and CAL_MATRIX applied to them counts each sensitivity
     twice (a standing subject of 74 kg read as 417 kg). The fingerprint is six ratios in two
-    equal groups while the scales themselves differ: no accident of unscaled volts or counts
-    (those have one scale for all six channels, as Motion Analysis Cortex writes).
+    equal groups while the scales differ within each group: no accident of unscaled volts or
+    counts (those have one scale for all six channels, as Motion Analysis Cortex writes, or
+    one per group of three, which agrees with any diagonal constant per group).
 
     The unscaled value is one for all six channels (the force group's ratio r_F per stored
     unit: CAL_MATRIX maps one input unit to N and N·m); the moment group's ratio r_M differs
@@ -876,9 +877,14 @@ def _unscaled_calibration(cm, ascale, ch, where, strict):
         ratio = scales / diagonal
     if not (np.all(np.isfinite(ratio)) and np.all(ratio != 0)):
         return cm
-    spread = np.ptp(scales) / np.max(np.abs(scales))
-    same = [np.ptp(group) / np.max(np.abs(group)) < 1e-3 for group in (ratio[:3], ratio[3:])]
-    if spread < 1e-3 or not all(same):
+    def alike(group):
+        return np.ptp(group) / np.max(np.abs(group)) < 1e-3
+    # the ratios agreeing is evidence only where the scales differ within each group: scales
+    # constant per group (one ADC range for the forces, another for the moments) agree with
+    # any diagonal constant per group, an identity matrix's too
+    if any(alike(group) for group in (scales[:3], scales[3:])):
+        return cm
+    if not (alike(ratio[:3]) and alike(ratio[3:])):
         return cm
     numbers = [int(i) + 1 for i in ch]
     named = (f"channels {numbers[0]}-{numbers[-1]}"
