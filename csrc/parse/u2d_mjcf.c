@@ -3058,26 +3058,54 @@ static int check_required_attributes(mjcf *rd, u2d_xml *e, const char *row)
     return 0;
 }
 
+static int cmp_name_then_index(const void *a, const void *b)
+{
+    const name_entry *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* e's child number index (in document order). */
+static u2d_xml *child_at(u2d_xml *e, int index)
+{
+    u2d_xml *c = u2d_xml_first(e);
+    for (int k = 0; c && k < index; k++) c = u2d_xml_next(c);
+    return c;
+}
+
 /* The <config> children of e (an <instance> or a plugin actuator's or sensor's <plugin>)
- * give each key= once: MuJoCo refuses one given twice ("duplicate config key"). A plugin
- * has a handful of settings, so comparing each with the ones before it is cheap. */
+ * give each key= once: MuJoCo refuses one given twice ("duplicate config key"). The keys
+ * are sorted (a hostile file's 20 000 keys then cost n log n, not n^2); the one named is
+ * the first repeated in document order, beside its first occurrence. */
 static int check_config_keys(mjcf *rd, u2d_xml *e)
 {
-    for (u2d_xml *c = u2d_xml_first(e); c; c = u2d_xml_next(c)) {
+    int n = 0, k = 0;
+    for (u2d_xml *c = u2d_xml_first(e); c; c = u2d_xml_next(c)) n++;
+    if (n < 2) return 0;
+    name_entry *keys = malloc(sizeof *keys * (size_t)n);
+    if (!keys) return fail(rd, e, "out of memory");
+    int m = 0;
+    for (u2d_xml *c = u2d_xml_first(e); c; c = u2d_xml_next(c), k++) {
         const char *key = u2d_xml_attr(c, "key");
-        if (strcmp(u2d_xml_name(c), "config") != 0 || !key) continue;
-        for (u2d_xml *b = u2d_xml_first(e); b != c; b = u2d_xml_next(b)) {
-            const char *earlier = u2d_xml_attr(b, "key");
-            if (strcmp(u2d_xml_name(b), "config") != 0 || !earlier || strcmp(earlier, key))
-                continue;
-            char where[340];
-            place_beside(rd, c, b, where, sizeof where);
-            return fail(rd, c, "<config> key '%.100s' is given twice in one <%s> (the other "
-                        "at %s; MuJoCo refuses it: \"duplicate config key\"): keep one",
-                        key, u2d_xml_name(e), where);
-        }
+        if (strcmp(u2d_xml_name(c), "config") == 0 && key) keys[m++] = (name_entry){key, k};
     }
-    return 0;
+    qsort(keys, (size_t)m, sizeof *keys, cmp_name_then_index);
+    int first = -1, second = -1;    /* the key repeated first in document order */
+    for (int a = 0; a < m; ) {
+        int b = a + 1;
+        while (b < m && strcmp(keys[b].name, keys[a].name) == 0) b++;
+        if (b - a > 1 && (second < 0 || keys[a + 1].index < second))
+            first = keys[a].index, second = keys[a + 1].index;
+        a = b;
+    }
+    free(keys);
+    if (second < 0) return 0;
+    u2d_xml *c = child_at(e, second), *earlier = child_at(e, first);
+    char where[340];
+    place_beside(rd, c, earlier, where, sizeof where);
+    return fail(rd, c, "<config> key '%.100s' is given twice in one <%s> (the other at %s; "
+                "MuJoCo refuses it: \"duplicate config key\"): keep one",
+                u2d_xml_attr(c, "key"), u2d_xml_name(e), where);
 }
 
 /* Every element below e (its SCHEMA row row) is one MuJoCo 4's schema has where it is, with
