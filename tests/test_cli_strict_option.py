@@ -83,7 +83,6 @@ def test_strict_stops_codegen_and_info_on_a_model_finding(tmp_path, command):
     assert out == "" and _written(tmp_path) == [] and "Traceback" not in err, (out, err)
 
 
-
 @pytest.mark.parametrize("command", ["equations", "export-osim"])
 def test_strict_stops_equations_and_export_osim_on_a_model_finding(tmp_path, command):
     """Without --strict the finding is warned and the equations printed (the .osim written);

@@ -1271,7 +1271,6 @@ def test_fragments_under_one_label_are_one_marker(tmp_path):
     assert "RCOU#2" in cortex.markers.labels and "LMAI#2" in cortex.markers.labels
 
 
-
 def test_points_without_labels_are_numbered_and_never_joined():
     """Blank labels (unlabelled trajectories) are not one marker's fragments, even never seen
     together: each is called M<k>, its number in the file, said; a label shared by points seen
@@ -1592,7 +1591,6 @@ def test_a_wrong_join_of_fragments_is_named(tmp_path):
     assert np.linalg.norm(after - before) > 0.1
 
 
-
 def _still_marker(n_frames, stretches):
     """One label's fragments (n_frames, P, 3) and three neighbours (n_frames, 3, 3) 5, 6 and
     7 cm off: stretches are (fragment, first frame, last frame, x of the fragment's point),
@@ -1667,7 +1665,6 @@ def test_offsets_follow_the_standard_whatever_their_sign(stored, offset, scale, 
     want = (stored - standard) * scale * gen
     got = C._standard_offsets(params, from_ezc3d)
     np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-6 * (1 + abs(scale * gen)) * 7e4)
-
 
 
 def _negative_offsets(tmp_path, source):
