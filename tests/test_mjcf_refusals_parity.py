@@ -1521,6 +1521,138 @@ def test_plugin_instances_and_configs_are_checked_as_mujoco_checks_them(case):
         assert 'instance=""' not in urdf2dyn_error(xml)     # advice MuJoCo would refuse
 
 
+def _pid_config(key):
+    """A pid instance driving an actuator, its <config> giving key."""
+    return _refs(_declared("mujoco.pid", f'<instance name="i"><config key="{key}" value="1"/>'
+                                         '</instance>'), _PID_USED)
+
+
+def _sdf_config(shape, key):
+    """An instance of mujoco.sdf.<shape> whose <config> gives key."""
+    return _refs(_declared(f"mujoco.sdf.{shape}", f'<instance name="i"><config key="{key}" '
+                                                  'value="1"/></instance>'))
+
+
+_PID_KEYS = ["mujoco.pid", "kp, ki, kd, imax, slewmax"]
+_ZZ = "unrecognized attribute 'plugin:zz'"
+CONFIG_KEYS = {     # the case: its XML, MuJoCo's reason, and words urdf2dyn's refusal has
+    "pid instance key unknown": (
+        _pid_config("zz"), _ZZ,
+        ["<config>", 'key="zz"', "mujoco.pid", "unrecognized attribute", "line 1",
+         "kp, ki, kd, imax, slewmax"]),
+    "pid instance key empty": (_pid_config(""), "unrecognized attribute 'plugin:'",
+                               ["<config>", 'key=""', *_PID_KEYS]),
+    "pid instance key in capitals": (_pid_config("KP"), "'plugin:KP'",
+                                     ["<config>", 'key="KP"', *_PID_KEYS]),
+    "pid instance key with a space": (_pid_config(" kp"), "'plugin: kp'",
+                                      ["<config>", 'key=" kp"']),
+    "pid instance key of another plugin": (_pid_config("radius"), "'plugin:radius'",
+                                           ["<config>", 'key="radius"', *_PID_KEYS]),
+    "pid instance key kd": (_pid_config("kd"), None, None),
+    "pid instance key imax": (_pid_config("imax"), None, None),
+    "pid instance no actuator uses, key unknown": (
+        _refs(_declared("mujoco.pid", '<instance name="i"><config key="zz" value="1"/>'
+                                      '</instance>')), _ZZ, ["<config>", 'key="zz"']),
+    "pid actuator key unknown": (
+        _refs(_ext("mujoco.pid"), actuators('<plugin plugin="mujoco.pid" joint="j">\n'
+                                            '<config key="zz" value="1"/></plugin>')), _ZZ,
+        ["<config>", 'key="zz"', "line 2", *_PID_KEYS, "remove the <config>"]),
+    "pid actuator key empty, instance empty": (
+        _refs(_ext("mujoco.pid"), actuators('<plugin plugin="mujoco.pid" instance="" '
+                                            'joint="j"><config key="" value="1"/></plugin>')),
+        "'plugin:'", ["<config>", 'key=""', *_PID_KEYS]),
+    "pid actuator key kd": (
+        _refs(_ext("mujoco.pid"), actuators('<plugin plugin="mujoco.pid" joint="j"><config '
+                                            'key="kd" value="1"/></plugin>')), None, None),
+    "pid actuator of an instance, its own key unknown": (     # MuJoCo reads the instance's
+        _refs(_ext("mujoco.pid:i"), actuators('<plugin instance="i" joint="j"><config '
+                                              'key="zz" value="1"/></plugin>')), None, None),
+    "pid actuator of a plugin and an instance, its own key unknown": (
+        _refs(_ext("mujoco.pid:i"), actuators('<plugin plugin="mujoco.pid" instance="i" '
+                                              'joint="j"><config key="zz" value="1"/>'
+                                              '</plugin>')), None, None),
+    "touch grid sensor key unknown": (
+        _refs(_ext("mujoco.sensor.touch_grid"),
+              _sensor('<plugin plugin="mujoco.sensor.touch_grid" objtype="site" objname="s">'
+                      '<config key="zz" value="1"/></plugin>')),
+        "'plugin:zz' for plugin mujoco.sensor.touch_grid",
+        ["<config>", 'key="zz"', "mujoco.sensor.touch_grid", "nchannel, size, fov, gamma"]),
+    "torus key of another sdf": (_sdf_config("torus", "radius"), "'plugin:radius'",
+                                 ["<config>", 'key="radius"', "mujoco.sdf.torus",
+                                  "radius1, radius2"]),
+    "unnamed torus instance key unknown": (
+        _refs(_declared("mujoco.sdf.torus", '<instance name=""><config key="zz" value="1"/>'
+                                            '</instance>')), _ZZ, ["<config>", 'key="zz"']),
+    "bolt key unknown": (_sdf_config("bolt", "zz"), _ZZ, ["mujoco.sdf.bolt", "takes radius;"]),
+    "bowl key unknown": (_sdf_config("bowl", "zz"), _ZZ,
+                         ["mujoco.sdf.bowl", "height, radius, thickness"]),
+    "gear key unknown": (_sdf_config("gear", "zz"), _ZZ,
+                         ["mujoco.sdf.gear", "alpha, diameter, teeth, thickness, "
+                                             "innerdiameter"]),
+    "nut key of another sdf": (_sdf_config("nut", "radius1"), "'plugin:radius1'",
+                               ["mujoco.sdf.nut", "takes radius;"]),
+    **{f"{shape} key {key}": (_sdf_config(shape, key), None, None)
+       for shape, keys in [("bolt", ["radius"]), ("bowl", ["height", "radius", "thickness"]),
+                           ("gear", ["alpha", "diameter", "teeth", "thickness",
+                                     "innerdiameter"]),
+                           ("nut", ["radius"]), ("torus", ["radius1", "radius2"])]
+       for key in keys},
+}
+
+
+@pytest.mark.parametrize("case", sorted(CONFIG_KEYS))
+def test_config_keys_are_the_settings_the_plugin_registers(case):
+    """Each plugin MuJoCo 4.0 registers takes the <config> keys it lists (mujoco.pid kp, ki,
+    kd, imax, slewmax; touch_grid nchannel, size, fov, gamma; each sdf its shape's sizes):
+    MuJoCo refuses any other key, "" too, in an <instance> (used or not) or in a plugin
+    actuator or sensor of no instance ("unrecognized attribute 'plugin:zz' for plugin
+    mujoco.pid"), and ignores those of one naming an instance; urdf2dyn loaded each."""
+    xml, reason, words = CONFIG_KEYS[case]
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)
+
+
+# The keys each plugin takes that need no other to load (mujoco.pid's ki and slewmax need
+# an actdim="1" actuator; touch_grid a size and fov), and keys none of them takes.
+_SAFE_KEYS = {"mujoco.pid": ["kp", "kd", "imax"], "mujoco.sdf.bolt": ["radius"],
+              "mujoco.sdf.bowl": ["height", "radius", "thickness"],
+              "mujoco.sdf.gear": ["alpha", "diameter", "teeth", "thickness", "innerdiameter"],
+              "mujoco.sdf.nut": ["radius"], "mujoco.sdf.torus": ["radius1", "radius2"]}
+_FOREIGN_KEYS = ["zz", "", "KP", "radius3", "plugin:kp"]
+
+
+@st.composite
+def _config_keys_model(draw):
+    """A model declaring one plugin MuJoCo 4.0 registers with an <instance> whose <config>
+    elements give up to three distinct keys, drawn from those it takes, another plugin's and
+    none's; for mujoco.pid, an actuator driven by the instance, or by the plugin with its own
+    drawn keys, or by the instance with keys of its own (which MuJoCo ignores)."""
+    plugin = draw(st.sampled_from(sorted(_SAFE_KEYS)))
+    any_key = st.sampled_from(sorted({k for ks in _SAFE_KEYS.values() for k in ks})
+                              + _FOREIGN_KEYS)
+    key = st.one_of(st.sampled_from(_SAFE_KEYS[plugin]), any_key)     # often its own
+
+    def configs():
+        keys = draw(st.lists(key, max_size=3, unique=True))
+        return "".join(f'<config key="{k}" value="1"/>' for k in keys)
+    parts = [_declared(plugin, f'<instance name="i">{configs()}</instance>')]
+    if plugin == "mujoco.pid":
+        parts.append(actuators('<plugin instance="i" joint="j"/>',
+                               draw(st.sampled_from(['<plugin plugin="mujoco.pid" joint="k">',
+                                                     '<plugin instance="i" joint="k">']))
+                               + configs() + "</plugin>"))
+    return _refs(*parts)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_config_keys_model())
+def test_random_config_keys_refused_exactly_where_mujoco_refuses(xml):
+    """Random <config> keys, each a setting of the plugin it configures or not, in an
+    <instance> or a plugin actuator: urdf2dyn refuses exactly when MuJoCo does."""
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)
+
+
 _SKIN = ('<skin vertex="0 0 0 1 0 0 0 1 0" face="0 1 2"><bone body="b" bindpos="0 0 0" '
          'bindquat="1 0 0 0" vertid="0 1 2" vertweight="1 1 1"/>{}</skin>')
 _FLEX = '<flex name="f" dim="1" body="b c" vertex="0 0 0 0 0 0" element="0 1">{}</flex>'
@@ -1613,7 +1745,9 @@ _DRAWN_SENSORS = st.sampled_from([
     '<plugin instance="{i}" objtype="body" objname="b"/>', '<clock/>', '<foo/>'])
 _DRAWN_ACTUATORS = st.sampled_from(['<plugin plugin="{p}" joint="j"/>',
                                     '<plugin instance="{i}" joint="j"/>',
-                                    '<plugin plugin="{p}" joint="j"><config key="kp" '
+                                    '<plugin plugin="{p}" joint="j"><config key="{k}" '
+                                    'value="1"/></plugin>',
+                                    '<plugin instance="{i}" joint="j"><config key="{k}" '
                                     'value="1"/></plugin>',
                                     '<plugin plugin="{p}" joint="j"><{x}/></plugin>',
                                     '<plugin plugin="{p}" joint="j"><config value="1"/>'
@@ -1623,6 +1757,7 @@ _DRAWN_ACTUATORS = st.sampled_from(['<plugin plugin="{p}" joint="j"/>',
 _DRAWN_DECLARATIONS = st.sampled_from(["mujoco.pid", "mujoco.sdf.torus",
                                        "mujoco.elasticity.cable", "foo.bar"])
 _SETTING = {"mujoco.pid": "kp", "mujoco.sdf.torus": "radius1"}     # one each plugin knows
+_UNKNOWN_KEYS = ["zz", "", "radius"]    # none a drawn plugin takes ("radius": another's)
 _DRAWN_INSTANCES = st.sampled_from([
     '<instance name="{n}"/>', '<instance/>', '<instance name="{n}"><config key="{k}" '
     'value="1"/></instance>', '<instance name="{n}"><config value="1"/></instance>',
@@ -1638,14 +1773,16 @@ _DRAWN_TOP = st.sampled_from(["", "<foo/>", "<frame/>", "<!-- note -->",
 def _plugin_model(draw):
     """A model MuJoCo loads (_refs') with up to two drawn plugin declarations (registered by
     MuJoCo 4 or not) of up to two instances each (named, name="" or not, one name in one
-    plugin or two, holding <config> elements with or without key= and value=, or one key
-    twice), up to two plugin or motor actuators and two sensors (plugins supporting them or
-    not, declared or not, instances declared, "" or not, <config> (with or without key=, one
-    key twice) or other children; pair sensors of two geoms or bodies or one twice), and an
+    plugin or two, holding <config> elements with or without key= and value=, a key the
+    plugin takes or not, or one key twice), up to two plugin or motor actuators and two
+    sensors (plugins supporting them or not, declared or not, instances declared, "" or not,
+    <config> (with or without key=, a key the plugin takes or not, one key twice) or other
+    children; pair sensors of two geoms or bodies or one twice), and an
     element under <mujoco> (known or not, a skin or flex holding a known element or not)."""
     def declaration(plugin):
+        keys = st.sampled_from([_SETTING.get(plugin, "kp"), *_UNKNOWN_KEYS])
         instances = [draw(_DRAWN_INSTANCES).format(n=draw(st.sampled_from(["i", "i2", ""])),
-                                                   k=_SETTING.get(plugin, "kp"))
+                                                   k=draw(keys))
                      for _ in range(draw(st.integers(0, 2)))]
         return f'<plugin plugin="{plugin}">' + "".join(instances) + "</plugin>"
 
@@ -1658,6 +1795,7 @@ def _plugin_model(draw):
                                                        "foo.bar"])),
                                i=draw(st.sampled_from(["i", "i2", "zz", ""])),
                                x=draw(st.sampled_from(["config", "instance", "foo"])),
+                               k=draw(st.sampled_from(["kp", *_UNKNOWN_KEYS])),
                                inner=draw(st.sampled_from(["", "<foo/>", "<contact/>"])))
     declared = draw(st.lists(_DRAWN_DECLARATIONS, max_size=2, unique=True))
     parts = [_section("extension", *map(declaration, declared))] if declared else []

@@ -3162,19 +3162,62 @@ static int check_pair_sensor(mjcf *rd, u2d_xml *e)
 enum { PLUGIN_ACTUATOR = 1, PLUGIN_SENSOR = 2, PLUGIN_SDF = 4 };
 
 /* The plugins MuJoCo 4.0's Python package registers (its bundled libactuator, libsensor and
- * libsdf_plugin) and their capabilities; it refuses to declare any other ("plugin ... not
- * found"). The elasticity plugins are not among them. */
-static const struct { const char *name; int use; } REGISTERED_PLUGINS[] = {
-    {"mujoco.pid", PLUGIN_ACTUATOR}, {"mujoco.sensor.touch_grid", PLUGIN_SENSOR},
-    {"mujoco.sdf.bolt", PLUGIN_SDF}, {"mujoco.sdf.bowl", PLUGIN_SDF},
-    {"mujoco.sdf.gear", PLUGIN_SDF}, {"mujoco.sdf.nut", PLUGIN_SDF},
-    {"mujoco.sdf.torus", PLUGIN_SDF}};
+ * libsdf_plugin), their capabilities and the <config> keys each takes (the attributes it
+ * registers: plugin/actuator/pid.cc, plugin/sensor/touch_grid.cc, plugin/sdf/<name>.h);
+ * MuJoCo refuses to declare any other plugin ("plugin ... not found"), and any other key
+ * ("unrecognized attribute 'plugin:<key>'"). The elasticity plugins are not among them. */
+static const struct { const char *name; int use; const char *keys; } REGISTERED_PLUGINS[] = {
+    {"mujoco.pid", PLUGIN_ACTUATOR, "kp|ki|kd|imax|slewmax"},
+    {"mujoco.sensor.touch_grid", PLUGIN_SENSOR, "nchannel|size|fov|gamma"},
+    {"mujoco.sdf.bolt", PLUGIN_SDF, "radius"},
+    {"mujoco.sdf.bowl", PLUGIN_SDF, "height|radius|thickness"},
+    {"mujoco.sdf.gear", PLUGIN_SDF, "alpha|diameter|teeth|thickness|innerdiameter"},
+    {"mujoco.sdf.nut", PLUGIN_SDF, "radius"},
+    {"mujoco.sdf.torus", PLUGIN_SDF, "radius1|radius2"}};
 
 /* The capabilities (PLUGIN_*) of the registered plugin name; 0 for one not registered. */
 static int plugin_use(const char *name)
 {
     for (size_t k = 0; name && k < sizeof REGISTERED_PLUGINS / sizeof REGISTERED_PLUGINS[0]; k++)
         if (strcmp(REGISTERED_PLUGINS[k].name, name) == 0) return REGISTERED_PLUGINS[k].use;
+    return 0;
+}
+
+/* The <config> keys ("a|b|c") the registered plugin name takes; NULL for one not registered. */
+static const char *plugin_keys(const char *name)
+{
+    for (size_t k = 0; name && k < sizeof REGISTERED_PLUGINS / sizeof REGISTERED_PLUGINS[0]; k++)
+        if (strcmp(REGISTERED_PLUGINS[k].name, name) == 0) return REGISTERED_PLUGINS[k].keys;
+    return NULL;
+}
+
+/* words ("a|b|c") as a reader's list ("a, b, c") in out (len bytes, len > 0). */
+static void list_words(const char *words, char *out, size_t len)
+{
+    size_t n = 0;
+    for (const char *w = words; *w && n + 3 < len; w++) {
+        if (*w == '|') out[n++] = ',';
+        out[n++] = *w == '|' ? ' ' : *w;
+    }
+    out[n] = '\0';
+}
+
+/* Each <config> of e (an <instance>, or a plugin actuator or sensor of no instance) gives a
+ * key= plugin takes: MuJoCo refuses any other, "" too ("unrecognized attribute 'plugin:zz'
+ * for plugin mujoco.pid"). Its key= is there (check_required_attributes). */
+static int check_config_known(mjcf *rd, u2d_xml *e, const char *plugin)
+{
+    const char *keys = plugin_keys(plugin);
+    for (u2d_xml *c = u2d_xml_first(e); keys && c; c = u2d_xml_next(c)) {
+        const char *key = u2d_xml_attr(c, "key");
+        if (strcmp(u2d_xml_name(c), "config") != 0 || !key || word_index(keys, key) >= 0)
+            continue;
+        char listed[120];
+        list_words(keys, listed, sizeof listed);
+        return fail(rd, c, "<config> key=\"%.60s\" is not a setting of plugin %s (MuJoCo "
+                    "refuses it: \"unrecognized attribute 'plugin:%.60s'\"): %s takes %s; "
+                    "correct the key or remove the <config>", key, plugin, key, plugin, listed);
+    }
     return 0;
 }
 
@@ -3246,8 +3289,11 @@ static int check_plugin_use(mjcf *rd, u2d_xml *e, const char *section)
                     "<extension> (MuJoCo refuses it: \"unrecognized name '%.100s' for plugin "
                     "instance\"): give the name= of an <instance> inside <extension><plugin>",
                     instance, instance);
-    if (check_plugin_capability(rd, e, section, plugin ? plugin : of_instance)) return -1;
-    return check_descendants(rd, e, "plugin");
+    if (check_plugin_capability(rd, e, section, plugin ? plugin : of_instance) ||
+        check_descendants(rd, e, "plugin"))
+        return -1;
+    /* Of an instance, MuJoCo reads the instance's <config> elements and ignores these. */
+    return instance ? 0 : check_config_known(rd, e, plugin);
 }
 
 /* Whether an actuator of the file is a <plugin> of the instance named name (never of one
@@ -3276,7 +3322,10 @@ static int check_extension_plugin(mjcf *rd, u2d_xml *p)
                     "mujoco.pid, mujoco.sensor.touch_grid and mujoco.sdf.bolt, bowl, gear, nut "
                     "and torus): remove the declaration and the elements that use it",
                     name, name);
-    return check_descendants(rd, p, "extension plugin");
+    if (check_descendants(rd, p, "extension plugin")) return -1;
+    for (u2d_xml *i = u2d_xml_first(p); i; i = u2d_xml_next(i))
+        if (check_config_known(rd, i, name)) return -1;
+    return 0;
 }
 
 /* Each <instance> of mujoco.pid drives an actuator: the plugin's init fails otherwise
