@@ -667,3 +667,44 @@ def test_torques_output_over_its_ik_setups_coordinate_file_is_refused(tmp_path, 
     assert status == 2 and "--output coords.mot: that is the IK setup's coordinate file" in err, \
         err
     assert digest("coords.mot") == before and set(os.listdir(tmp_path)) == existed
+
+
+# ---- the library's trial owns the check (the command line only parses and prints) ------------
+
+@pytest.mark.parametrize("target,what", [
+    ("scale_markers.xml", "marker set"), ("coords.mot", "coordinate"),
+    ("static.trc", "static trial"), ("setup_scale.xml", "scale setup"),
+    ("scale_generic.osim", "model")],
+    ids=["marker set", "coordinate file", "static trial", "setup", "model"])
+def test_the_trials_scaled_model_over_a_file_the_scaling_reads_is_refused(lab, target, what):
+    """inverse_dynamics_trial(..., scale=Scaling(output=...)) called directly wrote the scaled
+    model over the scale setup's marker set (or its coordinate file, its static trial, the
+    setup itself): only the command line checked. Refused before any work, naming the
+    argument and the file."""
+    from urdf2dyn.biomech.pipeline import inverse_dynamics_trial
+    from urdf2dyn.biomech.stages import Scaling
+    setup = (lab / "setup_scale.xml").read_text()
+    (lab / "setup_scale.xml").write_text(setup.replace(
+        "<coordinate_file></coordinate_file>", "<coordinate_file>coords.mot</coordinate_file>"))
+    shutil.copy(lab / "static.trc", lab / "walk.trc")      # the trial, apart from the static
+    before, existed = digest(lab / target), set(os.listdir(lab))
+    with pytest.raises(ValueError, match=f"settings.scale.output {target}: that is the {what} "
+                                         "file"):
+        inverse_dynamics_trial("scale_generic.osim", "walk.trc",
+                               scale=Scaling("setup_scale.xml", output=target))
+    assert digest(lab / target) == before and set(os.listdir(lab)) == existed
+
+
+def test_the_trials_scaled_model_over_its_motion_is_refused(lab):
+    """The scale pass runs before the motion is read: a scaled model written over the motion
+    (or its ground reactions) would be read as the motion. Refused before any work."""
+    from urdf2dyn.biomech.pipeline import inverse_dynamics_trial
+    from urdf2dyn.biomech.stages import Scaling
+    shutil.copy(lab / "static.trc", lab / "walk.trc")
+    before = digest(lab / "walk.trc")
+    with pytest.raises(ValueError, match="settings.scale.output walk.trc: that is the motion "
+                                         "file"):
+        inverse_dynamics_trial("scale_generic.osim", "walk.trc",
+                               scale=Scaling("setup_scale.xml", static="static.trc",
+                                             output="walk.trc"))
+    assert digest(lab / "walk.trc") == before

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._safe_files import guarding
 from ..warn import MotionError, Urdf2dynWarning, missing_file, report
 from . import stages
 from .stages.read import MARKER_EXTENSIONS, MOTION_EXTENSIONS, check_columns
@@ -153,7 +154,8 @@ def inverse_dynamics_trial(model, motion, grf=None, *, settings=None, **keywords
     """
     start = _time.perf_counter()
     settings = TrialSettings.from_keywords(settings, grf=grf, **keywords)
-    trial = stages.run(as_model(model, settings.strict), motion, settings, stages.PASSES)
+    with guarding():                    # the model's file is an input too, read here
+        trial = stages.run(as_model(model, settings.strict), motion, settings, stages.PASSES)
     return _result(trial, _time.perf_counter() - start)
 
 

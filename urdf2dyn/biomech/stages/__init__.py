@@ -25,6 +25,9 @@ checks         every result                            Findings (warnings, notes
 :class:`Trial` made of the model, the motion and its :class:`TrialSettings`. How to add a
 pass, a check or a load source: docs/layout.rst.
 """
+import os
+
+from ..._safe_files import guarding
 from .checks import CHECKS, checks
 from .dynamics import dynamics
 from .kinematics import kinematics
@@ -48,8 +51,26 @@ PASSES = (scale, read, kinematics, loads, dynamics, residuals, checks)
 
 def run(model, source, settings=None, passes=PASSES) -> Trial:
     """The :class:`Trial` of ``source`` (a path, Trajectory or DataFrame) on ``model`` after
-    ``passes`` (default every pass, in order)."""
-    trial = Trial(model, source, TrialSettings() if settings is None else settings)
-    for stage in passes:
-        trial = stage(trial)
+    ``passes`` (default every pass, in order). No file a pass writes (the scaled model) may
+    be one the trial reads: the motion, its loads and mapping are inputs from the start (the
+    scale pass runs before they are read)."""
+    settings = TrialSettings() if settings is None else settings
+    trial = Trial(model, source, settings)
+    with guarding(trial_inputs(source, settings)):
+        for stage in passes:
+            trial = stage(trial)
     return trial
+
+
+def trial_inputs(source, settings):
+    """The files a trial reads that its settings name, as (what, path): the motion, its
+    ground reactions or ExternalLoads file, the mapping, the scale setup and static trial
+    (the files a setup names are noted when the pass reads it)."""
+    loads = settings.loads
+    named = [("motion", source), ("mapping", settings.mapping),
+             ("ground-reaction", getattr(loads, "source", None)),
+             ("ExternalLoads", getattr(loads, "path", None))]
+    if settings.scale is not None:
+        named += [("scale setup", settings.scale.setup), ("static trial", settings.scale.static)]
+    return [(what, os.fspath(path)) for what, path in named
+            if isinstance(path, (str, os.PathLike))]

@@ -11,10 +11,14 @@ import warnings
 import weakref
 from dataclasses import replace
 
+from ..._safe_files import check_outputs, guarding, note_input
 from ...warn import MotionError, Urdf2dynWarning, missing_file
 from .trial import Scaled, Trial
 
 __all__ = ["scale"]
+
+#: How the scaled model's destination is named in messages: the library's argument.
+OUTPUT_ARGUMENT = "settings.scale.output"
 
 # model -> {Scaling: (scaled model, Scaled)}: a batch's trials share one scaling
 _done: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -39,24 +43,42 @@ def _scale(trial, how):
                          scale as scale_model, settings_from_setup)
     strict = trial.settings.strict
     require_opensim(trial.model)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", Urdf2dynWarning)
-        setup = read_scale_setup(how.setup, strict=strict)
-        static = _static(how, setup, trial.settings.rotation, strict)
-        settings = settings_from_setup(setup, trial.model, strict,
-                                       **coordinate_file_reading(trial.settings.processing,
-                                                                 static))
-        if setup.marker_set_file:
-            settings.marker_set = read_marker_set_file(setup.marker_set_file, trial.model,
-                                                       strict)
-        if how.mass is not None:
-            settings.mass = how.mass
-        result = scale_model(trial.model, static, settings, strict)
-    for w in caught:                    # said where the trial says its warnings
-        trial.warn(str(w.message))
-    if how.output:
-        result.write(how.output)
+    # guarded on its own too (a stage may run alone): the scaled model is never written over
+    # a file the scaling or the trial reads
+    with guarding():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", Urdf2dynWarning)
+            note_input(how.setup, "scale setup")
+            setup = read_scale_setup(how.setup, strict=strict)
+            _note_setup_inputs(how, setup)
+            check_outputs([(OUTPUT_ARGUMENT, how.output)])      # before any work
+            static = _static(how, setup, trial.settings.rotation, strict)
+            settings = settings_from_setup(setup, trial.model, strict,
+                                           **coordinate_file_reading(trial.settings.processing,
+                                                                     static))
+            if setup.marker_set_file:
+                settings.marker_set = read_marker_set_file(setup.marker_set_file, trial.model,
+                                                           strict)
+            if how.mass is not None:
+                settings.mass = how.mass
+            result = scale_model(trial.model, static, settings, strict)
+        for w in caught:                # said where the trial says its warnings
+            trial.warn(str(w.message))
+        if how.output:
+            result.write(how.output)
     return result.model, Scaled(result.report, result.text, os.fspath(how.setup))
+
+
+def _note_setup_inputs(how, setup):
+    """The files the scale setup names that the scaling reads (its marker set, its static
+    trial unless ``how.static`` replaces it, its marker placer's coordinate file, read or not
+    as OpenSim's), so that no output is written over one."""
+    static = [how.static] if how.static is not None else [setup.scale_marker_file,
+                                                          setup.place_marker_file]
+    for path, what in [(setup.marker_set_file, "marker set"),
+                       (setup.coordinate_file, "coordinate")] + [(p, "static trial")
+                                                                 for p in static]:
+        note_input(path, what)
 
 
 def _static(how, setup, rotation, strict):
