@@ -708,3 +708,20 @@ def test_the_trials_scaled_model_over_its_motion_is_refused(lab):
                                scale=Scaling("setup_scale.xml", static="static.trc",
                                              output="walk.trc"))
     assert digest(lab / "walk.trc") == before
+
+
+def test_a_batchs_scaled_model_over_another_trials_motion_is_refused(lab):
+    """run_trials: the first trial writes the scaled model, which another trial of the batch
+    reads as its motion; each trial guards its own files only, so the batch checks them all
+    before any trial runs."""
+    from urdf2dyn.biomech.pipeline import run_trials
+    from urdf2dyn.biomech.stages import Scaling, TrialSettings
+    for name in ("walk1.trc", "walk2.trc"):
+        shutil.copy(lab / "static.trc", lab / name)
+    before = digest(lab / "walk2.trc")
+    settings = TrialSettings(scale=Scaling("setup_scale.xml", output="walk2.trc"))
+    with pytest.raises(ValueError, match="settings.scale.output walk2.trc: that is the motion "
+                                         "file"):
+        run_trials("scale_generic.osim", [("walk1.trc", None), ("walk2.trc", None)],
+                   settings=settings, max_workers=1)
+    assert digest(lab / "walk2.trc") == before

@@ -34,10 +34,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._safe_files import guarding
+from .._safe_files import check_outputs, guarding
 from ..warn import MotionError, Urdf2dynWarning, missing_file, report
 from . import stages
 from .stages.read import MARKER_EXTENSIONS, MOTION_EXTENSIONS, check_columns
+from .stages.scale import OUTPUT_ARGUMENT as SCALED_MODEL_ARGUMENT
 from .stages.settings import DEFAULT_DERIVATIVES, TrialSettings
 
 __all__ = ["TrialResult", "inverse_dynamics_trial", "inverse_dynamics_setup", "run_trials",
@@ -373,11 +374,14 @@ def run_trials(model, trials, grf=None, *, settings=None, scheduler=None, max_wo
     if strict is not None:
         options["strict"] = strict
     settings = TrialSettings.from_keywords(settings, **options)
-    model = as_model(model, settings.strict)
-    if scheduler is None:
-        results = _run_local(jobs, model, settings, max_workers, progress)
-    else:
-        results = _run_dask(jobs, model, settings, scheduler, progress)
+    with guarding(_batch_inputs(jobs, settings)):   # a worker knows its own trial's files only
+        model = as_model(model, settings.strict)
+        if settings.scale is not None:
+            check_outputs([(SCALED_MODEL_ARGUMENT, settings.scale.output)])
+        if scheduler is None:
+            results = _run_local(jobs, model, settings, max_workers, progress)
+        else:
+            results = _run_dask(jobs, model, settings, scheduler, progress)
     for r in results:
         for msg in r.warnings:
             warnings.warn(msg, Urdf2dynWarning, stacklevel=2)
@@ -393,6 +397,14 @@ def run_trials(model, trials, grf=None, *, settings=None, scheduler=None, max_wo
                 r.warnings.append(msg)
         report(msg, strict=settings.strict, error=MotionError)
     return results
+
+
+def _batch_inputs(jobs, settings):
+    """Every trial's files, as (what, path): the scaled model (written by the first trial)
+    may be none of them."""
+    return [named for path, grf in jobs
+            for named in stages.trial_inputs(path, settings) + [("ground-reaction", grf)]
+            if isinstance(named[1], (str, os.PathLike))]
 
 
 def _is_job_list(trials):

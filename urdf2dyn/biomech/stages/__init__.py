@@ -39,7 +39,7 @@ from .settings import (ExternalLoadsFile, ForcePlates, GroundReactions, MotionCo
                        TrialSettings)
 from .trial import Dynamics, Finding, Kinematics, Loads, Motion, Scaled, Trial
 
-__all__ = ["PASSES", "run", "scale", "read", "kinematics", "loads", "dynamics", "residuals",
+__all__ = ["PASSES", "run", "trial_inputs", "scale", "read", "kinematics", "loads", "dynamics", "residuals",
            "checks", "CHECKS", "Trial", "TrialSettings", "Motion", "Kinematics", "Loads",
            "Dynamics", "Finding", "Scaled", "Scaling", "GroundReactions", "ExternalLoadsFile",
            "ForcePlates", "MotionColumns"]
