@@ -725,3 +725,22 @@ def test_a_batchs_scaled_model_over_another_trials_motion_is_refused(lab):
         run_trials("scale_generic.osim", [("walk1.trc", None), ("walk2.trc", None)],
                    settings=settings, max_workers=1)
     assert digest(lab / "walk2.trc") == before
+
+
+def test_the_trials_scaled_model_over_its_ik_setups_coordinate_file_is_refused(lab):
+    """An ik_setup's <coordinate_file> is an input of the trial (as for `urdf2dyn ik`): the
+    scaled model may not be written over it (nor over the setup)."""
+    from urdf2dyn.biomech.pipeline import inverse_dynamics_trial
+    from urdf2dyn.biomech.stages import Scaling
+    setup = (pathlib.Path(__file__).parent / "data" / "ik" / "leg39" /
+             "leg39_swing_short_IK_Setup.xml").read_text()
+    (lab / "ik.xml").write_text(setup.replace("<coordinate_file />",
+                                              "<coordinate_file>coords.mot</coordinate_file>"))
+    shutil.copy(lab / "static.trc", lab / "walk.trc")
+    for target, what in (("coords.mot", "IK setup's coordinate"), ("ik.xml", "IK setup")):
+        before = digest(lab / target)
+        with pytest.raises(ValueError, match=f"settings.scale.output {target}: that is the "
+                                             f"{what} file"):
+            inverse_dynamics_trial("scale_generic.osim", "walk.trc", ik_setup="ik.xml",
+                                   scale=Scaling("setup_scale.xml", output=target))
+        assert digest(lab / target) == before

@@ -64,12 +64,15 @@ def run(model, source, settings=None, passes=PASSES) -> Trial:
 
 def trial_inputs(source, settings):
     """The files a trial reads that its settings name, as (what, path): the motion, its
-    ground reactions or ExternalLoads file, the mapping, the scale setup and static trial
-    (the files a setup names are noted when the pass reads it)."""
+    ground reactions or ExternalLoads file, the mapping, the IK setup and its coordinate file
+    (read or not, as OpenSim's), the scale setup and static trial (the files a scale setup
+    names are noted when the pass reads it)."""
     loads = settings.loads
     named = [("motion", source), ("mapping", settings.mapping),
              ("ground-reaction", getattr(loads, "source", None)),
-             ("ExternalLoads", getattr(loads, "path", None))]
+             ("ExternalLoads", getattr(loads, "path", None)),
+             ("IK setup", settings.ik.setup),
+             ("IK setup's coordinate", settings.ik.coordinate_file)]
     if settings.scale is not None:
         named += [("scale setup", settings.scale.setup), ("static trial", settings.scale.static)]
     return [(what, os.fspath(path)) for what, path in named
