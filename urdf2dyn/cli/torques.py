@@ -93,26 +93,14 @@ def cmd_torques(args):
 
 
 def _scaling_inputs(args):
-    """The files --scale's setup names that the scaling reads (its marker set, its static
-    trial unless --static is given, its marker placer's coordinate_file), as (kind, path):
-    no output (--scaled-model among them) may be one. The setup is read here only for its
-    file names, quietly: the scale pass reads it again and says its warnings and errors then
-    (a setup that cannot be read names no file here)."""
+    """The files --scale's setup names that the scaling reads (the library's list,
+    urdf2dyn.biomech.stages.scale.scaling_inputs), as (kind, path): no output (--scaled-model
+    among them) may be one, refused before the trial naming the option."""
     if not args.scale:
         return []
-    from ..biomech.formats.scale_setup import ScaleSetupError, read_scale_setup
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            setup = read_scale_setup(args.scale)
-    except (ScaleSetupError, OSError):
-        return []
-    inputs = [("marker set", setup.marker_set_file),
-              ("coordinate", setup.coordinate_file)]
-    if args.static is None:
-        inputs += [("static trial", setup.scale_marker_file),
-                   ("static trial", setup.place_marker_file)]
-    return inputs
+    from ..biomech.stages.scale import scaling_inputs
+    from ..biomech.stages.settings import Scaling
+    return scaling_inputs(Scaling(args.scale, args.static))
 
 
 def trial_settings(args, jobs, contacts):

@@ -10,12 +10,14 @@ import os
 import warnings
 import weakref
 from dataclasses import replace
+from typing import Any
 
 from ..._safe_files import check_outputs, guarding, note_input
 from ...warn import MotionError, Urdf2dynWarning, missing_file
+from .settings import Scaling
 from .trial import Scaled, Trial
 
-__all__ = ["scale"]
+__all__ = ["scale", "setup_inputs", "scaling_inputs", "OUTPUT_ARGUMENT"]
 
 #: How the scaled model's destination is named in messages: the library's argument.
 OUTPUT_ARGUMENT = "settings.scale.output"
@@ -70,15 +72,34 @@ def _scale(trial, how):
 
 
 def _note_setup_inputs(how, setup):
-    """The files the scale setup names that the scaling reads (its marker set, its static
-    trial unless ``how.static`` replaces it, its marker placer's coordinate file, read or not
-    as OpenSim's), so that no output is written over one."""
+    """Note the files the scale setup names (:func:`setup_inputs`): no output over one."""
+    for what, path in setup_inputs(how, setup):
+        note_input(path, what)
+
+
+def setup_inputs(how: Scaling, setup: Any) -> list[tuple[str, str | None]]:
+    """The files a scale setup (read already) names that the scaling reads, as (what, path):
+    its marker set, its static trial unless ``how.static`` replaces it, its marker placer's
+    coordinate file (read or not, as OpenSim's)."""
     static = [how.static] if how.static is not None else [setup.scale_marker_file,
                                                           setup.place_marker_file]
-    for path, what in [(setup.marker_set_file, "marker set"),
-                       (setup.coordinate_file, "coordinate")] + [(p, "static trial")
-                                                                 for p in static]:
-        note_input(path, what)
+    return [("marker set", setup.marker_set_file), ("coordinate", setup.coordinate_file)] + [
+        ("static trial", p) for p in static]
+
+
+def scaling_inputs(how: Scaling) -> list[tuple[str, str | None]]:
+    """What a caller that writes outputs of its own after the trial (the command line) must
+    not write over, known before the trial runs: :func:`setup_inputs` of ``how.setup``, read
+    quietly here for its file names only (the scale pass reads it again and says its warnings
+    and errors; a setup that cannot be read names no file)."""
+    from ..formats.scale_setup import ScaleSetupError, read_scale_setup
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            setup = read_scale_setup(how.setup)
+    except (ScaleSetupError, OSError):
+        return []
+    return setup_inputs(how, setup)
 
 
 def _static(how, setup, rotation, strict):
