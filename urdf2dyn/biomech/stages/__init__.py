@@ -39,10 +39,10 @@ from .settings import (ExternalLoadsFile, ForcePlates, GroundReactions, MotionCo
                        TrialSettings)
 from .trial import Dynamics, Finding, Kinematics, Loads, Motion, Scaled, Trial
 
-__all__ = ["PASSES", "run", "trial_inputs", "scale", "read", "kinematics", "loads", "dynamics", "residuals",
-           "checks", "CHECKS", "Trial", "TrialSettings", "Motion", "Kinematics", "Loads",
-           "Dynamics", "Finding", "Scaled", "Scaling", "GroundReactions", "ExternalLoadsFile",
-           "ForcePlates", "MotionColumns"]
+__all__ = ["PASSES", "run", "trial_inputs", "scale", "read", "kinematics", "loads", "dynamics",
+           "residuals", "checks", "CHECKS", "Trial", "TrialSettings", "Motion", "Kinematics",
+           "Loads", "Dynamics", "Finding", "Scaled", "Scaling", "GroundReactions",
+           "ExternalLoadsFile", "ForcePlates", "MotionColumns"]
 
 #: The passes of a trial, in order: scale (which does nothing unless the settings ask) goes
 #: first, residuals (likewise) reduces the residuals after dynamics.
