@@ -1886,3 +1886,69 @@ def test_type4_plates_with_one_scale_for_all_channels_are_calibrated_as_stored()
         on = p.contact
         if on.any():
             np.testing.assert_allclose(p.force[on], ez[p.number - 1]["force"].T[on], rtol=1e-6)
+
+
+# ----------------------------------------------------------------------------- counts that are no count
+
+def _small_c3d(point_used=b"\x02\x00", analog_used=b"\x00\x00", analog_params=(),
+               channels=0, frames=3):
+    """A small C3D file written here byte by byte per the C3D User Guide (Intel order, float
+    data, 2 markers, POINT:USED stored as given: int16 bytes, or float32 bytes to store a
+    float), analog_params: extra ANALOG records (name, type, dims, value bytes)."""
+    def rec(gid, name, ptype, dims, values):
+        return ("param", gid, name, ptype, dims, values, 0)
+    ptype = 2 if len(point_used) == 2 else 4
+    atype = 2 if len(analog_used) == 2 else 4
+    records = [("group", 1, "POINT", 0, b""), rec(1, "USED", ptype, [], point_used),
+               rec(1, "RATE", 4, [], struct.pack("<f", 100.0)),
+               rec(1, "SCALE", 4, [], struct.pack("<f", -1.0)),
+               rec(1, "FRAMES", 2, [], struct.pack("<h", frames)),
+               rec(1, "LABELS", -1, [4, 2], b"LASIRASI"),
+               rec(1, "UNITS", -1, [2], b"mm"),
+               ("group", 2, "ANALOG", 0, b""), rec(2, "USED", atype, [], analog_used),
+               rec(2, "RATE", 4, [], struct.pack("<f", 200.0)),
+               rec(2, "GEN_SCALE", 4, [], struct.pack("<f", 1.0))]
+    records += [rec(2, *extra) for extra in analog_params]
+    per_frame = 2 * channels
+    rng = np.random.default_rng(0)
+    xyz = rng.uniform(100.0, 900.0, size=(frames, 2, 3))
+    rows = []
+    for k in range(frames):
+        points = np.column_stack([xyz[k], np.zeros(2)]).ravel()      # residual 0: seen
+        rows.append(np.concatenate([points, rng.uniform(-1, 1, per_frame)]))
+    data = np.asarray(rows, dtype="<f4").tobytes()
+    return _c3d_bytes((2, per_frame, 1, frames, 0), -1.0, 100.0, records, data, False), xyz
+
+
+@pytest.mark.parametrize("group", ["POINT", "ANALOG"])
+def test_a_used_count_that_is_not_a_number_is_refused_naming_it(tmp_path, group):
+    """POINT:USED (or ANALOG:USED) stored as a float holding NaN: the structural check read it
+    as no count at all (it skipped the per-channel checks) and ezc3d then refused the file as
+    'parameter USED is not stored as int', naming neither the group nor the value."""
+    nan = struct.pack("<f", float("nan"))
+    data, _ = (_small_c3d(point_used=nan) if group == "POINT" else
+               _small_c3d(analog_used=nan))
+    path = tmp_path / "nan_used.c3d"
+    path.write_bytes(data)
+    with pytest.raises(MotionError, match=rf"nan_used.c3d: .*{group}:USED is nan, which is "
+                       "not a count"):
+        C.read_c3d(path)
+
+
+@settings(max_examples=30, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(group=st.sampled_from(["POINT", "ANALOG"]),
+       used=st.floats(allow_nan=True, allow_infinity=True, width=32))
+def test_any_float_used_count_is_refused_or_read(tmp_path, group, used):
+    """Any float in POINT:USED or ANALOG:USED: a non-finite one is refused naming the
+    parameter; any other is read or refused naming the file (ezc3d insists on an integer)."""
+    value = struct.pack("<f", used)
+    data, _ = _small_c3d(point_used=value) if group == "POINT" else \
+        _small_c3d(analog_used=value)
+    path = tmp_path / "float_used.c3d"
+    path.write_bytes(data)
+    if not np.isfinite(used):
+        with pytest.raises(MotionError, match=rf"{group}:USED is -?(nan|inf), which is not"):
+            C.read_c3d(path)
+    else:
+        _read_or_refused(str(path))

@@ -180,6 +180,12 @@ def _check_layout(params, end, proc, header, available, fail):
         return default if x is None else x
 
     npoints, channels = get("POINT", "USED", 0), get("ANALOG", "USED", 0)
+    for name, used in (("POINT:USED", npoints), ("ANALOG:USED", channels)):
+        # a float USED holding NaN or infinity compares false with everything below: it
+        # would pass as no count at all (and skip the checks that need one)
+        if not math.isfinite(used):
+            fail(f"{name} is {used:g}, which is not a count (set the file's number of "
+                 f"{'markers' if name.startswith('POINT') else 'analog channels'} there)")
     prate, arate = get("POINT", "RATE", 0.0), get("ANALOG", "RATE", 0.0)
     if npoints < 0 or channels < 0:
         fail(f"POINT:USED {npoints} or ANALOG:USED {channels} is negative")
