@@ -1952,3 +1952,71 @@ def test_any_float_used_count_is_refused_or_read(tmp_path, group, used):
             C.read_c3d(path)
     else:
         _read_or_refused(str(path))
+
+
+def _trunk_spin_rate(path, plate_centre, cutoff=2.0):
+    """(frames,) rate of change (N·m) of the vertical angular momentum of the trunk and head
+    about the vertical through plate_centre, from the file's own markers (about 5 kg at each
+    trunk marker, 1.5 kg at each head marker; low-passed at cutoff Hz): for a body standing
+    on one plate, the vertical moment of the ground's reaction about that axis (the moment of
+    gravity about a vertical axis is 0)."""
+    from scipy.signal import butter, filtfilt
+    c = ezc3d.c3d(path)
+    labels = [x.split(":")[-1] for x in c["parameters"]["POINT"]["LABELS"]["value"]]
+    rate = float(c["parameters"]["POINT"]["RATE"]["value"][0])
+    mass = {"C7": 5.0, "T10": 5.0, "CLAV": 5.0, "STRN": 5.0, "RBAK": 5.0, "RSHO": 3.0,
+            "LSHO": 3.0, "RFHD": 1.5, "LFHD": 1.5, "RBHD": 1.5, "LBHD": 1.5}
+    idx = [labels.index(n) for n in mass]
+    xy = c["data"]["points"][:2, idx].transpose(2, 1, 0) * 1e-3 - plate_centre[:2]  # (F, K, 2)
+    b, a = butter(2, cutoff / (rate / 2))
+    xy = filtfilt(b, a, xy, axis=0)
+    v = np.gradient(xy, 1 / rate, axis=0)
+    spin = (np.array(list(mass.values())) *
+            (xy[..., 0] * v[..., 1] - xy[..., 1] * v[..., 0])).sum(axis=1)
+    return filtfilt(b, a, np.gradient(spin, 1 / rate))
+
+
+def test_a_plate_with_only_its_vertical_channels_inverted_gets_advice_per_axis():
+    """Vicon Workstation's shd01, plate 1 (a subject standing on it the whole trial): no
+    parameter of the file carries a sign (ANALOG:SCALE and CAL_MATRIX's diagonal are all
+    positive, ORIGIN is 0), yet its channels disagree on polarity. Newton on the file's own
+    markers: its horizontal force follows the pelvis's acceleration as the ground's reaction
+    does (correlation +0.95), while its vertical force points down into the plate (the
+    action); its centre of pressure swings against the inverted pendulum (-0.99, i.e.
+    mirrored through the plate's centre, which follows from Fz's polarity differing from
+    Mx's and My's); and its vertical moment about the plate's centre runs against the rate of
+    the trunk's vertical angular momentum (-0.94). So Fz and Mz are inverted relative to Fx,
+    Fy, Mx, My (equivalently: the whole wrench is the action, in axes half a turn from those
+    CORNERS give). The reader's advice was 'negate the force and free moment': right for z,
+    wrong for x and y, and silent on the centre of pressure. It now says which axis shows the
+    action and what to do in either case; applying the per-axis advice passes every check."""
+    with pytest.warns(Urdf2dynWarning) as caught:
+        p = C.read_c3d(WORKSTATION).plates[0]
+    said(caught, r"force plate 1: ANALOG:SCALE", r"force plate 1: its force points down into "
+         r"the plate while loaded \(median -69\d\.\d N along the upward normal\): its vertical "
+         r"channel \(Fz\) stores the subject's action on the plate.*if only its vertical "
+         r"channels \(Fz, Mz\) do .*negate the vertical force and the free moment and mirror "
+         r"the centre of pressure through the plate's centre", r"force plate 2")
+    centre = p.corners.mean(axis=0)
+    s = slice(10, -10)
+    # the per-axis advice, applied
+    force = p.force * [1.0, 1.0, -1.0]
+    cop = 2 * centre - p.cop
+    free = -p.moment
+    mass = force[:, 2].mean() / 9.81
+    assert 70.0 < mass < 80.0, mass              # standing: the body's weight, upward
+    acc, pelvis = _pelvis_acceleration(WORKSTATION, position=True)
+    acc, pelvis = acc[s], pelvis[s]
+    assert np.corrcoef(acc[:, 0] * mass, force[s, 0])[0, 1] > 0.9      # F = m a, reaction
+    pendulum = pelvis[:, 0] - pelvis[:, 2].mean() / 9.81 * acc[:, 0]
+    assert np.corrcoef(pendulum, cop[s, 0])[0, 1] > 0.95      # the CoP under the pendulum
+    # the vertical moment about the plate's centre (free moment + CoP x F) against the trunk
+    about_centre = free[:, 2] + ((cop - centre)[:, 0] * force[:, 1]
+                                 - (cop - centre)[:, 1] * force[:, 0])
+    from scipy.signal import butter, filtfilt
+    b, a = butter(2, 2.0 / 125.0)
+    r = np.corrcoef(_trunk_spin_rate(WORKSTATION, centre)[s],
+                    filtfilt(b, a, about_centre)[s])[0, 1]
+    assert r > 0.85, r
+    # the whole-wrench negation the warning used to advise breaks the horizontal force
+    assert np.corrcoef(acc[:, 0], -p.force[s, 0])[0, 1] < -0.9

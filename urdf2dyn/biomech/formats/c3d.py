@@ -54,7 +54,10 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   declares unloaded was not zeroed, and gets a warning naming its level (``_check_zero_frames``).
 * sign: the force returned is the one the C3D formulas give in the lab frame, which for the
   usual plates (AMTI, Bertec, Kistler) is the ground's reaction on the subject: upward during
-  stance. A plate whose loaded force points down into it gets a warning naming the plate.
+  stance. A plate whose loaded force points down into it gets a warning naming the plate and
+  what to do per axis (a file may invert only the vertical channels: Vicon Workstation's
+  shd01 has Fz and Mz of the action's polarity and Fx, Fy, Mx, My of the reaction's; no
+  parameter says so, so nothing is changed: ``_action_advice``).
 * events: ``EVENT:LABELS``, ``CONTEXTS`` (e.g. Left/Right), ``TIMES`` (minutes, seconds) as
   seconds on the same clock as the frames: frame k (0-based from the file's first frame
   ``f0``, 0-based as ezc3d gives it) is at time ``(f0 + k) / POINT:RATE``.
@@ -1006,14 +1009,40 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
         tz = m[:, 2] - (cop[:, 0] * f[:, 1] - cop[:, 1] * f[:, 0])
     if np.any(contact) and np.median(up[contact]) < 0:
         report(f"{where}: its force points down into the plate while loaded (median "
-               f"{np.median(up[contact]):.4g} N along the upward normal): the file stores the "
-               "subject's action on the plate, not the ground's reaction; negate the force and "
-               "free moment before applying them to the feet", strict=strict, error=MotionError)
+               f"{np.median(up[contact]):.4g} N along the upward normal): "
+               f"{_action_advice(ptype)}", strict=strict,
+               error=MotionError)
     centre = box.mean(axis=0)
     force = np.where(contact[:, None], f @ frame.T, 0.0)
     cop_lab = np.where(contact[:, None], cop @ frame.T + centre, np.nan)
     moment = np.where(contact[:, None], tz[:, None] * frame[:, 2], 0.0)
     return Plate(number, ptype, box, time, force, cop_lab, moment, contact, -frame[:, 2])
+
+
+def _action_advice(ptype):
+    """What to do with a plate whose vertical force points down into it, for a type-ptype plate.
+
+    The vertical channel shows the action; whether the others do cannot be told from the plate
+    alone, and the two cases need different corrections. Vicon Workstation's shd01 has only
+    its Fz and Mz channels of the action's polarity (its horizontal force follows the body's
+    acceleration as a reaction, its centre of pressure lies mirrored through the plate's
+    centre): negating the whole wrench there would turn its horizontal force the wrong way.
+    For types 2 and 4 (Fx Fy Fz Mx My Mz) both cases are spelled out."""
+    if ptype not in (2, 4):
+        return ("its vertical force stores the subject's action on the plate, not the ground's "
+                "reaction; negate the force and free moment before applying them to the feet "
+                "(check first that its horizontal force follows the body's acceleration the "
+                "other way, as an action does)")
+    return ("its vertical channel (Fz) stores the subject's action on the plate, not the "
+            "ground's reaction. Check the other channels before applying it to the feet: if "
+            "every channel stores the action (its horizontal force then runs against the "
+            "body's acceleration), negate the force and the free moment; if only its vertical "
+            "channels (Fz, Mz) do (its horizontal force follows the body's acceleration as a "
+            "reaction, and its centre of pressure lies mirrored through the plate's centre, "
+            "away from the body above it), negate the vertical force and the free moment and "
+            "mirror the centre of pressure through the plate's centre (2 * centre - CoP, in "
+            "the plate's plane). Better: fix the channels' polarity in the capture software "
+            "and re-export")
 
 
 def _zero_samples(params, header, arate, prate, samples):
