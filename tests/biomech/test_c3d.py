@@ -1824,13 +1824,14 @@ def test_a_plate_reading_a_contact_during_its_zero_frames_is_said_to_be_unzeroed
     """c3d.org's Eb015pi: plate 1 reads about 22 N before the heel strikes it and plate 2
     about 32 N after the toes leave it, above the 20 N contact threshold: neither plate was
     zeroed, and its offset alone is read as a contact. The file's FORCE_PLATFORM:ZERO (1, 10)
-    names frames the bundled cut (225-300) no longer holds, which tells nothing: silence. Set
-    to frames 252-262, between plate 2's toe-off and plate 1's heel strike, the file declares
-    them unloaded: each plate's level there is named. Oracle: the C3D User Guide's type-2
-    formulas by hand on the c3d package's channels, averaged over those frames' samples."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", Urdf2dynWarning)
+    names frames the bundled cut (225-300) no longer holds, which tells nothing: said as such
+    (test_a_zero_range_outside_the_files_frames_is_said), no level. Set to frames 252-262,
+    between plate 2's toe-off and plate 1's heel strike, the file declares them unloaded:
+    each plate's level there is named. Oracle: the C3D User Guide's type-2 formulas by hand
+    on the c3d package's channels, averaged over those frames' samples."""
+    with pytest.warns(Urdf2dynWarning) as caught:
         C.read_c3d(EB015)                                 # ZERO 1-10: not in the file
+    said(caught, r"FORCE_PLATFORM:ZERO names frames 1-10 .* cannot be checked")
     path = patched(tmp_path, EB015, FORCE_PLATFORM__ZERO=("h", [252, 262]))
     raw = Raw(EB015)
     samples = slice(251 * 4 - 900, 262 * 4 - 900)   # 4 samples a frame, the first is frame 226's
@@ -2020,3 +2021,61 @@ def test_a_plate_with_only_its_vertical_channels_inverted_gets_advice_per_axis()
     assert r > 0.85, r
     # the whole-wrench negation the warning used to advise breaks the horizontal force
     assert np.corrcoef(acc[:, 0], -p.force[s, 0])[0, 1] < -0.9
+
+
+@pytest.mark.parametrize("name, zero, held", [
+    ("C3Dorg_Eb015pi.c3d", "1-10", "226-301"),
+    ("Kistler.c3d", "1-10", "201-421"),
+    ("ViconBodyBuilder_sub_labels.c3d", "1-10", "61-121")])
+def test_a_zero_range_outside_the_files_frames_is_said(name, zero, held):
+    """The cut vendor files keep FORCE_PLATFORM:ZERO (1, 10) pointing at frames that were cut
+    away (the frames the file holds: the header's first frame and POINT:FRAMES, as the c3d
+    package reads them). The reader indexed nothing there and said nothing: the check that
+    the plates were zeroed could not run, silently. It is said once per file, naming both
+    ranges and what to do; nothing is indexed out of range."""
+    path = os.path.join(DATA, name)
+    with open(path, "rb") as f, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = c3dpkg.Reader(f)
+        first, last = r.header.first_frame, r.header.last_frame
+        assert [int(x) for x in r.get("FORCE_PLATFORM:ZERO").int16_array] == [1, 10]
+    assert f"{first}-{last}" == held
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        C.read_c3d(path)
+    about = [str(w.message) for w in caught if "FORCE_PLATFORM:ZERO" in str(w.message)]
+    assert about == [f"{path}: FORCE_PLATFORM:ZERO names frames {zero} to zero the force "
+                     f"plates from, but the file holds frames {held} (a trial cut after "
+                     "recording?): whether the plates were zeroed cannot be checked from "
+                     "those frames. urdf2dyn subtracts no baseline: make sure the plates were "
+                     "zeroed in the capture software, or set ZERO to frames the file holds "
+                     "with nobody on the plates (0, 0 if there are none)"]
+
+
+@pytest.mark.parametrize("zero", [(252, 262), (0, 0), (1, 0)])
+def test_a_zero_range_the_file_holds_or_none_is_not_said(tmp_path, zero):
+    """ZERO inside the file's frames is used (test_a_plate_reading_a_contact_during_its_zero_
+    frames_is_said_to_be_unzeroed), and (0, 0) or an empty range names none (the Guide: "If
+    both values are zero then no zero correction should be performed"): no word about it."""
+    path = patched(tmp_path, EB015, FORCE_PLATFORM__ZERO=("h", list(zero)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        C.read_c3d(path, threshold=40.0)
+    assert not [w for w in caught if "cannot be checked" in str(w.message)]
+
+
+@settings(max_examples=40, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(zero=st.tuples(st.integers(-32768, 32767), st.integers(-32768, 32767)))
+def test_any_zero_range_is_used_said_or_ignored(tmp_path, zero):
+    """Any FORCE_PLATFORM:ZERO on c3d.org's Eb015pi (frames 226-301): read without an index
+    error; said to be unusable exactly when it names frames (not 0, 0 nor an empty range)
+    the file does not wholly hold."""
+    path = patched(tmp_path, EB015, FORCE_PLATFORM__ZERO=("h", list(zero)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        C.read_c3d(path, threshold=40.0)
+    said_so = any("cannot be checked" in str(w.message) for w in caught)
+    first, last = max(zero[0], 1), zero[1]
+    names = zero != (0, 0) and last >= first
+    assert said_so == (names and not (226 <= first and last <= 301)), (zero, caught)

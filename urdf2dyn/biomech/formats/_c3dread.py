@@ -145,7 +145,8 @@ def _serve():
             c = ezc3d.c3d(path)
             data = c["data"]
             reply = ("ok", {
-                "header": {"points": {"first_frame": c["header"]["points"]["first_frame"]},
+                "header": {"points": {"first_frame": c["header"]["points"]["first_frame"],
+                                      "last_frame": c["header"]["points"]["last_frame"]},
                            "analogs": {"first_frame": c["header"]["analogs"]["first_frame"]}},
                 "parameters": _plain(dict(c["parameters"])),
                 "data": {"points": data["points"], "analogs": data["analogs"],

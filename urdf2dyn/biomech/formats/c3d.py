@@ -51,7 +51,9 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   pressure to NaN (it is undefined there).
 * baseline: no baseline is subtracted (the Guide's ``FORCE_PLATFORM:ZERO`` is advisory, and
   ezc3d subtracts none either); a plate reading at least ``threshold`` during the frames ZERO
-  declares unloaded was not zeroed, and gets a warning naming its level (``_check_zero_frames``).
+  declares unloaded was not zeroed, and gets a warning naming its level (``_check_zero_frames``);
+  a ZERO naming frames the file does not hold (a trial cut after recording) is said once, as
+  that check cannot run (``_check_zero_range``).
 * sign: the force returned is the one the C3D formulas give in the lab frame, which for the
   usual plates (AMTI, Bertec, Kistler) is the ground's reaction on the subject: upward during
   stance. A plate whose loaded force points down into it gets a warning naming the plate and
@@ -718,6 +720,7 @@ def _plates(c, source, markers, threshold, rate, strict):
                "analog sampling rate in the capture software and re-export; the plates were "
                "left out", strict=strict, error=MotionError)
         return []
+    _check_zero_range(c, source, strict)
     ascale = _channel_numbers(params, "SCALE")
     gen = _numbers(params, "ANALOG", "GEN_SCALE").ravel()
     labels = _labels(params, "ANALOG")
@@ -1049,18 +1052,56 @@ def _zero_samples(params, header, arate, prate, samples):
     """The analog samples (a slice) of the frames FORCE_PLATFORM:ZERO names, or None when it
     names none (both 0, or an empty range), or frames the file does not wholly hold (a trial
     cut after recording), or the rates cannot map frames to samples."""
-    zero = _numbers(params, "FORCE_PLATFORM", "ZERO", integer=True).ravel()
-    if zero.size < 2 or (zero[0] == 0 and zero[1] == 0) or not (prate and arate):
+    named = _zero_frames(params)
+    if named is None or not (prate and arate):
         return None
     per = arate / prate
     if abs(per - round(per)) > 1e-6 or per < 1:
         return None
-    first, last = max(int(zero[0]), 1), int(zero[1])       # the Guide: 0,10 means 1 to 10
+    first, last = named
     start = (first - 1) * int(round(per)) - int(header["analogs"]["first_frame"])
     stop = last * int(round(per)) - int(header["analogs"]["first_frame"])
-    if last < first or start < 0 or stop > samples:
-        return None
+    if start < 0 or stop > samples:
+        return None                   # frames the file does not hold: _check_zero_range
     return slice(start, stop)
+
+
+def _zero_frames(params):
+    """The 1-based frames (first, last) FORCE_PLATFORM:ZERO names, or None when it names none:
+    absent, both 0 (the Guide: "no zero correction should be performed") or an empty range."""
+    zero = _numbers(params, "FORCE_PLATFORM", "ZERO", integer=True).ravel()
+    if zero.size < 2 or (zero[0] == 0 and zero[1] == 0):
+        return None
+    first, last = max(int(zero[0]), 1), int(zero[1])       # the Guide: 0,10 means 1 to 10
+    return None if last < first else (first, last)
+
+
+def _held_frames(c):
+    """The 1-based frames (first, last) the file holds (ezc3d's header counts from 0)."""
+    points = c["header"]["points"]
+    first = int(points["first_frame"]) + 1
+    last = points.get("last_frame")
+    if last is None:                       # a reply without it: the frames ezc3d read
+        return first, first + np.shape(c["data"]["points"])[-1] - 1
+    return first, int(last) + 1
+
+
+def _check_zero_range(c, source, strict):
+    """Say so when FORCE_PLATFORM:ZERO names frames the file does not hold (a trial cut after
+    recording keeps the ZERO of the whole recording): the check that the plates were zeroed
+    (_check_zero_frames) cannot run from them, and nothing else can stand in for them."""
+    named = _zero_frames(c["parameters"])
+    if named is None:
+        return
+    held = _held_frames(c)
+    if held[0] <= named[0] and named[1] <= held[1]:
+        return
+    report(f"{source}: FORCE_PLATFORM:ZERO names frames {named[0]}-{named[1]} to zero the "
+           f"force plates from, but the file holds frames {held[0]}-{held[1]} (a trial cut "
+           "after recording?): whether the plates were zeroed cannot be checked from those "
+           "frames. urdf2dyn subtracts no baseline: make sure the plates were zeroed in the "
+           "capture software, or set ZERO to frames the file holds with nobody on the plates "
+           "(0, 0 if there are none)", strict=strict, error=MotionError)
 
 
 def _check_zero_frames(f, arate, prate, c, threshold, where, strict):
@@ -1072,7 +1113,8 @@ def _check_zero_frames(f, arate, prate, c, threshold, where, strict):
     urdf2dyn subtracts nothing (ezc3d neither), so a plate the lab did not zero keeps its
     offset; where the file itself declares the plate unloaded and it reads at least the
     contact threshold there, the offset alone is taken as a contact: that is said, with the
-    level. A range outside the file's frames (a cut trial) tells nothing and is passed over."""
+    level. A range outside the file's frames (a cut trial) tells nothing: _check_zero_range
+    says so, once for the file."""
     window = _zero_samples(c["parameters"], c["header"], arate, prate, len(f))
     if window is None:
         return
