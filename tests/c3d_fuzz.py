@@ -261,7 +261,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.no_check:
         from urdf2dyn.biomech.formats import c3d
-        c3d.check_c3d = lambda path: None
+        c3d.check_c3d = lambda path, **_: None
     files = args.files or default_files()
     start = time.perf_counter()
     counts, findings = fuzz(files, args.mutants, args.seed, args.out,

@@ -887,6 +887,11 @@ def _run(code, *args):
 
 @pytest.mark.parametrize("change", CRASHERS)
 def test_files_that_crash_ezc3d_are_refused_naming_the_fault(tmp_path, change):
+    """Each corruption kills ezc3d. A POINT parameter read as a group is refused whole by the
+    pre-check; an ANALOG:SCALE or OFFSET moved to an undefined group leaves the ANALOG group
+    without it, which ezc3d reads past (an empty list): the markers are read from a copy with
+    neutral values added and the channels refused, naming the parameter (an error here, with
+    strict)."""
     path = patched(tmp_path, TYPE3, **CRASHERS[change])
     alone = _run("import ezc3d, sys; ezc3d.c3d(sys.argv[1])", path)
     assert alone.returncode < 0, "the corruption no longer crashes ezc3d: pick another"
@@ -896,12 +901,16 @@ def test_files_that_crash_ezc3d_are_refused_naming_the_fault(tmp_path, change):
         from urdf2dyn.biomech.formats.c3d import read_c3d
         from urdf2dyn.biomech.trajectory import MotionError
         try:
-            read_c3d(sys.argv[1])
+            read_c3d(sys.argv[1], strict=True)
         except MotionError as e:
             print(e)
         """, path)
     assert r.returncode == 0, r.stderr
-    assert "patched.c3d: not a readable C3D file: " in r.stdout
+    if change.startswith("ANALOG:"):
+        name = change.split()[0]
+        assert f"patched.c3d: {name} is missing for its 16 analog channels" in r.stdout
+    else:
+        assert "patched.c3d: not a readable C3D file: " in r.stdout
     assert "ezc3d crashed" not in r.stdout          # the pre-check names the fault itself
 
 
@@ -1441,21 +1450,60 @@ def test_a_file_without_analog_scales_has_its_markers_read():
         C.read_c3d(SHADOW, strict=True)
 
 
-def test_without_shadows_group_missing_analog_scales_stay_refused(tmp_path):
+def test_without_shadows_group_missing_analog_scales_refuse_the_analogs_only(tmp_path):
     """ezc3d fills in the scales only for a file with a SHADOW group: any other file without
-    them is refused before ezc3d reads it (ezc3d then lays the frames out without the
-    channels and reads the markers out of place: shown here on the same bytes)."""
+    them was refused whole before ezc3d read it (ezc3d takes channel k's scale from an empty
+    list; this file also lacks ANALOG:RATE, from which ezc3d lays the frames out, so it reads
+    the markers out of place: shown here on the same bytes). Its markers are readable: they
+    are read (oracle: the c3d package, on the original file) and the channels refused, said."""
     data = bytearray(Path(SHADOW).read_bytes())
     at = data.index(b"SHADOW")
     data[at:at + 6] = b"SHADOX"
     path = tmp_path / "no_shadow.c3d"
     path.write_bytes(bytes(data))
     misread = ezc3d.c3d(str(path))["data"]["points"][:3, 0, 1] * 1e-3
-    _, want = _c3dpkg_markers(SHADOW)
+    labels, want = _c3dpkg_markers(SHADOW)
     assert not np.allclose(misread, want[1, 0], atol=1e-3)
-    with pytest.raises(MotionError, match=r"no_shadow.c3d: not a readable C3D file: parameter "
-                       r"ANALOG:SCALE is missing from the ANALOG group for 922 analog"):
-        C.read_c3d(path)
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path)
+    said(caught, r"no_shadow.c3d: ANALOG:SCALE and ANALOG:OFFSET are missing for its 922 "
+         r"analog channels: .*declares no force plate.*the markers were read")
+    _check_markers(rec, labels, want, 100.0)
+    assert rec.plates == []
+    with pytest.raises(MotionError, match="ANALOG:SCALE and ANALOG:OFFSET are missing"):
+        C.read_c3d(path, strict=True)
+
+
+@pytest.mark.parametrize("missing", [("SCALE", "OFFSET"), ("SCALE",), ("OFFSET",)])
+def test_a_small_file_without_analog_calibration_has_its_markers_read(tmp_path, missing):
+    """A file written here byte by byte per the C3D User Guide: 2 markers, 3 analog channels
+    at 2 samples a frame, float data, no SHADOW group, and ANALOG:SCALE and/or OFFSET left
+    out. It was refused whole ('parameter ANALOG:SCALE is missing from the ANALOG group');
+    its markers are the bytes written here (oracle: those values, and the c3d package's
+    reading), the channels are refused with a warning naming what is missing."""
+    extra = []
+    if "SCALE" not in missing:
+        extra.append(("SCALE", 4, [3], struct.pack("<3f", 1.0, 1.0, 1.0)))
+    if "OFFSET" not in missing:
+        extra.append(("OFFSET", 2, [3], struct.pack("<3h", 0, 0, 0)))
+    data, xyz = _small_c3d(analog_used=struct.pack("<h", 3), analog_params=extra, channels=3)
+    path = tmp_path / "uncalibrated.c3d"
+    path.write_bytes(data)
+    with open(path, "rb") as f, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = np.array([p[:, :3] for _, p, _ in c3dpkg.Reader(f).read_frames()])
+    np.testing.assert_allclose(theirs, xyz, rtol=1e-6)
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path)
+    named = " and ".join(f"ANALOG:{x}" for x in missing)
+    said(caught, rf"uncalibrated.c3d: {named} (is|are) missing for its 3 analog channels: "
+         r".*the markers were read. For forces, re-export the trial with the analog "
+         r"calibration")
+    assert rec.markers.labels == ["LASI", "RASI"]
+    np.testing.assert_allclose(rec.markers.xyz, xyz * 1e-3, rtol=1e-6)
+    assert rec.plates == []
+    with pytest.raises(MotionError, match=rf"{named} (is|are) missing"):
+        C.read_c3d(path, strict=True)
 
 
 def test_a_file_of_segment_rotations_says_it_holds_no_markers(tmp_path, capsys):
@@ -1889,7 +1937,7 @@ def test_type4_plates_with_one_scale_for_all_channels_are_calibrated_as_stored()
             np.testing.assert_allclose(p.force[on], ez[p.number - 1]["force"].T[on], rtol=1e-6)
 
 
-# ----------------------------------------------------------------------------- counts that are no count
+# ------------------------------------------------------------------ counts that are no count
 
 def _small_c3d(point_used=b"\x02\x00", analog_used=b"\x00\x00", analog_params=(),
                channels=0, frames=3):
@@ -1918,7 +1966,10 @@ def _small_c3d(point_used=b"\x02\x00", analog_used=b"\x00\x00", analog_params=()
         points = np.column_stack([xyz[k], np.zeros(2)]).ravel()      # residual 0: seen
         rows.append(np.concatenate([points, rng.uniform(-1, 1, per_frame)]))
     data = np.asarray(rows, dtype="<f4").tobytes()
-    return _c3d_bytes((2, per_frame, 1, frames, 0), -1.0, 100.0, records, data, False), xyz
+    out = bytearray(_c3d_bytes((2, per_frame, 1, frames, 0), -1.0, 100.0, records, data,
+                               False))
+    struct.pack_into("<H", out, 18, 2 if channels else 0)    # analog samples a frame
+    return bytes(out), xyz
 
 
 @pytest.mark.parametrize("group", ["POINT", "ANALOG"])
@@ -2079,3 +2130,31 @@ def test_any_zero_range_is_used_said_or_ignored(tmp_path, zero):
     first, last = max(zero[0], 1), zero[1]
     names = zero != (0, 0) and last >= first
     assert said_so == (names and not (226 <= first and last <= 301)), (zero, caught)
+
+
+@settings(max_examples=60, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(changes=st.lists(st.tuples(st.integers(0, 3 * 512), st.integers(0, 255)), min_size=1,
+                        max_size=6),
+       with_rate=st.booleans())
+def test_uncalibrated_files_with_changed_bytes_are_read_or_refused(tmp_path, monkeypatch,
+                                                                   changes, with_rate):
+    """The path added for files without ANALOG:SCALE and OFFSET (ezc3d reads a copy with
+    neutral values added) on the small such file, with or without ANALOG:RATE, its header
+    and parameter bytes changed by Hypothesis: read or refused naming the file, no
+    traceback, no runaway, and the copy never left behind."""
+    data, _ = _small_c3d(analog_used=struct.pack("<h", 3), channels=3)
+    if not with_rate:
+        assert b"\x04\x02RATE" in data
+        data = data.replace(b"\x04\x02RATE", b"\x04\x02RATX", 1)     # ANALOG's, not POINT's
+    data = bytearray(data)
+    for at, byte in changes:
+        if at < len(data):
+            data[at] = byte
+    path = tmp_path / "uncalibrated.c3d"
+    path.write_bytes(bytes(data))
+    scratch = tmp_path / "scratch"
+    scratch.mkdir(exist_ok=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    _read_or_refused(str(path))
+    assert list(scratch.iterdir()) == []

@@ -21,12 +21,14 @@ _BLOCK = 512
 _INTEL, _DEC, _MIPS = 84, 85, 86
 
 
-def check_c3d(path):
+def check_c3d(path, absent=None):
     """Raise MotionError naming the file and the fault unless its structure is sound.
 
     Returns a warning (str) when the data section is shorter than the header's frame count
     (ezc3d then reads the frames that are there, as some systems write such files), else
-    None."""
+    None. absent: a list to which the names of ANALOG:SCALE and ANALOG:OFFSET are appended
+    where the file has none at all for its channels (its markers can still be read, from a
+    copy made by with_neutral_calibration); without a list such a file is refused."""
     source = os.fspath(path)
     with open(source, "rb") as f:
         data = f.read()
@@ -118,7 +120,7 @@ def check_c3d(path):
             fail(f"parameter record at byte {pos} points backwards")
         pos = q + offset
     params = {(groups.get(g, "?"), name): v for (g, name), v in found.items()}
-    _check_types(params, end, fail, set(groups.values()))
+    _check_types(params, end, fail, set(groups.values()), absent)
     _check_layout(params, end, proc, (points, analog_per_frame, first, last, scale),
                   size - (data_block - 1) * _BLOCK, fail)
     if points or analog_per_frame:
@@ -219,9 +221,10 @@ def _check_layout(params, end, proc, header, available, fail):
                  "bytes of data")
 
 
-def _check_types(params, end, fail, groups=()):
+def _check_types(params, end, fail, groups=(), absent=None):
     """Every parameter ezc3d reads as a number is a number (and the reverse), and the
-    per-channel analog parameters cover the channels."""
+    per-channel analog parameters cover the channels (or, with absent a list, are named in
+    it where the file has none at all)."""
     for key, (ptype, dims, n, _) in params.items():
         if key in _NUMERIC and ptype == -1:
             fail(f"parameter {key[0]}:{key[1]} is text where a number is expected")
@@ -240,15 +243,131 @@ def _check_types(params, end, fail, groups=()):
     analogs = count("ANALOG")
     # Motion Workshop's Shadow writes neither, and ezc3d, knowing it, gives every channel
     # scale 1 and offset 0 when the file has a SHADOW group (read_c3d then leaves the channels
-    # unused, the calibration being unknown); in any other file it reads past an empty list
+    # unused, the calibration being unknown); in any other file it reads past an empty list,
+    # so where the caller asks (absent), it reads a copy with them added instead
     shadow = "SHADOW" in groups
     for name in ("SCALE", "OFFSET"):       # ezc3d takes channel k's from value k, unchecked
         values = sum(params[("ANALOG", x)][2] for x in [name] + [f"{name}{i}" for i in
                      range(2, 100)] if ("ANALOG", x) in params)
         if shadow and values == 0:
             continue
+        if analogs and values == 0 and absent is not None:
+            absent.append(name)
+            continue
         if analogs and values < analogs:
             where = ("is missing from the ANALOG group" if ("ANALOG", name) not in params
                      else f"has {values} values")
             fail(f"parameter ANALOG:{name} {where} for {analogs} analog channels")
 
+
+
+def with_neutral_calibration(path, absent):
+    """The bytes of a copy of the C3D file at path (one check_c3d passed) with the ANALOG
+    parameters named in absent ("SCALE", "OFFSET") added, scale 1 and offset 0 for every
+    channel, and ANALOG:RATE too where the file has none (from the header's analog
+    measurements a frame, which is how the frames are laid out), and the names of what was
+    added. ezc3d reads such a copy as the file's frames; without the scales it would take each
+    channel's from an empty list, and without the rate it lays the frames out without the
+    channels (the markers then read out of place). The added values are not the file's: the
+    caller removes them from what ezc3d read and leaves the channels unused.
+
+    The parameter records are appended after the last one, and the data section moved to the
+    first block after them (the header's data block and any POINT or ROTATION DATA_START
+    follow it)."""
+    source = os.fspath(path)
+    with open(source, "rb") as f:
+        data = f.read()
+    pstart = (data[0] - 1) * _BLOCK
+    proc = data[pstart + 3]
+    groups, values, pos, last = {}, {}, pstart + 4, None
+    while pos + 2 <= len(data):
+        nlen, gid = struct.unpack("bb", data[pos:pos + 2])
+        if nlen == 0:
+            break
+        q = pos + 2 + abs(nlen)
+        name = data[pos + 2:q].decode("latin-1").strip().upper()
+        (offset,) = struct.unpack("<h", data[q:q + 2])
+        if gid < 0:
+            groups[name], desc = -gid, q + 2
+        else:
+            ptype, ndim = struct.unpack("bb", data[q + 2:q + 4])
+            at = q + 4 + ndim
+            values[(gid, name)] = (ptype, at)
+            desc = at + abs(ptype) * math.prod(data[q + 4:at])
+        last = (q, desc + 1 + data[desc])          # its offset field, its end
+        if offset == 0:
+            break
+        pos = q + offset
+    analog = groups["ANALOG"]
+    channels = _int_value(data, values[(analog, "USED")], proc)
+    added = [(name, 4 if name == "SCALE" else 2, [1.0 if name == "SCALE" else 0] * channels)
+             for name in absent]
+    if (analog, "RATE") not in values:
+        per_frame = struct.unpack("<H", data[4:6])[0]
+        point_rate = _float_value(data, values.get((groups.get("POINT"), "RATE")), proc)
+        if per_frame % channels or not point_rate:
+            raise MotionError(f"{source}: ANALOG:RATE is missing and the header's "
+                              f"{per_frame} analog measurements a frame are no whole number "
+                              f"of samples of its {channels} channels: the frames cannot be "
+                              "laid out; re-export the trial from the capture software")
+        added.append(("RATE", 4, [point_rate * per_frame // channels]))
+    records = b"".join(_record(name, analog, ptype, vals, proc, k == len(added) - 1, source)
+                       for k, (name, ptype, vals) in enumerate(added))
+    q, end = last
+    params = bytearray(data[pstart:end]) + records
+    struct.pack_into("<h", params, q - pstart, end - q)     # the last record: on to ours
+    params += bytes(-len(params) % _BLOCK)
+    old_block = struct.unpack("<H", data[16:18])[0]
+    new_block = (pstart + len(params)) // _BLOCK + 1
+    params[2] = min(255, len(params) // _BLOCK)
+    for group in ("POINT", "ROTATION"):                      # block numbers: follow the data
+        start = values.get((groups.get(group), "DATA_START"))
+        if start is not None and start[0] == 2:
+            block = struct.unpack_from("<H", params, start[1] - pstart)[0]
+            struct.pack_into("<H", params, start[1] - pstart,
+                             (block + new_block - old_block) & 0xFFFF)
+    header = bytearray(data[:pstart])
+    struct.pack_into("<H", header, 16, new_block)
+    return bytes(header + params) + data[(old_block - 1) * _BLOCK:], [n for n, _, _ in added]
+
+
+def _int_value(data, where, proc):
+    """An integer parameter's first value, from (type, position of its values)."""
+    ptype, at = where
+    return abs(int(_value((ptype, [], 1, data[at:at + abs(ptype)]), "<", proc) or 0))
+
+
+def _float_value(data, where, proc):
+    """A numeric parameter's first value as a float (0 where there is none)."""
+    if where is None:
+        return 0.0
+    ptype, at = where
+    x = _value((ptype, [], 1, data[at:at + abs(ptype)]), "<", proc)
+    return float(x) if x is not None and math.isfinite(x) else 0.0
+
+
+def _record(name, gid, ptype, vals, proc, last, source):
+    """One parameter record: name, group id, offset to the next (0 for the last), type,
+    dimensions (up to 255 values a dimension), values, an empty description."""
+    n = len(vals)
+    dims = [n] if n <= 255 else [255, -(-n // 255)]
+    vals = list(vals) + [vals[0] if vals else 0] * (math.prod(dims) - n)
+    if ptype == 4:
+        blob = b"".join(_float_bytes(v, proc) for v in vals)
+    else:
+        blob = struct.pack(f"<{len(vals)}h", *(int(v) for v in vals))
+    tail = bytes([ptype, len(dims)]) + bytes(dims) + blob + b"\x00"
+    if len(tail) + 2 > 32767:
+        raise MotionError(f"{source}: its {n} analog channels have no ANALOG:{name}, and "
+                          "too many for urdf2dyn to read the markers around them; re-export "
+                          "the trial with the analog calibration from the capture software")
+    offset = 0 if last else len(tail) + 2
+    return bytes([len(name), gid]) + name.encode() + struct.pack("<h", offset) + tail
+
+
+def _float_bytes(x, proc):
+    """x as the file's float: IEEE, or DEC's (IEEE of 4x with its 16-bit halves swapped)."""
+    if proc == _DEC:
+        b = struct.pack("<f", 4.0 * x)
+        return b[2:4] + b[0:2]
+    return struct.pack("<f", x)

@@ -23,8 +23,10 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   apply it, and the float files of Qualisys Track Manager 2.7 and Vicon Workstation store
   volts and ADC counts), with OFFSET unsigned when ``ANALOG:FORMAT`` is 'UNSIGNED' and signed
   otherwise (ezc3d subtracts its absolute value: that is corrected). SCALE and OFFSET are
-  required for every channel; a file without them (Motion Workshop's Shadow) has its markers
-  read and its analog channels left unused, with a warning. Values are in ``ANALOG:UNITS``
+  required for every channel; a file without them (Motion Workshop's Shadow, or any other) has
+  its markers read and its analog channels left unused, with a warning (ezc3d, which takes
+  each channel's scale from the list unchecked, reads a copy with neutral values added:
+  ``_c3dcheck.with_neutral_calibration``). Values are in ``ANALOG:UNITS``
   (N, N·mm or N·m, mm or m; a channel without a known unit is taken in N, N·POINT:UNITS or
   POINT:UNITS, with a warning). Beyond 255 channels, ``LABELS``, ``SCALE``,
   ``OFFSET`` and ``UNITS`` continue in ``LABELS2``, ``SCALE2``, ... (ezc3d applies the scales).
@@ -72,6 +74,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import tempfile
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -83,7 +86,7 @@ from ...warn import missing_file, report
 from ..markers import LENGTH_UNITS, Markers, rotation_matrix
 from ..trajectory import MotionError
 from . import _c3dread
-from ._c3dcheck import check_c3d
+from ._c3dcheck import check_c3d, with_neutral_calibration
 
 __all__ = ["read_c3d", "write_grf", "grf_columns", "C3D", "Plate", "Event", "CONTACT_THRESHOLD"]
 
@@ -274,28 +277,11 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
     if not os.path.isfile(source):
         raise MotionError(missing_file(source))
     note_input(source, "C3D")
-    short = check_c3d(source)       # ezc3d trusts the file's sizes; a bad one could crash it
+    absent: list[str] = []
+    short = check_c3d(source, absent=absent)   # ezc3d trusts the file's sizes: it could crash
     if short:
         report(short, strict=strict, error=MotionError)
-    try:
-        c = _c3dread.read(source)    # ezc3d, in a process of its own: it may crash
-    except _c3dread.ReaderCrashed as e:
-        raise MotionError(f"{source}: not a readable C3D file: ezc3d crashed reading it ({e}); "
-                          "it is corrupted in a way the structural check does not name "
-                          "(re-export it from the capture software)") from None
-    except RuntimeError as e:        # what ezc3d raised, by type name and message
-        kind, why = e.args[0], str(e.args[1])[:200]
-        # ezc3d's advice names an option of its C++ API, which no command of ours takes
-        why = re.sub(r"\s*If you want to ignore this error, set ignoreBadFormatting to true",
-                     "", why)
-        typed = re.fullmatch(r"(\w+) parameter is not (?:a |an )?(\w+)", why)
-        if typed:                    # ezc3d insists on the standard's type
-            raise MotionError(f"{source}: ezc3d cannot read it: parameter {typed[1]} is not "
-                              f"stored as {typed[2].lower()} as the C3D standard has it (the "
-                              "exporting software's deviation); re-export it, or convert it "
-                              "with a C3D editor") from None
-        raise MotionError(f"{source}: not a readable C3D file ({kind}: {why}); is it "
-                          "truncated or corrupted?") from None
+    c = _ezc3d(source, absent)
     r = rotation_matrix(rotation)
     params = c["parameters"]
     units, declared = _length_unit(c, source, strict)
@@ -316,6 +302,51 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
         report(f"{source}: {holdings(segments, plates)}", strict=strict, error=MotionError)
     return C3D(markers, plates, events, meta={"source": source, "rotation": r,
                                               "threshold": threshold, "segments": segments})
+
+
+def _ezc3d(source, absent):
+    """ezc3d's reading of the file, in its reader process; absent: the ANALOG parameters the
+    file has none of for its channels (check_c3d), for which ezc3d reads a copy with neutral
+    values added (with_neutral_calibration), removed again from what it read."""
+    path, added = source, []
+    if absent:
+        copy, added = with_neutral_calibration(source, absent)
+        handle, path = tempfile.mkstemp(suffix=".c3d")
+        with os.fdopen(handle, "wb") as f:
+            f.write(copy)
+    try:
+        c = _read_with_ezc3d(source, path)
+    finally:
+        if added:
+            os.remove(path)
+    for name in added:
+        c["parameters"]["ANALOG"].pop(name, None)
+    return c
+
+
+def _read_with_ezc3d(source, path):
+    """ezc3d's reading of path (source or its copy), its failures as MotionErrors naming
+    source."""
+    try:
+        c = _c3dread.read(path)    # ezc3d, in a process of its own: it may crash
+    except _c3dread.ReaderCrashed as e:
+        raise MotionError(f"{source}: not a readable C3D file: ezc3d crashed reading it ({e}); "
+                          "it is corrupted in a way the structural check does not name "
+                          "(re-export it from the capture software)") from None
+    except RuntimeError as e:        # what ezc3d raised, by type name and message
+        kind, why = e.args[0], str(e.args[1])[:200]
+        # ezc3d's advice names an option of its C++ API, which no command of ours takes
+        why = re.sub(r"\s*If you want to ignore this error, set ignoreBadFormatting to true",
+                     "", why)
+        typed = re.fullmatch(r"(\w+) parameter is not (?:a |an )?(\w+)", why)
+        if typed:                    # ezc3d insists on the standard's type
+            raise MotionError(f"{source}: ezc3d cannot read it: parameter {typed[1]} is not "
+                              f"stored as {typed[2].lower()} as the C3D standard has it (the "
+                              "exporting software's deviation); re-export it, or convert it "
+                              "with a C3D editor") from None
+        raise MotionError(f"{source}: not a readable C3D file ({kind}: {why}); is it "
+                          "truncated or corrupted?") from None
+    return c
 
 
 def holdings(segments, plates):
