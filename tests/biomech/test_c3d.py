@@ -2158,3 +2158,30 @@ def test_uncalibrated_files_with_changed_bytes_are_read_or_refused(tmp_path, mon
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     _read_or_refused(str(path))
     assert list(scratch.iterdir()) == []
+
+
+def test_the_copy_ezc3d_reads_moves_the_data_and_its_block_numbers(tmp_path):
+    """The copy with neutral analog calibration (Motion Workshop's file without its SHADOW
+    group: 922 channels, the records no longer fit the parameter section's blocks): the data
+    section moves to the first block after the grown parameter section, and the header's
+    data block and POINT:DATA_START (read here from the copy's bytes, by the c3d package)
+    both name that block; the frames' bytes are unchanged."""
+    from urdf2dyn.biomech.formats import _c3dcheck
+    data = bytearray(Path(SHADOW).read_bytes())
+    at = data.index(b"SHADOW")
+    data[at:at + 6] = b"SHADOX"
+    path = tmp_path / "no_shadow.c3d"
+    path.write_bytes(bytes(data))
+    old_block = struct.unpack("<H", data[16:18])[0]
+    copy, added = _c3dcheck.with_neutral_calibration(path, ["SCALE", "OFFSET"])
+    assert added == ["SCALE", "OFFSET", "RATE"]
+    new_block = struct.unpack("<H", copy[16:18])[0]
+    assert new_block > old_block                      # 922 floats need blocks of their own
+    assert copy[(new_block - 1) * 512:] == bytes(data[(old_block - 1) * 512:])
+    (tmp_path / "copy.c3d").write_bytes(copy)
+    with open(tmp_path / "copy.c3d", "rb") as f, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = c3dpkg.Reader(f)
+        assert r.get("POINT:DATA_START").int16_value == new_block
+        assert r.get("ANALOG:SCALE").float_array.size >= 922
+        assert r.get("ANALOG:RATE").float_value == 100.0          # 1 sample a frame at 100 Hz

@@ -288,7 +288,7 @@ def with_neutral_calibration(path, absent):
         name = data[pos + 2:q].decode("latin-1").strip().upper()
         (offset,) = struct.unpack("<h", data[q:q + 2])
         if gid < 0:
-            groups[name], desc = -gid, q + 2
+            groups[-gid], desc = name, q + 2
         else:
             ptype, ndim = struct.unpack("bb", data[q + 2:q + 4])
             at = q + 4 + ndim
@@ -298,19 +298,22 @@ def with_neutral_calibration(path, absent):
         if offset == 0:
             break
         pos = q + offset
-    analog = groups["ANALOG"]
+    # the ANALOG group whose USED check_c3d counted (a name may be given to two group ids)
+    analog = next(g for g, n in groups.items() if n == "ANALOG" and (g, "USED") in values)
+    point = next((g for g, n in groups.items() if n == "POINT" and (g, "RATE") in values), 0)
     channels = _int_value(data, values[(analog, "USED")], proc)
     added = [(name, 4 if name == "SCALE" else 2, [1.0 if name == "SCALE" else 0] * channels)
              for name in absent]
     if (analog, "RATE") not in values:
         per_frame = struct.unpack("<H", data[4:6])[0]
-        point_rate = _float_value(data, values.get((groups.get("POINT"), "RATE")), proc)
-        if per_frame % channels or not point_rate:
-            raise MotionError(f"{source}: ANALOG:RATE is missing and the header's "
-                              f"{per_frame} analog measurements a frame are no whole number "
-                              f"of samples of its {channels} channels: the frames cannot be "
-                              "laid out; re-export the trial from the capture software")
-        added.append(("RATE", 4, [point_rate * per_frame // channels]))
+        point_rate = _float_value(data, values.get((point, "RATE")), proc)
+        if per_frame % channels or not point_rate > 0:
+            raise MotionError(f"{source}: ANALOG:RATE is missing, and the header's "
+                              f"{per_frame} analog measurements a frame for {channels} "
+                              f"channels and POINT:RATE {point_rate:g} give no whole number of "
+                              "samples a frame: the frames cannot be laid out to read the "
+                              "markers; re-export the trial from the capture software")
+        added.append(("RATE", 4, [point_rate * (per_frame // channels)]))
     records = b"".join(_record(name, analog, ptype, vals, proc, k == len(added) - 1, source)
                        for k, (name, ptype, vals) in enumerate(added))
     q, end = last
@@ -320,12 +323,10 @@ def with_neutral_calibration(path, absent):
     old_block = struct.unpack("<H", data[16:18])[0]
     new_block = (pstart + len(params)) // _BLOCK + 1
     params[2] = min(255, len(params) // _BLOCK)
-    for group in ("POINT", "ROTATION"):                      # block numbers: follow the data
-        start = values.get((groups.get(group), "DATA_START"))
-        if start is not None and start[0] == 2:
-            block = struct.unpack_from("<H", params, start[1] - pstart)[0]
-            struct.pack_into("<H", params, start[1] - pstart,
-                             (block + new_block - old_block) & 0xFFFF)
+    for (gid, name), (ptype, at) in values.items():         # block numbers: follow the data
+        if name == "DATA_START" and groups.get(gid) in ("POINT", "ROTATION") and ptype == 2:
+            block = struct.unpack_from("<H", params, at - pstart)[0]
+            struct.pack_into("<H", params, at - pstart, (block + new_block - old_block) & 0xFFFF)
     header = bytearray(data[:pstart])
     struct.pack_into("<H", header, 16, new_block)
     return bytes(header + params) + data[(old_block - 1) * _BLOCK:], [n for n, _, _ in added]
