@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -1991,6 +1991,8 @@ def test_a_used_count_that_is_not_a_number_is_refused_naming_it(tmp_path, group)
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(group=st.sampled_from(["POINT", "ANALOG"]),
        used=st.floats(allow_nan=True, allow_infinity=True, width=32))
+@example(group="POINT", used=float("nan"))
+@example(group="ANALOG", used=float("-inf"))
 def test_any_float_used_count_is_refused_or_read(tmp_path, group, used):
     """Any float in POINT:USED or ANALOG:USED: a non-finite one is refused naming the
     parameter; any other is read or refused naming the file (ezc3d insists on an integer)."""
