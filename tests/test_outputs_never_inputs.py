@@ -646,20 +646,26 @@ def test_the_scale_runs_output_over_its_coordinate_file_is_refused_in_the_librar
     assert digest(lab / "coords.mot") == before
 
 
+def make_leg39_lab(d):
+    """Leg39's published swing trial, model and IK setup in folder d, the setup's
+    <coordinate_file> naming coords.mot (beside them)."""
+    import gzip
+    leg39 = pathlib.Path(__file__).parent / "data" / "ik" / "leg39"
+    (d / "leg39.osim").write_bytes(gzip.decompress((leg39 / "leg39.osim.gz").read_bytes()))
+    shutil.copy(leg39 / "leg39_swing_short.trc", d)
+    setup = (leg39 / "leg39_swing_short_IK_Setup.xml").read_text()
+    assert "<coordinate_file />" in setup
+    (d / "ik.xml").write_text(setup.replace("<coordinate_file />",
+                                            "<coordinate_file>coords.mot</coordinate_file>"))
+    _sto(d / "coords.mot", ["time", "knee_angle_r"], [[0.0, 0.0], [1.0, 0.0]])
+
+
 def test_torques_output_over_its_ik_setups_coordinate_file_is_refused(tmp_path, capsys,
                                                                        monkeypatch):
     """What an --ik-setup names is an input whether or not its tasks read it (as for
     `urdf2dyn ik`): `torques MODEL TRIAL.trc --ik-setup SETUP -o` wrote the torques over the
     setup's <coordinate_file>. Leg39's published swing trial and IK setup."""
-    import gzip
-    leg39 = pathlib.Path(__file__).parent / "data" / "ik" / "leg39"
-    (tmp_path / "leg39.osim").write_bytes(gzip.decompress((leg39 / "leg39.osim.gz").read_bytes()))
-    shutil.copy(leg39 / "leg39_swing_short.trc", tmp_path)
-    setup = (leg39 / "leg39_swing_short_IK_Setup.xml").read_text()
-    assert "<coordinate_file />" in setup
-    (tmp_path / "ik.xml").write_text(setup.replace("<coordinate_file />",
-                                                   "<coordinate_file>coords.mot</coordinate_file>"))
-    _sto(tmp_path / "coords.mot", ["time", "knee_angle_r"], [[0.0, 0.0], [1.0, 0.0]])
+    make_leg39_lab(tmp_path)
     monkeypatch.chdir(tmp_path)
     before, existed = digest("coords.mot"), set(os.listdir(tmp_path))
     status, err = run(["torques", "leg39.osim", "leg39_swing_short.trc", "--ik-setup", "ik.xml",
@@ -727,20 +733,62 @@ def test_a_batchs_scaled_model_over_another_trials_motion_is_refused(lab):
     assert digest(lab / "walk2.trc") == before
 
 
-def test_the_trials_scaled_model_over_its_ik_setups_coordinate_file_is_refused(lab):
-    """An ik_setup's <coordinate_file> is an input of the trial (as for `urdf2dyn ik`): the
-    scaled model may not be written over it (nor over the setup)."""
+def test_the_trials_scaled_model_over_its_ik_setups_files_is_refused(lab):
+    """What an ik_setup names is an input of the trial whether or not the trial reads it (as
+    for `urdf2dyn ik`): the scaled model may not be written over its <coordinate_file>, its
+    <model_file> or its <marker_file> (the last two were not counted), nor over the setup."""
     from urdf2dyn.biomech.pipeline import inverse_dynamics_trial
     from urdf2dyn.biomech.stages import Scaling
     setup = (pathlib.Path(__file__).parent / "data" / "ik" / "leg39" /
              "leg39_swing_short_IK_Setup.xml").read_text()
-    (lab / "ik.xml").write_text(setup.replace("<coordinate_file />",
-                                              "<coordinate_file>coords.mot</coordinate_file>"))
+    for old, new in (("<coordinate_file />", "<coordinate_file>coords.mot</coordinate_file>"),
+                     ("leg39.osim", "model.osim"), ("leg39_swing_short.trc", "ik_walk.trc")):
+        assert old in setup
+        setup = setup.replace(old, new)
+    (lab / "ik.xml").write_text(setup)
     shutil.copy(lab / "static.trc", lab / "walk.trc")
-    for target, what in (("coords.mot", "IK setup's coordinate"), ("ik.xml", "IK setup")):
+    shutil.copy(lab / "static.trc", lab / "ik_walk.trc")
+    for target, what in (("coords.mot", "IK setup's coordinate"), ("ik.xml", "IK setup"),
+                         ("model.osim", "IK setup's model"), ("ik_walk.trc", "IK setup's marker")):
         before = digest(lab / target)
         with pytest.raises(ValueError, match=f"settings.scale.output {target}: that is the "
                                              f"{what} file"):
             inverse_dynamics_trial("scale_generic.osim", "walk.trc", ik_setup="ik.xml",
                                    scale=Scaling("setup_scale.xml", output=target))
         assert digest(lab / target) == before
+
+
+@pytest.mark.parametrize("argv,kind", [
+    (["torques", "scale_generic.osim", "static.trc", "--scale", "setup_scale.xml", "-o",
+      "t.sto"], "scale"),
+    (["torques", "leg39.osim", "leg39_swing_short.trc", "--ik-setup", "ik.xml", "-o",
+      "t.csv"], "ik"),
+    (["animate", "leg39.osim", "leg39_swing_short.trc", "--ik-setup", "ik.xml", "-o",
+      "a.gif", "--every", "10"], "ik"),
+], ids=["torques --scale", "torques --ik-setup", "animate --ik-setup"])
+def test_a_trials_setup_is_read_once_by_the_command_line(lab, capsys, monkeypatch, argv, kind):
+    """The command line needs a --scale or --ik-setup setup's file names before any work (no
+    output over one) and the trial needs the setup: it was read twice, once quietly for the
+    names. The settings read it once and keep what it names; the run still succeeds."""
+    import urdf2dyn.biomech.stages.settings as settings_module
+    from urdf2dyn.biomech.formats import ik_setup, scale_setup
+    if kind == "ik":
+        pytest.importorskip("matplotlib")
+        make_leg39_lab(lab)
+    reads = []
+
+    def counting(read):
+        def spy(path, *args, **kwargs):
+            reads.append(os.fspath(path))
+            return read(path, *args, **kwargs)
+        return spy
+    if kind == "scale":
+        monkeypatch.setattr(scale_setup, "read_scale_setup",
+                            counting(scale_setup.read_scale_setup))
+    else:
+        spy = counting(ik_setup.read_ik_setup)
+        monkeypatch.setattr(ik_setup, "read_ik_setup", spy)
+        monkeypatch.setattr(settings_module, "read_ik_setup", spy)
+    status, err = run(argv, capsys)
+    assert status == 0, err
+    assert reads == [argv[argv.index(f"--{kind}" if kind == "scale" else "--ik-setup") + 1]]

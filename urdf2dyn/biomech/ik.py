@@ -79,13 +79,16 @@ class IKSettings:
     1); tasks: the coordinate tasks applied
     (urdf2dyn.biomech.formats.ik_setup.IKTask); time_range: (t0, t1) of the frames fitted
     (None: all); setup: the Setup_IK.xml they come from; coordinate_file: the values of its
-    ``from_file`` tasks."""
+    ``from_file`` tasks; model_file, marker_file: the model and recording it names (a trial
+    fits its own: kept as inputs no output may replace, stages.trial_inputs)."""
     threads: int | None = 1
     weights: tuple[tuple[str, float], ...] | None = None
     tasks: tuple[Any, ...] = ()
     time_range: tuple[float, float] | None = None
     setup: str | None = None
     coordinate_file: str | None = None
+    model_file: str | None = None
+    marker_file: str | None = None
 
     @classmethod
     def from_setup(cls, setup: IKSetup, threads: int | None = 1) -> IKSettings:
@@ -94,7 +97,8 @@ class IKSettings:
         return cls(threads=threads, weights=tuple(setup.marker_weights().items()),
                    tasks=tuple(setup.coordinate_tasks()),
                    time_range=None if (math.isinf(t0) and math.isinf(t1)) else (t0, t1),
-                   setup=setup.path, coordinate_file=setup.coordinate_file)
+                   setup=setup.path, coordinate_file=setup.coordinate_file,
+                   model_file=setup.model_file, marker_file=setup.marker_file)
 
 
 def fit(model: Model, data: Markers, settings: IKSettings | None = None,

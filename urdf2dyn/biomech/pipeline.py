@@ -31,6 +31,7 @@ import os
 import time as _time
 import warnings
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -43,7 +44,7 @@ from .stages.settings import DEFAULT_DERIVATIVES, TrialSettings
 
 __all__ = ["TrialResult", "inverse_dynamics_trial", "inverse_dynamics_setup", "run_trials",
            "find_trials", "TrialSettings", "DEFAULT_DERIVATIVES", "MOTION_EXTENSIONS",
-           "MARKER_EXTENSIONS", "check_columns"]
+           "MARKER_EXTENSIONS", "check_columns", "batch_inputs"]
 
 
 @dataclass
@@ -374,7 +375,7 @@ def run_trials(model, trials, grf=None, *, settings=None, scheduler=None, max_wo
     if strict is not None:
         options["strict"] = strict
     settings = TrialSettings.from_keywords(settings, **options)
-    with guarding(_batch_inputs(jobs, settings)):   # a worker knows its own trial's files only
+    with guarding(batch_inputs(jobs, settings)):   # a worker knows its own trial's files only
         model = as_model(model, settings.strict)
         if settings.scale is not None:
             check_outputs([(SCALED_MODEL_ARGUMENT, settings.scale.output)])
@@ -399,9 +400,12 @@ def run_trials(model, trials, grf=None, *, settings=None, scheduler=None, max_wo
     return results
 
 
-def _batch_inputs(jobs, settings):
-    """Every trial's files, as (what, path): the scaled model (written by the first trial)
-    may be none of them."""
+def batch_inputs(jobs: list[tuple[Any, Any]], settings: TrialSettings
+                 ) -> list[tuple[str, str]]:
+    """Every file the trials ``jobs`` [(motion, ground reactions or None), ...] read that
+    they and their settings name (urdf2dyn.biomech.stages.trial_inputs), as (what, path):
+    the scaled model (written by the first trial) may be none of them, nor may any output a
+    caller writes after the trials (the command line's torques)."""
     return [named for path, grf in jobs
             for named in stages.trial_inputs(path, settings) + [("ground-reaction", grf)]
             if isinstance(named[1], (str, os.PathLike))]

@@ -2,7 +2,6 @@
 marker options and inverse-kinematics summary that urdf2dyn torques shares with them."""
 import os
 import sys
-import warnings
 
 import numpy as np
 
@@ -81,24 +80,6 @@ def cmd_ik(args):
     return 0
 
 
-def ik_setup_inputs(path):
-    """The files an --ik-setup names (its model, marker and coordinate files), as (kind,
-    path): inputs whether or not the run reads them, as for `urdf2dyn ik`, so no output may
-    be one. Read quietly: the trial reads the setup again and says its warnings and errors
-    then (a setup that cannot be read names no file here)."""
-    if not path:
-        return []
-    from ..biomech.formats.ik_setup import IKSetupError, read_ik_setup
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            setup = read_ik_setup(path)
-    except (IKSetupError, OSError):
-        return []
-    return [("IK setup's model", setup.model_file), ("IK setup's marker", setup.marker_file),
-            ("IK setup's coordinate", setup.coordinate_file)]
-
-
 def _ik_inputs(args, setup):
     """What `urdf2dyn ik` reads, as (kind, path), so that -o naming one is refused before any
     work as an error naming the option (the IK run's own check names its `output`)."""
@@ -152,19 +133,21 @@ def cmd_animate(args):
     """A trial you can watch: the library's inverse_dynamics_trial, then urdf2dyn.animate."""
     from ..biomech.animate import animate_trial, check_path
     from ..biomech.pipeline import inverse_dynamics_trial
+    from ..biomech.stages import TrialSettings, trial_inputs
     need_matplotlib()
     out = args.output or os.path.splitext(os.path.basename(args.trial))[0] + ".gif"
+    settings = TrialSettings.from_keywords(             # reads --ik-setup, once
+        filter_hz=args.filter, time_range=args.time_range, strict=args.strict,
+        **marker_options(args, [(args.trial, None)]))
     refuse_overwriting([("--output", out)], [("model", model_path(args.model)),
-                                            ("trial", args.trial), ("IK setup", args.ik_setup)]
-                       + ik_setup_inputs(args.ik_setup))
+                                            ("trial", args.trial)]
+                       + trial_inputs(args.trial, settings))
     try:
         check_path(out)             # before the trial: ffmpeg for .mp4
     except ImportError as e:
         raise ImportError(f"--output {e}") from None
     model = load(model_path(args.model), strict=args.strict)
-    options = marker_options(args, [(args.trial, None)])
-    res = inverse_dynamics_trial(model, args.trial, filter_hz=args.filter,
-                                 time_range=args.time_range, strict=args.strict, **options)
+    res = inverse_dynamics_trial(model, args.trial, settings=settings)
     animate_trial(model, res, path=out, every=args.every)      # its figure is not pyplot's
     frames = len(range(0, len(res.t), args.every))
     print(f"{out}: {counted(frames, 'frame')} of {res.path}, t = {res.t[0]:g} .. "

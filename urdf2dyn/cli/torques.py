@@ -11,7 +11,7 @@ from ..biomech.processing import DEFAULT_DERIVATIVES, DEFAULT_MAX_GAP
 from ..biomech.trajectory import MotionError
 from ..model import load
 from ..warn import Urdf2dynWarning, counted, missing_file
-from .markers import ik_setup_inputs, ik_summary, marker_options
+from .markers import ik_summary, marker_options
 from .options import (CUTOFF, DELIMITER_CHOICES, GAP, HUMOD_GRAVITY_HELP, JOBS, MASS, SPEED,
                       UsageError, add_floating_base, add_gravity, add_strict, contact, model_path,
                       need_matplotlib, need_scipy, parse_contacts, refuse_overwriting,
@@ -19,7 +19,7 @@ from .options import (CUTOFF, DELIMITER_CHOICES, GAP, HUMOD_GRAVITY_HELP, JOBS, 
 
 
 def cmd_torques(args):
-    from ..biomech.pipeline import find_trials, inverse_dynamics_trial, run_trials
+    from ..biomech.pipeline import batch_inputs, find_trials, inverse_dynamics_trial, run_trials
     if args.setup:
         return _torques_setup(args)
     if not args.robot or not args.motion:
@@ -39,19 +39,15 @@ def cmd_torques(args):
     if (args.static or args.scaled_model) and not args.scale:
         raise UsageError("--static and --scaled-model go with --scale SETUP_SCALE.xml (the "
                          "scaling's measurements and marker placement)")
-    inputs = [("model", robot), ("mapping", args.mapping), ("ExternalLoads", args.external_loads),
-              ("IK setup", args.ik_setup), ("scale setup", args.scale),
-              ("static trial", args.static)] + _scaling_inputs(args)
-    inputs += ik_setup_inputs(args.ik_setup)
-    inputs += [(kind, p) for motion, grf in jobs for kind, p in (("motion", motion),
-                                                                 ("ground-reaction", grf))]
-    _check_outputs(args, jobs, multi, inputs)
+    contacts = parse_contacts(args.contact)
+    settings = trial_settings(args, jobs, contacts)     # reads --ik-setup and --scale, once
+    # what the trials read, as the library says (setups and the files they name included)
+    _check_outputs(args, jobs, multi, [("model", robot)] + batch_inputs(jobs, settings))
     _check_batch_options(args, multi)
     model = load(robot, floating_base=args.floating_base, strict=args.strict,
                  couplers=args.couplers)
     notes = [note for note in [set_gravity(model, args.gravity)] if note]
     _check_mass(model, args)
-    contacts = parse_contacts(args.contact)
     for path in (args.output, args.plot, args.residuals):
         if multi and path:
             os.makedirs(path, exist_ok=True)
@@ -69,7 +65,6 @@ def cmd_torques(args):
         raise UsageError("--cycles events cuts the cycles at a C3D's Foot Strike events; the "
                          "motions given are not C3D files: use --cycles plates (the feet's "
                          "loads)")
-    settings = trial_settings(args, jobs, contacts)
     try:
         if not multi:
             path, grf = jobs[0]
@@ -92,23 +87,14 @@ def cmd_torques(args):
     return 0
 
 
-def _scaling_inputs(args):
-    """The files --scale's setup names that the scaling reads (the library's list,
-    urdf2dyn.biomech.stages.scale.scaling_inputs), as (kind, path): no output (--scaled-model
-    among them) may be one, refused before the trial naming the option."""
-    if not args.scale:
-        return []
-    from ..biomech.stages.scale import scaling_inputs
-    from ..biomech.stages.settings import Scaling
-    return scaling_inputs(Scaling(args.scale, args.static))
-
-
 def trial_settings(args, jobs, contacts):
-    """The trial settings (urdf2dyn.biomech.stages.TrialSettings) the options describe."""
+    """The trial settings (urdf2dyn.biomech.stages.TrialSettings) the options describe, the
+    --ik-setup and --scale setups read in them (once: the files they name are known before
+    any work, and no pass reads them again)."""
     from ..biomech.stages.settings import Scaling, TrialSettings
     scale = None
     if args.scale:
-        scale = Scaling(args.scale, args.static, args.mass, args.scaled_model)
+        scale = Scaling(args.scale, args.static, args.mass, args.scaled_model).read(args.strict)
     return TrialSettings.from_keywords(scale=scale,
         processing=args.processing or "urdf2dyn", filter_hz=args.filter,
         filter_loads=args.filter_loads == "yes", derivatives=args.derivatives,

@@ -34,7 +34,7 @@ from .kinematics import kinematics
 from .loads import loads
 from .read import read
 from .residuals import residuals
-from .scale import scale
+from .scale import scale, setup_inputs
 from .settings import (ExternalLoadsFile, ForcePlates, GroundReactions, MotionColumns, Scaling,
                        TrialSettings)
 from .trial import Dynamics, Finding, Kinematics, Loads, Motion, Scaled, Trial
@@ -64,16 +64,21 @@ def run(model, source, settings=None, passes=PASSES) -> Trial:
 
 def trial_inputs(source, settings):
     """The files a trial reads that its settings name, as (what, path): the motion, its
-    ground reactions or ExternalLoads file, the mapping, the IK setup and its coordinate file
-    (read or not, as OpenSim's), the scale setup and static trial (the files a scale setup
-    names are noted when the pass reads it)."""
-    loads = settings.loads
+    ground reactions or ExternalLoads file, the mapping, the IK setup and the model, marker
+    and coordinate files it names (read or not, as OpenSim's), the scale setup and static
+    trial, and when the scale setup is read already (Scaling.read) the files it names
+    (scale.setup_inputs; else they are noted when the pass reads it)."""
+    loads, ik = settings.loads, settings.ik
     named = [("motion", source), ("mapping", settings.mapping),
              ("ground-reaction", getattr(loads, "source", None)),
              ("ExternalLoads", getattr(loads, "path", None)),
-             ("IK setup", settings.ik.setup),
-             ("IK setup's coordinate", settings.ik.coordinate_file)]
-    if settings.scale is not None:
-        named += [("scale setup", settings.scale.setup), ("static trial", settings.scale.static)]
+             ("IK setup", ik.setup), ("IK setup's model", ik.model_file),
+             ("IK setup's marker", ik.marker_file),
+             ("IK setup's coordinate", ik.coordinate_file)]
+    how = settings.scale
+    if how is not None:
+        named += [("scale setup", how.setup_path), ("static trial", how.static)]
+        if how.setup_read is not None:
+            named += setup_inputs(how, how.setup_read)
     return [(what, os.fspath(path)) for what, path in named
             if isinstance(path, (str, os.PathLike))]

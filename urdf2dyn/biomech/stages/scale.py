@@ -14,10 +14,10 @@ from typing import Any
 
 from ..._safe_files import check_outputs, guarding, note_input
 from ...warn import MotionError, Urdf2dynWarning, missing_file
-from .settings import Scaling
+from .settings import Scaling, read_setup
 from .trial import Scaled, Trial
 
-__all__ = ["scale", "setup_inputs", "scaling_inputs", "OUTPUT_ARGUMENT"]
+__all__ = ["scale", "setup_inputs", "OUTPUT_ARGUMENT"]
 
 #: How the scaled model's destination is named in messages: the library's argument.
 OUTPUT_ARGUMENT = "settings.scale.output"
@@ -50,8 +50,8 @@ def _scale(trial, how):
     with guarding():
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", Urdf2dynWarning)
-            note_input(how.setup, "scale setup")
-            setup = read_scale_setup(how.setup, strict=strict)
+            note_input(how.setup_path, "scale setup")
+            setup = read_setup(how.setup, read_scale_setup, strict)
             _note_setup_inputs(how, setup)
             check_outputs([(OUTPUT_ARGUMENT, how.output)])      # before any work
             static = _static(how, setup, trial.settings.rotation, strict)
@@ -68,7 +68,7 @@ def _scale(trial, how):
             trial.warn(str(w.message))
         if how.output:
             result.write(how.output)
-    return result.model, Scaled(result.report, result.text, os.fspath(how.setup))
+    return result.model, Scaled(result.report, result.text, how.setup_path)
 
 
 def _note_setup_inputs(how, setup):
@@ -85,21 +85,6 @@ def setup_inputs(how: Scaling, setup: Any) -> list[tuple[str, str | None]]:
                                                           setup.place_marker_file]
     return [("marker set", setup.marker_set_file), ("coordinate", setup.coordinate_file)] + [
         ("static trial", p) for p in static]
-
-
-def scaling_inputs(how: Scaling) -> list[tuple[str, str | None]]:
-    """What a caller that writes outputs of its own after the trial (the command line) must
-    not write over, known before the trial runs: :func:`setup_inputs` of ``how.setup``, read
-    quietly here for its file names only (the scale pass reads it again and says its warnings
-    and errors; a setup that cannot be read names no file)."""
-    from ..formats.scale_setup import ScaleSetupError, read_scale_setup
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            setup = read_scale_setup(how.setup)
-    except (ScaleSetupError, OSError):
-        return []
-    return setup_inputs(how, setup)
 
 
 def _static(how, setup, rotation, strict):

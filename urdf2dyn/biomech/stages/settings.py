@@ -29,7 +29,7 @@ from ..residuals import ResidualSettings
 
 __all__ = ["TrialSettings", "GroundReactions", "ExternalLoadsFile", "ForcePlates",
            "MotionColumns", "Scaling", "PROCESSINGS", "PLATE_RATES", "DEFAULT_DERIVATIVES",
-           "processing_named"]
+           "processing_named", "read_setup"]
 
 # ----------------------------------------------------------------------------- the loads' source
 
@@ -76,17 +76,57 @@ PLATE_RATES = ("analog", "marker")
 
 # ----------------------------------------------------------------------------- scaling first
 
-@dataclass(frozen=True)
+def read_setup(setup: Any, read: Any, strict: bool = False) -> Any:
+    """An OpenSim setup read once: ``setup`` itself when it is read already (an object with
+    its ``path``), else ``read(setup, strict=strict)``, its warnings said now. What the
+    settings keep (an IK setup's names, a Scaling's setup), so the files it names are known
+    before the trial runs (no output may replace one) and no pass reads it a second time."""
+    if setup is None or _is_path(setup):
+        return None if setup is None else read(setup, strict=strict)
+    return setup
+
+
+@dataclass(frozen=True, eq=False)
 class Scaling:
     """Scale the model to the subject before the trial (the scale pass,
     urdf2dyn.biomech.scale): an OpenSim ScaleTool ``setup`` (its measurements, manual scales,
-    marker set file and marker placement), ``static`` the static trial instead of the setup's
-    (a .trc or C3D recorded in the trial's lab: turned by the trial's ``rotation``), ``mass``
-    the subject's (kg) instead of the setup's, ``output`` where to write the scaled .osim."""
-    setup: str
+    marker set file and marker placement; its path, or the ScaleSetup read already, as
+    :meth:`read` gives), ``static`` the static trial instead of the setup's (a .trc or C3D
+    recorded in the trial's lab: turned by the trial's ``rotation``), ``mass`` the subject's
+    (kg) instead of the setup's, ``output`` where to write the scaled .osim. Two are equal when
+    they name the same setup file and the same static trial, mass and output."""
+    setup: Any
     static: str | None = None
     mass: float | None = None
     output: str | None = None
+
+    @property
+    def setup_path(self) -> str:
+        """The setup's file, whether ``setup`` is its path or the setup read."""
+        return os.fspath(getattr(self.setup, "path", self.setup))
+
+    @property
+    def setup_read(self) -> Any:
+        """The ScaleSetup when read already (:meth:`read`), else None."""
+        return None if _is_path(self.setup) else self.setup
+
+    def read(self, strict: bool = False) -> Scaling:
+        """These settings with the setup read (once, its warnings said now): the files it
+        names are then among the trial's inputs (stages.trial_inputs) before any work, and
+        the scale pass does not read it again."""
+        from ..formats.scale_setup import read_scale_setup
+        return replace(self, setup=read_setup(self.setup, read_scale_setup, strict))
+
+    def _key(self):
+        return (self.setup_path, self.static, self.mass, self.output)
+
+    def __eq__(self, other):
+        if not isinstance(other, Scaling):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
 
 
 def _residual_settings(x):
@@ -318,8 +358,7 @@ class TrialSettings:
         setup = keywords.pop("ik_setup", None)
         if setup is not None:
             strict = keywords.get("strict", base.strict)
-            s = setup if isinstance(setup, IKSetup) else read_ik_setup(setup, strict=strict)
-            ik = IKSettings.from_setup(s, ik.threads)
+            ik = IKSettings.from_setup(read_setup(setup, read_ik_setup, strict), ik.threads)
         if threads is not None:
             ik = replace(ik, threads=threads)
         keywords["ik"] = ik
