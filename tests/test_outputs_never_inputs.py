@@ -758,6 +758,52 @@ def test_the_trials_scaled_model_over_its_ik_setups_files_is_refused(lab):
         assert digest(lab / target) == before
 
 
+def test_the_scale_runs_output_over_its_setups_own_model_is_refused_in_the_library(lab):
+    """biomech.scale.run_setup given a model object: the setup's <model_file> stays an input."""
+    from urdf2dyn.biomech.scale import load_generic, run_setup
+    shutil.copy(lab / "scale_generic.osim", lab / "generic_copy.osim")
+    model = load_generic(lab / "generic_copy.osim")
+    before = digest(lab / "scale_generic.osim")
+    with pytest.raises(ValueError, match="output scale_generic.osim: that is the scale "
+                                         "setup's model file"):
+        run_setup("setup_scale.xml", output="scale_generic.osim", model=model)
+    assert digest(lab / "scale_generic.osim") == before
+
+
+def test_the_scale_setups_own_model_is_an_input_when_the_trial_scales_another(lab):
+    """The trial scales the model it is given (here a model object, loaded from a copy), not
+    the scale setup's <model_file>: that file was no input, and settings.scale.output naming
+    it wrote the scaled model over the user's generic model. Refused before any work."""
+    from urdf2dyn.biomech.pipeline import inverse_dynamics_trial
+    from urdf2dyn.biomech.stages import Scaling
+    shutil.copy(lab / "scale_generic.osim", lab / "generic_copy.osim")
+    shutil.copy(lab / "static.trc", lab / "walk.trc")
+    model = urdf2dyn.load(lab / "generic_copy.osim")
+    before, existed = digest(lab / "scale_generic.osim"), set(os.listdir(lab))
+    with pytest.raises(ValueError, match="settings.scale.output scale_generic.osim: that is "
+                                         "the scale setup's model file"):
+        inverse_dynamics_trial(model, "walk.trc",
+                               scale=Scaling("setup_scale.xml", output="scale_generic.osim"))
+    assert digest(lab / "scale_generic.osim") == before and set(os.listdir(lab)) == existed
+
+
+@pytest.mark.parametrize("argv,flag", [
+    (["torques", "generic_copy.osim", "static.trc", "--scale", "setup_scale.xml",
+      "--scaled-model", "scale_generic.osim"], "--scaled-model"),
+    (["scale", "setup_scale.xml", "--model", "generic_copy.osim", "-o", "scale_generic.osim"],
+     "-o")], ids=["torques --scaled-model", "scale -o"])
+def test_an_output_over_the_scale_setups_own_model_is_refused(lab, capsys, argv, flag):
+    """`torques COPY.osim STATIC --scale SETUP --scaled-model GENERIC.osim` (or `scale SETUP
+    --model COPY.osim -o GENERIC.osim`), GENERIC.osim the setup's <model_file>: the scaled
+    model was written over it. Refused before any work, naming the option."""
+    shutil.copy(lab / "scale_generic.osim", lab / "generic_copy.osim")
+    before, existed = digest(lab / "scale_generic.osim"), set(os.listdir(lab))
+    status, err = run(argv, capsys)
+    assert status == 2, err
+    assert f"{flag} scale_generic.osim: that is the scale setup's model file" in err, err
+    assert digest(lab / "scale_generic.osim") == before and set(os.listdir(lab)) == existed
+
+
 @pytest.mark.parametrize("argv,kind", [
     (["torques", "scale_generic.osim", "static.trc", "--scale", "setup_scale.xml", "-o",
       "t.sto"], "scale"),

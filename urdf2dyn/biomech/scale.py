@@ -683,7 +683,9 @@ def _run_setup(setup, output, model, static, strict, marker_set, processing):
     if marker_set is not None:
         s = replace(s, marker_set_file=os.path.abspath(marker_set))
     trial_file = s.scale_marker_file or s.place_marker_file
-    for path, what in ((s.path, "setup"), (None if model else s.model_file, "model"),
+    # the setup's model is an input even when another model is scaled: never replaced
+    for path, what in ((s.path, "setup"), (s.model_file, "scale setup's model" if model
+                                           else "model"),
                        (s.marker_set_file, "marker set"),
                        (None if static else trial_file, "static trial"),
                        (s.coordinate_file, "coordinate")):     # read or not, as IK's

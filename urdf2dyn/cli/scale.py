@@ -12,6 +12,8 @@ def cmd_scale(args):
     setup = read_scale_setup(args.setup, strict=args.strict)
     refuse_overwriting([("-o", args.output)],
                        [("setup", args.setup), ("model", args.model or setup.model_file),
+                        # never replaced, even when --model is scaled instead
+                        ("scale setup's model", setup.model_file),
                         ("marker set", args.marker_set or setup.marker_set_file),
                         ("static trial", args.static or setup.scale_marker_file or
                          setup.place_marker_file),
