@@ -838,3 +838,23 @@ def test_a_trials_setup_is_read_once_by_the_command_line(lab, capsys, monkeypatc
     status, err = run(argv, capsys)
     assert status == 0, err
     assert reads == [argv[argv.index(f"--{kind}" if kind == "scale" else "--ik-setup") + 1]]
+
+
+@pytest.mark.parametrize("argv,flag,target", [
+    (["torques", "robot.urdf", "motion.csv", "-o", "motion.csv"], "--output", "motion.csv"),
+    (["torques", "scale_generic.osim", "static.trc", "--scale", "setup_scale.xml",
+      "--scaled-model", "scale_markers.xml"], "--scaled-model", "scale_markers.xml"),
+], ids=["-o at write time", "--scaled-model in the scale pass"])
+def test_a_refusal_found_after_the_command_lines_check_names_the_option(
+        lab, capsys, monkeypatch, argv, flag, target):
+    """Should the command line's list of inputs miss one (here the library's list is emptied),
+    the guard still refuses the output when the work writes it, or when the scale pass checks
+    it: that refusal named the file only ("motion.csv: that is the ...") or the library's
+    argument (settings.scale.output), not the option the user gave. It names the option."""
+    import urdf2dyn.biomech.pipeline as pipeline
+    monkeypatch.setattr(pipeline, "batch_inputs", lambda jobs, settings: [])
+    before = digest(lab / target)
+    status, err = run(argv, capsys)
+    assert status == 1, err
+    assert f"urdf2dyn torques: error: {flag} {target}: that is the " in err, err
+    assert digest(lab / target) == before

@@ -28,11 +28,15 @@ import threading
 
 __all__ = ["replacing", "same_file", "refuse_overwriting_inputs", "refuse_input", "guarding",
            "note_input", "check_outputs", "check_output_paths", "refuse_same_outputs",
-           "refuse_missing_folders"]
+           "refuse_missing_folders", "name_outputs"]
 
 # The inputs of the work in progress: (what, path, (device, inode)) of each file read, or None
 # outside guarding(). One list for every thread of the work (a batch's workers read too).
 _inputs: list[tuple[str, str, tuple[int, int]]] | None = None
+# The outputs the work declared before any work, as (flag, resolved path), the first naming of
+# each kept: a refusal found later (at write time, or by a library check nested in the work)
+# names the option the user gave (the command line's) rather than none, or the library's.
+_outputs: list[tuple[str, str]] = []
 _depth = 0
 _lock = threading.Lock()
 
@@ -51,6 +55,7 @@ def guarding(inputs=()):
     with _lock:
         if _depth == 0:
             _inputs = []
+            _outputs.clear()
         _depth += 1
     try:
         for what, path in inputs:
@@ -61,6 +66,30 @@ def guarding(inputs=()):
             _depth -= 1
             if _depth == 0:
                 _inputs = None
+                _outputs.clear()
+
+
+def name_outputs(outputs):
+    """Within :func:`guarding`: the outputs (flag, path) the work will write, so that a
+    refusal of one found later (by :func:`replacing` at write time, or by a check of the
+    library the work calls) names its flag as given here, the first naming of a path kept.
+    Nothing outside :func:`guarding`; None paths skipped."""
+    if _inputs is None:
+        return
+    with _lock:
+        for flag, path in outputs:
+            if path is not None and flag and _flag_of(path) is None:
+                _outputs.append((flag, _resolved(path)))
+
+
+def _resolved(path):
+    return os.path.normcase(os.path.realpath(os.fspath(path)))
+
+
+def _flag_of(path):
+    """The flag a declared output (:func:`name_outputs`) at path was named by, or None."""
+    real = _resolved(path)
+    return next((flag for flag, p in _outputs if p == real), None)
 
 
 def note_input(path, what):
@@ -82,6 +111,9 @@ def check_outputs(outputs, created=()):
     has noted as an input (:func:`note_input`), by any name, or fails
     :func:`check_output_paths` (``created`` as there). None paths skipped."""
     outputs = [(flag, path) for flag, path in outputs if path is not None]
+    name_outputs(outputs)
+    # named as the caller's caller named it (the command line's option) when it did
+    outputs = [(_flag_of(path) or flag, path) for flag, path in outputs]
     for flag, path in outputs:
         refuse_input(path, flag)
     check_output_paths(outputs, created)
@@ -204,7 +236,7 @@ def replacing(path):
         Where to write the content.
     """
     path = os.fspath(path)
-    refuse_input(path)
+    refuse_input(path, _flag_of(path))     # named by its option when the work declared it
     folder, base = os.path.split(os.path.abspath(path))
     ext = os.path.splitext(base)[1]
     fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=f".part{ext}", dir=folder)

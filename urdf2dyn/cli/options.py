@@ -8,7 +8,7 @@ import numpy as np
 
 from ..biomech.trajectory import MotionError
 from ..bundled import data_path
-from .._safe_files import check_output_paths, refuse_overwriting_inputs
+from .._safe_files import check_output_paths, name_outputs, refuse_overwriting_inputs
 from ..warn import missing_file
 
 
@@ -120,6 +120,7 @@ def refuse_overwriting(outputs, inputs=(), created=()):
     command creates when missing (as it documents): an output in one is not refused for its
     folder, a folder that is a file is."""
     outputs = [(flag, path) for flag, path in outputs if path is not None]
+    name_outputs(outputs)       # a refusal found later, at write time, names the option too
     try:
         refuse_overwriting_inputs(outputs, inputs)
         check_output_paths(outputs, created)
