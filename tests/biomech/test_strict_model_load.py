@@ -28,26 +28,31 @@ def _break_first_inertia(path):
     path.write_text(text)
 
 
-def _ik(tmp_path, via_option):
-    folder = tmp_path / "gait2392"
-    shutil.copytree(os.path.join(DATA, "ik", "gait2392"), folder)
-    _break_first_inertia(folder / "subject01_simbody.osim")
-    argv = ["ik", "--setup", os.fspath(folder / "subject01_Setup_IK.xml"),
-            "--output", os.fspath(tmp_path / "out.mot")]
+def _published(tmp_path, source, model, argv, output, via_option):
+    """(argv, output) of a command run on a copy of the published folder tests/data/<source>
+    whose model (a file in it) has its first inertia made impossible: in argv, "{folder}" is
+    the copy, "{tmp}" tmp_path and "{out}" the output (tmp_path/output); via_option: the
+    model is also given with --model."""
+    folder = tmp_path / os.path.basename(source)
+    shutil.copytree(os.path.join(DATA, *source.split("/")), folder)
+    _break_first_inertia(folder / model)
+    out = tmp_path / output
+    argv = [a.format(folder=folder, tmp=tmp_path, out=out) for a in argv]
     if via_option:
-        argv += ["--model", os.fspath(folder / "subject01_simbody.osim")]
-    return argv, tmp_path / "out.mot"
+        argv += ["--model", os.fspath(folder / model)]
+    return argv, out
+
+
+def _ik(tmp_path, via_option):
+    return _published(tmp_path, "ik/gait2392", "subject01_simbody.osim",
+                      ["ik", "--setup", "{folder}/subject01_Setup_IK.xml", "--output", "{out}"],
+                      "out.mot", via_option)
 
 
 def _scale(tmp_path, via_option):
-    folder = tmp_path / "gait2354"
-    shutil.copytree(os.path.join(DATA, "scale", "gait2354"), folder)
-    _break_first_inertia(folder / "gait2354_simbody.osim")
-    argv = ["scale", os.fspath(folder / "subject01_Setup_Scale.xml"),
-            "-o", os.fspath(tmp_path / "out.osim")]
-    if via_option:
-        argv += ["--model", os.fspath(folder / "gait2354_simbody.osim")]
-    return argv, tmp_path / "out.osim"
+    return _published(tmp_path, "scale/gait2354", "gait2354_simbody.osim",
+                      ["scale", "{folder}/subject01_Setup_Scale.xml", "-o", "{out}"],
+                      "out.osim", via_option)
 
 
 def _torques(tmp_path, via_option):
@@ -79,15 +84,10 @@ def _torques(tmp_path, via_option):
 
 
 def _rra(tmp_path, via_option):
-    folder = tmp_path / "rra"
-    shutil.copytree(os.path.join(DATA, "opensim_models", "Gait2354_Simbody"), folder)
-    _break_first_inertia(folder / "subject01_simbody.osim")
-    argv = ["rra", os.fspath(folder / "subject01_Setup_RRA.xml"), "--knot-interval", "0.2",
-            "--results-directory", os.fspath(tmp_path / "results"),
-            "--output-model", os.fspath(tmp_path / "out.osim")]
-    if via_option:
-        argv += ["--model", os.fspath(folder / "subject01_simbody.osim")]
-    return argv, tmp_path / "out.osim"
+    return _published(tmp_path, "opensim_models/Gait2354_Simbody", "subject01_simbody.osim",
+                      ["rra", "{folder}/subject01_Setup_RRA.xml", "--knot-interval", "0.2",
+                       "--results-directory", "{tmp}/results", "--output-model", "{out}"],
+                      "out.osim", via_option)
 
 
 @pytest.mark.parametrize("via_option", [False, True], ids=["setup-model", "model-option"])
