@@ -537,25 +537,38 @@ def test_a_translational_coupler_off_its_function_gets_no_degrees_advice(leg39, 
         assert held not in said[0]
 
 
-@pytest.mark.parametrize("factor", [1000.0, 1000.0 * 1.02, 1000.0 / 1.02])
-def test_a_translational_coupler_in_millimetres_is_told_so(leg39, factor):
-    """Leg39's tib_tx_r (a tibia translation, m) written in millimetres, 1000 times
-    OpenSim's function of the knee (give or take 2 %: a function near but not exactly the
-    model's): named with its gap in metres, and told it is about 1000 times that function,
-    in millimetres where metres are read, as a rotation 57.3 times its function is told it
-    is in degrees. The warning said only that it was off, leaving the user to guess why."""
+#: Leg39's dependent coordinates, each moved by one CoordinateCouplerConstraint
+LEG39_DEPENDENT = ("tib_tx_r", "tib_ty_r", "pat_tx_r", "pat_ty_r", "pat_angle_r")
+
+
+@pytest.mark.parametrize("coordinate,function,factor,unit,words,other", [
+    ("tib_tx_r", "knee_tx_r", 1000.0, "m", "millimetres where metres", "degrees"),
+    ("tib_tx_r", "knee_tx_r", 1000.0 * 1.02, "m", "millimetres where metres", "degrees"),
+    ("tib_tx_r", "knee_tx_r", 1000.0 / 1.02, "m", "millimetres where metres", "degrees"),
+    ("pat_angle_r", "pat_angle_r", math.degrees(1.0), "rad", "degrees where radians",
+     "millimetres"),
+], ids=["tibia in mm", "tibia in mm +2 %", "tibia in mm -2 %", "patella in degrees"])
+def test_a_coupler_in_another_unit_is_told_so(leg39, coordinate, function, factor, unit,
+                                              words, other):
+    """A Leg39 coupler's dependent coordinate written in another unit than the file's: the
+    tibia translation tib_tx_r in millimetres, 1000 times OpenSim's function of the knee
+    (give or take 2 %: a function near but not exactly the model's), or the patella rotation
+    pat_angle_r in degrees in a radians file, 57.3 times it. Named with its gap in the unit
+    OpenSim's function makes it, and told how many times that function it is, so in which
+    unit where the file's is read (the warning said only that it was off, leaving the user to
+    guess why); the other unit is not suggested, the other couplers not named."""
     path, opensims = leg39
-    motion, t_worst, gap = _leg39_motion(path, opensims, "tib_tx_r", factor)
+    motion, _, gap = _leg39_motion(path, opensims, coordinate, factor)
     said = _coupler_warnings(path, motion)
     assert len(said) == 1, said
-    m = re.search(r"tib_tx_r up to (\S+) m off knee_tx_r's function of knee_angle_r "
-                  r"\(at t = (\S+) s\): it is (\S+) times it, so in millimetres where metres "
+    m = re.search(rf"{coordinate} up to (\S+) {unit} off {function}'s function of "
+                  rf"knee_angle_r \(at t = (\S+) s\): it is (\S+) times it, so in {words} "
                   r"are read", said[0])
     assert m, said[0]
     assert float(m.group(1)) == pytest.approx(gap, rel=5e-3)      # written to 3 digits
     assert float(m.group(3)) == pytest.approx(factor, rel=5e-3)
-    assert "degrees" not in said[0]
-    for held in ("tib_ty_r", "pat_tx_r", "pat_ty_r", "pat_angle_r"):
+    assert other not in said[0]
+    for held in set(LEG39_DEPENDENT) - {coordinate}:
         assert held not in said[0]
 
 
@@ -567,19 +580,3 @@ def test_a_rotational_coupler_1000_times_its_function_is_not_called_millimetres(
     said = _coupler_warnings(path, motion)
     assert len(said) == 1 and "pat_angle_r up to" in said[0], said
     assert "millimetres" not in said[0] and "degrees" not in said[0], said[0]
-
-
-def test_a_rotational_coupler_in_degrees_is_told_so(leg39):
-    """Leg39's pat_angle_r (the patella's rotation) written in degrees in the radians file:
-    named with its gap in radians as OpenSim's function makes it, and told it is 57.3 times
-    that function, in degrees where radians are read."""
-    path, opensims = leg39
-    motion, t_worst, gap = _leg39_motion(path, opensims, "pat_angle_r", math.degrees(1.0))
-    said = _coupler_warnings(path, motion)
-    assert len(said) == 1, said
-    m = re.search(r"pat_angle_r up to (\S+) rad off pat_angle_r's function of knee_angle_r "
-                  r"\(at t = (\S+) s\): it is 57\.3 times it, so in degrees where radians "
-                  r"are read", said[0])
-    assert m, said[0]
-    assert float(m.group(1)) == pytest.approx(gap, rel=5e-3)      # written to 3 digits
-    assert "tib_tx_r" not in said[0]
