@@ -858,3 +858,29 @@ def test_a_refusal_found_after_the_command_lines_check_names_the_option(
     assert status == 1, err
     assert f"urdf2dyn torques: error: {flag} {target}: that is the " in err, err
     assert digest(lab / target) == before
+
+
+@pytest.mark.parametrize("given,target", [
+    (["--model", "other.urdf"], "robot.urdf"), (["--marker-file", "walk2.trc"], "walk.trc")],
+    ids=["--model given", "--marker-file given"])
+def test_ik_output_over_a_file_its_setup_names_but_the_run_does_not_read_is_refused(
+        lab, capsys, given, target):
+    """`ik --setup ik.xml --model OTHER -o MODEL`, MODEL the setup's <model_file> (or
+    --marker-file and its <marker_file>): the run reads the file given instead, and the
+    setup's own was not counted (the command line's list) or not noted (the library's, for
+    the marker file): the motion was written over it. Both are inputs whether or not read,
+    the library's list (biomech.ik.setup_inputs) says so, and -o naming one is refused before
+    any work, by the command line (naming -o) and by the library alone (naming output)."""
+    from urdf2dyn.biomech.ik import run_setup
+    shutil.copy(lab / "robot.urdf", lab / "other.urdf")
+    shutil.copy(lab / "walk.trc", lab / "walk2.trc")
+    argv = ["ik", "--setup", "ik.xml", "--model", "robot.urdf", "--markers", "markers.csv"]
+    argv = _with(argv, argparse.Namespace(option_strings=[given[0]]), given[1])
+    before, existed = digest(lab / target), set(os.listdir(lab))
+    status, err = run(argv + ["-o", target], capsys)
+    assert status == 2 and f"--output {target}: that is the " in err, err
+    assert digest(lab / target) == before and set(os.listdir(lab)) == existed
+    if given[0] == "--marker-file":
+        with pytest.raises(ValueError, match=f"output {target}: that is the marker file"):
+            run_setup("ik.xml", output=target, marker_file="walk2.trc")
+        assert digest(lab / target) == before and set(os.listdir(lab)) == existed

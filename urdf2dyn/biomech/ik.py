@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from ..model import Model
 
 __all__ = ["IKResult", "IKSettings", "solve", "fit", "run_setup", "determined_frames",
-           "measured_frames", "coordinate_file_reader"]
+           "measured_frames", "coordinate_file_reader", "setup_inputs"]
 
 
 @dataclass
@@ -555,21 +555,27 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
                           threads, strict, marker_file, reading)
 
 
+def setup_inputs(setup: IKSetup) -> list[tuple[str, str | None]]:
+    """The files an IK setup (read already) names, as (what, path): itself, its model, its
+    marker recording and its from_file tasks' coordinate file. Each is an input whether or
+    not a run reads it (a model or recording given instead), so no output may be one."""
+    return [("setup", setup.path), ("model", setup.model_file),
+            ("marker", setup.marker_file), ("coordinate", setup.coordinate_file)]
+
+
 def _run_setup(setup, output, model, markers, marker_data, read_marker_file, threads, strict,
                marker_file, reading):
     s = setup if isinstance(setup, IKSetup) else read_ik_setup(setup, strict=strict)
+    for what, path in setup_inputs(s):         # before a marker_file given replaces its own
+        note_input(path, what)
     if marker_file is not None:
         s = replace(s, marker_file=os.path.abspath(marker_file))
+        note_input(s.marker_file, "marker")
     if not any(w > 0 for w in s.marker_weights().values()):
         raise IKSetupError(f"{s.path}: <IKTaskSet> {_no_marker_task(s)}: OpenSim's IK fits "
                            "only the markers its IKMarkerTasks name; add one per marker to "
                            "fit (<IKMarkerTask name=\"RASI\"><apply>true</apply><weight>1"
                            "</weight></IKMarkerTask>)")
-    # what the setup names is an input (the model, the markers, the coordinates of from_file
-    # tasks), whether or not this run reads it: no output may be one, by any name
-    for path, what in ((s.path, "setup"), (s.model_file, "model"), (s.marker_file, "marker"),
-                       (s.coordinate_file, "coordinate")):
-        note_input(path, what)
     out = s.output_motion_file if output is None else output
     results = _results_directory(s)
     if os.path.exists(results) and not os.path.isdir(results):

@@ -81,12 +81,13 @@ def cmd_ik(args):
 
 
 def _ik_inputs(args, setup):
-    """What `urdf2dyn ik` reads, as (kind, path), so that -o naming one is refused before any
-    work as an error naming the option (the IK run's own check names its `output`)."""
-    return [("setup", args.setup),
-            ("model", model_path(args.model) if args.model else setup.model_file),
-            ("model-marker", args.markers), ("marker", args.marker_file or setup.marker_file),
-            ("coordinate", setup.coordinate_file)]
+    """What `urdf2dyn ik` reads, as (kind, path): every file the setup names (the library's
+    list, urdf2dyn.biomech.ik.setup_inputs: inputs whether or not read) and the files given
+    instead, so that -o naming one is refused before any work naming the option."""
+    from ..biomech.ik import setup_inputs
+    return setup_inputs(setup) + [("model", model_path(args.model) if args.model else None),
+                                  ("model-marker", args.markers),
+                                  ("marker", args.marker_file or None)]
 
 
 def _model_markers(model, model_file, path, strict):
