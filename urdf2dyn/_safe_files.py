@@ -110,10 +110,10 @@ def check_outputs(outputs, created=()):
     """Before any work: ValueError when an output (flag, path) names a file the guarded work
     has noted as an input (:func:`note_input`), by any name, or fails
     :func:`check_output_paths` (``created`` as there). None paths skipped."""
-    outputs = [(flag, path) for flag, path in outputs if path is not None]
+    # each named as an outer caller declared it (the command line's option) when one did;
+    # two outputs of this call naming one file keep their own names (refused as such)
+    outputs = [(_flag_of(path) or flag, path) for flag, path in outputs if path is not None]
     name_outputs(outputs)
-    # named as the caller's caller named it (the command line's option) when it did
-    outputs = [(_flag_of(path) or flag, path) for flag, path in outputs]
     for flag, path in outputs:
         refuse_input(path, flag)
     check_output_paths(outputs, created)
