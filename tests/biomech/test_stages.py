@@ -327,3 +327,20 @@ def test_the_model_may_be_its_file():
     with pytest.raises(TypeError, match="model: expected a urdf2dyn.Model or a model file's "
                                         "path, got int"):
         inverse_dynamics_trial(3, MOTION, GRF)
+
+
+def test_a_scaling_with_its_setup_read_is_the_same_settings():
+    """Scaling.read keeps the scale setup read (so the trial's inputs are known before any
+    work and no pass reads it again): the settings stay comparable, hashable (a batch's
+    trials share one scaling by them) and printable in a line, the setup named by its file
+    (a ScaleSetup is neither hashable nor short)."""
+    from urdf2dyn.biomech.stages import Scaling
+    path = os.path.join(DATA, "real_lab", "scale", "setup_scale.xml")
+    given, read = Scaling(path, mass=70.0), Scaling(path, mass=70.0).read()
+    assert read.setup_read is not None and read.setup_read.path == path
+    assert given.setup_read is None and read.setup_path == given.setup_path == path
+    assert read == given and hash(read) == hash(given) and read != Scaling(path, mass=71.0)
+    assert repr(read) == (f"Scaling(setup=<ScaleSetup read from {path!r}>, static=None, "
+                          "mass=70.0, output=None)")
+    assert repr(given) == f"Scaling(setup={path!r}, static=None, mass=70.0, output=None)"
+    assert read.read() is not read and read.read().setup is read.setup     # not read twice

@@ -128,6 +128,13 @@ class Scaling:
     def __hash__(self):
         return hash(self._key())
 
+    def __repr__(self):
+        """The setup by its file (read or not: the same settings), then the other fields."""
+        setup = (repr(self.setup_path) if self.setup_read is None
+                 else f"<ScaleSetup read from {self.setup_path!r}>")
+        return (f"Scaling(setup={setup}, static={self.static!r}, mass={self.mass!r}, "
+                f"output={self.output!r})")
+
 
 def _residual_settings(x):
     """reduce_residuals as a ResidualSettings (or None)."""
