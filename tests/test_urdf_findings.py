@@ -357,3 +357,24 @@ def test_check_reads_an_mjcf_include_beside_the_file_from_any_folder(tmp_path, m
     (tmp_path / "model" / "parts" / "arm.xml").unlink()
     errors = [f for f in urdf2dyn.check(str(path)) if f.kind == "error"]
     assert len(errors) == 1 and errors[0].line == 3 and "parts/arm.xml" in errors[0].message
+
+
+def test_icub_collision_max_contacts_passes_silently():
+    """robotology's creo2urdf writes <max_contacts>1</max_contacts> first in every collision of
+    a hand link (icub-models c74d0c6, iCub_creo2urdf/robots/iCubGazeboV2_10/model.urdf: 39 of
+    them), for Gazebo. It changes no dynamics, and the user of a vendor's model cannot act on
+    it: loading that file printed 39 'unknown element' warnings. Pinocchio (the oracle) reads
+    the same text, with the same inertia."""
+    pin = pytest.importorskip("pinocchio")
+    collision = ('<collision><max_contacts>1</max_contacts><origin xyz="0 0 0" rpy="3.14159 0 '
+                 '0"/><geometry><sphere radius="0.01"/></geometry></collision>')
+    text = document(BASE[0], BASE[1].replace("</link>", collision + "</link>"), joint(LIMIT))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = urdf2dyn.load(text)
+    assert model.findings == ()
+    assert urdf2dyn.check(text) == []
+    q = np.array([0.3])
+    pm = pin.buildModelFromXML(text)
+    np.testing.assert_allclose(model.mass_matrix(q), pin.crba(pm, pm.createData(), q),
+                               rtol=1e-14)

@@ -328,6 +328,7 @@ LEAF(x_self_filter, "self_filter", NULL);               /* ROS robot_self_filter
 LEAF(x_collision_checking, "collision_checking", NULL); /* old urdfdom */
 LEAF(x_self_collision, "self_collision_checking", NULL);
 LEAF(x_material, "material", NULL);                     /* inside <collision> */
+LEAF(x_max_contacts, "max_contacts", NULL);             /* creo2urdf (iCub), for Gazebo */
 LEAF(s_mass, "mass", " value ");
 LEAF(s_inertia, "inertia", " ixx ixy ixz iyy iyz izz ");
 LEAF(s_box, "box", " size ");
@@ -349,7 +350,8 @@ SPEC(s_inertial, "inertial", " ", &s_origin, &s_mass, &s_inertia);
 SPEC(s_geometry, "geometry", " name ", &s_box, &s_cylinder, &s_sphere, &s_capsule, &s_mesh);
 SPEC(s_material, "material", " name ", &s_color, &s_texture);
 SPEC(s_visual, "visual", " name ", &s_origin, &s_geometry, &s_material);
-SPEC(s_collision, "collision", " name ", &s_origin, &s_geometry, &x_material, &x_verbose);
+SPEC(s_collision, "collision", " name ", &s_origin, &s_geometry, &x_material, &x_verbose,
+     &x_max_contacts);
 SPEC(s_link, "link", " name type ", &s_inertial, &s_visual, &s_collision, &x_contact, &x_gravity,
      &x_kinematic, &x_surface, &x_self_filter, &x_collision_checking, &x_self_collision);
 SPEC(s_joint, "joint", " name type dont_collapse ", &s_origin, &s_parent, &s_child, &s_axis,
