@@ -210,8 +210,9 @@ _JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar",
 # (scaling, residual reduction) leave it unsaid.
 SKIPPED_FOR_ID = "skipped what does not enter inverse dynamics"
 # How the loader's warning about an .osim's passive force elements begins: the jobs that
-# keep them (scaling), drop them (residual reduction replacing the force set) or say which
-# ones a setup leaves on (inverse_dynamics_setup) leave it unsaid.
+# keep them (scaling), drop them (residual reduction replacing the force set), say which
+# ones a setup leaves on (inverse_dynamics_setup) or are not moved by them (an IK setup's
+# run) leave it unsaid.
 PASSIVE_FORCES = "that urdf2dyn does not apply"
 # How the loader's warning about couplers that cannot be applied ends: a job that refuses
 # such a model at once (an IK setup's run) leaves it unsaid, to say the fact once.

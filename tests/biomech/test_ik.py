@@ -1300,3 +1300,39 @@ def test_ik_run_setup_processing_opensim_reads_the_coordinate_file_as_opensim(tm
     with pytest.raises(ValueError, match=r"processing: expected 'urdf2dyn' or 'opensim', got "
                                          r"'OpenSim'"):
         ik.run_setup(os.fspath(setup), output="", model=model, processing="OpenSim")
+
+
+def test_a_models_force_elements_are_left_unsaid_by_ik(tmp_path):
+    """A force element urdf2dyn does not apply (a spring, a ligament, a foot contact:
+    Pose2Sim's Model_Pose2Sim_simple.osim carries 12 SmoothSphereHalfSpaceForces) moves no
+    marker: OpenSim's IK tool gives the same coordinates with it as without. `urdf2dyn ik`
+    warned that 'urdf2dyn's joint moments also hold what they would supply', about moments an
+    IK run does not compute, and under --strict refused the model for it. Oracle: OpenSim
+    4.6's InverseKinematicsTool on the arm7 case with and without a SpringGeneralizedForce."""
+    osim = pytest.importorskip("opensim")
+    case = ik_oracle.build_case(os.fspath(tmp_path), data_path("arm7.urdf"), nframe=20, seed=5)
+    sprung = osim.Model(os.path.join(case.folder, "model.osim"))
+    spring = osim.SpringGeneralizedForce("arm7_joint2")
+    spring.setName("elbow_spring")
+    spring.setStiffness(50)
+    sprung.addForce(spring)
+    sprung.finalizeConnections()
+    sprung.printToXML(os.path.join(case.folder, "sprung.osim"))
+    setup = Path(case.setup).read_text()
+    assert setup.count("<model_file>model.osim</model_file>") == 1
+    for name, model in (("plain", "model.osim"), ("sprung", "sprung.osim")):
+        text = setup.replace("<model_file>model.osim", f"<model_file>{model}").replace(
+            "<output_motion_file>opensim_ik.mot", f"<output_motion_file>opensim_{name}.mot")
+        Path(case.folder, f"{name}_Setup_IK.xml").write_text(text)
+        ik_oracle.run_opensim(os.path.join(case.folder, f"{name}_Setup_IK.xml"))
+    plain, theirs = (read_opensim(os.path.join(case.folder, f"opensim_{name}.mot"))
+                     for name in ("plain", "sprung"))
+    np.testing.assert_array_equal(theirs.q, plain.q)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        ours = ik.run_setup(os.path.join(case.folder, "sprung_Setup_IK.xml"),
+                            output=os.fspath(tmp_path / "ours.mot"), strict=True)
+    assert not [str(w.message) for w in said if "elbow_spring" in str(w.message)]
+    q_theirs = theirs.q[:, [theirs.names.index(n) for n in ours.motion.names]]
+    d = np.degrees(ours.motion.q - q_theirs)
+    assert np.sqrt(np.mean(d ** 2, axis=0)).max() < 0.1 and np.abs(d).max() < 0.5

@@ -590,11 +590,15 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
         if not s.model_file:
             raise IKSetupError(f"{s.path}: <model_file> is not set (empty or Unassigned): "
                                "give the model (urdf2dyn ik --model MODEL)")
-        from ..model import COUPLERS_REFUSED, FindingRefused, load_leaving_unsaid
+        from ..model import COUPLERS_REFUSED, PASSIVE_FORCES, FindingRefused, \
+            load_leaving_unsaid
         try:
-            # couplers that cannot be applied are refused just below: not warned about first
-            model = load_leaving_unsaid(s.model_file, lambda text: COUPLERS_REFUSED in text,
-                                        strict)
+            # couplers that cannot be applied are refused just below: not warned about
+            # first; force elements move no marker (OpenSim's IK leaves them out too), so the
+            # moments they would add are no concern of a fit, not even under strict
+            model = load_leaving_unsaid(
+                s.model_file, lambda text: COUPLERS_REFUSED in text or PASSIVE_FORCES in text,
+                strict)
         except FindingRefused:
             raise                           # names the model's file and line, says what to do
         except (OSError, ValueError) as e:
