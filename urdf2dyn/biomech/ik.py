@@ -620,6 +620,7 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
     source = marker_data.meta.get("source") or s.marker_file or s.path
     _report_poor_fit(result, source, strict)
     _report_unclamped_beyond_range(result, model, source, strict)
+    _report_steps(result, model, source, strict)
     if out:
         if made:                        # OpenSim's IK tool creates its results directory
             os.makedirs(made, exist_ok=True)
@@ -647,6 +648,15 @@ def _report_unclamped_beyond_range(result, model, source, strict):
     (urdf2dyn.biomech.plausibility.ik_ranges)."""
     from .plausibility import ik_ranges
     for message in ik_ranges(model, result.motion.time, result.motion.q, source):
+        report(message, strict=strict, error=IKSetupError, stacklevel=None)
+
+
+def _report_steps(result, model, source, strict):
+    """Coordinates the fit steps by more than half a turn between two frames
+    (urdf2dyn.biomech.plausibility.steps): said here, where the turn is made, and not only by
+    the torques computed from the motion later."""
+    from .plausibility import steps
+    for message in steps(model, result.motion.time, result.motion.q, source):
         report(message, strict=strict, error=IKSetupError, stacklevel=None)
 
 

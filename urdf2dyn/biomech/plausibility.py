@@ -614,6 +614,60 @@ def ik_ranges(model, t, q, source):
     return out
 
 
+#: how close to whole turns a step is said to be whole turns and a small move (rad): what is
+#: left after the turns is then a step a sampled motion may take; half of half a turn
+WHOLE_TURN_TOLERANCE = math.radians(45)
+
+
+def steps(model, t, q, source):
+    """Coordinates that turn a joint (:func:`_hinges`, and a URDF's continuous joints) and
+    step by more than half a turn between two samples of q (N, nq) at t (N,). No sampled
+    motion tells such a step from the shorter one the other way round, so the velocities,
+    accelerations and joint moments around it are artefacts. A step of whole turns give or
+    take a small move (:data:`WHOLE_TURN_TOLERANCE`) is the same pose taken round a turn
+    (inverse kinematics turning a coordinate round where the markers barely hold it, or
+    angles wrapped into +-180 deg by the file's writer): unwrapping the column leaves the
+    small move. Any other is the pose flipping between two the data barely tell apart (or a
+    wrong column)."""
+    t = np.asarray(t, dtype=float)
+    q = np.atleast_2d(np.asarray(q, dtype=float))
+    if len(q) < 2:
+        return []
+    turning = _hinges(model) + [(j.name, j.q_index) for j in model.joints
+                                if j.type == "continuous"]
+    whole, other = [], []
+    for name, k in turning:
+        step = np.diff(q[:, k])
+        big = np.flatnonzero(np.abs(np.nan_to_num(step)) > math.pi)
+        if big.size == 0:
+            continue
+        i = big[int(np.argmax(np.abs(step[big])))]
+        said = (f"{name} by {math.degrees(step[i]):+.0f} deg between t = {t[i]:g} and "
+                f"{t[i + 1]:g} s" + (f" ({big.size} such steps)" if big.size > 1 else ""))
+        left = step[big] - 2 * math.pi * np.round(step[big] / (2 * math.pi))
+        (whole if np.all(np.abs(left) <= WHOLE_TURN_TOLERANCE) else other).append(said)
+    if not whole and not other:
+        return []
+    listed = whole + other
+    message = (f"{source}: joint coordinates step by more than half a turn between two "
+               f"samples: {'; '.join(listed[:6])}"
+               + (f"; and {len(listed) - 6} more" if len(listed) > 6 else "")
+               + ". No sampled motion tells such a step from the shorter one the other way "
+               "round, so the velocities, accelerations and joint moments around it are "
+               "artefacts.")
+    if whole:
+        message += (" A step of whole turns, give or take a small move, is the same pose "
+                    "taken round a turn (inverse kinematics turning a coordinate round where "
+                    "the markers barely hold it, or angles wrapped into +-180 deg): unwrap the "
+                    "column (numpy.unwrap on its radians) before computing torques.")
+    if other:
+        message += (" A step of another size is the pose flipping between two that the data "
+                    "barely tell apart: if the motion comes from inverse kinematics, give the "
+                    "coordinate a marker that holds it, an IKCoordinateTask, or lock it; "
+                    "otherwise check the column.")
+    return [message]
+
+
 def unfiltered(source):
     """Coordinates fitted to markers and differentiated twice without a low-pass filter."""
     return [f"{source}: coordinates fitted to markers are differentiated without a low-pass "

@@ -18,7 +18,7 @@ from ..gait import CONTACT_THRESHOLD
 from .trial import Finding, Trial
 
 __all__ = ["checks", "CHECKS", "opensim_axes", "units", "joint_limits",
-           "couplers", "sampling", "gravity",
+           "steps", "couplers", "sampling", "gravity",
            "residuals", "cop_distance", "missing_loads", "light_loads", "ik_fit", "ik_ranges",
            "unfiltered", "weightless"]
 
@@ -62,6 +62,16 @@ def joint_limits(trial):
     k = trial.kinematics
     return _warnings("joint_limits", plausibility.joint_limits(
         trial.model, k.measured_t, k.measured_q, trial.motion.source))
+
+
+def steps(trial):
+    """Joint coordinates stepping by more than half a turn between two samples; not said
+    of angles that look like degrees read as radians (the units check says what that is)."""
+    if units(trial):
+        return []
+    k = trial.kinematics
+    return _warnings("steps", plausibility.steps(trial.model, k.measured_t, k.measured_q,
+                                                 trial.motion.source))
 
 
 def couplers(trial):
@@ -203,7 +213,7 @@ def weightless(trial):
                                                            trial.motion.source))
 
 
-CHECKS = (opensim_axes, units, joint_limits, couplers, unfiltered, ik_fit, ik_ranges, sampling,
+CHECKS = (opensim_axes, units, joint_limits, steps, couplers, unfiltered, ik_fit, ik_ranges, sampling,
           missing_loads, light_loads, gravity, residuals, cop_distance, weightless)
 
 

@@ -1,0 +1,114 @@
+"""A coordinate that steps by more than half a turn between two samples (the trial's
+``steps`` check): no sampled motion tells such a step from the shorter one the other way, so
+the velocities, accelerations and joint moments around it are artefacts.
+
+Found on Pose2Sim's model (github.com/perfanalytics/pose2sim, Model_Pose2Sim_simple.osim with
+its Body25b IK setup, which puts no marker on the hands): `urdf2dyn ik` on a trial made from
+the model's own markers took arm_rot_l and arm_flex_l round a turn between two frames (a
+346 deg step; OpenSim 4.6's IK tool, at most 63 deg), and `urdf2dyn torques` on that motion
+gave 7 kN at the root with no word about the step. Tested here on opensim-models' Gait2354
+walk, one column taken round a turn, with OpenSim's forward kinematics as the oracle that the
+pose is the same."""
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+from urdf2dyn import cli
+
+DATA = os.path.join(os.path.dirname(__file__), "..", "data", "opensim_models",
+                    "Gait2354_Simbody")
+MODEL = os.path.join(DATA, "subject01_simbody.osim")
+WALK = os.path.join(DATA, "subject01_walk1_ik.mot")
+
+
+def _with_column_stepped(tmp_path, name, step_deg, from_row):
+    """The walk with column name moved by step_deg from data row from_row on."""
+    lines = open(WALK).read().splitlines()
+    head = lines.index("endheader") + 1
+    column = lines[head].split("\t").index(name)
+    for r in range(head + 1 + from_row, len(lines)):
+        cells = lines[r].split("\t")
+        cells[column] = f"{float(cells[column]) + step_deg:.8f}"
+        lines[r] = "\t".join(cells)
+    path = tmp_path / f"walk_{name}_{step_deg:+g}.mot"
+    path.write_text("\n".join(lines) + "\n")
+    return path, float(lines[head + 1 + from_row - 1].split()[0]), \
+        float(lines[head + 1 + from_row].split()[0])
+
+
+def _said(capsys, motion, tmp_path):
+    status = cli.main(["torques", MODEL, os.fspath(motion), "-o",
+                       os.fspath(tmp_path / "out.sto")])
+    printed = capsys.readouterr()
+    assert status == 0, printed.err
+    return [line for line in printed.err.splitlines() if "half a turn" in line]
+
+
+def test_a_whole_turn_between_samples_is_named_with_unwrap_advice(tmp_path, capsys):
+    osim = pytest.importorskip("opensim")
+    # the oracle: hip_rotation_r and hip_rotation_r + 360 deg place every body alike
+    model = osim.Model(MODEL)
+    state = model.initSystem()
+    coordinate = model.getCoordinateSet().get("hip_rotation_r")
+    where = []
+    for value in (0.3, 0.3 + 2 * np.pi):
+        coordinate.setValue(state, value)
+        model.realizePosition(state)
+        where.append([model.getBodySet().get(b).getPositionInGround(state).to_numpy()
+                      for b in ("femur_r", "tibia_r", "calcn_r", "toes_r")])
+    np.testing.assert_allclose(where[0], where[1], rtol=0, atol=1e-12)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _said(capsys, WALK, tmp_path) == []
+        stepped, before, after = _with_column_stepped(tmp_path, "hip_rotation_r", 360, 30)
+        said = _said(capsys, stepped, tmp_path)
+    assert len(said) == 1, said
+    for words in ("hip_rotation_r by +360 deg", f"between t = {before:g} and {after:g} s",
+                  "the same pose taken round a turn", "unwrap the column"):
+        assert words in said[0], (words, said[0])
+
+
+def test_a_flip_that_is_not_a_whole_turn_is_named_with_the_markers_advice(tmp_path, capsys):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        stepped, before, after = _with_column_stepped(tmp_path, "hip_adduction_r", -200, 40)
+        said = _said(capsys, stepped, tmp_path)
+    assert len(said) == 1, said
+    # -200 deg and the walk's own step there, -199 deg in all
+    for words in ("hip_adduction_r by -199 deg", f"between t = {before:g} and {after:g} s",
+                  "IKCoordinateTask"):
+        assert words in said[0], (words, said[0])
+    assert "unwrap" not in said[0]
+
+
+def test_urdf2dyn_ik_names_a_turn_it_makes(tmp_path, capsys):
+    """`urdf2dyn ik` says it where the turn is made: robot2r's case with an IKCoordinateTask
+    pulling joint1 after a coordinate file whose angles go round a turn between two rows (as
+    a tool wrapping angles into +-180 deg writes them); the markers fit either way."""
+    import robot2r_ik_case
+    from urdf2dyn.bundled import data_path
+    robot2r_ik_case.write_case(tmp_path)
+    task = ('<IKCoordinateTask name="joint1"><apply>true</apply><weight>1000</weight>'
+            '<value_type>from_file</value_type></IKCoordinateTask>')
+    setup = robot2r_ik_case.SETUP.replace("</objects></IKTaskSet>", task + "</objects>"
+                                          "</IKTaskSet><coordinate_file>coords.mot"
+                                          "</coordinate_file>")
+    (tmp_path / "s.xml").write_text(setup)
+    t = np.arange(5) / 100
+    joint1 = np.degrees(0.3 * t) + np.where(t > 0.025, 360, 0)
+    rows = "".join(f"{a:.4f}\t{b:.6f}\t0\n" for a, b in zip(t, joint1))
+    (tmp_path / "coords.mot").write_text("coords\nversion=1\nnRows=5\nnColumns=3\n"
+                                         "inDegrees=yes\nendheader\ntime\tjoint1\tjoint2\n"
+                                         + rows)
+    status = cli.main(["ik", "--setup", os.fspath(tmp_path / "s.xml"), "--model",
+                       data_path("robot2r.urdf"), "--markers", os.fspath(tmp_path / "m.csv"),
+                       "-o", os.fspath(tmp_path / "o.mot")])
+    printed = capsys.readouterr()
+    assert status == 0, printed.err
+    said = [line for line in printed.err.splitlines() if "half a turn" in line]
+    assert len(said) == 1, printed.err
+    for words in ("joint1 by +360 deg between t = 0.02 and 0.03 s", "unwrap the column"):
+        assert words in said[0], (words, said[0])
