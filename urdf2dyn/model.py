@@ -1687,6 +1687,10 @@ class Model:
                                   lower, upper, t, task_values, start, float(tolerance),
                                   int(max_iter), get_num_threads() if threads is None else threads,
                                   coupler, scale)
+        held = set(locked or {}) | set(tasks or {}) | {c.dependent for c, _ in kept} | {
+            c.independent for c, _ in kept} | {n for n, (lo, hi) in (ranges or {}).items()
+                                               if np.isfinite(lo) or np.isfinite(hi)}
+        q = _unwound(self, q, held)
         worst = [names[int(k)] if k >= 0 else "" for k in rep[:, 3]]
         sol = IKSolution(q, names, err, rep[:, 0], rep[:, 1], rep[:, 2], worst,
                          rep[:, 4].astype(np.int64))
@@ -1965,6 +1969,41 @@ def _time_step(dt):
     if not math.isfinite(dt):
         raise ValueError(f"integrate: dt must be finite, got {float(dt)}")
     return float(dt)
+
+
+def _turning_coordinates(model):
+    """The q indices of the coordinates that turn a joint about an axis: an .osim's
+    rotational coordinates, a URDF's or MJCF's revolute and continuous joints."""
+    if model.is_opensim:
+        return [k for k, n in enumerate(model.q_names)
+                if n in model.coordinates and model.coordinates[n].motion == "rotational"]
+    return [j.q_index for j in model.joints
+            if j.type in ("revolute", "continuous") and j.nq == 1]
+
+
+def _unwound(model, q, held):
+    """The fit q (N, nq) with each joint angle that steps by more than half a turn between two
+    frames brought back by whole turns (numpy.unwrap), where that leaves every link where it
+    was: the solver, warm-started from the previous frame, may take a coordinate the markers
+    barely hold round a turn (Pose2Sim's model, its arms without hand markers: 346 deg in a
+    frame), the same pose, but a step no derivative of the motion survives. The coordinates
+    in held (locked, tasked, bounded, coupled: their value matters, not only the pose) stay."""
+    if len(q) < 2:
+        return q
+    pose = None
+    for k in _turning_coordinates(model):
+        x = q[:, k]
+        if model.q_names[k] in held or not np.any(np.abs(np.diff(x)) > math.pi):
+            continue
+        trial = q.copy()
+        trial[:, k] = np.unwrap(x)
+        if pose is None:
+            pose = model.forward_kinematics(q)
+        pos, rot = model.forward_kinematics(trial)
+        if (np.allclose(pos, pose[0], rtol=0, atol=1e-9)
+                and np.allclose(rot, pose[1], rtol=0, atol=1e-9)):
+            q = trial
+    return q
 
 
 def _per_coordinate(model, given, what, default):

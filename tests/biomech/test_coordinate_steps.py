@@ -84,10 +84,10 @@ def test_a_flip_that_is_not_a_whole_turn_is_named_with_the_markers_advice(tmp_pa
     assert "unwrap" not in said[0]
 
 
-def test_urdf2dyn_ik_names_a_turn_it_makes(tmp_path, capsys):
-    """`urdf2dyn ik` says it where the turn is made: robot2r's case with an IKCoordinateTask
-    pulling joint1 after a coordinate file whose angles go round a turn between two rows (as
-    a tool wrapping angles into +-180 deg writes them); the markers fit either way."""
+def _robot2r_following_a_wrapped_file(tmp_path):
+    """robot2r's IK case with an IKCoordinateTask pulling joint1 after a coordinate file whose
+    angles go round a turn between two rows (as a tool wrapping angles into +-180 deg writes
+    them); the markers fit either way. Returns the `urdf2dyn ik` arguments."""
     import robot2r_ik_case
     from urdf2dyn.bundled import data_path
     robot2r_ik_case.write_case(tmp_path)
@@ -103,12 +103,42 @@ def test_urdf2dyn_ik_names_a_turn_it_makes(tmp_path, capsys):
     (tmp_path / "coords.mot").write_text("coords\nversion=1\nnRows=5\nnColumns=3\n"
                                          "inDegrees=yes\nendheader\ntime\tjoint1\tjoint2\n"
                                          + rows)
-    status = cli.main(["ik", "--setup", os.fspath(tmp_path / "s.xml"), "--model",
-                       data_path("robot2r.urdf"), "--markers", os.fspath(tmp_path / "m.csv"),
-                       "-o", os.fspath(tmp_path / "o.mot")])
+    return ["ik", "--setup", os.fspath(tmp_path / "s.xml"), "--model",
+            data_path("robot2r.urdf"), "--markers", os.fspath(tmp_path / "m.csv"),
+            "-o", os.fspath(tmp_path / "o.mot")]
+
+
+def test_urdf2dyn_ik_names_a_turn_it_makes(tmp_path, capsys):
+    """`urdf2dyn ik` says it where the turn is made (the task's joint1 follows its file)."""
+    status = cli.main(_robot2r_following_a_wrapped_file(tmp_path))
     printed = capsys.readouterr()
     assert status == 0, printed.err
     said = [line for line in printed.err.splitlines() if "half a turn" in line]
     assert len(said) == 1, printed.err
     for words in ("joint1 by +360 deg between t = 0.02 and 0.03 s", "unwrap the column"):
         assert words in said[0], (words, said[0])
+
+
+def test_ik_does_not_take_a_free_coordinate_round_a_turn(tmp_path, capsys):
+    """Where the task takes joint1 round a turn, the solver took joint2 (no task) round two
+    turns the other way, -720 deg in a frame: the same pose, a step no derivative survives.
+    The fit now brings such a coordinate back by whole turns where every link stays where it
+    was (the model's forward kinematics, frame by frame) and says nothing of it."""
+    import urdf2dyn
+    from urdf2dyn.biomech.formats import read_opensim
+    from urdf2dyn.bundled import data_path
+    args = _robot2r_following_a_wrapped_file(tmp_path)
+    assert cli.main(args) == 0
+    printed = capsys.readouterr()
+    assert "joint2" not in printed.err, printed.err
+    model = urdf2dyn.load(data_path("robot2r.urdf"))
+    fit = read_opensim(tmp_path / "o.mot", model=model)
+    joint1, joint2 = fit.column("joint1"), fit.column("joint2")
+    assert np.abs(np.diff(joint2)).max() < 0.01
+    assert np.abs(joint2).max() < 0.02
+    assert np.diff(joint1)[2] == pytest.approx(2 * np.pi, abs=0.01)
+    # the pose the markers see is the one a joint2 wound round would give
+    wound = fit.q.copy()
+    wound[3:, model.q_names.index("joint2")] -= 4 * np.pi
+    for a, b in zip(model.forward_kinematics(fit.q), model.forward_kinematics(wound)):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-9)
