@@ -213,8 +213,8 @@ def weightless(trial):
                                                            trial.motion.source))
 
 
-CHECKS = (opensim_axes, units, joint_limits, steps, couplers, unfiltered, ik_fit, ik_ranges, sampling,
-          missing_loads, light_loads, gravity, residuals, cop_distance, weightless)
+CHECKS = (opensim_axes, units, joint_limits, steps, couplers, unfiltered, ik_fit, ik_ranges,
+          sampling, missing_loads, light_loads, gravity, residuals, cop_distance, weightless)
 
 
 def _com_height(model, com, reactions):
