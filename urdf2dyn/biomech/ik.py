@@ -425,9 +425,10 @@ def measured_frames(result: IKResult, source: str) -> tuple[IKResult, list[str]]
     if len(cut):
         spans = [f"{t[0]:g} .. {t[a - 1]:g} s" if a else "",
                  f"{t[b]:g} .. {t[-1]:g} s" if b < len(t) else ""]
+        ends = " and ".join(x for x in spans if x)
         messages.append(f"{source}: the markers present do not determine the pose in "
-                        f"{len(cut)} frames at the trial's ends ({' and '.join(x for x in spans if x)}"
-                        f"): cut; the trial runs {t[a]:g} .. {t[b - 1]:g} s")
+                        f"{len(cut)} frames at the trial's ends ({ends}): cut; the trial runs "
+                        f"{t[a]:g} .. {t[b - 1]:g} s")
     if len(inside):
         at = ", ".join(f"{t[k]:g}" for k in inside[:8]) + (" ..." if len(inside) > 8 else "")
         messages.append(f"{source}: the markers present do not determine the pose in "

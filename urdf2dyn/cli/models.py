@@ -113,8 +113,8 @@ def cmd_info(args):
         name, kind, dof = edge_label(chain)
         mass = links.get(child, 0.0)
         mtxt = f"{mass:.4g} kg" if mass > 0 else "massless"
-        print(f"{prefix}{'└── ' if last else '├── '}{name} ({kind}, {dof} DoF) -> {child}  "
-              f"{mtxt}", file=out)
+        branch = "└── " if last else "├── "
+        print(f"{prefix}{branch}{name} ({kind}, {dof} DoF) -> {child}  {mtxt}", file=out)
         sub = edges.get(child, [])
         inner = prefix + ("    " if last else "│   ")
         stack += [(c, ch, inner, k == len(sub) - 1) for k, (c, ch) in enumerate(sub)][::-1]
