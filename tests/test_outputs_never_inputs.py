@@ -884,3 +884,56 @@ def test_ik_output_over_a_file_its_setup_names_but_the_run_does_not_read_is_refu
         with pytest.raises(ValueError, match=f"output {target}: that is the marker file"):
             run_setup("ik.xml", output=target, marker_file="walk2.trc")
         assert digest(lab / target) == before and set(os.listdir(lab)) == existed
+
+
+# ---- the files a job reads, as the library lists them ---------------------------------------
+
+#: A two-link MJCF arm in a file of its own, included by the scene the commands load: its
+#: joints are the lab's motion's (joint1, joint2).
+MJCF_ARM = """<mujoco><worldbody>
+  <body name="link1"><joint name="joint1" type="hinge" axis="0 0 1"/>
+    <geom type="sphere" size="0.05" mass="3" pos="0.5 0 0"/>
+    <body name="link2" pos="1 0 0"><joint name="joint2" type="hinge" axis="0 0 1"/>
+      <geom type="sphere" size="0.05" mass="5" pos="0.5 0 0"/></body></body>
+</worldbody></mujoco>
+"""
+
+
+def make_mjcf_lab(d):
+    (d / "arm.xml").write_text(MJCF_ARM)
+    (d / "scene.xml").write_text('<mujoco model="scene"><include file="arm.xml"/></mujoco>\n')
+
+
+@pytest.mark.parametrize("link", [os.symlink, os.link], ids=["symlink", "hard link"])
+def test_an_output_over_an_mjcf_include_is_refused(lab, capsys, link):
+    """The C core reads an MJCF's <include> files (and meshes) through the model's file
+    reader: they were never noted as inputs, and `torques scene.xml MOTION -o OUT`, OUT
+    another name of the included arm.xml, replaced it. Noted as the model reads them: the
+    output is refused once the model is loaded, before the trial (whose warning about the
+    arm's horizontal plane is then never said), naming the option and the file."""
+    make_mjcf_lab(lab)
+    link(lab / "arm.xml", lab / "t.csv")
+    before, existed = digest(lab / "arm.xml"), set(os.listdir(lab))
+    status, err = run(["torques", "scene.xml", "motion.csv", "-o", "t.csv"], capsys)
+    assert status == 1, err
+    assert "--output t.csv: that is the model's <include> file" in err, err
+    assert "no joint carries any weight" not in err, err
+    assert os.path.samefile(lab / "t.csv", lab / "arm.xml"), "t.csv was replaced"
+    assert digest(lab / "arm.xml") == before and set(os.listdir(lab)) == existed
+
+
+def test_the_library_refuses_writing_over_an_mjcf_include(lab):
+    """In the library too: within a guarded job, a model's included file is an input. The
+    scene is the arm, as MuJoCo reads it (the oracle: the include is read, not skipped)."""
+    from urdf2dyn._safe_files import guarding, replacing
+    make_mjcf_lab(lab)
+    with guarding():
+        model = urdf2dyn.load("scene.xml")
+        mujoco = pytest.importorskip("mujoco")
+        m = mujoco.MjModel.from_xml_path("scene.xml")
+        assert model.q_names == tuple(m.joint(k).name for k in range(m.njnt))
+        assert model.total_mass == pytest.approx(float(m.body_mass.sum()))
+        with pytest.raises(ValueError, match="arm.xml: that is the model's <include> file"):
+            with replacing("arm.xml"):
+                pass
+    assert (lab / "arm.xml").read_text() == MJCF_ARM

@@ -28,15 +28,16 @@ import threading
 
 __all__ = ["replacing", "same_file", "refuse_overwriting_inputs", "refuse_input", "guarding",
            "note_input", "check_outputs", "check_output_paths", "refuse_same_outputs",
-           "refuse_missing_folders", "name_outputs"]
+           "refuse_missing_folders", "name_outputs", "refuse_declared_outputs"]
 
 # The inputs of the work in progress: (what, path, (device, inode)) of each file read, or None
 # outside guarding(). One list for every thread of the work (a batch's workers read too).
 _inputs: list[tuple[str, str, tuple[int, int]]] | None = None
-# The outputs the work declared before any work, as (flag, resolved path), the first naming of
-# each kept: a refusal found later (at write time, or by a library check nested in the work)
-# names the option the user gave (the command line's) rather than none, or the library's.
-_outputs: list[tuple[str, str]] = []
+# The outputs the work declared before any work, as (flag, resolved path, path as given), the
+# first naming of each kept: a refusal found later (at write time, or by a library check nested
+# in the work) names the option the user gave (the command line's) rather than none, or the
+# library's.
+_outputs: list[tuple[str, str, str]] = []
 _depth = 0
 _lock = threading.Lock()
 
@@ -79,7 +80,7 @@ def name_outputs(outputs):
     with _lock:
         for flag, path in outputs:
             if path is not None and flag and _flag_of(path) is None:
-                _outputs.append((flag, _resolved(path)))
+                _outputs.append((flag, _resolved(path), os.fspath(path)))
 
 
 def _resolved(path):
@@ -89,7 +90,7 @@ def _resolved(path):
 def _flag_of(path):
     """The flag a declared output (:func:`name_outputs`) at path was named by, or None."""
     real = _resolved(path)
-    return next((flag for flag, p in _outputs if p == real), None)
+    return next((flag for flag, p, _ in _outputs if p == real), None)
 
 
 def note_input(path, what):
@@ -104,6 +105,15 @@ def note_input(path, what):
     with _lock:
         if _inputs is not None:
             _inputs.append((what, os.fspath(path), (st.st_dev, st.st_ino)))
+
+
+def refuse_declared_outputs():
+    """Within :func:`guarding`: ValueError when an output declared before the work
+    (:func:`name_outputs`) names a file the work has noted as an input since. For the inputs
+    known only once read (an MJCF model's <include> files and meshes, known once the core
+    has parsed the model): refused as soon as they are known, not once the work is done."""
+    for flag, _, given in list(_outputs):
+        refuse_input(given, flag)
 
 
 def check_outputs(outputs, created=()):

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 import urdf2dyn._core as _core
-from ._safe_files import note_input
+from ._safe_files import note_input, refuse_declared_outputs
 from .batch import (_VELOCITY_LIKE, _as_samples, _batch_shape, _check_out, _flatten, _fmt,
                     _name_sample, _plain, _scalar, _stack_wrenches, get_num_threads)
 from .warn import URDFWarning, in_file, report, unknown_name
@@ -459,6 +459,17 @@ def _decode(data, where, strict=False):
         return text
 
 
+#: The suffixes of the mesh files an MJCF's <mesh file=...> names (MuJoCo reads these).
+_MESH_SUFFIXES = (".stl", ".obj", ".msh")
+
+
+def _model_file_kind(path: str) -> str:
+    """How a file an MJCF model reads besides its own text is named in messages: a mesh by
+    its suffix, else one of its <include> files (the only other files the core reads)."""
+    mesh = os.path.splitext(path)[1].lower() in _MESH_SUFFIXES
+    return "model's mesh" if mesh else "model's <include>"
+
+
 class Model:
     """A robot, compiled: an immutable tree of bodies plus its names and conventions.
 
@@ -492,6 +503,10 @@ class Model:
         except UnicodeEncodeError as e:
             raise _core.URDFError(f"the URDF text is not valid Unicode ({e.reason} at "
                                   f"position {e.start})") from None
+        if self._files and files is None:
+            # the files the core read (noted by the reader) are known only now: an output
+            # the work declared over one is refused before any work that follows the load
+            refuse_declared_outputs()
         #: What was read as written but looks wrong: (line, message), line 0 if unknown.
         self.findings: tuple[tuple[int, str], ...] = tuple(self._c.findings())
         for line, message in self.findings:
@@ -559,13 +574,16 @@ class Model:
 
     def _file_reader(self, files):
         """The reader of an MJCF's other files: from files (a pickled model's) or the disk,
-        each kept in self._files so that the model pickles whole."""
+        each kept in self._files so that the model pickles whole. A file read from the disk
+        is an input of the work in progress (urdf2dyn._safe_files.note_input): no output of
+        a guarded job may replace an <include> or a mesh of its model."""
         def read(path):
             if files is not None and path in files:
                 data = files[path]
             else:
                 if os.path.getsize(path) > _MAX_FILE:
                     raise ValueError(f"{path!r} is larger than {_MAX_FILE >> 20} MB")
+                note_input(path, _model_file_kind(path))
                 with open(path, "rb") as f:
                     data = f.read()
             self._files[path] = data
