@@ -888,6 +888,48 @@ def test_ik_output_over_a_file_its_setup_names_but_the_run_does_not_read_is_refu
 
 # ---- the files a job reads, as the library lists them ---------------------------------------
 
+@pytest.mark.parametrize("given,target,what", [
+    (["--marker-set", "markers_copy.xml"], "scale_markers.xml", "marker set"),
+    (["--static", "static_copy.trc"], "static.trc", "static trial")],
+    ids=["--marker-set given", "--static given"])
+def test_scale_output_over_a_file_its_setup_names_but_the_run_does_not_read_is_refused(
+        lab, capsys, given, target, what):
+    """`scale SETUP --marker-set COPY -o MARKERS`, MARKERS the setup's <marker_set_file> (or
+    --static and its <marker_file>): the run reads the file given instead, the setup's own
+    was counted neither by the command line nor by biomech.scale, and the scaled model was
+    written over it. Every file the setup names is an input whether or not read (the
+    library's one list, biomech.scale.setup_inputs): refused before any work, by the command
+    line (naming -o) and by the library alone (naming output)."""
+    from urdf2dyn.biomech.formats import read_markers
+    from urdf2dyn.biomech.scale import run_setup
+    shutil.copy(lab / target, lab / given[1])
+    before, existed = digest(lab / target), set(os.listdir(lab))
+    status, err = run(["scale", "setup_scale.xml"] + given + ["-o", target], capsys)
+    assert status == 2 and f"-o {target}: that is the {what} file" in err, err
+    assert digest(lab / target) == before and set(os.listdir(lab)) == existed
+    instead = ({"marker_set": given[1]} if given[0] == "--marker-set"
+               else {"static": read_markers(given[1])})
+    with pytest.raises(ValueError, match=f"output {target}: that is the {what} file"):
+        run_setup("setup_scale.xml", output=target, **instead)
+    assert digest(lab / target) == before and set(os.listdir(lab)) == existed
+
+
+def test_the_trials_scaled_model_over_its_scale_setups_own_static_trial_is_refused(lab):
+    """A trial's Scaling with a static trial of its own: the setup's <marker_file> is still
+    an input (as urdf2dyn scale now counts it), and the scaled model may not replace it."""
+    from urdf2dyn.biomech.pipeline import inverse_dynamics_trial
+    from urdf2dyn.biomech.stages import Scaling
+    shutil.copy(lab / "static.trc", lab / "walk.trc")
+    shutil.copy(lab / "static.trc", lab / "static_copy.trc")
+    before, existed = digest(lab / "static.trc"), set(os.listdir(lab))
+    with pytest.raises(ValueError, match="settings.scale.output static.trc: that is the "
+                                         "static trial file"):
+        inverse_dynamics_trial("scale_generic.osim", "walk.trc",
+                               scale=Scaling("setup_scale.xml", static="static_copy.trc",
+                                             output="static.trc"))
+    assert digest(lab / "static.trc") == before and set(os.listdir(lab)) == existed
+
+
 #: A two-link MJCF arm in a file of its own, included by the scene the commands load: its
 #: joints are the lab's motion's (joint1, joint2).
 MJCF_ARM = """<mujoco><worldbody>

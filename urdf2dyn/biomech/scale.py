@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 __all__ = ["ScaleSettings", "ScaleReport", "ScaleResult", "MeasurementResult", "MarkerFit",
            "Measurement", "ManualScale", "scale", "run_setup", "settings_from_setup",
            "apply_marker_set", "read_marker_set_file", "load_generic",
-           "coordinate_file_reading"]
+           "coordinate_file_reading", "setup_inputs"]
 
 BANDS = (0.02, 0.01)        # OpenSim's best practice: largest marker error, RMS (m)
 
@@ -678,18 +678,27 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
         return _run_setup(setup, output, model, static, strict, marker_set, how)
 
 
+def setup_inputs(setup: ScaleSetup) -> list[tuple[str, str | None]]:
+    """The files a scale setup (read already) names, as (what, path): itself, its generic
+    model, its marker set, its static trial (the ModelScaler's and the MarkerPlacer's) and
+    its marker placer's coordinate file. Each is an input whether or not a run reads it (a
+    model, marker set or static trial given instead, a placer without from_file tasks), as
+    OpenSim's: no output may be one, by any name."""
+    return [("setup", setup.path), ("scale setup's model", setup.model_file),
+            ("marker set", setup.marker_set_file),
+            ("static trial", setup.scale_marker_file),
+            ("static trial", setup.place_marker_file),
+            ("coordinate", setup.coordinate_file)]
+
+
 def _run_setup(setup, output, model, static, strict, marker_set, processing):
     s = setup if isinstance(setup, ScaleSetup) else read_scale_setup(setup, strict=strict)
+    for what, path in setup_inputs(s):      # before a marker set given replaces its own
+        note_input(path, what)
     if marker_set is not None:
         s = replace(s, marker_set_file=os.path.abspath(marker_set))
+        note_input(s.marker_set_file, "marker set")
     trial_file = s.scale_marker_file or s.place_marker_file
-    # the setup's model is an input even when another model is scaled: never replaced
-    for path, what in ((s.path, "setup"), (s.model_file, "scale setup's model" if model
-                                           else "model"),
-                       (s.marker_set_file, "marker set"),
-                       (None if static else trial_file, "static trial"),
-                       (s.coordinate_file, "coordinate")):     # read or not, as IK's
-        note_input(path, what)
     check_outputs(_outputs(s, output))
     if model is None:
         if not s.model_file:

@@ -8,17 +8,14 @@ from .options import (UsageError, add_coordinate_file_processing, add_strict, mo
 
 def cmd_scale(args):
     from ..biomech.formats.scale_setup import read_scale_setup
-    from ..biomech.scale import load_generic, run_setup
+    from ..biomech.scale import load_generic, run_setup, setup_inputs
     setup = read_scale_setup(args.setup, strict=args.strict)
+    # what the setup names, as the library lists it (inputs whether or not read), and the
+    # files given instead
     refuse_overwriting([("-o", args.output)],
-                       [("setup", args.setup), ("model", args.model or setup.model_file),
-                        # never replaced, even when --model is scaled instead
-                        ("scale setup's model", setup.model_file),
-                        ("marker set", args.marker_set or setup.marker_set_file),
-                        ("static trial", args.static or setup.scale_marker_file or
-                         setup.place_marker_file),
-                        # an input whether or not the placer's tasks read it (as in IK)
-                        ("coordinate", setup.coordinate_file)])
+                       setup_inputs(setup) + [("model", args.model),
+                                              ("marker set", args.marker_set),
+                                              ("static trial", args.static)])
     for tag, path, written in (
             ("ModelScaler's <output_scale_file>", setup.output_scale_file, setup.scale),
             ("MarkerPlacer's <output_marker_file>", setup.output_marker_file, setup.place),

@@ -78,14 +78,12 @@ def _note_setup_inputs(how, setup):
 
 
 def setup_inputs(how: Scaling, setup: Any) -> list[tuple[str, str | None]]:
-    """The files a scale setup (read already) names that the scaling reads, as (what, path):
-    its marker set, its static trial unless ``how.static`` replaces it, its marker placer's
-    coordinate file and its own model file (read or not, as OpenSim's: the trial scales its
-    model, which need not be that file)."""
-    static = [how.static] if how.static is not None else [setup.scale_marker_file,
-                                                          setup.place_marker_file]
-    return [("marker set", setup.marker_set_file), ("coordinate", setup.coordinate_file),
-            ("scale setup's model", setup.model_file)] + [("static trial", p) for p in static]
+    """The files a scale setup (read already) names, as the scaling's own run lists them
+    (urdf2dyn.biomech.scale.setup_inputs: its model, marker set, static trials and coordinate
+    file, each an input whether or not read: the trial scales its own model, and
+    ``how.static`` replaces the setup's static trial), and ``how.static``, as (what, path)."""
+    from ..scale import setup_inputs as named_by_the_setup
+    return named_by_the_setup(setup) + [("static trial", how.static)]
 
 
 def _static(how, setup, rotation, strict):
