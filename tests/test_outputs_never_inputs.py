@@ -888,6 +888,48 @@ def test_ik_output_over_a_file_its_setup_names_but_the_run_does_not_read_is_refu
 
 # ---- the files a job reads, as the library lists them ---------------------------------------
 
+@pytest.mark.parametrize("link", [os.symlink, os.link], ids=["symlink", "hard link"])
+@pytest.mark.parametrize("flag,name", [("--output", "t.sto"), ("--residuals", "r.csv")])
+def test_an_output_over_the_id_setups_own_model_is_refused_when_another_is_given(
+        lab, capsys, link, flag, name):
+    """`torques --setup ID.xml OTHER.urdf -o OUT`, OUT another name of the setup's own
+    <model_file>: that file was no input when a model was given (it is not read), and the
+    torques replaced it. It is an input whether or not read (as an IK or scale setup's
+    model): refused before any work, naming the option."""
+    shutil.copy(lab / "robot.urdf", lab / "other.urdf")
+    link(lab / "robot.urdf", lab / name)
+    before, existed = digest(lab / "robot.urdf"), set(os.listdir(lab))
+    status, err = run(["torques", "--setup", "id.xml", "other.urdf", flag, name], capsys)
+    assert status == 2, err
+    assert f"{flag} {name}: that is the ID setup's model file" in err, err
+    assert os.path.samefile(lab / name, lab / "robot.urdf"), f"{name} was replaced"
+    assert digest(lab / "robot.urdf") == before and set(os.listdir(lab)) == existed
+
+
+@pytest.mark.parametrize("argv", [
+    ["torques", "robot.urdf", "motion.csv", "--external-loads", "loads.xml", "-o", "t.csv"],
+    ["torques", "--setup", "id.xml", "-o", "t.sto"]], ids=["--external-loads", "--setup"])
+def test_an_external_loads_file_is_read_once_by_the_command_line(lab, capsys, monkeypatch,
+                                                                  argv):
+    """The command line needs the ExternalLoads data file's name before any work (no output
+    over it) and the trial needs the loads: the XML (and its data) were read twice, once by
+    the command line for the name. The settings read it once and keep it; the run succeeds."""
+    import importlib
+    from urdf2dyn.biomech.formats import opensim
+    loads_stage = importlib.import_module("urdf2dyn.biomech.stages.loads")  # not the pass
+    reads = []
+    read = opensim.read_external_loads
+
+    def spy(path, *args, **kwargs):
+        reads.append(os.path.basename(path))
+        return read(path, *args, **kwargs)
+    monkeypatch.setattr(opensim, "read_external_loads", spy)
+    monkeypatch.setattr(loads_stage, "read_external_loads", spy)
+    status, err = run(argv, capsys)
+    assert status == 0, err
+    assert reads == ["loads.xml"]
+
+
 @pytest.mark.parametrize("given,target,what", [
     (["--marker-set", "markers_copy.xml"], "scale_markers.xml", "marker set"),
     (["--static", "static_copy.trc"], "static.trc", "static trial")],

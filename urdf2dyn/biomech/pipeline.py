@@ -44,7 +44,7 @@ from .stages.settings import DEFAULT_DERIVATIVES, TrialSettings
 
 __all__ = ["TrialResult", "inverse_dynamics_trial", "inverse_dynamics_setup", "run_trials",
            "find_trials", "TrialSettings", "DEFAULT_DERIVATIVES", "MOTION_EXTENSIONS",
-           "MARKER_EXTENSIONS", "check_columns", "batch_inputs"]
+           "MARKER_EXTENSIONS", "check_columns", "batch_inputs", "id_setup_inputs"]
 
 
 @dataclass
@@ -196,7 +196,8 @@ def _result(trial, elapsed):
                        s, list(m.events))
 
 
-def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, **options):
+def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, settings=None,
+                           **options):
     """OpenSim's inverse-dynamics tool run from its setup file (``urdf2dyn torques --setup``).
 
     Reads the setup (urdf2dyn.biomech.formats.read_id_setup), loads its model_file with
@@ -219,6 +220,11 @@ def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, 
         Overrides the setup's time_range.
     strict : bool
         Warnings become errors.
+    settings : urdf2dyn.biomech.stages.TrialSettings, optional
+        The settings ``TrialSettings.from_id_setup(setup, ...)`` made already, its
+        ExternalLoads file read once (a caller that writes outputs lists the run's inputs
+        before any work with :func:`id_setup_inputs`); then give neither time_range nor
+        options, which make them.
     **options
         Passed to inverse_dynamics_trial (contacts, max_gap, checks_enabled, ...).
 
@@ -227,6 +233,10 @@ def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, 
     TrialResult
     """
     from .formats.opensim_setup import IDSetup, read_id_setup, setup_model
+    if settings is not None and (time_range is not None or options):
+        raise TypeError("inverse_dynamics_setup: give settings, or the time_range and "
+                        f"options that make them ({', '.join(sorted(options)) or 'time_range'}"
+                        "), not both")
     su = setup if isinstance(setup, IDSetup) else read_id_setup(setup, strict=strict)
     loaded = model is None                  # the setup's own model_file, read here
     if model is None:
@@ -256,12 +266,27 @@ def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, 
             report(f"{su.path}: the model's force elements {names[:6]}"
                    f"{' ...' if len(names) > 6 else ''} {why}", strict=strict,
                    error=MotionError)
-    settings = TrialSettings.from_id_setup(su, time_range=time_range, strict=strict, **options)
+    if settings is None:
+        settings = TrialSettings.from_id_setup(su, time_range=time_range, strict=strict,
+                                               **options)
     res = inverse_dynamics_trial(model, su.coordinates_file, settings=settings)
     res.record.update(setup=su.path, output=su.output, model_file=su.model_file)
     if reference is not None and sorted(reference.multibody_order) == sorted(model.v_names):
         res.record["columns"] = reference.multibody_order      # OpenSim's column order
     return res
+
+
+def id_setup_inputs(setup: Any, settings: TrialSettings) -> list[tuple[str, str]]:
+    """The files a run of an OpenSim InverseDynamicsTool setup (read already) with
+    ``settings`` (TrialSettings.from_id_setup's) reads or that the setup names, as (what,
+    path): the setup, its own <model_file> and <external_loads_file> (inputs whether or not
+    read: another model given, the loads excluded), and the trial's files
+    (stages.trial_inputs of its coordinates file: the ExternalLoads data file among them).
+    No output of the run may be one, by any name."""
+    named = [("ID setup", setup.path), ("ID setup's model", setup.model_file),
+             ("ExternalLoads", setup.external_loads_file)]
+    named += stages.trial_inputs(setup.coordinates_file, settings)
+    return [(what, os.fspath(path)) for what, path in named if path is not None]
 
 
 def _forces_applied(forces, excluded):

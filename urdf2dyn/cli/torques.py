@@ -138,9 +138,16 @@ def _torques_setup(args):
     if not os.path.exists(args.setup):
         raise FileNotFoundError("--setup " + missing_file(args.setup))
     from ..biomech.formats import read_id_setup
+    from ..biomech.pipeline import id_setup_inputs
+    from ..biomech.stages import TrialSettings
     setup = read_id_setup(args.setup, strict=args.strict, need_model=not args.robot)
-    inputs = [("setup", args.setup), ("model", args.robot or setup.model_file),
-              ("motion", setup.coordinates_file), ("ExternalLoads", setup.external_loads_file)]
+    settings = TrialSettings.from_id_setup(     # reads its ExternalLoads file, once
+        setup, time_range=args.time_range, strict=args.strict,
+        contacts=parse_contacts(args.contact), max_gap=args.max_gap,
+        reduce_residuals=_residual_settings(args))
+    # what the run reads, as the library says (the setup's own model even when ROBOT is
+    # given, the ExternalLoads data file), and the model given instead
+    inputs = [("model", args.robot)] + id_setup_inputs(setup, settings)
     created = []
     if not args.output:           # where the setup says, checked like -o; OpenSim creates
         args.output = setup.output          # the results directory: so does urdf2dyn
@@ -161,9 +168,7 @@ def _torques_setup(args):
                                     args.strict, couplers=args.couplers)
     notes = [note for note in [set_gravity(model, args.gravity)] if note]
     _check_mass(model, args)
-    res = inverse_dynamics_setup(setup, model, time_range=args.time_range,
-                                 contacts=parse_contacts(args.contact), max_gap=args.max_gap,
-                                 strict=args.strict, reduce_residuals=_residual_settings(args))
+    res = inverse_dynamics_setup(setup, model, strict=args.strict, settings=settings)
     if created:
         os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
     args.external_loads = res.record.get("loads")
@@ -237,11 +242,6 @@ def _check_outputs(args, jobs, multi, inputs, created=()):
                     outputs.append((f"{flag} (its angular-momentum plot)",
                                     os.path.splitext(out)[0] + "_momentum.png"))
     outputs.append(("--scaled-model", getattr(args, "scaled_model", None)))
-    inputs = list(inputs)
-    for what, path in list(inputs):     # an ExternalLoads file reads its data file too
-        if what == "ExternalLoads" and path and os.path.isfile(path):
-            from ..biomech.formats.opensim import read_external_loads
-            inputs.append(("ExternalLoads data", read_external_loads(path).datafile))
     refuse_overwriting(outputs, inputs, created)
 
 

@@ -64,14 +64,17 @@ def run(model, source, settings=None, passes=PASSES) -> Trial:
 
 def trial_inputs(source, settings):
     """The files a trial reads that its settings name, as (what, path): the motion, its
-    ground reactions or ExternalLoads file, the mapping, the IK setup and the model, marker
-    and coordinate files it names (read or not, as OpenSim's), the scale setup and static
-    trial, and when the scale setup is read already (Scaling.read) the files it names
-    (scale.setup_inputs; else they are noted when the pass reads it)."""
+    ground reactions or ExternalLoads file and, once that is read (ExternalLoadsFile.read, as
+    the settings built from keywords or an ID setup hold it), its data file, the mapping, the
+    IK setup and the model, marker and coordinate files it names (read or not, as
+    OpenSim's), the scale setup and static trial, and when the scale setup is read already
+    (Scaling.read) the files it names (scale.setup_inputs; else they are noted when the pass
+    reads it)."""
     loads, ik = settings.loads, settings.ik
     named = [("motion", source), ("mapping", settings.mapping),
              ("ground-reaction", getattr(loads, "source", None)),
              ("ExternalLoads", getattr(loads, "path", None)),
+             ("ExternalLoads data", getattr(loads, "datafile", None)),
              ("IK setup", ik.setup), ("IK setup's model", ik.model_file),
              ("IK setup's marker", ik.marker_file),
              ("IK setup's coordinate", ik.coordinate_file)]

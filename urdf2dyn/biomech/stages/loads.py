@@ -69,7 +69,7 @@ def _external_loads(trial):
     need the pose at those times: the coordinates are linearly interpolated there, and only
     the data samples spanning the motion are used (the coordinates are known nowhere else)."""
     s, model, kin = trial.settings, trial.model, trial.kinematics
-    data = read_external_loads(s.loads.path)
+    data = s.loads.loads if s.loads.loads is not None else read_external_loads(s.loads.path)
     G.check_times(data.time, kin.t, data.datafile)
     if s.processing.load_interpolation == "spline":
         return data.wrenches(model, kin.t, kin.q, links=s.contact_links,

@@ -19,6 +19,7 @@ import os
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from ...warn import missing_file
 from ..formats.ik_setup import IKSetup, read_ik_setup
 from ..formats.opensim_setup import IDSetup
 from ..ik import IKSettings
@@ -53,8 +54,25 @@ class GroundReactions:
 @dataclass(frozen=True)
 class ExternalLoadsFile:
     """An OpenSim ExternalLoads XML file: which forces act on which bodies, in which frames,
-    from which data file (urdf2dyn.biomech.formats.read_external_loads)."""
+    from which data file (urdf2dyn.biomech.formats.read_external_loads). ``loads``: the file
+    read already (as :meth:`read` gives, and the settings built from keywords or an ID setup
+    hold): its data file is then among the trial's inputs before any work
+    (stages.trial_inputs), and the loads pass does not read it again. Two are equal when
+    they name the same file, read or not."""
     path: str
+    loads: Any = field(default=None, compare=False, repr=False)
+
+    def read(self) -> ExternalLoadsFile:
+        """This file read (once: the XML and its data file), as the loads pass uses it."""
+        if self.loads is not None:
+            return self
+        from ..formats.opensim import read_external_loads
+        return replace(self, loads=read_external_loads(self.path))
+
+    @property
+    def datafile(self) -> str | None:
+        """The data file it names (resolved beside it), when read; else None."""
+        return None if self.loads is None else self.loads.datafile
 
 
 @dataclass(frozen=True)
@@ -134,6 +152,16 @@ class Scaling:
                  else f"<ScaleSetup read from {self.setup_path!r}>")
         return (f"Scaling(setup={setup}, static={self.static!r}, mass={self.mass!r}, "
                 f"output={self.output!r})")
+
+
+def _external_loads_read(path: str) -> ExternalLoadsFile:
+    """``external_loads=path`` read once (ExternalLoadsFile.read): a path that names no file
+    is refused naming the keyword (the command line checks its option's file before); a file
+    that is no ExternalLoads document by its reader, naming the file and element."""
+    if not os.path.isfile(path):
+        said = f"{path}: not a file" if os.path.exists(path) else missing_file(path)
+        raise ValueError(f"external_loads: {said}; give the OpenSim ExternalLoads XML file")
+    return ExternalLoadsFile(path).read()
 
 
 def _residual_settings(x):
@@ -329,7 +357,8 @@ class TrialSettings:
                       ) -> TrialSettings:
         """The settings that inverse_dynamics_trial's keywords describe, over ``settings``
         (default: urdf2dyn's defaults): the fields by name, and ``grf`` (a ground-reaction
-        file or Trajectory), ``external_loads`` (an ExternalLoads file), ``checks_enabled``,
+        file or Trajectory), ``external_loads`` (an ExternalLoads file, read here: its data
+        file is known before any work), ``checks_enabled``,
         ``ik_threads``, ``ik_setup`` (a Setup_IK.xml, read here) and ``reduce_residuals``
         (True, a ResidualSettings, or a dict of its fields such as ``{"com_body": "torso"}``).
         Raises TypeError for an unknown keyword, ValueError for values that contradict each
@@ -352,7 +381,7 @@ class TrialSettings:
             if not _is_path(external):
                 raise TypeError(f"external_loads: expected the path of an OpenSim ExternalLoads "
                                 f"file, got {external!r}")
-            keywords["loads"] = ExternalLoadsFile(os.fspath(external))
+            keywords["loads"] = _external_loads_read(os.fspath(external))
         if "checks_enabled" in keywords:
             keywords["checks"] = keywords.pop("checks_enabled")
         if "reduce_residuals" in keywords:
@@ -375,15 +404,15 @@ class TrialSettings:
     def from_id_setup(cls, setup: IDSetup, time_range: tuple[float, float] | None = None,
                       strict: bool = False, **keywords: Any) -> TrialSettings:
         """The settings an OpenSim InverseDynamicsTool setup describes: OpenSim's processing,
-        its cutoff, time range (or ``time_range``) and ExternalLoads file (none when
-        ``<forces_to_exclude>`` holds All, as in OpenSim); keywords as :meth:`from_keywords`
+        its cutoff, time range (or ``time_range``) and ExternalLoads file (read here; none
+        when ``<forces_to_exclude>`` holds All, as in OpenSim); keywords as :meth:`from_keywords`
         (contacts, max_gap, checks_enabled, ...)."""
         loads = setup.external_loads_file
         if setup.excludes_all:
             loads = None
         settings = cls(processing="opensim", filter_hz=setup.lowpass_hz,
                        time_range=time_range or setup.time_range, strict=strict,
-                       loads=None if loads is None else ExternalLoadsFile(loads))
+                       loads=None if loads is None else ExternalLoadsFile(loads).read())
         return cls.from_keywords(settings, **keywords)
 
     @classmethod
