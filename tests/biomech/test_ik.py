@@ -1302,7 +1302,7 @@ def test_ik_run_setup_processing_opensim_reads_the_coordinate_file_as_opensim(tm
         ik.run_setup(os.fspath(setup), output="", model=model, processing="OpenSim")
 
 
-def test_a_models_force_elements_are_left_unsaid_by_ik(tmp_path):
+def test_a_models_force_elements_are_left_unsaid_by_ik(tmp_path, capsys):
     """A force element urdf2dyn does not apply (a spring, a ligament, a foot contact:
     Pose2Sim's Model_Pose2Sim_simple.osim carries 12 SmoothSphereHalfSpaceForces) moves no
     marker: OpenSim's IK tool gives the same coordinates with it as without. `urdf2dyn ik`
@@ -1336,3 +1336,12 @@ def test_a_models_force_elements_are_left_unsaid_by_ik(tmp_path):
     q_theirs = theirs.q[:, [theirs.names.index(n) for n in ours.motion.names]]
     d = np.degrees(ours.motion.q - q_theirs)
     assert np.sqrt(np.mean(d ** 2, axis=0)).max() < 0.1 and np.abs(d).max() < 0.5
+    # the model given instead of the setup's (urdf2dyn ik --model) is loaded the same way
+    capsys.readouterr()
+    status = cli.main(["ik", "--setup", os.path.join(case.folder, "plain_Setup_IK.xml"),
+                       "--model", os.path.join(case.folder, "sprung.osim"), "--strict",
+                       "-o", os.fspath(tmp_path / "cli.mot")])
+    assert status == 0 and "elbow_spring" not in capsys.readouterr().err
+    np.testing.assert_allclose(read_opensim(os.fspath(tmp_path / "cli.mot")).q,
+                               read_opensim(os.fspath(tmp_path / "ours.mot")).q,
+                               atol=1e-9)

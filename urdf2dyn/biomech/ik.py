@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from ..model import Model
 
 __all__ = ["IKResult", "IKSettings", "solve", "fit", "run_setup", "determined_frames",
-           "measured_frames", "coordinate_file_reader", "setup_inputs"]
+           "measured_frames", "coordinate_file_reader", "setup_inputs", "load_model"]
 
 
 @dataclass
@@ -512,6 +512,19 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     return q[1] if cost[1] < cost[0] else q0
 
 
+def load_model(path: str | os.PathLike[str], strict: bool = False) -> Model:
+    """urdf2dyn.load(path, strict=strict) for a marker fit: the model's force elements are
+    left unsaid, even under strict (a spring, ligament or foot contact moves no marker, and
+    OpenSim's IK tool leaves them out too, so the moments they would add are no concern of a
+    fit), and couplers that cannot be applied are refused (URDFError naming them) instead of
+    warned about first. What `urdf2dyn ik` loads, from a setup's model_file or --model."""
+    from ..model import COUPLERS_REFUSED, PASSIVE_FORCES, load_leaving_unsaid
+    model = load_leaving_unsaid(
+        path, lambda text: COUPLERS_REFUSED in text or PASSIVE_FORCES in text, strict)
+    model._check_couplers()
+    return model
+
+
 def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None,
               model: Model | None = None, markers: Sequence[Marker] | None = None,
               marker_data: Markers | None = None,
@@ -591,21 +604,14 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
         if not s.model_file:
             raise IKSetupError(f"{s.path}: <model_file> is not set (empty or Unassigned): "
                                "give the model (urdf2dyn ik --model MODEL)")
-        from ..model import COUPLERS_REFUSED, PASSIVE_FORCES, FindingRefused, \
-            load_leaving_unsaid
+        from ..model import FindingRefused
         try:
-            # couplers that cannot be applied are refused just below: not warned about
-            # first; force elements move no marker (OpenSim's IK leaves them out too), so the
-            # moments they would add are no concern of a fit, not even under strict
-            model = load_leaving_unsaid(
-                s.model_file, lambda text: COUPLERS_REFUSED in text or PASSIVE_FORCES in text,
-                strict)
+            model = load_model(s.model_file, strict)
         except FindingRefused:
             raise                           # names the model's file and line, says what to do
         except (OSError, ValueError) as e:
             raise IKSetupError(f"{s.path}: <model_file> {s.model_file}: cannot be loaded "
                                f"({e}); give the model with --model") from None
-        model._check_couplers()
     if marker_data is None:
         if not s.marker_file:
             raise IKSetupError(f"{s.path}: <marker_file> is not set (empty or Unassigned): "

@@ -53,7 +53,7 @@ def ik_summary(res, out):
 
 def cmd_ik(args):
     from ..biomech.formats.ik_setup import read_ik_setup
-    from ..biomech.ik import run_setup
+    from ..biomech.ik import load_model, run_setup
     model = markers = None
     if args.markers and not args.model:         # the options first, then the files
         raise ValueError("--markers needs --model (the model the marker file's links "
@@ -61,7 +61,7 @@ def cmd_ik(args):
     setup = read_ik_setup(args.setup, strict=args.strict)       # read once, for its inputs
     refuse_overwriting([("--output", args.output or None)], _ik_inputs(args, setup))
     if args.model:
-        model = load(model_path(args.model), strict=args.strict)
+        model = load_model(model_path(args.model), strict=args.strict)
     if args.markers:
         model, markers = _model_markers(model, model_path(args.model), args.markers,
                                         args.strict)
