@@ -381,6 +381,47 @@ static double total_mass(const u2d_urdf *u)
     return s;
 }
 
+/* dtau/dq and dtau/dv from rnea_deriv (Dq, Dv) against 4th-order central differences of
+ * RNEA along each coordinate (q moved by integrate, so quaternions stay unit): an oracle
+ * outside the derivatives' code, which the batch checks (one path against another) are not.
+ * GCC 12's -O1 once lost a chain joint's own block of dtau/dq (csrc/model/u2d_port.h). */
+static void check_rnea_partials_by_differences(const u2d_model *m, u2d_work *w,
+                                               const double *q, const double *v,
+                                               const double *a, const double *Dq,
+                                               const double *Dv)
+{
+    const size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
+    const double eps = 1e-4, cs[4] = {1.0, -8.0, 8.0, -1.0}, ss[4] = {-2, -1, 1, 2};
+    double *e = dalloc(nv), *qs = dalloc(nq), *vs = dalloc(nv), *tau = dalloc(nv);
+    double *Fq = dalloc(nv), *Fv = dalloc(nv), errq = 0.0, errv = 0.0, big = 1.0;
+    for (size_t i = 0; i < nv * nv; i++) big = fmax(big, fmax(fabs(Dq[i]), fabs(Dv[i])));
+    for (size_t c = 0; c < nv; c++) {
+        memset(e, 0, sizeof(double) * nv);
+        memset(Fq, 0, sizeof(double) * nv);
+        memset(Fv, 0, sizeof(double) * nv);
+        e[c] = 1.0;
+        for (int k = 0; k < 4; k++) {
+            h_state s = {{q, e, NULL}, {0, 0, 0}, NULL, 0, {0, 0, 0}, ss[k] * eps};
+            u2d_batch_args ia = h_args(&s, qs, NULL);
+            CHECK(H_ALGOS[U2D_ALGO_INTEGRATE].one(m, w, &ia) == U2D_OK, "integrate failed");
+            run_ok(m, w, U2D_ALGO_RNEA, qs, v, a, g0, NULL, tau, NULL);
+            for (size_t i = 0; i < nv; i++) Fq[i] += cs[k] * tau[i] / (12.0 * eps);
+            for (size_t i = 0; i < nv; i++) vs[i] = v[i] + ss[k] * eps * e[i];
+            run_ok(m, w, U2D_ALGO_RNEA, q, vs, a, g0, NULL, tau, NULL);
+            for (size_t i = 0; i < nv; i++) Fv[i] += cs[k] * tau[i] / (12.0 * eps);
+        }
+        for (size_t i = 0; i < nv; i++) {
+            errq = fmax(errq, fabs(Fq[i] - Dq[i * nv + c]));
+            errv = fmax(errv, fabs(Fv[i] - Dv[i * nv + c]));
+        }
+    }
+    CHECK(errq <= 1e-6 * big, "rnea_deriv: dtau/dq differs from differences of rnea by %g "
+          "(of %g)", errq, big);
+    CHECK(errv <= 1e-6 * big, "rnea_deriv: dtau/dv differs from differences of rnea by %g "
+          "(of %g)", errv, big);
+    free(e); free(qs); free(vs); free(tau); free(Fq); free(Fv);
+}
+
 /* Derivatives, centroidal momentum and regressor against the algorithms they extend:
  * dtau/da = CRBA's M, Minv M = 1, Y pi = RNEA, h_G = A_G v, p = m dc/dt (planar joints
  * included: their chain of axes in the derivatives, their moving columns in both). */
@@ -410,6 +451,7 @@ static void check_new_algorithms(const u2d_model *m, u2d_work *w, const double *
     CHECK(H_ALGOS[U2D_ALGO_RNEA_DERIV].one(m, w, &ad) == U2D_OK, "rnea_deriv failed");
     CHECK(max_diff(D3, Mc, nv * nv) <= 1e-11 * scale, "rnea_deriv: dtau/da differs from "
           "crba by %g (of %g)", max_diff(D3, Mc, nv * nv), scale);
+    check_rnea_partials_by_differences(m, w, q, v, a, D1, D2);
     s.x[2] = t1;                            /* tau = rnea(q, v, a): ABA gives a back */
     u2d_batch_args af = h_args3(&s, D1, D2, D3);
     u2d_status st = H_ALGOS[U2D_ALGO_ABA_DERIV].one(m, w, &af);
