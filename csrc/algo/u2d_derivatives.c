@@ -97,20 +97,26 @@ static void b_mul_T(const u2d_real B[12], const u2d_real s[6], u2d_real out[6])
  * the twist u_k, rides the (massless) link before it and is moved by theta_k(q), a function
  * of one or two of the joint's coordinates. Moving q_c moves theta_k by J_kc, its rate by
  * drate_kc and its acceleration by dacc_kc (second and third derivatives of theta enter);
- * each is a move of a one-axis joint, whose dV, dA, dAv are those of the top of the file with v_p,
- * a_p the motion of the chain link before axis k (vk, ak here), and a change of its rate
- * adds u_k drate to dV, 2 (v_p x u_k) drate to dA and, as d(acc)/dqd_c = 2 drate_kc,
- * 2 u_k drate to dAv. Summed per coordinate, the subtree below sees them exactly as it sees
- * a rigid joint's. Out of line (as chain_own_block): the rigid joints' loop compiles as
- * without them. */
-static U2D_NOINLINE void chain_motion_partials(const u2d_model *m, u2d_work *w, int i,
-                                              const u2d_real *q, const u2d_real *qd,
-                                              const u2d_real *qdd)
+ * each is a move of a one-axis joint, whose dV, dA, dAv are those of the top of the file
+ * with v_p, a_p the motion of the chain link before axis k (vk, ak here), and a change of
+ * its rate adds u_k drate to dV, 2 (v_p x u_k) drate to dA and, as d(acc)/dqd_c = 2
+ * drate_kc, 2 u_k drate to dAv. Summed per coordinate, the subtree below sees them exactly
+ * as it sees a rigid joint's. Out of line (as chain_own_block): the rigid joints' loop
+ * compiles as without them; and opaque to rnea_partials (U2D_OPAQUE, model/u2d_port.h),
+ * whose GCC 12 build at -O1 lost chain_own_block's additions to dtau/dq otherwise. */
+static U2D_OPAQUE void chain_motion_partials(const u2d_model *m, u2d_work *w, int i,
+                                            const u2d_real *q, const u2d_real *qd,
+                                            const u2d_real *qdd)
 {
     const int a0 = m->vadr[i];
-    u2d_chain ch;
+    u2d_chain *ch = &w->chain[w->chain_of[i]];
     u2d_real vk[6], ak[6];
-    u2d_joint_chain(m, i, q + m->qadr[i], qd + a0, qdd + a0, &ch);
+    u2d_joint_chain(m, i, q + m->qadr[i], qd + a0, qdd + a0, ch);
+    for (int k = 0; k < ch->n; k++) {       /* its axes in world coordinates, kept for */
+        u2d_real u[6];                      /* chain_own_block                         */
+        u2d_xform_motion_inv(&w->Xa[i], ch->U[k], u);
+        u2d_copy(ch->U[k], u, 6);
+    }
     u2d_copy(vk, &w->ov[6 * m->parent[i]], 6);
     u2d_copy(ak, &w->oa[6 * m->parent[i]], 6);
     for (int k = 0; k < m->jnv[i]; k++) {
@@ -118,16 +124,16 @@ static U2D_NOINLINE void chain_motion_partials(const u2d_model *m, u2d_work *w, 
         u2d_zero(&w->dA[6 * (a0 + k)], 6);
         u2d_zero(&w->dAv[6 * (a0 + k)], 6);
     }
-    for (int k = 0; k < ch.n; k++) {
-        u2d_real u[6], t1[6], t2[6], t3[6];
-        u2d_xform_motion_inv(&w->Xa[i], ch.U[k], u);
+    for (int k = 0; k < ch->n; k++) {
+        const u2d_real *u = ch->U[k];
+        u2d_real t1[6], t2[6], t3[6];
         u2d_crossm(vk, u, t1);                      /* v_p x u          */
         u2d_crossm(ak, u, t2);                      /* a_p x u          */
         u2d_crossm(vk, t1, t3);                     /* v_p x (v_p x u)  */
         for (int a = 0; a < 2; a++) {
-            const int c = ch.coord[k][a];
+            const int c = ch->coord[k][a];
             if (c < 0) continue;
-            const u2d_real J = ch.J[k][a], drate = ch.drate[k][a], dacc = ch.dacc[k][a];
+            const u2d_real J = ch->J[k][a], drate = ch->drate[k][a], dacc = ch->dacc[k][a];
             u2d_real *dV = &w->dV[6 * (a0 + c)], *dA = &w->dA[6 * (a0 + c)];
             u2d_real *dAv = &w->dAv[6 * (a0 + c)];
             for (int r = 0; r < 6; r++) {
@@ -137,43 +143,43 @@ static U2D_NOINLINE void chain_motion_partials(const u2d_model *m, u2d_work *w, 
             }
         }
         /* on to the link after axis k: v += u rate, a += u acc + v x u rate */
-        for (int r = 0; r < 6; r++) vk[r] += u[r] * ch.rate[k];
+        for (int r = 0; r < 6; r++) vk[r] += u[r] * ch->rate[k];
         u2d_crossm(vk, u, t1);
-        for (int r = 0; r < 6; r++) ak[r] += u[r] * ch.acc[k] + t1[r] * ch.rate[k];
+        for (int r = 0; r < 6; r++) ak[r] += u[r] * ch->acc[k] + t1[r] * ch->rate[k];
     }
 }
 
 /* The joint's own block of dtau/dq beyond what the rigid formulas give. With D = F_i -
  * Fext_i, tau_c = sum_k J_kc u_k . D: axis m above axis k in the chain does not turn with
  * it (the "above" formula, + J_mr J_kc u_m . (u_k x* D) over the rigid one), and J_kc's own
- * change adds H_k,rc u_k . D. */
-static U2D_NOINLINE void chain_own_block(const u2d_model *m, u2d_work *w, int i,
-                                        const u2d_real *q, const u2d_real *qd,
-                                        const u2d_real *qdd, u2d_real *dtau_dq)
+ * change adds H_k,rc u_k . D. The chain is the one chain_motion_partials built (its axes
+ * u_k in world coordinates): a custom joint's functions are evaluated once. */
+static U2D_OPAQUE void chain_own_block(const u2d_model *m, u2d_work *w, int i,
+                                      u2d_real *dtau_dq)
 {
     const int a0 = m->vadr[i], nv = m->nv;
-    u2d_chain ch;
-    u2d_real u[U2D_CHAIN_MAX][6], D[6];
-    u2d_joint_chain(m, i, q + m->qadr[i], qd + a0, qdd + a0, &ch);
+    const u2d_chain *ch = &w->chain[w->chain_of[i]];
+    const u2d_real (*u)[6] = ch->U;
+    u2d_real D[6];
     for (int r = 0; r < 6; r++) D[r] = w->oF[6 * i + r] - w->oFx[6 * i + r];
-    for (int k = 0; k < ch.n; k++) u2d_xform_motion_inv(&w->Xa[i], ch.U[k], u[k]);
-    for (int k = 0; k < ch.n; k++) {
+    for (int k = 0; k < ch->n; k++) {
         u2d_real t[6];
         const u2d_real tk = pair6(u[k], D);
         for (int a = 0; a < 2; a++)
             for (int b = 0; b < 2; b++) {
-                const int r = ch.coord[k][a], c = ch.coord[k][b];
+                const int r = ch->coord[k][a], c = ch->coord[k][b];
                 if (r >= 0 && c >= 0)
-                    dtau_dq[(size_t)(a0 + r) * nv + a0 + c] += ch.H[k][a][b] * tk;
+                    dtau_dq[(size_t)(a0 + r) * nv + a0 + c] += ch->H[k][a][b] * tk;
             }
         u2d_crossf(u[k], D, t);
         for (int mm = 0; mm < k; mm++) {
             const u2d_real p = pair6(u[mm], t);
             for (int a = 0; a < 2; a++)
                 for (int b = 0; b < 2; b++) {
-                    const int r = ch.coord[mm][a], c = ch.coord[k][b];
+                    const int r = ch->coord[mm][a], c = ch->coord[k][b];
                     if (r >= 0 && c >= 0)
-                        dtau_dq[(size_t)(a0 + r) * nv + a0 + c] += ch.J[mm][a] * ch.J[k][b] * p;
+                        dtau_dq[(size_t)(a0 + r) * nv + a0 + c]
+                            += ch->J[mm][a] * ch->J[k][b] * p;
                 }
         }
     }
@@ -182,8 +188,7 @@ static U2D_NOINLINE void chain_own_block(const u2d_model *m, u2d_work *w, int i,
 /* Whether body i's joint moves its own columns (a chain: see chain_motion_partials) */
 static inline int moves_own_columns(const u2d_model *m, int i)
 {
-    return m->jtype[i] == U2D_JOINT_PLANAR || m->jtype[i] == U2D_JOINT_CUSTOM
-        || m->jtype[i] == U2D_JOINT_ELLIPSOID;
+    return u2d_moves_own_columns(m->jtype[i]);
 }
 
 /* Entry (r, c) of dtau/dq, dtau/dv and M (and of CRBA's M) is zero whatever the state when
@@ -275,7 +280,7 @@ static u2d_status rnea_partials(const u2d_model *m, u2d_work *w, const double gr
                 }
         }
         if (moves_own_columns(m, i))
-            chain_own_block(m, w, i, q, qd, qdd, dtau_dq);
+            chain_own_block(m, w, i, dtau_dq);
         if (p > 0) {
             u2d_inertia_add(&w->IC[p], I);
             for (int r = 0; r < 12; r++) w->oB[12 * p + r] += B[r];

@@ -61,6 +61,15 @@ static inline int u2d_quat_at(int jtype)
     return jtype == U2D_JOINT_FLOATING ? 3 : jtype == U2D_JOINT_BALL ? 0 : -1;
 }
 
+/* Whether a joint of this type moves its own columns as its coordinates change (planar,
+ * custom, ellipsoid): the analytical derivatives take it apart into a chain of axes
+ * (u2d_chain), and the workspace keeps one chain for each such joint. */
+static inline int u2d_moves_own_columns(int jtype)
+{
+    return jtype == U2D_JOINT_PLANAR || jtype == U2D_JOINT_CUSTOM
+        || jtype == U2D_JOINT_ELLIPSOID;
+}
+
 /* ---- OpenSim functions and custom joints (u2d_function.c, u2d_osim.c) ------- */
 
 typedef enum {
@@ -360,6 +369,9 @@ typedef struct u2d_work {
     u2d_real *dV, *dA, *dAv; /* (nv,6)     per column s: v_p x s, its dq and dv partials    */
     u2d_real *qdd;          /* (nv)       ABA derivatives: the accelerations             */
     u2d_real *L;            /* (nv,nv)    ABA derivatives: M = L^T D L, factored in place */
+    struct u2d_chain *chain; /* (nchain)  derivatives: the chain of axes of each joint that
+                                          moves its own columns, built once per evaluation  */
+    int *chain_of;          /* (nbody)    its index in chain, -1 for the other joints     */
     int *lambda;            /* (nv)       the velocity coordinate above each one in the tree,
                                           -1 at the root (the sparsity of L)            */
     int *subend;            /* (nv)       one past the last coordinate of its subtree       */
@@ -394,7 +406,7 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_rea
  *   drate[k][a], dacc[k][a] = their derivatives with respect to q_a.
  * Its columns are S_c = sum_k J[k][c] U[k]; axes that no coordinate moves are left out. */
 #define U2D_CHAIN_MAX 7
-typedef struct {
+typedef struct u2d_chain {
     int n;                              /* axes in the chain                            */
     int coord[U2D_CHAIN_MAX][2];        /* the joint's coordinates each axis depends on */
     u2d_real U[U2D_CHAIN_MAX][6];

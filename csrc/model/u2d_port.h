@@ -4,6 +4,7 @@
  * MSVC has none of them. Everything else in csrc/ is plain C11 and uses these names only:
  *   U2D_ALWAYS_INLINE      a function inlined even where the compiler would not choose to
  *   U2D_NOINLINE           a function kept out of its callers (a rare case off a hot loop)
+ *   U2D_OPAQUE             and its body unseen by them too (a compiler's fault, see below)
  *   U2D_HAVE_VECTORS       the compiler has vector_size vectors: the SIMD lane units exist
  *   U2D_X86_SIMD           and the target is x86-64: the AVX2 / AVX-512 units are compiled
  *   U2D_ARM_SIMD           and the target is arm64: the 2-lane NEON unit is compiled
@@ -31,6 +32,21 @@
 #define U2D_NOINLINE __declspec(noinline)
 #else
 #define U2D_NOINLINE
+#endif
+
+/* U2D_OPAQUE: out of line, and its callers assume nothing of what it reads or writes beyond
+ * what its arguments allow. GCC 12 at -O1 and -O2 (not -O3) miscompiled the derivatives'
+ * chain functions without it: IVOPTs addressed a struct member as MEM[0B + offset + ...]
+ * (a TARGET_MEM_REF with a zero base), and ipa-modref took that for a NULL dereference,
+ * stopped reading the block there and so left the stores after it out of the function's
+ * summary; the caller then used the summary and lost those stores (gcc -fdump-tree-modref2-
+ * details says "NULL memory access; terminating BB"; later GCCs are reported to build plain
+ * MEM_REFs there instead, GCC commit 13dfb01e5c3, not checked here). noipa keeps every
+ * caller from using a summary at all; tests/test_c_core.py's plain -O1 build guards it. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define U2D_OPAQUE __attribute__((noipa))
+#else
+#define U2D_OPAQUE U2D_NOINLINE
 #endif
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(U2D_NO_VECTORS)

@@ -4,14 +4,15 @@
 
 u2d_work *u2d_work_new(const u2d_model *m)
 {
-    size_t nb = (size_t)m->nbody, nv = (size_t)m->nv, nq = (size_t)m->nq;
+    size_t nb = (size_t)m->nbody, nv = (size_t)m->nv, nq = (size_t)m->nq, nchain = 0;
     u2d_work *w = calloc(1, sizeof *w);
     if (!w) return NULL;
+    for (int i = 1; i < m->nbody; i++) nchain += (size_t)u2d_moves_own_columns(m->jtype[i]);
     size_t per_body = 6 + 6 + 6 + 36 + 6 + 6 + 6 + 36 + 6 + 36 + 36 + 6;
     size_t bytes = 2 * nb * sizeof(u2d_xform) + nb * sizeof(u2d_inertia)
                  + (nb * per_body + nv + 11 * nv + 2 * nq + 12 * nv) * sizeof(u2d_real)
                  + (nb * (6 + 6 + 6 + 6 + 12) + 18 * nv + nv + nv * nv) * sizeof(u2d_real)
-                 + 2 * nv * sizeof(int);
+                 + nchain * sizeof(u2d_chain) + (2 * nv + nb) * sizeof(int);
     w->buffer = calloc(1, bytes + U2D_ALIGN_PAD);
     if (!w->buffer) { free(w); return NULL; }
     w->nbody = m->nbody;
@@ -47,8 +48,12 @@ u2d_work *u2d_work_new(const u2d_model *m)
     w->dAv = d;       d += 6 * nv;
     w->qdd = d;       d += nv;
     w->L = d;         d += nv * nv;
-    w->lambda = (int *)d;
+    w->chain = (u2d_chain *)d;
+    w->lambda = (int *)(w->chain + nchain);
     w->subend = w->lambda + nv;
+    w->chain_of = w->subend + nv;
+    for (int i = 0, k = 0; i < m->nbody; i++)
+        w->chain_of[i] = i > 0 && u2d_moves_own_columns(m->jtype[i]) ? k++ : -1;
     for (int i = 1; i < m->nbody; i++) {
         const int p = m->parent[i];
         for (int k = 0; k < m->jnv[i]; k++) {

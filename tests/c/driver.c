@@ -447,6 +447,11 @@ static void check_new_algorithms(const u2d_model *m, u2d_work *w, const double *
     }
     CHECK(err <= 1e-10 * big, "regressor: Y pi differs from rnea by %g (of %g)", err, big);
 
+    for (int i = 1, k = 0; i < m->nbody; i++)    /* the workspace: a chain per chain joint */
+        if (u2d_moves_own_columns(m->jtype[i]))
+            CHECK(w->chain_of[i] == k++, "body %d: chain %d, not %d", i, w->chain_of[i], k - 1);
+        else
+            CHECK(w->chain_of[i] == -1, "body %d: chain %d for a rigid joint", i, w->chain_of[i]);
     u2d_batch_args ad = h_args3(&s, D1, D2, D3);
     CHECK(H_ALGOS[U2D_ALGO_RNEA_DERIV].one(m, w, &ad) == U2D_OK, "rnea_deriv failed");
     CHECK(max_diff(D3, Mc, nv * nv) <= 1e-11 * scale, "rnea_deriv: dtau/da differs from "

@@ -289,6 +289,7 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "function_eval",          /* jcalc on custom joints: every algorithm on an .osim model */
     "joint_chain",            /* the derivatives on the .osim models' custom and ellipsoid
                                  joints */
+    "moves_own_columns",      /* check_new_algorithms: the workspace's chain per such joint */
 };
 
 /* The SIMD paths (csrc/batch/u2d_simd.h), the portable one first; the driver runs the batch
