@@ -1817,3 +1817,171 @@ def test_random_plugins_schema_and_pair_sensors_refused_exactly_where_mujoco_ref
     (never with another exception), so a file MuJoCo loads loads."""
     expected, got = mujoco_error(xml), urdf2dyn_error(xml)
     assert (expected is None) == (got is None), (xml, expected, got)
+
+
+def _pid(configs, attrs="", instance=False):
+    """A mujoco.pid actuator on joint k (the model's second actuator, after motor 'a') with
+    configs, its own or (instance) those of the <instance> 'i' it drives, and attrs."""
+    if instance:
+        return _refs(_declared("mujoco.pid", f'<instance name="i">{configs}</instance>'),
+                     actuators(f'<plugin instance="i" joint="k" {attrs}/>'))
+    return _refs(_ext("mujoco.pid"), actuators(f'<plugin plugin="mujoco.pid" joint="k" '
+                                               f'{attrs}>{configs}</plugin>'))
+
+
+def _cfg(key, value):
+    return f'<config key="{key}" value="{value}"/>'
+
+
+_NEEDS_1 = "actuator 1 has actdim 0, expected 1"
+PID_INITS = {       # the case: its XML, MuJoCo's reason, and words urdf2dyn's refusal has
+    "ki without actdim": (
+        _pid(_cfg("ki", "1")), _NEEDS_1,
+        ["actuator 1 (unnamed)", "0 activation states", "keeps 1", "nonzero ki",
+         'actdim="1"', "line 1"]),
+    "ki with actdim 1": (_pid(_cfg("ki", "1"), 'actdim="1"'), None, None),
+    "ki 0 without actdim": (_pid(_cfg("ki", "0")), None, None),
+    "ki empty without actdim": (_pid(_cfg("ki", "")), None, None),
+    "ki not a number without actdim": (_pid(_cfg("ki", "abc")), None, None),
+    "ki nan without actdim": (_pid(_cfg("ki", "nan")), _NEEDS_1, ['actdim="1"']),
+    "ki in hexadecimal with actdim 1": (_pid(_cfg("ki", "0x1"), 'actdim="1"'), None, None),
+    "named actuator, ki without actdim": (
+        _pid(_cfg("ki", "1"), 'name="servo"'), _NEEDS_1, ["actuator 'servo'", 'actdim="1"']),
+    "slewmax without actdim": (_pid(_cfg("slewmax", "1")), _NEEDS_1,
+                               ["slewmax", 'actdim="1"']),
+    "slewmax 0 without actdim": (_pid(_cfg("slewmax", "0")), _NEEDS_1, ['actdim="1"']),
+    "slewmax empty": (_pid(_cfg("slewmax", "")), None, None),
+    "ki and slewmax with actdim 1": (
+        _pid(_cfg("ki", "1") + _cfg("slewmax", "1"), 'actdim="1"'),
+        "actuator 1 has actdim 1, expected 2", ["1 activation states", 'actdim="2"']),
+    "ki and slewmax with actdim 2": (_pid(_cfg("ki", "1") + _cfg("slewmax", "1"),
+                                          'actdim="2"'), None, None),
+    "actdim 1 without ki": (_pid(_cfg("kp", "1"), 'actdim="1"'),
+                            "actuator 1 has actdim 1, expected 0", ['actdim="0"']),
+    "ki, integrator, actdim 1": (
+        _pid(_cfg("ki", "1"), 'actdim="1" dyntype="integrator"'),
+        "actuator 1 has actdim 1, expected 2", ["integrator", 'actdim="2"']),
+    "ki, integrator, actdim 2": (_pid(_cfg("ki", "1"), 'actdim="2" dyntype="integrator"'),
+                                 None, None),
+    "integrator without actdim": (_pid(_cfg("kp", "1"), 'dyntype="integrator"'), None, None),
+    "filter from a class, ki, actdim 1": (
+        _pid(_cfg("ki", "1"), 'class="f" actdim="1"').replace(
+            "<worldbody>", '<default><default class="f"><general dyntype="filter"/>'
+                           '</default></default><worldbody>'),
+        "actuator 1 has actdim 1, expected 2", ['actdim="2"']),
+    "ki with actdim -1": (_pid(_cfg("ki", "1"), 'actdim="-1"'), _NEEDS_1, ['actdim="1"']),
+    "instance's ki without actdim": (_pid(_cfg("ki", "1"), instance=True), _NEEDS_1,
+                                     ["actuator 1", 'actdim="1"']),
+    "instance's ki with actdim 1": (_pid(_cfg("ki", "1"), 'actdim="1"', instance=True),
+                                    None, None),
+    "negative imax": (_pid(_cfg("ki", "1") + _cfg("imax", "-1"), 'actdim="1"'),
+                      "negative imax", ["imax", "negative", "sign of ki", "line 1"]),
+    "imax and ki both negative": (_pid(_cfg("ki", "-1") + _cfg("imax", "-1"), 'actdim="1"'),
+                                  None, None),
+    "positive imax, negative ki": (_pid(_cfg("ki", "-1") + _cfg("imax", "1"), 'actdim="1"'),
+                                   "negative imax", ["imax", "sign of ki"]),
+    "negative imax without ki": (_pid(_cfg("imax", "-1")), None, None),
+    "instance's negative imax": (
+        _pid(_cfg("ki", "1") + _cfg("imax", "-1"), 'actdim="1"', instance=True),
+        "negative imax", ["imax", "negative"]),
+    "negative slewmax": (_pid(_cfg("slewmax", "-1"), 'actdim="1"'),
+                         "slewmax must be non-negative", ["slewmax", "negative", "0 or more"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PID_INITS))
+def test_pid_settings_and_actdim_are_what_its_init_takes(case):
+    """mujoco.pid keeps an activation state for a nonzero ki and one for a slewmax, and its
+    init (run as MuJoCo compiles) refuses an actuator whose actdim (given, or one for a
+    dyntype) is not those plus one for a filter or integrator dyntype, an imax whose bound
+    imax/ki is negative and a negative slewmax; urdf2dyn loaded each."""
+    xml, reason, words = PID_INITS[case]
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)
+
+
+def _grid(configs, objtype="site", instance=False, used=True):
+    """A touch_grid sensor at site s (or of objtype) with configs, its own or (instance)
+    those of the <instance> 'i' it uses (used False: no sensor uses the instance)."""
+    at = f'objtype="{objtype}" objname="{"s" if objtype == "site" else "b"}"'
+    if instance:
+        sensor = _sensor(f'<plugin instance="i" {at}/>') if used else ""
+        return _refs(_declared("mujoco.sensor.touch_grid",
+                               f'<instance name="i">{configs}</instance>'), sensor)
+    return _refs(_ext("mujoco.sensor.touch_grid"),
+                 _sensor(f'<plugin plugin="mujoco.sensor.touch_grid" {at}>{configs}'
+                         '</plugin>'))
+
+
+_GRID = _cfg("size", "2 3") + _cfg("fov", "10 10")
+_NO_SIZE = "Both horizontal and vertical resolutions must be specified"
+_NO_FOV = "Both horizontal and vertical fields of view must be specified"
+GRID_INITS = {      # the case: its XML, MuJoCo's reason, and words urdf2dyn's refusal has
+    "size and fov": (_grid(_GRID), None, None),
+    "every setting": (_grid(_GRID + _cfg("nchannel", "6") + _cfg("gamma", "1")), None, None),
+    "no settings": (_grid(""), _NO_SIZE, ["touch_grid", "size=", "line 1", "<config"]),
+    "no size": (_grid(_cfg("fov", "10 10")), _NO_SIZE, ["size="]),
+    "no fov": (_grid(_cfg("size", "2 3")), _NO_FOV, ["fov=", "two angles"]),
+    "size of one number": (_grid(_cfg("size", "2") + _cfg("fov", "1 1")), _NO_SIZE,
+                           ["size="]),
+    "size of three numbers": (_grid(_cfg("size", "2 3 4") + _cfg("fov", "1 1")), _NO_SIZE,
+                              ["size="]),
+    "size with two spaces": (_grid(_cfg("size", "2  3") + _cfg("fov", "1 1")), _NO_SIZE,
+                             ["one space"]),
+    "size with a leading space": (_grid(_cfg("size", " 2 3") + _cfg("fov", "1 1")), _NO_SIZE,
+                                  ["size="]),
+    "size with a trailing space": (_grid(_cfg("size", "2 3 ") + _cfg("fov", "1 1")), None,
+                                   None),
+    "size of a fraction": (_grid(_cfg("size", "2.5 3") + _cfg("fov", "1 1")), None, None),
+    "size zero": (_grid(_cfg("size", "0 3") + _cfg("fov", "1 1")),
+                  "resolutions must be positive", ["size=", "1 or more"]),
+    "size a half": (_grid(_cfg("size", "0.5 3") + _cfg("fov", "1 1")),
+                    "resolutions must be positive", ["size="]),
+    "size not numbers": (_grid(_cfg("size", "a b") + _cfg("fov", "1 1")),
+                         "resolutions must be positive", ["size="]),
+    "size too large": (_grid(_cfg("size", "100000 100000") + _cfg("fov", "1 1")),
+                       "resolutions are too large", ["size=", "give fewer"]),
+    "size too large with channels": (
+        _grid(_cfg("size", "30000 30000") + _cfg("fov", "1 1") + _cfg("nchannel", "3")),
+        "resolutions are too large", ["size=", "3 channels"]),
+    "fov zero": (_grid(_cfg("size", "2 3") + _cfg("fov", "0 10")), "`fov[0]` must be",
+                 ["fov=", "horizontal", "(0, 180]"]),
+    "fov 180 90": (_grid(_cfg("size", "2 3") + _cfg("fov", "180 90")), None, None),
+    "fov 181": (_grid(_cfg("size", "2 3") + _cfg("fov", "181 10")), "`fov[0]` must be",
+                ["fov="]),
+    "fov 91 vertical": (_grid(_cfg("size", "2 3") + _cfg("fov", "10 91")),
+                        "`fov[1]` must be", ["vertical", "(0, 90]"]),
+    "nchannel 7": (_grid(_GRID + _cfg("nchannel", "7")), "nchannel must be between 1 and 6",
+                   ["nchannel", "1 to 6"]),
+    "nchannel 0": (_grid(_GRID + _cfg("nchannel", "0")), None, None),
+    "nchannel a half": (_grid(_GRID + _cfg("nchannel", "0.5")),
+                        "nchannel must be between 1 and 6", ["nchannel"]),
+    "nchannel not a number": (_grid(_GRID + _cfg("nchannel", "abc")),
+                              "Invalid or missing parameters", ["nchannel", "not a number"]),
+    "nchannel with spaces": (_grid(_GRID + _cfg("nchannel", "1 2")), None, None),
+    "gamma 2": (_grid(_GRID + _cfg("gamma", "2")), "`gamma` must be", ["gamma", "[0, 1]"]),
+    "gamma negative": (_grid(_GRID + _cfg("gamma", "-0.1")), "`gamma` must be", ["gamma"]),
+    "gamma half a number": (_grid(_GRID + _cfg("gamma", "1x")), "Invalid or missing",
+                            ["gamma", "not a number"]),
+    "fov checked before gamma": (_grid(_cfg("size", "2 2") + _cfg("gamma", "2")), _NO_FOV,
+                                 ["fov="]),
+    "at a body": (_grid(_GRID, objtype="body"), "must be attached to a site",
+                  ["objtype=\"body\"", 'objtype="site"']),
+    "instance with size and fov": (_grid(_GRID, instance=True), None, None),
+    "instance without settings": (_grid("", instance=True), _NO_SIZE, ["size="]),
+    "instance no sensor uses, without settings": (
+        _grid("", instance=True, used=False), _NO_SIZE, ["size="]),
+    "instance no sensor uses, with size and fov": (_grid(_GRID, instance=True, used=False),
+                                                   None, None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GRID_INITS))
+def test_touch_grid_settings_are_what_its_init_takes(case):
+    """mujoco.sensor.touch_grid's init (run as MuJoCo compiles, for every instance, used or
+    not) needs size= (two whole numbers of taxels, 1 or more, not too many) and fov= (two
+    angles, in (0, 180] and (0, 90] degrees), gamma= in [0, 1], numbers for gamma= and
+    nchannel= (1 to 6) and a sensor at a site; urdf2dyn loaded each."""
+    xml, reason, words = GRID_INITS[case]
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)

@@ -3358,6 +3358,310 @@ static int check_pid_instances(mjcf *rd)
     return 0;
 }
 
+/* ---- what the plugins' init checks (MuJoCo runs it when it compiles the model) ---------- */
+
+/* The <instance> named name in the file's <extension>, NULL for none. */
+static u2d_xml *instance_element(const mjcf *rd, const char *name)
+{
+    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
+        if (strcmp(u2d_xml_name(s), "extension") != 0) continue;
+        for (u2d_xml *p = u2d_xml_first(s); p; p = u2d_xml_next(p))
+            for (u2d_xml *i = u2d_xml_first(p); i; i = u2d_xml_next(i)) {
+                const char *v = u2d_xml_attr(i, "name");
+                if (strcmp(u2d_xml_name(i), "instance") == 0 && v && strcmp(v, name) == 0)
+                    return i;
+            }
+    }
+    return NULL;
+}
+
+/* The element whose <config> settings a plugin actuator or sensor e uses: the <instance> it
+ * names (MuJoCo ignores e's own then), else e; NULL for an instance the file lacks (refused
+ * by check_plugin_use). */
+static u2d_xml *settings_holder(const mjcf *rd, u2d_xml *e)
+{
+    const char *instance = plugin_attr(e, "instance");
+    return instance ? instance_element(rd, instance) : e;
+}
+
+/* The plugin (its name) a plugin actuator or sensor e uses, NULL for none declared. */
+static const char *used_plugin(const mjcf *rd, u2d_xml *e)
+{
+    const char *instance = plugin_attr(e, "instance");
+    return instance ? declared_plugin(rd, "instance", instance) : plugin_attr(e, "plugin");
+}
+
+/* The <config key=key> of holder, NULL for none (a key given twice is refused before). */
+static u2d_xml *config_element(u2d_xml *holder, const char *key)
+{
+    for (u2d_xml *c = u2d_xml_first(holder); c; c = u2d_xml_next(c)) {
+        const char *k = u2d_xml_attr(c, "key");
+        if (strcmp(u2d_xml_name(c), "config") == 0 && k && strcmp(k, key) == 0) return c;
+    }
+    return NULL;
+}
+
+/* The value= of holder's <config key=key>, "" when it has none (as mj_getPluginConfig). */
+static const char *config_value(u2d_xml *holder, const char *key)
+{
+    u2d_xml *c = config_element(holder, key);
+    const char *v = c ? u2d_xml_attr(c, "value") : NULL;
+    return v ? v : "";
+}
+
+/* A mujoco.pid setting as the plugin reads it: given when its value is not empty, then
+ * *value is what strtod reads of it ("abc" is 0). */
+static int pid_setting(u2d_xml *holder, const char *key, double *value)
+{
+    const char *v = config_value(holder, key);
+    if (!v[0]) return 0;
+    *value = strtod(v, NULL);
+    return 1;
+}
+
+/* The activation states mujoco.pid keeps of the settings in holder: the error's integral
+ * for a nonzero ki, the previous control for a slewmax. */
+static int pid_states(u2d_xml *holder)
+{
+    double ki = 0, slewmax;
+    pid_setting(holder, "ki", &ki);
+    return (ki != 0) + pid_setting(holder, "slewmax", &slewmax);
+}
+
+/* mujoco.pid's settings in holder are ones its init takes: an imax of the sign of ki
+ * (imax/ki bounds the integral) and a slewmax of 0 or more ("negative imax", "slewmax must
+ * be non-negative"). */
+static int check_pid_settings(mjcf *rd, u2d_xml *holder)
+{
+    double ki = 0, imax, slewmax;
+    pid_setting(holder, "ki", &ki);
+    if (pid_setting(holder, "imax", &imax) && ki != 0 && imax / ki < 0)
+        return fail(rd, config_element(holder, "imax"), "mujoco.pid <config> imax=\"%g\" with "
+                    "ki=\"%g\" bounds the integral by %g, a negative bound (MuJoCo refuses it: "
+                    "\"negative imax\"): give imax the sign of ki (a maximum force, 0 or more "
+                    "for a positive ki)", imax, ki, imax / ki);
+    if (pid_setting(holder, "slewmax", &slewmax) && slewmax < 0)
+        return fail(rd, config_element(holder, "slewmax"), "mujoco.pid <config> slewmax=\"%g\" "
+                    "is negative (MuJoCo refuses it: \"slewmax must be non-negative\"): give "
+                    "the largest control change per second, 0 or more", slewmax);
+    return 0;
+}
+
+/* Plugin actuator e (the index-th actuator) of mujoco.pid, its settings in holder, has the
+ * activation states the plugin keeps (pid_states), plus one of its own dyntype's filter or
+ * integrator: MuJoCo's actdim= (by default one for a dyntype other than none and dcmotor).
+ * The plugin's init refuses any other ("actuator 0 has actdim 0, expected 1"). */
+static int check_pid_actdim(mjcf *rd, u2d_xml *e, int index, u2d_xml *holder)
+{
+    int cls = class_attr(rd, e, "class", 0);
+    if (cls < 0) return -1;
+    const char *dyn = dattr(rd, e, K_ACTUATOR, cls, "dyntype");
+    const char *actdim = dattr(rd, e, K_ACTUATOR, cls, "actdim");
+    int given = actdim ? (int)strtol(actdim, NULL, 10) : -1;
+    int own = dyn && word_index("filter|filterexact|integrator", dyn) >= 0;
+    int has = given >= 0 ? given : dyn && word_index("none|dcmotor", dyn) < 0;
+    int expected = pid_states(holder) + own;
+    if (has == expected) return 0;
+    const char *name = u2d_xml_attr(e, "name");
+    char label[160];
+    if (name) snprintf(label, sizeof label, "actuator '%.100s'", name);
+    else snprintf(label, sizeof label, "actuator %d (unnamed)", index);
+    return fail(rd, e, "%s has %d activation states (actdim) but mujoco.pid keeps %d with "
+                "these settings (one for a nonzero ki, one for a slewmax, one for a dyntype "
+                "filter, filterexact or integrator; MuJoCo refuses it: \"actuator %d has "
+                "actdim %d, expected %d\"): give the <plugin> actdim=\"%d\"", label, has,
+                expected, index, has, expected, expected);
+}
+
+/* Whether touch_grid reads v as a number: with every space taken out, strtod reads all of
+ * it ("" too, "1 2" as 12; "1e" not). -1 (message) when out of memory. */
+static int grid_number(mjcf *rd, const char *v)
+{
+    char *packed = malloc(strlen(v) + 1), *end;
+    if (!packed) return fail(rd, NULL, "out of memory");
+    size_t n = 0;
+    for (const char *c = v; *c; c++)
+        if (!strchr(" \t\n\v\f\r", *c)) packed[n++] = *c;
+    packed[n] = '\0';
+    strtod(packed, &end);
+    int whole = *end == '\0';
+    free(packed);
+    return whole;
+}
+
+/* The items of a touch_grid list (size=, fov=) as the plugin splits it: at each space, an
+ * empty last item dropped ("2 3 " has two, " 2 3" and "2  3" three), each read by strtod
+ * (0 for an empty one). The first max into out; returns how many there are. */
+static int grid_items(const char *v, double *out, int max)
+{
+    int n = 0;
+    for (const char *p = v; *p; n++) {
+        size_t len = strcspn(p, " ");
+        char *end;
+        double x = strtod(p, &end);
+        if (n < max) out[n] = len && end <= p + len ? x : 0;   /* a number of this item */
+        p += len + (p[len] == ' ');
+    }
+    return n;
+}
+
+/* Where a refusal of holder's setting key points: its <config>, or holder without one. */
+static u2d_xml *setting_at(u2d_xml *holder, const char *key)
+{
+    u2d_xml *c = config_element(holder, key);
+    return c ? c : holder;
+}
+
+/* touch_grid's gamma= and nchannel= are numbers, nchannel from 1 to 6 (0 is 1). */
+static int check_grid_numbers(mjcf *rd, u2d_xml *holder)
+{
+    static const char *const KEYS[2] = {"gamma", "nchannel"};
+    for (int k = 0; k < 2; k++) {
+        const char *v = config_value(holder, KEYS[k]);
+        int number = grid_number(rd, v);
+        if (number < 0) return -1;
+        if (!number)
+            return fail(rd, setting_at(holder, KEYS[k]), "mujoco.sensor.touch_grid <config> "
+                        "%s=\"%.60s\" is not a number (MuJoCo refuses it: \"Invalid or missing "
+                        "parameters in touch_grid sensor plugin\"): give a number", KEYS[k], v);
+    }
+    double nchannel = strtod(config_value(holder, "nchannel"), NULL);
+    if (nchannel != 0 && (nchannel < 1 || nchannel > 6))
+        return fail(rd, setting_at(holder, "nchannel"), "mujoco.sensor.touch_grid <config> "
+                    "nchannel=\"%g\" is not from 1 to 6 (MuJoCo refuses it: \"nchannel must "
+                    "be between 1 and 6\"): give 1 to 6 channels", nchannel);
+    return 0;
+}
+
+/* touch_grid's size= is two whole numbers of taxels, 1 or more, of which nchannel times
+ * their product fits in an int ("Horizontal and vertical resolutions ..."). */
+static int check_grid_size(mjcf *rd, u2d_xml *holder)
+{
+    double size[2] = {0, 0}, nchannel = strtod(config_value(holder, "nchannel"), NULL);
+    u2d_xml *at = setting_at(holder, "size");
+    if (grid_items(config_value(holder, "size"), size, 2) != 2)
+        return fail(rd, at, "mujoco.sensor.touch_grid needs size=\"<columns> <rows>\", two "
+                    "numbers of taxels separated by one space (MuJoCo refuses it: \"Both "
+                    "horizontal and vertical resolutions must be specified\"): give them in "
+                    "a <config key=\"size\" value=\"8 8\"/>");
+    if (!(size[0] >= 1 && size[1] >= 1))
+        return fail(rd, at, "mujoco.sensor.touch_grid size=\"%g %g\" has fewer than one taxel "
+                    "(MuJoCo refuses it: \"Horizontal and vertical resolutions must be "
+                    "positive\"): give whole numbers, 1 or more", size[0], size[1]);
+    if ((nchannel != 0 ? nchannel : 1) * (int)size[0] * (int)size[1] > 2147483647.0)
+        return fail(rd, at, "mujoco.sensor.touch_grid size=\"%g %g\" (times %g channels) "
+                    "has more taxels than an int counts (MuJoCo refuses it: \"Horizontal and "
+                    "vertical resolutions are too large\"): give fewer", size[0], size[1],
+                    nchannel != 0 ? nchannel : 1);
+    return 0;
+}
+
+/* touch_grid's fov= is two angles in degrees, in (0, 180] and (0, 90], and gamma= is in
+ * [0, 1]. */
+static int check_grid_view(mjcf *rd, u2d_xml *holder)
+{
+    double fov[2] = {0, 0}, gamma = strtod(config_value(holder, "gamma"), NULL);
+    u2d_xml *at = setting_at(holder, "fov");
+    if (grid_items(config_value(holder, "fov"), fov, 2) != 2)
+        return fail(rd, at, "mujoco.sensor.touch_grid needs fov=\"<horizontal> <vertical>\", "
+                    "two angles in degrees separated by one space (MuJoCo refuses it: \"Both "
+                    "horizontal and vertical fields of view must be specified\"): give them in "
+                    "a <config key=\"fov\" value=\"45 45\"/>");
+    for (int k = 0; k < 2; k++) {
+        double top = k ? 90 : 180;
+        if (fov[k] <= 0 || fov[k] > top)
+            return fail(rd, at, "mujoco.sensor.touch_grid fov=\"%g %g\": its %s angle is not "
+                        "in (0, %g] degrees (MuJoCo refuses it: \"`fov[%d]` must be a float "
+                        "between (0, %g] degrees\"): give one in that range", fov[0], fov[1],
+                        k ? "vertical" : "horizontal", top, k, top);
+    }
+    if (gamma < 0 || gamma > 1)
+        return fail(rd, setting_at(holder, "gamma"), "mujoco.sensor.touch_grid gamma=\"%g\" "
+                    "is not in [0, 1] (MuJoCo refuses it: \"`gamma` must be a nonnegative "
+                    "float between [0, 1]\"): give 0 (no foveal deformation) to 1", gamma);
+    return 0;
+}
+
+/* touch_grid's settings in holder are ones its init takes, checked in the order it checks
+ * them (so the refusal gives MuJoCo's reason). */
+static int check_grid_settings(mjcf *rd, u2d_xml *holder)
+{
+    return check_grid_numbers(rd, holder) || check_grid_size(rd, holder) ||
+           check_grid_view(rd, holder) ? -1 : 0;
+}
+
+/* A touch_grid sensor e is attached to a site ("Touch Grid sensor must be attached to a
+ * site"). */
+static int check_grid_site(mjcf *rd, u2d_xml *e)
+{
+    const char *objtype = u2d_xml_attr(e, "objtype");
+    if (objtype && strcmp(objtype, "site") == 0) return 0;
+    return fail(rd, e, "<plugin> sensor of mujoco.sensor.touch_grid has objtype=\"%.40s\" "
+                "(MuJoCo refuses it: \"Touch Grid sensor must be attached to a site\"): give "
+                "objtype=\"site\" and objname= the site it senses at", objtype ? objtype : "");
+}
+
+/* Each <instance> of mujoco.pid or touch_grid has settings the plugin's init takes (it runs
+ * for every instance, used or not). */
+static int check_instance_inits(mjcf *rd)
+{
+    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
+        if (strcmp(u2d_xml_name(s), "extension") != 0) continue;
+        for (u2d_xml *p = u2d_xml_first(s); p; p = u2d_xml_next(p)) {
+            const char *plugin = u2d_xml_attr(p, "plugin");
+            int pid = plugin && strcmp(plugin, "mujoco.pid") == 0;
+            int grid = plugin && strcmp(plugin, "mujoco.sensor.touch_grid") == 0;
+            for (u2d_xml *i = u2d_xml_first(p); (pid || grid) && i; i = u2d_xml_next(i))
+                if (strcmp(u2d_xml_name(i), "instance") == 0 &&
+                    (pid ? check_pid_settings(rd, i) : check_grid_settings(rd, i)))
+                    return -1;
+        }
+    }
+    return 0;
+}
+
+/* Plugin actuator e (the index-th actuator): one of mujoco.pid has settings (its own, of no
+ * instance) and an actdim the plugin takes. */
+static int check_actuator_init(mjcf *rd, u2d_xml *e, int index)
+{
+    const char *plugin = used_plugin(rd, e);
+    u2d_xml *holder = settings_holder(rd, e);
+    if (strcmp(u2d_xml_name(e), "plugin") != 0 || !plugin || !holder ||
+        strcmp(plugin, "mujoco.pid") != 0)
+        return 0;
+    if (holder == e && check_pid_settings(rd, e)) return -1;
+    return check_pid_actdim(rd, e, index, holder);
+}
+
+/* Plugin sensor e: one of touch_grid has settings (its own, of no instance) the plugin
+ * takes, and is at a site. */
+static int check_sensor_init(mjcf *rd, u2d_xml *e)
+{
+    const char *plugin = used_plugin(rd, e);
+    u2d_xml *holder = settings_holder(rd, e);
+    if (strcmp(u2d_xml_name(e), "plugin") != 0 || !plugin || !holder ||
+        strcmp(plugin, "mujoco.sensor.touch_grid") != 0)
+        return 0;
+    if (holder == e && check_grid_settings(rd, e)) return -1;
+    return check_grid_site(rd, e);
+}
+
+/* What mujoco.pid's and touch_grid's init refuse, of their instances, actuators and
+ * sensors: MuJoCo runs it as it compiles the model ("plugin->init failed"). */
+static int check_plugin_inits(mjcf *rd)
+{
+    if (check_instance_inits(rd)) return -1;
+    int index = 0;
+    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
+        int actuators = strcmp(u2d_xml_name(s), "actuator") == 0;
+        if (!actuators && strcmp(u2d_xml_name(s), "sensor") != 0) continue;
+        for (u2d_xml *e = u2d_xml_first(s); e; e = u2d_xml_next(e))
+            if (actuators ? check_actuator_init(rd, e, index++) : check_sensor_init(rd, e))
+                return -1;
+    }
+    return 0;
+}
+
 /* Whether the joint the file names name is limited (as read_joint resolved limited=). */
 static int joint_limited(const mjcf *rd, const char *name)
 {
@@ -3547,7 +3851,7 @@ static int check_references(mjcf *rd)
             if (strcmp(section, "tendon") == 0 && check_spatial_path(rd, e)) return -1;
         }
     }
-    return check_pid_instances(rd);
+    return check_pid_instances(rd) || check_plugin_inits(rd) ? -1 : 0;
 }
 
 /* ---- the whole model --------------------------------------------------------------------- */
