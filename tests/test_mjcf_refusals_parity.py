@@ -1985,3 +1985,231 @@ def test_touch_grid_settings_are_what_its_init_takes(case):
     xml, reason, words = GRID_INITS[case]
     assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
     assert_as_mujoco(xml, words)
+
+
+def _drawn_configs(draw, choices):
+    """<config> elements for some of choices' keys, each with a value drawn from its list."""
+    return "".join(_cfg(key, draw(st.sampled_from(values)))
+                   for key, values in choices.items() if draw(st.booleans()))
+
+
+_PID_VALUES = {"kp": ["1"], "ki": ["", "0", "1", "-1", "abc", "nan", " 2"],
+               "imax": ["", "-1", "1", "0"], "slewmax": ["", "0", "1", "-1"]}
+
+
+@st.composite
+def _pid_model(draw):
+    """A mujoco.pid actuator driving its own drawn settings or an instance's, with a drawn
+    dyntype and actdim (given or not, in a class or not)."""
+    attrs = " ".join(f'{a}="{draw(st.sampled_from(v))}"' for a, v in
+                     [("dyntype", ["none", "integrator", "filter", "filterexact"]),
+                      ("actdim", ["-1", "0", "1", "2", "3"])] if draw(st.booleans()))
+    in_class = draw(st.booleans())
+    xml = _pid(_drawn_configs(draw, _PID_VALUES), 'class="p"' if in_class else attrs,
+               instance=draw(st.booleans()))
+    if in_class:
+        xml = xml.replace("<worldbody>", f'<default><default class="p"><general {attrs}/>'
+                                         '</default></default><worldbody>')
+    return xml
+
+
+@settings(max_examples=200, deadline=None)
+@given(_pid_model())
+def test_random_pid_settings_refused_exactly_where_mujoco_refuses(xml):
+    """Random mujoco.pid settings, dyntypes and actdims: urdf2dyn refuses exactly when
+    MuJoCo (its pid plugin's init) does."""
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)
+
+
+# Sizes stay small, or so large MuJoCo refuses them before it allocates the grid.
+_GRID_VALUES = {"size": ["", "2 3", "2", "0 3", "2  3", " 2 3", "2 3 ", "1.5 2", "a b",
+                         "100000 100000", "3\t3"],
+                "fov": ["", "10 10", "0 10", "180 90", "10 91", "nan 10", "a", "10 10 10"],
+                "nchannel": ["0", "1", "6", "7", "abc", "2.7", "-1", " 3 "],
+                "gamma": ["0", "1", "2", "-1", "1x", "nan", "0 .5"]}
+
+
+@st.composite
+def _grid_model(draw):
+    """A touch_grid sensor (at a site or a body) with drawn settings, its own or an
+    instance's, or an instance no sensor uses."""
+    instance = draw(st.booleans())
+    return _grid(_drawn_configs(draw, _GRID_VALUES),
+                 objtype=draw(st.sampled_from(["site", "body"])), instance=instance,
+                 used=not instance or draw(st.booleans()))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_grid_model())
+def test_random_touch_grid_settings_refused_exactly_where_mujoco_refuses(xml):
+    """Random touch_grid settings: urdf2dyn refuses exactly when MuJoCo (the plugin's init)
+    does."""
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)
+
+
+_TORUS = _declared("mujoco.sdf.torus", '<instance name="t"/>')
+_R1 = '<config key="radius1" value="0.3"/>'
+
+
+def _geom_plugin(inner, where="body"):
+    """A geom holding inner (its <plugin> elements) in body b, in the world or in a frame."""
+    geom = f'<geom size="0.1">{inner}</geom>'
+    world = {"body": _REF_WORLD.replace('<site name="s"/>', f'<site name="s"/>{geom}', 1),
+             "world": _REF_WORLD.replace('<camera name="cam"/>', f'<camera name="cam"/>{geom}'),
+             "frame": _REF_WORLD.replace('<camera name="cam"/>',
+                                         f'<camera name="cam"/><frame>{geom}</frame>')}[where]
+    return doc(_TORUS, _ext("mujoco.pid:p"), world, actuators('<plugin instance="p" joint="k"/>'))
+
+
+def _mesh_plugin(inner):
+    """A mesh asset 'tm' holding inner (its <plugin> elements), which no geom uses."""
+    return _refs(_TORUS, _ext("mujoco.pid:p"), actuators('<plugin instance="p" joint="k"/>'),
+                 _section("asset", f'<mesh name="tm">{inner}</mesh>'))
+
+
+SHAPE_PLUGINS = {   # the case: its XML, MuJoCo's reason, and words urdf2dyn's refusal has
+    "geom of a torus instance": (_geom_plugin('<plugin instance="t"/>'), None, None),
+    "geom of the torus plugin": (_geom_plugin(f'<plugin plugin="mujoco.sdf.torus">{_R1}'
+                                              '</plugin>'), None, None),
+    "world geom of a torus instance": (_geom_plugin('<plugin instance="t"/>', "world"),
+                                       None, None),
+    "geom holding an unknown element": (
+        _geom_plugin("<foo/>"), "unrecognized element",
+        ["<foo>", "<geom>", "unrecognized element", "line 1", "remove it"]),
+    "geom's plugin holding an unknown element": (
+        _geom_plugin('<plugin instance="t"><foo/></plugin>'), "unrecognized element",
+        ["<foo>", "<plugin>", "unrecognized element"]),
+    "geom's config holding an element": (
+        _geom_plugin(f'<plugin plugin="mujoco.sdf.torus">{_R1[:-2]}><foo/></config></plugin>'),
+        "unrecognized element", ["<foo>", "<config>"]),
+    "geom's plugin undeclared": (
+        _geom_plugin('<plugin plugin="mujoco.sdf.bolt"/>'), "unrecognized plugin",
+        ["<plugin>", 'plugin="mujoco.sdf.bolt"', "not declared", "<extension>"]),
+    "geom's plugin of an unknown instance": (
+        _geom_plugin('<plugin instance="zz"/>'), "unrecognized name 'zz' for plugin instance",
+        ["<plugin>", 'instance="zz"', "names no <instance>"]),
+    "world geom's plugin of an unknown instance": (
+        _geom_plugin('<plugin instance="zz"/>', "world"), "unrecognized name 'zz'",
+        ['instance="zz"']),
+    "framed geom's plugin of an unknown instance": (
+        _geom_plugin('<plugin instance="zz"/>', "frame"), "unrecognized name 'zz'",
+        ['instance="zz"']),
+    "geom's plugin naming none": (_geom_plugin("<plugin/>"), "neither 'plugin' nor 'instance'",
+                                  ["<plugin>", "neither"]),
+    "geom's plugin of a pid instance": (
+        _geom_plugin('<plugin instance="p"/>'), "does not support sign distance fields",
+        ["<plugin>", "<geom>", "mujoco.pid", "does not support sign distance fields"]),
+    "geom's plugin with an unknown key": (
+        _geom_plugin('<plugin plugin="mujoco.sdf.torus"><config key="zz" value="1"/>'
+                     '</plugin>'), "unrecognized attribute 'plugin:zz'",
+        ["<config>", 'key="zz"', "radius1, radius2"]),
+    "geom's plugin with a config without key": (
+        _geom_plugin('<plugin plugin="mujoco.sdf.torus"><config value="1"/></plugin>'),
+        "required attribute missing: 'key'", ["<config>", "key="]),
+    "geom's plugin with a key twice": (
+        _geom_plugin(f'<plugin plugin="mujoco.sdf.torus">{_R1}{_R1}</plugin>'),
+        "duplicate config key", ["<config>", "'radius1'", "given twice"]),
+    "geom's instance plugin with its own configs unchecked": (
+        _geom_plugin(f'<plugin instance="t">{_R1}{_R1}<config value="1"/><config key="zz" '
+                     'value="1"/></plugin>'), None, None),
+    "geom's second plugin, unchecked": (
+        _geom_plugin(f'<plugin instance="t"/><plugin instance="zz">{_R1}{_R1}</plugin>'
+                     '<plugin/>'), None, None),
+    "geom's second plugin holding an unknown element": (
+        _geom_plugin('<plugin instance="t"/><plugin><foo/></plugin>'), "unrecognized element",
+        ["<foo>", "<plugin>"]),
+    "mesh of a torus instance": (_mesh_plugin('<plugin instance="t"/>'), None, None),
+    "mesh of the torus plugin": (_mesh_plugin(f'<plugin plugin="mujoco.sdf.torus">{_R1}'
+                                              '</plugin>'), None, None),
+    "mesh holding an unknown element": (_mesh_plugin("<foo/>"), "unrecognized element",
+                                        ["<foo>", "<mesh>", "unrecognized element"]),
+    "mesh's plugin holding an unknown element": (
+        _mesh_plugin('<plugin instance="t"><foo/></plugin>'), "unrecognized element",
+        ["<foo>", "<plugin>"]),
+    "mesh's plugin undeclared": (_mesh_plugin('<plugin plugin="mujoco.sdf.bolt"/>'),
+                                 "unrecognized plugin", ['plugin="mujoco.sdf.bolt"']),
+    "mesh's plugin of an unknown instance": (_mesh_plugin('<plugin instance="zz"/>'),
+                                             "unrecognized name 'zz'", ['instance="zz"']),
+    "mesh's plugin naming none": (_mesh_plugin("<plugin/>"), "neither", ["neither"]),
+    "mesh's plugin of a pid instance": (
+        _mesh_plugin('<plugin instance="p"/>'), "does not support signed distance fields",
+        ["<mesh>", "does not support signed distance fields"]),
+    "mesh's plugin with a key twice": (
+        _mesh_plugin(f'<plugin plugin="mujoco.sdf.torus">{_R1}{_R1}</plugin>'),
+        "duplicate config key", ["given twice"]),
+    "mesh's second plugin, unchecked": (
+        _mesh_plugin('<plugin instance="t"/><plugin instance="zz"/>'), None, None),
+    "default geom holding a plugin": (
+        _refs(_TORUS, '<default><geom><plugin instance="t"/></geom></default>'),
+        "unrecognized element", ["<plugin>", "<default>", "<geom>", "attributes only"]),
+    "default mesh holding a plugin": (
+        _refs(_TORUS, '<default><mesh><plugin instance="t"/></mesh></default>'),
+        "unrecognized element", ["<plugin>", "<mesh>"]),
+    "default joint holding an element": (_refs("<default><joint><foo/></joint></default>"),
+                                         "unrecognized element", ["<foo>", "<joint>"]),
+    "body's plugin of a torus instance": (
+        _refs(_TORUS).replace('<site name="s"/>', '<site name="s"/><plugin instance="t"/>', 1),
+        "does not support passive forces", ["<plugin>", "passive forces", "remove it"]),
+    "composite": (
+        _refs().replace('<site name="s"/>', '<site name="s"/><composite type="cable" '
+                                            'count="4 1 1" curve="s 0 0" size="1"><geom '
+                                            'type="capsule" size=".01"/><plugin instance="t"/>'
+                                            '</composite>', 1),
+        "unrecognized element", ["<composite>", "MuJoCo 4's schema", "unrecognized element"]),
+    "flexcomp's plugin of a torus instance": (
+        _refs(_TORUS).replace('<site name="s"/>', '<site name="s"/><flexcomp type="grid" '
+                                                  'count="2 2 1" spacing="0.1 0.1 0.1" dim="2" '
+                                                  'name="f"><plugin instance="t"/></flexcomp>', 1),
+        "does not support passive forces", ["<flexcomp>"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SHAPE_PLUGINS))
+def test_plugins_in_geoms_meshes_and_bodies_are_checked_as_mujoco_checks_them(case):
+    """A geom or mesh holds <plugin> elements only, each holding <config> ones (MuJoCo's
+    schema); MuJoCo reads the first as it reads a plugin actuator's (declared, an instance
+    the file has, an sdf plugin, its own settings keys it takes, once) and ignores the
+    others; a <default>'s elements hold none; a body's <plugin> needs a passive-force plugin
+    MuJoCo 4 does not register, and <composite> is not MuJoCo 4's. urdf2dyn loaded the
+    geoms' and meshes' and defaults' cases MuJoCo refuses."""
+    xml, reason, words = SHAPE_PLUGINS[case]
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)
+
+
+def test_a_second_plugin_of_a_geom_is_ignored_with_a_warning():
+    """MuJoCo loads a geom of two <plugin> elements and reads the first only: urdf2dyn loads
+    it too, and says the second is ignored (it loaded it silently)."""
+    xml = _geom_plugin('<plugin instance="t"/>\n<plugin instance="zz"/>')
+    assert mujoco_error(xml) is None
+    with pytest.warns(urdf2dyn.Urdf2dynWarning, match=r"line 2.*second <plugin>.*ignores"):
+        urdf2dyn.load(xml)
+
+
+INSTANCE_OWN_CONFIGS = {
+    "pid actuator of an instance, its config without key": (
+        _refs(_ext("mujoco.pid:i"), actuators('<plugin instance="i" joint="j"><config '
+                                              'value="1"/></plugin>')), None),
+    "pid actuator of an instance, its key twice": (
+        _refs(_ext("mujoco.pid:i"), actuators(f'<plugin instance="i" joint="j">{_KP}{_KP}'
+                                              '</plugin>')), None),
+    "pid actuator of an instance, an element in its config": (
+        _refs(_ext("mujoco.pid:i"), actuators(f'<plugin instance="i" joint="j">{_KP[:-2]}>'
+                                              '<foo/></config></plugin>')),
+        ["<foo>", "<config>", "unrecognized element"]),
+    "touch grid sensor of an instance, its config without value": (
+        _refs(_declared("mujoco.sensor.touch_grid", f'<instance name="g">{_GRID}</instance>'),
+              _sensor('<plugin instance="g" objtype="site" objname="s"><config key="size"/>'
+                      '</plugin>')), None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(INSTANCE_OWN_CONFIGS))
+def test_configs_of_a_plugin_naming_an_instance_are_only_schema_checked(case):
+    """A plugin actuator or sensor naming an instance= has the instance's settings: MuJoCo
+    does not read its own <config> elements (a key= or value= missing, a key twice load),
+    though its schema still refuses an element inside one; urdf2dyn refused them."""
+    xml, words = INSTANCE_OWN_CONFIGS[case]
+    assert_as_mujoco(xml, words)

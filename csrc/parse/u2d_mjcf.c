@@ -457,6 +457,20 @@ static int add_class(mjcf *rd, const char *name, int parent)
     return rd->ncls++;
 }
 
+
+/* Element e of a <default> (not a nested <default>) holds no element: MuJoCo's schema has
+ * none there (a geom's or mesh's <plugin> included), and refuses one ("unrecognized
+ * element"). */
+static int check_default_leaf(mjcf *rd, u2d_xml *e)
+{
+    u2d_xml *c = u2d_xml_first(e);
+    if (!c) return 0;
+    return fail(rd, c, "<%.60s> inside a <default>'s <%s> (MuJoCo's schema has no element "
+                "there and refuses it: \"unrecognized element\"): a default gives attributes "
+                "only; move it to the elements themselves, or remove it", u2d_xml_name(c),
+                u2d_xml_name(e));
+}
+
 /* The <default> sections: each class's own joint, geom and mesh elements, in document
  * order (a nested class's come after its parent's, as MuJoCo reads them). */
 static int read_defaults(mjcf *rd)
@@ -501,6 +515,7 @@ static int read_defaults(mjcf *rd)
                     stack[top++] = (item){e, cls};
                     continue;
                 }
+                if (check_default_leaf(rd, e)) { status = -1; break; }
                 for (int k = 0; k < K_ACTUATOR; k++)
                     if (strcmp(n, kind_name[k]) == 0 && add_dnode(rd, cls, k, e)) status = -1;
                 if (word_index(ACTUATOR_ELEMENTS, n) >= 0 &&
@@ -889,6 +904,8 @@ static const char *file_stem_name(mjcf *rd, u2d_xml *e)
 
 /* ---- mesh assets ----------------------------------------------------------------------- */
 
+static int check_shape_plugins(mjcf *rd, u2d_xml *e);   /* a geom's or mesh's <plugin> */
+
 static int read_assets(mjcf *rd)
 {
     for (u2d_xml *a = u2d_xml_first(rd->root); a; a = u2d_xml_next(a)) {
@@ -896,7 +913,7 @@ static int read_assets(mjcf *rd)
         for (u2d_xml *m = u2d_xml_first(a); m; m = u2d_xml_next(m)) {
             if (strcmp(u2d_xml_name(m), "mesh") != 0) continue;
             int cls = class_attr(rd, m, "class", 0);
-            if (cls < 0) return -1;
+            if (cls < 0 || check_shape_plugins(rd, m)) return -1;
             const char *name = file_stem_name(rd, m);
             if (!name) return -1;
             if (!name[0]) return fail(rd, m, "<mesh> needs a name or a file");
@@ -1336,7 +1353,7 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
             if ((ecls = class_attr(rd, e, "class", ecls)) < 0 ||
                 (dattr(rd, e, K_GEOM, ecls, "fromto") ? orientation_form(rd, e, &form)
                                                        : orientation(rd, e, K_GEOM, ecls, q)) < 0 ||
-                check_fromto(rd, e, ecls) < 0)
+                check_fromto(rd, e, ecls) < 0 || check_shape_plugins(rd, e))
                 status = -1;
             else status = name_geom(rd, e, ecls) ||
                           push_item(rd, &c->geom, &c->ngeom, &c->capg, e, ecls, &frame);
@@ -1348,9 +1365,17 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
             status = site_or_camera(rd, e, ecls, name[0] == 's' ? K_SITE : K_CAMERA);
         } else if (strcmp(name, "light") == 0) {
             /* no mass, no joint */
-        } else if (strcmp(name, "composite") == 0 || strcmp(name, "flexcomp") == 0 ||
-                   strcmp(name, "replicate") == 0 || strcmp(name, "attach") == 0 ||
-                   strcmp(name, "plugin") == 0) {
+        } else if (strcmp(name, "plugin") == 0) {
+            status = fail(rd, e, "a body's <plugin> applies passive forces, and MuJoCo 4's "
+                          "Python package registers no plugin that does (the elasticity "
+                          "plugins are not among them; MuJoCo refuses it: \"does not support "
+                          "passive forces\"): remove it");
+        } else if (strcmp(name, "composite") == 0) {
+            status = fail(rd, e, "<composite> is not an element of MuJoCo 4's schema (MuJoCo "
+                          "refuses it: \"unrecognized element\"): expand it into bodies with "
+                          "MuJoCo 3 (mj_saveLastXML writes the compiled model as plain MJCF)");
+        } else if (strcmp(name, "flexcomp") == 0 || strcmp(name, "replicate") == 0 ||
+                   strcmp(name, "attach") == 0) {
             status = fail(rd, e, "<%s> is not read by urdf2dyn: expand it into bodies (MuJoCo's "
                           "mj_saveLastXML writes the compiled model as plain MJCF)", name);
         } else {
@@ -2990,7 +3015,7 @@ static const char *const SCHEMA[][2] = {
     {"extension", "plugin"}, {"extension plugin", "instance"}, {"instance", "config"},
     {"plugin", "config"}, {"config", ""}, {"deformable", "flex|skin"},
     {"flex", "contact|edge|elasticity"}, {"flex contact", ""}, {"flex edge", ""},
-    {"flex elasticity", ""}, {"skin", "bone"}, {"bone", ""}};
+    {"flex elasticity", ""}, {"skin", "bone"}, {"bone", ""}, {"shape", "plugin"}};
 
 /* The elements SCHEMA has in row, NULL for a row it does not have. */
 static const char *schema_row(const char *row)
@@ -3241,21 +3266,28 @@ static const char *declared_plugin(const mjcf *rd, const char *what, const char 
     return NULL;
 }
 
-/* A plugin actuator or sensor (section's) uses a plugin that supports it: MuJoCo refuses
- * mujoco.pid as a sensor, touch_grid or an sdf plugin as an actuator ("plugin ... does not
- * support actuators"). used is the plugin's name; one not registered is refused where it is
- * declared (check_extension_plugin). */
+/* A plugin actuator, sensor, geom or mesh (section's <plugin>) uses a plugin that supports
+ * it: MuJoCo refuses mujoco.pid as a sensor, touch_grid or an sdf plugin as an actuator
+ * ("plugin ... does not support actuators"), any but an sdf plugin in a geom or mesh ("does
+ * not support sign[ed] distance fields"). used is the plugin's name; one not registered is
+ * refused where it is declared (check_extension_plugin). */
 static int check_plugin_capability(mjcf *rd, u2d_xml *e, const char *section, const char *used)
 {
-    int actuator = strcmp(section, "actuator") == 0, use = plugin_use(used);
-    if (!use || (use & (actuator ? PLUGIN_ACTUATOR : PLUGIN_SENSOR))) return 0;
+    int need = strcmp(section, "actuator") == 0 ? PLUGIN_ACTUATOR
+             : strcmp(section, "sensor") == 0 ? PLUGIN_SENSOR : PLUGIN_SDF;
+    int use = plugin_use(used);
+    if (!use || (use & need)) return 0;
     const char *fits = use & PLUGIN_ACTUATOR ? "an <actuator>'s <plugin>"
                      : use & PLUGIN_SENSOR ? "a <sensor>'s <plugin>"
                      : "a geom's or mesh's <plugin>";
+    const char *what = need == PLUGIN_ACTUATOR ? "actuators" : need == PLUGIN_SENSOR ? "sensors"
+                     : strcmp(section, "geom") == 0 ? "sign distance fields"    /* sic */
+                     : "signed distance fields";
+    const char *is = need == PLUGIN_ACTUATOR ? "an actuator" : need == PLUGIN_SENSOR
+                     ? "a sensor" : "a signed distance field (mujoco.sdf.*)";
     return fail(rd, e, "<plugin> in <%s> uses plugin '%.100s', which is not %s (MuJoCo refuses "
                 "it: \"plugin '%.100s' does not support %s\"): use it as %s, or remove the "
-                "<plugin>", section, used, actuator ? "an actuator" : "a sensor", used,
-                actuator ? "actuators" : "sensors", fits);
+                "<plugin>", section, used, is, used, what, fits);
 }
 
 /* Attribute attr of a plugin actuator or sensor e, NULL when absent or empty: MuJoCo reads
@@ -3266,9 +3298,21 @@ static const char *plugin_attr(u2d_xml *e, const char *attr)
     return v && v[0] ? v : NULL;
 }
 
-/* A plugin actuator or sensor (in section) names a plugin the file declares in <extension>
- * or an <instance> of one, as MuJoCo requires, of a plugin that supports what it is, and
- * holds only <config> elements. */
+/* The children of <plugin> p are <config> elements holding none, as MuJoCo's schema has
+ * them, whatever their attributes. */
+static int check_plugin_children(mjcf *rd, u2d_xml *p)
+{
+    for (u2d_xml *c = u2d_xml_first(p); c; c = u2d_xml_next(c)) {
+        if (check_schema_row(rd, c, "plugin", "plugin")) return -1;
+        for (u2d_xml *g = u2d_xml_first(c); g; g = u2d_xml_next(g))
+            if (check_schema_row(rd, g, "config", "config")) return -1;
+    }
+    return 0;
+}
+
+/* A plugin actuator or sensor, or a geom's or mesh's <plugin> (in section) names a plugin
+ * the file declares in <extension> or an <instance> of one, as MuJoCo requires, of a plugin
+ * that supports what it is, and holds only <config> elements. */
 static int check_plugin_use(mjcf *rd, u2d_xml *e, const char *section)
 {
     if (strcmp(u2d_xml_name(e), "plugin") != 0) return 0;
@@ -3289,11 +3333,28 @@ static int check_plugin_use(mjcf *rd, u2d_xml *e, const char *section)
                     "<extension> (MuJoCo refuses it: \"unrecognized name '%.100s' for plugin "
                     "instance\"): give the name= of an <instance> inside <extension><plugin>",
                     instance, instance);
-    if (check_plugin_capability(rd, e, section, plugin ? plugin : of_instance) ||
-        check_descendants(rd, e, "plugin"))
-        return -1;
-    /* Of an instance, MuJoCo reads the instance's <config> elements and ignores these. */
-    return instance ? 0 : check_config_known(rd, e, plugin);
+    if (check_plugin_capability(rd, e, section, plugin ? plugin : of_instance)) return -1;
+    /* Of an instance, MuJoCo reads the instance's <config> elements and ignores these: its
+       schema has only <config> there, but a key= or value= missing or a key given twice
+       loads. */
+    return instance ? check_plugin_children(rd, e)
+                    : check_descendants(rd, e, "plugin") || check_config_known(rd, e, plugin);
+}
+
+/* The <plugin> children of geom or mesh e: MuJoCo's schema has only <plugin> there, each
+ * holding <config> elements only. It reads the first as it reads a plugin actuator's (an
+ * sdf plugin) and ignores any other: a finding says so. */
+static int check_shape_plugins(mjcf *rd, u2d_xml *e)
+{
+    const char *tag = u2d_xml_name(e);
+    u2d_xml *used = NULL;
+    for (u2d_xml *c = u2d_xml_first(e); c; c = u2d_xml_next(c)) {
+        if (check_schema_row(rd, c, tag, "shape") || check_plugin_children(rd, c)) return -1;
+        if (!used) { used = c; continue; }
+        note(rd, c, "<%s> has a second <plugin>: MuJoCo reads only the first and ignores this "
+             "one (its plugin=, instance= and <config> elements unchecked); remove it", tag);
+    }
+    return used ? check_plugin_use(rd, used, tag) : 0;
 }
 
 /* Whether an actuator of the file is a <plugin> of the instance named name (never of one
