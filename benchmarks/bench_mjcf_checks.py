@@ -1,13 +1,16 @@
 """How the MJCF reader's reference checks scale: load time of generated models with n joints
 and n sensors (jointpos, jointlimitpos, tendonlimitpos, ballquat) and n/4 spatial tendons
-wrapping named geoms, for a few n.
+wrapping named geoms, and of models with n plugin instances (a mujoco.pid instance driving
+each joint's actuator, a touch_grid instance sensing at each body's site, an sdf instance
+in each body's geom), for a few n.
 
     python benchmarks/bench_mjcf_checks.py [--n 500,1000,2000,4000] [--reps 3]
 
 Each sensor names a joint or tendon the checks look up (its type, whether it is limited)
-and each tendon a geom (its type): a linear search per lookup makes the load time grow as
-n^2, a binary search as n log n. Printed: n, the best load time of --reps, and the time
-per element (which stays flat when the checks scale).
+and each tendon a geom (its type), each plugin element an instance (its plugin, its
+settings, whether an actuator drives it): a linear search per lookup makes the load time
+grow as n^2, a binary search as n log n. Printed: n, the best load time of --reps, and the
+time per joint (which stays flat when the checks scale).
 """
 import argparse
 import time
@@ -42,6 +45,27 @@ def generated_model(n):
             "".join(sensors) + "</sensor></mujoco>")
 
 
+def plugin_model(n):
+    """A world with n bodies, each with a hinge driven by a mujoco.pid instance's actuator, a
+    touch_grid instance's sensor at its site and a geom of a torus sdf instance."""
+    def declared(plugin, configs):
+        return (f'<plugin plugin="{plugin}">' + "".join(
+            f'<instance name="{plugin[-3:]}{k}">{configs}</instance>' for k in range(n))
+            + "</plugin>")
+    extension = (declared("mujoco.pid", '<config key="kp" value="1"/>')
+                 + declared("mujoco.sensor.touch_grid", '<config key="size" value="2 2"/>'
+                                                        '<config key="fov" value="10 10"/>')
+                 + declared("mujoco.sdf.torus", ""))
+    bodies = "".join(f'<body name="body{k}" pos="{k} 0 0"><joint name="j{k}"/>'
+                     f'<geom size="0.1"><plugin instance="rus{k}"/></geom><site name="s{k}"/>'
+                     '</body>' for k in range(n))
+    actuators = "".join(f'<plugin instance="pid{k}" joint="j{k}"/>' for k in range(n))
+    sensors = "".join(f'<plugin instance="rid{k}" objtype="site" objname="s{k}"/>'
+                      for k in range(n))
+    return (f"<mujoco><extension>{extension}</extension><worldbody>{bodies}</worldbody>"
+            f"<actuator>{actuators}</actuator><sensor>{sensors}</sensor></mujoco>")
+
+
 def best_load_time(xml, reps):
     best = float("inf")
     for _ in range(reps):
@@ -58,10 +82,11 @@ def main():
     parser.add_argument("--n", default="500,1000,2000,4000")
     parser.add_argument("--reps", type=int, default=3)
     args = parser.parse_args()
-    print(f"{'n':>6} {'load (ms)':>10} {'us per joint':>13}")
-    for n in (int(v) for v in args.n.split(",")):
-        t = best_load_time(generated_model(n), args.reps)
-        print(f"{n:>6} {t * 1e3:>10.1f} {t * 1e6 / n:>13.1f}")
+    print(f"{'model':>8} {'n':>6} {'load (ms)':>10} {'us per joint':>13}")
+    for model, make in [("checks", generated_model), ("plugins", plugin_model)]:
+        for n in (int(v) for v in args.n.split(",")):
+            t = best_load_time(make(n), args.reps)
+            print(f"{model:>8} {n:>6} {t * 1e3:>10.1f} {t * 1e6 / n:>13.1f}")
 
 
 if __name__ == "__main__":

@@ -75,6 +75,10 @@ typedef struct { const char *name; int index; } name_entry;
 /* A named element of a kind MuJoCo keeps unique ("bodies"...: name_kind's words). */
 typedef struct { const char *kind, *name; u2d_xml *node; int order; } mj_named;
 
+/* A plugin <instance> of the file's <extension>: its name, element, the <plugin> holding it
+ * (whose plugin= it is of), and whether an actuator names it. */
+typedef struct { const char *name; u2d_xml *node, *plugin; int driven; } mj_instance;
+
 /* A set of names (open addressing, a power-of-two capacity, at most half full). */
 typedef struct { const char **slot; size_t cap, n; } name_set;
 
@@ -136,6 +140,10 @@ typedef struct {
     mj_named *named;            /* the file's elements of named kinds (unnamed: ""), sorted
                                    by kind and name: what others may refer to              */
     int nnamed;
+    mj_instance *instance;      /* the <extension>'s named instances, sorted by name, and  */
+    int ninstance;
+    name_entry *declared;       /* its <plugin> declarations' plugin= names, sorted: looked */
+    int ndeclared;              /* up per plugin element, in log time (index_plugins)      */
 
     /* what is read but not applied, for the summary */
     int n_damping, n_spring, n_friction, n_gravcomp, n_free_armature;
@@ -2615,6 +2623,69 @@ static int check_asset_has_name(mjcf *rd, const char *section, u2d_xml *e, const
                 : ", or a file= whose name, without folder and extension, is not empty");
 }
 
+static int cmp_instance(const void *a, const void *b)
+{
+    return strcmp(((const mj_instance *)a)->name, ((const mj_instance *)b)->name);
+}
+
+/* The instance the file's <extension> names name, NULL for none (of a name given twice,
+ * which check_repeated_names refuses but for "", either). */
+static mj_instance *find_instance(const mjcf *rd, const char *name)
+{
+    mj_instance key = {name, NULL, NULL, 0};
+    return rd->ninstance > 0 ? bsearch(&key, rd->instance, (size_t)rd->ninstance, sizeof key,
+                                       cmp_instance) : NULL;
+}
+
+/* The <extension>'s declarations (plugin= names) into rd->declared and named instances
+ * into rd->instance, each sorted, so that each plugin element's lookups cost log n: one
+ * walk of the declarations per actuator made a model of n pid actuators load in n^2. */
+static int collect_declarations(mjcf *rd)
+{
+    int capd = 0, capi = 0;
+    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
+        if (strcmp(u2d_xml_name(s), "extension") != 0) continue;
+        for (u2d_xml *p = u2d_xml_first(s); p; p = u2d_xml_next(p)) {
+            const char *plugin = u2d_xml_attr(p, "plugin");
+            if (plugin) {
+                if (grow(rd, (void **)&rd->declared, &capd, rd->ndeclared, sizeof *rd->declared))
+                    return -1;
+                rd->declared[rd->ndeclared] = (name_entry){plugin, rd->ndeclared};
+                rd->ndeclared++;
+            }
+            for (u2d_xml *i = u2d_xml_first(p); i; i = u2d_xml_next(i)) {
+                const char *name = u2d_xml_attr(i, "name");
+                if (strcmp(u2d_xml_name(i), "instance") != 0 || !name) continue;
+                if (grow(rd, (void **)&rd->instance, &capi, rd->ninstance, sizeof *rd->instance))
+                    return -1;
+                rd->instance[rd->ninstance++] = (mj_instance){name, i, p, 0};
+            }
+        }
+    }
+    return 0;
+}
+
+/* index_plugins' tables, and which instances an actuator drives (instance= on a plugin
+ * actuator; "" is none). */
+static int index_plugins(mjcf *rd)
+{
+    if (collect_declarations(rd)) return -1;
+    if (rd->ndeclared > 1)
+        qsort(rd->declared, (size_t)rd->ndeclared, sizeof *rd->declared, cmp_name);
+    if (rd->ninstance > 1)
+        qsort(rd->instance, (size_t)rd->ninstance, sizeof *rd->instance, cmp_instance);
+    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
+        if (strcmp(u2d_xml_name(s), "actuator") != 0) continue;
+        for (u2d_xml *a = u2d_xml_first(s); a; a = u2d_xml_next(a)) {
+            const char *v = u2d_xml_attr(a, "instance");
+            mj_instance *i = v && v[0] && strcmp(u2d_xml_name(a), "plugin") == 0
+                             ? find_instance(rd, v) : NULL;
+            if (i) i->driven = 1;
+        }
+    }
+    return 0;
+}
+
 /* The <instance> elements of an <extension>'s <plugin> into *list, as "plugin instances":
  * MuJoCo keeps their names unique across all plugins ("repeated name 'p' in plugin"). One
  * without name= is refused where the schema is checked (check_required_attributes). */
@@ -3247,23 +3318,16 @@ static int check_config_known(mjcf *rd, u2d_xml *e, const char *plugin)
 }
 
 /* The plugin (its plugin= name) the file's <extension> declares as name (what "plugin") or
- * holding an <instance> named name (what "instance"); NULL for none. */
+ * holding an <instance> named name (what "instance"); NULL for none. Binary searches of
+ * index_plugins' tables. */
 static const char *declared_plugin(const mjcf *rd, const char *what, const char *name)
 {
-    int plugin = strcmp(what, "plugin") == 0;
-    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
-        if (strcmp(u2d_xml_name(s), "extension") != 0) continue;
-        for (u2d_xml *p = u2d_xml_first(s); p; p = u2d_xml_next(p)) {
-            const char *declared = u2d_xml_attr(p, "plugin");
-            if (plugin && declared && strcmp(declared, name) == 0) return declared;
-            for (u2d_xml *i = plugin ? NULL : u2d_xml_first(p); i; i = u2d_xml_next(i)) {
-                const char *v = u2d_xml_attr(i, "name");
-                if (strcmp(u2d_xml_name(i), "instance") == 0 && v && strcmp(v, name) == 0)
-                    return declared ? declared : "";
-            }
-        }
+    if (strcmp(what, "plugin") == 0) {
+        return lookup(rd->declared, rd->ndeclared, name) >= 0 ? name : NULL;
     }
-    return NULL;
+    const mj_instance *i = find_instance(rd, name);
+    const char *declared = i ? u2d_xml_attr(i->plugin, "plugin") : NULL;
+    return i ? (declared ? declared : "") : NULL;
 }
 
 /* A plugin actuator, sensor, geom or mesh (section's <plugin>) uses a plugin that supports
@@ -3361,14 +3425,8 @@ static int check_shape_plugins(mjcf *rd, u2d_xml *e)
  * named "": an empty instance= is none). */
 static int instance_drives_actuator(const mjcf *rd, const char *name)
 {
-    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
-        if (strcmp(u2d_xml_name(s), "actuator") != 0) continue;
-        for (u2d_xml *a = u2d_xml_first(s); a; a = u2d_xml_next(a)) {
-            const char *v = plugin_attr(a, "instance");
-            if (strcmp(u2d_xml_name(a), "plugin") == 0 && v && strcmp(v, name) == 0) return 1;
-        }
-    }
-    return 0;
+    const mj_instance *i = name[0] ? find_instance(rd, name) : NULL;
+    return i && i->driven;
 }
 
 /* An <extension>'s <plugin> (its plugin= is there: check_reference) declares a plugin
@@ -3424,16 +3482,8 @@ static int check_pid_instances(mjcf *rd)
 /* The <instance> named name in the file's <extension>, NULL for none. */
 static u2d_xml *instance_element(const mjcf *rd, const char *name)
 {
-    for (u2d_xml *s = u2d_xml_first(rd->root); s; s = u2d_xml_next(s)) {
-        if (strcmp(u2d_xml_name(s), "extension") != 0) continue;
-        for (u2d_xml *p = u2d_xml_first(s); p; p = u2d_xml_next(p))
-            for (u2d_xml *i = u2d_xml_first(p); i; i = u2d_xml_next(i)) {
-                const char *v = u2d_xml_attr(i, "name");
-                if (strcmp(u2d_xml_name(i), "instance") == 0 && v && strcmp(v, name) == 0)
-                    return i;
-            }
-    }
-    return NULL;
+    const mj_instance *i = find_instance(rd, name);
+    return i ? i->node : NULL;
 }
 
 /* The element whose <config> settings a plugin actuator or sensor e uses: the <instance> it
@@ -4249,7 +4299,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     if (!u->name) u->name = "MuJoCo Model";
 
     if (expand_includes(&rd) || read_compiler(&rd) || read_option(&rd) || read_defaults(&rd) ||
-        check_repeated_names(&rd) || read_assets(&rd) || read_tree(&rd) || sort_name_tables(&rd) ||
+        check_repeated_names(&rd) || index_plugins(&rd) || read_assets(&rd) || read_tree(&rd) || sort_name_tables(&rd) ||
         check_moving_masses(&rd) || read_actuators(&rd) || count_tendons(&rd) ||
         check_keyframes(&rd) || check_references(&rd))
         goto error;
@@ -4264,7 +4314,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
     free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
     free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint); free(rd.named);
-    free(rd.named_geom); free(rd.limited_joint);
+    free(rd.named_geom); free(rd.limited_joint); free(rd.instance); free(rd.declared);
     u2d_xml_free(rd.doc);
     return u;
 
@@ -4275,7 +4325,7 @@ error:
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
     free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
     free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint); free(rd.named);
-    free(rd.named_geom); free(rd.limited_joint);
+    free(rd.named_geom); free(rd.limited_joint); free(rd.instance); free(rd.declared);
     u->strings = NULL;
     u2d_urdf_free(u);
     u2d_xml_free(rd.doc);
