@@ -1941,6 +1941,10 @@ GRID_INITS = {      # the case: its XML, MuJoCo's reason, and words urdf2dyn's r
                          "resolutions must be positive", ["size="]),
     "size too large": (_grid(_cfg("size", "100000 100000") + _cfg("fov", "1 1")),
                        "resolutions are too large", ["size=", "give fewer"]),
+    "size beyond an int": (_grid(_cfg("size", "1e10 1") + _cfg("fov", "1 1")),
+                           "resolutions are too large", ["size=", "give fewer"]),
+    "size infinite": (_grid(_cfg("size", "inf 1") + _cfg("fov", "1 1")),
+                      "resolutions are too large", ["size=", "give fewer"]),
     "size too large with channels": (
         _grid(_cfg("size", "30000 30000") + _cfg("fov", "1 1") + _cfg("nchannel", "3")),
         "resolutions are too large", ["size=", "3 channels"]),

@@ -3568,7 +3568,8 @@ static int check_pid_actdim(mjcf *rd, u2d_xml *e, int index, u2d_xml *holder)
     if (cls < 0) return -1;
     const char *dyn = dattr(rd, e, K_ACTUATOR, cls, "dyntype");
     const char *actdim = dattr(rd, e, K_ACTUATOR, cls, "actdim");
-    int given = actdim ? (int)strtol(actdim, NULL, 10) : -1;
+    long written = actdim ? strtol(actdim, NULL, 10) : -1;
+    int given = written > 1000 ? 1000 : written < -1 ? -1 : (int)written;  /* in an int */
     int own = dyn && word_index("filter|filterexact|integrator", dyn) >= 0;
     int has = given >= 0 ? given : dyn && word_index("none|dcmotor", dyn) < 0;
     int expected = pid_states(holder) + own;
@@ -3644,6 +3645,12 @@ static int check_grid_numbers(mjcf *rd, u2d_xml *holder)
     return 0;
 }
 
+/* x >= 1 without its fraction (as an int holds it; a cast would overflow on a huge one). */
+static double whole(double x)
+{
+    return x < 1e15 ? (double)(long long)x : x;
+}
+
 /* touch_grid's size= is two whole numbers of taxels, 1 or more, of which nchannel times
  * their product fits in an int ("Horizontal and vertical resolutions ..."). */
 static int check_grid_size(mjcf *rd, u2d_xml *holder)
@@ -3659,7 +3666,7 @@ static int check_grid_size(mjcf *rd, u2d_xml *holder)
         return fail(rd, at, "mujoco.sensor.touch_grid size=\"%g %g\" has fewer than one taxel "
                     "(MuJoCo refuses it: \"Horizontal and vertical resolutions must be "
                     "positive\"): give whole numbers, 1 or more", size[0], size[1]);
-    if ((nchannel != 0 ? nchannel : 1) * (int)size[0] * (int)size[1] > 2147483647.0)
+    if ((nchannel != 0 ? nchannel : 1) * whole(size[0]) * whole(size[1]) > 2147483647.0)
         return fail(rd, at, "mujoco.sensor.touch_grid size=\"%g %g\" (times %g channels) "
                     "has more taxels than an int counts (MuJoCo refuses it: \"Horizontal and "
                     "vertical resolutions are too large\"): give fewer", size[0], size[1],
