@@ -2145,6 +2145,21 @@ SHAPE_PLUGINS = {   # the case: its XML, MuJoCo's reason, and words urdf2dyn's r
         "duplicate config key", ["given twice"]),
     "mesh's second plugin, unchecked": (
         _mesh_plugin('<plugin instance="t"/><plugin instance="zz"/>'), None, None),
+    "framed geom holding an unknown element": (       # MuJoCo's schema check stops there
+        _geom_plugin('<foo/><plugin instance="t"><foo/></plugin>', "frame"), None, None),
+    "framed geom's plugin with a config without key": (
+        _geom_plugin('<plugin plugin="mujoco.sdf.torus"><config value="1"/></plugin>', "frame"),
+        "required attribute missing: 'key'", ["<config>", "key="]),
+    "framed geom's plugin with a key twice": (
+        _geom_plugin(f'<plugin plugin="mujoco.sdf.torus">{_R1}<foo/>{_R1}</plugin>', "frame"),
+        "duplicate config key", ["given twice"]),
+    "mesh of nothing": (_mesh_plugin(""), "at least 4 vertices required",
+                        ["<mesh>", "no file, builtin, plugin or vertices", "vertex="]),
+    "mesh of three vertices": (
+        _refs(_section("asset", '<mesh name="m3" vertex="0 0 0 1 0 0 0 1 0"/>')),
+        "at least 4 vertices required", ["<mesh>", "fewer than four vertices"]),
+    "mesh of an empty file": (_refs(_section("asset", '<mesh name="m3" file=""/>')),
+                              "at least 4 vertices required", ["<mesh>"]),
     "default geom holding a plugin": (
         _refs(_TORUS, '<default><geom><plugin instance="t"/></geom></default>'),
         "unrecognized element", ["<plugin>", "<default>", "<geom>", "attributes only"]),
@@ -2217,3 +2232,33 @@ def test_configs_of_a_plugin_naming_an_instance_are_only_schema_checked(case):
     though its schema still refuses an element inside one; urdf2dyn refused them."""
     xml, words = INSTANCE_OWN_CONFIGS[case]
     assert_as_mujoco(xml, words)
+
+
+_SHAPE_CHILDREN = st.sampled_from([
+    '<plugin instance="t"/>', '<plugin instance="p"/>', '<plugin instance="zz"/>',
+    '<plugin instance=""/>', "<plugin/>", '<plugin plugin="mujoco.sdf.torus"/>',
+    '<plugin plugin="mujoco.sdf.bolt"/>', '<plugin plugin="mujoco.pid"/>',
+    f'<plugin plugin="mujoco.sdf.torus">{_R1}{_R1}</plugin>',
+    '<plugin plugin="mujoco.sdf.torus"><config key="zz" value="1"/></plugin>',
+    '<plugin plugin="mujoco.sdf.torus"><config value="1"/></plugin>',
+    f'<plugin instance="t">{_R1}{_R1}<config value="1"/></plugin>',
+    '<plugin instance="t"><foo/></plugin>', "<foo/>"])
+
+
+@st.composite
+def _shape_plugin_model(draw):
+    """A geom (in a body, the world or a frame) or a mesh holding up to three drawn
+    children: <plugin> elements naming instances and plugins declared or not, of sdf or
+    not, with their own <config> elements well formed or not, or other elements."""
+    inner = "".join(draw(st.lists(_SHAPE_CHILDREN, max_size=3)))
+    if draw(st.booleans()):
+        return _mesh_plugin(inner)
+    return _geom_plugin(inner, draw(st.sampled_from(["body", "world", "frame"])))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_shape_plugin_model())
+def test_random_geom_and_mesh_plugins_refused_exactly_where_mujoco_refuses(xml):
+    """Random children of geoms and meshes: urdf2dyn refuses exactly when MuJoCo does."""
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)

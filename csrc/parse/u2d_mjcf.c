@@ -912,7 +912,24 @@ static const char *file_stem_name(mjcf *rd, u2d_xml *e)
 
 /* ---- mesh assets ----------------------------------------------------------------------- */
 
-static int check_shape_plugins(mjcf *rd, u2d_xml *e);   /* a geom's or mesh's <plugin> */
+static int check_shape_plugins(mjcf *rd, u2d_xml *e, int schema);  /* a geom's, mesh's */
+
+/* A mesh of no file (file="" is none), no builtin= and no <plugin> is its vertex= list,
+ * four vertices at least: MuJoCo refuses fewer, used or not ("at least 4 vertices
+ * required"). */
+static int check_mesh_vertices(mjcf *rd, u2d_xml *m)
+{
+    const char *file = u2d_xml_attr(m, "file"), *vertex = u2d_xml_attr(m, "vertex");
+    if ((file && file[0]) || u2d_xml_attr(m, "builtin") || u2d_xml_first(m)) return 0;
+    int n = 0;
+    double x;
+    for (const char *p = vertex ? vertex : ""; u2d_scan_number(&p, &x) > 0 && n < 12; ) n++;
+    if (n >= 12) return 0;
+    return fail(rd, m, "<mesh> has %s (MuJoCo refuses it: \"at least 4 vertices required\"): "
+                "give it a file=, a builtin=, a <plugin>, or vertex= with four vertices or "
+                "more", vertex && n ? "fewer than four vertices" : "no file, builtin, plugin "
+                "or vertices");
+}
 
 static int read_assets(mjcf *rd)
 {
@@ -921,7 +938,8 @@ static int read_assets(mjcf *rd)
         for (u2d_xml *m = u2d_xml_first(a); m; m = u2d_xml_next(m)) {
             if (strcmp(u2d_xml_name(m), "mesh") != 0) continue;
             int cls = class_attr(rd, m, "class", 0);
-            if (cls < 0 || check_shape_plugins(rd, m)) return -1;
+            if (cls < 0 || check_shape_plugins(rd, m, 1) || check_mesh_vertices(rd, m))
+                return -1;
             const char *name = file_stem_name(rd, m);
             if (!name) return -1;
             if (!name[0]) return fail(rd, m, "<mesh> needs a name or a file");
@@ -1361,7 +1379,7 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
             if ((ecls = class_attr(rd, e, "class", ecls)) < 0 ||
                 (dattr(rd, e, K_GEOM, ecls, "fromto") ? orientation_form(rd, e, &form)
                                                        : orientation(rd, e, K_GEOM, ecls, q)) < 0 ||
-                check_fromto(rd, e, ecls) < 0 || check_shape_plugins(rd, e))
+                check_fromto(rd, e, ecls) < 0)
                 status = -1;
             else status = name_geom(rd, e, ecls) ||
                           push_item(rd, &c->geom, &c->ngeom, &c->capg, e, ecls, &frame);
@@ -3374,10 +3392,20 @@ static int check_plugin_children(mjcf *rd, u2d_xml *p)
     return 0;
 }
 
+/* The <config> children of plugin element p as MuJoCo's reader takes them where its schema
+ * check does not reach: each with key= and value=, each key once; others ignored. */
+static int check_own_configs(mjcf *rd, u2d_xml *p)
+{
+    for (u2d_xml *c = u2d_xml_first(p); c; c = u2d_xml_next(c))
+        if (strcmp(u2d_xml_name(c), "config") == 0 && check_required_attributes(rd, c, "config"))
+            return -1;
+    return check_config_keys(rd, p);
+}
+
 /* A plugin actuator or sensor, or a geom's or mesh's <plugin> (in section) names a plugin
  * the file declares in <extension> or an <instance> of one, as MuJoCo requires, of a plugin
  * that supports what it is, and holds only <config> elements. */
-static int check_plugin_use(mjcf *rd, u2d_xml *e, const char *section)
+static int check_plugin_use(mjcf *rd, u2d_xml *e, const char *section, int schema)
 {
     if (strcmp(u2d_xml_name(e), "plugin") != 0) return 0;
     const char *plugin = plugin_attr(e, "plugin"), *instance = plugin_attr(e, "instance");
@@ -3401,24 +3429,57 @@ static int check_plugin_use(mjcf *rd, u2d_xml *e, const char *section)
     /* Of an instance, MuJoCo reads the instance's <config> elements and ignores these: its
        schema has only <config> there, but a key= or value= missing or a key given twice
        loads. */
-    return instance ? check_plugin_children(rd, e)
-                    : check_descendants(rd, e, "plugin") || check_config_known(rd, e, plugin);
+    if (instance) return schema ? check_plugin_children(rd, e) : 0;
+    return (schema ? check_descendants(rd, e, "plugin") : check_own_configs(rd, e)) ||
+           check_config_known(rd, e, plugin);
 }
 
 /* The <plugin> children of geom or mesh e: MuJoCo's schema has only <plugin> there, each
  * holding <config> elements only. It reads the first as it reads a plugin actuator's (an
- * sdf plugin) and ignores any other: a finding says so. */
-static int check_shape_plugins(mjcf *rd, u2d_xml *e)
+ * sdf plugin) and ignores any other: a finding says so. schema 0: MuJoCo's schema check
+ * does not reach e (a geom inside a <frame>), only its reader. */
+static int check_shape_plugins(mjcf *rd, u2d_xml *e, int schema)
 {
     const char *tag = u2d_xml_name(e);
     u2d_xml *used = NULL;
     for (u2d_xml *c = u2d_xml_first(e); c; c = u2d_xml_next(c)) {
-        if (check_schema_row(rd, c, tag, "shape") || check_plugin_children(rd, c)) return -1;
+        if (schema && (check_schema_row(rd, c, tag, "shape") || check_plugin_children(rd, c)))
+            return -1;
+        if (strcmp(u2d_xml_name(c), "plugin") != 0) continue;
         if (!used) { used = c; continue; }
         note(rd, c, "<%s> has a second <plugin>: MuJoCo reads only the first and ignores this "
              "one (its plugin=, instance= and <config> elements unchecked); remove it", tag);
     }
-    return used ? check_plugin_use(rd, used, tag) : 0;
+    return used ? check_plugin_use(rd, used, tag, schema) : 0;
+}
+
+/* Every geom's <plugin> (check_shape_plugins), walking <worldbody> with a stack: MuJoCo's
+ * schema check stops at a <frame>, so below one only what its reader checks is. */
+static int check_geom_plugins(mjcf *rd)
+{
+    typedef struct { u2d_xml *next; int in_frame; } level;
+    level *st = NULL;
+    int top = 0, cap = 0, status = 0;
+    for (u2d_xml *w = u2d_xml_first(rd->root); w && !status; w = u2d_xml_next(w)) {
+        if (strcmp(u2d_xml_name(w), "worldbody") != 0) continue;
+        if (grow(rd, (void **)&st, &cap, top, sizeof *st)) { status = -1; break; }
+        st[top++] = (level){u2d_xml_first(w), 0};
+        while (top > 0 && !status) {
+            level L = st[top - 1];
+            if (!L.next) { top--; continue; }
+            st[top - 1].next = u2d_xml_next(L.next);
+            const char *tag = u2d_xml_name(L.next);
+            int frame = strcmp(tag, "frame") == 0;
+            if (strcmp(tag, "geom") == 0)
+                status = check_shape_plugins(rd, L.next, !L.in_frame);
+            else if (frame || strcmp(tag, "body") == 0) {
+                if (grow(rd, (void **)&st, &cap, top, sizeof *st)) { status = -1; break; }
+                st[top++] = (level){u2d_xml_first(L.next), L.in_frame || frame};
+            }
+        }
+    }
+    free(st);
+    return status;
 }
 
 /* Whether an actuator of the file is a <plugin> of the instance named name (never of one
@@ -3915,7 +3976,7 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
         word_index("contact|equality|tendon", parent) >= 0 && class_attr(rd, e, "class", 0) < 0)
         return -1;
     if (check_schema(rd, e, parent) ||
-        (word_index("actuator|sensor", parent) >= 0 && check_plugin_use(rd, e, parent)) ||
+        (word_index("actuator|sensor", parent) >= 0 && check_plugin_use(rd, e, parent, 1)) ||
         (strcmp(parent, "equality") == 0 &&
          (check_equality_form(rd, e) || check_equality_distinct(rd, e))) ||
         (strcmp(parent, "sensor") == 0 && check_sensor_form(rd, e)) || check_not_empty(rd, e))
@@ -3969,7 +4030,7 @@ static int check_references(mjcf *rd)
             if (strcmp(section, "tendon") == 0 && check_spatial_path(rd, e)) return -1;
         }
     }
-    return check_pid_instances(rd) || check_plugin_inits(rd) ? -1 : 0;
+    return check_pid_instances(rd) || check_plugin_inits(rd) || check_geom_plugins(rd) ? -1 : 0;
 }
 
 /* ---- the whole model --------------------------------------------------------------------- */
