@@ -4368,8 +4368,8 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
 
     if (expand_includes(&rd) || read_compiler(&rd) || read_option(&rd) || read_defaults(&rd) ||
         check_repeated_names(&rd) || index_plugins(&rd) || read_assets(&rd) || read_tree(&rd) ||
-        sort_name_tables(&rd) || check_moving_masses(&rd) || read_actuators(&rd) || count_tendons(&rd) ||
-        check_keyframes(&rd) || check_references(&rd))
+        sort_name_tables(&rd) || check_moving_masses(&rd) || read_actuators(&rd) ||
+        count_tendons(&rd) || check_keyframes(&rd) || check_references(&rd))
         goto error;
     set_total_mass(&rd);
     summarize(&rd);
