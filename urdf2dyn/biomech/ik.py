@@ -518,11 +518,16 @@ def load_model(path: str | os.PathLike[str], strict: bool = False) -> Model:
     OpenSim's IK tool leaves them out too, so the moments they would add are no concern of a
     fit), and couplers that cannot be applied are refused (URDFError naming them) instead of
     warned about first. What `urdf2dyn ik` loads, from a setup's model_file or --model."""
-    from ..model import COUPLERS_REFUSED, PASSIVE_FORCES, load_leaving_unsaid
-    model = load_leaving_unsaid(
-        path, lambda text: COUPLERS_REFUSED in text or PASSIVE_FORCES in text, strict)
+    model = _load_unchecked(path, strict)
     model._check_couplers()
     return model
+
+
+def _load_unchecked(path, strict):
+    """load_model before its coupler check: the file's own faults, apart from the refusal."""
+    from ..model import COUPLERS_REFUSED, PASSIVE_FORCES, load_leaving_unsaid
+    return load_leaving_unsaid(
+        path, lambda text: COUPLERS_REFUSED in text or PASSIVE_FORCES in text, strict)
 
 
 def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None,
@@ -606,12 +611,13 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
                                "give the model (urdf2dyn ik --model MODEL)")
         from ..model import FindingRefused
         try:
-            model = load_model(s.model_file, strict)
+            model = _load_unchecked(s.model_file, strict)
         except FindingRefused:
             raise                           # names the model's file and line, says what to do
         except (OSError, ValueError) as e:
             raise IKSetupError(f"{s.path}: <model_file> {s.model_file}: cannot be loaded "
                                f"({e}); give the model with --model") from None
+        model._check_couplers()             # names the couplers and the model's file
     if marker_data is None:
         if not s.marker_file:
             raise IKSetupError(f"{s.path}: <marker_file> is not set (empty or Unassigned): "
