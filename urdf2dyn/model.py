@@ -2005,16 +2005,21 @@ def _unwound(model, q, held):
     was: the solver, warm-started from the previous frame, may take a coordinate the markers
     barely hold round a turn (Pose2Sim's model, its arms without hand markers: 346 deg in a
     frame), the same pose, but a step no derivative of the motion survives. The coordinates
-    in held (locked, tasked, bounded, coupled: their value matters, not only the pose) stay."""
+    in held (locked, tasked, bounded, coupled: their value matters, not only the pose) stay,
+    and so does a coordinate whose unwrapped column would take out of its hard range
+    (:func:`_hard_ranges`) a sample the fit had inside it."""
     if len(q) < 2:
         return q
     pose = None
+    hard = _hard_ranges(model)
     for k in _turning_coordinates(model):
         x = q[:, k]
         if model.q_names[k] in held or not np.any(np.abs(np.diff(x)) > math.pi):
             continue
         trial = q.copy()
         trial[:, k] = np.unwrap(x)
+        if not _stays_in_range(x, trial[:, k], hard.get(k)):
+            continue
         if pose is None:
             pose = model.forward_kinematics(q)
         pos, rot = model.forward_kinematics(trial)
@@ -2022,6 +2027,34 @@ def _unwound(model, q, held):
                 and np.allclose(rot, pose[1], rtol=0, atol=1e-9)):
             q = trial
     return q
+
+
+def _hard_ranges(model):
+    """{q index: (lower, upper)} of the turning coordinates whose range is a bound, not a
+    guide: a URDF's or MJCF's revolute <limit> / range (the joint's stops: an angle beyond
+    them is no pose of that robot, whatever the markers say) and an .osim's clamped
+    coordinates (model.clamped_ranges: OpenSim's IK optimizer keeps them in range). An
+    .osim's unclamped range is left out on purpose: OpenSim's IK leaves it free and starts
+    each frame from the previous fit, so it follows the angle continuously past the range
+    (plausibility.ik_ranges says so), which is what the unwrapped column is."""
+    hard = {}
+    for j in model.joints:
+        if j.type == "revolute" and j.nq == 1 and j.limit is not None:
+            hard[j.q_index] = (j.limit[0], j.limit[1])
+    for name, (lower, upper) in model.clamped_ranges.items():
+        if name in model.q_names:
+            hard[model.q_names.index(name)] = (lower, upper)
+    return hard
+
+
+def _stays_in_range(fit, unwrapped, bounds):
+    """Whether unwrapped (N,) leaves inside bounds (lower, upper) (None: no bound) every
+    sample fit (N,) had inside: a sample the fit already took beyond it may move."""
+    if bounds is None:
+        return True
+    lower, upper = bounds
+    inside = (fit >= lower) & (fit <= upper)
+    return bool(np.all((unwrapped[inside] >= lower) & (unwrapped[inside] <= upper)))
 
 
 def _per_coordinate(model, given, what, default):

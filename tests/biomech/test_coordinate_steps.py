@@ -142,3 +142,67 @@ def test_ik_does_not_take_a_free_coordinate_round_a_turn(tmp_path, capsys):
     wound[3:, model.q_names.index("joint2")] -= 4 * np.pi
     for a, b in zip(model.forward_kinematics(fit.q), model.forward_kinematics(wound)):
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-9)
+
+
+def _pan(joint_type, limit):
+    """One link turning about z on a joint of joint_type; limit: the URDF's <limit> bounds."""
+    import urdf2dyn
+    bounds = f'lower="{-limit}" upper="{limit}" ' if limit is not None else ""
+    return urdf2dyn.load(
+        '<robot name="r"><link name="base"/><link name="l1"><inertial><mass value="1"/>'
+        '<origin xyz="0.5 0 0"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" '
+        f'iyz="0"/></inertial></link><joint name="pan" type="{joint_type}"><parent '
+        'link="base"/><child link="l1"/><axis xyz="0 0 1"/>'
+        f'<limit {bounds}effort="1" velocity="1"/></joint></robot>')
+
+
+# a fit that steps by -5.6 rad between the third and fourth frame: the same poses as
+# 2.6 .. 3.583, a joint near its stop at +-2.8973 rad (a Franka Panda's first joint)
+_FLIPPED = np.array([[2.6], [2.7], [2.8], [-2.8], [-2.7]])
+
+
+def test_unwrapping_keeps_a_joint_within_its_urdf_limits():
+    """The URDF's <limit> is the joint's stop: 3.483 rad is no pose of that robot, so the
+    fit's -2.8 and -2.7 (inside the limits) stay as they are, the step with them."""
+    from urdf2dyn.model import _unwound
+    model = _pan("revolute", 2.8973)
+    np.testing.assert_array_equal(_unwound(model, _FLIPPED.copy(), set()), _FLIPPED)
+
+
+def test_unwrapping_still_turns_a_limited_joint_back_within_its_limits():
+    """A joint whose limits span more than a turn (anymal's +-3 pi) is unwrapped: every
+    sample stays within them."""
+    from urdf2dyn.model import _unwound
+    model = _pan("revolute", 3 * np.pi)
+    unwound = _unwound(model, _FLIPPED.copy(), set())
+    np.testing.assert_allclose(unwound[3:, 0], _FLIPPED[3:, 0] + 2 * np.pi, rtol=0,
+                               atol=1e-12)
+
+
+def test_unwrapping_keeps_a_clamped_coordinate_in_its_range():
+    """model.clamped_ranges bind as the URDF's limits do (OpenSim's optimizer keeps a
+    clamped coordinate in range); a continuous joint without them is unwrapped."""
+    from urdf2dyn.model import _unwound
+    model = _pan("continuous", None)
+    unwound = _unwound(model, _FLIPPED.copy(), set())
+    np.testing.assert_allclose(unwound[3:, 0], _FLIPPED[3:, 0] + 2 * np.pi, rtol=0,
+                               atol=1e-12)
+    model.clamped_ranges = {"pan": (-2.8973, 2.8973)}
+    np.testing.assert_array_equal(_unwound(model, _FLIPPED.copy(), set()), _FLIPPED)
+
+
+def test_unwrapping_follows_an_unclamped_coordinate_past_its_range():
+    """An .osim's unclamped range does not bind: OpenSim's IK, each frame started from the
+    previous fit, follows hip_rotation_r continuously to 2.15 rad past its 2.094 (the range
+    check names it), and so does the unwrapped column."""
+    import urdf2dyn
+    from urdf2dyn.model import _unwound
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = urdf2dyn.load(MODEL)
+    assert not model.coordinates["hip_rotation_r"].clamped
+    k = model.q_names.index("hip_rotation_r")
+    fit = np.zeros((3, model.nq))
+    fit[:, k] = [2.0, 2.05, 2.15 - 2 * np.pi]
+    unwound = _unwound(model, fit.copy(), set())
+    np.testing.assert_allclose(unwound[:, k], [2.0, 2.05, 2.15], rtol=0, atol=1e-12)
