@@ -1605,6 +1605,13 @@ class Model:
         Returns
         -------
         IKSolution
+            The fit per frame. A joint angle the fit took round a whole turn between two
+            frames (a coordinate the markers barely hold, the same pose either way) is
+            brought back by whole turns (numpy.unwrap) where every link stays where it was,
+            so that its derivatives mean something; not a locked, tasked, ranged or coupled
+            coordinate, nor one the turn would take out of its joint limits (a URDF's or
+            MJCF's revolute limits) or clamped range (``clamped_ranges``) in a frame the fit
+            had inside them (docs/ik.rst).
         """
         markers = list(self.markers) if markers is None else list(markers)
         names = [mk.name for mk in markers]

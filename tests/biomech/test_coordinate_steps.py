@@ -206,3 +206,14 @@ def test_unwrapping_follows_an_unclamped_coordinate_past_its_range():
     fit[:, k] = [2.0, 2.05, 2.15 - 2 * np.pi]
     unwound = _unwound(model, fit.copy(), set())
     np.testing.assert_allclose(unwound[:, k], [2.0, 2.05, 2.15], rtol=0, atol=1e-12)
+
+
+def test_inverse_kinematics_says_what_it_returns_of_a_whole_turn():
+    """What the fit returns of a coordinate it took round a turn is said where a caller looks
+    (the docstring's Returns, as docs/ik.rst says it)."""
+    import urdf2dyn
+    doc = urdf2dyn.Model.inverse_kinematics.__doc__
+    returns = " ".join(doc.split("Returns\n")[1].split())
+    for words in ("round a whole turn", "back by whole turns", "every link stays",
+                  "joint limits", "clamped"):
+        assert words in returns, (words, returns)
