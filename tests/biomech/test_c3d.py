@@ -2050,7 +2050,9 @@ def test_a_plate_with_only_its_vertical_channels_inverted_gets_advice_per_axis()
          r"the plate while loaded \(median -69\d\.\d N along the upward normal\): its vertical "
          r"channel \(Fz\) stores the subject's action on the plate.*if only its vertical "
          r"channels \(Fz, Mz\) do .*negate the vertical force and the free moment and mirror "
-         r"the centre of pressure through the plate's centre", r"force plate 2")
+         r"the centre of pressure through that point: \(600, 300, 0\) mm in the file's lab "
+         r"frame, the plate's centre \(FORCE_PLATFORM:ORIGIN's x and y are 0\)",
+         r"force plate 2")
     centre = p.corners.mean(axis=0)
     s = slice(10, -10)
     # the per-axis advice, applied
@@ -2074,6 +2076,47 @@ def test_a_plate_with_only_its_vertical_channels_inverted_gets_advice_per_axis()
     assert r > 0.85, r
     # the whole-wrench negation the warning used to advise breaks the horizontal force
     assert np.corrcoef(acc[:, 0], -p.force[s, 0])[0, 1] < -0.9
+
+
+def test_the_per_axis_advice_mirrors_through_the_point_above_the_transducer(tmp_path):
+    """The centre of pressure of a plate whose Fz and Mz channels alone are inverted lies
+    mirrored through the point of its surface above the transducer, not through its centre:
+    the moments are moved from the transducer to the centre with M + F x ORIGIN, whose Fz
+    terms take Fz's wrong sign. The advice said 'through the plate's centre', 2 ORIGIN_xy off.
+    Qualisys's plate 1 given ORIGIN (40, -30, 34.036) mm (AMTI's centre -> transducer), then
+    its Fz and Mz channels negated (both files written by ezc3d): the point the warning
+    prints, applied as it says, gives the centre of pressure ezc3d's force-platform module
+    computes from the uninverted channels."""
+    c = ezc3d.c3d(QUALISYS)
+    fp = c["parameters"]["FORCE_PLATFORM"]
+    origin = np.array(fp["ORIGIN"]["value"], dtype=float)
+    origin[:, 0] = [40.0, -30.0, 34.036]
+    fp["ORIGIN"]["value"] = origin
+    reaction = str(tmp_path / "reaction.c3d")
+    c.write(reaction)
+    fz, mz = np.asarray(fp["CHANNEL"]["value"])[[2, 5], 0] - 1
+    c["data"]["analogs"][0, [fz, mz]] *= -1
+    inverted = str(tmp_path / "inverted.c3d")
+    c.write(inverted)
+    with pytest.warns(Urdf2dynWarning) as caught:
+        p = C.read_c3d(inverted, rate="analog").plates[0]
+    said(caught, r"force plate 1: its force points down into the plate while loaded.*mirror "
+         r"the centre of pressure through that point: \(\S+, \S+, \S+\) mm in the file's lab "
+         r"frame, the plate's centre moved by FORCE_PLATFORM:ORIGIN's x and y; the true centre "
+         r"of pressure is 2 \* point - the one read")
+    point = np.array(re.search(r"through that point: \((\S+), (\S+), (\S+)\) mm",
+                               str(caught[0].message)).groups(), dtype=float) * 1e-3
+    truth = ezc3d.c3d(reaction, extract_forceplat_data=True)["data"]["platform"][0]
+    assert truth["unit_position"] == "mm"
+    on = p.contact
+    assert on.sum() > 100
+    want = truth["center_of_pressure"].T[on] * 1e-3
+    # the point is printed to 6 digits (0.01 mm at 1 m); ezc3d rewrote the channels as float32
+    np.testing.assert_allclose((2 * point - p.cop)[on], want, rtol=0, atol=5e-5)
+    # mirrored through the plate's centre it is 2 |ORIGIN_xy| = 100 mm off in every sample
+    centre = p.corners.mean(axis=0)
+    off = np.linalg.norm((2 * centre - p.cop)[on] - want, axis=1)
+    np.testing.assert_allclose(off, 0.1, rtol=0, atol=5e-5)
 
 
 @pytest.mark.parametrize("name, zero, held", [

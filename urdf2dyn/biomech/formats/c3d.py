@@ -881,8 +881,10 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
     with np.errstate(all="ignore"):
         f, m = _plate_wrench(ptype, raw, orig, cm, scale)
     kpoly = poly[12 * k:12 * k + 12] if ptype == 3 and len(poly) >= 12 * (k + 1) else None
+    above = box.mean(axis=0) - frame[:, :2] @ _centre_offset(orig)[:2] if ptype in (2, 4) \
+        else None
     return _plate_loads(k + 1, ptype, box, frame, f, m, arate, prate, c, rate, threshold, kpoly,
-                        LENGTH_UNITS[punits], where, strict)
+                        (punits, above), where, strict)
 
 
 def _unscaled_calibration(cm, ascale, ch, where, strict):
@@ -1000,17 +1002,24 @@ def _plate_wrench(ptype, raw, orig, cm, length):
                              b * (-fx12 + fx34) + a * (fy14 - fy23)])
         return f, m + np.cross(f, [0.0, 0.0, az0])    # sensors at depth az0 below the surface
     w = raw if cm is None else raw @ cm.T
-    # ORIGIN: transducer -> surface centre, up, i.e. negative plate z; a file with z > 0
-    # gives the opposite vector (AMTI's x0 y0 z0: centre -> transducer), negated whole.
-    o = -orig if orig[2] > 0 else orig
     moment = w[:, 3:] * (length if cm is not None else 1.0)
-    return w[:, :3], moment + np.cross(w[:, :3], o)
+    return w[:, :3], moment + np.cross(w[:, :3], _centre_offset(orig))
 
 
-def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, threshold, poly, unit,
-                 where, strict):
+def _centre_offset(orig):
+    """FORCE_PLATFORM:ORIGIN as the vector from the transducer to the surface centre, in plate
+    axes: up, i.e. of negative plate z; a file with z > 0 gives the opposite vector (AMTI's
+    x0 y0 z0: centre -> transducer), negated whole."""
+    return -orig if orig[2] > 0 else orig
+
+
+def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, threshold, poly,
+                 units, where, strict):
     """A Plate from the per-analog-sample force and moment (plate axes, about the surface
-    centre): resampled, thresholded, centre of pressure and free moment, in the lab."""
+    centre): resampled, thresholded, centre of pressure and free moment, in the lab. units:
+    (POINT:UNITS, the lab point (m) of the surface above the transducer, or None)."""
+    punits, above = units
+    unit = LENGTH_UNITS[punits]
     _check_zero_frames(f, arate, prate, c, threshold, where, strict)
     s = len(f)
     if rate == "markers" and prate and arate:
@@ -1041,27 +1050,35 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
         if poly is not None and np.any(poly):      # its coefficients are for the file's units
             cop = _kistler_cop_correction(cop / unit, poly) * unit
         tz = m[:, 2] - (cop[:, 0] * f[:, 1] - cop[:, 1] * f[:, 0])
+    centre = box.mean(axis=0)
     if np.any(contact) and np.median(up[contact]) < 0:
         report(f"{where}: its force points down into the plate while loaded (median "
                f"{np.median(up[contact]):.4g} N along the upward normal): "
-               f"{_action_advice(ptype)}", strict=strict,
+               f"{_action_advice(ptype, above, centre, punits)}", strict=strict,
                error=MotionError)
-    centre = box.mean(axis=0)
     force = np.where(contact[:, None], f @ frame.T, 0.0)
     cop_lab = np.where(contact[:, None], cop @ frame.T + centre, np.nan)
     moment = np.where(contact[:, None], tz[:, None] * frame[:, 2], 0.0)
     return Plate(number, ptype, box, time, force, cop_lab, moment, contact, -frame[:, 2])
 
 
-def _action_advice(ptype):
-    """What to do with a plate whose vertical force points down into it, for a type-ptype plate.
+def _action_advice(ptype, above, centre, punits):
+    """What to do with a plate whose vertical force points down into it, for a type-ptype plate
+    (above: for types 2 and 4, the lab point (m) of its surface above the transducer; centre:
+    the plate's centre, m).
 
     The vertical channel shows the action; whether the others do cannot be told from the plate
     alone, and the two cases need different corrections. Vicon Workstation's shd01 has only
     its Fz and Mz channels of the action's polarity (its horizontal force follows the body's
-    acceleration as a reaction, its centre of pressure lies mirrored through the plate's
-    centre): negating the whole wrench there would turn its horizontal force the wrong way.
-    For types 2 and 4 (Fx Fy Fz Mx My Mz) both cases are spelled out."""
+    acceleration as a reaction, its centre of pressure lies mirrored): negating the whole
+    wrench there would turn its horizontal force the wrong way. For types 2 and 4 (Fx Fy Fz Mx
+    My Mz) both cases are spelled out, with the point the centre of pressure is mirrored
+    through. Mx and My are measured about the transducer and moved to the surface centre with
+    M + F x o (o: transducer -> centre, _plate_wrench), whose Fz terms take Fz's wrong sign:
+    the Mx read is off by 2 Fz o_y and the My by -2 Fz o_x, so the centre of pressure read
+    (-My/Fz, Mx/Fz with Fz negated) is -CoP - 2 o_xy, the true one mirrored through -o_xy from
+    the centre: the point above the transducer, the plate's centre only where ORIGIN's x and
+    y are 0."""
     if ptype not in (2, 4):
         return ("its vertical force stores the subject's action on the plate, not the ground's "
                 "reaction; negate the force and free moment before applying them to the feet "
@@ -1072,11 +1089,26 @@ def _action_advice(ptype):
             "every channel stores the action (its horizontal force then runs against the "
             "body's acceleration), negate the force and the free moment; if only its vertical "
             "channels (Fz, Mz) do (its horizontal force follows the body's acceleration as a "
-            "reaction, and its centre of pressure lies mirrored through the plate's centre, "
-            "away from the body above it), negate the vertical force and the free moment and "
-            "mirror the centre of pressure through the plate's centre (2 * centre - CoP, in "
-            "the plate's plane). Better: fix the channels' polarity in the capture software "
-            "and re-export")
+            "reaction, and its centre of pressure lies mirrored through the point of its "
+            "surface above the transducer, away from the body above it), negate the vertical "
+            "force and the free moment and mirror the centre of pressure through that point: "
+            f"{_lab_point(above, punits)} in the file's lab frame, {_mirror_point(above, centre)}"
+            "; the true centre of pressure is 2 * point - the one read, in the plate's plane. "
+            "Better: fix the channels' polarity in the capture software and re-export")
+
+
+def _mirror_point(above, centre):
+    """Where the point a centre of pressure read with Fz and Mz inverted is mirrored through
+    (_action_advice) lies on the plate: its centre where ORIGIN's x and y are 0."""
+    if np.allclose(above, centre, rtol=0, atol=1e-9):
+        return "the plate's centre (FORCE_PLATFORM:ORIGIN's x and y are 0)"
+    return "the plate's centre moved by FORCE_PLATFORM:ORIGIN's x and y"
+
+
+def _lab_point(point, punits):
+    """A lab point (m) in the file's length unit, as (x, y, z) unit."""
+    x, y, z = np.asarray(point) / LENGTH_UNITS[punits]
+    return f"({x:.6g}, {y:.6g}, {z:.6g}) {punits}"
 
 
 def _zero_samples(params, header, arate, prate, samples):
