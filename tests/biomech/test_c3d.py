@@ -2148,6 +2148,17 @@ def test_a_zero_range_outside_the_files_frames_is_said(name, zero, held):
                      "with nobody on the plates (0, 0 if there are none)"]
 
 
+def test_a_zero_range_outside_the_files_frames_is_a_warning_even_when_strict():
+    """A cut trial keeping the recording's ZERO is not wrong data: the ranges say nothing
+    against the file's forces. strict=True refused c3d.org's Eb015pi (it read at 821004f);
+    it now reads it and still says what cannot be checked."""
+    path = os.path.join(DATA, "C3Dorg_Eb015pi.c3d")
+    with pytest.warns(Urdf2dynWarning, match=r"FORCE_PLATFORM:ZERO names frames 1-10 to zero "
+                      r"the force plates from, but the file holds frames 226-301"):
+        rec = C.read_c3d(path, strict=True)
+    assert len(rec.plates) == 2 and rec.plates[0].contact.any()
+
+
 @pytest.mark.parametrize("zero", [(252, 262), (0, 0), (1, 0)])
 def test_a_zero_range_the_file_holds_or_none_is_not_said(tmp_path, zero):
     """ZERO inside the file's frames is used (test_a_plate_reading_a_contact_during_its_zero_

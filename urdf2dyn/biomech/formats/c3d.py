@@ -751,7 +751,7 @@ def _plates(c, source, markers, threshold, rate, strict):
                "analog sampling rate in the capture software and re-export; the plates were "
                "left out", strict=strict, error=MotionError)
         return []
-    _check_zero_range(c, source, strict)
+    _check_zero_range(c, source)
     ascale = _channel_numbers(params, "SCALE")
     gen = _numbers(params, "ANALOG", "GEN_SCALE").ravel()
     labels = _labels(params, "ANALOG")
@@ -1149,10 +1149,12 @@ def _held_frames(c):
     return first, int(last) + 1
 
 
-def _check_zero_range(c, source, strict):
+def _check_zero_range(c, source):
     """Say so when FORCE_PLATFORM:ZERO names frames the file does not hold (a trial cut after
     recording keeps the ZERO of the whole recording): the check that the plates were zeroed
-    (_check_zero_frames) cannot run from them, and nothing else can stand in for them."""
+    (_check_zero_frames) cannot run from them, and nothing else can stand in for them. Always
+    a warning, under strict too: the file's data are not wrong (the Guide's ZERO is advisory,
+    and most cut trials keep it), only a check is lost, and strict must not refuse them."""
     named = _zero_frames(c["parameters"])
     if named is None:
         return
@@ -1164,7 +1166,7 @@ def _check_zero_range(c, source, strict):
            "after recording?): whether the plates were zeroed cannot be checked from those "
            "frames. urdf2dyn subtracts no baseline: make sure the plates were zeroed in the "
            "capture software, or set ZERO to frames the file holds with nobody on the plates "
-           "(0, 0 if there are none)", strict=strict, error=MotionError)
+           "(0, 0 if there are none)", strict=False)
 
 
 def _check_zero_frames(f, arate, prate, c, threshold, where, strict):
