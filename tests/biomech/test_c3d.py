@@ -12,6 +12,7 @@
 
 Data: ezc3d's test files (tests/data/c3d/README.md).
 """
+import errno
 import importlib.util
 import os
 import re
@@ -1504,6 +1505,40 @@ def test_a_small_file_without_analog_calibration_has_its_markers_read(tmp_path, 
     assert rec.plates == []
     with pytest.raises(MotionError, match=rf"{named} (is|are) missing"):
         C.read_c3d(path, strict=True)
+
+
+def test_a_failed_write_of_the_calibrated_copy_leaves_no_temporary_file(tmp_path,
+                                                                         monkeypatch):
+    """A file without ANALOG:SCALE and OFFSET is read by ezc3d from a temporary copy with
+    neutral values added. The copy was written before the try/finally that removes it, so a
+    write that fails (a full disk) left it behind in the temporary directory. The write
+    fails here (os.fdopen's file raises ENOSPC on write): the error reaches the caller and
+    the temporary directory is left as it was."""
+    data, _ = _small_c3d(analog_used=struct.pack("<h", 3), channels=3)
+    path = tmp_path / "uncalibrated.c3d"
+    path.write_bytes(data)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", os.fspath(scratch))
+    opened = os.fdopen
+
+    class Full:
+        def __init__(self, f):
+            self.f = f
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def write(self, data):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode: Full(opened(fd, mode)))
+    with pytest.raises(OSError, match="No space left on device"):
+        C.read_c3d(path)
+    assert os.listdir(scratch) == []
 
 
 def test_a_file_of_segment_rotations_says_it_holds_no_markers(tmp_path, capsys):

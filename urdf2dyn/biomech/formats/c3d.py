@@ -312,12 +312,13 @@ def _ezc3d(source, absent):
     if absent:
         copy, added = with_neutral_calibration(source, absent)
         handle, path = tempfile.mkstemp(suffix=".c3d")
-        with os.fdopen(handle, "wb") as f:
-            f.write(copy)
     try:
+        if path != source:      # written inside: a failed write (a full disk) removes it too
+            with os.fdopen(handle, "wb") as f:
+                f.write(copy)
         c = _read_with_ezc3d(source, path)
     finally:
-        if added:
+        if path != source:
             os.remove(path)
     for name in added:
         c["parameters"]["ANALOG"].pop(name, None)
