@@ -615,7 +615,8 @@ def ik_ranges(model, t, q, source):
 
 
 #: how close to whole turns a step is said to be whole turns and a small move (rad): what is
-#: left after the turns is then a step a sampled motion may take; half of half a turn
+#: left after the turns is then a step a sampled motion may take; an eighth of a turn (a
+#: quarter of the half turn beyond which a step is named)
 WHOLE_TURN_TOLERANCE = math.radians(45)
 
 
