@@ -344,3 +344,18 @@ def test_a_scaling_with_its_setup_read_is_the_same_settings():
                           "mass=70.0, output=None)")
     assert repr(given) == f"Scaling(setup={path!r}, static=None, mass=70.0, output=None)"
     assert read.read() is not read and read.read().setup is read.setup     # not read twice
+
+
+def test_the_stages_package_has_no_setup_inputs_of_another_shape():
+    """biomech.ik.setup_inputs(setup) and biomech.scale.setup_inputs(setup) list the files a
+    setup names; the scale pass's helper takes (how, setup), and exported at package level
+    as stages.setup_inputs it read as a third of theirs. It is the pass's scaling_inputs, and
+    the package keeps it to itself."""
+    import sys
+    from urdf2dyn.biomech import ik, scale
+    for module in (ik, scale):
+        assert list(inspect.signature(module.setup_inputs).parameters) == ["setup"]
+    assert not hasattr(stages, "setup_inputs")
+    scale_pass = sys.modules["urdf2dyn.biomech.stages.scale"]
+    assert list(inspect.signature(scale_pass.scaling_inputs).parameters) == ["how", "setup"]
+    assert "scaling_inputs" in scale_pass.__all__ and "setup_inputs" not in scale_pass.__all__

@@ -34,7 +34,8 @@ from .kinematics import kinematics
 from .loads import loads
 from .read import read
 from .residuals import residuals
-from .scale import scale, setup_inputs
+from .scale import scale
+from .scale import scaling_inputs as _scaling_inputs
 from .settings import (ExternalLoadsFile, ForcePlates, GroundReactions, MotionColumns, Scaling,
                        TrialSettings)
 from .trial import Dynamics, Finding, Kinematics, Loads, Motion, Scaled, Trial
@@ -68,8 +69,8 @@ def trial_inputs(source, settings):
     the settings built from keywords or an ID setup hold it), its data file, the mapping, the
     IK setup and the model, marker and coordinate files it names (read or not, as
     OpenSim's), the scale setup and static trial, and when the scale setup is read already
-    (Scaling.read) the files it names (scale.setup_inputs; else they are noted when the pass
-    reads it)."""
+    (Scaling.read) the files it names (the scale pass's scaling_inputs; else they are noted
+    when the pass reads it)."""
     loads, ik = settings.loads, settings.ik
     named = [("motion", source), ("mapping", settings.mapping),
              ("ground-reaction", getattr(loads, "source", None)),
@@ -82,6 +83,6 @@ def trial_inputs(source, settings):
     if how is not None:
         named += [("scale setup", how.setup_path), ("static trial", how.static)]
         if how.setup_read is not None:
-            named += setup_inputs(how, how.setup_read)
+            named += _scaling_inputs(how, how.setup_read)
     return [(what, os.fspath(path)) for what, path in named
             if isinstance(path, (str, os.PathLike))]

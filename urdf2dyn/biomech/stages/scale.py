@@ -17,7 +17,7 @@ from ...warn import MotionError, Urdf2dynWarning, missing_file
 from .settings import Scaling, read_setup
 from .trial import Scaled, Trial
 
-__all__ = ["scale", "setup_inputs", "OUTPUT_ARGUMENT"]
+__all__ = ["scale", "scaling_inputs", "OUTPUT_ARGUMENT"]
 
 #: How the scaled model's destination is named in messages: the library's argument.
 OUTPUT_ARGUMENT = "settings.scale.output"
@@ -52,7 +52,7 @@ def _scale(trial, how):
             warnings.simplefilter("always", Urdf2dynWarning)
             note_input(how.setup_path, "scale setup")
             setup = read_setup(how.setup, read_scale_setup, strict)
-            _note_setup_inputs(how, setup)
+            _note_scaling_inputs(how, setup)
             check_outputs([(OUTPUT_ARGUMENT, how.output)])      # before any work
             static = _static(how, setup, trial.settings.rotation, strict)
             settings = settings_from_setup(setup, trial.model, strict,
@@ -71,17 +71,18 @@ def _scale(trial, how):
     return result.model, Scaled(result.report, result.text, how.setup_path)
 
 
-def _note_setup_inputs(how, setup):
-    """Note the files the scale setup names (:func:`setup_inputs`): no output over one."""
-    for what, path in setup_inputs(how, setup):
+def _note_scaling_inputs(how, setup):
+    """Note the files the scale setup names (:func:`scaling_inputs`): no output over one."""
+    for what, path in scaling_inputs(how, setup):
         note_input(path, what)
 
 
-def setup_inputs(how: Scaling, setup: Any) -> list[tuple[str, str | None]]:
-    """The files a scale setup (read already) names, as the scaling's own run lists them
-    (urdf2dyn.biomech.scale.setup_inputs: its model, marker set, static trials and coordinate
-    file, each an input whether or not read: the trial scales its own model, and
-    ``how.static`` replaces the setup's static trial), and ``how.static``, as (what, path)."""
+def scaling_inputs(how: Scaling, setup: Any) -> list[tuple[str, str | None]]:
+    """The files a trial's scaling how reads, as (what, path): those its scale setup (read
+    already) names, as the scaling's own run lists them (urdf2dyn.biomech.scale.setup_inputs:
+    its model, marker set, static trials and coordinate file, each an input whether or not
+    read: the trial scales its own model, and ``how.static`` replaces the setup's static
+    trial), and ``how.static``. Not biomech.scale.setup_inputs(setup), which it extends."""
     from ..scale import setup_inputs as named_by_the_setup
     return named_by_the_setup(setup) + [("static trial", how.static)]
 
