@@ -2,6 +2,7 @@
 repeated names, a mesh site without its mesh, inverted force and control ranges): each case runs
 MuJoCo (the oracle) and urdf2dyn on the same XML, and both refuse it (urdf2dyn naming the
 element, its line and what to do) or both load it."""
+import re
 import warnings
 
 import pytest
@@ -1870,6 +1871,22 @@ PID_INITS = {       # the case: its XML, MuJoCo's reason, and words urdf2dyn's r
                            '</default></default><worldbody>'),
         "actuator 1 has actdim 1, expected 2", ['actdim="2"']),
     "ki with actdim -1": (_pid(_cfg("ki", "1"), 'actdim="-1"'), _NEEDS_1, ['actdim="1"']),
+    "ki with actdim 5000": (_pid(_cfg("ki", "1"), 'actdim="5000"'),
+                            "actuator 1 has actdim 5000, expected 1", ["5000 activation"]),
+}
+# a shortcut default sets a dyntype written nowhere (<position timeconst> filterexact,
+# <cylinder> filter; a later <position> in the class resets a <general>'s to none): the
+# review found these refused where MuJoCo loads them (the check now leaves such classes to
+# MuJoCo, so the same classes with an actdim MuJoCo refuses load here: not listed)
+for _name, _default, _actdim in (
+        ("timeconst", '<position kp="1" timeconst="0.1"/>', 2), ("cylinder", "<cylinder/>", 2),
+        ("position after general", '<general dyntype="filter"/><position kp="2"/>', 1),
+        ("limited intvelocity", '<intvelocity kp="1" actrange="-1 1"/>', 2)):
+    PID_INITS[f"ki, class with a {_name} default, actdim {_actdim}"] = (
+        _pid(_cfg("ki", "1"), f'class="c" actdim="{_actdim}"').replace(
+            "<worldbody>", f'<default><default class="c">{_default}</default></default>'
+                           "<worldbody>"), None, None)
+PID_INITS |= {
     "instance's ki without actdim": (_pid(_cfg("ki", "1"), instance=True), _NEEDS_1,
                                      ["actuator 1", 'actdim="1"']),
     "instance's ki with actdim 1": (_pid(_cfg("ki", "1"), 'actdim="1"', instance=True),
@@ -2030,7 +2047,7 @@ def test_random_pid_settings_refused_exactly_where_mujoco_refuses(xml):
 _GRID_VALUES = {"size": ["", "2 3", "2", "0 3", "2  3", " 2 3", "2 3 ", "1.5 2", "a b",
                          "100000 100000", "3\t3"],
                 "fov": ["", "10 10", "0 10", "180 90", "10 91", "nan 10", "a", "10 10 10"],
-                "nchannel": ["0", "1", "6", "7", "abc", "2.7", "-1", " 3 "],
+                "nchannel": ["0", "1", "6", "7", "abc", "2.7", "-1", " 3 ", "nan"],
                 "gamma": ["0", "1", "2", "-1", "1x", "nan", "0 .5"]}
 
 
@@ -2203,8 +2220,12 @@ def test_a_second_plugin_of_a_geom_is_ignored_with_a_warning():
     it too, and says the second is ignored (it loaded it silently)."""
     xml = _geom_plugin('<plugin instance="t"/>\n<plugin instance="zz"/>')
     assert mujoco_error(xml) is None
-    with pytest.warns(urdf2dyn.Urdf2dynWarning, match=r"line 2.*second <plugin>.*ignores"):
+    with warnings.catch_warnings(record=True) as said:    # its tendon is said too
+        warnings.simplefilter("always")
         urdf2dyn.load(xml)
+    assert any(issubclass(w.category, urdf2dyn.Urdf2dynWarning) and
+               re.search(r"line 2.*second <plugin>.*ignores", str(w.message)) for w in said), \
+        [str(w.message) for w in said]
 
 
 INSTANCE_OWN_CONFIGS = {

@@ -26,6 +26,7 @@
  * armature, are reported. Joint limits, the actuators' forces and contacts are read and say
  * nothing, as a URDF's limits, transmissions and collision geometry: they do not enter rigid-body
  * dynamics in MuJoCo either (contact forces come in through f_ext). */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2371,12 +2372,31 @@ static int actuator_states(mjcf *rd, u2d_xml *e, int cls)
     return word_index("integrator|filter|filterexact|muscle|user", dyn) >= 0 ? 1 : -1;
 }
 
+/* Whether actuator e's dyntype is the one dattr finds: written on e, or on <general>
+ * defaults only. A shortcut default (<position timeconst=...>, <cylinder>, <intvelocity>)
+ * sets a dyntype of its own that is written nowhere, so a check that needs the dyntype is
+ * left to MuJoCo there. -1 (message) when out of memory. */
+static int dyntype_written(mjcf *rd, u2d_xml *e, int cls)
+{
+    if (u2d_xml_attr(e, "dyntype") || cls < 0) return 1;
+    int n, written = 1;
+    u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
+    if (!d) return -1;
+    for (int k = 0; k < n; k++) written &= is_one_of(d[k], "general");
+    free(d);
+    return written;
+}
+
 /* Whether e is a plugin actuator whose dyntype (its own or its class's) is "none": its
- * activation states are the plugin's, but MuJoCo limits an actrange only with dynamics. */
+ * activation states are the plugin's, but MuJoCo limits an actrange only with dynamics.
+ * -1 (message) when out of memory. */
 static int plugin_without_dynamics(mjcf *rd, u2d_xml *e, int cls)
 {
+    if (strcmp(u2d_xml_name(e), "plugin") != 0) return 0;
+    int written = dyntype_written(rd, e, cls);
+    if (written <= 0) return written;
     const char *dyn = dattr(rd, e, K_ACTUATOR, cls, "dyntype");
-    return strcmp(u2d_xml_name(e), "plugin") == 0 && (!dyn || strcmp(dyn, "none") == 0);
+    return !dyn || strcmp(dyn, "none") == 0;
 }
 
 /* MuJoCo 4 adds an actuator's armature and damping (damping="linear v|v| v^2") to its joint
@@ -2437,7 +2457,9 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         if (limited_range(rd, e, K_ACTUATOR, cls, label, RANGE[r][0], RANGE[r][1], range,
                           r == 2 ? &act_limited : NULL) < 0)
             return -1;
-    if (act_limited && plugin_without_dynamics(rd, e, cls))
+    int without = act_limited ? plugin_without_dynamics(rd, e, cls) : 0;
+    if (without < 0) return -1;
+    if (without)
         return fail(rd, e, "%s: a limited actrange on a <plugin> actuator without a dyntype "
                     "(MuJoCo refuses it: \"actrange specified but dyntype is 'none'\"): give "
                     "a dyntype, or leave actrange out", label);
@@ -3627,10 +3649,13 @@ static int check_pid_actdim(mjcf *rd, u2d_xml *e, int index, u2d_xml *holder)
 {
     int cls = class_attr(rd, e, "class", 0);
     if (cls < 0) return -1;
+    int known = dyntype_written(rd, e, cls);
+    if (known <= 0) return known;
     const char *dyn = dattr(rd, e, K_ACTUATOR, cls, "dyntype");
     const char *actdim = dattr(rd, e, K_ACTUATOR, cls, "actdim");
     long written = actdim ? strtol(actdim, NULL, 10) : -1;
-    int given = written > 1000 ? 1000 : written < -1 ? -1 : (int)written;  /* in an int */
+    if (written > INT_MAX) written = INT_MAX;   /* strtol's LONG_MAX too, then as MuJoCo's */
+    int given = written < -1 ? -1 : (int)written;
     int own = dyn && word_index("filter|filterexact|integrator", dyn) >= 0;
     int has = given >= 0 ? given : dyn && word_index("none|dcmotor", dyn) < 0;
     int expected = pid_states(holder) + own;
@@ -3699,7 +3724,7 @@ static int check_grid_numbers(mjcf *rd, u2d_xml *holder)
                         "parameters in touch_grid sensor plugin\"): give a number", KEYS[k], v);
     }
     double nchannel = strtod(config_value(holder, "nchannel"), NULL);
-    if (nchannel != 0 && (nchannel < 1 || nchannel > 6))
+    if (!(nchannel == 0 || (nchannel >= 1 && nchannel <= 6)))   /* NaN refused too */
         return fail(rd, setting_at(holder, "nchannel"), "mujoco.sensor.touch_grid <config> "
                     "nchannel=\"%g\" is not from 1 to 6 (MuJoCo refuses it: \"nchannel must "
                     "be between 1 and 6\"): give 1 to 6 channels", nchannel);
