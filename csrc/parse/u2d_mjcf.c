@@ -26,7 +26,6 @@
  * armature, are reported. Joint limits, the actuators' forces and contacts are read and say
  * nothing, as a URDF's limits, transmissions and collision geometry: they do not enter rigid-body
  * dynamics in MuJoCo either (contact forces come in through f_ext). */
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -3654,7 +3653,7 @@ static int check_pid_actdim(mjcf *rd, u2d_xml *e, int index, u2d_xml *holder)
     const char *dyn = dattr(rd, e, K_ACTUATOR, cls, "dyntype");
     const char *actdim = dattr(rd, e, K_ACTUATOR, cls, "actdim");
     long written = actdim ? strtol(actdim, NULL, 10) : -1;
-    if (written > INT_MAX) written = INT_MAX;   /* strtol's LONG_MAX too, then as MuJoCo's */
+    if (written > 2147483647L) written = 2147483647L;   /* an int, as MuJoCo reads actdim */
     int given = written < -1 ? -1 : (int)written;
     int own = dyn && word_index("filter|filterexact|integrator", dyn) >= 0;
     int has = given >= 0 ? given : dyn && word_index("none|dcmotor", dyn) < 0;
