@@ -2177,6 +2177,23 @@ SHAPE_PLUGINS = {   # the case: its XML, MuJoCo's reason, and words urdf2dyn's r
         "at least 4 vertices required", ["<mesh>", "fewer than four vertices"]),
     "mesh of an empty file": (_refs(_section("asset", '<mesh name="m3" file=""/>')),
                               "at least 4 vertices required", ["<mesh>"]),
+}
+# a vertex list read whole (the review found these loaded, or refused for "no vertices"):
+_TETRA = "0 0 0 1 0 0 0 1 0 0 0 1"
+for _name, _vertex, _reason, _words in (
+        ("four vertices", _TETRA, None, None),
+        ("thirteen numbers", _TETRA + " 5", "vertex data must be a multiple of 3",
+         ["13 numbers", "three numbers per vertex"]),
+        ("a word after four vertices", _TETRA + " x", "bad format in attribute 'vertex'",
+         ["item 13 is not a number"]),
+        ("commas", "0,0,0 1 0 0 0 1 0 0 0 1", "bad format in attribute 'vertex'",
+         ["item 1 is not a number"]),
+        ("nan", _TETRA[:-1] + "nan", "is not finite", ["item 12", "not finite"]),
+        ("a number too large", _TETRA[:-1] + "1e999", "number is too large",
+         ["item 12", "not finite"])):
+    SHAPE_PLUGINS[f"mesh vertices: {_name}"] = (
+        _refs(_section("asset", f'<mesh name="m4" vertex="{_vertex}"/>')), _reason, _words)
+SHAPE_PLUGINS |= {
     "default geom holding a plugin": (
         _refs(_TORUS, '<default><geom><plugin instance="t"/></geom></default>'),
         "unrecognized element", ["<plugin>", "<default>", "<geom>", "attributes only"]),

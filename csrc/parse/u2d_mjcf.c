@@ -921,9 +921,18 @@ static int check_mesh_vertices(mjcf *rd, u2d_xml *m)
 {
     const char *file = u2d_xml_attr(m, "file"), *vertex = u2d_xml_attr(m, "vertex");
     if ((file && file[0]) || u2d_xml_attr(m, "builtin") || u2d_xml_first(m)) return 0;
-    int n = 0;
+    int n = 0, got;
     double x;
-    for (const char *p = vertex ? vertex : ""; u2d_scan_number(&p, &x) > 0 && n < 12; ) n++;
+    const char *p = vertex ? vertex : "";
+    while ((got = u2d_scan_number(&p, &x)) > 0) n++;
+    if (got < 0)
+        return fail(rd, m, "<mesh> vertex= item %d is %s (MuJoCo refuses it): give x y z of "
+                    "each vertex as plain numbers separated by spaces", n + 1,
+                    got == -2 ? "a number that is not finite" : "not a number");
+    if (n % 3)
+        return fail(rd, m, "<mesh> vertex= holds %d numbers, not x y z of whole vertices "
+                    "(MuJoCo refuses it: \"vertex data must be a multiple of 3\"): give three "
+                    "numbers per vertex", n);
     if (n >= 12) return 0;
     return fail(rd, m, "<mesh> has %s (MuJoCo refuses it: \"at least 4 vertices required\"): "
                 "give it a file=, a builtin=, a <plugin>, or vertex= with four vertices or "
