@@ -28,7 +28,7 @@ import threading
 
 __all__ = ["replacing", "same_file", "refuse_overwriting_inputs", "refuse_input", "guarding",
            "note_input", "check_outputs", "check_output_paths", "refuse_same_outputs",
-           "refuse_missing_folders", "name_outputs", "refuse_declared_outputs"]
+           "refuse_missing_folders", "name_outputs", "refuse_declared_outputs", "note_inputs"]
 
 # The inputs of the work in progress: (what, path, (device, inode)) of each file read, or None
 # outside guarding(). One list for every thread of the work (a batch's workers read too).
@@ -59,8 +59,7 @@ def guarding(inputs=()):
             _outputs.clear()
         _depth += 1
     try:
-        for what, path in inputs:
-            note_input(path, what)
+        note_inputs(inputs)
         yield
     finally:
         with _lock:
@@ -105,6 +104,13 @@ def note_input(path, what):
     with _lock:
         if _inputs is not None:
             _inputs.append((what, os.fspath(path), (st.st_dev, st.st_ino)))
+
+
+def note_inputs(named):
+    """:func:`note_input` of each (what, path) of named, as the library's lists of the files a
+    job names give them (None paths skipped)."""
+    for what, path in named:
+        note_input(path, what)
 
 
 def refuse_declared_outputs():

@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..markers import IKSolution, Marker, inverse_kinematics
-from .._safe_files import check_outputs, guarding, note_input
+from .._safe_files import check_outputs, guarding, note_input, note_inputs
 from ..warn import in_file, report
 from .formats.ik_setup import IKSetup, IKSetupError, IKTask, read_ik_setup
 from .markers import Markers
@@ -585,8 +585,7 @@ def setup_inputs(setup: IKSetup) -> list[tuple[str, str | None]]:
 def _run_setup(setup, output, model, markers, marker_data, read_marker_file, threads, strict,
                marker_file, reading):
     s = setup if isinstance(setup, IKSetup) else read_ik_setup(setup, strict=strict)
-    for what, path in setup_inputs(s):         # before a marker_file given replaces its own
-        note_input(path, what)
+    note_inputs(setup_inputs(s))             # before a marker_file given replaces its own
     if marker_file is not None:
         s = replace(s, marker_file=os.path.abspath(marker_file))
         note_input(s.marker_file, "marker")

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._safe_files import check_outputs, guarding, note_input, replacing
+from .._safe_files import check_outputs, guarding, note_input, note_inputs, replacing
 from .._xmltext import escape
 from ..warn import in_file, report
 from .formats.osim import OsimEdit, document, read_marker_set
@@ -693,8 +693,7 @@ def setup_inputs(setup: ScaleSetup) -> list[tuple[str, str | None]]:
 
 def _run_setup(setup, output, model, static, strict, marker_set, processing):
     s = setup if isinstance(setup, ScaleSetup) else read_scale_setup(setup, strict=strict)
-    for what, path in setup_inputs(s):      # before a marker set given replaces its own
-        note_input(path, what)
+    note_inputs(setup_inputs(s))          # before a marker set given replaces its own
     if marker_set is not None:
         s = replace(s, marker_set_file=os.path.abspath(marker_set))
         note_input(s.marker_set_file, "marker set")

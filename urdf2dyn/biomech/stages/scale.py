@@ -12,7 +12,7 @@ import weakref
 from dataclasses import replace
 from typing import Any
 
-from ..._safe_files import check_outputs, guarding, note_input
+from ..._safe_files import check_outputs, guarding, note_input, note_inputs
 from ...warn import MotionError, Urdf2dynWarning, missing_file
 from .settings import Scaling, read_setup
 from .trial import Scaled, Trial
@@ -52,7 +52,7 @@ def _scale(trial, how):
             warnings.simplefilter("always", Urdf2dynWarning)
             note_input(how.setup_path, "scale setup")
             setup = read_setup(how.setup, read_scale_setup, strict)
-            _note_scaling_inputs(how, setup)
+            note_inputs(scaling_inputs(how, setup))     # no output over one
             check_outputs([(OUTPUT_ARGUMENT, how.output)])      # before any work
             static = _static(how, setup, trial.settings.rotation, strict)
             settings = settings_from_setup(setup, trial.model, strict,
@@ -69,12 +69,6 @@ def _scale(trial, how):
         if how.output:
             result.write(how.output)
     return result.model, Scaled(result.report, result.text, how.setup_path)
-
-
-def _note_scaling_inputs(how, setup):
-    """Note the files the scale setup names (:func:`scaling_inputs`): no output over one."""
-    for what, path in scaling_inputs(how, setup):
-        note_input(path, what)
 
 
 def scaling_inputs(how: Scaling, setup: Any) -> list[tuple[str, str | None]]:
