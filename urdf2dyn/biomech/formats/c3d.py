@@ -885,7 +885,7 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
     above = box.mean(axis=0) - frame[:, :2] @ _centre_offset(orig)[:2] if ptype in (2, 4) \
         else None
     return _plate_loads(k + 1, ptype, box, frame, f, m, arate, prate, c, rate, threshold, kpoly,
-                        (punits, above), where, strict)
+                        punits, above, where, strict)
 
 
 def _unscaled_calibration(cm, ascale, ch, where, strict):
@@ -1015,11 +1015,10 @@ def _centre_offset(orig):
 
 
 def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, threshold, poly,
-                 units, where, strict):
+                 punits, above, where, strict):
     """A Plate from the per-analog-sample force and moment (plate axes, about the surface
-    centre): resampled, thresholded, centre of pressure and free moment, in the lab. units:
-    (POINT:UNITS, the lab point (m) of the surface above the transducer, or None)."""
-    punits, above = units
+    centre): resampled, thresholded, centre of pressure and free moment, in the lab. punits:
+    POINT:UNITS; above: the lab point (m) of the surface above the transducer, or None."""
     unit = LENGTH_UNITS[punits]
     _check_zero_frames(f, arate, prate, c, threshold, where, strict)
     s = len(f)
