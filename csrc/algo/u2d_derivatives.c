@@ -185,12 +185,6 @@ static U2D_OPAQUE void chain_own_block(const u2d_model *m, u2d_work *w, int i,
     }
 }
 
-/* Whether body i's joint moves its own columns (a chain: see chain_motion_partials) */
-static inline int moves_own_columns(const u2d_model *m, int i)
-{
-    return u2d_moves_own_columns(m->jtype[i]);
-}
-
 /* Entry (r, c) of dtau/dq, dtau/dv and M (and of CRBA's M) is zero whatever the state when
  * neither coordinate is above the other in the tree: moving one moves nothing the other
  * carries. The derivatives below write every other entry, and no such one: a caller whose
@@ -211,7 +205,7 @@ static u2d_status rnea_partials(const u2d_model *m, u2d_work *w, const double gr
     for (int i = 1; i < nb; i++) {
         const u2d_real *vp = &w->ov[6 * m->parent[i]], *ap = &w->oa[6 * m->parent[i]];
         const u2d_real *v = &w->ov[6 * i], *a = &w->oa[6 * i];
-        if (moves_own_columns(m, i))
+        if (u2d_moves_own_columns(m->jtype[i]))
             chain_motion_partials(m, w, i, q, qd, qdd);
         else for (int k = 0; k < m->jnv[i]; k++) {
             const int c = m->vadr[i] + k;
@@ -279,7 +273,7 @@ static u2d_status rnea_partials(const u2d_model *m, u2d_work *w, const double gr
                     M[(size_t)row * nv + c] = Rm[row];
                 }
         }
-        if (moves_own_columns(m, i))
+        if (u2d_moves_own_columns(m->jtype[i]))
             chain_own_block(m, w, i, dtau_dq);
         if (p > 0) {
             u2d_inertia_add(&w->IC[p], I);
