@@ -38,6 +38,7 @@ import numpy as np
 from .._safe_files import check_outputs, guarding
 from ..warn import MotionError, Urdf2dynWarning, missing_file, report
 from . import stages
+from .formats.opensim import external_loads_inputs
 from .stages.read import MARKER_EXTENSIONS, MOTION_EXTENSIONS, check_columns
 from .stages.scale import OUTPUT_ARGUMENT as SCALED_MODEL_ARGUMENT
 from .stages.settings import DEFAULT_DERIVATIVES, TrialSettings
@@ -279,12 +280,15 @@ def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, 
 def id_setup_inputs(setup: Any, settings: TrialSettings) -> list[tuple[str, str]]:
     """The files a run of an OpenSim InverseDynamicsTool setup (read already) with
     ``settings`` (TrialSettings.from_id_setup's) reads or that the setup names, as (what,
-    path): the setup, its own <model_file> and <external_loads_file> (inputs whether or not
-    read: another model given, the loads excluded), and the trial's files
-    (stages.trial_inputs of its coordinates file: the ExternalLoads data file among them).
-    No output of the run may be one, by any name."""
+    path): the setup, its own <model_file> and <external_loads_file> and the files that
+    names (inputs whether or not read: another model given, the loads excluded by
+    <forces_to_exclude> All, which OpenSim's tool still reads), and the trial's files
+    (stages.trial_inputs of its coordinates file). No output of the run may be one, by any
+    name."""
     named = [("ID setup", setup.path), ("ID setup's model", setup.model_file),
              ("ExternalLoads", setup.external_loads_file)]
+    if setup.external_loads_file is not None:
+        named += external_loads_inputs(setup.external_loads_file)
     named += stages.trial_inputs(setup.coordinates_file, settings)
     return [(what, os.fspath(path)) for what, path in named if path is not None]
 

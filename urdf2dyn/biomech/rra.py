@@ -46,7 +46,8 @@ import numpy as np
 
 from .._safe_files import refuse_overwriting_inputs, replacing
 from ..warn import counted, report
-from .formats.opensim import _write_sto, read_external_loads, read_opensim
+from .formats.opensim import (_write_sto, external_loads_inputs, read_external_loads,
+                               read_opensim)
 from .formats.rra_setup import (RRASetup, RRASetupError, point_tasks, read_actuators,
                                 read_rra_setup, read_tasks)
 from .opensim_processing import OpenSimProcessing
@@ -336,18 +337,21 @@ def result_files(setup, folder):
 
 
 def setup_inputs(setup, loads=None):
-    """(kind, path) of each file a run of the RRASetup reads (its model_file even when
-    another model is given): no result may be one. loads: its ExternalLoads, if read."""
+    """(kind, path) of each file a run of the RRASetup reads or names (its model_file even
+    when another model is given; its desired_points_file and constraints_file, which
+    urdf2dyn's method does not read, as the user's files OpenSim's would): no result may be
+    one. loads: its ExternalLoads, if read (its data and model kinematics files named)."""
     inputs = [("setup", setup.path), ("model", setup.model_file),
               ("desired kinematics", setup.desired_kinematics_file),
-              ("task set", setup.task_set_file)]
+              ("desired points", setup.desired_points_file),
+              ("task set", setup.task_set_file), ("constraints", setup.constraints_file)]
     inputs += [("force set", f) for f in setup.force_set_files]
     if setup.external_loads_file is not None:
         if loads is None:
             loads = read_external_loads(setup.external_loads_file)
-        inputs += [("external loads", setup.external_loads_file),
-                   ("external loads data", loads.datafile)]
-    return inputs
+        inputs += [("external loads", setup.external_loads_file)]
+        inputs += external_loads_inputs(setup.external_loads_file, loads)
+    return [(kind, path) for kind, path in inputs if path is not None]
 
 
 def _write(result, folder, model_file, inputs):

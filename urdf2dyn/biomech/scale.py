@@ -681,14 +681,15 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
 def setup_inputs(setup: ScaleSetup) -> list[tuple[str, str | None]]:
     """The files a scale setup (read already) names, as (what, path): itself, its generic
     model, its marker set, its static trial (the ModelScaler's and the MarkerPlacer's) and
-    its marker placer's coordinate file. Each is an input whether or not a run reads it (a
-    model, marker set or static trial given instead, a placer without from_file tasks), as
-    OpenSim's: no output may be one, by any name."""
+    its marker placer's coordinate file, and the files its sets were read from
+    (``<MeasurementSet file="...">``, named by the set's tag). Each is an input whether or
+    not a run reads it (a model, marker set or static trial given instead, a placer without
+    from_file tasks), as OpenSim's: no output may be one, by any name."""
     return [("setup", setup.path), ("scale setup's model", setup.model_file),
             ("marker set", setup.marker_set_file),
             ("static trial", setup.scale_marker_file),
             ("static trial", setup.place_marker_file),
-            ("coordinate", setup.coordinate_file)]
+            ("coordinate", setup.coordinate_file)] + list(setup.set_files)
 
 
 def _run_setup(setup, output, model, static, strict, marker_set, processing):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
@@ -36,7 +37,7 @@ from ..trajectory import MotionError, _from_table, _to_table, angle_columns
 
 __all__ = ["read_sto_table", "read_opensim", "write_opensim", "write_external_loads",
            "ExternalForce", "ExternalLoads",
-           "ExternalLoadsError", "read_external_loads"]
+           "ExternalLoadsError", "read_external_loads", "external_loads_inputs"]
 
 # ============================================================================ motion and storage tables
 
@@ -1076,6 +1077,34 @@ def read_external_loads(path):
             if getattr(ef, f"{kind}_identifier"):
                 out._block(ef, kind)
     return out
+
+
+def external_loads_inputs(path, loads=None):
+    """(what, path) of each file an ExternalLoads file names, resolved as its reader resolves
+    them (beside it): its ``<datafile>`` and its ``<external_loads_model_kinematics_file>``.
+    OpenSim 4 no longer reads the second (it says so) and urdf2dyn does not either, but it
+    is the user's file, named in a file the job reads: no output may replace either.
+
+    ``loads``: the file read already (read_external_loads); else only its XML is read (not
+    its data: a job whose setup excludes the loads still names them), and an XML that
+    cannot be read names nothing (the job that reads it says why)."""
+    path = os.fspath(path)
+    if loads is not None:
+        datafile, kinematics = loads.datafile, loads.kinematics_file
+    else:
+        try:
+            root = read_tool(path, "ExternalLoads", ExternalLoadsError, "ExternalLoads setup")
+        except (OSError, ValueError):
+            return []
+        datafile, kinematics = (_text(root, tag) for tag in
+                                ("datafile", "external_loads_model_kinematics_file"))
+    with warnings.catch_warnings():     # a Windows path is said when the file is read
+        warnings.simplefilter("ignore")
+        named = [("ExternalLoads data", datafile and setup_path(datafile, path, "datafile")),
+                 ("ExternalLoads model kinematics",
+                  kinematics and setup_path(kinematics, path,
+                                            "external_loads_model_kinematics_file"))]
+    return [(what, p) for what, p in named if p]
 
 
 def write_external_loads(path, loads, bodies, datafile=None):

@@ -73,6 +73,9 @@ class ScaleSetup:
     output_model_file: str | None = None
     output_marker_file: str | None = None
     max_marker_movement: float = -1.0    # in the marker file's units; < 0: no limit
+    # (tag, path) of each set read from the file its file= attribute names
+    # (<MeasurementSet file="...">): inputs of the run like the files its elements name
+    set_files: list[tuple[str, str]] = field(default_factory=list)
 
     def marker_weights(self) -> dict[str, float]:
         """{marker: weight} of the marker placer's applied marker tasks."""
@@ -83,9 +86,13 @@ class ScaleSetup:
         return [t for t in self.tasks if t.kind == "coordinate" and t.apply]
 
 
-def _set(elem, tag, where, strict):
-    """The <tag> set under elem, or the one its file= attribute names (None if absent)."""
-    return referenced_set(elem, tag, where, strict, ScaleSetupError)[0]
+def _set(elem, tag, where, strict, files):
+    """The <tag> set under elem, or the one its file= attribute names (None if absent); the
+    file it was read from then added to files as (tag, path) (ScaleSetup.set_files)."""
+    found, source = referenced_set(elem, tag, where, strict, ScaleSetupError)
+    if source != where:
+        files.append((tag, source))
+    return found
 
 
 def _objects(elem):
@@ -119,17 +126,17 @@ def _apply(elem, at):
     return legacy_flag_of(elem, "apply", at, ScaleSetupError, True)
 
 
-def _measurement(elem, where, strict):
+def _measurement(elem, where, strict, files):
     name = elem.get("name", "")
     at = f"{where}: <Measurement name=\"{name}\">"
     m = Measurement(name, apply=_apply(elem, at))
-    for pair in _objects(_set(elem, "MarkerPairSet", where, strict)):
+    for pair in _objects(_set(elem, "MarkerPairSet", where, strict, files)):
         names = (_text(pair, "markers") or "").split()
         if len(names) != 2:
             raise ScaleSetupError(f"{at} <MarkerPair><markers>: expected two marker names, "
                                   f"got {names}")
         m.pairs.append((names[0], names[1]))
-    for body in _objects(_set(elem, "BodyScaleSet", where, strict)):
+    for body in _objects(_set(elem, "BodyScaleSet", where, strict, files)):
         axes = "".join((_text(body, "axes") or "").split()).upper()
         if not body.get("name") or set(axes) - set("XYZ"):
             raise ScaleSetupError(f"{at} <BodyScale name=\"{body.get('name', '')}\"> <axes>: "
@@ -168,10 +175,11 @@ def read_scale_setup(path: str | os.PathLike[str], strict: bool = False) -> Scal
             if step not in ("measurements", "manualScale"):
                 raise ScaleSetupError(f"{at} <scaling_order>: {step!r}: expected "
                                       "'measurements' and/or 'manualScale'")
-        s.measurements = [_measurement(m, where, strict)
-                          for m in _objects(_set(scaler, "MeasurementSet", where, strict))
+        s.measurements = [_measurement(m, where, strict, s.set_files)
+                          for m in _objects(_set(scaler, "MeasurementSet", where, strict,
+                                                 s.set_files))
                           if m.tag == "Measurement"]
-        for sc in _objects(_set(scaler, "ScaleSet", where, strict)):
+        for sc in _objects(_set(scaler, "ScaleSet", where, strict, s.set_files)):
             body = _text(sc, "segment") or ""
             factors = (_text(sc, "scales") or "").split()
             at_sc = f"{at} <Scale segment=\"{body}\">"
@@ -191,7 +199,8 @@ def read_scale_setup(path: str | os.PathLike[str], strict: bool = False) -> Scal
     if placer is not None:
         at = f"{where}: <MarkerPlacer>"
         s.place = _apply(placer, at)
-        s.tasks = read_tasks(_set(placer, "IKTaskSet", where, strict), where, ScaleSetupError)
+        s.tasks = read_tasks(_set(placer, "IKTaskSet", where, strict, s.set_files),
+                             where, ScaleSetupError)
         s.place_marker_file = resolve(placer, "marker_file")
         s.coordinate_file = resolve(placer, "coordinate_file")
         s.place_time_range = _range(placer, at)

@@ -8,6 +8,7 @@ import math
 import re
 import xml.etree.ElementTree as ET
 
+from ..._safe_files import note_input
 from ...warn import missing_file
 from .windows import parse_xml, setup_path, source_line
 
@@ -53,6 +54,7 @@ def referenced_set(elem: ET.Element | None, tag: str, where: str, strict: bool,
     if child is None or not named:
         return child, where
     path = setup_path(named, where, tag, strict=strict, error=error)
+    note_input(path, tag)                 # named by its set in a refusal, not as a setup
     try:
         root = parse_xml(path)
     except OSError as e:

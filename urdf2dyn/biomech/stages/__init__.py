@@ -28,6 +28,7 @@ pass, a check or a load source: docs/layout.rst.
 import os
 
 from ..._safe_files import guarding
+from ..formats.opensim import external_loads_inputs
 from .checks import CHECKS, checks
 from .dynamics import dynamics
 from .kinematics import kinematics
@@ -65,8 +66,8 @@ def run(model, source, settings=None, passes=PASSES) -> Trial:
 
 def trial_inputs(source, settings):
     """The files a trial reads that its settings name, as (what, path): the motion, its
-    ground reactions or ExternalLoads file and, once that is read (ExternalLoadsFile.read, as
-    the settings built from keywords or an ID setup hold it), its data file, the mapping, the
+    ground reactions or ExternalLoads file and the files that names (its data file and
+    model kinematics file: formats.opensim.external_loads_inputs), the mapping, the
     IK setup and the model, marker and coordinate files it names (read or not, as
     OpenSim's), the scale setup and static trial, and when the scale setup is read already
     (Scaling.read) the files it names (the scale pass's scaling_inputs; else they are noted
@@ -75,10 +76,11 @@ def trial_inputs(source, settings):
     named = [("motion", source), ("mapping", settings.mapping),
              ("ground-reaction", getattr(loads, "source", None)),
              ("ExternalLoads", getattr(loads, "path", None)),
-             ("ExternalLoads data", getattr(loads, "datafile", None)),
              ("IK setup", ik.setup), ("IK setup's model", ik.model_file),
              ("IK setup's marker", ik.marker_file),
              ("IK setup's coordinate", ik.coordinate_file)]
+    if isinstance(loads, ExternalLoadsFile):
+        named += external_loads_inputs(loads.path, loads.loads)
     how = settings.scale
     if how is not None:
         named += [("scale setup", how.setup_path), ("static trial", how.static)]

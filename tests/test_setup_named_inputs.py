@@ -1,0 +1,183 @@
+"""Every file an OpenSim setup names is an input of the job, whether or not the job reads it:
+no output may replace one, and the refusal names the option (or the setup's element) and the
+file. Element by element, against what OpenSim's own tools name (opensim-core 4.x:
+InverseDynamicsTool, RRATool/CMCTool over AbstractTool, ScaleTool, ExternalLoads):
+
+- ExternalLoads' ``external_loads_model_kinematics_file``: OpenSim 4 says it no longer reads
+  it, but it is the user's file (older OpenSim read it);
+- an ID setup's ExternalLoads ``datafile`` when ``<forces_to_exclude>`` holds All (OpenSim's
+  tool reads the loads whatever it excludes; urdf2dyn's run does not read them, so the data
+  file was not among the inputs);
+- an RRA setup's ``desired_points_file`` and ``constraints_file``;
+- a ScaleTool set read from the file its ``file=`` attribute names (``<MeasurementSet
+  file="...">``, OpenSim's Object reads any set that way).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pathlib
+import re
+import shutil
+
+import pytest
+
+from urdf2dyn import cli
+from urdf2dyn.biomech import scale as S
+
+from test_outputs_never_inputs import RRA_CASE, RRA_INPUTS, make_lab
+
+DATA = pathlib.Path(__file__).parent / "data"
+
+
+@pytest.fixture
+def lab(tmp_path, monkeypatch):
+    d = tmp_path / "lab"
+    d.mkdir()
+    make_lab(d)
+    monkeypatch.chdir(d)
+    return d
+
+
+def run(argv):
+    """(exit status, stderr) of the command line in this process."""
+    import contextlib
+    import io
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            status = cli.main([str(a) for a in argv])
+        except SystemExit as e:              # argparse's own errors
+            status = e.code
+    assert "Traceback" not in err.getvalue(), err.getvalue()
+    return status, err.getvalue()
+
+
+def digest(path):
+    return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()
+
+
+def _with_kinematics_file(lab):
+    """The lab's ExternalLoads file naming a model kinematics file (as OpenSim 2's
+    leg69_right_grf.xml of opensim-core's CMC tests does) that exists beside it."""
+    shutil.copy(lab / "coords.mot", lab / "kinematics.mot")
+    text = (lab / "loads.xml").read_text()
+    (lab / "loads.xml").write_text(text.replace(
+        "<datafile>", "<external_loads_model_kinematics_file> kinematics.mot "
+        "</external_loads_model_kinematics_file><datafile>"))
+    return lab / "kinematics.mot"
+
+
+def test_torques_output_onto_the_loads_kinematics_file_is_refused(lab):
+    """-o onto the ExternalLoads file's external_loads_model_kinematics_file: refused before
+    any work, naming the option and the file (it was written over)."""
+    kinematics = _with_kinematics_file(lab)
+    before = digest(kinematics)
+    status, err = run(["torques", "robot.urdf", "motion.csv", "--external-loads", "loads.xml",
+                       "-o", "kinematics.mot"])
+    assert status == 2 and ("--output kinematics.mot: that is the ExternalLoads model "
+                            "kinematics file") in err, err
+    assert digest(kinematics) == before
+
+
+def test_id_setup_output_onto_the_loads_kinematics_file_is_refused(lab):
+    kinematics = _with_kinematics_file(lab)
+    (lab / "id.xml").write_text((lab / "id.xml").read_text().replace("id_out.sto",
+                                                                      "kinematics.mot"))
+    before = digest(kinematics)
+    status, err = run(["torques", "--setup", "id.xml"])
+    assert status == 2 and (f"--output {kinematics}: that is the ExternalLoads model "
+                            "kinematics file") in err, err
+    assert digest(kinematics) == before
+
+
+def test_id_setup_excluding_all_forces_still_names_the_loads_data(lab):
+    """<forces_to_exclude> All: urdf2dyn leaves the loads out unread, as OpenSim leaves them
+    out of the dynamics; the ExternalLoads data file is still the user's file the setup
+    names (and OpenSim's tool reads it): output_gen_force_file onto it is refused."""
+    text = (lab / "id.xml").read_text().replace("id_out.sto", "loads.mot")
+    (lab / "id.xml").write_text(text.replace(
+        "<coordinates_file>", "<forces_to_exclude> All </forces_to_exclude><coordinates_file>"))
+    before = digest(lab / "loads.mot")
+    status, err = run(["torques", "--setup", "id.xml"])
+    assert status == 2 and (f"--output {lab / 'loads.mot'}: that is the ExternalLoads data "
+                            "file") in err, err
+    assert digest(lab / "loads.mot") == before
+
+
+def test_id_setup_inputs_name_every_file_of_the_external_loads(lab):
+    """The library's list, as the command line and a notebook use it, with the loads read
+    (the default) and excluded (All): the data and model kinematics files, resolved beside
+    the ExternalLoads file."""
+    from urdf2dyn.biomech.formats import read_id_setup
+    from urdf2dyn.biomech.pipeline import id_setup_inputs
+    from urdf2dyn.biomech.stages import TrialSettings
+    kinematics = _with_kinematics_file(lab)
+    setup = read_id_setup(lab / "id.xml")
+    for excluded in ([], ["All"]):
+        setup.forces_to_exclude = excluded
+        named = id_setup_inputs(setup, TrialSettings.from_id_setup(setup))
+        paths = {os.path.realpath(p) for _, p in named}
+        assert {os.path.realpath(lab / "loads.mot"), os.path.realpath(kinematics)} <= paths
+
+
+def _rra_lab(tmp_path, **elements):
+    """gait2354's published RRA setup and its files, the setup's elements replaced."""
+    d = tmp_path / "rra"
+    d.mkdir()
+    for name in RRA_INPUTS:
+        shutil.copy(RRA_CASE / name, d / name)
+    setup = (d / "subject01_Setup_RRA.xml").read_text()
+    for tag, value in elements.items():
+        setup, n = re.subn(rf"<{tag}>[^<]*</{tag}>", f"<{tag}> {value} </{tag}>", setup)
+        assert n == 1, tag
+    (d / "subject01_Setup_RRA.xml").write_text(setup)
+    return d
+
+
+@pytest.mark.parametrize("element, named", [
+    ("constraints_file", "constraints"), ("desired_points_file", "desired points")])
+def test_rra_adjusted_model_onto_a_named_file_is_refused(tmp_path, element, named):
+    """The setup's output_model_file (written: it adjusts the mass centre) naming its
+    constraints_file or desired_points_file, which urdf2dyn's method does not read but
+    OpenSim's names: refused before any work, naming the element and the file."""
+    target = "gait2354_RRA_ControlConstraints.xml"
+    d = _rra_lab(tmp_path, output_model_file=target, **{element: target})
+    before = digest(d / target)
+    setup = d / "subject01_Setup_RRA.xml"
+    status, err = run(["rra", setup])
+    assert status == 2 and (f"{setup}: <output_model_file> {d / target}: that is the "
+                            f"{named} file") in err, err
+    assert digest(d / target) == before
+
+
+def _scale_lab(tmp_path):
+    """gait2354's scale setup with its MeasurementSet moved to a file of its own, named by
+    the set's file= attribute (as OpenSim's examples ship some of their sets)."""
+    d = tmp_path / "gait2354"
+    shutil.copytree(DATA / "scale" / "gait2354", d)
+    setup = (d / "subject01_Setup_Scale.xml").read_text()
+    block = re.search(r"<MeasurementSet name=\"gait2354\">.*?</MeasurementSet>", setup, re.S)
+    (d / "measurements.xml").write_text('<?xml version="1.0" encoding="UTF-8" ?>\n'
+                                        '<OpenSimDocument Version="30000">\n'
+                                        f"{block.group(0)}\n</OpenSimDocument>\n")
+    (d / "subject01_Setup_Scale.xml").write_text(
+        setup.replace(block.group(0), '<MeasurementSet file="measurements.xml" />'))
+    return d
+
+
+def test_scale_output_onto_a_set_file_is_refused(tmp_path):
+    """urdf2dyn scale -o onto the file the setup's MeasurementSet is read from: refused
+    before any work, naming -o and the set; the library's run_setup too."""
+    d = _scale_lab(tmp_path)
+    setup, target = d / "subject01_Setup_Scale.xml", d / "measurements.xml"
+    from urdf2dyn.biomech.formats.scale_setup import read_scale_setup
+    assert len(read_scale_setup(setup).measurements) > 3      # read from the file
+    before = {p.name: digest(p) for p in d.iterdir()}
+    status, err = run(["scale", setup, "-o", target])
+    assert status == 2 and f"-o {target}: that is the MeasurementSet file" in err, err
+    with pytest.raises(ValueError, match=re.escape(f"output {target}: that is the "
+                                                   "MeasurementSet file")):
+        S.run_setup(os.fspath(setup), output=os.fspath(target))
+    assert {p.name: digest(p) for p in d.iterdir()} == before
+
