@@ -181,3 +181,48 @@ def test_scale_output_onto_a_set_file_is_refused(tmp_path):
         S.run_setup(os.fspath(setup), output=os.fspath(target))
     assert {p.name: digest(p) for p in d.iterdir()} == before
 
+
+# ---- urdf2dyn scale: the library's one check, the option named -------------------------------
+
+@pytest.mark.parametrize("target, said", [
+    ("subject01_scaleSet_applied.xml", "<output_scale_file>"),
+    ("subject01_static_output.mot", "<output_motion_file>"),
+    ("given_static.trc", "that is the static trial file"),
+    ("given_generic.osim", "that is the model file"),
+    ("given_markers.xml", "that is the marker set file"),
+    ("subject01_Setup_Scale.xml", "that is the setup file")])
+def test_scale_cli_refuses_through_the_library_check(tmp_path, target, said):
+    """-o onto another output of the setup, a file given instead of the setup's (--model,
+    --static, --marker-set) or the setup: a usage error (exit status 2) naming -o, before
+    any work (nothing written, nothing changed), as when the command checked it itself."""
+    d = tmp_path / "gait2354"
+    shutil.copytree(DATA / "scale" / "gait2354", d)
+    shutil.copy(d / "subject01_static.trc", d / "given_static.trc")
+    shutil.copy(d / "gait2354_simbody.osim", d / "given_generic.osim")
+    shutil.copy(d / "gait2354_Scale_MarkerSet.xml", d / "given_markers.xml")
+    before = {p.name: digest(p) for p in d.iterdir()}
+    status, err = run(["scale", d / "subject01_Setup_Scale.xml", "-o", d / target,
+                       "--model", d / "given_generic.osim", "--static", d / "given_static.trc",
+                       "--marker-set", d / "given_markers.xml"])
+    assert status == 2 and f"-o {d / target}" in err and said in err, err
+    assert "warning" not in err, err              # refused before the model was loaded
+    assert {p.name: digest(p) for p in d.iterdir()} == before
+
+
+def test_scale_library_reads_the_files_given_once_outputs_are_checked(tmp_path):
+    """run_setup takes the model and static trial as files (what the command line passes):
+    an output onto either is refused before they are read, naming the output."""
+    d = tmp_path / "gait2354"
+    shutil.copytree(DATA / "scale" / "gait2354", d)
+    shutil.copy(d / "subject01_static.trc", d / "given_static.trc")
+    shutil.copy(d / "gait2354_simbody.osim", d / "given_generic.osim")
+    setup = os.fspath(d / "subject01_Setup_Scale.xml")
+    before = {p.name: digest(p) for p in d.iterdir()}
+    for kw, target, what in (("static", "given_static.trc", "static trial"),
+                             ("model", "given_generic.osim", "model")):
+        with pytest.raises(ValueError, match=re.escape(f"output {d / target}: that is the "
+                                                       f"{what} file")):
+            S.run_setup(setup, output=os.fspath(d / target), **{kw: os.fspath(d / target)})
+    assert {p.name: digest(p) for p in d.iterdir()} == before
+    with pytest.raises(ValueError, match="rotation turns the static trial's markers"):
+        S.run_setup(setup, output=os.fspath(d / "o.osim"), rotation="x:-90")

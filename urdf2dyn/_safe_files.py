@@ -28,7 +28,16 @@ import threading
 
 __all__ = ["replacing", "same_file", "refuse_overwriting_inputs", "refuse_input", "guarding",
            "note_input", "check_outputs", "check_output_paths", "refuse_same_outputs",
-           "refuse_missing_folders", "name_outputs", "refuse_declared_outputs", "note_inputs"]
+           "refuse_missing_folders", "name_outputs", "refuse_declared_outputs", "note_inputs",
+           "OutputRefused", "declared_name"]
+
+
+class OutputRefused(ValueError):
+    """An output refused before anything is written there: a file the work reads, another
+    output, or a folder that cannot take it. The message names the output (by the option a
+    caller declared, :func:`name_outputs`) and says what to do; a ValueError, so that a
+    command line can tell it (a usage error) from the work's own errors."""
+
 
 # The inputs of the work in progress: (what, path, (device, inode)) of each file read, or None
 # outside guarding(). One list for every thread of the work (a batch's workers read too).
@@ -92,6 +101,13 @@ def _flag_of(path):
     return next((flag for flag, p, _ in _outputs if p == real), None)
 
 
+def declared_name(path, name):
+    """How to name the output at path that a library function's argument ``name`` gives:
+    the flag a caller declared for it (:func:`name_outputs`, the command line's option),
+    else ``name``. None paths keep ``name``."""
+    return name if path is None else _flag_of(path) or name
+
+
 def note_input(path, what):
     """Record that the work reads the file at path (``what`` names it in messages: "model",
     "marker", "setup", ...). Nothing outside :func:`guarding`."""
@@ -127,8 +143,12 @@ def check_outputs(outputs, created=()):
     has noted as an input (:func:`note_input`), by any name, or fails
     :func:`check_output_paths` (``created`` as there). None paths skipped."""
     # each named as an outer caller declared it (the command line's option) when one did;
-    # two outputs of this call naming one file keep their own names (refused as such)
-    outputs = [(_flag_of(path) or flag, path) for flag, path in outputs if path is not None]
+    # two outputs of this call naming one file keep their own names (refused as such: the
+    # declared name cannot say which of the two the caller's option gave)
+    outputs = [(flag, path) for flag, path in outputs if path is not None]
+    resolved = [_resolved(path) for _, path in outputs]
+    outputs = [(flag if resolved.count(real) > 1 else _flag_of(path) or flag, path)
+               for (flag, path), real in zip(outputs, resolved)]
     name_outputs(outputs)
     for flag, path in outputs:
         refuse_input(path, flag)
@@ -146,7 +166,7 @@ def check_output_paths(outputs, created=()):
     made = set()
     for flag, folder in created:
         if folder and os.path.exists(folder) and not os.path.isdir(folder):
-            raise ValueError(f"{flag} {folder}: a file; a directory is written there: "
+            raise OutputRefused(f"{flag} {folder}: a file; a directory is written there: "
                              "choose another name")
         if folder and not os.path.exists(folder):
             _refuse_a_file_above(flag, folder)
@@ -163,7 +183,7 @@ def _refuse_a_file_above(flag, folder):
     while above and not os.path.exists(above):
         above = os.path.dirname(above)
     if above and not os.path.isdir(above):
-        raise ValueError(f"{flag} {folder}: {above} is a file, not a directory: choose "
+        raise OutputRefused(f"{flag} {folder}: {above} is a file, not a directory: choose "
                          "another name")
 
 
@@ -186,9 +206,9 @@ def refuse_same_outputs(outputs):
             if key in seen:
                 flag0, path0 = seen[key]
                 if flag0 == flag and path0 == path:
-                    raise ValueError(f"{flag} {path}: named twice as an output; the second "
+                    raise OutputRefused(f"{flag} {path}: named twice as an output; the second "
                                      "would replace the first: give each output its own name")
-                raise ValueError(f"{flag0} {path0} and {flag} {path} name the same file; the "
+                raise OutputRefused(f"{flag0} {path0} and {flag} {path} name the same file; the "
                                  "second would replace the first: give each output its own "
                                  "name")
         for key in keys:
@@ -206,12 +226,12 @@ def refuse_missing_folders(outputs):
         named = f"{flag} {path}" if flag else path
         if not os.path.isdir(folder):
             if os.path.exists(folder):
-                raise ValueError(f"{named}: {folder} is a file, not a directory: choose "
+                raise OutputRefused(f"{named}: {folder} is a file, not a directory: choose "
                                  "another output name")
-            raise ValueError(f"{named}: the directory {folder} does not exist; create it "
+            raise OutputRefused(f"{named}: the directory {folder} does not exist; create it "
                              "first")
         if not os.access(folder, os.W_OK | os.X_OK):
-            raise ValueError(f"{named}: the directory {folder} is not writable: choose "
+            raise OutputRefused(f"{named}: the directory {folder} is not writable: choose "
                              "another place")
 
 
@@ -228,7 +248,7 @@ def refuse_input(path, flag=None):
         if ident == (st.st_dev, st.st_ino) or real == os.path.realpath(p):
             alias = "" if os.fspath(path) == p else f" (the same file as {p})"
             named = f"{flag} {os.fspath(path)}" if flag else os.fspath(path)
-            raise ValueError(f"{named}: that is the {what} file{alias}, which this work "
+            raise OutputRefused(f"{named}: that is the {what} file{alias}, which this work "
                              "reads; writing there would destroy it: choose another output "
                              "name")
 
@@ -303,5 +323,5 @@ def refuse_overwriting_inputs(outputs, inputs):
         for what, p in inputs:
             if same_file(out, p):
                 alias = "" if os.fspath(out) == os.fspath(p) else f" (the same file as {p})"
-                raise ValueError(f"{flag} {out}: that is the {what} file{alias}; writing there "
+                raise OutputRefused(f"{flag} {out}: that is the {what} file{alias}; writing there "
                                  "would destroy it: choose another output name")

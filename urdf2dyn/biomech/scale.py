@@ -43,7 +43,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._safe_files import check_outputs, guarding, note_input, note_inputs, replacing
+from .._safe_files import (check_outputs, declared_name, guarding, note_input, note_inputs,
+                           replacing)
 from .._xmltext import escape
 from ..warn import in_file, report
 from .formats.osim import OsimEdit, document, read_marker_set
@@ -638,10 +639,11 @@ def coordinate_file_reading(processing: Any, static: Markers | None) -> dict[str
 
 
 def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = None,
-              model: Model | None = None, static: Markers | None = None,
+              model: Model | str | os.PathLike[str] | None = None,
+              static: Markers | str | os.PathLike[str] | None = None,
               strict: bool = False,
               marker_set: str | os.PathLike[str] | None = None,
-              processing: str = "urdf2dyn") -> ScaleResult:
+              processing: str = "urdf2dyn", rotation: Any = None) -> ScaleResult:
     """Run an OpenSim ``Setup_Scale.xml`` as OpenSim's ScaleTool does and write what it
     writes: the ModelScaler's ``output_model_file`` (scaled) and ``output_scale_file`` (the
     factors), the MarkerPlacer's ``output_model_file`` (scaled, markers placed; ``output``
@@ -652,10 +654,13 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
     setup : path or ScaleSetup
     output : str, optional
         The scaled model's .osim (default: the setup's last output model).
-    model : urdf2dyn.Model, optional
-        Instead of the setup's model_file (its marker_set_file still applies).
-    static : Markers, optional
-        Instead of the setup's static trial (both steps use it).
+    model : urdf2dyn.Model or path, optional
+        Instead of the setup's model_file (its marker_set_file still applies); a path is
+        read with :func:`load_generic` once the outputs are checked.
+    static : Markers or path, optional
+        Instead of the setup's static trial (both steps use it); a path (.trc or .c3d) is
+        read with urdf2dyn.biomech.formats.read_markers once the outputs are checked,
+        turned by ``rotation``.
     strict : bool
         Warnings become errors.
     marker_set : path, optional
@@ -669,13 +674,22 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
         Either way it is sampled where the placement range starts, moved to the static
         trial's first frame when the range begins before it (as OpenSim's placer does). The
         rest (the time ranges averaged, the static trial's reading) is OpenSim's under both.
+    rotation : optional
+        With a ``static`` path: the rotation from its lab frame to the model's (as
+        urdf2dyn.biomech.formats.read_markers takes it); None reads it as recorded.
 
-    No file it writes may be one it reads (the setup, the generic model, the marker set, the
-    static trial), or another of its outputs, by any name: refused before any work.
+    No file it writes may be one it reads (the setup and every file it names, the model,
+    marker set and static trial given), or another of its outputs, by any name: refused
+    before any work (ValueError naming the output: its option when a caller declared it,
+    urdf2dyn._safe_files.name_outputs).
     """
     how = processing_named(processing)
+    if rotation is not None and not isinstance(static, (str, os.PathLike)):
+        raise ValueError("rotation turns the static trial's markers into the model's frame: "
+                         "give static as the trial's file (the setup's .trc is read in the "
+                         "model's frame, as OpenSim reads it)")
     with guarding():
-        return _run_setup(setup, output, model, static, strict, marker_set, how)
+        return _run_setup(setup, output, model, static, strict, marker_set, how, rotation)
 
 
 def setup_inputs(setup: ScaleSetup) -> list[tuple[str, str | None]]:
@@ -692,14 +706,22 @@ def setup_inputs(setup: ScaleSetup) -> list[tuple[str, str | None]]:
             ("coordinate", setup.coordinate_file)] + list(setup.set_files)
 
 
-def _run_setup(setup, output, model, static, strict, marker_set, processing):
+def _run_setup(setup, output, model, static, strict, marker_set, processing, rotation):
     s = setup if isinstance(setup, ScaleSetup) else read_scale_setup(setup, strict=strict)
     note_inputs(setup_inputs(s))          # before a marker set given replaces its own
     if marker_set is not None:
         s = replace(s, marker_set_file=os.path.abspath(marker_set))
         note_input(s.marker_set_file, "marker set")
+    given = [(what, x) for what, x in (("model", model), ("static trial", static))
+             if isinstance(x, (str, os.PathLike))]
+    note_inputs(given)                    # read below, once the outputs are checked
     trial_file = s.scale_marker_file or s.place_marker_file
     check_outputs(_outputs(s, output))
+    if isinstance(model, (str, os.PathLike)):
+        model = load_generic(model, strict)
+    if isinstance(static, (str, os.PathLike)):
+        from .formats import read_markers
+        static = read_markers(static, rotation, strict)
     if model is None:
         if not s.model_file:
             raise ScaleSetupError(f"{s.path}: <model_file> is Unassigned: give the generic "
@@ -824,7 +846,8 @@ def _outputs(s: ScaleSetup, output: str | None) -> list[tuple[str, str | None]]:
     out = [(f"{scaler} <output_model_file>",
             s.output_scaled_model if s.scale and (s.place or output is None) else None),
            (f"{scaler} <output_scale_file>", s.output_scale_file if s.scale else None),
-           ("output" if output else f"{placer if s.place else scaler} <output_model_file>",
+           (declared_name(output, "output") if output
+            else f"{placer if s.place else scaler} <output_model_file>",
             output or (s.output_model_file if s.place else s.output_scaled_model)),
            (f"{placer} <output_marker_file>", s.output_marker_file if s.place else None),
            (f"{placer} <output_motion_file>", s.output_motion_file if s.place else None)]

@@ -1,41 +1,28 @@
 """urdf2dyn scale: an OpenSim ScaleTool setup run unchanged (urdf2dyn.biomech.scale)."""
 
-from .._safe_files import same_file
+from .._safe_files import OutputRefused, name_outputs
 from ..warn import counted
-from .options import (UsageError, add_coordinate_file_processing, add_strict, model_path,
-                      refuse_overwriting)
+from .options import (UsageError, add_coordinate_file_processing, add_strict, model_path)
 
 
 def cmd_scale(args):
     from ..biomech.formats.scale_setup import read_scale_setup
-    from ..biomech.scale import load_generic, run_setup, setup_inputs
-    setup = read_scale_setup(args.setup, strict=args.strict)
-    # what the setup names, as the library lists it (inputs whether or not read), and the
-    # files given instead
-    refuse_overwriting([("-o", args.output)],
-                       setup_inputs(setup) + [("model", args.model),
-                                              ("marker set", args.marker_set),
-                                              ("static trial", args.static)])
-    for tag, path, written in (
-            ("ModelScaler's <output_scale_file>", setup.output_scale_file, setup.scale),
-            ("MarkerPlacer's <output_marker_file>", setup.output_marker_file, setup.place),
-            ("MarkerPlacer's <output_motion_file>", setup.output_motion_file, setup.place)):
-        if args.output and path and written and same_file(args.output, path):
-            raise UsageError(f"-o {args.output}: the setup's {tag} is that file, also "
-                             "written by this run: choose another name")
-    model = static = None
-    if args.model:
-        model = load_generic(model_path(args.model), strict=args.strict)
-    if args.static:
-        from ..biomech.formats import read_markers
-        static = read_markers(args.static, args.rotate, args.strict)
-    elif args.rotate:
+    from ..biomech.scale import run_setup
+    if args.rotate and not args.static:
         raise ValueError("--rotate turns --static's markers into the model's frame: give "
                          "--static (the setup's .trc is read in the model's frame, as OpenSim "
                          "reads it)")
-    result = run_setup(setup, output=args.output, model=model, static=static,
-                       strict=args.strict, marker_set=args.marker_set or None,
-                       processing=args.processing)
+    setup = read_scale_setup(args.setup, strict=args.strict)
+    # the library checks every output against every file the setup names and the files
+    # given instead, before any work: its refusal of -o names the option, exit status 2
+    name_outputs([("-o", args.output)])
+    try:
+        result = run_setup(setup, output=args.output,
+                           model=model_path(args.model) if args.model else None,
+                           static=args.static, rotation=args.rotate, strict=args.strict,
+                           marker_set=args.marker_set or None, processing=args.processing)
+    except OutputRefused as e:
+        raise UsageError(str(e)) from None
     report = result.report
     written = args.output or (setup.output_model_file if setup.place
                               else setup.output_scaled_model)
