@@ -246,12 +246,17 @@ def plain_driver(cc, tmp_path_factory):
 def test_driver_plain_o1_chain_joints(plain_driver):
     """The plain build (-O1, no sanitizer) on the models whose joints the derivatives take
     apart into chains of axes (custom, ellipsoid): every SIMD path's batches equal its
-    one-sample calls. GCC 12 at -O1 once dropped the scalar derivatives' own-block terms
-    (csrc/model/u2d_port.h, U2D_OPAQUE) in this build only: the sanitizers' -O1 and the
-    extension's -O3 compiled the same code right."""
+    one-sample calls, and on each model (fixed and floating base) dtau/dq and dtau/dv equal
+    differences of RNEA, an oracle outside the derivatives' code that --quick keeps for
+    chain joints (8 nv RNEA calls a model) where it skips the other heavy checks. GCC 12 at
+    -O1 once dropped the scalar derivatives' own-block terms (csrc/model/u2d_port.h,
+    U2D_OPAQUE) in this build only: the sanitizers' -O1 and the extension's -O3 compiled
+    the same code right; a fault every path shares only the differences see."""
     proc, out = _run([str(plain_driver), "--quick", *OSIM, SHOULDER], 600)
     assert proc.returncode == 0, _tail(out)
     assert re.search(r"\b0 failures: OK", out), _tail(out)
+    differenced = re.search(r"files: rnea_deriv against differences of rnea on (\d+) models", out)
+    assert differenced and int(differenced.group(1)) == 2 * len(OSIM + [SHOULDER]), _tail(out)
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
