@@ -167,7 +167,7 @@ def check_output_paths(outputs, created=()):
     for flag, folder in created:
         if folder and os.path.exists(folder) and not os.path.isdir(folder):
             raise OutputRefused(f"{flag} {folder}: a file; a directory is written there: "
-                             "choose another name")
+                                 "choose another name")
         if folder and not os.path.exists(folder):
             _refuse_a_file_above(flag, folder)
             made.add(os.path.realpath(folder))
@@ -184,7 +184,7 @@ def _refuse_a_file_above(flag, folder):
         above = os.path.dirname(above)
     if above and not os.path.isdir(above):
         raise OutputRefused(f"{flag} {folder}: {above} is a file, not a directory: choose "
-                         "another name")
+                             "another name")
 
 
 def refuse_same_outputs(outputs):
@@ -207,10 +207,10 @@ def refuse_same_outputs(outputs):
                 flag0, path0 = seen[key]
                 if flag0 == flag and path0 == path:
                     raise OutputRefused(f"{flag} {path}: named twice as an output; the second "
-                                     "would replace the first: give each output its own name")
+                                         "would replace the first: give each output its own name")
                 raise OutputRefused(f"{flag0} {path0} and {flag} {path} name the same file; the "
-                                 "second would replace the first: give each output its own "
-                                 "name")
+                                     "second would replace the first: give each output its own "
+                                     "name")
         for key in keys:
             seen[key] = (flag, path)
 
@@ -227,12 +227,12 @@ def refuse_missing_folders(outputs):
         if not os.path.isdir(folder):
             if os.path.exists(folder):
                 raise OutputRefused(f"{named}: {folder} is a file, not a directory: choose "
-                                 "another output name")
+                                     "another output name")
             raise OutputRefused(f"{named}: the directory {folder} does not exist; create it "
-                             "first")
+                                 "first")
         if not os.access(folder, os.W_OK | os.X_OK):
             raise OutputRefused(f"{named}: the directory {folder} is not writable: choose "
-                             "another place")
+                                 "another place")
 
 
 def refuse_input(path, flag=None):
@@ -249,8 +249,8 @@ def refuse_input(path, flag=None):
             alias = "" if os.fspath(path) == p else f" (the same file as {p})"
             named = f"{flag} {os.fspath(path)}" if flag else os.fspath(path)
             raise OutputRefused(f"{named}: that is the {what} file{alias}, which this work "
-                             "reads; writing there would destroy it: choose another output "
-                             "name")
+                                 "reads; writing there would destroy it: choose another output "
+                                 "name")
 
 
 @contextlib.contextmanager
@@ -324,4 +324,4 @@ def refuse_overwriting_inputs(outputs, inputs):
             if same_file(out, p):
                 alias = "" if os.fspath(out) == os.fspath(p) else f" (the same file as {p})"
                 raise OutputRefused(f"{flag} {out}: that is the {what} file{alias}; writing there "
-                                 "would destroy it: choose another output name")
+                                     "would destroy it: choose another output name")
