@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import os
 import struct
+from dataclasses import dataclass, field
 
 from ..trajectory import MotionError
 
@@ -34,10 +35,7 @@ def check_c3d(path, absent=None):
         data = f.read()
     size = len(data)
 
-    def fail(why):
-        raise MotionError(f"{source}: not a readable C3D file: {why}; is it truncated or "
-                          "corrupted? (re-export it from the capture software)")
-
+    fail = _refuse(source)
     if size < 2 * _BLOCK:
         fail(f"{size} bytes, shorter than a header and a parameter block")
     first_param, key = data[0], data[1]
@@ -67,58 +65,9 @@ def check_c3d(path, absent=None):
     scale_bytes = data[12:16] if proc != _DEC else data[14:16] + data[12:14]
     scale = struct.unpack(end + "f", scale_bytes)[0]
     data_block = words[8] & 0xFFFF
-    # walk the parameter records: each offset must land inside the file (ezc3d reads on past
-    # the section's declared blocks, as Peak Performance's files need)
-    groups, found = {}, {}
-    pos = pstart + 4
-    while pos + 2 <= size:
-        nlen = struct.unpack("b", data[pos:pos + 1])[0]
-        if nlen == 0:
-            break
-        gid = struct.unpack("b", data[pos + 1:pos + 2])[0]
-        nlen = abs(nlen)
-        q = pos + 2 + nlen
-        if q + 3 > size:
-            fail(f"a parameter record at byte {pos} runs past the end of the file")
-        name = data[pos + 2:q].decode("latin-1").strip().upper()
-        (offset,) = struct.unpack(end + "h", data[q:q + 2])
-        if gid < 0:
-            groups[-gid] = name
-            desc = q + 2
-        elif gid > 0:                                   # a parameter: type, dims, data
-            r = q + 2
-            if r + 2 > size:
-                fail(f"parameter record at byte {pos} is cut")
-            ptype, ndim = struct.unpack("bb", data[r:r + 2])
-            if ptype not in (-1, 1, 2, 4) or not 0 <= ndim <= 7 or r + 2 + ndim > size:
-                fail(f"parameter {name} has type {ptype} and {ndim} dimensions")
-            if ptype == -1 and ndim == 0:               # ezc3d indexes its first dimension
-                fail(f"parameter {name} is text without dimensions")
-            dims = list(data[r + 2:r + 2 + ndim])
-            n, walk = 1, 1
-            for d in dims:
-                n *= d
-                walk = max(walk, n)
-            if n == 0 and walk > 65536:     # ezc3d loops over the dimensions before the 0
-                fail(f"parameter {name} has dimensions {dims}: no value, but {walk} "
-                     "combinations of its dimensions before the 0")
-            desc = r + 2 + ndim + abs(ptype) * n
-            if desc + 1 > size:
-                fail(f"the values of parameter {name} run past the end of the file")
-            head = data[r + 2 + ndim:r + 2 + ndim + abs(ptype)] if n else b""
-            found[(gid, name)] = (ptype, dims, n, head)
-        else:
-            desc = None
-        # a negative length is read as 4 GB by ezc3d (the description is read as unsigned)
-        if desc is not None and data[desc] > 127:
-            fail(f"the description of {'group' if gid < 0 else 'parameter'} {name} is "
-                 f"{data[desc]} characters long, which ezc3d reads as a negative length "
-                 "(above 127)")
-        if offset == 0:
-            break
-        if offset < 0 or q + offset <= pos:
-            fail(f"parameter record at byte {pos} points backwards")
-        pos = q + offset
+    records = _records(data, pstart, fail)
+    groups = {-r.gid: r.name for r in records if r.gid < 0}
+    found = {(r.gid, r.name): (r.ptype, r.dims, r.n, r.head) for r in records if r.gid > 0}
     params = {(groups.get(g, "?"), name): v for (g, name), v in found.items()}
     _check_types(params, end, fail, set(groups.values()), absent)
     _check_layout(params, end, proc, (points, analog_per_frame, first, last, scale),
@@ -137,6 +86,90 @@ def check_c3d(path, absent=None):
                     f"holds {got}: it is truncated (or its header is wrong); the {got} frames "
                     "were read")
     return None
+
+
+@dataclass
+class _Record:
+    """One record of the parameter section: its group id (negative for a group), name, the
+    byte of its offset field (link), and for a parameter its type, dimensions, number of
+    values, the byte its values start at and their first value's bytes (head)."""
+    gid: int
+    name: str
+    link: int
+    end: int                          # the byte after its description
+    ptype: int = 0
+    dims: list = field(default_factory=list)
+    n: int = 0
+    at: int = 0
+    head: bytes = b""
+
+
+def _records(data, pstart, fail):
+    """The parameter records in file order, each offset bounds-checked (fail(why) on a fault):
+    the one walk of the parameter section, for the check and for the copy with neutral
+    calibration alike. ezc3d reads on past the section's declared blocks (as Peak
+    Performance's files need), so the walk ends at the first zero-length name or zero offset,
+    not at the declared end."""
+    size, pos, out = len(data), pstart + 4, []
+    while pos + 2 <= size:
+        nlen = struct.unpack("b", data[pos:pos + 1])[0]
+        if nlen == 0:
+            break
+        gid = struct.unpack("b", data[pos + 1:pos + 2])[0]
+        q = pos + 2 + abs(nlen)
+        if q + 3 > size:
+            fail(f"a parameter record at byte {pos} runs past the end of the file")
+        name = data[pos + 2:q].decode("latin-1").strip().upper()
+        (offset,) = struct.unpack("<h", data[q:q + 2])
+        record = _Record(gid, name, q, q + 3)
+        if gid < 0:
+            desc = q + 2
+        elif gid > 0:
+            desc = _parameter_values(data, record, pos, fail)
+        else:
+            desc = None
+        # a negative length is read as 4 GB by ezc3d (the description is read as unsigned)
+        if desc is not None:
+            if data[desc] > 127:
+                fail(f"the description of {'group' if gid < 0 else 'parameter'} {name} is "
+                     f"{data[desc]} characters long, which ezc3d reads as a negative length "
+                     "(above 127)")
+            record.end = desc + 1 + data[desc]
+        out.append(record)
+        if offset == 0:
+            break
+        if offset < 0 or q + offset <= pos:
+            fail(f"parameter record at byte {pos} points backwards")
+        pos = q + offset
+    return out
+
+
+def _parameter_values(data, record, pos, fail):
+    """Fill in a parameter record's type, dimensions and values (checked to be in the file);
+    returns the byte of its description's length."""
+    size, name, r = len(data), record.name, record.link + 2
+    if r + 2 > size:
+        fail(f"parameter record at byte {pos} is cut")
+    ptype, ndim = struct.unpack("bb", data[r:r + 2])
+    if ptype not in (-1, 1, 2, 4) or not 0 <= ndim <= 7 or r + 2 + ndim > size:
+        fail(f"parameter {name} has type {ptype} and {ndim} dimensions")
+    if ptype == -1 and ndim == 0:               # ezc3d indexes its first dimension
+        fail(f"parameter {name} is text without dimensions")
+    dims = list(data[r + 2:r + 2 + ndim])
+    n, walk = 1, 1
+    for d in dims:
+        n *= d
+        walk = max(walk, n)
+    if n == 0 and walk > 65536:     # ezc3d loops over the dimensions before the 0
+        fail(f"parameter {name} has dimensions {dims}: no value, but {walk} "
+             "combinations of its dimensions before the 0")
+    at = r + 2 + ndim
+    desc = at + abs(ptype) * n
+    if desc + 1 > size:
+        fail(f"the values of parameter {name} run past the end of the file")
+    record.ptype, record.dims, record.n, record.at = ptype, dims, n, at
+    record.head = data[at:at + abs(ptype)] if n else b""
+    return desc
 
 
 #: Parameters ezc3d's C++ reads as numbers. Only these: the others (FORCE_PLATFORM, EVENT, ...)
@@ -279,25 +312,10 @@ def with_neutral_calibration(path, absent):
         data = f.read()
     pstart = (data[0] - 1) * _BLOCK
     proc = data[pstart + 3]
-    groups, values, pos, last = {}, {}, pstart + 4, None
-    while pos + 2 <= len(data):
-        nlen, gid = struct.unpack("bb", data[pos:pos + 2])
-        if nlen == 0:
-            break
-        q = pos + 2 + abs(nlen)
-        name = data[pos + 2:q].decode("latin-1").strip().upper()
-        (offset,) = struct.unpack("<h", data[q:q + 2])
-        if gid < 0:
-            groups[-gid], desc = name, q + 2
-        else:
-            ptype, ndim = struct.unpack("bb", data[q + 2:q + 4])
-            at = q + 4 + ndim
-            values[(gid, name)] = (ptype, at)
-            desc = at + abs(ptype) * math.prod(data[q + 4:at])
-        last = (q, desc + 1 + data[desc])          # its offset field, its end
-        if offset == 0:
-            break
-        pos = q + offset
+    records = _records(data, pstart, _refuse(source))
+    groups = {-r.gid: r.name for r in records if r.gid < 0}
+    values = {(r.gid, r.name): (r.ptype, r.at) for r in records if r.gid > 0}
+    last = (records[-1].link, records[-1].end)           # its offset field, its end
     # the ANALOG group whose USED check_c3d counted (a name may be given to two group ids)
     analog = next(g for g, n in groups.items() if n == "ANALOG" and (g, "USED") in values)
     point = next((g for g, n in groups.items() if n == "POINT" and (g, "RATE") in values), 0)
@@ -330,6 +348,14 @@ def with_neutral_calibration(path, absent):
     header = bytearray(data[:pstart])
     struct.pack_into("<H", header, 16, new_block)
     return bytes(header + params) + data[(old_block - 1) * _BLOCK:], [n for n, _, _ in added]
+
+
+def _refuse(source):
+    """fail(why) for a walk of source's parameters: a MotionError naming the file."""
+    def fail(why):
+        raise MotionError(f"{source}: not a readable C3D file: {why}; is it truncated or "
+                          "corrupted? (re-export it from the capture software)")
+    return fail
 
 
 def _int_value(data, where, proc):
