@@ -29,7 +29,9 @@ def check_c3d(path, absent=None):
     (ezc3d then reads the frames that are there, as some systems write such files), else
     None. absent: a list to which the names of ANALOG:SCALE and ANALOG:OFFSET are appended
     where the file has none at all for its channels (its markers can still be read, from a
-    copy made by with_neutral_calibration); without a list such a file is refused."""
+    copy made by with_neutral_calibration); without a list such a file is refused. "RATE"
+    and "POINT:SCALE" are appended too where the file lacks ANALOG:RATE or POINT:SCALE, which
+    the copy takes from the header (ezc3d would lay the frames out wrong without them)."""
     source = os.fspath(path)
     with open(source, "rb") as f:
         data = f.read()
@@ -70,6 +72,7 @@ def check_c3d(path, absent=None):
     found = {(r.gid, r.name): (r.ptype, r.dims, r.n, r.head) for r in records if r.gid > 0}
     params = {(groups.get(g, "?"), name): v for (g, name), v in found.items()}
     _check_types(params, end, fail, set(groups.values()), absent)
+    scale = _data_format(params, end, proc, scale, absent, source)
     _check_layout(params, end, proc, (points, analog_per_frame, first, last, scale),
                   size - (data_block - 1) * _BLOCK, fail)
     if points or analog_per_frame:
@@ -187,6 +190,37 @@ _ONE_VALUE = {("POINT", x) for x in ("USED", "SCALE", "RATE", "FRAMES")} | \
 _TEXT = {(g, x) for g in ("POINT", "ANALOG") for x in ("LABELS", "DESCRIPTIONS", "UNITS")}
 
 
+def _data_format(params, end, proc, header_scale, absent, source):
+    """The scale whose sign says whether the data are floats: POINT:SCALE's (the C3D User
+    Guide's one flag, "the sign of the POINT:SCALE parameter"), the header's where the file has
+    none. ezc3d reads points by the parameter and analog samples by the header, so a file
+    whose two signs disagree is refused (the c3d package refuses it too). Appends to absent
+    (a list) the parameters ezc3d needs to lay the frames out that the file lacks, to be taken
+    from the header: "POINT:SCALE" where there are markers, "RATE" (ANALOG:RATE) where there
+    are analog channels."""
+    v = params.get(("POINT", "SCALE"))
+    scale = _value(v, end, proc) if v is not None else None
+    if scale is not None and math.isfinite(scale) and (scale < 0) != (header_scale < 0):
+        def kind(x):
+            return "floats" if x < 0 else "integers"
+        raise MotionError(f"{source}: the header's scale factor {header_scale:.6g} "
+                          f"({kind(header_scale)}) and POINT:SCALE {scale:.6g} ({kind(scale)}) "
+                          "disagree on how the data are stored (the C3D User Guide makes "
+                          "POINT:SCALE's sign the flag, the header holding a copy; ezc3d would "
+                          "read the markers by one and the analog samples by the other); make "
+                          "them agree with a C3D editor, or re-export the trial")
+    if absent is not None:
+        def used(group):
+            u = params.get((group, "USED"))
+            x = _value(u, end, proc) if u is not None else None
+            return x is not None and math.isfinite(x) and x >= 1
+        if used("POINT") and ("POINT", "SCALE") not in params:
+            absent.append("POINT:SCALE")
+        if used("ANALOG") and ("ANALOG", "RATE") not in params:
+            absent.append("RATE")
+    return header_scale if scale is None else scale
+
+
 def _value(v, end, proc):
     """The first value of a numeric parameter record (ptype, dims, n, first bytes), or None."""
     ptype, _, n, head = v
@@ -295,14 +329,19 @@ def _check_types(params, end, fail, groups=(), absent=None):
 
 
 def with_neutral_calibration(path, absent):
-    """The bytes of a copy of the C3D file at path (one check_c3d passed) with the ANALOG
-    parameters named in absent ("SCALE", "OFFSET") added, scale 1 and offset 0 for every
-    channel, and ANALOG:RATE too where the file has none (from the header's analog
-    measurements a frame, which is how the frames are laid out), and the names of what was
-    added. ezc3d reads such a copy as the file's frames; without the scales it would take each
-    channel's from an empty list, and without the rate it lays the frames out without the
-    channels (the markers then read out of place). The added values are not the file's: the
-    caller removes them from what ezc3d read and leaves the channels unused.
+    """The bytes of a copy of the C3D file at path (one check_c3d passed) with the parameters
+    named in absent (check_c3d's) added, and the names of what was added:
+
+    * "SCALE", "OFFSET": ANALOG:SCALE 1 and ANALOG:OFFSET 0 for every channel. ezc3d would
+      take each channel's from an empty list. These are not the file's values: the caller
+      removes them from what ezc3d read and leaves the channels unused.
+    * "RATE": ANALOG:RATE, the header's analog samples a frame (word 10, "the number of
+      analog measurements per 3D frame" of the User Guide's analog data storage) times
+      POINT:RATE, as the c3d package reads such a file. ezc3d lays the frames out from
+      ANALOG:RATE alone: without it, with no analog sample, and the markers after the first
+      frame are read from the analog bytes. This is the file's own rate.
+    * "POINT:SCALE": the header's scale factor, its copy of POINT:SCALE (the c3d package reads
+      it so). ezc3d takes -1 (floats) without the parameter, and misreads an integer file.
 
     The parameter records are appended after the last one, and the data section moved to the
     first block after them (the header's data block and any POINT or ROTATION DATA_START
@@ -316,24 +355,14 @@ def with_neutral_calibration(path, absent):
     groups = {-r.gid: r.name for r in records if r.gid < 0}
     values = {(r.gid, r.name): (r.ptype, r.at) for r in records if r.gid > 0}
     last = (records[-1].link, records[-1].end)           # its offset field, its end
-    # the ANALOG group whose USED check_c3d counted (a name may be given to two group ids)
-    analog = next(g for g, n in groups.items() if n == "ANALOG" and (g, "USED") in values)
-    point = next((g for g, n in groups.items() if n == "POINT" and (g, "RATE") in values), 0)
-    channels = _int_value(data, values[(analog, "USED")], proc)
-    added = [(name, 4 if name == "SCALE" else 2, [1.0 if name == "SCALE" else 0] * channels)
-             for name in absent]
-    if (analog, "RATE") not in values:
-        per_frame = struct.unpack("<H", data[4:6])[0]
-        point_rate = _float_value(data, values.get((point, "RATE")), proc)
-        if per_frame % channels or not point_rate > 0:
-            raise MotionError(f"{source}: ANALOG:RATE is missing, and the header's "
-                              f"{per_frame} analog measurements a frame for {channels} "
-                              f"channels and POINT:RATE {point_rate:g} give no whole number of "
-                              "samples a frame: the frames cannot be laid out to read the "
-                              "markers; re-export the trial from the capture software")
-        added.append(("RATE", 4, [point_rate * (per_frame // channels)]))
-    records = b"".join(_record(name, analog, ptype, vals, proc, k == len(added) - 1, source)
-                       for k, (name, ptype, vals) in enumerate(added))
+    added = []                                           # (group id, name, type, values)
+    if "POINT:SCALE" in absent:
+        point = next(g for g, n in groups.items() if n == "POINT")
+        added.append((point, "SCALE", 4, [_header_scale(data, proc)]))
+    if any(name in absent for name in ("SCALE", "OFFSET", "RATE")):
+        added += _analog_additions(data, groups, values, absent, proc, source)
+    records = b"".join(_record(name, gid, ptype, vals, proc, k == len(added) - 1, source)
+                       for k, (gid, name, ptype, vals) in enumerate(added))
     q, end = last
     params = bytearray(data[pstart:end]) + records
     struct.pack_into("<h", params, q - pstart, end - q)     # the last record: on to ours
@@ -347,7 +376,40 @@ def with_neutral_calibration(path, absent):
             struct.pack_into("<H", params, at - pstart, (block + new_block - old_block) & 0xFFFF)
     header = bytearray(data[:pstart])
     struct.pack_into("<H", header, 16, new_block)
-    return bytes(header + params) + data[(old_block - 1) * _BLOCK:], [n for n, _, _ in added]
+    named = [("POINT:" if groups[gid] == "POINT" else "") + name for gid, name, _, _ in added]
+    return bytes(header + params) + data[(old_block - 1) * _BLOCK:], named
+
+
+def _analog_additions(data, groups, values, absent, proc, source):
+    """The ANALOG records with_neutral_calibration adds, as (group id, name, type, values):
+    neutral SCALE and OFFSET where absent names them, and RATE where the file has none."""
+    # the ANALOG group whose USED check_c3d counted (a name may be given to two group ids)
+    analog = next(g for g, n in groups.items() if n == "ANALOG" and (g, "USED") in values)
+    point = next((g for g, n in groups.items() if n == "POINT" and (g, "RATE") in values), 0)
+    channels = _int_value(data, values[(analog, "USED")], proc)
+    added = [(analog, name, 4 if name == "SCALE" else 2,
+              [1.0 if name == "SCALE" else 0] * channels)
+             for name in absent if name in ("SCALE", "OFFSET")]
+    if (analog, "RATE") not in values and channels:
+        measurements, samples = struct.unpack("<H", data[4:6])[0], struct.unpack("<H",
+                                                                                   data[18:20])[0]
+        point_rate = _float_value(data, values.get((point, "RATE")), proc)
+        if samples == 0 or samples * channels != measurements or not point_rate > 0:
+            raise MotionError(f"{source}: ANALOG:RATE is missing, and the header's "
+                              f"{measurements} analog measurements a frame, {samples} samples "
+                              f"a frame (words 3 and 10), {channels} channels (ANALOG:USED) "
+                              f"and POINT:RATE {point_rate:g} do not agree on a rate: the "
+                              "frames cannot be laid out to read the markers; re-export the "
+                              "trial from the capture software")
+        added.append((analog, "RATE", 4, [point_rate * samples]))
+    return added
+
+
+def _header_scale(data, proc):
+    """The header's scale factor (words 7-8), as a number in the file's float format."""
+    raw = data[12:16] if proc != _DEC else data[14:16] + data[12:14]
+    scale = struct.unpack("<f", raw)[0]
+    return scale / 4.0 if proc == _DEC else scale
 
 
 def _refuse(source):

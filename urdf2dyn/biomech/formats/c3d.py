@@ -26,7 +26,10 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   required for every channel; a file without them (Motion Workshop's Shadow, or any other) has
   its markers read and its analog channels left unused, with a warning (ezc3d, which takes
   each channel's scale from the list unchecked, reads a copy with neutral values added:
-  ``_c3dcheck.with_neutral_calibration``). Values are in ``ANALOG:UNITS``
+  ``_c3dcheck.with_neutral_calibration``; that copy also adds a missing ``ANALOG:RATE``, the
+  header's samples a frame times POINT:RATE, and a missing ``POINT:SCALE``, the header's
+  scale: ezc3d lays the frames out from those parameters alone, the c3d package from the
+  header). Values are in ``ANALOG:UNITS``
   (N, N·mm or N·m, mm or m; a channel without a known unit is taken in N, N·POINT:UNITS or
   POINT:UNITS, with a warning). Beyond 255 channels, ``LABELS``, ``SCALE``,
   ``OFFSET`` and ``UNITS`` continue in ``LABELS2``, ``SCALE2``, ... (ezc3d applies the scales).
@@ -305,9 +308,10 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
 
 
 def _ezc3d(source, absent):
-    """ezc3d's reading of the file, in its reader process; absent: the ANALOG parameters the
-    file has none of for its channels (check_c3d), for which ezc3d reads a copy with neutral
-    values added (with_neutral_calibration), removed again from what it read."""
+    """ezc3d's reading of the file, in its reader process; absent: the parameters the file
+    lacks (check_c3d), for which ezc3d reads a copy with them added
+    (with_neutral_calibration): ANALOG:SCALE and OFFSET neutral, removed again from what it
+    read; ANALOG:RATE and POINT:SCALE from the header, kept (they are the file's)."""
     path, added = source, []
     if absent:
         copy, added = with_neutral_calibration(source, absent)
@@ -320,8 +324,9 @@ def _ezc3d(source, absent):
     finally:
         if path != source:
             os.remove(path)
-    for name in added:
-        c["parameters"]["ANALOG"].pop(name, None)
+    for name in added:              # the neutral calibration is not the file's: removed
+        if name in ("SCALE", "OFFSET"):
+            c["parameters"]["ANALOG"].pop(name, None)
     return c
 
 
