@@ -318,8 +318,8 @@ def _check_types(params, end, fail, groups=(), absent=None):
                      range(2, 100)] if ("ANALOG", x) in params)
         if shadow and values == 0:
             continue
-        if analogs and values == 0 and absent is not None:
-            absent.append(name)
+        if analogs and values < analogs and absent is not None:
+            absent.append(name)           # the copy completes the list (read_c3d names them)
             continue
         if analogs and values < analogs:
             where = ("is missing from the ANALOG group" if ("ANALOG", name) not in params
@@ -353,7 +353,7 @@ def with_neutral_calibration(path, absent):
     proc = data[pstart + 3]
     records = _records(data, pstart, _refuse(source))
     groups = {-r.gid: r.name for r in records if r.gid < 0}
-    values = {(r.gid, r.name): (r.ptype, r.at) for r in records if r.gid > 0}
+    values = {(r.gid, r.name): (r.ptype, r.at, r.n) for r in records if r.gid > 0}
     last = (records[-1].link, records[-1].end)           # its offset field, its end
     added = []                                           # (group id, name, type, values)
     if "POINT:SCALE" in absent:
@@ -370,7 +370,7 @@ def with_neutral_calibration(path, absent):
     old_block = struct.unpack("<H", data[16:18])[0]
     new_block = (pstart + len(params)) // _BLOCK + 1
     params[2] = min(255, len(params) // _BLOCK)
-    for (gid, name), (ptype, at) in values.items():         # block numbers: follow the data
+    for (gid, name), (ptype, at, _) in values.items():      # block numbers: follow the data
         if name == "DATA_START" and groups.get(gid) in ("POINT", "ROTATION") and ptype == 2:
             block = struct.unpack_from("<H", params, at - pstart)[0]
             struct.pack_into("<H", params, at - pstart, (block + new_block - old_block) & 0xFFFF)
@@ -387,8 +387,7 @@ def _analog_additions(data, groups, values, absent, proc, source):
     analog = next(g for g, n in groups.items() if n == "ANALOG" and (g, "USED") in values)
     point = next((g for g, n in groups.items() if n == "POINT" and (g, "RATE") in values), 0)
     channels = _int_value(data, values[(analog, "USED")], proc)
-    added = [(analog, name, 4 if name == "SCALE" else 2,
-              [1.0 if name == "SCALE" else 0] * channels)
+    added = [_neutral_values(name, analog, values, channels)
              for name in absent if name in ("SCALE", "OFFSET")]
     if (analog, "RATE") not in values and channels:
         measurements, samples = struct.unpack("<H", data[4:6])[0], struct.unpack("<H",
@@ -403,6 +402,20 @@ def _analog_additions(data, groups, values, absent, proc, source):
                               "trial from the capture software")
         added.append((analog, "RATE", 4, [point_rate * samples]))
     return added
+
+
+def _neutral_values(name, analog, values, channels):
+    """(group id, name, type, values) of the neutral SCALE (1) or OFFSET (0) for the channels
+    the file's NAME, NAME2, ... leave without one: the whole list where it has none, else the
+    next continuation (NAME2 after NAME, ...) for the channels after the listed ones, which
+    ezc3d appends to the list as it does the file's own continuations."""
+    listed, k = 0, 1
+    while (analog, name + (str(k) if k > 1 else "")) in values:
+        listed += values[(analog, name + (str(k) if k > 1 else ""))][2]
+        k += 1
+    value = 1.0 if name == "SCALE" else 0
+    return (analog, name + (str(k) if k > 1 else ""), 4 if name == "SCALE" else 2,
+            [value] * max(0, channels - listed))
 
 
 def _header_scale(data, proc):
@@ -421,8 +434,8 @@ def _refuse(source):
 
 
 def _int_value(data, where, proc):
-    """An integer parameter's first value, from (type, position of its values)."""
-    ptype, at = where
+    """An integer parameter's first value, from (type, position of its values, count)."""
+    ptype, at, _ = where
     return abs(int(_value((ptype, [], 1, data[at:at + abs(ptype)]), "<", proc) or 0))
 
 
@@ -430,7 +443,7 @@ def _float_value(data, where, proc):
     """A numeric parameter's first value as a float (0 where there is none)."""
     if where is None:
         return 0.0
-    ptype, at = where
+    ptype, at, _ = where
     x = _value((ptype, [], 1, data[at:at + abs(ptype)]), "<", proc)
     return float(x) if x is not None and math.isfinite(x) else 0.0
 

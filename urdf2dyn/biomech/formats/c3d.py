@@ -24,7 +24,9 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   volts and ADC counts), with OFFSET unsigned when ``ANALOG:FORMAT`` is 'UNSIGNED' and signed
   otherwise (ezc3d subtracts its absolute value: that is corrected). SCALE and OFFSET are
   required for every channel; a file without them (Motion Workshop's Shadow, or any other) has
-  its markers read and its analog channels left unused, with a warning (ezc3d, which takes
+  its markers read and its analog channels left unused, with a warning; a list shorter than
+  the channels leaves the channels after it unused and the plates needing them out, named
+  (_analog_calibration; ezc3d, which takes
   each channel's scale from the list unchecked, reads a copy with neutral values added:
   ``_c3dcheck.with_neutral_calibration``; that copy also adds a missing ``ANALOG:RATE``, the
   header's samples a frame times POINT:RATE, and a missing ``POINT:SCALE``, the header's
@@ -289,8 +291,9 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
     params = c["parameters"]
     units, declared = _length_unit(c, source, strict)
     markers = _markers(c, source, units, declared, strict)
-    calibrated = _analog_calibration(params, source, strict)
-    plates = _plates(c, source, markers, threshold, rate, strict) if calibrated else []
+    uncalibrated = _analog_calibration(params, source, strict)
+    plates = (_plates(c, source, markers, threshold, rate, strict, uncalibrated)
+              if uncalibrated is not None else [])
     events = _events(params, source)
     if rotation is not None:
         markers = markers.rotated(r)
@@ -325,7 +328,7 @@ def _ezc3d(source, absent):
         if path != source:
             os.remove(path)
     for name in added:              # the neutral calibration is not the file's: removed
-        if name in ("SCALE", "OFFSET"):
+        if name.startswith(("SCALE", "OFFSET")):
             c["parameters"]["ANALOG"].pop(name, None)
     return c
 
@@ -669,27 +672,45 @@ def _events(params, source):
 # ============================================================================ force plates
 
 def _analog_calibration(params, source, strict):
-    """Whether the analog channels have the ANALOG:SCALE and OFFSET the C3D User Guide requires
-    of every channel ("Both the SCALE and OFFSET parameters must exist for every analog
-    channel up to the value stored in the ANALOG:USED parameter"): it defines no default, so
-    without them the channels have no physical value. Motion Workshop's Shadow writes none
-    (ezc3d then assumes scale 1 and offset 0, the c3d package too): the channels are left
-    unused, with a warning, and the markers are read."""
+    """The analog channels (0-based) without the ANALOG:SCALE or OFFSET the C3D User Guide
+    requires of every channel ("Both the SCALE and OFFSET parameters must exist for every
+    analog channel up to the value stored in the ANALOG:USED parameter"), or None when the
+    file has none at all. The Guide defines no default, so such a channel has no physical
+    value: it is not used, and the channels are named in a warning.
+
+    Motion Workshop's Shadow writes neither parameter (ezc3d then assumes scale 1 and offset
+    0, the c3d package too): no plate is read, and the markers are. A list shorter than the
+    channels (ezc3d reads past its end, the c3d package fails, BTK gives the rest scale 1,
+    silently: a channel in volts read as newtons) leaves the channels after it unused, and
+    the plates that need them out (_plates); the others are read."""
     used = _count(params, "ANALOG", "USED")
-    missing = [f"ANALOG:{name}" for name in ("SCALE", "OFFSET")
-               if _channel_numbers(params, name).size < used]
-    if not missing:
-        return True
-    plates = _count(params, "FORCE_PLATFORM", "USED")
-    lost = (f"its {plates} force plate(s) were left out" if plates else
-            "the file declares no force plate, so it gives no ground reaction forces")
-    report(f"{source}: {' and '.join(missing)} {'are' if len(missing) > 1 else 'is'} missing "
-           f"for its {used} analog channels: the C3D format requires a scale and an offset "
-           "for every channel and defines no default, so their values have no known unit and "
-           f"were not used ({lost}); the markers were read. For forces, re-export the trial "
-           "with the analog calibration from the capture software", strict=strict,
-           error=MotionError)
-    return False
+    sizes = {name: _channel_numbers(params, name).size for name in ("SCALE", "OFFSET")}
+    missing = [f"ANALOG:{name}" for name, size in sizes.items() if size == 0 and used]
+    if missing:
+        plates = _count(params, "FORCE_PLATFORM", "USED")
+        lost = (f"its {plates} force plate(s) were left out" if plates else
+                "the file declares no force plate, so it gives no ground reaction forces")
+        report(f"{source}: {' and '.join(missing)} {'are' if len(missing) > 1 else 'is'} "
+               f"missing for its {used} analog channels: the C3D format requires a scale and "
+               "an offset for every channel and defines no default, so their values have no "
+               f"known unit and were not used ({lost}); the markers were read. For forces, "
+               "re-export the trial with the analog calibration from the capture software",
+               strict=strict, error=MotionError)
+        return None
+    for name, size in sizes.items():
+        if size < used:
+            report(f"{source}: ANALOG:{name} lists {size} values for its {used} analog "
+                   f"channels: {_channel_range(size, used)} have no {name.lower()}; the C3D "
+                   "format requires one for every channel and defines no default, so those "
+                   "channels were not used (a force plate that needs one is left out). "
+                   "Re-export the trial with the analog calibration from the capture "
+                   "software", strict=strict, error=MotionError)
+    return set(range(min(sizes.values()), used))
+
+
+def _channel_range(first, end):
+    """Channels first..end-1 (0-based) as the file numbers them: 'channel 5', 'channels 5-9'."""
+    return f"channel {end}" if end - first == 1 else f"channels {first + 1}-{end}"
 
 
 def _standard_offsets(params, analogs):
@@ -718,7 +739,7 @@ def _standard_offsets(params, analogs):
     return out
 
 
-def _plates(c, source, markers, threshold, rate, strict):
+def _plates(c, source, markers, threshold, rate, strict, uncalibrated=frozenset()):
     params = c["parameters"]
     used = _count(params, "FORCE_PLATFORM", "USED")
     if used == 0:
@@ -765,6 +786,7 @@ def _plates(c, source, markers, threshold, rate, strict):
     for k in range(used):
         where = f"{source}: force plate {k + 1}"
         try:
+            _check_calibrated(k, where, types, channel, uncalibrated, params)
             _check_channels(k, where, types, channel, analogs, ascale, gen, labels, strict)
             out.append(_plate(k, where, types, channel, corners, origin, cal, poly, analogs,
                               aunits, punits, arate, prate, c, rate, threshold, strict,
@@ -772,6 +794,24 @@ def _plates(c, source, markers, threshold, rate, strict):
         except MotionError as e:
             report(f"{e}; the plate was left out", strict=strict, error=MotionError)
     return out
+
+
+def _check_calibrated(k, where, types, channel, uncalibrated, params):
+    """Refuse plate k if a channel it needs has no ANALOG:SCALE or OFFSET (uncalibrated:
+    0-based channel numbers; _analog_calibration has said which)."""
+    if not uncalibrated or k >= len(types) or int(types[k]) not in _CHANNELS \
+            or channel.ndim != 2 or channel.shape[1] <= k:
+        return                                   # _plate names these
+    ch = [int(i) - 1 for i in channel[:_CHANNELS[int(types[k])], k]]
+    lacking = [i + 1 for i in ch if i in uncalibrated]
+    if not lacking:
+        return
+    names = [name for name in ("SCALE", "OFFSET")
+             if _channel_numbers(params, name).size < max(lacking)]
+    raise MotionError(f"{where}: its channels {', '.join(str(i) for i in lacking)} have no "
+                      f"{' or '.join('ANALOG:' + n for n in names)}, so its loads cannot be "
+                      "computed; re-export the trial with the analog calibration from the "
+                      "capture software")
 
 
 def _check_channels(k, where, types, channel, analogs, ascale, gen, labels, strict):
