@@ -1907,14 +1907,15 @@ def test_a_plate_reading_a_contact_during_its_zero_frames_is_said_to_be_unzeroed
     """c3d.org's Eb015pi: plate 1 reads about 22 N before the heel strikes it and plate 2
     about 32 N after the toes leave it, above the 20 N contact threshold: neither plate was
     zeroed, and its offset alone is read as a contact. The file's FORCE_PLATFORM:ZERO (1, 10)
-    names frames the bundled cut (225-300) no longer holds, which tells nothing: said as such
-    (test_a_zero_range_outside_the_files_frames_is_said), no level. Set to frames 252-262,
+    names frames the bundled cut (225-300) no longer holds, which tells nothing: noted as such
+    (test_a_zero_range_outside_the_files_frames_is_noted), no warning. Set to frames 252-262,
     between plate 2's toe-off and plate 1's heel strike, the file declares them unloaded:
     each plate's level there is named. Oracle: the C3D User Guide's type-2 formulas by hand
     on the c3d package's channels, averaged over those frames' samples."""
-    with pytest.warns(Urdf2dynWarning) as caught:
-        C.read_c3d(EB015)                                 # ZERO 1-10: not in the file
-    said(caught, r"FORCE_PLATFORM:ZERO names frames 1-10 .* cannot be checked")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Urdf2dynWarning)
+        notes = C.read_c3d(EB015).meta["notes"]           # ZERO 1-10: not in the file
+    assert len(notes) == 1 and re.search(r"ZERO names frames 1-10 .* cannot be checked", notes[0])
     path = patched(tmp_path, EB015, FORCE_PLATFORM__ZERO=("h", [252, 262]))
     raw = Raw(EB015)
     samples = slice(251 * 4 - 900, 262 * 4 - 900)   # 4 samples a frame, the first is frame 226's
@@ -2158,12 +2159,13 @@ def test_the_per_axis_advice_mirrors_through_the_point_above_the_transducer(tmp_
     ("C3Dorg_Eb015pi.c3d", "1-10", "226-301"),
     ("Kistler.c3d", "1-10", "201-421"),
     ("ViconBodyBuilder_sub_labels.c3d", "1-10", "61-121")])
-def test_a_zero_range_outside_the_files_frames_is_said(name, zero, held):
+def test_a_zero_range_outside_the_files_frames_is_noted(name, zero, held):
     """The cut vendor files keep FORCE_PLATFORM:ZERO (1, 10) pointing at frames that were cut
     away (the frames the file holds: the header's first frame and POINT:FRAMES, as the c3d
     package reads them). The reader indexed nothing there and said nothing: the check that
-    the plates were zeroed could not run, silently. It is said once per file, naming both
-    ranges and what to do; nothing is indexed out of range."""
+    the plates were zeroed could not run, silently. It is noted once per file in
+    meta["notes"] (not a warning: nothing is found wrong), naming both ranges and what to
+    do; nothing is indexed out of range."""
     path = os.path.join(DATA, name)
     with open(path, "rb") as f, warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -2173,9 +2175,9 @@ def test_a_zero_range_outside_the_files_frames_is_said(name, zero, held):
     assert f"{first}-{last}" == held
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Urdf2dynWarning)
-        C.read_c3d(path)
-    about = [str(w.message) for w in caught if "FORCE_PLATFORM:ZERO" in str(w.message)]
-    assert about == [f"{path}: FORCE_PLATFORM:ZERO names frames {zero} to zero the force "
+        rec = C.read_c3d(path)
+    assert not [w for w in caught if "FORCE_PLATFORM:ZERO" in str(w.message)]
+    assert rec.meta["notes"] == [f"{path}: FORCE_PLATFORM:ZERO names frames {zero} to zero the force "
                      f"plates from, but the file holds frames {held} (a trial cut after "
                      "recording?): whether the plates were zeroed cannot be checked from "
                      "those frames. urdf2dyn subtracts no baseline: make sure the plates were "
@@ -2183,14 +2185,15 @@ def test_a_zero_range_outside_the_files_frames_is_said(name, zero, held):
                      "with nobody on the plates (0, 0 if there are none)"]
 
 
-def test_a_zero_range_outside_the_files_frames_is_a_warning_even_when_strict():
+def test_a_zero_range_outside_the_files_frames_is_read_when_strict():
     """A cut trial keeping the recording's ZERO is not wrong data: the ranges say nothing
     against the file's forces. strict=True refused c3d.org's Eb015pi (it read at 821004f);
-    it now reads it and still says what cannot be checked."""
+    it reads it and notes what cannot be checked (tests/biomech/test_c3d_strict.py: the
+    command line's --strict too)."""
     path = os.path.join(DATA, "C3Dorg_Eb015pi.c3d")
-    with pytest.warns(Urdf2dynWarning, match=r"FORCE_PLATFORM:ZERO names frames 1-10 to zero "
-                      r"the force plates from, but the file holds frames 226-301"):
-        rec = C.read_c3d(path, strict=True)
+    rec = C.read_c3d(path, strict=True)
+    assert re.search(r"FORCE_PLATFORM:ZERO names frames 1-10 to zero the force plates from, "
+                     r"but the file holds frames 226-301", rec.meta["notes"][0])
     assert len(rec.plates) == 2 and rec.plates[0].contact.any()
 
 
@@ -2202,8 +2205,9 @@ def test_a_zero_range_the_file_holds_or_none_is_not_said(tmp_path, zero):
     path = patched(tmp_path, EB015, FORCE_PLATFORM__ZERO=("h", list(zero)))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Urdf2dynWarning)
-        C.read_c3d(path, threshold=40.0)
+        rec = C.read_c3d(path, threshold=40.0)
     assert not [w for w in caught if "cannot be checked" in str(w.message)]
+    assert rec.meta["notes"] == []
 
 
 @settings(max_examples=40, derandomize=True, deadline=None,
@@ -2216,8 +2220,9 @@ def test_any_zero_range_is_used_said_or_ignored(tmp_path, zero):
     path = patched(tmp_path, EB015, FORCE_PLATFORM__ZERO=("h", list(zero)))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Urdf2dynWarning)
-        C.read_c3d(path, threshold=40.0)
-    said_so = any("cannot be checked" in str(w.message) for w in caught)
+        rec = C.read_c3d(path, threshold=40.0)
+    assert not [w for w in caught if "cannot be checked" in str(w.message)]
+    said_so = any("cannot be checked" in note for note in rec.meta["notes"])
     first, last = max(zero[0], 1), zero[1]
     names = zero != (0, 0) and last >= first
     assert said_so == (names and not (226 <= first and last <= 301)), (zero, caught)

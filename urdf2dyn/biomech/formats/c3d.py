@@ -59,8 +59,9 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
 * baseline: no baseline is subtracted (the Guide's ``FORCE_PLATFORM:ZERO`` is advisory, and
   ezc3d subtracts none either); a plate reading at least ``threshold`` during the frames ZERO
   declares unloaded was not zeroed, and gets a warning naming its level (``_check_zero_frames``);
-  a ZERO naming frames the file does not hold (a trial cut after recording) is said once, as
-  that check cannot run (``_check_zero_range``).
+  a ZERO naming frames the file does not hold (a trial cut after recording) is noted in
+  ``C3D.meta["notes"]``, not warned about: that check cannot run, and nothing is found wrong
+  (``_zero_range_note``).
 * sign: the force returned is the one the C3D formulas give in the lab frame, which for the
   usual plates (AMTI, Bertec, Kistler) is the ground's reaction on the subject: upward during
   stance. A plate whose loaded force points down into it gets a warning naming the plate and
@@ -292,7 +293,8 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
     units, declared = _length_unit(c, source, strict)
     markers = _markers(c, source, units, declared, strict)
     uncalibrated = _analog_calibration(params, source, strict)
-    plates = (_plates(c, source, markers, threshold, rate, strict, uncalibrated)
+    notes: list[str] = []       # what the reader could not check, with nothing found wrong
+    plates = (_plates(c, source, markers, threshold, rate, strict, uncalibrated, notes)
               if uncalibrated is not None else [])
     events = _events(params, source)
     if rotation is not None:
@@ -307,7 +309,8 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
     if segments and not markers.labels:
         report(f"{source}: {holdings(segments, plates)}", strict=strict, error=MotionError)
     return C3D(markers, plates, events, meta={"source": source, "rotation": r,
-                                              "threshold": threshold, "segments": segments})
+                                              "threshold": threshold, "segments": segments,
+                                              "notes": notes})
 
 
 def _ezc3d(source, absent):
@@ -739,7 +742,8 @@ def _standard_offsets(params, analogs):
     return out
 
 
-def _plates(c, source, markers, threshold, rate, strict, uncalibrated=frozenset()):
+def _plates(c, source, markers, threshold, rate, strict, uncalibrated=frozenset(),
+            notes=None):
     params = c["parameters"]
     used = _count(params, "FORCE_PLATFORM", "USED")
     if used == 0:
@@ -778,7 +782,9 @@ def _plates(c, source, markers, threshold, rate, strict, uncalibrated=frozenset(
                "analog sampling rate in the capture software and re-export; the plates were "
                "left out", strict=strict, error=MotionError)
         return []
-    _check_zero_range(c, source)
+    note = _zero_range_note(c, source)
+    if note and notes is not None:
+        notes.append(note)
     ascale = _channel_numbers(params, "SCALE")
     gen = _numbers(params, "ANALOG", "GEN_SCALE").ravel()
     labels = _labels(params, "ANALOG")
@@ -1170,7 +1176,7 @@ def _zero_samples(params, header, arate, prate, samples):
     start = (first - 1) * int(round(per)) - int(header["analogs"]["first_frame"])
     stop = last * int(round(per)) - int(header["analogs"]["first_frame"])
     if start < 0 or stop > samples:
-        return None                   # frames the file does not hold: _check_zero_range
+        return None                   # frames the file does not hold: _zero_range_note
     return slice(start, stop)
 
 
@@ -1194,24 +1200,25 @@ def _held_frames(c):
     return first, int(last) + 1
 
 
-def _check_zero_range(c, source):
-    """Say so when FORCE_PLATFORM:ZERO names frames the file does not hold (a trial cut after
-    recording keeps the ZERO of the whole recording): the check that the plates were zeroed
-    (_check_zero_frames) cannot run from them, and nothing else can stand in for them. Always
-    a warning, under strict too: the file's data are not wrong (the Guide's ZERO is advisory,
-    and most cut trials keep it), only a check is lost, and strict must not refuse them."""
+def _zero_range_note(c, source):
+    """A note (str) when FORCE_PLATFORM:ZERO names frames the file does not hold (a trial cut
+    after recording keeps the ZERO of the whole recording): the check that the plates were
+    zeroed (_check_zero_frames) cannot run from them, and nothing else can stand in for them.
+    Not a warning: a warning says the result may be wrong (and --strict refuses it), and this
+    finds nothing wrong (the Guide's ZERO is advisory, a file with ZERO 0, 0 names no frame
+    either, and most cut trials keep it). read_c3d keeps it in C3D.meta["notes"]."""
     named = _zero_frames(c["parameters"])
     if named is None:
-        return
+        return None
     held = _held_frames(c)
     if held[0] <= named[0] and named[1] <= held[1]:
-        return
-    report(f"{source}: FORCE_PLATFORM:ZERO names frames {named[0]}-{named[1]} to zero the "
+        return None
+    return (f"{source}: FORCE_PLATFORM:ZERO names frames {named[0]}-{named[1]} to zero the "
            f"force plates from, but the file holds frames {held[0]}-{held[1]} (a trial cut "
            "after recording?): whether the plates were zeroed cannot be checked from those "
            "frames. urdf2dyn subtracts no baseline: make sure the plates were zeroed in the "
            "capture software, or set ZERO to frames the file holds with nobody on the plates "
-           "(0, 0 if there are none)", strict=False)
+           "(0, 0 if there are none)")
 
 
 def _check_zero_frames(f, arate, prate, c, threshold, where, strict):
@@ -1223,7 +1230,7 @@ def _check_zero_frames(f, arate, prate, c, threshold, where, strict):
     urdf2dyn subtracts nothing (ezc3d neither), so a plate the lab did not zero keeps its
     offset; where the file itself declares the plate unloaded and it reads at least the
     contact threshold there, the offset alone is taken as a contact: that is said, with the
-    level. A range outside the file's frames (a cut trial) tells nothing: _check_zero_range
+    level. A range outside the file's frames (a cut trial) tells nothing: _zero_range_note
     says so, once for the file."""
     window = _zero_samples(c["parameters"], c["header"], arate, prate, len(f))
     if window is None:
