@@ -2177,12 +2177,13 @@ def test_a_zero_range_outside_the_files_frames_is_noted(name, zero, held):
         warnings.simplefilter("always", Urdf2dynWarning)
         rec = C.read_c3d(path)
     assert not [w for w in caught if "FORCE_PLATFORM:ZERO" in str(w.message)]
-    assert rec.meta["notes"] == [f"{path}: FORCE_PLATFORM:ZERO names frames {zero} to zero the force "
-                     f"plates from, but the file holds frames {held} (a trial cut after "
-                     "recording?): whether the plates were zeroed cannot be checked from "
-                     "those frames. urdf2dyn subtracts no baseline: make sure the plates were "
-                     "zeroed in the capture software, or set ZERO to frames the file holds "
-                     "with nobody on the plates (0, 0 if there are none)"]
+    assert rec.meta["notes"] == [
+        f"{path}: FORCE_PLATFORM:ZERO names frames {zero} to zero the force "
+        f"plates from, but the file holds frames {held} (a trial cut after "
+        "recording?): whether the plates were zeroed cannot be checked from "
+        "those frames. urdf2dyn subtracts no baseline: make sure the plates were "
+        "zeroed in the capture software, or set ZERO to frames the file holds "
+        "with nobody on the plates (0, 0 if there are none)"]
 
 
 def test_a_zero_range_outside_the_files_frames_is_read_when_strict():
