@@ -136,3 +136,23 @@ def test_a_header_scale_whose_sign_disagrees_with_point_scale_is_refused(tmp_pat
     with pytest.raises(C.MotionError, match=r"header_says_float.c3d: the header's scale "
                        r"factor -0.1 \(floats\) and POINT:SCALE 0.1 \(integers\) disagree"):
         C.read_c3d(str(path))
+
+
+def test_an_analog_only_file_without_analog_rate_takes_the_headers_frame_rate(tmp_path):
+    """Kistler's file has no markers and POINT:RATE 0; the header's frame rate (words 11-12)
+    is 60 Hz and its word 10 says 10 samples a frame. Without ANALOG:RATE the file was
+    refused ('... and POINT:RATE 0 do not agree on a rate'). The c3d package reads it at
+    10 x 60 = 600 Hz with the vendor's channels; so are its plates read: as from the vendor's
+    file."""
+    source = os.path.join(DATA, "Kistler.c3d")
+    path = renamed(tmp_path, source, "ANALOG", "RATE", "RATX")
+    _, analog, rate = c3dpkg_reading(path)
+    _, original_analog, original_rate = c3dpkg_reading(source)
+    assert rate == original_rate == 600.0
+    np.testing.assert_array_equal(analog, original_analog)
+    mine, vendor = quiet_read(path, rate="analog"), quiet_read(source, rate="analog")
+    assert len(mine.plates) == len(vendor.plates) == 2
+    for a, b in zip(mine.plates, vendor.plates):
+        np.testing.assert_array_equal(a.time, b.time)
+        np.testing.assert_array_equal(a.force, b.force)
+        np.testing.assert_array_equal(a.cop, b.cop)

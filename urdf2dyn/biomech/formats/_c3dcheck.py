@@ -337,7 +337,8 @@ def with_neutral_calibration(path, absent):
       removes them from what ezc3d read and leaves the channels unused.
     * "RATE": ANALOG:RATE, the header's analog samples a frame (word 10, "the number of
       analog measurements per 3D frame" of the User Guide's analog data storage) times
-      POINT:RATE, as the c3d package reads such a file. ezc3d lays the frames out from
+      POINT:RATE (the header's frame rate where that is 0), as the c3d package reads such a
+      file. ezc3d lays the frames out from
       ANALOG:RATE alone: without it, with no analog sample, and the markers after the first
       frame are read from the analog bytes. This is the file's own rate.
     * "POINT:SCALE": the header's scale factor, its copy of POINT:SCALE (the c3d package reads
@@ -392,14 +393,16 @@ def _analog_additions(data, groups, values, absent, proc, source):
     if (analog, "RATE") not in values and channels:
         measurements, samples = struct.unpack("<H", data[4:6])[0], struct.unpack("<H",
                                                                                    data[18:20])[0]
-        point_rate = _float_value(data, values.get((point, "RATE")), proc)
+        # an analog-only file may have POINT:RATE 0 (Kistler's): the header's frame rate
+        point_rate = (_float_value(data, values.get((point, "RATE")), proc)
+                      or _header_rate(data, proc))
         if samples == 0 or samples * channels != measurements or not point_rate > 0:
             raise MotionError(f"{source}: ANALOG:RATE is missing, and the header's "
                               f"{measurements} analog measurements a frame, {samples} samples "
                               f"a frame (words 3 and 10), {channels} channels (ANALOG:USED) "
-                              f"and POINT:RATE {point_rate:g} do not agree on a rate: the "
-                              "frames cannot be laid out to read the markers; re-export the "
-                              "trial from the capture software")
+                              f"and frame rate {point_rate:g} (POINT:RATE, else the header's) "
+                              "do not agree on a rate: the frames cannot be laid out to read "
+                              "them; re-export the trial from the capture software")
         added.append((analog, "RATE", 4, [point_rate * samples]))
     return added
 
@@ -416,6 +419,13 @@ def _neutral_values(name, analog, values, channels):
     value = 1.0 if name == "SCALE" else 0
     return (analog, name + (str(k) if k > 1 else ""), 4 if name == "SCALE" else 2,
             [value] * max(0, channels - listed))
+
+
+def _header_rate(data, proc):
+    """The header's frame rate (words 11-12), 0 where it is not a finite number."""
+    raw = data[20:24] if proc != _DEC else data[22:24] + data[20:22]
+    rate = struct.unpack("<f", raw)[0] / (4.0 if proc == _DEC else 1.0)
+    return rate if math.isfinite(rate) else 0.0
 
 
 def _header_scale(data, proc):
