@@ -1593,7 +1593,10 @@ class Model:
         threads : int, optional
             The frames are cut into this many contiguous segments solved in parallel, each
             started at ``q0`` and warm-started within it (default: urdf2dyn.get_num_threads()).
-            One thread reproduces OpenSim's frame-to-frame warm start exactly.
+            One thread reproduces OpenSim's frame-to-frame warm start exactly; a later
+            segment whose first frame, fitted again from the previous frame's fit, lands
+            elsewhere (another minimum) is fitted again from there, so threads give the
+            one-thread motion.
         couplers : bool
             Hold the model's coordinate couplers (``model.couplers``, an .osim's enforced
             CoordinateCouplerConstraints, dependent = scale x f(independent)) through the fit,

@@ -1,6 +1,8 @@
 /* u2d_batch.c: the one loop over samples, and its threads. Each algorithm is called
  * through a few-line adapter that finds sample s in the argument arrays. */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #define U2D_PORT_THREADS
 #include "model/u2d_port.h"
 #include "batch/u2d_batch.h"
@@ -394,6 +396,56 @@ static void *run_ik_segment(void *arg)
     return NULL;
 }
 
+/* A segment's first frame, fitted from q0, can land in another minimum than the previous
+ * frame's fit reaches when it warm-starts it (one thread, OpenSim's IK): an arm that the
+ * markers barely hold turned over (Pose2Sim's Body25b demo: arm_flex_l 108 deg away from
+ * OpenSim, with larger marker errors). At each seam, in order, the first frame is fitted again
+ * from the previous frame's fit; where that differs from the segment's own start by more than
+ * U2D_IK_SEAM (rad or m; a quaternion that only changed sign counts as a difference, which
+ * costs time, not accuracy), the segment is fitted again from there, on this thread. The
+ * result is then the one thread's; a seam that agrees costs one frame. */
+#define U2D_IK_SEAM 1e-6
+
+static u2d_status join_ik_seams(ik_segment *seg, size_t nt, size_t *bad)
+{
+    const u2d_model *m = seg[0].m;
+    const u2d_ik_problem *p = seg[0].p;
+    const size_t nk = (size_t)p->nmarker, ntask = (size_t)p->ntask, nq = (size_t)m->nq;
+    u2d_work *w = u2d_work_new(m);
+    u2d_ik_work *iw = u2d_ik_work_new(m, p->nmarker);
+    double *q = malloc(sizeof(double) * (nq ? nq : 1));
+    double *err = malloc(sizeof(double) * (nk ? nk : 1));
+    u2d_status st = U2D_ERR_NOMEM;
+    if (!w || !iw || !q || !err) goto done;
+    st = U2D_OK;
+    for (size_t t = 1; t < nt && st == U2D_OK; t++) {
+        size_t b = seg[t].begin;
+        u2d_ik_report report;
+        memcpy(q, seg[t].q + nq * (b - 1), sizeof(double) * nq);
+        st = u2d_ik_frame(m, w, iw, p, seg[t].target + 3 * nk * b,
+                          seg[t].task_value + ntask * b, q, err, &report);
+        if (st != U2D_OK) {
+            *bad = b;
+            break;
+        }
+        int same = 1;
+        for (size_t i = 0; i < nq && same; i++)
+            same = fabs(q[i] - seg[t].q[nq * b + i]) <= U2D_IK_SEAM;
+        if (same) continue;
+        size_t failed = 0;
+        st = u2d_ik_solve(m, w, iw, p, seg[t].end - b, seg[t].target + 3 * nk * b,
+                          seg[t].task_value + ntask * b, seg[t].q + nq * (b - 1),
+                          seg[t].q + nq * b, seg[t].err + nk * b, seg[t].report + b, &failed);
+        if (st != U2D_OK) *bad = b + failed;
+    }
+done:
+    free(err);
+    free(q);
+    u2d_ik_work_free(iw);
+    u2d_work_free(w);
+    return st;
+}
+
 u2d_status u2d_batch_ik(const u2d_model *m, const u2d_ik_problem *p, size_t nframe,
                         int nthreads, const double *target, const double *task_value,
                         const double *q0, double *q, double *err, u2d_ik_report *report,
@@ -430,6 +482,7 @@ u2d_status u2d_batch_ik(const u2d_model *m, const u2d_ik_problem *p, size_t nfra
             st = seg[t].status;
             *bad = seg[t].bad;
         }
+    if (st == U2D_OK && nt > 1) st = join_ik_seams(seg, nt, bad);
     free(seg);
     free(tid);
     free(started);
