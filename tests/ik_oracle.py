@@ -183,6 +183,26 @@ def build_case(folder, urdf, nframe=60, noise=0.002, seed=20, markers_per_link=3
                 task)
 
 
+def clamp_urdf_limits(case):
+    """Clamp, in the case's .osim, every coordinate to its URDF joint limit (what urdf2dyn's
+    IK of the URDF keeps, model.clamped_ranges), its default value brought inside (OpenSim
+    refuses a clamped coordinate whose default lies outside its range, as q = 0 does for
+    arm7's joint4); returns the clamped ranges."""
+    import opensim as osim
+    limits = urdf2dyn.load(case.urdf).clamped_ranges
+    path = os.path.join(case.folder, "model.osim")
+    model = osim.Model(path)
+    coordinates = model.updCoordinateSet()
+    for name, (lower, upper) in limits.items():
+        c = coordinates.get(name)
+        c.setDefaultValue(float(np.clip(c.getDefaultValue(), lower, upper)))
+        c.setDefaultClamped(True)
+    model.finalizeConnections()
+    model.initSystem()
+    model.printToXML(path)
+    return dict(limits)
+
+
 def run_opensim(setup):
     """Run OpenSim's IK tool on a setup file (in its folder); returns seconds taken."""
     import opensim as osim

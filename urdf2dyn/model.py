@@ -598,7 +598,7 @@ class Model:
         #: OpenSim coordinates in q order: {name: Coordinate} (read-only); empty for a URDF.
         self.coordinates: Mapping[str, Coordinate] = MappingProxyType({})
         # what inverse kinematics respects (urdf2dyn.biomech.ik.run_setup): set from an
-        # .osim's coordinates below, empty for a URDF until given
+        # .osim's coordinates below; a URDF's clamped ranges are its joint limits
         self.default_q = None
         self.locked_coordinates = {}
         self.clamped_ranges = {}
@@ -621,6 +621,7 @@ class Model:
         self.coordinate_set_order: tuple[str, ...] = ()
         self._opensim = info is not None
         if info is None:
+            self.clamped_ranges = _joint_limit_ranges(self)
             return
         # joint by joint: the coordinates name q and v alike where a joint has as many
         # speeds as positions; a floating root added by floating_base (7 q, 6 v) keeps its
@@ -699,7 +700,8 @@ class Model:
     @property
     def clamped_ranges(self) -> Mapping[str, tuple[float, float]]:
         """{coordinate: (lower, upper)} inverse kinematics keeps in range (read-only; assign a
-        dict)."""
+        dict): an .osim's clamped coordinates, a URDF's (MJCF's) revolute and prismatic joint
+        limits."""
         return self._clamped_ranges
 
     @clamped_ranges.setter
@@ -2037,6 +2039,18 @@ def _unwound(model, q, held):
                 and np.allclose(rot, pose[1], rtol=0, atol=1e-9)):
             q = trial
     return q
+
+
+def _joint_limit_ranges(model):
+    """{coordinate: (lower, upper)} of a URDF's (or MJCF's) revolute and prismatic joints
+    with a <limit> whose lower bound is below its upper one: the joint's stops, which
+    inverse kinematics keeps, as OpenSim's IK keeps a clamped coordinate in its range (an
+    angle beyond them is no pose of that robot, whatever the markers say). A limit with
+    lower = upper (a <limit> without lower and upper reads 0, 0) is left out: it would hold
+    the joint still, which such a file rarely means."""
+    return {j.name: (float(j.limit[0]), float(j.limit[1])) for j in model.joints
+            if j.type in ("revolute", "prismatic") and j.nq == 1 and j.limit is not None
+            and j.limit[0] < j.limit[1] and j.name in model.q_names}
 
 
 def _hard_ranges(model):

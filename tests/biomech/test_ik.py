@@ -38,6 +38,7 @@ from urdf2dyn.biomech.formats import read_opensim
 from urdf2dyn.biomech.formats.ik_setup import IKSetupError, read_ik_setup
 from urdf2dyn.biomech.markers import Markers
 from urdf2dyn.bundled import data_path
+from urdf2dyn.markers import read_markers
 from urdf2dyn.markers import Marker, read_markers
 from urdf2dyn.warn import Urdf2dynWarning
 
@@ -240,10 +241,13 @@ def test_equals_opensim_ik_tool(arm7_case, tmp_path):
 
 def test_cli_ik_setup(tmp_path_factory, tmp_path, capsys):
     """urdf2dyn ik --setup with --model URDF --markers CSV: a URDF has no default pose but
-    q = 0, so the case starts there (OpenSim starts at the .osim's default pose)."""
+    q = 0, so the case starts there (OpenSim starts at the .osim's default pose). The motion
+    from q = 0 takes joints 4 and 6 beyond the URDF's limits, which bind the URDF's fit: the
+    oracle's .osim has them clamped too."""
     pytest.importorskip("opensim")
     case = ik_oracle.build_case(os.fspath(tmp_path_factory.mktemp("ik_cli")),
                                 data_path("arm7.urdf"), nframe=40, from_zero=True, seed=3)
+    ik_oracle.clamp_urdf_limits(case)
     ik_oracle.run_opensim(case.setup)
     out = tmp_path / "cli.mot"
     status = cli.main(["ik", "--setup", case.setup, "--model", case.urdf,
@@ -255,10 +259,34 @@ def test_cli_ik_setup(tmp_path_factory, tmp_path, capsys):
     model = urdf2dyn.load(case.urdf)
     ours = read_opensim(out, model=model)
     q_theirs = theirs.q[:, [theirs.names.index(n) for n in model.q_names]]
+    for name, (lower, upper) in model.clamped_ranges.items():
+        k = model.q_names.index(name)
+        assert np.all((ours.q[:, k] >= lower - 1e-9) & (ours.q[:, k] <= upper + 1e-9)), name
+    # joint4 at its stop holds the arm straight, where joints 3 and 5 turn about one axis:
+    # a bound there is a weak oracle (docs/ik.rst), both fits reach the same objective and
+    # the coordinates differ by up to 0.52 deg RMS, 2.09 deg at most (joint3). So the test
+    # is the objective (ours no higher than OpenSim's in any frame); coordinates only bounded.
+    model.markers = read_markers(case.markers_csv, model)
+    data = ik_oracle.read_trc(os.path.join(case.folder, "markers.trc"))
+    cost = [_weighted_cost(model, q, data, case.weights) for q in (ours.q, q_theirs)]
+    assert np.all(cost[0] <= cost[1] * (1 + 1e-6) + 1e-10), np.max(cost[0] - cost[1])
     d = np.degrees(ours.q - q_theirs)
-    assert np.sqrt(np.mean(d ** 2, axis=0)).max() < 0.1 and np.abs(d).max() < 0.5
+    assert np.sqrt(np.mean(d ** 2, axis=0)).max() < 1.0 and np.abs(d).max() < 3.0
     cli_err = ik_oracle.read_errors(os.fspath(tmp_path / "case_ik_marker_errors.sto"))
     assert np.all(cli_err[:, 2] <= errors[:, 2] + 1e-4)
+
+
+def _weighted_cost(model, q, data, weights):
+    """(N,) OpenSim's IK objective at q: the weighted sum of squared marker errors over the
+    markers present (model.markers placed by forward kinematics)."""
+    pos, rot = model.forward_kinematics(q)
+    cost = np.zeros(len(q))
+    for m in model.markers:
+        link = model.link_names.index(m.link)
+        where = pos[:, link] + rot[:, link] @ np.asarray(m.position)
+        e = np.sum((where - data.xyz[:, data.labels.index(m.name)]) ** 2, axis=1)
+        cost += weights[m.name] * np.where(np.isfinite(e), e, 0.0)
+    return cost
 
 
 def test_cli_errors_are_one_line(tmp_path, capsys):

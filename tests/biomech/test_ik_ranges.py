@@ -26,7 +26,7 @@ from urdf2dyn.biomech import ik
 from urdf2dyn.biomech.formats import read_opensim
 from urdf2dyn.biomech.trajectory import angle_columns
 from urdf2dyn.bundled import data_path
-from urdf2dyn.markers import Marker
+from urdf2dyn.markers import Marker, read_markers
 from urdf2dyn.warn import Urdf2dynWarning
 
 import ik_oracle
@@ -114,8 +114,9 @@ def test_a_trial_on_markers_says_it_too(arm7_ranges):
 
 
 def test_a_urdf_models_joint_limits_are_not_said(arm7_ranges):
-    """A URDF model has no CoordinateSet: its joint limits do not bind its IK (the ranges
-    given do) and nothing is said of them, as before."""
+    """A URDF model's joint limits bind its IK (the test below) but are not said about: a
+    frame at a joint's stop is a pose of that robot, as a clamped coordinate at its bound is
+    in OpenSim, which says nothing either."""
     case = arm7_ranges
     model = ik_oracle.urdf_model(case)
     assert not model.coordinates
@@ -123,6 +124,40 @@ def test_a_urdf_models_joint_limits_are_not_said(arm7_ranges):
         warnings.simplefilter("always")
         ik.run_setup(case.setup, model=model, output="")
     assert not [w for w in said if "leaves its range" in str(w.message)]
+
+
+URDF_STOP = ("arm7_joint2", -1.7628, 1.7628)        # arm7.urdf's <limit> of that joint
+
+
+def test_a_urdf_models_joint_limits_bind_its_ik_as_opensims_clamped_range(tmp_path):
+    """The URDF's revolute <limit> is the joint's stop: urdf2dyn's IK of the URDF itself
+    (no ranges given) keeps arm7_joint2 within it although the markers pull beyond both
+    ends. Oracle: OpenSim 4.6's IK tool on the same arm exported to .osim with that
+    coordinate clamped to the URDF's limit, same markers and setup: the same motion within
+    the arm7 oracle's tolerance (0.1 deg RMS, 0.5 deg max), the stop reached at both ends.
+    Before, the URDF's limits did not bind and joint2 followed the markers past them."""
+    pytest.importorskip("opensim")
+    name, lower, upper = URDF_STOP
+    case = ik_oracle.build_case(os.fspath(tmp_path), data_path("arm7.urdf"), nframe=100,
+                                clamp=URDF_STOP)
+    ik_oracle.run_opensim(case.setup)
+    osim_model = urdf2dyn.load(os.path.join(case.folder, "model.osim"))
+    theirs = read_opensim(os.path.join(case.folder, "opensim_ik.mot"), model=osim_model)
+    model = urdf2dyn.load(case.urdf)                    # the URDF as a user loads it
+    model.markers = read_markers(case.markers_csv, model)
+    model.default_q = np.array(case.default_q, dtype=float)
+    k = model.q_names.index(name)
+    q_theirs = theirs.q[:, [theirs.names.index(n) for n in model.q_names]]
+    assert np.isclose(q_theirs[:, k], lower).any() and np.isclose(q_theirs[:, k], upper).any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        q = ik.run_setup(case.setup, model=model, output="").motion.q
+    assert np.all((q[:, k] >= lower) & (q[:, k] <= upper)), (q[:, k].min(), q[:, k].max())
+    assert np.isclose(q[:, k], lower).any() and np.isclose(q[:, k], upper).any()
+    d = np.degrees(q - q_theirs)
+    print(f"\narm7 URDF stop: ours - OpenSim RMS <= {np.sqrt(np.mean(d ** 2, axis=0)).max():.2e}"
+          f" deg, max {np.abs(d).max():.2e} deg")
+    assert np.sqrt(np.mean(d ** 2, axis=0)).max() < 0.1 and np.abs(d).max() < 0.5
 
 
 def _gait2392(folder):

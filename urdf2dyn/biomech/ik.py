@@ -19,7 +19,8 @@ Differences from OpenSim's IK tool, written down:
 * a marker task for a marker the model or the file lacks is warned about and skipped, as
   OpenSim does;
 * ranges bind as in OpenSim (clamped coordinates only, locked ones held), but an unclamped
-  coordinate that the fit takes beyond its range is warned about (OpenSim says nothing).
+  coordinate that the fit takes beyond its range is warned about (OpenSim says nothing); a
+  URDF's joint limits bind as clamped ranges (model.clamped_ranges).
 """
 from __future__ import annotations
 
