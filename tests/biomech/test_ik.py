@@ -235,7 +235,7 @@ def test_equals_opensim_ik_tool(arm7_case, tmp_path):
     # what was written: OpenSim's .mot (degrees) and its marker-error report
     mot = read_opensim(tmp_path / "ours.mot", model=model)
     assert mot.meta["in_degrees"] and np.allclose(mot.q, res.motion.q, atol=1e-12)
-    ours_err = ik_oracle.read_errors(os.fspath(tmp_path / "case_ik_marker_errors.sto"))
+    ours_err = ik_oracle.read_errors(os.fspath(tmp_path / "ours_urdf2dyn_marker_errors.sto"))
     assert np.allclose(ours_err[:, 2], res.solution.rms)
 
 
@@ -272,7 +272,7 @@ def test_cli_ik_setup(tmp_path_factory, tmp_path, capsys):
     assert np.all(cost[0] <= cost[1] * (1 + 1e-6) + 1e-10), np.max(cost[0] - cost[1])
     d = np.degrees(ours.q - q_theirs)
     assert np.sqrt(np.mean(d ** 2, axis=0)).max() < 1.0 and np.abs(d).max() < 3.0
-    cli_err = ik_oracle.read_errors(os.fspath(tmp_path / "case_ik_marker_errors.sto"))
+    cli_err = ik_oracle.read_errors(os.fspath(tmp_path / "cli_urdf2dyn_marker_errors.sto"))
     assert np.all(cli_err[:, 2] <= errors[:, 2] + 1e-4)
 
 
@@ -471,14 +471,14 @@ def test_results_directory_as_opensim(tmp_path, capsys):
             assert cli.main(["ik", "--setup", os.fspath(folder / "setup.xml")]) == 0
         runs[who] = (folder, _written(folder, before))
     printed = capsys.readouterr().out
-    assert runs["ours"][1] == runs["opensim"][1] == sorted(
-        [os.path.join("Results", "walk_ik.mot"),
-         os.path.join("Results", "subject01_ik_marker_errors.sto")])
+    theirs_errors = os.path.join("Results", "subject01_ik_marker_errors.sto")
+    ours_errors = os.path.join("Results", "walk_ik_urdf2dyn_marker_errors.sto")
+    assert runs["opensim"][1] == sorted([os.path.join("Results", "walk_ik.mot"), theirs_errors])
+    assert runs["ours"][1] == sorted([os.path.join("Results", "walk_ik.mot"), ours_errors])
     for name in runs["ours"][1]:                    # the paths written, as the summary says
         assert os.fspath(runs["ours"][0] / name) in printed
-    errors = os.path.join("Results", "subject01_ik_marker_errors.sto")
-    ours = ik_oracle.read_errors(os.fspath(runs["ours"][0] / errors))
-    theirs = ik_oracle.read_errors(os.fspath(runs["opensim"][0] / errors))
+    ours = ik_oracle.read_errors(os.fspath(runs["ours"][0] / ours_errors))
+    theirs = ik_oracle.read_errors(os.fspath(runs["opensim"][0] / theirs_errors))
     assert np.allclose(ours[:, 0], theirs[:, 0]) and len(ours) == 7
     assert np.all(ours[:, 2] <= theirs[:, 2] + 1e-4)
 
@@ -1228,36 +1228,42 @@ def test_setup_task_set_from_file(tmp_path):
         read_ik_setup(folder / "by_file.xml")
 
 
-def test_an_unnamed_setup_writes_opensims_marker_errors_name(tmp_path):
-    """A Setup_IK.xml whose <InverseKinematicsTool> has no name (as a user writes one by
-    hand): OpenSim's IK tool writes its marker errors as _ik_marker_errors.sto (the tool's
-    empty name); urdf2dyn wrote ik_ik_marker_errors.sto, which a script reading OpenSim's
-    output does not find. Oracle: OpenSim's IK tool on the same setup, in its own folder."""
+def test_opensims_marker_errors_survive_our_run_in_the_same_folder(tmp_path):
+    """OpenSim's IK tool and urdf2dyn ik run on one setup in one folder (a user comparing the
+    two): OpenSim 4.6 writes its marker errors as <tool name>_ik_marker_errors.sto
+    (_ik_marker_errors.sto for a setup without a name, as a user writes one by hand);
+    urdf2dyn wrote the same name and overwrote OpenSim's report. Ours is named after our
+    motion, <motion>_urdf2dyn_marker_errors.sto, and OpenSim's stays as it wrote it. Oracle:
+    the files OpenSim's tool writes on that setup."""
     import gzip
     import shutil
     pytest.importorskip("opensim")
     src = os.path.join(DATA, "leg39")
     text = open(os.path.join(src, "leg39_swing_short_IK_Setup.xml")).read()
-    text = text.replace('<InverseKinematicsTool name="leg39_IKTool">', "<InverseKinematicsTool>")
-    assert "<InverseKinematicsTool>" in text
-    made = {}
-    for who in ("opensim", "urdf2dyn"):
-        folder = tmp_path / who
+    unnamed = text.replace('<InverseKinematicsTool name="leg39_IKTool">',
+                           "<InverseKinematicsTool>")
+    assert "<InverseKinematicsTool>" in unnamed
+    for setup_text, theirs_name in ((unnamed, "_ik_marker_errors.sto"),
+                                    (text, "leg39_IKTool_ik_marker_errors.sto")):
+        folder = tmp_path / theirs_name.replace(".", "_")
         folder.mkdir()
         shutil.copy(os.path.join(src, "leg39_swing_short.trc"), folder)
         (folder / "leg39.osim").write_bytes(gzip.decompress(
             open(os.path.join(src, "leg39.osim.gz"), "rb").read()))
-        (folder / "setup.xml").write_text(text)
+        (folder / "setup.xml").write_text(setup_text)
         before = set(os.listdir(folder))
-        if who == "opensim":
-            ik_oracle.run_opensim(os.fspath(folder / "setup.xml"))
-        else:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", Urdf2dynWarning)
-                ik.run_setup(os.fspath(folder / "setup.xml"))
-        made[who] = sorted(set(os.listdir(folder)) - before - {"opensim.log"})
-    assert "_ik_marker_errors.sto" in made["opensim"]
-    assert made["urdf2dyn"] == made["opensim"]
+        ik_oracle.run_opensim(os.fspath(folder / "setup.xml"))
+        made = sorted(set(os.listdir(folder)) - before - {"opensim.log"})
+        assert theirs_name in made, made
+        theirs = (folder / theirs_name).read_bytes()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Urdf2dynWarning)
+            res = ik.run_setup(os.fspath(folder / "setup.xml"),
+                               output=os.fspath(folder / "ours.mot"))
+        assert (folder / theirs_name).read_bytes() == theirs
+        ours = folder / "ours_urdf2dyn_marker_errors.sto"
+        assert res.written == (os.fspath(folder / "ours.mot"), os.fspath(ours))
+        assert np.allclose(ik_oracle.read_errors(os.fspath(ours))[:, 2], res.solution.rms)
 
 
 def _published_from_file_case(osim, tmp_path):

@@ -5,7 +5,9 @@ frame with OpenSim's semantics (urdf2dyn.markers.inverse_kinematics, in the C co
 returns the coordinates as a :class:`~urdf2dyn.biomech.Trajectory` beside OpenSim's per-frame
 marker report. :func:`run_setup` runs an OpenSim ``Setup_IK.xml`` unchanged (what
 ``urdf2dyn ik --setup`` does) and writes its ``output_motion_file`` as OpenSim does (a .mot
-in degrees) and, with ``report_errors``, ``<name>_ik_marker_errors.sto``.
+in degrees) and, with ``report_errors``, its marker errors as
+``<motion>_urdf2dyn_marker_errors.sto`` (``<motion>``: the output motion's name without
+.mot), a name OpenSim's tool (``<tool name>_ik_marker_errors.sto``) never writes.
 
 Differences from OpenSim's IK tool, written down:
 
@@ -61,7 +63,7 @@ class IKResult:
     written: tuple[str, ...] = ()
 
     def errors_table(self) -> tuple[list[str], NDArray[np.float64]]:
-        """OpenSim's ``_ik_marker_errors.sto`` columns: total_squared_error,
+        """The columns of OpenSim's ``_ik_marker_errors.sto``: total_squared_error,
         marker_error_RMS, marker_error_max (m², m, m) per frame."""
         s = self.solution
         return (["total_squared_error", "marker_error_RMS", "marker_error_max"],
@@ -695,12 +697,15 @@ def _results_directory(s):
 
 
 def _errors_path(out, s, given=False):
-    """Where the marker errors go: OpenSim's IK tool writes ``<name>_ik_marker_errors.sto``
-    in the setup's results_directory; beside the output motion when it was given instead of
-    the setup's (``given``). A tool without a name writes ``_ik_marker_errors.sto``, as
-    OpenSim's does."""
+    """Where the marker errors go: the setup's results_directory, as OpenSim's IK tool
+    writes them, or beside the output motion when it was given instead of the setup's
+    (``given``). The name is the motion's, ``<motion>_urdf2dyn_marker_errors.sto``, and not
+    OpenSim's ``<tool name>_ik_marker_errors.sto``: a user who runs both on one setup in one
+    folder keeps both reports (the two names never meet: the words before
+    ``_marker_errors.sto`` end in ``urdf2dyn`` in ours, ``_ik`` in OpenSim's)."""
     folder = os.path.dirname(os.path.abspath(out)) if given else _results_directory(s)
-    return os.path.join(folder, f"{s.name or ''}_ik_marker_errors.sto")
+    motion = os.path.splitext(os.path.basename(out))[0]
+    return os.path.join(folder, f"{motion}_urdf2dyn_marker_errors.sto")
 
 
 def _write(out, result, model, s, errors):

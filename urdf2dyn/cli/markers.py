@@ -110,7 +110,9 @@ def add_ik_parser(sub):
                        description="Fit the model's markers to a marker file frame by frame "
                        "(OpenSim's IK: marker weights, coordinate tasks, locked coordinates, "
                        "clamped ranges, missing markers skipped) as the setup file says, and "
-                       "write its output motion (.mot, degrees) and marker errors.")
+                       "write its output motion (.mot, degrees) and marker errors "
+                       "(MOTION_urdf2dyn_marker_errors.sto: not OpenSim's name, so a run of "
+                       "both in one folder keeps both).")
     k.add_argument("--setup", required=True, help="OpenSim IK setup file (Setup_IK.xml)")
     k.add_argument("-o", "--output", help=".mot to write (default: the setup's "
                                           "output_motion_file)")
