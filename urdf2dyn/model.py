@@ -2045,12 +2045,16 @@ def _joint_limit_ranges(model):
     """{coordinate: (lower, upper)} of a URDF's (or MJCF's) revolute and prismatic joints
     with a <limit> whose lower bound is below its upper one: the joint's stops, which
     inverse kinematics keeps, as OpenSim's IK keeps a clamped coordinate in its range (an
-    angle beyond them is no pose of that robot, whatever the markers say). A limit with
-    lower = upper (a <limit> without lower and upper reads 0, 0) is left out: it would hold
-    the joint still, which such a file rarely means."""
+    angle beyond them is no pose of that robot, whatever the markers say). Left out: a limit
+    with lower = upper (a <limit> without lower and upper reads 0, 0), which would hold the
+    joint still, what such a file rarely means; and a revolute range of a whole turn or more
+    (HuMoD's [-pi, pi] on its Euler-angle chains), which allows every pose of the joint: as
+    a bound it only stops the fit from turning the angle round, and traps it there (HuMoD's
+    human from q = 0: 63 mm marker RMS instead of OpenSim's 3.3 mm, test_ik_ranges.py)."""
     return {j.name: (float(j.limit[0]), float(j.limit[1])) for j in model.joints
             if j.type in ("revolute", "prismatic") and j.nq == 1 and j.limit is not None
-            and j.limit[0] < j.limit[1] and j.name in model.q_names}
+            and j.limit[0] < j.limit[1] and j.name in model.q_names
+            and not (j.type == "revolute" and j.limit[1] - j.limit[0] >= 2 * math.pi - 1e-6)}
 
 
 def _hard_ranges(model):

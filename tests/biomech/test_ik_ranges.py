@@ -258,3 +258,32 @@ def test_clamped_results_lie_in_their_ranges(r2, targets, r1, r2_, q0, threads):
     q = np.atleast_2d(sol.q)
     assert np.all((q[:, 0] >= r1[0]) & (q[:, 0] <= r1[1]))
     assert np.all((q[:, 1] >= r2_[0]) & (q[:, 1] <= r2_[1]))
+
+
+def test_a_urdf_range_of_a_whole_turn_does_not_bind(tmp_path):
+    """HuMoD's human URDF gives its Euler-angle chains (shoulders, hips, spine) revolute
+    limits of [-pi, pi]: every pose of the joint, so no stop. As bounds they trapped the fit
+    started where a URDF starts (q = 0) at +-pi, where an angle must turn round to reach
+    the pose (56 mm marker RMS instead of 5 mm); they are not clamped ranges, the narrower
+    limits are. Oracle: OpenSim 4.6's IK tool on the human exported to .osim (ranges
+    unclamped, started at its default pose, near the first frame's), same markers and
+    setup: from frame 10 on (a start at q = 0 costs the first frames, bounds or not), our
+    marker RMS no larger than OpenSim's."""
+    pytest.importorskip("opensim")
+    urdf = data_path("humod_subject_a.urdf")
+    model = urdf2dyn.load(urdf)
+    turns = [j.name for j in model.joints if j.type == "revolute" and j.limit is not None
+             and j.limit[1] - j.limit[0] >= 2 * np.pi - 1e-6]
+    case = ik_oracle.build_case(os.fspath(tmp_path), urdf, nframe=40, gaps=False)
+    ik_oracle.run_opensim(case.setup)
+    theirs = ik_oracle.read_errors(os.path.join(case.folder, "case_ik_marker_errors.sto"))
+    model.markers = read_markers(case.markers_csv, model)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        res = ik.run_setup(case.setup, model=model, output="")
+    print(f"\nHuMoD, URDF limits, frames 10..: marker RMS ours "
+          f"{1e3 * res.solution.rms[10:].mean():.2f} mm, OpenSim {1e3 * theirs[10:, 2].mean():.2f}"
+          " mm")
+    assert np.all(res.solution.rms[10:] <= theirs[10:, 2] + 1e-4)
+    assert len(turns) > 6 and not set(turns) & set(model.clamped_ranges)
+    assert model.clamped_ranges                                     # the narrower ones bind
