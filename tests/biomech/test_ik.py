@@ -447,8 +447,8 @@ def test_results_directory_as_opensim(tmp_path, capsys):
     """The published Gait2392 IK setup with results_directory "Results" and the output motion
     in it (as Hamner's published Setup_IK.xml has them), run from a fresh folder: OpenSim's IK
     tool creates the results directory and writes the marker errors there; urdf2dyn ik
-    --setup writes the same files at the same places (before, it refused the missing folder
-    and put the errors beside the motion). OpenSim 4.6 creates the folder only after writing
+    --setup writes the motion and its marker errors at the same places, the errors under our
+    own name (before, it refused the missing folder and put the errors beside the motion). OpenSim 4.6 creates the folder only after writing
     the motion, so its first run in a fresh folder loses the motion ("failed to open"): it
     runs here with the folder made, ours without."""
     osim = pytest.importorskip("opensim")
