@@ -200,6 +200,55 @@ static void scan_tags(const char *text, tag_scan *sc)
     }
 }
 
+/* ---- a bare '&' -------------------------------------------------------------------
+ * XML wants '&amp;' for the character, but exported models carry it bare in text ("Smith,
+ * C. R., & Thelen, D. G." in OpenSim-JAM's credits). OpenSim 4.6 loads such a file (it
+ * drops the character), Mini-XML refuses the whole file: the text is copied with each bare
+ * '&' made '&amp;' (the character kept, as the author meant it), and each is noted. Comments, CDATA, declarations and directives keep theirs. */
+
+/* Whether p (just past an '&') continues a reference: "&name;", "&#38;" or "&#x26;". */
+static int is_reference(const char *p)
+{
+    const char *q = p;
+    if (*q == '#') q++;
+    for (; (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9');
+         q++) {}
+    return q > p + (*p == '#') && *q == ';';
+}
+
+/* The number of bare '&' in text (noting each, with its line, when notes is not NULL);
+ * with out not NULL, the text with each of them written '&amp;' (out has room for it). */
+static size_t bare_ampersands(const char *text, char *out, tag_scan *notes)
+{
+    static const struct { const char *open, *close; } raw[] = {
+        {"<!--", "-->"}, {"<![CDATA[", "]]>"}, {"<?", "?>"}, {"<!", ">"}};
+    size_t count = 0;
+    int line = 1;
+    for (const char *p = text; *p;) {
+        const char *from = p;
+        for (size_t k = 0; k < sizeof raw / sizeof raw[0] && from == p; k++)
+            if (strncmp(p, raw[k].open, strlen(raw[k].open)) == 0)
+                p = skip_past(p + strlen(raw[k].open), raw[k].close, &line);
+        if (p != from) {
+            if (out) { memcpy(out, from, (size_t)(p - from)); out += p - from; }
+            continue;
+        }
+        if (*p == '&' && !is_reference(p + 1)) {
+            count++;
+            if (notes)
+                scan_note(notes, line, "a bare '&' must be written &amp; in XML%.*s; read as "
+                          "the character '&' (OpenSim loads it too)", "", 0);
+            if (out) { memcpy(out, "&amp;", 5); out += 5; }
+        } else if (out) {
+            *out++ = *p;
+        }
+        line += *p == '\n';
+        p++;
+    }
+    if (out) *out = '\0';
+    return count;
+}
+
 /* ---- each tag's place: its line and its preorder index ------------------------------
  * The document (the synthetic top element) owns one table with an entry per tag node in
  * preorder; each node's user data points at its entry. The index (ordinal) names an
@@ -282,12 +331,22 @@ u2d_xml *u2d_xml_load(const char *text, char err[U2D_ERRLEN], u2d_xml_note_fn no
         snprintf(err, U2D_ERRLEN, "out of memory while reading XML");
         return NULL;
     }
-    if (!xml_parse(top, text, err)) {
+    tag_scan sc = {NULL, 0, 0, 0, note, ctx};
+    size_t bare = bare_ampersands(text, NULL, &sc);
+    char *escaped = bare ? malloc(strlen(text) + 4 * bare + 1) : NULL;
+    if (bare && !escaped) {
+        snprintf(err, U2D_ERRLEN, "out of memory while reading XML");
+        mxmlDelete(top);
+        return NULL;
+    }
+    if (escaped) bare_ampersands(text, escaped, NULL);
+    int parsed = xml_parse(top, escaped ? escaped : text, err) != NULL;
+    free(escaped);
+    if (!parsed) {
         if (!err[0]) snprintf(err, U2D_ERRLEN, "invalid XML");
         mxmlDelete(top);
         return NULL;
     }
-    tag_scan sc = {NULL, 0, 0, 0, note, ctx};
     scan_tags(text, &sc);
     int failed = index_tags(top, &sc);
     free(sc.line);

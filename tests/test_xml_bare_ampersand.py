@@ -1,0 +1,95 @@
+"""A bare '&' in text or in an attribute value (not the start of an entity such as &amp;).
+
+XML requires '&amp;', but real models carry the bare character: the knee model of
+OpenSim-JAM (github.com/clnsmith/opensim-jam, commit fb777056, Apache-2.0,
+models/lenhart2015/lenhart2015.osim, line 5) credits its authors as "Lenhart, R. L.,
+Kaiser, J., Smith, C. R., & Thelen, D. G.". OpenSim 4.6 loads such a file (dropping the
+'&'); urdf2dyn loads it too, keeps the '&' as the character and says where it is, instead of
+refusing the whole model. The model below is a small synthetic one with that credits line.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+from urdf2dyn import URDFError, URDFWarning
+from urdf2dyn.biomech.formats.osim import OsimEdit
+
+CREDITS = "Lenhart, R. L., Kaiser, J., Smith, C. R., & Thelen, D. G."
+
+OSIM = f"""<?xml version="1.0" encoding="UTF-8" ?>
+<OpenSimDocument Version="40000">
+\t<Model name="knee&amp;shank">
+\t\t<credits>{CREDITS}</credits>
+\t\t<publications>Annals of biomedical engineering, 43(11) &#38; more &amp so on</publications>
+\t\t<gravity>0 -9.8066 0</gravity>
+\t\t<BodySet><objects>
+\t\t\t<Body name="shank"><mass>3.5</mass><mass_center>0 -0.2 0.01</mass_center>
+\t\t\t<inertia>0.05 0.004 0.05 0 0 0</inertia></Body>
+\t\t</objects></BodySet>
+\t\t<JointSet><objects>
+\t\t\t<PinJoint name="knee"><socket_parent_frame>/ground</socket_parent_frame>
+\t\t\t<socket_child_frame>/bodyset/shank</socket_child_frame>
+\t\t\t<coordinates><Coordinate name="knee_angle"/></coordinates></PinJoint>
+\t\t</objects></JointSet>
+\t\t<!-- a comment may hold a bare & as it is: no warning for it -->
+\t</Model>
+</OpenSimDocument>
+"""
+
+
+def _load_quietly(path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", URDFWarning)
+        return urdf2dyn.load(path)
+
+
+def test_bare_ampersands_are_read_as_the_character_with_their_lines_named(tmp_path):
+    path = tmp_path / "knee.osim"
+    path.write_text(OSIM)
+    with pytest.warns(URDFWarning) as record:
+        model = urdf2dyn.load(path)
+    messages = [str(w.message) for w in record if "'&'" in str(w.message)]
+    # line 4 (credits) and line 5 ('&amp so on' lacks its ';'); not the comment on line 16
+    assert [m.split(": ")[0] for m in messages] == [f"{path}:4", f"{path}:5"], messages
+    for message in messages:
+        assert "&amp;" in message and "read as the character '&'" in message, message
+    assert model.nq == 1
+    with pytest.raises(URDFError, match="&amp;"):
+        urdf2dyn.load(path, strict=True)
+
+
+def test_the_dynamics_are_opensims(tmp_path):
+    """OpenSim 4.6 loads the same text (it drops the bare '&'); the knee moment of one
+    motion agrees."""
+    osim = pytest.importorskip("opensim")
+    from osim_oracle import Oracle
+    path = tmp_path / "knee.osim"
+    path.write_text(OSIM)
+    model = _load_quietly(path)
+    oracle = Oracle(osim, str(path), model.q_names)
+    assert oracle.om.getCredits() == CREDITS.replace("&", "")
+    q, v, a = np.array([0.7]), np.array([-1.3]), np.array([4.0])
+    expected = oracle.inverse_dynamics(q, v, a)
+    assert np.allclose(model.inverse_dynamics(q, v, a), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_a_written_model_keeps_the_credits_and_is_valid_xml(tmp_path):
+    """The writer starts from the input's text: the '&' comes out as &amp;, so OpenSim and
+    any strict XML parser read the credits back unchanged."""
+    import xml.etree.ElementTree as ET
+    path = tmp_path / "knee.osim"
+    path.write_text(OSIM)
+    edit = OsimEdit(_load_quietly(path))
+    edit.body("shank", mass=4.0)
+    out = tmp_path / "knee_heavier.osim"
+    edit.write(out)
+    root = ET.parse(out).getroot()
+    assert root.find("Model/credits").text == CREDITS
+    osim = pytest.importorskip("opensim")
+    written = osim.Model(str(out))
+    assert written.getCredits() == CREDITS
+    assert written.getBodySet().get("shank").getMass() == 4.0
