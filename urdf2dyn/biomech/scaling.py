@@ -33,11 +33,13 @@ scaled model to the generic one, both at the default pose.
 """
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ..warn import Urdf2dynWarning
 from .formats.osim import OsimEdit, document, path_lengths
 
 if TYPE_CHECKING:
@@ -221,7 +223,10 @@ def scale_lengths(generic: Model, scaled: Model, edit: OsimEdit) -> dict[str, fl
     Returns {path: ratio} for the paths changed."""
     doc = document(generic)
     before = path_lengths(generic, default_pose(generic))
-    after = path_lengths(scaled, default_pose(scaled))
+    with warnings.catch_warnings():     # the same paths over the same wraps: said just above
+        warnings.filterwarnings("ignore", message=r".* measured without the wrap objects",
+                                category=Urdf2dynWarning)
+        after = path_lengths(scaled, default_pose(scaled))
     ratios = {}
     for k, path in enumerate(doc.paths):
         if path.lengths == "none" or not before[k] > 0:

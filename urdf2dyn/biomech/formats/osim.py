@@ -214,16 +214,29 @@ def path_lengths(model: Model, q: ArrayLike) -> NDArray[np.float64]:
     m) at q ((nq,) -> (npath,), (N, nq) -> (N, npath)), as OpenSim computes them: conditional
     points while their coordinate is in range, moving points, wrap cylinders (with OpenSim's
     iteration over several wrap objects on one path). A path over an active wrap sphere,
-    ellipsoid or torus is measured without it, with a warning naming it."""
-    from ...warn import report
+    ellipsoid or torus is measured without it, with one warning naming them all."""
     doc = document(model)
     lengths, flags = model._c.path_lengths(np.asarray(q, dtype=float))
-    for path in (p for p, f in zip(doc.paths, flags) if f):
-        names = [doc.wraps[w.wrap].name for w in path.wraps
-                 if doc.wraps[w.wrap].type not in ("cylinder",)]
-        report(f"path {path.name!r}: measured without its wrap objects {names} (urdf2dyn "
-               "wraps over cylinders only)")
+    _report_unwrapped([p for p, f in zip(doc.paths, flags) if f], doc.wraps)
     return lengths
+
+
+def _report_unwrapped(paths: list[Path], wraps: list[Wrap], shown: int = 6) -> None:
+    """One warning for all the paths measured without some of their wrap objects (a knee
+    model has dozens of ligaments over one sphere: one line each buried the rest)."""
+    from ...warn import report
+    if not paths:
+        return
+    named = []
+    for path in paths[:shown]:
+        skipped = [wraps[w.wrap].name for w in path.wraps if wraps[w.wrap].type != "cylinder"]
+        named.append(f"{path.name!r} ({', '.join(repr(n) for n in skipped)})")
+    more = f" and {len(paths) - shown} more" if len(paths) > shown else ""
+    report(f"{len(paths)} path{'s' if len(paths) > 1 else ''} measured without the wrap "
+           f"objects they touch: {', '.join(named)}{more} (urdf2dyn wraps over cylinders "
+           "only). Their lengths, and the muscle lengths the scale tool writes from them, "
+           "differ from OpenSim's where the path touches these objects; compare those "
+           "muscles with OpenSim's if they matter to you")
 
 
 def read_marker_set(path: str | os.PathLike[str]) -> list[tuple[str, str, tuple, bool]]:
