@@ -204,7 +204,8 @@ static void scan_tags(const char *text, tag_scan *sc)
  * XML wants '&amp;' for the character, but exported models carry it bare in text ("Smith,
  * C. R., & Thelen, D. G." in OpenSim-JAM's credits). OpenSim 4.6 loads such a file (it
  * drops the character), Mini-XML refuses the whole file: the text is copied with each bare
- * '&' made '&amp;' (the character kept, as the author meant it), and each is noted. Comments, CDATA, declarations and directives keep theirs. */
+ * '&' made '&amp;' (the character kept, as the author meant it), and each is noted.
+ * Comments, CDATA, declarations and directives keep theirs. */
 
 /* Whether p (just past an '&') continues a reference: "&name;", "&#38;" or "&#x26;". */
 static int is_reference(const char *p)
