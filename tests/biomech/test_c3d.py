@@ -2282,3 +2282,20 @@ def test_the_copy_ezc3d_reads_moves_the_data_and_its_block_numbers(tmp_path):
         assert r.get("POINT:DATA_START").int16_value == new_block
         assert r.get("ANALOG:SCALE").float_array.size >= 922
         assert r.get("ANALOG:RATE").float_value == 100.0          # 1 sample a frame at 100 Hz
+
+
+def test_unit_warning_of_a_type3_plate_speaks_of_forces_only():
+    """A type-3 (Kistler) plate has eight force channels and no moment or length channel, yet
+    the warning about its ANALOG:UNITS said moments and lengths were taken in some unit too.
+    Seen on Qualisys QTM's Running_0002.c3d (github.com/pyomeca/pyorerun, units 'V'); here
+    Codamotion's plate, whose channels say 'ADC'. The warning names what was assumed and what
+    to check and change."""
+    path = os.path.join(DATA, "Codamotion_ADemo1.c3d")
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        C.read_c3d(path)
+    units = [str(w.message) for w in said if "ANALOG:UNITS ['ADC']" in str(w.message)]
+    assert len(units) == 1, [str(w.message) for w in said]
+    assert "forces in N were assumed" in units[0], units[0]
+    assert "moment" not in units[0] and "length" not in units[0], units[0]
+    assert "subject's weight" in units[0] and "ANALOG:SCALE" in units[0], units[0]

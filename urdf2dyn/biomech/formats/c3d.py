@@ -1012,29 +1012,40 @@ def _channel_scales(ptype, units, punits, where, strict):
     """Per channel factor to N, N·m or m from ANALOG:UNITS."""
     # F: a force (N), M: a moment (N·m), L: a length (m)
     kinds = {1: "FFFLLM", 2: "FFFMMM", 3: "FFFFFFFF"}[ptype]
-    out, guessed = [], []
+    out, guessed, taken = [], [], set()
     for kind, u in zip(kinds, units):
         lu = u.lower().replace(" ", "").replace("·", ".")
         if kind == "F":
             if lu not in _FORCE_UNITS:
                 guessed.append(u)
+                taken.add(kind)
             out.append(1.0)
         elif kind == "M":
             if lu in _MOMENT_UNITS:
                 out.append(_MOMENT_UNITS[lu])
             else:
                 guessed.append(u)
+                taken.add(kind)
                 out.append(LENGTH_UNITS[punits])       # N·(POINT:UNITS), as ezc3d assumes
         else:
             if u in LENGTH_UNITS:
                 out.append(LENGTH_UNITS[u])
             else:
                 guessed.append(u)
+                taken.add(kind)
                 out.append(LENGTH_UNITS[punits])
     if guessed:
-        report(f"{where}: ANALOG:UNITS {sorted(set(guessed))} are not force/moment/length units "
-               f"of a type-{ptype} plate; forces were taken in N, moments in N·{punits} and "
-               f"lengths in {punits}. Check the magnitudes", strict=strict, error=MotionError)
+        # only the kinds this plate has: a type-3 plate's eight channels are all forces
+        assumed = {"F": "forces in N", "M": f"moments in N·{punits}",
+                   "L": f"lengths in {punits}"}
+        said = [assumed[kind] for kind in "FML" if kind in taken]
+        has = "/".join(name for kind, name in (("F", "force"), ("M", "moment"), ("L", "length"))
+                       if kind in kinds)
+        report(f"{where}: ANALOG:UNITS {sorted(set(guessed))} are not {has} units of a "
+               f"type-{ptype} plate; {', '.join(said)} were assumed. Compare the plate's "
+               "peak vertical force with the subject's weight; if they disagree, correct "
+               "ANALOG:UNITS or ANALOG:SCALE in the capture software's export",
+               strict=strict, error=MotionError)
     return np.array(out)
 
 
