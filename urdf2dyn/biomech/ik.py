@@ -481,6 +481,17 @@ def determined_frames(model: Model, q: NDArray[np.float64], markers: Sequence[Ma
     return rank >= rank.max()
 
 
+def _coordinates_that_move(model, q, markers):
+    """The names of the coordinates that move at least one of the markers: a link's Jacobian
+    column (velocity and angular velocity) is zero exactly for the joints not above it; a
+    coupler's independent coordinate moves what its dependent one moves."""
+    moved = np.zeros(model.nv, dtype=bool)
+    for link in {m.link for m in markers}:
+        moved |= np.any(model.jacobian(q, link) != 0.0, axis=0)
+    seen = {n for n in model.q_names if moved[model._v_index(n)[1]]}
+    return seen | {c.independent for c in model.couplers if c.dependent in seen}
+
+
 def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     """Where the first frame starts: q0, or q0 with every bounded coordinate at mid-range,
     whichever fits the first frame better.
@@ -490,12 +501,15 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     OpenSim's assembler finds (Rajagopal's static trial: 44.7 mm marker RMS against 20.4 mm).
     Later frames start from the previous one, so only the first needs a second start."""
     ranges = ranges or {}
+    base = np.zeros(model.nq) if q0 is None else np.array(q0, dtype=float)
+    seen = _coordinates_that_move(model, base, used) | set(tasks)
+    # a coordinate no marker moves stays at q0: the fit cannot bring it back from mid-range,
+    # and OpenSim's IK leaves it at its default value
     bounded = {n: (lo, hi) for n, (lo, hi) in ranges.items()
                if n in model.q_names and np.isfinite(lo) and np.isfinite(hi)
-               and n not in (locked or {})}
+               and n not in (locked or {}) and n in seen}
     if not bounded or xyz.shape[0] == 0:
         return q0
-    base = np.zeros(model.nq) if q0 is None else np.array(q0, dtype=float)
     middle = base.copy()
     for n, (lo, hi) in bounded.items():
         middle[model.q_names.index(n)] = 0.5 * (lo + hi)
