@@ -925,10 +925,11 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
         J->type = U2D_JOINT_ELLIPSOID;
         want = type[0] == 'E' ? 3 : 4;
     } else if (strcmp(type, "CustomJoint") != 0)
-        return fail_at(o, node, "<%s>: unsupported joint type (urdf2dyn reads PinJoint, "
-                       "SliderJoint, WeldJoint, UniversalJoint, GimbalJoint, BallJoint, "
-                       "FreeJoint, PlanarJoint, EllipsoidJoint, ScapulothoracicJoint and "
-                       "CustomJoint)", type);
+        return fail_at(o, node, "<%s>: unsupported joint type (urdf2dyn reads Pin, Slider, "
+                       "Weld, Universal, Gimbal, Ball, Free, Planar, Ellipsoid, "
+                       "Scapulothoracic and Custom joints); to use the model, replace it in a "
+                       "copy of the file by one of these (a CustomJoint can express most)",
+                       type);
     if (want >= 0 && ncoord != want)
         return fail_at(o, node, "%s %s has %d coordinate%s, this one %d",
                        strchr("AEIOU", type[0]) ? "an" : "a", type, want,
