@@ -1618,6 +1618,7 @@ class Model:
             MJCF's revolute limits) or clamped range (``clamped_ranges``) in a frame the fit
             had inside them (docs/ik.rst).
         """
+        threads = _ik_threads(threads)
         markers = list(self.markers) if markers is None else list(markers)
         names = [mk.name for mk in markers]
         if len(set(names)) != len(names):
@@ -1715,7 +1716,7 @@ class Model:
         q, err, rep = self._c.ik(link, pos, w, np.array(task_v, np.int32),
                                   np.array(task_q, np.int32), np.array(task_w, float), lock,
                                   lower, upper, t, task_values, start, float(tolerance),
-                                  int(max_iter), get_num_threads() if threads is None else threads,
+                                  int(max_iter), threads,
                                   coupler, scale)
         held = set(locked or {}) | set(tasks or {}) | {c.dependent for c, _ in kept} | {
             c.independent for c, _ in kept} | {n for n, (lo, hi) in (ranges or {}).items()
@@ -2091,6 +2092,21 @@ def _per_coordinate(model, given, what, default):
     for name, value in (given or {}).items():
         out[_coordinate(model, name, what)[1]] = value
     return out
+
+
+#: The core solves at most this many segments of an IK trial at once (u2d_batch_ik's cap).
+_IK_MAX_THREADS = 64
+
+
+def _ik_threads(threads):
+    """inverse_kinematics' threads as the core takes it: None is get_num_threads(); an integer
+    >= 1, more than the core's cap solved on the cap (a huge count would overflow a C long)."""
+    if threads is None:
+        return get_num_threads()
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1:
+        raise ValueError(f"inverse_kinematics: threads: expected an integer >= 1 or None, got "
+                         f"{threads!r}")
+    return min(int(threads), _IK_MAX_THREADS)
 
 
 def _coordinate(model, name, what):
