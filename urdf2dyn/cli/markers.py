@@ -7,8 +7,9 @@ import numpy as np
 
 from ..model import load
 from ..warn import counted
-from .options import (add_coordinate_file_processing, add_strict, model_path, need_matplotlib,
-                      number, refuse_overwriting, suffix)
+from .options import (CUTOFF, THREADS, add_coordinate_file_processing, add_strict,
+                      add_time_range, in_flag_words, model_path, need_matplotlib, number,
+                      refuse_overwriting, suffix)
 
 EVERY = number("a number of samples, >= 1", low=1, low_open=False, integer=True)
 
@@ -125,7 +126,7 @@ def add_ik_parser(sub):
     k.add_argument("--marker-file", metavar="MARKERS.trc",
                    help="the marker recording to fit, instead of the setup's marker_file")
     add_coordinate_file_processing(k, "the setup's coordinate_file", "InverseKinematicsTool")
-    k.add_argument("--threads", type=int, default=1,
+    k.add_argument("--threads", type=THREADS, default=1,
                    help="segments of the trial solved in parallel (default 1: every frame "
                         "warm-started from the previous one, as OpenSim)")
     add_strict(k)
@@ -150,7 +151,10 @@ def cmd_animate(args):
     except ImportError as e:
         raise ImportError(f"--output {e}") from None
     model = load(model_path(args.model), strict=args.strict)
-    res = inverse_dynamics_trial(model, args.trial, settings=settings)
+    try:
+        res = inverse_dynamics_trial(model, args.trial, settings=settings)
+    except ValueError as e:
+        raise in_flag_words(e, args) from None
     animate_trial(model, res, path=out, every=args.every)      # its figure is not pyplot's
     frames = len(range(0, len(res.t), args.every))
     print(f"{out}: {counted(frames, 'frame')} of {res.path}, t = {res.t[0]:g} .. "
@@ -177,10 +181,9 @@ def add_animate_parser(sub):
     a.add_argument("--ik-setup", metavar="SETUP_IK.xml",
                    help="marker weights, coordinate tasks and time range of the inverse "
                         "kinematics (an OpenSim IK setup)")
-    a.add_argument("--filter", type=float, metavar="HZ",
+    a.add_argument("--filter", type=CUTOFF, metavar="HZ",
                    help="low-pass the coordinates at HZ (needs SciPy)")
-    a.add_argument("--time-range", type=float, nargs=2, metavar=("T0", "T1"),
-                   help="draw only t0 .. t1 (s)")
+    add_time_range(a, "draw only t0 .. t1 (s)")
     a.add_argument("--every", type=EVERY, default=1, metavar="K",
                    help="draw every K-th frame (default 1)")
     add_strict(a)

@@ -4,7 +4,7 @@ import sys
 from ..model import Joint, Model, load
 from .._safe_files import replacing
 from ..tree import dot, edge_label, groups, tree
-from .options import (HUMAN_MASS, HUMOD_GRAVITY_HELP, UsageError, add_floating_base,
+from .options import (HUMAN_MASS, HUMOD_GRAVITY_HELP, THRESHOLD, UsageError, add_floating_base,
                       add_gravity, add_strict, height, model_path, refuse_overwriting,
                       set_gravity, sex, suffix)
 
@@ -216,7 +216,7 @@ def add_convert_parser(sub):
                    help="rotation from the lab frame to the model frame, about the lab's axes "
                         "in order, e.g. x:-90 for a z-up lab and a y-up OpenSim model "
                         "(default: the lab frame)")
-    v.add_argument("--threshold", type=float, metavar="N",
+    v.add_argument("--threshold", type=THRESHOLD, metavar="N",
                    help="contact threshold of the force plates: below it no centre of "
                         "pressure, and force and free moment 0 (default 20)")
     v.add_argument("--units", choices=("mm", "cm", "m"),

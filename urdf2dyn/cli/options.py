@@ -2,9 +2,8 @@
 flag's own words before any work), the model argument, and the optional packages a command
 needs."""
 import argparse
+import math
 import os
-
-import numpy as np
 
 from ..biomech.trajectory import MotionError
 from ..bundled import data_path
@@ -16,6 +15,11 @@ class UsageError(ValueError):
     """A command line that cannot be run as written: exit status 2, as argparse's own errors."""
 
 
+#: The largest integer an integer option takes: counts (samples, processes, threads) go to the
+#: C core as C ints; an integer beyond it is refused by name, not overflowed.
+INT_LIMIT = 2**31 - 1
+
+
 def number(what, low=None, high=None, low_open=True, integer=False):
     """An argparse type= for a finite number in (low, high] (or [low, high] when not low_open):
     the message names the value and what is allowed; argparse prefixes the flag's name."""
@@ -25,7 +29,9 @@ def number(what, low=None, high=None, low_open=True, integer=False):
         except ValueError:
             raise argparse.ArgumentTypeError(
                 f"{text!r} is not {'an integer' if integer else 'a number'} ({what})") from None
-        bad = not np.isfinite(x) or (low is not None and (x <= low if low_open else x < low)) \
+        if integer and abs(x) > INT_LIMIT:      # beyond what the core's C int counts take
+            raise argparse.ArgumentTypeError(f"{text}: too large ({what})")
+        bad = not math.isfinite(x) or (low is not None and (x <= low if low_open else x < low)) \
             or (high is not None and x > high)
         if bad:
             raise argparse.ArgumentTypeError(f"{text}: {what}")
@@ -40,6 +46,40 @@ CUTOFF = number("a cut-off frequency in Hz, > 0 (and below half the sampling rat
 GAP = number("a number of samples, >= 0", low=0, low_open=False, integer=True)
 JOBS = number("a number of processes, >= 1", low=1, low_open=False, integer=True)
 GRAVITY = number("a finite acceleration component in m/s²")
+THREADS = number("a number of threads, >= 1", low=1, low_open=False, integer=True)
+THRESHOLD = number("a force in N, >= 0", low=0.0, low_open=False)
+TIME = number("a finite time in s")
+
+
+class TimeRange(argparse.Action):
+    """--time-range T0 T1: two finite times (TIME), T0 not after T1, refused in the flag's
+    words before any work."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        t0, t1 = values
+        if not t0 <= t1:
+            raise argparse.ArgumentError(self, f"{t0:g} {t1:g}: T0 is after T1; give the "
+                                               "start time first")
+        setattr(namespace, self.dest, values)
+
+
+def add_time_range(p, help):
+    """--time-range T0 T1, as torques and animate take it."""
+    p.add_argument("--time-range", type=TIME, nargs=2, action=TimeRange, metavar=("T0", "T1"),
+                   help=help)
+
+
+def in_flag_words(error, args):
+    """A library's refusal of a value the command line passed on, in the flag's words: its
+    cutoff_hz is --filter, its time range with no sample in it is --time-range's."""
+    text = str(error)
+    if getattr(args, "filter", None) is not None and text.startswith("cutoff_hz: "):
+        return MotionError(f"--filter {args.filter:g}: {text[len('cutoff_hz: '):]}")
+    if getattr(args, "time_range", None) is not None and ": no sample in the time range " \
+            in text:
+        t0, t1 = args.time_range
+        return MotionError(f"--time-range {t0:g} {t1:g}: {text}")
+    return error
 
 
 def add_floating_base(p, help="add a floating joint 'root_joint' above the root link"):

@@ -13,9 +13,9 @@ from ..model import load
 from ..warn import Urdf2dynWarning, counted, missing_file
 from .markers import ik_summary, marker_options
 from .options import (CUTOFF, DELIMITER_CHOICES, GAP, HUMOD_GRAVITY_HELP, JOBS, MASS, SPEED,
-                      UsageError, add_floating_base, add_gravity, add_strict, contact, model_path,
-                      need_matplotlib, need_scipy, parse_contacts, refuse_overwriting,
-                      set_gravity)
+                      UsageError, add_floating_base, add_gravity, add_strict, add_time_range,
+                      contact, in_flag_words, model_path, need_matplotlib, need_scipy,
+                      parse_contacts, refuse_overwriting, set_gravity)
 
 
 def cmd_torques(args):
@@ -77,7 +77,7 @@ def cmd_torques(args):
             if bar:
                 bar.close()
     except ValueError as e:
-        raise _reword_cutoff(e, args) from None
+        raise in_flag_words(e, args) from None
     cycles = [_cycles(model, res, args) for res in results]
     outputs = [_write_outputs(model, res, args, multi, c) for res, c in zip(results, cycles)]
     if not multi:
@@ -243,14 +243,6 @@ def _check_outputs(args, jobs, multi, inputs, created=()):
                                     os.path.splitext(out)[0] + "_momentum.png"))
     outputs.append(("--scaled-model", getattr(args, "scaled_model", None)))
     refuse_overwriting(outputs, inputs, created)
-
-
-def _reword_cutoff(error, args):
-    """The API's cutoff_hz message in the flag's words."""
-    text = str(error)
-    if args.filter is not None and text.startswith("cutoff_hz: "):
-        return MotionError(f"--filter {args.filter:g}: {text[len('cutoff_hz: '):]}")
-    return error
 
 
 def _progress(total, args):
@@ -676,9 +668,8 @@ def add_torques_parser(sub):
                         "above; opensim: OpenSim's inverse-dynamics tool exactly (--filter is "
                         "then its padded 3rd-order IIR cutoff, natural quintic splines, cubic "
                         "splines of the external loads, its output rows)")
-    p.add_argument("--time-range", type=float, nargs=2, metavar=("T0", "T1"),
-                   help="keep the samples from T0 to T1 s (the filter and derivatives see the "
-                        "whole trial); with --setup it overrides the setup's time_range")
+    add_time_range(p, "keep the samples from T0 to T1 s (the filter and derivatives see the "
+                      "whole trial); with --setup it overrides the setup's time_range")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="also print every DoF's peak torque for a human model")
     p.set_defaults(func=cmd_torques)
