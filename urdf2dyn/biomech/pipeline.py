@@ -28,6 +28,7 @@ from inverse dynamics: implications for injury prevention", J. Biomech. 45:666-6
 InverseDynamicsTool does, to reproduce its results.
 """
 import os
+import re
 import time as _time
 import warnings
 from dataclasses import dataclass, field
@@ -348,15 +349,32 @@ def find_trials(items, grf=None):
     return jobs
 
 
+#: the fields of a ground-reaction pattern (find_trials' grf), in their braces
+_GRF_FIELDS = re.compile(r"\{(stem|dir)\}")
+
+
 def _grf_for(motion, pattern, sibling):
     if pattern:
-        return pattern.format(stem=_stem(motion), dir=os.path.dirname(motion) or ".")
+        return _filled_in(pattern, {"stem": _stem(motion), "dir": os.path.dirname(motion) or "."})
     if sibling:
         base = os.path.join(os.path.dirname(motion), _stem(motion) + "_grf")
         for ext in (".csv", ".sto", ".mot", ".mat"):
             if os.path.exists(base + ext):
                 return base + ext
     return None
+
+
+def _filled_in(pattern, fields):
+    """A grf pattern with its {stem} and {dir} replaced; a name without them is one file, as
+    written. Not str.format: a user's pattern is no format string ({0}, {stem.x} tracebacks,
+    {stem:>999999999} a gigabyte name), so that any other brace beside the fields is refused."""
+    if not _GRF_FIELDS.search(pattern):
+        return pattern
+    if any(brace in _GRF_FIELDS.sub("", pattern) for brace in "{}"):
+        raise MotionError(f"grf (--grf) {pattern!r}: a pattern names {{stem}} (each motion "
+                          "file's name without its suffix) and {dir} (its folder), nothing "
+                          "else in braces; e.g. '{dir}/{stem}_grf.csv'")
+    return _GRF_FIELDS.sub(lambda m: fields[m.group(1)], pattern)
 
 
 def _run_one(job, model, settings):
