@@ -23,6 +23,7 @@ import os
 
 import numpy as np
 
+from ._input_bytes import read_input
 from ._safe_files import note_input
 from .model import IKSolution, Marker, Model
 from .warn import missing_file
@@ -41,8 +42,7 @@ def read_markers(path: str | os.PathLike[str], model: Model | None = None) -> li
     markers, seen = [], set()
     note_input(where, "model-marker")
     try:
-        with open(where, "rb") as f:
-            data = f.read()
+        data = read_input(where, "model-marker")
     except FileNotFoundError:
         raise FileNotFoundError(f"{missing_file(where)} (the model-marker file)") from None
     try:

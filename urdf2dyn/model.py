@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 import urdf2dyn._core as _core
+from ._input_bytes import read_input
 from ._safe_files import note_input, refuse_declared_outputs
 from .batch import (_VELOCITY_LIKE, _as_samples, _batch_shape, _check_out, _flatten, _fmt,
                     _name_sample, _plain, _scalar, _stack_wrenches, get_num_threads)
@@ -301,8 +302,7 @@ def load(urdf: str | bytes | os.PathLike[str], floating_base: bool = False,
                                     "(load takes a URDF path or the XML text itself): give the "
                                     ".urdf, .osim or MJCF .xml file in it")
         note_input(urdf, "model")
-        with open(urdf, "rb") as f:
-            text = _decode(f.read(), os.fspath(urdf), strict)
+        text = _decode(read_input(urdf, "model"), os.fspath(urdf), strict)
         source = os.fspath(urdf)
     else:
         raise TypeError(f"load: expected a path or URDF text, got {type(urdf).__name__}")
@@ -584,8 +584,7 @@ class Model:
                 if os.path.getsize(path) > _MAX_FILE:
                     raise ValueError(f"{path!r} is larger than {_MAX_FILE >> 20} MB")
                 note_input(path, _model_file_kind(path))
-                with open(path, "rb") as f:
-                    data = f.read()
+                data = read_input(path, _model_file_kind(path), _MAX_FILE)
             self._files[path] = data
             return data
         return read

@@ -18,6 +18,7 @@ import warnings
 from dataclasses import dataclass
 
 from ._core import URDFError, urdf_check
+from ._input_bytes import read_input
 from ._safe_files import note_input
 from .model import Model, _decode, _about_the_file
 from .warn import URDFWarning
@@ -65,8 +66,7 @@ def check(urdf, floating_base=False):
     if isinstance(urdf, (str, os.PathLike)) and not str(urdf).lstrip().startswith("<"):
         source = os.fspath(urdf)
         note_input(urdf, "model")
-        with open(urdf, "rb") as f:
-            data = f.read()
+        data = read_input(urdf, "model")
         try:
             text = _decode(data, os.fspath(urdf))
         except URDFError as e:          # the CLI names the file: the message need not

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .._input_bytes import read_input
 from .._safe_files import note_input
 from ..warn import MotionError, data_rows, duplicated
 from .processing import estimate_derivatives
@@ -291,8 +292,7 @@ def load_mapping(mapping):
     path = os.fspath(mapping)
     note_input(path, "mapping")
     if path.lower().endswith(".json"):
-        with open(path, "rb") as f:
-            raw = f.read()
+        raw = read_input(path, "mapping")
         try:
             data = json.loads(raw)      # UTF-8 (a BOM too) or UTF-16/32, as JSON allows
         except UnicodeDecodeError as e:

@@ -85,8 +85,9 @@ def read_trc(path, strict=False):
         it that is not a number are warned about (errors under strict).
     """
     source = os.fspath(path)
-    if not os.path.isfile(source):
-        raise MotionError(missing_file(source))
+    if not os.path.isfile(source):      # a directory or a device: no 'no such file' for it
+        raise MotionError(f"{source}: not a file; give the .trc marker file" if
+                          os.path.exists(source) else missing_file(source))
     note_input(source, "marker")
     try:
         with open(source, "rb") as f:

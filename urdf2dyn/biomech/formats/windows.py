@@ -13,6 +13,7 @@ import weakref
 import xml.etree.ElementTree as ET
 import xml.parsers.expat as expat
 
+from ..._input_bytes import read_input, refuse_devices
 from ..._safe_files import note_input
 from ...warn import MotionError, report
 
@@ -81,6 +82,7 @@ def text_lines(path, head_only=False):
     or UTF-16 with its byte-order mark (Excel's "Unicode text"); head_only: the complete lines
     of the first HEAD_BYTES only."""
     note_input(path, "CSV table")
+    refuse_devices(path, "CSV table")
     with open(path, "rb") as f:
         raw = f.read(HEAD_BYTES if head_only else -1)
     complete = not head_only or len(raw) < HEAD_BYTES
@@ -104,8 +106,7 @@ def parse_xml(path: str) -> ET.Element:
     Raises ET.ParseError for XML that is not well formed, ValueError for bytes that are
     neither UTF-8 nor Windows-1252 nor UTF-16, OSError for a file that cannot be read."""
     note_input(path, "setup")
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_input(path, "setup")
     if is_utf16(data):
         return _parse(decode_text(data, path))
     try:

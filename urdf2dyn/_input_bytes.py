@@ -1,0 +1,46 @@
+"""The bytes of an input file, read to a bound. A path naming a device (/dev/zero,
+/dev/urandom: they never end) is refused by name before it is read, and a file beyond what its
+reader takes is refused once that much is read, not read until the memory runs out (a
+MemoryError, or the system killing the process)."""
+from __future__ import annotations
+
+import os
+import stat
+
+#: what a model, setup, mapping or marker file may weigh: 256 MB (the core's cap on an MJCF's
+#: include and mesh files); a published full-body model is a few MB
+MAX_TEXT_FILE = 1 << 28
+
+
+class InputFileError(OSError):
+    """An input that is no file to read (a device) or too large for its reader; its message
+    (also its strerror, which readers quote) names the path and what to give instead."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.strerror = message
+
+
+def read_input(path: str | os.PathLike[str], what: str, limit: int | None = MAX_TEXT_FILE
+               ) -> bytes:
+    """The bytes of the file at path, what naming it in messages ("model", "setup", ...);
+    limit: the most it may hold (None: no bound, for tables of samples)."""
+    refuse_devices(path, what)
+    with open(path, "rb") as f:
+        data = f.read(-1 if limit is None else limit + 1)
+    if limit is not None and len(data) > limit:
+        raise InputFileError(f"{os.fspath(path)}: more than {limit >> 20} MB, too large for a "
+                             f"{what} file: is it the right file?")
+    return data
+
+
+def refuse_devices(path: str | os.PathLike[str], what: str) -> None:
+    """Refuse a path naming a device or a socket (checked without opening it: opening some
+    devices waits or has effects)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return                  # the reader's own open() says what is wrong, in its words
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+        raise InputFileError(f"{os.fspath(path)}: a device, not a file (reading it may never "
+                             f"end): give the {what} file")
