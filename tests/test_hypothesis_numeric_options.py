@@ -11,7 +11,10 @@ refusal names the option the user gave (its flag), not an argument of the librar
 'time_range', or named the file only).
 """
 import argparse
+import concurrent.futures
+import contextlib
 import os
+import shutil
 
 import pytest
 
@@ -164,3 +167,40 @@ def test_inverse_kinematics_threads_is_a_count_or_refused_by_name(threads):
     capped = model.inverse_kinematics(tip[:, None, :], markers=markers,
                                       threads=None if threads is None else min(threads, 64))
     assert np.array_equal(fit.q, capped.q)
+
+
+@settings(PROFILE, max_examples=5)
+@given(jobs=st.one_of(st.sampled_from(["3", "1000", "2147483647"]),
+                      st.integers(2, 2**31 - 1).map(str)))
+def test_jobs_starts_no_more_processes_than_motions(case, tmp_path_factory, jobs):
+    """torques --jobs N over two motions: at most two worker processes, whatever N (a pool of
+    N processes was asked for: with --jobs 100000, a fork of the interpreter per worker).
+    The pool is replaced by threads that record what was asked of it."""
+    shutil.copy(case / "trial.csv", case / "walk2.csv")
+    out = tmp_path_factory.mktemp("jobs")
+    argv = ["torques", os.fspath(case / "r.urdf"), os.fspath(case / "trial.csv"),
+            os.fspath(case / "walk2.csv"), "--jobs", jobs, "-o", os.fspath(out),
+            "--no-progress"]
+    with _recording_pools() as asked:
+        status, _, err = run_here(argv)
+    assert status == 0, err
+    assert asked and max(asked) <= 2, asked
+
+
+@contextlib.contextmanager
+def _recording_pools():
+    """concurrent.futures.ProcessPoolExecutor replaced, within the block, by a small thread
+    pool recording the max_workers each pool is asked for (the list yielded)."""
+    asked = []
+
+    class Recorded(concurrent.futures.ThreadPoolExecutor):
+        def __init__(self, max_workers=None, **kwargs):
+            asked.append(max_workers)
+            super().__init__(max_workers=min(max_workers or 1, 4))
+
+    real = concurrent.futures.ProcessPoolExecutor
+    concurrent.futures.ProcessPoolExecutor = Recorded
+    try:
+        yield asked
+    finally:
+        concurrent.futures.ProcessPoolExecutor = real

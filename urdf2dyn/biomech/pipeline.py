@@ -400,8 +400,8 @@ def run_trials(model, trials, grf=None, *, settings=None, scheduler=None, max_wo
     grf : str, optional
         Ground reactions for every motion: a pattern with ``{stem}`` / ``{dir}``.
     scheduler : None, str or distributed.Client
-        None: local processes (concurrent.futures.ProcessPoolExecutor, max_workers of them;
-        max_workers=1 runs in this process). A Dask scheduler address (``"tcp://host:8786"``)
+        None: local processes (concurrent.futures.ProcessPoolExecutor, max_workers of them
+        and at most one per motion; max_workers=1 runs in this process). A Dask scheduler address (``"tcp://host:8786"``)
         or a ``distributed.Client``: the trials run on that cluster (pip install
         "urdf2dyn[dask]").
     settings : urdf2dyn.biomech.stages.TrialSettings, optional
@@ -471,7 +471,9 @@ def _run_local(jobs, model, settings, max_workers, progress):
                 progress(out[-1])
         return out
     from concurrent.futures import ProcessPoolExecutor
-    workers = max_workers or min(len(jobs), os.cpu_count() or 1)
+    # never more processes than motions: each is a fork of this interpreter, and a pool
+    # starts all of them (--jobs 100000 over two motions started 100000)
+    workers = min(max_workers or os.cpu_count() or 1, len(jobs))
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return _collect([pool.submit(_run_one, job, model, settings) for job in jobs], progress)
 
