@@ -5,8 +5,8 @@ from ..model import Joint, Model, load
 from .._safe_files import replacing
 from ..tree import dot, edge_label, groups, tree
 from .options import (HUMAN_MASS, HUMOD_GRAVITY_HELP, THRESHOLD, UsageError, add_floating_base,
-                      add_gravity, add_strict, height, model_path, refuse_overwriting,
-                      set_gravity, sex, suffix)
+                      add_gravity, add_strict, height, in_flag_words, model_path,
+                      refuse_overwriting, set_gravity, sex, suffix)
 
 
 def cmd_human(args):
@@ -236,7 +236,10 @@ def cmd_export_osim(args):
     refuse_overwriting([("--output", args.output)], [("model", path)])
     model = load(path, strict=args.strict)
     set_gravity(model, args.gravity)
-    om = export_osim(model, args.output)
+    try:
+        om = export_osim(model, args.output)
+    except ValueError as e:
+        raise in_flag_words(e, args) from None
     g = " ".join(f"{x:g}" for x in om.getGravity().to_numpy())
     coords = om.getCoordinateSet()
     renamed = sum(not coords.contains(n) for n in model.q_names)
