@@ -900,6 +900,15 @@ PLUGIN_ACTRANGE = {
     "plugin actrange without dynamics": (
         doc(WORLD, actuators('<plugin plugin="mujoco.pid" joint="j" actrange="0 1"/>')),
         ["<plugin>", "actrange", "dyntype", "line 1"]),
+    "class's position resets its filter": (
+        doc('<extension><plugin plugin="mujoco.pid"/></extension><default><default class="c"><general dyntype="filter"/><position kp="1"/>'
+            '</default></default>', WORLD,
+            actuators('<plugin plugin="mujoco.pid" joint="j" class="c" actrange="0 1"/>')),
+        ["<plugin>", "actrange", "dyntype"]),
+    "class's intvelocity integrates": (
+        doc('<extension><plugin plugin="mujoco.pid"/></extension><default><default class="c"><intvelocity kp="1"/></default></default>', WORLD,
+            actuators('<plugin plugin="mujoco.pid" joint="j" class="c" actdim="1" '
+                      'actrange="0 1"/>')), None),
 }
 
 
@@ -1875,17 +1884,33 @@ PID_INITS = {       # the case: its XML, MuJoCo's reason, and words urdf2dyn's r
                             "actuator 1 has actdim 5000, expected 1", ["5000 activation"]),
 }
 # a shortcut default sets a dyntype written nowhere (<position timeconst> filterexact,
-# <cylinder> filter; a later <position> in the class resets a <general>'s to none): the
-# review found these refused where MuJoCo loads them (the check now leaves such classes to
-# MuJoCo, so the same classes with an actdim MuJoCo refuses load here: not listed)
-for _name, _default, _actdim in (
-        ("timeconst", '<position kp="1" timeconst="0.1"/>', 2), ("cylinder", "<cylinder/>", 2),
-        ("position after general", '<general dyntype="filter"/><position kp="2"/>', 1),
-        ("limited intvelocity", '<intvelocity kp="1" actrange="-1 1"/>', 2)):
-    PID_INITS[f"ki, class with a {_name} default, actdim {_actdim}"] = (
-        _pid(_cfg("ki", "1"), f'class="c" actdim="{_actdim}"').replace(
-            "<worldbody>", f'<default><default class="c">{_default}</default></default>'
-                           "<worldbody>"), None, None)
+# <cylinder> filter, <intvelocity> integrator; a later <position> without timeconst resets a
+# <general>'s filter to none) and drops an actdim written before it: first refused where
+# MuJoCo loads these, then left to MuJoCo, so that the actdim MuJoCo refuses loaded here
+_SHORTCUT_CLASSES = (     # (name, the class's defaults, the actdim mujoco.pid takes with ki)
+    ("timeconst", '<position kp="1" timeconst="0.1"/>', 2), ("cylinder", "<cylinder/>", 2),
+    ("position after general", '<general dyntype="filter"/><position kp="2"/>', 1),
+    ("limited intvelocity", '<intvelocity kp="1" actrange="-1 1"/>', 2),
+    ("position after filterexact", '<general dyntype="filterexact"/><position kp="2"/>', 2),
+    ("motor after general's actdim", '<general dyntype="filter" actdim="2"/><motor/>', 1),
+    ("general after intvelocity", '<intvelocity kp="1"/><general gear="2"/>', 2))
+
+
+def _in_class(xml, default):
+    return xml.replace("<worldbody>", f'<default><default class="c">{default}</default>'
+                                      "</default><worldbody>")
+
+
+for _name, _default, _takes in _SHORTCUT_CLASSES:
+    PID_INITS[f"ki, class with a {_name} default, actdim {_takes}"] = (
+        _in_class(_pid(_cfg("ki", "1"), f'class="c" actdim="{_takes}"'), _default), None, None)
+    _wrong = 1 if _takes != 1 else 2
+    PID_INITS[f"ki, class with a {_name} default, actdim {_wrong}"] = (
+        _in_class(_pid(_cfg("ki", "1"), f'class="c" actdim="{_wrong}"'), _default),
+        f"actuator 1 has actdim {_wrong}, expected {_takes}", [f'actdim="{_takes}"'])
+PID_INITS["ki, class with a motor default after general's actdim, no actdim"] = (
+    _in_class(_pid(_cfg("ki", "1"), 'class="c"'), '<general actdim="1"/><motor/>'), _NEEDS_1,
+    ["0 activation states", 'actdim="1"'])
 PID_INITS |= {
     "instance's ki without actdim": (_pid(_cfg("ki", "1"), instance=True), _NEEDS_1,
                                      ["actuator 1", 'actdim="1"']),
@@ -2028,10 +2053,19 @@ def _pid_model(draw):
     in_class = draw(st.booleans())
     xml = _pid(_drawn_configs(draw, _PID_VALUES), 'class="p"' if in_class else attrs,
                instance=draw(st.booleans()))
-    if in_class:
-        xml = xml.replace("<worldbody>", f'<default><default class="p"><general {attrs}/>'
-                                         '</default></default><worldbody>')
+    if in_class:      # the <general> and shortcuts, each once (as the schema has it), in order
+        shortcuts = draw(st.lists(st.sampled_from(_SHORTCUT_DEFAULTS), unique_by=lambda e:
+                                  e.split()[0].strip("<>/"), max_size=3))
+        shortcuts.insert(draw(st.integers(0, len(shortcuts))), f"<general {attrs}/>")
+        xml = xml.replace("<worldbody>", '<default><default class="p">' + "".join(shortcuts) +
+                          "</default></default><worldbody>")
     return xml
+
+
+# the shortcuts a class may write before or after its <general>
+_SHORTCUT_DEFAULTS = ['<position kp="1"/>', '<position kp="1" timeconst="0.1"/>',
+                      '<position timeconst="0"/>', "<intvelocity/>", "<cylinder/>", "<motor/>",
+                      '<velocity kv="1"/>']
 
 
 @settings(max_examples=200, deadline=None)

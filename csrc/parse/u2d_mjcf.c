@@ -2380,19 +2380,63 @@ static int actuator_states(mjcf *rd, u2d_xml *e, int cls)
     return word_index("integrator|filter|filterexact|muscle|user", dyn) >= 0 ? 1 : -1;
 }
 
-/* Whether actuator e's dyntype is the one dattr finds: written on e, or on <general>
- * defaults only. A shortcut default (<position timeconst=...>, <cylinder>, <intvelocity>)
- * sets a dyntype of its own that is written nowhere, so a check that needs the dyntype is
- * left to MuJoCo there. -1 (message) when out of memory. */
-static int dyntype_written(mjcf *rd, u2d_xml *e, int cls)
+/* What MuJoCo's reader leaves of an actuator's dynamics after the defaults of its class:
+ * MuJoCo keeps one actuator default per class, which each actuator element of the class
+ * (and of its ancestors, farthest first) writes in document order. A <general> (or a plugin
+ * actuator) sets what it writes; every shortcut element sets its own dyntype and drops an
+ * actdim written before it (MuJoCo 4.0.0 does: a <general actdim="2"/> followed by
+ * <cylinder/> compiles to one activation state). */
+typedef struct {
+    const char *dyntype;        /* "none" unless set                                 */
+    const char *actdim;         /* as written, NULL for MuJoCo's default (-1)        */
+    double timeconst;           /* dynprm[0], which a <position> without timeconst=
+                                   keeps only after a filterexact dyntype             */
+} actuator_dynamics;
+
+/* The dynamics after actuator element d (in a <default>, or the actuator itself). */
+static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
 {
-    if (u2d_xml_attr(e, "dyntype") || cls < 0) return 1;
-    int n, written = 1;
-    u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
-    if (!d) return -1;
-    for (int k = 0; k < n; k++) written &= is_one_of(d[k], "general");
-    free(d);
-    return written;
+    const char *el = u2d_xml_name(d), *t = u2d_xml_attr(d, "timeconst");
+    if (is_one_of(d, "general|plugin")) {
+        const char *dyn = u2d_xml_attr(d, "dyntype"), *actdim = u2d_xml_attr(d, "actdim");
+        const char *dynprm = u2d_xml_attr(d, "dynprm");
+        if (dyn) a->dyntype = dyn;
+        if (actdim) a->actdim = actdim;
+        if (dynprm) a->timeconst = strtod(dynprm, NULL);
+        return;
+    }
+    a->actdim = NULL;
+    if (strcmp(el, "position") == 0) {
+        /* 0 turns the filter off; NaN, as any other number, keeps it on */
+        double tc = t ? strtod(t, NULL)
+                      : strcmp(a->dyntype, "filterexact") == 0 ? a->timeconst : 0;
+        a->dyntype = tc != 0 ? "filterexact" : "none";
+        a->timeconst = tc != 0 ? tc : 1;
+        return;
+    }
+    static const char *const SETS[][2] = {
+        {"intvelocity", "integrator"}, {"cylinder", "filter"}, {"muscle", "muscle"},
+        {"dcmotor", "dcmotor"}, {"pid", "pid"}};
+    a->dyntype = "none";            /* motor, velocity, damper, adhesion, orientation */
+    for (size_t k = 0; k < sizeof SETS / sizeof SETS[0]; k++)
+        if (strcmp(el, SETS[k][0]) == 0) a->dyntype = SETS[k][1];
+    if (strcmp(el, "cylinder") == 0 && t) a->timeconst = strtod(t, NULL);
+}
+
+/* Plugin actuator e's dynamics: its class's defaults (cls >= 0), then its own attributes.
+ * 0, or -1 (message) when out of memory. */
+static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
+{
+    *a = (actuator_dynamics){"none", NULL, 1};
+    if (cls >= 0) {
+        int n;
+        u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
+        if (!d) return -1;
+        for (int k = n - 1; k >= 0; k--) apply_dynamics(d[k], a);     /* farthest first */
+        free(d);
+    }
+    apply_dynamics(e, a);
+    return 0;
 }
 
 /* Whether e is a plugin actuator whose dyntype (its own or its class's) is "none": its
@@ -2401,10 +2445,9 @@ static int dyntype_written(mjcf *rd, u2d_xml *e, int cls)
 static int plugin_without_dynamics(mjcf *rd, u2d_xml *e, int cls)
 {
     if (strcmp(u2d_xml_name(e), "plugin") != 0) return 0;
-    int written = dyntype_written(rd, e, cls);
-    if (written <= 0) return written;
-    const char *dyn = dattr(rd, e, K_ACTUATOR, cls, "dyntype");
-    return !dyn || strcmp(dyn, "none") == 0;
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    return strcmp(a.dyntype, "none") == 0;
 }
 
 /* MuJoCo 4 adds an actuator's armature and damping (damping="linear v|v| v^2") to its joint
@@ -3657,15 +3700,16 @@ static int check_pid_actdim(mjcf *rd, u2d_xml *e, int index, u2d_xml *holder)
 {
     int cls = class_attr(rd, e, "class", 0);
     if (cls < 0) return -1;
-    int known = dyntype_written(rd, e, cls);
-    if (known <= 0) return known;
-    const char *dyn = dattr(rd, e, K_ACTUATOR, cls, "dyntype");
-    const char *actdim = dattr(rd, e, K_ACTUATOR, cls, "actdim");
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    /* a pid dyntype's states follow its own ki and slewmax, not tracked here: MuJoCo checks */
+    if (strcmp(a.dyntype, "pid") == 0) return 0;
+    const char *dyn = a.dyntype, *actdim = a.actdim;
     long written = actdim ? strtol(actdim, NULL, 10) : -1;
     if (written > 2147483647L) written = 2147483647L;   /* an int, as MuJoCo reads actdim */
     int given = written < -1 ? -1 : (int)written;
-    int own = dyn && word_index("filter|filterexact|integrator", dyn) >= 0;
-    int has = given >= 0 ? given : dyn && word_index("none|dcmotor", dyn) < 0;
+    int own = word_index("filter|filterexact|integrator", dyn) >= 0;
+    int has = given >= 0 ? given : word_index("none|dcmotor", dyn) < 0;
     int expected = pid_states(holder) + own;
     if (has == expected) return 0;
     const char *name = u2d_xml_attr(e, "name");
