@@ -2334,3 +2334,69 @@ def test_random_geom_and_mesh_plugins_refused_exactly_where_mujoco_refuses(xml):
     """Random children of geoms and meshes: urdf2dyn refuses exactly when MuJoCo does."""
     expected, got = mujoco_error(xml), urdf2dyn_error(xml)
     assert (expected is None) == (got is None), (xml, expected, got)
+
+
+UNREAD_SCHEMA = {     # inputs MuJoCo 4.0.0 refuses by its schema or its reader (words: ours)
+    "unknown element in <default>": (doc("<default><foo/></default>", WORLD),
+                                     ["<foo>", "<default>", "line 1", "remove it"]),
+    "unknown element in a class": (
+        doc('<default><default class="c">\n<bar a="1"/></default></default>', WORLD),
+        ["<bar>", "<default>", "line 2"]),
+    "<plugin> in <default>": (doc('<default><plugin plugin="mujoco.pid"/></default>', WORLD),
+                              ["<plugin>", "<default>"]),
+    "<freejoint> in <default>": (doc("<default><freejoint/></default>", WORLD),
+                                 ["<freejoint>"]),
+    "every default element": (doc("<default>" + "".join(
+        f"<{t}/>" for t in "mesh material joint geom site camera light pair equality tendon "
+                           "texture general motor position velocity intvelocity cylinder "
+                           "orientation pid".split()) + "</default>", WORLD), None),
+    "<default> texture builtin": (doc('<default><texture builtin="foo"/></default>', WORLD),
+                                  ["builtin", "foo", "checker"]),
+}
+for _tag in ("joint", "freejoint", "site", "camera", "light", "inertial"):
+    _attrs = ' mass="1" diaginertia="1 1 1"' if _tag == "inertial" else ""
+    for _child in ("<geom/>", "<foo/>"):
+        UNREAD_SCHEMA[f"{_child} in a body's <{_tag}>"] = (
+            doc(f'<worldbody><body name="b">\n<{_tag}{_attrs}>\n{_child}</{_tag}>'
+                '<geom size="0.1"/></body></worldbody>'),
+            [_child[:-2] + ">", f"<{_tag}>", "line 3", "remove it"])
+UNREAD_SCHEMA["text in a <joint>"] = (doc('<worldbody><body><joint>hinge</joint>'
+                                          '<geom size="0.1"/></body></worldbody>'), None)
+UNREAD_SCHEMA["<foo/> in the world's <site>"] = (
+    doc('<worldbody><site name="s"><foo/></site></worldbody>'), ["<foo>", "<site>"])
+for _builtin, _words in (("", ["builtin", "checker", "line 1"]),
+                         ("Checker", ['builtin="Checker"']), ("checker", None),
+                         ("gradient", None), ("flat", None)):
+    UNREAD_SCHEMA[f"texture builtin={_builtin!r}"] = (
+        doc(f'<asset><texture name="t" type="2d" builtin="{_builtin}" width="8" height="8"/>'
+            "</asset>", WORLD), _words)
+for _actdim, _words in (("1.5", ["actdim", "1.5", "whole number", "line 1"]),
+                        ("1.0", ["actdim"]), ("1e0", ["actdim"]), ("0x1", ["actdim"]),
+                        ("1 2", ["actdim"]), ("2147483648", ["actdim"]),
+                        (" 1 ", None), ("+1", None), ("", None), ("-1", None)):
+    UNREAD_SCHEMA[f"actdim={_actdim!r}"] = (
+        doc(WORLD, actuators(f'<general joint="j" dyntype="filter" actdim="{_actdim}"/>')),
+        _words)
+UNREAD_SCHEMA["actdim='1.5' in a default"] = (
+    doc('<default><general actdim="1.5"/></default>', WORLD), ["actdim", "1.5"])
+
+
+@pytest.mark.parametrize("case", sorted(UNREAD_SCHEMA))
+def test_schema_of_unread_elements_as_mujoco(case):
+    """Elements and attributes urdf2dyn does not model are as MuJoCo 4's schema and reader
+    have them: a <default> holds only the elements it gives defaults to, a body's joints,
+    sites, cameras, lights and <inertial> hold no element, a texture's builtin= is one of
+    MuJoCo's words and actdim= one whole number; urdf2dyn loaded each of these."""
+    xml, words = UNREAD_SCHEMA[case]
+    assert_as_mujoco(xml, words)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=" +-0123456789.ex\t", max_size=12))
+def test_random_actdim_refused_for_its_form_exactly_where_mujoco_refuses(actdim):
+    """Random actdim= text: urdf2dyn refuses it exactly where MuJoCo refuses its form (bad
+    format, too much data, too large); what MuJoCo's compiler then refuses of a well-formed
+    one (0 on a stateful actuator, more than 1 on a filter) is not checked here."""
+    xml = doc(WORLD, actuators(f'<general joint="j" dyntype="user" actdim="{actdim}"/>'))
+    expected = "attribute 'actdim'" in (mujoco_error(xml) or "")
+    assert expected == (urdf2dyn_error(xml) is not None), (actdim, mujoco_error(xml))

@@ -282,13 +282,39 @@ static int keyword(mjcf *rd, u2d_xml *node, const char *name, const char *words,
 
 static const char *BOOL_WORDS = "false|true";
 
+/* Whether s is one whole decimal number within an int, or nothing (spaces only), as MuJoCo
+ * reads an int attribute (actdim=): "1.0", "1e0" and "0x1" are "bad format" to it. */
+static int whole_int(const char *s)
+{
+    const char *p = s + strspn(s, " \t\n\r\v\f");
+    if (!*p) return 1;
+    const char *digits = p + (*p == '+' || *p == '-');
+    size_t n = strspn(digits, "0123456789");
+    if (n == 0) return 0;
+    long v = strtol(p, NULL, 10);      /* LONG_MAX on overflow, beyond an int too */
+    if (v > 2147483647L || v < -2147483647L - 1) return 0;
+    return digits[n + strspn(digits + n, " \t\n\r\v\f")] == '\0';
+}
+
+/* An actuator's actdim= (in <actuator> or a <default>) is one whole number: MuJoCo refuses
+ * any other ("bad format in attribute 'actdim'", "has too much data"). 0 or -1 (message). */
+static int check_actdim(mjcf *rd, u2d_xml *e)
+{
+    const char *v = u2d_xml_attr(e, "actdim");
+    if (!v || whole_int(v)) return 0;
+    return fail(rd, e, "<%s actdim=\"%.60s\">: not one whole number (MuJoCo refuses it: "
+                "\"bad format in attribute 'actdim'\"): give the number of activation states "
+                "as an integer, e.g. actdim=\"1\", or leave it out", u2d_xml_name(e), v);
+}
+
 /* MuJoCo 4's schema gives actrange= and actlimited= to <general>, <intvelocity> and a
  * plugin actuator only: it refuses them on every other actuator, in <actuator> or in a
- * <default>, used or not. 0 or -1 (message). */
+ * <default>, used or not; and an actdim= only as a whole number. 0 or -1 (message). */
 static int check_activation_attributes(mjcf *rd, u2d_xml *e)
 {
     static const char *const ATTRS[] = {"actrange", "actlimited"};
     const char *el = u2d_xml_name(e);
+    if (check_actdim(rd, e)) return -1;
     if (word_index("general|intvelocity|plugin", el) >= 0) return 0;
     for (int k = 0; k < 2; k++)
         if (u2d_xml_attr(e, ATTRS[k]))
@@ -466,6 +492,22 @@ static int add_class(mjcf *rd, const char *name, int parent)
 }
 
 
+/* A <texture>'s builtin= (in <asset> or a <default>) is none, gradient, checker or flat:
+ * MuJoCo refuses another word, "" too ("invalid keyword"). 0 or -1 (message). */
+static int check_texture_builtin(mjcf *rd, u2d_xml *e)
+{
+    const char *v = u2d_xml_attr(e, "builtin");
+    if (strcmp(u2d_xml_name(e), "texture") != 0 || !v ||
+        word_index("none|gradient|checker|flat", v) >= 0)
+        return 0;
+    return fail(rd, e, "<texture builtin=\"%.60s\">: not a builtin texture (MuJoCo refuses it: "
+                "\"invalid keyword\"): give none, gradient, checker or flat, or leave builtin= "
+                "out", v);
+}
+
+static int check_schema(mjcf *rd, u2d_xml *e, const char *parent);   /* MuJoCo's schema */
+static int check_descendants(mjcf *rd, u2d_xml *e, const char *row);
+
 /* Element e of a <default> (not a nested <default>) holds no element: MuJoCo's schema has
  * none there (a geom's or mesh's <plugin> included), and refuses one ("unrecognized
  * element"). */
@@ -523,7 +565,11 @@ static int read_defaults(mjcf *rd)
                     stack[top++] = (item){e, cls};
                     continue;
                 }
-                if (check_default_leaf(rd, e)) { status = -1; break; }
+                if (check_schema(rd, e, "default") || check_default_leaf(rd, e) ||
+                    check_texture_builtin(rd, e)) {
+                    status = -1;
+                    break;
+                }
                 for (int k = 0; k < K_ACTUATOR; k++)
                     if (strcmp(n, kind_name[k]) == 0 && add_dnode(rd, cls, k, e)) status = -1;
                 if (word_index(ACTUATOR_ELEMENTS, n) >= 0 &&
@@ -1367,6 +1413,11 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
         const char *name = u2d_xml_name(e);
         int ecls = L->cls;
         u2d_mj_pose frame = L->frame;
+        if (word_index("joint|freejoint|site|camera|light|inertial", name) >= 0 &&
+            check_descendants(rd, e, name)) {
+            status = -1;
+            break;
+        }
         if (strcmp(name, "body") == 0) {
             status = push_item(rd, &c->child, &c->nchild, &c->capc, e, ecls, &frame);
         } else if (strcmp(name, "frame") == 0) {
@@ -3166,7 +3217,9 @@ static int check_not_empty(mjcf *rd, u2d_xml *e)
 /* The elements MuJoCo 4's schema (src/xml/mjcf.schema) has in each element urdf2dyn reads
  * without modelling, "" for none; "extension plugin" is an <extension>'s <plugin> (it holds
  * <instance> elements), "plugin" any other (a plugin actuator or sensor: <config>). Directly
- * under <mujoco>, <body>, <frame> and <replicate> are <worldbody>'s aliases in its schema. */
+ * under <mujoco>, <body>, <frame> and <replicate> are <worldbody>'s aliases in its schema.
+ * A <default> holds the elements it gives defaults to (no <plugin>, <frame> or <freejoint>),
+ * and a body's joints, sites, cameras, lights and <inertial> hold none. */
 static const char *const SCHEMA[][2] = {
     {"mujoco", "compiler|option|size|statistic|visual|default|extension|asset|worldbody|body|"
                "frame|replicate|deformable|contact|tendon|equality|actuator|sensor|custom|"
@@ -3177,7 +3230,12 @@ static const char *const SCHEMA[][2] = {
     {"extension", "plugin"}, {"extension plugin", "instance"}, {"instance", "config"},
     {"plugin", "config"}, {"config", ""}, {"deformable", "flex|skin"},
     {"flex", "contact|edge|elasticity"}, {"flex contact", ""}, {"flex edge", ""},
-    {"flex elasticity", ""}, {"skin", "bone"}, {"bone", ""}, {"shape", "plugin"}};
+    {"flex elasticity", ""}, {"skin", "bone"}, {"bone", ""}, {"shape", "plugin"},
+    {"default", "default|mesh|material|joint|geom|site|camera|light|pair|equality|tendon|"
+                "texture|general|motor|position|velocity|intvelocity|damper|cylinder|muscle|"
+                "adhesion|orientation|pid|dcmotor"},
+    {"joint", ""}, {"freejoint", ""}, {"site", ""}, {"camera", ""}, {"light", ""},
+    {"inertial", ""}};
 
 /* The elements SCHEMA has in row, NULL for a row it does not have. */
 static const char *schema_row(const char *row)
@@ -4072,11 +4130,14 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
     return 0;
 }
 
-/* An <asset>'s <skin> holds <bone> elements, as a <deformable>'s does. */
+/* An <asset>'s <skin> holds <bone> elements, as a <deformable>'s does; a <texture>'s
+ * builtin= is one of MuJoCo's words. */
 static int check_asset_skins(mjcf *rd, u2d_xml *asset)
 {
-    for (u2d_xml *e = u2d_xml_first(asset); e; e = u2d_xml_next(e))
+    for (u2d_xml *e = u2d_xml_first(asset); e; e = u2d_xml_next(e)) {
         if (strcmp(u2d_xml_name(e), "skin") == 0 && check_descendants(rd, e, "skin")) return -1;
+        if (check_texture_builtin(rd, e)) return -1;
+    }
     return 0;
 }
 
