@@ -896,17 +896,19 @@ def test_references_are_resolved_as_mujoco_resolves_them(case):
     assert_as_mujoco(xml, words)
 
 
+_PID_DECLARED = '<extension><plugin plugin="mujoco.pid"/></extension>'
 PLUGIN_ACTRANGE = {
     "plugin actrange without dynamics": (
         doc(WORLD, actuators('<plugin plugin="mujoco.pid" joint="j" actrange="0 1"/>')),
         ["<plugin>", "actrange", "dyntype", "line 1"]),
     "class's position resets its filter": (
-        doc('<extension><plugin plugin="mujoco.pid"/></extension><default><default class="c"><general dyntype="filter"/><position kp="1"/>'
-            '</default></default>', WORLD,
+        doc(_PID_DECLARED, '<default><default class="c"><general dyntype="filter"/>'
+            '<position kp="1"/></default></default>', WORLD,
             actuators('<plugin plugin="mujoco.pid" joint="j" class="c" actrange="0 1"/>')),
         ["<plugin>", "actrange", "dyntype"]),
     "class's intvelocity integrates": (
-        doc('<extension><plugin plugin="mujoco.pid"/></extension><default><default class="c"><intvelocity kp="1"/></default></default>', WORLD,
+        doc(_PID_DECLARED, '<default><default class="c"><intvelocity kp="1"/></default>'
+            '</default>', WORLD,
             actuators('<plugin plugin="mujoco.pid" joint="j" class="c" actdim="1" '
                       'actrange="0 1"/>')), None),
 }
@@ -1990,6 +1992,15 @@ GRID_INITS = {      # the case: its XML, MuJoCo's reason, and words urdf2dyn's r
     "size too large with channels": (
         _grid(_cfg("size", "30000 30000") + _cfg("fov", "1 1") + _cfg("nchannel", "3")),
         "resolutions are too large", ["size=", "3 channels"]),
+    "size a fraction beyond an int": (
+        _grid(_cfg("size", "2147483647.5 1") + _cfg("fov", "1 1")),
+        "resolutions are too large", ['size="2147483647.5 1"', "give fewer"]),
+    "second size a fraction beyond an int": (
+        _grid(_cfg("size", "1 2147483647.5") + _cfg("fov", "1 1")),
+        "resolutions are too large", ["size="]),
+    "size too large with a fraction of a channel": (
+        _grid(_cfg("size", "715827883 1") + _cfg("fov", "1 1") + _cfg("nchannel", "3.5")),
+        "resolutions are too large", ["size=", "3 channels"]),
     "fov zero": (_grid(_cfg("size", "2 3") + _cfg("fov", "0 10")), "`fov[0]` must be",
                  ["fov=", "horizontal", "(0, 180]"]),
     "fov 180 90": (_grid(_cfg("size", "2 3") + _cfg("fov", "180 90")), None, None),
@@ -2031,6 +2042,26 @@ def test_touch_grid_settings_are_what_its_init_takes(case):
     xml, reason, words = GRID_INITS[case]
     assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
     assert_as_mujoco(xml, words)
+
+
+# Grids MuJoCo 4.0.0's size check passes (checked by hand under `ulimit -v`: it then fails
+# only to allocate the grid, gigabytes, so MuJoCo is not run on them here): the fraction of a
+# channel and of a taxel is dropped before the product is counted.
+GRID_SIZES_MUJOCO_PASSES = {
+    "2.9 channels counted as 2": ("46341 23170", "2.9"),
+    "3.0000001 channels counted as 3": ("715827882 1", "3.0000001"),
+    "fractional sizes counted whole": ("1073741823.9 2", "0"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GRID_SIZES_MUJOCO_PASSES))
+def test_touch_grid_size_counts_whole_channels_and_taxels(case):
+    """touch_grid's size check counts nchannel's and each size's whole part, as MuJoCo 4.0.0
+    counts them (it refuses only a size above an int as written): urdf2dyn refused these
+    grids, whose product with the fractions is above an int but without them is not."""
+    size, nchannel = GRID_SIZES_MUJOCO_PASSES[case]
+    xml = _grid(_cfg("size", size) + _cfg("fov", "1 1") + _cfg("nchannel", nchannel))
+    assert urdf2dyn_error(xml) is None
 
 
 def _drawn_configs(draw, choices):
@@ -2079,9 +2110,9 @@ def test_random_pid_settings_refused_exactly_where_mujoco_refuses(xml):
 
 # Sizes stay small, or so large MuJoCo refuses them before it allocates the grid.
 _GRID_VALUES = {"size": ["", "2 3", "2", "0 3", "2  3", " 2 3", "2 3 ", "1.5 2", "a b",
-                         "100000 100000", "3\t3"],
+                         "100000 100000", "3\t3", "2147483647.5 1"],
                 "fov": ["", "10 10", "0 10", "180 90", "10 91", "nan 10", "a", "10 10 10"],
-                "nchannel": ["0", "1", "6", "7", "abc", "2.7", "-1", " 3 ", "nan"],
+                "nchannel": ["0", "1", "6", "7", "abc", "2.7", "-1", " 3 ", "nan", "6.5"],
                 "gamma": ["0", "1", "2", "-1", "1x", "nan", "0 .5"]}
 
 

@@ -3847,11 +3847,14 @@ static double whole(double x)
     return x < 1e15 ? (double)(long long)x : x;
 }
 
-/* touch_grid's size= is two whole numbers of taxels, 1 or more, of which nchannel times
- * their product fits in an int ("Horizontal and vertical resolutions ..."). */
+/* touch_grid's size= is two whole numbers of taxels, 1 or more, each within an int as
+ * written and the product of their whole parts and nchannel's (0 is 1) too ("Horizontal
+ * and vertical resolutions ..."): MuJoCo 4.0.0 refuses "2147483647.5 1" but loads
+ * "1073741823.9 2", and counts nchannel="2.9" as 2 channels. */
 static int check_grid_size(mjcf *rd, u2d_xml *holder)
 {
-    double size[2] = {0, 0}, nchannel = strtod(config_value(holder, "nchannel"), NULL);
+    double size[2] = {0, 0};
+    double nchannel = whole(strtod(config_value(holder, "nchannel"), NULL));
     u2d_xml *at = setting_at(holder, "size");
     if (grid_items(config_value(holder, "size"), size, 2) != 2)
         return fail(rd, at, "mujoco.sensor.touch_grid needs size=\"<columns> <rows>\", two "
@@ -3862,11 +3865,12 @@ static int check_grid_size(mjcf *rd, u2d_xml *holder)
         return fail(rd, at, "mujoco.sensor.touch_grid size=\"%g %g\" has fewer than one taxel "
                     "(MuJoCo refuses it: \"Horizontal and vertical resolutions must be "
                     "positive\"): give whole numbers, 1 or more", size[0], size[1]);
-    if ((nchannel != 0 ? nchannel : 1) * whole(size[0]) * whole(size[1]) > 2147483647.0)
-        return fail(rd, at, "mujoco.sensor.touch_grid size=\"%g %g\" (times %g channels) "
+    if (size[0] > 2147483647.0 || size[1] > 2147483647.0 ||
+        (nchannel != 0 ? nchannel : 1) * whole(size[0]) * whole(size[1]) > 2147483647.0)
+        return fail(rd, at, "mujoco.sensor.touch_grid size=\"%.60s\" (times %g channels) "
                     "has more taxels than an int counts (MuJoCo refuses it: \"Horizontal and "
-                    "vertical resolutions are too large\"): give fewer", size[0], size[1],
-                    nchannel != 0 ? nchannel : 1);
+                    "vertical resolutions are too large\"): give fewer",
+                    config_value(holder, "size"), nchannel != 0 ? nchannel : 1);
     return 0;
 }
 
