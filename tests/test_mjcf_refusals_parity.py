@@ -2431,3 +2431,39 @@ def test_random_actdim_refused_for_its_form_exactly_where_mujoco_refuses(actdim)
     xml = doc(WORLD, actuators(f'<general joint="j" dyntype="user" actdim="{actdim}"/>'))
     expected = "attribute 'actdim'" in (mujoco_error(xml) or "")
     assert expected == (urdf2dyn_error(xml) is not None), (actdim, mujoco_error(xml))
+
+
+def _sdf_torus_model(inertial=""):
+    """MuJoCo's model/plugin/sdf/torus.xml in short: a free body whose geom is a
+    mujoco.sdf.torus mesh, with inertial (an <inertial> element) or without."""
+    return doc('<extension><plugin plugin="mujoco.sdf.torus"><instance name="torus">'
+               '<config key="radius1" value="0.35"/><config key="radius2" value="0.15"/>'
+               '</instance></plugin></extension>'
+               '<asset>\n<mesh name="torus"><plugin instance="torus"/></mesh></asset>'
+               f'<worldbody><body pos="0 0 1">{inertial}<freejoint/>'
+               '<geom type="sdf" mesh="torus"><plugin instance="torus"/></geom>'
+               '</body></worldbody>')
+
+
+def test_sdf_mesh_without_inertial_is_refused_saying_what_mujoco_weighs():
+    """MuJoCo 4.0.0 loads its own sdf examples (model/plugin/sdf/*.xml), weighing the
+    surface it builds from the signed distance field by marching cubes; urdf2dyn builds no
+    such surface, so it refuses the body's mass, saying why and what to give instead (it
+    said the mesh had "neither a file nor vertices")."""
+    xml = _sdf_torus_model()
+    assert mujoco_error(xml) is None
+    assert mujoco.MjModel.from_xml_string(xml).body_mass[1] > 0
+    got = urdf2dyn_error(xml)
+    assert got is not None
+    for words in ("line 2", "mesh 'torus'", "<plugin> mesh", "signed distance field",
+                  "<inertial>", "body_mass"):
+        assert words in got, got
+
+
+def test_sdf_geom_with_an_inertial_loads_as_mujoco_computes_it():
+    """An sdf geom is a collision shape: with the body's <inertial> the model loads, and its
+    dynamics are MuJoCo's (pins the path the refusal above points to)."""
+    xml = _sdf_torus_model('<inertial pos="0.01 0.02 0.03" mass="2" diaginertia=".1 .2 .3"/>')
+    model = urdf2dyn.load(xml)
+    e_tau, e_M = oracle.compare(model, oracle.mujoco_model(xml=xml), n=5)
+    assert e_tau < 1e-12 and e_M < 1e-12

@@ -1036,6 +1036,22 @@ static double *number_list(mjcf *rd, u2d_xml *node, const char *name, int *n, in
     return v;
 }
 
+/* Mesh m (named name) has no surface urdf2dyn can weigh: a plugin mesh (an mujoco.sdf
+ * shape), whose surface MuJoCo builds from the signed distance field by marching cubes on a
+ * 300-cell grid, or a builtin one. The message says what MuJoCo does and how to give the
+ * mass instead (within the 260 characters fail keeps after the body's name). */
+static void no_mesh_surface(mjcf *rd, u2d_xml *m, const char *name)
+{
+    if (u2d_xml_first(m))
+        fail(rd, m, "mesh '%.40s' is a <plugin> mesh, weighed by MuJoCo as the surface it "
+             "builds from the signed distance field, which urdf2dyn does not build: give the "
+             "body an <inertial> (MuJoCo's: body_mass, body_inertia, body_ipos, body_iquat)",
+             name);
+    else
+        fail(rd, m, "mesh '%.100s' has neither a file nor vertices (a builtin mesh): give the "
+             "body an <inertial>", name);
+}
+
 /* The mass properties MuJoCo's compiler gives mesh k (once). */
 static const u2d_mj_mesh_mass *mesh_mass(mjcf *rd, int k)
 {
@@ -1103,8 +1119,7 @@ static const u2d_mj_mesh_mass *mesh_mass(mjcf *rd, int k)
         }
         if (!u2d_xml_attr(m, "vertex")) {
             free(vf); free(fi);
-            fail(rd, m, "mesh '%.100s' has neither a file nor vertices (a builtin or a plugin "
-                 "mesh): give the body an <inertial>", M->name);
+            no_mesh_surface(rd, m, M->name);
             return NULL;
         }
         rc = u2d_mesh_mass_of(nv / 3, vf, nf / 3, fi, M->name, &spec, &M->mass, err);
