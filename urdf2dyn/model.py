@@ -1597,7 +1597,8 @@ class Model:
             One thread reproduces OpenSim's frame-to-frame warm start exactly; a later
             segment whose first frame, fitted again from the previous frame's fit, lands
             elsewhere (another minimum) is fitted again from there, so threads give the
-            one-thread motion.
+            one-thread motion (within the fit's tolerance, about 1e-8, where a seam
+            agreed).
         couplers : bool
             Hold the model's coordinate couplers (``model.couplers``, an .osim's enforced
             CoordinateCouplerConstraints, dependent = scale x f(independent)) through the fit,

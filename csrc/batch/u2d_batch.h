@@ -67,7 +67,8 @@ u2d_status u2d_batch(const u2d_model *m, u2d_algo algo, size_t n, int nthreads,
  * contiguous segments: each segment starts at q0 and is warm-started frame to frame
  * within it, on its own thread and workspaces (allocated here, before the frames run).
  * A segment whose first frame, fitted again from the previous frame's fit, differs from
- * its own start is then fitted again from there, so the result is the one thread's.
+ * its own start is then fitted again from there, so the result is the one thread's
+ * minimum (within the fit's tolerance where the seam agreed).
  * Arrays as in u2d_ik_solve. On failure *bad is the lowest failing frame. */
 u2d_status u2d_batch_ik(const u2d_model *m, const u2d_ik_problem *p, size_t nframe,
                         int nthreads, const double *target, const double *task_value,
