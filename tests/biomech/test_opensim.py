@@ -778,7 +778,7 @@ def test_export_osim_gravity_is_written_or_refused_as_opensim_takes_it(osim, tmp
     traceback (OpenSim's RuntimeError: 'A non-finite down direction', its gravity being a
     direction and a length that overflowed). A gravity OpenSim can hold is written and read
     back by OpenSim as given; one whose length overflows is refused in one error line naming
-    gravity, and nothing written."""
+    the --gravity option, and nothing written."""
     from urdf2dyn.cli import main
     out = tmp_path / "r.osim"
     status = main(["export-osim", "robot2r.urdf", "-o", str(out), "--gravity",
@@ -790,7 +790,7 @@ def test_export_osim_gravity_is_written_or_refused_as_opensim_takes_it(osim, tmp
         assert osim.Model(str(out)).getGravity().to_numpy().tolist() == list(gravity)
     else:
         assert status == 1 and not out.exists(), err
-        assert "urdf2dyn export-osim: error: to_opensim: gravity " in err
+        assert "urdf2dyn export-osim: error: --gravity (" in err
         assert "its length overflows" in err, err
 
 
