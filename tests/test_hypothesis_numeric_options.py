@@ -206,3 +206,17 @@ def _recording_pools():
         yield asked
     finally:
         concurrent.futures.ProcessPoolExecutor = real
+
+
+@pytest.mark.parametrize("flag_type,text,says", [
+    ("JOBS", "-99999999999", "-99999999999: a number of processes, >= 1"),
+    ("GAP", "-3000000000", "-3000000000: a number of samples, >= 0"),
+    ("THREADS", "99999999999999999999", "99999999999999999999: too large (a number of threads"),
+])
+def test_an_integer_beyond_a_c_int_is_refused_by_its_own_bound(flag_type, text, says):
+    """A negative integer beyond a C int is below the option's bound, not 'too large' (a
+    reviewer's case: --jobs -99999999999 was called too large)."""
+    from urdf2dyn.cli import options
+    with pytest.raises(argparse.ArgumentTypeError) as e:
+        getattr(options, flag_type)(text)
+    assert str(e.value).startswith(says), e.value

@@ -29,12 +29,12 @@ def number(what, low=None, high=None, low_open=True, integer=False):
         except ValueError:
             raise argparse.ArgumentTypeError(
                 f"{text!r} is not {'an integer' if integer else 'a number'} ({what})") from None
-        if integer and abs(x) > INT_LIMIT:      # beyond what the core's C int counts take
-            raise argparse.ArgumentTypeError(f"{text}: too large ({what})")
         bad = not math.isfinite(x) or (low is not None and (x <= low if low_open else x < low)) \
             or (high is not None and x > high)
         if bad:
             raise argparse.ArgumentTypeError(f"{text}: {what}")
+        if integer and abs(x) > INT_LIMIT:      # beyond what the core's C int counts take
+            raise argparse.ArgumentTypeError(f"{text}: too large ({what})")
         return x
     return parse
 
