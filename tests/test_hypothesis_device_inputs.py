@@ -41,7 +41,11 @@ SLOTS = {
     "scale setup": ["scale", "DEV"],
     "ExternalLoads": ["torques", "CASE/r.urdf", "CASE/trial.csv", "--external-loads", "DEV",
                       "--no-progress"],
+    "OpenSim motion (.mot)": ["torques", "CASE/r.urdf", "CASE/dev.mot", "--no-progress"],
 }
+
+#: the slots whose refusal once quoted the device twice ("X: cannot be read (X: a device ...")
+SETUPS = ("IK setup", "RRA setup", "scale setup")
 
 CHILD = """
 import contextlib, io, json, sys
@@ -73,10 +77,11 @@ def _case_files(case, device):
     (case / "inc.xml").write_text(f'<mujoco><include file="{device}"/><worldbody><body '
                                   'name="b"><joint/><geom size="0.1"/></body></worldbody>'
                                   '</mujoco>')
-    link = case / "dev.json"
-    if link.is_symlink() or link.exists():
-        link.unlink()
-    link.symlink_to(device)
+    for name in ("dev.json", "dev.mot"):
+        link = case / name
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(device)
 
 
 @settings(PROFILE, max_examples=3)
@@ -96,5 +101,7 @@ def test_a_device_given_as_any_input_is_refused_by_name(case, device, slots):
     for (slot, _), (status, err) in zip(cases, json.loads(proc.stdout)):
         assert status in (1, 2), (slot, status, err)
         assert "Traceback" not in err and "error:" in err, (slot, err)
-        assert device in err or "dev.json" in err, (slot, err)
+        assert device in err or "dev.json" in err or "dev.mot" in err, (slot, err)
+        if slot in SETUPS:
+            assert "cannot be read" not in err and err.count(device) == 1, (slot, err)
         assert "no such file" not in err, (slot, err)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...forces import wrench_at_point
+from ..._input_bytes import refuse_devices
 from ..._safe_files import note_input, replacing
 from ...warn import counted, data_rows, report
 from .setup_xml import disabled, read_tool, text as _text
@@ -121,6 +122,7 @@ def _read_table(path):
     """read_sto_table, its header as a _Header."""
     path = os.fspath(path)
     note_input(path, "OpenSim table")
+    refuse_devices(path, "OpenSim table (.mot/.sto)")
     with open(path, "rb") as f:
         try:
             lines = decode_text(f.read(), path).splitlines()      # CRLF too

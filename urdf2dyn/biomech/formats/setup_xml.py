@@ -8,6 +8,7 @@ import math
 import re
 import xml.etree.ElementTree as ET
 
+from ..._input_bytes import InputFileError
 from ..._safe_files import note_input
 from ...warn import missing_file
 from .windows import parse_xml, setup_path, source_line
@@ -33,6 +34,8 @@ def read_tool(path: str, tag: str | tuple[str, ...], error: type[Exception],
         raise error(f"{path}: not well-formed XML ({e})") from None
     except FileNotFoundError:
         raise error(f"{missing_file(path)} (the OpenSim {what} file)") from None
+    except InputFileError as e:         # a device, or too large: its message says all
+        raise error(str(e)) from None
     except OSError as e:
         raise error(f"{path}: cannot be read ({e.strerror})") from None
     tool = root if root.tag in tags else next((c for c in root if c.tag in tags), None)
@@ -57,6 +60,8 @@ def referenced_set(elem: ET.Element | None, tag: str, where: str, strict: bool,
     note_input(path, tag)                 # named by its set in a refusal, not as a setup
     try:
         root = parse_xml(path)
+    except InputFileError as e:
+        raise error(f"{where}: <{tag} file=\"{named}\">: {e}") from None
     except OSError as e:
         raise error(f"{where}: <{tag} file=\"{named}\">: {path} cannot "
                     f"be read ({e.strerror}); give the file's path relative to {where}'s "
