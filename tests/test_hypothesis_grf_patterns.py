@@ -4,10 +4,12 @@ field a user may type ({0}, {}, {stem.x}, {stem[99]}, a width {stem:>99999999999
 IndexError, AttributeError or MemoryError traceback, {stem:>999999999} built a gigabyte name
 for minutes, and {bogus} was refused as 'error: bogus'. A pattern is filled in by its two
 fields only; any other brace in a pattern is refused naming --grf, and a name without the two
-fields is one file, whatever its braces.
+fields is one file, whatever its braces. Beside the fields, {{ and }} write one brace, as
+they did in str.format.
 """
 import os
 import shutil
+import string
 
 import pytest
 
@@ -31,15 +33,19 @@ pattern = st.one_of(st.sampled_from(["{dir}/{stem}_grf.csv", "{dir}/trial_grf.cs
 
 
 def _filled(grf, motion):
-    """What the pattern names for motion: its two fields replaced (the oracle: plain text
-    replacement, no format mini-language)."""
-    return grf.replace("{stem}", os.path.splitext(os.path.basename(motion))[0]) \
-        .replace("{dir}", os.path.dirname(motion) or ".")
-
-
-def _only_the_two_fields(grf):
-    rest = grf.replace("{stem}", "").replace("{dir}", "")
-    return "{" not in rest and "}" not in rest
+    """What the pattern names for motion, None where it must be refused. The oracle is
+    Python's own format grammar (string.Formatter): a pattern is taken when its only fields
+    are {stem} and {dir}, bare (no conversion, format spec, index or attribute), with {{ and
+    }} for a brace, and names what str.format makes of it."""
+    try:
+        parts = list(string.Formatter().parse(grf))
+    except ValueError:                      # a lone { or }
+        return None
+    if any(f is not None and (f not in ("stem", "dir") or spec or conv)
+           for _, f, spec, conv in parts):
+        return None
+    return grf.format(stem=os.path.splitext(os.path.basename(motion))[0],
+                      dir=os.path.dirname(motion) or ".")
 
 
 @pytest.fixture(scope="module")
@@ -62,14 +68,28 @@ def test_any_grf_pattern_names_its_files_or_is_refused_naming_grf(case, grf, sev
             jobs = find_trials(motions, grf)
         except MotionError as e:
             assert "grf (--grf)" in str(e), e
-            if fields and not _only_the_two_fields(grf):
+            if fields and "a pattern names {stem}" in str(e):
+                assert _filled(grf, motions[0]) is None, (grf, e)
                 hypothesis.event("a pattern with another field: refused")
+            elif fields:                    # a pattern taken, naming no file
+                assert _filled(grf, motions[0]) is not None, (grf, e)
             return
-    assert fields and _only_the_two_fields(grf) or not fields, grf
+    assert not fields or _filled(grf, motions[0]) is not None, grf
     for motion, path in jobs:
         assert path == (_filled(grf, motion) if fields else grf)
         assert os.path.exists(path)
         hypothesis.event("paired")
+
+
+def test_doubled_braces_beside_the_fields_write_one_brace(tmp_path):
+    """{{ and }} beside {stem}: one brace, as str.format wrote it before patterns were filled
+    in by name (a reviewer's case: '{dir}/{{x}}_{stem}.csv' named ./{x}_t.csv, then was
+    refused)."""
+    (tmp_path / "t.csv").write_text("x")
+    (tmp_path / "{x}_t.csv").write_text("x")
+    motion = os.fspath(tmp_path / "t.csv")
+    [(_, path)] = find_trials([motion], "{dir}/{{x}}_{stem}.csv")
+    assert path == os.fspath(tmp_path / "{x}_t.csv") == _filled("{dir}/{{x}}_{stem}.csv", motion)
 
 
 @pytest.mark.parametrize("grf,status,says", [

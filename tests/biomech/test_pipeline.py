@@ -113,6 +113,12 @@ def _folder(tmp_path, n=3):
     return tmp_path
 
 
+def test_run_trials_over_no_trials_is_an_empty_list(model):
+    """No motion: no result, whatever the workers asked (a reviewer's case: a pool of at most
+    one process per motion was asked for zero processes, a ValueError)."""
+    assert urdf2dyn.run_trials(model, [], max_workers=2) == []
+
+
 def test_run_trials_in_local_processes(tmp_path, model):
     folder = _folder(tmp_path)
     one = urdf2dyn.run_trials(model, folder, max_workers=1)

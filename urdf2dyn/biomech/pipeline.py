@@ -351,6 +351,9 @@ def find_trials(items, grf=None):
 
 #: the fields of a ground-reaction pattern (find_trials' grf), in their braces
 _GRF_FIELDS = re.compile(r"\{(stem|dir)\}")
+#: a pattern's fields and its doubled braces (str.format's way to write one brace, which
+#: patterns took before they were filled in by name)
+_GRF_PARTS = re.compile(r"\{(stem|dir)\}|\{\{|\}\}")
 
 
 def _grf_for(motion, pattern, sibling):
@@ -370,11 +373,12 @@ def _filled_in(pattern, fields):
     {stem:>999999999} a gigabyte name), so that any other brace beside the fields is refused."""
     if not _GRF_FIELDS.search(pattern):
         return pattern
-    if any(brace in _GRF_FIELDS.sub("", pattern) for brace in "{}"):
+    if any(brace in _GRF_PARTS.sub("", pattern) for brace in "{}"):
         raise MotionError(f"grf (--grf) {pattern!r}: a pattern names {{stem}} (each motion "
                           "file's name without its suffix) and {dir} (its folder), nothing "
-                          "else in braces; e.g. '{dir}/{stem}_grf.csv'")
-    return _GRF_FIELDS.sub(lambda m: fields[m.group(1)], pattern)
+                          "else in braces ({{ and }} for a brace); e.g. '{dir}/{stem}_grf.csv'")
+    return _GRF_PARTS.sub(lambda m: fields[m.group(1)] if m.group(1) else m.group(0)[0],
+                          pattern)
 
 
 def _run_one(job, model, settings):
@@ -401,7 +405,8 @@ def run_trials(model, trials, grf=None, *, settings=None, scheduler=None, max_wo
         Ground reactions for every motion: a pattern with ``{stem}`` / ``{dir}``.
     scheduler : None, str or distributed.Client
         None: local processes (concurrent.futures.ProcessPoolExecutor, max_workers of them
-        and at most one per motion; max_workers=1 runs in this process). A Dask scheduler address (``"tcp://host:8786"``)
+        and at most one per motion; max_workers=1 runs in this process). A Dask scheduler
+        address (``"tcp://host:8786"``)
         or a ``distributed.Client``: the trials run on that cluster (pip install
         "urdf2dyn[dask]").
     settings : urdf2dyn.biomech.stages.TrialSettings, optional
@@ -463,7 +468,7 @@ def _is_job_list(trials):
 
 
 def _run_local(jobs, model, settings, max_workers, progress):
-    if max_workers == 1 or len(jobs) == 1:
+    if max_workers == 1 or len(jobs) <= 1:
         out = []
         for job in jobs:
             out.append(_run_one(job, model, settings))
