@@ -159,6 +159,47 @@ def test_floating_base_fit(r2):
         assert np.linalg.norm(sol.q[3:7]) == pytest.approx(1.0, abs=1e-12)
 
 
+FREE_ARM = """<robot name="free_arm"><link name="world"/>
+<joint name="float" type="floating"><parent link="world"/><child link="link1"/></joint>
+<link name="link1"><inertial><mass value="1"/>
+<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="elbow" type="revolute"><parent link="link1"/><child link="link2"/>
+<origin xyz="1 0 0"/><axis xyz="0 0 1"/>
+<limit lower="-1.5" upper="1.5" effort="1" velocity="1"/></joint>
+<link name="link2"><inertial><mass value="1"/>
+<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>
+"""
+
+
+@pytest.mark.parametrize("source", ["floating_base", "floating_joint"])
+def test_fit_of_a_floating_urdf_starts_from_a_unit_quaternion(source, tmp_path):
+    """A URDF has no default pose; ik.fit's first-frame start took q = 0 for one, a zero
+    quaternion for a floating root, and refused the fit ("zero or infinite norm"). It now
+    starts from model.neutral() and recovers the pose, whether the root floats because of
+    floating_base=True or because of the file's own <joint type="floating">."""
+    if source == "floating_base":
+        m = urdf2dyn.load(data_path("robot2r.urdf"), floating_base=True)
+    else:
+        (tmp_path / "free_arm.urdf").write_text(FREE_ARM)
+        m = urdf2dyn.load(tmp_path / "free_arm.urdf")
+    assert m.default_q is None
+    rng = np.random.default_rng(4)
+    q = m.neutral()[None, :].repeat(3, axis=0)
+    q[:, :3] += rng.normal(0, 0.02, (3, 3))
+    q[:, 7:] += rng.uniform(-0.1, 0.1, (3, m.nq - 7))
+    marks = [Marker(f"{link}{k}", link, tuple(rng.uniform(-0.5, 0.5, 3)))
+             for link in ("link1", "link2") for k in range(3)]
+    pos, rot = m.forward_kinematics(q)
+    x = np.stack([pos[:, m.link_names.index(mk.link)]
+                  + rot[:, m.link_names.index(mk.link)] @ np.array(mk.position) for mk in marks], 1)
+    data = Markers(time=np.arange(3) * 0.01, labels=[mk.name for mk in marks], xyz=x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        result = ik.fit(m, data, markers=marks)
+    assert np.max(result.solution.rms) < 1e-6
+    assert np.allclose(np.linalg.norm(result.motion.q[:, 3:7], axis=1), 1.0, atol=1e-12)
+
+
 def test_markers_travel_with_a_pickled_model(r2):
     import pickle
     m = urdf2dyn.load(data_path("robot2r.urdf"))

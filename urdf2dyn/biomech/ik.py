@@ -501,7 +501,9 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     OpenSim's assembler finds (Rajagopal's static trial: 44.7 mm marker RMS against 20.4 mm).
     Later frames start from the previous one, so only the first needs a second start."""
     ranges = ranges or {}
-    base = np.zeros(model.nq) if q0 is None else np.array(q0, dtype=float)
+    # a URDF has no default pose: its neutral one, not q = 0, whose floating root would have a
+    # zero quaternion (no pose: the Jacobians below and the fit refuse it)
+    base = model.neutral() if q0 is None else np.array(q0, dtype=float)
     seen = _coordinates_that_move(model, base, used) | set(tasks)
     # a coordinate no marker moves stays at q0: the fit cannot bring it back from mid-range,
     # and OpenSim's IK leaves it at its default value
