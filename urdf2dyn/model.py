@@ -2055,7 +2055,15 @@ def _joint_limit_ranges(model):
     return {j.name: (float(j.limit[0]), float(j.limit[1])) for j in model.joints
             if j.type in ("revolute", "prismatic") and j.nq == 1 and j.limit is not None
             and j.limit[0] < j.limit[1] and j.name in model.q_names
-            and not (j.type == "revolute" and j.limit[1] - j.limit[0] >= 2 * math.pi - 1e-6)}
+            and not (j.type == "revolute"
+                     and j.limit[1] - j.limit[0] >= 2 * math.pi - _WHOLE_TURN_SLACK)}
+
+
+# How far short of 2 pi a URDF revolute range may fall and still be read as a whole turn:
+# URDF writers give pi rounded (3.14159, 3.14: [-3.14, 3.14] is 3.2 mrad short), and a joint
+# whose stops leave less than 10 mrad (0.6 deg) of the turn out is no stop a marker fit
+# should be trapped by; 10 mrad is three times the coarsest rounding seen (3.14).
+_WHOLE_TURN_SLACK = 1e-2
 
 
 def _hard_ranges(model):
