@@ -493,8 +493,9 @@ def _coordinates_that_move(model, q, markers):
 
 
 def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
-    """Where the first frame starts: q0, or q0 with every bounded coordinate at mid-range,
-    whichever fits the first frame better.
+    """Where the first frame starts: q0, or q0 with every bounded coordinate that the first
+    frame's markers (or a coordinate task) move at mid-range, whichever fits the first frame
+    better.
 
     The fit is local: from a default pose far from the subject's (arms down, an elbow at its
     bound, the pelvis turned), Levenberg-Marquardt can end in another minimum than the one
@@ -504,13 +505,17 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     # a URDF has no default pose: its neutral one, not q = 0, whose floating root would have a
     # zero quaternion (no pose: the Jacobians below and the fit refuse it)
     base = model.neutral() if q0 is None else np.array(q0, dtype=float)
-    seen = _coordinates_that_move(model, base, used) | set(tasks)
+    if xyz.shape[0] == 0:
+        return q0
+    # only the markers the first frame has: one occluded there measures nothing in it
+    present = [m for m, there in zip(used, np.all(np.isfinite(xyz[0]), axis=1)) if there]
+    seen = _coordinates_that_move(model, base, present) | set(tasks)
     # a coordinate no marker moves stays at q0: the fit cannot bring it back from mid-range,
     # and OpenSim's IK leaves it at its default value
     bounded = {n: (lo, hi) for n, (lo, hi) in ranges.items()
                if n in model.q_names and np.isfinite(lo) and np.isfinite(hi)
                and n not in (locked or {}) and n in seen}
-    if not bounded or xyz.shape[0] == 0:
+    if not bounded:
         return q0
     middle = base.copy()
     for n, (lo, hi) in bounded.items():
