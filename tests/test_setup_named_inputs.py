@@ -226,3 +226,32 @@ def test_scale_library_reads_the_files_given_once_outputs_are_checked(tmp_path):
     assert {p.name: digest(p) for p in d.iterdir()} == before
     with pytest.raises(ValueError, match="rotation turns the static trial's markers"):
         S.run_setup(setup, output=os.fspath(d / "o.osim"), rotation="x:-90")
+
+
+def _ik_tasks_in_their_own_file(lab, output):
+    """The lab's IK setup with its IKTaskSet moved to tasks.xml (<IKTaskSet file=...>, as
+    OpenSim's Object reads any set) and its output_motion_file set to output."""
+    text = (lab / "ik.xml").read_text()
+    start, end = text.index("<IKTaskSet>"), text.index("</IKTaskSet>") + len("</IKTaskSet>")
+    (lab / "tasks.xml").write_text('<?xml version="1.0"?><OpenSimDocument Version="40000">'
+                                   + text[start:end] + "</OpenSimDocument>")
+    setup = text[:start] + '<IKTaskSet file="tasks.xml"/>' + text[end:]
+    (lab / "ik.xml").write_text(re.sub(r"<output_motion_file>[^<]*</output_motion_file>",
+                                       f"<output_motion_file>{output}</output_motion_file>",
+                                       setup))
+    return lab / "tasks.xml"
+
+
+def test_ik_setup_names_the_file_of_its_task_set(lab):
+    """biomech.ik.setup_inputs listed the setup, model, markers and coordinate file but not
+    the file an <IKTaskSet file=...> was read from: run_setup of the setup read already, its
+    output_motion_file that file, wrote the motion over the user's tasks."""
+    from urdf2dyn.biomech import ik
+    from urdf2dyn.biomech.formats.ik_setup import read_ik_setup
+    tasks = _ik_tasks_in_their_own_file(lab, "tasks.xml")
+    setup = read_ik_setup(lab / "ik.xml")
+    assert ("IKTaskSet", str(tasks)) in ik.setup_inputs(setup)
+    before = digest(tasks)
+    with pytest.raises(ValueError, match=r"<output_motion_file>.*IKTaskSet"):
+        ik.run_setup(setup)
+    assert digest(tasks) == before

@@ -600,10 +600,12 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
 
 def setup_inputs(setup: IKSetup) -> list[tuple[str, str | None]]:
     """The files an IK setup (read already) names, as (what, path): itself, its model, its
-    marker recording and its from_file tasks' coordinate file. Each is an input whether or
+    marker recording, its from_file tasks' coordinate file and the file its IKTaskSet was
+    read from (``<IKTaskSet file="...">``, named by the tag). Each is an input whether or
     not a run reads it (a model or recording given instead), so no output may be one."""
     return [("setup", setup.path), ("model", setup.model_file),
-            ("marker", setup.marker_file), ("coordinate", setup.coordinate_file)]
+            ("marker", setup.marker_file),
+            ("coordinate", setup.coordinate_file)] + list(setup.set_files)
 
 
 def _run_setup(setup, output, model, markers, marker_data, read_marker_file, threads, strict,

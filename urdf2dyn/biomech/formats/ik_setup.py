@@ -49,6 +49,9 @@ class IKSetup:
     constraint_weight: float = math.inf
     report_errors: bool = True
     tasks: list[IKTask] = field(default_factory=list)
+    # (tag, path) of the IKTaskSet when read from the file its file= attribute names
+    # (<IKTaskSet file="tasks.xml"/>): an input of the run like the files its elements name
+    set_files: list[tuple[str, str]] = field(default_factory=list)
 
     def marker_weights(self) -> dict[str, float]:
         """{marker: weight} of the marker tasks applied (OpenSim fits only these)."""
@@ -110,8 +113,10 @@ def read_ik_setup(path: str | os.PathLike[str], strict: bool = False) -> IKSetup
         s.report_errors = flag(t, f"{where}: <report_errors>", IKSetupError,
                                line_of(tool, "report_errors"))
 
-    s.tasks = read_tasks(*referenced_set(tool, "IKTaskSet", where, strict, IKSetupError),
-                         IKSetupError)
+    taskset, source = referenced_set(tool, "IKTaskSet", where, strict, IKSetupError)
+    if source != where:
+        s.set_files.append(("IKTaskSet", source))
+    s.tasks = read_tasks(taskset, source, IKSetupError)
     return s
 
 
