@@ -293,6 +293,26 @@ def test_ik_setup_output_motion_file_that_is_an_input_is_refused(lab, capsys, ta
     assert digest(lab / target) == before
 
 
+@pytest.mark.parametrize("given", [[], ["-o", "static.trc"]], ids=["setup's own", "-o"])
+def test_scale_exits_2_only_for_a_refusal_of_its_option(lab, capsys, given):
+    """docs/cli.rst keeps exit status 2 for mistakes on the command line: `urdf2dyn scale`
+    turned every refused output into one, also the setup's own <output_motion_file> naming
+    its static trial, which the command line has no part in (urdf2dyn ik exits 1 for the
+    same clash). -o onto that file is the command line's mistake: 2, naming -o."""
+    setup = (lab / "setup_scale.xml").read_text()
+    (lab / "setup_scale.xml").write_text(setup.replace(
+        "<output_motion_file>static.mot</output_motion_file>",
+        "<output_motion_file>static.trc</output_motion_file>"))
+    before = digest(lab / "static.trc")
+    status, err = run(["scale", "setup_scale.xml"] + given, capsys)
+    if given:
+        assert status == 2 and "-o static.trc: that is the static trial file" in err, err
+    else:
+        assert status == 1 and ("<MarkerPlacer> <output_motion_file> "
+                                f"{lab / 'static.trc'}: that is the static trial") in err, err
+    assert digest(lab / "static.trc") == before
+
+
 def test_torques_output_onto_the_external_loads_data_is_refused(lab, capsys):
     before = digest(lab / "loads.mot")
     status, err = run(["torques", "robot.urdf", "motion.csv", "--external-loads", "loads.xml",

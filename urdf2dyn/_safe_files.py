@@ -35,8 +35,14 @@ __all__ = ["replacing", "same_file", "refuse_overwriting_inputs", "refuse_input"
 class OutputRefused(ValueError):
     """An output refused before anything is written there: a file the work reads, another
     output, or a folder that cannot take it. The message names the output (by the option a
-    caller declared, :func:`name_outputs`) and says what to do; a ValueError, so that a
-    command line can tell it (a usage error) from the work's own errors."""
+    caller declared, :func:`name_outputs`) and says what to do; a ValueError. ``flags``: the
+    names of the outputs it refuses, as the message gives them (a command-line option, a
+    setup's element, a library argument), so that a command line can tell a refusal of its
+    own option (a usage error) from one of the outputs a setup names."""
+
+    def __init__(self, message: str, *flags: str | None):
+        super().__init__(message)
+        self.flags = tuple(f for f in flags if f)
 
 
 # The inputs of the work in progress: (what, path, (device, inode)) of each file read, or None
@@ -167,7 +173,7 @@ def check_output_paths(outputs, created=()):
     for flag, folder in created:
         if folder and os.path.exists(folder) and not os.path.isdir(folder):
             raise OutputRefused(f"{flag} {folder}: a file; a directory is written there: "
-                                 "choose another name")
+                                 "choose another name", flag)
         if folder and not os.path.exists(folder):
             _refuse_a_file_above(flag, folder)
             made.add(os.path.realpath(folder))
@@ -184,7 +190,7 @@ def _refuse_a_file_above(flag, folder):
         above = os.path.dirname(above)
     if above and not os.path.isdir(above):
         raise OutputRefused(f"{flag} {folder}: {above} is a file, not a directory: choose "
-                             "another name")
+                             "another name", flag)
 
 
 def refuse_same_outputs(outputs):
@@ -207,10 +213,11 @@ def refuse_same_outputs(outputs):
                 flag0, path0 = seen[key]
                 if flag0 == flag and path0 == path:
                     raise OutputRefused(f"{flag} {path}: named twice as an output; the second "
-                                         "would replace the first: give each output its own name")
+                                         "would replace the first: give each output its own name",
+                                         flag)
                 raise OutputRefused(f"{flag0} {path0} and {flag} {path} name the same file; the "
                                      "second would replace the first: give each output its own "
-                                     "name")
+                                     "name", flag0, flag)
         for key in keys:
             seen[key] = (flag, path)
 
@@ -227,12 +234,12 @@ def refuse_missing_folders(outputs):
         if not os.path.isdir(folder):
             if os.path.exists(folder):
                 raise OutputRefused(f"{named}: {folder} is a file, not a directory: choose "
-                                     "another output name")
+                                     "another output name", flag)
             raise OutputRefused(f"{named}: the directory {folder} does not exist; create it "
-                                 "first")
+                                 "first", flag)
         if not os.access(folder, os.W_OK | os.X_OK):
             raise OutputRefused(f"{named}: the directory {folder} is not writable: choose "
-                                 "another place")
+                                 "another place", flag)
 
 
 def refuse_input(path, flag=None):
@@ -250,7 +257,7 @@ def refuse_input(path, flag=None):
             named = f"{flag} {os.fspath(path)}" if flag else os.fspath(path)
             raise OutputRefused(f"{named}: that is the {what} file{alias}, which this work "
                                  "reads; writing there would destroy it: choose another output "
-                                 "name")
+                                 "name", flag)
 
 
 @contextlib.contextmanager
@@ -324,4 +331,4 @@ def refuse_overwriting_inputs(outputs, inputs):
             if same_file(out, p):
                 alias = "" if os.fspath(out) == os.fspath(p) else f" (the same file as {p})"
                 raise OutputRefused(f"{flag} {out}: that is the {what} file{alias}; writing there "
-                                     "would destroy it: choose another output name")
+                                     "would destroy it: choose another output name", flag)

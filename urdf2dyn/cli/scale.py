@@ -14,7 +14,8 @@ def cmd_scale(args):
                          "reads it)")
     setup = read_scale_setup(args.setup, strict=args.strict)
     # the library checks every output against every file the setup names and the files
-    # given instead, before any work: its refusal of -o names the option, exit status 2
+    # given instead, before any work: its refusal of -o names the option, exit status 2 (a
+    # command-line mistake); one of the setup's own outputs is the setup's fault, status 1
     name_outputs([("-o", args.output)])
     try:
         result = run_setup(setup, output=args.output,
@@ -22,7 +23,9 @@ def cmd_scale(args):
                            static=args.static, rotation=args.rotate, strict=args.strict,
                            marker_set=args.marker_set or None, processing=args.processing)
     except OutputRefused as e:
-        raise UsageError(str(e)) from None
+        if "-o" in e.flags:
+            raise UsageError(str(e)) from None
+        raise
     report = result.report
     written = args.output or (setup.output_model_file if setup.place
                               else setup.output_scaled_model)
