@@ -15,13 +15,15 @@ core's), :class:`MotionError` for a recording (urdf2dyn.biomech.MotionError).
 """
 from __future__ import annotations
 
+import contextlib
 import difflib
 import sys
+import threading
 import warnings
 from collections import Counter
 
-__all__ = ["Urdf2dynWarning", "URDFWarning", "MotionError", "report", "unknown_name",
-           "missing_file"]
+__all__ = ["Urdf2dynWarning", "URDFWarning", "MotionError", "report", "note",
+           "hearing_notes", "unknown_name", "missing_file"]
 
 
 class Urdf2dynWarning(UserWarning):
@@ -62,6 +64,35 @@ def report(message: str, strict: bool = False, error: type[Exception] = ValueErr
         while frame.f_back is not None and _ours(frame.f_globals.get("__name__", "")):
             frame, stacklevel = frame.f_back, stacklevel + 1
     warnings.warn(message, category, stacklevel=stacklevel)
+
+
+# Who hears a note (note()): the command line prints each; a library caller reads the notes
+# where the function keeps them (C3D.meta["notes"]) instead. One list for every thread.
+_note_listeners: list = []
+_note_lock = threading.Lock()
+
+
+def note(message: str) -> None:
+    """Tell whoever listens (:func:`hearing_notes`) what could not be checked while nothing
+    was found wrong: not a warning (a warning says the result may be wrong, and strict
+    refuses it), so nothing is shown unless someone listens. The function that notes keeps
+    the note for its own callers too (C3D.meta["notes"])."""
+    with _note_lock:
+        listeners = list(_note_listeners)
+    for listener in listeners:
+        listener(message)
+
+
+@contextlib.contextmanager
+def hearing_notes(listener):
+    """Within the block, listener(message) is called for each :func:`note`."""
+    with _note_lock:
+        _note_listeners.append(listener)
+    try:
+        yield
+    finally:
+        with _note_lock:
+            _note_listeners.remove(listener)
 
 
 def _ours(module):

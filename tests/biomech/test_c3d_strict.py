@@ -76,3 +76,16 @@ def test_convert_strict_still_refuses_a_warning(tmp_path, capsys):
     assert "FORCE_PLATFORM:ZERO" not in err
     assert not mot.exists()
     assert np.isfinite(held_and_zero(KISTLER)[0]).all()
+
+
+def test_convert_prints_the_note_without_counting_it(tmp_path, capsys):
+    """The note was kept in C3D.meta["notes"] and printed nowhere: a user of the command line
+    never learnt that the zeroing could not be checked. It is printed as a `note:` line on
+    stderr, not counted as a warning, and --strict still exits 0."""
+    trc = tmp_path / "m.trc"
+    status = main(["convert", EB015, "-o", str(trc), "--strict"])
+    err = capsys.readouterr().err
+    assert status == 0, err
+    assert (f"urdf2dyn convert: note: {EB015}: FORCE_PLATFORM:ZERO names frames 1-10 to zero "
+            "the force plates from, but the file holds frames 226-301") in err, err
+    assert err.count("note:") == 1 and "warning" not in err

@@ -26,7 +26,7 @@ import warnings
 from .._core import URDFError
 from .._safe_files import guarding
 from ..biomech.trajectory import MotionError
-from ..warn import Urdf2dynWarning
+from ..warn import Urdf2dynWarning, hearing_notes
 from . import codegen, markers, models, rra, scale, torques
 from .options import UsageError
 
@@ -98,13 +98,28 @@ def _parse(argv):
     return args
 
 
+class _NotePrinter:
+    """The library's notes (urdf2dyn.warn.note: what could not be checked, nothing found
+    wrong) as `urdf2dyn CMD: note:` lines, each once (a file read twice notes twice); not
+    warnings: not counted, and --strict does not refuse them."""
+
+    def __init__(self, command):
+        self.command, self._said = command, set()
+
+    def __call__(self, message):
+        if message not in self._said:
+            self._said.add(message)
+            print(f"urdf2dyn {self.command}: note: {message}", file=sys.stderr, flush=True)
+
+
 def main(argv=None):
     args = _parse(argv)
     with warnings.catch_warnings():         # restores showwarning and the filters on exit
         warnings.simplefilter("always", Urdf2dynWarning)
         printer = _WarningPrinter(args.command, warnings.showwarning)
         warnings.showwarning = printer
-        status = _run(args)
+        with hearing_notes(_NotePrinter(args.command)):
+            status = _run(args)
     if printer.count:
         s = "s" if printer.count > 1 else ""
         print(f"urdf2dyn {args.command}: {printer.count} warning{s} (above)", file=sys.stderr)

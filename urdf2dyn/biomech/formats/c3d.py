@@ -88,7 +88,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..._safe_files import note_input
-from ...warn import missing_file, report
+from ...warn import missing_file, note as tell_note, report
 from ..markers import LENGTH_UNITS, Markers, rotation_matrix
 from ..trajectory import MotionError
 from . import _c3dread
@@ -308,6 +308,8 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
     segments = _labels(params, "ROTATION")[:_count(params, "ROTATION", "USED")]
     if segments and not markers.labels:
         report(f"{source}: {holdings(segments, plates)}", strict=strict, error=MotionError)
+    for text in notes:          # kept in meta for a caller, told to a listener (the CLI)
+        tell_note(text)
     return C3D(markers, plates, events, meta={"source": source, "rotation": r,
                                               "threshold": threshold, "segments": segments,
                                               "notes": notes})
