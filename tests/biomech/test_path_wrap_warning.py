@@ -62,10 +62,12 @@ def test_one_warning_names_every_path_and_its_wrap():
     assert len(messages) == 1, messages
     for word in ("2 paths", "'band1'", "'band2'", "'knob'", "cylinders only", "OpenSim"):
         assert word in messages[0], (word, messages[0])
+    # worded for any caller: path_lengths called here, not by the scale tool
+    assert "scale tool writes" not in messages[0], messages[0]
 
 
 def test_scaling_reports_the_paths_once():
     model = _model()
     messages = _wrap_warnings(lambda: scale_lengths(model, model, OsimEdit(model)))
     assert len(messages) == 1, messages
-    assert "muscle lengths the scale tool writes" in messages[0], messages[0]
+    assert "a scaled model's muscle lengths" in messages[0], messages[0]

@@ -234,9 +234,9 @@ def _report_unwrapped(paths: list[Path], wraps: list[Wrap], shown: int = 6) -> N
     more = f" and {len(paths) - shown} more" if len(paths) > shown else ""
     report(f"{len(paths)} path{'s' if len(paths) > 1 else ''} measured without the wrap "
            f"objects they touch: {', '.join(named)}{more} (urdf2dyn wraps over cylinders "
-           "only). Their lengths, and the muscle lengths the scale tool writes from them, "
-           "differ from OpenSim's where the path touches these objects; compare those "
-           "muscles with OpenSim's if they matter to you")
+           "only). Their lengths, and what is computed from them (a scaled model's muscle "
+           "lengths among others), differ from OpenSim's where the path touches these "
+           "objects; compare those muscles with OpenSim's if they matter to you")
 
 
 def read_marker_set(path: str | os.PathLike[str]) -> list[tuple[str, str, tuple, bool]]:
