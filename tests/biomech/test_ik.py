@@ -38,7 +38,6 @@ from urdf2dyn.biomech.formats import read_opensim
 from urdf2dyn.biomech.formats.ik_setup import IKSetupError, read_ik_setup
 from urdf2dyn.biomech.markers import Markers
 from urdf2dyn.bundled import data_path
-from urdf2dyn.markers import read_markers
 from urdf2dyn.markers import Marker, read_markers
 from urdf2dyn.warn import Urdf2dynWarning
 
@@ -489,9 +488,10 @@ def test_results_directory_as_opensim(tmp_path, capsys):
     in it (as Hamner's published Setup_IK.xml has them), run from a fresh folder: OpenSim's IK
     tool creates the results directory and writes the marker errors there; urdf2dyn ik
     --setup writes the motion and its marker errors at the same places, the errors under our
-    own name (before, it refused the missing folder and put the errors beside the motion). OpenSim 4.6 creates the folder only after writing
-    the motion, so its first run in a fresh folder loses the motion ("failed to open"): it
-    runs here with the folder made, ours without."""
+    own name (before, it refused the missing folder and put the errors beside the motion).
+    OpenSim 4.6 creates the folder only after writing the motion, so its first run in a fresh
+    folder loses the motion ("failed to open"): it runs here with the folder made, ours
+    without."""
     osim = pytest.importorskip("opensim")
     import shutil
     runs = {}

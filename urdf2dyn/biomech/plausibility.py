@@ -580,8 +580,9 @@ RANGE_TOLERANCE = 1e-6
 def ik_ranges(model, t, q, source):
     """Coordinates that are not clamped and that inverse kinematics takes beyond their range:
     one message per coordinate of model (an .osim's CoordinateSet: a URDF model has none,
-    and its joint limits do not bind its IK) that q (N, nq), the fit at times t (N,), takes
-    beyond its range in any frame: its name, range, the frames and how far. OpenSim's IK
+    and its IK holds its joint limits as clamped ranges) that q (N, nq), the fit at times t
+    (N,), takes beyond its range in any frame: its name, range, the frames and how far.
+    OpenSim's IK
     bounds only clamped coordinates (AssemblySolver restricts their q to the range), so it
     takes an unclamped one beyond its range as well, without a word; the user should know
     (the markers barely determine it, or the model's range or axes are wrong). Locked
