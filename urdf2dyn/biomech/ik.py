@@ -481,40 +481,28 @@ def determined_frames(model: Model, q: NDArray[np.float64], markers: Sequence[Ma
     return rank >= rank.max()
 
 
-def _coordinates_that_move(model, q, markers):
-    """The names of the coordinates that move at least one of the markers: a link's Jacobian
-    column (velocity and angular velocity) is zero exactly for the joints not above it; a
-    coupler's independent coordinate moves what its dependent one moves."""
-    moved = np.zeros(model.nv, dtype=bool)
-    for link in {m.link for m in markers}:
-        moved |= np.any(model.jacobian(q, link) != 0.0, axis=0)
-    seen = {n for n in model.q_names if moved[model._v_index(n)[1]]}
-    return seen | {c.independent for c in model.couplers if c.dependent in seen}
-
-
 def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
-    """Where the first frame starts: q0, or q0 with every bounded coordinate that the first
-    frame's markers (or a coordinate task) move at mid-range, whichever fits the first frame
-    better.
+    """Where the first frame starts: q0, or q0 with every bounded coordinate at mid-range,
+    whichever fits the first frame better.
 
     The fit is local: from a default pose far from the subject's (arms down, an elbow at its
     bound, the pelvis turned), Levenberg-Marquardt can end in another minimum than the one
     OpenSim's assembler finds (Rajagopal's static trial: 44.7 mm marker RMS against 20.4 mm).
-    Later frames start from the previous one, so only the first needs a second start."""
+    Later frames start from the previous one, so only the first needs a second start.
+
+    A coordinate no marker moves stays where the chosen start puts it. OpenSim's IK does not
+    settle it one way either: on LaiUhlrich2022 (OpenCap) it leaves the unmarked mtp_angle at
+    mid-range as this does (tests/biomech/test_opencap.py), on lenhart2015 (OpenSim-JAM) the
+    unmarked neck at its default."""
     ranges = ranges or {}
     # a URDF has no default pose: its neutral one, not q = 0, whose floating root would have a
     # zero quaternion (no pose: the Jacobians below and the fit refuse it)
     base = model.neutral() if q0 is None else np.array(q0, dtype=float)
     if xyz.shape[0] == 0:
         return q0
-    # only the markers the first frame has: one occluded there measures nothing in it
-    present = [m for m, there in zip(used, np.all(np.isfinite(xyz[0]), axis=1)) if there]
-    seen = _coordinates_that_move(model, base, present) | set(tasks)
-    # a coordinate no marker moves stays at q0: the fit cannot bring it back from mid-range,
-    # and OpenSim's IK leaves it at its default value
     bounded = {n: (lo, hi) for n, (lo, hi) in ranges.items()
                if n in model.q_names and np.isfinite(lo) and np.isfinite(hi)
-               and n not in (locked or {}) and n in seen}
+               and n not in (locked or {})}
     if not bounded:
         return q0
     middle = base.copy()
