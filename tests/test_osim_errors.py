@@ -190,6 +190,11 @@ def test_unknown_function_joint_and_unsupported_features_are_refused_by_name():
         # what to do (PARCO-LAB/opensim-batch-dynamics' bsm.osim has one, its lumbar joint)
         r"to use the model, replace it in a copy of the file by one of these "
         r"\(a CustomJoint can express most\)$")
+    # a long type name (36 characters) is shortened, not the advice after it
+    _refused(_doc(_body("b"), _pin("j", "/ground", "/bodyset/b").replace(
+        "PinJoint", "VeryLongExperimentalResearchJoint3Dx")),
+        r"<VeryLongExperimentalResearchJoint3Dx>: unsupported joint type",
+        r"\(a CustomJoint can express most\)$")
     _refused(_doc(_body("b"), _pin("j", "/ground", "/bodyset/b").replace("PinJoint",
                                                                           "EllipsoidJoint")),
              r"an EllipsoidJoint has 3 coordinates, this one 1")

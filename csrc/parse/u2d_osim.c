@@ -58,7 +58,7 @@ static int fail_at(osim *o, u2d_xml *node, const char *fmt, ...)
     va_end(ap);
     int at = node ? u2d_xml_line(node) : 0;
     if (at > 0) snprintf(line, sizeof line, "line %d: ", at);
-    snprintf(o->err, U2D_ERRLEN, "%s%.200s%s%.270s", line, o->what, o->what[0] ? ": " : "",
+    snprintf(o->err, U2D_ERRLEN, "%s%.170s%s%.300s", line, o->what, o->what[0] ? ": " : "",
              msg);
     return -1;
 }
@@ -925,7 +925,7 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
         J->type = U2D_JOINT_ELLIPSOID;
         want = type[0] == 'E' ? 3 : 4;
     } else if (strcmp(type, "CustomJoint") != 0)
-        return fail_at(o, node, "<%s>: unsupported joint type (urdf2dyn reads Pin, Slider, "
+        return fail_at(o, node, "<%.40s>: unsupported joint type (urdf2dyn reads Pin, Slider, "
                        "Weld, Universal, Gimbal, Ball, Free, Planar, Ellipsoid, "
                        "Scapulothoracic and Custom joints); to use the model, replace it in a "
                        "copy of the file by one of these (a CustomJoint can express most)",
