@@ -76,6 +76,13 @@ static void note(osim *o, u2d_xml *node, const char *fmt, ...)
 
 static void xml_note(void *ctx, int line, const char *message)
 {
+    char full[U2D_ERRLEN];
+    /* OpenSim 4.6 drops a bare '&' where urdf2dyn keeps it (body 'sh&nk' is 'shnk') */
+    if (strncmp(message, U2D_XML_BARE_AMP, strlen(U2D_XML_BARE_AMP)) == 0) {
+        snprintf(full, sizeof full, "%.300s; OpenSim drops it, so a name holding it differs "
+                 "from OpenSim's: write it &amp; (or remove it)", message);
+        message = full;
+    }
     u2d_add_finding(((osim *)ctx)->u, line, NULL, message);
 }
 

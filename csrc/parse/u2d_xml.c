@@ -202,10 +202,13 @@ static void scan_tags(const char *text, tag_scan *sc)
 
 /* ---- a bare '&' -------------------------------------------------------------------
  * XML wants '&amp;' for the character, but exported models carry it bare in text ("Smith,
- * C. R., & Thelen, D. G." in OpenSim-JAM's credits). OpenSim 4.6 loads such a file (it
- * drops the character), Mini-XML refuses the whole file: the text is copied with each bare
- * '&' made '&amp;' (the character kept, as the author meant it), and each is noted.
- * Comments, CDATA, declarations and directives keep theirs. */
+ * C. R., & Thelen, D. G." in OpenSim-JAM's credits). Mini-XML refuses the whole file: the
+ * text is copied with each bare '&' made '&amp;' (the character kept, as the author meant
+ * it), and the first few are noted. Comments, CDATA and declarations keep theirs; a
+ * directive's are escaped without a note (XML allows them in its literals, "R&D.dtd", but
+ * Mini-XML decodes references there). */
+
+enum { BARE_NOTED = 3 };        /* notes for the first few; one summary for the rest */
 
 /* Whether p (just past an '&') continues a reference: "&name;", "&#38;" or "&#x26;". */
 static int is_reference(const char *p)
@@ -217,34 +220,62 @@ static int is_reference(const char *p)
     return q > p + (*p == '#') && *q == ';';
 }
 
-/* The number of bare '&' in text (noting each, with its line, when notes is not NULL);
- * with out not NULL, the text with each of them written '&amp;' (out has room for it). */
-static size_t bare_ampersands(const char *text, char *out, tag_scan *notes)
+/* Past the comment, CDATA section, declaration or directive that starts at p (p itself when
+ * none does), counting lines; *directive tells whether it was a directive (<!DOCTYPE ...>). */
+static const char *skip_markup(const char *p, int *line, int *directive)
 {
     static const struct { const char *open, *close; } raw[] = {
         {"<!--", "-->"}, {"<![CDATA[", "]]>"}, {"<?", "?>"}, {"<!", ">"}};
-    size_t count = 0;
-    int line = 1;
+    enum { DIRECTIVE = 3 };
+    for (size_t k = 0; k < sizeof raw / sizeof raw[0]; k++) {
+        size_t len = strlen(raw[k].open);
+        if (strncmp(p, raw[k].open, len) == 0) {
+            *directive = k == DIRECTIVE;
+            return skip_past(p + len, raw[k].close, line);
+        }
+    }
+    return p;
+}
+
+/* Writes '&amp;' for a bare '&' at p, else the byte, when *out is not NULL; 1 for a bare. */
+static int copy_escaped(const char *p, char **out)
+{
+    int bare = *p == '&' && !is_reference(p + 1);
+    if (*out && bare) { memcpy(*out, "&amp;", 5); *out += 5; }
+    else if (*out) *(*out)++ = *p;
+    return bare;
+}
+
+/* The number of bare '&' in text (noting the first few with their lines and summing up the
+ * rest when notes is not NULL); with out not NULL, the text with each of them written
+ * '&amp;' (out has room for it). */
+static size_t bare_ampersands(const char *text, char *out, tag_scan *notes)
+{
+    size_t count = 0, in_text = 0;
+    int line = 1, first_unnoted = 0, last = 0, directive = 0;
     for (const char *p = text; *p;) {
-        const char *from = p;
-        for (size_t k = 0; k < sizeof raw / sizeof raw[0] && from == p; k++)
-            if (strncmp(p, raw[k].open, strlen(raw[k].open)) == 0)
-                p = skip_past(p + strlen(raw[k].open), raw[k].close, &line);
-        if (p != from) {
-            if (out) { memcpy(out, from, (size_t)(p - from)); out += p - from; }
+        const char *end = *p == '<' ? skip_markup(p, &line, &directive) : p;
+        if (end != p) {
+            for (; p < end; p++)
+                if (directive) count += (size_t)copy_escaped(p, &out);
+                else if (out) *out++ = *p;
             continue;
         }
-        if (*p == '&' && !is_reference(p + 1)) {
+        if (copy_escaped(p, &out)) {
             count++;
-            if (notes)
-                scan_note(notes, line, "a bare '&' must be written &amp; in XML%.*s; read as "
-                          "the character '&' (OpenSim loads it too)", "", 0);
-            if (out) { memcpy(out, "&amp;", 5); out += 5; }
-        } else if (out) {
-            *out++ = *p;
+            last = line;
+            if (notes && ++in_text <= BARE_NOTED)
+                scan_note(notes, line, U2D_XML_BARE_AMP "%.*s", "", 0);
+            else if (in_text == BARE_NOTED + 1) first_unnoted = line;
         }
         line += *p == '\n';
         p++;
+    }
+    if (notes && in_text > BARE_NOTED) {
+        char more[96];
+        snprintf(more, sizeof more, "%zu more bare '&' read as the character, the last on "
+                 "line %d", in_text - BARE_NOTED, last);
+        if (notes->note) notes->note(notes->ctx, first_unnoted, more);
     }
     if (out) *out = '\0';
     return count;
@@ -333,7 +364,7 @@ u2d_xml *u2d_xml_load(const char *text, char err[U2D_ERRLEN], u2d_xml_note_fn no
         return NULL;
     }
     tag_scan sc = {NULL, 0, 0, 0, note, ctx};
-    size_t bare = bare_ampersands(text, NULL, &sc);
+    size_t bare = strchr(text, '&') ? bare_ampersands(text, NULL, &sc) : 0;  /* most: none */
     char *escaped = bare ? malloc(strlen(text) + 4 * bare + 1) : NULL;
     if (bare && !escaped) {
         snprintf(err, U2D_ERRLEN, "out of memory while reading XML");

@@ -11,6 +11,10 @@ typedef struct u2d_xml u2d_xml;    /* an element (or the document) */
  * XML declaration, an unquoted attribute value, ...): the document still loads. */
 typedef void (*u2d_xml_note_fn)(void *ctx, int line, const char *message);
 
+/* The start of the note for a bare '&' in text (read as the character): a reader may add
+ * what its format's other readers make of it. */
+#define U2D_XML_BARE_AMP "a bare '&' must be written &amp; in XML; read as the character '&'"
+
 /* Parse text into a document; NULL and a message in err on failure. note (may be NULL)
  * hears about markup that is tolerated. */
 u2d_xml *u2d_xml_load(const char *text, char err[U2D_ERRLEN], u2d_xml_note_fn note, void *ctx);
