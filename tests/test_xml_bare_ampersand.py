@@ -130,3 +130,26 @@ def test_many_bare_ampersands_give_three_notes_and_a_summary(tmp_path):
     assert [m.split(": ")[0] for m in messages] == [f"{path}:{k}" for k in (4, 5, 6, 7)], \
         messages
     assert "7 more bare '&'" in messages[3] and "the last on line 13" in messages[3], messages
+
+
+MJCF_PART = """<mujoco>
+
+<worldbody><body name="p & q"><joint name="k" type="hinge"/>
+<geom type="sphere" size="0.1"/></body></worldbody></mujoco>
+"""
+
+
+def test_an_included_mjcf_file_is_named_with_its_line(tmp_path):
+    """The note named the main file and no line for a bare '&' in an <include>d file."""
+    (tmp_path / "part.xml").write_text(MJCF_PART)
+    main = tmp_path / "main.xml"
+    main.write_text('<mujoco model="R&D">\n<include file="part.xml"/>\n<!-- & -->\n</mujoco>\n')
+    with pytest.warns(URDFWarning) as record:
+        model = urdf2dyn.load(main)
+    messages = _ampersand_warnings(record)
+    assert len(messages) == 2 and messages[0].startswith(f"{main}:1: "), messages
+    assert f"{tmp_path / 'part.xml'}, line 3: " in messages[1], messages
+    assert not any("OpenSim" in m for m in messages), messages
+    mujoco = pytest.importorskip("mujoco")
+    mj = mujoco.MjModel.from_xml_path(str(main))      # MuJoCo keeps the '&' as we do
+    assert mj.body(1).name == "p & q" and "p & q" in model.link_names

@@ -210,13 +210,17 @@ static void note(mjcf *rd, u2d_xml *node, const char *fmt, ...)
 
 static void xml_note(void *ctx, int line, const char *message)
 {
-    (void)line;
     mjcf *rd = ctx;
-    char keep[sizeof rd->what];
-    memcpy(keep, rd->what, sizeof keep);
-    rd->what[0] = '\0';
-    note(rd, NULL, "%s", message);
-    memcpy(rd->what, keep, sizeof keep);
+    int f = rd->nfile - 1;          /* the file being read: the last one added */
+    if (f > 0) {                    /* an included file: name it, its line is not the main's */
+        char text[2 * U2D_ERRLEN];
+        if (line > 0) snprintf(text, sizeof text, "%.300s, line %d: %s", rd->file[f].path,
+                               line, message);
+        else snprintf(text, sizeof text, "%.300s: %s", rd->file[f].path, message);
+        u2d_add_finding(rd->u, 0, NULL, text);
+    } else {
+        u2d_add_finding(rd->u, line, NULL, message);
+    }
 }
 
 static int grow(mjcf *rd, void **p, int *cap, int n, size_t size)
