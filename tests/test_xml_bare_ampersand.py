@@ -153,3 +153,27 @@ def test_an_included_mjcf_file_is_named_with_its_line(tmp_path):
     mujoco = pytest.importorskip("mujoco")
     mj = mujoco.MjModel.from_xml_path(str(main))      # MuJoCo keeps the '&' as we do
     assert mj.body(1).name == "p & q" and "p & q" in model.link_names
+
+
+def test_a_urdf_with_a_bare_ampersand_becomes_an_opensim_model(tmp_path):
+    """to_opensim re-read the URDF text with a strict parser and crashed on the '&'."""
+    osim = pytest.importorskip("opensim")
+    import re
+    from urdf2dyn.bundled import data_path
+    from urdf2dyn.biomech.opensim_model import to_opensim
+    text = re.sub(r'<robot name="[^"]*"', '<robot name="R&D robot"',
+                  open(data_path("robot2r.urdf")).read(), count=1)
+    path = tmp_path / "rd.urdf"
+    path.write_text(text)
+    with pytest.warns(URDFWarning) as record:
+        model = urdf2dyn.load(path)
+    assert [m for m in _ampersand_warnings(record) if "OpenSim" in m] == []
+    with pytest.warns(Warning, match="'R&D_robot'"):    # the blank is OpenSim's concern
+        built = to_opensim(model)
+    out = tmp_path / "rd.osim"
+    built.printToXML(str(out))
+    back = osim.Model(str(out))
+    back.initSystem()
+    bodies = back.getBodySet()
+    mass = sum(bodies.get(k).getMass() for k in range(bodies.getSize()))
+    assert bodies.getSize() > 0 and np.isclose(mass, model.total_mass), mass

@@ -281,6 +281,16 @@ static size_t bare_ampersands(const char *text, char *out, tag_scan *notes)
     return count;
 }
 
+char *u2d_xml_escape_bare(const char *text)
+{
+    size_t bare = strchr(text, '&') ? bare_ampersands(text, NULL, NULL) : 0;
+    char *out = malloc(strlen(text) + 4 * bare + 1);
+    if (!out) return NULL;
+    if (bare) bare_ampersands(text, out, NULL);
+    else strcpy(out, text);
+    return out;
+}
+
 /* ---- each tag's place: its line and its preorder index ------------------------------
  * The document (the synthetic top element) owns one table with an entry per tag node in
  * preorder; each node's user data points at its entry. The index (ordinal) names an

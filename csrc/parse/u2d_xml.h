@@ -19,6 +19,9 @@ typedef void (*u2d_xml_note_fn)(void *ctx, int line, const char *message);
  * hears about markup that is tolerated. */
 u2d_xml *u2d_xml_load(const char *text, char err[U2D_ERRLEN], u2d_xml_note_fn note, void *ctx);
 void u2d_xml_free(u2d_xml *doc);
+/* A malloc'd copy of text with each bare '&' written '&amp;', as u2d_xml_load reads it (for
+ * a strict parser to read the same text); NULL when out of memory. */
+char *u2d_xml_escape_bare(const char *text);
 
 /* First / next child that is a real element (comments, declarations and text skipped). */
 u2d_xml *u2d_xml_first(u2d_xml *parent);

@@ -13,6 +13,7 @@
 #include "batch/u2d_batch.h"
 #include "batch/u2d_simd.h"
 #include "model/u2d_model.h"
+#include "parse/u2d_xml.h"
 
 typedef struct {
     PyObject *URDFError;
@@ -1713,7 +1714,22 @@ static PyObject *core_set_simd_path(PyObject *self, PyObject *args)
     return PyUnicode_FromString(u2d_simd_path());
 }
 
+/* The XML text with each bare '&' written '&amp;', as load reads it. */
+static PyObject *core_escape_bare_ampersands(PyObject *module, PyObject *arg)
+{
+    (void)module;
+    const char *text = PyUnicode_AsUTF8(arg);
+    if (!text) return NULL;
+    char *escaped = u2d_xml_escape_bare(text);
+    if (!escaped) return PyErr_NoMemory();
+    PyObject *result = PyUnicode_FromString(escaped);
+    free(escaped);
+    return result;
+}
+
 static PyMethodDef core_methods[] = {
+    {"escape_bare_ampersands", core_escape_bare_ampersands, METH_O,
+     "escape_bare_ampersands(xml_text) -> the text with each bare '&' written '&amp;'"},
     {"load", core_load, METH_VARARGS,
      "load(xml_text, floating_base, path=None, read=None) -> Model"},
     {"urdf_check", core_urdf_check, METH_VARARGS,

@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from .. import _core
 from .formats.opensim import GROUND
 
 __all__ = ["to_opensim", "export_osim"]
@@ -132,7 +133,8 @@ def to_opensim(model, name=None, gravity=None):
                          "that .osim file (urdf2dyn convert writes an .osim model as URDF)")
     if name is not None and _legal(name) != name:
         raise ValueError(f"to_opensim: name {name!r}: {_RULE}: give a name without them")
-    doc = ET.fromstring(model._xml)
+    # the reader took a bare '&' as the character; a strict parser wants it escaped first
+    doc = ET.fromstring(_core.escape_bare_ampersands(model._xml))
     if doc.tag != "robot":
         doc = doc.find("robot")
     links = {link.get("name"): link for link in doc.findall("link")}
