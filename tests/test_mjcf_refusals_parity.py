@@ -2385,7 +2385,7 @@ UNREAD_SCHEMA = {     # inputs MuJoCo 4.0.0 refuses by its schema or its reader 
                                   ["builtin", "foo", "checker"]),
 }
 for _tag in ("joint", "freejoint", "site", "camera", "light", "inertial"):
-    _attrs = ' mass="1" diaginertia="1 1 1"' if _tag == "inertial" else ""
+    _attrs = ' pos="0 0 0" mass="1" diaginertia="1 1 1"' if _tag == "inertial" else ""
     for _child in ("<geom/>", "<foo/>"):
         UNREAD_SCHEMA[f"{_child} in a body's <{_tag}>"] = (
             doc(f'<worldbody><body name="b">\n<{_tag}{_attrs}>\n{_child}</{_tag}>'
@@ -2421,6 +2421,36 @@ def test_schema_of_unread_elements_as_mujoco(case):
     xml, words = UNREAD_SCHEMA[case]
     assert_as_mujoco(xml, words)
 
+
+_UNDER_A_FRAME = {      # where a joint, site, ... holding a <foo/> is, below a <frame>
+    "a body's frame": '<worldbody><body><frame>\n{}</frame><geom size="0.1"/>{}</body>'
+                      "</worldbody>",
+    "a body's frame in a frame": '<worldbody><body><frame><frame>\n{}</frame></frame>'
+                                 '<geom size="0.1"/>{}</body></worldbody>',
+    "a body in the world's frame": '<worldbody><frame><body>\n{}<geom size="0.1"/>{}</body>'
+                                   "</frame></worldbody>",
+    "the world's frame": "<worldbody><frame>\n{}</frame>{}</worldbody>",
+}
+SCHEMA_BELOW_A_FRAME = {}
+for _tag in ("joint", "freejoint", "site", "camera", "light", "inertial"):
+    _attrs = ' pos="0 0 0" mass="1" diaginertia="1 1 1"' if _tag == "inertial" else ""
+    _joint = "" if "joint" in _tag else "<joint/>"
+    for _place, _xml in _UNDER_A_FRAME.items():
+        _joint_here = "" if _place == "the world's frame" else _joint
+        SCHEMA_BELOW_A_FRAME[f"<foo/> in a <{_tag}> in {_place}"] = doc(
+            _xml.format(f"<{_tag}{_attrs}>\n<foo/></{_tag}>", _joint_here))
+
+
+@pytest.mark.parametrize("case", sorted(SCHEMA_BELOW_A_FRAME))
+def test_schema_check_stops_at_a_frame_as_mujoco_s_does(case):
+    """MuJoCo 4's schema check does not descend into a <frame>: a joint, site, camera, light
+    or <inertial> holding an unknown element below one loads (a joint or <inertial> of the
+    world's frame is refused, as the world's: not for its child); urdf2dyn refused them all."""
+    xml = SCHEMA_BELOW_A_FRAME[case]
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (expected, got)
+    assert expected is None or "World body cannot" in expected, expected
+    assert got is None or "<foo>" not in got, got
 
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=" +-0123456789.ex\t", max_size=12))

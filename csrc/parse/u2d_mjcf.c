@@ -1432,11 +1432,6 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
         const char *name = u2d_xml_name(e);
         int ecls = L->cls;
         u2d_mj_pose frame = L->frame;
-        if (word_index("joint|freejoint|site|camera|light|inertial", name) >= 0 &&
-            check_descendants(rd, e, name)) {
-            status = -1;
-            break;
-        }
         if (strcmp(name, "body") == 0) {
             status = push_item(rd, &c->child, &c->nchild, &c->capc, e, ecls, &frame);
         } else if (strcmp(name, "frame") == 0) {
@@ -3603,8 +3598,9 @@ static int check_shape_plugins(mjcf *rd, u2d_xml *e, int schema)
     return used ? check_plugin_use(rd, used, tag, schema) : 0;
 }
 
-/* Every geom's <plugin> (check_shape_plugins), walking <worldbody> with a stack: MuJoCo's
- * schema check stops at a <frame>, so below one only what its reader checks is. */
+/* Every geom's <plugin> (check_shape_plugins) and what a body's joints, sites, cameras,
+ * lights and <inertial> hold (nothing), walking <worldbody> with a stack: MuJoCo's schema
+ * check stops at a <frame>, so below one only what its reader checks is. */
 static int check_geom_plugins(mjcf *rd)
 {
     typedef struct { u2d_xml *next; int in_frame; } level;
@@ -3622,6 +3618,9 @@ static int check_geom_plugins(mjcf *rd)
             int frame = strcmp(tag, "frame") == 0;
             if (strcmp(tag, "geom") == 0)
                 status = check_shape_plugins(rd, L.next, !L.in_frame);
+            else if (!L.in_frame &&
+                     word_index("joint|freejoint|site|camera|light|inertial", tag) >= 0)
+                status = check_descendants(rd, L.next, tag);
             else if (frame || strcmp(tag, "body") == 0) {
                 if (grow(rd, (void **)&st, &cap, top, sizeof *st)) { status = -1; break; }
                 st[top++] = (level){u2d_xml_first(L.next), L.in_frame || frame};
