@@ -1913,6 +1913,16 @@ for _name, _default, _takes in _SHORTCUT_CLASSES:
 PID_INITS["ki, class with a motor default after general's actdim, no actdim"] = (
     _in_class(_pid(_cfg("ki", "1"), 'class="c"'), '<general actdim="1"/><motor/>'), _NEEDS_1,
     ["0 activation states", 'actdim="1"'])
+# a dcmotor default keeps a state for each of inductance, thermal and lugre it is given
+# (MuJoCo 4.0.0's actuator_actnum): one, as mujoco.pid takes with ki, was refused as none
+for _extra in (' inductance="1"', ' thermal="1 1 1 1 1 1"', ' lugre="1 1 1 1"'):
+    PID_INITS[f"ki, class with a dcmotor{_extra} default, no actdim"] = (
+        _in_class(_pid(_cfg("ki", "1"), 'class="c"'),
+                  f'<dcmotor motorconst="1" resistance="1"{_extra}/>'), None, None)
+PID_INITS["ki, class with a dcmotor default, actdim 2"] = (
+    _in_class(_pid(_cfg("ki", "1"), 'class="c" actdim="2"'),
+              '<dcmotor motorconst="1" resistance="1" inductance="1"/>'),
+    "actuator 1 has actdim 2, expected 1", ['actdim="1"'])
 PID_INITS |= {
     "instance's ki without actdim": (_pid(_cfg("ki", "1"), instance=True), _NEEDS_1,
                                      ["actuator 1", 'actdim="1"']),

@@ -3770,7 +3770,7 @@ static int check_pid_settings(mjcf *rd, u2d_xml *holder)
 
 /* Plugin actuator e (the index-th actuator) of mujoco.pid, its settings in holder, has the
  * activation states the plugin keeps (pid_states), plus one of its own dyntype's filter or
- * integrator: MuJoCo's actdim= (by default one for a dyntype other than none and dcmotor).
+ * integrator: MuJoCo's actdim= (by default one for a dyntype other than none).
  * The plugin's init refuses any other ("actuator 0 has actdim 0, expected 1"). */
 static int check_pid_actdim(mjcf *rd, u2d_xml *e, int index, u2d_xml *holder)
 {
@@ -3778,14 +3778,16 @@ static int check_pid_actdim(mjcf *rd, u2d_xml *e, int index, u2d_xml *holder)
     if (cls < 0) return -1;
     actuator_dynamics a;
     if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
-    /* a pid dyntype's states follow its own ki and slewmax, not tracked here: MuJoCo checks */
-    if (strcmp(a.dyntype, "pid") == 0) return 0;
+    /* a pid dyntype's states follow its own ki and slewmax, and a dcmotor's its inductance,
+     * thermal and lugre settings (one each), not tracked here: MuJoCo checks */
+    if (strcmp(a.dyntype, "pid") == 0 || (strcmp(a.dyntype, "dcmotor") == 0 && !a.actdim))
+        return 0;
     const char *dyn = a.dyntype, *actdim = a.actdim;
     long written = actdim ? strtol(actdim, NULL, 10) : -1;
     if (written > 2147483647L) written = 2147483647L;   /* an int, as MuJoCo reads actdim */
     int given = written < -1 ? -1 : (int)written;
     int own = word_index("filter|filterexact|integrator", dyn) >= 0;
-    int has = given >= 0 ? given : word_index("none|dcmotor", dyn) < 0;
+    int has = given >= 0 ? given : strcmp(dyn, "none") != 0;
     int expected = pid_states(holder) + own;
     if (has == expected) return 0;
     const char *name = u2d_xml_attr(e, "name");
