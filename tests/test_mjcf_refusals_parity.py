@@ -1919,6 +1919,20 @@ for _extra in (' inductance="1"', ' thermal="1 1 1 1 1 1"', ' lugre="1 1 1 1"'):
     PID_INITS[f"ki, class with a dcmotor{_extra} default, no actdim"] = (
         _in_class(_pid(_cfg("ki", "1"), 'class="c"'),
                   f'<dcmotor motorconst="1" resistance="1"{_extra}/>'), None, None)
+# a blank actdim= is not given, to MuJoCo: the dyntype's (or the class's) count stands
+PID_INITS |= {
+    "integrator, actdim blank": (_pid(_cfg("kp", "1"), 'dyntype="integrator" actdim=""'),
+                                 None, None),
+    "integrator, actdim a space": (_pid(_cfg("kp", "1"), 'dyntype="integrator" actdim=" "'),
+                                   None, None),
+    "ki, class with actdim 1, own actdim blank": (
+        _in_class(_pid(_cfg("ki", "1"), 'class="c" actdim=""'), '<general actdim="1"/>'),
+        None, None),
+    "ki, class with a filter and a blank actdim": (
+        _in_class(_pid(_cfg("ki", "1"), 'class="c"'),
+                  '<general dyntype="filter" actdim=" "/>'),
+        "actuator 1 has actdim 1, expected 2", ["has 1 activation states", 'actdim="2"']),
+}
 PID_INITS["ki, class with a dcmotor default, actdim 2"] = (
     _in_class(_pid(_cfg("ki", "1"), 'class="c" actdim="2"'),
               '<dcmotor motorconst="1" resistance="1" inductance="1"/>'),

@@ -2453,7 +2453,8 @@ static int actuator_states(mjcf *rd, u2d_xml *e, int cls)
  * <cylinder/> compiles to one activation state). */
 typedef struct {
     const char *dyntype;        /* "none" unless set                                 */
-    const char *actdim;         /* as written, NULL for MuJoCo's default (-1)        */
+    const char *actdim;         /* as written, NULL for MuJoCo's default (-1), and
+                                   never blank (not given, to MuJoCo)                */
     double timeconst;           /* dynprm[0], which a <position> without timeconst=
                                    keeps only after a filterexact dyntype             */
 } actuator_dynamics;
@@ -2466,7 +2467,8 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
         const char *dyn = u2d_xml_attr(d, "dyntype"), *actdim = u2d_xml_attr(d, "actdim");
         const char *dynprm = u2d_xml_attr(d, "dynprm");
         if (dyn) a->dyntype = dyn;
-        if (actdim) a->actdim = actdim;
+        /* a blank actdim= is not given to MuJoCo's reader: what came before stands */
+        if (actdim && actdim[strspn(actdim, " \t\n\r\v\f")]) a->actdim = actdim;
         if (dynprm) a->timeconst = strtod(dynprm, NULL);
         return;
     }
