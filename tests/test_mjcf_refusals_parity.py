@@ -632,6 +632,29 @@ ACTRANGE.update({
     "general default": (doc('<default><general actlimited="false"/></default>', WORLD), None),
 })
 
+ACTDIM_ON_SHORTCUTS = {}
+for _el, _tmpl in (_ACT_KINDS | {"intvelocity": _act("intvelocity"),
+                                 "orientation": _act("orientation", 'site="s"')}).items():
+    _sited = WORLD.replace("</body>", '<site name="s"/></body>')
+    ACTDIM_ON_SHORTCUTS[f"{_el} actdim"] = (
+        doc(_sited, actuators(_tmpl.format(attr='actdim="1"'))),
+        [f"<{_el}>", "actdim=", "line 1", "<general>"])
+    for _actdim in ("1", "1.5"):
+        ACTDIM_ON_SHORTCUTS[f"{_el} default actdim={_actdim}"] = (
+            doc(f'<default><{_el} actdim="{_actdim}"/></default>', WORLD),
+            [f"<{_el}>", "has no actdim="])
+
+
+@pytest.mark.parametrize("case", sorted(ACTDIM_ON_SHORTCUTS))
+def test_actdim_only_on_general_and_plugin_as_mujoco_schema_has_it(case):
+    """MuJoCo 4's schema has actdim= on <general> and a plugin actuator only: it refuses it
+    on each shortcut element, in <actuator> or a <default> ("unrecognized attribute
+    'actdim'"). urdf2dyn loaded them, and for actdim="1.5" in a default advised a whole
+    number, which MuJoCo would still refuse."""
+    xml, words = ACTDIM_ON_SHORTCUTS[case]
+    assert "unrecognized attribute: 'actdim'" in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)
+
 
 @pytest.mark.parametrize("case", sorted(ACTRANGE))
 def test_actrange_only_where_mujoco_schema_has_it(case):

@@ -311,15 +311,20 @@ static int check_actdim(mjcf *rd, u2d_xml *e)
                 "as an integer, e.g. actdim=\"1\", or leave it out", u2d_xml_name(e), v);
 }
 
-/* MuJoCo 4's schema gives actrange= and actlimited= to <general>, <intvelocity> and a
- * plugin actuator only: it refuses them on every other actuator, in <actuator> or in a
- * <default>, used or not; and an actdim= only as a whole number. 0 or -1 (message). */
+/* MuJoCo 4's schema gives actdim= to <general> and a plugin actuator only, and actrange=
+ * and actlimited= to those and <intvelocity>: it refuses them on every other actuator, in
+ * <actuator> or in a <default>, used or not; and an actdim= only as a whole number.
+ * 0 or -1 (message). */
 static int check_activation_attributes(mjcf *rd, u2d_xml *e)
 {
     static const char *const ATTRS[] = {"actrange", "actlimited"};
     const char *el = u2d_xml_name(e);
-    if (check_actdim(rd, e)) return -1;
-    if (word_index("general|intvelocity|plugin", el) >= 0) return 0;
+    if (word_index("general|plugin", el) >= 0) return check_actdim(rd, e);
+    if (u2d_xml_attr(e, "actdim"))
+        return fail(rd, e, "<%s> has no actdim= attribute (MuJoCo's schema refuses it: only "
+                    "<general> and a plugin actuator set the number of activation states): "
+                    "leave it out, or use <general> with a dyntype", el);
+    if (strcmp(el, "intvelocity") == 0) return 0;
     for (int k = 0; k < 2; k++)
         if (u2d_xml_attr(e, ATTRS[k]))
             return fail(rd, e, "<%s> has no %s= attribute (MuJoCo's schema refuses it: only "
