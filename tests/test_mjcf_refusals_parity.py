@@ -1956,6 +1956,26 @@ PID_INITS |= {
                   '<general dyntype="filter" actdim=" "/>'),
         "actuator 1 has actdim 1, expected 2", ["has 1 activation states", 'actdim="2"']),
 }
+# a <pid> default sets dyntype pid only with a nonzero ki or slewmax (or a pid class's, which
+# it inherits); otherwise none, and the plugin counts its states as for any other actuator
+PID_INITS |= {
+    "ki, class with a pid kp default, no actdim": (
+        _in_class(_pid(_cfg("ki", "1"), 'class="c"'), '<pid kp="1"/>'), _NEEDS_1,
+        ["0 activation states", 'actdim="1"']),
+    "kp, class with a pid kp default, actdim 1": (
+        _in_class(_pid(_cfg("kp", "1"), 'class="c" actdim="1"'), '<pid kp="1"/>'),
+        "actuator 1 has actdim 1, expected 0", ['actdim="0"']),
+    "ki, class with a pid ki=0 default, actdim 1": (
+        _in_class(_pid(_cfg("ki", "1"), 'class="c" actdim="1"'), '<pid kp="1" ki="0"/>'),
+        None, None),
+    "ki, class with a pid ki default, no actdim": (
+        _in_class(_pid(_cfg("ki", "1"), 'class="c"'), '<pid ki="1"/>'), None, None),
+    "ki, child of a pid ki class with a pid kp default, no actdim": (
+        _pid(_cfg("ki", "1"), 'class="c"').replace(
+            "<worldbody>", '<default><default class="p"><pid ki="1"/><default class="c">'
+                           '<pid kp="2"/></default></default></default><worldbody>'),
+        None, None),
+}
 PID_INITS["ki, class with a dcmotor default, actdim 2"] = (
     _in_class(_pid(_cfg("ki", "1"), 'class="c" actdim="2"'),
               '<dcmotor motorconst="1" resistance="1" inductance="1"/>'),

@@ -2464,6 +2464,16 @@ typedef struct {
                                    keeps only after a filterexact dyntype             */
 } actuator_dynamics;
 
+/* The dyntype a <pid> shortcut d sets over dyntype: pid (states of its own) for a nonzero
+ * ki= or slewmax= written, none otherwise (MuJoCo 4.0.0), but pid kept after a pid, whose
+ * ki or slewmax it inherits (a child class's <pid kp="2"/> under a <pid ki="1"/>). */
+static const char *pid_shortcut_dyntype(u2d_xml *d, const char *dyntype)
+{
+    const char *ki = u2d_xml_attr(d, "ki"), *slewmax = u2d_xml_attr(d, "slewmax");
+    if ((ki && strtod(ki, NULL) != 0) || (slewmax && strtod(slewmax, NULL) != 0)) return "pid";
+    return strcmp(dyntype, "pid") == 0 ? "pid" : "none";
+}
+
 /* The dynamics after actuator element d (in a <default>, or the actuator itself). */
 static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
 {
@@ -2486,9 +2496,13 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
         a->timeconst = tc != 0 ? tc : 1;
         return;
     }
+    if (strcmp(el, "pid") == 0) {
+        a->dyntype = pid_shortcut_dyntype(d, a->dyntype);
+        return;
+    }
     static const char *const SETS[][2] = {
         {"intvelocity", "integrator"}, {"cylinder", "filter"}, {"muscle", "muscle"},
-        {"dcmotor", "dcmotor"}, {"pid", "pid"}};
+        {"dcmotor", "dcmotor"}};
     a->dyntype = "none";            /* motor, velocity, damper, adhesion, orientation */
     for (size_t k = 0; k < sizeof SETS / sizeof SETS[0]; k++)
         if (strcmp(el, SETS[k][0]) == 0) a->dyntype = SETS[k][1];
