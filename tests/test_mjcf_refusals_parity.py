@@ -2564,3 +2564,24 @@ def test_sdf_geom_with_an_inertial_loads_as_mujoco_computes_it():
     model = urdf2dyn.load(xml)
     e_tau, e_M = oracle.compare(model, oracle.mujoco_model(xml=xml), n=5)
     assert e_tau < 1e-12 and e_M < 1e-12
+
+
+_INERTIAL = '<inertial pos="0.01 0.02 0.03" mass="2" diaginertia=".1 .2 .3"/>'
+
+
+@pytest.mark.parametrize("inertial", ["", _INERTIAL])
+def test_sdf_refusal_under_inertiafromgeom_true_says_to_set_it_to_auto(inertial):
+    """Under <compiler inertiafromgeom="true"> MuJoCo weighs the sdf geom even where the body
+    has an <inertial>; urdf2dyn, which cannot, told such a body to give the <inertial> it
+    has. It now says to set inertiafromgeom="auto", with which the <inertial> is used, and
+    the model then loads with MuJoCo's dynamics."""
+    xml = _sdf_torus_model(inertial).replace(
+        "<mujoco>", '<mujoco><compiler inertiafromgeom="true"/>')
+    assert mujoco_error(xml) is None
+    got = urdf2dyn_error(xml)
+    assert got is not None and 'inertiafromgeom="auto"' in got, got
+    assert ("give the body an <inertial>" in got) == (not inertial), got
+    if inertial:
+        auto = xml.replace('inertiafromgeom="true"', 'inertiafromgeom="auto"')
+        e_tau, e_M = oracle.compare(urdf2dyn.load(auto), oracle.mujoco_model(xml=auto), n=5)
+        assert e_tau < 1e-12 and e_M < 1e-12

@@ -1536,6 +1536,24 @@ static int add_qpos0(mjcf *rd, const double *q, int n)
 
 /* ---- a body's inertia ------------------------------------------------------------------ */
 
+/* A geom urdf2dyn cannot weigh refused under <compiler inertiafromgeom="true">, which weighs
+ * the geoms even where the body has an <inertial>: rd->err's advice to give an <inertial>
+ * becomes one to set inertiafromgeom="auto" (and give one where the body has none). -1. */
+static int advise_auto_fromgeom(mjcf *rd, int has_inertial)
+{
+    static const char ADVICE[] = "give the body an <inertial>";
+    char *at = strstr(rd->err, ADVICE), text[U2D_ERRLEN];
+    if (!at) return -1;
+    snprintf(text, sizeof text, "%.*s%s (inertiafromgeom=\"true\" weighs the geoms even so)%s",
+             (int)(at - rd->err), rd->err,
+             has_inertial ? "set <compiler inertiafromgeom=\"auto\">, so that this body is "
+                            "weighed by its <inertial>"
+                          : "give the body an <inertial> and set <compiler "
+                            "inertiafromgeom=\"auto\">", at + strlen(ADVICE));
+    snprintf(rd->err, U2D_ERRLEN, "%s", text);
+    return -1;
+}
+
 
 /* One geom as MuJoCo's compiler places and weighs it: inertia I in the body's axes, D
  * (diagonal) in the geom's principal axes, axes[4] (in the body frame); contributes 0 or 1
@@ -1690,7 +1708,7 @@ static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
             if (dnumbers(rd, it->node, K_GEOM, it->cls, "group", 1, 1, &group) < 0) return -1;
             if (group < rd->group[0] || group > rd->group[1]) continue;
             int used = geom_mass(rd, it, &m, gc, gI, D1, axes1);
-            if (used < 0) return -1;
+            if (used < 0) return rd->fromgeom == 1 ? advise_auto_fromgeom(rd, in != NULL) : -1;
             if (!used) continue;
             /* about the body origin, then shifted to the centre once all are in */
             M += m;
