@@ -178,6 +178,28 @@ def test_windows_build_gives_the_same_bits_under_wine(native, mingw_mxml, models
     same_as_native(native, windows, "Windows under Wine")
 
 
+def test_actdim_beyond_an_int_is_refused_where_a_long_is_32_bits(tmp_path):
+    """The MJCF reader's whole_int (actdim=), compiled for Windows, where a long has 32 bits,
+    and run under Wine: "2147483648" is beyond an int, as MuJoCo refuses it. With strtol it
+    saturated to LONG_MAX, an int there, and was accepted."""
+    wine = wine_command()
+    if shutil.which("x86_64-w64-mingw32-gcc") is None or wine is None:
+        pytest.skip("no mingw-w64 or Wine: apt-get install gcc-mingw-w64-x86-64 wine wine64")
+    source = (CSRC / "parse" / "u2d_mjcf.c").read_text()
+    start = source.index("static int whole_int(const char *s)")
+    function = source[start:source.index("\n}\n", start) + 3]
+    harness = tmp_path / "whole_int.c"
+    harness.write_text("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n" +
+                       function + 'int main(void) { printf("%d %d %d %d", (int)sizeof(long), '
+                       'whole_int("2147483648"), whole_int("-2147483649"), '
+                       'whole_int("2147483647")); return 0; }\n')
+    exe = tmp_path / "whole_int.exe"
+    run(["x86_64-w64-mingw32-gcc", *FLAGS, "-Werror", "-o", str(exe), str(harness)])
+    env = {**os.environ, "WINEPREFIX": str(tmp_path / "wineprefix"), "WINEDEBUG": "-all",
+           "WINEDLLOVERRIDES": "mscoree,mshtml="}
+    assert run([wine, str(exe)], env=env).stdout.split() == ["4", "0", "0", "1"]
+
+
 def test_arm64_neon_gives_the_same_bits_under_qemu(native, models, tmp_path_factory):
     """arm64 (Linux aarch64; Apple silicon runs the same unit): the 2-lane NEON path and the
     scalar path, run under qemu-user, give the x86-64 build's bits."""

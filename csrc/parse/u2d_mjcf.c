@@ -295,8 +295,10 @@ static int whole_int(const char *s)
     const char *digits = p + (*p == '+' || *p == '-');
     size_t n = strspn(digits, "0123456789");
     if (n == 0) return 0;
-    long v = strtol(p, NULL, 10);      /* LONG_MAX on overflow, beyond an int too */
-    if (v > 2147483647L || v < -2147483647L - 1) return 0;
+    /* long long, 64 bits everywhere (a long is 32 on Windows, where "2147483648" would
+     * saturate to LONG_MAX, an int); LLONG_MAX on overflow, beyond an int too */
+    long long v = strtoll(p, NULL, 10);
+    if (v > 2147483647LL || v < -2147483647LL - 1) return 0;
     return digits[n + strspn(digits + n, " \t\n\r\v\f")] == '\0';
 }
 
