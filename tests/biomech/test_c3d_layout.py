@@ -27,6 +27,7 @@ c3dpkg = pytest.importorskip("c3d")
 
 from urdf2dyn import Urdf2dynWarning  # noqa: E402
 from urdf2dyn.biomech.formats import c3d as C  # noqa: E402
+from test_c3d import _record_start  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(__file__), os.pardir, "data", "c3d")
 #: integer data, 24 markers at 200 Hz, a type-3 plate at 400 Hz (2 samples a frame)
@@ -40,17 +41,8 @@ def renamed(tmp_path, source, group, name, new):
     has it, and nothing else moves."""
     assert len(new) == len(name)
     data = bytearray(Path(source).read_bytes())
-    pos, groups = (data[0] - 1) * 512 + 4, {}
-    while True:
-        nlen, gid = struct.unpack("bb", data[pos:pos + 2])
-        q = pos + 2 + abs(nlen)
-        label = data[pos + 2:q].decode("latin-1").upper()
-        if gid < 0:
-            groups[-gid] = label
-        elif groups.get(gid) == group and label == name:
-            data[pos + 2:q] = new.encode()
-            break
-        pos = q + struct.unpack("<h", data[q:q + 2])[0]
+    pos = _record_start(data, (group, name))
+    data[pos + 2:pos + 2 + len(name)] = new.encode()
     path = tmp_path / f"no_{group}_{name}_{os.path.basename(source)}"
     path.write_bytes(bytes(data))
     return str(path)
