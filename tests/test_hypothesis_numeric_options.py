@@ -212,6 +212,8 @@ def _recording_pools():
     ("JOBS", "-99999999999", "-99999999999: a number of processes, >= 1"),
     ("GAP", "-3000000000", "-3000000000: a number of samples, >= 0"),
     ("THREADS", "99999999999999999999", "99999999999999999999: too large (a number of threads"),
+    ("THREADS", "1" + "0" * 400, "1" + "0" * 400 + ": too large (a number of threads"),
+    ("GAP", "-1" + "0" * 400, "-1" + "0" * 400 + ": a number of samples, >= 0"),
 ])
 def test_an_integer_beyond_a_c_int_is_refused_by_its_own_bound(flag_type, text, says):
     """A negative integer beyond a C int is below the option's bound, not 'too large' (a

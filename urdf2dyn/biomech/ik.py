@@ -496,7 +496,7 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     unmarked neck at its default."""
     ranges = ranges or {}
     # a URDF has no default pose: its neutral one, not q = 0, whose floating root would have a
-    # zero quaternion (no pose: the Jacobians below and the fit refuse it)
+    # zero quaternion (no pose: the fit refuses it)
     base = model.neutral() if q0 is None else np.array(q0, dtype=float)
     if xyz.shape[0] == 0:
         return q0

@@ -29,7 +29,9 @@ def number(what, low=None, high=None, low_open=True, integer=False):
         except ValueError:
             raise argparse.ArgumentTypeError(
                 f"{text!r} is not {'an integer' if integer else 'a number'} ({what})") from None
-        bad = not math.isfinite(x) or (low is not None and (x <= low if low_open else x < low)) \
+        # an int is finite, and isfinite() of one beyond a float's range raises OverflowError
+        bad = not (integer or math.isfinite(x)) \
+            or (low is not None and (x <= low if low_open else x < low)) \
             or (high is not None and x > high)
         if bad:
             raise argparse.ArgumentTypeError(f"{text}: {what}")
