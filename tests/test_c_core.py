@@ -189,6 +189,24 @@ def test_lane_units_stream_whole_lines_at_full_width(asan_driver):
         assert all(reg in ins for ins in nt), (unit, [i for i in nt if reg not in i][:4])
 
 
+@pytest.mark.skipif(shutil.which("nm") is None, reason="nm (binutils) not installed")
+def test_spatial_algebra_is_inlined_in_the_module():
+    """No function of csrc/model/u2d_spatial.h is left out of line in the built module. GCC
+    kept u2d_xform_motion, u2d_inertia_mul, u2d_crossm and the 3x3 products as calls in the
+    AVX-512 unit (its cost model counts the 8-lane vectors' instructions as large), and RNEA
+    there ran about 10 % slower on the human (benchmarks/bench_deriv_c.c) than with them
+    inlined, as they are on the other paths."""
+    import urdf2dyn._core as core
+    spatial = set(re.findall(r"\bU2D_ALWAYS_INLINE \w+ (u2d_\w+)\(",
+                             (REPO / "csrc" / "model" / "u2d_spatial.h").read_text()))
+    assert len(spatial) > 20, "the header's functions were not found"
+    symbols = subprocess.run(["nm", core.__file__], capture_output=True, text=True).stdout
+    if not re.search(r" [tT] u2d_", symbols):
+        pytest.skip("the module's symbols are stripped")
+    local = set(re.findall(r" t (u2d_\w+?)(?:\.\w+)*$", symbols, re.M))
+    assert not local & spatial, sorted(local & spatial)
+
+
 @pytest.mark.skipif(platform.machine() != "x86_64", reason="x86-64 code generation")
 @pytest.mark.skipif(shutil.which("objdump") is None, reason="objdump (binutils) not installed")
 def test_asan_frames_need_at_most_32_byte_alignment(asan_driver):

@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <string.h>
+#include "model/u2d_port.h"
 #include "model/u2d_real.h"
 
 typedef struct { u2d_real E[9]; u2d_real r[3]; } u2d_xform;
@@ -22,7 +23,7 @@ typedef struct { u2d_real m; u2d_real h[3]; u2d_real Ib[9]; } u2d_inertia;
 
 /* ---- 3D helpers -------------------------------------------------------- */
 
-static inline void u2d_cross3(const u2d_real a[3], const u2d_real b[3], u2d_real out[3])
+static U2D_ALWAYS_INLINE void u2d_cross3(const u2d_real a[3], const u2d_real b[3], u2d_real out[3])
 {
     u2d_real x = a[1] * b[2] - a[2] * b[1];
     u2d_real y = a[2] * b[0] - a[0] * b[2];
@@ -30,13 +31,13 @@ static inline void u2d_cross3(const u2d_real a[3], const u2d_real b[3], u2d_real
     out[0] = x; out[1] = y; out[2] = z;
 }
 
-static inline u2d_real u2d_dot3(const u2d_real a[3], const u2d_real b[3])
+static U2D_ALWAYS_INLINE u2d_real u2d_dot3(const u2d_real a[3], const u2d_real b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
 /* out = M a */
-static inline void u2d_mulmv3(const u2d_real M[9], const u2d_real a[3], u2d_real out[3])
+static U2D_ALWAYS_INLINE void u2d_mulmv3(const u2d_real M[9], const u2d_real a[3], u2d_real out[3])
 {
     u2d_real x = M[0] * a[0] + M[1] * a[1] + M[2] * a[2];
     u2d_real y = M[3] * a[0] + M[4] * a[1] + M[5] * a[2];
@@ -45,7 +46,7 @@ static inline void u2d_mulmv3(const u2d_real M[9], const u2d_real a[3], u2d_real
 }
 
 /* out = M^T a */
-static inline void u2d_multv3(const u2d_real M[9], const u2d_real a[3], u2d_real out[3])
+static U2D_ALWAYS_INLINE void u2d_multv3(const u2d_real M[9], const u2d_real a[3], u2d_real out[3])
 {
     u2d_real x = M[0] * a[0] + M[3] * a[1] + M[6] * a[2];
     u2d_real y = M[1] * a[0] + M[4] * a[1] + M[7] * a[2];
@@ -54,7 +55,7 @@ static inline void u2d_multv3(const u2d_real M[9], const u2d_real a[3], u2d_real
 }
 
 /* out = A B (out may not alias A or B) */
-static inline void u2d_mulmm3(const u2d_real A[9], const u2d_real B[9], u2d_real out[9])
+static U2D_ALWAYS_INLINE void u2d_mulmm3(const u2d_real A[9], const u2d_real B[9], u2d_real out[9])
 {
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
@@ -62,20 +63,20 @@ static inline void u2d_mulmm3(const u2d_real A[9], const u2d_real B[9], u2d_real
 }
 
 /* out = A^T B (out may not alias A or B) */
-static inline void u2d_multm3(const u2d_real A[9], const u2d_real B[9], u2d_real out[9])
+static U2D_ALWAYS_INLINE void u2d_multm3(const u2d_real A[9], const u2d_real B[9], u2d_real out[9])
 {
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             out[3 * i + j] = A[i] * B[j] + A[3 + i] * B[3 + j] + A[6 + i] * B[6 + j];
 }
 
-static inline void u2d_eye3(u2d_real M[9])
+static U2D_ALWAYS_INLINE void u2d_eye3(u2d_real M[9])
 {
     for (int k = 0; k < 9; k++) M[k] = U2D_R(k % 4 == 0);
 }
 
 /* Rotation by angle t about the unit axis n (Rodrigues). */
-static inline void u2d_axis_angle(const u2d_real n[3], u2d_real t, u2d_real R[9])
+static U2D_ALWAYS_INLINE void u2d_axis_angle(const u2d_real n[3], u2d_real t, u2d_real R[9])
 {
     u2d_real c, s;
     u2d_sincos(t, &s, &c);
@@ -100,14 +101,14 @@ static inline void u2d_rot_xyz(const double a[3], double R[9])
 
 /* ---- Plücker transforms ------------------------------------------------ */
 
-static inline void u2d_xform_identity(u2d_xform *X)
+static U2D_ALWAYS_INLINE void u2d_xform_identity(u2d_xform *X)
 {
     u2d_eye3(X->E);
     X->r[0] = X->r[1] = X->r[2] = U2D_R(0);
 }
 
 /* out = A B: apply B first, then A (A: frame 1 -> 2, B: frame 0 -> 1, out: 0 -> 2). */
-static inline void u2d_xform_mul(const u2d_xform *A, const u2d_xform *B, u2d_xform *out)
+static U2D_ALWAYS_INLINE void u2d_xform_mul(const u2d_xform *A, const u2d_xform *B, u2d_xform *out)
 {
     u2d_real E[9], t[3];
     u2d_mulmm3(A->E, B->E, E);
@@ -119,7 +120,7 @@ static inline void u2d_xform_mul(const u2d_xform *A, const u2d_xform *B, u2d_xfo
 }
 
 /* out = X^-1 */
-static inline void u2d_xform_inv(const u2d_xform *X, u2d_xform *out)
+static U2D_ALWAYS_INLINE void u2d_xform_inv(const u2d_xform *X, u2d_xform *out)
 {
     u2d_real E[9], r[3];
     for (int i = 0; i < 3; i++)
@@ -131,7 +132,7 @@ static inline void u2d_xform_inv(const u2d_xform *X, u2d_xform *out)
 }
 
 /* out = X m  (motion vector, A -> B) */
-static inline void u2d_xform_motion(const u2d_xform *X, const u2d_real m[6], u2d_real out[6])
+static U2D_ALWAYS_INLINE void u2d_xform_motion(const u2d_xform *X, const u2d_real m[6], u2d_real out[6])
 {
     u2d_real t[3], w[3];
     u2d_cross3(X->r, m, t);
@@ -142,7 +143,7 @@ static inline void u2d_xform_motion(const u2d_xform *X, const u2d_real m[6], u2d
 }
 
 /* out = X* f = X^-T f  (force vector, A -> B) */
-static inline void u2d_xform_force(const u2d_xform *X, const u2d_real f[6], u2d_real out[6])
+static U2D_ALWAYS_INLINE void u2d_xform_force(const u2d_xform *X, const u2d_real f[6], u2d_real out[6])
 {
     u2d_real t[3], lin[3];
     u2d_cross3(X->r, f + 3, t);
@@ -153,7 +154,7 @@ static inline void u2d_xform_force(const u2d_xform *X, const u2d_real f[6], u2d_
 }
 
 /* out = X^T f  (force vector carried back, B -> A) */
-static inline void u2d_xform_force_T(const u2d_xform *X, const u2d_real f[6], u2d_real out[6])
+static U2D_ALWAYS_INLINE void u2d_xform_force_T(const u2d_xform *X, const u2d_real f[6], u2d_real out[6])
 {
     u2d_real n[3], lin[3], t[3];
     u2d_multv3(X->E, f, n);
@@ -164,7 +165,7 @@ static inline void u2d_xform_force_T(const u2d_xform *X, const u2d_real f[6], u2
 }
 
 /* out = X^-1 m  (motion vector carried back, B -> A) */
-static inline void u2d_xform_motion_inv(const u2d_xform *X, const u2d_real m[6], u2d_real out[6])
+static U2D_ALWAYS_INLINE void u2d_xform_motion_inv(const u2d_xform *X, const u2d_real m[6], u2d_real out[6])
 {
     u2d_real w[3], v[3], t[3];
     u2d_multv3(X->E, m, w);
@@ -177,7 +178,7 @@ static inline void u2d_xform_motion_inv(const u2d_xform *X, const u2d_real m[6],
 /* ---- spatial cross products -------------------------------------------- */
 
 /* out = v x m  (motion cross motion) */
-static inline void u2d_crossm(const u2d_real v[6], const u2d_real m[6], u2d_real out[6])
+static U2D_ALWAYS_INLINE void u2d_crossm(const u2d_real v[6], const u2d_real m[6], u2d_real out[6])
 {
     u2d_real a[3], b[3], c[3];
     u2d_cross3(v, m, a);
@@ -188,7 +189,7 @@ static inline void u2d_crossm(const u2d_real v[6], const u2d_real m[6], u2d_real
 }
 
 /* out = v x* f  (motion cross force) */
-static inline void u2d_crossf(const u2d_real v[6], const u2d_real f[6], u2d_real out[6])
+static U2D_ALWAYS_INLINE void u2d_crossf(const u2d_real v[6], const u2d_real f[6], u2d_real out[6])
 {
     u2d_real a[3], b[3], c[3];
     u2d_cross3(v, f, a);
@@ -201,7 +202,7 @@ static inline void u2d_crossf(const u2d_real v[6], const u2d_real f[6], u2d_real
 /* ---- spatial inertia --------------------------------------------------- */
 
 /* out = in m  (force = inertia times motion) */
-static inline void u2d_inertia_mul(const u2d_inertia *in, const u2d_real m[6], u2d_real out[6])
+static U2D_ALWAYS_INLINE void u2d_inertia_mul(const u2d_inertia *in, const u2d_real m[6], u2d_real out[6])
 {
     u2d_real n[3], a[3], b[3];
     u2d_mulmv3(in->Ib, m, n);
@@ -215,7 +216,7 @@ static inline void u2d_inertia_mul(const u2d_inertia *in, const u2d_real m[6], u
 
 /* Inertia of a body with mass m, centre of mass c and rotational inertia Ic about the
  * centre of mass, all in frame F, expressed about F's origin (parallel-axis theorem). */
-static inline void u2d_inertia_from_com(u2d_real m, const u2d_real c[3], const u2d_real Ic[9],
+static U2D_ALWAYS_INLINE void u2d_inertia_from_com(u2d_real m, const u2d_real c[3], const u2d_real Ic[9],
                                         u2d_inertia *out)
 {
     u2d_real cc = u2d_dot3(c, c);
@@ -228,7 +229,7 @@ static inline void u2d_inertia_from_com(u2d_real m, const u2d_real c[3], const u
 }
 
 /* E^T B E for a 3x3 B; only the upper triangle when B is symmetric (then mirrored). */
-static inline void u2d_rotate3(const u2d_real E[9], const u2d_real B[9], int symmetric,
+static U2D_ALWAYS_INLINE void u2d_rotate3(const u2d_real E[9], const u2d_real B[9], int symmetric,
                                u2d_real out[9])
 {
     u2d_real BE[9];
@@ -242,7 +243,7 @@ static inline void u2d_rotate3(const u2d_real E[9], const u2d_real B[9], int sym
 }
 
 /* out = M [r]x: row i of out is (row i of M) x r. */
-static inline void u2d_mul_skew(const u2d_real M[9], const u2d_real r[3], u2d_real out[9])
+static U2D_ALWAYS_INLINE void u2d_mul_skew(const u2d_real M[9], const u2d_real r[3], u2d_real out[9])
 {
     for (int i = 0; i < 3; i++) {
         const u2d_real *a = &M[3 * i];
@@ -253,7 +254,7 @@ static inline void u2d_mul_skew(const u2d_real M[9], const u2d_real r[3], u2d_re
 }
 
 /* [a]x [b]x, the product of two cross-product matrices: b a^T - (a.b) 1. */
-static inline void u2d_skew_skew(const u2d_real a[3], const u2d_real b[3], u2d_real out[9])
+static U2D_ALWAYS_INLINE void u2d_skew_skew(const u2d_real a[3], const u2d_real b[3], u2d_real out[9])
 {
     u2d_real d = u2d_dot3(a, b);
     for (int i = 0; i < 3; i++)
@@ -263,7 +264,7 @@ static inline void u2d_skew_skew(const u2d_real a[3], const u2d_real b[3], u2d_r
 /* out = X^T in X: the rigid-body inertia in, given in frame B, expressed in frame A
  * (X: A -> B). RBDA eq. 2.66: h' = E^T h + m r,
  * Ib' = E^T Ib E - [r]x [E^T h]x - [E^T h + m r]x [r]x  (no division: massless is fine). */
-static inline void u2d_inertia_xform_T(const u2d_xform *X, const u2d_inertia *in, u2d_inertia *out)
+static U2D_ALWAYS_INLINE void u2d_inertia_xform_T(const u2d_xform *X, const u2d_inertia *in, u2d_inertia *out)
 {
     u2d_real y[3], hA[3], rot[9], s1[9], s2[9];
     const u2d_real *r = X->r;
@@ -277,7 +278,7 @@ static inline void u2d_inertia_xform_T(const u2d_xform *X, const u2d_inertia *in
     for (int i = 0; i < 9; i++) out->Ib[i] = rot[i] - s1[i] - s2[i];
 }
 
-static inline void u2d_inertia_add(u2d_inertia *acc, const u2d_inertia *in)
+static U2D_ALWAYS_INLINE void u2d_inertia_add(u2d_inertia *acc, const u2d_inertia *in)
 {
     acc->m += in->m;
     for (int i = 0; i < 3; i++) acc->h[i] += in->h[i];
@@ -287,7 +288,7 @@ static inline void u2d_inertia_add(u2d_inertia *acc, const u2d_inertia *in)
 /* ---- 6x6 matrices (articulated inertias), row-major u2d_real[36] ---------------- */
 
 /* The rigid-body inertia as a 6x6 matrix [Ib, [h]x; -[h]x, m 1]. */
-static inline void u2d_inertia_mat6(const u2d_inertia *in, u2d_real A[36])
+static U2D_ALWAYS_INLINE void u2d_inertia_mat6(const u2d_inertia *in, u2d_real A[36])
 {
     const u2d_real *h = in->h;
     const u2d_real o = U2D_R(0);
@@ -302,7 +303,7 @@ static inline void u2d_inertia_mat6(const u2d_inertia *in, u2d_real A[36])
 }
 
 /* out = A m */
-static inline void u2d_mat6_mul(const u2d_real A[36], const u2d_real m[6], u2d_real out[6])
+static U2D_ALWAYS_INLINE void u2d_mat6_mul(const u2d_real A[36], const u2d_real m[6], u2d_real out[6])
 {
     for (int i = 0; i < 6; i++) {
         u2d_real s = A[6 * i] * m[0];
@@ -314,7 +315,7 @@ static inline void u2d_mat6_mul(const u2d_real A[36], const u2d_real m[6], u2d_r
 /* out = X^T A X for a symmetric A given in frame B, expressed in frame A (X: A -> B).
  * With X = [E 0; -E [r]x E] and A = [P Q; Q^T T] rotated into A's axes (P', Q', T'):
  *   out = [P' - K - K^T - [r]x G,  Q' - G^T;  sym,  T']   with K = Q' [r]x, G = T' [r]x. */
-static inline void u2d_mat6_xform_T(const u2d_xform *X, const u2d_real A[36], u2d_real out[36])
+static U2D_ALWAYS_INLINE void u2d_mat6_xform_T(const u2d_xform *X, const u2d_real A[36], u2d_real out[36])
 {
     u2d_real P[9], Q[9], T[9], Pr[9], Qr[9], Tr[9], K[9], G[9], rG[9];
     for (int i = 0; i < 3; i++)
