@@ -84,15 +84,21 @@ def note(message: str) -> None:
 
 
 @contextlib.contextmanager
-def hearing_notes(listener):
-    """Within the block, listener(message) is called for each :func:`note`."""
+def hearing_notes(listener, alone=False):
+    """Within the block, listener(message) is called for each :func:`note`; alone: by it
+    only, the other listeners set aside meanwhile (a worker process forked from a listening
+    one inherits copies of its listeners, which would print into a stream nobody reads)."""
     with _note_lock:
+        aside = _note_listeners[:] if alone else []
+        if alone:
+            _note_listeners.clear()
         _note_listeners.append(listener)
     try:
         yield
     finally:
         with _note_lock:
             _note_listeners.remove(listener)
+            _note_listeners.extend(aside)
 
 
 def _ours(module):

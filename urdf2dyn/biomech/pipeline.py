@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from .._safe_files import check_outputs, guarding
-from ..warn import MotionError, Urdf2dynWarning, missing_file, report
+from ..warn import MotionError, Urdf2dynWarning, hearing_notes, missing_file, note, report
 from . import stages
 from .formats.opensim import external_loads_inputs
 from .stages.read import MARKER_EXTENSIONS, MOTION_EXTENSIONS, check_columns
@@ -67,7 +67,10 @@ class TrialResult:
     force plates) and events (the C3D's events: urdf2dyn.biomech.gait.gait_cycles cuts cycles
     from them).
     findings: what the checks found (urdf2dyn.biomech.stages.Finding: warnings, and notes on
-    what could not be checked); settings: the TrialSettings the trial ran with."""
+    what could not be checked); settings: the TrialSettings the trial ran with; notes [str]:
+    under run_trials, the library's notes (urdf2dyn.warn.note, e.g. a C3D's
+    meta["notes"]) said while the trial ran, told to the caller's listeners whichever
+    process ran it."""
     path: str
     t: np.ndarray
     q: np.ndarray
@@ -85,6 +88,7 @@ class TrialResult:
     findings: list = field(default_factory=list)
     settings: TrialSettings | None = None
     events: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
 
     @property
     def ik_errors(self):
@@ -381,13 +385,30 @@ def _filled_in(pattern, fields):
                           pattern)
 
 
-def _run_one(job, model, settings):
+def _run_one(job, model, settings, caller=None):
     """One trial in a worker (a local process or a Dask worker): its warnings travel back in
-    the result (the caller re-emits them), not to the worker's stderr."""
+    the result (the caller re-emits them), not to the worker's stderr. Its notes are kept in
+    the result too; caller: the id of the process that runs the batch: in another one the
+    notes are heard by nobody else there, and _relay_notes tells them to the caller's
+    listeners."""
     path, grf = job
-    with warnings.catch_warnings():
+    away = caller is not None and os.getpid() != caller
+    heard = []
+    with warnings.catch_warnings(), hearing_notes(heard.append, alone=away):
         warnings.simplefilter("ignore", Urdf2dynWarning)
-        return inverse_dynamics_trial(model, path, grf, settings=settings)
+        result = inverse_dynamics_trial(model, path, grf, settings=settings)
+    result.notes = heard
+    result._notes_unheard = away
+    return result
+
+
+def _relay_notes(results):
+    """Tell this process's note listeners the notes of the trials run in other processes,
+    in the trials' order, as a trial run here tells them while it runs."""
+    for r in results:
+        if getattr(r, "_notes_unheard", False):
+            for message in r.notes:
+                note(message)
 
 
 def run_trials(model, trials, grf=None, *, settings=None, scheduler=None, max_workers=None,
@@ -435,6 +456,7 @@ def run_trials(model, trials, grf=None, *, settings=None, scheduler=None, max_wo
             results = _run_local(jobs, model, settings, max_workers, progress)
         else:
             results = _run_dask(jobs, model, settings, scheduler, progress)
+    _relay_notes(results)
     for r in results:
         for msg in r.warnings:
             warnings.warn(msg, Urdf2dynWarning, stacklevel=2)
@@ -480,7 +502,8 @@ def _run_local(jobs, model, settings, max_workers, progress):
     # starts all of them (--jobs 100000 over two motions started 100000)
     workers = min(max_workers or os.cpu_count() or 1, len(jobs))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return _collect([pool.submit(_run_one, job, model, settings) for job in jobs], progress)
+        return _collect([pool.submit(_run_one, job, model, settings, os.getpid())
+                         for job in jobs], progress)
 
 
 def _collect(futures, progress):
@@ -535,7 +558,8 @@ def _run_dask(jobs, model, settings, scheduler, progress):
     own = not isinstance(scheduler, Client)
     client = _connect(Client, scheduler) if own else scheduler
     try:
-        return _collect(client.map(_run_one, jobs, model=model, settings=settings, pure=False),
+        return _collect(client.map(_run_one, jobs, model=model, settings=settings,
+                                   caller=os.getpid(), pure=False),
                         progress)
     finally:
         if own:
