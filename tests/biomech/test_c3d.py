@@ -377,6 +377,61 @@ def test_plates_match_the_formulas_by_hand(path, plates):
         assert np.all(np.isnan(p.cop[~on])) and np.all(p.force[~on] == 0)
 
 
+def kistler_free_moment(raw, k, metres, poly=None):
+    """Plate k's free moment Tz (N·m, about the plate's z, one per analog sample) by Kistler's
+    "Force Plate Formulae" (sheet FORMULAE 1/3, 03.02.99; the C3D User Guide's type 3 keeps
+    its eight channels and (a, b, az0) in ORIGIN), written as that sheet writes it:
+    Mx' = Mx + Fy az0, My' = My - Fx az0, ax = -My'/Fz, ay = Mx'/Fz, Tz = Mz - Fy ax + Fx ay.
+    poly: FPCOPPOLY's 12 coefficients, the centre of pressure then corrected first as the
+    Type 9287C manual's section 8.4.3 "COP Correction Algorithm" has it (ax - Dax, ay - Day,
+    in mm); the sheet does not say which centre Tz takes: ours takes the corrected one."""
+    fx12, fx34, fy14, fy23, fz1, fz2, fz3, fz4 = raw.analog[raw.channel[k] - 1]
+    a, b, az0 = raw.origin[k] * metres
+    Fx, Fy, Fz = fx12 + fx34, fy14 + fy23, fz1 + fz2 + fz3 + fz4
+    Mx = b * (fz1 + fz2 - fz3 - fz4)
+    My = a * (-fz1 + fz2 + fz3 - fz4)
+    Mz = b * (-fx12 + fx34) + a * (fy14 - fy23)
+    with np.errstate(all="ignore"):
+        ax, ay = -(My - Fx * az0) / Fz, (Mx + Fy * az0) / Fz
+    if poly is not None:
+        (p1x, p2x, p3x, p4x, p5x, p6x), (p1y, p2y, p3y, p4y, p5y, p6y) = poly
+        axm, aym = ax / metres, ay / metres
+        dax = (p1x * aym**4 + p2x * aym**2 + p3x) * axm**3 + (p4x * aym**4 + p5x * aym**2
+                                                             + p6x) * axm
+        day = (p1y * axm**4 + p2y * axm**2 + p3y) * aym**3 + (p4y * axm**4 + p5y * axm**2
+                                                             + p6y) * aym
+        ax, ay = (axm - dax) * metres, (aym - day) * metres
+    return Mz - Fy * ax + Fx * ay
+
+
+def test_kistler_free_moment_matches_kistlers_formulae():
+    """A type-3 plate's free moment, sample by sample, against Kistler's own formulae applied
+    to the c3d package's channels (test_plates_match_the_formulas_by_hand leaves FP_Type3's
+    moment out). Kistler.c3d has no FPCOPPOLY: Tz is the sheet's exactly (its ORIGIN in mm,
+    the Guide's default with no POINT:UNITS); FP_Type3's plate 1 has one, and its corrected
+    centre moves Tz by under 0.01 N·m there. Ours is Tz along the plate's z (into the plate),
+    the upward normal's opposite."""
+    for path, plate, metres, k in ((os.path.join(DATA, "Kistler.c3d"), 0, 1e-3, None),
+                                   (os.path.join(DATA, "Kistler.c3d"), 1, 1e-3, None),
+                                   (TYPE3, 0, 1e-3, 0)):
+        with warnings.catch_warnings():     # the c3d package's doubts about the headers
+            warnings.simplefilter("ignore", UserWarning)
+            raw = Raw(path)
+            poly = None
+            if k is not None:
+                with open(path, "rb") as f:
+                    poly = c3dpkg.Reader(f).get("FORCE_PLATFORM:FPCOPPOLY").float_array[k]
+        tz = kistler_free_moment(raw, plate, metres, poly)
+        p = read(path, rate="analog").plates[plate]
+        on = p.contact
+        assert on.sum() > 5
+        np.testing.assert_allclose(p.moment[on] @ -p.normal, tz[on], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(p.moment[on], np.outer(tz[on], -p.normal), atol=1e-6)
+        if poly is not None:
+            plain = kistler_free_moment(raw, plate, metres)
+            assert 0 < np.abs(plain[on] - tz[on]).max() < 0.01
+
+
 def test_type4_calibration_matrix(tmp_path):
     """The Qualisys plates rewritten by ezc3d as type 4 with a full calibration matrix."""
     c = ezc3d.c3d(QUALISYS)
