@@ -72,7 +72,8 @@ def check_c3d(path, absent=None):
     found = {(r.gid, r.name): (r.ptype, r.dims, r.n, r.head) for r in records if r.gid > 0}
     params = {(groups.get(g, "?"), name): v for (g, name), v in found.items()}
     _check_types(params, end, fail, set(groups.values()), absent)
-    scale = _data_format(params, end, proc, scale, absent, source)
+    stored = (points, analog_per_frame, first, last, size - (data_block - 1) * _BLOCK)
+    scale = _data_format(params, end, proc, scale, absent, source, stored)
     _check_layout(params, end, proc, (points, analog_per_frame, first, last, scale),
                   size - (data_block - 1) * _BLOCK, fail)
     if points or analog_per_frame:
@@ -190,11 +191,16 @@ _ONE_VALUE = {("POINT", x) for x in ("USED", "SCALE", "RATE", "FRAMES")} | \
 _TEXT = {(g, x) for g in ("POINT", "ANALOG") for x in ("LABELS", "DESCRIPTIONS", "UNITS")}
 
 
-def _data_format(params, end, proc, header_scale, absent, source):
+def _data_format(params, end, proc, header_scale, absent, source, stored):
     """The scale whose sign says whether the data are floats: POINT:SCALE's (the C3D User
     Guide's one flag, "the sign of the POINT:SCALE parameter"), the header's where the file has
     none. ezc3d reads points by the parameter and analog samples by the header, so a file
-    whose two signs disagree is refused (the c3d package refuses it too). Appends to absent
+    whose two signs disagree is refused (the c3d package refuses it too; BTK keeps the
+    header's and warns; the Guide calls the header's a copy that "should always be identical"
+    and says no more), saying which of the two the data section's size fits (stored: the
+    header's markers, analog values per frame, first and last frame, and the bytes from the
+    data block to the end of the file), so that the user knows which one to fix. Appends to
+    absent
     (a list) the parameters ezc3d needs to lay the frames out that the file lacks, to be taken
     from the header: "POINT:SCALE" where there are markers, "RATE" (ANALOG:RATE) where there
     are analog channels."""
@@ -207,8 +213,9 @@ def _data_format(params, end, proc, header_scale, absent, source):
                           f"({kind(header_scale)}) and POINT:SCALE {scale:.6g} ({kind(scale)}) "
                           "disagree on how the data are stored (the C3D User Guide makes "
                           "POINT:SCALE's sign the flag, the header holding a copy; ezc3d would "
-                          "read the markers by one and the analog samples by the other); make "
-                          "them agree with a C3D editor, or re-export the trial")
+                          "read the markers by one and the analog samples by the other). "
+                          f"{_fitting_storage(stored, header_scale, scale)}; make them agree "
+                          "with a C3D editor, or re-export the trial")
     if absent is not None:
         def used(group):
             u = params.get((group, "USED"))
@@ -219,6 +226,30 @@ def _data_format(params, end, proc, header_scale, absent, source):
         if used("ANALOG") and ("ANALOG", "RATE") not in params:
             absent.append("RATE")
     return header_scale if scale is None else scale
+
+
+def _fitting_storage(stored, header_scale, scale):
+    """Which of the two disagreeing scales the data section's size fits, as a sentence: the
+    header's frames at 2 bytes a value (integers) or 4 (floats), the unused rest under a
+    block (the section is padded to whole blocks). A file cut short, or one with blocks after
+    its frames, fits neither and is said to."""
+    points, analog_per_frame, first, last, available = stored
+    frames = last - first + 1
+    values = (4 * points + analog_per_frame) * frames
+    if frames < 1 or values == 0:
+        return ("The header counts no frames of data (or more than 65535), so which is right "
+                "cannot be told from the data section's size")
+    fits = [width for width in (2, 4) if 0 <= available - values * width < _BLOCK]
+    if len(fits) != 1:
+        return (f"The data section ({available} bytes for the header's {frames} frames of "
+                f"{values // frames} values) fits neither storage exactly, so which is right "
+                "cannot be told from the file")
+    floats = fits[0] == 4
+    wrong = ("the header's" if (header_scale < 0) != floats else "POINT:SCALE's") + " sign"
+    return (f"The data section ({available} bytes for the header's {frames} frames of "
+            f"{values // frames} values) fits {'floats' if floats else 'integers'} "
+            f"({fits[0]} bytes a value): {wrong} is probably the wrong one; set both to "
+            f"{scale if (scale < 0) == floats else header_scale:.6g}")
 
 
 def _value(v, end, proc):
