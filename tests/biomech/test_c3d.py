@@ -1381,11 +1381,12 @@ def test_c3d_orgs_nt_and_ntmm_are_newtons_and_newton_millimetres():
 
 # ------------------------------------------------------------ more than 255 analog channels
 
-def _many_channels(path, moment_unit, nan_sample=None, nan_scale=None):
+def _many_channels(path, moment_unit, nan_sample=None, nan_scale=None, short=None):
     """A 260-channel C3D file (written by hand: ezc3d's writer cannot write more than 255
     units or scales) whose type-2 force plate is on channels 255-260, each channel with its
     own label, scale and offset; the moments in moment_unit ('Nmm' or 'Nm': the same loads,
-    the stored moments 1000 times smaller in N·m)."""
+    the stored moments 1000 times smaller in N·m). short: {NAME: k}, NAME2 (LABELS2, SCALE2,
+    OFFSET2 or UNITS2) cut to its first k values."""
     from c3d_by_hand import c3d_bytes, split
     n, frames, per = 260, 20, 10
     plate = list(range(255, 261))
@@ -1418,7 +1419,8 @@ def _many_channels(path, moment_unit, nan_sample=None, nan_scale=None):
     for name, kind, values in (("LABELS", "char", labels), ("SCALE", "float", scale),
                                ("OFFSET", "int", offset), ("UNITS", "char", units)):
         for suffix, part in split(values).items():
-            groups["ANALOG"][name + suffix] = (kind, part)
+            cut = (short or {}).get(name) if suffix == "2" else None
+            groups["ANALOG"][name + suffix] = (kind, part if cut is None else part[:cut])
     path.write_bytes(c3d_bytes(groups, np.full((frames, 1, 3), 100.0), raw, 100.0, per))
     return path
 
@@ -1463,6 +1465,38 @@ def test_channels_beyond_255_are_named_by_labels2_and_scale2(tmp_path):
     with pytest.raises(MotionError, match=r"force plate 1: ANALOG:SCALE of its channels "
                                           r"258 \(CH258\) is nan"):
         C.read_c3d(path, strict=True)
+
+
+def test_a_short_continuation_counts_the_channels_it_lists(tmp_path):
+    """ANALOG:SCALE2, OFFSET2 or UNITS2 ending before ANALOG:USED's 260 channels (ezc3d's
+    parameters: 255 values in the first list, k in the second): the channels counted are the
+    k + 255 listed. A short SCALE2 or OFFSET2 leaves the last channels unused and the plate on
+    them out, named; a short UNITS2 left the plate's last four channels with a blank unit, and
+    the warning said "ANALOG:UNITS ['']": it names the channels without a unit and how many
+    the lists hold, and the loads (moments taken in N·mm) are ezc3d's force-platform
+    module's, which takes N·mm whatever the units say."""
+    for name, keep, missing in (("SCALE", 3, "channels 259-260 have no scale"),
+                                ("OFFSET", 2, "channels 258-260 have no offset")):
+        path = _many_channels(tmp_path / f"{name}.c3d", "Nmm", short={name: keep})
+        listed = ezc3d.c3d(os.fspath(path))["parameters"]["ANALOG"]
+        assert (len(listed[name]["value"]), len(listed[name + "2"]["value"])) == (255, keep)
+        with pytest.warns(Urdf2dynWarning) as caught:
+            rec = C.read_c3d(path)
+        said(caught, rf"ANALOG:{name} lists {255 + keep} values for its 260 analog channels: "
+                     + missing, r"force plate 1: its channels .* have no ANALOG:" + name)
+        assert rec.plates == []
+    path = _many_channels(tmp_path / "units.c3d", "Nmm", short={"UNITS": 1})
+    listed = ezc3d.c3d(os.fspath(path))["parameters"]["ANALOG"]
+    assert [len(listed[x]["value"]) for x in ("UNITS", "UNITS2")] == [255, 1]
+    with pytest.warns(Urdf2dynWarning) as caught:
+        p = C.read_c3d(path, rate="analog").plates[0]
+    said(caught, re.escape("force plate 1: ANALOG:UNITS, continuations (UNITS2, ...) included, "
+                           "lists 256 units, none for its channels 257, 258, 259, 260; moments "
+                           "in N·mm were assumed"))
+    assert not [w for w in caught if "['']" in str(w.message)]
+    want = ezc3d.c3d(os.fspath(path), extract_forceplat_data=True)["data"]["platform"][0]
+    np.testing.assert_allclose(p.force, want["force"].T, rtol=1e-5)
+    np.testing.assert_allclose(p.cop, want["center_of_pressure"].T * 1e-3, atol=1e-6)
 
 
 # ----------------------------------------------------------------------------- files users meet

@@ -927,11 +927,12 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
                           f"(sides {sides} m); the plate's calibration in the file is missing "
                           "or corrupted")
     frame = _plate_frame(box, where)
-    units = [aunits[i] if i < len(aunits) else "" for i in ch]
+    units = [aunits[i] if i < len(aunits) else None for i in ch]
     if ptype == 4:      # CAL_MATRIX takes the channels as stored to N and N·(POINT:UNITS)
         raw = analogs[ch].T
     else:
-        raw = analogs[ch].T * _channel_scales(ptype, units, punits, where, strict)  # (S, nch)
+        raw = analogs[ch].T * _channel_scales(ptype, units, punits, where, strict,
+                                              _unlisted_units(ch, len(aunits)))  # (S, nch)
     with np.errstate(all="ignore"):
         f, m = _plate_wrench(ptype, raw, orig, cm, scale)
     kpoly = poly[12 * k:12 * k + 12] if ptype == 3 and len(poly) >= 12 * (k + 1) else None
@@ -1010,13 +1011,26 @@ def _plate_frame(box, where):
     return np.column_stack([x / np.linalg.norm(x), y / np.linalg.norm(y), z / np.linalg.norm(z)])
 
 
-def _channel_scales(ptype, units, punits, where, strict):
-    """Per channel factor to N, N·m or m from ANALOG:UNITS."""
+def _unlisted_units(ch, listed):
+    """Words for the plate's channels (0-based ch) that ANALOG:UNITS and its continuations
+    (listed units in all) give no unit, or "" when each has one: a continuation cut short
+    (UNITS2 ending before ANALOG:USED) leaves the last channels without one."""
+    missing = [int(i) + 1 for i in ch if i >= listed]
+    if not missing:
+        return ""
+    return (f"ANALOG:UNITS, continuations (UNITS2, ...) included, lists {listed} units, none "
+            f"for its channel{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(str(i) for i in missing)}")
+
+
+def _channel_scales(ptype, units, punits, where, strict, unlisted=""):
+    """Per channel factor to N, N·m or m from ANALOG:UNITS (None: a channel it lists no unit
+    for, which unlisted, _unlisted_units' words, names)."""
     # F: a force (N), M: a moment (N·m), L: a length (m)
     kinds = {1: "FFFLLM", 2: "FFFMMM", 3: "FFFFFFFF"}[ptype]
     out, guessed, taken = [], [], set()
     for kind, u in zip(kinds, units):
-        lu = u.lower().replace(" ", "").replace("·", ".")
+        lu = (u or "").lower().replace(" ", "").replace("·", ".")
         if kind == "F":
             if lu not in _FORCE_UNITS:
                 guessed.append(u)
@@ -1043,8 +1057,12 @@ def _channel_scales(ptype, units, punits, where, strict):
         said = [assumed[kind] for kind in "FML" if kind in taken]
         has = "/".join(name for kind, name in (("F", "force"), ("M", "moment"), ("L", "length"))
                        if kind in kinds)
-        report(f"{where}: ANALOG:UNITS {sorted(set(guessed))} are not {has} units of a "
-               f"type-{ptype} plate; {', '.join(said)} were assumed. Compare the plate's "
+        # a channel beyond the list (None) is the list's shortness, said as such
+        named = sorted({u for u in guessed if u is not None})
+        what = "; ".join(
+            ([f"ANALOG:UNITS {named} are not {has} units of a type-{ptype} plate"] if named
+             else []) + ([unlisted] if unlisted else []))
+        report(f"{where}: {what}; {', '.join(said)} were assumed. Compare the plate's "
                "peak vertical force with the subject's weight; if they disagree, correct "
                "ANALOG:UNITS or ANALOG:SCALE in the capture software's export",
                strict=strict, error=MotionError)
