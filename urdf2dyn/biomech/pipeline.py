@@ -441,7 +441,9 @@ def run_trials(model, trials, grf=None, *, settings=None, scheduler=None, max_wo
         mapping, ...), checked before any trial runs.
 
     Each trial's warnings are re-emitted here (category urdf2dyn.Urdf2dynWarning) and kept in
-    its result. A batch in which some trials have ground reactions and others have none warns,
+    its result; so are its notes (urdf2dyn.warn.note, heard with urdf2dyn.warn.hearing_notes:
+    a trial run in another process has them told here, after the batch, in the trials'
+    order; one run in this process, as they are said). A batch in which some trials have ground reactions and others have none warns,
     naming the latter: their torques carry the whole external load as root residuals.
     """
     jobs = find_trials(trials, grf) if not _is_job_list(trials) else list(trials)
