@@ -121,6 +121,27 @@ def test_id_setup_inputs_name_every_file_of_the_external_loads(lab):
         assert {os.path.realpath(lab / "loads.mot"), os.path.realpath(kinematics)} <= paths
 
 
+
+@pytest.mark.parametrize("broken", ["<ExternalLoads", "<NotExternalLoads/>"])
+def test_id_setup_inputs_warn_when_excluded_loads_cannot_be_read(lab, broken):
+    """<forces_to_exclude> All: urdf2dyn does not read the loads (OpenSim's tool would, and
+    would fail), so an ExternalLoads file it cannot read leaves its data file unknown and
+    unprotected: said with the file and why, refused under strict."""
+    from urdf2dyn import Urdf2dynWarning
+    from urdf2dyn.biomech.formats import read_id_setup
+    from urdf2dyn.biomech.formats.opensim import ExternalLoadsError
+    from urdf2dyn.biomech.pipeline import id_setup_inputs
+    from urdf2dyn.biomech.stages import TrialSettings
+    (lab / "loads.xml").write_text(broken)
+    setup = read_id_setup(lab / "id.xml")
+    setup.forces_to_exclude = ["All"]
+    settings = TrialSettings.from_id_setup(setup)
+    with pytest.warns(Urdf2dynWarning, match=r"loads\.xml: .*data file is unknown"):
+        named = id_setup_inputs(setup, settings)
+    assert {what for what, _ in named} >= {"ID setup", "ExternalLoads"}
+    with pytest.raises(ExternalLoadsError, match=r"loads\.xml: .*<external_loads_file>"):
+        id_setup_inputs(setup, TrialSettings.from_id_setup(setup, strict=True))
+
 def _rra_lab(tmp_path, **elements):
     """gait2354's published RRA setup and its files, the setup's elements replaced."""
     d = tmp_path / "rra"

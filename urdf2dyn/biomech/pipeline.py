@@ -293,7 +293,7 @@ def id_setup_inputs(setup: Any, settings: TrialSettings) -> list[tuple[str, str]
     named = [("ID setup", setup.path), ("ID setup's model", setup.model_file),
              ("ExternalLoads", setup.external_loads_file)]
     if setup.external_loads_file is not None:
-        named += external_loads_inputs(setup.external_loads_file)
+        named += external_loads_inputs(setup.external_loads_file, strict=settings.strict)
     named += stages.trial_inputs(setup.coordinates_file, settings)
     return [(what, os.fspath(path)) for what, path in named if path is not None]
 

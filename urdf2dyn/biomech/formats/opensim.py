@@ -1081,22 +1081,27 @@ def read_external_loads(path):
     return out
 
 
-def external_loads_inputs(path, loads=None):
+def external_loads_inputs(path, loads=None, strict=False):
     """(what, path) of each file an ExternalLoads file names, resolved as its reader resolves
     them (beside it): its ``<datafile>`` and its ``<external_loads_model_kinematics_file>``.
     OpenSim 4 no longer reads the second (it says so) and urdf2dyn does not either, but it
     is the user's file, named in a file the job reads: no output may replace either.
 
     ``loads``: the file read already (read_external_loads); else only its XML is read (not
-    its data: a job whose setup excludes the loads still names them), and an XML that
-    cannot be read names nothing (the job that reads it says why)."""
+    its data: a job whose setup excludes the loads still names them). Only such a job gets
+    here with an XML it cannot read, and it does not read the loads: it is warned (refused
+    under ``strict``) that their files are unknown, hence unprotected from its outputs."""
     path = os.fspath(path)
     if loads is not None:
         datafile, kinematics = loads.datafile, loads.kinematics_file
     else:
         try:
             root = read_tool(path, "ExternalLoads", ExternalLoadsError, "ExternalLoads setup")
-        except (OSError, ValueError):
+        except (OSError, ValueError) as e:
+            report(f"{e}: the job does not read these loads, but their data file is unknown, "
+                   "so no output is kept off it: fix or empty <external_loads_file>, or check "
+                   "that no output names the loads' data file", strict=strict,
+                   error=ExternalLoadsError, stacklevel=None)
             return []
         datafile, kinematics = (_text(root, tag) for tag in
                                 ("datafile", "external_loads_model_kinematics_file"))
