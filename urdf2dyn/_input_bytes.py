@@ -21,12 +21,15 @@ class InputFileError(OSError):
         self.strerror = message
 
 
-def read_input(path: str | os.PathLike[str], what: str, limit: int | None = MAX_TEXT_FILE
-               ) -> bytes:
+def read_input(path: str | os.PathLike[str], what: str, limit: int | None = MAX_TEXT_FILE,
+               head: int | None = None) -> bytes:
     """The bytes of the file at path, what naming it in messages ("model", "setup", ...);
-    limit: the most it may hold (None: no bound, for tables of samples)."""
+    limit: the most it may hold (None: no bound, for tables of samples); head: read only
+    that many first bytes instead (a reader that looks at a large table's first lines)."""
     refuse_devices(path, what)
     with open(path, "rb") as f:
+        if head is not None:
+            return f.read(head)
         data = f.read(-1 if limit is None else limit + 1)
     if limit is not None and len(data) > limit:
         raise InputFileError(f"{os.fspath(path)}: more than {limit >> 20} MB, too large for a "

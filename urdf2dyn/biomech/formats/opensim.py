@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...forces import wrench_at_point
-from ..._input_bytes import refuse_devices
+from ..._input_bytes import read_input
 from ..._safe_files import note_input, replacing
 from ...warn import counted, data_rows, report
 from .setup_xml import disabled, read_tool, text as _text
@@ -122,12 +122,11 @@ def _read_table(path):
     """read_sto_table, its header as a _Header."""
     path = os.fspath(path)
     note_input(path, "OpenSim table")
-    refuse_devices(path, "OpenSim table (.mot/.sto)")
-    with open(path, "rb") as f:
-        try:
-            lines = decode_text(f.read(), path).splitlines()      # CRLF too
-        except ValueError as e:
-            raise MotionError(str(e)) from None
+    raw = read_input(path, "OpenSim table (.mot/.sto)", limit=None)
+    try:
+        lines = decode_text(raw, path).splitlines()      # CRLF too
+    except ValueError as e:
+        raise MotionError(str(e)) from None
     try:
         end = next(i for i, line in enumerate(lines) if line.strip().lower() == "endheader")
     except StopIteration:

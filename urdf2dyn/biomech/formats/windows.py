@@ -13,7 +13,7 @@ import weakref
 import xml.etree.ElementTree as ET
 import xml.parsers.expat as expat
 
-from ..._input_bytes import read_input, refuse_devices
+from ..._input_bytes import read_input
 from ..._safe_files import note_input
 from ...warn import MotionError, report
 
@@ -82,9 +82,7 @@ def text_lines(path, head_only=False):
     or UTF-16 with its byte-order mark (Excel's "Unicode text"); head_only: the complete lines
     of the first HEAD_BYTES only."""
     note_input(path, "CSV table")
-    refuse_devices(path, "CSV table")
-    with open(path, "rb") as f:
-        raw = f.read(HEAD_BYTES if head_only else -1)
+    raw = read_input(path, "CSV table", limit=None, head=HEAD_BYTES if head_only else None)
     complete = not head_only or len(raw) < HEAD_BYTES
     if not complete:
         if is_utf16(raw):                   # a cut may split a character: read it all
