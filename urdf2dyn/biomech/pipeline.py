@@ -353,10 +353,8 @@ def find_trials(items, grf=None):
     return jobs
 
 
-#: the fields of a ground-reaction pattern (find_trials' grf), in their braces
-_GRF_FIELDS = re.compile(r"\{(stem|dir)\}")
-#: a pattern's fields and its doubled braces (str.format's way to write one brace, which
-#: patterns took before they were filled in by name)
+#: a ground-reaction pattern's (find_trials' grf) fields and its doubled braces (str.format's
+#: way to write one brace, which patterns took before they were filled in by name)
 _GRF_PARTS = re.compile(r"\{(stem|dir)\}|\{\{|\}\}")
 
 
@@ -375,7 +373,7 @@ def _filled_in(pattern, fields):
     """A grf pattern with its {stem} and {dir} replaced; a name without them is one file, as
     written. Not str.format: a user's pattern is no format string ({0}, {stem.x} tracebacks,
     {stem:>999999999} a gigabyte name), so that any other brace beside the fields is refused."""
-    if not _GRF_FIELDS.search(pattern):
+    if "{stem}" not in pattern and "{dir}" not in pattern:    # "{{stem}}" is a pattern too
         return pattern
     if any(brace in _GRF_PARTS.sub("", pattern) for brace in "{}"):
         raise MotionError(f"grf (--grf) {pattern!r}: a pattern names {{stem}} (each motion "
