@@ -122,6 +122,9 @@ def test_numeric_options_at_their_edges_never_trace_back(case, tmp_path_factory,
     ("convert", "--threshold", ["nan"], 2, "argument --threshold: nan: a force in N, >= 0"),
     ("animate", "--filter", ["nan"], 2, "argument --filter: nan: a cut-off frequency in Hz"),
     ("animate", "--filter", ["1e20"], 1, "error: --filter 1e+20: expected 0 < cutoff < Nyquist"),
+    # scipy's filtfilt pads 3 * (2 * order + 1) samples each end: 9, more than the trial's 8
+    ("torques", "--filter", ["2"], 1, "error: --filter 2: the Butterworth filter (order 2, "
+                                      "run both ways) needs more than 9 samples, got 8"),
     ("animate", "--time-range", ["nan", "1"], 2, "argument --time-range: nan: a finite time"),
     ("torques", "--time-range", ["1", "0"], 2,
      "argument --time-range: 1 0: T0 is after T1; give the start time first"),

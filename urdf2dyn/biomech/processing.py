@@ -283,7 +283,10 @@ def lowpass(t, x, cutoff_hz, order=2):
     x = np.asarray(x, dtype=float)
     padlen = 3 * max(len(a), len(b))
     if x.shape[0] <= padlen:
-        raise ValueError(f"the Butterworth filter needs more than {padlen} samples, got {x.shape[0]}")
+        # said as cutoff_hz's: the command line names its --filter (cli.options.in_flag_words)
+        raise ValueError(f"cutoff_hz: the Butterworth filter (order {order}, run both ways) "
+                         f"needs more than {padlen} samples, got {x.shape[0]}: drop the filter "
+                         "for so short a recording")
     return filtfilt(b, a, x, axis=0, padtype="odd", padlen=padlen)
 
 
