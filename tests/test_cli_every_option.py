@@ -27,6 +27,7 @@ from urdf2dyn import cli  # noqa: E402
 from urdf2dyn.bundled import data_path  # noqa: E402
 from test_cli_hypothesis import PROFILE, WEIRD_CELLS, run_cli  # noqa: E402
 import robot2r_ik_case  # noqa: E402
+from cli_here import working_in  # noqa: E402
 
 HERE = os.path.dirname(__file__)
 
@@ -212,21 +213,27 @@ def case(tmp_path_factory):
 @given(data=st.data())
 def test_every_option_of_every_command_never_traces_back(case, tmp_path_factory, command,
                                                           action, data):
-    argv = [command] + data.draw(command_line(command, action), label="arguments")
+    _run_drawn([command] + data.draw(command_line(command, action), label="arguments"),
+               case, tmp_path_factory)
+
+
+def _run_drawn(argv, case, tmp_path_factory):
+    """(the command line run, its status, stdout, stderr): a drawn command line, its case
+    files given by path, run by run_cli in a folder of its own (a bare output lands there),
+    every case file it does not write left as it was."""
     argv = [_absolute(token, case) for token in argv]
     written = _outputs(argv)            # a case file named as an output may be replaced
     inputs = [os.fspath(case / name) for name in CASE_FILES
               if (case / name).is_file() and os.fspath(case / name) not in written]
-    here = os.getcwd()
-    os.chdir(tmp_path_factory.mktemp("run"))
     try:
-        status, out, err = run_cli(argv, inputs)
+        with working_in(tmp_path_factory.mktemp("run")):
+            status, out, err = run_cli(argv, inputs)
     finally:
-        os.chdir(here)
         if any(os.fspath(case / name) in written for name in CASE_FILES):
             shutil.rmtree(case)         # a case file replaced (human -o r.urdf): the next
             case.mkdir()                # example starts from the case as written
             _write_case(case)
+    return argv, status, out, err
 
 
 @pytest.mark.parametrize("command", sorted(set(COMMANDS) - {"rra", "scale"}))
@@ -235,12 +242,8 @@ def test_each_base_case_computes(tmp_path, tmp_path_factory, command):
     alone run to exit status 0."""
     _write_case(tmp_path)
     argv = [command] + [_absolute(token, tmp_path) for token in BASE[command]]
-    here = os.getcwd()
-    os.chdir(tmp_path_factory.mktemp("run"))
     err = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-            status = cli.main(argv)
-    finally:
-        os.chdir(here)
+    with working_in(tmp_path_factory.mktemp("run")), \
+            contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        status = cli.main(argv)
     assert status == 0, err.getvalue()

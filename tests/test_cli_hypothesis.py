@@ -28,6 +28,7 @@ import urdf2dyn  # noqa: E402
 from urdf2dyn import cli  # noqa: E402
 from urdf2dyn.bundled import data_path  # noqa: E402
 from text_edits import edited  # noqa: E402
+from cli_here import working_in  # noqa: E402
 
 _COMMON = dict(deadline=None, database=None, print_blob=True,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
@@ -212,13 +213,9 @@ def test_random_motion_files_and_options_never_trace_back(data):
             json.dump({n: n for n in names}, f)
         with open(os.path.join(tmp, "map.csv"), "w") as f:
             f.write("".join(f"{n},{n}\n" for n in names))
-        cwd = os.getcwd()
-        os.chdir(tmp)
-        try:
+        with working_in(tmp):
             status, out, err = run_cli(["torques", data_path("robot2r.urdf"), "trial.csv",
                                         "--no-progress", *options], [motion])
-        finally:
-            os.chdir(cwd)
         if "sub/out.csv" in options:   # no folder sub: refused before the motion is read
             assert status == 2, err
         if raw == ARM_TRIAL and encoding != "utf-16" and not options:
@@ -407,12 +404,8 @@ def test_random_options_of_the_other_commands_never_trace_back(argv):
     if command in ("codegen", "export-osim", "human") and "-o" not in flags:
         line += ["-o", {"codegen": "gen", "export-osim": "m.osim", "human": "h.urdf"}[command]]
     with tempfile.TemporaryDirectory() as tmp:
-        cwd = os.getcwd()
-        os.chdir(tmp)
-        try:
+        with working_in(tmp):
             status, out, err = run_cli(line, [data_path("robot2r.urdf")])
-        finally:
-            os.chdir(cwd)
         code = [Path(os.path.join(d, f)).read_text() for d, _, names in os.walk(tmp)
                 for f in names if f.endswith((".c", ".h", ".py", ".m"))]
     if command == "human":          # reads no file: every refusal is a command-line mistake
@@ -443,12 +436,8 @@ def test_batch_options_with_one_motion(fmt, ext, jobs, scheduler):
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "trial.csv"), "w") as f:
             f.write(ARM_TRIAL)
-        cwd = os.getcwd()
-        os.chdir(tmp)
-        try:
+        with working_in(tmp):
             status, _, err = run_cli(argv, [os.path.join(tmp, "trial.csv")])
-        finally:
-            os.chdir(cwd)
         written = os.path.join(tmp, "out" + ext)
         first = (Path(written).read_text().splitlines()[0] if os.path.exists(written)
                  else None)

@@ -20,7 +20,7 @@ from urdf2dyn.biomech.pipeline import find_trials  # noqa: E402
 from urdf2dyn.warn import MotionError  # noqa: E402
 from test_cli_every_option import _write_case  # noqa: E402
 from test_cli_hypothesis import PROFILE, bounded  # noqa: E402
-from cli_here import run_here  # noqa: E402
+from cli_here import run_here, working_in  # noqa: E402
 
 #: what a pattern is made of: its two fields, what str.format would also read as a field or
 #: a format spec, stray braces, and plain name parts
@@ -105,12 +105,8 @@ def test_grf_patterns_on_the_command_line(case, tmp_path, grf, status, says):
     two fields pair the trial with its trial_grf.csv."""
     argv = ["torques", os.fspath(case / "r.urdf"), os.fspath(case / "trial.csv"), "--grf", grf,
             "--contact", "R=link2", "-o", "out.csv", "--no-progress"]
-    here = os.getcwd()
-    os.chdir(tmp_path)
-    try:
+    with working_in(tmp_path):
         got, out, err = _run(argv, case)
-    finally:
-        os.chdir(here)
     assert got == status and says in out + err, (out, err)
 
 

@@ -21,10 +21,10 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from test_cli_every_option import (BASE, CASE_FILES, _absolute, _arguments, _outputs,  # noqa: E402
+from test_cli_every_option import (BASE, _absolute, _arguments, _run_drawn,  # noqa: E402
                                    _write_case, COMMANDS)
-from test_cli_hypothesis import PROFILE, run_cli  # noqa: E402
-from cli_here import run_here  # noqa: E402
+from test_cli_hypothesis import PROFILE  # noqa: E402
+from cli_here import run_here, working_in  # noqa: E402
 
 
 def _takes_a_number(action):
@@ -93,17 +93,9 @@ def test_the_numeric_options_are_found():
 @given(data=st.data())
 def test_numeric_options_at_their_edges_never_trace_back(case, tmp_path_factory, command,
                                                          action, data):
-    argv = [command] + data.draw(numeric_command_line(command, action), label="arguments")
-    argv = [_absolute(token, case) for token in argv]
-    written = _outputs(argv)
-    inputs = [os.fspath(case / name) for name in CASE_FILES
-              if (case / name).is_file() and os.fspath(case / name) not in written]
-    here = os.getcwd()
-    os.chdir(tmp_path_factory.mktemp("run"))
-    try:
-        status, out, err = run_cli(argv, inputs)
-    finally:
-        os.chdir(here)
+    argv, status, out, err = _run_drawn(
+        [command] + data.draw(numeric_command_line(command, action), label="arguments"),
+        case, tmp_path_factory)
     if status and command not in ("rra", "scale"):    # (those two refuse the IK setup)
         # the base case computes (test_each_base_case_computes): what is refused is the
         # option's value, and the refusal names the option as the user gave it
@@ -139,12 +131,8 @@ def test_each_edge_once_refused_in_the_flags_words(case, tmp_path, command, flag
                                                    status, says):
     """The refusals the property above found, each said once as the user reads it."""
     argv = [command] + [_absolute(t, case) for t in BASE[command]] + [flag, *values]
-    here = os.getcwd()
-    os.chdir(tmp_path)
-    try:
+    with working_in(tmp_path):
         got, _, err = run_here(argv)
-    finally:
-        os.chdir(here)
     assert "Traceback" not in err
     assert got == status and says.format(case=case) in err, err
 

@@ -20,6 +20,7 @@ import urdf2dyn
 from test_cli_hypothesis import run_cli
 from test_mjcf import _assert_body_inertia_is_mujocos
 from text_edits import edited
+from cli_here import working_in
 
 mujoco = oracle.mujoco
 
@@ -391,12 +392,8 @@ def test_command_line_on_damaged_mjcf_never_traces_back(data, command, flags):
                                "--derivatives", "--gravity"]}[command]
         for f in flags:
             argv += f if f[0] in allowed else []
-        cwd = os.getcwd()
-        os.chdir(tmp)
-        try:
+        with working_in(tmp):
             status, out, err = run_cli(argv, [path, motion])
-        finally:
-            os.chdir(cwd)
         if text == original and "--floating-base" not in argv and "--strict" not in argv:
             assert status == 0, err
 

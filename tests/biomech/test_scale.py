@@ -28,7 +28,7 @@ from urdf2dyn.biomech.formats.scale_setup import ScaleSetupError, read_scale_set
 
 import ik_oracle
 import scale_oracle
-from cli_here import run_here as _cli
+from cli_here import run_here as _cli, working_in
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data")
 CASES = scale_oracle.CASES
@@ -461,15 +461,11 @@ def test_cli_scale_missing_setup_file_is_named(tmp_path, osim, missing, element,
     folder = _gait2354(tmp_path)
     os.remove(folder / missing)
     setup = os.fspath(folder / "subject01_Setup_Scale.xml")
-    here = os.getcwd()
-    os.chdir(folder)
-    try:                    # OpenSim raises (marker set) or returns False (static trial)
+    with working_in(folder):      # OpenSim raises (marker set) or returns False (static trial)
         try:
             ran = osim.ScaleTool(setup).run()
         except RuntimeError:
             ran = False
-    finally:
-        os.chdir(here)
     assert ran is False
     status, _, err = _cli(["scale", setup, "-o", os.fspath(tmp_path / "out.osim")])
     lines = [line for line in err.splitlines() if "error:" in line]
@@ -574,12 +570,8 @@ def test_cli_scale_options_never_trace_back(tmp_path_factory, case):
             argv.append(flag)
         else:
             argv.append(f"{flag}={folder / value if value.endswith(('.osim', '.trc', '.xml')) else value}")
-    here = os.getcwd()
-    os.chdir(folder)
-    try:
+    with working_in(folder):
         status, out, err = _cli(argv)
-    finally:
-        os.chdir(here)
     assert "Traceback" not in err
     assert status in (0, 1, 2), err
     if status:
