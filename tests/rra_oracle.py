@@ -31,7 +31,8 @@ out = {"name": tool.getName(), "initial_time": tool.getInitialTime(),
        "output_model": tool.getOutputModelFileName(),
        "constraints": tool.getConstraintsFileName(),
        "force_sets": [files.get(k) for k in range(files.getSize())], "actuators": [],
-       "task_list": []}
+       "task_list": [], "analyses": tool.getAnalysisSet().getSize(),
+       "controllers": tool.getControllerSet().getSize()}
 for name in out["force_sets"]:
     fs = osim.ForceSet(os.path.join(here, name.strip()))
     for k in range(fs.getSize()):

@@ -172,6 +172,34 @@ def test_rra_adjusted_model_onto_a_named_file_is_refused(tmp_path, element, name
     assert digest(d / target) == before
 
 
+@pytest.mark.parametrize("tag", ["AnalysisSet", "ControllerSet"])
+def test_rra_adjusted_model_onto_a_set_file_is_refused(tmp_path, tag):
+    """An RRA setup's AnalysisSet and ControllerSet in files of their own (file=), which
+    OpenSim 4.6's RRATool reads (the oracle: one analysis and one controller from them);
+    urdf2dyn reads neither, but the output_model_file onto one is refused before any work,
+    naming the element and the set."""
+    from rra_oracle import opensim_reads
+    d = _rra_lab(tmp_path, output_model_file=f"{tag}.xml")
+    setup = d / "subject01_Setup_RRA.xml"
+    text = setup.read_text()
+    for set_tag, held in (("AnalysisSet", '<Kinematics name="Kinematics"/>'),
+                          ("ControllerSet", '<PrescribedController name="pc"/>')):
+        (d / f"{set_tag}.xml").write_text(
+            f'<?xml version="1.0"?><OpenSimDocument Version="40000"><{set_tag} name="s">'
+            f"<objects>{held}</objects></{set_tag}></OpenSimDocument>\n")
+        text, n = re.subn(rf"<{set_tag} name=\"(\w+)\">.*?</{set_tag}>",
+                          rf'<{set_tag} name="\1" file="{set_tag}.xml"/>', text, flags=re.S)
+        assert n == 1, set_tag
+    setup.write_text(text)
+    said = opensim_reads(os.fspath(setup))
+    assert (said["analyses"], said["controllers"]) == (1, 1)
+    before = digest(d / f"{tag}.xml")
+    status, err = run(["rra", setup])
+    assert status == 2 and (f"{setup}: <output_model_file> {d / tag}.xml: that is the "
+                            f"{tag} file") in err, err
+    assert digest(d / f"{tag}.xml") == before
+
+
 def _scale_lab(tmp_path):
     """gait2354's scale setup with its MeasurementSet moved to a file of its own, named by
     the set's file= attribute (as OpenSim's examples ship some of their sets)."""

@@ -339,13 +339,15 @@ def result_files(setup, folder):
 def setup_inputs(setup, loads=None):
     """(kind, path) of each file a run of the RRASetup reads or names (its model_file even
     when another model is given; its desired_points_file and constraints_file, which
-    urdf2dyn's method does not read, as the user's files OpenSim's would): no result may be
-    one. loads: its ExternalLoads, if read (its data and model kinematics files named)."""
+    urdf2dyn's method does not read, as the user's files OpenSim's would, and the files its
+    AnalysisSet and ControllerSet are read from, by OpenSim's): no result may be one.
+    loads: its ExternalLoads, if read (its data and model kinematics files named)."""
     inputs = [("setup", setup.path), ("model", setup.model_file),
               ("desired kinematics", setup.desired_kinematics_file),
               ("desired points", setup.desired_points_file),
               ("task set", setup.task_set_file), ("constraints", setup.constraints_file)]
     inputs += [("force set", f) for f in setup.force_set_files]
+    inputs += list(setup.set_files.items())
     if setup.external_loads_file is not None:
         if loads is None:
             loads = read_external_loads(setup.external_loads_file)

@@ -44,7 +44,9 @@ class RRASetup:
     kinematics' cutoff (None: not filtered, OpenSim's -1); adjust_com: adjust the mass
     centre of ``adjusted_com_body`` (and then write ``output_model_file``); com_time_range:
     OpenSim's time range for that adjustment, None for the whole run; analyses: the tags of
-    the ``AnalysisSet``'s analyses (not run by urdf2dyn)."""
+    the ``AnalysisSet``'s analyses (not run by urdf2dyn); set_files: {set tag: the file its
+    ``file=`` attribute names} of the ``AnalysisSet`` and ``ControllerSet`` that OpenSim's
+    tool reads from a file of their own (unread by urdf2dyn)."""
     path: str
     name: str = ""
     model_file: str | None = None
@@ -65,6 +67,7 @@ class RRASetup:
     adjusted_com_body: str | None = None
     output_model_file: str | None = None
     analyses: list[str] = field(default_factory=list)
+    set_files: dict[str, str] = field(default_factory=dict)
 
     def output(self, kind: str) -> str:
         """The path OpenSim gives a result: ``results_directory/<name>_<kind>``, e.g.
@@ -250,7 +253,22 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
                            else os.path.join(base, "adjusted_model.osim"))
     analyses = tool.find("AnalysisSet/objects")
     s.analyses = [a.tag for a in (analyses if analyses is not None else [])]
+    s.set_files = _set_files(tool, where, strict)
     return s
+
+
+def _set_files(tool, where, strict):
+    """{tag: path} of the tool's sets read from a file of their own: OpenSim's Object reads
+    any object property from the file its element's ``file=`` attribute names
+    (Object::readObjectFromXMLNodeOrFile), beside the setup file."""
+    named = {}
+    for tag in ("AnalysisSet", "ControllerSet"):
+        elem = tool.find(tag)
+        text = elem.get("file", "").strip() if elem is not None else ""
+        if text:
+            named[tag] = setup_path(text, where, f"{tag} file=", strict=strict,
+                                    error=RRASetupError)
+    return named
 
 
 def _objects(path, root_tag, error_what):
