@@ -91,6 +91,23 @@ def test_id_setup_output_onto_the_loads_kinematics_file_is_refused(lab):
     assert digest(kinematics) == before
 
 
+def test_id_setup_output_onto_its_tool_level_loads_kinematics_file_is_refused(lab):
+    """An OpenSim 2 setup names the model kinematics file at tool level, beside
+    <external_loads_file> (AbstractTool moves it into the ExternalLoads file for versions
+    before 20201; InverseDynamicsTool copies an old AnalyzeTool's elements as they are):
+    output_gen_force_file onto it is refused before any work, naming the file."""
+    shutil.copy(lab / "coords.mot", lab / "kinematics.mot")
+    text = (lab / "id.xml").read_text().replace("id_out.sto", "kinematics.mot")
+    (lab / "id.xml").write_text(text.replace("<coordinates_file>", (
+        "<external_loads_model_kinematics_file> kinematics.mot "
+        "</external_loads_model_kinematics_file><coordinates_file>")))
+    before = digest(lab / "kinematics.mot")
+    status, err = run(["torques", "--setup", "id.xml"])
+    assert status == 2 and (f"--output {lab / 'kinematics.mot'}: that is the ExternalLoads "
+                            "model kinematics file") in err, err
+    assert digest(lab / "kinematics.mot") == before
+
+
 def test_id_setup_excluding_all_forces_still_names_the_loads_data(lab):
     """<forces_to_exclude> All: urdf2dyn leaves the loads out unread, as OpenSim leaves them
     out of the dynamics; the ExternalLoads data file is still the user's file the setup

@@ -288,10 +288,11 @@ def id_setup_inputs(setup: Any, settings: TrialSettings) -> list[tuple[str, str]
     path): the setup, its own <model_file> and <external_loads_file> and the files that
     names (inputs whether or not read: another model given, the loads excluded by
     <forces_to_exclude> All, which OpenSim's tool still reads), and the trial's files
-    (stages.trial_inputs of its coordinates file). No output of the run may be one, by any
-    name."""
+    (stages.trial_inputs of its coordinates file), and an OpenSim 2 setup's tool-level
+    <external_loads_model_kinematics_file>. No output of the run may be one, by any name."""
     named = [("ID setup", setup.path), ("ID setup's model", setup.model_file),
-             ("ExternalLoads", setup.external_loads_file)]
+             ("ExternalLoads", setup.external_loads_file),
+             ("ExternalLoads model kinematics", setup.loads_kinematics_file)]
     if setup.external_loads_file is not None:
         named += external_loads_inputs(setup.external_loads_file, strict=settings.strict)
     named += stages.trial_inputs(setup.coordinates_file, settings)

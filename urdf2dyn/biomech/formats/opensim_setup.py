@@ -52,7 +52,9 @@ class IDSetup:
     default); lowpass_hz: the coordinates' cutoff (None: no filter, OpenSim's -1);
     forces_to_exclude: the names as written (OpenSim's keywords All, Actuators, Muscles
     are case-insensitive); joints_to_report_body_forces: as written (not computed by
-    urdf2dyn)."""
+    urdf2dyn); loads_kinematics_file: the tool-level ``<external_loads_model_kinematics_file>``
+    of an OpenSim 2 setup (before ExternalLoads held it), unread by OpenSim 4 and urdf2dyn
+    but the user's file."""
     path: str
     name: str
     model_file: str | None
@@ -64,6 +66,7 @@ class IDSetup:
     lowpass_hz: float | None = None
     forces_to_exclude: list = field(default_factory=list)
     joints_to_report_body_forces: list = field(default_factory=list)
+    loads_kinematics_file: str | None = None
 
     @property
     def excludes_all(self):
@@ -179,7 +182,16 @@ def read_id_setup(path, strict=False, need_model=True):
                    results_directory=results, output=setup_path(out_name, path, "output_gen_force_file", strict,
                                                     SetupError, folder=results),
                    time_range=t_range, lowpass_hz=cutoff, forces_to_exclude=excluded,
-                   joints_to_report_body_forces=joints)
+                   joints_to_report_body_forces=joints,
+                   loads_kinematics_file=_tool_level_loads_kinematics(tool, path, strict))
+
+
+def _tool_level_loads_kinematics(tool, path, strict):
+    """The file an OpenSim 2 setup names in its tool-level (not ExternalLoads')
+    ``<external_loads_model_kinematics_file>``, beside the setup file; None when empty."""
+    text = _text(tool, "external_loads_model_kinematics_file")
+    return None if text is None else setup_path(
+        text, path, "external_loads_model_kinematics_file", strict, SetupError)
 
 
 # ----------------------------------------------------------------------------- column order
