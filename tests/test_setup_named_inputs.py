@@ -217,6 +217,38 @@ def test_rra_adjusted_model_onto_a_set_file_is_refused(tmp_path, tag):
     assert digest(d / f"{tag}.xml") == before
 
 
+def _rra_setup_of_opensim2(folder):
+    """The lab's RRA setup as OpenSim 2 wrote it (version 20200): the model kinematics file
+    kin.mot named at tool level, beside <external_loads_file>."""
+    shutil.copy(folder / "subject01_walk1_ik.mot", folder / "kin.mot")
+    setup = folder / "subject01_Setup_RRA.xml"
+    text = re.sub(r'Version="\d+"', 'Version="20200"', setup.read_text(), count=1)
+    setup.write_text(text.replace("<external_loads_file>", (
+        "<external_loads_model_kinematics_file> kin.mot </external_loads_model_kinematics_file>"
+        "<external_loads_file>"), 1))
+    return setup
+
+
+def test_rra_adjusted_model_onto_its_tool_level_loads_kinematics_file_is_refused(tmp_path):
+    """OpenSim 4.6's RRATool moves an OpenSim 2 setup's tool-level model kinematics file
+    into the ExternalLoads file (the oracle, on a copy: it rewrites that file): it is the
+    loads' file. The output_model_file onto it is refused before any work, naming it."""
+    oracle_side = tmp_path / "oracle"
+    oracle_side.mkdir()
+    copy = _rra_setup_of_opensim2(_rra_lab(oracle_side))
+    from rra_oracle import opensim_reads
+    opensim_reads(os.fspath(copy))
+    loads = (copy.parent / "subject01_walk1_grf.xml").read_text()
+    assert re.search(r"<external_loads_model_kinematics_file>\s*kin\.mot", loads)
+    d = _rra_lab(tmp_path, output_model_file="kin.mot")
+    setup = _rra_setup_of_opensim2(d)
+    before = digest(d / "kin.mot")
+    status, err = run(["rra", setup])
+    assert status == 2 and (f"{setup}: <output_model_file> {d / 'kin.mot'}: that is the "
+                            "ExternalLoads model kinematics file") in err, err
+    assert digest(d / "kin.mot") == before
+
+
 def _scale_lab(tmp_path):
     """gait2354's scale setup with its MeasurementSet moved to a file of its own, named by
     the set's file= attribute (as OpenSim's examples ship some of their sets)."""

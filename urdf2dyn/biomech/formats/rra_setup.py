@@ -46,7 +46,9 @@ class RRASetup:
     OpenSim's time range for that adjustment, None for the whole run; analyses: the tags of
     the ``AnalysisSet``'s analyses (not run by urdf2dyn); set_files: {set tag: the file its
     ``file=`` attribute names} of the ``AnalysisSet`` and ``ControllerSet`` that OpenSim's
-    tool reads from a file of their own (unread by urdf2dyn)."""
+    tool reads from a file of their own (unread by urdf2dyn); loads_kinematics_file: an
+    OpenSim 2 setup's tool-level ``<external_loads_model_kinematics_file>``, which OpenSim
+    moves into the ExternalLoads file (unread by OpenSim 4 and urdf2dyn)."""
     path: str
     name: str = ""
     model_file: str | None = None
@@ -68,6 +70,7 @@ class RRASetup:
     output_model_file: str | None = None
     analyses: list[str] = field(default_factory=list)
     set_files: dict[str, str] = field(default_factory=dict)
+    loads_kinematics_file: str | None = None
 
     def output(self, kind: str) -> str:
         """The path OpenSim gives a result: ``results_directory/<name>_<kind>``, e.g.
@@ -220,6 +223,7 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
         raise RRASetupError(f"{where}: <final_time> {s.final_time:g} is not after "
                             f"<initial_time> {s.initial_time:g}")
     s.external_loads_file = resolve("external_loads_file")
+    s.loads_kinematics_file = resolve("external_loads_model_kinematics_file", must_exist=False)
     s.desired_kinematics_file = resolve("desired_kinematics_file")
     s.desired_points_file = resolve("desired_points_file")
     if s.desired_kinematics_file is None:
