@@ -20,6 +20,7 @@ import urdf2dyn
 from urdf2dyn.biomech.markers import Markers
 from urdf2dyn.biomech.opensim_model import to_opensim
 from urdf2dyn.markers import read_markers
+from cli_here import working_in
 
 
 def read_trc(path):
@@ -207,14 +208,10 @@ def run_opensim(setup):
     """Run OpenSim's IK tool on a setup file (in its folder); returns seconds taken."""
     import opensim as osim
     osim.Logger.setLevelString("error")
-    here = os.getcwd()
-    os.chdir(os.path.dirname(os.path.abspath(setup)))
-    try:
+    with working_in(os.path.dirname(os.path.abspath(setup))):
         t0 = time.perf_counter()
         osim.InverseKinematicsTool(os.path.basename(setup)).run()
         return time.perf_counter() - t0
-    finally:
-        os.chdir(here)
 
 
 def pull_from_file(owner, folder, coordinate, rows, in_degrees="no", weight=1e4):

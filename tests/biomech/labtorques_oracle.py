@@ -7,6 +7,8 @@ import shutil
 
 import numpy as np
 
+from cli_here import working_in
+
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "ik", "gait2392")
 TIME_RANGE = (0.5, 1.6)
 CUTOFF = 6.0
@@ -18,9 +20,7 @@ def run_chain(folder):
     import opensim as osim
     osim.Logger.setLevelString("error")
     shutil.copytree(DATA, folder, dirs_exist_ok=True)
-    here = os.getcwd()
-    os.chdir(folder)
-    try:
+    with working_in(folder):
         # the published .trc rounds its times to 1 ms (0.017, 0.033, ...); the C3D clock is
         # exact (k / 60 s): OpenSim's own TRC adapter rewrites the markers on that clock
         table = osim.TimeSeriesTableVec3("subject01_walk1.trc")
@@ -52,5 +52,3 @@ def run_chain(folder):
         t = np.array(table.getIndependentColumn())
         values = table.getMatrix().to_numpy()
         return labels, t, values
-    finally:
-        os.chdir(here)

@@ -43,6 +43,7 @@ from urdf2dyn.warn import Urdf2dynWarning
 
 import ik_oracle
 import robot2r_ik_case
+from cli_here import working_in
 
 FUZZ = settings(max_examples=40, derandomize=True, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -1136,14 +1137,11 @@ def test_cli_options_fuzz(tmp_path, options, capsys):
                                                    else value]
     outputs = [v for f, v in zip(argv, argv[1:]) if f == "-o"]
     out = folder / ((outputs[-1] if outputs else "") or "out.mot")     # else the setup's
-    here = os.getcwd()
-    os.chdir(folder)                    # a bare value (-o 0) lands there, not in the tree
-    try:
-        status = cli.main(["ik"] + argv)
-    except SystemExit as e:             # argparse's usage errors
-        status = e.code
-    finally:
-        os.chdir(here)
+    with working_in(folder):            # a bare value (-o 0) lands there, not in the tree
+        try:
+            status = cli.main(["ik"] + argv)
+        except SystemExit as e:         # argparse's usage errors
+            status = e.code
     printed = capsys.readouterr()
     event(f"exit status {status}")
     assert status in (0, 1, 2) and "Traceback" not in printed.err

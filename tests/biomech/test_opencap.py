@@ -30,6 +30,7 @@ from urdf2dyn import cli
 
 import opensim_tables
 from osim_oracle import Oracle
+from cli_here import working_in
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "opencap")
 SQUAT, WALK = "squats1_videoAndMocap_0-3s.mot", "walking1_videoAndMocap.mot"
@@ -433,12 +434,8 @@ def opencap_scaling(osim, files):
     tool.getMarkerPlacer().setMarkerFileName("static.trc")
     tool.getMarkerPlacer().setOutputModelFileName("opensim_placed.osim")
     tool.printToXML(str(d / "setup_scale.xml"))
-    here = os.getcwd()
-    os.chdir(d)
-    try:
+    with working_in(d):
         assert osim.ScaleTool("setup_scale.xml").run()
-    finally:
-        os.chdir(here)
     return d, d / "setup_scale.xml"
 
 

@@ -40,6 +40,7 @@ from urdf2dyn.bundled import data_path
 from urdf2dyn.warn import Urdf2dynWarning
 
 import opensim_tables
+from cli_here import working_in
 
 FUZZ = settings(max_examples=40, derandomize=True, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -94,9 +95,7 @@ def trial(osim, tmp_path_factory):
         loads.cloneAndAppend(ef)
     loads.setDataFileName("grf.mot")
     loads.printToXML(str(d / "grf" / "loads.xml"))
-    cwd = os.getcwd()
-    os.chdir(d)                  # OpenSim reads model_file relative to the current directory
-    try:
+    with working_in(d):                  # OpenSim reads model_file relative to the current directory
         for name, cutoff, (t0, t1) in CASES:
             tool = osim.InverseDynamicsTool()
             tool.setName(name)
@@ -113,8 +112,6 @@ def trial(osim, tmp_path_factory):
             tool.setOutputGenForceFileName(f"{name}.sto")
             tool.printToXML(str(d / f"setup_{name}.xml"))
             assert osim.InverseDynamicsTool(str(d / f"setup_{name}.xml")).run()
-    finally:
-        os.chdir(cwd)
     return d, human
 
 

@@ -24,6 +24,7 @@ from urdf2dyn.biomech import gait
 from urdf2dyn.biomech.animate import stick_segments, upright
 from urdf2dyn.biomech.formats import torque_units
 from urdf2dyn.warn import Urdf2dynWarning
+from cli_here import working_in
 
 HERE = os.path.dirname(__file__)
 MODELS = os.path.join(HERE, "..", "data", "opensim_models", "Models")
@@ -125,13 +126,9 @@ def test_opensim_gait_gets_the_sagittal_plot_and_table(tmp_path, capsys):
     largest, 1.5-1.9 N·m/kg as in any adult's walk."""
     pytest.importorskip("matplotlib")
     plot = tmp_path / "walk.png"
-    here = os.getcwd()
-    os.chdir(GAIT2354)
-    try:
+    with working_in(GAIT2354):
         assert cli.main(["torques", "--setup", "subject01_Setup_InverseDynamics.xml",
                          "--plot", str(plot), "-o", str(tmp_path / "tau.sto")]) == 0
-    finally:
-        os.chdir(here)
     out = capsys.readouterr().out
     assert "peak sagittal joint moments, N·m/kg" in out
     line = next(x for x in out.splitlines() if "ankle plantarflexion" in x)

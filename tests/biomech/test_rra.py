@@ -18,6 +18,7 @@ from urdf2dyn.biomech.formats.torques import read_torques
 from urdf2dyn.biomech.actuators import actuator_forces
 from urdf2dyn.biomech.rra import run_rra
 from test_cli_hypothesis import run_cli        # the command line's contract, as there
+from cli_here import working_in
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "opensim_models")
 SETUP = os.path.join(DATA, "Gait2354_Simbody", "subject01_Setup_RRA.xml")
@@ -113,12 +114,8 @@ def test_opensims_inverse_dynamics_finds_the_residuals(osim, rra, tmp_path):
     excluded = osim.ArrayStr()
     excluded.append("All")
     tool.setExcludedForces(excluded)
-    cwd = os.getcwd()
-    os.chdir(os.path.dirname(su.external_loads_file))
-    try:
+    with working_in(os.path.dirname(su.external_loads_file)):
         assert tool.run()
-    finally:
-        os.chdir(cwd)
     t, tau, _ = read_torques(tmp_path / "id.sto", model=model)
     assert np.allclose(t, red.t, rtol=0, atol=1e-9)
     theirs = actuator_forces(model, red.actuators, red.q, tau)[:, red.residual]
