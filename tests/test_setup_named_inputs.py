@@ -189,6 +189,47 @@ def test_rra_adjusted_model_onto_a_named_file_is_refused(tmp_path, element, name
     assert digest(d / target) == before
 
 
+#: what _rra_sets puts in each set: one analysis, one controller
+SET_OBJECTS = {"AnalysisSet": '<Kinematics name="Kinematics"/>',
+               "ControllerSet": '<PrescribedController name="pc"/>'}
+
+
+def _rra_sets(d, in_files):
+    """The RRA lab's setup with one object in its AnalysisSet and its ControllerSet, each
+    written in the setup or in a file of its own (<AnalysisSet file="AnalysisSet.xml"/>)."""
+    setup = d / "subject01_Setup_RRA.xml"
+    text = setup.read_text()
+    for tag, held in SET_OBJECTS.items():
+        block = f'<{tag} name="s"><objects>{held}</objects></{tag}>'
+        if in_files:
+            (d / f"{tag}.xml").write_text('<?xml version="1.0"?><OpenSimDocument '
+                                          f'Version="40000">{block}</OpenSimDocument>\n')
+            block = f'<{tag} name="s" file="{tag}.xml"/>'
+        text, n = re.subn(rf"<{tag} name=\"\w+\">.*?</{tag}>", block, text, flags=re.S)
+        assert n == 1, tag
+    setup.write_text(text)
+    return setup
+
+
+@pytest.mark.parametrize("in_files", [False, True])
+def test_rra_says_its_analyses_and_controllers_are_not_run(tmp_path, in_files):
+    """OpenSim 4.6's RRATool reads an AnalysisSet and a ControllerSet, in the setup or from
+    a file (the oracle: one of each), runs the analyses and adds the controllers to the
+    model; urdf2dyn does neither, and says so, naming them or their file."""
+    from rra_oracle import opensim_reads
+    d = _rra_lab(tmp_path)
+    setup = _rra_sets(d, in_files)
+    said = opensim_reads(os.fspath(setup))
+    assert (said["analyses"], said["controllers"]) == (1, 1)
+    status, err = run(["rra", setup])
+    assert status == 0, err
+    analyses, controllers = ((f"analyses in {d / 'AnalysisSet.xml'}",
+                              f"controllers in {d / 'ControllerSet.xml'}") if in_files
+                             else ("['Kinematics']", "['PrescribedController']"))
+    assert f"{setup}: the AnalysisSet's {analyses} are not run" in err, err
+    assert f"{setup}: the ControllerSet's {controllers} are not applied" in err, err
+
+
 @pytest.mark.parametrize("tag", ["AnalysisSet", "ControllerSet"])
 def test_rra_adjusted_model_onto_a_set_file_is_refused(tmp_path, tag):
     """An RRA setup's AnalysisSet and ControllerSet in files of their own (file=), which
@@ -197,17 +238,7 @@ def test_rra_adjusted_model_onto_a_set_file_is_refused(tmp_path, tag):
     naming the element and the set."""
     from rra_oracle import opensim_reads
     d = _rra_lab(tmp_path, output_model_file=f"{tag}.xml")
-    setup = d / "subject01_Setup_RRA.xml"
-    text = setup.read_text()
-    for set_tag, held in (("AnalysisSet", '<Kinematics name="Kinematics"/>'),
-                          ("ControllerSet", '<PrescribedController name="pc"/>')):
-        (d / f"{set_tag}.xml").write_text(
-            f'<?xml version="1.0"?><OpenSimDocument Version="40000"><{set_tag} name="s">'
-            f"<objects>{held}</objects></{set_tag}></OpenSimDocument>\n")
-        text, n = re.subn(rf"<{set_tag} name=\"(\w+)\">.*?</{set_tag}>",
-                          rf'<{set_tag} name="\1" file="{set_tag}.xml"/>', text, flags=re.S)
-        assert n == 1, set_tag
-    setup.write_text(text)
+    setup = _rra_sets(d, in_files=True)
     said = opensim_reads(os.fspath(setup))
     assert (said["analyses"], said["controllers"]) == (1, 1)
     before = digest(d / f"{tag}.xml")

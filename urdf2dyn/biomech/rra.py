@@ -134,8 +134,14 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
     if su.constraints_file is not None:
         warn(f"{su.path}: <constraints_file> {su.constraints_file}: the control bounds it sets "
              "are not applied (OpenSim deprecates the file in RRA too)")
-    if su.analyses:
-        warn(f"{su.path}: the AnalysisSet's {su.analyses[:6]} are not run")
+    for tag, held, kind, undone in (
+            ("AnalysisSet", su.analyses, "analyses", "are not run"),
+            ("ControllerSet", su.controllers, "controllers", "are not applied (OpenSim's RRA "
+                                                             "adds them to the model; "
+                                                             "urdf2dyn's has no controllers)")):
+        if held or tag in su.set_files:       # a set read from its file: its contents unread
+            what = held[:6] if held else f"{kind} in {su.set_files[tag]}"
+            warn(f"{su.path}: the {tag}'s {what} {undone}")
     if su.com_time_range is not None:
         warn(f"{su.path}: <initial_time_for_com_adjustment>/<final_time_for_com_adjustment> "
              f"{su.com_time_range}: the mass and centre of mass are fitted over the whole "

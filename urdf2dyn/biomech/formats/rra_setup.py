@@ -44,7 +44,8 @@ class RRASetup:
     kinematics' cutoff (None: not filtered, OpenSim's -1); adjust_com: adjust the mass
     centre of ``adjusted_com_body`` (and then write ``output_model_file``); com_time_range:
     OpenSim's time range for that adjustment, None for the whole run; analyses: the tags of
-    the ``AnalysisSet``'s analyses (not run by urdf2dyn); set_files: {set tag: the file its
+    the ``AnalysisSet``'s analyses (not run by urdf2dyn); controllers: those of the
+    ``ControllerSet`` (not applied by urdf2dyn); set_files: {set tag: the file its
     ``file=`` attribute names} of the ``AnalysisSet`` and ``ControllerSet`` that OpenSim's
     tool reads from a file of their own (unread by urdf2dyn); loads_kinematics_file: an
     OpenSim 2 setup's tool-level ``<external_loads_model_kinematics_file>``, which OpenSim
@@ -69,6 +70,7 @@ class RRASetup:
     adjusted_com_body: str | None = None
     output_model_file: str | None = None
     analyses: list[str] = field(default_factory=list)
+    controllers: list[str] = field(default_factory=list)
     set_files: dict[str, str] = field(default_factory=dict)
     loads_kinematics_file: str | None = None
 
@@ -255,8 +257,8 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
     out = _text(tool, "output_model_file")
     s.output_model_file = (resolve("output_model_file", must_exist=False) if out is not None
                            else os.path.join(base, "adjusted_model.osim"))
-    analyses = tool.find("AnalysisSet/objects")
-    s.analyses = [a.tag for a in (analyses if analyses is not None else [])]
+    s.analyses, s.controllers = ([a.tag for a in tool.findall(f"{tag}/objects/*")]
+                                 for tag in ("AnalysisSet", "ControllerSet"))
     s.set_files = _set_files(tool, where, strict)
     return s
 
