@@ -171,18 +171,26 @@ FREE_ARM = """<robot name="free_arm"><link name="world"/>
 """
 
 
+# FREE_ARM without its world and floating joint: a root that floats only under floating_base
+FIXED_ARM = re.sub(r'<link name="world"/>\s*<joint name="float".*?</joint>\s*', "", FREE_ARM,
+                   flags=re.S)
+
+
 @pytest.mark.parametrize("source", ["floating_base", "floating_joint"])
 def test_fit_of_a_floating_urdf_starts_from_a_unit_quaternion(source, tmp_path):
     """A URDF has no default pose; ik.fit's first-frame start took q = 0 for one, a zero
     quaternion for a floating root, and refused the fit ("zero or infinite norm"). It now
     starts from model.neutral() and recovers the pose, whether the root floats because of
-    floating_base=True or because of the file's own <joint type="floating">."""
+    floating_base=True or because of the file's own <joint type="floating">. Both arms have
+    a limited elbow: the second start (at mid-range) is only tried for a bounded coordinate."""
     if source == "floating_base":
-        m = urdf2dyn.load(data_path("robot2r.urdf"), floating_base=True)
+        (tmp_path / "arm.urdf").write_text(FIXED_ARM)
+        m = urdf2dyn.load(tmp_path / "arm.urdf", floating_base=True)
     else:
         (tmp_path / "free_arm.urdf").write_text(FREE_ARM)
         m = urdf2dyn.load(tmp_path / "free_arm.urdf")
     assert m.default_q is None
+    assert m.nq == 8 and "elbow" in m.clamped_ranges
     rng = np.random.default_rng(4)
     q = m.neutral()[None, :].repeat(3, axis=0)
     q[:, :3] += rng.normal(0, 0.02, (3, 3))
