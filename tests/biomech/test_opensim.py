@@ -816,3 +816,39 @@ def test_load_columns_are_never_converted_from_degrees(tmp_path, human):
     loads = read_external_loads(xml)
     np.testing.assert_array_equal(loads.columns["F1Y"], [700, 600])
     np.testing.assert_array_equal(loads.columns["CoP1X"], [0.379, 0.479])
+
+
+def _limited_joint(name, parent, child, kind, lower, upper):
+    return (f'<joint name="{name}" type="{kind}"><parent link="{parent}"/><child link="{child}"/>'
+            f'<origin xyz="0.1 0 0.3"/><axis xyz="0 0 1"/>'
+            f'<limit lower="{lower}" upper="{upper}" effort="1" velocity="1"/></joint>')
+
+
+def test_exported_coordinates_are_clamped_where_the_urdf_limits_bind_ik(osim, tmp_path):
+    """A URDF's joint limits bind urdf2dyn's IK (model.clamped_ranges); the exported .osim
+    clamps exactly those coordinates, so that OpenSim's IK binds them too. A zero limit
+    (lower = upper = 0) and a whole-turn range bind nothing and stay unclamped ranges. A
+    clamped range without 0 (OpenSim refuses a clamped default outside it) gets its nearest
+    stop as the default value."""
+    from urdf2dyn.biomech.opensim_model import export_osim
+    links = [_link(n, 1.0) for n in ("base", "a", "b", "c", "d", "e", "f")]
+    joints = [_limited_joint("hinge", "base", "a", "revolute", -1.0, 1.2),
+              _limited_joint("bent", "e", "f", "revolute", -3.0, -0.1),
+              _limited_joint("slide", "a", "b", "prismatic", 0.0, 0.3),
+              _limited_joint("zero", "b", "c", "revolute", 0, 0),
+              _limited_joint("whole_turn", "c", "d", "revolute", -3.14159, 3.14159),
+              _limited_joint("wheel", "d", "e", "continuous", 0, 0)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.Urdf2dynWarning)
+        model = urdf2dyn.load("\n".join(['<robot name="r">', *links, *joints, "</robot>"]))
+    assert set(model.clamped_ranges) == {"hinge", "slide", "bent"}
+    export_osim(model, tmp_path / "r.osim")
+    om = osim.Model(str(tmp_path / "r.osim"))
+    om.initSystem()
+    coords = om.getCoordinateSet()
+    clamped = {coords.get(i).getName() for i in range(coords.getSize())
+               if coords.get(i).getDefaultClamped()}
+    assert clamped == {"hinge", "slide", "bent"}
+    hinge, bent = coords.get("hinge"), coords.get("bent")
+    assert (hinge.getRangeMin(), hinge.getRangeMax(), hinge.getDefaultValue()) == (-1.0, 1.2, 0)
+    assert bent.getDefaultValue() == -0.1

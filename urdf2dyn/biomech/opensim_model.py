@@ -95,7 +95,9 @@ def to_opensim(model, name=None, gravity=None):
     the joint, so OpenSim's coordinates are urdf2dyn's q_names), fixed joints WeldJoints. The
     root link is welded to OpenSim's ground, or is the ground when it is called ``ground`` (as
     in the bundled human, whose 6-DoF root is 3 prismatic + 3 revolute joints). Joint limits
-    become coordinate ranges (unclamped). Gravity is model.gravity.
+    become coordinate ranges, clamped where they bind urdf2dyn's inverse kinematics
+    (model.clamped_ranges; not a zero or whole-turn range), with the default value the stop
+    nearest 0 where 0 lies outside. Gravity is model.gravity.
 
     A name OpenSim does not allow (with ``\\ / * +`` or white space, or ``.`` / ``..``) is
     written with ``_`` in place of each such character, kept unique in its set, and one
@@ -184,7 +186,14 @@ def to_opensim(model, name=None, gravity=None):
             c = om.updCoordinateSet().get(coord)
             c.setRangeMin(limits[jname][0])
             c.setRangeMax(limits[jname][1])
-            c.setDefaultClamped(False)
+            if jname in model.clamped_ranges:
+                # clamped where the limits bind urdf2dyn's IK, so that OpenSim's IK binds them
+                # too; OpenSim refuses a clamped default outside the range, where q = 0 is for
+                # many robots (arm7's joint4, [-176, -4] deg): the default is the nearest stop
+                c.setDefaultValue(float(np.clip(0.0, *limits[jname][:2])))
+                c.setDefaultClamped(True)
+            else:
+                c.setDefaultClamped(False)
     om.finalizeConnections()
     om.initSystem()
     return om
