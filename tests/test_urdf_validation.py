@@ -275,3 +275,31 @@ def test_inertia_export_noise_loads():
     with pytest.raises(URDFError, match="positive semidefinite"):
         urdf2dyn.load(robot(link("head", inertia(ixx="0", iyy="0", izz="0", ixz="1e-6"))),
                       strict=True)
+
+
+@pytest.mark.parametrize("limit", ['<limit lower="0" upper="0" effort="1" velocity="1"/>',
+                                   '<limit effort="1" velocity="1"/>',
+                                   '<limit lower="0.5" upper="0.5" effort="1" velocity="1"/>'])
+@pytest.mark.parametrize("kind", ["revolute", "prismatic"])
+def test_a_limit_with_equal_bounds_is_read_as_none_with_a_warning(limit, kind, tmp_path):
+    """A <limit> whose lower equals its upper (0, 0 when both are left out) allows no motion:
+    urdf2dyn reads it as no limit (IK leaves the joint free), as MuJoCo's URDF import does,
+    which says so; Pinocchio keeps it as the joint's position bounds. The reading differs
+    between tools, so it is warned about, naming the joint."""
+    mujoco = pytest.importorskip("mujoco")
+    text = robot(link("a") + link("b") +
+                 joint("knee", "a", "b", type=kind, extra='<axis xyz="0 0 1"/>' + limit))
+    (tmp_path / "r.urdf").write_text(text)
+    assert not mujoco.MjModel.from_xml_path(str(tmp_path / "r.urdf")).jnt_limited[0]
+    with pytest.warns(urdf2dyn.URDFWarning, match=r"joint 'knee': <limit lower=.*upper=.*>: "
+                      r"equal bounds .* read as no limit"):
+        model = urdf2dyn.load(text)
+    assert model.clamped_ranges == {}
+
+
+def test_a_limit_with_a_range_is_not_warned_about():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", urdf2dyn.URDFWarning)
+        model = urdf2dyn.load(two_links())
+    assert len(model.clamped_ranges) == 1

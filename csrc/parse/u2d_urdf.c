@@ -662,6 +662,15 @@ static int read_joint(reader *rd, const u2d_urdf *u, const name_entry *links, u2
         read_optional(rd, lim, "upper", 1, &J->upper) ||
         read_optional(rd, lim, "effort", 1, &J->effort) ||
         read_optional(rd, lim, "velocity", 1, &J->velocity)) return -1;
+    /* Bounds that allow no motion: tools read them differently (MuJoCo's URDF import ignores
+     * them and says so, Pinocchio keeps them as position bounds), and urdf2dyn's IK ignores
+     * them: say so, rather than leave free a joint its author may have meant held */
+    if (lim && (J->type == U2D_JOINT_REVOLUTE || J->type == U2D_JOINT_PRISMATIC) &&
+        J->lower == J->upper)
+        note(rd, lim, "<limit lower=\"%g\" upper=\"%g\">: equal bounds allow no motion: "
+             "read as no limit (inverse kinematics leaves the joint free; MuJoCo ignores it "
+             "too, Pinocchio keeps it as the joint's bounds). Give the joint's range, or make "
+             "the joint fixed if it should not move", J->lower, J->upper);
 
     u2d_xml *dyn = u2d_xml_child(node, "dynamics");
     J->damping = J->friction = 0.0;
