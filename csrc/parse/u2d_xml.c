@@ -246,6 +246,27 @@ static int copy_escaped(const char *p, char **out)
     return bare;
 }
 
+/* Where the pass stands within a start or end tag: comments, CDATA and declarations exist
+ * only outside tags, so a '<!--' in a quoted attribute value (a '<' there is not XML, but
+ * Mini-XML and OpenSim read it as written) is text. Quotes open a value only after '=', as
+ * in scan_tags. */
+typedef struct {
+    int in_tag, after_equals;
+    char quote;                 /* the open value's quote, or 0 */
+} tag_state;
+
+static void follow_tag(tag_state *t, char c)
+{
+    if (t->quote) {
+        if (c == t->quote) t->quote = 0;
+        return;
+    }
+    if ((c == '"' || c == '\'') && t->after_equals) t->quote = c;
+    else if (c == '>') t->in_tag = 0;
+    if (c == '=') t->after_equals = 1;
+    else if (!is_space(c)) t->after_equals = 0;
+}
+
 /* The number of bare '&' in text (noting the first few with their lines and summing up the
  * rest when notes is not NULL); with out not NULL, the text with each of them written
  * '&amp;' (out has room for it). */
@@ -253,14 +274,17 @@ static size_t bare_ampersands(const char *text, char *out, tag_scan *notes)
 {
     size_t count = 0, in_text = 0;
     int line = 1, first_unnoted = 0, last = 0, directive = 0;
+    tag_state tag = {0, 0, 0};
     for (const char *p = text; *p;) {
-        const char *end = *p == '<' ? skip_markup(p, &line, &directive) : p;
+        const char *end = *p == '<' && !tag.in_tag ? skip_markup(p, &line, &directive) : p;
         if (end != p) {
             for (; p < end; p++)
                 if (directive) count += (size_t)copy_escaped(p, &out);
                 else if (out) *out++ = *p;
             continue;
         }
+        if (tag.in_tag) follow_tag(&tag, *p);
+        else if (*p == '<') tag = (tag_state){1, 0, 0};
         if (copy_escaped(p, &out)) {
             count++;
             last = line;
