@@ -201,3 +201,29 @@ def test_markup_inside_an_attribute_value_does_not_hide_a_bare_ampersand(value, 
     q, v, a = np.array([0.7]), np.array([-1.3]), np.array([4.0])
     assert np.allclose(model.inverse_dynamics(q, v, a), oracle.inverse_dynamics(q, v, a),
                        rtol=1e-12, atol=1e-12)
+
+
+def test_a_marker_set_file_with_a_bare_ampersand_is_warned_about_as_a_model(tmp_path):
+    """A marker set file (GenericModelMaker's marker_set_file) went through the same '&'
+    pass as a model but without its notes: a marker named 'Stern&um' was read silently,
+    where OpenSim 4.6 reads 'Sternum'. It now gets the model's warning, with its line, and
+    is refused under strict."""
+    import os
+    from urdf2dyn.biomech.formats.osim import read_marker_set
+    published = os.path.join(os.path.dirname(__file__), "data", "scale", "gait2354",
+                             "gait2354_Scale_MarkerSet.xml")
+    with open(published, encoding="utf-8") as f:
+        text = f.read()
+    path = tmp_path / "markers.xml"
+    path.write_text(text.replace('<Marker name="Sternum">', '<Marker name="Stern&um">', 1))
+    with pytest.warns(URDFWarning) as record:
+        markers = read_marker_set(path)
+    messages = _ampersand_warnings(record)
+    assert len(messages) == 1 and messages[0].startswith(f"{path}:5: "), messages
+    assert "OpenSim drops it" in messages[0] and "&amp;" in messages[0], messages
+    assert markers[0][0] == "Stern&um"
+    with pytest.raises(ValueError, match="&amp;"):
+        read_marker_set(path, strict=True)
+    osim = pytest.importorskip("opensim")
+    theirs = osim.MarkerSet(str(path))
+    assert theirs.getSize() == len(markers) and theirs.get(0).getName() == "Sternum"

@@ -260,14 +260,17 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
 int u2d_is_mjcf(const char *xml);
 /* An OpenSim marker set file (<MarkerSet> of <Marker>s, OpenSim 3 or 4): the markers as
  * written, their frames by name or path, unresolved. Returns the count (*out malloc'd, the
- * caller frees it) or -1 and a message in err. */
+ * caller frees it) and in *notes (malloc'd, the caller frees it; NULL when *nnotes is 0)
+ * what was read as written but is questionable, as a model's findings; or -1 and a message
+ * in err. */
 typedef struct {
     char name[128];
     char frame[256];            /* <socket_parent_frame> or OpenSim 3's <body>, as written */
     double location[3];         /* m, in that frame                                       */
     int fixed;
 } u2d_markerset_entry;
-int u2d_markerset_parse(const char *xml, u2d_markerset_entry **out, char err[U2D_ERRLEN]);
+int u2d_markerset_parse(const char *xml, u2d_markerset_entry **out, u2d_finding **notes,
+                        int *nnotes, char err[U2D_ERRLEN]);
 /* The OpenSim document xml (the text u was read from) with the edits made (u2d_osimdoc.h):
  * a new text (malloc'd, the caller frees it), or NULL and a message in err naming the
  * edit at fault. What the edits do not touch is written as it was read. */

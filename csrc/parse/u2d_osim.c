@@ -1672,18 +1672,25 @@ static int read_paths(osim *o)
 
 /* ---- a marker set file (GenericModelMaker's marker_set_file) ------------------------ */
 
-int u2d_markerset_parse(const char *xml, u2d_markerset_entry **out, char err[U2D_ERRLEN])
+int u2d_markerset_parse(const char *xml, u2d_markerset_entry **out, u2d_finding **notes,
+                        int *nnotes, char err[U2D_ERRLEN])
 {
     err[0] = '\0';
     *out = NULL;
+    *notes = NULL;
+    *nnotes = 0;
     u2d_urdf scratch;
     memset(&scratch, 0, sizeof scratch);
     osim o;
     memset(&o, 0, sizeof o);
     o.err = err;
     o.u = &scratch;
-    u2d_xml *doc = u2d_xml_load(xml, err, NULL, NULL);
-    if (!doc) return -1;
+    /* the markup read as written (a bare '&'...) is noted as for a model's own file */
+    u2d_xml *doc = u2d_xml_load(xml, err, xml_note, &o);
+    if (!doc) {
+        free(scratch.finding);
+        return -1;
+    }
     u2d_xml *set = NULL;
     for (u2d_xml *n = u2d_xml_first(doc); n && !set; n = u2d_xml_next(n)) {
         if (strcmp(u2d_xml_name(n), "MarkerSet") == 0) set = n;
@@ -1723,9 +1730,12 @@ int u2d_markerset_parse(const char *xml, u2d_markerset_entry **out, char err[U2D
     }
     u2d_xml_free(doc);
     *out = list;
+    *notes = scratch.finding;
+    *nnotes = scratch.nfinding;
     return count;
 error:
     free(list);
+    free(scratch.finding);
     u2d_xml_free(doc);
     return -1;
 }

@@ -1662,8 +1662,9 @@ static int core_clear(PyObject *module)
 
 static void core_free(void *module) { core_clear((PyObject *)module); }
 
-/* read_markerset(xml_text) -> [(name, frame, (x, y, z), fixed)]: an OpenSim marker set file,
- * frames as written (URDFError naming the marker and element of what cannot be read). */
+/* read_markerset(xml_text) -> ([(name, frame, (x, y, z), fixed)], [(line, finding)]): an
+ * OpenSim marker set file, frames as written, and what was read as written but is
+ * questionable (URDFError naming the marker and element of what cannot be read). */
 static PyObject *core_read_markerset(PyObject *module, PyObject *args)
 {
     module_state *st = PyModule_GetState(module);
@@ -1676,9 +1677,10 @@ static PyObject *core_read_markerset(PyObject *module, PyObject *args)
     }
     char err[U2D_ERRLEN] = "";
     u2d_markerset_entry *list = NULL;
-    int n;
+    u2d_finding *notes = NULL;
+    int n, nnotes = 0;
     Py_BEGIN_ALLOW_THREADS
-    n = u2d_markerset_parse(xml, &list, err);
+    n = u2d_markerset_parse(xml, &list, &notes, &nnotes, err);
     Py_END_ALLOW_THREADS
     if (n < 0) {
         set_core_error(st->URDFError, err, "could not read the marker set");
@@ -1694,7 +1696,12 @@ static PyObject *core_read_markerset(PyObject *module, PyObject *args)
         Py_XDECREF(t);
     }
     free(list);
-    return out;
+    PyObject *findings = out ? finding_list(notes, nnotes) : NULL;
+    free(notes);
+    PyObject *result = findings ? PyTuple_Pack(2, out, findings) : NULL;
+    Py_XDECREF(out);
+    Py_XDECREF(findings);
+    return result;
 }
 
 static PyObject *core_simd_path(PyObject *self, PyObject *noargs)
@@ -1735,7 +1742,7 @@ static PyMethodDef core_methods[] = {
     {"urdf_check", core_urdf_check, METH_VARARGS,
      "urdf_check(xml_text) -> (errors, findings), each [(line, message)]"},
     {"read_markerset", core_read_markerset, METH_VARARGS,
-     "read_markerset(xml_text) -> [(name, frame, location, fixed)]"},
+     "read_markerset(xml_text) -> ([(name, frame, location, fixed)], [(line, finding)])"},
     {"simd_path", core_simd_path, METH_NOARGS, "simd_path() -> str"},
     {"set_simd_path", core_set_simd_path, METH_VARARGS, "set_simd_path(name or None) -> str"},
     {NULL, NULL, 0, NULL},

@@ -778,7 +778,9 @@ def test_marker_set_reader_reads_what_the_file_says(tmp_path_factory, which, dat
         assert read_marker_set(path) == _marker_set_oracle(text)
         return
     try:
-        markers = read_marker_set(path)
+        with warnings.catch_warnings():     # an edit anywhere may leave markup that is
+            warnings.simplefilter("ignore", urdf2dyn.URDFWarning)   # read and warned about
+            markers = read_marker_set(path)
     except ValueError as e:
         assert os.fspath(path) in str(e)
         return

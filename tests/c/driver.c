@@ -1157,12 +1157,16 @@ static void check_markerset(void)
         "</objects></MarkerSet></OpenSimDocument>";
     char err[U2D_ERRLEN];
     u2d_markerset_entry *list = NULL;
-    int n = u2d_markerset_parse(text, &list, err);
+    u2d_finding *notes = NULL;
+    int nnotes = 0;
+    int n = u2d_markerset_parse(text, &list, &notes, &nnotes, err);
     CHECK(n == 2 && list && !strcmp(list[0].frame, "pelvis") && list[0].fixed &&
           !strcmp(list[1].frame, "/bodyset/femur_r") && !list[1].fixed &&
           list[1].location[1] == -0.4, "marker set read as %d entries: %s", n, err);
+    CHECK(nnotes == 0 && !notes, "a clean marker set noted %d things", nnotes);
     free(list);
-    n = u2d_markerset_parse("<OpenSimDocument><Model/></OpenSimDocument>", &list, err);
+    n = u2d_markerset_parse("<OpenSimDocument><Model/></OpenSimDocument>", &list, &notes,
+                            &nnotes, err);
     CHECK(n == -1 && strstr(err, "no <MarkerSet>"), "a file without a MarkerSet: %d %s", n, err);
 }
 

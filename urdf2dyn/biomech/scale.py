@@ -785,7 +785,7 @@ def read_marker_set_file(path: str, model: Model, strict: bool = False
     a frame that is not a body of the model warned about and skipped."""
     bodies = set(document(model).bodies)
     out = []
-    for name, frame, location, fixed in read_marker_set(path):
+    for name, frame, location, fixed in read_marker_set(path, strict):
         body = frame.strip().rstrip("/").split("/")[-1]
         if body not in bodies:
             report(f"{path}: marker {name!r} is on {frame!r}, which is not a body of the "

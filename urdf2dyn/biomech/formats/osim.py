@@ -239,19 +239,26 @@ def _report_unwrapped(paths: list[Path], wraps: list[Wrap], shown: int = 6) -> N
            "objects; compare those muscles with OpenSim's if they matter to you")
 
 
-def read_marker_set(path: str | os.PathLike[str]) -> list[tuple[str, str, tuple, bool]]:
+def read_marker_set(path: str | os.PathLike[str], strict: bool = False
+                    ) -> list[tuple[str, str, tuple, bool]]:
     """An OpenSim marker set file (a ``<MarkerSet>`` of ``<Marker>`` s, OpenSim 3 or 4), read
     by the core's .osim reader: (name, frame as written, location (m, in that frame),
-    fixed) per marker. ValueError naming the file and marker of what cannot be read."""
+    fixed) per marker. ValueError naming the file and marker of what cannot be read; what
+    is read as written but questionable (a bare '&'...) is warned about as in a model file
+    (URDFWarning, refused under strict)."""
     from ... import _core
+    from ...model import _where, model_finding
     from .windows import decode_text
     where = os.fspath(path)
     with open(where, "rb") as f:
         text = decode_text(f.read(), where)
     try:
-        return _core.read_markerset(text)
+        markers, findings = _core.read_markerset(text)
     except _core.URDFError as e:
         raise ValueError(f"{where}: {e}") from None
+    for line, message in findings:
+        model_finding(_where(where, line) + message, strict)
+    return markers
 
 
 def _vector(value, n, what):
