@@ -15,6 +15,8 @@ import sys
 
 import pytest
 
+import urdf2dyn
+
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
@@ -65,6 +67,14 @@ print(json.dumps(results))
 """
 
 
+def _child_env():
+    """The child's environment: one BLAS thread, and the urdf2dyn under test first on its path
+    (run from the case's folder, it would import the installed one)."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(urdf2dyn.__file__)))
+    path = os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))
+    return dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONPATH=path)
+
+
 @pytest.fixture(scope="module")
 def case(tmp_path_factory):
     folder = tmp_path_factory.mktemp("case")
@@ -93,7 +103,7 @@ def test_a_device_given_as_any_input_is_refused_by_name(case, device, slots):
     _case_files(case, device)
     argvs = [[token.replace("CASE", os.fspath(case)).replace("DEV", device)
               for token in SLOTS[slot]] for slot, _ in cases]
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    env = _child_env()
     proc = subprocess.run([sys.executable, "-c", CHILD, json.dumps(argvs)], cwd=case,
                           capture_output=True, text=True, timeout=300, preexec_fn=_memory_cap,
                           env=env)
@@ -105,3 +115,116 @@ def test_a_device_given_as_any_input_is_refused_by_name(case, device, slots):
         if slot in SETUPS:
             assert "cannot be read" not in err and err.count(device) == 1, (slot, err)
         assert "no such file" not in err, (slot, err)
+
+
+#: each reader's place on a command line, for a named pipe: PIPE.<suffix> is a FIFO with the
+#: suffix the slot reads, CASE robot2r's small case
+PIPE_SLOTS = {
+    "model (info)": ["info", "PIPE.urdf"],
+    "model (check)": ["check", "PIPE.urdf"],
+    "model (equations)": ["equations", "PIPE.urdf"],
+    "model (codegen)": ["codegen", "PIPE.urdf", "-o", "gen"],
+    "model (export-osim)": ["export-osim", "PIPE.urdf", "-o", "out.osim"],
+    "OpenSim model": ["info", "PIPE.osim"],
+    "MJCF model": ["info", "PIPE.xml"],
+    "MJCF include": ["info", "CASE/inc_pipe.xml"],
+    "torques model": ["torques", "PIPE.urdf", "CASE/trial.csv", "--no-progress"],
+    "motion (CSV)": ["torques", "CASE/r.urdf", "PIPE.csv", "--no-progress"],
+    "motion (.mot)": ["torques", "CASE/r.urdf", "PIPE.mot", "--no-progress"],
+    "motion (.trc)": ["torques", "CASE/r.urdf", "PIPE.trc", "--no-progress"],
+    "motion (C3D)": ["torques", "CASE/r.urdf", "PIPE.c3d", "--no-progress"],
+    "--grf (CSV)": ["torques", "CASE/r.urdf", "CASE/trial.csv", "--grf", "PIPE.csv",
+                    "--no-progress"],
+    "--grf (.mot)": ["torques", "CASE/r.urdf", "CASE/trial.csv", "--grf", "PIPE.mot",
+                     "--no-progress"],
+    "--mapping (JSON)": ["torques", "CASE/r.urdf", "CASE/trial.csv", "--mapping", "PIPE.json",
+                         "--no-progress"],
+    "--mapping (CSV)": ["torques", "CASE/r.urdf", "CASE/trial.csv", "--mapping", "PIPE.csv",
+                        "--no-progress"],
+    "--external-loads": ["torques", "CASE/r.urdf", "CASE/trial.csv", "--external-loads",
+                         "PIPE.xml", "--no-progress"],
+    "torques --setup": ["torques", "CASE/r.urdf", "--setup", "PIPE.xml", "--no-progress"],
+    "torques --scale": ["torques", "CASE/r.urdf", "CASE/walk.trc", "--scale", "PIPE.xml",
+                        "--static", "CASE/walk.trc", "--no-progress"],
+    "torques --ik-setup": ["torques", "CASE/r.urdf", "CASE/walk.trc", "--ik-setup", "PIPE.xml",
+                           "--no-progress"],
+    "ik --setup": ["ik", "--setup", "PIPE.xml"],
+    "ik --model (URDF)": ["ik", "--setup", "CASE/s.xml", "--model", "PIPE.urdf", "--markers",
+                          "CASE/m.csv"],
+    "ik --model (.osim)": ["ik", "--setup", "CASE/s.xml", "--model", "PIPE.osim"],
+    "ik --markers": ["ik", "--setup", "CASE/s.xml", "--model", "CASE/r.urdf", "--markers",
+                     "PIPE.csv"],
+    "ik --marker-file (.trc)": ["ik", "--setup", "CASE/s.xml", "--model", "CASE/r.urdf",
+                                "--markers", "CASE/m.csv", "--marker-file", "PIPE.trc"],
+    "ik --marker-file (C3D)": ["ik", "--setup", "CASE/s.xml", "--model", "CASE/r.urdf",
+                               "--markers", "CASE/m.csv", "--marker-file", "PIPE.c3d"],
+    "scale setup": ["scale", "PIPE.xml"],
+    "rra setup": ["rra", "PIPE.xml"],
+    "convert (C3D)": ["convert", "PIPE.c3d", "-o", "out.trc"],
+    "convert (.osim)": ["convert", "PIPE.osim", "-o", "out.urdf"],
+    "animate model": ["animate", "PIPE.urdf", "CASE/trial.csv"],
+    "animate trial": ["animate", "CASE/r.urdf", "PIPE.c3d"],
+    "animate --ik-setup": ["animate", "CASE/r.urdf", "CASE/walk.trc", "--ik-setup", "PIPE.xml"],
+}
+
+#: a child running each command line under an alarm: a reader that opens the pipe waits for a
+#: writer that never comes, and is reported as a runaway instead of hanging the test run
+PIPE_CHILD = """
+import contextlib, io, json, signal, sys
+from urdf2dyn import cli
+
+class Runaway(Exception):
+    pass
+
+def alarm(signum, frame):
+    raise Runaway()
+
+signal.signal(signal.SIGALRM, alarm)
+results = []
+for argv in json.loads(sys.argv[1]):
+    err = io.StringIO()
+    signal.alarm(5)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        try:
+            status = cli.main(argv)
+        except SystemExit as e:
+            status = e.code
+        except Runaway:
+            status = "still waiting after 5 s"
+        except BaseException as e:
+            status = repr(e)[:200]
+    signal.alarm(0)
+    results.append([status, err.getvalue()])
+print(json.dumps(results))
+"""
+
+
+def test_a_named_pipe_given_as_any_input_is_refused_by_name(case, tmp_path):
+    """A FIFO in every reader slot: opening one waits until something writes into it (for
+    ever, from a command line); each run ends at once in exit status 1 or 2 with an error line
+    naming the pipe and saying it is no file, no traceback."""
+    pipes = {}
+    for argv in PIPE_SLOTS.values():
+        for token in argv:
+            if token.startswith("PIPE."):
+                pipes[token] = tmp_path / token.replace("PIPE", "pipe")
+    for path in pipes.values():
+        os.mkfifo(path)
+    (case / "inc_pipe.xml").write_text(
+        f'<mujoco><include file="{pipes["PIPE.xml"]}"/><worldbody><body name="b"><joint/>'
+        '<geom size="0.1"/></body></worldbody></mujoco>')
+    argvs = [[os.fspath(pipes[token]) if token in pipes
+              else token.replace("CASE", os.fspath(case)) for token in argv]
+             for argv in PIPE_SLOTS.values()]
+    env = _child_env()
+    proc = subprocess.run([sys.executable, "-c", PIPE_CHILD, json.dumps(argvs)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    failures = []
+    for slot, argv, (status, err) in zip(PIPE_SLOTS, argvs, json.loads(proc.stdout)):
+        pipe = next((t for t in argv if t.startswith(os.fspath(tmp_path))),
+                    os.fspath(pipes["PIPE.xml"]))
+        if (status not in (1, 2) or "Traceback" in err or "error:" not in err
+                or pipe not in err or "named pipe" not in err):
+            failures.append((slot, status, err.strip()[-300:]))
+    assert not failures, "\n".join(map(str, failures))

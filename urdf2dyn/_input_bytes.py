@@ -1,5 +1,6 @@
 """The bytes of an input file, read to a bound. A path naming a device (/dev/zero,
-/dev/urandom: they never end) is refused by name before it is read, and a file beyond what its
+/dev/urandom: they never end) or a named pipe (opening one waits for a writer) is refused by
+name before it is opened, and a file beyond what its
 reader takes is refused once that much is read, not read until the memory runs out (a
 MemoryError, or the system killing the process)."""
 from __future__ import annotations
@@ -38,12 +39,15 @@ def read_input(path: str | os.PathLike[str], what: str, limit: int | None = MAX_
 
 
 def refuse_devices(path: str | os.PathLike[str], what: str) -> None:
-    """Refuse a path naming a device or a socket (checked without opening it: opening some
-    devices waits or has effects)."""
+    """Refuse a path naming a device, a socket or a named pipe (checked without opening it:
+    opening some devices, and any pipe, waits or has effects)."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
         return                  # the reader's own open() says what is wrong, in its words
+    if stat.S_ISFIFO(mode):
+        raise InputFileError(f"{os.fspath(path)}: a named pipe (FIFO), not a file (reading it "
+                             f"waits for a writer, maybe for ever): give the {what} file")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
         raise InputFileError(f"{os.fspath(path)}: a device, not a file (reading it may never "
                              f"end): give the {what} file")

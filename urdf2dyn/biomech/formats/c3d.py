@@ -87,6 +87,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..._input_bytes import refuse_devices
 from ..._safe_files import note_input
 from ...warn import missing_file, note as tell_note, report
 from ..markers import LENGTH_UNITS, Markers, rotation_matrix
@@ -280,6 +281,7 @@ def read_c3d(path, rotation=None, threshold=CONTACT_THRESHOLD, rate="markers", s
         raise ValueError(f"threshold: expected a force >= 0 N (e.g. 20), got {threshold!r}")
     if rate not in ("markers", "analog"):
         raise ValueError(f"rate: expected 'markers' or 'analog', got {rate!r}")
+    refuse_devices(source, "C3D")
     if not os.path.isfile(source):
         raise MotionError(missing_file(source))
     note_input(source, "C3D")

@@ -25,6 +25,7 @@ import re
 
 import numpy as np
 
+from ..._input_bytes import refuse_devices
 from ..._safe_files import note_input, replacing
 from ...warn import duplicated, missing_file, report
 from ..markers import LENGTH_UNITS, Markers
@@ -85,6 +86,7 @@ def read_trc(path, strict=False):
         it that is not a number are warned about (errors under strict).
     """
     source = os.fspath(path)
+    refuse_devices(source, ".trc marker")
     if not os.path.isfile(source):      # a directory or a device: no 'no such file' for it
         raise MotionError(f"{source}: not a file; give the .trc marker file" if
                           os.path.exists(source) else missing_file(source))
