@@ -67,6 +67,12 @@ print(json.dumps(results))
 """
 
 
+def _flag_before(argv, token):
+    """The option argv gives token to (None for a positional)."""
+    k = argv.index(token) if token in argv else 0
+    return argv[k - 1] if k and argv[k - 1].startswith("--") else None
+
+
 def _child_env():
     """The child's environment: one BLAS thread, and the urdf2dyn under test first on its path
     (run from the case's folder, it would import the installed one)."""
@@ -112,6 +118,9 @@ def test_a_device_given_as_any_input_is_refused_by_name(case, device, slots):
         assert status in (1, 2), (slot, status, err)
         assert "Traceback" not in err and "error:" in err, (slot, err)
         assert device in err or "dev.json" in err or "dev.mot" in err, (slot, err)
+        flag = _flag_before(SLOTS[slot], "DEV")
+        if flag:                        # in the option's words, not the library argument's
+            assert f"{flag} {device}" in err, (slot, err)
         if slot in SETUPS:
             assert "cannot be read" not in err and err.count(device) == 1, (slot, err)
         assert "no such file" not in err, (slot, err)
@@ -225,6 +234,7 @@ def test_a_named_pipe_given_as_any_input_is_refused_by_name(case, tmp_path):
         pipe = next((t for t in argv if t.startswith(os.fspath(tmp_path))),
                     os.fspath(pipes["PIPE.xml"]))
         if (status not in (1, 2) or "Traceback" in err or "error:" not in err
-                or pipe not in err or "named pipe" not in err):
+                or pipe not in err or "named pipe" not in err
+                or _flag_before(argv, pipe) and f"{_flag_before(argv, pipe)} {pipe}" not in err):
             failures.append((slot, status, err.strip()[-300:]))
     assert not failures, "\n".join(map(str, failures))

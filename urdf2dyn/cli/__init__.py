@@ -28,7 +28,7 @@ from .._safe_files import guarding
 from ..biomech.trajectory import MotionError
 from ..warn import Urdf2dynWarning, hearing_notes
 from . import codegen, markers, models, rra, scale, torques
-from .options import UsageError
+from .options import UsageError, refuse_device_given
 
 __all__ = ["main", "build_parser", "UsageError"]
 
@@ -130,8 +130,27 @@ def main(argv=None):
     return status
 
 
+#: the options that name a file a command reads, by dest: what the file is
+INPUT_OPTIONS = {"grf": "ground-reaction", "mapping": "mapping", "external_loads": "ExternalLoads",
+                 "ik_setup": "IK setup", "scale": "scale setup", "static": "static trial",
+                 "setup": "setup", "model": "model", "markers": "model-marker",
+                 "marker_file": "marker", "marker_set": "marker set"}
+
+
+def _refuse_devices_given(args):
+    """A device or named pipe given to an input option, refused naming the option before any
+    reader meets it (the readers refuse it too, but in the library's words)."""
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for action in commands.choices[args.command]._actions:
+        value = getattr(args, action.dest, None)
+        if action.option_strings and action.dest in INPUT_OPTIONS and isinstance(value, str):
+            refuse_device_given(action.option_strings[-1], value, INPUT_OPTIONS[action.dest])
+
+
 def _run(args):
     try:
+        _refuse_devices_given(args)
         with guarding():        # no output over a file the command reads, by any name
             return args.func(args)
     except BrokenPipeError:        # e.g. `urdf2dyn info MODEL | head`: stop quietly
