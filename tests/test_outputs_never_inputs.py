@@ -870,12 +870,14 @@ def test_a_refusal_found_after_the_command_lines_check_names_the_option(
     """Should the command line's list of inputs miss one (here the library's list is emptied),
     the guard still refuses the output when the work writes it, or when the scale pass checks
     it: that refusal named the file only ("motion.csv: that is the ...") or the library's
-    argument (settings.scale.output), not the option the user gave. It names the option."""
+    argument (settings.scale.output), not the option the user gave. It names the option, and
+    exits 2 as the command line's own check does (a mistake on the command line, as urdf2dyn
+    scale says of -o; it exited 1)."""
     import urdf2dyn.biomech.pipeline as pipeline
     monkeypatch.setattr(pipeline, "batch_inputs", lambda jobs, settings: [])
     before = digest(lab / target)
     status, err = run(argv, capsys)
-    assert status == 1, err
+    assert status == 2, err
     assert f"urdf2dyn torques: error: {flag} {target}: that is the " in err, err
     assert digest(lab / target) == before
 
@@ -1014,12 +1016,13 @@ def test_an_output_over_an_mjcf_include_is_refused(lab, capsys, link):
     reader: they were never noted as inputs, and `torques scene.xml MOTION -o OUT`, OUT
     another name of the included arm.xml, replaced it. Noted as the model reads them: the
     output is refused once the model is loaded, before the trial (whose warning about the
-    arm's horizontal plane is then never said), naming the option and the file."""
+    arm's horizontal plane is then never said), naming the option and the file: a mistake
+    on the command line, exit status 2 (it exited 1, unlike urdf2dyn scale's -o)."""
     make_mjcf_lab(lab)
     link(lab / "arm.xml", lab / "t.csv")
     before, existed = digest(lab / "arm.xml"), set(os.listdir(lab))
     status, err = run(["torques", "scene.xml", "motion.csv", "-o", "t.csv"], capsys)
-    assert status == 1, err
+    assert status == 2, err
     assert "--output t.csv: that is the model's <include> file" in err, err
     assert "no joint carries any weight" not in err, err
     assert os.path.samefile(lab / "t.csv", lab / "arm.xml"), "t.csv was replaced"
@@ -1041,3 +1044,54 @@ def test_the_library_refuses_writing_over_an_mjcf_include(lab):
             with replacing("arm.xml"):
                 pass
     assert (lab / "arm.xml").read_text() == MJCF_ARM
+
+
+#: each command with an option naming an output: its arguments (that option giving OUT, with
+#: the suffix it takes), and the module attribute of the function that runs it
+OUTPUT_COMMANDS = {
+    "torques": (["r.urdf", "m.csv", "-o", "OUT.csv"], "torques.cmd_torques"),
+    "human": (["--height", "1.7", "--mass", "70", "--sex", "f", "--output", "OUT.urdf"],
+              "models.cmd_human"),
+    "export-osim": (["r.urdf", "-o", "OUT.osim"], "models.cmd_export_osim"),
+    "codegen": (["r.urdf", "-o", "OUT"], "codegen.cmd_codegen"),
+    "convert": (["p.c3d", "-o", "OUT.trc"], "models.cmd_convert"),
+    "ik": (["--setup", "s.xml", "--output", "OUT.mot"], "markers.cmd_ik"),
+    "animate": (["r.urdf", "m.csv", "-o", "OUT.gif"], "markers.cmd_animate"),
+    "scale": (["s.xml", "-o", "OUT.osim"], "scale.cmd_scale"),
+    "info": (["r.urdf", "--dot", "OUT.dot"], "models.cmd_info"),
+    "rra": (["s.xml", "--output-model", "OUT.osim"], "rra.cmd_rra"),
+}
+
+
+@pytest.mark.parametrize("command", sorted(OUTPUT_COMMANDS))
+@pytest.mark.parametrize("named_by", ["option", "setup"])
+def test_a_refusal_found_while_working_exits_2_only_for_the_command_line_s_option(
+        tmp_path, monkeypatch, capsys, command, named_by):
+    """docs/cli.rst keeps exit status 2 for the command line's mistakes. An output found to be
+    an input only while the work runs (a file the work reads once it has parsed a setup or a
+    model) is refused by the library's guard at write time, naming the output as the caller
+    declared it: the command's own option is a command-line mistake (status 2, as urdf2dyn
+    scale and the up-front checks say), a setup's element the setup's fault (status 1). Each
+    command stands in as a job that reads OUT and then writes it."""
+    from urdf2dyn._safe_files import name_outputs, note_input, replacing
+    argv, where = OUTPUT_COMMANDS[command]
+    out = next(a for a in argv if a.startswith("OUT"))
+    target = tmp_path / out.replace("OUT", "clash")
+    target.write_text("read by the work\n")
+    flag = argv[argv.index(out) - 1]
+    declared = flag if named_by == "option" else "<output_motion_file>"
+
+    def reads_then_writes(args):
+        name_outputs([(declared, target)])
+        note_input(target, "marker")
+        with replacing(target) as tmp:
+            pathlib.Path(tmp).write_text("written\n")
+        return 0
+
+    module, name = where.split(".")
+    monkeypatch.setattr(getattr(cli, module), name, reads_then_writes)
+    status, err = run([command] + [os.fspath(target) if a == out else a for a in argv],
+                      capsys)
+    assert f"{declared} {target}: that is the marker file" in err, err
+    assert status == (2 if named_by == "option" else 1), err
+    assert target.read_text() == "read by the work\n"

@@ -24,7 +24,7 @@ import sys
 import warnings
 
 from .._core import URDFError
-from .._safe_files import guarding
+from .._safe_files import OutputRefused, guarding
 from ..biomech.trajectory import MotionError
 from ..warn import Urdf2dynWarning, hearing_notes
 from . import codegen, markers, models, rra, scale, torques
@@ -137,12 +137,22 @@ INPUT_OPTIONS = {"grf": "ground-reaction", "mapping": "mapping", "external_loads
                  "marker_file": "marker", "marker_set": "marker set"}
 
 
+def _actions_of(command):
+    """The argparse actions of a command's parser."""
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return commands.choices[command]._actions
+
+
+def _options_of(command):
+    """Every spelling of every option of a command (-o and --output both)."""
+    return {flag for action in _actions_of(command) for flag in action.option_strings}
+
+
 def _refuse_devices_given(args):
     """A device or named pipe given to an input option, refused naming the option before any
     reader meets it (the readers refuse it too, but in the library's words)."""
-    parser = build_parser()
-    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    for action in commands.choices[args.command]._actions:
+    for action in _actions_of(args.command):
         value = getattr(args, action.dest, None)
         if action.option_strings and action.dest in INPUT_OPTIONS and isinstance(value, str):
             refuse_device_given(action.option_strings[-1], value, INPUT_OPTIONS[action.dest])
@@ -156,6 +166,12 @@ def _run(args):
     except BrokenPipeError:        # e.g. `urdf2dyn info MODEL | head`: stop quietly
         sys.stdout = open(os.devnull, "w")
         return 1
+    except OutputRefused as e:
+        # the library checks outputs against inputs found while it works: its refusal of one
+        # of this command's own options (-o) is a command-line mistake, exit status 2; of an
+        # output a setup names, the setup's fault, status 1
+        print(f"urdf2dyn {args.command}: error: {e}", file=sys.stderr)
+        return 2 if set(e.flags) & _options_of(args.command) else 1
     except UsageError as e:
         print(f"urdf2dyn {args.command}: error: {e}", file=sys.stderr)
         return 2

@@ -1,8 +1,8 @@
 """urdf2dyn scale: an OpenSim ScaleTool setup run unchanged (urdf2dyn.biomech.scale)."""
 
-from .._safe_files import OutputRefused, name_outputs
+from .._safe_files import name_outputs
 from ..warn import counted
-from .options import (UsageError, add_coordinate_file_processing, add_strict, model_path)
+from .options import add_coordinate_file_processing, add_strict, model_path
 
 
 def cmd_scale(args):
@@ -14,18 +14,13 @@ def cmd_scale(args):
                          "reads it)")
     setup = read_scale_setup(args.setup, strict=args.strict)
     # the library checks every output against every file the setup names and the files
-    # given instead, before any work: its refusal of -o names the option, exit status 2 (a
-    # command-line mistake); one of the setup's own outputs is the setup's fault, status 1
+    # given instead, before any work: its refusal names -o as declared here (exit status 2,
+    # by the command line's one rule for OutputRefused) or the setup's own output (status 1)
     name_outputs([("-o", args.output)])
-    try:
-        result = run_setup(setup, output=args.output,
-                           model=model_path(args.model) if args.model else None,
-                           static=args.static, rotation=args.rotate, strict=args.strict,
-                           marker_set=args.marker_set or None, processing=args.processing)
-    except OutputRefused as e:
-        if "-o" in e.flags:
-            raise UsageError(str(e)) from None
-        raise
+    result = run_setup(setup, output=args.output,
+                       model=model_path(args.model) if args.model else None,
+                       static=args.static, rotation=args.rotate, strict=args.strict,
+                       marker_set=args.marker_set or None, processing=args.processing)
     report = result.report
     written = args.output or (setup.output_model_file if setup.place
                               else setup.output_scaled_model)
