@@ -117,6 +117,8 @@ def test_numeric_options_at_their_edges_never_trace_back(case, tmp_path_factory,
     # scipy's filtfilt pads 3 * (2 * order + 1) samples each end: 9, more than the trial's 8
     ("torques", "--filter", ["2"], 1, "error: --filter 2: the Butterworth filter (order 2, "
                                       "run both ways) needs more than 9 samples, got 8"),
+    ("animate", "--filter", ["1e-300"], 1, "error: --filter 1e-300: 1e-300 Hz is too low to "
+                                            "filter data sampled at 100 Hz"),
     ("animate", "--time-range", ["nan", "1"], 2, "argument --time-range: nan: a finite time"),
     ("torques", "--time-range", ["1", "0"], 2,
      "argument --time-range: 1 0: T0 is after T1; give the start time first"),

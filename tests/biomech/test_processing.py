@@ -227,3 +227,26 @@ def test_rounded_times_of_a_uniform_recording_are_its_grid():
     irregular = np.cumsum(np.r_[0.0, np.tile([0.01, 0.02], 20)])
     assert sampling_grid(irregular) is irregular or np.array_equal(sampling_grid(irregular),
                                                                    irregular)
+
+
+@pytest.mark.parametrize("cutoff", [1e-300, 1e-10, 4e-4])
+def test_a_cutoff_too_low_to_compute_is_refused_by_name(cutoff):
+    """A Butterworth cut-off of 1e-300 Hz at 100 Hz: the filter's denominator is 0 in double
+    precision and filtfilt stopped on 'Singular matrix' (at 1e-8 of Nyquist it ran, with a
+    gain at 0 Hz of 1.11: every sample scaled by 11 %). Below 1e-5 of Nyquist (5e-4 Hz here) it
+    is refused, naming cutoff_hz and the lowest cut-off."""
+    from urdf2dyn.biomech.processing import lowpass
+    t = np.arange(200) / 100
+    with pytest.raises(ValueError, match=r"cutoff_hz: .* Hz is too low to filter data sampled "
+                                         r"at 100 Hz \(the filter cannot be computed below "
+                                         r"0.0005 Hz\)"):
+        lowpass(t, np.ones((200, 2)), cutoff)
+
+
+def test_the_lowest_cutoff_taken_keeps_a_constant():
+    """At the lowest cut-off taken, the filter is still the Butterworth one: its gain at 0 Hz
+    is 1 (the design's closed form), so a constant comes out unchanged."""
+    from urdf2dyn.biomech.processing import lowpass
+    t = np.arange(200) / 100
+    out = lowpass(t, np.full((200, 2), 3.0), 5e-4)
+    assert np.allclose(out, 3.0, rtol=1e-6, atol=0)

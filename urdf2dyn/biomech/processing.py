@@ -265,6 +265,12 @@ def _uniform_step(t, what):
     return h
 
 
+#: the lowest cut-off lowpass takes, as a fraction of the Nyquist frequency: below it the
+#: Butterworth coefficients lose their precision in double (the gain at 0 Hz, 1 by design,
+#: is off by 1e-5 at 1e-6 of Nyquist, and the denominator is 0, a singular filter, by 1e-10)
+MIN_CUTOFF_OF_NYQUIST = 1e-5
+
+
 def lowpass(t, x, cutoff_hz, order=2):
     """Zero-lag Butterworth low-pass filter of x (N, ...) sampled at times t (uniform).
 
@@ -279,6 +285,11 @@ def lowpass(t, x, cutoff_hz, order=2):
     cutoff_hz = float(cutoff_hz)
     if not (0 < cutoff_hz < fs / 2):
         raise ValueError(f"cutoff_hz: expected 0 < cutoff < Nyquist = {fs / 2:g} Hz, got {cutoff_hz:g}")
+    lowest = MIN_CUTOFF_OF_NYQUIST * fs / 2
+    if cutoff_hz < lowest:
+        raise ValueError(f"cutoff_hz: {cutoff_hz:g} Hz is too low to filter data sampled at "
+                         f"{fs:g} Hz (the filter cannot be computed below {lowest:g} Hz); give "
+                         "a cut-off of a few Hz (6 Hz is usual for gait), or no filter")
     b, a = butter(int(order), cutoff_hz / (fs / 2))
     x = np.asarray(x, dtype=float)
     padlen = 3 * max(len(a), len(b))
