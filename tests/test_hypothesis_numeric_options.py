@@ -119,6 +119,7 @@ def test_numeric_options_at_their_edges_never_trace_back(case, tmp_path_factory,
                                       "run both ways) needs more than 9 samples, got 8"),
     ("animate", "--filter", ["1e-300"], 1, "error: --filter 1e-300: 1e-300 Hz is too low to "
                                             "filter data sampled at 100 Hz"),
+    ("human", "--mass", ["1e-300"], 2, "argument --mass: 1e-300: a body mass in kg, 0.2 to 1000"),
     ("animate", "--time-range", ["nan", "1"], 2, "argument --time-range: nan: a finite time"),
     ("torques", "--time-range", ["1", "0"], 2,
      "argument --time-range: 1 0: T0 is after T1; give the start time first"),

@@ -173,6 +173,16 @@ def test_bad_arguments():
         H.humod_subject_path("C")
 
 
+@pytest.mark.parametrize("mass", [1e-300, 5e-324, 0.1])
+def test_a_mass_no_person_has_is_refused_by_name(mass):
+    """human(mass=1e-300) wrote a body of 1e-302 kg segments without a word (5e-324: of
+    segments weighing 0). The lightest newborn on record weighed about 0.25 kg: below 0.2 kg
+    the mass is refused, naming the argument and the range."""
+    with pytest.raises(ValueError, match=r"mass: expected a body mass in kg from 0.2 to 1000"):
+        H.human(1.7, mass, "male")
+    assert H.segment_parameters(0.5, 0.25, "female")["segments"]   # a newborn's: taken
+
+
 @pytest.mark.parametrize("subject", ["A", "B"])
 def test_bundled_subjects(subject):
     sex, mass, height = H.HUMOD_SUBJECTS[subject]

@@ -203,12 +203,19 @@ def _sex(sex):
     raise ValueError(f"sex: expected 'female' or 'male' (or 'f' / 'm'), got {sex!r}")
 
 
+#: the least body mass (kg) human() takes, below the lightest newborn on record
+MIN_HUMAN_MASS = 0.2
+
+
 def _check(height, mass):
     height, mass = float(height), float(mass)
     if not (math.isfinite(height) and 0.3 <= height <= 3.0):
         raise ValueError(f"height: expected a stature in metres between 0.3 and 3.0, got {height}")
-    if not (math.isfinite(mass) and 0 < mass <= 1000):
-        raise ValueError(f"mass: expected a body mass in kg in (0, 1000], got {mass}")
+    # below the lightest newborn on record (about 0.25 kg) it is no person's mass: 1e-300 is
+    # a typing slip, not a subject, and 5e-324 leaves segments of mass 0
+    if not (math.isfinite(mass) and MIN_HUMAN_MASS <= mass <= 1000):
+        raise ValueError(f"mass: expected a body mass in kg from {MIN_HUMAN_MASS:g} to 1000, "
+                         f"got {mass:g}")
     return height, mass
 
 

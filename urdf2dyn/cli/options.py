@@ -5,6 +5,7 @@ import argparse
 import math
 import os
 
+from ..biomech.human import MIN_HUMAN_MASS
 from ..biomech.trajectory import MotionError
 from ..bundled import data_path
 from .._input_bytes import InputFileError, refuse_devices
@@ -43,7 +44,8 @@ def number(what, low=None, high=None, low_open=True, integer=False):
 
 
 MASS = number("a body mass in kg, > 0", low=0.0)
-HUMAN_MASS = number("a body mass in kg, > 0 and at most 1000", low=0.0, high=1000.0)
+HUMAN_MASS = number(f"a body mass in kg, {MIN_HUMAN_MASS:g} to 1000", low=MIN_HUMAN_MASS,
+                    low_open=False, high=1000.0)
 SPEED = number("a speed in m/s, > 0", low=0.0)
 CUTOFF = number("a cut-off frequency in Hz, > 0 (and below half the sampling rate)", low=0.0)
 GAP = number("a number of samples, >= 0", low=0, low_open=False, integer=True)
