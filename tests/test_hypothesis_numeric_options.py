@@ -165,6 +165,40 @@ def test_inverse_kinematics_threads_is_a_count_or_refused_by_name(threads):
     assert np.array_equal(fit.q, capped.q)
 
 
+@pytest.mark.parametrize("max_iter", [10**20, 2**31, 10_001, 0, -1, 1.5, True, "100", None])
+def test_inverse_kinematics_max_iter_is_bounded_or_refused_by_name(max_iter):
+    """Model.inverse_kinematics(max_iter=10**20) ended in an OverflowError ('Python int too
+    large to convert to C long'), 2**31 in the core's 'too many markers or tasks, or max_iter
+    < 1, or tolerance <= 0', 1.5 and True were taken as 1, and any count up to 2**31 - 1 was
+    taken: a frame that does not converge then runs for hours. An integer from 1 to 10000 is
+    taken; anything else is refused naming max_iter and its range."""
+    import numpy as np
+    import urdf2dyn
+    from urdf2dyn.bundled import data_path
+    from urdf2dyn.markers import Marker
+    model = urdf2dyn.load(data_path("robot2r.urdf"))
+    markers = [Marker("tip", "link2", (0.0, 0.0, 0.0))]
+    with pytest.raises(ValueError, match=r"inverse_kinematics: max_iter: expected an integer "
+                                         r"from 1 to 10000 \(steps per frame"):
+        model.inverse_kinematics(np.zeros((2, 1, 3)), markers=markers, max_iter=max_iter)
+
+
+def test_inverse_kinematics_takes_the_most_iterations_it_allows():
+    """10000 steps per frame (the bound) is taken: the refusal above stops beyond it, and a
+    target the marker can reach (where it is at a known pose) is met."""
+    import numpy as np
+    import urdf2dyn
+    from urdf2dyn.bundled import data_path
+    from urdf2dyn.markers import Marker
+    model = urdf2dyn.load(data_path("robot2r.urdf"))
+    markers = [Marker("tip", "link2", (0.0, 0.0, 0.0))]
+    q = np.array([[0.3, 0.0]])
+    target = model.forward_kinematics(q)[0][:, model.link_names.index("link2")]
+    fit = model.inverse_kinematics(target[:, None, :], markers=markers, max_iter=10_000,
+                                   threads=1)
+    assert fit.max[0] < 1e-9
+
+
 @settings(PROFILE, max_examples=5)
 @given(jobs=st.one_of(st.sampled_from(["3", "1000", "2147483647"]),
                       st.integers(2, 2**31 - 1).map(str)))

@@ -1590,7 +1590,7 @@ class Model:
         tolerance : float
             A frame ends when a step moves no coordinate by more than this (rad or m).
         max_iter : int
-            Levenberg-Marquardt iterations per frame at most.
+            Levenberg-Marquardt iterations per frame at most, 1 to 10000.
         threads : int, optional
             The frames are cut into this many contiguous segments solved in parallel, each
             started at ``q0`` and warm-started within it (default: urdf2dyn.get_num_threads()).
@@ -1618,7 +1618,7 @@ class Model:
             MJCF's revolute limits) or clamped range (``clamped_ranges``) in a frame the fit
             had inside them (docs/ik.rst).
         """
-        threads = _ik_threads(threads)
+        threads, max_iter = _ik_threads(threads), _ik_max_iter(max_iter)
         markers = list(self.markers) if markers is None else list(markers)
         names = [mk.name for mk in markers]
         if len(set(names)) != len(names):
@@ -1716,7 +1716,7 @@ class Model:
         q, err, rep = self._c.ik(link, pos, w, np.array(task_v, np.int32),
                                   np.array(task_q, np.int32), np.array(task_w, float), lock,
                                   lower, upper, t, task_values, start, float(tolerance),
-                                  int(max_iter), threads,
+                                  max_iter, threads,
                                   coupler, scale)
         held = set(locked or {}) | set(tasks or {}) | {c.dependent for c, _ in kept} | {
             c.independent for c, _ in kept} | {n for n, (lo, hi) in (ranges or {}).items()
@@ -2115,6 +2115,23 @@ def _ik_threads(threads):
         raise ValueError(f"inverse_kinematics: threads: expected an integer >= 1 or None, got "
                          f"{threads!r}")
     return min(int(threads), _IK_MAX_THREADS)
+
+
+#: The most Levenberg-Marquardt steps inverse_kinematics takes per frame: a frame converges
+#: in tens (the default is 100); a frame still moving after this many never converges, and a
+#: larger count would only let a trial of thousands of frames run for hours (or, beyond a C
+#: int, overflow the core's count).
+_IK_MAX_ITER = 10_000
+
+
+def _ik_max_iter(max_iter):
+    """inverse_kinematics' max_iter, an integer from 1 to _IK_MAX_ITER, else refused by name."""
+    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) \
+            or not 1 <= max_iter <= _IK_MAX_ITER:
+        raise ValueError(f"inverse_kinematics: max_iter: expected an integer from 1 to "
+                         f"{_IK_MAX_ITER} (steps per frame; a frame converges in tens), got "
+                         f"{max_iter!r}")
+    return int(max_iter)
 
 
 def _coordinate(model, name, what):
