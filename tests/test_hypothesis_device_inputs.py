@@ -244,3 +244,33 @@ def test_a_named_pipe_given_as_any_input_is_refused_by_name(case, tmp_path):
                 or _flag_before(argv, pipe) and f"{_flag_before(argv, pipe)} {pipe}" not in err):
             failures.append((slot, status, err.strip()[-300:]))
     assert not failures, "\n".join(map(str, failures))
+
+
+def _run_with_alarm(tmp_path, code):
+    """code run in a child under a 5 s alarm: its (stdout, stderr), stdout saying 'still
+    waiting after 5 s' when it opened a pipe no one writes (a runaway, reported instead of
+    hanging the test run)."""
+    child = ("import signal, sys\n"
+             "def alarm(signum, frame):\n"
+             "    print('still waiting after 5 s'); sys.stdout.flush(); raise SystemExit(0)\n"
+             "signal.signal(signal.SIGALRM, alarm)\n"
+             "signal.alarm(5)\n" + code)
+    proc = subprocess.run([sys.executable, "-c", child], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120, env=_child_env())
+    assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    return proc.stdout, proc.stderr
+
+
+def test_a_named_pipe_beside_a_model_without_links_is_not_opened(tmp_path):
+    """A URDF without links is refused with the robots beside it whose name begins with its
+    own (ur3.urdf: 'Beside it: ur3_robot.urdf'), each opened to look for <link>: a named pipe
+    among them (ur3_pipe.urdf) was opened, and `urdf2dyn info ur3.urdf` waited for a writer
+    for ever. It is no robot to suggest: the refusal comes at once, the real robot named."""
+    (tmp_path / "ur3.urdf").write_text('<robot name="ur3"></robot>')
+    (tmp_path / "ur3_robot.urdf").write_text(
+        '<robot name="ur3"><link name="base"/></robot>')
+    os.mkfifo(tmp_path / "ur3_pipe.urdf")
+    out, err = _run_with_alarm(tmp_path, "from urdf2dyn import cli\n"
+                                         "print('status', cli.main(['info', 'ur3.urdf']))\n")
+    assert out.strip() == "status 1", out
+    assert "Beside it: ur3_robot.urdf, which holds links: load that" in err, err

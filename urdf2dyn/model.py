@@ -2220,9 +2220,10 @@ def _robots_beside(source, error):
 
 
 def _holds_links(path):
+    # through read_input: a named pipe or a device beside the model is no robot, and opening
+    # the pipe would wait for a writer for ever
     try:
-        with open(path, "rb") as f:
-            return b"<link" in f.read(1 << 22)
+        return b"<link" in read_input(path, "model", head=1 << 22)
     except OSError:
         return False
 
