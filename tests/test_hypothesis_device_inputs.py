@@ -274,3 +274,19 @@ def test_a_named_pipe_beside_a_model_without_links_is_not_opened(tmp_path):
                                          "print('status', cli.main(['info', 'ur3.urdf']))\n")
     assert out.strip() == "status 1", out
     assert "Beside it: ur3_robot.urdf, which holds links: load that" in err, err
+
+
+def test_the_marker_set_reader_refuses_a_named_pipe_by_name(tmp_path):
+    """read_marker_set (urdf2dyn.biomech.formats.osim; scale's apply_marker_set and
+    read_marker_set_file read through it) opened its file with open() and read it whole: given
+    a named pipe it waited for a writer for ever. It reads through _input_bytes as every other
+    reader does: the pipe refused by name, saying what to give."""
+    os.mkfifo(tmp_path / "markers.xml")
+    out, _ = _run_with_alarm(tmp_path, "from urdf2dyn.biomech.formats.osim import "
+                                       "read_marker_set\n"
+                                       "try:\n"
+                                       "    read_marker_set('markers.xml')\n"
+                                       "except OSError as e:\n"
+                                       "    print(e)\n")
+    assert out.strip() == ("markers.xml: a named pipe (FIFO), not a file (reading it waits for "
+                           "a writer, maybe for ever): give the marker set file"), out

@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..._input_bytes import read_input
+
 if TYPE_CHECKING:
     from ...model import Model
 
@@ -250,8 +252,7 @@ def read_marker_set(path: str | os.PathLike[str], strict: bool = False
     from ...model import _where, model_finding
     from .windows import decode_text
     where = os.fspath(path)
-    with open(where, "rb") as f:
-        text = decode_text(f.read(), where)
+    text = decode_text(read_input(where, "marker set"), where)     # a pipe or device refused
     try:
         markers, findings = _core.read_markerset(text)
     except _core.URDFError as e:
