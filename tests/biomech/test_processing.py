@@ -250,3 +250,31 @@ def test_the_lowest_cutoff_taken_keeps_a_constant():
     t = np.arange(200) / 100
     out = lowpass(t, np.full((200, 2), 3.0), 5e-4)
     assert np.allclose(out, 3.0, rtol=1e-6, atol=0)
+
+
+@pytest.mark.parametrize("order,cutoff", [(4, 1e-3), (3, 5e-3), (6, 0.1)])
+def test_a_higher_order_filter_that_loses_its_precision_is_refused(order, cutoff):
+    """The floor above is order 2's. lowpass(order=4) at 1e-3 Hz (2e-5 of Nyquist, above the
+    floor) turned a constant 3 into 0.0009, order 6 at 0.1 Hz into 2.958, without a word:
+    their coefficients lose their precision in double. A Butterworth filter's gain at 0 Hz is
+    1 by design (closed form: sum(b) = sum(a)); a design that misses it by more than 1e-6 is
+    refused, naming cutoff_hz and the order, and so is estimate_derivatives' filter_order."""
+    from urdf2dyn.biomech.processing import estimate_derivatives, lowpass
+    t = np.arange(2000) / 100
+    match = (rf"cutoff_hz: {cutoff:g} Hz is too low for an order-{order} Butterworth filter of "
+             r"data sampled at 100 Hz")
+    with pytest.raises(ValueError, match=match):
+        lowpass(t, np.full((2000, 2), 3.0), cutoff, order)
+    with pytest.raises(ValueError, match=match):
+        estimate_derivatives(t, np.full((2000, 2), 3.0), cutoff_hz=cutoff, filter_order=order)
+
+
+@pytest.mark.parametrize("order,cutoff", [(4, 6.0), (6, 6.0), (2, 6e-4), (1, 6e-4)])
+def test_a_filter_of_any_order_that_keeps_its_precision_is_taken(order, cutoff):
+    """The refusal above stops where the precision is lost: 6 Hz at order 4 or 6, and the
+    cut-offs just above the floor at orders 1 and 2, keep a constant (gain 1 at 0 Hz, closed
+    form)."""
+    from urdf2dyn.biomech.processing import lowpass
+    t = np.arange(2000) / 100
+    out = lowpass(t, np.full((2000, 2), 3.0), cutoff, order)
+    assert np.allclose(out, 3.0, rtol=1e-6, atol=0)

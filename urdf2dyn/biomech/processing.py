@@ -270,6 +270,23 @@ def _uniform_step(t, what):
 #: is off by 1e-5 at 1e-6 of Nyquist, and the denominator is 0, a singular filter, by 1e-10)
 MIN_CUTOFF_OF_NYQUIST = 1e-5
 
+#: how far from 1 a designed filter's gain at 0 Hz (sum(b) / sum(a), 1 by design) may be: a
+#: higher order loses the coefficients' precision at cut-offs far above the floor (order 4 at
+#: 2e-5 of Nyquist, order 6 at 2e-3), and a constant would come out scaled
+MAX_DC_GAIN_ERROR = 1e-6
+
+
+def _refuse_imprecise(b, a, cutoff_hz, fs, order):
+    """ValueError naming cutoff_hz when the designed coefficients b, a miss the Butterworth
+    filter's unit gain at 0 Hz: they have lost their precision in double."""
+    gain = np.sum(b) / np.sum(a) if np.sum(a) != 0 else np.inf
+    if not abs(gain - 1) <= MAX_DC_GAIN_ERROR:
+        raise ValueError(f"cutoff_hz: {cutoff_hz:g} Hz is too low for an order-{order} "
+                         f"Butterworth filter of data sampled at {fs:g} Hz: its coefficients "
+                         "lose their precision in double (run both ways, it would scale a "
+                         f"constant by {gain * gain:.6g}); give a higher cut-off or a lower "
+                         "order")
+
 
 def lowpass(t, x, cutoff_hz, order=2):
     """Zero-lag Butterworth low-pass filter of x (N, ...) sampled at times t (uniform).
@@ -291,6 +308,7 @@ def lowpass(t, x, cutoff_hz, order=2):
                          f"{fs:g} Hz (the filter cannot be computed below {lowest:g} Hz); give "
                          "a cut-off of a few Hz (6 Hz is usual for gait), or no filter")
     b, a = butter(int(order), cutoff_hz / (fs / 2))
+    _refuse_imprecise(b, a, cutoff_hz, fs, order)
     x = np.asarray(x, dtype=float)
     padlen = 3 * max(len(a), len(b))
     if x.shape[0] <= padlen:
