@@ -278,3 +278,16 @@ def test_a_filter_of_any_order_that_keeps_its_precision_is_taken(order, cutoff):
     t = np.arange(2000) / 100
     out = lowpass(t, np.full((2000, 2), 3.0), cutoff, order)
     assert np.allclose(out, 3.0, rtol=1e-6, atol=0)
+
+
+def test_the_lowest_cutoff_the_refusal_names_is_taken():
+    """The refusal says 'the filter cannot be computed below 0.0005 Hz' of data at 100 Hz;
+    2000 samples at 100 Hz have a step one bit under 0.01 s (a rate of 100.00000000000001
+    Hz), and lowpass(..., 5e-4) was refused with '0.0005 Hz is too low ... below 0.0005 Hz'.
+    The floor is the number the message gives: 0.0005 Hz is taken, and keeps a constant
+    (gain 1 at 0 Hz, the design's closed form)."""
+    from urdf2dyn.biomech.processing import lowpass
+    t = np.arange(2000) / 100
+    assert 1 / (t[-1] / 1999) > 100             # the rate is a bit above 100 Hz
+    out = lowpass(t, np.full((2000, 2), 3.0), 5e-4)
+    assert np.allclose(out, 3.0, rtol=1e-6, atol=0)

@@ -302,7 +302,9 @@ def lowpass(t, x, cutoff_hz, order=2):
     cutoff_hz = float(cutoff_hz)
     if not (0 < cutoff_hz < fs / 2):
         raise ValueError(f"cutoff_hz: expected 0 < cutoff < Nyquist = {fs / 2:g} Hz, got {cutoff_hz:g}")
-    lowest = MIN_CUTOFF_OF_NYQUIST * fs / 2
+    # the floor as the message prints it: a rate a bit off its nominal value (a step one bit
+    # short) would otherwise refuse the very cut-off the message names as the lowest
+    lowest = float(f"{MIN_CUTOFF_OF_NYQUIST * fs / 2:g}")
     if cutoff_hz < lowest:
         raise ValueError(f"cutoff_hz: {cutoff_hz:g} Hz is too low to filter data sampled at "
                          f"{fs:g} Hz (the filter cannot be computed below {lowest:g} Hz); give "
