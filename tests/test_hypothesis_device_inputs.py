@@ -10,6 +10,7 @@ whole fails here with its MemoryError instead of taking the test run with it.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -290,3 +291,34 @@ def test_the_marker_set_reader_refuses_a_named_pipe_by_name(tmp_path):
                                        "    print(e)\n")
     assert out.strip() == ("markers.xml: a named pipe (FIFO), not a file (reading it waits for "
                            "a writer, maybe for ever): give the marker set file"), out
+
+
+@pytest.mark.parametrize("element", ["marker_set_file", "marker_file"])
+@pytest.mark.parametrize("kind", ["named pipe", "device"])
+def test_a_scale_setup_naming_a_pipe_or_device_says_what_it_is(tmp_path, element, kind):
+    """A scale setup whose <marker_set_file> or static trial <marker_file> names a named pipe
+    or a device was refused saying '/dev/zero does not exist': it exists, and the user is
+    sent looking for a missing file. The refusal names the setup, the element and the path,
+    and says what it is."""
+    folder = tmp_path / "scale"
+    shutil.copytree(os.path.join(os.path.dirname(__file__), "data", "scale", "gait2354"), folder)
+    setup = folder / "subject01_Setup_Scale.xml"
+    if kind == "named pipe":
+        target = os.fspath(folder / "pipe")
+        os.mkfifo(target)
+    else:
+        target = DEVICES[0]
+    text = setup.read_text()
+    if element == "marker_set_file":
+        text = text.replace("<marker_set_file> gait2354_Scale_MarkerSet.xml </marker_set_file>",
+                            f"<marker_set_file> {target} </marker_set_file>")
+    else:
+        text = text.replace("<marker_file> subject01_static.trc </marker_file>",
+                            f"<marker_file> {target} </marker_file>")
+    assert target in text
+    setup.write_text(text)
+    _, err = _run_with_alarm(tmp_path, "from urdf2dyn import cli\n"
+                                       f"print('status', cli.main(['scale', {os.fspath(setup)!r}, "
+                                       f"'-o', {os.fspath(folder / 'out.osim')!r}]))\n")
+    assert f"error: {setup}: " in err and f"<{element}> {target}: a {kind}" in err, err
+    assert "does not exist" not in err, err
