@@ -1976,6 +1976,92 @@ PID_INITS |= {
                            '<pid kp="2"/></default></default></default><worldbody>'),
         None, None),
 }
+# a <dcmotor> default sets actdim to its own states, counted from the inductance, thermal
+# and lugre its class chain's <dcmotor> defaults write last (each inherited alone, whatever
+# the classes write between them): one above 0 each. A dcmotor with none was left to MuJoCo,
+# which refuses mujoco.pid's ki there ("actuator 1 has actdim 0, expected 1") and any actdim
+# other than the dcmotor's ("inconsistent state array dimension in DC motor")
+_DC = 'motorconst="1" resistance="1"'
+_INCONSISTENT = "inconsistent state array dimension in DC motor"
+
+
+def _in_classes(xml, classes):
+    """xml with nested classes (outermost first) of (name, defaults), the last one 'c'."""
+    opened = "".join(f'<default class="{n}">{d}' for n, d in classes)
+    return xml.replace("<worldbody>", f"<default>{opened}{'</default>' * len(classes)}"
+                                      "</default><worldbody>")
+
+
+for _name, _classes, _actdim, _reason, _words in (
+        ("bare dcmotor", [("c", f"<dcmotor {_DC}/>")], "", _NEEDS_1,
+         ["0 activation states", "<dcmotor>", "keep 1 states"]),
+        ("bare dcmotor", [("c", f"<dcmotor {_DC}/>")], "1", _INCONSISTENT,
+         ["1 activation states", "keeps 0", "<dcmotor>"]),
+        ("dcmotor inductance 0", [("c", f'<dcmotor {_DC} inductance="0"/>')], "", _NEEDS_1,
+         ["0 activation states"]),
+        ("dcmotor time constant only", [("c", f'<dcmotor {_DC} inductance="0 1"/>')], "",
+         None, None),
+        ("dcmotor thermal without capacitance",
+         [("c", f'<dcmotor {_DC} thermal="0 0 0 1 0 0"/>')], "", _NEEDS_1, ["<dcmotor>"]),
+        ("dcmotor lugre without stiffness", [("c", f'<dcmotor {_DC} lugre="0 1 1 1"/>')], "",
+         _NEEDS_1, ["<dcmotor>"]),
+        ("dcmotor inductance and lugre",
+         [("c", f'<dcmotor {_DC} inductance="1" lugre="1 1 1 1"/>')], "",
+         "actuator 1 has actdim 2, expected 1", ["2 activation states", "<dcmotor>"]),
+        ("general dynprm, then a bare dcmotor",
+         [("c", f'<general dynprm="1 0 0 0 0 1"/><dcmotor {_DC}/>')], "", _NEEDS_1,
+         ["0 activation states"]),
+        ("bare dcmotor, then general actdim -1",        # -1: the dcmotor dyntype's one
+         [("c", f'<dcmotor {_DC}/><general actdim="-1"/>')], "", _INCONSISTENT,
+         ["1 activation states", "keeps 0"]),
+        ("dcmotor inductance, then general dyntype none",
+         [("c", f'<dcmotor {_DC} inductance="1"/><general dyntype="none"/>')], "", None, None),
+        ("child's bare dcmotor under an inductance",
+         [("p", f'<dcmotor {_DC} inductance="1"/>'), ("c", f"<dcmotor {_DC}/>")], "",
+         None, None),
+        ("child's inductance 0 under an inductance",
+         [("p", f'<dcmotor {_DC} inductance="1"/>'), ("c", f'<dcmotor {_DC} inductance="0"/>')],
+         "", _NEEDS_1, ["0 activation states"]),
+        ("child's lugre under an inductance",
+         [("p", f'<dcmotor {_DC} inductance="1"/>'), ("c", f'<dcmotor {_DC} lugre="1 0 0 0"/>')],
+         "", "actuator 1 has actdim 2, expected 1", ["2 activation states"]),
+        ("child's motor under an inductance",
+         [("p", f'<dcmotor {_DC} inductance="1"/>'), ("c", "<motor/>")], "", _NEEDS_1,
+         ['actdim="1"']),
+        ("child's general gear under an inductance",
+         [("p", f'<dcmotor {_DC} inductance="1"/>'), ("c", '<general gear="2"/>')], "",
+         None, None),
+        ("bare dcmotor under a filter under an inductance",
+         [("g", f'<dcmotor {_DC} inductance="1"/>'), ("p", '<general dyntype="filter"/>'),
+          ("c", f"<dcmotor {_DC}/>")], "", None, None)):
+    _attrs = f'class="c" actdim="{_actdim}"' if _actdim else 'class="c"'
+    PID_INITS[f"ki, {_name}, actdim {_actdim or 'not given'}"] = (
+        _in_classes(_pid(_cfg("ki", "1"), _attrs), _classes), _reason, _words)
+# a <pid> default's ki and slewmax are inherited from the class chain's <pid> defaults alone,
+# the last written standing (a child's ki="0" turns the parent's off; a <motor> or
+# <general dyntype="none"> between them does not): pid with either nonzero, none otherwise
+for _name, _classes, _actdim, _reason, _words in (
+        ("child's pid ki 0 under a pid ki", [("p", '<pid ki="1"/>'), ("c", '<pid ki="0"/>')],
+         "", _NEEDS_1, ["0 activation states", 'actdim="1"']),
+        ("child's pid ki 0 under a pid ki", [("p", '<pid ki="1"/>'), ("c", '<pid ki="0"/>')],
+         "1", None, None),
+        ("child's pid slewmax 0 under a pid slewmax",
+         [("p", '<pid slewmax="1"/>'), ("c", '<pid slewmax="0"/>')], "", _NEEDS_1,
+         ['actdim="1"']),
+        ("child's pid slewmax 0 under a pid ki",
+         [("p", '<pid ki="1"/>'), ("c", '<pid slewmax="0"/>')], "", None, None),
+        ("child's general none and pid kp under a pid ki",
+         [("p", '<pid ki="1"/>'), ("c", '<general dyntype="none"/><pid kp="2"/>')], "",
+         None, None),
+        ("pid kp under a motor under a pid ki",
+         [("g", '<pid ki="1"/>'), ("p", "<motor/>"), ("c", '<pid kp="2"/>')], "", None, None)):
+    _attrs = f'class="c" actdim="{_actdim}"' if _actdim else 'class="c"'
+    PID_INITS[f"ki, {_name}, actdim {_actdim or 'not given'}"] = (
+        _in_classes(_pid(_cfg("ki", "1"), _attrs), _classes), _reason, _words)
+# with actdim 0 the DC motor keeps none of its states, which MuJoCo 4.0.0 loads
+PID_INITS["kp, class with a dcmotor inductance default, actdim 0"] = (
+    _in_class(_pid(_cfg("kp", "1"), 'class="c" actdim="0"'),
+              f'<dcmotor {_DC} inductance="1"/>'), None, None)
 PID_INITS["ki, class with a dcmotor default, actdim 2"] = (
     _in_class(_pid(_cfg("ki", "1"), 'class="c" actdim="2"'),
               '<dcmotor motorconst="1" resistance="1" inductance="1"/>'),
@@ -2160,10 +2246,13 @@ def _pid_model(draw):
     return xml
 
 
-# the shortcuts a class may write before or after its <general>
+# the shortcuts a class may write before or after its <general> (a <dcmotor> sets actdim to
+# its own states)
 _SHORTCUT_DEFAULTS = ['<position kp="1"/>', '<position kp="1" timeconst="0.1"/>',
                       '<position timeconst="0"/>', "<intvelocity/>", "<cylinder/>", "<motor/>",
-                      '<velocity kv="1"/>']
+                      '<velocity kv="1"/>', f"<dcmotor {_DC}/>",
+                      f'<dcmotor {_DC} inductance="1"/>',
+                      f'<dcmotor {_DC} inductance="1" lugre="1 1 1 1"/>']
 
 
 @settings(max_examples=200, deadline=None)

@@ -2475,23 +2475,67 @@ static int actuator_states(mjcf *rd, u2d_xml *e, int cls)
  * (and of its ancestors, farthest first) writes in document order. A <general> (or a plugin
  * actuator) sets what it writes; every shortcut element sets its own dyntype and drops an
  * actdim written before it (MuJoCo 4.0.0 does: a <general actdim="2"/> followed by
- * <cylinder/> compiles to one activation state). */
+ * <cylinder/> compiles to one activation state), which a <dcmotor> sets to its states. */
 typedef struct {
     const char *dyntype;        /* "none" unless set                                 */
     const char *actdim;         /* as written, NULL for MuJoCo's default (-1), and
                                    never blank (not given, to MuJoCo)                */
     double timeconst;           /* dynprm[0], which a <position> without timeconst=
                                    keeps only after a filterexact dyntype             */
+    int shortcut_actdim;        /* the states a <dcmotor> sets actdim to, -1 for none */
+    int dcmotor_states;         /* what the last <dcmotor> gives dynprm: -1 when none
+                                   came, or a <general dynprm=...> followed it        */
+    /* A <pid>'s and a <dcmotor>'s own attributes, which MuJoCo's reader inherits along
+     * the class chain from the <pid> or <dcmotor> defaults alone, whatever else the
+     * classes write between them (checked against MuJoCo 4.0.0) */
+    const char *ki, *slewmax, *inductance, *thermal, *lugre;
 } actuator_dynamics;
 
-/* The dyntype a <pid> shortcut d sets over dyntype: pid (states of its own) for a nonzero
- * ki= or slewmax= written, none otherwise (MuJoCo 4.0.0), but pid kept after a pid, whose
- * ki or slewmax it inherits (a child class's <pid kp="2"/> under a <pid ki="1"/>). */
-static const char *pid_shortcut_dyntype(u2d_xml *d, const char *dyntype)
+/* Whether the first number of attribute text v (NULL: not written) is nonzero; a NaN is. */
+static int first_nonzero(const char *v)
 {
-    const char *ki = u2d_xml_attr(d, "ki"), *slewmax = u2d_xml_attr(d, "slewmax");
-    if ((ki && strtod(ki, NULL) != 0) || (slewmax && strtod(slewmax, NULL) != 0)) return "pid";
-    return strcmp(dyntype, "pid") == 0 ? "pid" : "none";
+    return v && strtod(v, NULL) != 0;
+}
+
+/* Whether the first number of attribute text v is above 0 (a NaN is not). */
+static int first_positive(const char *v)
+{
+    return v && strtod(v, NULL) > 0;
+}
+
+/* The activation states a <dcmotor> with a's inherited settings keeps (MuJoCo 4.0.0's
+ * dynprm): one for an electrical time constant (inductance="L te": a te, or an L, above
+ * 0), one for a thermal capacitance (thermal's first number) above 0, one for a LuGre
+ * bristle stiffness (lugre's first number) above 0. */
+static int dcmotor_states(const actuator_dynamics *a)
+{
+    const char *p = a->inductance;
+    double te = 0, x;
+    if (p && u2d_scan_number(&p, &x) == 1 && u2d_scan_number(&p, &te) != 1) te = 0;
+    return (te > 0 || first_positive(a->inductance)) + first_positive(a->thermal) +
+           first_positive(a->lugre);
+}
+
+/* A <pid> or <dcmotor> shortcut d: its own attributes over those it inherits, then its
+ * dyntype and states. A <pid> is dyntype pid (states of its own) with a nonzero ki or
+ * slewmax and none otherwise; a <dcmotor> sets actdim to its states. */
+static void apply_inherited_shortcut(u2d_xml *d, actuator_dynamics *a)
+{
+    const char *const PID[] = {"ki", "slewmax"};
+    const char *const DC[] = {"inductance", "thermal", "lugre"};
+    const char **pid[] = {&a->ki, &a->slewmax};
+    const char **dc[] = {&a->inductance, &a->thermal, &a->lugre};
+    int is_pid = strcmp(u2d_xml_name(d), "pid") == 0;
+    for (int k = 0; k < (is_pid ? 2 : 3); k++) {
+        const char *v = u2d_xml_attr(d, is_pid ? PID[k] : DC[k]);
+        if (v) *(is_pid ? pid[k] : dc[k]) = v;
+    }
+    if (is_pid) {
+        a->dyntype = first_nonzero(a->ki) || first_nonzero(a->slewmax) ? "pid" : "none";
+        return;
+    }
+    a->dyntype = "dcmotor";
+    a->shortcut_actdim = a->dcmotor_states = dcmotor_states(a);
 }
 
 /* The dynamics after actuator element d (in a <default>, or the actuator itself). */
@@ -2503,11 +2547,22 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
         const char *dynprm = u2d_xml_attr(d, "dynprm");
         if (dyn) a->dyntype = dyn;
         /* a blank actdim= is not given to MuJoCo's reader: what came before stands */
-        if (actdim && actdim[strspn(actdim, " \t\n\r\v\f")]) a->actdim = actdim;
-        if (dynprm) a->timeconst = strtod(dynprm, NULL);
+        if (actdim && actdim[strspn(actdim, " \t\n\r\v\f")]) {
+            a->actdim = actdim;
+            a->shortcut_actdim = -1;        /* -1 too: then the dyntype's default stands */
+        }
+        if (dynprm) {
+            a->timeconst = strtod(dynprm, NULL);
+            a->dcmotor_states = -1;         /* a dcmotor's settings rewritten: not tracked */
+        }
         return;
     }
     a->actdim = NULL;
+    a->shortcut_actdim = -1;
+    if (is_one_of(d, "pid|dcmotor")) {
+        apply_inherited_shortcut(d, a);
+        return;
+    }
     if (strcmp(el, "position") == 0) {
         /* 0 turns the filter off; NaN, as any other number, keeps it on */
         double tc = t ? strtod(t, NULL)
@@ -2516,13 +2571,8 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
         a->timeconst = tc != 0 ? tc : 1;
         return;
     }
-    if (strcmp(el, "pid") == 0) {
-        a->dyntype = pid_shortcut_dyntype(d, a->dyntype);
-        return;
-    }
     static const char *const SETS[][2] = {
-        {"intvelocity", "integrator"}, {"cylinder", "filter"}, {"muscle", "muscle"},
-        {"dcmotor", "dcmotor"}};
+        {"intvelocity", "integrator"}, {"cylinder", "filter"}, {"muscle", "muscle"}};
     a->dyntype = "none";            /* motor, velocity, damper, adhesion, orientation */
     for (size_t k = 0; k < sizeof SETS / sizeof SETS[0]; k++)
         if (strcmp(el, SETS[k][0]) == 0) a->dyntype = SETS[k][1];
@@ -2533,7 +2583,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
  * 0, or -1 (message) when out of memory. */
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
-    *a = (actuator_dynamics){"none", NULL, 1};
+    *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL};
     if (cls >= 0) {
         int n;
         u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
@@ -3819,27 +3869,40 @@ static int check_pid_actdim(mjcf *rd, u2d_xml *e, int index, u2d_xml *holder)
     if (cls < 0) return -1;
     actuator_dynamics a;
     if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
-    /* a pid dyntype's states follow its own ki and slewmax, and a dcmotor's its inductance,
-     * thermal and lugre settings (one each), not tracked here: MuJoCo checks */
-    if (strcmp(a.dyntype, "pid") == 0 || (strcmp(a.dyntype, "dcmotor") == 0 && !a.actdim))
-        return 0;
+    /* a pid dyntype's states follow its own ki and slewmax, not tracked here, as is a
+     * dcmotor dyntype no <dcmotor> default set: MuJoCo checks */
+    int dcmotor = strcmp(a.dyntype, "dcmotor") == 0;
+    if (strcmp(a.dyntype, "pid") == 0 || (dcmotor && a.dcmotor_states < 0)) return 0;
     const char *dyn = a.dyntype, *actdim = a.actdim;
     long written = actdim ? strtol(actdim, NULL, 10) : -1;
     if (written > 2147483647L) written = 2147483647L;   /* an int, as MuJoCo reads actdim */
     int given = written < -1 ? -1 : (int)written;
     int own = word_index("filter|filterexact|integrator", dyn) >= 0;
-    int has = given >= 0 ? given : strcmp(dyn, "none") != 0;
+    int has = given >= 0 ? given : a.shortcut_actdim >= 0 ? a.shortcut_actdim
+                                                           : strcmp(dyn, "none") != 0;
     int expected = pid_states(holder) + own;
-    if (has == expected) return 0;
     const char *name = u2d_xml_attr(e, "name");
     char label[160];
     if (name) snprintf(label, sizeof label, "actuator '%.100s'", name);
     else snprintf(label, sizeof label, "actuator %d (unnamed)", index);
-    return fail(rd, e, "%s has %d activation states (actdim) but mujoco.pid keeps %d with "
-                "these settings (one for a nonzero ki, one for a slewmax, one for a dyntype "
-                "filter, filterexact or integrator; MuJoCo refuses it: \"actuator %d has "
-                "actdim %d, expected %d\"): give the <plugin> actdim=\"%d\"", label, has,
-                expected, index, has, expected, expected);
+    /* a dcmotor's actdim must also be its own states: an actdim= cannot serve both */
+    char advice[200];
+    if (dcmotor && a.dcmotor_states != expected)
+        snprintf(advice, sizeof advice, "give the class's <dcmotor> default settings that keep "
+                 "%d states, or use a class without a <dcmotor>", expected);
+    else snprintf(advice, sizeof advice, "give the <plugin> actdim=\"%d\"", expected);
+    if (has != expected)
+        return fail(rd, e, "%s has %d activation states (actdim) but mujoco.pid keeps %d with "
+                    "these settings (one for a nonzero ki, one for a slewmax, one for a "
+                    "dyntype filter, filterexact or integrator; MuJoCo refuses it: \"actuator "
+                    "%d has actdim %d, expected %d\"): %s", label, has, expected, index, has,
+                    expected, advice);
+    if (dcmotor && has > 0 && has != a.dcmotor_states)     /* with none it keeps none */
+        return fail(rd, e, "%s has %d activation states (actdim) but its class's <dcmotor> "
+                    "keeps %d (one each for an inductance, a thermal capacitance and a lugre "
+                    "stiffness above 0; MuJoCo refuses it: \"inconsistent state array "
+                    "dimension in DC motor\"): %s", label, has, a.dcmotor_states, advice);
+    return 0;
 }
 
 /* Whether touch_grid reads v as a number: with every space taken out, strtod reads all of
