@@ -656,6 +656,45 @@ def test_actdim_only_on_general_and_plugin_as_mujoco_schema_has_it(case):
     assert_as_mujoco(xml, words)
 
 
+_ABOVE_1 = "actdim > 1 is only allowed for dyntype 'user', 'dcmotor' and 'pid'"
+GENERAL_ACTDIM = {   # the case: its <general> attributes and class defaults, MuJoCo's reason
+    "none, actdim 1": ('actdim="1"', "", "invalid actdim 1 in stateless actuator",
+                       ["actuator 0", "line 1", "actdim 1", "dyntype", '"none"']),
+    "none written, actdim 1": ('dyntype="none" actdim="1"', "",
+                               "invalid actdim 1 in stateless actuator", ["actdim 1"]),
+    "class's actdim 1": ("", '<general actdim="1"/>', "invalid actdim 1 in stateless actuator",
+                         ["actdim 1"]),
+    "position class, actdim 1": ('actdim="1"', '<position kp="1"/>',
+                                 "invalid actdim 1 in stateless actuator", ["actdim 1"]),
+    "position timeconst class, actdim 1": ('actdim="1"', '<position kp="1" timeconst="1"/>',
+                                           None, None),
+    "none, actdim 2": ('actdim="2"', "", _ABOVE_1, ["actdim 2", "user", "dcmotor", "pid"]),
+    "integrator, actdim 2": ('dyntype="integrator" actdim="2"', "", _ABOVE_1, ["actdim 2"]),
+    "muscle, actdim 2": ('dyntype="muscle" actdim="2"', "", _ABOVE_1, ["actdim 2"]),
+    "user, actdim 3": ('dyntype="user" actdim="3"', "", None, None),
+    "integrator, actdim 0": ('dyntype="integrator" actdim="0"', "",
+                             "invalid actdim 0 in stateful actuator",
+                             ["actdim 0", '"integrator"', "leave actdim out"]),
+    "user, actdim 0": ('dyntype="user" actdim="0"', "", "invalid actdim 0 in stateful actuator",
+                       ["actdim 0"]),
+    "filter, actdim 1": ('dyntype="filter" actdim="1"', "", None, None),
+    "none, actdim 0": ('actdim="0"', "", None, None),
+    "none, actdim -5": ('actdim="-5"', "", None, None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GENERAL_ACTDIM))
+def test_general_actdim_fits_its_dyntype_as_mujoco_has_it(case):
+    """MuJoCo 4 compiles a <general> with an actdim of 1 or more only for a dyntype other
+    than none, of more than 1 only for dyntype user, dcmotor or pid, and of 0 only for none
+    (the dyntype as its class leaves it); urdf2dyn loaded each."""
+    attrs, default, reason, words = GENERAL_ACTDIM[case]
+    xml = doc(f'<default><default class="c">{default}</default></default>', WORLD,
+              actuators(f'<general joint="j" class="c" {attrs}/>'))
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)
+
+
 @pytest.mark.parametrize("case", sorted(ACTRANGE))
 def test_actrange_only_where_mujoco_schema_has_it(case):
     """MuJoCo 4's schema has actrange= and actlimited= on <general> and <intvelocity> only;
@@ -2612,10 +2651,11 @@ def test_schema_check_stops_at_a_frame_as_mujoco_s_does(case):
 @given(st.text(alphabet=" +-0123456789.ex\t", max_size=12))
 def test_random_actdim_refused_for_its_form_exactly_where_mujoco_refuses(actdim):
     """Random actdim= text: urdf2dyn refuses it exactly where MuJoCo refuses its form (bad
-    format, too much data, too large); what MuJoCo's compiler then refuses of a well-formed
-    one (0 on a stateful actuator, more than 1 on a filter) is not checked here."""
+    format, too much data, too large) or, well-formed, the value (0 on a stateful
+    actuator); an actdim too large for MuJoCo's memory is not checked here."""
     xml = doc(WORLD, actuators(f'<general joint="j" dyntype="user" actdim="{actdim}"/>'))
-    expected = "attribute 'actdim'" in (mujoco_error(xml) or "")
+    error = mujoco_error(xml) or ""
+    expected = "attribute 'actdim'" in error or "invalid actdim" in error
     assert expected == (urdf2dyn_error(xml) is not None), (actdim, mujoco_error(xml))
 
 

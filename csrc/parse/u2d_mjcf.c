@@ -2579,8 +2579,8 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
     if (strcmp(el, "cylinder") == 0 && t) a->timeconst = strtod(t, NULL);
 }
 
-/* Plugin actuator e's dynamics: its class's defaults (cls >= 0), then its own attributes.
- * 0, or -1 (message) when out of memory. */
+/* Plugin or <general> actuator e's dynamics: its class's defaults (cls >= 0), then its own
+ * attributes. 0, or -1 (message) when out of memory. */
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
     *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL};
@@ -2604,6 +2604,33 @@ static int plugin_without_dynamics(mjcf *rd, u2d_xml *e, int cls)
     actuator_dynamics a;
     if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
     return strcmp(a.dyntype, "none") == 0;
+}
+
+/* A <general> e's actdim= (its own or its class's) fits its dyntype as MuJoCo 4.0.0's
+ * compiler has it: 1 or more only with a dyntype, more than 1 only for user, dcmotor and
+ * pid (the states they keep are their own), 0 only without one. 0 or -1 (message). */
+static int check_general_actdim(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    if (strcmp(u2d_xml_name(e), "general") != 0) return 0;
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (!a.actdim) return 0;
+    long given = strtol(a.actdim, NULL, 10);         /* a whole int: check_actdim */
+    const char *dyn = a.dyntype;
+    if (given > 1 && word_index("user|dcmotor|pid", dyn) < 0)
+        return fail(rd, e, "%s: actdim %ld with dyntype \"%s\" (MuJoCo refuses it: \"actdim > "
+                    "1 is only allowed for dyntype 'user', 'dcmotor' and 'pid'\"): give "
+                    "actdim=\"%d\", or leave actdim out", label, given, dyn,
+                    strcmp(dyn, "none") != 0);
+    if (given == 1 && strcmp(dyn, "none") == 0)
+        return fail(rd, e, "%s: actdim 1 with dyntype \"none\", which keeps no activation "
+                    "state (MuJoCo refuses it: \"invalid actdim 1 in stateless actuator\"): "
+                    "give a dyntype, or leave actdim out", label);
+    if (given == 0 && word_index("none|dcmotor|pid", dyn) < 0)
+        return fail(rd, e, "%s: actdim 0 with dyntype \"%s\", which keeps an activation state "
+                    "(MuJoCo refuses it: \"invalid actdim 0 in stateful actuator\"): leave "
+                    "actdim out, or give dyntype=\"none\"", label, dyn);
+    return 0;
 }
 
 /* MuJoCo 4 adds an actuator's armature and damping (damping="linear v|v| v^2") to its joint
@@ -2647,6 +2674,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     else snprintf(label, sizeof label, "actuator %d (unnamed)", k);
     int cls = class_attr(rd, e, "class", 0);
     if (cls < 0 || check_activation_attributes(rd, e) ||
+        check_general_actdim(rd, e, cls, label) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "gear", 1, 6, gear) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "damping", 1, 3, damping) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "armature", 1, 1, &armature) < 0)
