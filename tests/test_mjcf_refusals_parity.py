@@ -558,6 +558,43 @@ def test_empty_names_are_refused_where_mujoco_refuses_them(case):
             (got, expected)
 
 
+_NO_2D = "Cannot load 2D texture from separate files"
+_NO_CUBE = "No cubefiles_ defined in cube or skybox texture"
+TEXTURE_SOURCES = {  # the case: <texture> attributes, class defaults, MuJoCo's reason
+    "2d, nothing": ('type="2d"', "", _NO_2D,
+                    ["texture 't'", "line 1", "file=", "builtin="]),
+    "2d, builtin none": ('type="2d" builtin="none"', "", _NO_2D, ["file="]),
+    "2d, empty file": ('type="2d" file=""', "", _NO_2D, ["file="]),
+    "2d, a cube's file": ('type="2d" fileright="r.png"', "", _NO_2D, ["file="]),
+    "2d, class's builtin none over a checker": (
+        'type="2d" builtin="none"', '<texture builtin="checker"/>', _NO_2D, ["file="]),
+    "2d, class's checker": ('type="2d"', '<texture builtin="checker" width="4" height="4"/>',
+                            None, None),
+    "cube by default, nothing": ("", "", _NO_CUBE, ["fileright="]),
+    "cube, nothing": ('type="cube"', "", _NO_CUBE, ["fileright="]),
+    "skybox, nothing": ('type="skybox"', "", _NO_CUBE, ["fileright="]),
+    "cube, empty fileright": ('type="cube" fileright=""', "", _NO_CUBE, ["fileright="]),
+    "cube by its class, nothing": ("", '<texture type="cube"/>', _NO_CUBE, ["fileright="]),
+    "2d by its class, nothing": ("", '<texture type="2d"/>', _NO_2D, ["file="]),
+    "2d, builtin checker": ('type="2d" builtin="checker" width="4" height="4"', "", None, None),
+    "cube, builtin checker": ('type="cube" builtin="checker" width="4" height="4"', "", None,
+                              None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TEXTURE_SOURCES))
+def test_texture_needs_a_source_as_mujoco_has_it(case):
+    """MuJoCo 4.0.0 refuses a <texture> with neither a file= nor a builtin other than none
+    (its own or its class's): a 2d one it cannot load from separate files, a cube or skybox
+    (the default type) needs one of fileright, fileleft, fileup, filedown, filefront and
+    fileback. urdf2dyn loaded them."""
+    attrs, default, reason, words = TEXTURE_SOURCES[case]
+    xml = doc(f"<default>{default}</default>", f'<asset><texture name="t" {attrs}/></asset>',
+              WORLD)
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)
+
+
 _SQUARE = 'vertex="0 0 0 1 0 0 0 1 0 0 0 1"'
 FILE_NAMES = {
     "texture named by its file": (

@@ -4286,13 +4286,56 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
     return 0;
 }
 
+/* Whether <texture> e names a non-empty file in one of the '|'-separated attributes. */
+static int has_texture_file(u2d_xml *e, const char *attrs)
+{
+    char name[16];
+    for (const char *a = attrs; *a;) {
+        size_t n = strcspn(a, "|");
+        snprintf(name, sizeof name, "%.*s", (int)n, a);
+        const char *v = u2d_xml_attr(e, name);
+        if (v && v[0]) return 1;
+        a += n + (a[n] == '|');
+    }
+    return 0;
+}
+
+/* An <asset>'s <texture> has a source MuJoCo 4.0.0 loads: a file=, a builtin other than
+ * none (its own or its class's), or for a cube or skybox (the default type) a file of its
+ * faces; a 2d one is not read from the faces' files. The files themselves are not opened
+ * here. 0 or -1 (message). */
+static int check_texture_source(mjcf *rd, u2d_xml *e)
+{
+    int cls = class_attr(rd, e, "class", 0);
+    if (cls < 0) return -1;
+    const char *builtin = dattr(rd, e, K_TEXTURE, cls, "builtin");
+    if ((builtin && strcmp(builtin, "none") != 0) || has_texture_file(e, "file")) return 0;
+    int type = dkeyword(rd, e, K_TEXTURE, cls, "type", "2d|cube|skybox", 1);
+    if (type < 0) return -1;
+    const char *name = u2d_xml_attr(e, "name");
+    char label[140];
+    if (name && name[0]) snprintf(label, sizeof label, "texture '%.100s'", name);
+    else snprintf(label, sizeof label, "<texture>");
+    if (type == 0)
+        return fail(rd, e, "%s: a 2d texture with no file= and no builtin= (MuJoCo refuses "
+                    "it: \"Cannot load 2D texture from separate files\"): give file=, or a "
+                    "builtin= such as \"checker\" with width= and height=", label);
+    if (has_texture_file(e, "fileright|fileleft|fileup|filedown|filefront|fileback")) return 0;
+    return fail(rd, e, "%s: a %s texture with no file=, builtin= or face files (MuJoCo refuses "
+                "it: \"No cubefiles_ defined in cube or skybox texture\"): give file=, the "
+                "faces' fileright=, fileleft=, fileup=, filedown=, filefront= and fileback=, "
+                "or a builtin= such as \"checker\" with width= and height=", label,
+                type == 1 ? "cube" : "skybox");
+}
+
 /* An <asset>'s <skin> holds <bone> elements, as a <deformable>'s does; a <texture>'s
- * builtin= is one of MuJoCo's words. */
+ * builtin= is one of MuJoCo's words, and it has a source. */
 static int check_asset_skins(mjcf *rd, u2d_xml *asset)
 {
     for (u2d_xml *e = u2d_xml_first(asset); e; e = u2d_xml_next(e)) {
         if (strcmp(u2d_xml_name(e), "skin") == 0 && check_descendants(rd, e, "skin")) return -1;
         if (check_texture_builtin(rd, e)) return -1;
+        if (strcmp(u2d_xml_name(e), "texture") == 0 && check_texture_source(rd, e)) return -1;
     }
     return 0;
 }
