@@ -732,6 +732,50 @@ def test_general_actdim_fits_its_dyntype_as_mujoco_has_it(case):
     assert_as_mujoco(xml, words)
 
 
+_NO_K = "DC motor: motor constant K must be positive"
+_NO_R = "DC motor: resistance R must be positive"
+DCMOTOR_CONSTANTS = {   # the case: its defaults, its <dcmotor> attributes, MuJoCo's reason
+    "nothing": ("", "", _NO_K, ["<dcmotor>", "line 1", "motorconst=", "nominal="]),
+    "resistance only": ("", 'resistance="1"', _NO_K, ["motorconst="]),
+    "motorconst only": ("", 'motorconst="1"', _NO_R, ["resistance="]),
+    "motorconst 0": ("", 'motorconst="0" resistance="1"', _NO_K, ["motorconst="]),
+    "motorconst 0 0": ("", 'motorconst="0 0" resistance="1"', _NO_K, ["motorconst="]),
+    "negative motorconst": ("", 'motorconst="-1" resistance="1"',
+                            "DC motor: motor constants must be non-negative",
+                            ["motorconst=", "negative"]),
+    "resistance 0": ("", 'motorconst="1" resistance="0"', _NO_R, ["resistance="]),
+    "negative resistance": ("", 'motorconst="1" resistance="-1"', _NO_R, ["resistance="]),
+    "motorconst 0 1": ("", 'motorconst="0 1" resistance="1"', None, None),
+    "both": ("", 'motorconst="1" resistance="1"', None, None),
+    "nominal gives both": ("", 'nominal="12 1 100"', None, None),
+    "nominal and resistance": ("", 'resistance="2" nominal="12 0 100"', None, None),
+    "both from the class": ('<dcmotor motorconst="1" resistance="1"/>', "", None, None),
+    "the class's default lacks resistance": ('<dcmotor motorconst="1"/>', 'resistance="1"',
+                                             _NO_R, ["resistance="]),
+    "unused default without motorconst": ('<dcmotor resistance="1"/>', None, _NO_K,
+                                          ["<dcmotor>", "motorconst="]),
+    "unused child default inheriting both": (
+        '<dcmotor motorconst="1" resistance="1"/><default class="c"><dcmotor inductance="1"/>'
+        "</default>", None, None, None),
+    "unused child default inheriting motorconst alone": (
+        '<dcmotor motorconst="1"/><default class="c"><dcmotor inductance="1"/></default>',
+        None, _NO_R, ["resistance="]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DCMOTOR_CONSTANTS))
+def test_dcmotor_needs_its_constants_as_mujoco_has_it(case):
+    """MuJoCo 4.0.0 refuses a <dcmotor>, an actuator or a default (used or not), whose
+    motor constant or resistance, written or inherited from its class's <dcmotor>, is not
+    positive and that has no nominal= (or saturation=) to derive them from; urdf2dyn
+    loaded them."""
+    default, attrs, reason, words = DCMOTOR_CONSTANTS[case]
+    acts = "" if attrs is None else actuators(f'<dcmotor joint="j" {attrs}/>')
+    xml = doc(f"<default>{default}</default>", WORLD, acts)
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)
+
+
 @pytest.mark.parametrize("case", sorted(ACTRANGE))
 def test_actrange_only_where_mujoco_schema_has_it(case):
     """MuJoCo 4's schema has actrange= and actlimited= on <general> and <intvelocity> only;

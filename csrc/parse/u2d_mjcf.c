@@ -437,6 +437,39 @@ static int dkeyword(mjcf *rd, u2d_xml *node, int kind, int cls, const char *name
                 "value", u2d_xml_name(node), name, s);
 }
 
+/* A <dcmotor> e (an actuator, or a default, used or not), its class cls (-1: none), has
+ * the motor constant and resistance MuJoCo 4.0.0's reader requires, written or inherited
+ * from its class's <dcmotor>: motorconst= with no negative number and one above 0, and
+ * resistance= above 0, unless nominal= (or, for the resistance, saturation=) is there to
+ * derive them from, which is left to MuJoCo. 0 or -1 (message). */
+static int check_dcmotor_constants(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    if (strcmp(u2d_xml_name(e), "dcmotor") != 0) return 0;
+    const char *k = dattr(rd, e, K_ACTUATOR, cls, "motorconst");
+    const char *r = dattr(rd, e, K_ACTUATOR, cls, "resistance");
+    const char *nominal = dattr(rd, e, K_ACTUATOR, cls, "nominal");
+    const char *saturation = dattr(rd, e, K_ACTUATOR, cls, "saturation");
+    if (rd->err[0]) return -1;
+    int positive = 0;
+    double x;
+    for (const char *p = k; p && u2d_scan_number(&p, &x) == 1;) {
+        if (x < 0)
+            return fail(rd, e, "%s: motorconst=\"%.60s\" holds a negative number (MuJoCo "
+                        "refuses it: \"DC motor: motor constants must be non-negative\"): "
+                        "give the torque and back-EMF constants, 0 or more", label, k);
+        positive |= x > 0;
+    }
+    if (!positive && !nominal)
+        return fail(rd, e, "%s: no motor constant above 0 (MuJoCo refuses it: \"DC motor: "
+                    "motor constant K must be positive\"): give motorconst=, or nominal= "
+                    "to derive it from, here or in its class's <dcmotor>", label);
+    if (!(r && strtod(r, NULL) > 0) && !nominal && !saturation)
+        return fail(rd, e, "%s: no resistance above 0 (MuJoCo refuses it: \"DC motor: "
+                    "resistance R must be positive\"): give resistance=, here or in its "
+                    "class's <dcmotor>", label);
+    return 0;
+}
+
 /* A range and its limited= flag as MuJoCo's compiler checks them (a joint's range and
  * actuatorfrcrange, an actuator's ctrlrange, forcerange and actrange, a tendon's range...):
  * "auto" limits an increasing range when compiler autolimits is on, and is refused for a range
@@ -631,6 +664,11 @@ static int read_defaults(mjcf *rd)
     for (int c = 1; c < rd->ncls; c++)
         if (strcmp(rd->clsindex[c - 1].name, rd->clsindex[c].name) == 0)
             return fail(rd, NULL, "two <default> classes are named '%.100s'", rd->clsindex[c].name);
+    /* MuJoCo reads each <dcmotor> default, used or not, with what its classes give it */
+    for (int k = 0; k < rd->ndn; k++)
+        if (rd->dn[k].kind == K_ACTUATOR &&
+            check_dcmotor_constants(rd, rd->dn[k].node, rd->dn[k].cls, "<dcmotor> default"))
+            return -1;
     return 0;
 }
 
@@ -2675,6 +2713,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     int cls = class_attr(rd, e, "class", 0);
     if (cls < 0 || check_activation_attributes(rd, e) ||
         check_general_actdim(rd, e, cls, label) < 0 ||
+        check_dcmotor_constants(rd, e, cls, label) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "gear", 1, 6, gear) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "damping", 1, 3, damping) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "armature", 1, 1, &armature) < 0)
