@@ -711,11 +711,24 @@ GENERAL_ACTDIM = {   # the case: its <general> attributes and class defaults, Mu
     "user, actdim 3": ('dyntype="user" actdim="3"', "", None, None),
     "integrator, actdim 0": ('dyntype="integrator" actdim="0"', "",
                              "invalid actdim 0 in stateful actuator",
-                             ["actdim 0", '"integrator"', "leave actdim out"]),
+                             ["actdim 0", '"integrator"', 'actdim="1"']),
     "user, actdim 0": ('dyntype="user" actdim="0"', "", "invalid actdim 0 in stateful actuator",
                        ["actdim 0"]),
     "filter, actdim 1": ('dyntype="filter" actdim="1"', "", None, None),
     "none, actdim 0": ('actdim="0"', "", None, None),
+    # a class's <dcmotor> sets actdim to its states, which a <general> of the class keeps
+    "none under a dcmotor with a state": (
+        'dyntype="none"', '<dcmotor motorconst="1" resistance="1" inductance="1"/>',
+        "invalid actdim 1 in stateless actuator", ["actdim 1", "<dcmotor> states"]),
+    "filter under a dcmotor with no state": (
+        'dyntype="filter"', '<dcmotor motorconst="1" resistance="1"/>',
+        "invalid actdim 0 in stateful actuator", ["actdim 0", "<dcmotor> states"]),
+    "filter under a dcmotor with two states": (
+        'dyntype="filter"', '<dcmotor motorconst="1" resistance="1" inductance="1" '
+                            'lugre="1 0 0 0"/>', _ABOVE_1, ["actdim 2", "without that <dcmotor>"]),
+    "dcmotor kept under a dcmotor with two states": (
+        "", '<dcmotor motorconst="1" resistance="1" inductance="1" lugre="1 0 0 0"/>',
+        None, None),
     "none, actdim -5": ('actdim="-5"', "", None, None),
 }
 

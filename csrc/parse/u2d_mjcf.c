@@ -2652,22 +2652,31 @@ static int check_general_actdim(mjcf *rd, u2d_xml *e, int cls, const char *label
     if (strcmp(u2d_xml_name(e), "general") != 0) return 0;
     actuator_dynamics a;
     if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
-    if (!a.actdim) return 0;
-    long given = strtol(a.actdim, NULL, 10);         /* a whole int: check_actdim */
-    const char *dyn = a.dyntype;
+    if (!a.actdim && a.shortcut_actdim < 0) return 0;
+    /* a whole int (check_actdim), or the states a <dcmotor> of its class set it to: the
+     * DC motor then wants those states whatever actdim or dyntype the <general> gives */
+    long given = a.actdim ? strtol(a.actdim, NULL, 10) : a.shortcut_actdim;
+    const char *dyn = a.dyntype, *from = a.actdim ? "" : " (its class's <dcmotor> states)";
+    int stateless = strcmp(dyn, "none") == 0;
+    char advice[120];
+    if (!a.actdim)
+        snprintf(advice, sizeof advice, "use a class without that <dcmotor> default, or a "
+                 "<dcmotor> actuator");
+    else if (given > 1) snprintf(advice, sizeof advice, "give actdim=\"%d\"", !stateless);
+    else if (given == 1) snprintf(advice, sizeof advice, "give a dyntype, or actdim=\"0\"");
+    else snprintf(advice, sizeof advice, "give actdim=\"1\", or dyntype=\"none\"");
     if (given > 1 && word_index("user|dcmotor|pid", dyn) < 0)
-        return fail(rd, e, "%s: actdim %ld with dyntype \"%s\" (MuJoCo refuses it: \"actdim > "
-                    "1 is only allowed for dyntype 'user', 'dcmotor' and 'pid'\"): give "
-                    "actdim=\"%d\", or leave actdim out", label, given, dyn,
-                    strcmp(dyn, "none") != 0);
-    if (given == 1 && strcmp(dyn, "none") == 0)
-        return fail(rd, e, "%s: actdim 1 with dyntype \"none\", which keeps no activation "
-                    "state (MuJoCo refuses it: \"invalid actdim 1 in stateless actuator\"): "
-                    "give a dyntype, or leave actdim out", label);
+        return fail(rd, e, "%s: actdim %ld%s with dyntype \"%s\" (MuJoCo refuses it: \"actdim "
+                    "> 1 is only allowed for dyntype 'user', 'dcmotor' and 'pid'\"): %s", label,
+                    given, from, dyn, advice);
+    if (given == 1 && stateless)
+        return fail(rd, e, "%s: actdim 1%s with dyntype \"none\", which keeps no activation "
+                    "state (MuJoCo refuses it: \"invalid actdim 1 in stateless actuator\"): %s",
+                    label, from, advice);
     if (given == 0 && word_index("none|dcmotor|pid", dyn) < 0)
-        return fail(rd, e, "%s: actdim 0 with dyntype \"%s\", which keeps an activation state "
-                    "(MuJoCo refuses it: \"invalid actdim 0 in stateful actuator\"): leave "
-                    "actdim out, or give dyntype=\"none\"", label, dyn);
+        return fail(rd, e, "%s: actdim 0%s with dyntype \"%s\", which keeps an activation "
+                    "state (MuJoCo refuses it: \"invalid actdim 0 in stateful actuator\"): %s",
+                    label, from, dyn, advice);
     return 0;
 }
 
