@@ -26,6 +26,7 @@
  * armature, are reported. Joint limits, the actuators' forces and contacts are read and say
  * nothing, as a URDF's limits, transmissions and collision geometry: they do not enter rigid-body
  * dynamics in MuJoCo either (contact forces come in through f_ext). */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2480,34 +2481,6 @@ static int is_one_of(u2d_xml *d, const char *kinds)
     return word_index(kinds, u2d_xml_name(d)) >= 0;
 }
 
-/* The activation states (MuJoCo's actdim, summed into na, the size of a keyframe's act) of
- * actuator e, where they follow from its element and its classes as MuJoCo's reader makes
- * them: none for a motor, velocity, damper or adhesion, one for an intvelocity, cylinder or
- * muscle, one for a position with a timeconst, one for a general whose dyntype is not
- * "none". -1 where they do not follow so simply (actdim=, pid, dcmotor, orientation, plugin
- * actuators, a class written by other actuator kinds): the act size is then not checked.
- * -2 (message) when out of memory. */
-static int actuator_states(mjcf *rd, u2d_xml *e, int cls)
-{
-    const char *el = u2d_xml_name(e);
-    if (is_one_of(e, "motor|velocity|damper|adhesion")) return 0;
-    if (is_one_of(e, "intvelocity|cylinder|muscle")) return 1;
-    if (!is_one_of(e, "position|general")) return -1;
-    int n, simple = 1;
-    u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
-    if (!d) return -2;
-    for (int k = 0; k < n; k++) simple &= is_one_of(d[k], el) || is_one_of(d[k], "general");
-    free(d);
-    if (!simple || dattr(rd, e, K_ACTUATOR, cls, "actdim")) return -1;
-    if (strcmp(el, "position") == 0) {
-        const char *t = dattr(rd, e, K_ACTUATOR, cls, "timeconst");
-        return t && strtod(t, NULL) > 0;
-    }
-    const char *dyn = dattr(rd, e, K_ACTUATOR, cls, "dyntype");
-    if (!dyn || strcmp(dyn, "none") == 0) return 0;
-    return word_index("integrator|filter|filterexact|muscle|user", dyn) >= 0 ? 1 : -1;
-}
-
 /* What MuJoCo's reader leaves of an actuator's dynamics after the defaults of its class:
  * MuJoCo keeps one actuator default per class, which each actuator element of the class
  * (and of its ancestors, farthest first) writes in document order. A <general> (or a plugin
@@ -2633,6 +2606,22 @@ static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
     return 0;
 }
 
+/* The activation states (MuJoCo's actdim, summed into na, the size of a keyframe's act) of
+ * actuator e, of class cls, as MuJoCo's reader leaves its dynamics (plugin_dynamics): its
+ * actdim= as written, or a <dcmotor>'s states, or one for a dyntype other than none. -1
+ * for a pid dyntype, whose states follow its gains (the act size is then not checked),
+ * -2 (message) when out of memory. */
+static int actuator_states(mjcf *rd, u2d_xml *e, int cls)
+{
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -2;
+    if (strcmp(a.dyntype, "pid") == 0) return -1;
+    long written = a.actdim ? strtol(a.actdim, NULL, 10) : -1;
+    if (written >= 0) return written > 1000000 ? 1000000 : (int)written;
+    if (a.shortcut_actdim >= 0) return a.shortcut_actdim;
+    return strcmp(a.dyntype, "none") != 0;
+}
+
 /* Whether e is a plugin actuator whose dyntype (its own or its class's) is "none": its
  * activation states are the plugin's, but MuJoCo limits an actrange only with dynamics.
  * -1 (message) when out of memory. */
@@ -2753,7 +2742,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
                     "(dyntype \"none\"; MuJoCo refuses it): give a dyntype, or leave actrange "
                     "out", label);
     rd->nu++;
-    rd->na += states > 0 ? states : 0;
+    if (states > 0) rd->na = rd->na > INT_MAX - states ? INT_MAX : rd->na + states;
     rd->na_known &= states >= 0;
     int kind = transmission(e, &target);
     if (kind < 0 || !target[0])
