@@ -93,3 +93,26 @@ def test_a_data_section_fitting_neither_storage_says_so(tmp_path):
     with pytest.raises(MotionError, match=re.escape(
             "fits neither storage exactly, so which is right cannot be told from the file")):
         C.read_c3d(path)
+
+
+def test_a_data_section_fitting_both_storages_says_so(tmp_path):
+    """ezc3d's file of 10 frames of one marker (floats, 160 bytes; as integers 80) in one
+    512-byte block: both storages fit the section, so the file cannot tell which sign is
+    wrong, and the message says it fits both, not neither."""
+    ezc3d = pytest.importorskip("ezc3d")
+    import numpy as np
+    c = ezc3d.c3d()
+    c["parameters"]["POINT"]["RATE"]["value"] = [100]
+    c["parameters"]["POINT"]["LABELS"]["value"] = ["M1"]
+    c["data"]["points"] = np.random.default_rng(0).random((4, 1, 10))
+    source = str(tmp_path / "small.c3d")
+    c.write(source)
+    header, param, frames, values, data = layout(source)
+    assert (header, param, frames, values, data) == (-1, -1, 10, 4, 512)
+    assert all(0 <= data - frames * values * width < 512 for width in (2, 4))
+    path = with_header_scale(tmp_path, source, 1.0)
+    with pytest.raises(MotionError) as e:
+        C.read_c3d(path)
+    assert ("The data section (512 bytes for the header's 10 frames of 4 values) fits both "
+            "storages (its frames end within the same padded block either way), so which is "
+            "right cannot be told from the file; make them agree") in str(e.value)

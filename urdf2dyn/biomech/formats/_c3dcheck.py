@@ -232,7 +232,8 @@ def _fitting_storage(stored, header_scale, scale):
     """Which of the two disagreeing scales the data section's size fits, as a sentence: the
     header's frames at 2 bytes a value (integers) or 4 (floats), the unused rest under a
     block (the section is padded to whole blocks). A file cut short, or one with blocks after
-    its frames, fits neither and is said to."""
+    its frames, fits neither and is said to; so is a short trial whose frames end within the
+    same block either way, which fits both."""
     points, analog_per_frame, first, last, available = stored
     frames = last - first + 1
     values = (4 * points + analog_per_frame) * frames
@@ -241,9 +242,11 @@ def _fitting_storage(stored, header_scale, scale):
                 "cannot be told from the data section's size")
     fits = [width for width in (2, 4) if 0 <= available - values * width < _BLOCK]
     if len(fits) != 1:
+        fitted = ("fits neither storage exactly" if not fits else
+                  "fits both storages (its frames end within the same padded block either way)")
         return (f"The data section ({available} bytes for the header's {frames} frames of "
-                f"{values // frames} values) fits neither storage exactly, so which is right "
-                "cannot be told from the file")
+                f"{values // frames} values) {fitted}, so which is right cannot be told from "
+                "the file")
     floats = fits[0] == 4
     wrong = ("the header's" if (header_scale < 0) != floats else "POINT:SCALE's") + " sign"
     return (f"The data section ({available} bytes for the header's {frames} frames of "
