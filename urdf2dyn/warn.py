@@ -67,9 +67,11 @@ def report(message: str, strict: bool = False, error: type[Exception] = ValueErr
 
 
 # Who hears a note (note()): the command line prints each; a library caller reads the notes
-# where the function keeps them (C3D.meta["notes"]) instead. One list for every thread.
+# where the function keeps them (C3D.meta["notes"]) instead. One list for every thread, and
+# each thread's own: a trial run in a thread beside others hears its notes only.
 _note_listeners: list = []
 _note_lock = threading.Lock()
+_this_thread = threading.local()        # .listeners: [(listener, alone)], this thread's own
 
 
 def note(message: str) -> None:
@@ -77,28 +79,37 @@ def note(message: str) -> None:
     was found wrong: not a warning (a warning says the result may be wrong, and strict
     refuses it), so nothing is shown unless someone listens. The function that notes keeps
     the note for its own callers too (C3D.meta["notes"])."""
+    own = list(getattr(_this_thread, "listeners", ()))
     with _note_lock:
-        listeners = list(_note_listeners)
-    for listener in listeners:
+        shared = [] if any(alone for _, alone in own) else list(_note_listeners)
+    for listener in shared + [listener for listener, _ in own]:
         listener(message)
 
 
 @contextlib.contextmanager
-def hearing_notes(listener, alone=False):
-    """Within the block, listener(message) is called for each :func:`note`; alone: by it
-    only, the other listeners set aside meanwhile (a worker process forked from a listening
-    one inherits copies of its listeners, which would print into a stream nobody reads)."""
+def hearing_notes(listener, alone=False, this_thread=False):
+    """Within the block, listener(message) is called for each :func:`note`, whichever thread
+    says it; this_thread: for the notes said in this thread only (a trial's own, when trials
+    run in threads side by side, as on a Dask worker); alone (this thread's notes too): by
+    it only, the other listeners not told this thread's notes meanwhile (a worker process
+    forked from a listening one inherits copies of its listeners, which would print into a
+    stream nobody reads), while other threads' notes are told as before."""
+    if alone or this_thread:
+        own = _this_thread.__dict__.setdefault("listeners", [])
+        entry = (listener, alone)
+        own.append(entry)
+        try:
+            yield
+        finally:
+            own.remove(entry)
+        return
     with _note_lock:
-        aside = _note_listeners[:] if alone else []
-        if alone:
-            _note_listeners.clear()
         _note_listeners.append(listener)
     try:
         yield
     finally:
         with _note_lock:
             _note_listeners.remove(listener)
-            _note_listeners.extend(aside)
 
 
 def _ours(module):

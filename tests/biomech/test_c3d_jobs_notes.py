@@ -91,3 +91,57 @@ def test_a_dask_worker_in_this_process_tells_each_note_once(trials):
     assert len(heard) == 2 and all(NOTE in h and p in h for h, p in zip(heard, trials))
     assert [r.notes for r in results] == [[h] for h in heard]
     assert threading.main_thread() not in threads
+
+
+@pytest.mark.parametrize("alone", [False, True])
+def test_trials_in_threads_side_by_side_each_hear_their_own_notes(alone):
+    """Two trials in two threads of one process (a Dask worker has a thread per core), in
+    step: both start listening, each says its note, the first stops first. Each hears its
+    own note only; set aside (alone, a worker process away from the caller), the caller's
+    listener hears neither, and stopping in either order is no error (it was: the second
+    thread set aside the first's listener, whose removal then failed)."""
+    from urdf2dyn.warn import note
+    shared, own, errors = [], {}, []
+    started, said = threading.Barrier(2), threading.Barrier(2)
+
+    def trial(name, stop_after):
+        heard = own.setdefault(name, [])
+        try:
+            with hearing_notes(heard.append, alone=alone, this_thread=True):
+                started.wait()
+                note(name)
+                said.wait()
+                stop_after.wait()
+        except Exception as e:     # noqa: BLE001 (the failure is what the test shows)
+            errors.append(e)
+
+    first_done = threading.Event()
+    first_done.set()
+    second_waits = threading.Event()
+    with hearing_notes(shared.append):
+        a = threading.Thread(target=trial, args=("a", first_done))
+        b = threading.Thread(target=trial, args=("b", second_waits))
+        a.start(), b.start()
+        a.join()
+        second_waits.set()
+        b.join()
+    assert errors == []
+    assert own == {"a": ["a"], "b": ["b"]}
+    assert sorted(shared) == ([] if alone else ["a", "b"])
+
+
+def test_a_dask_worker_process_with_two_threads_keeps_each_trial_its_notes(trials):
+    """A Dask worker process running two trials at once (dask worker's default: a thread per
+    core): each trial's result holds its own note, told to the caller once; it failed with
+    ValueError (list.remove) from the notes' listeners."""
+    distributed = pytest.importorskip("distributed")
+    heard = []
+    with distributed.Client(processes=True, n_workers=1, threads_per_worker=2,
+                            dashboard_address=None) as client, \
+            warnings.catch_warnings(), hearing_notes(heard.append):
+        warnings.simplefilter("ignore")
+        results = run_trials(OSIM, [(p, None) for p in trials * 2], scheduler=client,
+                             rotation="x:-90", time_range=(0.6, 0.65))
+    assert [len(r.notes) for r in results] == [1] * 4
+    assert all(NOTE in r.notes[0] and p in r.notes[0] for r, p in zip(results, trials * 2))
+    assert heard == [r.notes[0] for r in results]

@@ -393,7 +393,7 @@ def _run_one(job, model, settings, caller=None):
     path, grf = job
     away = caller is not None and os.getpid() != caller
     heard = []
-    with warnings.catch_warnings(), hearing_notes(heard.append, alone=away):
+    with warnings.catch_warnings(), hearing_notes(heard.append, alone=away, this_thread=True):
         warnings.simplefilter("ignore", Urdf2dynWarning)
         result = inverse_dynamics_trial(model, path, grf, settings=settings)
     result.notes = heard
