@@ -852,3 +852,23 @@ def test_exported_coordinates_are_clamped_where_the_urdf_limits_bind_ik(osim, tm
     hinge, bent = coords.get("hinge"), coords.get("bent")
     assert (hinge.getRangeMin(), hinge.getRangeMax(), hinge.getDefaultValue()) == (-1.0, 1.2, 0)
     assert bent.getDefaultValue() == -0.1
+
+
+def test_exported_coordinates_are_clamped_to_the_ranges_ik_clamps_them_to(osim, tmp_path):
+    """model.clamped_ranges assigned (narrower than the URDF's limit, and on a continuous
+    joint): urdf2dyn's IK binds those stops, and OpenSim reads the exported coordinates
+    clamped to the same ones (the URDF's limits were written instead, and the continuous
+    joint left free), each default value the stop nearest 0."""
+    from urdf2dyn.biomech.opensim_model import export_osim
+    links = [_link(n, 1.0) for n in ("base", "a", "b")]
+    joints = [_limited_joint("hinge", "base", "a", "revolute", -1.0, 1.2),
+              _limited_joint("wheel", "a", "b", "continuous", 0, 0)]
+    model = urdf2dyn.load("\n".join(['<robot name="r">', *links, *joints, "</robot>"]))
+    model.clamped_ranges = {"hinge": (0.2, 0.5), "wheel": (-2.0, 1.5)}
+    export_osim(model, tmp_path / "r.osim")
+    om = osim.Model(str(tmp_path / "r.osim"))
+    om.initSystem()
+    coords = om.getCoordinateSet()
+    read = {name: (c.getRangeMin(), c.getRangeMax(), c.getDefaultValue(), c.getDefaultClamped())
+            for name, c in ((n, coords.get(n)) for n in ("hinge", "wheel"))}
+    assert read == {"hinge": (0.2, 0.5, 0.2, True), "wheel": (-2.0, 1.5, 0.0, True)}

@@ -95,9 +95,10 @@ def to_opensim(model, name=None, gravity=None):
     the joint, so OpenSim's coordinates are urdf2dyn's q_names), fixed joints WeldJoints. The
     root link is welded to OpenSim's ground, or is the ground when it is called ``ground`` (as
     in the bundled human, whose 6-DoF root is 3 prismatic + 3 revolute joints). Joint limits
-    become coordinate ranges, clamped where they bind urdf2dyn's inverse kinematics
-    (model.clamped_ranges; not a zero or whole-turn range), with the default value the stop
-    nearest 0 where 0 lies outside. Gravity is model.gravity.
+    become coordinate ranges; the coordinates urdf2dyn's inverse kinematics clamps
+    (model.clamped_ranges: the limits but a zero or whole-turn range, or the ranges assigned)
+    are clamped to those ranges, with the default value the stop nearest 0 where 0 lies
+    outside. Gravity is model.gravity.
 
     A name OpenSim does not allow (with ``\\ / * +`` or white space, or ``.`` / ``..``) is
     written with ``_`` in place of each such character, kept unique in its set, and one
@@ -182,18 +183,21 @@ def to_opensim(model, name=None, gravity=None):
         axis /= np.linalg.norm(axis)
         om.addJoint(osim.CustomJoint(*args, _one_axis(osim, coord, axis,
                                                       rotation=jtype != "prismatic")))
-        if limits.get(jname) is not None and jtype != "continuous":
-            c = om.updCoordinateSet().get(coord)
+        c = om.updCoordinateSet().get(coord)
+        stops = model.clamped_ranges.get(jname)
+        if stops is not None:
+            # clamped at the stops urdf2dyn's IK binds (the URDF limits unless the user
+            # assigned others), so that OpenSim's IK binds the same ones; OpenSim refuses a
+            # clamped default outside the range, where q = 0 is for many robots (arm7's
+            # joint4, [-176, -4] deg): the default is the nearest stop
+            c.setRangeMin(float(stops[0]))
+            c.setRangeMax(float(stops[1]))
+            c.setDefaultValue(float(np.clip(0.0, *stops)))
+            c.setDefaultClamped(True)
+        elif limits.get(jname) is not None and jtype != "continuous":
             c.setRangeMin(limits[jname][0])
             c.setRangeMax(limits[jname][1])
-            if jname in model.clamped_ranges:
-                # clamped where the limits bind urdf2dyn's IK, so that OpenSim's IK binds them
-                # too; OpenSim refuses a clamped default outside the range, where q = 0 is for
-                # many robots (arm7's joint4, [-176, -4] deg): the default is the nearest stop
-                c.setDefaultValue(float(np.clip(0.0, *limits[jname][:2])))
-                c.setDefaultClamped(True)
-            else:
-                c.setDefaultClamped(False)
+            c.setDefaultClamped(False)
     om.finalizeConnections()
     om.initSystem()
     return om
