@@ -666,11 +666,20 @@ static int read_joint(reader *rd, const u2d_urdf *u, const name_entry *links, u2
      * them and says so, Pinocchio keeps them as position bounds), and urdf2dyn's IK ignores
      * them: say so, rather than leave free a joint its author may have meant held */
     if (lim && (J->type == U2D_JOINT_REVOLUTE || J->type == U2D_JOINT_PRISMATIC) &&
-        J->lower == J->upper)
-        note(rd, lim, "<limit lower=\"%g\" upper=\"%g\">: equal bounds allow no motion: "
-             "read as no limit (inverse kinematics leaves the joint free; MuJoCo ignores it "
-             "too, Pinocchio keeps it as the joint's bounds). Give the joint's range, or make "
-             "the joint fixed if it should not move", J->lower, J->upper);
+        J->lower == J->upper) {
+        /* the element as written: a <limit> that leaves both out has them 0 by default */
+        char bounds[96];
+        if (!u2d_xml_attr(lim, "lower") && !u2d_xml_attr(lim, "upper"))
+            snprintf(bounds, sizeof bounds, "<limit> without lower and upper (both 0, the URDF "
+                     "default)");
+        else
+            snprintf(bounds, sizeof bounds, "<limit lower=\"%g\" upper=\"%g\">", J->lower,
+                     J->upper);
+        note(rd, lim, "%s: equal bounds allow no motion: read as no limit (inverse kinematics "
+             "leaves the joint free; MuJoCo ignores it too, Pinocchio keeps it as the joint's "
+             "bounds). Give the joint's range, or make the joint fixed if it should not move",
+             bounds);
+    }
 
     u2d_xml *dyn = u2d_xml_child(node, "dynamics");
     J->damping = J->friction = 0.0;
