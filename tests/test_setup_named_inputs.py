@@ -108,6 +108,29 @@ def test_id_setup_output_onto_its_tool_level_loads_kinematics_file_is_refused(la
     assert digest(lab / "kinematics.mot") == before
 
 
+def test_id_setup_tool_level_loads_kinematics_windows_path_is_kept_off_but_not_said(lab):
+    """The tool-level file as an OpenSim 2 setup written on Windows names it (an absolute
+    C:\\ path): nothing reads it, so no warning says the file of that name beside the setup
+    is read instead, and strict reads the setup (the warning refused it); the file of that
+    name beside the setup is still kept off the outputs."""
+    shutil.copy(lab / "coords.mot", lab / "kinematics.mot")
+    text = (lab / "id.xml").read_text().replace("<coordinates_file>", (
+        "<external_loads_model_kinematics_file>C:\\Users\\lab\\kinematics.mot"
+        "</external_loads_model_kinematics_file><coordinates_file>"))
+    (lab / "id.xml").write_text(text)
+    import warnings
+    from urdf2dyn.biomech.formats import read_id_setup
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        setup = read_id_setup(lab / "id.xml", strict=True)
+    assert setup.loads_kinematics_file == os.fspath(lab / "kinematics.mot")
+    before = digest(lab / "kinematics.mot")
+    status, err = run(["torques", "--setup", "id.xml", "-o", "kinematics.mot"])
+    assert status == 2 and "Windows path" not in err and (
+        "--output kinematics.mot: that is the ExternalLoads model kinematics file") in err, err
+    assert digest(lab / "kinematics.mot") == before
+
+
 def test_id_setup_excluding_all_forces_still_names_the_loads_data(lab):
     """<forces_to_exclude> All: urdf2dyn leaves the loads out unread, as OpenSim leaves them
     out of the dynamics; the ExternalLoads data file is still the user's file the setup
@@ -278,6 +301,21 @@ def test_rra_adjusted_model_onto_its_tool_level_loads_kinematics_file_is_refused
     assert status == 2 and (f"{setup}: <output_model_file> {d / 'kin.mot'}: that is the "
                             "ExternalLoads model kinematics file") in err, err
     assert digest(d / "kin.mot") == before
+
+
+def test_rra_setup_tool_level_loads_kinematics_windows_path_is_not_said(tmp_path):
+    """The RRA setup's tool-level model kinematics file named by a Windows path: read by
+    nothing (OpenSim 4.6 moves it into the ExternalLoads file, which no longer reads it), so
+    strict reads the setup without the warning that the file beside it is read instead."""
+    import warnings
+    from urdf2dyn.biomech.formats.rra_setup import read_rra_setup
+    setup = _rra_setup_of_opensim2(_rra_lab(tmp_path))
+    setup.write_text(setup.read_text().replace(" kin.mot </external_loads_model",
+                                               "C:\\lab\\kin.mot</external_loads_model"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        su = read_rra_setup(setup, strict=True)
+    assert su.loads_kinematics_file == os.fspath(setup.parent / "kin.mot")
 
 
 def _scale_lab(tmp_path):

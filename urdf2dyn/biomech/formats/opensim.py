@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import re
-import warnings
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
@@ -1104,12 +1103,12 @@ def external_loads_inputs(path, loads=None, strict=False):
             return []
         datafile, kinematics = (_text(root, tag) for tag in
                                 ("datafile", "external_loads_model_kinematics_file"))
-    with warnings.catch_warnings():     # a Windows path is said when the file is read
-        warnings.simplefilter("ignore")
-        named = [("ExternalLoads data", datafile and setup_path(datafile, path, "datafile")),
-                 ("ExternalLoads model kinematics",
-                  kinematics and setup_path(kinematics, path,
-                                            "external_loads_model_kinematics_file"))]
+    # not read here: a Windows path is said when the file is read
+    named = [("ExternalLoads data", datafile and setup_path(datafile, path, "datafile",
+                                                            read=False)),
+             ("ExternalLoads model kinematics",
+              kinematics and setup_path(kinematics, path, "external_loads_model_kinematics_file",
+                                        read=False))]
     return [(what, p) for what, p in named if p]
 
 

@@ -188,10 +188,11 @@ def read_id_setup(path, strict=False, need_model=True):
 
 def _tool_level_loads_kinematics(tool, path, strict):
     """The file an OpenSim 2 setup names in its tool-level (not ExternalLoads')
-    ``<external_loads_model_kinematics_file>``, beside the setup file; None when empty."""
+    ``<external_loads_model_kinematics_file>``, beside the setup file; None when empty.
+    Nothing reads it, so a Windows path is no warning (nor, under strict, a refusal)."""
     text = _text(tool, "external_loads_model_kinematics_file")
     return None if text is None else setup_path(
-        text, path, "external_loads_model_kinematics_file", strict, SetupError)
+        text, path, "external_loads_model_kinematics_file", strict, SetupError, read=False)
 
 
 # ----------------------------------------------------------------------------- column order

@@ -178,11 +178,11 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
     tool = read_tool(where, "RRATool", RRASetupError, "residual reduction (RRA) setup")
     base = os.path.dirname(os.path.abspath(where))
 
-    def resolve(tag, text=None, must_exist=True):
+    def resolve(tag, text=None, must_exist=True, read=True):
         text = _text(tool, tag) if text is None else text
         if text is None:
             return None
-        p = setup_path(text, where, tag, strict=strict, error=RRASetupError)
+        p = setup_path(text, where, tag, strict=strict, error=RRASetupError, read=read)
         if must_exist and check_files and not os.path.exists(p):
             raise RRASetupError(f"{where}: <{tag}> {text} does not exist: {p} (OpenSim reads "
                                 "it relative to the setup file's folder)")
@@ -225,7 +225,8 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
         raise RRASetupError(f"{where}: <final_time> {s.final_time:g} is not after "
                             f"<initial_time> {s.initial_time:g}")
     s.external_loads_file = resolve("external_loads_file")
-    s.loads_kinematics_file = resolve("external_loads_model_kinematics_file", must_exist=False)
+    s.loads_kinematics_file = resolve("external_loads_model_kinematics_file", must_exist=False,
+                                      read=False)   # read by no one: kept off the outputs
     s.desired_kinematics_file = resolve("desired_kinematics_file")
     s.desired_points_file = resolve("desired_points_file")
     if s.desired_kinematics_file is None:

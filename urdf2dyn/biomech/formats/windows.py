@@ -152,20 +152,24 @@ def _parse(data: bytes | str) -> ET.Element:
 
 
 def setup_path(text: str, setup_file: str, element: str, strict: bool = False,
-               error: type[Exception] = ValueError, folder: str | None = None) -> str:
+               error: type[Exception] = ValueError, folder: str | None = None,
+               read: bool = True) -> str:
     """The file a setup file names, as a path on this system.
 
     Relative paths are relative to ``folder`` (default: the setup file's folder), with ``\\``
     or ``/`` between folders. An absolute Windows path (drive letter or ``\\\\server``) read on another system
     cannot be opened as written: its file name in the setup file's folder is used instead, with
-    a warning naming both (an error with ``strict``)."""
+    a warning naming both (an error with ``strict``); read: False for a file the setup names
+    that this reading does not read (only kept off the outputs), resolved without the
+    warning, which would say a file is read in its place."""
     name = text.strip()
     base = folder if folder is not None else os.path.dirname(os.path.abspath(setup_file))
     if os.name == "nt" or os.path.isabs(name):
         return os.path.normpath(os.path.join(base, name))
     if _DRIVE.match(name):
         local = os.path.join(base, ntpath.basename(name))
-        report(f"{setup_file}: <{element}> {name} is a Windows path; reading {local} (the file "
-               "of that name beside the setup file) instead", strict=strict, error=error)
+        if read:
+            report(f"{setup_file}: <{element}> {name} is a Windows path; reading {local} (the "
+                   "file of that name beside the setup file) instead", strict=strict, error=error)
         return local
     return os.path.normpath(os.path.join(base, *re.split(r"[\\/]+", name)))
