@@ -303,19 +303,27 @@ def test_rra_adjusted_model_onto_its_tool_level_loads_kinematics_file_is_refused
     assert digest(d / "kin.mot") == before
 
 
-def test_rra_setup_tool_level_loads_kinematics_windows_path_is_not_said(tmp_path):
-    """The RRA setup's tool-level model kinematics file named by a Windows path: read by
-    nothing (OpenSim 4.6 moves it into the ExternalLoads file, which no longer reads it), so
-    strict reads the setup without the warning that the file beside it is read instead."""
+def test_rra_setup_unread_files_named_by_windows_paths_are_not_said(tmp_path):
+    """The RRA setup's tool-level model kinematics file and its AnalysisSet and
+    ControllerSet files named by Windows paths: urdf2dyn reads none of them (OpenSim 4.6
+    moves the first into the ExternalLoads file, which no longer reads it; the sets' objects
+    are said not to run when it runs), so strict reads the setup without the warning that
+    the file of that name beside it is read instead; each is still named, beside it."""
     import warnings
     from urdf2dyn.biomech.formats.rra_setup import read_rra_setup
-    setup = _rra_setup_of_opensim2(_rra_lab(tmp_path))
-    setup.write_text(setup.read_text().replace(" kin.mot </external_loads_model",
-                                               "C:\\lab\\kin.mot</external_loads_model"))
+    d = _rra_lab(tmp_path)
+    _rra_sets(d, in_files=True)
+    setup = _rra_setup_of_opensim2(d)
+    text = setup.read_text().replace(" kin.mot </external_loads_model",
+                                     "C:\\lab\\kin.mot</external_loads_model")
+    for tag in SET_OBJECTS:
+        text = text.replace(f'file="{tag}.xml"', f'file="C:\\lab\\{tag}.xml"')
+    setup.write_text(text)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         su = read_rra_setup(setup, strict=True)
-    assert su.loads_kinematics_file == os.fspath(setup.parent / "kin.mot")
+    assert su.loads_kinematics_file == os.fspath(d / "kin.mot")
+    assert su.set_files == {tag: os.fspath(d / f"{tag}.xml") for tag in SET_OBJECTS}
 
 
 def _scale_lab(tmp_path):

@@ -274,7 +274,7 @@ def _set_files(tool, where, strict):
         text = elem.get("file", "").strip() if elem is not None else ""
         if text:
             named[tag] = setup_path(text, where, f"{tag} file=", strict=strict,
-                                    error=RRASetupError)
+                                    error=RRASetupError, read=False)    # unread: kept off
     return named
 
 
