@@ -162,7 +162,7 @@ def test_filter_above_nyquist_in_the_flags_words(trial, capsys):
     motion, _ = trial
     status, _, err = run(["torques", HUMAN, str(motion), "--filter", "150"], capsys)
     assert status == 1
-    assert "error: --filter 150: expected 0 < cutoff < Nyquist = 100 Hz" in err
+    assert f"error: {motion}: --filter 150: expected 0 < cutoff < Nyquist = 100 Hz" in err
     assert "cutoff_hz" not in err
 
 

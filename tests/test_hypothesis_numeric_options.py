@@ -113,12 +113,15 @@ def test_numeric_options_at_their_edges_never_trace_back(case, tmp_path_factory,
     ("convert", "--threshold", ["-5"], 2, "argument --threshold: -5: a force in N, >= 0"),
     ("convert", "--threshold", ["nan"], 2, "argument --threshold: nan: a force in N, >= 0"),
     ("animate", "--filter", ["nan"], 2, "argument --filter: nan: a cut-off frequency in Hz"),
-    ("animate", "--filter", ["1e20"], 1, "error: --filter 1e+20: expected 0 < cutoff < Nyquist"),
+    ("animate", "--filter", ["1e20"], 1, "error: {case}/trial.csv: --filter 1e+20: expected "
+                                         "0 < cutoff < Nyquist"),
     # scipy's filtfilt pads 3 * (2 * order + 1) samples each end: 9, more than the trial's 8
-    ("torques", "--filter", ["2"], 1, "error: --filter 2: the Butterworth filter (order 2, "
-                                      "run both ways) needs more than 9 samples, got 8"),
-    ("animate", "--filter", ["1e-300"], 1, "error: --filter 1e-300: 1e-300 Hz is too low to "
-                                            "filter data sampled at 100 Hz"),
+    # named with the trial's file: which of many trials is too short
+    ("torques", "--filter", ["2"], 1, "error: {case}/trial.csv: --filter 2: the Butterworth "
+                                      "filter (order 2, run both ways) needs more than 9 "
+                                      "samples, got 8"),
+    ("animate", "--filter", ["1e-300"], 1, "error: {case}/trial.csv: --filter 1e-300: 1e-300 "
+                                            "Hz is too low to filter data sampled at 100 Hz"),
     ("human", "--mass", ["1e-300"], 2, "argument --mass: 1e-300: a body mass in kg, 0.2 to 1000"),
     ("animate", "--time-range", ["nan", "1"], 2, "argument --time-range: nan: a finite time"),
     ("torques", "--time-range", ["1", "0"], 2,

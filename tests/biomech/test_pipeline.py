@@ -204,3 +204,23 @@ def test_external_loads_and_grf_are_exclusive(model):
     with pytest.raises(ValueError, match="not both"):
         urdf2dyn.inverse_dynamics_trial(model, MOTION, GRF, external_loads="setup.xml")
     assert main(["torques", HUMAN, MOTION, "--grf", GRF, "--external-loads", "x.xml"]) == 2
+
+
+def test_a_trial_too_short_for_its_filter_is_refused_naming_the_file_and_filter_hz(tmp_path):
+    """Eight samples: SciPy's filtfilt pads 3 * max(len(a), len(b)) = 9 of a 2nd-order
+    Butterworth each end and refuses fewer (its own ValueError, checked here). The trial's
+    refusal names its file and the filter_hz it was given (it said lowpass's cutoff_hz,
+    which the caller never passed, and no file: which of a batch's trials?)."""
+    from scipy.signal import butter, filtfilt
+    from urdf2dyn.biomech.pipeline import inverse_dynamics_trial
+    from urdf2dyn.bundled import data_path
+    t = np.arange(8) * 0.01
+    b, a = butter(2, 6 / 50)
+    with pytest.raises(ValueError, match="padlen"):
+        filtfilt(b, a, np.sin(t), padlen=3 * max(len(a), len(b)))
+    path = tmp_path / "short.csv"
+    path.write_text("time,joint1,joint2\n" + "".join(f"{x:.2f},{0.1 * x:.4f},0\n" for x in t))
+    with pytest.raises(ValueError) as e:
+        inverse_dynamics_trial(urdf2dyn.load(data_path("robot2r.urdf")), path, filter_hz=6)
+    assert str(e.value).startswith(f"{path}: filter_hz 6: the Butterworth filter (order 2, "
+                                   "run both ways) needs more than 9 samples, got 8"), e.value
