@@ -129,6 +129,18 @@ KEYFRAMES = {
     "act of a dcmotor with two states, two numbers": (
         doc(WORLD, actuators('<dcmotor joint="j" motorconst="1" resistance="1" inductance="1" '
                              'thermal="1 1 1 1 1 1"/>'), keys('act="1 2"')), None),
+    # a <dcmotor>'s controller keeps a state for a ki above 0 and one for a slewmax above 0
+    "act of a dcmotor with an integral controller": (
+        doc(WORLD, actuators('<dcmotor joint="j" motorconst="1" resistance="1" input="pos" '
+                             'controller="1 1 0 0 0 0"/>'), keys('act="1"')), None),
+    "act of a dcmotor with an integral and slew-limited controller": (
+        doc(WORLD, actuators('<dcmotor joint="j" motorconst="1" resistance="1" input="pos" '
+                             'controller="1 1 0 2 0 0"/>'), keys('act="1 2 3"')),
+        ["act", "model has 2"]),
+    "act of a dcmotor whose class's controller is slew-limited": (
+        doc('<default><dcmotor motorconst="1" resistance="1" input="pos" '
+            'controller="1 0 0 2 0 0"/></default>', WORLD,
+            actuators('<dcmotor joint="j" inductance="1"/>'), keys('act="1 2"')), None),
     "act of a general under a dcmotor default": (
         doc('<default><dcmotor motorconst="1" resistance="1" lugre="1 0 0 0"/></default>',
             WORLD, actuators('<general joint="j"/>'), keys('act="1 2"')),

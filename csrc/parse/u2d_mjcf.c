@@ -2499,7 +2499,7 @@ typedef struct {
     /* A <pid>'s and a <dcmotor>'s own attributes, which MuJoCo's reader inherits along
      * the class chain from the <pid> or <dcmotor> defaults alone, whatever else the
      * classes write between them (checked against MuJoCo 4.0.0) */
-    const char *ki, *slewmax, *inductance, *thermal, *lugre;
+    const char *ki, *slewmax, *inductance, *thermal, *lugre, *controller;
 } actuator_dynamics;
 
 /* Whether the first number of attribute text v (NULL: not written) is nonzero; a NaN is. */
@@ -2514,17 +2514,26 @@ static int first_positive(const char *v)
     return v && strtod(v, NULL) > 0;
 }
 
+/* Whether the n-th (from 0) number of attribute text v is above 0 (a NaN, or a number
+ * not written, is not). */
+static int nth_positive(const char *v, int n)
+{
+    double x = 0;
+    for (int k = 0; v && k <= n; k++)
+        if (u2d_scan_number(&v, &x) != 1) return 0;
+    return v && x > 0;
+}
+
 /* The activation states a <dcmotor> with a's inherited settings keeps (MuJoCo 4.0.0's
  * dynprm): one for an electrical time constant (inductance="L te": a te, or an L, above
- * 0), one for a thermal capacitance (thermal's first number) above 0, one for a LuGre
- * bristle stiffness (lugre's first number) above 0. */
+ * 0), one each for its controller's slewmax (its fourth number) and ki (its second)
+ * above 0, one for a thermal capacitance (thermal's first number) above 0, one for a
+ * LuGre bristle stiffness (lugre's first number) above 0. */
 static int dcmotor_states(const actuator_dynamics *a)
 {
-    const char *p = a->inductance;
-    double te = 0, x;
-    if (p && u2d_scan_number(&p, &x) == 1 && u2d_scan_number(&p, &te) != 1) te = 0;
-    return (te > 0 || first_positive(a->inductance)) + first_positive(a->thermal) +
-           first_positive(a->lugre);
+    return (nth_positive(a->inductance, 1) || first_positive(a->inductance)) +
+           nth_positive(a->controller, 1) + nth_positive(a->controller, 3) +
+           first_positive(a->thermal) + first_positive(a->lugre);
 }
 
 /* A <pid> or <dcmotor> shortcut d: its own attributes over those it inherits, then its
@@ -2533,11 +2542,11 @@ static int dcmotor_states(const actuator_dynamics *a)
 static void apply_inherited_shortcut(u2d_xml *d, actuator_dynamics *a)
 {
     const char *const PID[] = {"ki", "slewmax"};
-    const char *const DC[] = {"inductance", "thermal", "lugre"};
+    const char *const DC[] = {"inductance", "thermal", "lugre", "controller"};
     const char **pid[] = {&a->ki, &a->slewmax};
-    const char **dc[] = {&a->inductance, &a->thermal, &a->lugre};
+    const char **dc[] = {&a->inductance, &a->thermal, &a->lugre, &a->controller};
     int is_pid = strcmp(u2d_xml_name(d), "pid") == 0;
-    for (int k = 0; k < (is_pid ? 2 : 3); k++) {
+    for (int k = 0; k < (is_pid ? 2 : 4); k++) {
         const char *v = u2d_xml_attr(d, is_pid ? PID[k] : DC[k]);
         if (v) *(is_pid ? pid[k] : dc[k]) = v;
     }
@@ -2594,7 +2603,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
  * attributes. 0, or -1 (message) when out of memory. */
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
-    *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL};
+    *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL, NULL};
     if (cls >= 0) {
         int n;
         u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
