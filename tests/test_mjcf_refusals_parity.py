@@ -141,6 +141,11 @@ KEYFRAMES = {
         doc('<default><dcmotor motorconst="1" resistance="1" input="pos" '
             'controller="1 0 0 2 0 0"/></default>', WORLD,
             actuators('<dcmotor joint="j" inductance="1"/>'), keys('act="1 2"')), None),
+    # a <general> writing a class's dcmotor gains rewrites what a later <dcmotor> inherits
+    "act of a dcmotor whose class's <general> gave it a time constant": (
+        doc('<default><dcmotor motorconst="1" resistance="1"/><default class="c">'
+            '<general dynprm="0.5"/></default></default>', WORLD,
+            actuators('<dcmotor joint="j" class="c"/>'), keys('act="1"')), None),
     "act of a general under a dcmotor default": (
         doc('<default><dcmotor motorconst="1" resistance="1" lugre="1 0 0 0"/></default>',
             WORLD, actuators('<general joint="j"/>'), keys('act="1 2"')),
@@ -819,6 +824,14 @@ DCMOTOR_CONSTANTS = {   # the case: its defaults, its <dcmotor> attributes, MuJo
     "unused child default inheriting both": (
         '<dcmotor motorconst="1" resistance="1"/><default class="c"><dcmotor inductance="1"/>'
         "</default>", None, None, None),
+    # MuJoCo's <dcmotor> inherits its constants from the gains a <general> of gaintype
+    # dcmotor wrote, and not from fixed gains
+    "both from the class's <general> of dcmotor gains": (
+        '<general gaintype="dcmotor" gainprm="1 1"/>', "", None, None),
+    "resistance from the class's <general> of dcmotor gains": (
+        '<general gaintype="dcmotor" gainprm="0 1"/>', 'resistance="2"', None, None),
+    "nothing from the class's <general> of fixed gains": (
+        '<general gainprm="1 1"/>', "", _NO_K, ["motorconst="]),
     "unused child default inheriting motorconst alone": (
         '<dcmotor motorconst="1"/><default class="c"><dcmotor inductance="1"/></default>',
         None, _NO_R, ["resistance="]),

@@ -438,38 +438,7 @@ static int dkeyword(mjcf *rd, u2d_xml *node, int kind, int cls, const char *name
                 "value", u2d_xml_name(node), name, s);
 }
 
-/* A <dcmotor> e (an actuator, or a default, used or not), its class cls (-1: none), has
- * the motor constant and resistance MuJoCo 4.0.0's reader requires, written or inherited
- * from its class's <dcmotor>: motorconst= with no negative number and one above 0, and
- * resistance= above 0, unless nominal= (or, for the resistance, saturation=) is there to
- * derive them from, which is left to MuJoCo. 0 or -1 (message). */
-static int check_dcmotor_constants(mjcf *rd, u2d_xml *e, int cls, const char *label)
-{
-    if (strcmp(u2d_xml_name(e), "dcmotor") != 0) return 0;
-    const char *k = dattr(rd, e, K_ACTUATOR, cls, "motorconst");
-    const char *r = dattr(rd, e, K_ACTUATOR, cls, "resistance");
-    const char *nominal = dattr(rd, e, K_ACTUATOR, cls, "nominal");
-    const char *saturation = dattr(rd, e, K_ACTUATOR, cls, "saturation");
-    if (rd->err[0]) return -1;
-    int positive = 0;
-    double x;
-    for (const char *p = k; p && u2d_scan_number(&p, &x) == 1;) {
-        if (x < 0)
-            return fail(rd, e, "%s: motorconst=\"%.60s\" holds a negative number (MuJoCo "
-                        "refuses it: \"DC motor: motor constants must be non-negative\"): "
-                        "give the torque and back-EMF constants, 0 or more", label, k);
-        positive |= x > 0;
-    }
-    if (!positive && !nominal)
-        return fail(rd, e, "%s: no motor constant above 0 (MuJoCo refuses it: \"DC motor: "
-                    "motor constant K must be positive\"): give motorconst=, or nominal= "
-                    "to derive it from, here or in its class's <dcmotor>", label);
-    if (!(r && strtod(r, NULL) > 0) && !nominal && !saturation)
-        return fail(rd, e, "%s: no resistance above 0 (MuJoCo refuses it: \"DC motor: "
-                    "resistance R must be positive\"): give resistance=, here or in its "
-                    "class's <dcmotor>", label);
-    return 0;
-}
+static int check_dcmotor_constants(mjcf *rd, u2d_xml *e, int cls, const char *label);
 
 /* A range and its limited= flag as MuJoCo's compiler checks them (a joint's range and
  * actuatorfrcrange, an actuator's ctrlrange, forcerange and actrange, a tendon's range...):
@@ -2500,6 +2469,11 @@ typedef struct {
      * the class chain from the <pid> or <dcmotor> defaults alone, whatever else the
      * classes write between them (checked against MuJoCo 4.0.0) */
     const char *ki, *slewmax, *inductance, *thermal, *lugre, *controller;
+    int dcmotor_gains;          /* whether the gaintype is dcmotor                    */
+    int dcmotor_rewritten;      /* whether a <general> wrote a gaintype, gainprm or
+                                   dynprm while it was: MuJoCo 4.0.0 then gives a later
+                                   <dcmotor> the constants and states these hold, not
+                                   tracked here                                       */
 } actuator_dynamics;
 
 /* Whether the first number of attribute text v (NULL: not written) is nonzero; a NaN is. */
@@ -2555,7 +2529,7 @@ static void apply_inherited_shortcut(u2d_xml *d, actuator_dynamics *a)
         return;
     }
     a->dyntype = "dcmotor";
-    a->shortcut_actdim = a->dcmotor_states = dcmotor_states(a);
+    a->shortcut_actdim = a->dcmotor_states = a->dcmotor_rewritten ? -1 : dcmotor_states(a);
 }
 
 /* The dynamics after actuator element d (in a <default>, or the actuator itself). */
@@ -2565,6 +2539,11 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
     if (is_one_of(d, "general|plugin")) {
         const char *dyn = u2d_xml_attr(d, "dyntype"), *actdim = u2d_xml_attr(d, "actdim");
         const char *dynprm = u2d_xml_attr(d, "dynprm");
+        const char *gaintype = u2d_xml_attr(d, "gaintype");
+        if (gaintype) a->dcmotor_gains = strcmp(gaintype, "dcmotor") == 0;
+        /* the DC motor's constants and states are in gainprm and dynprm */
+        a->dcmotor_rewritten |= a->dcmotor_gains && (gaintype || u2d_xml_attr(d, "gainprm") ||
+                                                     u2d_xml_attr(d, "dynprm"));
         if (dyn) a->dyntype = dyn;
         /* a blank actdim= is not given to MuJoCo's reader: what came before stands */
         if (actdim && actdim[strspn(actdim, " \t\n\r\v\f")]) {
@@ -2579,6 +2558,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
     }
     a->actdim = NULL;
     a->shortcut_actdim = -1;
+    a->dcmotor_gains = strcmp(el, "dcmotor") == 0;
     if (is_one_of(d, "pid|dcmotor")) {
         apply_inherited_shortcut(d, a);
         return;
@@ -2603,7 +2583,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
  * attributes. 0, or -1 (message) when out of memory. */
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
-    *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL, NULL};
+    *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0};
     if (cls >= 0) {
         int n;
         u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
@@ -2612,6 +2592,43 @@ static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
         free(d);
     }
     apply_dynamics(e, a);
+    return 0;
+}
+
+/* A <dcmotor> e (an actuator, or a default, used or not), its class cls (-1: none), has
+ * the motor constant and resistance MuJoCo 4.0.0's reader requires, written or inherited
+ * from its class's <dcmotor>: motorconst= with no negative number and one above 0, and
+ * resistance= above 0, unless nominal= (or, for the resistance, saturation=) is there to
+ * derive them from, which is left to MuJoCo, as are constants a class's <general> wrote
+ * (actuator_dynamics). 0 or -1 (message). */
+static int check_dcmotor_constants(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    if (strcmp(u2d_xml_name(e), "dcmotor") != 0) return 0;
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (a.dcmotor_rewritten) return 0;      /* its constants are a <general>'s gains */
+    const char *k = dattr(rd, e, K_ACTUATOR, cls, "motorconst");
+    const char *r = dattr(rd, e, K_ACTUATOR, cls, "resistance");
+    const char *nominal = dattr(rd, e, K_ACTUATOR, cls, "nominal");
+    const char *saturation = dattr(rd, e, K_ACTUATOR, cls, "saturation");
+    if (rd->err[0]) return -1;
+    int positive = 0;
+    double x;
+    for (const char *p = k; p && u2d_scan_number(&p, &x) == 1;) {
+        if (x < 0)
+            return fail(rd, e, "%s: motorconst=\"%.60s\" holds a negative number (MuJoCo "
+                        "refuses it: \"DC motor: motor constants must be non-negative\"): "
+                        "give the torque and back-EMF constants, 0 or more", label, k);
+        positive |= x > 0;
+    }
+    if (!positive && !nominal)
+        return fail(rd, e, "%s: no motor constant above 0 (MuJoCo refuses it: \"DC motor: "
+                    "motor constant K must be positive\"): give motorconst=, or nominal= "
+                    "to derive it from, here or in its class's <dcmotor>", label);
+    if (!(r && strtod(r, NULL) > 0) && !nominal && !saturation)
+        return fail(rd, e, "%s: no resistance above 0 (MuJoCo refuses it: \"DC motor: "
+                    "resistance R must be positive\"): give resistance=, here or in its "
+                    "class's <dcmotor>", label);
     return 0;
 }
 
@@ -2628,6 +2645,7 @@ static int actuator_states(mjcf *rd, u2d_xml *e, int cls)
     long written = a.actdim ? strtol(a.actdim, NULL, 10) : -1;
     if (written >= 0) return written > 1000000 ? 1000000 : (int)written;
     if (a.shortcut_actdim >= 0) return a.shortcut_actdim;
+    if (strcmp(a.dyntype, "dcmotor") == 0 && a.dcmotor_rewritten) return -1;
     return strcmp(a.dyntype, "none") != 0;
 }
 
