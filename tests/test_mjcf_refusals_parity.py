@@ -832,6 +832,22 @@ DCMOTOR_CONSTANTS = {   # the case: its defaults, its <dcmotor> attributes, MuJo
         '<general gaintype="dcmotor" gainprm="0 1"/>', 'resistance="2"', None, None),
     "nothing from the class's <general> of fixed gains": (
         '<general gainprm="1 1"/>', "", _NO_K, ["motorconst="]),
+    # MuJoCo takes K from the torque constant when it is above 0, else the back-EMF one, and
+    # refuses a K or R of 0 or less (a NaN is neither); a nominal= derives K from its
+    # voltage and no-load speed, R from its voltage and stall torque, a saturation= neither
+    "resistance NaN": ("", 'motorconst="1" resistance="nan"', None, None),
+    "torque constant NaN, back-EMF 1": ("", 'motorconst="nan 1" resistance="1"', None, None),
+    "torque constant NaN alone": ("", 'motorconst="nan" resistance="1"', _NO_K,
+                                  ["motorconst="]),
+    "saturation without resistance": ("", 'motorconst="1" saturation="1 2 3"', _NO_R,
+                                      ["resistance="]),
+    "nominal without stall torque or resistance": ("", 'nominal="12 0 10"', _NO_R,
+                                                   ["resistance="]),
+    "nominal without voltage": ("", 'nominal="0 1 10"', _NO_K, ["motorconst=", "nominal="]),
+    "nominal without no-load speed": ("", 'resistance="1" nominal="12 1 0"', _NO_K,
+                                      ["motorconst="]),
+    "nominal stall torque and motorconst": ("", 'motorconst="1" nominal="12 1 0"', None,
+                                            None),
     "unused child default inheriting motorconst alone": (
         '<dcmotor motorconst="1"/><default class="c"><dcmotor inductance="1"/></default>',
         None, _NO_R, ["resistance="]),

@@ -2595,12 +2595,26 @@ static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
     return 0;
 }
 
+/* The first n numbers of attribute text v (NULL: not written) into x, as strtod reads
+ * them (a NaN too); those not written keep what x held. */
+static void leading_numbers(const char *v, int n, double *x)
+{
+    for (int k = 0; v && k < n; k++) {
+        char *end;
+        double y = strtod(v, &end);
+        if (end == v) return;
+        x[k] = y;
+        v = end;
+    }
+}
+
 /* A <dcmotor> e (an actuator, or a default, used or not), its class cls (-1: none), has
  * the motor constant and resistance MuJoCo 4.0.0's reader requires, written or inherited
- * from its class's <dcmotor>: motorconst= with no negative number and one above 0, and
- * resistance= above 0, unless nominal= (or, for the resistance, saturation=) is there to
- * derive them from, which is left to MuJoCo, as are constants a class's <general> wrote
- * (actuator_dynamics). 0 or -1 (message). */
+ * from its class's <dcmotor>: motorconst="Kt Ke" with neither below 0, K (Kt when above
+ * 0, else Ke) above 0 or derived from nominal="vn tau0 omega0" (a vn and an omega0 above
+ * 0), and resistance= above 0 or, when 0, derived from nominal (a vn and a tau0 above 0);
+ * a NaN is not below 0, as in MuJoCo. Constants a class's <general> wrote are left to
+ * MuJoCo (actuator_dynamics). 0 or -1 (message). */
 static int check_dcmotor_constants(mjcf *rd, u2d_xml *e, int cls, const char *label)
 {
     if (strcmp(u2d_xml_name(e), "dcmotor") != 0) return 0;
@@ -2610,24 +2624,26 @@ static int check_dcmotor_constants(mjcf *rd, u2d_xml *e, int cls, const char *la
     const char *k = dattr(rd, e, K_ACTUATOR, cls, "motorconst");
     const char *r = dattr(rd, e, K_ACTUATOR, cls, "resistance");
     const char *nominal = dattr(rd, e, K_ACTUATOR, cls, "nominal");
-    const char *saturation = dattr(rd, e, K_ACTUATOR, cls, "saturation");
     if (rd->err[0]) return -1;
-    int positive = 0;
-    double x;
-    for (const char *p = k; p && u2d_scan_number(&p, &x) == 1;) {
-        if (x < 0)
-            return fail(rd, e, "%s: motorconst=\"%.60s\" holds a negative number (MuJoCo "
-                        "refuses it: \"DC motor: motor constants must be non-negative\"): "
-                        "give the torque and back-EMF constants, 0 or more", label, k);
-        positive |= x > 0;
-    }
-    if (!positive && !nominal)
+    double kt_ke[2] = {0, 0}, vn_tau0_omega0[3] = {0, 0, 0}, R = 0;
+    leading_numbers(k, 2, kt_ke);
+    leading_numbers(nominal, 3, vn_tau0_omega0);
+    leading_numbers(r, 1, &R);
+    double vn = vn_tau0_omega0[0], tau0 = vn_tau0_omega0[1], omega0 = vn_tau0_omega0[2];
+    if (kt_ke[0] < 0 || kt_ke[1] < 0)
+        return fail(rd, e, "%s: motorconst=\"%.60s\" holds a negative number (MuJoCo "
+                    "refuses it: \"DC motor: motor constants must be non-negative\"): "
+                    "give the torque and back-EMF constants, 0 or more", label, k);
+    int k_positive = kt_ke[0] > 0 || !(kt_ke[1] <= 0) || (vn > 0 && omega0 > 0);
+    if (!k_positive)
         return fail(rd, e, "%s: no motor constant above 0 (MuJoCo refuses it: \"DC motor: "
                     "motor constant K must be positive\"): give motorconst=, or nominal= "
-                    "to derive it from, here or in its class's <dcmotor>", label);
-    if (!(r && strtod(r, NULL) > 0) && !nominal && !saturation)
+                    "with a voltage and a no-load speed above 0 to derive it from, here or "
+                    "in its class's <dcmotor>", label);
+    if (R <= 0 && !(R == 0 && vn > 0 && tau0 > 0))
         return fail(rd, e, "%s: no resistance above 0 (MuJoCo refuses it: \"DC motor: "
-                    "resistance R must be positive\"): give resistance=, here or in its "
+                    "resistance R must be positive\"): give resistance=, or nominal= with a "
+                    "voltage and a stall torque above 0 to derive it from, here or in its "
                     "class's <dcmotor>", label);
     return 0;
 }
