@@ -783,6 +783,26 @@ GENERAL_ACTDIM = {   # the case: its <general> attributes and class defaults, Mu
     "dcmotor kept under a dcmotor with two states": (
         "", '<dcmotor motorconst="1" resistance="1" inductance="1" lugre="1 0 0 0"/>',
         None, None),
+    # a dcmotor dyntype's actdim must be the states of its DC motor's settings
+    "dcmotor with a thermal state, actdim 0": (
+        'actdim="0"', '<dcmotor motorconst="1" resistance="1" thermal="1 1 1 1 1 1"/>',
+        "require actdim 1, got 0", ["actdim 0", "<dcmotor>", "1 activation state",
+                                    'actdim="1"']),
+    "dcmotor with a thermal state, actdim 2": (
+        'actdim="2"', '<dcmotor motorconst="1" resistance="1" thermal="1 1 1 1 1 1"/>',
+        "require actdim 1, got 2", ["actdim 2", 'actdim="1"']),
+    "dcmotor with a thermal state, fixed gains, actdim 0": (
+        'gaintype="fixed" actdim="0"',
+        '<dcmotor motorconst="1" resistance="1" thermal="1 1 1 1 1 1"/>',
+        "require actdim 1, got 0", ["actdim 0"]),
+    "dcmotor with no state, actdim 1": (
+        'actdim="1"', '<dcmotor motorconst="1" resistance="1"/>', "require actdim 0, got 1",
+        ["actdim 1", 'actdim="0"']),
+    "dcmotor with a thermal state, actdim 1": (
+        'actdim="1"', '<dcmotor motorconst="1" resistance="1" thermal="1 1 1 1 1 1"/>',
+        None, None),
+    "dcmotor states rewritten by dynprm, actdim 1": (
+        'actdim="1" dynprm="0.5"', '<dcmotor motorconst="1" resistance="1"/>', None, None),
     "none, actdim -5": ('actdim="-5"', "", None, None),
 }
 

@@ -2550,10 +2550,9 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
             a->actdim = actdim;
             a->shortcut_actdim = -1;        /* -1 too: then the dyntype's default stands */
         }
-        if (dynprm) {
-            a->timeconst = strtod(dynprm, NULL);
-            a->dcmotor_states = -1;         /* a dcmotor's settings rewritten: not tracked */
-        }
+        if (dynprm) a->timeconst = strtod(dynprm, NULL);
+        /* a dcmotor's settings (its controller's in gainprm) rewritten: not tracked */
+        if (dynprm || u2d_xml_attr(d, "gainprm")) a->dcmotor_states = -1;
         return;
     }
     a->actdim = NULL;
@@ -2678,7 +2677,8 @@ static int plugin_without_dynamics(mjcf *rd, u2d_xml *e, int cls)
 
 /* A <general> e's actdim= (its own or its class's) fits its dyntype as MuJoCo 4.0.0's
  * compiler has it: 1 or more only with a dyntype, more than 1 only for user, dcmotor and
- * pid (the states they keep are their own), 0 only without one. 0 or -1 (message). */
+ * pid (the states they keep are their own), 0 only without one; for a dcmotor dyntype,
+ * the states of its class's <dcmotor> where known. 0 or -1 (message). */
 static int check_general_actdim(mjcf *rd, u2d_xml *e, int cls, const char *label)
 {
     if (strcmp(u2d_xml_name(e), "general") != 0) return 0;
@@ -2709,6 +2709,13 @@ static int check_general_actdim(mjcf *rd, u2d_xml *e, int cls, const char *label
         return fail(rd, e, "%s: actdim 0%s with dyntype \"%s\", which keeps an activation "
                     "state (MuJoCo refuses it: \"invalid actdim 0 in stateful actuator\"): %s",
                     label, from, dyn, advice);
+    /* a dcmotor dyntype's states are its DC motor's, whatever actdim= says */
+    if (a.actdim && given >= 0 && strcmp(dyn, "dcmotor") == 0 && a.dcmotor_states >= 0 &&
+        given != a.dcmotor_states)
+        return fail(rd, e, "%s: actdim %ld with its class's <dcmotor>, which keeps %d "
+                    "activation state(s) (MuJoCo refuses it: \"DC motor parameters ... "
+                    "require actdim %d, got %ld\"): give actdim=\"%d\", or leave actdim out",
+                    label, given, a.dcmotor_states, a.dcmotor_states, given, a.dcmotor_states);
     return 0;
 }
 
