@@ -26,7 +26,6 @@
  * armature, are reported. Joint limits, the actuators' forces and contacts are read and say
  * nothing, as a URDF's limits, transmissions and collision geometry: they do not enter rigid-body
  * dynamics in MuJoCo either (contact forces come in through f_ext). */
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2746,6 +2745,10 @@ static int drive_joint(mjcf *rd, u2d_urdf_joint *U, double g2, const double damp
     return 0;
 }
 
+/* the most activation states counted: an int's largest, as MuJoCo's na (written out, not
+ * limits.h's INT_MAX, which the core's includes rule leaves out) */
+#define NA_MAX 2147483647
+
 /* Actuator e (the k-th): its armature and damping onto its joint; a tendon's counted for
  * the summary. joints: the named joints, sorted (sort_name_tables), targets: the other names
  * it may drive. An actuator without a target, or on a joint, tendon, site or body that is not
@@ -2792,7 +2795,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
                     "(dyntype \"none\"; MuJoCo refuses it): give a dyntype, or leave actrange "
                     "out", label);
     rd->nu++;
-    if (states > 0) rd->na = rd->na > INT_MAX - states ? INT_MAX : rd->na + states;
+    if (states > 0) rd->na = rd->na > NA_MAX - states ? NA_MAX : rd->na + states;
     rd->na_known &= states >= 0;
     int kind = transmission(e, &target);
     if (kind < 0 || !target[0])
