@@ -78,7 +78,7 @@ def _parse(argv):
     `urdf2dyn CMD: error:`), not by the top-level one argparse would blame; before any
     command, it is named rather than reported as a missing command. Python 3.11's argparse
     drops a value '--' given as --opt=-- and leaves [] in the option (never converted by its
-    type): refused as a missing value."""
+    type): refused as a missing value. With the arguments, the command's own parser."""
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     commands.required = False                   # said below, after any unknown option
@@ -95,7 +95,7 @@ def _parse(argv):
         if a.option_strings and a.nargs is None and getattr(args, a.dest, None) == []:
             sub.error(f"argument {'/'.join(a.option_strings)}: expected one argument "
                       "(got '--')")
-    return args
+    return args, sub
 
 
 class _NotePrinter:
@@ -113,13 +113,13 @@ class _NotePrinter:
 
 
 def main(argv=None):
-    args = _parse(argv)
+    args, command = _parse(argv)
     with warnings.catch_warnings():         # restores showwarning and the filters on exit
         warnings.simplefilter("always", Urdf2dynWarning)
         printer = _WarningPrinter(args.command, warnings.showwarning)
         warnings.showwarning = printer
         with hearing_notes(_NotePrinter(args.command)):
-            status = _run(args)
+            status = _run(args, command)
     if printer.count:
         s = "s" if printer.count > 1 else ""
         print(f"urdf2dyn {args.command}: {printer.count} warning{s} (above)", file=sys.stderr)
@@ -137,30 +137,26 @@ INPUT_OPTIONS = {"grf": "ground-reaction", "mapping": "mapping", "external_loads
                  "marker_file": "marker", "marker_set": "marker set"}
 
 
-def _actions_of(command):
-    """The argparse actions of a command's parser."""
-    parser = build_parser()
-    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return commands.choices[command]._actions
-
-
 def _options_of(command):
-    """Every spelling of every option of a command (-o and --output both)."""
-    return {flag for action in _actions_of(command) for flag in action.option_strings}
+    """Every spelling of every option of a command's parser (-o and --output both)."""
+    return {flag for action in command._actions for flag in action.option_strings}
 
 
-def _refuse_devices_given(args):
-    """A device or named pipe given to an input option, refused naming the option before any
-    reader meets it (the readers refuse it too, but in the library's words)."""
-    for action in _actions_of(args.command):
+def _refuse_devices_given(args, command):
+    """A device or named pipe given to an input option of the command's parser, refused
+    naming the option before any reader meets it (the readers refuse it too, but in the
+    library's words)."""
+    for action in command._actions:
         value = getattr(args, action.dest, None)
         if action.option_strings and action.dest in INPUT_OPTIONS and isinstance(value, str):
             refuse_device_given(action.option_strings[-1], value, INPUT_OPTIONS[action.dest])
 
 
-def _run(args):
+def _run(args, command):
+    """args.func(args), its failures said as `urdf2dyn CMD: error:` lines and an exit status;
+    command: the command's parser (_parse), whose options are the command line's."""
     try:
-        _refuse_devices_given(args)
+        _refuse_devices_given(args, command)
         with guarding():        # no output over a file the command reads, by any name
             return args.func(args)
     except BrokenPipeError:        # e.g. `urdf2dyn info MODEL | head`: stop quietly
@@ -171,7 +167,7 @@ def _run(args):
         # of this command's own options (-o) is a command-line mistake, exit status 2; of an
         # output a setup names, the setup's fault, status 1
         print(f"urdf2dyn {args.command}: error: {e}", file=sys.stderr)
-        return 2 if set(e.flags) & _options_of(args.command) else 1
+        return 2 if set(e.flags) & _options_of(command) else 1
     except UsageError as e:
         print(f"urdf2dyn {args.command}: error: {e}", file=sys.stderr)
         return 2
