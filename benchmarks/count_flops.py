@@ -51,23 +51,41 @@ def flop_table(exe: Path) -> dict[int, int]:
     return table
 
 
-def executed_flops(exe: Path, args: list[str], table: dict[int, int], tmp: Path) -> int:
+def executed_per_address(exe: Path, args: list[str], tmp: Path, env=None) -> dict[int, int]:
+    """Address -> times executed, of every instruction of exe itself that it runs (valgrind's
+    callgrind). Callgrind gives each shared object's addresses as offsets into it, which
+    overlap exe's own: lines under another object (`ob=`) are left out."""
     out = tmp / "cg.out"
     subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=yes", "--dump-line=no",
                     "--compress-pos=no", "--compress-strings=no",
                     f"--callgrind-out-file={out}", str(exe), *args],
-                   check=True, capture_output=True)
-    total, skip_next = 0, False
-    for line in out.read_text().splitlines():
+                   check=True, capture_output=True, env=env)
+    return per_address(out.read_text(), exe)
+
+
+def per_address(callgrind_out: str, exe: Path) -> dict[int, int]:
+    """Address -> times executed, from a callgrind file written with --dump-instr=yes
+    --compress-pos=no --compress-strings=no, for exe's own instructions alone."""
+    counts, skip_next, ours = {}, False, False
+    for line in callgrind_out.splitlines():
+        if line.startswith("ob="):
+            ours = line[3:] == str(exe)
+            continue
         if line.startswith("calls="):
             skip_next = True                # the next line is a call's inclusive cost
             continue
         m = re.match(r"(0x[0-9a-f]+) (\d+)$", line)
         if m:
-            if not skip_next:
-                total += table.get(int(m.group(1), 16), 0) * int(m.group(2))
+            if ours and not skip_next:
+                a = int(m.group(1), 16)
+                counts[a] = counts.get(a, 0) + int(m.group(2))
             skip_next = False
-    return total
+    return counts
+
+
+def executed_flops(exe: Path, args: list[str], table: dict[int, int], tmp: Path) -> int:
+    counts = executed_per_address(exe, args, tmp)
+    return sum(table.get(a, 0) * n for a, n in counts.items())
 
 
 def count(robots: list[str]) -> dict:
