@@ -29,26 +29,34 @@ ALGOS = ("rnea", "crba", "aba")
 N = 200
 
 
-def build(tmp: Path) -> Path:
-    exe = tmp / "flop_driver"
+def build_with_core(exe: Path, program: str, flags: list[str]) -> Path:
+    """benchmarks/<program> linked with every source of the core, built with flags."""
     sources = sorted(str(p) for p in (REPO / "csrc").glob("*/u2d_*.c"))
-    subprocess.run(["gcc", "-std=c11", "-O1", "-fno-tree-vectorize", "-fno-math-errno",
-                    "-ffp-contract=off", "-g", f"-I{REPO / 'csrc'}", "-o", str(exe),
-                    str(HERE / "flop_driver.c"), *sources, "-lmxml", "-lm", "-pthread"],
-                   check=True)
+    subprocess.run(["gcc", "-std=c11", *flags, "-fno-math-errno", "-g", f"-I{REPO / 'csrc'}",
+                    "-o", str(exe), str(HERE / program), *sources, "-lmxml", "-lm",
+                    "-pthread"], check=True)
     return exe
+
+
+def build(tmp: Path) -> Path:
+    return build_with_core(tmp / "flop_driver", "flop_driver.c",
+                           ["-O1", "-fno-tree-vectorize", "-ffp-contract=off"])
+
+
+def disassembly(exe: Path):
+    """(address, mnemonic, operands) of every instruction in the executable (objdump)."""
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(exe)], check=True,
+                         capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        m = re.match(r"\s*([0-9a-f]+):\s+(\S+)\s*(.*)", line)
+        if m:
+            yield int(m.group(1), 16), m.group(2), m.group(3)
 
 
 def flop_table(exe: Path) -> dict[int, int]:
     """Address -> flops of each arithmetic instruction in the executable."""
-    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(exe)], check=True,
-                         capture_output=True, text=True).stdout
-    table = {}
-    for line in out.splitlines():
-        m = re.match(r"\s*([0-9a-f]+):\s+v?([a-z0-9]+)\s", line)
-        if m and m.group(2) in FLOPS:
-            table[int(m.group(1), 16)] = FLOPS[m.group(2)]
-    return table
+    return {a: FLOPS[op.removeprefix("v")] for a, op, _ in disassembly(exe)
+            if op.removeprefix("v") in FLOPS}
 
 
 def executed_per_address(exe: Path, args: list[str], tmp: Path, env=None) -> dict[int, int]:

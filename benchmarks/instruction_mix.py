@@ -41,7 +41,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_rnea import robot_table, rst_table  # noqa: E402
 from bench_simd import peak_gflops  # noqa: E402
-from count_flops import executed_per_address  # noqa: E402
+from count_flops import build_with_core, disassembly, executed_per_address  # noqa: E402
 
 MASK = {"rnea_deriv": 1, "aba_deriv": 2, "aba": 4, "rnea": 8, "crba": 16}
 LANES = {"avx2": 4, "scalar": 1}
@@ -50,24 +50,12 @@ BUILDS = {"as shipped": "-ffp-contract=off", "contraction": "-ffp-contract=fast"
 
 
 def build(tmp: Path, contract: str) -> Path:
-    exe = tmp / f"bench_deriv_c{contract}"
-    sources = sorted(str(p) for p in (REPO / "csrc").glob("*/u2d_*.c"))
-    subprocess.run(["cc", "-std=c11", "-O3", "-g", "-fno-math-errno", contract,
-                    f"-I{REPO / 'csrc'}", "-o", str(exe), str(HERE / "bench_deriv_c.c"),
-                    *sources, "-lmxml", "-lm", "-pthread"], check=True)
-    return exe
+    return build_with_core(tmp / f"bench_deriv_c{contract}", "bench_deriv_c.c", ["-O3", contract])
 
 
 def kinds(exe: Path) -> dict[int, str]:
     """Address -> kind of each instruction in the executable."""
-    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(exe)], check=True,
-                         capture_output=True, text=True).stdout
-    table = {}
-    for line in out.splitlines():
-        m = re.match(r"\s*([0-9a-f]+):\s+(\S+)\s*(.*)", line)
-        if m:
-            table[int(m.group(1), 16)] = kind(m.group(2), m.group(3))
-    return table
+    return {a: kind(op, operands) for a, op, operands in disassembly(exe)}
 
 
 def kind(mnemonic: str, operands: str) -> str:
