@@ -322,3 +322,17 @@ def test_a_scale_setup_naming_a_pipe_or_device_says_what_it_is(tmp_path, element
                                        f"'-o', {os.fspath(folder / 'out.osim')!r}]))\n")
     assert f"error: {setup}: " in err and f"<{element}> {target}: a {kind}" in err, err
     assert "does not exist" not in err, err
+
+
+def test_external_loads_keyword_naming_a_pipe_is_refused_in_the_keyword_words(tmp_path):
+    """external_loads= (the library's keyword, read when the settings are built) naming a named
+    pipe is refused as --external-loads is on the command line: the keyword before the pipe,
+    then what it is and what to give (the keyword was once folded into 'give the ...')."""
+    from urdf2dyn.biomech.stages import TrialSettings
+    pipe = tmp_path / "loads.xml"
+    os.mkfifo(pipe)
+    with pytest.raises(OSError) as caught:
+        TrialSettings.from_keywords(external_loads=pipe)
+    assert str(caught.value) == (f"external_loads {pipe}: a named pipe (FIFO), not a file "
+                                 "(reading it waits for a writer, maybe for ever): give the "
+                                 "ExternalLoads file")

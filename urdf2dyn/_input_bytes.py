@@ -38,16 +38,23 @@ def read_input(path: str | os.PathLike[str], what: str, limit: int | None = MAX_
     return data
 
 
-def refuse_devices(path: str | os.PathLike[str], what: str) -> None:
+def refuse_devices(path: str | os.PathLike[str], what: str, named: str | None = None,
+                   error: type[Exception] = InputFileError) -> None:
     """Refuse a path naming a device, a socket or a named pipe (checked without opening it:
-    opening some devices, and any pipe, waits or has effects)."""
+    opening some devices, and any pipe, waits or has effects). named: the words that say who
+    named the path ("--grf", "setup.xml: <marker_file>"), put before it in the message;
+    error: the class raised (an OSError's strerror, which readers quote, is the message)."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
         return                  # the reader's own open() says what is wrong, in its words
     if stat.S_ISFIFO(mode):
-        raise InputFileError(f"{os.fspath(path)}: a named pipe (FIFO), not a file (reading it "
-                             f"waits for a writer, maybe for ever): give the {what} file")
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
-        raise InputFileError(f"{os.fspath(path)}: a device, not a file (reading it may never "
-                             f"end): give the {what} file")
+        said = (f"{os.fspath(path)}: a named pipe (FIFO), not a file (reading it waits for a "
+                f"writer, maybe for ever): give the {what} file")
+    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+        said = (f"{os.fspath(path)}: a device, not a file (reading it may never end): give the "
+                f"{what} file")
+    else:
+        return
+    message = said if named is None else f"{named} {said}"
+    raise error(message)

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._input_bytes import InputFileError, refuse_devices
+from .._input_bytes import refuse_devices
 from .._safe_files import (check_outputs, declared_name, guarding, note_input, note_inputs,
                            replacing)
 from .._xmltext import escape
@@ -775,10 +775,8 @@ def _run_setup(setup, output, model, static, strict, marker_set, processing, rot
 def _exists(s, element, path, advice):
     """ScaleSetupError naming the setup and its element when the file it names is missing,
     or is a device or a named pipe (said as such: it exists, and is never opened)."""
-    try:
-        refuse_devices(path, "static trial" if "<marker_file>" in element else "marker set")
-    except InputFileError as e:
-        raise ScaleSetupError(f"{s.path}: {element} {e}") from None
+    refuse_devices(path, "static trial" if "<marker_file>" in element else "marker set",
+                   named=f"{s.path}: {element}", error=ScaleSetupError)
     if not os.path.isfile(path):
         raise ScaleSetupError(f"{s.path}: {element} {path} does not exist (OpenSim reads it "
                               f"relative to the setup file's folder): {advice}")

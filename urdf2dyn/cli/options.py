@@ -8,7 +8,7 @@ import os
 from ..biomech.human import MIN_HUMAN_MASS
 from ..biomech.trajectory import MotionError
 from ..bundled import data_path
-from .._input_bytes import InputFileError, refuse_devices
+from .._input_bytes import refuse_devices
 from .._safe_files import check_output_paths, name_outputs, refuse_overwriting_inputs
 from ..warn import missing_file
 
@@ -97,10 +97,7 @@ def in_flag_words(error, args):
 def refuse_device_given(flag, path, what):
     """A device or named pipe given to flag, refused in the flag's words before any reader
     opens it (a pipe's open() waits for a writer: the command would hang)."""
-    try:
-        refuse_devices(path, what)
-    except InputFileError as e:
-        raise InputFileError(f"{flag} {e}") from None
+    refuse_devices(path, what, named=flag)
 
 
 def add_floating_base(p, help="add a floating joint 'root_joint' above the root link"):

@@ -159,7 +159,7 @@ def _external_loads_read(path: str) -> ExternalLoadsFile:
     """``external_loads=path`` read once (ExternalLoadsFile.read): a path that names no file
     is refused naming the keyword (the command line checks its option's file before); a file
     that is no ExternalLoads document by its reader, naming the file and element."""
-    refuse_devices(path, "ExternalLoads (external_loads)")
+    refuse_devices(path, "ExternalLoads", named="external_loads")
     if not os.path.isfile(path):
         said = f"{path}: not a file" if os.path.exists(path) else missing_file(path)
         raise ValueError(f"external_loads: {said}; give the OpenSim ExternalLoads XML file")
