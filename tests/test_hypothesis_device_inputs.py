@@ -336,3 +336,61 @@ def test_external_loads_keyword_naming_a_pipe_is_refused_in_the_keyword_words(tm
     assert str(caught.value) == (f"external_loads {pipe}: a named pipe (FIFO), not a file "
                                  "(reading it waits for a writer, maybe for ever): give the "
                                  "ExternalLoads file")
+
+
+#: (setup kind, file of the setup's folder, element) of each file a setup names that a run
+#: reads: a named pipe there was refused naming the pipe but not the element that named it
+SETUP_PIPES = [("rra", "subject01_Setup_RRA.xml", tag) for tag in (
+    "model_file", "force_set_files", "external_loads_file", "desired_kinematics_file",
+    "task_set_file")] + [("rra", "subject01_walk1_grf.xml", "datafile")] + [
+    ("id", "id.xml", tag) for tag in ("model_file", "coordinates_file", "external_loads_file")
+] + [("id", "loads.xml", "datafile")] + [("ik", "ik.xml", tag)
+                                         for tag in ("marker_file", "coordinate_file")]
+
+
+def _setup_with_a_pipe(folder, kind, file, tag):
+    """(command line, the file naming the pipe, the pipe) of a setup of kind whose file's
+    <tag> names a named pipe, in a folder of its own."""
+    import re
+    from test_outputs_never_inputs import RRA_CASE, RRA_INPUTS, make_lab
+    folder.mkdir()
+    if kind == "rra":
+        for name in RRA_INPUTS:
+            shutil.copy(RRA_CASE / name, folder / name)
+        argv = ["rra", folder / "subject01_Setup_RRA.xml", "--results-directory",
+                folder / "out"]
+    else:
+        make_lab(folder)
+        argv = (["torques", "--setup", folder / "id.xml", "--no-progress"] if kind == "id"
+                else ["ik", "--setup", folder / "ik.xml"])
+    suffix = {"model_file": ".osim" if kind == "rra" else ".urdf", "marker_file": ".trc"}.get(
+        tag, ".mot" if tag in ("datafile", "coordinates_file", "coordinate_file",
+                              "desired_kinematics_file") else ".xml")
+    pipe = folder / f"pipe_{tag}{suffix}"      # what its reader reads: no other refusal first
+    os.mkfifo(pipe)
+    text, n = re.subn(rf"<{tag}>[^<]*</{tag}>", f"<{tag}> {pipe.name} </{tag}>",
+                      (folder / file).read_text())
+    assert n == 1, (file, tag)
+    (folder / file).write_text(text)
+    return [os.fspath(a) for a in argv], os.fspath(folder / file), os.fspath(pipe)
+
+
+def test_a_named_pipe_a_setup_names_is_refused_naming_its_element(tmp_path):
+    """An RRA setup's model, force set, ExternalLoads, desired kinematics and task set files,
+    an ID setup's model, coordinates and ExternalLoads files, an IK setup's marker and
+    coordinate files and an ExternalLoads file's <datafile>, each a named pipe: refused at
+    once (no reader waits for a writer) naming the file, the element and the pipe, as a
+    scale setup's <marker_file> is, so that the user knows which line to fix."""
+    cases = [_setup_with_a_pipe(tmp_path / f"{k}_{kind}_{tag}", kind, file, tag)
+             for k, (kind, file, tag) in enumerate(SETUP_PIPES)]
+    proc = subprocess.run([sys.executable, "-c", PIPE_CHILD, json.dumps([a for a, _, _ in cases])],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                          env=_child_env())
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    failures = []
+    for (kind, _, tag), (_, file, pipe), (status, err) in zip(SETUP_PIPES, cases,
+                                                                 json.loads(proc.stdout)):
+        said = f"error: {file}: <{tag}> {pipe}: a named pipe (FIFO), not a file"
+        if status != 1 or "Traceback" in err or said not in err:
+            failures.append((kind, tag, status, err.strip()[-300:]))
+    assert not failures, "\n".join(map(str, failures))

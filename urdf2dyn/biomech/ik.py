@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..markers import IKSolution, Marker, inverse_kinematics
+from .._input_bytes import refuse_devices
 from .._safe_files import check_outputs, guarding, note_input, note_inputs
 from ..warn import in_file, report
 from .formats.ik_setup import IKSetup, IKSetupError, IKTask, read_ik_setup
@@ -179,6 +180,8 @@ def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
                     raise IKSetupError(f"{setup}: coordinate task {task.name!r} takes its "
                                        "value from_file but <coordinate_file> is empty")
                 from .formats import read_opensim
+                refuse_devices(coordinate_file, "OpenSim table (.mot/.sto)",
+                               named=f"{in_file(setup)}<coordinate_file>", error=IKSetupError)
                 file_values = read_opensim(coordinate_file, model=model)
                 if units == "degrees":
                     file_values = _as_opensim_reads(model, coordinate_file, file_values, job,
@@ -636,6 +639,9 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
             raise IKSetupError(f"{s.path}: <marker_file> is not set (empty or Unassigned): "
                                "give the marker recording (urdf2dyn ik --marker-file "
                                "MARKERS.trc)")
+        if marker_file is None:             # the setup's: named by its element
+            refuse_devices(s.marker_file, "marker (.trc/.c3d)",
+                           named=f"{s.path}: <marker_file>", error=IKSetupError)
         if read_marker_file is None:
             from .formats import read_markers
             marker_data = read_markers(s.marker_file, strict=strict)

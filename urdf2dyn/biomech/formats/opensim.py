@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...forces import wrench_at_point
-from ..._input_bytes import read_input
+from ..._input_bytes import read_input, refuse_devices
 from ..._safe_files import note_input, replacing
 from ...warn import counted, data_rows, report
 from .setup_xml import disabled, read_tool, text as _text
@@ -1033,6 +1033,8 @@ def read_external_loads(path):
     if not os.path.exists(datafile):
         raise ExternalLoadsError(f"{path}: <datafile> {datafile} does not exist (it is read "
                                  "relative to the folder of the XML file)")
+    refuse_devices(datafile, "ExternalLoads data (.mot/.sto)", named=f"{path}: <datafile>",
+                   error=ExternalLoadsError)
     forces = []
     for k, elem in enumerate(loads.iter("ExternalForce")):
         name = elem.get("name") or f"#{k + 1}"

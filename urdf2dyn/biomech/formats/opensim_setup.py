@@ -31,6 +31,7 @@ import os
 import warnings
 from dataclasses import dataclass, field
 
+from ..._input_bytes import refuse_devices
 from ...warn import report
 from .setup_xml import read_tool, text as _text
 from .windows import setup_path
@@ -105,7 +106,8 @@ def read_id_setup(path, strict=False, need_model=True):
     SetupError
         Naming the file and element: not well-formed XML, no <InverseDynamicsTool>, no
         <coordinates_file>, a <time_range> that is not two numbers t0 <= t1, a cutoff that
-        is not a number, or a file that does not exist where OpenSim would look.
+        is not a number, a file that does not exist where OpenSim would look, or a file the
+        run reads that is a device or a named pipe.
     """
     path = os.fspath(path)
     tool = read_tool(path, "InverseDynamicsTool", SetupError, "inverse-dynamics setup")
@@ -113,6 +115,11 @@ def read_id_setup(path, strict=False, need_model=True):
 
     def resolve(tag, text):
         return setup_path(text, path, tag, strict=strict, error=SetupError)
+
+    def refuse_devices_in(tag, p, what):
+        """A device or named pipe the run would read, refused naming the element (its
+        open() would wait for a writer, or never end)."""
+        refuse_devices(p, what, named=f"{path}: <{tag}>", error=SetupError)
 
     coords = _text(tool, "coordinates_file")
     if coords is None:
@@ -122,6 +129,7 @@ def read_id_setup(path, strict=False, need_model=True):
     if not os.path.exists(coords):
         raise SetupError(f"{path}: <coordinates_file> {coords} does not exist (OpenSim reads "
                          "it relative to the setup file's folder)")
+    refuse_devices_in("coordinates_file", coords, "OpenSim table (.mot/.sto)")
 
     loads = _text(tool, "external_loads_file")
     if loads is not None:
@@ -129,6 +137,7 @@ def read_id_setup(path, strict=False, need_model=True):
         if not os.path.exists(loads):
             raise SetupError(f"{path}: <external_loads_file> {loads} does not exist (OpenSim "
                              "reads it relative to the setup file's folder)")
+        refuse_devices_in("external_loads_file", loads, "ExternalLoads")
 
     model = _text(tool, "model_file")
     if model is not None and not os.path.isabs(model):
@@ -136,6 +145,8 @@ def read_id_setup(path, strict=False, need_model=True):
         here = os.path.relpath(beside, base)           # the name with this system's separators
         if os.path.exists(beside):
             model = beside
+            if need_model:
+                refuse_devices_in("model_file", model, "model")
         elif os.path.exists(here):
             report(f"{path}: <model_file> {model} is not beside the setup file; read from the "
                    f"current directory {os.getcwd()}, as OpenSim does", strict=strict,

@@ -22,6 +22,7 @@ import math
 import os
 from dataclasses import dataclass, field
 
+from ..._input_bytes import refuse_devices
 from ...warn import report
 from .setup_xml import (disabled, flag, legacy_flag, legacy_flag_of, number, prop_line,
                         read_tool, text as _text)
@@ -172,13 +173,16 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
         Naming the file and element: not well-formed XML, no <RRATool>, no
         <desired_kinematics_file> or <task_set_file>, a number or flag that is not one,
         final_time before initial_time, adjust_com_to_reduce_residuals without
-        <adjusted_com_body>, a named file that does not exist where OpenSim would look.
+        <adjusted_com_body>, a named file that does not exist where OpenSim would look,
+        a file the run reads that is a device or a named pipe.
     """
     where = os.fspath(path)
     tool = read_tool(where, "RRATool", RRASetupError, "residual reduction (RRA) setup")
     base = os.path.dirname(os.path.abspath(where))
 
-    def resolve(tag, text=None, must_exist=True, read=True):
+    def resolve(tag, text=None, must_exist=True, read=True, opened=None):
+        """The path <tag> names; opened: what urdf2dyn's run reads it as ("force set"), a
+        device or named pipe then refused naming the element (its open() would hang)."""
         text = _text(tool, tag) if text is None else text
         if text is None:
             return None
@@ -186,12 +190,14 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
         if must_exist and check_files and not os.path.exists(p):
             raise RRASetupError(f"{where}: <{tag}> {text} does not exist: {p} (OpenSim reads "
                                 "it relative to the setup file's folder)")
+        if opened and check_files:
+            refuse_devices(p, opened, named=f"{where}: <{tag}>", error=RRASetupError)
         return p
 
     s = RRASetup(path=where, name=tool.get("name") or "")
     model = _text(tool, "model_file")
     if model is not None:
-        beside = resolve("model_file", must_exist=False)
+        beside = resolve("model_file", must_exist=False, opened="model")
         here = os.path.abspath(os.path.relpath(beside, base))
         if os.path.exists(beside) or not check_files:
             s.model_file = beside
@@ -202,7 +208,7 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
         else:
             raise RRASetupError(f"{where}: <model_file> {model} exists neither in the setup "
                                 f"file's folder {base} nor in the current directory")
-    s.force_set_files = [resolve("force_set_files", name)
+    s.force_set_files = [resolve("force_set_files", name, opened="force set")
                          for name in (_text(tool, "force_set_files") or "").split()]
     s.replace_force_set = legacy_flag_of(tool, "replace_force_set", f"{where}:", RRASetupError,
                                          s.replace_force_set)
@@ -224,15 +230,16 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
     if s.final_time <= s.initial_time:
         raise RRASetupError(f"{where}: <final_time> {s.final_time:g} is not after "
                             f"<initial_time> {s.initial_time:g}")
-    s.external_loads_file = resolve("external_loads_file")
+    s.external_loads_file = resolve("external_loads_file", opened="ExternalLoads")
     s.loads_kinematics_file = resolve("external_loads_model_kinematics_file", must_exist=False,
                                       read=False)   # read by no one: kept off the outputs
-    s.desired_kinematics_file = resolve("desired_kinematics_file")
+    s.desired_kinematics_file = resolve("desired_kinematics_file",
+                                        opened="desired kinematics (.mot/.sto)")
     s.desired_points_file = resolve("desired_points_file")
     if s.desired_kinematics_file is None:
         raise RRASetupError(f"{where}: <desired_kinematics_file> is missing or empty: name the "
                             ".mot/.sto file of coordinates to track (e.g. the IK result)")
-    s.task_set_file = resolve("task_set_file")
+    s.task_set_file = resolve("task_set_file", opened="CMC task set")
     if s.task_set_file is None:
         raise RRASetupError(f"{where}: <task_set_file> is missing or empty: name the "
                             "CMC_TaskSet file of tracked coordinates and their weights (OpenSim "
