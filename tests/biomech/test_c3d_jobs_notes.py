@@ -145,3 +145,24 @@ def test_a_dask_worker_process_with_two_threads_keeps_each_trial_its_notes(trial
     assert [len(r.notes) for r in results] == [1] * 4
     assert all(NOTE in r.notes[0] and p in r.notes[0] for r, p in zip(results, trials * 2))
     assert heard == [r.notes[0] for r in results]
+
+
+def test_a_trial_result_declares_whether_its_notes_are_unheard():
+    """_relay_notes reads each result's _notes_unheard, which _run_one sets: it is a field of
+    TrialResult (False until a worker away from the caller sets it), not an attribute added
+    to some results and looked up with a default, and it stays out of the result's repr."""
+    import dataclasses
+
+    import numpy as np
+
+    from urdf2dyn.biomech.pipeline import TrialResult, _relay_notes
+    empty = np.zeros((0, 1))
+    result = TrialResult("trial.mot", np.zeros(0), empty, empty, empty, empty, notes=["n"])
+    assert "_notes_unheard" in {f.name for f in dataclasses.fields(TrialResult)}
+    assert result._notes_unheard is False and "_notes_unheard" not in repr(result)
+    heard = []
+    with hearing_notes(heard.append):
+        _relay_notes([result])
+        result._notes_unheard = True
+        _relay_notes([result])
+    assert heard == ["n"]

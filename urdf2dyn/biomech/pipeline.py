@@ -89,6 +89,8 @@ class TrialResult:
     settings: TrialSettings | None = None
     events: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    #: run_trials' own: notes said in another process, which _relay_notes tells here
+    _notes_unheard: bool = field(default=False, init=False, repr=False, compare=False)
 
     @property
     def ik_errors(self):
@@ -405,7 +407,7 @@ def _relay_notes(results):
     """Tell this process's note listeners the notes of the trials run in other processes,
     in the trials' order, as a trial run here tells them while it runs."""
     for r in results:
-        if getattr(r, "_notes_unheard", False):
+        if r._notes_unheard:
             for message in r.notes:
                 note(message)
 
