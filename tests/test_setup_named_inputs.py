@@ -162,6 +162,25 @@ def test_id_setup_inputs_name_every_file_of_the_external_loads(lab):
 
 
 
+def test_id_setup_inputs_read_the_external_loads_once(lab, monkeypatch):
+    """The settings of an ID setup hold its ExternalLoads read (XML and data file): the
+    inputs take their files from them, not from a second reading of the XML; the same
+    files are named (the data file resolved beside the XML)."""
+    from urdf2dyn.biomech.formats import opensim as O
+    from urdf2dyn.biomech.formats import read_id_setup
+    from urdf2dyn.biomech.pipeline import id_setup_inputs
+    from urdf2dyn.biomech.stages import TrialSettings
+    setup = read_id_setup(lab / "id.xml")
+    settings = TrialSettings.from_id_setup(setup)
+    read = []
+    real = O.read_tool
+    monkeypatch.setattr(O, "read_tool", lambda path, *a, **k: read.append(path) or real(
+        path, *a, **k))
+    named = id_setup_inputs(setup, settings)
+    assert read == []
+    assert ("ExternalLoads data", os.fspath(lab / "loads.mot")) in named
+
+
 @pytest.mark.parametrize("broken", ["<ExternalLoads", "<NotExternalLoads/>"])
 def test_id_setup_inputs_warn_when_excluded_loads_cannot_be_read(lab, broken):
     """<forces_to_exclude> All: urdf2dyn does not read the loads (OpenSim's tool would, and

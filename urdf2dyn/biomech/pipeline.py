@@ -296,9 +296,21 @@ def id_setup_inputs(setup: Any, settings: TrialSettings) -> list[tuple[str, str]
              ("ExternalLoads", setup.external_loads_file),
              ("ExternalLoads model kinematics", setup.loads_kinematics_file)]
     if setup.external_loads_file is not None:
-        named += external_loads_inputs(setup.external_loads_file, strict=settings.strict)
+        named += external_loads_inputs(setup.external_loads_file,
+                                       _loads_read(settings, setup.external_loads_file),
+                                       strict=settings.strict)
     named += stages.trial_inputs(setup.coordinates_file, settings)
     return [(what, os.fspath(path)) for what, path in named if path is not None]
+
+
+def _loads_read(settings: TrialSettings, path: str) -> Any:
+    """The ExternalLoads at path as settings hold them read already (from_id_setup reads
+    them unless <forces_to_exclude> holds All), else None: read once, not a second time."""
+    held = settings.loads
+    if (isinstance(held, stages.ExternalLoadsFile) and held.loads is not None
+            and os.path.abspath(held.path) == os.path.abspath(path)):
+        return held.loads
+    return None
 
 
 def _forces_applied(forces, excluded):
