@@ -68,3 +68,23 @@ def opensim_reads(setup):
     done = subprocess.run([sys.executable, "-c", _SCRIPT, setup], capture_output=True,
                           text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+_CONTROLS = r'''
+import json, sys
+import opensim as osim
+osim.Logger.setLevelString("off")
+tool = osim.RRATool(sys.argv[1], False)
+held = tool.getControllerSet()
+print(json.dumps([held.get(k).getPropertyByName("controls_file").toString().strip()
+                  for k in range(held.getSize())
+                  if held.get(k).getConcreteClassName() == "ControlSetController"]))
+'''
+
+
+def opensim_controls_files(setup):
+    """The controls_file of each ControlSetController OpenSim 4.6's RRATool holds in its
+    ControllerSet after reading the setup (as written), in a fresh process."""
+    done = subprocess.run([sys.executable, "-c", _CONTROLS, setup], capture_output=True,
+                          text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])

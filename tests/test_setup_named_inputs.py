@@ -290,6 +290,31 @@ def test_rra_adjusted_model_onto_a_set_file_is_refused(tmp_path, tag):
     assert digest(d / f"{tag}.xml") == before
 
 
+def test_rra_adjusted_model_onto_a_controls_file_is_refused(tmp_path):
+    """A ControlSetController in the RRA setup's ControllerSet reads its <controls_file>
+    (opensim-core's ControlSetController::extendFinalizeFromProperties, when RRATool adds
+    the set to the model; the oracle: OpenSim 4.6's RRATool holds the controller with that
+    file). urdf2dyn applies no controller, but the output_model_file onto that file was
+    written over it: refused before any work, naming the element and the file."""
+    from rra_oracle import opensim_controls_files
+    d = _rra_lab(tmp_path, output_model_file="controls.xml")
+    shutil.copy(d / "gait2354_RRA_ControlConstraints.xml", d / "controls.xml")
+    setup = d / "subject01_Setup_RRA.xml"
+    controller = ('<ControlSetController name="csc"><controls_file> controls.xml '
+                  '</controls_file></ControlSetController>')
+    text, n = re.subn(r"<ControllerSet name=\"(\w+)\">.*?</ControllerSet>",
+                      rf'<ControllerSet name="\1"><objects>{controller}</objects></ControllerSet>',
+                      setup.read_text(), flags=re.S)
+    assert n == 1
+    setup.write_text(text)
+    assert opensim_controls_files(os.fspath(setup)) == ["controls.xml"]
+    before = digest(d / "controls.xml")
+    status, err = run(["rra", setup])
+    assert status == 2 and (f"{setup}: <output_model_file> {d / 'controls.xml'}: that is the "
+                            "ControlSetController controls file") in err, err
+    assert digest(d / "controls.xml") == before
+
+
 def _rra_setup_of_opensim2(folder):
     """The lab's RRA setup as OpenSim 2 wrote it (version 20200): the model kinematics file
     kin.mot named at tool level, beside <external_loads_file>."""

@@ -346,8 +346,9 @@ def setup_inputs(setup, loads=None):
     """(kind, path) of each file a run of the RRASetup reads or names (its model_file even
     when another model is given; its desired_points_file and constraints_file, which
     urdf2dyn's method does not read, as the user's files OpenSim's would, and the files its
-    AnalysisSet and ControllerSet are read from, by OpenSim's, and an OpenSim 2 setup's
-    tool-level external_loads_model_kinematics_file): no result may be one.
+    AnalysisSet and ControllerSet are read from and its ControlSetControllers' controls
+    files, by OpenSim's, and an OpenSim 2 setup's tool-level
+    external_loads_model_kinematics_file): no result may be one.
     loads: its ExternalLoads, if read (its data and model kinematics files named)."""
     inputs = [("setup", setup.path), ("model", setup.model_file),
               ("desired kinematics", setup.desired_kinematics_file),
@@ -355,6 +356,7 @@ def setup_inputs(setup, loads=None):
               ("task set", setup.task_set_file), ("constraints", setup.constraints_file)]
     inputs += [("force set", f) for f in setup.force_set_files]
     inputs += list(setup.set_files.items())
+    inputs += [("ControlSetController controls", f) for f in setup.controls_files]
     inputs += [("ExternalLoads model kinematics", setup.loads_kinematics_file)]
     if setup.external_loads_file is not None:
         if loads is None:

@@ -50,7 +50,9 @@ class RRASetup:
     ``file=`` attribute names} of the ``AnalysisSet`` and ``ControllerSet`` that OpenSim's
     tool reads from a file of their own (unread by urdf2dyn); loads_kinematics_file: an
     OpenSim 2 setup's tool-level ``<external_loads_model_kinematics_file>``, which OpenSim
-    moves into the ExternalLoads file (unread by OpenSim 4 and urdf2dyn)."""
+    moves into the ExternalLoads file (unread by OpenSim 4 and urdf2dyn); controls_files: the
+    ``<controls_file>`` of each ``ControlSetController`` of the ``ControllerSet``, which
+    OpenSim's controller reads (unread by urdf2dyn, whose RRA applies no controller)."""
     path: str
     name: str = ""
     model_file: str | None = None
@@ -74,6 +76,7 @@ class RRASetup:
     controllers: list[str] = field(default_factory=list)
     set_files: dict[str, str] = field(default_factory=dict)
     loads_kinematics_file: str | None = None
+    controls_files: list[str] = field(default_factory=list)
 
     def output(self, kind: str) -> str:
         """The path OpenSim gives a result: ``results_directory/<name>_<kind>``, e.g.
@@ -268,7 +271,19 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
     s.analyses, s.controllers = ([a.tag for a in tool.findall(f"{tag}/objects/*")]
                                  for tag in ("AnalysisSet", "ControllerSet"))
     s.set_files = _set_files(tool, where, strict)
+    s.controls_files = _controls_files(tool, where, strict)
     return s
+
+
+def _controls_files(tool, where, strict):
+    """The files the ControllerSet's ControlSetControllers read their controls from
+    (OpenSim 4.6's ControlSetController reads its ``<controls_file>`` when the tool adds it
+    to the model, in the setup file's folder), resolved there; urdf2dyn reads none."""
+    names = (_text(controller, "controls_file")
+             for controller in tool.findall("ControllerSet/objects/ControlSetController"))
+    return [setup_path(name, where, "controls_file", strict=strict, error=RRASetupError,
+                       read=False)          # unread: kept off the outputs
+            for name in names if name is not None]
 
 
 def _set_files(tool, where, strict):
