@@ -333,3 +333,55 @@ def test_actuator_reader_fuzz(tmp_path, kind, fields):
         assert (a.point, a.direction) == (xyz, along) if a.kind == "point" else a.axis == along
     if a.kind == "point" and flag:
         assert a.force_is_global == (flag == "true")
+
+
+@pytest.mark.parametrize("version", [10903, 20302])
+def test_opensim1_actuator_set_files_and_controls_file(tmp_path, osim, version):
+    """gait2354's setup with its force set named by OpenSim 1's <actuator_set_files> and a
+    tool-level <controls_file>: OpenSim 4.6's RRATool (the oracle) reads them in a document
+    older than Version 10904 as force set files and a ControlSetController's file, and reads
+    neither in a later one. urdf2dyn ran without those actuators in both, saying nothing:
+    it now reads them as OpenSim does, and says of the later document that neither reads
+    them and what to write instead (refused under strict). The controls file is the user's
+    either way, kept off the outputs."""
+    import re
+    import shutil
+    from rra_oracle import opensim_controls_files, opensim_reads
+    from test_outputs_never_inputs import RRA_CASE, RRA_INPUTS
+    for name in RRA_INPUTS:
+        shutil.copy(RRA_CASE / name, tmp_path / name)
+    shutil.copy(tmp_path / "gait2354_RRA_ControlConstraints.xml", tmp_path / "controls.xml")
+    setup = tmp_path / "subject01_Setup_RRA.xml"
+    text = re.sub(r'Version="\d+"', f'Version="{version}"', setup.read_text(), count=1)
+    old = "<force_set_files> gait2354_RRA_Actuators.xml </force_set_files>"
+    assert old in text
+    setup.write_text(text.replace(old, "<actuator_set_files> gait2354_RRA_Actuators.xml "
+                                       "</actuator_set_files><controls_file> controls.xml "
+                                       "</controls_file>"))
+    theirs, their_controls = opensim_reads(os.fspath(setup)), opensim_controls_files(
+        os.fspath(setup))
+    read_by_opensim = version < 10904
+    assert [f.strip() for f in theirs["force_sets"]] == (
+        ["gait2354_RRA_Actuators.xml"] if read_by_opensim else [])
+    assert their_controls == (["controls.xml"] if read_by_opensim else [])
+    if read_by_opensim:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            s = read_rra_setup(setup)
+        assert "ControlSetController" in s.controllers
+    else:
+        with pytest.warns(Urdf2dynWarning) as said:
+            s = read_rra_setup(setup)
+        messages = [str(w.message) for w in said]
+        for tag, name, advice in (
+                ("actuator_set_files", "gait2354_RRA_Actuators.xml",
+                 "these actuators are not applied: name the files in <force_set_files>"),
+                ("controls_file", "controls.xml", "ControlSetController's <controls_file>")):
+            assert any(m.startswith(f"{setup}: <{tag}> {name}: OpenSim 4.6 reads it only in a "
+                                    "document older than Version 10904") and advice in m
+                       for m in messages), messages
+        assert "ControlSetController" not in s.controllers
+        with pytest.raises(RRASetupError, match="<actuator_set_files>"):
+            read_rra_setup(setup, strict=True)
+    assert s.force_set_files == [os.fspath(tmp_path / f.strip()) for f in theirs["force_sets"]]
+    assert s.controls_files == [os.fspath(tmp_path / "controls.xml")]

@@ -13,6 +13,12 @@ setup file's folder and runs from there): every file is relative to the setup fi
 warning. Windows paths follow :func:`.windows.setup_path`. An empty or ``Unassigned`` value
 is absent.
 
+A document of OpenSim 1 (``Version`` before 10904) is read as OpenSim 4.6 reads it
+(AbstractTool::updateFromXMLNode): its ``<actuator_set_files>`` are its force set files,
+its ``<replace_actuator_set>`` (before 10900) is ``<replace_force_set>``, and its tool-level
+``<controls_file>`` is the file of a ``ControlSetController`` of its ControllerSet. In a
+later document OpenSim reads none of the three, and urdf2dyn warns that it does not either.
+
 What the simulation settings say (integrator, optimizer, ``cmc_time_window``, curvature
 filter) has no meaning for urdf2dyn's method and is not read.
 """
@@ -25,7 +31,7 @@ from dataclasses import dataclass, field
 from ..._input_bytes import refuse_devices
 from ...warn import report
 from .setup_xml import (disabled, flag, legacy_flag, legacy_flag_of, number, prop_line,
-                        read_tool, text as _text)
+                        read_document, read_tool, text as _text)
 from .windows import setup_path
 
 __all__ = ["RRASetup", "RRASetupError", "Task", "Actuator", "read_rra_setup", "read_tasks",
@@ -180,7 +186,9 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
         a file the run reads that is a device or a named pipe.
     """
     where = os.fspath(path)
-    tool = read_tool(where, "RRATool", RRASetupError, "residual reduction (RRA) setup")
+    version, tool = read_document(where, "RRATool", RRASetupError,
+                                  "residual reduction (RRA) setup")
+    old = _old_names(tool, where, version, strict)
     base = os.path.dirname(os.path.abspath(where))
 
     def resolve(tag, text=None, must_exist=True, read=True, opened=None):
@@ -211,10 +219,11 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
         else:
             raise RRASetupError(f"{where}: <model_file> {model} exists neither in the setup "
                                 f"file's folder {base} nor in the current directory")
-    s.force_set_files = [resolve("force_set_files", name, opened="force set")
-                         for name in (_text(tool, "force_set_files") or "").split()]
-    s.replace_force_set = legacy_flag_of(tool, "replace_force_set", f"{where}:", RRASetupError,
-                                         s.replace_force_set)
+    forces = old.get("force_set_files", "force_set_files")
+    s.force_set_files = [resolve(forces, name, opened="force set")
+                         for name in (_text(tool, forces) or "").split()]
+    s.replace_force_set = legacy_flag_of(tool, old.get("replace_force_set", "replace_force_set"),
+                                         f"{where}:", RRASetupError, s.replace_force_set)
     s.results_directory = resolve("results_directory", must_exist=False) or base
     prec = _text(tool, "output_precision")
     if prec is not None:
@@ -272,7 +281,40 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
                                  for tag in ("AnalysisSet", "ControllerSet"))
     s.set_files = _set_files(tool, where, strict)
     s.controls_files = _controls_files(tool, where, strict)
+    controls = resolve("controls_file", must_exist=False, read=False)
+    if controls is not None:          # the user's file, whoever reads it
+        s.controls_files.append(controls)
+        if version is not None and version < ACTUATOR_NAMES_BEFORE:
+            s.controllers.append("ControlSetController")  # as OpenSim 4.6 makes it one
     return s
+
+
+#: OpenSim 4.6 reads a document older than this with OpenSim 1's names (AbstractTool)
+ACTUATOR_NAMES_BEFORE = 10904
+
+
+def _old_names(tool, where, version, strict):
+    """{OpenSim 4's name: OpenSim 1's} of the elements a document older than Version 10904
+    holds under OpenSim 1's name, which OpenSim 4.6 reads as the new one. In a later document
+    (or one whose Version is no number, read as the latest) such an element is read by
+    neither OpenSim 4.6 (which says nothing) nor urdf2dyn: said, with what to write."""
+    if version is not None and version < ACTUATOR_NAMES_BEFORE:
+        renamed = {"force_set_files": "actuator_set_files"}
+        if version < 10900:
+            renamed["replace_force_set"] = "replace_actuator_set"
+        return {new: old for new, old in renamed.items()
+                if tool.find(old) is not None and tool.find(new) is None}
+    advice = {"actuator_set_files": "these actuators are not applied: name the files in "
+                                    "<force_set_files>",
+              "controls_file": "name it in a ControlSetController's <controls_file> in the "
+                               "<ControllerSet> (urdf2dyn's RRA applies no controller either)"}
+    for tag, what in advice.items():
+        if _text(tool, tag) is not None:
+            report(f"{where}: <{tag}> {_text(tool, tag)}: OpenSim 4.6 reads it only in a "
+                   f"document older than Version {ACTUATOR_NAMES_BEFORE} (OpenSim 1; this one "
+                   f"is {'unnumbered' if version is None else version}), and urdf2dyn does not "
+                   f"read it either: {what}", strict=strict, error=RRASetupError)
+    return {}
 
 
 def _controls_files(tool, where, strict):

@@ -13,7 +13,7 @@ from ..._safe_files import note_input
 from ...warn import missing_file
 from .windows import parse_xml, setup_path, source_line
 
-__all__ = ["read_tool", "text", "disabled", "number", "flag", "legacy_flag",
+__all__ = ["read_tool", "read_document", "text", "disabled", "number", "flag", "legacy_flag",
            "legacy_flag_of", "line_of", "referenced_set"]
 
 UNSET = ("", "unassigned")          # OpenSim writes Unassigned for a property left unset
@@ -27,6 +27,15 @@ def read_tool(path: str, tag: str | tuple[str, ...], error: type[Exception],
     Raises error naming the file: XML that is not well formed (or neither UTF-8 nor
     Windows-1252 nor UTF-16), a file that cannot be read, no ``<tag>`` element (``what``
     names the kind of setup file expected)."""
+    return read_document(path, tag, error, what)[1]
+
+
+def read_document(path: str, tag: str | tuple[str, ...], error: type[Exception],
+                  what: str) -> tuple[int | None, ET.Element]:
+    """(the document's version, its ``<tag>`` element) as :func:`read_tool` reads them: the
+    version is ``<OpenSimDocument Version=...>``'s (None when it is no whole number: the
+    caller reads the document as the latest), 10500 for a document without that root (as
+    OpenSim 4.6's XMLDocument takes it: older than OpenSim 1.6)."""
     tags = (tag,) if isinstance(tag, str) else tuple(tag)
     try:
         root = parse_xml(path)
@@ -43,7 +52,10 @@ def read_tool(path: str, tag: str | tuple[str, ...], error: type[Exception],
         held = [c.tag for c in root][:5]
         raise error(f"{path}: no <{tags[0]}> element (the root <{root.tag}> holds {held}): is "
                     f"this an OpenSim {what} file?")
-    return tool
+    if root.tag != "OpenSimDocument":
+        return 10500, tool
+    said = root.get("Version", "").strip()
+    return (int(said) if said.isdigit() else None), tool
 
 
 def referenced_set(elem: ET.Element | None, tag: str, where: str, strict: bool,
