@@ -385,3 +385,19 @@ def test_opensim1_actuator_set_files_and_controls_file(tmp_path, osim, version):
             read_rra_setup(setup, strict=True)
     assert s.force_set_files == [os.fspath(tmp_path / f.strip()) for f in theirs["force_sets"]]
     assert s.controls_files == [os.fspath(tmp_path / "controls.xml")]
+
+
+@pytest.mark.parametrize("version", ["²", "4.0", ""])
+def test_a_version_that_is_no_number_reads_as_the_latest(tmp_path, version):
+    """<OpenSimDocument Version=...> that is no whole number ('²' is a digit to Python, and
+    int() refused it with a ValueError): the setup is read as the latest version, its
+    <actuator_set_files> said to be unread, naming the version as unnumbered."""
+    _files(tmp_path)
+    p = tmp_path / "s.xml"
+    p.write_text(SETUP.format(**GOOD).replace('Version="30000"', f'Version="{version}"').replace(
+        "<force_set_files>a.xml</force_set_files>", "<actuator_set_files>a.xml"
+                                                     "</actuator_set_files>"))
+    with pytest.warns(Urdf2dynWarning, match=r"<actuator_set_files> a\.xml: .*this one is "
+                                             r"unnumbered"):
+        s = read_rra_setup(p)
+    assert s.force_set_files == []

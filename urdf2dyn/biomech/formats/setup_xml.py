@@ -55,7 +55,7 @@ def read_document(path: str, tag: str | tuple[str, ...], error: type[Exception],
     if root.tag != "OpenSimDocument":
         return 10500, tool
     said = root.get("Version", "").strip()
-    return (int(said) if said.isdigit() else None), tool
+    return (int(said) if said.isascii() and said.isdigit() else None), tool  # not '²'
 
 
 def referenced_set(elem: ET.Element | None, tag: str, where: str, strict: bool,
