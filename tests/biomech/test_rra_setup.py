@@ -387,6 +387,44 @@ def test_opensim1_actuator_set_files_and_controls_file(tmp_path, osim, version):
     assert s.controls_files == [os.fspath(tmp_path / "controls.xml")]
 
 
+def _gait2354_setup(folder, version, old, new):
+    """gait2354's RRA setup and files in folder, its Version and the text old made new."""
+    import re
+    import shutil
+    from test_outputs_never_inputs import RRA_CASE, RRA_INPUTS
+    for name in RRA_INPUTS:
+        shutil.copy(RRA_CASE / name, folder / name)
+    setup = folder / "subject01_Setup_RRA.xml"
+    text = re.sub(r'Version="\d+"', f'Version="{version}"', setup.read_text(), count=1)
+    assert old in text
+    setup.write_text(text.replace(old, new))
+    return setup
+
+
+def test_replace_force_set_left_out_is_false(tmp_path, osim):
+    """An RRA setup without <replace_force_set>: OpenSim 4.6's RRATool (the oracle) takes
+    false (RRATool::setNull; AbstractTool's is true), so the model's own forces act in its
+    RRA. urdf2dyn took true and did not say that they would: now false, and said."""
+    from rra_oracle import opensim_reads
+    setup = _gait2354_setup(tmp_path, 30000, "<replace_force_set> true </replace_force_set>",
+                            "")
+    assert opensim_reads(os.fspath(setup))["replace"] is False
+    assert read_rra_setup(setup).replace_force_set is False
+
+
+@pytest.mark.parametrize("version", [10800, 10903])
+def test_opensim1_replace_actuator_set(tmp_path, osim, version):
+    """OpenSim 1's <replace_actuator_set> true in place of <replace_force_set>: OpenSim 4.6
+    (the oracle) reads it as replace_force_set in a document older than Version 10900, and
+    leaves it unread in a later one (RRATool's default, false, then holds)."""
+    from rra_oracle import opensim_reads
+    setup = _gait2354_setup(tmp_path, version, "<replace_force_set> true </replace_force_set>",
+                            "<replace_actuator_set> true </replace_actuator_set>")
+    theirs = opensim_reads(os.fspath(setup))["replace"]
+    assert theirs is (version < 10900)
+    assert read_rra_setup(setup).replace_force_set is theirs
+
+
 @pytest.mark.parametrize("version", ["²", "4.0", ""])
 def test_a_version_that_is_no_number_reads_as_the_latest(tmp_path, version):
     """<OpenSimDocument Version=...> that is no whole number ('²' is a digit to Python, and

@@ -147,9 +147,9 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
              f"{su.com_time_range}: the mass and centre of mass are fitted over the whole "
              "time range with the kinematics")
     if not su.replace_force_set:
-        warn(f"{su.path}: <replace_force_set> false: the model's own forces (muscles, "
-             "springs) would act in OpenSim's RRA; urdf2dyn applies no force element of a "
-             "model")
+        warn(f"{su.path}: <replace_force_set> false (or left out: OpenSim's RRATool then "
+             "takes false): the model's own forces (muscles, springs) would act in OpenSim's "
+             "RRA; urdf2dyn applies no force element of a model")
 
     # actuators and tasks
     actuators = [a for path in su.force_set_files for a in read_actuators(path, strict=strict)]

@@ -63,7 +63,7 @@ class RRASetup:
     name: str = ""
     model_file: str | None = None
     force_set_files: list[str] = field(default_factory=list)
-    replace_force_set: bool = True
+    replace_force_set: bool = False     # RRATool's own default, not AbstractTool's
     results_directory: str = ""
     output_precision: int = 8
     initial_time: float = 0.0
