@@ -507,6 +507,81 @@ def test_iir_filter_is_the_difference_equation(fc):
     assert np.abs(op.lowpass_iir(1 / 200, x, fc) - ref).max() <= 1e-10 * np.abs(x).max()
 
 
+def _opensims_filter(osim, path, cutoff):
+    """OpenSim 4.6's Signal::LowpassIIR on the table at path, padded by half its rows as its
+    inverse-dynamics tool pads it (TableUtilities.filterLowpass, padData: on uniform times
+    the same numbers as the tool's Storage.pad + Storage.lowpassIIR)."""
+    table = osim.TimeSeriesTable(str(path))
+    osim.TableUtilities.filterLowpass(table, float(cutoff), True)
+    return np.array(table.getMatrix().to_numpy())
+
+
+def _uniform_table(tmp_path, n=5000, fs=128.0):
+    """n samples at fs Hz (times exact in binary): two constants and two sines, written as
+    OpenSim reads a .sto."""
+    t = np.arange(n) / fs
+    cols = np.column_stack([np.full(n, 1.0), np.full(n, 3.0),
+                            10 + np.sin(2 * np.pi * 0.3 * t), 0.5 * np.sin(2 * np.pi * 1.1 * t)])
+    path = tmp_path / "uniform.sto"
+    path.write_text(f"uniform\nversion=1\nnRows={n}\nnColumns=5\ninDegrees=no\nendheader\n"
+                    "time\ta\tb\tc\td\n" + "".join(
+                        "\t".join(repr(v) for v in row) + "\n"
+                        for row in np.column_stack([t, cols]).tolist()))
+    return path, t, cols
+
+
+def test_iir_floor_is_where_opensims_filter_keeps_a_constant(osim, tmp_path):
+    """Oracle: OpenSim 4.6's own IIR filter on 5000 samples at 128 Hz (padded to 10000, as
+    its tool pads). Far below the floor OpenSim's processing takes (2e-3 of Nyquist), OpenSim
+    itself changes a constant by more than 1e-6 (urdf2dyn's filter's bound on its gain at
+    0 Hz), by its rounding, not by design; from the floor up it keeps a constant to 1e-6 and
+    lowpass_iir follows it to 1e-6 of each column's peak (lowpass_iir strays from it first:
+    1.2e-6 at 1e-3 of Nyquist here)."""
+    path, t, cols = _uniform_table(tmp_path)
+    nyquist = 64.0
+    for below in (1.8e-4, 1e-4):
+        theirs = _opensims_filter(osim, path, below * nyquist)
+        assert np.abs(theirs[:, :2] / cols[0, :2] - 1).max() > 1e-6, below
+    for above in (op.MIN_IIR_CUTOFF_OF_NYQUIST, 5e-3, 0.1):
+        theirs = _opensims_filter(osim, path, above * nyquist)
+        assert np.abs(theirs[:, :2] / cols[0, :2] - 1).max() <= 1e-6, above
+        _, ours, _, _ = op.id_kinematics(t, cols, above * nyquist)
+        assert (np.abs(ours - theirs).max(axis=0) / np.abs(cols).max(axis=0)).max() <= 1e-6, above
+
+
+@pytest.mark.filterwarnings("ignore:.*no joint carries any weight")    # robot2r is planar
+@pytest.mark.parametrize("cutoff", [1e-300, 0.0, 0.09])
+def test_opensims_processing_refuses_a_cutoff_below_its_floor(tmp_path, capsys, cutoff):
+    """--processing opensim --filter 1e-300 ran: OpenSim's recursion then extrapolates the
+    first samples' parabola (and lowpass_iir's numbers were no longer OpenSim's, up to 100
+    times a coordinate's peak at 1e-5 of Nyquist; see the oracle test above). Below 2e-3 of
+    Nyquist (0.1 Hz at 100 Hz) it is refused in the words of urdf2dyn's filter, naming the
+    trial's file and filter_hz in the library, --filter on the command line; 0 Hz too (it
+    was only warned about)."""
+    motion = tmp_path / "slow.csv"
+    t = np.arange(300) / 100
+    motion.write_text("time,joint1,joint2\n" + "".join(
+        f"{x:.2f},{0.3 * np.sin(x):.6f},{0.1 * x:.6f}\n" for x in t))
+    says = (f"{cutoff:g} Hz is too low to filter data sampled at 100 Hz (the filter cannot be "
+            "computed below 0.1 Hz); give a cut-off of a few Hz (6 Hz is usual for gait), or "
+            "no filter")
+    model = urdf2dyn.load(data_path("robot2r.urdf"))
+    with pytest.raises(ValueError) as e:
+        urdf2dyn.inverse_dynamics_trial(model, motion, processing="opensim", filter_hz=cutoff)
+    assert str(e.value) == f"{motion}: filter_hz {cutoff:g}: {says}"
+    if cutoff > 0:                           # --filter itself refuses 0 (argparse, status 2)
+        assert cli.main(["torques", data_path("robot2r.urdf"), str(motion), "--processing",
+                         "opensim", "--filter", repr(cutoff), "-o",
+                         str(tmp_path / "out.csv")]) == 1
+        assert f"error: {motion}: --filter {cutoff:g}: {says}" in capsys.readouterr().err
+    # the lowest cut-off taken is still OpenSim's filter; a negative one is none, as in OpenSim
+    urdf2dyn.inverse_dynamics_trial(model, motion, processing="opensim", filter_hz=0.1,
+                                    time_range=(0, 2.99))
+    unfiltered = urdf2dyn.inverse_dynamics_trial(model, motion, processing="opensim")
+    negative = urdf2dyn.inverse_dynamics_trial(model, motion, processing="opensim", filter_hz=-1)
+    assert np.array_equal(negative.tau, unfiltered.tau)
+
+
 def test_pad_reflects_and_negates_about_the_ends():
     t = np.arange(5.0)
     x = np.array([[0.0], [1.0], [4.0], [9.0], [16.0]])

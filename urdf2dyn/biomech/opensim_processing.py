@@ -39,7 +39,7 @@ import numpy as np
 
 from ..warn import MotionError, counted
 
-from .processing import Urdf2dynProcessing, estimate_derivatives
+from .processing import Urdf2dynProcessing, estimate_derivatives, refuse_too_low_cutoff
 from .splines import natural_cubic, natural_quintic, quintic_derivatives, quintic_eval
 
 __all__ = ["OpenSimProcessing", "pad", "lowpass_iir", "quintic_derivatives", "quintic_eval",
@@ -64,6 +64,18 @@ def pad(t, x, npad):
         tail = 2.0 * y[-1] - y[-2:-2 - npad:-1]
         return np.concatenate([head, y, tail])
     return ext(t), ext(x)
+
+
+#: the lowest cut-off OpenSim's processing takes, as a fraction of the Nyquist frequency.
+#: OpenSim 4.6's own Signal::LowpassIIR (padded, as its tool runs it) changes a constant by
+#: more than 1e-6 (the bound urdf2dyn's filter sets on its gain at 0 Hz) below about 3.5e-4
+#: of Nyquist, by 1e-3 at 1e-5 (its coefficients' gain at 0 Hz is no longer 1 in double), and
+#: at 0 Hz, or 1e-300, it extrapolates the first three samples' parabola; lowpass_iir's FFT
+#: form, whose rounding grows as the cut-off falls, follows OpenSim's recursion to 1e-6 of a
+#: coordinate only from about 1e-3 of Nyquist up (to 1e-7 from 2e-3; tests/biomech/
+#: test_opensim_id.py, OpenSim as the oracle). Below the floor a cut-off is refused, in the
+#: words of urdf2dyn's filter below its MIN_CUTOFF_OF_NYQUIST
+MIN_IIR_CUTOFF_OF_NYQUIST = 2e-3
 
 
 def lowpass_iir(dt, x, cutoff_hz):
@@ -267,13 +279,10 @@ class OpenSimProcessing:
         if len(t) < 6:
             raise MotionError(f"{source}: OpenSim's quintic splines need at least 6 samples, "
                               f"got {len(t)}")
-        if filter_hz is not None:
+        if filter_hz is not None and filter_hz >= 0:      # negative: no filter, as in OpenSim
             fs = (len(t) - 1) / (t[-1] - t[0])
-            if filter_hz == 0:
-                warn(f"{source}: a cutoff of 0 Hz filters the coordinates into a polynomial "
-                     "extrapolation of their first samples (OpenSim does so too); use -1 (no "
-                     "filter) or a cutoff such as 6 Hz")
-            elif filter_hz >= fs / 2:
+            refuse_too_low_cutoff(filter_hz, fs, MIN_IIR_CUTOFF_OF_NYQUIST)
+            if filter_hz >= fs / 2:
                 warn(f"{source}: cutoff {filter_hz:g} Hz at or above half the sampling rate "
                      f"({fs / 2:g} Hz): lowered to {0.49 * fs:g} Hz, as OpenSim does")
         try:

@@ -276,6 +276,20 @@ MIN_CUTOFF_OF_NYQUIST = 1e-5
 MAX_DC_GAIN_ERROR = 1e-6
 
 
+def refuse_too_low_cutoff(cutoff_hz: float, fs: float, floor_of_nyquist: float) -> None:
+    """ValueError naming cutoff_hz when it lies below floor_of_nyquist x the Nyquist frequency
+    of data sampled at fs Hz, where a filter cannot be computed in double: the one check of
+    both processings' cut-offs (lowpass's MIN_CUTOFF_OF_NYQUIST, OpenSim's IIR filter's
+    urdf2dyn.biomech.opensim_processing.MIN_IIR_CUTOFF_OF_NYQUIST)."""
+    # the floor as the message prints it: a rate a bit off its nominal value (a step one bit
+    # short) would otherwise refuse the very cut-off the message names as the lowest
+    lowest = float(f"{floor_of_nyquist * fs / 2:g}")
+    if cutoff_hz < lowest:
+        raise ValueError(f"cutoff_hz: {cutoff_hz:g} Hz is too low to filter data sampled at "
+                         f"{fs:g} Hz (the filter cannot be computed below {lowest:g} Hz); give "
+                         "a cut-off of a few Hz (6 Hz is usual for gait), or no filter")
+
+
 def _refuse_imprecise(b, a, cutoff_hz, fs, order):
     """ValueError naming cutoff_hz when the designed coefficients b, a miss the Butterworth
     filter's unit gain at 0 Hz: they have lost their precision in double."""
@@ -302,13 +316,7 @@ def lowpass(t, x, cutoff_hz, order=2):
     cutoff_hz = float(cutoff_hz)
     if not (0 < cutoff_hz < fs / 2):
         raise ValueError(f"cutoff_hz: expected 0 < cutoff < Nyquist = {fs / 2:g} Hz, got {cutoff_hz:g}")
-    # the floor as the message prints it: a rate a bit off its nominal value (a step one bit
-    # short) would otherwise refuse the very cut-off the message names as the lowest
-    lowest = float(f"{MIN_CUTOFF_OF_NYQUIST * fs / 2:g}")
-    if cutoff_hz < lowest:
-        raise ValueError(f"cutoff_hz: {cutoff_hz:g} Hz is too low to filter data sampled at "
-                         f"{fs:g} Hz (the filter cannot be computed below {lowest:g} Hz); give "
-                         "a cut-off of a few Hz (6 Hz is usual for gait), or no filter")
+    refuse_too_low_cutoff(cutoff_hz, fs, MIN_CUTOFF_OF_NYQUIST)
     b, a = butter(int(order), cutoff_hz / (fs / 2))
     _refuse_imprecise(b, a, cutoff_hz, fs, order)
     x = np.asarray(x, dtype=float)
