@@ -200,6 +200,29 @@ def test_command_line_refusals(tmp_path, capsys):
     assert {w.filename for w in said} == {__file__}, [(w.filename, w.lineno) for w in said]
 
 
+@pytest.mark.filterwarnings("ignore::urdf2dyn.Urdf2dynWarning")  # the setup's constraints
+def test_a_cutoff_below_opensims_floor_is_refused_naming_the_setups_element(tmp_path, capsys):
+    """OpenSim's published RRA setup with <lowpass_cutoff_frequency> 0.001 (60 Hz
+    coordinates): below 2e-3 of Nyquist OpenSim's own filter no longer keeps a constant
+    (tests/biomech/test_opensim_id.py, OpenSim as the oracle; 0 Hz was only warned about).
+    Refused naming the setup and its element, not the filter's cutoff_hz the setup never
+    wrote."""
+    copy = tmp_path / "setup"
+    shutil.copytree(os.path.dirname(SETUP), copy)
+    setup = copy / os.path.basename(SETUP)
+    text = setup.read_text()
+    setup.write_text(re.sub(r"<lowpass_cutoff_frequency>[^<]*<",
+                            "<lowpass_cutoff_frequency>0.001<", text))
+    says = (f"{setup}: <lowpass_cutoff_frequency> 0.001: 0.001 Hz is too low to filter data "
+            "sampled at 60 Hz (the filter cannot be computed below 0.06 Hz)")
+    with pytest.raises(ValueError) as e:
+        run_rra(os.fspath(setup), results_directory=os.fspath(tmp_path / "r"))
+    assert str(e.value).startswith(says), e.value
+    assert cli.main(["rra", os.fspath(setup), "--results-directory",
+                     os.fspath(tmp_path / "r")]) == 1
+    assert f"error: {says}" in capsys.readouterr().err
+
+
 def _rra(folder, options):
     """urdf2dyn rra SETUP writing into folder: (exit status, stderr, {file written: its text,
     with folder's path written TMP and the summary's wall time left out})."""

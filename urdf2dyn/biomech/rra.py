@@ -196,9 +196,16 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
         raise MotionError(f"{su.path}: the time range {su.initial_time:g} .. "
                           f"{su.final_time:g} s holds no time of {path} ({t_raw[0]:g} .. "
                           f"{t_raw[-1]:g} s)")
-    tk, qk, vk, ak = opensim.kinematics(model, t_raw, q_raw, None, None, filter_hz=su.lowpass_hz,
-                                        derivatives=None, time_range=None, source=path,
-                                        warn=warn)[:4]
+    try:
+        tk, qk, vk, ak = opensim.kinematics(model, t_raw, q_raw, None, None,
+                                            filter_hz=su.lowpass_hz, derivatives=None,
+                                            time_range=None, source=path, warn=warn)[:4]
+    except ValueError as e:
+        # the filter names its own cutoff_hz: said as the setup's element the cut-off is
+        if not str(e).startswith("cutoff_hz: "):
+            raise
+        raise RRASetupError(f"{su.path}: <lowpass_cutoff_frequency> {su.lowpass_hz:g}: "
+                            f"{str(e)[len('cutoff_hz: '):]}") from None
     count = int(math.floor((t1 - t0) * sample_rate + 1e-6)) + 1
     t = t0 + np.arange(count) / sample_rate
     q0 = quintic_eval(tk, qk, vk, ak, t)
