@@ -166,3 +166,48 @@ def test_a_trial_result_declares_whether_its_notes_are_unheard():
         result._notes_unheard = True
         _relay_notes([result])
     assert heard == ["n"]
+
+
+def _a_worker_with_the_callers_pid(pid):
+    """A spawned process's start-up: it plays a Dask worker on another machine whose
+    process happens to have the caller's id (os.getpid, as urdf2dyn's pipeline sees it)."""
+    import types
+
+    from urdf2dyn.biomech import pipeline
+    pipeline.os = types.SimpleNamespace(**{**vars(os), "getpid": lambda: pid})
+
+
+class _ClusterOfAnotherMachine:
+    """Dask's Client as run_trials uses it (map, then each future's result), its workers
+    spawned processes that each play one on another machine with the caller's pid."""
+
+    def __init__(self):
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_a_worker_with_the_callers_pid,
+                                        initargs=(os.getpid(),))
+
+    def map(self, fn, jobs, pure=True, **keywords):
+        return [self.pool.submit(fn, job, **keywords) for job in jobs]
+
+
+def test_a_dask_worker_on_another_machine_with_the_callers_pid_tells_its_notes(trials,
+                                                                             monkeypatch):
+    """A worker on another machine may have the caller's process id: the trial was taken
+    for one run in the caller's process, its notes left to listeners there, and the
+    caller heard none of them. The caller tells them now (its process is known by a token
+    no other process has)."""
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(distributed, "Client", _ClusterOfAnotherMachine)
+    cluster = _ClusterOfAnotherMachine()
+    heard = []
+    try:
+        with warnings.catch_warnings(), hearing_notes(heard.append):
+            warnings.simplefilter("ignore")
+            results = run_trials(OSIM, [(p, None) for p in trials], scheduler=cluster,
+                                 rotation="x:-90", time_range=(0.6, 0.65))
+    finally:
+        cluster.pool.shutdown()
+    assert len(heard) == 2 and all(NOTE in h and p in h for h, p in zip(heard, trials))
+    assert [r.notes for r in results] == [[h] for h in heard]

@@ -30,6 +30,7 @@ InverseDynamicsTool does, to reproduce its results.
 import os
 import re
 import time as _time
+import uuid
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -398,14 +399,27 @@ def _filled_in(pattern, fields):
                           pattern)
 
 
+def _draw_process_token():
+    global _PROCESS_TOKEN
+    _PROCESS_TOKEN = uuid.uuid4().hex
+
+
+# Which process runs a trial, by a token no other process has: a process id is not one (a
+# Dask worker on another machine can have the caller's), and a forked worker, a copy of the
+# caller's memory, draws its own.
+_draw_process_token()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_draw_process_token)
+
+
 def _run_one(job, model, settings, caller=None):
     """One trial in a worker (a local process or a Dask worker): its warnings travel back in
     the result (the caller re-emits them), not to the worker's stderr. Its notes are kept in
-    the result too; caller: the id of the process that runs the batch: in another one the
-    notes are heard by nobody else there, and _relay_notes tells them to the caller's
-    listeners."""
+    the result too; caller: the token of the process that runs the batch (_PROCESS_TOKEN):
+    in another one the notes are heard by nobody else there, and _relay_notes tells them to
+    the caller's listeners."""
     path, grf = job
-    away = caller is not None and os.getpid() != caller
+    away = caller is not None and caller != _PROCESS_TOKEN
     heard = []
     with warnings.catch_warnings(), hearing_notes(heard.append, alone=away, this_thread=True):
         warnings.simplefilter("ignore", Urdf2dynWarning)
@@ -517,7 +531,7 @@ def _run_local(jobs, model, settings, max_workers, progress):
     # starts all of them (--jobs 100000 over two motions started 100000)
     workers = min(max_workers or os.cpu_count() or 1, len(jobs))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return _collect([pool.submit(_run_one, job, model, settings, os.getpid())
+        return _collect([pool.submit(_run_one, job, model, settings, _PROCESS_TOKEN)
                          for job in jobs], progress)
 
 
@@ -574,7 +588,7 @@ def _run_dask(jobs, model, settings, scheduler, progress):
     client = _connect(Client, scheduler) if own else scheduler
     try:
         return _collect(client.map(_run_one, jobs, model=model, settings=settings,
-                                   caller=os.getpid(), pure=False),
+                                   caller=_PROCESS_TOKEN, pure=False),
                         progress)
     finally:
         if own:
