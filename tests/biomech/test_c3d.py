@@ -1490,13 +1490,109 @@ def test_a_short_continuation_counts_the_channels_it_lists(tmp_path):
     assert [len(listed[x]["value"]) for x in ("UNITS", "UNITS2")] == [255, 1]
     with pytest.warns(Urdf2dynWarning) as caught:
         p = C.read_c3d(path, rate="analog").plates[0]
+    # channel 257 is the plate's Fz: its newtons are assumed too
     said(caught, re.escape("force plate 1: ANALOG:UNITS, continuations (UNITS2, ...) included, "
-                           "lists 256 units, none for its channels 257, 258, 259, 260; moments "
-                           "in N·mm were assumed"))
+                           "lists 256 units, none for its channels 257, 258, 259, 260; forces "
+                           "in N, moments in N·mm were assumed"))
     assert not [w for w in caught if "['']" in str(w.message)]
     want = ezc3d.c3d(os.fspath(path), extract_forceplat_data=True)["data"]["platform"][0]
     np.testing.assert_allclose(p.force, want["force"].T, rtol=1e-5)
     np.testing.assert_allclose(p.cop, want["center_of_pressure"].T * 1e-3, atol=1e-6)
+
+
+def _ezc3d_plate_file(path, units, channels=(1, 2, 3, 4, 5, 6), used=6, units2=None):
+    """A C3D file written by ezc3d: one marker, `used` analog channels CH1, CH2, ... (ezc3d
+    continues LABELS, SCALE, OFFSET in LABELS2, ... past 255 itself), ANALOG:UNITS as given
+    (and UNITS2 when given) and a type-2 force plate on `channels` (Fx Fy Fz Mx My Mz, 1-based)
+    bearing 700 N."""
+    c = ezc3d.c3d()
+    frames, per = 20, 10
+    c["parameters"]["POINT"]["RATE"]["value"] = [100]
+    c["parameters"]["POINT"]["LABELS"]["value"] = ["M1"]
+    c["parameters"]["POINT"]["UNITS"]["value"] = ["mm"]
+    c["parameters"]["ANALOG"]["RATE"]["value"] = [1000]
+    c["parameters"]["ANALOG"]["LABELS"]["value"] = [f"CH{i + 1}" for i in range(used)]
+    c["parameters"]["ANALOG"]["UNITS"]["value"] = units
+    if units2 is not None:
+        c.add_parameter("ANALOG", "UNITS2", units2)
+    points = np.full((4, 1, frames), 100.0)
+    points[3] = 1.0
+    c["data"]["points"] = points
+    analogs = np.random.default_rng(0).normal(0, 20, (1, used, frames * per))
+    analogs[0, channels[2] - 1] = -700.0
+    c["data"]["analogs"] = analogs
+    for name, value in (("USED", [1]), ("TYPE", [2]), ("CHANNEL", [[i] for i in channels])):
+        c.add_parameter("FORCE_PLATFORM", name, value)
+        # ezc3d's add_parameter stores numbers as floats; its force platforms read INT ones
+        c["parameters"]["FORCE_PLATFORM"][name]["type"] = ezc3d.ezc3d.INT
+    c.add_parameter("FORCE_PLATFORM", "CORNERS", np.array(
+        [[500, -300, 0], [0, -300, 0], [0, 300, 0], [500, 300, 0]], float).T[:, :, None].tolist())
+    c.add_parameter("FORCE_PLATFORM", "ORIGIN", [[0.0], [0.0], [-40.0]])
+    c.write(os.fspath(path))
+    return os.fspath(path)
+
+
+def _loads_are_ezc3ds(path, plate):
+    """The plate's force and centre of pressure are those of ezc3d's force-platform module
+    (which takes the channels for N and N·(POINT:UNITS) whatever ANALOG:UNITS says)."""
+    want = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"][0]
+    np.testing.assert_allclose(plate.force, want["force"].T, rtol=1e-5)
+    np.testing.assert_allclose(plate.cop, want["center_of_pressure"].T * 1e-3, atol=1e-6)
+
+
+def test_a_blank_unit_of_a_plates_force_channel_is_said(tmp_path):
+    """ANALOG:UNITS leaving a plate's Fz channel blank (ezc3d writes the file): read as
+    newtons without a word. The C3D User Guide asks one unit per channel, of its scaled
+    values; a blank one says nothing (Visual3D takes analog units for volts by default,
+    ezc3d's force platforms ignore ANALOG:UNITS), so the newtons assumed are said, naming
+    the parameter and the channel."""
+    path = _ezc3d_plate_file(tmp_path / "blank.c3d", ["N", "N", "", "Nmm", "Nmm", "Nmm"])
+    assert ezc3d.c3d(path)["parameters"]["ANALOG"]["UNITS"]["value"] == \
+        ["N", "N", "", "Nmm", "Nmm", "Nmm"]
+    with pytest.warns(Urdf2dynWarning) as caught:
+        p = C.read_c3d(path, rate="analog").plates[0]
+    said(caught, re.escape(f"{path}: force plate 1: ANALOG:UNITS leaves its channel 3 (CH3) "
+                           "blank; forces in N were assumed"))
+    _loads_are_ezc3ds(path, p)
+
+
+def test_a_plates_force_channels_beyond_a_short_units2_are_said(tmp_path):
+    """260 channels written by ezc3d (it continues LABELS, SCALE, OFFSET past 255 in
+    LABELS2, ..., and writes ANALOG:UNITS blank then, whatever it is given) with a UNITS2 of
+    one unit, so channels 257-260 have none; a plate's forces on 257-259, its moments on 1-3.
+    The warning said "ANALOG:UNITS ['']" and moments assumed in N·mm, not the forces read as
+    newtons (a channel beyond the lists had the blank unit, read as N); both are said now,
+    naming the lists and the channels."""
+    path = _ezc3d_plate_file(tmp_path / "short.c3d", ["Nmm"] * 3 + ["V"] * 252,
+                             channels=(257, 258, 259, 1, 2, 3), used=260, units2=["V"])
+    analog = ezc3d.c3d(path)["parameters"]["ANALOG"]
+    assert [len(analog[x]["value"]) for x in ("LABELS", "LABELS2", "UNITS", "UNITS2")] == \
+        [255, 5, 255, 1]
+    assert analog["UNITS"]["value"][:3] == ["", "", ""] and analog["UNITS2"]["value"] == ["V"]
+    with pytest.warns(Urdf2dynWarning) as caught:
+        p = C.read_c3d(path, rate="analog").plates[0]
+    said(caught, re.escape(f"{path}: force plate 1: ANALOG:UNITS, continuations (UNITS2, ...) "
+                           "included, lists 256 units, none for its channels 257, 258, 259; "
+                           "ANALOG:UNITS leaves its channels 1 (CH1), 2 (CH2), 3 (CH3) blank; "
+                           "forces in N, moments in N·mm were assumed"))
+    _loads_are_ezc3ds(path, p)
+
+
+def test_a_blank_unit_in_units2_is_named_there(tmp_path):
+    """A plate on channels 255-260 of ezc3d's 260 (ANALOG:UNITS blank, as ezc3d writes it
+    past 255 channels) with a UNITS2 of N, blank, Nmm x 3: the blank units are named in the
+    list that holds them, channel 255 in UNITS, 257 in UNITS2."""
+    path = _ezc3d_plate_file(tmp_path / "units2.c3d", ["V"] * 255,
+                             channels=tuple(range(255, 261)), used=260,
+                             units2=["N", "", "Nmm", "Nmm", "Nmm"])
+    assert ezc3d.c3d(path)["parameters"]["ANALOG"]["UNITS2"]["value"] == \
+        ["N", "", "Nmm", "Nmm", "Nmm"]
+    with pytest.warns(Urdf2dynWarning) as caught:
+        p = C.read_c3d(path, rate="analog").plates[0]
+    said(caught, re.escape(f"{path}: force plate 1: ANALOG:UNITS leaves its channel 255 (CH255) "
+                           "blank; ANALOG:UNITS2 leaves its channel 257 (CH257) blank; forces "
+                           "in N were assumed"))
+    _loads_are_ezc3ds(path, p)
 
 
 # ----------------------------------------------------------------------------- files users meet

@@ -100,7 +100,7 @@ __all__ = ["read_c3d", "write_grf", "grf_columns", "C3D", "Plate", "Event", "CON
 #: Below this force (N) along its normal a plate has no contact and no centre of pressure.
 CONTACT_THRESHOLD = 20.0
 # 'nt' / 'ntmm': the C3D format's own sample files (c3d.org Sample01, 02, 08) spell newtons so
-_FORCE_UNITS = ("n", "", "newton", "newtons", "nt")
+_FORCE_UNITS = ("n", "newton", "newtons", "nt")
 _MOMENT_UNITS = {"nm": 1.0, "n.m": 1.0, "n*m": 1.0, "nmm": 1e-3, "n.mm": 1e-3, "n*mm": 1e-3,
                  "ntmm": 1e-3}
 _CHANNELS = {1: 6, 2: 6, 3: 8, 4: 6}
@@ -824,6 +824,12 @@ def _check_calibrated(k, where, types, channel, uncalibrated, params):
                       "capture software")
 
 
+def _channel_names(ch, labels):
+    """0-based channels ch as a message names them: 1-based, with their ANALOG:LABELS."""
+    return [f"{i + 1} ({labels[i]})" if i < len(labels) and labels[i] else str(i + 1)
+            for i in ch]
+
+
 def _check_channels(k, where, types, channel, analogs, ascale, gen, labels, strict):
     """A plate whose channels are not numbers: refused naming the parameter that made them so
     (a NaN ANALOG:SCALE or GEN_SCALE), or warned about (samples the file itself left NaN)."""
@@ -836,7 +842,7 @@ def _check_channels(k, where, types, channel, analogs, ascale, gen, labels, stri
     bad = ~np.isfinite(analogs[ch])              # (channels, samples)
     if not bad.any():
         return
-    name = [f"{i + 1} ({labels[i]})" if i < len(labels) and labels[i] else str(i + 1) for i in ch]
+    name = _channel_names(ch, labels)
     dead = [j for j in range(len(ch)) if bad[j].all()]
     if dead and not np.all(np.isfinite(gen)):
         raise MotionError(f"{where}: ANALOG:GEN_SCALE is {gen[0]:g}, which makes every analog "
@@ -933,8 +939,11 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
     if ptype == 4:      # CAL_MATRIX takes the channels as stored to N and N·(POINT:UNITS)
         raw = analogs[ch].T
     else:
+        unsaid = "; ".join(words for words in (_unlisted_units(ch, len(aunits)),
+                                               _blank_units(ch, units, c["parameters"]))
+                           if words)
         raw = analogs[ch].T * _channel_scales(ptype, units, punits, where, strict,
-                                              _unlisted_units(ch, len(aunits)))  # (S, nch)
+                                              unsaid)  # (S, nch)
     with np.errstate(all="ignore"):
         f, m = _plate_wrench(ptype, raw, orig, cm, scale)
     kpoly = poly[12 * k:12 * k + 12] if ptype == 3 and len(poly) >= 12 * (k + 1) else None
@@ -1025,16 +1034,36 @@ def _unlisted_units(ch, listed):
             f"{', '.join(str(i) for i in missing)}")
 
 
-def _channel_scales(ptype, units, punits, where, strict, unlisted=""):
+def _blank_units(ch, units, params):
+    """Words for the plate's channels (0-based ch) whose unit (units, theirs) ANALOG:UNITS or
+    a continuation leaves blank, naming that parameter, or "" when none is. The C3D User
+    Guide asks one unit per channel, that of its scaled values; a blank one says nothing
+    (Visual3D takes analog channels for volts by default, ezc3d's force platforms ignore
+    ANALOG:UNITS, and ezc3d writes them blank past 255 channels), so what is assumed is said."""
+    blank = [int(i) for i, u in zip(ch, units) if u == ""]
+    if not blank:
+        return ""
+    ends = np.cumsum([len(part) for part in _continued(params, "ANALOG", "UNITS", _texts)])
+    labels = _labels(params, "ANALOG")
+    by_parameter = {}
+    for i in blank:
+        part = int(np.searchsorted(ends, i, side="right"))
+        by_parameter.setdefault(f"ANALOG:UNITS{part + 1 if part else ''}", []).append(i)
+    return "; ".join(f"{name} leaves its channel{'s' if len(chs) > 1 else ''} "
+                     f"{', '.join(_channel_names(chs, labels))} blank"
+                     for name, chs in by_parameter.items())
+
+
+def _channel_scales(ptype, units, punits, where, strict, unsaid=""):
     """Per channel factor to N, N·m or m from ANALOG:UNITS (None: a channel it lists no unit
-    for, which unlisted, _unlisted_units' words, names)."""
+    for; "": a blank one; unsaid, _unlisted_units' and _blank_units' words, names those)."""
     # F: a force (N), M: a moment (N·m), L: a length (m)
     kinds = {1: "FFFLLM", 2: "FFFMMM", 3: "FFFFFFFF"}[ptype]
     out, guessed, taken = [], [], set()
     for kind, u in zip(kinds, units):
         lu = (u or "").lower().replace(" ", "").replace("·", ".")
         if kind == "F":
-            if lu not in _FORCE_UNITS:
+            if lu not in _FORCE_UNITS:            # a blank or missing unit included
                 guessed.append(u)
                 taken.add(kind)
             out.append(1.0)
@@ -1059,11 +1088,11 @@ def _channel_scales(ptype, units, punits, where, strict, unlisted=""):
         said = [assumed[kind] for kind in "FML" if kind in taken]
         has = "/".join(name for kind, name in (("F", "force"), ("M", "moment"), ("L", "length"))
                        if kind in kinds)
-        # a channel beyond the list (None) is the list's shortness, said as such
-        named = sorted({u for u in guessed if u is not None})
+        # a channel beyond the list (None) or blank ("") is said as such (unsaid)
+        named = sorted({u for u in guessed if u})
         what = "; ".join(
             ([f"ANALOG:UNITS {named} are not {has} units of a type-{ptype} plate"] if named
-             else []) + ([unlisted] if unlisted else []))
+             else []) + ([unsaid] if unsaid else []))
         report(f"{where}: {what}; {', '.join(said)} were assumed. Compare the plate's "
                "peak vertical force with the subject's weight; if they disagree, correct "
                "ANALOG:UNITS or ANALOG:SCALE in the capture software's export",
