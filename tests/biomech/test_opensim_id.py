@@ -582,6 +582,27 @@ def test_opensims_processing_refuses_a_cutoff_below_its_floor(tmp_path, capsys, 
     assert np.array_equal(negative.tau, unfiltered.tau)
 
 
+@pytest.mark.filterwarnings("ignore:.*no joint carries any weight")    # robot2r is planar
+def test_a_setups_cutoff_below_the_floor_is_refused_naming_its_element(tmp_path, capsys):
+    """An ID setup whose <lowpass_cutoff_frequency_for_coordinates> is 0.001 Hz, below the
+    floor of OpenSim's filter (2e-3 of Nyquist, 0.1 Hz at 100 Hz; the oracle test above):
+    refused naming the setup and its element, not the library's filter_hz, which the setup
+    never wrote (the command line refuses --filter with --setup)."""
+    setup = _setup(tmp_path, cutoff="0.001", time_range="0 2.99")
+    t = np.arange(300) / 100
+    (tmp_path / "c.mot").write_text("c\nversion=1\nnRows=300\nnColumns=3\ninDegrees=no\n"
+                                    "endheader\ntime\tjoint1\tjoint2\n" + "".join(
+                                        f"{x:.2f}\t{0.3 * np.sin(x):.6f}\t{0.1 * x:.6f}\n"
+                                        for x in t))
+    says = (f"{setup}: <lowpass_cutoff_frequency_for_coordinates> 0.001: 0.001 Hz is too low "
+            "to filter data sampled at 100 Hz (the filter cannot be computed below 0.1 Hz)")
+    with pytest.raises(ValueError) as e:
+        urdf2dyn.inverse_dynamics_setup(setup, urdf2dyn.load(data_path("robot2r.urdf")))
+    assert str(e.value).startswith(says), e.value
+    assert cli.main(["torques", "--setup", str(setup), data_path("robot2r.urdf")]) == 1
+    assert f"error: {says}" in capsys.readouterr().err
+
+
 def test_pad_reflects_and_negates_about_the_ends():
     t = np.arange(5.0)
     x = np.array([[0.0], [1.0], [4.0], [9.0], [16.0]])
