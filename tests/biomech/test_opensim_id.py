@@ -583,6 +583,22 @@ def test_opensims_processing_refuses_a_cutoff_below_its_floor(tmp_path, capsys, 
 
 
 @pytest.mark.filterwarnings("ignore:.*no joint carries any weight")    # robot2r is planar
+def test_opensims_processing_refuses_a_nan_cutoff(tmp_path):
+    """filter_hz=nan with OpenSim's processing ran unfiltered without a word (OpenSim's
+    'cut-off >= 0' is false for NaN); urdf2dyn's processing refuses it. Refused, naming the
+    trial's file and filter_hz."""
+    motion = tmp_path / "m.csv"
+    motion.write_text("time,joint1,joint2\n" + "".join(
+        f"{k / 100:.2f},{0.3 * math.sin(k / 100):.6f},{k / 1000:.6f}\n" for k in range(300)))
+    with pytest.raises(ValueError) as e:
+        urdf2dyn.inverse_dynamics_trial(urdf2dyn.load(data_path("robot2r.urdf")), motion,
+                                        processing="opensim", filter_hz=float("nan"))
+    assert str(e.value) == (f"{motion}: filter_hz nan: expected a cut-off frequency in Hz, "
+                            "got nan; give one, or None (or a negative one, OpenSim's -1) for "
+                            "no filter")
+
+
+@pytest.mark.filterwarnings("ignore:.*no joint carries any weight")    # robot2r is planar
 def test_a_setups_cutoff_below_the_floor_is_refused_naming_its_element(tmp_path, capsys):
     """An ID setup whose <lowpass_cutoff_frequency_for_coordinates> is 0.001 Hz, below the
     floor of OpenSim's filter (2e-3 of Nyquist, 0.1 Hz at 100 Hz; the oracle test above):

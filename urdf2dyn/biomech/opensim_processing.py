@@ -279,6 +279,10 @@ class OpenSimProcessing:
         if len(t) < 6:
             raise MotionError(f"{source}: OpenSim's quintic splines need at least 6 samples, "
                               f"got {len(t)}")
+        # NaN: OpenSim's test (cut-off >= 0) would leave the coordinates unfiltered unsaid
+        if filter_hz is not None and math.isnan(filter_hz):
+            raise ValueError("cutoff_hz: expected a cut-off frequency in Hz, got nan; give one, "
+                             "or None (or a negative one, OpenSim's -1) for no filter")
         if filter_hz is not None and filter_hz >= 0:      # negative: no filter, as in OpenSim
             fs = (len(t) - 1) / (t[-1] - t[0])
             refuse_too_low_cutoff(filter_hz, fs, MIN_IIR_CUTOFF_OF_NYQUIST)
