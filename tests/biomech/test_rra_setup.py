@@ -439,3 +439,29 @@ def test_a_version_that_is_no_number_reads_as_the_latest(tmp_path, version):
                                              r"unnumbered"):
         s = read_rra_setup(p)
     assert s.force_set_files == []
+
+
+@pytest.mark.parametrize("version,old,new,published", [
+    (10903, "<actuator_set_files> gait2354_RRA_Actuators.xml </actuator_set_files>",
+     "<force_set_files> other.xml </force_set_files>",
+     "<force_set_files> gait2354_RRA_Actuators.xml </force_set_files>"),
+    (10800, "<replace_actuator_set> false </replace_actuator_set>",
+     "<replace_force_set> true </replace_force_set>",
+     "<replace_force_set> true </replace_force_set>")], ids=["force_set", "replace"])
+@pytest.mark.parametrize("old_first", [True, False], ids=["old_first", "new_first"])
+def test_opensim1_name_beside_the_new_one_read_first_in_document_order(tmp_path, osim, version,
+                                                                       old, new, published,
+                                                                       old_first):
+    """A document older than Version 10904 holding OpenSim 1's element and OpenSim 4's both:
+    OpenSim 4.6 (the oracle) renames the old one and reads the first of the two in document
+    order. urdf2dyn read the new one always: another force set, or replace_force_set true
+    where OpenSim's was false, unsaid."""
+    import shutil
+    from rra_oracle import opensim_reads
+    both = old + new if old_first else new + old
+    setup = _gait2354_setup(tmp_path, version, published, both)
+    shutil.copy(tmp_path / "gait2354_RRA_Actuators.xml", tmp_path / "other.xml")
+    theirs = opensim_reads(os.fspath(setup))
+    s = read_rra_setup(setup)
+    assert s.force_set_files == [os.fspath(tmp_path / f.strip()) for f in theirs["force_sets"]]
+    assert s.replace_force_set is theirs["replace"]

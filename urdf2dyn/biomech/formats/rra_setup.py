@@ -302,8 +302,7 @@ def _old_names(tool, where, version, strict):
         renamed = {"force_set_files": "actuator_set_files"}
         if version < 10900:
             renamed["replace_force_set"] = "replace_actuator_set"
-        return {new: old for new, old in renamed.items()
-                if tool.find(old) is not None and tool.find(new) is None}
+        return {new: old for new, old in renamed.items() if _first_of(tool, new, old) == old}
     advice = {"actuator_set_files": "these actuators are not applied: name the files in "
                                     "<force_set_files>",
               "controls_file": "name it in a ControlSetController's <controls_file> in the "
@@ -315,6 +314,14 @@ def _old_names(tool, where, version, strict):
                    f"is {'unnumbered' if version is None else version}), and urdf2dyn does not "
                    f"read it either: {what}", strict=strict, error=RRASetupError)
     return {}
+
+
+def _first_of(tool, *tags):
+    """The first of tags among tool's children, in document order (None: none of them).
+    OpenSim 4.6 renames the first element of the old name to the new one
+    (XMLDocument::renameChildNode), then reads the first element of the new name: with both
+    names present, whichever comes first is read."""
+    return next((child.tag for child in tool if child.tag in tags), None)
 
 
 def _controls_files(tool, where, strict):
