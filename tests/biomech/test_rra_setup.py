@@ -465,3 +465,21 @@ def test_opensim1_name_beside_the_new_one_read_first_in_document_order(tmp_path,
     s = read_rra_setup(setup)
     assert s.force_set_files == [os.fspath(tmp_path / f.strip()) for f in theirs["force_sets"]]
     assert s.replace_force_set is theirs["replace"]
+
+
+@pytest.mark.parametrize("version", ["+10903", " 10903 ", "-5", "010903"])
+def test_a_version_cpp_reads_as_a_number_is_that_number(tmp_path, osim, version):
+    """A Version C++'s ``>> int`` reads as OpenSim 1's (a sign, white space, a leading 0):
+    OpenSim 4.6 (the oracle) reads the setup's <actuator_set_files> as its force set files.
+    urdf2dyn took '+10903' and '-5' for no number, read the document as the latest and left
+    those actuators out (saying OpenSim would too)."""
+    from rra_oracle import opensim_reads
+    setup = _gait2354_setup(tmp_path, 20302, "<force_set_files>", "<actuator_set_files>")
+    setup.write_text(setup.read_text().replace("</force_set_files>", "</actuator_set_files>")
+                     .replace('Version="20302"', f'Version="{version}"'))
+    theirs = opensim_reads(os.fspath(setup))
+    assert [f.strip() for f in theirs["force_sets"]] == ["gait2354_RRA_Actuators.xml"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s = read_rra_setup(setup)
+    assert s.force_set_files == [os.fspath(tmp_path / "gait2354_RRA_Actuators.xml")]

@@ -33,9 +33,10 @@ def read_tool(path: str, tag: str | tuple[str, ...], error: type[Exception],
 def read_document(path: str, tag: str | tuple[str, ...], error: type[Exception],
                   what: str) -> tuple[int | None, ET.Element]:
     """(the document's version, its ``<tag>`` element) as :func:`read_tool` reads them: the
-    version is ``<OpenSimDocument Version=...>``'s (None when it is no whole number: the
-    caller reads the document as the latest), 10500 for a document without that root (as
-    OpenSim 4.6's XMLDocument takes it: older than OpenSim 1.6)."""
+    version is ``<OpenSimDocument Version=...>``'s, read as :func:`_document_version` (None
+    when missing or no whole number: OpenSim 4.6 refuses such a document; the caller reads
+    it as the latest), 10500 for a document without that root (as OpenSim 4.6's XMLDocument
+    takes it: older than OpenSim 1.6)."""
     tags = (tag,) if isinstance(tag, str) else tuple(tag)
     try:
         root = parse_xml(path)
@@ -54,8 +55,21 @@ def read_document(path: str, tag: str | tuple[str, ...], error: type[Exception],
                     f"this an OpenSim {what} file?")
     if root.tag != "OpenSimDocument":
         return 10500, tool
-    said = root.get("Version", "").strip()
-    return (int(said) if said.isascii() and said.isdigit() else None), tool  # not '²'
+    return _document_version(root.get("Version")), tool
+
+
+#: what C++'s ``>> int`` reads, as OpenSim 4.6's XMLDocument reads a Version (SimTK
+#: String::convertTo<int>): ASCII white space around, a sign, ASCII digits (not '²', not '_')
+_CPP_INT = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)[ \t\n\v\f\r]*")
+
+
+def _document_version(said: str | None) -> int | None:
+    """An ``OpenSimDocument``'s Version attribute as OpenSim 4.6 reads it ('+10903' and
+    ' 10903 ' are 10903); None where OpenSim refuses the document: no attribute, or one that
+    is no whole number a C++ int holds ('4.0', '', '1e4', '10_903')."""
+    found = _CPP_INT.fullmatch(said or "")
+    value = int(found.group(1)) if found else None
+    return value if value is not None and -2**31 <= value < 2**31 else None
 
 
 def referenced_set(elem: ET.Element | None, tag: str, where: str, strict: bool,
