@@ -88,3 +88,23 @@ def opensim_controls_files(setup):
     done = subprocess.run([sys.executable, "-c", _CONTROLS, setup], capture_output=True,
                           text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+_REFUSES = r'''
+import json, sys
+import opensim as osim
+osim.Logger.setLevelString("off")
+try:
+    osim.RRATool(sys.argv[1], False)
+    print(json.dumps(None))
+except Exception as e:
+    print(json.dumps(str(e)))
+'''
+
+
+def opensim_refusal(setup):
+    """What OpenSim 4.6's RRATool says refusing to read the setup (None: it reads it), in a
+    fresh process."""
+    done = subprocess.run([sys.executable, "-c", _REFUSES, setup], capture_output=True,
+                          text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])

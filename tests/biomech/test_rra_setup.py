@@ -3,6 +3,7 @@ them: five published pipelines (opensim-models, tests/data/opensim_models/README
 with OpenSim's own RRATool, CMC_TaskSet and ForceSet, then what cannot be run, and any text."""
 import math
 import os
+import re
 import warnings
 
 import numpy as np
@@ -428,16 +429,19 @@ def test_opensim1_replace_actuator_set(tmp_path, osim, version):
 @pytest.mark.parametrize("version", ["²", "4.0", ""])
 def test_a_version_that_is_no_number_reads_as_the_latest(tmp_path, version):
     """<OpenSimDocument Version=...> that is no whole number ('²' is a digit to Python, and
-    int() refused it with a ValueError): the setup is read as the latest version, its
-    <actuator_set_files> said to be unread, naming the version as unnumbered."""
+    int() refused it with a ValueError): the setup is read as the latest version (said:
+    test_a_version_opensim_refuses_is_said), its <actuator_set_files> said to be unread,
+    naming the version as unnumbered."""
     _files(tmp_path)
     p = tmp_path / "s.xml"
     p.write_text(SETUP.format(**GOOD).replace('Version="30000"', f'Version="{version}"').replace(
         "<force_set_files>a.xml</force_set_files>", "<actuator_set_files>a.xml"
                                                      "</actuator_set_files>"))
-    with pytest.warns(Urdf2dynWarning, match=r"<actuator_set_files> a\.xml: .*this one is "
-                                             r"unnumbered"):
+    with pytest.warns(Urdf2dynWarning) as said:
         s = read_rra_setup(p)
+    messages = [str(w.message) for w in said]
+    assert len(messages) == 2 and "<OpenSimDocument Version=...>" in messages[0], messages
+    assert re.search(r"<actuator_set_files> a\.xml: .*this one is unnumbered", messages[1])
     assert s.force_set_files == []
 
 
@@ -483,3 +487,27 @@ def test_a_version_cpp_reads_as_a_number_is_that_number(tmp_path, osim, version)
         warnings.simplefilter("error")
         s = read_rra_setup(setup)
     assert s.force_set_files == [os.fspath(tmp_path / "gait2354_RRA_Actuators.xml")]
+
+
+@pytest.mark.parametrize("version", ["4.0", "", None, "1e4", "\u00a030000"],
+                         ids=["4.0", "empty", "missing", "1e4", "nbsp"])
+def test_a_version_opensim_refuses_is_said(tmp_path, osim, version):
+    """<OpenSimDocument> without a Version, or with one that is no whole number to C++ (a
+    no-break space before it too): OpenSim 4.6's RRATool (the oracle) refuses the document.
+    urdf2dyn reads it as the latest version, and said nothing of it (it warned only of
+    OpenSim 1 elements the latest does not read): now said, with the Version to write, and
+    refused under strict."""
+    from rra_oracle import opensim_refusal
+    setup = _gait2354_setup(tmp_path, 30000, "<force_set_files>", "<force_set_files>")
+    attribute = "" if version is None else f'Version="{version}"'
+    setup.write_text(setup.read_text().replace('Version="30000"', attribute, 1))
+    assert opensim_refusal(os.fspath(setup)) is not None
+    with pytest.warns(Urdf2dynWarning) as said:
+        s = read_rra_setup(setup)
+    assert [str(w.message) for w in said] == [
+        f"{setup}: <OpenSimDocument Version=...> is missing or no whole number: OpenSim 4.6 "
+        "refuses this document, urdf2dyn reads it as the latest version: write the version "
+        'of the OpenSim that wrote it (Version="40000" for OpenSim 4.0)']
+    assert s.force_set_files == [os.fspath(tmp_path / "gait2354_RRA_Actuators.xml")]
+    with pytest.raises(RRASetupError, match="OpenSimDocument Version"):
+        read_rra_setup(setup, strict=True)

@@ -188,6 +188,11 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
     where = os.fspath(path)
     version, tool = read_document(where, "RRATool", RRASetupError,
                                   "residual reduction (RRA) setup")
+    if version is None:
+        report(f"{where}: <OpenSimDocument Version=...> is missing or no whole number: "
+               "OpenSim 4.6 refuses this document, urdf2dyn reads it as the latest version: "
+               "write the version of the OpenSim that wrote it (Version=\"40000\" for "
+               "OpenSim 4.0)", strict=strict, error=RRASetupError)
     old = _old_names(tool, where, version, strict)
     base = os.path.dirname(os.path.abspath(where))
 

@@ -34,9 +34,9 @@ def read_document(path: str, tag: str | tuple[str, ...], error: type[Exception],
                   what: str) -> tuple[int | None, ET.Element]:
     """(the document's version, its ``<tag>`` element) as :func:`read_tool` reads them: the
     version is ``<OpenSimDocument Version=...>``'s, read as :func:`_document_version` (None
-    when missing or no whole number: OpenSim 4.6 refuses such a document; the caller reads
-    it as the latest), 10500 for a document without that root (as OpenSim 4.6's XMLDocument
-    takes it: older than OpenSim 1.6)."""
+    when missing or no whole number: OpenSim 4.6 refuses such a document; the caller says
+    so and reads it as the latest), 10500 for a document without that root (as OpenSim
+    4.6's XMLDocument takes it: older than OpenSim 1.6)."""
     tags = (tag,) if isinstance(tag, str) else tuple(tag)
     try:
         root = parse_xml(path)
