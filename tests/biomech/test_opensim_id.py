@@ -582,6 +582,27 @@ def test_opensims_processing_refuses_a_cutoff_below_its_floor(tmp_path, capsys, 
     assert np.array_equal(negative.tau, unfiltered.tau)
 
 
+@pytest.mark.parametrize("cutoff, says", [
+    (float("nan"), "expected a cut-off frequency in Hz, got nan"),
+    (0.0, "0 Hz is too low to filter data sampled at 100 Hz"),
+    (0.09, "0.09 Hz is too low to filter data sampled at 100 Hz")])
+def test_id_kinematics_refuses_the_cutoffs_a_trial_refuses(osim, tmp_path, cutoff, says):
+    """id_kinematics, the public form of OpenSim's processing, took what every trial and
+    setup refuses (OpenSimProcessing.kinematics): a NaN cut-off ran unfiltered, 0 Hz or one
+    below the floor (2e-3 of Nyquist) filtered silently. Oracle for 0 Hz: OpenSim 4.6's own
+    filter extrapolates the first samples' parabola, nothing a low-pass gives (a column
+    within 1 of 10 comes out up to 9.8 off); the floor's oracle is
+    test_iir_floor_is_where_opensims_filter_keeps_a_constant. Refused now in the words a
+    trial's refusal uses, naming cutoff_hz."""
+    path, t, cols = _uniform_table(tmp_path, n=300, fs=100.0)
+    theirs = _opensims_filter(osim, path, 0.0)
+    assert np.abs(theirs[:, 2] - 10).max() > 5
+    with pytest.raises(ValueError) as e:
+        op.id_kinematics(t, cols, cutoff)
+    assert str(e.value).startswith(f"cutoff_hz: {says}"), e.value
+    op.id_kinematics(t, cols, 0.1)                       # the floor itself is taken
+
+
 @pytest.mark.filterwarnings("ignore:.*no joint carries any weight")    # robot2r is planar
 def test_opensims_processing_refuses_a_nan_cutoff(tmp_path):
     """filter_hz=nan with OpenSim's processing ran unfiltered without a word (OpenSim's

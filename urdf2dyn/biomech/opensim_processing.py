@@ -125,6 +125,26 @@ def lowpass_iir(dt, x, cutoff_hz):
     return run(run(x)[::-1])[::-1].copy()
 
 
+def _mean_rate(t):
+    """The mean sampling rate (Hz) of the times t (at least two)."""
+    return (len(t) - 1) / (t[-1] - t[0])
+
+
+def _refuse_unusable_cutoff(t, cutoff_hz):
+    """ValueError naming cutoff_hz (None or negative: no filter, as in OpenSim) when OpenSim's
+    filter cannot be reproduced at it on the times t: NaN, which OpenSim's test (cut-off >= 0)
+    would leave unfiltered unsaid, or below MIN_IIR_CUTOFF_OF_NYQUIST of the Nyquist frequency.
+    The one check of OpenSim's processing, whether a trial, a setup or id_kinematics is given
+    the cut-off."""
+    if cutoff_hz is None:
+        return
+    if math.isnan(cutoff_hz):
+        raise ValueError("cutoff_hz: expected a cut-off frequency in Hz, got nan; give one, "
+                         "or None (or a negative one, OpenSim's -1) for no filter")
+    if cutoff_hz >= 0 and len(t) > 1:
+        refuse_too_low_cutoff(cutoff_hz, _mean_rate(t), MIN_IIR_CUTOFF_OF_NYQUIST)
+
+
 def id_kinematics(t, q, cutoff_hz=None):
     """Coordinates, velocities and accelerations as OpenSim's inverse-dynamics tool makes
     them from a coordinates table: t (N,), q (N, n) in rad / m. cutoff_hz: the setup's
@@ -135,9 +155,11 @@ def id_kinematics(t, q, cutoff_hz=None):
     equal (to the last bit: times written with few decimals are not) is first resampled at
     its smallest step (:func:`resample`), as OpenSim does, which changes the rows. The
     derivatives are urdf2dyn's one estimator's, method "opensim" (the natural quintic
-    spline)."""
+    spline). A NaN cutoff_hz, or one below MIN_IIR_CUTOFF_OF_NYQUIST of the Nyquist
+    frequency (0 included), is refused (ValueError naming cutoff_hz)."""
     t = np.asarray(t, dtype=float)
     q = np.asarray(q, dtype=float).reshape(len(t), -1)
+    _refuse_unusable_cutoff(t, cutoff_hz)
     if cutoff_hz is not None and cutoff_hz >= 0:
         k = int(np.argmin(np.diff(t))) if len(t) > 1 else 0
         smallest = f"between t = {t[k]:.9g} and {t[min(k + 1, len(t) - 1)]:.9g} s"
@@ -279,13 +301,11 @@ class OpenSimProcessing:
         if len(t) < 6:
             raise MotionError(f"{source}: OpenSim's quintic splines need at least 6 samples, "
                               f"got {len(t)}")
-        # NaN: OpenSim's test (cut-off >= 0) would leave the coordinates unfiltered unsaid
-        if filter_hz is not None and math.isnan(filter_hz):
-            raise ValueError("cutoff_hz: expected a cut-off frequency in Hz, got nan; give one, "
-                             "or None (or a negative one, OpenSim's -1) for no filter")
+        # before id_kinematics, which checks it too: its refusals are said with the trial's
+        # file, this one as the trial's own setting (the kinematics stage names it)
+        _refuse_unusable_cutoff(t, filter_hz)
         if filter_hz is not None and filter_hz >= 0:      # negative: no filter, as in OpenSim
-            fs = (len(t) - 1) / (t[-1] - t[0])
-            refuse_too_low_cutoff(filter_hz, fs, MIN_IIR_CUTOFF_OF_NYQUIST)
+            fs = _mean_rate(t)
             if filter_hz >= fs / 2:
                 warn(f"{source}: cutoff {filter_hz:g} Hz at or above half the sampling rate "
                      f"({fs / 2:g} Hz): lowered to {0.49 * fs:g} Hz, as OpenSim does")
