@@ -557,14 +557,16 @@ def test_opensims_processing_refuses_a_cutoff_below_its_floor(tmp_path, capsys, 
     times a coordinate's peak at 1e-5 of Nyquist; see the oracle test above). Below 2e-3 of
     Nyquist (0.1 Hz at 100 Hz) it is refused in the words of urdf2dyn's filter, naming the
     trial's file and filter_hz in the library, --filter on the command line; 0 Hz too (it
-    was only warned about)."""
+    was only warned about). The reason given is OpenSim's filter not reproduced there, not
+    that no filter can be computed: OpenSim's own runs, and keeps a constant to 1e-6 down to
+    about 3.5e-4 of Nyquist (the oracle test above)."""
     motion = tmp_path / "slow.csv"
     t = np.arange(300) / 100
     motion.write_text("time,joint1,joint2\n" + "".join(
         f"{x:.2f},{0.3 * np.sin(x):.6f},{0.1 * x:.6f}\n" for x in t))
-    says = (f"{cutoff:g} Hz is too low to filter data sampled at 100 Hz (the filter cannot be "
-            "computed below 0.1 Hz); give a cut-off of a few Hz (6 Hz is usual for gait), or "
-            "no filter")
+    says = (f"{cutoff:g} Hz is too low to filter data sampled at 100 Hz (OpenSim's filter is "
+            "not reproduced below 0.1 Hz); give a cut-off of a few Hz (6 Hz is usual for gait), "
+            "or no filter")
     model = urdf2dyn.load(data_path("robot2r.urdf"))
     with pytest.raises(ValueError) as e:
         urdf2dyn.inverse_dynamics_trial(model, motion, processing="opensim", filter_hz=cutoff)
@@ -585,7 +587,8 @@ def test_opensims_processing_refuses_a_cutoff_below_its_floor(tmp_path, capsys, 
 @pytest.mark.parametrize("cutoff, says", [
     (float("nan"), "expected a cut-off frequency in Hz, got nan"),
     (0.0, "0 Hz is too low to filter data sampled at 100 Hz"),
-    (0.09, "0.09 Hz is too low to filter data sampled at 100 Hz")])
+    (0.09, "0.09 Hz is too low to filter data sampled at 100 Hz (OpenSim's filter is not "
+           "reproduced below 0.1 Hz)")])
 def test_id_kinematics_refuses_the_cutoffs_a_trial_refuses(osim, tmp_path, cutoff, says):
     """id_kinematics, the public form of OpenSim's processing, took what every trial and
     setup refuses (OpenSimProcessing.kinematics): a NaN cut-off ran unfiltered, 0 Hz or one
@@ -632,7 +635,7 @@ def test_a_setups_cutoff_below_the_floor_is_refused_naming_its_element(tmp_path,
                                         f"{x:.2f}\t{0.3 * np.sin(x):.6f}\t{0.1 * x:.6f}\n"
                                         for x in t))
     says = (f"{setup}: <lowpass_cutoff_frequency_for_coordinates> 0.001: 0.001 Hz is too low "
-            "to filter data sampled at 100 Hz (the filter cannot be computed below 0.1 Hz)")
+            "to filter data sampled at 100 Hz (OpenSim's filter is not reproduced below 0.1 Hz)")
     with pytest.raises(ValueError) as e:
         urdf2dyn.inverse_dynamics_setup(setup, urdf2dyn.load(data_path("robot2r.urdf")))
     assert str(e.value).startswith(says), e.value

@@ -203,10 +203,11 @@ def test_command_line_refusals(tmp_path, capsys):
 @pytest.mark.filterwarnings("ignore::urdf2dyn.Urdf2dynWarning")  # the setup's constraints
 def test_a_cutoff_below_opensims_floor_is_refused_naming_the_setups_element(tmp_path, capsys):
     """OpenSim's published RRA setup with <lowpass_cutoff_frequency> 0.001 (60 Hz
-    coordinates): below 2e-3 of Nyquist OpenSim's own filter no longer keeps a constant
-    (tests/biomech/test_opensim_id.py, OpenSim as the oracle; 0 Hz was only warned about).
-    Refused naming the setup and its element, not the filter's cutoff_hz the setup never
-    wrote."""
+    coordinates): below 2e-3 of Nyquist urdf2dyn's form of OpenSim's filter no longer
+    follows OpenSim's (tests/biomech/test_opensim_id.py, OpenSim as the oracle; 0 Hz was only
+    warned about). Refused naming the setup and its element, not the filter's cutoff_hz the
+    setup never wrote, and saying that OpenSim's filter is not reproduced there (OpenSim's
+    RRA, whose FIR filter urdf2dyn does not use, runs it)."""
     copy = tmp_path / "setup"
     shutil.copytree(os.path.dirname(SETUP), copy)
     setup = copy / os.path.basename(SETUP)
@@ -214,7 +215,7 @@ def test_a_cutoff_below_opensims_floor_is_refused_naming_the_setups_element(tmp_
     setup.write_text(re.sub(r"<lowpass_cutoff_frequency>[^<]*<",
                             "<lowpass_cutoff_frequency>0.001<", text))
     says = (f"{setup}: <lowpass_cutoff_frequency> 0.001: 0.001 Hz is too low to filter data "
-            "sampled at 60 Hz (the filter cannot be computed below 0.06 Hz)")
+            "sampled at 60 Hz (OpenSim's filter is not reproduced below 0.06 Hz)")
     with pytest.raises(ValueError) as e:
         run_rra(os.fspath(setup), results_directory=os.fspath(tmp_path / "r"))
     assert str(e.value).startswith(says), e.value

@@ -74,7 +74,8 @@ def pad(t, x, npad):
 #: form, whose rounding grows as the cut-off falls, follows OpenSim's recursion to 1e-6 of a
 #: coordinate only from about 1e-3 of Nyquist up (to 1e-7 from 2e-3; tests/biomech/
 #: test_opensim_id.py, OpenSim as the oracle). Below the floor a cut-off is refused, in the
-#: words of urdf2dyn's filter below its MIN_CUTOFF_OF_NYQUIST
+#: words of urdf2dyn's filter below its MIN_CUTOFF_OF_NYQUIST, saying OpenSim's filter is not
+#: reproduced there
 MIN_IIR_CUTOFF_OF_NYQUIST = 2e-3
 
 
@@ -142,7 +143,9 @@ def _refuse_unusable_cutoff(t, cutoff_hz):
         raise ValueError("cutoff_hz: expected a cut-off frequency in Hz, got nan; give one, "
                          "or None (or a negative one, OpenSim's -1) for no filter")
     if cutoff_hz >= 0 and len(t) > 1:
-        refuse_too_low_cutoff(cutoff_hz, _mean_rate(t), MIN_IIR_CUTOFF_OF_NYQUIST)
+        # OpenSim's own filter runs there: it is urdf2dyn's form of it that strays
+        refuse_too_low_cutoff(cutoff_hz, _mean_rate(t), MIN_IIR_CUTOFF_OF_NYQUIST,
+                              why="OpenSim's filter is not reproduced below")
 
 
 def id_kinematics(t, q, cutoff_hz=None):

@@ -276,17 +276,19 @@ MIN_CUTOFF_OF_NYQUIST = 1e-5
 MAX_DC_GAIN_ERROR = 1e-6
 
 
-def refuse_too_low_cutoff(cutoff_hz: float, fs: float, floor_of_nyquist: float) -> None:
+def refuse_too_low_cutoff(cutoff_hz: float, fs: float, floor_of_nyquist: float,
+                          why: str = "the filter cannot be computed below") -> None:
     """ValueError naming cutoff_hz when it lies below floor_of_nyquist x the Nyquist frequency
     of data sampled at fs Hz, where a filter cannot be computed in double: the one check of
     both processings' cut-offs (lowpass's MIN_CUTOFF_OF_NYQUIST, OpenSim's IIR filter's
-    urdf2dyn.biomech.opensim_processing.MIN_IIR_CUTOFF_OF_NYQUIST)."""
+    urdf2dyn.biomech.opensim_processing.MIN_IIR_CUTOFF_OF_NYQUIST). why: the reason the
+    message gives, before the lowest cut-off taken."""
     # the floor as the message prints it: a rate a bit off its nominal value (a step one bit
     # short) would otherwise refuse the very cut-off the message names as the lowest
     lowest = float(f"{floor_of_nyquist * fs / 2:g}")
     if cutoff_hz < lowest:
         raise ValueError(f"cutoff_hz: {cutoff_hz:g} Hz is too low to filter data sampled at "
-                         f"{fs:g} Hz (the filter cannot be computed below {lowest:g} Hz); give "
+                         f"{fs:g} Hz ({why} {lowest:g} Hz); give "
                          "a cut-off of a few Hz (6 Hz is usual for gait), or no filter")
 
 
