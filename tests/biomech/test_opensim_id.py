@@ -606,6 +606,71 @@ def test_id_kinematics_refuses_the_cutoffs_a_trial_refuses(osim, tmp_path, cutof
     op.id_kinematics(t, cols, 0.1)                       # the floor itself is taken
 
 
+def _uneven_table(tmp_path, step):
+    """300 samples at 100 Hz (a constant, a sine about 10) and one more row `step` s after
+    t = 1.5 s, written as OpenSim reads a .sto: (path, t, columns)."""
+    t = np.arange(300) / 100
+    t = np.sort(np.concatenate([t, [t[150] + step]]))
+    cols = np.column_stack([np.full(len(t), 1.0), 10 + np.sin(2 * np.pi * 0.3 * t)])
+    path = tmp_path / "uneven.sto"
+    path.write_text(f"uneven\nversion=1\nnRows={len(t)}\nnColumns=3\ninDegrees=no\nendheader\n"
+                    "time\ta\tb\n" + "".join("\t".join(repr(v) for v in row) + "\n"
+                                             for row in np.column_stack([t, cols]).tolist()))
+    return path, t, cols
+
+
+def _opensims_resampled_filter(osim, path, cutoff):
+    """OpenSim 4.6's inverse-dynamics tool's own steps on the table at path: Storage.pad by
+    half its rows, then Storage.lowpassIIR (which resamples an uneven table at its smallest
+    step first): (times, columns)."""
+    s = osim.Storage(str(path))
+    s.pad(s.getSize() // 2)
+    s.lowpassIIR(float(cutoff))
+    rows = range(s.getSize())
+    return (np.array([s.getStateVector(i).getTime() for i in rows]),
+            np.array([[s.getStateVector(i).getData().get(j) for j in range(2)] for i in rows]))
+
+
+@pytest.mark.filterwarnings("ignore:.*no joint carries any weight")    # robot2r is planar
+def test_the_floor_holds_at_the_rate_opensims_filter_runs_at(osim, tmp_path, capsys):
+    """A 100 Hz table with one row 65 us after another: OpenSim resamples it at that step
+    (15.4 kHz) before filtering, so 0.15 Hz, above the floor at the mean rate (0.1 Hz), is
+    2e-5 of the Nyquist frequency the filter runs at. It ran unsaid: oracle OpenSim 4.6's
+    Storage.pad + lowpassIIR, which lowpass_iir at that rate (what id_kinematics ran) misses
+    by more than the column's peak. Refused now, naming the smallest step and what to do;
+    6 Hz on a table resampled at 1 kHz (floor 1 Hz) is still taken, and equals OpenSim's."""
+    path, t, cols = _uneven_table(tmp_path, 6.5e-5)
+    _, theirs = _opensims_resampled_filter(osim, path, 0.15)
+    padded_t, padded = op.pad(t, cols, len(t) // 2)
+    dt = float(np.min(np.diff(padded_t)))
+    assert 1 / dt > 15000
+    unchecked = op.lowpass_iir(dt, op.resample(padded_t, padded, dt)[1], 0.15)
+    assert np.abs(unchecked - theirs).max() > np.abs(cols).max()
+    says = ("0.15 Hz is too low for OpenSim's filter on this table: its smallest time step "
+            "(between t = 1.5 and 1.500065 s) makes OpenSim resample it every 6.5e-05 s "
+            "(15384.6 Hz) before filtering, where OpenSim's filter is not reproduced below "
+            "15.3846 Hz. Drop the row that almost repeats a time, or resample the file at a "
+            "regular step, or give a cut-off of at least 15.3846 Hz (or no filter)")
+    with pytest.raises(ValueError) as e:
+        op.id_kinematics(t, cols, 0.15)
+    assert str(e.value) == f"cutoff_hz: {says}"
+    motion = tmp_path / "uneven.csv"
+    motion.write_text("time,joint1,joint2\n" + "".join(
+        f"{x!r},{0.3 * math.sin(x)!r},{0.1 * x!r}\n" for x in t.tolist()))
+    with pytest.raises(ValueError) as e:
+        urdf2dyn.inverse_dynamics_trial(urdf2dyn.load(data_path("robot2r.urdf")), motion,
+                                        processing="opensim", filter_hz=0.15)
+    assert str(e.value) == f"{motion}: filter_hz 0.15: {says}"
+    assert cli.main(["torques", data_path("robot2r.urdf"), str(motion), "--processing",
+                     "opensim", "--filter", "0.15", "-o", str(tmp_path / "out.csv")]) == 1
+    assert f"error: {motion}: --filter 0.15: {says}" in capsys.readouterr().err
+    path, t, cols = _uneven_table(tmp_path, 1e-3)
+    T, theirs = _opensims_resampled_filter(osim, path, 6.0)
+    ours_t, ours, _, _ = op.id_kinematics(t, cols, 6.0)
+    assert np.array_equal(ours_t, T)
+    assert np.abs(ours - theirs).max() <= 1e-9 * np.abs(cols).max()
+
+
 @pytest.mark.filterwarnings("ignore:.*no joint carries any weight")    # robot2r is planar
 def test_opensims_processing_refuses_a_nan_cutoff(tmp_path):
     """filter_hz=nan with OpenSim's processing ran unfiltered without a word (OpenSim's

@@ -39,7 +39,8 @@ import numpy as np
 
 from ..warn import MotionError, counted
 
-from .processing import Urdf2dynProcessing, estimate_derivatives, refuse_too_low_cutoff
+from .processing import (Urdf2dynProcessing, estimate_derivatives, lowest_cutoff,
+                         refuse_too_low_cutoff)
 from .splines import natural_cubic, natural_quintic, quintic_derivatives, quintic_eval
 
 __all__ = ["OpenSimProcessing", "pad", "lowpass_iir", "quintic_derivatives", "quintic_eval",
@@ -134,9 +135,9 @@ def _mean_rate(t):
 def _refuse_unusable_cutoff(t, cutoff_hz):
     """ValueError naming cutoff_hz (None or negative: no filter, as in OpenSim) when OpenSim's
     filter cannot be reproduced at it on the times t: NaN, which OpenSim's test (cut-off >= 0)
-    would leave unfiltered unsaid, or below MIN_IIR_CUTOFF_OF_NYQUIST of the Nyquist frequency.
-    The one check of OpenSim's processing, whether a trial, a setup or id_kinematics is given
-    the cut-off."""
+    would leave unfiltered unsaid, or below MIN_IIR_CUTOFF_OF_NYQUIST of the Nyquist frequency
+    of their mean rate. id_kinematics checks it, for every trial and setup as for its own
+    callers."""
     if cutoff_hz is None:
         return
     if math.isnan(cutoff_hz):
@@ -146,6 +147,21 @@ def _refuse_unusable_cutoff(t, cutoff_hz):
         # OpenSim's own filter runs there: it is urdf2dyn's form of it that strays
         refuse_too_low_cutoff(cutoff_hz, _mean_rate(t), MIN_IIR_CUTOFF_OF_NYQUIST,
                               why="OpenSim's filter is not reproduced below")
+
+
+def _refuse_below_the_floor_once_resampled(cutoff_hz, dt, smallest):
+    """ValueError naming cutoff_hz when it lies below the floor at 1/dt, the rate OpenSim's
+    filter runs at once it has resampled a table at its smallest step dt (smallest: where that
+    step is). A row that almost repeats a time raises that rate far above the table's mean,
+    at which _refuse_unusable_cutoff checks the cut-off first."""
+    lowest = lowest_cutoff(1 / dt, MIN_IIR_CUTOFF_OF_NYQUIST)
+    if cutoff_hz < lowest:
+        raise ValueError(f"cutoff_hz: {cutoff_hz:g} Hz is too low for OpenSim's filter on this "
+                         f"table: its smallest time step ({smallest}) makes OpenSim resample "
+                         f"it every {dt:.3g} s ({1 / dt:g} Hz) before filtering, where "
+                         f"OpenSim's filter is not reproduced below {lowest:g} Hz. Drop the "
+                         "row that almost repeats a time, or resample the file at a regular "
+                         f"step, or give a cut-off of at least {lowest:g} Hz (or no filter)")
 
 
 def id_kinematics(t, q, cutoff_hz=None):
@@ -159,7 +175,8 @@ def id_kinematics(t, q, cutoff_hz=None):
     its smallest step (:func:`resample`), as OpenSim does, which changes the rows. The
     derivatives are urdf2dyn's one estimator's, method "opensim" (the natural quintic
     spline). A NaN cutoff_hz, or one below MIN_IIR_CUTOFF_OF_NYQUIST of the Nyquist
-    frequency (0 included), is refused (ValueError naming cutoff_hz)."""
+    frequency (0 included), of the table's mean rate or of the rate it is resampled at, is
+    refused (ValueError naming cutoff_hz)."""
     t = np.asarray(t, dtype=float)
     q = np.asarray(q, dtype=float).reshape(len(t), -1)
     _refuse_unusable_cutoff(t, cutoff_hz)
@@ -170,6 +187,7 @@ def id_kinematics(t, q, cutoff_hz=None):
         dtmin = float(np.min(np.diff(t)))
         if (t[-1] - t[0]) / (len(t) - 1) - dtmin > np.finfo(float).eps:
             t, q = resample(t, q, dtmin, smallest)  # as Storage::lowpassIIR does
+            _refuse_below_the_floor_once_resampled(cutoff_hz, dtmin, smallest)
         q = lowpass_iir(dtmin, q, cutoff_hz)
     v, a = estimate_derivatives(t, q, method="opensim")
     return t, q, v, a
@@ -304,9 +322,6 @@ class OpenSimProcessing:
         if len(t) < 6:
             raise MotionError(f"{source}: OpenSim's quintic splines need at least 6 samples, "
                               f"got {len(t)}")
-        # before id_kinematics, which checks it too: its refusals are said with the trial's
-        # file, this one as the trial's own setting (the kinematics stage names it)
-        _refuse_unusable_cutoff(t, filter_hz)
         if filter_hz is not None and filter_hz >= 0:      # negative: no filter, as in OpenSim
             fs = _mean_rate(t)
             if filter_hz >= fs / 2:
@@ -315,6 +330,8 @@ class OpenSimProcessing:
         try:
             t, q, v, a = id_kinematics(t, q, filter_hz)
         except ValueError as e:
+            if str(e).startswith("cutoff_hz: "):    # the trial's setting: its stage names it
+                raise
             raise MotionError(f"{source}: {e}") from None
         rows = id_rows(t, time_range)
         if time_range is not None and (time_range[1] < t[0] or time_range[0] > t[-1]):

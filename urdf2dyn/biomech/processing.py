@@ -276,6 +276,13 @@ MIN_CUTOFF_OF_NYQUIST = 1e-5
 MAX_DC_GAIN_ERROR = 1e-6
 
 
+def lowest_cutoff(fs: float, floor_of_nyquist: float) -> float:
+    """The lowest cut-off (Hz) a filter takes on data sampled at fs Hz: floor_of_nyquist x
+    the Nyquist frequency, as a message prints it (a rate a bit off its nominal value, a step
+    one bit short, would otherwise refuse the very cut-off the message names as the lowest)."""
+    return float(f"{floor_of_nyquist * fs / 2:g}")
+
+
 def refuse_too_low_cutoff(cutoff_hz: float, fs: float, floor_of_nyquist: float,
                           why: str = "the filter cannot be computed below") -> None:
     """ValueError naming cutoff_hz when it lies below floor_of_nyquist x the Nyquist frequency
@@ -283,9 +290,7 @@ def refuse_too_low_cutoff(cutoff_hz: float, fs: float, floor_of_nyquist: float,
     both processings' cut-offs (lowpass's MIN_CUTOFF_OF_NYQUIST, OpenSim's IIR filter's
     urdf2dyn.biomech.opensim_processing.MIN_IIR_CUTOFF_OF_NYQUIST). why: the reason the
     message gives, before the lowest cut-off taken."""
-    # the floor as the message prints it: a rate a bit off its nominal value (a step one bit
-    # short) would otherwise refuse the very cut-off the message names as the lowest
-    lowest = float(f"{floor_of_nyquist * fs / 2:g}")
+    lowest = lowest_cutoff(fs, floor_of_nyquist)
     if cutoff_hz < lowest:
         raise ValueError(f"cutoff_hz: {cutoff_hz:g} Hz is too low to filter data sampled at "
                          f"{fs:g} Hz ({why} {lowest:g} Hz); give "
