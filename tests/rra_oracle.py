@@ -108,3 +108,20 @@ def opensim_refusal(setup):
     done = subprocess.run([sys.executable, "-c", _REFUSES, setup], capture_output=True,
                           text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+_NAMED = r'''
+import json, sys
+import opensim as osim
+osim.Logger.setLevelString("off")
+tool = osim.RRATool(sys.argv[1], False)
+print(json.dumps([tool.getName(), tool.getFinalTime()]))
+'''
+
+
+def opensim_name_and_final_time(setup):
+    """[name, final_time] of the tool OpenSim 4.6's RRATool reads from the setup (without
+    opening the files it names), in a fresh process."""
+    done = subprocess.run([sys.executable, "-c", _NAMED, setup], capture_output=True,
+                          text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])

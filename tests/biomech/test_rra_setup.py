@@ -511,3 +511,84 @@ def test_a_version_opensim_refuses_is_said(tmp_path, osim, version):
     assert s.force_set_files == [os.fspath(tmp_path / "gait2354_RRA_Actuators.xml")]
     with pytest.raises(RRASetupError, match="OpenSimDocument Version"):
         read_rra_setup(setup, strict=True)
+
+
+@pytest.mark.parametrize("version", [20300, 10800, None], ids=["20300", "10800", "rootless"])
+def test_opensim2_rra_setup_written_as_a_cmctool_is_read(tmp_path, osim, version):
+    """OpenSim 2 wrote RRA setups as a <CMCTool> (Version before 20301; a file without
+    <OpenSimDocument> is 10500 to OpenSim): OpenSim 4.6's RRATool (the oracle) reads them,
+    replace_force_set false and all. urdf2dyn refused them ("no <RRATool> element"): now read
+    as OpenSim reads them, unsaid."""
+    from rra_oracle import opensim_reads
+    setup = _gait2354_setup(tmp_path, version or 20302, "<replace_force_set> true",
+                            "<replace_force_set> false")
+    text = setup.read_text().replace("RRATool", "CMCTool")
+    if version is None:
+        text = re.sub(r"</?OpenSimDocument[^>]*>", "", text)
+    setup.write_text(text)
+    theirs = opensim_reads(os.fspath(setup))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s = read_rra_setup(setup)
+    assert (s.name, s.final_time, s.lowpass_hz, s.replace_force_set) == (
+        theirs["name"], theirs["final_time"], theirs["lowpass"], theirs["replace"])
+    assert s.force_set_files == [os.fspath(tmp_path / f.strip()) for f in theirs["force_sets"]]
+    assert s.task_set_file == os.fspath(tmp_path / theirs["tasks"].strip())
+
+
+@pytest.mark.parametrize("version", [20301, 40000, ""], ids=["20301", "40000", "unnumbered"])
+def test_a_later_cmctool_is_read_as_opensim_does_and_said(tmp_path, osim, version):
+    """A <CMCTool> of Version 20301 or later (when RRA setups became <RRATool>), or
+    unnumbered: OpenSim 4.6's RRATool (the oracle) reads it as an RRA setup all the same. Read
+    so, and said to be a CMC setup, with what to do (refused under strict)."""
+    from rra_oracle import opensim_reads
+    setup = _gait2354_setup(tmp_path, 20302, 'Version="20302"', f'Version="{version}"')
+    setup.write_text(setup.read_text().replace("RRATool", "CMCTool"))
+    if version:
+        theirs = opensim_reads(os.fspath(setup))
+        assert [f.strip() for f in theirs["force_sets"]] == ["gait2354_RRA_Actuators.xml"]
+    with pytest.warns(Urdf2dynWarning) as said:
+        s = read_rra_setup(setup)
+    of = f"Version {version}" if version else "no version"
+    assert any(str(w.message).startswith(f"{setup}: <CMCTool> in a document of {of}: a "
+                                         "computed muscle control setup")
+               and "rename it <RRATool>" in str(w.message) for w in said), [
+        str(w.message) for w in said]
+    assert s.force_set_files == [os.fspath(tmp_path / "gait2354_RRA_Actuators.xml")]
+    with pytest.raises(RRASetupError, match="<CMCTool>"):
+        read_rra_setup(setup, strict=True)
+
+
+@pytest.mark.parametrize("tag", ["FooTool", "InverseDynamicsTool"])
+@pytest.mark.parametrize("rootless", [False, True], ids=["document", "rootless"])
+def test_another_tool_opensim_reads_by_its_place_is_refused(tmp_path, osim, tag, rootless):
+    """An element of another name where the RRA setup belongs: OpenSim 4.6's RRATool (the
+    oracle) reads the first element of <OpenSimDocument> (or the root) whatever its name.
+    Refused, saying so and what to rename (urdf2dyn said only that it held no <RRATool>)."""
+    from rra_oracle import opensim_refusal
+    setup = _gait2354_setup(tmp_path, 30000, "RRATool", tag)
+    text = setup.read_text().replace("</RRATool>", f"</{tag}>")
+    if rootless:
+        text = re.sub(r"</?OpenSimDocument[^>]*>", "", text)
+    setup.write_text(text)
+    assert opensim_refusal(os.fspath(setup)) is None
+    with pytest.raises(RRASetupError) as e:
+        read_rra_setup(setup)
+    assert str(e.value).startswith(f"{setup}: no <RRATool> element")
+    assert (f"OpenSim 4.6 reads <{tag}> as an RRA setup whatever its name: if it is one, "
+            f"rename it <RRATool>") in str(e.value)
+
+
+def test_the_first_element_is_the_one_opensim_reads(tmp_path, osim):
+    """<OpenSimDocument> holding another element before its <RRATool>: OpenSim 4.6 (the
+    oracle) reads that first element as the setup (its final_time, not the RRATool's).
+    urdf2dyn read the <RRATool> after it, another setup than OpenSim's, unsaid: refused,
+    naming both."""
+    setup = _gait2354_setup(tmp_path, 30000, "<RRATool name",
+                            '<Notes name="x"><final_time>9</final_time></Notes><RRATool name')
+    from rra_oracle import opensim_name_and_final_time
+    assert opensim_name_and_final_time(os.fspath(setup)) == ["x", 9.0]
+    with pytest.raises(RRASetupError, match=r"<Notes> comes first in <OpenSimDocument>: OpenSim "
+                                            r"4\.6 reads it as the RRA setup, not the "
+                                            r"<RRATool> after it: move <RRATool> first"):
+        read_rra_setup(setup)

@@ -13,6 +13,11 @@ setup file's folder and runs from there): every file is relative to the setup fi
 warning. Windows paths follow :func:`.windows.setup_path`. An empty or ``Unassigned`` value
 is absent.
 
+OpenSim 4.6 reads the setup from the first element of ``<OpenSimDocument>`` (or the root),
+whatever its name: an ``<RRATool>`` there is read, and a ``<CMCTool>`` (OpenSim 2 wrote RRA
+setups so before Version 20301; a later one is said to be a CMC setup); another name, or an
+``<RRATool>`` behind another element, is refused, saying what to rename or move.
+
 A document of OpenSim 1 (``Version`` before 10904) is read as OpenSim 4.6 reads it
 (AbstractTool::updateFromXMLNode): its ``<actuator_set_files>`` are its force set files,
 its ``<replace_actuator_set>`` (before 10900) is ``<replace_force_set>``, and its tool-level
@@ -30,8 +35,8 @@ from dataclasses import dataclass, field
 
 from ..._input_bytes import refuse_devices
 from ...warn import report
-from .setup_xml import (disabled, flag, legacy_flag, legacy_flag_of, number, prop_line,
-                        read_document, read_tool, text as _text)
+from .setup_xml import (disabled, flag, legacy_flag, legacy_flag_of, no_tool_element, number,
+                        prop_line, read_data_element, read_tool, text as _text)
 from .windows import setup_path
 
 __all__ = ["RRASetup", "RRASetupError", "Task", "Actuator", "read_rra_setup", "read_tasks",
@@ -159,7 +164,7 @@ def _bool(text, where, line=None):
 
 def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
                    check_files: bool = True) -> RRASetup:
-    """Read an OpenSim ``Setup_RRA.xml`` (an ``<RRATool>``).
+    """Read an OpenSim ``Setup_RRA.xml`` (an ``<RRATool>``, or OpenSim 2's ``<CMCTool>``).
 
     Parameters
     ----------
@@ -179,15 +184,15 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
     Raises
     ------
     RRASetupError
-        Naming the file and element: not well-formed XML, no <RRATool>, no
+        Naming the file and element: not well-formed XML, no <RRATool> (or OpenSim 2's
+        <CMCTool>) where OpenSim reads the setup, no
         <desired_kinematics_file> or <task_set_file>, a number or flag that is not one,
         final_time before initial_time, adjust_com_to_reduce_residuals without
         <adjusted_com_body>, a named file that does not exist where OpenSim would look,
         a file the run reads that is a device or a named pipe.
     """
     where = os.fspath(path)
-    version, tool = read_document(where, "RRATool", RRASetupError,
-                                  "residual reduction (RRA) setup")
+    version, tool = _rra_tool(where, strict)
     if version is None:
         report(f"{where}: <OpenSimDocument Version=...> is missing or no whole number: "
                "OpenSim 4.6 refuses this document, urdf2dyn reads it as the latest version: "
@@ -296,6 +301,36 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
 
 #: OpenSim 4.6 reads a document older than this with OpenSim 1's names (AbstractTool)
 ACTUATOR_NAMES_BEFORE = 10904
+#: OpenSim 2 wrote its RRA setups as a <CMCTool> before this version (RRATool reads them)
+RRA_AS_CMC_BEFORE = 20301
+
+
+def _rra_tool(where, strict):
+    """(the document's version, the element OpenSim 4.6's RRATool reads as the setup): the
+    first element of <OpenSimDocument> (or the root), whatever its name. An <RRATool> or
+    OpenSim 2's <CMCTool> is read; a later <CMCTool> too, as OpenSim does, said to be a CMC
+    setup; any other name is refused, as is an <RRATool> behind another element (OpenSim
+    reads that element, not the setup the user sees)."""
+    what = "residual reduction (RRA) setup"
+    version, root, tool = read_data_element(where, RRASetupError, what)
+    if tool is None or tool.tag not in ("RRATool", "CMCTool"):
+        if tool is not None and tool is not root and root.find("RRATool") is not None:
+            raise RRASetupError(f"{where}: <{tool.tag}> comes first in <OpenSimDocument>: "
+                                "OpenSim 4.6 reads it as the RRA setup, not the <RRATool> "
+                                f"after it: move <RRATool> first (or remove <{tool.tag}>)")
+        said = no_tool_element(where, root, "RRATool", what)
+        if tool is not None:
+            said += (f" OpenSim 4.6 reads <{tool.tag}> as an RRA setup whatever its name: "
+                     "if it is one, rename it <RRATool>")
+        raise RRASetupError(said)
+    if tool.tag == "CMCTool" and (version is None or version >= RRA_AS_CMC_BEFORE):
+        of = "no version" if version is None else f"Version {version}"
+        report(f"{where}: <CMCTool> in a document of {of}: a computed muscle control "
+               "setup, which OpenSim 4.6's RRATool reads as an RRA setup (and urdf2dyn too); "
+               f"only OpenSim 2 (before Version {RRA_AS_CMC_BEFORE}) wrote RRA setups so: if "
+               "it is one, rename it <RRATool>; if not, give the RRA setup",
+               strict=strict, error=RRASetupError)
+    return version, tool
 
 
 def _old_names(tool, where, version, strict):

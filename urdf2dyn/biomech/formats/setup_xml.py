@@ -13,8 +13,9 @@ from ..._safe_files import note_input
 from ...warn import missing_file
 from .windows import parse_xml, setup_path, source_line
 
-__all__ = ["read_tool", "read_document", "text", "disabled", "number", "flag", "legacy_flag",
-           "legacy_flag_of", "line_of", "referenced_set"]
+__all__ = ["read_tool", "read_document", "read_data_element", "no_tool_element", "text",
+           "disabled", "number", "flag", "legacy_flag", "legacy_flag_of", "line_of",
+           "referenced_set"]
 
 UNSET = ("", "unassigned")          # OpenSim writes Unassigned for a property left unset
 
@@ -38,8 +39,38 @@ def read_document(path: str, tag: str | tuple[str, ...], error: type[Exception],
     so and reads it as the latest), 10500 for a document without that root (as OpenSim
     4.6's XMLDocument takes it: older than OpenSim 1.6)."""
     tags = (tag,) if isinstance(tag, str) else tuple(tag)
+    root = _parse_document(path, error, what)
+    tool = root if root.tag in tags else next((c for c in root if c.tag in tags), None)
+    if tool is None:
+        raise error(no_tool_element(path, root, tags[0], what))
+    return _version_of(root), tool
+
+
+def read_data_element(path: str, error: type[Exception],
+                      what: str) -> tuple[int | None, ET.Element, ET.Element | None]:
+    """(the document's version as :func:`read_document` reads it, its root, the element
+    OpenSim 4.6 reads the tool from): XMLDocument::getRootDataElement takes the first element
+    inside ``<OpenSimDocument>`` whatever its name, or the root itself in a document without
+    that root; None for an ``<OpenSimDocument>`` holding no element. Errors as
+    :func:`read_tool`'s, but for the element's name, which the caller judges."""
+    root = _parse_document(path, error, what)
+    if root.tag != "OpenSimDocument":
+        return _version_of(root), root, root
+    return _version_of(root), root, next(iter(root), None)
+
+
+def no_tool_element(path: str, root: ET.Element, tag: str, what: str) -> str:
+    """The refusal of a document without the ``<tag>`` element a reader expects."""
+    held = [c.tag for c in root][:5]
+    return (f"{path}: no <{tag}> element (the root <{root.tag}> holds {held}): is this an "
+            f"OpenSim {what} file?")
+
+
+def _parse_document(path: str, error: type[Exception], what: str) -> ET.Element:
+    """The root element of the OpenSim document at path, error naming the file when it
+    cannot be read (see :func:`read_tool`)."""
     try:
-        root = parse_xml(path)
+        return parse_xml(path)
     except (ET.ParseError, ValueError) as e:
         raise error(f"{path}: not well-formed XML ({e})") from None
     except FileNotFoundError:
@@ -48,14 +79,13 @@ def read_document(path: str, tag: str | tuple[str, ...], error: type[Exception],
         raise error(str(e)) from None
     except OSError as e:
         raise error(f"{path}: cannot be read ({e.strerror})") from None
-    tool = root if root.tag in tags else next((c for c in root if c.tag in tags), None)
-    if tool is None:
-        held = [c.tag for c in root][:5]
-        raise error(f"{path}: no <{tags[0]}> element (the root <{root.tag}> holds {held}): is "
-                    f"this an OpenSim {what} file?")
+
+
+def _version_of(root: ET.Element) -> int | None:
+    """The version of the document whose root this is (see :func:`read_document`)."""
     if root.tag != "OpenSimDocument":
-        return 10500, tool
-    return _document_version(root.get("Version")), tool
+        return 10500
+    return _document_version(root.get("Version"))
 
 
 #: what C++'s ``>> int`` reads, as OpenSim 4.6's XMLDocument reads a Version (SimTK
