@@ -474,3 +474,42 @@ def test_ik_setup_names_the_file_of_its_task_set(lab):
     with pytest.raises(ValueError, match=r"<output_motion_file>.*IKTaskSet"):
         ik.run_setup(setup)
     assert digest(tasks) == before
+
+
+@pytest.mark.parametrize("kind", ["named pipe", "device", "missing"])
+def test_rra_model_option_leaves_the_setups_model_file_unread(tmp_path, kind):
+    """`urdf2dyn rra SETUP --model M`: the setup's <model_file> is replaced, so it is not
+    looked at (as an ID setup's is when ROBOT is given: read_id_setup's need_model). A
+    <model_file> naming a named pipe, a device, or nothing that exists was refused, naming
+    <model_file>, though the run would not read it: the run now uses M (no reader waits on
+    the pipe: the child has 5 s)."""
+    from test_hypothesis_device_inputs import DEVICES, _run_with_alarm
+    d = _rra_lab(tmp_path)
+    shutil.move(d / "subject01_simbody.osim", d / "other.osim")
+    setup = d / "subject01_Setup_RRA.xml"
+    if kind == "named pipe":
+        os.mkfifo(d / "subject01_simbody.osim")
+    elif kind == "device":
+        setup.write_text(setup.read_text().replace(" subject01_simbody.osim ", DEVICES[0]))
+    argv = ["rra", os.fspath(setup), "--model", os.fspath(d / "other.osim"),
+            "--results-directory", os.fspath(d / "out")]
+    out, err = _run_with_alarm(tmp_path, "from urdf2dyn import cli\n"
+                                         f"print('status', cli.main({argv!r}))\n")
+    assert "status 0" in out and "model_file" not in err, out + err
+    assert (d / "out" / "subject01_walk1_RRA_Kinematics_q.sto").exists()
+
+
+def test_run_rra_with_a_model_leaves_the_setups_model_file_unread(tmp_path):
+    """run_rra(setup, model): the library's --model. A setup whose <model_file> exists
+    nowhere was refused by the setup's reading; now the model given is run."""
+    import warnings
+    from urdf2dyn import load
+    from urdf2dyn.biomech.rra import run_rra
+    d = _rra_lab(tmp_path)
+    shutil.move(d / "subject01_simbody.osim", d / "other.osim")
+    model = load(d / "other.osim")
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        result = run_rra(d / "subject01_Setup_RRA.xml", model, write=False)
+    assert result.setup.model_file is None
+    assert not [w for w in said if "model_file" in str(w.message)], said

@@ -106,7 +106,8 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
     RRAResult
     """
     start = _time.perf_counter()
-    su = setup if isinstance(setup, RRASetup) else read_rra_setup(setup, strict=strict)
+    su = setup if isinstance(setup, RRASetup) else read_rra_setup(setup, strict=strict,
+                                                                   need_model=model is None)
     messages = []
 
     def warn(msg):

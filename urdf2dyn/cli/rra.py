@@ -7,7 +7,8 @@ def cmd_rra(args):
     from ..biomech.rra import run_rra
     from ..model import load
     model = None
-    setup = read_rra_setup(args.setup, strict=args.strict)    # read once, for its files
+    # read once, for its files; its model_file is not looked at when --model replaces it
+    setup = read_rra_setup(args.setup, strict=args.strict, need_model=not args.model)
     _refuse_overwriting_inputs(args, setup)
     if args.model:
         model = load(model_path(args.model), strict=args.strict)

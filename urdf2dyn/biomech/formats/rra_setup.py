@@ -163,7 +163,7 @@ def _bool(text, where, line=None):
 
 
 def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
-                   check_files: bool = True) -> RRASetup:
+                   check_files: bool = True, need_model: bool = True) -> RRASetup:
     """Read an OpenSim ``Setup_RRA.xml`` (an ``<RRATool>``, or OpenSim 2's ``<CMCTool>``).
 
     Parameters
@@ -176,6 +176,11 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
     check_files : bool
         Refuse a setup naming a file that does not exist (default). False resolves the
         names only (to list what a setup needs).
+    need_model : bool
+        The setup's <model_file> is read by the run (default). False when the caller brings
+        its own model (``--model``, run_rra's model): the file is then not looked at (a
+        device or one missing is not refused); model_file is where it is found, to keep
+        outputs off it, None when it is nowhere.
 
     Returns
     -------
@@ -217,7 +222,12 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
 
     s = RRASetup(path=where, name=tool.get("name") or "")
     model = _text(tool, "model_file")
-    if model is not None:
+    if model is not None and not need_model:      # the caller's model replaces it: not looked
+        beside = resolve("model_file", must_exist=False, read=False)     # at, kept off outputs
+        here = os.path.abspath(os.path.relpath(beside, base))
+        s.model_file = next((p for p in (beside, here) if os.path.exists(p) or not check_files),
+                            None)
+    elif model is not None:
         beside = resolve("model_file", must_exist=False, opened="model")
         here = os.path.abspath(os.path.relpath(beside, base))
         if os.path.exists(beside) or not check_files:
