@@ -423,7 +423,10 @@ def test_opensim1_replace_actuator_set(tmp_path, osim, version):
                             "<replace_actuator_set> true </replace_actuator_set>")
     theirs = opensim_reads(os.fspath(setup))["replace"]
     assert theirs is (version < 10900)
-    assert read_rra_setup(setup).replace_force_set is theirs
+    with warnings.catch_warnings(record=True) as said:    # said when unread: the test below
+        warnings.simplefilter("always")
+        assert read_rra_setup(setup).replace_force_set is theirs
+    assert bool(said) is (version >= 10900)
 
 
 @pytest.mark.parametrize("version", ["²", "4.0", ""])
@@ -592,3 +595,24 @@ def test_the_first_element_is_the_one_opensim_reads(tmp_path, osim):
                                             r"4\.6 reads it as the RRA setup, not the "
                                             r"<RRATool> after it: move <RRATool> first"):
         read_rra_setup(setup)
+
+
+@pytest.mark.parametrize("version", [10900, 10903, 20302, 40000])
+def test_a_later_replace_actuator_set_is_said_unread(tmp_path, osim, version):
+    """OpenSim 1's <replace_actuator_set> true in a document of Version 10900 or later:
+    OpenSim 4.6 (the oracle) leaves it unread, RRATool's default (false) holding, and so did
+    urdf2dyn, neither saying a word: said now, naming the file, the element and what to
+    write instead (refused under strict)."""
+    from rra_oracle import opensim_reads
+    setup = _gait2354_setup(tmp_path, version, "<replace_force_set> true </replace_force_set>",
+                            "<replace_actuator_set> true </replace_actuator_set>")
+    assert opensim_reads(os.fspath(setup))["replace"] is False
+    with pytest.warns(Urdf2dynWarning) as said:
+        s = read_rra_setup(setup)
+    assert s.replace_force_set is False
+    assert [str(w.message) for w in said if "<replace_actuator_set>" in str(w.message)] == [
+        f"{setup}: <replace_actuator_set> true: OpenSim 4.6 reads it only in a document older "
+        f"than Version 10900 (OpenSim 1; this one is {version}), and urdf2dyn does not read it "
+        "either: write <replace_force_set> instead"]
+    with pytest.raises(RRASetupError, match="<replace_actuator_set>"):
+        read_rra_setup(setup, strict=True)

@@ -22,7 +22,8 @@ A document of OpenSim 1 (``Version`` before 10904) is read as OpenSim 4.6 reads 
 (AbstractTool::updateFromXMLNode): its ``<actuator_set_files>`` are its force set files,
 its ``<replace_actuator_set>`` (before 10900) is ``<replace_force_set>``, and its tool-level
 ``<controls_file>`` is the file of a ``ControlSetController`` of its ControllerSet. In a
-later document OpenSim reads none of the three, and urdf2dyn warns that it does not either.
+later document (from 10900 for ``<replace_actuator_set>``) OpenSim reads none of the three,
+and urdf2dyn warns that it does not either.
 
 What the simulation settings say (integrator, optimizer, ``cmc_time_window``, curvature
 filter) has no meaning for urdf2dyn's method and is not read.
@@ -343,27 +344,40 @@ def _rra_tool(where, strict):
     return version, tool
 
 
+#: OpenSim 1's tool elements, each read by OpenSim 4.6 only in a document older than its
+#: version (AbstractTool::updateFromXMLNode), and what to write in a later one
+_OPENSIM1_ELEMENTS = {
+    "actuator_set_files": (ACTUATOR_NAMES_BEFORE, "these actuators are not applied: name the "
+                                                  "files in <force_set_files>"),
+    "replace_actuator_set": (10900, "write <replace_force_set> instead"),
+    "controls_file": (ACTUATOR_NAMES_BEFORE, "name it in a ControlSetController's "
+                                             "<controls_file> in the <ControllerSet> "
+                                             "(urdf2dyn's RRA applies no controller either)")}
+
+
 def _old_names(tool, where, version, strict):
-    """{OpenSim 4's name: OpenSim 1's} of the elements a document older than Version 10904
-    holds under OpenSim 1's name, which OpenSim 4.6 reads as the new one. In a later document
-    (or one whose Version is no number, read as the latest) such an element is read by
-    neither OpenSim 4.6 (which says nothing) nor urdf2dyn: said, with what to write."""
-    if version is not None and version < ACTUATOR_NAMES_BEFORE:
-        renamed = {"force_set_files": "actuator_set_files"}
-        if version < 10900:
-            renamed["replace_force_set"] = "replace_actuator_set"
-        return {new: old for new, old in renamed.items() if _first_of(tool, new, old) == old}
-    advice = {"actuator_set_files": "these actuators are not applied: name the files in "
-                                    "<force_set_files>",
-              "controls_file": "name it in a ControlSetController's <controls_file> in the "
-                               "<ControllerSet> (urdf2dyn's RRA applies no controller either)"}
-    for tag, what in advice.items():
-        if _text(tool, tag) is not None:
+    """{OpenSim 4's name: OpenSim 1's} of the elements an OpenSim 1 document holds under
+    OpenSim 1's name, which OpenSim 4.6 reads as the new one. In a later document (or one
+    whose Version is no number, read as the latest) such an element is read by neither
+    OpenSim 4.6 (which says nothing) nor urdf2dyn: said, with what to write."""
+    _say_unread_opensim1_elements(tool, where, version, strict)
+    if version is None or version >= ACTUATOR_NAMES_BEFORE:
+        return {}
+    renamed = {"force_set_files": "actuator_set_files"}
+    if version < _OPENSIM1_ELEMENTS["replace_actuator_set"][0]:
+        renamed["replace_force_set"] = "replace_actuator_set"
+    return {new: old for new, old in renamed.items() if _first_of(tool, new, old) == old}
+
+
+def _say_unread_opensim1_elements(tool, where, version, strict):
+    """Warn of each OpenSim 1 element a document too late for it holds (OpenSim 4.6 and
+    urdf2dyn leave it unread), saying what to write instead."""
+    for tag, (before, what) in _OPENSIM1_ELEMENTS.items():
+        if (version is None or version >= before) and _text(tool, tag) is not None:
             report(f"{where}: <{tag}> {_text(tool, tag)}: OpenSim 4.6 reads it only in a "
-                   f"document older than Version {ACTUATOR_NAMES_BEFORE} (OpenSim 1; this one "
-                   f"is {'unnumbered' if version is None else version}), and urdf2dyn does not "
+                   f"document older than Version {before} (OpenSim 1; this one is "
+                   f"{'unnumbered' if version is None else version}), and urdf2dyn does not "
                    f"read it either: {what}", strict=strict, error=RRASetupError)
-    return {}
 
 
 def _first_of(tool, *tags):
