@@ -616,3 +616,22 @@ def test_a_later_replace_actuator_set_is_said_unread(tmp_path, osim, version):
         "either: write <replace_force_set> instead"]
     with pytest.raises(RRASetupError, match="<replace_actuator_set>"):
         read_rra_setup(setup, strict=True)
+
+
+@pytest.mark.parametrize("said", ["nan", "NaN"])
+def test_a_nan_cutoff_is_refused_saying_what_to_write(tmp_path, osim, said):
+    """<lowpass_cutoff_frequency> NaN: OpenSim 4.6's RRATool (the oracle) reads it as NaN,
+    and its run filters only a cut-off >= 0 (RRATool::run): the kinematics go unfiltered,
+    unsaid. urdf2dyn refused it saying only 'NaN is not allowed': now what OpenSim makes of
+    it and what to write, naming the file and element."""
+    from rra_oracle import opensim_reads
+    setup = _gait2354_setup(tmp_path, 30000,
+                            "<lowpass_cutoff_frequency>       6.00000000000000000000 <",
+                            f"<lowpass_cutoff_frequency>{said}<")
+    assert math.isnan(opensim_reads(os.fspath(setup))["lowpass"])
+    with pytest.raises(RRASetupError) as e:
+        read_rra_setup(setup)
+    assert str(e.value) == (
+        f"{setup}: <lowpass_cutoff_frequency> {said}: no cut-off (OpenSim 4.6 reads it and "
+        "leaves the kinematics unfiltered without a word); give the cut-off in Hz (6 Hz is "
+        "usual for gait), or -1 for no filter")

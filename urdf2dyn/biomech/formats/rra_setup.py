@@ -280,8 +280,7 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
     s.constraints_file = resolve("constraints_file")
     cut = _text(tool, "lowpass_cutoff_frequency")
     if cut is not None:
-        hz = _number(cut, f"{where}: <lowpass_cutoff_frequency>")
-        s.lowpass_hz = hz if hz >= 0 else None
+        s.lowpass_hz = _cutoff(cut, where)
     s.adjust_com = legacy_flag_of(tool, "adjust_com_to_reduce_residuals", f"{where}:",
                                   RRASetupError, s.adjust_com)
     s.adjusted_com_body = _text(tool, "adjusted_com_body")
@@ -308,6 +307,24 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
         if version is not None and version < ACTUATOR_NAMES_BEFORE:
             s.controllers.append("ControlSetController")  # as OpenSim 4.6 makes it one
     return s
+
+
+def _cutoff(text, where):
+    """<lowpass_cutoff_frequency>'s cut-off in Hz, None for none (OpenSim's negative). NaN is
+    refused: OpenSim reads it, and its run (which filters a cut-off >= 0) skips the filter
+    without a word. The floor below which no filter can be computed depends on the
+    kinematics' rate: checked by the run (processing.refuse_too_low_cutoff)."""
+    at = f"{where}: <lowpass_cutoff_frequency>"
+    try:
+        nan = math.isnan(float(text))
+    except ValueError:
+        nan = False                 # not a number: refused by _number below
+    if nan:
+        raise RRASetupError(f"{at} {text}: no cut-off (OpenSim 4.6 reads it and leaves the "
+                            "kinematics unfiltered without a word); give the cut-off in Hz "
+                            "(6 Hz is usual for gait), or -1 for no filter")
+    hz = _number(text, at)
+    return hz if hz >= 0 else None
 
 
 #: OpenSim 4.6 reads a document older than this with OpenSim 1's names (AbstractTool)
