@@ -513,3 +513,31 @@ def test_run_rra_with_a_model_leaves_the_setups_model_file_unread(tmp_path):
         result = run_rra(d / "subject01_Setup_RRA.xml", model, write=False)
     assert result.setup.model_file is None
     assert not [w for w in said if "model_file" in str(w.message)], said
+
+
+def test_rra_adjusted_model_onto_a_controls_file_of_a_controller_set_file_is_refused(tmp_path):
+    """A ControlSetController in the ControllerSet file an RRA setup names (<ControllerSet
+    file="sets/ControllerSet.xml"/>): OpenSim 4.6's RRATool (the oracle) holds it with its
+    controls file, which its run reads from the setup's folder (RRATool::run works there).
+    urdf2dyn kept the set file off the outputs but not the controls file inside: the
+    output_model_file onto it was written over it. Refused before any work, naming it."""
+    from rra_oracle import opensim_controls_files
+    d = _rra_lab(tmp_path, output_model_file="controls.xml")
+    shutil.copy(d / "gait2354_RRA_ControlConstraints.xml", d / "controls.xml")
+    (d / "sets").mkdir()
+    (d / "sets" / "ControllerSet.xml").write_text(
+        '<?xml version="1.0"?><OpenSimDocument Version="40000"><ControllerSet name="s"><objects>'
+        '<ControlSetController name="csc"><controls_file> controls.xml </controls_file>'
+        '</ControlSetController></objects></ControllerSet></OpenSimDocument>\n')
+    setup = d / "subject01_Setup_RRA.xml"
+    text, n = re.subn(r"<ControllerSet name=\"(\w+)\">.*?</ControllerSet>",
+                      r'<ControllerSet name="\1" file="sets/ControllerSet.xml"/>',
+                      setup.read_text(), flags=re.S)
+    assert n == 1
+    setup.write_text(text)
+    assert opensim_controls_files(os.fspath(setup)) == ["controls.xml"]
+    before = digest(d / "controls.xml")
+    status, err = run(["rra", setup])
+    assert status == 2 and (f"{setup}: <output_model_file> {d / 'controls.xml'}: that is the "
+                            "ControlSetController controls file") in err, err
+    assert digest(d / "controls.xml") == before

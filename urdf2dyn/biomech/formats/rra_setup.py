@@ -60,11 +60,13 @@ class RRASetup:
     the ``AnalysisSet``'s analyses (not run by urdf2dyn); controllers: those of the
     ``ControllerSet`` (not applied by urdf2dyn); set_files: {set tag: the file its
     ``file=`` attribute names} of the ``AnalysisSet`` and ``ControllerSet`` that OpenSim's
-    tool reads from a file of their own (unread by urdf2dyn); loads_kinematics_file: an
-    OpenSim 2 setup's tool-level ``<external_loads_model_kinematics_file>``, which OpenSim
-    moves into the ExternalLoads file (unread by OpenSim 4 and urdf2dyn); controls_files: the
-    ``<controls_file>`` of each ``ControlSetController`` of the ``ControllerSet``, which
-    OpenSim's controller reads (unread by urdf2dyn, whose RRA applies no controller)."""
+    tool reads from a file of their own (unread by urdf2dyn but for the controls files a
+    ControllerSet file names); loads_kinematics_file: an OpenSim 2 setup's tool-level
+    ``<external_loads_model_kinematics_file>``, which OpenSim moves into the ExternalLoads
+    file (unread by OpenSim 4 and urdf2dyn); controls_files: the
+    ``<controls_file>`` of each ``ControlSetController`` of the ``ControllerSet`` (in the
+    setup or its own file), which OpenSim's controller reads (unread by urdf2dyn, whose RRA
+    applies no controller)."""
     path: str
     name: str = ""
     model_file: str | None = None
@@ -300,7 +302,7 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
     s.analyses, s.controllers = ([a.tag for a in tool.findall(f"{tag}/objects/*")]
                                  for tag in ("AnalysisSet", "ControllerSet"))
     s.set_files = _set_files(tool, where, strict)
-    s.controls_files = _controls_files(tool, where, strict)
+    s.controls_files = _controls_files(tool, where, strict, s.set_files.get("ControllerSet"))
     controls = resolve("controls_file", must_exist=False, read=False)
     if controls is not None:          # the user's file, whoever reads it
         s.controls_files.append(controls)
@@ -405,15 +407,31 @@ def _first_of(tool, *tags):
     return next((child.tag for child in tool if child.tag in tags), None)
 
 
-def _controls_files(tool, where, strict):
+def _controls_files(tool, where, strict, set_file=None):
     """The files the ControllerSet's ControlSetControllers read their controls from
     (OpenSim 4.6's ControlSetController reads its ``<controls_file>`` when the tool adds it
-    to the model, in the setup file's folder), resolved there; urdf2dyn reads none."""
-    names = (_text(controller, "controls_file")
-             for controller in tool.findall("ControllerSet/objects/ControlSetController"))
+    to the model, in the setup file's folder, where RRATool::run works), resolved there;
+    urdf2dyn reads none. set_file: the file the ControllerSet is read from, if any."""
+    controllers = tool.findall("ControllerSet/objects/ControlSetController")
+    controllers += _controllers_in_set_file(set_file)
+    names = (_text(controller, "controls_file") for controller in controllers)
     return [setup_path(name, where, "controls_file", strict=strict, error=RRASetupError,
                        read=False)          # unread: kept off the outputs
             for name in names if name is not None]
+
+
+def _controllers_in_set_file(path):
+    """The ControlSetControllers of a ControllerSet file (``<ControllerSet file=...>``), read
+    only to keep their controls files off the outputs: OpenSim reads the file's first element
+    as the set, whatever its name. None are returned where OpenSim can read no controller
+    from it (no file, a device, not XML): nothing of it to keep safe."""
+    if path is None:
+        return []
+    try:
+        _, _, found = read_data_element(path, RRASetupError, "ControllerSet")
+    except RRASetupError:
+        return []
+    return found.findall("objects/ControlSetController") if found is not None else []
 
 
 def _set_files(tool, where, strict):
