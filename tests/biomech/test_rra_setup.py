@@ -635,3 +635,20 @@ def test_a_nan_cutoff_is_refused_saying_what_to_write(tmp_path, osim, said):
         f"{setup}: <lowpass_cutoff_frequency> {said}: no cut-off (OpenSim 4.6 reads it and "
         "leaves the kinematics unfiltered without a word); give the cut-off in Hz (6 Hz is "
         "usual for gait), or -1 for no filter")
+
+
+@pytest.mark.parametrize("tag", ["initial_time", "final_time", "lowpass_cutoff_frequency",
+                                 "output_precision"])
+@pytest.mark.parametrize("value", ["", " ", "Unassigned"], ids=["empty", "blank", "Unassigned"])
+def test_an_empty_number_is_refused_as_opensim_refuses_it(tmp_path, osim, tag, value):
+    """A number element present but empty (or Unassigned): OpenSim 4.6's RRATool (the oracle)
+    refuses the setup (Simbody cannot read '' as a number). urdf2dyn read it as absent: the
+    run from time 0, or without a filter, unsaid. Refused, naming the file and element."""
+    from rra_oracle import opensim_refusal
+    setup = _gait2354_setup(tmp_path, 30000, f"<{tag}>", f"<{tag}>{value}<!--cut-->")
+    setup.write_text(re.sub(r"<!--cut-->[^<]*", "", setup.read_text()))
+    assert opensim_refusal(os.fspath(setup)) is not None
+    with pytest.raises(RRASetupError, match=re.escape(
+            f"{setup}: <{tag}> is empty: OpenSim 4.6 refuses the setup; give a number, or "
+            "remove the element for OpenSim's default")):
+        read_rra_setup(setup)

@@ -194,7 +194,8 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
     RRASetupError
         Naming the file and element: not well-formed XML, no <RRATool> (or OpenSim 2's
         <CMCTool>) where OpenSim reads the setup, no
-        <desired_kinematics_file> or <task_set_file>, a number or flag that is not one,
+        <desired_kinematics_file> or <task_set_file>, a number (an empty one included,
+        which OpenSim refuses too) or flag that is not one,
         final_time before initial_time, adjust_com_to_reduce_residuals without
         <adjusted_com_body>, a named file that does not exist where OpenSim would look,
         a file the run reads that is a device or a named pipe.
@@ -248,7 +249,7 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
     s.replace_force_set = legacy_flag_of(tool, old.get("replace_force_set", "replace_force_set"),
                                          f"{where}:", RRASetupError, s.replace_force_set)
     s.results_directory = resolve("results_directory", must_exist=False) or base
-    prec = _text(tool, "output_precision")
+    prec = _number_text(tool, "output_precision", where)
     if prec is not None:
         p = _number(prec, f"{where}: <output_precision>")
         if not (p == int(p) and 1 <= p <= 20):
@@ -256,7 +257,7 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
                                 "of significant digits from 1 to 20")
         s.output_precision = int(p)
     for tag, attr in (("initial_time", "initial_time"), ("final_time", "final_time")):
-        t = _text(tool, tag)
+        t = _number_text(tool, tag, where)
         if t is not None:
             x = _number(t, f"{where}: <{tag}>")
             if not math.isfinite(x):
@@ -280,7 +281,7 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
                             "CMC_TaskSet file of tracked coordinates and their weights (OpenSim "
                             "refuses to run without one too)")
     s.constraints_file = resolve("constraints_file")
-    cut = _text(tool, "lowpass_cutoff_frequency")
+    cut = _number_text(tool, "lowpass_cutoff_frequency", where)
     if cut is not None:
         s.lowpass_hz = _cutoff(cut, where)
     s.adjust_com = legacy_flag_of(tool, "adjust_com_to_reduce_residuals", f"{where}:",
@@ -292,7 +293,7 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
                             "moves (usually torso)")
     span = []
     for tag in ("initial_time_for_com_adjustment", "final_time_for_com_adjustment"):
-        t = _text(tool, tag)
+        t = _number_text(tool, tag, where)
         span.append(-1.0 if t is None else _number(t, f"{where}: <{tag}>"))
     if span != [-1.0, -1.0]:
         s.com_time_range = (span[0], span[1])
@@ -309,6 +310,19 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
         if version is not None and version < ACTUATOR_NAMES_BEFORE:
             s.controllers.append("ControlSetController")  # as OpenSim 4.6 makes it one
     return s
+
+
+def _number_text(tool, tag, where):
+    """The text of the tool's number element <tag>, None when it is absent. Present but
+    empty (or Unassigned) is refused: OpenSim 4.6 cannot read it as a number and refuses the
+    whole setup, where taking the default would run another trial than the user meant."""
+    if tool.find(tag) is None:
+        return None
+    said = _text(tool, tag)
+    if said is None:
+        raise RRASetupError(f"{where}: <{tag}> is empty: OpenSim 4.6 refuses the setup; give "
+                            "a number, or remove the element for OpenSim's default")
+    return said
 
 
 def _cutoff(text, where):
