@@ -819,6 +819,59 @@ def test_general_actdim_fits_its_dyntype_as_mujoco_has_it(case):
     assert_as_mujoco(xml, words)
 
 
+_PID_DYN = "pid requires dyntype 'none' or 'pid'"
+PID_DYNTYPES = {   # the case: class defaults, the actuator, MuJoCo's reason
+    "integrator under a pid default": (
+        "<pid/>", '<general joint="j" dyntype="integrator"/>', _PID_DYN,
+        ["actuator 0", "line 1", '"integrator"', "<pid>", "leave dyntype out"]),
+    "filter under a pid ki default": (
+        '<pid kp="1" ki="1"/>', '<general joint="j" dyntype="filter"/>', _PID_DYN,
+        ['"filter"']),
+    "integrator in the pid default's class": (
+        '<pid/><general dyntype="integrator"/>', '<general joint="j"/>', _PID_DYN,
+        ['"integrator"']),
+    "filterexact in a child class of a pid default": (
+        '<pid/><default class="c"><general dyntype="filterexact"/></default>',
+        '<general joint="j" class="c"/>', _PID_DYN, ['"filterexact"']),
+    "user under a pid default": ("<pid/>", '<general joint="j" dyntype="user"/>', _PID_DYN,
+                                 ['"user"']),
+    "muscle under a pid default": ("<pid/>", '<general joint="j" dyntype="muscle"/>',
+                                   _PID_DYN, ['"muscle"']),
+    "gaintype pid with a filter": (
+        "", '<general joint="j" gaintype="pid" biastype="affine" dyntype="filter"/>', _PID_DYN,
+        ['"filter"', 'gaintype="pid"']),
+    "plugin with an integrator under a pid default": (
+        "<pid/>", '<plugin plugin="mujoco.pid" joint="j" dyntype="integrator"/>', _PID_DYN,
+        ['"integrator"']),
+    # every other shortcut, and a <general gaintype>, sets gains of its own
+    "integrator under a motor after a pid": (
+        "<pid/><motor/>", '<general joint="j" dyntype="integrator"/>', None, None),
+    "integrator under fixed gains after a pid": (
+        '<pid/><general gaintype="fixed"/>', '<general joint="j" dyntype="integrator"/>',
+        None, None),
+    "filterexact of a position after a pid": (
+        '<pid/><position timeconst="1"/>', '<general joint="j"/>', None, None),
+    "filter of a cylinder after a pid": ("<pid/><cylinder/>", '<general joint="j"/>',
+                                         None, None),
+    "pid default after an integrator": (
+        '<general dyntype="integrator"/><pid/>', '<general joint="j"/>', None, None),
+    "none under a pid default": ("<pid/>", '<general joint="j" dyntype="none"/>', None, None),
+    "pid dyntype of a pid ki default": ('<pid ki="1"/>', '<general joint="j"/>', None, None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PID_DYNTYPES))
+def test_pid_gains_keep_dyntype_none_or_pid_as_mujoco_has_it(case):
+    """MuJoCo 4.0.0 compiles an actuator of pid gains (a <pid> sets them, its own or its
+    class's, until another shortcut or a <general gaintype> sets others) only with dyntype
+    none or pid; urdf2dyn loaded a <general dyntype="integrator"> under a <pid> default."""
+    default, element, reason, words = PID_DYNTYPES[case]
+    ext = '<extension><plugin plugin="mujoco.pid"/></extension>' if "plugin" in element else ""
+    xml = doc(ext, f"<default>{default}</default>", WORLD, actuators(element))
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)
+
+
 _NO_K = "DC motor: motor constant K must be positive"
 _NO_R = "DC motor: resistance R must be positive"
 DCMOTOR_CONSTANTS = {   # the case: its defaults, its <dcmotor> attributes, MuJoCo's reason

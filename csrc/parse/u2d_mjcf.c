@@ -2473,6 +2473,7 @@ typedef struct {
                                    dynprm while it was: MuJoCo 4.0.0 then gives a later
                                    <dcmotor> the constants and states these hold, not
                                    tracked here                                       */
+    int pid_gains;              /* whether the gaintype is pid (a <pid> sets it)      */
 } actuator_dynamics;
 
 /* Whether the first number of attribute text v (NULL: not written) is nonzero; a NaN is. */
@@ -2540,6 +2541,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
         const char *dynprm = u2d_xml_attr(d, "dynprm");
         const char *gaintype = u2d_xml_attr(d, "gaintype");
         if (gaintype) a->dcmotor_gains = strcmp(gaintype, "dcmotor") == 0;
+        if (gaintype) a->pid_gains = strcmp(gaintype, "pid") == 0;
         /* the DC motor's constants and states are in gainprm and dynprm */
         a->dcmotor_rewritten |= a->dcmotor_gains && (gaintype || u2d_xml_attr(d, "gainprm") ||
                                                      u2d_xml_attr(d, "dynprm"));
@@ -2557,6 +2559,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
     a->actdim = NULL;
     a->shortcut_actdim = -1;
     a->dcmotor_gains = strcmp(el, "dcmotor") == 0;
+    a->pid_gains = strcmp(el, "pid") == 0;       /* every shortcut sets its gaintype */
     if (is_one_of(d, "pid|dcmotor")) {
         apply_inherited_shortcut(d, a);
         return;
@@ -2581,7 +2584,8 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
  * attributes. 0, or -1 (message) when out of memory. */
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
-    *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0};
+    *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0,
+                             0};
     if (cls >= 0) {
         int n;
         u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
@@ -2718,6 +2722,20 @@ static int check_general_actdim(mjcf *rd, u2d_xml *e, int cls, const char *label
     return 0;
 }
 
+/* An actuator e of pid gains (a <pid>, its own or its class's, or gaintype="pid") keeps
+ * dyntype none or pid, as MuJoCo 4.0.0's compiler wants: "pid requires dyntype 'none' or
+ * 'pid'". 0 or -1 (message). */
+static int check_pid_dyntype(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (!a.pid_gains || word_index("none|pid", a.dyntype) >= 0) return 0;
+    return fail(rd, e, "%s: dyntype \"%s\" with pid gains (from a <pid>, here or in its "
+                "class, or gaintype=\"pid\"), which keep dyntype \"none\" or \"pid\" (MuJoCo "
+                "refuses it: \"pid requires dyntype 'none' or 'pid'\"): leave dyntype out, or "
+                "use a class without that <pid> default", label, a.dyntype);
+}
+
 /* MuJoCo 4 adds an actuator's armature and damping (damping="linear v|v| v^2") to its joint
  * or tendon, each times gear[0]^2 whatever the joint's type (mj_actuatorArmature,
  * mj_actuatorDamping), summed over the actuators on one target. Onto a joint they go to the
@@ -2763,6 +2781,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     else snprintf(label, sizeof label, "actuator %d (unnamed)", k);
     int cls = class_attr(rd, e, "class", 0);
     if (cls < 0 || check_activation_attributes(rd, e) ||
+        check_pid_dyntype(rd, e, cls, label) < 0 ||
         check_general_actdim(rd, e, cls, label) < 0 ||
         check_dcmotor_constants(rd, e, cls, label) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "gear", 1, 6, gear) < 0 ||
