@@ -872,6 +872,82 @@ def test_pid_gains_keep_dyntype_none_or_pid_as_mujoco_has_it(case):
     assert_as_mujoco(xml, words)
 
 
+_DC = 'motorconst="1" resistance="1"'    # a <dcmotor>'s constants, as MuJoCo needs them
+_DC_EARLY = "actearly cannot be false for DC motor actuator"
+_SCHEMA_EARLY = "unrecognized attribute: 'actearly'"
+ACTEARLY = {   # the case: class defaults, the actuator, MuJoCo's reason
+    "general dcmotor, actearly false": (
+        "", '<general joint="j" dyntype="dcmotor" gaintype="dcmotor" biastype="dcmotor" '
+            'gainprm="1 1" actearly="false"/>', _DC_EARLY,
+        ["actuator 0", "line 1", '"dcmotor"', "actearly false", 'actearly="true"']),
+    "general dcmotor, actearly not given": (
+        "", '<general joint="j" dyntype="dcmotor"/>', _DC_EARLY, ["actearly false"]),
+    "general dcmotor, actearly true": (
+        "", '<general joint="j" dyntype="dcmotor" actearly="true"/>', None, None),
+    "general actearly false under a dcmotor default": (
+        f"<dcmotor {_DC}/>", '<general joint="j" actearly="false"/>', _DC_EARLY,
+        ["actearly false"]),
+    "general actearly true under a dcmotor default": (
+        f"<dcmotor {_DC}/>", '<general joint="j" actearly="true"/>', None, None),
+    "general under a dcmotor default": (f"<dcmotor {_DC}/>", '<general joint="j"/>', None,
+                                        None),
+    "actearly false in the dcmotor default's class": (
+        f'<dcmotor {_DC}/><general actearly="false"/>', '<general joint="j"/>', _DC_EARLY,
+        ["actearly false"]),
+    "dcmotor default after actearly false": (
+        f'<general actearly="false"/><dcmotor {_DC}/>', '<general joint="j"/>', None, None),
+    "dcmotor actuator under actearly false": (
+        f'<dcmotor {_DC}/><general actearly="false"/>', f'<dcmotor joint="j"/>', None, None),
+    "child dcmotor default under actearly false": (
+        f'<dcmotor {_DC}/><general actearly="false"/><default class="c"><dcmotor/></default>',
+        '<general joint="j" class="c"/>', None, None),
+    "plugin actearly false under a dcmotor default": (
+        f"<dcmotor {_DC}/>", '<plugin plugin="mujoco.pid" joint="j" actearly="false"/>',
+        _DC_EARLY, ["actearly false"]),
+    # every other shortcut sets actearly false
+    "motor after actearly true": ('<general actearly="true"/><motor/>',
+                                  '<general joint="j" dyntype="dcmotor"/>', _DC_EARLY,
+                                  ["actearly false"]),
+    "cylinder after actearly true": ('<general actearly="true"/><cylinder/>',
+                                     '<general joint="j" dyntype="dcmotor"/>', _DC_EARLY,
+                                     ["actearly false"]),
+    "child motor after actearly true": (
+        '<general actearly="true"/><default class="c"><motor/></default>',
+        '<general joint="j" class="c" dyntype="dcmotor"/>', _DC_EARLY, ["actearly false"]),
+    "actearly true, a child's motor unused": (
+        '<general actearly="true"/><default class="c"><motor/></default>',
+        '<general joint="j" dyntype="dcmotor"/>', None, None),
+    # actearly= is a keyword of <general> and a plugin actuator only
+    "actearly x": ("", '<general joint="j" actearly="x"/>', "invalid keyword: 'x'",
+                   ["<general", "actearly=", "false,true"]),
+    "actearly True": ("", '<general joint="j" actearly="True"/>', "invalid keyword",
+                      ["actearly="]),
+    "actearly blank in a default": ('<general actearly=""/>', "", "invalid keyword",
+                                    ["actearly="]),
+    "plugin actearly x": ("", '<plugin plugin="mujoco.pid" joint="j" actearly="x"/>',
+                          "invalid keyword", ["actearly="]),
+    "motor actearly": ("", '<motor joint="j" actearly="true"/>', _SCHEMA_EARLY,
+                       ["<motor>", "no actearly="]),
+    "dcmotor actearly false": ("", f'<dcmotor joint="j" {_DC} actearly="false"/>',
+                               _SCHEMA_EARLY, ["<dcmotor>", "no actearly="]),
+    "intvelocity default actearly": ('<intvelocity actearly="true"/>', "", _SCHEMA_EARLY,
+                                     ["<intvelocity>", "no actearly="]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ACTEARLY))
+def test_dcmotor_dyntype_needs_actearly_as_mujoco_has_it(case):
+    """MuJoCo 4.0.0 compiles a dyntype dcmotor only with actearly true, which a <dcmotor>
+    sets and a <general> (false by default) or any other shortcut unsets; actearly= is a
+    false|true keyword of <general> and a plugin actuator only. urdf2dyn loaded each."""
+    default, element, reason, words = ACTEARLY[case]
+    ext = '<extension><plugin plugin="mujoco.pid"/></extension>' if "plugin" in element else ""
+    acts = actuators(element) if element else ""
+    xml = doc(ext, f"<default>{default}</default>", WORLD, acts)
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)
+
+
 _NO_K = "DC motor: motor constant K must be positive"
 _NO_R = "DC motor: resistance R must be positive"
 DCMOTOR_CONSTANTS = {   # the case: its defaults, its <dcmotor> attributes, MuJoCo's reason
@@ -2265,7 +2341,6 @@ PID_INITS |= {
 # the classes write between them): one above 0 each. A dcmotor with none was left to MuJoCo,
 # which refuses mujoco.pid's ki there ("actuator 1 has actdim 0, expected 1") and any actdim
 # other than the dcmotor's ("inconsistent state array dimension in DC motor")
-_DC = 'motorconst="1" resistance="1"'
 _INCONSISTENT = "inconsistent state array dimension in DC motor"
 
 

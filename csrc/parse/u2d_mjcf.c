@@ -321,11 +321,16 @@ static int check_activation_attributes(mjcf *rd, u2d_xml *e)
 {
     static const char *const ATTRS[] = {"actrange", "actlimited"};
     const char *el = u2d_xml_name(e);
-    if (word_index("general|plugin", el) >= 0) return check_actdim(rd, e);
+    if (word_index("general|plugin", el) >= 0)
+        return check_actdim(rd, e) || keyword(rd, e, "actearly", BOOL_WORDS, 0) < 0 ? -1 : 0;
     if (u2d_xml_attr(e, "actdim"))
         return fail(rd, e, "<%s> has no actdim= attribute (MuJoCo's schema refuses it: only "
                     "<general> and a plugin actuator set the number of activation states): "
                     "leave it out, or use <general> with a dyntype", el);
+    if (u2d_xml_attr(e, "actearly"))
+        return fail(rd, e, "<%s> has no actearly= attribute (MuJoCo's schema refuses it: only "
+                    "<general> and a plugin actuator set it; a <dcmotor> sets it to true, "
+                    "every other shortcut to false): leave it out, or use <general>", el);
     if (strcmp(el, "intvelocity") == 0) return 0;
     for (int k = 0; k < 2; k++)
         if (u2d_xml_attr(e, ATTRS[k]))
@@ -2474,6 +2479,9 @@ typedef struct {
                                    <dcmotor> the constants and states these hold, not
                                    tracked here                                       */
     int pid_gains;              /* whether the gaintype is pid (a <pid> sets it)      */
+    int actearly;               /* as a <general> wrote it last, or 1 after a
+                                   <dcmotor>, 0 after any other shortcut (MuJoCo
+                                   4.0.0's shortcuts set it so)                       */
 } actuator_dynamics;
 
 /* Whether the first number of attribute text v (NULL: not written) is nonzero; a NaN is. */
@@ -2542,6 +2550,8 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
         const char *gaintype = u2d_xml_attr(d, "gaintype");
         if (gaintype) a->dcmotor_gains = strcmp(gaintype, "dcmotor") == 0;
         if (gaintype) a->pid_gains = strcmp(gaintype, "pid") == 0;
+        const char *actearly = u2d_xml_attr(d, "actearly");
+        if (actearly) a->actearly = strcmp(actearly, "true") == 0;
         /* the DC motor's constants and states are in gainprm and dynprm */
         a->dcmotor_rewritten |= a->dcmotor_gains && (gaintype || u2d_xml_attr(d, "gainprm") ||
                                                      u2d_xml_attr(d, "dynprm"));
@@ -2560,6 +2570,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
     a->shortcut_actdim = -1;
     a->dcmotor_gains = strcmp(el, "dcmotor") == 0;
     a->pid_gains = strcmp(el, "pid") == 0;       /* every shortcut sets its gaintype */
+    a->actearly = strcmp(el, "dcmotor") == 0;    /* and actearly */
     if (is_one_of(d, "pid|dcmotor")) {
         apply_inherited_shortcut(d, a);
         return;
@@ -2585,7 +2596,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
     *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0,
-                             0};
+                             0, 0};
     if (cls >= 0) {
         int n;
         u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
@@ -2736,6 +2747,21 @@ static int check_pid_dyntype(mjcf *rd, u2d_xml *e, int cls, const char *label)
                 "use a class without that <pid> default", label, a.dyntype);
 }
 
+/* An actuator e of dyntype dcmotor (its own or its class's) has actearly true, as MuJoCo
+ * 4.0.0's compiler wants ("actearly cannot be false for DC motor actuator"): a <dcmotor>
+ * sets it, a <general> (default false) or any other shortcut after it unsets it.
+ * 0 or -1 (message). */
+static int check_dcmotor_actearly(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (strcmp(a.dyntype, "dcmotor") != 0 || a.actearly) return 0;
+    return fail(rd, e, "%s: dyntype \"dcmotor\" with actearly false (MuJoCo refuses it: "
+                "\"actearly cannot be false for DC motor actuator\"; actearly is false unless "
+                "a <general> writes it or a <dcmotor> default sets it last): give "
+                "actearly=\"true\", or use a <dcmotor> actuator", label);
+}
+
 /* MuJoCo 4 adds an actuator's armature and damping (damping="linear v|v| v^2") to its joint
  * or tendon, each times gear[0]^2 whatever the joint's type (mj_actuatorArmature,
  * mj_actuatorDamping), summed over the actuators on one target. Onto a joint they go to the
@@ -2783,6 +2809,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     if (cls < 0 || check_activation_attributes(rd, e) ||
         check_pid_dyntype(rd, e, cls, label) < 0 ||
         check_general_actdim(rd, e, cls, label) < 0 ||
+        check_dcmotor_actearly(rd, e, cls, label) < 0 ||
         check_dcmotor_constants(rd, e, cls, label) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "gear", 1, 6, gear) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "damping", 1, 3, damping) < 0 ||
