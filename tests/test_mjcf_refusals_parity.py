@@ -614,6 +614,9 @@ def test_empty_names_are_refused_where_mujoco_refuses_them(case):
 
 _NO_2D = "Cannot load 2D texture from separate files"
 _NO_CUBE = "No cubefiles_ defined in cube or skybox texture"
+_NO_WIDTH = "Invalid width of builtin texture"
+_NO_HEIGHT = "Invalid height of builtin texture"
+_NO_TYPE = "unsupported content type: "
 TEXTURE_SOURCES = {  # the case: <texture> attributes, class defaults, MuJoCo's reason
     "2d, nothing": ('type="2d"', "", _NO_2D,
                     ["texture 't'", "line 1", "file=", "builtin="]),
@@ -633,6 +636,56 @@ TEXTURE_SOURCES = {  # the case: <texture> attributes, class defaults, MuJoCo's 
     "2d, builtin checker": ('type="2d" builtin="checker" width="4" height="4"', "", None, None),
     "cube, builtin checker": ('type="cube" builtin="checker" width="4" height="4"', "", None,
                               None),
+    # a builtin needs a width (and a 2d one a height) of 1 or more, its own or its class's
+    "2d, builtin without width": ('type="2d" builtin="checker"', "", _NO_WIDTH,
+                                  ["texture 't'", "line 1", "width 0", "width="]),
+    "2d, builtin without height": ('type="2d" builtin="checker" width="4"', "", _NO_HEIGHT,
+                                   ["height 0", "height="]),
+    "2d, builtin of width -1": ('type="2d" builtin="flat" width="-1" height="4"', "",
+                                _NO_WIDTH, ["width -1"]),
+    "2d, class's checker without width": ('type="2d"', '<texture builtin="checker"/>',
+                                          _NO_WIDTH, ["width="]),
+    "2d, builtin, its class's size": ('type="2d" builtin="checker"',
+                                      '<texture width="4" height="4"/>', None, None),
+    "cube, builtin width only": ('builtin="gradient" width="4"', "", None, None),
+    "skybox, builtin height only": ('type="skybox" builtin="gradient" height="4"', "",
+                                    _NO_WIDTH, ["width 0"]),
+    "cube, builtin six times too wide": ('builtin="checker" width="357913941"', "",
+                                         _NO_WIDTH, ["357913941", "six squares"]),
+    "2d, builtin over a file of no known type": (
+        'type="2d" file=" " builtin="checker" width="2" height="2"', "", None, None),
+    "2d, width 4.5": ('type="2d" builtin="checker" width="4.5" height="4"', "",
+                      "bad format in attribute 'width'", ["width=", "whole number"]),
+    "2d, height of two numbers": ('type="2d" builtin="checker" width="4" height="4 4"', "",
+                                  "attribute 'height' has too much data", ["height="]),
+    "class's width x": ('type="2d" file="t.png"', '<texture width="x"/>',
+                        "bad format in attribute 'width'", ["width="]),
+    # a file is a PNG or KTX image by its content_type= or extension, whether there or not
+    "2d, file a space": ('type="2d" file=" "', "", _NO_TYPE + "''",
+                         ["texture 't'", 'file=" "', "PNG or KTX", ".png"]),
+    "2d, file without extension": ('type="2d" file="a"', "", _NO_TYPE + "''", ["file="]),
+    "2d, file with a space after .png": ('type="2d" file="a.png "', "", _NO_TYPE, ["file="]),
+    "2d, jpeg file": ('type="2d" file="a.jpg"', "", _NO_TYPE, ["file="]),
+    "2d, stl file": ('type="2d" file="a.stl"', "", _NO_TYPE + "'model/stl'", ["model/stl"]),
+    "2d, jpeg content type": ('type="2d" file="a.png" content_type="image/jpeg"', "",
+                              _NO_TYPE + "'image/jpeg'", ["content_type=", "image/jpeg"]),
+    "2d, content type of no subtype": ('type="2d" file="a.png" content_type="image/"', "",
+                                       _NO_TYPE + "''", ["content_type="]),
+    "2d, content type with a bare parameter": (
+        'type="2d" file="a" content_type="image/png;x"', "", _NO_TYPE, ["content_type="]),
+    # (MuJoCo stops at a.png, not there; were it there, it would refuse b next)
+    "cube, second face without extension": ('type="cube" fileright="a.png" fileleft="b"', "",
+                                            "Error opening file 'a.png'", ['fileleft="b"']),
+    "cube, file of no type and a png face": ('type="cube" file="b" fileleft="a.png"', "",
+                                             _NO_TYPE, ['file="b"']),
+    "cube, face of no type": ('type="cube" fileright="b"', "", _NO_TYPE, ['fileright="b"']),
+}
+_FILE_SOURCES = {   # a texture MuJoCo reads from a file, which is not there: it says so
+    "2d, png": 'type="2d" file="a.png"', "2d, PNG": 'type="2d" file="a.PNG"',
+    "2d, ktx": 'type="2d" file="a.ktx"',
+    "2d, png content type with a parameter": 'type="2d" file="a" content_type="image/png;x=1"',
+    "2d, png file, empty content type": 'type="2d" file="a.png" content_type=""',
+    "cube, png file and a face of no type": 'type="cube" file="a.png" fileleft="b"',
 }
 
 
@@ -647,6 +700,33 @@ def test_texture_needs_a_source_as_mujoco_has_it(case):
               WORLD)
     assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
     assert_as_mujoco(xml, words)
+
+
+@pytest.mark.parametrize("case", sorted(_FILE_SOURCES))
+def test_texture_of_an_image_file_loads_as_mujoco_reads_it(case):
+    """MuJoCo 4.0.0 reads a texture's PNG or KTX file (by its content_type= or extension,
+    any case): these it refuses only because the file is not there, which urdf2dyn, not
+    opening texture files, does not check."""
+    xml = doc(f'<asset><texture name="t" {_FILE_SOURCES[case]}/></asset>', WORLD)
+    assert "Error opening file" in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert urdf2dyn_error(xml) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["2d", "cube"]), st.sampled_from(["checker", "none"]),
+       st.text(alphabet=" +-0123456789.x", max_size=3),
+       st.text(alphabet=" +-0123456789.x", max_size=3))
+def test_random_builtin_texture_size_refused_exactly_where_mujoco_refuses(kind, builtin, width,
+                                                                           height):
+    """Random width= and height= text on a texture (at most 3 characters: MuJoCo builds
+    the texture): urdf2dyn refuses it exactly where MuJoCo refuses its form or, for a
+    builtin, its value; a texture without builtin reads a PNG file, which is not there."""
+    xml = doc(f'<asset><texture name="t" type="{kind}" builtin="{builtin}" file="t.png" '
+              f'width="{width}" height="{height}"/></asset>', WORLD)
+    error = mujoco_error(xml) or ""
+    expected = "builtin texture" in error or "attribute 'width'" in error or \
+        "attribute 'height'" in error
+    assert expected == (urdf2dyn_error(xml) is not None), (error, urdf2dyn_error(xml))
 
 
 _SQUARE = 'vertex="0 0 0 1 0 0 0 1 0 0 0 1"'

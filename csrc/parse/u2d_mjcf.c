@@ -511,13 +511,22 @@ static int add_class(mjcf *rd, const char *name, int parent)
 
 
 /* A <texture>'s builtin= (in <asset> or a <default>) is none, gradient, checker or flat:
- * MuJoCo refuses another word, "" too ("invalid keyword"). 0 or -1 (message). */
+ * MuJoCo refuses another word, "" too ("invalid keyword"); its width= and height= are
+ * ints, each one whole number. 0 or -1 (message). */
 static int check_texture_builtin(mjcf *rd, u2d_xml *e)
 {
+    static const char *const SIZE[] = {"width", "height"};
+    if (strcmp(u2d_xml_name(e), "texture") != 0) return 0;
+    for (int k = 0; k < 2; k++) {
+        const char *size = u2d_xml_attr(e, SIZE[k]);
+        if (size && !whole_int(size))
+            return fail(rd, e, "<texture %s=\"%.60s\">: not one whole number (MuJoCo reads "
+                        "an int there and refuses it: \"bad format\", \"too much data\"): give "
+                        "the builtin texture's size in pixels, e.g. %s=\"64\"", SIZE[k], size,
+                        SIZE[k]);
+    }
     const char *v = u2d_xml_attr(e, "builtin");
-    if (strcmp(u2d_xml_name(e), "texture") != 0 || !v ||
-        word_index("none|gradient|checker|flat", v) >= 0)
-        return 0;
+    if (!v || word_index("none|gradient|checker|flat", v) >= 0) return 0;
     return fail(rd, e, "<texture builtin=\"%.60s\">: not a builtin texture (MuJoCo refuses it: "
                 "\"invalid keyword\"): give none, gradient, checker or flat, or leave builtin= "
                 "out", v);
@@ -4436,27 +4445,109 @@ static int has_texture_file(u2d_xml *e, const char *attrs)
     return 0;
 }
 
-/* An <asset>'s <texture> has a source MuJoCo 4.0.0 loads: a file=, a builtin other than
- * none (its own or its class's), or for a cube or skybox (the default type) a file of its
- * faces; a 2d one is not read from the faces' files. The files themselves are not opened
- * here. 0 or -1 (message). */
+/* c with an ASCII capital made small (not ctype's tolower: the locale must not count). */
+static char ascii_lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Whether a and b are the same text, ASCII letters in either case. */
+static int same_ignoring_case(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (ascii_lower(*a) != ascii_lower(*b)) return 0;
+    return *a == *b;
+}
+
+/* The content type MuJoCo 4 gives a texture's file: its content_type= "type/subtype", a
+ * ";parameter=value" after it aside ("" when it is not of that form), else what the file's
+ * extension (from its last '.', any case) names, "" for one it does not know. Into out. */
+static void texture_content_type(const char *file, const char *content_type, char *out,
+                                 size_t len)
+{
+    static const char *const EXT[][2] = {
+        {".png", "image/png"}, {".ktx", "image/ktx"}, {".stl", "model/stl"},
+        {".obj", "model/obj"}, {".ply", "model/ply"}, {".msh", "model/vnd.mujoco.msh"}};
+    out[0] = '\0';
+    if (content_type && content_type[0]) {
+        const char *slash = strchr(content_type, '/'), *semi = strchr(content_type, ';');
+        const char *eq = strchr(content_type, '=');
+        if (!slash || !slash[1] || (semi && (semi < slash || !eq || eq < semi))) return;
+        snprintf(out, len, "%.*s", (int)(semi ? semi - content_type : (long)strlen(content_type)),
+                 content_type);
+        return;
+    }
+    const char *dot = strrchr(file, '.');
+    for (size_t k = 0; dot && k < sizeof EXT / sizeof EXT[0]; k++)
+        if (same_ignoring_case(dot, EXT[k][0])) snprintf(out, len, "%s", EXT[k][1]);
+}
+
+/* Each file MuJoCo 4.0.0 would read for texture e (its file=, else a cube's faces) is an
+ * image it reads, PNG or KTX by its content_type= or extension: it refuses another before
+ * opening it ("unsupported content type"). The files are not opened here. 0 or -1. */
+static int check_texture_files(mjcf *rd, u2d_xml *e, const char *label)
+{
+    static const char *const FILES[] = {"file", "fileright", "fileleft", "fileup",
+                                        "filedown", "filefront", "fileback"};
+    for (size_t k = 0; k < sizeof FILES / sizeof FILES[0]; k++) {
+        const char *file = u2d_xml_attr(e, FILES[k]);
+        if (!file || !file[0]) continue;
+        char type[120];
+        texture_content_type(file, u2d_xml_attr(e, "content_type"), type, sizeof type);
+        if (strcmp(type, "image/png") != 0 && strcmp(type, "image/ktx") != 0)
+            return fail(rd, e, "%s: %s=\"%.100s\" is not a PNG or KTX image by its %s "
+                        "(MuJoCo refuses it: \"unsupported content type: '%s'\"): give a file "
+                        "ending in .png or .ktx, or content_type=\"image/png\"", label,
+                        FILES[k], file, u2d_xml_attr(e, "content_type") ? "content_type="
+                        : "extension", type);
+        if (k == 0) return 0;               /* a file= is the whole texture */
+    }
+    return 0;
+}
+
+/* A builtin texture e of class cls has the size MuJoCo 4.0.0 builds it at: a width of 1
+ * or more (below INT_MAX/6 for a cube or skybox, six squares high) and a 2d one a height
+ * of 1 or more, its own or its class's ("Invalid width of builtin texture"). 0 or -1. */
+static int check_builtin_size(mjcf *rd, u2d_xml *e, int cls, int type, const char *label)
+{
+    const char *w = dattr(rd, e, K_TEXTURE, cls, "width");
+    const char *h = dattr(rd, e, K_TEXTURE, cls, "height");
+    long width = w ? strtol(w, NULL, 10) : 0, height = h ? strtol(h, NULL, 10) : 0;
+    if (width < 1 || (type != 0 && width >= 2147483647L / 6))
+        return fail(rd, e, "%s: a builtin texture of width %ld (MuJoCo refuses it: \"Invalid "
+                    "width of builtin texture\"): give width= in pixels, 1 or more%s", label,
+                    width, type != 0 ? " and below 357913941 (a cube is six squares high)" : "");
+    if (type == 0 && height < 1)
+        return fail(rd, e, "%s: a 2d builtin texture of height %ld (MuJoCo refuses it: "
+                    "\"Invalid height of builtin texture\"): give height= in pixels, 1 or more",
+                    label, height);
+    return 0;
+}
+
+/* An <asset>'s <texture> has a source MuJoCo 4.0.0 loads: a builtin other than none (its
+ * own or its class's) of a size it builds, else a file= or for a cube or skybox (the
+ * default type) a file of its faces, each of a type it reads; a 2d one is not read from the
+ * faces' files. The files themselves are not opened here. 0 or -1 (message). */
 static int check_texture_source(mjcf *rd, u2d_xml *e)
 {
     int cls = class_attr(rd, e, "class", 0);
     if (cls < 0) return -1;
     const char *builtin = dattr(rd, e, K_TEXTURE, cls, "builtin");
-    if ((builtin && strcmp(builtin, "none") != 0) || has_texture_file(e, "file")) return 0;
     int type = dkeyword(rd, e, K_TEXTURE, cls, "type", "2d|cube|skybox", 1);
     if (type < 0) return -1;
     const char *name = u2d_xml_attr(e, "name");
     char label[140];
     if (name && name[0]) snprintf(label, sizeof label, "texture '%.100s'", name);
     else snprintf(label, sizeof label, "<texture>");
+    if (builtin && strcmp(builtin, "none") != 0)
+        return check_builtin_size(rd, e, cls, type, label);
+    if (has_texture_file(e, "file")) return check_texture_files(rd, e, label);
     if (type == 0)
         return fail(rd, e, "%s: a 2d texture with no file= and no builtin= (MuJoCo refuses "
                     "it: \"Cannot load 2D texture from separate files\"): give file=, or a "
                     "builtin= such as \"checker\" with width= and height=", label);
-    if (has_texture_file(e, "fileright|fileleft|fileup|filedown|filefront|fileback")) return 0;
+    if (has_texture_file(e, "fileright|fileleft|fileup|filedown|filefront|fileback"))
+        return check_texture_files(rd, e, label);
     return fail(rd, e, "%s: a %s texture with no file=, builtin= or face files (MuJoCo refuses "
                 "it: \"No cubefiles_ defined in cube or skybox texture\"): give file=, the "
                 "faces' fileright=, fileleft=, fileup=, filedown=, filefront= and fileback=, "
