@@ -1028,6 +1028,74 @@ def test_dcmotor_dyntype_needs_actearly_as_mujoco_has_it(case):
     assert_as_mujoco(xml, words)
 
 
+_TOO_MUCH = "has too much data"
+SHORTCUT_NUMBERS = {   # the case: class defaults, the actuator, MuJoCo's reason
+    "motorconst of three": ("", '<dcmotor joint="j" motorconst="1 1 1" resistance="1"/>',
+                            _TOO_MUCH, ["<dcmotor", "motorconst=", "3 numbers", "at most 2",
+                                        "line 1"]),
+    "resistance of two": ("", '<dcmotor joint="j" motorconst="1" resistance="1 1"/>',
+                          _TOO_MUCH, ["resistance=", "exactly 1"]),
+    "lugre of six": ("", f'<dcmotor joint="j" {_DC} lugre="1 1 1 1 1 1"/>', _TOO_MUCH,
+                     ["lugre="]),
+    "thermal of seven": ("", f'<dcmotor joint="j" {_DC} thermal="1 1 1 1 1 1 1"/>', _TOO_MUCH,
+                         ["thermal="]),
+    "controller of seven": ("", f'<dcmotor joint="j" {_DC} controller="0 0 0 0 0 0 0"/>',
+                            _TOO_MUCH, ["controller="]),
+    "motorconst not a number": ("", '<dcmotor joint="j" motorconst="a" resistance="1"/>',
+                                "bad format in attribute 'motorconst'",
+                                ["motorconst=", "not a number"]),
+    "inductance not a number": ("", f'<dcmotor joint="j" {_DC} inductance="x"/>',
+                                "bad format in attribute 'inductance'", ["inductance="]),
+    "cogging with a comma": ("", f'<dcmotor joint="j" {_DC} cogging="1,2"/>',
+                             "bad format in attribute 'cogging'", ["cogging="]),
+    "cogging too large": ("", f'<dcmotor joint="j" {_DC} cogging="1e400"/>',
+                          "number is too large in attribute 'cogging'", ["cogging="]),
+    "cogging inf": ("", f'<dcmotor joint="j" {_DC} cogging="inf"/>', None, None),
+    "cogging of one": ("", f'<dcmotor joint="j" {_DC} cogging="1"/>', None, None),
+    "cogging empty": ("", f'<dcmotor joint="j" {_DC} cogging=""/>', None, None),
+    "cogging in hexadecimal": ("", f'<dcmotor joint="j" {_DC} cogging="0x10"/>', None, None),
+    "a default's motorconst of three": ('<dcmotor motorconst="1 2 3" resistance="1"/>', "",
+                                        _TOO_MUCH, ["<dcmotor", "motorconst="]),
+    "a default's cogging not a number": (f'<dcmotor {_DC} cogging="a"/>', "",
+                                         "bad format in attribute 'cogging'", ["cogging="]),
+    "pid ki not a number": ("", '<pid joint="j" ki="a"/>', "bad format in attribute 'ki'",
+                            ["<pid>", "ki="]),
+    "pid ki of two": ("", '<pid joint="j" ki="1 2"/>', _TOO_MUCH, ["<pid", "ki="]),
+    "pid posrange of one": ("", '<pid joint="j" posrange="1"/>',
+                            "attribute 'posrange' does not have enough data",
+                            ["posrange=", "exactly 2"]),
+    "pid velrange of three": ("", '<pid joint="j" velrange="-1 1 2"/>', _TOO_MUCH,
+                              ["velrange="]),
+    "a default's pid kp of two": ('<pid kp="1 2"/>', "", _TOO_MUCH, ["<pid", "kp="]),
+    "pid kp inf": ("", '<pid joint="j" kp="inf"/>', None, None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SHORTCUT_NUMBERS))
+def test_dcmotor_and_pid_numbers_are_read_as_mujoco_reads_them(case):
+    """MuJoCo 4.0.0's reader refuses a <dcmotor>'s or <pid>'s attribute (an actuator or a
+    default) holding text that is no number, a number too large for a double, or more
+    numbers than it takes (fewer than it takes for a range); urdf2dyn loaded them."""
+    default, element, reason, words = SHORTCUT_NUMBERS[case]
+    acts = actuators(element) if element else ""
+    xml = doc(f"<default>{default}</default>", WORLD, acts)
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(['<dcmotor joint="j" motorconst="1" resistance="1" cogging="{}"/>',
+                        '<pid joint="j" kp="{}"/>']),
+       st.text(alphabet=" +-0123456789.eaxnif,", max_size=10))
+def test_random_dcmotor_and_pid_numbers_refused_exactly_where_mujoco_refuses(element, text):
+    """Random text in a <dcmotor>'s cogging= (at most 3 numbers, none checked further) or a
+    <pid>'s kp= (one): urdf2dyn refuses it exactly where MuJoCo's reader does."""
+    xml = doc(WORLD, actuators(element.format(text)))
+    error = mujoco_error(xml) or ""
+    assert ("attribute 'cogging'" in error or "attribute 'kp'" in error) == \
+        (urdf2dyn_error(xml) is not None), (text, error, urdf2dyn_error(xml))
+
+
 _NO_K = "DC motor: motor constant K must be positive"
 _NO_R = "DC motor: resistance R must be positive"
 DCMOTOR_CONSTANTS = {   # the case: its defaults, its <dcmotor> attributes, MuJoCo's reason

@@ -340,6 +340,41 @@ static int check_activation_attributes(mjcf *rd, u2d_xml *e)
     return 0;
 }
 
+static int count_values(mjcf *rd, u2d_xml *node, const char *who, const char *name);
+
+/* The numbers MuJoCo 4.0.0's reader takes in a <dcmotor>'s and a <pid>'s own attributes:
+ * at most max, and exactly max where exact. */
+static const struct { const char *element, *attr; int max, exact; } SHORTCUT_NUMBERS[] = {
+    {"dcmotor", "motorconst", 2, 0}, {"dcmotor", "resistance", 1, 1},
+    {"dcmotor", "nominal", 3, 0}, {"dcmotor", "saturation", 3, 0},
+    {"dcmotor", "inductance", 2, 0}, {"dcmotor", "cogging", 3, 0},
+    {"dcmotor", "controller", 6, 0}, {"dcmotor", "thermal", 6, 0}, {"dcmotor", "lugre", 5, 0},
+    {"pid", "kp", 1, 1}, {"pid", "kv", 1, 1}, {"pid", "dampratio", 1, 1}, {"pid", "ki", 1, 1},
+    {"pid", "imax", 1, 1}, {"pid", "slewmax", 1, 1}, {"pid", "inheritrange", 1, 1},
+    {"pid", "posrange", 2, 1}, {"pid", "velrange", 2, 1}, {"pid", "ffrange", 2, 1}};
+
+/* A <dcmotor>'s or <pid>'s numbers (in <actuator> or a <default>) are numbers MuJoCo reads
+ * ("bad format", "number is too large"; nan and inf it reads), as many as it takes ("has
+ * too much data", "does not have enough data"). 0 or -1 (message). */
+static int check_shortcut_numbers(mjcf *rd, u2d_xml *e)
+{
+    const char *el = u2d_xml_name(e);
+    char who[40];
+    snprintf(who, sizeof who, "<%s>", el);
+    for (size_t k = 0; k < sizeof SHORTCUT_NUMBERS / sizeof SHORTCUT_NUMBERS[0]; k++) {
+        if (strcmp(el, SHORTCUT_NUMBERS[k].element) != 0) continue;
+        const char *attr = SHORTCUT_NUMBERS[k].attr;
+        int max = SHORTCUT_NUMBERS[k].max, n = count_values(rd, e, who, attr);
+        if (n < 0) return -1;
+        if (n > max || (n > 0 && n < max && SHORTCUT_NUMBERS[k].exact))
+            return fail(rd, e, "<%s %s=\"%.60s\">: %d number%s, MuJoCo reads %s %d (it refuses "
+                        "it: \"%s\"): give %d", el, attr, u2d_xml_attr(e, attr), n,
+                        n == 1 ? "" : "s", SHORTCUT_NUMBERS[k].exact ? "exactly" : "at most",
+                        max, n > max ? "has too much data" : "does not have enough data", max);
+    }
+    return 0;
+}
+
 /* ---- default classes ----------------------------------------------------------------- */
 
 static int cmp_name(const void *a, const void *b)
@@ -600,7 +635,8 @@ static int read_defaults(mjcf *rd)
                 for (int k = 0; k < K_ACTUATOR; k++)
                     if (strcmp(n, kind_name[k]) == 0 && add_dnode(rd, cls, k, e)) status = -1;
                 if (word_index(ACTUATOR_ELEMENTS, n) >= 0 &&
-                    (check_activation_attributes(rd, e) || add_dnode(rd, cls, K_ACTUATOR, e)))
+                    (check_activation_attributes(rd, e) || check_shortcut_numbers(rd, e) ||
+                     add_dnode(rd, cls, K_ACTUATOR, e)))
                     status = -1;
                 /* MuJoCo refuses two orientation forms in a default, used or not */
                 int form;
@@ -2815,7 +2851,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     if (name) snprintf(label, sizeof label, "actuator '%.100s'", name);
     else snprintf(label, sizeof label, "actuator %d (unnamed)", k);
     int cls = class_attr(rd, e, "class", 0);
-    if (cls < 0 || check_activation_attributes(rd, e) ||
+    if (cls < 0 || check_activation_attributes(rd, e) || check_shortcut_numbers(rd, e) ||
         check_pid_dyntype(rd, e, cls, label) < 0 ||
         check_general_actdim(rd, e, cls, label) < 0 ||
         check_dcmotor_actearly(rd, e, cls, label) < 0 ||
