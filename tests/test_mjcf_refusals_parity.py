@@ -1096,6 +1096,35 @@ def test_random_dcmotor_and_pid_numbers_refused_exactly_where_mujoco_refuses(ele
         (urdf2dyn_error(xml) is not None), (text, error, urdf2dyn_error(xml))
 
 
+UNIQUE_DEFAULTS = {   # the case: <default>'s content, the kind MuJoCo finds twice (None: loads)
+    "two dcmotors": (f"<dcmotor {_DC}/><dcmotor {_DC}/>", "dcmotor"),
+    "two pids": ("<pid/><pid/>", "pid"),
+    "two motors": ("<motor/><motor/>", "motor"),
+    "two generals": ('<general dyntype="filter"/><general/>', "general"),
+    "two joints": ("<joint/><joint/>", "joint"),
+    "two geoms with a site between": ('<geom/><site/><geom/>', "geom"),
+    "two textures": ("<texture/><texture/>", "texture"),
+    "two meshes in a nested class": ('<default class="a"><mesh/><mesh/></default>', "mesh"),
+    "two lights": ("<light/><light/>", "light"),
+    "a general and a motor": ("<general/><motor/>", None),
+    "a joint and a nested class's joint": ('<joint/><default class="a"><joint/></default>',
+                                           None),
+    "two nested classes": ('<default class="a"/><default class="b"/>', None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNIQUE_DEFAULTS))
+def test_each_kind_once_in_a_default_as_mujoco_schema_has_it(case):
+    """MuJoCo 4's schema has each element of a <default> (but a nested <default>) at most
+    once ("unique element 'dcmotor' found 2 times"); urdf2dyn loaded two <dcmotor>, the
+    last standing."""
+    content, twice = UNIQUE_DEFAULTS[case]
+    xml = doc(f"<default>{content}</default>", WORLD)
+    reason = twice and f"unique element '{twice}' found 2 times"
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, twice and [f"second <{twice}>", "line 1", "nested <default"])
+
+
 _NO_K = "DC motor: motor constant K must be positive"
 _NO_R = "DC motor: resistance R must be positive"
 DCMOTOR_CONSTANTS = {   # the case: its defaults, its <dcmotor> attributes, MuJoCo's reason

@@ -568,6 +568,7 @@ static int check_texture_builtin(mjcf *rd, u2d_xml *e)
 }
 
 static int check_schema(mjcf *rd, u2d_xml *e, const char *parent);   /* MuJoCo's schema */
+static const char *schema_row(const char *row);
 static int check_descendants(mjcf *rd, u2d_xml *e, const char *row);
 
 /* Element e of a <default> (not a nested <default>) holds no element: MuJoCo's schema has
@@ -581,6 +582,23 @@ static int check_default_leaf(mjcf *rd, u2d_xml *e)
                 "there and refuses it: \"unrecognized element\"): a default gives attributes "
                 "only; move it to the elements themselves, or remove it", u2d_xml_name(c),
                 u2d_xml_name(e));
+}
+
+/* Default element e is the first of its kind in its <default>: MuJoCo 4's schema has each
+ * at most once there ("unique element 'joint' found 2 times"), nested classes aside. *seen
+ * holds a bit for each kind met before in that <default>. 0 or -1 (message). */
+static int check_unique_in_default(mjcf *rd, u2d_xml *e, unsigned long *seen)
+{
+    const char *tag = u2d_xml_name(e);
+    int k = word_index(schema_row("default"), tag);     /* (known: check_schema) */
+    if (k < 0 || strcmp(tag, "default") == 0) return 0;
+    if (!(*seen & 1UL << k)) {
+        *seen |= 1UL << k;
+        return 0;
+    }
+    return fail(rd, e, "a second <%s> in one <default> (MuJoCo's schema refuses it: \"unique "
+                "element '%s' found 2 times\"): give its attributes to the first, or to a "
+                "nested <default class=\"...\">", tag, tag);
 }
 
 /* The <default> sections: each class's own joint, geom and mesh elements, in document
@@ -620,6 +638,7 @@ static int read_defaults(mjcf *rd)
                 if (cls < 0) { status = -1; break; }
             }
             int pushed = top;
+            unsigned long seen = 0;
             for (u2d_xml *e = u2d_xml_first(it.node); e; e = u2d_xml_next(e)) {
                 const char *n = u2d_xml_name(e);
                 if (strcmp(n, "default") == 0) {
@@ -627,8 +646,8 @@ static int read_defaults(mjcf *rd)
                     stack[top++] = (item){e, cls};
                     continue;
                 }
-                if (check_schema(rd, e, "default") || check_default_leaf(rd, e) ||
-                    check_texture_builtin(rd, e)) {
+                if (check_schema(rd, e, "default") || check_unique_in_default(rd, e, &seen) ||
+                    check_default_leaf(rd, e) || check_texture_builtin(rd, e)) {
                     status = -1;
                     break;
                 }
