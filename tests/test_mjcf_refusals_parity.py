@@ -1125,6 +1125,62 @@ def test_each_kind_once_in_a_default_as_mujoco_schema_has_it(case):
     assert_as_mujoco(xml, twice and [f"second <{twice}>", "line 1", "nested <default"])
 
 
+_NO_RT = "DC motor: thermal resistance must be positive"
+_NO_CT = "DC motor: thermal capacitance must be positive"
+THERMAL = {   # the case: class defaults, the <dcmotor> actuator's thermal=, MuJoCo's reason
+    "capacitance only": ("", "0 1", _NO_RT,
+                         ["actuator 0", "line 1", "thermal resistance", "thermal="]),
+    "resistance only": ("", "1 0", _NO_CT, ["thermal capacitance"]),
+    "time constant only": ("", "0 0 1", _NO_RT, ["thermal resistance"]),
+    "negative resistance and a time constant": ("", "-1 1 1", _NO_RT, ["resistance"]),
+    "resistance and capacitance": ("", "1 1", None, None),
+    "resistance and time constant": ("", "2 0 1", None, None),
+    "capacitance and time constant": ("", "0 2 1", None, None),
+    "all three, capacitance negative": ("", "1 -1 1", None, None),
+    "all zero": ("", "0 0 0 1 1 1", None, None),
+    "the default's resistance only, unused": (f'<dcmotor {_DC} thermal="1 0"/>', None, _NO_CT,
+                                              ["<dcmotor> default", "capacitance"]),
+    "a resistance 0 over the class's": (f'<dcmotor {_DC} thermal="1 1"/>', "0", _NO_RT,
+                                        ["resistance"]),
+    "a resistance 2 over the class's": (f'<dcmotor {_DC} thermal="1 1"/>', "2", None, None),
+    "a resistance 0 over the class's, a motor between": (
+        f'<dcmotor {_DC} thermal="1 1"/><motor/>', "0", None, None),
+    "a capacitance over the class's, a motor between": (
+        f'<dcmotor {_DC} thermal="1 1"/><motor/>', "0 1", _NO_RT, ["resistance"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(THERMAL))
+def test_dcmotor_thermal_model_needs_resistance_and_capacitance_as_mujoco_has_it(case):
+    """MuJoCo 4.0.0 refuses a <dcmotor> (an actuator or a default) whose thermal="R C
+    timeconst" has one of the three above 0 but, the time constant giving C over an R above
+    0 (else R of 0 over C), no R or no C above 0 ("thermal resistance must be positive"); a
+    <dcmotor> starts from what its class's <dcmotor> stored while the gains stay dcmotor.
+    urdf2dyn loaded them."""
+    default, thermal, reason, words = THERMAL[case]
+    acts = "" if thermal is None else actuators(
+        f'<dcmotor joint="j" {_DC} thermal="{thermal}"/>')
+    xml = doc(f"<default>{default}</default>", WORLD, acts)
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["", f'<dcmotor {_DC} thermal="1 1"/>', f'<dcmotor {_DC} thermal="2 0 4"/>',
+                        f'<dcmotor {_DC} thermal="1 1"/><motor/>']),
+       st.lists(st.sampled_from(["0", "1", "2", "-1", "nan"]), min_size=0, max_size=3))
+def test_random_dcmotor_thermal_refused_exactly_where_mujoco_refuses(default, numbers):
+    """Random thermal resistance, capacitance and time constant on a <dcmotor> actuator,
+    over a class's thermal <dcmotor> or not: urdf2dyn refuses them exactly where MuJoCo
+    does (for a NaN resistance MuJoCo's state count refuses it: "require actdim 0, got 1")."""
+    thermal = f' thermal="{" ".join(numbers)}"' if numbers else ""
+    xml = doc(f"<default>{default}</default>", WORLD,
+              actuators(f'<dcmotor joint="j" {_DC}{thermal}/>'))
+    error = mujoco_error(xml) or ""
+    assert ("DC motor: thermal" in error or "require actdim 0, got 1" in error) == \
+        (urdf2dyn_error(xml) is not None), (error, urdf2dyn_error(xml))
+
+
 _NO_K = "DC motor: motor constant K must be positive"
 _NO_R = "DC motor: resistance R must be positive"
 DCMOTOR_CONSTANTS = {   # the case: its defaults, its <dcmotor> attributes, MuJoCo's reason

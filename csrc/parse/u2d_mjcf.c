@@ -2546,6 +2546,11 @@ typedef struct {
     int actearly;               /* as a <general> wrote it last, or 1 after a
                                    <dcmotor>, 0 after any other shortcut (MuJoCo
                                    4.0.0's shortcuts set it so)                       */
+    double thermal_rc[2];       /* the thermal resistance and capacitance a <dcmotor>
+                                   stored (dynprm[2], dynprm[3]): a later <dcmotor>
+                                   starts from them while the gains are dcmotor       */
+    int thermal_fault;          /* the last <dcmotor>'s thermal model: 1 without a
+                                   resistance above 0, 2 without a capacitance       */
 } actuator_dynamics;
 
 /* Whether the first number of attribute text v (NULL: not written) is nonzero; a NaN is. */
@@ -2604,6 +2609,40 @@ static void apply_inherited_shortcut(u2d_xml *d, actuator_dynamics *a)
     a->shortcut_actdim = a->dcmotor_states = a->dcmotor_rewritten ? -1 : dcmotor_states(a);
 }
 
+/* The first n numbers of attribute text v (NULL: not written) into x, as strtod reads
+ * them (a NaN too); those not written keep what x held. */
+static void leading_numbers(const char *v, int n, double *x)
+{
+    for (int k = 0; v && k < n; k++) {
+        char *end;
+        double y = strtod(v, &end);
+        if (end == v) return;
+        x[k] = y;
+        v = end;
+    }
+}
+
+/* <dcmotor> d's thermal="R C timeconst ..." over what an earlier <dcmotor> stored, when
+ * inherited (the gains still dcmotor; the time constant is not stored), as MuJoCo 4.0.0
+ * reads it: with any of the three above 0 it models the temperature, the capacitance
+ * taken from the time constant over a resistance above 0 (else a resistance of 0 from the
+ * time constant over the capacitance), and then needs both above 0 (a NaN resistance is
+ * refused too, when MuJoCo checks the states). Off, it leaves what was stored. */
+static void apply_dcmotor_thermal(u2d_xml *d, actuator_dynamics *a, int inherited)
+{
+    double th[3] = {inherited ? a->thermal_rc[0] : 0, inherited ? a->thermal_rc[1] : 0, 0};
+    leading_numbers(u2d_xml_attr(d, "thermal"), 3, th);
+    double R = th[0], C = th[1], tau = th[2];
+    a->thermal_fault = 0;
+    if (!inherited) a->thermal_rc[0] = a->thermal_rc[1] = 0;
+    if (!(R > 0 || C > 0 || tau > 0)) return;
+    if (tau > 0 && R > 0) C = tau / R;
+    else if (tau > 0 && C > 0 && R == 0) R = tau / C;
+    a->thermal_fault = R <= 0 || R != R ? 1 : C <= 0 ? 2 : 0;
+    a->thermal_rc[0] = R;
+    a->thermal_rc[1] = C;
+}
+
 /* The dynamics after actuator element d (in a <default>, or the actuator itself). */
 static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
 {
@@ -2632,6 +2671,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
     }
     a->actdim = NULL;
     a->shortcut_actdim = -1;
+    if (strcmp(el, "dcmotor") == 0) apply_dcmotor_thermal(d, a, a->dcmotor_gains);
     a->dcmotor_gains = strcmp(el, "dcmotor") == 0;
     a->pid_gains = strcmp(el, "pid") == 0;       /* every shortcut sets its gaintype */
     a->actearly = strcmp(el, "dcmotor") == 0;    /* and actearly */
@@ -2660,7 +2700,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
     *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0,
-                             0, 0};
+                             0, 0, {0, 0}, 0};
     if (cls >= 0) {
         int n;
         u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
@@ -2670,19 +2710,6 @@ static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
     }
     apply_dynamics(e, a);
     return 0;
-}
-
-/* The first n numbers of attribute text v (NULL: not written) into x, as strtod reads
- * them (a NaN too); those not written keep what x held. */
-static void leading_numbers(const char *v, int n, double *x)
-{
-    for (int k = 0; v && k < n; k++) {
-        char *end;
-        double y = strtod(v, &end);
-        if (end == v) return;
-        x[k] = y;
-        v = end;
-    }
 }
 
 /* A <dcmotor> e (an actuator, or a default, used or not), its class cls (-1: none), has
@@ -2722,6 +2749,13 @@ static int check_dcmotor_constants(mjcf *rd, u2d_xml *e, int cls, const char *la
                     "resistance R must be positive\"): give resistance=, or nominal= with a "
                     "voltage and a stall torque above 0 to derive it from, here or in its "
                     "class's <dcmotor>", label);
+    if (a.thermal_fault)
+        return fail(rd, e, "%s: a thermal model (thermal=\"resistance capacitance timeconst "
+                    "...\", its own over its class's <dcmotor>'s) without a thermal %s above 0 "
+                    "(MuJoCo refuses it: \"DC motor: thermal %s must be positive\"): give two "
+                    "of the three above 0, or all three 0 for no thermal model", label,
+                    a.thermal_fault == 1 ? "resistance" : "capacitance",
+                    a.thermal_fault == 1 ? "resistance" : "capacitance");
     return 0;
 }
 
