@@ -1230,6 +1230,12 @@ DCMOTOR_CONSTANTS = {   # the case: its defaults, its <dcmotor> attributes, MuJo
                                       ["motorconst="]),
     "nominal stall torque and motorconst": ("", 'motorconst="1" nominal="12 1 0"', None,
                                             None),
+    "negative inductance": ("", 'motorconst="1" resistance="1" inductance="-1"',
+                            "DC motor: inductance must be non-negative",
+                            ["inductance=", "negative"]),
+    "negative electrical time constant": (
+        "", 'motorconst="1" resistance="1" inductance="0 -1"',
+        "DC motor: electrical time constant must be non-negative", ["electrical time"]),
     "unused child default inheriting motorconst alone": (
         '<dcmotor motorconst="1"/><default class="c"><dcmotor inductance="1"/></default>',
         None, _NO_R, ["resistance="]),

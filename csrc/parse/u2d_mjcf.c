@@ -2749,6 +2749,13 @@ static int check_dcmotor_constants(mjcf *rd, u2d_xml *e, int cls, const char *la
                     "resistance R must be positive\"): give resistance=, or nominal= with a "
                     "voltage and a stall torque above 0 to derive it from, here or in its "
                     "class's <dcmotor>", label);
+    double L_te[2] = {0, 0};
+    leading_numbers(a.inductance, 2, L_te);
+    if (L_te[0] < 0 || L_te[1] < 0)
+        return fail(rd, e, "%s: inductance=\"%.60s\" holds a negative number (MuJoCo refuses "
+                    "it: \"DC motor: %s must be non-negative\"): give the inductance L or the "
+                    "electrical time constant, 0 or more", label, a.inductance,
+                    L_te[0] < 0 ? "inductance" : "electrical time constant");
     if (a.thermal_fault)
         return fail(rd, e, "%s: a thermal model (thermal=\"resistance capacitance timeconst "
                     "...\", its own over its class's <dcmotor>'s) without a thermal %s above 0 "
