@@ -1181,6 +1181,68 @@ def test_random_dcmotor_thermal_refused_exactly_where_mujoco_refuses(default, nu
         (urdf2dyn_error(xml) is not None), (error, urdf2dyn_error(xml))
 
 
+DCMOTOR_STATES = {   # the case: class defaults, the <dcmotor>'s attributes, its states
+    "thermal capacitance and time constant": ("", 'thermal="0 1 1"', 1),
+    "thermal resistance and capacitance": ("", 'thermal="1 1"', 1),
+    "the class's thermal under a bare dcmotor": (f'<dcmotor {_DC} thermal="1 1"/>', "", 1),
+    "the class's thermal, a motor between": (f'<dcmotor {_DC} thermal="1 1"/><motor/>', "",
+                                             0),
+    "inductance": ("", 'inductance="1"', 1),
+    "inductance underflowing to 0 over a large resistance": (
+        "", 'inductance="1e-300" motorconst="1" resistance="1e300"', 0),
+    "inductance over an infinite resistance": ("", 'inductance="1" resistance="inf"', 0),
+    "inductance over a NaN resistance": ("", 'inductance="1" resistance="nan"', 0),
+    "a tiny inductance": ("", 'inductance="1e-320"', 1),
+    "inductance over a resistance from nominal": ("", 'inductance="1" nominal="12 1 10"', 1),
+    "time constant over an infinite resistance": ("", 'inductance="0 1" resistance="inf"', 1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DCMOTOR_STATES))
+def test_dcmotor_states_counted_as_mujoco_counts_them(case):
+    """A <dcmotor> keeps a current state for an electrical time constant above 0 (L / R,
+    0 when it underflows or R is infinite or NaN) and a temperature state for a thermal
+    model (any of its resistance, capacitance and time constant above 0, over its class's
+    while the gains stay dcmotor), as MuJoCo 4.0.0's actuator_actnum has them: a key's act
+    of one more is refused, of that many loaded. urdf2dyn counted the thermal state from
+    thermal's first number alone and an inductance as a state whatever R."""
+    default, attrs, states = DCMOTOR_STATES[case]
+    if "nominal" not in attrs:
+        attrs += "" if "motorconst" in attrs else ' motorconst="1"'
+        attrs += "" if "resistance" in attrs else ' resistance="1"'
+    act = f'<dcmotor joint="j" {attrs}/>'
+    for n, words in ((states, None), (states + 1, ["act", f"model has {states}"])):
+        key = keys('act="' + " ".join(["0"] * n) + '"') if n else ""
+        xml = doc(f"<default>{default}</default>", WORLD, actuators(act), key)
+        assert mujoco.MjModel.from_xml_string(xml.replace(key, "")).na == states
+        assert_as_mujoco(xml, words)
+
+
+_DRAWN_DC_NUMBERS = st.lists(st.sampled_from(["0", "1", "2", "-1", "nan", "1e-300", "inf"]),
+                             max_size=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["", f'<dcmotor {_DC} thermal="1 1" inductance="0 1"/>',
+                        f'<dcmotor {_DC} thermal="1 1"/><motor/>']),
+       _DRAWN_DC_NUMBERS, _DRAWN_DC_NUMBERS, st.sampled_from(["1", "1e300", "inf", "nan"]),
+       st.integers(0, 3))
+def test_random_dcmotor_states_refused_exactly_where_mujoco_refuses(default, thermal,
+                                                                     inductance, resistance, n):
+    """Random thermal=, inductance= and resistance= on a <dcmotor> actuator, under a class's
+    stateful <dcmotor> or not, and a key's act of n numbers: urdf2dyn refuses the model
+    exactly where MuJoCo does (too many act numbers for its states, a thermal model or an
+    inductance it refuses)."""
+    attrs = "".join(f' {name}="{" ".join(v)}"' for name, v in
+                    (("thermal", thermal), ("inductance", inductance)) if v)
+    key = keys('act="' + " ".join(["0"] * n) + '"') if n else ""
+    xml = doc(f"<default>{default}</default>", WORLD,
+              actuators(f'<dcmotor joint="j" motorconst="1" resistance="{resistance}"{attrs}/>'),
+              key)
+    assert (mujoco_error(xml) is None) == (urdf2dyn_error(xml) is None), \
+        (mujoco_error(xml), urdf2dyn_error(xml))
+
+
 _NO_K = "DC motor: motor constant K must be positive"
 _NO_R = "DC motor: resistance R must be positive"
 DCMOTOR_CONSTANTS = {   # the case: its defaults, its <dcmotor> attributes, MuJoCo's reason

@@ -26,6 +26,7 @@
  * armature, are reported. Joint limits, the actuators' forces and contacts are read and say
  * nothing, as a URDF's limits, transmissions and collision geometry: they do not enter rigid-body
  * dynamics in MuJoCo either (contact forces come in through f_ext). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2537,6 +2538,7 @@ typedef struct {
      * the class chain from the <pid> or <dcmotor> defaults alone, whatever else the
      * classes write between them (checked against MuJoCo 4.0.0) */
     const char *ki, *slewmax, *inductance, *thermal, *lugre, *controller;
+    const char *resistance, *motorconst, *nominal;  /* a <dcmotor>'s, inherited alike */
     int dcmotor_gains;          /* whether the gaintype is dcmotor                    */
     int dcmotor_rewritten;      /* whether a <general> wrote a gaintype, gainprm or
                                    dynprm while it was: MuJoCo 4.0.0 then gives a later
@@ -2551,6 +2553,7 @@ typedef struct {
                                    starts from them while the gains are dcmotor       */
     int thermal_fault;          /* the last <dcmotor>'s thermal model: 1 without a
                                    resistance above 0, 2 without a capacitance       */
+    int thermal_on;             /* whether the last <dcmotor> models its temperature */
 } actuator_dynamics;
 
 /* Whether the first number of attribute text v (NULL: not written) is nonzero; a NaN is. */
@@ -2575,40 +2578,6 @@ static int nth_positive(const char *v, int n)
     return v && x > 0;
 }
 
-/* The activation states a <dcmotor> with a's inherited settings keeps (MuJoCo 4.0.0's
- * dynprm): one for an electrical time constant (inductance="L te": a te, or an L, above
- * 0), one each for its controller's slewmax (its fourth number) and ki (its second)
- * above 0, one for a thermal capacitance (thermal's first number) above 0, one for a
- * LuGre bristle stiffness (lugre's first number) above 0. */
-static int dcmotor_states(const actuator_dynamics *a)
-{
-    return (nth_positive(a->inductance, 1) || first_positive(a->inductance)) +
-           nth_positive(a->controller, 1) + nth_positive(a->controller, 3) +
-           first_positive(a->thermal) + first_positive(a->lugre);
-}
-
-/* A <pid> or <dcmotor> shortcut d: its own attributes over those it inherits, then its
- * dyntype and states. A <pid> is dyntype pid (states of its own) with a nonzero ki or
- * slewmax and none otherwise; a <dcmotor> sets actdim to its states. */
-static void apply_inherited_shortcut(u2d_xml *d, actuator_dynamics *a)
-{
-    const char *const PID[] = {"ki", "slewmax"};
-    const char *const DC[] = {"inductance", "thermal", "lugre", "controller"};
-    const char **pid[] = {&a->ki, &a->slewmax};
-    const char **dc[] = {&a->inductance, &a->thermal, &a->lugre, &a->controller};
-    int is_pid = strcmp(u2d_xml_name(d), "pid") == 0;
-    for (int k = 0; k < (is_pid ? 2 : 4); k++) {
-        const char *v = u2d_xml_attr(d, is_pid ? PID[k] : DC[k]);
-        if (v) *(is_pid ? pid[k] : dc[k]) = v;
-    }
-    if (is_pid) {
-        a->dyntype = first_nonzero(a->ki) || first_nonzero(a->slewmax) ? "pid" : "none";
-        return;
-    }
-    a->dyntype = "dcmotor";
-    a->shortcut_actdim = a->dcmotor_states = a->dcmotor_rewritten ? -1 : dcmotor_states(a);
-}
-
 /* The first n numbers of attribute text v (NULL: not written) into x, as strtod reads
  * them (a NaN too); those not written keep what x held. */
 static void leading_numbers(const char *v, int n, double *x)
@@ -2620,6 +2589,70 @@ static void leading_numbers(const char *v, int n, double *x)
         x[k] = y;
         v = end;
     }
+}
+
+/* The resistance R of a <dcmotor> with a's inherited settings, as MuJoCo 4.0.0 resolves
+ * it: resistance= (0 when not written) or, when 0, from nominal="vn tau0 omega0" as
+ * K vn / tau0 (K the geometric mean of motorconst="Kt Ke" where both are above 0, else
+ * the one above 0, Ke from vn / omega0 when not given; the damping's correction to it is
+ * left out: it moves R by a factor, not to 0 or infinity). */
+static double dcmotor_resistance(const actuator_dynamics *a)
+{
+    double R = 0, kt_ke[2] = {0, 0}, nominal[3] = {0, 0, 0};
+    leading_numbers(a->resistance, 1, &R);
+    leading_numbers(a->motorconst, 2, kt_ke);
+    leading_numbers(a->nominal, 3, nominal);
+    double Kt = kt_ke[0], Ke = kt_ke[1], vn = nominal[0], tau0 = nominal[1];
+    if (vn > 0 && Ke <= 0 && nominal[2] > 0) Ke = vn / nominal[2];
+    double K = Kt > 0 && Ke > 0 ? sqrt(Kt * Ke) : Kt > 0 ? Kt : Ke;
+    if (R == 0 && vn > 0 && tau0 > 0 && K > 0) R = K * vn / tau0;
+    return R;
+}
+
+/* Whether a <dcmotor> with a's inherited settings keeps its current as a state: an
+ * electrical time constant above 0, inductance="L te" giving it as L / R when L is above
+ * 0 (0 when that underflows, R infinite or NaN), else as te. */
+static int dcmotor_current_state(const actuator_dynamics *a)
+{
+    double L_te[2] = {0, 0};
+    leading_numbers(a->inductance, 2, L_te);
+    double te = L_te[0] > 0 ? L_te[0] / dcmotor_resistance(a) : L_te[1];
+    return te > 0;
+}
+
+/* The activation states a <dcmotor> with a's inherited settings keeps (MuJoCo 4.0.0's
+ * dynprm): one for an electrical time constant above 0, one each for its controller's
+ * slewmax (its fourth number) and ki (its second) above 0, one for a thermal model
+ * (apply_dcmotor_thermal), one for a LuGre bristle stiffness (lugre's first number)
+ * above 0. */
+static int dcmotor_states(const actuator_dynamics *a)
+{
+    return dcmotor_current_state(a) + nth_positive(a->controller, 1) +
+           nth_positive(a->controller, 3) + a->thermal_on + first_positive(a->lugre);
+}
+
+/* A <pid> or <dcmotor> shortcut d: its own attributes over those it inherits, then its
+ * dyntype and states. A <pid> is dyntype pid (states of its own) with a nonzero ki or
+ * slewmax and none otherwise; a <dcmotor> sets actdim to its states. */
+static void apply_inherited_shortcut(u2d_xml *d, actuator_dynamics *a)
+{
+    const char *const PID[] = {"ki", "slewmax"};
+    const char *const DC[] = {"inductance", "thermal", "lugre", "controller", "resistance",
+                              "motorconst", "nominal"};
+    const char **pid[] = {&a->ki, &a->slewmax};
+    const char **dc[] = {&a->inductance, &a->thermal, &a->lugre, &a->controller,
+                         &a->resistance, &a->motorconst, &a->nominal};
+    int is_pid = strcmp(u2d_xml_name(d), "pid") == 0;
+    for (int k = 0; k < (is_pid ? 2 : 7); k++) {
+        const char *v = u2d_xml_attr(d, is_pid ? PID[k] : DC[k]);
+        if (v) *(is_pid ? pid[k] : dc[k]) = v;
+    }
+    if (is_pid) {
+        a->dyntype = first_nonzero(a->ki) || first_nonzero(a->slewmax) ? "pid" : "none";
+        return;
+    }
+    a->dyntype = "dcmotor";
+    a->shortcut_actdim = a->dcmotor_states = a->dcmotor_rewritten ? -1 : dcmotor_states(a);
 }
 
 /* <dcmotor> d's thermal="R C timeconst ..." over what an earlier <dcmotor> stored, when
@@ -2635,7 +2668,8 @@ static void apply_dcmotor_thermal(u2d_xml *d, actuator_dynamics *a, int inherite
     double R = th[0], C = th[1], tau = th[2];
     a->thermal_fault = 0;
     if (!inherited) a->thermal_rc[0] = a->thermal_rc[1] = 0;
-    if (!(R > 0 || C > 0 || tau > 0)) return;
+    a->thermal_on = R > 0 || C > 0 || tau > 0;
+    if (!a->thermal_on) return;
     if (tau > 0 && R > 0) C = tau / R;
     else if (tau > 0 && C > 0 && R == 0) R = tau / C;
     a->thermal_fault = R <= 0 || R != R ? 1 : C <= 0 ? 2 : 0;
@@ -2699,8 +2733,8 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
  * attributes. 0, or -1 (message) when out of memory. */
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
-    *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0,
-                             0, 0, {0, 0}, 0};
+    *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                             NULL, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
     if (cls >= 0) {
         int n;
         u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
