@@ -827,6 +827,8 @@ def test_actdim_only_on_general_and_plugin_as_mujoco_schema_has_it(case):
     assert_as_mujoco(xml, words)
 
 
+_DC = 'motorconst="1" resistance="1"'    # a <dcmotor>'s constants, as MuJoCo needs them
+_INCONSISTENT = "inconsistent state array dimension in DC motor"
 _ABOVE_1 = "actdim > 1 is only allowed for dyntype 'user', 'dcmotor' and 'pid'"
 GENERAL_ACTDIM = {   # the case: its <general> attributes and class defaults, MuJoCo's reason
     "none, actdim 1": ('actdim="1"', "", "invalid actdim 1 in stateless actuator",
@@ -884,6 +886,26 @@ GENERAL_ACTDIM = {   # the case: its <general> attributes and class defaults, Mu
     "dcmotor states rewritten by dynprm, actdim 1": (
         'actdim="1" dynprm="0.5"', '<dcmotor motorconst="1" resistance="1"/>', None, None),
     "none, actdim -5": ('actdim="-5"', "", None, None),
+    # dcmotor gains want their DC motor's states whatever the dyntype, when MuJoCo first
+    # runs the model
+    "none, actdim 0 under a dcmotor with a state": (
+        'dyntype="none" actdim="0"', f'<dcmotor {_DC} inductance="1"/>', _INCONSISTENT,
+        ["0 activation state", '"none"', "<dcmotor> gains", "keep 1", "gaintype="]),
+    "user, actdim 1 under a dcmotor with two states": (
+        'dyntype="user" actdim="1"', f'<dcmotor {_DC} inductance="1" lugre="1"/>',
+        _INCONSISTENT, ["1 activation state", "keep 2"]),
+    "user, actdim 2 under a dcmotor with two states": (
+        'dyntype="user" actdim="2"', f'<dcmotor {_DC} inductance="1" lugre="1"/>', None, None),
+    "filter, actdim 1 under a dcmotor with no state": (
+        'dyntype="filter" actdim="1"', f"<dcmotor {_DC}/>", _INCONSISTENT, ["keep 0"]),
+    "filter under a dcmotor with a state": (
+        'dyntype="filter"', f'<dcmotor {_DC} inductance="1"/>', None, None),
+    "none, actdim 0, fixed gains under a dcmotor with a state": (
+        'dyntype="none" actdim="0" gaintype="fixed"', f'<dcmotor {_DC} inductance="1"/>',
+        None, None),
+    "none, actdim 0, no bias under a dcmotor with a state": (
+        'dyntype="none" actdim="0" biastype="none"', f'<dcmotor {_DC} inductance="1"/>',
+        _INCONSISTENT, ["keep 1"]),
 }
 
 
@@ -952,7 +974,6 @@ def test_pid_gains_keep_dyntype_none_or_pid_as_mujoco_has_it(case):
     assert_as_mujoco(xml, words)
 
 
-_DC = 'motorconst="1" resistance="1"'    # a <dcmotor>'s constants, as MuJoCo needs them
 _DC_EARLY = "actearly cannot be false for DC motor actuator"
 _SCHEMA_EARLY = "unrecognized attribute: 'actearly'"
 ACTEARLY = {   # the case: class defaults, the actuator, MuJoCo's reason
@@ -2642,7 +2663,6 @@ PID_INITS |= {
 # the classes write between them): one above 0 each. A dcmotor with none was left to MuJoCo,
 # which refuses mujoco.pid's ki there ("actuator 1 has actdim 0, expected 1") and any actdim
 # other than the dcmotor's ("inconsistent state array dimension in DC motor")
-_INCONSISTENT = "inconsistent state array dimension in DC motor"
 
 
 def _in_classes(xml, classes):

@@ -2901,6 +2901,26 @@ static int check_dcmotor_actearly(mjcf *rd, u2d_xml *e, int cls, const char *lab
                 "actearly=\"true\", or use a <dcmotor> actuator", label);
 }
 
+/* A <general> e of dcmotor gains (its class's <dcmotor>) keeps as many activation states
+ * as that DC motor's settings want, whatever its dyntype: MuJoCo 4.0.0 refuses another
+ * number when it first runs the model ("inconsistent state array dimension in DC motor").
+ * A dcmotor dyntype's actdim is checked before (check_general_actdim). 0 or -1. */
+static int check_dcmotor_gains_states(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    if (strcmp(u2d_xml_name(e), "general") != 0) return 0;
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (!a.dcmotor_gains || a.dcmotor_rewritten || a.dcmotor_states < 0) return 0;
+    int states = actuator_states(rd, e, cls);
+    if (states < -1) return -1;
+    if (states < 0 || states == a.dcmotor_states) return 0;
+    return fail(rd, e, "%s: %d activation state(s) (dyntype \"%s\") with its class's "
+                "<dcmotor> gains, whose settings keep %d (MuJoCo refuses it: \"inconsistent "
+                "state array dimension in DC motor\"): leave dyntype and actdim to that "
+                "<dcmotor> (dyntype \"dcmotor\"), or give gaintype= for other gains", label,
+                states, a.dyntype, a.dcmotor_states);
+}
+
 /* MuJoCo 4 adds an actuator's armature and damping (damping="linear v|v| v^2") to its joint
  * or tendon, each times gear[0]^2 whatever the joint's type (mj_actuatorArmature,
  * mj_actuatorDamping), summed over the actuators on one target. Onto a joint they go to the
@@ -2949,6 +2969,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         check_pid_dyntype(rd, e, cls, label) < 0 ||
         check_general_actdim(rd, e, cls, label) < 0 ||
         check_dcmotor_actearly(rd, e, cls, label) < 0 ||
+        check_dcmotor_gains_states(rd, e, cls, label) < 0 ||
         check_dcmotor_constants(rd, e, cls, label) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "gear", 1, 6, gear) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "damping", 1, 3, damping) < 0 ||
