@@ -1216,6 +1216,19 @@ DCMOTOR_STATES = {   # the case: class defaults, the <dcmotor>'s attributes, its
     "a tiny inductance": ("", 'inductance="1e-320"', 1),
     "inductance over a resistance from nominal": ("", 'inductance="1" nominal="12 1 10"', 1),
     "time constant over an infinite resistance": ("", 'inductance="0 1" resistance="inf"', 1),
+    # a <dcmotor> inherits its class's <dcmotor> settings only while the gains are dcmotor
+    "the class's inductance under a bare dcmotor": (f'<dcmotor {_DC} inductance="1"/>', "",
+                                                    1),
+    "the class's inductance, a motor between": (
+        f'<dcmotor {_DC} inductance="1"/><motor/>', "", 0),
+    "the class's lugre, fixed gains between": (
+        f'<dcmotor {_DC} lugre="1"/><general gaintype="fixed"/>', "", 0),
+    "the class's controller ki, a motor between": (
+        f'<dcmotor {_DC} controller="0 1" input="pos"/><motor/>', "", 0),
+    "the class's inductance, a general's gear between": (
+        f'<dcmotor {_DC} inductance="1"/><general gear="2"/>', "", 1),
+    "the class's inductance in a parent class, a motor in the child": (
+        f'<dcmotor {_DC} inductance="1"/><default class="c"><motor/></default>', "", 1),
 }
 
 
@@ -1319,6 +1332,10 @@ DCMOTOR_CONSTANTS = {   # the case: its defaults, its <dcmotor> attributes, MuJo
     "negative electrical time constant": (
         "", 'motorconst="1" resistance="1" inductance="0 -1"',
         "DC motor: electrical time constant must be non-negative", ["electrical time"]),
+    "motorconst from the class, a motor between": (
+        '<dcmotor motorconst="1" resistance="1"/><motor/>', "", _NO_K, ["motorconst="]),
+    "motorconst from the class, a general's gear between": (
+        '<dcmotor motorconst="1" resistance="1"/><general gear="2"/>', "", None, None),
     "unused child default inheriting motorconst alone": (
         '<dcmotor motorconst="1"/><default class="c"><dcmotor inductance="1"/></default>',
         None, _NO_R, ["resistance="]),

@@ -2655,6 +2655,15 @@ static void apply_inherited_shortcut(u2d_xml *d, actuator_dynamics *a)
     a->shortcut_actdim = a->dcmotor_states = a->dcmotor_rewritten ? -1 : dcmotor_states(a);
 }
 
+/* A <dcmotor> read while the gains are not dcmotor (none came, or another shortcut or a
+ * <general gaintype> came after) inherits none of an earlier <dcmotor>'s settings, as
+ * MuJoCo 4.0.0 reads them from the gains and dynprm a DC motor wrote. */
+static void forget_dcmotor_settings(actuator_dynamics *a)
+{
+    a->inductance = a->thermal = a->lugre = a->controller = NULL;
+    a->resistance = a->motorconst = a->nominal = NULL;
+}
+
 /* <dcmotor> d's thermal="R C timeconst ..." over what an earlier <dcmotor> stored, when
  * inherited (the gains still dcmotor; the time constant is not stored), as MuJoCo 4.0.0
  * reads it: with any of the three above 0 it models the temperature, the capacitance
@@ -2705,7 +2714,10 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
     }
     a->actdim = NULL;
     a->shortcut_actdim = -1;
-    if (strcmp(el, "dcmotor") == 0) apply_dcmotor_thermal(d, a, a->dcmotor_gains);
+    if (strcmp(el, "dcmotor") == 0) {
+        if (!a->dcmotor_gains) forget_dcmotor_settings(a);
+        apply_dcmotor_thermal(d, a, a->dcmotor_gains);
+    }
     a->dcmotor_gains = strcmp(el, "dcmotor") == 0;
     a->pid_gains = strcmp(el, "pid") == 0;       /* every shortcut sets its gaintype */
     a->actearly = strcmp(el, "dcmotor") == 0;    /* and actearly */
@@ -2759,10 +2771,7 @@ static int check_dcmotor_constants(mjcf *rd, u2d_xml *e, int cls, const char *la
     actuator_dynamics a;
     if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
     if (a.dcmotor_rewritten) return 0;      /* its constants are a <general>'s gains */
-    const char *k = dattr(rd, e, K_ACTUATOR, cls, "motorconst");
-    const char *r = dattr(rd, e, K_ACTUATOR, cls, "resistance");
-    const char *nominal = dattr(rd, e, K_ACTUATOR, cls, "nominal");
-    if (rd->err[0]) return -1;
+    const char *k = a.motorconst, *r = a.resistance, *nominal = a.nominal;
     double kt_ke[2] = {0, 0}, vn_tau0_omega0[3] = {0, 0, 0}, R = 0;
     leading_numbers(k, 2, kt_ke);
     leading_numbers(nominal, 3, vn_tau0_omega0);
