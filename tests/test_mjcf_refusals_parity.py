@@ -1277,6 +1277,74 @@ def test_random_dcmotor_states_refused_exactly_where_mujoco_refuses(default, the
         (mujoco_error(xml), urdf2dyn_error(xml))
 
 
+_NO_INPUT = "dcmotor controller gains require a controller input [pos, vel, ff]"
+CONTROLLER = {   # the case: class defaults, the actuator, MuJoCo's reason
+    "kp without input": ("", f'<dcmotor joint="j" {_DC} controller="1"/>', _NO_INPUT,
+                         ["actuator 0", "line 1", 'controller="1"', 'input="voltage"',
+                          'input="pos vel"']),
+    "kp, input voltage": ("", f'<dcmotor joint="j" {_DC} controller="1" input="voltage"/>',
+                          _NO_INPUT, ['input="voltage"']),
+    "kp, input none": ("", f'<dcmotor joint="j" {_DC} controller="1" input="none"/>',
+                       _NO_INPUT, ['input="none"']),
+    "kp, input blank": ("", f'<dcmotor joint="j" {_DC} controller="1" input=""/>', _NO_INPUT,
+                        ["controller="]),
+    "negative kp without input": ("", f'<dcmotor joint="j" {_DC} controller="-1"/>',
+                                  _NO_INPUT, ["controller="]),
+    "kd NaN without input": ("", f'<dcmotor joint="j" {_DC} controller="0 0 nan"/>',
+                             _NO_INPUT, ["controller="]),
+    "slewmax without input": ("", f'<dcmotor joint="j" {_DC} controller="0 0 0 1"/>',
+                              "dcmotor slew rate limiting requires a controller input",
+                              ["slew rate"]),
+    "ki with vel and ff": ("", f'<dcmotor joint="j" {_DC} controller="0 1" input="vel ff"/>',
+                           "dcmotor integral gain requires the pos input", ["pos input"]),
+    "kp with ff and voltage": (
+        "", f'<dcmotor joint="j" {_DC} controller="1" input="ff voltage"/>', None, None),
+    "ki with pos": ("", f'<dcmotor joint="j" {_DC} controller="0 1" input="pos"/>', None,
+                    None),
+    "imax and vmax without input": (
+        "", f'<dcmotor joint="j" {_DC} controller="0 0 0 0 1 1"/>', None, None),
+    "input from the class": (f'<dcmotor {_DC} input="pos"/>',
+                             '<dcmotor joint="j" controller="1"/>', None, None),
+    "input from the class, a motor between": (
+        f'<dcmotor {_DC} input="pos"/><motor/>', f'<dcmotor joint="j" {_DC} controller="1"/>',
+        _NO_INPUT, ["controller="]),
+    "a general's voltage input under a class's controller": (
+        f'<dcmotor {_DC} controller="1" input="pos"/>', '<general joint="j" input="voltage"/>',
+        _NO_INPUT, ["controller="]),
+    "a general under a class's controller": (
+        f'<dcmotor {_DC} controller="1" input="pos"/>', '<general joint="j"/>', None, None),
+    "an unused default's kp without input": (f'<dcmotor {_DC} controller="1"/>', "", None,
+                                             None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CONTROLLER))
+def test_dcmotor_controller_needs_its_inputs_as_mujoco_has_it(case):
+    """MuJoCo 4.0.0 compiles an actuator of dcmotor gains only if its controller's kp, ki
+    and kd (a NaN is nonzero) and slewmax come with a pos, vel or ff input, and a ki above 0
+    with pos (input= its own or its class's <dcmotor>'s, the voltage alone when not given);
+    urdf2dyn loaded them."""
+    default, element, reason, words = CONTROLLER[case]
+    acts = actuators(element) if element else ""
+    xml = doc(f"<default>{default}</default>", WORLD, acts)
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["0", "1", "-1", "nan"]), max_size=4),
+       st.sampled_from([None, "", "none", "pos", "vel", "ff", "voltage", "pos vel",
+                        "vel ff voltage", "pos ff"]))
+def test_random_dcmotor_controller_refused_exactly_where_mujoco_refuses(controller, inputs):
+    """Random controller kp, ki, kd and slewmax and an input= of a <dcmotor>: urdf2dyn
+    refuses them exactly where MuJoCo does."""
+    attrs = f' controller="{" ".join(controller)}"' if controller else ""
+    attrs += "" if inputs is None else f' input="{inputs}"'
+    xml = doc(WORLD, actuators(f'<dcmotor joint="j" {_DC}{attrs}/>'))
+    assert (mujoco_error(xml) is None) == (urdf2dyn_error(xml) is None), \
+        (mujoco_error(xml), urdf2dyn_error(xml))
+
+
 _NO_K = "DC motor: motor constant K must be positive"
 _NO_R = "DC motor: resistance R must be positive"
 DCMOTOR_CONSTANTS = {   # the case: its defaults, its <dcmotor> attributes, MuJoCo's reason

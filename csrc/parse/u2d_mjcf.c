@@ -2539,6 +2539,7 @@ typedef struct {
      * classes write between them (checked against MuJoCo 4.0.0) */
     const char *ki, *slewmax, *inductance, *thermal, *lugre, *controller;
     const char *resistance, *motorconst, *nominal;  /* a <dcmotor>'s, inherited alike */
+    const char *input;          /* a <dcmotor>'s or <general>'s input= as it stands   */
     int dcmotor_gains;          /* whether the gaintype is dcmotor                    */
     int dcmotor_rewritten;      /* whether a <general> wrote a gaintype, gainprm or
                                    dynprm while it was: MuJoCo 4.0.0 then gives a later
@@ -2638,12 +2639,12 @@ static void apply_inherited_shortcut(u2d_xml *d, actuator_dynamics *a)
 {
     const char *const PID[] = {"ki", "slewmax"};
     const char *const DC[] = {"inductance", "thermal", "lugre", "controller", "resistance",
-                              "motorconst", "nominal"};
+                              "motorconst", "nominal", "input"};
     const char **pid[] = {&a->ki, &a->slewmax};
     const char **dc[] = {&a->inductance, &a->thermal, &a->lugre, &a->controller,
-                         &a->resistance, &a->motorconst, &a->nominal};
+                         &a->resistance, &a->motorconst, &a->nominal, &a->input};
     int is_pid = strcmp(u2d_xml_name(d), "pid") == 0;
-    for (int k = 0; k < (is_pid ? 2 : 7); k++) {
+    for (int k = 0; k < (is_pid ? 2 : 8); k++) {
         const char *v = u2d_xml_attr(d, is_pid ? PID[k] : DC[k]);
         if (v) *(is_pid ? pid[k] : dc[k]) = v;
     }
@@ -2661,7 +2662,7 @@ static void apply_inherited_shortcut(u2d_xml *d, actuator_dynamics *a)
 static void forget_dcmotor_settings(actuator_dynamics *a)
 {
     a->inductance = a->thermal = a->lugre = a->controller = NULL;
-    a->resistance = a->motorconst = a->nominal = NULL;
+    a->resistance = a->motorconst = a->nominal = a->input = NULL;
 }
 
 /* <dcmotor> d's thermal="R C timeconst ..." over what an earlier <dcmotor> stored, when
@@ -2696,8 +2697,9 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
         const char *gaintype = u2d_xml_attr(d, "gaintype");
         if (gaintype) a->dcmotor_gains = strcmp(gaintype, "dcmotor") == 0;
         if (gaintype) a->pid_gains = strcmp(gaintype, "pid") == 0;
-        const char *actearly = u2d_xml_attr(d, "actearly");
+        const char *actearly = u2d_xml_attr(d, "actearly"), *input = u2d_xml_attr(d, "input");
         if (actearly) a->actearly = strcmp(actearly, "true") == 0;
+        if (input) a->input = input;
         /* the DC motor's constants and states are in gainprm and dynprm */
         a->dcmotor_rewritten |= a->dcmotor_gains && (gaintype || u2d_xml_attr(d, "gainprm") ||
                                                      u2d_xml_attr(d, "dynprm"));
@@ -2746,7 +2748,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
     *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                             NULL, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
+                             NULL, NULL, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
     if (cls >= 0) {
         int n;
         u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
@@ -2930,6 +2932,54 @@ static int check_dcmotor_gains_states(mjcf *rd, u2d_xml *e, int cls, const char 
                 states, a.dyntype, a.dcmotor_states);
 }
 
+/* The input bits of a DC motor's input= v as MuJoCo 4.0.0 reads them: pos 1, vel 2, ff 4,
+ * voltage 8, pressure 16, listed in that order; voltage alone when not given or blank, 0
+ * for "none". -1 for text it refuses or an so3 chart (left to MuJoCo). */
+static int dcmotor_input_bits(const char *v)
+{
+    static const char *const TOKENS = "pos|vel|ff|voltage|pressure";
+    if (!v || !v[strspn(v, " \t\n\r\v\f")]) return 8;
+    if (strcmp(v, "none") == 0) return 0;
+    int bits = 0, last = -1;
+    char token[16];
+    for (const char *p = v; *(p += strspn(p, " \t\n\r\v\f"));) {
+        size_t n = strcspn(p, " \t\n\r\v\f");
+        snprintf(token, sizeof token, "%.*s", (int)(n < 15 ? n : 15), p);
+        int k = n < 15 ? word_index(TOKENS, token) : -1;
+        if (k <= last) return -1;
+        bits |= 1 << k;
+        last = k;
+        p += n;
+    }
+    return bits;
+}
+
+/* An actuator e of dcmotor gains (a <dcmotor>, its own or its class's) has the inputs its
+ * controller's gains want, as MuJoCo 4.0.0's compiler checks them: kp, ki or kd (the
+ * controller's first three numbers, a NaN nonzero) or a slewmax above 0 need a pos, vel
+ * or ff input, and a ki above 0 the pos input. 0 or -1 (message). */
+static int check_dcmotor_controller(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    int bits = dcmotor_input_bits(a.input);
+    if (!a.dcmotor_gains || a.dcmotor_rewritten || bits < 0) return 0;
+    double c[4] = {0, 0, 0, 0};     /* kp ki kd slewmax */
+    leading_numbers(a.controller, 4, c);
+    int controller = bits & 7;
+    const char *why = !controller && (c[0] != 0 || c[1] != 0 || c[2] != 0)
+                          ? "controller gains require a controller input [pos, vel, ff]"
+                    : c[1] > 0 && !(bits & 1) ? "integral gain requires the pos input"
+                    : !controller && c[3] > 0
+                          ? "slew rate limiting requires a controller input [pos, vel, ff]"
+                          : NULL;
+    if (!why) return 0;
+    return fail(rd, e, "%s: controller=\"%.60s\" with input=\"%.60s\" (its own or its "
+                "class's; MuJoCo refuses it: \"dcmotor %s\"): give input= the setpoints "
+                "the controller follows, e.g. input=\"pos vel\", or leave its gains 0",
+                label, a.controller, a.input ? a.input : "voltage", why);
+}
+
 /* MuJoCo 4 adds an actuator's armature and damping (damping="linear v|v| v^2") to its joint
  * or tendon, each times gear[0]^2 whatever the joint's type (mj_actuatorArmature,
  * mj_actuatorDamping), summed over the actuators on one target. Onto a joint they go to the
@@ -2979,6 +3029,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         check_general_actdim(rd, e, cls, label) < 0 ||
         check_dcmotor_actearly(rd, e, cls, label) < 0 ||
         check_dcmotor_gains_states(rd, e, cls, label) < 0 ||
+        check_dcmotor_controller(rd, e, cls, label) < 0 ||
         check_dcmotor_constants(rd, e, cls, label) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "gear", 1, 6, gear) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "damping", 1, 3, damping) < 0 ||
