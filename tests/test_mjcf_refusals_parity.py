@@ -1394,6 +1394,20 @@ DCMOTOR_CONSTANTS = {   # the case: its defaults, its <dcmotor> attributes, MuJo
                                       ["motorconst="]),
     "nominal stall torque and motorconst": ("", 'motorconst="1" nominal="12 1 0"', None,
                                             None),
+    # a passive DC motor (input="none") may have no motor constant
+    "resistance only, input none": ("", 'resistance="1" input="none"', None, None),
+    "resistance and an inductance, input none": (
+        "", 'resistance="1" inductance="1" input="none"', None, None),
+    "unused default of resistance only, input none": ('<dcmotor resistance="1" input="none"/>',
+                                                      None, None, None),
+    "resistance and input none from the class": ('<dcmotor resistance="1" input="none"/>', "",
+                                                 None, None),
+    "the class's resistance and input none, its own input pos": (
+        '<dcmotor resistance="1" input="none"/>', 'input="pos"', _NO_K, ["motorconst="]),
+    "input none, no resistance": ("", 'motorconst="0" input="none"', _NO_R, ["resistance="]),
+    "input none, negative motorconst": ("", 'motorconst="-1" resistance="1" input="none"',
+                                        "DC motor: motor constants must be non-negative",
+                                        ["negative"]),
     "negative inductance": ("", 'motorconst="1" resistance="1" inductance="-1"',
                             "DC motor: inductance must be non-negative",
                             ["inductance=", "negative"]),

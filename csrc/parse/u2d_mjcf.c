@@ -2760,6 +2760,28 @@ static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
     return 0;
 }
 
+/* The input bits of a DC motor's input= v as MuJoCo 4.0.0 reads them: pos 1, vel 2, ff 4,
+ * voltage 8, pressure 16, listed in that order; voltage alone when not given or blank, 0
+ * for "none". -1 for text it refuses or an so3 chart (left to MuJoCo). */
+static int dcmotor_input_bits(const char *v)
+{
+    static const char *const TOKENS = "pos|vel|ff|voltage|pressure";
+    if (!v || !v[strspn(v, " \t\n\r\v\f")]) return 8;
+    if (strcmp(v, "none") == 0) return 0;
+    int bits = 0, last = -1;
+    char token[16];
+    for (const char *p = v; *(p += strspn(p, " \t\n\r\v\f"));) {
+        size_t n = strcspn(p, " \t\n\r\v\f");
+        snprintf(token, sizeof token, "%.*s", (int)(n < 15 ? n : 15), p);
+        int k = n < 15 ? word_index(TOKENS, token) : -1;
+        if (k <= last) return -1;
+        bits |= 1 << k;
+        last = k;
+        p += n;
+    }
+    return bits;
+}
+
 /* A <dcmotor> e (an actuator, or a default, used or not), its class cls (-1: none), has
  * the motor constant and resistance MuJoCo 4.0.0's reader requires, written or inherited
  * from its class's <dcmotor>: motorconst="Kt Ke" with neither below 0, K (Kt when above
@@ -2783,12 +2805,14 @@ static int check_dcmotor_constants(mjcf *rd, u2d_xml *e, int cls, const char *la
         return fail(rd, e, "%s: motorconst=\"%.60s\" holds a negative number (MuJoCo "
                     "refuses it: \"DC motor: motor constants must be non-negative\"): "
                     "give the torque and back-EMF constants, 0 or more", label, k);
-    int k_positive = kt_ke[0] > 0 || !(kt_ke[1] <= 0) || (vn > 0 && omega0 > 0);
+    /* with input="none" it is passive: no voltage, the K of 0 turning the motor off */
+    int k_positive = kt_ke[0] > 0 || !(kt_ke[1] <= 0) || (vn > 0 && omega0 > 0) ||
+                     dcmotor_input_bits(a.input) == 0;
     if (!k_positive)
         return fail(rd, e, "%s: no motor constant above 0 (MuJoCo refuses it: \"DC motor: "
                     "motor constant K must be positive\"): give motorconst=, or nominal= "
                     "with a voltage and a no-load speed above 0 to derive it from, here or "
-                    "in its class's <dcmotor>", label);
+                    "in its class's <dcmotor>, or input=\"none\" for a passive one", label);
     if (R <= 0 && !(R == 0 && vn > 0 && tau0 > 0))
         return fail(rd, e, "%s: no resistance above 0 (MuJoCo refuses it: \"DC motor: "
                     "resistance R must be positive\"): give resistance=, or nominal= with a "
@@ -2930,28 +2954,6 @@ static int check_dcmotor_gains_states(mjcf *rd, u2d_xml *e, int cls, const char 
                 "state array dimension in DC motor\"): leave dyntype and actdim to that "
                 "<dcmotor> (dyntype \"dcmotor\"), or give gaintype= for other gains", label,
                 states, a.dyntype, a.dcmotor_states);
-}
-
-/* The input bits of a DC motor's input= v as MuJoCo 4.0.0 reads them: pos 1, vel 2, ff 4,
- * voltage 8, pressure 16, listed in that order; voltage alone when not given or blank, 0
- * for "none". -1 for text it refuses or an so3 chart (left to MuJoCo). */
-static int dcmotor_input_bits(const char *v)
-{
-    static const char *const TOKENS = "pos|vel|ff|voltage|pressure";
-    if (!v || !v[strspn(v, " \t\n\r\v\f")]) return 8;
-    if (strcmp(v, "none") == 0) return 0;
-    int bits = 0, last = -1;
-    char token[16];
-    for (const char *p = v; *(p += strspn(p, " \t\n\r\v\f"));) {
-        size_t n = strcspn(p, " \t\n\r\v\f");
-        snprintf(token, sizeof token, "%.*s", (int)(n < 15 ? n : 15), p);
-        int k = n < 15 ? word_index(TOKENS, token) : -1;
-        if (k <= last) return -1;
-        bits |= 1 << k;
-        last = k;
-        p += n;
-    }
-    return bits;
 }
 
 /* An actuator e of dcmotor gains (a <dcmotor>, its own or its class's) has the inputs its
