@@ -1345,6 +1345,48 @@ def test_random_dcmotor_controller_refused_exactly_where_mujoco_refuses(controll
         (mujoco_error(xml), urdf2dyn_error(xml))
 
 
+_PID_MATCH = "pid controller states require matching actdim"
+_STATEFUL_0 = "invalid actdim 0 in stateful actuator"
+PID_STATES = {   # the case: class defaults, the actuator, its states, MuJoCo's reason
+    "ki": ("", '<pid joint="j" ki="1"/>', 1, None),
+    "slewmax": ("", '<pid joint="j" slewmax="1"/>', 1, None),
+    "ki and slewmax": ("", '<pid joint="j" ki="1" slewmax="1"/>', 2, None),
+    "negative ki and a slewmax": ("", '<pid joint="j" ki="-1" slewmax="1"/>', 1, None),
+    "ki and a NaN slewmax": ("", '<pid joint="j" ki="1" slewmax="nan"/>', 1, None),
+    "negative ki": ("", '<pid joint="j" ki="-1"/>', 0, _STATEFUL_0),
+    "NaN ki": ("", '<pid joint="j" ki="nan"/>', 0, _STATEFUL_0),
+    "kp only": ("", '<pid joint="j" kp="1"/>', 0, None),
+    "a general under a pid ki": ('<pid ki="1"/>', '<general joint="j"/>', 1, None),
+    "a general of actdim 0 under a pid ki": ('<pid ki="1"/>', '<general joint="j" actdim="0"/>',
+                                             1, None),
+    "a general of actdim 2 under a pid ki": ('<pid ki="1"/>', '<general joint="j" actdim="2"/>',
+                                             1, _PID_MATCH),
+    "a general of actdim 1 under a pid ki and slewmax": (
+        '<pid ki="1" slewmax="2"/>', '<general joint="j" actdim="1"/>', 2, _PID_MATCH),
+    "a child's pid kp under a pid ki": ('<pid ki="1"/><default class="c"><pid kp="2"/></default>',
+                                        '<pid joint="j" class="c"/>', 1, None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PID_STATES))
+def test_pid_states_counted_as_mujoco_counts_them(case):
+    """A pid dyntype keeps one state each for a ki and a slewmax above 0, as MuJoCo 4.0.0's
+    actuator_actnum has them: a key's act of one more is refused, of that many loaded; an
+    actdim above 0 that is not that many is refused, and so is a pid dyntype of no state.
+    urdf2dyn left a pid dyntype's act uncounted (a key's act was not checked) and loaded
+    these actdims."""
+    default, element, states, reason = PID_STATES[case]
+    plain = doc(f"<default>{default}</default>", WORLD, actuators(element))
+    if reason:
+        assert reason in (mujoco_error(plain) or ""), mujoco_error(plain)
+        assert_as_mujoco(plain, ["actuator 0", "line 1", "ki="])
+        return
+    assert mujoco.MjModel.from_xml_string(plain).na == states
+    for n, words in ((states, None), (states + 1, ["act", f"model has {states}"])):
+        key = keys('act="' + " ".join(["0"] * n) + '"') if n else ""
+        assert_as_mujoco(plain.replace("</mujoco>", key + "</mujoco>"), words)
+
+
 _NO_K = "DC motor: motor constant K must be positive"
 _NO_R = "DC motor: resistance R must be positive"
 DCMOTOR_CONSTANTS = {   # the case: its defaults, its <dcmotor> attributes, MuJoCo's reason

@@ -2546,6 +2546,8 @@ typedef struct {
                                    <dcmotor> the constants and states these hold, not
                                    tracked here                                       */
     int pid_gains;              /* whether the gaintype is pid (a <pid> sets it)      */
+    int pid_rewritten;          /* whether a <general> wrote gainprm or dynprm (ki,
+                                   slewmax) after the last <pid>: not tracked         */
     int actearly;               /* as a <general> wrote it last, or 1 after a
                                    <dcmotor>, 0 after any other shortcut (MuJoCo
                                    4.0.0's shortcuts set it so)                       */
@@ -2712,6 +2714,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
         if (dynprm) a->timeconst = strtod(dynprm, NULL);
         /* a dcmotor's settings (its controller's in gainprm) rewritten: not tracked */
         if (dynprm || u2d_xml_attr(d, "gainprm")) a->dcmotor_states = -1;
+        if (dynprm || u2d_xml_attr(d, "gainprm")) a->pid_rewritten = 1;
         return;
     }
     a->actdim = NULL;
@@ -2722,6 +2725,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
     }
     a->dcmotor_gains = strcmp(el, "dcmotor") == 0;
     a->pid_gains = strcmp(el, "pid") == 0;       /* every shortcut sets its gaintype */
+    if (a->pid_gains) a->pid_rewritten = 0;
     a->actearly = strcmp(el, "dcmotor") == 0;    /* and actearly */
     if (is_one_of(d, "pid|dcmotor")) {
         apply_inherited_shortcut(d, a);
@@ -2748,7 +2752,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
     *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                             NULL, NULL, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
+                             NULL, NULL, NULL, 0, 0, 0, 0, 0, {0, 0}, 0, 0};
     if (cls >= 0) {
         int n;
         u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
@@ -2835,6 +2839,16 @@ static int check_dcmotor_constants(mjcf *rd, u2d_xml *e, int cls, const char *la
     return 0;
 }
 
+/* The states a pid dyntype keeps on actuator e (not a plugin's: its own count), as MuJoCo
+ * 4.0.0's compiler sets its actdim: one each for a ki and a slewmax above 0 (a NaN is
+ * not), the <pid>'s that set them. -1 when a <general> rewrote them (not tracked). */
+static int pid_dyntype_states(const actuator_dynamics *a, u2d_xml *e)
+{
+    if (!a->pid_gains || a->pid_rewritten || strcmp(u2d_xml_name(e), "plugin") == 0)
+        return -1;
+    return first_positive(a->ki) + first_positive(a->slewmax);
+}
+
 /* The activation states (MuJoCo's actdim, summed into na, the size of a keyframe's act) of
  * actuator e, of class cls, as MuJoCo's reader leaves its dynamics (plugin_dynamics): its
  * actdim= as written, or a <dcmotor>'s states, or one for a dyntype other than none. -1
@@ -2844,7 +2858,7 @@ static int actuator_states(mjcf *rd, u2d_xml *e, int cls)
 {
     actuator_dynamics a;
     if (plugin_dynamics(rd, e, cls, &a) < 0) return -2;
-    if (strcmp(a.dyntype, "pid") == 0) return -1;
+    if (strcmp(a.dyntype, "pid") == 0) return pid_dyntype_states(&a, e);
     long written = a.actdim ? strtol(a.actdim, NULL, 10) : -1;
     if (written >= 0) return written > 1000000 ? 1000000 : (int)written;
     if (a.shortcut_actdim >= 0) return a.shortcut_actdim;
@@ -2982,6 +2996,32 @@ static int check_dcmotor_controller(mjcf *rd, u2d_xml *e, int cls, const char *l
                 label, a.controller, a.input ? a.input : "voltage", why);
 }
 
+/* An actuator e of pid dyntype keeps the states its <pid> settings want (pid_dyntype_states),
+ * as MuJoCo 4.0.0's compiler has it: an actdim= above 0 must be that many ("pid controller
+ * states require matching actdim"), and none (a ki below 0 or NaN, no slewmax) is a
+ * stateful actuator without a state ("invalid actdim 0 in stateful actuator"). 0 or -1. */
+static int check_pid_states(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (strcmp(a.dyntype, "pid") != 0) return 0;
+    int states = pid_dyntype_states(&a, e);
+    long given = a.actdim ? strtol(a.actdim, NULL, 10) : -1;
+    if (states < 0) return 0;
+    if (given > 0 && given != states)
+        return fail(rd, e, "%s: actdim %ld with the pid settings of its class's <pid> (ki=\"%s\", "
+                    "slewmax=\"%s\"), which keep %d state(s), one each for a ki and a slewmax "
+                    "above 0 (MuJoCo refuses it: \"pid controller states require matching "
+                    "actdim\"): give actdim=\"%d\", or leave actdim out", label, given,
+                    a.ki ? a.ki : "0", a.slewmax ? a.slewmax : "0", states, states);
+    if (states == 0)
+        return fail(rd, e, "%s: a pid dyntype (a nonzero ki=\"%s\" or slewmax=\"%s\") that keeps "
+                    "no state, neither above 0 (MuJoCo refuses it: \"invalid actdim 0 in "
+                    "stateful actuator\"): give a ki or a slewmax above 0, or both 0",
+                    label, a.ki ? a.ki : "0", a.slewmax ? a.slewmax : "0");
+    return 0;
+}
+
 /* MuJoCo 4 adds an actuator's armature and damping (damping="linear v|v| v^2") to its joint
  * or tendon, each times gear[0]^2 whatever the joint's type (mj_actuatorArmature,
  * mj_actuatorDamping), summed over the actuators on one target. Onto a joint they go to the
@@ -3032,6 +3072,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         check_dcmotor_actearly(rd, e, cls, label) < 0 ||
         check_dcmotor_gains_states(rd, e, cls, label) < 0 ||
         check_dcmotor_controller(rd, e, cls, label) < 0 ||
+        check_pid_states(rd, e, cls, label) < 0 ||
         check_dcmotor_constants(rd, e, cls, label) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "gear", 1, 6, gear) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "damping", 1, 3, damping) < 0 ||
