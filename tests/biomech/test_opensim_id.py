@@ -530,7 +530,7 @@ def _uniform_table(tmp_path, n=5000, fs=128.0):
     return path, t, cols
 
 
-def test_iir_floor_is_where_opensims_filter_keeps_a_constant(osim, tmp_path):
+def test_iir_floor_is_where_lowpass_iir_follows_opensims_filter(osim, tmp_path):
     """Oracle: OpenSim 4.6's own IIR filter on 5000 samples at 128 Hz (padded to 10000, as
     its tool pads). Far below the floor OpenSim's processing takes (2e-3 of Nyquist), OpenSim
     itself changes a constant by more than 1e-6 (urdf2dyn's filter's bound on its gain at
@@ -595,7 +595,7 @@ def test_id_kinematics_refuses_the_cutoffs_a_trial_refuses(osim, tmp_path, cutof
     below the floor (2e-3 of Nyquist) filtered silently. Oracle for 0 Hz: OpenSim 4.6's own
     filter extrapolates the first samples' parabola, nothing a low-pass gives (a column
     within 1 of 10 comes out up to 9.8 off); the floor's oracle is
-    test_iir_floor_is_where_opensims_filter_keeps_a_constant. Refused now in the words a
+    test_iir_floor_is_where_lowpass_iir_follows_opensims_filter. Refused now in the words a
     trial's refusal uses, naming cutoff_hz."""
     path, t, cols = _uniform_table(tmp_path, n=300, fs=100.0)
     theirs = _opensims_filter(osim, path, 0.0)
