@@ -57,6 +57,14 @@ def _vec(v):
     return " ".join(f"{x:.17g}" for x in v)
 
 
+# joints whose origin moves with their angles, which URDF cannot express: what they are
+_SLIDING = {
+    "ellipsoid": "OpenSim's ellipsoid joint (its origin slides on an ellipsoid as it turns)",
+    "constant_curvature": "OpenSim's ConstantCurvatureJoint (its origin follows an arc as "
+                          "it bends)",
+}
+
+
 def _relative_pose(model, q, parent, child):
     """Link child's pose in link parent's frame at q (4x4)."""
     pos, rot = model.forward_kinematics(q)
@@ -141,12 +149,11 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
         if jtype in ("revolute", "prismatic"):
             movable(coord_name(b, 0), jtype, parent, child, T, s.axis[b])
             continue
-        if jtype == "ellipsoid":      # its translation follows the angles: no URDF joint
+        if jtype in _SLIDING:         # its translation follows the angles: no URDF joint
             fixed(f"{s.joint[b]}_to_{child}", parent, child,
                   _relative_pose(model, q0, parent, child))
             names = [coord_name(b, c) for c in range(int(s.nq[b]))]
-            notes.append(f"joint '{s.joint[b]}': URDF cannot express OpenSim's ellipsoid "
-                         "joint (its origin slides on an ellipsoid as it turns): frozen at "
+            notes.append(f"joint '{s.joint[b]}': URDF cannot express {_SLIDING[jtype]}: frozen at "
                          + ", ".join(f"{n} = {q0[model.q_names.index(n)]:g}" for n in names)
                          + f"; coordinates {', '.join(names)} removed")
             continue

@@ -204,7 +204,7 @@ class IKSolution:
 _MAX_FILE = 1 << 28          # an MJCF's include or mesh file: 256 MB at most (as the core's)
 
 _JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar", "custom", "ball",
-           "ellipsoid")
+           "ellipsoid", "constant_curvature")
 
 # How the .osim loader's finding that counts what inverse dynamics skips begins (the core's
 # summarize_skipped, csrc/parse/u2d_osim.c): the jobs that keep or replace those forces
@@ -241,13 +241,20 @@ def passive_forces_message(passive: list[Force]) -> str:
 _UNSUPPORTED = {
     "ellipsoid": ("OpenSim's EllipsoidJoint and ScapulothoracicJoint",
                   "{what} is not written for them; {instead}"),
+    "constant_curvature": ("OpenSim's ConstantCurvatureJoints",
+                           "{what} is not written for them; {instead}"),
 }
+
+
+# why the analytical derivatives refuse a constant-curvature joint, and the way on
+_NO_ARC_DERIVATIVES = ("they would take it apart into slides by its arc's end and three turns, "
+                       "which needs the arc's third derivatives, not written; take central "
+                       "differences of {of} instead")
 
 
 def refuse_joint_type(model, jtype: str, what: str, instead: str = "") -> None:
     """Refuse `what` on a model with a joint of type jtype: the call, the first such joint,
-    why, and what to do (for the ellipsoid joints, whose refusers are the code generators
-    since the analytical derivatives take them, `instead`: their own advice)."""
+    why, and what to do (`instead`: the refuser's own advice)."""
     for j in model.joints:
         if j.type == jtype:
             kind, why = _UNSUPPORTED[jtype]
@@ -630,7 +637,7 @@ class Model:
         for j in self.joints:
             given = info["q_names"][j.q_index:j.q_index + j.nq]
             # a joint whose every coordinate is OpenSim's keeps their names
-            own = j.nq == 1 or j.type in ("custom", "ellipsoid")
+            own = j.nq == 1 or j.type in ("custom", "ellipsoid", "constant_curvature")
             qn = [j.name] * j.nq if own else _names(j, _Q_SUFFIXES)
             vn = [j.name] * j.nv if own else _names(j, _V_SUFFIXES)
             q_names += [n if n is not None else d for n, d in zip(given, qn)]
@@ -772,7 +779,7 @@ class Model:
         while b:
             dof += int(s.nv[b])
             translates |= s.jtype[b] in ("prismatic", "planar", "floating", "custom",
-                                          "ellipsoid")
+                                          "ellipsoid", "constant_curvature")
             if s.mass[b] > 0 or dof >= 6 or len(children[b]) != 1:
                 break
             b = children[b][0]
@@ -1153,6 +1160,8 @@ class Model:
             (``integrate(q, dq)``, body-frame twist for floating joints, as Pinocchio);
             M = d tau / d a is the mass matrix.
         """
+        refuse_joint_type(self, "constant_curvature", "inverse_dynamics_derivatives",
+                          _NO_ARC_DERIVATIVES.format(of="inverse_dynamics"))
         return self._compute(_core.RNEA_DERIV, (q, v, a), f_ext, out=out)
 
     def forward_dynamics_derivatives(self, q, v, tau, f_ext=None, out=None):
@@ -1175,6 +1184,8 @@ class Model:
             dqdd_dq in the tangent space (as inverse_dynamics_derivatives); Minv = M^-1 =
             d qdd / d tau.
         """
+        refuse_joint_type(self, "constant_curvature", "forward_dynamics_derivatives",
+                          _NO_ARC_DERIVATIVES.format(of="forward_dynamics"))
         try:
             return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext, out=out)
         except ValueError as e:

@@ -199,6 +199,8 @@ static u2d_status rnea_partials(const u2d_model *m, u2d_work *w, const double gr
     const int has_fext = u2d_gather_fext(m, w, fext);
     const u2d_real o = U2D_R(0);
     const u2d_real a0[6] = {o, o, o, U2D_R(-gravity[0]), U2D_R(-gravity[1]), U2D_R(-gravity[2])};
+    for (int i = 1; i < nb; i++)    /* its chain is not written: refused (model.py) */
+        if (m->jtype[i] == U2D_JOINT_CURVATURE) return U2D_ERR_ARGUMENT;
     u2d_status st = u2d_world_motion(m, w, a0, q, qd, qdd);
     if (st != U2D_OK) return st;
 

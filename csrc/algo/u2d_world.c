@@ -15,7 +15,8 @@ u2d_status u2d_world_motion(const u2d_model *m, u2d_work *w, const u2d_real a0[6
         /* joints whose columns move within the body as q changes (a planar joint's slides
          * turn with theta as seen from its child): + (dS/dt) qd below */
         const int custom = (m->jtype[i] == U2D_JOINT_CUSTOM || m->jtype[i] == U2D_JOINT_PLANAR
-                            || m->jtype[i] == U2D_JOINT_ELLIPSOID) && qd;
+                            || m->jtype[i] == U2D_JOINT_ELLIPSOID
+                            || m->jtype[i] == U2D_JOINT_CURVATURE) && qd;
         u2d_status st = u2d_jcalc(m, i, q + m->qadr[i], custom ? qd + m->vadr[i] : NULL,
                                   &w->Xup[i], &w->S[36 * i], &w->cJ[6 * i], NULL);
         if (st != U2D_OK) return st;
@@ -23,7 +24,8 @@ u2d_status u2d_world_motion(const u2d_model *m, u2d_work *w, const u2d_real a0[6
 
         /* columns S_i in world coordinates; v_i = v_p + S_i qd_i, a_i = a_p + S_i qdd_i +
          * (dS_i/dt) qd_i, the columns riding body i so that dS_i/dt = v_i x S_i (plus, for
-         * a planar, custom or ellipsoid joint, their motion within the body: cJ) */
+         * a planar, custom, ellipsoid or constant-curvature joint, their motion within the
+         * body: cJ) */
         u2d_real vJ[6] = {o, o, o, o, o, o}, aJ[6] = {o, o, o, o, o, o}, t[6];
         for (int k = 0; k < m->jnv[i]; k++) {
             const int c = m->vadr[i] + k;

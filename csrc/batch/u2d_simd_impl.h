@@ -73,7 +73,8 @@ static void *lane_model(const u2d_model *m, u2d_model *lm)
     const size_t nb = (size_t)m->nbody, nx = sizeof(u2d_xform) / sizeof(u2d_real),
                  ni = sizeof(u2d_inertia) / sizeof(u2d_real);
     const size_t nl = (size_t)m->nlink;
-    const size_t n = nb * (nx + ni + 3 + 1 + 6 + U2D_ELLIPSOID_N + 3 + 9 + 1) + nl * nx;
+    const size_t n = nb * (nx + ni + 3 + 1 + 6 + U2D_ELLIPSOID_N + U2D_CURVATURE_N + 3 + 9 + 1)
+                   + nl * nx;
     void *buf = malloc(n * sizeof(u2d_real) + U2D_ALIGN_PAD);
     if (!buf) return NULL;
     u2d_real *d = u2d_align(buf);
@@ -85,6 +86,8 @@ static void *lane_model(const u2d_model *m, u2d_model *lm)
     lm->plane = d; broadcast(m->plane, 6 * nb, d); d += 6 * nb;
     lm->ellipsoid = d; broadcast(m->ellipsoid, U2D_ELLIPSOID_N * nb, d);
     d += U2D_ELLIPSOID_N * nb;
+    lm->curvature = d; broadcast(m->curvature, U2D_CURVATURE_N * nb, d);
+    d += U2D_CURVATURE_N * nb;
     lm->com = d; broadcast(m->com, 3 * nb, d); d += 3 * nb;
     lm->Icom = d; broadcast(m->Icom, 9 * nb, d); d += 9 * nb;
     lm->armature = d; broadcast(m->armature, nb, d); d += nb;

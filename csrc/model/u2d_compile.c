@@ -91,6 +91,7 @@ static void model_layout(u2d_model *m, carver *c)
     m->axis = carve(c, nb * 3 * sizeof(double));
     m->plane = carve(c, nb * 6 * sizeof(double));
     m->ellipsoid = carve(c, nb * U2D_ELLIPSOID_N * sizeof(double));
+    m->curvature = carve(c, nb * U2D_CURVATURE_N * sizeof(double));
     m->Xtree = carve(c, nb * sizeof(u2d_xform));
     m->inertia = carve(c, nb * sizeof(u2d_inertia));
     m->com = carve(c, nb * 3 * sizeof(double));
@@ -233,6 +234,10 @@ u2d_model *u2d_model_compile(const u2d_urdf *u, int floating_base, char err[U2D_
             if (type == U2D_JOINT_ELLIPSOID) {   /* three angles, and the winging one */
                 m->jnq[b] = m->jnv[b] = J->ncoord;
                 memcpy(&m->ellipsoid[U2D_ELLIPSOID_N * b], J->ellipsoid, sizeof J->ellipsoid);
+            }
+            if (type == U2D_JOINT_CURVATURE) {   /* three angles */
+                m->jnq[b] = m->jnv[b] = 3;
+                memcpy(&m->curvature[U2D_CURVATURE_N * b], J->curvature, sizeof J->curvature);
             }
             m->qadr[b] = nq;
             m->vadr[b] = nv;

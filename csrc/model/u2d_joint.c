@@ -4,7 +4,8 @@
  * For body i, with q and qd pointing at its joint's coordinates:
  *   X_J  joint frame -> body frame,    S  motion subspace in body coordinates (6 x nv),
  *   cJ = (dS/dt) qd, non-zero only for the joints whose S moves with q (planar, custom,
- *   ellipsoid); qd may be NULL when only positions matter (cJ is then zero). */
+ *   ellipsoid, constant curvature); qd may be NULL when only positions matter (cJ is then
+ *   zero). */
 #include <math.h>
 #include <string.h>
 #include "model/u2d_model.h"
@@ -296,6 +297,187 @@ static U2D_NOINLINE void jcalc_ellipsoid(const u2d_model *m, int i, const u2d_re
     }
 }
 
+/* OpenSim's ConstantCurvatureJoint (opensim-core ConstantCurvatureJoint.cpp, OpenSim 4.5+),
+ * a spine segment as one joint. Its angles a = clamp(q + neutral), each held within
+ * +-(pi/2 - 0.01) as OpenSim holds them, turn M body-fixed about x, then z, then y:
+ * R_FM = Rx(a0) Rz(a1) Ry(a2). M's origin is the end of an arc of the given length that
+ * leaves F's origin along F's y and ends along u = R_FM y, bending in the plane of the two:
+ * with s = |(u_x, u_z)| = sin(theta), theta the bend, the end is at
+ *   p = ((1 - cos theta) L / theta) e + (sin theta L / theta) y,  e = (u_x, 0, u_z) / s.
+ * Where the bend is tiny (s < 0.001) or nearly a right angle (s > 0.999) OpenSim takes the
+ * straight segment p = L u instead, so p jumps there (by L theta / 2 at theta = 0.001, by
+ * 0.71 L at s = 0.999); urdf2dyn places M as OpenSim does on every side. The twist a2
+ * turns M only.
+ *
+ * The columns are the derivatives of that pose (v = dq/dt): S_k = [am_k ; R^T dp/da_k]
+ * in M, am_k axis k seen through the turns after it, and zero for an angle held at its
+ * bound. OpenSim's own mobilizer does not move M at that rate: on the arc its velocity is
+ * this one turned by R^T (its H is the velocity in M, which Simbody takes as the velocity
+ * in F; on the straight segment its H is another still) and it leaves dH/dt out, so its
+ * mass matrix and dynamics differ from these wherever R is not the identity
+ * (docs/osim_models.rst). The arc's end and its first and second partials in the angles
+ * come lane by lane, since the branch differs between samples. */
+#define CURVATURE_BOUND (1.5707963267948966 - 0.01)
+
+/* The straight segment's end p = L u and its partials in (a0, a1): ddp[a + b] is the
+ * second partial in a_a and a_b. */
+static void curvature_straight(const double u[3], const double du[2][3],
+                               const double ddu[3][3], double L, double p[3],
+                               double dp[2][3], double ddp[3][3])
+{
+    for (int r = 0; r < 3; r++) {
+        p[r] = L * u[r];
+        dp[0][r] = L * du[0][r];
+        dp[1][r] = L * du[1][r];
+        for (int k = 0; k < 3; k++) ddp[k][r] = L * ddu[k][r];
+    }
+}
+
+/* The arc's end at angles a0 (x) and a1 (z), length L, and its partials as above. With
+ * h = (u_x, u_z), s = |h|, theta = asin s, e = h / s, and f = L (1 - cos theta) / theta,
+ * g = L sin theta / theta: p = (f e_x, g, f e_z); the partials follow by the chain rule
+ * through s_a = e.h_a, theta_a = s_a / cos theta, e_a = (h_a - s_a e) / s and their
+ * second partials (from s^2 = h.h, s = sin theta and h = s e differentiated twice). */
+static void curvature_end(double a0, double a1, double L, double p[3], double dp[2][3],
+                          double ddp[3][3])
+{
+    const double sx = sin(a0), cx = cos(a0), sz = sin(a1), cz = cos(a1);
+    const double u[3] = {-sz, cx * cz, sx * cz};              /* R_FM y */
+    const double du[2][3] = {{0.0, -sx * cz, cx * cz}, {-cz, -cx * sz, -sx * sz}};
+    const double ddu[3][3] = {{0.0, -cx * cz, -sx * cz}, {0.0, sx * sz, -cx * sz},
+                              {sz, -cx * cz, -sx * cz}};
+    const double s = sqrt(u[0] * u[0] + u[2] * u[2]);
+    if (s < 0.001 || s > 0.999) {
+        curvature_straight(u, du, ddu, L, p, dp, ddp);
+        return;
+    }
+    const double th = asin(s), c = cos(th), r = L / th, t2 = th * th, t3 = t2 * th;
+    const double f = r - r * c, g = r * s;
+    /* f and g's first and second derivatives in theta */
+    const double f1 = L * (s / th - (1.0 - c) / t2);
+    const double f2 = L * (c / th - 2.0 * s / t2 + 2.0 * (1.0 - c) / t3);
+    const double g1 = L * (c / th - s / t2), g2 = L * (-s / th - 2.0 * c / t2 + 2.0 * s / t3);
+    const double h[2] = {u[0], u[2]}, e[2] = {u[0] / s, u[2] / s};
+    double ha[2][2], sa[2], tha[2], ea[2][2];
+    for (int a = 0; a < 2; a++) {
+        ha[a][0] = du[a][0];
+        ha[a][1] = du[a][2];
+        sa[a] = e[0] * ha[a][0] + e[1] * ha[a][1];
+        tha[a] = sa[a] / c;
+        for (int k = 0; k < 2; k++) ea[a][k] = (ha[a][k] - e[k] * sa[a]) / s;
+        dp[a][0] = f1 * tha[a] * e[0] + f * ea[a][0];
+        dp[a][1] = g1 * tha[a];
+        dp[a][2] = f1 * tha[a] * e[1] + f * ea[a][1];
+    }
+    p[0] = f * e[0];
+    p[1] = g;
+    p[2] = f * e[1];
+    for (int a = 0; a < 2; a++)
+        for (int b = a; b < 2; b++) {
+            const double hab[2] = {ddu[a + b][0], ddu[a + b][2]};
+            const double sab = (ha[a][0] * ha[b][0] + ha[a][1] * ha[b][1] + h[0] * hab[0]
+                                + h[1] * hab[1] - sa[a] * sa[b]) / s;
+            const double thab = (sab + s * tha[a] * tha[b]) / c;
+            double x[2];
+            for (int k = 0; k < 2; k++) {
+                const double eab = (hab[k] - sab * e[k] - sa[a] * ea[b][k] - sa[b] * ea[a][k]) / s;
+                x[k] = (f2 * tha[a] * tha[b] + f1 * thab) * e[k]
+                     + f1 * (tha[a] * ea[b][k] + tha[b] * ea[a][k]) + f * eab;
+            }
+            ddp[a + b][0] = x[0];
+            ddp[a + b][1] = g2 * tha[a] * tha[b] + g1 * thab;
+            ddp[a + b][2] = x[1];
+        }
+}
+
+/* The clamped angles a, whether each is free of its bound (live: 1, else 0), and the arc's
+ * end with its partials (curvature_end), lane by lane. */
+static void curvature_lanes(const u2d_real *P, const u2d_real *q, u2d_real a[3],
+                            u2d_real live[3], u2d_real p[3], u2d_real dp[2][3],
+                            u2d_real ddp[3][3])
+{
+    for (int l = 0; l < U2D_LANES; l++) {
+        double al[3], pl[3], dpl[2][3], ddpl[3][3];
+        for (int k = 0; k < 3; k++) {
+            const double v = U2D_LANE(q[k], l) + U2D_LANE(P[U2D_CURVATURE_NEUTRAL + k], l);
+            al[k] = v > CURVATURE_BOUND ? CURVATURE_BOUND
+                  : v < -CURVATURE_BOUND ? -CURVATURE_BOUND : v;
+            U2D_LANE(a[k], l) = al[k];
+            U2D_LANE(live[k], l) = al[k] == v;
+        }
+        curvature_end(al[0], al[1], U2D_LANE(P[U2D_CURVATURE_LENGTH], l), pl, dpl, ddpl);
+        for (int r = 0; r < 3; r++) {
+            U2D_LANE(p[r], l) = pl[r];
+            U2D_LANE(dp[0][r], l) = dpl[0][r];
+            U2D_LANE(dp[1][r], l) = dpl[1][r];
+            for (int k = 0; k < 3; k++) U2D_LANE(ddp[k][r], l) = ddpl[k][r];
+        }
+    }
+}
+
+/* d(S_k)/dt in M: [am_k x w_>k ; R^T (d/dt dp/da_k) - w x S_k's lower half]. */
+static void curvature_column_rates(const u2d_real am[3][3], const u2d_real E[9],
+                                   const u2d_real ddp[3][3], const u2d_real live[3],
+                                   const u2d_real qe[3], const u2d_real *S, u2d_real dS[3][6])
+{
+    u2d_real after[3][3], w[3];                   /* w_>k, and w, in M */
+    for (int r = 0; r < 3; r++) {
+        after[2][r] = U2D_R(0);
+        after[1][r] = qe[2] * am[2][r];
+        after[0][r] = after[1][r] + qe[1] * am[1][r];
+        w[r] = after[0][r] + qe[0] * am[0][r];
+    }
+    for (int k = 0; k < 3; k++) {
+        u2d_real t[3], dpt[3] = {U2D_R(0), U2D_R(0), U2D_R(0)}, Edp[3], wS[3];
+        u2d_cross3(am[k], after[k], t);
+        for (int r = 0; r < 3; r++) dS[k][r] = live[k] * t[r];
+        if (k < 2)
+            for (int r = 0; r < 3; r++)
+                dpt[r] = live[k] * (ddp[k][r] * qe[0] + ddp[k + 1][r] * qe[1]);
+        u2d_mulmv3(E, dpt, Edp);
+        u2d_cross3(w, S + 6 * k + 3, wS);
+        for (int r = 0; r < 3; r++) dS[k][3 + r] = Edp[r] - wS[r];
+    }
+}
+
+static U2D_NOINLINE void jcalc_curvature(const u2d_model *m, int i, const u2d_real *q,
+                                         const u2d_real *qd, u2d_xform *Xup, u2d_real *S,
+                                         u2d_real cJ[6], u2d_real *Sdot)
+{
+    const u2d_real o = U2D_R(0), one = U2D_R(1);
+    const u2d_real ax[3][3] = {{one, o, o}, {o, o, one}, {o, one, o}};   /* x, z, y */
+    u2d_real a[3], live[3], p[3], dp[2][3], ddp[3][3], Rk[3][9], R12[9], R[9], am[3][3];
+    u2d_xform XJ;
+
+    curvature_lanes(&m->curvature[U2D_CURVATURE_N * i], q, a, live, p, dp, ddp);
+    for (int k = 0; k < 3; k++) u2d_axis_angle(ax[k], a[k], Rk[k]);
+    u2d_mulmm3(Rk[1], Rk[2], R12);
+    u2d_mulmm3(Rk[0], R12, R);                    /* R_FM */
+    u2d_copy(am[2], ax[2], 3);
+    u2d_multv3(Rk[2], ax[1], am[1]);
+    u2d_multv3(R12, ax[0], am[0]);
+    transpose3(R, XJ.E);
+    u2d_copy(XJ.r, p, 3);
+    u2d_xform_mul(&XJ, &m->Xtree[i], Xup);
+
+    for (int k = 0; k < 3; k++) {
+        u2d_real lin[3] = {o, o, o};
+        if (k < 2) u2d_mulmv3(XJ.E, dp[k], lin);
+        for (int r = 0; r < 3; r++) {
+            S[6 * k + r] = live[k] * am[k][r];
+            S[6 * k + 3 + r] = live[k] * lin[r];
+        }
+    }
+    if (!qd) return;
+
+    u2d_real qe[3], dS[3][6];                     /* rates of the angles that move */
+    for (int k = 0; k < 3; k++) qe[k] = live[k] * qd[k];
+    curvature_column_rates(am, XJ.E, ddp, live, qe, S, dS);
+    for (int r = 0; r < 6; r++) cJ[r] = qe[0] * dS[0][r] + qe[1] * dS[1][r] + qe[2] * dS[2][r];
+    if (Sdot)
+        for (int k = 0; k < 3; k++) u2d_copy(Sdot + 6 * k, dS[k], 6);
+}
+
 /* The planar joint's pose at q = [x y theta]: translate by x u + y w in the joint frame,
  * then turn theta about the normal n. XJ (joint frame -> body frame), and the in-plane axes
  * u, w seen from the body, Eu and Ew (its translation columns; the turn's is [n; 0]). */
@@ -394,6 +576,10 @@ u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_rea
 
     case U2D_JOINT_ELLIPSOID:
         jcalc_ellipsoid(m, i, q, qd, Xup, S, cJ, Sdot);
+        return U2D_OK;
+
+    case U2D_JOINT_CURVATURE:
+        jcalc_curvature(m, i, q, qd, Xup, S, cJ, Sdot);
         return U2D_OK;
 
     case U2D_JOINT_FIXED:

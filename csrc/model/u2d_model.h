@@ -43,6 +43,10 @@ typedef enum {
                                Ellipsoid mobilizer, then an optional winging pin): q = three
                                body-fixed angles [+ the winging angle], v = dq/dt; its
                                numbers are u2d_model.ellipsoid (u2d_joint.c)               */
+    U2D_JOINT_CURVATURE,    /* OpenSim's ConstantCurvatureJoint: q = body-fixed X-Z-Y angles
+                               from its neutral angles, the origin at the end of an arc of
+                               fixed length; v = dq/dt; its numbers are
+                               u2d_model.curvature (u2d_joint.c)                          */
 } u2d_jtype;
 
 /* The numbers of an ELLIPSOID joint, U2D_ELLIPSOID_N per joint, in its joint frame F. */
@@ -53,6 +57,13 @@ enum {
     U2D_ELLIPSOID_WING_DIR = 9, /* winging pin: unit axis in the intermediate frame     */
     U2D_ELLIPSOID_WING_AT = 12, /* and a point on it (zero when the joint has no pin)   */
     U2D_ELLIPSOID_N = 15
+};
+
+/* The numbers of a CURVATURE joint, U2D_CURVATURE_N per joint. */
+enum {
+    U2D_CURVATURE_NEUTRAL = 0,  /* neutral_angle_x_z_y: added to q before the pose      */
+    U2D_CURVATURE_LENGTH = 3,   /* length of the arc                                    */
+    U2D_CURVATURE_N = 4
 };
 
 /* Where a joint's unit quaternion starts in its q (x, y, z, w), or -1 if it has none. */
@@ -151,6 +162,7 @@ typedef struct {
     double ellipsoid[U2D_ELLIPSOID_N];  /* ELLIPSOID: its numbers (see the enum above)  */
     int ellipsoid_node;     /* ELLIPSOID (OpenSim): its element, for the .osim writer   */
     int ellipsoid_body;     /*   and its child frame's body (the winging origin's)      */
+    double curvature[U2D_CURVATURE_N];  /* CURVATURE: its numbers (see the enum above)  */
 } u2d_urdf_joint;
 
 /* An OpenSim coordinate, as read. */
@@ -310,6 +322,7 @@ typedef struct {
     u2d_real *ssign;        /* (nbody)   the sign of that unit column                  */
     u2d_real *plane;        /* (nbody,6) planar in-plane unit axes u, w                */
     u2d_real *ellipsoid;    /* (nbody,U2D_ELLIPSOID_N) ellipsoid joints' numbers       */
+    u2d_real *curvature;    /* (nbody,U2D_CURVATURE_N) constant-curvature joints' numbers */
     u2d_xform *Xtree;       /* (nbody)   parent body frame -> joint frame at q = 0     */
     u2d_inertia *inertia;       /* (nbody)   spatial inertia in the body frame, with every
                                          link merged into the body by fixed joints     */

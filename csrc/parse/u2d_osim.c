@@ -868,6 +868,17 @@ static int read_reverse(osim *o, u2d_xml *node)
     return 0;
 }
 
+/* OpenSim's ConstantCurvatureJoint: its neutral angles (x, z, y) and its length, OpenSim's
+ * defaults (0, 0, 0) and 1 when absent (opensim-core ConstantCurvatureJoint.cpp). */
+static int read_curvature(osim *o, u2d_xml *node, u2d_urdf_joint *J)
+{
+    double *P = J->curvature;
+    memset(P, 0, sizeof J->curvature);
+    P[U2D_CURVATURE_LENGTH] = 1.0;
+    return read_child(o, node, "neutral_angle_x_z_y", 3, P + U2D_CURVATURE_NEUTRAL) ||
+           read_child(o, node, "length", 1, P + U2D_CURVATURE_LENGTH) ? -1 : 0;
+}
+
 /* One joint: its type (element name), parent link and F in it, child body and M in it. */
 static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, int child,
                       const u2d_xform *XM, u2d_xml *coords, const char *child_frame_name)
@@ -931,12 +942,15 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
     } else if (strcmp(type, "EllipsoidJoint") == 0 || strcmp(type, "ScapulothoracicJoint") == 0) {
         J->type = U2D_JOINT_ELLIPSOID;
         want = type[0] == 'E' ? 3 : 4;
+    } else if (strcmp(type, "ConstantCurvatureJoint") == 0) {
+        J->type = U2D_JOINT_CURVATURE;
+        want = 3;
     } else if (strcmp(type, "CustomJoint") != 0)
         return fail_at(o, node, "<%.40s>: unsupported joint type (urdf2dyn reads Pin, Slider, "
                        "Weld, Universal, Gimbal, Ball, Free, Planar, Ellipsoid, "
-                       "Scapulothoracic and Custom joints); to use the model, replace it in a "
-                       "copy of the file by one of these (a CustomJoint can express most)",
-                       type);
+                       "Scapulothoracic, ConstantCurvature and Custom joints); to use the "
+                       "model, replace it in a copy of the file by one (a CustomJoint can "
+                       "express most)", type);
     if (want >= 0 && ncoord != want)
         return fail_at(o, node, "%s %s has %d coordinate%s, this one %d",
                        strchr("AEIOU", type[0]) ? "an" : "a", type, want,
@@ -954,6 +968,16 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
              "generalized speeds; OpenSim's are the angular velocity in the joint frame, so "
              "urdf2dyn's generalized forces for them are E(q)^T times OpenSim's (E: the "
              "body-fixed angles' rate matrix, docs/osim_models.rst)", type);
+        return 0;
+    }
+    if (J->type == U2D_JOINT_CURVATURE) {
+        if (read_curvature(o, node, J)) return -1;
+        for (int c = coord0; c < coord0 + ncoord; c++)
+            if (u->coord[c].motion < 0) u->coord[c].motion = 0;
+        note(o, node, "<%s>: urdf2dyn moves the child at its pose's rate; OpenSim 4.6 "
+             "turns that velocity by the joint's rotation and leaves out its rate of change, "
+             "so OpenSim's mass matrix and dynamics differ from urdf2dyn's wherever the joint "
+             "is turned (positions agree; docs/osim_models.rst)", type);
         return 0;
     }
     if (ncoord == 0)

@@ -59,6 +59,7 @@ static const char *jtype_name(u2d_jtype t)
     case U2D_JOINT_CUSTOM: return "custom";
     case U2D_JOINT_BALL: return "ball";
     case U2D_JOINT_ELLIPSOID: return "ellipsoid";
+    case U2D_JOINT_CURVATURE: return "constant_curvature";
     case U2D_JOINT_FIXED: return "fixed";
     }
     return "?";

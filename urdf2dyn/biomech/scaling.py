@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from ..model import refuse_joint_type
 from ..warn import Urdf2dynWarning
 from .formats.osim import OsimEdit, document, path_lengths
 
@@ -113,6 +114,9 @@ def scale_model(model: Model, factors: dict[str, NDArray[np.float64]],
     only). marker_set: markers (name, body, location in its frame, fixed) that replace the
     model's of the same name and are added after the others (OpenSim's marker set file),
     scaled with their body. Returns the OsimEdit and {"mass": (before, after)}."""
+    refuse_joint_type(model, "constant_curvature", "scale_model",
+                      "OpenSim scales a joint's length with its child body, which urdf2dyn "
+                      "does not yet; scale this model with OpenSim's ScaleTool")
     doc = document(model)
     edit = OsimEdit(model)
     ones = np.ones(3)

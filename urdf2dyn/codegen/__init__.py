@@ -59,7 +59,8 @@ def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=Non
         raise ValueError(f"generate: robot {model.name!r} has no movable joint: its links are "
                          "welded to the world (load it with floating_base=True, or "
                          "--floating-base, for the dynamics of one free body)")
-    refuse_joint_type(model, "ellipsoid", "generate", NOT_GENERATED)
+    for jtype in ("ellipsoid", "constant_curvature"):
+        refuse_joint_type(model, jtype, "generate", NOT_GENERATED)
     return LANGUAGES[language].render(model, build(model, functions), name or model.name,
                                       scalar)
 

@@ -182,7 +182,8 @@ def equations(model, parameters=False, simplify=True):
     if model.nv > MAX_DOF:
         raise ValueError(f"symbolic: {model.name!r} has {model.nv} DoF; symbolic equations "
                          f"are for robots of at most {MAX_DOF} (use generate() for code)")
-    refuse_joint_type(model, "ellipsoid", "symbolic", emit.NOT_GENERATED)
+    for jtype in ("ellipsoid", "constant_curvature"):
+        refuse_joint_type(model, jtype, "symbolic", emit.NOT_GENERATED)
     K = emit.Constants(model)
     values = _parametrize(K, model) if parameters else {}
     params = {name: sp.Symbol(name, real=True) for name in values}

@@ -1,0 +1,404 @@
+"""OpenSim's ConstantCurvatureJoint (OpenSim 4.5+), read as urdf2dyn's constant_curvature
+joint, against OpenSim 4.6.
+
+Models: a spine of two such joints written here by OpenSim (the first with neutral angles
+and turned, offset parent and child frames, under a body on a pin; the second with none),
+and one joint alone on the ground.
+
+Oracles. OpenSim's body placements (getTransformInGround) are compared as they are. Its
+velocities, mass matrix and dynamics are not those of its placements: its mobilizer's H
+is the child's velocity in the child's frame, which Simbody takes as the velocity in the
+parent's frame, and it leaves dH/dt out (opensim-core ConstantCurvatureJoint.cpp,
+multiplyByHMatrix and multiplyByHDotMatrix); test_opensim_moves_the_child_at_the_pose_rate_
+turned_by_the_joint pins that. So urdf2dyn's inverse dynamics, mass matrix and forward
+dynamics are checked against Newton-Euler on OpenSim's own placements: each body's
+velocity and acceleration by 5-point central differences of its OpenSim pose along the
+motion, the Jacobians by central differences in q, the bodies' mass properties as OpenSim
+reads them. Then the joint's identities: ABA against RNEA, the power balance, the SIMD lanes.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+
+from osim_oracle import Oracle
+from test_osim import assert_power_balance, assert_simd_paths_agree
+
+SPINE_Q = ("p", "c1_x", "c1_z", "c1_y", "c2_x", "c2_z", "c2_y")
+BOUND = np.pi / 2 - 0.01        # OpenSim holds each angle (q + neutral) within +-BOUND
+
+
+def _load(path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        return urdf2dyn.load(path)
+
+
+def _spine_model(osim, path):
+    """A pin, then two ConstantCurvatureJoints, written by OpenSim."""
+    m = osim.Model()
+    m.setName("spine")
+    base = osim.Body("base", 2.3, osim.Vec3(0.0, 0.1, 0.02), osim.Inertia(0.03, 0.02, 0.025))
+    s1 = osim.Body("seg1", 1.7, osim.Vec3(0.03, 0.2, 0.05),
+                   osim.Inertia(0.02, 0.015, 0.01, 0.001, -0.002, 0.0015))
+    s2 = osim.Body("seg2", 1.1, osim.Vec3(-0.02, 0.1, 0.01),
+                   osim.Inertia(0.01, 0.012, 0.009, -0.001, 0.0005, 0.001))
+    for b in (base, s1, s2):
+        m.addBody(b)
+    pin = osim.PinJoint("pin", m.getGround(), osim.Vec3(0, 1, 0), osim.Vec3(0.2, 0, 0), base,
+                        osim.Vec3(0), osim.Vec3(0))
+    pin.updCoordinate().setName("p")
+    m.addJoint(pin)
+    c1 = osim.ConstantCurvatureJoint("c1", base, osim.Vec3(0.1, 0.3, -0.05),
+                                     osim.Vec3(0.3, -0.2, 0.4), s1, osim.Vec3(0.02, -0.05, 0.01),
+                                     osim.Vec3(-0.1, 0.25, 0.2), osim.Vec3(-0.2, 0.15, 0.1), 0.35)
+    c2 = osim.ConstantCurvatureJoint("c2", s1, s2, osim.Vec3(0), 0.2)
+    for j in (c1, c2):
+        for k, axis in enumerate("xzy"):
+            j.upd_coordinates(k).setName(f"{j.getName()}_{axis}")
+        m.addJoint(j)
+    mk = osim.Marker("tip", s2, osim.Vec3(0.05, 0.15, -0.03))
+    m.addMarker(mk)
+    m.finalizeConnections()
+    m.printToXML(str(path))
+
+
+@pytest.fixture(scope="module")
+def spine(osim, tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("spine") / "spine.osim")
+    _spine_model(osim, path)
+    model = _load(path)
+    return model, Oracle(osim, path, model.q_names)
+
+
+def _states(model, n, seed, spread=0.8):
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        yield (rng.uniform(-spread, spread, model.nq), rng.normal(0, 2, model.nv),
+               rng.normal(0, 8, model.nv))
+
+
+def _branch_states():
+    """States where OpenSim takes the straight segment instead of the arc: c2 barely bent
+    (sin of its bend below 0.001), c1 bent past asin(0.999); and one with c1's x angle
+    held at its bound. Slow enough that the differences stay on their side."""
+    q, v, a = (np.array([0.3, 0.1, -0.2, 0.4, 2e-4, -3e-4, 0.5]),
+               np.array([0.7, -0.4, 0.9, 0.3, 0.05, -0.05, 0.8]),
+               np.array([2.0, -3.0, 1.0, 4.0, 0.5, 0.3, -2.0]))
+    steep = q.copy()
+    steep[2] = 1.543 - 0.15                       # c1's z angle 1.543 (its neutral is 0.15)
+    vs = v.copy()
+    vs[2] = 0.1
+    held = q.copy()
+    held[1] = 1.9                                 # c1's x angle 1.7, past the bound
+    return [(q, v, a), (steep, vs, a), (held, v, a)]
+
+
+# ------------------------------------------------------------------ against OpenSim
+
+def test_constant_curvature_joints_load_with_opensims_coordinates(osim, tmp_path):
+    path = tmp_path / "spine.osim"
+    _spine_model(osim, path)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        model = urdf2dyn.load(str(path))
+    assert model.q_names == SPINE_Q
+    assert [j.type for j in model.joints if j.nv] == ["revolute", "constant_curvature",
+                                                      "constant_curvature"]
+    told = [str(w.message) for w in said if "ConstantCurvatureJoint" in str(w.message)]
+    assert len(told) == 2 and all("OpenSim 4.6 turns that velocity by the joint's rotation "
+                                  "and leaves out its rate of change" in t
+                                  and t.endswith("(positions agree; docs/osim_models.rst)")
+                                  for t in told)
+
+
+def _placement_error(model, oracle, q):
+    """Worst position (m) and rotation difference over OpenSim's bodies at q."""
+    oracle.set_state(q)
+    oracle.om.realizePosition(oracle.s)
+    pos, rot = model.forward_kinematics(q)
+    bodies = oracle.om.getBodySet()
+    worst = 0.0
+    for i in range(bodies.getSize()):
+        b = bodies.get(i)
+        T = b.getTransformInGround(oracle.s)
+        R = np.array([[T.R().get(r, c) for c in range(3)] for r in range(3)])
+        k = model.link_names.index(b.getName())
+        worst = max(worst, np.abs(pos[k] - T.p().to_numpy()).max(), np.abs(rot[k] - R).max())
+    return worst
+
+
+def test_placements_equal_opensims(spine):
+    """On the arc, on both straight stretches and with an angle held at its bound."""
+    model, oracle = spine
+    states = list(_states(model, 6, 1, spread=1.3)) + _branch_states()
+    for q, _, _ in states:
+        assert _placement_error(model, oracle, q) < 1e-14
+
+
+def test_absent_neutral_angles_and_length_are_opensims_defaults(osim, tmp_path):
+    """A joint without <neutral_angle_x_z_y> or <length> (OpenSim's defaults: 0 0 0 and 1)."""
+    path = tmp_path / "bare.osim"
+    _one_joint_model(osim, path, (0.0, 0.0, 0.0), 1.0)
+    text = path.read_text(encoding="utf-8")
+    for tag in ("neutral_angle_x_z_y", "length"):
+        start, end = text.index(f"<{tag}>"), text.index(f"</{tag}>") + len(f"</{tag}>")
+        text = text[:start] + text[end:]
+    path.write_text(text, encoding="utf-8")
+    model = _load(str(path))
+    oracle = Oracle(osim, str(path), model.q_names)
+    for q, _, _ in _states(model, 4, 11):
+        assert _placement_error(model, oracle, q) < 1e-14
+
+
+def _one_joint_model(osim, path, neutral, length):
+    m = osim.Model()
+    m.setName("one")
+    b = osim.Body("b", 2.0, osim.Vec3(0.1, 0.2, 0.3), osim.Inertia(0.1, 0.2, 0.25, 0.01, 0.02,
+                                                                    0.03))
+    m.addBody(b)
+    j = osim.ConstantCurvatureJoint("j", m.getGround(), b, osim.Vec3(*neutral), length)
+    m.addJoint(j)
+    m.finalizeConnections()
+    m.printToXML(str(path))
+
+
+@pytest.mark.parametrize("neutral, length", [((0.1, 0.2, 0.3), 0.7), ((-0.5, 0.3, -1.0), 0.2)])
+def test_opensim_moves_the_child_at_the_pose_rate_turned_by_the_joint(osim, tmp_path, neutral,
+                                                                       length):
+    """On the arc, OpenSim's velocity of the child is R^T times the rate of its own pose
+    (urdf2dyn's): what the docs and the load-time warning say. Should OpenSim correct its
+    mobilizer, this fails and urdf2dyn's dynamics can be compared with OpenSim's directly."""
+    path = tmp_path / "one.osim"
+    _one_joint_model(osim, path, neutral, length)
+    model = _load(str(path))
+    oracle = Oracle(osim, str(path), model.q_names)
+    body = oracle.om.getBodySet().get("b")
+    for q, v, _ in _states(model, 5, 2, spread=0.5):      # within the bounds
+        oracle.set_state(q, v)
+        oracle.om.realizeVelocity(oracle.s)
+        R = model.forward_kinematics(q)[1][model.link_names.index("b")]
+        ours = model.frame_jacobian(q, "b", reference="local_world_aligned") @ v
+        V = body.getVelocityInGround(oracle.s)
+        np.testing.assert_allclose(R.T @ ours[3:], V.get(0).to_numpy(), rtol=1e-13, atol=1e-14)
+        np.testing.assert_allclose(R.T @ ours[:3], V.get(1).to_numpy(), rtol=1e-13, atol=1e-14)
+        assert np.abs(ours[3:] - V.get(0).to_numpy()).max() > 1e-3
+
+
+def _poses(oracle, q):
+    """Every OpenSim body's (R, p) in ground at q."""
+    oracle.set_state(q)
+    oracle.om.realizePosition(oracle.s)
+    bodies = oracle.om.getBodySet()
+    out = []
+    for i in range(bodies.getSize()):
+        T = bodies.get(i).getTransformInGround(oracle.s)
+        out.append((np.array([[T.R().get(r, c) for c in range(3)] for r in range(3)]),
+                    T.p().to_numpy()))
+    return out
+
+
+def _mass_properties(oracle):
+    bodies = oracle.om.getBodySet()
+    props = []
+    for i in range(bodies.getSize()):
+        b = bodies.get(i)
+        mo, pr = b.getInertia().getMoments().to_numpy(), b.getInertia().getProducts().to_numpy()
+        Ic = np.array([[mo[0], pr[0], pr[1]], [pr[0], mo[1], pr[2]], [pr[1], pr[2], mo[2]]])
+        props.append((b.getMass(), b.getMassCenter().to_numpy(), Ic))
+    return props
+
+
+def _vee(W):
+    return 0.5 * np.array([W[2, 1] - W[1, 2], W[0, 2] - W[2, 0], W[1, 0] - W[0, 1]])
+
+
+_STEPS = (-2, -1, 1, 2)
+_D1 = np.array([1, -8, 8, -1]) / 12          # 5-point first derivative
+_D2 = np.array([-1, 16, 16, -1]) / 12        # and second, with -30/12 at the centre
+
+
+def newton_euler(oracle, q, v, a, h=1e-3, hq=2e-5):
+    """The generalized forces of the motion q + v t + a t^2 / 2 at t = 0 from OpenSim's
+    placements alone: each body's angular velocity and acceleration from R' R^T and
+    R'' R^T - (R' R^T)^2, its centre of mass's acceleration, all by 5-point central
+    differences in t (step h); Newton-Euler forces m (x'' - g) and I alpha + w x I w about
+    the centre of mass; projected on each coordinate by central differences in q (step hq)."""
+    g = oracle.om.getGravity().to_numpy()
+    props = _mass_properties(oracle)
+    P0 = _poses(oracle, q)
+    Pt = [_poses(oracle, q + v * t * h + 0.5 * a * (t * h) ** 2) for t in _STEPS]
+    Pq = [[_poses(oracle, q + e * t * hq) for t in _STEPS] for e in np.eye(len(q))]
+    tau = np.zeros(len(q))
+    for b, (m, c, Ic) in enumerate(props):
+        R0 = P0[b][0]
+
+        def com(P):
+            return P[b][1] + P[b][0] @ c
+        xdd = (sum(w * com(P) for w, P in zip(_D2, Pt)) - 30 / 12 * com(P0)) / h**2
+        Rd = sum(w * P[b][0] for w, P in zip(_D1, Pt)) / h
+        Rdd = (sum(w * P[b][0] for w, P in zip(_D2, Pt)) - 30 / 12 * R0) / h**2
+        W = Rd @ R0.T
+        omega, alpha = _vee(W), _vee(Rdd @ R0.T - W @ W)
+        Iw = R0 @ Ic @ R0.T
+        force, moment = m * (xdd - g), Iw @ alpha + np.cross(omega, Iw @ omega)
+        for j in range(len(q)):
+            dx = sum(w * com(P) for w, P in zip(_D1, Pq[j])) / hq
+            dR = sum(w * P[b][0] for w, P in zip(_D1, Pq[j])) / hq
+            tau[j] += dx @ force + _vee(dR @ R0.T) @ moment
+    return tau
+
+
+def _rel(ours, theirs):
+    return np.abs(ours - theirs).max() / np.abs(theirs).max()
+
+
+def test_inverse_dynamics_is_newton_euler_on_opensims_placements(spine):
+    model, oracle = spine
+    for q, v, a in list(_states(model, 4, 3)) + _branch_states():
+        theirs = newton_euler(oracle, q, v, a)
+        assert _rel(model.inverse_dynamics(q, v, a), theirs) < 2e-9
+
+
+def test_held_angle_moves_nothing(spine):
+    """Past its bound an angle is held, as OpenSim holds it: its column is zero, so inverse
+    dynamics gives it no force and forward dynamics finds no inertia behind it."""
+    model, _ = spine
+    q, v, a = _branch_states()[2]
+    assert model.inverse_dynamics(q, v, a)[1] == 0.0
+    assert not model.mass_matrix(q)[1].any()
+    with pytest.raises(ValueError, match="singular mass matrix"):
+        model.forward_dynamics(q, v, np.zeros(model.nv))
+
+
+def test_mass_matrix_and_forward_dynamics_are_newton_eulers(spine):
+    """M's columns are Newton-Euler's forces for unit accelerations less those for none
+    (bias); forward dynamics' accelerations then give the forces back: M a + bias = tau (the
+    residual against M a's size, which M's conditioning near a right-angle bend does not
+    magnify)."""
+    model, oracle = spine
+    for q, v, a in list(_states(model, 2, 4)) + _branch_states()[:2]:
+        zero = np.zeros(model.nv)
+        bias = newton_euler(oracle, q, zero, zero)
+        M = np.array([newton_euler(oracle, q, zero, e) - bias for e in np.eye(model.nv)]).T
+        assert _rel(model.mass_matrix(q), M) < 2e-9
+        tau = newton_euler(oracle, q, v, a)
+        bias = newton_euler(oracle, q, v, zero)
+        inertial = M @ model.forward_dynamics(q, v, tau)
+        assert np.abs(inertial + bias - tau).max() < 2e-9 * np.abs(inertial).max()
+
+
+def test_inverse_kinematics_finds_the_spine_from_opensims_marker(spine):
+    """The marker where OpenSim places it at a pose: IK from a nearby pose with every other
+    coordinate known (three coordinates, three marker coordinates) finds c2's angles."""
+    model, oracle = spine
+    q = np.array([0.2, 0.3, -0.1, 0.2, 0.25, -0.3, 0.4])
+    oracle.set_state(q)
+    oracle.om.realizePosition(oracle.s)
+    tip = oracle.om.getMarkerSet().get("tip").getLocationInGround(oracle.s).to_numpy()
+    q0 = q.copy()
+    q0[4:] += np.array([0.05, -0.04, 0.03])
+    sol = model.inverse_kinematics({"tip": tip}, q0=q0,
+                                   locked={n: q[k] for k, n in enumerate(SPINE_Q[:4])})
+    np.testing.assert_allclose(sol.q, q, atol=1e-8)
+
+
+# ------------------------------------------------------------------ the joint's identities
+
+def test_constant_curvature_joint_runs_every_algorithm(spine):
+    """ABA inverts RNEA, M is symmetric, the Coriolis matrix and the regressor agree with
+    RNEA, dJ/dt is the Jacobian's rate along v, and d/dt of kinetic energy is v . (tau - g)."""
+    model, _ = spine
+    for q, v, a in list(_states(model, 3, 7)) + _branch_states()[:2]:
+        tau = model.inverse_dynamics(q, v, a)
+        np.testing.assert_allclose(model.forward_dynamics(q, v, tau), a, rtol=1e-8, atol=1e-8)
+        M = model.mass_matrix(q)
+        np.testing.assert_allclose(M, M.T, rtol=0, atol=1e-15 * np.abs(M).max())
+        C = model.coriolis_matrix(q, v)
+        np.testing.assert_allclose(C @ v, model.nonlinear_effects(q, v)
+                                   - model.gravity_torques(q), rtol=1e-10, atol=1e-10)
+        np.testing.assert_allclose(model.regressor(q, v, a) @ model.inertial_parameters(),
+                                   tau, rtol=1e-10, atol=1e-10)
+        h = 1e-6
+        dJ = model.frame_jacobian_time_variation(q, v, "seg2", reference="world")
+        fd = (model.frame_jacobian(q + h * v, "seg2", reference="world")
+              - model.frame_jacobian(q - h * v, "seg2", reference="world")) / (2 * h)
+        np.testing.assert_allclose(dJ, fd, atol=2e-7 * max(1.0, np.abs(fd).max()))
+        assert_power_balance(model, q, v, a, tau)
+
+
+def test_constant_curvature_centroidal_momentum_rate_follows_the_momentum(spine):
+    """momentum_rate = d/dt (A_G(q) v) along q + t v, v + t a (the columns' motion in the
+    body enters through the world-frame pass)."""
+    model, _ = spine
+    q, v, a = next(_states(model, 1, 9))
+    h = 1e-6
+    rate = model.centroidal(q, v, a)["momentum_rate"]
+    fd = (model.centroidal(q + h * v, v + h * a, a)["momentum"]
+          - model.centroidal(q - h * v, v - h * a, a)["momentum"]) / (2 * h)
+    np.testing.assert_allclose(rate, fd, atol=1e-7 * max(1.0, np.abs(fd).max()))
+
+
+def test_constant_curvature_batch_and_simd_paths_agree(spine):
+    """Samples on the arc, on the straight stretches and held at a bound in one batch."""
+    model, _ = spine
+    states = list(_states(model, 5, 8, spread=1.6)) + _branch_states()
+    assert_simd_paths_agree(model, states)
+
+
+# ------------------------------------------------------------------ what has no form for it
+
+@pytest.mark.parametrize("call, of", [("inverse_dynamics_derivatives", "inverse_dynamics"),
+                                      ("forward_dynamics_derivatives", "forward_dynamics")])
+def test_analytical_derivatives_refuse_the_joint_by_name(spine, call, of):
+    model, _ = spine
+    q, v, a = next(_states(model, 1, 10))
+    with pytest.raises(ValueError, match=f"{call}: OpenSim's ConstantCurvatureJoints are not "
+                       f"supported \\(joint 'c1'\\): {call} is not written for them; .*"
+                       f"arc's third derivatives.*central differences of {of} instead"):
+        getattr(model, call)(q, v, a)
+
+
+def test_code_generation_and_symbolic_equations_refuse_the_joint_by_name(osim, tmp_path):
+    pytest.importorskip("sympy")
+    from urdf2dyn.codegen import generate, symbolic
+    path = tmp_path / "one.osim"
+    _one_joint_model(osim, path, (0.1, 0.2, 0.3), 0.7)
+    model = _load(str(path))
+    for fn, what in ((generate, "generate"), (symbolic, "symbolic")):
+        with pytest.raises(ValueError, match=f"{what}: OpenSim's ConstantCurvatureJoints are "
+                           "not supported \\(joint 'j'\\): .*use the model's own functions"):
+            fn(model)
+
+
+def test_scaling_refuses_the_joint_by_name(spine):
+    from urdf2dyn.biomech.scaling import scale_model
+    model, _ = spine
+    with pytest.raises(ValueError, match="scale_model: OpenSim's ConstantCurvatureJoints are "
+                       "not supported \\(joint 'c1'\\): .*OpenSim's ScaleTool"):
+        scale_model(model, {"seg1": np.ones(3)})
+
+
+def test_osim_to_urdf_freezes_the_joint_where_it_is(spine, tmp_path):
+    from urdf2dyn.convert import osim_to_urdf
+    model, _ = spine
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        text = osim_to_urdf(model)
+    told = [str(w.message) for w in said if issubclass(w.category, urdf2dyn.Urdf2dynWarning)]
+    for j in ("c1", "c2"):
+        assert any(t.startswith(f"joint '{j}': URDF cannot express OpenSim's "
+                                f"ConstantCurvatureJoint") and f"frozen at {j}_x = 0" in t
+                   for t in told)
+    path = tmp_path / "spine.urdf"
+    path.write_text(text)
+    urdf = _load(str(path))
+    assert urdf.q_names == ("p",)
+    pos, _ = model.forward_kinematics(np.zeros(model.nq))
+    pos_u, _ = urdf.forward_kinematics(np.zeros(1))
+    k, ku = model.link_names.index("seg2"), urdf.link_names.index("seg2")
+    np.testing.assert_allclose(pos_u[ku], pos[k], atol=1e-14)
