@@ -1209,7 +1209,7 @@ class Model:
             return error
         dead = self._inertialess_joints()
         if not dead:                            # a configuration-dependent rank loss
-            return error
+            return self._held_arcs_named(error)
         names = ", ".join(f"'{j.name}'" for j in dead[:6])
         more = f" and {len(dead) - 6} more" if len(dead) > 6 else ""
         what = "joint {} moves" if len(dead) == 1 else "joints {} move"
@@ -1219,6 +1219,19 @@ class Model:
         return ValueError(f"{error}; here {what.format(names + more)} no inertia at any "
                           f"configuration: give the links they move an <inertial> (mass and "
                           f"inertia), or make them fixed (`{check}` says why for each)")
+
+    def _held_arcs_named(self, error: ValueError) -> ValueError:
+        """A singular mass matrix where the model has ConstantCurvatureJoints: one of their
+        angles may be past its bound, where it is held (as OpenSim holds it) and moves
+        nothing; the error names them and the bound."""
+        arcs = [j.name for j in self.joints if j.type == "constant_curvature"]
+        if not arcs:
+            return error
+        names = ", ".join(f"'{n}'" for n in arcs[:6]) + (" ..." if len(arcs) > 6 else "")
+        return ValueError(f"{error}; or an angle of ConstantCurvatureJoint {names} (its "
+                          "coordinate plus its neutral angle) is past +-(pi/2 - 0.01), where "
+                          "it is held, as OpenSim holds it, and moves nothing: keep the "
+                          "coordinates within that bound")
 
     def centroidal_momentum_matrix(self, q, out=None):
         """Centroidal momentum matrix A_G (Orin, Goswami & Lee 2013): h_G = A_G v, rows 0-2
