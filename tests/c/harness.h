@@ -361,10 +361,21 @@ static inline int h_too_big(const u2d_model *m, const h_algo *A)
     return A->max_nv > 0 && m->nv > A->max_nv;
 }
 
-/* A status that A may give on any state of m: a singular mass matrix. */
+/* Whether m has a constant-curvature joint, which the analytical derivatives refuse
+ * (U2D_ERR_ARGUMENT; urdf2dyn names it through model.refuse_joint_type). */
+static inline int h_has_curvature_joint(const u2d_model *m)
+{
+    for (int i = 1; i < m->nbody; i++)
+        if (m->jtype[i] == U2D_JOINT_CURVATURE) return 1;
+    return 0;
+}
+
+/* A status that A may give on any state of m: a singular mass matrix, and the derivatives'
+ * refusal of a constant-curvature joint. */
 static inline int h_excused(const u2d_model *m, const h_algo *A, u2d_status st)
 {
-    (void)m;
+    if (st == U2D_ERR_ARGUMENT && (A->one == h_rnea_deriv || A->one == h_aba_deriv))
+        return h_has_curvature_joint(m);
     return st == U2D_ERR_SINGULAR && A->singular_ok;
 }
 
@@ -548,7 +559,7 @@ static void h_check_urdf(const u2d_urdf *u)
         const u2d_urdf_joint *J = &u->joint[j];
         if (!J->name || J->parent < 0 || J->parent >= u->nlink || J->child < 0 ||
             J->child >= u->nlink || J->child == u->root || (int)J->type < 0 ||
-            J->type > U2D_JOINT_ELLIPSOID || (J->type == U2D_JOINT_CUSTOM &&
+            J->type > U2D_JOINT_CURVATURE || (J->type == U2D_JOINT_CUSTOM &&
             (J->custom < 0 || J->custom >= u->ncustom)))
             h_contract_failed("u2d_urdf_parse", "joint with a bad name, type or link index");
     }
@@ -627,7 +638,7 @@ static void h_check_model(const u2d_model *m, const u2d_urdf *u, int floating_ba
         if (m->parent[i] < 0 || m->parent[i] >= i)
             h_contract_failed("u2d_model_compile", "parent[i] < i violated");
         if (m->qadr[i] != nq || m->vadr[i] != nv || m->jtype[i] == U2D_JOINT_FIXED ||
-            m->jtype[i] < 0 || m->jtype[i] > U2D_JOINT_ELLIPSOID)
+            m->jtype[i] < 0 || m->jtype[i] > U2D_JOINT_CURVATURE)
             h_contract_failed("u2d_model_compile", "joint coordinates out of order or bad type");
         if (m->jurdf[i] < -1 || m->jurdf[i] >= u->njoint ||
             (m->jurdf[i] < 0 && !(floating_base && i == 1)))

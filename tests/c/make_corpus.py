@@ -207,6 +207,19 @@ OSIM_EDGE = {
             '</socket_parent><translation>0 0 1</translation></PhysicalOffsetFrame></frames>')),
         '<MarkerSet><objects><Marker name="m"><socket_parent_frame>/bodyset/b'
         '</socket_parent_frame><location>0 0.1 0</location></Marker></objects></MarkerSet>'),
+    # two ConstantCurvatureJoints: on the arc, and (defaults: neutral 0, length 1) on the
+    # straight segment at q = 0; the driver's hostile states take them past their bounds
+    "constant_curvature": osim_doc(
+        osim_body("a") + osim_body("b"),
+        '<ConstantCurvatureJoint name="ca"><socket_parent_frame>/ground</socket_parent_frame>'
+        '<socket_child_frame>/bodyset/a</socket_child_frame><coordinates><Coordinate '
+        'name="ax"/><Coordinate name="az"/><Coordinate name="ay"/></coordinates>'
+        '<neutral_angle_x_z_y>0.3 -0.2 0.1</neutral_angle_x_z_y><length>0.4</length>'
+        '</ConstantCurvatureJoint>\n'
+        '<ConstantCurvatureJoint name="cb"><socket_parent_frame>/bodyset/a'
+        '</socket_parent_frame><socket_child_frame>/bodyset/b</socket_child_frame>'
+        '<coordinates><Coordinate name="bx"/><Coordinate name="bz"/><Coordinate name="by"/>'
+        '</coordinates></ConstantCurvatureJoint>\n'),
     "opensim3_joint_in_body": (
         '<?xml version="1.0"?>\n<OpenSimDocument Version="30000"><Model name="m"><BodySet>'
         '<objects><Body name="ground"/><Body name="a"><mass>2</mass><mass_center>0 0.2 0'
