@@ -378,12 +378,47 @@ def test_code_generation_and_symbolic_equations_refuse_the_joint_by_name(osim, t
             fn(model)
 
 
-def test_scaling_refuses_the_joint_by_name(spine):
+def _opensim_scaled(osim, path, factors, out):
+    """OpenSim's Model.scale of the model at path by {body: (3,)}, written to out."""
+    om = osim.Model(path)
+    state = om.initSystem()
+    scale_set = osim.ScaleSet()
+    for body, f in factors.items():
+        sc = osim.Scale()
+        sc.setSegmentName(body)
+        sc.setScaleFactors(osim.Vec3(*map(float, f)))
+        sc.setApply(True)
+        scale_set.cloneAndAppend(sc)
+    om.scale(state, scale_set, False, -1.0)
+    om.printToXML(out)
+    return om
+
+
+@pytest.mark.parametrize("scaled", [("base", "seg1", "seg2"), ("base", "seg2")])
+def test_scaled_spine_equals_opensims_scaled_model(osim, tmp_path, scaled):
+    """OpenSim's Model.scale on the same factors (a ConstantCurvatureJoint's length by its
+    child body's y factor, left when that body is not scaled): the written lengths, then the
+    placements of the two scaled models, and OpenSim's of the file urdf2dyn writes."""
+    from urdf2dyn.biomech.formats.osim import document
     from urdf2dyn.biomech.scaling import scale_model
-    model, _ = spine
-    with pytest.raises(ValueError, match="scale_model: OpenSim's ConstantCurvatureJoints are "
-                       "not supported \\(joint 'c1'\\): .*OpenSim's ScaleTool"):
-        scale_model(model, {"seg1": np.ones(3)})
+    path = str(tmp_path / "spine.osim")
+    _spine_model(osim, path)
+    model = _load(path)
+    rng = np.random.default_rng(13)
+    factors = {b: rng.uniform(0.7, 1.4, 3) for b in scaled}
+    edit, _ = scale_model(model, factors)
+    ours = edit.load()
+    out = str(tmp_path / "scaled_by_opensim.osim")
+    om = _opensim_scaled(osim, path, factors, out)        # kept: it owns the joints
+    for c in document(ours).curvatures:
+        joint = osim.ConstantCurvatureJoint.safeDownCast(om.getJointSet().get(c.joint))
+        assert c.length == pytest.approx(joint.get_length(), rel=1e-15)
+    written = str(tmp_path / "scaled_by_urdf2dyn.osim")
+    edit.write(written)
+    for theirs in (out, written):
+        oracle = Oracle(osim, theirs, ours.q_names)
+        for q, _, _ in _states(ours, 3, 14):
+            assert _placement_error(ours, oracle, q) < 1e-14
 
 
 def test_osim_to_urdf_freezes_the_joint_where_it_is(spine, tmp_path):

@@ -163,6 +163,8 @@ typedef struct {
     int ellipsoid_node;     /* ELLIPSOID (OpenSim): its element, for the .osim writer   */
     int ellipsoid_body;     /*   and its child frame's body (the winging origin's)      */
     double curvature[U2D_CURVATURE_N];  /* CURVATURE: its numbers (see the enum above)  */
+    int curvature_node;     /* CURVATURE (OpenSim): its element, for the .osim writer   */
+    int curvature_body;     /*   and its child frame's body (whose y factor scales it)  */
 } u2d_urdf_joint;
 
 /* An OpenSim coordinate, as read. */

@@ -160,6 +160,7 @@ typedef enum {
     U2D_EDIT_GEOMETRY_SCALE,    /* geometry: v[0..2] its scale_factors                        */
     U2D_EDIT_ELLIPSOID,         /* u2d_urdf joint (ELLIPSOID): v[0..2] its radii, v[3..4] the
                                    winging axis origin (NaN: left as written)               */
+    U2D_EDIT_CURVATURE,         /* u2d_urdf joint (CURVATURE): v[0] its length               */
     U2D_EDIT_KINDS
 } u2d_edit_kind;
 

@@ -870,10 +870,12 @@ static int read_reverse(osim *o, u2d_xml *node)
 
 /* OpenSim's ConstantCurvatureJoint: its neutral angles (x, z, y) and its length, OpenSim's
  * defaults (0, 0, 0) and 1 when absent (opensim-core ConstantCurvatureJoint.cpp). */
-static int read_curvature(osim *o, u2d_xml *node, u2d_urdf_joint *J)
+static int read_curvature(osim *o, u2d_xml *node, u2d_urdf_joint *J, int body)
 {
     double *P = J->curvature;
     memset(P, 0, sizeof J->curvature);
+    J->curvature_node = u2d_xml_ordinal(node);
+    J->curvature_body = body;
     P[U2D_CURVATURE_LENGTH] = 1.0;
     return read_child(o, node, "neutral_angle_x_z_y", 3, P + U2D_CURVATURE_NEUTRAL) ||
            read_child(o, node, "length", 1, P + U2D_CURVATURE_LENGTH) ? -1 : 0;
@@ -971,7 +973,7 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
         return 0;
     }
     if (J->type == U2D_JOINT_CURVATURE) {
-        if (read_curvature(o, node, J)) return -1;
+        if (read_curvature(o, node, J, child)) return -1;
         for (int c = coord0; c < coord0 + ncoord; c++)
             if (u->coord[c].motion < 0) u->coord[c].motion = 0;
         note(o, node, "<%s>: urdf2dyn moves the child at its pose's rate; OpenSim 4.6 "

@@ -28,7 +28,7 @@ static const char *kind_names[U2D_EDIT_KINDS] = {
     "frame orientation", "marker location", "marker removal", "new marker",
     "path point location", "moving path point scale", "path lengths", "wrap translation",
     "wrap size", "transform axis scale", "coupler scale factor", "geometry scale factors",
-    "ellipsoid joint",
+    "ellipsoid joint", "constant-curvature joint",
 };
 
 static int fail(writer *w, const char *fmt, ...)
@@ -321,6 +321,17 @@ static int edit_ellipsoid(writer *w)
     return set_numbers(w, x, "scapula_winging_axis_origin", v + 3, 2);
 }
 
+/* A ConstantCurvatureJoint's length. */
+static int edit_curvature(writer *w)
+{
+    if (in_range(w, w->u->njoint, "joint")) return -1;
+    const u2d_urdf_joint *J = &w->u->joint[w->e->target];
+    if (J->type != U2D_JOINT_CURVATURE)
+        return fail(w, "joint '%.100s' is not a constant-curvature joint", J->name);
+    u2d_xml *x = element(w, J->curvature_node, "ConstantCurvatureJoint");
+    return x ? set_numbers(w, x, "length", w->e->v, 1) : -1;
+}
+
 static int apply(writer *w)
 {
     const u2d_osim_edit *e = w->e;
@@ -335,6 +346,7 @@ static int apply(writer *w)
     case U2D_EDIT_LENGTHS: return edit_lengths(w);
     case U2D_EDIT_WRAP_TRANSLATION: case U2D_EDIT_WRAP_SIZE: return edit_wrap(w);
     case U2D_EDIT_ELLIPSOID: return edit_ellipsoid(w);
+    case U2D_EDIT_CURVATURE: return edit_curvature(w);
     case U2D_EDIT_AXIS_SCALE:
         if (in_range(w, 6 * w->u->ncustom, "transform axis")) return -1;
         if (d->axis_node[e->target] < 0) return fail(w, "the axis has no function written");

@@ -1177,7 +1177,8 @@ static int append(PyObject *list, PyObject *item)
  *   geometry  (link, scale factors)
  *   axes      (joint, (six flags: the axis has a function written)) per custom joint
  *   couplers  number of couplers (model.couplers' order), version: the document's
- *   ellipsoids (joint, its index, parent body, child body, radii, winging origin or None) */
+ *   ellipsoids (joint, its index, parent body, child body, radii, winging origin or None)
+ *   curvatures (joint, its index, child body, length) of the ConstantCurvatureJoints */
 static PyObject *Model_osim_doc(ModelObject *self, PyObject *Py_UNUSED(ignored))
 {
     static const char *frame_kinds[] = {"offset", "in_parent", "in_child"};
@@ -1286,10 +1287,28 @@ static PyObject *Model_osim_doc(ModelObject *self, PyObject *Py_UNUSED(ignored))
             goto error;
         }
     }
-    return Py_BuildValue("{sisNsNsNsNsNsNsNsNsNsisN}", "version", d->version, "bodies", bodies,
-                         "frames", frames, "markers", markers, "paths", paths, "points", points,
-                         "wraps", wraps, "pathwraps", pathwraps, "geometry", geometry,
-                         "axes", axes, "couplers", u->ncoupler, "ellipsoids", ellipsoids);
+    /* constant-curvature joints: (joint, its u2d_urdf index, child body, length) */
+    PyObject *curvatures = PyList_New(0);
+    if (!curvatures) {
+        Py_DECREF(ellipsoids);
+        goto error;
+    }
+    for (int j = 0; j < u->njoint; j++) {
+        const u2d_urdf_joint *J = &u->joint[j];
+        if (J->type != U2D_JOINT_CURVATURE) continue;
+        if (append(curvatures, Py_BuildValue("(sisd)", J->name, j,
+                                             link_name(u, J->curvature_body),
+                                             J->curvature[U2D_CURVATURE_LENGTH]))) {
+            Py_DECREF(ellipsoids);
+            Py_DECREF(curvatures);
+            goto error;
+        }
+    }
+    return Py_BuildValue("{sisNsNsNsNsNsNsNsNsNsisNsN}", "version", d->version, "bodies",
+                         bodies, "frames", frames, "markers", markers, "paths", paths,
+                         "points", points, "wraps", wraps, "pathwraps", pathwraps, "geometry",
+                         geometry, "axes", axes, "couplers", u->ncoupler, "ellipsoids",
+                         ellipsoids, "curvatures", curvatures);
 error:
     Py_XDECREF(bodies); Py_XDECREF(frames); Py_XDECREF(markers); Py_XDECREF(paths);
     Py_XDECREF(points); Py_XDECREF(wraps); Py_XDECREF(pathwraps); Py_XDECREF(geometry);

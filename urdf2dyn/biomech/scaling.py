@@ -39,7 +39,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from ..model import refuse_joint_type
 from ..warn import Urdf2dynWarning
 from .formats.osim import OsimEdit, document, path_lengths
 
@@ -114,9 +113,6 @@ def scale_model(model: Model, factors: dict[str, NDArray[np.float64]],
     only). marker_set: markers (name, body, location in its frame, fixed) that replace the
     model's of the same name and are added after the others (OpenSim's marker set file),
     scaled with their body. Returns the OsimEdit and {"mass": (before, after)}."""
-    refuse_joint_type(model, "constant_curvature", "scale_model",
-                      "OpenSim scales a joint's length with its child body, which urdf2dyn "
-                      "does not yet; scale this model with OpenSim's ScaleTool")
     doc = document(model)
     edit = OsimEdit(model)
     ones = np.ones(3)
@@ -177,6 +173,11 @@ def scale_model(model: Model, factors: dict[str, NDArray[np.float64]],
         if e.winging_origin is not None and e.child in factors:
             origin = np.asarray(e.winging_origin) * s_of(e.child)[:2]
         edit.ellipsoid(e.joint, np.asarray(e.radii) * s_of(e.parent), origin)
+    # constant-curvature joints' lengths by the child body's y factor (opensim-core
+    # ConstantCurvatureJoint.cpp, extendScale), only when that body is scaled
+    for c in doc.curvatures:
+        if c.child in factors:
+            edit.curvature(c.joint, c.length * s_of(c.child)[1])
 
     replaced = {m[0] for m in marker_set or []}
     for mk in doc.markers:

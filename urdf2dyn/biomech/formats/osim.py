@@ -37,12 +37,12 @@ if TYPE_CHECKING:
     from ...model import Model
 
 __all__ = ["Document", "Frame", "MarkerPlace", "Path", "PathPoint", "Wrap", "PathWrap",
-           "EllipsoidShape", "document", "path_lengths", "read_marker_set", "OsimEdit"]
+           "EllipsoidShape", "CurvatureArc", "document", "path_lengths", "read_marker_set", "OsimEdit"]
 
 # u2d_edit_kind (csrc/model/u2d_osimdoc.h)
 (_BODY_MASS, _BODY_COM, _BODY_INERTIA, _FRAME_TRANSLATION, _FRAME_ORIENTATION, _MARKER,
  _MARKER_REMOVE, _MARKER_ADD, _POINT, _POINT_SCALE, _LENGTHS, _WRAP_TRANSLATION, _WRAP_SIZE,
- _AXIS_SCALE, _COUPLER_SCALE, _GEOMETRY_SCALE, _ELLIPSOID) = range(17)
+ _AXIS_SCALE, _COUPLER_SCALE, _GEOMETRY_SCALE, _ELLIPSOID, _CURVATURE) = range(18)
 
 
 class _Placed:
@@ -161,6 +161,16 @@ class EllipsoidShape:
 
 
 @dataclass
+class CurvatureArc:
+    """A ConstantCurvatureJoint's arc: its ``length`` (m) as written; OpenSim scales it with
+    the y factor of ``child``, the body its child frame rides on."""
+    joint: str
+    index: int
+    child: str
+    length: float
+
+
+@dataclass
 class Document:
     """What :func:`document` returns: the tables of the C core's parser, in its order."""
     version: int
@@ -173,6 +183,7 @@ class Document:
     axes: list[tuple[str, tuple[bool, ...]]]
     couplers: int
     ellipsoids: list[EllipsoidShape]
+    curvatures: list[CurvatureArc]
 
 
 _documents: weakref.WeakKeyDictionary[Model, Document] = weakref.WeakKeyDictionary()
@@ -206,7 +217,8 @@ def document(model: Model) -> Document:
     doc = Document(raw["version"], [name for _, name in raw["bodies"]],
                    [Frame(*f) for f in raw["frames"]], markers, paths,
                    [Wrap(*w) for w in raw["wraps"]], list(raw["geometry"]), list(raw["axes"]),
-                   raw["couplers"], [EllipsoidShape(*e) for e in raw["ellipsoids"]])
+                   raw["couplers"], [EllipsoidShape(*e) for e in raw["ellipsoids"]],
+                   [CurvatureArc(*c) for c in raw["curvatures"]])
     _documents[model] = doc
     return doc
 
@@ -472,6 +484,13 @@ class OsimEdit:
         else:
             values += [float("nan")] * 2
         self._put(_ELLIPSOID, e.index, values)
+
+    def curvature(self, joint: str, length: float) -> None:
+        """A ConstantCurvatureJoint's length (m)."""
+        arcs = {c.joint: c for c in self.doc.curvatures}
+        if joint not in arcs:
+            _index(list(arcs), joint, "constant-curvature joint")
+        self._put(_CURVATURE, arcs[joint].index, _vector(length, 1, f"joint {joint!r}: length"))
 
     def scale_moving_point(self, path: str, point: str, factors: ArrayLike) -> None:
         """Multiply a moving path point's x, y, z functions by factors (3; 1 leaves one)."""
