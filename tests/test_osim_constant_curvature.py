@@ -27,6 +27,7 @@ import urdf2dyn
 
 from osim_oracle import Oracle
 from test_osim import assert_power_balance, assert_simd_paths_agree
+from test_osim_ellipsoid import _opensim_scaled, _placements, _states
 
 SPINE_Q = ("p", "c1_x", "c1_z", "c1_y", "c2_x", "c2_z", "c2_y")
 BOUND = np.pi / 2 - 0.01        # OpenSim holds each angle (q + neutral) within +-BOUND
@@ -75,13 +76,6 @@ def spine(osim, tmp_path_factory):
     return model, Oracle(osim, path, model.q_names)
 
 
-def _states(model, n, seed, spread=0.8):
-    rng = np.random.default_rng(seed)
-    for _ in range(n):
-        yield (rng.uniform(-spread, spread, model.nq), rng.normal(0, 2, model.nv),
-               rng.normal(0, 8, model.nv))
-
-
 def _branch_states():
     """States where OpenSim takes the straight segment instead of the arc: c2 barely bent
     (sin of its bend below 0.001), c1 bent past asin(0.999); and one with c1's x angle
@@ -116,28 +110,12 @@ def test_constant_curvature_joints_load_with_opensims_coordinates(osim, tmp_path
                                   for t in told)
 
 
-def _placement_error(model, oracle, q):
-    """Worst position (m) and rotation difference over OpenSim's bodies at q."""
-    oracle.set_state(q)
-    oracle.om.realizePosition(oracle.s)
-    pos, rot = model.forward_kinematics(q)
-    bodies = oracle.om.getBodySet()
-    worst = 0.0
-    for i in range(bodies.getSize()):
-        b = bodies.get(i)
-        T = b.getTransformInGround(oracle.s)
-        R = np.array([[T.R().get(r, c) for c in range(3)] for r in range(3)])
-        k = model.link_names.index(b.getName())
-        worst = max(worst, np.abs(pos[k] - T.p().to_numpy()).max(), np.abs(rot[k] - R).max())
-    return worst
-
-
 def test_placements_equal_opensims(spine):
     """On the arc, on both straight stretches and with an angle held at its bound."""
     model, oracle = spine
     states = list(_states(model, 6, 1, spread=1.3)) + _branch_states()
     for q, _, _ in states:
-        assert _placement_error(model, oracle, q) < 1e-14
+        assert max(_placements(model, oracle, q)) < 1e-14
 
 
 def test_absent_neutral_angles_and_length_are_opensims_defaults(osim, tmp_path):
@@ -152,7 +130,7 @@ def test_absent_neutral_angles_and_length_are_opensims_defaults(osim, tmp_path):
     model = _load(str(path))
     oracle = Oracle(osim, str(path), model.q_names)
     for q, _, _ in _states(model, 4, 11):
-        assert _placement_error(model, oracle, q) < 1e-14
+        assert max(_placements(model, oracle, q)) < 1e-14
 
 
 def _one_joint_model(osim, path, neutral, length):
@@ -378,22 +356,6 @@ def test_code_generation_and_symbolic_equations_refuse_the_joint_by_name(osim, t
             fn(model)
 
 
-def _opensim_scaled(osim, path, factors, out):
-    """OpenSim's Model.scale of the model at path by {body: (3,)}, written to out."""
-    om = osim.Model(path)
-    state = om.initSystem()
-    scale_set = osim.ScaleSet()
-    for body, f in factors.items():
-        sc = osim.Scale()
-        sc.setSegmentName(body)
-        sc.setScaleFactors(osim.Vec3(*map(float, f)))
-        sc.setApply(True)
-        scale_set.cloneAndAppend(sc)
-    om.scale(state, scale_set, False, -1.0)
-    om.printToXML(out)
-    return om
-
-
 @pytest.mark.parametrize("scaled", [("base", "seg1", "seg2"), ("base", "seg2")])
 def test_scaled_spine_equals_opensims_scaled_model(osim, tmp_path, scaled):
     """OpenSim's Model.scale on the same factors (a ConstantCurvatureJoint's length by its
@@ -418,7 +380,7 @@ def test_scaled_spine_equals_opensims_scaled_model(osim, tmp_path, scaled):
     for theirs in (out, written):
         oracle = Oracle(osim, theirs, ours.q_names)
         for q, _, _ in _states(ours, 3, 14):
-            assert _placement_error(ours, oracle, q) < 1e-14
+            assert max(_placements(ours, oracle, q)) < 1e-14
 
 
 def test_osim_to_urdf_freezes_the_joint_where_it_is(spine, tmp_path):
