@@ -977,9 +977,9 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
         for (int c = coord0; c < coord0 + ncoord; c++)
             if (u->coord[c].motion < 0) u->coord[c].motion = 0;
         note(o, node, "<%s>: urdf2dyn moves the child at its pose's rate; OpenSim 4.6 "
-             "turns that velocity by the joint's rotation and leaves out its rate of change, "
-             "so OpenSim's mass matrix and dynamics differ from urdf2dyn's wherever the joint "
-             "is turned (positions agree; docs/osim_models.rst)", type);
+             "turns that velocity by the joint's inverse rotation and drops its rate of "
+             "change, so OpenSim's mass matrix and dynamics differ from urdf2dyn's wherever "
+             "the joint is turned (positions agree; docs/osim_models.rst)", type);
         return 0;
     }
     if (ncoord == 0)
