@@ -200,6 +200,9 @@ def test_unknown_function_joint_and_unsupported_features_are_refused_by_name():
     _refused(_doc(_body("b"), _pin("j", "/ground", "/bodyset/b").replace("PinJoint",
                                                                           "EllipsoidJoint")),
              r"an EllipsoidJoint has 3 coordinates, this one 1")
+    _refused(_doc(_body("b"), _pin("j", "/ground", "/bodyset/b").replace(
+        "PinJoint", "ConstantCurvatureJoint")),
+        r"a ConstantCurvatureJoint has 3 coordinates, this one 1")
     _refused(_doc(_body("b"), _custom("j", "/ground", "/bodyset/b", "", coords="q q2")),
              r"functions of several coordinates \(q q2\) are not supported")
     _refused(_doc(_body("b"), _custom("j", "/ground", "/bodyset/b", "", coords="other")),
