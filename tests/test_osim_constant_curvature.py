@@ -256,6 +256,22 @@ def test_held_angle_moves_nothing(spine):
         model.forward_dynamics(q, v, np.zeros(model.nv))
 
 
+def test_random_configurations_move_every_angle(spine):
+    """random_configuration keeps each angle within its bound, where OpenSim moves the body
+    both ways as each curvature coordinate moves (past it, nothing moves)."""
+    model, oracle = spine
+    Q = model.random_configuration(200, seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model.inverse_dynamics(Q, np.zeros_like(Q), np.zeros_like(Q))
+    for q in Q[:8]:
+        P = _poses(oracle, q)
+        for k in range(1, model.nq):
+            for step in (-1e-4, 1e-4):
+                moved = _poses(oracle, q + step * np.eye(model.nq)[k])
+                assert max(np.abs(R - Rm).max() for (R, _), (Rm, _) in zip(P, moved)) > 1e-6
+
+
 def test_mass_matrix_and_forward_dynamics_are_newton_eulers(spine):
     """M's columns are Newton-Euler's forces for unit accelerations less those for none
     (bias); forward dynamics' accelerations then give the forces back: M a + bias = tau (the

@@ -246,6 +246,10 @@ _UNSUPPORTED = {
 }
 
 
+# OpenSim holds each angle of a ConstantCurvatureJoint (its coordinate plus its neutral angle)
+# within +-ARC_BOUND (opensim-core ConstantCurvatureJoint.cpp, clamp), as the core does
+ARC_BOUND = math.pi / 2 - 0.01
+
 # why the analytical derivatives refuse a constant-curvature joint, and the way on
 _NO_ARC_DERIVATIVES = ("they would take it apart into slides by its arc's end and three turns, "
                        "which needs the arc's third derivatives, not written; take central "
@@ -531,6 +535,7 @@ class Model:
                                               for n in _names(j, _V_SUFFIXES))
         self._signatures: dict[int, tuple] = {}     # algo -> the core's signature()
         self._osim_names()
+        self._arcs = self._arc_angles()
         passive = [f for f in self.forces if not f.actuator]
         if passive:
             message = passive_forces_message(passive)
@@ -547,6 +552,16 @@ class Model:
                           "a mobility (couplers='keep', as OpenSim's tool), but "
                           f"couplers='eliminate', apply_couplers, project_couplers and "
                           f"{COUPLERS_REFUSED}", strict)
+
+    def _arc_angles(self) -> tuple:
+        """The ConstantCurvatureJoints' (name, index of their first coordinate in q, neutral
+        angles); () for a model without one."""
+        arcs = [j for j in self.joints if j.type == "constant_curvature"]
+        if not arcs:
+            return ()
+        from .biomech.formats.osim import document
+        neutral = {c.joint: np.array(c.neutral) for c in document(self).curvatures}
+        return tuple((j.name, j.q_index, neutral[j.name]) for j in arcs)
 
     def turning_axis_joints(self) -> list[str]:
         """The names of an .osim's joints of one coordinate whose rotation axis turns in
@@ -1885,7 +1900,8 @@ class Model:
                              ) -> NDArray[np.float64]:
         """Uniform random configurations (n of them, or one): within the URDF limits when
         finite and ordered, else angles in [-pi, pi] and lengths in [-1, 1] (an OpenSim
-        coordinate's by its motion type, coupled ones as angles); floating joints
+        coordinate's by its motion type, coupled ones as angles; a ConstantCurvatureJoint's
+        angles plus its neutral angles within +-(pi/2 - 0.01), where it moves); floating joints
         get a position in [-1, 1]^3 and a uniform random unit quaternion, ball joints the
         quaternion.
 
@@ -1916,6 +1932,11 @@ class Model:
                 q[:, sl][:, :-4] = rng.uniform(-1, 1, (shape[0], j.nq - 4))
                 quat = rng.normal(size=(shape[0], 4))
                 q[:, sl][:, -4:] = quat / np.linalg.norm(quat, axis=1, keepdims=True)
+            elif j.type == "constant_curvature":
+                # each angle (coordinate plus neutral angle) within OpenSim's bound, past which
+                # it is held and moves nothing
+                neutral = next(n for name, _, n in self._arcs if name == j.name)
+                q[:, sl] = rng.uniform(-ARC_BOUND - neutral, ARC_BOUND - neutral, (shape[0], 3))
             elif j.limit is not None and j.limit[0] < j.limit[1] and j.type != "continuous":
                 q[:, sl] = rng.uniform(j.limit[0], j.limit[1], (shape[0], 1))
             elif j.type == "planar":

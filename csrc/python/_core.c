@@ -1178,7 +1178,8 @@ static int append(PyObject *list, PyObject *item)
  *   axes      (joint, (six flags: the axis has a function written)) per custom joint
  *   couplers  number of couplers (model.couplers' order), version: the document's
  *   ellipsoids (joint, its index, parent body, child body, radii, winging origin or None)
- *   curvatures (joint, its index, child body, length) of the ConstantCurvatureJoints */
+ *   curvatures (joint, its index, child body, length, neutral angles x z y) of the
+ *   ConstantCurvatureJoints */
 static PyObject *Model_osim_doc(ModelObject *self, PyObject *Py_UNUSED(ignored))
 {
     static const char *frame_kinds[] = {"offset", "in_parent", "in_child"};
@@ -1287,7 +1288,8 @@ static PyObject *Model_osim_doc(ModelObject *self, PyObject *Py_UNUSED(ignored))
             goto error;
         }
     }
-    /* constant-curvature joints: (joint, its u2d_urdf index, child body, length) */
+    /* constant-curvature joints: (joint, its u2d_urdf index, child body, length, neutral
+     * angles) */
     PyObject *curvatures = PyList_New(0);
     if (!curvatures) {
         Py_DECREF(ellipsoids);
@@ -1296,9 +1298,11 @@ static PyObject *Model_osim_doc(ModelObject *self, PyObject *Py_UNUSED(ignored))
     for (int j = 0; j < u->njoint; j++) {
         const u2d_urdf_joint *J = &u->joint[j];
         if (J->type != U2D_JOINT_CURVATURE) continue;
-        if (append(curvatures, Py_BuildValue("(sisd)", J->name, j,
+        const double *neutral = J->curvature + U2D_CURVATURE_NEUTRAL;
+        if (append(curvatures, Py_BuildValue("(sisd(ddd))", J->name, j,
                                              link_name(u, J->curvature_body),
-                                             J->curvature[U2D_CURVATURE_LENGTH]))) {
+                                             J->curvature[U2D_CURVATURE_LENGTH], neutral[0],
+                                             neutral[1], neutral[2]))) {
             Py_DECREF(ellipsoids);
             Py_DECREF(curvatures);
             goto error;

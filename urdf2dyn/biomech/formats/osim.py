@@ -163,11 +163,14 @@ class EllipsoidShape:
 @dataclass
 class CurvatureArc:
     """A ConstantCurvatureJoint's arc: its ``length`` (m) as written; OpenSim scales it with
-    the y factor of ``child``, the body its child frame rides on."""
+    the y factor of ``child``, the body its child frame rides on. ``neutral``: its
+    neutral_angle_x_z_y (rad), added to its coordinates before they are held within their
+    bound."""
     joint: str
     index: int
     child: str
     length: float
+    neutral: tuple[float, float, float]
 
 
 @dataclass
