@@ -555,13 +555,40 @@ class Model:
 
     def _arc_angles(self) -> tuple:
         """The ConstantCurvatureJoints' (name, index of their first coordinate in q, neutral
-        angles); () for a model without one."""
+        angles), whose held angles _compute warns about; () for a model without one."""
         arcs = [j for j in self.joints if j.type == "constant_curvature"]
         if not arcs:
             return ()
         from .biomech.formats.osim import document
         neutral = {c.joint: np.array(c.neutral) for c in document(self).curvatures}
         return tuple((j.name, j.q_index, neutral[j.name]) for j in arcs)
+
+    def _warn_held_arcs(self, q) -> None:
+        """Warn where q takes a ConstantCurvatureJoint's angle past its bound: OpenSim holds
+        it there, and so does the core, so its coordinate moves nothing and every result
+        there is that of the bound (a motion in degrees, or a model used beyond its range)."""
+        try:
+            q = np.asarray(q, dtype=np.float64)
+        except (TypeError, ValueError):
+            return                              # the core refuses it, in its own words
+        if q.ndim == 0 or q.shape[-1] != self.nq:
+            return
+        samples = q.reshape(-1, self.nq)
+        for name, k, neutral in self._arcs:
+            angles = samples[:, k:k + 3] + neutral
+            held = np.abs(angles) > ARC_BOUND
+            if not held.any():
+                continue
+            row, axis = np.argwhere(held)[0]
+            coordinate = self.q_names[k + axis]
+            where = (f"in {int(held.any(axis=1).sum())} of {len(samples)} samples of q, the "
+                     f"first sample {row}" if len(samples) > 1 else "in q")
+            report(f"ConstantCurvatureJoint '{name}': {coordinate} plus its neutral angle "
+                   f"{neutral[axis]:g} is {angles[row, axis]:g} rad {where}, past "
+                   f"+-(pi/2 - 0.01): OpenSim holds the angle at that bound, and so does "
+                   f"urdf2dyn, so {coordinate} moves nothing there (its generalized force is "
+                   f"0, its mass-matrix column zero); keep the coordinates within the bound "
+                   f"(in radians)", stacklevel=None)
 
     def turning_axis_joints(self) -> list[str]:
         """The names of an .osim's joints of one coordinate whose rotation axis turns in
@@ -842,6 +869,8 @@ class Model:
         (and against f_ext and out), as NumPy's generalized ufuncs do: the shape logic of
         every batched function lives here, once (see docs/conventions.rst)."""
         names, widths, shapes = self._signature(algo)
+        if self._arcs and names[0] == "q":
+            self._warn_held_arcs(inputs[0])
         if out is None and f_ext is None and _plain(inputs, widths):
             # the common call, arrays of one sample or of the same N samples: the core checks
             # dtypes and converts by itself, and the layer below costs more than a small RNEA
@@ -1934,7 +1963,7 @@ class Model:
                 q[:, sl][:, -4:] = quat / np.linalg.norm(quat, axis=1, keepdims=True)
             elif j.type == "constant_curvature":
                 # each angle (coordinate plus neutral angle) within OpenSim's bound, past which
-                # it is held and moves nothing
+                # it is held and moves nothing (_warn_held_arcs)
                 neutral = next(n for name, _, n in self._arcs if name == j.name)
                 q[:, sl] = rng.uniform(-ARC_BOUND - neutral, ARC_BOUND - neutral, (shape[0], 3))
             elif j.limit is not None and j.limit[0] < j.limit[1] and j.type != "continuous":
