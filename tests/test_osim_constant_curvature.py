@@ -423,6 +423,18 @@ def test_code_generation_and_symbolic_equations_refuse_the_joint_by_name(osim, t
             fn(model)
 
 
+def test_symbolic_equations_of_a_large_model_refuse_the_joint_not_the_size(spine):
+    """The 7-DoF spine is past the symbolic equations' size, whose advice (generate()) it
+    cannot take: the joint is named instead."""
+    pytest.importorskip("sympy")
+    from urdf2dyn.codegen import symbolic
+    model, _ = spine
+    assert model.nv > 6
+    with pytest.raises(ValueError, match="symbolic: OpenSim's ConstantCurvatureJoints are not "
+                       "supported \\(joint 'c1'\\)"):
+        symbolic(model)
+
+
 @pytest.mark.parametrize("scaled", [("base", "seg1", "seg2"), ("base", "seg2")])
 def test_scaled_spine_equals_opensims_scaled_model(osim, tmp_path, scaled):
     """OpenSim's Model.scale on the same factors (a ConstantCurvatureJoint's length by its

@@ -179,11 +179,12 @@ def equations(model, parameters=False, simplify=True):
     except ImportError:
         raise ImportError("the symbolic equations need SymPy: pip install "
                           "\"urdf2dyn[symbolic]\"") from None
+    # the joints first: for a model with one, generate(), which the DoF advice names, refuses
+    for jtype in ("ellipsoid", "constant_curvature"):
+        refuse_joint_type(model, jtype, "symbolic", emit.NOT_GENERATED)
     if model.nv > MAX_DOF:
         raise ValueError(f"symbolic: {model.name!r} has {model.nv} DoF; symbolic equations "
                          f"are for robots of at most {MAX_DOF} (use generate() for code)")
-    for jtype in ("ellipsoid", "constant_curvature"):
-        refuse_joint_type(model, jtype, "symbolic", emit.NOT_GENERATED)
     K = emit.Constants(model)
     values = _parametrize(K, model) if parameters else {}
     params = {name: sp.Symbol(name, real=True) for name in values}
