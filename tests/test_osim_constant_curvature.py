@@ -423,6 +423,24 @@ def test_code_generation_and_symbolic_equations_refuse_the_joint_by_name(osim, t
             fn(model)
 
 
+def test_residual_reduction_refuses_the_joint_by_name(osim, tmp_path):
+    """Its steps are the inverse-dynamics derivatives: it refuses the joint itself, with
+    advice a trial's user can take, before any work."""
+    from urdf2dyn.biomech.residuals import ResidualError, reduce_residuals
+    path = tmp_path / "spine.osim"
+    _spine_model(osim, path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        model = urdf2dyn.load(str(path), floating_base=True)
+    t = np.linspace(0.0, 1.0, 40)
+    q = np.tile(model.neutral(), (len(t), 1))
+    v = np.zeros((len(t), model.nv))
+    with pytest.raises(ResidualError, match="^reduce_residuals: OpenSim's ConstantCurvatureJoints "
+                       "are not supported \\(joint 'c1'\\): reduce_residuals is not written "
+                       "for them; give the trial's torques without residual reduction"):
+        reduce_residuals(model, t, q, v, v)
+
+
 def test_symbolic_equations_of_a_large_model_refuse_the_joint_not_the_size(spine):
     """The 7-DoF spine is past the symbolic equations' size, whose advice (generate()) it
     cannot take: the joint is named instead."""
