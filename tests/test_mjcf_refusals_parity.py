@@ -1479,6 +1479,53 @@ def test_dcmotor_needs_its_constants_as_mujoco_has_it(case):
     assert_as_mujoco(xml, words)
 
 
+# a <dcmotor> read where the gains are not dcmotor inherits from the nearest class above whose
+# gains stayed dcmotor (MuJoCo 4.0.0): the class's defaults, the actuator, its states or None
+# where MuJoCo refuses it, urdf2dyn's words then
+_DC_ABOVE = {
+    "a motor in the child class": (
+        '<dcmotor motorconst="1" resistance="1"/><default class="a"><motor/></default>',
+        '<dcmotor joint="j" class="a"/>', 0, None),
+    "a motor, then a position two classes down": (
+        '<dcmotor motorconst="1" resistance="1" inductance="1"/><default class="a"><motor/>'
+        '<default class="b"><position/></default></default>',
+        '<dcmotor joint="j" class="b"/>', 1, None),
+    "the child's own dcmotor cut, the parent's kept": (
+        '<dcmotor motorconst="1" resistance="1"/><default class="a">'
+        '<dcmotor resistance="2" inductance="1"/><motor/></default>',
+        '<dcmotor joint="j" class="a"/>', 0, None),
+    "the parent's thermal model": (
+        '<dcmotor motorconst="1" resistance="1" thermal="1 1"/><default class="a"><motor/>'
+        "</default>", '<dcmotor joint="j" class="a"/>', 1, None),
+    "a grandchild's default dcmotor, unused": (
+        '<dcmotor motorconst="1" resistance="1"/><default class="a"><motor/>'
+        '<default class="b"><dcmotor inductance="1"/></default></default>', "", 0, None),
+    "cut in the parent class itself": (
+        '<dcmotor motorconst="1" resistance="1"/><motor/><default class="a"><position/>'
+        "</default>", '<dcmotor joint="j" class="a"/>', None, ["motorconst="]),
+    "the parent's ki wants the pos input": (
+        '<dcmotor motorconst="1" resistance="1" controller="0 1" input="pos"/>'
+        '<default class="a"><motor/></default>', '<dcmotor joint="j" class="a" input="vel"/>',
+        None, ["integral gain requires the pos input"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_DC_ABOVE))
+def test_dcmotor_inherits_from_the_nearest_class_whose_gains_stayed_dcmotor(case):
+    """A <dcmotor>, an actuator or a default, read where a <motor>, <position> or fixed
+    gains cut its class's DC motor off, takes the constants and settings of the nearest
+    class above whose gains stayed dcmotor, as MuJoCo 4.0.0 reads it (its act counted so);
+    urdf2dyn forgot them and refused these models for want of a motor constant."""
+    default, act, states, words = _DC_ABOVE[case]
+    xml = doc(f"<default>{default}</default>", WORLD, actuators(act) if act else "")
+    if states is not None:
+        assert mujoco.MjModel.from_xml_string(xml).na == states
+        xml = doc(f"<default>{default}</default>", WORLD, actuators(act) if act else "",
+                  keys('act="' + " ".join(["0"] * (states + 1)) + '"'))
+        words = ["act", f"model has {states}"]
+    assert_as_mujoco(xml, words)
+
+
 @pytest.mark.parametrize("case", sorted(ACTRANGE))
 def test_actrange_only_where_mujoco_schema_has_it(case):
     """MuJoCo 4's schema has actrange= and actlimited= on <general> and <intvelocity> only;

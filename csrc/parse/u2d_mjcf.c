@@ -2659,12 +2659,20 @@ static void apply_inherited_shortcut(u2d_xml *d, actuator_dynamics *a)
 }
 
 /* A <dcmotor> read while the gains are not dcmotor (none came, or another shortcut or a
- * <general gaintype> came after) inherits none of an earlier <dcmotor>'s settings, as
- * MuJoCo 4.0.0 reads them from the gains and dynprm a DC motor wrote. */
-static void forget_dcmotor_settings(actuator_dynamics *a)
+ * <general gaintype> came after) takes the DC motor settings of from, the nearest class
+ * above whose gains stayed dcmotor, or none (from NULL), as MuJoCo 4.0.0 reads them
+ * (checked against it: a <motor> in a child class does not cut its parent's DC motor off,
+ * one after the <dcmotor> in the same class does). */
+static void inherit_dcmotor_settings(actuator_dynamics *a, const actuator_dynamics *from)
 {
-    a->inductance = a->thermal = a->lugre = a->controller = NULL;
-    a->resistance = a->motorconst = a->nominal = a->input = NULL;
+    static const actuator_dynamics NONE;
+    if (!from) from = &NONE;
+    a->inductance = from->inductance, a->thermal = from->thermal;
+    a->lugre = from->lugre, a->controller = from->controller;
+    a->resistance = from->resistance, a->motorconst = from->motorconst;
+    a->nominal = from->nominal, a->input = from->input;
+    a->thermal_rc[0] = from->thermal_rc[0], a->thermal_rc[1] = from->thermal_rc[1];
+    a->dcmotor_rewritten = from->dcmotor_rewritten;
 }
 
 /* <dcmotor> d's thermal="R C timeconst ..." over what an earlier <dcmotor> stored, when
@@ -2689,8 +2697,9 @@ static void apply_dcmotor_thermal(u2d_xml *d, actuator_dynamics *a, int inherite
     a->thermal_rc[1] = C;
 }
 
-/* The dynamics after actuator element d (in a <default>, or the actuator itself). */
-static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
+/* The dynamics after actuator element d (in a <default>, or the actuator itself); above:
+ * the nearest class above d's whose gains stayed dcmotor (NULL: none). */
+static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, const actuator_dynamics *above)
 {
     const char *el = u2d_xml_name(d), *t = u2d_xml_attr(d, "timeconst");
     if (is_one_of(d, "general|plugin")) {
@@ -2720,8 +2729,9 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
     a->actdim = NULL;
     a->shortcut_actdim = -1;
     if (strcmp(el, "dcmotor") == 0) {
-        if (!a->dcmotor_gains) forget_dcmotor_settings(a);
-        apply_dcmotor_thermal(d, a, a->dcmotor_gains);
+        int inherited = a->dcmotor_gains || above;
+        if (!a->dcmotor_gains) inherit_dcmotor_settings(a, above);
+        apply_dcmotor_thermal(d, a, inherited);
     }
     a->dcmotor_gains = strcmp(el, "dcmotor") == 0;
     a->pid_gains = strcmp(el, "pid") == 0;       /* every shortcut sets its gaintype */
@@ -2747,20 +2757,40 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a)
     if (strcmp(el, "cylinder") == 0 && t) a->timeconst = strtod(t, NULL);
 }
 
-/* Plugin or <general> actuator e's dynamics: its class's defaults (cls >= 0), then its own
- * attributes. 0, or -1 (message) when out of memory. */
+/* Class cls's own actuator defaults into a, in document order (main's as far as its
+ * main_limit), up to e when e is one of them (a default is read with what precedes it). */
+static void apply_class_dynamics(mjcf *rd, int cls, int limit, u2d_xml *e, actuator_dynamics *a,
+                                 const actuator_dynamics *above)
+{
+    const mj_class *C = &rd->cls[cls];
+    int last = C->first + (cls == 0 && limit < C->count ? limit : C->count);
+    for (int k = C->first; k < last && rd->dn[k].node != e; k++)
+        if (rd->dn[k].kind == K_ACTUATOR) apply_dynamics(rd->dn[k].node, a, above);
+}
+
+/* Actuator element e's dynamics (an actuator, or a default read with what precedes it):
+ * its class cls's defaults (cls >= 0) from main down, then its own attributes. 0, or -1
+ * (message) when out of memory. */
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
     *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                              NULL, NULL, NULL, 0, 0, 0, 0, 0, {0, 0}, 0, 0};
+    actuator_dynamics above;            /* the nearest class whose gains stayed dcmotor */
+    int have_above = 0;
     if (cls >= 0) {
-        int n;
-        u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
-        if (!d) return -1;
-        for (int k = n - 1; k >= 0; k--) apply_dynamics(d[k], a);     /* farthest first */
-        free(d);
+        int depth = 0;
+        for (int c = cls; c >= 0; c = rd->cls[c].parent) depth++;
+        int *line = malloc(sizeof *line * (size_t)depth);
+        if (!line) return fail(rd, NULL, "out of memory");
+        for (int c = cls, k = depth; c >= 0; c = rd->cls[c].parent) line[--k] = c;
+        for (int k = 0; k < depth; k++) {                                /* main first */
+            apply_class_dynamics(rd, line[k], rd->cls[cls].main_limit, e, a,
+                                 have_above ? &above : NULL);
+            if (a->dcmotor_gains) above = *a, have_above = 1;
+        }
+        free(line);
     }
-    apply_dynamics(e, a);
+    apply_dynamics(e, a, have_above ? &above : NULL);
     return 0;
 }
 
