@@ -1526,6 +1526,40 @@ def test_dcmotor_inherits_from_the_nearest_class_whose_gains_stayed_dcmotor(case
     assert_as_mujoco(xml, words)
 
 
+# a <pid> inherits ki and slewmax (gainprm[0], dynprm[1]) only while the gains are pid, else
+# from the nearest class above whose gains stayed pid (MuJoCo 4.0.0): the class's defaults,
+# the actuator, its states, whether urdf2dyn tracks them (a <general>'s gains it does not)
+_PID_ABOVE = {
+    "a motor after the pid": ('<pid ki="1"/><motor/>', '<pid joint="j" kp="1"/>', 0, True),
+    "fixed gains after the pid": ('<pid ki="1"/><general gaintype="fixed"/>',
+                                  '<pid joint="j" kp="1"/>', 0, True),
+    "a motor in the child class": ('<pid ki="1"/><default class="a"><motor/></default>',
+                                   '<pid joint="j" kp="1" class="a"/>', 1, True),
+    "a dyntype none between": ('<pid ki="1"/><general dyntype="none"/>',
+                               '<pid joint="j" kp="1"/>', 1, True),
+    "a general's pid gains, ki from its gainprm": ('<general gaintype="pid"/>',
+                                                   '<pid joint="j" kp="1"/>', 1, False),
+    "a general's pid gains, slewmax from its dynprm": (
+        '<general gaintype="pid" dynprm="1 2"/>', '<pid joint="j" ki="nan"/>', 1, False),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_PID_ABOVE))
+def test_pid_inherits_ki_and_slewmax_only_from_pid_gains(case):
+    """A <pid> takes an earlier <pid>'s ki and slewmax only while the gains stay pid (else
+    from the nearest class above whose gains did), and a <general>'s gainprm and dynprm once
+    it set pid gains, as MuJoCo 4.0.0 reads it: a key's act of its states loads, of one more
+    is refused where urdf2dyn tracks them. urdf2dyn kept a <pid>'s ki across a <motor> and
+    refused what a <general>'s pid gains left as "a pid dyntype that keeps no state"."""
+    default, act, states, tracked = _PID_ABOVE[case]
+    assert mujoco.MjModel.from_xml_string(
+        doc(f"<default>{default}</default>", WORLD, actuators(act))).na == states
+    for n in (states, states + 1) if tracked else (states,):
+        xml = doc(f"<default>{default}</default>", WORLD, actuators(act),
+                  keys('act="' + " ".join(["0"] * n) + '"'))
+        assert_as_mujoco(xml, None if n == states else ["act", f"model has {states}"])
+
+
 @pytest.mark.parametrize("case", sorted(ACTRANGE))
 def test_actrange_only_where_mujoco_schema_has_it(case):
     """MuJoCo 4's schema has actrange= and actlimited= on <general> and <intvelocity> only;

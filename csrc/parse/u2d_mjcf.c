@@ -2650,8 +2650,9 @@ static void apply_inherited_shortcut(u2d_xml *d, actuator_dynamics *a)
         const char *v = u2d_xml_attr(d, is_pid ? PID[k] : DC[k]);
         if (v) *(is_pid ? pid[k] : dc[k]) = v;
     }
-    if (is_pid) {
-        a->dyntype = first_nonzero(a->ki) || first_nonzero(a->slewmax) ? "pid" : "none";
+    if (is_pid) {       /* a ki or slewmax a <general> wrote: taken as pid, not tracked */
+        a->dyntype = a->pid_rewritten || first_nonzero(a->ki) || first_nonzero(a->slewmax)
+                         ? "pid" : "none";
         return;
     }
     a->dyntype = "dcmotor";
@@ -2697,9 +2698,22 @@ static void apply_dcmotor_thermal(u2d_xml *d, actuator_dynamics *a, int inherite
     a->thermal_rc[1] = C;
 }
 
-/* The dynamics after actuator element d (in a <default>, or the actuator itself); above:
- * the nearest class above d's whose gains stayed dcmotor (NULL: none). */
-static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, const actuator_dynamics *above)
+/* A <pid> read while the gains are not pid takes the ki and slewmax (gainprm[0], dynprm[1])
+ * of from, the nearest class above whose gains stayed pid, or none (from NULL), as MuJoCo
+ * 4.0.0 reads them (checked against it, as for a <dcmotor>). */
+static void inherit_pid_settings(actuator_dynamics *a, const actuator_dynamics *from)
+{
+    a->ki = from ? from->ki : NULL;
+    a->slewmax = from ? from->slewmax : NULL;
+    a->pid_rewritten = from ? from->pid_rewritten : 0;
+}
+
+/* The nearest classes above an actuator element whose gains stayed dcmotor and pid (NULL:
+ * none): a <dcmotor> or <pid> read where the gains are not its own inherits from them. */
+typedef struct { const actuator_dynamics *dcmotor, *pid; } gains_above;
+
+/* The dynamics after actuator element d (in a <default>, or the actuator itself). */
+static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
 {
     const char *el = u2d_xml_name(d), *t = u2d_xml_attr(d, "timeconst");
     if (is_one_of(d, "general|plugin")) {
@@ -2707,7 +2721,10 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, const actuator_dyna
         const char *dynprm = u2d_xml_attr(d, "dynprm");
         const char *gaintype = u2d_xml_attr(d, "gaintype");
         if (gaintype) a->dcmotor_gains = strcmp(gaintype, "dcmotor") == 0;
+        int was_pid = a->pid_gains;
         if (gaintype) a->pid_gains = strcmp(gaintype, "pid") == 0;
+        /* pid gains made of this <general>'s gainprm and dynprm: not tracked */
+        if (a->pid_gains && !was_pid) a->pid_rewritten = 1;
         const char *actearly = u2d_xml_attr(d, "actearly"), *input = u2d_xml_attr(d, "input");
         if (actearly) a->actearly = strcmp(actearly, "true") == 0;
         if (input) a->input = input;
@@ -2729,13 +2746,13 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, const actuator_dyna
     a->actdim = NULL;
     a->shortcut_actdim = -1;
     if (strcmp(el, "dcmotor") == 0) {
-        int inherited = a->dcmotor_gains || above;
-        if (!a->dcmotor_gains) inherit_dcmotor_settings(a, above);
+        int inherited = a->dcmotor_gains || above.dcmotor;
+        if (!a->dcmotor_gains) inherit_dcmotor_settings(a, above.dcmotor);
         apply_dcmotor_thermal(d, a, inherited);
     }
+    if (strcmp(el, "pid") == 0 && !a->pid_gains) inherit_pid_settings(a, above.pid);
     a->dcmotor_gains = strcmp(el, "dcmotor") == 0;
     a->pid_gains = strcmp(el, "pid") == 0;       /* every shortcut sets its gaintype */
-    if (a->pid_gains) a->pid_rewritten = 0;
     a->actearly = strcmp(el, "dcmotor") == 0;    /* and actearly */
     if (is_one_of(d, "pid|dcmotor")) {
         apply_inherited_shortcut(d, a);
@@ -2760,7 +2777,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, const actuator_dyna
 /* Class cls's own actuator defaults into a, in document order (main's as far as its
  * main_limit), up to e when e is one of them (a default is read with what precedes it). */
 static void apply_class_dynamics(mjcf *rd, int cls, int limit, u2d_xml *e, actuator_dynamics *a,
-                                 const actuator_dynamics *above)
+                                 gains_above above)
 {
     const mj_class *C = &rd->cls[cls];
     int last = C->first + (cls == 0 && limit < C->count ? limit : C->count);
@@ -2775,8 +2792,8 @@ static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
     *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                              NULL, NULL, NULL, 0, 0, 0, 0, 0, {0, 0}, 0, 0};
-    actuator_dynamics above;            /* the nearest class whose gains stayed dcmotor */
-    int have_above = 0;
+    actuator_dynamics dcmotor, pid;     /* the nearest classes whose gains stayed so */
+    gains_above above = {NULL, NULL};
     if (cls >= 0) {
         int depth = 0;
         for (int c = cls; c >= 0; c = rd->cls[c].parent) depth++;
@@ -2784,13 +2801,13 @@ static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
         if (!line) return fail(rd, NULL, "out of memory");
         for (int c = cls, k = depth; c >= 0; c = rd->cls[c].parent) line[--k] = c;
         for (int k = 0; k < depth; k++) {                                /* main first */
-            apply_class_dynamics(rd, line[k], rd->cls[cls].main_limit, e, a,
-                                 have_above ? &above : NULL);
-            if (a->dcmotor_gains) above = *a, have_above = 1;
+            apply_class_dynamics(rd, line[k], rd->cls[cls].main_limit, e, a, above);
+            if (a->dcmotor_gains) dcmotor = *a, above.dcmotor = &dcmotor;
+            if (a->pid_gains) pid = *a, above.pid = &pid;
         }
         free(line);
     }
-    apply_dynamics(e, a, have_above ? &above : NULL);
+    apply_dynamics(e, a, above);
     return 0;
 }
 
