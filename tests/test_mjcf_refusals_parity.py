@@ -1560,6 +1560,40 @@ def test_pid_inherits_ki_and_slewmax_only_from_pid_gains(case):
         assert_as_mujoco(xml, None if n == states else ["act", f"model has {states}"])
 
 
+# a <dcmotor>'s controller= of fewer than six numbers overwrites those it gives, the rest
+# (its class's) kept: the class's defaults, the actuator, its states or None, words then
+_DC_CONTROLLER_OVER = {
+    "the class's ki under a kp": (
+        f'<dcmotor {_DC} controller="0 1" input="pos"/>', '<dcmotor joint="j" controller="2"/>',
+        1, None),
+    "the class's slewmax under a kp": (
+        f'<dcmotor {_DC} controller="0 0 0 1" input="pos"/>',
+        '<dcmotor joint="j" controller="2"/>', 1, None),
+    "the class's ki over its own ki of 0": (
+        f'<dcmotor {_DC} controller="0 1" input="pos"/>',
+        '<dcmotor joint="j" controller="0 0"/>', 0, None),
+    "the class's ki, its own kp, input vel": (
+        f'<dcmotor {_DC} controller="0 1" input="pos"/>',
+        '<dcmotor joint="j" controller="2" input="vel"/>', None,
+        ["integral gain requires the pos input", "ki 1"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_DC_CONTROLLER_OVER))
+def test_dcmotor_controller_numbers_overwrite_only_those_given(case):
+    """A <dcmotor>'s controller="kp ki kd slewmax ..." of fewer numbers than its class's
+    keeps the class's others, as MuJoCo 4.0.0 reads it (its states and the inputs its gains
+    want counted so); urdf2dyn took the shorter one as the whole, ki and slewmax 0."""
+    default, act, states, words = _DC_CONTROLLER_OVER[case]
+    xml = doc(f"<default>{default}</default>", WORLD, actuators(act))
+    if states is not None:
+        assert mujoco.MjModel.from_xml_string(xml).na == states
+        xml = doc(f"<default>{default}</default>", WORLD, actuators(act),
+                  keys('act="' + " ".join(["0"] * (states + 1)) + '"'))
+        words = ["act", f"model has {states}"]
+    assert_as_mujoco(xml, words)
+
+
 @pytest.mark.parametrize("case", sorted(ACTRANGE))
 def test_actrange_only_where_mujoco_schema_has_it(case):
     """MuJoCo 4's schema has actrange= and actlimited= on <general> and <intvelocity> only;

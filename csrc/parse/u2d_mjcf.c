@@ -2557,6 +2557,9 @@ typedef struct {
     int thermal_fault;          /* the last <dcmotor>'s thermal model: 1 without a
                                    resistance above 0, 2 without a capacitance       */
     int thermal_on;             /* whether the last <dcmotor> models its temperature */
+    double controller_gains[4]; /* kp ki kd slewmax: a <dcmotor>'s controller= over
+                                   what it inherits (MuJoCo 4.0.0 reads a shorter one
+                                   over those, the rest kept)                        */
 } actuator_dynamics;
 
 /* Whether the first number of attribute text v (NULL: not written) is nonzero; a NaN is. */
@@ -2571,15 +2574,6 @@ static int first_positive(const char *v)
     return v && strtod(v, NULL) > 0;
 }
 
-/* Whether the n-th (from 0) number of attribute text v is above 0 (a NaN, or a number
- * not written, is not). */
-static int nth_positive(const char *v, int n)
-{
-    double x = 0;
-    for (int k = 0; v && k <= n; k++)
-        if (u2d_scan_number(&v, &x) != 1) return 0;
-    return v && x > 0;
-}
 
 /* The first n numbers of attribute text v (NULL: not written) into x, as strtod reads
  * them (a NaN too); those not written keep what x held. */
@@ -2630,8 +2624,8 @@ static int dcmotor_current_state(const actuator_dynamics *a)
  * above 0. */
 static int dcmotor_states(const actuator_dynamics *a)
 {
-    return dcmotor_current_state(a) + nth_positive(a->controller, 1) +
-           nth_positive(a->controller, 3) + a->thermal_on + first_positive(a->lugre);
+    return dcmotor_current_state(a) + (a->controller_gains[1] > 0) +
+           (a->controller_gains[3] > 0) + a->thermal_on + first_positive(a->lugre);
 }
 
 /* A <pid> or <dcmotor> shortcut d: its own attributes over those it inherits, then its
@@ -2650,6 +2644,7 @@ static void apply_inherited_shortcut(u2d_xml *d, actuator_dynamics *a)
         const char *v = u2d_xml_attr(d, is_pid ? PID[k] : DC[k]);
         if (v) *(is_pid ? pid[k] : dc[k]) = v;
     }
+    if (!is_pid) leading_numbers(u2d_xml_attr(d, "controller"), 4, a->controller_gains);
     if (is_pid) {       /* a ki or slewmax a <general> wrote: taken as pid, not tracked */
         a->dyntype = a->pid_rewritten || first_nonzero(a->ki) || first_nonzero(a->slewmax)
                          ? "pid" : "none";
@@ -2674,6 +2669,7 @@ static void inherit_dcmotor_settings(actuator_dynamics *a, const actuator_dynami
     a->nominal = from->nominal, a->input = from->input;
     a->thermal_rc[0] = from->thermal_rc[0], a->thermal_rc[1] = from->thermal_rc[1];
     a->dcmotor_rewritten = from->dcmotor_rewritten;
+    memcpy(a->controller_gains, from->controller_gains, sizeof a->controller_gains);
 }
 
 /* <dcmotor> d's thermal="R C timeconst ..." over what an earlier <dcmotor> stored, when
@@ -2791,7 +2787,7 @@ static void apply_class_dynamics(mjcf *rd, int cls, int limit, u2d_xml *e, actua
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
     *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                             NULL, NULL, NULL, 0, 0, 0, 0, 0, {0, 0}, 0, 0};
+                             NULL, NULL, NULL, 0, 0, 0, 0, 0, {0, 0}, 0, 0, {0, 0, 0, 0}};
     actuator_dynamics dcmotor, pid;     /* the nearest classes whose gains stayed so */
     gains_above above = {NULL, NULL};
     if (cls >= 0) {
@@ -3027,8 +3023,7 @@ static int check_dcmotor_controller(mjcf *rd, u2d_xml *e, int cls, const char *l
     if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
     int bits = dcmotor_input_bits(a.input);
     if (!a.dcmotor_gains || a.dcmotor_rewritten || bits < 0) return 0;
-    double c[4] = {0, 0, 0, 0};     /* kp ki kd slewmax */
-    leading_numbers(a.controller, 4, c);
+    const double *c = a.controller_gains;     /* kp ki kd slewmax */
     int controller = bits & 7;
     const char *why = !controller && (c[0] != 0 || c[1] != 0 || c[2] != 0)
                           ? "controller gains require a controller input [pos, vel, ff]"
@@ -3037,10 +3032,12 @@ static int check_dcmotor_controller(mjcf *rd, u2d_xml *e, int cls, const char *l
                           ? "slew rate limiting requires a controller input [pos, vel, ff]"
                           : NULL;
     if (!why) return 0;
-    return fail(rd, e, "%s: controller=\"%.60s\" with input=\"%.60s\" (its own or its "
-                "class's; MuJoCo refuses it: \"dcmotor %s\"): give input= the setpoints "
-                "the controller follows, e.g. input=\"pos vel\", or leave its gains 0",
-                label, a.controller, a.input ? a.input : "voltage", why);
+    return fail(rd, e, "%s: controller=\"%.60s\" (kp %g ki %g kd %g slewmax %g, its own numbers "
+                "over its class's) with input=\"%.60s\" (its own or its class's; MuJoCo "
+                "refuses it: \"dcmotor %s\"): give input= the setpoints the controller "
+                "follows, e.g. input=\"pos vel\", or leave its gains 0", label,
+                a.controller ? a.controller : "", c[0], c[1], c[2], c[3],
+                a.input ? a.input : "voltage", why);
 }
 
 /* An actuator e of pid dyntype keeps the states its <pid> settings want (pid_dyntype_states),
