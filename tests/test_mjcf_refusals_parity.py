@@ -1594,6 +1594,36 @@ def test_dcmotor_controller_numbers_overwrite_only_those_given(case):
     assert_as_mujoco(xml, words)
 
 
+# a <dcmotor> inherits the K and R its class's <dcmotor> stored, nominal= resolved, and
+# not that nominal=: the class's defaults, the actuator's attributes, MuJoCo's reason, words
+_DC_NOMINAL_ABOVE = {
+    "the class's R from its nominal, its own nominal without a stall torque": (
+        '<dcmotor nominal="12 1 100"/>', 'nominal="12 0 100"', None, None),
+    "the class's K from its nominal, its own nominal without a voltage": (
+        '<dcmotor nominal="12 1 100"/>', 'nominal="0 1 100"', None, None),
+    "the class's R from its nominal, its own resistance 0": (
+        '<dcmotor nominal="12 1 100"/>', 'resistance="0"', _NO_R, ["resistance="]),
+    "the class's K from its nominal, its own motorconst 0": (
+        '<dcmotor nominal="12 1 100"/>', 'motorconst="0"', _NO_K, ["motorconst="]),
+    "a child default's nominal without a stall torque, unused": (
+        '<dcmotor nominal="12 1 100"/><default class="c"><dcmotor nominal="12 0 100"/>'
+        "</default>", None, None, None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_DC_NOMINAL_ABOVE))
+def test_dcmotor_inherits_the_constants_its_class_derived_from_nominal(case):
+    """A <dcmotor> starts from the motor constant and resistance its class's <dcmotor>
+    stored (derived from that one's nominal=), its own nominal= read over 0, as MuJoCo
+    4.0.0 reads it; urdf2dyn inherited the class's nominal= as text, which the actuator's
+    own nominal= replaced, and refused the model for want of a resistance or constant."""
+    default, attrs, reason, words = _DC_NOMINAL_ABOVE[case]
+    acts = "" if attrs is None else actuators(f'<dcmotor joint="j" {attrs}/>')
+    xml = doc(f"<default>{default}</default>", WORLD, acts)
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)
+
+
 @pytest.mark.parametrize("case", sorted(ACTRANGE))
 def test_actrange_only_where_mujoco_schema_has_it(case):
     """MuJoCo 4's schema has actrange= and actlimited= on <general> and <intvelocity> only;

@@ -2538,7 +2538,11 @@ typedef struct {
      * the class chain from the <pid> or <dcmotor> defaults alone, whatever else the
      * classes write between them (checked against MuJoCo 4.0.0) */
     const char *ki, *slewmax, *inductance, *thermal, *lugre, *controller;
-    const char *resistance, *motorconst, *nominal;  /* a <dcmotor>'s, inherited alike */
+    double kt_ke[2], resistance, nominal[3];  /* the last <dcmotor>'s motorconst=,
+                                   resistance= and nominal=, the first two over the K
+                                   and R it inherits, nominal over 0 (MuJoCo 4.0.0
+                                   stores K and R, not nominal=)                     */
+    double stored_k, stored_r;  /* the K and R it stored, derived from nominal=       */
     const char *input;          /* a <dcmotor>'s or <general>'s input= as it stands   */
     int dcmotor_gains;          /* whether the gaintype is dcmotor                    */
     int dcmotor_rewritten;      /* whether a <general> wrote a gaintype, gainprm or
@@ -2588,22 +2592,27 @@ static void leading_numbers(const char *v, int n, double *x)
     }
 }
 
-/* The resistance R of a <dcmotor> with a's inherited settings, as MuJoCo 4.0.0 resolves
- * it: resistance= (0 when not written) or, when 0, from nominal="vn tau0 omega0" as
- * K vn / tau0 (K the geometric mean of motorconst="Kt Ke" where both are above 0, else
- * the one above 0, Ke from vn / omega0 when not given; the damping's correction to it is
- * left out: it moves R by a factor, not to 0 or infinity). */
-static double dcmotor_resistance(const actuator_dynamics *a)
+/* <dcmotor> d's motor constant K and resistance R over the K and R it inherits (a), as
+ * MuJoCo 4.0.0 reads and stores them: motorconst="Kt Ke" over "K 0", resistance= over R,
+ * then from nominal="vn tau0 omega0" (not inherited) K as the geometric mean of Kt and Ke
+ * where both are above 0, else the one above 0, Ke from vn / omega0 when not given, and
+ * an R of 0 as K vn / tau0 (the damping's correction to it is left out: it moves R by a
+ * factor, not to 0 or infinity). Into a's kt_ke, resistance, nominal, stored_k and
+ * stored_r. */
+static void apply_dcmotor_constants(u2d_xml *d, actuator_dynamics *a)
 {
-    double R = 0, kt_ke[2] = {0, 0}, nominal[3] = {0, 0, 0};
-    leading_numbers(a->resistance, 1, &R);
-    leading_numbers(a->motorconst, 2, kt_ke);
-    leading_numbers(a->nominal, 3, nominal);
-    double Kt = kt_ke[0], Ke = kt_ke[1], vn = nominal[0], tau0 = nominal[1];
-    if (vn > 0 && Ke <= 0 && nominal[2] > 0) Ke = vn / nominal[2];
+    a->kt_ke[0] = a->stored_k, a->kt_ke[1] = 0, a->resistance = a->stored_r;
+    a->nominal[0] = a->nominal[1] = a->nominal[2] = 0;
+    leading_numbers(u2d_xml_attr(d, "motorconst"), 2, a->kt_ke);
+    leading_numbers(u2d_xml_attr(d, "resistance"), 1, &a->resistance);
+    leading_numbers(u2d_xml_attr(d, "nominal"), 3, a->nominal);
+    double Kt = a->kt_ke[0], Ke = a->kt_ke[1], vn = a->nominal[0], tau0 = a->nominal[1];
+    double R = a->resistance;
+    if (vn > 0 && Ke <= 0 && a->nominal[2] > 0) Ke = vn / a->nominal[2];
     double K = Kt > 0 && Ke > 0 ? sqrt(Kt * Ke) : Kt > 0 ? Kt : Ke;
     if (R == 0 && vn > 0 && tau0 > 0 && K > 0) R = K * vn / tau0;
-    return R;
+    a->stored_k = K;
+    a->stored_r = R;
 }
 
 /* Whether a <dcmotor> with a's inherited settings keeps its current as a state: an
@@ -2613,7 +2622,7 @@ static int dcmotor_current_state(const actuator_dynamics *a)
 {
     double L_te[2] = {0, 0};
     leading_numbers(a->inductance, 2, L_te);
-    double te = L_te[0] > 0 ? L_te[0] / dcmotor_resistance(a) : L_te[1];
+    double te = L_te[0] > 0 ? L_te[0] / a->stored_r : L_te[1];
     return te > 0;
 }
 
@@ -2634,17 +2643,18 @@ static int dcmotor_states(const actuator_dynamics *a)
 static void apply_inherited_shortcut(u2d_xml *d, actuator_dynamics *a)
 {
     const char *const PID[] = {"ki", "slewmax"};
-    const char *const DC[] = {"inductance", "thermal", "lugre", "controller", "resistance",
-                              "motorconst", "nominal", "input"};
+    const char *const DC[] = {"inductance", "thermal", "lugre", "controller", "input"};
     const char **pid[] = {&a->ki, &a->slewmax};
-    const char **dc[] = {&a->inductance, &a->thermal, &a->lugre, &a->controller,
-                         &a->resistance, &a->motorconst, &a->nominal, &a->input};
+    const char **dc[] = {&a->inductance, &a->thermal, &a->lugre, &a->controller, &a->input};
     int is_pid = strcmp(u2d_xml_name(d), "pid") == 0;
-    for (int k = 0; k < (is_pid ? 2 : 8); k++) {
+    for (int k = 0; k < (is_pid ? 2 : 5); k++) {
         const char *v = u2d_xml_attr(d, is_pid ? PID[k] : DC[k]);
         if (v) *(is_pid ? pid[k] : dc[k]) = v;
     }
-    if (!is_pid) leading_numbers(u2d_xml_attr(d, "controller"), 4, a->controller_gains);
+    if (!is_pid) {
+        leading_numbers(u2d_xml_attr(d, "controller"), 4, a->controller_gains);
+        apply_dcmotor_constants(d, a);
+    }
     if (is_pid) {       /* a ki or slewmax a <general> wrote: taken as pid, not tracked */
         a->dyntype = a->pid_rewritten || first_nonzero(a->ki) || first_nonzero(a->slewmax)
                          ? "pid" : "none";
@@ -2665,8 +2675,7 @@ static void inherit_dcmotor_settings(actuator_dynamics *a, const actuator_dynami
     if (!from) from = &NONE;
     a->inductance = from->inductance, a->thermal = from->thermal;
     a->lugre = from->lugre, a->controller = from->controller;
-    a->resistance = from->resistance, a->motorconst = from->motorconst;
-    a->nominal = from->nominal, a->input = from->input;
+    a->stored_k = from->stored_k, a->stored_r = from->stored_r, a->input = from->input;
     a->thermal_rc[0] = from->thermal_rc[0], a->thermal_rc[1] = from->thermal_rc[1];
     a->dcmotor_rewritten = from->dcmotor_rewritten;
     memcpy(a->controller_gains, from->controller_gains, sizeof a->controller_gains);
@@ -2786,8 +2795,8 @@ static void apply_class_dynamics(mjcf *rd, int cls, int limit, u2d_xml *e, actua
  * (message) when out of memory. */
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
-    *a = (actuator_dynamics){"none", NULL, 1, -1, -1, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                             NULL, NULL, NULL, 0, 0, 0, 0, 0, {0, 0}, 0, 0, {0, 0, 0, 0}};
+    *a = (actuator_dynamics){.dyntype = "none", .timeconst = 1, .shortcut_actdim = -1,
+                             .dcmotor_states = -1};
     actuator_dynamics dcmotor, pid;     /* the nearest classes whose gains stayed so */
     gains_above above = {NULL, NULL};
     if (cls >= 0) {
@@ -2842,16 +2851,13 @@ static int check_dcmotor_constants(mjcf *rd, u2d_xml *e, int cls, const char *la
     actuator_dynamics a;
     if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
     if (a.dcmotor_rewritten) return 0;      /* its constants are a <general>'s gains */
-    const char *k = a.motorconst, *r = a.resistance, *nominal = a.nominal;
-    double kt_ke[2] = {0, 0}, vn_tau0_omega0[3] = {0, 0, 0}, R = 0;
-    leading_numbers(k, 2, kt_ke);
-    leading_numbers(nominal, 3, vn_tau0_omega0);
-    leading_numbers(r, 1, &R);
-    double vn = vn_tau0_omega0[0], tau0 = vn_tau0_omega0[1], omega0 = vn_tau0_omega0[2];
+    const double *kt_ke = a.kt_ke, R = a.resistance;
+    double vn = a.nominal[0], tau0 = a.nominal[1], omega0 = a.nominal[2];
     if (kt_ke[0] < 0 || kt_ke[1] < 0)
         return fail(rd, e, "%s: motorconst=\"%.60s\" holds a negative number (MuJoCo "
                     "refuses it: \"DC motor: motor constants must be non-negative\"): "
-                    "give the torque and back-EMF constants, 0 or more", label, k);
+                    "give the torque and back-EMF constants, 0 or more", label,
+                    u2d_xml_attr(e, "motorconst"));
     /* with input="none" it is passive: no voltage, the K of 0 turning the motor off */
     int k_positive = kt_ke[0] > 0 || !(kt_ke[1] <= 0) || (vn > 0 && omega0 > 0) ||
                      dcmotor_input_bits(a.input) == 0;
