@@ -1624,6 +1624,31 @@ def test_dcmotor_inherits_the_constants_its_class_derived_from_nominal(case):
     assert_as_mujoco(xml, words)
 
 
+_FLAT = '<asset><texture name="t" type="2d" builtin="flat" width="2" height="2"/></asset>'
+DEFAULT_MATERIAL_LAYERS = {   # the <default>'s content; urdf2dyn's words, None where both load
+    "a layer": ('<material><layer role="rgb" texture="t"/></material>', None),
+    "three layers in a class (MuJoCo's test/render/testdata/pbr.xml)": (
+        '<default class="m"><material><layer role="rgb" texture="t"/>'
+        '<layer role="metallic" texture="t"/><layer role="roughness" texture="t"/>'
+        "</material></default>", None),
+    "another element": ('<material><foo/></material>', ["<foo>", "<material>", "line 1"]),
+    "a layer, then another element": ('<material><layer role="rgb" texture="t"/><foo/>'
+                                      "</material>", ["<foo>", "<material>"]),
+    "an element in a layer": ('<material><layer role="rgb" texture="t"><foo/></layer>'
+                              "</material>", ["<foo>", "<layer>"]),
+    "a layer in a geom": ("<geom><layer/></geom>", ["<layer>", "<geom>"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DEFAULT_MATERIAL_LAYERS))
+def test_a_default_material_holds_layers_as_mujoco_s_schema_has_it(case):
+    """MuJoCo 4's schema has <layer> elements in a <default>'s <material> (MuJoCo's own
+    test/render/testdata/pbr.xml has them) and no other element inside a default's
+    elements; urdf2dyn refused the layers as it refuses the others."""
+    default, words = DEFAULT_MATERIAL_LAYERS[case]
+    assert_as_mujoco(doc(f"<default>{default}</default>", _FLAT, WORLD), words)
+
+
 @pytest.mark.parametrize("case", sorted(ACTRANGE))
 def test_actrange_only_where_mujoco_schema_has_it(case):
     """MuJoCo 4's schema has actrange= and actlimited= on <general> and <intvelocity> only;

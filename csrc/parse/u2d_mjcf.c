@@ -572,17 +572,24 @@ static int check_schema(mjcf *rd, u2d_xml *e, const char *parent);   /* MuJoCo's
 static const char *schema_row(const char *row);
 static int check_descendants(mjcf *rd, u2d_xml *e, const char *row);
 
-/* Element e of a <default> (not a nested <default>) holds no element: MuJoCo's schema has
- * none there (a geom's or mesh's <plugin> included), and refuses one ("unrecognized
- * element"). */
+/* Element e of a <default> (not a nested <default>) holds no element but a <material>'s
+ * <layer>s, each holding none: MuJoCo 4's schema has no other there (a geom's or mesh's
+ * <plugin> included), and refuses one ("unrecognized element"). */
 static int check_default_leaf(mjcf *rd, u2d_xml *e)
 {
-    u2d_xml *c = u2d_xml_first(e);
-    if (!c) return 0;
-    return fail(rd, c, "<%.60s> inside a <default>'s <%s> (MuJoCo's schema has no element "
-                "there and refuses it: \"unrecognized element\"): a default gives attributes "
-                "only; move it to the elements themselves, or remove it", u2d_xml_name(c),
-                u2d_xml_name(e));
+    int material = strcmp(u2d_xml_name(e), "material") == 0;
+    for (u2d_xml *c = u2d_xml_first(e); c; c = u2d_xml_next(c)) {
+        u2d_xml *in = c;
+        if (material && strcmp(u2d_xml_name(c), "layer") == 0) {
+            in = u2d_xml_first(c);
+            if (!in) continue;
+        }
+        return fail(rd, in, "<%.60s> inside a <default>'s <%s> (MuJoCo's schema has no "
+                    "element there and refuses it: \"unrecognized element\"): a default gives "
+                    "attributes only (a <material> its <layer>s too); move it to the elements "
+                    "themselves, or remove it", u2d_xml_name(in), u2d_xml_name(in == c ? e : c));
+    }
+    return 0;
 }
 
 /* Default element e is the first of its kind in its <default>: MuJoCo 4's schema has each
