@@ -3223,13 +3223,15 @@ static int count_values(mjcf *rd, u2d_xml *node, const char *who, const char *na
     double x;
     for (; s && (got = u2d_scan_number(&p, &x)) != 0; n++) {
         if (got == -1)
-            return fail(rd, node, "%s: %s=\"%.60s\": not a number (MuJoCo refuses it)", who,
-                        name, s);
+            return fail(rd, node, "%s: %s=\"%.60s\": not a number (MuJoCo refuses it): give "
+                        "decimal numbers separated by spaces, e.g. %s=\"0.5\"", who, name, s,
+                        name);
         if (got == -2) {                    /* nan or inf as written, or an overflow */
             const char *t = p + (*p == '+' || *p == '-');
             if ((*t | 32) != 'n' && (*t | 32) != 'i')
                 return fail(rd, node, "%s: %s=\"%.60s\": a number too large for a double "
-                            "(MuJoCo refuses it)", who, name, s);
+                            "(MuJoCo refuses it): give numbers below 1.7e308 in size, or inf",
+                            who, name, s);
             while (*p && !u2d_is_blank(*p)) p++;
         }
     }
