@@ -1651,6 +1651,49 @@ def test_a_default_material_holds_layers_as_mujoco_s_schema_has_it(case):
     assert_as_mujoco(doc(f"<default>{default}</default>", _FLAT, WORLD), words)
 
 
+SHORTCUT_SETTINGS = {   # the <default>'s content, the actuator; urdf2dyn's words, None: loads
+    "pid slewmax -1": ("", '<pid joint="j" slewmax="-1"/>',
+                       ["<pid", "slewmax=", "line 1", "0 or more"]),
+    "an unused default's pid slewmax -1": ('<default class="c"><pid slewmax="-1"/></default>',
+                                           "", ["<pid", "slewmax="]),
+    "pid slewmax 0": ("", '<pid joint="j" slewmax="0"/>', None),
+    "dcmotor inputs out of order": ("", f'<dcmotor joint="j" {_DC} input="vel pos"/>',
+                                    ["input=", "canonical order", "pos vel"]),
+    "dcmotor input repeated": ("", f'<dcmotor joint="j" {_DC} input="pos pos"/>',
+                               ["input=", "duplicate keyword"]),
+    "dcmotor input unknown": ("", f'<dcmotor joint="j" {_DC} input="POS"/>',
+                              ["input=", "invalid keyword"]),
+    "dcmotor input none with pos": ("", f'<dcmotor joint="j" {_DC} input="none pos"/>',
+                                    ["input=", "invalid keyword"]),
+    "an unused default's dcmotor input out of order": (
+        f'<default class="c"><dcmotor {_DC} input="ff vel"/></default>', "",
+        ["input=", "canonical order"]),
+    "dcmotor input pressure": ("", f'<dcmotor joint="j" {_DC} input="pos pressure"/>',
+                               ["input=", "pressure", "subset of [pos, vel, ff, voltage]"]),
+    "dcmotor input pos vel ff voltage": (
+        "", f'<dcmotor joint="j" {_DC} input="pos vel ff voltage"/>', None),
+    "dcmotor input blank": ("", f'<dcmotor joint="j" {_DC} input=" "/>', None),
+    "pid input none": ("", '<pid joint="j" kp="1" input="none"/>',
+                       ["input=", "subset of [pos, vel, ff]"]),
+    "pid input voltage": ("", '<pid joint="j" kp="1" input="pos voltage"/>',
+                          ["input=", "subset of [pos, vel, ff]"]),
+    "pid input vel ff": ("", '<pid joint="j" kp="1" input="vel ff"/>', None),
+    "pid input out of order": ("", '<pid joint="j" kp="1" input="ff pos"/>',
+                               ["input=", "canonical order"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SHORTCUT_SETTINGS))
+def test_pid_and_dcmotor_settings_refused_as_mujoco_refuses_them(case):
+    """MuJoCo 4.0.0 refuses a <pid>'s slewmax below 0 and an input= of words it does not
+    know, repeats or lists out of order (pos vel ff voltage pressure), an actuator or a
+    default, used or not, and an actuator's inputs its kind does not take (a <dcmotor>'s
+    pressure; a <pid>'s none, voltage or pressure); urdf2dyn loaded them."""
+    default, act, words = SHORTCUT_SETTINGS[case]
+    assert_as_mujoco(doc(f"<default>{default}</default>", WORLD,
+                         actuators(act) if act else ""), words)
+
+
 @pytest.mark.parametrize("case", sorted(ACTRANGE))
 def test_actrange_only_where_mujoco_schema_has_it(case):
     """MuJoCo 4's schema has actrange= and actlimited= on <general> and <intvelocity> only;

@@ -376,6 +376,50 @@ static int check_shortcut_numbers(mjcf *rd, u2d_xml *e)
     return 0;
 }
 
+/* What MuJoCo 4.0.0's reader says of input= v of a <pid> or <dcmotor> (NULL: nothing):
+ * its words are none alone, or some of pos vel ff voltage pressure in that order. */
+static const char *input_words_problem(const char *v)
+{
+    static const char *const TOKENS = "pos|vel|ff|voltage|pressure";
+    const char *blank = " \t\n\r\v\f";
+    char token[16];
+    int last = -1, none = 0, count = 0;
+    for (const char *p = v; *(p += strspn(p, blank)); count++) {
+        size_t n = strcspn(p, blank);
+        snprintf(token, sizeof token, "%.*s", (int)(n < 15 ? n : 15), p);
+        int k = n < 15 ? word_index(TOKENS, token) : -1;
+        int is_none = n == 4 && strncmp(p, "none", 4) == 0;
+        none |= is_none;
+        if (k < 0 && !is_none) return "invalid keyword";
+        if (k >= 0 && k == last) return "duplicate keyword";
+        if (k >= 0 && k < last)
+            return "inputs must be listed in canonical order [pos, vel, ff, voltage, pressure]";
+        if (k >= 0) last = k;
+        p += n;
+    }
+    return none && count > 1 ? "invalid keyword" : NULL;
+}
+
+/* A <pid>'s or <dcmotor>'s own settings MuJoCo 4.0.0's reader refuses (an actuator or a
+ * default, used or not): a <pid>'s slewmax below 0, an input= of words it does not read
+ * (input_words_problem). 0 or -1 (message). */
+static int check_shortcut_settings(mjcf *rd, u2d_xml *e)
+{
+    const char *el = u2d_xml_name(e);
+    if (word_index("pid|dcmotor", el) < 0) return 0;
+    const char *slewmax = u2d_xml_attr(e, "slewmax"), *input = u2d_xml_attr(e, "input");
+    if (strcmp(el, "pid") == 0 && slewmax && strtod(slewmax, NULL) < 0)
+        return fail(rd, e, "<pid slewmax=\"%.60s\">: below 0 (MuJoCo refuses it: \"slewmax "
+                    "cannot be negative\"): give the largest control change per second, 0 or "
+                    "more (0: no limit)", slewmax);
+    const char *problem = input ? input_words_problem(input) : NULL;
+    if (problem)
+        return fail(rd, e, "<%s input=\"%.60s\">: MuJoCo refuses it (\"%s\"): give none, or "
+                    "some of pos vel ff voltage in that order, e.g. input=\"pos vel\"", el,
+                    input, problem);
+    return 0;
+}
+
 /* ---- default classes ----------------------------------------------------------------- */
 
 static int cmp_name(const void *a, const void *b)
@@ -663,6 +707,7 @@ static int read_defaults(mjcf *rd)
                     if (strcmp(n, kind_name[k]) == 0 && add_dnode(rd, cls, k, e)) status = -1;
                 if (word_index(ACTUATOR_ELEMENTS, n) >= 0 &&
                     (check_activation_attributes(rd, e) || check_shortcut_numbers(rd, e) ||
+                     check_shortcut_settings(rd, e) ||
                      add_dnode(rd, cls, K_ACTUATOR, e)))
                     status = -1;
                 /* MuJoCo refuses two orientation forms in a default, used or not */
@@ -2977,6 +3022,25 @@ static int check_general_actdim(mjcf *rd, u2d_xml *e, int cls, const char *label
     return 0;
 }
 
+/* Actuator e's inputs are those its kind takes, as MuJoCo 4.0.0's compiler checks them: a
+ * <dcmotor>'s (its own input= or its class's) none or some of pos vel ff voltage, a
+ * <pid>'s own some of pos vel ff (an input= it inherits is left to MuJoCo). 0 or -1. */
+static int check_shortcut_inputs(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    int pid = strcmp(u2d_xml_name(e), "pid") == 0;
+    if (!pid && strcmp(u2d_xml_name(e), "dcmotor") != 0) return 0;
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    const char *input = pid ? u2d_xml_attr(e, "input") : a.input;
+    if (!input || (pid && !input[strspn(input, " \t\n\r\v\f")])) return 0;
+    int bits = dcmotor_input_bits(input);
+    if (bits < 0 || (pid ? bits >= 1 && bits <= 7 : !(bits & 16))) return 0;
+    return fail(rd, e, "%s: input=\"%.60s\" (MuJoCo refuses it: \"%s\"): give %s in that order, "
+                "e.g. input=\"pos vel\"", label, input, pid ? "pid inputs are a subset of "
+                "[pos, vel, ff]" : "dcmotor inputs are 'none' or a subset of [pos, vel, ff, "
+                "voltage]", pid ? "some of pos vel ff" : "none, or some of pos vel ff voltage");
+}
+
 /* An actuator e of pid gains (a <pid>, its own or its class's, or gaintype="pid") keeps
  * dyntype none or pid, as MuJoCo 4.0.0's compiler wants: "pid requires dyntype 'none' or
  * 'pid'". 0 or -1 (message). */
@@ -3124,6 +3188,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     else snprintf(label, sizeof label, "actuator %d (unnamed)", k);
     int cls = class_attr(rd, e, "class", 0);
     if (cls < 0 || check_activation_attributes(rd, e) || check_shortcut_numbers(rd, e) ||
+        check_shortcut_settings(rd, e) || check_shortcut_inputs(rd, e, cls, label) < 0 ||
         check_pid_dyntype(rd, e, cls, label) < 0 ||
         check_general_actdim(rd, e, cls, label) < 0 ||
         check_dcmotor_actearly(rd, e, cls, label) < 0 ||
