@@ -62,12 +62,18 @@ print(json.dumps(out))
 '''
 
 
+def _run_in_a_fresh_process(script, setup):
+    """What script prints last (JSON), run on the setup by this Python in a new process: the
+    OpenSim objects of one run never meet another's."""
+    done = subprocess.run([sys.executable, "-c", script, setup], capture_output=True,
+                          text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def opensim_reads(setup):
     """What OpenSim reads from an RRA setup, its force sets and its task set (a dict; the
     names as written, relative to the setup's folder), in a fresh process."""
-    done = subprocess.run([sys.executable, "-c", _SCRIPT, setup], capture_output=True,
-                          text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return _run_in_a_fresh_process(_SCRIPT, setup)
 
 
 _CONTROLS = r'''
@@ -85,9 +91,7 @@ print(json.dumps([held.get(k).getPropertyByName("controls_file").toString().stri
 def opensim_controls_files(setup):
     """The controls_file of each ControlSetController OpenSim 4.6's RRATool holds in its
     ControllerSet after reading the setup (as written), in a fresh process."""
-    done = subprocess.run([sys.executable, "-c", _CONTROLS, setup], capture_output=True,
-                          text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return _run_in_a_fresh_process(_CONTROLS, setup)
 
 
 _REFUSES = r'''
@@ -105,9 +109,7 @@ except Exception as e:
 def opensim_refusal(setup):
     """What OpenSim 4.6's RRATool says refusing to read the setup (None: it reads it), in a
     fresh process."""
-    done = subprocess.run([sys.executable, "-c", _REFUSES, setup], capture_output=True,
-                          text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return _run_in_a_fresh_process(_REFUSES, setup)
 
 
 _NAMED = r'''
@@ -122,6 +124,4 @@ print(json.dumps([tool.getName(), tool.getFinalTime()]))
 def opensim_name_and_final_time(setup):
     """[name, final_time] of the tool OpenSim 4.6's RRATool reads from the setup (without
     opening the files it names), in a fresh process."""
-    done = subprocess.run([sys.executable, "-c", _NAMED, setup], capture_output=True,
-                          text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return _run_in_a_fresh_process(_NAMED, setup)
