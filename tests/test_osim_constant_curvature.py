@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -499,3 +500,23 @@ def test_osim_to_urdf_freezes_the_joint_where_it_is(spine, tmp_path):
     pos_u, _ = urdf.forward_kinematics(np.zeros(1))
     k, ku = model.link_names.index("seg2"), urdf.link_names.index("seg2")
     np.testing.assert_allclose(pos_u[ku], pos[k], atol=1e-14)
+
+
+def test_a_trial_says_a_held_angle_once(tmp_path):
+    """A trial whose c1_x passes the bound was said twice: by its inverse dynamics over the
+    101 samples, and again over 50 of them by the weightless check's own gravity torques, with
+    other counts. The trial's dynamics say it, for all its samples, once."""
+    model = _load(Path(__file__).parent / "data" / "osim_joints" / "constant_curvature_spine.osim")
+    t = np.arange(101) / 100
+    q = np.zeros((101, model.nq))
+    q[:, 1] = np.linspace(0, 2.0, 101)              # c1_x + its neutral -0.2 passes 1.56
+    motion = tmp_path / "held.mot"
+    motion.write_text("held\nversion=1\nnRows=101\nnColumns=8\ninDegrees=no\nendheader\n"
+                      + "time\t" + "\t".join(SPINE_Q) + "\n"
+                      + "".join(f"{x:g}\t" + "\t".join(f"{v:.6f}" for v in row) + "\n"
+                                for x, row in zip(t, q)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        urdf2dyn.inverse_dynamics_trial(model, motion)
+    held = [str(w.message) for w in caught if "ConstantCurvatureJoint 'c1'" in str(w.message)]
+    assert len(held) == 1 and "in 12 of 101 samples of q" in held[0], held
