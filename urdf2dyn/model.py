@@ -559,8 +559,9 @@ class Model:
         arcs = [j for j in self.joints if j.type == "constant_curvature"]
         if not arcs:
             return ()
-        from .biomech.formats.osim import document
-        neutral = {c.joint: np.array(c.neutral) for c in document(self).curvatures}
+        # the core's rows (joint, index, child, length, neutral angles), read here below the
+        # motion-analysis layer that wraps them (urdf2dyn.biomech.formats.osim.CurvatureArc)
+        neutral = {row[0]: np.array(row[4]) for row in self._c.osim_doc()["curvatures"]}
         return tuple((j.name, j.q_index, neutral[j.name]) for j in arcs)
 
     def _warn_held_arcs(self, q) -> None:
