@@ -175,9 +175,9 @@ def scale_model(model: Model, factors: dict[str, NDArray[np.float64]],
         edit.ellipsoid(e.joint, np.asarray(e.radii) * s_of(e.parent), origin)
     # constant-curvature joints' lengths by the child body's y factor (opensim-core
     # ConstantCurvatureJoint.cpp, extendScale), only when that body is scaled
-    for c in doc.curvatures:
-        if c.child in factors:
-            edit.curvature(c.joint, c.length * s_of(c.child)[1])
+    for arc in doc.curvatures:
+        if arc.child in factors:
+            edit.curvature(arc.joint, arc.length * s_of(arc.child)[1])
 
     replaced = {m[0] for m in marker_set or []}
     for mk in doc.markers:
