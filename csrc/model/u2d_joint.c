@@ -166,6 +166,20 @@ static void jcalc_custom(const u2d_model *m, int i, const u2d_real *q, const u2d
     }
 }
 
+/* The angular velocity of the turns after each axis k of three body-fixed turns, w_>k =
+ * sum_{j>k} rate_j am_j (am_j: axis j seen through the turns after it), and of all three, w:
+ * the ellipsoid's and the constant-curvature joint's column rates both start from it. */
+static void turns_after(const u2d_real am[3][3], const u2d_real *rate, u2d_real after[3][3],
+                        u2d_real w[3])
+{
+    for (int r = 0; r < 3; r++) {
+        after[2][r] = U2D_R(0);
+        after[1][r] = rate[2] * am[2][r];
+        after[0][r] = after[1][r] + rate[1] * am[1][r];
+        w[r] = after[0][r] + rate[0] * am[0][r];
+    }
+}
+
 /* The time derivatives of the ellipsoid's columns S_k = [am_k ; K (am_k x z)] in B at rates
  * qd (see jcalc_ellipsoid): d(am_k)/dt = am_k x w_>k, dK/dt y = K (w x y) - w x (K y). */
 static void ellipsoid_column_rates(const u2d_real am[3][3], const u2d_real K[9],
@@ -173,12 +187,7 @@ static void ellipsoid_column_rates(const u2d_real am[3][3], const u2d_real K[9],
 {
     const u2d_real zaxis[3] = {U2D_R(0), U2D_R(0), U2D_R(1)};
     u2d_real after[3][3], w[3];                   /* w_>k, and w = w_>-1, in B */
-    for (int r = 0; r < 3; r++) {
-        after[2][r] = U2D_R(0);
-        after[1][r] = qd[2] * am[2][r];
-        after[0][r] = after[1][r] + qd[1] * am[1][r];
-        w[r] = after[0][r] + qd[0] * am[0][r];
-    }
+    turns_after(am, qd, after, w);
     for (int k = 0; k < 3; k++) {
         u2d_real y[3], wy[3], Kwy[3], Ky[3], wKy[3], ydot[3], Kydot[3];
         u2d_cross3(am[k], after[k], dS[k]);       /* d(am_k)/dt */
@@ -421,12 +430,7 @@ static void curvature_column_rates(const u2d_real am[3][3], const u2d_real E[9],
                                    const u2d_real qe[3], const u2d_real *S, u2d_real dS[3][6])
 {
     u2d_real after[3][3], w[3];                   /* w_>k, and w, in M */
-    for (int r = 0; r < 3; r++) {
-        after[2][r] = U2D_R(0);
-        after[1][r] = qe[2] * am[2][r];
-        after[0][r] = after[1][r] + qe[1] * am[1][r];
-        w[r] = after[0][r] + qe[0] * am[0][r];
-    }
+    turns_after(am, qe, after, w);
     for (int k = 0; k < 3; k++) {
         u2d_real t[3], dpt[3] = {U2D_R(0), U2D_R(0), U2D_R(0)}, Edp[3], wS[3];
         u2d_cross3(am[k], after[k], t);
