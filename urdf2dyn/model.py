@@ -1205,8 +1205,9 @@ class Model:
             (``integrate(q, dq)``, body-frame twist for floating joints, as Pinocchio);
             M = d tau / d a is the mass matrix.
         """
-        refuse_joint_type(self, "constant_curvature", "inverse_dynamics_derivatives",
-                          _NO_ARC_DERIVATIVES.format(of="inverse_dynamics"))
+        if self._arcs:                  # a loop over the joints: off every other model's calls
+            refuse_joint_type(self, "constant_curvature", "inverse_dynamics_derivatives",
+                              _NO_ARC_DERIVATIVES.format(of="inverse_dynamics"))
         return self._compute(_core.RNEA_DERIV, (q, v, a), f_ext, out=out)
 
     def forward_dynamics_derivatives(self, q, v, tau, f_ext=None, out=None):
@@ -1229,8 +1230,9 @@ class Model:
             dqdd_dq in the tangent space (as inverse_dynamics_derivatives); Minv = M^-1 =
             d qdd / d tau.
         """
-        refuse_joint_type(self, "constant_curvature", "forward_dynamics_derivatives",
-                          _NO_ARC_DERIVATIVES.format(of="forward_dynamics"))
+        if self._arcs:                  # a loop over the joints: off every other model's calls
+            refuse_joint_type(self, "constant_curvature", "forward_dynamics_derivatives",
+                              _NO_ARC_DERIVATIVES.format(of="forward_dynamics"))
         try:
             return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext, out=out)
         except ValueError as e:
@@ -1269,7 +1271,7 @@ class Model:
         """A singular mass matrix where the model has ConstantCurvatureJoints: one of their
         angles may be past its bound, where it is held (as OpenSim holds it) and moves
         nothing; the error names them and the bound."""
-        arcs = [j.name for j in self.joints if j.type == "constant_curvature"]
+        arcs = [name for name, _, _ in self._arcs]
         if not arcs:
             return error
         names = ", ".join(f"'{n}'" for n in arcs[:6]) + (" ..." if len(arcs) > 6 else "")
