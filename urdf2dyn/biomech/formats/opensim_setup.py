@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from ..._input_bytes import refuse_devices
 from ...warn import report
-from .setup_xml import read_tool, text as _text
+from .setup_xml import double, read_tool, text as _text
 from .windows import setup_path
 
 __all__ = ["IDSetup", "SetupError", "read_id_setup", "osim_coordinate_order"]
@@ -76,10 +76,8 @@ class IDSetup:
 
 
 def _number(path, tag, text):
-    try:
-        return float(text)
-    except ValueError:
-        raise SetupError(f"{path}: <{tag}> is {text!r}, not a number") from None
+    """<tag>'s number as OpenSim reads it, NaN included: the reader says what it means."""
+    return double(text, f"{path}: <{tag}>", SetupError)
 
 
 def read_id_setup(path, strict=False, need_model=True):

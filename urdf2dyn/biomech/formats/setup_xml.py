@@ -14,7 +14,7 @@ from ...warn import missing_file
 from .windows import parse_xml, setup_path, source_line
 
 __all__ = ["read_tool", "read_document", "read_data_element", "no_tool_element", "text",
-           "disabled", "number", "flag", "legacy_flag", "legacy_flag_of", "line_of",
+           "disabled", "double", "number", "flag", "legacy_flag", "legacy_flag_of", "line_of",
            "referenced_set"]
 
 UNSET = ("", "unassigned")          # OpenSim writes Unassigned for a property left unset
@@ -179,13 +179,30 @@ def prop_line(elem: ET.Element, default: ET.Element | None, tag: str,
     return own or line_of(default, tag)
 
 
-def number(value: str, where: str, error: type[Exception]) -> float:
-    """A number as OpenSim writes one (``Infinity``, ``-Infinity`` included); error naming
-    ``where`` for anything else, NaN included."""
+#: the words OpenSim 4.6 reads as an infinite double (SimTK String::convertTo), a sign before
+_INFINITY = re.compile(r"[+-]?(inf|infinity)", re.IGNORECASE)
+
+
+def double(value: str, where: str, error: type[Exception]) -> float:
+    """A number as OpenSim 4.6 reads a double property: ``Infinity`` or ``inf`` (any case,
+    signed) for an infinite one, NaN read as NaN; error naming ``where`` for anything else,
+    and for a finite number beyond a double's range ('1e400'), which Python would read as
+    infinite and OpenSim does not read (C++'s ``>> double`` fails there: an older tool's
+    property refuses the setup, a current one is ignored with a line in OpenSim's log)."""
     try:
         x = float(value.replace("Infinity", "inf").replace("infinity", "inf"))
     except ValueError:
         raise error(f"{where}: {value!r} is not a number") from None
+    if math.isinf(x) and not _INFINITY.fullmatch(value.strip()):
+        raise error(f"{where}: {value.strip()!r} is beyond the largest number a double holds "
+                    "(about 1.8e308), which OpenSim 4.6 does not read; give a smaller "
+                    "number (or Infinity, if no bound is meant)")
+    return x
+
+
+def number(value: str, where: str, error: type[Exception]) -> float:
+    """A number as OpenSim writes one (:func:`double`), NaN refused too, naming ``where``."""
+    x = double(value, where, error)
     if math.isnan(x):
         raise error(f"{where}: NaN is not allowed")
     return x
