@@ -578,7 +578,7 @@ def test_another_tool_opensim_reads_by_its_place_is_refused(tmp_path, osim, tag,
     with pytest.raises(RRASetupError) as e:
         read_rra_setup(setup)
     assert str(e.value).startswith(f"{setup}: no <RRATool> element")
-    assert (f"OpenSim 4.6 reads <{tag}> as an RRA setup whatever its name: if it is one, "
+    assert (f"OpenSim 4.6 reads <{tag}> as the RRA setup whatever its name: if it is one, "
             f"rename it <RRATool>") in str(e.value)
 
 

@@ -13,7 +13,7 @@ import math
 import os
 from dataclasses import dataclass, field
 
-from .setup_xml import flag, line_of, number, read_tool, referenced_set, text as _text
+from .setup_xml import flag, line_of, number, read_setup_element, referenced_set, text as _text
 from .windows import setup_path
 
 __all__ = ["IKSetup", "IKTask", "IKSetupError", "read_ik_setup", "read_tasks"]
@@ -74,11 +74,13 @@ def read_ik_setup(path: str | os.PathLike[str], strict: bool = False) -> IKSetup
     from the setup's folder with a warning (an IKSetupError with ``strict``).
 
     Raises IKSetupError naming the file and element of anything that cannot be run: no
-    InverseKinematicsTool, a number that is not one, a weight below 0, a time range that is
+    InverseKinematicsTool first in the document (OpenSim reads its first element whatever
+    its name), a number that is not one, a weight below 0, a time range that is
     not two increasing numbers, an unknown coordinate value_type.
     """
     where = os.fspath(path)
-    tool = read_tool(where, "InverseKinematicsTool", IKSetupError, "inverse-kinematics setup")
+    tool = read_setup_element(where, ("InverseKinematicsTool",), IKSetupError,
+                              "inverse-kinematics setup", "IK")[1]
 
     def resolve(tag):
         t = _text(tool, tag)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from ..._input_bytes import refuse_devices
 from ...warn import report
-from .setup_xml import double, read_tool, text as _text
+from .setup_xml import double, read_setup_element, text as _text
 from .windows import setup_path
 
 __all__ = ["IDSetup", "SetupError", "read_id_setup", "osim_coordinate_order"]
@@ -86,8 +86,8 @@ def read_id_setup(path, strict=False, need_model=True):
     Parameters
     ----------
     path : str or os.PathLike
-        The setup XML (an ``<OpenSimDocument>`` holding an ``<InverseDynamicsTool>``, or the
-        tool element alone).
+        The setup XML (an ``<OpenSimDocument>`` holding an ``<InverseDynamicsTool>`` first,
+        or the tool element alone: OpenSim 4.6 reads the first element whatever its name).
     strict : bool
         Warnings (a model file found only relative to the current directory, body forces
         asked for) become SetupError.
@@ -102,13 +102,14 @@ def read_id_setup(path, strict=False, need_model=True):
     Raises
     ------
     SetupError
-        Naming the file and element: not well-formed XML, no <InverseDynamicsTool>, no
+        Naming the file and element: not well-formed XML, no <InverseDynamicsTool> first, no
         <coordinates_file>, a <time_range> that is not two numbers t0 <= t1, a cutoff that
         is not a number, a file that does not exist where OpenSim would look, or a file the
         run reads that is a device or a named pipe.
     """
     path = os.fspath(path)
-    tool = read_tool(path, "InverseDynamicsTool", SetupError, "inverse-dynamics setup")
+    tool = read_setup_element(path, ("InverseDynamicsTool",), SetupError,
+                              "inverse-dynamics setup", "ID")[1]
     base = os.path.dirname(os.path.abspath(path))
 
     def resolve(tag, text):

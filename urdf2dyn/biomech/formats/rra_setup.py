@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 
 from ..._input_bytes import refuse_devices
 from ...warn import report
-from .setup_xml import (disabled, flag, legacy_flag, legacy_flag_of, no_tool_element, number,
-                        prop_line, read_data_element, read_tool, text as _text)
+from .setup_xml import (disabled, flag, legacy_flag, legacy_flag_of, number, prop_line,
+                        read_data_element, read_setup_element, read_tool, text as _text)
 from .windows import setup_path
 
 __all__ = ["RRASetup", "RRASetupError", "Task", "Actuator", "read_rra_setup", "read_tasks",
@@ -355,18 +355,8 @@ def _rra_tool(where, strict):
     OpenSim 2's <CMCTool> is read; a later <CMCTool> too, as OpenSim does, said to be a CMC
     setup; any other name is refused, as is an <RRATool> behind another element (OpenSim
     reads that element, not the setup the user sees)."""
-    what = "residual reduction (RRA) setup"
-    version, root, tool = read_data_element(where, RRASetupError, what)
-    if tool is None or tool.tag not in ("RRATool", "CMCTool"):
-        if tool is not None and tool is not root and root.find("RRATool") is not None:
-            raise RRASetupError(f"{where}: <{tool.tag}> comes first in <OpenSimDocument>: "
-                                "OpenSim 4.6 reads it as the RRA setup, not the <RRATool> "
-                                f"after it: move <RRATool> first (or remove <{tool.tag}>)")
-        said = no_tool_element(where, root, "RRATool", what)
-        if tool is not None:
-            said += (f" OpenSim 4.6 reads <{tool.tag}> as an RRA setup whatever its name: "
-                     "if it is one, rename it <RRATool>")
-        raise RRASetupError(said)
+    version, tool = read_setup_element(where, ("RRATool", "CMCTool"), RRASetupError,
+                                       "residual reduction (RRA) setup", "RRA")
     if tool.tag == "CMCTool" and (version is None or version >= RRA_AS_CMC_BEFORE):
         of = "no version" if version is None else f"Version {version}"
         report(f"{where}: <CMCTool> in a document of {of}: a computed muscle control "

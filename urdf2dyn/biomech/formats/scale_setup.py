@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 
 from .ik_setup import IKTask, read_tasks
-from .setup_xml import legacy_flag_of, number, read_tool, referenced_set, text as _text
+from .setup_xml import legacy_flag_of, number, read_setup_element, referenced_set, text as _text
 from .windows import setup_path
 
 __all__ = ["ScaleSetup", "Measurement", "ManualScale", "ScaleSetupError", "read_scale_setup"]
@@ -149,12 +149,14 @@ def read_scale_setup(path: str | os.PathLike[str], strict: bool = False) -> Scal
     """Read an OpenSim ``Setup_Scale.xml`` (a ``<ScaleTool>``).
 
     Raises ScaleSetupError naming the file and element of anything that cannot be run: no
-    ScaleTool, a number that is not one, a scaling order other than measurements and
+    ScaleTool first in the document (OpenSim reads its first element whatever its name), a
+    number that is not one, a scaling order other than measurements and
     manualScale, a marker pair that is not two names, a time range that is not two
     increasing numbers, a set's file= that cannot be read.
     """
     where = os.fspath(path)
-    tool = read_tool(where, "ScaleTool", ScaleSetupError, "scale (ScaleTool) setup")
+    tool = read_setup_element(where, ("ScaleTool",), ScaleSetupError,
+                              "scale (ScaleTool) setup", "scale")[1]
 
     def resolve(elem, tag):
         t = _text(elem, tag) if elem is not None else None

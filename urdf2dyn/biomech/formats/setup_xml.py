@@ -13,9 +13,9 @@ from ..._safe_files import note_input
 from ...warn import missing_file
 from .windows import parse_xml, setup_path, source_line
 
-__all__ = ["read_tool", "read_document", "read_data_element", "no_tool_element", "text",
-           "disabled", "double", "number", "flag", "legacy_flag", "legacy_flag_of", "line_of",
-           "referenced_set"]
+__all__ = ["read_tool", "read_document", "read_data_element", "read_setup_element",
+           "no_tool_element", "text", "disabled", "double", "number", "flag", "legacy_flag",
+           "legacy_flag_of", "line_of", "referenced_set"]
 
 UNSET = ("", "unassigned")          # OpenSim writes Unassigned for a property left unset
 
@@ -57,6 +57,29 @@ def read_data_element(path: str, error: type[Exception],
     if root.tag != "OpenSimDocument":
         return _version_of(root), root, root
     return _version_of(root), root, next(iter(root), None)
+
+
+def read_setup_element(path: str, tags: tuple[str, ...], error: type[Exception], what: str,
+                       kind: str) -> tuple[int | None, ET.Element]:
+    """(the document's version, the tool element) of a setup OpenSim 4.6's tool reads as
+    :func:`read_data_element` says: the first element of ``<OpenSimDocument>`` (or the
+    root), whatever its name. One named as tags say is read; another is refused naming it,
+    as is one of tags behind another element (OpenSim reads that element, not the setup the
+    user sees). what: the kind of file, as :func:`no_tool_element` says it; kind: the tool's
+    short name ("ID", "RRA", "scale")."""
+    version, root, tool = read_data_element(path, error, what)
+    if tool is not None and tool.tag in tags:
+        return version, tool
+    named = next((c for c in root if c.tag in tags), None) if tool is not root else None
+    if tool is not None and named is not None:
+        raise error(f"{path}: <{tool.tag}> comes first in <OpenSimDocument>: OpenSim 4.6 "
+                    f"reads it as the {kind} setup, not the <{named.tag}> after it: move "
+                    f"<{named.tag}> first (or remove <{tool.tag}>)")
+    said = no_tool_element(path, root, tags[0], what)
+    if tool is not None:
+        said += (f" OpenSim 4.6 reads <{tool.tag}> as the {kind} setup whatever its name: if "
+                 f"it is one, rename it <{tags[0]}>")
+    raise error(said)
 
 
 def no_tool_element(path: str, root: ET.Element, tag: str, what: str) -> str:
