@@ -125,3 +125,20 @@ def opensim_name_and_final_time(setup):
     """[name, final_time] of the tool OpenSim 4.6's RRATool reads from the setup (without
     opening the files it names), in a fresh process."""
     return _run_in_a_fresh_process(_NAMED, setup)
+
+
+_MODEL_FORCES = r'''
+import json, sys
+import opensim as osim
+osim.Logger.setLevelString("off")
+model = osim.RRATool(sys.argv[1], True).getModel()
+print(json.dumps([model.getForceSet().get(k).getName()
+                  for k in range(model.getForceSet().getSize())]))
+'''
+
+
+def opensim_model_forces(setup):
+    """The names of the forces in the model OpenSim 4.6's RRATool builds from the setup (its
+    model file with the setup's force set files added or put in place, as its run uses
+    it), in a fresh process."""
+    return _run_in_a_fresh_process(_MODEL_FORCES, setup)

@@ -461,17 +461,39 @@ def test_opensim1_name_beside_the_new_one_read_first_in_document_order(tmp_path,
                                                                        old_first):
     """A document older than Version 10904 holding OpenSim 1's element and OpenSim 4's both:
     OpenSim 4.6 (the oracle) renames the old one and reads the first of the two in document
-    order. urdf2dyn read the new one always: another force set, or replace_force_set true
-    where OpenSim's was false, unsaid."""
-    import shutil
-    from rra_oracle import opensim_reads
+    order, the other unread without a word: its RRATool's model holds only the first file's
+    actuators, not both files' (other.xml: gait2354's, each renamed B_). urdf2dyn read the
+    new one always: another force set, or replace_force_set true where OpenSim's was false,
+    unsaid. It reads OpenSim's now, and says that the other element is unread, naming both
+    (refused under strict)."""
+    from rra_oracle import opensim_model_forces, opensim_reads
     both = old + new if old_first else new + old
     setup = _gait2354_setup(tmp_path, version, published, both)
-    shutil.copy(tmp_path / "gait2354_RRA_Actuators.xml", tmp_path / "other.xml")
+    (tmp_path / "other.xml").write_text(re.sub(
+        r'(<(?:PointActuator|TorqueActuator|CoordinateActuator) name=")', r"\1B_",
+        (tmp_path / "gait2354_RRA_Actuators.xml").read_text()))
     theirs = opensim_reads(os.fspath(setup))
-    s = read_rra_setup(setup)
+    forces = set(opensim_model_forces(os.fspath(setup)))
+    actuators = set(re.findall(r'<(?:PointActuator|TorqueActuator|CoordinateActuator) '
+                               r'name="(\w+)"', (tmp_path / "other.xml").read_text()))
+    renamed = actuators <= forces                           # other.xml's actuators applied
+    assert len(actuators) == 23 and renamed != ({a[2:] for a in actuators} <= forces)
+    with pytest.warns(Urdf2dynWarning) as said:
+        s = read_rra_setup(setup)
     assert s.force_set_files == [os.fspath(tmp_path / f.strip()) for f in theirs["force_sets"]]
+    assert [os.path.basename(f) for f in s.force_set_files] == (
+        ["other.xml"] if renamed else ["gait2354_RRA_Actuators.xml"])
     assert s.replace_force_set is theirs["replace"]
+    old_tag, new_tag = re.findall(r"<(\w+)>", old + new)
+    first, second = re.findall(r"<(\w+)>", both)
+    messages = [str(w.message) for w in said]
+    assert len(messages) == 1, messages
+    assert messages[0].startswith(f"{setup}: <{old_tag}> and <{new_tag}> both, in a "
+                                  f"document of Version {version}"), messages
+    assert f"OpenSim 4.6 reads only the first, <{first}> " in messages[0]
+    assert f"and leaves <{second}> " in messages[0] and "unread without a word" in messages[0]
+    with pytest.raises(RRASetupError, match="unread without a word"):
+        read_rra_setup(setup, strict=True)
 
 
 @pytest.mark.parametrize("version", ["+10903", " 10903 ", "-5", "010903"])

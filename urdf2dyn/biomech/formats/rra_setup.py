@@ -382,14 +382,40 @@ def _old_names(tool, where, version, strict):
     """{OpenSim 4's name: OpenSim 1's} of the elements an OpenSim 1 document holds under
     OpenSim 1's name, which OpenSim 4.6 reads as the new one. In a later document (or one
     whose Version is no number, read as the latest) such an element is read by neither
-    OpenSim 4.6 (which says nothing) nor urdf2dyn: said, with what to write."""
+    OpenSim 4.6 (which says nothing) nor urdf2dyn: said, with what to write. With both
+    names in an OpenSim 1 document, only the first is read: said too."""
     _say_unread_opensim1_elements(tool, where, version, strict)
     if version is None or version >= ACTUATOR_NAMES_BEFORE:
         return {}
     renamed = {"force_set_files": "actuator_set_files"}
     if version < _OPENSIM1_ELEMENTS["replace_actuator_set"][0]:
         renamed["replace_force_set"] = "replace_actuator_set"
+    for new, old in renamed.items():
+        _say_the_second_name_unread(tool, where, version, new, old, strict)
     return {new: old for new, old in renamed.items() if _first_of(tool, new, old) == old}
+
+
+#: what is lost with the second of an OpenSim 1 element and its OpenSim 4 name, unread
+_UNREAD_SECOND = {"force_set_files": "its actuators are not applied; name every force set "
+                                     "file in the first",
+                  "replace_force_set": "its value is not used; keep the one you mean"}
+
+
+def _say_the_second_name_unread(tool, where, version, new, old, strict):
+    """Warn when an OpenSim 1 document holds both old, OpenSim 1's name of a property, and
+    new, OpenSim 4's: OpenSim 4.6 renames old to new and reads the first of the two in
+    document order, leaving the other unread without a word (its RRATool's force set holds
+    only the first's actuators); urdf2dyn reads the same one."""
+    if tool.find(new) is None or tool.find(old) is None:
+        return
+    first = _first_of(tool, new, old)
+    second = old if first == new else new
+    report(f"{where}: <{old}> and <{new}> both, in a document of Version {version} (older "
+           f"than {_OPENSIM1_ELEMENTS[old][0]}, where OpenSim 1's <{old}> is read as <{new}>): "
+           f"OpenSim 4.6 reads only the first, <{first}> {_text(tool, first) or ''}, and "
+           f"leaves <{second}> {_text(tool, second) or ''} unread without a word, as "
+           f"urdf2dyn does: {_UNREAD_SECOND[new]}", strict=strict, error=RRASetupError,
+           stacklevel=None)
 
 
 def _say_unread_opensim1_elements(tool, where, version, strict):
