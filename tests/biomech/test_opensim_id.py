@@ -566,16 +566,17 @@ def test_opensims_processing_refuses_a_cutoff_below_its_floor(tmp_path, capsys, 
         f"{x:.2f},{0.3 * np.sin(x):.6f},{0.1 * x:.6f}\n" for x in t))
     says = (f"{cutoff:g} Hz is too low to filter data sampled at 100 Hz (OpenSim's filter is "
             "not reproduced below 0.1 Hz); give a cut-off of a few Hz (6 Hz is usual for gait), "
-            "or no filter")
+            "or ")
     model = urdf2dyn.load(data_path("robot2r.urdf"))
     with pytest.raises(ValueError) as e:
         urdf2dyn.inverse_dynamics_trial(model, motion, processing="opensim", filter_hz=cutoff)
-    assert str(e.value) == f"{motion}: filter_hz {cutoff:g}: {says}"
+    assert str(e.value) == f"{motion}: filter_hz {cutoff:g}: {says}None for no filter"
     if cutoff > 0:                           # --filter itself refuses 0 (argparse, status 2)
         assert cli.main(["torques", data_path("robot2r.urdf"), str(motion), "--processing",
                          "opensim", "--filter", repr(cutoff), "-o",
                          str(tmp_path / "out.csv")]) == 1
-        assert f"error: {motion}: --filter {cutoff:g}: {says}" in capsys.readouterr().err
+        assert (f"error: {motion}: --filter {cutoff:g}: {says}no --filter\n"
+                in capsys.readouterr().err)
     # the lowest cut-off taken is still OpenSim's filter; a negative one is none, as in OpenSim
     urdf2dyn.inverse_dynamics_trial(model, motion, processing="opensim", filter_hz=0.1,
                                     time_range=(0, 2.99))
@@ -650,20 +651,20 @@ def test_the_floor_holds_at_the_rate_opensims_filter_runs_at(osim, tmp_path, cap
             "(between t = 1.5 and 1.500065 s) makes OpenSim resample it every 6.5e-05 s "
             "(15384.6 Hz) before filtering, where OpenSim's filter is not reproduced below "
             "15.3846 Hz. Drop the row that almost repeats a time, or resample the file at a "
-            "regular step, or give a cut-off of at least 15.3846 Hz (or no filter)")
+            "regular step, or give a cut-off of at least 15.3846 Hz (or ")
     with pytest.raises(ValueError) as e:
         op.id_kinematics(t, cols, 0.15)
-    assert str(e.value) == f"cutoff_hz: {says}"
+    assert str(e.value) == f"cutoff_hz: {says}None for no filter)"
     motion = tmp_path / "uneven.csv"
     motion.write_text("time,joint1,joint2\n" + "".join(
         f"{x!r},{0.3 * math.sin(x)!r},{0.1 * x!r}\n" for x in t.tolist()))
     with pytest.raises(ValueError) as e:
         urdf2dyn.inverse_dynamics_trial(urdf2dyn.load(data_path("robot2r.urdf")), motion,
                                         processing="opensim", filter_hz=0.15)
-    assert str(e.value) == f"{motion}: filter_hz 0.15: {says}"
+    assert str(e.value) == f"{motion}: filter_hz 0.15: {says}None for no filter)"
     assert cli.main(["torques", data_path("robot2r.urdf"), str(motion), "--processing",
                      "opensim", "--filter", "0.15", "-o", str(tmp_path / "out.csv")]) == 1
-    assert f"error: {motion}: --filter 0.15: {says}" in capsys.readouterr().err
+    assert f"error: {motion}: --filter 0.15: {says}no --filter)" in capsys.readouterr().err
     path, t, cols = _uneven_table(tmp_path, 1e-3)
     T, theirs = _opensims_resampled_filter(osim, path, 6.0)
     ours_t, ours, _, _ = op.id_kinematics(t, cols, 6.0)
@@ -692,7 +693,8 @@ def test_a_setups_cutoff_below_the_floor_is_refused_naming_its_element(tmp_path,
     """An ID setup whose <lowpass_cutoff_frequency_for_coordinates> is 0.001 Hz, below the
     floor of OpenSim's filter (2e-3 of Nyquist, 0.1 Hz at 100 Hz; the oracle test above):
     refused naming the setup and its element, not the library's filter_hz, which the setup
-    never wrote (the command line refuses --filter with --setup)."""
+    never wrote (the command line refuses --filter with --setup), and saying what turns a
+    setup's filter off, -1 (it said "or no filter", which a setup cannot write)."""
     setup = _setup(tmp_path, cutoff="0.001", time_range="0 2.99")
     t = np.arange(300) / 100
     (tmp_path / "c.mot").write_text("c\nversion=1\nnRows=300\nnColumns=3\ninDegrees=no\n"
@@ -700,12 +702,13 @@ def test_a_setups_cutoff_below_the_floor_is_refused_naming_its_element(tmp_path,
                                         f"{x:.2f}\t{0.3 * np.sin(x):.6f}\t{0.1 * x:.6f}\n"
                                         for x in t))
     says = (f"{setup}: <lowpass_cutoff_frequency_for_coordinates> 0.001: 0.001 Hz is too low "
-            "to filter data sampled at 100 Hz (OpenSim's filter is not reproduced below 0.1 Hz)")
+            "to filter data sampled at 100 Hz (OpenSim's filter is not reproduced below 0.1 "
+            "Hz); give a cut-off of a few Hz (6 Hz is usual for gait), or -1 for no filter")
     with pytest.raises(ValueError) as e:
         urdf2dyn.inverse_dynamics_setup(setup, urdf2dyn.load(data_path("robot2r.urdf")))
-    assert str(e.value).startswith(says), e.value
+    assert str(e.value) == says
     assert cli.main(["torques", "--setup", str(setup), data_path("robot2r.urdf")]) == 1
-    assert f"error: {says}" in capsys.readouterr().err
+    assert f"error: {says}\n" in capsys.readouterr().err
 
 
 def test_pad_reflects_and_negates_about_the_ends():

@@ -206,6 +206,26 @@ def test_external_loads_and_grf_are_exclusive(model):
     assert main(["torques", HUMAN, MOTION, "--grf", GRF, "--external-loads", "x.xml"]) == 2
 
 
+@pytest.mark.filterwarnings("ignore::urdf2dyn.Urdf2dynWarning")   # sparse loads' residuals
+def test_loads_refused_by_the_filter_are_named_by_their_file_and_filter_hz(model, tmp_path,
+                                                                           capsys):
+    """Ground reactions sampled every 0.425 s (Nyquist 1.18 Hz), filtered at the motion's
+    6 Hz at their own rate (scipy.signal.butter takes no cut-off at or above Nyquist): the
+    refusal said lowpass's cutoff_hz, which no caller gave, and no file (the library), or
+    --filter without the file (the command line). It names the loads' file and the
+    setting now, the filter told who gave its cut-off."""
+    lines = Path(GRF).read_text().splitlines()
+    sparse = tmp_path / "sparse_grf.csv"
+    sparse.write_text("\n".join([lines[0]] + lines[1::85]) + "\n")
+    says = "expected 0 < cutoff < Nyquist = 1.17647 Hz, got 6"
+    with pytest.raises(ValueError) as e:
+        urdf2dyn.inverse_dynamics_trial(model, MOTION, sparse, filter_hz=6)
+    assert str(e.value) == f"{sparse}: filter_hz 6: {says}"
+    assert main(["torques", HUMAN, MOTION, "--grf", str(sparse), "--filter", "6", "-o",
+                 str(tmp_path / "out.csv")]) == 1
+    assert f"error: {sparse}: --filter 6: {says}\n" in capsys.readouterr().err
+
+
 def test_a_trial_too_short_for_its_filter_is_refused_naming_the_file_and_filter_hz(tmp_path):
     """Eight samples: SciPy's filtfilt pads 3 * max(len(a), len(b)) = 9 of a 2nd-order
     Butterworth each end and refuses fewer (its own ValueError, checked here). The trial's

@@ -207,7 +207,8 @@ def test_a_cutoff_below_opensims_floor_is_refused_naming_the_setups_element(tmp_
     follows OpenSim's (tests/biomech/test_opensim_id.py, OpenSim as the oracle; 0 Hz was only
     warned about). Refused naming the setup and its element, not the filter's cutoff_hz the
     setup never wrote, and saying that OpenSim's filter is not reproduced there (OpenSim's
-    RRA, whose FIR filter urdf2dyn does not use, runs it)."""
+    RRA, whose FIR filter urdf2dyn does not use, runs it), and what turns a setup's filter
+    off, -1 (it said "or no filter", which a setup cannot write)."""
     copy = tmp_path / "setup"
     shutil.copytree(os.path.dirname(SETUP), copy)
     setup = copy / os.path.basename(SETUP)
@@ -215,13 +216,14 @@ def test_a_cutoff_below_opensims_floor_is_refused_naming_the_setups_element(tmp_
     setup.write_text(re.sub(r"<lowpass_cutoff_frequency>[^<]*<",
                             "<lowpass_cutoff_frequency>0.001<", text))
     says = (f"{setup}: <lowpass_cutoff_frequency> 0.001: 0.001 Hz is too low to filter data "
-            "sampled at 60 Hz (OpenSim's filter is not reproduced below 0.06 Hz)")
+            "sampled at 60 Hz (OpenSim's filter is not reproduced below 0.06 Hz); give a "
+            "cut-off of a few Hz (6 Hz is usual for gait), or -1 for no filter")
     with pytest.raises(ValueError) as e:
         run_rra(os.fspath(setup), results_directory=os.fspath(tmp_path / "r"))
-    assert str(e.value).startswith(says), e.value
+    assert str(e.value) == says
     assert cli.main(["rra", os.fspath(setup), "--results-directory",
                      os.fspath(tmp_path / "r")]) == 1
-    assert f"error: {says}" in capsys.readouterr().err
+    assert f"error: {says}\n" in capsys.readouterr().err
 
 
 def _rra(folder, options):

@@ -125,9 +125,11 @@ def test_the_command_line_builds_the_settings_the_keywords_describe(monkeypatch,
         assert cli.main(["torques", "humod_subject_a.urdf", MOTION, "--grf", GRF, "--filter",
                          "12", "--filter-loads", "no", "--time-range", "1", "2",
                          "--max-gap", "2", "--contact", "R=foot_R"]) == 0
+    from urdf2dyn.cli.options import FILTER_NAMED      # a refusal of the cut-off says --filter
     assert seen == [TrialSettings.from_keywords(filter_hz=12.0, filter_loads=False,
                                                 time_range=(1, 2), max_gap=2,
-                                                contacts={"R": "foot_R"})]
+                                                contacts={"R": "foot_R"},
+                                                filter_named=FILTER_NAMED)]
 
 
 # ----------------------------------------------------------------------------- the stages

@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .processing import CUTOFF_HZ, CutoffNamed
 from .trajectory import MotionError, _incomplete_force, opensim_force_column
 from ..warn import report
 
@@ -177,7 +178,8 @@ def _no_side(keys, model):
 
 def external_loads(reactions: Trajectory, model: Model, time: ArrayLike | None = None,
                    links: Any = None, sign: float = 1.0, interpolation: str = "linear",
-                   filter_hz: float | None = None) -> dict[str, NDArray[np.float64]]:
+                   filter_hz: float | None = None,
+                   filter_named: CutoffNamed = CUTOFF_HZ) -> dict[str, NDArray[np.float64]]:
     """f_ext {link: (N, 6)} for model.inverse_dynamics from ground reactions.
 
     reactions: a Trajectory with grf/cop(/moment) (read_grf, a C3D's plates assigned to the
@@ -195,7 +197,9 @@ def external_loads(reactions: Trajectory, model: Model, time: ArrayLike | None =
       ExternalLoads data file: the force, the centre of pressure (0 where there is none, as
       a data file holds it) and the free moment each a natural cubic spline through its
       samples (``ExternalForce``'s GCVSpline of degree 3), the wrench formed from their
-      values at the motion's times; never filtered (filter_hz is refused)."""
+      values at the motion's times; never filtered (filter_hz is refused).
+
+    filter_named: who gave filter_hz, as a refusal of it says (CutoffNamed)."""
     if interpolation not in ("linear", "spline"):
         raise ValueError(f"interpolation: expected 'linear' or 'spline', got {interpolation!r}")
     if filter_hz is not None and interpolation == "spline":
@@ -216,11 +220,12 @@ def external_loads(reactions: Trajectory, model: Model, time: ArrayLike | None =
         out[link] = out[link] + w if link in out else w
     if interpolation == "spline":
         return out
-    return sample_wrenches(tr, out, t, filter_hz)
+    return sample_wrenches(tr, out, t, filter_hz, filter_named)
 
 
 def sample_wrenches(tr: ArrayLike, wrenches: dict[str, NDArray[np.float64]], time: ArrayLike,
-                    filter_hz: float | None = None) -> dict[str, NDArray[np.float64]]:
+                    filter_hz: float | None = None, filter_named: CutoffNamed = CUTOFF_HZ
+                    ) -> dict[str, NDArray[np.float64]]:
     """Wrenches {link: (M, 6)} given at the loads' own times tr (M,), at the motion's times
     ``time`` (N,): low-pass filtered at the loads' own rate at ``filter_hz`` when given
     (urdf2dyn.biomech.processing.lowpass, the coordinates' filter), then linearly
@@ -228,22 +233,26 @@ def sample_wrenches(tr: ArrayLike, wrenches: dict[str, NDArray[np.float64]], tim
     motion's own times are filtered there; unevenly sampled loads are interpolated first and
     filtered at the motion's times. urdf2dyn's one way from loads to the motion's times:
     ground reactions (external_loads), a C3D's plates and an OpenSim ExternalLoads file
-    (urdf2dyn.biomech.stages.loads) all go through it."""
+    (urdf2dyn.biomech.stages.loads) all go through it. filter_named: who gave filter_hz, as
+    a refusal of it says (CutoffNamed)."""
     tr = np.asarray(tr, dtype=float)
     t = np.asarray(time, dtype=float)
     if len(tr) == len(t) and np.allclose(tr, t, rtol=0, atol=1e-9 * max(1.0, abs(t).max())):
-        return dict(wrenches) if filter_hz is None else _lowpass(t, wrenches, filter_hz)
+        return (dict(wrenches) if filter_hz is None
+                else _lowpass(t, wrenches, filter_hz, filter_named))
     if filter_hz is not None and _uniform(tr):
-        wrenches = _lowpass(tr, wrenches, filter_hz)
+        wrenches = _lowpass(tr, wrenches, filter_hz, filter_named)
         filter_hz = None
     out = {link: np.column_stack([np.interp(t, tr, x[:, c]) for c in range(6)])
            for link, x in wrenches.items()}
-    return out if filter_hz is None else _lowpass(t, out, filter_hz)   # unevenly sampled
+    if filter_hz is None:
+        return out
+    return _lowpass(t, out, filter_hz, filter_named)            # unevenly sampled
 
 
-def _lowpass(t, wrenches, cutoff_hz):
+def _lowpass(t, wrenches, cutoff_hz, named):
     from .processing import lowpass
-    return {link: lowpass(t, w, cutoff_hz) for link, w in wrenches.items()}
+    return {link: lowpass(t, w, cutoff_hz, named=named) for link, w in wrenches.items()}
 
 
 def _uniform(t):

@@ -39,8 +39,8 @@ import numpy as np
 
 from ..warn import MotionError, counted
 
-from .processing import (Urdf2dynProcessing, estimate_derivatives, lowest_cutoff,
-                         refuse_too_low_cutoff)
+from .processing import (CUTOFF_HZ, CutoffError, Urdf2dynProcessing, estimate_derivatives,
+                         lowest_cutoff, refuse_too_low_cutoff)
 from .splines import natural_cubic, natural_quintic, quintic_derivatives, quintic_eval
 
 __all__ = ["OpenSimProcessing", "pad", "lowpass_iir", "quintic_derivatives", "quintic_eval",
@@ -132,39 +132,41 @@ def _mean_rate(t):
     return (len(t) - 1) / (t[-1] - t[0])
 
 
-def _refuse_unusable_cutoff(t, cutoff_hz):
-    """ValueError naming cutoff_hz (None or negative: no filter, as in OpenSim) when OpenSim's
-    filter cannot be reproduced at it on the times t: NaN, which OpenSim's test (cut-off >= 0)
-    would leave unfiltered unsaid, or below MIN_IIR_CUTOFF_OF_NYQUIST of the Nyquist frequency
-    of their mean rate. id_kinematics checks it, for every trial and setup as for its own
-    callers."""
+def _refuse_unusable_cutoff(t, cutoff_hz, named):
+    """CutoffError in named's words (CutoffNamed: who gave cutoff_hz; None or negative: no
+    filter, as in OpenSim) when OpenSim's filter cannot be reproduced at it on the times t:
+    NaN, which OpenSim's test (cut-off >= 0) would leave unfiltered unsaid, or below
+    MIN_IIR_CUTOFF_OF_NYQUIST of the Nyquist frequency of their mean rate. id_kinematics
+    checks it, for every trial and setup as for its own callers."""
     if cutoff_hz is None:
         return
     if math.isnan(cutoff_hz):
-        raise ValueError("cutoff_hz: expected a cut-off frequency in Hz, got nan; give one, "
-                         "or None (or a negative one, OpenSim's -1) for no filter")
+        raise CutoffError(f"{named.said(cutoff_hz)}: expected a cut-off frequency in Hz, got "
+                          "nan; give one, or None (or a negative one, OpenSim's -1) for no "
+                          "filter")
     if cutoff_hz >= 0 and len(t) > 1:
         # OpenSim's own filter runs there: it is urdf2dyn's form of it that strays
         refuse_too_low_cutoff(cutoff_hz, _mean_rate(t), MIN_IIR_CUTOFF_OF_NYQUIST,
-                              why="OpenSim's filter is not reproduced below")
+                              why="OpenSim's filter is not reproduced below", named=named)
 
 
-def _refuse_below_the_floor_once_resampled(cutoff_hz, dt, smallest):
-    """ValueError naming cutoff_hz when it lies below the floor at 1/dt, the rate OpenSim's
-    filter runs at once it has resampled a table at its smallest step dt (smallest: where that
-    step is). A row that almost repeats a time raises that rate far above the table's mean,
-    at which _refuse_unusable_cutoff checks the cut-off first."""
+def _refuse_below_the_floor_once_resampled(cutoff_hz, dt, smallest, named):
+    """CutoffError in named's words (CutoffNamed) when cutoff_hz lies below the floor at
+    1/dt, the rate OpenSim's filter runs at once it has resampled a table at its smallest
+    step dt (smallest: where that step is). A row that almost repeats a time raises that rate
+    far above the table's mean, at which _refuse_unusable_cutoff checks the cut-off first."""
     lowest = lowest_cutoff(1 / dt, MIN_IIR_CUTOFF_OF_NYQUIST)
     if cutoff_hz < lowest:
-        raise ValueError(f"cutoff_hz: {cutoff_hz:g} Hz is too low for OpenSim's filter on this "
-                         f"table: its smallest time step ({smallest}) makes OpenSim resample "
-                         f"it every {dt:.3g} s ({1 / dt:g} Hz) before filtering, where "
-                         f"OpenSim's filter is not reproduced below {lowest:g} Hz. Drop the "
-                         "row that almost repeats a time, or resample the file at a regular "
-                         f"step, or give a cut-off of at least {lowest:g} Hz (or no filter)")
+        raise CutoffError(f"{named.said(cutoff_hz)}: {cutoff_hz:g} Hz is too low for OpenSim's "
+                          f"filter on this table: its smallest time step ({smallest}) makes "
+                          f"OpenSim resample it every {dt:.3g} s ({1 / dt:g} Hz) before "
+                          f"filtering, where OpenSim's filter is not reproduced below "
+                          f"{lowest:g} Hz. Drop the row that almost repeats a time, or "
+                          "resample the file at a regular step, or give a cut-off of at least "
+                          f"{lowest:g} Hz (or {named.no_filter})")
 
 
-def id_kinematics(t, q, cutoff_hz=None):
+def id_kinematics(t, q, cutoff_hz=None, *, named=CUTOFF_HZ):
     """Coordinates, velocities and accelerations as OpenSim's inverse-dynamics tool makes
     them from a coordinates table: t (N,), q (N, n) in rad / m. cutoff_hz: the setup's
     ``lowpass_cutoff_frequency_for_coordinates`` (None or negative: no filter).
@@ -176,10 +178,10 @@ def id_kinematics(t, q, cutoff_hz=None):
     derivatives are urdf2dyn's one estimator's, method "opensim" (the natural quintic
     spline). A NaN cutoff_hz, or one below MIN_IIR_CUTOFF_OF_NYQUIST of the Nyquist
     frequency (0 included), of the table's mean rate or of the rate it is resampled at, is
-    refused (ValueError naming cutoff_hz)."""
+    refused (CutoffError, in the words of named: who gave cutoff_hz, CutoffNamed)."""
     t = np.asarray(t, dtype=float)
     q = np.asarray(q, dtype=float).reshape(len(t), -1)
-    _refuse_unusable_cutoff(t, cutoff_hz)
+    _refuse_unusable_cutoff(t, cutoff_hz, named)
     if cutoff_hz is not None and cutoff_hz >= 0:
         k = int(np.argmin(np.diff(t))) if len(t) > 1 else 0
         smallest = f"between t = {t[k]:.9g} and {t[min(k + 1, len(t) - 1)]:.9g} s"
@@ -187,7 +189,7 @@ def id_kinematics(t, q, cutoff_hz=None):
         dtmin = float(np.min(np.diff(t)))
         if (t[-1] - t[0]) / (len(t) - 1) - dtmin > np.finfo(float).eps:
             t, q = resample(t, q, dtmin, smallest)  # as Storage::lowpassIIR does
-            _refuse_below_the_floor_once_resampled(cutoff_hz, dtmin, smallest)
+            _refuse_below_the_floor_once_resampled(cutoff_hz, dtmin, smallest, named)
         q = lowpass_iir(dtmin, q, cutoff_hz)
     v, a = estimate_derivatives(t, q, method="opensim")
     return t, q, v, a
@@ -311,10 +313,11 @@ class OpenSimProcessing:
                 f"time range: --time-range {first:g} {last:g} (<time_range> in a setup)")
 
     def kinematics(self, model, t, q, v, a, *, filter_hz, derivatives, time_range, source,
-                   warn):
+                   warn, filter_named=CUTOFF_HZ):
         """(t, q, v, a, how the rates were found, the cutoff) as OpenSim's tool makes them:
         :func:`id_kinematics` on the coordinates, then its rows of the time range
-        (:func:`id_rows`)."""
+        (:func:`id_rows`). filter_named: who gave filter_hz, as its refusals say
+        (CutoffNamed)."""
         if model.nq != model.nv:
             raise MotionError(f"{source}: processing='opensim' needs one coordinate per degree "
                               f"of freedom (the model '{model.name}' has nq = {model.nq}, nv = "
@@ -328,10 +331,10 @@ class OpenSimProcessing:
                 warn(f"{source}: cutoff {filter_hz:g} Hz at or above half the sampling rate "
                      f"({fs / 2:g} Hz): lowered to {0.49 * fs:g} Hz, as OpenSim does")
         try:
-            t, q, v, a = id_kinematics(t, q, filter_hz)
+            t, q, v, a = id_kinematics(t, q, filter_hz, named=filter_named)
+        except CutoffError:
+            raise                                   # in the words of whoever gave the cut-off
         except ValueError as e:
-            if str(e).startswith("cutoff_hz: "):    # the trial's setting: its stage names it
-                raise
             raise MotionError(f"{source}: {e}") from None
         rows = id_rows(t, time_range)
         if time_range is not None and (time_range[1] < t[0] or time_range[0] > t[-1]):

@@ -278,28 +278,11 @@ def inverse_dynamics_setup(setup, model=None, *, time_range=None, strict=False, 
     if settings is None:
         settings = TrialSettings.from_id_setup(su, time_range=time_range, strict=strict,
                                                **options)
-    try:
-        res = inverse_dynamics_trial(model, su.coordinates_file, settings=settings)
-    except ValueError as e:
-        said = _as_the_setups_cutoff(e, su, settings)
-        if said is None:
-            raise
-        raise said from None
+    res = inverse_dynamics_trial(model, su.coordinates_file, settings=settings)
     res.record.update(setup=su.path, output=su.output, model_file=su.model_file)
     if reference is not None and sorted(reference.multibody_order) == sorted(model.v_names):
         res.record["columns"] = reference.multibody_order      # OpenSim's column order
     return res
-
-
-def _as_the_setups_cutoff(error, setup, settings):
-    """A trial's refusal of its filter_hz (the kinematics stage names it so) said as the
-    setup's element the cut-off came from, or None for any other error."""
-    hz = settings.filter_hz
-    said = f": filter_hz {hz:g}: " if hz is not None else None
-    if said is None or hz != setup.lowpass_hz or said not in str(error):
-        return None
-    return type(error)(f"{setup.path}: <lowpass_cutoff_frequency_for_coordinates> {hz:g}: "
-                       f"{str(error).split(said, 1)[1]}")
 
 
 def id_setup_inputs(setup: Any, settings: TrialSettings) -> list[tuple[str, str]]:

@@ -44,7 +44,7 @@ hold one of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -56,7 +56,8 @@ if TYPE_CHECKING:
     from ..model import Model
 
 __all__ = ["Urdf2dynProcessing", "DEFAULT_DERIVATIVES", "DEFAULT_MAX_GAP", "Gap", "find_gaps",
-           "fill_gaps", "fill_load_gaps", "estimate_derivatives", "lowpass"]
+           "fill_gaps", "fill_load_gaps", "estimate_derivatives", "lowpass", "CutoffNamed",
+           "CutoffError"]
 
 #: The one default derivative method (API and command line): finite differences, NumPy only.
 DEFAULT_DERIVATIVES = "gradient"
@@ -283,56 +284,83 @@ def lowest_cutoff(fs: float, floor_of_nyquist: float) -> float:
     return float(f"{floor_of_nyquist * fs / 2:g}")
 
 
+class CutoffNamed(NamedTuple):
+    """Who gave a filter's cut-off, as every refusal of it says (refuse_too_low_cutoff and
+    the filters' other checks), so that no caller rewords one: ``name``, the argument,
+    command-line flag or setup element; ``no_filter``, how that source asks for no filter
+    (the library with None, the command line by leaving out --filter, a setup with -1);
+    ``file``, the file the cut-off applies to (a trial's motion) or is written in (a setup),
+    said first with the value (None: the argument alone, as a library call gave it)."""
+    name: str = "cutoff_hz"
+    no_filter: str = "None for no filter"
+    file: str | None = None
+
+    def said(self, cutoff_hz: float) -> str:
+        """The words before a refusal's reason."""
+        return self.name if self.file is None else f"{self.file}: {self.name} {cutoff_hz:g}"
+
+
+#: a cut-off given to lowpass or estimate_derivatives, as a library call names it
+CUTOFF_HZ = CutoffNamed()
+
+
+class CutoffError(ValueError):
+    """A filter's cut-off refused, in the words of whoever gave it (CutoffNamed)."""
+
+
 def refuse_too_low_cutoff(cutoff_hz: float, fs: float, floor_of_nyquist: float,
-                          why: str = "the filter cannot be computed below") -> None:
-    """ValueError naming cutoff_hz when it lies below floor_of_nyquist x the Nyquist frequency
-    of data sampled at fs Hz, where a filter cannot be computed in double: the one check of
-    both processings' cut-offs (lowpass's MIN_CUTOFF_OF_NYQUIST, OpenSim's IIR filter's
-    urdf2dyn.biomech.opensim_processing.MIN_IIR_CUTOFF_OF_NYQUIST). why: the reason the
-    message gives, before the lowest cut-off taken."""
+                          why: str = "the filter cannot be computed below",
+                          named: CutoffNamed = CUTOFF_HZ) -> None:
+    """CutoffError naming cutoff_hz when it lies below floor_of_nyquist x the Nyquist
+    frequency of data sampled at fs Hz, where a filter cannot be computed in double: the one
+    check of both processings' cut-offs (lowpass's MIN_CUTOFF_OF_NYQUIST, OpenSim's IIR
+    filter's urdf2dyn.biomech.opensim_processing.MIN_IIR_CUTOFF_OF_NYQUIST). why: the reason
+    the message gives, before the lowest cut-off taken; named: who gave the cut-off, in the
+    message's words (its name first, how to ask for no filter last)."""
     lowest = lowest_cutoff(fs, floor_of_nyquist)
     if cutoff_hz < lowest:
-        raise ValueError(f"cutoff_hz: {cutoff_hz:g} Hz is too low to filter data sampled at "
-                         f"{fs:g} Hz ({why} {lowest:g} Hz); give "
-                         "a cut-off of a few Hz (6 Hz is usual for gait), or no filter")
+        raise CutoffError(f"{named.said(cutoff_hz)}: {cutoff_hz:g} Hz is too low to filter data "
+                          f"sampled at {fs:g} Hz ({why} {lowest:g} Hz); give a cut-off of a "
+                          f"few Hz (6 Hz is usual for gait), or {named.no_filter}")
 
 
-def _refuse_imprecise(b, a, cutoff_hz, fs, order):
-    """ValueError naming cutoff_hz when the designed coefficients b, a miss the Butterworth
+def _refuse_imprecise(b, a, cutoff_hz, fs, order, named):
+    """CutoffError in named's words when the designed coefficients b, a miss the Butterworth
     filter's unit gain at 0 Hz: they have lost their precision in double."""
     gain = np.sum(b) / np.sum(a) if np.sum(a) != 0 else np.inf
     if not abs(gain - 1) <= MAX_DC_GAIN_ERROR:
-        raise ValueError(f"cutoff_hz: {cutoff_hz:g} Hz is too low for an order-{order} "
-                         f"Butterworth filter of data sampled at {fs:g} Hz: its coefficients "
-                         "lose their precision in double (run both ways, it would scale a "
-                         f"constant by {gain * gain:.6g}); give a higher cut-off or a lower "
-                         "order")
+        raise CutoffError(f"{named.said(cutoff_hz)}: {cutoff_hz:g} Hz is too low for an "
+                          f"order-{order} Butterworth filter of data sampled at {fs:g} Hz: "
+                          "its coefficients lose their precision in double (run both ways, it "
+                          f"would scale a constant by {gain * gain:.6g}); give a higher "
+                          "cut-off or a lower order")
 
 
-def lowpass(t, x, cutoff_hz, order=2):
+def lowpass(t, x, cutoff_hz, order=2, *, named=CUTOFF_HZ):
     """Zero-lag Butterworth low-pass filter of x (N, ...) sampled at times t (uniform).
 
     A Butterworth filter of the given order (scipy.signal.butter) run forwards and backwards
     (scipy.signal.filtfilt, odd padding): no phase lag, twice the order's roll-off, and gain
     ``|H(f)|^2``, i.e. 0.5 (-6 dB) at cutoff_hz rather than -3 dB; no cutoff correction is applied.
     The default order 2 gives the usual 4th-order zero-lag filter of biomechanics (Winter 2009,
-    ch. 3). cutoff_hz must be below the Nyquist frequency."""
+    ch. 3). cutoff_hz must be below the Nyquist frequency. named: who gave cutoff_hz, as its
+    refusals (CutoffError) say (a trial's filter_hz, --filter, a setup's element)."""
     from scipy.signal import butter, filtfilt
     h = _uniform_step(t, "the Butterworth filter")
     fs = 1.0 / h
     cutoff_hz = float(cutoff_hz)
     if not (0 < cutoff_hz < fs / 2):
-        raise ValueError(f"cutoff_hz: expected 0 < cutoff < Nyquist = {fs / 2:g} Hz, got {cutoff_hz:g}")
-    refuse_too_low_cutoff(cutoff_hz, fs, MIN_CUTOFF_OF_NYQUIST)
+        raise CutoffError(f"{named.said(cutoff_hz)}: expected 0 < cutoff < Nyquist = "
+                          f"{fs / 2:g} Hz, got {cutoff_hz:g}")
+    refuse_too_low_cutoff(cutoff_hz, fs, MIN_CUTOFF_OF_NYQUIST, named=named)
     b, a = butter(int(order), cutoff_hz / (fs / 2))
-    _refuse_imprecise(b, a, cutoff_hz, fs, order)
+    _refuse_imprecise(b, a, cutoff_hz, fs, order, named)
     x = np.asarray(x, dtype=float)
     padlen = 3 * max(len(a), len(b))
     if x.shape[0] <= padlen:
-        # said as cutoff_hz's: the command line names its --filter (cli.options.in_flag_words)
-        raise ValueError(f"cutoff_hz: the Butterworth filter (order {order}, run both ways) "
-                         f"needs more than {padlen} samples, got {x.shape[0]}: drop the filter "
-                         "for so short a recording")
+        raise CutoffError(f"{named.said(cutoff_hz)}: the Butterworth filter (order {order}, "
+                          f"run both ways) needs more than {padlen} samples, got "
+                          f"{x.shape[0]}: drop the filter for so short a recording")
     return filtfilt(b, a, x, axis=0, padtype="odd", padlen=padlen)
 
 
@@ -344,7 +372,8 @@ def lowpass(t, x, cutoff_hz, order=2):
 def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = DEFAULT_DERIVATIVES,
                          cutoff_hz: float | None = None, *, model: Model | None = None,
                          filter_order: int = 2, window: int | None = None, polyorder: int = 3,
-                         return_positions: bool = False) -> tuple[NDArray[np.float64], ...]:
+                         return_positions: bool = False,
+                         named: CutoffNamed = CUTOFF_HZ) -> tuple[NDArray[np.float64], ...]:
     """Velocities and accelerations of sampled coordinates q (N, n) at times t (N,): urdf2dyn's
     one derivative estimator (the command line's ``--derivatives`` / ``--filter`` call it too).
 
@@ -393,6 +422,9 @@ def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = DEFAULT_DERIV
         Savitzky-Golay polynomial degree.
     return_positions : bool
         Also return the (filtered) positions.
+    named : CutoffNamed
+        Who gave cutoff_hz, as its refusals (CutoffError) say: a trial's filter_hz, the
+        command line's --filter, a setup's element (default: cutoff_hz).
 
     Returns
     -------
@@ -417,7 +449,8 @@ def estimate_derivatives(t: ArrayLike, q: ArrayLike, method: str = DEFAULT_DERIV
         raise MotionError(f"q: missing (NaN) samples at rows {data_rows(np.unique(rows))} in columns "
                           f"{which}: fill the gaps first (urdf2dyn.biomech.processing.fill_gaps), or cut the "
                           "trial")
-    qf = lowpass(t, q, cutoff_hz, filter_order) if cutoff_hz is not None else q.copy()
+    qf = (lowpass(t, q, cutoff_hz, filter_order, named=named) if cutoff_hz is not None
+          else q.copy())
     if method != "opensim":                 # OpenSim's splines take the times as written
         t = sampling_grid(t)
     rotating = [j for j in model.joints if j.type in _QUAT_AT] if model is not None else []
@@ -547,15 +580,16 @@ class Urdf2dynProcessing:
         return None
 
     def kinematics(self, model, t, q, v, a, *, filter_hz, derivatives, time_range, source,
-                   warn):
+                   warn, filter_named=CUTOFF_HZ):
         """(t, q, v, a, how the rates were found, the cutoff applied or None) of the
-        coordinates t (N,), q (N, nq) and the rates v, a the file gave (or None)."""
+        coordinates t (N,), q (N, nq) and the rates v, a the file gave (or None).
+        filter_named: who gave filter_hz, as its refusals say (CutoffNamed)."""
         if v is None or a is None:
             if filter_hz is not None or derivatives == "savgol":
                 _need_even_steps(t, source, filter_hz)
             qf, v_est, a_est = estimate_derivatives(t, q, method=derivatives,
                                                     cutoff_hz=filter_hz, model=model,
-                                                    return_positions=True)
+                                                    return_positions=True, named=filter_named)
             if filter_hz is not None:
                 q = qf
             v = v_est if v is None else v

@@ -51,6 +51,7 @@ from .formats.opensim import (_write_sto, external_loads_inputs, read_external_l
 from .formats.rra_setup import (RRASetup, RRASetupError, point_tasks, read_actuators,
                                 read_rra_setup, read_tasks)
 from .opensim_processing import OpenSimProcessing
+from .processing import CutoffNamed
 from .residuals import BANDS, ResidualReduction, reduce_residuals
 from .splines import quintic_eval
 from .trajectory import MotionError, Trajectory, angle_columns
@@ -197,16 +198,11 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
         raise MotionError(f"{su.path}: the time range {su.initial_time:g} .. "
                           f"{su.final_time:g} s holds no time of {path} ({t_raw[0]:g} .. "
                           f"{t_raw[-1]:g} s)")
-    try:
-        tk, qk, vk, ak = opensim.kinematics(model, t_raw, q_raw, None, None,
-                                            filter_hz=su.lowpass_hz, derivatives=None,
-                                            time_range=None, source=path, warn=warn)[:4]
-    except ValueError as e:
-        # the filter names its own cutoff_hz: said as the setup's element the cut-off is
-        if not str(e).startswith("cutoff_hz: "):
-            raise
-        raise RRASetupError(f"{su.path}: <lowpass_cutoff_frequency> {su.lowpass_hz:g}: "
-                            f"{str(e)[len('cutoff_hz: '):]}") from None
+    cutoff = CutoffNamed("<lowpass_cutoff_frequency>", "-1 for no filter", su.path)
+    tk, qk, vk, ak = opensim.kinematics(model, t_raw, q_raw, None, None,
+                                        filter_hz=su.lowpass_hz, derivatives=None,
+                                        time_range=None, source=path, warn=warn,
+                                        filter_named=cutoff)[:4]
     count = int(math.floor((t1 - t0) * sample_rate + 1e-6)) + 1
     t = t0 + np.arange(count) / sample_rate
     q0 = quintic_eval(tk, qk, vk, ak, t)

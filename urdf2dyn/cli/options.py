@@ -6,6 +6,7 @@ import math
 import os
 
 from ..biomech.human import MIN_HUMAN_MASS
+from ..biomech.processing import CutoffNamed
 from ..biomech.trajectory import MotionError
 from ..bundled import data_path
 from .._input_bytes import refuse_devices
@@ -74,19 +75,17 @@ def add_time_range(p, help):
                    help=help)
 
 
+#: --filter, as a refusal of its cut-off names it (the library's filter_hz otherwise)
+FILTER_NAMED = CutoffNamed("--filter", "no --filter")
+
+
 def in_flag_words(error, args):
     """A library's refusal of a value the command line passed on, in the flag's words: its
-    cutoff_hz (a trial's filter_hz, after the trial's file) is --filter, its time range with
-    no sample in it is --time-range's, the gravity OpenSim cannot hold is --gravity."""
+    time range with no sample in it is --time-range's, the gravity OpenSim cannot hold is
+    --gravity. (A cut-off is named --filter by the filter itself: FILTER_NAMED.)"""
     text = str(error)
     if getattr(args, "gravity", None) is not None and text.startswith("to_opensim: gravity "):
         return ValueError(f"--gravity {text[len('to_opensim: gravity '):]}")
-    cutoff = getattr(args, "filter", None)
-    if cutoff is not None and text.startswith("cutoff_hz: "):
-        return MotionError(f"--filter {cutoff:g}: {text[len('cutoff_hz: '):]}")
-    if cutoff is not None and f": filter_hz {cutoff:g}: " in text:
-        return MotionError(text.replace(f": filter_hz {cutoff:g}: ", f": --filter {cutoff:g}: ",
-                                        1))
     if getattr(args, "time_range", None) is not None and ": no sample in the time range " \
             in text:
         t0, t1 = args.time_range

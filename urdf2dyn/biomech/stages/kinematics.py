@@ -33,17 +33,10 @@ def kinematics(trial: Trial) -> Trial:
         # a marker recording's rows are its frames fitted, whatever the processing pads
         # (OpenSim's tool writes its padded rows for a coordinates file without a range)
         time_range = (float(t[0]), float(t[-1]))
-    try:
-        t, q, v, a, how, cutoff = s.processing.kinematics(
-            model, t, q, v, a, filter_hz=s.filter_hz, derivatives=s.derivatives,
-            time_range=time_range, source=source, warn=trial.warn)
-    except ValueError as e:
-        # the filter (processing.lowpass) names its own cutoff_hz: said as the trial's file
-        # and the setting it was given (filter_hz; the command line's --filter)
-        if s.filter_hz is None or not str(e).startswith("cutoff_hz: "):
-            raise
-        raise ValueError(f"{source}: filter_hz {s.filter_hz:g}: "
-                         f"{str(e)[len('cutoff_hz: '):]}") from None
+    t, q, v, a, how, cutoff = s.processing.kinematics(
+        model, t, q, v, a, filter_hz=s.filter_hz, derivatives=s.derivatives,
+        time_range=time_range, source=source, warn=trial.warn,
+        filter_named=s.filter_named_in(source))
     note = s.processing.padding(t, float(measured_t[0]), float(measured_t[-1]), source)
     if note:
         trial.warn(note)

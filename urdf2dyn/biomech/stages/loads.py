@@ -55,7 +55,7 @@ def loads(trial: Trial) -> Trial:
             cutoff = kin.filter_hz if _filtered(trial) else None
             f_ext = G.external_loads(reactions, model, time=kin.t, links=links,
                                      interpolation=s.processing.load_interpolation,
-                                     filter_hz=cutoff)
+                                     filter_hz=cutoff, filter_named=s.filter_named_in(where))
             found = Loads(f_ext, reactions, where, kind, filled, cutoff is not None)
     return replace(trial, loads=found)
 
@@ -82,7 +82,8 @@ def _external_loads(trial):
     q = _at(tr, kin.t, kin.q)
     f_ext = data.wrenches(model, tr, q, links=s.contact_links, interpolation="linear")
     cutoff = kin.filter_hz if _filtered(trial) else None
-    return G.sample_wrenches(tr, f_ext, kin.t, cutoff), cutoff is not None
+    named = s.filter_named_in(data.datafile)
+    return G.sample_wrenches(tr, f_ext, kin.t, cutoff, named), cutoff is not None
 
 
 def _filtered(trial):

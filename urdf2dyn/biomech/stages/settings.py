@@ -26,7 +26,7 @@ from ..formats.opensim_setup import IDSetup
 from ..ik import IKSettings
 from ..markers import rotation_matrix
 from ..opensim_processing import PROCESSINGS, processing_named
-from ..processing import DEFAULT_DERIVATIVES, DEFAULT_MAX_GAP
+from ..processing import DEFAULT_DERIVATIVES, DEFAULT_MAX_GAP, CutoffNamed
 from ..residuals import ResidualSettings
 
 __all__ = ["TrialSettings", "GroundReactions", "ExternalLoadsFile", "ForcePlates",
@@ -200,6 +200,10 @@ def _pairs(name, x, expected):
 
 # ----------------------------------------------------------------------------- the settings
 
+#: a trial's filter_hz, as a refusal of it names it (after the trial's file)
+TRIAL_FILTER = CutoffNamed("filter_hz")
+
+
 @dataclass(frozen=True)
 class TrialSettings:
     """How one trial is processed. Every field has the default urdf2dyn documents.
@@ -257,6 +261,9 @@ class TrialSettings:
         Run the plausibility checks (urdf2dyn.biomech.stages.checks).
     scale : Scaling, optional
         Scale the model to the subject first (the scale pass); None: the model as given.
+    filter_named : urdf2dyn.biomech.processing.CutoffNamed
+        Who gave filter_hz, as a refusal of it says (the trial's file and filter_hz by
+        default; the command line's --filter, a setup's element in its file).
     """
     processing: Any = PROCESSINGS["urdf2dyn"]
     filter_hz: float | None = None
@@ -278,6 +285,7 @@ class TrialSettings:
     strict: bool = False
     checks: bool = True
     scale: Scaling | None = None
+    filter_named: CutoffNamed = TRIAL_FILTER
 
     def __post_init__(self):
         """Names given as text become the objects they name; dicts become sorted pairs (the
@@ -348,6 +356,13 @@ class TrialSettings:
         return {k: x for k, x in (("delimiter", self.delimiter), ("decimal", self.decimal))
                 if x is not None}
 
+    def filter_named_in(self, file: str) -> CutoffNamed:
+        """Who gave filter_hz, as a refusal of it says: filter_named, said in the file the
+        cut-off applies to (the trial's motion, its loads), unless it names the file that
+        holds it (a setup)."""
+        named = self.filter_named
+        return named if named.file is not None else named._replace(file=str(file))
+
     # --- the ways to build it ---------------------------------------------------------------
     #: inverse_dynamics_trial's keywords that are not fields (from_keywords turns them into
     #: loads, checks, ik and residuals)
@@ -412,7 +427,9 @@ class TrialSettings:
         loads = setup.external_loads_file
         if setup.excludes_all:
             loads = None
-        settings = cls(processing="opensim", filter_hz=setup.lowpass_hz,
+        named = CutoffNamed("<lowpass_cutoff_frequency_for_coordinates>", "-1 for no filter",
+                            setup.path)
+        settings = cls(processing="opensim", filter_hz=setup.lowpass_hz, filter_named=named,
                        time_range=time_range or setup.time_range, strict=strict,
                        loads=None if loads is None else ExternalLoadsFile(loads).read())
         return cls.from_keywords(settings, **keywords)
