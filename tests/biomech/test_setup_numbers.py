@@ -137,3 +137,22 @@ def test_a_number_near_a_doubles_limits_is_read_or_refused_as_opensim_does(
             read_id_setup(path)
         return
     assert read_id_setup(path).lowpass_hz == (theirs if theirs >= 0 else None)
+
+
+@pytest.mark.parametrize("value", ["1_0", "1_000.5", "\u0661\u0662", "\uff11\uff12"])
+def test_a_number_float_reads_otherwise_than_opensim_is_refused(osim, tmp_path, value):
+    """Python's float() reads '1_0' as 10 and Arabic-Indic or full-width digits as 12, where
+    OpenSim 4.6's InverseDynamicsTool (the oracle) reads 1 (the digits before the '_') or
+    refuses the setup: urdf2dyn ran with another cut-off than OpenSim's, unsaid. Refused
+    now, naming the file and element (a reader of every setup shares the parser)."""
+    path = _id_setup(tmp_path, cutoff=value)
+    try:
+        theirs = osim.InverseDynamicsTool(os.fspath(path)).getLowpassCutoffFrequency()
+    except Exception as e:                      # OpenSim's SWIG wrapper raises plain ones
+        assert "Couldn't interpret string" in str(e)
+    else:
+        assert theirs != float(value)
+    with pytest.raises(SetupError, match=re.escape(
+            f"{path}: <lowpass_cutoff_frequency_for_coordinates>: {value!r} is not a number "
+            "as OpenSim 4.6 reads one")):
+        read_id_setup(path)

@@ -204,6 +204,11 @@ def prop_line(elem: ET.Element, default: ET.Element | None, tag: str,
 
 #: the words OpenSim 4.6 reads as an infinite double (SimTK String::convertTo), a sign before
 _INFINITY = re.compile(r"[+-]?(inf|infinity)", re.IGNORECASE)
+#: what OpenSim 4.6 and Python's float() read alike: ASCII digits, no '_' (float() reads
+#: '1_0' as 10 and Arabic-Indic or full-width digits as digits; OpenSim reads '1_0' as 1 and
+#: refuses the others), OpenSim's infinity words, NaN
+_READ_ALIKE = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|"
+                         r"[+-]?(inf|infinity)|nan", re.IGNORECASE)
 
 
 def double(value: str, where: str, error: type[Exception]) -> float:
@@ -211,11 +216,16 @@ def double(value: str, where: str, error: type[Exception]) -> float:
     signed) for an infinite one, NaN read as NaN; error naming ``where`` for anything else,
     and for a finite number beyond a double's range ('1e400'), which Python would read as
     infinite and OpenSim does not read (C++'s ``>> double`` fails there: an older tool's
-    property refuses the setup, a current one is ignored with a line in OpenSim's log)."""
+    property refuses the setup, a current one is ignored with a line in OpenSim's log), and
+    for a number float() reads otherwise than OpenSim (_READ_ALIKE)."""
     try:
         x = float(value.replace("Infinity", "inf").replace("infinity", "inf"))
     except ValueError:
         raise error(f"{where}: {value!r} is not a number") from None
+    if not _READ_ALIKE.fullmatch(value.strip()):
+        raise error(f"{where}: {value.strip()!r} is not a number as OpenSim 4.6 reads one "
+                    "(it reads '1_0' as 1, and no digit but 0-9); write it with the digits "
+                    "0-9, without '_'")
     if math.isinf(x) and not _INFINITY.fullmatch(value.strip()):
         raise error(f"{where}: {value.strip()!r} is beyond the largest number a double holds "
                     "(about 1.8e308), which OpenSim 4.6 does not read; give a smaller "
