@@ -2123,6 +2123,36 @@ def test_a_plate_reading_a_contact_during_its_zero_frames_is_said_to_be_unzeroed
         C.read_c3d(path, threshold=40.0)
 
 
+OPENSIM_WALKING2 = os.path.join(DATA, "OpenSim_walking2.c3d")
+
+
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+def test_an_unzeroed_plates_offset_against_its_loads_is_no_contact(rate):
+    """OpenSim's walking2.c3d (its C3DFileAdapter's test trial, cut to frames 520-700): plate
+    2 was not zeroed and reads about -20 N along its upward normal with nobody on it, down to
+    -22 N, and up to 747 N in stance. Taking every sample beyond the 20 N threshold as a
+    contact pulled the foot down into the plate at a centre of pressure made of noise, on 13
+    frames of this cut (429 of the whole trial's 1249, where the median of those samples then
+    called the plate's polarity the action's). Oracle: ezc3d's force-platform module on the
+    same file, averaged over each frame's analog samples for the marker rate."""
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(OPENSIM_WALKING2, rate=rate)
+    said(caught, r"force plate 2: it reads up to 2\d\.\d N down into the plate on \d+ of "
+                 r"\d+ samples while its loads push up \(up to 7\d\d\.?\d* N\): no contact "
+                 r"does that, the offset of a plate that was not zeroed does\. .*Zero the plate")
+    ez = ezc3d.c3d(OPENSIM_WALKING2, extract_forceplat_data=True)["data"]["platform"]
+    per_frame = 8 if rate == "markers" else 1          # 2000 Hz analog, 250 Hz markers
+    for p, e in zip(rec.plates, ez):
+        force = e["force"].T.reshape(-1, per_frame, 3).mean(axis=1)        # lab z is up
+        up = force[:, 2]
+        assert up.max() > 700.0                           # each plate is stepped on, pushing up
+        assert np.array_equal(p.contact, up >= 20.0)      # and only that is a contact
+        np.testing.assert_allclose(p.force[p.contact], force[p.contact], rtol=1e-6, atol=1e-6)
+    assert (ez[1]["force"][2] <= -20.0).any()             # what was taken as a contact
+    with pytest.raises(MotionError, match="the offset of a plate that was not zeroed"):
+        C.read_c3d(OPENSIM_WALKING2, rate=rate, strict=True)
+
+
 @pytest.mark.parametrize("diagonal, scales, crosstalk", [
     ([1.0] * 6, [0.1] * 3 + [100.0] * 3, 0.0),                  # identity
     ([1.0] * 6, [0.1] * 3 + [100.0] * 3, 0.01),                 # unit diagonal, 1 % cross-talk

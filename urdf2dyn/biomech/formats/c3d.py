@@ -55,7 +55,11 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   computed from those means.
 * contact: where the force along the plate's upward normal is below ``threshold`` (20 N by
   default) there is no contact: the force and free moment are set to 0 and the centre of
-  pressure to NaN (it is undefined there).
+  pressure to NaN (it is undefined there). A plate storing the action (see *sign*) has its
+  contacts where the force points down into it by at least the threshold; which way a
+  plate's loads point is told by its heavy samples (at least half its peak), and a reading
+  of the threshold the other way is an unzeroed plate's offset, not a contact: left out,
+  with a warning (``_load_sign``, ``_check_reads_against_its_loads``).
 * baseline: no baseline is subtracted (the Guide's ``FORCE_PLATFORM:ZERO`` is advisory, and
   ezc3d subtracts none either); a plate reading at least ``threshold`` during the frames ZERO
   declares unloaded was not zeroed, and gets a warning naming its level (``_check_zero_frames``);
@@ -1133,7 +1137,8 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
     centre): resampled, thresholded, centre of pressure and free moment, in the lab. punits:
     POINT:UNITS; above: the lab point (m) of the surface above the transducer, or None."""
     unit = LENGTH_UNITS[punits]
-    _check_zero_frames(f, arate, prate, c, threshold, where, strict)
+    loads = _load_sign(-f[:, 2], threshold)      # plate z points into the plate
+    offset_said = _check_zero_frames(f, loads, arate, prate, c, threshold, where, strict)
     s = len(f)
     if rate == "markers" and prate and arate:
         ratio = arate / prate
@@ -1156,15 +1161,17 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
     else:
         raise ValueError(f"rate: expected 'markers' or 'analog', got {rate!r}")
     with np.errstate(all="ignore"):
-        up = -f[:, 2]                      # plate z points into the plate
-        contact = np.isfinite(up) & (np.abs(up) >= threshold) & (up != 0)
+        up = -f[:, 2]
+        contact = np.isfinite(up) & (loads * up >= threshold)
         fz = np.where(contact, f[:, 2], np.nan)
         cop = np.column_stack([-m[:, 1] / fz, m[:, 0] / fz, np.zeros(len(f))])
         if poly is not None and np.any(poly):      # its coefficients are for the file's units
             cop = _kistler_cop_correction(cop / unit, poly) * unit
         tz = m[:, 2] - (cop[:, 0] * f[:, 1] - cop[:, 1] * f[:, 0])
     centre = box.mean(axis=0)
-    if np.any(contact) and np.median(up[contact]) < 0:
+    if not offset_said:
+        _check_reads_against_its_loads(up, loads, threshold, where, strict)
+    if np.any(contact) and loads < 0:
         report(f"{where}: its force points down into the plate while loaded (median "
                f"{np.median(up[contact]):.4g} N along the upward normal): "
                f"{_action_advice(ptype, above, centre, punits)}", strict=strict,
@@ -1173,6 +1180,39 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
     cop_lab = np.where(contact[:, None], cop @ frame.T + centre, np.nan)
     moment = np.where(contact[:, None], tz[:, None] * frame[:, 2], 0.0)
     return Plate(number, ptype, box, time, force, cop_lab, moment, contact, -frame[:, 2])
+
+
+def _load_sign(up, threshold):
+    """+1 where the plate's loads push along its upward normal (the ground's reaction, as the
+    usual plates store it), -1 where they point down into it (the subject's action): the sign
+    of its heavy samples, those of at least half its peak and the threshold. A plate that was
+    not zeroed reads its offset, of either sign, whenever nobody is on it; the sign of all
+    the samples beyond the threshold would then be the offset's on a trial with more frames
+    off the plate than on it (OpenSim's walking2.c3d: -20 N on 429 frames, 747 N up in
+    stance), and those frames would be taken as contacts pulling the foot down."""
+    with np.errstate(all="ignore"):
+        size = np.where(np.isfinite(up), np.abs(up), 0.0)
+        heavy = size >= max(threshold, 0.5 * float(size.max(initial=0.0)))
+        return -1.0 if np.any(heavy & (up != 0)) and np.median(up[heavy]) < 0 else 1.0
+
+
+def _check_reads_against_its_loads(up, loads, threshold, where, strict):
+    """Warn when a plate reads at least the threshold against the direction of its loads: no
+    contact does that, the plate's offset does (it was not zeroed). Those samples are left
+    out as contacts; the loaded ones carry the offset too, which urdf2dyn does not remove."""
+    with np.errstate(all="ignore"):
+        against = np.isfinite(up) & (-loads * up >= threshold)
+        if not np.any(against):
+            return
+        worst = float(np.max(-loads * up[against]))
+        peak = float(np.max(loads * np.where(np.isfinite(up), up, 0.0)))
+    sense = ("down into the plate", "up") if loads > 0 else ("up", "down into the plate")
+    report(f"{where}: it reads up to {worst:.3g} N {sense[0]} on {int(against.sum())} of "
+           f"{len(up)} samples while its loads push {sense[1]} (up to {peak:.4g} N): no "
+           "contact does that, the offset of a plate that was not zeroed does. Those samples "
+           "are read as no contact; the loaded ones carry the offset too. Zero the plate in "
+           "the capture software before recording (or subtract the offset, read with nobody "
+           "on the plate, from its channels)", strict=strict, error=MotionError)
 
 
 def _action_advice(ptype, above, centre, punits):
@@ -1283,7 +1323,7 @@ def _zero_range_note(c, source):
            "(0, 0 if there are none)")
 
 
-def _check_zero_frames(f, arate, prate, c, threshold, where, strict):
+def _check_zero_frames(f, loads, arate, prate, c, threshold, where, strict):
     """Warn when the plate reads a contact's force during the frames FORCE_PLATFORM:ZERO names.
 
     The C3D User Guide defines ZERO as "the range of analog data that is expected to have no
@@ -1291,24 +1331,28 @@ def _check_zero_frames(f, arate, prate, c, threshold, where, strict):
     also says the parameter's presence does not mean any correction was or must be done.
     urdf2dyn subtracts nothing (ezc3d neither), so a plate the lab did not zero keeps its
     offset; where the file itself declares the plate unloaded and it reads at least the
-    contact threshold there, the offset alone is taken as a contact: that is said, with the
-    level. A range outside the file's frames (a cut trial) tells nothing: _zero_range_note
-    says so, once for the file."""
+    contact threshold there, the offset alone is taken as a contact (or, against the plate's
+    loads, the sign _load_sign gives, left out but carried by the loaded samples): that is
+    said, with the level. A range outside the file's frames (a cut trial) tells nothing: _zero_range_note
+    says so, once for the file. True when it warned."""
     window = _zero_samples(c["parameters"], c["header"], arate, prate, len(f))
     if window is None:
-        return
+        return False
     with np.errstate(all="ignore"):
         level = float(np.nanmean(-f[window, 2]))      # along the upward normal
     if not (np.isfinite(level) and abs(level) >= threshold):
-        return
+        return False
     zero = _numbers(c["parameters"], "FORCE_PLATFORM", "ZERO", integer=True).ravel()
+    read_as = (f"read as contact (the threshold is {threshold:g} N)" if level * loads > 0 else
+               "against its loads, read as no contact, but the loaded ones carry it too")
     report(f"{where}: it reads {level:.3g} N along its normal during frames "
            f"{max(int(zero[0]), 1)}-{int(zero[1])}, which FORCE_PLATFORM:ZERO declares "
-           "unloaded: the plate was not zeroed, and samples near that level are read as "
-           f"contact (the threshold is {threshold:g} N). urdf2dyn subtracts no baseline; zero "
+           f"unloaded: the plate was not zeroed, and samples near that level are {read_as}. "
+           "urdf2dyn subtracts no baseline; zero "
            "the plate in the capture software before recording (or subtract the offset from "
            "its channels), and make sure ZERO names frames with nobody on the plate",
            strict=strict, error=MotionError)
+    return True
 
 
 def _kistler_cop_correction(cop, p):
