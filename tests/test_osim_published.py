@@ -140,8 +140,9 @@ def test_moco_2d_gait_names_its_component_forces_and_equals_opensim_without_them
         model = urdf2dyn.load(str(path))
     said = [str(w.message) for w in caught if "force element" in str(w.message)]
     contacts = ["contactHeel_r", "contactHeel_l", "contactFront_r", "contactFront_l"]
+    # the contacts, then its muscles (test_moco_2d_gait_names_its_component_muscles_...)
     assert len(said) == 1 and said[0].split(": ", 1)[1].startswith(
-        "4 force elements that urdf2dyn does not apply: " + ", ".join(
+        "22 force elements that urdf2dyn does not apply: " + ", ".join(
             f"'{c}' (SmoothSphereHalfSpaceForce, in <components>)" for c in contacts)), said
     with pytest.raises(urdf2dyn.URDFError, match="'contactHeel_r'"):
         urdf2dyn.load(str(path), strict=True)
@@ -166,3 +167,61 @@ def test_moco_2d_gait_names_its_component_forces_and_equals_opensim_without_them
         ours = model.inverse_dynamics(q, v, a)
         assert np.max(np.abs(ours - theirs)) <= 1e-9 * max(1.0, np.max(np.abs(theirs)))
         assert np.max(np.abs(model.mass_matrix(q) - oracle.mass_matrix(q))) < 1e-10
+
+
+def test_moco_2d_gait_names_its_component_muscles_opensims_id_tool_applies(osim, tmp_path):
+    """2D_gait.osim without its foot contacts (removed with OpenSim's API): its 18 muscles
+    under <components> are actuators, which a setup usually leaves out with
+    <forces_to_exclude> Muscles. OpenSim 4.6's InverseDynamicsTool applies them whatever the
+    list says (it excludes ForceSet members only), and their passive fibre forces at the
+    default pose change its ankle moments by 5.9 N·m, so the loader names them as it names
+    passive elements (it said nothing of them). Its lumbar CoordinateActuator, without a
+    control, supplies nothing there: not named (test_osim.py's motor_in_components)."""
+    source = tmp_path / "2D_gait_source.osim"
+    source.write_bytes(gzip.decompress(Path(os.path.join(
+        os.path.dirname(DATA), "moco", "2D_gait.osim.gz")).read_bytes()))
+    om = osim.Model(str(source))
+    for name in ("contactHeel_r", "contactHeel_l", "contactFront_r", "contactFront_l"):
+        om.removeComponent(om.getComponent(name))
+    om.finalizeConnections()
+    path = tmp_path / "2D_gait_muscles.osim"
+    om.printToXML(str(path))
+    printed = osim.Model(str(path))
+    printed.initSystem()
+    muscles = [(m.getName(), m.getConcreteClassName()) for m in (
+        osim.Muscle.safeDownCast(c) for c in printed.getComponentsList()) if m is not None]
+    assert len(muscles) == 18
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = urdf2dyn.load(str(path))
+    said = [str(w.message) for w in caught if "force element" in str(w.message)]
+    assert len(said) == 1 and said[0].split(": ", 1)[1].startswith(
+        "18 force elements that urdf2dyn does not apply: " + ", ".join(
+            f"'{n}' ({k}, in <components>)" for n, k in muscles[:6])), said
+    assert "lumbarAct" not in said[0]
+    assert "OpenSim's inverse dynamics tool applies even when <forces_to_exclude> names them" \
+        in said[0]
+    q = model.default_q
+    rows = "".join(f"{0.1 * k:.1f}\t" + "\t".join(f"{float(x)!r}" for x in q) + "\n"
+                   for k in range(11))
+    (tmp_path / "q.mot").write_text(
+        f"q\nversion=1\nnRows=11\nnColumns={model.nq + 1}\ninDegrees=no\nendheader\n"
+        "time\t" + "\t".join(model.q_names) + f"\n{rows}")
+    ours = dict(zip(model.q_names, model.inverse_dynamics(q, np.zeros(model.nv),
+                                                          np.zeros(model.nv))))
+    for excluded in ("Muscles", "All"):
+        tool = osim.InverseDynamicsTool()
+        tool.setModelFileName(str(path))
+        tool.setCoordinatesFileName(str(tmp_path / "q.mot"))
+        tool.setStartTime(0)
+        tool.setEndTime(1)
+        tool.setResultsDir(str(tmp_path))
+        tool.setOutputGenForceFileName("id.sto")
+        names = osim.ArrayStr()
+        names.append(excluded)
+        tool.setExcludedForces(names)
+        assert tool.run()
+        table = osim.TimeSeriesTable(str(tmp_path / "id.sto"))
+        theirs = dict(zip(table.getColumnLabels(), table.getRowAtIndex(5).to_numpy()))
+        ankle = abs(theirs["ankle_angle_r_moment"] - ours["ankle_angle_r"])
+        assert ankle > 3.0, (excluded, ankle)      # the muscles' passive forces, applied

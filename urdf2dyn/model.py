@@ -7,7 +7,7 @@ import os
 import re
 import reprlib
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -210,7 +210,8 @@ _JTYPES = ("fixed", "revolute", "continuous", "prismatic", "floating", "planar",
 # summarize_skipped, csrc/parse/u2d_osim.c): the jobs that keep or replace those forces
 # (scaling, residual reduction) leave it unsaid.
 SKIPPED_FOR_ID = "skipped what does not enter inverse dynamics"
-# How the loader's warning about an .osim's passive force elements begins: the jobs that
+# How the loader's warning about an .osim's force elements OpenSim's tools apply begins (its
+# passive ones, and its muscles under <components>, which no setup excludes): the jobs that
 # keep them (scaling), drop them (residual reduction replacing the force set), say which
 # ones a setup leaves on (inverse_dynamics_setup) or are not moved by them (an IK setup's
 # run) leave it unsaid.
@@ -221,7 +222,8 @@ COUPLERS_REFUSED = "inverse kinematics refuse the model"
 
 
 def passive_forces_message(passive: list[Force]) -> str:
-    """What the loader says of an .osim's passive force elements (Force.actuator False)."""
+    """What the loader says of an .osim's force elements that OpenSim's tools apply
+    (applied_by_opensim)."""
     names = ", ".join(f"{f.name!r} ({f.kind}{', in <components>' if f.component else ''})"
                       for f in passive[:6])
     more = f" and {len(passive) - 6} more" if len(passive) > 6 else ""
@@ -235,6 +237,15 @@ def passive_forces_message(passive: list[Force]) -> str:
                     "dynamics tool applies even when <forces_to_exclude> names them (or All): "
                     "to compare, remove them from the model or move them into its <ForceSet>")
     return message
+
+
+def applied_by_opensim(forces: Iterable[Force]) -> list[Force]:
+    """The force elements OpenSim's tools apply though the usual setups leave actuators out
+    (<forces_to_exclude> Muscles or Actuators): the passive ones, and the muscles under
+    <components>, which OpenSim 4.6's inverse dynamics tool applies whatever the list says
+    and which pull without a control (their passive fibre forces: Moco's 2D_gait.osim, 5.9
+    N·m at the ankle); another actuator there supplies its control, none in that tool."""
+    return [f for f in forces if not f.actuator or (f.component and "Muscle" in f.kind)]
 
 
 # The joint types an algorithm has no form for: the words that name them, and the way on.
@@ -536,7 +547,7 @@ class Model:
         self._signatures: dict[int, tuple] = {}     # algo -> the core's signature()
         self._osim_names()
         self._arcs = self._arc_angles()
-        passive = [f for f in self.forces if not f.actuator]
+        passive = applied_by_opensim(self.forces)
         if passive:
             message = passive_forces_message(passive)
             self.findings += ((0, message),)
