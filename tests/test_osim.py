@@ -144,15 +144,17 @@ def test_published_model_inverse_dynamics_equals_opensims(published):
     assert worst < 1e-9, (name, worst)
 
 
-def test_natural_cubic_spline_is_read_as_opensim_reads_it(osim, tmp_path):
-    """OpenSim 4 reads <NaturalCubicSpline> (the old name, which OpenSim's own test models such
-    as opensim-core's Applications/ID/tests/resources/subject01.osim still use) as a
+@pytest.mark.parametrize("old_name", ["NaturalCubicSpline", "natCubicSpline"])
+def test_natural_cubic_spline_is_read_as_opensim_reads_it(osim, tmp_path, old_name):
+    """OpenSim 4 reads <NaturalCubicSpline> and the older <natCubicSpline> (old names, which
+    OpenSim's own test models still use: opensim-core's Applications/ID/tests/resources/
+    subject01.osim the first, OpenSim/Tools/Test/gait2354_simbody.osim the second) as a
     SimmSpline. gait2354's knee splines renamed so: loaded by both, the same dynamics,
     q beyond the knots included."""
     text = Path(os.path.join(DATA, MODELS["gait2354"])).read_text(encoding="utf-8")
     assert text.count("<SimmSpline") > 0
     path = tmp_path / "natural_cubic_spline.osim"
-    path.write_text(text.replace("SimmSpline", "NaturalCubicSpline"), encoding="utf-8")
+    path.write_text(text.replace("SimmSpline", old_name), encoding="utf-8")
     model = _load(str(path))
     oracle = Oracle(osim, str(path), model.q_names)
     worst = max(_rel(model.inverse_dynamics(q, v, a), oracle.inverse_dynamics(q, v, a))

@@ -532,9 +532,11 @@ static int read_function(osim *o, u2d_xml *fn, int depth)
         if (f >= 0) memcpy(o->u->fdata + o->u->func[f].at, c, sizeof(double) * (size_t)n);
         return f;
     }
-    /* OpenSim 4 reads the old NaturalCubicSpline as a SimmSpline (renameType in
+    /* OpenSim 4 reads the old NaturalCubicSpline, and its older natCubicSpline (opensim-core's
+     * OpenSim/Tools/Test/gait2354_simbody.osim), as a SimmSpline (renameType in
      * RegisterTypes_osimCommon.cpp): the name never was a natural spline */
-    if (strcmp(name, "SimmSpline") == 0 || strcmp(name, "NaturalCubicSpline") == 0) {
+    if (strcmp(name, "SimmSpline") == 0 || strcmp(name, "NaturalCubicSpline") == 0
+            || strcmp(name, "natCubicSpline") == 0) {
         int f = read_knots(o, fn, 5, U2D_FN_SIMM_SPLINE);
         if (f >= 0) u2d_simm_spline_fit(o->u->func[f].n, o->u->fdata + o->u->func[f].at);
         return f;
@@ -560,8 +562,9 @@ static int read_function(osim *o, u2d_xml *fn, int depth)
         return f;
     }
     return fail_at(o, fn, "<%s>: unsupported function (urdf2dyn reads Constant, "
-                   "LinearFunction, PolynomialFunction, SimmSpline (or NaturalCubicSpline, "
-                   "its old name), PiecewiseLinearFunction and MultiplierFunction)", name);
+                   "LinearFunction, PolynomialFunction, SimmSpline (or NaturalCubicSpline "
+                   "and natCubicSpline, its old names), PiecewiseLinearFunction and "
+                   "MultiplierFunction)", name);
 }
 
 /* ---- coordinates and joints --------------------------------------------------- */
