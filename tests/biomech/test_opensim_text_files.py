@@ -537,3 +537,24 @@ def test_a_time_written_twice_is_read_as_opensims_storage_reads_it(osim, tmp_pat
     cols = [names.index(n.removesuffix("_moment")) for n in la[1:]]
     np.testing.assert_allclose(ours.t, theirs[:, 0], rtol=0, atol=1e-7)
     np.testing.assert_allclose(ours.tau[:, cols], theirs[:, 1:], rtol=0, atol=1e-6)
+
+
+def test_a_time_written_twice_a_rounding_apart_is_named_as_such(osim):
+    """OpenSim's DoublePendulum3D_states.sto (a forward simulation's states, cut to its last
+    rows) ends at 2.99999999999998 s and again at 3 s, 2e-14 s apart, where its steps are
+    0.01 s: one time written twice, not a clock in other units. urdf2dyn refuses steps that
+    short (derivatives across them mean nothing: OpenSim's ID tool, which keeps both rows,
+    gives 0.114 N·m at the last where the rows before give 0.01); the refusal said "the time
+    column is in seconds", which the file's is. Now it names the two rows and their times,
+    as OpenSim's Storage reads them, and says to remove one."""
+    path = os.path.join(CORE, "DoublePendulum3D_states_end.sto")
+    _, t, _, _ = _storage(osim, path)
+    assert len(t) == 8 and 0 < t[7] - t[6] < 1e-13 and np.allclose(np.diff(t[:7]), 0.01)
+    with pytest.raises(MotionError) as refused:
+        formats.read_opensim(path)
+    message = str(refused.value)
+    assert message.startswith(
+        f"{path}: data row 8 (t = {t[7]:.17g} s) follows data row 7 (t = {t[6]:.17g} s) by "
+        f"{t[7] - t[6]:g} s, where the table's steps are 0.01 s: one time written twice"), message
+    assert "remove one row of each such pair" in message
+    assert "in seconds" not in message

@@ -401,6 +401,30 @@ def _to_table(traj, degrees=False, model=None, linear=(), derivatives=True, forc
     return header, np.column_stack(cols)
 
 
+def _odd_steps_message(source, t, odd):
+    """Why a table whose time steps at rows odd (indices into t) leave [MIN_TIME_STEP,
+    MAX_TIME_STEP] is refused. Steps that are all too short in a table whose usual step is
+    not are a time written twice, as a simulation's output repeats an event's time (OpenSim's
+    DoublePendulum3D_states.sto: 2.99999999999998 then 3 s, its steps 0.01 s): one row of
+    each pair is to go. Otherwise the time column is not in seconds."""
+    dt = np.diff(t)
+    usual = float(np.median(dt))
+    repeated = (np.all(dt[odd - 1] < MIN_TIME_STEP)
+                and MIN_TIME_STEP <= usual <= MAX_TIME_STEP)
+    if not repeated:
+        return (f"{source}: time steps of {dt[odd[0] - 1]:g} s (at data rows "
+                f"{data_rows(odd)}): the time column is in seconds and its steps must lie "
+                f"between {MIN_TIME_STEP:g} and {MAX_TIME_STEP:g} s")
+    k = int(odd[0])
+    more = (f", as data rows {data_rows(odd[1:])} do the rows before them" if len(odd) > 1
+            else "")
+    return (f"{source}: data row {k + 1} (t = {t[k]:.17g} s) follows data row {k} (t = "
+            f"{t[k - 1]:.17g} s) by {dt[k - 1]:g} s{more}, where the table's steps are "
+            f"{usual:g} s: one time written twice (a simulation's output repeats the time of "
+            f"an event); remove one row of each such pair (steps must be at least "
+            f"{MIN_TIME_STEP:g} s)")
+
+
 def _from_table(header, data, source, degrees=False, model=None, linear=(), mapping=None,
                 meta=None):
     header = [h.strip() for h in header]
@@ -427,9 +451,7 @@ def _from_table(header, data, source, degrees=False, model=None, linear=(), mapp
     dt = np.diff(t)
     odd = np.flatnonzero((dt < MIN_TIME_STEP) | (dt > MAX_TIME_STEP)) + 1
     if len(odd):        # differentiating across such steps overflows or means nothing
-        raise MotionError(f"{source}: time steps of {dt[odd[0] - 1]:g} s (at data rows "
-                          f"{data_rows(odd)}): the time column is in seconds and its steps must lie "
-                          f"between {MIN_TIME_STEP:g} and {MAX_TIME_STEP:g} s")
+        raise MotionError(_odd_steps_message(source, t, odd))
     qcols, vcols, acols, force = [], [], [], {}
     for k, h in enumerate(header):
         if h.lower() == "time":
