@@ -558,3 +558,34 @@ def test_a_time_written_twice_a_rounding_apart_is_named_as_such(osim):
         f"{t[7] - t[6]:g} s, where the table's steps are 0.01 s: one time written twice"), message
     assert "remove one row of each such pair" in message
     assert "in seconds" not in message
+
+
+def test_a_coordinate_left_out_is_refused_with_what_to_do(osim, tmp_path, monkeypatch, capsys):
+    """arm26's coordinates without r_elbow_flex (a file that leaves out a coordinate that does
+    not move, as opensim-core's Moco example3DWalking/coordinates.sto leaves out the mtp
+    angles): urdf2dyn's processing refused it with "missing columns ['r_elbow_flex']" and no
+    way on. The refusal now says both: add the column, or hold it at its default value as
+    OpenSim's inverse-dynamics tool does (--processing opensim), which then gives the tool's
+    torques on the same file."""
+    from urdf2dyn.cli import main
+    monkeypatch.chdir(tmp_path)
+    labels, data, _, _ = read_sto_table(os.path.join(CORE, "arm26_InverseKinematics.mot"))
+    rows = "\n".join(f"{t:.8f}\t{x:.8f}" for t, x in data[:, :2])
+    (tmp_path / "shoulder.sto").write_text(
+        f"Coordinates\nversion=1\nnRows={len(data)}\nnColumns=2\ninDegrees=yes\nendheader\n"
+        f"{labels[0]}\t{labels[1]}\n{rows}\n")
+    assert labels[1] == "r_shoulder_elev"
+    setup = _arm26_setup(tmp_path, "shoulder.sto")
+    assert osim.InverseDynamicsTool(setup).run()       # holds r_elbow_flex at its default
+    la, theirs, _, _ = read_sto_table("res/id_shoulder.sto")
+    assert main(["torques", "arm26.osim", "shoulder.sto", "-o", "ours.sto"]) == 1
+    err = capsys.readouterr().err
+    assert ("shoulder.sto: missing columns ['r_elbow_flex']; add their columns to the file (a "
+            "coordinate that does not move: its value in every row), or hold them at their "
+            "default values as OpenSim's inverse-dynamics tool does (--processing opensim)"
+            ) in err, err
+    assert main(["torques", "arm26.osim", "shoulder.sto", "-o", "ours.sto", "--processing",
+                 "opensim", "--filter", "6", "--time-range", "0", "0.25"]) == 0
+    lo, ours, _, _ = read_sto_table("ours.sto")
+    assert lo == la
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-6)

@@ -167,6 +167,10 @@ def check_columns(path, traj, model):
                         "coordinates (urdf2dyn ik on the markers), or hold the missing ones at "
                         "their default values and ignore those columns as OpenSim's "
                         "inverse-dynamics tool does (--processing opensim)")
+    elif missing:       # a file that leaves out the coordinates that do not move
+        problems.append("add their columns to the file (a coordinate that does not move: its "
+                        "value in every row), or hold them at their default values as "
+                        "OpenSim's inverse-dynamics tool does (--processing opensim)")
     free = [f"root_joint_{s}" for s in ("x", "y", "z", "qx", "qy", "qz", "qw")]
     if not any(j.type == "floating" for j in model.joints) and all(n in unknown for n in free):
         problems.append(f"the columns {free} are the floating joint 'root_joint' that "
