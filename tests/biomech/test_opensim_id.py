@@ -711,6 +711,27 @@ def test_a_setups_cutoff_below_the_floor_is_refused_naming_its_element(tmp_path,
     assert f"error: {says}\n" in capsys.readouterr().err
 
 
+
+@pytest.mark.filterwarnings("ignore:.*no joint carries any weight")    # robot2r is planar
+def test_a_filter_hz_given_over_a_setup_is_refused_as_filter_hz(tmp_path):
+    """inverse_dynamics_setup(setup, filter_hz=0.001) over a setup whose own cut-off is 6 Hz:
+    the 0.001 Hz refused is the caller's keyword, which the refusal names, not the setup's
+    <lowpass_cutoff_frequency_for_coordinates> (it said the setup held 0.001, and -1 to turn
+    the filter off, which would not have)."""
+    setup = _setup(tmp_path, cutoff="6", time_range="0 2.99")
+    t = np.arange(300) / 100
+    (tmp_path / "c.mot").write_text("c\nversion=1\nnRows=300\nnColumns=3\ninDegrees=no\n"
+                                    "endheader\ntime\tjoint1\tjoint2\n" + "".join(
+                                        f"{x:.2f}\t{0.3 * np.sin(x):.6f}\t{0.1 * x:.6f}\n"
+                                        for x in t))
+    with pytest.raises(ValueError) as e:
+        urdf2dyn.inverse_dynamics_setup(setup, urdf2dyn.load(data_path("robot2r.urdf")),
+                                        filter_hz=0.001)
+    assert str(e.value) == (f"{tmp_path / 'c.mot'}: filter_hz 0.001: 0.001 Hz is too low to "
+                            "filter data sampled at 100 Hz (OpenSim's filter is not "
+                            "reproduced below 0.1 Hz); give a cut-off of a few Hz (6 Hz is "
+                            "usual for gait), or None for no filter")
+
 def test_pad_reflects_and_negates_about_the_ends():
     t = np.arange(5.0)
     x = np.array([[0.0], [1.0], [4.0], [9.0], [16.0]])

@@ -378,6 +378,7 @@ class TrialSettings:
         file is known before any work), ``checks_enabled``,
         ``ik_threads``, ``ik_setup`` (a Setup_IK.xml, read here) and ``reduce_residuals``
         (True, a ResidualSettings, or a dict of its fields such as ``{"com_body": "torso"}``).
+        A filter_hz given without filter_named is named filter_hz, whoever gave settings'.
         Raises TypeError for an unknown keyword, ValueError for values that contradict each
         other."""
         base = cls() if settings is None else settings
@@ -399,6 +400,9 @@ class TrialSettings:
                 raise TypeError(f"external_loads: expected the path of an OpenSim ExternalLoads "
                                 f"file, got {external!r}")
             keywords["loads"] = _external_loads_read(os.fspath(external))
+        if "filter_hz" in keywords:
+            # a cut-off given here is the caller's, not whoever gave base's (a setup's)
+            keywords.setdefault("filter_named", TRIAL_FILTER)
         if "checks_enabled" in keywords:
             keywords["checks"] = keywords.pop("checks_enabled")
         if "reduce_residuals" in keywords:
