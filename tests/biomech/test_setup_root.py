@@ -110,3 +110,31 @@ def test_the_first_element_is_read_or_refused_as_opensim_reads_it(osim, tmp_path
         return
     with pytest.raises(error, match=re.escape(f"<{first}>")):
         read(path)
+
+
+GRF_XML = os.path.join(os.path.dirname(__file__), os.pardir, "data", "opensim_models",
+                       "Gait2354_Simbody", "subject01_walk1_grf.xml")
+
+
+@pytest.mark.parametrize("first", ["Notes", "ExternalForce", "defaults"])
+def test_external_loads_behind_another_element_are_refused(osim, tmp_path, first):
+    """gait2354's published ExternalLoads file with another element before <ExternalLoads>:
+    OpenSim 4.6 (the oracle: ExternalLoads(file), as its ID tool reads the file) reads that
+    element as the loads, so no force and no data file, and its ID tool runs without the
+    ground reactions; urdf2dyn applied both feet's, unsaid. Refused now, naming both."""
+    import shutil
+
+    from urdf2dyn.biomech.formats.opensim import ExternalLoadsError, read_external_loads
+    shutil.copy(GRF_XML.replace(".xml", ".mot"), tmp_path)
+    text = open(GRF_XML).read()
+    path = tmp_path / "grf.xml"
+    path.write_text(re.sub(r"(<OpenSimDocument[^>]*>)", rf'\1<{first} name="x"/>', text,
+                           count=1))
+    theirs = osim.ExternalLoads(os.fspath(path), True)
+    assert (theirs.getSize(), theirs.getDataFileName()) == (0, "")
+    assert osim.ExternalLoads(GRF_XML, True).getSize() == 2      # the file as published
+    with pytest.raises(ExternalLoadsError, match=re.escape(
+            f"{path}: <{first}> comes first in <OpenSimDocument>: OpenSim 4.6 reads it as the "
+            "ExternalLoads setup, not the <ExternalLoads> after it: move <ExternalLoads> "
+            f"first (or remove <{first}>)")):
+        read_external_loads(path)

@@ -31,7 +31,7 @@ from ...forces import wrench_at_point
 from ..._input_bytes import read_input, refuse_devices
 from ..._safe_files import note_input, replacing
 from ...warn import counted, data_rows, report
-from .setup_xml import disabled, read_tool, text as _text
+from .setup_xml import disabled, read_setup_element, read_tool, text as _text
 from .windows import decode_text, setup_path
 from ..trajectory import MotionError, _from_table, _to_table, angle_columns
 
@@ -1017,14 +1017,17 @@ def read_external_loads(path):
     Raises
     ------
     ExternalLoadsError
-        Naming the file and element: not an ExternalLoads document, no <datafile>, an
+        Naming the file and element: not an ExternalLoads document (or one whose first element,
+        which OpenSim reads as the loads, is not <ExternalLoads>), no <datafile>, an
         ExternalForce without <applied_to_body> or with neither a force nor a torque
         identifier, a point without a force, an identifier that does not match exactly
         three data columns.
     """
     from . import read_columns
     path = os.fspath(path)
-    loads = read_tool(path, "ExternalLoads", ExternalLoadsError, "ExternalLoads setup")
+    # OpenSim's tools read the document's first element as the loads, whatever its name
+    loads = read_setup_element(path, ("ExternalLoads",), ExternalLoadsError,
+                               "ExternalLoads setup", "ExternalLoads")[1]
     datafile = _text(loads, "datafile")
     if datafile is None:
         raise ExternalLoadsError(f"{path}: <ExternalLoads> has no <datafile>; name the .mot/"
