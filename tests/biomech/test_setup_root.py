@@ -138,3 +138,26 @@ def test_external_loads_behind_another_element_are_refused(osim, tmp_path, first
             "ExternalLoads setup, not the <ExternalLoads> after it: move <ExternalLoads> "
             f"first (or remove <{first}>)")):
         read_external_loads(path)
+
+
+RRA_FILES = {"tasks": ("gait2354_RRA_Tasks.xml", "CMC_TaskSet", "RRA tasks"),
+             "actuators": ("gait2354_RRA_Actuators.xml", "ForceSet", "RRA actuators")}
+
+
+@pytest.mark.parametrize("which", sorted(RRA_FILES))
+def test_an_rra_task_or_force_set_behind_another_element_is_refused(osim, tmp_path, which):
+    """gait2354's published RRA task set (23 tasks) or force set (23 actuators) with <Notes>
+    before the set: OpenSim 4.6 (the oracle: CMC_TaskSet(file) and ForceSet(file), as its
+    RRATool reads them) reads <Notes> as the set, so no task or actuator; urdf2dyn read all
+    23, another RRA than OpenSim's, unsaid. Refused now, naming both."""
+    from urdf2dyn.biomech.formats.rra_setup import RRASetupError, read_actuators, read_tasks
+    name, tag, kind = RRA_FILES[which]
+    text = open(GRF_XML.replace("subject01_walk1_grf.xml", name)).read()
+    path = tmp_path / name
+    path.write_text(re.sub(r"(<OpenSimDocument[^>]*>)", r"\1<Notes/>", text, count=1))
+    opensim_set = osim.CMC_TaskSet if which == "tasks" else osim.ForceSet
+    assert opensim_set(os.fspath(path)).getSize() == 0
+    with pytest.raises(RRASetupError, match=re.escape(
+            f"{path}: <Notes> comes first in <OpenSimDocument>: OpenSim 4.6 reads it as the "
+            f"{kind} setup, not the <{tag}> after it: move <{tag}> first (or remove <Notes>)")):
+        (read_tasks if which == "tasks" else read_actuators)(path)

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from ..._input_bytes import refuse_devices
 from ...warn import report
 from .setup_xml import (disabled, flag, legacy_flag, legacy_flag_of, number, prop_line,
-                        read_data_element, read_setup_element, read_tool, text as _text)
+                        read_data_element, read_setup_element, text as _text)
 from .windows import setup_path
 
 __all__ = ["RRASetup", "RRASetupError", "Task", "Actuator", "read_rra_setup", "read_tasks",
@@ -478,9 +478,11 @@ def _set_files(tool, where, strict):
     return named
 
 
-def _objects(path, root_tag, error_what):
-    """(objects [element], {type: default element}) of an OpenSim set file."""
-    found = read_tool(path, root_tag, RRASetupError, error_what)
+def _objects(path, root_tag, error_what, kind):
+    """(objects [element], {type: default element}) of an OpenSim set file whose first
+    element, which OpenSim reads as the set whatever its name, is one of root_tag (kind:
+    the set's short name, as read_setup_element says it)."""
+    found = read_setup_element(path, root_tag, RRASetupError, error_what, kind)[1]
     block = found.find("defaults")
     defaults = {_tag(d): d for d in (block if block is not None else [])}
     objects = found.find("objects")
@@ -501,7 +503,8 @@ def read_tasks(path: str | os.PathLike[str]) -> list[Task]:
     kinds (``CMC_Point``: points followed in space) are not returned: the caller says they
     are not followed (:func:`point_tasks` names them)."""
     where = os.fspath(path)
-    objects, defaults = _objects(where, ("CMC_TaskSet", "rdCMC_TaskSet"), "CMC task set")
+    objects, defaults = _objects(where, ("CMC_TaskSet", "rdCMC_TaskSet"), "CMC task set",
+                                  "RRA tasks")
     tasks = []
     for elem in objects:
         if _tag(elem) != "CMC_Joint":
@@ -539,7 +542,8 @@ def read_tasks(path: str | os.PathLike[str]) -> list[Task]:
 
 def point_tasks(path: str | os.PathLike[str]) -> list[str]:
     """Names of the tasks of a CMC_TaskSet file that are not coordinate tasks."""
-    objects, _ = _objects(os.fspath(path), ("CMC_TaskSet", "rdCMC_TaskSet"), "CMC task set")
+    objects, _ = _objects(os.fspath(path), ("CMC_TaskSet", "rdCMC_TaskSet"), "CMC task set",
+                          "RRA tasks")
     return [f"{_tag(e)} {e.get('name') or ''}".strip() for e in objects
             if _tag(e) != "CMC_Joint"]
 
@@ -560,7 +564,8 @@ def read_actuators(path: str | os.PathLike[str],
     RRASetupError naming the file and element for a property that cannot be read, an optimal
     force that is not a positive number, or an actuator without its body or coordinate."""
     where = os.fspath(path)
-    objects, defaults = _objects(where, ("ForceSet", "ActuatorSet"), "force set")
+    objects, defaults = _objects(where, ("ForceSet", "ActuatorSet"), "force set",
+                                  "RRA actuators")
     out, skipped = [], []
     for elem in objects:
         kind = _KINDS.get(elem.tag)
