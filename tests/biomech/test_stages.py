@@ -69,6 +69,10 @@ def test_keywords_are_refused_as_before():
         TrialSettings(processing="OpenSim")
     with pytest.raises(ValueError, match="time_range: expected t0 <= t1"):
         TrialSettings(time_range=(2, 1))
+    # it was taken, and a refusal of the cut-off raised AttributeError ('str' ... 'file')
+    with pytest.raises(TypeError, match="filter_named: expected urdf2dyn.biomech.processing"
+                                        ".CutoffNamed, got 'my filter'"):
+        TrialSettings.from_keywords(filter_hz=40, filter_named="my filter")
 
 
 @hsettings(max_examples=60, deadline=None, derandomize=True)
@@ -76,7 +80,7 @@ def test_keywords_are_refused_as_before():
     st.sampled_from(["filter_hz", "filter_loads", "derivatives", "time_range", "max_gap",
                      "processing", "strict", "checks_enabled", "degrees", "delimiter",
                      "ik_threads", "rotation", "plate_threshold", "contacts", "mapping",
-                     "external_loads", "bogus"]),
+                     "external_loads", "filter_named", "bogus"]),
     st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=True),
               st.text(max_size=6), st.lists(st.floats(-5, 5), max_size=3),
               st.dictionaries(st.text(max_size=2), st.text(max_size=2), max_size=2))))

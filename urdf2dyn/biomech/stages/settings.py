@@ -324,6 +324,9 @@ class TrialSettings:
                             f"None, got {self.loads!r}")
         if self.ik is not None and not isinstance(self.ik, IKSettings):
             raise TypeError(f"ik: expected urdf2dyn.biomech.ik.IKSettings, got {self.ik!r}")
+        if not isinstance(self.filter_named, CutoffNamed):
+            raise TypeError(f"filter_named: expected urdf2dyn.biomech.processing.CutoffNamed, "
+                            f"got {self.filter_named!r}")
         if self.residuals is not None and not isinstance(self.residuals, ResidualSettings):
             raise TypeError(f"residuals: expected urdf2dyn.biomech.residuals.ResidualSettings "
                             f"or None, got {self.residuals!r}")
