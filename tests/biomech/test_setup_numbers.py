@@ -156,3 +156,16 @@ def test_a_number_float_reads_otherwise_than_opensim_is_refused(osim, tmp_path, 
             f"{path}: <lowpass_cutoff_frequency_for_coordinates>: {value!r} is not a number "
             "as OpenSim 4.6 reads one")):
         read_id_setup(path)
+
+
+@pytest.mark.parametrize("value", ["-nan", "+NaN"])
+def test_a_signed_nan_is_refused_saying_what_opensim_does_not_read(osim, tmp_path, value):
+    """float() reads '-nan' as NaN; OpenSim 4.6's InverseDynamicsTool (the oracle) refuses
+    the setup. urdf2dyn refused it too, but said to write the digits 0-9 without '_', which
+    '-nan' holds neither of: it says the sign now."""
+    path = _id_setup(tmp_path, cutoff=value)
+    assert _refused_by_opensim(osim.InverseDynamicsTool, path)
+    with pytest.raises(SetupError, match=re.escape(
+            f"{path}: <lowpass_cutoff_frequency_for_coordinates>: {value!r} is not a number "
+            "as OpenSim 4.6 reads one (it reads no sign before NaN; write a number)")):
+        read_id_setup(path)

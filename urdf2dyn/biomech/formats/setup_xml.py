@@ -224,13 +224,22 @@ def double(value: str, where: str, error: type[Exception]) -> float:
         raise error(f"{where}: {value!r} is not a number") from None
     if not _READ_ALIKE.fullmatch(value.strip()):
         raise error(f"{where}: {value.strip()!r} is not a number as OpenSim 4.6 reads one "
-                    "(it reads '1_0' as 1, and no digit but 0-9); write it with the digits "
-                    "0-9, without '_'")
+                    f"({_read_otherwise(value)})")
     if math.isinf(x) and not _INFINITY.fullmatch(value.strip()):
         raise error(f"{where}: {value.strip()!r} is beyond the largest number a double holds "
                     "(about 1.8e308), which OpenSim 4.6 does not read; give a smaller "
                     "number (or Infinity, if no bound is meant)")
     return x
+
+
+def _read_otherwise(value: str) -> str:
+    """Why OpenSim 4.6 does not read value as float() does (value not _READ_ALIKE), and
+    what to write: each of the three ways float() reads more than OpenSim."""
+    if "_" in value:
+        return "it reads '1_0' as 1, the digits before '_'; write it without '_'"
+    if any(c.isdigit() and not c.isascii() for c in value):
+        return "it reads no digit but 0-9; write it with the digits 0-9"
+    return "it reads no sign before NaN; write a number"
 
 
 def number(value: str, where: str, error: type[Exception]) -> float:
