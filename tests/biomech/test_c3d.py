@@ -2153,6 +2153,30 @@ def test_an_unzeroed_plates_offset_against_its_loads_is_no_contact(rate):
         C.read_c3d(OPENSIM_WALKING2, rate=rate, strict=True)
 
 
+def test_a_glitch_beyond_the_loads_leaves_the_plates_loads_their_direction(tmp_path):
+    """Qualisys.c3d with 4 analog samples (2 ms) of plate 1's Fz channel at 2000 N down into
+    the plate, more than its 808 N stance (written by ezc3d). The direction of the plate's
+    loads was taken from its samples of at least half its peak, the glitch's alone: the
+    whole stance was dropped as an unzeroed offset and the glitch kept as the only contact.
+    The stance is the contact still, the glitch is named. Oracle: ezc3d's force-platform
+    module on the same file."""
+    c = ezc3d.c3d(QUALISYS)
+    fz = int(c["parameters"]["FORCE_PLATFORM"]["CHANNEL"]["value"][2][0]) - 1
+    c["data"]["analogs"][0, fz, 100:104] = 2000.0          # plate z points into the plate
+    path = str(tmp_path / "glitch.c3d")
+    c.write(path)
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path, rate="analog")
+    said(caught, r"force plate 1: it reads up to 2e\+03 N down into the plate on 4 of 3400 "
+                 r"samples while its loads push up \(up to 808\.4 N\)")
+    ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
+    for p, e in zip(rec.plates, ez):
+        up = e["force"].T @ p.normal
+        assert np.array_equal(p.contact, up >= 20.0) and p.contact.sum() > 1000
+        np.testing.assert_allclose(p.force[p.contact], e["force"].T[p.contact], rtol=1e-6,
+                                   atol=1e-6)
+
+
 @pytest.mark.parametrize("diagonal, scales, crosstalk", [
     ([1.0] * 6, [0.1] * 3 + [100.0] * 3, 0.0),                  # identity
     ([1.0] * 6, [0.1] * 3 + [100.0] * 3, 0.01),                 # unit diagonal, 1 % cross-talk

@@ -57,9 +57,9 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   default) there is no contact: the force and free moment are set to 0 and the centre of
   pressure to NaN (it is undefined there). A plate storing the action (see *sign*) has its
   contacts where the force points down into it by at least the threshold; which way a
-  plate's loads point is told by its heavy samples (at least half its peak), and a reading
-  of the threshold the other way is an unzeroed plate's offset, not a contact: left out,
-  with a warning (``_load_sign``, ``_check_reads_against_its_loads``).
+  plate's loads point is told by their impulse (the sum of its samples beyond the
+  threshold), and a reading of the threshold the other way is an unzeroed plate's offset,
+  not a contact: left out, with a warning (``_load_sign``, ``_check_reads_against_its_loads``).
 * baseline: no baseline is subtracted (the Guide's ``FORCE_PLATFORM:ZERO`` is advisory, and
   ezc3d subtracts none either); a plate reading at least ``threshold`` during the frames ZERO
   declares unloaded was not zeroed, and gets a warning naming its level (``_check_zero_frames``);
@@ -1185,15 +1185,15 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
 def _load_sign(up, threshold):
     """+1 where the plate's loads push along its upward normal (the ground's reaction, as the
     usual plates store it), -1 where they point down into it (the subject's action): the sign
-    of its heavy samples, those of at least half its peak and the threshold. A plate that was
-    not zeroed reads its offset, of either sign, whenever nobody is on it; the sign of all
-    the samples beyond the threshold would then be the offset's on a trial with more frames
+    of the impulse of its samples beyond the threshold (their sum). A plate that was not
+    zeroed reads its offset, of either sign, whenever nobody is on it, and a glitch can read
+    more than the loads for a few samples; a subject's loads outweigh both, being both large
+    and long. The sign of the most samples would be the offset's on a trial with more frames
     off the plate than on it (OpenSim's walking2.c3d: -20 N on 429 frames, 747 N up in
-    stance), and those frames would be taken as contacts pulling the foot down."""
+    stance), the sign of the largest ones a 2 ms spike's: the stance would then be dropped."""
     with np.errstate(all="ignore"):
-        size = np.where(np.isfinite(up), np.abs(up), 0.0)
-        heavy = size >= max(threshold, 0.5 * float(size.max(initial=0.0)))
-        return -1.0 if np.any(heavy & (up != 0)) and np.median(up[heavy]) < 0 else 1.0
+        beyond = np.where(np.isfinite(up) & (np.abs(up) >= threshold), up, 0.0)
+        return -1.0 if float(np.sum(beyond)) < 0 else 1.0
 
 
 def _check_reads_against_its_loads(up, loads, threshold, where, strict):
@@ -1333,8 +1333,8 @@ def _check_zero_frames(f, loads, arate, prate, c, threshold, where, strict):
     offset; where the file itself declares the plate unloaded and it reads at least the
     contact threshold there, the offset alone is taken as a contact (or, against the plate's
     loads, the sign _load_sign gives, left out but carried by the loaded samples): that is
-    said, with the level. A range outside the file's frames (a cut trial) tells nothing: _zero_range_note
-    says so, once for the file. True when it warned."""
+    said, with the level. A range outside the file's frames (a cut trial) tells nothing:
+    _zero_range_note says so, once for the file. True when it warned."""
     window = _zero_samples(c["parameters"], c["header"], arate, prate, len(f))
     if window is None:
         return False
