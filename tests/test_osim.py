@@ -553,6 +553,50 @@ def test_opensims_id_tool_applies_component_forces_whatever_it_excludes(osim, tm
         assert abs(float(last[1]) - ours) > 10, excluded
 
 
+def test_an_actuator_under_components_is_not_named_by_a_setups_run(osim, tmp_path,
+                                                                   monkeypatch):
+    """A CoordinateActuator under <components> has no control in OpenSim 4.6's
+    InverseDynamicsTool: its moments equal urdf2dyn's whatever <forces_to_exclude> says. The
+    loader says nothing of it (model.applied_by_opensim); inverse_dynamics_setup warned that
+    OpenSim's tool applies it, to be removed from the model to compare."""
+    monkeypatch.chdir(tmp_path)         # OpenSim's tool reads the setup's paths from here
+    path = tmp_path / "motor.osim"
+    m = osim.Model()
+    body = osim.Body("link", 2.0, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.1, 0.1))
+    m.addBody(body)
+    pin = osim.PinJoint("pin", m.getGround(), osim.Vec3(0), osim.Vec3(0), body, osim.Vec3(0),
+                        osim.Vec3(0))
+    pin.updCoordinate().setName("q")
+    m.addJoint(pin)
+    motor = osim.CoordinateActuator("q")
+    motor.setName("motor_in_components")
+    motor.setOptimalForce(100.0)
+    m.addComponent(motor)
+    m.finalizeConnections()
+    m.printToXML(str(path))
+    rows = "".join(f"{0.1 * k:.1f}\t0.3\n" for k in range(11))
+    (tmp_path / "q.mot").write_text("q\nversion=1\nnRows=11\nnColumns=2\ninDegrees=no\n"
+                                    f"endheader\ntime\tq\n{rows}")
+    (tmp_path / "setup.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">'
+        '<InverseDynamicsTool name="motor"><model_file>motor.osim</model_file>'
+        '<results_directory>res</results_directory><coordinates_file>q.mot</coordinates_file>'
+        '<time_range>0 1</time_range><forces_to_exclude>All</forces_to_exclude>'
+        '<output_gen_force_file>id.sto</output_gen_force_file></InverseDynamicsTool>'
+        '</OpenSimDocument>\n')
+    model = _load(str(path))
+    assert [(f.name, f.component) for f in model.forces] == [("motor_in_components", True)]
+    assert osim.InverseDynamicsTool(str(tmp_path / "setup.xml")).run()
+    last = (tmp_path / "res" / "id.sto").read_text().strip().splitlines()[-1].split()
+    assert float(last[1]) == pytest.approx(model.inverse_dynamics(np.array([0.3]), 0, 0)[0],
+                                           abs=1e-7)     # its 8 decimals
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        urdf2dyn.inverse_dynamics_setup(str(tmp_path / "setup.xml"), model)
+    said = [str(w.message) for w in caught if "motor_in_components" in str(w.message)]
+    assert said == []
+
+
 # ------------------------------------------- OpenSim 2/3 joints without a name, or repeated
 
 def _v3_model(joints):

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from .._safe_files import check_outputs, guarding
+from ..model import applied_by_opensim
 from ..warn import MotionError, Urdf2dynWarning, hearing_notes, missing_file, note, report
 from . import stages
 from .formats.opensim import external_loads_inputs
@@ -317,16 +318,18 @@ def _loads_read(settings: TrialSettings, path: str) -> Any:
 def _forces_applied(forces, excluded):
     """The force elements (model.forces) that OpenSim's tool would leave on with
     forces_to_exclude (its keywords All, Actuators, Muscles; other names by name): those of
-    the ForceSet it does not name, and every one under <components>, which OpenSim 4.6's
-    tool applies whatever the list says (it disables ForceSet members only)."""
+    the ForceSet it does not name, and those under <components> that supply a force there
+    (applied_by_opensim), which OpenSim 4.6's tool applies whatever the list says (it
+    disables ForceSet members only): not another actuator, which has no control there."""
     keys = {x.upper() for x in excluded}
     kept = []
     for f in forces:
-        if not f.component and ("ALL" in keys or f.name in excluded or (
+        if f.component:
+            kept += applied_by_opensim([f])
+        elif not ("ALL" in keys or f.name in excluded or (
                 "Muscle" in f.kind and "MUSCLES" in keys) or (
                 f.actuator and "ACTUATORS" in keys)):
-            continue
-        kept.append(f)
+            kept.append(f)
     return kept
 
 
