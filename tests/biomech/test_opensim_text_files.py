@@ -589,3 +589,44 @@ def test_a_coordinate_left_out_is_refused_with_what_to_do(osim, tmp_path, monkey
     lo, ours, _, _ = read_sto_table("ours.sto")
     assert lo == la
     np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-6)
+
+
+def test_a_states_file_under_opensims_processing_says_what_opensims_tool_reads(
+        osim, tmp_path, monkeypatch, capsys):
+    """A coordinates file whose columns are state paths, as OpenSim 4 writes states tables
+    and as opensim-core's Moco examples give their coordinates (example3DWalking/
+    coordinates.sto, example2DWalking/referenceCoordinates.sto), to torques --processing
+    opensim: OpenSim 4.6's InverseDynamicsTool does not read those columns (it logs
+    "coordinate file does not contain coordinate ...") and holds every coordinate at its
+    default value, so its torques are those of the default pose in every row; urdf2dyn read
+    the coordinates without a word. It still reads them (a demanding OpenSim user wants the
+    torques of the motion in the file, not of a pose nobody recorded), and now says what
+    OpenSim's tool does and what to do: renamed as it advises, the file gives OpenSim's
+    tool urdf2dyn's torques."""
+    from urdf2dyn.cli import main
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(os.path.join(CORE, "arm26.osim"), tmp_path / "arm26.osim")
+    header = "version=1\nnRows=11\nnColumns=3\ninDegrees=no"
+    named = arm26_motion(tmp_path / "named.sto", "named\n" + header)
+    paths = arm26_motion(tmp_path / "paths.sto", "paths\n" + header)
+    _relabel(paths, "time\t/jointset/r_shoulder/r_shoulder_elev/value\t"
+                    "/jointset/r_elbow/r_elbow_flex/value")
+    held = _id_tool(osim, paths)
+    assert np.ptp(held, axis=0).max() == 0                  # the default pose in every row
+    theirs = _id_tool(osim, named)
+    assert np.ptp(theirs, axis=0).min() > 0.1               # the motion's torques
+    assert main(["torques", "arm26.osim", "paths.sto", "-o", "ours.sto",
+                 "--processing", "opensim", "--time-range", "0", "0.5"]) == 0
+    err = capsys.readouterr().err
+    assert ("paths.sto: its 2 coordinate columns "
+            "('/jointset/r_shoulder/r_shoulder_elev/value', "
+            "'/jointset/r_elbow/r_elbow_flex/value') are named by state path: OpenSim 4.6's "
+            "InverseDynamicsTool does not read such columns, and holds every coordinate they "
+            "give at its default value") in err, err
+    assert ("rename each column to its coordinate's name "
+            "('/jointset/r_shoulder/r_shoulder_elev/value' -> 'r_shoulder_elev')") in err, err
+    labels, ours, _, _ = read_sto_table("ours.sto")
+    assert labels[1:] == ["r_shoulder_elev_moment", "r_elbow_flex_moment"]
+    np.testing.assert_allclose(ours[:, 1:], theirs, rtol=0, atol=1e-6)
+    assert main(["torques", "arm26.osim", "paths.sto", "-o", "own.sto"]) == 0
+    assert "named by state path" not in capsys.readouterr().err    # OpenSim's not promised

@@ -231,6 +231,27 @@ def id_rows(t, time_range=None):
     return np.arange(find(start), find(final) + 1)
 
 
+def _state_path_notes(source, traj):
+    """What OpenSim's tool does with a states table's coordinates (columns by state path,
+    '/jointset/knee_r/knee_angle_r/value', as a forward simulation or Moco writes them): its
+    InverseDynamicsTool matches columns by coordinate name only, so it holds every one of
+    them at its default value, the torques of the model standing still. urdf2dyn reads them
+    all the same (the file says which coordinate each one is; torques of a pose nobody
+    recorded help no one) and says how to make OpenSim's tool read them too."""
+    paths = list(traj.meta.get("state_paths", ()))
+    if not paths:
+        return []
+    shown = ", ".join(repr(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+    first = paths[0]
+    return [f"{source}: its {counted(len(paths), 'coordinate column')} ({shown}) "
+            f"{'are' if len(paths) > 1 else 'is'} named by state path: OpenSim "
+            "4.6's InverseDynamicsTool does not read such columns, and holds every coordinate "
+            "they give at its default value (its torques are those of the model standing "
+            "still in its default pose); urdf2dyn read them as the coordinates they name. "
+            "For OpenSim's tool to compute the same torques, rename each column to its "
+            f"coordinate's name ({first!r} -> {first.split('/')[-2]!r})"]
+
+
 @dataclass(frozen=True)
 class OpenSimProcessing:
     """OpenSim's InverseDynamicsTool processing of a trial (``processing="opensim"``).
@@ -261,7 +282,7 @@ class OpenSimProcessing:
         for a model without one), a column the model lacks is ignored; both are said. traj is
         changed in place (its rates are dropped: OpenSim differentiates the coordinates
         itself)."""
-        notes = []
+        notes = _state_path_notes(source, traj)
         names = list(traj.names)
         extra = [n for n in names if n not in model.q_names]
         missing = [n for n in model.q_names if n not in names]

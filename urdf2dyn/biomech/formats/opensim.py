@@ -580,12 +580,12 @@ def read_opensim(path, model=None, mapping=None, linear=()):
     labels, data, header, name = _read_table(path)
     info = header.info
     _check_time_label(path, labels, header.labels_line)
-    labels, data = _state_values(labels, data, info, path)
+    labels, data, state_paths = _state_values(labels, data, info, path)
     data = _repeated_times(labels, data, path)
     degrees, units = _in_degrees(path, header)
     traj = _from_table(labels, data, path, degrees, model, linear, mapping,
                        {"format": "opensim", "name": name, "in_degrees": degrees,
-                        "units": units, "header": info})
+                        "units": units, "header": info, "state_paths": state_paths})
     if "indegrees" not in info and angle_columns(traj.names, model, linear).any():
         _warn_no_in_degrees_line(path, header, degrees)
     return traj
@@ -678,12 +678,13 @@ def _state_values(labels, data, info=None, path=None):
     (``/forceset/soleus_r/activation``...) are dropped, the velocities and accelerations
     coming from the values as for any motion file (the dropped speeds are warned about).
     OpenSim 4.6's InverseDynamicsTool does not map these paths: it holds every coordinate at
-    its default value. A MocoTrajectory file
+    its default value (OpenSim's processing says so: OpenSimProcessing.columns). Returns
+    (labels, data, the path labels read as coordinates). A MocoTrajectory file
     (its header counts ``num_states``...) also has columns by plain name, its kinematic
     constraints' multipliers, slacks and parameters: they are dropped too. A coordinate
     given both by name and by path is refused naming the two columns."""
     if not any(h.startswith("/") and h.endswith("/value") for h in labels):
-        return labels, data
+        return labels, data, ()
     moco = "num_states" in (info or {})
     keep = [k for k, h in enumerate(labels)
             if (h.startswith("/") and h.endswith("/value"))
@@ -696,7 +697,7 @@ def _state_values(labels, data, info=None, path=None):
                               f"give coordinate {n!r}: keep one of them")
         seen[n] = k
     _warn_unused_speeds(labels, path)
-    return names, data[:, keep]
+    return names, data[:, keep], tuple(labels[k] for k in keep if labels[k].startswith("/"))
 
 
 def _warn_unused_speeds(labels, path):
