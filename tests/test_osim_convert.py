@@ -8,7 +8,9 @@ checked against OpenSim in tests/test_osim.py."""
 from __future__ import annotations
 
 import os
+import sys
 import warnings
+from xml.etree import ElementTree
 
 import numpy as np
 import pytest
@@ -72,6 +74,33 @@ def test_gait_models_convert_exactly_but_for_the_knee_translations(name, tmp_pat
     assert sorted(urdf.q_names) == sorted(model.q_names)       # knees stay revolute
     assert urdf.total_mass == pytest.approx(model.total_mass, rel=1e-14)
     assert _compare(model, urdf, knees, seed=1) < 1e-12
+
+
+def test_limits_written_are_no_bound_to_urdf_readers_and_to_check(tmp_path, capsys):
+    """URDF requires effort and velocity on a revolute or prismatic <limit>; convert wrote
+    effort="0" velocity="0" for OpenSim's coordinates, which have neither, and `urdf2dyn
+    check` then gave 2 advice per joint: to ros_control's joint_limits_interface 0 is a
+    bound of 0 (to MuJoCo's import and MoveIt no bound), and Pinocchio (urdfdom) keeps 0 as
+    the joint's effortLimit and velocityLimit. Now they are the largest double, which
+    urdfdom reads (it refuses 'inf', Pinocchio's own no-limit): Pinocchio reads every joint
+    with that effort and velocity limit and OpenSim's range, and check finds nothing."""
+    pin = pytest.importorskip("pinocchio")
+    path = os.path.join(DATA, "gait10dof18musc.osim")
+    out = tmp_path / "g.urdf"
+    assert main(["convert", path, "-o", str(out)]) == 0
+    robot = pin.buildModelFromUrdf(str(out))
+    assert robot.nv == 10
+    assert np.all(robot.effortLimit == sys.float_info.max), robot.effortLimit
+    assert np.all(robot.velocityLimit == sys.float_info.max), robot.velocityLimit
+    ranges = {c.get("name"): [float(x) for x in c.findtext("range").split()]
+              for c in ElementTree.parse(path).iter("Coordinate")}     # the file's own words
+    assert len(ranges) == 10
+    for name, (lower, upper) in ranges.items():
+        at = robot.joints[robot.getJointId(name)].idx_q
+        assert (robot.lowerPositionLimit[at], robot.upperPositionLimit[at]) == (lower, upper)
+    capsys.readouterr()
+    assert main(["check", str(out)]) == 0
+    assert capsys.readouterr().out.strip() == f"{out}: 0 errors, 0 warnings, 0 advice"
 
 
 def test_every_joint_type_converts(tmp_path):

@@ -215,6 +215,14 @@ def test_check_gives_advice_with_lines():
     for (_, _, message), (_, words) in zip(found, expect):
         assert message.startswith(words), (message, words)
     assert "forward dynamics (ABA, simulate) is undefined" in found[4][2]
+    # what a limit of 0 is to the readers, and the no-limit value convert writes
+    # (test_osim_convert: Pinocchio reads it, check finds nothing)
+    assert found[3][2].endswith(
+        "ros_control's joint_limits_interface) will never move this joint, while MuJoCo's URDF "
+        "import reads 0 as no limit and Pinocchio keeps 0; give the real effort limit, or "
+        "1.7976931348623157e+308 for none (the largest number URDF readers take: urdfdom "
+        "refuses 'inf')"), found[3][2]
+    assert "while MoveIt reads 0 as no limit" in found[6][2]
 
 
 def test_check_lists_warnings_and_errors(tmp_path):

@@ -15,11 +15,18 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 
 import numpy as np
 
 from ._safe_files import refuse_input, replacing
 from .warn import Urdf2dynWarning, report
+
+#: A joint's effort or velocity limit where there is none: URDF requires both attributes on a
+#: revolute or prismatic joint's <limit>, and 0 is a bound of 0 to ros_control's
+#: joint_limits_interface (MuJoCo's import and MoveIt read 0 as none, Pinocchio keeps 0);
+#: urdfdom refuses 'inf' (Pinocchio's own "no limit"), so the largest double it reads.
+NO_LIMIT = sys.float_info.max
 
 _AXES = ("rotation1", "rotation2", "rotation3", "translation1", "translation2", "translation3")
 
@@ -93,8 +100,10 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
     str
         The URDF document. Its joints are named after OpenSim's coordinates; links after the
         bodies (massless links ``<joint>_<coordinate>`` between the joints of one OpenSim
-        joint). A Urdf2dynWarning names each frozen axis and says that URDF carries no
-        gravity (the model's own is printed, to be passed as ``--gravity``).
+        joint). Coordinate ranges are ``<limit>`` s, their effort and velocity
+        :data:`NO_LIMIT` (OpenSim has none). A Urdf2dynWarning names each frozen axis and
+        says that URDF carries no gravity (the model's own is printed, to be passed as
+        ``--gravity``).
     """
     from .model import load
     if not hasattr(model, "structure"):
@@ -129,7 +138,8 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
         c = coords.get(name)
         if c is None or not (math.isfinite(c.lower) and math.isfinite(c.upper)):
             return ""
-        return f'<limit lower="{c.lower:.17g}" upper="{c.upper:.17g}" effort="0" velocity="0"/>'
+        return (f'<limit lower="{c.lower:.17g}" upper="{c.upper:.17g}" effort="{NO_LIMIT!r}" '
+                f'velocity="{NO_LIMIT!r}"/>')
 
     def movable(name, kind, parent, child, T, axis):
         joints.append(f'<joint name="{name}" type="{kind}"><parent link="{parent}"/>'
@@ -204,7 +214,9 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
             body.append(f'<link name="{name}"/>')
     g = " ".join(f"{x:g}" for x in model.gravity)
     text = (f'<?xml version="1.0"?>\n<!-- converted by urdf2dyn from the OpenSim model '
-            f'"{model.name}"; gravity {g} (URDF carries none) -->\n'
+            f'"{model.name}"; gravity {g} (URDF carries none); OpenSim\'s coordinates have '
+            f'no effort or velocity limit: written as {NO_LIMIT!r}, the largest number URDF '
+            'readers take -->\n'
             f'<robot name="{model.name}">\n' + "\n".join(body + joints) + "\n</robot>\n")
     where = f"{os.fspath(output)}: " if output is not None else ""
     if output is not None:      # an output refused names no file it was not written to

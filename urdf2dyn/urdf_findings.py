@@ -20,10 +20,14 @@ from dataclasses import dataclass
 from ._core import URDFError, urdf_check
 from ._input_bytes import read_input
 from ._safe_files import note_input
+from .convert import NO_LIMIT
 from .model import Model, _decode, _about_the_file
 from .warn import URDFWarning
 
 __all__ = ["Finding", "check"]
+
+#: Who reads a zero effort or velocity limit as no limit (MuJoCo ignores velocity limits)
+_ZERO_AS_NONE = {"effort": "MuJoCo's URDF import", "velocity": "MoveIt"}
 
 #: A mass below this fraction of a neighbouring link's is reported (grams written as kg...).
 TINY_MASS = 1e-3
@@ -138,8 +142,12 @@ def _joint_advice(model, links, joints):
             for what, value in (("effort", limit[2]), ("velocity", limit[3])):
                 if value == 0:
                     out.append(Finding("advice", line, f"joint '{name}': <limit {what}=\"0\">: "
-                                       f"a controller or planner that honours the limit will "
-                                       f"never move this joint; give the real {what} limit"))
+                                       "a controller that honours the limit (ros_control's "
+                                       "joint_limits_interface) will never move this joint, "
+                                       f"while {_ZERO_AS_NONE[what]} reads 0 as no limit and "
+                                       f"Pinocchio keeps 0; give the real {what} limit, or "
+                                       f"{NO_LIMIT!r} for none (the largest number URDF "
+                                       "readers take: urdfdom refuses 'inf')"))
                 elif value < 0:
                     # a bound on |effort| or |velocity|: Pinocchio refuses the file
                     out.append(Finding("advice", line, f"joint '{name}': <limit {what}="
