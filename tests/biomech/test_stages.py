@@ -2,9 +2,11 @@
 command line and OpenSim's setup files all build, stages that each add one typed result, a
 pass added without touching the others, checks that each take the trial, and the conductor
 (inverse_dynamics_trial) equal to the stages run by hand."""
+import argparse
 import dataclasses
 import inspect
 import os
+import re
 import shutil
 import warnings
 
@@ -129,11 +131,91 @@ def test_the_command_line_builds_the_settings_the_keywords_describe(monkeypatch,
         assert cli.main(["torques", "humod_subject_a.urdf", MOTION, "--grf", GRF, "--filter",
                          "12", "--filter-loads", "no", "--time-range", "1", "2",
                          "--max-gap", "2", "--contact", "R=foot_R"]) == 0
-    from urdf2dyn.cli.options import FILTER_NAMED      # a refusal of the cut-off says --filter
+    # a refusal of the cut-off says --filter, one of the columns names torques' options
+    from urdf2dyn.cli.options import FILTER_NAMED, TORQUES_COLUMNS
     assert seen == [TrialSettings.from_keywords(filter_hz=12.0, filter_loads=False,
                                                 time_range=(1, 2), max_gap=2,
                                                 contacts={"R": "foot_R"},
-                                                filter_named=FILTER_NAMED)]
+                                                filter_named=FILTER_NAMED,
+                                                columns_named=TORQUES_COLUMNS)]
+
+
+# ----------------------------------------------------------------------------- the columns
+ARM26 = os.path.join(DATA, "opensim_core", "arm26.osim")
+ROBOT2R = urdf2dyn.data_path("robot2r.urdf")
+#: (model, the file's columns after time, what the refusal advises whoever reads it)
+COLUMN_CASES = {
+    "a coordinate left out": (ARM26, ["r_shoulder_elev"], "add their columns to the file"),
+    "another model's motion": (ARM26, ["r_shoulder_elev", "lumbar_bending"],
+                               "Fit this model's coordinates (urdf2dyn ik on the markers)"),
+    "a floating base's columns": (ROBOT2R, ["joint1", "joint2", "root_joint_x", "root_joint_y",
+                                            "root_joint_z", "root_joint_qx", "root_joint_qy",
+                                            "root_joint_qz", "root_joint_qw"],
+                                  "are the floating joint 'root_joint'"),
+}
+
+
+def _columns_file(folder, columns):
+    """A motion of 11 samples with the columns given after time (0.1 rad each, the
+    quaternion's w 1)."""
+    rows = "".join(f"{0.01 * k:g}," + ",".join("1" if c.endswith("_qw") else "0.1"
+                                                 for c in columns) + "\n" for k in range(11))
+    path = folder / "motion.csv"
+    path.write_text("time," + ",".join(columns) + "\n" + rows)
+    return str(path)
+
+
+def _flags(text):
+    return set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", text))
+
+
+@pytest.mark.parametrize("case", sorted(COLUMN_CASES))
+@pytest.mark.parametrize("command", ["torques", "animate"])
+def test_a_refusal_of_the_columns_names_only_options_the_command_has(command, case, tmp_path,
+                                                                     capsys):
+    """A motion whose columns do not meet the model's reaches the read stage's refusal
+    (check_columns) from `urdf2dyn torques` and `urdf2dyn animate` (ik, convert, scale and
+    rra do not read coordinates through it). Its advice named --processing opensim,
+    --mapping FILE and --floating-base whatever the command: animate has none of them. Now
+    each command's refusal names only its own options (its parser's), and still says what to
+    do."""
+    pytest.importorskip("matplotlib")
+    model, columns, advice = COLUMN_CASES[case]
+    motion = _columns_file(tmp_path, columns)
+    argv = [command, model, motion] + (["-o", str(tmp_path / "out.gif")]
+                                       if command == "animate" else [])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        assert cli.main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"{motion}: " in err and advice in err, err
+    sub = next(a for a in cli.build_parser()._actions
+               if isinstance(a, argparse._SubParsersAction)).choices[command]
+    own = {o for a in sub._actions for o in a.option_strings}
+    assert _flags(err) <= own, (_flags(err) - own, err)
+    if command == "torques" and case != "a floating base's columns":
+        assert "(--processing opensim)" in err            # the way on that torques has
+
+
+@pytest.mark.parametrize("case", sorted(COLUMN_CASES))
+def test_a_refusal_of_the_columns_names_the_librarys_keywords(case, tmp_path):
+    """The same refusal from urdf2dyn.inverse_dynamics_trial names no command-line flag but
+    the call's keywords; the one it advises for a coordinate left out runs."""
+    model, columns, advice = COLUMN_CASES[case]
+    motion = _columns_file(tmp_path, columns)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        loaded = urdf2dyn.load(model)
+        with pytest.raises(MotionError) as refused:
+            inverse_dynamics_trial(loaded, motion)
+        message = str(refused.value)
+        assert advice in message and not _flags(message), message
+        if case == "a floating base's columns":
+            assert "load the model with it (floating_base=True)" in message
+        else:
+            assert 'OpenSim\'s inverse-dynamics tool does (processing="opensim")' in message
+        if case == "a coordinate left out":
+            assert len(inverse_dynamics_trial(loaded, motion, processing="opensim").t) == 11
 
 
 # ----------------------------------------------------------------------------- the stages

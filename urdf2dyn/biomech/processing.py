@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Urdf2dynProcessing", "DEFAULT_DERIVATIVES", "DEFAULT_MAX_GAP", "Gap", "find_gaps",
            "fill_gaps", "fill_load_gaps", "estimate_derivatives", "lowpass", "CutoffNamed",
-           "CutoffError"]
+           "CutoffError", "ColumnOptions", "LIBRARY_COLUMNS"]
 
 #: The one default derivative method (API and command line): finite differences, NumPy only.
 DEFAULT_DERIVATIVES = "gradient"
@@ -302,6 +302,22 @@ class CutoffNamed(NamedTuple):
 
 #: a cut-off given to lowpass or estimate_derivatives, as a library call names it
 CUTOFF_HZ = CutoffNamed()
+
+
+class ColumnOptions(NamedTuple):
+    """The caller's options that change how a motion's columns meet the model, as the
+    refusal of columns that do not (stages.read.check_columns) advises them, so that no
+    command names an option it lacks: ``processing``, how to ask for OpenSim's column rule
+    (missing coordinates held at their defaults, unknown columns ignored); ``mapping``, how
+    to rename the file's columns; ``floating_base``, how to load the model with the floating
+    joint 'root_joint'. None: the caller has no such option (`urdf2dyn animate`)."""
+    processing: str | None = 'processing="opensim"'
+    mapping: str | None = "mapping={file name: model name}"
+    floating_base: str | None = "floating_base=True"
+
+
+#: the options of a library call (inverse_dynamics_trial, run_trials), in its keywords
+LIBRARY_COLUMNS = ColumnOptions()
 
 
 class CutoffError(ValueError):

@@ -7,9 +7,9 @@ import numpy as np
 
 from ..model import load
 from ..warn import counted
-from .options import (CUTOFF, FILTER_NAMED, THREADS, add_coordinate_file_processing, add_strict,
-                      add_time_range, in_flag_words, model_path, need_matplotlib, number,
-                      refuse_overwriting, suffix)
+from .options import (ANIMATE_COLUMNS, CUTOFF, FILTER_NAMED, THREADS,
+                      add_coordinate_file_processing, add_strict, add_time_range, in_flag_words,
+                      model_path, need_matplotlib, number, refuse_overwriting, suffix)
 
 EVERY = number("a number of samples, >= 1", low=1, low_open=False, integer=True)
 
@@ -141,8 +141,8 @@ def cmd_animate(args):
     need_matplotlib()
     out = args.output or os.path.splitext(os.path.basename(args.trial))[0] + ".gif"
     settings = TrialSettings.from_keywords(             # reads --ik-setup, once
-        filter_hz=args.filter, filter_named=FILTER_NAMED, time_range=args.time_range,
-        strict=args.strict,
+        filter_hz=args.filter, filter_named=FILTER_NAMED, columns_named=ANIMATE_COLUMNS,
+        time_range=args.time_range, strict=args.strict,
         **marker_options(args, [(args.trial, None)]))
     refuse_overwriting([("--output", out)], [("model", model_path(args.model)),
                                             ("trial", args.trial)]

@@ -6,7 +6,7 @@ import math
 import os
 
 from ..biomech.human import MIN_HUMAN_MASS
-from ..biomech.processing import CutoffNamed
+from ..biomech.processing import ColumnOptions, CutoffNamed
 from ..biomech.trajectory import MotionError
 from ..bundled import data_path
 from .._input_bytes import refuse_devices
@@ -77,6 +77,10 @@ def add_time_range(p, help):
 
 #: --filter, as a refusal of its cut-off names it (the library's filter_hz otherwise)
 FILTER_NAMED = CutoffNamed("--filter", "no --filter")
+#: what a refusal of a motion's columns advises, in `urdf2dyn torques`' flags
+TORQUES_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--floating-base")
+#: ... and in `urdf2dyn animate`'s, which has none of them
+ANIMATE_COLUMNS = ColumnOptions(None, None, None)
 
 
 def in_flag_words(error, args):

@@ -13,9 +13,10 @@ from ..model import load
 from ..warn import Urdf2dynWarning, counted, missing_file
 from .markers import ik_summary, marker_options
 from .options import (CUTOFF, DELIMITER_CHOICES, FILTER_NAMED, GAP, HUMOD_GRAVITY_HELP, JOBS,
-                      MASS, SPEED, UsageError, add_floating_base, add_gravity, add_strict,
-                      add_time_range, contact, in_flag_words, model_path, need_matplotlib,
-                      need_scipy, parse_contacts, refuse_overwriting, set_gravity)
+                      MASS, SPEED, TORQUES_COLUMNS, UsageError, add_floating_base, add_gravity,
+                      add_strict, add_time_range, contact, in_flag_words, model_path,
+                      need_matplotlib, need_scipy, parse_contacts, refuse_overwriting,
+                      set_gravity)
 
 
 def cmd_torques(args):
@@ -97,7 +98,7 @@ def trial_settings(args, jobs, contacts):
         scale = Scaling(args.scale, args.static, args.mass, args.scaled_model).read(args.strict)
     return TrialSettings.from_keywords(scale=scale,
         processing=args.processing or "urdf2dyn", filter_hz=args.filter,
-        filter_named=FILTER_NAMED,
+        filter_named=FILTER_NAMED, columns_named=TORQUES_COLUMNS,
         filter_loads=args.filter_loads == "yes", derivatives=args.derivatives,
         time_range=args.time_range, max_gap=args.max_gap, external_loads=args.external_loads,
         contacts=contacts, mapping=args.mapping, degrees=args.degrees,

@@ -12,6 +12,7 @@ import numpy as np
 from ...warn import MotionError, Urdf2dynWarning, missing_file
 from .. import formats
 from ..ik import coordinate_file_reader, fit, measured_frames
+from ..processing import LIBRARY_COLUMNS
 from ..trajectory import Trajectory
 from .trial import Motion, Trial
 
@@ -41,7 +42,7 @@ def read(trial: Trial) -> Trial:
         motion = Motion(source, traj, units)
     for msg in s.processing.columns(source, motion.trajectory, model):
         trial.warn(msg)
-    check_columns(source, motion.trajectory, model)
+    check_columns(source, motion.trajectory, model, s.columns_named)
     return replace(trial, motion=motion)
 
 
@@ -143,8 +144,9 @@ def _renames(model, unknown, missing):
     return [(u, c) for u, c in pairs if lacking[joint_of.get(c, c)] <= renamed]
 
 
-def check_columns(path, traj, model):
-    """Raise MotionError naming the model's missing columns and the file's unknown ones."""
+def check_columns(path, traj, model, named=LIBRARY_COLUMNS):
+    """Raise MotionError naming the model's missing columns and the file's unknown ones, and
+    what to do: the options it advises are the caller's, as named says (ColumnOptions)."""
     names = list(traj.names)
     floating_from_humod = (any(j.type == "floating" for j in model.joints) and "pBJX" in names
                            and model.q_names[0] == "BJ_x")
@@ -164,23 +166,29 @@ def check_columns(path, traj, model):
     elif unknown and missing:
         problems.append("no renaming of the unknown columns (below) covers the joints the "
                         "model lacks: the motion was made for another model. Fit this model's "
-                        "coordinates (urdf2dyn ik on the markers), or hold the missing ones at "
-                        "their default values and ignore those columns as OpenSim's "
-                        "inverse-dynamics tool does (--processing opensim)")
+                        "coordinates (urdf2dyn ik on the markers)" + (
+                            "" if named.processing is None else
+                            ", or hold the missing ones at their default values and ignore "
+                            "those columns as OpenSim's inverse-dynamics tool does "
+                            f"({named.processing})"))
     elif missing:       # a file that leaves out the coordinates that do not move
         problems.append("add their columns to the file (a coordinate that does not move: its "
-                        "value in every row), or hold them at their default values as "
-                        "OpenSim's inverse-dynamics tool does (--processing opensim)")
+                        "value in every row)" + (
+                            "" if named.processing is None else
+                            ", or hold them at their default values as OpenSim's "
+                            f"inverse-dynamics tool does ({named.processing})"))
     free = [f"root_joint_{s}" for s in ("x", "y", "z", "qx", "qy", "qz", "qw")]
     if not any(j.type == "floating" for j in model.joints) and all(n in unknown for n in free):
         problems.append(f"the columns {free} are the floating joint 'root_joint' that "
-                        "load(..., floating_base=True) adds above the root link: load the "
-                        "model with it (command line: --floating-base)")
+                        "urdf2dyn.load(..., floating_base=True) adds above the root link" + (
+                            ", which this command does not add" if named.floating_base is None
+                            else f": load the model with it ({named.floating_base})"))
     if unknown:
+        rename = ("rename them in the file" if named.mapping is None else
+                  f"rename with a mapping: {named.mapping}")
         problems.append(f"unknown columns {unknown} (expected 'time', the model's coordinates "
                         f"{model.q_names}, optionally '<dof>_vel' / '<dof>_acc', and ground "
-                        "reactions grfX_<foot> .. copZ_<foot>; rename with a mapping: "
-                        "--mapping FILE)")
+                        f"reactions grfX_<foot> .. copZ_<foot>; {rename})")
     if traj.v_names is not None and not floating_from_humod:
         for kind, arr, suffix in (("velocity", traj.v, "_vel"), ("acceleration", traj.a, "_acc")):
             if arr is not None and sorted(traj.v_names) != sorted(model.v_names):

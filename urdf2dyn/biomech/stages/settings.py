@@ -26,12 +26,13 @@ from ..formats.opensim_setup import IDSetup
 from ..ik import IKSettings
 from ..markers import rotation_matrix
 from ..opensim_processing import PROCESSINGS, processing_named
-from ..processing import DEFAULT_DERIVATIVES, DEFAULT_MAX_GAP, CutoffNamed
+from ..processing import (DEFAULT_DERIVATIVES, DEFAULT_MAX_GAP, LIBRARY_COLUMNS, ColumnOptions,
+                          CutoffNamed)
 from ..residuals import ResidualSettings
 
-__all__ = ["TrialSettings", "GroundReactions", "ExternalLoadsFile", "ForcePlates",
-           "MotionColumns", "Scaling", "PROCESSINGS", "PLATE_RATES", "DEFAULT_DERIVATIVES",
-           "processing_named", "read_setup"]
+__all__ = ["TrialSettings", "ColumnOptions", "LIBRARY_COLUMNS", "GroundReactions",
+           "ExternalLoadsFile", "ForcePlates", "MotionColumns", "Scaling", "PROCESSINGS",
+           "PLATE_RATES", "DEFAULT_DERIVATIVES", "processing_named", "read_setup"]
 
 # ----------------------------------------------------------------------------- the loads' source
 
@@ -264,6 +265,9 @@ class TrialSettings:
     filter_named : urdf2dyn.biomech.processing.CutoffNamed
         Who gave filter_hz, as a refusal of it says (the trial's file and filter_hz by
         default; the command line's --filter, a setup's element in its file).
+    columns_named : ColumnOptions
+        The options a refusal of the motion's columns advises (the library's keywords by
+        default; a command's own flags, none where it has none).
     """
     processing: Any = PROCESSINGS["urdf2dyn"]
     filter_hz: float | None = None
@@ -286,6 +290,7 @@ class TrialSettings:
     checks: bool = True
     scale: Scaling | None = None
     filter_named: CutoffNamed = TRIAL_FILTER
+    columns_named: ColumnOptions = LIBRARY_COLUMNS
 
     def __post_init__(self):
         """Names given as text become the objects they name; dicts become sorted pairs (the
