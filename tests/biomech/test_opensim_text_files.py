@@ -4,11 +4,14 @@ doubled or trailing tabs, row and column counts in a header that disagree with t
 .trc header laid out with doubled tabs. The opensim-core files are in tests/data/opensim_core
 (its README says where each comes from)."""
 import os
+import pathlib
 import shutil
 import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import urdf2dyn
 from urdf2dyn.biomech import formats
@@ -630,3 +633,53 @@ def test_a_states_file_under_opensims_processing_says_what_opensims_tool_reads(
     np.testing.assert_allclose(ours[:, 1:], theirs, rtol=0, atol=1e-6)
     assert main(["torques", "arm26.osim", "paths.sto", "-o", "own.sto"]) == 0
     assert "named by state path" not in capsys.readouterr().err    # OpenSim's not promised
+
+
+ARM26_PATHS = {"r_shoulder_elev": "/jointset/r_shoulder/r_shoulder_elev/value",
+               "r_elbow_flex": "/jointset/r_elbow/r_elbow_flex/value"}
+
+
+@settings(max_examples=20, derandomize=True, deadline=None)
+@given(by_path=st.lists(st.sampled_from(sorted(ARM26_PATHS)), unique=True),
+       opensim=st.booleans())
+def test_the_state_path_warning_names_exactly_the_columns_named_so(by_path, opensim):
+    """arm26's coordinates, each named by coordinate or by state path: the torques are the
+    same whichever names the file uses, and OpenSim's processing warns iff a column is named
+    by state path, naming exactly those (OpenSim's tool reads the others), urdf2dyn's never."""
+    import tempfile
+    labels = ["time"] + [ARM26_PATHS[n] if n in by_path else n for n in ARM26_PATHS]
+    with tempfile.TemporaryDirectory() as folder:
+        path = arm26_motion(pathlib.Path(folder) / "arm.sto",
+                            "arm\nversion=1\nnRows=11\nnColumns=3\ninDegrees=no")
+        _relabel(path, "\t".join(labels))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", Urdf2dynWarning)
+            res = urdf2dyn.inverse_dynamics_trial(
+                urdf2dyn.load(os.path.join(CORE, "arm26.osim")), str(path), checks=False,
+                processing="opensim" if opensim else "urdf2dyn")
+    said = [str(w.message) for w in caught if "named by state path" in str(w.message)]
+    if opensim and by_path:
+        named = [ARM26_PATHS[n] for n in ARM26_PATHS if n in by_path]
+        assert len(said) == 1 and f"({', '.join(repr(p) for p in named)}) " in said[0], said
+    else:
+        assert not said, said
+    plain = _plain_torques(opensim)
+    np.testing.assert_allclose(res.tau, plain, rtol=0, atol=1e-12)
+
+
+_PLAIN = {}
+
+
+def _plain_torques(opensim):
+    """arm26's torques on arm26_motion with its columns named by coordinate."""
+    if opensim not in _PLAIN:
+        import tempfile
+        with tempfile.TemporaryDirectory() as folder:
+            path = arm26_motion(pathlib.Path(folder) / "arm.sto",
+                                "arm\nversion=1\nnRows=11\nnColumns=3\ninDegrees=no")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", Urdf2dynWarning)
+                _PLAIN[opensim] = urdf2dyn.inverse_dynamics_trial(
+                    urdf2dyn.load(os.path.join(CORE, "arm26.osim")), str(path), checks=False,
+                    processing="opensim" if opensim else "urdf2dyn").tau
+    return _PLAIN[opensim]
