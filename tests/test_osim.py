@@ -597,6 +597,54 @@ def test_an_actuator_under_components_is_not_named_by_a_setups_run(osim, tmp_pat
     assert said == []
 
 
+@pytest.mark.parametrize("in_components", [False, True], ids=["forceset", "components"])
+@pytest.mark.parametrize("kind", ["CoordinateActuator", "ActivationCoordinateActuator"])
+def test_an_actuator_is_named_exactly_when_opensims_id_tool_gets_a_force_from_it(
+        osim, tmp_path, monkeypatch, kind, in_components):
+    """OpenSim 4.6's InverseDynamicsTool gives actuators no control: a CoordinateActuator it
+    leaves on (the ForceSet's, <forces_to_exclude> Muscles; or under <components>) supplies
+    nothing, an ActivationCoordinateActuator its default activation (0.5) times its optimal
+    force. urdf2dyn's load and a setup's run name the actuator exactly when the tool's moment
+    differs from urdf2dyn's (a ForceSet CoordinateActuator was named, which changed nothing;
+    a component ActivationCoordinateActuator was not, which changed the moment by 50 N·m)."""
+    monkeypatch.chdir(tmp_path)         # OpenSim's tool reads the setup's paths from here
+    path = tmp_path / "act.osim"
+    m = osim.Model()
+    body = osim.Body("link", 2.0, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.1, 0.1))
+    m.addBody(body)
+    pin = osim.PinJoint("pin", m.getGround(), osim.Vec3(0), osim.Vec3(0), body, osim.Vec3(0),
+                        osim.Vec3(0))
+    pin.updCoordinate().setName("q")
+    m.addJoint(pin)
+    act = getattr(osim, kind)("q")
+    act.setName("act")
+    act.setOptimalForce(100.0)
+    m.addComponent(act) if in_components else m.addForce(act)
+    m.finalizeConnections()
+    m.printToXML(str(path))
+    rows = "".join(f"{0.1 * k:.1f}\t0.3\n" for k in range(11))
+    (tmp_path / "q.mot").write_text("q\nversion=1\nnRows=11\nnColumns=2\ninDegrees=no\n"
+                                    f"endheader\ntime\tq\n{rows}")
+    (tmp_path / "setup.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">'
+        '<InverseDynamicsTool name="act"><model_file>act.osim</model_file>'
+        '<results_directory>res</results_directory><coordinates_file>q.mot</coordinates_file>'
+        '<time_range>0 1</time_range><forces_to_exclude>Muscles</forces_to_exclude>'
+        '<output_gen_force_file>id.sto</output_gen_force_file></InverseDynamicsTool>'
+        '</OpenSimDocument>\n')
+    assert osim.InverseDynamicsTool(str(tmp_path / "setup.xml")).run()
+    last = (tmp_path / "res" / "id.sto").read_text().strip().splitlines()[-1].split()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = urdf2dyn.load(str(path))
+        ours = model.inverse_dynamics(np.array([0.3]), 0, 0)[0]
+        urdf2dyn.inverse_dynamics_setup(str(tmp_path / "setup.xml"), model)
+    named = [str(w.message) for w in caught if "'act'" in str(w.message)]
+    differs = abs(float(last[1]) - ours) > 1e-6               # the tool's 8 decimals
+    assert differs == (kind == "ActivationCoordinateActuator")  # what the tool does, pinned
+    assert bool(named) == differs, named
+
+
 # ------------------------------------------- OpenSim 2/3 joints without a name, or repeated
 
 def _v3_model(joints):

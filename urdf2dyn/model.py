@@ -127,10 +127,24 @@ class Force:
         return ("Muscle" in self.kind or "Actuator" in self.kind
                 or self.kind in _ACTUATORS_NAMED_OTHERWISE)
 
+    @property
+    def pulls_without_control(self) -> bool:
+        """Whether it supplies a force in OpenSim's inverse dynamics tool, which gives the
+        actuators no control: a passive element, a muscle (its passive fibre force) or an
+        ActivationCoordinateActuator (its default activation, 0.5); not another actuator,
+        whose force is its control times its optimal force (every Actuator of OpenSim 4.6
+        run through the tool: Coordinate, Path, Torque, Point, McKibben, ClutchedPathSpring)."""
+        return (not self.actuator or "Muscle" in self.kind
+                or self.kind in _ACTUATORS_ACTIVE_BY_DEFAULT)
+
 
 # OpenSim's Actuator subclasses whose class names hold neither "Muscle" nor "Actuator"
 # (every Force subclass of OpenSim 4.6 checked: issubclass(c, opensim.Actuator))
 _ACTUATORS_NAMED_OTHERWISE = frozenset({"ClutchedPathSpring"})
+
+# OpenSim's actuators whose force at the default state has no control in it (an activation
+# state, 0.5 by default)
+_ACTUATORS_ACTIVE_BY_DEFAULT = frozenset({"ActivationCoordinateActuator"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -241,11 +255,12 @@ def passive_forces_message(passive: list[Force]) -> str:
 
 def applied_by_opensim(forces: Iterable[Force]) -> list[Force]:
     """The force elements OpenSim's tools apply though the usual setups leave actuators out
-    (<forces_to_exclude> Muscles or Actuators): the passive ones, and the muscles under
-    <components>, which OpenSim 4.6's inverse dynamics tool applies whatever the list says
-    and which pull without a control (their passive fibre forces: Moco's 2D_gait.osim, 5.9
-    N·m at the ankle); another actuator there supplies its control, none in that tool."""
-    return [f for f in forces if not f.actuator or (f.component and "Muscle" in f.kind)]
+    (<forces_to_exclude> Muscles or Actuators): the passive ones, and the actuators under
+    <components> that pull without a control (Force.pulls_without_control: muscles' passive
+    fibre forces, Moco's 2D_gait.osim, 5.9 N·m at the ankle), which OpenSim 4.6's inverse
+    dynamics tool applies whatever the list says; another actuator there supplies its control,
+    none in that tool."""
+    return [f for f in forces if not f.actuator or (f.component and f.pulls_without_control)]
 
 
 # The joint types an algorithm has no form for: the words that name them, and the way on.

@@ -317,16 +317,17 @@ def _loads_read(settings: TrialSettings, path: str) -> Any:
 
 def _forces_applied(forces, excluded):
     """The force elements (model.forces) that OpenSim's tool would leave on with
-    forces_to_exclude (its keywords All, Actuators, Muscles; other names by name): those of
-    the ForceSet it does not name, and those under <components> that supply a force there
-    (applied_by_opensim), which OpenSim 4.6's tool applies whatever the list says (it
-    disables ForceSet members only): not another actuator, which has no control there."""
+    forces_to_exclude (its keywords All, Actuators, Muscles; other names by name) and that
+    supply a force there: those of the ForceSet it does not name, and those under
+    <components> (applied_by_opensim), which OpenSim 4.6's tool applies whatever the list
+    says (it disables ForceSet members only). Not an actuator without a force of its own
+    (Force.pulls_without_control): the tool gives it no control."""
     keys = {x.upper() for x in excluded}
     kept = []
     for f in forces:
         if f.component:
             kept += applied_by_opensim([f])
-        elif not ("ALL" in keys or f.name in excluded or (
+        elif f.pulls_without_control and not ("ALL" in keys or f.name in excluded or (
                 "Muscle" in f.kind and "MUSCLES" in keys) or (
                 f.actuator and "ACTUATORS" in keys)):
             kept.append(f)
