@@ -172,3 +172,36 @@ def test_filtering_unevenly_sampled_coordinates_names_the_file_and_the_flag(tmp_
     err = capsys.readouterr().err
     assert f"{motion}: time steps vary from 2e-05 to 0.01 s" in err, err
     assert "--filter" in err and "cutoff_hz" not in err and "method=" not in err
+
+
+def test_a_filter_refused_on_uneven_steps_is_named_as_its_caller_gave_it(tmp_path, capsys):
+    """The refusal named the filter "(--filter, filter_hz)" and advised "drop the filter"
+    whoever gave it: the library's caller now reads filter_hz and None, the command line's
+    --filter and leaving it out (CutoffNamed, as every other refusal of a cut-off)."""
+    model = urdf2dyn.load(ROBOT2R)
+    t = np.sort(np.r_[np.linspace(0, 1, 101), 0.50002])
+    motion = tmp_path / "uneven.csv"
+    write_motion(motion, t, quadratic(t)[0], model.q_names)
+    with pytest.raises(MotionError) as refused:
+        urdf2dyn.inverse_dynamics_trial(model, str(motion), filter_hz=6)
+    said = str(refused.value)
+    assert "the Butterworth filter (filter_hz) needs" in said and "None for no filter" in said
+    assert "--filter" not in said, said
+    assert main(["torques", ROBOT2R, str(motion), "--filter", "6"]) == 1
+    err = capsys.readouterr().err
+    assert "the Butterworth filter (--filter) needs" in err and "or no --filter" in err, err
+    assert "filter_hz" not in err, err
+
+
+def test_a_cutoff_lowered_to_opensims_049_fs_is_named_as_the_command_line_gave_it(tmp_path,
+                                                                                  capsys):
+    """OpenSim's processing lowers a cut-off at or above half the rate to 0.49 of it, with a
+    warning that said "cutoff 60 Hz" whoever gave it; the command line's says --filter."""
+    model = urdf2dyn.load(ROBOT2R)
+    t = np.linspace(0, 1, 101)
+    motion = tmp_path / "m.csv"
+    write_motion(motion, t, quadratic(t)[0], model.q_names)
+    assert main(["torques", ROBOT2R, str(motion), "--processing", "opensim", "--filter", "60",
+                 "-o", str(tmp_path / "tau.csv")]) == 0
+    err = capsys.readouterr().err
+    assert "warning: " in err and "--filter 60 Hz at or above half the sampling rate" in err, err

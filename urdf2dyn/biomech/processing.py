@@ -545,14 +545,15 @@ def _floating_velocity(t, qj):
     return np.concatenate([v_lin, omega], axis=1)
 
 
-def _need_even_steps(t, source, filter_hz):
+def _need_even_steps(t, source, filter_hz, named=CUTOFF_HZ):
     """A trial's coordinates filtered (or differentiated by Savitzky-Golay) must be evenly
-    sampled: else refused naming the file, in the command line's and the library's words."""
+    sampled: else refused naming the file, the filter in the words of whoever gave its
+    cut-off (named) and the derivatives in the command line's."""
     try:
         _uniform_step(t, "")
     except ValueError:
         dt = np.diff(np.asarray(t, dtype=float))
-        what, instead = (("the Butterworth filter (--filter, filter_hz)", "drop the filter")
+        what, instead = ((f"the Butterworth filter ({named.name})", named.no_filter)
                          if filter_hz is not None else
                          ("Savitzky-Golay derivatives (--derivatives savgol)",
                           "choose --derivatives gradient or spline"))
@@ -602,7 +603,7 @@ class Urdf2dynProcessing:
         filter_named: who gave filter_hz, as its refusals say (CutoffNamed)."""
         if v is None or a is None:
             if filter_hz is not None or derivatives == "savgol":
-                _need_even_steps(t, source, filter_hz)
+                _need_even_steps(t, source, filter_hz, filter_named)
             qf, v_est, a_est = estimate_derivatives(t, q, method=derivatives,
                                                     cutoff_hz=filter_hz, model=model,
                                                     return_positions=True, named=filter_named)
