@@ -1353,6 +1353,7 @@ def test_cli_ik_processing_opensim_reads_the_coordinate_file_as_opensim(tmp_path
                      "-o", os.fspath(folder / "ours.mot")]) == 0
     err = capsys.readouterr().err
     assert "its header says radians (inDegrees=no)" in err, err
+    assert "(--processing opensim, --setup)" not in err, err    # ik's --setup is its own
     ours = read_opensim(folder / "ours.mot", model=model).column("knee_angle_r")
     assert len(ours) == len(theirs) > 5
     np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-5)

@@ -265,7 +265,7 @@ def _as_opensim_reads(model: Model, path: str, values: Trajectory, job: str,
     tool = "ScaleTool's marker placer" if job == "scale" else "InverseKinematicsTool"
     report(f"{job}: {path}: its header says radians ({said}), but OpenSim 4.6's "
            f"{tool} reads its coordinate_file as degrees whatever the header "
-           "says, and OpenSim's processing (--processing opensim, --setup) reads it so: the "
+           "says, and urdf2dyn's OpenSim processing (asked for, or a setup's) reads it so: the "
            f"angles of {', '.join(repr(n) for n in shown[:3])}{', ...' if len(shown) > 3 else ''}"
            " were taken for degrees. If they are radians, write the file in degrees with "
            "inDegrees=yes", strict=strict)
