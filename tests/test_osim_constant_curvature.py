@@ -19,6 +19,7 @@ reads them. Then the joint's identities: ABA against RNEA, the power balance, th
 from __future__ import annotations
 
 import contextlib
+import re
 import warnings
 from pathlib import Path
 
@@ -520,3 +521,20 @@ def test_a_trial_says_a_held_angle_once(tmp_path):
         urdf2dyn.inverse_dynamics_trial(model, motion)
     held = [str(w.message) for w in caught if "ConstantCurvatureJoint 'c1'" in str(w.message)]
     assert len(held) == 1 and "in 12 of 101 samples of q" in held[0], held
+
+
+@pytest.mark.parametrize("length", [1e308, -1e200, 1.5e100])
+def test_a_huge_length_is_refused_naming_the_joint(osim, tmp_path, length):
+    """A length whose square overflows gave NaN dynamics without a word (1e154 already makes
+    the mass matrix NaN): it is refused at load, naming the joint and the value."""
+    path = tmp_path / "huge.osim"
+    _one_joint_model(osim, path, (0.1, 0.2, 0.3), length)
+    with pytest.raises(urdf2dyn.URDFError, match=f"huge.osim:[0-9]+: joint 'j': <length>"
+                       f"{re.escape(f'{length:g}')}: too long an arc \\(beyond 1e\\+100\\): the "
+                       "dynamics square "
+                       "it with the masses and rates and overflow to NaN; give the segment's "
+                       "length in metres$"):
+        _load(str(path))
+    _one_joint_model(osim, path, (0.1, 0.2, 0.3), 1e100)        # the longest taken
+    model = _load(str(path))
+    assert np.isfinite(model.mass_matrix(np.array([0.3, 0.2, 0.1]))).all()

@@ -873,6 +873,7 @@ static int read_reverse(osim *o, u2d_xml *node)
 
 /* OpenSim's ConstantCurvatureJoint: its neutral angles (x, z, y) and its length, OpenSim's
  * defaults (0, 0, 0) and 1 when absent (opensim-core ConstantCurvatureJoint.cpp). */
+#define CURVATURE_LENGTH_MAX 1e100  /* its square times a mass and a rate stays far from DBL_MAX */
 static int read_curvature(osim *o, u2d_xml *node, u2d_urdf_joint *J, int body)
 {
     double *P = J->curvature;
@@ -880,8 +881,14 @@ static int read_curvature(osim *o, u2d_xml *node, u2d_urdf_joint *J, int body)
     J->curvature_node = u2d_xml_ordinal(node);
     J->curvature_body = body;
     P[U2D_CURVATURE_LENGTH] = 1.0;
-    return read_child(o, node, "neutral_angle_x_z_y", 3, P + U2D_CURVATURE_NEUTRAL) ||
-           read_child(o, node, "length", 1, P + U2D_CURVATURE_LENGTH) ? -1 : 0;
+    if (read_child(o, node, "neutral_angle_x_z_y", 3, P + U2D_CURVATURE_NEUTRAL) ||
+        read_child(o, node, "length", 1, P + U2D_CURVATURE_LENGTH))
+        return -1;
+    if (fabs(P[U2D_CURVATURE_LENGTH]) > CURVATURE_LENGTH_MAX)
+        return fail_at(o, node, "<length>%g: too long an arc (beyond %g): the dynamics square "
+                       "it with the masses and rates and overflow to NaN; give the segment's "
+                       "length in metres", P[U2D_CURVATURE_LENGTH], CURVATURE_LENGTH_MAX);
+    return 0;
 }
 
 /* One joint: its type (element name), parent link and F in it, child body and M in it. */
