@@ -891,6 +891,14 @@ static int read_curvature(osim *o, u2d_xml *node, u2d_urdf_joint *J, int body)
     return 0;
 }
 
+/* Coordinates first..first+n-1 of a joint whose coordinates are all angles (the ellipsoid's
+ * and the curvature joint's): rotational, unless their <motion_type> said otherwise. */
+static void default_rotational(u2d_urdf *u, int first, int n)
+{
+    for (int c = first; c < first + n; c++)
+        if (u->coord[c].motion < 0) u->coord[c].motion = 0;
+}
+
 /* One joint: its type (element name), parent link and F in it, child body and M in it. */
 static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, int child,
                       const u2d_xform *XM, u2d_xml *coords, const char *child_frame_name)
@@ -974,8 +982,7 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
     if (strcmp(type, "WeldJoint") == 0) return 0;
     if (J->type == U2D_JOINT_ELLIPSOID) {
         if (read_ellipsoid(o, node, J, want == 4, child)) return -1;
-        for (int c = coord0; c < coord0 + ncoord; c++)
-            if (u->coord[c].motion < 0) u->coord[c].motion = 0;
+        default_rotational(u, coord0, ncoord);
         note(o, node, "<%s>: its three ellipsoid coordinates' rates are read as the "
              "generalized speeds; OpenSim's are the angular velocity in the joint frame, so "
              "urdf2dyn's generalized forces for them are E(q)^T times OpenSim's (E: the "
@@ -984,8 +991,7 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
     }
     if (J->type == U2D_JOINT_CURVATURE) {
         if (read_curvature(o, node, J, child)) return -1;
-        for (int c = coord0; c < coord0 + ncoord; c++)
-            if (u->coord[c].motion < 0) u->coord[c].motion = 0;
+        default_rotational(u, coord0, ncoord);
         note(o, node, "<%s>: urdf2dyn moves the child at its pose's rate; OpenSim 4.6 "
              "turns that velocity by the joint's inverse rotation and drops its rate of "
              "change, so OpenSim's mass matrix and dynamics differ from urdf2dyn's wherever "
