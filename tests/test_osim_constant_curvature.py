@@ -538,3 +538,35 @@ def test_a_huge_length_is_refused_naming_the_joint(osim, tmp_path, length):
     _one_joint_model(osim, path, (0.1, 0.2, 0.3), 1e100)        # the longest taken
     model = _load(str(path))
     assert np.isfinite(model.mass_matrix(np.array([0.3, 0.2, 0.1]))).all()
+
+
+class _CoreSpy:
+    """The model's core, recording the q each compute call is handed."""
+
+    def __init__(self, core):
+        self._core, self.handed = core, []
+
+    def __getattr__(self, name):
+        return getattr(self._core, name)
+
+    def compute(self, algo, inputs, *rest):
+        self.handed.append(inputs[0])
+        return self._core.compute(algo, inputs, *rest)
+
+
+@pytest.mark.parametrize("dtype, order", [(np.int32, "C"), (np.float32, "C"),
+                                          (np.float64, "F")])
+def test_the_held_angle_check_converts_q_once(spine, monkeypatch, dtype, order):
+    """The held-angle check reads q as float64 on every call of a model with the joint; the
+    core converted it a second time. It now takes the array the check read, as it is (a
+    float64 C-contiguous array it does not copy), and the results are the same."""
+    model, _ = spine
+    Q = np.asarray(model.random_configuration(6, seed=4).astype(dtype), order=order)
+    V = np.zeros(Q.shape)
+    expected = model.inverse_dynamics(np.array(Q, dtype=np.float64), V, V)
+    spy = _CoreSpy(model._c)
+    monkeypatch.setattr(model, "_c", spy)
+    np.testing.assert_array_equal(model.inverse_dynamics(Q, V, V), expected)
+    handed = spy.handed[-1]
+    assert handed.dtype == np.float64 and handed.flags.c_contiguous
+    np.testing.assert_array_equal(handed, Q)

@@ -590,16 +590,23 @@ class Model:
         neutral = {row[0]: np.array(row[4]) for row in self._c.osim_doc()["curvatures"]}
         return tuple((j.name, j.q_index, neutral[j.name]) for j in arcs)
 
-    def _warn_held_arcs(self, q) -> None:
+    def _warn_held_arcs(self, q):
         """Warn where q takes a ConstantCurvatureJoint's angle past its bound: OpenSim holds
         it there, and so does the core, so its coordinate moves nothing and every result
-        there is that of the bound (a motion in degrees, or a model used beyond its range)."""
+        there is that of the bound (a motion in degrees, or a model used beyond its range).
+        Returns the q to hand on: an array of real numbers as the float64 C-contiguous copy
+        checked here, which the core takes as it is instead of converting it a second time
+        (it force-casts exactly those); anything else as given, for the core to judge."""
+        given = q
         try:
-            q = np.asarray(q, dtype=np.float64)
+            if isinstance(q, np.ndarray) and q.dtype.kind in "fiu":
+                q = given = np.asarray(q, dtype=np.float64, order="C")
+            else:
+                q = np.asarray(q, dtype=np.float64)
         except (TypeError, ValueError):
-            return                              # the core refuses it, in its own words
+            return given                        # the core refuses it, in its own words
         if q.ndim == 0 or q.shape[-1] != self.nq:
-            return
+            return given
         samples = q.reshape(-1, self.nq)
         for name, k, neutral in self._arcs:
             angles = samples[:, k:k + 3] + neutral
@@ -616,6 +623,7 @@ class Model:
                    f"urdf2dyn, so {coordinate} moves nothing there (its generalized force is "
                    f"0, its mass-matrix column zero); keep the coordinates within the bound "
                    f"(in radians)", stacklevel=None)
+        return given
 
     def turning_axis_joints(self) -> list[str]:
         """The names of an .osim's joints of one coordinate whose rotation axis turns in
@@ -897,7 +905,7 @@ class Model:
         every batched function lives here, once (see docs/conventions.rst)."""
         names, widths, shapes = self._signature(algo)
         if self._arcs and names[0] == "q":
-            self._warn_held_arcs(inputs[0])
+            inputs = (self._warn_held_arcs(inputs[0]), *inputs[1:])
         if out is None and f_ext is None and _plain(inputs, widths):
             # the common call, arrays of one sample or of the same N samples: the core checks
             # dtypes and converts by itself, and the layer below costs more than a small RNEA
