@@ -276,6 +276,47 @@ _UNSUPPORTED = {
 # within +-ARC_BOUND (opensim-core ConstantCurvatureJoint.cpp, clamp), as the core does
 ARC_BOUND = math.pi / 2 - 0.01
 
+# OpenSim places a ConstantCurvatureJoint's child by its arc only where the sine of its bend
+# lies between these, by a straight segment along its end direction outside them (opensim-core
+# ConstantCurvatureJoint.cpp), as the core does
+ARC_STRAIGHT = (0.001, 0.999)
+
+
+def _arc_bend_sine(angles):
+    """The sine of a ConstantCurvatureJoint's bend at its angles (..., 3) (coordinates plus
+    neutral angles, x z y, held within ARC_BOUND): |(u_x, u_z)| of u = Rx(a0) Rz(a1) y."""
+    a0, a1 = np.clip(angles[..., 0], -ARC_BOUND, ARC_BOUND), np.clip(angles[..., 1], -ARC_BOUND,
+                                                                     ARC_BOUND)
+    return np.hypot(np.sin(a1), np.sin(a0) * np.cos(a1))
+
+
+def _arc_switch_jump(sine, length):
+    """How far OpenSim's child jumps where the sine of the bend crosses `sine`: the arc's end
+    ((1 - cos t) L / t, sin t L / t) against the straight segment's (L sin t, L cos t), t the
+    bend."""
+    t = math.asin(sine)
+    return abs(length) * math.hypot((1 - math.cos(t)) / t - sine, sine / t - math.cos(t))
+
+
+def arc_switches(model, q) -> list[tuple]:
+    """Where consecutive samples of q (N, nq), a motion, take a ConstantCurvatureJoint across
+    one of OpenSim's switches between its arc and a straight segment (the sine of its bend
+    at ARC_STRAIGHT), where its child jumps: per joint that crosses one, (joint name, index
+    of its first coordinate in q, first sample before a crossing, crossings, the sine
+    crossed there, the jump there in m)."""
+    q = np.atleast_2d(np.asarray(q, dtype=np.float64))
+    out = []
+    for name, k, neutral, length in model._arcs:
+        sines = _arc_bend_sine(q[:, k:k + 3] + neutral)
+        branch = (sines >= ARC_STRAIGHT[0]).astype(int) + (sines > ARC_STRAIGHT[1])
+        crossed = np.flatnonzero(branch[1:] != branch[:-1])     # 0, 1, 2: straight, arc, straight
+        if len(crossed):
+            row = int(crossed[0])
+            sine = ARC_STRAIGHT[min(branch[row], branch[row + 1])]
+            out.append((name, k, row, len(crossed), sine, _arc_switch_jump(sine, length)))
+    return out
+
+
 # why the analytical derivatives refuse a constant-curvature joint, and the way on
 _NO_ARC_DERIVATIVES = ("they would take it apart into slides by its arc's end and three turns, "
                        "which needs the arc's third derivatives, not written; take central "
@@ -581,14 +622,17 @@ class Model:
 
     def _arc_angles(self) -> tuple:
         """The ConstantCurvatureJoints' (name, index of their first coordinate in q, neutral
-        angles), whose held angles _compute warns about; () for a model without one."""
+        angles, length), whose held angles _compute warns about (and whose switches between
+        arc and straight segment a trial's checks find, arc_switches); () for a model without
+        one."""
         arcs = [j for j in self.joints if j.type == "constant_curvature"]
         if not arcs:
             return ()
         # the core's rows (joint, index, child, length, neutral angles), read here below the
         # motion-analysis layer that wraps them (urdf2dyn.biomech.formats.osim.CurvatureArc)
-        neutral = {row[0]: np.array(row[4]) for row in self._c.osim_doc()["curvatures"]}
-        return tuple((j.name, j.q_index, neutral[j.name]) for j in arcs)
+        rows = {row[0]: row for row in self._c.osim_doc()["curvatures"]}
+        return tuple((j.name, j.q_index, np.array(rows[j.name][4]), rows[j.name][3])
+                     for j in arcs)
 
     def _warn_held_arcs(self, q):
         """Warn where q takes a ConstantCurvatureJoint's angle past its bound: OpenSim holds
@@ -608,7 +652,7 @@ class Model:
         if q.ndim == 0 or q.shape[-1] != self.nq:
             return given
         samples = q.reshape(-1, self.nq)
-        for name, k, neutral in self._arcs:
+        for name, k, neutral, _ in self._arcs:
             angles = samples[:, k:k + 3] + neutral
             held = np.abs(angles) > ARC_BOUND
             if not held.any():
@@ -1305,7 +1349,7 @@ class Model:
         """A singular mass matrix where the model has ConstantCurvatureJoints: one of their
         angles may be past its bound, where it is held (as OpenSim holds it) and moves
         nothing; the error names them and the bound."""
-        arcs = [name for name, _, _ in self._arcs]
+        arcs = [arc[0] for arc in self._arcs]
         if not arcs:
             return error
         names = ", ".join(f"'{n}'" for n in arcs[:6]) + (" ..." if len(arcs) > 6 else "")
@@ -2001,7 +2045,7 @@ class Model:
             elif j.type == "constant_curvature":
                 # each angle (coordinate plus neutral angle) within OpenSim's bound, past which
                 # it is held and moves nothing (_warn_held_arcs)
-                neutral = next(n for name, _, n in self._arcs if name == j.name)
+                neutral = next(arc[2] for arc in self._arcs if arc[0] == j.name)
                 q[:, sl] = rng.uniform(-ARC_BOUND - neutral, ARC_BOUND - neutral, (shape[0], 3))
             elif j.limit is not None and j.limit[0] < j.limit[1] and j.type != "continuous":
                 q[:, sl] = rng.uniform(j.limit[0], j.limit[1], (shape[0], 1))

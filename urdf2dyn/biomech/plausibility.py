@@ -51,6 +51,9 @@ check                  warns when
                        range (OpenSim bounds only clamped ones)
 :func:`unfiltered`     coordinates fitted to markers differentiated without a low-pass
                        filter (OpenSim users filter gait at 6 Hz)
+:func:`arc_switches`   a ConstantCurvatureJoint's bend crosses one of OpenSim's switches
+                       between its arc and a straight segment (the sine of its bend at 0.001
+                       or 0.999), where its child jumps (by L theta / 2 or 0.71 L)
 :func:`weightless`     gravity parallel to every joint axis over the trial: no joint
                        carries weight (a vertical-plane arm about z with the URDF default
                        gravity)
@@ -67,7 +70,7 @@ from ..warn import Urdf2dynWarning, counted
 
 __all__ = ["units", "joint_limits", "couplers", "residuals", "cop_distance", "sampling", "gravity",
            "opensim_axes", "missing_loads", "light_loads", "ik_fit", "ik_ranges",
-           "unfiltered",
+           "unfiltered", "arc_switches",
            "weightless", "LIGHT_LOADS_FRACTION",
            "GRAVITY_WEIGHT_FRACTION",
            "FOOT_DOWN_BAND", "FOOT_LIFT", "FEET_DOWN_FRACTION", "IK_RMS_MAX", "IK_MAX_MAX",
@@ -669,6 +672,29 @@ def steps(model, t, q, source):
                     "coordinate a marker that holds it, an IKCoordinateTask, or lock it; "
                     "otherwise check the column.")
     return [message]
+
+
+def arc_switches(model, t, q, source):
+    """ConstantCurvatureJoints whose motion q (N, nq) at t (N,) crosses one of OpenSim's
+    switches between the joint's arc and a straight segment (urdf2dyn.model.arc_switches):
+    the child's position jumps there, in OpenSim and in urdf2dyn alike, and differences across
+    the jump are no velocity of the motion. One message per joint, at its first crossing."""
+    from ..model import arc_switches as crossings
+    t = np.asarray(t, dtype=float)
+    q = np.atleast_2d(np.asarray(q, dtype=float))
+    out = []
+    for name, k, row, count, sine, jump in crossings(model, q):
+        coords = ", ".join(model.q_names[k:k + 3])
+        before, after = (", ".join(f"{x:g}" for x in q[r, k:k + 3]) for r in (row, row + 1))
+        out.append(f"{source}: ConstantCurvatureJoint '{name}' crosses OpenSim's switch between "
+                   f"its arc and a straight segment (the sine of its bend at {sine:g}) between "
+                   f"t = {t[row]:g} and {t[row + 1]:g} s ({coords} = {before}, then {after} "
+                   f"rad){f'; {count} crossings in all' if count > 1 else ''}: its child jumps "
+                   f"{jump:.3g} m there, in OpenSim and in urdf2dyn alike, so the velocities, "
+                   "accelerations and joint moments differentiated across it are artefacts; keep "
+                   "the joint's bend on one side of the switch (another neutral angle, or the "
+                   "coordinates kept off it), or judge the results there apart")
+    return out
 
 
 def unfiltered(source):

@@ -18,7 +18,7 @@ from ..gait import CONTACT_THRESHOLD
 from .trial import Finding, Trial
 
 __all__ = ["checks", "CHECKS", "opensim_axes", "units", "joint_limits",
-           "steps", "couplers", "sampling", "gravity",
+           "steps", "arc_switches", "couplers", "sampling", "gravity",
            "residuals", "cop_distance", "missing_loads", "light_loads", "ik_fit", "ik_ranges",
            "unfiltered", "weightless"]
 
@@ -72,6 +72,13 @@ def steps(trial):
     k = trial.kinematics
     return _warnings("steps", plausibility.steps(trial.model, k.measured_t, k.measured_q,
                                                  trial.motion.source))
+
+
+def arc_switches(trial):
+    """ConstantCurvatureJoints crossing OpenSim's switch between arc and straight segment."""
+    k = trial.kinematics
+    return _warnings("arc_switches", plausibility.arc_switches(
+        trial.model, k.measured_t, k.measured_q, trial.motion.source))
 
 
 def couplers(trial):
@@ -213,7 +220,8 @@ def weightless(trial):
                                                            trial.motion.source))
 
 
-CHECKS = (opensim_axes, units, joint_limits, steps, couplers, unfiltered, ik_fit, ik_ranges,
+CHECKS = (opensim_axes, units, joint_limits, steps, arc_switches, couplers, unfiltered, ik_fit,
+          ik_ranges,
           sampling, missing_loads, light_loads, gravity, residuals, cop_distance, weightless)
 
 
