@@ -402,15 +402,61 @@ def test_constant_curvature_batch_and_simd_paths_agree(spine):
 
 # ------------------------------------------------------------------ what has no form for it
 
-@pytest.mark.parametrize("call, of", [("inverse_dynamics_derivatives", "inverse_dynamics"),
-                                      ("forward_dynamics_derivatives", "forward_dynamics")])
-def test_analytical_derivatives_refuse_the_joint_by_name(spine, call, of):
+def _fd(f, x, eps=1e-5):
+    """Fourth-order central differences of f along each coordinate of x."""
+    cols = []
+    for k in range(x.size):
+        e = np.zeros(x.size)
+        e[k] = eps
+        cols.append((8 * (f(x + e) - f(x - e)) - (f(x + 2 * e) - f(x - 2 * e))) / (12 * eps))
+    return np.stack(cols, axis=-1)
+
+
+def test_analytical_derivatives_follow_central_differences(spine):
+    """The arc's columns move with its angles, so d(tau)/dq needs the arc's end to third
+    order. Against fourth-order central differences of inverse and forward dynamics (which
+    test_inverse_dynamics_is_newton_euler_on_opensims_placements and
+    test_mass_matrix_and_forward_dynamics_are_newton_eulers hold to OpenSim's placements), to
+    1e-6 relative: on the arc at random states, on both straight stretches and with an angle
+    held at its bound (its row and column zero, as the differences find)."""
     model, _ = spine
-    q, v, a = next(_states(model, 1, 10))
-    with pytest.raises(ValueError, match=f"{call}: OpenSim's ConstantCurvatureJoints are not "
-                       f"supported \\(joint 'c1'\\): {call} is not written for them; .*"
-                       f"arc's third derivatives.*central differences of {of} instead"):
-        getattr(model, call)(q, v, a)
+    rng = np.random.default_rng(31)
+    states = list(_states(model, 12, 30, spread=1.3)) + _branch_states()
+    with _holding():
+        for q, v, a in states:
+            dq, dv, M = model.inverse_dynamics_derivatives(q, v, a)
+            assert _rel(dq, _fd(lambda x: model.inverse_dynamics(x, v, a), q)) < 1e-6
+            assert _rel(dv, _fd(lambda x: model.inverse_dynamics(q, x, a), v)) < 1e-6
+            np.testing.assert_allclose(M, model.mass_matrix(q), rtol=0,
+                                       atol=1e-12 * np.abs(M).max())
+            if np.abs(q[1:4] + (-0.2, 0.15, 0.1)).max() > BOUND:
+                assert not dq[1].any() and not dq[:, 1].any()     # c1_x held
+                continue                                 # M singular: no forward dynamics
+            tau = model.inverse_dynamics(q, v, a) + rng.normal(0, 2, model.nv)
+            fq, fv, Minv = model.forward_dynamics_derivatives(q, v, tau)
+            assert _rel(fq, _fd(lambda x: model.forward_dynamics(x, v, tau), q)) < 1e-6
+            assert _rel(fv, _fd(lambda x: model.forward_dynamics(q, x, tau), v)) < 1e-6
+            np.testing.assert_allclose(Minv @ M, np.eye(model.nv), atol=1e-9)
+
+
+def test_analytical_derivatives_batch_equals_one_sample_on_every_simd_path(spine):
+    """The arc's partials are taken lane by lane (the branch differs between samples): a
+    batch across the arc, both straight stretches and a held angle equals one-sample calls
+    on every SIMD path, bit for bit."""
+    model, _ = spine
+    states = list(_states(model, 9, 32, spread=1.3)) + _branch_states() * 2
+    Q, V, A = (np.array(x) for x in zip(*states))
+    try:
+        with _holding():
+            urdf2dyn.set_simd_path("scalar")
+            one = [model.inverse_dynamics_derivatives(*s) for s in states]
+            for path in urdf2dyn.available_simd_paths():
+                urdf2dyn.set_simd_path(path)
+                batch = model.inverse_dynamics_derivatives(Q, V, A)
+                for k in range(len(states)):
+                    assert all(np.array_equal(xb[k], x1) for xb, x1 in zip(batch, one[k])), path
+    finally:
+        urdf2dyn.set_simd_path(None)
 
 
 def test_code_generation_and_symbolic_equations_refuse_the_joint_by_name(osim, tmp_path):
@@ -425,22 +471,51 @@ def test_code_generation_and_symbolic_equations_refuse_the_joint_by_name(osim, t
             fn(model)
 
 
-def test_residual_reduction_refuses_the_joint_by_name(osim, tmp_path):
-    """Its steps are the inverse-dynamics derivatives: it refuses the joint itself, with
-    advice a trial's user can take, before any work."""
-    from urdf2dyn.biomech.residuals import ResidualError, reduce_residuals
+def _swaying_spine(model, t):
+    """q, v, a (closed form) of the spine swaying at 2.5 Hz, every angle within its bound and
+    on its arc, the floating root still."""
+    w = 2 * np.pi * 2.5
+    q = np.tile(model.neutral(), (len(t), 1))
+    v, a = np.zeros((len(t), model.nv)), np.zeros((len(t), model.nv))
+    for k, (name, amp) in enumerate(zip(SPINE_Q, (0.3, 0.25, 0.2, 0.1, 0.3, -0.25, 0.2))):
+        c, phase = model.q_names.index(name), 0.5 * k
+        q[:, c] += amp * (np.sin(w * t + phase) + 0.4)
+        v[:, c - 1] = amp * w * np.cos(w * t + phase)          # the root has 7 q, 6 v
+        a[:, c - 1] = -amp * w * w * np.sin(w * t + phase)
+    return q, v, a
+
+
+def test_residual_reduction_undoes_a_disturbed_curvature_angle(osim, tmp_path):
+    """Its Gauss-Newton steps are the inverse-dynamics derivatives, which it refused the joint
+    for. Loads that make the swaying spine consistent (the root's residual wrench put back
+    as a load, so no residual is left), then c1's z angle moved by a smooth 0.01 rad bump:
+    residual reduction, adjusting the spine's coordinates, takes the bump's residuals away."""
+    from urdf2dyn.biomech.actuators import actuator_forces, default_actuators, root_body
+    from urdf2dyn.biomech.residuals import reduce_residuals
     path = tmp_path / "spine.osim"
     _spine_model(osim, path)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
         model = urdf2dyn.load(str(path), floating_base=True)
-    t = np.linspace(0.0, 1.0, 40)
-    q = np.tile(model.neutral(), (len(t), 1))
-    v = np.zeros((len(t), model.nv))
-    with pytest.raises(ResidualError, match="^reduce_residuals: OpenSim's ConstantCurvatureJoints "
-                       "are not supported \\(joint 'c1'\\): reduce_residuals is not written "
-                       "for them; give the trial's torques without residual reduction"):
-        reduce_residuals(model, t, q, v, v)
+    t = np.arange(401) / 1000
+    q, v, a = _swaying_spine(model, t)
+    residual = actuator_forces(model, default_actuators(model), q,
+                               model.inverse_dynamics(q, v, a))[:, :6]
+    root = root_body(model)
+    origin = model.forward_kinematics(q)[0][:, model.link_names.index(root)]
+    force, moment = residual[:, :3], residual[:, 3:]
+    loads = {root: np.concatenate([force, moment + np.cross(origin, force)], axis=1)}
+    c = model.q_names.index("c1_z")
+    x = (t - 0.2) / 0.04
+    bump = 0.01 * np.exp(-x * x)
+    q[:, c] += bump
+    v[:, c - 1] += bump * (-2 * x / 0.04)
+    a[:, c - 1] += bump * (4 * x * x - 2) / 0.04 ** 2
+    red = reduce_residuals(model, t, q, v, a, loads, adjust_mass=False,
+                           tracking={name: 1.0 for name in SPINE_Q})
+    before, after = (np.sqrt(np.mean(np.sum(r ** 2, axis=1)))
+                     for r in (red.residual_before, red.residuals))      # RMS of |residual|
+    assert before > 5 and after < 0.06 * before, (before, after)
 
 
 def test_symbolic_equations_of_a_large_model_refuse_the_joint_not_the_size(spine):

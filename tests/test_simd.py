@@ -268,8 +268,7 @@ def test_every_path_forward_kinematics_matches_pinocchio(path, robot):
 
 
 @pytest.mark.parametrize("path", VECTOR)
-# not the spine: the derivatives refuse its ConstantCurvatureJoints (test_osim_constant_curvature)
-@pytest.mark.parametrize("robot", [r for r in ROBOTS if r != "spine"])
+@pytest.mark.parametrize("robot", ROBOTS)
 def test_vector_path_derivatives_match_portable_path(path, robot):
     """dRNEA/d(q, v, a) and dABA/d(q, v, tau) with M^-1, without and with external wrenches
     (shared, per sample): every vector path equals the portable path bit for bit, with a

@@ -317,11 +317,6 @@ def arc_switches(model, q) -> list[tuple]:
     return out
 
 
-# why the analytical derivatives refuse a constant-curvature joint, and the way on
-_NO_ARC_DERIVATIVES = ("they would take it apart into slides by its arc's end and three turns, "
-                       "which needs the arc's third derivatives, not written; take central "
-                       "differences of {of} instead")
-
 
 def refuse_joint_type(model, jtype: str, what: str, instead: str = "") -> None:
     """Refuse `what` on a model with a joint of type jtype: the call, the first such joint,
@@ -1283,9 +1278,6 @@ class Model:
             (``integrate(q, dq)``, body-frame twist for floating joints, as Pinocchio);
             M = d tau / d a is the mass matrix.
         """
-        if self._arcs:                  # a loop over the joints: off every other model's calls
-            refuse_joint_type(self, "constant_curvature", "inverse_dynamics_derivatives",
-                              _NO_ARC_DERIVATIVES.format(of="inverse_dynamics"))
         return self._compute(_core.RNEA_DERIV, (q, v, a), f_ext, out=out)
 
     def forward_dynamics_derivatives(self, q, v, tau, f_ext=None, out=None):
@@ -1308,9 +1300,6 @@ class Model:
             dqdd_dq in the tangent space (as inverse_dynamics_derivatives); Minv = M^-1 =
             d qdd / d tau.
         """
-        if self._arcs:                  # a loop over the joints: off every other model's calls
-            refuse_joint_type(self, "constant_curvature", "forward_dynamics_derivatives",
-                              _NO_ARC_DERIVATIVES.format(of="forward_dynamics"))
         try:
             return self._compute(_core.ABA_DERIV, (q, v, tau), f_ext, out=out)
         except ValueError as e:

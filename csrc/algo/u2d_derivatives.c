@@ -25,8 +25,8 @@
  *     dtau_j/dqdd_c = M_jc = S_j^T I_j s (j = i or below), + armature_i on the diagonal
  * where I_j is the composite (subtree) inertia. Joint i's own columns ride body i, true of
  * every joint but the planar one (its slides stay with the parent while theta turns the
- * child) and OpenSim's custom and ellipsoid joints, whose columns move with their
- * coordinates: those are taken apart into a chain of axes (chain_motion_partials,
+ * child) and OpenSim's custom, ellipsoid and constant-curvature joints, whose columns move
+ * with their coordinates: those are taken apart into a chain of axes (chain_motion_partials,
  * chain_own_block below; a planar joint is the slides along u and w, then the turn).
  * External wrenches are fixed in the world (DESIGN.md), hence the Fext_j term.
  *
@@ -92,9 +92,9 @@ static void b_mul_T(const u2d_real B[12], const u2d_real s[6], u2d_real out[6])
     }
 }
 
-/* A joint whose columns move with its own coordinates (planar, and OpenSim's custom and
- * ellipsoid joints) is a chain of one-axis moves (u2d_chain, built in u2d_joint.c): axis k,
- * the twist u_k, rides the (massless) link before it and is moved by theta_k(q), a function
+/* A joint whose columns move with its own coordinates (planar, and OpenSim's custom,
+ * ellipsoid and constant-curvature joints) is a chain of one-axis moves (u2d_chain, built
+ * in u2d_joint.c): axis k, the twist u_k, rides the (massless) link before it and is moved by theta_k(q), a function
  * of one or two of the joint's coordinates. Moving q_c moves theta_k by J_kc, its rate by
  * drate_kc and its acceleration by dacc_kc (second and third derivatives of theta enter);
  * each is a move of a one-axis joint, whose dV, dA, dAv are those of the top of the file
@@ -199,8 +199,6 @@ static u2d_status rnea_partials(const u2d_model *m, u2d_work *w, const double gr
     const int has_fext = u2d_gather_fext(m, w, fext);
     const u2d_real o = U2D_R(0);
     const u2d_real a0[6] = {o, o, o, U2D_R(-gravity[0]), U2D_R(-gravity[1]), U2D_R(-gravity[2])};
-    for (int i = 1; i < nb; i++)    /* its chain is not written: refused (model.py) */
-        if (m->jtype[i] == U2D_JOINT_CURVATURE) return U2D_ERR_ARGUMENT;
     u2d_status st = u2d_world_motion(m, w, a0, q, qd, qdd);
     if (st != U2D_OK) return st;
 

@@ -324,89 +324,158 @@ static U2D_NOINLINE void jcalc_ellipsoid(const u2d_model *m, int i, const u2d_re
  * this one turned by R^T (its H is the velocity in M, which Simbody takes as the velocity
  * in F; on the straight segment its H is another still) and it leaves dH/dt out, so its
  * mass matrix and dynamics differ from these wherever R is not the identity
- * (docs/osim_models.rst). The arc's end and its first and second partials in the angles
- * come lane by lane, since the branch differs between samples. */
+ * (docs/osim_models.rst). The arc's end and its partials in the angles (first and second
+ * here, third for the analytical derivatives' curvature_chain) come lane by lane, since the
+ * branch differs between samples. */
 #define CURVATURE_BOUND (1.5707963267948966 - 0.01)
 
-/* The straight segment's end p = L u and its partials in (a0, a1): ddp[a + b] is the
- * second partial in a_a and a_b. */
-static void curvature_straight(const double u[3], const double du[2][3],
-                               const double ddu[3][3], double L, double p[3],
-                               double dp[2][3], double ddp[3][3])
+/* A function of the two bend angles (a0, a1) with its partials to third order: d1[a] =
+ * df/da_a, d2[a][b] and d3[a][b][c] (each symmetric). The arc's end is built from the angles
+ * by the sum, product and chain rules below, so its pose, its columns (first partials), their
+ * rates (second) and the rates' q-derivatives the analytical derivatives need (third) come
+ * from one computation. */
+typedef struct {
+    double v, d1[2], d2[2][2], d3[2][2][2];
+} arc_jet;
+
+/* the angle a_k itself */
+static arc_jet jet_angle(double x, int k)
 {
-    for (int r = 0; r < 3; r++) {
-        p[r] = L * u[r];
-        dp[0][r] = L * du[0][r];
-        dp[1][r] = L * du[1][r];
-        for (int k = 0; k < 3; k++) ddp[k][r] = L * ddu[k][r];
-    }
+    arc_jet f = {x, {0.0, 0.0}, {{0.0}}, {{{0.0}}}};
+    f.d1[k] = 1.0;
+    return f;
 }
 
-/* The arc's end at angles a0 (x) and a1 (z), length L, and its partials as above. With
- * h = (u_x, u_z), s = |h|, theta = asin s, e = h / s, and f = L (1 - cos theta) / theta,
- * g = L sin theta / theta: p = (f e_x, g, f e_z); the partials follow by the chain rule
- * through s_a = e.h_a, theta_a = s_a / cos theta, e_a = (h_a - s_a e) / s and their
- * second partials (from s^2 = h.h, s = sin theta and h = s e differentiated twice). */
-static void curvature_end(double a0, double a1, double L, double p[3], double dp[2][3],
-                          double ddp[3][3])
+static arc_jet jet_scale(const arc_jet *f, double s)
 {
-    const double sx = sin(a0), cx = cos(a0), sz = sin(a1), cz = cos(a1);
-    const double u[3] = {-sz, cx * cz, sx * cz};              /* R_FM y */
-    const double du[2][3] = {{0.0, -sx * cz, cx * cz}, {-cz, -cx * sz, -sx * sz}};
-    const double ddu[3][3] = {{0.0, -cx * cz, -sx * cz}, {0.0, sx * sz, -cx * sz},
-                              {sz, -cx * cz, -sx * cz}};
-    const double s = sqrt(u[0] * u[0] + u[2] * u[2]);
+    arc_jet h = *f;
+    h.v *= s;
+    for (int a = 0; a < 2; a++) {
+        h.d1[a] *= s;
+        for (int b = 0; b < 2; b++) {
+            h.d2[a][b] *= s;
+            for (int c = 0; c < 2; c++) h.d3[a][b][c] *= s;
+        }
+    }
+    return h;
+}
+
+static arc_jet jet_sum(const arc_jet *f, const arc_jet *g)
+{
+    arc_jet h = *f;
+    h.v += g->v;
+    for (int a = 0; a < 2; a++) {
+        h.d1[a] += g->d1[a];
+        for (int b = 0; b < 2; b++) {
+            h.d2[a][b] += g->d2[a][b];
+            for (int c = 0; c < 2; c++) h.d3[a][b][c] += g->d3[a][b][c];
+        }
+    }
+    return h;
+}
+
+/* f g, by Leibniz's rule */
+static arc_jet jet_mul(const arc_jet *f, const arc_jet *g)
+{
+    arc_jet h;
+    h.v = f->v * g->v;
+    for (int a = 0; a < 2; a++) {
+        h.d1[a] = f->d1[a] * g->v + f->v * g->d1[a];
+        for (int b = 0; b < 2; b++) {
+            h.d2[a][b] = f->d2[a][b] * g->v + f->d1[a] * g->d1[b] + f->d1[b] * g->d1[a]
+                       + f->v * g->d2[a][b];
+            for (int c = 0; c < 2; c++)
+                h.d3[a][b][c] = f->d3[a][b][c] * g->v + f->v * g->d3[a][b][c]
+                              + f->d2[a][b] * g->d1[c] + f->d2[a][c] * g->d1[b]
+                              + f->d2[b][c] * g->d1[a] + f->d1[a] * g->d2[b][c]
+                              + f->d1[b] * g->d2[a][c] + f->d1[c] * g->d2[a][b];
+        }
+    }
+    return h;
+}
+
+/* phi(f), given phi and its first three derivatives at f's value (Faa di Bruno's rule) */
+static arc_jet jet_of(const arc_jet *f, const double phi[4])
+{
+    arc_jet h;
+    h.v = phi[0];
+    for (int a = 0; a < 2; a++) {
+        h.d1[a] = phi[1] * f->d1[a];
+        for (int b = 0; b < 2; b++) {
+            h.d2[a][b] = phi[2] * f->d1[a] * f->d1[b] + phi[1] * f->d2[a][b];
+            for (int c = 0; c < 2; c++)
+                h.d3[a][b][c] = phi[3] * f->d1[a] * f->d1[b] * f->d1[c]
+                              + phi[2] * (f->d2[a][b] * f->d1[c] + f->d2[a][c] * f->d1[b]
+                                          + f->d2[b][c] * f->d1[a])
+                              + phi[1] * f->d3[a][b][c];
+        }
+    }
+    return h;
+}
+
+static arc_jet jet_sin(const arc_jet *f)
+{
+    const double s = sin(f->v), c = cos(f->v), phi[4] = {s, c, -s, -c};
+    return jet_of(f, phi);
+}
+
+static arc_jet jet_cos(const arc_jet *f)
+{
+    const double s = sin(f->v), c = cos(f->v), phi[4] = {c, -s, -c, s};
+    return jet_of(f, phi);
+}
+
+/* 1 / f, f nonzero */
+static arc_jet jet_inverse(const arc_jet *f)
+{
+    const double r = 1.0 / f->v, phi[4] = {r, -r * r, 2.0 * r * r * r, -6.0 * r * r * r * r};
+    return jet_of(f, phi);
+}
+
+/* The arc's end p at angles a0 (x) and a1 (z), length L, with its partials. u = R_FM y =
+ * (-sin a1, cos a0 cos a1, sin a0 cos a1); s = |(u_x, u_z)| = sin theta, theta the bend;
+ *   p = L (1 - cos theta) / (theta s) (u_x, 0, u_z) + (0, L s / theta, 0)
+ * (the arc, e = (u_x, 0, u_z) / s), or OpenSim's straight segment p = L u where s < 0.001
+ * or s > 0.999. */
+static void curvature_end(double a0, double a1, double L, arc_jet p[3])
+{
+    const arc_jet x = jet_angle(a0, 0), z = jet_angle(a1, 1);
+    const arc_jet sx = jet_sin(&x), cx = jet_cos(&x), sz = jet_sin(&z), cz = jet_cos(&z);
+    const arc_jet ux = jet_scale(&sz, -1.0), uy = jet_mul(&cx, &cz), uz = jet_mul(&sx, &cz);
+    const arc_jet xx = jet_mul(&ux, &ux), zz = jet_mul(&uz, &uz), ss = jet_sum(&xx, &zz);
+    const double s = sqrt(ss.v);
     if (s < 0.001 || s > 0.999) {
-        curvature_straight(u, du, ddu, L, p, dp, ddp);
+        p[0] = jet_scale(&ux, L);
+        p[1] = jet_scale(&uy, L);
+        p[2] = jet_scale(&uz, L);
         return;
     }
-    const double th = asin(s), c = cos(th), r = L / th, t2 = th * th, t3 = t2 * th;
-    const double f = r - r * c, g = r * s;
-    /* f and g's first and second derivatives in theta */
-    const double f1 = L * (s / th - (1.0 - c) / t2);
-    const double f2 = L * (c / th - 2.0 * s / t2 + 2.0 * (1.0 - c) / t3);
-    const double g1 = L * (c / th - s / t2), g2 = L * (-s / th - 2.0 * c / t2 + 2.0 * s / t3);
-    const double h[2] = {u[0], u[2]}, e[2] = {u[0] / s, u[2] / s};
-    double ha[2][2], sa[2], tha[2], ea[2][2];
-    for (int a = 0; a < 2; a++) {
-        ha[a][0] = du[a][0];
-        ha[a][1] = du[a][2];
-        sa[a] = e[0] * ha[a][0] + e[1] * ha[a][1];
-        tha[a] = sa[a] / c;
-        for (int k = 0; k < 2; k++) ea[a][k] = (ha[a][k] - e[k] * sa[a]) / s;
-        dp[a][0] = f1 * tha[a] * e[0] + f * ea[a][0];
-        dp[a][1] = g1 * tha[a];
-        dp[a][2] = f1 * tha[a] * e[1] + f * ea[a][1];
-    }
-    p[0] = f * e[0];
-    p[1] = g;
-    p[2] = f * e[1];
-    for (int a = 0; a < 2; a++)
-        for (int b = a; b < 2; b++) {
-            const double hab[2] = {ddu[a + b][0], ddu[a + b][2]};
-            const double sab = (ha[a][0] * ha[b][0] + ha[a][1] * ha[b][1] + h[0] * hab[0]
-                                + h[1] * hab[1] - sa[a] * sa[b]) / s;
-            const double thab = (sab + s * tha[a] * tha[b]) / c;
-            double x[2];
-            for (int k = 0; k < 2; k++) {
-                const double eab = (hab[k] - sab * e[k] - sa[a] * ea[b][k] - sa[b] * ea[a][k]) / s;
-                x[k] = (f2 * tha[a] * tha[b] + f1 * thab) * e[k]
-                     + f1 * (tha[a] * ea[b][k] + tha[b] * ea[a][k]) + f * eab;
-            }
-            ddp[a + b][0] = x[0];
-            ddp[a + b][1] = g2 * tha[a] * tha[b] + g1 * thab;
-            ddp[a + b][2] = x[1];
-        }
+    const double c = sqrt(1.0 - s * s), c3 = c * c * c;
+    const double root[4] = {s, 0.5 / s, -0.25 / (s * ss.v), 0.375 / (s * ss.v * ss.v)};
+    const arc_jet sj = jet_of(&ss, root);                      /* s = sqrt(ss) */
+    const double arcsine[4] = {asin(s), 1.0 / c, s / c3, (1.0 + 2.0 * s * s) / (c3 * c * c)};
+    const arc_jet th = jet_of(&sj, arcsine);                   /* theta = asin s */
+    const arc_jet cth = jet_cos(&th), rth = jet_inverse(&th), rs = jet_inverse(&sj);
+    arc_jet versine = jet_scale(&cth, -1.0);
+    versine.v += 1.0;                                          /* 1 - cos theta */
+    const arc_jet f0 = jet_mul(&versine, &rth), f = jet_mul(&f0, &rs);
+    const arc_jet g = jet_mul(&sj, &rth);
+    const arc_jet px = jet_mul(&f, &ux), pz = jet_mul(&f, &uz);
+    p[0] = jet_scale(&px, L);
+    p[1] = jet_scale(&g, L);
+    p[2] = jet_scale(&pz, L);
 }
 
 /* The clamped angles a, whether each is free of its bound (live: 1, else 0), and the arc's
- * end with its partials (curvature_end), lane by lane. */
+ * end with its partials (curvature_end), lane by lane: ddp[a + b] is the second partial in
+ * a_a and a_b, dddp[a + b + c] the third (NULL: not wanted). */
 static void curvature_lanes(const u2d_real *P, const u2d_real *q, u2d_real a[3],
                             u2d_real live[3], u2d_real p[3], u2d_real dp[2][3],
-                            u2d_real ddp[3][3])
+                            u2d_real ddp[3][3], u2d_real (*dddp)[3])
 {
     for (int l = 0; l < U2D_LANES; l++) {
-        double al[3], pl[3], dpl[2][3], ddpl[3][3];
+        double al[3];
+        arc_jet pl[3];
         for (int k = 0; k < 3; k++) {
             const double v = U2D_LANE(q[k], l) + U2D_LANE(P[U2D_CURVATURE_NEUTRAL + k], l);
             al[k] = v > CURVATURE_BOUND ? CURVATURE_BOUND
@@ -414,12 +483,14 @@ static void curvature_lanes(const u2d_real *P, const u2d_real *q, u2d_real a[3],
             U2D_LANE(a[k], l) = al[k];
             U2D_LANE(live[k], l) = al[k] == v;
         }
-        curvature_end(al[0], al[1], U2D_LANE(P[U2D_CURVATURE_LENGTH], l), pl, dpl, ddpl);
+        curvature_end(al[0], al[1], U2D_LANE(P[U2D_CURVATURE_LENGTH], l), pl);
         for (int r = 0; r < 3; r++) {
-            U2D_LANE(p[r], l) = pl[r];
-            U2D_LANE(dp[0][r], l) = dpl[0][r];
-            U2D_LANE(dp[1][r], l) = dpl[1][r];
-            for (int k = 0; k < 3; k++) U2D_LANE(ddp[k][r], l) = ddpl[k][r];
+            U2D_LANE(p[r], l) = pl[r].v;
+            for (int k = 0; k < 2; k++) U2D_LANE(dp[k][r], l) = pl[r].d1[k];
+            for (int k = 0; k < 3; k++) U2D_LANE(ddp[k][r], l) = pl[r].d2[k > 0][k > 1];
+            if (dddp)
+                for (int k = 0; k < 4; k++)
+                    U2D_LANE(dddp[k][r], l) = pl[r].d3[k > 0][k > 1][k > 2];
         }
     }
 }
@@ -444,22 +515,31 @@ static void curvature_column_rates(const u2d_real am[3][3], const u2d_real E[9],
     }
 }
 
+/* The joint's turns at its clamped angles a: R_FM = Rx(a0) Rz(a1) Ry(a2) and the axes am in
+ * M (axis k seen through the turns after it). */
+static void curvature_turns(const u2d_real a[3], u2d_real R[9], u2d_real am[3][3])
+{
+    const u2d_real o = U2D_R(0), one = U2D_R(1);
+    const u2d_real ax[3][3] = {{one, o, o}, {o, o, one}, {o, one, o}};   /* x, z, y */
+    u2d_real Rk[3][9], R12[9];
+    for (int k = 0; k < 3; k++) u2d_axis_angle(ax[k], a[k], Rk[k]);
+    u2d_mulmm3(Rk[1], Rk[2], R12);
+    u2d_mulmm3(Rk[0], R12, R);
+    u2d_copy(am[2], ax[2], 3);
+    u2d_multv3(Rk[2], ax[1], am[1]);
+    u2d_multv3(R12, ax[0], am[0]);
+}
+
 static U2D_NOINLINE void jcalc_curvature(const u2d_model *m, int i, const u2d_real *q,
                                          const u2d_real *qd, u2d_xform *Xup, u2d_real *S,
                                          u2d_real cJ[6], u2d_real *Sdot)
 {
-    const u2d_real o = U2D_R(0), one = U2D_R(1);
-    const u2d_real ax[3][3] = {{one, o, o}, {o, o, one}, {o, one, o}};   /* x, z, y */
-    u2d_real a[3], live[3], p[3], dp[2][3], ddp[3][3], Rk[3][9], R12[9], R[9], am[3][3];
+    const u2d_real o = U2D_R(0);
+    u2d_real a[3], live[3], p[3], dp[2][3], ddp[3][3], R[9], am[3][3];
     u2d_xform XJ;
 
-    curvature_lanes(&m->curvature[U2D_CURVATURE_N * i], q, a, live, p, dp, ddp);
-    for (int k = 0; k < 3; k++) u2d_axis_angle(ax[k], a[k], Rk[k]);
-    u2d_mulmm3(Rk[1], Rk[2], R12);
-    u2d_mulmm3(Rk[0], R12, R);                    /* R_FM */
-    u2d_copy(am[2], ax[2], 3);
-    u2d_multv3(Rk[2], ax[1], am[1]);
-    u2d_multv3(R12, ax[0], am[0]);
+    curvature_lanes(&m->curvature[U2D_CURVATURE_N * i], q, a, live, p, dp, ddp, NULL);
+    curvature_turns(a, R, am);
     transpose3(R, XJ.E);
     u2d_copy(XJ.r, p, 3);
     u2d_xform_mul(&XJ, &m->Xtree[i], Xup);
@@ -713,6 +793,52 @@ static void ellipsoid_chain(const u2d_model *m, int i, const u2d_real *q, const 
     }
 }
 
+/* A constant-curvature joint (see jcalc_curvature): M's origin p(a0, a1), the arc's end,
+ * slides along F's three axes, then M turns about x, z, y through it. The slides are the
+ * chain's first three axes, [0; R^T e_r] in M, moved by theta_r = p_r(a(q)); each angle
+ * a_c = clamp(q_c + neutral_c) moves with q_c at the rate live_c (1, or 0 at its bound), so
+ * the partials of theta_r in q are those of the arc (curvature_end, to third order for the
+ * accelerations' q-derivatives) times live of each coordinate. */
+static void curvature_chain(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
+                            const u2d_real *qdd, u2d_chain *ch)
+{
+    const u2d_real z = U2D_R(0);
+    u2d_real a[3], live[3], p[3], dp[2][3], ddp[3][3], dddp[4][3], R[9], am[3][3];
+    curvature_lanes(&m->curvature[U2D_CURVATURE_N * i], q, a, live, p, dp, ddp, dddp);
+    curvature_turns(a, R, am);
+    for (int r = 0; r < 3; r++) {
+        const int k = ch->n++;
+        u2d_real J[2], H[2][2], T[2][2][2];
+        for (int x = 0; x < 2; x++) {
+            J[x] = live[x] * dp[x][r];
+            for (int y = 0; y < 2; y++) {
+                H[x][y] = live[x] * live[y] * ddp[x + y][r];
+                for (int w = 0; w < 2; w++)
+                    T[x][y][w] = live[x] * live[y] * live[w] * dddp[x + y + w][r];
+            }
+        }
+        ch->coord[k][0] = 0;
+        ch->coord[k][1] = 1;
+        ch->U[k][0] = ch->U[k][1] = ch->U[k][2] = z;
+        for (int c = 0; c < 3; c++) ch->U[k][3 + c] = R[3 * r + c];        /* R^T e_r */
+        ch->rate[k] = J[0] * qd[0] + J[1] * qd[1];
+        ch->acc[k] = J[0] * qdd[0] + J[1] * qdd[1] + (H[0][0] * qd[0] * qd[0]
+                     + 2.0 * H[0][1] * qd[0] * qd[1] + H[1][1] * qd[1] * qd[1]);
+        for (int x = 0; x < 2; x++) {
+            ch->J[k][x] = J[x];
+            for (int y = 0; y < 2; y++) ch->H[k][x][y] = H[x][y];
+            ch->drate[k][x] = H[x][0] * qd[0] + H[x][1] * qd[1];
+            ch->dacc[k][x] = H[x][0] * qdd[0] + H[x][1] * qdd[1]
+                           + (T[x][0][0] * qd[0] * qd[0] + 2.0 * T[x][0][1] * qd[0] * qd[1]
+                              + T[x][1][1] * qd[1] * qd[1]);
+        }
+    }
+    for (int c = 0; c < 3; c++) {         /* the turns, about M's origin */
+        const u2d_real turn[6] = {am[c][0], am[c][1], am[c][2], z, z, z};
+        chain_axis(ch, c, turn, live[c], z, live[c] * qd[c], live[c] * qdd[c], z, z);
+    }
+}
+
 /* A planar joint (see planar_pose): the slides along u and w, then the turn about n through
  * the body origin, each moved by its own coordinate (theta = q_c: J = 1, no H, no drate). */
 static void planar_chain(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
@@ -743,6 +869,9 @@ u2d_status u2d_joint_chain(const u2d_model *m, int i, const u2d_real *q, const u
         return U2D_OK;
     case U2D_JOINT_PLANAR:
         planar_chain(m, i, q, qd, qdd, ch);
+        return U2D_OK;
+    case U2D_JOINT_CURVATURE:
+        curvature_chain(m, i, q, qd, qdd, ch);
         return U2D_OK;
     default:
         return U2D_ERR_ARGUMENT;

@@ -73,12 +73,12 @@ static inline int u2d_quat_at(int jtype)
 }
 
 /* Whether a joint of this type moves its own columns as its coordinates change (planar,
- * custom, ellipsoid): the analytical derivatives take it apart into a chain of axes
- * (u2d_chain), and the workspace keeps one chain for each such joint. */
+ * custom, ellipsoid, constant curvature): the analytical derivatives take it apart into a
+ * chain of axes (u2d_chain), and the workspace keeps one chain for each such joint. */
 static inline int u2d_moves_own_columns(int jtype)
 {
     return jtype == U2D_JOINT_PLANAR || jtype == U2D_JOINT_CUSTOM
-        || jtype == U2D_JOINT_ELLIPSOID;
+        || jtype == U2D_JOINT_ELLIPSOID || jtype == U2D_JOINT_CURVATURE;
 }
 
 /* ---- OpenSim functions and custom joints (u2d_function.c, u2d_osim.c) ------- */
@@ -414,8 +414,9 @@ void u2d_work_free(u2d_work *w);
  * The only function that switches on the joint type. */
 u2d_status u2d_jcalc(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
                      u2d_xform *Xup, u2d_real *S, u2d_real cJ[6], u2d_real *Sdot);
-/* A joint whose columns move with its own coordinates (planar, custom, ellipsoid), taken
- * apart for the analytical derivatives into a chain of one-axis moves, parent side first:
+/* A joint whose columns move with its own coordinates (planar, custom, ellipsoid, constant
+ * curvature), taken apart for the analytical derivatives into a chain of one-axis moves,
+ * parent side first:
  * axis k is the unit twist U[k] (body coordinates), moved by an amount theta_k(q) that
  * depends on at most two of the joint's coordinates, coord[k][0..1] (-1: none). With a, b
  * over those two:
@@ -434,8 +435,9 @@ typedef struct u2d_chain {
     u2d_real drate[U2D_CHAIN_MAX][2], dacc[U2D_CHAIN_MAX][2];
 } u2d_chain;
 
-/* The chain of the planar, custom or ellipsoid joint of body i at its coordinates q, rates
- * qd and accelerations qdd (u2d_joint.c); U2D_ERR_ARGUMENT for any other joint type. */
+/* The chain of the planar, custom, ellipsoid or constant-curvature joint of body i at its
+ * coordinates q, rates qd and accelerations qdd (u2d_joint.c); U2D_ERR_ARGUMENT for any
+ * other joint type. */
 u2d_status u2d_joint_chain(const u2d_model *m, int i, const u2d_real *q, const u2d_real *qd,
                            const u2d_real *qdd, u2d_chain *ch);
 

@@ -56,7 +56,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..model import refuse_joint_type
 from ..warn import report
 from .actuators import (actuated_rows, actuator_matrix, default_actuators, distribution,
                         residual_block, root_body, root_dofs)
@@ -285,12 +284,6 @@ def reduce_residuals(model, t, q, v, a, f_ext=None, *, actuators=None, tracking=
         if not np.all(np.isfinite(x)):
             raise ResidualError(f"{name}: not finite at {int((~np.isfinite(x)).any(1).sum())} "
                                 "samples; fill or cut them first")
-    try:        # its steps need the inverse-dynamics derivatives, which refuse the joint
-        refuse_joint_type(model, "constant_curvature", "reduce_residuals",
-                          "give the trial's torques without residual reduction (urdf2dyn "
-                          "torques without --reduce-residuals)")
-    except ValueError as e:
-        raise ResidualError(str(e)) from None
     notes = []
 
     def warn(msg):
