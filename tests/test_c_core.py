@@ -30,6 +30,8 @@ OSIM = [str(REPO / "tests" / "data" / "opensim_models" / "Models" / name)
         for name in ("gait10dof18musc.osim", "Rajagopal2016.osim")]
 # an OpenSim model with a ScapulothoracicJoint (csrc/model/u2d_joint.c's ellipsoid joint)
 SHOULDER = str(REPO / "tests" / "data" / "opensim_core" / "ThoracoscapularShoulderModel.osim")
+# an OpenSim model with two ConstantCurvatureJoints (csrc/model/u2d_joint.c's curvature joint)
+SPINE = str(REPO / "tests" / "data" / "osim_joints" / "constant_curvature_spine.osim")
 # example-robot-data robots the driver also runs (those the Pinocchio tests use)
 ERD = ["ur_description/urdf/ur5_robot.urdf", "panda_description/urdf/panda.urdf",
        "talos_data/robots/talos_reduced.urdf", "solo_description/robots/solo12.urdf"]
@@ -263,18 +265,19 @@ def plain_driver(cc, tmp_path_factory):
 
 def test_driver_plain_o1_chain_joints(plain_driver):
     """The plain build (-O1, no sanitizer) on the models whose joints the derivatives take
-    apart into chains of axes (custom, ellipsoid): every SIMD path's batches equal its
+    apart into chains of axes (custom, ellipsoid, constant curvature): every SIMD path's batches equal its
     one-sample calls, and on each model (fixed and floating base) dtau/dq and dtau/dv equal
     differences of RNEA, an oracle outside the derivatives' code that --quick keeps for
     chain joints (8 nv RNEA calls a model) where it skips the other heavy checks. GCC 12 at
     -O1 once dropped the scalar derivatives' own-block terms (csrc/model/u2d_port.h,
     U2D_OPAQUE) in this build only: the sanitizers' -O1 and the extension's -O3 compiled
     the same code right; a fault every path shares only the differences see."""
-    proc, out = _run([str(plain_driver), "--quick", *OSIM, SHOULDER], 600)
+    proc, out = _run([str(plain_driver), "--quick", *OSIM, SHOULDER, SPINE], 600)
     assert proc.returncode == 0, _tail(out)
     assert re.search(r"\b0 failures: OK", out), _tail(out)
     differenced = re.search(r"files: rnea_deriv against differences of rnea on (\d+) models", out)
-    assert differenced and int(differenced.group(1)) == 2 * len(OSIM + [SHOULDER]), _tail(out)
+    assert differenced and int(differenced.group(1)) == 2 * len(OSIM + [SHOULDER, SPINE]), \
+        _tail(out)
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")

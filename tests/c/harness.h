@@ -287,8 +287,8 @@ static const char *const H_OTHER_FUNCTIONS[] = {
     "quat_at",                /* the contract's quaternions (free and ball joints) */
     "simm_spline_fit",        /* the .osim reader fits every SimmSpline it reads */
     "function_eval",          /* jcalc on custom joints: every algorithm on an .osim model */
-    "joint_chain",            /* the derivatives on the .osim models' custom and ellipsoid
-                                 joints */
+    "joint_chain",            /* the derivatives on the .osim models' custom, ellipsoid and
+                                 constant-curvature joints */
     "moves_own_columns",      /* check_new_algorithms: the workspace's chain per such joint */
 };
 
@@ -361,21 +361,10 @@ static inline int h_too_big(const u2d_model *m, const h_algo *A)
     return A->max_nv > 0 && m->nv > A->max_nv;
 }
 
-/* Whether m has a constant-curvature joint, which the analytical derivatives refuse
- * (U2D_ERR_ARGUMENT; urdf2dyn names it through model.refuse_joint_type). */
-static inline int h_has_curvature_joint(const u2d_model *m)
-{
-    for (int i = 1; i < m->nbody; i++)
-        if (m->jtype[i] == U2D_JOINT_CURVATURE) return 1;
-    return 0;
-}
-
-/* A status that A may give on any state of m: a singular mass matrix, and the derivatives'
- * refusal of a constant-curvature joint. */
+/* A status that A may give on any state of m: a singular mass matrix. */
 static inline int h_excused(const u2d_model *m, const h_algo *A, u2d_status st)
 {
-    if (st == U2D_ERR_ARGUMENT && (A->one == h_rnea_deriv || A->one == h_aba_deriv))
-        return h_has_curvature_joint(m);
+    (void)m;
     return st == U2D_ERR_SINGULAR && A->singular_ok;
 }
 
