@@ -439,6 +439,51 @@ def test_analytical_derivatives_follow_central_differences(spine):
             np.testing.assert_allclose(Minv @ M, np.eye(model.nv), atol=1e-9)
 
 
+def _barely_bent_states():
+    """States whose joints' bend sines lie just past OpenSim's straight stretch (0.001) and
+    across the range where the core sums the arc's factors as series (sine below 0.1)."""
+    rng = np.random.default_rng(33)
+    for sine in (0.00102, 0.0015, 0.004, 0.03, 0.0995, 0.1005):
+        turn = rng.uniform(0, 2 * np.pi)                      # the plane it bends in
+        q = np.array([0.3, 0.2, -0.15, 0.4, 0.0, 0.0, 0.5])   # c1's neutral angles undone
+        for k in (1, 4):
+            q[k:k + 2] += np.arcsin(sine) * np.array([np.cos(turn), np.sin(turn)])
+        yield q, rng.normal(0, 1, 7), rng.normal(0, 3, 7)
+
+
+def _arc_end_50_digits(a0, a1, length):
+    """The arc's end (OpenSim's formula, ConstantCurvatureJoint.cpp) in 50 digits."""
+    import mpmath
+    with mpmath.workdps(50):
+        a0, a1 = mpmath.mpf(float(a0)), mpmath.mpf(float(a1))
+        ux, uz = -mpmath.sin(a1), mpmath.sin(a0) * mpmath.cos(a1)
+        s = mpmath.sqrt(ux * ux + uz * uz)
+        th = mpmath.asin(s)
+        f = length * (1 - mpmath.cos(th)) / th / s
+        return np.array([float(f * ux), float(length * s / th), float(f * uz)])
+
+
+def test_barely_bent_joints_placements_and_derivatives(spine, osim, tmp_path):
+    """Just past the straight stretch the arc's closed forms divide by the sine of the bend
+    and its powers: the end lost up to 3e-11 of its size there, its derivatives up to 1e-3.
+    The core sums the arc's factors as series there: a lone joint's end is OpenSim's formula
+    taken in 50 digits, to 1e-14 relative; the spine's placements are OpenSim's to the
+    digits OpenSim's own 1 - cos(theta) keeps (L eps / theta); and central differences of
+    inverse dynamics confirm the derivatives to 1e-6."""
+    model, oracle = spine
+    path = tmp_path / "one.osim"
+    _one_joint_model(osim, path, (0.0, 0.0, 0.0), 0.2)
+    lone = _load(str(path))
+    for q, v, a in _barely_bent_states():
+        sine = np.hypot(np.sin(q[5]), np.sin(q[4]) * np.cos(q[5]))
+        end = lone.forward_kinematics(q[4:])[0][lone.link_names.index("b")]
+        np.testing.assert_allclose(end, _arc_end_50_digits(q[4], q[5], 0.2), rtol=1e-14)
+        assert max(_placements(model, oracle, q)) < 1e-14 + 2 * 0.35 * 2.2e-16 / sine
+        dq, dv, _ = model.inverse_dynamics_derivatives(q, v, a)
+        assert _rel(dq, _fd(lambda x: model.inverse_dynamics(x, v, a), q, 1e-6)) < 1e-6
+        assert _rel(dv, _fd(lambda x: model.inverse_dynamics(q, x, a), v, 1e-6)) < 1e-6
+
+
 def test_analytical_derivatives_batch_equals_one_sample_on_every_simd_path(spine):
     """The arc's partials are taken lane by lane (the branch differs between samples): a
     batch across the arc, both straight stretches and a held angle equals one-sample calls

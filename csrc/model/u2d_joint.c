@@ -432,11 +432,40 @@ static arc_jet jet_inverse(const arc_jet *f)
     return jet_of(f, phi);
 }
 
+/* A power series sum_k c[k] x^k (n terms) and its first three derivatives at x. */
+static void series_at(const double *c, int n, double x, double out[4])
+{
+    out[0] = out[1] = out[2] = out[3] = 0.0;
+    for (int k = n - 1; k >= 0; k--) {
+        out[3] = out[3] * x + 3.0 * out[2];
+        out[2] = out[2] * x + 2.0 * out[1];
+        out[1] = out[1] * x + out[0];
+        out[0] = out[0] * x + c[k];
+    }
+}
+
+/* Barely bent (sin^2 theta = ss below CURVATURE_SERIES), the arc's two factors of ss,
+ * (1 - cos theta) / (theta s) and s / theta, by their power series in ss: the closed forms
+ * divide by s and its powers, which cost the dynamics and their derivatives most of their
+ * digits near OpenSim's straight stretch (s = 0.001). The coefficients are the series'
+ * (SymPy's, of the closed forms) to ss^10: at ss = 0.01 the next term is below 1e-22 of the
+ * first, and its third derivative below 1e-13 of the series'. */
+#define CURVATURE_SERIES 1e-2
+#define CURVATURE_TERMS 11
+static const double arc_bend_series[2][CURVATURE_TERMS] = {
+    {0.5, 0.041666666666666664, 0.018055555555555554, 0.010606812169312169,
+     0.007170690035273369, 0.005259141096814708, 0.004068319188007515, 0.003267781079116352,
+     0.0026992574407392143, 0.0022784107615231594, 0.0019566030138613005},
+    {1.0, -0.16666666666666666, -0.04722222222222222, -0.024272486772486772,
+     -0.015354387125220458, -0.010820865734060178, -0.008150718492939062,
+     -0.006423326210163457, -0.005230434149368269, -0.0043660340950203965,
+     -0.0037160652803601736}};
+
 /* The arc's end p at angles a0 (x) and a1 (z), length L, with its partials. u = R_FM y =
  * (-sin a1, cos a0 cos a1, sin a0 cos a1); s = |(u_x, u_z)| = sin theta, theta the bend;
  *   p = L (1 - cos theta) / (theta s) (u_x, 0, u_z) + (0, L s / theta, 0)
- * (the arc, e = (u_x, 0, u_z) / s), or OpenSim's straight segment p = L u where s < 0.001
- * or s > 0.999. */
+ * (the arc, e = (u_x, 0, u_z) / s; its two factors by their series where barely bent), or
+ * OpenSim's straight segment p = L u where s < 0.001 or s > 0.999. */
 static void curvature_end(double a0, double a1, double L, arc_jet p[3])
 {
     const arc_jet x = jet_angle(a0, 0), z = jet_angle(a1, 1);
@@ -448,6 +477,17 @@ static void curvature_end(double a0, double a1, double L, arc_jet p[3])
         p[0] = jet_scale(&ux, L);
         p[1] = jet_scale(&uy, L);
         p[2] = jet_scale(&uz, L);
+        return;
+    }
+    if (ss.v < CURVATURE_SERIES) {
+        double F[4], G[4];
+        series_at(arc_bend_series[0], CURVATURE_TERMS, ss.v, F);
+        series_at(arc_bend_series[1], CURVATURE_TERMS, ss.v, G);
+        const arc_jet fj = jet_of(&ss, F), gj = jet_of(&ss, G);
+        const arc_jet px = jet_mul(&fj, &ux), pz = jet_mul(&fj, &uz);
+        p[0] = jet_scale(&px, L);
+        p[1] = jet_scale(&gj, L);
+        p[2] = jet_scale(&pz, L);
         return;
     }
     const double c = sqrt(1.0 - s * s), c3 = c * c * c;
