@@ -2177,6 +2177,55 @@ def test_a_glitch_beyond_the_loads_leaves_the_plates_loads_their_direction(tmp_p
                                    atol=1e-6)
 
 
+def _qualisys_with_plate_1_fz(tmp_path, name, edit):
+    """Qualisys.c3d (ezc3d's test file, both plates zeroed) with plate 1's Fz channel changed
+    by edit(fz samples) and written by ezc3d (its analog scales are 1: the samples are N;
+    the plate's z points into it, so +Fz is a force down into the plate). Returns the path."""
+    c = ezc3d.c3d(QUALISYS)
+    fz = int(c["parameters"]["FORCE_PLATFORM"]["CHANNEL"]["value"][2][0]) - 1
+    c["data"]["analogs"][0, fz] = edit(c["data"]["analogs"][0, fz].copy())
+    path = str(tmp_path / name)
+    c.write(path)
+    return path, fz
+
+
+def _frame_means(x, per_frame):
+    """(N, 3) per-sample values averaged over each marker frame's samples."""
+    return x.reshape(-1, per_frame, 3).mean(axis=1)
+
+
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+@pytest.mark.parametrize("pull", [300.0, 80.0])
+def test_a_plate_pulled_after_stance_keeps_its_pull_as_contact(tmp_path, rate, pull):
+    """A plate pushed in stance and then pulled (a hand on a handle or rail, a foot clipped
+    to a pedal): Qualisys.c3d with a smooth pull (half a sine, 0.4 s, peak ``pull`` N, the
+    plate's reading then pointing down into it) added to plate 1's Fz after its 808 N stance. The pull was taken for the
+    offset of a plate that was not zeroed and dropped; it varies as a load does, from the
+    plate's quiet level (about 0 N here), so it is a contact, with a warning that the plate
+    is pulled. Oracles: ezc3d's force-platform module on the written file (contacts: at least
+    20 N along the normal either way, the per-frame means at the marker rate). (The `c3d`
+    package refuses ezc3d's rewrite of this file: its header scale -1 is not POINT:SCALE.)"""
+    start, n = 1500, 800                                  # stance ends at sample 1233
+    bump = pull * np.sin(np.pi * np.arange(n) / (n - 1))
+
+    def add_pull(fz):
+        fz[start:start + n] += bump
+        return fz
+    path, _ = _qualisys_with_plate_1_fz(tmp_path, "pulled.c3d", add_pull)
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path, rate=rate)
+    said(caught, r"force plate 1: it is pulled: it reads up to \d+\.?\d* N down into the plate "
+                 r"on \d+ of \d+ samples \(t = [\d.]+-[\d.]+ s\) while its loads push up \(up "
+                 r"to 80\d\.?\d* N\), .*read as contact")
+    ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
+    per_frame = 10 if rate == "markers" else 1             # 2000 Hz analog, 200 Hz markers
+    for p, e in zip(rec.plates, ez):
+        force = _frame_means(e["force"].T, per_frame)      # lab z is up
+        assert np.array_equal(p.contact, np.abs(force[:, 2]) >= 20.0)
+        np.testing.assert_allclose(p.force[p.contact], force[p.contact], rtol=1e-6, atol=1e-6)
+    assert (rec.plates[0].force[:, 2] <= -0.9 * pull).any()      # the pull itself, kept
+
+
 @pytest.mark.parametrize("diagonal, scales, crosstalk", [
     ([1.0] * 6, [0.1] * 3 + [100.0] * 3, 0.0),                  # identity
     ([1.0] * 6, [0.1] * 3 + [100.0] * 3, 0.01),                 # unit diagonal, 1 % cross-talk

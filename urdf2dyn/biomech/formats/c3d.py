@@ -58,8 +58,12 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   pressure to NaN (it is undefined there). A plate storing the action (see *sign*) has its
   contacts where the force points down into it by at least the threshold; which way a
   plate's loads point is told by their impulse (the sum of its samples beyond the
-  threshold), and a reading of the threshold the other way is an unzeroed plate's offset,
-  not a contact: left out, with a warning (``_load_sign``, ``_check_reads_against_its_loads``).
+  threshold). A reading of the threshold the other way is a pull when it leaves the level
+  the plate rests at (the median of its samples that are no load) by the threshold and six
+  times its noise there, for at least 20 ms (a hand on a handle or rail, a foot clipped to a
+  pedal): a contact, with a warning that the plate is pulled (``_pulls``, ``_check_pulled``);
+  otherwise it is an unzeroed plate's offset (or a glitch), not a contact: left out, with a
+  warning (``_load_sign``, ``_check_reads_against_its_loads``).
 * baseline: no baseline is subtracted (the Guide's ``FORCE_PLATFORM:ZERO`` is advisory, and
   ezc3d subtracts none either); a plate reading at least ``threshold`` during the frames ZERO
   declares unloaded was not zeroed, and gets a warning naming its level (``_check_zero_frames``);
@@ -1162,7 +1166,9 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
         raise ValueError(f"rate: expected 'markers' or 'analog', got {rate!r}")
     with np.errstate(all="ignore"):
         up = -f[:, 2]
-        contact = np.isfinite(up) & (loads * up >= threshold)
+        against = np.isfinite(up) & (-loads * up >= threshold)
+        pulled = against & _pulls(up, loads, threshold, time)
+        contact = np.isfinite(up) & (loads * up >= threshold) | pulled
         fz = np.where(contact, f[:, 2], np.nan)
         cop = np.column_stack([-m[:, 1] / fz, m[:, 0] / fz, np.zeros(len(f))])
         if poly is not None and np.any(poly):      # its coefficients are for the file's units
@@ -1170,7 +1176,8 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
         tz = m[:, 2] - (cop[:, 0] * f[:, 1] - cop[:, 1] * f[:, 0])
     centre = box.mean(axis=0)
     if not offset_said:
-        _check_reads_against_its_loads(up, loads, threshold, where, strict)
+        _check_reads_against_its_loads(up, loads, against & ~pulled, where, strict)
+    _check_pulled(up, loads, pulled, time, where, strict)
     if np.any(contact) and loads < 0:
         report(f"{where}: its force points down into the plate while loaded (median "
                f"{np.median(up[contact]):.4g} N along the upward normal): "
@@ -1196,12 +1203,76 @@ def _load_sign(up, threshold):
         return -1.0 if float(np.sum(beyond)) < 0 else 1.0
 
 
-def _check_reads_against_its_loads(up, loads, threshold, where, strict):
-    """Warn when a plate reads at least the threshold against the direction of its loads: no
-    contact does that, the plate's offset does (it was not zeroed). Those samples are left
-    out as contacts; the loaded ones carry the offset too, which urdf2dyn does not remove."""
+def _pulls(up, loads, threshold, time):
+    """Where a load pulls the plate (a hand on a handle or rail, a foot clipped to a pedal)
+    rather than the plate reading its offset or a glitch: at least the threshold beyond the
+    level the plate rests at, and beyond its noise there, within a stretch lasting as a load
+    does (_SHORTEST_PULL) away from that level.
+
+    The rest level is the median of the samples that are no load (below the threshold along
+    the loads), its noise their median absolute deviation (1.4826 of it: one standard
+    deviation of Gaussian noise), taken 6 times so that noise alone crosses it on no
+    sample. A plate that was not zeroed rests at its offset (OpenSim's walking2.c3d: plate 2
+    at -19 N, noise 1-3 N, down to -27 N), whose samples stay within that band; a pull leaves
+    it as a load does, and a pull on a minority of the quiet samples moves neither the median
+    nor the deviation much. The stretch is where the reading is beyond half that distance,
+    so that noise on a pull's rising and falling edges does not cut it into short runs; all
+    of its samples beyond the threshold are the pull's."""
     with np.errstate(all="ignore"):
-        against = np.isfinite(up) & (-loads * up >= threshold)
+        quiet = up[np.isfinite(up) & (loads * up < threshold)]
+        rest = float(np.median(quiet)) if len(quiet) else 0.0
+        noise = 1.4826 * float(np.median(np.abs(quiet - rest))) if len(quiet) else 0.0
+        offset = max(-loads * rest, 0.0)
+        beyond = max(threshold, 6.0 * noise)
+        away = np.isfinite(up) & (-loads * up >= offset + 0.5 * beyond)
+        return _lasting(away, time, -loads * up >= offset + beyond)
+
+
+#: s; a load pulling a plate lasts at least this long (a hand's or a foot's pull rises over
+#: tens of ms): a shorter reading against the loads is a glitch, not a pull.
+_SHORTEST_PULL = 0.02
+
+
+def _lasting(mask, time, reaching):
+    """mask where its runs of True span at least _SHORTEST_PULL on the samples' clock and
+    hold a sample where `reaching` is True."""
+    if not np.any(mask) or len(time) < 2:
+        return mask & reaching
+    step = float(time[1] - time[0])
+    need = max(1, int(math.ceil(_SHORTEST_PULL / step - 1e-9))) if step > 0 else 1
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], mask.astype(np.int8), [0]])))
+    out = np.zeros_like(mask)
+    for start, stop in zip(edges[::2], edges[1::2]):
+        if stop - start >= need and np.any(reaching[start:stop]):
+            out[start:stop] = True
+    return out
+
+
+def _check_pulled(up, loads, pulled, time, where, strict):
+    """Warn that a plate is pulled (_pulls) on the samples `pulled`: those are contacts,
+    but a plate pulled where nothing could pull it has a channel of the wrong polarity."""
+    if not np.any(pulled):
+        return
+    with np.errstate(all="ignore"):
+        peak = float(np.max(-loads * up[pulled]))
+        pushed = float(np.max(loads * np.where(np.isfinite(up), up, 0.0)))
+    at = np.flatnonzero(pulled)
+    sense = ("down into the plate", "up") if loads > 0 else ("up", "down into the plate")
+    report(f"{where}: it is pulled: it reads up to {peak:.4g} N {sense[0]} on {len(at)} of "
+           f"{len(up)} samples (t = {time[at[0]]:.3f}-{time[at[-1]]:.3f} s) while its loads "
+           f"push {sense[1]} (up to {pushed:.4g} N), leaving the level the plate rests at as "
+           "a load does, not staying at it as the offset of a plate that was not zeroed: "
+           "read as contact. A hand pulling on a handle or rail, or a foot clipped to a "
+           "pedal, does that; if nothing could pull the plate, check the polarity of its "
+           "vertical channel", strict=strict, error=MotionError)
+
+
+def _check_reads_against_its_loads(up, loads, against, where, strict):
+    """Warn when a plate reads at least the threshold against the direction of its loads
+    while staying at the level it rests at (samples `against`, see _pulls): no contact
+    does that, the plate's offset does (it was not zeroed). Those samples are left out as
+    contacts; the loaded ones carry the offset too, which urdf2dyn does not remove."""
+    with np.errstate(all="ignore"):
         if not np.any(against):
             return
         worst = float(np.max(-loads * up[against]))
