@@ -2226,6 +2226,42 @@ def test_a_plate_pulled_after_stance_keeps_its_pull_as_contact(tmp_path, rate, p
     assert (rec.plates[0].force[:, 2] <= -0.9 * pull).any()      # the pull itself, kept
 
 
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+@pytest.mark.parametrize("offset", [25.0, -25.0])
+def test_a_plate_never_loaded_and_not_zeroed_is_said_so_and_no_contact(tmp_path, rate, offset):
+    """A plate nobody stepped on, not zeroed: Qualisys.c3d with plate 1's Fz replaced by its
+    quiet first 140 samples (before its stance, 0.07 s) repeated over the trial, shifted to
+    ``offset`` N along the upward normal; plate 2 keeps its 840 N stance. At +25 N every
+    sample was a contact and nothing was said (ZERO names no frames); at -25 N every sample
+    was a contact too, with advice to negate a plate storing the subject's action. The
+    plate reads one level throughout, small against the loads on the other plate: the
+    offset of a plate that was not zeroed, no contact, with a warning naming the level and
+    what to do. Oracle: ezc3d's force-platform module on the written file (plate 1 within
+    the threshold of its median, which is the offset; plate 2's contacts)."""
+    def steady(fz):
+        return np.resize(fz[:140], fz.shape) - offset        # up = -Fz
+    path, _ = _qualisys_with_plate_1_fz(tmp_path, "unzeroed.c3d", steady)
+    ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
+    up = ez[0]["force"][2]                                  # lab z is up
+    assert abs(np.median(up) - offset) < 1.0 and np.ptp(up) < 20.0
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path, rate=rate)
+    said(caught, rf"force plate 1: it reads {re.escape(f'{offset:+.0f}')}(\.\d)? N along its "
+                 r"upward normal on all "
+                 r"\d+ of its samples, never leaving that level by the 20 N threshold, while "
+                 r"the file's other plates carry up to 8\d\d N: nobody stepped on or off it, "
+                 r"and it was not zeroed.*read as no contact.*FORCE_PLATFORM:ZERO.*threshold "
+                 r"above 2\d N")
+    assert not rec.plates[0].contact.any() and not rec.plates[0].force.any()
+    per_frame = 10 if rate == "markers" else 1             # 2000 Hz analog, 200 Hz markers
+    force = _frame_means(ez[1]["force"].T, per_frame)
+    assert np.array_equal(rec.plates[1].contact, np.abs(force[:, 2]) >= 20.0)
+    np.testing.assert_allclose(rec.plates[1].force, np.where(rec.plates[1].contact[:, None],
+                                                             force, 0.0), rtol=1e-6, atol=1e-6)
+    with pytest.raises(MotionError, match="nobody stepped on or off it"):
+        C.read_c3d(path, rate=rate, strict=True)
+
+
 @pytest.mark.parametrize("diagonal, scales, crosstalk", [
     ([1.0] * 6, [0.1] * 3 + [100.0] * 3, 0.0),                  # identity
     ([1.0] * 6, [0.1] * 3 + [100.0] * 3, 0.01),                 # unit diagonal, 1 % cross-talk

@@ -69,7 +69,12 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   declares unloaded was not zeroed, and gets a warning naming its level (``_check_zero_frames``);
   a ZERO naming frames the file does not hold (a trial cut after recording) is noted in
   ``C3D.meta["notes"]``, not warned about: that check cannot run, and nothing is found wrong
-  (``_zero_range_note``).
+  (``_zero_range_note``). A plate reading one level of at least the threshold on every
+  sample, never leaving it by the threshold, had nobody step on or off it; when that level
+  is at most a tenth of the loads the file's other plates carry, it is the offset of a plate
+  nobody stood on that was not zeroed: no contact on any sample, with a warning naming the
+  level (``_steady_level``, ``_unloaded_steady_plates``). Without loads on another plate to
+  compare (somebody may stand still on it throughout) it is read as it is.
 * sign: the force returned is the one the C3D formulas give in the lab frame, which for the
   usual plates (AMTI, Bertec, Kistler) is the ground's reaction on the subject: upward during
   stance. A plate whose loaded force points down into it gets a warning naming the plate and
@@ -801,6 +806,7 @@ def _plates(c, source, markers, threshold, rate, strict, uncalibrated=frozenset(
     gen = _numbers(params, "ANALOG", "GEN_SCALE").ravel()
     labels = _labels(params, "ANALOG")
     out = []
+    steady: dict[int, tuple] = {}
     for k in range(used):
         where = f"{source}: force plate {k + 1}"
         try:
@@ -808,9 +814,53 @@ def _plates(c, source, markers, threshold, rate, strict, uncalibrated=frozenset(
             _check_channels(k, where, types, channel, analogs, ascale, gen, labels, strict)
             out.append(_plate(k, where, types, channel, corners, origin, cal, poly, analogs,
                               aunits, punits, arate, prate, c, rate, threshold, strict,
-                              markers.meta.get("units_declared", True), ascale))
+                              markers.meta.get("units_declared", True), ascale, steady))
         except MotionError as e:
             report(f"{e}; the plate was left out", strict=strict, error=MotionError)
+    return _unloaded_steady_plates(out, steady, threshold, source, strict)
+
+
+#: A plate reading one level throughout is the offset of a plate that was not zeroed when
+#: that level is at most this fraction of the loads the file's other plates carry.
+_OFFSET_FRACTION = 0.1
+
+
+def _unloaded_steady_plates(plates, steady, threshold, source, strict):
+    """The plates, those that read one level throughout (steady: {number: (level, samples,
+    advice)}, _steady_level) and are small against the other plates' loads left with no
+    contact, with a warning: nobody stepped on or off them and they were not zeroed.
+
+    A steady plate tells nothing by itself: nobody on a plate not zeroed, or somebody
+    standing still on it for the whole trial. The subject's loads on the other plates tell
+    them apart: the offsets of published trials are 2-4 % of the stance loads on the other
+    plates (OpenSim's walking2.c3d: -14 and -20 N against 750-950 N; c3d.org's Sample01: 21
+    and 31 N against 770-840 N), while a foot standing still carries a good part of the
+    body's weight. Where no other plate carries loads the plate is left as it reads, with
+    the advice its direction called for (advice: that message, or None)."""
+    out = []
+    for p in plates:
+        if p.number not in steady:
+            out.append(p)
+            continue
+        level, samples, advice = steady[p.number]
+        others = max((float(np.max(np.abs(q.force @ q.normal), initial=0.0)) for q in plates
+                      if q is not p), default=0.0)
+        if abs(level) > _OFFSET_FRACTION * others:
+            if advice:
+                report(advice, strict=strict, error=MotionError)
+            out.append(p)
+            continue
+        report(f"{source}: force plate {p.number}: it reads {level:+.3g} N along its upward "
+               f"normal on all {samples} of its samples, never leaving that level by the "
+               f"{threshold:g} N threshold, while the file's other plates carry up to "
+               f"{others:.0f} N: nobody stepped on or off it, and it was not zeroed. Its "
+               "samples are read as no contact. Zero the plate in the capture software "
+               "before recording, or name frames with nobody on it in FORCE_PLATFORM:ZERO "
+               f"(then a warning names its offset), or read with a threshold above "
+               f"{abs(level):.0f} N", strict=strict, error=MotionError)
+        out.append(replace(p, force=np.zeros_like(p.force), cop=np.full_like(p.cop, np.nan),
+                           moment=np.zeros_like(p.moment),
+                           contact=np.zeros_like(p.contact)))
     return out
 
 
@@ -895,7 +945,7 @@ def _unit_making_a_plate(corners, origin, punits):
 
 
 def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits, punits, arate,
-           prate, c, rate, threshold, strict, units_declared=True, ascale=None):
+           prate, c, rate, threshold, strict, units_declared=True, ascale=None, steady=None):
     if k >= len(types):
         raise MotionError(f"{where}: FORCE_PLATFORM:TYPE has {len(types)} entries, fewer "
                           "than FORCE_PLATFORM:USED")
@@ -958,7 +1008,7 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
     above = box.mean(axis=0) - frame[:, :2] @ _centre_offset(orig)[:2] if ptype in (2, 4) \
         else None
     return _plate_loads(k + 1, ptype, box, frame, f, m, arate, prate, c, rate, threshold, kpoly,
-                        punits, above, where, strict)
+                        punits, above, where, strict, steady)
 
 
 def _unscaled_calibration(cm, ascale, ch, where, strict):
@@ -1136,13 +1186,16 @@ def _centre_offset(orig):
 
 
 def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, threshold, poly,
-                 punits, above, where, strict):
+                 punits, above, where, strict, steady=None):
     """A Plate from the per-analog-sample force and moment (plate axes, about the surface
     centre): resampled, thresholded, centre of pressure and free moment, in the lab. punits:
-    POINT:UNITS; above: the lab point (m) of the surface above the transducer, or None."""
+    POINT:UNITS; above: the lab point (m) of the surface above the transducer, or None.
+    steady: a dict where a plate reading one level throughout is entered, {number: (level,
+    samples, advice)}, its advice (about its direction) left to _unloaded_steady_plates."""
     unit = LENGTH_UNITS[punits]
     loads = _load_sign(-f[:, 2], threshold)      # plate z points into the plate
     offset_said = _check_zero_frames(f, loads, arate, prate, c, threshold, where, strict)
+    level = None if offset_said or steady is None else _steady_level(-f[:, 2], threshold)
     s = len(f)
     if rate == "markers" and prate and arate:
         ratio = arate / prate
@@ -1178,15 +1231,34 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
     if not offset_said:
         _check_reads_against_its_loads(up, loads, against & ~pulled, where, strict)
     _check_pulled(up, loads, pulled, time, where, strict)
+    advice = None
     if np.any(contact) and loads < 0:
-        report(f"{where}: its force points down into the plate while loaded (median "
-               f"{np.median(up[contact]):.4g} N along the upward normal): "
-               f"{_action_advice(ptype, above, centre, punits)}", strict=strict,
-               error=MotionError)
+        advice = (f"{where}: its force points down into the plate while loaded (median "
+                  f"{np.median(up[contact]):.4g} N along the upward normal): "
+                  f"{_action_advice(ptype, above, centre, punits)}")
+    if level is not None:
+        steady[number] = (level, int(np.isfinite(up).sum()), advice)
+    elif advice:
+        report(advice, strict=strict, error=MotionError)
     force = np.where(contact[:, None], f @ frame.T, 0.0)
     cop_lab = np.where(contact[:, None], cop @ frame.T + centre, np.nan)
     moment = np.where(contact[:, None], tz[:, None] * frame[:, 2], 0.0)
     return Plate(number, ptype, box, time, force, cop_lab, moment, contact, -frame[:, 2])
+
+
+def _steady_level(up, threshold):
+    """The level (N, the median) a plate reads on every sample, never leaving it by the
+    threshold, when it is at least the threshold: nobody stepped on or off the plate, which
+    either was not zeroed or carried somebody standing still throughout
+    (_unloaded_steady_plates tells which). None otherwise."""
+    with np.errstate(all="ignore"):
+        finite = up[np.isfinite(up)]
+        if len(finite) < 2:
+            return None
+        level = float(np.median(finite))
+        if abs(level) < threshold or np.max(np.abs(finite - level)) >= threshold:
+            return None
+        return level
 
 
 def _load_sign(up, threshold):
