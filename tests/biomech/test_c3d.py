@@ -2625,3 +2625,29 @@ def test_unit_warning_of_a_type3_plate_speaks_of_forces_only():
     assert "forces in N were assumed" in units[0], units[0]
     assert "moment" not in units[0] and "length" not in units[0], units[0]
     assert "subject's weight" in units[0] and "ANALOG:SCALE" in units[0], units[0]
+
+
+def test_an_unzeroed_plate_is_told_beside_a_plate_with_a_nan_sample(tmp_path):
+    """As test_a_plate_never_loaded_and_not_zeroed_is_said_so_and_no_contact (+25 N on plate
+    1), with plate 2's Fx channel NaN on one sample of its stance (written by ezc3d as a
+    float). That sample's NaN made plate 2's largest load NaN, against which the offset was
+    weighed and named ('up to nan N'); plate 2's other samples are read all the same.
+    Oracle: ezc3d's force-platform module on the written file (plate 2's peak along z)."""
+    c = ezc3d.c3d(QUALISYS)
+    channels = c["parameters"]["FORCE_PLATFORM"]["CHANNEL"]["value"]
+    fz1, fx2 = int(channels[2][0]) - 1, int(channels[0][1]) - 1
+    analogs = c["data"]["analogs"]
+    analogs[0, fz1] = np.resize(analogs[0, fz1, :140], analogs.shape[-1]) - 25.0
+    analogs[0, fx2, 1500] = np.nan                              # in plate 2's stance
+    c["data"]["analogs"] = analogs
+    path = str(tmp_path / "nan_beside.c3d")
+    c.write(path)
+    ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
+    peak = np.nanmax(ez[1]["force"][2])
+    assert 800.0 < peak < 900.0 and np.isnan(ez[1]["force"][0][1500])
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path, rate="analog")
+    said(caught, r"force plate 2: 1 of its 3400 analog samples are NaN",
+         rf"force plate 1: it reads \+25 N .* carry up to {peak:.0f} N: nobody stepped "
+         r"on or off it, and it was not zeroed")
+    assert not rec.plates[0].contact.any()

@@ -820,6 +820,14 @@ def _plates(c, source, markers, threshold, rate, strict, uncalibrated=frozenset(
     return _unloaded_steady_plates(out, steady, threshold, source, strict)
 
 
+def _largest_load(plate):
+    """N: the largest force a plate's contacts read along its normal (0 without any); a
+    channel read as NaN on a sample leaves the other components' share of that sample."""
+    with np.errstate(all="ignore"):
+        along = np.abs(np.nansum(plate.force * plate.normal, axis=1))
+    return float(np.max(np.where(np.isfinite(along), along, 0.0), initial=0.0))
+
+
 #: A plate reading one level throughout is the offset of a plate that was not zeroed when
 #: that level is at most this fraction of the loads the file's other plates carry.
 _OFFSET_FRACTION = 0.1
@@ -843,8 +851,7 @@ def _unloaded_steady_plates(plates, steady, threshold, source, strict):
             out.append(p)
             continue
         level, samples, advice = steady[p.number]
-        others = max((float(np.max(np.abs(q.force @ q.normal), initial=0.0)) for q in plates
-                      if q is not p), default=0.0)
+        others = max((_largest_load(q) for q in plates if q is not p), default=0.0)
         if abs(level) > _OFFSET_FRACTION * others:
             if advice:
                 report(advice, strict=strict, error=MotionError)
