@@ -2236,11 +2236,13 @@ def test_a_plate_never_loaded_and_not_zeroed_is_said_so_and_no_contact(tmp_path,
     was a contact too, with advice to negate a plate storing the subject's action. The
     plate reads one level throughout, small against the loads on the other plate: the
     offset of a plate that was not zeroed, no contact, with a warning naming the level and
-    what to do. Oracle: ezc3d's force-platform module on the written file (plate 1 within
-    the threshold of its median, which is the offset; plate 2's contacts)."""
+    what to do. Oracles: the `c3d` package on the published file (plate 1's Fz within 2 N
+    on the samples repeated: nobody on it), ezc3d's force-platform module on the written file
+    (plate 1 within the threshold of its median, which is the offset; plate 2's contacts)."""
     def steady(fz):
         return np.resize(fz[:140], fz.shape) - offset        # up = -Fz
-    path, _ = _qualisys_with_plate_1_fz(tmp_path, "unzeroed.c3d", steady)
+    path, fz = _qualisys_with_plate_1_fz(tmp_path, "unzeroed.c3d", steady)
+    assert np.abs(Raw(QUALISYS).analog[fz, :140]).max() < 2.0
     ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
     up = ez[0]["force"][2]                                  # lab z is up
     assert abs(np.median(up) - offset) < 1.0 and np.ptp(up) < 20.0
