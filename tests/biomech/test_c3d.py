@@ -2653,3 +2653,23 @@ def test_an_unzeroed_plate_is_told_beside_a_plate_with_a_nan_sample(tmp_path):
          rf"force plate 1: it reads \+25 N .* carry up to {peak:.0f} N: nobody stepped "
          r"on or off it, and it was not zeroed")
     assert not rec.plates[0].contact.any()
+
+
+def test_a_plates_noise_beyond_a_low_threshold_is_no_pull():
+    """FP_Type1.c3d (ezc3d's test file, unchanged): nobody is on plate 1, which reads noise
+    within 7 N along its normal (a standard deviation of 1.5 N about its rest level, from
+    the median absolute deviation), crossing a 5 N threshold both ways, once for 0.3 s.
+    Taken 6 times (9 N), that deviation keeps the noise from being read as a pull; with the
+    threshold alone, 2 samples of 5.7 N were read as the plate pulled. The noise on its
+    loads' side is read as before (contacts at 5 N, as on any plate: such a threshold is
+    within this plate's noise). Oracle: ezc3d's force-platform module on the same file."""
+    path = TYPE1
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rec = C.read_c3d(path, rate="analog", threshold=5.0)
+    assert not [w for w in caught if "is pulled" in str(w.message)]
+    plate = rec.plates[0]
+    up = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"][0]["force"].T \
+        @ plate.normal
+    assert np.abs(up).max() < 7.0 and (up >= 5.0).any() and (up <= -5.0).any()
+    assert np.array_equal(plate.contact, up <= -5.0)       # its loads' side, and only that
