@@ -59,9 +59,10 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   contacts where the force points down into it by at least the threshold; which way a
   plate's loads point is told by their impulse (the sum of its samples beyond the
   threshold). A reading of the threshold the other way is a pull when it leaves the level
-  the plate rests at (the median of its samples that are no load) by the threshold and six
-  times its noise there, for at least 20 ms (a hand on a handle or rail, a foot clipped to a
-  pedal): a contact, with a warning that the plate is pulled (``_pulls``, ``_check_pulled``);
+  the plate rests at (the median of its samples that are no load) by the threshold, or by
+  six times its noise there where that is more, for at least 20 ms (a hand on a handle or
+  rail, a foot clipped to a pedal): a contact, with a warning that the plate is pulled
+  (``_pulls``, ``_check_pulled``);
   otherwise it is an unzeroed plate's offset (or a glitch), not a contact: left out, with a
   warning (``_load_sign``, ``_check_reads_against_its_loads``).
 * baseline: no baseline is subtracted (the Guide's ``FORCE_PLATFORM:ZERO`` is advisory, and
@@ -73,8 +74,9 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   sample, never leaving it by the threshold, had nobody step on or off it; when that level
   is at most a tenth of the loads the file's other plates carry, it is the offset of a plate
   nobody stood on that was not zeroed: no contact on any sample, with a warning naming the
-  level (``_steady_level``, ``_unloaded_steady_plates``). Without loads on another plate to
-  compare (somebody may stand still on it throughout) it is read as it is.
+  level (``_steady_level``, ``_unloaded_steady_plates``). Beside no larger loads (no other
+  plate, or other plates under ten times its level) it is read as any other plate is:
+  somebody may stand still on it throughout (a static trial).
 * sign: the force returned is the one the C3D formulas give in the lab frame, which for the
   usual plates (AMTI, Bertec, Kistler) is the ground's reaction on the subject: upward during
   stance. A plate whose loaded force points down into it gets a warning naming the plate and
