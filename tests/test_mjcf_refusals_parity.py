@@ -1231,6 +1231,23 @@ DCMOTOR_STATES = {   # the case: class defaults, the <dcmotor>'s attributes, its
         f'<dcmotor {_DC} inductance="1"/><general gear="2"/>', "", 1),
     "the class's inductance in a parent class, a motor in the child": (
         f'<dcmotor {_DC} inductance="1"/><default class="c"><motor/></default>', "", 1),
+    # an inherited inductance is the electrical time constant the class's <dcmotor> stored
+    # (L / its own R), not L over the actuator's resistance
+    "the class's inductance over an infinite resistance": (
+        f'<dcmotor {_DC} inductance="1"/>', 'resistance="inf"', 1),
+    "the class's inductance over a NaN resistance": (
+        f'<dcmotor {_DC} inductance="1"/>', 'resistance="nan"', 1),
+    "the class's tiny inductance over a large resistance": (
+        f'<dcmotor {_DC} inductance="1e-300"/>', 'resistance="1e300"', 1),
+    "its own inductance over the class's, an infinite resistance": (
+        f'<dcmotor {_DC} inductance="1"/>', 'inductance="1" resistance="inf"', 0),
+    # a blank attribute is not given to MuJoCo's reader: the class's stands
+    "a blank lugre over the class's lugre": (f'<dcmotor {_DC} lugre="1"/>', 'lugre=""', 1),
+    "a lugre of spaces over the class's lugre": (f'<dcmotor {_DC} lugre="1"/>', 'lugre="  "',
+                                                 1),
+    "a blank inductance over the class's inductance": (
+        f'<dcmotor {_DC} inductance="1"/>', 'inductance=""', 1),
+    "a lugre of 0 over the class's lugre": (f'<dcmotor {_DC} lugre="1"/>', 'lugre="0"', 0),
 }
 
 
@@ -1258,19 +1275,25 @@ _DRAWN_DC_NUMBERS = st.lists(st.sampled_from(["0", "1", "2", "-1", "nan", "1e-30
                              max_size=3)
 
 
+_DRAWN_DC_ATTRIBUTE = st.none() | _DRAWN_DC_NUMBERS     # None: not written; []: blank
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(["", f'<dcmotor {_DC} thermal="1 1" inductance="0 1"/>',
-                        f'<dcmotor {_DC} thermal="1 1"/><motor/>']),
-       _DRAWN_DC_NUMBERS, _DRAWN_DC_NUMBERS, st.sampled_from(["1", "1e300", "inf", "nan"]),
-       st.integers(0, 3))
+                        f'<dcmotor {_DC} thermal="1 1"/><motor/>',
+                        f'<dcmotor {_DC} inductance="1" lugre="1"/>']),
+       _DRAWN_DC_ATTRIBUTE, _DRAWN_DC_ATTRIBUTE, _DRAWN_DC_ATTRIBUTE,
+       st.sampled_from(["1", "1e300", "inf", "nan"]), st.integers(0, 3))
 def test_random_dcmotor_states_refused_exactly_where_mujoco_refuses(default, thermal,
-                                                                     inductance, resistance, n):
-    """Random thermal=, inductance= and resistance= on a <dcmotor> actuator, under a class's
-    stateful <dcmotor> or not, and a key's act of n numbers: urdf2dyn refuses the model
-    exactly where MuJoCo does (too many act numbers for its states, a thermal model or an
-    inductance it refuses)."""
+                                                                     inductance, lugre,
+                                                                     resistance, n):
+    """Random thermal=, inductance=, lugre= (blank too) and resistance= on a <dcmotor>
+    actuator, under a class's stateful <dcmotor> or not, and a key's act of n numbers:
+    urdf2dyn refuses the model exactly where MuJoCo does (too many act numbers for its
+    states, a thermal model or an inductance it refuses)."""
     attrs = "".join(f' {name}="{" ".join(v)}"' for name, v in
-                    (("thermal", thermal), ("inductance", inductance)) if v)
+                    (("thermal", thermal), ("inductance", inductance), ("lugre", lugre))
+                    if v is not None)
     key = keys('act="' + " ".join(["0"] * n) + '"') if n else ""
     xml = doc(f"<default>{default}</default>", WORLD,
               actuators(f'<dcmotor joint="j" motorconst="1" resistance="{resistance}"{attrs}/>'),
@@ -1367,6 +1390,10 @@ PID_STATES = {   # the case: class defaults, the actuator, its states, MuJoCo's 
         '<pid ki="1" slewmax="2"/>', '<general joint="j" actdim="1"/>', 2, _PID_MATCH),
     "a child's pid kp under a pid ki": ('<pid ki="1"/><default class="c"><pid kp="2"/></default>',
                                         '<pid joint="j" class="c"/>', 1, None),
+    # a blank number is not given to MuJoCo's reader: the class's stands
+    "a blank ki over the class's ki": ('<pid ki="1"/>', '<pid joint="j" ki=""/>', 1, None),
+    "a slewmax of spaces over the class's slewmax": (
+        '<pid slewmax="1"/>', '<pid joint="j" slewmax="  "/>', 1, None),
 }
 
 

@@ -2595,6 +2595,9 @@ typedef struct {
                                    and R it inherits, nominal over 0 (MuJoCo 4.0.0
                                    stores K and R, not nominal=)                     */
     double stored_k, stored_r;  /* the K and R it stored, derived from nominal=       */
+    double stored_te;           /* the electrical time constant it stored (dynprm[0]):
+                                   L / its own R, which a later <dcmotor> without
+                                   inductance= inherits as it is                     */
     const char *input;          /* a <dcmotor>'s or <general>'s input= as it stands   */
     int dcmotor_gains;          /* whether the gaintype is dcmotor                    */
     int dcmotor_rewritten;      /* whether a <general> wrote a gaintype, gainprm or
@@ -2667,15 +2670,17 @@ static void apply_dcmotor_constants(u2d_xml *d, actuator_dynamics *a)
     a->stored_r = R;
 }
 
-/* Whether a <dcmotor> with a's inherited settings keeps its current as a state: an
- * electrical time constant above 0, inductance="L te" giving it as L / R when L is above
- * 0 (0 when that underflows, R infinite or NaN), else as te. */
-static int dcmotor_current_state(const actuator_dynamics *a)
+/* <dcmotor> d's electrical time constant, as MuJoCo 4.0.0 stores it (checked against it):
+ * from its own inductance="L te" (over "0 0"), L / R when L is above 0 (0 when that
+ * underflows, R infinite or NaN: R the one d stored), else te; without one (or a blank
+ * one), the time constant it inherits as it was stored. Into a's stored_te. */
+static void apply_dcmotor_inductance(u2d_xml *d, actuator_dynamics *a)
 {
+    const char *v = u2d_xml_attr(d, "inductance");
+    if (!v || !v[strspn(v, " \t\n\r\v\f")]) return;
     double L_te[2] = {0, 0};
-    leading_numbers(a->inductance, 2, L_te);
-    double te = L_te[0] > 0 ? L_te[0] / a->stored_r : L_te[1];
-    return te > 0;
+    leading_numbers(v, 2, L_te);
+    a->stored_te = L_te[0] > 0 ? L_te[0] / a->stored_r : L_te[1];
 }
 
 /* The activation states a <dcmotor> with a's inherited settings keeps (MuJoCo 4.0.0's
@@ -2685,7 +2690,7 @@ static int dcmotor_current_state(const actuator_dynamics *a)
  * above 0. */
 static int dcmotor_states(const actuator_dynamics *a)
 {
-    return dcmotor_current_state(a) + (a->controller_gains[1] > 0) +
+    return (a->stored_te > 0) + (a->controller_gains[1] > 0) +
            (a->controller_gains[3] > 0) + a->thermal_on + first_positive(a->lugre);
 }
 
@@ -2701,11 +2706,15 @@ static void apply_inherited_shortcut(u2d_xml *d, actuator_dynamics *a)
     int is_pid = strcmp(u2d_xml_name(d), "pid") == 0;
     for (int k = 0; k < (is_pid ? 2 : 5); k++) {
         const char *v = u2d_xml_attr(d, is_pid ? PID[k] : DC[k]);
-        if (v) *(is_pid ? pid[k] : dc[k]) = v;
+        /* a blank number is not given to MuJoCo's reader: what it inherits stands (a
+         * blank input= is read, as voltage) */
+        int blank = v && !v[strspn(v, " \t\n\r\v\f")] && (is_pid || k < 4);
+        if (v && !blank) *(is_pid ? pid[k] : dc[k]) = v;
     }
     if (!is_pid) {
         leading_numbers(u2d_xml_attr(d, "controller"), 4, a->controller_gains);
         apply_dcmotor_constants(d, a);
+        apply_dcmotor_inductance(d, a);
     }
     if (is_pid) {       /* a ki or slewmax a <general> wrote: taken as pid, not tracked */
         a->dyntype = a->pid_rewritten || first_nonzero(a->ki) || first_nonzero(a->slewmax)
@@ -2728,6 +2737,7 @@ static void inherit_dcmotor_settings(actuator_dynamics *a, const actuator_dynami
     a->inductance = from->inductance, a->thermal = from->thermal;
     a->lugre = from->lugre, a->controller = from->controller;
     a->stored_k = from->stored_k, a->stored_r = from->stored_r, a->input = from->input;
+    a->stored_te = from->stored_te;
     a->thermal_rc[0] = from->thermal_rc[0], a->thermal_rc[1] = from->thermal_rc[1];
     a->dcmotor_rewritten = from->dcmotor_rewritten;
     memcpy(a->controller_gains, from->controller_gains, sizeof a->controller_gains);
