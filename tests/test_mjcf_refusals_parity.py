@@ -1710,6 +1710,113 @@ SHORTCUT_SETTINGS = {   # the <default>'s content, the actuator; urdf2dyn's word
 }
 
 
+_RANGED = '<body name="r"><joint name="k" range="-1 1"/><geom size="0.1"/></body>'
+SIGNED_SETTINGS = {   # the <default>'s content, the actuator; urdf2dyn's words, None: loads
+    "position kv -1": ("", '<position joint="j" kv="-1"/>',
+                       ["<position", "kv=", "line 1", "kv cannot be negative", "0 or more"]),
+    "position kv -0": ("", '<position joint="j" kv="-0"/>', None),
+    "position kv NaN": ("", '<position joint="j" kv="nan"/>', None),
+    "position kv -inf": ("", '<position joint="j" kv="-inf"/>', ["kv="]),
+    "position dampratio -1e-300": ("", '<position joint="j" dampratio="-1e-300"/>',
+                                   ["dampratio=", "dampratio cannot be negative"]),
+    "position timeconst -1": ("", '<position joint="j" timeconst="-1"/>',
+                              ["timeconst=", "timeconst cannot be negative"]),
+    "intvelocity kv -1": ("", '<intvelocity joint="j" kv="-1"/>', ["<intvelocity", "kv="]),
+    "intvelocity dampratio -1": ("", '<intvelocity joint="j" dampratio="-1"/>',
+                                 ["dampratio="]),
+    "pid kv -1": ("", '<pid joint="j" kv="-1"/>', ["<pid", "kv="]),
+    "pid dampratio -1": ("", '<pid joint="j" dampratio="-1"/>', ["<pid", "dampratio="]),
+    "muscle tausmooth -1": ("", '<muscle joint="j" tausmooth="-1"/>',
+                            ["<muscle", "tausmooth=", "muscle tausmooth cannot be negative"]),
+    "damper kv -1": ("", '<damper joint="j" kv="-1" ctrlrange="0 1"/>',
+                     ["<damper", "kv=", "damping coefficient cannot be negative"]),
+    "adhesion gain -1": ("", '<adhesion body="b" gain="-1" ctrlrange="0 1"/>',
+                         ["<adhesion", "gain=", "adhesion gain cannot be negative"]),
+    "damper kv 1": ("", '<damper joint="j" kv="1" ctrlrange="0 1"/>', None),
+    "an unused default's position kv -1": ('<default class="c"><position kv="-1"/></default>',
+                                           "", ["<position", "kv="]),
+    "an unused default's damper kv -1": ('<damper kv="-1"/>', "", ["<damper", "kv="]),
+    "an unused default's adhesion gain -1": ('<adhesion gain="-1"/>', "", ["gain="]),
+    "position kv and dampratio": ("", '<position joint="j" kv="1" dampratio="1"/>',
+                                  ["<position", "kv and dampratio cannot both be defined"]),
+    "pid kv and dampratio": ("", '<pid joint="j" kv="0" dampratio="0"/>',
+                             ["<pid", "kv and dampratio"]),
+    "an unused default's intvelocity kv and dampratio": (
+        '<intvelocity kv="1" dampratio="1"/>', "", ["<intvelocity", "kv and dampratio"]),
+    "the class's kv, the actuator's dampratio": (
+        '<position kv="1"/>', '<position joint="j" dampratio="1"/>', None),
+    # imax bounds a ki's integral: MuJoCo's compiler refuses a negative one on an actuator
+    # of pid dynamics whose <pid> stored it (a nonzero ki)
+    "pid ki imax -1": ("", '<pid joint="j" ki="1" imax="-1"/>',
+                       ["actuator 0", "imax=", "imax (dynprm[0]) must be non-negative"]),
+    "pid ki imax -inf": ("", '<pid joint="j" ki="1" imax="-inf"/>', ["imax="]),
+    "pid ki imax NaN": ("", '<pid joint="j" ki="1" slewmax="1" imax="nan"/>', None),
+    "pid imax -1 without ki": ("", '<pid joint="j" imax="-1"/>', None),
+    "pid imax -1, a slewmax": ("", '<pid joint="j" slewmax="1" imax="-1"/>', None),
+    "the class's ki and imax -1": ('<pid ki="1" imax="-1"/>', '<pid joint="j"/>',
+                                   ["imax="]),
+    "an unused default's ki and imax -1": ('<pid ki="1" imax="-1"/>', "", None),
+    "the class's imax -1 over its own": ('<pid ki="1" imax="-1"/>', '<pid joint="j" imax="1"/>',
+                                         None),
+    "the class's imax -1 without ki, its own ki": ('<pid imax="-1"/>', '<pid joint="j" ki="1"/>',
+                                                   None),
+    "the class's imax -1 with a slewmax, its own ki": (
+        '<pid slewmax="1" imax="-1"/>', '<pid joint="j" ki="1"/>', None),
+    "the class's ki and imax -1, its own ki 0 and slewmax": (
+        '<pid ki="1" imax="-1"/>', '<pid joint="j" ki="0" slewmax="1"/>', None),
+    "the parent class's ki and imax -1, a motor in the child": (
+        '<pid ki="1" imax="-1"/><default class="c"><motor/></default>',
+        '<pid joint="j" class="c"/>', ["imax="]),
+    "the parent class's imax -1, the child's imax 1": (
+        '<pid ki="1" imax="-1"/><default class="c"><pid imax="1"/></default>',
+        '<pid joint="j" class="c"/>', None),
+    "a blank imax over the class's imax -1": ('<pid ki="1" imax="-1"/>',
+                                              '<pid joint="j" imax=""/>', ["imax="]),
+    "a general of the class's ki and imax -1": ('<pid ki="1" imax="-1"/>',
+                                                '<general joint="j"/>', ["imax"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SIGNED_SETTINGS))
+def test_shortcut_settings_below_0_refused_as_mujoco_refuses_them(case):
+    """MuJoCo 4.0.0's shortcuts refuse a kv, a dampratio below 0 (a <position>'s,
+    <intvelocity>'s or <pid>'s), both given, a <position>'s timeconst, a <muscle>'s
+    tausmooth, a <damper>'s kv and an <adhesion>'s gain below 0 (an actuator or a default,
+    used or not; -0 and NaN are not below 0), and its compiler a pid dynamics' imax below 0
+    (stored by a <pid> of nonzero ki, here or in its class); urdf2dyn loaded them."""
+    default, act, words = SIGNED_SETTINGS[case]
+    assert_as_mujoco(doc(f"<default>{default}</default>",
+                         f"<worldbody>{BODY}{_RANGED}</worldbody>",
+                         actuators(act) if act else ""), words)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["position", "intvelocity", "pid", "muscle", "damper"]),
+       st.dictionaries(st.sampled_from(["kv", "dampratio", "timeconst", "tausmooth", "ki",
+                                        "imax", "slewmax"]),
+                       st.sampled_from(["0", "1", "-1", "-0", "nan", "-inf", "1e-300",
+                                        "-1e-300"]), max_size=3),
+       st.booleans())
+def test_random_shortcut_signs_refused_exactly_where_mujoco_refuses(element, attrs, default):
+    """Random signed settings of a servo, pid, muscle or damper, in an actuator or in its
+    class: urdf2dyn refuses the model exactly where MuJoCo does (attributes its schema
+    leaves out of that element are dropped)."""
+    allowed = {"position": "kv dampratio timeconst", "intvelocity": "kv dampratio",
+               "pid": "kv dampratio ki imax slewmax", "muscle": "tausmooth",
+               "damper": "kv"}[element].split()
+    text = " ".join(f'{k}="{v}"' for k, v in attrs.items() if k in allowed)
+    target = 'joint="k" ctrlrange="0 1"' if element == "damper" else 'joint="k"'
+    own, cls = (f"<{element} {text}/>", "") if not default else ("", f"<{element} {text}/>")
+    act = own.replace(f"<{element} ", f"<{element} {target} ") if own else \
+        f"<{element} {target}/>"
+    if element == "muscle" and default:
+        return          # a <muscle> default has no tausmooth= in MuJoCo's schema
+    xml = doc(f"<default>{cls}</default>", f"<worldbody>{BODY}{_RANGED}</worldbody>",
+              actuators(act))
+    assert (mujoco_error(xml) is None) == (urdf2dyn_error(xml) is None), \
+        (xml, mujoco_error(xml), urdf2dyn_error(xml))
+
+
 @pytest.mark.parametrize("case", sorted(SHORTCUT_SETTINGS))
 def test_pid_and_dcmotor_settings_refused_as_mujoco_refuses_them(case):
     """MuJoCo 4.0.0 refuses a <pid>'s slewmax below 0 and an input= of words it does not

@@ -400,18 +400,50 @@ static const char *input_words_problem(const char *v)
     return none && count > 1 ? "invalid keyword" : NULL;
 }
 
-/* A <pid>'s or <dcmotor>'s own settings MuJoCo 4.0.0's reader refuses (an actuator or a
- * default, used or not): a <pid>'s slewmax below 0, an input= of words it does not read
- * (input_words_problem). 0 or -1 (message). */
+/* The shortcuts' own settings MuJoCo 4.0.0's reader refuses below 0 (its words; -0 and
+ * NaN are not below 0), with what to give instead. */
+static const struct { const char *elements, *attr, *words, *advice; } SIGNED_SETTINGS[] = {
+    {"position|intvelocity|pid", "kv", "kv cannot be negative", "a velocity gain"},
+    {"position|intvelocity|pid", "dampratio", "dampratio cannot be negative",
+     "a damping ratio (1: critical damping)"},
+    {"position", "timeconst", "timeconst cannot be negative",
+     "an activation time constant (0: no filter)"},
+    {"pid", "slewmax", "slewmax cannot be negative",
+     "the largest control change per second (0: no limit)"},
+    {"muscle", "tausmooth", "muscle tausmooth cannot be negative",
+     "a smoothing time constant"},
+    {"damper", "kv", "damping coefficient cannot be negative", "a damping coefficient"},
+    {"adhesion", "gain", "adhesion gain cannot be negative", "a gain"}};
+
+/* Shortcut e's own signed settings (SIGNED_SETTINGS), and a kv and a dampratio both given,
+ * as MuJoCo 4.0.0's reader refuses them. 0 or -1 (message). */
+static int check_signed_settings(mjcf *rd, u2d_xml *e)
+{
+    const char *el = u2d_xml_name(e);
+    for (size_t k = 0; k < sizeof SIGNED_SETTINGS / sizeof SIGNED_SETTINGS[0]; k++) {
+        if (word_index(SIGNED_SETTINGS[k].elements, el) < 0) continue;
+        const char *attr = SIGNED_SETTINGS[k].attr, *v = u2d_xml_attr(e, attr);
+        if (k == 1 && u2d_xml_attr(e, "kv") && v)
+            return fail(rd, e, "<%s kv=\"%.60s\" dampratio=\"%.60s\">: both given (MuJoCo "
+                        "refuses it: \"kv and dampratio cannot both be defined\"): give one",
+                        el, u2d_xml_attr(e, "kv"), v);
+        if (v && strtod(v, NULL) < 0)
+            return fail(rd, e, "<%s %s=\"%.60s\">: below 0 (MuJoCo refuses it: \"%s\"): give "
+                        "%s, 0 or more", el, attr, v, SIGNED_SETTINGS[k].words,
+                        SIGNED_SETTINGS[k].advice);
+    }
+    return 0;
+}
+
+/* A shortcut's own settings MuJoCo 4.0.0's reader refuses (an actuator or a default, used
+ * or not): those below 0 (check_signed_settings), a <pid>'s or <dcmotor>'s input= of words
+ * it does not read (input_words_problem). 0 or -1 (message). */
 static int check_shortcut_settings(mjcf *rd, u2d_xml *e)
 {
     const char *el = u2d_xml_name(e);
+    if (check_signed_settings(rd, e) < 0) return -1;
     if (word_index("pid|dcmotor", el) < 0) return 0;
-    const char *slewmax = u2d_xml_attr(e, "slewmax"), *input = u2d_xml_attr(e, "input");
-    if (strcmp(el, "pid") == 0 && slewmax && strtod(slewmax, NULL) < 0)
-        return fail(rd, e, "<pid slewmax=\"%.60s\">: below 0 (MuJoCo refuses it: \"slewmax "
-                    "cannot be negative\"): give the largest control change per second, 0 or "
-                    "more (0: no limit)", slewmax);
+    const char *input = u2d_xml_attr(e, "input");
     const char *problem = input ? input_words_problem(input) : NULL;
     if (problem)
         return fail(rd, e, "<%s input=\"%.60s\">: MuJoCo refuses it (\"%s\"): give none, or "
@@ -2590,6 +2622,8 @@ typedef struct {
      * the class chain from the <pid> or <dcmotor> defaults alone, whatever else the
      * classes write between them (checked against MuJoCo 4.0.0) */
     const char *ki, *slewmax, *inductance, *thermal, *lugre, *controller;
+    const char *imax;           /* the imax a <pid> of nonzero ki stored (dynprm[0]),
+                                   NULL when none did                                */
     double kt_ke[2], resistance, nominal[3];  /* the last <dcmotor>'s motorconst=,
                                    resistance= and nominal=, the first two over the K
                                    and R it inherits, nominal over 0 (MuJoCo 4.0.0
@@ -2716,6 +2750,10 @@ static void apply_inherited_shortcut(u2d_xml *d, actuator_dynamics *a)
         apply_dcmotor_constants(d, a);
         apply_dcmotor_inductance(d, a);
     }
+    /* a <pid> stores its imax (or the one it inherits) only with a nonzero ki */
+    const char *imax = u2d_xml_attr(d, "imax");
+    if (is_pid && first_nonzero(a->ki) && imax && imax[strspn(imax, " \t\n\r\v\f")])
+        a->imax = imax;
     if (is_pid) {       /* a ki or slewmax a <general> wrote: taken as pid, not tracked */
         a->dyntype = a->pid_rewritten || first_nonzero(a->ki) || first_nonzero(a->slewmax)
                          ? "pid" : "none";
@@ -2772,6 +2810,7 @@ static void inherit_pid_settings(actuator_dynamics *a, const actuator_dynamics *
 {
     a->ki = from ? from->ki : NULL;
     a->slewmax = from ? from->slewmax : NULL;
+    a->imax = from ? from->imax : NULL;
     a->pid_rewritten = from ? from->pid_rewritten : 0;
 }
 
@@ -3153,6 +3192,24 @@ static int check_pid_states(mjcf *rd, u2d_xml *e, int cls, const char *label)
     return 0;
 }
 
+/* An actuator e of pid dynamics (a <pid>'s, its own or its class's, or a <general> of its
+ * class's) and a nonzero ki has the imax its <pid> stored 0 or more, as MuJoCo 4.0.0's
+ * compiler wants ("imax (dynprm[0]) must be non-negative"; checked against it: without a ki
+ * it loads a negative one). A plugin's imax is its own (check_pid_settings);
+ * one a <general> wrote is left to MuJoCo. 0 or -1 (message). */
+static int check_pid_imax(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    if (strcmp(u2d_xml_name(e), "plugin") == 0) return 0;
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (strcmp(a.dyntype, "pid") != 0 || a.pid_rewritten || !first_nonzero(a.ki) ||
+        !a.imax || !(strtod(a.imax, NULL) < 0))
+        return 0;
+    return fail(rd, e, "%s: imax=\"%.60s\" (its own or its class's <pid>'s) below 0 with a ki "
+                "of \"%s\" (MuJoCo refuses it: \"imax (dynprm[0]) must be non-negative\"): give "
+                "the largest integral force, 0 or more", label, a.imax, a.ki ? a.ki : "0");
+}
+
 /* MuJoCo 4 adds an actuator's armature and damping (damping="linear v|v| v^2") to its joint
  * or tendon, each times gear[0]^2 whatever the joint's type (mj_actuatorArmature,
  * mj_actuatorDamping), summed over the actuators on one target. Onto a joint they go to the
@@ -3205,6 +3262,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         check_dcmotor_gains_states(rd, e, cls, label) < 0 ||
         check_dcmotor_controller(rd, e, cls, label) < 0 ||
         check_pid_states(rd, e, cls, label) < 0 ||
+        check_pid_imax(rd, e, cls, label) < 0 ||
         check_dcmotor_constants(rd, e, cls, label) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "gear", 1, 6, gear) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "damping", 1, 3, damping) < 0 ||
