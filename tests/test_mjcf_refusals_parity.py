@@ -1119,6 +1119,108 @@ def test_random_dcmotor_and_pid_numbers_refused_exactly_where_mujoco_refuses(ele
         (urdf2dyn_error(xml) is not None), (text, error, urdf2dyn_error(xml))
 
 
+# every actuator kind's numeric attributes (MuJoCo 4.0.0's read table and shortcuts), the
+# numbers each takes: at most that many, exactly that many where the count is negative
+_COMMON_NUMBERS = {"group": -1, "nsample": -1, "delay": -1, "ctrlrange": -2, "forcerange": -2,
+                   "actrange": -2, "lengthrange": -2, "gear": 6, "damping": 3, "armature": -1}
+_OWN_NUMBERS = {
+    "general": {"gainprm": 10, "biasprm": 10, "dynprm": 10},
+    "motor": {},
+    "position": {"kp": -1, "kv": -1, "dampratio": -1, "timeconst": -1, "inheritrange": -1},
+    "intvelocity": {"kp": -1, "kv": -1, "dampratio": -1, "inheritrange": -1},
+    "velocity": {"kv": -1}, "damper": {"kv": -1}, "adhesion": {"gain": -1},
+    "cylinder": {"timeconst": -1, "bias": -3, "area": -1, "diameter": -1},
+    "muscle": {"timeconst": -2, "tausmooth": -1, "range": -2, "force": -1, "scale": -1,
+               "lmin": -1, "lmax": -1, "vmax": -1, "fpmax": -1, "fvmax": -1},
+}
+_ACT_WORLD = ('<worldbody><body name="b"><joint name="j" range="-1 1"/><geom size="0.1"/>'
+              '</body></worldbody>')
+
+
+def _kind_and_target(kind):
+    """A working actuator of kind on _ACT_WORLD's joint (an adhesion on its body)."""
+    return {"adhesion": 'body="b" ctrlrange="0 1"', "damper": 'joint="j" ctrlrange="0 1"'}.get(
+        kind, 'joint="j"')
+
+
+ACTUATOR_NUMBERS = {   # the case: the <default>'s content, the actuator; urdf2dyn's words
+    "motor gear of seven": ("", '<motor joint="j" gear="1 2 3 4 5 6 7"/>',
+                            ["<motor", "gear=", "7 numbers", "at most 6", "too much data"]),
+    "motor gear with a letter": ("", '<motor joint="j" gear="1 2x"/>',
+                                 ["<motor>", "gear=", "not a number"]),
+    "general gainprm with a letter": ("", '<general joint="j" gainprm="1 x"/>', ["gainprm="]),
+    "general dynprm too large": ("", '<general joint="j" dynprm="1e400"/>',
+                                 ["dynprm=", "too large"]),
+    "general biasprm of eleven": ("", '<general joint="j" biasprm="0 0 0 0 0 0 0 0 0 0 0"/>',
+                                  ["biasprm=", "at most 10"]),
+    "position kp with a comma": ("", '<position joint="j" kp="1,2"/>', ["<position>", "kp="]),
+    "position kp of two": ("", '<position joint="j" kp="1 2"/>', ["kp=", "exactly 1"]),
+    "velocity kv not a number": ("", '<velocity joint="j" kv="fast"/>', ["<velocity>", "kv="]),
+    "cylinder bias of two": ("", '<cylinder joint="j" bias="1 2"/>', ["bias=", "exactly 3"]),
+    "muscle timeconst of one": ("", '<muscle joint="j" timeconst="1"/>',
+                                ["<muscle", "timeconst=", "exactly 2", "not have enough"]),
+    "motor lengthrange of three": ("", '<motor joint="j" lengthrange="0 1 2"/>',
+                                   ["lengthrange="]),
+    "motor ctrlrange of one": ("", '<motor joint="j" ctrlrange="1"/>', ["ctrlrange="]),
+    "motor group not a whole number": ("", '<motor joint="j" group="1.5"/>',
+                                       ["<motor", "group=", "whole number"]),
+    "motor group in hexadecimal": ("", '<motor joint="j" group="0x1"/>', ["group="]),
+    "motor nsample too large for an int": ("", '<motor joint="j" nsample="3000000000"/>',
+                                           ["nsample="]),
+    "motor delay of two": ("", '<motor joint="j" delay="0 0"/>', ["delay="]),
+    "a default's motor gear with a letter": ('<motor gear="2x"/>', "", ["<motor>", "gear="]),
+    "a default's adhesion gain not a number": ('<default class="c"><adhesion gain="g"/>'
+                                               '</default>', "", ["<adhesion>", "gain="]),
+    "motor gear in hexadecimal": ("", '<motor joint="j" gear="0x10"/>', None),
+    "motor group -1": ("", '<motor joint="j" group="-1"/>', None),
+    "position kp blank": ("", '<position joint="j" kp=""/>', None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ACTUATOR_NUMBERS))
+def test_every_actuator_kind_numbers_are_read_as_mujoco_reads_them(case):
+    """MuJoCo 4.0.0's reader refuses an actuator's numeric attribute, any kind (an actuator
+    or a default, used or not), holding text that is no number ("bad format"), a number too
+    large for a double, more numbers than it takes or fewer than a range takes, or an int
+    attribute that is no whole number; a blank one is not given. urdf2dyn loaded them on
+    other kinds than <dcmotor> and <pid>."""
+    default, element, words = ACTUATOR_NUMBERS[case]
+    assert_as_mujoco(doc(f"<default>{default}</default>", _ACT_WORLD,
+                         actuators(element) if element else ""), words)
+
+
+@st.composite
+def _actuator_number(draw):
+    """An actuator (or a default) of a drawn kind with one of its numeric attributes holding
+    drawn text: (xml, attribute)."""
+    kind = draw(st.sampled_from(sorted(_OWN_NUMBERS)))
+    attr = draw(st.sampled_from(sorted({**_COMMON_NUMBERS, **_OWN_NUMBERS[kind]})))
+    text = draw((st.text(alphabet=" +-0123456789.eaxnif,", max_size=12) |
+                 st.lists(st.sampled_from(["0", "1", "0.5", "2"]), max_size=12).map(" ".join)
+                 ).filter(str.strip))
+    element = f'<{kind} {attr}="{text}"'
+    if draw(st.booleans()):
+        return doc(f"<default>{element}/></default>", _ACT_WORLD), attr
+    return doc(_ACT_WORLD, actuators(f"{element} {_kind_and_target(kind)}/>")), attr
+
+
+@settings(max_examples=300, deadline=None)
+@given(_actuator_number())
+def test_random_actuator_numbers_refused_exactly_where_mujoco_refuses(drawn):
+    """Random text in any actuator kind's numeric attribute, in <actuator> or a <default>:
+    where MuJoCo's reader refuses the attribute's numbers urdf2dyn refuses it, naming it;
+    where MuJoCo loads the model, urdf2dyn loads it (but for an inf or a NaN among the
+    numbers it applies, a gear, damping, armature or range, and a negative armature: those
+    it refuses by design, docs/mjcf.rst)."""
+    xml, attr = drawn
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    if expected is None:
+        assert got is None or "not a finite number" in got or \
+            re.search(r"armature -\S+ is negative", got), (xml, got)
+    elif f"attribute '{attr}'" in expected:
+        assert got is not None and f"{attr}=" in got, (xml, expected, got)
+
+
 UNIQUE_DEFAULTS = {   # the case: <default>'s content, the kind MuJoCo finds twice (None: loads)
     "two dcmotors": (f"<dcmotor {_DC}/><dcmotor {_DC}/>", "dcmotor"),
     "two pids": ("<pid/><pid/>", "pid"),

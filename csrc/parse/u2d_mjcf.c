@@ -343,35 +343,63 @@ static int check_activation_attributes(mjcf *rd, u2d_xml *e)
 
 static int count_values(mjcf *rd, u2d_xml *node, const char *who, const char *name);
 
-/* The numbers MuJoCo 4.0.0's reader takes in a <dcmotor>'s and a <pid>'s own attributes:
- * at most max, and exactly max where exact. */
-static const struct { const char *element, *attr; int max, exact; } SHORTCUT_NUMBERS[] = {
-    {"dcmotor", "motorconst", 2, 0}, {"dcmotor", "resistance", 1, 1},
-    {"dcmotor", "nominal", 3, 0}, {"dcmotor", "saturation", 3, 0},
-    {"dcmotor", "inductance", 2, 0}, {"dcmotor", "cogging", 3, 0},
-    {"dcmotor", "controller", 6, 0}, {"dcmotor", "thermal", 6, 0}, {"dcmotor", "lugre", 5, 0},
-    {"pid", "kp", 1, 1}, {"pid", "kv", 1, 1}, {"pid", "dampratio", 1, 1}, {"pid", "ki", 1, 1},
-    {"pid", "imax", 1, 1}, {"pid", "slewmax", 1, 1}, {"pid", "inheritrange", 1, 1},
-    {"pid", "posrange", 2, 1}, {"pid", "velrange", 2, 1}, {"pid", "ffrange", 2, 1}};
+/* The numbers MuJoCo 4.0.0's reader takes in an actuator's attributes (its read table's,
+ * every kind's, then each shortcut's own): at most max, and exactly max where exact; an int
+ * attribute is one whole number. elements: the kinds that have it ('|'-separated), NULL for
+ * every one. (An actdim= is checked by check_actdim.) */
+static const struct {
+    const char *elements, *attr;
+    int max, exact, whole;
+} ACTUATOR_NUMBERS[] = {
+    {NULL, "group", 1, 1, 1}, {NULL, "nsample", 1, 1, 1}, {NULL, "delay", 1, 1, 0},
+    {NULL, "ctrlrange", 2, 1, 0}, {NULL, "forcerange", 2, 1, 0}, {NULL, "actrange", 2, 1, 0},
+    {NULL, "lengthrange", 2, 1, 0}, {NULL, "velrange", 2, 1, 0}, {NULL, "ffrange", 2, 1, 0},
+    {NULL, "gear", 6, 0, 0}, {NULL, "damping", 3, 0, 0}, {NULL, "armature", 1, 1, 0},
+    {NULL, "cranklength", 1, 1, 0},
+    {"general|plugin", "gainprm", 10, 0, 0}, {"general|plugin", "biasprm", 10, 0, 0},
+    {"general|plugin", "dynprm", 10, 0, 0},
+    {"position|intvelocity|orientation|pid", "kp", 1, 1, 0},
+    {"position|intvelocity|orientation|pid|velocity|damper", "kv", 1, 1, 0},
+    {"position|intvelocity|orientation|pid", "dampratio", 1, 1, 0},
+    {"position|cylinder", "timeconst", 1, 1, 0}, {"muscle", "timeconst", 2, 1, 0},
+    {"position|intvelocity|pid", "inheritrange", 1, 1, 0},
+    {"cylinder", "bias", 3, 1, 0}, {"cylinder", "area", 1, 1, 0},
+    {"cylinder", "diameter", 1, 1, 0}, {"muscle", "tausmooth", 1, 1, 0},
+    {"muscle", "range", 2, 1, 0}, {"muscle", "force", 1, 1, 0}, {"muscle", "scale", 1, 1, 0},
+    {"muscle", "lmin", 1, 1, 0}, {"muscle", "lmax", 1, 1, 0}, {"muscle", "vmax", 1, 1, 0},
+    {"muscle", "fpmax", 1, 1, 0}, {"muscle", "fvmax", 1, 1, 0}, {"adhesion", "gain", 1, 1, 0},
+    {"dcmotor", "motorconst", 2, 0, 0}, {"dcmotor", "resistance", 1, 1, 0},
+    {"dcmotor", "nominal", 3, 0, 0}, {"dcmotor", "saturation", 3, 0, 0},
+    {"dcmotor", "inductance", 2, 0, 0}, {"dcmotor", "cogging", 3, 0, 0},
+    {"dcmotor", "controller", 6, 0, 0}, {"dcmotor", "thermal", 6, 0, 0},
+    {"dcmotor", "lugre", 5, 0, 0},
+    {"pid", "ki", 1, 1, 0}, {"pid", "imax", 1, 1, 0}, {"pid", "slewmax", 1, 1, 0},
+    {"pid", "posrange", 2, 1, 0}};
 
-/* A <dcmotor>'s or <pid>'s numbers (in <actuator> or a <default>) are numbers MuJoCo reads
- * ("bad format", "number is too large"; nan and inf it reads), as many as it takes ("has
- * too much data", "does not have enough data"). 0 or -1 (message). */
-static int check_shortcut_numbers(mjcf *rd, u2d_xml *e)
+/* An actuator's numbers (any kind, in <actuator> or a <default>) are numbers MuJoCo reads
+ * ("bad format", "number is too large"; nan and inf it reads; a blank attribute is not
+ * given), as many as it takes ("has too much data", "does not have enough data"), an int
+ * one whole number. 0 or -1 (message). */
+static int check_actuator_numbers(mjcf *rd, u2d_xml *e)
 {
     const char *el = u2d_xml_name(e);
     char who[40];
     snprintf(who, sizeof who, "<%s>", el);
-    for (size_t k = 0; k < sizeof SHORTCUT_NUMBERS / sizeof SHORTCUT_NUMBERS[0]; k++) {
-        if (strcmp(el, SHORTCUT_NUMBERS[k].element) != 0) continue;
-        const char *attr = SHORTCUT_NUMBERS[k].attr;
-        int max = SHORTCUT_NUMBERS[k].max, n = count_values(rd, e, who, attr);
+    for (size_t k = 0; k < sizeof ACTUATOR_NUMBERS / sizeof ACTUATOR_NUMBERS[0]; k++) {
+        const char *kinds = ACTUATOR_NUMBERS[k].elements, *attr = ACTUATOR_NUMBERS[k].attr;
+        const char *v = u2d_xml_attr(e, attr);
+        if (!v || (kinds && word_index(kinds, el) < 0)) continue;
+        if (ACTUATOR_NUMBERS[k].whole && !whole_int(v))
+            return fail(rd, e, "<%s %s=\"%.60s\">: not one whole number (MuJoCo reads an int "
+                        "there and refuses it: \"bad format\", \"too much data\"): give an "
+                        "integer, e.g. %s=\"1\", or leave it out", el, attr, v, attr);
+        int max = ACTUATOR_NUMBERS[k].max, n = count_values(rd, e, who, attr);
         if (n < 0) return -1;
-        if (n > max || (n > 0 && n < max && SHORTCUT_NUMBERS[k].exact))
+        if (n > max || (n > 0 && n < max && ACTUATOR_NUMBERS[k].exact))
             return fail(rd, e, "<%s %s=\"%.60s\">: %d number%s, MuJoCo reads %s %d (it refuses "
-                        "it: \"%s\"): give %d", el, attr, u2d_xml_attr(e, attr), n,
-                        n == 1 ? "" : "s", SHORTCUT_NUMBERS[k].exact ? "exactly" : "at most",
-                        max, n > max ? "has too much data" : "does not have enough data", max);
+                        "it: \"%s\"): give %d", el, attr, v, n, n == 1 ? "" : "s",
+                        ACTUATOR_NUMBERS[k].exact ? "exactly" : "at most", max,
+                        n > max ? "has too much data" : "does not have enough data", max);
     }
     return 0;
 }
@@ -738,7 +766,7 @@ static int read_defaults(mjcf *rd)
                 for (int k = 0; k < K_ACTUATOR; k++)
                     if (strcmp(n, kind_name[k]) == 0 && add_dnode(rd, cls, k, e)) status = -1;
                 if (word_index(ACTUATOR_ELEMENTS, n) >= 0 &&
-                    (check_activation_attributes(rd, e) || check_shortcut_numbers(rd, e) ||
+                    (check_activation_attributes(rd, e) || check_actuator_numbers(rd, e) ||
                      check_shortcut_settings(rd, e) ||
                      add_dnode(rd, cls, K_ACTUATOR, e)))
                     status = -1;
@@ -3254,7 +3282,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     if (name) snprintf(label, sizeof label, "actuator '%.100s'", name);
     else snprintf(label, sizeof label, "actuator %d (unnamed)", k);
     int cls = class_attr(rd, e, "class", 0);
-    if (cls < 0 || check_activation_attributes(rd, e) || check_shortcut_numbers(rd, e) ||
+    if (cls < 0 || check_activation_attributes(rd, e) || check_actuator_numbers(rd, e) ||
         check_shortcut_settings(rd, e) || check_shortcut_inputs(rd, e, cls, label) < 0 ||
         check_pid_dyntype(rd, e, cls, label) < 0 ||
         check_general_actdim(rd, e, cls, label) < 0 ||
