@@ -1174,6 +1174,10 @@ ACTUATOR_NUMBERS = {   # the case: the <default>'s content, the actuator; urdf2d
     "motor gear in hexadecimal": ("", '<motor joint="j" gear="0x10"/>', None),
     "motor group -1": ("", '<motor joint="j" group="-1"/>', None),
     "position kp blank": ("", '<position joint="j" kp=""/>', None),
+    "motor gear blank": ("", '<motor joint="j" gear=" "/>', None),
+    "motor ctrlrange blank": ("", '<motor joint="j" ctrlrange=""/>', None),
+    "general armature blank": ("", '<general joint="j" armature=" "/>', None),
+    "a default's motor damping blank": ('<motor damping=" "/>', '<motor joint="j"/>', None),
 }
 
 
@@ -1183,7 +1187,8 @@ def test_every_actuator_kind_numbers_are_read_as_mujoco_reads_them(case):
     or a default, used or not), holding text that is no number ("bad format"), a number too
     large for a double, more numbers than it takes or fewer than a range takes, or an int
     attribute that is no whole number; a blank one is not given. urdf2dyn loaded them on
-    other kinds than <dcmotor> and <pid>."""
+    other kinds than <dcmotor> and <pid>, and refused a blank gear, range, damping or
+    armature."""
     default, element, words = ACTUATOR_NUMBERS[case]
     assert_as_mujoco(doc(f"<default>{default}</default>", _ACT_WORLD,
                          actuators(element) if element else ""), words)
@@ -1195,9 +1200,8 @@ def _actuator_number(draw):
     drawn text: (xml, attribute)."""
     kind = draw(st.sampled_from(sorted(_OWN_NUMBERS)))
     attr = draw(st.sampled_from(sorted({**_COMMON_NUMBERS, **_OWN_NUMBERS[kind]})))
-    text = draw((st.text(alphabet=" +-0123456789.eaxnif,", max_size=12) |
-                 st.lists(st.sampled_from(["0", "1", "0.5", "2"]), max_size=12).map(" ".join)
-                 ).filter(str.strip))
+    text = draw(st.text(alphabet=" +-0123456789.eaxnif,", max_size=12) |
+                st.lists(st.sampled_from(["0", "1", "0.5", "2"]), max_size=12).map(" ".join))
     element = f'<{kind} {attr}="{text}"'
     if draw(st.booleans()):
         return doc(f"<default>{element}/></default>", _ACT_WORLD), attr
@@ -1219,6 +1223,41 @@ def test_random_actuator_numbers_refused_exactly_where_mujoco_refuses(drawn):
             re.search(r"armature -\S+ is negative", got), (xml, got)
     elif f"attribute '{attr}'" in expected:
         assert got is not None and f"{attr}=" in got, (xml, expected, got)
+
+
+_BLANK_BODY = ('<worldbody><body name="b" {b}><joint name="j" {j}/><geom size="0.1" {g}/>'
+               '<site name="s" {s}/><inertial mass="1" pos="0 0 0" diaginertia="1 1 1" {i}/>'
+               '</body></worldbody>')
+BLANK_NUMBERS = {   # the element (b, j, g, s, i: _BLANK_BODY's), its blank attribute
+    "body pos": ("b", "pos"), "body quat": ("b", "quat"), "body euler": ("b", "euler"),
+    "joint axis": ("j", "axis"), "joint range": ("j", "range"), "joint damping": ("j", "damping"),
+    "joint armature": ("j", "armature"), "geom pos": ("g", "pos"), "geom quat": ("g", "quat"),
+    "geom fromto": ("g", "fromto"), "geom friction": ("g", "friction"),
+    "site pos": ("s", "pos"), "inertial quat": ("i", "quat"),
+    "inertial fullinertia": ("i", "fullinertia"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BLANK_NUMBERS))
+def test_a_blank_number_is_not_given_as_mujoco_reads_it(case):
+    """MuJoCo's reader takes a blank numeric attribute as not given (the default or the
+    class's value stands), and loads the model: urdf2dyn refused it ("expected 3 numbers, got
+    0")."""
+    who, attr = BLANK_NUMBERS[case]
+    parts = dict.fromkeys("bjgsi", "")
+    parts[who] = f'{attr}=" "'
+    assert_as_mujoco(doc(_BLANK_BODY.format(**parts)), None)
+
+
+@pytest.mark.parametrize("written", ['pos=" "', 'mass=""'])
+def test_a_blank_required_inertial_number_is_missing(written):
+    """An <inertial>'s blank pos= or mass= is a missing one to MuJoCo ("required attribute
+    missing"): both refuse it."""
+    attr = written.split("=")[0]
+    body = _BLANK_BODY.format(**dict.fromkeys("bjgsi", ""))
+    xml = doc(re.sub(f' {attr}="[^"]*"', f" {written}", body, count=1))
+    assert "required attribute missing" in mujoco_error(xml)
+    assert_as_mujoco(xml, ["<inertial> needs pos and mass"])
 
 
 UNIQUE_DEFAULTS = {   # the case: <default>'s content, the kind MuJoCo finds twice (None: loads)

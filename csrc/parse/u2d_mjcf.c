@@ -236,7 +236,8 @@ static int grow(mjcf *rd, void **p, int *cap, int n, size_t size)
 static int numbers(mjcf *rd, u2d_xml *node, const char *name, int min, int max, double *out)
 {
     const char *s = u2d_xml_attr(node, name), *p = s;
-    if (!s) return 0;
+    /* a blank one is not given to MuJoCo's reader: its class's or the default stands */
+    if (!s || !s[strspn(s, " \t\n\r\v\f")]) return 0;
     int n = 0, got;
     double x;
     for (; (got = u2d_scan_number(&p, &x)) != 0; n++) {
@@ -1856,11 +1857,11 @@ static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
     u2d_xml *in = c->inertial;
     if (in) {
         double q[4], d[3] = {0, 0, 0}, full[6];
-        if (!u2d_xml_attr(in, "pos") || !u2d_xml_attr(in, "mass"))
+        int npos = numbers(rd, in, "pos", 3, 3, com), nmass = 0;
+        if (npos < 0 || (nmass = numbers(rd, in, "mass", 1, 1, &mass)) < 0) return -1;
+        if (!npos || !nmass)        /* a blank one is missing to MuJoCo too */
             return fail(rd, in, "<inertial> needs pos and mass");
-        if (numbers(rd, in, "pos", 3, 3, com) < 0 || numbers(rd, in, "mass", 1, 1, &mass) < 0 ||
-            numbers(rd, in, "diaginertia", 3, 3, d) < 0)
-            return -1;
+        if (numbers(rd, in, "diaginertia", 3, 3, d) < 0) return -1;
         int nfull = numbers(rd, in, "fullinertia", 6, 6, full);
         if (nfull < 0 || orientation(rd, in, K_GEOM, -1, q) < 0) return -1;
         if (nfull) {
