@@ -974,6 +974,54 @@ def test_pid_gains_keep_dyntype_none_or_pid_as_mujoco_has_it(case):
     assert_as_mujoco(xml, words)
 
 
+_PID_BIAS = "pid requires biastype 'affine'"
+PID_KINDS = {   # the case: class defaults, the actuator, MuJoCo's reason (None: loads)
+    "dyntype pid with fixed gains": (
+        "", '<general joint="j" dyntype="pid"/>', "dyntype 'pid' requires gaintype 'pid'",
+        ["actuator 0", "line 1", 'dyntype "pid"', 'gaintype="pid"']),
+    "a class's dyntype pid with fixed gains": (
+        '<general dyntype="pid"/>', '<general joint="j"/>', "requires gaintype 'pid'",
+        ['dyntype "pid"']),
+    "pid gains, biastype none": ("<pid/>", '<general joint="j" biastype="none"/>', _PID_BIAS,
+                                 ["actuator 0", "biastype", '"affine"']),
+    "gaintype pid without biastype": (
+        "", '<general joint="j" gaintype="pid" dyntype="pid" gainprm="1"/>', _PID_BIAS,
+        ["biastype"]),
+    "gaintype pid over a motor's bias": (
+        "<motor/>", '<general joint="j" gaintype="pid" dyntype="pid" gainprm="1"/>', _PID_BIAS,
+        ["biastype"]),
+    "gaintype pid over a dcmotor's bias": (
+        f"<dcmotor {_DC}/>", '<general joint="j" gaintype="pid" dyntype="pid" gainprm="1"/>',
+        _PID_BIAS, ["biastype"]),
+    "gaintype pid over a velocity's bias": (
+        "<velocity/>", '<general joint="j" gaintype="pid" dyntype="pid" gainprm="1"/>', None,
+        None),
+    "gaintype pid over a cylinder's bias": (
+        "<cylinder/>", '<general joint="j" gaintype="pid" dyntype="pid" gainprm="1"/>', None,
+        None),
+    "gaintype and biastype pid's": (
+        "", '<general joint="j" gaintype="pid" biastype="affine" dyntype="pid" gainprm="1"/>',
+        None, None),
+    "a pid actuator under biastype none": ('<general biastype="none"/>', '<pid joint="j"/>',
+                                           None, None),
+    "biastype none, then a position": ('<pid/><general biastype="none"/><position/>',
+                                       '<general joint="j"/>', None, None),
+    "a motor after a pid ki": ('<pid ki="1"/><motor/>', '<general joint="j"/>', None, None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PID_KINDS))
+def test_pid_dynamics_and_gains_go_together_as_mujoco_has_it(case):
+    """MuJoCo 4.0.0's compiler refuses a pid dyntype without pid gains ("dyntype 'pid'
+    requires gaintype 'pid'") and pid gains without an affine bias ("pid requires biastype
+    'affine'": a <pid> sets it, a <general biastype> or a <general gaintype="pid"> over
+    another shortcut's bias unsets it); urdf2dyn loaded them."""
+    default, element, reason, words = PID_KINDS[case]
+    xml = doc(f"<default>{default}</default>", WORLD, actuators(element))
+    assert reason is None or reason in (mujoco_error(xml) or ""), mujoco_error(xml)
+    assert_as_mujoco(xml, words)
+
+
 _DC_EARLY = "actearly cannot be false for DC motor actuator"
 _SCHEMA_EARLY = "unrecognized attribute: 'actearly'"
 ACTEARLY = {   # the case: class defaults, the actuator, MuJoCo's reason

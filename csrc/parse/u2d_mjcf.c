@@ -2668,6 +2668,9 @@ typedef struct {
                                    <dcmotor> the constants and states these hold, not
                                    tracked here                                       */
     int pid_gains;              /* whether the gaintype is pid (a <pid> sets it)      */
+    int affine_bias;            /* whether the biastype is affine (a <pid>, <position>,
+                                   <intvelocity>, <velocity> or <cylinder> sets it,
+                                   another shortcut another one)                      */
     int pid_rewritten;          /* whether a <general> wrote gainprm or dynprm (ki,
                                    slewmax) after the last <pid>: not tracked         */
     int actearly;               /* as a <general> wrote it last, or 1 after a
@@ -2860,6 +2863,8 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
         if (gaintype) a->pid_gains = strcmp(gaintype, "pid") == 0;
         /* pid gains made of this <general>'s gainprm and dynprm: not tracked */
         if (a->pid_gains && !was_pid) a->pid_rewritten = 1;
+        const char *biastype = u2d_xml_attr(d, "biastype");
+        if (biastype) a->affine_bias = strcmp(biastype, "affine") == 0;
         const char *actearly = u2d_xml_attr(d, "actearly"), *input = u2d_xml_attr(d, "input");
         if (actearly) a->actearly = strcmp(actearly, "true") == 0;
         if (input) a->input = input;
@@ -2888,7 +2893,8 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
     if (strcmp(el, "pid") == 0 && !a->pid_gains) inherit_pid_settings(a, above.pid);
     a->dcmotor_gains = strcmp(el, "dcmotor") == 0;
     a->pid_gains = strcmp(el, "pid") == 0;       /* every shortcut sets its gaintype */
-    a->actearly = strcmp(el, "dcmotor") == 0;    /* and actearly */
+    a->actearly = strcmp(el, "dcmotor") == 0;    /* and actearly, and its biastype */
+    a->affine_bias = word_index("pid|position|intvelocity|velocity|cylinder", el) >= 0;
     if (is_one_of(d, "pid|dcmotor")) {
         apply_inherited_shortcut(d, a);
         return;
@@ -3133,6 +3139,27 @@ static int check_pid_dyntype(mjcf *rd, u2d_xml *e, int cls, const char *label)
                 "use a class without that <pid> default", label, a.dyntype);
 }
 
+/* An actuator e's pid dynamics and pid gains go together as MuJoCo 4.0.0's compiler wants:
+ * a pid dyntype only with pid gains ("dyntype 'pid' requires gaintype 'pid'"), pid gains
+ * only with an affine bias ("pid requires biastype 'affine'"). A plugin's are its own.
+ * 0 or -1 (message). */
+static int check_pid_gains_and_bias(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    if (strcmp(u2d_xml_name(e), "plugin") == 0) return 0;
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (strcmp(a.dyntype, "pid") == 0 && !a.pid_gains)
+        return fail(rd, e, "%s: dyntype \"pid\" (its own or its class's) without pid gains "
+                    "(MuJoCo refuses it: \"dyntype 'pid' requires gaintype 'pid'\"): use a "
+                    "<pid> actuator, or give gaintype=\"pid\" biastype=\"affine\"", label);
+    if (a.pid_gains && !a.affine_bias)
+        return fail(rd, e, "%s: pid gains (from a <pid>, here or in its class, or "
+                    "gaintype=\"pid\") with a biastype other than \"affine\" (MuJoCo refuses "
+                    "it: \"pid requires biastype 'affine'\"): give biastype=\"affine\", or "
+                    "use a <pid> actuator", label);
+    return 0;
+}
+
 /* An actuator e of dyntype dcmotor (its own or its class's) has actearly true, as MuJoCo
  * 4.0.0's compiler wants ("actearly cannot be false for DC motor actuator"): a <dcmotor>
  * sets it, a <general> (default false) or any other shortcut after it unsets it.
@@ -3286,6 +3313,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     if (cls < 0 || check_activation_attributes(rd, e) || check_actuator_numbers(rd, e) ||
         check_shortcut_settings(rd, e) || check_shortcut_inputs(rd, e, cls, label) < 0 ||
         check_pid_dyntype(rd, e, cls, label) < 0 ||
+        check_pid_gains_and_bias(rd, e, cls, label) < 0 ||
         check_general_actdim(rd, e, cls, label) < 0 ||
         check_dcmotor_actearly(rd, e, cls, label) < 0 ||
         check_dcmotor_gains_states(rd, e, cls, label) < 0 ||
