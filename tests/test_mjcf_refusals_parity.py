@@ -1022,6 +1022,59 @@ def test_pid_dynamics_and_gains_go_together_as_mujoco_has_it(case):
     assert_as_mujoco(xml, words)
 
 
+_PID_GENERAL = '<general joint="j" gaintype="pid" biastype="affine" dyntype="pid" gainprm="1"/>'
+UNCHECKED_GAINS = {   # the case: class defaults, the actuator, a key's act, the gains' kind
+    "dcmotor gains of a general, a key's act too long": (
+        "", '<general joint="j" gaintype="dcmotor" biastype="dcmotor" dyntype="dcmotor" '
+            'actearly="true" gainprm="1 1"/>', "0 0", "DC motor"),
+    "dcmotor gains of a general, a key's act right": (
+        "", '<general joint="j" gaintype="dcmotor" biastype="dcmotor" dyntype="dcmotor" '
+            'actearly="true" gainprm="1 1"/>', "0", "DC motor"),
+    "a class's dcmotor, a general's zero motor constant and a pos input": (
+        f'<dcmotor {_DC} input="pos"/>', '<general joint="j" gainprm="1 0" actearly="true"/>',
+        None, "DC motor"),
+    "a class's pid ki, a general's negative imax": (
+        '<pid kp="1" ki="1"/>', '<general joint="j" dynprm="-1"/>', None, "pid"),
+    "a class's pid ki, a general's ki of 0": (
+        '<pid kp="1" ki="1"/>', '<general joint="j" gainprm="0"/>', None, "pid"),
+    "pid gains of a general": ("", _PID_GENERAL, None, "pid"),
+    "pid gains of a general, a key's act too long": ("", _PID_GENERAL, "0 0", "pid"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNCHECKED_GAINS))
+def test_a_general_writing_dcmotor_or_pid_gains_is_loaded_with_a_warning(case):
+    """Where a <general> writes the DC motor or pid gains (gaintype=, or gainprm= or dynprm=
+    over a <dcmotor> or <pid> default), urdf2dyn does not follow the numbers MuJoCo's
+    compiler checks (K and R, a controller's inputs, ki, imax, slewmax) nor count the
+    states they keep; MuJoCo refuses some of these models and loads others. urdf2dyn loaded
+    them all without a word; now it warns, naming the actuator and what to do."""
+    default, element, act, kind = UNCHECKED_GAINS[case]
+    xml = doc(f"<default>{default}</default>", WORLD, actuators(element),
+              keys(f'act="{act}"') if act is not None else "")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        urdf2dyn.load(xml)
+    said = [str(w.message) for w in caught if issubclass(w.category, urdf2dyn.Urdf2dynWarning)]
+    assert any("actuator 0" in m and f"writes its {kind} gains" in m and
+               "compile it in MuJoCo" in m for m in said), (said, mujoco_error(xml))
+
+
+def test_dcmotor_and_pid_shortcuts_load_without_that_warning():
+    """A <dcmotor> or <pid> actuator, or a <general> under their defaults that leaves their
+    gains alone, is checked as MuJoCo checks it: no warning of unchecked gains."""
+    for default, element in (("", f'<dcmotor joint="j" {_DC} inductance="1"/>'),
+                             ("", '<pid joint="j" ki="1" imax="2"/>'),
+                             ('<pid ki="1"/>', '<general joint="j" gear="2"/>'),
+                             (f"<dcmotor {_DC}/>", '<general joint="j"/>')):
+        xml = doc(f"<default>{default}</default>", WORLD, actuators(element))
+        assert mujoco_error(xml) is None
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            urdf2dyn.load(xml)
+        assert not [w for w in caught if "gains" in str(w.message)], element
+
+
 _DC_EARLY = "actearly cannot be false for DC motor actuator"
 _SCHEMA_EARLY = "unrecognized attribute: 'actearly'"
 ACTEARLY = {   # the case: class defaults, the actuator, MuJoCo's reason

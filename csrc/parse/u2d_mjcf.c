@@ -3266,6 +3266,29 @@ static int check_pid_imax(mjcf *rd, u2d_xml *e, int cls, const char *label)
                 "the largest integral force, 0 or more", label, a.imax, a.ki ? a.ki : "0");
 }
 
+/* Actuator e whose DC motor or pid gains a <general> wrote (gaintype=, gainprm=, dynprm=:
+ * actuator_dynamics does not follow the numbers then) is loaded with a warning: MuJoCo's
+ * compiler checks those numbers and counts the states they keep (K and R above 0, a
+ * controller's inputs, ki and imax and slewmax, a key's act size), urdf2dyn does not.
+ * 0 or -1 (message: out of memory). */
+static int note_unchecked_gains(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    if (strcmp(u2d_xml_name(e), "plugin") == 0) return 0;
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    int dc = a.dcmotor_gains && a.dcmotor_rewritten, pid = a.pid_gains && a.pid_rewritten;
+    if (!dc && !pid) return 0;
+    note(rd, e, "%s: a <general> writes its %s gains (gaintype=\"%s\", or gainprm= or dynprm= "
+         "over a <%s> default), which urdf2dyn does not check as MuJoCo's compiler does "
+         "(%s, and the activation states they keep): MuJoCo may refuse this model, or a key's "
+         "act= size, that urdf2dyn loads; compile it in MuJoCo to check, or give the settings "
+         "on a <%s>", label, dc ? "DC motor" : "pid", dc ? "dcmotor" : "pid",
+         dc ? "dcmotor" : "pid", dc ? "its motor constant, resistance and controller inputs"
+                                    : "its ki, imax and slewmax",
+         dc ? "dcmotor" : "pid");
+    return 0;
+}
+
 /* MuJoCo 4 adds an actuator's armature and damping (damping="linear v|v| v^2") to its joint
  * or tendon, each times gear[0]^2 whatever the joint's type (mj_actuatorArmature,
  * mj_actuatorDamping), summed over the actuators on one target. Onto a joint they go to the
@@ -3320,6 +3343,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         check_dcmotor_controller(rd, e, cls, label) < 0 ||
         check_pid_states(rd, e, cls, label) < 0 ||
         check_pid_imax(rd, e, cls, label) < 0 ||
+        note_unchecked_gains(rd, e, cls, label) < 0 ||
         check_dcmotor_constants(rd, e, cls, label) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "gear", 1, 6, gear) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "damping", 1, 3, damping) < 0 ||
