@@ -1295,6 +1295,34 @@ def test_every_actuator_kind_numbers_are_read_as_mujoco_reads_them(case):
                          actuators(element) if element else ""), words)
 
 
+ACTUATOR_KEYWORDS = {   # the case: the <default>'s content, the actuator; urdf2dyn's words
+    "dyntype unknown": ("", '<general joint="j" dyntype="foo"/>',
+                        ["<general", "dyntype=", "expected one of", "filterexact"]),
+    "dyntype blank": ("", '<general joint="j" dyntype=""/>', ["dyntype="]),
+    "gaintype in capitals": ("", '<general joint="j" gaintype="FIXED"/>', ["gaintype="]),
+    "biastype unknown": ("", '<general joint="j" biastype="quadratic"/>', ["biastype="]),
+    "interp unknown": ("", '<general joint="j" interp="spline"/>', ["interp=", "cubic"]),
+    "a default's dyntype unknown": ('<general dyntype="foo"/>', "", ["dyntype="]),
+    "a default's ctrllimited unknown": ('<general ctrllimited="yes"/>', "", ["ctrllimited="]),
+    "a default's forcelimited blank": ('<motor forcelimited=""/>', "", ["forcelimited="]),
+    "a default's actlimited unknown": ('<general actlimited="1"/>', "", ["actlimited="]),
+    "every word MuJoCo reads": (
+        '<general ctrllimited="auto" forcelimited="false" actlimited="auto"/>',
+        '<general joint="j" dyntype="filterexact" gaintype="affine" biastype="affine" '
+        'interp="linear"/>', None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ACTUATOR_KEYWORDS))
+def test_actuator_keywords_are_read_as_mujoco_reads_them(case):
+    """MuJoCo 4.0.0's reader refuses a dyntype, gaintype, biastype, interp or a limited=
+    flag that is none of its words ("invalid keyword"), in an actuator or a default, used
+    or not; urdf2dyn loaded them."""
+    default, element, words = ACTUATOR_KEYWORDS[case]
+    assert_as_mujoco(doc(f"<default>{default}</default>", _ACT_WORLD,
+                         actuators(element) if element else ""), words)
+
+
 @st.composite
 def _actuator_number(draw):
     """An actuator (or a default) of a drawn kind with one of its numeric attributes holding

@@ -315,6 +315,24 @@ static int check_actdim(mjcf *rd, u2d_xml *e)
                 "as an integer, e.g. actdim=\"1\", or leave it out", u2d_xml_name(e), v);
 }
 
+/* The keywords MuJoCo 4.0.0's reader takes in an actuator's attributes (any kind, where
+ * its schema has them): another word, or a blank one, is an "invalid keyword" to it. */
+static const char *const ACTUATOR_KEYWORDS[][2] = {
+    {"dyntype", "none|integrator|filter|filterexact|muscle|dcmotor|pid|user"},
+    {"gaintype", "fixed|affine|muscle|dcmotor|so3|pid|user"},
+    {"biastype", "none|affine|muscle|dcmotor|so3|user"}, {"interp", "zoh|linear|cubic"},
+    {"ctrllimited", "false|true|auto"}, {"forcelimited", "false|true|auto"},
+    {"actlimited", "false|true|auto"}};
+
+/* Actuator element e's keywords (ACTUATOR_KEYWORDS), in <actuator> or a <default>, used or
+ * not. 0 or -1 (message). */
+static int check_actuator_keywords(mjcf *rd, u2d_xml *e)
+{
+    for (size_t k = 0; k < sizeof ACTUATOR_KEYWORDS / sizeof ACTUATOR_KEYWORDS[0]; k++)
+        if (keyword(rd, e, ACTUATOR_KEYWORDS[k][0], ACTUATOR_KEYWORDS[k][1], 0) < 0) return -1;
+    return 0;
+}
+
 /* MuJoCo 4's schema gives actdim= to <general> and a plugin actuator only, and actrange=
  * and actlimited= to those and <intvelocity>: it refuses them on every other actuator, in
  * <actuator> or in a <default>, used or not; and an actdim= only as a whole number.
@@ -768,6 +786,7 @@ static int read_defaults(mjcf *rd)
                     if (strcmp(n, kind_name[k]) == 0 && add_dnode(rd, cls, k, e)) status = -1;
                 if (word_index(ACTUATOR_ELEMENTS, n) >= 0 &&
                     (check_activation_attributes(rd, e) || check_actuator_numbers(rd, e) ||
+                     check_actuator_keywords(rd, e) ||
                      check_shortcut_settings(rd, e) ||
                      add_dnode(rd, cls, K_ACTUATOR, e)))
                     status = -1;
@@ -3334,6 +3353,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     else snprintf(label, sizeof label, "actuator %d (unnamed)", k);
     int cls = class_attr(rd, e, "class", 0);
     if (cls < 0 || check_activation_attributes(rd, e) || check_actuator_numbers(rd, e) ||
+        check_actuator_keywords(rd, e) ||
         check_shortcut_settings(rd, e) || check_shortcut_inputs(rd, e, cls, label) < 0 ||
         check_pid_dyntype(rd, e, cls, label) < 0 ||
         check_pid_gains_and_bias(rd, e, cls, label) < 0 ||
