@@ -1075,6 +1075,40 @@ def test_dcmotor_and_pid_shortcuts_load_without_that_warning():
         assert not [w for w in caught if "gains" in str(w.message)], element
 
 
+_PID_CHAIN_DEFAULTS = ['<pid kp="1"/>', '<pid ki="1"/>', '<pid slewmax="1" imax="-1"/>',
+                       "<motor/>", "<velocity/>", "<cylinder/>", '<position kv="1"/>',
+                       '<general biastype="none"/>', '<general biastype="affine"/>',
+                       '<general gaintype="pid"/>', '<general gaintype="fixed"/>',
+                       '<general dyntype="pid"/>', '<general dyntype="none"/>']
+_PID_CHAIN_ACTUATORS = ['<general joint="j"/>', '<pid joint="j"/>', '<pid joint="j" ki="1"/>',
+                        '<pid joint="j" ki="1" imax="-1"/>', '<motor joint="j"/>',
+                        '<general joint="j" biastype="affine"/>',
+                        '<general joint="j" biastype="none"/>',
+                        '<general joint="j" dyntype="pid"/>',
+                        '<general joint="j" gaintype="pid" biastype="affine"/>']
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_PID_CHAIN_DEFAULTS), max_size=3),
+       st.sampled_from(_PID_CHAIN_ACTUATORS))
+def test_random_pid_class_chains_refused_exactly_where_mujoco_refuses(defaults, element):
+    """Random class defaults that set, keep or unset pid gains, dynamics and bias, under a
+    random actuator: urdf2dyn refuses the model exactly where MuJoCo does, or loads it
+    with its warning that a <general> wrote pid gains it does not check."""
+    xml = doc(f"<default>{''.join(defaults)}</default>", WORLD, actuators(element))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            urdf2dyn.load(xml)
+            got = None
+        except urdf2dyn.URDFError as e:
+            got = str(e)
+    warned = any("writes its pid gains" in str(w.message) for w in caught)
+    expected = mujoco_error(xml)
+    assert (expected is None) == (got is None) or (got is None and warned), \
+        (xml, expected, got)
+
+
 _DC_EARLY = "actearly cannot be false for DC motor actuator"
 _SCHEMA_EARLY = "unrecognized attribute: 'actearly'"
 ACTEARLY = {   # the case: class defaults, the actuator, MuJoCo's reason
