@@ -2094,6 +2094,51 @@ def test_shortcut_settings_below_0_refused_as_mujoco_refuses_them(case):
                          actuators(act) if act else ""), words)
 
 
+_BOTH_DEFINED = "and inheritrange cannot both be defined"
+INHERITRANGE_ALONE = {   # the <default>'s content, the actuator; urdf2dyn's words
+    "position ctrlrange": ("", '<position joint="k" inheritrange="1" ctrlrange="0 1"/>',
+                           ["<position", "inheritrange=", "ctrlrange=", _BOTH_DEFINED]),
+    "position ctrlrange, a tiny inheritrange": (
+        "", '<position joint="k" inheritrange="1e-300" ctrlrange="-1 0"/>', ["ctrlrange="]),
+    "intvelocity actrange": ("", '<intvelocity joint="k" inheritrange="1" actrange="0 1"/>',
+                             ["<intvelocity", "actrange="]),
+    "intvelocity NaN actrange": ("", '<intvelocity joint="k" inheritrange="2" '
+                                     'actrange="nan nan"/>', ["actrange="]),
+    "pid posrange": ("", '<pid joint="k" inheritrange="1" posrange="0 1"/>',
+                     ["<pid", "posrange and inheritrange"]),
+    "pid ctrlrange": ("", '<pid joint="k" inheritrange="1" ctrlrange="0 1"/>',
+                      ["<pid", "ctrlrange="]),
+    "an unused default's position ctrlrange": (
+        '<default class="c"><position inheritrange="1" ctrlrange="0 1"/></default>', "",
+        ["<position", "ctrlrange="]),
+    "position ctrlrange 0 0": ("", '<position joint="k" inheritrange="1" ctrlrange="0 0"/>',
+                               None),
+    "position inheritrange 0": ("", '<position joint="k" inheritrange="0" ctrlrange="0 1"/>',
+                                None),
+    "position inheritrange -1": ("", '<position joint="k" inheritrange="-1" ctrlrange="0 1"/>',
+                                 None),
+    "position inheritrange NaN": ("", '<position joint="k" inheritrange="nan" '
+                                      'ctrlrange="0 1"/>', None),
+    "intvelocity ctrlrange": ("", '<intvelocity joint="k" inheritrange="1" ctrlrange="0 1"/>',
+                              None),
+    "the class's ctrlrange, the actuator's inheritrange": (
+        '<position ctrlrange="0 1"/>', '<position joint="k" inheritrange="1"/>', None),
+    "the class's posrange, the actuator's inheritrange": (
+        '<pid posrange="0 1"/>', '<pid joint="k" inheritrange="1"/>', None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(INHERITRANGE_ALONE))
+def test_inheritrange_beside_a_range_refused_as_mujoco_refuses_it(case):
+    """MuJoCo 4.0.0's reader refuses a <position>'s, <intvelocity>'s or <pid>'s own
+    inheritrange= above 0 beside its own nonzero ctrlrange= (actrange=, posrange=), in an
+    actuator or a default, used or not; urdf2dyn loaded it."""
+    default, act, words = INHERITRANGE_ALONE[case]
+    assert_as_mujoco(doc(f"<default>{default}</default>",
+                         f"<worldbody>{BODY}{_RANGED}</worldbody>",
+                         actuators(act) if act else ""), words)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(["position", "intvelocity", "pid", "muscle", "damper"]),
        st.dictionaries(st.sampled_from(["kv", "dampratio", "timeconst", "tausmooth", "ki",

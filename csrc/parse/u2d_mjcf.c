@@ -482,13 +482,51 @@ static int check_signed_settings(mjcf *rd, u2d_xml *e)
     return 0;
 }
 
+/* Whether attribute text v holds a nonzero number (a NaN is one) among its first two. */
+static int any_nonzero(const char *v)
+{
+    for (int k = 0; v && k < 2; k++) {
+        char *end;
+        double x = strtod(v, &end);
+        if (end == v) return 0;
+        if (x != 0) return 1;
+        v = end;
+    }
+    return 0;
+}
+
+/* A <position>'s, <intvelocity>'s or <pid>'s own inheritrange= above 0 takes the range it
+ * sets from its target: MuJoCo 4.0.0's reader refuses it beside the element's own nonzero
+ * ctrlrange= (a <pid>'s posrange= or ctrlrange=, an <intvelocity>'s actrange=), "... and
+ * inheritrange cannot both be defined" (checked against it: a class's range does not
+ * count). 0 or -1 (message). */
+static int check_inheritrange_alone(mjcf *rd, u2d_xml *e)
+{
+    static const char *const RANGES[][3] = {{"position", "ctrlrange", "ctrlrange"},
+                                            {"intvelocity", "actrange", "actrange"},
+                                            {"pid", "posrange", "posrange"},
+                                            {"pid", "ctrlrange", "posrange"}};
+    const char *el = u2d_xml_name(e), *inherit = u2d_xml_attr(e, "inheritrange");
+    if (!inherit || !(strtod(inherit, NULL) > 0)) return 0;
+    for (size_t k = 0; k < sizeof RANGES / sizeof RANGES[0]; k++) {
+        const char *range = u2d_xml_attr(e, RANGES[k][1]);
+        if (strcmp(el, RANGES[k][0]) != 0 || !any_nonzero(range)) continue;
+        return fail(rd, e, "<%s inheritrange=\"%.60s\" %s=\"%.60s\">: both given (MuJoCo "
+                    "refuses it: \"%s and inheritrange cannot both be defined\"): give the "
+                    "range, or inheritrange= to take it from the target", el, inherit,
+                    RANGES[k][1], range, RANGES[k][2]);
+    }
+    return 0;
+}
+
 /* A shortcut's own settings MuJoCo 4.0.0's reader refuses (an actuator or a default, used
- * or not): those below 0 (check_signed_settings), a <pid>'s or <dcmotor>'s input= of words
- * it does not read (input_words_problem). 0 or -1 (message). */
+ * or not): those below 0 (check_signed_settings), an inheritrange= beside a range
+ * (check_inheritrange_alone), a <pid>'s or <dcmotor>'s input= of words it does not read
+ * (input_words_problem). 0 or -1 (message). */
 static int check_shortcut_settings(mjcf *rd, u2d_xml *e)
 {
     const char *el = u2d_xml_name(e);
-    if (check_signed_settings(rd, e) < 0) return -1;
+    if (check_signed_settings(rd, e) < 0 || check_inheritrange_alone(rd, e) < 0) return -1;
     if (word_index("pid|dcmotor", el) < 0) return 0;
     const char *input = u2d_xml_attr(e, "input");
     const char *problem = input ? input_words_problem(input) : NULL;
