@@ -2047,6 +2047,9 @@ SIGNED_SETTINGS = {   # the <default>'s content, the actuator; urdf2dyn's words,
                              ["<pid", "kv and dampratio"]),
     "an unused default's intvelocity kv and dampratio": (
         '<intvelocity kv="1" dampratio="1"/>', "", ["<intvelocity", "kv and dampratio"]),
+    "position kv blank, a dampratio": ("", '<position joint="j" kv="" dampratio="1"/>',
+                                       None),
+    "pid kv, dampratio blank": ("", '<pid joint="j" kv="1" dampratio=" "/>', None),
     "the class's kv, the actuator's dampratio": (
         '<position kv="1"/>', '<position joint="j" dampratio="1"/>', None),
     # imax bounds a ki's integral: MuJoCo's compiler refuses a negative one on an actuator
@@ -2144,7 +2147,7 @@ def test_inheritrange_beside_a_range_refused_as_mujoco_refuses_it(case):
        st.dictionaries(st.sampled_from(["kv", "dampratio", "timeconst", "tausmooth", "ki",
                                         "imax", "slewmax"]),
                        st.sampled_from(["0", "1", "-1", "-0", "nan", "-inf", "1e-300",
-                                        "-1e-300"]), max_size=3),
+                                        "-1e-300", "", " "]), max_size=3),
        st.booleans())
 def test_random_shortcut_signs_refused_exactly_where_mujoco_refuses(element, attrs, default):
     """Random signed settings of a servo, pid, muscle or damper, in an actuator or in its

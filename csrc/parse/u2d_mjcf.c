@@ -462,6 +462,14 @@ static const struct { const char *elements, *attr, *words, *advice; } SIGNED_SET
     {"damper", "kv", "damping coefficient cannot be negative", "a damping coefficient"},
     {"adhesion", "gain", "adhesion gain cannot be negative", "a gain"}};
 
+/* Node's attribute name when written and not blank (MuJoCo's reader takes a blank one as
+ * not given), else NULL. */
+static const char *written(u2d_xml *node, const char *name)
+{
+    const char *v = u2d_xml_attr(node, name);
+    return v && v[strspn(v, " \t\n\r\v\f")] ? v : NULL;
+}
+
 /* Shortcut e's own signed settings (SIGNED_SETTINGS), and a kv and a dampratio both given,
  * as MuJoCo 4.0.0's reader refuses them. 0 or -1 (message). */
 static int check_signed_settings(mjcf *rd, u2d_xml *e)
@@ -470,7 +478,7 @@ static int check_signed_settings(mjcf *rd, u2d_xml *e)
     for (size_t k = 0; k < sizeof SIGNED_SETTINGS / sizeof SIGNED_SETTINGS[0]; k++) {
         if (word_index(SIGNED_SETTINGS[k].elements, el) < 0) continue;
         const char *attr = SIGNED_SETTINGS[k].attr, *v = u2d_xml_attr(e, attr);
-        if (k == 1 && u2d_xml_attr(e, "kv") && v)
+        if (strcmp(attr, "dampratio") == 0 && written(e, "kv") && written(e, attr))
             return fail(rd, e, "<%s kv=\"%.60s\" dampratio=\"%.60s\">: both given (MuJoCo "
                         "refuses it: \"kv and dampratio cannot both be defined\"): give one",
                         el, u2d_xml_attr(e, "kv"), v);
