@@ -635,6 +635,45 @@ def test_a_states_file_under_opensims_processing_says_what_opensims_tool_reads(
     assert "named by state path" not in capsys.readouterr().err    # OpenSim's not promised
 
 
+
+def test_the_state_path_warning_of_a_mixed_file_says_what_opensims_tool_moves(osim, tmp_path):
+    """A file naming r_shoulder_elev plainly, r_elbow_flex by state path, and a coordinate
+    arm26 lacks by state path. OpenSim 4.6's InverseDynamicsTool reads the plain column and
+    holds r_elbow_flex at its default: its shoulder torque moves with the motion. The warning
+    said its torques were 'those of the model standing still in its default pose', listed
+    the lacking coordinate's column among those 'urdf2dyn read as the coordinates they name'
+    (both ignore it, as the next warning says) and spoke of one column in the plural. Now it
+    names the one column OpenSim holds and the one it reads; renamed as it advises, the file
+    gives OpenSim's tool urdf2dyn's torques."""
+    header = "mixed\nversion=1\nnRows=11\nnColumns=4\ninDegrees=no"
+    mixed = arm26_motion(tmp_path / "mixed.sto", header)
+    lines = mixed.read_text().splitlines()
+    at = lines.index("endheader") + 1
+    lines[at] = ("time\tr_shoulder_elev\t/jointset/r_elbow/r_elbow_flex/value\t"
+                 "/jointset/back/lumbar_bending/value")
+    lines[at + 1:] = [row + "\t0.2" for row in lines[at + 1:]]
+    mixed.write_text("\n".join(lines) + "\n")
+    held = _id_tool(osim, mixed)
+    assert np.ptp(held[:, 0]) > 0.1 and np.ptp(held[:, 1]) < 0.2    # no pose standing still
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        res = urdf2dyn.inverse_dynamics_trial(urdf2dyn.load(os.path.join(CORE, "arm26.osim")),
+                                              str(mixed), checks=False, processing="opensim")
+    said = [str(w.message) for w in caught if "named by state path" in str(w.message)]
+    assert len(said) == 1, said
+    assert said[0] == (
+        f"{mixed}: its 1 coordinate column ('/jointset/r_elbow/r_elbow_flex/value') is named "
+        "by state path: OpenSim 4.6's InverseDynamicsTool does not read such columns, and "
+        "holds the coordinate it gives at its default value, while it reads those named "
+        "plainly ('r_shoulder_elev'); urdf2dyn read it as the coordinate it names. For "
+        "OpenSim's tool to compute the same torques, rename each column to its coordinate's "
+        "name ('/jointset/r_elbow/r_elbow_flex/value' -> 'r_elbow_flex')"), said[0]
+    assert any("['lumbar_bending'] are not coordinates of the model" in str(w.message)
+               for w in caught)
+    renamed = _relabel(mixed, "time\tr_shoulder_elev\tr_elbow_flex\t"
+                              "/jointset/back/lumbar_bending/value")
+    np.testing.assert_allclose(res.tau, _id_tool(osim, renamed), rtol=0, atol=1e-6)
+
 ARM26_PATHS = {"r_shoulder_elev": "/jointset/r_shoulder/r_shoulder_elev/value",
                "r_elbow_flex": "/jointset/r_elbow/r_elbow_flex/value"}
 

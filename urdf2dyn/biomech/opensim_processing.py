@@ -231,23 +231,33 @@ def id_rows(t, time_range=None):
     return np.arange(find(start), find(final) + 1)
 
 
-def _state_path_notes(source, traj):
+def _state_path_notes(source, traj, model):
     """What OpenSim's tool does with a states table's coordinates (columns by state path,
     '/jointset/knee_r/knee_angle_r/value', as a forward simulation or Moco writes them): its
-    InverseDynamicsTool matches columns by coordinate name only, so it holds every one of
-    them at its default value, the torques of the model standing still. urdf2dyn reads them
-    all the same (the file says which coordinate each one is; torques of a pose nobody
-    recorded help no one) and says how to make OpenSim's tool read them too."""
-    paths = list(traj.meta.get("state_paths", ()))
+    InverseDynamicsTool matches columns by coordinate name only, so it holds each of them at
+    its default value, while it reads the coordinates named plainly. urdf2dyn reads them all
+    the same (the file says which coordinate each one is; torques of a pose nobody recorded
+    help no one) and says how to make OpenSim's tool read them too. A path to a coordinate
+    the model lacks is ignored by both (columns says so)."""
+    paths = [p for p in traj.meta.get("state_paths", ()) if p.split("/")[-2] in model.q_names]
     if not paths:
         return []
+    given = {p.split("/")[-2] for p in paths}
+    by_name = [n for n in traj.names if n in model.q_names and n not in given]
     shown = ", ".join(repr(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+    one = len(paths) == 1
+    held = ("holds the coordinate it gives at its default value" if one else
+            "holds every coordinate they give at its default value")
+    if by_name:                 # OpenSim reads these: not the default pose
+        named = ", ".join(repr(n) for n in by_name[:3]) + (", ..." if len(by_name) > 3 else "")
+        held += f", while it reads those named plainly ({named})"
+    else:
+        held += " (its torques are those of the model standing still in its default pose)"
     first = paths[0]
     return [f"{source}: its {counted(len(paths), 'coordinate column')} ({shown}) "
-            f"{'are' if len(paths) > 1 else 'is'} named by state path: OpenSim "
-            "4.6's InverseDynamicsTool does not read such columns, and holds every coordinate "
-            "they give at its default value (its torques are those of the model standing "
-            "still in its default pose); urdf2dyn read them as the coordinates they name. "
+            f"{'is' if one else 'are'} named by state path: OpenSim 4.6's InverseDynamicsTool "
+            f"does not read such columns, and {held}; urdf2dyn read "
+            f"{'it as the coordinate it names' if one else 'them as the coordinates they name'}. "
             "For OpenSim's tool to compute the same torques, rename each column to its "
             f"coordinate's name ({first!r} -> {first.split('/')[-2]!r})"]
 
@@ -282,7 +292,7 @@ class OpenSimProcessing:
         for a model without one), a column the model lacks is ignored; both are said. traj is
         changed in place (its rates are dropped: OpenSim differentiates the coordinates
         itself)."""
-        notes = _state_path_notes(source, traj)
+        notes = _state_path_notes(source, traj, model)
         names = list(traj.names)
         extra = [n for n in names if n not in model.q_names]
         missing = [n for n in model.q_names if n not in names]
