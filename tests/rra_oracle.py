@@ -142,3 +142,19 @@ def opensim_model_forces(setup):
     model file with the setup's force set files added or put in place, as its run uses
     it), in a fresh process."""
     return _run_in_a_fresh_process(_MODEL_FORCES, setup)
+
+
+_RUN = r'''
+import json, os, sys
+import opensim as osim
+osim.Logger.setLevelString("off")
+setup, = sys.argv[1:]
+os.chdir(os.path.dirname(setup))
+print(json.dumps(bool(osim.RRATool(os.path.basename(setup)).run())))
+'''
+
+
+def opensim_runs(setup):
+    """Whether OpenSim 4.6's RRATool runs the setup (its results written where the setup
+    says, relative to its folder), in a fresh process."""
+    return _run_in_a_fresh_process(_RUN, setup)

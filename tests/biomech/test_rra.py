@@ -7,6 +7,7 @@ import math
 import os
 import re
 import shutil
+import warnings
 
 import numpy as np
 import pytest
@@ -160,6 +161,59 @@ def test_the_output_is_the_desired_kinematics_plus_the_correction(rra):
 
 
 # ----------------------------------------------------------------------------- the command
+
+def test_desired_kinematics_named_by_state_path_are_read_as_opensims_rra_reads_them(osim,
+                                                                                   tmp_path):
+    """Gait2354's setup (0.75 .. 0.8 s) with its desired kinematics' columns named by state
+    path (/jointset/ground_pelvis/pelvis_tilt/value ...), as a states table names them.
+    OpenSim 4.6's RRATool reads them (SimbodyEngine::formCompleteStorages finds a column by
+    the coordinate's state path): its kinematics and forces are those of the file named by
+    coordinate, to the bit. urdf2dyn rra warned, as OpenSim's InverseDynamicsTool does not
+    read them, that OpenSim holds them at their defaults and that they should be renamed.
+    Now it reads them without a word, as OpenSim's RRA does, with the same result as the
+    file named by coordinate."""
+    from rra_oracle import opensim_runs
+    from urdf2dyn.biomech.formats.opensim import read_sto_table
+    source = os.path.dirname(SETUP)
+    setups = {}
+    for name in ("named", "paths"):
+        shutil.copytree(source, tmp_path / name)
+        setups[name] = tmp_path / name / os.path.basename(SETUP)
+        setups[name].write_text(re.sub(r"<final_time>[^<]*</final_time>",
+                                       "<final_time>0.8</final_time>",
+                                       setups[name].read_text()))
+    theirs_model = osim.Model(os.path.join(source, "subject01_simbody.osim"))
+    coordinates = theirs_model.getCoordinateSet()
+    path_of = {coordinates.get(k).getName(): coordinates.get(k).getAbsolutePathString()
+               for k in range(coordinates.getSize())}
+    kinematics = tmp_path / "paths" / "subject01_walk1_ik.mot"
+    lines = kinematics.read_text().split("\n")
+    at = lines.index("endheader") + 1
+    labels = lines[at].split("\t")
+    lines[at] = "\t".join(f"{path_of[x]}/value" if x in path_of else x for x in labels)
+    assert lines[at].count("/value") == len(labels) - 1 == 23
+    kinematics.write_text("\n".join(lines))
+    theirs = {}
+    for name, setup in setups.items():
+        assert opensim_runs(os.fspath(setup))
+        theirs[name] = [read_sto_table(os.fspath(tmp_path / name / "ResultsRRA" /
+                                                 f"subject01_walk1_RRA_{kind}.sto"))[:2]
+                        for kind in ("Kinematics_q", "Actuation_force")]
+    for (labels_named, named), (labels_paths, paths) in zip(theirs["named"], theirs["paths"]):
+        assert labels_named == labels_paths                   # OpenSim reads them alike
+        np.testing.assert_array_equal(named, paths)
+    ours = {}
+    for name, setup in setups.items():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", Urdf2dynWarning)
+            ours[name] = run_rra(os.fspath(setup),
+                                 results_directory=os.fspath(tmp_path / name / "ours"),
+                                 output_model_file=os.fspath(tmp_path / name / "ours.osim"))
+        said = [str(w.message) for w in caught]
+        assert not [m for m in said if "state path" in m], said
+    np.testing.assert_array_equal(ours["paths"].reduction.q, ours["named"].reduction.q)
+    np.testing.assert_array_equal(ours["paths"].reduction.forces,
+                                  ours["named"].reduction.forces)
 
 def test_command_line(tmp_path, capsys):
     out = tmp_path / "res"

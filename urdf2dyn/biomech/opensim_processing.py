@@ -286,13 +286,15 @@ class OpenSimProcessing:
     #: as the tool does (GCVSplineSet(5, ...); urdf2dyn.biomech.splines.natural_quintic)
     ik_coordinate_file_interpolation: ClassVar[str] = "spline"
 
-    def columns(self, source, traj, model):
+    def columns(self, source, traj, model, reads_state_paths=False):
         """OpenSim's tool on a coordinates file: a model coordinate the file lacks keeps its
         default value (the .osim's <default_value>: the tool's Constant(getDefaultValue()); 0
         for a model without one), a column the model lacks is ignored; both are said. traj is
         changed in place (its rates are dropped: OpenSim differentiates the coordinates
-        itself)."""
-        notes = _state_path_notes(source, traj, model)
+        itself). Columns named by state path are said to be read otherwise than by the
+        InverseDynamicsTool, unless reads_state_paths: the tool that reads the file finds
+        them (RRATool and CMCTool, through SimbodyEngine::formCompleteStorages)."""
+        notes = [] if reads_state_paths else _state_path_notes(source, traj, model)
         names = list(traj.names)
         extra = [n for n in names if n not in model.q_names]
         missing = [n for n in model.q_names if n not in names]
