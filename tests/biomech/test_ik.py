@@ -1384,6 +1384,63 @@ def test_ik_run_setup_processing_opensim_reads_the_coordinate_file_as_opensim(tm
         ik.run_setup(os.fspath(setup), output="", model=model, processing="OpenSim")
 
 
+
+def test_a_coordinate_file_named_by_state_path_is_said_where_opensims_ik_stops(tmp_path):
+    """Gait2392's published IK setup with a from_file task on knee_angle_r whose
+    coordinate_file (degrees, inDegrees=yes) names its column by state path
+    (/jointset/knee_r/knee_angle_r/value, as a states table does). OpenSim 4.6's
+    InverseKinematicsTool looks the column up by the coordinate's name and stops ('value for
+    coordinate knee_angle_r not found'); urdf2dyn ik --processing opensim read the column
+    without a word, a result OpenSim's tool does not give. It still reads it, and now says
+    so under OpenSim's processing, with the rename that lets OpenSim's tool run: renamed so,
+    OpenSim's knee angle is urdf2dyn's. urdf2dyn's own processing promises no OpenSim
+    result and stays quiet."""
+    osim = pytest.importorskip("opensim")
+    import shutil
+    folder = tmp_path / "gait2392"
+    shutil.copytree(os.path.join(DATA, "gait2392"), folder)
+    tool = osim.InverseKinematicsTool(os.fspath(folder / "subject01_Setup_IK.xml"))
+    times = [0.47, 0.508, 0.523, 0.551, 0.566, 0.589, 0.63]
+    coords = Path(ik_oracle.pull_from_file(
+        tool, folder, "knee_angle_r", [(t, f"{-35 + 15 * math.sin(40 * t):.6f}") for t in times],
+        in_degrees="yes"))
+    tool.setStartTime(0.5)
+    tool.setEndTime(0.6)
+    tool.set_accuracy(1e-8)
+    tool.setOutputMotionFileName("opensim_from_file.mot")
+    setup = folder / "from_file_Setup_IK.xml"
+    tool.printToXML(os.fspath(setup))
+    named = coords.read_text()
+    path = "/jointset/knee_r/knee_angle_r/value"
+    coords.write_text(named.replace("time\tknee_angle_r", f"time\t{path}"))
+    with pytest.raises(RuntimeError, match="InverseKinematicsTool Failed"):
+        ik_oracle.run_opensim(os.fspath(setup))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        model = urdf2dyn.load(os.fspath(folder / "subject01_simbody.osim"))
+    runs = {}
+    for processing in ("opensim", "urdf2dyn"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", Urdf2dynWarning)
+            runs[processing] = ik.run_setup(os.fspath(setup), output="", model=model,
+                                            processing=processing)
+        said = [str(w.message) for w in caught if "state path" in str(w.message)]
+        if processing == "urdf2dyn":
+            assert not said, said
+            continue
+        assert said == [
+            f"ik: {coords}: the from_file coordinate tasks read its column '{path}', named by "
+            "state path: OpenSim 4.6's InverseKinematicsTool looks a task's column up by the "
+            "coordinate's name only, and stops ('InverseKinematicsTool: value for coordinate "
+            "knee_angle_r not found'); urdf2dyn read it as the coordinate it names. For "
+            "OpenSim's tool to run, rename each column to its coordinate's name "
+            f"('{path}' -> 'knee_angle_r')"], said
+    coords.write_text(named)                                 # renamed as advised
+    ik_oracle.run_opensim(os.fspath(setup))
+    theirs = read_opensim(folder / "opensim_from_file.mot", model=model).column("knee_angle_r")
+    np.testing.assert_allclose(runs["opensim"].motion.column("knee_angle_r"), theirs, rtol=0,
+                               atol=1e-5)
+
 def test_a_models_force_elements_are_left_unsaid_by_ik(tmp_path, capsys):
     """A force element urdf2dyn does not apply (a spring, a ligament, a foot contact:
     Pose2Sim's Model_Pose2Sim_simple.osim carries 12 SmoothSphereHalfSpaceForces) moves no

@@ -873,6 +873,40 @@ def test_marker_placer_coordinate_file_under_opensims_processing(osim, tmp_path)
     assert "ScaleTool's marker placer" in told[0], told[0]
 
 
+
+def test_marker_placer_coordinate_file_named_by_state_path(osim, tmp_path):
+    """Oracle: OpenSim 4.6's ScaleTool on the from_file case above, its coordinate_file's
+    column then named by state path (/jointset/knee_r/knee_angle_r/value): its MarkerPlacer
+    looks the column up by the coordinate's name and the tool fails ('MarkerPlacer: value for
+    coordinate knee_angle_r not found'), where OpenSim's processing read the column without a
+    word. It still poses the static trial from it (as OpenSim does from the file named by
+    coordinate), and now says what OpenSim's placer does and the rename that lets it run."""
+    from urdf2dyn.biomech.stages import Scaling, scale as scale_pass
+    from urdf2dyn.biomech.stages.settings import TrialSettings
+    from urdf2dyn.biomech.stages.trial import Trial
+    setup, folder, theirs = _from_file_case(osim, tmp_path)
+    coords = folder / "coords.sto"
+    path = "/jointset/knee_r/knee_angle_r/value"
+    coords.write_text(coords.read_text().replace("time\tknee_angle_r", f"time\t{path}"))
+    with pytest.raises(RuntimeError, match="MarkerPlacer: value for coordinate knee_angle_r "
+                                           "not found"):
+        scale_oracle.run_scale_tool(os.fspath(folder), setup.name,
+                                    os.fspath(folder / "gait2354_simbody.osim"))
+    generic = urdf2dyn.load(os.fspath(folder / "gait2354_simbody.osim"))
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        trial = scale_pass(Trial(generic, "x.trc", TrialSettings(
+            scale=Scaling(os.fspath(setup)), processing="opensim")))
+    report = trial.scaled.report
+    assert abs(report.pose[report.q_names.index("knee_angle_r")] - theirs) < 1e-6
+    told = [w for w in trial.warnings if "state path" in w]
+    assert told == [
+        f"scale: {coords}: the from_file coordinate tasks read its column '{path}', named by "
+        "state path: OpenSim 4.6's ScaleTool's marker placer looks a task's column up by the "
+        "coordinate's name only, and stops ('MarkerPlacer: value for coordinate knee_angle_r "
+        "not found'); urdf2dyn read it as the coordinate it names. For OpenSim's tool to run, "
+        f"rename each column to its coordinate's name ('{path}' -> 'knee_angle_r')"], told
+
 def test_cli_scale_processing_opensim_reads_the_coordinate_file_as_opensim(osim, tmp_path):
     """Oracle: OpenSim 4.6's ScaleTool on the from_file case above. 'urdf2dyn scale' had no
     --processing: it read the placer's coordinate_file in its header's units (radians here,

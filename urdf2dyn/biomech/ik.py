@@ -195,7 +195,34 @@ def coordinate_task_values(model: Model, tasks: Sequence[IKTask], times: Any,
         out[task.name] = (task.weight, value)
     if file_values is not None and coordinate_file and units == "header":
         _warn_radians_file(model, coordinate_file, file_values, from_file, job, strict)
+    if file_values is not None and units == "degrees":     # OpenSim's processing
+        _warn_state_path_columns(coordinate_file, file_values, from_file, job, strict)
     return out
+
+
+def _warn_state_path_columns(path: str | None, values: Trajectory, names: Sequence[str],
+                             job: str, strict: bool) -> None:
+    """Warn when from_file tasks take their values from columns named by state path
+    (/jointset/knee_r/knee_angle_r/value, a states table's): OpenSim 4.6's
+    InverseKinematicsTool and the ScaleTool's marker placer look a task's column up by the
+    coordinate's name only, and stop ("value for coordinate ... not found"), where urdf2dyn
+    reads the coordinate the path names."""
+    paths = [p for p in values.meta.get("state_paths", ()) if p.split("/")[-2] in names]
+    if not paths:
+        return
+    tool, who = (("ScaleTool's marker placer", "MarkerPlacer") if job == "scale" else
+                 ("InverseKinematicsTool", "InverseKinematicsTool"))
+    shown = ", ".join(repr(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+    one = len(paths) == 1
+    first, coordinate = paths[0], paths[0].split("/")[-2]
+    columns = "its column" if one else "its columns"
+    read = "it as the coordinate it names" if one else "them as the coordinates they name"
+    report(f"{job}: {path}: the from_file coordinate tasks read {columns} "
+           f"{shown}, named by state path: OpenSim 4.6's {tool} looks a task's column up by "
+           f"the coordinate's name only, and stops ('{who}: value for coordinate {coordinate} "
+           f"not found'); urdf2dyn read {read}. "
+           "For OpenSim's tool to run, rename each column to its coordinate's name "
+           f"({first!r} -> {coordinate!r})", strict=strict)
 
 
 def _sample(time: Any, column: Any, at: Any, interpolation: str, path: str | None,
