@@ -674,6 +674,32 @@ def test_the_state_path_warning_of_a_mixed_file_says_what_opensims_tool_moves(os
                               "/jointset/back/lumbar_bending/value")
     np.testing.assert_allclose(res.tau, _id_tool(osim, renamed), rtol=0, atol=1e-6)
 
+
+def test_the_state_path_warning_names_the_coordinates_a_mapping_gives(osim, tmp_path):
+    """A states table of another naming ('/jointset/r_shoulder/shoulder/value'), read with
+    the mapping {'shoulder': 'r_shoulder_elev'} under OpenSim's processing. OpenSim 4.6's
+    InverseDynamicsTool reads neither path column (the default pose in every row). The
+    warning advised renaming the column to 'shoulder', a name OpenSim's tool does not know
+    either (and, once paths to coordinates the model lacks were left out, it forgot that
+    column and said OpenSim read 'r_shoulder_elev' by name). Now it names both columns and
+    the model's name: renamed so, the file gives OpenSim's tool urdf2dyn's torques."""
+    shoulder, elbow = "/jointset/r_shoulder/shoulder/value", "/jointset/r_elbow/r_elbow_flex/value"
+    motion = _relabel(arm26_motion(tmp_path / "states.sto", "states\nversion=1\nnRows=11\n"
+                                   "nColumns=3\ninDegrees=no"), f"time\t{shoulder}\t{elbow}")
+    assert np.ptp(_id_tool(osim, motion), axis=0).max() == 0       # the default pose
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        res = urdf2dyn.inverse_dynamics_trial(urdf2dyn.load(os.path.join(CORE, "arm26.osim")),
+                                              str(motion), checks=False, processing="opensim",
+                                              mapping={"shoulder": "r_shoulder_elev"})
+    said = [str(w.message) for w in caught if "named by state path" in str(w.message)]
+    assert len(said) == 1, said
+    assert f"its 2 coordinate columns ({shoulder!r}, {elbow!r}) are named" in said[0], said
+    assert "(its torques are those of the model standing still" in said[0], said
+    assert f"({shoulder!r} -> 'r_shoulder_elev')" in said[0], said
+    renamed = _relabel(motion, "time\tr_shoulder_elev\tr_elbow_flex")
+    np.testing.assert_allclose(res.tau, _id_tool(osim, renamed), rtol=0, atol=1e-6)
+
 ARM26_PATHS = {"r_shoulder_elev": "/jointset/r_shoulder/r_shoulder_elev/value",
                "r_elbow_flex": "/jointset/r_elbow/r_elbow_flex/value"}
 

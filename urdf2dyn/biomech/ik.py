@@ -207,7 +207,7 @@ def _warn_state_path_columns(path: str | None, values: Trajectory, names: Sequen
     InverseKinematicsTool and the ScaleTool's marker placer look a task's column up by the
     coordinate's name only, and stop ("value for coordinate ... not found"), where urdf2dyn
     reads the coordinate the path names."""
-    paths = [p for p in values.meta.get("state_paths", ()) if p.split("/")[-2] in names]
+    paths = [p for p, read_as in values.meta.get("state_paths", ()) if read_as in names]
     if not paths:
         return
     tool, who = (("ScaleTool's marker placer", "MarkerPlacer") if job == "scale" else

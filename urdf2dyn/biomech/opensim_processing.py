@@ -237,13 +237,14 @@ def _state_path_notes(source, traj, model):
     InverseDynamicsTool matches columns by coordinate name only, so it holds each of them at
     its default value, while it reads the coordinates named plainly. urdf2dyn reads them all
     the same (the file says which coordinate each one is; torques of a pose nobody recorded
-    help no one) and says how to make OpenSim's tool read them too. A path to a coordinate
-    the model lacks is ignored by both (columns says so)."""
-    paths = [p for p in traj.meta.get("state_paths", ()) if p.split("/")[-2] in model.q_names]
-    if not paths:
+    help no one) and says how to make OpenSim's tool read them too, under the model's names
+    (a mapping's). A path to a coordinate the model lacks is ignored by both (columns says
+    so)."""
+    read_as = dict(p for p in traj.meta.get("state_paths", ()) if p[1] in model.q_names)
+    if not read_as:
         return []
-    given = {p.split("/")[-2] for p in paths}
-    by_name = [n for n in traj.names if n in model.q_names and n not in given]
+    paths = list(read_as)
+    by_name = [n for n in traj.names if n in model.q_names and n not in read_as.values()]
     shown = ", ".join(repr(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
     one = len(paths) == 1
     held = ("holds the coordinate it gives at its default value" if one else
@@ -259,7 +260,7 @@ def _state_path_notes(source, traj, model):
             f"does not read such columns, and {held}; urdf2dyn read "
             f"{'it as the coordinate it names' if one else 'them as the coordinates they name'}. "
             "For OpenSim's tool to compute the same torques, rename each column to its "
-            f"coordinate's name ({first!r} -> {first.split('/')[-2]!r})"]
+            f"coordinate's name ({first!r} -> {read_as[first]!r})"]
 
 
 @dataclass(frozen=True)

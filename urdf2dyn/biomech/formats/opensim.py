@@ -33,7 +33,7 @@ from ..._safe_files import note_input, replacing
 from ...warn import counted, data_rows, report
 from .setup_xml import disabled, read_setup_element, read_tool, text as _text
 from .windows import decode_text, setup_path
-from ..trajectory import MotionError, _from_table, _to_table, angle_columns
+from ..trajectory import MotionError, _from_table, _to_table, angle_columns, load_mapping
 
 __all__ = ["read_sto_table", "read_opensim", "write_opensim", "write_external_loads",
            "ExternalForce", "ExternalLoads",
@@ -585,10 +585,21 @@ def read_opensim(path, model=None, mapping=None, linear=()):
     degrees, units = _in_degrees(path, header)
     traj = _from_table(labels, data, path, degrees, model, linear, mapping,
                        {"format": "opensim", "name": name, "in_degrees": degrees,
-                        "units": units, "header": info, "state_paths": state_paths})
+                        "units": units, "header": info,
+                        "state_paths": _read_as(state_paths, mapping)})
     if "indegrees" not in info and angle_columns(traj.names, model, linear).any():
         _warn_no_in_degrees_line(path, header, degrees)
     return traj
+
+
+def _read_as(state_paths, mapping):
+    """((state path label, the coordinate it was read as), ...): the path's coordinate,
+    renamed by the mapping as its column was (a mapping file is read again only when the
+    file has such columns)."""
+    if not state_paths:
+        return ()
+    renamed = load_mapping(mapping)
+    return tuple((p, renamed.get(p.split("/")[-2], p.split("/")[-2])) for p in state_paths)
 
 
 def _warn_no_in_degrees_line(path, header, degrees):
