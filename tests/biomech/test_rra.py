@@ -162,6 +162,49 @@ def test_the_output_is_the_desired_kinematics_plus_the_correction(rra):
 
 # ----------------------------------------------------------------------------- the command
 
+def _short_setup(folder, name):
+    """Gait2354's RRA setup and its files copied to folder/name, its time range cut to 0.75 ..
+    0.8 s (an OpenSim run of seconds); returns the setup's path."""
+    shutil.copytree(os.path.dirname(SETUP), folder / name)
+    setup = folder / name / os.path.basename(SETUP)
+    setup.write_text(re.sub(r"<final_time>[^<]*</final_time>", "<final_time>0.8</final_time>",
+                            setup.read_text()))
+    return setup
+
+
+def test_a_coordinate_the_desired_kinematics_lack_is_said_as_opensims_rra_holds_it(tmp_path):
+    """Gait2354's setup (0.75 .. 0.8 s) with pelvis_ty (default value 1.015 m) left out of the
+    desired kinematics. OpenSim 4.6's RRATool holds it at 0, not at its default
+    (SimbodyEngine::formCompleteStorages: 'Did not find column'): its adjusted pelvis height
+    starts at 0. urdf2dyn rra holds it at the default and said it did so 'as OpenSim's
+    inverse-dynamics tool does', as if OpenSim's RRA would track the same pose. It now says
+    what OpenSim's RRA does, and to add the column."""
+    from rra_oracle import opensim_runs
+    from urdf2dyn.biomech.formats.opensim import read_sto_table
+    setup = _short_setup(tmp_path, "missing")
+    kinematics = tmp_path / "missing" / "subject01_walk1_ik.mot"
+    lines = kinematics.read_text().split("\n")
+    at = lines.index("endheader") + 1
+    drop = lines[at].split("\t").index("pelvis_ty")
+    lines[at:] = ["\t".join(x for k, x in enumerate(line.split("\t")) if k != drop)
+                  for line in lines[at:]]
+    kinematics.write_text("\n".join(lines).replace("nColumns=24", "nColumns=23"))
+    assert opensim_runs(os.fspath(setup))
+    labels, q = read_sto_table(os.fspath(tmp_path / "missing" / "ResultsRRA" /
+                                         "subject01_walk1_RRA_Kinematics_q.sto"))[:2]
+    assert abs(q[0, labels.index("pelvis_ty")]) < 1e-12            # held at 0 by OpenSim
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Urdf2dynWarning)
+        ours = run_rra(os.fspath(setup), results_directory=os.fspath(tmp_path / "ours"),
+                       output_model_file=os.fspath(tmp_path / "ours.osim"))
+    assert abs(ours.reduction.q[0, ours.model.v_names.index("pelvis_ty")] - 1.015) < 0.01
+    said = [str(w.message) for w in caught if "no column for the coordinates" in str(w.message)]
+    assert said == [f"{kinematics}: no column for the coordinates ['pelvis_ty']: held at their "
+                    "default values (the model's <default_value>), where OpenSim 4.6's RRATool "
+                    "holds them at 0 (it logs 'Did not find column'), a pose that may be none "
+                    "(a pelvis height of 0): add them to the file for both to track the same "
+                    "pose"], said
+
 def test_desired_kinematics_named_by_state_path_are_read_as_opensims_rra_reads_them(osim,
                                                                                    tmp_path):
     """Gait2354's setup (0.75 .. 0.8 s) with its desired kinematics' columns named by state
@@ -175,13 +218,7 @@ def test_desired_kinematics_named_by_state_path_are_read_as_opensims_rra_reads_t
     from rra_oracle import opensim_runs
     from urdf2dyn.biomech.formats.opensim import read_sto_table
     source = os.path.dirname(SETUP)
-    setups = {}
-    for name in ("named", "paths"):
-        shutil.copytree(source, tmp_path / name)
-        setups[name] = tmp_path / name / os.path.basename(SETUP)
-        setups[name].write_text(re.sub(r"<final_time>[^<]*</final_time>",
-                                       "<final_time>0.8</final_time>",
-                                       setups[name].read_text()))
+    setups = {name: _short_setup(tmp_path, name) for name in ("named", "paths")}
     theirs_model = osim.Model(os.path.join(source, "subject01_simbody.osim"))
     coordinates = theirs_model.getCoordinateSet()
     path_of = {coordinates.get(k).getName(): coordinates.get(k).getAbsolutePathString()

@@ -263,6 +263,21 @@ def _state_path_notes(source, traj, model):
             f"coordinate's name ({first!r} -> {read_as[first]!r})"]
 
 
+def _missing_note(source, missing, tool):
+    """What is said of the model's coordinates a coordinates file lacks, held at their
+    default values: as OpenSim's InverseDynamicsTool holds them, and not as its RRATool, which
+    holds them at 0 (formCompleteStorages: 'Did not find column ...')."""
+    shown = f"{missing[:8]}{' ...' if len(missing) > 8 else ''}"
+    if tool == "RRATool":
+        return (f"{source}: no column for the coordinates {shown}: held at their default "
+                "values (the model's <default_value>), where OpenSim 4.6's RRATool holds them "
+                "at 0 (it logs 'Did not find column'), a pose that may be none (a pelvis "
+                "height of 0): add them to the file for both to track the same pose")
+    return (f"{source}: no column for the coordinates {shown}: held at their default values "
+            "(the model's <default_value>), as OpenSim's inverse-dynamics tool does; add them "
+            "to the file if they move")
+
+
 @dataclass(frozen=True)
 class OpenSimProcessing:
     """OpenSim's InverseDynamicsTool processing of a trial (``processing="opensim"``).
@@ -287,15 +302,16 @@ class OpenSimProcessing:
     #: as the tool does (GCVSplineSet(5, ...); urdf2dyn.biomech.splines.natural_quintic)
     ik_coordinate_file_interpolation: ClassVar[str] = "spline"
 
-    def columns(self, source, traj, model, reads_state_paths=False):
+    def columns(self, source, traj, model, tool="InverseDynamicsTool"):
         """OpenSim's tool on a coordinates file: a model coordinate the file lacks keeps its
         default value (the .osim's <default_value>: the tool's Constant(getDefaultValue()); 0
         for a model without one), a column the model lacks is ignored; both are said. traj is
         changed in place (its rates are dropped: OpenSim differentiates the coordinates
-        itself). Columns named by state path are said to be read otherwise than by the
-        InverseDynamicsTool, unless reads_state_paths: the tool that reads the file finds
-        them (RRATool and CMCTool, through SimbodyEngine::formCompleteStorages)."""
-        notes = [] if reads_state_paths else _state_path_notes(source, traj, model)
+        itself). tool: the OpenSim 4.6 tool whose reading is said, "InverseDynamicsTool"
+        (columns named by state path are said: it does not read them) or "RRATool", whose
+        desired kinematics go through SimbodyEngine::formCompleteStorages: it finds columns
+        by state path too, and holds a coordinate the file lacks at 0, not at its default."""
+        notes = [] if tool == "RRATool" else _state_path_notes(source, traj, model)
         names = list(traj.names)
         extra = [n for n in names if n not in model.q_names]
         missing = [n for n in model.q_names if n not in names]
@@ -311,10 +327,7 @@ class OpenSimProcessing:
             held = np.array([default[model.q_names.index(n)] for n in missing])
             traj.q = np.column_stack([traj.q, np.tile(held, (len(traj.time), 1))])
             traj.names = list(traj.names) + missing
-            notes.append(f"{source}: no column for the coordinates {missing[:8]}"
-                         f"{' ...' if len(missing) > 8 else ''}: held at their default "
-                         "values (the model's <default_value>), as OpenSim's inverse-dynamics "
-                         "tool does; add them to the file if they move")
+            notes.append(_missing_note(source, missing, tool))
         if traj.v is not None or traj.a is not None:
             traj.v = traj.a = None
             traj.v_names = None

@@ -175,8 +175,7 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
     opensim = OpenSimProcessing()
     path = su.desired_kinematics_file
     traj = read_opensim(path, model=model)
-    # OpenSim's RRATool finds a coordinate's column by name or by state path
-    for msg in opensim.columns(path, traj, model, reads_state_paths=True):
+    for msg in opensim.columns(path, traj, model, tool="RRATool"):
         warn(msg)
     t_raw, q_raw, _, _ = traj.for_model(model)
     if model.nq != model.nv:
