@@ -823,3 +823,47 @@ def test_frames_in_components_scale_as_opensims(osim, tmp_path):
     for q, v, a in _states(scaled, 3, 13):
         assert _rel(scaled.mass_matrix(q), oracle.mass_matrix(q)) < 1e-10
         assert _rel(scaled.inverse_dynamics(q, v, a), oracle.inverse_dynamics(q, v, a)) < 1e-9
+
+
+@pytest.mark.parametrize("written, bounds", [("-inf inf", (-np.inf, np.inf)),
+                                             ("-Infinity 1.5", (-np.inf, 1.5))])
+def test_an_infinite_coordinate_range_is_read_as_opensim_reads_it(osim, tmp_path, written,
+                                                                  bounds):
+    """OpenSim 4.6 reads a <range> of -inf inf (no bound; what it prints for an unset
+    range): urdf2dyn refused it ("number is not finite"). A clamped coordinate with such a
+    range keeps IK free on that side, as OpenSim's range does."""
+    path = tmp_path / "free.osim"
+    m = osim.Model()
+    body = osim.Body("link", 2.0, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.1, 0.1))
+    m.addBody(body)
+    pin = osim.PinJoint("pin", m.getGround(), osim.Vec3(0), osim.Vec3(0), body, osim.Vec3(0),
+                        osim.Vec3(0))
+    pin.updCoordinate().setName("q")
+    m.addJoint(pin)
+    m.finalizeConnections()
+    m.printToXML(str(path))
+    text = path.read_text().replace('<Coordinate name="q">',
+                                    f'<Coordinate name="q"><range>{written}</range>'
+                                    '<clamped>true</clamped>', 1)
+    path.write_text(text)
+    om = osim.Model(str(path))            # kept: the coordinate is a reference into it
+    theirs = om.getCoordinateSet().get("q")
+    assert (theirs.getRangeMin(), theirs.getRangeMax()) == bounds
+    model = _load(str(path))
+    assert tuple(model.clamped_ranges["q"]) == bounds
+
+
+def test_a_nan_coordinate_range_is_refused_naming_the_element(tmp_path):
+    path = tmp_path / "nan.osim"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000"><Model '
+        'name="m"><BodySet><objects><Body name="b"><mass>1</mass><inertia>1 1 1 0 0 0'
+        '</inertia></Body></objects></BodySet><JointSet><objects><PinJoint name="pin">'
+        '<socket_parent_frame>ground_offset</socket_parent_frame><socket_child_frame>b_offset'
+        '</socket_child_frame><coordinates><Coordinate name="q"><range>nan 1</range>'
+        '</Coordinate></coordinates><frames><PhysicalOffsetFrame name="ground_offset">'
+        '<socket_parent>/ground</socket_parent></PhysicalOffsetFrame><PhysicalOffsetFrame '
+        'name="b_offset"><socket_parent>/bodyset/b</socket_parent></PhysicalOffsetFrame>'
+        '</frames></PinJoint></objects></JointSet></Model></OpenSimDocument>\n')
+    with pytest.raises(urdf2dyn.URDFError, match=r"<range>nan 1</range>: number is not finite"):
+        urdf2dyn.load(str(path))

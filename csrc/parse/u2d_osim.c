@@ -95,13 +95,19 @@ static int grow(osim *o, void **p, int *cap, int n, size_t size)
 /* ---- numbers and words in element text ----------------------------------------- */
 
 /* Numbers of an element's text: exactly n when n > 0, else up to max into *out (malloc'd
- * by the caller with room for max). Returns the count or -1. */
-static int read_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out)
+ * by the caller with room for max), infinities too when infinite_ok. Returns the count or
+ * -1. */
+static int scan_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out,
+                             int infinite_ok)
 {
     const char *s = u2d_xml_text(node), *p = s, *elem = u2d_xml_name(node);
     int count = 0, got;
     double x;
     for (; (got = u2d_scan_decimal(&p, &x)) != 0; count++) {
+        if (got == -2 && infinite_ok && isinf(x)) {
+            while (*p && !u2d_is_blank(*p)) p++;        /* the scan leaves *p at the word */
+            got = 1;
+        }
         if (got == -1)
             return fail_at(o, node, "<%s>%.60s</%s>: not a number", elem, s, elem);
         if (got == -3)
@@ -117,6 +123,19 @@ static int read_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out
         return fail_at(o, node, "<%s>%.60s</%s>: expected %d number%s, got %d", elem, s, elem,
                        n, n == 1 ? "" : "s", count);
     return count;
+}
+
+static int read_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out)
+{
+    return scan_text_numbers(o, node, n, max, out, 0);
+}
+
+/* A coordinate's <range>: two numbers, either of them infinite as OpenSim 4.6 reads
+ * "-inf inf" (no bound there); absent: no bounds. */
+static int read_range(osim *o, u2d_xml *coordinate, double range[2])
+{
+    u2d_xml *c = u2d_xml_child(coordinate, "range");
+    return c && scan_text_numbers(o, c, 2, 2, range, 1) < 0 ? -1 : 0;
 }
 
 /* Child elem of node read as n numbers; absent: keep out (the default). */
@@ -590,7 +609,7 @@ static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
         C->range[0] = -INFINITY;
         C->range[1] = INFINITY;
         if (read_child(o, c, "default_value", 1, &C->default_value) ||
-            read_child(o, c, "range", 2, C->range) || read_flag(o, c, "locked", &C->locked) ||
+            read_range(o, c, C->range) || read_flag(o, c, "locked", &C->locked) ||
             read_flag(o, c, "clamped", &C->clamped)) return -1;
         if (C->range[0] > C->range[1])
             note(o, c, "coordinate '%.100s': <range> %g %g is reversed", C->name, C->range[0],
