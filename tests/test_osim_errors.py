@@ -209,8 +209,12 @@ def test_unknown_function_joint_and_unsupported_features_are_refused_by_name():
              r"<coordinates>other: not a coordinate of this joint")
     rev = _pin("j", "/ground", "/bodyset/b").replace("</PinJoint>",
                                                      "<reverse>true</reverse></PinJoint>")
-    # a document older than 30514 (OpenSim swaps the frames); a newer one's is ignored
-    _refused(_doc(_body("b"), rev, version="30513"), r"reversed joints are not supported")
+    # a document older than 30514 swaps the frames of <connectors>, and OpenSim 4.6 fails to
+    # load one whose frames are sockets; a newer one's <reverse> is ignored
+    _refused(_doc(_body("b"), rev, version="30513"),
+             r"<reverse>true</reverse> in a file of version 30513 whose joints name "
+             r"<socket_parent_frame>: OpenSim 4.6 fails to load it .*; swap the joint's parent "
+             r"and child frames and delete <reverse>$")
 
 
 def test_collinear_axes_are_refused_as_opensim_does():

@@ -77,3 +77,106 @@ def test_walker_model_differs_from_opensim_by_its_converters_rounding_only(osim,
         v, a = rng.normal(0, 1, model.nv), rng.normal(0, 3, model.nv)
         np.testing.assert_allclose(as_opensim_reads_it.inverse_dynamics(q, v, a),
                                    oracle.inverse_dynamics(q, v, a), rtol=0, atol=1e-12)
+
+
+# ------------------------------------------------------------ OpenSim 3 reversed joints
+
+REVERSE = os.path.join(DATA, "double_pendulum_testReverse.osim")
+
+
+def _body_poses_match(model, oracle, q):
+    """Every body's placement in ground, ours against OpenSim's at q."""
+    pos, rot = model.forward_kinematics(q)
+    oracle.set_state(q)
+    oracle.om.realizePosition(oracle.s)
+    bodies = oracle.om.getBodySet()
+    for i in range(bodies.getSize()):
+        b = bodies.get(i)
+        T = b.getTransformInGround(oracle.s)
+        k = model.link_names.index(b.getName())
+        R = np.array([[T.R().get(r, c) for c in range(3)] for r in range(3)])
+        np.testing.assert_allclose(pos[k], b.getPositionInGround(oracle.s).to_numpy(),
+                                   rtol=0, atol=1e-12)
+        np.testing.assert_allclose(rot[k], R, rtol=0, atol=1e-12)
+
+
+def _agrees_with_opensim(osim, path, seed):
+    model = _load(path)
+    oracle = Oracle(osim, path, model.q_names)
+    rng = np.random.default_rng(seed)
+    for _ in range(4):
+        q = rng.uniform(-1.2, 1.2, model.nq)
+        v, a = rng.normal(0, 2, model.nv), rng.normal(0, 5, model.nv)
+        _body_poses_match(model, oracle, q)
+        theirs = oracle.mass_matrix(q)
+        assert np.max(np.abs(model.mass_matrix(q) - theirs)) <= 1e-12 * np.max(np.abs(theirs))
+        theirs = oracle.inverse_dynamics(q, v, a)
+        assert np.max(np.abs(model.inverse_dynamics(q, v, a) - theirs)) <= \
+            1e-10 * max(1.0, np.max(np.abs(theirs)))
+    return model
+
+
+def test_opensims_reversed_double_pendulum_is_opensims(osim):
+    """opensim-core's double_pendulum_testReverse.osim (Version 20302): pin2 hangs rod2 from
+    rod1 with <reverse> true </reverse>. OpenSim 4.6 swaps its frames and, rod1 being pin1's
+    already, mobilizes it backwards: rod2 moves by the pin's inverse. It was refused."""
+    model = _agrees_with_opensim(osim, REVERSE, 1)
+    assert model.q_names == ("q1", "q2")
+
+
+COORDINATES = {"WeldJoint": 0, "PinJoint": 1, "SliderJoint": 1, "UniversalJoint": 2,
+               "GimbalJoint": 3}
+
+
+def _v3_chain(joints):
+    """An OpenSim 3 file of a chain b1, b2, ... from ground: joints is [(element, reverse)],
+    each joint with offsets and turns on both sides, each body's mass off its origin."""
+    bodies = ""
+    for k, (kind, reverse) in enumerate(joints, 1):
+        parent = "ground" if k == 1 else f"b{k - 1}"
+        motion = "translational" if kind == "SliderJoint" else "rotational"
+        coords = "".join(f'<Coordinate name="q{k}_{c}"><motion_type>{motion}</motion_type>'
+                         '</Coordinate>' for c in range(COORDINATES[kind]))
+        bodies += (
+            f'<Body name="b{k}"><mass>{1.5 + k}</mass><mass_center>0.1 -0.2 0.05</mass_center>'
+            '<inertia_xx>0.3</inertia_xx><inertia_yy>0.2</inertia_yy><inertia_zz>0.25'
+            '</inertia_zz><inertia_xy>0.01</inertia_xy><inertia_xz>0</inertia_xz><inertia_yz>'
+            f'0.02</inertia_yz><Joint><{kind} name="j{k}"><parent_body>{parent}</parent_body>'
+            '<location_in_parent>0.03 -0.4 0.1</location_in_parent><orientation_in_parent>'
+            '0.2 -0.4 0.1</orientation_in_parent><location>0.05 0.1 -0.02</location>'
+            '<orientation>0.3 0.5 -0.1</orientation><CoordinateSet><objects>'
+            f'{coords}</objects></CoordinateSet><reverse>{str(reverse).lower()}</reverse>'
+            f'</{kind}></Joint></Body>\n')
+    return ('<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="30000">'
+            '<Model name="v3"><gravity>0 -9.80665 0</gravity><BodySet><objects>'
+            '<Body name="ground"><mass>0</mass><Joint/></Body>\n'
+            f'{bodies}</objects></BodySet></Model></OpenSimDocument>\n')
+
+
+@pytest.mark.parametrize("joints", [
+    [("PinJoint", True)],
+    [("SliderJoint", True)],
+    [("PinJoint", False), ("PinJoint", True), ("PinJoint", False)],
+    [("PinJoint", True), ("SliderJoint", True), ("WeldJoint", True), ("PinJoint", True)],
+    [("SliderJoint", False), ("WeldJoint", True), ("SliderJoint", True), ("PinJoint", False)],
+], ids=["pin_from_ground", "slider_from_ground", "pin_mid_chain", "all_reversed",
+        "weld_and_slider"])
+def test_reversed_pins_sliders_and_welds_are_opensims(osim, tmp_path, joints):
+    """Reversed joints at ground, inside a chain and above bodies of their own, with offsets
+    and turns on both sides: body placements, mass matrix and inverse dynamics against
+    OpenSim 4.6's reversed mobilizers."""
+    path = tmp_path / "reversed.osim"
+    path.write_text(_v3_chain(joints))
+    _agrees_with_opensim(osim, str(path), 2)
+
+
+@pytest.mark.parametrize("kind", ["UniversalJoint", "GimbalJoint"])
+def test_other_reversed_joints_are_refused_naming_the_type(tmp_path, kind):
+    """Their inverse is no joint of their kind (rotations in the other order): refused with
+    what to do, not read forwards (a CustomJoint: test_osim_flags.py's arm26)."""
+    path = tmp_path / "reversed.osim"
+    path.write_text(_v3_chain([("PinJoint", False), (kind, True)]))
+    with pytest.raises(urdf2dyn.URDFError, match=rf"reversed.osim:\d+: .*<reverse>true"
+                       rf"</reverse> on a <{kind}>: urdf2dyn reads reversed Pin, Slider and "
+                       r"Weld joints only; swap"):
+        _load(str(path))

@@ -868,12 +868,13 @@ static int read_ellipsoid(osim *o, u2d_xml *node, u2d_urdf_joint *J, int scapula
 }
 
 /* A joint's <reverse>, as OpenSim 4.6 reads it (Joint::updateFromXMLNode): a document older
- * than version 30514 swaps the parent and child frames when it is true (refused here: swap
- * them in the file); from 30514 on, Joint has no such property and OpenSim ignores the
- * element, whatever it says, so it is ignored here too, with a note naming the joint. */
+ * than version 30514 swaps the parent and child frames when it is true; from 30514 on, Joint
+ * has no such property and OpenSim ignores the element, whatever it says, so it is ignored
+ * here too, with a note naming the joint. *reversed: whether OpenSim swaps the frames. */
 #define OSIM_VERSION_WITHOUT_REVERSE 30514
-static int read_reverse(osim *o, u2d_xml *node)
+static int read_reverse(osim *o, u2d_xml *node, int *reversed)
 {
+    *reversed = 0;
     u2d_xml *c = u2d_xml_child(node, "reverse");
     if (c && o->u->osim.version >= OSIM_VERSION_WITHOUT_REVERSE) {
         note(o, c, "<reverse> is ignored: joints have had no <reverse> since OpenSim file "
@@ -882,12 +883,27 @@ static int read_reverse(osim *o, u2d_xml *node)
              OSIM_VERSION_WITHOUT_REVERSE, o->u->osim.version);
         return 0;
     }
-    int reverse = 0;
-    if (read_flag(o, node, "reverse", &reverse)) return -1;
-    if (reverse)
-        return fail_at(o, node, "<reverse>true</reverse>: reversed joints are not supported; "
-                       "swap the parent and child frames instead");
-    return 0;
+    return read_flag(o, node, "reverse", reversed);
+}
+
+/* A reversed joint as OpenSim 4.6 builds it: the swapped frames put the child body on the
+ * parent's side, so its multibody graph mobilizes the joint backwards (a reversed Simbody
+ * mobilizer): the tree and both frames stay, and the motion from the parent's frame to the
+ * child's is the joint's inverse. A pin's or slider's inverse turns or slides by the same
+ * coordinate about the opposite axis; a weld has none. Other joints' inverses are no joint
+ * of their kind (their rotations come in the other order, a slide after them), so refused. */
+static int reverse_motion(osim *o, u2d_xml *node, u2d_urdf_joint *J)
+{
+    const char *type = u2d_xml_name(node);
+    if (strcmp(type, "WeldJoint") == 0) return 0;
+    if (strcmp(type, "PinJoint") == 0 || strcmp(type, "SliderJoint") == 0) {
+        for (int k = 0; k < 3; k++) J->axis[k] = -J->axis[k];
+        return 0;
+    }
+    return fail_at(o, node, "<reverse>true</reverse> on a <%s>: urdf2dyn reads reversed Pin, "
+                   "Slider and Weld joints only; swap the joint's parent and child frames in "
+                   "a copy of the file (OpenSim 4.6 moves the child by the joint's inverse, "
+                   "which urdf2dyn cannot express for this type)", type);
 }
 
 /* OpenSim's ConstantCurvatureJoint: its neutral angles (x, z, y) and its length, OpenSim's
@@ -924,7 +940,8 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
 {
     u2d_urdf *u = o->u;
     const char *type = u2d_xml_name(node), *name = o->jname[o->njname - 1];
-    if (read_reverse(o, node)) return -1;
+    int reversed;
+    if (read_reverse(o, node, &reversed)) return -1;
     if (child == 0) return fail_at(o, node, "the child frame is on ground");
     if (parent == child) return fail_at(o, node, "the parent and child frames are on the same "
                                         "body '%.100s'", u->link[child].name);
@@ -994,6 +1011,7 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
         return fail_at(o, node, "%s %s has %d coordinate%s, this one %d",
                        strchr("AEIOU", type[0]) ? "an" : "a", type, want,
                        want == 1 ? "" : "s", ncoord);
+    if (reversed && reverse_motion(o, node, J)) return -1;
     if (J->type == U2D_JOINT_REVOLUTE || J->type == U2D_JOINT_PRISMATIC) {
         if (u->coord[coord0].motion < 0) u->coord[coord0].motion = J->type == U2D_JOINT_PRISMATIC;
         return 0;
@@ -1102,6 +1120,22 @@ static int add_frame(osim *o, u2d_xml *node, const char *name, int kind, int lin
     return 0;
 }
 
+/* A reversed joint whose frames are sockets in a file older than version 30514: OpenSim 4.6
+ * swaps the frames its 4.0 betas named in <connectors>, looks for them here and fails to
+ * load the file (a SimTK exception of its XML reader), so there is no model to follow. */
+static int reverse_without_connectors(osim *o, u2d_xml *node)
+{
+    int reversed = 0;
+    if (o->u->osim.version >= OSIM_VERSION_WITHOUT_REVERSE) return 0;
+    if (read_flag(o, node, "reverse", &reversed)) return -1;
+    if (!reversed) return 0;
+    return fail_at(o, node, "<reverse>true</reverse> in a file of version %d whose joints name "
+                   "<socket_parent_frame>: OpenSim 4.6 fails to load it (before version %d it "
+                   "swaps the frames of <connectors> only); swap the joint's parent and child "
+                   "frames and delete <reverse>", o->u->osim.version,
+                   OSIM_VERSION_WITHOUT_REVERSE);
+}
+
 /* OpenSim 4: a joint of the <JointSet>. */
 static int read_joint4(osim *o, u2d_xml *node)
 {
@@ -1112,6 +1146,7 @@ static int read_joint4(osim *o, u2d_xml *node)
     u2d_xml *cs = u2d_xml_child(node, "socket_child_frame");
     if (!ps || !cs) return fail_at(o, node, "<%s> needs <socket_parent_frame> and "
                                    "<socket_child_frame>", u2d_xml_name(node));
+    if (reverse_without_connectors(o, node)) return -1;
     int parent, child;
     u2d_xform XF, XM;
     if (resolve_frame(o, node, ps, pf, 0, &parent, &XF) ||

@@ -230,6 +230,24 @@ OSIM_EDGE = {
         '<CoordinateSet><objects><Coordinate name="q"><range>-1 1</range><clamped>true'
         '</clamped></Coordinate></objects></CoordinateSet></PinJoint></Joint></Body></objects>'
         '</BodySet></Model></OpenSimDocument>\n'),
+    # OpenSim 3 joints with <reverse> true: a pin from ground, a slider and a weld below it
+    # (read as the joints' inverses)
+    "opensim3_reversed_joints": (
+        '<?xml version="1.0"?>\n<OpenSimDocument Version="30000"><Model name="m"><BodySet>'
+        '<objects><Body name="ground"/>' + "".join(
+            f'<Body name="b{k}"><mass>2</mass><mass_center>0.1 0.2 0</mass_center>'
+            '<inertia_xx>0.1</inertia_xx><inertia_yy>0.1</inertia_yy><inertia_zz>0.1'
+            f'</inertia_zz><Joint><{kind} name="j{k}"><parent_body>{parent}</parent_body>'
+            '<location_in_parent>0 1 0</location_in_parent><orientation_in_parent>0 0 0.5'
+            '</orientation_in_parent><location>0.1 0 0</location><orientation>0.2 0 0'
+            f'</orientation><CoordinateSet><objects>{coords}</objects></CoordinateSet>'
+            f'<reverse>true</reverse></{kind}></Joint></Body>'
+            for k, (kind, parent, coords) in enumerate([
+                ("PinJoint", "ground", '<Coordinate name="q1"/>'),
+                ("SliderJoint", "b0", '<Coordinate name="q2"><motion_type>translational'
+                 '</motion_type></Coordinate>'),
+                ("WeldJoint", "b1", "")])) +
+        '</objects></BodySet></Model></OpenSimDocument>\n'),
 }
 
 
