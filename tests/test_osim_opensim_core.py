@@ -180,3 +180,25 @@ def test_other_reversed_joints_are_refused_naming_the_type(tmp_path, kind):
                        rf"</reverse> on a <{kind}>: urdf2dyn reads reversed Pin, Slider and "
                        r"Weld joints only; swap"):
         _load(str(path))
+
+
+# ------------------------------------------------------------- the OpenSim 4.0 beta layout
+
+BETA = os.path.join(DATA, "double_pendulum_4beta.osim")
+
+
+def test_a_4_0_beta_file_is_refused_naming_its_layout_and_the_update(osim, tmp_path):
+    """opensim-core's double_pendulum.osim (Version 30501) names its joints' frames in
+    <connectors>, as OpenSim 4.0's betas wrote them, and OpenSim 4.6 updates it. It was
+    refused as 'needs <socket_parent_frame>', which the file cannot have; the message names
+    the layout and the update, and the update it names gives OpenSim's model."""
+    with pytest.raises(urdf2dyn.URDFError) as refused:
+        _load(BETA)
+    said = str(refused.value)
+    assert said.startswith(f"{BETA}:153: joint 'pin1': <PinJoint> names its frames in "
+                           "<connectors>, as the OpenSim 4.0 betas wrote them (this file is "
+                           "version 30501); "), said
+    assert "opensim.Model(path).printToXML(new_path)" in said, said
+    updated = str(tmp_path / "double_pendulum.osim")
+    osim.Model(BETA).printToXML(updated)
+    _agrees_with_opensim(osim, updated, 3)

@@ -1144,6 +1144,12 @@ static int read_joint4(osim *o, u2d_xml *node)
     read_word(node, "socket_child_frame", cf, sizeof cf);
     u2d_xml *ps = u2d_xml_child(node, "socket_parent_frame");
     u2d_xml *cs = u2d_xml_child(node, "socket_child_frame");
+    if ((!ps || !cs) && u2d_xml_child(node, "connectors"))
+        return fail_at(o, node, "<%s> names its frames in <connectors>, as the OpenSim 4.0 "
+                       "betas wrote them (this file is version %d); urdf2dyn reads OpenSim 3 "
+                       "files and released OpenSim 4 ones: open the model in OpenSim 4 and "
+                       "save it (opensim.Model(path).printToXML(new_path)) to update it",
+                       u2d_xml_name(node), o->u->osim.version);
     if (!ps || !cs) return fail_at(o, node, "<%s> needs <socket_parent_frame> and "
                                    "<socket_child_frame>", u2d_xml_name(node));
     if (reverse_without_connectors(o, node)) return -1;
