@@ -4,6 +4,7 @@ closed form."""
 from __future__ import annotations
 
 import os
+import re
 import warnings
 
 import numpy as np
@@ -195,10 +196,31 @@ def test_a_4_0_beta_file_is_refused_naming_its_layout_and_the_update(osim, tmp_p
     with pytest.raises(urdf2dyn.URDFError) as refused:
         _load(BETA)
     said = str(refused.value)
-    assert said.startswith(f"{BETA}:153: joint 'pin1': <PinJoint> names its frames in "
-                           "<connectors>, as the OpenSim 4.0 betas wrote them (this file is "
-                           "version 30501); "), said
+    assert said.startswith(f"{BETA}:153: joint 'pin1': <PinJoint> names its frames as the "
+                           "OpenSim 4.0 betas wrote them (<connectors> or <..._connectee_name>;"
+                           " this file is version 30501); "), said
     assert "opensim.Model(path).printToXML(new_path)" in said, said
     updated = str(tmp_path / "double_pendulum.osim")
     osim.Model(BETA).printToXML(updated)
     _agrees_with_opensim(osim, updated, 3)
+
+
+def test_the_last_betas_connectee_names_are_refused_naming_the_update(osim, tmp_path):
+    """Versions 30510 to 30516 wrote <socket_parent_frame_connectee_name> where release 4.0
+    (30517) writes <socket_parent_frame>; OpenSim 4.6 renames them. The double pendulum as
+    OpenSim 4.6 writes it, in that spelling (OpenSim loads it): refused naming the update,
+    not as missing its <socket_parent_frame>."""
+    written = tmp_path / "written.osim"
+    osim.Model(BETA).printToXML(str(written))
+    text = re.sub(r'Version="\d+"', 'Version="30516"', written.read_text(), count=1)
+    text = re.sub(r"<(socket_\w+)>([^<]*)</\1>", r"<\1_connectee_name>\2</\1_connectee_name>",
+                  text)
+    beta = tmp_path / "beta.osim"
+    beta.write_text(text)
+    om = osim.Model(str(beta))
+    assert om.getJointSet().get("pin2").getSocket("parent_frame").getConnecteePath() == \
+        "rod1_offset"
+    with pytest.raises(urdf2dyn.URDFError, match=r"beta.osim:\d+: joint 'pin1': <PinJoint> "
+                       r"names its frames as the OpenSim 4.0 betas wrote them .* this file "
+                       r"is version 30516\); .*printToXML"):
+        _load(str(beta))

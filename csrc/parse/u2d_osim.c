@@ -1136,6 +1136,16 @@ static int reverse_without_connectors(osim *o, u2d_xml *node)
                    OSIM_VERSION_WITHOUT_REVERSE);
 }
 
+/* The OpenSim 4.0 betas (versions 30500 to 30516) named a joint's frames in <connectors>,
+ * then in <connector_..._connectee_name> and <socket_..._connectee_name>; OpenSim 4.6 updates
+ * them all (Component::updateFromXMLNode), release 4.0 (30517) on writes <socket_...>. */
+#define OSIM_VERSION_OF_SOCKETS 30517
+static int written_by_a_beta(const osim *o, u2d_xml *node)
+{
+    return u2d_xml_child(node, "connectors") != NULL ||
+           (o->u->osim.version >= 30500 && o->u->osim.version < OSIM_VERSION_OF_SOCKETS);
+}
+
 /* OpenSim 4: a joint of the <JointSet>. */
 static int read_joint4(osim *o, u2d_xml *node)
 {
@@ -1144,12 +1154,12 @@ static int read_joint4(osim *o, u2d_xml *node)
     read_word(node, "socket_child_frame", cf, sizeof cf);
     u2d_xml *ps = u2d_xml_child(node, "socket_parent_frame");
     u2d_xml *cs = u2d_xml_child(node, "socket_child_frame");
-    if ((!ps || !cs) && u2d_xml_child(node, "connectors"))
-        return fail_at(o, node, "<%s> names its frames in <connectors>, as the OpenSim 4.0 "
-                       "betas wrote them (this file is version %d); urdf2dyn reads OpenSim 3 "
-                       "files and released OpenSim 4 ones: open the model in OpenSim 4 and "
-                       "save it (opensim.Model(path).printToXML(new_path)) to update it",
-                       u2d_xml_name(node), o->u->osim.version);
+    if ((!ps || !cs) && written_by_a_beta(o, node))
+        return fail_at(o, node, "<%s> names its frames as the OpenSim 4.0 betas wrote them "
+                       "(<connectors> or <..._connectee_name>; this file is version %d); "
+                       "urdf2dyn reads OpenSim 3 files and released OpenSim 4 ones: open the "
+                       "model in OpenSim 4 and save it (opensim.Model(path).printToXML("
+                       "new_path)) to update it", u2d_xml_name(node), o->u->osim.version);
     if (!ps || !cs) return fail_at(o, node, "<%s> needs <socket_parent_frame> and "
                                    "<socket_child_frame>", u2d_xml_name(node));
     if (reverse_without_connectors(o, node)) return -1;
