@@ -753,9 +753,10 @@ def test_frames_in_components_are_resolved_as_opensim_does(osim, tmp_path):
         assert _rel(model.inverse_dynamics(q, v, a), oracle.inverse_dynamics(q, v, a)) < 1e-10
 
 
-def test_a_station_defined_frame_in_components_is_refused_with_what_to_do(osim, tmp_path):
-    """A frame kind urdf2dyn does not read (OpenSim 4.6's StationDefinedFrame) named by a
-    joint: refused, naming the element and what to do (OpenSim itself reads it)."""
+def test_a_station_defined_frame_built_by_opensim_is_opensims(osim, tmp_path):
+    """A StationDefinedFrame built with OpenSim 4.6's API, stations on ground, named by a
+    joint: it was refused ('only PhysicalOffsetFrame'); its model is OpenSim's (mass matrix,
+    inverse dynamics; tests/test_osim_opensim_core.py has more)."""
     m = osim.Model()
     b = osim.Body("b", 1.0, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.01, 0.1))
     m.addBody(b)
@@ -778,12 +779,11 @@ def test_a_station_defined_frame_in_components_is_refused_with_what_to_do(osim, 
     m.finalizeConnections()
     path = tmp_path / "sdf.osim"
     m.printToXML(str(path))
-    osim.Model(str(path)).initSystem()                          # OpenSim reads it
-    with pytest.raises(urdf2dyn.URDFError) as e:
-        _load(str(path))
-    msg = str(e.value)
-    assert 'joint \'pin\': <StationDefinedFrame name="sdf">: only PhysicalOffsetFrame' in msg
-    assert "replace it with a PhysicalOffsetFrame" in msg and "no such body" not in msg
+    model = _load(str(path))
+    oracle = Oracle(osim, str(path), model.q_names)
+    for q, v, a in _states(model, 3, 14):
+        assert _rel(model.mass_matrix(q), oracle.mass_matrix(q)) < 1e-12
+        assert _rel(model.inverse_dynamics(q, v, a), oracle.inverse_dynamics(q, v, a)) < 1e-10
 
 
 def test_frames_in_components_scale_as_opensims(osim, tmp_path):

@@ -224,3 +224,155 @@ def test_the_last_betas_connectee_names_are_refused_naming_the_update(osim, tmp_
                        r"names its frames as the OpenSim 4.0 betas wrote them .* this file "
                        r"is version 30516\); .*printToXML"):
         _load(str(beta))
+
+
+# ------------------------------------------------------------------- StationDefinedFrames
+
+ADVANCED = os.path.join(DATA, "StationDefinedFrames_Advanced.osim")
+
+
+def test_opensims_station_defined_frames_place_the_bodies_as_opensim(osim, tmp_path):
+    """opensim-core's StationDefinedFrames_Advanced.osim: a FreeJoint from one
+    StationDefinedFrame (stations on three offset frames of root_body, <ab_axis> z,
+    <ab_x_ac_axis> x) to another on child_body. Its two FreeJoints name their coordinates
+    alike, which urdf2dyn refuses: the second's are renamed. Free joints' speeds differ from
+    OpenSim's (docs), so the placements are compared. It was refused ('only
+    PhysicalOffsetFrame frames are supported')."""
+    text = open(ADVANCED, encoding="utf-8").read()
+    second = text.index('<FreeJoint name="freejoint_2">')
+    path = tmp_path / "advanced.osim"
+    path.write_text(text[:second] + re.sub(r'<Coordinate name="(\w+)">', r'<Coordinate '
+                                           r'name="\1_2">', text[second:]))
+    model = _load(str(path))
+    oracle = Oracle(osim, str(path), model.q_names)
+    rng = np.random.default_rng(4)
+    for _ in range(4):
+        _body_poses_match(model, oracle, rng.uniform(-1, 1, model.nq))
+
+
+def _station(name, frame, location):
+    return (f'<Station name="{name}"><socket_parent_frame>{frame}</socket_parent_frame>'
+            f'<location>{location}</location></Station>')
+
+
+def _sdf(name, points, ab=None, ab_x_ac=None):
+    axes = (f"<ab_axis>{ab}</ab_axis>" if ab is not None else "") + (
+        f"<ab_x_ac_axis>{ab_x_ac}</ab_x_ac_axis>" if ab_x_ac is not None else "")
+    sockets = "".join(f"<socket_{s}>{p}</socket_{s}>" for s, p in zip(
+        ("point_a", "point_b", "point_c", "origin_point"), points))
+    return f'<StationDefinedFrame name="{name}">{sockets}{axes}</StationDefinedFrame>'
+
+
+def _sdf_model(axes, stations=None):
+    """Ground - pin - b1 - pin - b2, each pin from a StationDefinedFrame to one: on ground
+    (stations on ground), on b1 (stations on b1 and on an offset frame of it, origin at a
+    fourth station), on b2 (origin at point b). axes: the (ab, ab_x_ac) of the five frames."""
+    st = stations or {
+        "g": [("/ground", "0.1 0.2 0"), ("/ground", "0.5 -0.1 0.2"),
+              ("/ground", "0 0.3 0.4"), ("/ground", "0.2 0.1 -0.1")],
+        "b1c": [("/bodyset/b1", "0 0 0"), ("/bodyset/b1/o1", "0.1 0 0"),
+                ("/bodyset/b1", "-0.2 0.3 0.1"), ("/bodyset/b1", "0.05 0.02 0.01")],
+        "b1p": [("/bodyset/b1/o1", "0 0.2 0"), ("/bodyset/b1", "0.3 -0.4 0.1"),
+                ("/bodyset/b1", "0.1 -0.6 -0.2"), ("/bodyset/b1", "0.2 -0.5 0")],
+        "b2c": [("/bodyset/b2", "0.3 0.1 0"), ("/bodyset/b2", "0 0.4 0.1"),
+                ("/bodyset/b2", "-0.1 0 0.3"), None],
+    }
+    comps = []
+    for key, pts in st.items():
+        names = []
+        for k, p in enumerate(pts):
+            if p is None:
+                names.append(names[1])
+                continue
+            comps.append(_station(f"{key}{k}", *p))
+            names.append(f"/{key}{k}")
+        ab, ab_x_ac = axes.get(key, (None, None))
+        comps.append(_sdf(f"sdf_{key}", names, ab, ab_x_ac))
+    body = ('<Body name="{0}"><mass>{1}</mass><mass_center>0.1 -0.2 0.05</mass_center>'
+            '<inertia>0.3 0.2 0.25 0.01 0 0.02</inertia>{2}</Body>')
+    o1 = ('<components><PhysicalOffsetFrame name="o1"><socket_parent>..</socket_parent>'
+          '<translation>0.1 0.2 -0.1</translation><orientation>0.3 -0.2 0.5</orientation>'
+          '</PhysicalOffsetFrame></components>')
+    pin = ('<PinJoint name="{0}"><socket_parent_frame>{1}</socket_parent_frame>'
+           '<socket_child_frame>{2}</socket_child_frame><coordinates><Coordinate '
+           'name="q_{0}"/></coordinates></PinJoint>')
+    return ('<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40600">'
+            f'<Model name="sdf"><components>{"".join(comps)}</components><BodySet><objects>'
+            f'{body.format("b1", 2, o1)}{body.format("b2", 1.5, "")}</objects></BodySet>'
+            f'<JointSet><objects>{pin.format("j1", "/sdf_g", "/sdf_b1c")}'
+            f'{pin.format("j2", "/sdf_b1p", "/sdf_b2c")}</objects></JointSet>'
+            '<MarkerSet><objects><Marker name="m"><socket_parent_frame>/sdf_b2c'
+            '</socket_parent_frame><location>0.1 0.2 0.3</location></Marker></objects>'
+            '</MarkerSet></Model></OpenSimDocument>\n')
+
+
+@pytest.mark.parametrize("axes", [
+    {},
+    {"g": ("z", "x"), "b1c": ("-y", "+z"), "b1p": ("+x", "-z"), "b2c": ("-z", "-y")},
+    {"g": ("Y", "-X"), "b1c": ("+z", "y"), "b1p": ("-x", "+y"), "b2c": ("y", "-x")},
+], ids=["defaults", "mixed", "upper_case"])
+def test_joints_and_markers_on_station_defined_frames_are_opensims(osim, tmp_path, axes):
+    """Pins between StationDefinedFrames on ground and on bodies (stations on offset frames,
+    the origin a fourth station or point b), axes of either sign, and a marker on one:
+    placements, the marker, mass matrix and inverse dynamics against OpenSim 4.6."""
+    path = tmp_path / "sdf.osim"
+    path.write_text(_sdf_model(axes))
+    model = _agrees_with_opensim(osim, str(path), 5)
+    om = osim.Model(str(path))
+    s = om.initSystem()
+    q = np.array([0.4, -0.7])
+    for n, x in zip(model.q_names, q):
+        om.getCoordinateSet().get(n).setValue(s, float(x))
+    om.realizePosition(s)
+    theirs = om.getMarkerSet().get("m").getLocationInGround(s).to_numpy()
+    marker = {mk.name: mk for mk in model.markers}["m"]
+    pos, rot = model.forward_kinematics(q)
+    k = model.link_names.index(marker.link)
+    np.testing.assert_allclose(pos[k] + rot[k] @ np.asarray(marker.position), theirs, rtol=0,
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"g": ("+w", "x")}, r"<ab_axis>\+w</ab_axis>: give \+x, -x, \+y, -y, \+z or -z"),
+    ({"g": ("xy", "z")}, r"<ab_axis>xy</ab_axis>: give \+x"),
+    ({"b2c": ("z", "-z")}, r"<StationDefinedFrame name=\"sdf_b2c\">: <ab_axis> and "
+                           r"<ab_x_ac_axis> name the same axis"),
+], ids=["no_axis", "two_letters", "same_axis"])
+def test_axes_opensim_replaces_are_refused_naming_the_element(tmp_path, change, message):
+    """OpenSim 4.6 logs a line and uses another axis where it reads none, or reads the first
+    letter of 'xy': a frame the file does not describe; refused, naming the line."""
+    path = tmp_path / "sdf.osim"
+    path.write_text(_sdf_model(change))
+    with pytest.raises(urdf2dyn.URDFError, match=r"sdf.osim:\d+: .*" + message):
+        _load(str(path))
+
+
+@pytest.mark.parametrize("station,where,message", [
+    ("b1p2", ("/bodyset/b2", "0.3 0.1 0"),
+     r"its stations are on different bodies \('b1' and 'b2'\)"),
+    ("b1p2", ("/bodyset/b1", "0.3 -0.4 0.1"), r"points a, b and c make no triangle"),
+    ("b2c2", ("/bodyset/b2", "-0.3 0.7 0.2"), r"points a, b and c make no triangle"),
+    ("b1p2", ("/bodyset/b1/nowhere", "0 0 0"), r"no such body or frame"),
+], ids=["two_bodies", "c_on_b", "on_a_line", "no_frame"])
+def test_frames_opensim_cannot_build_are_refused_naming_them(tmp_path, station, where,
+                                                              message):
+    """Point c of a frame moved: onto another body (OpenSim 4.6 refuses it), onto point b or
+    the line through a and b (OpenSim divides by zero), onto a frame that is not there."""
+    published = {"b1p2": ("/bodyset/b1", "0.1 -0.6 -0.2"), "b2c2": ("/bodyset/b2", "-0.1 0 0.3")}
+    text = _sdf_model({})
+    assert _station(station, *published[station]) in text
+    path = tmp_path / "sdf.osim"
+    path.write_text(text.replace(_station(station, *published[station]),
+                                 _station(station, *where)))
+    with pytest.raises(urdf2dyn.URDFError, match=message):
+        _load(str(path))
+
+
+def test_a_model_with_a_station_defined_frame_is_not_scaled_unlike_opensim(tmp_path):
+    """OpenSim scales the frame's stations and rebuilds it; urdf2dyn's scaling edits no
+    Station, so the joints on it would keep their unscaled places: refused, saying so."""
+    from urdf2dyn.biomech.scaling import scale_model
+    path = tmp_path / "sdf.osim"
+    path.write_text(_sdf_model({}))
+    with pytest.raises(ValueError, match="StationDefinedFrame, which urdf2dyn cannot scale"):
+        scale_model(_load(str(path)), {"b1": np.array([1.1, 0.9, 1.0])})

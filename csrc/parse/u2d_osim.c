@@ -330,6 +330,141 @@ static int join_path(const char *base, const char *rel, char *out, size_t size)
     return 0;
 }
 
+/* A StationDefinedFrame's <ab_axis> or <ab_x_ac_axis> (absent: def): a frame axis, +x to -z,
+ * as axis 0-2 and sign. OpenSim 4.6 reads a first letter after the sign and ignores the rest,
+ * and falls back to another axis, with a log line only, where it reads none: refused here. */
+static int read_frame_axis(osim *o, u2d_xml *f, const char *elem, const char *def, int *axis,
+                           int *sign)
+{
+    char word[64];
+    read_word(f, elem, word, sizeof word);
+    const char *w = u2d_xml_child(f, elem) ? word : def;
+    *sign = w[0] == '-' ? -1 : 1;
+    if (w[0] == '-' || w[0] == '+') w++;
+    const char *letters = "xyzXYZ", *at = w[0] ? strchr(letters, w[0]) : NULL;
+    if (!at || w[1] != '\0')
+        return fail_at(o, u2d_xml_child(f, elem), "<%s>%.40s</%s>: give +x, -x, +y, -y, +z "
+                       "or -z (OpenSim 4.6 reads another axis in its place)", elem, word, elem);
+    *axis = (int)(at - letters) % 3;
+    return 0;
+}
+
+/* The station that socket elem of the StationDefinedFrame at absolute path sdf names (a
+ * Station of a <components> list, or a marker): the link it is fixed on and its position
+ * there. */
+static int station_point(osim *o, u2d_xml *f, const char *sdf, const char *elem, int depth,
+                         int *link, double pos[3])
+{
+    char ref[512], path[512] = "", parent[512], joined[512];
+    u2d_xml *sock = u2d_xml_child(f, elem);
+    if (!sock) return fail_at(o, f, "<StationDefinedFrame> has no <%s>: name its station",
+                              elem);
+    read_word(f, elem, ref, sizeof ref);
+    u2d_xml *st = join_path(sdf, ref, path, sizeof path) ? NULL : component_at(o, path);
+    if (!st && strncmp(path, "/markerset/", 11) == 0)
+        st = find_named(u2d_xml_child(o->model, "MarkerSet"), path + 11);
+    if (!st || (strcmp(u2d_xml_name(st), "Station") != 0 &&
+                strcmp(u2d_xml_name(st), "Marker") != 0))
+        return fail_at(o, sock, "<%s>%.100s</%s>: no such Station or Marker", elem, ref, elem);
+    double loc[3] = {0, 0, 0};
+    u2d_xml *sp = u2d_xml_child(st, "socket_parent_frame");
+    if (!sp) return fail_at(o, st, "<%s> names no <socket_parent_frame>", u2d_xml_name(st));
+    if (read_child(o, st, "location", 3, loc)) return -1;
+    read_word(st, "socket_parent_frame", parent, sizeof parent);
+    if (join_path(path, parent, joined, sizeof joined))
+        return fail_at(o, sp, "<socket_parent_frame>%.100s</socket_parent_frame>: no such "
+                       "frame (the path climbs above the model, or is too long)", parent);
+    u2d_xform Xp;
+    if (resolve_frame(o, NULL, sp, joined, depth + 1, link, &Xp)) return -1;
+    for (int i = 0; i < 3; i++)
+        pos[i] = Xp.r[i] + Xp.E[i] * loc[0] + Xp.E[3 + i] * loc[1] + Xp.E[6 + i] * loc[2];
+    return 0;
+}
+
+static void sub3(const double a[3], const double b[3], double out[3])
+{
+    for (int i = 0; i < 3; i++) out[i] = a[i] - b[i];
+}
+
+static void cross3(const double a[3], const double b[3], double out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* v / |v|, or 0 when v is (numerically) zero */
+static int unit3(double v[3])
+{
+    double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (!(n > 0.0) || !isfinite(n)) return 0;
+    for (int i = 0; i < 3; i++) v[i] /= n;
+    return 1;
+}
+
+/* OpenSim 4.5's StationDefinedFrame (StationDefinedFrame.cpp): fixed on the body of its
+ * stations a, b, c and origin, its <ab_axis> along b - a, its <ab_x_ac_axis> along
+ * (b - a) x (c - a), the third axis completing a right-handed frame, its origin at the
+ * origin station. where: its absolute path (NULL in a joint's <frames>). */
+static int station_defined_frame(osim *o, u2d_xml *joint, u2d_xml *f, const char *where,
+                                 int depth, int *link, u2d_xform *X)
+{
+    const char *fname = u2d_xml_attr(f, "name");
+    char path[512];
+    const char *jname = joint ? u2d_xml_attr(joint, "name") : NULL;
+    if (!fname) fname = "";
+    snprintf(path, sizeof path, where ? "%.500s" : "/jointset/%.200s/%.200s",
+             where ? where : jname ? jname : "", fname);
+    int ab_axis, ab_sign, n_axis, n_sign;
+    if (read_frame_axis(o, f, "ab_axis", "+x", &ab_axis, &ab_sign) ||
+        read_frame_axis(o, f, "ab_x_ac_axis", "+y", &n_axis, &n_sign))
+        return -1;
+    if (ab_axis == n_axis)
+        return fail_at(o, f, "<StationDefinedFrame name=\"%.100s\">: <ab_axis> and "
+                       "<ab_x_ac_axis> name the same axis; give two different axes (OpenSim "
+                       "4.6 replaces the second)", fname);
+    static const char *sockets[4] = {"socket_point_a", "socket_point_b", "socket_point_c",
+                                      "socket_origin_point"};
+    double p[4][3];
+    int links[4];
+    for (int k = 0; k < 4; k++)
+        if (station_point(o, f, path, sockets[k], depth, &links[k], p[k])) return -1;
+    for (int k = 1; k < 4; k++)
+        if (links[k] != links[0])
+            return fail_at(o, f, "<StationDefinedFrame name=\"%.100s\">: its stations are on "
+                           "different bodies ('%.100s' and '%.100s'); OpenSim 4.6 refuses them "
+                           "too: put all four on one body", fname, o->u->link[links[0]].name,
+                           o->u->link[links[k]].name);
+    double ab[3], ac[3], n[3], t[3];
+    sub3(p[1], p[0], ab);
+    sub3(p[2], p[0], ac);
+    int ok = unit3(ab) && unit3(ac);
+    cross3(ab, ac, n);
+    /* sin of the angle at a: rounding leaves some 1e-16 of points on a line, whose
+     * direction is noise */
+    ok = ok && sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) > 1e-10 && unit3(n);
+    cross3(ab, n, t);
+    if (!ok || !unit3(t))
+        return fail_at(o, f, "<StationDefinedFrame name=\"%.100s\">: points a, b and c make "
+                       "no triangle (two coincide, or all three lie on a line: the angle at a "
+                       "is below 1e-10 rad); move one", fname);
+    /* column k of the rotation: frame axis k in the body; the third axis's sign makes
+     * (ab_axis, ab_x_ac_axis, third) right-handed, as SimTK's crossProductSign */
+    int third = 3 - ab_axis - n_axis;
+    int cyclic = (n_axis - ab_axis + 3) % 3 == 1 ? 1 : -1;
+    double col[3][3];
+    for (int i = 0; i < 3; i++) {
+        col[ab_axis][i] = ab_sign * ab[i];
+        col[n_axis][i] = n_sign * n[i];
+        col[third][i] = ab_sign * n_sign * cyclic * t[i];
+    }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) X->E[3 * i + j] = col[i][j];
+    memcpy(X->r, p[3], sizeof X->r);
+    *link = links[0];
+    return 0;
+}
+
 /* The frame element f that a path names (of a joint's <frames> or of a <components> list):
  * the link it is fixed on and the transform from that link's frame to it. Its socket_parent
  * is seen from joint, or for a component's (where: its absolute path, joint NULL) from f, as
@@ -347,10 +482,13 @@ static int offset_frame(osim *o, u2d_xml *joint, u2d_xml *f, const char *where, 
         u2d_xform_identity(X);
         return 0;
     }
+    if (strcmp(kind, "StationDefinedFrame") == 0)
+        return station_defined_frame(o, joint, f, where, depth, link, X);
     if (strcmp(kind, "PhysicalOffsetFrame") != 0)
-        return fail_at(o, f, "<%s name=\"%.100s\">: only PhysicalOffsetFrame frames are "
-                       "supported; replace it with a PhysicalOffsetFrame on the same parent, "
-                       "with the translation and orientation OpenSim gives it", kind, fname);
+        return fail_at(o, f, "<%s name=\"%.100s\">: only PhysicalOffsetFrame and "
+                       "StationDefinedFrame frames are supported; replace it with a "
+                       "PhysicalOffsetFrame on the same parent, with the translation and "
+                       "orientation OpenSim gives it", kind, fname);
     double t[3] = {0, 0, 0}, a[3] = {0, 0, 0};
     if (read_child(o, f, "translation", 3, t) || read_child(o, f, "orientation", 3, a))
         return -1;
@@ -424,9 +562,11 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
         for (u2d_xml *f = frames ? u2d_xml_first(frames) : NULL; f; f = u2d_xml_next(f)) {
             const char *fname = u2d_xml_attr(f, "name");
             if (!fname || strcmp(fname, last) != 0) continue;
-            if (strcmp(u2d_xml_name(f), "PhysicalOffsetFrame") != 0)
-                return fail_at(o, f, "<%s name=\"%.100s\">: only PhysicalOffsetFrame frames "
-                               "are supported", u2d_xml_name(f), fname);
+            if (strcmp(u2d_xml_name(f), "PhysicalOffsetFrame") != 0 &&
+                strcmp(u2d_xml_name(f), "StationDefinedFrame") != 0)
+                return fail_at(o, f, "<%s name=\"%.100s\">: only PhysicalOffsetFrame and "
+                               "StationDefinedFrame frames are supported", u2d_xml_name(f),
+                               fname);
             return offset_frame(o, frames_of, f, NULL, depth, link, X);
         }
     }

@@ -230,6 +230,29 @@ OSIM_EDGE = {
         '<CoordinateSet><objects><Coordinate name="q"><range>-1 1</range><clamped>true'
         '</clamped></Coordinate></objects></CoordinateSet></PinJoint></Joint></Body></objects>'
         '</BodySet></Model></OpenSimDocument>\n'),
+    # a pin between StationDefinedFrames (stations on ground; on the body and an offset
+    # frame of it, the origin at point b) and a marker on one
+    "station_defined_frames": osim_doc(
+        osim_body("a").replace(
+            "</Body>", '<components><PhysicalOffsetFrame name="o"><socket_parent>..'
+            '</socket_parent><translation>0 0.2 0</translation><orientation>0.3 0 0.1'
+            '</orientation></PhysicalOffsetFrame></components></Body>'),
+        osim_pin("j", "/g_frame", "/a_frame", "q"),
+        '<components>' + "".join(
+            f'<Station name="{n}"><socket_parent_frame>{f}</socket_parent_frame><location>'
+            f'{x}</location></Station>' for n, f, x in [
+                ("g0", "/ground", "0 0 0"), ("g1", "/ground", "1 0 0.2"),
+                ("g2", "/ground", "0 1 0"), ("a0", "/bodyset/a", "0.1 0 0"),
+                ("a1", "/bodyset/a/o", "0 0 0.3"), ("a2", "/bodyset/a", "0 -0.4 0")]) +
+        '<StationDefinedFrame name="g_frame"><socket_point_a>/g0</socket_point_a>'
+        '<socket_point_b>/g1</socket_point_b><socket_point_c>/g2</socket_point_c>'
+        '<socket_origin_point>/g2</socket_origin_point><ab_axis>-z</ab_axis><ab_x_ac_axis>'
+        '+y</ab_x_ac_axis></StationDefinedFrame><StationDefinedFrame name="a_frame">'
+        '<socket_point_a>/a0</socket_point_a><socket_point_b>/a1</socket_point_b>'
+        '<socket_point_c>/a2</socket_point_c><socket_origin_point>/a1</socket_origin_point>'
+        '</StationDefinedFrame></components><MarkerSet><objects><Marker name="m">'
+        '<socket_parent_frame>/a_frame</socket_parent_frame><location>0 0.1 0</location>'
+        '</Marker></objects></MarkerSet>'),
     # OpenSim 3 joints with <reverse> true: a pin from ground, a slider and a weld below it
     # (read as the joints' inverses)
     "opensim3_reversed_joints": (

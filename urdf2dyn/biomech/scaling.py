@@ -104,6 +104,17 @@ def _rotation(a):
                      [sx * sz - cx * sy * cz, sx * cz + cx * sy * sz, cx * cy]])
 
 
+def _refuse_station_defined_frames(model: Model) -> None:
+    """OpenSim scales a StationDefinedFrame's stations with their body and builds the frame
+    again from them (Station::extendScale); the edit scales no Station, so a joint or marker
+    on such a frame would keep its unscaled place."""
+    if "<StationDefinedFrame" in (model._xml or ""):
+        raise ValueError("scale: the model has a StationDefinedFrame, which urdf2dyn cannot "
+                         "scale as OpenSim does (it scales the frame's stations and rebuilds "
+                         "the frame); scale the model in OpenSim, or replace the frame by a "
+                         "PhysicalOffsetFrame with the placement OpenSim gives it")
+
+
 def scale_model(model: Model, factors: dict[str, NDArray[np.float64]],
                 mass: float | None = None, preserve_mass_distribution: bool = False,
                 marker_set: list[tuple[str, str, tuple, bool]] | None = None
@@ -113,6 +124,7 @@ def scale_model(model: Model, factors: dict[str, NDArray[np.float64]],
     only). marker_set: markers (name, body, location in its frame, fixed) that replace the
     model's of the same name and are added after the others (OpenSim's marker set file),
     scaled with their body. Returns the OsimEdit and {"mass": (before, after)}."""
+    _refuse_station_defined_frames(model)
     doc = document(model)
     edit = OsimEdit(model)
     ones = np.ones(3)
