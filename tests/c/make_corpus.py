@@ -9,8 +9,8 @@ after a NUL byte (the harness reads q, v, a from the bytes after the first NUL).
 osim/: the published OpenSim models of tests/data/opensim_models/Models (OpenSim 2 and 4
 layouts), slimmed to what the parser reads (three forces with their paths and wrapping, six
 markers, no display or controllers), the every-joint model of tests/test_osim.py, and hand-written edge cases (bodies
-listed before their parents, OpenSim 3 joints in bodies, offset frames on offset frames,
-coupler chains and loops).
+listed before their parents, OpenSim 3 joints in bodies, reversed ones, offset frames on offset
+frames, station-defined frames, coupler chains and loops).
 
 After a fuzzing run, new inputs worth keeping (new coverage) are merged into a corpus with
     tests/c/build/fuzz_PARSER -merge=1 tests/c/corpus/PARSER tests/c/build/fuzz-corpus-PARSER
