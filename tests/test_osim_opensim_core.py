@@ -376,3 +376,38 @@ def test_a_model_with_a_station_defined_frame_is_not_scaled_unlike_opensim(tmp_p
     path.write_text(_sdf_model({}))
     with pytest.raises(ValueError, match="StationDefinedFrame, which urdf2dyn cannot scale"):
         scale_model(_load(str(path)), {"b1": np.array([1.1, 0.9, 1.0])})
+
+
+def test_a_station_defined_frame_in_a_joints_frames_is_refused_as_opensim_fails(osim,
+                                                                                tmp_path):
+    """A joint's <frames> holds PhysicalOffsetFrames: OpenSim 4.6 does not find a
+    StationDefinedFrame there and fails to load the model; refused, saying where it goes."""
+    text = _sdf_model({})
+    sdf = re.search(r'<StationDefinedFrame name="sdf_b1p">.*?</StationDefinedFrame>',
+                    text).group(0)
+    text = text.replace(sdf, "").replace(
+        "<socket_parent_frame>/sdf_b1p</socket_parent_frame>",
+        "<socket_parent_frame>sdf_b1p</socket_parent_frame>").replace(
+        "</coordinates></PinJoint></objects>",
+        f"</coordinates><frames>{sdf.replace('>/b1p', '>../../../b1p')}</frames></PinJoint>"
+        "</objects>")
+    path = tmp_path / "inner.osim"
+    path.write_text(text)
+    with pytest.raises(RuntimeError, match="could not find 'sdf_b1p'"):
+        osim.Model(str(path)).initSystem()
+    with pytest.raises(urdf2dyn.URDFError, match=r"joint 'j2': <StationDefinedFrame "
+                       r"name=\"sdf_b1p\">: a joint's <frames> holds PhysicalOffsetFrames only"
+                       r" .*; move it to the Model's <components>"):
+        _load(str(path))
+
+
+def test_a_marker_as_a_frames_station_is_opensims(osim, tmp_path):
+    """A Marker is a Station: OpenSim 4.6 connects one as point a (/markerset/mk)."""
+    text = _sdf_model({"b2c": ("-z", "x")})
+    path = tmp_path / "marker.osim"
+    path.write_text(text.replace(_station("b2c0", "/bodyset/b2", "0.3 0.1 0"), "").replace(
+        "<socket_point_a>/b2c0</socket_point_a>",
+        "<socket_point_a>/markerset/mk</socket_point_a>").replace(
+        "</objects></MarkerSet>", '<Marker name="mk"><socket_parent_frame>/bodyset/b2'
+        '</socket_parent_frame><location>0.3 0.1 0</location></Marker></objects></MarkerSet>'))
+    _agrees_with_opensim(osim, str(path), 6)

@@ -405,16 +405,17 @@ static int unit3(double v[3])
 /* OpenSim 4.5's StationDefinedFrame (StationDefinedFrame.cpp): fixed on the body of its
  * stations a, b, c and origin, its <ab_axis> along b - a, its <ab_x_ac_axis> along
  * (b - a) x (c - a), the third axis completing a right-handed frame, its origin at the
- * origin station. where: its absolute path (NULL in a joint's <frames>). */
+ * origin station. where: its absolute path (it is a component's). */
 static int station_defined_frame(osim *o, u2d_xml *joint, u2d_xml *f, const char *where,
                                  int depth, int *link, u2d_xform *X)
 {
     const char *fname = u2d_xml_attr(f, "name");
-    char path[512];
-    const char *jname = joint ? u2d_xml_attr(joint, "name") : NULL;
     if (!fname) fname = "";
-    snprintf(path, sizeof path, where ? "%.500s" : "/jointset/%.200s/%.200s",
-             where ? where : jname ? jname : "", fname);
+    (void)joint;                    /* a joint's <frames> holds none (resolve_frame) */
+    if (!where) return fail_at(o, f, "<StationDefinedFrame name=\"%.100s\">: not in a "
+                               "<components> list", fname);
+    char path[512];
+    snprintf(path, sizeof path, "%.500s", where);
     int ab_axis, ab_sign, n_axis, n_sign;
     if (read_frame_axis(o, f, "ab_axis", "+x", &ab_axis, &ab_sign) ||
         read_frame_axis(o, f, "ab_x_ac_axis", "+y", &n_axis, &n_sign))
@@ -562,11 +563,13 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
         for (u2d_xml *f = frames ? u2d_xml_first(frames) : NULL; f; f = u2d_xml_next(f)) {
             const char *fname = u2d_xml_attr(f, "name");
             if (!fname || strcmp(fname, last) != 0) continue;
-            if (strcmp(u2d_xml_name(f), "PhysicalOffsetFrame") != 0 &&
-                strcmp(u2d_xml_name(f), "StationDefinedFrame") != 0)
-                return fail_at(o, f, "<%s name=\"%.100s\">: only PhysicalOffsetFrame and "
-                               "StationDefinedFrame frames are supported", u2d_xml_name(f),
-                               fname);
+            /* OpenSim 4.6 finds no other kind there (a joint's frames property holds
+             * PhysicalOffsetFrames) and fails to load the model */
+            if (strcmp(u2d_xml_name(f), "PhysicalOffsetFrame") != 0)
+                return fail_at(o, f, "<%s name=\"%.100s\">: a joint's <frames> holds "
+                               "PhysicalOffsetFrames only (OpenSim 4.6 does not find another "
+                               "kind there); move it to the Model's <components>",
+                               u2d_xml_name(f), fname);
             return offset_frame(o, frames_of, f, NULL, depth, link, X);
         }
     }
