@@ -2093,15 +2093,16 @@ EB015 = os.path.join(DATA, "C3Dorg_Eb015pi.c3d")
 def test_a_plate_reading_a_contact_during_its_zero_frames_is_said_to_be_unzeroed(tmp_path):
     """c3d.org's Eb015pi: plate 1 reads about 22 N before the heel strikes it and plate 2
     about 32 N after the toes leave it, above the 20 N contact threshold: neither plate was
-    zeroed, and its offset alone is read as a contact. The file's FORCE_PLATFORM:ZERO (1, 10)
-    names frames the bundled cut (225-300) no longer holds, which tells nothing: noted as such
-    (test_a_zero_range_outside_the_files_frames_is_noted), no warning. Set to frames 252-262,
+    zeroed (test_a_plate_resting_beyond_the_threshold_is_said_and_its_rest_is_no_contact).
+    The file's FORCE_PLATFORM:ZERO (1, 10) names frames the bundled cut (225-300) no longer
+    holds, which tells nothing: noted as such (read above the rest levels: no warning).
+    Set to frames 252-262,
     between plate 2's toe-off and plate 1's heel strike, the file declares them unloaded:
     each plate's level there is named. Oracle: the C3D User Guide's type-2 formulas by hand
     on the c3d package's channels, averaged over those frames' samples."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", Urdf2dynWarning)
-        notes = C.read_c3d(EB015).meta["notes"]           # ZERO 1-10: not in the file
+        notes = C.read_c3d(EB015, threshold=40.0).meta["notes"]   # ZERO 1-10: not held
     assert len(notes) == 1 and re.search(r"ZERO names frames 1-10 .* cannot be checked", notes[0])
     path = patched(tmp_path, EB015, FORCE_PLATFORM__ZERO=("h", [252, 262]))
     raw = Raw(EB015)
@@ -2112,15 +2113,84 @@ def test_a_plate_reading_a_contact_during_its_zero_frames_is_said_to_be_unzeroed
         levels.append(F[samples, 2].mean())          # lab z is up
     assert 20.0 < levels[0] < 25.0 and 30.0 < levels[1] < 35.0, levels
     with pytest.warns(Urdf2dynWarning) as caught:
-        C.read_c3d(path)
+        rec = C.read_c3d(path)
     said(caught, *(rf"force plate {k + 1}: it reads {levels[k]:.3g} N along its normal during "
-                   r"frames 252-262, which FORCE_PLATFORM:ZERO declares unloaded" for k in (0, 1)))
+                   r"frames 252-262, which FORCE_PLATFORM:ZERO declares unloaded: the plate "
+                   r"was not zeroed, and samples near that level are read as no contact "
+                   r"\(those within 20 N of the level it rests at" for k in (0, 1)))
+    assert not any(p.contact[251 - 225:262 - 225].any() for p in rec.plates)
     with pytest.raises(MotionError, match="the plate was not zeroed"):
         C.read_c3d(path, strict=True)
     # below the threshold an offset is not a contact: said only when it would make one
     with warnings.catch_warnings():
         warnings.simplefilter("error", Urdf2dynWarning)
         C.read_c3d(path, threshold=40.0)
+
+
+def _rest_level(up, threshold=20.0):
+    """N: the level a plate rests at between its loads, from the oracle's vertical force:
+    the median of the samples within the threshold of its lowest reading."""
+    return float(np.median(up[up < up.min() + threshold]))
+
+
+def _stretches(quiet, t0, rate):
+    """'a-b s, ...' for the runs of True in quiet, sample i at t0 + i / rate."""
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], quiet.astype(np.int8), [0]])))
+    return ", ".join(f"{t0 + a / rate:.3f}-{t0 + (b - 1) / rate:.3f} s"
+                     for a, b in zip(edges[::2], edges[1::2]))
+
+
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+def test_a_plate_resting_beyond_the_threshold_is_said_and_its_rest_is_no_contact(rate):
+    """c3d.org's Eb015pi: with nobody on them its plates rest at about 22 and 32 N up, on the
+    loads' side of the 20 N threshold: every quiet sample was read as a contact, silently,
+    and strict=True read the file. That force (22-34 N, with an unzeroed horizontal part, at
+    a centre of pressure up to 0.57 m from the foot) moved the knee's and hip's torques by
+    10-25 N m on those samples: (P - joint) x F, exact by the linearity of inverse dynamics
+    in the external wrench. The samples within the threshold of the rest level are no
+    contact, as on a zeroed plate, and a warning names the plate, the level, the samples'
+    times and what to do. Oracle: ezc3d's force-platform module (frame 226 first, 50 Hz
+    markers, 200 Hz analog)."""
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(EB015, rate=rate)
+    ez = ezc3d.c3d(EB015, extract_forceplat_data=True)["data"]["platform"]
+    per_frame, hz = (4, 50.0) if rate == "markers" else (1, 200.0)
+    wanted = []
+    for p, e in zip(rec.plates, ez):
+        force = _frame_means(e["force"].T, per_frame)
+        up = force @ p.normal                 # the plates are 0.15 deg off level
+        rest = _rest_level(up)
+        assert 20.0 < rest < 35.0 and up.max() > 700.0
+        quiet = up < rest + 20.0
+        assert np.array_equal(p.contact, ~quiet), (p.number, rate)
+        np.testing.assert_allclose(p.force[p.contact], force[p.contact], rtol=1e-6, atol=1e-6)
+        wanted.append(rf"force plate {p.number}: with nobody on it, it rests at {rest:.3g} N "
+                      r"up, the way its loads push, at or beyond the 20 N contact threshold: "
+                      rf"the plate was not zeroed\. Its {quiet.sum()} of {len(up)} samples "
+                      rf"within 20 N of that level \(t = {_stretches(quiet, 4.5, hz)}\) are "
+                      r"read as no contact; .*Zero the plate .*FORCE_PLATFORM:ZERO.* read "
+                      r"with a threshold above \d+ N")
+    said(caught, *wanted)
+    with pytest.raises(MotionError, match="force plate 1: with nobody on it, it rests at"):
+        C.read_c3d(EB015, rate=rate, strict=True)
+
+
+def test_a_plate_rest_moved_beyond_the_threshold_leaves_its_stance_the_contact(tmp_path):
+    """Qualisys.c3d (both plates zeroed) with 30 N up added to plate 1's vertical channel by
+    ezc3d, as a plate not zeroed reads: its quiet samples, 3 of every 5, were all contacts
+    at 30 N. They are no contact, with a warning naming the plate and 30 N; the contacts are
+    the unchanged file's samples leaving its own rest level by the threshold, and plate 2
+    is read as before. Oracle: ezc3d's force-platform module on both files."""
+    path, _ = _qualisys_with_plate_1_fz(tmp_path, "rest30.c3d", lambda fz: fz - 30.0)
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path, rate="analog")
+    said(caught, r"force plate 1: with nobody on it, it rests at 30\.\d N up")
+    ez = ezc3d.c3d(QUALISYS, extract_forceplat_data=True)["data"]["platform"]
+    for p, e in zip(rec.plates, ez):
+        up = e["force"].T @ p.normal
+        assert up.min() < 20.0 and up.max() > 700.0              # zeroed as published
+        assert np.array_equal(p.contact, up - _rest_level(up) >= 20.0), p.number
+    assert C.read_c3d(path, rate="analog", threshold=60.0).plates[0].contact.sum() > 1000
 
 
 OPENSIM_WALKING2 = os.path.join(DATA, "OpenSim_walking2.c3d")
@@ -2504,7 +2574,7 @@ def test_a_zero_range_outside_the_files_frames_is_noted(name, zero, held):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Urdf2dynWarning)
         rec = C.read_c3d(path)
-    assert not [w for w in caught if "FORCE_PLATFORM:ZERO" in str(w.message)]
+    assert not [w for w in caught if "FORCE_PLATFORM:ZERO names" in str(w.message)]
     assert rec.meta["notes"] == [
         f"{path}: FORCE_PLATFORM:ZERO names frames {zero} to zero the force "
         f"plates from, but the file holds frames {held} (a trial cut after "
@@ -2517,10 +2587,11 @@ def test_a_zero_range_outside_the_files_frames_is_noted(name, zero, held):
 def test_a_zero_range_outside_the_files_frames_is_read_when_strict():
     """A cut trial keeping the recording's ZERO is not wrong data: the ranges say nothing
     against the file's forces. strict=True refused c3d.org's Eb015pi (it read at 821004f);
-    it reads it and notes what cannot be checked (tests/biomech/test_c3d_strict.py: the
+    read with a threshold above the levels its plates rest at (22 and 32 N, not zeroed), it
+    reads it and notes what cannot be checked (tests/biomech/test_c3d_strict.py: the
     command line's --strict too)."""
     path = os.path.join(DATA, "C3Dorg_Eb015pi.c3d")
-    rec = C.read_c3d(path, strict=True)
+    rec = C.read_c3d(path, strict=True, threshold=40.0)
     assert re.search(r"FORCE_PLATFORM:ZERO names frames 1-10 to zero the force plates from, "
                      r"but the file holds frames 226-301", rec.meta["notes"][0])
     assert len(rec.plates) == 2 and rec.plates[0].contact.any()

@@ -22,8 +22,11 @@ from urdf2dyn.biomech.formats import c3d as C  # noqa: E402
 from urdf2dyn.cli import main  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(__file__), os.pardir, "data", "c3d")
-#: c3d.org's Sample01, cut to frames 225-300; ZERO (1, 10); nothing else to say about it
+#: c3d.org's Sample01, cut to frames 225-300; ZERO (1, 10). Its plates rest at 22 and 32 N
+#: with nobody on them (not zeroed: a warning at the default 20 N threshold); read with a
+#: threshold above that, nothing else is to be said about it
 EB015 = os.path.join(DATA, "C3Dorg_Eb015pi.c3d")
+ABOVE_ITS_REST = "40"
 #: Kistler's, cut; ZERO (1, 10), and its plates store the action (a warning: may be wrong)
 KISTLER = os.path.join(DATA, "Kistler.c3d")
 
@@ -43,7 +46,8 @@ def test_convert_strict_on_a_cut_file_with_nothing_wrong_succeeds(tmp_path, caps
     warning', the ZERO note). It writes both files, exits 0, prints no warning."""
     assert held_and_zero(EB015) == ((226, 301), [1, 10])
     trc, mot = tmp_path / "m.trc", tmp_path / "grf.mot"
-    status = main(["convert", EB015, "-o", str(trc), "-o", str(mot), "--strict"])
+    status = main(["convert", EB015, "-o", str(trc), "-o", str(mot), "--strict",
+                   "--threshold", ABOVE_ITS_REST])
     err = capsys.readouterr().err
     assert status == 0, err
     assert "warning" not in err
@@ -55,7 +59,7 @@ def test_the_zero_range_a_cut_file_cannot_use_is_a_note():
     strict=True reads the file."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", Urdf2dynWarning)
-        rec = C.read_c3d(EB015, strict=True)
+        rec = C.read_c3d(EB015, strict=True, threshold=float(ABOVE_ITS_REST))
     assert len(rec.plates) == 2 and rec.plates[0].contact.any()
     assert rec.meta["notes"] == [
         f"{EB015}: FORCE_PLATFORM:ZERO names frames 1-10 to zero the force plates from, but "
@@ -83,7 +87,8 @@ def test_convert_prints_the_note_without_counting_it(tmp_path, capsys):
     never learnt that the zeroing could not be checked. It is printed as a `note:` line on
     stderr, not counted as a warning, and --strict still exits 0."""
     trc = tmp_path / "m.trc"
-    status = main(["convert", EB015, "-o", str(trc), "--strict"])
+    status = main(["convert", EB015, "-o", str(trc), "--strict", "--threshold",
+                   ABOVE_ITS_REST])
     err = capsys.readouterr().err
     assert status == 0, err
     assert (f"urdf2dyn convert: note: {EB015}: FORCE_PLATFORM:ZERO names frames 1-10 to zero "

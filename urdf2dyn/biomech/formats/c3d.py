@@ -76,7 +76,10 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   nobody stood on that was not zeroed: no contact on any sample, with a warning naming the
   level (``_steady_level``, ``_unloaded_steady_plates``). Beside no larger loads (no other
   plate, or other plates under ten times its level) it is read as any other plate is:
-  somebody may stand still on it throughout (a static trial).
+  somebody may stand still on it throughout (a static trial). A plate resting between its
+  loads at the threshold or beyond, the way they push, at most a tenth of its largest load,
+  was not zeroed: its samples within the threshold of that level are no contact, with a
+  warning (``_resting_beyond_threshold``, ``_check_rests_beyond_threshold``).
 * sign: the force returned is the one the C3D formulas give in the lab frame, which for the
   usual plates (AMTI, Bertec, Kistler) is the ground's reaction on the subject: upward during
   stance. A plate whose loaded force points down into it gets a warning naming the plate and
@@ -1203,8 +1206,7 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
     samples, advice)}, its advice (about its direction) left to _unloaded_steady_plates."""
     unit = LENGTH_UNITS[punits]
     loads = _load_sign(-f[:, 2], threshold)      # plate z points into the plate
-    offset_said = _check_zero_frames(f, loads, arate, prate, c, threshold, where, strict)
-    level = None if offset_said or steady is None else _steady_level(-f[:, 2], threshold)
+    raw = f
     s = len(f)
     if rate == "markers" and prate and arate:
         ratio = arate / prate
@@ -1230,15 +1232,20 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
         up = -f[:, 2]
         against = np.isfinite(up) & (-loads * up >= threshold)
         pulled = against & _pulls(up, loads, threshold, time)
-        contact = np.isfinite(up) & (loads * up >= threshold) | pulled
+        resting = _resting_beyond_threshold(up, loads, threshold, time)
+        contact = (np.isfinite(up) & (loads * up >= threshold) & ~resting[1]) | pulled
         fz = np.where(contact, f[:, 2], np.nan)
         cop = np.column_stack([-m[:, 1] / fz, m[:, 0] / fz, np.zeros(len(f))])
         if poly is not None and np.any(poly):      # its coefficients are for the file's units
             cop = _kistler_cop_correction(cop / unit, poly) * unit
         tz = m[:, 2] - (cop[:, 0] * f[:, 1] - cop[:, 1] * f[:, 0])
     centre = box.mean(axis=0)
+    offset_said = _check_zero_frames(raw, loads, arate, prate, c, threshold, where, strict,
+                                     resting[0] is not None)
+    level = None if offset_said or steady is None else _steady_level(-raw[:, 2], threshold)
     if not offset_said:
         _check_reads_against_its_loads(up, loads, against & ~pulled, where, strict)
+        _check_rests_beyond_threshold(up, loads, resting, time, threshold, where, strict)
     _check_pulled(up, loads, pulled, time, where, strict)
     advice = None
     if np.any(contact) and loads < 0:
@@ -1268,6 +1275,61 @@ def _steady_level(up, threshold):
         if abs(level) < threshold or np.max(np.abs(finite - level)) >= threshold:
             return None
         return level
+
+
+def _resting_beyond_threshold(up, loads, threshold, time):
+    """(level, samples): the level (N along the loads) a plate with loads rests at when that
+    is at least the threshold, and the samples that stay within the threshold of it; (None,
+    no sample) for a plate resting below the threshold, as a zeroed plate does.
+
+    The rest level is the median of the samples within the threshold of the plate's lowest
+    reading along its loads, held for at least _SHORTEST_PULL (a single low glitch is no
+    rest). It is a rest, not a foot standing still, when it is at most _OFFSET_FRACTION of
+    the plate's own largest load: c3d.org's Sample01 (Eb015pi) rests at 22 and 32 N against
+    loads of 770-840 N, while a foot standing on a plate carries a good part of the body's
+    weight. Counted from that level, the threshold tells a load from the offset as it does
+    on a zeroed plate."""
+    none = (None, np.zeros(len(up), dtype=bool))
+    with np.errstate(all="ignore"):
+        finite = np.isfinite(up)
+        along = np.where(finite, loads * up, np.nan)
+        if finite.sum() < 2:
+            return none
+        low = float(np.nanmin(along))
+        near = finite & (along < low + threshold)
+        if not np.any(_lasting(near, time, near)):
+            return none
+        level = float(np.median(along[near]))
+        if level < threshold or level > _OFFSET_FRACTION * float(np.nanmax(along)):
+            return none
+        return level, finite & (along < level + threshold)
+
+
+def _runs_text(mask, time):
+    """'t = a-b s' for each run of True in mask (the first three, then how many more)."""
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], mask.astype(np.int8), [0]])))
+    runs = [f"{time[a]:.3f}-{time[b - 1]:.3f} s" for a, b in zip(edges[::2], edges[1::2])]
+    more = f" and {len(runs) - 3} more stretches" if len(runs) > 3 else ""
+    return "t = " + ", ".join(runs[:3]) + more
+
+
+def _check_rests_beyond_threshold(up, loads, resting, time, threshold, where, strict):
+    """Warn that a plate rests at or beyond the threshold on its loads' side (resting, from
+    _resting_beyond_threshold): its quiet samples would read as contacts carrying the offset
+    alone (on Eb015pi a 22-34 N force at a centre of pressure off the foot, moving the
+    knee's and hip's torques by 10-25 N m); they are read as no contact."""
+    level, quiet = resting
+    if level is None or not np.any(quiet):
+        return
+    sense = "up" if loads > 0 else "down into the plate"
+    highest = math.ceil(float(np.max(loads * up[quiet])))     # the threshold that reads none
+    report(f"{where}: with nobody on it, it rests at {level:.3g} N {sense}, the way its loads "
+           f"push, at or beyond the {threshold:g} N contact threshold: the plate was not "
+           f"zeroed. Its {int(quiet.sum())} of {len(up)} samples within {threshold:g} N of "
+           f"that level ({_runs_text(quiet, time)}) are read as no contact; the loaded ones "
+           "carry the offset too. Zero the plate in the capture software before recording, "
+           "or name frames with nobody on it in FORCE_PLATFORM:ZERO, or read with a "
+           f"threshold above {highest:.0f} N", strict=strict, error=MotionError)
 
 
 def _load_sign(up, threshold):
@@ -1475,7 +1537,7 @@ def _zero_range_note(c, source):
            "(0, 0 if there are none)")
 
 
-def _check_zero_frames(f, loads, arate, prate, c, threshold, where, strict):
+def _check_zero_frames(f, loads, arate, prate, c, threshold, where, strict, resting=False):
     """Warn when the plate reads a contact's force during the frames FORCE_PLATFORM:ZERO names.
 
     The C3D User Guide defines ZERO as "the range of analog data that is expected to have no
@@ -1486,7 +1548,9 @@ def _check_zero_frames(f, loads, arate, prate, c, threshold, where, strict):
     contact threshold there, the offset alone is taken as a contact (or, against the plate's
     loads, the sign _load_sign gives, left out but carried by the loaded samples): that is
     said, with the level. A range outside the file's frames (a cut trial) tells nothing:
-    _zero_range_note says so, once for the file. True when it warned."""
+    _zero_range_note says so, once for the file. resting: the plate rests at that offset
+    between its loads (_resting_beyond_threshold), whose samples are then no contact. True
+    when it warned."""
     window = _zero_samples(c["parameters"], c["header"], arate, prate, len(f))
     if window is None:
         return False
@@ -1495,8 +1559,11 @@ def _check_zero_frames(f, loads, arate, prate, c, threshold, where, strict):
     if not (np.isfinite(level) and abs(level) >= threshold):
         return False
     zero = _numbers(c["parameters"], "FORCE_PLATFORM", "ZERO", integer=True).ravel()
-    read_as = (f"read as contact (the threshold is {threshold:g} N)" if level * loads > 0 else
-               "against its loads, read as no contact, but the loaded ones carry it too")
+    read_as = ("against its loads, read as no contact, but the loaded ones carry it too"
+               if level * loads <= 0 else
+               f"read as no contact (those within {threshold:g} N of the level it rests "
+               "at between its loads), but the loaded ones carry it too" if resting else
+               f"read as contact (the threshold is {threshold:g} N)")
     report(f"{where}: it reads {level:.3g} N along its normal during frames "
            f"{max(int(zero[0]), 1)}-{int(zero[1])}, which FORCE_PLATFORM:ZERO declares "
            f"unloaded: the plate was not zeroed, and samples near that level are {read_as}. "
