@@ -2228,8 +2228,10 @@ def test_a_glitch_beyond_the_loads_leaves_the_plates_loads_their_direction(tmp_p
     the plate, more than its 808 N stance (written by ezc3d). The direction of the plate's
     loads was taken from its samples of at least half its peak, the glitch's alone: the
     whole stance was dropped as an unzeroed offset and the glitch kept as the only contact.
-    The stance is the contact still, the glitch is named. Oracle: ezc3d's force-platform
-    module on the same file."""
+    The stance is the contact still, the glitch is named: as a glitch that returns to the
+    plate's rest level within the 20 ms a load lasts, not as the offset of a plate that was
+    not zeroed (the plate is zeroed: that advice sent the user to fix what was right).
+    Oracle: ezc3d's force-platform module on the same file."""
     c = ezc3d.c3d(QUALISYS)
     fz = int(c["parameters"]["FORCE_PLATFORM"]["CHANNEL"]["value"][2][0]) - 1
     c["data"]["analogs"][0, fz, 100:104] = 2000.0          # plate z points into the plate
@@ -2237,8 +2239,11 @@ def test_a_glitch_beyond_the_loads_leaves_the_plates_loads_their_direction(tmp_p
     c.write(path)
     with pytest.warns(Urdf2dynWarning) as caught:
         rec = C.read_c3d(path, rate="analog")
-    said(caught, r"force plate 1: it reads up to 2e\+03 N down into the plate on 4 of 3400 "
-                 r"samples while its loads push up \(up to 808\.4 N\)")
+    said(caught, r"force plate 1: it reads up to 2e\+03 N down into the plate, against its "
+                 r"loads, on 4 of 3400 samples \(t = \d\.\d{3}-\d\.\d{3} s\), each time for "
+                 r"less than the 20 ms a load lasts, and returns to the level it rests at: a "
+                 r"glitch or a knock on the plate, not a load nor an unzeroed offset\. .*If it "
+                 r"recurs, check the plate's cable and amplifier")
     ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
     for p, e in zip(rec.plates, ez):
         up = e["force"].T @ p.normal

@@ -63,8 +63,9 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   six times its noise there where that is more, for at least 20 ms (a hand on a handle or
   rail, a foot clipped to a pedal): a contact, with a warning that the plate is pulled
   (``_pulls``, ``_check_pulled``);
-  otherwise it is an unzeroed plate's offset (or a glitch), not a contact: left out, with a
-  warning (``_load_sign``, ``_check_reads_against_its_loads``).
+  otherwise it is an unzeroed plate's offset, not a contact: left out, with a warning
+  (``_load_sign``, ``_check_reads_against_its_loads``); one leaving that level as far for
+  less than 20 ms is a glitch, left out with a warning naming it so (``_check_brief``).
 * baseline: no baseline is subtracted (the Guide's ``FORCE_PLATFORM:ZERO`` is advisory, and
   ezc3d subtracts none either); a plate reading at least ``threshold`` during the frames ZERO
   declares unloaded was not zeroed, and gets a warning naming its level (``_check_zero_frames``);
@@ -1244,7 +1245,9 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
                                      resting[0] is not None)
     level = None if offset_said or steady is None else _steady_level(-raw[:, 2], threshold)
     if not offset_said:
-        _check_reads_against_its_loads(up, loads, against & ~pulled, where, strict)
+        brief = against & ~pulled & _away_from_rest(up, loads, threshold)[1]
+        _check_reads_against_its_loads(up, loads, against & ~pulled & ~brief, where, strict)
+        _check_brief(up, loads, brief, time, threshold, where, strict)
         _check_rests_beyond_threshold(up, loads, resting, time, threshold, where, strict)
     _check_pulled(up, loads, pulled, time, where, strict)
     advice = None
@@ -1361,6 +1364,13 @@ def _pulls(up, loads, threshold, time):
     nor the deviation much. The stretch is where the reading is beyond half that distance,
     so that noise on a pull's rising and falling edges does not cut it into short runs; all
     of its samples beyond the threshold are the pull's."""
+    away, reaching = _away_from_rest(up, loads, threshold)
+    return _lasting(away, time, reaching)
+
+
+def _away_from_rest(up, loads, threshold):
+    """(away, reaching): the samples beyond half the distance a pull leaves the plate's rest
+    level by against its loads (_pulls), and those beyond all of it."""
     with np.errstate(all="ignore"):
         quiet = up[np.isfinite(up) & (loads * up < threshold)]
         rest = float(np.median(quiet)) if len(quiet) else 0.0
@@ -1368,7 +1378,7 @@ def _pulls(up, loads, threshold, time):
         offset = max(-loads * rest, 0.0)
         beyond = max(threshold, 6.0 * noise)
         away = np.isfinite(up) & (-loads * up >= offset + 0.5 * beyond)
-        return _lasting(away, time, -loads * up >= offset + beyond)
+        return away, -loads * up >= offset + beyond
 
 
 #: s; a load pulling a plate lasts at least this long (a hand's or a foot's pull rises over
@@ -1408,6 +1418,23 @@ def _check_pulled(up, loads, pulled, time, where, strict):
            "read as contact. A hand pulling on a handle or rail, or a foot clipped to a "
            "pedal, does that; if nothing could pull the plate, check the polarity of its "
            "vertical channel", strict=strict, error=MotionError)
+
+
+def _check_brief(up, loads, brief, time, threshold, where, strict):
+    """Warn that a plate leaves the level it rests at against its loads for less than a
+    load lasts (samples `brief`, _pulls): a glitch or a knock, not a pull and not an
+    unzeroed plate's offset (it returns to its rest level). Those samples are no contact."""
+    if not np.any(brief):
+        return
+    with np.errstate(all="ignore"):
+        worst = float(np.max(-loads * up[brief]))
+    sense = "down into the plate" if loads > 0 else "up"
+    report(f"{where}: it reads up to {worst:.3g} N {sense}, against its loads, on "
+           f"{int(brief.sum())} of {len(up)} samples ({_runs_text(brief, time)}), each "
+           f"time for less than the {_SHORTEST_PULL * 1000:g} ms a load lasts, and returns to "
+           "the level it rests at: a glitch or a knock on the plate, not a load nor an "
+           "unzeroed offset. Those samples are read as no contact. If it recurs, check the "
+           "plate's cable and amplifier", strict=strict, error=MotionError)
 
 
 def _check_reads_against_its_loads(up, loads, against, where, strict):
