@@ -2193,6 +2193,43 @@ def test_a_plate_rest_moved_beyond_the_threshold_leaves_its_stance_the_contact(t
     assert C.read_c3d(path, rate="analog", threshold=60.0).plates[0].contact.sum() > 1000
 
 
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+def test_a_plate_whose_zero_drifts_towards_its_loads_is_said_so(tmp_path, rate):
+    """Qualisys.c3d (both plates zeroed) with 0 -> 40 N up added linearly over the 1.7 s
+    trial to plate 1's vertical channel by ezc3d, as a zero drifting with temperature reads.
+    Its lowest level is still about 0 N, so the rest rule saw nothing, and 2874 samples were
+    contacts against the 1085 of its stance, silently: after toe-off the drift alone was a
+    contact at a centre of pressure made of noise. A warning names the plate, the levels it
+    rests at and when, and what to do; the contacts are kept (a light load held still reads
+    the same). Oracle: ezc3d's force-platform module on the published file (its stance) and
+    on the written one (its rest levels before the stance and at the end)."""
+    path, _ = _qualisys_with_plate_1_fz(tmp_path, "drift.c3d",
+                                        lambda fz: fz - np.linspace(0.0, 40.0, len(fz)))
+    per_frame = 10 if rate == "markers" else 1             # 2000 Hz analog, 200 Hz markers
+    stance = _frame_means(ezc3d.c3d(QUALISYS, extract_forceplat_data=True)["data"]
+                          ["platform"][0]["force"].T, per_frame)[:, 2] >= 20.0
+    ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
+    up = _frame_means(ez[0]["force"].T, per_frame)[:, 2]       # lab z is up
+    tenth = 20 // per_frame
+    assert abs(np.median(up[:tenth // 2])) < 2.0 and 36.0 < np.median(up[-tenth:]) < 42.0
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path, rate=rate)
+    said(caught, r"force plate 1: the level it rests at moves the way its loads push, from "
+                 r"-?\d\.\d+ N up at t = 3\.5\d\d s to 3\d\.\d N at t = 5\.\d{3} s, beyond "
+                 r"the 20 N contact threshold: its zero drifted during the trial .*Its \d+ of "
+                 r"\d+ samples resting there \(t = 4\.\d{3}-5\.2\d\d s\) are read as contact"
+                 r".*Zero the plate in the capture software before each trial .*"
+                 r"FORCE_PLATFORM:ZERO.*threshold above 4\d N")
+    assert np.array_equal(rec.plates[0].contact, up >= 20.0)       # kept, as said
+    assert rec.plates[0].contact.sum() > 2 * stance.sum()
+    with pytest.raises(MotionError, match="force plate 1: the level it rests at moves"):
+        C.read_c3d(path, rate=rate, strict=True)
+    with warnings.catch_warnings():                   # read above the drift: nothing to say
+        warnings.simplefilter("error", Urdf2dynWarning)
+        assert np.array_equal(C.read_c3d(path, rate=rate, threshold=50.0).plates[0].contact,
+                              up >= 50.0)
+
+
 OPENSIM_WALKING2 = os.path.join(DATA, "OpenSim_walking2.c3d")
 
 

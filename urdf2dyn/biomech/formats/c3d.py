@@ -80,7 +80,10 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   somebody may stand still on it throughout (a static trial). A plate resting between its
   loads at the threshold or beyond, the way they push, at most a tenth of its largest load,
   was not zeroed: its samples within the threshold of that level are no contact, with a
-  warning (``_resting_beyond_threshold``, ``_check_rests_beyond_threshold``).
+  warning (``_resting_beyond_threshold``, ``_check_rests_beyond_threshold``). A plate whose
+  zero drifts the loads' way, resting on contacts for at least 0.5 s after resting lower
+  before, keeps those contacts (a light load held still reads the same), with a warning
+  naming the levels and times (``_quiet_windows``, ``_check_rest_drifting``).
 * sign: the force returned is the one the C3D formulas give in the lab frame, which for the
   usual plates (AMTI, Bertec, Kistler) is the ground's reaction on the subject: upward during
   stance. A plate whose loaded force points down into it gets a warning naming the plate and
@@ -1249,6 +1252,7 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
         _check_reads_against_its_loads(up, loads, against & ~pulled & ~brief, where, strict)
         _check_brief(up, loads, brief, time, threshold, where, strict)
         _check_rests_beyond_threshold(up, loads, resting, time, threshold, where, strict)
+        _check_rest_drifting(up, loads, contact, time, threshold, where, strict)
     _check_pulled(up, loads, pulled, time, where, strict)
     advice = None
     if np.any(contact) and loads < 0:
@@ -1333,6 +1337,97 @@ def _check_rests_beyond_threshold(up, loads, resting, time, threshold, where, st
            "carry the offset too. Zero the plate in the capture software before recording, "
            "or name frames with nobody on it in FORCE_PLATFORM:ZERO, or read with a "
            f"threshold above {highest:.0f} N", strict=strict, error=MotionError)
+
+
+#: s; a plate's rest level is read over windows this long, each starting half of one after
+#: the last: a load's edges rise and fall through hundreds of N in that time, a zero
+#: drifting with temperature moves a few N.
+_REST_WINDOW = 0.05
+
+#: A window whose reading spreads by less than this fraction of the plate's largest load
+#: is quiet (_quiet_windows).
+_QUIET_SPREAD = 0.05
+
+
+def _quiet_windows(up, loads, time):
+    """[(start, stop, level)]: the _REST_WINDOW windows (sample slices, level the median N
+    along the loads) where the plate rests: its reading stays within _QUIET_SPREAD of its
+    largest load and at most _OFFSET_FRACTION of it (a foot standing still carries a good
+    part of the body's weight; a foot rising or landing sweeps hundreds of N)."""
+    with np.errstate(all="ignore"):
+        along = np.where(np.isfinite(up), loads * up, np.nan)
+        if np.isfinite(along).sum() < 2 or len(time) < 2 or not time[1] > time[0]:
+            return []
+        peak = float(np.nanmax(along))
+        size = max(3, int(round(_REST_WINDOW / float(time[1] - time[0]))))
+        if len(up) < size:
+            return []
+        starts = np.arange(0, len(up) - size + 1, max(1, size // 2))
+        parts = np.lib.stride_tricks.sliding_window_view(along, size)[starts]
+        levels = np.median(parts, axis=1)
+        quiet = (np.all(np.isfinite(parts), axis=1)
+                 & (np.ptp(parts, axis=1) < _QUIET_SPREAD * peak)
+                 & (levels <= _OFFSET_FRACTION * peak))
+    # the first window of a foot's last hundred N, after it left the ground's bulk, is as
+    # still as a rest: a rest is one whose neighbours rest too
+    padded = np.concatenate([[True], quiet, [True]])
+    rests = quiet & padded[:-2] & padded[2:]
+    return [(int(a), int(a) + size, float(level))
+            for a, level in zip(starts[rests], levels[rests])]
+
+
+#: s; a plate resting on contacts for at least this long has drifted (_check_rest_drifting).
+#: The published trials in tests/data rest on contacts for up to 0.2 s (Kistler.c3d's light
+#: touches at 36-74 N) and 0.37 s (PeakPerformance_FP1 at a 5 N threshold, between its
+#: loads): a foot does not stand that still, that lightly, for long; a zero drifts for the
+#: rest of the trial.
+_DRIFT_SPAN = 0.5
+
+
+def _lasting_rests(windows, time):
+    """The windows (_quiet_windows) in runs of overlapping ones spanning _DRIFT_SPAN."""
+    out, run = [], []
+    for w in windows + [None]:
+        if w is not None and run and w[0] < run[-1][1]:
+            run.append(w)
+            continue
+        if run and time[run[-1][1] - 1] - time[run[0][0]] >= _DRIFT_SPAN:
+            out.extend(run)
+        run = [w]
+    return out
+
+
+def _check_rest_drifting(up, loads, contact, time, threshold, where, strict):
+    """Warn when the plate rests on contacts: windows where it stays quiet, small against its
+    loads (_quiet_windows), read as contact. The rest level of _resting_beyond_threshold is
+    the plate's lowest; a zero drifting the loads' way during the trial (Qualisys.c3d's
+    plate 1 given 0 -> 40 N over its 1.7 s: 2874 contacts against 1085 stance samples) or
+    stepping there after a load leaves later rests beyond the threshold, read as contacts
+    carrying nothing but the drift, at a centre of pressure made of noise. Whether such a
+    stretch is the zero or a light load held still cannot be told from the level alone
+    (a toe resting on a second plate in a static trial reads the same), so the contacts are
+    kept and the user told where."""
+    windows = _quiet_windows(up, loads, time)
+    drifted = _lasting_rests([w for w in windows if contact[w[0]:w[1]].mean() > 0.5], time)
+    if not drifted:
+        return
+    lowest = min(windows, key=lambda w: w[2])
+    highest = max(drifted, key=lambda w: w[2])
+    span = np.zeros(len(up), dtype=bool)
+    for start, stop, _ in drifted:
+        span[start:stop] = True
+    with np.errstate(all="ignore"):
+        top = math.ceil(float(np.nanmax(loads * up[span])))     # the threshold that reads none
+    sense = "up" if loads > 0 else "down into the plate"
+    report(f"{where}: the level it rests at moves the way its loads push, from "
+           f"{lowest[2]:.3g} N {sense} at t = {time[lowest[0]]:.3f} s to {highest[2]:.3g} N "
+           f"at t = {time[highest[0]]:.3f} s, beyond the {threshold:g} N contact threshold: "
+           "its zero drifted during the trial (unless a light load was held still on it). "
+           f"Its {int((contact & span).sum())} of {len(up)} samples resting there "
+           f"({_runs_text(span, time)}) are read as contact, carrying the drift at a centre "
+           "of pressure made of noise. Zero the plate in the capture software before each "
+           "trial (and name frames with nobody on it in FORCE_PLATFORM:ZERO), or read with a "
+           f"threshold above {top:.0f} N", strict=strict, error=MotionError)
 
 
 def _load_sign(up, threshold):
