@@ -2338,6 +2338,34 @@ def test_a_plate_pulled_after_stance_keeps_its_pull_as_contact(tmp_path, rate, p
     assert (rec.plates[0].force[:, 2] <= -0.9 * pull).any()      # the pull itself, kept
 
 
+def test_a_plate_only_pulled_is_told_it_may_be_read_right(tmp_path):
+    """A plate whose only load is a pull (a hand on a handle, a foot clipped to a pedal):
+    Qualisys.c3d with plate 1's Fz replaced by its quiet first 140 samples (before its
+    stance) repeated, plus a smooth pull (half a sine, 0.4 s, 300 N down into the plate),
+    written by ezc3d. Its loads point down into the plate, as a plate storing the subject's
+    action reads, and the warning told only to negate the force: wrong for a pull, which is
+    read right. The warning now says a pull alone reads so and is then read right; the pull
+    stays the contact, as ezc3d's force-platform module gives it on the written file."""
+    bump = 300.0 * np.sin(np.pi * np.arange(800) / 799)
+
+    def pull_only(fz):
+        quiet = np.resize(fz[:140], fz.shape)
+        quiet[1500:2300] += bump                           # +Fz: down into the plate
+        return quiet
+    path, _ = _qualisys_with_plate_1_fz(tmp_path, "pull_only.c3d", pull_only)
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path, rate="analog")
+    said(caught, r"force plate 1: its force points down into the plate while loaded \(median "
+                 r"-2\d\d\.?\d* N along the upward normal\)\. If nothing but a pull loads it "
+                 r"\(a hand pulling on a handle or rail, a foot clipped to a pedal, nobody "
+                 r"standing on it\), it is read right as it is\. Otherwise its vertical channel "
+                 r"\(Fz\) stores the subject's action")
+    force = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"][0]["force"].T
+    p = rec.plates[0]
+    assert np.array_equal(p.contact, force[:, 2] <= -20.0) and p.contact.sum() > 500
+    np.testing.assert_allclose(p.force[p.contact], force[p.contact], rtol=1e-6, atol=1e-6)
+
+
 @pytest.mark.parametrize("rate", ["markers", "analog"])
 @pytest.mark.parametrize("offset", [25.0, -25.0])
 def test_a_plate_never_loaded_and_not_zeroed_is_said_so_and_no_contact(tmp_path, rate, offset):
@@ -2523,7 +2551,8 @@ def test_a_plate_with_only_its_vertical_channels_inverted_gets_advice_per_axis()
     with pytest.warns(Urdf2dynWarning) as caught:
         p = C.read_c3d(WORKSTATION).plates[0]
     said(caught, r"force plate 1: ANALOG:SCALE", r"force plate 1: its force points down into "
-         r"the plate while loaded \(median -69\d\.\d N along the upward normal\): its vertical "
+         r"the plate while loaded \(median -69\d\.\d N along the upward normal\)\. If nothing "
+         r"but a pull loads it .*, it is read right as it is\. Otherwise its vertical "
          r"channel \(Fz\) stores the subject's action on the plate.*if only its vertical "
          r"channels \(Fz, Mz\) do .*negate the vertical force and the free moment and mirror "
          r"the centre of pressure through that point: \(600, 300, 0\) mm in the file's lab "

@@ -1257,7 +1257,9 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
     advice = None
     if np.any(contact) and loads < 0:
         advice = (f"{where}: its force points down into the plate while loaded (median "
-                  f"{np.median(up[contact]):.4g} N along the upward normal): "
+                  f"{np.median(up[contact]):.4g} N along the upward normal). If nothing but "
+                  "a pull loads it (a hand pulling on a handle or rail, a foot clipped to a "
+                  "pedal, nobody standing on it), it is read right as it is. Otherwise "
                   f"{_action_advice(ptype, above, centre, punits)}")
     if level is not None:
         steady[number] = (level, int(np.isfinite(up).sum()), advice)
