@@ -774,3 +774,23 @@ def test_a_trial_on_one_side_of_every_switch_is_not_told(spine, tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         model.inverse_dynamics(q, np.zeros_like(q), np.zeros_like(q))
+
+
+def test_a_missing_sample_is_no_branch_switch(spine):
+    """A sample with a missing (NaN) coordinate has no bend and no branch: the check once
+    read it as OpenSim's straight segment and told a motion on the arc throughout (the one
+    test_a_trial_on_one_side_of_every_switch_is_not_told passes) of two crossings and a jump.
+    Real crossings beside a gap are still told, and counted without the gap's two."""
+    from urdf2dyn.biomech import plausibility
+    model, _ = spine
+    t, q = _crossing_motion()
+    arc = q.copy()
+    arc[:, 5] = np.abs(arc[:, 5]) + 0.01                   # c2's bend sine above 0.001
+    arc[:, 2] = np.linspace(0.1, 1.2, len(t))              # c1's below 0.999
+    arc[6, 4:7] = np.nan
+    assert plausibility.arc_switches(model, t, arc, "arc.mot") == []
+    gap = q.copy()
+    gap[5, 4:7] = np.nan                # c2 on its arc from the fourth sample to the eighth
+    told = plausibility.arc_switches(model, t, gap, "gap.mot")
+    assert len(told) == 2 and all("between t = 0.02 and 0.03 s" in m for m in told), told
+    assert "'c2'" in told[1] and "; 2 crossings in all" in told[1], told

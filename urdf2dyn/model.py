@@ -303,13 +303,16 @@ def arc_switches(model, q) -> list[tuple]:
     one of OpenSim's switches between its arc and a straight segment (the sine of its bend
     at ARC_STRAIGHT), where its child jumps: per joint that crosses one, (joint name, index
     of its first coordinate in q, first sample before a crossing, crossings, the sine
-    crossed there, the jump there in m)."""
+    crossed there, the jump there in m). A sample missing an angle (NaN) has no branch: the
+    pairs beside it cross nothing."""
     q = np.atleast_2d(np.asarray(q, dtype=np.float64))
     out = []
     for name, k, neutral, length in model._arcs:
         sines = _arc_bend_sine(q[:, k:k + 3] + neutral)
         branch = (sines >= ARC_STRAIGHT[0]).astype(int) + (sines > ARC_STRAIGHT[1])
-        crossed = np.flatnonzero(branch[1:] != branch[:-1])     # 0, 1, 2: straight, arc, straight
+        known = np.isfinite(sines)
+        crossed = np.flatnonzero((branch[1:] != branch[:-1])     # 0, 1, 2: straight, arc,
+                                 & known[1:] & known[:-1])       # straight
         if len(crossed):
             row = int(crossed[0])
             sine = ARC_STRAIGHT[min(branch[row], branch[row + 1])]
