@@ -794,3 +794,16 @@ def test_a_missing_sample_is_no_branch_switch(spine):
     told = plausibility.arc_switches(model, t, gap, "gap.mot")
     assert len(told) == 2 and all("between t = 0.02 and 0.03 s" in m for m in told), told
     assert "'c2'" in told[1] and "; 2 crossings in all" in told[1], told
+
+
+def test_a_complex_q_is_refused_without_numpys_cast_warning(spine):
+    """The held-angle check cast a complex q to float64 first, so a model with the joint gave
+    NumPy's ComplexWarning (and a held-angle warning about the real parts) before the core
+    refused the array; it now leaves the array to the core, which says what is wrong."""
+    model, _ = spine
+    q = np.full(model.nq, 2.0 + 1e-20j)                  # real parts past the bound
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(TypeError, match="^q: expected an array of real numbers, got dtype "
+                                            "complex128"):
+            model.inverse_dynamics(q, np.zeros(model.nv), np.zeros(model.nv))

@@ -640,6 +640,8 @@ class Model:
         checked here, which the core takes as it is instead of converting it a second time
         (it force-casts exactly those); anything else as given, for the core to judge."""
         given = q
+        if isinstance(q, np.ndarray) and q.dtype.kind == "c":
+            return given                        # no real angles to check: the core refuses it
         try:
             if isinstance(q, np.ndarray) and q.dtype.kind in "fiu":
                 q = given = np.asarray(q, dtype=np.float64, order="C")
