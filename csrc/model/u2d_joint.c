@@ -333,20 +333,23 @@ static U2D_NOINLINE void jcalc_ellipsoid(const u2d_model *m, int i, const u2d_re
  * df/da_a, d2[a][b] and d3[a][b][c] (each symmetric). The arc's end is built from the angles
  * by the sum, product and chain rules below, so its pose, its columns (first partials), their
  * rates (second) and the rates' q-derivatives the analytical derivatives need (third) come
- * from one computation. */
+ * from one computation. Every algorithm's jcalc wants no d3 (third 0): the functions are
+ * inlined into one copy of curvature_end for each value of third, so that copy drops d3's
+ * work, which made the joint cost five times what it did before d3 was written. */
 typedef struct {
     double v, d1[2], d2[2][2], d3[2][2][2];
+    int third;                  /* whether d3 is wanted (else left zero) */
 } arc_jet;
 
 /* the angle a_k itself */
-static arc_jet jet_angle(double x, int k)
+static U2D_ALWAYS_INLINE arc_jet jet_angle(double x, int k, int third)
 {
-    arc_jet f = {x, {0.0, 0.0}, {{0.0}}, {{{0.0}}}};
+    arc_jet f = {x, {0.0, 0.0}, {{0.0}}, {{{0.0}}}, third};
     f.d1[k] = 1.0;
     return f;
 }
 
-static arc_jet jet_scale(const arc_jet *f, double s)
+static U2D_ALWAYS_INLINE arc_jet jet_scale(const arc_jet *f, double s)
 {
     arc_jet h = *f;
     h.v *= s;
@@ -354,13 +357,13 @@ static arc_jet jet_scale(const arc_jet *f, double s)
         h.d1[a] *= s;
         for (int b = 0; b < 2; b++) {
             h.d2[a][b] *= s;
-            for (int c = 0; c < 2; c++) h.d3[a][b][c] *= s;
+            for (int c = 0; c < 2 && h.third; c++) h.d3[a][b][c] *= s;
         }
     }
     return h;
 }
 
-static arc_jet jet_sum(const arc_jet *f, const arc_jet *g)
+static U2D_ALWAYS_INLINE arc_jet jet_sum(const arc_jet *f, const arc_jet *g)
 {
     arc_jet h = *f;
     h.v += g->v;
@@ -368,23 +371,22 @@ static arc_jet jet_sum(const arc_jet *f, const arc_jet *g)
         h.d1[a] += g->d1[a];
         for (int b = 0; b < 2; b++) {
             h.d2[a][b] += g->d2[a][b];
-            for (int c = 0; c < 2; c++) h.d3[a][b][c] += g->d3[a][b][c];
+            for (int c = 0; c < 2 && h.third; c++) h.d3[a][b][c] += g->d3[a][b][c];
         }
     }
     return h;
 }
 
 /* f g, by Leibniz's rule */
-static arc_jet jet_mul(const arc_jet *f, const arc_jet *g)
+static U2D_ALWAYS_INLINE arc_jet jet_mul(const arc_jet *f, const arc_jet *g)
 {
-    arc_jet h;
-    h.v = f->v * g->v;
+    arc_jet h = {.v = f->v * g->v, .third = f->third};
     for (int a = 0; a < 2; a++) {
         h.d1[a] = f->d1[a] * g->v + f->v * g->d1[a];
         for (int b = 0; b < 2; b++) {
             h.d2[a][b] = f->d2[a][b] * g->v + f->d1[a] * g->d1[b] + f->d1[b] * g->d1[a]
                        + f->v * g->d2[a][b];
-            for (int c = 0; c < 2; c++)
+            for (int c = 0; c < 2 && h.third; c++)
                 h.d3[a][b][c] = f->d3[a][b][c] * g->v + f->v * g->d3[a][b][c]
                               + f->d2[a][b] * g->d1[c] + f->d2[a][c] * g->d1[b]
                               + f->d2[b][c] * g->d1[a] + f->d1[a] * g->d2[b][c]
@@ -395,15 +397,14 @@ static arc_jet jet_mul(const arc_jet *f, const arc_jet *g)
 }
 
 /* phi(f), given phi and its first three derivatives at f's value (Faa di Bruno's rule) */
-static arc_jet jet_of(const arc_jet *f, const double phi[4])
+static U2D_ALWAYS_INLINE arc_jet jet_of(const arc_jet *f, const double phi[4])
 {
-    arc_jet h;
-    h.v = phi[0];
+    arc_jet h = {.v = phi[0], .third = f->third};
     for (int a = 0; a < 2; a++) {
         h.d1[a] = phi[1] * f->d1[a];
         for (int b = 0; b < 2; b++) {
             h.d2[a][b] = phi[2] * f->d1[a] * f->d1[b] + phi[1] * f->d2[a][b];
-            for (int c = 0; c < 2; c++)
+            for (int c = 0; c < 2 && h.third; c++)
                 h.d3[a][b][c] = phi[3] * f->d1[a] * f->d1[b] * f->d1[c]
                               + phi[2] * (f->d2[a][b] * f->d1[c] + f->d2[a][c] * f->d1[b]
                                           + f->d2[b][c] * f->d1[a])
@@ -413,20 +414,20 @@ static arc_jet jet_of(const arc_jet *f, const double phi[4])
     return h;
 }
 
-static arc_jet jet_sin(const arc_jet *f)
+static U2D_ALWAYS_INLINE arc_jet jet_sin(const arc_jet *f)
 {
     const double s = sin(f->v), c = cos(f->v), phi[4] = {s, c, -s, -c};
     return jet_of(f, phi);
 }
 
-static arc_jet jet_cos(const arc_jet *f)
+static U2D_ALWAYS_INLINE arc_jet jet_cos(const arc_jet *f)
 {
     const double s = sin(f->v), c = cos(f->v), phi[4] = {c, -s, -c, s};
     return jet_of(f, phi);
 }
 
 /* 1 / f, f nonzero */
-static arc_jet jet_inverse(const arc_jet *f)
+static U2D_ALWAYS_INLINE arc_jet jet_inverse(const arc_jet *f)
 {
     const double r = 1.0 / f->v, phi[4] = {r, -r * r, 2.0 * r * r * r, -6.0 * r * r * r * r};
     return jet_of(f, phi);
@@ -466,9 +467,10 @@ static const double arc_bend_series[2][CURVATURE_TERMS] = {
  *   p = L (1 - cos theta) / (theta s) (u_x, 0, u_z) + (0, L s / theta, 0)
  * (the arc, e = (u_x, 0, u_z) / s; its two factors by their series where barely bent), or
  * OpenSim's straight segment p = L u where s < 0.001 or s > 0.999. */
-static void curvature_end(double a0, double a1, double L, arc_jet p[3])
+static U2D_ALWAYS_INLINE void curvature_end(double a0, double a1, double L, int third,
+                                            arc_jet p[3])
 {
-    const arc_jet x = jet_angle(a0, 0), z = jet_angle(a1, 1);
+    const arc_jet x = jet_angle(a0, 0, third), z = jet_angle(a1, 1, third);
     const arc_jet sx = jet_sin(&x), cx = jet_cos(&x), sz = jet_sin(&z), cz = jet_cos(&z);
     const arc_jet ux = jet_scale(&sz, -1.0), uy = jet_mul(&cx, &cz), uz = jet_mul(&sx, &cz);
     const arc_jet xx = jet_mul(&ux, &ux), zz = jet_mul(&uz, &uz), ss = jet_sum(&xx, &zz);
@@ -506,6 +508,19 @@ static void curvature_end(double a0, double a1, double L, arc_jet p[3])
     p[2] = jet_scale(&pz, L);
 }
 
+/* The arc's end to second order (every algorithm's jcalc) and to third (the analytical
+ * derivatives' curvature_chain), each its own copy of curvature_end with third a constant,
+ * so the first leaves out the work of d3 (most of the joint's cost). */
+static void curvature_end_2(double a0, double a1, double L, arc_jet p[3])
+{
+    curvature_end(a0, a1, L, 0, p);
+}
+
+static void curvature_end_3(double a0, double a1, double L, arc_jet p[3])
+{
+    curvature_end(a0, a1, L, 1, p);
+}
+
 /* The clamped angles a, whether each is free of its bound (live: 1, else 0), and the arc's
  * end with its partials (curvature_end), lane by lane: ddp[a + b] is the second partial in
  * a_a and a_b, dddp[a + b + c] the third (NULL: not wanted). */
@@ -523,7 +538,8 @@ static void curvature_lanes(const u2d_real *P, const u2d_real *q, u2d_real a[3],
             U2D_LANE(a[k], l) = al[k];
             U2D_LANE(live[k], l) = al[k] == v;
         }
-        curvature_end(al[0], al[1], U2D_LANE(P[U2D_CURVATURE_LENGTH], l), pl);
+        (dddp ? curvature_end_3 : curvature_end_2)(al[0], al[1],
+                                                    U2D_LANE(P[U2D_CURVATURE_LENGTH], l), pl);
         for (int r = 0; r < 3; r++) {
             U2D_LANE(p[r], l) = pl[r].v;
             for (int k = 0; k < 2; k++) U2D_LANE(dp[k][r], l) = pl[r].d1[k];
