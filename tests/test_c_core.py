@@ -136,9 +136,9 @@ def _tail(text, n=60):
 
 def test_driver_asan_ubsan(asan_driver):
     """Every algorithm of the core on generated, bundled and real robots (the shoulder model's
-    ellipsoid joint too), the numerical invariants, and the malformed documents: no sanitizer
-    report, no leak, no failure."""
-    files = [*BUNDLED, *OSIM, SHOULDER, *_erd_paths()]
+    ellipsoid joint and the spine's constant-curvature joints too), the numerical invariants,
+    and the malformed documents: no sanitizer report, no leak, no failure."""
+    files = [*BUNDLED, *OSIM, SHOULDER, SPINE, *_erd_paths()]
     proc, out = _run([str(asan_driver), "--strict", *files], 600, SAN_ENV)
     assert proc.returncode == 0, f"driver-asan exit status {proc.returncode}:\n{_tail(out)}"
     assert re.search(r"\b0 failures: OK", out), _tail(out)
