@@ -103,6 +103,40 @@ def test_limits_written_are_no_bound_to_urdf_readers_and_to_check(tmp_path, caps
     assert capsys.readouterr().out.strip() == f"{out}: 0 errors, 0 warnings, 0 advice"
 
 
+def test_coordinates_without_a_finite_range_convert_to_joints_urdfdom_reads(tmp_path):
+    """A coordinate whose <range> has an infinite end (OpenSim 4.6 reads "-inf inf" as no
+    bound: test_osim.py) was written as a revolute or prismatic joint without <limit>, which
+    urdfdom refuses ("joint xml is not initialized correctly"). Now a pin free both ways is
+    URDF's continuous joint and an infinite end the largest double: Pinocchio (urdfdom; not
+    loaded with OpenSim in one process) reads the file with the range's finite ends."""
+    pin = pytest.importorskip("pinocchio")
+    from test_osim_errors import _body, _doc, _pin
+    joints = (_pin("j0", "/ground", "/bodyset/b0", "q0") + _pin("j1", "/bodyset/b0",
+              "/bodyset/b1", "q1") + _pin("j2", "/bodyset/b1", "/bodyset/b2", "q2").replace(
+              "PinJoint", "SliderJoint"))
+    text = _doc(_body("b0") + _body("b1") + _body("b2"), joints)
+    ranges = {"q0": "-inf inf", "q1": "-inf 1.5", "q2": "-0.25 Infinity"}
+    for name, written in ranges.items():
+        text = text.replace(f'<Coordinate name="{name}"/>', f'<Coordinate name="{name}">'
+                            f'<range>{written}</range></Coordinate>', 1)
+    path = tmp_path / "free.osim"
+    path.write_text(text)
+    out = tmp_path / "free.urdf"
+    model = _quiet(urdf2dyn.load, path)
+    assert {n: (c.lower, c.upper) for n, c in model.coordinates.items()} == {
+        "q0": (-np.inf, np.inf), "q1": (-np.inf, 1.5), "q2": (-0.25, np.inf)}
+    osim_to_urdf(model, out)
+    robot = pin.buildModelFromUrdf(str(out))
+    assert robot.joints[robot.getJointId("q0")].shortname().startswith("JointModelRUB")
+    largest = sys.float_info.max
+    for name, bounds in (("q1", (-largest, 1.5)), ("q2", (-0.25, largest))):
+        at = robot.joints[robot.getJointId(name)].idx_q
+        assert (robot.lowerPositionLimit[at], robot.upperPositionLimit[at]) == bounds
+    urdf = urdf2dyn.load(out)
+    assert sorted(urdf.q_names) == sorted(model.q_names)
+    assert _compare(model, urdf, (), seed=2) < 1e-12
+
+
 def test_every_joint_type_converts(tmp_path):
     """Universal, gimbal, planar, slider, pin (with child offsets) and weld are exact; the
     custom joint whose axes are all functions other than +-q is frozen, its three

@@ -101,7 +101,8 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
         The URDF document. Its joints are named after OpenSim's coordinates; links after the
         bodies (massless links ``<joint>_<coordinate>`` between the joints of one OpenSim
         joint). Coordinate ranges are ``<limit>`` s, their effort and velocity
-        :data:`NO_LIMIT` (OpenSim has none). A Urdf2dynWarning names each frozen axis and
+        :data:`NO_LIMIT` (OpenSim has none), as an infinite range end is (a turning coordinate
+        free both ways is a continuous joint). A Urdf2dynWarning names each frozen axis and
         says that URDF carries no gravity (the model's own is printed, to be passed as
         ``--gravity``).
     """
@@ -134,14 +135,25 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
     def coord_name(b, k):
         return model.q_names[int(s.q_index[b]) + k]
 
-    def limit(name):
+    def unbounded(name):
         c = coords.get(name)
-        if c is None or not (math.isfinite(c.lower) and math.isfinite(c.upper)):
-            return ""
-        return (f'<limit lower="{c.lower:.17g}" upper="{c.upper:.17g}" effort="{NO_LIMIT!r}" '
+        return c is None or (math.isinf(c.lower) and math.isinf(c.upper))
+
+    def limit(name):
+        """URDF requires a revolute or prismatic <limit>, and urdfdom refuses 'inf': an
+        end OpenSim leaves open (an infinite range end) is the largest double."""
+        c = coords.get(name)
+        lower, upper = ((-math.inf, math.inf) if c is None else (c.lower, c.upper))
+        lower, upper = max(lower, -NO_LIMIT), min(upper, NO_LIMIT)
+        return (f'<limit lower="{lower:.17g}" upper="{upper:.17g}" effort="{NO_LIMIT!r}" '
                 f'velocity="{NO_LIMIT!r}"/>')
 
     def movable(name, kind, parent, child, T, axis):
+        if kind == "revolute" and unbounded(name):      # URDF's revolute without limits
+            joints.append(f'<joint name="{name}" type="continuous"><parent link="{parent}"/>'
+                          f'<child link="{child}"/>{_origin(T)}<axis xyz="{_vec(axis)}"/>'
+                          '</joint>')
+            return
         joints.append(f'<joint name="{name}" type="{kind}"><parent link="{parent}"/>'
                       f'<child link="{child}"/>{_origin(T)}<axis xyz="{_vec(axis)}"/>'
                       f'{limit(name)}</joint>')
