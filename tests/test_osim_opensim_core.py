@@ -125,6 +125,64 @@ def test_opensims_reversed_double_pendulum_is_opensims(osim):
     assert model.q_names == ("q1", "q2")
 
 
+def test_opensims_own_save_of_a_reversed_pin_is_refused_as_reversed_not_as_a_loop(osim,
+                                                                                 tmp_path):
+    """OpenSim 4.6 saves the reversed double pendulum with pin2's sockets swapped (its child
+    frame on rod1, nearer ground) and mobilizes it backwards: two mobilities, no constraint,
+    no loop. urdf2dyn refused it as 'a closed loop'; it now says what OpenSim does and what
+    to change, and the change it names (sockets swapped, q2's default and range negated) is
+    OpenSim's model at q2 of the opposite sign."""
+    saved = tmp_path / "saved.osim"
+    osim.Model(REVERSE).printToXML(str(saved))
+    om = osim.Model(str(saved))
+    s = om.initSystem()
+    assert (s.getNQ(), s.getNQErr()) == (2, 0)              # a cut loop adds constraints
+    with pytest.raises(urdf2dyn.URDFError) as refused:
+        _load(str(saved))
+    said = str(refused.value)
+    assert "closed loop" not in said and said.endswith(
+        "body 'rod1': child of joints 'pin1' and 'pin2', no loop: OpenSim 4.6 mobilizes one "
+        "backwards (child frame nearer ground), which urdf2dyn reads from OpenSim 3's "
+        "<reverse> only. Swap its socket_parent_frame and socket_child_frame (a pin's q then "
+        "flips: negate default_value, range lo hi to -hi -lo)"), said
+
+    text = saved.read_text()
+    pin2 = re.search(r'<PinJoint name="pin2">.*?</PinJoint>', text, re.S).group(0)
+    swapped = pin2.replace("<socket_parent_frame>rod2_offset", "<socket_parent_frame>rod1_offset")
+    swapped = swapped.replace("<socket_child_frame>rod1_offset", "<socket_child_frame>rod2_offset")
+    swapped = re.sub(r"<default_value>(\S+)</default_value>",
+                     lambda m: f"<default_value>{-float(m.group(1))!r}</default_value>", swapped)
+    swapped = re.sub(r"<range>(\S+) (\S+)</range>",
+                     lambda m: f"<range>{-float(m.group(2))!r} {-float(m.group(1))!r}</range>",
+                     swapped)
+    assert swapped.count("rod2_offset</socket_parent_frame>") == 0
+    fixed = tmp_path / "swapped.osim"
+    fixed.write_text(text.replace(pin2, swapped))
+    model = _load(str(fixed))
+    q2 = model.q_names.index("q2")
+    theirs = om.getCoordinateSet().get("q2")
+    assert model.coordinates["q2"].default == -theirs.getDefaultValue()
+    assert (model.coordinates["q2"].lower, model.coordinates["q2"].upper) == \
+        (-theirs.getRangeMax(), -theirs.getRangeMin())
+    oracle = Oracle(osim, str(saved), model.q_names)
+    rng = np.random.default_rng(8)
+    for _ in range(4):
+        q = rng.uniform(-1.2, 1.2, 2)
+        flipped = q.copy()
+        flipped[q2] = -q[q2]
+        ours_at = model.forward_kinematics(q)
+        oracle.set_state(flipped)
+        oracle.om.realizePosition(oracle.s)
+        for name in ("rod1", "rod2"):
+            b = oracle.om.getBodySet().get(name)
+            k = model.link_names.index(name)
+            np.testing.assert_allclose(ours_at[0][k],
+                                       b.getPositionInGround(oracle.s).to_numpy(), atol=1e-12)
+            T = b.getTransformInGround(oracle.s).R()
+            np.testing.assert_allclose(ours_at[1][k], [[T.get(r, c) for c in range(3)]
+                                                       for r in range(3)], atol=1e-12)
+
+
 COORDINATES = {"WeldJoint": 0, "PinJoint": 1, "SliderJoint": 1, "UniversalJoint": 2,
                "GimbalJoint": 3}
 

@@ -1479,6 +1479,56 @@ static void summarize_skipped(osim *o)
     }
 }
 
+/* Whether the joints, taken as links between bodies whatever their direction, close a
+ * loop: 1, 0, or -1 out of memory (a union-find over the links). */
+static int joints_close_a_loop(const u2d_urdf *u)
+{
+    int *root = malloc(sizeof(int) * (size_t)u->nlink), loop = 0;
+    if (!root) return -1;
+    for (int i = 0; i < u->nlink; i++) root[i] = i;
+    for (int j = 0; j < u->njoint && !loop; j++) {
+        int a = u->joint[j].parent, b = u->joint[j].child;
+        while (root[a] != a) a = root[a] = root[root[a]];
+        while (root[b] != b) b = root[b] = root[root[b]];
+        loop = a == b;
+        root[a] = b;
+    }
+    free(root);
+    return loop;
+}
+
+/* The joint of the file that joint j is part of: j, or for the fixed joint that carries a
+ * body from its child frame (make_joint adds it just before the joint, at its line) that
+ * joint. */
+static int file_joint(const u2d_urdf *u, int j)
+{
+    const u2d_urdf_joint *J = &u->joint[j], *next = j + 1 < u->njoint ? J + 1 : NULL;
+    return J->type == U2D_JOINT_FIXED && next && next->child == J->parent &&
+           next->line == J->line ? j + 1 : j;
+}
+
+/* A body the child of two joints that close no loop: OpenSim 4.6's multibody graph then
+ * mobilizes one of them backwards, from the body of its child frame (nearer ground) to
+ * that of its parent frame, as it does a reversed OpenSim 3 joint. */
+static int refuse_two_parents(osim *o, int body, int first, int second)
+{
+    const u2d_urdf *u = o->u;
+    int loop = joints_close_a_loop(u);
+    const char *a = u->joint[file_joint(u, first)].name, *b = u->joint[file_joint(u, second)].name;
+    if (loop < 0) return fail_at(o, NULL, "out of memory");
+    if (loop)
+        return fail_at(o, NULL, "body '%.100s' is the child of two joints, '%.100s' and "
+                       "'%.100s' (a closed loop: OpenSim models one joint of it as a "
+                       "constraint)", u->link[body].name, a, b);
+    /* within fail_at's 300 characters */
+    return fail_at(o, NULL, "body '%.40s': child of joints '%.40s' and '%.40s', no loop: "
+                   "OpenSim 4.6 mobilizes one backwards (child frame nearer ground), which "
+                   "urdf2dyn reads from OpenSim 3's <reverse> only. Swap its socket_parent_frame "
+                   "and socket_child_frame (a pin's q then flips: negate default_value, range "
+                   "lo hi to -hi -lo)",
+                   u->link[body].name, a, b);
+}
+
 /* Each body is the child of exactly one joint and reaches ground. */
 static int check_tree(osim *o)
 {
@@ -1491,10 +1541,7 @@ static int check_tree(osim *o)
         if (up[c] >= 0) {
             int prev = up[c];
             free(up);
-            return fail_at(o, NULL, "body '%.100s' is the child of two joints, '%.100s' and "
-                           "'%.100s' (a closed loop: OpenSim models one joint of it as a "
-                           "constraint)", u->link[c].name, u->joint[prev].name,
-                           u->joint[j].name);
+            return refuse_two_parents(o, c, prev, j);
         }
         up[c] = j;
     }
