@@ -829,9 +829,9 @@ def test_frames_in_components_scale_as_opensims(osim, tmp_path):
                                              ("-Infinity 1.5", (-np.inf, 1.5))])
 def test_an_infinite_coordinate_range_is_read_as_opensim_reads_it(osim, tmp_path, written,
                                                                   bounds):
-    """OpenSim 4.6 reads a <range> of -inf inf (no bound; what it prints for an unset
-    range): urdf2dyn refused it ("number is not finite"). A clamped coordinate with such a
-    range keeps IK free on that side, as OpenSim's range does."""
+    """OpenSim 4.6 reads a <range> of -inf inf (no bound on that side): urdf2dyn refused it
+    ("number is not finite"). A clamped coordinate with such a range keeps IK free on that
+    side, as OpenSim's range does."""
     path = tmp_path / "free.osim"
     m = osim.Model()
     body = osim.Body("link", 2.0, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.1, 0.1))
