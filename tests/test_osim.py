@@ -553,6 +553,41 @@ def test_opensims_id_tool_applies_component_forces_whatever_it_excludes(osim, tm
         assert abs(float(last[1]) - ours) > 10, excluded
 
 
+def _pin_model(osim, path, actuator=None, in_components=False):
+    """A link on a pin 'q' (OpenSim's API), with actuator (an opensim Actuator named already)
+    in its ForceSet or under its <components>, written to path."""
+    m = osim.Model()
+    body = osim.Body("link", 2.0, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.1, 0.1))
+    m.addBody(body)
+    pin = osim.PinJoint("pin", m.getGround(), osim.Vec3(0), osim.Vec3(0), body, osim.Vec3(0),
+                        osim.Vec3(0))
+    pin.updCoordinate().setName("q")
+    m.addJoint(pin)
+    if actuator is not None:
+        m.addComponent(actuator) if in_components else m.addForce(actuator)
+    m.finalizeConnections()
+    m.printToXML(str(path))
+
+
+def _opensim_id_at_rest(osim, folder, model_file, excluded):
+    """OpenSim 4.6's InverseDynamicsTool run from a setup in folder on q = 0.3 held for 1 s,
+    excluding `excluded`: (the setup's path, the tool's last moment, 8 decimals)."""
+    rows = "".join(f"{0.1 * k:.1f}\t0.3\n" for k in range(11))
+    (folder / "q.mot").write_text("q\nversion=1\nnRows=11\nnColumns=2\ninDegrees=no\n"
+                                  f"endheader\ntime\tq\n{rows}")
+    setup = folder / "setup.xml"
+    setup.write_text(
+        '<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">'
+        f'<InverseDynamicsTool name="id"><model_file>{model_file}</model_file>'
+        '<results_directory>res</results_directory><coordinates_file>q.mot</coordinates_file>'
+        f'<time_range>0 1</time_range><forces_to_exclude>{excluded}</forces_to_exclude>'
+        '<output_gen_force_file>id.sto</output_gen_force_file></InverseDynamicsTool>'
+        '</OpenSimDocument>\n')
+    assert osim.InverseDynamicsTool(str(setup)).run()
+    return setup, float((folder / "res" / "id.sto").read_text().strip().splitlines()[-1]
+                        .split()[1])
+
+
 def test_an_actuator_under_components_is_not_named_by_a_setups_run(osim, tmp_path,
                                                                    monkeypatch):
     """A CoordinateActuator under <components> has no control in OpenSim 4.6's
@@ -561,38 +596,18 @@ def test_an_actuator_under_components_is_not_named_by_a_setups_run(osim, tmp_pat
     OpenSim's tool applies it, to be removed from the model to compare."""
     monkeypatch.chdir(tmp_path)         # OpenSim's tool reads the setup's paths from here
     path = tmp_path / "motor.osim"
-    m = osim.Model()
-    body = osim.Body("link", 2.0, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.1, 0.1))
-    m.addBody(body)
-    pin = osim.PinJoint("pin", m.getGround(), osim.Vec3(0), osim.Vec3(0), body, osim.Vec3(0),
-                        osim.Vec3(0))
-    pin.updCoordinate().setName("q")
-    m.addJoint(pin)
     motor = osim.CoordinateActuator("q")
     motor.setName("motor_in_components")
     motor.setOptimalForce(100.0)
-    m.addComponent(motor)
-    m.finalizeConnections()
-    m.printToXML(str(path))
-    rows = "".join(f"{0.1 * k:.1f}\t0.3\n" for k in range(11))
-    (tmp_path / "q.mot").write_text("q\nversion=1\nnRows=11\nnColumns=2\ninDegrees=no\n"
-                                    f"endheader\ntime\tq\n{rows}")
-    (tmp_path / "setup.xml").write_text(
-        '<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">'
-        '<InverseDynamicsTool name="motor"><model_file>motor.osim</model_file>'
-        '<results_directory>res</results_directory><coordinates_file>q.mot</coordinates_file>'
-        '<time_range>0 1</time_range><forces_to_exclude>All</forces_to_exclude>'
-        '<output_gen_force_file>id.sto</output_gen_force_file></InverseDynamicsTool>'
-        '</OpenSimDocument>\n')
+    _pin_model(osim, path, motor, in_components=True)
     model = _load(str(path))
     assert [(f.name, f.component) for f in model.forces] == [("motor_in_components", True)]
-    assert osim.InverseDynamicsTool(str(tmp_path / "setup.xml")).run()
-    last = (tmp_path / "res" / "id.sto").read_text().strip().splitlines()[-1].split()
-    assert float(last[1]) == pytest.approx(model.inverse_dynamics(np.array([0.3]), 0, 0)[0],
-                                           abs=1e-7)     # its 8 decimals
+    setup, theirs = _opensim_id_at_rest(osim, tmp_path, "motor.osim", "All")
+    assert theirs == pytest.approx(model.inverse_dynamics(np.array([0.3]), 0, 0)[0],
+                                   abs=1e-7)     # its 8 decimals
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        urdf2dyn.inverse_dynamics_setup(str(tmp_path / "setup.xml"), model)
+        urdf2dyn.inverse_dynamics_setup(str(setup), model)
     said = [str(w.message) for w in caught if "motor_in_components" in str(w.message)]
     assert said == []
 
@@ -609,38 +624,18 @@ def test_an_actuator_is_named_exactly_when_opensims_id_tool_gets_a_force_from_it
     a component ActivationCoordinateActuator was not, which changed the moment by 50 N·m)."""
     monkeypatch.chdir(tmp_path)         # OpenSim's tool reads the setup's paths from here
     path = tmp_path / "act.osim"
-    m = osim.Model()
-    body = osim.Body("link", 2.0, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.1, 0.1))
-    m.addBody(body)
-    pin = osim.PinJoint("pin", m.getGround(), osim.Vec3(0), osim.Vec3(0), body, osim.Vec3(0),
-                        osim.Vec3(0))
-    pin.updCoordinate().setName("q")
-    m.addJoint(pin)
     act = getattr(osim, kind)("q")
     act.setName("act")
     act.setOptimalForce(100.0)
-    m.addComponent(act) if in_components else m.addForce(act)
-    m.finalizeConnections()
-    m.printToXML(str(path))
-    rows = "".join(f"{0.1 * k:.1f}\t0.3\n" for k in range(11))
-    (tmp_path / "q.mot").write_text("q\nversion=1\nnRows=11\nnColumns=2\ninDegrees=no\n"
-                                    f"endheader\ntime\tq\n{rows}")
-    (tmp_path / "setup.xml").write_text(
-        '<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">'
-        '<InverseDynamicsTool name="act"><model_file>act.osim</model_file>'
-        '<results_directory>res</results_directory><coordinates_file>q.mot</coordinates_file>'
-        '<time_range>0 1</time_range><forces_to_exclude>Muscles</forces_to_exclude>'
-        '<output_gen_force_file>id.sto</output_gen_force_file></InverseDynamicsTool>'
-        '</OpenSimDocument>\n')
-    assert osim.InverseDynamicsTool(str(tmp_path / "setup.xml")).run()
-    last = (tmp_path / "res" / "id.sto").read_text().strip().splitlines()[-1].split()
+    _pin_model(osim, path, act, in_components)
+    setup, theirs = _opensim_id_at_rest(osim, tmp_path, "act.osim", "Muscles")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         model = urdf2dyn.load(str(path))
         ours = model.inverse_dynamics(np.array([0.3]), 0, 0)[0]
-        urdf2dyn.inverse_dynamics_setup(str(tmp_path / "setup.xml"), model)
+        urdf2dyn.inverse_dynamics_setup(str(setup), model)
     named = [str(w.message) for w in caught if "'act'" in str(w.message)]
-    differs = abs(float(last[1]) - ours) > 1e-6               # the tool's 8 decimals
+    differs = abs(theirs - ours) > 1e-6                       # the tool's 8 decimals
     assert differs == (kind == "ActivationCoordinateActuator")  # what the tool does, pinned
     assert bool(named) == differs, named
 
@@ -833,15 +828,7 @@ def test_an_infinite_coordinate_range_is_read_as_opensim_reads_it(osim, tmp_path
     ("number is not finite"). A clamped coordinate with such a range keeps IK free on that
     side, as OpenSim's range does."""
     path = tmp_path / "free.osim"
-    m = osim.Model()
-    body = osim.Body("link", 2.0, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.1, 0.1))
-    m.addBody(body)
-    pin = osim.PinJoint("pin", m.getGround(), osim.Vec3(0), osim.Vec3(0), body, osim.Vec3(0),
-                        osim.Vec3(0))
-    pin.updCoordinate().setName("q")
-    m.addJoint(pin)
-    m.finalizeConnections()
-    m.printToXML(str(path))
+    _pin_model(osim, path)
     text = path.read_text().replace('<Coordinate name="q">',
                                     f'<Coordinate name="q"><range>{written}</range>'
                                     '<clamped>true</clamped>', 1)
