@@ -412,6 +412,27 @@ def test_random_configuration_counts(arm):
     assert arm.random_configuration(seed=np.random.default_rng(1)).shape == (7,)
 
 
+@pytest.mark.parametrize("kind, lower, upper", [
+    ("revolute", -1.7976931348623157e308, 1.7976931348623157e308),
+    ("revolute", -1.7976931348623157e308, 1.5),
+    ("revolute", 5.0, 1.7976931348623157e308),
+    ("prismatic", -1.7976931348623157e308, 1.7976931348623157e308),
+])
+def test_random_configuration_within_limits_spanning_more_than_a_double(kind, lower, upper):
+    """URDF has no word for no bound: convert writes the largest double (urdfdom reads it,
+    and refuses inf). Drawing between such limits overflowed (NumPy's OverflowError: the
+    span is beyond a double) or, with one such bound, drew angles near 1e308; now the draw
+    stays within them, finite, in a window about 0 where they allow."""
+    urdf = (f'<robot name="r"><link name="a"/><link name="b"><inertial><mass value="1"/>'
+            f'<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'
+            f'<joint name="j" type="{kind}"><parent link="a"/><child link="b"/>'
+            f'<axis xyz="0 0 1"/><limit lower="{lower!r}" upper="{upper!r}" effort="1" '
+            f'velocity="1"/></joint></robot>')
+    q = urdf2dyn.load(urdf.encode()).random_configuration(200, seed=3)[:, 0]
+    assert np.all(np.isfinite(q)) and np.all((q >= lower) & (q <= upper))
+    assert np.ptp(q) > 1.0 and np.all(np.abs(q) < 12)          # a window, not the span
+
+
 @pytest.mark.parametrize("dt, exc, words", [
     (np.ones(7), TypeError, ["integrate: dt must be one real number", "got an array of shape "
                              "(7,)", "v * dt[..., None]"]),

@@ -263,6 +263,19 @@ def applied_by_opensim(forces: Iterable[Force]) -> list[Force]:
     return [f for f in forces if not f.actuator or (f.component and f.pulls_without_control)]
 
 
+def _drawn_range(joint) -> tuple[float, float]:
+    """Where random_configuration draws a limited joint's coordinate: its limits, or, when
+    one is beyond half the largest double (URDF's only way to write no bound is a huge
+    number: convert writes the largest double), a window of the unlimited draw's width
+    (2 pi, or 2 m for a slide) inside them, about 0 where the limits allow."""
+    lo, hi = joint.limit[0], joint.limit[1]
+    if max(abs(lo), abs(hi)) <= np.finfo(float).max / 2:
+        return lo, hi
+    width = 2.0 if joint.type == "prismatic" else 2 * np.pi
+    start = max(lo, min(hi - width, -width / 2))
+    return start, min(hi, start + width)
+
+
 # The joint types an algorithm has no form for: the words that name them, and the way on.
 _UNSUPPORTED = {
     "ellipsoid": ("OpenSim's EllipsoidJoint and ScapulothoracicJoint",
@@ -2042,7 +2055,7 @@ class Model:
                 neutral = next(arc[2] for arc in self._arcs if arc[0] == j.name)
                 q[:, sl] = rng.uniform(-ARC_BOUND - neutral, ARC_BOUND - neutral, (shape[0], 3))
             elif j.limit is not None and j.limit[0] < j.limit[1] and j.type != "continuous":
-                q[:, sl] = rng.uniform(j.limit[0], j.limit[1], (shape[0], 1))
+                q[:, sl] = rng.uniform(*_drawn_range(j), (shape[0], 1))
             elif j.type == "planar":
                 q[:, sl] = rng.uniform([-1, -1, -np.pi], [1, 1, np.pi], (shape[0], 3))
             else:       # each coordinate on its own (OpenSim's joints have several)
