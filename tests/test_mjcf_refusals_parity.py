@@ -5,12 +5,14 @@ element, its line and what to do) or both load it."""
 import re
 import warnings
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mjcf_oracle as oracle
 import urdf2dyn
+from urdf2dyn import interop
 
 mujoco = oracle.mujoco
 
@@ -1410,6 +1412,40 @@ def test_a_blank_number_is_not_given_as_mujoco_reads_it(case):
     parts = dict.fromkeys("bjgsi", "")
     parts[who] = f'{attr}=" "'
     assert_as_mujoco(doc(_BLANK_BODY.format(**parts)), None)
+
+
+_BLANK_POSE = ('<mujoco><default><default class="y"><geom quat="0 0 1 1"/>'
+               '<default class="x"><geom euler="0 30 0"/></default></default></default>'
+               '<worldbody><body name="a" pos="0 0 1" {b}><freejoint/>'
+               '<geom class="x" type="box" size=".1 .2 .3" {g}/><body name="c" pos="0 .2 0">'
+               '<joint axis="1 0 0"/><geom size=".1"/>'
+               '<inertial mass="1" pos="0 0 .1" diaginertia="1 2 3" {i}/></body></body>'
+               '</worldbody></mujoco>')
+BLANK_ORIENTATIONS = {   # the element (b, g, i: _BLANK_POSE's), its blank orientation
+    "body quat": ("b", 'quat=" "'), "body axisangle": ("b", 'axisangle=" "'),
+    "body xyaxes": ("b", 'xyaxes=""'), "body zaxis": ("b", 'zaxis=" "'),
+    "body blank axisangle beside a quat": ("b", 'axisangle=" " quat="0 1 0 0"'),
+    "geom quat over a class's euler": ("g", 'quat=" "'),
+    "geom euler over the class's euler": ("g", 'euler=""'),
+    "geom blank euler beside a quat": ("g", 'euler=" " quat="1 2 0 0"'),
+    "inertial quat": ("i", 'quat=" "'),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BLANK_ORIENTATIONS))
+def test_a_blank_orientation_is_read_as_mujoco_reads_it(case):
+    """MuJoCo's reader counts a written quat=, a blank one too, as the element's orientation
+    (dropping its class's other form, keeping the quaternion the class chain wrote), and
+    takes a blank axisangle=, xyaxes=, zaxis= or euler= as not given: urdf2dyn read a blank
+    quat as uninitialized numbers, and refused a blank other form."""
+    who, written = BLANK_ORIENTATIONS[case]
+    parts = dict.fromkeys("bgi", "")
+    parts[who] = written
+    xml = _BLANK_POSE.format(**parts)
+    model, m = oracle.load_quiet(xml), oracle.mujoco_model(xml=xml)
+    assert max(oracle.compare(model, m, n=5)) < 1e-12
+    np.testing.assert_allclose(interop.to_mujoco_qpos(model, model.default_q), m.qpos0,
+                               rtol=0, atol=1e-15)
 
 
 @pytest.mark.parametrize("written", ['pos=" "', 'mass=""'])

@@ -682,19 +682,24 @@ static const int ORIENT_LEN[5] = {4, 4, 6, 3, 3};
 
 /* Which form e gives (*form, -1 for none); -1 (message) for two or more, or a zero quat:
  * MuJoCo's reader refuses both on any element or default, used or not ("multiple
- * orientation specifiers are not allowed"). */
+ * orientation specifiers are not allowed"). It counts a quat= written at all, a blank one
+ * too, but another form only when it holds numbers (ReadAlternative). */
 static int orientation_form(mjcf *rd, u2d_xml *e, int *form)
 {
     int count = 0;
     *form = -1;
     for (int k = 0; k < 5; k++)
-        if (u2d_xml_attr(e, ORIENT[k])) { *form = k; count++; }
+        if (k == 0 ? u2d_xml_attr(e, ORIENT[k]) != NULL : written(e, ORIENT[k]) != NULL) {
+            *form = k;
+            count++;
+        }
     if (count > 1)
         return fail(rd, e, "<%s>: at most one of quat, axisangle, xyaxes, zaxis and euler "
                     "(MuJoCo refuses more)", u2d_xml_name(e));
     double q[4];
-    if (*form == 0 && numbers(rd, e, "quat", 4, 4, q) < 0) return -1;
-    if (*form == 0 && q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0)
+    int nq = *form == 0 ? numbers(rd, e, "quat", 4, 4, q) : 0;
+    if (nq < 0) return -1;
+    if (nq && q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0)
         return fail(rd, e, "<%s quat=\"0 0 0 0\">: a zero quaternion is no orientation",
                     u2d_xml_name(e));
     return 0;
@@ -1422,17 +1427,25 @@ static int orientation(mjcf *rd, u2d_xml *node, int kind, int cls, double q[4])
 {
     const char *axes = "give two axes of nonzero length that are not parallel";
     q[0] = 1; q[1] = q[2] = q[3] = 0;
-    int type = -1, n = 0;
+    int type = -1, n = 0, found = -1;
     u2d_xml **d = NULL, *at = node;
     if (cls >= 0 && !(d = chain(rd, cls, kind, &n))) return -1;
     for (int level = -1; level < n && type < 0; level++) {
         at = level < 0 ? node : d[level];
         if (orientation_form(rd, at, &type) < 0) { free(d); return -1; }
+        found = level;
+    }
+    double v[6];
+    int got = 0;
+    /* a blank quat= still drops a class's other form, but MuJoCo's reader keeps the
+     * quaternion the class chain wrote (the identity when none did) */
+    for (int level = found; type >= 0 && level < n && got == 0; level++) {
+        got = numbers(rd, level < 0 ? node : d[level], ORIENT[type], ORIENT_LEN[type],
+                      ORIENT_LEN[type], v);
+        if (got < 0 || type != 0) break;
     }
     free(d);
-    if (type < 0) return 0;
-    double v[6];
-    if (numbers(rd, at, ORIENT[type], ORIENT_LEN[type], ORIENT_LEN[type], v) < 0) return -1;
+    if (got <= 0) return got;
     if (type == 0) {                                    /* quat */
         memcpy(q, v, sizeof(double) * 4);
         u2d_mj_normalize(q, 4);
