@@ -1448,6 +1448,32 @@ def test_a_blank_orientation_is_read_as_mujoco_reads_it(case):
                                rtol=0, atol=1e-15)
 
 
+BLANK_INERTIAL_FORMS = {   # <inertial>'s attributes beside mass and pos, words refused (None: loads)
+    "blank fullinertia beside a quat": ('fullinertia=" " quat="0 1 0 0" diaginertia="1 2 3"',
+                                        ["fullinertia and quat cannot both be given"]),
+    "blank fullinertia beside an euler": ('fullinertia="" euler="0 1 0" diaginertia="1 2 3"',
+                                          ["fullinertia and euler cannot both be given"]),
+    "blank euler beside an axisangle": ('diaginertia="1 2 3" euler=" " axisangle="1 0 0 30"',
+                                        ["axisangle and euler cannot both be given"]),
+    "blank diaginertia beside a fullinertia": ('fullinertia="2 2 3 0.1 0 0" diaginertia=" "',
+                                               None),
+    "blank fullinertia beside a diaginertia": ('fullinertia=" " diaginertia="1 2 3"', None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BLANK_INERTIAL_FORMS))
+def test_blank_inertial_forms_are_read_as_mujoco_reads_them(case):
+    """MuJoCo's schema lets an <inertial> write one of fullinertia= and the orientation
+    forms, counting a blank one as written; its reader takes a blank diaginertia= beside a
+    fullinertia= as not given (and loads the model as with the fullinertia alone)."""
+    attrs, words = BLANK_INERTIAL_FORMS[case]
+    xml = _BLANK_POSE.format(b="", g="", i="").replace('diaginertia="1 2 3" ', attrs + " ")
+    assert_as_mujoco(xml, words)
+    if words is None:
+        model, m = oracle.load_quiet(xml), oracle.mujoco_model(xml=xml)
+        assert max(oracle.compare(model, m, n=5)) < 1e-12
+
+
 @pytest.mark.parametrize("written", ['pos=" "', 'mass=""'])
 def test_a_blank_required_inertial_number_is_missing(written):
     """An <inertial>'s blank pos= or mass= is a missing one to MuJoCo ("required attribute

@@ -1920,6 +1920,22 @@ static void same_frame(double com[3], double iquat[4])
     iquat[1] = iquat[2] = iquat[3] = 0.0;
 }
 
+
+/* MuJoCo's schema lets an <inertial> write at most one of fullinertia= and the five
+ * orientation forms, counting each one written at all, a blank one too ("at most one of
+ * 'fullinertia', 'quat', ... can be specified"). 0 or -1 (message). */
+static int check_inertial_forms(mjcf *rd, u2d_xml *in)
+{
+    const char *first = u2d_xml_attr(in, "fullinertia") ? "fullinertia" : NULL;
+    for (int k = 0; k < 5; k++) {
+        if (!u2d_xml_attr(in, ORIENT[k])) continue;
+        if (first)
+            return fail(rd, in, "<inertial>: %s and %s cannot both be given (MuJoCo's schema "
+                        "refuses it, a blank one too): give one of them", first, ORIENT[k]);
+        first = ORIENT[k];
+    }
+    return 0;
+}
 /* Body b's mass, centre and inertia about it (body axes), as MuJoCo's compiler gives them
  * (explicit <inertial>, else the geoms per inertiafromgeom), into link L; its principal
  * moments, as MuJoCo's body_inertia, into lam. pose is the body's in its parent's frame
@@ -1941,13 +1957,11 @@ static int body_inertia(mjcf *rd, const mj_content *c, const u2d_mj_pose *pose,
             return fail(rd, in, "<inertial> needs pos and mass");
         if (numbers(rd, in, "diaginertia", 3, 3, d) < 0) return -1;
         int nfull = numbers(rd, in, "fullinertia", 6, 6, full);
-        if (nfull < 0 || orientation(rd, in, K_GEOM, -1, q) < 0) return -1;
+        if (nfull < 0 || check_inertial_forms(rd, in) < 0 ||
+            orientation(rd, in, K_GEOM, -1, q) < 0)
+            return -1;
         if (nfull) {
-            for (int k = 0; k < 5; k++)             /* quat too: MuJoCo's schema refuses */
-                if (u2d_xml_attr(in, ORIENT[k]))
-                    return fail(rd, in, "<inertial>: fullinertia and %s cannot both be given",
-                                ORIENT[k]);
-            if (u2d_xml_attr(in, "diaginertia"))
+            if (written(in, "diaginertia"))         /* a blank one is not given */
                 return fail(rd, in, "<inertial>: fullinertia and diaginertia cannot both be given");
             double F[9] = {full[0], full[3], full[4], full[3], full[1], full[5], full[4], full[5],
                            full[2]}, lam[3];
