@@ -352,7 +352,7 @@ RANGES = {
                                    ["actuator 0", "<damper>", "ctrlrange"]),
     "damper with ctrllimited false": (
         doc(WORLD, actuators('<damper joint="j" kv="1" ctrllimited="false"/>')),
-        ["ctrlrange"]),
+        ["<damper> has no ctrllimited= attribute", "unrecognized attribute"]),
     "damper with a negative ctrlrange": (
         doc(WORLD, actuators('<damper joint="j" kv="1" ctrlrange="-1 1"/>')), ["ctrlrange"]),
     "damper with its ctrlrange": (
@@ -4259,3 +4259,70 @@ def test_sdf_refusal_under_inertiafromgeom_true_says_to_set_it_to_auto(inertial)
         auto = xml.replace('inertiafromgeom="true"', 'inertiafromgeom="auto"')
         e_tau, e_M = oracle.compare(urdf2dyn.load(auto), oracle.mujoco_model(xml=auto), n=5)
         assert e_tau < 1e-12 and e_M < 1e-12
+
+
+# every attribute some actuator kind has in MuJoCo 4's schema, with a value MuJoCo reads
+_ACTUATOR_ATTRIBUTES = {
+    **dict.fromkeys("name class".split(), "a"), "joint": "j", "jointinparent": "j",
+    **dict.fromkeys("tendon cranksite slidersite site refsite".split(), "x"), "body": "b",
+    "interp": "zoh", "dyntype": "none", "gaintype": "fixed", "biastype": "none",
+    "actearly": "false", "input": "voltage",
+    **dict.fromkeys("ctrllimited forcelimited actlimited".split(), "auto"),
+    **dict.fromkeys("ctrlrange forcerange actrange lengthrange range posrange velrange "
+                    "ffrange".split(), "0 1"),
+    **dict.fromkeys("group nsample delay user actdim gear damping armature cranklength "
+                    "gainprm biasprm dynprm kp kv dampratio timeconst inheritrange area "
+                    "diameter bias tausmooth force scale lmin lmax vmax fpmax fvmax gain "
+                    "motorconst resistance nominal saturation inductance cogging controller "
+                    "thermal lugre ki imax slewmax".split(), "1"),
+}
+_SCHEMA_KINDS = ("general motor position velocity intvelocity orientation pid damper cylinder "
+                 "muscle adhesion dcmotor").split()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_SCHEMA_KINDS), st.sampled_from(sorted(_ACTUATOR_ATTRIBUTES)),
+       st.booleans())
+def test_actuator_attributes_refused_exactly_where_mujoco_schema_refuses(kind, attr, default):
+    """MuJoCo 4's schema gives each actuator kind its own attributes, fewer in a <default>
+    (no target, name or lengthrange; a <muscle>'s tausmooth only in <actuator>), and
+    refuses any other ("unrecognized attribute"), used or not: urdf2dyn loaded them (kp on a
+    <motor>, timeconst on an <intvelocity>, lengthrange in a default <motor>)."""
+    element = f'<{kind} {attr}="{_ACTUATOR_ATTRIBUTES[attr]}"'
+    if default:
+        if attr == "class":
+            return
+        xml = doc(f"<default>{element}/></default>", _ACT_WORLD)
+    else:
+        target = "" if attr in ("joint", "jointinparent", "body") else _kind_and_target(kind)
+        xml = doc(_ACT_WORLD, actuators(f"{element} {target}/>"))
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    if expected and "unrecognized attribute" in expected:
+        assert got is not None and attr in got, (xml, expected, got)
+    else:
+        assert got is None or "unrecognized attribute" not in got, (xml, expected, got)
+
+
+ACTUATOR_SCHEMA = {   # the case: the <default>'s content, the actuator; urdf2dyn's words
+    "kp on a motor": ("", '<motor joint="j" kp="1"/>', ["<motor kp=", "unrecognized attribute"]),
+    "timeconst on an intvelocity": ("", '<intvelocity joint="j" timeconst="1"/>',
+                                    ["<intvelocity timeconst=", "unrecognized attribute"]),
+    "tausmooth in a default muscle": ('<muscle tausmooth="1"/>', "",
+                                      ["<muscle tausmooth=", "in a <default>",
+                                       "unrecognized attribute"]),
+    "lengthrange in a default motor": ('<motor lengthrange="0 1"/>', "",
+                                       ["<motor lengthrange=", "in a <default>"]),
+    "a misspelt kv": ('<position kvv="1"/>', "", ["<position kvv="]),
+    "tausmooth on a muscle": ("", '<muscle joint="j" tausmooth="1"/>', None),
+    "lengthrange on a motor": ("", '<motor joint="j" lengthrange="0 1"/>', None),
+    "kp in a default position": ('<position kp="2"/>', '<position joint="j"/>', None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ACTUATOR_SCHEMA))
+def test_actuator_attributes_are_those_of_mujoco_schema(case):
+    """An attribute MuJoCo 4's schema does not give an actuator kind, in <actuator> or in a
+    <default>, is refused as MuJoCo refuses it; its neighbours load in both."""
+    default, element, words = ACTUATOR_SCHEMA[case]
+    assert_as_mujoco(doc(f"<default>{default}</default>", _ACT_WORLD,
+                         actuators(element) if element else ""), words)

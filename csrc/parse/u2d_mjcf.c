@@ -362,6 +362,82 @@ static int check_activation_attributes(mjcf *rd, u2d_xml *e)
 
 static int count_values(mjcf *rd, u2d_xml *node, const char *who, const char *name);
 
+/* The attributes MuJoCo 4.0.0's schema gives each actuator kind (mj_printSchema): those it
+ * has in a <default>, and those it adds in <actuator> (name, class, the target, lengthrange,
+ * a <muscle>'s tausmooth). Any other is an "unrecognized attribute" to it. A plugin
+ * actuator's are not listed: left to MuJoCo. */
+static const struct { const char *kind, *in_default, *in_actuator_too; } ACTUATOR_SCHEMA[] = {
+    {"general",
+     "actdim|actearly|actlimited|actrange|armature|biasprm|biastype|cranklength|ctrllimited|"
+     "ctrlrange|damping|delay|dynprm|dyntype|ffrange|forcelimited|forcerange|gainprm|gaintype|"
+     "gear|group|inheritrange|input|interp|nsample|user|velrange",
+     "body|class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
+    {"motor",
+     "armature|cranklength|ctrllimited|ctrlrange|damping|delay|forcelimited|forcerange|gear|group|"
+     "interp|nsample|user",
+     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
+    {"position",
+     "armature|cranklength|ctrllimited|ctrlrange|damping|dampratio|delay|forcelimited|forcerange|"
+     "gear|group|inheritrange|interp|kp|kv|nsample|timeconst|user",
+     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
+    {"velocity",
+     "armature|cranklength|ctrllimited|ctrlrange|damping|delay|forcelimited|forcerange|gear|group|"
+     "interp|kv|nsample|user",
+     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
+    {"intvelocity",
+     "actlimited|actrange|armature|cranklength|ctrllimited|ctrlrange|damping|dampratio|delay|"
+     "forcelimited|forcerange|gear|group|inheritrange|interp|kp|kv|nsample|user",
+     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
+    {"orientation",
+     "ctrlrange|dampratio|delay|forcelimited|forcerange|group|input|interp|kp|kv|nsample|user",
+     "class|joint|name|refsite|site"},
+    {"pid",
+     "armature|cranklength|ctrllimited|ctrlrange|damping|dampratio|delay|ffrange|forcelimited|"
+     "forcerange|gear|group|imax|inheritrange|input|interp|ki|kp|kv|nsample|posrange|slewmax|user|"
+     "velrange",
+     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
+    {"damper",
+     "armature|cranklength|ctrlrange|damping|delay|forcelimited|forcerange|gear|group|interp|kv|"
+     "nsample|user",
+     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
+    {"cylinder",
+     "area|armature|bias|cranklength|ctrllimited|ctrlrange|damping|delay|diameter|forcelimited|"
+     "forcerange|gear|group|interp|nsample|timeconst|user",
+     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
+    {"muscle",
+     "armature|cranklength|ctrllimited|ctrlrange|damping|delay|force|forcelimited|forcerange|"
+     "fpmax|fvmax|gear|group|interp|lmax|lmin|nsample|range|scale|timeconst|user|vmax",
+     "class|cranksite|joint|jointinparent|lengthrange|name|slidersite|tausmooth|tendon"},
+    {"adhesion",
+     "ctrlrange|delay|forcelimited|forcerange|gain|group|interp|nsample|user",
+     "body|class|name"},
+    {"dcmotor",
+     "armature|cogging|controller|cranklength|ctrllimited|ctrlrange|damping|delay|gear|group|"
+     "inductance|input|interp|lugre|motorconst|nominal|nsample|resistance|saturation|thermal|user",
+     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
+};
+
+/* Actuator element e (in a <default> when in_default) writes only attributes MuJoCo 4.0.0's
+ * schema gives its kind there (ACTUATOR_SCHEMA), used or not. 0 or -1 (message). */
+static int check_actuator_schema(mjcf *rd, u2d_xml *e, int in_default)
+{
+    const char *el = u2d_xml_name(e);
+    for (size_t k = 0; k < sizeof ACTUATOR_SCHEMA / sizeof ACTUATOR_SCHEMA[0]; k++) {
+        if (strcmp(ACTUATOR_SCHEMA[k].kind, el) != 0) continue;
+        for (int a = 0; a < u2d_xml_attr_count(e); a++) {
+            const char *name = u2d_xml_attr_name(e, a);
+            if (word_index(ACTUATOR_SCHEMA[k].in_default, name) >= 0 ||
+                (!in_default && word_index(ACTUATOR_SCHEMA[k].in_actuator_too, name) >= 0))
+                continue;
+            return fail(rd, e, "<%s %.40s=\"%.60s\">: <%s>%s has no %.40s= attribute in "
+                        "MuJoCo 4's schema (MuJoCo refuses it: \"unrecognized attribute\"): "
+                        "remove it, or use an actuator kind that has it", el, name,
+                        u2d_xml_attr(e, name), el, in_default ? " in a <default>" : "", name);
+        }
+    }
+    return 0;
+}
+
 /* The numbers MuJoCo 4.0.0's reader takes in an actuator's attributes (its read table's,
  * every kind's, then each shortcut's own): at most max, and exactly max where exact; an int
  * attribute is one whole number. elements: the kinds that have it ('|'-separated), NULL for
@@ -838,7 +914,7 @@ static int read_defaults(mjcf *rd)
                 if (word_index(ACTUATOR_ELEMENTS, n) >= 0 &&
                     (check_activation_attributes(rd, e) || check_actuator_numbers(rd, e) ||
                      check_actuator_keywords(rd, e) ||
-                     check_shortcut_settings(rd, e) ||
+                     check_shortcut_settings(rd, e) || check_actuator_schema(rd, e, 1) ||
                      add_dnode(rd, cls, K_ACTUATOR, e)))
                     status = -1;
                 /* MuJoCo refuses two orientation forms in a default, used or not */
@@ -2629,32 +2705,14 @@ static int collect_targets(mjcf *rd, mj_targets *t)
     return status;
 }
 
-/* Whether MuJoCo's schema gives actuator element el the transmission attribute attr: only
- * <general> and <adhesion> have body=, <adhesion> nothing else, <muscle> no site=. */
-static int has_attribute(const char *el, const char *attr)
-{
-    if (strcmp(el, "adhesion") == 0) return strcmp(attr, "body") == 0;
-    if (strcmp(attr, "body") == 0) return strcmp(el, "general") == 0;
-    if (strcmp(el, "muscle") == 0) return strcmp(attr, "site") != 0 && strcmp(attr, "refsite") != 0;
-    return 1;
-}
-
-/* MuJoCo's checks of an actuator's transmission attributes beyond its joint: the element
- * has them, refsite= only with site=, slidersite= and cranklength= only with cranksite=
- * (which needs both), and every site, body or tendon named is in the model. Two targets
- * are MuJoCo's too (the last of joint, jointinparent, tendon, cranksite, site, body wins,
- * the others unread): loaded, with a warning naming the one that drives. */
+/* MuJoCo's checks of an actuator's transmission attributes beyond its joint (the element
+ * has them: check_actuator_schema): refsite= only with site=, slidersite= and cranklength=
+ * only with cranksite= (which needs both), and every site, body or tendon named is in the
+ * model. Two targets are MuJoCo's too (the last of joint, jointinparent, tendon, cranksite,
+ * site, body wins, the others unread): loaded, with a warning naming the one that drives. */
 static int check_transmission(mjcf *rd, u2d_xml *e, const char *label, int kind,
                               const char *target, const mj_targets *t)
 {
-    static const char *const ATTRS[] = {"joint", "jointinparent", "tendon", "cranksite", "site",
-                                        "body", "refsite", "slidersite", "cranklength"};
-    const char *el = u2d_xml_name(e);
-    for (size_t k = 0; k < sizeof ATTRS / sizeof ATTRS[0]; k++)
-        if (u2d_xml_attr(e, ATTRS[k]) && !has_attribute(el, ATTRS[k]))
-            return fail(rd, e, "%s: <%s> has no %s= attribute (MuJoCo's schema refuses it)%s",
-                        label, el, ATTRS[k], strcmp(ATTRS[k], "body") == 0
-                        ? ": use <general body=...> or <adhesion body=...>" : "");
     const char *refsite = u2d_xml_attr(e, "refsite"), *slider = u2d_xml_attr(e, "slidersite");
     if (refsite && kind != T_SITE)
         return fail(rd, e, "%s: refsite= is only for a site= transmission (MuJoCo refuses it "
@@ -3427,7 +3485,8 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     int cls = class_attr(rd, e, "class", 0);
     if (cls < 0 || check_activation_attributes(rd, e) || check_actuator_numbers(rd, e) ||
         check_actuator_keywords(rd, e) ||
-        check_shortcut_settings(rd, e) || check_shortcut_inputs(rd, e, cls, label) < 0 ||
+        check_shortcut_settings(rd, e) || check_actuator_schema(rd, e, 0) ||
+        check_shortcut_inputs(rd, e, cls, label) < 0 ||
         check_pid_dyntype(rd, e, cls, label) < 0 ||
         check_pid_gains_and_bias(rd, e, cls, label) < 0 ||
         check_general_actdim(rd, e, cls, label) < 0 ||
