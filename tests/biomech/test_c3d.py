@@ -2230,6 +2230,37 @@ def test_a_plate_whose_zero_drifts_towards_its_loads_is_said_so(tmp_path, rate):
                               up >= 50.0)
 
 
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+@pytest.mark.parametrize("seconds, said_so", [(0.51, True), (0.54, True), (0.49, False)])
+def test_a_plate_zero_stepping_for_half_a_second_is_said_so_whatever_the_window_grid(
+        tmp_path, rate, seconds, said_so):
+    """Qualisys.c3d with 40 N up added by ezc3d to plate 1's vertical channel over its last
+    `seconds` (or, at 0.54 s, 0.54 s in the middle of its quiet end), as a zero stepping after
+    toe-off reads: a rest read as contact. The rule names such a rest from 0.5 s on; its 50 ms
+    windows sit on their own grid, up to most of one inside the rest's ends, so a 0.51 s rest
+    at the trial's end and a 0.54 s one in its middle (analog rate) read as contacts silently.
+    The rest's samples, counted from ezc3d's force-platform module on the written file (at
+    least 20 N up, beyond the stance), are the ones named; a 0.49 s rest stays silent."""
+    n = round(seconds * 2000)                        # 2000 Hz analog, 200 Hz markers
+    first = 1500 if seconds == 0.54 else 3400 - n
+    path, _ = _qualisys_with_plate_1_fz(
+        tmp_path, "step.c3d", lambda fz: fz - 40.0 * (np.arange(len(fz)) >= first)
+        * (np.arange(len(fz)) < first + n))
+    per_frame = 10 if rate == "markers" else 1
+    up = _frame_means(ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"][0]
+                      ["force"].T, per_frame)[:, 2]
+    resting = (up >= 20.0) & (np.arange(len(up)) >= 1300 // per_frame)   # after the stance
+    assert resting.sum() == n // per_frame
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rec = C.read_c3d(path, rate=rate)
+    assert np.array_equal(rec.plates[0].contact, up >= 20.0)       # kept either way
+    named = [str(w.message) for w in caught if "the level it rests at moves" in str(w.message)]
+    assert bool(named) == said_so, named
+    if said_so:
+        assert f"Its {resting.sum()} of {len(up)} samples resting there" in named[0]
+
+
 OPENSIM_WALKING2 = os.path.join(DATA, "OpenSim_walking2.c3d")
 
 

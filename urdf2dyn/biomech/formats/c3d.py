@@ -1386,17 +1386,35 @@ def _quiet_windows(up, loads, time):
 _DRIFT_SPAN = 0.5
 
 
-def _lasting_rests(windows, time):
-    """The windows (_quiet_windows) in runs of overlapping ones spanning _DRIFT_SPAN."""
-    out, run = [], []
+def _lasting_rests(windows, along, contact, time):
+    """The windows (_quiet_windows) in runs of overlapping ones whose rest lasts _DRIFT_SPAN,
+    with the samples of each rest (_rest_stretch)."""
+    out, run, span = [], [], np.zeros(len(along), dtype=bool)
     for w in windows + [None]:
         if w is not None and run and w[0] < run[-1][1]:
             run.append(w)
             continue
-        if run and time[run[-1][1] - 1] - time[run[0][0]] >= _DRIFT_SPAN:
-            out.extend(run)
+        if run:
+            start, stop = _rest_stretch(run, along, contact)
+            if (stop - start) * float(time[1] - time[0]) >= _DRIFT_SPAN * (1 - 1e-9):
+                out.extend(run)
+                span[start:stop] = True
         run = [w]
-    return out
+    return out, span
+
+
+def _rest_stretch(run, along, contact):
+    """[start, stop): the samples a run of overlapping rest windows lies in, grown over the
+    contacts beside it that stay as near its level as its own samples do: the windows sit on
+    their own grid, up to most of one inside the rest's ends, and would cut a 0.54 s rest to
+    less than _DRIFT_SPAN."""
+    start, stop = run[0][0], run[-1][1]
+    low, high = np.nanmin(along[start:stop]), np.nanmax(along[start:stop])
+    while start > 0 and contact[start - 1] and low <= along[start - 1] <= high:
+        start -= 1
+    while stop < len(along) and contact[stop] and low <= along[stop] <= high:
+        stop += 1
+    return start, stop
 
 
 def _check_rest_drifting(up, loads, contact, time, threshold, where, strict):
@@ -1410,14 +1428,13 @@ def _check_rest_drifting(up, loads, contact, time, threshold, where, strict):
     (a toe resting on a second plate in a static trial reads the same), so the contacts are
     kept and the user told where."""
     windows = _quiet_windows(up, loads, time)
-    drifted = _lasting_rests([w for w in windows if contact[w[0]:w[1]].mean() > 0.5], time)
+    along = np.where(np.isfinite(up), loads * up, np.nan)
+    drifted, span = _lasting_rests([w for w in windows if contact[w[0]:w[1]].mean() > 0.5],
+                                   along, contact, time)
     if not drifted:
         return
     lowest = min(windows, key=lambda w: w[2])
     highest = max(drifted, key=lambda w: w[2])
-    span = np.zeros(len(up), dtype=bool)
-    for start, stop, _ in drifted:
-        span[start:stop] = True
     with np.errstate(all="ignore"):
         top = math.ceil(float(np.nanmax(loads * up[span])))     # the threshold that reads none
     sense = "up" if loads > 0 else "down into the plate"
