@@ -417,12 +417,16 @@ def test_random_configuration_counts(arm):
     ("revolute", -1.7976931348623157e308, 1.5),
     ("revolute", 5.0, 1.7976931348623157e308),
     ("prismatic", -1.7976931348623157e308, 1.7976931348623157e308),
+    ("revolute", -1e300, 1e300),            # far short of overflow, as far from any angle
+    ("prismatic", -1e300, 1.5),
+    ("revolute", -1e17, 1e17),              # doubles 16 apart there: no angle resolved
 ])
 def test_random_configuration_within_limits_spanning_more_than_a_double(kind, lower, upper):
     """URDF has no word for no bound: convert writes the largest double (urdfdom reads it,
     and refuses inf). Drawing between such limits overflowed (NumPy's OverflowError: the
     span is beyond a double) or, with one such bound, drew angles near 1e308; now the draw
-    stays within them, finite, in a window about 0 where they allow."""
+    stays within them, finite, in a window about 0 where they allow. So does one beyond
+    2**53, where doubles lie more than 1 apart (1e300 drew angles near 1e300)."""
     urdf = (f'<robot name="r"><link name="a"/><link name="b"><inertial><mass value="1"/>'
             f'<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'
             f'<joint name="j" type="{kind}"><parent link="a"/><child link="b"/>'

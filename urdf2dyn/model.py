@@ -263,13 +263,18 @@ def applied_by_opensim(forces: Iterable[Force]) -> list[Force]:
     return [f for f in forces if not f.actuator or (f.component and f.pulls_without_control)]
 
 
+# Beyond this, neighbouring doubles lie more than 1 apart: no angle nor length is resolved
+# there, so a limit written that far (1e300, the largest double) can only mean no bound.
+_NO_BOUND = 2.0 ** 53
+
+
 def _drawn_range(joint) -> tuple[float, float]:
     """Where random_configuration draws a limited joint's coordinate: its limits, or, when
-    one is beyond half the largest double (URDF's only way to write no bound is a huge
-    number: convert writes the largest double), a window of the unlimited draw's width
-    (2 pi, or 2 m for a slide) inside them, about 0 where the limits allow."""
+    one is beyond _NO_BOUND (URDF's only way to write no bound is a huge number: convert
+    writes the largest double; 1e300 is as far from any angle), a window of the unlimited
+    draw's width (2 pi, or 2 m for a slide) inside them, about 0 where the limits allow."""
     lo, hi = joint.limit[0], joint.limit[1]
-    if max(abs(lo), abs(hi)) <= np.finfo(float).max / 2:
+    if max(abs(lo), abs(hi)) <= _NO_BOUND:
         return lo, hi
     width = 2.0 if joint.type == "prismatic" else 2 * np.pi
     start = max(lo, min(hi - width, -width / 2))
