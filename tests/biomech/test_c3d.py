@@ -2261,6 +2261,29 @@ def test_a_plate_zero_stepping_for_half_a_second_is_said_so_whatever_the_window_
         assert f"Its {resting.sum()} of {len(up)} samples resting there" in named[0]
 
 
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+def test_a_plate_resting_high_then_back_at_zero_is_not_said_to_move_the_loads_way(tmp_path,
+                                                                                 rate):
+    """Qualisys.c3d with 40 N up added by ezc3d to plate 1's vertical channel before its
+    stance and for 0.6 s after it, then not: the plate rests high, then back about 0 N. The
+    warning said its rest 'moves the way its loads push, from 0 N at t = 5.1 s to 41 N at t =
+    4.2 s': a move back in time. It now gives the two rests in the order they came. Oracle:
+    ezc3d's force-platform module on the written file (its levels at those times)."""
+    path, _ = _qualisys_with_plate_1_fz(
+        tmp_path, "back.c3d", lambda fz: fz - 40.0 * ((np.arange(len(fz)) < 149) | (
+            (np.arange(len(fz)) >= 1300) & (np.arange(len(fz)) < 2500))))
+    per_frame = 10 if rate == "markers" else 1
+    up = _frame_means(ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"][0]
+                      ["force"].T, per_frame)[:, 2]
+    assert 38.0 < np.median(up[1400 // per_frame:2400 // per_frame]) < 42.0
+    assert abs(np.median(up[2600 // per_frame:])) < 2.0
+    with pytest.warns(Urdf2dynWarning) as caught:
+        C.read_c3d(path, rate=rate)
+    said(caught, r"force plate 1: it rests at 4\d\.\d N up at t = 4\.[12]\d\d s, the way its "
+                 r"loads push, above the -?\d\.?\d* N it rests at later \(t = [45]\.\d{3} s\), "
+                 r"beyond the 20 N contact threshold: .*Its \d+ of \d+ samples resting there")
+
+
 OPENSIM_WALKING2 = os.path.join(DATA, "OpenSim_walking2.c3d")
 
 

@@ -1438,15 +1438,26 @@ def _check_rest_drifting(up, loads, contact, time, threshold, where, strict):
     with np.errstate(all="ignore"):
         top = math.ceil(float(np.nanmax(loads * up[span])))     # the threshold that reads none
     sense = "up" if loads > 0 else "down into the plate"
-    report(f"{where}: the level it rests at moves the way its loads push, from "
-           f"{lowest[2]:.3g} N {sense} at t = {time[lowest[0]]:.3f} s to {highest[2]:.3g} N "
-           f"at t = {time[highest[0]]:.3f} s, beyond the {threshold:g} N contact threshold: "
-           "its zero drifted during the trial (unless a light load was held still on it). "
+    report(f"{where}: {_rest_levels_text(lowest, highest, time, sense)}, beyond the "
+           f"{threshold:g} N contact threshold: its zero drifted during the trial (unless a "
+           "light load was held still on it). "
            f"Its {int((contact & span).sum())} of {len(up)} samples resting there "
            f"({_runs_text(span, time)}) are read as contact, carrying the drift at a centre "
            "of pressure made of noise. Zero the plate in the capture software before each "
            "trial (and name frames with nobody on it in FORCE_PLATFORM:ZERO), or read with a "
            f"threshold above {top:.0f} N", strict=strict, error=MotionError)
+
+
+def _rest_levels_text(lowest, highest, time, sense):
+    """The plate's lowest and highest rest windows (start, stop, level), in the order they
+    came: a rest that falls back later (a zero that stepped, then was zeroed again) has not
+    moved the loads' way from its lowest level, but lay above it first."""
+    t_low, t_high = time[lowest[0]], time[highest[0]]
+    if lowest[0] < highest[0]:
+        return (f"the level it rests at moves the way its loads push, from {lowest[2]:.3g} N "
+                f"{sense} at t = {t_low:.3f} s to {highest[2]:.3g} N at t = {t_high:.3f} s")
+    return (f"it rests at {highest[2]:.3g} N {sense} at t = {t_high:.3f} s, the way its loads "
+            f"push, above the {lowest[2]:.3g} N it rests at later (t = {t_low:.3f} s)")
 
 
 def _load_sign(up, threshold):
