@@ -130,10 +130,12 @@ class Force:
     @property
     def pulls_without_control(self) -> bool:
         """Whether it supplies a force in OpenSim's inverse dynamics tool, which gives the
-        actuators no control: a passive element, a muscle (its passive fibre force) or an
-        ActivationCoordinateActuator (its default activation, 0.5); not another actuator,
-        whose force is its control times its optimal force (every Actuator of OpenSim 4.6
-        run through the tool: Coordinate, Path, Torque, Point, McKibben, ClutchedPathSpring)."""
+        actuators no control: a passive element, a muscle (at its default state: passive
+        fibre force, and active force at its default activation, as a DeGrooteFregly2016Muscle
+        ignoring its passive force still pulls) or an ActivationCoordinateActuator (its
+        default activation, 0.5); not another actuator, whose force is its control times its
+        optimal force (every Actuator of OpenSim 4.6 run through the tool: Coordinate, Path,
+        Torque, Point, PointToPoint, Body, McKibben, ClutchedPathSpring)."""
         return (not self.actuator or "Muscle" in self.kind
                 or self.kind in _ACTUATORS_ACTIVE_BY_DEFAULT)
 
@@ -256,8 +258,8 @@ def passive_forces_message(passive: list[Force]) -> str:
 def applied_by_opensim(forces: Iterable[Force]) -> list[Force]:
     """The force elements OpenSim's tools apply though the usual setups leave actuators out
     (<forces_to_exclude> Muscles or Actuators): the passive ones, and the actuators under
-    <components> that pull without a control (Force.pulls_without_control: muscles' passive
-    fibre forces, Moco's 2D_gait.osim, 5.9 N·m at the ankle), which OpenSim 4.6's inverse
+    <components> that pull without a control (Force.pulls_without_control: muscles at their
+    default state, Moco's 2D_gait.osim, 5.9 N·m at the ankle), which OpenSim 4.6's inverse
     dynamics tool applies whatever the list says; another actuator there supplies its control,
     none in that tool."""
     return [f for f in forces if not f.actuator or (f.component and f.pulls_without_control)]

@@ -732,6 +732,24 @@ def test_a_filter_hz_given_over_a_setup_is_refused_as_filter_hz(tmp_path):
                             "reproduced below 0.1 Hz); give a cut-off of a few Hz (6 Hz is "
                             "usual for gait), or None for no filter")
 
+
+def test_a_setups_cutoff_lowered_to_049_fs_is_named_by_the_setup(tmp_path):
+    """OpenSim lowers a cut-off at or above half the rate to 0.49 of it; the warning named
+    the setup's element after the motion file, without the setup that holds it."""
+    setup = _setup(tmp_path, cutoff="60", time_range="0 2.99")
+    t = np.arange(300) / 100
+    (tmp_path / "c.mot").write_text("c\nversion=1\nnRows=300\nnColumns=3\ninDegrees=no\n"
+                                    "endheader\ntime\tjoint1\tjoint2\n" + "".join(
+                                        f"{x:.2f}\t{0.3 * np.sin(x):.6f}\t{0.1 * x:.6f}\n"
+                                        for x in t))
+    model = urdf2dyn.load(data_path("robot2r.urdf"))
+    with pytest.warns(urdf2dyn.Urdf2dynWarning) as caught:
+        urdf2dyn.inverse_dynamics_setup(setup, model)
+    said = [str(w.message) for w in caught if "lowered" in str(w.message)]
+    assert said and (f"{setup}: <lowpass_cutoff_frequency_for_coordinates> 60 Hz at or above "
+                     "half the sampling rate (50 Hz): lowered to 49 Hz") in said[0], said
+
+
 def test_pad_reflects_and_negates_about_the_ends():
     t = np.arange(5.0)
     x = np.array([[0.0], [1.0], [4.0], [9.0], [16.0]])

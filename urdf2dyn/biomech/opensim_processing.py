@@ -375,9 +375,10 @@ class OpenSimProcessing:
         if filter_hz is not None and filter_hz >= 0:      # negative: no filter, as in OpenSim
             fs = _mean_rate(t)
             if filter_hz >= fs / 2:
-                warn(f"{source}: {filter_named.name} {filter_hz:g} Hz at or above half the "
-                     f"sampling rate ({fs / 2:g} Hz): lowered to {0.49 * fs:g} Hz, as OpenSim "
-                     "does")
+                given = (filter_named.said(filter_hz) if filter_named.file else
+                         f"{filter_named.name} {filter_hz:g}")
+                warn(f"{source}: {given} Hz at or above half the sampling rate ({fs / 2:g} Hz):"
+                     f" lowered to {0.49 * fs:g} Hz, as OpenSim does")
         try:
             t, q, v, a = id_kinematics(t, q, filter_hz, named=filter_named)
         except CutoffError:
