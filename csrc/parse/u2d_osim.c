@@ -97,6 +97,14 @@ static int grow(osim *o, void **p, int *cap, int n, size_t size)
 /* Numbers of an element's text: exactly n when n > 0, else up to max into *out (malloc'd
  * by the caller with room for max), infinities too when infinite_ok. Returns the count or
  * -1. */
+/* Whether the token at p spells an infinity ("inf", "-Infinity"), not a number too large
+ * for a double ("1e999"): OpenSim 4.6 reads the first as no bound and not the second. */
+static int spells_infinity(const char *p)
+{
+    p += *p == '+' || *p == '-';
+    return *p == 'i' || *p == 'I';
+}
+
 static int scan_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out,
                              int infinite_ok)
 {
@@ -104,7 +112,7 @@ static int scan_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out
     int count = 0, got;
     double x;
     for (; (got = u2d_scan_decimal(&p, &x)) != 0; count++) {
-        if (got == -2 && infinite_ok && isinf(x)) {
+        if (got == -2 && infinite_ok && isinf(x) && spells_infinity(p)) {
             while (*p && !u2d_is_blank(*p)) p++;        /* the scan leaves *p at the word */
             got = 1;
         }
