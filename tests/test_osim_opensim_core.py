@@ -125,6 +125,31 @@ def test_opensims_reversed_double_pendulum_is_opensims(osim):
     assert model.q_names == ("q1", "q2")
 
 
+_REVERSED_HINT = ("child of joints '{}' and '{}', no loop: OpenSim mobilizes one backwards. "
+                  "Swap socket_parent_frame and socket_child_frame (a pin: negate "
+                  "default_value, range lo hi to -hi -lo)")
+
+
+def test_a_reversed_pin_with_long_names_is_refused_with_the_whole_fix(osim, tmp_path):
+    """The reversed-pin refusal with 40-character body and joint names (OpenSim still
+    mobilizes the saved model backwards, no constraint) keeps the fix it names to its end:
+    urdf2dyn's message ran past its 300 characters there and lost the range's sign flip."""
+    saved = tmp_path / "saved.osim"
+    osim.Model(REVERSE).printToXML(str(saved))
+    names = {old: f"{old}_".ljust(40, "x") for old in ("rod1", "pin1", "pin2")}
+    text = saved.read_text()
+    for old, new in names.items():
+        text = re.sub(rf"\b{old}(?=[_<\"/])", new, text)
+    saved.write_text(text)
+    om = osim.Model(str(saved))           # kept: the state refers into it
+    s = om.initSystem()
+    assert (s.getNQ(), s.getNQErr()) == (2, 0)
+    with pytest.raises(urdf2dyn.URDFError) as refused:
+        _load(str(saved))
+    assert str(refused.value).endswith(f"body '{names['rod1']}': " + _REVERSED_HINT.format(
+        names["pin1"], names["pin2"])), str(refused.value)
+
+
 def test_opensims_own_save_of_a_reversed_pin_is_refused_as_reversed_not_as_a_loop(osim,
                                                                                  tmp_path):
     """OpenSim 4.6 saves the reversed double pendulum with pin2's sockets swapped (its child
@@ -141,10 +166,7 @@ def test_opensims_own_save_of_a_reversed_pin_is_refused_as_reversed_not_as_a_loo
         _load(str(saved))
     said = str(refused.value)
     assert "closed loop" not in said and said.endswith(
-        "body 'rod1': child of joints 'pin1' and 'pin2', no loop: OpenSim 4.6 mobilizes one "
-        "backwards (child frame nearer ground), which urdf2dyn reads from OpenSim 3's "
-        "<reverse> only. Swap its socket_parent_frame and socket_child_frame (a pin's q then "
-        "flips: negate default_value, range lo hi to -hi -lo)"), said
+        "body 'rod1': " + _REVERSED_HINT.format("pin1", "pin2")), said
 
     text = saved.read_text()
     pin2 = re.search(r'<PinJoint name="pin2">.*?</PinJoint>', text, re.S).group(0)

@@ -1528,12 +1528,11 @@ static int refuse_two_parents(osim *o, int body, int first, int second)
         return fail_at(o, NULL, "body '%.100s' is the child of two joints, '%.100s' and "
                        "'%.100s' (a closed loop: OpenSim models one joint of it as a "
                        "constraint)", u->link[body].name, a, b);
-    /* within fail_at's 300 characters */
+    /* 179 characters and three names of at most 40: within fail_at's 300, so the fix at
+     * its end is never cut off */
     return fail_at(o, NULL, "body '%.40s': child of joints '%.40s' and '%.40s', no loop: "
-                   "OpenSim 4.6 mobilizes one backwards (child frame nearer ground), which "
-                   "urdf2dyn reads from OpenSim 3's <reverse> only. Swap its socket_parent_frame "
-                   "and socket_child_frame (a pin's q then flips: negate default_value, range "
-                   "lo hi to -hi -lo)",
+                   "OpenSim mobilizes one backwards. Swap socket_parent_frame and "
+                   "socket_child_frame (a pin: negate default_value, range lo hi to -hi -lo)",
                    u->link[body].name, a, b);
 }
 
