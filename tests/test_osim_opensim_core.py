@@ -150,6 +150,58 @@ def test_a_reversed_pin_with_long_names_is_refused_with_the_whole_fix(osim, tmp_
         names["pin1"], names["pin2"])), str(refused.value)
 
 
+def test_a_reversed_pin_is_refused_as_reversed_beside_a_loop_elsewhere(osim, tmp_path):
+    """OpenSim's save of the reversed double pendulum plus bodies c and d pinned to ground
+    and to each other: OpenSim cuts that loop (constraint equations), rod1 is on no loop.
+    urdf2dyn took any loop in the model for rod1's and called its reversed pin2 'a closed
+    loop'; it names the reversed joint and the fix."""
+    saved = tmp_path / "saved.osim"
+    osim.Model(REVERSE).printToXML(str(saved))
+    m = osim.Model(str(saved))
+    c, d = (osim.Body(name, 1.0, osim.Vec3(0), osim.Inertia(0.1, 0.1, 0.1)) for name in "cd")
+    m.addBody(c)
+    m.addBody(d)
+    for name, parent, at, child in (("cpin", m.getGround(), (0, 0, 1), c),
+                                    ("dpin", m.getGround(), (0, 1, 1), d),
+                                    ("close", d, (0, 0, 0), c)):
+        m.addJoint(osim.PinJoint(name, parent, osim.Vec3(*at), osim.Vec3(0), child,
+                                 osim.Vec3(0, 0, 1) if name == "close" else osim.Vec3(0),
+                                 osim.Vec3(0)))
+    m.finalizeConnections()
+    looped = tmp_path / "looped.osim"
+    m.printToXML(str(looped))
+    om = osim.Model(str(looped))          # kept: the state refers into it
+    s = om.initSystem()
+    assert s.getNQErr() > 0               # the c-d loop, cut by a constraint
+    with pytest.raises(urdf2dyn.URDFError) as refused:
+        _load(str(looped))
+    assert str(refused.value).endswith(
+        "body 'rod1': " + _REVERSED_HINT.format("pin1", "pin2")), str(refused.value)
+
+
+def test_a_body_pinned_to_ground_and_to_a_sibling_is_refused_as_a_closed_loop(osim, tmp_path):
+    """Bodies c and d pinned to ground, d pinned to c too: OpenSim cuts the loop with a
+    constraint; urdf2dyn names d's two joints as a closed loop."""
+    m = osim.Model()
+    c, d = (osim.Body(name, 1.0, osim.Vec3(0), osim.Inertia(0.1, 0.1, 0.1)) for name in "cd")
+    m.addBody(c)
+    m.addBody(d)
+    for name, parent, at, child in (("cpin", m.getGround(), (0, 0, 1), c),
+                                    ("dpin", m.getGround(), (0, 1, 1), d),
+                                    ("close", c, (0, 1, 0), d)):
+        m.addJoint(osim.PinJoint(name, parent, osim.Vec3(*at), osim.Vec3(0), child,
+                                 osim.Vec3(0), osim.Vec3(0)))
+    m.finalizeConnections()
+    looped = tmp_path / "looped.osim"
+    m.printToXML(str(looped))
+    om = osim.Model(str(looped))          # kept: the state refers into it
+    s = om.initSystem()
+    assert s.getNQErr() > 0
+    with pytest.raises(urdf2dyn.URDFError, match=r"body 'd' is the child of two joints, "
+                       r"'dpin' and 'close' \(a closed loop"):
+        _load(str(looped))
+
+
 def test_opensims_own_save_of_a_reversed_pin_is_refused_as_reversed_not_as_a_loop(osim,
                                                                                  tmp_path):
     """OpenSim 4.6 saves the reversed double pendulum with pin2's sockets swapped (its child

@@ -1487,22 +1487,26 @@ static void summarize_skipped(osim *o)
     }
 }
 
-/* Whether the joints, taken as links between bodies whatever their direction, close a
- * loop: 1, 0, or -1 out of memory (a union-find over the links). */
-static int joints_close_a_loop(const u2d_urdf *u)
+/* Whether joint j lies on a loop of the joints, taken as links between bodies whatever
+ * their direction: whether the others still connect its two bodies. 1, 0, or -1 out of
+ * memory (a union-find over the links). A loop elsewhere in the model is not j's. */
+static int joint_on_a_loop(const u2d_urdf *u, int j)
 {
-    int *root = malloc(sizeof(int) * (size_t)u->nlink), loop = 0;
+    int *root = malloc(sizeof(int) * (size_t)u->nlink);
     if (!root) return -1;
     for (int i = 0; i < u->nlink; i++) root[i] = i;
-    for (int j = 0; j < u->njoint && !loop; j++) {
-        int a = u->joint[j].parent, b = u->joint[j].child;
+    for (int k = 0; k <= u->njoint; k++) {
+        int a = u->joint[k < u->njoint ? k : j].parent, b = u->joint[k < u->njoint ? k : j].child;
         while (root[a] != a) a = root[a] = root[root[a]];
         while (root[b] != b) b = root[b] = root[root[b]];
-        loop = a == b;
-        root[a] = b;
+        if (k == u->njoint) {                   /* last: j's own two bodies */
+            free(root);
+            return a == b;
+        }
+        if (k != j) root[a] = b;
     }
     free(root);
-    return loop;
+    return 0;
 }
 
 /* The joint of the file that joint j is part of: j, or for the fixed joint that carries a
@@ -1521,7 +1525,8 @@ static int file_joint(const u2d_urdf *u, int j)
 static int refuse_two_parents(osim *o, int body, int first, int second)
 {
     const u2d_urdf *u = o->u;
-    int loop = joints_close_a_loop(u);
+    int loop = joint_on_a_loop(u, first);
+    if (loop == 0) loop = joint_on_a_loop(u, second);
     const char *a = u->joint[file_joint(u, first)].name, *b = u->joint[file_joint(u, second)].name;
     if (loop < 0) return fail_at(o, NULL, "out of memory");
     if (loop)
