@@ -863,15 +863,7 @@ def test_a_range_end_too_large_for_a_double_is_refused_not_read_as_no_bound(osim
     keeps no infinite end for "-1e999 1". urdf2dyn took strtod's overflow to infinity as
     OpenSim's "inf", unbounding the coordinate silently; it refuses it, naming the element."""
     path = tmp_path / "overflow.osim"
-    m = osim.Model()
-    body = osim.Body("link", 2.0, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.1, 0.1))
-    m.addBody(body)
-    pin = osim.PinJoint("pin", m.getGround(), osim.Vec3(0), osim.Vec3(0), body, osim.Vec3(0),
-                        osim.Vec3(0))
-    pin.updCoordinate().setName("q")
-    m.addJoint(pin)
-    m.finalizeConnections()
-    m.printToXML(str(path))
+    _pin_model(osim, path)
     path.write_text(path.read_text().replace(
         '<Coordinate name="q">', f'<Coordinate name="q"><range>{written}</range>', 1))
     om = osim.Model(str(path))
