@@ -42,18 +42,29 @@ static void transpose3(const u2d_real R[9], u2d_real E[9])
         for (int j = 0; j < 3; j++) E[3 * i + j] = R[3 * j + i];
 }
 
-/* E_out = R(e_k, t)^T E: turning about a coordinate axis mixes two rows only. */
-static void turn_rows(int k, u2d_real t, const u2d_real E[9], u2d_real out[9])
+/* E_out = R(e_k, t)^T E: turning about a coordinate axis mixes two rows only, rows i and j,
+ * the next two after k in cyclic order. */
+static U2D_ALWAYS_INLINE void turn_rows_of(int i, int j, int k, u2d_real c, u2d_real s,
+                                           const u2d_real E[9], u2d_real out[9])
 {
-    int i = (k + 1) % 3, j = (k + 2) % 3;
-    u2d_real c, s;
-    u2d_sincos(t, &s, &c);
     for (int col = 0; col < 3; col++) {
         u2d_real ei = E[3 * i + col], ej = E[3 * j + col];
         out[3 * i + col] = c * ei + s * ej;
         out[3 * j + col] = c * ej - s * ei;
         out[3 * k + col] = E[3 * k + col];
     }
+}
+
+/* One copy per axis, so that every row index is a constant: computed from k ((k + 1) % 3 ...)
+ * they cost the human's batched RNEA 1 010 of its 34 072 instructions per group of lanes
+ * (benchmarks/instruction_mix.py, the AVX2 path). */
+static void turn_rows(int k, u2d_real t, const u2d_real E[9], u2d_real out[9])
+{
+    u2d_real c, s;
+    u2d_sincos(t, &s, &c);
+    if (k == 0) turn_rows_of(1, 2, 0, c, s, E, out);
+    else if (k == 1) turn_rows_of(2, 0, 1, c, s, E, out);
+    else turn_rows_of(0, 1, 2, c, s, E, out);
 }
 
 /* A custom joint's six axis values f_k(q) and their first two derivatives, lane by lane:
