@@ -179,27 +179,45 @@ def test_a_reversed_pin_is_refused_as_reversed_beside_a_loop_elsewhere(osim, tmp
         "body 'rod1': " + _REVERSED_HINT.format("pin1", "pin2")), str(refused.value)
 
 
-def test_a_body_pinned_to_ground_and_to_a_sibling_is_refused_as_a_closed_loop(osim, tmp_path):
-    """Bodies c and d pinned to ground, d pinned to c too: OpenSim cuts the loop with a
-    constraint; urdf2dyn names d's two joints as a closed loop."""
+def _pinned_loop(osim, path, c="c", d="d", joints=("cpin", "dpin", "close")):
+    """Bodies c and d pinned to ground, d pinned to c too, saved by OpenSim at path; OpenSim
+    cuts the loop with a constraint (checked)."""
     m = osim.Model()
-    c, d = (osim.Body(name, 1.0, osim.Vec3(0), osim.Inertia(0.1, 0.1, 0.1)) for name in "cd")
-    m.addBody(c)
-    m.addBody(d)
-    for name, parent, at, child in (("cpin", m.getGround(), (0, 0, 1), c),
-                                    ("dpin", m.getGround(), (0, 1, 1), d),
-                                    ("close", c, (0, 1, 0), d)):
+    bc, bd = (osim.Body(name, 1.0, osim.Vec3(0), osim.Inertia(0.1, 0.1, 0.1)) for name in (c, d))
+    m.addBody(bc)
+    m.addBody(bd)
+    for name, parent, at, child in ((joints[0], m.getGround(), (0, 0, 1), bc),
+                                    (joints[1], m.getGround(), (0, 1, 1), bd),
+                                    (joints[2], bc, (0, 1, 0), bd)):
         m.addJoint(osim.PinJoint(name, parent, osim.Vec3(*at), osim.Vec3(0), child,
                                  osim.Vec3(0), osim.Vec3(0)))
     m.finalizeConnections()
-    looped = tmp_path / "looped.osim"
-    m.printToXML(str(looped))
-    om = osim.Model(str(looped))          # kept: the state refers into it
+    m.printToXML(str(path))
+    om = osim.Model(str(path))            # kept: the state refers into it
     s = om.initSystem()
     assert s.getNQErr() > 0
+
+
+def test_a_body_pinned_to_ground_and_to_a_sibling_is_refused_as_a_closed_loop(osim, tmp_path):
+    """urdf2dyn names d's two joints as a closed loop."""
+    looped = tmp_path / "looped.osim"
+    _pinned_loop(osim, looped)
     with pytest.raises(urdf2dyn.URDFError, match=r"body 'd' is the child of two joints, "
                        r"'dpin' and 'close' \(a closed loop"):
         _load(str(looped))
+
+
+def test_a_closed_loop_of_long_names_keeps_what_the_loop_is(osim, tmp_path):
+    """Names of 100 characters (OpenSim takes them): the message was cut at 300 characters
+    inside the third name, losing what a closed loop is and what OpenSim does with it."""
+    looped = tmp_path / "looped.osim"
+    c, d, *joints = (letter * 100 for letter in "cdxyz")
+    _pinned_loop(osim, looped, c, d, joints)
+    with pytest.raises(urdf2dyn.URDFError) as refused:
+        _load(str(looped))
+    assert str(refused.value).endswith(
+        f"body '{'d' * 60}' is the child of two joints, '{'y' * 60}' and '{'z' * 60}' (a "
+        "closed loop: OpenSim models one joint of it as a constraint)"), str(refused.value)
 
 
 def test_opensims_own_save_of_a_reversed_pin_is_refused_as_reversed_not_as_a_loop(osim,

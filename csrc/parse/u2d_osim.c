@@ -1529,9 +1529,10 @@ static int refuse_two_parents(osim *o, int body, int first, int second)
     if (loop == 0) loop = joint_on_a_loop(u, second);
     const char *a = u->joint[file_joint(u, first)].name, *b = u->joint[file_joint(u, second)].name;
     if (loop < 0) return fail_at(o, NULL, "out of memory");
+    /* 109 characters and three names of at most 60: within fail_at's 300, as below */
     if (loop)
-        return fail_at(o, NULL, "body '%.100s' is the child of two joints, '%.100s' and "
-                       "'%.100s' (a closed loop: OpenSim models one joint of it as a "
+        return fail_at(o, NULL, "body '%.60s' is the child of two joints, '%.60s' and "
+                       "'%.60s' (a closed loop: OpenSim models one joint of it as a "
                        "constraint)", u->link[body].name, a, b);
     /* 179 characters and three names of at most 40: within fail_at's 300, so the fix at
      * its end is never cut off */
