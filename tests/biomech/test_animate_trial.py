@@ -201,3 +201,139 @@ def test_cli_animate_fuzz_never_a_traceback(options, tmp_path, capsys):
         assert target.exists()
     else:
         assert "urdf2dyn animate: error:" in text.err or "usage:" in text.err
+
+
+# ================================================ animate draws what torques computed
+ROBOT2R = urdf2dyn.data_path("robot2r.urdf")
+FLOATING = [f"root_joint_{s}" for s in ("x", "y", "z", "qx", "qy", "qz", "qw")]
+
+
+def _robot2r_sto(path, n=256, fs=128.0):
+    """robot2r's two joints as a slow and a fast sine, n samples at fs Hz (times exact in
+    binary), written as OpenSim reads a .sto."""
+    t = np.arange(n) / fs
+    q = np.column_stack([0.3 + np.sin(2 * np.pi * 0.7 * t),
+                         -0.5 + 0.4 * np.sin(2 * np.pi * 9.0 * t)])
+    path.write_text(f"m\nversion=1\nnRows={n}\nnColumns=3\ninDegrees=no\nendheader\n"
+                    "time\tjoint1\tjoint2\n" + "".join(
+                        "\t".join(repr(v) for v in row) + "\n"
+                        for row in np.column_stack([t, q]).tolist()))
+    return t, q
+
+
+def _spy(monkeypatch):
+    """(drawn, computed): the (t, q) urdf2dyn animate hands to the figure, and each trial
+    result urdf2dyn.biomech.pipeline.inverse_dynamics_trial returns, as the commands run."""
+    from urdf2dyn.biomech import animate as drawing, pipeline
+    drawn, computed = [], []
+    run = pipeline.inverse_dynamics_trial
+
+    def draw(model, time, q, **_):
+        drawn.append((np.array(time), np.array(q)))
+
+    def trial(*args, **kw):
+        computed.append(run(*args, **kw))
+        return computed[-1]
+    monkeypatch.setattr(drawing, "animate", draw)
+    monkeypatch.setattr(pipeline, "inverse_dynamics_trial", trial)
+    return drawn, computed
+
+
+def test_cli_animate_draws_opensims_processing_as_torques_computes_it(osim, tmp_path,
+                                                                     monkeypatch, capsys):
+    """--processing opensim --filter 6: animate drew the Butterworth-filtered coordinates
+    whatever torques computed with the same flags. Oracle: OpenSim 4.6's own padded IIR
+    filter (TableUtilities.filterLowpass, as its inverse-dynamics tool pads) on the file; the
+    rows drawn are the ones `urdf2dyn torques` computes its torques at, the same numbers."""
+    motion = tmp_path / "m.sto"
+    _robot2r_sto(motion)
+    drawn, computed = _spy(monkeypatch)
+    flags = ["--processing", "opensim", "--filter", "6", "--time-range", "0.25", "1.75"]
+    assert cli.main(["animate", ROBOT2R, os.fspath(motion), "-o",
+                     os.fspath(tmp_path / "m.gif")] + flags) == 0
+    assert cli.main(["torques", ROBOT2R, os.fspath(motion), "-o",
+                     os.fspath(tmp_path / "tau.csv")] + flags) == 0
+    capsys.readouterr()
+    (t, q), torques = drawn[0], computed[-1]
+    assert len(computed) == 2 and len(t) == 193             # 0.25 .. 1.75 s at 128 Hz
+    np.testing.assert_array_equal(t, torques.t)
+    np.testing.assert_array_equal(q, torques.q)
+    table = osim.TimeSeriesTable(os.fspath(motion))
+    osim.TableUtilities.filterLowpass(table, 6.0, True)
+    theirs_t = np.array(table.getIndependentColumn())
+    rows = np.searchsorted(theirs_t, t)
+    np.testing.assert_allclose(theirs_t[rows], t, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(q, table.getMatrix().to_numpy()[rows], rtol=0, atol=1e-9)
+
+
+def test_cli_animate_floating_base_draws_the_base_torques_moves(tmp_path, monkeypatch,
+                                                                capsys):
+    """--floating-base: a motion with the root_joint columns torques --floating-base reads
+    was refused by animate (no such option, and the refusal said to change the file); now the
+    base drawn moves as the file says (closed form: unfiltered coordinates are the file's,
+    the unit quaternion of a turn about z), as torques computed it."""
+    t = np.linspace(0.0, 1.0, 51)
+    half = 0.5 * 0.8 * t                                    # 0 .. 0.8 rad about z
+    base = np.column_stack([0.1 * t, np.zeros_like(t), 0.5 + 0.0 * t, np.zeros_like(t),
+                            np.zeros_like(t), np.sin(half), np.cos(half)])
+    joints = np.column_stack([0.3 + t, -0.2 * t])
+    motion = tmp_path / "m.csv"
+    np.savetxt(motion, np.column_stack([t, base, joints]), delimiter=",", comments="",
+               header=",".join(["time"] + FLOATING + ["joint1", "joint2"]))
+    drawn, computed = _spy(monkeypatch)
+    assert cli.main(["animate", ROBOT2R, os.fspath(motion), "-o",
+                     os.fspath(tmp_path / "m.gif")]) == 1
+    said = capsys.readouterr().err
+    assert "load the model with it (--floating-base)" in said, said
+    for command, out in (("animate", "m.gif"), ("torques", "tau.csv")):
+        assert cli.main([command, ROBOT2R, os.fspath(motion), "--floating-base", "-o",
+                         os.fspath(tmp_path / out)]) == 0, capsys.readouterr().err
+    (drawn_t, q), torques = drawn[0], computed[-1]
+    np.testing.assert_array_equal(drawn_t, t)
+    np.testing.assert_allclose(q, np.column_stack([base, joints]), rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(q, torques.q)
+
+
+@st.composite
+def trial_processing_options(draw):
+    """--processing, --floating-base and --filter as a user may type them, right or not."""
+    argv = []
+    processing = draw(st.sampled_from([None, "urdf2dyn", "opensim", "OpenSim", ""]))
+    if processing is not None:
+        argv += ["--processing", processing]
+    if draw(st.booleans()):
+        argv.append("--floating-base")
+    cutoff = draw(st.one_of(st.none(), st.sampled_from(["0", "-1", "nan", "1e-300", "64",
+                                                        "1e400", "x"]),
+                            st.floats(0.5, 200).map(repr)))
+    if cutoff is not None:
+        argv += ["--filter", cutoff]
+    return argv
+
+
+@settings(max_examples=8, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(argv=trial_processing_options())
+def test_cli_animate_processing_fuzz_never_a_traceback(argv, tmp_path, capsys):
+    """Any --processing, --floating-base and --filter: a GIF, or one error line naming the
+    flag (a motion without root columns, with --floating-base, names its missing columns)."""
+    motion = tmp_path / "m.sto"
+    if not motion.exists():
+        _robot2r_sto(motion, n=40)
+    out = tmp_path / "a.gif"
+    out.unlink(missing_ok=True)
+    try:
+        status = cli.main(["animate", ROBOT2R, os.fspath(motion), "--every", "13", "-o",
+                           os.fspath(out)] + argv)
+    except SystemExit as e:                 # argparse's usage error
+        status = e.code
+    text = capsys.readouterr()
+    plt.close("all")
+    assert "Traceback" not in text.err
+    assert status in (0, 1, 2), text.err
+    if status == 0:
+        assert out.exists()
+    elif status == 1:
+        assert "urdf2dyn animate: error:" in text.err
+    else:
+        assert "usage:" in text.err

@@ -8,8 +8,9 @@ import numpy as np
 from ..model import load
 from ..warn import counted
 from .options import (ANIMATE_COLUMNS, CUTOFF, FILTER_NAMED, THREADS,
-                      add_coordinate_file_processing, add_strict, add_time_range, in_flag_words,
-                      model_path, need_matplotlib, number, refuse_overwriting, suffix)
+                      add_coordinate_file_processing, add_floating_base, add_strict,
+                      add_time_range, add_trial_processing, in_flag_words, model_path,
+                      need_matplotlib, number, refuse_overwriting, suffix)
 
 EVERY = number("a number of samples, >= 1", low=1, low_open=False, integer=True)
 
@@ -141,7 +142,8 @@ def cmd_animate(args):
     need_matplotlib()
     out = args.output or os.path.splitext(os.path.basename(args.trial))[0] + ".gif"
     settings = TrialSettings.from_keywords(             # reads --ik-setup, once
-        filter_hz=args.filter, filter_named=FILTER_NAMED, columns_named=ANIMATE_COLUMNS,
+        processing=args.processing or "urdf2dyn", filter_hz=args.filter,
+        filter_named=FILTER_NAMED, columns_named=ANIMATE_COLUMNS,
         time_range=args.time_range, strict=args.strict,
         **marker_options(args, [(args.trial, None)]))
     refuse_overwriting([("--output", out)], [("model", model_path(args.model)),
@@ -151,7 +153,7 @@ def cmd_animate(args):
         check_path(out)             # before the trial: ffmpeg for .mp4
     except ImportError as e:
         raise ImportError(f"--output {e}") from None
-    model = load(model_path(args.model), strict=args.strict)
+    model = load(model_path(args.model), floating_base=args.floating_base, strict=args.strict)
     try:
         res = inverse_dynamics_trial(model, args.trial, settings=settings)
     except ValueError as e:
@@ -183,7 +185,13 @@ def add_animate_parser(sub):
                    help="marker weights, coordinate tasks and time range of the inverse "
                         "kinematics (an OpenSim IK setup)")
     a.add_argument("--filter", type=CUTOFF, metavar="HZ",
-                   help="low-pass the coordinates at HZ (needs SciPy)")
+                   help="low-pass the coordinates at HZ as --processing says (urdf2dyn: a "
+                        "zero-lag Butterworth filter, needs SciPy)")
+    add_trial_processing(a, "the coordinates drawn as urdf2dyn torques processes them: "
+                            "urdf2dyn (default) or opensim (OpenSim's inverse-dynamics tool: "
+                            "--filter is its padded 3rd-order IIR cut-off, its output rows)")
+    add_floating_base(a, "add a floating joint 'root_joint' above a URDF's root link, as "
+                         "urdf2dyn torques --floating-base does")
     add_time_range(a, "draw only t0 .. t1 (s)")
     a.add_argument("--every", type=EVERY, default=1, metavar="K",
                    help="draw every K-th frame (default 1)")

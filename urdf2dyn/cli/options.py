@@ -79,8 +79,8 @@ def add_time_range(p, help):
 FILTER_NAMED = CutoffNamed("--filter", "no --filter")
 #: what a refusal of a motion's columns advises, in `urdf2dyn torques`' flags
 TORQUES_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--floating-base")
-#: ... and in `urdf2dyn animate`'s, which has none of them
-ANIMATE_COLUMNS = ColumnOptions(None, None, None)
+#: ... and in `urdf2dyn animate`'s, which reads the motion as torques does but renames no column
+ANIMATE_COLUMNS = ColumnOptions("--processing opensim", None, "--floating-base")
 
 
 def in_flag_words(error, args):
@@ -123,6 +123,12 @@ def add_gravity(p, help="gravity in the world frame (default 0 0 -9.81)"):
 
 HUMOD_GRAVITY_HELP = ("gravity in the URDF world frame (default 0 0 -9.81; 0 -9.81 0 for a "
                       "HuMoD human model)")
+
+
+def add_trial_processing(p, help):
+    """--processing of a trial (torques, animate): urdf2dyn's or OpenSim's filter, splines and
+    output rows. No default: torques' --setup implies opensim, so None means not given."""
+    p.add_argument("--processing", choices=("urdf2dyn", "opensim"), help=help)
 
 
 def add_coordinate_file_processing(p, what, reader):

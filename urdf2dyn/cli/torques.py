@@ -14,9 +14,9 @@ from ..warn import Urdf2dynWarning, counted, missing_file
 from .markers import ik_summary, marker_options
 from .options import (CUTOFF, DELIMITER_CHOICES, FILTER_NAMED, GAP, HUMOD_GRAVITY_HELP, JOBS,
                       MASS, SPEED, TORQUES_COLUMNS, UsageError, add_floating_base, add_gravity,
-                      add_strict, add_time_range, contact, in_flag_words, model_path,
-                      need_matplotlib, need_scipy, parse_contacts, refuse_overwriting,
-                      set_gravity)
+                      add_strict, add_time_range, add_trial_processing, contact, in_flag_words,
+                      model_path, need_matplotlib, need_scipy, parse_contacts,
+                      refuse_overwriting, set_gravity)
 
 
 def cmd_torques(args):
@@ -665,11 +665,11 @@ def add_torques_parser(sub):
                         "model_file, coordinates_file, external_loads_file, time_range, "
                         "lowpass_cutoff_frequency_for_coordinates and output (results_directory"
                         "/output_gen_force_file, unless -o); implies --processing opensim")
-    p.add_argument("--processing", choices=("urdf2dyn", "opensim"),
-                   help="urdf2dyn (default): the filter, derivatives and load interpolation "
-                        "above; opensim: OpenSim's inverse-dynamics tool exactly (--filter is "
-                        "then its padded 3rd-order IIR cutoff, natural quintic splines, cubic "
-                        "splines of the external loads, its output rows)")
+    add_trial_processing(p, "urdf2dyn (default): the filter, derivatives and load "
+                            "interpolation above; opensim: OpenSim's inverse-dynamics tool "
+                            "exactly (--filter is then its padded 3rd-order IIR cutoff, natural "
+                            "quintic splines, cubic splines of the external loads, its output "
+                            "rows)")
     add_time_range(p, "keep the samples from T0 to T1 s (the filter and derivatives see the "
                       "whole trial); with --setup it overrides the setup's time_range")
     p.add_argument("-v", "--verbose", action="store_true",
