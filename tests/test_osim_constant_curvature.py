@@ -661,6 +661,25 @@ def test_a_huge_length_is_refused_naming_the_joint(osim, tmp_path, length):
     assert np.isfinite(model.mass_matrix(np.array([0.3, 0.2, 0.1]))).all()
 
 
+@pytest.mark.parametrize("length", [1e8, 1e12, -1e100])
+def test_a_singular_mass_matrix_of_a_long_arc_names_its_length(osim, tmp_path, length):
+    """From 1e8 m on the arc's bends (mass x length²) drown its twist's inertia in rounding
+    and the forward-dynamics derivatives' factorization fails; the refusal blamed the joint
+    for moving no inertia and said to give its link an <inertial>, which it has. It names the
+    joint, its length and the fix. The model is the one OpenSim 4.6 wrote."""
+    path = tmp_path / "long.osim"
+    _one_joint_model(osim, path, (0.1, 0.2, 0.3), length)
+    model = _load(str(path))
+    with pytest.raises(ValueError) as refused:
+        model.forward_dynamics_derivatives(np.array([0.3, 0.2, 0.1]), np.zeros(3), np.zeros(3))
+    said = str(refused.value)
+    assert said.startswith("sample 0: singular mass matrix"), said
+    assert (f"the <length> of ConstantCurvatureJoint 'j' ({length:g} m) in {path}: " in said
+            and said.endswith("give the segment's length in metres (a spine segment's is "
+                              "centimetres)")), said
+    assert "no inertia at any configuration" not in said and "<inertial>" not in said, said
+
+
 class _CoreSpy:
     """The model's core, recording the q each compute call is handed."""
 
