@@ -1,5 +1,6 @@
 """OpenSim 4.6 as the oracle of a model's dynamics (tests/test_osim.py,
-tests/test_osim_published.py)."""
+tests/test_osim_published.py): its InverseDynamicsSolver on any state (Oracle), and its
+InverseDynamicsTool on a coordinates file (write_coordinates, run_id_tool)."""
 import numpy as np
 
 
@@ -47,3 +48,37 @@ class Oracle:
         self.om.getMatterSubsystem().calcM(self.s, M)
         A = np.array([[M.get(i, j) for j in range(M.ncol())] for i in range(M.nrow())])
         return A[np.ix_(self.perm, self.perm)]
+
+
+def write_coordinates(path, names, t, q):
+    """An OpenSim .mot of the coordinates q (N, k, radians) named names at the times t (N),
+    as OpenSim's tools read it; each number written as repr, so read back exactly."""
+    rows = "".join("\t".join(repr(float(x)) for x in (tk, *qk)) + "\n"
+                   for tk, qk in zip(t, np.atleast_2d(q)))
+    path.write_text(f"q\nversion=1\nnRows={len(t)}\nnColumns={len(names) + 1}\ninDegrees=no\n"
+                    "endheader\n" + "\t".join(["time", *names]) + "\n" + rows)
+
+
+def write_held_coordinates(path, names, q):
+    """The coordinates q (k) held still for 1 s, 11 rows at 0.1 s: a motion at rest, whose
+    inverse dynamics is gravity's and the forces' alone."""
+    t = np.arange(11) / 10
+    write_coordinates(path, names, t, np.tile(np.asarray(q, dtype=float), (len(t), 1)))
+
+
+def run_id_tool(osim, model_path, coordinates, folder, excluded):
+    """OpenSim 4.6's InverseDynamicsTool set up through its API on model_path and the
+    coordinates file over 0 .. 1 s, the force or group `excluded` in <forces_to_exclude>:
+    the path of the generalized forces it writes (folder / "id.sto")."""
+    tool = osim.InverseDynamicsTool()
+    tool.setModelFileName(str(model_path))
+    tool.setCoordinatesFileName(str(coordinates))
+    tool.setStartTime(0)
+    tool.setEndTime(1)
+    tool.setResultsDir(str(folder))
+    tool.setOutputGenForceFileName("id.sto")
+    names = osim.ArrayStr()
+    names.append(excluded)
+    tool.setExcludedForces(names)
+    assert tool.run()
+    return folder / "id.sto"

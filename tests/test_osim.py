@@ -24,7 +24,7 @@ import pytest
 import urdf2dyn
 from urdf2dyn.batch import available_simd_paths, set_simd_path, simd_path
 
-from osim_oracle import Oracle
+from osim_oracle import Oracle, run_id_tool, write_held_coordinates
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "opensim_models", "Models")
 MODELS = {
@@ -533,23 +533,11 @@ def test_opensims_id_tool_applies_component_forces_whatever_it_excludes(osim, tm
     path = tmp_path / "component_force.osim"
     _component_forces_model(osim, path, nested=False)
     model = _load(str(path))
-    rows = "".join(f"{0.1 * k:.1f}\t0.3\n" for k in range(11))
-    (tmp_path / "q.mot").write_text("q\nversion=1\nnRows=11\nnColumns=2\ninDegrees=no\n"
-                                    f"endheader\ntime\tq\n{rows}")
+    write_held_coordinates(tmp_path / "q.mot", ["q"], [0.3])
     ours = model.inverse_dynamics(np.array([0.3]), 0, 0)[0]
     for excluded in ("spring_in_components", "All"):
-        tool = osim.InverseDynamicsTool()
-        tool.setModelFileName(str(path))
-        tool.setCoordinatesFileName(str(tmp_path / "q.mot"))
-        tool.setStartTime(0)
-        tool.setEndTime(1)
-        tool.setResultsDir(str(tmp_path))
-        tool.setOutputGenForceFileName("id.sto")
-        names = osim.ArrayStr()
-        names.append(excluded)
-        tool.setExcludedForces(names)
-        assert tool.run()
-        last = (tmp_path / "id.sto").read_text().strip().splitlines()[-1].split()
+        written = run_id_tool(osim, path, tmp_path / "q.mot", tmp_path, excluded)
+        last = written.read_text().strip().splitlines()[-1].split()
         assert abs(float(last[1]) - ours) > 10, excluded
 
 
@@ -572,9 +560,7 @@ def _pin_model(osim, path, actuator=None, in_components=False):
 def _opensim_id_at_rest(osim, folder, model_file, excluded):
     """OpenSim 4.6's InverseDynamicsTool run from a setup in folder on q = 0.3 held for 1 s,
     excluding `excluded`: (the setup's path, the tool's last moment, 8 decimals)."""
-    rows = "".join(f"{0.1 * k:.1f}\t0.3\n" for k in range(11))
-    (folder / "q.mot").write_text("q\nversion=1\nnRows=11\nnColumns=2\ninDegrees=no\n"
-                                  f"endheader\ntime\tq\n{rows}")
+    write_held_coordinates(folder / "q.mot", ["q"], [0.3])
     setup = folder / "setup.xml"
     setup.write_text(
         '<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">'

@@ -26,7 +26,7 @@ import pytest
 import urdf2dyn
 from urdf2dyn import cli
 
-from osim_oracle import Oracle
+from osim_oracle import Oracle, run_id_tool, write_held_coordinates
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "opensim_models", "Models")
 
@@ -202,26 +202,12 @@ def test_moco_2d_gait_names_its_component_muscles_opensims_id_tool_applies(osim,
     assert "OpenSim's inverse dynamics tool applies even when <forces_to_exclude> names them" \
         in said[0]
     q = model.default_q
-    rows = "".join(f"{0.1 * k:.1f}\t" + "\t".join(f"{float(x)!r}" for x in q) + "\n"
-                   for k in range(11))
-    (tmp_path / "q.mot").write_text(
-        f"q\nversion=1\nnRows=11\nnColumns={model.nq + 1}\ninDegrees=no\nendheader\n"
-        "time\t" + "\t".join(model.q_names) + f"\n{rows}")
+    write_held_coordinates(tmp_path / "q.mot", model.q_names, q)
     ours = dict(zip(model.q_names, model.inverse_dynamics(q, np.zeros(model.nv),
                                                           np.zeros(model.nv))))
     for excluded in ("Muscles", "All"):
-        tool = osim.InverseDynamicsTool()
-        tool.setModelFileName(str(path))
-        tool.setCoordinatesFileName(str(tmp_path / "q.mot"))
-        tool.setStartTime(0)
-        tool.setEndTime(1)
-        tool.setResultsDir(str(tmp_path))
-        tool.setOutputGenForceFileName("id.sto")
-        names = osim.ArrayStr()
-        names.append(excluded)
-        tool.setExcludedForces(names)
-        assert tool.run()
-        table = osim.TimeSeriesTable(str(tmp_path / "id.sto"))
+        written = run_id_tool(osim, path, tmp_path / "q.mot", tmp_path, excluded)
+        table = osim.TimeSeriesTable(str(written))
         theirs = dict(zip(table.getColumnLabels(), table.getRowAtIndex(5).to_numpy()))
         ankle = abs(theirs["ankle_angle_r_moment"] - ours["ankle_angle_r"])
         assert ankle > 3.0, (excluded, ankle)      # the muscles' passive forces, applied
