@@ -35,6 +35,7 @@ SLOTS = {
                       "--no-progress"],
     "mapping (JSON)": ["torques", "CASE/r.urdf", "CASE/trial.csv", "--mapping", "CASE/dev.json",
                        "--no-progress"],
+    "animate mapping": ["animate", "CASE/r.urdf", "CASE/trial.csv", "--mapping", "DEV"],
     "IK setup": ["ik", "--setup", "DEV"],
     "model markers": ["ik", "--setup", "CASE/s.xml", "--model", "CASE/r.urdf", "--markers",
                       "DEV"],
@@ -181,6 +182,7 @@ PIPE_SLOTS = {
     "animate model": ["animate", "PIPE.urdf", "CASE/trial.csv"],
     "animate trial": ["animate", "CASE/r.urdf", "PIPE.c3d"],
     "animate --ik-setup": ["animate", "CASE/r.urdf", "CASE/walk.trc", "--ik-setup", "PIPE.xml"],
+    "animate --mapping": ["animate", "CASE/r.urdf", "CASE/trial.csv", "--mapping", "PIPE.json"],
 }
 
 #: a child running each command line under an alarm: a reader that opens the pipe waits for a

@@ -294,6 +294,33 @@ def test_cli_animate_floating_base_draws_the_base_torques_moves(tmp_path, monkey
     np.testing.assert_array_equal(q, torques.q)
 
 
+def test_cli_animate_reads_degrees_and_a_mapping_as_torques_does(tmp_path, monkeypatch,
+                                                                  capsys):
+    """--degrees and --mapping: a CSV in degrees under other column names, which torques
+    reads with them, was refused by animate's parser, or drawn 57 times too far without
+    --degrees. Closed form: the angles drawn are the file's in radians, the ones torques
+    computed with the same flags; without --mapping the refusal advises it."""
+    t = np.linspace(0.0, 1.0, 41)
+    degrees = np.column_stack([20.0 + 30.0 * t, -45.0 * t ** 2])
+    motion, mapping = tmp_path / "m.csv", tmp_path / "map.json"
+    np.savetxt(motion, np.column_stack([t, degrees]), delimiter=",", comments="",
+               header="time,shoulder,elbow")
+    mapping.write_text('{"shoulder": "joint1", "elbow": "joint2"}')
+    drawn, computed = _spy(monkeypatch)
+    assert cli.main(["animate", ROBOT2R, os.fspath(motion), "--degrees", "-o",
+                     os.fspath(tmp_path / "m.gif")]) == 1
+    said = capsys.readouterr().err
+    assert "rename with a mapping: --mapping FILE" in said, said
+    flags = ["--degrees", "--mapping", os.fspath(mapping)]
+    for command, out in (("animate", "m.gif"), ("torques", "tau.csv")):
+        assert cli.main([command, ROBOT2R, os.fspath(motion), "-o",
+                         os.fspath(tmp_path / out)] + flags) == 0, capsys.readouterr().err
+    (drawn_t, q), torques = drawn[0], computed[-1]
+    np.testing.assert_array_equal(drawn_t, t)
+    np.testing.assert_allclose(q, degrees * (np.pi / 180), rtol=1e-15, atol=0)
+    np.testing.assert_array_equal(q, torques.q)
+
+
 @st.composite
 def trial_processing_options(draw):
     """--processing, --floating-base and --filter as a user may type them, right or not."""
@@ -308,6 +335,11 @@ def trial_processing_options(draw):
                             st.floats(0.5, 200).map(repr)))
     if cutoff is not None:
         argv += ["--filter", cutoff]
+    if draw(st.booleans()):
+        argv.append("--degrees")
+    mapping = draw(st.sampled_from([None, "map.json", "bad.json", "missing.json", "."]))
+    if mapping is not None:
+        argv += ["--mapping", mapping]
     return argv
 
 
@@ -315,11 +347,15 @@ def trial_processing_options(draw):
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(argv=trial_processing_options())
 def test_cli_animate_processing_fuzz_never_a_traceback(argv, tmp_path, capsys):
-    """Any --processing, --floating-base and --filter: a GIF, or one error line naming the
-    flag (a motion without root columns, with --floating-base, names its missing columns)."""
+    """Any --processing, --floating-base, --filter, --degrees and --mapping (a right one, a
+    file that is no mapping, a missing one, a folder): a GIF, or one error line (a motion
+    without root columns, with --floating-base, names its missing columns)."""
     motion = tmp_path / "m.sto"
     if not motion.exists():
         _robot2r_sto(motion, n=40)
+        (tmp_path / "map.json").write_text('{"joint1": "joint1", "joint2": "joint2"}')
+        (tmp_path / "bad.json").write_text('{"joint1": ')
+    argv = [os.fspath(tmp_path / a) if a.endswith(".json") or a == "." else a for a in argv]
     out = tmp_path / "a.gif"
     out.unlink(missing_ok=True)
     try:

@@ -7,10 +7,11 @@ import numpy as np
 
 from ..model import load
 from ..warn import counted
-from .options import (ANIMATE_COLUMNS, CUTOFF, FILTER_NAMED, THREADS,
-                      add_coordinate_file_processing, add_floating_base, add_strict,
-                      add_time_range, add_trial_processing, in_flag_words, model_path,
-                      need_matplotlib, number, refuse_overwriting, suffix)
+from .options import (CUTOFF, FILTER_NAMED, THREADS, TRIAL_COLUMNS,
+                      add_coordinate_file_processing, add_degrees, add_floating_base,
+                      add_mapping, add_strict, add_time_range, add_trial_processing,
+                      in_flag_words, model_path, need_matplotlib, number,
+                      refuse_missing_files, refuse_overwriting, suffix)
 
 EVERY = number("a number of samples, >= 1", low=1, low_open=False, integer=True)
 
@@ -141,10 +142,11 @@ def cmd_animate(args):
     from ..biomech.stages import TrialSettings, trial_inputs
     need_matplotlib()
     out = args.output or os.path.splitext(os.path.basename(args.trial))[0] + ".gif"
+    refuse_missing_files([("--mapping", args.mapping)])
     settings = TrialSettings.from_keywords(             # reads --ik-setup, once
         processing=args.processing or "urdf2dyn", filter_hz=args.filter,
-        filter_named=FILTER_NAMED, columns_named=ANIMATE_COLUMNS,
-        time_range=args.time_range, strict=args.strict,
+        filter_named=FILTER_NAMED, columns_named=TRIAL_COLUMNS, mapping=args.mapping,
+        degrees=args.degrees, time_range=args.time_range, strict=args.strict,
         **marker_options(args, [(args.trial, None)]))
     refuse_overwriting([("--output", out)], [("model", model_path(args.model)),
                                             ("trial", args.trial)]
@@ -192,6 +194,8 @@ def add_animate_parser(sub):
                             "--filter is its padded 3rd-order IIR cut-off, its output rows)")
     add_floating_base(a, "add a floating joint 'root_joint' above a URDF's root link, as "
                          "urdf2dyn torques --floating-base does")
+    add_degrees(a)
+    add_mapping(a)
     add_time_range(a, "draw only t0 .. t1 (s)")
     a.add_argument("--every", type=EVERY, default=1, metavar="K",
                    help="draw every K-th frame (default 1)")

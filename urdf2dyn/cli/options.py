@@ -77,10 +77,9 @@ def add_time_range(p, help):
 
 #: --filter, as a refusal of its cut-off names it (the library's filter_hz otherwise)
 FILTER_NAMED = CutoffNamed("--filter", "no --filter")
-#: what a refusal of a motion's columns advises, in `urdf2dyn torques`' flags
-TORQUES_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--floating-base")
-#: ... and in `urdf2dyn animate`'s, which reads the motion as torques does but renames no column
-ANIMATE_COLUMNS = ColumnOptions("--processing opensim", None, "--floating-base")
+#: what a refusal of a motion's columns advises, in the flags of `urdf2dyn torques` and
+#: `urdf2dyn animate` (which reads the motion as torques does)
+TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--floating-base")
 
 
 def in_flag_words(error, args):
@@ -106,6 +105,28 @@ def refuse_device_given(flag, path, what):
 def add_floating_base(p, help="add a floating joint 'root_joint' above the root link"):
     """--floating-base, as every command that loads a model takes it."""
     p.add_argument("--floating-base", action="store_true", help=help)
+
+
+def add_degrees(p):
+    """--degrees, as torques and animate read a CSV motion."""
+    p.add_argument("--degrees", action="store_true",
+                   help="angles (and their rates) in the CSV motion files are in degrees")
+
+
+def add_mapping(p):
+    """--mapping FILE, as torques and animate rename a motion's columns."""
+    p.add_argument("--mapping", metavar="FILE",
+                   help="rename the motion file's columns to the model's coordinates: a JSON "
+                        "object {\"file name\": \"model name\"} or a two-column CSV "
+                        "'from,to' (from = the name in the file, to = the model's name)")
+
+
+def refuse_missing_files(flagged):
+    """Before any work: FileNotFoundError naming the flag of the first (flag, path) whose
+    file does not exist (a path None: the flag was not given)."""
+    for flag, path in flagged:
+        if path and not os.path.exists(path):
+            raise FileNotFoundError(f"{flag} " + missing_file(path))
 
 
 def add_strict(p, help="warnings are errors: the first one stops the command, named (exit "

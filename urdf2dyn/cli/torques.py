@@ -13,9 +13,10 @@ from ..model import load
 from ..warn import Urdf2dynWarning, counted, missing_file
 from .markers import ik_summary, marker_options
 from .options import (CUTOFF, DELIMITER_CHOICES, FILTER_NAMED, GAP, HUMOD_GRAVITY_HELP, JOBS,
-                      MASS, SPEED, TORQUES_COLUMNS, UsageError, add_floating_base, add_gravity,
-                      add_strict, add_time_range, add_trial_processing, contact, in_flag_words,
-                      model_path, need_matplotlib, need_scipy, parse_contacts,
+                      MASS, SPEED, TRIAL_COLUMNS, UsageError, add_degrees, add_floating_base,
+                      add_gravity, add_mapping, add_strict, add_time_range,
+                      add_trial_processing, contact, in_flag_words, model_path,
+                      need_matplotlib, need_scipy, parse_contacts, refuse_missing_files,
                       refuse_overwriting, set_gravity)
 
 
@@ -32,11 +33,10 @@ def cmd_torques(args):
     robot = model_path(args.robot)
     jobs = find_trials(args.motion, args.grf)
     multi = len(jobs) > 1 or any(os.path.isdir(m) for m in args.motion)
-    for flag, path in (("--mapping", args.mapping), ("--external-loads", args.external_loads),
-                       ("--ik-setup", args.ik_setup), ("--scale", args.scale),
-                       ("--static", args.static)):
-        if path and not os.path.exists(path):
-            raise FileNotFoundError(f"{flag} " + missing_file(path))
+    refuse_missing_files([("--mapping", args.mapping),
+                          ("--external-loads", args.external_loads),
+                          ("--ik-setup", args.ik_setup), ("--scale", args.scale),
+                          ("--static", args.static)])
     if (args.static or args.scaled_model) and not args.scale:
         raise UsageError("--static and --scaled-model go with --scale SETUP_SCALE.xml (the "
                          "scaling's measurements and marker placement)")
@@ -98,7 +98,7 @@ def trial_settings(args, jobs, contacts):
         scale = Scaling(args.scale, args.static, args.mass, args.scaled_model).read(args.strict)
     return TrialSettings.from_keywords(scale=scale,
         processing=args.processing or "urdf2dyn", filter_hz=args.filter,
-        filter_named=FILTER_NAMED, columns_named=TORQUES_COLUMNS,
+        filter_named=FILTER_NAMED, columns_named=TRIAL_COLUMNS,
         filter_loads=args.filter_loads == "yes", derivatives=args.derivatives,
         time_range=args.time_range, max_gap=args.max_gap, external_loads=args.external_loads,
         contacts=contacts, mapping=args.mapping, degrees=args.degrees,
@@ -559,8 +559,7 @@ def add_torques_parser(sub):
                    help="how velocities and accelerations are estimated (default: second-order "
                         "finite differences; savgol and spline need SciPy; opensim: the natural "
                         "quintic spline of OpenSim's tools)")
-    p.add_argument("--degrees", action="store_true",
-                   help="angles (and their rates) in the CSV motion files are in degrees")
+    add_degrees(p)
     add_floating_base(p, "add a floating joint 'root_joint' above the URDF's root link")
     p.add_argument("--couplers", choices=("keep", "eliminate"), default="keep",
                    help="an OpenSim model's CoordinateCouplerConstraints in inverse dynamics: "
@@ -595,10 +594,7 @@ def add_torques_parser(sub):
                    help="output format in an output directory, with several motions "
                         "(default csv; one motion's -o file has the format its extension "
                         "names)")
-    p.add_argument("--mapping", metavar="FILE",
-                   help="rename the motion file's columns to the model's coordinates: a JSON "
-                        "object {\"file name\": \"model name\"} or a two-column CSV "
-                        "'from,to' (from = the name in the file, to = the model's name)")
+    add_mapping(p)
     p.add_argument("--external-loads", metavar="SETUP.xml",
                    help="an OpenSim ExternalLoads file (forces, points, torques, the bodies "
                         "they act on and their data file) instead of --grf")
