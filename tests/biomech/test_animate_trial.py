@@ -321,6 +321,38 @@ def test_cli_animate_reads_degrees_and_a_mapping_as_torques_does(tmp_path, monke
     np.testing.assert_array_equal(q, torques.q)
 
 
+@pytest.mark.parametrize("given, up", [(None, (0.0, 9.81, 0.0)),
+                                       (["0", "0", "-9.81"], (0.0, 0.0, 9.81))])
+def test_cli_animate_stands_a_humod_model_up_as_torques_sets_its_gravity(
+        tmp_path, monkeypatch, capsys, given, up):
+    """HuMoD's human model is y up: torques sets its gravity to (0, -9.81, 0) unless --gravity
+    says otherwise; animate left the URDF default (z up) and drew the runner lying on its
+    side, without a word. Closed form: the figure's up (display z, urdf2dyn.biomech.animate.
+    upright) is against the gravity torques used with the same flags."""
+    from urdf2dyn.biomech import animate as drawing, pipeline
+    gravities, drawn_up = [], []
+    run = pipeline.inverse_dynamics_trial
+
+    def draw(model, time, q, **_):
+        drawn_up.append(upright(model.gravity)[0][2] * 9.81)
+
+    def trial(model, *args, **kw):
+        gravities.append(np.array(model.gravity))
+        return run(model, *args, **kw)
+    monkeypatch.setattr(drawing, "animate", draw)
+    monkeypatch.setattr(pipeline, "inverse_dynamics_trial", trial)
+    flags = ["--time-range", "0", "0.2"] + (["--gravity", *given] if given else [])
+    motion = urdf2dyn.data_path("running_a_3ms.csv")
+    for command, out in (("animate", "run.gif"), ("torques", "tau.csv")):
+        assert cli.main([command, "humod_subject_a.urdf", motion, "-o",
+                         os.fspath(tmp_path / out)] + flags) == 0, capsys.readouterr().err
+    said = capsys.readouterr().out
+    assert ("a HuMoD human model (y up); --gravity overrides" in said) == (given is None)
+    np.testing.assert_allclose(drawn_up[0], up, atol=1e-15)
+    np.testing.assert_array_equal(gravities[0], gravities[1])
+    np.testing.assert_allclose(-gravities[0], up, atol=1e-15)
+
+
 @st.composite
 def trial_processing_options(draw):
     """--processing, --floating-base and --filter as a user may type them, right or not."""
@@ -340,6 +372,10 @@ def trial_processing_options(draw):
     mapping = draw(st.sampled_from([None, "map.json", "bad.json", "missing.json", "."]))
     if mapping is not None:
         argv += ["--mapping", mapping]
+    if draw(st.booleans()):
+        argv += ["--gravity", *draw(st.sampled_from([["0", "-9.81", "0"], ["0", "0", "0"],
+                                                    ["nan", "0", "1"], ["1e400", "0", "0"],
+                                                    ["0", "1e300", "-1e300"]]))]
     return argv
 
 
@@ -347,9 +383,9 @@ def trial_processing_options(draw):
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(argv=trial_processing_options())
 def test_cli_animate_processing_fuzz_never_a_traceback(argv, tmp_path, capsys):
-    """Any --processing, --floating-base, --filter, --degrees and --mapping (a right one, a
-    file that is no mapping, a missing one, a folder): a GIF, or one error line (a motion
-    without root columns, with --floating-base, names its missing columns)."""
+    """Any --processing, --floating-base, --filter, --degrees, --mapping (a right one, a
+    file that is no mapping, a missing one, a folder) and --gravity: a GIF, or one error line
+    (a motion without root columns, with --floating-base, names its missing columns)."""
     motion = tmp_path / "m.sto"
     if not motion.exists():
         _robot2r_sto(motion, n=40)

@@ -7,11 +7,11 @@ import numpy as np
 
 from ..model import load
 from ..warn import counted
-from .options import (CUTOFF, FILTER_NAMED, THREADS, TRIAL_COLUMNS,
+from .options import (CUTOFF, FILTER_NAMED, HUMOD_GRAVITY_HELP, THREADS, TRIAL_COLUMNS,
                       add_coordinate_file_processing, add_degrees, add_floating_base,
-                      add_mapping, add_strict, add_time_range, add_trial_processing,
-                      in_flag_words, model_path, need_matplotlib, number,
-                      refuse_missing_files, refuse_overwriting, suffix)
+                      add_gravity, add_mapping, add_strict, add_time_range,
+                      add_trial_processing, in_flag_words, model_path, need_matplotlib, number,
+                      refuse_missing_files, refuse_overwriting, set_gravity, suffix)
 
 EVERY = number("a number of samples, >= 1", low=1, low_open=False, integer=True)
 
@@ -156,6 +156,7 @@ def cmd_animate(args):
     except ImportError as e:
         raise ImportError(f"--output {e}") from None
     model = load(model_path(args.model), floating_base=args.floating_base, strict=args.strict)
+    note = set_gravity(model, args.gravity)      # up in the figure is against it
     try:
         res = inverse_dynamics_trial(model, args.trial, settings=settings)
     except ValueError as e:
@@ -164,6 +165,8 @@ def cmd_animate(args):
     frames = len(range(0, len(res.t), args.every))
     print(f"{out}: {counted(frames, 'frame')} of {res.path}, t = {res.t[0]:g} .. "
           f"{res.t[-1]:g} s")
+    if note:
+        print(note)
     ik_summary(res, sys.stdout)
     return 0
 
@@ -196,6 +199,7 @@ def add_animate_parser(sub):
                          "urdf2dyn torques --floating-base does")
     add_degrees(a)
     add_mapping(a)
+    add_gravity(a, HUMOD_GRAVITY_HELP + "; the figure is drawn upright, against it")
     add_time_range(a, "draw only t0 .. t1 (s)")
     a.add_argument("--every", type=EVERY, default=1, metavar="K",
                    help="draw every K-th frame (default 1)")
