@@ -104,7 +104,7 @@ import os
 import re
 import tempfile
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -815,7 +815,7 @@ def _plates(c, source, markers, threshold, rate, strict, uncalibrated=frozenset(
     gen = _numbers(params, "ANALOG", "GEN_SCALE").ravel()
     labels = _labels(params, "ANALOG")
     out = []
-    steady: dict[int, tuple] = {}
+    steady: dict[int, _SteadyPlate] = {}
     for k in range(used):
         where = f"{source}: force plate {k + 1}"
         try:
@@ -843,8 +843,8 @@ _OFFSET_FRACTION = 0.1
 
 
 def _unloaded_steady_plates(plates, steady, threshold, source, strict):
-    """The plates, those that read one level throughout (steady: {number: (level, samples,
-    advice)}, _steady_level) and are small against the other plates' loads left with no
+    """The plates, those that read one level throughout (steady: {number: _SteadyPlate},
+    _steady_level) and are small against the other plates' loads left with no
     contact, with a warning: nobody stepped on or off them and they were not zeroed.
 
     A steady plate tells nothing by itself: nobody on a plate not zeroed, or somebody
@@ -853,13 +853,14 @@ def _unloaded_steady_plates(plates, steady, threshold, source, strict):
     plates (OpenSim's walking2.c3d: -14 and -20 N against 750-950 N; c3d.org's Sample01: 21
     and 31 N against 770-840 N), while a foot standing still carries a good part of the
     body's weight. Where no other plate carries loads the plate is left as it reads, with
-    the advice its direction called for (advice: that message, or None)."""
+    the advice its direction called for, if any."""
     out = []
     for p in plates:
         if p.number not in steady:
             out.append(p)
             continue
-        level, samples, advice = steady[p.number]
+        level, samples, advice = (steady[p.number].level, steady[p.number].samples,
+                                  steady[p.number].advice)
         others = max((_largest_load(q) for q in plates if q is not p), default=0.0)
         if abs(level) > _OFFSET_FRACTION * others:
             if advice:
@@ -1201,16 +1202,67 @@ def _centre_offset(orig):
     return -orig if orig[2] > 0 else orig
 
 
+@dataclass(frozen=True)
+class _PlateReading:
+    """A plate's vertical reading at the rate it is returned and what each of its samples is
+    read as (_classified): what the plate's checks weigh and name. Masks hold one flag a
+    sample; the checks' warnings are raised as errors under strict."""
+    up: NDArray[np.float64]          # N along the plate's upward normal (NaN: no sample)
+    loads: float                     # +1: its loads push up, -1: down into it (_load_sign)
+    time: NDArray[np.float64]        # s
+    threshold: float                 # N, the contact threshold
+    where: str                       # "<file>: force plate k", naming it in a warning
+    strict: bool
+    contact: NDArray[np.bool_]
+    pulled: NDArray[np.bool_]        # against its loads, leaving its rest as a load: contact
+    brief: NDArray[np.bool_]         # against its loads, shorter than a load: a glitch
+    offset_against: NDArray[np.bool_]    # against its loads at its rest: an unzeroed offset
+    rest_level: float | None         # N along the loads it rests at, at the threshold or beyond
+    resting: NDArray[np.bool_]       # the samples at that rest: no contact
+
+
+@dataclass(frozen=True)
+class _SteadyPlate:
+    """A plate reading one level throughout (_steady_level), left to _unloaded_steady_plates
+    to tell an unzeroed plate nobody stood on from somebody standing still on it."""
+    level: float                     # N along the upward normal
+    samples: int                     # its samples with a reading
+    advice: str | None               # what its direction called for (_direction_advice)
+
+
 def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, threshold, poly,
                  punits, above, where, strict, steady=None):
     """A Plate from the per-analog-sample force and moment (plate axes, about the surface
-    centre): resampled, thresholded, centre of pressure and free moment, in the lab. punits:
-    POINT:UNITS; above: the lab point (m) of the surface above the transducer, or None.
-    steady: a dict where a plate reading one level throughout is entered, {number: (level,
-    samples, advice)}, its advice (about its direction) left to _unloaded_steady_plates."""
+    centre): resampled, its samples classified (contact or not), checked, and its centre of
+    pressure and free moment put in the lab. punits: POINT:UNITS; above: the lab point (m)
+    of the surface above the transducer, or None. steady: a dict where a plate reading one
+    level throughout is entered ({number: _SteadyPlate}), its advice (about its direction)
+    left to _unloaded_steady_plates."""
     unit = LENGTH_UNITS[punits]
-    loads = _load_sign(-f[:, 2], threshold)      # plate z points into the plate
     raw = f
+    loads = _load_sign(-raw[:, 2], threshold)      # plate z points into the plate
+    f, m, time = _resampled(f, m, arate, prate, c, rate, where)
+    reading = _classified(-f[:, 2], loads, time, threshold, where, strict)
+    cop, tz = _surface_centre_of_pressure(f, m, reading.contact, poly, unit)
+    offset_said = _check_zero_frames(reading, raw, arate, prate, c)
+    if not offset_said:
+        _check_reads_against_its_loads(reading)
+        _check_brief(reading)
+        _check_rests_beyond_threshold(reading)
+        _check_rest_drifting(reading)
+    _check_pulled(reading)
+    advice = _direction_advice(reading, ptype, above, box.mean(axis=0), punits)
+    level = None if offset_said or steady is None else _steady_level(-raw[:, 2], threshold)
+    if level is not None:
+        steady[number] = _SteadyPlate(level, int(np.isfinite(reading.up).sum()), advice)
+    elif advice:
+        report(advice, strict=strict, error=MotionError)
+    return _lab_plate(number, ptype, box, frame, time, f, cop, tz, reading.contact)
+
+
+def _resampled(f, m, arate, prate, c, rate, where):
+    """(f, m, time): the per-analog-sample force and moment at the rate asked for: at the
+    marker rate each frame the mean of its analog samples, at the analog rate as they are."""
     s = len(f)
     if rate == "markers" and prate and arate:
         ratio = arate / prate
@@ -1226,49 +1278,63 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
         f = f[:nframes * ratio].reshape(nframes, ratio, 3).mean(axis=1)
         m = m[:nframes * ratio].reshape(nframes, ratio, 3).mean(axis=1)
         t0 = int(c["header"]["points"]["first_frame"]) / prate
-        time = t0 + np.arange(nframes) / prate
-    elif rate in ("markers", "analog"):
+        return f, m, t0 + np.arange(nframes) / prate
+    if rate in ("markers", "analog"):
         t0 = int(c["header"]["analogs"]["first_frame"]) / arate if arate else 0.0
-        time = t0 + np.arange(s) / arate if arate else np.arange(s, dtype=float)
-    else:
-        raise ValueError(f"rate: expected 'markers' or 'analog', got {rate!r}")
+        return f, m, (t0 + np.arange(s) / arate if arate else np.arange(s, dtype=float))
+    raise ValueError(f"rate: expected 'markers' or 'analog', got {rate!r}")
+
+
+def _classified(up, loads, time, threshold, where, strict):
+    """The _PlateReading of a plate reading `up` (N along its upward normal): a contact is a
+    sample at least the threshold the way its loads push, off the level an unzeroed plate
+    rests at beyond the threshold (_resting_beyond_threshold), or a pull (_pulls); a reading
+    of the threshold against its loads that is no pull is a glitch when it lasts less than a
+    load (_away_from_rest), else the offset of a plate that was not zeroed."""
     with np.errstate(all="ignore"):
-        up = -f[:, 2]
         against = np.isfinite(up) & (-loads * up >= threshold)
         pulled = against & _pulls(up, loads, threshold, time)
-        resting = _resting_beyond_threshold(up, loads, threshold, time)
-        contact = (np.isfinite(up) & (loads * up >= threshold) & ~resting[1]) | pulled
+        rest_level, resting = _resting_beyond_threshold(up, loads, threshold, time)
+        contact = (np.isfinite(up) & (loads * up >= threshold) & ~resting) | pulled
+        _, reaching = _away_from_rest(up, loads, threshold)
+        brief = against & ~pulled & reaching
+    return _PlateReading(up=up, loads=loads, time=time, threshold=threshold, where=where,
+                         strict=strict, contact=contact, pulled=pulled, brief=brief,
+                         offset_against=against & ~pulled & ~brief, rest_level=rest_level,
+                         resting=resting)
+
+
+def _surface_centre_of_pressure(f, m, contact, poly, unit):
+    """(cop, tz): the centre of pressure on the plate's surface (plate axes, NaN off contact)
+    and the free moment about it, from the force and moment about the surface centre.
+    unit: POINT:UNITS in m, the unit FPCOPPOLY's coefficients are for."""
+    with np.errstate(all="ignore"):
         fz = np.where(contact, f[:, 2], np.nan)
         cop = np.column_stack([-m[:, 1] / fz, m[:, 0] / fz, np.zeros(len(f))])
-        if poly is not None and np.any(poly):      # its coefficients are for the file's units
+        if poly is not None and np.any(poly):
             cop = _kistler_cop_correction(cop / unit, poly) * unit
         tz = m[:, 2] - (cop[:, 0] * f[:, 1] - cop[:, 1] * f[:, 0])
-    centre = box.mean(axis=0)
-    offset_said = _check_zero_frames(raw, loads, arate, prate, c, threshold, where, strict,
-                                     resting[0] is not None)
-    level = None if offset_said or steady is None else _steady_level(-raw[:, 2], threshold)
-    if not offset_said:
-        brief = against & ~pulled & _away_from_rest(up, loads, threshold)[1]
-        _check_reads_against_its_loads(up, loads, against & ~pulled & ~brief, where, strict)
-        _check_brief(up, loads, brief, time, threshold, where, strict)
-        _check_rests_beyond_threshold(up, loads, resting, time, threshold, where, strict)
-        _check_rest_drifting(up, loads, contact, time, threshold, where, strict)
-    _check_pulled(up, loads, pulled, time, where, strict)
-    advice = None
-    if np.any(contact) and loads < 0:
-        advice = (f"{where}: its force points down into the plate while loaded (median "
-                  f"{np.median(up[contact]):.4g} N along the upward normal). If nothing but "
-                  "a pull loads it (a hand pulling on a handle or rail, a foot clipped to a "
-                  "pedal, nobody standing on it), it is read right as it is. Otherwise "
-                  f"{_action_advice(ptype, above, centre, punits)}")
-    if level is not None:
-        steady[number] = (level, int(np.isfinite(up).sum()), advice)
-    elif advice:
-        report(advice, strict=strict, error=MotionError)
+    return cop, tz
+
+
+def _lab_plate(number, ptype, box, frame, time, f, cop, tz, contact):
+    """The Plate: force, centre of pressure and free moment in the lab, on contacts only."""
     force = np.where(contact[:, None], f @ frame.T, 0.0)
-    cop_lab = np.where(contact[:, None], cop @ frame.T + centre, np.nan)
+    cop_lab = np.where(contact[:, None], cop @ frame.T + box.mean(axis=0), np.nan)
     moment = np.where(contact[:, None], tz[:, None] * frame[:, 2], 0.0)
     return Plate(number, ptype, box, time, force, cop_lab, moment, contact, -frame[:, 2])
+
+
+def _direction_advice(r, ptype, above, centre, punits):
+    """The warning (str) for a plate whose loads point down into it, or None: either a pull
+    loads it, read right, or it stores the subject's action (_action_advice)."""
+    if not (np.any(r.contact) and r.loads < 0):
+        return None
+    return (f"{r.where}: its force points down into the plate while loaded (median "
+            f"{np.median(r.up[r.contact]):.4g} N along the upward normal). If nothing but "
+            "a pull loads it (a hand pulling on a handle or rail, a foot clipped to a "
+            "pedal, nobody standing on it), it is read right as it is. Otherwise "
+            f"{_action_advice(ptype, above, centre, punits)}")
 
 
 def _steady_level(up, threshold):
@@ -1287,9 +1353,10 @@ def _steady_level(up, threshold):
 
 
 def _resting_beyond_threshold(up, loads, threshold, time):
-    """(level, samples): the level (N along the loads) a plate with loads rests at when that
-    is at least the threshold, and the samples that stay within the threshold of it; (None,
-    no sample) for a plate resting below the threshold, as a zeroed plate does.
+    """(level, samples), the pair _PlateReading keeps as rest_level and resting: the level
+    (N along the loads) a plate with loads rests at when that is at least the threshold, and
+    the samples that stay within the threshold of it; (None, no sample) for a plate resting
+    below the threshold, as a zeroed plate does.
 
     The rest level is the median of the samples within the threshold of the plate's lowest
     reading along its loads, held for at least _SHORTEST_PULL (a single low glitch is no
@@ -1322,23 +1389,23 @@ def _runs_text(mask, time):
     return "t = " + ", ".join(runs[:3]) + more
 
 
-def _check_rests_beyond_threshold(up, loads, resting, time, threshold, where, strict):
-    """Warn that a plate rests at or beyond the threshold on its loads' side (resting, from
+def _check_rests_beyond_threshold(r):
+    """Warn that a plate rests at or beyond the threshold on its loads' side (r.rest_level,
     _resting_beyond_threshold): its quiet samples would read as contacts carrying the offset
     alone (on Eb015pi a 22-34 N force at a centre of pressure off the foot, moving the
     knee's and hip's torques by 10-25 N m); they are read as no contact."""
-    level, quiet = resting
-    if level is None or not np.any(quiet):
+    if r.rest_level is None or not np.any(r.resting):
         return
-    sense = "up" if loads > 0 else "down into the plate"
-    highest = math.ceil(float(np.max(loads * up[quiet])))     # the threshold that reads none
-    report(f"{where}: with nobody on it, it rests at {level:.3g} N {sense}, the way its loads "
-           f"push, at or beyond the {threshold:g} N contact threshold: the plate was not "
-           f"zeroed. Its {int(quiet.sum())} of {len(up)} samples within {threshold:g} N of "
-           f"that level ({_runs_text(quiet, time)}) are read as no contact; the loaded ones "
-           "carry the offset too. Zero the plate in the capture software before recording, "
-           "or name frames with nobody on it in FORCE_PLATFORM:ZERO, or read with a "
-           f"threshold above {highest:.0f} N", strict=strict, error=MotionError)
+    sense = "up" if r.loads > 0 else "down into the plate"
+    highest = math.ceil(float(np.max(r.loads * r.up[r.resting])))  # the threshold reading none
+    report(f"{r.where}: with nobody on it, it rests at {r.rest_level:.3g} N {sense}, the way "
+           f"its loads push, at or beyond the {r.threshold:g} N contact threshold: the plate "
+           f"was not zeroed. Its {int(r.resting.sum())} of {len(r.up)} samples within "
+           f"{r.threshold:g} N of that level ({_runs_text(r.resting, r.time)}) are read as no "
+           "contact; the loaded ones carry the offset too. Zero the plate in the capture "
+           "software before recording, or name frames with nobody on it in "
+           f"FORCE_PLATFORM:ZERO, or read with a threshold above {highest:.0f} N",
+           strict=r.strict, error=MotionError)
 
 
 #: s; a plate's rest level is read over windows this long, each starting half of one after
@@ -1351,11 +1418,18 @@ _REST_WINDOW = 0.05
 _QUIET_SPREAD = 0.05
 
 
+class _RestWindow(NamedTuple):
+    """One _REST_WINDOW window where a plate rests (_quiet_windows)."""
+    start: int                       # its first sample
+    stop: int                        # one past its last
+    level: float                     # N along the loads, its median
+
+
 def _quiet_windows(up, loads, time):
-    """[(start, stop, level)]: the _REST_WINDOW windows (sample slices, level the median N
-    along the loads) where the plate rests: its reading stays within _QUIET_SPREAD of its
-    largest load and at most _OFFSET_FRACTION of it (a foot standing still carries a good
-    part of the body's weight; a foot rising or landing sweeps hundreds of N)."""
+    """[_RestWindow]: the _REST_WINDOW windows where the plate rests: its reading stays
+    within _QUIET_SPREAD of its largest load and at most _OFFSET_FRACTION of it (a foot
+    standing still carries a good part of the body's weight; a foot rising or landing sweeps
+    hundreds of N)."""
     with np.errstate(all="ignore"):
         along = np.where(np.isfinite(up), loads * up, np.nan)
         if np.isfinite(along).sum() < 2 or len(time) < 2 or not time[1] > time[0]:
@@ -1374,7 +1448,7 @@ def _quiet_windows(up, loads, time):
     # still as a rest: a rest is one whose neighbours rest too
     padded = np.concatenate([[True], quiet, [True]])
     rests = quiet & padded[:-2] & padded[2:]
-    return [(int(a), int(a) + size, float(level))
+    return [_RestWindow(int(a), int(a) + size, float(level))
             for a, level in zip(starts[rests], levels[rests])]
 
 
@@ -1391,7 +1465,7 @@ def _lasting_rests(windows, along, contact, time):
     with the samples of each rest (_rest_stretch)."""
     out, run, span = [], [], np.zeros(len(along), dtype=bool)
     for w in windows + [None]:
-        if w is not None and run and w[0] < run[-1][1]:
+        if w is not None and run and w.start < run[-1].stop:
             run.append(w)
             continue
         if run:
@@ -1408,7 +1482,7 @@ def _rest_stretch(run, along, contact):
     contacts beside it that stay as near its level as its own samples do: the windows sit on
     their own grid, up to most of one inside the rest's ends, and would cut a 0.54 s rest to
     less than _DRIFT_SPAN."""
-    start, stop = run[0][0], run[-1][1]
+    start, stop = run[0].start, run[-1].stop
     low, high = np.nanmin(along[start:stop]), np.nanmax(along[start:stop])
     while start > 0 and contact[start - 1] and low <= along[start - 1] <= high:
         start -= 1
@@ -1417,7 +1491,7 @@ def _rest_stretch(run, along, contact):
     return start, stop
 
 
-def _check_rest_drifting(up, loads, contact, time, threshold, where, strict):
+def _check_rest_drifting(r):
     """Warn when the plate rests on contacts: windows where it stays quiet, small against its
     loads (_quiet_windows), read as contact. The rest level of _resting_beyond_threshold is
     the plate's lowest; a zero drifting the loads' way during the trial (Qualisys.c3d's
@@ -1427,37 +1501,39 @@ def _check_rest_drifting(up, loads, contact, time, threshold, where, strict):
     stretch is the zero or a light load held still cannot be told from the level alone
     (a toe resting on a second plate in a static trial reads the same), so the contacts are
     kept and the user told where."""
-    windows = _quiet_windows(up, loads, time)
-    along = np.where(np.isfinite(up), loads * up, np.nan)
-    drifted, span = _lasting_rests([w for w in windows if contact[w[0]:w[1]].mean() > 0.5],
-                                   along, contact, time)
+    windows = _quiet_windows(r.up, r.loads, r.time)
+    along = np.where(np.isfinite(r.up), r.loads * r.up, np.nan)
+    on_contacts = [w for w in windows if r.contact[w.start:w.stop].mean() > 0.5]
+    drifted, span = _lasting_rests(on_contacts, along, r.contact, r.time)
     if not drifted:
         return
-    lowest = min(windows, key=lambda w: w[2])
-    highest = max(drifted, key=lambda w: w[2])
+    lowest = min(windows, key=lambda w: w.level)
+    highest = max(drifted, key=lambda w: w.level)
     with np.errstate(all="ignore"):
-        top = math.ceil(float(np.nanmax(loads * up[span])))     # the threshold that reads none
-    sense = "up" if loads > 0 else "down into the plate"
-    report(f"{where}: {_rest_levels_text(lowest, highest, time, sense)}, beyond the "
-           f"{threshold:g} N contact threshold: its zero drifted during the trial (unless a "
+        top = math.ceil(float(np.nanmax(r.loads * r.up[span])))   # the threshold reading none
+    sense = "up" if r.loads > 0 else "down into the plate"
+    report(f"{r.where}: {_rest_levels_text(lowest, highest, r.time, sense)}, beyond the "
+           f"{r.threshold:g} N contact threshold: its zero drifted during the trial (unless a "
            "light load was held still on it). "
-           f"Its {int((contact & span).sum())} of {len(up)} samples resting there "
-           f"({_runs_text(span, time)}) are read as contact, carrying the drift at a centre "
+           f"Its {int((r.contact & span).sum())} of {len(r.up)} samples resting there "
+           f"({_runs_text(span, r.time)}) are read as contact, carrying the drift at a centre "
            "of pressure made of noise. Zero the plate in the capture software before each "
            "trial (and name frames with nobody on it in FORCE_PLATFORM:ZERO), or read with a "
-           f"threshold above {top:.0f} N", strict=strict, error=MotionError)
+           f"threshold above {top:.0f} N", strict=r.strict, error=MotionError)
 
 
 def _rest_levels_text(lowest, highest, time, sense):
-    """The plate's lowest and highest rest windows (start, stop, level), in the order they
-    came: a rest that falls back later (a zero that stepped, then was zeroed again) has not
-    moved the loads' way from its lowest level, but lay above it first."""
-    t_low, t_high = time[lowest[0]], time[highest[0]]
-    if lowest[0] < highest[0]:
-        return (f"the level it rests at moves the way its loads push, from {lowest[2]:.3g} N "
-                f"{sense} at t = {t_low:.3f} s to {highest[2]:.3g} N at t = {t_high:.3f} s")
-    return (f"it rests at {highest[2]:.3g} N {sense} at t = {t_high:.3f} s, the way its loads "
-            f"push, above the {lowest[2]:.3g} N it rests at later (t = {t_low:.3f} s)")
+    """The plate's lowest and highest _RestWindow, in the order they came: a rest that
+    falls back later (a zero that stepped, then was zeroed again) has not moved the loads'
+    way from its lowest level, but lay above it first."""
+    t_low, t_high = time[lowest.start], time[highest.start]
+    if lowest.start < highest.start:
+        return (f"the level it rests at moves the way its loads push, from {lowest.level:.3g} "
+                f"N {sense} at t = {t_low:.3f} s to {highest.level:.3g} N at t = "
+                f"{t_high:.3f} s")
+    return (f"it rests at {highest.level:.3g} N {sense} at t = {t_high:.3f} s, the way its "
+            f"loads push, above the {lowest.level:.3g} N it rests at later (t = "
+            f"{t_low:.3f} s)")
 
 
 def _load_sign(up, threshold):
@@ -1526,59 +1602,61 @@ def _lasting(mask, time, reaching):
     return out
 
 
-def _check_pulled(up, loads, pulled, time, where, strict):
-    """Warn that a plate is pulled (_pulls) on the samples `pulled`: those are contacts,
+def _check_pulled(r):
+    """Warn that a plate is pulled (_pulls) on the samples r.pulled: those are contacts,
     but a plate pulled where nothing could pull it has a channel of the wrong polarity."""
-    if not np.any(pulled):
+    if not np.any(r.pulled):
         return
     with np.errstate(all="ignore"):
-        peak = float(np.max(-loads * up[pulled]))
-        pushed = float(np.max(loads * np.where(np.isfinite(up), up, 0.0)))
-    at = np.flatnonzero(pulled)
-    sense = ("down into the plate", "up") if loads > 0 else ("up", "down into the plate")
-    report(f"{where}: it is pulled: it reads up to {peak:.4g} N {sense[0]} on {len(at)} of "
-           f"{len(up)} samples (t = {time[at[0]]:.3f}-{time[at[-1]]:.3f} s) while its loads "
+        peak = float(np.max(-r.loads * r.up[r.pulled]))
+        pushed = float(np.max(r.loads * np.where(np.isfinite(r.up), r.up, 0.0)))
+    at = np.flatnonzero(r.pulled)
+    sense = ("down into the plate", "up") if r.loads > 0 else ("up", "down into the plate")
+    report(f"{r.where}: it is pulled: it reads up to {peak:.4g} N {sense[0]} on {len(at)} of "
+           f"{len(r.up)} samples (t = {r.time[at[0]]:.3f}-{r.time[at[-1]]:.3f} s) while its "
+           "loads "
            f"push {sense[1]} (up to {pushed:.4g} N), leaving the level the plate rests at as "
            "a load does, not staying at it as the offset of a plate that was not zeroed: "
            "read as contact. A hand pulling on a handle or rail, or a foot clipped to a "
            "pedal, does that; if nothing could pull the plate, check the polarity of its "
-           "vertical channel", strict=strict, error=MotionError)
+           "vertical channel", strict=r.strict, error=MotionError)
 
 
-def _check_brief(up, loads, brief, time, threshold, where, strict):
+def _check_brief(r):
     """Warn that a plate leaves the level it rests at against its loads for less than a
-    load lasts (samples `brief`, _pulls): a glitch or a knock, not a pull and not an
+    load lasts (samples r.brief, _pulls): a glitch or a knock, not a pull and not an
     unzeroed plate's offset (it returns to its rest level). Those samples are no contact."""
-    if not np.any(brief):
+    if not np.any(r.brief):
         return
     with np.errstate(all="ignore"):
-        worst = float(np.max(-loads * up[brief]))
-    sense = "down into the plate" if loads > 0 else "up"
-    report(f"{where}: it reads up to {worst:.3g} N {sense}, against its loads, on "
-           f"{int(brief.sum())} of {len(up)} samples ({_runs_text(brief, time)}), each "
+        worst = float(np.max(-r.loads * r.up[r.brief]))
+    sense = "down into the plate" if r.loads > 0 else "up"
+    report(f"{r.where}: it reads up to {worst:.3g} N {sense}, against its loads, on "
+           f"{int(r.brief.sum())} of {len(r.up)} samples ({_runs_text(r.brief, r.time)}), each "
            f"time for less than the {_SHORTEST_PULL * 1000:g} ms a load lasts, and returns to "
            "the level it rests at: a glitch or a knock on the plate, not a load nor an "
            "unzeroed offset. Those samples are read as no contact. If it recurs, check the "
-           "plate's cable and amplifier", strict=strict, error=MotionError)
+           "plate's cable and amplifier", strict=r.strict, error=MotionError)
 
 
-def _check_reads_against_its_loads(up, loads, against, where, strict):
+def _check_reads_against_its_loads(r):
     """Warn when a plate reads at least the threshold against the direction of its loads
-    while staying at the level it rests at (samples `against`, see _pulls): no contact
-    does that, the plate's offset does (it was not zeroed). Those samples are left out as
-    contacts; the loaded ones carry the offset too, which urdf2dyn does not remove."""
+    while staying at the level it rests at (samples r.offset_against, see _pulls): no
+    contact does that, the plate's offset does (it was not zeroed). Those samples are left
+    out as contacts; the loaded ones carry the offset too, which urdf2dyn does not remove."""
+    against = r.offset_against
     with np.errstate(all="ignore"):
         if not np.any(against):
             return
-        worst = float(np.max(-loads * up[against]))
-        peak = float(np.max(loads * np.where(np.isfinite(up), up, 0.0)))
-    sense = ("down into the plate", "up") if loads > 0 else ("up", "down into the plate")
-    report(f"{where}: it reads up to {worst:.3g} N {sense[0]} on {int(against.sum())} of "
-           f"{len(up)} samples while its loads push {sense[1]} (up to {peak:.4g} N): no "
+        worst = float(np.max(-r.loads * r.up[against]))
+        peak = float(np.max(r.loads * np.where(np.isfinite(r.up), r.up, 0.0)))
+    sense = ("down into the plate", "up") if r.loads > 0 else ("up", "down into the plate")
+    report(f"{r.where}: it reads up to {worst:.3g} N {sense[0]} on {int(against.sum())} of "
+           f"{len(r.up)} samples while its loads push {sense[1]} (up to {peak:.4g} N): no "
            "contact does that, the offset of a plate that was not zeroed does. Those samples "
            "are read as no contact; the loaded ones carry the offset too. Zero the plate in "
            "the capture software before recording (or subtract the offset, read with nobody "
-           "on the plate, from its channels)", strict=strict, error=MotionError)
+           "on the plate, from its channels)", strict=r.strict, error=MotionError)
 
 
 def _action_advice(ptype, above, centre, punits):
@@ -1689,7 +1767,7 @@ def _zero_range_note(c, source):
            "(0, 0 if there are none)")
 
 
-def _check_zero_frames(f, loads, arate, prate, c, threshold, where, strict, resting=False):
+def _check_zero_frames(r, f, arate, prate, c):
     """Warn when the plate reads a contact's force during the frames FORCE_PLATFORM:ZERO names.
 
     The C3D User Guide defines ZERO as "the range of analog data that is expected to have no
@@ -1700,29 +1778,31 @@ def _check_zero_frames(f, loads, arate, prate, c, threshold, where, strict, rest
     contact threshold there, the offset alone is taken as a contact (or, against the plate's
     loads, the sign _load_sign gives, left out but carried by the loaded samples): that is
     said, with the level. A range outside the file's frames (a cut trial) tells nothing:
-    _zero_range_note says so, once for the file. resting: the plate rests at that offset
-    between its loads (_resting_beyond_threshold), whose samples are then no contact. True
-    when it warned."""
+    _zero_range_note says so, once for the file. f: the force at the analog rate (ZERO
+    names frames of it); r: the plate's reading, whose rest_level, when set, is that offset
+    between its loads (_resting_beyond_threshold), its samples then no contact. True when
+    it warned."""
     window = _zero_samples(c["parameters"], c["header"], arate, prate, len(f))
     if window is None:
         return False
     with np.errstate(all="ignore"):
         level = float(np.nanmean(-f[window, 2]))      # along the upward normal
-    if not (np.isfinite(level) and abs(level) >= threshold):
+    if not (np.isfinite(level) and abs(level) >= r.threshold):
         return False
     zero = _numbers(c["parameters"], "FORCE_PLATFORM", "ZERO", integer=True).ravel()
     read_as = ("against its loads, read as no contact, but the loaded ones carry it too"
-               if level * loads <= 0 else
-               f"read as no contact (those within {threshold:g} N of the level it rests "
-               "at between its loads), but the loaded ones carry it too" if resting else
-               f"read as contact (the threshold is {threshold:g} N)")
-    report(f"{where}: it reads {level:.3g} N along its normal during frames "
+               if level * r.loads <= 0 else
+               f"read as no contact (those within {r.threshold:g} N of the level it rests "
+               "at between its loads), but the loaded ones carry it too"
+               if r.rest_level is not None else
+               f"read as contact (the threshold is {r.threshold:g} N)")
+    report(f"{r.where}: it reads {level:.3g} N along its normal during frames "
            f"{max(int(zero[0]), 1)}-{int(zero[1])}, which FORCE_PLATFORM:ZERO declares "
            f"unloaded: the plate was not zeroed, and samples near that level are {read_as}. "
            "urdf2dyn subtracts no baseline; zero "
            "the plate in the capture software before recording (or subtract the offset from "
            "its channels), and make sure ZERO names frames with nobody on the plate",
-           strict=strict, error=MotionError)
+           strict=r.strict, error=MotionError)
     return True
 
 
