@@ -2458,6 +2458,75 @@ def test_a_plate_never_loaded_and_not_zeroed_is_said_so_and_no_contact(tmp_path,
         C.read_c3d(path, rate=rate, strict=True)
 
 
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+@pytest.mark.parametrize("offset", [25.0, -25.0])
+def test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on(tmp_path, rate,
+                                                                         offset):
+    """A file with one force plate, nobody on it, not zeroed: Qualisys.c3d with plate 1's Fz
+    replaced by its quiet first 140 samples repeated, shifted to ``offset`` N along the
+    upward normal, and FORCE_PLATFORM:USED set to 1 (written by ezc3d). With no other plate
+    to weigh its level against, every sample was read as a 25 N contact and nothing was
+    said (at -25 N only the advice about a plate storing the action). The samples stay as
+    they read (somebody standing still on it throughout reads the same), with a warning
+    naming the level, both readings and what to do. Oracle: ezc3d's force-platform module on
+    the written file (one plate, its vertical force within 2 N of the offset; the force read
+    is ezc3d's on every sample)."""
+    c = ezc3d.c3d(QUALISYS)
+    fp = c["parameters"]["FORCE_PLATFORM"]
+    fz = int(fp["CHANNEL"]["value"][2][0]) - 1
+    c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - offset
+    fp["USED"]["value"] = np.array([1])
+    path = str(tmp_path / "one_unzeroed_plate.c3d")
+    c.write(path)
+    ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
+    assert len(ez) == 1 and np.abs(ez[0]["force"][2] - offset).max() < 2.0
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path, rate=rate)
+    steady = (rf"force plate 1: it reads {re.escape(f'{offset:+.0f}')}(\.\d)? N along its "
+              r"upward normal on all \d+ of its samples, never leaving that level by the 20 N "
+              r"threshold, and no other plate of the file carries a load to weigh that level "
+              r"against: lighter than a foot standing still \(98 N\), it reads as a plate "
+              r"nobody stepped on that was not zeroed does.*Its samples are read as "
+              r"contact.*If nobody stood on it, zero the "
+              r"plate.*FORCE_PLATFORM:ZERO, or read with a threshold above 2\d N")
+    said(caught, *([r"force plate 1: its force points down into the plate"] if offset < 0
+                   else []), steady)
+    per_frame = 10 if rate == "markers" else 1             # 2000 Hz analog, 200 Hz markers
+    force = _frame_means(ez[0]["force"].T, per_frame)
+    (p,) = rec.plates
+    assert p.contact.all()
+    np.testing.assert_allclose(p.force, force, rtol=1e-6, atol=1e-6)
+    first = "no other plate of the file carries a load" if offset > 0 else "points down into"
+    with pytest.raises(MotionError, match=first):
+        C.read_c3d(path, rate=rate, strict=True)
+
+
+def test_the_only_plate_at_one_level_over_less_than_a_load_is_read_silently(tmp_path):
+    """The recording of test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on
+    cut to its first 3 frames (30 analog samples, 14.5 ms, written by ezc3d): shorter than a
+    load lasts (20 ms), it cannot show anybody stepping on or off, as FP_Type3.c3d's 2
+    frames cannot (its plate 1 reads 886 N on both): read as it reads, nothing said. Oracle:
+    ezc3d's force-platform module (the force read is ezc3d's on every sample)."""
+    c = ezc3d.c3d(QUALISYS)
+    fp = c["parameters"]["FORCE_PLATFORM"]
+    fz = int(fp["CHANNEL"]["value"][2][0]) - 1
+    c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - 25.0
+    fp["USED"]["value"] = np.array([1])
+    c["data"]["points"] = c["data"]["points"][:, :, :3]
+    c["data"]["analogs"] = c["data"]["analogs"][:, :, :30]
+    for key in ("residuals", "camera_masks"):
+        c["data"]["meta_points"][key] = c["data"]["meta_points"][key][:, :, :3]
+    path = str(tmp_path / "short.c3d")
+    c.write(path)
+    force = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"][0]["force"].T
+    assert force.shape == (30, 3) and np.abs(force[:, 2] - 25.0).max() < 2.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Urdf2dynWarning)
+        (p,) = C.read_c3d(path, rate="analog", strict=True).plates
+    assert p.contact.all()
+    np.testing.assert_allclose(p.force, force, rtol=1e-6, atol=1e-6)
+
+
 @pytest.mark.parametrize("diagonal, scales, crosstalk", [
     ([1.0] * 6, [0.1] * 3 + [100.0] * 3, 0.0),                  # identity
     ([1.0] * 6, [0.1] * 3 + [100.0] * 3, 0.01),                 # unit diagonal, 1 % cross-talk

@@ -75,9 +75,12 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   sample, never leaving it by the threshold, had nobody step on or off it; when that level
   is at most a tenth of the loads the file's other plates carry, it is the offset of a plate
   nobody stood on that was not zeroed: no contact on any sample, with a warning naming the
-  level (``_steady_level``, ``_unloaded_steady_plates``). Beside no larger loads (no other
-  plate, or other plates under ten times its level) it is read as any other plate is:
-  somebody may stand still on it throughout (a static trial). A plate resting between its
+  level (``_steady_level``, ``_unloaded_steady_plates``). Beside no larger loads (other
+  plates under ten times its level) it is read as any other plate is: somebody may stand
+  still on it throughout (a static trial); beside no load at all (the file's only plate, or
+  its others never loaded) too, with a warning, when it is lighter than a foot standing
+  still, that it may be unzeroed with nobody on it (``_check_steady_alone``). A plate
+  resting between its
   loads at the threshold or beyond, the way they push, at most a tenth of its largest load,
   was not zeroed: its samples within the threshold of that level are no contact, with a
   warning (``_resting_beyond_threshold``, ``_check_rests_beyond_threshold``). A plate whose
@@ -852,8 +855,9 @@ def _unloaded_steady_plates(plates, steady, threshold, source, strict):
     them apart: the offsets of published trials are 2-4 % of the stance loads on the other
     plates (OpenSim's walking2.c3d: -14 and -20 N against 750-950 N; c3d.org's Sample01: 21
     and 31 N against 770-840 N), while a foot standing still carries a good part of the
-    body's weight. Where no other plate carries loads the plate is left as it reads, with
-    the advice its direction called for, if any."""
+    body's weight. Beside no larger loads the plate is left as it reads, with the advice its
+    direction called for, if any; beside no load at all (the file's only plate, or its
+    others never loaded) with a warning too (_check_steady_alone)."""
     out = []
     for p in plates:
         if p.number not in steady:
@@ -865,6 +869,8 @@ def _unloaded_steady_plates(plates, steady, threshold, source, strict):
         if abs(level) > _OFFSET_FRACTION * others:
             if advice:
                 report(advice, strict=strict, error=MotionError)
+            if others == 0:
+                _check_steady_alone(p, level, samples, threshold, source, strict)
             out.append(p)
             continue
         report(f"{source}: force plate {p.number}: it reads {level:+.3g} N along its upward "
@@ -879,6 +885,39 @@ def _unloaded_steady_plates(plates, steady, threshold, source, strict):
                            moment=np.zeros_like(p.moment),
                            contact=np.zeros_like(p.contact)))
     return out
+
+
+#: N; with no other plate's loads to weigh it against, a plate reading one level throughout
+#: may be unzeroed with nobody on it up to this level: a foot standing still carries more
+#: (a 20 kg child's on one foot, half its weight, 98 N; tests/data/real_lab's static.c3d,
+#: a 41.5 kg child, reads 186 and 205 N a foot), while unzeroed plates in published trials
+#: rest at 14-34 N (OpenSim's walking2.c3d, c3d.org's Sample01).
+_LIGHTEST_STANDING_FOOT = 98.0
+
+
+def _check_steady_alone(plate, level, samples, threshold, source, strict):
+    """Warn that a plate reading one level throughout (_steady_level), beside no other
+    plate's load, is read as contact though it may be an unzeroed plate nobody stepped on:
+    with no subject's load on another plate to weigh the level against
+    (_unloaded_steady_plates), only a level lighter than a foot standing still
+    (_LIGHTEST_STANDING_FOOT) says it may be an offset, and even then the file cannot tell
+    it from a light load held still for the whole trial: the samples stay as they read and
+    the user is told both. A recording shorter than a load lasts (_SHORTEST_PULL:
+    FP_Type3.c3d's 2 frames, 8 ms) is too short to show anybody stepping on or off."""
+    if abs(level) >= _LIGHTEST_STANDING_FOOT or len(plate.time) < 2 \
+            or plate.time[-1] - plate.time[0] < _SHORTEST_PULL:
+        return
+    above = math.ceil(_largest_load(plate))             # the threshold that reads no contact
+    report(f"{source}: force plate {plate.number}: it reads {level:+.3g} N along its upward "
+           f"normal on all {samples} of its samples, never leaving that level by the "
+           f"{threshold:g} N threshold, and no other plate of the file carries a load to weigh "
+           f"that level against: lighter than a foot standing still ({_LIGHTEST_STANDING_FOOT:g}"
+           " N), it reads as a plate nobody stepped on that was not zeroed does, or a light "
+           "load held still on it for the whole trial. Its samples are read as contact, as "
+           "they read. If nobody stood on it, zero the plate in the capture "
+           "software before recording, or name frames with nobody on it in "
+           f"FORCE_PLATFORM:ZERO, or read with a threshold above {above} N",
+           strict=strict, error=MotionError)
 
 
 def _check_calibrated(k, where, types, channel, uncalibrated, params):
