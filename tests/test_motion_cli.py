@@ -193,6 +193,39 @@ def test_a_filter_refused_on_uneven_steps_is_named_as_its_caller_gave_it(tmp_pat
     assert "filter_hz" not in err, err
 
 
+@pytest.mark.parametrize("filtered", [False, True])
+def test_savgol_refused_on_uneven_steps_is_named_as_its_caller_gave_it(tmp_path, capsys,
+                                                                       filtered):
+    """Savitzky-Golay derivatives on unevenly sampled coordinates were refused naming the
+    command line's "--derivatives savgol" and advising "--derivatives gradient or spline"
+    to a library caller too, whose option is the keyword derivatives; asked for with the
+    filter, only the filter was named, so dropping it met the next refusal. The library's
+    caller now reads its keywords, the command line its flags (CutoffNamed), each of the
+    two that need even steps named with what to give instead."""
+    model = urdf2dyn.load(ROBOT2R)
+    t = np.sort(np.r_[np.linspace(0, 1, 101), 0.50002])
+    motion = tmp_path / "uneven.csv"
+    write_motion(motion, t, quadratic(t)[0], model.q_names)
+    cutoff = {"filter_hz": 6} if filtered else {}
+    with pytest.raises(MotionError) as refused:
+        urdf2dyn.inverse_dynamics_trial(model, str(motion), derivatives="savgol", **cutoff)
+    said = str(refused.value)
+    assert f"{motion}: time steps vary from 2e-05 to 0.01 s" in said, said
+    assert 'Savitzky-Golay derivatives (derivatives="savgol") need' in said, said
+    assert 'choose derivatives="gradient" or derivatives="spline"' in said, said
+    assert "--" not in said, said
+    assert ("the Butterworth filter (filter_hz) and Savitzky" in said
+            and "None for no filter, and choose" in said) == filtered, said
+    flags = ["--filter", "6"] if filtered else []
+    assert main(["torques", ROBOT2R, str(motion), "--derivatives", "savgol", *flags]) == 1
+    err = capsys.readouterr().err
+    assert "Savitzky-Golay derivatives (--derivatives savgol) need" in err, err
+    assert "choose --derivatives gradient or --derivatives spline" in err, err
+    assert "derivatives=" not in err and "filter_hz" not in err, err
+    assert ("the Butterworth filter (--filter) and Savitzky" in err
+            and "no --filter, and choose" in err) == filtered, err
+
+
 def test_a_cutoff_lowered_to_opensims_049_fs_is_named_as_the_command_line_gave_it(tmp_path,
                                                                                   capsys):
     """OpenSim's processing lowers a cut-off at or above half the rate to 0.49 of it, with a

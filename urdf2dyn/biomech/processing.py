@@ -290,10 +290,14 @@ class CutoffNamed(NamedTuple):
     command-line flag or setup element; ``no_filter``, how that source asks for no filter
     (the library with None, the command line by leaving out --filter, a setup with -1);
     ``file``, the file the cut-off applies to (a trial's motion) or is written in (a setup),
-    said first with the value (None: the argument alone, as a library call gave it)."""
+    said first with the value (None: the argument alone, as a library call gave it);
+    ``derivatives``, how the same caller chooses the derivatives' method, a format of the
+    method's name (the library's keyword, the command line's --derivatives), which the
+    refusal of unevenly sampled coordinates offers besides the filter (_need_even_steps)."""
     name: str = "cutoff_hz"
     no_filter: str = "None for no filter"
     file: str | None = None
+    derivatives: str = 'derivatives="{}"'
 
     def said(self, cutoff_hz: float) -> str:
         """The words before a refusal's reason."""
@@ -545,22 +549,28 @@ def _floating_velocity(t, qj):
     return np.concatenate([v_lin, omega], axis=1)
 
 
-def _need_even_steps(t, source, filter_hz, named=CUTOFF_HZ):
-    """A trial's coordinates filtered (or differentiated by Savitzky-Golay) must be evenly
-    sampled: else refused naming the file, the filter in the words of whoever gave its
-    cut-off (named) and the derivatives in the command line's."""
+def _need_even_steps(t, source, filter_hz, derivatives, named=CUTOFF_HZ):
+    """A trial's coordinates filtered (filter_hz) or differentiated by Savitzky-Golay
+    (derivatives "savgol") must be evenly sampled: else refused naming the file and each of
+    the two asked for, in the words of the caller that asked (named: the library's keywords
+    or the command line's flags), with what that caller gives instead."""
     try:
         _uniform_step(t, "")
     except ValueError:
         dt = np.diff(np.asarray(t, dtype=float))
-        what, instead = ((f"the Butterworth filter ({named.name})", named.no_filter)
-                         if filter_hz is not None else
-                         ("Savitzky-Golay derivatives (--derivatives savgol)",
-                          "choose --derivatives gradient or spline"))
+        needs, instead = [], []
+        if filter_hz is not None:
+            needs.append(f"the Butterworth filter ({named.name})")
+            instead.append(named.no_filter)
+        if derivatives == "savgol":
+            method = named.derivatives.format
+            needs.append(f"Savitzky-Golay derivatives ({method('savgol')})")
+            instead.append(f"choose {method('gradient')} or {method('spline')}")
         raise MotionError(f"{source}: time steps vary from {dt.min():g} to {dt.max():g} s (an "
                           "integrator's output, such as OpenSim's RRA or CMC Kinematics_q.sto?):"
-                          f" {what} needs evenly sampled coordinates; resample the file to one "
-                          f"step, or {instead} (finite differences and splines take uneven "
+                          f" {' and '.join(needs)} need{'s' if len(needs) == 1 else ''} evenly "
+                          "sampled coordinates; resample the file to one step, or "
+                          f"{', and '.join(instead)} (finite differences and splines take uneven "
                           "steps)") from None
 
 
@@ -603,7 +613,7 @@ class Urdf2dynProcessing:
         filter_named: who gave filter_hz, as its refusals say (CutoffNamed)."""
         if v is None or a is None:
             if filter_hz is not None or derivatives == "savgol":
-                _need_even_steps(t, source, filter_hz, filter_named)
+                _need_even_steps(t, source, filter_hz, derivatives, filter_named)
             qf, v_est, a_est = estimate_derivatives(t, q, method=derivatives,
                                                     cutoff_hz=filter_hz, model=model,
                                                     return_positions=True, named=filter_named)

@@ -75,8 +75,9 @@ def add_time_range(p, help):
                    help=help)
 
 
-#: --filter, as a refusal of its cut-off names it (the library's filter_hz otherwise)
-FILTER_NAMED = CutoffNamed("--filter", "no --filter")
+#: --filter, as a refusal of its cut-off names it (the library's filter_hz otherwise), and
+#: --derivatives, which the refusal of uneven time steps offers besides it
+FILTER_NAMED = CutoffNamed("--filter", "no --filter", derivatives="--derivatives {}")
 #: what a refusal of a motion's columns advises, in the flags of `urdf2dyn torques` and
 #: `urdf2dyn animate` (which reads the motion as torques does)
 TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--floating-base")
