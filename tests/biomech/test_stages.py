@@ -132,12 +132,12 @@ def test_the_command_line_builds_the_settings_the_keywords_describe(monkeypatch,
                          "12", "--filter-loads", "no", "--time-range", "1", "2",
                          "--max-gap", "2", "--contact", "R=foot_R"]) == 0
     # a refusal of the cut-off says --filter, one of the columns names torques' options
-    from urdf2dyn.cli.options import FILTER_NAMED, TORQUES_COLUMNS
+    from urdf2dyn.cli.options import FILTER_NAMED, TRIAL_COLUMNS
     assert seen == [TrialSettings.from_keywords(filter_hz=12.0, filter_loads=False,
                                                 time_range=(1, 2), max_gap=2,
                                                 contacts={"R": "foot_R"},
                                                 filter_named=FILTER_NAMED,
-                                                columns_named=TORQUES_COLUMNS)]
+                                                columns_named=TRIAL_COLUMNS)]
 
 
 # ----------------------------------------------------------------------------- the columns
