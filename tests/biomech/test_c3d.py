@@ -51,7 +51,7 @@ VENDORS = {"Qualisys.c3d": [1, 2], "FP_Type1.c3d": [], "FP_Type3.c3d": [1],
            "BTS.c3d": [1, 4], "Kistler.c3d": [1, 2], "Optotrak.c3d": [],
            "MotionAnalysisCortex_Res16bits.c3d": [2, 3, 4, 5], "Codamotion_ADemo1.c3d": [1],
            "PeakPerformance_FP1.c3d": [1], "ViconBodyBuilder_sub_labels.c3d": [1, 2],
-           "C3Dorg_Eb015pi.c3d": [1, 2]}
+           "C3Dorg_Eb015pi.c3d": [1, 2], "QualisysQTM_Running_0002.c3d": [1]}
 
 
 def _trimmer():
@@ -183,12 +183,18 @@ def hand_plate(raw, k):
         F = ch[:3]
         cop = np.array([ch[3], ch[4], 0 * ch[3]]) * (1e-3 if units[3] == "mm" else 1.0)
         tz = ch[5] * (1e-3 if units[5].lower() == "nmm" else 1.0)
+    R = plate_axes(corners)
+    return (R @ F).T, (R @ cop).T + corners.mean(axis=0), (tz[:, None] * R[:, 2])
+
+
+def plate_axes(corners):
+    """The plate's axes (columns) in the lab by the C3D User Guide's corner order: corner 1
+    in the plate's first quadrant, 2 in the second, 4 in the fourth; z = x × y."""
     ex = corners[0] - corners[1]
     ey = corners[0] - corners[3]
     ez = np.cross(ex, ey)
     ey = np.cross(ez, ex)
-    R = np.column_stack([v / np.linalg.norm(v) for v in (ex, ey, ez)])
-    return (R @ F).T, (R @ cop).T + corners.mean(axis=0), (tz[:, None] * R[:, 2])
+    return np.column_stack([v / np.linalg.norm(v) for v in (ex, ey, ez)])
 
 
 # ----------------------------------------------------------------------------- markers
@@ -377,14 +383,13 @@ def test_plates_match_the_formulas_by_hand(path, plates):
         assert np.all(np.isnan(p.cop[~on])) and np.all(p.force[~on] == 0)
 
 
-def kistler_free_moment(raw, k, metres, poly=None):
-    """Plate k's free moment Tz (N·m, about the plate's z, one per analog sample) by Kistler's
-    "Force Plate Formulae" (sheet FORMULAE 1/3, 03.02.99; the C3D User Guide's type 3 keeps
-    its eight channels and (a, b, az0) in ORIGIN), written as that sheet writes it:
-    Mx' = Mx + Fy az0, My' = My - Fx az0, ax = -My'/Fz, ay = Mx'/Fz, Tz = Mz - Fy ax + Fx ay.
-    poly: FPCOPPOLY's 12 coefficients, the centre of pressure then corrected first as the
-    Type 9287C manual's section 8.4.3 "COP Correction Algorithm" has it (ax - Dax, ay - Day,
-    in mm); the sheet does not say which centre Tz takes: ours takes the corrected one."""
+def kistler_plate(raw, k, metres, poly=None):
+    """Plate k by Kistler's "Force Plate Formulae" (sheet FORMULAE 1/3, 03.02.99; the C3D
+    User Guide's type 3 keeps its eight channels and (a, b, az0) in ORIGIN), written as that
+    sheet writes it: (F, Mz, measured centre, centre), plate axes, N, N·m, m, per analog
+    sample. Mx' = Mx + Fy az0, My' = My - Fx az0, ax = -My'/Fz, ay = Mx'/Fz.
+    poly: FPCOPPOLY's 12 coefficients, the centre then corrected as the Type 9287C manual's
+    section 8.4.3 "COP Correction Algorithm" has it (ax - Dax, ay - Day, in mm)."""
     fx12, fx34, fy14, fy23, fz1, fz2, fz3, fz4 = raw.analog[raw.channel[k] - 1]
     a, b, az0 = raw.origin[k] * metres
     Fx, Fy, Fz = fx12 + fx34, fy14 + fy23, fz1 + fz2 + fz3 + fz4
@@ -393,6 +398,7 @@ def kistler_free_moment(raw, k, metres, poly=None):
     Mz = b * (-fx12 + fx34) + a * (fy14 - fy23)
     with np.errstate(all="ignore"):
         ax, ay = -(My - Fx * az0) / Fz, (Mx + Fy * az0) / Fz
+    measured = (ax, ay)
     if poly is not None:
         (p1x, p2x, p3x, p4x, p5x, p6x), (p1y, p2y, p3y, p4y, p5y, p6y) = poly
         axm, aym = ax / metres, ay / metres
@@ -401,7 +407,20 @@ def kistler_free_moment(raw, k, metres, poly=None):
         day = (p1y * axm**4 + p2y * axm**2 + p3y) * aym**3 + (p4y * axm**4 + p5y * axm**2
                                                              + p6y) * aym
         ax, ay = (axm - dax) * metres, (aym - day) * metres
+    return (Fx, Fy, Fz), Mz, measured, (ax, ay)
+
+
+def kistler_free_moment(raw, k, metres, poly=None):
+    """Plate k's free moment Tz (N·m, about the plate's z, one per analog sample) by the
+    sheet's Tz = Mz - Fy ax + Fx ay (kistler_plate). The sheet does not say which centre Tz
+    takes once FPCOPPOLY corrects it: ours takes the corrected one, where the load acts."""
+    (Fx, Fy, _), Mz, _, (ax, ay) = kistler_plate(raw, k, metres, poly)
     return Mz - Fy * ax + Fx * ay
+
+
+def fpcoppoly(path, k):
+    with open(path, "rb") as f:
+        return c3dpkg.Reader(f).get("FORCE_PLATFORM:FPCOPPOLY").float_array[k]
 
 
 def test_kistler_free_moment_matches_kistlers_formulae():
@@ -417,10 +436,7 @@ def test_kistler_free_moment_matches_kistlers_formulae():
         with warnings.catch_warnings():     # the c3d package's doubts about the headers
             warnings.simplefilter("ignore", UserWarning)
             raw = Raw(path)
-            poly = None
-            if k is not None:
-                with open(path, "rb") as f:
-                    poly = c3dpkg.Reader(f).get("FORCE_PLATFORM:FPCOPPOLY").float_array[k]
+            poly = None if k is None else fpcoppoly(path, k)
         tz = kistler_free_moment(raw, plate, metres, poly)
         p = read(path, rate="analog").plates[plate]
         on = p.contact
@@ -430,6 +446,35 @@ def test_kistler_free_moment_matches_kistlers_formulae():
         if poly is not None:
             plain = kistler_free_moment(raw, plate, metres)
             assert 0 < np.abs(plain[on] - tz[on]).max() < 0.01
+
+
+#: Qualisys QTM 2.12's running trial (pyorerun's Running_0002.c3d): a Kistler 9287C whose
+#: FPCOPPOLY moves the free moment by up to 0.8 N·m, on a plate 0.5° off level
+RUNNING = os.path.join(DATA, "QualisysQTM_Running_0002.c3d")
+RUNNING_SAMPLE = 53      # the original's analog sample 303 (frame 25 is the cut's first)
+
+
+def _running():
+    with warnings.catch_warnings():     # the c3d package's doubts about the headers
+        warnings.simplefilter("ignore", UserWarning)
+        return Raw(RUNNING), fpcoppoly(RUNNING, 0)
+
+
+def test_kistler_free_moment_takes_the_corrected_centre_on_a_qtm_running_trial():
+    """The free moment of a plate whose FPCOPPOLY matters, sample by sample, against Kistler's
+    formulae (kistler_free_moment) on the c3d package's channels: Tz about the centre the
+    Type 9287C manual's correction gives. Tz about the measured centre differs by up to
+    0.8 N·m here, so this tells the two apart; at the sample where ezc3d was seen to say
+    2.600 N·m, Kistler's Tz is 2.538 N·m about the upward normal."""
+    raw, poly = _running()
+    tz = kistler_free_moment(raw, 0, 1e-3, poly)
+    p = read(RUNNING, rate="analog").plates[0]
+    on = p.contact
+    assert on.sum() > 300
+    np.testing.assert_allclose(p.moment[on] @ -p.normal, tz[on], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(p.moment[on], np.outer(tz[on], -p.normal), atol=1e-5)
+    assert np.abs(kistler_free_moment(raw, 0, 1e-3)[on] - tz[on]).max() > 0.5
+    assert p.moment[RUNNING_SAMPLE] @ p.normal == pytest.approx(2.5378, abs=1e-4)
 
 
 def test_type4_calibration_matrix(tmp_path):
