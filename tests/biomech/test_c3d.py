@@ -477,6 +477,32 @@ def test_kistler_free_moment_takes_the_corrected_centre_on_a_qtm_running_trial()
     assert p.moment[RUNNING_SAMPLE] @ p.normal == pytest.approx(2.5378, abs=1e-4)
 
 
+def test_ezc3d_free_moment_keeps_what_the_cop_correction_leaves_over():
+    """Why ezc3d's force-platform module says 2.600 N·m where Kistler's formulae say 2.538:
+    about the plate's z its Tz is Kistler's (and ours), but it keeps the moment about the
+    plate's x and y that the FPCOPPOLY-corrected centre leaves over, (Mx' - ay Fz, My' + ax Fz)
+    = (Day Fz, -Dax Fz), 8 N·m here, and turns that vector into the lab, where the plate's
+    tilt puts 0.06 N·m of it about the lab's vertical. Kistler's sheet calls Tz the "vertical
+    torque", and Visual3D's type-3 free moment is (0, 0, Tz) in the plate's axes: ours is
+    Tz along the plate's normal alone, as test_kistler_free_moment_takes_the_corrected_centre
+    checks; this pins the difference that docs/c3d.rst explains."""
+    raw, poly = _running()
+    (_, _, Fz), _, (axm, aym), (ax, ay) = kistler_plate(raw, 0, 1e-3, poly)
+    tz = kistler_free_moment(raw, 0, 1e-3, poly)
+    p = read(RUNNING, rate="analog").plates[0]
+    on = p.contact
+    frame = plate_axes(raw.corners[0] * 1e-3)
+    ez = ezc3d.c3d(RUNNING, extract_forceplat_data=True)["data"]["platform"][0]
+    ez_tz = ez["Tz"].T * 1e-3                     # ezc3d's N·mm to N·m, in the lab's axes
+    in_plate = ez_tz @ frame
+    left_over = np.column_stack([(aym - ay) * Fz, -(axm - ax) * Fz])
+    np.testing.assert_allclose(in_plate[on, 2], tz[on], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(in_plate[on, :2], left_over[on], rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(ez_tz[on, 2] - p.moment[on, 2],
+                               left_over[on] @ frame[2, :2], rtol=1e-4, atol=1e-5)
+    assert ez_tz[RUNNING_SAMPLE, 2] == pytest.approx(2.5997, abs=1e-4)
+
+
 def test_type4_calibration_matrix(tmp_path):
     """The Qualisys plates rewritten by ezc3d as type 4 with a full calibration matrix."""
     c = ezc3d.c3d(QUALISYS)
