@@ -503,6 +503,40 @@ def test_ezc3d_free_moment_keeps_what_the_cop_correction_leaves_over():
     assert ez_tz[RUNNING_SAMPLE, 2] == pytest.approx(2.5997, abs=1e-4)
 
 
+def test_kistler_plate_storing_a_positive_az0_is_read_at_kistlers_depth(tmp_path):
+    """FP_Type3 rewritten by ezc3d with ORIGIN's az0 positive (+53 mm): read as Kistler's
+    sheet defines the three, "az0 = top plane offset (negative value)", "a, b = sensor offset
+    (positive values)", i.e. at depth -|az0| with a and b as stored. Oracle: Kistler's
+    formulae (kistler_plate, the Type 9287C manual's FPCOPPOLY correction) on the original's
+    channels read by the c3d package. ezc3d's module negates the whole vector as for an AMTI
+    plate, a and b too, which mirrors the centre of pressure through the plate's centre (to
+    within the 0.4 mm the horizontal forces' az0 terms make) and reverses the free moment."""
+    c = ezc3d.c3d(TYPE3)
+    origin = c["parameters"]["FORCE_PLATFORM"]["ORIGIN"]["value"]
+    origin[2] = np.abs(origin[2])
+    c["parameters"]["FORCE_PLATFORM"]["ORIGIN"]["value"] = origin
+    path = str(tmp_path / "positive_az0.c3d")
+    c.write(path)
+    assert ezc3d.c3d(path)["parameters"]["FORCE_PLATFORM"]["ORIGIN"]["value"][2, 0] == 53
+    with warnings.catch_warnings():     # the c3d package's doubts about the headers
+        warnings.simplefilter("ignore", UserWarning)
+        raw, poly = Raw(TYPE3), fpcoppoly(TYPE3, 0)
+    assert raw.origin[0, 2] == -53
+    _, _, _, (ax, ay) = kistler_plate(raw, 0, 1e-3, poly)
+    corners = raw.corners[0] * 1e-3
+    cop = np.column_stack([ax, ay, 0 * ax]) @ plate_axes(corners).T + corners.mean(axis=0)
+    p = read(path, rate="analog").plates[0]
+    on = p.contact
+    assert on.sum() > 5
+    np.testing.assert_allclose(p.cop[on], cop[on], atol=1e-6)
+    tz = kistler_free_moment(raw, 0, 1e-3, poly)[on]
+    np.testing.assert_allclose(p.moment[on] @ -p.normal, tz, rtol=1e-5, atol=1e-5)
+    ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"][0]
+    mirrored = 2 * corners.mean(axis=0) - ez["center_of_pressure"].T[on] * 1e-3
+    np.testing.assert_allclose(mirrored[:, :2], cop[on, :2], atol=1e-3)   # it moves 15 mm
+    np.testing.assert_allclose((ez["Tz"].T[on] * 1e-3) @ -p.normal, -tz, atol=1e-4)
+
+
 def test_type4_calibration_matrix(tmp_path):
     """The Qualisys plates rewritten by ezc3d as type 4 with a full calibration matrix."""
     c = ezc3d.c3d(QUALISYS)
