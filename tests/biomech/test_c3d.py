@@ -2618,10 +2618,11 @@ def test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on(tmp_path
         rec = C.read_c3d(path, rate=rate)
     steady = (rf"force plate 1: it reads {re.escape(f'{offset:+.0f}')}(\.\d)? N along its "
               r"upward normal on all \d+ of its samples, never leaving that level by the 20 N "
-              r"threshold, and no other plate of the file carries a load to weigh that level "
-              r"against: lighter than a foot standing still \(98 N\), it reads as a plate "
-              r"nobody stepped on that was not zeroed does.*Its samples are read as "
-              r"contact.*If nobody stood on it, zero the "
+              r"threshold, and no other plate of the file carries a subject's load "
+              r"\(coming and going, or a foot's\) to weigh that level against: lighter than a "
+              r"foot standing still \(98 N\), it reads as a plate nobody stepped on that was "
+              r"not zeroed does.*Its samples are "
+              r"read as contact.*If nobody stood on it, zero the "
               r"plate.*FORCE_PLATFORM:ZERO, or read with a threshold above 2\d N")
     said(caught, *([r"force plate 1: its force points down into the plate"] if offset < 0
                    else []), steady)
@@ -2630,7 +2631,7 @@ def test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on(tmp_path
     (p,) = rec.plates
     assert p.contact.all()
     np.testing.assert_allclose(p.force, force, rtol=1e-6, atol=1e-6)
-    first = "no other plate of the file carries a load" if offset > 0 else "points down into"
+    first = "no other plate of the file carries a subject" if offset > 0 else "points down into"
     with pytest.raises(MotionError, match=first):
         C.read_c3d(path, rate=rate, strict=True)
 
@@ -2659,6 +2660,71 @@ def test_the_only_plate_at_one_level_over_less_than_a_load_is_read_silently(tmp_
         (p,) = C.read_c3d(path, rate="analog", strict=True).plates
     assert p.contact.all()
     np.testing.assert_allclose(p.force, force, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+def test_two_plates_at_one_level_each_are_both_said_to_be_unzeroed_or_stood_on(tmp_path, rate):
+    """Qualisys.c3d with each plate's Fz replaced by its quiet first 140 samples repeated,
+    shifted to 25 and 30 N along the upward normal (written by ezc3d): two plates nobody
+    stepped on, neither zeroed. Each plate's level was weighed against the other's
+    as if it were a subject's load (25 N is more than a tenth of 30 N), so every sample of
+    both read as contact and nothing was said. A plate reading one level throughout is no
+    load to weigh another against: both are now warned about as the file's only plate is
+    (test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on), their samples
+    kept as they read. Oracle: ezc3d's force-platform module on the written file (each
+    plate's vertical force within 2 N of its level on every sample; the force read is
+    ezc3d's)."""
+    c = ezc3d.c3d(QUALISYS)
+    fp = c["parameters"]["FORCE_PLATFORM"]
+    for k, offset in enumerate((25.0, 30.0)):
+        fz = int(fp["CHANNEL"]["value"][2][k]) - 1
+        c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - offset
+    path = str(tmp_path / "two_unzeroed_plates.c3d")
+    c.write(path)
+    ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
+    for e, offset in zip(ez, (25.0, 30.0)):
+        assert np.abs(e["force"][2] - offset).max() < 2.0
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path, rate=rate)
+    said(caught, *(rf"force plate {k}: it reads \+{level}(\.\d)? N along its upward normal "
+                   r"on all \d+ of its samples.*no other plate of the file carries a subject's "
+                   r"load \(coming and going, or a foot's\) to weigh that level against: "
+                   r"lighter than a foot standing still \(98 N\).*Its samples are read as contact"
+                   for k, level in ((1, 25), (2, 30))))
+    per_frame = 10 if rate == "markers" else 1             # 2000 Hz analog, 200 Hz markers
+    for p, e in zip(rec.plates, ez):
+        assert p.contact.all()
+        np.testing.assert_allclose(p.force, _frame_means(e["force"].T, per_frame),
+                                   rtol=1e-6, atol=1e-6)
+    with pytest.raises(MotionError, match="force plate 1: it reads"):
+        C.read_c3d(path, rate=rate, strict=True)
+
+
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+def test_a_light_plate_at_one_level_beside_feet_standing_still_is_read_silently(rate):
+    """Motion Analysis Cortex's published 0.3 s trial read at a 50 N threshold: every plate
+    reads one level throughout, plate 2 at 95 N beside 442, 159 and 150 N on plates 3-5 (a
+    subject of about 86 kg standing across them). Those levels are a foot's standing still,
+    no unzeroed plate's offset: they show a subject was there, and plate 2 (more than a tenth
+    of 442 N) is read as it reads, silently, as a plate beside another's stance is. A
+    plate's level held throughout is no subject's load only when lighter than a foot's
+    (test_two_plates_at_one_level_each_are_both_said_to_be_unzeroed_or_stood_on). Oracle:
+    ezc3d's force-platform module (plates 3-5 at 134 N or more on every sample, plate 2 at
+    92-100 N; the force read on plate 2's contacts is ezc3d's)."""
+    path = os.path.join(DATA, "MotionAnalysisCortex_Res16bits.c3d")
+    ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
+    assert all(ez[k]["force"][2].min() >= 134.0 for k in (2, 3, 4))
+    assert 92.0 <= ez[1]["force"][2].min() and ez[1]["force"][2].max() <= 100.0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rec = C.read_c3d(path, rate=rate, threshold=50.0)
+    assert not [w for w in caught if "force plate 2" in str(w.message)], \
+        [str(w.message) for w in caught]
+    p = rec.plates[1]
+    assert p.contact.all()
+    per_frame = 10 if rate == "markers" else 1             # 1000 Hz analog, 100 Hz markers
+    np.testing.assert_allclose(p.force, _frame_means(ez[1]["force"].T, per_frame), rtol=1e-6,
+                               atol=1e-6)
 
 
 @pytest.mark.parametrize("diagonal, scales, crosstalk", [

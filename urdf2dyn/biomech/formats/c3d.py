@@ -77,13 +77,13 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   nobody stood on that was not zeroed: no contact on any sample, with a warning naming the
   level (``_steady_level``, ``_unloaded_steady_plates``). Beside no larger loads (other
   plates under ten times its level) it is read as any other plate is: somebody may stand
-  still on it throughout (a static trial); beside no load at all (the file's only plate, or
-  its others never loaded) too, with a warning, when it is lighter than a foot standing
-  still, that it may be unzeroed with nobody on it (``_check_steady_alone``). A plate
-  resting between its
-  loads at the threshold or beyond, the way they push, at most a tenth of its largest load,
-  was not zeroed: its samples within the threshold of that level are no contact, with a
-  warning (``_resting_beyond_threshold``, ``_check_rests_beyond_threshold``). A plate whose
+  still on it throughout (a static trial); beside no subject's load (the file's only plate,
+  or its others never loaded or at one level lighter than a foot's) with a warning, when it
+  is lighter than a foot standing still, that it may be unzeroed with nobody on it
+  (``_check_steady_alone``). A plate resting between its loads at the threshold or beyond,
+  the way they push, at most a tenth of its largest load, was not zeroed: its samples
+  within the threshold of that level are no contact, with a warning
+  (``_resting_beyond_threshold``, ``_check_rests_beyond_threshold``). A plate whose
   zero drifts the loads' way, resting on contacts for at least 0.5 s after resting lower
   before, keeps those contacts (a light load held still reads the same), with a warning
   naming the levels and times (``_quiet_windows``, ``_check_rest_drifting``).
@@ -858,8 +858,9 @@ def _unloaded_steady_plates(plates, steady, threshold, source, strict):
     plates (OpenSim's walking2.c3d: -14 and -20 N against 750-950 N; c3d.org's Sample01: 21
     and 31 N against 770-840 N), while a foot standing still carries a good part of the
     body's weight. Beside no larger loads the plate is left as it reads, with the advice its
-    direction called for, if any; beside no load at all (the file's only plate, or its
-    others never loaded) with a warning too (_check_steady_alone)."""
+    direction called for, if any; beside no subject's load (_shows_a_subject: the file's
+    only plate, or its others never loaded or at one level lighter than a foot's) with a
+    warning too (_check_steady_alone)."""
     out = []
     for p in plates:
         if p.number not in steady:
@@ -871,7 +872,7 @@ def _unloaded_steady_plates(plates, steady, threshold, source, strict):
         if abs(level) > _OFFSET_FRACTION * others:
             if advice:
                 report(advice, strict=strict, error=MotionError)
-            if others == 0:
+            if not any(_shows_a_subject(q, steady) for q in plates if q is not p):
                 _check_steady_alone(p, level, samples, threshold, source, strict)
             out.append(p)
             continue
@@ -889,6 +890,17 @@ def _unloaded_steady_plates(plates, steady, threshold, source, strict):
     return out
 
 
+def _shows_a_subject(plate, steady):
+    """Whether a plate's loads show a subject was on the plates: it carries a load that
+    comes and goes, or one it holds throughout (steady: {number: _SteadyPlate}) as heavy as
+    a foot standing still (_LIGHTEST_STANDING_FOOT). A lighter level held throughout may be
+    an offset itself: two unzeroed plates nobody stepped on would each pass for the
+    other's subject."""
+    if plate.number in steady:
+        return abs(steady[plate.number].level) >= _LIGHTEST_STANDING_FOOT
+    return _largest_load(plate) > 0
+
+
 #: N; with no other plate's loads to weigh it against, a plate reading one level throughout
 #: may be unzeroed with nobody on it up to this level: a foot standing still carries more
 #: (a 20 kg child's on one foot, half its weight, 98 N; tests/data/real_lab's static.c3d,
@@ -898,9 +910,9 @@ _LIGHTEST_STANDING_FOOT = 98.0
 
 
 def _check_steady_alone(plate, level, samples, threshold, source, strict):
-    """Warn that a plate reading one level throughout (_steady_level), beside no other
-    plate's load, is read as contact though it may be an unzeroed plate nobody stepped on:
-    with no subject's load on another plate to weigh the level against
+    """Warn that a plate reading one level throughout (_steady_level), beside no subject's
+    load on another plate (_shows_a_subject), is read as contact though it may be an
+    unzeroed plate nobody stepped on: with nothing to weigh the level against
     (_unloaded_steady_plates), only a level lighter than a foot standing still
     (_LIGHTEST_STANDING_FOOT) says it may be an offset, and even then the file cannot tell
     it from a light load held still for the whole trial: the samples stay as they read and
@@ -912,13 +924,13 @@ def _check_steady_alone(plate, level, samples, threshold, source, strict):
     above = math.ceil(_largest_load(plate))             # the threshold that reads no contact
     report(f"{source}: force plate {plate.number}: it reads {level:+.3g} N along its upward "
            f"normal on all {samples} of its samples, never leaving that level by the "
-           f"{threshold:g} N threshold, and no other plate of the file carries a load to weigh "
-           f"that level against: lighter than a foot standing still ({_LIGHTEST_STANDING_FOOT:g}"
-           " N), it reads as a plate nobody stepped on that was not zeroed does, or a light "
-           "load held still on it for the whole trial. Its samples are read as contact, as "
-           "they read. If nobody stood on it, zero the plate in the capture "
-           "software before recording, or name frames with nobody on it in "
-           f"FORCE_PLATFORM:ZERO, or read with a threshold above {above} N",
+           f"{threshold:g} N threshold, and no other plate of the file carries a subject's "
+           "load (coming and going, or a foot's) to weigh that level against: lighter than a "
+           f"foot standing still ({_LIGHTEST_STANDING_FOOT:g} N), it reads as a plate nobody "
+           "stepped on that was not zeroed does, or a light load held still on it for the "
+           "whole trial. Its samples are read as contact, as they read. If nobody stood on "
+           "it, zero the plate in the capture software before recording, or name frames with "
+           f"nobody on it in FORCE_PLATFORM:ZERO, or read with a threshold above {above} N",
            strict=strict, error=MotionError)
 
 
