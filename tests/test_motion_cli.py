@@ -1,4 +1,5 @@
 """Motion files, finite-difference derivatives and the `urdf2dyn torques` command."""
+import os
 import subprocess
 import sys
 
@@ -224,6 +225,22 @@ def test_savgol_refused_on_uneven_steps_is_named_as_its_caller_gave_it(tmp_path,
     assert "derivatives=" not in err and "filter_hz" not in err, err
     assert ("the Butterworth filter (--filter) and Savitzky" in err
             and "no --filter, and choose" in err) == filtered, err
+
+
+@pytest.mark.parametrize("method", ["savgol", "spline"])
+def test_derivatives_with_an_id_setup_are_refused_not_ignored(tmp_path, capsys, method):
+    """urdf2dyn torques --setup runs OpenSim's processing, which differentiates natural
+    quintic splines: --derivatives savgol or spline beside it was ignored, the torques
+    written from OpenSim's derivatives with nothing said (torques ROBOT MOTION --processing
+    opensim refuses the pair). It is now refused before any work, naming the flag and the
+    setup, as --filter beside --setup is."""
+    setup = os.path.join(os.path.dirname(__file__), "data", "opensim_models",
+                         "Gait10dof18musc", "ID", "walk_Setup_ID.xml")
+    out = tmp_path / "out.sto"
+    assert main(["torques", "--setup", setup, "--derivatives", method, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"--derivatives {method} and --setup: the setup runs OpenSim's processing" in err, err
+    assert not out.exists()
 
 
 def test_a_cutoff_lowered_to_opensims_049_fs_is_named_as_the_command_line_gave_it(tmp_path,

@@ -137,6 +137,11 @@ def _torques_setup(args):
         if given:
             raise UsageError(f"{flag} and --setup: the setup file gives the loads, cutoff and "
                              f"columns; drop {flag} (or edit the setup)")
+    if args.derivatives not in (DEFAULT_DERIVATIVES, "opensim"):
+        raise UsageError(f"--derivatives {args.derivatives} and --setup: the setup runs OpenSim's "
+                         "processing, which differentiates natural quintic splines; drop "
+                         "--derivatives, or pass the setup's files to urdf2dyn torques ROBOT "
+                         "MOTION instead")
     if not os.path.exists(args.setup):
         raise FileNotFoundError("--setup " + missing_file(args.setup))
     from ..biomech.formats import read_id_setup
