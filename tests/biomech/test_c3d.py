@@ -2701,6 +2701,42 @@ def test_two_plates_at_one_level_each_are_both_said_to_be_unzeroed_or_stood_on(t
 
 
 @pytest.mark.parametrize("rate", ["markers", "analog"])
+def test_the_only_plate_at_one_level_is_weighed_over_its_analog_samples_at_both_rates(
+        tmp_path, rate):
+    """The recording of test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on
+    cut to its first 2 frames and retimed to 60 Hz markers, 600 Hz analog (written by
+    ezc3d): 20 analog samples, 33 ms, longer than a load lasts (20 ms). At the analog rate
+    it was warned about; at the marker rate its two frames' times lie 17 ms apart, and it
+    was read silently: the same plate, said or not by the rate it was returned at. The
+    recording's length is now its analog samples' at both rates. Oracle: ezc3d (20 analog
+    samples at 600 Hz, the force-platform module's vertical force within 2 N of 25 N)."""
+    c = ezc3d.c3d(QUALISYS)
+    fp = c["parameters"]["FORCE_PLATFORM"]
+    fz = int(fp["CHANNEL"]["value"][2][0]) - 1
+    c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - 25.0
+    fp["USED"]["value"] = np.array([1])
+    c["data"]["points"] = c["data"]["points"][:, :, :2]
+    c["data"]["analogs"] = c["data"]["analogs"][:, :, :20]
+    for key in ("residuals", "camera_masks"):
+        c["data"]["meta_points"][key] = c["data"]["meta_points"][key][:, :, :2]
+    c["parameters"]["POINT"]["RATE"]["value"] = np.array([60.0])
+    c["parameters"]["ANALOG"]["RATE"]["value"] = np.array([600.0])
+    c["header"]["points"]["frame_rate"] = 60.0
+    path = str(tmp_path / "two_frames.c3d")
+    c.write(path)
+    ez = ezc3d.c3d(path, extract_forceplat_data=True)
+    assert ez["header"]["analogs"]["frame_rate"] == 600.0
+    force = ez["data"]["platform"][0]["force"].T
+    assert force.shape == (20, 3) and np.abs(force[:, 2] - 25.0).max() < 2.0
+    with pytest.warns(Urdf2dynWarning) as caught:
+        (p,) = C.read_c3d(path, rate=rate).plates
+    said(caught, r"force plate 1: it reads \+25(\.\d)? N along its upward normal on all "
+                 rf"{2 if rate == 'markers' else 20} of its samples.*Its samples are read as "
+                 r"contact")
+    assert p.contact.all()
+
+
+@pytest.mark.parametrize("rate", ["markers", "analog"])
 def test_a_light_plate_at_one_level_beside_feet_standing_still_is_read_silently(rate):
     """Motion Analysis Cortex's published 0.3 s trial read at a 50 N threshold: every plate
     reads one level throughout, plate 2 at 95 N beside 442, 159 and 150 N on plates 3-5 (a

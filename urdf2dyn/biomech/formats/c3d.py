@@ -873,7 +873,7 @@ def _unloaded_steady_plates(plates, steady, threshold, source, strict):
             if advice:
                 report(advice, strict=strict, error=MotionError)
             if not any(_shows_a_subject(q, steady) for q in plates if q is not p):
-                _check_steady_alone(p, level, samples, threshold, source, strict)
+                _check_steady_alone(p, steady[p.number], threshold, source, strict)
             out.append(p)
             continue
         report(f"{source}: force plate {p.number}: it reads {level:+.3g} N along its upward "
@@ -909,7 +909,7 @@ def _shows_a_subject(plate, steady):
 _LIGHTEST_STANDING_FOOT = 98.0
 
 
-def _check_steady_alone(plate, level, samples, threshold, source, strict):
+def _check_steady_alone(plate, still, threshold, source, strict):
     """Warn that a plate reading one level throughout (_steady_level), beside no subject's
     load on another plate (_shows_a_subject), is read as contact though it may be an
     unzeroed plate nobody stepped on: with nothing to weigh the level against
@@ -917,9 +917,12 @@ def _check_steady_alone(plate, level, samples, threshold, source, strict):
     (_LIGHTEST_STANDING_FOOT) says it may be an offset, and even then the file cannot tell
     it from a light load held still for the whole trial: the samples stay as they read and
     the user is told both. A recording shorter than a load lasts (_SHORTEST_PULL:
-    FP_Type3.c3d's 2 frames, 8 ms) is too short to show anybody stepping on or off."""
-    if abs(level) >= _LIGHTEST_STANDING_FOOT or len(plate.time) < 2 \
-            or plate.time[-1] - plate.time[0] < _SHORTEST_PULL:
+    FP_Type3.c3d's 2 frames, 8 ms) is too short to show anybody stepping on or off; its
+    length is its analog samples' (still: the plate's _SteadyPlate), the same at either
+    rate the plate is returned at (two frames at 60 Hz lie 17 ms apart, their 20 analog
+    samples at 600 Hz last 33 ms)."""
+    level, samples = still.level, still.samples
+    if abs(level) >= _LIGHTEST_STANDING_FOOT or still.seconds < _SHORTEST_PULL * (1 - 1e-9):
         return
     above = math.ceil(_largest_load(plate))             # the threshold that reads no contact
     report(f"{source}: force plate {plate.number}: it reads {level:+.3g} N along its upward "
@@ -1280,6 +1283,7 @@ class _SteadyPlate:
     to tell an unzeroed plate nobody stood on from somebody standing still on it."""
     level: float                     # N along the upward normal
     samples: int                     # its samples with a reading
+    seconds: float                   # how long its analog samples last, whatever the rate
     advice: str | None               # what its direction called for (_direction_advice)
 
 
@@ -1307,7 +1311,9 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
     advice = _direction_advice(reading, ptype, above, box.mean(axis=0), punits)
     level = None if offset_said or steady is None else _steady_level(-raw[:, 2], threshold)
     if level is not None:
-        steady[number] = _SteadyPlate(level, int(np.isfinite(reading.up).sum()), advice)
+        seconds = len(raw) / arate if arate else 0.0
+        steady[number] = _SteadyPlate(level, int(np.isfinite(reading.up).sum()), seconds,
+                                      advice)
     elif advice:
         report(advice, strict=strict, error=MotionError)
     return _lab_plate(number, ptype, box, frame, time, f, cop, tz, reading.contact)
