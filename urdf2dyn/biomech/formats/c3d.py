@@ -90,9 +90,7 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
 * sign: the force returned is the one the C3D formulas give in the lab frame, which for the
   usual plates (AMTI, Bertec, Kistler) is the ground's reaction on the subject: upward during
   stance. A plate whose loaded force points down into it gets a warning naming the plate and
-  what to do per axis, saying a pull alone reads so, unless a subject stood on it for a
-  stance (``_direction_advice``, ``_stood_on``; a file may invert only the vertical
-  channels: Vicon Workstation's
+  what to do per axis (a file may invert only the vertical channels: Vicon Workstation's
   shd01 has Fz and Mz of the action's polarity and Fx, Fy, Mx, My of the reaction's; no
   parameter says so, so nothing is changed: ``_action_advice``).
 * events: ``EVENT:LABELS``, ``CONTEXTS`` (e.g. Left/Right), ``TIMES`` (minutes, seconds) as
@@ -1384,49 +1382,16 @@ def _lab_plate(number, ptype, box, frame, time, f, cop, tz, contact):
     return Plate(number, ptype, box, time, force, cop_lab, moment, contact, -frame[:, 2])
 
 
-#: s; a foot stands on a plate at least this long in a step (a walking stance lasts
-#: 0.6-0.7 s; Qualisys.c3d's are 0.54 and 0.58 s), longer than a pull lasts in this
-#: reader's tests (0.4 s; a foot clipped to a pedal pulls for under half a turn, 0.5 s at
-#: 60 rpm).
-_STANCE = 0.5
-
-
-class _Stance(NamedTuple):
-    """A contact a subject standing on a plate makes (_stood_on)."""
-    seconds: float                   # how long it lasts
-    load: float                      # N, the median of its loads' magnitude
-
-
 def _direction_advice(r, ptype, above, centre, punits):
-    """The warning (str) for a plate whose loads point down into it, or None. A pull alone
-    (a hand on a handle, a foot clipped to a pedal) reads so and is read right; a subject
-    standing on the plate (_stood_on) rules that out, leaving a plate that stores the
-    subject's action (_action_advice)."""
+    """The warning (str) for a plate whose loads point down into it, or None: either a pull
+    loads it, read right, or it stores the subject's action (_action_advice)."""
     if not (np.any(r.contact) and r.loads < 0):
         return None
-    loaded = (f"{r.where}: its force points down into the plate while loaded (median "
-              f"{np.median(r.up[r.contact]):.4g} N along the upward normal")
-    stance = _stood_on(r)
-    if stance is not None:
-        advice = _action_advice(ptype, above, centre, punits)
-        return (f"{loaded}; {-stance.load:.4g} N over {stance.seconds:.2f} s at a stretch, as a "
-                f"subject standing on it loads it, not a pull). {advice[0].upper()}{advice[1:]}")
-    return (f"{loaded}). If nothing but a pull loads it (a hand pulling on a handle or rail, "
-            "a foot clipped to a pedal, nobody standing on it), it is read right as it is. "
-            f"Otherwise {_action_advice(ptype, above, centre, punits)}")
-
-
-def _stood_on(r):
-    """The longest _Stance among the plate's contacts: lasting a stance (_STANCE) at a
-    median load a foot standing carries (_LIGHTEST_STANDING_FOOT); None when no contact
-    does (the plate may be loaded by nothing but a pull)."""
-    if len(r.time) < 2:
-        return None
-    step = float(r.time[1] - r.time[0])
-    stances = [_Stance((stop - start) * step, float(np.median(np.abs(r.up[start:stop]))))
-               for start, stop in _runs(r.contact)]
-    return max((s for s in stances if s.seconds >= _STANCE * (1 - 1e-9)
-                and s.load >= _LIGHTEST_STANDING_FOOT), default=None)
+    return (f"{r.where}: its force points down into the plate while loaded (median "
+            f"{np.median(r.up[r.contact]):.4g} N along the upward normal). If nothing but "
+            "a pull loads it (a hand pulling on a handle or rail, a foot clipped to a "
+            "pedal, nobody standing on it), it is read right as it is. Otherwise "
+            f"{_action_advice(ptype, above, centre, punits)}")
 
 
 def _steady_level(up, threshold):
@@ -1473,15 +1438,10 @@ def _resting_beyond_threshold(up, loads, threshold, time):
         return level, finite & (along < level + threshold)
 
 
-def _runs(mask):
-    """[(start, stop)]: the runs of True in mask, as sample slices."""
-    edges = np.flatnonzero(np.diff(np.concatenate([[0], mask.astype(np.int8), [0]])))
-    return list(zip(edges[::2], edges[1::2]))
-
-
 def _runs_text(mask, time):
     """'t = a-b s' for each run of True in mask (the first three, then how many more)."""
-    runs = [f"{time[a]:.3f}-{time[b - 1]:.3f} s" for a, b in _runs(mask)]
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], mask.astype(np.int8), [0]])))
+    runs = [f"{time[a]:.3f}-{time[b - 1]:.3f} s" for a, b in zip(edges[::2], edges[1::2])]
     more = f" and {len(runs) - 3} more stretches" if len(runs) > 3 else ""
     return "t = " + ", ".join(runs[:3]) + more
 
@@ -1691,8 +1651,9 @@ def _lasting(mask, time, reaching):
         return mask & reaching
     step = float(time[1] - time[0])
     need = max(1, int(math.ceil(_SHORTEST_PULL / step - 1e-9))) if step > 0 else 1
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], mask.astype(np.int8), [0]])))
     out = np.zeros_like(mask)
-    for start, stop in _runs(mask):
+    for start, stop in zip(edges[::2], edges[1::2]):
         if stop - start >= need and np.any(reaching[start:stop]):
             out[start:stop] = True
     return out
