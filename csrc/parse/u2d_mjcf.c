@@ -333,107 +333,415 @@ static int check_actuator_keywords(mjcf *rd, u2d_xml *e)
     return 0;
 }
 
-/* MuJoCo 4's schema gives actdim= to <general> and a plugin actuator only, and actrange=
- * and actlimited= to those and <intvelocity>: it refuses them on every other actuator, in
- * <actuator> or in a <default>, used or not; and an actdim= only as a whole number.
- * 0 or -1 (message). */
+/* An actuator's actdim= (only <general> and a plugin actuator have it and actearly=: MuJoCo 4's
+ * schema refuses them on the others, check_attribute_schema) is one whole number, its
+ * actearly= false or true. 0 or -1 (message). */
 static int check_activation_attributes(mjcf *rd, u2d_xml *e)
 {
-    static const char *const ATTRS[] = {"actrange", "actlimited"};
-    const char *el = u2d_xml_name(e);
-    if (word_index("general|plugin", el) >= 0)
-        return check_actdim(rd, e) || keyword(rd, e, "actearly", BOOL_WORDS, 0) < 0 ? -1 : 0;
-    if (u2d_xml_attr(e, "actdim"))
-        return fail(rd, e, "<%s> has no actdim= attribute (MuJoCo's schema refuses it: only "
-                    "<general> and a plugin actuator set the number of activation states): "
-                    "leave it out, or use <general> with a dyntype", el);
-    if (u2d_xml_attr(e, "actearly"))
-        return fail(rd, e, "<%s> has no actearly= attribute (MuJoCo's schema refuses it: only "
-                    "<general> and a plugin actuator set it; a <dcmotor> sets it to true, "
-                    "every other shortcut to false): leave it out, or use <general>", el);
-    if (strcmp(el, "intvelocity") == 0) return 0;
-    for (int k = 0; k < 2; k++)
-        if (u2d_xml_attr(e, ATTRS[k]))
-            return fail(rd, e, "<%s> has no %s= attribute (MuJoCo's schema refuses it: only "
-                        "<general> and <intvelocity> have an activation range): leave it out, "
-                        "or use <general> with a dyntype", el, ATTRS[k]);
-    return 0;
+    return check_actdim(rd, e) || keyword(rd, e, "actearly", BOOL_WORDS, 0) < 0 ? -1 : 0;
 }
 
 static int count_values(mjcf *rd, u2d_xml *node, const char *who, const char *name);
 
-/* The attributes MuJoCo 4.0.0's schema gives each actuator kind (mj_printSchema): those it
- * has in a <default>, and those it adds in <actuator> (name, class, the target, lengthrange,
- * a <muscle>'s tausmooth). Any other is an "unrecognized attribute" to it. A plugin
- * actuator's are not listed: left to MuJoCo. */
-static const struct { const char *kind, *in_default, *in_actuator_too; } ACTUATOR_SCHEMA[] = {
-    {"general",
+/* The attributes MuJoCo 4.0.0's schema gives each element (mj_printSchema's text), a row per
+ * element keyed "parent tag": an element's attributes depend on where it is (a <default>'s
+ * <joint> has no name=, an <equality>'s <joint> is a constraint, an <actuator>'s <motor> has
+ * its target and a <default>'s not). The children of <worldbody>, <body>, <frame> and
+ * <replicate> are "body ..." rows (the schema's "(world)body"); <mujoco>'s own row is
+ * "mujoco". Any attribute beyond its row's is an "unrecognized attribute" to MuJoCo, used or
+ * not. Elements the printed schema has no row for (<worldbody>, <frame>, <replicate>,
+ * <composite>) are left to their readers. */
+static const char *const ATTRIBUTE_SCHEMA[][2] = {
+    {"mujoco", "model"},
+    {"mujoco compiler",
+     "alignfree|angle|assetdir|autolimits|balanceinertia|boundinertia|boundmass|conflict|"
+     "coordinate|discardvisual|eulerseq|fitaabb|fusestatic|inertiafromgeom|inertiagrouprange|"
+     "meshdir|passthrough|savecanonical|savecompiled|saveinertial|settotalmass|strippath|"
+     "texturedir|usethread"},
+    {"compiler lengthrange",
+     "accel|interval|inttotal|maxforce|mode|timeconst|timestep|tolrange|useexisting|uselimit"},
+    {"mujoco option",
+     "actuatorgroupdisable|ccd_iterations|ccd_tolerance|cone|density|gravity|impratio|"
+     "integrator|iterations|jacobian|ls_iterations|ls_tolerance|magnetic|noslip_iterations|"
+     "noslip_tolerance|o_friction|o_margin|o_solimp|o_solref|sdf_initpoints|sdf_iterations|"
+     "sleep_tolerance|solver|timestep|tolerance|viscosity|wind"},
+    {"option flag",
+     "actuation|autoreset|clampctrl|constraint|contact|damper|diagexact|energy|equality|"
+     "eulerdamp|filterparent|frictionloss|fwdinv|gravity|invdiscrete|ipc|island|limit|"
+     "midphase|multiccd|nativeccd|override|refsafe|sensor|sleep|speculative|spring|warmstart"},
+    {"mujoco size",
+     "memory|nconmax|njmax|nkey|nstack|nuser_actuator|nuser_body|nuser_cam|nuser_geom|"
+     "nuser_jnt|nuser_sensor|nuser_site|nuser_tendon|nuserdata"},
+    {"mujoco statistic", "center|extent|meaninertia|meanmass|meansize"},
+    {"mujoco visual", ""},
+    {"visual global",
+     "azimuth|bvactive|cameraid|elevation|ellipsoidinertia|fovy|glow|ipd|linewidth|offheight|"
+     "offwidth|orthographic|realtime"},
+    {"visual quality", "numquads|numslices|numstacks|offsamples|shadowsize"},
+    {"visual headlight", "active|ambient|diffuse|specular"},
+    {"visual map",
+     "actuatortendon|alpha|fogend|fogstart|force|haze|shadowclip|shadowscale|stiffness|"
+     "stiffnessrot|torque|zfar|znear"},
+    {"visual scale",
+     "actuatorlength|actuatorwidth|camera|com|connect|constraint|contactheight|contactwidth|"
+     "forcewidth|framelength|framewidth|frustum|jointlength|jointwidth|light|selectpoint|"
+     "slidercrank"},
+    {"visual rgba",
+     "actuator|actuatornegative|actuatorpositive|bv|bvactive|camera|com|connect|constraint|"
+     "contactforce|contactfriction|contactgap|contactpoint|contacttorque|crankbroken|fog|"
+     "force|frustum|haze|inertia|joint|light|rangefinder|selectpoint|slidercrank"},
+    {"mujoco default", "class"},
+    {"default default", "class"},
+    {"default mesh", "inertia|maxhullvert|scale"},
+    {"default texture",
+     "builtin|colorspace|embed|gridlayout|gridsize|height|hflip|mark|markrgb|nchannel|random|"
+     "rgb1|rgb2|type|vflip|width"},
+    {"default material",
+     "emission|metallic|reflectance|rgba|roughness|shininess|specular|texrepeat|texture|"
+     "texuniform"},
+    {"material layer", "role|texture"},
+    {"default joint",
+     "actuatorfrclimited|actuatorfrcrange|actuatorgravcomp|armature|axis|damping|frictionloss|"
+     "group|limited|margin|pos|range|ref|solimpfriction|solimplimit|solreffriction|"
+     "solreflimit|springdamper|springref|springyield|stiffness|type|user"},
+    {"default geom",
+     "adhesion|axisangle|castshadow|conaffinity|condim|contype|density|euler|fitscale|"
+     "fluidcoef|fluidshape|friction|fromto|gap|group|hfield|margin|mass|material|mesh|pos|"
+     "priority|quat|rgba|shellinertia|size|solimp|solmix|solref|surfacevel|type|user|xyaxes|"
+     "zaxis"},
+    {"default site",
+     "axisangle|euler|fromto|group|material|mesh|pos|quat|rgba|size|type|user|xyaxes|zaxis"},
+    {"default camera",
+     "axisangle|euler|focal|focalpixel|fovy|ipd|mode|output|pos|principal|principalpixel|"
+     "projection|quat|resolution|sensorsize|user|xyaxes|zaxis"},
+    {"default light",
+     "active|ambient|attenuation|bulbradius|castshadow|cutoff|diffuse|dir|directional|"
+     "exponent|intensity|mode|pos|range|softness|specular|type"},
+    {"default pair", "adhesion|condim|friction|gap|margin|solimp|solref|solreffriction"},
+    {"default equality", "active|solimp|solref"},
+    {"default tendon",
+     "actuatorfrclimited|actuatorfrcrange|armature|damping|frictionloss|group|limited|margin|"
+     "material|range|rgba|solimpfriction|solimplimit|solreffriction|solreflimit|springlength|"
+     "springyield|stiffness|user|width"},
+    {"default general",
      "actdim|actearly|actlimited|actrange|armature|biasprm|biastype|cranklength|ctrllimited|"
      "ctrlrange|damping|delay|dynprm|dyntype|ffrange|forcelimited|forcerange|gainprm|gaintype|"
-     "gear|group|inheritrange|input|interp|nsample|user|velrange",
-     "body|class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
-    {"motor",
-     "armature|cranklength|ctrllimited|ctrlrange|damping|delay|forcelimited|forcerange|gear|group|"
-     "interp|nsample|user",
-     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
-    {"position",
-     "armature|cranklength|ctrllimited|ctrlrange|damping|dampratio|delay|forcelimited|forcerange|"
-     "gear|group|inheritrange|interp|kp|kv|nsample|timeconst|user",
-     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
-    {"velocity",
-     "armature|cranklength|ctrllimited|ctrlrange|damping|delay|forcelimited|forcerange|gear|group|"
-     "interp|kv|nsample|user",
-     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
-    {"intvelocity",
+     "gear|group|inheritrange|input|interp|nsample|user|velrange"},
+    {"default motor",
+     "armature|cranklength|ctrllimited|ctrlrange|damping|delay|forcelimited|forcerange|gear|"
+     "group|interp|nsample|user"},
+    {"default position",
+     "armature|cranklength|ctrllimited|ctrlrange|damping|dampratio|delay|forcelimited|"
+     "forcerange|gear|group|inheritrange|interp|kp|kv|nsample|timeconst|user"},
+    {"default velocity",
+     "armature|cranklength|ctrllimited|ctrlrange|damping|delay|forcelimited|forcerange|gear|"
+     "group|interp|kv|nsample|user"},
+    {"default intvelocity",
      "actlimited|actrange|armature|cranklength|ctrllimited|ctrlrange|damping|dampratio|delay|"
-     "forcelimited|forcerange|gear|group|inheritrange|interp|kp|kv|nsample|user",
-     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
-    {"orientation",
-     "ctrlrange|dampratio|delay|forcelimited|forcerange|group|input|interp|kp|kv|nsample|user",
-     "class|joint|name|refsite|site"},
-    {"pid",
+     "forcelimited|forcerange|gear|group|inheritrange|interp|kp|kv|nsample|user"},
+    {"default orientation",
+     "ctrlrange|dampratio|delay|forcelimited|forcerange|group|input|interp|kp|kv|nsample|user"},
+    {"default pid",
      "armature|cranklength|ctrllimited|ctrlrange|damping|dampratio|delay|ffrange|forcelimited|"
-     "forcerange|gear|group|imax|inheritrange|input|interp|ki|kp|kv|nsample|posrange|slewmax|user|"
-     "velrange",
-     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
-    {"damper",
-     "armature|cranklength|ctrlrange|damping|delay|forcelimited|forcerange|gear|group|interp|kv|"
-     "nsample|user",
-     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
-    {"cylinder",
-     "area|armature|bias|cranklength|ctrllimited|ctrlrange|damping|delay|diameter|forcelimited|"
-     "forcerange|gear|group|interp|nsample|timeconst|user",
-     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
-    {"muscle",
+     "forcerange|gear|group|imax|inheritrange|input|interp|ki|kp|kv|nsample|posrange|slewmax|"
+     "user|velrange"},
+    {"default damper",
+     "armature|cranklength|ctrlrange|damping|delay|forcelimited|forcerange|gear|group|interp|"
+     "kv|nsample|user"},
+    {"default cylinder",
+     "area|armature|bias|cranklength|ctrllimited|ctrlrange|damping|delay|diameter|"
+     "forcelimited|forcerange|gear|group|interp|nsample|timeconst|user"},
+    {"default muscle",
      "armature|cranklength|ctrllimited|ctrlrange|damping|delay|force|forcelimited|forcerange|"
-     "fpmax|fvmax|gear|group|interp|lmax|lmin|nsample|range|scale|timeconst|user|vmax",
-     "class|cranksite|joint|jointinparent|lengthrange|name|slidersite|tausmooth|tendon"},
-    {"adhesion",
-     "ctrlrange|delay|forcelimited|forcerange|gain|group|interp|nsample|user",
-     "body|class|name"},
-    {"dcmotor",
+     "fpmax|fvmax|gear|group|interp|lmax|lmin|nsample|range|scale|timeconst|user|vmax"},
+    {"default adhesion", "ctrlrange|delay|forcelimited|forcerange|gain|group|interp|nsample|user"},
+    {"default dcmotor",
      "armature|cogging|controller|cranklength|ctrllimited|ctrlrange|damping|delay|gear|group|"
-     "inductance|input|interp|lugre|motorconst|nominal|nsample|resistance|saturation|thermal|user",
-     "class|cranksite|joint|jointinparent|lengthrange|name|refsite|site|slidersite|tendon"},
+     "inductance|input|interp|lugre|motorconst|nominal|nsample|resistance|saturation|thermal|"
+     "user"},
+    {"mujoco extension", ""},
+    {"extension plugin", "plugin"},
+    {"plugin instance", "name"},
+    {"instance config", "key|value"},
+    {"mujoco asset", ""},
+    {"asset mesh",
+     "builtin|class|content_type|face|file|inertia|material|maxhullvert|name|normal|params|"
+     "refpos|refquat|scale|smoothnormal|texcoord|vertex"},
+    {"mesh plugin", "instance|plugin"},
+    {"plugin config", "key|value"},
+    {"asset hfield", "content_type|elevation|file|name|ncol|nrow|size"},
+    {"asset skin", "face|file|group|inflate|material|name|rgba|texcoord|vertex"},
+    {"skin bone", "bindpos|bindquat|body|vertid|vertweight"},
+    {"asset texture",
+     "builtin|class|colorspace|content_type|embed|file|fileback|filedown|filefront|fileleft|"
+     "fileright|fileup|gridlayout|gridsize|height|hflip|mark|markrgb|name|nchannel|random|"
+     "rgb1|rgb2|type|vflip|width"},
+    {"asset material",
+     "class|emission|metallic|name|reflectance|rgba|roughness|shininess|specular|texrepeat|"
+     "texture|texuniform"},
+    {"asset model", "content_type|file|name"},
+    {"body body",
+     "axisangle|childclass|euler|fuse|gravcomp|mocap|name|pos|quat|simple|sleep|user|xyaxes|"
+     "zaxis"},
+    {"body inertial", "axisangle|diaginertia|euler|fullinertia|mass|pos|quat|xyaxes|zaxis"},
+    {"body joint",
+     "actuatorfrclimited|actuatorfrcrange|actuatorgravcomp|armature|axis|class|damping|"
+     "frictionloss|group|limited|margin|name|pos|range|ref|solimpfriction|solimplimit|"
+     "solreffriction|solreflimit|springdamper|springref|springyield|stiffness|type|user"},
+    {"body freejoint", "align|group|name"},
+    {"body geom",
+     "adhesion|axisangle|castshadow|class|conaffinity|condim|contype|density|euler|fitscale|"
+     "fluidcoef|fluidshape|friction|fromto|gap|group|hfield|margin|mass|material|mesh|name|"
+     "pos|priority|quat|rgba|shellinertia|size|solimp|solmix|solref|surfacevel|type|user|"
+     "xyaxes|zaxis"},
+    {"geom plugin", "instance|plugin"},
+    {"body attach", "body|frame|model|prefix"},
+    {"body site",
+     "axisangle|class|euler|fromto|group|material|mesh|name|pos|quat|rgba|size|type|user|"
+     "xyaxes|zaxis"},
+    {"body camera",
+     "axisangle|class|euler|focal|focalpixel|fovy|ipd|mode|name|output|pos|principal|"
+     "principalpixel|projection|quat|resolution|sensorsize|target|user|xyaxes|zaxis"},
+    {"body light",
+     "active|ambient|attenuation|bulbradius|castshadow|class|cutoff|diffuse|dir|directional|"
+     "exponent|intensity|mode|name|pos|range|softness|specular|target|texture|type"},
+    {"body plugin", "instance|plugin"},
+    {"body flexcomp",
+     "axisangle|cellcount|count|dim|dof|element|euler|file|flatskin|group|inertiabox|mass|"
+     "material|mesh|name|origin|point|pos|quat|radius|rgba|rigid|scale|spacing|texcoord|type|"
+     "xyaxes|zaxis"},
+    {"flexcomp edge", "damping|equality|solimp|solref|stiffness"},
+    {"flexcomp elasticity",
+     "damping|elastic2d|poisson|section|sectionsize|shear|thickness|yield|young"},
+    {"flexcomp contact",
+     "activelayers|conaffinity|condim|contype|friction|gap|margin|passive|priority|"
+     "selfcollide|solimp|solmix|solref"},
+    {"flexcomp pin", "grid|gridrange|id|range"},
+    {"flexcomp plugin", "instance|plugin"},
+    {"mujoco deformable", ""},
+    {"deformable flex",
+     "body|cellcount|dim|dof|element|elemtexcoord|flatskin|group|material|name|node|nodecoord|"
+     "radius|rgba|texcoord|vertex"},
+    {"flex contact",
+     "activelayers|conaffinity|condim|contype|friction|gap|margin|passive|priority|"
+     "selfcollide|solimp|solmix|solref"},
+    {"flex edge", "damping|stiffness"},
+    {"flex elasticity",
+     "damping|elastic2d|poisson|section|sectionsize|shear|thickness|yield|young"},
+    {"deformable skin", "face|file|group|inflate|material|name|rgba|texcoord|vertex"},
+    {"mujoco contact", ""},
+    {"contact pair",
+     "adhesion|class|condim|friction|gap|geom1|geom2|margin|name|solimp|solref|solreffriction"},
+    {"contact exclude", "body1|body2|name"},
+    {"mujoco tendon", ""},
+    {"tendon spatial",
+     "actuatorfrclimited|actuatorfrcrange|armature|class|damping|frictionloss|group|limited|"
+     "margin|material|name|range|rgba|solimpfriction|solimplimit|solreffriction|solreflimit|"
+     "springlength|springyield|stiffness|user|width"},
+    {"spatial site", "site"},
+    {"spatial geom", "geom|sidesite"},
+    {"spatial pulley", "divisor"},
+    {"tendon fixed",
+     "actuatorfrclimited|actuatorfrcrange|armature|class|damping|frictionloss|group|limited|"
+     "margin|name|range|solimpfriction|solimplimit|solreffriction|solreflimit|springlength|"
+     "springyield|stiffness|user"},
+    {"fixed joint", "coef|joint"},
+    {"mujoco equality", ""},
+    {"equality connect", "active|anchor|body1|body2|class|name|site1|site2|solimp|solref"},
+    {"equality weld",
+     "active|anchor|body1|body2|class|name|relpose|site1|site2|solimp|solref|torquescale"},
+    {"equality joint", "active|class|joint1|joint2|name|polycoef|solimp|solref"},
+    {"equality tendon", "active|class|name|polycoef|solimp|solref|tendon1|tendon2"},
+    {"equality flex", "active|class|flex|name|solimp|solref"},
+    {"equality flexstrain", "active|cell|class|flex|name|solimp|solref"},
+    {"mujoco actuator", ""},
+    {"actuator general",
+     "actdim|actearly|actlimited|actrange|armature|biasprm|biastype|body|class|cranklength|"
+     "cranksite|ctrllimited|ctrlrange|damping|delay|dynprm|dyntype|ffrange|forcelimited|"
+     "forcerange|gainprm|gaintype|gear|group|inheritrange|input|interp|joint|jointinparent|"
+     "lengthrange|name|nsample|refsite|site|slidersite|tendon|user|velrange"},
+    {"actuator motor",
+     "armature|class|cranklength|cranksite|ctrllimited|ctrlrange|damping|delay|forcelimited|"
+     "forcerange|gear|group|interp|joint|jointinparent|lengthrange|name|nsample|refsite|site|"
+     "slidersite|tendon|user"},
+    {"actuator position",
+     "armature|class|cranklength|cranksite|ctrllimited|ctrlrange|damping|dampratio|delay|"
+     "forcelimited|forcerange|gear|group|inheritrange|interp|joint|jointinparent|kp|kv|"
+     "lengthrange|name|nsample|refsite|site|slidersite|tendon|timeconst|user"},
+    {"actuator velocity",
+     "armature|class|cranklength|cranksite|ctrllimited|ctrlrange|damping|delay|forcelimited|"
+     "forcerange|gear|group|interp|joint|jointinparent|kv|lengthrange|name|nsample|refsite|"
+     "site|slidersite|tendon|user"},
+    {"actuator intvelocity",
+     "actlimited|actrange|armature|class|cranklength|cranksite|ctrllimited|ctrlrange|damping|"
+     "dampratio|delay|forcelimited|forcerange|gear|group|inheritrange|interp|joint|"
+     "jointinparent|kp|kv|lengthrange|name|nsample|refsite|site|slidersite|tendon|user"},
+    {"actuator orientation",
+     "class|ctrlrange|dampratio|delay|forcelimited|forcerange|group|input|interp|joint|kp|kv|"
+     "name|nsample|refsite|site|user"},
+    {"actuator pid",
+     "armature|class|cranklength|cranksite|ctrllimited|ctrlrange|damping|dampratio|delay|"
+     "ffrange|forcelimited|forcerange|gear|group|imax|inheritrange|input|interp|joint|"
+     "jointinparent|ki|kp|kv|lengthrange|name|nsample|posrange|refsite|site|slewmax|"
+     "slidersite|tendon|user|velrange"},
+    {"actuator damper",
+     "armature|class|cranklength|cranksite|ctrlrange|damping|delay|forcelimited|forcerange|"
+     "gear|group|interp|joint|jointinparent|kv|lengthrange|name|nsample|refsite|site|"
+     "slidersite|tendon|user"},
+    {"actuator cylinder",
+     "area|armature|bias|class|cranklength|cranksite|ctrllimited|ctrlrange|damping|delay|"
+     "diameter|forcelimited|forcerange|gear|group|interp|joint|jointinparent|lengthrange|name|"
+     "nsample|refsite|site|slidersite|tendon|timeconst|user"},
+    {"actuator muscle",
+     "armature|class|cranklength|cranksite|ctrllimited|ctrlrange|damping|delay|force|"
+     "forcelimited|forcerange|fpmax|fvmax|gear|group|interp|joint|jointinparent|lengthrange|"
+     "lmax|lmin|name|nsample|range|scale|slidersite|tausmooth|tendon|timeconst|user|vmax"},
+    {"actuator adhesion",
+     "body|class|ctrlrange|delay|forcelimited|forcerange|gain|group|interp|name|nsample|user"},
+    {"actuator dcmotor",
+     "armature|class|cogging|controller|cranklength|cranksite|ctrllimited|ctrlrange|damping|"
+     "delay|gear|group|inductance|input|interp|joint|jointinparent|lengthrange|lugre|"
+     "motorconst|name|nominal|nsample|refsite|resistance|saturation|site|slidersite|tendon|"
+     "thermal|user"},
+    {"actuator plugin",
+     "actdim|actearly|actlimited|actrange|armature|class|cranklength|cranksite|ctrllimited|"
+     "ctrlrange|damping|delay|dynprm|dyntype|forcelimited|forcerange|gear|group|instance|"
+     "interp|joint|jointinparent|lengthrange|name|nsample|plugin|site|slidersite|tendon|user"},
+    {"mujoco sensor", ""},
+    {"sensor touch", "cutoff|delay|interp|interval|name|noise|nsample|site|user"},
+    {"sensor accelerometer", "cutoff|delay|interp|interval|name|noise|nsample|site|user"},
+    {"sensor velocimeter", "cutoff|delay|interp|interval|name|noise|nsample|site|user"},
+    {"sensor gyro", "cutoff|delay|interp|interval|name|noise|nsample|site|user"},
+    {"sensor force", "cutoff|delay|interp|interval|name|noise|nsample|site|user"},
+    {"sensor torque", "cutoff|delay|interp|interval|name|noise|nsample|site|user"},
+    {"sensor magnetometer", "cutoff|delay|interp|interval|name|noise|nsample|site|user"},
+    {"sensor camprojection", "camera|cutoff|delay|interp|interval|name|noise|nsample|site|user"},
+    {"sensor rangefinder",
+     "camera|cutoff|data|delay|interp|interval|name|noise|nsample|site|user"},
+    {"sensor jointpos", "cutoff|delay|interp|interval|joint|name|noise|nsample|user"},
+    {"sensor jointvel", "cutoff|delay|interp|interval|joint|name|noise|nsample|user"},
+    {"sensor tendonpos", "cutoff|delay|interp|interval|name|noise|nsample|tendon|user"},
+    {"sensor tendonvel", "cutoff|delay|interp|interval|name|noise|nsample|tendon|user"},
+    {"sensor actuatorpos", "actuator|cutoff|delay|interp|interval|name|noise|nsample|user"},
+    {"sensor actuatorvel", "actuator|cutoff|delay|interp|interval|name|noise|nsample|user"},
+    {"sensor actuatorfrc", "actuator|cutoff|delay|interp|interval|name|noise|nsample|user"},
+    {"sensor jointactuatorfrc", "cutoff|delay|interp|interval|joint|name|noise|nsample|user"},
+    {"sensor tendonactuatorfrc", "cutoff|delay|interp|interval|name|noise|nsample|tendon|user"},
+    {"sensor ballquat", "cutoff|delay|interp|interval|joint|name|noise|nsample|user"},
+    {"sensor ballangvel", "cutoff|delay|interp|interval|joint|name|noise|nsample|user"},
+    {"sensor jointlimitpos", "cutoff|delay|interp|interval|joint|name|noise|nsample|user"},
+    {"sensor jointlimitvel", "cutoff|delay|interp|interval|joint|name|noise|nsample|user"},
+    {"sensor jointlimitfrc", "cutoff|delay|interp|interval|joint|name|noise|nsample|user"},
+    {"sensor tendonlimitpos", "cutoff|delay|interp|interval|name|noise|nsample|tendon|user"},
+    {"sensor tendonlimitvel", "cutoff|delay|interp|interval|name|noise|nsample|tendon|user"},
+    {"sensor tendonlimitfrc", "cutoff|delay|interp|interval|name|noise|nsample|tendon|user"},
+    {"sensor framepos",
+     "cutoff|delay|interp|interval|name|noise|nsample|objname|objtype|refname|reftype|user"},
+    {"sensor framequat",
+     "cutoff|delay|interp|interval|name|noise|nsample|objname|objtype|refname|reftype|user"},
+    {"sensor framexaxis",
+     "cutoff|delay|interp|interval|name|noise|nsample|objname|objtype|refname|reftype|user"},
+    {"sensor frameyaxis",
+     "cutoff|delay|interp|interval|name|noise|nsample|objname|objtype|refname|reftype|user"},
+    {"sensor framezaxis",
+     "cutoff|delay|interp|interval|name|noise|nsample|objname|objtype|refname|reftype|user"},
+    {"sensor framelinvel",
+     "cutoff|delay|interp|interval|name|noise|nsample|objname|objtype|refname|reftype|user"},
+    {"sensor frameangvel",
+     "cutoff|delay|interp|interval|name|noise|nsample|objname|objtype|refname|reftype|user"},
+    {"sensor framelinacc", "cutoff|delay|interp|interval|name|noise|nsample|objname|objtype|user"},
+    {"sensor frameangacc", "cutoff|delay|interp|interval|name|noise|nsample|objname|objtype|user"},
+    {"sensor subtreecom", "body|cutoff|delay|interp|interval|name|noise|nsample|user"},
+    {"sensor subtreelinvel", "body|cutoff|delay|interp|interval|name|noise|nsample|user"},
+    {"sensor subtreeangmom", "body|cutoff|delay|interp|interval|name|noise|nsample|user"},
+    {"sensor insidesite",
+     "cutoff|delay|enclosed|interp|interval|name|noise|nsample|objname|objtype|site|user"},
+    {"sensor distance",
+     "body1|body2|cutoff|delay|geom1|geom2|interp|interval|name|noise|nsample|user"},
+    {"sensor normal",
+     "body1|body2|cutoff|delay|geom1|geom2|interp|interval|name|noise|nsample|user"},
+    {"sensor fromto",
+     "body1|body2|cutoff|delay|geom1|geom2|interp|interval|name|noise|nsample|user"},
+    {"sensor contact",
+     "body1|body2|cutoff|data|delay|geom1|geom2|interp|interval|name|noise|nsample|num|reduce|"
+     "site|subtree1|subtree2|user"},
+    {"sensor e_potential", "cutoff|delay|interp|interval|name|noise|nsample|user"},
+    {"sensor e_kinetic", "cutoff|delay|interp|interval|name|noise|nsample|user"},
+    {"sensor clock", "cutoff|delay|interp|interval|name|noise|nsample|user"},
+    {"sensor tactile", "cutoff|delay|geom|interp|interval|mesh|name|nsample|user"},
+    {"sensor user", "cutoff|datatype|dim|name|needstage|noise|objname|objtype|user"},
+    {"sensor plugin", "cutoff|instance|name|objname|objtype|plugin|refname|reftype|user"},
+    {"mujoco custom", ""},
+    {"custom numeric", "data|name|size"},
+    {"custom text", "data|name"},
+    {"custom tuple", "name"},
+    {"tuple element", "objname|objtype|prm"},
+    {"mujoco keyframe", ""},
+    {"keyframe key", "act|ctrl|mpos|mquat|name|plastic|qpos|qvel|time"},
 };
 
-/* Actuator element e (in a <default> when in_default) writes only attributes MuJoCo 4.0.0's
- * schema gives its kind there (ACTUATOR_SCHEMA), used or not. 0 or -1 (message). */
-static int check_actuator_schema(mjcf *rd, u2d_xml *e, int in_default)
+/* What to do instead of an attribute rows do not have ('|'-separated rows, "actuators" for
+ * every actuator's, in <actuator> or a <default>; '|'-separated attributes, "" for any),
+ * first match first. */
+static const char *const ATTRIBUTE_ADVICE[][3] = {
+    {"body body", "mass", "give the body's mass in its <inertial mass=...>, or its geoms' "
+                          "mass= or density="},
+    {"tendon fixed", "rgba|width", "only a <spatial> tendon is drawn: move it there, or remove "
+                                   "it"},
+    {"body camera|default camera", "orthographic", "MuJoCo 4 writes projection=\"orthographic\""},
+    {"body joint|default joint", "forcerange", "a joint's is actuatorfrcrange= (with "
+                                               "actuatorfrclimited=), an actuator's forcerange="},
+    {"actuators", "actdim", "only <general> and a plugin actuator set the number of activation "
+                            "states: leave it out, or use <general> with a dyntype"},
+    {"actuators", "actearly", "only <general> and a plugin actuator set it; a <dcmotor> sets it "
+                              "to true, every other shortcut to false: leave it out, or use "
+                              "<general>"},
+    {"actuators", "actrange|actlimited", "only <general> and <intvelocity> have an activation "
+                                         "range: leave it out, or use <general> with a dyntype"},
+    {"actuators", "", "remove it, or use an actuator kind that has it"}};
+
+/* The attributes ATTRIBUTE_SCHEMA gives row key, NULL for a row it does not have. */
+static const char *schema_attributes(const char *key)
 {
-    const char *el = u2d_xml_name(e);
-    for (size_t k = 0; k < sizeof ACTUATOR_SCHEMA / sizeof ACTUATOR_SCHEMA[0]; k++) {
-        if (strcmp(ACTUATOR_SCHEMA[k].kind, el) != 0) continue;
-        for (int a = 0; a < u2d_xml_attr_count(e); a++) {
-            const char *name = u2d_xml_attr_name(e, a);
-            if (word_index(ACTUATOR_SCHEMA[k].in_default, name) >= 0 ||
-                (!in_default && word_index(ACTUATOR_SCHEMA[k].in_actuator_too, name) >= 0))
-                continue;
-            return fail(rd, e, "<%s %.40s=\"%.60s\">: <%s>%s has no %.40s= attribute in "
-                        "MuJoCo 4's schema (MuJoCo refuses it: \"unrecognized attribute\"): "
-                        "remove it, or use an actuator kind that has it", el, name,
-                        u2d_xml_attr(e, name), el, in_default ? " in a <default>" : "", name);
-        }
+    for (size_t k = 0; k < sizeof ATTRIBUTE_SCHEMA / sizeof ATTRIBUTE_SCHEMA[0]; k++)
+        if (strcmp(ATTRIBUTE_SCHEMA[k][0], key) == 0) return ATTRIBUTE_SCHEMA[k][1];
+    return NULL;
+}
+
+static const char *attribute_advice(const char *key, const char *name)
+{
+    const char *tag = strchr(key, ' ');
+    int actuator = tag && (strncmp(key, "actuator ", 9) == 0 || strncmp(key, "default ", 8) == 0)
+                   && word_index(ACTUATOR_ELEMENTS, tag + 1) >= 0;
+    for (size_t k = 0; k < sizeof ATTRIBUTE_ADVICE / sizeof ATTRIBUTE_ADVICE[0]; k++) {
+        const char *rows = ATTRIBUTE_ADVICE[k][0], *attrs = ATTRIBUTE_ADVICE[k][1];
+        int row = strcmp(rows, "actuators") == 0 ? actuator : word_index(rows, key) >= 0;
+        if (row && (!*attrs || word_index(attrs, name) >= 0)) return ATTRIBUTE_ADVICE[k][2];
+    }
+    return "remove it, or correct its name";
+}
+
+/* Element e, a child of an element whose row name is parent ("" for <mujoco> itself), writes
+ * only attributes MuJoCo 4.0.0's schema gives it there (ATTRIBUTE_SCHEMA). 0 or -1 (message
+ * naming the element, the attribute, MuJoCo's reason and what to do). */
+static int check_attributes(mjcf *rd, u2d_xml *e, const char *parent)
+{
+    char key[120];
+    const char *tag = u2d_xml_name(e);
+    int len = snprintf(key, sizeof key, "%s%s%s", parent, *parent ? " " : "", tag);
+    const char *allowed = len < (int)sizeof key ? schema_attributes(key) : NULL;
+    if (!allowed) return 0;
+    for (int a = 0; a < u2d_xml_attr_count(e); a++) {
+        const char *name = u2d_xml_attr_name(e, a);
+        if (word_index(allowed, name) >= 0) continue;
+        char place[80] = "";
+        if (strcmp(parent, "default") == 0) snprintf(place, sizeof place, " in a <default>");
+        else if (word_index("equality|fixed|spatial|sensor|flex|flexcomp", parent) >= 0)
+            snprintf(place, sizeof place, " in <%s>", parent);    /* a tag another row has */
+        return fail(rd, e, "<%.40s %.40s=\"%.60s\">: <%.40s>%s has no %.40s= attribute in "
+                    "MuJoCo 4's schema (MuJoCo refuses it: \"unrecognized attribute: "
+                    "'%.40s'\"): %s", tag, name, u2d_xml_attr(e, name), tag, place, name,
+                    name, attribute_advice(key, name));
     }
     return 0;
 }
@@ -914,7 +1222,7 @@ static int read_defaults(mjcf *rd)
                 if (word_index(ACTUATOR_ELEMENTS, n) >= 0 &&
                     (check_activation_attributes(rd, e) || check_actuator_numbers(rd, e) ||
                      check_actuator_keywords(rd, e) ||
-                     check_shortcut_settings(rd, e) || check_actuator_schema(rd, e, 1) ||
+                     check_shortcut_settings(rd, e) ||
                      add_dnode(rd, cls, K_ACTUATOR, e)))
                     status = -1;
                 /* MuJoCo refuses two orientation forms in a default, used or not */
@@ -2139,17 +2447,12 @@ typedef struct {
 } mj_joint;
 
 /* A joint's actuator force range as MuJoCo checks it (urdf2dyn applies no actuator force):
- * actuatorfrcrange with actuatorfrclimited, and no forcerange=, which is an actuator's
- * attribute (MuJoCo's schema refuses it on a joint or its default). */
+ * actuatorfrcrange with actuatorfrclimited. */
 static int check_actuator_force_range(mjcf *rd, u2d_xml *j, int cls, const char *name)
 {
     char who[140];
     double range[2];
     snprintf(who, sizeof who, "joint '%.100s'", name);
-    if (dattr(rd, j, K_JOINT, cls, "forcerange"))
-        return fail(rd, j, "%s: forcerange= is not a joint attribute (MuJoCo's schema refuses "
-                    "it, on the joint or its default class): a joint's is actuatorfrcrange= "
-                    "(with actuatorfrclimited=), an actuator's forcerange=", who);
     return limited_range(rd, j, K_JOINT, cls, who, "actuatorfrcrange", "actuatorfrclimited",
                          range, NULL);
 }
@@ -2706,7 +3009,7 @@ static int collect_targets(mjcf *rd, mj_targets *t)
 }
 
 /* MuJoCo's checks of an actuator's transmission attributes beyond its joint (the element
- * has them: check_actuator_schema): refsite= only with site=, slidersite= and cranklength=
+ * has them: check_attribute_schema): refsite= only with site=, slidersite= and cranklength=
  * only with cranksite= (which needs both), and every site, body or tendon named is in the
  * model. Two targets are MuJoCo's too (the last of joint, jointinparent, tendon, cranksite,
  * site, body wins, the others unread): loaded, with a warning naming the one that drives. */
@@ -3485,7 +3788,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     int cls = class_attr(rd, e, "class", 0);
     if (cls < 0 || check_activation_attributes(rd, e) || check_actuator_numbers(rd, e) ||
         check_actuator_keywords(rd, e) ||
-        check_shortcut_settings(rd, e) || check_actuator_schema(rd, e, 0) ||
+        check_shortcut_settings(rd, e) ||
         check_shortcut_inputs(rd, e, cls, label) < 0 ||
         check_pid_dyntype(rd, e, cls, label) < 0 ||
         check_pid_gains_and_bias(rd, e, cls, label) < 0 ||
@@ -5276,6 +5579,40 @@ static int check_references(mjcf *rd)
     return check_pid_instances(rd) || check_plugin_inits(rd) || check_geom_plugins(rd) ? -1 : 0;
 }
 
+/* Every element of the document writes only attributes MuJoCo 4's schema gives it where it is
+ * (check_attributes), the first one it does not, in document order, named; not below a
+ * <frame> or <replicate>, where MuJoCo's schema check does not reach. A <body> directly under
+ * <mujoco> is <worldbody>'s alias. Run first, as MuJoCo checks its schema before it reads
+ * anything: no reader then reads an attribute the element does not have. The walk keeps its own stack: bodies nest without bound. 0 or -1 (message). */
+static int check_attribute_schema(mjcf *rd)
+{
+    typedef struct { u2d_xml *node; const char *parent; } visit;
+    visit *stack = NULL;
+    int top = 0, cap = 0, status = grow(rd, (void **)&stack, &cap, 0, sizeof *stack);
+    if (status == 0) stack[top++] = (visit){rd->root, ""};
+    rd->what[0] = '\0';
+    while (top > 0 && status == 0) {
+        visit v = stack[--top];
+        status = check_attributes(rd, v.node, v.parent);
+        const char *tag = u2d_xml_name(v.node);
+        if (word_index("frame|replicate", tag) >= 0) continue;    /* MuJoCo's check stops */
+        const char *row = word_index("worldbody|body", tag) >= 0 ? "body" : tag;
+        int first = top;
+        for (u2d_xml *c = u2d_xml_first(v.node); c && status == 0; c = u2d_xml_next(c)) {
+            int world = v.node == rd->root && strcmp(u2d_xml_name(c), "body") == 0;
+            status = grow(rd, (void **)&stack, &cap, top, sizeof *stack);
+            if (status == 0) stack[top++] = (visit){c, world ? "body" : row};
+        }
+        for (int a = first, b = top - 1; a < b; a++, b--) {    /* the first child on top */
+            visit t = stack[a];
+            stack[a] = stack[b];
+            stack[b] = t;
+        }
+    }
+    free(stack);
+    return status;
+}
+
 /* ---- the whole model --------------------------------------------------------------------- */
 
 static int count_children(mjcf *rd, const char *section)
@@ -5609,8 +5946,9 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     u->name = u2d_xml_attr(rd.root, "model");
     if (!u->name) u->name = "MuJoCo Model";
 
-    if (expand_includes(&rd) || read_compiler(&rd) || read_option(&rd) || read_defaults(&rd) ||
-        check_repeated_names(&rd) || index_plugins(&rd) || read_assets(&rd) || read_tree(&rd) ||
+    if (expand_includes(&rd) || check_attribute_schema(&rd) || read_compiler(&rd) ||
+        read_option(&rd) || read_defaults(&rd) || check_repeated_names(&rd) ||
+        index_plugins(&rd) || read_assets(&rd) || read_tree(&rd) ||
         sort_name_tables(&rd) || check_moving_masses(&rd) || read_actuators(&rd) ||
         count_tendons(&rd) || check_keyframes(&rd) || check_references(&rd))
         goto error;
