@@ -700,6 +700,159 @@ static const char *const ATTRIBUTE_ADVICE[][3] = {
                                          "range: leave it out, or use <general> with a dyntype"},
     {"actuators", "", "remove it, or use an actuator kind that has it"}};
 
+/* The numbers MuJoCo 4.0.0's reader takes in the attributes of other elements than actuators
+ * (ACTUATOR_NUMBERS has theirs) that urdf2dyn's readers do not read themselves: at most max,
+ * exactly max where exact, an int one whole number ("bad format", "has too much data", "does
+ * not have enough data", as MuJoCo 4.0.0 answers them). rows: ATTRIBUTE_SCHEMA's keys,
+ * '|'-separated; "sensors" is every sensor's. */
+static const struct { const char *rows, *attr; int max, exact, whole; } ELEMENT_NUMBERS[] = {
+    {"asset mesh", "refpos", 3, 1, 0},
+    {"asset mesh", "refquat", 4, 1, 0},
+    {"body camera|default camera", "focal", 2, 1, 0},
+    {"body camera|default camera", "focalpixel", 2, 1, 0},
+    {"body camera|default camera", "fovy", 1, 1, 0},
+    {"body camera|default camera", "ipd", 1, 1, 0},
+    {"body camera|default camera", "principal", 2, 1, 0},
+    {"body camera|default camera", "principalpixel", 2, 1, 0},
+    {"body camera|default camera", "resolution", 2, 1, 1},
+    {"body camera|default camera", "sensorsize", 2, 1, 0},
+    {"body geom|default geom|default pair|contact pair", "adhesion", 1, 1, 0},
+    {"body geom|default geom", "conaffinity", 1, 1, 1},
+    {"body geom|default geom|default pair|contact pair", "condim", 1, 1, 1},
+    {"body geom|default geom", "contype", 1, 1, 1},
+    {"body geom|default geom", "fitscale", 1, 1, 0},
+    {"body geom|default geom", "fluidcoef", 5, 0, 0},
+    {"body geom|default geom", "friction", 3, 0, 0},
+    {"body geom|default geom|default pair|contact pair", "gap", 1, 1, 0},
+    {"body geom|default geom", "priority", 1, 1, 1},
+    {"body geom|body site|default geom|default site|default tendon|default material|"
+     "tendon spatial|asset material", "rgba", 4, 1, 0},
+    {"body geom|default geom|default equality|default pair|equality joint|"
+     "equality connect|equality weld|contact pair", "solimp", 5, 0, 0},
+    {"body geom|default geom", "solmix", 1, 1, 0},
+    {"body geom|default geom|default equality|default pair|equality joint|"
+     "equality connect|equality weld|contact pair", "solref", 2, 0, 0},
+    {"body geom|default geom", "surfacevel", 6, 0, 0},
+    {"body joint|body geom|body site|default joint|default geom|default site|"
+     "default tendon|tendon fixed|tendon spatial", "group", 1, 1, 1},
+    {"body joint|body geom|default joint|default geom|default tendon|default pair|"
+     "tendon fixed|tendon spatial|contact pair", "margin", 1, 1, 0},
+    {"body joint|default joint|default tendon|tendon fixed|tendon spatial",
+     "solimpfriction", 5, 0, 0},
+    {"body joint|default joint|default tendon|tendon fixed|tendon spatial",
+     "solimplimit", 5, 0, 0},
+    {"body joint|default joint|default tendon|default pair|tendon fixed|"
+     "tendon spatial|contact pair", "solreffriction", 2, 0, 0},
+    {"body joint|default joint|default tendon|tendon fixed|tendon spatial",
+     "solreflimit", 2, 0, 0},
+    {"body light|default light", "ambient", 3, 1, 0},
+    {"body light|default light", "attenuation", 3, 1, 0},
+    {"body light|default light", "bulbradius", 1, 1, 0},
+    {"body light|default light|sensors", "cutoff", 1, 1, 0},
+    {"body light|default light", "diffuse", 3, 1, 0},
+    {"body light|default light", "dir", 3, 1, 0},
+    {"body light|default light", "exponent", 1, 1, 0},
+    {"body light|default light", "intensity", 1, 1, 0},
+    {"body light|default light", "range", 1, 1, 0},
+    {"body light|default light", "softness", 1, 1, 0},
+    {"body light|default light", "specular", 3, 1, 0},
+    {"body site|body camera|body light|default site|default camera|default light", "pos", 3, 1, 0},
+    {"default camera", "axisangle", 4, 1, 0},
+    {"default camera", "euler", 3, 1, 0},
+    {"default camera", "xyaxes", 6, 1, 0},
+    {"default camera", "zaxis", 3, 1, 0},
+    {"default material|asset material", "emission", 1, 1, 0},
+    {"default material|asset material", "metallic", 1, 1, 0},
+    {"default material|asset material", "reflectance", 1, 1, 0},
+    {"default material|asset material", "roughness", 1, 1, 0},
+    {"default material|asset material", "shininess", 1, 1, 0},
+    {"default material|asset material", "specular", 1, 1, 0},
+    {"default material|asset material", "texrepeat", 2, 1, 0},
+    {"default mesh|asset mesh", "scale", 3, 1, 0},
+    {"default pair|contact pair", "friction", 5, 0, 0},
+    {"default tendon", "actuatorfrcrange", 2, 1, 0},
+    {"default tendon", "armature", 1, 1, 0},
+    {"default tendon|tendon fixed|tendon spatial", "damping", 3, 0, 0},
+    {"default tendon|tendon fixed|tendon spatial", "frictionloss", 1, 1, 0},
+    {"default tendon", "range", 2, 1, 0},
+    {"default tendon|tendon fixed|tendon spatial", "springlength", 2, 0, 0},
+    {"default tendon|tendon fixed|tendon spatial", "springyield", 1, 1, 0},
+    {"default tendon|tendon fixed|tendon spatial", "stiffness", 3, 0, 0},
+    {"default tendon|tendon spatial", "width", 1, 1, 0},
+    {"equality joint", "polycoef", 5, 0, 0},
+    {"equality weld", "torquescale", 1, 1, 0},
+    {"fixed joint", "coef", 1, 1, 0},
+    {"mujoco option", "ccd_iterations", 1, 1, 1},
+    {"mujoco option", "ccd_tolerance", 1, 1, 0},
+    {"mujoco option", "impratio", 1, 1, 0},
+    {"mujoco option", "iterations", 1, 1, 1},
+    {"mujoco option", "ls_iterations", 1, 1, 1},
+    {"mujoco option", "ls_tolerance", 1, 1, 0},
+    {"mujoco option", "magnetic", 3, 1, 0},
+    {"mujoco option", "noslip_iterations", 1, 1, 1},
+    {"mujoco option", "noslip_tolerance", 1, 1, 0},
+    {"mujoco option", "o_friction", 5, 0, 0},
+    {"mujoco option", "o_margin", 1, 1, 0},
+    {"mujoco option", "o_solimp", 5, 0, 0},
+    {"mujoco option", "o_solref", 2, 0, 0},
+    {"mujoco option", "sdf_initpoints", 1, 1, 1},
+    {"mujoco option", "sdf_iterations", 1, 1, 1},
+    {"mujoco option", "sleep_tolerance", 1, 1, 0},
+    {"mujoco option", "timestep", 1, 1, 0},
+    {"mujoco option", "tolerance", 1, 1, 0},
+    {"mujoco option", "wind", 3, 1, 0},
+    {"mujoco size", "nkey", 1, 1, 1},
+    {"mujoco size", "nuser_actuator", 1, 1, 1},
+    {"mujoco size", "nuser_body", 1, 1, 1},
+    {"mujoco size", "nuser_cam", 1, 1, 1},
+    {"mujoco size", "nuser_geom", 1, 1, 1},
+    {"mujoco size", "nuser_jnt", 1, 1, 1},
+    {"mujoco size", "nuser_sensor", 1, 1, 1},
+    {"mujoco size", "nuser_site", 1, 1, 1},
+    {"mujoco size", "nuser_tendon", 1, 1, 1},
+    {"mujoco size", "nuserdata", 1, 1, 1},
+    {"sensors", "delay", 1, 1, 0},
+    {"sensors", "interval", 2, 0, 0},
+    {"sensors", "noise", 1, 1, 0},
+    {"sensors", "nsample", 1, 1, 1},
+};
+
+/* Attribute attr of e, when given, holds numbers MuJoCo reads (nan and inf too; a blank one
+ * is not given): at most max of them, exactly max where exact (or none), one whole number
+ * where whole. 0 or -1 (message with MuJoCo's reason). */
+static int check_number_attribute(mjcf *rd, u2d_xml *e, const char *attr, int max, int exact,
+                                  int whole)
+{
+    const char *el = u2d_xml_name(e), *v = u2d_xml_attr(e, attr);
+    if (!v) return 0;
+    if (whole && !whole_int(v))
+        return fail(rd, e, "<%.40s %s=\"%.60s\">: not one whole number (MuJoCo reads an int "
+                    "there and refuses it: \"bad format\", \"too much data\"): give an "
+                    "integer, e.g. %s=\"1\", or leave it out", el, attr, v, attr);
+    char who[60];
+    snprintf(who, sizeof who, "<%.40s>", el);
+    int n = count_values(rd, e, who, attr);
+    if (n < 0) return -1;
+    if (n > max || (n > 0 && n < max && exact))
+        return fail(rd, e, "<%.40s %s=\"%.60s\">: %d number%s, MuJoCo reads %s %d (it refuses "
+                    "it: \"%s\"): give %d", el, attr, v, n, n == 1 ? "" : "s",
+                    exact ? "exactly" : "at most", max,
+                    n > max ? "has too much data" : "does not have enough data", max);
+    return 0;
+}
+
+/* Whether row key is among rows ('|'-separated keys; among them "actuators" stands for every
+ * actuator's row, in <actuator> or a <default>, "sensors" for every sensor's). */
+static int row_among(const char *rows, const char *key)
+{
+    const char *tag = strchr(key, ' ');
+    int actuator = tag && (strncmp(key, "actuator ", 9) == 0 || strncmp(key, "default ", 8) == 0)
+                   && word_index(ACTUATOR_ELEMENTS, tag + 1) >= 0;
+    int sensor = strncmp(key, "sensor ", 7) == 0;
+    return word_index(rows, key) >= 0 || (actuator && word_index(rows, "actuators") >= 0) ||
+           (sensor && word_index(rows, "sensors") >= 0);
+}
+
 /* The attributes ATTRIBUTE_SCHEMA gives row key, NULL for a row it does not have. */
 static const char *schema_attributes(const char *key)
 {
@@ -710,13 +863,10 @@ static const char *schema_attributes(const char *key)
 
 static const char *attribute_advice(const char *key, const char *name)
 {
-    const char *tag = strchr(key, ' ');
-    int actuator = tag && (strncmp(key, "actuator ", 9) == 0 || strncmp(key, "default ", 8) == 0)
-                   && word_index(ACTUATOR_ELEMENTS, tag + 1) >= 0;
     for (size_t k = 0; k < sizeof ATTRIBUTE_ADVICE / sizeof ATTRIBUTE_ADVICE[0]; k++) {
-        const char *rows = ATTRIBUTE_ADVICE[k][0], *attrs = ATTRIBUTE_ADVICE[k][1];
-        int row = strcmp(rows, "actuators") == 0 ? actuator : word_index(rows, key) >= 0;
-        if (row && (!*attrs || word_index(attrs, name) >= 0)) return ATTRIBUTE_ADVICE[k][2];
+        const char *attrs = ATTRIBUTE_ADVICE[k][1];
+        if (row_among(ATTRIBUTE_ADVICE[k][0], key) && (!*attrs || word_index(attrs, name) >= 0))
+            return ATTRIBUTE_ADVICE[k][2];
     }
     return "remove it, or correct its name";
 }
@@ -743,6 +893,11 @@ static int check_attributes(mjcf *rd, u2d_xml *e, const char *parent)
                     "'%.40s'\"): %s", tag, name, u2d_xml_attr(e, name), tag, place, name,
                     name, attribute_advice(key, name));
     }
+    for (size_t k = 0; k < sizeof ELEMENT_NUMBERS / sizeof ELEMENT_NUMBERS[0]; k++)
+        if (row_among(ELEMENT_NUMBERS[k].rows, key) &&
+            check_number_attribute(rd, e, ELEMENT_NUMBERS[k].attr, ELEMENT_NUMBERS[k].max,
+                                   ELEMENT_NUMBERS[k].exact, ELEMENT_NUMBERS[k].whole))
+            return -1;
     return 0;
 }
 
@@ -786,23 +941,12 @@ static const struct {
 static int check_actuator_numbers(mjcf *rd, u2d_xml *e)
 {
     const char *el = u2d_xml_name(e);
-    char who[40];
-    snprintf(who, sizeof who, "<%s>", el);
     for (size_t k = 0; k < sizeof ACTUATOR_NUMBERS / sizeof ACTUATOR_NUMBERS[0]; k++) {
-        const char *kinds = ACTUATOR_NUMBERS[k].elements, *attr = ACTUATOR_NUMBERS[k].attr;
-        const char *v = u2d_xml_attr(e, attr);
-        if (!v || (kinds && word_index(kinds, el) < 0)) continue;
-        if (ACTUATOR_NUMBERS[k].whole && !whole_int(v))
-            return fail(rd, e, "<%s %s=\"%.60s\">: not one whole number (MuJoCo reads an int "
-                        "there and refuses it: \"bad format\", \"too much data\"): give an "
-                        "integer, e.g. %s=\"1\", or leave it out", el, attr, v, attr);
-        int max = ACTUATOR_NUMBERS[k].max, n = count_values(rd, e, who, attr);
-        if (n < 0) return -1;
-        if (n > max || (n > 0 && n < max && ACTUATOR_NUMBERS[k].exact))
-            return fail(rd, e, "<%s %s=\"%.60s\">: %d number%s, MuJoCo reads %s %d (it refuses "
-                        "it: \"%s\"): give %d", el, attr, v, n, n == 1 ? "" : "s",
-                        ACTUATOR_NUMBERS[k].exact ? "exactly" : "at most", max,
-                        n > max ? "has too much data" : "does not have enough data", max);
+        const char *kinds = ACTUATOR_NUMBERS[k].elements;
+        if (kinds && word_index(kinds, el) < 0) continue;
+        if (check_number_attribute(rd, e, ACTUATOR_NUMBERS[k].attr, ACTUATOR_NUMBERS[k].max,
+                                   ACTUATOR_NUMBERS[k].exact, ACTUATOR_NUMBERS[k].whole))
+            return -1;
     }
     return 0;
 }
