@@ -841,6 +841,50 @@ static int check_number_attribute(mjcf *rd, u2d_xml *e, const char *attr, int ma
     return 0;
 }
 
+/* The keywords MuJoCo 4.0.0's reader takes in the attributes of other elements than actuators
+ * (ACTUATOR_KEYWORDS has theirs) that urdf2dyn's readers do not read themselves: another word,
+ * or a blank one, is an "invalid keyword" to it. rows as ELEMENT_NUMBERS'. (A body's fuse=,
+ * simple= and sleep=, a camera's output= and the compiler's conflict= and passthrough= are
+ * left to MuJoCo: their words are not all known here.) */
+static const struct { const char *rows, *attr, *words; } ELEMENT_KEYWORDS[] = {
+    {"body joint|default joint", "actuatorgravcomp", "false|true"},
+    {"body geom|default geom|body light|default light", "castshadow", "false|true"},
+    {"body geom|default geom", "fluidshape", "none|ellipsoid"},
+    {"body camera|default camera|body light|default light", "mode",
+     "fixed|track|trackcom|targetbody|targetbodycom"},
+    {"body camera|default camera", "projection", "perspective|orthographic"},
+    {"body light|default light", "active", "false|true"},
+    {"body light|default light", "directional", "false|true"},
+    {"body light|default light", "type", "spot|directional|point|image"},
+    {"default tendon", "limited", "false|true|auto"},
+    {"default tendon", "actuatorfrclimited", "false|true|auto"},
+    {"default equality|equality connect|equality weld|equality joint|equality tendon|"
+     "equality flex|equality flexstrain", "active", "false|true"},
+    {"default mesh|asset mesh", "inertia", "legacy|exact|convex|shell"},
+    {"asset mesh", "smoothnormal", "false|true"},
+    {"default material|asset material", "texuniform", "false|true"},
+    {"sensors", "interp", "zoh|linear|cubic"},
+    {"mujoco option", "cone", "elliptic|pyramidal"},
+    {"mujoco option", "integrator", "Euler|RK4|implicit|implicitfast"},
+    {"mujoco option", "jacobian", "auto|dense|sparse"},
+    {"mujoco option", "solver", "PGS|CG|Newton"},
+    {"mujoco compiler", "discardvisual|fitaabb|fusestatic|savecanonical|savecompiled|"
+     "saveinertial|strippath|usethread", "false|true"}};
+
+static void list_words(const char *words, char *out, size_t len);
+
+/* Attribute attr of e, when given, is one of words ('|'-separated). 0 or -1 (message with
+ * MuJoCo's reason). */
+static int check_keyword_attribute(mjcf *rd, u2d_xml *e, const char *attr, const char *words)
+{
+    const char *v = u2d_xml_attr(e, attr);
+    if (!v || word_index(words, v) >= 0) return 0;
+    char list[200];
+    list_words(words, list, sizeof list);
+    return fail(rd, e, "<%.40s %s=\"%.60s\">: not a word MuJoCo reads there (it refuses it: "
+                "\"invalid keyword\"): give one of %s", u2d_xml_name(e), attr, v, list);
+}
+
 /* Whether row key is among rows ('|'-separated keys; among them "actuators" stands for every
  * actuator's row, in <actuator> or a <default>, "sensors" for every sensor's). */
 static int row_among(const char *rows, const char *key)
@@ -898,6 +942,16 @@ static int check_attributes(mjcf *rd, u2d_xml *e, const char *parent)
             check_number_attribute(rd, e, ELEMENT_NUMBERS[k].attr, ELEMENT_NUMBERS[k].max,
                                    ELEMENT_NUMBERS[k].exact, ELEMENT_NUMBERS[k].whole))
             return -1;
+    for (size_t k = 0; k < sizeof ELEMENT_KEYWORDS / sizeof ELEMENT_KEYWORDS[0]; k++) {
+        if (!row_among(ELEMENT_KEYWORDS[k].rows, key)) continue;
+        const char *attrs = ELEMENT_KEYWORDS[k].attr;    /* one, or several of the same words */
+        for (int a = 0; a < u2d_xml_attr_count(e); a++) {
+            const char *name = u2d_xml_attr_name(e, a);
+            if (word_index(attrs, name) >= 0 &&
+                check_keyword_attribute(rd, e, name, ELEMENT_KEYWORDS[k].words))
+                return -1;
+        }
+    }
     return 0;
 }
 

@@ -1,0 +1,94 @@
+"""MJCF keyword attributes MuJoCo 4's reader checks and urdf2dyn did not read
+(<camera projection="maybe">, <equality ... active="maybe">, a light's directional=, an
+<option integrator=...>): MuJoCo refuses a word it does not read ("invalid keyword"), used or
+not. Each case runs MuJoCo (the oracle) and urdf2dyn on the same XML; where both load, their
+mass matrix and inverse dynamics agree."""
+import warnings
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import mjcf_oracle as oracle
+import urdf2dyn
+from test_mjcf_attribute_numbers import _PLACES as _NUMBER_PLACES
+from test_mjcf_attribute_numbers import _model
+from test_mjcf_refusals_parity import assert_as_mujoco, mujoco_error, urdf2dyn_error
+
+_PLACES = {
+    **_NUMBER_PLACES,
+    "equality connect": _model(after='<equality><connect site1="s1" site2="s2"{a}/>'
+                                     '</equality>'),
+    "default camera": _model(default="<camera{a}/>"),
+    "default equality": _model(default="<equality{a}/>"),
+    "compiler": _model().replace("<mujoco>", "<mujoco><compiler{a}/>"),
+}
+
+
+def _xml(place, attr, value):
+    return _PLACES[place].replace("{a}", f' {attr}="{value}"')
+
+# the place, the attribute: keywords MuJoCo 4.0.0 reads and urdf2dyn does not read
+_ATTRIBUTES = [
+    ("camera", "projection"), ("camera", "mode"), ("default camera", "projection"),
+    ("light", "directional"), ("light", "type"), ("light", "active"), ("light", "castshadow"),
+    ("geom", "castshadow"), ("geom", "fluidshape"), ("joint", "actuatorgravcomp"),
+    ("default tendon", "limited"), ("equality joint", "active"), ("equality weld", "active"),
+    ("equality connect", "active"), ("default equality", "active"), ("mesh", "inertia"),
+    ("mesh", "smoothnormal"), ("material", "texuniform"), ("jointpos", "interp"),
+    ("option", "integrator"), ("option", "cone"), ("option", "solver"), ("option", "jacobian"),
+    ("compiler", "fusestatic"), ("compiler", "discardvisual"),
+]
+
+# the case: the place, the attribute, its value; urdf2dyn's words (None: both load)
+KEYWORDS = {
+    "a camera projection of maybe": ("camera", "projection", "maybe",
+                                     ["<camera projection=", "invalid keyword",
+                                      "perspective, orthographic"]),
+    "an orthographic camera": ("camera", "projection", "orthographic", None),
+    "an equality active=maybe": ("equality joint", "active", "maybe",
+                                 ["<joint active=", "false, true"]),
+    "an inactive equality": ("equality weld", "active", "false", None),
+    "a light directional=1": ("light", "directional", "1", ["<light directional="]),
+    "a default equality's active=yes": ("default equality", "active", "yes",
+                                        ["<equality active="]),
+    "an integrator in lower case": ("option", "integrator", "rk4", ["<option integrator=",
+                                                                    "RK4"]),
+    "a blank fluid shape": ("geom", "fluidshape", "", ["<geom fluidshape="]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(KEYWORDS))
+def test_keywords_are_read_as_mujoco_reads_them(case):
+    """A keyword attribute MuJoCo reads and refuses as an "invalid keyword" is refused,
+    naming the element, the attribute and the words MuJoCo reads; those words load in both."""
+    place, attr, value, words = KEYWORDS[case]
+    assert_as_mujoco(_xml(place, attr, value), words)
+
+
+_WORDS = st.sampled_from(["false", "true", "auto", "maybe", "True", "", " true", "none",
+                          "ellipsoid", "fixed", "track", "trackcom", "targetbody",
+                          "perspective", "orthographic", "spot", "directional", "point",
+                          "image", "legacy", "exact", "convex", "shell", "zoh", "linear",
+                          "cubic", "Euler", "RK4", "implicit", "implicitfast", "elliptic",
+                          "pyramidal", "PGS", "CG", "Newton", "dense", "sparse", "1"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(_ATTRIBUTES), _WORDS)
+def test_random_keywords_refused_exactly_where_mujoco_reader_refuses(place_attr, word):
+    """Any word in a keyword attribute urdf2dyn does not read: where MuJoCo's reader refuses
+    it ("invalid keyword"), urdf2dyn refuses it naming the attribute; where MuJoCo loads the
+    model, urdf2dyn loads it too, and its mass matrix and inverse dynamics are MuJoCo's."""
+    place, attr = place_attr
+    xml = _xml(place, attr, word)
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    if expected and "invalid keyword" in expected:
+        assert got is not None and f"{attr}=" in got, (xml, expected, got)
+    elif expected is None:
+        assert got is None, (xml, got)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", urdf2dyn.Urdf2dynWarning)
+            model = urdf2dyn.load(xml)
+        e_tau, e_M = oracle.compare(model, oracle.mujoco_model(xml=xml), n=3)
+        assert e_tau < 1e-10 and e_M < 1e-10, (xml, e_tau, e_M)
