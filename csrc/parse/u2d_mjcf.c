@@ -3967,6 +3967,36 @@ static int drive_joint(mjcf *rd, u2d_urdf_joint *U, double g2, const double damp
     return 0;
 }
 
+/* Into *v the text of attribute name of e (an actuator, or a sensor: cls -1, no classes)
+ * written and not blank, else its class's nearest (MuJoCo copies each level onto the next,
+ * and takes a blank one as not given); NULL when none gives it. 0 or -1 (out of memory). */
+static int given_text(mjcf *rd, u2d_xml *e, int cls, const char *name, const char **v)
+{
+    *v = written(e, name);
+    if (*v || cls < 0) return 0;
+    int n;
+    u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
+    if (!d) return -1;
+    for (int k = 0; k < n && !*v; k++) *v = written(d[k], name);
+    free(d);
+    return 0;
+}
+
+/* An actuator's or sensor's delay= above 0 (its own or its class's) keeps its past in a
+ * history buffer of nsample= samples: MuJoCo refuses it without one, nsample below 1
+ * ("setting delay > 0 without a history buffer"). 0 or -1 (message). */
+static int check_delay_history(mjcf *rd, u2d_xml *e, int cls, const char *who)
+{
+    const char *delay, *nsample;
+    if (given_text(rd, e, cls, "delay", &delay) || given_text(rd, e, cls, "nsample", &nsample))
+        return -1;
+    if (!first_positive(delay) || first_positive(nsample)) return 0;
+    return fail(rd, e, "%s: delay=\"%.40s\" above 0 without a history buffer (nsample=\"%.20s\"; "
+                "MuJoCo refuses it: \"setting delay > 0 without a history buffer\"): give "
+                "nsample= the number of samples to keep (1 or more), or delay=\"0\"", who,
+                delay, nsample ? nsample : "0");
+}
+
 /* the most activation states counted: an int's largest, as MuJoCo's na (written out, not
  * limits.h's INT_MAX, which the core's includes rule leaves out) */
 #define NA_MAX 2147483647
@@ -3986,7 +4016,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     int cls = class_attr(rd, e, "class", 0);
     if (cls < 0 || check_activation_attributes(rd, e) || check_actuator_numbers(rd, e) ||
         check_actuator_keywords(rd, e) ||
-        check_shortcut_settings(rd, e) ||
+        check_shortcut_settings(rd, e) || check_delay_history(rd, e, cls, label) ||
         check_shortcut_inputs(rd, e, cls, label) < 0 ||
         check_pid_dyntype(rd, e, cls, label) < 0 ||
         check_pid_gains_and_bias(rd, e, cls, label) < 0 ||
@@ -5597,6 +5627,13 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
          (check_equality_form(rd, e) || check_equality_distinct(rd, e))) ||
         (strcmp(parent, "sensor") == 0 && check_sensor_form(rd, e)) || check_not_empty(rd, e))
         return -1;
+    if (strcmp(parent, "sensor") == 0) {
+        char who[160];
+        const char *name = u2d_xml_attr(e, "name");
+        snprintf(who, sizeof who, "<%.40s>%s%.100s%s", tag, name ? " '" : "", name ? name : "",
+                 name ? "'" : "");
+        if (check_delay_history(rd, e, -1, who)) return -1;
+    }
     for (size_t k = 0; k < sizeof REFERENCES / sizeof REFERENCES[0]; k++) {
         const mj_reference *r = &REFERENCES[k];
         if (strcmp(r->parent, parent) == 0 && word_index(r->tags, tag) >= 0 &&
@@ -5781,7 +5818,8 @@ static int check_references(mjcf *rd)
  * (check_attributes), the first one it does not, in document order, named; not below a
  * <frame> or <replicate>, where MuJoCo's schema check does not reach. A <body> directly under
  * <mujoco> is <worldbody>'s alias. Run first, as MuJoCo checks its schema before it reads
- * anything: no reader then reads an attribute the element does not have. The walk keeps its own stack: bodies nest without bound. 0 or -1 (message). */
+ * anything: no reader then reads an attribute the element does not have. The walk keeps its
+ * own stack: bodies nest without bound. 0 or -1 (message). */
 static int check_attribute_schema(mjcf *rd)
 {
     typedef struct { u2d_xml *node; const char *parent; } visit;
