@@ -3997,6 +3997,31 @@ static int check_delay_history(mjcf *rd, u2d_xml *e, int cls, const char *who)
                 delay, nsample ? nsample : "0");
 }
 
+/* A sensor's noise= and cutoff= are not below 0, and its interval="period phase" has a
+ * period not below 0 and a phase not above 0, above -period when the period is: MuJoCo 4
+ * refuses them otherwise (a NaN it takes). who names the sensor. 0 or -1 (message). */
+static int check_sensor_values(mjcf *rd, u2d_xml *e, const char *who)
+{
+    static const char *const AT_LEAST_0[] = {"noise", "cutoff"};
+    for (int k = 0; k < 2; k++) {
+        const char *v = written(e, AT_LEAST_0[k]);
+        if (v && strtod(v, NULL) < 0)
+            return fail(rd, e, "%s: %s=\"%.40s\" below 0 (MuJoCo refuses it: \"negative %s in "
+                        "sensor\"): give 0 or more", who, AT_LEAST_0[k], v, AT_LEAST_0[k]);
+    }
+    const char *v = written(e, "interval");
+    double x[2] = {0, 0};
+    leading_numbers(v, 2, x);
+    const char *problem = x[0] < 0 ? "negative interval in sensor"
+                        : x[1] > 0 ? "positive phase in sensor"
+                        : x[0] > 0 && x[1] <= -x[0] ? "phase must be greater than -period in "
+                                                      "sensor" : NULL;
+    if (!problem) return 0;
+    return fail(rd, e, "%s: interval=\"%.40s\" (MuJoCo refuses it: \"%s\"): give the period, "
+                "0 or more, and a phase between -period and 0, e.g. interval=\"0.01 0\"", who,
+                v, problem);
+}
+
 /* the most activation states counted: an int's largest, as MuJoCo's na (written out, not
  * limits.h's INT_MAX, which the core's includes rule leaves out) */
 #define NA_MAX 2147483647
@@ -5632,7 +5657,7 @@ static int check_element_references(mjcf *rd, u2d_xml *e, const char *parent)
         const char *name = u2d_xml_attr(e, "name");
         snprintf(who, sizeof who, "<%.40s>%s%.100s%s", tag, name ? " '" : "", name ? name : "",
                  name ? "'" : "");
-        if (check_delay_history(rd, e, -1, who)) return -1;
+        if (check_delay_history(rd, e, -1, who) || check_sensor_values(rd, e, who)) return -1;
     }
     for (size_t k = 0; k < sizeof REFERENCES / sizeof REFERENCES[0]; k++) {
         const mj_reference *r = &REFERENCES[k];
