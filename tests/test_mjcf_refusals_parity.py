@@ -1111,6 +1111,30 @@ def test_random_pid_class_chains_refused_exactly_where_mujoco_refuses(defaults, 
         (xml, expected, got)
 
 
+@pytest.mark.parametrize("defaults, element", [
+    ('<pid ki="1"/><general dyntype="none"/>', '<general joint="j"/>'),
+    ('<pid ki="nan"/><general dyntype="none"/>', '<general joint="j"/>'),
+    ('<pid ki="1e-300"/><general dyntype="none"/>', '<general joint="j"/>'),
+    ('<pid ki="1"/>', '<general joint="j" dyntype="none"/>'),
+    ('<pid ki="1"/><general dyntype="none"/>', '<pid joint="j"/>'),
+    ('<pid ki="1"/><general dyntype="none"/>', '<pid joint="j" ki="0"/>'),
+    ('<pid ki="0"/><general dyntype="none"/>', '<general joint="j"/>'),
+    ('<pid slewmax="1"/><general dyntype="none"/>', '<general joint="j"/>'),
+])
+def test_a_pid_ki_without_the_pid_dyntype_is_refused_where_mujoco_refuses(defaults, element):
+    """A <pid>'s nonzero ki (gainprm[0]) under a <general> that writes dyntype="none": MuJoCo
+    4 refuses it ("ki (gainprm[0]) requires dyntype 'pid'"), urdf2dyn loaded it without a
+    word (found by the random class chains above). Refused exactly where MuJoCo refuses,
+    with MuJoCo's reason; a later <pid> (which sets its dyntype again), ki 0 or slewmax
+    alone load in both."""
+    xml = doc(f"<default>{defaults}</default>", WORLD, actuators(element))
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)
+    if expected is not None:
+        assert "ki (gainprm[0]) requires dyntype 'pid'" in expected
+        assert "\"ki (gainprm[0]) requires dyntype 'pid'\"): leave dyntype out" in got, got
+
+
 _DC_EARLY = "actearly cannot be false for DC motor actuator"
 _SCHEMA_EARLY = "unrecognized attribute: 'actearly'"
 ACTEARLY = {   # the case: class defaults, the actuator, MuJoCo's reason

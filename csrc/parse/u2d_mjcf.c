@@ -3783,11 +3783,21 @@ static int check_pid_dyntype(mjcf *rd, u2d_xml *e, int cls, const char *label)
 {
     actuator_dynamics a;
     if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
-    if (!a.pid_gains || word_index("none|pid", a.dyntype) >= 0) return 0;
-    return fail(rd, e, "%s: dyntype \"%s\" with pid gains (from a <pid>, here or in its "
-                "class, or gaintype=\"pid\"), which keep dyntype \"none\" or \"pid\" (MuJoCo "
-                "refuses it: \"pid requires dyntype 'none' or 'pid'\"): leave dyntype out, or "
-                "use a class without that <pid> default", label, a.dyntype);
+    if (!a.pid_gains) return 0;
+    if (word_index("none|pid", a.dyntype) < 0)
+        return fail(rd, e, "%s: dyntype \"%s\" with pid gains (from a <pid>, here or in its "
+                    "class, or gaintype=\"pid\"), which keep dyntype \"none\" or \"pid\" "
+                    "(MuJoCo refuses it: \"pid requires dyntype 'none' or 'pid'\"): leave "
+                    "dyntype out, or use a class without that <pid> default", label, a.dyntype);
+    /* a <pid>'s ki (gainprm[0]) integrates the error in a state of the pid dyntype, which a
+     * <general>'s dyntype="none" after it takes away (gains a <general> wrote: not tracked,
+     * its warning says so) */
+    if (strcmp(a.dyntype, "none") == 0 && !a.pid_rewritten && first_nonzero(a.ki))
+        return fail(rd, e, "%s: ki=\"%.40s\" of a <pid> (here or in its class) with "
+                    "dyntype \"none\" written by a <general> (MuJoCo refuses it: \"ki "
+                    "(gainprm[0]) requires dyntype 'pid'\"): leave dyntype out, or give "
+                    "ki=\"0\"", label, a.ki);
+    return 0;
 }
 
 /* An actuator e's pid dynamics and pid gains go together as MuJoCo 4.0.0's compiler wants:
