@@ -23,6 +23,7 @@ import pytest
 
 import urdf2dyn
 from urdf2dyn.batch import available_simd_paths, set_simd_path, simd_path
+from urdf2dyn.convert import osim_to_urdf
 
 from osim_oracle import Oracle, run_id_tool, write_held_coordinates
 
@@ -824,6 +825,52 @@ def test_an_infinite_coordinate_range_is_read_as_opensim_reads_it(osim, tmp_path
     assert (theirs.getRangeMin(), theirs.getRangeMax()) == bounds
     model = _load(str(path))
     assert tuple(model.clamped_ranges["q"]) == bounds
+
+
+@pytest.mark.parametrize("clamped", [True, False])
+def test_a_coordinate_without_range_has_opensims_default_range(osim, tmp_path, clamped):
+    """OpenSim 4.6 gives a <Coordinate> without <range> (what its printToXML writes for a
+    coordinate left at its default range) the range -10 10, which bounds its IK when it is
+    clamped (tests/biomech/test_ik_ranges.py runs OpenSim's IK) and which its GUI and a URDF
+    converted from it show. urdf2dyn read no bound: the coordinate's range, the clamped
+    ranges and the converted pin's limits are now OpenSim's."""
+    path = tmp_path / "no_range.osim"
+    _pin_model(osim, path)
+    text = path.read_text()
+    assert "<range>" not in text
+    if clamped:
+        path.write_text(text.replace('<Coordinate name="q">',
+                                     '<Coordinate name="q"><clamped>true</clamped>', 1))
+    om = osim.Model(str(path))            # kept: the coordinate is a reference into it
+    theirs = om.getCoordinateSet().get("q")
+    bounds = (theirs.getRangeMin(), theirs.getRangeMax())
+    assert theirs.get_clamped() is clamped and np.isfinite(bounds).all()
+    model = _load(str(path))
+    assert (model.coordinates["q"].lower, model.coordinates["q"].upper) == bounds
+    assert model.clamped_ranges == ({"q": bounds} if clamped else {})
+    urdf = osim_to_urdf(model)
+    assert (f'<joint name="q" type="revolute">' in urdf
+            and f'<limit lower="{bounds[0]:.17g}" upper="{bounds[1]:.17g}"' in urdf), urdf
+
+
+def test_a_published_models_coordinates_without_range_have_opensims_default_range(osim,
+                                                                                  tmp_path):
+    """opensim-core's StationDefinedFrames_Advanced.osim gives none of its twelve
+    coordinates a <range>: OpenSim 4.6 reads each as its default range. (Its two joints
+    name their coordinates alike, which urdf2dyn refuses: the second's are renamed.)"""
+    text = (Path(__file__).parent / "data" / "opensim_core"
+            / "StationDefinedFrames_Advanced.osim").read_text(encoding="utf-8")
+    second = text.index('<FreeJoint name="freejoint_2">')
+    path = tmp_path / "advanced.osim"
+    path.write_text(text[:second] + text[second:].replace('<Coordinate name="',
+                                                          '<Coordinate name="2_'))
+    om = osim.Model(str(path))
+    cs = om.getCoordinateSet()
+    theirs = {cs.get(k).getName(): (cs.get(k).getRangeMin(), cs.get(k).getRangeMax())
+              for k in range(cs.getSize())}
+    assert len(theirs) == 12 and np.isfinite(list(theirs.values())).all()
+    model = _load(str(path))
+    assert {n: (c.lower, c.upper) for n, c in model.coordinates.items()} == theirs
 
 
 def test_a_nan_coordinate_range_is_refused_naming_the_element(tmp_path):

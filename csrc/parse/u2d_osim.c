@@ -139,7 +139,8 @@ static int read_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out
 }
 
 /* A coordinate's <range>: two numbers, either of them infinite as OpenSim 4.6 reads
- * "-inf inf" (no bound there); absent: no bounds. */
+ * "-inf inf" (no bound there); absent: keep the caller's default (a coordinate's is
+ * OpenSim's, OSIM_DEFAULT_RANGE). */
 static int read_range(osim *o, u2d_xml *coordinate, double range[2])
 {
     u2d_xml *c = u2d_xml_child(coordinate, "range");
@@ -739,6 +740,9 @@ static int read_function(osim *o, u2d_xml *fn, int depth)
 
 /* ---- coordinates and joints --------------------------------------------------- */
 
+/* The range OpenSim 4.6 gives a <Coordinate> without <range> (Coordinate's property
+ * default, Coordinate().getRangeMin/Max): its IK and setValue keep a clamped one in it. */
+#define OSIM_DEFAULT_RANGE 10.0
 
 static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
 {
@@ -757,8 +761,8 @@ static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
             if (strcmp(u->coord[k].name, C->name) == 0)
                 return fail_at(o, c, "coordinate '%.100s' is defined twice", C->name);
         C->joint = joint;
-        C->range[0] = -INFINITY;
-        C->range[1] = INFINITY;
+        C->range[0] = -OSIM_DEFAULT_RANGE;
+        C->range[1] = OSIM_DEFAULT_RANGE;
         if (read_child(o, c, "default_value", 1, &C->default_value) ||
             read_range(o, c, C->range) || read_flag(o, c, "locked", &C->locked) ||
             read_flag(o, c, "clamped", &C->clamped)) return -1;

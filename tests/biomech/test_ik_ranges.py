@@ -301,3 +301,79 @@ def test_a_urdf_range_of_a_whole_turn_does_not_bind(tmp_path, pi):
     assert np.all(res.solution.rms[10:] <= theirs[10:, 2] + 1e-4)
     assert len(turns) > 6 and not set(turns) & set(model.clamped_ranges)
     assert model.clamped_ranges                                     # the narrower ones bind
+
+
+def _slider_without_range(osim, folder, clamped):
+    """A body on a slider 'q' along x (OpenSim's API) with three markers, q clamped or not
+    and given no range (OpenSim's printToXML then writes no <range>), and a setup tracking
+    the markers with the body at x = 8, 9, 11 and 12 m: (the model's path, the setup's)."""
+    m = osim.Model()
+    body = osim.Body("b", 1.0, osim.Vec3(0), osim.Inertia(0.1, 0.1, 0.1))
+    m.addBody(body)
+    slider = osim.SliderJoint("slide", m.getGround(), body)
+    slider.updCoordinate().setName("q")
+    slider.updCoordinate().setDefaultClamped(clamped)
+    m.addJoint(slider)
+    on_body = {"m0": (0.0, 0.0, 0.0), "m1": (0.0, 0.1, 0.0), "m2": (0.0, 0.0, 0.1)}
+    for name, p in on_body.items():
+        m.addMarker(osim.Marker(name, body, osim.Vec3(*p)))
+    m.finalizeConnections()
+    model_file = folder / "slider.osim"
+    m.printToXML(os.fspath(model_file))
+    assert "<range>" not in model_file.read_text()
+    table = osim.TimeSeriesTableVec3()
+    table.setColumnLabels(list(on_body))
+    for k, x in enumerate((8.0, 9.0, 11.0, 12.0)):
+        table.appendRow(k / 100, osim.RowVectorVec3([osim.Vec3(x + p[0], p[1], p[2])
+                                                     for p in on_body.values()]))
+    table.addTableMetaDataString("DataRate", "100")
+    table.addTableMetaDataString("Units", "m")
+    osim.TRCFileAdapter().write(table, os.fspath(folder / "m.trc"))
+    tool = osim.InverseKinematicsTool()
+    tool.setName("slider")
+    tool.set_model_file("slider.osim")
+    tool.setMarkerDataFileName("m.trc")
+    tool.setStartTime(0.0)
+    tool.setEndTime(0.03)
+    tool.setOutputMotionFileName("opensim_ik.mot")
+    tool.set_report_errors(True)
+    tool.set_accuracy(1e-8)
+    tool.setResultsDir(".")
+    for name in on_body:
+        task = osim.IKMarkerTask()
+        task.setName(name)
+        task.setWeight(1.0)
+        task.setApply(True)
+        tool.getIKTaskSet().cloneAndAppend(task)
+    setup = folder / "Setup_IK.xml"
+    tool.printToXML(os.fspath(setup))
+    return model_file, setup
+
+
+@pytest.mark.parametrize("clamped", [True, False])
+def test_a_clamped_coordinate_without_range_is_held_in_opensims_default_range(tmp_path,
+                                                                             clamped):
+    """A <Coordinate> without <range> has OpenSim 4.6's default range, -10 10, and OpenSim
+    keeps it there when it is clamped (its IK restricts a clamped q to the range, and its
+    Coordinate.setValue clamps to it); urdf2dyn read no range as no bound and followed the
+    markers past it. Oracle: OpenSim's Coordinate on the same file, set to where each frame's
+    markers put the slider (8, 9, 11 and 12 m): 10 at most when clamped, as our IK must
+    end; unclamped, both follow the markers. (OpenSim's IK tool itself, run on this setup,
+    crashed or ran out of memory now and then after other tests in the same process, so
+    it is not run here.)"""
+    osim = pytest.importorskip("opensim")
+    osim.Logger.setLevelString("error")
+    model_file, setup = _slider_without_range(osim, tmp_path, clamped)
+    om = osim.Model(os.fspath(model_file))
+    state = om.initSystem()
+    theirs = om.getCoordinateSet().get("q")
+    expected = []
+    for x in (8.0, 9.0, 11.0, 12.0):
+        theirs.setValue(state, x)
+        expected.append(theirs.getValue(state))
+    assert expected == ([8.0, 9.0, 10.0, 10.0] if clamped else [8.0, 9.0, 11.0, 12.0])
+    model = urdf2dyn.load(os.fspath(model_file))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)    # unclamped beyond its range
+        q = ik.run_setup(os.fspath(setup), model=model, output="").motion.q
+    np.testing.assert_allclose(q[:, model.q_names.index("q")], expected, atol=1e-6)
