@@ -873,6 +873,79 @@ def test_a_published_models_coordinates_without_range_have_opensims_default_rang
     assert {n: (c.lower, c.upper) for n, c in model.coordinates.items()} == theirs
 
 
+def _gimbal_then_pin(gimbal_names, pin_name):
+    """An .osim text: a body on a GimbalJoint 'g' whose three coordinates are gimbal_names,
+    a second on a PinJoint 'p' whose coordinate is pin_name."""
+    def body(name):
+        return (f'<Body name="{name}"><mass>1</mass><mass_center>0 -0.5 0</mass_center>'
+                '<inertia>0.1 0.2 0.3 0 0 0</inertia></Body>')
+
+    def joint(kind, name, parent, child, coordinates):
+        return (f'<{kind} name="{name}"><socket_parent_frame>{parent}_offset'
+                f'</socket_parent_frame><socket_child_frame>{child}_offset'
+                '</socket_child_frame><coordinates>'
+                + "".join(f'<Coordinate name="{c}"/>' for c in coordinates)
+                + '</coordinates><frames>'
+                + "".join(f'<PhysicalOffsetFrame name="{f}_offset"><socket_parent>{path}'
+                          '</socket_parent><translation>0 -1 0</translation>'
+                          '</PhysicalOffsetFrame>'
+                          for f, path in ((parent, "/ground" if parent == "ground" else
+                                           f"/bodyset/{parent}"), (child, f"/bodyset/{child}")))
+                + f'</frames></{kind}>')
+    return ('<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000">'
+            f'<Model name="m"><BodySet><objects>{body("a")}{body("b")}</objects></BodySet>'
+            '<JointSet><objects>'
+            f'{joint("GimbalJoint", "g", "ground", "a", gimbal_names)}'
+            f'{joint("PinJoint", "p", "a", "b", [pin_name])}'
+            '</objects></JointSet></Model></OpenSimDocument>\n')
+
+
+@pytest.mark.parametrize("names", [("r", "r", "r"), ("r", "r_0", "r"), ("r", "s", "r")])
+def test_a_coordinate_repeating_one_of_its_joint_is_renamed_as_opensim_renames_it(
+        osim, tmp_path, names):
+    """OpenSim 4.6 renames a coordinate that repeats the name of one before it in its joint
+    (as any subcomponent repeating a sibling's name: r_0, else r_1, ...) with a warning;
+    urdf2dyn refused the file ("coordinate 'r' is defined twice"). Oracle: OpenSim's
+    coordinate names and body placements at a random pose."""
+    path = tmp_path / "repeated.osim"
+    path.write_text(_gimbal_then_pin(names, "q"))
+    om = osim.Model(str(path))
+    cs = om.getCoordinateSet()
+    theirs = [cs.get(k).getName() for k in range(cs.getSize())]
+    assert len(set(theirs)) == 4
+    with pytest.warns(urdf2dyn.URDFWarning, match=r"joint 'g': a coordinate named 'r' came "
+                      r"before in this joint: named 'r_\d', as OpenSim 4.6 renames it"):
+        model = urdf2dyn.load(str(path))
+    assert list(model.q_names) == theirs == list(model.coordinates)
+    oracle = Oracle(osim, str(path), model.q_names)
+    q = np.random.default_rng(3).uniform(-1, 1, model.nq)
+    oracle.set_state(q)
+    oracle.om.realizePosition(oracle.s)
+    pos, _ = model.forward_kinematics(q)
+    for name in ("a", "b"):
+        p = oracle.om.getBodySet().get(name).getPositionInGround(oracle.s).to_numpy()
+        np.testing.assert_allclose(pos[model.link_names.index(name)], p, atol=1e-12)
+
+
+def test_a_coordinate_repeating_another_joints_is_refused_with_opensims_reason(osim,
+                                                                              tmp_path):
+    """OpenSim 4.6 loads two joints' coordinates of one name, told apart only by their
+    paths (/jointset/g/r, /jointset/p/r), and its tools name a coordinate by its name: its
+    inverse dynamics fills both from a motion's one 'r' column. urdf2dyn, whose q_names are
+    the names, refuses it naming both joints and the fix; it said only "defined twice"."""
+    path = tmp_path / "repeated.osim"
+    path.write_text(_gimbal_then_pin(("r", "s", "t"), "r"))
+    om = osim.Model(str(path))
+    cs = om.getCoordinateSet()
+    assert [cs.get(k).getAbsolutePathString() for k in (0, 3)] == ["/jointset/g/r",
+                                                                  "/jointset/p/r"]
+    with pytest.raises(urdf2dyn.URDFError,
+                       match=r"repeated.osim:\d+: joint 'p': coordinate 'r' has the name of "
+                             r"joint 'g''s \(/jointset/g/r\): OpenSim 4.6 loads both, .* "
+                             r"rename one in a copy of the file"):
+        urdf2dyn.load(str(path))
+
+
 def test_a_nan_coordinate_range_is_refused_naming_the_element(tmp_path):
     path = tmp_path / "nan.osim"
     path.write_text(

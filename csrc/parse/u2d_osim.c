@@ -744,6 +744,50 @@ static int read_function(osim *o, u2d_xml *fn, int depth)
  * default, Coordinate().getRangeMin/Max): its IK and setValue keep a clamped one in it. */
 #define OSIM_DEFAULT_RANGE 10.0
 
+static const char *own_name(osim *o, const char *a, const char *b);
+
+static int coordinate_named(const u2d_urdf *u, int from, const char *name)
+{
+    for (int k = from; k < u->ncoord; k++)
+        if (strcmp(u->coord[k].name, name) == 0) return k;
+    return -1;
+}
+
+/* A coordinate repeating the name of one before it in the same joint (coordinates from
+ * first on): OpenSim 4.6 renames it, as any subcomponent repeating a sibling's name
+ * (Component::finalizeFromProperties), to name_0, else name_1..., the first its joint's
+ * coordinates do not have, with a warning; *name becomes that. */
+static int rename_within_joint(osim *o, u2d_xml *c, int first, const char **name)
+{
+    if (coordinate_named(o->u, first, *name) < 0) return 0;
+    char unique[300];
+    for (int k = 0; ; k++) {
+        snprintf(unique, sizeof unique, "%.250s_%d", *name, k);
+        if (coordinate_named(o->u, first, unique) < 0) break;
+    }
+    const char *owned = own_name(o, unique, "");
+    if (!owned) return -1;
+    note(o, c, "a coordinate named '%.100s' came before in this joint: named '%.100s', as "
+         "OpenSim 4.6 renames it (rename one of them in the file to choose)", *name, owned);
+    *name = owned;
+    return 0;
+}
+
+/* A coordinate with the name of another joint's: OpenSim 4.6 loads both, told apart by
+ * their paths only, while its tools' motion files name coordinates alone (its inverse
+ * dynamics fills both from one column of that name): urdf2dyn's q_names are the names. */
+static int refuse_name_of_another_joint(osim *o, u2d_xml *c, const char *name)
+{
+    int k = coordinate_named(o->u, 0, name);
+    if (k < 0) return 0;
+    const char *other = o->u->joint[o->u->coord[k].joint].name;
+    return fail_at(o, c, "coordinate '%.40s' has the name of joint '%.40s''s (/jointset/"
+                   "%.40s/%.40s): OpenSim 4.6 loads both, told apart by path, but its motion "
+                   "files name coordinates alone (its inverse dynamics reads one '%.40s' "
+                   "column into both); rename one in a copy of the file", name, other, other,
+                   name, name);
+}
+
 static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
 {
     u2d_urdf *u = o->u;
@@ -757,9 +801,8 @@ static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
         memset(C, 0, sizeof *C);
         C->name = u2d_xml_attr(c, "name");
         if (!C->name || !C->name[0]) return fail_at(o, c, "<Coordinate> has no name");
-        for (int k = 0; k < u->ncoord; k++)
-            if (strcmp(u->coord[k].name, C->name) == 0)
-                return fail_at(o, c, "coordinate '%.100s' is defined twice", C->name);
+        if (rename_within_joint(o, c, u->ncoord - *count, &C->name) ||
+            refuse_name_of_another_joint(o, c, C->name)) return -1;
         C->joint = joint;
         C->range[0] = -OSIM_DEFAULT_RANGE;
         C->range[1] = OSIM_DEFAULT_RANGE;
