@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -276,14 +277,34 @@ def test_opensims_own_save_of_a_reversed_pin_is_refused_as_reversed_not_as_a_loo
 
 
 COORDINATES = {"WeldJoint": 0, "PinJoint": 1, "SliderJoint": 1, "UniversalJoint": 2,
-               "GimbalJoint": 3}
+               "GimbalJoint": 3, "BallJoint": 3, "FreeJoint": 6, "CustomJoint": 3}
+
+
+def _spatial_transform(k, moves):
+    """Joint k's SpatialTransform: its coordinates q{k}_0..2 drive its rotations ("turns"),
+    its translations ("slides") or both ("both"), through linear functions of slopes other
+    than 1 and offsets about axes neither unit nor orthogonal; the others are still."""
+    turns = [("1 0 0", 1, 0), ("0 0.6 0.8", -0.5, 0.1), ("0 0 1", 2, 0)]
+    slides = [("1 0 0", 1, 0), ("0 1 0", 0.5, -0.2), ("0 0 1", 1, 0)]
+    axes = ""
+    for group, name, moving in ((turns, "rotation", moves in ("turns", "both")),
+                                (slides, "translation", moves in ("slides", "both"))):
+        for i, (axis, slope, offset) in enumerate(group):
+            function = (f'<LinearFunction><coefficients>{slope} {offset}</coefficients>'
+                        '</LinearFunction>' if moving else '<Constant><value>0</value>'
+                        '</Constant>')
+            axes += (f'<TransformAxis name="{name}{i + 1}"><function>{function}</function>'
+                     f'<coordinates>{f"q{k}_{i}" if moving else ""}</coordinates><axis>{axis}'
+                     '</axis></TransformAxis>')
+    return f"<SpatialTransform>{axes}</SpatialTransform>"
 
 
 def _v3_chain(joints):
-    """An OpenSim 3 file of a chain b1, b2, ... from ground: joints is [(element, reverse)],
-    each joint with offsets and turns on both sides, each body's mass off its origin."""
+    """An OpenSim 3 file of a chain b1, b2, ... from ground: joints is [(element, reverse)]
+    or [(element, reverse, moves)] for a CustomJoint (_spatial_transform), each joint with
+    offsets and turns on both sides, each body's mass off its origin."""
     bodies = ""
-    for k, (kind, reverse) in enumerate(joints, 1):
+    for k, (kind, reverse, *moves) in enumerate(joints, 1):
         parent = "ground" if k == 1 else f"b{k - 1}"
         motion = "translational" if kind == "SliderJoint" else "rotational"
         coords = "".join(f'<Coordinate name="q{k}_{c}"><motion_type>{motion}</motion_type>'
@@ -296,7 +317,9 @@ def _v3_chain(joints):
             '<location_in_parent>0.03 -0.4 0.1</location_in_parent><orientation_in_parent>'
             '0.2 -0.4 0.1</orientation_in_parent><location>0.05 0.1 -0.02</location>'
             '<orientation>0.3 0.5 -0.1</orientation><CoordinateSet><objects>'
-            f'{coords}</objects></CoordinateSet><reverse>{str(reverse).lower()}</reverse>'
+            f'{coords}</objects></CoordinateSet>'
+            f'{_spatial_transform(k, *moves) if moves else ""}'
+            f'<reverse>{str(reverse).lower()}</reverse>'
             f'</{kind}></Joint></Body>\n')
     return ('<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="30000">'
             '<Model name="v3"><gravity>0 -9.80665 0</gravity><BodySet><objects>'
@@ -321,15 +344,85 @@ def test_reversed_pins_sliders_and_welds_are_opensims(osim, tmp_path, joints):
     _agrees_with_opensim(osim, str(path), 2)
 
 
-@pytest.mark.parametrize("kind", ["UniversalJoint", "GimbalJoint"])
-def test_other_reversed_joints_are_refused_naming_the_type(tmp_path, kind):
-    """Their inverse is no joint of their kind (rotations in the other order): refused with
-    what to do, not read forwards (a CustomJoint: test_osim_flags.py's arm26)."""
+@pytest.mark.parametrize("joints", [
+    [("PinJoint", False), ("UniversalJoint", True)],
+    [("GimbalJoint", True), ("PinJoint", False)],
+    [("UniversalJoint", True), ("GimbalJoint", True), ("SliderJoint", True),
+     ("GimbalJoint", False)],
+    [("PinJoint", False), ("CustomJoint", True, "turns")],
+    [("CustomJoint", False, "turns"), ("CustomJoint", True, "turns"), ("GimbalJoint", True)],
+], ids=["universal", "gimbal_at_ground", "universal_gimbal_slider", "custom_turns",
+        "custom_after_custom"])
+def test_reversed_universal_gimbal_and_custom_joints_are_opensims(osim, tmp_path, joints):
+    """OpenSim 4.6 mobilizes a reversed joint by its inverse, with the joint's own q and u
+    (the rates of q for these types): rotations undone in the other order about the
+    opposite axes. They were refused by type; body placements, mass matrix and inverse
+    dynamics against OpenSim's, at ground and inside chains."""
     path = tmp_path / "reversed.osim"
-    path.write_text(_v3_chain([("PinJoint", False), (kind, True)]))
+    path.write_text(_v3_chain(joints))
+    _agrees_with_opensim(osim, str(path), 3)
+
+
+def test_a_published_reversed_custom_shoulder_is_opensims(osim, tmp_path):
+    """opensim-core's arm26.osim (an OpenSim 3 file) with its r_shoulder CustomJoint, which
+    turns about z, reversed: OpenSim 4.6 mobilizes it backwards; urdf2dyn refused it."""
+    text = (Path(DATA) / "arm26.osim").read_text(encoding="utf-8")
+    assert text.count("<reverse> false </reverse>") >= 1
+    path = tmp_path / "arm26_reversed.osim"
+    path.write_text(text.replace("<reverse> false </reverse>", "<reverse>true</reverse>", 1))
+    om = osim.Model(str(path))
+    assert om.getJointSet().get("r_shoulder").getParentFrame().getName() == "r_humerus_offset"
+    _agrees_with_opensim(osim, str(path), 4)
+
+
+def test_a_scaled_reversed_turning_custom_joint_reads_back_as_opensims(osim, tmp_path):
+    """urdf2dyn's scaling of a chain with a reversed CustomJoint that only turns wraps its
+    still translations in MultiplierFunctions; read back, they are still still (they were
+    taken for slides and the file refused). Oracle: OpenSim 4.6 on the file written, and
+    OpenSim's own scaling of the chain placing the bodies alike."""
+    from urdf2dyn.biomech.scaling import scale_model
+    path = tmp_path / "reversed.osim"
+    path.write_text(_v3_chain([("PinJoint", False), ("CustomJoint", True, "turns"),
+                               ("PinJoint", False)]))
+    factors = {"b1": [1.5, 0.7, 1.2], "b2": [0.6, 1.3, 0.9]}
+    edit, _ = scale_model(_load(str(path)), {b: np.array(f) for b, f in factors.items()})
+    ours = tmp_path / "scaled.osim"
+    edit.write(ours)
+    assert "MultiplierFunction" in ours.read_text()
+    model = _agrees_with_opensim(osim, str(ours), 6)
+    om = osim.Model(str(path))
+    scales = osim.ScaleSet()
+    for body, f in factors.items():
+        scale = osim.Scale()
+        scale.setSegmentName(body)
+        scale.setScaleFactors(osim.Vec3(*f))
+        scale.setApply(True)
+        scales.cloneAndAppend(scale)
+    om.scale(om.initSystem(), scales, False, -1.0)
+    theirs = tmp_path / "theirs.osim"
+    om.printToXML(str(theirs))
+    q = np.random.default_rng(7).uniform(-1, 1, model.nq)
+    _body_poses_match(model, Oracle(osim, str(theirs), model.q_names), q)
+
+
+@pytest.mark.parametrize("joints, why", [
+    ([("PinJoint", False), ("CustomJoint", True, "both")], " that slides"),
+    ([("CustomJoint", True, "slides"), ("PinJoint", False)], " that slides"),
+    ([("PinJoint", False), ("BallJoint", True)], ": urdf2dyn reads reversed Pin, Slider, "
+     "Weld, Universal, Gimbal and Custom joints only"),
+    ([("FreeJoint", True)], ": urdf2dyn reads reversed Pin, Slider, Weld, Universal, Gimbal "
+     "and Custom joints only"),
+])
+def test_other_reversed_joints_are_refused_naming_why(osim, tmp_path, joints, why):
+    """OpenSim 4.6 loads these reversed; their inverse is no joint urdf2dyn reads (a slide
+    turned by the rotations, or speeds that are not q's rates): refused with what to do."""
+    path = tmp_path / "reversed.osim"
+    path.write_text(_v3_chain(joints))
+    osim.Model(str(path)).initSystem()
+    kind = next(kind for kind, reverse, *_ in joints if reverse)
     with pytest.raises(urdf2dyn.URDFError, match=rf"reversed.osim:\d+: .*<reverse>true"
-                       rf"</reverse> on a <{kind}>: urdf2dyn reads reversed Pin, Slider and "
-                       r"Weld joints only; swap"):
+                       rf"</reverse> on a <{kind}>{re.escape(why)}.*; swap the joint's parent "
+                       r"and child frames in a copy of the file"):
         _load(str(path))
 
 

@@ -1086,22 +1086,64 @@ static int read_reverse(osim *o, u2d_xml *node, int *reversed)
 
 /* A reversed joint as OpenSim 4.6 builds it: the swapped frames put the child body on the
  * parent's side, so its multibody graph mobilizes the joint backwards (a reversed Simbody
- * mobilizer): the tree and both frames stay, and the motion from the parent's frame to the
- * child's is the joint's inverse. A pin's or slider's inverse turns or slides by the same
- * coordinate about the opposite axis; a weld has none. Other joints' inverses are no joint
- * of their kind (their rotations come in the other order, a slide after them), so refused. */
+ * mobilizer, whose q and u are the joint's own): the tree and both frames stay, and the
+ * motion from the parent's frame to the child's is the joint's inverse. A pin's or
+ * slider's inverse turns or slides by the same coordinate about the opposite axis; a weld
+ * has none. Universal, Gimbal and Custom joints that only turn are read as six axes
+ * (reverse_axes). The rest are refused: a Planar or Free joint's inverse slides along axes that turn with it,
+ * and Ball, Free, Ellipsoid, Scapulothoracic and ConstantCurvature joints move by more than
+ * functions of q (their speeds are not q's rates, or their axes move with q). */
 static int reverse_motion(osim *o, u2d_xml *node, u2d_urdf_joint *J)
 {
+    static const char *const by_axes[] = {"UniversalJoint", "GimbalJoint", "CustomJoint"};
     const char *type = u2d_xml_name(node);
     if (strcmp(type, "WeldJoint") == 0) return 0;
     if (strcmp(type, "PinJoint") == 0 || strcmp(type, "SliderJoint") == 0) {
         for (int k = 0; k < 3; k++) J->axis[k] = -J->axis[k];
         return 0;
     }
+    for (size_t k = 0; k < sizeof by_axes / sizeof *by_axes; k++)
+        if (strcmp(type, by_axes[k]) == 0) return 0;
     return fail_at(o, node, "<reverse>true</reverse> on a <%s>: urdf2dyn reads reversed Pin, "
-                   "Slider and Weld joints only; swap the joint's parent and child frames in "
-                   "a copy of the file (OpenSim 4.6 moves the child by the joint's inverse, "
-                   "which urdf2dyn cannot express for this type)", type);
+                   "Slider, Weld, Universal, Gimbal and Custom joints only; swap the joint's "
+                   "parent and child frames in a copy of the file (OpenSim 4.6 moves the child "
+                   "by the joint's inverse, no joint urdf2dyn reads for this type)", type);
+}
+
+/* Whether function f is 0 whatever its coordinate: a Constant 0, or a MultiplierFunction
+ * of one (what scaling writes around a still translation). */
+static int function_is_zero(const osim *o, int f)
+{
+    const u2d_function *F = &o->u->func[f];
+    if (F->kind == U2D_FN_CONSTANT) return o->u->fdata[F->at] == 0.0;
+    return F->kind == U2D_FN_MULTIPLIER && (F->scale == 0.0 || function_is_zero(o, F->inner));
+}
+
+/* A reversed joint read as six axes (reverse_motion): the inverse of rotations R1 R2 R3 is
+ * R3^-1 R2^-1 R1^-1, the same functions about the opposite axes in the other order. One
+ * that slides is refused: with rotations, the inverse's slide turns with them (-R^T p),
+ * which no SpatialTransform expresses; alone, its inverse is the opposite slide, but
+ * urdf2dyn's scaling would scale it by the other body's factors than OpenSim's. The axes'
+ * elements (axis_ordinal, for the .osim writer) follow their functions. */
+static int reverse_axes(osim *o, u2d_xml *node, u2d_custom *C, int *axis_ordinal)
+{
+    for (int k = 3; k < 6; k++)
+        if (!function_is_zero(o, C->func[k]))
+            return fail_at(o, node, "<reverse>true</reverse> on a <%s> that slides: urdf2dyn "
+                           "reads reversed CustomJoints that only turn (with turns, the "
+                           "inverse's slide turns too; alone, urdf2dyn would scale it unlike "
+                           "OpenSim 4.6); swap the joint's parent and child frames in a copy of "
+                           "the file", u2d_xml_name(node));
+    for (int r = 0; r < 9; r++) C->axis[r] = -C->axis[r];
+    for (int r = 0; r < 3; r++) {
+        double a = C->axis[r];
+        C->axis[r] = C->axis[6 + r];
+        C->axis[6 + r] = a;
+    }
+    int t = C->func[0]; C->func[0] = C->func[2]; C->func[2] = t;
+    t = C->coord[0]; C->coord[0] = C->coord[2]; C->coord[2] = t;
+    t = axis_ordinal[0]; axis_ordinal[0] = axis_ordinal[2]; axis_ordinal[2] = t;
+    return 0;
 }
 
 /* OpenSim's ConstantCurvatureJoint: its neutral angles (x, z, y) and its length, OpenSim's
@@ -1253,6 +1295,7 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
                                    axis_ordinal))
             return -1;
     } else if (standard_axes(o, C, map, axes)) return -1;
+    if (reversed && reverse_axes(o, node, C, axis_ordinal)) return -1;
     if (strcmp(type, "BallJoint") == 0 || strcmp(type, "FreeJoint") == 0)
         note(o, node, "<%s>: read as body-fixed X-Y-Z angles whose rates are the generalized "
              "speeds; OpenSim's %s takes the angular velocity as its speeds, so its "
