@@ -873,6 +873,34 @@ def test_a_published_models_coordinates_without_range_have_opensims_default_rang
     assert {n: (c.lower, c.upper) for n, c in model.coordinates.items()} == theirs
 
 
+@pytest.mark.parametrize("default, side", [
+    ("12", "greater than range maximum"), ("-0.5", "less than range minimum"),
+    ("10.0000001", "greater than range maximum"), ("10.00000001", None), ("12", "unclamped")])
+def test_a_clamped_coordinate_whose_default_is_outside_its_range_is_refused_as_opensim(
+        osim, tmp_path, default, side):
+    """OpenSim 4.6 refuses to load a model whose clamped coordinate's default lies outside
+    its range by more than SimTK's SqrtEps (1.5e-8); urdf2dyn loaded it, its IK starting
+    outside the bounds it keeps. An unclamped one loads in both."""
+    path = tmp_path / "default.osim"
+    _pin_model(osim, path)
+    rng = "<range>-10 10</range>" if default != "-0.5" else "<range>0 1</range>"
+    clamped = "false" if side == "unclamped" else "true"
+    path.write_text(path.read_text().replace(
+        '<Coordinate name="q">', f'<Coordinate name="q">{rng}<clamped>{clamped}</clamped>'
+        f'<default_value>{default}</default_value>', 1))
+    if side in (None, "unclamped"):
+        osim.Model(str(path))
+        assert _load(str(path)).coordinates["q"].default == float(default)
+        return
+    with pytest.raises(RuntimeError, match=f"Default coordinate value is {side}"):
+        osim.Model(str(path))
+    with pytest.raises(urdf2dyn.URDFError, match=rf"default.osim:\d+: joint 'pin': coordinate "
+                       rf"'q' is clamped to .* but its <default_value> is "
+                       rf"{float(default):.17g}: OpenSim "
+                       rf"4.6 refuses to load it \(\"Default coordinate value is {side}\"\)"):
+        urdf2dyn.load(str(path))
+
+
 def _gimbal_then_pin(gimbal_names, pin_name):
     """An .osim text: a body on a GimbalJoint 'g' whose three coordinates are gimbal_names,
     a second on a PinJoint 'p' whose coordinate is pin_name."""

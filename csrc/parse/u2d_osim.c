@@ -746,6 +746,23 @@ static int read_function(osim *o, u2d_xml *fn, int depth)
 
 static const char *own_name(osim *o, const char *a, const char *b);
 
+/* A clamped coordinate's default outside its range, by more than SimTK's SqrtEps: OpenSim
+ * 4.6 refuses to load the model (Coordinate::extendFinalizeFromProperties), whose IK would
+ * start outside the bounds it keeps. */
+#define SIMTK_SQRT_EPS 1.4901161193847656e-08
+static int refuse_clamped_default_outside(osim *o, u2d_xml *c, const u2d_coordinate *C)
+{
+    double dv = C->default_value;
+    int above = dv > C->range[0] - SIMTK_SQRT_EPS;
+    if (!C->clamped || (above && dv < C->range[1] + SIMTK_SQRT_EPS)) return 0;
+    return fail_at(o, c, "coordinate '%.100s' is clamped to %.17g %.17g but its "
+                   "<default_value> is %.17g: OpenSim 4.6 refuses to load it (\"Default "
+                   "coordinate value is %s\"); give a default inside the range or unclamp it",
+                   C->name, C->range[0], C->range[1], dv,
+                   above ? "greater than range maximum" : "less than range minimum");
+}
+
+
 static int coordinate_named(const u2d_urdf *u, int from, const char *name)
 {
     for (int k = from; k < u->ncoord; k++)
@@ -809,6 +826,7 @@ static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
         if (read_child(o, c, "default_value", 1, &C->default_value) ||
             read_range(o, c, C->range) || read_flag(o, c, "locked", &C->locked) ||
             read_flag(o, c, "clamped", &C->clamped)) return -1;
+        if (refuse_clamped_default_outside(o, c, C)) return -1;
         if (C->range[0] > C->range[1])
             note(o, c, "coordinate '%.100s': <range> %g %g is reversed", C->name, C->range[0],
                  C->range[1]);
