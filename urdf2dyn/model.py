@@ -301,12 +301,6 @@ ARC_BOUND = math.pi / 2 - 0.01
 # ConstantCurvatureJoint.cpp), as the core does
 ARC_STRAIGHT = (0.001, 0.999)
 
-# A ConstantCurvatureJoint this long (m) or longer is to blame for a singular mass matrix: its
-# bends swing the child's mass over it (mass x length²), 1e12 times a body's inertia and more,
-# the span below which a diagonal counts as no inertia (_inertialess_joints); its twist's
-# entries are then lost to rounding and factorizing M fails (from about 1e8 m on)
-LONG_ARC = 1e6
-
 
 def _arc_bend_sine(angles):
     """The sine of a ConstantCurvatureJoint's bend at its angles (..., 3) (coordinates plus
@@ -1352,10 +1346,6 @@ class Model:
         knows a pivot vanished, not which URDF joint made it); other errors as they are."""
         if "singular mass matrix" not in str(error):
             return error
-        long_arcs = [(name, length) for name, _, _, length in self._arcs
-                     if abs(length) >= LONG_ARC]
-        if long_arcs:
-            return self._long_arcs_named(error, long_arcs)
         dead = self._inertialess_joints()
         if not dead:                            # a configuration-dependent rank loss
             return self._held_arcs_named(error)
@@ -1368,18 +1358,6 @@ class Model:
         return ValueError(f"{error}; here {what.format(names + more)} no inertia at any "
                           f"configuration: give the links they move an <inertial> (mass and "
                           f"inertia), or make them fixed (`{check}` says why for each)")
-
-    def _long_arcs_named(self, error: ValueError, arcs: list) -> ValueError:
-        """The singular mass matrix of a model with ConstantCurvatureJoints LONG_ARC or
-        longer, (name, length) each: their lengths, not a joint without inertia, to blame."""
-        named = ", ".join(f"'{name}' ({length:g} m)" for name, length in arcs[:6]) + (
-            " ..." if len(arcs) > 6 else "")
-        where = f" in {self._source}" if self._source else ""
-        return ValueError(f"{error}; here it is the <length> of ConstantCurvatureJoint "
-                          f"{named}{where}: bending it swings its child over that length, so "
-                          f"the mass matrix outgrows the model's other inertia past what "
-                          f"double precision resolves and they look inertialess; give the "
-                          f"segment's length in metres (a spine segment's is centimetres)")
 
     def _held_arcs_named(self, error: ValueError) -> ValueError:
         """A singular mass matrix where the model has ConstantCurvatureJoints: one of their

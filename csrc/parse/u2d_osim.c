@@ -1166,7 +1166,11 @@ static int reverse_axes(osim *o, u2d_xml *node, u2d_custom *C, int *axis_ordinal
 
 /* OpenSim's ConstantCurvatureJoint: its neutral angles (x, z, y) and its length, OpenSim's
  * defaults (0, 0, 0) and 1 when absent (opensim-core ConstantCurvatureJoint.cpp). */
-#define CURVATURE_LENGTH_MAX 1e100  /* its square times a mass and a rate stays far from DBL_MAX */
+/* Bending the arc swings the child's mass over its length, so the bends' mass-matrix entries
+ * outgrow the twist's inertia by mass x length^2 and their rounding lands on the twist's: the
+ * mass matrix and ABA lose digits as length^2 (2e-9 of a 2 kg body's at 1 km, 1e-7 at 10 km,
+ * all from 1e8 m; test_osim_constant_curvature.py against 50 digits). No segment is longer. */
+#define CURVATURE_LENGTH_MAX 1e3
 static int read_curvature(osim *o, u2d_xml *node, u2d_urdf_joint *J, int body)
 {
     double *P = J->curvature;
@@ -1178,9 +1182,10 @@ static int read_curvature(osim *o, u2d_xml *node, u2d_urdf_joint *J, int body)
         read_child(o, node, "length", 1, P + U2D_CURVATURE_LENGTH))
         return -1;
     if (fabs(P[U2D_CURVATURE_LENGTH]) > CURVATURE_LENGTH_MAX)
-        return fail_at(o, node, "<length>%g: too long an arc (beyond %g): the dynamics square "
-                       "it with the masses and rates and overflow to NaN; give the segment's "
-                       "length in metres", P[U2D_CURVATURE_LENGTH], CURVATURE_LENGTH_MAX);
+        return fail_at(o, node, "<length>%g: too long an arc (beyond %g m): bending it swings "
+                       "the child's mass over it, which drowns the twist's inertia in rounding "
+                       "in the mass matrix and forward dynamics; give the segment's length in "
+                       "metres", P[U2D_CURVATURE_LENGTH], CURVATURE_LENGTH_MAX);
     return 0;
 }
 
