@@ -611,6 +611,31 @@ def test_frames_opensim_cannot_build_are_refused_naming_them(tmp_path, station, 
         _load(str(path))
 
 
+def _long_named_sdf_model(change):
+    """_sdf_model with body b1 renamed to 200 characters, b2 to 200 others, then change."""
+    return change(_sdf_model({})).replace("b1", "B" * 200).replace("b2", "C" * 200)
+
+
+@pytest.mark.parametrize("change,ending", [
+    (lambda text: text.replace(_station("b1p2", "/bodyset/b1", "0.1 -0.6 -0.2"),
+                               _station("b1p2", "/bodyset/b2", "0.3 0.1 0")),
+     f"its stations are on different bodies ('{'B' * 50}' and '{'C' * 50}'); OpenSim 4.6 "
+     "refuses them too: put all four on one body"),
+    (lambda text: text.replace("<socket_parent>..</socket_parent>",
+                               "<socket_parent>" + "../" * 40 + "</socket_parent>"),
+     f"</socket_parent> of '/bodyset/{'B' * 81}': no such frame (the path climbs above the "
+     "model, or is too long)"),
+], ids=["two_bodies", "above_the_model"])
+def test_frame_refusals_with_long_names_keep_their_fix(tmp_path, change, ending):
+    """Names of 200 characters: the message ran past fail_at's 300 characters and lost its
+    end, the fix (put all four stations on one body) or the reason; names are cut instead."""
+    path = tmp_path / "sdf.osim"
+    path.write_text(_long_named_sdf_model(change))
+    with pytest.raises(urdf2dyn.URDFError) as refused:
+        _load(str(path))
+    assert str(refused.value).endswith(ending), str(refused.value)
+
+
 def test_a_model_with_a_station_defined_frame_is_not_scaled_unlike_opensim(tmp_path):
     """OpenSim scales the frame's stations and rebuilds it; urdf2dyn's scaling edits no
     Station, so the joints on it would keep their unscaled places: refused, saying so."""

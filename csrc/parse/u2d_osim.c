@@ -441,8 +441,9 @@ static int station_defined_frame(osim *o, u2d_xml *joint, u2d_xml *f, const char
         if (station_point(o, f, path, sockets[k], depth, &links[k], p[k])) return -1;
     for (int k = 1; k < 4; k++)
         if (links[k] != links[0])
-            return fail_at(o, f, "<StationDefinedFrame name=\"%.100s\">: its stations are on "
-                           "different bodies ('%.100s' and '%.100s'); OpenSim 4.6 refuses them "
+            /* 135 characters and names of at most 60, 50 and 50: within fail_at's 300 */
+            return fail_at(o, f, "<StationDefinedFrame name=\"%.60s\">: its stations are on "
+                           "different bodies ('%.50s' and '%.50s'); OpenSim 4.6 refuses them "
                            "too: put all four on one body", fname, o->u->link[links[0]].name,
                            o->u->link[links[k]].name);
     double ab[3], ac[3], n[3], t[3];
@@ -510,7 +511,8 @@ static int offset_frame(osim *o, u2d_xml *joint, u2d_xml *f, const char *where, 
     u2d_xform Xp, Xf;
     char joined[512];
     if (where && join_path(where, parent, joined, sizeof joined))
-        return fail_at(o, sp, "<socket_parent>%.100s</socket_parent> of '%.100s': no such "
+        /* 102 characters and two paths of at most 90: within fail_at's 300 */
+        return fail_at(o, sp, "<socket_parent>%.90s</socket_parent> of '%.90s': no such "
                        "frame (the path climbs above the model, or is too long)", parent, where);
     if (resolve_frame(o, joint, sp, where ? joined : parent, depth + 1, link, &Xp)) return -1;
     offset_xform(t, a, &Xf);
