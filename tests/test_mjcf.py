@@ -1124,6 +1124,49 @@ def test_bad_models_are_refused_by_name(tmp_path, xml, files, words):
         assert w in msg, msg
 
 
+def _long_named_refusals():
+    """Refusals whose fix comes after a name, each with names of 200 characters: the XML and
+    how the refusal ends."""
+    from test_mjcf_refusals_parity import _DC, _cfg, _in_classes, _pid
+    n = "n" * 200
+    hinge = '<worldbody><body name="b"><joint name="j"/><geom size="0.1"/></body></worldbody>'
+    pid_ext = '<extension><plugin plugin="mujoco.pid"/></extension>'
+    return {
+        "undeclared plugin": (f'<mujoco>{hinge}<actuator><plugin plugin="{n}" joint="j"/>'
+                              '</actuator></mujoco>', "</extension>, or remove the <plugin>"),
+        "unknown instance": (f'<mujoco>{pid_ext}{hinge}<actuator><plugin instance="{n}" '
+                             'joint="j"/></actuator></mujoco>',
+                             "give the name= of an <instance> inside <extension><plugin>"),
+        "unregistered plugin": (f'<mujoco><extension><plugin plugin="{n}"/></extension>{hinge}'
+                                '</mujoco>',
+                                "remove the declaration and the elements that use it"),
+        "idle instance": ('<mujoco><extension><plugin plugin="mujoco.pid"><instance '
+                          f'name="{n}"/></plugin></extension>{hinge}</mujoco>',
+                          '</actuator>, or remove it'),
+        "cube texture without faces": (f'<mujoco><asset><texture name="{n}" type="cube"/>'
+                                       f'</asset>{hinge}</mujoco>',
+                                       'a builtin= such as "checker" with width= and height='),
+        "controller without input": (f'<mujoco>{hinge}<actuator><dcmotor name="{n}" joint="j" '
+                                     f'{_DC} controller="0 0 0 1"/></actuator></mujoco>',
+                                     'give input= the setpoints it follows (e.g. input="pos vel"), '
+                                     'or gains of 0'),
+        "pid states beside a dcmotor": (
+            _in_classes(_pid(_cfg("ki", "1"), f'class="c" name="{n}"'),
+                        [("c", f"<dcmotor {_DC}/>")]),
+            "use a class whose <dcmotor> settings keep 1 states, or one without"),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(_long_named_refusals()))
+def test_refusals_with_long_names_keep_their_fix(tmp_path, case):
+    """With names of 200 characters these refusals ran past the 380 characters a message
+    keeps and lost their end, the fix: the names are cut (an actuator's or texture's at 40)
+    and the longest texts shortened instead."""
+    xml, ending = _long_named_refusals()[case]
+    said = load_error(tmp_path, xml)
+    assert said.endswith(ending), said
+
+
 def test_floating_base_is_refused():
     with pytest.raises(urdf2dyn.URDFError, match="freejoint"):
         urdf2dyn.load("<mujoco>" + BODY + "</mujoco>", floating_base=True)

@@ -3875,10 +3875,11 @@ static int check_dcmotor_controller(mjcf *rd, u2d_xml *e, int cls, const char *l
                           ? "slew rate limiting requires a controller input [pos, vel, ff]"
                           : NULL;
     if (!why) return 0;
-    return fail(rd, e, "%s: controller=\"%.60s\" (kp %g ki %g kd %g slewmax %g, its own numbers "
-                "over its class's) with input=\"%.60s\" (its own or its class's; MuJoCo "
-                "refuses it: \"dcmotor %s\"): give input= the setpoints the controller "
-                "follows, e.g. input=\"pos vel\", or leave its gains 0", label,
+    /* 212 characters, a label of at most 51, two words of at most 20 and a why of 61: 364,
+     * within fail's 380 with the four gains' numbers written in 16 characters */
+    return fail(rd, e, "%s: controller=\"%.20s\" (kp %g ki %g kd %g slewmax %g) with "
+                "input=\"%.20s\" (MuJoCo refuses it: \"dcmotor %s\"): give input= the "
+                "setpoints it follows (e.g. input=\"pos vel\"), or gains of 0", label,
                 a.controller ? a.controller : "", c[0], c[1], c[2], c[3],
                 a.input ? a.input : "voltage", why);
 }
@@ -4036,6 +4037,15 @@ static int check_sensor_values(mjcf *rd, u2d_xml *e, const char *who)
  * limits.h's INT_MAX, which the core's includes rule leaves out) */
 #define NA_MAX 2147483647
 
+/* An actuator's name in its messages, "actuator 'name'" or "actuator k (unnamed)": the name
+ * cut at 40, so that its longest refusals keep their fix within fail's 380 characters. */
+#define ACTUATOR_LABEL 64
+static void actuator_label(const char *name, int index, char label[ACTUATOR_LABEL])
+{
+    if (name) snprintf(label, ACTUATOR_LABEL, "actuator '%.40s'", name);
+    else snprintf(label, ACTUATOR_LABEL, "actuator %d (unnamed)", index);
+}
+
 /* Actuator e (the k-th): its armature and damping onto its joint; a tendon's counted for
  * the summary. joints: the named joints, sorted (sort_name_tables), targets: the other names
  * it may drive. An actuator without a target, or on a joint, tendon, site or body that is not
@@ -4045,9 +4055,8 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
 {
     double gear[6] = {1, 0, 0, 0, 0, 0}, damping[3] = {0, 0, 0}, armature = 0;
     const char *name = u2d_xml_attr(e, "name"), *target = NULL;
-    char label[160];
-    if (name) snprintf(label, sizeof label, "actuator '%.100s'", name);
-    else snprintf(label, sizeof label, "actuator %d (unnamed)", k);
+    char label[ACTUATOR_LABEL];
+    actuator_label(name, k, label);
     int cls = class_attr(rd, e, "class", 0);
     if (cls < 0 || check_activation_attributes(rd, e) || check_actuator_numbers(rd, e) ||
         check_actuator_keywords(rd, e) ||
@@ -5070,13 +5079,15 @@ static int check_plugin_use(mjcf *rd, u2d_xml *e, const char *section, int schem
                     "plugin= a plugin the file declares in <extension>, or instance= the name= "
                     "of an <instance> of one");
     if (plugin && !declared_plugin(rd, "plugin", plugin))
-        return fail(rd, e, "<plugin> plugin=\"%.100s\" is not declared in the file's "
-                    "<extension> (MuJoCo refuses it: \"unrecognized plugin '%.100s'\"): declare "
-                    "it with <extension><plugin plugin=\"%.100s\"/></extension>, or remove the "
+        /* 190 characters and the name thrice at most 60: within fail's 380 */
+        return fail(rd, e, "<plugin> plugin=\"%.60s\" is not declared in the file's "
+                    "<extension> (MuJoCo refuses it: \"unrecognized plugin '%.60s'\"): declare "
+                    "it with <extension><plugin plugin=\"%.60s\"/></extension>, or remove the "
                     "<plugin>", plugin, plugin, plugin);
     if (instance && !of_instance)
-        return fail(rd, e, "<plugin> instance=\"%.100s\" names no <instance> in the file's "
-                    "<extension> (MuJoCo refuses it: \"unrecognized name '%.100s' for plugin "
+        /* 190 characters and the name twice at most 90: within fail's 380 */
+        return fail(rd, e, "<plugin> instance=\"%.90s\" names no <instance> in the file's "
+                    "<extension> (MuJoCo refuses it: \"unrecognized name '%.90s' for plugin "
                     "instance\"): give the name= of an <instance> inside <extension><plugin>",
                     instance, instance);
     if (check_plugin_capability(rd, e, section, plugin ? plugin : of_instance)) return -1;
@@ -5155,8 +5166,9 @@ static int check_extension_plugin(mjcf *rd, u2d_xml *p)
     const char *name = u2d_xml_attr(p, "plugin");
     if (strcmp(u2d_xml_name(p), "plugin") != 0 || !name) return 0;
     if (!plugin_use(name))
-        return fail(rd, p, "<plugin> plugin=\"%.100s\" in <extension> is not a plugin MuJoCo 4 "
-                    "registers (MuJoCo refuses it: \"plugin %.100s not found\"; it has "
+        /* 254 characters and the name twice at most 60: within fail's 380 */
+        return fail(rd, p, "<plugin> plugin=\"%.60s\" in <extension> is not a plugin MuJoCo 4 "
+                    "registers (MuJoCo refuses it: \"plugin %.60s not found\"; it has "
                     "mujoco.pid, mujoco.sensor.touch_grid and mujoco.sdf.bolt, bowl, gear, nut "
                     "and torus): remove the declaration and the elements that use it",
                     name, name);
@@ -5186,9 +5198,10 @@ static int check_pid_instances(mjcf *rd)
                                 "refuses it: \"actuator not found for plugin instance\"): give "
                                 "it a name and use that in <actuator><plugin instance=\"...\" "
                                 "joint=\"...\"/></actuator>, or remove it");
-                return fail(rd, i, "<instance> '%.100s' of mujoco.pid drives no actuator "
+                /* 188 characters and the name twice at most 90: within fail's 380 */
+                return fail(rd, i, "<instance> '%.90s' of mujoco.pid drives no actuator "
                             "(MuJoCo refuses it: \"actuator not found for plugin instance\"): "
-                            "use it in <actuator><plugin instance=\"%.100s\" joint=\"...\"/>"
+                            "use it in <actuator><plugin instance=\"%.90s\" joint=\"...\"/>"
                             "</actuator>, or remove it", name, name);
             }
         }
@@ -5300,19 +5313,18 @@ static int check_pid_actdim(mjcf *rd, u2d_xml *e, int index, u2d_xml *holder)
                                                            : strcmp(dyn, "none") != 0;
     int expected = pid_states(holder) + own;
     const char *name = u2d_xml_attr(e, "name");
-    char label[160];
-    if (name) snprintf(label, sizeof label, "actuator '%.100s'", name);
-    else snprintf(label, sizeof label, "actuator %d (unnamed)", index);
+    char label[ACTUATOR_LABEL];
+    actuator_label(name, index, label);
     /* a dcmotor's actdim must also be its own states: an actdim= cannot serve both */
     char advice[200];
     if (dcmotor && a.dcmotor_states != expected)
-        snprintf(advice, sizeof advice, "give the class's <dcmotor> default settings that keep "
-                 "%d states, or use a class without a <dcmotor>", expected);
+        snprintf(advice, sizeof advice, "use a class whose <dcmotor> settings keep %d states, "
+                 "or one without", expected);
     else snprintf(advice, sizeof advice, "give the <plugin> actdim=\"%d\"", expected);
     if (has != expected)
-        return fail(rd, e, "%s has %d activation states (actdim) but mujoco.pid keeps %d with "
-                    "these settings (one for a nonzero ki, one for a slewmax, one for a "
-                    "dyntype filter, filterexact or integrator; MuJoCo refuses it: \"actuator "
+        return fail(rd, e, "%s has %d activation states (actdim) but mujoco.pid keeps %d "
+                    "(one each for a nonzero ki, a slewmax and a dyntype filter, filterexact "
+                    "or integrator; MuJoCo refuses it: \"actuator "
                     "%d has actdim %d, expected %d\"): %s", label, has, expected, index, has,
                     expected, advice);
     if (dcmotor && has > 0 && has != a.dcmotor_states)     /* with none it keeps none */
@@ -5788,8 +5800,8 @@ static int check_texture_source(mjcf *rd, u2d_xml *e)
     int type = dkeyword(rd, e, K_TEXTURE, cls, "type", "2d|cube|skybox", 1);
     if (type < 0) return -1;
     const char *name = u2d_xml_attr(e, "name");
-    char label[140];
-    if (name && name[0]) snprintf(label, sizeof label, "texture '%.100s'", name);
+    char label[140];        /* the name cut at 40: its refusals' fix stays within fail's 380 */
+    if (name && name[0]) snprintf(label, sizeof label, "texture '%.40s'", name);
     else snprintf(label, sizeof label, "<texture>");
     if (builtin && strcmp(builtin, "none") != 0)
         return check_builtin_size(rd, e, cls, type, label);
