@@ -1167,6 +1167,18 @@ def test_refusals_with_long_names_keep_their_fix(tmp_path, case):
     assert said.endswith(ending), said
 
 
+def test_an_include_loop_of_a_long_file_name_keeps_its_explanation(tmp_path):
+    """A file of a 200-character name including itself: the refusal ran past the 380
+    characters a message keeps and lost what is wrong (an include loop), and the included
+    file's path, cut at 120, its line. The path's end (the file's name) is kept instead."""
+    name = "i" * 196 + ".xml"
+    said = load_error(tmp_path, f'<mujoco><include file="{name}"/></mujoco>',
+                      {name: f'<mujoco><include file="{name}"/></mujoco>'})
+    assert f": ...{'i' * 83}.xml, line 1: <include file=" in said, said
+    assert said.endswith("is already part of the model (MuJoCo includes a file once; an "
+                         "include loop?)"), said
+
+
 def test_floating_base_is_refused():
     with pytest.raises(urdf2dyn.URDFError, match="freejoint"):
         urdf2dyn.load("<mujoco>" + BODY + "</mujoco>", floating_base=True)

@@ -168,15 +168,19 @@ typedef struct {
 
 /* ---- messages ------------------------------------------------------------------------ */
 
-/* "line N: " (or "FILE, line N: " for an included file) for node, into buf. */
+/* "line N: " (or "FILE, line N: " for an included file) for node, into buf. A path longer
+ * than 90 characters is given by its last 87 (its file's name), after "...": with the line
+ * it stays within the 120 characters fail keeps of this prefix, which cut the line off. */
 static void where(mjcf *rd, u2d_xml *node, char *buf, size_t len)
 {
     buf[0] = '\0';
     if (!node) return;
     int line = u2d_xml_line(node), f = u2d_xml_file(node);
     if (f > 0 && f < rd->nfile) {
-        if (line > 0) snprintf(buf, len, "%.300s, line %d: ", rd->file[f].path, line);
-        else snprintf(buf, len, "%.300s: ", rd->file[f].path);
+        const char *path = rd->file[f].path, *cut = strlen(path) > 90 ? "..." : "";
+        if (cut[0]) path += strlen(path) - 87;
+        if (line > 0) snprintf(buf, len, "%s%s, line %d: ", cut, path, line);
+        else snprintf(buf, len, "%s%s: ", cut, path);
     } else if (line > 0) {
         snprintf(buf, len, "line %d: ", line);
     }
@@ -1595,7 +1599,8 @@ static u2d_xml *include(mjcf *rd, u2d_xml *at)
     free(tried[path == tried[0] ? 1 : 0]);
     for (int k = 0; k < rd->nfile; k++)
         if (strcmp(rd->file[k].path, path) == 0) {
-            fail(rd, at, "<include file=\"%.200s\">: '%.200s' is already part of the model "
+            /* 98 characters, the name at most 100 and the path 150: within fail's 380 */
+            fail(rd, at, "<include file=\"%.100s\">: '%.150s' is already part of the model "
                  "(MuJoCo includes a file once; an include loop?)", name, path);
             free(path); free(data);
             return NULL;
