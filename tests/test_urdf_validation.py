@@ -149,6 +149,17 @@ def test_invalid_urdf(case):
         assert word in message, f"{word!r} not in {message!r}"
 
 
+def test_a_link_with_two_parents_of_long_names_is_named_whole():
+    """Names of 200 characters: the refusal ran past the 512 characters a message keeps and
+    stopped inside the second joint's name; each name is cut at 100 instead."""
+    a, b, c, j1, j2 = (letter * 200 for letter in "abcxy")
+    text = robot(link(a) + link(b) + link(c) + joint(j1, a, c) + joint(j2, b, c))
+    with pytest.raises(URDFError) as info:
+        urdf2dyn.load(text)
+    assert str(info.value).endswith(f"link '{'c' * 100}' is the child of two joints, "
+                                    f"'{'x' * 100}' and '{'y' * 100}'"), str(info.value)
+
+
 def test_urdf_error_is_value_error():
     assert issubclass(URDFError, ValueError)
 

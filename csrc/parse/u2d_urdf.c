@@ -718,8 +718,9 @@ static int check_tree(reader *rd, u2d_urdf *u)
     for (int j = 0; j < nj && !status; j++) {
         int c = u->joint[j].child;
         if (parent_joint[c] >= 0)
-            status = fail(rd, "link '%s' is the child of two joints, '%s' and '%s'",
-                          u->link[c].name, u->joint[parent_joint[c]].name, u->joint[j].name);
+            status = fail(rd, "link '%.100s' is the child of two joints, '%.100s' and "
+                          "'%.100s'", u->link[c].name, u->joint[parent_joint[c]].name,
+                          u->joint[j].name);
         parent_joint[c] = j;
     }
     u->root = -1;
