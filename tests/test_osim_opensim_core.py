@@ -625,10 +625,18 @@ def _long_named_sdf_model(change):
                                "<socket_parent>" + "../" * 40 + "</socket_parent>"),
      f"</socket_parent> of '/bodyset/{'B' * 81}': no such frame (the path climbs above the "
      "model, or is too long)"),
-], ids=["two_bodies", "above_the_model"])
+    (lambda text: text.replace('<Model name="sdf"><components>',
+                               f'<Model name="sdf"><components><PhysicalFrame name="{"m" * 200}"/>')
+     .replace("<socket_parent_frame>/sdf_g</socket_parent_frame>",
+              f"<socket_parent_frame>/{'m' * 200}</socket_parent_frame>"),
+     f'<PhysicalFrame name="{"m" * 60}">: only PhysicalOffsetFrame and StationDefinedFrame '
+     "frames are supported; replace it with a PhysicalOffsetFrame on the same parent, with "
+     "the translation and orientation OpenSim gives it"),
+], ids=["two_bodies", "above_the_model", "other_frame"])
 def test_frame_refusals_with_long_names_keep_their_fix(tmp_path, change, ending):
     """Names of 200 characters: the message ran past fail_at's 300 characters and lost its
-    end, the fix (put all four stations on one body) or the reason; names are cut instead."""
+    end, the fix (put all four stations on one body, replace the frame) or the reason; names
+    are cut instead."""
     path = tmp_path / "sdf.osim"
     path.write_text(_long_named_sdf_model(change))
     with pytest.raises(urdf2dyn.URDFError) as refused:

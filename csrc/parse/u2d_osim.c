@@ -496,7 +496,8 @@ static int offset_frame(osim *o, u2d_xml *joint, u2d_xml *f, const char *where, 
     if (strcmp(kind, "StationDefinedFrame") == 0)
         return station_defined_frame(o, joint, f, where, depth, link, X);
     if (strcmp(kind, "PhysicalOffsetFrame") != 0)
-        return fail_at(o, f, "<%s name=\"%.100s\">: only PhysicalOffsetFrame and "
+        /* 194 characters, the kind at most 40 and the name 60: within fail_at's 300 */
+        return fail_at(o, f, "<%.40s name=\"%.60s\">: only PhysicalOffsetFrame and "
                        "StationDefinedFrame frames are supported; replace it with a "
                        "PhysicalOffsetFrame on the same parent, with the translation and "
                        "orientation OpenSim gives it", kind, fname);
