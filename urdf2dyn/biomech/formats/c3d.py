@@ -929,8 +929,9 @@ def _check_steady_alone(plate, still, threshold, source, strict):
            "load (coming and going, or a foot's) to weigh that level against: lighter than a "
            f"foot standing still ({_LIGHTEST_STANDING_FOOT:g} N), it reads as a plate nobody "
            "stepped on that was not zeroed does, or a light load held still on it for the "
-           "whole trial. Its samples are read as contact, as they read. If nobody stood on "
-           "it, zero the plate in the capture software before recording, or name frames with "
+           "whole trial. Its samples are read as contact, as they read: a trial's torques "
+           f"then carry {abs(level):.3g} N on every sample, on the foot nearest its centre of "
+           "pressure (assign_plates: within 0.25 m). If nobody stood on it, zero the plate in the capture software before recording, or name frames with "
            f"nobody on it in FORCE_PLATFORM:ZERO, or read with a threshold above {above} N",
            strict=strict, error=MotionError)
 
