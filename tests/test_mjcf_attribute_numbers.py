@@ -33,6 +33,7 @@ _PLACES = {
     "light": _model("<light{a}/>"),
     "joint": _model('<body><joint name="k"{a}/><geom size="0.1"/></body>'),
     "default geom": _model(default="<geom{a}/>"),
+    "default camera": _model(default="<camera{a}/>"),
     "default tendon": _model(default="<tendon{a}/>"),
     "fixed": _model(after='<tendon><fixed{a}><joint joint="j" coef="1"/></fixed></tendon>'),
     "fixed joint": _model(after='<tendon><fixed><joint joint="j"{a}/></fixed></tendon>'),
@@ -101,6 +102,20 @@ NUMBERS = {
     "two friction numbers of three": ("geom", "friction", "1 0.01", None),
     "a nan in a material's rgba": ("material", "rgba", "1 nan 0 1", None),
     "a blank rgba": ("geom", "rgba", " ", None),
+    # two ints (the Menagerie's ALOHA, Kinova Gen3, TIAGo... write resolution="640 480")
+    "a camera's resolution in pixels": ("camera", "resolution", "640 480", None),
+    "a default camera's resolution": ("default camera", "resolution", " 96  60 ", None),
+    "a camera's negative resolution": ("camera", "resolution", "-1 -2", None),
+    "a fractional camera resolution": ("camera", "resolution", "640 480.5",
+                                       ["<camera resolution=", "whole numbers", "bad format"]),
+    "a camera resolution in exponent form": ("camera", "resolution", "1e3 2",
+                                             ["<camera resolution=", "whole numbers"]),
+    "a camera resolution beyond an int": ("camera", "resolution", "640 2147483648",
+                                          ["<camera resolution=", "whole numbers"]),
+    "one camera resolution number": ("camera", "resolution", "640",
+                                     ["<camera resolution=", "exactly 2"]),
+    "three camera resolution numbers": ("camera", "resolution", "640 480 3",
+                                        ["<camera resolution=", "exactly 2"]),
 }
 
 

@@ -292,20 +292,34 @@ static int keyword(mjcf *rd, u2d_xml *node, const char *name, const char *words,
 
 static const char *BOOL_WORDS = "false|true";
 
-/* Whether s is one whole decimal number within an int, or nothing (spaces only), as MuJoCo
- * reads an int attribute (actdim=): "1.0", "1e0" and "0x1" are "bad format" to it. */
+/* Whether s is whole decimal numbers within an int, separated by spaces, or nothing (spaces
+ * only), as MuJoCo reads an int attribute (actdim=, a camera's resolution="640 480"):
+ * "1.0", "1e0" and "0x1" are "bad format" to it. (How many is the caller's to check.) */
+static int whole_ints(const char *s)
+{
+    const char *p = s + strspn(s, " \t\n\r\v\f");
+    while (*p) {
+        const char *digits = p + (*p == '+' || *p == '-');
+        size_t n = strspn(digits, "0123456789");
+        if (n == 0) return 0;
+        /* long long, 64 bits everywhere (a long is 32 on Windows, where "2147483648" would
+         * saturate to LONG_MAX, an int); LLONG_MAX on overflow, beyond an int too */
+        long long v = strtoll(p, NULL, 10);
+        if (v > 2147483647LL || v < -2147483647LL - 1) return 0;
+        const char *end = digits + n;
+        size_t gap = strspn(end, " \t\n\r\v\f");
+        if (gap == 0 && *end) return 0;
+        p = end + gap;
+    }
+    return 1;
+}
+
+/* Whether s is one whole decimal number within an int, or nothing (whole_ints). */
 static int whole_int(const char *s)
 {
     const char *p = s + strspn(s, " \t\n\r\v\f");
-    if (!*p) return 1;
-    const char *digits = p + (*p == '+' || *p == '-');
-    size_t n = strspn(digits, "0123456789");
-    if (n == 0) return 0;
-    /* long long, 64 bits everywhere (a long is 32 on Windows, where "2147483648" would
-     * saturate to LONG_MAX, an int); LLONG_MAX on overflow, beyond an int too */
-    long long v = strtoll(p, NULL, 10);
-    if (v > 2147483647LL || v < -2147483647LL - 1) return 0;
-    return digits[n + strspn(digits + n, " \t\n\r\v\f")] == '\0';
+    const char *end = p + strcspn(p, " \t\n\r\v\f");
+    return whole_ints(s) && end[strspn(end, " \t\n\r\v\f")] == '\0';
 }
 
 /* An actuator's actdim= (in <actuator> or a <default>) is one whole number: MuJoCo refuses
@@ -829,10 +843,14 @@ static int check_number_attribute(mjcf *rd, u2d_xml *e, const char *attr, int ma
 {
     const char *el = u2d_xml_name(e), *v = u2d_xml_attr(e, attr);
     if (!v) return 0;
-    if (whole && !whole_int(v))
+    if (whole && max == 1 && !whole_int(v))
         return fail(rd, e, "<%.40s %s=\"%.60s\">: not one whole number (MuJoCo reads an int "
                     "there and refuses it: \"bad format\", \"too much data\"): give an "
                     "integer, e.g. %s=\"1\", or leave it out", el, attr, v, attr);
+    if (whole && max > 1 && !whole_ints(v))
+        return fail(rd, e, "<%.40s %s=\"%.60s\">: not whole numbers (MuJoCo reads %d ints "
+                    "there and refuses it: \"bad format\"): give %d integers, or leave it out",
+                    el, attr, v, max, max);
     char who[60];
     snprintf(who, sizeof who, "<%.40s>", el);
     int n = count_values(rd, e, who, attr);
