@@ -901,6 +901,28 @@ def test_a_clamped_coordinate_whose_default_is_outside_its_range_is_refused_as_o
         urdf2dyn.load(str(path))
 
 
+@pytest.mark.parametrize("range_", ["1 -1", "0.50000001 0.5"])
+def test_a_clamped_coordinate_with_a_reversed_range_is_refused_as_opensim(osim, tmp_path,
+                                                                         range_):
+    """OpenSim 4.6 refuses a clamped coordinate whose range is reversed ("Maximum coordinate
+    range less than minimum"), whatever its default: urdf2dyn loaded the second (its default
+    within SqrtEps of both ends) and refused the first as a default "less than range
+    minimum", though 0 lies between the two numbers written."""
+    path = tmp_path / "reversed.osim"
+    _pin_model(osim, path)
+    path.write_text(path.read_text().replace(
+        '<Coordinate name="q">', f'<Coordinate name="q"><range>{range_}</range><clamped>true'
+        '</clamped><default_value>0.5</default_value>' if range_ != "1 -1" else
+        f'<Coordinate name="q"><range>{range_}</range><clamped>true</clamped>', 1))
+    with pytest.raises(RuntimeError, match="Maximum coordinate range less than minimum"):
+        osim.Model(str(path))
+    with pytest.raises(urdf2dyn.URDFError, match=r"reversed.osim:\d+: joint 'pin': coordinate "
+                       r"'q' is clamped to a reversed <range> .*: OpenSim 4.6 refuses to load "
+                       r"it \(\"Maximum coordinate range less than minimum\"\); write the range "
+                       r"lower bound first, or unclamp it"):
+        urdf2dyn.load(str(path))
+
+
 def _gimbal_then_pin(gimbal_names, pin_name):
     """An .osim text: a body on a GimbalJoint 'g' whose three coordinates are gimbal_names,
     a second on a PinJoint 'p' whose coordinate is pin_name."""

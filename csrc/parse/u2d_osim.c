@@ -749,13 +749,19 @@ static int read_function(osim *o, u2d_xml *fn, int depth)
 
 static const char *own_name(osim *o, const char *a, const char *b);
 
-/* A clamped coordinate's default outside its range, by more than SimTK's SqrtEps: OpenSim
- * 4.6 refuses to load the model (Coordinate::extendFinalizeFromProperties), whose IK would
- * start outside the bounds it keeps. */
+/* A clamped coordinate's range reversed, or its default outside it by more than SimTK's
+ * SqrtEps: OpenSim 4.6 refuses to load the model (Coordinate::extendFinalizeFromProperties,
+ * which checks the range's order first), whose IK would keep it in no range or start
+ * outside the bounds it keeps. */
 #define SIMTK_SQRT_EPS 1.4901161193847656e-08
 static int refuse_clamped_default_outside(osim *o, u2d_xml *c, const u2d_coordinate *C)
 {
     double dv = C->default_value;
+    if (C->clamped && C->range[0] > C->range[1])
+        return fail_at(o, c, "coordinate '%.100s' is clamped to a reversed <range> %.17g "
+                       "%.17g: OpenSim 4.6 refuses to load it (\"Maximum coordinate range "
+                       "less than minimum\"); write the range lower bound first, or unclamp it",
+                       C->name, C->range[0], C->range[1]);
     int above = dv > C->range[0] - SIMTK_SQRT_EPS;
     if (!C->clamped || (above && dv < C->range[1] + SIMTK_SQRT_EPS)) return 0;
     return fail_at(o, c, "coordinate '%.100s' is clamped to %.17g %.17g but its "
