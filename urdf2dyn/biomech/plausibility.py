@@ -581,6 +581,11 @@ def ik_fit(t, rms, worst_error, worst_marker, source, advice=IK_FIT_ADVICE):
 RANGE_TOLERANCE = 1e-6
 
 
+#: the range OpenSim 4.6 gives a coordinate without <range>, -10 to 10 (rad or m), as the
+#: .osim reader does (csrc/parse/u2d_osim.c, OSIM_DEFAULT_RANGE)
+OPENSIM_DEFAULT_RANGE = 10.0
+
+
 def ik_ranges(model, t, q, source):
     """Coordinates that are not clamped and that inverse kinematics takes beyond their range:
     one message per coordinate of model (an .osim's CoordinateSet: a URDF model has none,
@@ -590,14 +595,18 @@ def ik_ranges(model, t, q, source):
     bounds only clamped coordinates (AssemblySolver restricts their q to the range), so it
     takes an unclamped one beyond its range as well, without a word; the user should know
     (the markers barely determine it, or the model's range or axes are wrong). Locked
-    coordinates and a coupler's dependent coordinates are not fitted and not named."""
+    coordinates and a coupler's dependent coordinates are not fitted and not named, nor are
+    those whose range is OpenSim's default (:data:`OPENSIM_DEFAULT_RANGE`, what OpenSim gives
+    a coordinate without <range>, and what its printToXML leaves out): the model sets no
+    range there to leave (a pelvis_tx without one on a 30 m walk)."""
     t = np.asarray(t, dtype=float)
     q = np.atleast_2d(np.asarray(q, dtype=float))
     skip = set(model.locked_coordinates) | {c.dependent for c in model.couplers}
     out = []
     for k, name in enumerate(model.q_names):
         c = model.coordinates.get(name)
-        if c is None or c.clamped or name in skip or not c.lower <= c.upper:
+        if c is None or c.clamped or name in skip or not c.lower <= c.upper \
+                or (c.lower, c.upper) == (-OPENSIM_DEFAULT_RANGE, OPENSIM_DEFAULT_RANGE):
             continue
         x = q[:, k]
         excess = np.nan_to_num(np.maximum(c.lower - x, x - c.upper), nan=0.0)
