@@ -186,6 +186,16 @@ def compare(model, m, n=20, seed=0):
     return float(e_tau), float(e_M)
 
 
+def assert_loads_as_mujoco(xml, n=3):
+    """urdf2dyn loads the MJCF text xml (its warnings aside) with MuJoCo's inverse dynamics
+    and mass matrix to 1e-10 of their largest entries over n random states (compare)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.Urdf2dynWarning)
+        model = urdf2dyn.load(xml)
+    e_tau, e_M = compare(model, mujoco_model(xml=xml), n=n)
+    assert e_tau < 1e-10 and e_M < 1e-10, (xml, e_tau, e_M)
+
+
 def pinocchio_model(pin, path, model):
     """Pinocchio's model of an MJCF file (buildModelFromMJCF), its gravity urdf2dyn's. Its
     armature must be urdf2dyn's but on free joints (which urdf2dyn reports and does not
