@@ -1,6 +1,7 @@
 """OpenSim 4.6 as the oracle of a model's dynamics (tests/test_osim.py,
-tests/test_osim_published.py): its InverseDynamicsSolver on any state (Oracle), and its
-InverseDynamicsTool on a coordinates file (write_coordinates, run_id_tool)."""
+tests/test_osim_published.py): its InverseDynamicsSolver on any state (Oracle), its
+InverseDynamicsTool on a coordinates file (write_coordinates, run_id_tool), and its
+Model.scale (opensim_scaled)."""
 import numpy as np
 
 
@@ -82,3 +83,20 @@ def run_id_tool(osim, model_path, coordinates, folder, excluded):
     tool.setExcludedForces(names)
     assert tool.run()
     return folder / "id.sto"
+
+
+def opensim_scaled(osim, path, factors, out):
+    """OpenSim's Model.scale of the model at path by {body: (3,) factors}, masses kept,
+    written to out; the scaled Model (keep it while its components are used)."""
+    om = osim.Model(str(path))
+    state = om.initSystem()
+    scale_set = osim.ScaleSet()
+    for body, f in factors.items():
+        sc = osim.Scale()
+        sc.setSegmentName(body)
+        sc.setScaleFactors(osim.Vec3(*map(float, f)))
+        sc.setApply(True)
+        scale_set.cloneAndAppend(sc)
+    om.scale(state, scale_set, False, -1.0)
+    om.printToXML(str(out))
+    return om

@@ -25,7 +25,7 @@ import urdf2dyn
 from urdf2dyn.batch import available_simd_paths, set_simd_path, simd_path
 from urdf2dyn.convert import osim_to_urdf
 
-from osim_oracle import Oracle, run_id_tool, write_held_coordinates
+from osim_oracle import Oracle, opensim_scaled, run_id_tool, write_held_coordinates
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "opensim_models", "Models")
 MODELS = {
@@ -781,18 +781,8 @@ def test_frames_in_components_scale_as_opensims(osim, tmp_path):
     ours_file = tmp_path / "ours.osim"
     edit.write(ours_file)
 
-    om = osim.Model(str(path))
-    s = om.initSystem()
-    scales = osim.ScaleSet()
-    for body, f in factors.items():
-        sc = osim.Scale()
-        sc.setSegmentName(body)
-        sc.setScaleFactors(osim.Vec3(*f))
-        sc.setApply(True)
-        scales.cloneAndAppend(sc)
-    om.scale(s, scales, False, -1.0)
     theirs_file = tmp_path / "theirs.osim"
-    om.printToXML(str(theirs_file))
+    om = opensim_scaled(osim, path, factors, theirs_file)
     ours = osim.Model(str(ours_file))
     ours.initSystem()
     for frame in ("/ground_offset", "/on_offset", "/b1_end", "/bodyset/b2/b2_top"):

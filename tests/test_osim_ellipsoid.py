@@ -23,7 +23,7 @@ from hypothesis import given, settings, strategies as st
 
 import urdf2dyn
 
-from osim_oracle import Oracle
+from osim_oracle import Oracle, opensim_scaled
 from test_osim import assert_power_balance, assert_simd_paths_agree
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "opensim_core")
@@ -558,22 +558,6 @@ def test_ellipsoid_derivatives_with_world_fixed_forces_follow_pinocchios(osim, t
 
 # ------------------------------------------------------------------ what is refused
 
-def _opensim_scaled(osim, path, factors, out):
-    """OpenSim's Model.scale of the model at path by {body: (3,)}, written to out."""
-    om = osim.Model(path)
-    state = om.initSystem()
-    scale_set = osim.ScaleSet()
-    for body, f in factors.items():
-        sc = osim.Scale()
-        sc.setSegmentName(body)
-        sc.setScaleFactors(osim.Vec3(*map(float, f)))
-        sc.setApply(True)
-        scale_set.cloneAndAppend(sc)
-    om.scale(state, scale_set, False, -1.0)
-    om.printToXML(out)
-    return om
-
-
 def test_scaled_ellipsoid_joint_equals_opensims(osim, tmp_path):
     from urdf2dyn.biomech.formats.osim import document
     from urdf2dyn.biomech.scaling import scale_model
@@ -583,7 +567,7 @@ def test_scaled_ellipsoid_joint_equals_opensims(osim, tmp_path):
     factors = {"base": np.array([1.2, 0.8, 1.1]), "bob": np.array([0.9, 1.3, 1.05])}
     ours = scale_model(model, factors)[0].load()
     out = str(tmp_path / "scaled_by_opensim.osim")
-    om = _opensim_scaled(osim, path, factors, out)        # kept: it owns the joint
+    om = opensim_scaled(osim, path, factors, out)        # kept: it owns the joint
     joint = osim.EllipsoidJoint.safeDownCast(om.getJointSet().get("ell"))
     np.testing.assert_allclose(document(ours).ellipsoids[0].radii,
                                joint.get_radii_x_y_z().to_numpy(), rtol=1e-15)
@@ -607,7 +591,7 @@ def test_scaled_shoulder_equals_opensims_scaled_model(which, osim, tmp_path):
     edit, _ = scale_model(model, factors)
     ours = edit.load()
     out = str(tmp_path / "scaled_by_opensim.osim")
-    om = _opensim_scaled(osim, path, factors, out)
+    om = opensim_scaled(osim, path, factors, out)
     joint = osim.ScapulothoracicJoint.safeDownCast(om.getJointSet().get("scapulothoracic"))
     shape = document(ours).ellipsoids[0]
     np.testing.assert_allclose(shape.radii, joint.get_thoracic_ellipsoid_radii_x_y_z()
@@ -698,7 +682,7 @@ def test_written_scaled_shoulder_is_read_by_opensim_as_scaled(which, osim, tmp_p
     ours = edit.load()
     written = str(tmp_path / "scaled_by_urdf2dyn.osim")
     edit.write(written)
-    om = _opensim_scaled(osim, path, factors, str(tmp_path / "by_opensim.osim"))  # owns it
+    om = opensim_scaled(osim, path, factors, str(tmp_path / "by_opensim.osim"))  # owns it
     theirs = osim.ScapulothoracicJoint.safeDownCast(om.getJointSet().get("scapulothoracic"))
     read = osim.Model(written)
     read.initSystem()

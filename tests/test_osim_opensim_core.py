@@ -13,7 +13,7 @@ import pytest
 
 import urdf2dyn
 
-from osim_oracle import Oracle
+from osim_oracle import Oracle, opensim_scaled
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "opensim_core")
 WALKER = os.path.join(DATA, "WalkerModel.osim")
@@ -390,17 +390,8 @@ def test_a_scaled_reversed_turning_custom_joint_reads_back_as_opensims(osim, tmp
     edit.write(ours)
     assert "MultiplierFunction" in ours.read_text()
     model = _agrees_with_opensim(osim, str(ours), 6)
-    om = osim.Model(str(path))
-    scales = osim.ScaleSet()
-    for body, f in factors.items():
-        scale = osim.Scale()
-        scale.setSegmentName(body)
-        scale.setScaleFactors(osim.Vec3(*f))
-        scale.setApply(True)
-        scales.cloneAndAppend(scale)
-    om.scale(om.initSystem(), scales, False, -1.0)
     theirs = tmp_path / "theirs.osim"
-    om.printToXML(str(theirs))
+    opensim_scaled(osim, path, factors, theirs)
     q = np.random.default_rng(7).uniform(-1, 1, model.nq)
     _body_poses_match(model, Oracle(osim, str(theirs), model.q_names), q)
 
