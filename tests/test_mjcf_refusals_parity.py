@@ -1135,6 +1135,45 @@ def test_a_pid_ki_without_the_pid_dyntype_is_refused_where_mujoco_refuses(defaul
         assert "\"ki (gainprm[0]) requires dyntype 'pid'\"): leave dyntype out" in got, got
 
 
+
+@pytest.mark.parametrize("defaults, element", [
+    ('<general gaintype="pid" biastype="affine"/>', '<general joint="j"/>'),
+    ('', '<general joint="j" gaintype="pid" biastype="affine" dyntype="none"/>'),
+    ('<general gaintype="pid" biastype="affine" gainprm="0"/>', '<general joint="j" gainprm="3"/>'),
+    ('<pid ki="1"/><general dynprm="1" dyntype="none"/>', '<general joint="j"/>'),
+    ('<pid ki="1"/><general gainprm=" " dyntype="none"/>', '<general joint="j"/>'),
+    ('<pid ki="1"/>', '<general joint="j" dyntype="none" gainprm="2"/>'),
+    ('<pid ki="1"/>', '<general joint="j" dyntype="none" gainprm="0 2"/>'),
+    ('', '<general joint="j" gaintype="pid" biastype="affine" dyntype="none" gainprm="0 1"/>'),
+    ('<position kp="0"/><general gaintype="pid" biastype="affine"/>', '<general joint="j"/>'),
+    ('<pid ki="1"/>', '<general joint="j" dyntype="none" gaintype="fixed"/>'),
+])
+def test_pid_gains_a_general_wrote_with_a_nonzero_ki_are_refused_where_mujoco_refuses(
+        defaults, element):
+    """Pid gains whose gainprm[0] (the ki) a <general> left nonzero, with dyntype "none":
+    MuJoCo's default gainprm 1 under a <general gaintype="pid">, a <general>'s gainprm=, or a
+    <pid>'s ki after a <general> writing dynprm= or a blank gainprm=. MuJoCo 4 refuses them
+    ("ki (gainprm[0]) requires dyntype 'pid'"); urdf2dyn loaded them, saying only that MuJoCo
+    may refuse. Refused exactly where MuJoCo refuses, with its reason; a gainprm[0] of 0 and
+    gains that are no longer pid load in both."""
+    xml = doc(f"<default>{defaults}</default>", WORLD, actuators(element))
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)
+    if expected is not None:
+        assert "ki (gainprm[0]) requires dyntype 'pid'" in expected
+        assert "\"ki (gainprm[0]) requires dyntype 'pid'\"): give dyntype=\"pid\"" in got, got
+
+
+def test_pid_gains_without_affine_bias_are_refused_for_the_bias_as_mujoco_refuses_them():
+    """A <pid>'s nonzero ki under a <general> writing dyntype="none" and biastype="none":
+    MuJoCo 4 refuses it for the bias first ("pid requires biastype 'affine'"); urdf2dyn gave
+    the ki's reason, whose advice (leave dyntype out) left the model refused."""
+    xml = doc('<default><pid ki="1"/></default>', WORLD,
+              actuators('<general joint="j" dyntype="none" biastype="none"/>'))
+    assert "pid requires biastype 'affine'" in mujoco_error(xml)
+    got = urdf2dyn_error(xml)
+    assert "biastype" in got and "ki (gainprm[0])" not in got, got
+
 _DC_EARLY = "actearly cannot be false for DC motor actuator"
 _SCHEMA_EARLY = "unrecognized attribute: 'actearly'"
 ACTEARLY = {   # the case: class defaults, the actuator, MuJoCo's reason

@@ -3347,6 +3347,10 @@ typedef struct {
                                    another shortcut another one)                      */
     int pid_rewritten;          /* whether a <general> wrote gainprm or dynprm (ki,
                                    slewmax) after the last <pid>: not tracked         */
+    const char *gain0;          /* text whose first number is gainprm[0] (a pid's ki):
+                                   MuJoCo's default "1", a <general>'s gainprm=, a
+                                   <pid>'s ki; NULL after another shortcut, which
+                                   writes its own there (not tracked)                */
     int actearly;               /* as a <general> wrote it last, or 1 after a
                                    <dcmotor>, 0 after any other shortcut (MuJoCo
                                    4.0.0's shortcuts set it so)                       */
@@ -3555,9 +3559,13 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
         /* a dcmotor's settings (its controller's in gainprm) rewritten: not tracked */
         if (dynprm || u2d_xml_attr(d, "gainprm")) a->dcmotor_states = -1;
         if (dynprm || u2d_xml_attr(d, "gainprm")) a->pid_rewritten = 1;
+        /* a blank gainprm= is not given to MuJoCo's reader: what came before stands */
+        const char *gainprm = u2d_xml_attr(d, "gainprm");
+        if (gainprm && gainprm[strspn(gainprm, " \t\n\r\v\f")]) a->gain0 = gainprm;
         return;
     }
     a->actdim = NULL;
+    a->gain0 = NULL;
     a->shortcut_actdim = -1;
     if (strcmp(el, "dcmotor") == 0) {
         int inherited = a->dcmotor_gains || above.dcmotor;
@@ -3571,6 +3579,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
     a->affine_bias = word_index("pid|position|intvelocity|velocity|cylinder", el) >= 0;
     if (is_one_of(d, "pid|dcmotor")) {
         apply_inherited_shortcut(d, a);
+        if (a->pid_gains) a->gain0 = a->ki ? a->ki : "0";
         return;
     }
     if (strcmp(el, "position") == 0) {
@@ -3606,7 +3615,7 @@ static void apply_class_dynamics(mjcf *rd, int cls, int limit, u2d_xml *e, actua
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
     *a = (actuator_dynamics){.dyntype = "none", .timeconst = 1, .shortcut_actdim = -1,
-                             .dcmotor_states = -1};
+                             .dcmotor_states = -1, .gain0 = "1"};
     actuator_dynamics dcmotor, pid;     /* the nearest classes whose gains stayed so */
     gains_above above = {NULL, NULL};
     if (cls >= 0) {
@@ -3813,14 +3822,18 @@ static int check_pid_dyntype(mjcf *rd, u2d_xml *e, int cls, const char *label)
                     "(MuJoCo refuses it: \"pid requires dyntype 'none' or 'pid'\"): leave "
                     "dyntype out, or use a class without that <pid> default", label, a.dyntype);
     /* a <pid>'s ki (gainprm[0]) integrates the error in a state of the pid dyntype, which a
-     * <general>'s dyntype="none" after it takes away (gains a <general> wrote: not tracked,
-     * its warning says so) */
-    if (strcmp(a.dyntype, "none") == 0 && !a.pid_rewritten && first_nonzero(a.ki))
+     * <general>'s dyntype="none" after it takes away; MuJoCo checks the biastype first
+     * (check_pid_gains_and_bias gives that reason) */
+    if (strcmp(a.dyntype, "none") != 0 || !a.affine_bias || !first_nonzero(a.gain0)) return 0;
+    if (!a.pid_rewritten)
         return fail(rd, e, "%s: ki=\"%.40s\" of a <pid> (here or in its class) with "
                     "dyntype \"none\" written by a <general> (MuJoCo refuses it: \"ki "
                     "(gainprm[0]) requires dyntype 'pid'\"): leave dyntype out, or give "
                     "ki=\"0\"", label, a.ki);
-    return 0;
+    return fail(rd, e, "%s: pid gains with gainprm[0] (their ki) \"%.40s\", from a <general>'s "
+                "gainprm=, a <pid>'s ki or MuJoCo's default 1, and dyntype \"none\" (MuJoCo "
+                "refuses it: \"ki (gainprm[0]) requires dyntype 'pid'\"): give dyntype=\"pid\", "
+                "or a gainprm= starting with 0", label, a.gain0);
 }
 
 /* An actuator e's pid dynamics and pid gains go together as MuJoCo 4.0.0's compiler wants:
