@@ -21,7 +21,8 @@ Differences from OpenSim's IK tool, written down:
 * a marker task for a marker the model or the file lacks is warned about and skipped, as
   OpenSim does;
 * ranges bind as in OpenSim (clamped coordinates only, locked ones held), but an unclamped
-  coordinate that the fit takes beyond its range is warned about (OpenSim says nothing); a
+  coordinate that the fit takes beyond its range is warned about (OpenSim says nothing; not
+  one whose range is OpenSim's default -10 10, what a coordinate without <range> gets); a
   URDF's joint limits bind as clamped ranges (model.clamped_ranges).
 """
 from __future__ import annotations
