@@ -2664,8 +2664,9 @@ def test_two_plates_at_one_level_each_are_both_said_to_be_unzeroed_or_stood_on(t
                    r"on all \d+ of its samples.*no other plate of the file carries a subject's "
                    r"load \(coming and going, or a foot's\) to weigh that level against: "
                    r"lighter than a foot standing still \(98 N\).*Its samples are read as "
-                   rf"contact, as they read: a trial's torques then carry {level}(\.\d)? N on "
-                   r"every sample, on the foot nearest its centre of pressure"
+                   rf"contact, as they read: torques from this file's loads carry {level}"
+                   r"(\.\d)? N on every sample, at a centre of pressure that wanders as noise, "
+                   r"on the foot nearest it \(within 0\.25 m; else dropped, with a warning\)"
                    for k, level in ((1, 25), (2, 30))))
     per_frame = 10 if rate == "markers" else 1             # 2000 Hz analog, 200 Hz markers
     for p, e in zip(rec.plates, ez):

@@ -929,10 +929,12 @@ def _check_steady_alone(plate, still, threshold, source, strict):
            "load (coming and going, or a foot's) to weigh that level against: lighter than a "
            f"foot standing still ({_LIGHTEST_STANDING_FOOT:g} N), it reads as a plate nobody "
            "stepped on that was not zeroed does, or a light load held still on it for the "
-           "whole trial. Its samples are read as contact, as they read: a trial's torques "
-           f"then carry {abs(level):.3g} N on every sample, on the foot nearest its centre of "
-           "pressure (assign_plates: within 0.25 m). If nobody stood on it, zero the plate in the capture software before recording, or name frames with "
-           f"nobody on it in FORCE_PLATFORM:ZERO, or read with a threshold above {above} N",
+           "whole trial. Its samples are read as contact, as they read: torques from this "
+           f"file's loads carry {abs(level):.3g} N on every sample, at a centre of pressure "
+           "that wanders as noise, on the foot nearest it (within 0.25 m; else dropped, "
+           "with a warning). If nobody stood on it, zero the plate in the capture software "
+           "before recording, or name frames with nobody on it in FORCE_PLATFORM:ZERO, or "
+           f"read with a threshold above {above} N",
            strict=strict, error=MotionError)
 
 
