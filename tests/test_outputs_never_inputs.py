@@ -569,7 +569,7 @@ OUTPUT_OPTIONS = {
 NOT_OUTPUTS = {
     "ik": {"setup", "model", "markers", "marker_file", "threads"},
     "convert": {"rotate", "threshold"},
-    "animate": {"rotate", "ik_setup", "filter", "every"},
+    "animate": {"rotate", "ik_setup", "filter", "every", "mapping"},
     "scale": {"model", "marker_set", "static", "rotate"},
     "rra": {"model", "knot_interval"},
     "torques": {"grf", "contact", "filter", "mass", "speed", "mapping", "external_loads",
