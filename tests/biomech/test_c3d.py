@@ -2576,9 +2576,11 @@ def test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on(tmp_path
     to weigh its level against, every sample was read as a 25 N contact and nothing was
     said (at -25 N only the advice about a plate storing the action). The samples stay as
     they read (somebody standing still on it throughout reads the same), with a warning
-    naming the level, both readings and what to do. Oracle: ezc3d's force-platform module on
-    the written file (one plate, its vertical force within 2 N of the offset; the force read
-    is ezc3d's on every sample)."""
+    naming the level, both readings and what to do. At -25 N that warning came second, after
+    the advice to negate a plate storing the subject's action, which --strict raised: wrong
+    words first for an unzeroed plate. One warning now says both, the unzeroed plate first.
+    Oracle: ezc3d's force-platform module on the written file (one plate, its vertical force
+    within 2 N of the offset; the force read is ezc3d's on every sample)."""
     c = ezc3d.c3d(QUALISYS)
     fp = c["parameters"]["FORCE_PLATFORM"]
     fz = int(fp["CHANNEL"]["value"][2][0]) - 1
@@ -2598,16 +2600,46 @@ def test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on(tmp_path
               r"not zeroed does.*Its samples are "
               r"read as contact.*If nobody stood on it, zero the "
               r"plate.*FORCE_PLATFORM:ZERO, or read with a threshold above 2\d N")
-    said(caught, *([r"force plate 1: its force points down into the plate"] if offset < 0
-                   else []), steady)
+    held = (r"\. If a load held still on it throughout did read so instead: its force points "
+            r"down into the plate while loaded \(median -2\d(\.\d+)? N along the upward "
+            r"normal\)\. If nothing but a pull loads it .*it is read right as it is\. "
+            r"Otherwise its vertical channel \(Fz\) stores the subject's action")
+    said(caught, steady + (held if offset < 0 else "$"))
     per_frame = 10 if rate == "markers" else 1             # 2000 Hz analog, 200 Hz markers
     force = _frame_means(ez[0]["force"].T, per_frame)
     (p,) = rec.plates
     assert p.contact.all()
     np.testing.assert_allclose(p.force, force, rtol=1e-6, atol=1e-6)
-    first = "no other plate of the file carries a subject" if offset > 0 else "points down into"
-    with pytest.raises(MotionError, match=first):
+    with pytest.raises(MotionError, match="no other plate of the file carries a subject"):
         C.read_c3d(path, rate=rate, strict=True)
+
+
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+def test_the_only_plate_at_one_level_with_nan_samples_says_how_many_it_has(tmp_path, rate):
+    """The recording of test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on
+    at +25 N with 15 of plate 1's Fz samples NaN (written by ezc3d). The warning said "on
+    all N of its samples" counting the finite ones only: a level held on every sample, when
+    some had no reading. It now says how many are finite of how many. Oracle: ezc3d on the
+    written file (the NaN samples; at the marker rate, the frames whose 10 samples are all
+    finite)."""
+    c = ezc3d.c3d(QUALISYS)
+    fp = c["parameters"]["FORCE_PLATFORM"]
+    fz = int(fp["CHANNEL"]["value"][2][0]) - 1
+    c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - 25.0
+    c["data"]["analogs"][0, fz, 1005:1020] = np.nan
+    fp["USED"]["value"] = np.array([1])
+    path = str(tmp_path / "one_unzeroed_plate_nan.c3d")
+    c.write(path)
+    written = ezc3d.c3d(path)["data"]["analogs"][0, fz]
+    finite = np.isfinite(written)
+    if rate == "markers":                                 # 2000 Hz analog, 200 Hz markers
+        finite = finite.reshape(-1, 10).all(axis=1)
+    assert finite.size - finite.sum() == (15 if rate == "analog" else 2)
+    with pytest.warns(Urdf2dynWarning) as caught:
+        C.read_c3d(path, rate=rate)
+    said(caught, r"force plate 1: 15 of its 3400 analog samples are NaN",
+         rf"force plate 1: it reads \+25(\.\d)? N along its upward normal on all "
+         rf"{finite.sum()} finite samples of its {finite.size}, never leaving that level")
 
 
 def test_the_only_plate_at_one_level_over_less_than_a_load_is_read_silently(tmp_path):

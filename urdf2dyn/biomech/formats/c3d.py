@@ -79,8 +79,9 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   plates under ten times its level) it is read as any other plate is: somebody may stand
   still on it throughout (a static trial); beside no subject's load (the file's only plate,
   or its others never loaded or at one level lighter than a foot's) with a warning, when it
-  is lighter than a foot standing still, that it may be unzeroed with nobody on it
-  (``_check_steady_alone``). A plate resting between its loads at the threshold or beyond,
+  is lighter than a foot standing still, that it may be unzeroed with nobody on it, the
+  advice for a load pointing down into the plate following in the same warning
+  (``_steady_alone_warning``). A plate resting between its loads at the threshold or beyond,
   the way they push, at most a tenth of its largest load, was not zeroed: its samples
   within the threshold of that level are no contact, with a warning
   (``_resting_beyond_threshold``, ``_check_rests_beyond_threshold``). A plate whose
@@ -858,24 +859,25 @@ def _unloaded_steady_plates(plates, steady, threshold, source, strict):
     body's weight. Beside no larger loads the plate is left as it reads, with the advice its
     direction called for, if any; beside no subject's load (_shows_a_subject: the file's
     only plate, or its others never loaded or at one level lighter than a foot's) with a
-    warning too (_check_steady_alone)."""
+    warning too (_steady_alone_warning)."""
     out = []
     for p in plates:
         if p.number not in steady:
             out.append(p)
             continue
-        level, samples, advice = (steady[p.number].level, steady[p.number].samples,
-                                  steady[p.number].advice)
+        still = steady[p.number]
+        level = still.level
         others = max((_largest_load(q) for q in plates if q is not p), default=0.0)
         if abs(level) > _OFFSET_FRACTION * others:
-            if advice:
-                report(advice, strict=strict, error=MotionError)
-            if not any(_shows_a_subject(q, steady) for q in plates if q is not p):
-                _check_steady_alone(p, steady[p.number], threshold, source, strict)
+            alone = not any(_shows_a_subject(q, steady) for q in plates if q is not p)
+            said = _steady_alone_warning(p, still, threshold, source) if alone else None
+            if said or still.advice:
+                report(said or f"{source}: force plate {p.number}: {still.advice}",
+                       strict=strict, error=MotionError)
             out.append(p)
             continue
         report(f"{source}: force plate {p.number}: it reads {level:+.3g} N along its upward "
-               f"normal on all {samples} of its samples, never leaving that level by the "
+               f"normal {_on_all_samples(still)}, never leaving that level by the "
                f"{threshold:g} N threshold, while the file's other plates carry up to "
                f"{others:.0f} N: nobody stepped on or off it, and it was not zeroed. Its "
                "samples are read as no contact. Zero the plate in the capture software "
@@ -907,9 +909,18 @@ def _shows_a_subject(plate, steady):
 _LIGHTEST_STANDING_FOOT = 98.0
 
 
-def _check_steady_alone(plate, still, threshold, source, strict):
-    """Warn that a plate reading one level throughout (_steady_level), beside no subject's
-    load on another plate (_shows_a_subject), is read as contact though it may be an
+def _on_all_samples(still):
+    """'on all N of its samples' of a plate reading one level throughout (still: its
+    _SteadyPlate), saying how many it has in all when some are NaN: the level holds on
+    the samples with a reading only."""
+    if still.samples == still.total:
+        return f"on all {still.samples} of its samples"
+    return f"on all {still.samples} finite samples of its {still.total}"
+
+
+def _steady_alone_warning(plate, still, threshold, source):
+    """The warning (str) that a plate reading one level throughout (_steady_level), beside no
+    subject's load on another plate (_shows_a_subject), is read as contact though it may be an
     unzeroed plate nobody stepped on: with nothing to weigh the level against
     (_unloaded_steady_plates), only a level lighter than a foot standing still
     (_LIGHTEST_STANDING_FOOT) says it may be an offset, and even then the file cannot tell
@@ -918,24 +929,31 @@ def _check_steady_alone(plate, still, threshold, source, strict):
     FP_Type3.c3d's 2 frames, 8 ms) is too short to show anybody stepping on or off; its
     length is its analog samples' (still: the plate's _SteadyPlate), the same at either
     rate the plate is returned at (two frames at 60 Hz lie 17 ms apart, their 20 analog
-    samples at 600 Hz last 33 ms)."""
-    level, samples = still.level, still.samples
+    samples at 600 Hz last 33 ms). None when there is nothing to say.
+
+    A level pointing down into the plate also called for the advice about its direction
+    (still.advice, _direction_words), which is the second reading's: one warning says both,
+    the likelier first, so that --strict refuses the plate with what it most likely is (an
+    unzeroed plate's offset is as likely to point down as up: OpenSim's walking2.c3d rests
+    at -14 and -20 N)."""
+    level = still.level
     if abs(level) >= _LIGHTEST_STANDING_FOOT or still.seconds < _SHORTEST_PULL * (1 - 1e-9):
-        return
+        return None
     above = math.ceil(_largest_load(plate))             # the threshold that reads no contact
-    report(f"{source}: force plate {plate.number}: it reads {level:+.3g} N along its upward "
-           f"normal on all {samples} of its samples, never leaving that level by the "
-           f"{threshold:g} N threshold, and no other plate of the file carries a subject's "
-           "load (coming and going, or a foot's) to weigh that level against: lighter than a "
-           f"foot standing still ({_LIGHTEST_STANDING_FOOT:g} N), it reads as a plate nobody "
-           "stepped on that was not zeroed does, or a light load held still on it for the "
-           "whole trial. Its samples are read as contact, as they read: torques from this "
-           f"file's loads carry {abs(level):.3g} N on every sample, at a centre of pressure "
-           "that wanders as noise, on the foot nearest it (within 0.25 m; else dropped, "
-           "with a warning). If nobody stood on it, zero the plate in the capture software "
-           "before recording, or name frames with nobody on it in FORCE_PLATFORM:ZERO, or "
-           f"read with a threshold above {above} N",
-           strict=strict, error=MotionError)
+    held = (f". If a load held still on it throughout did read so instead: {still.advice}"
+            if still.advice else "")
+    return (f"{source}: force plate {plate.number}: it reads {level:+.3g} N along its upward "
+            f"normal {_on_all_samples(still)}, never leaving that level by the "
+            f"{threshold:g} N threshold, and no other plate of the file carries a subject's "
+            "load (coming and going, or a foot's) to weigh that level against: lighter than a "
+            f"foot standing still ({_LIGHTEST_STANDING_FOOT:g} N), it reads as a plate nobody "
+            "stepped on that was not zeroed does, or a light load held still on it for the "
+            "whole trial. Its samples are read as contact, as they read: torques from this "
+            f"file's loads carry {abs(level):.3g} N on every sample, at a centre of pressure "
+            "that wanders as noise, on the foot nearest it (within 0.25 m; else dropped, "
+            "with a warning). If nobody stood on it, zero the plate in the capture software "
+            "before recording, or name frames with nobody on it in FORCE_PLATFORM:ZERO, or "
+            f"read with a threshold above {above} N" + held)
 
 
 def _check_calibrated(k, where, types, channel, uncalibrated, params):
@@ -1284,8 +1302,9 @@ class _SteadyPlate:
     to tell an unzeroed plate nobody stood on from somebody standing still on it."""
     level: float                     # N along the upward normal
     samples: int                     # its samples with a reading
+    total: int                       # its samples in all, NaN ones included
     seconds: float                   # how long its analog samples last, whatever the rate
-    advice: str | None               # what its direction called for (_direction_advice)
+    advice: str | None               # what its direction called for (_direction_words)
 
 
 def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, threshold, poly,
@@ -1309,14 +1328,14 @@ def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, thresho
         _check_rests_beyond_threshold(reading)
         _check_rest_drifting(reading)
     _check_pulled(reading)
-    advice = _direction_advice(reading, ptype, above, box.mean(axis=0), punits)
+    advice = _direction_words(reading, ptype, above, box.mean(axis=0), punits)
     level = None if offset_said or steady is None else _steady_level(-raw[:, 2], threshold)
     if level is not None:
         seconds = len(raw) / arate if arate else 0.0
-        steady[number] = _SteadyPlate(level, int(np.isfinite(reading.up).sum()), seconds,
-                                      advice)
+        steady[number] = _SteadyPlate(level, int(np.isfinite(reading.up).sum()),
+                                      len(reading.up), seconds, advice)
     elif advice:
-        report(advice, strict=strict, error=MotionError)
+        report(f"{where}: {advice}", strict=strict, error=MotionError)
     return _lab_plate(number, ptype, box, frame, time, f, cop, tz, reading.contact)
 
 
@@ -1385,12 +1404,13 @@ def _lab_plate(number, ptype, box, frame, time, f, cop, tz, contact):
     return Plate(number, ptype, box, time, force, cop_lab, moment, contact, -frame[:, 2])
 
 
-def _direction_advice(r, ptype, above, centre, punits):
-    """The warning (str) for a plate whose loads point down into it, or None: either a pull
-    loads it, read right, or it stores the subject's action (_action_advice)."""
+def _direction_words(r, ptype, above, centre, punits):
+    """The warning (str, after the plate's name) for a plate whose loads point down into it,
+    or None: either a pull loads it, read right, or it stores the subject's action
+    (_action_advice)."""
     if not (np.any(r.contact) and r.loads < 0):
         return None
-    return (f"{r.where}: its force points down into the plate while loaded (median "
+    return (f"its force points down into the plate while loaded (median "
             f"{np.median(r.up[r.contact]):.4g} N along the upward normal). If nothing but "
             "a pull loads it (a hand pulling on a handle or rail, a foot clipped to a "
             "pedal, nobody standing on it), it is read right as it is. Otherwise "
