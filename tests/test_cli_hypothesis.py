@@ -419,6 +419,39 @@ def test_random_options_of_the_other_commands_never_trace_back(argv):
         assert ("\nparameters: " in out) == ("--parameters" in flags)
 
 
+def _torques_only_flags():
+    """The options of urdf2dyn torques animate's parser lacks, as the two parsers say."""
+    import argparse
+    commands = next(a for a in cli.build_parser()._actions
+                    if isinstance(a, argparse._SubParsersAction)).choices
+    own = {f for a in commands["animate"]._actions for f in a.option_strings}
+    return sorted(f for a in commands["torques"]._actions if a.option_strings
+                  and not set(a.option_strings) & own for f in a.option_strings)
+
+
+@settings(PROFILE)
+@given(flags=st.lists(st.sampled_from(_torques_only_flags()), min_size=1, max_size=4),
+       values=st.lists(st.one_of(number_text, st.sampled_from(
+           ["g.csv", "s.xml", "=", "-", "--", "eliminate", "marker", ""])), min_size=4,
+           max_size=4),
+       joined=st.lists(st.booleans(), min_size=4, max_size=4), first=st.booleans())
+def test_torques_options_given_to_animate_never_trace_back(flags, values, joined, first):
+    """A torques command line copied to animate (any of torques' options animate lacks, with
+    any value, as --opt=VALUE or --opt VALUE, before or after the files): refused with exit
+    status 2 naming the first option, never a traceback. (--opt=VALUE with a space in VALUE
+    is a positional argument to argparse, not an option: written --opt VALUE here.)"""
+    extra = []
+    for flag, value, eq in zip(flags, values, joined):
+        extra += [f"{flag}={value}"] if eq and " " not in value else [flag, value]
+    files = [data_path("robot2r.urdf"), data_path("robot2r_trajectory.csv")]
+    line = ["animate", *(extra + files if first else files + extra)]
+    with tempfile.TemporaryDirectory() as tmp:
+        with working_in(tmp):
+            status, _, err = run_cli(line, files)
+        assert not os.listdir(tmp)
+    assert status == 2 and f"{flags[0]} is an option of urdf2dyn torques" in err, err
+
+
 @settings(PROFILE, max_examples=min(PROFILE.max_examples, 20))
 @given(fmt=st.sampled_from([None, "csv", "sto"]), ext=st.sampled_from([".csv", ".sto", ".mot"]),
        jobs=st.sampled_from([None, "1", "3"]),

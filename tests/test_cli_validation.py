@@ -574,3 +574,91 @@ def test_argparse_errors_name_the_command_with_its_usage(capsys, argv, command, 
     lines = err.splitlines()
     assert lines[0].startswith(f"usage: {prog} "), err
     assert lines[-1].startswith(f"{prog}: error: {said}"), err
+
+
+def _torques_only_flags():
+    """Every option of urdf2dyn torques that animate's parser does not have, as torques'
+    parser says (its longest spelling), found without the code under test's list."""
+    import argparse
+    commands = next(a for a in cli.build_parser()._actions
+                    if isinstance(a, argparse._SubParsersAction)).choices
+    own = {f for a in commands["animate"]._actions for f in a.option_strings}
+    return sorted(a.option_strings[-1] for a in commands["torques"]._actions
+                  if a.option_strings and not set(a.option_strings) & own)
+
+
+#: what animate says it does instead of each torques option a copied command line gives it
+ANIMATE_INSTEAD = {
+    "--grf g.csv": "the ground reactions the trial itself carries (a C3D's force plates, the "
+                   "motion file's own ground-reaction columns), not another file's",
+    "--external-loads el.xml": "the ground reactions the trial itself carries",
+    "--contact R=foot_R": "on the feet it finds by their names (foot_<KEY>, or "
+                          "calcn_r/calcn_l for OpenSim's r/l)",
+    "--filter-loads no": "the ground reactions as torques' default --filter-loads yes "
+                         "applies them: with --filter, filtered at its cut-off",
+    "--derivatives savgol": "not their rates: how torques estimates velocities and "
+                            "accelerations changes nothing it draws",
+    "--couplers eliminate": "draws each coordinate as the trial gives it, a coupled one too",
+    "--per-kg": "no torques: nothing is divided by the body mass",
+    "--mass 70": "scales no model: the body mass changes nothing it draws",
+    "--residuals r.csv": "no residuals: write them with urdf2dyn torques --residuals",
+    "--reduce-residuals": "without the residual reduction's kinematic corrections",
+    "--com-body torso": "it goes with --reduce-residuals",
+    "--plot p.png": "no torque plot: plot them with urdf2dyn torques --plot",
+    "--speed 1.2": "angular-momentum plot, which animate does not draw",
+    "--format sto": "in the format -o's suffix names (.gif, or .mp4 with ffmpeg)",
+    "--cycles plates": "not cut into gait cycles: draw part of it with --time-range T0 T1",
+    "--scale s.xml": "animate draws the model as given: scale it first with urdf2dyn scale "
+                     "SETUP_SCALE.xml -o SCALED.osim, then animate the scaled model",
+    "--static st.c3d": "give the static trial to urdf2dyn scale SETUP_SCALE.xml --static",
+    "--scaled-model s.osim": "write the scaled model with urdf2dyn scale SETUP_SCALE.xml -o "
+                             "SCALED.osim, then animate it",
+    "--rate marker": "at the analog rate, evaluated at each frame's time",
+    "--max-gap 10": "fills runs of up to 5 missing samples",
+    "--jobs 2": "one trial, in this process: nothing to run in other processes",
+    "--scheduler tcp://h:8786": "nothing to run on a Dask cluster",
+    "--no-progress": "with no progress bar",
+    "--delimiter tab": "separators detected from the file (its header line)",
+    "--decimal ,": "separators detected from the file (its numbers)",
+    "--setup id.xml": "give the setup's model_file and coordinates_file (urdf2dyn animate "
+                      "MODEL COORDINATES.mot --processing opensim",
+    "--verbose": "no torques: there is nothing more to print",
+}
+
+
+def test_every_torques_only_option_has_animates_words():
+    """ANIMATE_INSTEAD covers every option torques' parser has and animate's lacks: a new
+    torques option without words of its own fails here."""
+    assert sorted(o.split()[0] for o in ANIMATE_INSTEAD) == _torques_only_flags()
+
+
+@pytest.mark.parametrize("option", sorted(ANIMATE_INSTEAD))
+def test_a_torques_option_given_to_animate_says_what_animate_does(tmp_path, monkeypatch, capsys,
+                                                                   option):
+    """A torques command line copied to animate: each torques-only option was refused with
+    argparse's bare "unrecognized arguments"; it is now named with what animate does instead
+    (exit status 2, before any work: nothing written)."""
+    monkeypatch.chdir(tmp_path)
+    flag, *value = option.split()
+    status, _, err = run(["animate", "robot2r.urdf", data_path("robot2r_trajectory.csv"),
+                          flag, *value], capsys)
+    assert status == 2 and not os.listdir(tmp_path)
+    assert f"urdf2dyn animate: error: {flag} is an option of urdf2dyn torques: " in err, err
+    assert ANIMATE_INSTEAD[option] in " ".join(err.split()), err
+    assert err.rstrip().endswith(f"drop {flag}") and "unrecognized" not in err, err
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["-v", "--grf=g.csv"], ["-v is an option of urdf2dyn torques", "--grf is an option"]),
+    (["--ext", "el.xml"], ["--ext is an option of urdf2dyn torques: animate draws the motion "
+                           "and the ground reactions"]),
+    (["--scale", "s.xml", "--bogus"], ["--scale is an option of urdf2dyn torques"]),
+])
+def test_torques_options_given_to_animate_are_named_as_written(tmp_path, monkeypatch, capsys,
+                                                               argv, said):
+    """Several torques options, one as --opt=VALUE, one abbreviated as argparse takes it in
+    torques: each is named as the command line wrote it."""
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run(["animate", "robot2r.urdf", data_path("robot2r_trajectory.csv"),
+                          *argv], capsys)
+    assert status == 2 and all(words in err for words in said), err

@@ -78,7 +78,9 @@ def _parse(argv):
     `urdf2dyn CMD: error:`), not by the top-level one argparse would blame; before any
     command, it is named rather than reported as a missing command. Python 3.11's argparse
     drops a value '--' given as --opt=-- and leaves [] in the option (never converted by its
-    type): refused as a missing value. With the arguments, the command's own parser."""
+    type): refused as a missing value. An option of torques given to animate (a torques
+    command line copied) is named with what animate does instead
+    (markers.refuse_torques_options). With the arguments, the command's own parser."""
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     commands.required = False                   # said below, after any unknown option
@@ -89,6 +91,8 @@ def _parse(argv):
                          "first: urdf2dyn COMMAND ...; urdf2dyn -h lists them)")
         parser.error("the following arguments are required: command")
     sub = commands.choices[args.command]
+    if unknown and args.command == "animate":   # a torques command line copied to animate
+        markers.refuse_torques_options(unknown, commands.choices["torques"], sub)
     if unknown:
         sub.error(f"unrecognized arguments: {' '.join(unknown)}{_did_you_mean(unknown, sub)}")
     for a in sub._actions:

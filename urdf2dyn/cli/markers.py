@@ -5,6 +5,7 @@ import sys
 
 import numpy as np
 
+from ..biomech.processing import DEFAULT_MAX_GAP
 from ..model import load
 from ..warn import counted
 from .options import (CUTOFF, FILTER_NAMED, HUMOD_GRAVITY_HELP, THREADS, TRIAL_COLUMNS,
@@ -169,6 +170,112 @@ def cmd_animate(args):
         print(note)
     ik_summary(res, sys.stdout)
     return 0
+
+
+_LOADS_GIVEN = ("animate draws the motion and the ground reactions the trial itself carries "
+                "(a C3D's force plates, the motion file's own ground-reaction columns), not "
+                "another file's")
+_NO_TORQUES = "animate draws the motion, no torques"
+_ONE_TRIAL = "animate draws one trial, in this process"
+
+#: What animate does instead of each option of urdf2dyn torques it does not take, by the
+#: option's dest in torques' parser: a torques command line copied to animate is refused
+#: naming each such option and what to do (refuse_torques_options). Which options these are
+#: is torques' parser's to say, not a list here (tests/test_cli_validation.py holds the two
+#: together).
+TORQUES_ONLY = {
+    "grf": _LOADS_GIVEN,
+    "external_loads": _LOADS_GIVEN,
+    "contact": "animate draws each ground reaction of the trial at its centre of pressure, on "
+               "the feet it finds by their names (foot_<KEY>, or calcn_r/calcn_l for "
+               "OpenSim's r/l)",
+    "filter_loads": "animate draws the ground reactions as torques' default --filter-loads yes "
+                    "applies them: with --filter, filtered at its cut-off like the coordinates "
+                    "(urdf2dyn's processing)",
+    "derivatives": "animate draws the coordinates, not their rates: how torques estimates "
+                   "velocities and accelerations changes nothing it draws",
+    "couplers": "animate draws each coordinate as the trial gives it, a coupled one too (its "
+                "column in the motion file, or inverse kinematics of a marker recording, "
+                "which holds the couplers); torques' --couplers eliminate computes the coupled "
+                "coordinates from the ones they follow for its forces only",
+    "per_kg": _NO_TORQUES + ": nothing is divided by the body mass",
+    "mass": "animate draws the motion and scales no model: the body mass changes nothing it "
+            "draws",
+    "residuals": "animate draws the motion, no residuals: write them with urdf2dyn torques "
+                 "--residuals",
+    "reduce_residuals": "animate draws the coordinates as processed, without the residual "
+                        "reduction's kinematic corrections, which only torques applies",
+    "com_body": "it goes with --reduce-residuals, which animate does not apply: it draws the "
+                "model's mass as given",
+    "plot": "animate writes the animation (-o OUT.gif or OUT.mp4), no torque plot: plot them "
+            "with urdf2dyn torques --plot",
+    "speed": "it normalizes torques' angular-momentum plot, which animate does not draw",
+    "format": "animate writes one animation, in the format -o's suffix names (.gif, or .mp4 "
+              "with ffmpeg)",
+    "cycles": "animate draws the whole trial, not cut into gait cycles: draw part of it with "
+              "--time-range T0 T1",
+    "scale": "animate draws the model as given: scale it first with urdf2dyn scale "
+             "SETUP_SCALE.xml -o SCALED.osim, then animate the scaled model (urdf2dyn animate "
+             "SCALED.osim TRIAL)",
+    "static": "it goes with --scale, and animate draws the model as given: give the static "
+              "trial to urdf2dyn scale SETUP_SCALE.xml --static STATIC -o SCALED.osim, then "
+              "animate the scaled model",
+    "scaled_model": "animate draws the model as given: write the scaled model with urdf2dyn "
+                    "scale SETUP_SCALE.xml -o SCALED.osim, then animate it (urdf2dyn animate "
+                    "SCALED.osim TRIAL)",
+    "rate": "animate draws a C3D's force plates at the analog rate, evaluated at each frame's "
+            "time, as torques' default --rate analog does",
+    "max_gap": f"animate fills runs of up to {DEFAULT_MAX_GAP} missing samples, with a "
+               "warning, as torques' default does; a longer gap stops it: fill the gap in the "
+               "file, or draw the part around it with --time-range T0 T1",
+    "jobs": _ONE_TRIAL + ": nothing to run in other processes",
+    "scheduler": _ONE_TRIAL + ": nothing to run on a Dask cluster",
+    "no_progress": _ONE_TRIAL + ", with no progress bar",
+    "delimiter": "animate reads a CSV motion with the separators detected from the file (its "
+                 "header line): rewrite one it misreads comma-separated",
+    "decimal": "animate reads a CSV motion with the separators detected from the file (its "
+               "numbers): rewrite one it misreads with '.' decimals",
+    "setup": "animate takes the model and the trial themselves: give the setup's model_file "
+             "and coordinates_file (urdf2dyn animate MODEL COORDINATES.mot --processing opensim, "
+             "with --filter HZ and --time-range T0 T1 as its lowpass_cutoff_frequency_for_"
+             "coordinates and time_range say)",
+    "verbose": _NO_TORQUES + ": there is nothing more to print",
+}
+
+
+def _torques_only_action(token, torques, animate):
+    """The action of torques' parser that a command-line token names (--opt, --opt=VALUE, or
+    a prefix argparse would take for it) when animate's parser has no such option, else
+    None."""
+    if not token.startswith("-") or token == "-" or token == "--":
+        return None
+    name = token.split("=", 1)[0]
+    own = {flag for action in animate._actions for flag in action.option_strings}
+    if name in own:
+        return None
+    actions = [a for a in torques._actions if a.option_strings]
+    exact = [a for a in actions if name in a.option_strings]
+    named = exact or [a for a in actions if name.startswith("--") and len(name) > 2
+                      and any(f.startswith(name) for f in a.option_strings)]
+    if len(named) != 1 or set(named[0].option_strings) & own:
+        return None
+    return named[0]
+
+
+def refuse_torques_options(unknown, torques, animate):
+    """Refuse (animate.error: its usage, exit status 2) the options of urdf2dyn torques among
+    the tokens animate's parser did not recognize, each named with what animate does
+    instead (TORQUES_ONLY); nothing when there are none."""
+    said = []
+    for token in unknown:
+        action = _torques_only_action(token, torques, animate)
+        if action is None:
+            continue
+        flag = token.split("=", 1)[0]
+        words = TORQUES_ONLY.get(action.dest, "animate does not take it")
+        said.append(f"{flag} is an option of urdf2dyn torques: {words}; drop {flag}")
+    if said:
+        animate.error("\n".join(said))
 
 
 def add_animate_parser(sub):
