@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import mjcf_oracle as oracle
 from test_mjcf_refusals_parity import (assert_as_mujoco, doc, mujoco, mujoco_error,
                                        urdf2dyn_error)
 
@@ -136,3 +137,51 @@ def test_random_attributes_refused_exactly_where_mujoco_schema_refuses(place, at
             xml, expected, got)
     else:
         assert got is None or "unrecognized attribute" not in got, (xml, expected, got)
+
+
+def _default(content):
+    return f'<default><default class="c">{content}</default></default>'
+
+
+_CAMERA = ' resolution="10 10" focal="1 1"'
+# the case: the XML, urdf2dyn's words (None where both load): pairs MuJoCo 4's schema lets an
+# element write at most one of, a blank one counted; split between a class and the element,
+# both load
+EXCLUSIVE = {
+    "a light's directional and type": (
+        doc(_in_body('<light directional="true" type="spot"/>')),
+        ['<light directional="true" type="spot">', "at most one of 'directional', 'type'",
+         "give type= alone"]),
+    "a light's blank directional beside type": (
+        doc(_in_body('<light directional="" type="spot"/>')), ["at most one of"]),
+    "a default light's directional and type": (
+        doc(_default('<light directional="false" type="point"/>'), _in_body("<light/>")),
+        ["<light directional=", "at most one of 'directional', 'type'"]),
+    "a light's directional beside its class's type": (
+        doc(_default('<light type="spot"/>'), _in_body('<light class="c" directional="true"/>')),
+        None),
+    "a camera's fovy and sensorsize": (
+        doc(_in_body(f'<camera fovy="40" sensorsize="1 1"{_CAMERA}/>')),
+        ['<camera fovy="40" sensorsize="1 1">', "at most one of 'fovy', 'sensorsize'",
+         "give fovy=, or sensorsize="]),
+    "a camera's blank sensorsize beside fovy": (
+        doc(_in_body('<camera fovy="40" sensorsize=""/>')), ["at most one of"]),
+    "a default camera's fovy and sensorsize": (
+        doc(_default('<camera fovy="40" sensorsize="1 1"/>'), _in_body("<camera/>")),
+        ["<camera fovy=", "at most one of 'fovy', 'sensorsize'"]),
+    "a camera's sensorsize beside its class's fovy": (
+        doc(_default('<camera fovy="40"/>'),
+            _in_body(f'<camera class="c" sensorsize="1 1"{_CAMERA}/>')), None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EXCLUSIVE))
+def test_attributes_mujoco_schema_lets_one_element_write_one_of(case):
+    """Two attributes MuJoCo 4's schema lets an element write at most one of, both written on
+    one element or default, are refused as MuJoCo refuses them, naming the element, both
+    attributes and what to do; one from a class and one written loads in both, with MuJoCo's
+    mass matrix and inverse dynamics."""
+    xml, words = EXCLUSIVE[case]
+    assert_as_mujoco(xml, words)
+    if words is None:
+        oracle.assert_loads_as_mujoco(xml)

@@ -894,6 +894,34 @@ static const struct { const char *rows, *attr, *words; } ELEMENT_KEYWORDS[] = {
      "saveinertial|strippath|usethread", "false|true"}};
 
 static void list_words(const char *words, char *out, size_t len);
+static int row_among(const char *rows, const char *key);
+
+/* Pairs of attributes MuJoCo 4.0.0's schema lets one element write at most one of, counting
+ * each one written at all, a blank one too ("Schema violation: at most one of 'directional',
+ * 'type' can be specified"). Only the element's own are counted: one from a class and the
+ * other written on the element load. rows as ELEMENT_NUMBERS'. */
+static const struct { const char *rows, *first, *second, *advice; } ELEMENT_EXCLUSIVE[] = {
+    {"body light|default light", "directional", "type",
+     "give type= alone (directional=\"true\" is type=\"directional\")"},
+    {"body camera|default camera", "fovy", "sensorsize",
+     "give fovy=, or sensorsize= with focal= or focalpixel= and resolution="}};
+
+/* e writes at most one of each ELEMENT_EXCLUSIVE pair of its row key. 0 or -1 (message). */
+static int check_exclusive_attributes(mjcf *rd, u2d_xml *e, const char *key)
+{
+    for (size_t k = 0; k < sizeof ELEMENT_EXCLUSIVE / sizeof ELEMENT_EXCLUSIVE[0]; k++) {
+        const char *first = ELEMENT_EXCLUSIVE[k].first, *second = ELEMENT_EXCLUSIVE[k].second;
+        if (!row_among(ELEMENT_EXCLUSIVE[k].rows, key) || !u2d_xml_attr(e, first) ||
+            !u2d_xml_attr(e, second))
+            continue;
+        return fail(rd, e, "<%.40s %s=\"%.60s\" %s=\"%.60s\">: both given (MuJoCo refuses it: "
+                    "\"Schema violation: at most one of '%s', '%s' can be specified\"): %s",
+                    u2d_xml_name(e), first, u2d_xml_attr(e, first), second,
+                    u2d_xml_attr(e, second), first, second, ELEMENT_EXCLUSIVE[k].advice);
+    }
+    return 0;
+}
+
 
 /* Attribute attr of e, when given, is one of words ('|'-separated). 0 or -1 (message with
  * MuJoCo's reason). */
@@ -959,6 +987,7 @@ static int check_attributes(mjcf *rd, u2d_xml *e, const char *parent)
                     "'%.40s'\"): %s", tag, name, u2d_xml_attr(e, name), tag, place, name,
                     name, attribute_advice(key, name));
     }
+    if (check_exclusive_attributes(rd, e, key) < 0) return -1;   /* MuJoCo's schema first */
     for (size_t k = 0; k < sizeof ELEMENT_NUMBERS / sizeof ELEMENT_NUMBERS[0]; k++)
         if (row_among(ELEMENT_NUMBERS[k].rows, key) &&
             check_number_attribute(rd, e, ELEMENT_NUMBERS[k].attr, ELEMENT_NUMBERS[k].max,
