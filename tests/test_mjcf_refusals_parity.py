@@ -2267,6 +2267,95 @@ def test_inheritrange_beside_a_range_refused_as_mujoco_refuses_it(case):
                          actuators(act) if act else ""), words)
 
 
+_NO_RANGE = "has no range (MuJoCo refuses it"
+_TARGETS = ('<body name="t"><joint name="h"{h}/><joint name="s" type="slide"{s}/>'
+            '<geom size="0.1"/><site name="x"/>'
+            '<body><joint name="ball" type="ball" range="0 1"/><geom size="0.1"/></body></body>')
+_TENDON_TARGET = '<tendon><fixed name="f"{f}><joint joint="h" coef="1"/></fixed></tendon>'
+
+
+def _inheritrange_model(default, act, h="", s="", f=""):
+    return doc(f"<default>{default}</default>",
+               "<worldbody>" + _TARGETS.format(h=h, s=s) + "</worldbody>",
+               _TENDON_TARGET.format(f=f), actuators(act))
+
+
+INHERITRANGE_TARGET = {   # the <default>'s content, the actuator, the hinge's, slide's and
+    # tendon's attributes; urdf2dyn's words (None: both load)
+    "a hinge without range": ("", '<position joint="h" inheritrange="1"/>', "", "", "",
+                              ["actuator 0", 'inheritrange="1"', 'joint "h"', _NO_RANGE,
+                               "give the joint a range="]),
+    "a hinge's range 1 1": ("", '<position joint="h" inheritrange="0.5"/>', ' range="1 1"',
+                            "", "", ['joint "h"', _NO_RANGE]),
+    "a class's inheritrange, a slide without range": (
+        '<position inheritrange="2"/>', '<position joint="s"/>', "", "", "",
+        ['joint "s"', _NO_RANGE]),
+    "an intvelocity on a hinge without range": (
+        "", '<intvelocity joint="h" inheritrange="1"/>', "", "", "", [_NO_RANGE]),
+    "a pid on a hinge without range": ("", '<pid joint="h" inheritrange="1"/>', "", "", "",
+                                       [_NO_RANGE]),
+    "a tendon without range": ("", '<position tendon="f" inheritrange="1"/>', "", "", "",
+                               ['tendon "f"', _NO_RANGE, "give the tendon a range="]),
+    "a ball joint": ("", '<position joint="ball" inheritrange="1"/>', "", "", "",
+                     ["only be used with hinge and slide joints"]),
+    "a site": ("", '<position site="x" inheritrange="1"/>', "", "", "",
+               ["with site=", "only be used with joint and tendon transmission"]),
+    "a jointinparent": ("", '<position jointinparent="h" inheritrange="1"/>', "", "", "",
+                        ["with jointinparent=", "joint and tendon transmission"]),
+    "an unlimited hinge's reversed range": (
+        "", '<position joint="h" inheritrange="1"/>', ' range="1 -1" limited="false"', "", "",
+        None),
+    "a hinge's range from its class": (
+        '<joint range="-1 1"/>', '<position joint="h" inheritrange="1"/>', "", "", "", None),
+    "a tendon's range from its class": (
+        '<tendon range="-1 1"/>', '<position tendon="f" inheritrange="1"/>', "", "", "",
+        None),
+    "a class's inheritrange on a ranged slide": (
+        '<position inheritrange="1"/>', '<position joint="s"/>', "", ' range="-1 1"', "", None),
+    "inheritrange 0 on a hinge without range": (
+        "", '<position joint="h" inheritrange="0"/>', "", "", "", None),
+    "inheritrange -1 on a site": ("", '<position site="x" inheritrange="-1"/>', "", "", "",
+                                  None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(INHERITRANGE_TARGET))
+def test_inheritrange_without_target_range_refused_as_mujoco_refuses_it(case):
+    """MuJoCo 4.0.0's compiler refuses a <position>'s, <intvelocity>'s or <pid>'s
+    inheritrange above 0 (its own or its class's) on a joint or tendon without a range of two
+    ends, on a ball joint and on another transmission; urdf2dyn loaded it. Where both load,
+    the mass matrix and inverse dynamics are MuJoCo's."""
+    default, act, h, s, f, words = INHERITRANGE_TARGET[case]
+    xml = _inheritrange_model(default, act, h, s, f)
+    assert_as_mujoco(xml, words)
+    if words is None:
+        oracle.assert_loads_as_mujoco(xml)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["position", "intvelocity", "pid"]),
+       st.sampled_from(['joint="h"', 'joint="s"', 'tendon="f"']),
+       st.sampled_from(["", "0", "1", "0.5", "-1"]), st.sampled_from(["", "0", "1"]),
+       st.sampled_from(["", ' range="-1 1"', ' range="0 0"', ' range="2 2"',
+                        ' range="1 -1" limited="false"']),
+       st.sampled_from(["", '<joint range="-1 1"/>', '<tendon range="-1 1"/>',
+                        '<joint range="0 0"/>']))
+def test_random_inheritrange_targets_refused_exactly_where_mujoco_refuses(
+        element, target, own, cls, target_range, target_class):
+    """Random own and class inheritrange on a hinge, slide or tendon whose range is its own,
+    its class's or none: urdf2dyn refuses the model exactly where MuJoCo does, and where both
+    load their mass matrix and inverse dynamics agree."""
+    act = f"<{element} {target}" + (f' inheritrange="{own}"' if own else "") + "/>"
+    default = (f'<{element} inheritrange="{cls}"/>' if cls else "") + target_class
+    attrs = {"h": "", "s": "", "f": ""}
+    attrs[target.split('"')[1]] = target_range
+    xml = _inheritrange_model(default, act, **attrs)
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)
+    if expected is None:
+        oracle.assert_loads_as_mujoco(xml)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(["position", "intvelocity", "pid", "muscle", "damper"]),
        st.dictionaries(st.sampled_from(["kv", "dampratio", "timeconst", "tausmooth", "ki",

@@ -135,6 +135,8 @@ typedef struct {
     int nnamed_joint, capnamed_joint;
     name_entry *limited_joint;  /* the named joints MuJoCo limits (limit sensors need it)  */
     int nlimited_joint, caplimited_joint;
+    name_entry *ranged_joint;   /* the named joints whose range has two ends (inheritrange) */
+    int nranged_joint, capranged_joint;
     name_entry *named_geom;     /* the geoms the file names: their types (GEOM_TYPES')    */
     int nnamed_geom, capnamed_geom;
     int nbody;                  /* MuJoCo body ids handed out                            */
@@ -2872,16 +2874,20 @@ static int simple_slide_springdampers(const mj_joint *J, const mj_content *c)
     return n;
 }
 
-/* Core joint index has the file's name: actuators may drive it by that name, and limit
- * sensors measure it when it is limited. 0 or -1. */
-static int name_joint(mjcf *rd, const char *name, int index, int limited)
+/* Core joint index has the file's name: actuators may drive it by that name (an
+ * inheritrange= one needs it ranged), and limit sensors measure it when it is limited.
+ * 0 or -1. */
+static int name_joint(mjcf *rd, const char *name, int index, int limited, int ranged)
 {
     if (grow(rd, (void **)&rd->named_joint, &rd->capnamed_joint, rd->nnamed_joint,
              sizeof *rd->named_joint) ||
         (limited && grow(rd, (void **)&rd->limited_joint, &rd->caplimited_joint,
-                         rd->nlimited_joint, sizeof *rd->limited_joint)))
+                         rd->nlimited_joint, sizeof *rd->limited_joint)) ||
+        (ranged && grow(rd, (void **)&rd->ranged_joint, &rd->capranged_joint,
+                        rd->nranged_joint, sizeof *rd->ranged_joint)))
         return -1;
     if (limited) rd->limited_joint[rd->nlimited_joint++] = (name_entry){name, index};
+    if (ranged) rd->ranged_joint[rd->nranged_joint++] = (name_entry){name, index};
     rd->named_joint[rd->nnamed_joint++] = (name_entry){name, index};
     return 0;
 }
@@ -2953,7 +2959,8 @@ static int body_joints(mjcf *rd, const mj_pending *b, const mj_content *c, const
         if (onbody) body = child;
         u2d_urdf_joint *U = add_joint(rd, j->name, u2d_xml_line(c->joint[k].node),
                                       core_type[j->type], cur, child, &origin);
-        if (!U || (j->named && name_joint(rd, j->name, (int)(U - rd->u->joint), j->limited))) {
+        if (!U || (j->named && name_joint(rd, j->name, (int)(U - rd->u->joint), j->limited,
+                                    j->range[0] != j->range[1]))) {
             free(J);
             return -1;
         }
@@ -3193,9 +3200,10 @@ static int transmission(u2d_xml *e, const char **target)
  * joints urdf2dyn adds are not in them. */
 static int sort_name_tables(mjcf *rd)
 {
-    name_entry *table[3] = {rd->named_joint, rd->limited_joint, rd->named_geom};
-    int n[3] = {rd->nnamed_joint, rd->nlimited_joint, rd->nnamed_geom};
-    for (int k = 0; k < 3; k++)
+    name_entry *table[4] = {rd->named_joint, rd->limited_joint, rd->ranged_joint,
+                            rd->named_geom};
+    int n[4] = {rd->nnamed_joint, rd->nlimited_joint, rd->nranged_joint, rd->nnamed_geom};
+    for (int k = 0; k < 4; k++)
         if (n[k] > 1) qsort(table[k], (size_t)n[k], sizeof *table[k], cmp_name);
     return 0;
 }
@@ -4115,6 +4123,9 @@ static void actuator_label(const char *name, int index, char label[ACTUATOR_LABE
  * the summary. joints: the named joints, sorted (sort_name_tables), targets: the other names
  * it may drive. An actuator without a target, or on a joint, tendon, site or body that is not
  * there, is refused as MuJoCo refuses it, armature and damping or not. */
+static int check_inheritrange_target(mjcf *rd, u2d_xml *e, int cls, const char *label,
+                                     int kind, const char *target);
+
 static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, int njoint,
                          const mj_targets *targets)
 {
@@ -4178,6 +4189,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
     if (j < 0)
         return fail(rd, e, "%s: %s=\"%.100s\" names no joint of the model (MuJoCo refuses "
                     "it)", label, TRANSMISSION[kind], target);
+    if (check_inheritrange_target(rd, e, cls, label, kind, target) < 0) return -1;
     if (damping[0] == 0 && damping[1] == 0 && damping[2] == 0 && armature == 0) return 0;
     if (armature < 0)
         return fail(rd, e, "%s: armature %g is negative (a rotor's inertia is at least 0): "
@@ -4192,6 +4204,54 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         return 0;
     }
     return drive_joint(rd, &rd->u->joint[j], gear[0] * gear[0], damping, armature);
+}
+
+/* Whether the tendon the file names name has a range with two ends (its own or its
+ * class's range=, as MuJoCo resolves it; a missing tendon has none). 0 or 1, -1 (message). */
+static u2d_xml *named_element(const mjcf *rd, const char *kind, const char *name);
+static int named_joint_type(const mjcf *rd, const char *name);
+
+static int tendon_ranged(mjcf *rd, const char *name)
+{
+    u2d_xml *e = named_element(rd, "tendons", name);
+    double range[2] = {0, 0};
+    int cls = e ? class_attr(rd, e, "class", 0) : -2;
+    if (cls == -1 || (e && dnumbers(rd, e, K_TENDON, cls, "range", 2, 2, range) < 0))
+        return -1;
+    return range[0] != range[1];
+}
+
+/* A <position>'s, <intvelocity>'s or <pid>'s inheritrange= above 0, its own or its class's,
+ * takes its range from its target's, which MuJoCo's compiler refuses unless the target is a
+ * joint= hinge or slide joint or a tendon whose range has two ends (range[0] != range[1], limited
+ * or not): "inheritrange used but target 'j' has no range defined". Names check_transmission
+ * found. 0 or -1 (message). */
+static int check_inheritrange_target(mjcf *rd, u2d_xml *e, int cls, const char *label,
+                                     int kind, const char *target)
+{
+    if (!is_one_of(e, "position|intvelocity|pid")) return 0;
+    const char *v = dattr(rd, e, K_ACTUATOR, cls, "inheritrange");     /* a NaN is not > 0 */
+    if (!first_positive(v)) return 0;
+    double inherit = strtod(v, NULL);
+    if (kind != T_JOINT && kind != T_TENDON)       /* jointinparent= is refused too */
+        return fail(rd, e, "%s: inheritrange=\"%g\" with %s= (MuJoCo refuses it: "
+                    "\"inheritrange can only be used with joint and tendon transmission\"): "
+                    "give a ctrlrange, or drive a joint or tendon", label, inherit,
+                    TRANSMISSION[kind]);
+    int type = kind == T_TENDON ? -1 : named_joint_type(rd, target);
+    if (type == U2D_JOINT_BALL || type == U2D_JOINT_FLOATING)
+        return fail(rd, e, "%s: inheritrange=\"%g\" on %s=\"%.100s\", a ball or free joint "
+                    "(MuJoCo refuses it: \"inheritrange can only be used with hinge and slide "
+                    "joints\"): give a ctrlrange instead", label, inherit, TRANSMISSION[kind],
+                    target);
+    int ranged = kind == T_TENDON ? tendon_ranged(rd, target)
+                                  : lookup(rd->ranged_joint, rd->nranged_joint, target) >= 0;
+    if (ranged != 0) return ranged < 0 ? -1 : 0;
+    return fail(rd, e, "%s: inheritrange=\"%g\" but %s \"%.100s\" has no range (MuJoCo "
+                "refuses it: \"inheritrange used but target has no range defined\"): give the "
+                "%s a range=, or the actuator a ctrlrange instead of inheritrange", label,
+                inherit, kind == T_TENDON ? "tendon" : "joint", target,
+                kind == T_TENDON ? "tendon" : "joint");
 }
 
 /* Every <actuator> section's actuators (after the tree: their targets are its joints). The
@@ -6311,7 +6371,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
     free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
     free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint); free(rd.named);
-    free(rd.named_geom); free(rd.limited_joint); free(rd.instance); free(rd.declared);
+    free(rd.named_geom); free(rd.limited_joint); free(rd.ranged_joint); free(rd.instance); free(rd.declared);
     u2d_xml_free(rd.doc);
     return u;
 
@@ -6322,7 +6382,7 @@ error:
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
     free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
     free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint); free(rd.named);
-    free(rd.named_geom); free(rd.limited_joint); free(rd.instance); free(rd.declared);
+    free(rd.named_geom); free(rd.limited_joint); free(rd.ranged_joint); free(rd.instance); free(rd.declared);
     u->strings = NULL;
     u2d_urdf_free(u);
     u2d_xml_free(rd.doc);
