@@ -145,3 +145,102 @@ def test_random_numbers_refused_exactly_where_mujoco_reader_refuses(place_attr, 
     elif expected is None:      # (values MuJoCo's compiler refuses, read well: not here)
         assert got is None, (xml, got)
         oracle.assert_loads_as_mujoco(xml)
+
+
+# where a compiled value stands: the element, then the element under a class giving {a}
+_COMPILED_PLACES = {
+    "geom": ('<geom size="0.1"{own}/>', "<geom{a}/>"),
+    "camera": ("<camera{own}/>", "<camera{a}/>"),
+    "light": ("<light{own}/>", "<light{a}/>"),
+    "spatial": (None, "<tendon{a}/>"),
+}
+
+
+def _compiled_xml(place, attr, own=None, cls=None, childclass=False):
+    """place's element with attr own (None: not written) under a class giving attr cls (None:
+    no class), the element's own class= or its body's childclass=."""
+    a = f' {attr}="{own}"' if own is not None else ""
+    ref = "" if cls is None or childclass else ' class="c"'
+    inherited = _COMPILED_PLACES[place][1].replace("{a}", f' {attr}="{cls}"')
+    default = "" if cls is None else f'<default class="c">{inherited}</default>'
+
+    if place == "spatial":
+        return _model(default=default,
+                      after=f'<tendon><spatial{ref}{a}><site site="s1"/><site site="s2"/>'
+                            "</spatial></tendon>")
+    element = _COMPILED_PLACES[place][0].format(own=ref + a)
+    body = (f'<body childclass="c">{element}</body>' if childclass and cls is not None
+            else element)
+    return _model(body, default=default)
+
+
+# the case: the place, the attribute, its own value, its class's, by childclass; urdf2dyn's
+# words (None: both load)
+COMPILED = {
+    "a geom's condim 2": ("geom", "condim", "2", None, False,
+                          ['<geom condim="2">', "invalid condim in geom", "1, 3, 4 or 6"]),
+    "a class's condim 5": ("geom", "condim", None, "5", False,
+                           ['<geom condim="5">, from its class', "invalid condim"]),
+    "a childclass's condim 0": ("geom", "condim", None, "0", True, ["invalid condim"]),
+    "a geom's condim 4 over its class's 2": ("geom", "condim", "4", "2", False, None),
+    "a light's zero dir": ("light", "dir", "0 0 0", None, False,
+                           ['<light dir="0 0 0">', "zero direction in light", "nonzero"]),
+    "a class's zero light dir": ("light", "dir", None, "0 0 0", False,
+                                 ["from its class", "zero direction"]),
+    "a light's dir of length 9e-8": ("light", "dir", "0 9e-8 0", None, False,
+                                     ["zero direction"]),
+    "a light's dir of length 1.1e-7": ("light", "dir", "0 1.1e-7 0", None, False, None),
+    "a light's dir over its class's zero": ("light", "dir", "0 1 0", "0 0 0", False, None),
+    "a camera's fovy 180": ("camera", "fovy", "180", None, False,
+                            ['<camera fovy="180">', "fovy too large in camera", "below 180"]),
+    "a class's fovy 200": ("camera", "fovy", None, "200", True, ["fovy too large"]),
+    "a camera's fovy 179.9": ("camera", "fovy", "179.9", None, False, None),
+    "a spatial tendon's width 0": ("spatial", "width", "0", None, False,
+                                   ['<spatial width="0">', "must have positive width",
+                                    "above 0"]),
+    "a class's tendon width -1": ("spatial", "width", None, "-1", False,
+                                  ["from its class", "positive width"]),
+    "a spatial tendon's width over its class's 0": ("spatial", "width", "0.01", "0", False,
+                                                    None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COMPILED))
+def test_compiled_values_refused_as_mujoco_compiler_refuses_them(case):
+    """A value MuJoCo 4.0.0's compiler refuses on what an element ends with after its class
+    chain (a geom's condim other than 1, 3, 4, 6, a light's zero dir, a camera's fovy of 180
+    or more, a spatial tendon's width of 0 or less), its own, its class's or its body's
+    childclass's, is refused naming the element, the attribute, MuJoCo's reason and what to
+    do; urdf2dyn loaded them. Where both load, the dynamics are MuJoCo's."""
+    place, attr, own, cls, childclass, words = COMPILED[case]
+    xml = _compiled_xml(place, attr, own, cls, childclass)
+    assert_as_mujoco(xml, words)
+    if words is None:
+        oracle.assert_loads_as_mujoco(xml)
+
+
+_COMPILED_VALUES = {"condim": ["0", "1", "2", "3", "4", "5", "6", "7", "-1"],
+                    "dir": ["0 0 0", "0 0 -1", "1 0 0", "1e-20 0 0", "0 0 1e-10", "0 0 9e-8",
+                            "0 0 1.1e-7", "nan 0 0"],
+                    "fovy": ["45", "179", "180", "181", "-1", "0", "nan", "1e9"],
+                    "width": ["0.003", "0", "-0", "-1", "1e-300", "nan", "2"]}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([("geom", "condim"), ("light", "dir"), ("camera", "fovy"),
+                        ("spatial", "width")]), st.data())
+def test_random_compiled_values_refused_exactly_where_mujoco_compiler_refuses(place_attr, data):
+    """Random own and class values (own class= or a body's childclass=) of condim, a light's
+    dir, fovy and a spatial width: urdf2dyn refuses the model exactly where MuJoCo does,
+    naming the attribute, and where both load the dynamics are MuJoCo's."""
+    place, attr = place_attr
+    values = st.one_of(st.none(), st.sampled_from(_COMPILED_VALUES[attr]))
+    own, cls = data.draw(values), data.draw(values)
+    childclass = place != "spatial" and data.draw(st.booleans())
+    xml = _compiled_xml(place, attr, own, cls, childclass)
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)
+    if got is not None:
+        assert f"{attr}=" in got, got
+    else:
+        oracle.assert_loads_as_mujoco(xml)

@@ -38,9 +38,10 @@
 #define MAX_TOTAL_BYTES ((size_t)1 << 30)     /* every file of a model together */
 #define MAX_CLASS_DEPTH 100                    /* MuJoCo's models nest a few       */
 
-enum { K_JOINT = 0, K_GEOM, K_MESH, K_SITE, K_CAMERA, K_TENDON, K_TEXTURE, K_ACTUATOR, NKIND };
+enum { K_JOINT = 0, K_GEOM, K_MESH, K_SITE, K_CAMERA, K_TENDON, K_TEXTURE, K_LIGHT, K_ACTUATOR,
+       NKIND };
 static const char *const kind_name[K_ACTUATOR] = {"joint", "geom", "mesh", "site", "camera",
-                                                  "tendon", "texture"};
+                                                  "tendon", "texture", "light"};
 
 /* The elements that are actuators, in <actuator> and in a <default>: MuJoCo keeps one
  * actuator default per class, which each of them writes in document order. */
@@ -1103,6 +1104,24 @@ static const char *written(u2d_xml *node, const char *name)
 {
     const char *v = u2d_xml_attr(node, name);
     return v && v[strspn(v, " \t\n\r\v\f")] ? v : NULL;
+}
+
+/* Into *v the text of attribute name of e (an element of kind: an actuator, a geom...; a
+ * sensor: cls -1, no classes) written and not blank, else its class's nearest (MuJoCo copies
+ * each level onto the next, and takes a blank one as not given); NULL when none gives it.
+ * 0 or -1 (out of memory). */
+static u2d_xml **chain(mjcf *rd, int cls, int kind, int *n);
+
+static int given_text(mjcf *rd, u2d_xml *e, int kind, int cls, const char *name, const char **v)
+{
+    *v = written(e, name);
+    if (*v || cls < 0) return 0;
+    int n;
+    u2d_xml **d = chain(rd, cls, kind, &n);
+    if (!d) return -1;
+    for (int k = 0; k < n && !*v; k++) *v = written(d[k], name);
+    free(d);
+    return 0;
 }
 
 /* Shortcut e's own signed settings (SIGNED_SETTINGS), and a kv and a dampratio both given,
@@ -2276,11 +2295,68 @@ static int check_site_mesh(mjcf *rd, u2d_xml *e, int cls, int type)
     return 0;
 }
 
+/* Values MuJoCo 4.0.0's compiler refuses on what an element ends with after its class chain
+ * (its own attribute, else its class's nearest, else MuJoCo's default), though urdf2dyn
+ * computes nothing from them: a geom's condim, a camera's fovy, a light's dir, a spatial
+ * tendon's width. The predicates see the numbers as strtod reads them (a NaN passes, as in
+ * MuJoCo). */
+static int invalid_condim(const double *v) { return v[0] != 1 && v[0] != 3 && v[0] != 4 &&
+                                                    v[0] != 6; }
+static int fovy_too_large(const double *v) { return v[0] >= 180; }
+static int zero_direction(const double *v)    /* mjuu_normvec tests the squared norm */
+{
+    return v[0] * v[0] + v[1] * v[1] + v[2] * v[2] < U2D_MJ_EPS;
+}
+static int not_positive(const double *v) { return v[0] <= 0; }
+
+static const struct {
+    int kind;
+    const char *tag, *attr;
+    int n;
+    double fallback[3];                 /* MuJoCo's value when nothing sets it */
+    int (*refused)(const double *v);
+    const char *reason, *advice;
+} COMPILED_VALUES[] = {
+    {K_GEOM, "geom", "condim", 1, {3}, invalid_condim, "invalid condim in geom",
+     "give 1, 3, 4 or 6"},
+    {K_CAMERA, "camera", "fovy", 1, {45}, fovy_too_large, "fovy too large in camera",
+     "give a vertical field of view below 180 degrees"},
+    {K_LIGHT, "light", "dir", 3, {0, 0, -1}, zero_direction, "zero direction in light",
+     "give a nonzero direction, e.g. dir=\"0 0 -1\""},
+    {K_TENDON, "spatial", "width", 1, {0.003}, not_positive, "must have positive width",
+     "give a width above 0 (it is only drawn)"}};
+
+static void leading_numbers(const char *v, int n, double *x);
+
+/* e (of kind, class cls) ends with values MuJoCo's compiler takes (COMPILED_VALUES). 0 or -1
+ * (message naming the element, the attribute, where its value came from, MuJoCo's reason and
+ * what to do). */
+static int check_compiled_values(mjcf *rd, u2d_xml *e, int kind, int cls)
+{
+    const char *tag = u2d_xml_name(e);
+    for (size_t k = 0; k < sizeof COMPILED_VALUES / sizeof COMPILED_VALUES[0]; k++) {
+        if (COMPILED_VALUES[k].kind != kind || strcmp(COMPILED_VALUES[k].tag, tag) != 0)
+            continue;
+        const char *attr = COMPILED_VALUES[k].attr, *v;
+        double x[3];
+        memcpy(x, COMPILED_VALUES[k].fallback, sizeof x);
+        if (given_text(rd, e, kind, cls, attr, &v) < 0) return -1;
+        leading_numbers(v, COMPILED_VALUES[k].n, x);
+        if (!COMPILED_VALUES[k].refused(x)) continue;
+        return fail(rd, e, "<%s %s=\"%.60s\">%s: MuJoCo's compiler refuses it (\"%s\"): %s",
+                    tag, attr, v ? v : "", written(e, attr) ? "" : ", from its class",
+                    COMPILED_VALUES[k].reason, COMPILED_VALUES[k].advice);
+    }
+    return 0;
+}
+
 static int site_or_camera(mjcf *rd, u2d_xml *e, int cls, int kind)
 {
     double q[4], ft[6], pos[3] = {0, 0, 0};
     int form, nft = 0;
-    if ((cls = class_attr(rd, e, "class", cls)) < 0) return -1;
+    if ((cls = class_attr(rd, e, "class", cls)) < 0 ||
+        check_compiled_values(rd, e, kind, cls) < 0)
+        return -1;
     if (kind == K_SITE && (nft = dnumbers(rd, e, kind, cls, "fromto", 6, 6, ft)) < 0) return -1;
     if (kind == K_SITE) {
         int t = dkeyword(rd, e, kind, cls, "type", GEOM_TYPES, U2D_GEOM_SPHERE);
@@ -2364,7 +2440,7 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
             if ((ecls = class_attr(rd, e, "class", ecls)) < 0 ||
                 (dattr(rd, e, K_GEOM, ecls, "fromto") ? orientation_form(rd, e, &form)
                                                        : orientation(rd, e, K_GEOM, ecls, q)) < 0 ||
-                check_fromto(rd, e, ecls) < 0)
+                check_fromto(rd, e, ecls) < 0 || check_compiled_values(rd, e, K_GEOM, ecls) < 0)
                 status = -1;
             else status = name_geom(rd, e, ecls) ||
                           push_item(rd, &c->geom, &c->ngeom, &c->capg, e, ecls, &frame);
@@ -2374,8 +2450,10 @@ static int scan_body(mjcf *rd, u2d_xml *body, int cls, int world, mj_content *c)
             c->iframe = frame;
         } else if (strcmp(name, "site") == 0 || strcmp(name, "camera") == 0) {
             status = site_or_camera(rd, e, ecls, name[0] == 's' ? K_SITE : K_CAMERA);
-        } else if (strcmp(name, "light") == 0) {
-            /* no mass, no joint */
+        } else if (strcmp(name, "light") == 0) {          /* no mass, no joint */
+            if ((ecls = class_attr(rd, e, "class", ecls)) < 0 ||
+                check_compiled_values(rd, e, K_LIGHT, ecls) < 0)
+                status = -1;
         } else if (strcmp(name, "plugin") == 0) {
             status = fail(rd, e, "a body's <plugin> applies passive forces, and MuJoCo 4's "
                           "Python package registers no plugin that does (the elasticity "
@@ -4051,28 +4129,14 @@ static int drive_joint(mjcf *rd, u2d_urdf_joint *U, double g2, const double damp
     return 0;
 }
 
-/* Into *v the text of attribute name of e (an actuator, or a sensor: cls -1, no classes)
- * written and not blank, else its class's nearest (MuJoCo copies each level onto the next,
- * and takes a blank one as not given); NULL when none gives it. 0 or -1 (out of memory). */
-static int given_text(mjcf *rd, u2d_xml *e, int cls, const char *name, const char **v)
-{
-    *v = written(e, name);
-    if (*v || cls < 0) return 0;
-    int n;
-    u2d_xml **d = chain(rd, cls, K_ACTUATOR, &n);
-    if (!d) return -1;
-    for (int k = 0; k < n && !*v; k++) *v = written(d[k], name);
-    free(d);
-    return 0;
-}
-
 /* An actuator's or sensor's delay= above 0 (its own or its class's) keeps its past in a
  * history buffer of nsample= samples: MuJoCo refuses it without one, nsample below 1
  * ("setting delay > 0 without a history buffer"). 0 or -1 (message). */
 static int check_delay_history(mjcf *rd, u2d_xml *e, int cls, const char *who)
 {
     const char *delay, *nsample;
-    if (given_text(rd, e, cls, "delay", &delay) || given_text(rd, e, cls, "nsample", &nsample))
+    if (given_text(rd, e, K_ACTUATOR, cls, "delay", &delay) ||
+        given_text(rd, e, K_ACTUATOR, cls, "nsample", &nsample))
         return -1;
     if (!first_positive(delay) || first_positive(nsample)) return 0;
     return fail(rd, e, "%s: delay=\"%.40s\" above 0 without a history buffer (nsample=\"%.20s\"; "
@@ -6047,7 +6111,8 @@ static int count_tendons(mjcf *rd)
             if (name) snprintf(who, sizeof who, "tendon '%.100s'", name);
             else snprintf(who, sizeof who, "tendon %d (unnamed)", rd->n_tendon);
             int cls = class_attr(rd, e, "class", 0);
-            if (cls < 0 || dnumbers(rd, e, K_TENDON, cls, "armature", 1, 1, &armature) < 0 ||
+            if (cls < 0 || check_compiled_values(rd, e, K_TENDON, cls) < 0 ||
+                dnumbers(rd, e, K_TENDON, cls, "armature", 1, 1, &armature) < 0 ||
                 limited_range(rd, e, K_TENDON, cls, who, "range", "limited", range, NULL) < 0 ||
                 limited_range(rd, e, K_TENDON, cls, who, "actuatorfrcrange",
                               "actuatorfrclimited", range, NULL) < 0)
@@ -6371,7 +6436,8 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
     free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
     free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint); free(rd.named);
-    free(rd.named_geom); free(rd.limited_joint); free(rd.ranged_joint); free(rd.instance); free(rd.declared);
+    free(rd.named_geom); free(rd.limited_joint); free(rd.ranged_joint);
+    free(rd.instance); free(rd.declared);
     u2d_xml_free(rd.doc);
     return u;
 
@@ -6382,7 +6448,8 @@ error:
     free(rd.owned); free(rd.file); free(rd.cls); free(rd.dn); free(rd.clsindex);
     free(rd.mesh); free(rd.meshindex); free(rd.body); free(rd.sd); free(rd.actuator_damping);
     free(rd.link_names.slot); free(rd.joint_names.slot); free(rd.named_joint); free(rd.named);
-    free(rd.named_geom); free(rd.limited_joint); free(rd.ranged_joint); free(rd.instance); free(rd.declared);
+    free(rd.named_geom); free(rd.limited_joint); free(rd.ranged_joint);
+    free(rd.instance); free(rd.declared);
     u->strings = NULL;
     u2d_urdf_free(u);
     u2d_xml_free(rd.doc);
