@@ -244,3 +244,28 @@ def test_random_compiled_values_refused_exactly_where_mujoco_compiler_refuses(pl
         assert f"{attr}=" in got, got
     else:
         oracle.assert_loads_as_mujoco(xml)
+
+
+_SIZE_COUNTS = ["nconmax", "njmax", "nstack", "nuser_actuator", "nuser_body", "nuser_cam",
+                "nuser_geom", "nuser_jnt", "nuser_sensor", "nuser_site", "nuser_tendon"]
+
+
+@pytest.mark.parametrize("attr", _SIZE_COUNTS)
+def test_size_counts_below_minus_one_refused_as_mujoco_refuses_them(attr):
+    """MuJoCo 4.0.0's reader refuses a <size> count below -1 ("nuser_geom must be >= -1"),
+    used or not; urdf2dyn loaded it. -1 (as many as needed) loads in both, with MuJoCo's
+    dynamics."""
+    assert_as_mujoco(_xml("size", attr, "-2"), [f'<size {attr}="-2">', f"{attr} must be >= -1",
+                                                "give -1"])
+    xml = _xml("size", attr, "-1")
+    assert_as_mujoco(xml, None)
+    oracle.assert_loads_as_mujoco(xml)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(_SIZE_COUNTS), st.sampled_from(["-1", "-2", "-3", "0", "2", "-100"]))
+def test_random_size_counts_refused_exactly_where_mujoco_refuses(attr, value):
+    """Random <size> counts: urdf2dyn refuses the model exactly where MuJoCo does."""
+    xml = _xml("size", attr, value)
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)

@@ -909,6 +909,27 @@ static const struct { const char *rows, *first, *second, *advice; } ELEMENT_EXCL
     {"body camera|default camera", "fovy", "sensorsize",
      "give fovy=, or sensorsize= with focal= or focalpixel= and resolution="}};
 
+/* The <size> counts MuJoCo 4.0.0's reader takes from -1 (its "as many as needed") up: it
+ * refuses a lower one ("nuser_geom must be >= -1"), used or not. */
+static const char *const SIZE_FROM_MINUS_ONE = "nconmax|njmax|nstack|nuser_actuator|nuser_body|"
+                                               "nuser_cam|nuser_geom|nuser_jnt|nuser_sensor|"
+                                               "nuser_site|nuser_tendon";
+
+/* <size> e's counts SIZE_FROM_MINUS_ONE are -1 or more (whole numbers: ELEMENT_NUMBERS).
+ * 0 or -1 (message). */
+static int check_size_counts(mjcf *rd, u2d_xml *e, const char *key)
+{
+    if (strcmp(key, "mujoco size") != 0) return 0;
+    for (int a = 0; a < u2d_xml_attr_count(e); a++) {
+        const char *name = u2d_xml_attr_name(e, a), *v = u2d_xml_attr(e, name);
+        if (word_index(SIZE_FROM_MINUS_ONE, name) >= 0 && strtod(v, NULL) < -1)
+            return fail(rd, e, "<size %s=\"%.60s\">: below -1 (MuJoCo refuses it: \"%s must "
+                        "be >= -1\"): give -1 (as many as the model needs) or a count of 0 "
+                        "or more", name, v, name);
+    }
+    return 0;
+}
+
 /* e writes at most one of each ELEMENT_EXCLUSIVE pair of its row key. 0 or -1 (message). */
 static int check_exclusive_attributes(mjcf *rd, u2d_xml *e, const char *key)
 {
@@ -1006,7 +1027,7 @@ static int check_attributes(mjcf *rd, u2d_xml *e, const char *parent)
                 return -1;
         }
     }
-    return 0;
+    return check_size_counts(rd, e, key);      /* after ELEMENT_NUMBERS: whole numbers */
 }
 
 /* The numbers MuJoCo 4.0.0's reader takes in an actuator's attributes (its read table's,
