@@ -269,3 +269,58 @@ def test_random_size_counts_refused_exactly_where_mujoco_refuses(attr, value):
     xml = _xml("size", attr, value)
     expected, got = mujoco_error(xml), urdf2dyn_error(xml)
     assert (expected is None) == (got is None), (xml, expected, got)
+
+
+def _mesh_xml(own=None, cls=None, inertia=None):
+    """An unused mesh asset whose scale is own (None: not written), under a class giving cls
+    (None: no class), with inertia= (None: MuJoCo's)."""
+    attrs = (f' scale="{own}"' if own is not None else "") + \
+        (f' inertia="{inertia}"' if inertia else "") + (' class="c"' if cls is not None else "")
+    default = f'<default class="c"><mesh scale="{cls}"/></default>' if cls is not None else ""
+    return _model(default=default, after='<asset><mesh name="m" vertex="0 0 0 1 0 0 0 1 0 0 0 '
+                                         f'1" face="0 2 1 0 1 3 0 3 2 1 2 3"{attrs}/></asset>')
+
+
+# the case: own scale, class scale, inertia; urdf2dyn's words (None: both load)
+MESH_SCALES = {
+    "a mesh's scale 0 1 1": ("0 1 1", None, None, ['<mesh scale="0 1 1">', "no volume",
+                                                   "mesh volume is too small", "nonzero"]),
+    "a class's mesh scale 1 0 1": (None, "1 0 1", None, ["from its class", "no volume"]),
+    "an exact mesh's scale 1 1 -0": ("1 1 -0", None, "exact", ["mesh volume is too small"]),
+    "a shell mesh's scale 0 0 1": ("0 0 1", None, "shell", ["no surface",
+                                                           "mesh surface area is too small"]),
+    "a shell mesh's scale 0 1 1": ("0 1 1", None, "shell", None),
+    "a mesh's scale 1 1 1 over its class's 0 1 1": ("1 1 1", "0 1 1", None, None),
+    "a mesh's scale -1 1e-9 1": ("-1 1e-9 1", None, None, None),
+    "a mesh's scale 1 0 inf (a NaN volume)": ("1 0 inf", None, None, None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MESH_SCALES))
+def test_mesh_scale_of_0_refused_as_mujoco_compiler_refuses_it(case):
+    """MuJoCo 4.0.0's compiler computes every mesh's volume, used or not, and refuses a mesh
+    a scale of 0 (its own or its class's) flattens ("mesh volume is too small"; with
+    inertia="shell", two zeros: "mesh surface area is too small"); urdf2dyn loaded an unused
+    one. Where both load, the dynamics are MuJoCo's."""
+    own, cls, inertia, words = MESH_SCALES[case]
+    xml = _mesh_xml(own, cls, inertia)
+    assert_as_mujoco(xml, words)
+    if words is None:
+        oracle.assert_loads_as_mujoco(xml)
+
+
+_SCALES = st.sampled_from(["1 1 1", "0 1 1", "1 0 0", "0 0 0", "-1 2 0.5", "1 -0 1",
+                           "1e-9 1 1", "1 0 inf", "0 0 nan"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.one_of(st.none(), _SCALES), st.one_of(st.none(), _SCALES),
+       st.sampled_from([None, "legacy", "convex", "exact", "shell"]))
+def test_random_mesh_scales_refused_exactly_where_mujoco_compiler_refuses(own, cls, inertia):
+    """Random own and class scales of an unused mesh, any inertia=: urdf2dyn refuses the
+    model exactly where MuJoCo does, naming scale=."""
+    xml = _mesh_xml(own, cls, inertia)
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)
+    if got is not None:
+        assert "scale=" in got, got

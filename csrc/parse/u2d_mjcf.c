@@ -1132,6 +1132,7 @@ static const char *written(u2d_xml *node, const char *name)
  * each level onto the next, and takes a blank one as not given); NULL when none gives it.
  * 0 or -1 (out of memory). */
 static u2d_xml **chain(mjcf *rd, int cls, int kind, int *n);
+static void leading_numbers(const char *v, int n, double *x);
 
 static int given_text(mjcf *rd, u2d_xml *e, int kind, int cls, const char *name, const char **v)
 {
@@ -1933,6 +1934,30 @@ static int check_mesh_vertices(mjcf *rd, u2d_xml *m)
                 "or vertices");
 }
 
+/* A <mesh>'s scale (its own, else its class's) with a 0 leaves it no volume, and with two
+ * no surface: MuJoCo's compiler computes every mesh's, used or not, and refuses "mesh volume
+ * is too small" (unless inertia="shell") and "mesh surface area is too small", whatever
+ * the vertices (an infinite or NaN factor makes it NaN, which passes). 0 or -1 (message). */
+static int check_mesh_scale(mjcf *rd, u2d_xml *m, int cls)
+{
+    const char *v, *inertia;
+    double scale[3] = {1, 1, 1};
+    if (given_text(rd, m, K_MESH, cls, "scale", &v) < 0 ||
+        given_text(rd, m, K_MESH, cls, "inertia", &inertia) < 0)
+        return -1;
+    leading_numbers(v, 3, scale);
+    int zeros = (scale[0] == 0) + (scale[1] == 0) + (scale[2] == 0);
+    int shell = inertia && strcmp(inertia, "shell") == 0;
+    int finite = isfinite(scale[0]) && isfinite(scale[1]) && isfinite(scale[2]);
+    if (zeros == 0 || (shell && zeros == 1) || !finite)   /* 0 * inf: a NaN volume passes */
+        return 0;
+    return fail(rd, m, "<mesh scale=\"%.60s\">%s%s: a scale of 0 leaves it no %s (MuJoCo's "
+                "compiler refuses it: \"mesh %s is too small\"): give every scale factor a "
+                "nonzero value", v, written(m, "scale") ? "" : ", from its class",
+                shell ? " with inertia=\"shell\"" : "", shell ? "surface" : "volume",
+                shell ? "surface area" : "volume");
+}
+
 static int read_assets(mjcf *rd)
 {
     for (u2d_xml *a = u2d_xml_first(rd->root); a; a = u2d_xml_next(a)) {
@@ -1940,7 +1965,8 @@ static int read_assets(mjcf *rd)
         for (u2d_xml *m = u2d_xml_first(a); m; m = u2d_xml_next(m)) {
             if (strcmp(u2d_xml_name(m), "mesh") != 0) continue;
             int cls = class_attr(rd, m, "class", 0);
-            if (cls < 0 || check_shape_plugins(rd, m, 1) || check_mesh_vertices(rd, m))
+            if (cls < 0 || check_shape_plugins(rd, m, 1) || check_mesh_vertices(rd, m) ||
+                check_mesh_scale(rd, m, cls))
                 return -1;
             const char *name = file_stem_name(rd, m);
             if (!name) return -1;
@@ -2346,8 +2372,6 @@ static const struct {
      "give a nonzero direction, e.g. dir=\"0 0 -1\""},
     {K_TENDON, "spatial", "width", 1, {0.003}, not_positive, "must have positive width",
      "give a width above 0 (it is only drawn)"}};
-
-static void leading_numbers(const char *v, int n, double *x);
 
 /* e (of kind, class cls) ends with values MuJoCo's compiler takes (COMPILED_VALUES). 0 or -1
  * (message naming the element, the attribute, where its value came from, MuJoCo's reason and
