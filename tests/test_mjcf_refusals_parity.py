@@ -2290,6 +2290,12 @@ INHERITRANGE_TARGET = {   # the <default>'s content, the actuator, the hinge's, 
     "a class's inheritrange, a slide without range": (
         '<position inheritrange="2"/>', '<position joint="s"/>', "", "", "",
         ['joint "s"', _NO_RANGE]),
+    "a blank inheritrange over its class's 1": (
+        '<position inheritrange="1"/>', '<position joint="h" inheritrange=""/>', "", "", "",
+        ['inheritrange="1"', _NO_RANGE]),
+    "a blank inheritrange over its class's 1, a ranged hinge": (
+        '<position inheritrange="1"/>', '<position joint="h" inheritrange=" "/>',
+        ' range="-1 1"', "", "", None),
     "an intvelocity on a hinge without range": (
         "", '<intvelocity joint="h" inheritrange="1"/>', "", "", "", [_NO_RANGE]),
     "a pid on a hinge without range": ("", '<pid joint="h" inheritrange="1"/>', "", "", "",

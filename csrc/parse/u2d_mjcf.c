@@ -4338,9 +4338,10 @@ static int tendon_ranged(mjcf *rd, const char *name)
 static int check_inheritrange_target(mjcf *rd, u2d_xml *e, int cls, const char *label,
                                      int kind, const char *target)
 {
+    const char *v;                     /* a blank one is not given: its class's counts */
     if (!is_one_of(e, "position|intvelocity|pid")) return 0;
-    const char *v = dattr(rd, e, K_ACTUATOR, cls, "inheritrange");     /* a NaN is not > 0 */
-    if (!first_positive(v)) return 0;
+    if (given_text(rd, e, K_ACTUATOR, cls, "inheritrange", &v) < 0) return -1;
+    if (!first_positive(v)) return 0;                                   /* a NaN is not > 0 */
     double inherit = strtod(v, NULL);
     if (kind != T_JOINT && kind != T_TENDON)       /* jointinparent= is refused too */
         return fail(rd, e, "%s: inheritrange=\"%g\" with %s= (MuJoCo refuses it: "
