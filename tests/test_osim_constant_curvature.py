@@ -28,9 +28,9 @@ import pytest
 
 import urdf2dyn
 
-from osim_oracle import Oracle
+from osim_oracle import Oracle, opensim_scaled
 from test_osim import assert_power_balance, assert_simd_paths_agree
-from test_osim_ellipsoid import _opensim_scaled, _placements, _states
+from test_osim_ellipsoid import _placements, _states
 
 SPINE_Q = ("p", "c1_x", "c1_z", "c1_y", "c2_x", "c2_z", "c2_y")
 BOUND = np.pi / 2 - 0.01        # OpenSim holds each angle (q + neutral) within +-BOUND
@@ -590,7 +590,7 @@ def test_scaled_spine_equals_opensims_scaled_model(osim, tmp_path, scaled):
     edit, _ = scale_model(model, factors)
     ours = edit.load()
     out = str(tmp_path / "scaled_by_opensim.osim")
-    om = _opensim_scaled(osim, path, factors, out)        # kept: it owns the joints
+    om = opensim_scaled(osim, path, factors, out)         # kept: it owns the joints
     for c in document(ours).curvatures:
         joint = osim.ConstantCurvatureJoint.safeDownCast(om.getJointSet().get(c.joint))
         assert c.length == pytest.approx(joint.get_length(), rel=1e-15)
