@@ -2322,6 +2322,17 @@ INHERITRANGE_TARGET = {   # the <default>'s content, the actuator, the hinge's, 
         "", '<position joint="h" inheritrange="0"/>', "", "", "", None),
     "inheritrange -1 on a site": ("", '<position site="x" inheritrange="-1"/>', "", "", "",
                                   None),
+    # MuJoCo 4.0.0 keeps the class's inheritrange by the kinds of every actuator default
+    # of the chain: a <motor> the class writes after the <position inheritrange> drops it
+    "a class's inheritrange a later <motor> of the class drops": (
+        '<position inheritrange="1"/><motor/>', '<position joint="h"/>', "", "", "", None),
+    "a class's inheritrange a later <intvelocity> of the class drops": (
+        '<position inheritrange="1"/><intvelocity/>', '<pid joint="h"/>', "", "", "", None),
+    "a class's inheritrange written after its <motor>": (
+        '<motor/><position inheritrange="1"/>', '<position joint="h"/>', "", "", "",
+        [_NO_RANGE]),
+    "a <general>'s own inheritrange, not read": (
+        "", '<general joint="h" inheritrange="1"/>', "", "", "", None),
 }
 
 
@@ -2336,6 +2347,33 @@ def test_inheritrange_without_target_range_refused_as_mujoco_refuses_it(case):
     assert_as_mujoco(xml, words)
     if words is None:
         oracle.assert_loads_as_mujoco(xml)
+
+
+_ACTUATOR_KINDS = ["general", "motor", "velocity", "intvelocity", "cylinder", "pid", "position"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_ACTUATOR_KINDS), st.sampled_from(["", "0", "1"])),
+                min_size=1, max_size=2, unique_by=lambda d: d[0]),
+       st.lists(st.tuples(st.sampled_from(_ACTUATOR_KINDS), st.sampled_from(["", "0", "1"])),
+                max_size=2, unique_by=lambda d: d[0]),
+       st.sampled_from(["position", "intvelocity", "pid", "general", "motor"]))
+def test_class_chains_of_actuator_defaults_never_refused_where_mujoco_loads(outer, inner, kind):
+    """A class and its child class writing random actuator defaults, inheritrange= or not,
+    read by a random actuator on a hinge without range: urdf2dyn refused models MuJoCo
+    4.0.0 loads (<position inheritrange="1"/><motor/> in one class leaves a <position> no
+    inheritrange). It refuses only where MuJoCo does (it may load some that MuJoCo refuses:
+    the class's inheritrange depends on the kinds of the chain's defaults)."""
+    def defaults(elements):
+        return "".join(f'<{k} inheritrange="{v}"/>' if v and k in ("position", "intvelocity",
+                                                                   "pid") else f"<{k}/>"
+                       for k, v in elements)
+    default = (f'<default class="p">{defaults(outer)}'
+               f'<default class="q">{defaults(inner)}</default></default>')
+    xml = _inheritrange_model(default, f'<{kind} class="q" joint="h"/>')
+    got = urdf2dyn_error(xml)
+    if got is not None:
+        assert mujoco_error(xml) is not None, (xml, got)
 
 
 @settings(max_examples=60, deadline=None)

@@ -4330,17 +4330,42 @@ static int tendon_ranged(mjcf *rd, const char *name)
     return range[0] != range[1];
 }
 
-/* A <position>'s, <intvelocity>'s or <pid>'s inheritrange= above 0, its own or its class's,
- * takes its range from its target's, which MuJoCo's compiler refuses unless the target is a
- * joint= hinge or slide joint or a tendon whose range has two ends (range[0] != range[1], limited
- * or not): "inheritrange used but target 'j' has no range defined". Names check_transmission
- * found. 0 or -1 (message). */
+/* The inheritrange= text actuator e of class cls surely takes from its class, NULL for none
+ * or when that is not sure. MuJoCo's reader keeps a <position>'s, <intvelocity>'s and
+ * <pid>'s inheritrange in ways that depend on every actuator default of the chain and their
+ * kinds (checked against MuJoCo 4.0.0: <position inheritrange="1"/><motor/> in one class
+ * leaves a <position> 0, <motor/> in a child class leaves it 1, a child's <pid
+ * inheritrange="0"/> leaves a <position> 1), so only the plain case counts: the nearest
+ * actuator defaults of the chain are of e's own kind, the nearest of them writing one. A
+ * blank one is not given. */
+static const char *class_inheritrange(const mjcf *rd, u2d_xml *e, int cls)
+{
+    int limit = cls >= 0 ? rd->cls[cls].main_limit : 0;
+    const char *kind = u2d_xml_name(e);
+    for (int c = cls; c >= 0; c = rd->cls[c].parent) {
+        const mj_class *C = &rd->cls[c];
+        int last = C->first + (c == 0 && limit < C->count ? limit : C->count);
+        for (int k = last - 1; k >= C->first; k--) {            /* the latest first */
+            if (rd->dn[k].kind != K_ACTUATOR) continue;
+            if (strcmp(u2d_xml_name(rd->dn[k].node), kind) != 0) return NULL;
+            const char *v = written(rd->dn[k].node, "inheritrange");
+            if (v) return v;
+        }
+    }
+    return NULL;
+}
+
+/* A <position>'s, <intvelocity>'s or <pid>'s inheritrange= above 0, its own or its class's
+ * (class_inheritrange), takes its range from its target's, which MuJoCo's compiler refuses
+ * unless the target is a joint= hinge or slide joint or a tendon whose range has two ends
+ * (range[0] != range[1], limited or not): "inheritrange used but target 'j' has no range
+ * defined". Names check_transmission found. 0 or -1 (message). */
 static int check_inheritrange_target(mjcf *rd, u2d_xml *e, int cls, const char *label,
                                      int kind, const char *target)
 {
-    const char *v;                     /* a blank one is not given: its class's counts */
     if (!is_one_of(e, "position|intvelocity|pid")) return 0;
-    if (given_text(rd, e, K_ACTUATOR, cls, "inheritrange", &v) < 0) return -1;
+    const char *v = written(e, "inheritrange");   /* a blank one is not given */
+    if (!v) v = class_inheritrange(rd, e, cls);
     if (!first_positive(v)) return 0;                                   /* a NaN is not > 0 */
     double inherit = strtod(v, NULL);
     if (kind != T_JOINT && kind != T_TENDON)       /* jointinparent= is refused too */
