@@ -186,11 +186,14 @@ def test_actdim_beyond_an_int_is_refused_where_a_long_is_32_bits(tmp_path):
     if shutil.which("x86_64-w64-mingw32-gcc") is None or wine is None:
         pytest.skip("no mingw-w64 or Wine: apt-get install gcc-mingw-w64-x86-64 wine wine64")
     source = (CSRC / "parse" / "u2d_mjcf.c").read_text()
-    start = source.index("static int whole_int(const char *s)")
-    function = source[start:source.index("\n}\n", start) + 3]
+
+    def function(name):                 # its text, from its signature to its closing brace
+        start = source.index(f"static int {name}(const char *s)")
+        return source[start:source.index("\n}\n", start) + 3]
     harness = tmp_path / "whole_int.c"
     harness.write_text("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n" +
-                       function + 'int main(void) { printf("%d %d %d %d", (int)sizeof(long), '
+                       function("whole_ints") + function("whole_int") +
+                       'int main(void) { printf("%d %d %d %d", (int)sizeof(long), '
                        'whole_int("2147483648"), whole_int("-2147483649"), '
                        'whole_int("2147483647")); return 0; }\n')
     exe = tmp_path / "whole_int.exe"
