@@ -1111,6 +1111,18 @@ def test_random_pid_class_chains_refused_exactly_where_mujoco_refuses(defaults, 
         (xml, expected, got)
 
 
+def _ki_refused_as_mujoco(defaults, element, advice):
+    """The actuator element under the class defaults is refused exactly where MuJoCo 4
+    refuses it for its ki ("ki (gainprm[0]) requires dyntype 'pid'"), with that reason and
+    then advice."""
+    xml = doc(f"<default>{defaults}</default>", WORLD, actuators(element))
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)
+    if expected is not None:
+        assert "ki (gainprm[0]) requires dyntype 'pid'" in expected
+        assert f"\"ki (gainprm[0]) requires dyntype 'pid'\"): {advice}" in got, got
+
+
 @pytest.mark.parametrize("defaults, element", [
     ('<pid ki="1"/><general dyntype="none"/>', '<general joint="j"/>'),
     ('<pid ki="nan"/><general dyntype="none"/>', '<general joint="j"/>'),
@@ -1127,13 +1139,7 @@ def test_a_pid_ki_without_the_pid_dyntype_is_refused_where_mujoco_refuses(defaul
     word (found by the random class chains above). Refused exactly where MuJoCo refuses,
     with MuJoCo's reason; a later <pid> (which sets its dyntype again), ki 0 or slewmax
     alone load in both."""
-    xml = doc(f"<default>{defaults}</default>", WORLD, actuators(element))
-    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
-    assert (expected is None) == (got is None), (xml, expected, got)
-    if expected is not None:
-        assert "ki (gainprm[0]) requires dyntype 'pid'" in expected
-        assert "\"ki (gainprm[0]) requires dyntype 'pid'\"): leave dyntype out" in got, got
-
+    _ki_refused_as_mujoco(defaults, element, "leave dyntype out")
 
 
 @pytest.mark.parametrize("defaults, element", [
@@ -1156,12 +1162,7 @@ def test_pid_gains_a_general_wrote_with_a_nonzero_ki_are_refused_where_mujoco_re
     ("ki (gainprm[0]) requires dyntype 'pid'"); urdf2dyn loaded them, saying only that MuJoCo
     may refuse. Refused exactly where MuJoCo refuses, with its reason; a gainprm[0] of 0 and
     gains that are no longer pid load in both."""
-    xml = doc(f"<default>{defaults}</default>", WORLD, actuators(element))
-    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
-    assert (expected is None) == (got is None), (xml, expected, got)
-    if expected is not None:
-        assert "ki (gainprm[0]) requires dyntype 'pid'" in expected
-        assert "\"ki (gainprm[0]) requires dyntype 'pid'\"): give dyntype=\"pid\"" in got, got
+    _ki_refused_as_mujoco(defaults, element, 'give dyntype="pid"')
 
 
 def test_pid_gains_without_affine_bias_are_refused_for_the_bias_as_mujoco_refuses_them():
