@@ -85,8 +85,10 @@ class Gap:
         return f"{self.column} rows {self.start + 1}-{self.stop} (t = {self.t0:g} .. {self.t1:g} s)"
 
 
-def _runs(mask):
-    """[(start, stop)] of the runs of True in a boolean vector."""
+def true_runs(mask):
+    """[(start, stop)] of the runs of True in a boolean vector: samples start .. stop - 1.
+    The one place runs of samples are found (gaps here, a force plate's stretches in
+    formats.c3d)."""
     m = np.concatenate([[False], np.asarray(mask, dtype=bool), [False]])
     d = np.diff(m.astype(np.int8))
     return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)))
@@ -97,7 +99,7 @@ def find_gaps(t, x, names):
     t = np.asarray(t, dtype=float)
     x = np.asarray(x, dtype=float).reshape(len(t), -1)
     return [Gap(str(names[c]), int(a), int(b), float(t[a]), float(t[b - 1]))
-            for c in range(x.shape[1]) for a, b in _runs(~np.isfinite(x[:, c]))]
+            for c in range(x.shape[1]) for a, b in true_runs(~np.isfinite(x[:, c]))]
 
 
 def _interpolate(t, y, a, b):
@@ -184,7 +186,7 @@ def fill_load_gaps(t, force, cop, moment=None, key="", max_gap=DEFAULT_MAX_GAP,
     filled, notes = [], []
     mag = np.linalg.norm(F, axis=1)
     # 1. force gaps: contact on either side -> a gap, otherwise no contact
-    for a, b in _runs(~np.all(np.isfinite(F), axis=1)):
+    for a, b in true_runs(~np.all(np.isfinite(F), axis=1)):
         near = [mag[k] for k in (a - 1, b) if 0 <= k < len(t) and np.isfinite(mag[k])]
         if not near or max(near) <= threshold:
             F[a:b], P[a:b] = 0.0, np.nan
@@ -209,7 +211,7 @@ def fill_load_gaps(t, force, cop, moment=None, key="", max_gap=DEFAULT_MAX_GAP,
     F[off], P[off] = 0.0, np.nan
     if M is not None:
         M[off] = 0.0
-    for a, b in _runs(~np.all(np.isfinite(P), axis=1) & (mag > threshold)):
+    for a, b in true_runs(~np.all(np.isfinite(P), axis=1) & (mag > threshold)):
         inside = a > 0 and b < len(t) and np.all(np.isfinite(P[[a - 1, b]]))
         if inside:
             if b - a > max_gap:

@@ -117,6 +117,7 @@ from ..._input_bytes import refuse_devices
 from ..._safe_files import note_input
 from ...warn import missing_file, note as tell_note, report
 from ..markers import LENGTH_UNITS, Markers, rotation_matrix
+from ..processing import true_runs
 from ..trajectory import MotionError
 from . import _c3dread
 from ._c3dcheck import check_c3d, with_neutral_calibration
@@ -178,9 +179,7 @@ class Plate:
 
     def contacts(self):
         """The contiguous contacts as (first, last) sample indices, inclusive."""
-        c = np.concatenate([[False], self.contact, [False]]).astype(np.int8)
-        d = np.diff(c)
-        return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1) - 1))
+        return [(start, stop - 1) for start, stop in true_runs(self.contact)]
 
 
 @dataclass
@@ -1463,8 +1462,7 @@ def _resting_beyond_threshold(up, loads, threshold, time):
 
 def _runs_text(mask, time):
     """'t = a-b s' for each run of True in mask (the first three, then how many more)."""
-    edges = np.flatnonzero(np.diff(np.concatenate([[0], mask.astype(np.int8), [0]])))
-    runs = [f"{time[a]:.3f}-{time[b - 1]:.3f} s" for a, b in zip(edges[::2], edges[1::2])]
+    runs = [f"{time[a]:.3f}-{time[b - 1]:.3f} s" for a, b in true_runs(mask)]
     more = f" and {len(runs) - 3} more stretches" if len(runs) > 3 else ""
     return "t = " + ", ".join(runs[:3]) + more
 
@@ -1674,9 +1672,8 @@ def _lasting(mask, time, reaching):
         return mask & reaching
     step = float(time[1] - time[0])
     need = max(1, int(math.ceil(_SHORTEST_PULL / step - 1e-9))) if step > 0 else 1
-    edges = np.flatnonzero(np.diff(np.concatenate([[0], mask.astype(np.int8), [0]])))
     out = np.zeros_like(mask)
-    for start, stop in zip(edges[::2], edges[1::2]):
+    for start, stop in true_runs(mask):
         if stop - start >= need and np.any(reaching[start:stop]):
             out[start:stop] = True
     return out
