@@ -817,19 +817,20 @@ def _plates(c, source, markers, threshold, rate, strict, uncalibrated=frozenset(
     ascale = _channel_numbers(params, "SCALE")
     gen = _numbers(params, "ANALOG", "GEN_SCALE").ravel()
     labels = _labels(params, "ANALOG")
-    out = []
-    steady: dict[int, _SteadyPlate] = {}
+    options = _PlateOptions(threshold, rate, strict, arate, prate, c)
+    read = []
     for k in range(used):
         where = f"{source}: force plate {k + 1}"
         try:
             _check_calibrated(k, where, types, channel, uncalibrated, params)
             _check_channels(k, where, types, channel, analogs, ascale, gen, labels, strict)
-            out.append(_plate(k, where, types, channel, corners, origin, cal, poly, analogs,
-                              aunits, punits, arate, prate, c, rate, threshold, strict,
-                              markers.meta.get("units_declared", True), ascale, steady))
+            read.append(_plate(k, where, types, channel, corners, origin, cal, poly, analogs,
+                               aunits, punits, options,
+                               markers.meta.get("units_declared", True), ascale))
         except MotionError as e:
             report(f"{e}; the plate was left out", strict=strict, error=MotionError)
-    return _unloaded_steady_plates(out, steady, threshold, source, strict)
+    steady = {r.plate.number: r.steady for r in read if r.steady is not None}
+    return _unloaded_steady_plates([r.plate for r in read], steady, threshold, source, strict)
 
 
 def _largest_load(plate):
@@ -1035,8 +1036,12 @@ def _unit_making_a_plate(corners, origin, punits):
                                                 / 0.5)))
 
 
-def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits, punits, arate,
-           prate, c, rate, threshold, strict, units_declared=True, ascale=None, steady=None):
+def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits, punits, options,
+           units_declared=True, ascale=None):
+    """The _PlateLoads of plate k (0-based) from the file's FORCE_PLATFORM parameters and
+    analog channels, read as options (_PlateOptions) say; refused (MotionError) when its
+    parameters cannot place it or turn its channels into loads."""
+    strict = options.strict
     if k >= len(types):
         raise MotionError(f"{where}: FORCE_PLATFORM:TYPE has {len(types)} entries, fewer "
                           "than FORCE_PLATFORM:USED")
@@ -1089,7 +1094,8 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
         raw = analogs[ch].T
     else:
         unsaid = "; ".join(words for words in (_unlisted_units(ch, len(aunits)),
-                                               _blank_units(ch, units, c["parameters"]))
+                                               _blank_units(ch, units,
+                                                            options.c["parameters"]))
                            if words)
         raw = analogs[ch].T * _channel_scales(ptype, units, punits, where, strict,
                                               unsaid)  # (S, nch)
@@ -1098,8 +1104,8 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
     kpoly = poly[12 * k:12 * k + 12] if ptype == 3 and len(poly) >= 12 * (k + 1) else None
     above = box.mean(axis=0) - frame[:, :2] @ _centre_offset(orig)[:2] if ptype in (2, 4) \
         else None
-    return _plate_loads(k + 1, ptype, box, frame, f, m, arate, prate, c, rate, threshold, kpoly,
-                        punits, above, where, strict, steady)
+    site = _PlateSite(k + 1, ptype, box, frame, kpoly, punits, above, where)
+    return _plate_loads(site, f, m, options)
 
 
 def _unscaled_calibration(cm, ascale, ch, where, strict):
@@ -1306,36 +1312,76 @@ class _SteadyPlate:
     advice: str | None               # what its direction called for (_direction_words)
 
 
-def _plate_loads(number, ptype, box, frame, f, m, arate, prate, c, rate, threshold, poly,
-                 punits, above, where, strict, steady=None):
-    """A Plate from the per-analog-sample force and moment (plate axes, about the surface
-    centre): resampled, its samples classified (contact or not), checked, and its centre of
-    pressure and free moment put in the lab. punits: POINT:UNITS; above: the lab point (m)
-    of the surface above the transducer, or None. steady: a dict where a plate reading one
-    level throughout is entered ({number: _SteadyPlate}), its advice (about its direction)
-    left to _unloaded_steady_plates."""
-    unit = LENGTH_UNITS[punits]
+@dataclass(frozen=True)
+class _PlateSite:
+    """Where a force plate lies and what a warning calls it: what _plate_loads needs of it
+    beside its wrench."""
+    number: int                      # 1-based, in FORCE_PLATFORM order
+    type: int                        # FORCE_PLATFORM:TYPE
+    box: NDArray[np.float64]         # (4, 3) m, its corners in the lab
+    frame: NDArray[np.float64]       # (3, 3) its axes in the lab (_plate_frame)
+    poly: NDArray[np.float64] | None     # a Kistler plate's FPCOPPOLY, or None
+    punits: str                      # POINT:UNITS, the unit FPCOPPOLY and the advice use
+    above: NDArray[np.float64] | None    # m, its surface above the transducer (types 2, 4)
+    where: str                       # "<file>: force plate k", naming it in a warning
+
+
+@dataclass(frozen=True)
+class _PlateOptions:
+    """How a file's plates are read: what read_c3d was asked, and the file's clocks."""
+    threshold: float                 # N, the contact threshold
+    rate: str                        # 'markers' or 'analog', the rate plates are returned at
+    strict: bool                     # warnings raised as errors
+    arate: float                     # ANALOG:RATE, Hz
+    prate: float                     # POINT:RATE, Hz
+    c: dict[str, Any]                # the file as ezc3d read it (header, parameters)
+
+
+class _PlateLoads(NamedTuple):
+    """What _plate_loads computes of one plate."""
+    plate: Plate
+    steady: _SteadyPlate | None      # when it reads one level throughout (_steady_level)
+
+
+def _plate_loads(site, f, m, options):
+    """The _PlateLoads of a plate (site: _PlateSite) from its per-analog-sample force and
+    moment (plate axes, about the surface centre): resampled, its samples classified
+    (contact or not), checked, and its centre of pressure and free moment put in the lab.
+    A plate reading one level throughout comes with its _SteadyPlate, the advice its
+    direction calls for left to _unloaded_steady_plates; any other plate's is warned here."""
     raw = f
-    loads = _load_sign(-raw[:, 2], threshold)      # plate z points into the plate
-    f, m, time = _resampled(f, m, arate, prate, c, rate, where)
-    reading = _classified(-f[:, 2], loads, time, threshold, where, strict)
-    cop, tz = _surface_centre_of_pressure(f, m, reading.contact, poly, unit)
-    offset_said = _check_zero_frames(reading, raw, arate, prate, c)
+    loads = _load_sign(-raw[:, 2], options.threshold)      # plate z points into the plate
+    f, m, time = _resampled(f, m, options.arate, options.prate, options.c, options.rate,
+                            site.where)
+    reading = _classified(-f[:, 2], loads, time, options.threshold, site.where,
+                          options.strict)
+    cop, tz = _surface_centre_of_pressure(f, m, reading.contact, site.poly,
+                                          LENGTH_UNITS[site.punits])
+    offset_said = _check_zero_frames(reading, raw, options.arate, options.prate, options.c)
     if not offset_said:
         _check_reads_against_its_loads(reading)
         _check_brief(reading)
         _check_rests_beyond_threshold(reading)
         _check_rest_drifting(reading)
     _check_pulled(reading)
-    advice = _direction_words(reading, ptype, above, box.mean(axis=0), punits)
-    level = None if offset_said or steady is None else _steady_level(-raw[:, 2], threshold)
-    if level is not None:
-        seconds = len(raw) / arate if arate else 0.0
-        steady[number] = _SteadyPlate(level, int(np.isfinite(reading.up).sum()),
-                                      len(reading.up), seconds, advice)
-    elif advice:
-        report(f"{where}: {advice}", strict=strict, error=MotionError)
-    return _lab_plate(number, ptype, box, frame, time, f, cop, tz, reading.contact)
+    advice = _direction_words(reading, site.type, site.above, site.box.mean(axis=0),
+                              site.punits)
+    still = None if offset_said else _steady_plate(-raw[:, 2], reading, options.arate, advice)
+    if still is None and advice:
+        report(f"{site.where}: {advice}", strict=options.strict, error=MotionError)
+    return _PlateLoads(_lab_plate(site, time, f, cop, tz, reading.contact), still)
+
+
+def _steady_plate(up, reading, arate, advice):
+    """The _SteadyPlate of a plate whose analog samples `up` (N along its upward normal) hold
+    one level throughout (_steady_level), or None. reading: its _PlateReading at the rate it
+    is returned; advice: what its direction calls for (_direction_words)."""
+    level = _steady_level(up, reading.threshold)
+    if level is None:
+        return None
+    seconds = len(up) / arate if arate else 0.0
+    return _SteadyPlate(level, int(np.isfinite(reading.up).sum()), len(reading.up), seconds,
+                        advice)
 
 
 def _resampled(f, m, arate, prate, c, rate, where):
@@ -1395,12 +1441,14 @@ def _surface_centre_of_pressure(f, m, contact, poly, unit):
     return cop, tz
 
 
-def _lab_plate(number, ptype, box, frame, time, f, cop, tz, contact):
+def _lab_plate(site, time, f, cop, tz, contact):
     """The Plate: force, centre of pressure and free moment in the lab, on contacts only."""
+    frame = site.frame
     force = np.where(contact[:, None], f @ frame.T, 0.0)
-    cop_lab = np.where(contact[:, None], cop @ frame.T + box.mean(axis=0), np.nan)
+    cop_lab = np.where(contact[:, None], cop @ frame.T + site.box.mean(axis=0), np.nan)
     moment = np.where(contact[:, None], tz[:, None] * frame[:, 2], 0.0)
-    return Plate(number, ptype, box, time, force, cop_lab, moment, contact, -frame[:, 2])
+    return Plate(site.number, site.type, site.box, time, force, cop_lab, moment, contact,
+                 -frame[:, 2])
 
 
 def _direction_words(r, ptype, above, centre, punits):
