@@ -2614,14 +2614,11 @@ def test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on(tmp_path
         C.read_c3d(path, rate=rate, strict=True)
 
 
-@pytest.mark.parametrize("rate", ["markers", "analog"])
-def test_the_only_plate_at_one_level_with_nan_samples_says_how_many_it_has(tmp_path, rate):
+def _only_plate_at_25_n_with_nan_samples(tmp_path, rate):
     """The recording of test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on
-    at +25 N with 15 of plate 1's Fz samples NaN (written by ezc3d). The warning said "on
-    all N of its samples" counting the finite ones only: a level held on every sample, when
-    some had no reading. It now says how many are finite of how many. Oracle: ezc3d on the
-    written file (the NaN samples; at the marker rate, the frames whose 10 samples are all
-    finite)."""
+    at +25 N with 15 of plate 1's Fz samples NaN, written by ezc3d. Returns its path and,
+    from ezc3d reading it back, which samples at `rate` have a reading (at the marker rate,
+    the frames whose 10 analog samples are all finite)."""
     c = ezc3d.c3d(QUALISYS)
     fp = c["parameters"]["FORCE_PLATFORM"]
     fz = int(fp["CHANNEL"]["value"][2][0]) - 1
@@ -2635,11 +2632,46 @@ def test_the_only_plate_at_one_level_with_nan_samples_says_how_many_it_has(tmp_p
     if rate == "markers":                                 # 2000 Hz analog, 200 Hz markers
         finite = finite.reshape(-1, 10).all(axis=1)
     assert finite.size - finite.sum() == (15 if rate == "analog" else 2)
+    return path, finite
+
+
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+def test_the_only_plate_at_one_level_with_nan_samples_says_how_many_it_has(tmp_path, rate):
+    """The recording of test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on
+    at +25 N with 15 of plate 1's Fz samples NaN (written by ezc3d). The warning said "on
+    all N of its samples" counting the finite ones only: a level held on every sample, when
+    some had no reading. It now says how many are finite of how many. Oracle: ezc3d on the
+    written file (the NaN samples; at the marker rate, the frames whose 10 samples are all
+    finite)."""
+    path, finite = _only_plate_at_25_n_with_nan_samples(tmp_path, rate)
     with pytest.warns(Urdf2dynWarning) as caught:
         C.read_c3d(path, rate=rate)
     said(caught, r"force plate 1: 15 of its 3400 analog samples are NaN",
          rf"force plate 1: it reads \+25(\.\d)? N along its upward normal on all "
          rf"{finite.sum()} finite samples of its {finite.size}, never leaving that level")
+
+
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+def test_the_only_plate_at_one_level_with_nan_samples_says_which_carry_its_level(tmp_path,
+                                                                                rate):
+    """The recording of test_the_only_plate_at_one_level_with_nan_samples_says_how_many_it_has
+    (written by ezc3d). Its warning told that torques from the file's loads carry the 25 N
+    "on every sample", while its NaN samples carry no force (no contact, force 0). It now
+    counts the samples that carry it and the NaN ones that do not. Oracle: ezc3d on the
+    written file (the samples with a reading; ezc3d's force-platform module's force on
+    them, the force the plate returns)."""
+    path, finite = _only_plate_at_25_n_with_nan_samples(tmp_path, rate)
+    with pytest.warns(Urdf2dynWarning) as caught:
+        (p,) = C.read_c3d(path, rate=rate).plates
+    nan = finite.size - finite.sum()
+    said(caught, r"force plate 1: 15 of its 3400 analog samples are NaN",
+         rf"torques from this file's loads carry 25(\.\d)? N on {finite.sum()} of its "
+         rf"{finite.size} samples \(none on its {nan} NaN ones\), at a centre of pressure")
+    assert np.array_equal(p.contact, finite) and not p.force[~finite].any()
+    per_frame = 10 if rate == "markers" else 1
+    force = _frame_means(ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"][0]
+                         ["force"].T, per_frame)
+    np.testing.assert_allclose(p.force[finite], force[finite], rtol=1e-6, atol=1e-6)
 
 
 def test_the_only_plate_at_one_level_over_less_than_a_load_is_read_silently(tmp_path):

@@ -918,6 +918,18 @@ def _on_all_samples(still):
     return f"on all {still.samples} finite samples of its {still.total}"
 
 
+def _samples_carrying(plate, still):
+    """'on every sample' a plate reading one level throughout (still: its _SteadyPlate) is
+    read as contact on, else on how many of its samples, the NaN ones counted apart: those
+    have no reading, so no contact and no force."""
+    carrying, total = int(plate.contact.sum()), len(plate.contact)
+    if carrying == total:
+        return "on every sample"
+    missing = still.total - still.samples
+    nan = f" (none on its {missing} NaN ones)" if missing else ""
+    return f"on {carrying} of its {total} samples{nan}"
+
+
 def _steady_alone_warning(plate, still, threshold, source):
     """The warning (str) that a plate reading one level throughout (_steady_level), beside no
     subject's load on another plate (_shows_a_subject), is read as contact though it may be an
@@ -949,9 +961,10 @@ def _steady_alone_warning(plate, still, threshold, source):
             f"foot standing still ({_LIGHTEST_STANDING_FOOT:g} N), it reads as a plate nobody "
             "stepped on that was not zeroed does, or a light load held still on it for the "
             "whole trial. Its samples are read as contact, as they read: torques from this "
-            f"file's loads carry {abs(level):.3g} N on every sample, at a centre of pressure "
-            "that wanders as noise, on the foot nearest it (within 0.25 m; else dropped, "
-            "with a warning). If nobody stood on it, zero the plate in the capture software "
+            f"file's loads carry {abs(level):.3g} N {_samples_carrying(plate, still)}, at a "
+            "centre of pressure that wanders as noise, on the foot nearest it (within 0.25 "
+            "m; else dropped, with a warning). If nobody stood on it, zero the plate in the "
+            "capture software "
             "before recording, or name frames with nobody on it in FORCE_PLATFORM:ZERO, or "
             f"read with a threshold above {above} N" + held)
 
