@@ -2666,7 +2666,7 @@ def test_the_only_plate_at_one_level_with_nan_samples_says_which_carry_its_level
     nan = finite.size - finite.sum()
     said(caught, r"force plate 1: 15 of its 3400 analog samples are NaN",
          rf"torques from this file's loads carry 25(\.\d)? N on {finite.sum()} of its "
-         rf"{finite.size} samples \(none on its {nan} NaN ones\), at a centre of pressure")
+         rf"{finite.size} samples \(none on its {nan} NaN ones\), at its centre of pressure")
     assert np.array_equal(p.contact, finite) and not p.force[~finite].any()
     per_frame = 10 if rate == "markers" else 1
     force = _frame_means(ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"][0]
@@ -2729,8 +2729,9 @@ def test_two_plates_at_one_level_each_are_both_said_to_be_unzeroed_or_stood_on(t
                    r"load \(coming and going, or a foot's\) to weigh that level against: "
                    r"lighter than a foot standing still \(98 N\).*Its samples are read as "
                    rf"contact, as they read: torques from this file's loads carry {level}"
-                   r"(\.\d)? N on every sample, at a centre of pressure that wanders as noise, "
-                   r"on the foot nearest it \(within 0\.25 m; else dropped, with a warning\)"
+                   r"(\.\d)? N on every sample, at its centre of pressure \(under the foot if "
+                   r"somebody stood on it, wandering as noise if nobody did\), on the foot "
+                   r"nearest it \(within 0\.25 m; else dropped, with a warning\)"
                    for k, level in ((1, 25), (2, 30))))
     per_frame = 10 if rate == "markers" else 1             # 2000 Hz analog, 200 Hz markers
     for p, e in zip(rec.plates, ez):
@@ -2739,6 +2740,78 @@ def test_two_plates_at_one_level_each_are_both_said_to_be_unzeroed_or_stood_on(t
                                    rtol=1e-6, atol=1e-6)
     with pytest.raises(MotionError, match="force plate 1: it reads"):
         C.read_c3d(path, rate=rate, strict=True)
+
+
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+def test_a_toddler_with_a_foot_on_each_plate_is_told_both_readings(tmp_path, rate):
+    """A child of about 15 kg standing still with a foot on each of two plates: Qualisys.c3d
+    with each plate's Fz replaced by its quiet first 140 samples repeated, shifted to 74 N
+    up (written by ezc3d). Each plate is lighter than a foot standing still (98 N), so each
+    was said to read as an unzeroed plate nobody stepped on, at a centre of pressure that
+    wanders as noise, with no word of the other plate: two unzeroed plates read the same,
+    so the warning stays (--strict refuses), but it now names the other plate's reading and
+    the two plates' sum as a subject's mass, and says a subject that light standing still
+    is read right. Oracle: ezc3d's force-platform module on the written file (each plate's
+    vertical force within 2 N of 74 N; their medians' sum over 9.81 m/s^2, about 15 kg;
+    the force read is ezc3d's on every sample)."""
+    c = ezc3d.c3d(QUALISYS)
+    fp = c["parameters"]["FORCE_PLATFORM"]
+    for k in range(2):
+        fz = int(fp["CHANNEL"]["value"][2][k]) - 1
+        c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - 74.0
+    path = str(tmp_path / "toddler.c3d")
+    c.write(path)
+    ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
+    assert all(np.abs(e["force"][2] - 74.0).max() < 2.0 for e in ez)
+    mass = sum(float(np.median(e["force"][2])) for e in ez) / 9.81
+    assert 14.5 < mass < 15.5
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path, rate=rate)
+    said(caught, *(rf"force plate {k}: it reads \+74(\.\d)? N along its upward normal on all "
+                   r"\d+ of its samples.*lighter than a foot standing still \(98 N\).*Force "
+                   rf"plate {other} reads one level throughout too \(\+74(\.\d)? N\): "
+                   rf"together \+14\d N, the weight of {mass:.3g} kg standing still\..*at its "
+                   r"centre of pressure \(under the foot if somebody stood on it, wandering as "
+                   r"noise if nobody did\).*If nobody stood on it, zero the plate.*If a "
+                   rf"subject of {mass:.3g} kg stood still on the plates throughout \(a small "
+                   r"child with a foot on each\), they are read right"
+                   for k, other in ((1, 2), (2, 1))))
+    per_frame = 10 if rate == "markers" else 1             # 2000 Hz analog, 200 Hz markers
+    for p, e in zip(rec.plates, ez):
+        assert p.contact.all()
+        np.testing.assert_allclose(p.force, _frame_means(e["force"].T, per_frame),
+                                   rtol=1e-6, atol=1e-6)
+    with pytest.raises(MotionError, match="force plate 1: it reads"):
+        C.read_c3d(path, rate=rate, strict=True)
+
+
+def test_two_plates_at_one_level_down_into_them_are_named_without_a_subjects_mass(tmp_path):
+    """Qualisys.c3d with each plate's Fz replaced by its quiet first 140 samples repeated,
+    shifted to -25 and -30 N along the upward normal (written by ezc3d): two unzeroed
+    plates reading down into themselves, which nobody standing on them does. Each warning
+    names the other plate's reading, as for a toddler's two feet
+    (test_a_toddler_with_a_foot_on_each_plate_is_told_both_readings), but no sum as a
+    subject's mass and no word that a subject that light is read right. Oracle: ezc3d's
+    force-platform module on the written file (each plate's vertical force within 2 N of
+    its level)."""
+    c = ezc3d.c3d(QUALISYS)
+    fp = c["parameters"]["FORCE_PLATFORM"]
+    for k, offset in enumerate((-25.0, -30.0)):
+        fz = int(fp["CHANNEL"]["value"][2][k]) - 1
+        c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - offset
+    path = str(tmp_path / "two_plates_down.c3d")
+    c.write(path)
+    ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
+    for e, offset in zip(ez, (-25.0, -30.0)):
+        assert np.abs(e["force"][2] - offset).max() < 2.0
+    with pytest.warns(Urdf2dynWarning) as caught:
+        C.read_c3d(path, rate="analog")
+    said(caught, *(rf"force plate {k}: it reads -{level}(\.\d)? N along its upward normal.*"
+                   rf"the whole trial\. Force plate {other} reads one level throughout too "
+                   rf"\(-{other_level}(\.\d)? N\)\. Its samples are read as contact"
+                   for k, level, other, other_level in ((1, 25, 2, 30), (2, 30, 1, 25))))
+    assert not any("kg" in str(w.message) or "they are read right" in str(w.message)
+                   for w in caught)
 
 
 @pytest.mark.parametrize("rate", ["markers", "analog"])

@@ -80,9 +80,12 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   still on it throughout (a static trial); beside no subject's load (the file's only plate,
   or its others never loaded or at one level lighter than a foot's) with a warning, when it
   is lighter than a foot standing still, that it may be unzeroed with nobody on it, the
-  advice for a load pointing down into the plate following in the same warning
-  (``_steady_alone_warning``). A plate resting between its loads at the threshold or beyond,
-  the way they push, at most a tenth of its largest load, was not zeroed: its samples
+  advice for a load pointing down into the plate following in the same warning, the
+  file's other plates at one level named with their sum as a mass (a toddler standing
+  with a foot on each of two plates reads as two unzeroed plates do:
+  ``_steady_alone_warning``, ``_steady_company_words``). A plate resting between its loads
+  at the threshold or beyond, the way they push, at most a tenth of its largest load, was
+  not zeroed: its samples
   within the threshold of that level are no contact, with a warning
   (``_resting_beyond_threshold``, ``_check_rests_beyond_threshold``). A plate whose
   zero drifts the loads' way, resting on contacts for at least 0.5 s after resting lower
@@ -859,7 +862,11 @@ def _unloaded_steady_plates(plates, steady, threshold, source, strict):
     body's weight. Beside no larger loads the plate is left as it reads, with the advice its
     direction called for, if any; beside no subject's load (_shows_a_subject: the file's
     only plate, or its others never loaded or at one level lighter than a foot's) with a
-    warning too (_steady_alone_warning)."""
+    warning too (_steady_alone_warning), naming the other plates read at one level."""
+    def others_largest(p):
+        return max((_largest_load(q) for q in plates if q is not p), default=0.0)
+    held = {p.number: steady[p.number].level for p in plates if p.number in steady
+            and abs(steady[p.number].level) > _OFFSET_FRACTION * others_largest(p)}
     out = []
     for p in plates:
         if p.number not in steady:
@@ -867,10 +874,12 @@ def _unloaded_steady_plates(plates, steady, threshold, source, strict):
             continue
         still = steady[p.number]
         level = still.level
-        others = max((_largest_load(q) for q in plates if q is not p), default=0.0)
-        if abs(level) > _OFFSET_FRACTION * others:
+        others = others_largest(p)
+        if p.number in held:
             alone = not any(_shows_a_subject(q, steady) for q in plates if q is not p)
-            said = _steady_alone_warning(p, still, threshold, source) if alone else None
+            company = {n: other for n, other in held.items() if n != p.number}
+            said = (_steady_alone_warning(p, still, threshold, source, company) if alone
+                    else None)
             if said or still.advice:
                 report(said or f"{source}: force plate {p.number}: {still.advice}",
                        strict=strict, error=MotionError)
@@ -930,7 +939,41 @@ def _samples_carrying(plate, still):
     return f"on {carrying} of its {total} samples{nan}"
 
 
-def _steady_alone_warning(plate, still, threshold, source):
+#: m/s^2, the gravity a subject's weight on the plates is turned into a mass with (the lab's
+#: own is within 0.3 % of it anywhere on Earth).
+_GRAVITY = 9.81
+
+
+def _steady_company_words(level, company):
+    """(sentence, advice) a lone steady plate's warning (_steady_alone_warning) says of the
+    file's other plates kept at one level throughout (company: {number: level N}), both ''
+    with none. Two plates each lighter than a foot read the same whether they are unzeroed
+    with nobody on them or carry a subject lighter than 20 kg standing still, a foot on
+    each (a 15 kg toddler: 74 N a plate): the file holds nothing that tells the two apart
+    (a still foot's centre of pressure stays near one point, and so does an unzeroed
+    plate's, its moment offsets over its force offset), so the sentence names the other
+    readings and, all pushing up, their sum as the mass of a subject standing on them,
+    which the user knows; the advice says such a subject is read right."""
+    if not company:
+        return "", ""
+    numbers = sorted(company)
+    named = (str(numbers[0]) if len(numbers) == 1 else
+             ", ".join(str(n) for n in numbers[:-1]) + f" and {numbers[-1]}")
+    plates = f"Force plate {named} reads" if len(numbers) == 1 else f"Force plates {named} read"
+    readings = ", ".join(f"{company[n]:+.3g} N" for n in numbers)
+    sentence = f" {plates} one level throughout too ({readings})"
+    levels = [level] + [company[n] for n in numbers]
+    if min(levels) <= 0:
+        return sentence + ".", ""
+    mass = sum(levels) / _GRAVITY
+    child = " (a small child with a foot on each)" if len(levels) == 2 else ""
+    return (f"{sentence}: together {sum(levels):+.3g} N, the weight of {mass:.3g} kg standing "
+            "still.",
+            f". If a subject of {mass:.3g} kg stood still on the plates throughout{child}, "
+            "they are read right")
+
+
+def _steady_alone_warning(plate, still, threshold, source, company):
     """The warning (str) that a plate reading one level throughout (_steady_level), beside no
     subject's load on another plate (_shows_a_subject), is read as contact though it may be an
     unzeroed plate nobody stepped on: with nothing to weigh the level against
@@ -947,26 +990,30 @@ def _steady_alone_warning(plate, still, threshold, source):
     (still.advice, _direction_words), which is the second reading's: one warning says both,
     the likelier first, so that --strict refuses the plate with what it most likely is (an
     unzeroed plate's offset is as likely to point down as up: OpenSim's walking2.c3d rests
-    at -14 and -20 N)."""
+    at -14 and -20 N).
+
+    company ({number: level N}): the file's other plates kept at one level throughout, named
+    with their sum's mass (_steady_company_words)."""
     level = still.level
     if abs(level) >= _LIGHTEST_STANDING_FOOT or still.seconds < _SHORTEST_PULL * (1 - 1e-9):
         return None
     above = math.ceil(_largest_load(plate))             # the threshold that reads no contact
     held = (f". If a load held still on it throughout did read so instead: {still.advice}"
             if still.advice else "")
+    together, light_subject = _steady_company_words(level, company)
     return (f"{source}: force plate {plate.number}: it reads {level:+.3g} N along its upward "
             f"normal {_on_all_samples(still)}, never leaving that level by the "
             f"{threshold:g} N threshold, and no other plate of the file carries a subject's "
             "load (coming and going, or a foot's) to weigh that level against: lighter than a "
             f"foot standing still ({_LIGHTEST_STANDING_FOOT:g} N), it reads as a plate nobody "
             "stepped on that was not zeroed does, or a light load held still on it for the "
-            "whole trial. Its samples are read as contact, as they read: torques from this "
-            f"file's loads carry {abs(level):.3g} N {_samples_carrying(plate, still)}, at a "
-            "centre of pressure that wanders as noise, on the foot nearest it (within 0.25 "
-            "m; else dropped, with a warning). If nobody stood on it, zero the plate in the "
-            "capture software "
-            "before recording, or name frames with nobody on it in FORCE_PLATFORM:ZERO, or "
-            f"read with a threshold above {above} N" + held)
+            f"whole trial.{together} Its samples are read as contact, as they read: torques "
+            f"from this file's loads carry {abs(level):.3g} N {_samples_carrying(plate, still)}"
+            ", at its centre of pressure (under the foot if somebody stood on it, wandering as "
+            "noise if nobody did), on the foot nearest it (within 0.25 m; else dropped, with "
+            "a warning). If nobody stood on it, zero the plate in the capture software before "
+            "recording, or name frames with nobody on it in FORCE_PLATFORM:ZERO, or read with "
+            f"a threshold above {above} N" + light_subject + held)
 
 
 def _check_calibrated(k, where, types, channel, uncalibrated, params):
