@@ -24,6 +24,7 @@ from hypothesis import given, settings, strategies as st
 import urdf2dyn
 from urdf2dyn.biomech import ik
 from urdf2dyn.biomech.formats import read_opensim
+from urdf2dyn.biomech.markers import Markers
 from urdf2dyn.biomech.trajectory import angle_columns
 from urdf2dyn.bundled import data_path
 from urdf2dyn.markers import Marker, read_markers
@@ -381,3 +382,93 @@ def test_a_clamped_coordinate_without_range_is_held_in_opensims_default_range(tm
     np.testing.assert_allclose(q[:, model.q_names.index("q")], expected, atol=1e-6)
     # unclamped beyond OpenSim's default range: no range the file set, so nothing to leave
     assert not [w for w in said if "leaves its range" in str(w.message)]
+
+
+# An arm on a pin 'a' (clamped to [-0.5, 3.5], default -0.4) with two markers, a second link
+# on a pin 'b' no marker moves (clamped to [0.2, 1.0], default 0.3), and a third link on a
+# pin 'c' from the ground with one marker; the markers put 'a' and 'c' near 3.3 rad. Built,
+# written and solved by OpenSim's API in a child process (its IK run after other tests in one
+# process crashed now and then); prints the model's path and OpenSim's coordinates per frame.
+_UNMARKED_ARM = r'''
+import json, sys
+import numpy as np
+import opensim as osim
+osim.Logger.setLevelString("error")
+m = osim.Model()
+m.setName("arm")
+ground, links = m.getGround(), []
+for name in ("l1", "l2", "l3"):
+    links.append(osim.Body(name, 1.0, osim.Vec3(0.5, 0, 0), osim.Inertia(0.1, 0.1, 0.1)))
+    m.addBody(links[-1])
+pins = [osim.PinJoint("ja", ground, osim.Vec3(0), osim.Vec3(0), links[0], osim.Vec3(0),
+                      osim.Vec3(0)),
+        osim.PinJoint("jb", links[0], osim.Vec3(1, 0, 0), osim.Vec3(0), links[1],
+                      osim.Vec3(0), osim.Vec3(0)),
+        osim.PinJoint("jc", ground, osim.Vec3(0, 2, 0), osim.Vec3(0), links[2], osim.Vec3(0),
+                      osim.Vec3(0))]
+for pin, name, rng, default in zip(pins, "abc", ((-0.5, 3.5), (0.2, 1.0), None),
+                                   (-0.4, 0.3, 0.0)):
+    m.addJoint(pin)
+    c = pin.upd_coordinates(0)
+    c.setName(name)
+    c.setDefaultValue(default)
+    if rng:
+        c.setRangeMin(rng[0]); c.setRangeMax(rng[1]); c.setDefaultClamped(True)
+on = {"m1": (0, (1, 0, 0)), "m2": (0, (0.5, 0.1, 0)), "m3": (2, (1, 0, 0))}
+for name, (k, p) in on.items():
+    m.addMarker(osim.Marker(name, links[k], osim.Vec3(*p)))
+m.finalizeConnections()
+state = m.initSystem()
+m.printToXML(sys.argv[1])
+table = osim.TimeSeriesTableVec3()
+table.setColumnLabels(list(on))
+for k in range(3):
+    a = 3.3 + 0.01 * k
+    turn = lambda x, y, dy=0.0: osim.Vec3(x * np.cos(a) - y * np.sin(a),
+                                          x * np.sin(a) + y * np.cos(a) + dy, 0)
+    table.appendRow(0.01 * k, osim.RowVectorVec3([turn(1, 0), turn(0.5, 0.1), turn(1, 0, 2)]))
+solver = osim.InverseKinematicsSolver(m, osim.MarkersReference(table, osim.SetMarkerWeights()),
+                                      osim.SimTKArrayCoordinateReference(), float("inf"))
+solver.setAccuracy(1e-8)
+state.setTime(0)
+solver.assemble(state)
+q = []
+for k in range(3):
+    state.setTime(0.01 * k)
+    solver.track(state)
+    q.append([m.getCoordinateSet().get(n).getValue(state) for n in "abc"])
+print(json.dumps(q))
+'''
+
+
+def test_a_coordinate_no_marker_moves_keeps_its_default_as_in_opensim(tmp_path):
+    """A model without constraints: OpenSim's assembler fits by L-BFGS-B, which leaves 'b',
+    which no marker moves, at its default 0.3 (and 'a' on the bound its default start runs
+    into, -0.5). Ours found the better fit of 'a' from its mid-range start (3.3, the markers
+    met) and took 'b' along to the middle of its range, 0.6. Now 'b' keeps its default
+    there, as in OpenSim, and 'a' still fits the markers better than OpenSim's. (With
+    constraints OpenSim's interior-point method moves such a coordinate towards mid-range,
+    which ours keeps: OpenCap's mtp_angle, tests/biomech/test_opencap.py.)"""
+    pytest.importorskip("opensim")
+    import json
+    import subprocess
+    import sys
+    model_file = tmp_path / "arm.osim"
+    run = subprocess.run([sys.executable, "-c", _UNMARKED_ARM, os.fspath(model_file)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    theirs = np.array(json.loads(run.stdout.strip().splitlines()[-1]))
+    assert np.allclose(theirs[:, 0], -0.5, atol=1e-5)         # OpenSim: stopped at the bound
+    model = urdf2dyn.load(os.fspath(model_file))
+    assert not model.couplers and model.q_names == ("a", "b", "c")
+    t = 0.01 * np.arange(3)
+    a = 3.3 + t
+    on_link1 = [(1.0, 0.0), (0.5, 0.1)]
+    xyz = np.stack([np.column_stack([x * np.cos(a) - y * np.sin(a),
+                                     x * np.sin(a) + y * np.cos(a), 0 * a]) for x, y in on_link1]
+                   + [np.column_stack([np.cos(a), 2 + np.sin(a), 0 * a])], axis=1)
+    res = ik.fit(model, Markers(t, ["m1", "m2", "m3"], xyz, {}))
+    q = res.motion.q
+    np.testing.assert_allclose(q[:, 1], theirs[:, 1], atol=1e-6)
+    np.testing.assert_allclose(q[:, [0, 2]], np.column_stack([a, a - 2 * np.pi]), atol=1e-6)
+    np.testing.assert_allclose(theirs[:, 2], a - 2 * np.pi, atol=1e-5)

@@ -521,10 +521,13 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     OpenSim's assembler finds (Rajagopal's static trial: 44.7 mm marker RMS against 20.4 mm).
     Later frames start from the previous one, so only the first needs a second start.
 
-    A coordinate no marker moves stays where the chosen start puts it. OpenSim's IK does not
-    settle it one way either: on LaiUhlrich2022 (OpenCap) it leaves the unmarked mtp_angle at
-    mid-range as this does (tests/biomech/test_opencap.py), on lenhart2015 (OpenSim-JAM) the
-    unmarked neck at its default."""
+    A coordinate no marker moves stays where the chosen start puts it, which is where OpenSim's
+    assembler leaves it. For a model without constraints it minimises by L-BFGS-B, and a
+    coordinate the objective does not depend on keeps its default (lenhart2015 of OpenSim-JAM:
+    the unmarked neck at 0): the mid-range start keeps it there too. With constraints (the
+    couplers) it minimises by an interior-point method, whose barrier moves such a coordinate
+    towards the middle of its range (LaiUhlrich2022 of OpenCap: the unmarked mtp_angle within
+    0.005 degree of it, tests/biomech/test_opencap.py)."""
     ranges = ranges or {}
     # a URDF has no default pose: its neutral one, not q = 0, whose floating root would have a
     # zero quaternion (no pose: the fit refuses it)
@@ -537,8 +540,10 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     if not bounded:
         return q0
     middle = base.copy()
+    held = set() if model.couplers else _unmoved(model, base, used, set(bounded) - set(tasks))
     for n, (lo, hi) in bounded.items():
-        middle[model.q_names.index(n)] = 0.5 * (lo + hi)
+        if n not in held:
+            middle[model.q_names.index(n)] = 0.5 * (lo + hi)
     first = {k: (w, np.asarray(v, dtype=float).reshape(-1)[:1]) for k, (w, v) in tasks.items()}
     w = np.array([weights[m.name] for m in used])
     cost, q = [], []
@@ -553,6 +558,15 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
         cost.append(c)
         q.append(sol.q[0])
     return q[1] if cost[1] < cost[0] else q0
+
+
+def _unmoved(model, q, used, names):
+    """Those of the 1-DoF coordinates `names` that no fitted marker moves at pose q (their
+    column of every marker's Jacobian is zero)."""
+    moved = np.zeros(model.nv, dtype=bool)
+    for m in used:
+        moved |= np.any(model.jacobian(q, m.link, point=m.position)[:3] != 0.0, axis=0)
+    return {n for n in names if not moved[model._v_index(n)[1]]}
 
 
 def load_model(path: str | os.PathLike[str], strict: bool = False) -> Model:
