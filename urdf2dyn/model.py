@@ -74,7 +74,9 @@ class Coordinate:
     "translational" or "coupled" (OpenSim's motion type: a coordinate that moves its joint
     through anything but a slope-1 linear function is coupled); ``range`` is (lower,
     upper) in rad or m; ``locked`` and ``clamped`` are read, not enforced (inverse dynamics
-    takes the motion it is given, as OpenSim's tool does)."""
+    takes the motion it is given, as OpenSim's tool does). ``range_written`` is whether the
+    file wrote ``<range>``: without one the range is OpenSim's default, -10 10, which no
+    file chose (an unclamped coordinate leaving it is not said)."""
     name: str
     joint: str
     motion: str
@@ -83,6 +85,7 @@ class Coordinate:
     upper: float
     locked: bool
     clamped: bool
+    range_written: bool = True
 
 
 class Marker(NamedTuple):
@@ -786,8 +789,7 @@ class Model:
                         if j.nq == j.nv else vn)
         self.q_names, self.v_names = tuple(q_names), tuple(v_names)
         self.markers = [Marker(name, link, tuple(xyz)) for name, link, xyz in info["markers"]]
-        self.coordinates = MappingProxyType({row[0]: Coordinate(*row[:6], bool(row[6]),
-                                                                bool(row[7]))
+        self.coordinates = MappingProxyType({row[0]: Coordinate(*row[:6], *map(bool, row[6:]))
                                              for row in info["coordinates"]})
         # what OpenSim's IK tool takes from the coordinates (urdf2dyn.biomech.ik.run_setup):
         # the default pose it starts from, locked coordinates held at their default value,

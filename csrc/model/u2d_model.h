@@ -174,6 +174,7 @@ typedef struct {
     int motion;             /* 0 rotational, 1 translational, 2 coupled                */
     double default_value, range[2];
     int locked, clamped;
+    int range_written;      /* the file wrote <range>; else range is OpenSim's default */
 } u2d_coordinate;
 
 /* An OpenSim marker: a point fixed on a link. */

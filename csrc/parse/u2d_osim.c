@@ -835,6 +835,7 @@ static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
         if (read_child(o, c, "default_value", 1, &C->default_value) ||
             read_range(o, c, C->range) || read_flag(o, c, "locked", &C->locked) ||
             read_flag(o, c, "clamped", &C->clamped)) return -1;
+        C->range_written = u2d_xml_child(c, "range") != NULL;
         if (refuse_clamped_default_outside(o, c, C)) return -1;
         if (C->range[0] > C->range[1])
             note(o, c, "coordinate '%.100s': <range> %g %g is reversed", C->name, C->range[0],

@@ -807,8 +807,8 @@ static PyObject *Model_mjcf(ModelObject *self, PyObject *Py_UNUSED(ignored))
 
 /* osim(): None for a URDF; for an OpenSim model a dict: q_names (nq, q order; None for a
  * coordinate OpenSim does not have, e.g. of floating_base's root joint), coordinates
- * (name, joint, motion, default, lower, upper, locked, clamped) in q order, markers
- * (name, link, (x, y, z) in the link frame), the file's gravity, custom joints' axes,
+ * (name, joint, motion, default, lower, upper, locked, clamped, range written) in q order,
+ * markers (name, link, (x, y, z) in the link frame), the file's gravity, custom joints' axes,
  * couplers (dependent, independent, function, scale), forces (name, element) of the
  * ForceSet, tree_order, the coordinate names in OpenSim's multibody tree order, and
  * file_order, in the file's order (OpenSim's CoordinateSet). */
@@ -828,10 +828,10 @@ static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
             if (!n || PyList_Append(names, n)) { Py_XDECREF(n); goto error; }
             Py_DECREF(n);
             if (!C) continue;
-            PyObject *t = Py_BuildValue("(sssdddii)", C->name, J->name,
+            PyObject *t = Py_BuildValue("(sssdddiii)", C->name, J->name,
                                         motions[C->motion >= 0 && C->motion < 3 ? C->motion : 0],
                                         C->default_value, C->range[0], C->range[1], C->locked,
-                                        C->clamped);
+                                        C->clamped, C->range_written);
             if (!t || PyList_Append(coords, t)) { Py_XDECREF(t); goto error; }
             Py_DECREF(t);
         }

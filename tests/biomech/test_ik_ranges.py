@@ -384,6 +384,39 @@ def test_a_clamped_coordinate_without_range_is_held_in_opensims_default_range(tm
     assert not [w for w in said if "leaves its range" in str(w.message)]
 
 
+def test_an_unclamped_range_written_as_opensims_default_is_said_when_left(tmp_path):
+    """A file that writes <range>-10 10</range> on an unclamped coordinate sets that range:
+    urdf2dyn skipped the range warning for every range equal to OpenSim's default, as if
+    the file had written none, and said nothing when the fit took the slider to 11 and
+    12 m. Oracle: OpenSim 4.6's Coordinate on that file has the range -10 10 and does not
+    hold the unclamped slider in it (setValue at 11 and 12 keeps 11 and 12), as our IK
+    does not; now urdf2dyn says the slider leaves the range the file wrote, with its frames."""
+    osim = pytest.importorskip("opensim")
+    osim.Logger.setLevelString("error")
+    model_file, setup = _slider_without_range(osim, tmp_path, clamped=False)
+    text = model_file.read_text()
+    assert text.count('<Coordinate name="q">') == 1
+    model_file.write_text(text.replace('<Coordinate name="q">',
+                                       '<Coordinate name="q"><range>-10 10</range>'))
+    om = osim.Model(os.fspath(model_file))
+    state = om.initSystem()
+    theirs = om.getCoordinateSet().get("q")
+    assert (theirs.getRangeMin(), theirs.getRangeMax()) == (-10.0, 10.0)
+    expected = []
+    for x in (8.0, 9.0, 11.0, 12.0):
+        theirs.setValue(state, x)
+        expected.append(theirs.getValue(state))
+    assert expected == [8.0, 9.0, 11.0, 12.0]
+    model = urdf2dyn.load(os.fspath(model_file))
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        q = ik.run_setup(os.fspath(setup), model=model, output="").motion.q
+    np.testing.assert_allclose(q[:, model.q_names.index("q")], expected, atol=1e-6)
+    ranges = [str(w.message) for w in said if "leaves its range" in str(w.message)]
+    assert len(ranges) == 1, [str(w.message) for w in said]
+    assert "'q' (not clamped) leaves its range [-10, 10] m in 2 of 4 frames" in ranges[0]
+
+
 # An arm on a pin 'a' (clamped to [-0.5, 3.5], default -0.4) with two markers, a second link
 # on a pin 'b' no marker moves (clamped to [0.2, 1.0], default 0.3), and a third link on a
 # pin 'c' from the ground with one marker; the markers put 'a' and 'c' near 3.3 rad. Built,

@@ -596,9 +596,10 @@ def ik_ranges(model, t, q, source):
     takes an unclamped one beyond its range as well, without a word; the user should know
     (the markers barely determine it, or the model's range or axes are wrong). Locked
     coordinates and a coupler's dependent coordinates are not fitted and not named, nor are
-    those whose range is OpenSim's default (:data:`OPENSIM_DEFAULT_RANGE`, what OpenSim gives
-    a coordinate without <range>, and what its printToXML leaves out): the model sets no
-    range there to leave (a pelvis_tx without one on a 30 m walk)."""
+    those whose file wrote no <range> (their range is OpenSim's default,
+    :data:`OPENSIM_DEFAULT_RANGE`, which its printToXML leaves out): the model sets no range
+    there to leave (a pelvis_tx without one on a 30 m walk). A range the file wrote is named,
+    -10 10 included."""
     t = np.asarray(t, dtype=float)
     q = np.atleast_2d(np.asarray(q, dtype=float))
     skip = set(model.locked_coordinates) | {c.dependent for c in model.couplers}
@@ -606,7 +607,7 @@ def ik_ranges(model, t, q, source):
     for k, name in enumerate(model.q_names):
         c = model.coordinates.get(name)
         if c is None or c.clamped or name in skip or not c.lower <= c.upper \
-                or (c.lower, c.upper) == (-OPENSIM_DEFAULT_RANGE, OPENSIM_DEFAULT_RANGE):
+                or not c.range_written:
             continue
         x = q[:, k]
         excess = np.nan_to_num(np.maximum(c.lower - x, x - c.upper), nan=0.0)
