@@ -821,9 +821,10 @@ def test_an_infinite_coordinate_range_is_read_as_opensim_reads_it(osim, tmp_path
 def test_a_coordinate_without_range_has_opensims_default_range(osim, tmp_path, clamped):
     """OpenSim 4.6 gives a <Coordinate> without <range> (what its printToXML writes for a
     coordinate left at its default range) the range -10 10, which bounds its IK when it is
-    clamped (tests/biomech/test_ik_ranges.py runs OpenSim's IK) and which its GUI and a URDF
-    converted from it show. urdf2dyn read no bound: the coordinate's range, the clamped
-    ranges and the converted pin's limits are now OpenSim's."""
+    clamped (tests/biomech/test_ik_ranges.py runs OpenSim's IK). urdf2dyn read no bound:
+    the coordinate's range and the clamped ranges are now OpenSim's, and a URDF converted
+    from it has the clamped pin's range as <limit> (an unclamped pin is bound by none in
+    OpenSim: a continuous joint, without a comment of a range the file did not write)."""
     path = tmp_path / "no_range.osim"
     _pin_model(osim, path)
     text = path.read_text()
@@ -838,9 +839,14 @@ def test_a_coordinate_without_range_has_opensims_default_range(osim, tmp_path, c
     model = _load(str(path))
     assert (model.coordinates["q"].lower, model.coordinates["q"].upper) == bounds
     assert model.clamped_ranges == ({"q": bounds} if clamped else {})
+    assert not model.coordinates["q"].range_written
     urdf = osim_to_urdf(model)
-    assert (f'<joint name="q" type="revolute">' in urdf
-            and f'<limit lower="{bounds[0]:.17g}" upper="{bounds[1]:.17g}"' in urdf), urdf
+    if clamped:
+        assert (f'<joint name="q" type="revolute">' in urdf
+                and f'<limit lower="{bounds[0]:.17g}" upper="{bounds[1]:.17g}"' in urdf), urdf
+    else:
+        assert '<joint name="q" type="continuous">' in urdf and "<limit" not in urdf, urdf
+        assert "range" not in urdf, urdf
 
 
 def test_a_published_models_coordinates_without_range_have_opensims_default_range(osim,

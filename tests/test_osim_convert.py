@@ -82,30 +82,25 @@ def test_limits_written_are_no_bound_to_urdf_readers_and_to_check(tmp_path, caps
     check` then gave 2 advice per joint: to ros_control's joint_limits_interface 0 is a
     bound of 0 (to MuJoCo's import and MoveIt no bound), and Pinocchio (urdfdom) keeps 0 as
     the joint's effortLimit and velocityLimit. Now they are the largest double, which
-    urdfdom reads (it refuses 'inf', Pinocchio's own no-limit): Pinocchio reads every joint
-    with that effort and velocity limit and OpenSim's range, and check finds nothing."""
+    urdfdom reads (it refuses 'inf', Pinocchio's own no-limit): Pinocchio reads every
+    prismatic and revolute joint with that effort and velocity limit (a continuous joint,
+    written without <limit>, with its own no-limit, inf), and check finds nothing."""
     pin = pytest.importorskip("pinocchio")
     path = os.path.join(DATA, "gait10dof18musc.osim")
     out = tmp_path / "g.urdf"
     assert main(["convert", path, "-o", str(out)]) == 0
     robot = pin.buildModelFromUrdf(str(out))
     assert robot.nv == 10
-    assert np.all(robot.effortLimit == sys.float_info.max), robot.effortLimit
-    assert np.all(robot.velocityLimit == sys.float_info.max), robot.velocityLimit
-    ranges = {c.get("name"): [float(x) for x in c.findtext("range").split()]
-              for c in ElementTree.parse(path).iter("Coordinate")}     # the file's own words
-    assert len(ranges) == 10
-    for name, (lower, upper) in ranges.items():
-        at = robot.joints[robot.getJointId(name)].idx_q
-        assert (robot.lowerPositionLimit[at], robot.upperPositionLimit[at]) == (lower, upper)
+    assert set(robot.effortLimit) <= {sys.float_info.max, np.inf}, robot.effortLimit
+    assert set(robot.velocityLimit) <= {sys.float_info.max, np.inf}, robot.velocityLimit
     capsys.readouterr()
     assert main(["check", str(out)]) == 0
     assert capsys.readouterr().out.strip() == f"{out}: 0 errors, 0 warnings, 0 advice"
 
 
 def test_coordinates_without_a_finite_range_convert_to_joints_urdfdom_reads(tmp_path):
-    """A coordinate whose <range> has an infinite end (OpenSim 4.6 reads "-inf inf" as no
-    bound: test_osim.py) was written as a revolute or prismatic joint without <limit>, which
+    """A clamped coordinate whose <range> has an infinite end (OpenSim 4.6 reads "-inf inf"
+    as no bound: test_osim.py) was written as a revolute or prismatic joint without <limit>, which
     urdfdom refuses ("joint xml is not initialized correctly"). Now a pin free both ways is
     URDF's continuous joint and an infinite end the largest double: Pinocchio (urdfdom; not
     loaded with OpenSim in one process) reads the file with the range's finite ends."""
@@ -116,9 +111,9 @@ def test_coordinates_without_a_finite_range_convert_to_joints_urdfdom_reads(tmp_
               "PinJoint", "SliderJoint"))
     text = _doc(_body("b0") + _body("b1") + _body("b2"), joints)
     ranges = {"q0": "-inf inf", "q1": "-inf 1.5", "q2": "-0.25 Infinity"}
-    for name, written in ranges.items():
+    for name, written in ranges.items():         # clamped: OpenSim holds q1 and q2 there
         text = text.replace(f'<Coordinate name="{name}"/>', f'<Coordinate name="{name}">'
-                            f'<range>{written}</range></Coordinate>', 1)
+                            f'<range>{written}</range><clamped>true</clamped></Coordinate>', 1)
     path = tmp_path / "free.osim"
     path.write_text(text)
     out = tmp_path / "free.urdf"
@@ -135,6 +130,90 @@ def test_coordinates_without_a_finite_range_convert_to_joints_urdfdom_reads(tmp_
     urdf = urdf2dyn.load(out)
     assert sorted(urdf.q_names) == sorted(model.q_names)
     assert _compare(model, urdf, (), seed=2) < 1e-12
+
+
+def _urdf_ranges_and_mujoco_limits(path, tmp_path, beyond):
+    """The .osim at path converted: {coordinate: (Pinocchio's joint kind, lower, upper)} of
+    Pinocchio's reading, {coordinate: (limited, lower, upper)} of MuJoCo's, and the joint
+    limits MuJoCo's forward dynamics holds with the coordinates {name: value} in beyond
+    (the rest 0). MuJoCo needs a mass and inertia on every moving body (the massless links
+    between one OpenSim joint's axes have none): its compiler is told to bound them."""
+    pin = pytest.importorskip("pinocchio")
+    mujoco = pytest.importorskip("mujoco")
+    out = tmp_path / "converted.urdf"
+    _quiet(osim_to_urdf, _quiet(urdf2dyn.load, path), out)
+    robot = pin.buildModelFromUrdf(str(out))
+    theirs = {}
+    for j in range(1, robot.njoints):
+        at = robot.joints[j].idx_q
+        theirs[robot.names[j]] = (robot.joints[j].shortname(), robot.lowerPositionLimit[at],
+                                  robot.upperPositionLimit[at])
+    text = out.read_text().replace("</robot>", '<mujoco><compiler boundmass="1e-6" '
+                                   'boundinertia="1e-9" balanceinertia="true"/></mujoco>'
+                                   '</robot>')
+    mj = mujoco.MjModel.from_xml_string(text)
+    mine = {mj.joint(j).name: (bool(mj.jnt_limited[j]), *mj.jnt_range[j])
+            for j in range(mj.njnt)}
+    data = mujoco.MjData(mj)
+    for name, value in beyond.items():
+        data.qpos[mj.jnt_qposadr[mj.joint(name).id]] = value
+    mujoco.mj_forward(mj, data)
+    held = {mj.joint(int(data.efc_id[k])).name for k in range(data.nefc)
+            if data.efc_type[k] == mujoco.mjtConstraint.mjCNSTR_LIMIT_JOINT}
+    return theirs, mine, held
+
+
+def _file_ranges(path):
+    """{coordinate: (lower, upper, clamped)} in the .osim's own words."""
+    return {c.get("name"): (*map(float, c.findtext("range").split()),
+                            c.findtext("clamped") == "true")
+            for c in ElementTree.parse(path).iter("Coordinate")}
+
+
+def test_unclamped_coordinates_convert_to_joints_no_urdf_reader_stops(tmp_path):
+    """OpenSim 4.6 holds only a clamped coordinate in its range (its IK bounds it, setValue
+    clamps it: tests/biomech/test_ik_ranges.py); convert wrote every range as a <limit>, a
+    stop to every URDF reader. gait10dof18musc's coordinates are all unclamped: MuJoCo's
+    URDF import limited every joint to the .osim's range, and with pelvis_tx at 7 m and
+    hip_flexion_r at 150 deg (beyond the file's 5 m and 120 deg) held both there. Now a
+    turning coordinate is a continuous joint (Pinocchio: its unbounded revolute, MuJoCo: an
+    unlimited hinge) and a translation a prismatic joint whose <limit> is the largest
+    double both ways (URDF requires one): MuJoCo holds nothing."""
+    path = os.path.join(DATA, "gait10dof18musc.osim")
+    ranges = _file_ranges(path)
+    assert len(ranges) == 10 and not any(clamped for *_, clamped in ranges.values())
+    theirs, mine, held = _urdf_ranges_and_mujoco_limits(
+        path, tmp_path, {"pelvis_tx": 7.0, "hip_flexion_r": np.radians(150)})
+    largest = sys.float_info.max
+    for name in ranges:
+        if name in ("pelvis_tx", "pelvis_ty"):
+            assert theirs[name][1:] == (-largest, largest), theirs[name]
+            assert mine[name][1:] == (-largest, largest), mine[name]
+        else:
+            assert theirs[name][0].startswith("JointModelRUB"), theirs[name]
+            assert not mine[name][0], mine[name]
+    assert held == set()
+    text = (tmp_path / "converted.urdf").read_text()
+    for name, (lower, upper, _) in ranges.items():      # the ranges kept, as comments
+        assert f"<!-- OpenSim range {lower:.17g} {upper:.17g}, not clamped" in text, name
+
+
+def test_clamped_coordinates_convert_to_their_range_as_urdf_limits(tmp_path):
+    """Rajagopal 2016's coordinates are clamped but for two its knees' couplers drive (the
+    URDF freezes those): each one the URDF keeps has the .osim's range as its <limit>, as
+    Pinocchio and MuJoCo read it, and MuJoCo holds a coordinate put beyond it there, as
+    OpenSim's IK would."""
+    path = os.path.join(DATA, "Rajagopal2016.osim")
+    ranges = _file_ranges(path)
+    theirs, mine, held = _urdf_ranges_and_mujoco_limits(
+        path, tmp_path, {"pelvis_tx": 7.0, "hip_flexion_r": np.radians(150)})
+    assert len(theirs) == 37 and set(theirs) == set(mine)
+    for name in theirs:
+        lower, upper, clamped = ranges[name]
+        assert clamped, name
+        assert theirs[name][1:] == (lower, upper), (name, theirs[name])
+        assert mine[name] == (True, lower, upper), (name, mine[name])
+    assert held == {"pelvis_tx", "hip_flexion_r"}
 
 
 def test_every_joint_type_converts(tmp_path):

@@ -6,10 +6,12 @@ constant: PinJoint, SliderJoint, WeldJoint, UniversalJoint, GimbalJoint, PlanarJ
 CustomJoints (pelvis, hips, ankles) become chains of revolute and prismatic joints named after
 their coordinates, joined by massless links, with the same generalized coordinates, speeds and
 forces (OpenSim's rotations are body-fixed, its translations along the parent frame's axes,
-both of which a chain of joints reproduces). Anything else cannot be said in URDF: an axis
-moved by a spline, a polynomial or a scaled coordinate (a knee's translations, Rajagopal's knee
-rotations) is frozen at a pose (by default the coordinates' default values), and every frozen
-axis is reported by name, with the coordinate and the value it was frozen at.
+both of which a chain of joints reproduces). A joint's <limit> is a stop to URDF readers, so
+only a clamped coordinate's range, which OpenSim holds the coordinate in, is one. Anything
+else cannot be said in URDF: an axis moved by a spline, a polynomial or a scaled coordinate (a
+knee's translations, Rajagopal's knee rotations) is frozen at a pose (by default the
+coordinates' default values), and every frozen axis is reported by name, with the coordinate
+and the value it was frozen at.
 """
 from __future__ import annotations
 
@@ -100,9 +102,12 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
     str
         The URDF document. Its joints are named after OpenSim's coordinates; links after the
         bodies (massless links ``<joint>_<coordinate>`` between the joints of one OpenSim
-        joint). Coordinate ranges are ``<limit>`` s, their effort and velocity
-        :data:`NO_LIMIT` (OpenSim has none), as an infinite range end is (a turning coordinate
-        free both ways is a continuous joint). A Urdf2dynWarning names each frozen axis and
+        joint). A clamped coordinate's range is a ``<limit>``; an unclamped one's binds
+        nothing in OpenSim, so it is no stop either in URDF (a turning coordinate is a
+        continuous joint, a translation's limit :data:`NO_LIMIT` both ways; a range the file
+        wrote is kept in a comment). Effort and velocity are :data:`NO_LIMIT` (OpenSim has
+        none), as an infinite end of a clamped range is (a turning coordinate free both ways
+        is a continuous joint). A Urdf2dynWarning names each frozen axis and
         says that URDF carries no gravity (the model's own is printed, to be passed as
         ``--gravity``).
     """
@@ -135,28 +140,39 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
     def coord_name(b, k):
         return model.q_names[int(s.q_index[b]) + k]
 
-    def unbounded(name):
+    def bounds(name):
+        """The range OpenSim holds the coordinate in: a clamped one's; an unclamped one's
+        range binds nothing in OpenSim (its IK leaves it, setValue does not clamp), and a
+        URDF <limit> is a stop to every URDF reader, so it has none."""
         c = coords.get(name)
-        return c is None or (math.isinf(c.lower) and math.isinf(c.upper))
+        return (c.lower, c.upper) if c is not None and c.clamped else (-math.inf, math.inf)
 
     def limit(name):
         """URDF requires a revolute or prismatic <limit>, and urdfdom refuses 'inf': an
-        end OpenSim leaves open (an infinite range end) is the largest double."""
-        c = coords.get(name)
-        lower, upper = ((-math.inf, math.inf) if c is None else (c.lower, c.upper))
+        end OpenSim leaves open (an unclamped coordinate, an infinite range end) is the
+        largest double."""
+        lower, upper = bounds(name)
         lower, upper = max(lower, -NO_LIMIT), min(upper, NO_LIMIT)
         return (f'<limit lower="{lower:.17g}" upper="{upper:.17g}" effort="{NO_LIMIT!r}" '
                 f'velocity="{NO_LIMIT!r}"/>')
 
+    def unbound_range(name):
+        """An unclamped coordinate's range, kept where a URDF reader reads no stop: in a
+        comment (a range OpenSim gave a coordinate without <range> is no one's choice)."""
+        c = coords.get(name)
+        if c is None or c.clamped or not c.range_written:
+            return ""
+        return (f"<!-- OpenSim range {c.lower:.17g} {c.upper:.17g}, not clamped: OpenSim does "
+                "not hold the coordinate in it, so no limit here -->")
+
     def movable(name, kind, parent, child, T, axis):
-        if kind == "revolute" and unbounded(name):      # URDF's revolute without limits
-            joints.append(f'<joint name="{name}" type="continuous"><parent link="{parent}"/>'
-                          f'<child link="{child}"/>{_origin(T)}<axis xyz="{_vec(axis)}"/>'
-                          '</joint>')
-            return
+        if kind == "revolute" and all(map(math.isinf, bounds(name))):
+            kind, stops = "continuous", ""              # URDF's revolute without limits
+        else:
+            stops = limit(name)
         joints.append(f'<joint name="{name}" type="{kind}"><parent link="{parent}"/>'
                       f'<child link="{child}"/>{_origin(T)}<axis xyz="{_vec(axis)}"/>'
-                      f'{limit(name)}</joint>')
+                      f'{stops}{unbound_range(name)}</joint>')
 
     def fixed(name, parent, child, T):
         joints.append(f'<joint name="{name}" type="fixed"><parent link="{parent}"/>'

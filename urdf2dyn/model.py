@@ -76,7 +76,8 @@ class Coordinate:
     upper) in rad or m; ``locked`` and ``clamped`` are read, not enforced (inverse dynamics
     takes the motion it is given, as OpenSim's tool does). ``range_written`` is whether the
     file wrote ``<range>``: without one the range is OpenSim's default, -10 10, which no
-    file chose (an unclamped coordinate leaving it is not said)."""
+    file chose (an unclamped coordinate leaving it is not said, and a URDF conversion keeps
+    no comment of it)."""
     name: str
     joint: str
     motion: str

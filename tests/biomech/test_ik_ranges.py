@@ -417,6 +417,73 @@ def test_an_unclamped_range_written_as_opensims_default_is_said_when_left(tmp_pa
     assert "'q' (not clamped) leaves its range [-10, 10] m in 2 of 4 frames" in ranges[0]
 
 
+def test_a_converted_urdf_keeps_the_unclamped_range_free_and_the_clamped_one_bound(
+        arm7_ranges, tmp_path):
+    """`urdf2dyn convert` wrote an unclamped coordinate's range as the URDF joint's <limit>,
+    which every URDF reader takes as the joint's stops: urdf2dyn's IK on the converted arm
+    held arm7_joint3 in [-0.2, 0.2] where OpenSim's IK on the .osim leaves it on both sides.
+    Oracle: OpenSim 4.6's IK tool on the .osim (the arm7_ranges case). Now the URDF gives
+    the unclamped coordinate no stop and keeps the clamped one's range as its <limit>: our
+    IK on the URDF, with the .osim's markers and its locked coordinate held (URDF cannot
+    lock a joint), follows OpenSim within the arm7 oracle's tolerance (0.1 deg RMS, 0.5 deg
+    max), the clamped coordinate at its bound."""
+    from urdf2dyn.convert import osim_to_urdf
+    case = arm7_ranges
+    osim_model = urdf2dyn.load(os.path.join(case.folder, "model.osim"))
+    out = tmp_path / "arm7.urdf"
+    osim_to_urdf(osim_model, out)
+    model = urdf2dyn.load(out)
+    assert sorted(model.q_names) == sorted(osim_model.q_names)
+    model.markers = osim_model.markers
+    order = [osim_model.q_names.index(n) for n in model.q_names]
+    model.default_q = osim_model.default_q[order]
+    model.locked_coordinates = dict(osim_model.locked_coordinates)
+    theirs = read_opensim(os.path.join(case.folder, "opensim_ik.mot"), model=osim_model)
+    q_theirs = theirs.q[:, [theirs.names.index(n) for n in model.q_names]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        q = ik.run_setup(case.setup, model=model, output="").motion.q
+    clamped, free = (model.q_names.index(c[0]) for c in (CLAMPED, UNCLAMPED))
+    assert np.all((q[:, clamped] >= CLAMPED[1]) & (q[:, clamped] <= CLAMPED[2]))
+    assert np.isclose(q[:, clamped], CLAMPED[2]).any()
+    assert q[:, free].min() < UNCLAMPED[1] - 0.02 and q[:, free].max() > UNCLAMPED[2] + 0.02
+    d = np.degrees(q - q_theirs)
+    print(f"\narm7 converted: ours - OpenSim RMS <= {np.sqrt(np.mean(d ** 2, axis=0)).max():.2e}"
+          f" deg, max {np.abs(d).max():.2e} deg")
+    assert np.sqrt(np.mean(d ** 2, axis=0)).max() < 0.1 and np.abs(d).max() < 0.5
+
+
+@pytest.mark.parametrize("clamped", [True, False])
+def test_a_converted_slider_is_held_where_opensim_holds_it(tmp_path, clamped):
+    """A slider without <range> has OpenSim's default range -10 10; `urdf2dyn convert`
+    wrote it as the URDF prismatic's <limit> clamped or not, so urdf2dyn's IK on the URDF
+    held the unclamped slider at 10 m where the markers put it at 11 and 12 m. Oracle:
+    OpenSim 4.6's Coordinate on the .osim, set to 8, 9, 11 and 12 m: 10 at most when
+    clamped, the markers' place when not. Now the URDF prismatic of an unclamped coordinate
+    has no stop (URDF requires a <limit>: the largest double both ways) and our IK on it
+    follows the markers as OpenSim does; a clamped one keeps -10 10."""
+    from urdf2dyn.convert import osim_to_urdf
+    osim = pytest.importorskip("opensim")
+    osim.Logger.setLevelString("error")
+    model_file, setup = _slider_without_range(osim, tmp_path, clamped)
+    om = osim.Model(os.fspath(model_file))
+    state = om.initSystem()
+    theirs = om.getCoordinateSet().get("q")
+    expected = []
+    for x in (8.0, 9.0, 11.0, 12.0):
+        theirs.setValue(state, x)
+        expected.append(theirs.getValue(state))
+    osim_model = urdf2dyn.load(os.fspath(model_file))
+    out = tmp_path / "slider.urdf"
+    osim_to_urdf(osim_model, out)
+    model = urdf2dyn.load(out)
+    model.markers = osim_model.markers
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)
+        q = ik.run_setup(os.fspath(setup), model=model, output="").motion.q
+    np.testing.assert_allclose(q[:, model.q_names.index("q")], expected, atol=1e-6)
+
+
 # An arm on a pin 'a' (clamped to [-0.5, 3.5], default -0.4) with two markers, a second link
 # on a pin 'b' no marker moves (clamped to [0.2, 1.0], default 0.3), and a third link on a
 # pin 'c' from the ground with one marker; the markers put 'a' and 'c' near 3.3 rad. Built,
