@@ -992,6 +992,72 @@ def test_a_coordinate_repeating_another_joints_is_refused_with_opensims_reason(o
         urdf2dyn.load(str(path))
 
 
+def _initsystem_refuses(osim, path):
+    """OpenSim 4.6's reason for not building the model at path (Model.initSystem)."""
+    with pytest.raises(Exception) as e:
+        osim.Model(str(path)).initSystem()
+    return str(e.value)
+
+
+@pytest.mark.parametrize("version, names, pin, frame, socket", [
+    ("4", ("r", "s", "t"), "b_offset", "b_offset", "child_frame"),
+    ("4", ("ground_offset", "s", "t"), "q", "ground_offset", "parent_frame"),
+    ("3", "ground_offset", None, "ground_offset", "parent_frame"),
+    ("3", "b1_offset", None, "b1_offset", "child_frame"),
+], ids=["4_child", "4_parent", "3_parent", "3_child"])
+def test_a_coordinate_named_as_its_joints_frame_is_refused_with_opensims_reason(
+        osim, tmp_path, version, names, pin, frame, socket):
+    """A coordinate named like a frame of its own joint (an OpenSim 4 joint's <frames>, or
+    the <body>_offset frames OpenSim 4.6 makes of an OpenSim 3 joint's location and
+    orientation): OpenSim 4.6 renames the frame, a later subcomponent repeating a name
+    (to name_0), and then cannot connect the joint's socket to it: initSystem fails.
+    urdf2dyn read the model as if the names differed. Oracle: OpenSim's own failure; ours
+    now refuses the file naming the coordinate, the frame and OpenSim's reason."""
+    path = tmp_path / "named.osim"
+    if version == "4":
+        path.write_text(_gimbal_then_pin(names, pin))
+    else:
+        path.write_text(_v3_model([("PinJoint", "j1"), ("PinJoint", "j2")]).replace(
+            '<Coordinate name="q1">', f'<Coordinate name="{names}">'))
+    theirs = _initsystem_refuses(osim, path)
+    assert f"Failed to connect Socket '{socket}'" in theirs and f"'{frame}'" in theirs
+    with pytest.raises(urdf2dyn.URDFError,
+                       match=rf"named.osim:\d+: joint '\w+': coordinate '{frame}' has the name "
+                             rf"of the joint's {socket.replace('_', ' ')}: OpenSim 4.6 renames "
+                             rf"the frame '{frame}_0' and cannot connect the joint to it"):
+        urdf2dyn.load(str(path))
+
+
+@pytest.mark.parametrize("text, fix", [
+    (_gimbal_then_pin(("r", "s", "t"), "b_offset").replace("b_offset", "F" * 200),
+     "rename the frame (and the sockets naming it) in a copy"),
+    (_v3_model([("PinJoint", "j1"), ("PinJoint", "j2")]).replace(
+        '<Coordinate name="q1">', '<Coordinate name="b1_offset">').replace("b1", "B" * 200),
+     "rename the coordinate (and its motion columns) in a copy"),
+], ids=["4", "3"])
+def test_a_coordinate_named_as_its_joints_frame_keeps_the_fix_with_long_names(tmp_path, text,
+                                                                             fix):
+    """Names of 200 characters are cut, so the refusal keeps OpenSim's reason and the fix."""
+    path = tmp_path / "named.osim"
+    path.write_text(text)
+    with pytest.raises(urdf2dyn.URDFError) as refused:
+        _load(str(path))
+    said = str(refused.value)
+    assert "cannot connect the joint to it" in said and said.endswith(fix), said
+
+
+def test_a_coordinate_named_as_another_joints_frame_is_read(osim, tmp_path):
+    """A frame of another joint is no sibling of the coordinate: OpenSim 4.6 renames
+    nothing and builds the model, and urdf2dyn reads it with the names written."""
+    path = tmp_path / "named.osim"
+    path.write_text(_gimbal_then_pin(("r", "s", "t"), "ground_offset"))
+    om = osim.Model(str(path))
+    om.initSystem()
+    cs = om.getCoordinateSet()
+    theirs = [cs.get(k).getName() for k in range(cs.getSize())]
+    assert list(_load(str(path)).q_names) == theirs == ["r", "s", "t", "ground_offset"]
+
+
 def test_a_nan_coordinate_range_is_refused_naming_the_element(tmp_path):
     path = tmp_path / "nan.osim"
     path.write_text(

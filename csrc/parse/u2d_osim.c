@@ -537,6 +537,44 @@ static int offset_frame(osim *o, u2d_xml *joint, u2d_xml *f, const char *where, 
     return 0;
 }
 
+/* Whether joint's <coordinates> (OpenSim 3: <CoordinateSet>) hold a coordinate of name. */
+static int joint_has_coordinate(u2d_xml *joint, const char *name)
+{
+    u2d_xml *list = u2d_xml_child(joint, "coordinates");
+    if (!list) list = u2d_xml_child(joint, "CoordinateSet");
+    u2d_xml *objects = list ? u2d_xml_child(list, "objects") : NULL;
+    for (u2d_xml *c = list ? u2d_xml_first(objects ? objects : list) : NULL; c;
+         c = u2d_xml_next(c)) {
+        const char *n = u2d_xml_attr(c, "name");
+        if (strcmp(u2d_xml_name(c), "Coordinate") == 0 && n && strcmp(n, name) == 0) return 1;
+    }
+    return 0;
+}
+
+/* A frame of joint named like one of its coordinates, which names the frame at: OpenSim 4.6
+ * renames the frame to name_0, a later subcomponent repeating an earlier one's name
+ * (Component::finalizeFromProperties: the coordinates come first), then finds a coordinate
+ * where the socket looks for a frame, and initSystem fails ("Failed to connect Socket").
+ * role says which frame; fix, what to rename. 0 when the names differ. */
+static int refuse_frame_named_as_coordinate(osim *o, u2d_xml *joint, u2d_xml *at,
+                                            const char *frame, const char *role,
+                                            const char *fix)
+{
+    if (!joint_has_coordinate(joint, frame)) return 0;
+    /* 132 characters, the names at most 40, role 24 and fix 56: within fail_at's 300 */
+    return fail_at(o, at, "coordinate '%.40s' has the name of %.24s: OpenSim 4.6 renames the "
+                   "frame '%.40s_0' and cannot connect the joint to it (\"Failed to connect "
+                   "Socket\"); %.56s", frame, role, frame, fix);
+}
+
+/* Which frame of its joint socket element at names, for refuse_frame_named_as_coordinate. */
+static const char *socket_role(u2d_xml *joint, u2d_xml *at)
+{
+    if (at == u2d_xml_child(joint, "socket_parent_frame")) return "the joint's parent frame";
+    if (at == u2d_xml_child(joint, "socket_child_frame")) return "the joint's child frame";
+    return "a frame of its joint";
+}
+
 /* The frame that path ref names, seen from joint (whose <frames> relative names refer
  * to): the link it is fixed on and the transform from that link's frame to it. */
 static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, int depth,
@@ -582,6 +620,11 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
                                "PhysicalOffsetFrames only (OpenSim 4.6 does not find another "
                                "kind there); move it to the Model's <components>",
                                u2d_xml_name(f), fname);
+            if (refuse_frame_named_as_coordinate(o, frames_of, at, fname,
+                                                 socket_role(frames_of, at),
+                                                 "rename the frame (and the sockets naming "
+                                                 "it) in a copy"))
+                return -1;
             return offset_frame(o, frames_of, f, NULL, depth, link, X);
         }
     }
@@ -1483,8 +1526,15 @@ static int read_joint3(osim *o, u2d_xml *node, int child)
     u2d_xform XF, XM;
     offset_xform(t, a, &XF);
     offset_xform(tc, ac, &XM);
-    char frame[300];
+    /* OpenSim 4.6 makes the joint's frames <parent body>_offset and <child body>_offset */
+    char frame[300], parent_frame[300];
     snprintf(frame, sizeof frame, "%.280s_offset", o->u->link[child].name);
+    snprintf(parent_frame, sizeof parent_frame, "%.280s_offset", o->u->link[parent].name);
+    static const char fix[] = "rename the coordinate (and its motion columns) in a copy";
+    if (refuse_frame_named_as_coordinate(o, node, pn, parent_frame, "the joint's parent frame",
+                                         fix) ||
+        refuse_frame_named_as_coordinate(o, node, node, frame, "the joint's child frame", fix))
+        return -1;
     if (make_joint(o, node, parent, &XF, child, &XM, u2d_xml_child(node, "CoordinateSet"),
                    frame))
         return -1;
