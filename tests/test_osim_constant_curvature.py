@@ -894,3 +894,46 @@ def test_a_complex_q_is_refused_without_numpys_cast_warning(spine):
         with pytest.raises(TypeError, match="^q: expected an array of real numbers, got dtype "
                                             "complex128"):
             model.inverse_dynamics(q, np.zeros(model.nv), np.zeros(model.nv))
+
+
+@pytest.mark.parametrize("length", [350.0, 50.5, 999.0])
+def test_an_arc_longer_than_any_body_is_read_as_opensim_reads_it_and_said(osim, tmp_path,
+                                                                        length):
+    """A spine segment's length written in millimetres (350 for 35 cm): OpenSim 4.6 reads
+    metres and puts the body at the end of a 350 m arc, as urdf2dyn does (the placements
+    equal OpenSim's), right dynamics of a wrong model, and urdf2dyn said nothing. An arc
+    longer than 50 m is longer than any animal's whole body (the longest, blue whales and
+    sauropods, reach 30 to 40 m), so it is said, with the length in metres if it was mm."""
+    path = tmp_path / "mm.osim"
+    _one_joint_model(osim, path, (0.1, 0.2, 0.3), length)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        model = urdf2dyn.load(str(path))
+    said = [str(w.message) for w in said if issubclass(w.category, urdf2dyn.URDFWarning)
+            and "<length>" in str(w.message)]
+    assert len(said) == 1, said
+    assert re.search(rf"mm.osim:\d+: joint 'j': <length>{re.escape(f'{length:g}')}: an arc of "
+                     rf"{re.escape(f'{length:g}')} m, longer than any animal's whole body .* "
+                     r"urdf2dyn reads metres, as OpenSim does: write "
+                     rf"{re.escape(f'{length / 1000:g}')} if it is in mm$", said[0]), said[0]
+    oracle = Oracle(osim, str(path), model.q_names)
+    q = np.array([0.3, 0.2, 0.1])
+    oracle.set_state(q)
+    oracle.om.realizePosition(oracle.s)
+    theirs = oracle.om.getBodySet().get("b").getPositionInGround(oracle.s).to_numpy()
+    assert np.linalg.norm(theirs) > 0.9 * length
+    np.testing.assert_allclose(model.forward_kinematics(q)[0][model.link_names.index("b")],
+                               theirs, rtol=1e-12)
+
+
+@pytest.mark.parametrize("length", [0.35, 15.0, 50.0])
+def test_an_arc_an_animal_may_have_is_read_without_a_word(osim, tmp_path, length):
+    """A human spine segment (0.35 m) and a sauropod's whole neck (15 m): nothing said of
+    the length (the joint's own warning, on OpenSim's velocities, stays)."""
+    path = tmp_path / "right.osim"
+    _one_joint_model(osim, path, (0.1, 0.2, 0.3), length)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        urdf2dyn.load(str(path))
+    said = [str(w.message) for w in said]
+    assert len(said) == 1 and "<length>" not in said[0], said

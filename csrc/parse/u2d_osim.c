@@ -1224,6 +1224,10 @@ static int reverse_axes(osim *o, u2d_xml *node, u2d_custom *C, int *axis_ordinal
  * mass matrix and ABA lose digits as length^2 (2e-9 of a 2 kg body's at 1 km, 1e-7 at 10 km,
  * all from 1e8 m; test_osim_constant_curvature.py against 50 digits). No segment is longer. */
 #define CURVATURE_LENGTH_MAX 1e3
+/* No animal's body is longer than this (m): the longest, blue whales and the largest
+ * sauropods, reach 30 to 40 m, a sauropod's neck 15 m, a human spine segment 0.1 to 0.3 m.
+ * A longer arc is a length in other units, most likely mm (350 for 35 cm). */
+#define CURVATURE_LENGTH_ANIMAL 50.0
 static int read_curvature(osim *o, u2d_xml *node, u2d_urdf_joint *J, int body)
 {
     double *P = J->curvature;
@@ -1239,6 +1243,11 @@ static int read_curvature(osim *o, u2d_xml *node, u2d_urdf_joint *J, int body)
                        "the child's mass over it, which drowns the twist's inertia in rounding "
                        "in the mass matrix and forward dynamics; give the segment's length in "
                        "metres", P[U2D_CURVATURE_LENGTH], CURVATURE_LENGTH_MAX);
+    double L = P[U2D_CURVATURE_LENGTH];
+    if (fabs(L) > CURVATURE_LENGTH_ANIMAL)
+        note(o, u2d_xml_child(node, "length"), "<length>%g: an arc of %g m, longer than any "
+             "animal's whole body (the longest reach 30 to 40 m); urdf2dyn reads metres, as "
+             "OpenSim does: write %g if it is in mm", L, L, L / 1e3);
     return 0;
 }
 
