@@ -74,6 +74,21 @@ _SLIDING = {
 }
 
 
+def _locked_notes(model, movable):
+    """What URDF cannot say of the model's locked coordinates that stay movable joints (of
+    the names movable): OpenSim's IK holds each at its default value, an IK of the URDF
+    fits it. A frozen one is held where the freeze put it, and not said."""
+    held = {n: v for n, v in model.locked_coordinates.items() if n in movable}
+    if not held:
+        return []
+    many = len(held) > 1
+    them = "them" if many else "it"
+    return [f"coordinate{'s' if many else ''} {', '.join(held)} locked in the .osim: "
+            f"OpenSim's IK holds {'each' if many else 'it'} at its default value, but URDF "
+            f"cannot lock a joint, so an IK of the URDF fits {them}; hold {them} there "
+            f"(urdf2dyn: model.locked_coordinates = {held!r}) or run IK on the .osim"]
+
+
 def _relative_pose(model, q, parent, child):
     """Link child's pose in link parent's frame at q (4x4)."""
     pos, rot = model.forward_kinematics(q)
@@ -107,9 +122,9 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
         continuous joint, a translation's limit :data:`NO_LIMIT` both ways; a range the file
         wrote is kept in a comment). Effort and velocity are :data:`NO_LIMIT` (OpenSim has
         none), as an infinite end of a clamped range is (a turning coordinate free both ways
-        is a continuous joint). A Urdf2dynWarning names each frozen axis and
-        says that URDF carries no gravity (the model's own is printed, to be passed as
-        ``--gravity``).
+        is a continuous joint). A Urdf2dynWarning names each frozen axis and the locked
+        coordinates (URDF cannot lock a joint) and says that URDF carries no gravity (the
+        model's own is printed, to be passed as ``--gravity``).
     """
     from .model import load
     if not hasattr(model, "structure"):
@@ -128,7 +143,7 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
     for name, b, E, r in zip(s.link_names, s.link_body, s.link_E, s.link_r):
         if int(b) not in own and np.allclose(E, np.eye(3), 0, 0) and not np.any(r):
             own[int(b)] = name
-    links, joints, notes = [], [], []
+    links, joints, notes, moving = [], [], [], set()
     inertial = {}
     for b in range(1, s.nbody):
         m = float(s.mass[b])
@@ -166,6 +181,7 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
                 "not hold the coordinate in it, so no limit here -->")
 
     def movable(name, kind, parent, child, T, axis):
+        moving.add(name)
         if kind == "revolute" and all(map(math.isinf, bounds(name))):
             kind, stops = "continuous", ""              # URDF's revolute without limits
         else:
@@ -225,6 +241,8 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
             notes.append(f"joint '{jname}': URDF cannot express " + "; ".join(frozen) +
                          ": frozen there" + (f"; coordinate{'s' if len(lost) > 1 else ''} "
                                              f"{', '.join(lost)} removed" if lost else ""))
+
+    notes += _locked_notes(model, moving)
 
     for name, b, E, r in zip(s.link_names, s.link_body, s.link_E, s.link_r):
         if name != own[int(b)]:

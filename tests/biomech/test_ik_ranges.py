@@ -431,7 +431,8 @@ def test_a_converted_urdf_keeps_the_unclamped_range_free_and_the_clamped_one_bou
     case = arm7_ranges
     osim_model = urdf2dyn.load(os.path.join(case.folder, "model.osim"))
     out = tmp_path / "arm7.urdf"
-    osim_to_urdf(osim_model, out)
+    with pytest.warns(Urdf2dynWarning, match=f"{LOCKED[0]} locked"):  # the test below
+        osim_to_urdf(osim_model, out)
     model = urdf2dyn.load(out)
     assert sorted(model.q_names) == sorted(osim_model.q_names)
     model.markers = osim_model.markers
@@ -482,6 +483,39 @@ def test_a_converted_slider_is_held_where_opensim_holds_it(tmp_path, clamped):
         warnings.simplefilter("ignore", Urdf2dynWarning)
         q = ik.run_setup(os.fspath(setup), model=model, output="").motion.q
     np.testing.assert_allclose(q[:, model.q_names.index("q")], expected, atol=1e-6)
+
+
+def test_a_converted_urdf_says_what_its_ik_does_with_a_locked_coordinate(arm7_ranges,
+                                                                        tmp_path):
+    """URDF cannot lock a joint: OpenSim's IK tool holds the .osim's locked arm7_joint7 at
+    its default 0.3 (the oracle), while urdf2dyn's IK on the converted URDF fits it like any
+    other joint and moves it, and convert said nothing. Now it names the coordinate, the
+    value OpenSim holds it at and how to hold it; given so, our IK holds it too."""
+    from urdf2dyn.convert import osim_to_urdf
+    case = arm7_ranges
+    osim_model = urdf2dyn.load(os.path.join(case.folder, "model.osim"))
+    theirs = read_opensim(os.path.join(case.folder, "opensim_ik.mot"), model=osim_model)
+    assert np.allclose(theirs.q[:, theirs.names.index(LOCKED[0])], LOCKED[1])
+    out = tmp_path / "arm7.urdf"
+    with pytest.warns(Urdf2dynWarning) as said:
+        osim_to_urdf(osim_model, out)
+    said = [str(w.message) for w in said if "locked" in str(w.message)]
+    assert len(said) == 1, said
+    assert (f"coordinate {LOCKED[0]} locked in the .osim: OpenSim's IK holds it at its "
+            "default value, but URDF cannot lock a joint" in said[0]), said[0]
+    hold = f"model.locked_coordinates = {{'{LOCKED[0]}': {LOCKED[1]!r}}}"
+    assert hold in said[0], said[0]
+    model = urdf2dyn.load(out)
+    model.markers = osim_model.markers
+    model.default_q = osim_model.default_q[[osim_model.q_names.index(n)
+                                            for n in model.q_names]]
+    k = model.q_names.index(LOCKED[0])
+    for locked in ({}, {LOCKED[0]: LOCKED[1]}):
+        model.locked_coordinates = locked
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Urdf2dynWarning)
+            q = ik.run_setup(case.setup, model=model, output="").motion.q
+        assert np.allclose(q[:, k], LOCKED[1]) == bool(locked), np.abs(q[:, k] - 0.3).max()
 
 
 # An arm on a pin 'a' (clamped to [-0.5, 3.5], default -0.4) with two markers, a second link
