@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .processing import CUTOFF_HZ, CutoffNamed
+from .processing import CUTOFF_HZ, LIBRARY_COLUMNS, ColumnOptions, CutoffNamed
 from .trajectory import MotionError, _incomplete_force, opensim_force_column
 from ..warn import report
 
@@ -134,9 +134,14 @@ def _opensim_forces(traj):
     return traj
 
 
-def contact_links(keys, model, links=None):
+#: how a refusal of grf's own functions advises their links (a trial's: its contacts)
+LINKS_NAMED = LIBRARY_COLUMNS._replace(contact="links={{{}}}")
+
+
+def contact_links(keys, model, links=None, named: ColumnOptions = LINKS_NAMED):
     """{key: link} for the contact keys: links given explicitly, else ``foot_<key>`` or, for
-    OpenSim's r/l, ``calcn_r``/``calcn_l`` when the model has such a link."""
+    OpenSim's r/l, ``calcn_r``/``calcn_l`` when the model has such a link. named: the
+    caller's options, as the refusal of a key with no link advises them (ColumnOptions)."""
     links = dict(links or {})
     names = set(model.link_names)
     out, unknown = {}, []
@@ -157,29 +162,38 @@ def contact_links(keys, model, links=None):
             raise ValueError(f"contact {key!r}: the model has no link {link!r}")
         out[key] = link
     if unknown:
-        raise ValueError(_no_side(unknown, model))
+        raise ValueError(_no_side(unknown, model, named))
     return out
 
 
-def _no_side(keys, model):
+def _no_side(keys, model, named):
     """Ground reactions whose names say no side (OpenSim's unprefixed ground_force_* and
     1_ground_force_*, plates numbered 1, 2): ask for each one's link, all at once, naming the
-    model's feet to choose from."""
+    model's feet to choose from, by the caller's options (named); a caller without them
+    (`urdf2dyn animate`) renames the columns, as the feet are found by their names."""
     def said(key):
         return "'' (the unprefixed ground_force_* columns)" if key == "" else repr(key)
     feet = [n for n in model.link_names if n.lower().startswith(("calcn", "foot"))]
+    given = named.contacts(keys)
+    if given is None:
+        advice = ("Rename the columns to name the foot each loads (OpenSim's "
+                  "r_ground_force_vx .. for calcn_r, l_ground_force_vx .. for calcn_l, "
+                  "grfX_KEY .. for foot_KEY)" + (f"; the model's feet: {', '.join(feet)}"
+                                                  if feet else ""))
+    else:
+        advice = (f"Give the link each loads: {given}"
+                  + (f", LINK one of the model's feet {', '.join(feet)}" if feet else ""))
     return (f"no link for the ground reaction{'s' if len(keys) > 1 else ''} "
-            f"{' and '.join(said(k) for k in keys)}: their names say no side. Give the link "
-            f"each loads: {' '.join(f'--contact {k}=LINK' for k in keys)} (links={{"
-            f"{', '.join(f'{k!r}: LINK' for k in keys)}}})"
-            + (f", LINK one of the model's feet {', '.join(feet)}" if feet else "")
-            + "; or give the trial's ExternalLoads file, which says it (--external-loads)")
+            f"{' and '.join(said(k) for k in keys)}: their names say no side. {advice}"
+            + ("" if named.external_loads is None else "; or give the trial's ExternalLoads "
+               f"file, which says it ({named.external_loads})"))
 
 
 def external_loads(reactions: Trajectory, model: Model, time: ArrayLike | None = None,
                    links: Any = None, sign: float = 1.0, interpolation: str = "linear",
-                   filter_hz: float | None = None,
-                   filter_named: CutoffNamed = CUTOFF_HZ) -> dict[str, NDArray[np.float64]]:
+                   filter_hz: float | None = None, filter_named: CutoffNamed = CUTOFF_HZ,
+                   columns_named: ColumnOptions = LINKS_NAMED
+                   ) -> dict[str, NDArray[np.float64]]:
     """f_ext {link: (N, 6)} for model.inverse_dynamics from ground reactions.
 
     reactions: a Trajectory with grf/cop(/moment) (read_grf, a C3D's plates assigned to the
@@ -199,13 +213,14 @@ def external_loads(reactions: Trajectory, model: Model, time: ArrayLike | None =
       samples (``ExternalForce``'s GCVSpline of degree 3), the wrench formed from their
       values at the motion's times; never filtered (filter_hz is refused).
 
-    filter_named: who gave filter_hz, as a refusal of it says (CutoffNamed)."""
+    filter_named: who gave filter_hz, as a refusal of it says (CutoffNamed); columns_named:
+    the caller's options, as the refusal of a key with no link advises them (ColumnOptions)."""
     if interpolation not in ("linear", "spline"):
         raise ValueError(f"interpolation: expected 'linear' or 'spline', got {interpolation!r}")
     if filter_hz is not None and interpolation == "spline":
         raise ValueError("filter_hz: OpenSim's processing does not filter the loads")
     keys = sorted(reactions.grf)
-    lmap = contact_links(keys, model, links)
+    lmap = contact_links(keys, model, links, columns_named)
     tr = np.asarray(reactions.time, dtype=float)
     t = tr if time is None else np.asarray(time, dtype=float)
     same = len(tr) == len(t) and np.allclose(tr, t, rtol=0, atol=1e-9 * max(1.0, abs(t).max()))

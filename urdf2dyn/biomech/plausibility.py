@@ -67,6 +67,7 @@ import warnings
 import numpy as np
 
 from ..warn import Urdf2dynWarning, counted
+from .processing import LIBRARY_COLUMNS
 
 __all__ = ["units", "joint_limits", "couplers", "residuals", "cop_distance", "sampling", "gravity",
            "opensim_axes", "missing_loads", "light_loads", "ik_fit", "ik_ranges",
@@ -189,11 +190,12 @@ def joint_limits(model, t, q, source):
             + ". Check the units (degrees?), the column mapping and the model's joint axes"]
 
 
-def couplers(model, t, q, columns, source):
+def couplers(model, t, q, columns, source, named=LIBRARY_COLUMNS):
     """Couplers' dependent coordinates whose values in the file (columns: the file's
     coordinate names; one it lacks is not its to answer for) leave their constraint's
     function of the independent coordinate: OpenSim's inverse dynamics, and urdf2dyn's with
-    the couplers kept, move the dependent body as written. q: (N, nq) as read, in rad / m."""
+    the couplers kept, move the dependent body as written. q: (N, nq) as read, in rad / m.
+    named: the caller's options, as the advice names them (ColumnOptions)."""
     if not model.couplers or model.eliminate_couplers or len(q) == 0:
         return []
     q = np.asarray(q, dtype=float)
@@ -217,9 +219,9 @@ def couplers(model, t, q, columns, source):
         return []
     return [f"{source}: coordinates not held by their CoordinateCouplerConstraint: "
             + "; ".join(off) + ". OpenSim's inverse dynamics (and urdf2dyn's with the couplers "
-            "kept) moves their bodies as the file says: correct the columns, or pass "
-            "--couplers eliminate (couplers='eliminate') to compute them from the coordinates "
-            "they follow"]
+            "kept) moves their bodies as the file says: correct the columns"
+            + ("" if named.couplers is None else ", or compute them from the coordinates they "
+               f"follow ({named.couplers})")]
 
 
 # The factor a column written in another unit has over its function, how near it must be
@@ -274,13 +276,14 @@ def residuals(model, t, res_com, peak_force, com_height, source):
     return out
 
 
-def cop_distance(model, t, q, f_ext, source, threshold, names=None):
+def cop_distance(model, t, q, f_ext, source, threshold, names=None, named=LIBRARY_COLUMNS):
     """Loads that act far from the link they are applied to, at the motion's samples, from
     the loads themselves (f_ext {link: (N, 6)} world wrenches about the origin, whatever
     their source and rate): while the load's component against gravity exceeds threshold, the
     distance from the link's origin to its line of action (the vertical through the centre of
     pressure for a ground reaction; the central axis F x M / |F|^2 + s F). names: {link:
-    the reaction's key} for the messages."""
+    the reaction's key} for the messages; named: the caller's options, as the advice names
+    them (ColumnOptions)."""
     if not f_ext:
         return []
     g = np.asarray(model.gravity, dtype=float)
@@ -308,9 +311,19 @@ def cop_distance(model, t, q, f_ext, source, threshold, names=None):
                        f"t = {t[k]:g} s "
                        f"({counted(int((d > COP_MAX_DISTANCE).sum()), 'sample')} beyond "
                        f"{COP_MAX_DISTANCE} m): the load of another foot (plates or sides "
-                       "swapped: --contact, an ExternalLoads file's applied_to_body), or its "
+                       f"swapped: {_where_linked(named, (names or {}).get(link))}), or its "
                        "frame or length unit (mm?)")
     return out
+
+
+def _where_linked(named, key):
+    """Where the caller says which link a load acts on (key: the reaction's, None: unknown),
+    as the caller's options name it (ColumnOptions)."""
+    given = named.contacts(["KEY" if key is None else key])
+    return ", ".join(
+        ([given] if given is not None else ["the ground-reaction columns' names"])
+        + (["an ExternalLoads file's applied_to_body"] if named.external_loads is not None
+           else []))
 
 
 def sampling(t_motion, t_forces, source, force_rate=None, motion_rate=None):
@@ -488,12 +501,13 @@ def _rotation_text(R):
                 None)
 
 
-def missing_loads(model, t, q, feet, source, loads_source=None):
+def missing_loads(model, t, q, feet, source, loads_source=None, named=LIBRARY_COLUMNS):
     """A trial that looks like walking or running (each foot goes down to the floor and
     lifts off it again: its lowest point reached in FEET_DOWN_FRACTION of the samples and
     left by more than FOOT_LIFT) with no external load: its joint moments would hold the
     body up by its root alone. feet: {side: link}; call it only when the trial has no
-    loads, or loads (from loads_source) that never bear weight over its times."""
+    loads, or loads (from loads_source) that never bear weight over its times. named: the
+    caller's options, as the advice names them (ColumnOptions)."""
     g = np.asarray(model.gravity, dtype=float)
     if not feet or not np.linalg.norm(g) > 0 or len(t) < 3:
         return []
@@ -514,12 +528,19 @@ def missing_loads(model, t, q, feet, source, loads_source=None):
                 f"({loads_source}) bear no weight over the motion's t = {t[0]:g} .. {t[-1]:g} "
                 "s: the joint moments are those of a body held up by its root alone. Check "
                 "that the loads belong to this motion and share its clock (time in seconds), "
-                "their force unit (N, not body weights), and their contact links (--contact)"]
+                "their force unit (N, not body weights), and their contact links "
+                f"({_where_linked(named, None)})"]
     return [f"{source}: the feet ({', '.join(stepping)}) step down to the floor and lift off "
             "it again, as in walking or running, but no ground reaction is given: the joint "
             "moments are those of a body held up by its root alone (the root residuals carry "
-            "its weight). Give the loads: a C3D with its force plates, --grf, or "
-            "--external-loads"]
+            "its weight). Give the loads: " + _ways_to_give_loads(named)]
+
+
+def _ways_to_give_loads(named):
+    """The ways a trial's loads are given, as the caller's options name them."""
+    ways = ["a C3D with its force plates", "the motion file's own ground-reaction columns"]
+    ways += [way for way in (named.grf, named.external_loads) if way is not None]
+    return ", ".join(ways[:-1]) + " or " + ways[-1]
 
 
 def light_loads(model, f_ext, loads_source):

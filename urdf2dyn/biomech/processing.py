@@ -311,15 +311,32 @@ CUTOFF_HZ = CutoffNamed()
 
 
 class ColumnOptions(NamedTuple):
-    """The caller's options that change how a motion's columns meet the model, as the
-    refusal of columns that do not (stages.read.check_columns) advises them, so that no
-    command names an option it lacks: ``processing``, how to ask for OpenSim's column rule
-    (missing coordinates held at their defaults, unknown columns ignored); ``mapping``, how
-    to rename the file's columns; ``floating_base``, how to load the model with the floating
-    joint 'root_joint'. None: the caller has no such option (`urdf2dyn animate`)."""
+    """The caller's options that change how a trial's columns meet the model, as the
+    refusals and warnings of columns that do not advise them (stages.read.check_columns,
+    grf.contact_links, the plausibility checks), so that no command names an option it
+    lacks: ``processing``, how to ask for OpenSim's column rule (missing coordinates held at
+    their defaults, unknown columns ignored); ``mapping``, how to rename the file's columns;
+    ``floating_base``, how to load the model with the floating joint 'root_joint';
+    ``contact``, how to give ground reactions their links, a format of the pairs, each
+    ``contact_pair`` formatted with its key, joined by ", " (the library's one dict, the
+    command line's one --contact per key); ``couplers``, how to compute coupled coordinates
+    from the ones they follow; ``grf`` and ``external_loads``, how to give a trial's ground
+    reactions or its OpenSim ExternalLoads file. None: the caller has no such option
+    (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
+    contact: str | None = "contacts={{{}}}"
+    contact_pair: str = "{!r}: LINK"
+    couplers: str | None = "couplers='eliminate'"
+    grf: str | None = "grf=FILE"
+    external_loads: str | None = 'external_loads="SETUP.xml"'
+
+    def contacts(self, keys) -> str | None:
+        """How to give each of the ground reactions keys its link (None: the caller cannot)."""
+        if self.contact is None:
+            return None
+        return self.contact.format(", ".join(self.contact_pair.format(k) for k in keys))
 
 
 #: the options of a library call (inverse_dynamics_trial, run_trials), in its keywords

@@ -8,7 +8,7 @@ import numpy as np
 from ..biomech.processing import DEFAULT_MAX_GAP
 from ..model import load
 from ..warn import counted
-from .options import (CUTOFF, FILTER_NAMED, HUMOD_GRAVITY_HELP, THREADS, TRIAL_COLUMNS,
+from .options import (ANIMATE_COLUMNS, CUTOFF, FILTER_NAMED, HUMOD_GRAVITY_HELP, THREADS,
                       add_coordinate_file_processing, add_degrees, add_floating_base,
                       add_gravity, add_mapping, add_strict, add_time_range,
                       add_trial_processing, in_flag_words, model_path, need_matplotlib, number,
@@ -146,7 +146,7 @@ def cmd_animate(args):
     refuse_missing_files([("--mapping", args.mapping)])
     settings = TrialSettings.from_keywords(             # reads --ik-setup, once
         processing=args.processing or "urdf2dyn", filter_hz=args.filter,
-        filter_named=FILTER_NAMED, columns_named=TRIAL_COLUMNS, mapping=args.mapping,
+        filter_named=FILTER_NAMED, columns_named=ANIMATE_COLUMNS, mapping=args.mapping,
         degrees=args.degrees, time_range=args.time_range, strict=args.strict,
         **marker_options(args, [(args.trial, None)]))
     refuse_overwriting([("--output", out)], [("model", model_path(args.model)),

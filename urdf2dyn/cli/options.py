@@ -78,9 +78,16 @@ def add_time_range(p, help):
 #: --filter, as a refusal of its cut-off names it (the library's filter_hz otherwise), and
 #: --derivatives, which the refusal of uneven time steps offers besides it
 FILTER_NAMED = CutoffNamed("--filter", "no --filter", derivatives="--derivatives {}")
-#: what a refusal of a motion's columns advises, in the flags of `urdf2dyn torques` and
-#: `urdf2dyn animate` (which reads the motion as torques does)
-TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--floating-base")
+#: what the refusals and warnings of a trial's columns advise, in the flags of `urdf2dyn
+#: torques`
+TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--floating-base",
+                              contact="{}", contact_pair="--contact {}=LINK",
+                              couplers="--couplers eliminate", grf="--grf FILE",
+                              external_loads="--external-loads SETUP.xml")
+#: the same in `urdf2dyn animate`'s, which reads the motion as torques does but takes
+#: neither the loads nor their links (it draws the trial's own) nor --couplers
+ANIMATE_COLUMNS = TRIAL_COLUMNS._replace(contact=None, couplers=None, grf=None,
+                                         external_loads=None)
 
 
 def in_flag_words(error, args):

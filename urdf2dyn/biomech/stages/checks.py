@@ -87,7 +87,8 @@ def couplers(trial):
     if m.ik is not None:                  # fitted to markers: the couplers hold
         return []
     return _warnings("couplers", plausibility.couplers(
-        trial.model, k.measured_t, k.measured_q, set(m.trajectory.names), m.source))
+        trial.model, k.measured_t, k.measured_q, set(m.trajectory.names), m.source,
+        trial.settings.columns_named))
 
 
 def sampling(trial):
@@ -148,7 +149,8 @@ def cop_distance(trial):
         except ValueError:
             names = None
     return _warnings("cop_distance", plausibility.cop_distance(
-        trial.model, k.t, k.q, loads.f_ext, loads.source, CONTACT_THRESHOLD, names))
+        trial.model, k.t, k.q, loads.f_ext, loads.source, CONTACT_THRESHOLD, names,
+        trial.settings.columns_named))
 
 
 def missing_loads(trial):
@@ -164,8 +166,8 @@ def missing_loads(trial):
         return []
     k = trial.kinematics
     given = trial.loads.source if f_ext else None
-    return _warnings("missing_loads", plausibility.missing_loads(trial.model, k.t, k.q, feet,
-                                                                 trial.motion.source, given))
+    return _warnings("missing_loads", plausibility.missing_loads(
+        trial.model, k.t, k.q, feet, trial.motion.source, given, trial.settings.columns_named))
 
 
 def light_loads(trial):

@@ -55,7 +55,8 @@ def loads(trial: Trial) -> Trial:
             cutoff = kin.filter_hz if _filtered(trial) else None
             f_ext = G.external_loads(reactions, model, time=kin.t, links=links,
                                      interpolation=s.processing.load_interpolation,
-                                     filter_hz=cutoff, filter_named=s.filter_named_in(where))
+                                     filter_hz=cutoff, filter_named=s.filter_named_in(where),
+                                     columns_named=s.columns_named)
             found = Loads(f_ext, reactions, where, kind, filled, cutoff is not None)
     return replace(trial, loads=found)
 
@@ -109,7 +110,7 @@ def _reactions(trial):
         where = os.fspath(given) if isinstance(given, (str, os.PathLike)) else "trajectory"
         return reactions, where, "ground reactions", s.contact_links
     if isinstance(source, ForcePlates):
-        feet = G.contact_links(["R", "L"], trial.model, s.contact_links)
+        feet = G.contact_links(["R", "L"], trial.model, s.contact_links, s.columns_named)
         positions = midfoot_positions(trial.model, motion.trajectory.q, feet)
         times = motion.plates[0].time if motion.plates else motion.trajectory.time
         positions = {k: _at(times, motion.trajectory.time, x) for k, x in positions.items()}

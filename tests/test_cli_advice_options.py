@@ -1,0 +1,157 @@
+"""Every refusal and warning a trial command prints names options that command has: animate
+reads and checks a trial as torques does but takes fewer options (no loads of another file,
+no --contact, no --couplers), so the library's advice comes in each caller's words
+(urdf2dyn.biomech.processing.ColumnOptions). Each input below fires one refusal or warning
+that advises an option; every --option said is then looked up in the command's own parser
+(the oracle: argparse's list of what the command takes), and torques must still advise its
+own."""
+import argparse
+import os
+import re
+import shutil
+
+import numpy as np
+import pytest
+
+import urdf2dyn
+from urdf2dyn import cli
+from urdf2dyn.biomech import formats, trajectory
+from urdf2dyn.biomech import grf as G
+
+from recording_files import GRF, HUMAN, MOTION
+
+RAJAGOPAL = os.path.join(os.path.dirname(__file__), "data", "opensim_models", "Models",
+                         "Rajagopal2016.osim")
+
+
+def _parsers():
+    return next(a for a in cli.build_parser()._actions
+                if isinstance(a, argparse._SubParsersAction)).choices
+
+
+def _own_options(command):
+    return {flag for action in _parsers()[command]._actions for flag in action.option_strings}
+
+
+def _options_named(text):
+    """Every --option a text names (not a word with '--' inside, such as a file name)."""
+    return set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", text))
+
+
+def _sideless_reactions(tmp_path):
+    """robot2r's bundled motion with ground-reaction columns grfX_1 ..: the key '1' names no
+    foot, so the loads' link must be given."""
+    data = np.loadtxt(urdf2dyn.data_path("robot2r_trajectory.csv"), delimiter=",",
+                      skiprows=1)
+    n = len(data)
+    path = tmp_path / "sideless.csv"
+    formats.write_csv(path, trajectory.Trajectory(
+        data[:, 0], data[:, 1:], ["joint1", "joint2"],
+        grf={"1": np.tile([0.0, 0.0, 10.0], (n, 1))}, cop={"1": np.tile([0.1, 0.0, 0.0], (n, 1))}))
+    return "robot2r.urdf", path
+
+
+def _with_own_reactions(tmp_path, name, change):
+    """The bundled running trial with its ground reactions, changed by change, written into
+    the motion file itself (the loads animate draws), at the motion's times."""
+    motion, reactions = formats.read(MOTION), G.read_grf(GRF)
+    change(reactions)
+
+    def at_motion(x):
+        return np.column_stack([np.interp(motion.time, reactions.time, x[:, c])
+                                for c in range(3)])
+    path = tmp_path / name
+    formats.write_csv(path, trajectory.Trajectory(
+        motion.time, motion.q, motion.names,
+        grf={k: at_motion(x) for k, x in reactions.grf.items()},
+        cop={k: at_motion(x) for k, x in reactions.cop.items()}))
+    return HUMAN, path
+
+
+def _far_right_cop(tmp_path):
+    def move(reactions):
+        reactions.cop["R"][:, 2] += 0.5                 # half a metre to the side
+    return _with_own_reactions(tmp_path, "far_cop.csv", move)
+
+
+def _weightless_reactions(tmp_path):
+    def zero(reactions):
+        for x in reactions.grf.values():
+            x[:] = 0.0
+    return _with_own_reactions(tmp_path, "weightless.csv", zero)
+
+
+def _no_reactions(tmp_path):
+    shutil.copy(MOTION, tmp_path / "running.csv")
+    return HUMAN, tmp_path / "running.csv"
+
+
+def _coupler_in_degrees(tmp_path):
+    """Rajagopal 2016 at its default pose, both knees bending, each knee_angle_<side>_beta
+    written in degrees where its CoordinateCouplerConstraint makes it equal to the knee
+    angle in radians."""
+    model = urdf2dyn.load(RAJAGOPAL)
+    t = np.linspace(0.0, 0.5, 51)
+    knee = 0.2 + 0.8 * np.sin(np.pi * t) ** 2
+    cols = {"time": t}
+    for name in model.q_names:
+        cols[name] = np.full(len(t), model.coordinates[name].default)
+    for side in "rl":
+        cols[f"knee_angle_{side}"] = knee
+        cols[f"knee_angle_{side}_beta"] = np.degrees(knee)
+    path = tmp_path / "knees.mot"
+    with open(path, "w") as f:
+        f.write(f"motion\nversion=1\nnRows={len(t)}\nnColumns={len(cols)}\ninDegrees=no\n"
+                "endheader\n" + "\t".join(cols) + "\n")
+        for row in np.column_stack(list(cols.values())):
+            f.write("\t".join(f"{x:.10g}" for x in row) + "\n")
+    return RAJAGOPAL, path
+
+
+#: each input: (what writes it, words of the refusal or warning it fires, the options that
+#: advice names under torques)
+ADVICE = {
+    "no side": (_sideless_reactions, "their names say no side",
+                {"--contact", "--external-loads"}),
+    "far centre of pressure": (_far_right_cop, "the centre of pressure of 'R' is",
+                               {"--contact"}),
+    "weightless loads": (_weightless_reactions, "bear no weight over the motion",
+                         {"--contact"}),
+    "no loads": (_no_reactions, "no ground reaction is given", {"--grf", "--external-loads"}),
+    "coupler off": (_coupler_in_degrees, "not held by their CoordinateCouplerConstraint",
+                    {"--couplers"}),
+}
+
+
+def _command_line(mode, model, trial):
+    """The command line of mode (animate or torques) on model and trial."""
+    if mode == "animate":
+        return ["animate", model, str(trial), "-o", "out.gif", "--every", "100000"]
+    return ["torques", model, str(trial)]
+
+
+@pytest.mark.parametrize("mode", ["animate", "torques"])
+@pytest.mark.parametrize("case", sorted(ADVICE))
+def test_the_advice_names_only_options_of_the_command(tmp_path, monkeypatch, capsys, mode,
+                                                      case):
+    """Under animate the refusal of sideless ground reactions advised --contact and
+    --external-loads, the coupler warning --couplers eliminate, the loads' warnings --grf,
+    --external-loads, --contact: options animate does not take. Each now says what animate
+    can do (rename the columns, correct them), and torques its own options."""
+    if mode == "animate":
+        pytest.importorskip("matplotlib")
+    write, fired, torques_advice = ADVICE[case]
+    model, trial = write(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    line = _command_line(mode, model, trial)
+    try:
+        cli.main(line)
+    except SystemExit as e:             # argparse's own errors: none expected
+        pytest.fail(f"exit {e.code}: {capsys.readouterr().err}")
+    err = " ".join(capsys.readouterr().err.split())
+    assert fired in err, err
+    named = _options_named(err)
+    own = _own_options(line[0])
+    assert named <= own, (named - own, err)
+    if mode == "torques":
+        assert torques_advice <= named, err
