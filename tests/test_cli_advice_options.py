@@ -109,41 +109,76 @@ def _coupler_in_degrees(tmp_path):
 
 
 #: each input: (what writes it, words of the refusal or warning it fires, the options that
-#: advice names under torques)
+#: advice names under torques, and under torques --setup)
 ADVICE = {
     "no side": (_sideless_reactions, "their names say no side",
-                {"--contact", "--external-loads"}),
+                {"--contact", "--external-loads"}, {"--contact"}),
     "far centre of pressure": (_far_right_cop, "the centre of pressure of 'R' is",
-                               {"--contact"}),
+                               {"--contact"}, {"--contact"}),
     "weightless loads": (_weightless_reactions, "bear no weight over the motion",
-                         {"--contact"}),
-    "no loads": (_no_reactions, "no ground reaction is given", {"--grf", "--external-loads"}),
+                         {"--contact"}, {"--contact"}),
+    "no loads": (_no_reactions, "no ground reaction is given", {"--grf", "--external-loads"},
+                 set()),
     "coupler off": (_coupler_in_degrees, "not held by their CoordinateCouplerConstraint",
-                    {"--couplers"}),
+                    {"--couplers"}, {"--couplers"}),
 }
 
 
-def _command_line(mode, model, trial):
-    """The command line of mode (animate or torques) on model and trial."""
+#: an OpenSim inverse-dynamics setup of the model and the trial, over the whole trial
+ID_SETUP = """<?xml version="1.0" encoding="UTF-8" ?>
+<OpenSimDocument Version="40600">
+  <InverseDynamicsTool name="advice">
+    <model_file>{model}</model_file>
+    <time_range>{t0!r} {t1!r}</time_range>
+    <coordinates_file>{motion}</coordinates_file>
+    <lowpass_cutoff_frequency_for_coordinates>-1</lowpass_cutoff_frequency_for_coordinates>
+    <output_gen_force_file>id.sto</output_gen_force_file>
+  </InverseDynamicsTool>
+</OpenSimDocument>
+"""
+
+#: a value for each option the advice may name, to try it beside --setup
+SAMPLE_VALUES = {"--contact": ["1=foot_R"], "--couplers": ["eliminate"], "--grf": ["g.csv"],
+                 "--external-loads": ["el.xml"]}
+
+
+def _command_line(mode, model, trial, tmp_path):
+    """The command line of mode (animate, torques, or torques running an ID setup that names
+    the model and the trial) on model and trial."""
     if mode == "animate":
         return ["animate", model, str(trial), "-o", "out.gif", "--every", "100000"]
-    return ["torques", model, str(trial)]
+    if mode == "torques":
+        return ["torques", model, str(trial)]
+    time = formats.read(str(trial)).time
+    setup = tmp_path / "id_setup.xml"
+    setup.write_text(ID_SETUP.format(model=urdf2dyn.data_path(model) if model == "robot2r.urdf"
+                                     else model, motion=trial, t0=float(time[0]),
+                                     t1=float(time[-1])))
+    return ["torques", "--setup", str(setup)]
 
 
-@pytest.mark.parametrize("mode", ["animate", "torques"])
+def _refused_beside_setup(flag, setup_line, capsys):
+    """Whether torques refuses flag beside --setup (the setup gives what it would)."""
+    cli.main(setup_line + [flag, *SAMPLE_VALUES[flag]])
+    return f"{flag} and --setup" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mode", ["animate", "torques", "torques --setup"])
 @pytest.mark.parametrize("case", sorted(ADVICE))
 def test_the_advice_names_only_options_of_the_command(tmp_path, monkeypatch, capsys, mode,
                                                       case):
     """Under animate the refusal of sideless ground reactions advised --contact and
     --external-loads, the coupler warning --couplers eliminate, the loads' warnings --grf,
-    --external-loads, --contact: options animate does not take. Each now says what animate
-    can do (rename the columns, correct them), and torques its own options."""
+    --external-loads, --contact: options animate does not take; under torques --setup the
+    loads' warnings advised --grf and --external-loads, which it refuses beside the setup.
+    Each now says what the command can do (animate: rename the columns, correct them), and
+    torques its own options."""
     if mode == "animate":
         pytest.importorskip("matplotlib")
-    write, fired, torques_advice = ADVICE[case]
+    write, fired, torques_advice, setup_advice = ADVICE[case]
     model, trial = write(tmp_path)
     monkeypatch.chdir(tmp_path)
-    line = _command_line(mode, model, trial)
+    line = _command_line(mode, model, trial, tmp_path)
     try:
         cli.main(line)
     except SystemExit as e:             # argparse's own errors: none expected
@@ -155,3 +190,8 @@ def test_the_advice_names_only_options_of_the_command(tmp_path, monkeypatch, cap
     assert named <= own, (named - own, err)
     if mode == "torques":
         assert torques_advice <= named, err
+    if mode == "torques --setup":
+        assert setup_advice <= named, err
+        refused = {flag for flag in named - {"--setup"}
+                   if _refused_beside_setup(flag, line, capsys)}
+        assert not refused, (refused, err)

@@ -13,8 +13,8 @@ from ..model import load
 from ..warn import Urdf2dynWarning, counted, missing_file
 from .markers import ik_summary, marker_options
 from .options import (CUTOFF, DELIMITER_CHOICES, FILTER_NAMED, GAP, HUMOD_GRAVITY_HELP, JOBS,
-                      MASS, SPEED, TRIAL_COLUMNS, UsageError, add_degrees, add_floating_base,
-                      add_gravity, add_mapping, add_strict, add_time_range,
+                      MASS, SETUP_COLUMNS, SPEED, TRIAL_COLUMNS, UsageError, add_degrees,
+                      add_floating_base, add_gravity, add_mapping, add_strict, add_time_range,
                       add_trial_processing, contact, in_flag_words, model_path,
                       need_matplotlib, need_scipy, parse_contacts, refuse_missing_files,
                       refuse_overwriting, set_gravity)
@@ -151,7 +151,7 @@ def _torques_setup(args):
     settings = TrialSettings.from_id_setup(     # reads its ExternalLoads file, once
         setup, time_range=args.time_range, strict=args.strict,
         contacts=parse_contacts(args.contact), max_gap=args.max_gap,
-        reduce_residuals=_residual_settings(args))
+        columns_named=SETUP_COLUMNS, reduce_residuals=_residual_settings(args))
     # what the run reads, as the library says (the setup's own model even when ROBOT is
     # given, the ExternalLoads data file), and the model given instead
     inputs = [("model", args.robot)] + id_setup_inputs(setup, settings)
