@@ -696,11 +696,7 @@ def test_a_setups_cutoff_below_the_floor_is_refused_naming_its_element(tmp_path,
     never wrote (the command line refuses --filter with --setup), and saying what turns a
     setup's filter off, -1 (it said "or no filter", which a setup cannot write)."""
     setup = _setup(tmp_path, cutoff="0.001", time_range="0 2.99")
-    t = np.arange(300) / 100
-    (tmp_path / "c.mot").write_text("c\nversion=1\nnRows=300\nnColumns=3\ninDegrees=no\n"
-                                    "endheader\ntime\tjoint1\tjoint2\n" + "".join(
-                                        f"{x:.2f}\t{0.3 * np.sin(x):.6f}\t{0.1 * x:.6f}\n"
-                                        for x in t))
+    _write_motion(tmp_path)
     says = (f"{setup}: <lowpass_cutoff_frequency_for_coordinates> 0.001: 0.001 Hz is too low "
             "to filter data sampled at 100 Hz (OpenSim's filter is not reproduced below 0.1 "
             "Hz); give a cut-off of a few Hz (6 Hz is usual for gait), or -1 for no filter")
@@ -711,7 +707,6 @@ def test_a_setups_cutoff_below_the_floor_is_refused_naming_its_element(tmp_path,
     assert f"error: {says}\n" in capsys.readouterr().err
 
 
-
 @pytest.mark.filterwarnings("ignore:.*no joint carries any weight")    # robot2r is planar
 def test_a_filter_hz_given_over_a_setup_is_refused_as_filter_hz(tmp_path):
     """inverse_dynamics_setup(setup, filter_hz=0.001) over a setup whose own cut-off is 6 Hz:
@@ -719,11 +714,7 @@ def test_a_filter_hz_given_over_a_setup_is_refused_as_filter_hz(tmp_path):
     <lowpass_cutoff_frequency_for_coordinates> (it said the setup held 0.001, and -1 to turn
     the filter off, which would not have)."""
     setup = _setup(tmp_path, cutoff="6", time_range="0 2.99")
-    t = np.arange(300) / 100
-    (tmp_path / "c.mot").write_text("c\nversion=1\nnRows=300\nnColumns=3\ninDegrees=no\n"
-                                    "endheader\ntime\tjoint1\tjoint2\n" + "".join(
-                                        f"{x:.2f}\t{0.3 * np.sin(x):.6f}\t{0.1 * x:.6f}\n"
-                                        for x in t))
+    _write_motion(tmp_path)
     with pytest.raises(ValueError) as e:
         urdf2dyn.inverse_dynamics_setup(setup, urdf2dyn.load(data_path("robot2r.urdf")),
                                         filter_hz=0.001)
@@ -737,11 +728,7 @@ def test_a_setups_cutoff_lowered_to_049_fs_is_named_by_the_setup(tmp_path):
     """OpenSim lowers a cut-off at or above half the rate to 0.49 of it; the warning named
     the setup's element after the motion file, without the setup that holds it."""
     setup = _setup(tmp_path, cutoff="60", time_range="0 2.99")
-    t = np.arange(300) / 100
-    (tmp_path / "c.mot").write_text("c\nversion=1\nnRows=300\nnColumns=3\ninDegrees=no\n"
-                                    "endheader\ntime\tjoint1\tjoint2\n" + "".join(
-                                        f"{x:.2f}\t{0.3 * np.sin(x):.6f}\t{0.1 * x:.6f}\n"
-                                        for x in t))
+    _write_motion(tmp_path)
     model = urdf2dyn.load(data_path("robot2r.urdf"))
     with pytest.warns(urdf2dyn.Urdf2dynWarning) as caught:
         urdf2dyn.inverse_dynamics_setup(setup, model)
@@ -811,6 +798,17 @@ def _setup(tmp_path, **kw):
     p = tmp_path / "s.xml"
     p.write_text(SETUP.format(**fields))
     return p
+
+
+def _write_motion(tmp_path):
+    """robot2r's coordinates for 3 s at 100 Hz (300 rows, joint1 a sine, joint2 a ramp) as
+    the c.mot a _setup names, over its placeholder: a rate that the setups' cut-offs are
+    judged against."""
+    t = np.arange(300) / 100
+    (tmp_path / "c.mot").write_text("c\nversion=1\nnRows=300\nnColumns=3\ninDegrees=no\n"
+                                    "endheader\ntime\tjoint1\tjoint2\n" + "".join(
+                                        f"{x:.2f}\t{0.3 * np.sin(x):.6f}\t{0.1 * x:.6f}\n"
+                                        for x in t))
 
 
 def test_setup_paths_resolve_like_opensim(tmp_path, monkeypatch):
