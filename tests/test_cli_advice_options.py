@@ -6,6 +6,7 @@ that advises an option; every --option said is then looked up in the command's o
 (the oracle: argparse's list of what the command takes), and torques must still advise its
 own."""
 import argparse
+import gzip
 import os
 import re
 import shutil
@@ -20,6 +21,7 @@ from urdf2dyn.biomech import grf as G
 
 from recording_files import GRF, HUMAN, MOTION
 
+LEG39 = os.path.join(os.path.dirname(__file__), "data", "ik", "leg39")
 RAJAGOPAL = os.path.join(os.path.dirname(__file__), "data", "opensim_models", "Models",
                          "Rajagopal2016.osim")
 
@@ -108,8 +110,34 @@ def _coupler_in_degrees(tmp_path):
     return RAJAGOPAL, path
 
 
+def _long_gap(tmp_path):
+    """robot2r's bundled motion with 10 empty joint1 cells inside: a gap longer than the 5
+    samples filled by default."""
+    lines = open(urdf2dyn.data_path("robot2r_trajectory.csv")).read().splitlines()
+    for k in range(50, 60):
+        time, _, joint2 = lines[k].split(",")
+        lines[k] = f"{time},,{joint2}"
+    path = tmp_path / "gap.csv"
+    path.write_text("\n".join(lines) + "\n")
+    return "robot2r.urdf", path
+
+
+def _undetermined_frames(tmp_path):
+    """OpenSim's leg39 swing (14 frames of 41 markers) with every marker of frames 6 and 7
+    missing: no pose is determined there, and inverse kinematics leaves gaps."""
+    with gzip.open(os.path.join(LEG39, "leg39.osim.gz")) as f:
+        (tmp_path / "leg39.osim").write_bytes(f.read())
+    lines = open(os.path.join(LEG39, "leg39_swing_short.trc")).read().split("\n")
+    for k, line in enumerate(lines):
+        cells = line.split("\t")
+        if k >= 6 and cells[0] in ("6", "7"):
+            lines[k] = "\t".join(cells[:2] + [""] * (len(cells) - 2))
+    (tmp_path / "gaps.trc").write_text("\n".join(lines))
+    return str(tmp_path / "leg39.osim"), tmp_path / "gaps.trc"
+
+
 #: each input: (what writes it, words of the refusal or warning it fires, the options that
-#: advice names under torques, and under torques --setup)
+#: advice names under torques, and under torques --setup: None, not an input a setup takes)
 ADVICE = {
     "no side": (_sideless_reactions, "their names say no side",
                 {"--contact", "--external-loads"}, {"--contact"}),
@@ -121,6 +149,10 @@ ADVICE = {
                  set()),
     "coupler off": (_coupler_in_degrees, "not held by their CoordinateCouplerConstraint",
                     {"--couplers"}, {"--couplers"}),
+    "long gap": (_long_gap, "gaps longer than max_gap = 5 samples", {"--max-gap"},
+                 {"--max-gap"}),
+    "undetermined frames": (_undetermined_frames, "do not determine the pose in 2 frames "
+                            "inside the trial", {"--max-gap"}, None),      # a setup takes no .trc
 }
 
 
@@ -139,7 +171,7 @@ ID_SETUP = """<?xml version="1.0" encoding="UTF-8" ?>
 
 #: a value for each option the advice may name, to try it beside --setup
 SAMPLE_VALUES = {"--contact": ["1=foot_R"], "--couplers": ["eliminate"], "--grf": ["g.csv"],
-                 "--external-loads": ["el.xml"]}
+                 "--external-loads": ["el.xml"], "--max-gap": ["10"]}
 
 
 def _command_line(mode, model, trial, tmp_path):
@@ -163,8 +195,9 @@ def _refused_beside_setup(flag, setup_line, capsys):
     return f"{flag} and --setup" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("mode", ["animate", "torques", "torques --setup"])
-@pytest.mark.parametrize("case", sorted(ADVICE))
+@pytest.mark.parametrize("case,mode", [
+    (case, mode) for case in sorted(ADVICE) for mode in ("animate", "torques", "torques --setup")
+    if mode != "torques --setup" or ADVICE[case][3] is not None])
 def test_the_advice_names_only_options_of_the_command(tmp_path, monkeypatch, capsys, mode,
                                                       case):
     """Under animate the refusal of sideless ground reactions advised --contact and

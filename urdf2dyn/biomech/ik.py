@@ -43,6 +43,7 @@ from ..warn import in_file, report
 from .formats.ik_setup import IKSetup, IKSetupError, IKTask, read_ik_setup
 from .markers import Markers
 from .opensim_processing import processing_named
+from .processing import LIBRARY_COLUMNS, ColumnOptions
 from .trajectory import Trajectory
 
 if TYPE_CHECKING:
@@ -441,12 +442,14 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     return IKResult(motion, sol, determined)
 
 
-def measured_frames(result: IKResult, source: str) -> tuple[IKResult, list[str]]:
+def measured_frames(result: IKResult, source: str, named: ColumnOptions = LIBRARY_COLUMNS
+                    ) -> tuple[IKResult, list[str]]:
     """The IK result without the frames whose pose the markers do not determine (its
     ``determined``), and the warnings saying so: those at the trial's ends are cut, those
     inside become gaps in the coordinates (NaN), which the trial fills when short (its
     max_gap) and refuses when long. Never used silently: a frame that two markers fit
-    exactly carries the previous frame's pose, and its accelerations spikes of kilonewtons."""
+    exactly carries the previous frame's pose, and its accelerations spikes of kilonewtons.
+    named: the trial's options, as the warning names them (ColumnOptions)."""
     det = result.determined
     if det is None or det.all():
         return result, []
@@ -467,8 +470,9 @@ def measured_frames(result: IKResult, source: str) -> tuple[IKResult, list[str]]
         at = ", ".join(f"{t[k]:g}" for k in inside[:8]) + (" ..." if len(inside) > 8 else "")
         messages.append(f"{source}: the markers present do not determine the pose in "
                         f"{len(inside)} frames inside the trial (t = {at} s): they are gaps "
-                        "in the coordinates, filled when short (--max-gap), else the trial "
-                        "stops; mend the marker data there")
+                        "in the coordinates, filled when short"
+                        + ("" if named.max_gap is None else f" ({named.max_gap})")
+                        + ", else the trial stops; mend the marker data there")
     q = np.array(result.motion.q, dtype=float)
     q[inside] = np.nan
     rows = slice(a, b)

@@ -121,11 +121,12 @@ def _interpolate(t, y, a, b):
     return out
 
 
-def fill_gaps(t, x, names, max_gap=DEFAULT_MAX_GAP, source="data"):
+def fill_gaps(t, x, names, max_gap=DEFAULT_MAX_GAP, source="data", named=None):
     """Fill the short gaps of x (N, k): returns (filled copy, [Gap, ...] that were filled).
 
     Raises MotionError naming every gap longer than max_gap samples and every gap touching the
-    first or last sample (source names the file in the message)."""
+    first or last sample (source names the file in the message), advising the caller's
+    options as named says (ColumnOptions; default: the library's keywords)."""
     t = np.asarray(t, dtype=float)
     x = np.array(x, dtype=float).reshape(len(t), -1)
     gaps = find_gaps(t, x, names)
@@ -149,9 +150,10 @@ def fill_gaps(t, x, names, max_gap=DEFAULT_MAX_GAP, source="data"):
                           "that was recorded (keep the rows from the first to the last complete "
                           "one) or fill those samples with a tool that knows the movement")
         if [g for g in long if not (g.start == 0 or g.stop == len(t))]:
+            raising = (named or LIBRARY_COLUMNS).max_gap
             advice.append("for the gaps inside the trial, fill them with a tool that knows the "
-                          "movement, or raise max_gap (--max-gap) if a cubic across them is "
-                          "good enough")
+                          "movement" + ("" if raising is None else ", or raise max_gap "
+                                        f"({raising}) if a cubic across them is good enough"))
         raise MotionError(f"{source}: missing samples (NaN or empty cells): "
                           + "; ".join(problems) + ". " + "; ".join(advice)[:1].upper()
                           + "; ".join(advice)[1:])
@@ -321,8 +323,8 @@ class ColumnOptions(NamedTuple):
     ``contact_pair`` formatted with its key, joined by ", " (the library's one dict, the
     command line's one --contact per key); ``couplers``, how to compute coupled coordinates
     from the ones they follow; ``grf`` and ``external_loads``, how to give a trial's ground
-    reactions or its OpenSim ExternalLoads file. None: the caller has no such option
-    (`urdf2dyn animate`)."""
+    reactions or its OpenSim ExternalLoads file; ``max_gap``, how to fill longer gaps. None:
+    the caller has no such option (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
@@ -331,6 +333,7 @@ class ColumnOptions(NamedTuple):
     couplers: str | None = "couplers='eliminate'"
     grf: str | None = "grf=FILE"
     external_loads: str | None = 'external_loads="SETUP.xml"'
+    max_gap: str | None = "max_gap=N"
 
     def contacts(self, keys) -> str | None:
         """How to give each of the ground reactions keys its link (None: the caller cannot)."""

@@ -83,14 +83,14 @@ FILTER_NAMED = CutoffNamed("--filter", "no --filter", derivatives="--derivatives
 TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--floating-base",
                               contact="{}", contact_pair="--contact {}=LINK",
                               couplers="--couplers eliminate", grf="--grf FILE",
-                              external_loads="--external-loads SETUP.xml")
+                              external_loads="--external-loads SETUP.xml", max_gap="--max-gap N")
 #: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing and loads
 SETUP_COLUMNS = TRIAL_COLUMNS._replace(processing=None, mapping=None, grf=None,
                                        external_loads="the setup's <external_loads_file>")
 #: the same in `urdf2dyn animate`'s, which reads the motion as torques does but takes
-#: neither the loads nor their links (it draws the trial's own) nor --couplers
+#: neither the loads nor their links (it draws the trial's own), --couplers nor --max-gap
 ANIMATE_COLUMNS = TRIAL_COLUMNS._replace(contact=None, couplers=None, grf=None,
-                                         external_loads=None)
+                                         external_loads=None, max_gap=None)
 
 
 def in_flag_words(error, args):

@@ -13,13 +13,13 @@ def kinematics(trial: Trial) -> Trial:
     s, model, motion = trial.settings, trial.model, need(trial.motion, "motion")
     source, traj = motion.source, motion.trajectory
     # gaps in the coordinates (and in given rates), before anything spreads them
-    q, filled = fill_gaps(traj.time, traj.q, traj.names, s.max_gap, source)
+    q, filled = fill_gaps(traj.time, traj.q, traj.names, s.max_gap, source, s.columns_named)
     rates = {}
     for key, suffix in (("v", "_vel"), ("a", "_acc")):
         x = getattr(traj, key)
         if x is not None:
             x, more = fill_gaps(traj.time, x, [f"{n}{suffix}" for n in traj.v_names],
-                                s.max_gap, source)
+                                s.max_gap, source, s.columns_named)
             filled += more
         rates[key] = x
     if filled:

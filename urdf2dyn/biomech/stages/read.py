@@ -109,7 +109,8 @@ def motion_from_markers(model, source, settings, warn):
                      **coordinate_file_reader(s.processing))
     for w in caught:
         warn(f"{source}: {w.message}")
-    result, messages = measured_frames(result, source)     # frames the markers determine
+    # the frames the markers determine
+    result, messages = measured_frames(result, source, s.columns_named)
     for msg in messages:
         warn(msg)
     plates = [_plate_over(p, result.motion.time) for p in plates]   # a setup's time range
