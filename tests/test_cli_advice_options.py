@@ -83,6 +83,13 @@ def _weightless_reactions(tmp_path):
     return _with_own_reactions(tmp_path, "weightless.csv", zero)
 
 
+def _reactions_in_kgf(tmp_path):
+    def to_kgf(reactions):
+        for x in reactions.grf.values():
+            x /= 9.81
+    return _with_own_reactions(tmp_path, "kgf.csv", to_kgf)
+
+
 def _no_reactions(tmp_path):
     shutil.copy(MOTION, tmp_path / "running.csv")
     return HUMAN, tmp_path / "running.csv"
@@ -149,6 +156,7 @@ ADVICE = {
                  set()),
     "coupler off": (_coupler_in_degrees, "not held by their CoordinateCouplerConstraint",
                     {"--couplers"}, {"--couplers"}),
+    "loads in kgf": (_reactions_in_kgf, "the loads hold the body up by", set(), set()),
     "long gap": (_long_gap, "gaps longer than max_gap = 5 samples", {"--max-gap"},
                  {"--max-gap"}),
     "undetermined frames": (_undetermined_frames, "do not determine the pose in 2 frames "
@@ -191,6 +199,8 @@ def _command_line(mode, model, trial, tmp_path):
 
 def _refused_beside_setup(flag, setup_line, capsys):
     """Whether torques refuses flag beside --setup (the setup gives what it would)."""
+    if flag not in SAMPLE_VALUES:
+        pytest.fail(f"{flag} advised: give it a value in SAMPLE_VALUES to try beside --setup")
     cli.main(setup_line + [flag, *SAMPLE_VALUES[flag]])
     return f"{flag} and --setup" in capsys.readouterr().err
 
@@ -228,3 +238,24 @@ def test_the_advice_names_only_options_of_the_command(tmp_path, monkeypatch, cap
         refused = {flag for flag in named - {"--setup"}
                    if _refused_beside_setup(flag, line, capsys)}
         assert not refused, (refused, err)
+
+
+def test_the_light_loads_warning_asks_for_the_models_mass_not_mass(tmp_path, monkeypatch,
+                                                                    capsys):
+    """Ground reactions in kgf never hold the body up: the warning advised checking "the
+    body mass (--mass)", but it weighs the model, whatever --mass says (--mass 80 leaves its
+    562 N, HuMoD subject A's 57.3 kg, as it was): it asks whether the model's mass is the
+    subject's, naming no option."""
+    model, trial = _reactions_in_kgf(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    said = []
+    for mass in ([], ["--mass", "57.3"], ["--mass", "80"]):
+        assert cli.main(["torques", model, str(trial), *mass]) == 0
+        err = " ".join(capsys.readouterr().err.split())
+        light = [w for w in err.split("urdf2dyn torques: warning: ")
+                 if "the loads hold the body up by" in w]
+        assert len(light) == 1, err
+        said.append(light[0])
+    assert said[0] == said[1] == said[2]
+    assert "of its weight (562 N, 57.3 kg)" in said[0] and "--mass" not in said[0], said[0]
+    assert "the model's mass (the subject's? if not, scale the model" in said[0], said[0]

@@ -44,7 +44,8 @@ check                  warns when
 :func:`light_loads`    loads that never hold up LIGHT_LOADS_FRACTION (half) of the body
                        weight along the vertical: a body walking, running or standing on
                        them puts its weight on them at some point; reactions normalized to
-                       body weight or in kgf, a wrong --mass, or supports left out
+                       body weight or in kgf, a model heavier than the subject, or
+                       supports left out
 :func:`ik_fit`         inverse kinematics' marker RMS above 2 cm or largest error above 4 cm
                        in a frame (OpenSim's best practice)
 :func:`ik_ranges`      inverse kinematics taking an unclamped .osim coordinate beyond its
@@ -566,8 +567,9 @@ def light_loads(model, f_ext, loads_source):
             f"({weight:.0f} N, {mass:.1f} kg), where walking, running or standing puts about "
             "the weight or more on the ground at some point. Check their force unit (N: "
             f"reactions normalized to body weight need multiplying by {weight:.0f} N, in % of "
-            f"it by {weight / 100:.4g} N, kgf by 9.81), the body mass (--mass), and supports "
-            "the recording leaves out (a harness, handrails, a seat, plates the feet miss)"]
+            f"it by {weight / 100:.4g} N, kgf by 9.81), the model's mass (the subject's? if "
+            "not, scale the model to the subject), and supports the recording leaves out (a "
+            "harness, handrails, a seat, plates the feet miss)"]
 
 
 #: what to check when the markers fit poorly, in the words of urdf2dyn torques' options
