@@ -129,6 +129,37 @@ def _long_gap(tmp_path):
     return "robot2r.urdf", path
 
 
+def _robot2r_rows(tmp_path, name, rewrite):
+    """robot2r's bundled motion (a comma-separated CSV) with its lines rewritten."""
+    lines = open(urdf2dyn.data_path("robot2r_trajectory.csv")).read().splitlines()
+    path = tmp_path / name
+    path.write_text("\n".join(rewrite(lines)) + "\n")
+    return "robot2r.urdf", path
+
+
+def _two_separators(tmp_path):
+    """A header holding commas and semicolons: which separates the columns?"""
+    return _robot2r_rows(tmp_path, "two.csv", lambda lines: ["time;joint1,joint2"] + [
+        line.replace(",", ";") for line in lines[1:]])
+
+
+def _mixed_decimals(tmp_path):
+    """Semicolon-separated with decimal commas, and one cell written with a point."""
+    def rewrite(lines):
+        lines = [line.replace(",", ";").replace(".", ",") for line in lines]
+        lines[30] = lines[30].replace(",", ".", 1)
+        return lines
+    return _robot2r_rows(tmp_path, "mixed.csv", rewrite)
+
+
+def _row_of_semicolons(tmp_path):
+    """Comma-separated, but one row separated by semicolons."""
+    def rewrite(lines):
+        lines[20] = lines[20].replace(",", ";")
+        return lines
+    return _robot2r_rows(tmp_path, "row.csv", rewrite)
+
+
 def _undetermined_frames(tmp_path):
     """OpenSim's leg39 swing (14 frames of 41 markers) with every marker of frames 6 and 7
     missing: no pose is determined there, and inverse kinematics leaves gaps."""
@@ -159,6 +190,12 @@ ADVICE = {
     "loads in kgf": (_reactions_in_kgf, "the loads hold the body up by", set(), set()),
     "long gap": (_long_gap, "gaps longer than max_gap = 5 samples", {"--max-gap"},
                  {"--max-gap"}),
+    "two separators": (_two_separators, "cannot tell which separates the columns",
+                       {"--delimiter"}, set()),
+    "mixed decimals": (_mixed_decimals, "has a decimal point but the file writes decimal "
+                       "commas elsewhere", {"--decimal"}, set()),
+    "a row of semicolons": (_row_of_semicolons, "line 21 has 1 values for 3 header columns",
+                            {"--delimiter"}, set()),
     "undetermined frames": (_undetermined_frames, "do not determine the pose in 2 frames "
                             "inside the trial", {"--max-gap"}, None),      # a setup takes no .trc
 }
@@ -179,7 +216,8 @@ ID_SETUP = """<?xml version="1.0" encoding="UTF-8" ?>
 
 #: a value for each option the advice may name, to try it beside --setup
 SAMPLE_VALUES = {"--contact": ["1=foot_R"], "--couplers": ["eliminate"], "--grf": ["g.csv"],
-                 "--external-loads": ["el.xml"], "--max-gap": ["10"]}
+                 "--external-loads": ["el.xml"], "--max-gap": ["10"],
+                 "--delimiter": ["semicolon"], "--decimal": [","]}
 
 
 def _command_line(mode, model, trial, tmp_path):
@@ -189,11 +227,14 @@ def _command_line(mode, model, trial, tmp_path):
         return ["animate", model, str(trial), "-o", "out.gif", "--every", "100000"]
     if mode == "torques":
         return ["torques", model, str(trial)]
-    time = formats.read(str(trial)).time
+    try:
+        time = formats.read(str(trial)).time
+        t0, t1 = float(time[0]), float(time[-1])
+    except trajectory.MotionError:      # a file the run refuses: any range inside its times
+        t0, t1 = 0.0, 0.5
     setup = tmp_path / "id_setup.xml"
     setup.write_text(ID_SETUP.format(model=urdf2dyn.data_path(model) if model == "robot2r.urdf"
-                                     else model, motion=trial, t0=float(time[0]),
-                                     t1=float(time[-1])))
+                                     else model, motion=trial, t0=t0, t1=t1))
     return ["torques", "--setup", str(setup)]
 
 

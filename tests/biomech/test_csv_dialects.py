@@ -77,7 +77,7 @@ def test_whitespace_columns(tmp_path):
     # a tab in the header makes the file tab-separated (names may hold spaces): said so
     path.write_text("time  hip\tknee\n" + rows)
     with pytest.raises(MotionError, match=r"line 2 has 1 values .*separated by tabs, as the "
-                                          r"header line; set --delimiter"):
+                                          r"header line; set delimiter=\"SEP\" if not"):
         read_table(path)
     assert read_table(path, delimiter="whitespace")[0] == HEADER
 
@@ -85,7 +85,8 @@ def test_whitespace_columns(tmp_path):
 def test_ambiguous_header_names_the_delimiters_and_the_option(tmp_path):
     path = tmp_path / "t.csv"
     path.write_text("time;hip,knee\n0;1,5\n")
-    with pytest.raises(MotionError, match=r"commas \(','\) and semicolons .*--delimiter"):
+    with pytest.raises(MotionError, match=r"commas \(','\) and semicolons .*say which, e\.g\. "
+                                          r"delimiter=\"semicolon\""):
         read_table(path)
     header, data = read_table(path, delimiter=";", decimal=",")
     assert header == ["time", "hip,knee"] and data.tolist() == [[0.0, 1.5]]
@@ -95,7 +96,8 @@ def test_decimal_commas_in_a_comma_file_are_refused_with_the_reason(tmp_path):
     path = tmp_path / "t.csv"
     path.write_text("time,hip\n0,0,5\n")
     with pytest.raises(MotionError, match=r"line 2 has 3 values for 2 header columns .*decimal "
-                                          r"commas.*--delimiter"):
+                                          r"commas.*set delimiter=\"SEP\" and "
+                                          r"decimal=\",\""):
         read_table(path)
     with pytest.raises(ValueError, match="ambiguous"):
         read_table(path, decimal=",")
@@ -105,7 +107,8 @@ def test_mixed_decimal_separators_refused(tmp_path):
     path = tmp_path / "t.csv"
     path.write_text("time;hip\n0;0,5\n0,01;1.5\n")
     with pytest.raises(MotionError, match=r"line 3, column 'hip': '1.5' has a decimal point.*"
-                                          r"--decimal"):
+                                          r"set the one the file uses \(decimal=\"\.\" or "
+                                          r"decimal=\",\"\)"):
         read_table(path)
 
 
@@ -163,7 +166,7 @@ def test_large_file_with_decimal_commas_after_its_head(tmp_path, monkeypatch):
     path.write_text("time;hip\n0;1\n0.01;2\n0.02;3\n0.03;4\n0.04;5\n0.05;6,5\n")
     with pytest.raises(MotionError, match=r"line 7, column 'hip': '6,5' is not a number \(a "
                                           r"decimal comma, but the decimal separator is '\.' "
-                                          r".*set --decimal"):
+                                          r".*set the one the file uses \(decimal="):
         read_table(path)
 
 

@@ -323,8 +323,9 @@ class ColumnOptions(NamedTuple):
     ``contact_pair`` formatted with its key, joined by ", " (the library's one dict, the
     command line's one --contact per key); ``couplers``, how to compute coupled coordinates
     from the ones they follow; ``grf`` and ``external_loads``, how to give a trial's ground
-    reactions or its OpenSim ExternalLoads file; ``max_gap``, how to fill longer gaps. None:
-    the caller has no such option (`urdf2dyn animate`)."""
+    reactions or its OpenSim ExternalLoads file; ``max_gap``, how to fill longer gaps;
+    ``delimiter`` and ``decimal``, formats of how to say a CSV file's separators (the value
+    for {}). None: the caller has no such option (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
@@ -334,6 +335,8 @@ class ColumnOptions(NamedTuple):
     grf: str | None = "grf=FILE"
     external_loads: str | None = 'external_loads="SETUP.xml"'
     max_gap: str | None = "max_gap=N"
+    delimiter: str | None = 'delimiter="{}"'
+    decimal: str | None = 'decimal="{}"'
 
     def contacts(self, keys) -> str | None:
         """How to give each of the ground reactions keys its link (None: the caller cannot)."""

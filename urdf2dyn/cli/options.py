@@ -83,14 +83,19 @@ FILTER_NAMED = CutoffNamed("--filter", "no --filter", derivatives="--derivatives
 TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--floating-base",
                               contact="{}", contact_pair="--contact {}=LINK",
                               couplers="--couplers eliminate", grf="--grf FILE",
-                              external_loads="--external-loads SETUP.xml", max_gap="--max-gap N")
-#: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing and loads
+                              external_loads="--external-loads SETUP.xml", max_gap="--max-gap N",
+                              delimiter="--delimiter {}", decimal="--decimal {}")
+#: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing and loads,
+#: and its coordinates file is read with the separators it holds
 SETUP_COLUMNS = TRIAL_COLUMNS._replace(processing=None, mapping=None, grf=None,
-                                       external_loads="the setup's <external_loads_file>")
+                                       external_loads="the setup's <external_loads_file>",
+                                       delimiter=None, decimal=None)
 #: the same in `urdf2dyn animate`'s, which reads the motion as torques does but takes
-#: neither the loads nor their links (it draws the trial's own), --couplers nor --max-gap
+#: neither the loads nor their links (it draws the trial's own), --couplers, --max-gap nor
+#: the CSV separators (detected from the file)
 ANIMATE_COLUMNS = TRIAL_COLUMNS._replace(contact=None, couplers=None, grf=None,
-                                         external_loads=None, max_gap=None)
+                                         external_loads=None, max_gap=None, delimiter=None,
+                                         decimal=None)
 
 
 def in_flag_words(error, args):

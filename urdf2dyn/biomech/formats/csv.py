@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from ..._safe_files import note_input, replacing
+from ..processing import LIBRARY_COLUMNS
 from ..trajectory import MotionError, _from_table, _to_table
 from .windows import text_lines
 
@@ -40,7 +41,7 @@ _DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", None: "whitespa
 _DECIMAL_COMMA = re.compile(r"^[+-]?(\d+,\d*|,\d+)([eE][+-]?\d+)?$")
 
 
-def read_table(path, delimiter=None, decimal=None):
+def read_table(path, delimiter=None, decimal=None, named=None):
     """(header, data) of a numeric CSV file with one header line: the one CSV reader.
 
     Cells that are empty or spell NaN (:data:`MISSING`; pandas' ``df.to_csv()`` writes NaN as an
@@ -63,6 +64,10 @@ def read_table(path, delimiter=None, decimal=None):
         The decimal separator. Default: ``","`` when the delimiter is not a comma and a cell is
         written so (``0,25``), ``"."`` otherwise. A decimal comma with a comma delimiter is
         refused (ambiguous).
+    named : urdf2dyn.biomech.processing.ColumnOptions, optional
+        How the caller says the separators, as a refusal advises them (default: these
+        keywords; a command line's --delimiter and --decimal; None in it: the caller cannot,
+        and the file is to be rewritten).
 
     Returns
     -------
@@ -72,6 +77,7 @@ def read_table(path, delimiter=None, decimal=None):
         The numbers, NaN for a missing sample.
     """
     path = os.fspath(path)
+    named = LIBRARY_COLUMNS if named is None else named
     sep = _delimiter_arg(delimiter)
     if decimal not in (None, ".", ","):
         raise ValueError(f"decimal: expected '.' or ',', got {decimal!r}")
@@ -81,10 +87,11 @@ def read_table(path, delimiter=None, decimal=None):
         raise MotionError(f"{path}: empty file (expected a header line)")
     head = lines[first]
     if sep is _AUTO:
-        sep = _detect_delimiter(path, head)
+        sep = _detect_delimiter(path, head, named)
     if decimal == "," and sep == ",":
         raise ValueError(f"{path}: decimal ',' with delimiter ',' is ambiguous: a file with "
-                         "decimal commas separates its columns with ';' or tabs (--delimiter)")
+                         "decimal commas separates its columns with ';' or tabs"
+                         + _said(named.delimiter, "semicolon", " ({})"))
     header = [h.strip() for h in _split(head, sep)]
     if len(header) > 1 and header[-1] == "":       # a trailing delimiter (Excel, some loggers)
         header.pop()
@@ -101,7 +108,7 @@ def read_table(path, delimiter=None, decimal=None):
     if decimal == "." and not any('"' in line for line in body):
         data = _loadtxt(body, sep, len(header))
     if data is None:
-        data = _read_slow(path, header, body, first + 2, sep, decimal)
+        data = _read_slow(path, header, body, first + 2, sep, decimal, named)
     return header, data.reshape(-1, len(header))
 
 
@@ -117,18 +124,25 @@ def _delimiter_arg(delimiter):
     return DELIMITERS[delimiter]
 
 
+def _said(option, value, form="{}"):
+    """The caller's option (a ColumnOptions format) given value, in form; "" when the
+    caller has no such option."""
+    return "" if option is None else form.format(option.format(value))
+
+
 def _unquoted(line):
     return re.sub(r'"[^"]*"', "", line)
 
 
-def _detect_delimiter(path, head):
+def _detect_delimiter(path, head, named):
     bare = _unquoted(head)
     seen = [d for d in (",", ";", "\t") if d in bare]
     if len(seen) > 1:
         names = " and ".join(f"{_DELIMITER_NAMES[d]}s ({d!r})" for d in seen)
+        advice = (_said(named.delimiter, "semicolon" if ";" in seen else "tab",
+                        "say which, e.g. {}") or "rewrite the file with one separator")
         raise MotionError(f"{path}: the header line holds {names}: cannot tell which separates "
-                          "the columns; say it with --delimiter (delimiter= in Python), e.g. "
-                          f"--delimiter {'semicolon' if ';' in seen else 'tab'}")
+                          f"the columns; {advice}")
     if seen:
         return seen[0]
     return None if len(bare.split()) > 1 else ","
@@ -162,7 +176,7 @@ def _loadtxt(body, sep, ncol):
     return data if data.shape[1] == ncol else None
 
 
-def _read_slow(path, header, body, first_lineno, sep, decimal):
+def _read_slow(path, header, body, first_lineno, sep, decimal, named):
     missing = set(MISSING)
     rows = []
     ncol = len(header)
@@ -174,34 +188,38 @@ def _read_slow(path, header, body, first_lineno, sep, decimal):
             row.pop()
         if len(row) != ncol:
             raise MotionError(f"{path}: line {lineno} has {len(row)} values for {ncol} header "
-                              f"columns{_delimiter_hint(sep, len(row), ncol)}")
+                              f"columns{_delimiter_hint(sep, len(row), ncol, named)}")
         out = []
         for col, cell in zip(header, row):
             cell = cell.strip()
             if cell in missing:
                 out.append(math.nan)
                 continue
-            out.append(_number(path, lineno, col, cell, decimal, sep))
+            out.append(_number(path, lineno, col, cell, decimal, sep, named))
         rows.append(out)
     return np.array(rows, dtype=float).reshape(-1, ncol)
 
 
-def _delimiter_hint(sep, nrow, ncol):
+def _delimiter_hint(sep, nrow, ncol, named):
     name = _DELIMITER_NAMES[sep]
     if sep == "," and nrow > ncol:
+        both = named.delimiter is not None and named.decimal is not None
         return (" (the header is comma-separated; if the numbers use decimal commas, the "
-                "columns must be separated by ';' or tabs: check the file, or set --delimiter "
-                "and --decimal)")
-    return f" (columns separated by {name}s, as the header line; set --delimiter if not)"
+                "columns must be separated by ';' or tabs: check the file"
+                + (f", or set {named.delimiter.format('SEP')} and {named.decimal.format(',')}"
+                   if both else "") + ")")
+    return (f" (columns separated by {name}s, as the header line; "
+            + (_said(named.delimiter, "SEP", "set {} if not") or "rewrite the file with one "
+               "separator if not") + ")")
 
 
-def _number(path, lineno, col, cell, decimal, sep):
+def _number(path, lineno, col, cell, decimal, sep, named):
     text = cell
     if decimal == ",":
         if "." in cell:
             raise MotionError(f"{path}: line {lineno}, column {col!r}: {cell!r} has a decimal "
-                              "point but the file writes decimal commas elsewhere: set "
-                              "--decimal (decimal= in Python) to the one the file uses")
+                              "point but the file writes decimal commas elsewhere: "
+                              + _one_decimal(named))
         text = cell.replace(",", ".")
     try:
         if "_" in text:                 # float() reads 1_000; a table does not mean that
@@ -213,12 +231,22 @@ def _number(path, lineno, col, cell, decimal, sep):
             hint = (" (a decimal comma with comma-separated columns is ambiguous: separate the "
                     "columns with ';' or tabs)" if sep == "," else
                     " (a decimal comma, but the decimal separator is '.' (given, or seen in "
-                    "the first lines): set --decimal to the one the file uses)")
+                    f"the first lines): {_one_decimal(named)})")
         elif sep == "," and any(c in cell for c in ";\t"):
-            hint = " (the header is comma-separated but this line is not: set --delimiter)"
+            hint = (" (the header is comma-separated but this line is not: "
+                    + (_said(named.delimiter, "SEP", "set {}")
+                       or "rewrite the file with one separator") + ")")
         raise MotionError(f"{path}: line {lineno}, column {col!r}: {cell!r} is not a number"
                           f"{hint} (not a numeric CSV table; leave a cell empty or write NaN "
                           "for a missing sample)") from None
+
+
+def _one_decimal(named):
+    """What to do about a file whose numbers mix decimal points and commas."""
+    if named.decimal is None:
+        return "write every number with the same decimal separator"
+    return (f"set the one the file uses ({named.decimal.format('.')} or "
+            f"{named.decimal.format(',')})")
 
 
 def _read_fast(path, ncol, sep, decimal, encoding):
@@ -260,12 +288,13 @@ def write_table(path, t, values, names, fmt="{:.15g}", index="time"):
 
 
 def read_csv(path, degrees=False, model=None, mapping=None, linear=(), delimiter=None,
-             decimal=None):
+             decimal=None, named=None):
     """Read a CSV trajectory (header line, then numbers): ``time``, coordinates, optional
     ``<dof>_vel`` / ``<dof>_acc``, optional ``grfX_L ... copZ_R`` and ``momX_L ... momZ_R``.
     degrees=True: angles (and their rates) are in degrees (see the module docstring for which
-    columns are angles). delimiter, decimal: as :func:`read_table` (detected by default)."""
-    header, data = read_table(path, delimiter=delimiter, decimal=decimal)
+    columns are angles). delimiter, decimal, named: as :func:`read_table` (the separators
+    detected by default)."""
+    header, data = read_table(path, delimiter=delimiter, decimal=decimal, named=named)
     return _from_table(header, data, os.fspath(path), degrees, model, linear, mapping,
                        {"format": "csv"})
 

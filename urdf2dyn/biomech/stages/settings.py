@@ -359,10 +359,12 @@ class TrialSettings:
         return m if m is None or _is_path(m) else dict(m)
 
     @property
-    def csv_options(self) -> dict[str, str]:
-        """delimiter and decimal as the CSV readers' keywords (only those given)."""
-        return {k: x for k, x in (("delimiter", self.delimiter), ("decimal", self.decimal))
-                if x is not None}
+    def csv_options(self) -> dict[str, Any]:
+        """delimiter and decimal as the CSV readers' keywords (only those given), and how
+        their refusals name them (columns_named)."""
+        return {"named": self.columns_named, **{
+            k: x for k, x in (("delimiter", self.delimiter), ("decimal", self.decimal))
+            if x is not None}}
 
     def filter_named_in(self, file: str) -> CutoffNamed:
         """Who gave filter_hz, as a refusal of it says: filter_named, said in the file the
