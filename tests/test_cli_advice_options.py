@@ -191,11 +191,11 @@ ADVICE = {
     "long gap": (_long_gap, "gaps longer than max_gap = 5 samples", {"--max-gap"},
                  {"--max-gap"}),
     "two separators": (_two_separators, "cannot tell which separates the columns",
-                       {"--delimiter"}, set()),
+                       {"--delimiter"}, {"--delimiter"}),
     "mixed decimals": (_mixed_decimals, "has a decimal point but the file writes decimal "
-                       "commas elsewhere", {"--decimal"}, set()),
+                       "commas elsewhere", {"--decimal"}, {"--decimal"}),
     "a row of semicolons": (_row_of_semicolons, "line 21 has 1 values for 3 header columns",
-                            {"--delimiter"}, set()),
+                            {"--delimiter"}, {"--delimiter"}),
     "undetermined frames": (_undetermined_frames, "do not determine the pose in 2 frames "
                             "inside the trial", {"--max-gap"}, None),      # a setup takes no .trc
 }

@@ -243,6 +243,38 @@ def test_derivatives_with_an_id_setup_are_refused_not_ignored(tmp_path, capsys, 
     assert not out.exists()
 
 
+def test_csv_separators_beside_an_id_setup_are_used_not_ignored(tmp_path, capsys):
+    """urdf2dyn torques --setup read a CSV coordinates_file with the separators detected,
+    whatever --delimiter and --decimal said: --delimiter comma on a semicolon-separated file
+    ran, the option ignored with nothing said. They now read it as without --setup: that
+    file refused as comma-separated (one header column), read as what it is with
+    --delimiter semicolon --decimal ,."""
+    t = np.linspace(0, 1, 101)
+    q = quadratic(t)[0]
+    rows = [f"{x:.6f};{a:.8f};{b:.8f}".replace(".", ",") for x, (a, b) in zip(t, q)]
+    (tmp_path / "m.csv").write_text("time;joint1;joint2\n" + "\n".join(rows) + "\n")
+    setup = tmp_path / "s.xml"
+    setup.write_text(f"""<?xml version="1.0" encoding="UTF-8" ?>
+<OpenSimDocument Version="40600">
+  <InverseDynamicsTool name="csv">
+    <model_file>{ROBOT2R}</model_file>
+    <time_range>0 1</time_range>
+    <coordinates_file>m.csv</coordinates_file>
+    <lowpass_cutoff_frequency_for_coordinates>-1</lowpass_cutoff_frequency_for_coordinates>
+    <output_gen_force_file>tau.sto</output_gen_force_file>
+  </InverseDynamicsTool>
+</OpenSimDocument>
+""")
+    out = tmp_path / "tau.sto"
+    assert main(["torques", "--setup", str(setup), "--delimiter", "comma", "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert f"error: {tmp_path / 'm.csv'}: line 2 has " in err and "for 1 header columns" in err
+    assert not out.exists()
+    assert main(["torques", "--setup", str(setup), "--delimiter", "semicolon", "--decimal", ",",
+                 "-o", str(out)]) == 0
+    assert out.exists()
+
+
 def test_a_cutoff_lowered_to_opensims_049_fs_is_named_as_the_command_line_gave_it(tmp_path,
                                                                                   capsys):
     """OpenSim's processing lowers a cut-off at or above half the rate to 0.49 of it, with a

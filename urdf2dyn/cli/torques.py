@@ -151,6 +151,7 @@ def _torques_setup(args):
     settings = TrialSettings.from_id_setup(     # reads its ExternalLoads file, once
         setup, time_range=args.time_range, strict=args.strict,
         contacts=parse_contacts(args.contact), max_gap=args.max_gap,
+        delimiter=args.delimiter, decimal=args.decimal,     # a CSV coordinates_file's
         columns_named=SETUP_COLUMNS, reduce_residuals=_residual_settings(args))
     # what the run reads, as the library says (the setup's own model even when ROBOT is
     # given, the ExternalLoads data file), and the model given instead
