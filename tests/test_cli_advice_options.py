@@ -7,6 +7,7 @@ that advises an option; every --option said is then looked up in the command's o
 own."""
 import argparse
 import gzip
+import math
 import os
 import re
 import shutil
@@ -160,6 +161,13 @@ def _row_of_semicolons(tmp_path):
     return _robot2r_rows(tmp_path, "row.csv", rewrite)
 
 
+def _angles_in_degrees(tmp_path):
+    """robot2r's motion written in degrees, read as radians: its joints swing by 16 turns."""
+    return _robot2r_rows(tmp_path, "degrees.csv", lambda lines: lines[:1] + [
+        ",".join([row.split(",")[0]] + [f"{math.degrees(float(x)):.6f}"
+                                        for x in row.split(",")[1:]]) for row in lines[1:]])
+
+
 def _undetermined_frames(tmp_path):
     """OpenSim's leg39 swing (14 frames of 41 markers) with every marker of frames 6 and 7
     missing: no pose is determined there, and inverse kinematics leaves gaps."""
@@ -196,6 +204,7 @@ ADVICE = {
                        "commas elsewhere", {"--decimal"}, {"--decimal"}),
     "a row of semicolons": (_row_of_semicolons, "line 21 has 1 values for 3 header columns",
                             {"--delimiter"}, {"--delimiter"}),
+    "angles in degrees": (_angles_in_degrees, "They look like degrees", {"--degrees"}, set()),
     "undetermined frames": (_undetermined_frames, "do not determine the pose in 2 frames "
                             "inside the trial", {"--max-gap"}, None),      # a setup takes no .trc
 }
@@ -217,7 +226,8 @@ ID_SETUP = """<?xml version="1.0" encoding="UTF-8" ?>
 #: a value for each option the advice may name, to try it beside --setup
 SAMPLE_VALUES = {"--contact": ["1=foot_R"], "--couplers": ["eliminate"], "--grf": ["g.csv"],
                  "--external-loads": ["el.xml"], "--max-gap": ["10"],
-                 "--delimiter": ["semicolon"], "--decimal": [","]}
+                 "--delimiter": ["semicolon"], "--decimal": [","], "--degrees": [],
+                 "--gravity": ["0", "-9.81", "0"]}
 
 
 def _command_line(mode, model, trial, tmp_path):

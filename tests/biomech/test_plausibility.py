@@ -48,7 +48,7 @@ def test_degrees_read_as_radians(tmp_path, model, capsys):
     motion, _ = trial()
     path = to_pandas_csv(tmp_path / "deg.csv", motion, degrees=True, model=model, index=False)
     res = run(model, path)
-    assert any("look like degrees: pass --degrees" in w for w in res.warnings)
+    assert any("look like degrees: pass degrees=True if they are" in w for w in res.warnings)
     assert any("outside their URDF limits" in w for w in res.warnings)
     assert any("root residual force" in w and "Hicks" in w for w in res.warnings)
     with pytest.raises(trajectory.MotionError, match="look like degrees"):
@@ -254,7 +254,7 @@ def test_degrees_on_continuous_joints(tmp_path):
     path = tmp_path / "deg.csv"
     formats.write_table(path, table[:, 0], np.degrees(table[:, 1:]), names[1:])
     with pytest.warns(W, match=r"joint1 \(continuous\) swinging back and forth by 10\d.*"
-                               r"pass --degrees"):
+                               r"pass degrees=True"):
         urdf2dyn.inverse_dynamics_trial(arm, path)
     t = np.linspace(0, 2, 201)
     wheel = np.c_[20 * 2 * np.pi * t / 2, 0.3 * np.sin(2 * np.pi * t)]      # joint2: 17 deg

@@ -108,9 +108,10 @@ def _hinges(model):
     return [(j.name, j.q_index) for j in model.joints if j.type == "revolute"]
 
 
-def units(model, q, degrees, source):
+def units(model, q, degrees, source, named=LIBRARY_COLUMNS):
     """Angles that look like degrees read as radians (or radians read as degrees). q in rad
-    (after any conversion); degrees: whether the file was declared in degrees. Every
+    (after any conversion); degrees: whether the file was declared in degrees; named: the
+    caller's options, as the advice names them (ColumnOptions). Every
     coordinate that turns a joint counts (:func:`_hinges`: an OpenSim model's custom joints
     too, whose knees once read degrees as radians without a word), and a continuous joint
     that swings back and forth by more than a turn (:func:`_swinging_turns`)."""
@@ -127,7 +128,7 @@ def units(model, q, degrees, source):
                     f"{np.nanmax(raw):.2f} (as written): the angles look like radians. "
                     + ("If they are, put the lines 'version=1' and 'inDegrees=no' in its "
                        "header (OpenSim reads them so too)" if opensim else
-                       "Drop --degrees (degrees=False) if they are")]
+                       "Read them as radians if they are" + _said_degrees(named, " (drop {})"))]
         return []
     peak = np.nanmax(x, axis=0) if joints else []
     wild = sorted(((f"{n} up to", p) for (n, _), p in zip(joints, peak) if p > 2 * math.pi),
@@ -139,8 +140,15 @@ def units(model, q, degrees, source):
         return [f"{source}: joint angles beyond a full turn (2 pi rad) read as radians: "
                 f"{names}{more}. They look like degrees: "
                 + ("if they are, put 'inDegrees=yes' in its header (OpenSim reads them so too)"
-                   if opensim else "pass --degrees (degrees=True) if they are")]
+                   if opensim else _said_degrees(named, "pass {} if they are")
+                   or "if they are, write them in radians")]
     return []
+
+
+def _said_degrees(named, form):
+    """The caller's option that reads a CSV file's angles in degrees, in form ("" when the
+    caller has none: torques --setup, whose setup says how its file is read)."""
+    return "" if named.degrees is None else form.format(named.degrees)
 
 
 def _swinging_turns(model, q):

@@ -325,7 +325,8 @@ class ColumnOptions(NamedTuple):
     from the ones they follow; ``grf`` and ``external_loads``, how to give a trial's ground
     reactions or its OpenSim ExternalLoads file; ``max_gap``, how to fill longer gaps;
     ``delimiter`` and ``decimal``, formats of how to say a CSV file's separators (the value
-    for {}). None: the caller has no such option (`urdf2dyn animate`)."""
+    for {}); ``degrees``, how to read a CSV file's angles in degrees. None: the caller has no
+    such option (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
@@ -337,6 +338,7 @@ class ColumnOptions(NamedTuple):
     max_gap: str | None = "max_gap=N"
     delimiter: str | None = 'delimiter="{}"'
     decimal: str | None = 'decimal="{}"'
+    degrees: str | None = "degrees=True"
 
     def contacts(self, keys) -> str | None:
         """How to give each of the ground reactions keys its link (None: the caller cannot)."""

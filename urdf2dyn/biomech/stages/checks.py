@@ -54,7 +54,7 @@ def units(trial):
         return []
     degrees = bool(trial.settings.degrees) or m.units.startswith("degrees")
     return _warnings("units", plausibility.units(trial.model, trial.kinematics.measured_q,
-                                                 degrees, m.source))
+                                                 degrees, m.source, trial.settings.columns_named))
 
 
 def joint_limits(trial):
