@@ -11,6 +11,9 @@ import math
 import os
 import re
 import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -182,31 +185,47 @@ def _undetermined_frames(tmp_path):
     return str(tmp_path / "leg39.osim"), tmp_path / "gaps.trc"
 
 
-#: each input: (what writes it, words of the refusal or warning it fires, the options that
-#: advice names under torques, and under torques --setup: None, not an input a setup takes)
+class Advice(NamedTuple):
+    """An input firing a refusal or warning that advises options: what writes it (model,
+    trial), words of what it fires, the options the advice names under torques and under
+    torques --setup (None: not an input a setup takes), the torques options it needs
+    besides, and whether animate, which lacks them, runs it too."""
+    write: Callable[[Path], tuple[str, Path]]
+    fired: str
+    torques: set[str]
+    setup: set[str] | None
+    extra: tuple[str, ...] = ()
+    animate: bool = True
+
+
 ADVICE = {
-    "no side": (_sideless_reactions, "their names say no side",
-                {"--contact", "--external-loads"}, {"--contact"}),
-    "far centre of pressure": (_far_right_cop, "the centre of pressure of 'R' is",
+    "no side": Advice(_sideless_reactions, "their names say no side",
+                      {"--contact", "--external-loads"}, {"--contact"}),
+    "far centre of pressure": Advice(_far_right_cop, "the centre of pressure of 'R' is",
+                                     {"--contact"}, {"--contact"}),
+    "weightless loads": Advice(_weightless_reactions, "bear no weight over the motion",
                                {"--contact"}, {"--contact"}),
-    "weightless loads": (_weightless_reactions, "bear no weight over the motion",
-                         {"--contact"}, {"--contact"}),
-    "no loads": (_no_reactions, "no ground reaction is given", {"--grf", "--external-loads"},
-                 set()),
-    "coupler off": (_coupler_in_degrees, "not held by their CoordinateCouplerConstraint",
-                    {"--couplers"}, {"--couplers"}),
-    "loads in kgf": (_reactions_in_kgf, "the loads hold the body up by", set(), set()),
-    "long gap": (_long_gap, "gaps longer than max_gap = 5 samples", {"--max-gap"},
-                 {"--max-gap"}),
-    "two separators": (_two_separators, "cannot tell which separates the columns",
-                       {"--delimiter"}, {"--delimiter"}),
-    "mixed decimals": (_mixed_decimals, "has a decimal point but the file writes decimal "
-                       "commas elsewhere", {"--decimal"}, {"--decimal"}),
-    "a row of semicolons": (_row_of_semicolons, "line 21 has 1 values for 3 header columns",
-                            {"--delimiter"}, {"--delimiter"}),
-    "angles in degrees": (_angles_in_degrees, "They look like degrees", {"--degrees"}, set()),
-    "undetermined frames": (_undetermined_frames, "do not determine the pose in 2 frames "
-                            "inside the trial", {"--max-gap"}, None),      # a setup takes no .trc
+    "no loads": Advice(_no_reactions, "no ground reaction is given",
+                       {"--grf", "--external-loads"}, set()),
+    "no loads to reduce residuals": Advice(
+        _no_reactions, "residual reduction needs the trial's external loads",
+        {"--grf", "--external-loads"}, set(), ("--reduce-residuals",), animate=False),
+    "coupler off": Advice(_coupler_in_degrees, "not held by their CoordinateCouplerConstraint",
+                          {"--couplers"}, {"--couplers"}),
+    "loads in kgf": Advice(_reactions_in_kgf, "the loads hold the body up by", set(), set()),
+    "long gap": Advice(_long_gap, "gaps longer than max_gap = 5 samples", {"--max-gap"},
+                       {"--max-gap"}),
+    "two separators": Advice(_two_separators, "cannot tell which separates the columns",
+                             {"--delimiter"}, {"--delimiter"}),
+    "mixed decimals": Advice(_mixed_decimals, "has a decimal point but the file writes "
+                             "decimal commas elsewhere", {"--decimal"}, {"--decimal"}),
+    "a row of semicolons": Advice(_row_of_semicolons, "line 21 has 1 values for 3 header "
+                                  "columns", {"--delimiter"}, {"--delimiter"}),
+    "angles in degrees": Advice(_angles_in_degrees, "They look like degrees", {"--degrees"},
+                                set()),
+    "undetermined frames": Advice(_undetermined_frames, "do not determine the pose in 2 "
+                                  "frames inside the trial", {"--max-gap"},
+                                  None),      # a setup takes no .trc
 }
 
 
@@ -230,13 +249,13 @@ SAMPLE_VALUES = {"--contact": ["1=foot_R"], "--couplers": ["eliminate"], "--grf"
                  "--gravity": ["0", "-9.81", "0"]}
 
 
-def _command_line(mode, model, trial, tmp_path):
+def _command_line(mode, model, trial, tmp_path, extra):
     """The command line of mode (animate, torques, or torques running an ID setup that names
-    the model and the trial) on model and trial."""
+    the model and the trial) on model and trial, with torques' extra options."""
     if mode == "animate":
         return ["animate", model, str(trial), "-o", "out.gif", "--every", "100000"]
     if mode == "torques":
-        return ["torques", model, str(trial)]
+        return ["torques", model, str(trial), *extra]
     try:
         time = formats.read(str(trial)).time
         t0, t1 = float(time[0]), float(time[-1])
@@ -245,7 +264,7 @@ def _command_line(mode, model, trial, tmp_path):
     setup = tmp_path / "id_setup.xml"
     setup.write_text(ID_SETUP.format(model=urdf2dyn.data_path(model) if model == "robot2r.urdf"
                                      else model, motion=trial, t0=t0, t1=t1))
-    return ["torques", "--setup", str(setup)]
+    return ["torques", "--setup", str(setup), *extra]
 
 
 def _refused_beside_setup(flag, setup_line, capsys):
@@ -258,7 +277,8 @@ def _refused_beside_setup(flag, setup_line, capsys):
 
 @pytest.mark.parametrize("case,mode", [
     (case, mode) for case in sorted(ADVICE) for mode in ("animate", "torques", "torques --setup")
-    if mode != "torques --setup" or ADVICE[case][3] is not None])
+    if (mode != "torques --setup" or ADVICE[case].setup is not None)
+    and (mode != "animate" or ADVICE[case].animate)])
 def test_the_advice_names_only_options_of_the_command(tmp_path, monkeypatch, capsys, mode,
                                                       case):
     """Under animate the refusal of sideless ground reactions advised --contact and
@@ -269,23 +289,23 @@ def test_the_advice_names_only_options_of_the_command(tmp_path, monkeypatch, cap
     torques its own options."""
     if mode == "animate":
         pytest.importorskip("matplotlib")
-    write, fired, torques_advice, setup_advice = ADVICE[case]
-    model, trial = write(tmp_path)
+    advice = ADVICE[case]
+    model, trial = advice.write(tmp_path)
     monkeypatch.chdir(tmp_path)
-    line = _command_line(mode, model, trial, tmp_path)
+    line = _command_line(mode, model, trial, tmp_path, advice.extra)
     try:
         cli.main(line)
     except SystemExit as e:             # argparse's own errors: none expected
         pytest.fail(f"exit {e.code}: {capsys.readouterr().err}")
     err = " ".join(capsys.readouterr().err.split())
-    assert fired in err, err
+    assert advice.fired in err, err
     named = _options_named(err)
     own = _own_options(line[0])
     assert named <= own, (named - own, err)
     if mode == "torques":
-        assert torques_advice <= named, err
+        assert advice.torques <= named, err
     if mode == "torques --setup":
-        assert setup_advice <= named, err
+        assert advice.setup <= named, err
         refused = {flag for flag in named - {"--setup"}
                    if _refused_beside_setup(flag, line, capsys)}
         assert not refused, (refused, err)

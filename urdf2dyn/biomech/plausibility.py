@@ -542,14 +542,7 @@ def missing_loads(model, t, q, feet, source, loads_source=None, named=LIBRARY_CO
     return [f"{source}: the feet ({', '.join(stepping)}) step down to the floor and lift off "
             "it again, as in walking or running, but no ground reaction is given: the joint "
             "moments are those of a body held up by its root alone (the root residuals carry "
-            "its weight). Give the loads: " + _ways_to_give_loads(named)]
-
-
-def _ways_to_give_loads(named):
-    """The ways a trial's loads are given, as the caller's options name them."""
-    ways = ["a C3D with its force plates", "the motion file's own ground-reaction columns"]
-    ways += [way for way in (named.grf, named.external_loads) if way is not None]
-    return ", ".join(ways[:-1]) + " or " + ways[-1]
+            "its weight). Give the loads: " + named.ways_to_give_loads()]
 
 
 def light_loads(model, f_ext, loads_source):

@@ -340,6 +340,12 @@ class ColumnOptions(NamedTuple):
     decimal: str | None = 'decimal="{}"'
     degrees: str | None = "degrees=True"
 
+    def ways_to_give_loads(self) -> str:
+        """The ways a trial's external loads are given, as the caller's options name them."""
+        ways = ["a C3D with its force plates", "the motion file's own ground-reaction columns"]
+        ways += [way for way in (self.grf, self.external_loads) if way is not None]
+        return ", ".join(ways[:-1]) + " or " + ways[-1]
+
     def contacts(self, keys) -> str | None:
         """How to give each of the ground reactions keys its link (None: the caller cannot)."""
         if self.contact is None:

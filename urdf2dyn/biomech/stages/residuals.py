@@ -26,8 +26,8 @@ def residuals(trial: Trial) -> Trial:
     source = need(trial.motion, "motion").source
     if not loads.f_ext:
         raise ValueError(f"{source}: residual reduction needs the trial's external loads "
-                         "(ground reactions, --grf, or an ExternalLoads file): without them "
-                         "the residuals are the whole load")
+                         f"({trial.settings.columns_named.ways_to_give_loads()}): without "
+                         "them the residuals are the whole load")
     red = reduce_residuals(model, kin.t, kin.q, kin.v, kin.a, loads.f_ext,
                            tracking=None if wanted.tracking is None else dict(wanted.tracking),
                            com_body=wanted.com_body, adjust_mass=wanted.mass,
