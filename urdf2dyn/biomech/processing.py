@@ -313,20 +313,21 @@ CUTOFF_HZ = CutoffNamed()
 
 
 class ColumnOptions(NamedTuple):
-    """The caller's options that change how a trial's columns meet the model, as the
-    refusals and warnings of columns that do not advise them (stages.read.check_columns,
-    grf.contact_links, the plausibility checks), so that no command names an option it
-    lacks: ``processing``, how to ask for OpenSim's column rule (missing coordinates held at
-    their defaults, unknown columns ignored); ``mapping``, how to rename the file's columns;
-    ``floating_base``, how to load the model with the floating joint 'root_joint';
-    ``contact``, how to give ground reactions their links, a format of the pairs, each
-    ``contact_pair`` formatted with its key, joined by ", " (the library's one dict, the
-    command line's one --contact per key); ``couplers``, how to compute coupled coordinates
-    from the ones they follow; ``grf`` and ``external_loads``, how to give a trial's ground
-    reactions or its OpenSim ExternalLoads file; ``max_gap``, how to fill longer gaps;
-    ``delimiter`` and ``decimal``, formats of how to say a CSV file's separators (the value
-    for {}); ``degrees``, how to read a CSV file's angles in degrees. None: the caller has no
-    such option (`urdf2dyn animate`)."""
+    """The caller's options that change how a trial's files and columns meet the model, as
+    the refusals and warnings of a trial advise them (its columns, CSV separators, gaps,
+    loads, couplers and angle units: stages.read.check_columns, formats.csv.read_table,
+    fill_gaps, grf.contact_links, the plausibility checks), so that no command names an
+    option it lacks, nor the library a flag. ``processing``: how to ask for OpenSim's column
+    rule (missing coordinates held at their defaults, unknown columns ignored); ``mapping``:
+    how to rename the file's columns; ``floating_base``: how to load the model with the
+    floating joint 'root_joint'; ``contact``: how to give ground reactions their links, a
+    format of the pairs, each ``contact_pair`` formatted with its key, joined by ", " (the
+    library's one dict, the command line's one --contact per key); ``couplers``: how to
+    compute coupled coordinates from the ones they follow; ``grf`` and ``external_loads``:
+    how to give a trial's ground reactions or its OpenSim ExternalLoads file; ``max_gap``:
+    how to fill longer gaps; ``delimiter`` and ``decimal``: formats of how to say a CSV
+    file's separators (the value for {}); ``degrees``: how to read a CSV file's angles in
+    degrees. None: the caller has no such option (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
