@@ -1110,17 +1110,37 @@ def test_a_states_file_gives_its_coordinates(osim, tmp_path, monkeypatch, capsys
     print(f"\nstates file: worst {max(err.values()):.2e} of a coordinate's peak")
 
 
-def test_a_step_too_small_to_resample_names_its_rows_and_the_ways_out():
+@pytest.mark.filterwarnings("ignore:.*no joint carries any weight")    # robot2r is planar
+def test_a_step_too_small_to_resample_names_its_rows_and_the_ways_out(tmp_path, capsys):
     """A table whose times almost repeat once (OpenSim's RRA writes such rows): OpenSim's
     filter would resample it at that step, beyond its 100000 samples, and coarsen the step,
-    which is not reproduced. The refusal names the two times and what to do."""
+    which is not reproduced. The refusal names the two times and what to do, turning the
+    filter off in the words of who gave it: it said "--filter; the setup's
+    lowpass_cutoff_frequency_for_coordinates = -1" to everyone, --filter to a setup's run,
+    which refuses it beside --setup."""
     from urdf2dyn.biomech.opensim_processing import id_kinematics
     t = np.concatenate([np.arange(0, 1, 0.01), [0.99 + 1e-6]])
     q = np.sin(t)[:, None]
-    with pytest.raises(ValueError, match=r"smallest time step \(between t = 0.99 and "
-                                         r"0.990001 s\) is far below the mean step.*drop the "
-                                         r"row that almost repeats a time.*--filter"):
+    with pytest.raises(ValueError, match=r"^cutoff_hz: resampling .*smallest time step "
+                                         r"\(between t = 0.99 and 0.990001 s\) is far below "
+                                         r"the mean step.*drop the row that almost repeats a "
+                                         r"time.*\(None for no filter\)$"):
         id_kinematics(t, q, cutoff_hz=6)
+    setup = _setup(tmp_path, cutoff="6", time_range="0 0.99",
+                   model=data_path("robot2r.urdf"))
+    (tmp_path / "c.mot").write_text(
+        "c\nversion=1\nnRows=101\nnColumns=3\ninDegrees=no\nendheader\ntime\tjoint1\tjoint2\n"
+        + "".join(f"{x:.9g}\t{np.sin(x):.9g}\t{0.1 * x:.9g}\n" for x in t))
+    for line, said, no_filter in (
+            (["--setup", str(setup)], f"{setup}: <lowpass_cutoff_frequency_for_coordinates> 6",
+             "(-1 for no filter)"),
+            ([data_path("robot2r.urdf"), str(tmp_path / "c.mot"), "--processing", "opensim",
+              "--filter", "6"], f"{tmp_path / 'c.mot'}: --filter 6", "(no --filter)")):
+        assert cli.main(["torques", *line]) == 1
+        err = capsys.readouterr().err
+        assert f"error: {said}: resampling " in err, err
+        assert err.rstrip().endswith(f"run without the low-pass filter {no_filter}"), err
+        assert ("--filter" in err) == ("--filter" in line), err
 
 
 def test_the_filters_padding_among_the_rows_computed_is_said():

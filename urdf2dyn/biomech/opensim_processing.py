@@ -188,29 +188,33 @@ def id_kinematics(t, q, cutoff_hz=None, *, named=CUTOFF_HZ):
         t, q = pad(t, q, len(t) // 2)
         dtmin = float(np.min(np.diff(t)))
         if (t[-1] - t[0]) / (len(t) - 1) - dtmin > np.finfo(float).eps:
-            t, q = resample(t, q, dtmin, smallest)  # as Storage::lowpassIIR does
+            # as Storage::lowpassIIR does
+            t, q = resample(t, q, dtmin, smallest, cutoff_hz=cutoff_hz, named=named)
             _refuse_below_the_floor_once_resampled(cutoff_hz, dtmin, smallest, named)
         q = lowpass_iir(dtmin, q, cutoff_hz)
     v, a = estimate_derivatives(t, q, method="opensim")
     return t, q, v, a
 
 
-def resample(t, x, dt, smallest="the smallest"):
+def resample(t, x, dt, smallest="the smallest", *, cutoff_hz=None, named=CUTOFF_HZ):
     """OpenSim's Storage::resample(dt, 5): the natural quintic spline of each column
     evaluated from t[0] in steps of dt (accumulated as OpenSim adds them) up to t[-1].
-    Returns (t_new, x_new). smallest: where the table's smallest step is, for a refusal."""
+    Returns (t_new, x_new). smallest: where the table's smallest step is, for a refusal;
+    cutoff_hz: the filter's cut-off it resamples for, a refusal then a CutoffError in the
+    words of named, who gave it (CutoffNamed)."""
     t = np.asarray(t, dtype=float)
     x = np.asarray(x, dtype=float).reshape(len(t), -1)
     if (t[-1] - t[0]) / dt > 100000:                    # OpenSim's MAX_RESAMPLE_SIZE
-        raise ValueError(f"resampling {t[0]:g} .. {t[-1]:g} s every {dt:g} s would take more "
-                         f"than 100000 samples: that smallest time step ({smallest}) is far "
-                         "below the mean step "
-                         f"({(t[-1] - t[0]) / (len(t) - 1):.3g} s). OpenSim's filter then "
+        given = "" if cutoff_hz is None else f"{named.said(cutoff_hz)}: "
+        refusal = ValueError if cutoff_hz is None else CutoffError      # in its giver's words
+        raise refusal(f"{given}resampling {t[0]:g} .. {t[-1]:g} s every {dt:g} s would "
+                         f"take more than 100000 samples: that smallest time step ({smallest}) "
+                         f"is far below the mean step ({(t[-1] - t[0]) / (len(t) - 1):.3g} "
+                         "s). OpenSim's filter then "
                          "coarsens the step, which urdf2dyn does not reproduce: drop the row "
                          "that almost repeats a time (OpenSim's RRA and CMC write such rows), "
                          "resample the file at a regular step, or run without the low-pass "
-                         "filter (--filter; the setup's lowpass_cutoff_frequency_for_"
-                         "coordinates = -1)")
+                         "filter" + ("" if cutoff_hz is None else f" ({named.no_filter})"))
     times, s = [], float(t[0])
     while s <= t[-1]:
         times.append(s)
