@@ -606,3 +606,21 @@ def test_a_coordinate_no_marker_moves_keeps_its_default_as_in_opensim(tmp_path):
     np.testing.assert_allclose(q[:, 1], theirs[:, 1], atol=1e-6)
     np.testing.assert_allclose(q[:, [0, 2]], np.column_stack([a, a - 2 * np.pi]), atol=1e-6)
     np.testing.assert_allclose(theirs[:, 2], a - 2 * np.pi, atol=1e-5)
+
+
+def test_a_range_on_a_floating_roots_quaternion_is_refused_by_name(tmp_path):
+    """A range given on the w of a floating root's quaternion, which has no velocity column
+    of its own: inverse_kinematics refuses it by name. The first frame's mid-range start
+    looked its column up first (q index 6 of 6 velocities) and ended in an IndexError.
+    Oracle: the layout itself (7 q, 6 v)."""
+    (tmp_path / "one.urdf").write_text(
+        '<robot name="r"><link name="base"><inertial><mass value="1"/><inertia ixx="0.1" '
+        'iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>')
+    model = urdf2dyn.load(os.fspath(tmp_path / "one.urdf"), floating_base=True)
+    assert (model.nq, model.nv) == (7, 6) and model.q_names[6] == "root_joint_qw"
+    markers = [Marker(f"p{k}", "base", np.eye(3)[k] * 0.1) for k in range(3)]
+    xyz = np.tile(np.eye(3) * 0.1, (2, 1, 1))
+    with pytest.raises(ValueError, match=r"ranges: 'root_joint_qw' is a coordinate "
+                       r"of the floating joint 'root_joint', whose q is not its v"):
+        ik.solve(model, Markers(0.01 * np.arange(2), ["p0", "p1", "p2"], xyz, {}),
+                 markers=markers, ranges={"root_joint_qw": (-0.5, 0.5)})

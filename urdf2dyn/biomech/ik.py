@@ -565,12 +565,15 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
 
 
 def _unmoved(model, q, used, names):
-    """Those of the 1-DoF coordinates `names` that no fitted marker moves at pose q (their
-    column of every marker's Jacobian is zero)."""
+    """Those of the coordinates `names` (ranges') that no fitted marker moves at pose q (their
+    column of every marker's Jacobian is zero). A name whose q is not its own velocity (a
+    floating root's quaternion) is refused as inverse_kinematics refuses it in ranges: it
+    has no column."""
+    from ..model import _coordinate
     moved = np.zeros(model.nv, dtype=bool)
     for m in used:
         moved |= np.any(model.jacobian(q, m.link, point=m.position)[:3] != 0.0, axis=0)
-    return {n for n in names if not moved[model._v_index(n)[1]]}
+    return {n for n in names if not moved[_coordinate(model, n, "ranges")[1]]}
 
 
 def load_model(path: str | os.PathLike[str], strict: bool = False) -> Model:
