@@ -523,6 +523,7 @@ def test_a_converted_urdf_says_what_its_ik_does_with_a_locked_coordinate(arm7_ra
 # pin 'c' from the ground with one marker; the markers put 'a' and 'c' near 3.3 rad. Built,
 # written and solved by OpenSim's API in a child process (its IK run after other tests in one
 # process crashed now and then); prints the model's path and OpenSim's coordinates per frame.
+# A second argument: a coordinate task on 'b' towards 0.9 of that weight.
 _UNMARKED_ARM = r'''
 import json, sys
 import numpy as np
@@ -561,8 +562,13 @@ for k in range(3):
     turn = lambda x, y, dy=0.0: osim.Vec3(x * np.cos(a) - y * np.sin(a),
                                           x * np.sin(a) + y * np.cos(a) + dy, 0)
     table.appendRow(0.01 * k, osim.RowVectorVec3([turn(1, 0), turn(0.5, 0.1), turn(1, 0, 2)]))
+tasks = osim.SimTKArrayCoordinateReference()
+if len(sys.argv) > 2:                   # a coordinate task on 'b' towards 0.9, of that weight
+    task = osim.CoordinateReference("b", osim.Constant(0.9))
+    task.setWeight(float(sys.argv[2]))
+    tasks.push_back(task)
 solver = osim.InverseKinematicsSolver(m, osim.MarkersReference(table, osim.SetMarkerWeights()),
-                                      osim.SimTKArrayCoordinateReference(), float("inf"))
+                                      tasks, float("inf"))
 solver.setAccuracy(1e-8)
 state.setTime(0)
 solver.assemble(state)
@@ -624,3 +630,32 @@ def test_a_range_on_a_floating_roots_quaternion_is_refused_by_name(tmp_path):
                        r"of the floating joint 'root_joint', whose q is not its v"):
         ik.solve(model, Markers(0.01 * np.arange(2), ["p0", "p1", "p2"], xyz, {}),
                  markers=markers, ranges={"root_joint_qw": (-0.5, 0.5)})
+
+
+def test_a_coordinate_task_of_weight_0_leaves_an_unmarked_coordinate_at_its_default(tmp_path):
+    """The arm of test_a_coordinate_no_marker_moves_keeps_its_default_as_in_opensim with a
+    coordinate task on 'b' towards 0.9 of weight 0 (an OpenSim setup's task that pulls
+    nothing): OpenSim's IK leaves 'b' at its default 0.3 as without the task. Ours started
+    'b' at the middle of its range, 0.6, and left it there: a task of weight 0 counted as a
+    task holding it. Oracle: OpenSim's InverseKinematicsSolver in a child process."""
+    pytest.importorskip("opensim")
+    import json
+    import subprocess
+    import sys
+    model_file = tmp_path / "arm.osim"
+    run = subprocess.run([sys.executable, "-c", _UNMARKED_ARM, os.fspath(model_file), "0"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    theirs = np.array(json.loads(run.stdout.strip().splitlines()[-1]))
+    np.testing.assert_allclose(theirs[:, 1], 0.3, atol=1e-6)
+    model = urdf2dyn.load(os.fspath(model_file))
+    t = 0.01 * np.arange(3)
+    a = 3.3 + t
+    on_link1 = [(1.0, 0.0), (0.5, 0.1)]
+    xyz = np.stack([np.column_stack([x * np.cos(a) - y * np.sin(a),
+                                     x * np.sin(a) + y * np.cos(a), 0 * a]) for x, y in on_link1]
+                   + [np.column_stack([np.cos(a), 2 + np.sin(a), 0 * a])], axis=1)
+    res = ik.solve(model, Markers(t, ["m1", "m2", "m3"], xyz, {}),
+                   coordinate_tasks={"b": (0.0, 0.9)}, locked=model.locked_coordinates,
+                   ranges=model.clamped_ranges, q0=model.default_q)
+    np.testing.assert_allclose(res.motion.q[:, 1], theirs[:, 1], atol=1e-6)

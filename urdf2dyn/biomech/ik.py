@@ -544,7 +544,8 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     if not bounded:
         return q0
     middle = base.copy()
-    held = set() if model.couplers else _unmoved(model, base, used, set(bounded) - set(tasks))
+    pulled = {n for n, (weight, _) in tasks.items() if weight > 0}    # weight 0 pulls nothing
+    held = set() if model.couplers else _unmoved(model, base, used, set(bounded) - pulled)
     for n, (lo, hi) in bounded.items():
         if n not in held:
             middle[model.q_names.index(n)] = 0.5 * (lo + hi)
