@@ -2674,6 +2674,45 @@ def test_the_only_plate_at_one_level_with_nan_samples_says_which_carry_its_level
     np.testing.assert_allclose(p.force[finite], force[finite], rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+def test_the_only_plate_at_one_level_dipping_under_the_threshold_says_which_carry_none(
+        tmp_path, rate):
+    """Qualisys.c3d with plate 1's Fz at +30 N (its quiet first 140 samples repeated), 10
+    samples (one marker frame) at +12 N, within the 20 N threshold of that level but under
+    the threshold, and 5 NaN, plate 2 quiet (written by ezc3d). The warning counted the
+    samples carrying the level into torques and the NaN ones that do not, leaving the
+    finite ones under the threshold, which carry none either, unsaid ("on 3385 of its
+    3400 samples (none on its 5 NaN ones)"); it now counts them, and says "one" of one.
+    Oracle: ezc3d's force-platform module on the written file (the samples, or frames'
+    means, finite and under 20 N; the NaN ones)."""
+    c = ezc3d.c3d(QUALISYS)
+    fp = c["parameters"]["FORCE_PLATFORM"]
+    fz = [int(fp["CHANNEL"]["value"][2][k]) - 1 for k in range(2)]
+    for k in range(2):
+        c["data"]["analogs"][0, fz[k]] = np.resize(c["data"]["analogs"][0, fz[k]][:140], 3400)
+    up = c["data"]["analogs"][0, fz[0]] - 30.0
+    up[1000:1010] += 18.0
+    up[2000:2005] = np.nan
+    c["data"]["analogs"][0, fz[0]] = up
+    path = str(tmp_path / "dipping.c3d")
+    c.write(path)
+    per_frame = 10 if rate == "markers" else 1             # 2000 Hz analog, 200 Hz markers
+    vertical = _frame_means(ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"][0]
+                            ["force"].T, per_frame)[:, 2]
+    nan, light = np.isnan(vertical), vertical < 20.0
+    assert (nan.sum(), light.sum()) == ((1, 1) if rate == "markers" else (5, 10))
+    carrying = len(vertical) - nan.sum() - light.sum()
+    ones = "one" if rate == "markers" else "ones"
+    with pytest.warns(Urdf2dynWarning) as caught:
+        (p, _) = C.read_c3d(path, rate=rate).plates
+    said(caught, r"force plate 1: 5 of its 3400 analog samples are NaN",
+         rf"force plate 1: it reads \+30(\.\d)? N along its upward normal.*torques from "
+         rf"this file's loads carry 30(\.\d)? N on {carrying} of its {len(vertical)} samples "
+         rf"\(none on its {nan.sum()} NaN {ones} nor on {light.sum()} finite {ones} under the "
+         r"20 N threshold\), at its centre of pressure")
+    assert p.contact.sum() == carrying and not p.force[nan | light].any()
+
+
 def test_the_only_plate_at_one_level_over_less_than_a_load_is_read_silently(tmp_path):
     """The recording of test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on
     cut to its first 3 frames (30 analog samples, 14.5 ms, written by ezc3d): shorter than a

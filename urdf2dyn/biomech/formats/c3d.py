@@ -927,16 +927,21 @@ def _on_all_samples(still):
     return f"on all {still.samples} finite samples of its {still.total}"
 
 
-def _samples_carrying(plate, still):
+def _samples_carrying(plate, still, threshold):
     """'on every sample' a plate reading one level throughout (still: its _SteadyPlate) is
-    read as contact on, else on how many of its samples, the NaN ones counted apart: those
-    have no reading, so no contact and no force."""
+    read as contact on, else on how many of its samples, those without it counted apart:
+    the NaN ones have no reading, the finite ones left read under the threshold (a level
+    held within the threshold of itself may dip under it), so no contact and no force."""
     carrying, total = int(plate.contact.sum()), len(plate.contact)
     if carrying == total:
         return "on every sample"
     missing = still.total - still.samples
-    nan = f" (none on its {missing} NaN ones)" if missing else ""
-    return f"on {carrying} of its {total} samples{nan}"
+    light = total - carrying - missing
+    apart = [f"its {missing} NaN {'one' if missing == 1 else 'ones'}" if missing else "",
+             f"{light} finite {'one' if light == 1 else 'ones'} under the {threshold:g} N "
+             "threshold" if light else ""]
+    none = " nor on ".join(words for words in apart if words)
+    return f"on {carrying} of its {total} samples" + (f" (none on {none})" if none else "")
 
 
 #: m/s^2, the gravity a subject's weight on the plates is turned into a mass with (the lab's
@@ -1008,7 +1013,8 @@ def _steady_alone_warning(plate, still, threshold, source, company):
             f"foot standing still ({_LIGHTEST_STANDING_FOOT:g} N), it reads as a plate nobody "
             "stepped on that was not zeroed does, or a light load held still on it for the "
             f"whole trial.{together} Its samples are read as contact, as they read: torques "
-            f"from this file's loads carry {abs(level):.3g} N {_samples_carrying(plate, still)}"
+            f"from this file's loads carry {abs(level):.3g} N "
+            f"{_samples_carrying(plate, still, threshold)}"
             ", at its centre of pressure (under the foot if somebody stood on it, wandering as "
             "noise if nobody did), on the foot nearest it (within 0.25 m; else dropped, with "
             "a warning). If nobody stood on it, zero the plate in the capture software before "
