@@ -2809,7 +2809,8 @@ def test_a_toddler_with_a_foot_on_each_plate_is_told_both_readings(tmp_path, rat
     said(caught, *(rf"force plate {k}: it reads \+74(\.\d)? N along its upward normal on all "
                    r"\d+ of its samples.*lighter than a foot standing still \(98 N\).*Force "
                    rf"plate {other} reads one level throughout too \(\+74(\.\d)? N\): "
-                   rf"together \+14\d N, the weight of {mass:.3g} kg standing still\..*at its "
+                   rf"with this plate, together \+14\d N, the weight of {mass:.3g} kg standing "
+                   r"still\..*at its "
                    r"centre of pressure \(under the foot if somebody stood on it, wandering as "
                    r"noise if nobody did\).*If nobody stood on it, zero the plate.*If a "
                    rf"subject of {mass:.3g} kg stood still on the plates throughout \(a small "
@@ -2822,6 +2823,41 @@ def test_a_toddler_with_a_foot_on_each_plate_is_told_both_readings(tmp_path, rat
                                    rtol=1e-6, atol=1e-6)
     with pytest.raises(MotionError, match="force plate 1: it reads"):
         C.read_c3d(path, rate=rate, strict=True)
+
+
+@pytest.mark.parametrize("rate", ["markers", "analog"])
+def test_three_plates_at_one_level_name_the_sum_of_all_three_as_a_mass(tmp_path, rate):
+    """ViconNexus_PiG_Motion3_FF.c3d (3 plates) with the plates' Fz set to +40, +35 and +30 N
+    along the upward normal throughout (written by ezc3d). Each warning named the two other
+    plates' readings, then "together +105 N": the sum of all three, read as the two others'
+    (+65 N). It now says the sum is with this plate, its mass that of all three, and no
+    "foot on each" of two plates. Oracle: ezc3d's force-platform module on the written file
+    (each plate's vertical force; their sum over 9.81 m/s^2, 10.7 kg)."""
+    c = ezc3d.c3d(VICON)
+    fp = c["parameters"]["FORCE_PLATFORM"]
+    levels = (40.0, 35.0, 30.0)
+    for k, level in enumerate(levels):
+        fz = int(fp["CHANNEL"]["value"][2][k]) - 1
+        c["data"]["analogs"][0, fz] = -level
+    path = str(tmp_path / "three_plates.c3d")
+    c.write(path)
+    ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
+    assert [float(np.median(e["force"][2])) for e in ez] == pytest.approx(levels, abs=1e-6)
+    mass = sum(float(np.median(e["force"][2])) for e in ez) / 9.81
+    others = {1: "2 and 3", 2: "1 and 3", 3: "1 and 2"}
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path, rate=rate)
+    said(caught, *(rf"force plate {k}: it reads \+{levels[k - 1]:.0f} N along its upward normal.*"
+                   rf"Force plates {others[k]} read one level throughout too \([^)]*\): with "
+                   rf"this plate, together \+105 N, the weight of {mass:.3g} kg standing "
+                   r"still\..*If a subject of "
+                   rf"{mass:.3g} kg stood still on the plates throughout, they are read right"
+                   for k in (1, 2, 3)),
+         r"markers .* are missing in every frame")
+    assert not any("a foot on each" in str(w.message) for w in caught)
+    for p, e in zip(rec.plates, ez):
+        assert p.contact.all()
+        np.testing.assert_allclose(p.force[:, 2], float(np.median(e["force"][2])), atol=1e-6)
 
 
 def test_two_plates_at_one_level_down_into_them_are_named_without_a_subjects_mass(tmp_path):

@@ -81,9 +81,9 @@ What the C3D format says, and what is done with it (the C3D User Guide, Motion L
   or its others never loaded or at one level lighter than a foot's) with a warning, when it
   is lighter than a foot standing still, that it may be unzeroed with nobody on it, the
   advice for a load pointing down into the plate following in the same warning, the
-  file's other plates at one level named with their sum as a mass (a toddler standing
-  with a foot on each of two plates reads as two unzeroed plates do:
-  ``_steady_alone_warning``, ``_steady_company_words``). A plate resting between its loads
+  file's other plates at one level named, with the sum of their levels and its own as a
+  mass (a toddler standing with a foot on each of two plates reads as two unzeroed plates
+  do: ``_steady_alone_warning``, ``_steady_company_words``). A plate resting between its loads
   at the threshold or beyond, the way they push, at most a tenth of its largest load, was
   not zeroed: its samples
   within the threshold of that level are no contact, with a warning
@@ -957,8 +957,9 @@ def _steady_company_words(level, company):
     each (a 15 kg toddler: 74 N a plate): the file holds nothing that tells the two apart
     (a still foot's centre of pressure stays near one point, and so does an unzeroed
     plate's, its moment offsets over its force offset), so the sentence names the other
-    readings and, all pushing up, their sum as the mass of a subject standing on them,
-    which the user knows; the advice says such a subject is read right."""
+    readings and, all pushing up, their sum with this plate's as the mass of a subject
+    standing on them, which the user knows; the advice says such a subject is read
+    right."""
     if not company:
         return "", ""
     numbers = sorted(company)
@@ -972,8 +973,8 @@ def _steady_company_words(level, company):
         return sentence + ".", ""
     mass = sum(levels) / _GRAVITY
     child = " (a small child with a foot on each)" if len(levels) == 2 else ""
-    return (f"{sentence}: together {sum(levels):+.3g} N, the weight of {mass:.3g} kg standing "
-            "still.",
+    return (f"{sentence}: with this plate, together {sum(levels):+.3g} N, the weight of "
+            f"{mass:.3g} kg standing still.",
             f". If a subject of {mass:.3g} kg stood still on the plates throughout{child}, "
             "they are read right")
 
@@ -998,7 +999,7 @@ def _steady_alone_warning(plate, still, threshold, source, company):
     at -14 and -20 N).
 
     company ({number: level N}): the file's other plates kept at one level throughout, named
-    with their sum's mass (_steady_company_words)."""
+    with the mass of their levels' sum and its own (_steady_company_words)."""
     level = still.level
     if abs(level) >= _LIGHTEST_STANDING_FOOT or still.seconds < _SHORTEST_PULL * (1 - 1e-9):
         return None
