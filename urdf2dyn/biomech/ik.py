@@ -530,8 +530,10 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     coordinate the objective does not depend on keeps its default (lenhart2015 of OpenSim-JAM:
     the unmarked neck at 0): the mid-range start keeps it there too. With constraints (the
     couplers) it minimises by an interior-point method, whose barrier moves such a coordinate
-    towards the middle of its range (LaiUhlrich2022 of OpenCap: the unmarked mtp_angle within
-    0.005 degree of it, tests/biomech/test_opencap.py)."""
+    off its start towards mid-range by as much as its iterations happen to take: all the way
+    on LaiUhlrich2022 of OpenCap (the unmarked mtp_angle within 0.005 degree of mid-range,
+    tests/biomech/test_opencap.py), 0.003 of 0.3 rad on a small arm with one coupler. No rule
+    follows both; mid-range, where the published model's answer lies, is kept."""
     ranges = ranges or {}
     # a URDF has no default pose: its neutral one, not q = 0, whose floating root would have a
     # zero quaternion (no pose: the fit refuses it)
