@@ -309,6 +309,26 @@ def test_mesh_scale_of_0_refused_as_mujoco_compiler_refuses_it(case):
         oracle.assert_loads_as_mujoco(xml)
 
 
+_TETRAHEDRON = ('vertex="0 0 0 1 0 0 0 1 0 0 0 1" face="0 2 1 0 1 3 0 3 2 1 2 3"')
+_CUBE = ('vertex="0 0 0 1 0 0 0 1 0 1 1 0 0 0 1 1 0 1 0 1 1 1 1 1" face="0 2 1 1 2 3 4 5 6 5 7 '
+         '6 0 1 4 1 5 4 2 6 3 3 6 7 0 4 2 2 4 6 1 3 5 3 7 5"')
+
+
+@pytest.mark.parametrize("mesh", ["tetrahedron", "cube"])
+@pytest.mark.parametrize("scale", ["0 1 1", "1 0 1", "1 1 0", "0 2 3",
+                                   '0 1 1" refpos="0.3 0.2 0.1'])
+def test_flat_shell_mesh_gives_its_body_mujoco_inertia(mesh, scale):
+    """A shell mesh flattened by one scale factor of 0 weighs its body in MuJoCo 4.0.0: a
+    lamina, whose moment about its normal is the sum of the other two. urdf2dyn refused it
+    (A + B >= C broken by rounding, or a NaN moment where it is 0); it now takes the
+    moments through MuJoCo's box of the same inertia, and loads it with MuJoCo's dynamics."""
+    vertices = _TETRAHEDRON if mesh == "tetrahedron" else _CUBE
+    xml = _model('<body pos="0.2 0 0"><joint axis="1 0.3 0.2"/><geom type="mesh" mesh="m" '
+                 'pos="0.1 0 0" euler="10 20 30"/></body>',
+                 f'<asset><mesh name="m" {vertices} inertia="shell" scale="{scale}"/></asset>')
+    oracle.assert_loads_as_mujoco(xml)
+
+
 _SCALES = st.sampled_from(["1 1 1", "0 1 1", "1 0 0", "0 0 0", "-1 2 0.5", "1 -0 1",
                            "1e-9 1 1", "1 0 inf", "0 0 nan"])
 

@@ -40,6 +40,32 @@ static double geom_volume(const u2d_mj_geom *g)
     }
 }
 
+/* The half-size of the box of e's moments along axis k (per unit density, over vol), and 0
+ * for a flat mesh's, whose e[k] is the other two's sum: rounding leaves it a few ulps either
+ * side, and MuJoCo's compiler, taking it as it falls, makes a NaN of some flat meshes and
+ * loads others. */
+static double box_half_size(const double e[3], int k, double vol)
+{
+    double s = e[(k + 1) % 3] + e[(k + 2) % 3] - e[k];
+    if (s < 0 && s >= -1e-12 * (e[0] + e[1] + e[2])) s = 0;
+    return 0.5 * sqrt(6 * s / vol);
+}
+
+/* A mesh geom's principal moments d, mass m, from its mesh's per unit density e (over its
+ * volume, or area for a shell, vol) as MuJoCo's compiler takes them: through the box of the
+ * same inertia (mjCMesh::Process's boxsz, mjCGeom::SetInertia). */
+static void mesh_box_moments(const double e[3], double vol, double m, double d[3])
+{
+    double box[3] = {box_half_size(e, 0, vol), box_half_size(e, 1, vol), box_half_size(e, 2, vol)};
+    d[0] = m * (box[1] * box[1] + box[2] * box[2]) / 3;
+    d[1] = m * (box[0] * box[0] + box[2] * box[2]) / 3;
+    d[2] = m * (box[0] * box[0] + box[1] * box[1]) / 3;
+    /* flat: the moment about the normal is the sum of the other two (a lamina's), kept to
+     * the last bit so that the body's A + B >= C, which MuJoCo checks exactly, holds */
+    for (int k = 0; k < 3; k++)
+        if (box[k] == 0) d[k] = d[(k + 1) % 3] + d[(k + 2) % 3];
+}
+
 /* Principal moments of a geom of mass m about its centre, in its own frame. */
 static void geom_moments(const u2d_mj_geom *g, double m, double I[3])
 {
@@ -137,8 +163,9 @@ double u2d_mj_geom_mass(const u2d_mj_geom *g, double com[3], double I[9], double
         u2d_mj_quat_matrix(g->pose.quat, R);
         u2d_mulmv3(R, g->mesh->com, c);
         for (int k = 0; k < 3; k++) com[k] += c[k];
-        u2d_mj_principal_axes(g->mesh->I, d, qm);
-        for (int k = 0; k < 3; k++) d[k] *= m / vol;
+        double e[3];
+        u2d_mj_principal_axes(g->mesh->I, e, qm);
+        mesh_box_moments(e, vol, m, d);
         u2d_mj_quat_mul(g->pose.quat, qm, axes);
     } else {
         geom_moments(g, m, d);
