@@ -109,7 +109,7 @@ NUMBERS = {
     "a camera resolution in exponent form": ("camera", "resolution", "1e3 2",
                                              ["<camera resolution=", "whole numbers"]),
     "a camera resolution beyond an int": ("camera", "resolution", "640 2147483648",
-                                          ["<camera resolution=", "whole numbers"]),
+                                          ["<camera resolution=", "number is too large"]),
     "one camera resolution number": ("camera", "resolution", "640",
                                      ["<camera resolution=", "exactly 2"]),
     "three camera resolution numbers": ("camera", "resolution", "640 480 3",
@@ -307,6 +307,36 @@ def test_mesh_scale_of_0_refused_as_mujoco_compiler_refuses_it(case):
     assert_as_mujoco(xml, words)
     if words is None:
         oracle.assert_loads_as_mujoco(xml)
+
+
+# the case: the model, the attribute holding a number beyond an int
+_BEYOND_INT = {
+    "size nuserdata 3000000000": (doc('<size nuserdata="3000000000"/>', _BODY.format(inside="")),
+                                  "nuserdata"),
+    "size nuser_jnt -2147483649": (doc('<size nuser_jnt="-2147483649"/>',
+                                       _BODY.format(inside="")), "nuser_jnt"),
+    "geom condim 2147483648": (_model('<geom size="0.1" condim="2147483648"/>'), "condim"),
+    "default geom contype 1e23 in digits": (_model(default='<geom contype="' + "9" * 23 + '"/>'),
+                                            "contype"),
+    "camera resolution": (_model('<camera resolution="3000000000 480"/>'), "resolution"),
+    "option iterations": (doc('<option iterations="3000000000"/>', _BODY.format(inside="")),
+                          "iterations"),
+    "actuator actdim": (_model(after='<actuator><general joint="j" dyntype="integrator" '
+                                     'actdim="3000000000"/></actuator>'), "actdim"),
+    "texture width": (_model(after='<asset><texture name="t" builtin="flat" width="3000000000" '
+                                   'height="2"/></asset>'), "width"),
+    "sensor nsample": (_model(after='<sensor><jointpos joint="j" nsample="3000000000"/>'
+                                    '</sensor>'), "nsample"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_BEYOND_INT))
+def test_int_beyond_an_int_refused_in_mujoco_words(case):
+    """An int attribute holding a whole number beyond an int: MuJoCo 4.0.0 says "number is
+    too large in attribute '...'", where urdf2dyn said "bad format"; its words now."""
+    xml, attr = _BEYOND_INT[case]
+    assert f"number is too large in attribute '{attr}'" in mujoco_error(xml)
+    assert_as_mujoco(xml, [f'{attr}="', f"number is too large in attribute '{attr}'"])
 
 
 _TETRAHEDRON = ('vertex="0 0 0 1 0 0 0 1 0 0 0 1" face="0 2 1 0 1 3 0 3 2 1 2 3"')

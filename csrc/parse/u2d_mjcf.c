@@ -296,8 +296,9 @@ static int keyword(mjcf *rd, u2d_xml *node, const char *name, const char *words,
 static const char *BOOL_WORDS = "false|true";
 
 /* Whether s is whole decimal numbers within an int, separated by spaces, or nothing (spaces
- * only), as MuJoCo reads an int attribute (actdim=, a camera's resolution="640 480"):
- * "1.0", "1e0" and "0x1" are "bad format" to it. (How many is the caller's to check.) */
+ * only), as MuJoCo reads an int attribute (actdim=, a camera's resolution="640 480"): 1,
+ * else 0 where MuJoCo says "bad format" ("1.0", "1e0" and "0x1") or -1 where it says
+ * "number is too large" (beyond an int either way). (How many is the caller's to check.) */
 static int whole_ints(const char *s)
 {
     const char *p = s + strspn(s, " \t\n\r\v\f");
@@ -308,7 +309,7 @@ static int whole_ints(const char *s)
         /* long long, 64 bits everywhere (a long is 32 on Windows, where "2147483648" would
          * saturate to LONG_MAX, an int); LLONG_MAX on overflow, beyond an int too */
         long long v = strtoll(p, NULL, 10);
-        if (v > 2147483647LL || v < -2147483647LL - 1) return 0;
+        if (v > 2147483647LL || v < -2147483647LL - 1) return -1;
         const char *end = digits + n;
         size_t gap = strspn(end, " \t\n\r\v\f");
         if (gap == 0 && *end) return 0;
@@ -317,12 +318,22 @@ static int whole_ints(const char *s)
     return 1;
 }
 
-/* Whether s is one whole decimal number within an int, or nothing (whole_ints). */
+/* Whether s is one whole decimal number within an int, or nothing: 1, 0 or -1 (whole_ints). */
 static int whole_int(const char *s)
 {
     const char *p = s + strspn(s, " \t\n\r\v\f");
     const char *end = p + strcspn(p, " \t\n\r\v\f");
-    return whole_ints(s) && end[strspn(end, " \t\n\r\v\f")] == '\0';
+    int got = whole_ints(s);
+    return got == 1 && end[strspn(end, " \t\n\r\v\f")] != '\0' ? 0 : got;
+}
+
+/* Int attribute attr="v" of e holds a number beyond an int (whole_ints' -1): -1 (message in
+ * MuJoCo's words). */
+static int int_too_large(mjcf *rd, u2d_xml *e, const char *attr, const char *v)
+{
+    return fail(rd, e, "<%.40s %s=\"%.60s\">: a number beyond an int (MuJoCo refuses it: "
+                "\"number is too large in attribute '%s'\"): give an integer from -2147483648 "
+                "to 2147483647, or leave it out", u2d_xml_name(e), attr, v, attr);
 }
 
 /* An actuator's actdim= (in <actuator> or a <default>) is one whole number: MuJoCo refuses
@@ -330,7 +341,9 @@ static int whole_int(const char *s)
 static int check_actdim(mjcf *rd, u2d_xml *e)
 {
     const char *v = u2d_xml_attr(e, "actdim");
-    if (!v || whole_int(v)) return 0;
+    int got = v ? whole_int(v) : 1;
+    if (got == 1) return 0;
+    if (got < 0) return int_too_large(rd, e, "actdim", v);
     return fail(rd, e, "<%s actdim=\"%.60s\">: not one whole number (MuJoCo refuses it: "
                 "\"bad format in attribute 'actdim'\"): give the number of activation states "
                 "as an integer, e.g. actdim=\"1\", or leave it out", u2d_xml_name(e), v);
@@ -846,11 +859,13 @@ static int check_number_attribute(mjcf *rd, u2d_xml *e, const char *attr, int ma
 {
     const char *el = u2d_xml_name(e), *v = u2d_xml_attr(e, attr);
     if (!v) return 0;
-    if (whole && max == 1 && !whole_int(v))
+    int got = !whole ? 1 : max == 1 ? whole_int(v) : whole_ints(v);
+    if (got < 0) return int_too_large(rd, e, attr, v);
+    if (whole && max == 1 && !got)
         return fail(rd, e, "<%.40s %s=\"%.60s\">: not one whole number (MuJoCo reads an int "
                     "there and refuses it: \"bad format\", \"too much data\"): give an "
                     "integer, e.g. %s=\"1\", or leave it out", el, attr, v, attr);
-    if (whole && max > 1 && !whole_ints(v))
+    if (whole && max > 1 && !got)
         return fail(rd, e, "<%.40s %s=\"%.60s\">: not whole numbers (MuJoCo reads %d ints "
                     "there and refuses it: \"bad format\"): give %d integers, or leave it out",
                     el, attr, v, max, max);
@@ -1405,7 +1420,9 @@ static int check_texture_builtin(mjcf *rd, u2d_xml *e)
     if (strcmp(u2d_xml_name(e), "texture") != 0) return 0;
     for (int k = 0; k < 2; k++) {
         const char *size = u2d_xml_attr(e, SIZE[k]);
-        if (size && !whole_int(size))
+        int got = size ? whole_int(size) : 1;
+        if (got < 0) return int_too_large(rd, e, SIZE[k], size);
+        if (!got)
             return fail(rd, e, "<texture %s=\"%.60s\">: not one whole number (MuJoCo reads "
                         "an int there and refuses it: \"bad format\", \"too much data\"): give "
                         "the builtin texture's size in pixels, e.g. %s=\"64\"", SIZE[k], size,
