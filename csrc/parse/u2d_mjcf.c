@@ -912,7 +912,6 @@ static const struct { const char *rows, *attr, *words; } ELEMENT_KEYWORDS[] = {
      "saveinertial|strippath|usethread", "false|true"}};
 
 static void list_words(const char *words, char *out, size_t len);
-static int row_among(const char *rows, const char *key);
 
 /* Pairs of attributes MuJoCo 4.0.0's schema lets one element write at most one of, counting
  * each one written at all, a blank one too ("Schema violation: at most one of 'directional',
@@ -946,12 +945,11 @@ static int check_size_counts(mjcf *rd, u2d_xml *e, const char *key)
 }
 
 /* e writes at most one of each ELEMENT_EXCLUSIVE pair of its row key. 0 or -1 (message). */
-static int check_exclusive_attributes(mjcf *rd, u2d_xml *e, const char *key)
+static int check_exclusive_attributes(mjcf *rd, u2d_xml *e, const unsigned char *applies)
 {
     for (size_t k = 0; k < sizeof ELEMENT_EXCLUSIVE / sizeof ELEMENT_EXCLUSIVE[0]; k++) {
         const char *first = ELEMENT_EXCLUSIVE[k].first, *second = ELEMENT_EXCLUSIVE[k].second;
-        if (!row_among(ELEMENT_EXCLUSIVE[k].rows, key) || !u2d_xml_attr(e, first) ||
-            !u2d_xml_attr(e, second))
+        if (!applies[k] || !u2d_xml_attr(e, first) || !u2d_xml_attr(e, second))
             continue;
         return fail(rd, e, "<%.40s %s=\"%.60s\" %s=\"%.60s\">: both given (MuJoCo refuses it: "
                     "\"Schema violation: at most one of '%s', '%s' can be specified\"): %s",
@@ -986,12 +984,66 @@ static int row_among(const char *rows, const char *key)
            (sensor && word_index(rows, "sensors") >= 0);
 }
 
-/* The attributes ATTRIBUTE_SCHEMA gives row key, NULL for a row it does not have. */
-static const char *schema_attributes(const char *key)
+#define N_SCHEMA_ROWS (sizeof ATTRIBUTE_SCHEMA / sizeof ATTRIBUTE_SCHEMA[0])
+#define N_EXCLUSIVE (sizeof ELEMENT_EXCLUSIVE / sizeof ELEMENT_EXCLUSIVE[0])
+#define N_NUMBERS (sizeof ELEMENT_NUMBERS / sizeof ELEMENT_NUMBERS[0])
+#define N_KEYWORDS (sizeof ELEMENT_KEYWORDS / sizeof ELEMENT_KEYWORDS[0])
+
+/* Which entries of ELEMENT_EXCLUSIVE, ELEMENT_NUMBERS and ELEMENT_KEYWORDS name one row of
+ * ATTRIBUTE_SCHEMA (row_among): found once per row and document, not once per element, as
+ * a model of thousands of bodies asks the same few rows thousands of times. */
+typedef struct {
+    int known;
+    unsigned char exclusive[N_EXCLUSIVE], numbers[N_NUMBERS], keywords[N_KEYWORDS];
+} row_rules;
+
+/* ATTRIBUTE_SCHEMA's rows by key, for a binary search (the table is in reading order), and
+ * each row's rules once asked for. */
+typedef struct {
+    int order[N_SCHEMA_ROWS];
+    row_rules rules[N_SCHEMA_ROWS];
+} schema_rules;
+
+static int cmp_schema_row(const void *a, const void *b)
 {
-    for (size_t k = 0; k < sizeof ATTRIBUTE_SCHEMA / sizeof ATTRIBUTE_SCHEMA[0]; k++)
-        if (strcmp(ATTRIBUTE_SCHEMA[k][0], key) == 0) return ATTRIBUTE_SCHEMA[k][1];
-    return NULL;
+    return strcmp(ATTRIBUTE_SCHEMA[*(const int *)a][0], ATTRIBUTE_SCHEMA[*(const int *)b][0]);
+}
+
+static void init_schema_rules(schema_rules *t)
+{
+    for (size_t k = 0; k < N_SCHEMA_ROWS; k++) {
+        t->order[k] = (int)k;
+        t->rules[k].known = 0;
+    }
+    qsort(t->order, N_SCHEMA_ROWS, sizeof t->order[0], cmp_schema_row);
+}
+
+/* ATTRIBUTE_SCHEMA's row key, -1 for a row it does not have. */
+static int schema_row_index(const schema_rules *t, const char *key)
+{
+    size_t lo = 0, hi = N_SCHEMA_ROWS;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(ATTRIBUTE_SCHEMA[t->order[mid]][0], key);
+        if (c == 0) return t->order[mid];
+        if (c < 0) lo = mid + 1; else hi = mid;
+    }
+    return -1;
+}
+
+/* The rules of row r (key its key), found the first time. */
+static const row_rules *rules_of_row(schema_rules *t, int r, const char *key)
+{
+    row_rules *R = &t->rules[r];
+    if (R->known) return R;
+    for (size_t k = 0; k < N_EXCLUSIVE; k++)
+        R->exclusive[k] = (unsigned char)row_among(ELEMENT_EXCLUSIVE[k].rows, key);
+    for (size_t k = 0; k < N_NUMBERS; k++)
+        R->numbers[k] = (unsigned char)row_among(ELEMENT_NUMBERS[k].rows, key);
+    for (size_t k = 0; k < N_KEYWORDS; k++)
+        R->keywords[k] = (unsigned char)row_among(ELEMENT_KEYWORDS[k].rows, key);
+    R->known = 1;
+    return R;
 }
 
 static const char *attribute_advice(const char *key, const char *name)
@@ -1007,13 +1059,14 @@ static const char *attribute_advice(const char *key, const char *name)
 /* Element e, a child of an element whose row name is parent ("" for <mujoco> itself), writes
  * only attributes MuJoCo 4.0.0's schema gives it there (ATTRIBUTE_SCHEMA). 0 or -1 (message
  * naming the element, the attribute, MuJoCo's reason and what to do). */
-static int check_attributes(mjcf *rd, u2d_xml *e, const char *parent)
+static int check_attributes(mjcf *rd, u2d_xml *e, const char *parent, schema_rules *t)
 {
     char key[120];
     const char *tag = u2d_xml_name(e);
     int len = snprintf(key, sizeof key, "%s%s%s", parent, *parent ? " " : "", tag);
-    const char *allowed = len < (int)sizeof key ? schema_attributes(key) : NULL;
-    if (!allowed) return 0;
+    int r = len < (int)sizeof key ? schema_row_index(t, key) : -1;
+    if (r < 0) return 0;
+    const char *allowed = ATTRIBUTE_SCHEMA[r][1];
     for (int a = 0; a < u2d_xml_attr_count(e); a++) {
         const char *name = u2d_xml_attr_name(e, a);
         if (word_index(allowed, name) >= 0) continue;
@@ -1026,14 +1079,15 @@ static int check_attributes(mjcf *rd, u2d_xml *e, const char *parent)
                     "'%.40s'\"): %s", tag, name, u2d_xml_attr(e, name), tag, place, name,
                     name, attribute_advice(key, name));
     }
-    if (check_exclusive_attributes(rd, e, key) < 0) return -1;   /* MuJoCo's schema first */
-    for (size_t k = 0; k < sizeof ELEMENT_NUMBERS / sizeof ELEMENT_NUMBERS[0]; k++)
-        if (row_among(ELEMENT_NUMBERS[k].rows, key) &&
+    const row_rules *rules = rules_of_row(t, r, key);
+    if (check_exclusive_attributes(rd, e, rules->exclusive) < 0) return -1;   /* schema first */
+    for (size_t k = 0; k < N_NUMBERS; k++)
+        if (rules->numbers[k] &&
             check_number_attribute(rd, e, ELEMENT_NUMBERS[k].attr, ELEMENT_NUMBERS[k].max,
                                    ELEMENT_NUMBERS[k].exact, ELEMENT_NUMBERS[k].whole))
             return -1;
-    for (size_t k = 0; k < sizeof ELEMENT_KEYWORDS / sizeof ELEMENT_KEYWORDS[0]; k++) {
-        if (!row_among(ELEMENT_KEYWORDS[k].rows, key)) continue;
+    for (size_t k = 0; k < N_KEYWORDS; k++) {
+        if (!rules->keywords[k]) continue;
         const char *attrs = ELEMENT_KEYWORDS[k].attr;    /* one, or several of the same words */
         for (int a = 0; a < u2d_xml_attr_count(e); a++) {
             const char *name = u2d_xml_attr_name(e, a);
@@ -6148,12 +6202,15 @@ static int check_attribute_schema(mjcf *rd)
 {
     typedef struct { u2d_xml *node; const char *parent; } visit;
     visit *stack = NULL;
+    schema_rules *rules = malloc(sizeof *rules);
+    if (!rules) return fail(rd, NULL, "out of memory");
+    init_schema_rules(rules);
     int top = 0, cap = 0, status = grow(rd, (void **)&stack, &cap, 0, sizeof *stack);
     if (status == 0) stack[top++] = (visit){rd->root, ""};
     rd->what[0] = '\0';
     while (top > 0 && status == 0) {
         visit v = stack[--top];
-        status = check_attributes(rd, v.node, v.parent);
+        status = check_attributes(rd, v.node, v.parent, rules);
         const char *tag = u2d_xml_name(v.node);
         if (word_index("frame|replicate", tag) >= 0) continue;    /* MuJoCo's check stops */
         const char *row = word_index("worldbody|body", tag) >= 0 ? "body" : tag;
@@ -6169,6 +6226,7 @@ static int check_attribute_schema(mjcf *rd)
             stack[b] = t;
         }
     }
+    free(rules);
     free(stack);
     return status;
 }
