@@ -300,8 +300,8 @@ MESH_SCALES = {
 def test_mesh_scale_of_0_refused_as_mujoco_compiler_refuses_it(case):
     """MuJoCo 4.0.0's compiler computes every mesh's volume, used or not, and refuses a mesh
     a scale of 0 (its own or its class's) flattens ("mesh volume is too small"; with
-    inertia="shell", two zeros: "mesh surface area is too small"); urdf2dyn loaded an unused
-    one. Where both load, the dynamics are MuJoCo's."""
+    inertia="shell", two zeros: "mesh surface area is too small"); urdf2dyn loaded an
+    unused one. Where both load, the dynamics are MuJoCo's."""
     own, cls, inertia, words = MESH_SCALES[case]
     xml = _mesh_xml(own, cls, inertia)
     assert_as_mujoco(xml, words)
@@ -357,6 +357,42 @@ def test_flat_shell_mesh_gives_its_body_mujoco_inertia(mesh, scale):
                  'pos="0.1 0 0" euler="10 20 30"/></body>',
                  f'<asset><mesh name="m" {vertices} inertia="shell" scale="{scale}"/></asset>')
     oracle.assert_loads_as_mujoco(xml)
+
+
+# the case: the mesh, the geom's own attributes, a class's geom defaults; the shape urdf2dyn
+# names (None: both load)
+_FLAT_HULLS = {
+    "coplanar, colliding": ('vertex="0 0 0 1 0 0 0 1 0 1 1 0" face="0 1 2 1 3 2"', "", "",
+                            "coplanar"),
+    "coplanar, colliding through conaffinity": (
+        'vertex="0 0 0 1 0 0 0 1 0 1 1 0" face="0 1 2 1 3 2"', 'contype="0"', "", "coplanar"),
+    "collinear, colliding": ('vertex="0 0 0 1 0 0 2 0 0 3 0 0" face="0 1 2 1 2 3"', "", "",
+                             "collinear"),
+    "colocated, colliding": ('vertex="0 0 0 0 0 0 0 0 0 0 0 0" face="0 1 2 1 2 3"', "", "",
+                             "colocated"),
+    "coplanar, not colliding": ('vertex="0 0 0 1 0 0 0 1 0 1 1 0" face="0 1 2 1 3 2"',
+                                'contype="0" conaffinity="0"', "", None),
+    "coplanar, not colliding by its class": (
+        'vertex="0 0 0 1 0 0 0 1 0 1 1 0" face="0 1 2 1 3 2"', "",
+        '<geom contype="0" conaffinity="0"/>', None),
+    "flattened by scale only, colliding": (_TETRAHEDRON + ' scale="0 1 1"', "", "", None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_FLAT_HULLS))
+def test_flat_mesh_a_geom_collides_with_refused_as_mujoco_refuses_its_hull(case):
+    """MuJoCo 4.0.0 builds the convex hull of a mesh a geom collides with (contype or
+    conaffinity nonzero), from its vertices as given (before scale=), and refuses vertices
+    on one point, line or plane ("cannot compute convex hull"); urdf2dyn weighed a coplanar
+    shell mesh and loaded it. A geom that collides with nothing, or a mesh that only its
+    scale flattens, loads in both, with MuJoCo's dynamics."""
+    vertices, attrs, default, shape = _FLAT_HULLS[case]
+    xml = _model('<body pos="0.2 0 0"><joint axis="1 0.3 0.2"/>'
+                 f'<geom type="mesh" mesh="m" {attrs}/></body>',
+                 f'<asset><mesh name="m" {vertices} inertia="shell"/></asset>', default)
+    assert_as_mujoco(xml, shape and [f"has {shape} vertices", "cannot compute convex hull"])
+    if shape is None:
+        oracle.assert_loads_as_mujoco(xml)
 
 
 _SCALES = st.sampled_from(["1 1 1", "0 1 1", "1 0 0", "0 0 0", "-1 2 0.5", "1 -0 1",

@@ -158,10 +158,58 @@ static int integrate(double *v, int nface, const int *face, int kind,
     return 0;
 }
 
+/* Vertex i of the mesh as given, in double. */
+static void vertex_at(const float *vert, int i, double p[3])
+{
+    for (int k = 0; k < 3; k++) p[k] = (double)vert[3 * i + k];
+}
+
+/* Whether the vertices as given span a solid (U2D_HULL_OK) or lie on one point, line or
+ * plane, by MuJoCo's tests before it builds a convex hull (mjCMesh::MakeGraph): a second
+ * vertex farther than mjMINVAL from the first, a third off their line (a cross product
+ * above mjMINVAL times the two edges' lengths), a vertex off their plane by more than
+ * mjMINVAL times the first edge's length. */
+static int hull_fault(int nvert, const float *vert)
+{
+    double p0[3], p[3], e1[3], e2[3], n[3];
+    vertex_at(vert, 0, p0);
+    int v1 = -1;
+    double len1 = 0;
+    for (int i = 1; i < nvert && v1 < 0; i++) {
+        vertex_at(vert, i, p);
+        for (int k = 0; k < 3; k++) e1[k] = p[k] - p0[k];
+        len1 = sqrt(u2d_dot3(e1, e1));
+        if (len1 > U2D_MJ_MINVAL) v1 = i;
+    }
+    if (v1 < 0) return U2D_HULL_COLOCATED;
+    int found = 0;
+    for (int i = 1; i < nvert && !found; i++) {
+        if (i == v1) continue;
+        vertex_at(vert, i, p);
+        for (int k = 0; k < 3; k++) e2[k] = p[k] - p0[k];
+        double len2 = sqrt(u2d_dot3(e2, e2));
+        if (len2 < U2D_MJ_MINVAL) continue;
+        u2d_cross3(e1, e2, n);
+        double norm = sqrt(u2d_dot3(n, n));
+        if (norm > U2D_MJ_MINVAL * len1 * len2) {
+            for (int k = 0; k < 3; k++) n[k] /= norm;
+            found = 1;
+        }
+    }
+    if (!found) return U2D_HULL_COLLINEAR;
+    double d = u2d_dot3(n, p0);
+    for (int i = 0; i < nvert; i++) {
+        vertex_at(vert, i, p);
+        if (fabs(u2d_dot3(n, p) - d) > U2D_MJ_MINVAL * len1) return U2D_HULL_OK;
+    }
+    return U2D_HULL_COPLANAR;
+}
+
 int u2d_mesh_mass_of(int nvert, const float *vert, int nface, const int *face,
                      const char *name, const u2d_mj_mesh_spec *spec, u2d_mj_mesh_mass *out,
                      char err[U2D_ERRLEN])
 {
+    out->flat = U2D_HULL_OK;
     if (spec->inertia == U2D_MESH_CONVEX)
         return mesh_fail(err, name, "inertia=\"convex\" needs the mesh's convex hull, which "
                          "urdf2dyn does not compute: give the body an <inertial>, or set "
@@ -197,7 +245,9 @@ int u2d_mesh_mass_of(int nvert, const float *vert, int nface, const int *face,
         if (turn) { u2d_multv3(R, p, t); memcpy(p, t, sizeof p); }
         for (int k = 0; k < 3; k++) v[3 * i + k] = p[k] * s[k];
     }
+    /* MuJoCo's order: the faces' orientation, the hull's vertices, then the integrals */
     int rc = spec->inertia == U2D_MESH_EXACT ? check_orientation(nface, f, v, name, err) : 0;
+    if (!rc) out->flat = hull_fault(nvert, vert);
     if (!rc) rc = integrate(v, nface, f, spec->inertia, name, out, err);
     free(v);
     free(f);

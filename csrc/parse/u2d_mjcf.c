@@ -2043,7 +2043,7 @@ static int read_assets(mjcf *rd)
             if (!name) return -1;
             if (!name[0]) return fail(rd, m, "<mesh> needs a name or a file");
             if (grow(rd, (void **)&rd->mesh, &rd->capmesh, rd->nmesh, sizeof *rd->mesh)) return -1;
-            rd->mesh[rd->nmesh++] = (mj_mesh){name, m, cls, 0, {0, {0, 0, 0}, {0}}};
+            rd->mesh[rd->nmesh++] = (mj_mesh){name, m, cls, 0, {0, {0, 0, 0}, {0}, U2D_HULL_OK}};
         }
     }
     rd->meshindex = malloc(sizeof *rd->meshindex * (size_t)(rd->nmesh + 1));
@@ -2658,6 +2658,26 @@ static int advise_auto_fromgeom(mjcf *rd, int has_inertial)
 /* One geom as MuJoCo's compiler places and weighs it: inertia I in the body's axes, D
  * (diagonal) in the geom's principal axes, axes[4] (in the body frame); contributes 0 or 1
  * (mass > mjEPS), -1 on error. */
+/* A mesh geom g (class cls) of mesh M, once M's vertices are read: where they lie on one
+ * point, line or plane and g collides (contype or conaffinity nonzero), MuJoCo's compiler
+ * cannot build the convex hull it collides with and refuses it. 0 or -1 (message). */
+static int check_mesh_hull(mjcf *rd, u2d_xml *g, int cls, const mj_mesh *M)
+{
+    static const char *const SHAPE[] = {"", "colocated", "collinear", "coplanar"};
+    static const char *const INSTEAD[] = {"", "a small sphere", "a thin capsule",
+                                          "a plane or thin box"};
+    double contype = 1, conaffinity = 1;
+    if (M->mass.flat == U2D_HULL_OK) return 0;
+    if (dnumbers(rd, g, K_GEOM, cls, "contype", 1, 1, &contype) < 0 ||
+        dnumbers(rd, g, K_GEOM, cls, "conaffinity", 1, 1, &conaffinity) < 0)
+        return -1;
+    if (contype == 0 && conaffinity == 0) return 0;
+    return fail(rd, g, "mesh '%.40s' has %s vertices, so no convex hull for the geom to collide "
+                "with (MuJoCo refuses it: \"cannot compute convex hull\"): use %s, or give "
+                "the geom contype=\"0\" conaffinity=\"0\"", M->name, SHAPE[M->mass.flat],
+                INSTEAD[M->mass.flat]);
+}
+
 static int geom_mass(mjcf *rd, const mj_item *it, double *m, double com[3], double I[9],
                      double D[9], double axes[4])
 {
@@ -2720,6 +2740,7 @@ static int geom_mass(mjcf *rd, const mj_item *it, double *m, double com[3], doub
                         "says it (as in MuJoCo)");
         int massive = G.has_mass ? G.mass != 0 : G.density != 0;
         if (massive && !(G.mesh = mesh_mass(rd, k))) {
+            if (check_mesh_hull(rd, g, cls, &rd->mesh[k])) return -1;    /* MuJoCo's first */
             /* the advice once: some of the mesh's messages give it already */
             size_t n = strlen(rd->err);
             if (!strstr(rd->err, "give the body an <inertial>"))
@@ -2727,6 +2748,7 @@ static int geom_mass(mjcf *rd, const mj_item *it, double *m, double com[3], doub
                          "from the mesh; give the body an <inertial>)");
             return -1;
         }
+        if (G.mesh && check_mesh_hull(rd, g, cls, &rd->mesh[k])) return -1;
     } else if (type == U2D_GEOM_MESH || type == U2D_GEOM_SDF) {
         return fail(rd, g, "<geom type=\"%s\"> names no mesh", type == U2D_GEOM_MESH ? "mesh" : "sdf");
     } else if (type == U2D_GEOM_HFIELD) {

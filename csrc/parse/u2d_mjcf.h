@@ -60,7 +60,13 @@ static inline void u2d_mj_pose_xform(const u2d_mj_pose *p, u2d_xform *X)
  * inertia about it per unit density, in the mesh's (scaled) coordinates. */
 typedef struct {
     double volume, com[3], I[9];
+    int flat;                   /* U2D_HULL_*: its vertices as given have no convex hull */
 } u2d_mj_mesh_mass;
+
+/* Why a mesh's vertices, as the file or vertex= gives them (before refpos, refquat and
+ * scale), have no convex hull: MuJoCo's compiler builds one for a mesh a geom collides
+ * with, and refuses these. */
+enum { U2D_HULL_OK = 0, U2D_HULL_COLOCATED, U2D_HULL_COLLINEAR, U2D_HULL_COPLANAR };
 
 enum { U2D_MESH_CONVEX = 0, U2D_MESH_EXACT, U2D_MESH_LEGACY, U2D_MESH_SHELL };
 
