@@ -293,6 +293,13 @@ MESH_SCALES = {
     "a mesh's scale 1 1 1 over its class's 0 1 1": ("1 1 1", "0 1 1", None, None),
     "a mesh's scale -1 1e-9 1": ("-1 1e-9 1", None, None, None),
     "a mesh's scale 1 0 inf (a NaN volume)": ("1 0 inf", None, None, None),
+    "a mesh's scale 1e-300 1 1": ("1e-300 1 1", None, None, ["mesh 'm'", "volume is too small"]),
+    "a mesh's scale 3e-15 1 1 (volume 5e-16)": ("3e-15 1 1", None, None,
+                                                ["mesh 'm'", "volume is too small"]),
+    "a mesh's scale 1e-14 1 1 (volume 1.7e-15)": ("1e-14 1 1", None, None, None),
+    "a shell mesh's scale 1e-300 1e-300 1": ("1e-300 1e-300 1", None, "shell",
+                                             ["mesh 'm'", "surface area is too small"]),
+    "a shell mesh's scale 1e-300 1 1": ("1e-300 1 1", None, "shell", None),
 }
 
 
@@ -300,7 +307,8 @@ MESH_SCALES = {
 def test_mesh_scale_of_0_refused_as_mujoco_compiler_refuses_it(case):
     """MuJoCo 4.0.0's compiler computes every mesh's volume, used or not, and refuses a mesh
     a scale of 0 (its own or its class's) flattens ("mesh volume is too small"; with
-    inertia="shell", two zeros: "mesh surface area is too small"); urdf2dyn loaded an
+    inertia="shell", two zeros: "mesh surface area is too small"), or one so small that
+    the volume (area) falls below mjMINVAL, 1e-15 (a scale of 1e-300); urdf2dyn loaded an
     unused one. Where both load, the dynamics are MuJoCo's."""
     own, cls, inertia, words = MESH_SCALES[case]
     xml = _mesh_xml(own, cls, inertia)

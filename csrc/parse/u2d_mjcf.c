@@ -2174,6 +2174,49 @@ static const u2d_mj_mesh_mass *mesh_mass(mjcf *rd, int k)
     return &M->mass;
 }
 
+/* Every <mesh> whose vertex= and face= give its triangles, used or not, weighed now, as
+ * MuJoCo's compiler processes every mesh: it refuses one whose volume (or area, for a
+ * shell) is below mjMINVAL ("mesh volume is too small": a scale of 1e-300, vertices on a
+ * plane). Not those of a file, read only where a body's inertia needs them, nor
+ * inertia="convex" ones, whose hull urdf2dyn does not build, nor one an infinite or NaN
+ * scale (its own or a class's) makes NaN, which passes MuJoCo's checks. Run once the bodies are read, so that a mesh a colliding geom has no hull for
+ * is refused for that first, as MuJoCo refuses it. 0 or -1 (message). */
+/* Whether every scale= of mesh m and of its class chain is finite numbers (as far as they
+ * go): 1, 0, or -1 (message). */
+static int finite_scales(mjcf *rd, u2d_xml *m, int cls)
+{
+    int n = 0, finite = 1;
+    u2d_xml **d = chain(rd, cls, K_MESH, &n);
+    if (!d) return -1;
+    for (int k = -1; k < n && finite; k++) {
+        const char *v = u2d_xml_attr(k < 0 ? m : d[k], "scale");
+        double x[3] = {1, 1, 1};
+        if (!v) continue;
+        leading_numbers(v, 3, x);
+        finite = isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
+    }
+    free(d);
+    return finite;
+}
+
+static int weigh_inline_meshes(mjcf *rd)
+{
+    rd->what[0] = '\0';
+    for (int k = 0; k < rd->nmesh; k++) {
+        u2d_xml *m = rd->mesh[k].node;
+        const char *inertia;
+        if (!u2d_xml_attr(m, "vertex") || !u2d_xml_attr(m, "face") ||
+            u2d_xml_attr(m, "file") || u2d_xml_first(m))
+            continue;
+        int finite = finite_scales(rd, m, rd->mesh[k].cls);
+        if (finite < 0 || given_text(rd, m, K_MESH, rd->mesh[k].cls, "inertia", &inertia) < 0)
+            return -1;
+        if ((inertia && strcmp(inertia, "convex") == 0) || !finite) continue;
+        if (!mesh_mass(rd, k)) return -1;
+    }
+    return 0;
+}
+
 /* ---- orientations ---------------------------------------------------------------------- */
 
 /* The refusal of an orientation that MuJoCo's compiler cannot resolve (its message says
@@ -6589,7 +6632,7 @@ u2d_urdf *u2d_mjcf_parse(const char *xml, const char *path, u2d_read_fn read, vo
 
     if (expand_includes(&rd) || check_attribute_schema(&rd) || read_compiler(&rd) ||
         read_option(&rd) || read_defaults(&rd) || check_repeated_names(&rd) ||
-        index_plugins(&rd) || read_assets(&rd) || read_tree(&rd) ||
+        index_plugins(&rd) || read_assets(&rd) || read_tree(&rd) || weigh_inline_meshes(&rd) ||
         sort_name_tables(&rd) || check_moving_masses(&rd) || read_actuators(&rd) ||
         count_tendons(&rd) || check_keyframes(&rd) || check_references(&rd))
         goto error;
