@@ -820,16 +820,17 @@ def _plates(c, source, markers, threshold, rate, strict, uncalibrated=frozenset(
     ascale = _channel_numbers(params, "SCALE")
     gen = _numbers(params, "ANALOG", "GEN_SCALE").ravel()
     labels = _labels(params, "ANALOG")
-    options = _PlateOptions(threshold, rate, strict, arate, prate, c)
+    platforms = _PlatformParameters(types, channel, corners, origin, cal, poly, analogs,
+                                    aunits, ascale, punits,
+                                    markers.meta.get("units_declared", True))
+    options = _PlateOptions(threshold, rate, strict, arate, prate, c["header"], params)
     read = []
     for k in range(used):
         where = f"{source}: force plate {k + 1}"
         try:
             _check_calibrated(k, where, types, channel, uncalibrated, params)
             _check_channels(k, where, types, channel, analogs, ascale, gen, labels, strict)
-            read.append(_plate(k, where, types, channel, corners, origin, cal, poly, analogs,
-                               aunits, punits, options,
-                               markers.meta.get("units_declared", True), ascale))
+            read.append(_plate(k, where, platforms, options))
         except MotionError as e:
             report(f"{e}; the plate was left out", strict=strict, error=MotionError)
     steady = {r.plate.number: r.steady for r in read if r.steady is not None}
@@ -1103,12 +1104,31 @@ def _unit_making_a_plate(corners, origin, punits):
                                                 / 0.5)))
 
 
-def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits, punits, options,
-           units_declared=True, ascale=None):
+def _plate(k, where, platforms, options):
     """The _PlateLoads of plate k (0-based) from the file's FORCE_PLATFORM parameters and
-    analog channels, read as options (_PlateOptions) say; refused (MotionError) when its
-    parameters cannot place it or turn its channels into loads."""
-    strict = options.strict
+    analog channels (platforms: _PlatformParameters), read as options (_PlateOptions) say;
+    refused (MotionError) when its parameters cannot place it or turn its channels into
+    loads."""
+    ptype, ch = _plate_channels(k, where, platforms)
+    _check_corners_given(k, where, platforms)
+    cm = _plate_calibration(k, where, ptype, ch, platforms, options.strict)
+    box, orig = _plate_box(k, where, platforms)
+    frame = _plate_frame(box, where)
+    raw = _plate_channel_values(ptype, ch, where, platforms, options)
+    with np.errstate(all="ignore"):
+        f, m = _plate_wrench(ptype, raw, orig, cm, LENGTH_UNITS[platforms.punits])
+    poly = platforms.poly
+    kpoly = poly[12 * k:12 * k + 12] if ptype == 3 and len(poly) >= 12 * (k + 1) else None
+    above = box.mean(axis=0) - frame[:, :2] @ _centre_offset(orig)[:2] if ptype in (2, 4) \
+        else None
+    site = _PlateSite(k + 1, ptype, box, frame, kpoly, platforms.punits, above, where)
+    return _plate_loads(site, f, m, options)
+
+
+def _plate_channels(k, where, platforms):
+    """(type, its analog channels 0-based) of plate k, refused (MotionError) when
+    FORCE_PLATFORM:TYPE or CHANNEL cannot give them."""
+    types, channel, analogs = platforms.types, platforms.channel, platforms.analogs
     if k >= len(types):
         raise MotionError(f"{where}: FORCE_PLATFORM:TYPE has {len(types)} entries, fewer "
                           "than FORCE_PLATFORM:USED")
@@ -1125,54 +1145,70 @@ def _plate(k, where, types, channel, corners, origin, cal, poly, analogs, aunits
         raise MotionError(f"{where}: FORCE_PLATFORM:CHANNEL {[int(i) for i in ch + 1]} names "
                           f"analog channels outside 1..{analogs.shape[0]} (the file's "
                           f"{analogs.shape[0]} channels)")
+    return ptype, ch
+
+
+def _check_corners_given(k, where, platforms):
+    """Refuse plate k (MotionError) when FORCE_PLATFORM:CORNERS or ORIGIN has no entry for
+    it."""
+    corners, origin = platforms.corners, platforms.origin
     if corners.ndim != 3 or corners.shape[:2] != (3, 4) or corners.shape[2] <= k:
         raise MotionError(f"{where}: FORCE_PLATFORM:CORNERS does not give its 4 corners; "
                           "without them the plate cannot be placed in the lab")
     if origin.ndim != 2 or origin.shape[0] != 3 or origin.shape[1] <= k:
         raise MotionError(f"{where}: FORCE_PLATFORM:ORIGIN does not give its origin")
-    cm = None
-    if ptype == 4:
-        if cal.ndim != 3 or cal.shape[:2] != (6, 6) or cal.shape[2] <= k:
-            raise MotionError(f"{where}: a type-4 plate needs its 6x6 "
-                              "FORCE_PLATFORM:CAL_MATRIX, which the file does not give; "
-                              "without it the channels cannot be turned into forces")
-        cm = cal[:, :, k]        # CAL[i, j]: channel j's share of output i (ezc3d's order)
-        if ascale is not None:
-            cm = _unscaled_calibration(cm, ascale, ch, where, strict)
+
+
+def _plate_calibration(k, where, ptype, ch, platforms, strict):
+    """A type-4 plate's CAL_MATRIX as it applies to its channels ch (_unscaled_calibration),
+    refused (MotionError) when the file does not give it; None for the other types."""
+    if ptype != 4:
+        return None
+    cal = platforms.cal
+    if cal.ndim != 3 or cal.shape[:2] != (6, 6) or cal.shape[2] <= k:
+        raise MotionError(f"{where}: a type-4 plate needs its 6x6 "
+                          "FORCE_PLATFORM:CAL_MATRIX, which the file does not give; "
+                          "without it the channels cannot be turned into forces")
+    cm = cal[:, :, k]            # CAL[i, j]: channel j's share of output i (ezc3d's order)
+    return _unscaled_calibration(cm, platforms.ascale, ch, where, strict)
+
+
+def _plate_box(k, where, platforms):
+    """(corners (4, 3), origin (3,)) of plate k in m, refused (MotionError) when they are no
+    plate's, naming the POINT:UNITS they would be one's in (_unit_making_a_plate)."""
+    corners, origin, punits = platforms.corners, platforms.origin, platforms.punits
     scale = LENGTH_UNITS[punits]
-    box = corners[:, :, k].T * scale                                  # (4, 3) m
+    box = corners[:, :, k].T * scale
     orig = origin[:, k] * scale
-    if not _is_plate(box, orig):
-        sides = np.array2string(_sides(box), precision=3)
-        unit = _unit_making_a_plate(corners[:, :, k].T, origin[:, k], punits)
-        if unit:
-            said = (f"the file's POINT:UNITS '{punits}'" if units_declared else
-                    f"'{punits}', the C3D default (the file declares no POINT:UNITS)")
-            raise MotionError(f"{where}: FORCE_PLATFORM:CORNERS and ORIGIN are not a plate's "
-                              f"in {said} (sides {sides} m), but are in '{unit}': POINT:UNITS "
-                              "is probably wrong; fix it in the file (or the capture "
-                              "software's export)")
-        raise MotionError(f"{where}: FORCE_PLATFORM:CORNERS or ORIGIN is not a plate's "
-                          f"(sides {sides} m); the plate's calibration in the file is missing "
-                          "or corrupted")
-    frame = _plate_frame(box, where)
+    if _is_plate(box, orig):
+        return box, orig
+    sides = np.array2string(_sides(box), precision=3)
+    unit = _unit_making_a_plate(corners[:, :, k].T, origin[:, k], punits)
+    if unit:
+        said = (f"the file's POINT:UNITS '{punits}'" if platforms.units_declared else
+                f"'{punits}', the C3D default (the file declares no POINT:UNITS)")
+        raise MotionError(f"{where}: FORCE_PLATFORM:CORNERS and ORIGIN are not a plate's "
+                          f"in {said} (sides {sides} m), but are in '{unit}': POINT:UNITS "
+                          "is probably wrong; fix it in the file (or the capture "
+                          "software's export)")
+    raise MotionError(f"{where}: FORCE_PLATFORM:CORNERS or ORIGIN is not a plate's "
+                      f"(sides {sides} m); the plate's calibration in the file is missing "
+                      "or corrupted")
+
+
+def _plate_channel_values(ptype, ch, where, platforms, options):
+    """(samples, channels): the plate's channels ch (0-based) in N, N·m and m as ANALOG:UNITS
+    says (_channel_scales); a type-4 plate's as stored, which its CAL_MATRIX takes to N and
+    N·(POINT:UNITS)."""
+    if ptype == 4:
+        return platforms.analogs[ch].T
+    aunits = platforms.aunits
     units = [aunits[i] if i < len(aunits) else None for i in ch]
-    if ptype == 4:      # CAL_MATRIX takes the channels as stored to N and N·(POINT:UNITS)
-        raw = analogs[ch].T
-    else:
-        unsaid = "; ".join(words for words in (_unlisted_units(ch, len(aunits)),
-                                               _blank_units(ch, units,
-                                                            options.c["parameters"]))
-                           if words)
-        raw = analogs[ch].T * _channel_scales(ptype, units, punits, where, strict,
-                                              unsaid)  # (S, nch)
-    with np.errstate(all="ignore"):
-        f, m = _plate_wrench(ptype, raw, orig, cm, scale)
-    kpoly = poly[12 * k:12 * k + 12] if ptype == 3 and len(poly) >= 12 * (k + 1) else None
-    above = box.mean(axis=0) - frame[:, :2] @ _centre_offset(orig)[:2] if ptype in (2, 4) \
-        else None
-    site = _PlateSite(k + 1, ptype, box, frame, kpoly, punits, above, where)
-    return _plate_loads(site, f, m, options)
+    unsaid = "; ".join(words for words in (_unlisted_units(ch, len(aunits)),
+                                           _blank_units(ch, units, options.parameters))
+                       if words)
+    return platforms.analogs[ch].T * _channel_scales(ptype, units, platforms.punits, where,
+                                                     options.strict, unsaid)
 
 
 def _unscaled_calibration(cm, ascale, ch, where, strict):
@@ -1394,14 +1430,31 @@ class _PlateSite:
 
 
 @dataclass(frozen=True)
+class _PlatformParameters:
+    """What a file says of all its force plates, that _plate reads each one from."""
+    types: NDArray[np.int_]          # FORCE_PLATFORM:TYPE, one per plate
+    channel: NDArray[np.int_]        # FORCE_PLATFORM:CHANNEL, 1-based, (channels, plates)
+    corners: NDArray[np.float64]     # FORCE_PLATFORM:CORNERS, (3, 4, plates) POINT:UNITS
+    origin: NDArray[np.float64]      # FORCE_PLATFORM:ORIGIN, (3, plates) POINT:UNITS
+    cal: NDArray[np.float64]         # FORCE_PLATFORM:CAL_MATRIX, (6, 6, plates) if given
+    poly: NDArray[np.float64]        # FORCE_PLATFORM:FPCOPPOLY, 12 a plate in a row
+    analogs: NDArray[np.float64]     # (channels, samples) scaled, offsets corrected
+    aunits: list[str]                # ANALOG:UNITS, continuations included
+    ascale: NDArray[np.float64]      # ANALOG:SCALE, continuations included
+    punits: str                      # POINT:UNITS, the corners' and origin's unit
+    units_declared: bool             # whether the file gives POINT:UNITS (else the default)
+
+
+@dataclass(frozen=True)
 class _PlateOptions:
     """How a file's plates are read: what read_c3d was asked, and the file's clocks."""
     threshold: float                 # N, the contact threshold
-    rate: str                        # 'markers' or 'analog', the rate plates are returned at
+    returned_at: str                 # 'markers' or 'analog': the rate plates are returned at
     strict: bool                     # warnings raised as errors
-    arate: float                     # ANALOG:RATE, Hz
-    prate: float                     # POINT:RATE, Hz
-    c: dict[str, Any]                # the file as ezc3d read it (header, parameters)
+    analog_rate: float               # ANALOG:RATE, Hz
+    point_rate: float                # POINT:RATE, Hz
+    header: dict[str, Any]           # the file's header, as ezc3d read it
+    parameters: dict[str, Any]       # the file's parameters, as ezc3d read them
 
 
 class _PlateLoads(NamedTuple):
@@ -1418,13 +1471,12 @@ def _plate_loads(site, f, m, options):
     direction calls for left to _unloaded_steady_plates; any other plate's is warned here."""
     raw = f
     loads = _load_sign(-raw[:, 2], options.threshold)      # plate z points into the plate
-    f, m, time = _resampled(f, m, options.arate, options.prate, options.c, options.rate,
-                            site.where)
+    f, m, time = _resampled(f, m, options, site.where)
     reading = _classified(-f[:, 2], loads, time, options.threshold, site.where,
                           options.strict)
     cop, tz = _surface_centre_of_pressure(f, m, reading.contact, site.poly,
                                           LENGTH_UNITS[site.punits])
-    offset_said = _check_zero_frames(reading, raw, options.arate, options.prate, options.c)
+    offset_said = _check_zero_frames(reading, raw, options)
     if not offset_said:
         _check_reads_against_its_loads(reading)
         _check_brief(reading)
@@ -1433,7 +1485,8 @@ def _plate_loads(site, f, m, options):
     _check_pulled(reading)
     advice = _direction_words(reading, site.type, site.above, site.box.mean(axis=0),
                               site.punits)
-    still = None if offset_said else _steady_plate(-raw[:, 2], reading, options.arate, advice)
+    still = None if offset_said else _steady_plate(-raw[:, 2], reading, options.analog_rate,
+                                                   advice)
     if still is None and advice:
         report(f"{site.where}: {advice}", strict=options.strict, error=MotionError)
     return _PlateLoads(_lab_plate(site, time, f, cop, tz, reading.contact), still)
@@ -1451,10 +1504,13 @@ def _steady_plate(up, reading, arate, advice):
                         advice)
 
 
-def _resampled(f, m, arate, prate, c, rate, where):
-    """(f, m, time): the per-analog-sample force and moment at the rate asked for: at the
-    marker rate each frame the mean of its analog samples, at the analog rate as they are."""
+def _resampled(f, m, options, where):
+    """(f, m, time): the per-analog-sample force and moment at the rate asked for
+    (options.returned_at): at the marker rate each frame the mean of its analog samples, at
+    the analog rate as they are."""
     s = len(f)
+    arate, prate, rate = options.analog_rate, options.point_rate, options.returned_at
+    header = options.header
     if rate == "markers" and prate and arate:
         ratio = arate / prate
         if abs(ratio - round(ratio)) > 1e-6 or ratio < 1:
@@ -1468,10 +1524,10 @@ def _resampled(f, m, arate, prate, c, rate, where):
         nframes = s // ratio
         f = f[:nframes * ratio].reshape(nframes, ratio, 3).mean(axis=1)
         m = m[:nframes * ratio].reshape(nframes, ratio, 3).mean(axis=1)
-        t0 = int(c["header"]["points"]["first_frame"]) / prate
+        t0 = int(header["points"]["first_frame"]) / prate
         return f, m, t0 + np.arange(nframes) / prate
     if rate in ("markers", "analog"):
-        t0 = int(c["header"]["analogs"]["first_frame"]) / arate if arate else 0.0
+        t0 = int(header["analogs"]["first_frame"]) / arate if arate else 0.0
         return f, m, (t0 + np.arange(s) / arate if arate else np.arange(s, dtype=float))
     raise ValueError(f"rate: expected 'markers' or 'analog', got {rate!r}")
 
@@ -1959,7 +2015,7 @@ def _zero_range_note(c, source):
            "(0, 0 if there are none)")
 
 
-def _check_zero_frames(r, f, arate, prate, c):
+def _check_zero_frames(r, f, options):
     """Warn when the plate reads a contact's force during the frames FORCE_PLATFORM:ZERO names.
 
     The C3D User Guide defines ZERO as "the range of analog data that is expected to have no
@@ -1972,16 +2028,18 @@ def _check_zero_frames(r, f, arate, prate, c):
     said, with the level. A range outside the file's frames (a cut trial) tells nothing:
     _zero_range_note says so, once for the file. f: the force at the analog rate (ZERO
     names frames of it); r: the plate's reading, whose rest_level, when set, is that offset
-    between its loads (_resting_beyond_threshold), its samples then no contact. True when
-    it warned."""
-    window = _zero_samples(c["parameters"], c["header"], arate, prate, len(f))
+    between its loads (_resting_beyond_threshold), its samples then no contact; options:
+    the _PlateOptions with the file's clocks and parameters. True when it warned."""
+    params = options.parameters
+    window = _zero_samples(params, options.header, options.analog_rate, options.point_rate,
+                           len(f))
     if window is None:
         return False
     with np.errstate(all="ignore"):
         level = float(np.nanmean(-f[window, 2]))      # along the upward normal
     if not (np.isfinite(level) and abs(level) >= r.threshold):
         return False
-    zero = _numbers(c["parameters"], "FORCE_PLATFORM", "ZERO", integer=True).ravel()
+    zero = _numbers(params, "FORCE_PLATFORM", "ZERO", integer=True).ravel()
     read_as = ("against its loads, read as no contact, but the loaded ones carry it too"
                if level * r.loads <= 0 else
                f"read as no contact (those within {r.threshold:g} N of the level it rests "
