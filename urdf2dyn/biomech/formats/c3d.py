@@ -833,8 +833,7 @@ def _plates(c, source, markers, threshold, rate, strict, uncalibrated=frozenset(
             read.append(_plate(k, where, platforms, options))
         except MotionError as e:
             report(f"{e}; the plate was left out", strict=strict, error=MotionError)
-    steady = {r.plate.number: r.steady for r in read if r.steady is not None}
-    return _unloaded_steady_plates([r.plate for r in read], steady, threshold, source, strict)
+    return _unloaded_steady_plates(read, threshold, source, strict)
 
 
 def _largest_load(plate):
@@ -850,9 +849,9 @@ def _largest_load(plate):
 _OFFSET_FRACTION = 0.1
 
 
-def _unloaded_steady_plates(plates, steady, threshold, source, strict):
-    """The plates, those that read one level throughout (steady: {number: _SteadyPlate},
-    _steady_level) and are small against the other plates' loads left with no
+def _unloaded_steady_plates(read, threshold, source, strict):
+    """The plates read (read: their _PlateLoads), those that read one level throughout (their
+    _SteadyPlate, _steady_level) and are small against the other plates' loads left with no
     contact, with a warning: nobody stepped on or off them and they were not zeroed.
 
     A steady plate tells nothing by itself: nobody on a plate not zeroed, or somebody
@@ -864,20 +863,20 @@ def _unloaded_steady_plates(plates, steady, threshold, source, strict):
     direction called for, if any; beside no subject's load (_shows_a_subject: the file's
     only plate, or its others never loaded or at one level lighter than a foot's) with a
     warning too (_steady_alone_warning), naming the other plates read at one level."""
-    def others_largest(p):
-        return max((_largest_load(q) for q in plates if q is not p), default=0.0)
-    held = {p.number: steady[p.number].level for p in plates if p.number in steady
-            and abs(steady[p.number].level) > _OFFSET_FRACTION * others_largest(p)}
+    def others_largest(r):
+        return max((_largest_load(q.plate) for q in read if q is not r), default=0.0)
+    held = {r.plate.number: r.steady.level for r in read if r.steady is not None
+            and abs(r.steady.level) > _OFFSET_FRACTION * others_largest(r)}
     out = []
-    for p in plates:
-        if p.number not in steady:
+    for r in read:
+        p, still = r.plate, r.steady
+        if still is None:
             out.append(p)
             continue
-        still = steady[p.number]
         level = still.level
-        others = others_largest(p)
+        others = others_largest(r)
         if p.number in held:
-            alone = not any(_shows_a_subject(q, steady) for q in plates if q is not p)
+            alone = not any(_shows_a_subject(q) for q in read if q is not r)
             company = {n: other for n, other in held.items() if n != p.number}
             said = (_steady_alone_warning(p, still, threshold, source, company) if alone
                     else None)
@@ -900,15 +899,15 @@ def _unloaded_steady_plates(plates, steady, threshold, source, strict):
     return out
 
 
-def _shows_a_subject(plate, steady):
-    """Whether a plate's loads show a subject was on the plates: it carries a load that
-    comes and goes, or one it holds throughout (steady: {number: _SteadyPlate}) as heavy as
-    a foot standing still (_LIGHTEST_STANDING_FOOT). A lighter level held throughout may be
+def _shows_a_subject(loads):
+    """Whether a plate's loads (its _PlateLoads) show a subject was on the plates: it carries
+    a load that comes and goes, or one it holds throughout (its _SteadyPlate) as heavy as a
+    foot standing still (_LIGHTEST_STANDING_FOOT). A lighter level held throughout may be
     an offset itself: two unzeroed plates nobody stepped on would each pass for the
     other's subject."""
-    if plate.number in steady:
-        return abs(steady[plate.number].level) >= _LIGHTEST_STANDING_FOOT
-    return _largest_load(plate) > 0
+    if loads.steady is not None:
+        return abs(loads.steady.level) >= _LIGHTEST_STANDING_FOOT
+    return _largest_load(loads.plate) > 0
 
 
 #: N; with no other plate's loads to weigh it against, a plate reading one level throughout
