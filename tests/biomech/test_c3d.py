@@ -2890,6 +2890,49 @@ def test_two_plates_at_one_level_down_into_them_are_named_without_a_subjects_mas
 
 
 @pytest.mark.parametrize("rate", ["markers", "analog"])
+def test_one_plate_up_and_one_down_at_one_level_are_named_without_a_subjects_mass(tmp_path,
+                                                                                  rate):
+    """Qualisys.c3d with each plate's Fz replaced by its quiet first 140 samples repeated,
+    shifted to +25 N along the upward normal on plate 1 and -30 N on plate 2 (written by
+    ezc3d): a subject standing on both plates pushes both up, so the two levels are no
+    subject's weight (their sum, -5 N, would be a negative mass): each warning names the
+    other plate's reading, as for two plates reading down
+    (test_two_plates_at_one_level_down_into_them_are_named_without_a_subjects_mass), with no
+    sum as a mass and no word that a subject that light is read right; plate 2's warning
+    gives the advice for a load pointing down into it. Oracle: ezc3d's force-platform module
+    on the written file (each plate's vertical force within 2 N of its level, of opposite
+    signs; the force read is ezc3d's on every sample)."""
+    c = ezc3d.c3d(QUALISYS)
+    fp = c["parameters"]["FORCE_PLATFORM"]
+    levels = (25.0, -30.0)
+    for k, level in enumerate(levels):
+        fz = int(fp["CHANNEL"]["value"][2][k]) - 1
+        c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - level
+    path = str(tmp_path / "one_up_one_down.c3d")
+    c.write(path)
+    ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
+    for e, level in zip(ez, levels):
+        assert np.abs(e["force"][2] - level).max() < 2.0
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path, rate=rate)
+    said(caught,
+         r"force plate 1: it reads \+25(\.\d)? N along its upward normal.*the whole trial\. "
+         r"Force plate 2 reads one level throughout too \(-30(\.\d)? N\)\. Its samples are "
+         r"read as contact",
+         r"force plate 2: it reads -30(\.\d)? N along its upward normal.*the whole trial\. "
+         r"Force plate 1 reads one level throughout too \(\+25(\.\d)? N\)\. Its samples are "
+         r"read as contact.*If a load held still on it throughout did read so instead: its "
+         r"force points down into the plate")
+    assert not any("kg" in str(w.message) or "they are read right" in str(w.message)
+                   for w in caught)
+    per_frame = 10 if rate == "markers" else 1             # 2000 Hz analog, 200 Hz markers
+    for p, e in zip(rec.plates, ez):
+        assert p.contact.all()
+        np.testing.assert_allclose(p.force, _frame_means(e["force"].T, per_frame),
+                                   rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("rate", ["markers", "analog"])
 def test_the_only_plate_at_one_level_is_weighed_over_its_analog_samples_at_both_rates(
         tmp_path, rate):
     """The recording of test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on
