@@ -330,3 +330,46 @@ def test_the_light_loads_warning_asks_for_the_models_mass_not_mass(tmp_path, mon
     assert said[0] == said[1] == said[2]
     assert "of its weight (562 N, 57.3 kg)" in said[0] and "--mass" not in said[0], said[0]
     assert "the model's mass (the subject's? if not, scale the model" in said[0], said[0]
+
+
+EXTERNAL_LOADS = """<?xml version="1.0" encoding="UTF-8" ?>
+<OpenSimDocument Version="40600">
+  <ExternalLoads name="loads">
+    <objects>
+      <ExternalForce name="push">
+        <applied_to_body>link2</applied_to_body>
+        <force_identifier>f</force_identifier>
+      </ExternalForce>
+    </objects>
+    <datafile>{datafile}</datafile>
+  </ExternalLoads>
+</OpenSimDocument>
+"""
+
+
+def test_an_external_loads_csv_with_two_separators_advises_no_option_that_cannot_help(
+        tmp_path, monkeypatch, capsys):
+    """An ExternalLoads file's CSV data file whose header holds commas and semicolons was
+    refused advising delimiter="semicolon", under torques too (the library's words on the
+    command line): but its data file is read as written, by neither --delimiter nor
+    delimiter= (given, the same refusal follows). The refusal now says what helps: rewrite
+    the file with one separator."""
+    (tmp_path / "forces.csv").write_text("time,fx;fy,fz\n" + "".join(
+        f"{0.01 * k:g},0,0,10\n" for k in range(201)))
+    (tmp_path / "loads.xml").write_text(EXTERNAL_LOADS.format(datafile="forces.csv"))
+    monkeypatch.chdir(tmp_path)
+    motion = urdf2dyn.data_path("robot2r_trajectory.csv")
+    said = []
+    for given in ([], ["--delimiter", "semicolon"]):
+        assert cli.main(["torques", "robot2r.urdf", motion, "--external-loads", "loads.xml",
+                         *given]) != 0
+        said.append(" ".join(capsys.readouterr().err.split()))
+    for given in ({}, {"delimiter": "semicolon"}):
+        with pytest.raises(trajectory.MotionError) as refused:
+            urdf2dyn.biomech.inverse_dynamics_trial("robot2r.urdf", motion,
+                                                    external_loads="loads.xml", **given)
+        said.append(str(refused.value))
+    for message in said:
+        assert "forces.csv: the header line holds commas (',') and semicolons (';')" in message
+        assert "rewrite the file with one separator" in message, message
+        assert "delimiter" not in message, message

@@ -94,14 +94,15 @@ def read_columns(path):
     """(labels, data) of a CSV or OpenSim .mot/.sto file exactly as written (no unit
     conversion, no column interpretation): for callers that address columns by their labels,
     such as OpenSim's ExternalLoads identifiers."""
+    from ..processing import LIBRARY_COLUMNS
     from .csv import read_table
     from .opensim import read_sto_table
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext in (".mot", ".sto"):
         labels, data, _, _ = read_sto_table(path)
         return labels, data
-    if ext == ".csv":
-        return read_table(path)
+    if ext == ".csv":   # no caller's option sets its separators: its refusals say rewrite it
+        return read_table(path, named=LIBRARY_COLUMNS._replace(delimiter=None, decimal=None))
     raise MotionError(f"{os.fspath(path)}: unknown table format {ext!r} (expected .csv, .mot or "
                       ".sto)")
 
