@@ -275,6 +275,41 @@ def test_csv_separators_beside_an_id_setup_are_used_not_ignored(tmp_path, capsys
     assert out.exists()
 
 
+@pytest.mark.parametrize("robot", [[], [ROBOT2R]])
+def test_floating_base_beside_an_id_setup_is_refused_not_ignored(tmp_path, capsys, robot):
+    """urdf2dyn torques --setup SETUP --floating-base loaded the setup's model without the
+    floating joint, the option ignored with nothing said; given the model too (SETUP ROBOT),
+    the run stopped on the library's words "use processing='urdf2dyn'", which --setup
+    refuses. OpenSim's processing, which a setup runs, takes one coordinate per degree of
+    freedom, and the floating joint's quaternion has four for three (the oracle:
+    urdf2dyn.load(ROBOT2R, floating_base=True)'s nq and nv): --floating-base is refused
+    beside --setup before any work, with what to do instead."""
+    floating = urdf2dyn.load(ROBOT2R, floating_base=True)
+    assert floating.nq == floating.nv + 1
+    t = np.linspace(0, 1, 101)
+    write_csv(tmp_path / "m.csv", t, quadratic(t)[0], ["joint1", "joint2"])
+    setup = tmp_path / "s.xml"
+    setup.write_text(f"""<?xml version="1.0" encoding="UTF-8" ?>
+<OpenSimDocument Version="40600">
+  <InverseDynamicsTool name="floating">
+    <model_file>{ROBOT2R}</model_file>
+    <time_range>0 1</time_range>
+    <coordinates_file>m.csv</coordinates_file>
+    <lowpass_cutoff_frequency_for_coordinates>-1</lowpass_cutoff_frequency_for_coordinates>
+    <output_gen_force_file>tau.sto</output_gen_force_file>
+  </InverseDynamicsTool>
+</OpenSimDocument>
+""")
+    out = tmp_path / "tau.csv"
+    assert main(["torques", "--setup", str(setup), *robot, "--floating-base", "-o",
+                 str(out)]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "error: --floating-base and --setup: " in err, err
+    assert "drop --floating-base, or run urdf2dyn torques ROBOT MOTION --floating-base" in err
+    assert "processing=" not in err, err
+    assert not out.exists()
+
+
 def test_a_cutoff_lowered_to_opensims_049_fs_is_named_as_the_command_line_gave_it(tmp_path,
                                                                                   capsys):
     """OpenSim's processing lowers a cut-off at or above half the rate to 0.49 of it, with a

@@ -86,8 +86,10 @@ TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--float
                               external_loads="--external-loads SETUP.xml", max_gap="--max-gap N",
                               delimiter="--delimiter {}", decimal="--decimal {}",
                               degrees="--degrees")
-#: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing and loads
-SETUP_COLUMNS = TRIAL_COLUMNS._replace(processing=None, mapping=None, grf=None, degrees=None,
+#: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing and loads,
+#: and its OpenSim processing takes no floating joint (a quaternion)
+SETUP_COLUMNS = TRIAL_COLUMNS._replace(processing=None, mapping=None, floating_base=None,
+                                       grf=None, degrees=None,
                                        external_loads="the setup's <external_loads_file>")
 #: the same in `urdf2dyn animate`'s, which reads the motion as torques does but takes
 #: neither the loads nor their links (it draws the trial's own), --couplers, --max-gap nor

@@ -137,6 +137,11 @@ def _torques_setup(args):
         if given:
             raise UsageError(f"{flag} and --setup: the setup file gives the loads, cutoff and "
                              f"columns; drop {flag} (or edit the setup)")
+    if args.floating_base:      # its quaternion: four coordinates for three degrees of freedom
+        raise UsageError("--floating-base and --setup: the setup runs OpenSim's processing, "
+                         "which takes one coordinate per degree of freedom, and a floating "
+                         "joint's quaternion has four for three; drop --floating-base, or run "
+                         "urdf2dyn torques ROBOT MOTION --floating-base with the setup's files")
     if args.derivatives not in (DEFAULT_DERIVATIVES, "opensim"):
         raise UsageError(f"--derivatives {args.derivatives} and --setup: the setup runs OpenSim's "
                          "processing, which differentiates natural quintic splines; drop "
