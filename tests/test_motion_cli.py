@@ -275,6 +275,40 @@ def test_csv_separators_beside_an_id_setup_are_used_not_ignored(tmp_path, capsys
     assert out.exists()
 
 
+@pytest.mark.parametrize("given", [["--delimiter", "semicolon"], ["--decimal", ","]])
+def test_csv_separators_beside_an_id_setup_of_a_mot_file_are_refused_not_ignored(
+        tmp_path, capsys, given):
+    """With --setup, --delimiter and --decimal read a CSV coordinates_file; the setup's .mot
+    file (the usual one: OpenSim's tool reads no CSV) ran with them ignored, nothing said, as
+    its ExternalLoads data is read as written. They are now refused naming the file they
+    cannot apply to, as --degrees is for a file that is not a CSV."""
+    t = np.linspace(0, 1, 101)
+    urdf2dyn.biomech.formats.write(
+        tmp_path / "m.mot", urdf2dyn.biomech.Trajectory(t, quadratic(t)[0],
+                                                        ["joint1", "joint2"]))
+    setup = tmp_path / "s.xml"
+    setup.write_text(f"""<?xml version="1.0" encoding="UTF-8" ?>
+<OpenSimDocument Version="40600">
+  <InverseDynamicsTool name="mot">
+    <model_file>{ROBOT2R}</model_file>
+    <time_range>0 1</time_range>
+    <coordinates_file>m.mot</coordinates_file>
+    <lowpass_cutoff_frequency_for_coordinates>-1</lowpass_cutoff_frequency_for_coordinates>
+    <output_gen_force_file>tau.sto</output_gen_force_file>
+  </InverseDynamicsTool>
+</OpenSimDocument>
+""")
+    out = tmp_path / "tau.csv"
+    assert main(["torques", "--setup", str(setup), "-o", str(out)]) == 0    # it runs as is
+    out.unlink()
+    capsys.readouterr()
+    assert main(["torques", "--setup", str(setup), *given, "-o", str(out)]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"error: {given[0]} and --setup: the setup's coordinates_file " in err, err
+    assert f"m.mot is not a CSV file; drop {given[0]}" in err, err
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("robot", [[], [ROBOT2R]])
 def test_floating_base_beside_an_id_setup_is_refused_not_ignored(tmp_path, capsys, robot):
     """urdf2dyn torques --setup SETUP --floating-base loaded the setup's model without the

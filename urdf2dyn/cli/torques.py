@@ -153,6 +153,7 @@ def _torques_setup(args):
     from ..biomech.pipeline import id_setup_inputs
     from ..biomech.stages import TrialSettings
     setup = read_id_setup(args.setup, strict=args.strict, need_model=not args.robot)
+    _refuse_separators_beside(setup, args)
     settings = TrialSettings.from_id_setup(     # reads its ExternalLoads file, once
         setup, time_range=args.time_range, strict=args.strict,
         contacts=parse_contacts(args.contact), max_gap=args.max_gap,
@@ -189,6 +190,17 @@ def _torques_setup(args):
     written = _write_outputs(model, res, args, False, cycles)
     _summary(model, args, res, written, notes, cycles)
     return 0
+
+
+def _refuse_separators_beside(setup, args):
+    """--delimiter and --decimal beside --setup read its CSV coordinates_file (its
+    ExternalLoads data is read as written): refused for a .mot/.sto one, not ignored."""
+    if os.path.splitext(setup.coordinates_file)[1].lower() == ".csv":
+        return
+    for flag, given in (("--delimiter", args.delimiter), ("--decimal", args.decimal)):
+        if given is not None:
+            raise UsageError(f"{flag} and --setup: the setup's coordinates_file "
+                             f"{setup.coordinates_file} is not a CSV file; drop {flag}")
 
 
 def _residual_settings(args):
