@@ -22,6 +22,7 @@ import urdf2dyn
 from urdf2dyn import cli
 from urdf2dyn.biomech import formats, trajectory
 from urdf2dyn.biomech import grf as G
+from urdf2dyn.biomech.processing import LIBRARY_COLUMNS
 
 from recording_files import GRF, HUMAN, MOTION
 
@@ -42,6 +43,13 @@ def _own_options(command):
 def _options_named(text):
     """Every --option a text names (not a word with '--' inside, such as a file name)."""
     return set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", text))
+
+
+def _keywords_said(text):
+    """The library's keywords a text advises (contacts=, max_gap=, ...: LIBRARY_COLUMNS'
+    words), which a command line cannot pass."""
+    return {word for word in (way.partition("=")[0] + "=" for way in LIBRARY_COLUMNS
+                              if way and "=" in way) if word in text}
 
 
 def _sideless_reactions(tmp_path):
@@ -302,6 +310,8 @@ def test_the_advice_names_only_options_of_the_command(tmp_path, monkeypatch, cap
     named = _options_named(err)
     own = _own_options(line[0])
     assert named <= own, (named - own, err)
+    keywords = _keywords_said(err)
+    assert not keywords, (keywords, err)
     if mode == "torques":
         assert advice.torques <= named, err
     if mode == "torques --setup":
