@@ -128,7 +128,7 @@ def units(model, q, degrees, source, named=LIBRARY_COLUMNS):
                     f"{np.nanmax(raw):.2f} (as written): the angles look like radians. "
                     + ("If they are, put the lines 'version=1' and 'inDegrees=no' in its "
                        "header (OpenSim reads them so too)" if opensim else
-                       "Read them as radians if they are" + _said_degrees(named, " (drop {})"))]
+                       "Read them as radians if they are" + named.said("degrees", " (drop {})"))]
         return []
     peak = np.nanmax(x, axis=0) if joints else []
     wild = sorted(((f"{n} up to", p) for (n, _), p in zip(joints, peak) if p > 2 * math.pi),
@@ -140,15 +140,9 @@ def units(model, q, degrees, source, named=LIBRARY_COLUMNS):
         return [f"{source}: joint angles beyond a full turn (2 pi rad) read as radians: "
                 f"{names}{more}. They look like degrees: "
                 + ("if they are, put 'inDegrees=yes' in its header (OpenSim reads them so too)"
-                   if opensim else _said_degrees(named, "pass {} if they are")
+                   if opensim else named.said("degrees", "pass {} if they are")
                    or "if they are, write them in radians")]
     return []
-
-
-def _said_degrees(named, form):
-    """The caller's option that reads a CSV file's angles in degrees, in form ("" when the
-    caller has none: torques --setup, whose setup says how its file is read)."""
-    return "" if named.degrees is None else form.format(named.degrees)
 
 
 def _swinging_turns(model, q):

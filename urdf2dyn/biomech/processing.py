@@ -150,10 +150,10 @@ def fill_gaps(t, x, names, max_gap=DEFAULT_MAX_GAP, source="data", named=None):
                           "that was recorded (keep the rows from the first to the last complete "
                           "one) or fill those samples with a tool that knows the movement")
         if [g for g in long if not (g.start == 0 or g.stop == len(t))]:
-            raising = (named or LIBRARY_COLUMNS).max_gap
             advice.append("for the gaps inside the trial, fill them with a tool that knows the "
-                          "movement" + ("" if raising is None else ", or raise max_gap "
-                                        f"({raising}) if a cubic across them is good enough"))
+                          "movement" + (named or LIBRARY_COLUMNS).said(
+                              "max_gap", ", or raise max_gap ({}) if a cubic across them is "
+                              "good enough"))
         raise MotionError(f"{source}: missing samples (NaN or empty cells): "
                           + "; ".join(problems) + ". " + "; ".join(advice)[:1].upper()
                           + "; ".join(advice)[1:])
@@ -340,6 +340,14 @@ class ColumnOptions(NamedTuple):
     delimiter: str | None = 'delimiter="{}"'
     decimal: str | None = 'decimal="{}"'
     degrees: str | None = "degrees=True"
+
+    def said(self, option: str, form: str = "{}", value: str | None = None) -> str:
+        """The caller's option (a field's name; value put in its format, as delimiter's)
+        in form, or "" when the caller has no such option: advice a caller may lack."""
+        way = getattr(self, option)
+        if way is None:
+            return ""
+        return form.format(way if value is None else way.format(value))
 
     def ways_to_give_loads(self) -> str:
         """The ways a trial's external loads are given, as the caller's options name them."""

@@ -91,7 +91,7 @@ def read_table(path, delimiter=None, decimal=None, named=None):
     if decimal == "," and sep == ",":
         raise ValueError(f"{path}: decimal ',' with delimiter ',' is ambiguous: a file with "
                          "decimal commas separates its columns with ';' or tabs"
-                         + _said(named.delimiter, "semicolon", " ({})"))
+                         + named.said("delimiter", " ({})", "semicolon"))
     header = [h.strip() for h in _split(head, sep)]
     if len(header) > 1 and header[-1] == "":       # a trailing delimiter (Excel, some loggers)
         header.pop()
@@ -124,12 +124,6 @@ def _delimiter_arg(delimiter):
     return DELIMITERS[delimiter]
 
 
-def _said(option, value, form="{}"):
-    """The caller's option (a ColumnOptions format) given value, in form; "" when the
-    caller has no such option."""
-    return "" if option is None else form.format(option.format(value))
-
-
 def _unquoted(line):
     return re.sub(r'"[^"]*"', "", line)
 
@@ -139,8 +133,9 @@ def _detect_delimiter(path, head, named):
     seen = [d for d in (",", ";", "\t") if d in bare]
     if len(seen) > 1:
         names = " and ".join(f"{_DELIMITER_NAMES[d]}s ({d!r})" for d in seen)
-        advice = (_said(named.delimiter, "semicolon" if ";" in seen else "tab",
-                        "say which, e.g. {}") or "rewrite the file with one separator")
+        advice = (named.said("delimiter", "say which, e.g. {}",
+                             "semicolon" if ";" in seen else "tab")
+                  or "rewrite the file with one separator")
         raise MotionError(f"{path}: the header line holds {names}: cannot tell which separates "
                           f"the columns; {advice}")
     if seen:
@@ -209,7 +204,7 @@ def _delimiter_hint(sep, nrow, ncol, named):
                 + (f", or set {named.delimiter.format('SEP')} and {named.decimal.format(',')}"
                    if both else "") + ")")
     return (f" (columns separated by {name}s, as the header line; "
-            + (_said(named.delimiter, "SEP", "set {} if not") or "rewrite the file with one "
+            + (named.said("delimiter", "set {} if not", "SEP") or "rewrite the file with one "
                "separator if not") + ")")
 
 
@@ -234,7 +229,7 @@ def _number(path, lineno, col, cell, decimal, sep, named):
                     f"the first lines): {_one_decimal(named)})")
         elif sep == "," and any(c in cell for c in ";\t"):
             hint = (" (the header is comma-separated but this line is not: "
-                    + (_said(named.delimiter, "SEP", "set {}")
+                    + (named.said("delimiter", "set {}", "SEP")
                        or "rewrite the file with one separator") + ")")
         raise MotionError(f"{path}: line {lineno}, column {col!r}: {cell!r} is not a number"
                           f"{hint} (not a numeric CSV table; leave a cell empty or write NaN "
