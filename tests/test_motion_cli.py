@@ -3,8 +3,10 @@ import os
 import subprocess
 import sys
 
+import hypothesis
 import numpy as np
 import pytest
+from hypothesis import strategies as st
 
 import urdf2dyn
 from urdf2dyn.cli import main
@@ -273,6 +275,67 @@ def test_csv_separators_beside_an_id_setup_are_used_not_ignored(tmp_path, capsys
     assert main(["torques", "--setup", str(setup), "--delimiter", "semicolon", "--decimal", ",",
                  "-o", str(out)]) == 0
     assert out.exists()
+
+
+#: the column separators torques takes, and the file's written with each (whitespace: spaces)
+SEPARATORS = {"comma": ",", "semicolon": ";", "tab": "\t", "whitespace": " "}
+
+
+def _reads(given, written):
+    """Whether --delimiter given reads columns written with separator written: its own, or
+    whitespace, which tabs are too."""
+    return given is None or SEPARATORS[given] == written or (
+        given == "whitespace" and written == "\t")
+
+
+@hypothesis.settings(max_examples=25, derandomize=True, deadline=None, database=None)
+@hypothesis.given(
+    written=st.sampled_from(sorted(SEPARATORS.values())), comma=st.booleans(),
+    delimiter=st.one_of(st.none(), st.sampled_from(sorted(SEPARATORS))),
+    decimal=st.sampled_from([None, ".", ","]))
+def test_csv_separators_beside_an_id_setup_read_the_file_or_refuse_it(
+        tmp_path_factory, written, comma, delimiter, decimal):
+    """A setup's CSV coordinates_file in any dialect torques reads (separators comma,
+    semicolon, tab or spaces; decimal commas where the columns are not comma-separated) with
+    any --delimiter and --decimal: the run computes exactly the torques of the same numbers
+    in a plain comma-separated file when the options agree with the file (given or left to
+    detection), and is refused naming the file when they do not: never an option ignored."""
+    comma = comma and written != ","
+    tmp = tmp_path_factory.mktemp("dialect")
+    t = np.linspace(0, 1, 101)
+    rows = [[f"{x:.6f}", f"{a:.8f}", f"{b:.8f}"] for x, (a, b) in zip(t, quadratic(t)[0])]
+    setups = {}
+    for name, sep, dec in (("plain", ",", "."), ("dialect", written, "," if comma else ".")):
+        (tmp / f"{name}.csv").write_text("\n".join(
+            sep.join(cell.replace(".", dec) for cell in row)
+            for row in [["time", "joint1", "joint2"]] + rows) + "\n")
+        setups[name] = tmp / f"{name}.xml"
+        setups[name].write_text(f"""<?xml version="1.0" encoding="UTF-8" ?>
+<OpenSimDocument Version="40600">
+  <InverseDynamicsTool name="{name}">
+    <model_file>{ROBOT2R}</model_file>
+    <time_range>0 1</time_range>
+    <coordinates_file>{name}.csv</coordinates_file>
+    <lowpass_cutoff_frequency_for_coordinates>-1</lowpass_cutoff_frequency_for_coordinates>
+    <output_gen_force_file>{name}.sto</output_gen_force_file>
+  </InverseDynamicsTool>
+</OpenSimDocument>
+""")
+    options = [*(["--delimiter", delimiter] if delimiter else []),
+               *(["--decimal", decimal] if decimal else [])]
+    assert main(["torques", "--setup", str(setups["plain"]), "-o",
+                 str(tmp / "tau_plain.csv")]) == 0
+    status = main(["torques", "--setup", str(setups["dialect"]), *options,
+                   "-o", str(tmp / "tau_dialect.csv")])
+    agree = _reads(delimiter, written) and decimal in (None, "," if comma else ".")
+    assert status == (0 if agree else 1), (options, written, comma)
+    if agree:
+        hypothesis.event("options agree: computed")
+        np.testing.assert_array_equal(
+            np.loadtxt(tmp / "tau_dialect.csv", delimiter=",", skiprows=1),
+            np.loadtxt(tmp / "tau_plain.csv", delimiter=",", skiprows=1))
+    else:
+        hypothesis.event("options disagree: refused")
 
 
 @pytest.mark.parametrize("given", [["--delimiter", "semicolon"], ["--decimal", ","]])
