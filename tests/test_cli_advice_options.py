@@ -149,6 +149,11 @@ def _robot2r_rows(tmp_path, name, rewrite):
     return "robot2r.urdf", path
 
 
+def _robot2r_motion(tmp_path):
+    """robot2r's bundled motion as it is."""
+    return _robot2r_rows(tmp_path, "robot2r.csv", lambda lines: lines)
+
+
 def _two_separators(tmp_path):
     """A header holding commas and semicolons: which separates the columns?"""
     return _robot2r_rows(tmp_path, "two.csv", lambda lines: ["time;joint1,joint2"] + [
@@ -231,6 +236,9 @@ ADVICE = {
                                   "columns", {"--delimiter"}, {"--delimiter"}),
     "angles in degrees": Advice(_angles_in_degrees, "They look like degrees", {"--degrees"},
                                 set()),
+    "a quaternion under OpenSim's processing": Advice(
+        _robot2r_motion, "needs one coordinate per degree of freedom", set(), None,
+        ("--processing", "opensim", "--floating-base"), animate=False),
     "undetermined frames": Advice(_undetermined_frames, "do not determine the pose in 2 "
                                   "frames inside the trial", {"--max-gap"},
                                   None),      # a setup takes no .trc

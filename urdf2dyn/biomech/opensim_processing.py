@@ -370,9 +370,11 @@ class OpenSimProcessing:
         (:func:`id_rows`). filter_named: who gave filter_hz, as its refusals say
         (CutoffNamed)."""
         if model.nq != model.nv:
-            raise MotionError(f"{source}: processing='opensim' needs one coordinate per degree "
+            # in every caller's words: a command line's --processing, a library's keyword
+            raise MotionError(f"{source}: OpenSim's processing needs one coordinate per degree "
                               f"of freedom (the model '{model.name}' has nq = {model.nq}, nv = "
-                              f"{model.nv}: a quaternion joint); use processing='urdf2dyn'")
+                              f"{model.nv}: a quaternion joint, as a floating base adds); run "
+                              "urdf2dyn's processing, the default")
         if len(t) < 6:
             raise MotionError(f"{source}: OpenSim's quintic splines need at least 6 samples, "
                               f"got {len(t)}")
