@@ -245,6 +245,28 @@ ADVICE = {
 }
 
 
+#: what animate, lacking the options, says instead: the words its users see, for each input
+#: it runs
+ANIMATE_SAYS = {
+    "no side": "their names say no side. Rename the columns to name the foot each loads",
+    "far centre of pressure": "plates or sides swapped: the ground-reaction columns' names",
+    "weightless loads": "their contact links (the ground-reaction columns' names)",
+    "no loads": "Give the loads: a C3D with its force plates or the motion file's own "
+                "ground-reaction columns",
+    "coupler off": "moves their bodies as the file says: correct the columns",
+    "loads in kgf": "the model's mass (the subject's? if not, scale the model to the subject)",
+    "long gap": "For the gaps inside the trial, fill them with a tool that knows the movement",
+    "two separators": "cannot tell which separates the columns; rewrite the file with one "
+                      "separator",
+    "mixed decimals": "decimal commas elsewhere: write every number with the same decimal "
+                      "separator",
+    "a row of semicolons": "as the header line; rewrite the file with one separator if not",
+    "angles in degrees": "They look like degrees: pass --degrees if they are",
+    "undetermined frames": "they are gaps in the coordinates, filled when short, else the "
+                           "trial stops",
+}
+
+
 #: an OpenSim inverse-dynamics setup of the model and the trial, over the whole trial
 ID_SETUP = """<?xml version="1.0" encoding="UTF-8" ?>
 <OpenSimDocument Version="40600">
@@ -320,6 +342,8 @@ def test_the_advice_names_only_options_of_the_command(tmp_path, monkeypatch, cap
     assert named <= own, (named - own, err)
     keywords = _keywords_said(err)
     assert not keywords, (keywords, err)
+    if mode == "animate":
+        assert ANIMATE_SAYS[case] in err, err
     if mode == "torques":
         assert advice.torques <= named, err
     if mode == "torques --setup":
