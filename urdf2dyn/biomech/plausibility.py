@@ -599,11 +599,6 @@ def ik_fit(t, rms, worst_error, worst_marker, source, advice=IK_FIT_ADVICE):
 RANGE_TOLERANCE = 1e-6
 
 
-#: the range OpenSim 4.6 gives a coordinate without <range>, -10 to 10 (rad or m), as the
-#: .osim reader does (csrc/parse/u2d_osim.c, OSIM_DEFAULT_RANGE)
-OPENSIM_DEFAULT_RANGE = 10.0
-
-
 def ik_ranges(model, t, q, source):
     """Coordinates that are not clamped and that inverse kinematics takes beyond their range:
     one message per coordinate of model (an .osim's CoordinateSet: a URDF model has none,
@@ -614,9 +609,9 @@ def ik_ranges(model, t, q, source):
     takes an unclamped one beyond its range as well, without a word; the user should know
     (the markers barely determine it, or the model's range or axes are wrong). Locked
     coordinates and a coupler's dependent coordinates are not fitted and not named, nor are
-    those whose file wrote no <range> (their range is OpenSim's default,
-    :data:`OPENSIM_DEFAULT_RANGE`, which its printToXML leaves out): the model sets no range
-    there to leave (a pelvis_tx without one on a 30 m walk). A range the file wrote is named,
+    those whose file wrote no <range> (``Coordinate.range_written``; their range is OpenSim's
+    default, -10 10, which its printToXML leaves out): the model sets no range there to
+    leave (a pelvis_tx without one on a 30 m walk). A range the file wrote is named,
     -10 10 included."""
     t = np.asarray(t, dtype=float)
     q = np.atleast_2d(np.asarray(q, dtype=float))
