@@ -1090,3 +1090,26 @@ def test_a_range_end_too_large_for_a_double_is_refused_not_read_as_no_bound(osim
     with pytest.raises(urdf2dyn.URDFError,
                        match=rf"<range>{written}</range>: number is not finite"):
         urdf2dyn.load(str(path))
+
+
+@pytest.mark.parametrize("written", ["<range></range>", "<range/>", "<range> \n\t</range>"])
+@pytest.mark.parametrize("clamped", [False, True])
+def test_an_empty_range_is_read_as_none_written_as_opensim_reads_it(osim, tmp_path, written,
+                                                                    clamped):
+    """An empty <range>: OpenSim 4.6 loads the model and gives the coordinate its default
+    range, -10 10, clamped or not, as if no <range> were written (the oracle); urdf2dyn
+    refused the file ("expected 2 numbers, got 0"). Now it reads what OpenSim reads, a range
+    no file chose (Coordinate.range_written false, so IK does not name it when left)."""
+    path = tmp_path / "empty.osim"
+    _pin_model(osim, path)
+    path.write_text(path.read_text().replace(
+        '<Coordinate name="q">', f'<Coordinate name="q">{written}<clamped>{str(clamped).lower()}'
+        '</clamped>', 1))
+    om = osim.Model(str(path))
+    om.initSystem()
+    theirs = om.getCoordinateSet().get("q")
+    assert theirs.getDefaultClamped() == clamped
+    coordinate = _load(str(path)).coordinates["q"]
+    assert (coordinate.lower, coordinate.upper) == (theirs.getRangeMin(),
+                                                    theirs.getRangeMax()) == (-10.0, 10.0)
+    assert coordinate.clamped == clamped and not coordinate.range_written

@@ -139,12 +139,16 @@ static int read_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out
 }
 
 /* A coordinate's <range>: two numbers, either of them infinite as OpenSim 4.6 reads
- * "-inf inf" (no bound there); absent: keep the caller's default (a coordinate's is
- * OpenSim's, OSIM_DEFAULT_RANGE). */
-static int read_range(osim *o, u2d_xml *coordinate, double range[2])
+ * "-inf inf" (no bound there); absent or empty: keep the caller's default (a coordinate's
+ * is OpenSim's, OSIM_DEFAULT_RANGE), as OpenSim 4.6 keeps its own for an empty one.
+ * *written: whether the file wrote the range. */
+static int read_range(osim *o, u2d_xml *coordinate, double range[2], int *written)
 {
     u2d_xml *c = u2d_xml_child(coordinate, "range");
-    return c && scan_text_numbers(o, c, 2, 2, range, 1) < 0 ? -1 : 0;
+    const char *s = c ? u2d_xml_text(c) : "";
+    while (u2d_is_blank(*s)) s++;
+    *written = *s != '\0';
+    return *written && scan_text_numbers(o, c, 2, 2, range, 1) < 0 ? -1 : 0;
 }
 
 /* Child elem of node read as n numbers; absent: keep out (the default). */
@@ -876,9 +880,9 @@ static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
         C->range[0] = -OSIM_DEFAULT_RANGE;
         C->range[1] = OSIM_DEFAULT_RANGE;
         if (read_child(o, c, "default_value", 1, &C->default_value) ||
-            read_range(o, c, C->range) || read_flag(o, c, "locked", &C->locked) ||
-            read_flag(o, c, "clamped", &C->clamped)) return -1;
-        C->range_written = u2d_xml_child(c, "range") != NULL;
+            read_range(o, c, C->range, &C->range_written) ||
+            read_flag(o, c, "locked", &C->locked) || read_flag(o, c, "clamped", &C->clamped))
+            return -1;
         if (refuse_clamped_default_outside(o, c, C)) return -1;
         if (C->range[0] > C->range[1])
             note(o, c, "coordinate '%.100s': <range> %g %g is reversed", C->name, C->range[0],
