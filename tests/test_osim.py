@@ -1092,6 +1092,67 @@ def test_a_range_end_too_large_for_a_double_is_refused_not_read_as_no_bound(osim
         urdf2dyn.load(str(path))
 
 
+
+# OpenSim 4.6 reading an .osim's coordinates (name: [min, max, clamped, locked, default]):
+# run in a fresh process, as a file's <defaults> become the default objects of their types
+# for the rest of the process it is read in (tests/rra_oracle.py)
+_COORDINATES_SCRIPT = r'''
+import json, sys
+import opensim as osim
+osim.Logger.setLevelString("off")
+model = osim.Model(sys.argv[1])
+model.initSystem()
+cs = model.getCoordinateSet()
+print(json.dumps({c.getName(): [c.getRangeMin(), c.getRangeMax(), c.getDefaultClamped(),
+                                c.getDefaultLocked(), c.getDefaultValue()]
+                  for c in (cs.get(k) for k in range(cs.getSize()))}))
+'''
+
+# the first default Coordinate gives each property its own coordinate does not write; the
+# second one OpenSim 4.6 ignores
+_DEFAULT_COORDINATES = ('<defaults><Coordinate name="default"><range>-1 1.5</range><clamped>'
+                        'true</clamped><locked>true</locked><default_value>0.25'
+                        '</default_value></Coordinate><Coordinate name="later"><range>-3 3'
+                        '</range></Coordinate></defaults>')
+
+
+@pytest.mark.parametrize("version", ["4", "3"])
+@pytest.mark.parametrize("own", ["", "<range/>", "<range>-2 2</range><clamped>false</clamped>"],
+                         ids=["none", "empty", "own"])
+def test_a_coordinate_takes_what_it_does_not_write_from_the_files_defaults(osim, tmp_path,
+                                                                          version, own):
+    """A Model's <defaults> (OpenSim 3 files wrote them) holding a <Coordinate>: OpenSim 4.6
+    makes every coordinate from the first one, so a coordinate that writes no (or an empty)
+    <range>, <clamped>, <locked> or <default_value> has that one's (the oracle, in a fresh
+    process). urdf2dyn ignored <defaults>: it gave such a coordinate -10 10, unclamped,
+    unlocked at 0, and range_written false (its IK neither held it nor named it leaving the
+    range). Now it reads what OpenSim reads; a range so given is one the file wrote."""
+    from rra_oracle import _run_in_a_fresh_process
+    path = tmp_path / "defaults.osim"
+    if version == "4":
+        _pin_model(osim, path)
+        text, model_tag = path.read_text(), '<Model name="model">'
+    else:
+        text, model_tag = _v3_model([("PinJoint", "j1"), ("PinJoint", "j2")]), '<Model name="v3">'
+        text = text.replace('<Coordinate name="q2">', '<Coordinate name="q2"><range>-2 2'
+                            '</range><clamped>false</clamped>', 1)
+    assert text.count(model_tag) == 1 and "<defaults" not in text
+    first = '<Coordinate name="q">' if version == "4" else '<Coordinate name="q1">'
+    text = text.replace(model_tag, model_tag + _DEFAULT_COORDINATES).replace(first, first + own)
+    path.write_text(text)
+    theirs = _run_in_a_fresh_process(_COORDINATES_SCRIPT, str(path))
+    ours = _load(str(path)).coordinates
+    assert set(ours) == set(theirs)
+    for name, (lower, upper, clamped, locked, default) in theirs.items():
+        c = ours[name]
+        assert (c.lower, c.upper, c.clamped, c.locked, c.default) == (
+            lower, upper, clamped, locked, default), (name, c, theirs[name])
+        assert c.range_written
+    named = "q" if version == "4" else "q1"
+    assert (theirs[named][:3] == [-2.0, 2.0, False] if own.startswith("<range>-2")
+            else theirs[named][:4] == [-1.0, 1.5, True, True]), theirs[named]
+
+
 @pytest.mark.parametrize("written", ["<range></range>", "<range/>", "<range> \n\t</range>"])
 @pytest.mark.parametrize("clamped", [False, True])
 def test_an_empty_range_is_read_as_none_written_as_opensim_reads_it(osim, tmp_path, written,

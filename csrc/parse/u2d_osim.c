@@ -138,17 +138,25 @@ static int read_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out
     return scan_text_numbers(o, node, n, max, out, 0);
 }
 
+/* Whether node writes elem: an element with more than blanks in it (OpenSim 4.6 keeps the
+ * value it had for an empty one). */
+static int writes(u2d_xml *node, const char *elem)
+{
+    u2d_xml *c = node ? u2d_xml_child(node, elem) : NULL;
+    const char *s = c ? u2d_xml_text(c) : "";
+    while (u2d_is_blank(*s)) s++;
+    return *s != '\0';
+}
+
 /* A coordinate's <range>: two numbers, either of them infinite as OpenSim 4.6 reads
  * "-inf inf" (no bound there); absent or empty: keep the caller's default (a coordinate's
  * is OpenSim's, OSIM_DEFAULT_RANGE), as OpenSim 4.6 keeps its own for an empty one.
  * *written: whether the file wrote the range. */
 static int read_range(osim *o, u2d_xml *coordinate, double range[2], int *written)
 {
-    u2d_xml *c = u2d_xml_child(coordinate, "range");
-    const char *s = c ? u2d_xml_text(c) : "";
-    while (u2d_is_blank(*s)) s++;
-    *written = *s != '\0';
-    return *written && scan_text_numbers(o, c, 2, 2, range, 1) < 0 ? -1 : 0;
+    *written = writes(coordinate, "range");
+    return *written && scan_text_numbers(o, u2d_xml_child(coordinate, "range"), 2, 2, range,
+                                         1) < 0 ? -1 : 0;
 }
 
 /* Child elem of node read as n numbers; absent: keep out (the default). */
@@ -861,9 +869,26 @@ static int refuse_name_of_another_joint(osim *o, u2d_xml *c, const char *name)
                    name, name);
 }
 
+/* The first <Coordinate> in the Model's <defaults>: OpenSim 4.6 (in OpenSim 3 files too)
+ * makes every coordinate from it, so what it writes stands for a property a coordinate does
+ * not write; a later one there is ignored (Object::updateDefaultObjectsFromXMLNode). */
+static u2d_xml *default_coordinate(osim *o)
+{
+    u2d_xml *defaults = o->model ? u2d_xml_child(o->model, "defaults") : NULL;
+    return defaults ? u2d_xml_child(defaults, "Coordinate") : NULL;
+}
+
+/* Where coordinate c's property elem is read from: the default coordinate (fallback, from
+ * default_coordinate; NULL for none) where it writes elem and c does not, else c. */
+static u2d_xml *property_owner(u2d_xml *c, u2d_xml *fallback, const char *elem)
+{
+    return !writes(c, elem) && writes(fallback, elem) ? fallback : c;
+}
+
 static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
 {
     u2d_urdf *u = o->u;
+    u2d_xml *fallback = default_coordinate(o);
     *count = 0;
     if (!list) return 0;
     u2d_xml *objects = u2d_xml_child(list, "objects");
@@ -879,9 +904,11 @@ static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
         C->joint = joint;
         C->range[0] = -OSIM_DEFAULT_RANGE;
         C->range[1] = OSIM_DEFAULT_RANGE;
-        if (read_child(o, c, "default_value", 1, &C->default_value) ||
-            read_range(o, c, C->range, &C->range_written) ||
-            read_flag(o, c, "locked", &C->locked) || read_flag(o, c, "clamped", &C->clamped))
+        if (read_child(o, property_owner(c, fallback, "default_value"), "default_value", 1,
+                       &C->default_value) ||
+            read_range(o, property_owner(c, fallback, "range"), C->range, &C->range_written) ||
+            read_flag(o, property_owner(c, fallback, "locked"), "locked", &C->locked) ||
+            read_flag(o, property_owner(c, fallback, "clamped"), "clamped", &C->clamped))
             return -1;
         if (refuse_clamped_default_outside(o, c, C)) return -1;
         if (C->range[0] > C->range[1])
