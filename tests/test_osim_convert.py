@@ -337,3 +337,39 @@ def test_commands_that_cannot_take_an_osim_model_say_so(argv, message, tmp_path,
         pytest.importorskip("opensim")
     assert main(argv) == 1
     assert message in capsys.readouterr().err
+
+
+def test_a_scaled_models_pelvis_translations_convert_to_prismatic_joints(osim, tmp_path):
+    """OpenSim's ScaleTool writes every transform axis's function inside a
+    MultiplierFunction: the IK data's scaled gait2392 (subject01_simbody.osim) moves pelvis_tx
+    by scale 1 times the LinearFunction 1 0, q itself. convert took only a bare
+    LinearFunction for +-q: it froze the pelvis translations and removed pelvis_tx, _ty and
+    _tz, so the URDF of a scaled subject could not translate. Now they are prismatic joints
+    (the knees' spline translations stay frozen). Oracle: OpenSim 4.6's inverse dynamics of
+    the .osim, with the knees at their default and still, equals that of the URDF but on the
+    knees (whose torque the frozen translations' slopes enter)."""
+    from osim_oracle import Oracle
+    path = os.path.join(os.path.dirname(__file__), "data", "ik", "gait2392",
+                        "subject01_simbody.osim")
+    text = open(path, encoding="utf-8").read()
+    assert "<MultiplierFunction" in text and "<coordinates>pelvis_tx</coordinates>" in text
+    model = _quiet(urdf2dyn.load, path)
+    out = tmp_path / "subject01.urdf"
+    with pytest.warns(urdf2dyn.Urdf2dynWarning) as said:
+        osim_to_urdf(model, out)
+    assert not [str(w.message) for w in said if "'ground_pelvis'" in str(w.message)]
+    joints = {j.get("name"): j.get("type") for j in ElementTree.parse(out).iter("joint")}
+    assert {joints.get(n) for n in ("pelvis_tx", "pelvis_ty", "pelvis_tz")} == {"prismatic"}
+    urdf = urdf2dyn.load(out)
+    urdf.gravity = model.gravity
+    assert sorted(urdf.q_names) == sorted(model.q_names)
+    oracle = Oracle(osim, path, list(urdf.q_names))
+    rng = np.random.default_rng(4)
+    knees = [urdf.q_names.index(k) for k in KNEES]
+    for _ in range(3):
+        q = rng.uniform(-0.5, 0.5, urdf.nq)
+        v, a = rng.normal(0, 2, (2, urdf.nv))
+        q[knees] = v[knees] = a[knees] = 0.0
+        theirs = np.delete(oracle.inverse_dynamics(q, v, a), knees)
+        ours = np.delete(urdf.inverse_dynamics(q, v, a), knees)   # the frozen slide moved them
+        np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-9 * np.abs(theirs).max())

@@ -853,10 +853,15 @@ static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
         PyObject *axes = PyList_New(6);
         if (!axes) { Py_DECREF(custom); goto error; }
         for (int k = 0; k < 6; k++) {
+            /* a linear function, or one scaled by MultiplierFunctions (OpenSim's ScaleTool
+             * wraps every axis's function in one, scale 1 where nothing scales it) */
             const u2d_function *f = &m->func[C->func[k]];
+            double scale = 1.0;
+            for (; f->kind == U2D_FN_MULTIPLIER; f = &m->func[f->inner]) scale *= f->scale;
             const double *d = m->fdata + f->at;
-            PyObject *lin = f->kind == U2D_FN_LINEAR ? Py_BuildValue("(dd)", d[0], d[1])
-                                                     : Py_NewRef(Py_None);
+            PyObject *lin = f->kind == U2D_FN_LINEAR
+                          ? Py_BuildValue("(dd)", scale * d[0], scale * d[1])
+                          : Py_NewRef(Py_None);
             PyObject *t = lin ? Py_BuildValue("((ddd)iN)", C->axis[3 * k], C->axis[3 * k + 1],
                                               C->axis[3 * k + 2], C->coord[k], lin) : NULL;
             if (!t) { Py_DECREF(axes); Py_DECREF(custom); goto error; }
