@@ -1,17 +1,19 @@
 """An OpenSim model (.osim) written as URDF, exactly where URDF can say it.
 
-URDF has revolute, prismatic and fixed joints and no gravity. An OpenSim joint maps onto them
-exactly when each of its coordinates moves one transform axis through ``q`` or ``-q`` plus a
-constant: PinJoint, SliderJoint, WeldJoint, UniversalJoint, GimbalJoint, PlanarJoint and most
-CustomJoints (pelvis, hips, ankles) become chains of revolute and prismatic joints named after
-their coordinates, joined by massless links, with the same generalized coordinates, speeds and
-forces (OpenSim's rotations are body-fixed, its translations along the parent frame's axes,
-both of which a chain of joints reproduces). A joint's <limit> is a stop to URDF readers, so
-only a clamped coordinate's range, which OpenSim holds the coordinate in, is one. Anything
-else cannot be said in URDF: an axis moved by a spline, a polynomial or a scaled coordinate (a
-knee's translations, Rajagopal's knee rotations) is frozen at a pose (by default the
-coordinates' default values), and every frozen axis is reported by name, with the coordinate
-and the value it was frozen at.
+URDF has revolute, continuous, prismatic and fixed joints and no gravity. An OpenSim joint maps
+onto them exactly when each of its coordinates moves one transform axis through ``q`` or ``-q``
+plus a constant: PinJoint, SliderJoint, WeldJoint, UniversalJoint, GimbalJoint, PlanarJoint and
+most CustomJoints (pelvis, hips, ankles) become chains of 1-DoF joints named after their
+coordinates, joined by massless links, with the same generalized coordinates, speeds and forces
+(OpenSim's rotations are body-fixed, its translations along the parent frame's axes, both of
+which a chain of joints reproduces). A joint's <limit> is a stop to URDF readers, so only a
+clamped coordinate's range, which OpenSim holds the coordinate in, is one: an unclamped
+rotation is a continuous joint (two configuration numbers to Pinocchio, cos and sin; one angle
+to urdf2dyn's reader and MuJoCo's), an unclamped translation a prismatic joint with limits of
++-1.797e308, URDF's "no bound". Anything else cannot be said in URDF: an axis moved by a
+spline, a polynomial or a scaled coordinate (a knee's translations, Rajagopal's knee rotations)
+is frozen at a pose (by default the coordinates' default values), and every frozen axis is
+reported by name, with the coordinate and the value it was frozen at.
 """
 from __future__ import annotations
 
