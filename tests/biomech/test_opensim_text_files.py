@@ -17,7 +17,9 @@ import urdf2dyn
 from urdf2dyn.biomech import formats
 from urdf2dyn.biomech.formats.opensim import read_sto_table
 from urdf2dyn.biomech.plausibility import units
+from urdf2dyn.biomech.processing import LIBRARY_COLUMNS
 from urdf2dyn.biomech.trajectory import MotionError
+from urdf2dyn.cli.options import TRIAL_COLUMNS
 from urdf2dyn.warn import Urdf2dynWarning
 
 CORE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "opensim_core")
@@ -127,13 +129,17 @@ def test_in_degrees_rule_follows_storage(osim, tmp_path):
 
 def test_units_advice_for_opensim_files_is_what_the_user_can_do():
     """The degrees/radians check advised --degrees for a .mot, which urdf2dyn refuses for any
-    .mot (and with --setup): an OpenSim file is told to fix its header."""
+    .mot (and with --setup): an OpenSim file is told to fix its header. A CSV is told the
+    caller's option: degrees=True to a library caller, --degrees to `urdf2dyn torques`."""
     model = urdf2dyn.load(os.path.join(CORE, "arm26.osim"))
     q_rad = np.full((3, model.nq), 0.2)
     for source, degrees, q in (("a.mot", True, np.radians(q_rad)), ("a.sto", False, q_rad * 50)):
-        said = units(model, q, degrees, source)
-        assert len(said) == 1 and "--degrees" not in said[0] and "header" in said[0], said
-    assert "--degrees" in units(model, q_rad * 50, False, "a.csv")[0]
+        for named in (LIBRARY_COLUMNS, TRIAL_COLUMNS):
+            said = units(model, q, degrees, source, named)
+            assert len(said) == 1 and "degrees=True" not in said[0], said
+            assert "--degrees" not in said[0] and "header" in said[0], said
+    assert "pass degrees=True" in units(model, q_rad * 50, False, "a.csv")[0]
+    assert "pass --degrees" in units(model, q_rad * 50, False, "a.csv", TRIAL_COLUMNS)[0]
 
 
 def test_labels_with_doubled_and_trailing_tabs(osim, tmp_path):
