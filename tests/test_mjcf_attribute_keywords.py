@@ -20,6 +20,7 @@ _PLACES = {
     "default camera": _model(default="<camera{a}/>"),
     "default equality": _model(default="<equality{a}/>"),
     "compiler": _model().replace("<mujoco>", "<mujoco><compiler{a}/>"),
+    "body": _model('<body{a}><joint/><geom size="0.1"/></body>'),
 }
 
 
@@ -35,7 +36,9 @@ _ATTRIBUTES = [
     ("equality connect", "active"), ("default equality", "active"), ("mesh", "inertia"),
     ("mesh", "smoothnormal"), ("material", "texuniform"), ("jointpos", "interp"),
     ("option", "integrator"), ("option", "cone"), ("option", "solver"), ("option", "jacobian"),
-    ("compiler", "fusestatic"), ("compiler", "discardvisual"),
+    ("compiler", "fusestatic"), ("compiler", "discardvisual"), ("compiler", "conflict"),
+    ("compiler", "passthrough"), ("body", "sleep"), ("body", "fuse"), ("body", "simple"),
+    ("camera", "output"), ("default camera", "output"),
 ]
 
 # the case: the place, the attribute, its value; urdf2dyn's words (None: both load)
@@ -53,6 +56,20 @@ KEYWORDS = {
     "an integrator in lower case": ("option", "integrator", "rk4", ["<option integrator=",
                                                                     "RK4"]),
     "a blank fluid shape": ("geom", "fluidshape", "", ["<geom fluidshape="]),
+    "a body's sleep=maybe": ("body", "sleep", "maybe", ["<body sleep=", "auto, never"]),
+    "a body's fuse=true": ("body", "fuse", "true", ["<body fuse=", "false, auto"]),
+    "a body's simple=true": ("body", "simple", "true", ["<body simple="]),
+    "a body fused as MuJoCo sees fit": ("body", "fuse", "auto", None),
+    "the compiler's conflict=ignore": ("compiler", "conflict", "ignore",
+                                       ["<compiler conflict=", "warning, merge, error"]),
+    "the compiler's passthrough=all": ("compiler", "passthrough", "all",
+                                       ["<compiler passthrough=", "none, textures"]),
+    "a camera's output=color": ("camera", "output", "rgb color",
+                                ["<camera output=", "invalid keyword", "rgb, depth"]),
+    "a camera's output twice": ("default camera", "output", "depth rgb depth",
+                                ["<camera output=", "duplicate keyword"]),
+    "a camera's outputs in any order": ("camera", "output", "depth rgb", None),
+    "a camera without output": ("camera", "output", " ", None),
 }
 
 
@@ -69,7 +86,10 @@ _WORDS = st.sampled_from(["false", "true", "auto", "maybe", "True", "", " true",
                           "perspective", "orthographic", "spot", "directional", "point",
                           "image", "legacy", "exact", "convex", "shell", "zoh", "linear",
                           "cubic", "Euler", "RK4", "implicit", "implicitfast", "elliptic",
-                          "pyramidal", "PGS", "CG", "Newton", "dense", "sparse", "1"])
+                          "pyramidal", "PGS", "CG", "Newton", "dense", "sparse", "1", "never",
+                          "allowed", "init", "warning", "merge", "error", "textures",
+                          "rgb", "depth distance", "normal segmentation", "rgb rgb",
+                          "Rgb"])
 
 
 @settings(max_examples=200, deadline=None)

@@ -883,9 +883,7 @@ static int check_number_attribute(mjcf *rd, u2d_xml *e, const char *attr, int ma
 
 /* The keywords MuJoCo 4.0.0's reader takes in the attributes of other elements than actuators
  * (ACTUATOR_KEYWORDS has theirs) that urdf2dyn's readers do not read themselves: another word,
- * or a blank one, is an "invalid keyword" to it. rows as ELEMENT_NUMBERS'. (A body's fuse=,
- * simple= and sleep=, a camera's output= and the compiler's conflict= and passthrough= are
- * left to MuJoCo: their words are not all known here.) */
+ * or a blank one, is an "invalid keyword" to it. rows as ELEMENT_NUMBERS'. */
 static const struct { const char *rows, *attr, *words; } ELEMENT_KEYWORDS[] = {
     {"body joint|default joint", "actuatorgravcomp", "false|true"},
     {"body geom|default geom|body light|default light", "castshadow", "false|true"},
@@ -909,7 +907,16 @@ static const struct { const char *rows, *attr, *words; } ELEMENT_KEYWORDS[] = {
     {"mujoco option", "jacobian", "auto|dense|sparse"},
     {"mujoco option", "solver", "PGS|CG|Newton"},
     {"mujoco compiler", "discardvisual|fitaabb|fusestatic|savecanonical|savecompiled|"
-     "saveinertial|strippath|usethread", "false|true"}};
+     "saveinertial|strippath|usethread", "false|true"},
+    {"mujoco compiler", "conflict", "warning|merge|error"},
+    {"mujoco compiler", "passthrough", "none|textures"},
+    {"body body", "sleep", "auto|never|allowed|init"},
+    {"body body", "fuse|simple", "false|auto"}};
+
+/* The attributes MuJoCo 4.0.0 reads as a list of keywords, each at most once, blank for none
+ * ("invalid keyword", "duplicate keyword"); rows as ELEMENT_NUMBERS'. */
+static const struct { const char *rows, *attr, *words; } ELEMENT_KEYWORD_LISTS[] = {
+    {"body camera|default camera", "output", "rgb|depth|distance|normal|segmentation"}};
 
 static void list_words(const char *words, char *out, size_t len);
 
@@ -970,6 +977,30 @@ static int check_keyword_attribute(mjcf *rd, u2d_xml *e, const char *attr, const
     list_words(words, list, sizeof list);
     return fail(rd, e, "<%.40s %s=\"%.60s\">: not a word MuJoCo reads there (it refuses it: "
                 "\"invalid keyword\"): give one of %s", u2d_xml_name(e), attr, v, list);
+}
+
+/* Attribute attr of e, when given, is a list of words (none, or some of words, each once:
+ * ELEMENT_KEYWORD_LISTS). 0 or -1 (message with MuJoCo's reason). */
+static int check_keyword_list(mjcf *rd, u2d_xml *e, const char *attr, const char *words)
+{
+    const char *v = u2d_xml_attr(e, attr);
+    unsigned seen = 0;
+    const char *problem = NULL;
+    char token[24];
+    for (const char *p = v; p && !problem && *(p += strspn(p, " \t\n\r\v\f"));) {
+        size_t n = strcspn(p, " \t\n\r\v\f");
+        snprintf(token, sizeof token, "%.*s", (int)(n < 23 ? n : 23), p);
+        int k = n < 23 ? word_index(words, token) : -1;
+        problem = k < 0 ? "invalid keyword" : seen & (1u << k) ? "duplicate keyword" : NULL;
+        if (k >= 0) seen |= 1u << k;
+        p += n;
+    }
+    if (!problem) return 0;
+    char list[200];
+    list_words(words, list, sizeof list);
+    return fail(rd, e, "<%.40s %s=\"%.60s\">: not a list of words MuJoCo reads there, each once "
+                "(it refuses it: \"%s\"): give some of %s, separated by spaces", u2d_xml_name(e),
+                attr, v, problem, list);
 }
 
 /* Whether row key is among rows ('|'-separated keys; among them "actuators" stands for every
@@ -1096,6 +1127,11 @@ static int check_attributes(mjcf *rd, u2d_xml *e, const char *parent, schema_rul
                 return -1;
         }
     }
+    for (size_t k = 0; k < sizeof ELEMENT_KEYWORD_LISTS / sizeof ELEMENT_KEYWORD_LISTS[0]; k++)
+        if (row_among(ELEMENT_KEYWORD_LISTS[k].rows, key) &&
+            check_keyword_list(rd, e, ELEMENT_KEYWORD_LISTS[k].attr,
+                               ELEMENT_KEYWORD_LISTS[k].words))
+            return -1;
     return check_size_counts(rd, e, key);      /* after ELEMENT_NUMBERS: whole numbers */
 }
 
