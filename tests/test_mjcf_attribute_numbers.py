@@ -271,6 +271,33 @@ def test_random_size_counts_refused_exactly_where_mujoco_refuses(attr, value):
     assert (expected is None) == (got is None), (xml, expected, got)
 
 
+@pytest.mark.parametrize("attr, value", [
+    ("nuserdata", "-1"), ("nuserdata", "-2147483648"), ("nuserdata", "0"), ("nuserdata", "3"),
+    ("nkey", "-3"), ("memory", "-1"), ("memory", "64M"), ("memory", "1k"), ("memory", " 8M "),
+    ("memory", "+16384K"), ("memory", "-2"), ("memory", "-0"), ("memory", "1.5M"),
+    ("memory", "M"), ("memory", ""), ("memory", " "), ("memory", "1 M"), ("memory", "1MB"),
+    ("memory", "0x10"), ("memory", "1e3"), ("memory", "99999999999999999999"),
+    ("memory", "16384E"),
+])
+def test_size_settings_refused_exactly_where_mujoco_refuses(attr, value):
+    """<size>'s other settings: a negative nuserdata (MuJoCo 4.0.0 cannot make its data:
+    "userdata too large") and a memory= its reader does not read as a whole number of
+    bytes with one optional suffix ("unsigned integer with an optional suffix {K,M,G,T,P,E}
+    is expected in attribute 'memory'") loaded in urdf2dyn. Refused exactly where MuJoCo
+    refuses them, naming the attribute and MuJoCo's reason; where MuJoCo loads the model,
+    urdf2dyn loads it with MuJoCo's dynamics."""
+    xml = _xml("size", attr, value)
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)
+    if expected is None:
+        oracle.assert_loads_as_mujoco(xml)
+        return
+    reason = ("userdata too large" if attr == "nuserdata"
+              else "unsigned integer with an optional suffix")
+    assert reason in expected, expected
+    assert f'<size {attr}="{value}">' in got and reason in got, got
+
+
 def _mesh_xml(own=None, cls=None, inertia=None):
     """An unused mesh asset whose scale is own (None: not written), under a class giving cls
     (None: no class), with inertia= (None: MuJoCo's)."""

@@ -936,8 +936,35 @@ static const char *const SIZE_FROM_MINUS_ONE = "nconmax|njmax|nstack|nuser_actua
                                                "nuser_cam|nuser_geom|nuser_jnt|nuser_sensor|"
                                                "nuser_site|nuser_tendon";
 
-/* <size> e's counts SIZE_FROM_MINUS_ONE are -1 or more (whole numbers: ELEMENT_NUMBERS).
- * 0 or -1 (message). */
+/* Whether v is a <size memory=> MuJoCo 4.0.0's reader takes: one word, -1 (its default) or
+ * a whole number of bytes (a '+' before it allowed) and at most one suffix K M G T P or E
+ * (either case: times 2^10 ... 2^60), the total within 64 bits. */
+static int memory_text_valid(const char *v)
+{
+    const char *p = v + strspn(v, " \t\n\r\v\f");
+    size_t n = strcspn(p, " \t\n\r\v\f");
+    if (p[n + strspn(p + n, " \t\n\r\v\f")]) return 0;            /* a second word */
+    if (n == 2 && strncmp(p, "-1", 2) == 0) return 1;
+    if (n && *p == '+') p++, n--;
+    unsigned long long bytes = 0, most = ~0ULL;
+    size_t k = 0;
+    for (; k < n && p[k] >= '0' && p[k] <= '9'; k++) {
+        unsigned d = (unsigned)(p[k] - '0');
+        if (bytes > (most - d) / 10) return 0;
+        bytes = bytes * 10 + d;
+    }
+    if (k == 0 || n - k > 1) return 0;
+    if (n == k) return 1;
+    int upper = p[k] & ~0x20;                   /* a lower-case suffix in upper case */
+    const char *suffix = upper ? strchr("KMGTPE", upper) : NULL;
+    if (!suffix) return 0;
+    int bits = 10 * (int)(suffix - "KMGTPE" + 1);
+    return bytes <= most >> bits;
+}
+
+/* <size> e's counts SIZE_FROM_MINUS_ONE are -1 or more (whole numbers: ELEMENT_NUMBERS), its
+ * nuserdata 0 or more (MuJoCo 4.0.0 cannot make its data of fewer: "could not create mjData
+ * ... userdata too large"), its memory= as MuJoCo reads it. 0 or -1 (message). */
 static int check_size_counts(mjcf *rd, u2d_xml *e, const char *key)
 {
     if (strcmp(key, "mujoco size") != 0) return 0;
@@ -948,6 +975,16 @@ static int check_size_counts(mjcf *rd, u2d_xml *e, const char *key)
                         "be >= -1\"): give -1 (as many as the model needs) or a count of 0 "
                         "or more", name, v, name);
     }
+    const char *userdata = u2d_xml_attr(e, "nuserdata"), *memory = u2d_xml_attr(e, "memory");
+    if (userdata && strtod(userdata, NULL) < 0)
+        return fail(rd, e, "<size nuserdata=\"%.60s\">: below 0 (MuJoCo refuses it: \"could "
+                    "not create mjData Invalid data: userdata too large\"): give the number of "
+                    "user data slots, 0 or more", userdata);
+    if (memory && !memory_text_valid(memory))
+        return fail(rd, e, "<size memory=\"%.60s\">: not a whole number of bytes with at most "
+                    "one suffix K, M, G, T, P or E (MuJoCo refuses it: \"unsigned integer with "
+                    "an optional suffix {K,M,G,T,P,E} is expected in attribute 'memory'\"): "
+                    "give e.g. memory=\"10M\", or -1 for MuJoCo's default", memory);
     return 0;
 }
 
