@@ -153,7 +153,10 @@ _COMPILED_PLACES = {
     "camera": ("<camera{own}/>", "<camera{a}/>"),
     "light": ("<light{own}/>", "<light{a}/>"),
     "spatial": (None, "<tendon{a}/>"),
+    "pair": (None, "<pair{a}/>"),
 }
+_PAIR_GEOMS = '<geom name="g1" size="0.1"/><geom name="g2" size="0.1"/>'
+
 
 
 def _compiled_xml(place, attr, own=None, cls=None, childclass=False):
@@ -168,6 +171,9 @@ def _compiled_xml(place, attr, own=None, cls=None, childclass=False):
         return _model(default=default,
                       after=f'<tendon><spatial{ref}{a}><site site="s1"/><site site="s2"/>'
                             "</spatial></tendon>")
+    if place == "pair":
+        return _model(_PAIR_GEOMS, default=default,
+                      after=f'<contact><pair geom1="g1" geom2="g2"{ref}{a}/></contact>')
     element = _COMPILED_PLACES[place][0].format(own=ref + a)
     body = (f'<body childclass="c">{element}</body>' if childclass and cls is not None
             else element)
@@ -195,6 +201,12 @@ COMPILED = {
                             ['<camera fovy="180">', "fovy too large in camera", "below 180"]),
     "a class's fovy 200": ("camera", "fovy", None, "200", True, ["fovy too large"]),
     "a camera's fovy 179.9": ("camera", "fovy", "179.9", None, False, None),
+    "a contact pair's condim 2": ("pair", "condim", "2", None, False,
+                                  ['<pair condim="2">', "invalid condim in contact pair",
+                                   "1, 3, 4 or 6"]),
+    "a pair class's condim 5": ("pair", "condim", None, "5", False,
+                                ['<pair condim="5">, from its class', "invalid condim"]),
+    "a pair's condim 6 over its class's 7": ("pair", "condim", "6", "7", False, None),
     "a spatial tendon's width 0": ("spatial", "width", "0", None, False,
                                    ['<spatial width="0">', "must have positive width",
                                     "above 0"]),
@@ -219,6 +231,23 @@ def test_compiled_values_refused_as_mujoco_compiler_refuses_them(case):
         oracle.assert_loads_as_mujoco(xml)
 
 
+@pytest.mark.parametrize("main, own, words", [
+    ("2", None, ['<pair condim="2">, from its class', "invalid condim in contact pair"]),
+    ("2", "1", None), ("5", "", ["invalid condim in contact pair"]), ("4", None, None),
+])
+def test_a_pair_takes_main_class_condim_as_mujoco_does(main, own, words):
+    """A <pair> without class= takes main's <pair> defaults (pairs have no childclass):
+    MuJoCo 4.0.0 refuses a condim other than 1, 3, 4 or 6 from there ("invalid condim in
+    contact pair"), which urdf2dyn did not check. Its own condim over it counts; where both
+    load, the dynamics are MuJoCo's."""
+    a = "" if own is None else f' condim="{own}"'
+    xml = _model(_PAIR_GEOMS, default=f'<pair condim="{main}"/>',
+                 after=f'<contact><pair geom1="g1" geom2="g2"{a}/></contact>')
+    assert_as_mujoco(xml, words)
+    if words is None:
+        oracle.assert_loads_as_mujoco(xml)
+
+
 _COMPILED_VALUES = {"condim": ["0", "1", "2", "3", "4", "5", "6", "7", "-1"],
                     "dir": ["0 0 0", "0 0 -1", "1 0 0", "1e-20 0 0", "0 0 1e-10", "0 0 9e-8",
                             "0 0 1.1e-7", "nan 0 0"],
@@ -228,7 +257,7 @@ _COMPILED_VALUES = {"condim": ["0", "1", "2", "3", "4", "5", "6", "7", "-1"],
 
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from([("geom", "condim"), ("light", "dir"), ("camera", "fovy"),
-                        ("spatial", "width")]), st.data())
+                        ("spatial", "width"), ("pair", "condim")]), st.data())
 def test_random_compiled_values_refused_exactly_where_mujoco_compiler_refuses(place_attr, data):
     """Random own and class values (own class= or a body's childclass=) of condim, a light's
     dir, fovy and a spatial width: urdf2dyn refuses the model exactly where MuJoCo does,
@@ -236,7 +265,7 @@ def test_random_compiled_values_refused_exactly_where_mujoco_compiler_refuses(pl
     place, attr = place_attr
     values = st.one_of(st.none(), st.sampled_from(_COMPILED_VALUES[attr]))
     own, cls = data.draw(values), data.draw(values)
-    childclass = place != "spatial" and data.draw(st.booleans())
+    childclass = place not in ("spatial", "pair") and data.draw(st.booleans())
     xml = _compiled_xml(place, attr, own, cls, childclass)
     expected, got = mujoco_error(xml), urdf2dyn_error(xml)
     assert (expected is None) == (got is None), (xml, expected, got)

@@ -38,10 +38,10 @@
 #define MAX_TOTAL_BYTES ((size_t)1 << 30)     /* every file of a model together */
 #define MAX_CLASS_DEPTH 100                    /* MuJoCo's models nest a few       */
 
-enum { K_JOINT = 0, K_GEOM, K_MESH, K_SITE, K_CAMERA, K_TENDON, K_TEXTURE, K_LIGHT, K_ACTUATOR,
-       NKIND };
+enum { K_JOINT = 0, K_GEOM, K_MESH, K_SITE, K_CAMERA, K_TENDON, K_TEXTURE, K_LIGHT, K_PAIR,
+       K_ACTUATOR, NKIND };
 static const char *const kind_name[K_ACTUATOR] = {"joint", "geom", "mesh", "site", "camera",
-                                                  "tendon", "texture", "light"};
+                                                  "tendon", "texture", "light", "pair"};
 
 /* The elements that are actuators, in <actuator> and in a <default>: MuJoCo keeps one
  * actuator default per class, which each of them writes in document order. */
@@ -2531,9 +2531,9 @@ static int check_site_mesh(mjcf *rd, u2d_xml *e, int cls, int type)
 
 /* Values MuJoCo 4.0.0's compiler refuses on what an element ends with after its class chain
  * (its own attribute, else its class's nearest, else MuJoCo's default), though urdf2dyn
- * computes nothing from them: a geom's condim, a camera's fovy, a light's dir, a spatial
- * tendon's width. The predicates see the numbers as strtod reads them (a NaN passes, as in
- * MuJoCo). */
+ * computes nothing from them: a geom's or contact pair's condim, a camera's fovy, a light's
+ * dir, a spatial tendon's width. The predicates see the numbers as strtod reads them (a
+ * NaN passes, as in MuJoCo). */
 static int invalid_condim(const double *v) { return v[0] != 1 && v[0] != 3 && v[0] != 4 &&
                                                     v[0] != 6; }
 static int fovy_too_large(const double *v) { return v[0] >= 180; }
@@ -2552,6 +2552,8 @@ static const struct {
     const char *reason, *advice;
 } COMPILED_VALUES[] = {
     {K_GEOM, "geom", "condim", 1, {3}, invalid_condim, "invalid condim in geom",
+     "give 1, 3, 4 or 6"},
+    {K_PAIR, "pair", "condim", 1, {3}, invalid_condim, "invalid condim in contact pair",
      "give 1, 3, 4 or 6"},
     {K_CAMERA, "camera", "fovy", 1, {45}, fovy_too_large, "fovy too large in camera",
      "give a vertical field of view below 180 degrees"},
@@ -2580,6 +2582,15 @@ static int check_compiled_values(mjcf *rd, u2d_xml *e, int kind, int cls)
                     COMPILED_VALUES[k].reason, COMPILED_VALUES[k].advice);
     }
     return 0;
+}
+
+/* A <contact> element e: a <pair> ends with values MuJoCo's compiler takes after its class
+ * chain (its class=, else main: pairs have no childclass). 0 or -1 (message). */
+static int check_pair_values(mjcf *rd, u2d_xml *e)
+{
+    if (strcmp(u2d_xml_name(e), "pair") != 0) return 0;
+    int cls = class_attr(rd, e, "class", 0);
+    return cls < 0 ? -1 : check_compiled_values(rd, e, K_PAIR, cls);
 }
 
 static int site_or_camera(mjcf *rd, u2d_xml *e, int cls, int kind)
@@ -6319,7 +6330,8 @@ static int check_references(mjcf *rd)
             if (check_element_references(rd, e, section)) return -1;
             if ((strcmp(section, "deformable") == 0 &&
                  check_descendants(rd, e, u2d_xml_name(e))) ||
-                (strcmp(section, "extension") == 0 && check_extension_plugin(rd, e)))
+                (strcmp(section, "extension") == 0 && check_extension_plugin(rd, e)) ||
+                (strcmp(section, "contact") == 0 && check_pair_values(rd, e) < 0))
                 return -1;
             if (word_index("tendon|custom|deformable", section) < 0) continue;
             for (u2d_xml *g = u2d_xml_first(e); g; g = u2d_xml_next(g))
