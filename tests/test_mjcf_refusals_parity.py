@@ -1153,6 +1153,12 @@ def test_a_pid_ki_without_the_pid_dyntype_is_refused_where_mujoco_refuses(defaul
     ('', '<general joint="j" gaintype="pid" biastype="affine" dyntype="none" gainprm="0 1"/>'),
     ('<position kp="0"/><general gaintype="pid" biastype="affine"/>', '<general joint="j"/>'),
     ('<pid ki="1"/>', '<general joint="j" dyntype="none" gaintype="fixed"/>'),
+    ('<position/><general gaintype="pid" biastype="affine"/>', '<general joint="j"/>'),
+    ('<motor/><general gaintype="pid" biastype="affine"/>', '<general joint="j"/>'),
+    ('<velocity kv="0"/><general gaintype="pid" biastype="affine"/>', '<general joint="j"/>'),
+    ('<damper/><general gaintype="pid" biastype="affine"/>',
+     '<general joint="j" ctrlrange="0 1"/>'),
+    ('<position kp=" "/>', '<general joint="j" gaintype="pid" biastype="affine"/>'),
 ])
 def test_pid_gains_a_general_wrote_with_a_nonzero_ki_are_refused_where_mujoco_refuses(
         defaults, element):
@@ -1163,6 +1169,62 @@ def test_pid_gains_a_general_wrote_with_a_nonzero_ki_are_refused_where_mujoco_re
     may refuse. Refused exactly where MuJoCo refuses, with its reason; a gainprm[0] of 0 and
     gains that are no longer pid load in both."""
     _ki_refused_as_mujoco(defaults, element, 'give dyntype="pid"')
+
+
+# a shortcut's gain (its gainprm[0]) given, left to its class chain, or fixed by its kind
+_GAIN_DEFAULTS = ["<motor/>", "<position/>", '<position kp="0"/>', '<position kp="2"/>',
+                  '<position kp=" "/>', "<velocity/>", '<velocity kv="0"/>', "<adhesion/>",
+                  '<adhesion gain="0"/>', "<damper/>", '<damper kv="1"/>',
+                  '<cylinder area="0"/>', '<cylinder diameter="0"/>', '<intvelocity kp="0"/>',
+                  '<general gainprm="0"/>', '<general gainprm="3"/>', '<general dynprm="1"/>',
+                  '<general gaintype="fixed"/>', '<pid kp="2"/>', '<pid ki="2"/>']
+
+
+# those whose gainprm[0] is not 1 (a <pid>'s is its ki, 0 unless given or inherited)
+_GAINS_NOT_1 = [e for e in _GAIN_DEFAULTS
+                if any(w in e for w in ('="0"', '="2"', '="3"', "<damper", "<pid"))]
+
+
+def _tag(element):
+    return element[1:].split()[0].rstrip("/>")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_GAIN_DEFAULTS), max_size=3, unique_by=_tag),
+                min_size=1, max_size=3))
+def test_shortcut_gains_followed_through_class_chains_as_mujoco_follows_them(levels):
+    """Nested classes whose shortcuts write gainprm[0] (a <position>'s kp, a <motor>'s 1, a
+    <damper>'s 0...) or leave it to the chain, under a <general> of pid gains with dyntype
+    "none": MuJoCo 4 refuses a nonzero one ("ki (gainprm[0]) requires dyntype 'pid'"), which
+    urdf2dyn loaded with a warning that MuJoCo may refuse it (a <position/> or <motor/> before
+    gaintype="pid"). Refused where MuJoCo refuses, for the same reason, wherever urdf2dyn
+    knows the gain: always when every gain before a shortcut without its own was 1 (the
+    rule by which MuJoCo 4.0.0 picks one of the others is not followed: then a warning says
+    MuJoCo may refuse it). Where MuJoCo loads it, urdf2dyn loads it."""
+    xml = "</default>" * len(levels)
+    for k in reversed(range(len(levels))):
+        xml = f'<default class="c{k}">{"".join(levels[k])}{xml}'
+    element = (f'<general joint="j" class="c{len(levels) - 1}" ctrlrange="0 1" '
+               'gaintype="pid" biastype="affine" dyntype="none"/>')
+    xml = doc(f"<default>{xml}</default>", WORLD, actuators(element))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            urdf2dyn.load(xml)
+            got = None
+        except urdf2dyn.URDFError as e:
+            got = str(e)
+    warned = any("writes its pid gains" in str(w.message) for w in caught)
+    expected = mujoco_error(xml)
+    ki = "ki (gainprm[0]) requires dyntype 'pid'"
+    if expected is None:
+        assert got is None, (xml, got)
+    elif ki in expected:
+        assert (got is not None and ki in got) or warned, (xml, expected, got)
+        not_1 = any(e in _GAINS_NOT_1 for level in levels for e in level)
+        assert got is not None or not_1, (xml, expected)
+    else:
+        assert (got is not None and ki not in got) or warned, (xml, expected, got)
 
 
 def test_pid_gains_without_affine_bias_are_refused_for_the_bias_as_mujoco_refuses_them():

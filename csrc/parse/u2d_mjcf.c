@@ -3692,6 +3692,18 @@ static int is_one_of(u2d_xml *d, const char *kinds)
  * actuator) sets what it writes; every shortcut element sets its own dyntype and drops an
  * actdim written before it (MuJoCo 4.0.0 does: a <general actdim="2"/> followed by
  * <cylinder/> compiles to one activation state), which a <dcmotor> sets to its states. */
+/* An actuator default's gainprm[0] as MuJoCo 4.0.0's reader leaves it: its value, known 0
+ * where urdf2dyn does not follow it. A shortcut without its own gain (kp=, kv=...) takes one
+ * written before it in the class chain or its own default 1, by a rule urdf2dyn does not
+ * follow (checked against MuJoCo 4.0.0: <position kp="3"/>, <velocity/>, <position/> in
+ * three nested classes gives 3, <velocity kv="3"/> then <position/> in one class 1, a
+ * <general gainprm="0"/>, <motor/>, <position/> 0): it is known only when every gainprm[0]
+ * before it was 1 (ones), and then 1. */
+typedef struct {
+    double value;
+    int known, ones;
+} gain_state;
+
 typedef struct {
     const char *dyntype;        /* "none" unless set                                 */
     const char *actdim;         /* as written, NULL for MuJoCo's default (-1), and
@@ -3727,10 +3739,7 @@ typedef struct {
                                    another shortcut another one)                      */
     int pid_rewritten;          /* whether a <general> wrote gainprm or dynprm (ki,
                                    slewmax) after the last <pid>: not tracked         */
-    const char *gain0;          /* text whose first number is gainprm[0] (a pid's ki):
-                                   MuJoCo's default "1", a <general>'s gainprm=, a
-                                   <pid>'s ki; NULL after another shortcut, which
-                                   writes its own there (not tracked)                */
+    gain_state gain;            /* gainprm[0] (a pid's ki)                           */
     int actearly;               /* as a <general> wrote it last, or 1 after a
                                    <dcmotor>, 0 after any other shortcut (MuJoCo
                                    4.0.0's shortcuts set it so)                       */
@@ -3908,6 +3917,30 @@ static void inherit_pid_settings(actuator_dynamics *a, const actuator_dynamics *
  * none): a <dcmotor> or <pid> read where the gains are not its own inherits from them. */
 typedef struct { const actuator_dynamics *dcmotor, *pid; } gains_above;
 
+/* The gainprm[0] shortcut d writes (gain_state): its own kp, kv, gain, area or diameter, or
+ * range's first number (a <muscle>'s, 0 or more), 1 for a <motor>, 0 for a <damper>; without
+ * it, the one it inherits. A <pid>'s and a <dcmotor>'s are set with their other settings. */
+static void apply_shortcut_gain(u2d_xml *d, gain_state *g)
+{
+    static const char *const OWN[][2] = {
+        {"position", "kp"}, {"intvelocity", "kp"}, {"orientation", "kp"}, {"velocity", "kv"},
+        {"adhesion", "gain"}, {"cylinder", "area"}, {"muscle", "range"}};
+    const char *el = u2d_xml_name(d), *v = NULL;
+    for (size_t k = 0; k < sizeof OWN / sizeof OWN[0]; k++)
+        if (strcmp(el, OWN[k][0]) == 0) v = u2d_xml_attr(d, OWN[k][1]);
+    const char *diameter = strcmp(el, "cylinder") == 0 ? u2d_xml_attr(d, "diameter") : NULL;
+    double x = diameter ? strtod(diameter, NULL) : -1;
+    int muscle = strcmp(el, "muscle") == 0;
+    g->known = 1;
+    if (x >= 0) g->value = 3.14159265358979323846 / 4 * x * x;     /* MuJoCo's area */
+    else if (v && v[strspn(v, " \t\n\r\v\f")]) g->value = strtod(v, NULL);
+    else if (strcmp(el, "damper") == 0) g->value = 0;
+    else if (word_index("motor|pid|dcmotor", el) >= 0) g->value = 1;
+    else g->value = 1, g->known = g->ones && !muscle;   /* a muscle's may be 0.75 */
+    if (muscle && !(g->value >= 0)) g->known = 0;        /* a negative range is not read */
+    g->ones &= g->known && g->value == 1;
+}
+
 /* The dynamics after actuator element d (in a <default>, or the actuator itself). */
 static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
 {
@@ -3941,11 +3974,15 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
         if (dynprm || u2d_xml_attr(d, "gainprm")) a->pid_rewritten = 1;
         /* a blank gainprm= is not given to MuJoCo's reader: what came before stands */
         const char *gainprm = u2d_xml_attr(d, "gainprm");
-        if (gainprm && gainprm[strspn(gainprm, " \t\n\r\v\f")]) a->gain0 = gainprm;
+        if (gainprm && gainprm[strspn(gainprm, " \t\n\r\v\f")]) {
+            a->gain.value = strtod(gainprm, NULL);
+            a->gain.known = 1;
+            a->gain.ones &= a->gain.value == 1;
+        }
         return;
     }
     a->actdim = NULL;
-    a->gain0 = NULL;
+    apply_shortcut_gain(d, &a->gain);
     a->shortcut_actdim = -1;
     if (strcmp(el, "dcmotor") == 0) {
         int inherited = a->dcmotor_gains || above.dcmotor;
@@ -3959,7 +3996,11 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
     a->affine_bias = word_index("pid|position|intvelocity|velocity|cylinder", el) >= 0;
     if (is_one_of(d, "pid|dcmotor")) {
         apply_inherited_shortcut(d, a);
-        if (a->pid_gains) a->gain0 = a->ki ? a->ki : "0";
+        a->gain.value = a->pid_gains ? a->ki ? strtod(a->ki, NULL) : 0 : a->stored_r;
+        /* a <pid>'s ki without its own after a <general> rewrote the gains: not followed */
+        a->gain.known = a->pid_gains ? written(d, "ki") || !a->pid_rewritten
+                                     : !a->dcmotor_rewritten;
+        a->gain.ones &= a->gain.known && a->gain.value == 1;
         return;
     }
     if (strcmp(el, "position") == 0) {
@@ -3995,7 +4036,7 @@ static void apply_class_dynamics(mjcf *rd, int cls, int limit, u2d_xml *e, actua
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
     *a = (actuator_dynamics){.dyntype = "none", .timeconst = 1, .shortcut_actdim = -1,
-                             .dcmotor_states = -1, .gain0 = "1"};
+                             .dcmotor_states = -1, .gain = {1, 1, 1}};
     actuator_dynamics dcmotor, pid;     /* the nearest classes whose gains stayed so */
     gains_above above = {NULL, NULL};
     if (cls >= 0) {
@@ -4204,16 +4245,19 @@ static int check_pid_dyntype(mjcf *rd, u2d_xml *e, int cls, const char *label)
     /* a <pid>'s ki (gainprm[0]) integrates the error in a state of the pid dyntype, which a
      * <general>'s dyntype="none" after it takes away; MuJoCo checks the biastype first
      * (check_pid_gains_and_bias gives that reason) */
-    if (strcmp(a.dyntype, "none") != 0 || !a.affine_bias || !first_nonzero(a.gain0)) return 0;
+    if (strcmp(a.dyntype, "none") != 0 || !a.affine_bias || !a.gain.known ||
+        a.gain.value == 0)
+        return 0;
     if (!a.pid_rewritten)
         return fail(rd, e, "%s: ki=\"%.40s\" of a <pid> (here or in its class) with "
                     "dyntype \"none\" written by a <general> (MuJoCo refuses it: \"ki "
                     "(gainprm[0]) requires dyntype 'pid'\"): leave dyntype out, or give "
                     "ki=\"0\"", label, a.ki);
-    return fail(rd, e, "%s: pid gains with gainprm[0] (their ki) \"%.40s\", from a <general>'s "
-                "gainprm=, a <pid>'s ki or MuJoCo's default 1, and dyntype \"none\" (MuJoCo "
-                "refuses it: \"ki (gainprm[0]) requires dyntype 'pid'\"): give dyntype=\"pid\", "
-                "or a gainprm= starting with 0", label, a.gain0);
+    return fail(rd, e, "%s: pid gains with gainprm[0] (their ki) %g, from a <general>'s "
+                "gainprm=, a <pid>'s ki, another shortcut's gain (a <position>'s kp, a "
+                "<motor>'s 1...) or MuJoCo's default 1, and dyntype \"none\" (MuJoCo refuses "
+                "it: \"ki (gainprm[0]) requires dyntype 'pid'\"): give dyntype=\"pid\", or a "
+                "gainprm= starting with 0", label, a.gain.value);
 }
 
 /* An actuator e's pid dynamics and pid gains go together as MuJoCo 4.0.0's compiler wants:
