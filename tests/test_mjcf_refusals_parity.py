@@ -1227,6 +1227,78 @@ def test_shortcut_gains_followed_through_class_chains_as_mujoco_follows_them(lev
         assert (got is not None and ki not in got) or warned, (xml, expected, got)
 
 
+_PID_STATES = "invalid actdim 0 in stateful actuator"
+_SLEWMAX = "slewmax (dynprm[1]) must be non-negative"
+
+
+@pytest.mark.parametrize("defaults, attrs, reason", [
+    ("", 'gainprm="0"', _PID_STATES), ("", 'gainprm="-1" dynprm="5 0"', _PID_STATES),
+    ("", 'gainprm="nan" dynprm="0 nan"', _PID_STATES), ("", 'dynprm="0 -1"', _SLEWMAX),
+    ("", 'gainprm="0" dynprm="0 1"', None), ("", 'dynprm="1"', None), ("", "", None),
+    ('<general dynprm="0 1"/>', 'gainprm="0" dynprm="0"', None),
+    ('<pid slewmax="2"/>', 'gainprm="0"', None), ('<pid kp="2"/>', 'gainprm="0 1"', _PID_STATES),
+    ('<position kp="0"/>', "", _PID_STATES), ("<motor/>", "", None),
+    ('<general dynprm="0 1"/><motor/>', 'gainprm="0"', _PID_STATES),
+    ('<pid kp="1" ki="1"/>', 'gainprm="0"', _PID_STATES),
+])
+def test_pid_dyntype_states_of_general_numbers_refused_as_mujoco_refuses(defaults, attrs,
+                                                                         reason):
+    """A <general> of pid dyntype and pid gains keeps one state each for a ki (gainprm[0])
+    and a slewmax (dynprm[1]) above 0: MuJoCo 4 refuses none ("invalid actdim 0 in stateful
+    actuator"; a ki of 0, -1 or NaN without a slewmax) and a slewmax below 0, which urdf2dyn
+    loaded with a warning that MuJoCo may refuse it. A shorter dynprm= keeps the slewmax
+    before it; every other shortcut sets it to 0; a <pid>'s states stand until a dyntype=
+    is written. Refused exactly where MuJoCo refuses."""
+    xml = doc(f"<default>{defaults}</default>", WORLD, actuators(
+        f'<general joint="j" dyntype="pid" gaintype="pid" biastype="affine" {attrs}/>'))
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert (expected is None) == (reason is None), expected
+    assert (got is None) == (reason is None), got
+    if reason is not None:
+        assert reason in expected and f'"{reason}"): give' in got, (expected, got)
+
+
+_PID_STATE_DEFAULTS = ['<general gainprm="0"/>', '<general gainprm="-1"/>',
+                       '<general gainprm="2"/>', '<general dynprm="0 1"/>',
+                       '<general dynprm="0 -1"/>', '<general dynprm="0"/>', '<pid ki="1"/>',
+                       '<pid slewmax="1"/>', '<pid kp="2"/>', "<position/>",
+                       '<position kp="0"/>', "<motor/>", '<velocity kv="0"/>',
+                       '<intvelocity kp="0"/>', '<cylinder area="0"/>']
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_PID_STATE_DEFAULTS), max_size=3, unique_by=_tag),
+                min_size=1, max_size=3))
+def test_random_pid_dyntype_states_refused_where_mujoco_refuses(levels):
+    """Nested classes writing ki, slewmax and other shortcuts' gains under a <general> of pid
+    dyntype and gains: urdf2dyn loads what MuJoCo 4 loads, refuses for MuJoCo's reason
+    where it refuses for no state or a negative slewmax, or (gains it does not follow)
+    loads it with its warning that MuJoCo may refuse it."""
+    xml = "</default>" * len(levels)
+    for k in reversed(range(len(levels))):
+        xml = f'<default class="c{k}">{"".join(levels[k])}{xml}'
+    element = (f'<general joint="j" class="c{len(levels) - 1}" dyntype="pid" gaintype="pid" '
+               'biastype="affine"/>')
+    xml = doc(f"<default>{xml}</default>", WORLD, actuators(element))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            urdf2dyn.load(xml)
+            got = None
+        except urdf2dyn.URDFError as e:
+            got = str(e)
+    warned = any("writes its pid gains" in str(w.message) for w in caught)
+    expected = mujoco_error(xml)
+    if expected is None:
+        assert got is None, (xml, got)
+        return
+    reason = next((r for r in (_PID_STATES, _SLEWMAX) if r in expected), None)
+    if reason is None:      # e.g. a <pid> taking a <general>'s negative slewmax: warned
+        assert got is not None or warned, (xml, expected)
+    else:
+        assert (got is not None and reason in got) or warned, (xml, expected, got)
+
+
 def test_pid_gains_without_affine_bias_are_refused_for_the_bias_as_mujoco_refuses_them():
     """A <pid>'s nonzero ki under a <general> writing dyntype="none" and biastype="none":
     MuJoCo 4 refuses it for the bias first ("pid requires biastype 'affine'"); urdf2dyn gave

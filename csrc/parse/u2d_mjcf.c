@@ -3740,6 +3740,15 @@ typedef struct {
     int pid_rewritten;          /* whether a <general> wrote gainprm or dynprm (ki,
                                    slewmax) after the last <pid>: not tracked         */
     gain_state gain;            /* gainprm[0] (a pid's ki)                           */
+    double slew;                /* dynprm[1] (a pid's slewmax): a <general>'s second
+                                   dynprm= number (a shorter one keeps it), a <pid>'s
+                                   slewmax, 0 after any other shortcut (MuJoCo 4.0.0
+                                   resets it; checked against it)                    */
+    int slew_known;             /* 0 after a <muscle> or <dcmotor>: not followed      */
+    int pid_shortcut;           /* whether a <pid> of pid dyntype came after every
+                                   other shortcut and dyntype=: it sets the states of
+                                   its ki and slewmax, which a later <general>'s
+                                   numbers do not change (MuJoCo 4.0.0)              */
     int actearly;               /* as a <general> wrote it last, or 1 after a
                                    <dcmotor>, 0 after any other shortcut (MuJoCo
                                    4.0.0's shortcuts set it so)                       */
@@ -3963,12 +3972,17 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
         a->dcmotor_rewritten |= a->dcmotor_gains && (gaintype || u2d_xml_attr(d, "gainprm") ||
                                                      u2d_xml_attr(d, "dynprm"));
         if (dyn) a->dyntype = dyn;
+        if (dyn) a->pid_shortcut = 0;       /* its dyntype, its states counted again */
         /* a blank actdim= is not given to MuJoCo's reader: what came before stands */
         if (actdim && actdim[strspn(actdim, " \t\n\r\v\f")]) {
             a->actdim = actdim;
             a->shortcut_actdim = -1;        /* -1 too: then the dyntype's default stands */
         }
         if (dynprm) a->timeconst = strtod(dynprm, NULL);
+        char *first_end = NULL, *second_end = NULL;
+        if (dynprm) strtod(dynprm, &first_end);
+        double second = first_end && first_end != dynprm ? strtod(first_end, &second_end) : 0;
+        if (second_end && second_end != first_end) a->slew = second, a->slew_known = 1;
         /* a dcmotor's settings (its controller's in gainprm) rewritten: not tracked */
         if (dynprm || u2d_xml_attr(d, "gainprm")) a->dcmotor_states = -1;
         if (dynprm || u2d_xml_attr(d, "gainprm")) a->pid_rewritten = 1;
@@ -3983,6 +3997,9 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
     }
     a->actdim = NULL;
     apply_shortcut_gain(d, &a->gain);
+    a->slew = 0;
+    a->slew_known = !is_one_of(d, "muscle|dcmotor");
+    a->pid_shortcut = 0;
     a->shortcut_actdim = -1;
     if (strcmp(el, "dcmotor") == 0) {
         int inherited = a->dcmotor_gains || above.dcmotor;
@@ -3996,10 +4013,13 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
     a->affine_bias = word_index("pid|position|intvelocity|velocity|cylinder", el) >= 0;
     if (is_one_of(d, "pid|dcmotor")) {
         apply_inherited_shortcut(d, a);
+        if (a->pid_gains) a->slew = a->slewmax ? strtod(a->slewmax, NULL) : 0;
+        if (a->pid_gains) a->slew_known = written(d, "slewmax") || !a->pid_rewritten;
         a->gain.value = a->pid_gains ? a->ki ? strtod(a->ki, NULL) : 0 : a->stored_r;
         /* a <pid>'s ki without its own after a <general> rewrote the gains: not followed */
         a->gain.known = a->pid_gains ? written(d, "ki") || !a->pid_rewritten
                                      : !a->dcmotor_rewritten;
+        a->pid_shortcut = a->pid_gains && strcmp(a->dyntype, "pid") == 0;
         a->gain.ones &= a->gain.known && a->gain.value == 1;
         return;
     }
@@ -4036,7 +4056,7 @@ static void apply_class_dynamics(mjcf *rd, int cls, int limit, u2d_xml *e, actua
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
     *a = (actuator_dynamics){.dyntype = "none", .timeconst = 1, .shortcut_actdim = -1,
-                             .dcmotor_states = -1, .gain = {1, 1, 1}};
+                             .dcmotor_states = -1, .gain = {1, 1, 1}, .slew_known = 1};
     actuator_dynamics dcmotor, pid;     /* the nearest classes whose gains stayed so */
     gains_above above = {NULL, NULL};
     if (cls >= 0) {
@@ -4370,6 +4390,32 @@ static int check_pid_states(mjcf *rd, u2d_xml *e, int cls, const char *label)
     return 0;
 }
 
+/* A <general> e of pid dyntype and pid gains <general>s wrote (gaintype="pid"; not a
+ * <pid>'s, which sets its states), without actdim=, keeps the states MuJoCo 4.0.0's compiler
+ * counts from the numbers: one each for a ki (gainprm[0]) and a slewmax (dynprm[1]) above 0, none
+ * refused ("invalid actdim 0 in stateful actuator"), a slewmax below 0 too. Numbers urdf2dyn
+ * does not follow (gain_state) are left to MuJoCo, with note_unchecked_gains's warning.
+ * 0 or -1 (message). */
+static int check_general_pid_states(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    if (strcmp(u2d_xml_name(e), "general") != 0) return 0;
+    actuator_dynamics a;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (strcmp(a.dyntype, "pid") != 0 || !a.pid_gains || !a.pid_rewritten || a.actdim ||
+        a.pid_shortcut || !a.gain.known || !a.slew_known)
+        return 0;
+    if (a.slew < 0)
+        return fail(rd, e, "%s: a pid dyntype whose dynprm[1] (its slewmax) %g is below 0 "
+                    "(MuJoCo refuses it: \"slewmax (dynprm[1]) must be non-negative\"): give "
+                    "dynprm=\"imax slewmax\" with a slewmax of 0 or more", label, a.slew);
+    if (a.gain.value > 0 || a.slew > 0) return 0;
+    return fail(rd, e, "%s: a pid dyntype whose gainprm[0] (its ki) %g and dynprm[1] (its "
+                "slewmax) %g, from a <general>, a <pid> or MuJoCo's defaults (ki 1, slewmax 0), "
+                "keep no state, neither above 0 (MuJoCo refuses it: \"invalid actdim 0 in "
+                "stateful actuator\"): give a ki or a slewmax above 0, or dyntype=\"none\"",
+                label, a.gain.value, a.slew);
+}
+
 /* An actuator e of pid dynamics (a <pid>'s, its own or its class's, or a <general> of its
  * class's) and a nonzero ki has the imax its <pid> stored 0 or more, as MuJoCo 4.0.0's
  * compiler wants ("imax (dynprm[0]) must be non-negative"; checked against it: without a ki
@@ -4518,6 +4564,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         check_dcmotor_gains_states(rd, e, cls, label) < 0 ||
         check_dcmotor_controller(rd, e, cls, label) < 0 ||
         check_pid_states(rd, e, cls, label) < 0 ||
+        check_general_pid_states(rd, e, cls, label) < 0 ||
         check_pid_imax(rd, e, cls, label) < 0 ||
         note_unchecked_gains(rd, e, cls, label) < 0 ||
         check_dcmotor_constants(rd, e, cls, label) < 0 ||
