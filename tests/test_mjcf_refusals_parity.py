@@ -2468,15 +2468,35 @@ INHERITRANGE_TARGET = {   # the <default>'s content, the actuator, the hinge's, 
         [_NO_RANGE]),
     "a <general>'s own inheritrange, not read": (
         "", '<general joint="h" inheritrange="1"/>', "", "", "", None),
+    # a <general> takes the inheritrange of its class's <position>, <intvelocity> or <pid>
+    "a <general> of a <position> class with inheritrange": (
+        '<position inheritrange="1"/>', '<general joint="h"/>', "", "", "",
+        ["actuator 0", 'inheritrange="1"', 'joint "h"', _NO_RANGE]),
+    "a <general> of a <pid> class, a <general> default after it": (
+        '<pid inheritrange="1"/><general dyntype="none"/>', '<general joint="h" gear="2"/>',
+        "", "", "", [_NO_RANGE]),
+    "a <general> of an <intvelocity> class on a tendon without range": (
+        '<intvelocity inheritrange="1"/>', '<general tendon="f"/>', "", "", "",
+        ['tendon "f"', _NO_RANGE]),
+    "a <general> of a <position> class on a site": (
+        '<position inheritrange="1"/>', '<general site="x"/>', "", "", "",
+        ["with site=", "joint and tendon transmission"]),
+    "a <general> of a <position> class on a ranged hinge": (
+        '<position inheritrange="1"/>', '<general joint="h"/>', ' range="-1 1"', "", "", None),
+    "a <general> of a class whose <motor> drops the inheritrange": (
+        '<position inheritrange="1"/><motor/>', '<general joint="h"/>', "", "", "", None),
+    "a <general> of a class whose <general> default holds an inheritrange": (
+        '<general inheritrange="1"/>', '<general joint="h"/>', "", "", "", None),
 }
 
 
 @pytest.mark.parametrize("case", sorted(INHERITRANGE_TARGET))
 def test_inheritrange_without_target_range_refused_as_mujoco_refuses_it(case):
     """MuJoCo 4.0.0's compiler refuses a <position>'s, <intvelocity>'s or <pid>'s
-    inheritrange above 0 (its own or its class's) on a joint or tendon without a range of two
-    ends, on a ball joint and on another transmission; urdf2dyn loaded it. Where both load,
-    the mass matrix and inverse dynamics are MuJoCo's."""
+    inheritrange above 0 (its own or its class's, or a <general>'s class's <position>,
+    <intvelocity> or <pid> written last) on a joint or tendon without a range of two ends,
+    on a ball joint and on another transmission; urdf2dyn loaded it. Where both load, the
+    mass matrix and inverse dynamics are MuJoCo's."""
     default, act, h, s, f, words = INHERITRANGE_TARGET[case]
     xml = _inheritrange_model(default, act, h, s, f)
     assert_as_mujoco(xml, words)

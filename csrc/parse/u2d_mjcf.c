@@ -4649,10 +4649,13 @@ static int tendon_ranged(mjcf *rd, const char *name)
  * inheritrange="0"/> leaves a <position> 1), so only the plain case counts: the nearest
  * actuator defaults of the chain are of e's own kind, the nearest of them writing one. A
  * blank one is not given. */
+static const char *general_class_inheritrange(const mjcf *rd, int cls);
+
 static const char *class_inheritrange(const mjcf *rd, u2d_xml *e, int cls)
 {
     int limit = cls >= 0 ? rd->cls[cls].main_limit : 0;
     const char *kind = u2d_xml_name(e);
+    if (strcmp(kind, "general") == 0) return general_class_inheritrange(rd, cls);
     for (int c = cls; c >= 0; c = rd->cls[c].parent) {
         const mj_class *C = &rd->cls[c];
         int last = C->first + (c == 0 && limit < C->count ? limit : C->count);
@@ -4666,16 +4669,42 @@ static const char *class_inheritrange(const mjcf *rd, u2d_xml *e, int cls)
     return NULL;
 }
 
+/* The inheritrange= a <general> of class cls surely takes from its class (MuJoCo 4.0.0 reads
+ * none of its own, nor of a <general> default): that of a <position>, <intvelocity> or <pid>
+ * written last among the actuator defaults of the nearest class of the chain that has
+ * some, <general>s after it in that class aside (checked against MuJoCo 4.0.0: a <general>
+ * in a child class, or another shortcut after it, leaves none; a <position/> without one in
+ * a child class keeps its parent's, not followed here). NULL for none or not sure. */
+static const char *general_class_inheritrange(const mjcf *rd, int cls)
+{
+    int limit = cls >= 0 ? rd->cls[cls].main_limit : 0;
+    for (int c = cls; c >= 0; c = rd->cls[c].parent) {
+        const mj_class *C = &rd->cls[c];
+        int last = C->first + (c == 0 && limit < C->count ? limit : C->count), any = 0;
+        for (int k = last - 1; k >= C->first; k--) {            /* the latest first */
+            if (rd->dn[k].kind != K_ACTUATOR) continue;
+            u2d_xml *d = rd->dn[k].node;
+            const char *v = written(d, "inheritrange");
+            any = 1;
+            if (strcmp(u2d_xml_name(d), "general") == 0 && !v) continue;
+            return is_one_of(d, "position|intvelocity|pid") ? v : NULL;
+        }
+        if (any) return NULL;                     /* <general>s alone: not followed */
+    }
+    return NULL;
+}
+
 /* A <position>'s, <intvelocity>'s or <pid>'s inheritrange= above 0, its own or its class's
- * (class_inheritrange), takes its range from its target's, which MuJoCo's compiler refuses
- * unless the target is a joint= hinge or slide joint or a tendon whose range has two ends
- * (range[0] != range[1], limited or not): "inheritrange used but target 'j' has no range
- * defined". Names check_transmission found. 0 or -1 (message). */
+ * (class_inheritrange), or a <general>'s class's, takes its range from its target's, which
+ * MuJoCo's compiler refuses unless the target is a joint= hinge or slide joint or a tendon
+ * whose range has two ends (range[0] != range[1], limited or not): "inheritrange used but
+ * target 'j' has no range defined". Names check_transmission found. 0 or -1 (message). */
 static int check_inheritrange_target(mjcf *rd, u2d_xml *e, int cls, const char *label,
                                      int kind, const char *target)
 {
-    if (!is_one_of(e, "position|intvelocity|pid")) return 0;
-    const char *v = written(e, "inheritrange");   /* a blank one is not given */
+    if (!is_one_of(e, "position|intvelocity|pid|general")) return 0;
+    const char *v = strcmp(u2d_xml_name(e), "general") == 0 ? NULL    /* its own is not read */
+                    : written(e, "inheritrange");   /* a blank one is not given */
     if (!v) v = class_inheritrange(rd, e, cls);
     if (!first_positive(v)) return 0;                                   /* a NaN is not > 0 */
     double inherit = strtod(v, NULL);
