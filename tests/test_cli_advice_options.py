@@ -47,9 +47,14 @@ def _options_named(text):
 
 def _keywords_said(text):
     """The library's keywords a text advises (contacts=, max_gap=, ...: LIBRARY_COLUMNS'
-    words), which a command line cannot pass."""
-    return {word for word in (way.partition("=")[0] + "=" for way in LIBRARY_COLUMNS
-                              if way and "=" in way) if word in text}
+    words), which a command line cannot pass, and those it names bare ("raising max_gap"):
+    the keywords of two words, which no sentence says otherwise (a setup's element, such as
+    <time_range>, is its file's word)."""
+    keywords = [way.partition("=")[0] for way in LIBRARY_COLUMNS if way and "=" in way]
+    given = {word + "=" for word in keywords if word + "=" in text}
+    bare = {word for word in keywords if "_" in word
+            and re.search(rf"(?<![\w<]){word}(?![\w>])", text)}
+    return given | bare
 
 
 def _sideless_reactions(tmp_path):
@@ -141,6 +146,28 @@ def _long_gap(tmp_path):
     return "robot2r.urdf", path
 
 
+def _gap_at_the_end(tmp_path):
+    """robot2r's bundled motion with its last two joint1 cells empty: nothing to interpolate
+    from after them, however long the gaps filled."""
+    lines = open(urdf2dyn.data_path("robot2r_trajectory.csv")).read().splitlines()
+    for k in (-2, -1):
+        time, _, joint2 = lines[k].split(",")
+        lines[k] = f"{time},,{joint2}"
+    path = tmp_path / "end.csv"
+    path.write_text("\n".join(lines) + "\n")
+    return "robot2r.urdf", path
+
+
+def _force_gap_in_a_contact(tmp_path):
+    """The running trial's own ground reactions with 10 force samples of 'R' missing in the
+    middle of its first contact: longer than the 5 samples filled by default."""
+    def cut(reactions):
+        loaded = np.flatnonzero(np.linalg.norm(reactions.grf["R"], axis=1) > 200)
+        middle = loaded[len(loaded) // 4]
+        reactions.grf["R"][middle:middle + 10] = np.nan
+    return _with_own_reactions(tmp_path, "force_gap.csv", cut)
+
+
 def _robot2r_rows(tmp_path, name, rewrite):
     """robot2r's bundled motion (a comma-separated CSV) with its lines rewritten."""
     lines = open(urdf2dyn.data_path("robot2r_trajectory.csv")).read().splitlines()
@@ -226,8 +253,12 @@ ADVICE = {
     "coupler off": Advice(_coupler_in_degrees, "not held by their CoordinateCouplerConstraint",
                           {"--couplers"}, {"--couplers"}),
     "loads in kgf": Advice(_reactions_in_kgf, "the loads hold the body up by", set(), set()),
-    "long gap": Advice(_long_gap, "gaps longer than max_gap = 5 samples", {"--max-gap"},
+    "long gap": Advice(_long_gap, "gaps longer than the 5 samples filled", {"--max-gap"},
                        {"--max-gap"}),
+    "gap at the end": Advice(_gap_at_the_end, "filling longer gaps does not help", set(),
+                             set()),
+    "force gap in a contact": Advice(_force_gap_in_a_contact, "missing force samples",
+                                     {"--max-gap"}, None),   # the setup's loads are its own
     "two separators": Advice(_two_separators, "cannot tell which separates the columns",
                              {"--delimiter"}, {"--delimiter"}),
     "mixed decimals": Advice(_mixed_decimals, "has a decimal point but the file writes "
@@ -256,6 +287,8 @@ ANIMATE_SAYS = {
     "coupler off": "moves their bodies as the file says: correct the columns",
     "loads in kgf": "the model's mass (the subject's? if not, scale the model to the subject)",
     "long gap": "For the gaps inside the trial, fill them with a tool that knows the movement",
+    "gap at the end": "cut the trial to the part that was recorded",
+    "force gap in a contact": "fix the force-plate data, cut the trial",
     "two separators": "cannot tell which separates the columns; rewrite the file with one "
                       "separator",
     "mixed decimals": "decimal commas elsewhere: write every number with the same decimal "

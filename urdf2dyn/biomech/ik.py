@@ -471,7 +471,7 @@ def measured_frames(result: IKResult, source: str, named: ColumnOptions = LIBRAR
         messages.append(f"{source}: the markers present do not determine the pose in "
                         f"{len(inside)} frames inside the trial (t = {at} s): they are gaps "
                         "in the coordinates, filled when short"
-                        + named.said("max_gap", " ({})")
+                        + named.said("max_gap", " ({})", "N")
                         + ", else the trial stops; mend the marker data there")
     q = np.array(result.motion.q, dtype=float)
     q[inside] = np.nan

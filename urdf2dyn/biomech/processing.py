@@ -137,7 +137,8 @@ def fill_gaps(t, x, names, max_gap=DEFAULT_MAX_GAP, source="data", named=None):
     edge = [g for g in gaps if len(g) <= max_gap and (g.start == 0 or g.stop == len(t))]
     problems = []
     if long:
-        problems.append(f"gaps longer than max_gap = {max_gap} samples: "
+        problems.append(f"gaps longer than the {max_gap} samples filled"
+                        + (named or LIBRARY_COLUMNS).said("max_gap", " ({})", max_gap) + ": "
                         + "; ".join(str(g) for g in long))
     if edge:
         problems.append("gaps at the start or end of the trial (nothing to interpolate from "
@@ -146,14 +147,14 @@ def fill_gaps(t, x, names, max_gap=DEFAULT_MAX_GAP, source="data", named=None):
         advice = []
         if edge or any(g.start == 0 or g.stop == len(t) for g in long):
             advice.append("a gap at the start or end has nothing to interpolate from on one "
-                          "side, so raising max_gap does not help: cut the trial to the part "
+                          "side, so filling longer gaps does not help: cut the trial to the part "
                           "that was recorded (keep the rows from the first to the last complete "
                           "one) or fill those samples with a tool that knows the movement")
         if [g for g in long if not (g.start == 0 or g.stop == len(t))]:
             advice.append("for the gaps inside the trial, fill them with a tool that knows the "
                           "movement" + (named or LIBRARY_COLUMNS).said(
-                              "max_gap", ", or raise max_gap ({}) if a cubic across them is "
-                              "good enough"))
+                              "max_gap", ", or fill longer ones ({}) if a cubic across them is "
+                              "good enough", "N"))
         raise MotionError(f"{source}: missing samples (NaN or empty cells): "
                           + "; ".join(problems) + ". " + "; ".join(advice)[:1].upper()
                           + "; ".join(advice)[1:])
@@ -165,7 +166,7 @@ def fill_gaps(t, x, names, max_gap=DEFAULT_MAX_GAP, source="data", named=None):
 
 
 def fill_load_gaps(t, force, cop, moment=None, key="", max_gap=DEFAULT_MAX_GAP,
-                   threshold=20.0, source="ground reactions"):
+                   threshold=20.0, source="ground reactions", named=None):
     """Missing samples of one contact's ground reaction: force, cop (N, 3), moment (N, 3) or
     None. Returns (force, cop, moment, filled gaps, notes).
 
@@ -179,12 +180,15 @@ def fill_load_gaps(t, force, cop, moment=None, key="", max_gap=DEFAULT_MAX_GAP,
       :func:`fill_gaps` (at most max_gap samples) or refused. Where a contact starts or ends
       without a centre of pressure (a plate with a higher threshold than ours) the force is
       dropped and a note (for a warning) says how large it was.
+    * A refusal advises the caller's options as named says (ColumnOptions; default: the
+      library's keywords).
     """
     t = np.asarray(t, dtype=float)
     F = np.array(force, dtype=float)
     P = np.array(cop, dtype=float)
     M = None if moment is None else np.where(np.isfinite(moment), moment, 0.0)
     label = f"{key}_" if key else ""
+    named = named or LIBRARY_COLUMNS
     filled, notes = [], []
     mag = np.linalg.norm(F, axis=1)
     # 1. force gaps: contact on either side -> a gap, otherwise no contact
@@ -196,11 +200,13 @@ def fill_load_gaps(t, force, cop, moment=None, key="", max_gap=DEFAULT_MAX_GAP,
         g = Gap(f"{label}force", int(a), int(b), float(t[a]), float(t[b - 1]))
         if b - a > max_gap or a == 0 or b == len(t):
             raise MotionError(f"{source}: missing force samples {g} during a contact (up to "
-                              f"{max(near):.0f} N next to them; longer than max_gap = {max_gap} "
-                              "samples or at an end of the trial): fix the force-plate data, "
+                              f"{max(near):.0f} N next to them; longer than the {max_gap} "
+                              f"samples filled{named.said('max_gap', ' ({})', max_gap)} or at an "
+                              "end of the trial): fix the force-plate data, "
                               + ("or cut the trial to the recorded part (at an end of the trial "
-                                 "raising max_gap does not help)" if a == 0 or b == len(t)
-                                 else "cut the trial or raise max_gap"))
+                                 "filling longer gaps does not help)" if a == 0 or b == len(t)
+                                 else "cut the trial"
+                                 + named.said("max_gap", " or fill longer gaps ({})", "N")))
         for c in range(3):
             F[a:b, c] = _interpolate(t, F[:, c], a, b)
         filled.append(g)
@@ -221,8 +227,10 @@ def fill_load_gaps(t, force, cop, moment=None, key="", max_gap=DEFAULT_MAX_GAP,
                 raise MotionError(f"{source}: no centre of pressure for {g} while the force "
                                   f"is up to {mag[a:b].max():.0f} N (a gap of "
                                   f"{counted(b - a, 'sample')}, "
-                                  f"longer than max_gap = {max_gap}): fix the force-plate "
-                                  "data or raise max_gap")
+                                  f"longer than the {max_gap} filled"
+                                  f"{named.said('max_gap', ' ({})', max_gap)}): fix the "
+                                  "force-plate data"
+                                  + named.said("max_gap", " or fill longer gaps ({})", "N"))
             for c in range(3):
                 P[a:b, c] = _interpolate(t, P[:, c], a, b)
             filled.append(Gap(f"{label}cop", int(a), int(b), float(t[a]), float(t[b - 1])))
@@ -325,8 +333,9 @@ class ColumnOptions(NamedTuple):
     library's one dict, the command line's one --contact per key); ``couplers``: how to
     compute coupled coordinates from the ones they follow; ``grf`` and ``external_loads``:
     how to give a trial's ground reactions or its OpenSim ExternalLoads file; ``max_gap``:
-    how to fill longer gaps; ``delimiter`` and ``decimal``: formats of how to say a CSV
-    file's separators (the value for {}); ``degrees``: how to read a CSV file's angles in
+    a format of how to set the longest gap filled (the number of samples for {});
+    ``delimiter`` and ``decimal``: formats of how to say a CSV file's separators (the value
+    for {}); ``degrees``: how to read a CSV file's angles in
     degrees. None: the caller has no such option (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
@@ -336,12 +345,12 @@ class ColumnOptions(NamedTuple):
     couplers: str | None = "couplers='eliminate'"
     grf: str | None = "grf=FILE"
     external_loads: str | None = 'external_loads="SETUP.xml"'
-    max_gap: str | None = "max_gap=N"
+    max_gap: str | None = "max_gap={}"
     delimiter: str | None = 'delimiter="{}"'
     decimal: str | None = 'decimal="{}"'
     degrees: str | None = "degrees=True"
 
-    def said(self, option: str, form: str = "{}", value: str | None = None) -> str:
+    def said(self, option: str, form: str = "{}", value: object = None) -> str:
         """The caller's option (a field's name; value put in its format, as delimiter's)
         in form, or "" when the caller has no such option: advice a caller may lack."""
         way = getattr(self, option)

@@ -83,7 +83,7 @@ FILTER_NAMED = CutoffNamed("--filter", "no --filter", derivatives="--derivatives
 TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--floating-base",
                               contact="{}", contact_pair="--contact {}=LINK",
                               couplers="--couplers eliminate", grf="--grf FILE",
-                              external_loads="--external-loads SETUP.xml", max_gap="--max-gap N",
+                              external_loads="--external-loads SETUP.xml", max_gap="--max-gap {}",
                               delimiter="--delimiter {}", decimal="--decimal {}",
                               degrees="--degrees")
 #: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing and loads,

@@ -51,7 +51,8 @@ def loads(trial: Trial) -> Trial:
         if reactions is not None:
             if kind != "motion columns":        # their own clock: the motion's?
                 G.check_times(reactions.time, kin.t, where)
-            reactions, filled = _fill_reaction_gaps(reactions, s.max_gap, where, trial.warn)
+            reactions, filled = _fill_reaction_gaps(reactions, s.max_gap, where, trial.warn,
+                                                      s.columns_named)
             cutoff = kin.filter_hz if _filtered(trial) else None
             f_ext = G.external_loads(reactions, model, time=kin.t, links=links,
                                      interpolation=s.processing.load_interpolation,
@@ -134,16 +135,17 @@ def _at(times, t, x):
     return np.column_stack([np.interp(times, t, x[:, c]) for c in range(x.shape[1])])
 
 
-def _fill_reaction_gaps(reactions, max_gap, source, warn):
+def _fill_reaction_gaps(reactions, max_gap, source, warn, named):
     """(a copy of reactions with the gaps of each foot's force, CoP and free moment filled,
-    the gaps filled as text)."""
+    the gaps filled as text); a refusal advises the caller's options as named says."""
     reactions = replace(reactions, grf=dict(reactions.grf), cop=dict(reactions.cop),
                         moment=dict(reactions.moment))
     filled_all = []
     for key in sorted(reactions.grf):
         F, P, M, filled, more = fill_load_gaps(
             reactions.time, reactions.grf[key], reactions.cop[key], reactions.moment.get(key),
-            key=key, max_gap=max_gap, threshold=CONTACT_THRESHOLD, source=source)
+            key=key, max_gap=max_gap, threshold=CONTACT_THRESHOLD, source=source,
+            named=named)
         reactions.grf[key], reactions.cop[key] = F, P
         if M is not None:
             reactions.moment[key] = M
