@@ -270,6 +270,12 @@ ADVICE = {
     "a quaternion under OpenSim's processing": Advice(
         _robot2r_motion, "needs one coordinate per degree of freedom", set(), None,
         ("--processing", "opensim", "--floating-base"), animate=False),
+    "the filter's padding": Advice(
+        _robot2r_motion, "the filter's padding", {"--time-range"}, None,    # a setup's: -1
+        ("--processing", "opensim", "--filter", "6"), animate=False),
+    "a time range beyond the table": Advice(
+        _robot2r_motion, "lies outside the table", {"--time-range"}, {"--time-range"},
+        ("--processing", "opensim", "--time-range", "5", "6"), animate=False),
     "undetermined frames": Advice(_undetermined_frames, "do not determine the pose in 2 "
                                   "frames inside the trial", {"--max-gap"},
                                   None),      # a setup takes no .trc
@@ -317,7 +323,7 @@ ID_SETUP = """<?xml version="1.0" encoding="UTF-8" ?>
 SAMPLE_VALUES = {"--contact": ["1=foot_R"], "--couplers": ["eliminate"], "--grf": ["g.csv"],
                  "--external-loads": ["el.xml"], "--max-gap": ["10"],
                  "--delimiter": ["semicolon"], "--decimal": [","], "--degrees": [],
-                 "--gravity": ["0", "-9.81", "0"]}
+                 "--gravity": ["0", "-9.81", "0"], "--time-range": ["0", "1"]}
 
 
 def _command_line(mode, model, trial, tmp_path, extra):

@@ -766,10 +766,13 @@ def test_time_range_keeps_the_samples_inside(tmp_path):
     with pytest.raises(urdf2dyn.biomech.MotionError, match="no sample in the time range"):
         urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
                                         time_range=(10, 11))
-    with pytest.warns(Urdf2dynWarning, match="lies outside the table"):
+    with pytest.warns(Urdf2dynWarning, match="lies outside the table") as caught:
         res = urdf2dyn.inverse_dynamics_trial(human, data_path("running_a_3ms.csv"),
                                               time_range=(10, 11), processing="opensim")
     assert len(res.t) == 1
+    # in the library's keyword, not the command line's --time-range
+    outside = [str(w.message) for w in caught if "lies outside the table" in str(w.message)]
+    assert outside[0].endswith("check the time range (time_range=(10, 11))"), outside
 
 
 # ============================================================================ setup reader
@@ -1147,14 +1150,17 @@ def test_the_filters_padding_among_the_rows_computed_is_said():
     """OpenSim's tool pads the coordinates (mirrored) before its filter and, when its time
     range reaches them, computes and writes the padded rows: their moments are no motion's.
     urdf2dyn does as OpenSim does and says so, with the time range that keeps the motion's
-    own rows, which then draws no such warning."""
+    own rows, which then draws no such warning: in the library's keyword (it said the command
+    line's --time-range 0 2 to a library call)."""
     arm = urdf2dyn.load(data_path("robot2r.urdf"))
     motion = data_path("robot2r_trajectory.csv")                       # t = 0 .. 2 s
     # robot2r's joints are all along gravity (a horizontal arm): the trial says so too
     with (pytest.warns(Urdf2dynWarning, match="no joint carries any weight"),
           pytest.warns(Urdf2dynWarning, match=r"200 rows of the -1 \.\. 3 s computed are the "
-                       r"filter's padding .* beyond the motion's 0 \.\. 2 s.*--time-range 0 2")):
+                       r"filter's padding .* beyond the motion's 0 \.\. 2 s.*give the time "
+                       r"range 0 \.\. 2 s \(time_range=\(0, 2\)\)$") as caught):
         res = urdf2dyn.inverse_dynamics_trial(arm, motion, processing="opensim", filter_hz=6)
+    assert not [w for w in caught if "padding" in str(w.message) and "--" in str(w.message)]
     assert res.t[0] == pytest.approx(-1) and res.t[-1] == pytest.approx(3)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -39,8 +39,8 @@ import numpy as np
 
 from ..warn import MotionError, counted
 
-from .processing import (CUTOFF_HZ, CutoffError, Urdf2dynProcessing, estimate_derivatives,
-                         lowest_cutoff, refuse_too_low_cutoff)
+from .processing import (CUTOFF_HZ, LIBRARY_COLUMNS, CutoffError, Urdf2dynProcessing,
+                         estimate_derivatives, lowest_cutoff, refuse_too_low_cutoff)
 from .splines import natural_cubic, natural_quintic, quintic_derivatives, quintic_eval
 
 __all__ = ["OpenSimProcessing", "pad", "lowpass_iir", "quintic_derivatives", "quintic_eval",
@@ -346,12 +346,13 @@ class OpenSimProcessing:
         order = tuple(model.multibody_order)
         return order if order and sorted(order) == sorted(model.v_names) else None
 
-    def padding(self, t, first, last, source):
+    def padding(self, t, first, last, source, named=None):
         """What to say of the rows t computed for a motion that runs first .. last: those of
         the filter's padding (the coordinates mirrored beyond the motion) that OpenSim's rule
         for the motion's own time range would not keep (it keeps the last row at or before
         its start); OpenSim's tool computes and writes them when its time range reaches them.
-        None when there are none."""
+        None when there are none. named: the caller's options, as the note advises them
+        (ColumnOptions; default: the library's keywords)."""
         t = np.asarray(t, dtype=float)
         extra = len(t) - len(id_rows(t, (first, last)))
         if not extra:
@@ -361,14 +362,16 @@ class OpenSimProcessing:
                 f"mirrored beyond the motion's {first:g} .. {last:g} s), as OpenSim's "
                 "inverse-dynamics tool computes and writes them when its time range reaches "
                 "them; their moments are no motion's. To keep the motion's own rows, give the "
-                f"time range: --time-range {first:g} {last:g} (<time_range> in a setup)")
+                f"time range {first:g} .. {last:g} s"
+                + (named or LIBRARY_COLUMNS).said("time_range", " ({})", (first, last)))
 
     def kinematics(self, model, t, q, v, a, *, filter_hz, derivatives, time_range, source,
-                   warn, filter_named=CUTOFF_HZ):
+                   warn, filter_named=CUTOFF_HZ, columns_named=None):
         """(t, q, v, a, how the rates were found, the cutoff) as OpenSim's tool makes them:
         :func:`id_kinematics` on the coordinates, then its rows of the time range
         (:func:`id_rows`). filter_named: who gave filter_hz, as its refusals say
-        (CutoffNamed)."""
+        (CutoffNamed); columns_named: the caller's options, as the warnings advise them
+        (ColumnOptions; default: the library's keywords)."""
         if model.nq != model.nv:
             # in every caller's words: a command line's --processing, a library's keyword
             raise MotionError(f"{source}: OpenSim's processing needs one coordinate per degree "
@@ -396,7 +399,8 @@ class OpenSimProcessing:
             t0, t1 = time_range
             warn(f"{source}: the time range {t0:g} .. {t1:g} s lies outside the table's "
                  f"{t[0]:g} .. {t[-1]:g} s: OpenSim's rule keeps the one row at "
-                 f"t = {t[rows[0]]:g} s; check the time range (--time-range, <time_range>)")
+                 f"t = {t[rows[0]]:g} s; check the time range"
+                 + (columns_named or LIBRARY_COLUMNS).said("time_range", " ({})", (t0, t1)))
         t, q, v, a = t[rows], q[rows], v[rows], a[rows]
         turning = [name for name in model.turning_axis_joints()
                    if np.ptp(q[:, model.joint(name).q_index]) > 0]

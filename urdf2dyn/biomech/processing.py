@@ -335,8 +335,9 @@ class ColumnOptions(NamedTuple):
     how to give a trial's ground reactions or its OpenSim ExternalLoads file; ``max_gap``:
     a format of how to set the longest gap filled (the number of samples for {});
     ``delimiter`` and ``decimal``: formats of how to say a CSV file's separators (the value
-    for {}); ``degrees``: how to read a CSV file's angles in
-    degrees. None: the caller has no such option (`urdf2dyn animate`)."""
+    for {}); ``degrees``: how to read a CSV file's angles in degrees; ``time_range``: a
+    format of how to give the time range (its start and end for {0} and {1}). None: the
+    caller has no such option (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
@@ -349,14 +350,19 @@ class ColumnOptions(NamedTuple):
     delimiter: str | None = 'delimiter="{}"'
     decimal: str | None = 'decimal="{}"'
     degrees: str | None = "degrees=True"
+    time_range: str | None = "time_range=({0:g}, {1:g})"
 
     def said(self, option: str, form: str = "{}", value: object = None) -> str:
-        """The caller's option (a field's name; value put in its format, as delimiter's)
-        in form, or "" when the caller has no such option: advice a caller may lack."""
+        """The caller's option (a field's name; value put in its format, as delimiter's, a
+        tuple's items each in its place, as time_range's) in form, or "" when the caller has
+        no such option: advice a caller may lack."""
         way = getattr(self, option)
         if way is None:
             return ""
-        return form.format(way if value is None else way.format(value))
+        if value is None:
+            return form.format(way)
+        return form.format(way.format(*value) if isinstance(value, tuple) else
+                           way.format(value))
 
     def ways_to_give_loads(self) -> str:
         """The ways a trial's external loads are given, as the caller's options name them."""
@@ -649,7 +655,7 @@ class Urdf2dynProcessing:
         """Notes on the motion's columns against the model's (none: check_columns decides)."""
         return []
 
-    def padding(self, t, first, last, source):
+    def padding(self, t, first, last, source, named=None):
         """None: this processing computes no row beyond the motion (see OpenSim's)."""
         return None
 
@@ -658,10 +664,11 @@ class Urdf2dynProcessing:
         return None
 
     def kinematics(self, model, t, q, v, a, *, filter_hz, derivatives, time_range, source,
-                   warn, filter_named=CUTOFF_HZ):
+                   warn, filter_named=CUTOFF_HZ, columns_named=None):
         """(t, q, v, a, how the rates were found, the cutoff applied or None) of the
         coordinates t (N,), q (N, nq) and the rates v, a the file gave (or None).
-        filter_named: who gave filter_hz, as its refusals say (CutoffNamed)."""
+        filter_named: who gave filter_hz, as its refusals say (CutoffNamed); columns_named:
+        the caller's options, as OpenSim's processing advises them (ColumnOptions)."""
         if v is None or a is None:
             if filter_hz is not None or derivatives == "savgol":
                 _need_even_steps(t, source, filter_hz, derivatives, filter_named)

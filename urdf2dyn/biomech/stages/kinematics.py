@@ -36,8 +36,9 @@ def kinematics(trial: Trial) -> Trial:
     t, q, v, a, how, cutoff = s.processing.kinematics(
         model, t, q, v, a, filter_hz=s.filter_hz, derivatives=s.derivatives,
         time_range=time_range, source=source, warn=trial.warn,
-        filter_named=s.filter_named_in(source))
-    note = s.processing.padding(t, float(measured_t[0]), float(measured_t[-1]), source)
+        filter_named=s.filter_named_in(source), columns_named=s.columns_named)
+    note = s.processing.padding(t, float(measured_t[0]), float(measured_t[-1]), source,
+                                s.columns_named)
     if note:
         trial.warn(note)
     return replace(trial, kinematics=Kinematics(t, q, v, a, measured_t, measured_q,
