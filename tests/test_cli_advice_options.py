@@ -11,6 +11,7 @@ import math
 import os
 import re
 import shutil
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -23,6 +24,7 @@ from urdf2dyn import cli
 from urdf2dyn.biomech import formats, trajectory
 from urdf2dyn.biomech import grf as G
 from urdf2dyn.biomech.processing import LIBRARY_COLUMNS
+from urdf2dyn.warn import Urdf2dynWarning
 
 from recording_files import GRF, HUMAN, MOTION
 
@@ -454,3 +456,54 @@ def test_an_external_loads_csv_with_two_separators_advises_no_option_that_cannot
         assert "forces.csv: the header line holds commas (',') and semicolons (';')" in message
         assert "rewrite the file with one separator" in message, message
         assert "delimiter" not in message, message
+
+
+@pytest.mark.parametrize("mode", ["torques", "torques --processing opensim", "torques --setup"])
+def test_a_fixed_base_advises_what_the_command_can_load(tmp_path, monkeypatch, capsys, mode):
+    """A fixed-base arm has no root residuals, and the summary said what to do: "load it with
+    a floating base (command line: --floating-base; ...)", under torques --setup too, which
+    refuses --floating-base, and under --processing opensim, whose one coordinate per degree
+    of freedom refuses its quaternion. Each caller is now advised what it can do, and the
+    oracle is the command itself: --floating-base is its option where it is advised, and
+    refused where it is not."""
+    model = urdf2dyn.data_path("arm7.urdf")
+    motion = urdf2dyn.data_path("arm7_trajectory.csv")
+    monkeypatch.chdir(tmp_path)
+    line = {"torques": ["torques", model, motion],
+            "torques --processing opensim": ["torques", model, motion, "--processing",
+                                             "opensim"],
+            "torques --setup": _command_line("torques --setup", model, motion, tmp_path, ())
+            }[mode]
+    assert cli.main(line + ["-o", "tau.sto"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    said, = [line for line in out.split("root residuals: none: ")[1:]]
+    assert "has a fixed base" in said, out
+    named = _options_named(said)
+    assert not _keywords_said(said), said
+    if mode == "torques":
+        assert named == {"--floating-base"} and named <= _own_options("torques"), said
+    else:
+        assert not named, said
+        assert "give a model whose root joint moves it freely" in said, said
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Urdf2dynWarning)    # the root's columns missing
+            assert cli.main(line + ["--floating-base", "-o", "floating.sto"]) != 0
+        assert "one coordinate per degree of freedom" in capsys.readouterr().err
+
+
+def test_a_fixed_base_under_opensims_processing_advises_no_floating_base_to_the_library():
+    """The library under processing="opensim" was advised floating_base=True, a quaternion its
+    processing refuses (MotionError): it is advised a model whose root joint moves it."""
+    arm = urdf2dyn.load(urdf2dyn.data_path("arm7.urdf"))
+    motion = urdf2dyn.data_path("arm7_trajectory.csv")
+    res = urdf2dyn.inverse_dynamics_trial(arm, motion, processing="opensim")
+    why = res.record["no_residuals"]
+    assert "floating" not in why and "give a model whose root joint moves it freely" in why
+    with (warnings.catch_warnings(),
+          pytest.raises(trajectory.MotionError, match="one coordinate per degree of freedom")):
+        warnings.simplefilter("ignore", Urdf2dynWarning)        # the root's columns missing
+        urdf2dyn.inverse_dynamics_trial(urdf2dyn.load(urdf2dyn.data_path("arm7.urdf"),
+                                                      floating_base=True), motion,
+                                        processing="opensim")
+    assert "floating_base=True" in urdf2dyn.inverse_dynamics_trial(
+        arm, motion).record["no_residuals"]

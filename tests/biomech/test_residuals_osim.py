@@ -214,5 +214,5 @@ def test_a_heaviest_tree_without_a_free_root_is_said():
         "model 'SoccerBallKickingModel' has no 6-DoF root (its first joints ['ground_pelvis'] "
         "have 1 DoF; of its 2 trees from the ground the heaviest (ground_pelvis, 70.2 kg) "
         "carries the residuals, not free (0.25 kg)): root residuals need a floating base "
-        "(load(..., floating_base=True)), a 6-DoF root chain through massless links, or a "
-        "planar root (one rotation, two translations across it)")
+        "(floating_base=True), a 6-DoF root joint or chain of joints through massless links, "
+        "or a planar root (one rotation, two translations across it)")

@@ -382,10 +382,12 @@ def root_chain(model):
     return joints, joints[-1].child
 
 
-def root_problem(model) -> str | None:
+def root_problem(model, named: ColumnOptions = LIBRARY_COLUMNS) -> str | None:
     """Why the model has no root whose residuals can be computed (see :func:`root_chain`), or
-    None when it has one."""
-    return _root_joints(model)[1]
+    None when it has one; what to do instead is said in the caller's options as named says
+    (ColumnOptions: a floating base where the caller can load one, else a model whose root
+    joint moves it freely)."""
+    return _root_joints(model, named)[1]
 
 
 def _trees(model):
@@ -404,7 +406,15 @@ def _trees(model):
     return sorted(trees, key=lambda x: (-x[0], x[1]))
 
 
-def _root_joints(model):
+def _free_root(named):
+    """How to give a model a root whose residuals can be computed, in named's options: a
+    floating base where the caller can load one, else a model whose root joint moves it."""
+    return (named.said("floating_base", "load it with a floating base ({})") or
+            "give a model whose root joint moves it freely (6 coordinates, as OpenSim's "
+            "FreeJoint or a pelvis CustomJoint does)")
+
+
+def _root_joints(model, named=LIBRARY_COLUMNS):
     """(root joints, None), or (None, why the model has neither a free nor a planar root).
     With several trees from the world, the root is that of the tree carrying the most mass
     (the body the trial is about, not a ball or a tool moving freely beside it)."""
@@ -422,8 +432,7 @@ def _root_joints(model):
         # a robot bolted down: the world holds its base, nothing is left to explain
         return None, (f"model {model.name!r} has a fixed base (its first joint "
                       f"{chain[0].name!r} turns about an axis fixed in the world): the "
-                      "world holds it; for residuals, load it with a floating base "
-                      "(command line: --floating-base; load(..., floating_base=True))")
+                      f"world holds it; for residuals, {_free_root(named)}")
     mass = model._c.structure()["mass"]                 # per body, welded links merged
     dofs = np.cumsum([j.nv for j in chain])
     why = []
@@ -449,9 +458,9 @@ def _root_joints(model):
                   "not " + ", ".join(f"{model.joints[k].name} ({m:.3g} kg)"
                                      for m, k in trees[1:]))
     return None, (f"model {model.name!r} has no 6-DoF root ({'; '.join(why)}{others}): root "
-                  "residuals need a floating base (load(..., floating_base=True)), a 6-DoF "
-                  "root chain through massless links, or a planar root (one rotation, two "
-                  "translations across it)")
+                  "residuals need " + named.said("floating_base", "a floating base ({}), ")
+                  + "a 6-DoF root joint or chain of joints through massless links, or a planar "
+                  "root (one rotation, two translations across it)")
 
 
 def _moves_in_a_plane(model, joints):

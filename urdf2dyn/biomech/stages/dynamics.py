@@ -25,6 +25,10 @@ def dynamics(trial: Trial) -> Trial:
                    f"{len(kin.t)} samples (data rows {rows}): a coordinate, velocity, "
                    "acceleration or load there is NaN, infinite or too large to differentiate "
                    f"(largest |coordinate| {big:g}); fix those rows or cut the trial")
-    why = G.root_problem(model)
+    named = trial.settings.columns_named
+    if trial.settings.processing.name == "opensim":
+        # its one coordinate per degree of freedom refuses a floating joint's quaternion
+        named = named._replace(floating_base=None)
+    why = G.root_problem(model, named)
     residuals = None if why else G.root_residuals(model, kin.q, tau)
     return replace(trial, dynamics=Dynamics(tau, residuals, why))
