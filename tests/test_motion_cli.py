@@ -245,6 +245,24 @@ def test_derivatives_with_an_id_setup_are_refused_not_ignored(tmp_path, capsys, 
     assert not out.exists()
 
 
+def _id_setup(folder, coordinates_file, name="s.xml"):
+    """An ID setup in folder running robot2r on coordinates_file over 0 .. 1 s, unfiltered,
+    writing tau.sto: its path."""
+    setup = folder / name
+    setup.write_text(f"""<?xml version="1.0" encoding="UTF-8" ?>
+<OpenSimDocument Version="40600">
+  <InverseDynamicsTool name="{setup.stem}">
+    <model_file>{ROBOT2R}</model_file>
+    <time_range>0 1</time_range>
+    <coordinates_file>{coordinates_file}</coordinates_file>
+    <lowpass_cutoff_frequency_for_coordinates>-1</lowpass_cutoff_frequency_for_coordinates>
+    <output_gen_force_file>tau.sto</output_gen_force_file>
+  </InverseDynamicsTool>
+</OpenSimDocument>
+""")
+    return setup
+
+
 def test_csv_separators_beside_an_id_setup_are_used_not_ignored(tmp_path, capsys):
     """urdf2dyn torques --setup read a CSV coordinates_file with the separators detected,
     whatever --delimiter and --decimal said: --delimiter comma on a semicolon-separated file
@@ -255,18 +273,7 @@ def test_csv_separators_beside_an_id_setup_are_used_not_ignored(tmp_path, capsys
     q = quadratic(t)[0]
     rows = [f"{x:.6f};{a:.8f};{b:.8f}".replace(".", ",") for x, (a, b) in zip(t, q)]
     (tmp_path / "m.csv").write_text("time;joint1;joint2\n" + "\n".join(rows) + "\n")
-    setup = tmp_path / "s.xml"
-    setup.write_text(f"""<?xml version="1.0" encoding="UTF-8" ?>
-<OpenSimDocument Version="40600">
-  <InverseDynamicsTool name="csv">
-    <model_file>{ROBOT2R}</model_file>
-    <time_range>0 1</time_range>
-    <coordinates_file>m.csv</coordinates_file>
-    <lowpass_cutoff_frequency_for_coordinates>-1</lowpass_cutoff_frequency_for_coordinates>
-    <output_gen_force_file>tau.sto</output_gen_force_file>
-  </InverseDynamicsTool>
-</OpenSimDocument>
-""")
+    setup = _id_setup(tmp_path, "m.csv")
     out = tmp_path / "tau.sto"
     assert main(["torques", "--setup", str(setup), "--delimiter", "comma", "-o", str(out)]) == 1
     err = capsys.readouterr().err
@@ -309,18 +316,7 @@ def test_csv_separators_beside_an_id_setup_read_the_file_or_refuse_it(
         (tmp / f"{name}.csv").write_text("\n".join(
             sep.join(cell.replace(".", dec) for cell in row)
             for row in [["time", "joint1", "joint2"]] + rows) + "\n")
-        setups[name] = tmp / f"{name}.xml"
-        setups[name].write_text(f"""<?xml version="1.0" encoding="UTF-8" ?>
-<OpenSimDocument Version="40600">
-  <InverseDynamicsTool name="{name}">
-    <model_file>{ROBOT2R}</model_file>
-    <time_range>0 1</time_range>
-    <coordinates_file>{name}.csv</coordinates_file>
-    <lowpass_cutoff_frequency_for_coordinates>-1</lowpass_cutoff_frequency_for_coordinates>
-    <output_gen_force_file>{name}.sto</output_gen_force_file>
-  </InverseDynamicsTool>
-</OpenSimDocument>
-""")
+        setups[name] = _id_setup(tmp, f"{name}.csv", f"{name}.xml")
     options = [*(["--delimiter", delimiter] if delimiter else []),
                *(["--decimal", decimal] if decimal else [])]
     assert main(["torques", "--setup", str(setups["plain"]), "-o",
@@ -349,18 +345,7 @@ def test_csv_separators_beside_an_id_setup_of_a_mot_file_are_refused_not_ignored
     urdf2dyn.biomech.formats.write(
         tmp_path / "m.mot", urdf2dyn.biomech.Trajectory(t, quadratic(t)[0],
                                                         ["joint1", "joint2"]))
-    setup = tmp_path / "s.xml"
-    setup.write_text(f"""<?xml version="1.0" encoding="UTF-8" ?>
-<OpenSimDocument Version="40600">
-  <InverseDynamicsTool name="mot">
-    <model_file>{ROBOT2R}</model_file>
-    <time_range>0 1</time_range>
-    <coordinates_file>m.mot</coordinates_file>
-    <lowpass_cutoff_frequency_for_coordinates>-1</lowpass_cutoff_frequency_for_coordinates>
-    <output_gen_force_file>tau.sto</output_gen_force_file>
-  </InverseDynamicsTool>
-</OpenSimDocument>
-""")
+    setup = _id_setup(tmp_path, "m.mot")
     out = tmp_path / "tau.csv"
     assert main(["torques", "--setup", str(setup), "-o", str(out)]) == 0    # it runs as is
     out.unlink()
@@ -385,18 +370,7 @@ def test_floating_base_beside_an_id_setup_is_refused_not_ignored(tmp_path, capsy
     assert floating.nq == floating.nv + 1
     t = np.linspace(0, 1, 101)
     write_csv(tmp_path / "m.csv", t, quadratic(t)[0], ["joint1", "joint2"])
-    setup = tmp_path / "s.xml"
-    setup.write_text(f"""<?xml version="1.0" encoding="UTF-8" ?>
-<OpenSimDocument Version="40600">
-  <InverseDynamicsTool name="floating">
-    <model_file>{ROBOT2R}</model_file>
-    <time_range>0 1</time_range>
-    <coordinates_file>m.csv</coordinates_file>
-    <lowpass_cutoff_frequency_for_coordinates>-1</lowpass_cutoff_frequency_for_coordinates>
-    <output_gen_force_file>tau.sto</output_gen_force_file>
-  </InverseDynamicsTool>
-</OpenSimDocument>
-""")
+    setup = _id_setup(tmp_path, "m.csv")
     out = tmp_path / "tau.csv"
     assert main(["torques", "--setup", str(setup), *robot, "--floating-base", "-o",
                  str(out)]) == 2
