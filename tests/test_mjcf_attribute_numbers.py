@@ -110,6 +110,12 @@ NUMBERS = {
                                              ["<camera resolution=", "whole numbers"]),
     "a camera resolution beyond an int": ("camera", "resolution", "640 2147483648",
                                           ["<camera resolution=", "number is too large"]),
+    # MuJoCo's reader: a number running into other characters is "bad format", in range or not
+    "a geom condim beyond an int running into a letter": (
+        "geom", "condim", "3000000000x", ["<geom condim=", "whole number", "bad format"]),
+    "a camera resolution beyond an int with a fraction": (
+        "camera", "resolution", "640 3000000000.5",
+        ["<camera resolution=", "whole numbers", "bad format"]),
     "one camera resolution number": ("camera", "resolution", "640",
                                      ["<camera resolution=", "exactly 2"]),
     "three camera resolution numbers": ("camera", "resolution", "640 480 3",

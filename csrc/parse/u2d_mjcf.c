@@ -306,13 +306,15 @@ static int whole_ints(const char *s)
         const char *digits = p + (*p == '+' || *p == '-');
         size_t n = strspn(digits, "0123456789");
         if (n == 0) return 0;
+        /* a number running into other characters is "bad format" even beyond an int:
+         * MuJoCo's reader checks what ends it after its range ("3000000000x") */
+        const char *end = digits + n;
+        size_t gap = strspn(end, " \t\n\r\v\f");
+        if (gap == 0 && *end) return 0;
         /* long long, 64 bits everywhere (a long is 32 on Windows, where "2147483648" would
          * saturate to LONG_MAX, an int); LLONG_MAX on overflow, beyond an int too */
         long long v = strtoll(p, NULL, 10);
         if (v > 2147483647LL || v < -2147483647LL - 1) return -1;
-        const char *end = digits + n;
-        size_t gap = strspn(end, " \t\n\r\v\f");
-        if (gap == 0 && *end) return 0;
         p = end + gap;
     }
     return 1;
