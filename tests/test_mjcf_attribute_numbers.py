@@ -465,6 +465,49 @@ def test_flat_mesh_a_geom_collides_with_refused_as_mujoco_refuses_its_hull(case)
         oracle.assert_loads_as_mujoco(xml)
 
 
+_COPLANAR = ('<asset><mesh name="m" vertex="0 0 0 1 0 0 0 1 0 1 1 0" face="0 1 2 1 3 2" '
+             'inertia="shell"/></asset>')
+_PAIR = '<contact><pair geom1="g" geom2="f"/></contact>'
+# the case: the model, a coplanar mesh's user not weighed; whether MuJoCo builds its hull
+_UNWEIGHED_HULLS = {
+    "a colliding geom of mass 0": (_model('<geom type="mesh" mesh="m" mass="0"/>', _COPLANAR),
+                                   True),
+    "a colliding geom of density 0": (
+        _model('<geom type="mesh" mesh="m" density="0"/>', _COPLANAR), True),
+    "a colliding geom of a body with an <inertial>": (
+        _model('<body><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
+               '<geom type="mesh" mesh="m"/></body>', _COPLANAR), True),
+    "a colliding geom of the world": (
+        doc(_BODY.format(inside="").replace("<worldbody>",
+                                            '<worldbody><geom type="mesh" mesh="m"/>'),
+            _COPLANAR), True),
+    "a geom of mass 0 colliding with nothing but named by a <pair>": (
+        _model('<geom name="g" type="mesh" mesh="m" mass="0" contype="0" conaffinity="0"/>'
+               '<geom name="f" size="0.1"/>', _COPLANAR + _PAIR), True),
+    "a mesh site": (_model('<site type="mesh" mesh="m"/>', _COPLANAR), True),
+    "a geom of mass 0 colliding with nothing": (
+        _model('<geom name="g" type="mesh" mesh="m" mass="0" contype="0" conaffinity="0"/>',
+               _COPLANAR), False),
+    "a geom of mass 0 colliding with nothing, another geom named by a <pair>": (
+        _model('<geom type="mesh" mesh="m" mass="0" contype="0" conaffinity="0"/>'
+               '<geom name="g" size="0.1"/><geom name="f" size="0.1"/>', _COPLANAR + _PAIR),
+        False),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_UNWEIGHED_HULLS))
+def test_flat_mesh_refused_where_mujoco_builds_its_hull_though_no_mass_is_read(case):
+    """MuJoCo 4.0.0 builds the convex hull of the mesh of every geom that collides or that a
+    <contact><pair> names, and of every mesh site, before it reads any mass, and refuses
+    coplanar vertices ("cannot compute convex hull"); urdf2dyn checked only the geoms whose
+    mass it reads, and loaded these. A geom that collides with nothing loads in both."""
+    xml, hull = _UNWEIGHED_HULLS[case]
+    assert_as_mujoco(xml, ["mesh 'm' has coplanar vertices", "cannot compute convex hull"]
+                     if hull else None)
+    if not hull:
+        oracle.assert_loads_as_mujoco(xml)
+
+
 _SCALES = st.sampled_from(["1 1 1", "0 1 1", "1 0 0", "0 0 0", "-1 2 0.5", "1 -0 1",
                            "1e-9 1 1", "1 0 inf", "0 0 nan"])
 

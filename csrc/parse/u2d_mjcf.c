@@ -70,6 +70,8 @@ typedef struct {
     int cls;
     int state;                  /* 0 not computed, 1 computed                            */
     u2d_mj_mesh_mass mass;
+    u2d_xml *hull_geom;         /* the first geom for which MuJoCo builds its convex hull
+                                   (geom_needs_hull), NULL if none                        */
 } mj_mesh;
 
 typedef struct { const char *name; int index; } name_entry;
@@ -2118,7 +2120,8 @@ static int read_assets(mjcf *rd)
             if (!name) return -1;
             if (!name[0]) return fail(rd, m, "<mesh> needs a name or a file");
             if (grow(rd, (void **)&rd->mesh, &rd->capmesh, rd->nmesh, sizeof *rd->mesh)) return -1;
-            rd->mesh[rd->nmesh++] = (mj_mesh){name, m, cls, 0, {0, {0, 0, 0}, {0}, U2D_HULL_OK}};
+            rd->mesh[rd->nmesh++] = (mj_mesh){name, m, cls, 0,
+                                              {0, {0, 0, 0}, {0}, U2D_HULL_OK}, NULL};
         }
     }
     rd->meshindex = malloc(sizeof *rd->meshindex * (size_t)(rd->nmesh + 1));
@@ -2249,13 +2252,51 @@ static const u2d_mj_mesh_mass *mesh_mass(mjcf *rd, int k)
     return &M->mass;
 }
 
-/* Every <mesh> whose vertex= and face= give its triangles, used or not, weighed now, as
- * MuJoCo's compiler processes every mesh: it refuses one whose volume (or area, for a
- * shell) is below mjMINVAL ("mesh volume is too small": a scale of 1e-300, vertices on a
- * plane). Not those of a file, read only where a body's inertia needs them, nor
- * inertia="convex" ones, whose hull urdf2dyn does not build, nor one an infinite or NaN
- * scale (its own or a class's) makes NaN, which passes MuJoCo's checks. Run once the bodies are read, so that a mesh a colliding geom has no hull for
- * is refused for that first, as MuJoCo refuses it. 0 or -1 (message). */
+/* Whether a <contact><pair> names the geom called name. */
+static int in_contact_pair(mjcf *rd, const char *name)
+{
+    for (u2d_xml *c = u2d_xml_first(rd->root); c; c = u2d_xml_next(c)) {
+        if (strcmp(u2d_xml_name(c), "contact") != 0) continue;
+        for (u2d_xml *p = u2d_xml_first(c); p; p = u2d_xml_next(p)) {
+            const char *g1 = u2d_xml_attr(p, "geom1"), *g2 = u2d_xml_attr(p, "geom2");
+            if (strcmp(u2d_xml_name(p), "pair") == 0 &&
+                ((g1 && strcmp(g1, name) == 0) || (g2 && strcmp(g2, name) == 0)))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether MuJoCo's compiler builds the convex hull of mesh or sdf geom g's (class cls) mesh
+ * (mjCModel::TryCompile, before any mass is read): g collides (contype or conaffinity not
+ * 0) or a <contact><pair> names it, whatever its mass or its body's <inertial>. 1, 0 or -1. */
+static int geom_needs_hull(mjcf *rd, u2d_xml *g, int cls)
+{
+    double contype = 1, conaffinity = 1;
+    if (dnumbers(rd, g, K_GEOM, cls, "contype", 1, 1, &contype) < 0 ||
+        dnumbers(rd, g, K_GEOM, cls, "conaffinity", 1, 1, &conaffinity) < 0)
+        return -1;
+    const char *name = u2d_xml_attr(g, "name");
+    return contype != 0 || conaffinity != 0 || (name && in_contact_pair(rd, name));
+}
+
+/* The refusal of mesh M, whose vertices lie on one point, line or plane, for geom or site
+ * g, for which MuJoCo builds its convex hull. -1 (message). */
+static int fail_no_hull(mjcf *rd, u2d_xml *g, const mj_mesh *M)
+{
+    static const char *const SHAPE[] = {"", "colocated", "collinear", "coplanar"};
+    static const char *const INSTEAD[] = {"", "a small sphere", "a thin capsule",
+                                          "a plane or thin box"};
+    if (strcmp(u2d_xml_name(g), "site") == 0)
+        return fail(rd, g, "mesh '%.40s' has %s vertices, so no convex hull for the mesh site "
+                    "(MuJoCo refuses it: \"cannot compute convex hull\"): use %s",
+                    M->name, SHAPE[M->mass.flat], INSTEAD[M->mass.flat]);
+    return fail(rd, g, "mesh '%.40s' has %s vertices, so no convex hull for the geom to collide "
+                "with (MuJoCo refuses it: \"cannot compute convex hull\"): use %s, or give "
+                "the geom contype=\"0\" conaffinity=\"0\" and no <contact><pair>", M->name,
+                SHAPE[M->mass.flat], INSTEAD[M->mass.flat]);
+}
+
 /* Whether every scale= of mesh m and of its class chain is finite numbers (as far as they
  * go): 1, 0, or -1 (message). */
 static int finite_scales(mjcf *rd, u2d_xml *m, int cls)
@@ -2274,6 +2315,16 @@ static int finite_scales(mjcf *rd, u2d_xml *m, int cls)
     return finite;
 }
 
+/* Every <mesh> whose vertex= and face= give its triangles, used or not, weighed now, as
+ * MuJoCo's compiler processes every mesh: it refuses one whose volume (or area, for a
+ * shell) is below mjMINVAL ("mesh volume is too small": a scale of 1e-300, vertices on a
+ * plane). Not those of a file, read only where a body's inertia needs them, nor
+ * inertia="convex" ones, whose hull urdf2dyn does not build, nor one an infinite or NaN
+ * scale (its own or a class's) makes NaN, which passes MuJoCo's checks. Run once the
+ * bodies are read, which mark the meshes MuJoCo builds a convex hull of (hull_geom): one
+ * on a point, line or plane is refused for that first, as MuJoCo refuses it, even where
+ * no mass is read (a geom of mass 0, a body's <inertial>, the world's geoms). 0 or -1
+ * (message). */
 static int weigh_inline_meshes(mjcf *rd)
 {
     rd->what[0] = '\0';
@@ -2287,7 +2338,11 @@ static int weigh_inline_meshes(mjcf *rd)
         if (finite < 0 || given_text(rd, m, K_MESH, rd->mesh[k].cls, "inertia", &inertia) < 0)
             return -1;
         if ((inertia && strcmp(inertia, "convex") == 0) || !finite) continue;
-        if (!mesh_mass(rd, k)) return -1;
+        const mj_mesh *M = &rd->mesh[k];
+        int weighed = mesh_mass(rd, k) != NULL;
+        if (M->hull_geom && M->mass.flat != U2D_HULL_OK)
+            return fail_no_hull(rd, M->hull_geom, M);          /* MuJoCo's first */
+        if (!weighed) return -1;
     }
     return 0;
 }
@@ -2595,6 +2650,22 @@ static int check_pair_values(mjcf *rd, u2d_xml *e)
     return cls < 0 ? -1 : check_compiled_values(rd, e, K_PAIR, cls);
 }
 
+/* Geom or site e (class cls, kind K_GEOM or K_SITE) of type mesh (a geom's sdf too) for
+ * which MuJoCo builds its mesh's convex hull (a site's always, a geom's by geom_needs_hull)
+ * marks the mesh (the first such) for weigh_inline_meshes. 0 or -1. */
+static int mark_hull_mesh(mjcf *rd, u2d_xml *e, int kind, int cls)
+{
+    int type = dkeyword(rd, e, kind, cls, "type", GEOM_TYPES, U2D_GEOM_SPHERE);
+    const char *mesh = dattr(rd, e, kind, cls, "mesh");
+    if (type < 0) return -1;
+    if ((type != U2D_GEOM_MESH && (kind == K_SITE || type != U2D_GEOM_SDF)) || !mesh) return 0;
+    int k = lookup(rd->meshindex, rd->nmesh, mesh), needs = 1;
+    if (k < 0 || rd->mesh[k].hull_geom) return 0;          /* (an unknown name: refused later) */
+    if (kind == K_GEOM && (needs = geom_needs_hull(rd, e, cls)) <= 0) return needs;
+    rd->mesh[k].hull_geom = e;
+    return 0;
+}
+
 static int site_or_camera(mjcf *rd, u2d_xml *e, int cls, int kind)
 {
     double q[4], ft[6], pos[3] = {0, 0, 0};
@@ -2606,7 +2677,7 @@ static int site_or_camera(mjcf *rd, u2d_xml *e, int cls, int kind)
     if (kind == K_SITE) {
         int t = dkeyword(rd, e, kind, cls, "type", GEOM_TYPES, U2D_GEOM_SPHERE);
         if (t < 0 || check_site_mesh(rd, e, cls, t) < 0 ||
-            check_site_size(rd, e, cls, t, nft) < 0)
+            check_site_size(rd, e, cls, t, nft) < 0 || mark_hull_mesh(rd, e, K_SITE, cls) < 0)
             return -1;
     }
     if (!nft) return orientation(rd, e, kind, cls, q);
@@ -2784,29 +2855,19 @@ static int advise_auto_fromgeom(mjcf *rd, int has_inertial)
 }
 
 
+/* A mesh geom g (class cls) of mesh M, once M's vertices are read: where they lie on one
+ * point, line or plane and MuJoCo builds M's convex hull for g (geom_needs_hull), its
+ * compiler cannot and refuses it. 0 or -1 (message). */
+static int check_mesh_hull(mjcf *rd, u2d_xml *g, int cls, const mj_mesh *M)
+{
+    if (M->mass.flat == U2D_HULL_OK) return 0;
+    int needs = geom_needs_hull(rd, g, cls);
+    return needs <= 0 ? needs : fail_no_hull(rd, g, M);
+}
+
 /* One geom as MuJoCo's compiler places and weighs it: inertia I in the body's axes, D
  * (diagonal) in the geom's principal axes, axes[4] (in the body frame); contributes 0 or 1
  * (mass > mjEPS), -1 on error. */
-/* A mesh geom g (class cls) of mesh M, once M's vertices are read: where they lie on one
- * point, line or plane and g collides (contype or conaffinity nonzero), MuJoCo's compiler
- * cannot build the convex hull it collides with and refuses it. 0 or -1 (message). */
-static int check_mesh_hull(mjcf *rd, u2d_xml *g, int cls, const mj_mesh *M)
-{
-    static const char *const SHAPE[] = {"", "colocated", "collinear", "coplanar"};
-    static const char *const INSTEAD[] = {"", "a small sphere", "a thin capsule",
-                                          "a plane or thin box"};
-    double contype = 1, conaffinity = 1;
-    if (M->mass.flat == U2D_HULL_OK) return 0;
-    if (dnumbers(rd, g, K_GEOM, cls, "contype", 1, 1, &contype) < 0 ||
-        dnumbers(rd, g, K_GEOM, cls, "conaffinity", 1, 1, &conaffinity) < 0)
-        return -1;
-    if (contype == 0 && conaffinity == 0) return 0;
-    return fail(rd, g, "mesh '%.40s' has %s vertices, so no convex hull for the geom to collide "
-                "with (MuJoCo refuses it: \"cannot compute convex hull\"): use %s, or give "
-                "the geom contype=\"0\" conaffinity=\"0\"", M->name, SHAPE[M->mass.flat],
-                INSTEAD[M->mass.flat]);
-}
-
 static int geom_mass(mjcf *rd, const mj_item *it, double *m, double com[3], double I[9],
                      double D[9], double axes[4])
 {
@@ -3397,7 +3458,8 @@ static int read_contacts(mjcf *rd, const mj_content *c)
     for (int k = 0; k < c->ngeom; k++) {
         double t = 1, a = 1;
         if (dnumbers(rd, c->geom[k].node, K_GEOM, c->geom[k].cls, "contype", 1, 1, &t) < 0 ||
-            dnumbers(rd, c->geom[k].node, K_GEOM, c->geom[k].cls, "conaffinity", 1, 1, &a) < 0)
+            dnumbers(rd, c->geom[k].node, K_GEOM, c->geom[k].cls, "conaffinity", 1, 1, &a) < 0 ||
+            mark_hull_mesh(rd, c->geom[k].node, K_GEOM, c->geom[k].cls) < 0)
             return -1;
     }
     return 0;
