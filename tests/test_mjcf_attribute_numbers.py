@@ -508,6 +508,33 @@ def test_flat_mesh_refused_where_mujoco_builds_its_hull_though_no_mass_is_read(c
         oracle.assert_loads_as_mujoco(xml)
 
 
+# a tetrahedron whose last face runs the wrong way (from vertex 2 to 4 as its first does),
+# of edge 1 or 1e-4: its faces' areas are 0.5 or 5e-9, the latter below sqrt(mjMINVAL)
+_MISORIENTED = ('vertex="0 0 0 {e} 0 0 0 {e} 0 0 0 {e}" face="0 2 1 0 1 3 0 3 2 1 3 2" '
+                'inertia="exact" scale="{s} {s} {s}"')
+# the case: the edge, the scale, whether a geom weighs it; urdf2dyn's words
+_ORIENTATIONS = {
+    "edge 1 scaled by 1e-4, unused": ("1", "1e-4", False, "inconsistent orientation"),
+    "edge 1 scaled by 1e-4, weighed": ("1", "1e-4", True, "inconsistent orientation"),
+    "edge 1e-4 scaled by 1e3, unused": ("1e-4", "1e3", False, "violate A + B >= C"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_ORIENTATIONS))
+def test_exact_mesh_faces_orientation_checked_before_scale_as_mujoco_checks_it(case):
+    """MuJoCo 4.0.0 checks an inertia="exact" mesh's faces for a consistent orientation on
+    its vertices as given, before scale=, skipping faces of area below sqrt(mjMINVAL): a
+    misoriented mesh scaled down is refused for its faces ("inconsistent orientation"), one
+    scaled up from tiny faces is not, and fails A + B >= C instead. urdf2dyn checked the
+    scaled faces: it loaded the first unused, and gave the wrong reason for the others."""
+    edge, scale, weighed, words = _ORIENTATIONS[case]
+    mesh = f'<asset><mesh name="m" {_MISORIENTED.format(e=edge, s=scale)}/></asset>'
+    xml = _model('<body pos="0.2 0 0"><joint axis="1 0.3 0.2"/><geom type="mesh" mesh="m" '
+                 'contype="0" conaffinity="0"/></body>' if weighed else "", mesh)
+    assert words.split()[-1] in mujoco_error(xml)
+    assert_as_mujoco(xml, ["mesh 'm'", words])
+
+
 _SCALES = st.sampled_from(["1 1 1", "0 1 1", "1 0 0", "0 0 0", "-1 2 0.5", "1 -0 1",
                            "1e-9 1 1", "1 0 inf", "0 0 nan"])
 

@@ -239,15 +239,18 @@ int u2d_mesh_mass_of(int nvert, const float *vert, int nface, const int *face,
     int turn = q[0] != 1 || q[1] != 0 || q[2] != 0 || q[3] != 0;
     u2d_mj_normalize(q, 4);
     u2d_mj_quat_matrix(q, R);
-    for (int i = 0; i < nvert; i++) {
+    /* MuJoCo's order: the faces' orientation and the hull's vertices, on the vertices as
+     * given (a face too small to count is so before scale=, as in mjCMesh::Process), then
+     * the integrals, once placed */
+    for (int i = 0; i < 3 * nvert; i++) v[i] = (double)vert[i];
+    int rc = spec->inertia == U2D_MESH_EXACT ? check_orientation(nface, f, v, name, err) : 0;
+    if (!rc) out->flat = hull_fault(nvert, vert);
+    for (int i = 0; i < nvert && !rc; i++) {
         double p[3], t[3];
-        for (int k = 0; k < 3; k++) p[k] = (double)vert[3 * i + k] - rp[k];
+        for (int k = 0; k < 3; k++) p[k] = v[3 * i + k] - rp[k];
         if (turn) { u2d_multv3(R, p, t); memcpy(p, t, sizeof p); }
         for (int k = 0; k < 3; k++) v[3 * i + k] = p[k] * s[k];
     }
-    /* MuJoCo's order: the faces' orientation, the hull's vertices, then the integrals */
-    int rc = spec->inertia == U2D_MESH_EXACT ? check_orientation(nface, f, v, name, err) : 0;
-    if (!rc) out->flat = hull_fault(nvert, vert);
     if (!rc) rc = integrate(v, nface, f, spec->inertia, name, out, err);
     free(v);
     free(f);
