@@ -351,6 +351,19 @@ def _slider_without_range(osim, folder, clamped):
     return model_file, setup
 
 
+def _where_opensim_holds(osim, model_file):
+    """Where OpenSim 4.6's Coordinate 'q' of model_file ends when set to where the slider's
+    markers put it in each frame (8, 9, 11 and 12 m): its clamping, as its IK holds it."""
+    model = osim.Model(os.fspath(model_file))
+    state = model.initSystem()
+    q = model.getCoordinateSet().get("q")
+    held = []
+    for x in (8.0, 9.0, 11.0, 12.0):
+        q.setValue(state, x)
+        held.append(q.getValue(state))
+    return held
+
+
 @pytest.mark.parametrize("clamped", [True, False])
 def test_a_clamped_coordinate_without_range_is_held_in_opensims_default_range(tmp_path,
                                                                              clamped):
@@ -367,13 +380,7 @@ def test_a_clamped_coordinate_without_range_is_held_in_opensims_default_range(tm
     osim = pytest.importorskip("opensim")
     osim.Logger.setLevelString("error")
     model_file, setup = _slider_without_range(osim, tmp_path, clamped)
-    om = osim.Model(os.fspath(model_file))
-    state = om.initSystem()
-    theirs = om.getCoordinateSet().get("q")
-    expected = []
-    for x in (8.0, 9.0, 11.0, 12.0):
-        theirs.setValue(state, x)
-        expected.append(theirs.getValue(state))
+    expected = _where_opensim_holds(osim, model_file)
     assert expected == ([8.0, 9.0, 10.0, 10.0] if clamped else [8.0, 9.0, 11.0, 12.0])
     model = urdf2dyn.load(os.fspath(model_file))
     with warnings.catch_warnings(record=True) as said:
@@ -398,14 +405,10 @@ def test_an_unclamped_range_written_as_opensims_default_is_said_when_left(tmp_pa
     assert text.count('<Coordinate name="q">') == 1
     model_file.write_text(text.replace('<Coordinate name="q">',
                                        '<Coordinate name="q"><range>-10 10</range>'))
-    om = osim.Model(os.fspath(model_file))
-    state = om.initSystem()
+    om = osim.Model(os.fspath(model_file))        # kept: its coordinate lives as long as it
     theirs = om.getCoordinateSet().get("q")
     assert (theirs.getRangeMin(), theirs.getRangeMax()) == (-10.0, 10.0)
-    expected = []
-    for x in (8.0, 9.0, 11.0, 12.0):
-        theirs.setValue(state, x)
-        expected.append(theirs.getValue(state))
+    expected = _where_opensim_holds(osim, model_file)
     assert expected == [8.0, 9.0, 11.0, 12.0]
     model = urdf2dyn.load(os.fspath(model_file))
     with warnings.catch_warnings(record=True) as said:
@@ -467,13 +470,7 @@ def test_a_converted_slider_is_held_where_opensim_holds_it(tmp_path, clamped):
     osim = pytest.importorskip("opensim")
     osim.Logger.setLevelString("error")
     model_file, setup = _slider_without_range(osim, tmp_path, clamped)
-    om = osim.Model(os.fspath(model_file))
-    state = om.initSystem()
-    theirs = om.getCoordinateSet().get("q")
-    expected = []
-    for x in (8.0, 9.0, 11.0, 12.0):
-        theirs.setValue(state, x)
-        expected.append(theirs.getValue(state))
+    expected = _where_opensim_holds(osim, model_file)
     osim_model = urdf2dyn.load(os.fspath(model_file))
     out = tmp_path / "slider.urdf"
     osim_to_urdf(osim_model, out)
