@@ -2566,6 +2566,20 @@ def test_a_plate_never_loaded_and_not_zeroed_is_said_so_and_no_contact(tmp_path,
         C.read_c3d(path, rate=rate, strict=True)
 
 
+def _qualisys_steady(*levels):
+    """Qualisys.c3d as ezc3d reads it, plate k's Fz its quiet first 140 samples repeated at
+    levels[k] N along the plate's upward normal (the channel stores the action on the plate);
+    one level: the file's only plate (FORCE_PLATFORM:USED 1)."""
+    c = ezc3d.c3d(QUALISYS)
+    fp = c["parameters"]["FORCE_PLATFORM"]
+    for k, level in enumerate(levels):
+        fz = int(fp["CHANNEL"]["value"][2][k]) - 1
+        c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - level
+    if len(levels) == 1:
+        fp["USED"]["value"] = np.array([1])
+    return c
+
+
 @pytest.mark.parametrize("rate", ["markers", "analog"])
 @pytest.mark.parametrize("offset", [25.0, -25.0])
 def test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on(tmp_path, rate,
@@ -2581,11 +2595,7 @@ def test_the_only_plate_at_one_level_is_said_to_be_unzeroed_or_stood_on(tmp_path
     words first for an unzeroed plate. One warning now says both, the unzeroed plate first.
     Oracle: ezc3d's force-platform module on the written file (one plate, its vertical force
     within 2 N of the offset; the force read is ezc3d's on every sample)."""
-    c = ezc3d.c3d(QUALISYS)
-    fp = c["parameters"]["FORCE_PLATFORM"]
-    fz = int(fp["CHANNEL"]["value"][2][0]) - 1
-    c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - offset
-    fp["USED"]["value"] = np.array([1])
+    c = _qualisys_steady(offset)
     path = str(tmp_path / "one_unzeroed_plate.c3d")
     c.write(path)
     ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
@@ -2619,12 +2629,9 @@ def _only_plate_at_25_n_with_nan_samples(tmp_path, rate):
     at +25 N with 15 of plate 1's Fz samples NaN, written by ezc3d. Returns its path and,
     from ezc3d reading it back, which samples at `rate` have a reading (at the marker rate,
     the frames whose 10 analog samples are all finite)."""
-    c = ezc3d.c3d(QUALISYS)
-    fp = c["parameters"]["FORCE_PLATFORM"]
-    fz = int(fp["CHANNEL"]["value"][2][0]) - 1
-    c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - 25.0
+    c = _qualisys_steady(25.0)
+    fz = int(c["parameters"]["FORCE_PLATFORM"]["CHANNEL"]["value"][2][0]) - 1
     c["data"]["analogs"][0, fz, 1005:1020] = np.nan
-    fp["USED"]["value"] = np.array([1])
     path = str(tmp_path / "one_unzeroed_plate_nan.c3d")
     c.write(path)
     written = ezc3d.c3d(path)["data"]["analogs"][0, fz]
@@ -2719,11 +2726,7 @@ def test_the_only_plate_at_one_level_over_less_than_a_load_is_read_silently(tmp_
     load lasts (20 ms), it cannot show anybody stepping on or off, as FP_Type3.c3d's 2
     frames cannot (its plate 1 reads 886 N on both): read as it reads, nothing said. Oracle:
     ezc3d's force-platform module (the force read is ezc3d's on every sample)."""
-    c = ezc3d.c3d(QUALISYS)
-    fp = c["parameters"]["FORCE_PLATFORM"]
-    fz = int(fp["CHANNEL"]["value"][2][0]) - 1
-    c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - 25.0
-    fp["USED"]["value"] = np.array([1])
+    c = _qualisys_steady(25.0)
     c["data"]["points"] = c["data"]["points"][:, :, :3]
     c["data"]["analogs"] = c["data"]["analogs"][:, :, :30]
     for key in ("residuals", "camera_masks"):
@@ -2751,11 +2754,7 @@ def test_two_plates_at_one_level_each_are_both_said_to_be_unzeroed_or_stood_on(t
     kept as they read. Oracle: ezc3d's force-platform module on the written file (each
     plate's vertical force within 2 N of its level on every sample; the force read is
     ezc3d's)."""
-    c = ezc3d.c3d(QUALISYS)
-    fp = c["parameters"]["FORCE_PLATFORM"]
-    for k, offset in enumerate((25.0, 30.0)):
-        fz = int(fp["CHANNEL"]["value"][2][k]) - 1
-        c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - offset
+    c = _qualisys_steady(25.0, 30.0)
     path = str(tmp_path / "two_unzeroed_plates.c3d")
     c.write(path)
     ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
@@ -2793,11 +2792,7 @@ def test_a_toddler_with_a_foot_on_each_plate_is_told_both_readings(tmp_path, rat
     is read right. Oracle: ezc3d's force-platform module on the written file (each plate's
     vertical force within 2 N of 74 N; their medians' sum over 9.81 m/s^2, about 15 kg;
     the force read is ezc3d's on every sample)."""
-    c = ezc3d.c3d(QUALISYS)
-    fp = c["parameters"]["FORCE_PLATFORM"]
-    for k in range(2):
-        fz = int(fp["CHANNEL"]["value"][2][k]) - 1
-        c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - 74.0
+    c = _qualisys_steady(74.0, 74.0)
     path = str(tmp_path / "toddler.c3d")
     c.write(path)
     ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
@@ -2869,11 +2864,7 @@ def test_two_plates_at_one_level_down_into_them_are_named_without_a_subjects_mas
     subject's mass and no word that a subject that light is read right. Oracle: ezc3d's
     force-platform module on the written file (each plate's vertical force within 2 N of
     its level)."""
-    c = ezc3d.c3d(QUALISYS)
-    fp = c["parameters"]["FORCE_PLATFORM"]
-    for k, offset in enumerate((-25.0, -30.0)):
-        fz = int(fp["CHANNEL"]["value"][2][k]) - 1
-        c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - offset
+    c = _qualisys_steady(-25.0, -30.0)
     path = str(tmp_path / "two_plates_down.c3d")
     c.write(path)
     ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
@@ -2902,12 +2893,8 @@ def test_one_plate_up_and_one_down_at_one_level_are_named_without_a_subjects_mas
     gives the advice for a load pointing down into it. Oracle: ezc3d's force-platform module
     on the written file (each plate's vertical force within 2 N of its level, of opposite
     signs; the force read is ezc3d's on every sample)."""
-    c = ezc3d.c3d(QUALISYS)
-    fp = c["parameters"]["FORCE_PLATFORM"]
     levels = (25.0, -30.0)
-    for k, level in enumerate(levels):
-        fz = int(fp["CHANNEL"]["value"][2][k]) - 1
-        c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - level
+    c = _qualisys_steady(*levels)
     path = str(tmp_path / "one_up_one_down.c3d")
     c.write(path)
     ez = ezc3d.c3d(path, extract_forceplat_data=True)["data"]["platform"]
@@ -2942,11 +2929,7 @@ def test_the_only_plate_at_one_level_is_weighed_over_its_analog_samples_at_both_
     was read silently: the same plate, said or not by the rate it was returned at. The
     recording's length is now its analog samples' at both rates. Oracle: ezc3d (20 analog
     samples at 600 Hz, the force-platform module's vertical force within 2 N of 25 N)."""
-    c = ezc3d.c3d(QUALISYS)
-    fp = c["parameters"]["FORCE_PLATFORM"]
-    fz = int(fp["CHANNEL"]["value"][2][0]) - 1
-    c["data"]["analogs"][0, fz] = np.resize(c["data"]["analogs"][0, fz][:140], 3400) - 25.0
-    fp["USED"]["value"] = np.array([1])
+    c = _qualisys_steady(25.0)
     c["data"]["points"] = c["data"]["points"][:, :, :2]
     c["data"]["analogs"] = c["data"]["analogs"][:, :, :20]
     for key in ("residuals", "camera_masks"):
