@@ -393,3 +393,25 @@ def test_a_cutoff_lowered_to_opensims_049_fs_is_named_as_the_command_line_gave_i
                  "-o", str(tmp_path / "tau.csv")]) == 0
     err = capsys.readouterr().err
     assert "warning: " in err and "--filter 60 Hz at or above half the sampling rate" in err, err
+
+
+@pytest.mark.parametrize("given", [["--delimiter", "semicolon"], ["--decimal", ","]])
+def test_csv_separators_with_no_csv_file_are_refused_not_ignored(tmp_path, capsys, given):
+    """urdf2dyn torques ROBOT m.mot --delimiter semicolon ran with the option ignored and
+    nothing said: it reads the CSV motion and ground-reaction files, and this trial has none.
+    Refused now before any work, naming the files; with a CSV motion it is read."""
+    t = np.linspace(0, 1, 101)
+    urdf2dyn.biomech.formats.write(
+        tmp_path / "m.mot", urdf2dyn.biomech.Trajectory(t, quadratic(t)[0],
+                                                        ["joint1", "joint2"]))
+    out = tmp_path / "tau.csv"
+    assert main(["torques", ROBOT2R, str(tmp_path / "m.mot"), *given, "-o", str(out)]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert (f"error: {given[0]} reads CSV files, and neither the motion nor the ground "
+            f"reactions is one ({tmp_path / 'm.mot'}); drop {given[0]}") in err, err
+    assert not out.exists()
+    write_csv(tmp_path / "m.csv", t, quadratic(t)[0], ["joint1", "joint2"])
+    as_written = {"--delimiter": "comma", "--decimal": "."}[given[0]]
+    assert main(["torques", ROBOT2R, str(tmp_path / "m.csv"), given[0], as_written,
+                 "-o", str(out)]) == 0
+    assert out.exists()

@@ -32,6 +32,7 @@ def cmd_torques(args):
     _refuse_opensim_xml_as_data(args)
     robot = model_path(args.robot)
     jobs = find_trials(args.motion, args.grf)
+    _refuse_separators_without_csv(jobs, args)
     multi = len(jobs) > 1 or any(os.path.isdir(m) for m in args.motion)
     refuse_missing_files([("--mapping", args.mapping),
                           ("--external-loads", args.external_loads),
@@ -201,6 +202,19 @@ def _refuse_separators_beside(setup, args):
         if given is not None:
             raise UsageError(f"{flag} and --setup: the setup's coordinates_file "
                              f"{setup.coordinates_file} is not a CSV file; drop {flag}")
+
+
+def _refuse_separators_without_csv(jobs, args):
+    """--delimiter and --decimal read the CSV motion and ground-reaction files: refused where
+    the trials (jobs: (motion, ground reactions or None)) have none, not ignored."""
+    files = [path for job in jobs for path in job if path]
+    if any(path.lower().endswith(".csv") for path in files):
+        return
+    for flag, given in (("--delimiter", args.delimiter), ("--decimal", args.decimal)):
+        if given is not None:
+            raise UsageError(f"{flag} reads CSV files, and neither the motion nor the ground "
+                             f"reactions is one ({', '.join(files[:3])}"
+                             f"{' ...' if len(files) > 3 else ''}); drop {flag}")
 
 
 def _residual_settings(args):
