@@ -507,3 +507,44 @@ def test_a_fixed_base_under_opensims_processing_advises_no_floating_base_to_the_
                                         processing="opensim")
     assert "floating_base=True" in urdf2dyn.inverse_dynamics_trial(
         arm, motion).record["no_residuals"]
+
+
+@pytest.mark.parametrize("given", ["degrees", "mapping", "both"])
+@pytest.mark.parametrize("caller", ["torques", "animate", "library"])
+def test_a_marker_recording_names_the_coordinate_options_given_in_the_callers_words(
+        tmp_path, monkeypatch, capsys, caller, given):
+    """A marker recording with --degrees was refused as "degrees and mapping apply to
+    coordinate files": neither the flag given nor only what was given. The refusal now names
+    each option given, as the caller passes it: the command's own flags (its parser is the
+    oracle) and no library keyword on the command line, degrees=True and mapping= to the
+    library."""
+    model, trial = _undetermined_frames(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.json").write_text('{"a": "b"}')
+    flags = {"degrees": ["--degrees"], "mapping": ["--mapping", "m.json"]}
+    keywords = {"degrees": {"degrees": True}, "mapping": {"mapping": {"a": "b"}}}
+    names = ["degrees", "mapping"] if given == "both" else [given]
+    if caller == "library":
+        with (warnings.catch_warnings(), pytest.raises(ValueError) as refused):
+            warnings.simplefilter("ignore", Urdf2dynWarning)
+            urdf2dyn.inverse_dynamics_trial(
+                urdf2dyn.load(model), str(trial),
+                **{k: v for name in names for k, v in keywords[name].items()})
+        said = str(refused.value)
+        assert _options_named(said) == set(), said
+        expected = {"degrees": "degrees=True", "mapping": "mapping={file name: model name}"}
+        assert all(expected[name] in said for name in names), said
+    else:
+        line = _command_line(caller, model, trial, tmp_path, ())
+        if caller == "torques":
+            line += ["-o", "tau.sto"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Urdf2dynWarning)
+            assert cli.main(line + [f for name in names for f in flags[name]]) != 0
+        said, = [line.partition(": error: ")[2] for line in capsys.readouterr().err.split("\n")
+                 if ": error: " in line]
+        assert _options_named(said) == {flags[name][0] for name in names}, said
+        assert _options_named(said) <= _own_options(caller), said
+        assert not _keywords_said(said), said
+    options, _, why = said.partition(" to coordinate files")
+    assert why and (given == "both") == (" and " in options), said

@@ -30,8 +30,7 @@ def read(trial: Trial) -> Trial:
     s, model, source = trial.settings, trial.model, trial.name
     if is_marker_recording(trial.source):
         if s.degrees or s.mapping:
-            raise ValueError(f"{source}: degrees and mapping apply to coordinate files; a "
-                             "marker recording goes through inverse kinematics")
+            raise ValueError(f"{source}: {_coordinate_options_given(s)}")
         motion = motion_from_markers(model, source, s, trial.warn)
     else:
         if s.rotation is not None:
@@ -44,6 +43,18 @@ def read(trial: Trial) -> Trial:
         trial.warn(msg)
     check_columns(source, motion.trajectory, model, s.columns_named)
     return replace(trial, motion=motion)
+
+
+def _coordinate_options_given(s):
+    """Why a marker recording refuses the options of a coordinate file settings s give: those
+    given, in the caller's words (s.columns_named: --degrees on a command line, degrees=True
+    in Python), not both whatever was given."""
+    given = [s.columns_named.said(option) or option
+             for option, value in (("degrees", s.degrees), ("mapping", s.mapping)) if value]
+    one = len(given) == 1
+    return (f"{' and '.join(given)} appl{'ies' if one else 'y'} to coordinate files (CSV, "
+            ".mot, .sto, .mat); a marker recording goes through inverse kinematics, whose "
+            f"coordinates come in the model's names and radians: leave {'it' if one else 'them'} out")
 
 
 def is_marker_recording(motion):
