@@ -281,6 +281,8 @@ ADVICE = {
     "undetermined frames": Advice(_undetermined_frames, "do not determine the pose in 2 "
                                   "frames inside the trial", {"--max-gap"},
                                   None),      # a setup takes no .trc
+    "a gravity along every joint axis": Advice(_robot2r_motion, "no joint carries any weight",
+                                               {"--gravity"}, {"--gravity"}),
 }
 
 
@@ -305,6 +307,8 @@ ANIMATE_SAYS = {
     "angles in degrees": "They look like degrees: pass --degrees if they are",
     "undetermined frames": "they are gaps in the coordinates, filled when short, else the "
                            "trial stops",
+    "a gravity along every joint axis": "if the model's vertical is y, set it: --gravity 0 "
+                                        "-9.81 0",
 }
 
 

@@ -10,6 +10,7 @@ import urdf2dyn
 from urdf2dyn import cli
 from urdf2dyn.biomech import MotionError, formats, plausibility
 from urdf2dyn.bundled import data_path
+from urdf2dyn.cli.options import TRIAL_COLUMNS
 from urdf2dyn.warn import Urdf2dynWarning
 
 MOTION, GRF = data_path("running_a_3ms.csv"), data_path("running_a_3ms_grf.csv")
@@ -32,9 +33,12 @@ def test_the_running_demo_with_its_gravity_does_not_warn():
 
 @pytest.mark.parametrize("gravity", [(0, 0, -9.81), (-9.81, 0, 0)])
 def test_a_y_up_trial_with_another_gravity_warns_naming_the_option(gravity):
+    """The library is advised its own words, model.gravity, not the command line's
+    --gravity, which it lacks."""
     res, msgs = _run(gravity)
     assert len(msgs) == 1, msgs
-    assert "--gravity 0 -9.81 0" in msgs[0] and "model's gravity" in msgs[0]
+    assert "model.gravity = (0, -9.81, 0)" in msgs[0] and "model's gravity" in msgs[0]
+    assert "--gravity" not in msgs[0]
     # the residual warnings that would blame units, mass or the filter are not added
     assert not any("Hicks" in m for m in res.warnings)
 
@@ -49,7 +53,7 @@ def test_without_loads_the_residual_is_the_weight_and_nothing_is_said():
 def test_strict_makes_it_an_error():
     model = urdf2dyn.humod_subject("A")
     model.gravity = (0, 0, -9.81)
-    with pytest.raises(MotionError, match="--gravity 0 -9.81 0"):
+    with pytest.raises(MotionError, match=r"model\.gravity = \(0, -9\.81, 0\)"):
         urdf2dyn.inverse_dynamics_trial(model, MOTION, grf=GRF, strict=True)
 
 
@@ -58,6 +62,7 @@ def test_cli_prints_it(capsys):
                      "--gravity", "0", "0", "-9.81"]) == 0
     err = capsys.readouterr().err
     assert "urdf2dyn torques: warning:" in err and "--gravity 0 -9.81 0" in err
+    assert "model.gravity" not in err                # the library's words, not the command's
 
 
 def test_opensim_motion_on_a_z_up_urdf_model_warns(tmp_path):
@@ -68,7 +73,9 @@ def test_opensim_motion_on_a_z_up_urdf_model_warns(tmp_path):
         warnings.simplefilter("always", Urdf2dynWarning)
         urdf2dyn.inverse_dynamics_trial(model, tmp_path / "run.mot")
     msgs = [str(x.message) for x in w]
-    assert any("OpenSim motion file" in m and "--gravity 0 -9.81 0" in m for m in msgs), msgs
+    said = [m for m in msgs if "OpenSim motion file" in m]
+    assert len(said) == 1 and "model.gravity = (0, -9.81, 0)" in said[0], msgs
+    assert "--gravity" not in said[0]
     # the same file with y-up gravity, or a CSV file with z-up gravity: nothing
     model.gravity = (0, -9.81, 0)
     assert plausibility.opensim_axes(model, {"format": "opensim"}, "x") == []
@@ -80,11 +87,14 @@ def test_gravity_check_on_synthetic_residuals():
     """m (g_data - g_model) as the mean residual: the check names g_data's axis and sign."""
     model = urdf2dyn.humod_subject("A")
     m, t = model.total_mass, np.linspace(0, 1, 11)
-    for g_data, expect in (((0, 0, -9.81), "--gravity 0 0 -9.81"),
-                           ((9.81, 0, 0), "--gravity 9.81 0 0")):
+    for g_data, expect, cli_expect in (
+            ((0, 0, -9.81), "model.gravity = (0, 0, -9.81)", "--gravity 0 0 -9.81"),
+            ((9.81, 0, 0), "model.gravity = (9.81, 0, 0)", "--gravity 9.81 0 0")):
         F = np.tile(m * (np.array(g_data) - model.gravity), (len(t), 1))
         msgs = plausibility.gravity(model, t, F, "x")
-        assert len(msgs) == 1 and expect in msgs[0], msgs
+        assert len(msgs) == 1 and expect in msgs[0] and "--gravity" not in msgs[0], msgs
+        msgs = plausibility.gravity(model, t, F, "x", named=TRIAL_COLUMNS)
+        assert len(msgs) == 1 and cli_expect in msgs[0] and "model.gravity" not in msgs[0]
     # a residual of a tenth of the weight off-axis: a residual, not a wrong vertical
     F = np.tile([0.1 * m * 9.81, 0, 0], (len(t), 1))
     assert plausibility.gravity(model, t, F, "x") == []
@@ -115,7 +125,7 @@ def test_flipped_vertical_loads_are_told_their_sign_not_the_gravity(tmp_path):
     assert mean_fy == pytest.approx(-weight, rel=0.05)       # the closed form: -m g on average
     res, msgs = _run((0, -9.81, 0), grf=flipped)
     assert len(msgs) == 1, msgs
-    assert "--gravity" not in msgs[0]
+    assert "model.gravity" not in msgs[0]
     assert "sign is flipped" in msgs[0] and flipped in msgs[0]
     assert "negate its force columns" in msgs[0]
     assert f"their mean force is (-0, {mean_fy:.0f}, 0) N" in msgs[0]
@@ -127,7 +137,7 @@ def test_upside_down_gravity_with_right_loads_keeps_the_gravity_advice():
     hangs below its feet along the model's gravity: the advice is the gravity, not the sign."""
     res, msgs = _run((0, 9.81, 0))
     assert len(msgs) == 1, msgs
-    assert "--gravity 0 -9.81 0" in msgs[0] and "sign" not in msgs[0]
+    assert "model.gravity = (0, -9.81, 0)" in msgs[0] and "sign" not in msgs[0]
 
 
 def test_cli_tells_the_flipped_sign(tmp_path, capsys):
@@ -155,7 +165,7 @@ def test_loads_tilted_off_the_right_vertical_are_not_told_to_change_gravity(tmp_
     _, msgs = _run((0, -9.81, 0), grf=str(path))
     assert len(msgs) == 1, msgs
     assert "deg away from the model's vertical" in msgs[0] and "The gravity is right" in msgs[0]
-    assert "--gravity" not in msgs[0]
+    assert "model.gravity" not in msgs[0]
     # the mean load turned by 40 deg holds the weight 40 deg off (the motion's own residual
     # is a few N against 562)
     assert float(msgs[0].split(" deg away")[0].rsplit(" ", 1)[1]) == pytest.approx(40, abs=2)

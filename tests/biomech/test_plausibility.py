@@ -228,7 +228,7 @@ def test_gravity_parallel_to_every_joint_axis():
     arm = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
     path = urdf2dyn.data_path("robot2r_trajectory.csv")
     with pytest.warns(W, match=r"gravity \(0 0 -9.81\) no joint carries any weight.*"
-                               r"--gravity 0 -9.81 0"):
+                               r"set it: model\.gravity = \(0, -9\.81, 0\)$"):
         res = urdf2dyn.inverse_dynamics_trial(arm, path)
     assert [f.check for f in res.findings if f.severity == "warning"] == ["weightless"]
     np.testing.assert_array_equal(arm.gravity, [0, 0, -9.81])    # the check's probe is a copy

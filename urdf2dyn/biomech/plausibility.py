@@ -359,8 +359,15 @@ def _gravity_text(g):
     return " ".join(f"{x:g}" for x in g)
 
 
+def _set_gravity(g, named):
+    """How the caller sets the model's gravity to g, in its words (named: ColumnOptions):
+    --gravity on a command line, model.gravity in Python."""
+    g = tuple(float(x) + 0.0 for x in g)                     # + 0.0: no -0 in the advice
+    return named.said("gravity", "{}", g) or f"set the model's gravity to {g}"
+
+
 def gravity(model, t, residual_force, source, rotation=None, *, q=None, f_ext=None,
-            loads_source=None):
+            loads_source=None, named=LIBRARY_COLUMNS):
     """The gravity the data balance, against the model's.
 
     With external loads (ground reactions) that carry the body, the mean root residual force
@@ -379,7 +386,8 @@ def gravity(model, t, residual_force, source, rotation=None, *, q=None, f_ext=No
     upright along the model's gravity (its centre of mass above the loaded links, on average)
     and the loads' mean force points down along it by more than GRAVITY_WEIGHT_FRACTION of
     the weight, the gravity is right and the loads' sign is wrong, and the advice says so
-    (loads_source: where the loads came from, for the message)."""
+    (loads_source: where the loads came from, for the message). named: the caller's options,
+    as the advice names them (ColumnOptions)."""
     g = np.asarray(model.gravity, dtype=float)
     mass = float(model.total_mass)
     gn = float(np.linalg.norm(g))
@@ -413,8 +421,7 @@ def gravity(model, t, residual_force, source, rotation=None, *, q=None, f_ext=No
         return [head + "The loads are in another frame than the model's (an OpenSim model's "
                 "is y up): express the ground reactions in it, or give their frame "
                 "(ExternalLoads' force_expressed_in_body)"]
-    return [head + f"Set the gravity of the data's vertical: --gravity {_gravity_text(suggest)} "
-            f"(model.gravity = ({', '.join(f'{x:g}' for x in suggest)}))"]
+    return [head + f"Set the gravity of the data's vertical: {_set_gravity(suggest, named)}"]
 
 
 def _tilted(g, implied, mean, mass, source, t):
@@ -730,10 +737,10 @@ def unfiltered(source):
             "higher, 10-15 Hz)"]
 
 
-def opensim_axes(model, meta, source):
+def opensim_axes(model, meta, source, named=LIBRARY_COLUMNS):
     """A URDF model with gravity along z on an OpenSim-layout motion (.mot/.sto): OpenSim's
     files are y-up (its models' gravity is (0, -9.81, 0)); say so before the numbers do.
-    meta: the motion's Trajectory.meta."""
+    meta: the motion's Trajectory.meta; named: the caller's options (ColumnOptions)."""
     if (meta or {}).get("format") != "opensim":
         return []
     if model.is_opensim:
@@ -743,11 +750,11 @@ def opensim_axes(model, meta, source):
         return []
     return [f"{source}: an OpenSim motion file (y up in OpenSim's convention) with the URDF "
             f"model '{model.name}' whose gravity is ({_gravity_text(g)}) (z up, the URDF "
-            "default): if the recording is y-up, pass --gravity 0 -9.81 0 (model.gravity = "
-            "(0, -9.81, 0)); if it is z-up, ignore this"]
+            f"default): if the recording is y-up, {_set_gravity((0, -9.81, 0), named)}; if it "
+            "is z-up, ignore this"]
 
 
-def weightless(model, q, source):
+def weightless(model, q, source, named=LIBRARY_COLUMNS):
     """Gravity parallel to every joint axis: over the trial's configurations q (N, nq) no
     joint carries any weight (a URDF robot drawn in a vertical plane about z, run with the
     URDF default gravity along z). Right for an arm that moves in a horizontal plane, wrong
@@ -775,6 +782,5 @@ def weightless(model, q, source):
     suggest = -gn * np.eye(3)[axis] + 0.0             # + 0.0: no -0 in the advice
     return [f"{source}: with the model's gravity ({_gravity_text(g)}) no joint carries any "
             f"weight: gravity is parallel to every joint axis. Right for an arm that moves in "
-            f"a horizontal plane; if the model's vertical is {'xyz'[axis]}, set it: --gravity "
-            f"{_gravity_text(suggest)} (model.gravity = "
-            f"({', '.join(f'{x:g}' for x in suggest)}))"]
+            f"a horizontal plane; if the model's vertical is {'xyz'[axis]}, set it: "
+            f"{_set_gravity(suggest, named)}"]

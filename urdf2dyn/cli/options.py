@@ -85,7 +85,8 @@ TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--float
                               couplers="--couplers eliminate", grf="--grf FILE",
                               external_loads="--external-loads SETUP.xml", max_gap="--max-gap {}",
                               delimiter="--delimiter {}", decimal="--decimal {}",
-                              degrees="--degrees", time_range="--time-range {0:g} {1:g}")
+                              degrees="--degrees", time_range="--time-range {0:g} {1:g}",
+                              gravity="--gravity {0:g} {1:g} {2:g}")
 #: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing, loads
 #: and time range (--time-range overrides it), and its OpenSim processing takes no floating
 #: joint (a quaternion)

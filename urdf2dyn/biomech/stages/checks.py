@@ -44,7 +44,8 @@ def _warnings(check, messages):
 def opensim_axes(trial):
     """A URDF model with gravity along z on an OpenSim (y-up) motion file."""
     return _warnings("opensim_axes", plausibility.opensim_axes(
-        trial.model, trial.motion.trajectory.meta, trial.motion.source))
+        trial.model, trial.motion.trajectory.meta, trial.motion.source,
+        trial.settings.columns_named))
 
 
 def units(trial):
@@ -112,7 +113,7 @@ def gravity(trial):
     k, loads = trial.kinematics, trial.loads
     return _warnings("gravity", plausibility.gravity(
         trial.model, k.t, d.residuals.force, m.source, rotation, q=k.q, f_ext=loads.f_ext,
-        loads_source=loads.source))
+        loads_source=loads.source, named=trial.settings.columns_named))
 
 
 def residuals(trial):
@@ -219,7 +220,8 @@ def unfiltered(trial):
 def weightless(trial):
     """Gravity parallel to every joint axis: no joint carries weight."""
     return _warnings("weightless", plausibility.weightless(trial.model, trial.kinematics.q,
-                                                           trial.motion.source))
+                                                           trial.motion.source,
+                                                           trial.settings.columns_named))
 
 
 CHECKS = (opensim_axes, units, joint_limits, steps, arc_switches, couplers, unfiltered, ik_fit,
