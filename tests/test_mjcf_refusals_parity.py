@@ -2487,6 +2487,24 @@ INHERITRANGE_TARGET = {   # the <default>'s content, the actuator, the hinge's, 
         '<position inheritrange="1"/><motor/>', '<general joint="h"/>', "", "", "", None),
     "a <general> of a class whose <general> default holds an inheritrange": (
         '<general inheritrange="1"/>', '<general joint="h"/>', "", "", "", None),
+    # MuJoCo applies it by the gains the shortcut set: a <general> changing them drops it
+    "a <general> of a <position> class writing its own gainprm": (
+        '<position inheritrange="1"/>', '<general joint="h" gainprm="2"/>', "", "", "", None),
+    "a <general> of a <position> class whose <general> default writes gainprm": (
+        '<position inheritrange="1"/><general gainprm="2"/>', '<general joint="h"/>', "", "",
+        "", None),
+    "a <general> of an <intvelocity> class whose <general> default writes biasprm": (
+        '<intvelocity inheritrange="1"/><general biasprm="0 0 -3"/>', '<general joint="h"/>',
+        "", "", "", None),
+    "a <general> of a <position> class without a bias": (
+        '<position inheritrange="1"/>', '<general joint="h" biastype="none"/>', "", "", "",
+        None),
+    "a <general> of a <pid> class with fixed gains": (
+        '<pid inheritrange="1"/><general gaintype="fixed"/>', '<general joint="h"/>', "", "",
+        "", None),
+    "a <general> of a <position> class keeping its gains' types and dynamics": (
+        '<position inheritrange="1"/><general gaintype="fixed" dynprm="3"/>',
+        '<general joint="h" biastype="affine"/>', "", "", "", [_NO_RANGE]),
 }
 
 

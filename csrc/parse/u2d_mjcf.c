@@ -4713,13 +4713,13 @@ static int tendon_ranged(mjcf *rd, const char *name)
  * inheritrange="0"/> leaves a <position> 1), so only the plain case counts: the nearest
  * actuator defaults of the chain are of e's own kind, the nearest of them writing one. A
  * blank one is not given. */
-static const char *general_class_inheritrange(const mjcf *rd, int cls);
+static const char *general_class_inheritrange(const mjcf *rd, u2d_xml *e, int cls);
 
 static const char *class_inheritrange(const mjcf *rd, u2d_xml *e, int cls)
 {
     int limit = cls >= 0 ? rd->cls[cls].main_limit : 0;
     const char *kind = u2d_xml_name(e);
-    if (strcmp(kind, "general") == 0) return general_class_inheritrange(rd, cls);
+    if (strcmp(kind, "general") == 0) return general_class_inheritrange(rd, e, cls);
     for (int c = cls; c >= 0; c = rd->cls[c].parent) {
         const mj_class *C = &rd->cls[c];
         int last = C->first + (c == 0 && limit < C->count ? limit : C->count);
@@ -4733,13 +4733,31 @@ static const char *class_inheritrange(const mjcf *rd, u2d_xml *e, int cls)
     return NULL;
 }
 
-/* The inheritrange= a <general> of class cls surely takes from its class (MuJoCo 4.0.0 reads
- * none of its own, nor of a <general> default): that of a <position>, <intvelocity> or <pid>
- * written last among the actuator defaults of the nearest class of the chain that has
- * some, <general>s after it in that class aside (checked against MuJoCo 4.0.0: a <general>
- * in a child class, or another shortcut after it, leaves none; a <position/> without one in
- * a child class keeps its parent's, not followed here). NULL for none or not sure. */
-static const char *general_class_inheritrange(const mjcf *rd, int cls)
+/* Whether <general> g keeps the gain and bias types and numbers shortcut d set, by which
+ * MuJoCo 4.0.0's compiler applies d's inheritrange= (checked against it: <position
+ * inheritrange="1"/> then <general gainprm="2"/>, biasprm="0 1" or biastype="none" in its
+ * class, or gainprm="2" on the actuator, loads with a target of no range, as does a <pid>'s
+ * under gaintype="fixed"; gaintype="fixed", biastype="affine", dyntype= or dynprm= keep it).
+ * A gainprm= or biasprm= is taken as changing them: which numbers keep it is not followed
+ * here (gainprm="1" after a <position/> does), and such a model is left to MuJoCo. */
+static int general_keeps_gains(u2d_xml *g, u2d_xml *d)
+{
+    const char *gaintype = written(g, "gaintype"), *biastype = written(g, "biastype");
+    const char *kept = strcmp(u2d_xml_name(d), "pid") == 0 ? "pid" : "fixed";
+    return !written(g, "gainprm") && !written(g, "biasprm") &&
+           (!gaintype || strcmp(gaintype, kept) == 0) &&
+           (!biastype || strcmp(biastype, "affine") == 0);
+}
+
+/* The inheritrange= a <general> e of class cls surely takes from its class (MuJoCo 4.0.0
+ * does not follow one of its own, nor of a <general> default, as it compiles them): that of
+ * a <position>, <intvelocity> or <pid> written last among the actuator defaults of the
+ * nearest class of the chain that has some, where the <general> defaults after it in that
+ * class and e keep its gains (general_keeps_gains) (checked against MuJoCo 4.0.0: a
+ * <general> in a child class, or another shortcut after it, leaves none; a <position/>
+ * without one in a child class keeps its parent's, not followed here). NULL for none or
+ * not sure. */
+static const char *general_class_inheritrange(const mjcf *rd, u2d_xml *e, int cls)
 {
     int limit = cls >= 0 ? rd->cls[cls].main_limit : 0;
     for (int c = cls; c >= 0; c = rd->cls[c].parent) {
@@ -4751,7 +4769,13 @@ static const char *general_class_inheritrange(const mjcf *rd, int cls)
             const char *v = written(d, "inheritrange");
             any = 1;
             if (strcmp(u2d_xml_name(d), "general") == 0 && !v) continue;
-            return is_one_of(d, "position|intvelocity|pid") ? v : NULL;
+            if (!is_one_of(d, "position|intvelocity|pid") || !general_keeps_gains(e, d))
+                return NULL;
+            for (int after = k + 1; after < last; after++)       /* the <general>s after it */
+                if (rd->dn[after].kind == K_ACTUATOR &&
+                    !general_keeps_gains(rd->dn[after].node, d))
+                    return NULL;
+            return v;
         }
         if (any) return NULL;                     /* <general>s alone: not followed */
     }
@@ -4767,7 +4791,7 @@ static int check_inheritrange_target(mjcf *rd, u2d_xml *e, int cls, const char *
                                      int kind, const char *target)
 {
     if (!is_one_of(e, "position|intvelocity|pid|general")) return 0;
-    const char *v = strcmp(u2d_xml_name(e), "general") == 0 ? NULL    /* its own is not read */
+    const char *v = strcmp(u2d_xml_name(e), "general") == 0 ? NULL  /* its own: not followed */
                     : written(e, "inheritrange");   /* a blank one is not given */
     if (!v) v = class_inheritrange(rd, e, cls);
     if (!first_positive(v)) return 0;                                   /* a NaN is not > 0 */
