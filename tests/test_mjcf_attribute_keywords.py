@@ -21,6 +21,10 @@ _PLACES = {
     "default equality": _model(default="<equality{a}/>"),
     "compiler": _model().replace("<mujoco>", "<mujoco><compiler{a}/>"),
     "body": _model('<body{a}><joint/><geom size="0.1"/></body>'),
+    # below a <frame> MuJoCo's schema check stops, its reader's keywords do not
+    "framed body": _model('<frame><body{a}><joint/><geom size="0.1"/></body></frame>'),
+    "framed camera": _model('<frame><frame><camera{a}/></frame></frame>'),
+    "framed geom": _model('<frame><geom size="0.1"{a}/></frame>'),
 }
 
 
@@ -38,7 +42,8 @@ _ATTRIBUTES = [
     ("option", "integrator"), ("option", "cone"), ("option", "solver"), ("option", "jacobian"),
     ("compiler", "fusestatic"), ("compiler", "discardvisual"), ("compiler", "conflict"),
     ("compiler", "passthrough"), ("body", "sleep"), ("body", "fuse"), ("body", "simple"),
-    ("camera", "output"), ("default camera", "output"),
+    ("camera", "output"), ("default camera", "output"), ("framed body", "sleep"),
+    ("framed camera", "output"), ("framed geom", "castshadow"),
 ]
 
 # the case: the place, the attribute, its value; urdf2dyn's words (None: both load)
@@ -70,6 +75,14 @@ KEYWORDS = {
                                 ["<camera output=", "duplicate keyword"]),
     "a camera's outputs in any order": ("camera", "output", "depth rgb", None),
     "a camera without output": ("camera", "output", " ", None),
+    "a framed body's sleep=maybe": ("framed body", "sleep", "maybe", ["<body sleep=",
+                                                                      "auto, never"]),
+    "a framed camera's output twice": ("framed camera", "output", "rgb rgb",
+                                       ["<camera output=", "duplicate keyword"]),
+    "a framed geom's castshadow=maybe": ("framed geom", "castshadow", "maybe",
+                                         ["<geom castshadow=", "false, true"]),
+    "a framed body fused as MuJoCo sees fit": ("framed body", "fuse", "auto", None),
+    "a framed geom's attribute the schema lacks": ("framed geom", "foo", "maybe", None),
 }
 
 

@@ -1129,9 +1129,14 @@ static const char *attribute_advice(const char *key, const char *name)
 }
 
 /* Element e, a child of an element whose row name is parent ("" for <mujoco> itself), writes
- * only attributes MuJoCo 4.0.0's schema gives it there (ATTRIBUTE_SCHEMA). 0 or -1 (message
- * naming the element, the attribute, MuJoCo's reason and what to do). */
-static int check_attributes(mjcf *rd, u2d_xml *e, const char *parent, schema_rules *t)
+ * only attributes MuJoCo 4.0.0's schema gives it there (ATTRIBUTE_SCHEMA), and those as its
+ * reader reads them (numbers, keywords). framed: e is below a <frame>, where MuJoCo's schema
+ * check (the attributes and their exclusive pairs) does not reach but its reader does
+ * (checked against it: <frame><body sleep="maybe"> is an "invalid keyword", a <geom foo=>
+ * loads). 0 or -1 (message naming the element, the attribute, MuJoCo's reason and what to
+ * do). */
+static int check_attributes(mjcf *rd, u2d_xml *e, const char *parent, schema_rules *t,
+                            int framed)
 {
     char key[120];
     const char *tag = u2d_xml_name(e);
@@ -1139,7 +1144,7 @@ static int check_attributes(mjcf *rd, u2d_xml *e, const char *parent, schema_rul
     int r = len < (int)sizeof key ? schema_row_index(t, key) : -1;
     if (r < 0) return 0;
     const char *allowed = ATTRIBUTE_SCHEMA[r][1];
-    for (int a = 0; a < u2d_xml_attr_count(e); a++) {
+    for (int a = 0; a < u2d_xml_attr_count(e) && !framed; a++) {
         const char *name = u2d_xml_attr_name(e, a);
         if (word_index(allowed, name) >= 0) continue;
         char place[80] = "";
@@ -1152,7 +1157,8 @@ static int check_attributes(mjcf *rd, u2d_xml *e, const char *parent, schema_rul
                     name, attribute_advice(key, name));
     }
     const row_rules *rules = rules_of_row(t, r, key);
-    if (check_exclusive_attributes(rd, e, rules->exclusive) < 0) return -1;   /* schema first */
+    if (!framed && check_exclusive_attributes(rd, e, rules->exclusive) < 0)   /* schema first */
+        return -1;
     for (size_t k = 0; k < N_NUMBERS; k++)
         if (rules->numbers[k] &&
             check_number_attribute(rd, e, ELEMENT_NUMBERS[k].attr, ELEMENT_NUMBERS[k].max,
@@ -6551,32 +6557,34 @@ static int check_references(mjcf *rd)
 }
 
 /* Every element of the document writes only attributes MuJoCo 4's schema gives it where it is
- * (check_attributes), the first one it does not, in document order, named; not below a
- * <frame> or <replicate>, where MuJoCo's schema check does not reach. A <body> directly under
+ * (check_attributes), the first one it does not, in document order, named; below a <frame>,
+ * where MuJoCo's schema check does not reach, only as its reader reads them; not below a
+ * <replicate> (urdf2dyn refuses it). A <body> directly under
  * <mujoco> is <worldbody>'s alias. Run first, as MuJoCo checks its schema before it reads
  * anything: no reader then reads an attribute the element does not have. The walk keeps its
  * own stack: bodies nest without bound. 0 or -1 (message). */
 static int check_attribute_schema(mjcf *rd)
 {
-    typedef struct { u2d_xml *node; const char *parent; } visit;
+    typedef struct { u2d_xml *node; const char *parent; int framed; } visit;
     visit *stack = NULL;
     schema_rules *rules = malloc(sizeof *rules);
     if (!rules) return fail(rd, NULL, "out of memory");
     init_schema_rules(rules);
     int top = 0, cap = 0, status = grow(rd, (void **)&stack, &cap, 0, sizeof *stack);
-    if (status == 0) stack[top++] = (visit){rd->root, ""};
+    if (status == 0) stack[top++] = (visit){rd->root, "", 0};
     rd->what[0] = '\0';
     while (top > 0 && status == 0) {
         visit v = stack[--top];
-        status = check_attributes(rd, v.node, v.parent, rules);
+        status = check_attributes(rd, v.node, v.parent, rules, v.framed);
         const char *tag = u2d_xml_name(v.node);
-        if (word_index("frame|replicate", tag) >= 0) continue;    /* MuJoCo's check stops */
-        const char *row = word_index("worldbody|body", tag) >= 0 ? "body" : tag;
+        if (strcmp(tag, "replicate") == 0) continue;
+        int framed = v.framed || strcmp(tag, "frame") == 0;     /* MuJoCo's schema stops */
+        const char *row = word_index("worldbody|body|frame", tag) >= 0 ? "body" : tag;
         int first = top;
         for (u2d_xml *c = u2d_xml_first(v.node); c && status == 0; c = u2d_xml_next(c)) {
             int world = v.node == rd->root && strcmp(u2d_xml_name(c), "body") == 0;
             status = grow(rd, (void **)&stack, &cap, top, sizeof *stack);
-            if (status == 0) stack[top++] = (visit){c, world ? "body" : row};
+            if (status == 0) stack[top++] = (visit){c, world ? "body" : row, framed};
         }
         for (int a = first, b = top - 1; a < b; a++, b--) {    /* the first child on top */
             visit t = stack[a];
