@@ -552,3 +552,30 @@ def test_a_marker_recording_names_the_coordinate_options_given_in_the_callers_wo
         assert not _keywords_said(said), said
     options, _, why = said.partition(" to coordinate files")
     assert why and (given == "both") == (" and " in options), said
+
+
+@pytest.mark.parametrize("caller", ["torques", "animate", "library"])
+def test_degrees_on_an_opensim_motion_is_refused_in_the_callers_words(tmp_path, monkeypatch,
+                                                                     capsys, caller):
+    """--degrees on a .mot motion was refused as "--degrees applies to CSV files (degrees=True
+    in Python; ...)": a library keyword on the command line and a flag in Python. Each caller
+    is now told the option it passed: the command's own flag (its parser is the oracle), or
+    degrees=True."""
+    model = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
+    motion = tmp_path / "robot2r.mot"
+    formats.write_opensim(motion, formats.read_csv(urdf2dyn.data_path("robot2r_trajectory.csv"),
+                                                   model=model), model=model)
+    monkeypatch.chdir(tmp_path)
+    if caller == "library":
+        with pytest.raises(trajectory.MotionError) as refused:
+            urdf2dyn.inverse_dynamics_trial(model, str(motion), degrees=True)
+        said = str(refused.value)
+        assert "degrees=True applies to CSV files" in said and not _options_named(said), said
+    else:
+        line = _command_line(caller, "robot2r.urdf", motion, tmp_path, ())
+        assert cli.main(line + ["--degrees"]) != 0
+        said, = [line.partition(": error: ")[2] for line in capsys.readouterr().err.split("\n")
+                 if ": error: " in line]
+        assert "--degrees applies to CSV files" in said, said
+        assert _options_named(said) == {"--degrees"} <= _own_options(caller), said
+        assert not _keywords_said(said) and "in Python" not in said, said

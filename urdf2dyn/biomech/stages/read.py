@@ -83,9 +83,11 @@ def read_coordinates(path, model, degrees=None, mapping=None, csv_options=None):
                                 **(csv_options or {})), (
             "degrees" if degrees else "radians")
     if degrees:
-        raise MotionError(f"{path}: --degrees applies to CSV files (degrees=True in Python; "
-                          "OpenSim files say inDegrees in their header, a .mot without a "
-                          "version line is in degrees, HuMoD files are in radians)")
+        named = (csv_options or {}).get("named", LIBRARY_COLUMNS)    # --degrees, degrees=True
+        raise MotionError(f"{path}: {named.said('degrees') or 'degrees'} applies to CSV files "
+                          "(OpenSim files say inDegrees in their header, a .mot without a "
+                          "version line is in degrees, HuMoD files are in radians): leave it "
+                          "out")
     if ext in (".mot", ".sto"):
         traj = formats.read_opensim(path, model=model, mapping=mapping)
         return traj, traj.meta["units"]
