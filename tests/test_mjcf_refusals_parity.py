@@ -4695,3 +4695,28 @@ def test_actuator_attributes_are_those_of_mujoco_schema(case):
     default, element, words = ACTUATOR_SCHEMA[case]
     assert_as_mujoco(doc(f"<default>{default}</default>", _ACT_WORLD,
                          actuators(element) if element else ""), words)
+
+
+@pytest.mark.parametrize("default, act, advice, followed", [
+    ('<pid kp="1" ki="0"/><general dyntype="pid"/>', '<general joint="j" class="c"/>',
+     'leave dyntype="pid" out', '<pid kp="1" ki="0"/><general/>'),
+    ('<pid kp="1" ki="0"/>', '<general joint="j" class="c" dyntype="pid"/>',
+     'leave dyntype="pid" out', None),
+    ('<pid kp="1" ki="-1"/>', '<general joint="j" class="c"/>', "or both 0",
+     '<pid kp="1" ki="0"/>'),
+])
+def test_a_pid_dyntype_without_state_is_told_a_fix_mujoco_loads(default, act, advice,
+                                                                 followed):
+    """A <general>'s dyntype="pid" over a <pid> of ki 0 was refused as "a pid dyntype (a
+    nonzero ki="0" ...)", advised "or both 0", as they were: MuJoCo still refuses that. It
+    is now advised to leave dyntype="pid" out (a <pid> of ki 0 and no slewmax keeps dyntype
+    none), a <pid>'s own ki below 0 still "both 0"; MuJoCo loads the model the advice
+    gives."""
+    xml = doc(f'<default><default class="c">{default}</default></default>', WORLD,
+              actuators(act))
+    expected, got = mujoco_error(xml), urdf2dyn_error(xml)
+    assert _PID_STATES in expected and got is not None and advice in got, (expected, got)
+    assert 'nonzero ki="0"' not in got
+    fixed = (xml.replace(default, followed) if followed else
+             xml.replace(' dyntype="pid"', ""))
+    assert fixed != xml and mujoco_error(fixed) is None and urdf2dyn_error(fixed) is None

@@ -4452,11 +4452,13 @@ static int check_pid_states(mjcf *rd, u2d_xml *e, int cls, const char *label)
                     "above 0 (MuJoCo refuses it: \"pid controller states require matching "
                     "actdim\"): give actdim=\"%d\", or leave actdim out", label, given,
                     a.ki ? a.ki : "0", a.slewmax ? a.slewmax : "0", states, states);
-    if (states == 0)
-        return fail(rd, e, "%s: a pid dyntype (a nonzero ki=\"%s\" or slewmax=\"%s\") that keeps "
-                    "no state, neither above 0 (MuJoCo refuses it: \"invalid actdim 0 in "
-                    "stateful actuator\"): give a ki or a slewmax above 0, or both 0",
-                    label, a.ki ? a.ki : "0", a.slewmax ? a.slewmax : "0");
+    if (states == 0)    /* both 0 leave a <pid> dyntype none, not a dyntype="pid" */
+        return fail(rd, e, "%s: a pid dyntype (%s) whose ki=\"%s\" and slewmax=\"%s\" keep no "
+                    "state, neither above 0 (MuJoCo refuses it: \"invalid actdim 0 in "
+                    "stateful actuator\"): give a ki or a slewmax above 0, or %s", label,
+                    a.pid_shortcut ? "its <pid>'s" : "a <general>'s dyntype=\"pid\"",
+                    a.ki ? a.ki : "0", a.slewmax ? a.slewmax : "0",
+                    a.pid_shortcut ? "both 0" : "leave dyntype=\"pid\" out");
     return 0;
 }
 
