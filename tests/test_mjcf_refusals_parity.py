@@ -1189,6 +1189,25 @@ def _tag(element):
     return element[1:].split()[0].rstrip("/>")
 
 
+def _general_under_classes(levels, attributes):
+    """A <general joint="j" attributes/> of class c{n-1} under nested default classes c0 ..
+    c{n-1}, levels[k] the actuator defaults written in c{k}: (the model, urdf2dyn's refusal
+    or None, whether urdf2dyn warned that MuJoCo may refuse its pid gains)."""
+    xml = "</default>" * len(levels)
+    for k in reversed(range(len(levels))):
+        xml = f'<default class="c{k}">{"".join(levels[k])}{xml}'
+    element = f'<general joint="j" class="c{len(levels) - 1}" {attributes}/>'
+    xml = doc(f"<default>{xml}</default>", WORLD, actuators(element))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            urdf2dyn.load(xml)
+            got = None
+        except urdf2dyn.URDFError as e:
+            got = str(e)
+    return xml, got, any("writes its pid gains" in str(w.message) for w in caught)
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.lists(st.sampled_from(_GAIN_DEFAULTS), max_size=3, unique_by=_tag),
                 min_size=1, max_size=3))
@@ -1201,20 +1220,8 @@ def test_shortcut_gains_followed_through_class_chains_as_mujoco_follows_them(lev
     knows the gain: always when every gain before a shortcut without its own was 1 (the
     rule by which MuJoCo 4.0.0 picks one of the others is not followed: then a warning says
     MuJoCo may refuse it). Where MuJoCo loads it, urdf2dyn loads it."""
-    xml = "</default>" * len(levels)
-    for k in reversed(range(len(levels))):
-        xml = f'<default class="c{k}">{"".join(levels[k])}{xml}'
-    element = (f'<general joint="j" class="c{len(levels) - 1}" ctrlrange="0 1" '
-               'gaintype="pid" biastype="affine" dyntype="none"/>')
-    xml = doc(f"<default>{xml}</default>", WORLD, actuators(element))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            urdf2dyn.load(xml)
-            got = None
-        except urdf2dyn.URDFError as e:
-            got = str(e)
-    warned = any("writes its pid gains" in str(w.message) for w in caught)
+    xml, got, warned = _general_under_classes(
+        levels, 'ctrlrange="0 1" gaintype="pid" biastype="affine" dyntype="none"')
     expected = mujoco_error(xml)
     ki = "ki (gainprm[0]) requires dyntype 'pid'"
     if expected is None:
@@ -1274,20 +1281,8 @@ def test_random_pid_dyntype_states_refused_where_mujoco_refuses(levels):
     dyntype and gains: urdf2dyn loads what MuJoCo 4 loads, refuses for MuJoCo's reason
     where it refuses for no state or a negative slewmax, or (gains it does not follow)
     loads it with its warning that MuJoCo may refuse it."""
-    xml = "</default>" * len(levels)
-    for k in reversed(range(len(levels))):
-        xml = f'<default class="c{k}">{"".join(levels[k])}{xml}'
-    element = (f'<general joint="j" class="c{len(levels) - 1}" dyntype="pid" gaintype="pid" '
-               'biastype="affine"/>')
-    xml = doc(f"<default>{xml}</default>", WORLD, actuators(element))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            urdf2dyn.load(xml)
-            got = None
-        except urdf2dyn.URDFError as e:
-            got = str(e)
-    warned = any("writes its pid gains" in str(w.message) for w in caught)
+    xml, got, warned = _general_under_classes(
+        levels, 'dyntype="pid" gaintype="pid" biastype="affine"')
     expected = mujoco_error(xml)
     if expected is None:
         assert got is None, (xml, got)
