@@ -1090,6 +1090,19 @@ _PID_CHAIN_ACTUATORS = ['<general joint="j"/>', '<pid joint="j"/>', '<pid joint=
                         '<general joint="j" gaintype="pid" biastype="affine"/>']
 
 
+def _loaded_as(xml):
+    """urdf2dyn's refusal of xml (None: loaded) and whether it warned that MuJoCo may refuse
+    the pid gains a <general> writes."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            urdf2dyn.load(xml)
+            got = None
+        except urdf2dyn.URDFError as e:
+            got = str(e)
+    return got, any("writes its pid gains" in str(w.message) for w in caught)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(_PID_CHAIN_DEFAULTS), max_size=3),
        st.sampled_from(_PID_CHAIN_ACTUATORS))
@@ -1098,14 +1111,7 @@ def test_random_pid_class_chains_refused_exactly_where_mujoco_refuses(defaults, 
     random actuator: urdf2dyn refuses the model exactly where MuJoCo does, or loads it
     with its warning that a <general> wrote pid gains it does not check."""
     xml = doc(f"<default>{''.join(defaults)}</default>", WORLD, actuators(element))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            urdf2dyn.load(xml)
-            got = None
-        except urdf2dyn.URDFError as e:
-            got = str(e)
-    warned = any("writes its pid gains" in str(w.message) for w in caught)
+    got, warned = _loaded_as(xml)
     expected = mujoco_error(xml)
     assert (expected is None) == (got is None) or (got is None and warned), \
         (xml, expected, got)
@@ -1198,14 +1204,7 @@ def _general_under_classes(levels, attributes):
         xml = f'<default class="c{k}">{"".join(levels[k])}{xml}'
     element = f'<general joint="j" class="c{len(levels) - 1}" {attributes}/>'
     xml = doc(f"<default>{xml}</default>", WORLD, actuators(element))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            urdf2dyn.load(xml)
-            got = None
-        except urdf2dyn.URDFError as e:
-            got = str(e)
-    return xml, got, any("writes its pid gains" in str(w.message) for w in caught)
+    return (xml, *_loaded_as(xml))
 
 
 @settings(max_examples=150, deadline=None)

@@ -578,6 +578,32 @@ print(json.dumps(q))
 '''
 
 
+def _unmarked_arm_in_opensim(folder, task_weight=None):
+    """_UNMARKED_ARM run in a child process (with a coordinate task on 'b' of that weight if
+    given): the model's path and OpenSim's coordinates (3, 3), a b c per frame."""
+    import json
+    import subprocess
+    import sys
+    model_file = folder / "arm.osim"
+    weight = [] if task_weight is None else [repr(task_weight)]
+    run = subprocess.run([sys.executable, "-c", _UNMARKED_ARM, os.fspath(model_file), *weight],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    return model_file, np.array(json.loads(run.stdout.strip().splitlines()[-1]))
+
+
+def _unmarked_arm_recording():
+    """The markers of _UNMARKED_ARM's three frames, the arm and the third link at 3.3 rad
+    and turning 1 rad/s, as Markers (m)."""
+    t = 0.01 * np.arange(3)
+    a = 3.3 + t
+    on_link1 = [(1.0, 0.0), (0.5, 0.1)]
+    xyz = np.stack([np.column_stack([x * np.cos(a) - y * np.sin(a),
+                                     x * np.sin(a) + y * np.cos(a), 0 * a]) for x, y in on_link1]
+                   + [np.column_stack([np.cos(a), 2 + np.sin(a), 0 * a])], axis=1)
+    return Markers(t, ["m1", "m2", "m3"], xyz, {})
+
+
 def test_a_coordinate_no_marker_moves_keeps_its_default_as_in_opensim(tmp_path):
     """A model without constraints: OpenSim's assembler fits by L-BFGS-B, which leaves 'b',
     which no marker moves, at its default 0.3 (and 'a' on the bound its default start runs
@@ -587,24 +613,13 @@ def test_a_coordinate_no_marker_moves_keeps_its_default_as_in_opensim(tmp_path):
     constraints OpenSim's interior-point method moves such a coordinate towards mid-range,
     which ours keeps: OpenCap's mtp_angle, tests/biomech/test_opencap.py.)"""
     pytest.importorskip("opensim")
-    import json
-    import subprocess
-    import sys
-    model_file = tmp_path / "arm.osim"
-    run = subprocess.run([sys.executable, "-c", _UNMARKED_ARM, os.fspath(model_file)],
-                         capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
-    theirs = np.array(json.loads(run.stdout.strip().splitlines()[-1]))
+    model_file, theirs = _unmarked_arm_in_opensim(tmp_path)
     assert np.allclose(theirs[:, 0], -0.5, atol=1e-5)         # OpenSim: stopped at the bound
     model = urdf2dyn.load(os.fspath(model_file))
     assert not model.couplers and model.q_names == ("a", "b", "c")
-    t = 0.01 * np.arange(3)
-    a = 3.3 + t
-    on_link1 = [(1.0, 0.0), (0.5, 0.1)]
-    xyz = np.stack([np.column_stack([x * np.cos(a) - y * np.sin(a),
-                                     x * np.sin(a) + y * np.cos(a), 0 * a]) for x, y in on_link1]
-                   + [np.column_stack([np.cos(a), 2 + np.sin(a), 0 * a])], axis=1)
-    res = ik.fit(model, Markers(t, ["m1", "m2", "m3"], xyz, {}))
+    recording = _unmarked_arm_recording()
+    res = ik.fit(model, recording)
+    a = 3.3 + recording.time
     q = res.motion.q
     np.testing.assert_allclose(q[:, 1], theirs[:, 1], atol=1e-6)
     np.testing.assert_allclose(q[:, [0, 2]], np.column_stack([a, a - 2 * np.pi]), atol=1e-6)
@@ -636,23 +651,11 @@ def test_a_coordinate_task_of_weight_0_leaves_an_unmarked_coordinate_at_its_defa
     'b' at the middle of its range, 0.6, and left it there: a task of weight 0 counted as a
     task holding it. Oracle: OpenSim's InverseKinematicsSolver in a child process."""
     pytest.importorskip("opensim")
-    import json
-    import subprocess
-    import sys
-    model_file = tmp_path / "arm.osim"
-    run = subprocess.run([sys.executable, "-c", _UNMARKED_ARM, os.fspath(model_file), "0"],
-                         capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
-    theirs = np.array(json.loads(run.stdout.strip().splitlines()[-1]))
+    model_file, theirs = _unmarked_arm_in_opensim(tmp_path, task_weight=0.0)
     np.testing.assert_allclose(theirs[:, 1], 0.3, atol=1e-6)
     model = urdf2dyn.load(os.fspath(model_file))
-    t = 0.01 * np.arange(3)
-    a = 3.3 + t
-    on_link1 = [(1.0, 0.0), (0.5, 0.1)]
-    xyz = np.stack([np.column_stack([x * np.cos(a) - y * np.sin(a),
-                                     x * np.sin(a) + y * np.cos(a), 0 * a]) for x, y in on_link1]
-                   + [np.column_stack([np.cos(a), 2 + np.sin(a), 0 * a])], axis=1)
-    res = ik.solve(model, Markers(t, ["m1", "m2", "m3"], xyz, {}),
+    recording = _unmarked_arm_recording()
+    res = ik.solve(model, recording,
                    coordinate_tasks={"b": (0.0, 0.9)}, locked=model.locked_coordinates,
                    ranges=model.clamped_ranges, q0=model.default_q)
     np.testing.assert_allclose(res.motion.q[:, 1], theirs[:, 1], atol=1e-6)
