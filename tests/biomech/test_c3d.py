@@ -2566,6 +2566,17 @@ def test_a_plate_never_loaded_and_not_zeroed_is_said_so_and_no_contact(tmp_path,
         C.read_c3d(path, rate=rate, strict=True)
 
 
+def _every_sample_a_contact_read_as_ezc3d(rec, ez, rate):
+    """Every plate of the Qualisys-derived recording rec read at `rate` is a contact on every
+    sample, its force ezc3d's force-platform module's (ez) on each (2000 Hz analog, 200 Hz
+    markers: ten analog samples a frame)."""
+    per_frame = 10 if rate == "markers" else 1
+    for p, e in zip(rec.plates, ez):
+        assert p.contact.all()
+        np.testing.assert_allclose(p.force, _frame_means(e["force"].T, per_frame),
+                                   rtol=1e-6, atol=1e-6)
+
+
 def _qualisys_steady(*levels):
     """Qualisys.c3d as ezc3d reads it, plate k's Fz its quiet first 140 samples repeated at
     levels[k] N along the plate's upward normal (the channel stores the action on the plate);
@@ -2771,11 +2782,7 @@ def test_two_plates_at_one_level_each_are_both_said_to_be_unzeroed_or_stood_on(t
                    r"somebody stood on it, wandering as noise if nobody did\), on the foot "
                    r"nearest it \(within 0\.25 m; else dropped, with a warning\)"
                    for k, level in ((1, 25), (2, 30))))
-    per_frame = 10 if rate == "markers" else 1             # 2000 Hz analog, 200 Hz markers
-    for p, e in zip(rec.plates, ez):
-        assert p.contact.all()
-        np.testing.assert_allclose(p.force, _frame_means(e["force"].T, per_frame),
-                                   rtol=1e-6, atol=1e-6)
+    _every_sample_a_contact_read_as_ezc3d(rec, ez, rate)
     with pytest.raises(MotionError, match="force plate 1: it reads"):
         C.read_c3d(path, rate=rate, strict=True)
 
@@ -2811,11 +2818,7 @@ def test_a_toddler_with_a_foot_on_each_plate_is_told_both_readings(tmp_path, rat
                    rf"subject of {mass:.3g} kg stood still on the plates throughout \(a small "
                    r"child with a foot on each\), they are read right"
                    for k, other in ((1, 2), (2, 1))))
-    per_frame = 10 if rate == "markers" else 1             # 2000 Hz analog, 200 Hz markers
-    for p, e in zip(rec.plates, ez):
-        assert p.contact.all()
-        np.testing.assert_allclose(p.force, _frame_means(e["force"].T, per_frame),
-                                   rtol=1e-6, atol=1e-6)
+    _every_sample_a_contact_read_as_ezc3d(rec, ez, rate)
     with pytest.raises(MotionError, match="force plate 1: it reads"):
         C.read_c3d(path, rate=rate, strict=True)
 
@@ -2912,11 +2915,7 @@ def test_one_plate_up_and_one_down_at_one_level_are_named_without_a_subjects_mas
          r"force points down into the plate")
     assert not any("kg" in str(w.message) or "they are read right" in str(w.message)
                    for w in caught)
-    per_frame = 10 if rate == "markers" else 1             # 2000 Hz analog, 200 Hz markers
-    for p, e in zip(rec.plates, ez):
-        assert p.contact.all()
-        np.testing.assert_allclose(p.force, _frame_means(e["force"].T, per_frame),
-                                   rtol=1e-6, atol=1e-6)
+    _every_sample_a_contact_read_as_ezc3d(rec, ez, rate)
 
 
 @pytest.mark.parametrize("rate", ["markers", "analog"])
