@@ -4714,3 +4714,33 @@ def test_a_pid_dyntype_without_state_is_told_a_fix_mujoco_loads(default, act, ad
     fixed = (xml.replace(default, followed) if followed else
              xml.replace(' dyntype="pid"', ""))
     assert fixed != xml and mujoco_error(fixed) is None and urdf2dyn_error(fixed) is None
+
+
+_G = '<geom size="0.1"/>'
+SLEEP_PLACES = {     # body trees, the body with sleep= marked {s}; True: MuJoCo takes it
+    "a root body with a free joint": (f'<body {{s}}><freejoint/>{_G}</body>', True),
+    "a root body with a hinge": (f'<body {{s}}><joint/>{_G}</body>', True),
+    "a body with joints under a static body": (f'<body>{_G}<body {{s}}><joint/>{_G}</body>'
+                                               '</body>', True),
+    "a root body in a <frame>": (f'<frame><body {{s}}><joint/>{_G}</body></frame>', True),
+    "a root body without joints": (f'<body {{s}}>{_G}</body>', False),
+    "a body under a moving body": (f'<body><freejoint/>{_G}<body {{s}}><joint/>{_G}</body>'
+                                   '</body>', False),
+    "a static body under a moving one": (f'<body><joint/>{_G}<body {{s}}>{_G}</body></body>',
+                                         False),
+}
+
+
+@pytest.mark.parametrize("policy", ["never", "allowed", "init", "auto"])
+@pytest.mark.parametrize("place", sorted(SLEEP_PLACES))
+def test_a_sleep_policy_is_taken_only_on_a_moving_trees_root_as_mujoco_takes_it(place, policy):
+    """MuJoCo 4 takes a body's sleep policy other than "auto" only on a movable root body (a
+    body with joints whose ancestors have none): "sleep policy only allowed for movable root
+    bodies". urdf2dyn loaded it on any body. Oracle: MuJoCo on the same model; the refusal
+    names the body, the policy, MuJoCo's reason and what to do."""
+    tree, rooted = SLEEP_PLACES[place]
+    xml = doc("<worldbody>" + tree.format(s=f'name="s" sleep="{policy}"') + "</worldbody>")
+    words = None if rooted or policy == "auto" else [
+        "body 's'", f'sleep="{policy}"', "sleep policy only allowed for movable root bodies",
+        "give it on that body, or leave sleep out here"]
+    assert_as_mujoco(xml, words)

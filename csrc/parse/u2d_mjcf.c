@@ -3304,6 +3304,23 @@ static int name_joint(mjcf *rd, const char *name, int index, int limited, int ra
     return 0;
 }
 
+/* Body id (element n), its record set: MuJoCo 4 takes a sleep policy other than "auto" only on
+ * a movable root body, one with joints whose ancestors up to the world have none (the root
+ * of a kinematic tree). 0 or -1 (message). */
+static int check_sleep_policy(mjcf *rd, u2d_xml *n, int id)
+{
+    const char *sleep = u2d_xml_attr(n, "sleep");
+    if (!sleep || strcmp(sleep, "auto") == 0) return 0;
+    int root = rd->body[id].njoint > 0;
+    for (int p = rd->body[id].parent; root && p > 0; p = rd->body[p].parent)
+        root = rd->body[p].njoint == 0;
+    if (root) return 0;
+    return fail(rd, n, "sleep=\"%.20s\": MuJoCo takes a sleep policy only on the root of a "
+                "moving tree, a body with joints under bodies without (\"sleep policy only "
+                "allowed for movable root bodies\"): give it on that body, or leave sleep out "
+                "here", sleep);
+}
+
 /* The body's link and its joints (a chain: see the top of the file). pose: the body in its
  * parent's frame. Returns the body's link, or -1. */
 static int body_joints(mjcf *rd, const mj_pending *b, const mj_content *c, const char *name,
@@ -3541,6 +3558,10 @@ static int read_tree(mjcf *rd)
         }
         rd->body[id] = (mj_body){n, name, b.parent_body, c.njoint, inertia.mass,
                                  {lam[0], lam[1], lam[2]}};
+        if (check_sleep_policy(rd, n, id) < 0) {
+            status = -1;
+            break;
+        }
         u2d_urdf_link *L = &rd->u->link[link];
         L->has_inertial = inertia.has_inertial;
         L->mass = inertia.mass;
