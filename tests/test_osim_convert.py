@@ -257,6 +257,22 @@ def test_cli_convert(tmp_path, capsys):
     assert rc == 1 and "urdf2dyn convert: error:" in capsys.readouterr().err
 
 
+def test_library_convert_advises_the_gravity_as_python_not_a_flag(tmp_path):
+    """A library caller told the model's gravity is set with Python, not with --gravity:
+    running the advice on the URDF loaded gives OpenSim's own gravity of the model."""
+    opensim = pytest.importorskip("opensim")
+    from urdf2dyn.biomech.formats import convert
+    source = os.path.join(DATA, "gait10dof18musc.osim")
+    out = tmp_path / "g.urdf"
+    [(path, summary)] = _quiet(convert, source, [out])
+    assert "--" not in summary
+    advice = summary.partition("set it with ")[2]
+    model = urdf2dyn.load(path)
+    exec(advice, {"model": model})
+    g = opensim.Model(source).getGravity()
+    np.testing.assert_allclose(model.gravity, [g.get(i) for i in range(3)], atol=1e-12)
+
+
 def test_cli_convert_names_what_it_reads_and_refuses_c3d_options(tmp_path, capsys):
     """A .urdf input is refused with the suffixes convert does read (.osim among them), and
     an option that only a C3D file uses is refused, not ignored."""

@@ -4,9 +4,9 @@ import sys
 from ..model import Joint, Model, load
 from .._safe_files import replacing
 from ..tree import dot, edge_label, groups, tree
-from .options import (HUMAN_MASS, HUMOD_GRAVITY_HELP, THRESHOLD, UsageError, add_floating_base,
-                      add_gravity, add_strict, height, in_flag_words, model_path,
-                      refuse_overwriting, set_gravity, sex, suffix)
+from .options import (HUMAN_MASS, HUMOD_GRAVITY_HELP, THRESHOLD, TRIAL_COLUMNS, UsageError,
+                      add_floating_base, add_gravity, add_strict, height, in_flag_words,
+                      model_path, refuse_overwriting, set_gravity, sex, suffix)
 
 
 def cmd_human(args):
@@ -188,7 +188,8 @@ def cmd_convert(args):
     from ..biomech.formats import convert
     options = {"rotation": args.rotate, "threshold": args.threshold, "units": args.units,
                "rate": args.rate}
-    for path, what in convert(args.input, args.output, strict=args.strict, **options):
+    for path, what in convert(args.input, args.output, strict=args.strict, named=TRIAL_COLUMNS,
+                              **options):
         print(f"{path}: {what}")
     return 0
 

@@ -108,7 +108,8 @@ def read_columns(path):
 
 
 def _convert_c3d(source, outputs, rotation=None, threshold=None, units=None, strict=False,
-                 rate=None):
+                 rate=None, named=None):
+    # named (the caller's words) is unused: a C3D's summaries advise no option
     from .c3d import CONTACT_THRESHOLD, holdings, read_c3d, write_grf
     from .trc import write_trc
     units, rate = units or "mm", rate or "analog"
@@ -143,9 +144,10 @@ def _convert_c3d(source, outputs, rotation=None, threshold=None, units=None, str
     return done
 
 
-def _convert_osim(source, outputs, strict=False, **c3d_options):
+def _convert_osim(source, outputs, strict=False, named=None, **c3d_options):
     from ...convert import osim_to_urdf
     from ...model import load
+    from ..processing import LIBRARY_COLUMNS
     given = sorted(k for k, v in c3d_options.items() if v is not None)
     if given:
         raise ValueError(f"{os.fspath(source)}: the options {', '.join(given)} are for C3D "
@@ -156,19 +158,22 @@ def _convert_osim(source, outputs, strict=False, **c3d_options):
     model = load(source)
     text = osim_to_urdf(model, outputs[0], strict=strict)
     g = " ".join(f"{x:g}" for x in model.gravity)
+    # a URDF holds no gravity: say how this caller gives it to the model loaded from it
+    set_gravity = (LIBRARY_COLUMNS if named is None else named).said(
+        "gravity", ": set it with {}", tuple(model.gravity))
     movable = text.count("<joint ") - text.count('type="fixed"')
     return [(outputs[0], f"URDF '{model.name}', {text.count('<link ')} links, {movable} "
                          f"movable joints named after the coordinates; the model's gravity is "
-                         f"{g}: pass it as --gravity {g}")]
+                         f"{g}, which the URDF does not hold{set_gravity}")]
 
 
-#: convert's readers by input suffix: each takes (source, outputs, **options) and returns
-#: [(written path, what it holds)].
+#: convert's readers by input suffix: each takes (source, outputs, named=, **options) and
+#: returns [(written path, what it holds)].
 CONVERTERS: dict[str, Callable[..., list[tuple[str, str]]]] = {".c3d": _convert_c3d,
                                                                ".osim": _convert_osim}
 
 
-def convert(source, outputs, **options):
+def convert(source, outputs, *, named=None, **options):
     """Convert a file by its suffix (``urdf2dyn convert``): a C3D file to a .trc (markers)
     and/or an OpenSim .mot (force plates: ground_force_v*, _p*, ground_torque_* per plate);
     an OpenSim model to one .urdf (urdf2dyn.convert.osim_to_urdf).
@@ -183,6 +188,9 @@ def convert(source, outputs, **options):
         model, e.g. "x:-90"), threshold (N), units (of the .trc, default "mm"), rate
         ("analog", the default: the plates at the analog rate, as OpenSim's C3DFileAdapter
         writes them; "marker": each marker frame's mean). None is the default.
+    named : urdf2dyn.biomech.processing.ColumnOptions, optional
+        The caller's words for the options a summary advises (the model's gravity, which a
+        URDF does not hold); default: the library's (LIBRARY_COLUMNS).
 
     Returns
     -------
@@ -196,4 +204,4 @@ def convert(source, outputs, **options):
     outputs = [os.fspath(o) for o in outputs]
     with guarding([("input", os.fspath(source))]):    # no output over the source, by any name
         check_outputs(("output", o) for o in outputs)
-        return CONVERTERS[ext](os.fspath(source), outputs, **options)
+        return CONVERTERS[ext](os.fspath(source), outputs, named=named, **options)
