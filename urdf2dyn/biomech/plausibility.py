@@ -414,7 +414,7 @@ def gravity(model, t, residual_force, source, rotation=None, *, q=None, f_ext=No
             f"(about its weight, {mass * gn:.0f} N) while the model's gravity is "
             f"({_gravity_text(g)}). ")
     if rotation is not None:
-        return [head + _rotation_advice(implied, g, rotation)]
+        return [head + _rotation_advice(implied, g, rotation, named)]
     suggest = np.zeros(3)
     suggest[axis] = math.copysign(gn, implied[axis])
     if model.is_opensim:
@@ -474,23 +474,25 @@ def _flipped_loads(model, q, f_ext, source, loads_source, mean, t):
             "when every axis has the foot's sign; urdf2dyn has no option for it)")
 
 
-def _rotation_advice(implied, g, rotation):
+def _rotation_advice(implied, g, rotation, named):
     """The rotation from the lab to the model that puts the data's vertical (implied, model
     frame) along the model's gravity g, in urdf2dyn.biomech.markers.rotation_matrix's text:
     the first quarter or half turn (or two) that stands the data up, composed with the
-    rotation given."""
+    rotation given, in the caller's words (named: ColumnOptions)."""
     from .markers import rotation_matrix
     current = rotation_matrix(rotation or None)
     down, target = implied / np.linalg.norm(implied), g / np.linalg.norm(g)
-    given = f"--rotate {rotation}" if isinstance(rotation, str) and rotation else (
-        "the rotation given" if rotation else "no rotation")
-    advice = "another --rotate"
+    given = (named.said("rotation", value=rotation) or f"the rotation {rotation}"
+             if isinstance(rotation, str) and rotation else
+             "the rotation given" if rotation else "no rotation")
+    advice = "another rotation"
     for text in _TURNS:
         R = rotation_matrix(text)
         if (R @ down) @ target > 0.9:
             total = _rotation_text(R @ current)
-            advice = ("no --rotate" if total == "" else f"--rotate {total}" if total
-                      else f"--rotate {text} after {given}")
+            advice = ("no rotation" if total == "" else
+                      named.said("rotation", value=total) or f"the rotation {total}" if total
+                      else f"{named.said('rotation', value=text) or text} after {given}")
             break
     return (f"The lab's vertical is not the model's with {given}: use {advice} (the rotation "
             "from the lab's axes to the model's: a z-up lab to an OpenSim model is x:-90, a "
