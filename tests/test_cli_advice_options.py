@@ -29,6 +29,7 @@ from urdf2dyn.warn import Urdf2dynWarning
 from recording_files import GRF, HUMAN, MOTION
 
 LEG39 = os.path.join(os.path.dirname(__file__), "data", "ik", "leg39")
+GAIT2392 = os.path.join(os.path.dirname(__file__), "data", "ik", "gait2392")
 RAJAGOPAL = os.path.join(os.path.dirname(__file__), "data", "opensim_models", "Models",
                          "Rajagopal2016.osim")
 
@@ -134,6 +135,14 @@ def _coupler_in_degrees(tmp_path):
         for row in np.column_stack(list(cols.values())):
             f.write("\t".join(f"{x:.10g}" for x in row) + "\n")
     return RAJAGOPAL, path
+
+
+def _z_up_lab(tmp_path):
+    """OpenSim's gait2392 walking trial as its C3D records it, in a z-up lab: run with no
+    rotation, or a wrong one, its markers fit badly and its loads hold the body up across
+    the y-up model's gravity."""
+    return (os.path.join(GAIT2392, "subject01_simbody.osim"),
+            Path(GAIT2392) / "subject01_walk1.c3d")
 
 
 def _long_gap(tmp_path):
@@ -283,6 +292,10 @@ ADVICE = {
                                   None),      # a setup takes no .trc
     "a gravity along every joint axis": Advice(_robot2r_motion, "no joint carries any weight",
                                                {"--gravity"}, {"--gravity"}),
+    "a wrong lab rotation": Advice(
+        _z_up_lab, "The lab's vertical is not the model's", {"--rotate", "--ik-setup"},
+        None, ("--rotate", "x:-180", "--ik-setup",      # a setup takes no C3D
+               os.path.join(GAIT2392, "subject01_Setup_IK.xml"), "--filter", "6")),
 }
 
 
@@ -309,6 +322,8 @@ ANIMATE_SAYS = {
                            "trial stops",
     "a gravity along every joint axis": "if the model's vertical is y, set it: --gravity 0 "
                                         "-9.81 0",
+    "a wrong lab rotation": "The lab's vertical is not the model's with no rotation: use "
+                            "--rotate x:-90",
 }
 
 

@@ -83,6 +83,9 @@ def test_a_wrong_lab_rotation_names_the_right_one(model, right):
         assert 'use rotation="x:-90"' in msg and "The lab's vertical is not the model's" in msg
         assert not re.search(r"--[a-z]", msg)       # a library caller's keyword, not a flag
         assert "ik_fit" in found                    # and the markers fit badly
+        for fit in found["ik_fit"]:                 # advised in a library caller's keywords
+            assert 'rotation="AXIS:DEG"' in fit and 'ik_setup="Setup_IK.xml"' in fit
+            assert not re.search(r"--[a-z]", fit), fit
     good = right[0]
     for name in ("hip_flexion_r", "knee_angle_r"):       # the moments it leads to
         k = model.v_names.index(name)

@@ -576,16 +576,21 @@ def light_loads(model, f_ext, loads_source):
             "harness, handrails, a seat, plates the feet miss)"]
 
 
-#: what to check when the markers fit poorly, in the words of urdf2dyn torques' options
-IK_FIT_ADVICE = ("check the lab rotation (--rotate), the model's scale and marker placement, "
-                 "and the marker weights (--ik-setup)")
+def ik_fit_advice(named=LIBRARY_COLUMNS):
+    """What to check when a trial's markers fit poorly, in the caller's words (named:
+    ColumnOptions)."""
+    return (f"check the lab rotation{named.said('rotation', ' ({})', 'AXIS:DEG')}, the model's "
+            "scale and marker placement, and the marker weights"
+            f"{named.said('ik_setup', ' ({})')}")
 
 
-def ik_fit(t, rms, worst_error, worst_marker, source, advice=IK_FIT_ADVICE):
+def ik_fit(t, rms, worst_error, worst_marker, source, advice=None):
     """Inverse kinematics' marker errors against OpenSim's best practice for a gait trial:
     marker RMS below IK_RMS_MAX (2 cm) and the largest error below IK_MAX_MAX (4 cm) in every
     frame. t, rms, worst_error (N,), worst_marker [name] per frame; advice: what the user
-    should check, in the words of the command that ran the fit."""
+    should check, in the words of the caller that ran the fit (default: a library trial's,
+    ik_fit_advice())."""
+    advice = ik_fit_advice() if advice is None else advice
     rms = np.asarray(rms, dtype=float)
     worst_error = np.asarray(worst_error, dtype=float)
     out = []

@@ -338,8 +338,9 @@ class ColumnOptions(NamedTuple):
     for {}); ``degrees``: how to read a CSV file's angles in degrees; ``time_range``: a
     format of how to give the time range (its start and end for {0} and {1}); ``gravity``: a
     format of how to set the model's gravity (its x, y, z for {0}, {1}, {2}); ``rotation``:
-    a format of how to give the lab's rotation to the model (its text for {}). None: the
-    caller has no such option (`urdf2dyn animate`)."""
+    a format of how to give the lab's rotation to the model (its text for {}); ``ik_setup``:
+    how to give the OpenSim IK setup whose marker weights a marker trial's inverse kinematics
+    follows. None: the caller has no such option (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
@@ -355,6 +356,7 @@ class ColumnOptions(NamedTuple):
     time_range: str | None = "time_range=({0:g}, {1:g})"
     gravity: str | None = "model.gravity = ({0:g}, {1:g}, {2:g})"
     rotation: str | None = 'rotation="{}"'
+    ik_setup: str | None = 'ik_setup="Setup_IK.xml"'
 
     def said(self, option: str, form: str = "{}", value: object = None) -> str:
         """The caller's option (a field's name; value put in its format, as delimiter's, a

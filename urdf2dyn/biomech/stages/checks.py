@@ -196,7 +196,8 @@ def ik_fit(trial):
     rows = np.isin(m.trajectory.time, k.t)
     return _warnings("ik_fit", plausibility.ik_fit(
         m.trajectory.time[rows], np.asarray(m.ik.rms)[rows], np.asarray(m.ik.max)[rows],
-        list(np.asarray(m.ik.worst, dtype=object)[rows]), m.source))
+        list(np.asarray(m.ik.worst, dtype=object)[rows]), m.source,
+        plausibility.ik_fit_advice(trial.settings.columns_named)))
 
 
 def ik_ranges(trial):
