@@ -734,12 +734,13 @@ def arc_switches(model, t, q, source):
     return out
 
 
-def unfiltered(source):
-    """Coordinates fitted to markers and differentiated twice without a low-pass filter."""
+def unfiltered(source, named=LIBRARY_COLUMNS):
+    """Coordinates fitted to markers and differentiated twice without a low-pass filter.
+    named: the caller's options, as the advice names them (ColumnOptions)."""
     return [f"{source}: coordinates fitted to markers are differentiated without a low-pass "
             "filter: the markers' noise reaches the accelerations and the joint moments (tens "
-            f"of % of their peaks); filter them, as OpenSim users do: --filter "
-            f"{MARKER_CUTOFF_HZ:g} (filter_hz={MARKER_CUTOFF_HZ:g}; OpenSim's gait examples' "
+            f"of % of their peaks); filter them at {MARKER_CUTOFF_HZ:g} Hz, as OpenSim users "
+            f"do{named.said('filter_hz', ': {}', MARKER_CUTOFF_HZ)} (OpenSim's gait examples' "
             "lowpass_cutoff_frequency_for_coordinates; running and jumping are filtered "
             "higher, 10-15 Hz)"]
 

@@ -340,7 +340,8 @@ class ColumnOptions(NamedTuple):
     format of how to set the model's gravity (its x, y, z for {0}, {1}, {2}); ``rotation``:
     a format of how to give the lab's rotation to the model (its text for {}); ``ik_setup``:
     how to give the OpenSim IK setup whose marker weights a marker trial's inverse kinematics
-    follows. None: the caller has no such option (`urdf2dyn animate`)."""
+    follows; ``filter_hz``: a format of how to low-pass filter a trial's coordinates (the
+    cut-off in Hz for {}). None: the caller has no such option (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
@@ -357,6 +358,7 @@ class ColumnOptions(NamedTuple):
     gravity: str | None = "model.gravity = ({0:g}, {1:g}, {2:g})"
     rotation: str | None = 'rotation="{}"'
     ik_setup: str | None = 'ik_setup="Setup_IK.xml"'
+    filter_hz: str | None = "filter_hz={:g}"
 
     def said(self, option: str, form: str = "{}", value: object = None) -> str:
         """The caller's option (a field's name; value put in its format, as delimiter's, a

@@ -87,13 +87,14 @@ TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--float
                               delimiter="--delimiter {}", decimal="--decimal {}",
                               degrees="--degrees", time_range="--time-range {0:g} {1:g}",
                               gravity="--gravity {0:g} {1:g} {2:g}", rotation="--rotate {}",
-                              ik_setup="--ik-setup SETUP_IK.xml")
+                              ik_setup="--ik-setup SETUP_IK.xml", filter_hz="--filter {:g}")
 #: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing, loads
 #: and time range (--time-range overrides it), and its OpenSim processing takes no floating
-#: joint (a quaternion) nor a lab rotation or IK setup (its motion is a coordinate file)
+#: joint (a quaternion) nor a lab rotation or IK setup (its motion is a coordinate file),
+#: and its filter is the setup's (--filter is refused beside it)
 SETUP_COLUMNS = TRIAL_COLUMNS._replace(
     processing=None, mapping=None, floating_base=None, grf=None, degrees=None, rotation=None,
-    ik_setup=None,
+    ik_setup=None, filter_hz=None,
     external_loads="the setup's <external_loads_file>",
     time_range="the setup's <time_range>{0:g} {1:g}</time_range>, or --time-range {0:g} {1:g}")
 #: the same in `urdf2dyn animate`'s, which reads the motion as torques does but takes

@@ -214,7 +214,8 @@ def unfiltered(trial):
     """Coordinates fitted to markers, differentiated unfiltered."""
     if trial.motion.ik is None or trial.kinematics.filter_hz is not None:
         return []
-    return _warnings("unfiltered", plausibility.unfiltered(trial.motion.source))
+    return _warnings("unfiltered", plausibility.unfiltered(trial.motion.source,
+                                                           trial.settings.columns_named))
 
 
 #: Every check, in the order they run (and warn).
