@@ -212,10 +212,12 @@ def test_batch_with_a_missing_force_file(tmp_path, model, capsys):
                                 r"loads")):
         results = urdf2dyn.run_trials(model, tmp_path, max_workers=1)
     assert [bool(r.f_ext) for r in results] == [True, False, True]
-    assert any("no ground reactions" in w for w in results[1].warnings)
+    batch, = (w for w in results[1].warnings if "no ground reactions" in w)
+    assert "(or grf=FILE, a pattern naming {stem})" in batch and "--grf" not in batch
     assert main(["torques", HUMAN, str(tmp_path), "--no-progress", "--jobs", "1"]) == 0
     err = capsys.readouterr().err
     assert "warning: 1 of 3 trials have no ground reactions" in err and "b.csv" in err
+    assert "(or --grf FILE, a pattern naming {stem})" in err and "grf=" not in err
     assert main(["torques", HUMAN, str(tmp_path), "--no-progress", "--jobs", "1",
                  "--strict"]) == 1
 

@@ -499,7 +499,9 @@ def run_trials(model, trials, grf=None, *, settings=None, scheduler=None, max_wo
         msg = (f"{len(without)} of {len(results)} trials have no ground reactions while the "
                f"others do: {', '.join(without[:10])}{' ...' if len(without) > 10 else ''}. "
                "Their torques and residuals carry the whole external load: add their "
-               "<stem>_grf.* files (or --grf PATTERN), or run them separately")
+               "<stem>_grf.* files"
+               f"{settings.columns_named.said('grf', ' (or {}, a pattern naming {{stem}})')}, "
+               "or run them separately")
         for r in results:
             if not r.f_ext:
                 r.warnings.append(msg)
