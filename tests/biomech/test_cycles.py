@@ -105,9 +105,25 @@ def test_strikes_from_c3d_events_as_ezc3d_reads_them():
 def test_cycles_need_their_source():
     res = SimpleNamespace(path="trial.csv", t=np.linspace(0, 1, 11), events=[], f_ext=None,
                           reactions=None)
-    with pytest.raises(ValueError, match="no events to cut gait cycles from"):
+    with pytest.raises(ValueError, match="no events to cut gait cycles from") as events:
         gait.gait_cycles(res, None, "events")
-    with pytest.raises(ValueError, match="no ground reactions to find foot strikes in"):
+    with pytest.raises(ValueError, match="no ground reactions to find foot strikes in") as loads:
         gait.gait_cycles(res, None, "plates")
+    # a library caller is advised gait_cycles' own argument and the trial's keyword, no flag
+    assert 'instead (by="plates")' in str(events.value) and "--" not in str(events.value)
+    assert "plates, grf=FILE)" in str(loads.value) and '(by="events")' in str(loads.value)
+    assert "--" not in str(loads.value)
     with pytest.raises(ValueError, match="cycles: expected one of"):
         gait.gait_cycles(res, None, "steps")
+
+
+def test_the_command_line_is_advised_its_own_cycles_flags(tmp_path, monkeypatch, capsys):
+    """torques --cycles plates on a trial without loads names --grf and --cycles (its
+    parser's flags), not the library's grf= and by=."""
+    monkeypatch.chdir(tmp_path)
+    cli.main(["torques", "robot2r.urdf", data_path("robot2r_trajectory.csv"), "--cycles",
+              "plates", "-o", "t.csv"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "no ground reactions to find foot strikes in" in out
+    assert "(a C3D's plates, --grf FILE)" in out and "(--cycles events)" in out
+    assert "grf=" not in out and "by=" not in out

@@ -32,6 +32,7 @@ from numpy.typing import ArrayLike, NDArray
 
 if TYPE_CHECKING:
     from ..model import Model
+    from .processing import ColumnOptions
 
 __all__ = ["SAGITTAL", "is_human", "has_sagittal", "sagittal_coordinates", "sagittal_moments",
            "vertical_reactions", "contact_intervals", "foot_strikes", "cycle_average", "peak_moments",
@@ -247,28 +248,33 @@ def load_strikes(model: Model, result: Any, threshold: float = CONTACT_THRESHOLD
             for side in ("L", "R")}
 
 
-def gait_cycles(result: Any, model: Model, by: str = "plates") -> list[Cycle]:
+def gait_cycles(result: Any, model: Model, by: str = "plates", *,
+                named: ColumnOptions | None = None) -> list[Cycle]:
     """The trial's complete gait cycles, each side's from one foot strike to the next, within
     the result's times (result.t), in time order.
 
     by: "plates" (the foot strikes where the vertical load on each foot rises through
     CONTACT_THRESHOLD, :func:`load_strikes`) or "events" (the C3D's Foot Strike events,
     :func:`event_strikes`). Raises ValueError when the trial has no such loads or events,
-    naming what to give."""
+    naming what to give in the caller's words (named: processing.ColumnOptions; default the
+    library's, LIBRARY_COLUMNS)."""
+    from .processing import LIBRARY_COLUMNS
+    named = LIBRARY_COLUMNS if named is None else named
     if by not in CYCLE_SOURCES:
         raise ValueError(f"cycles: expected one of {CYCLE_SOURCES}, got {by!r}")
     if by == "events":
         events = getattr(result, "events", None) or []
         if not events:
             raise ValueError(f"{result.path}: no events to cut gait cycles from (a C3D's Foot "
-                             "Strike events); cut them from the loads instead (--cycles "
-                             "plates)")
+                             "Strike events); cut them from the loads instead"
+                             f"{named.said('cycles', ' ({})', 'plates')}")
         strikes = event_strikes(events)
     else:
         if not getattr(result, "f_ext", None) and getattr(result, "reactions", None) is None:
             raise ValueError(f"{result.path}: no ground reactions to find foot strikes in; "
-                             "give them (a C3D's plates, --grf) or cut the cycles from the "
-                             "C3D's events (--cycles events)")
+                             f"give them (a C3D's plates{named.said('grf', ', {}')}) or cut "
+                             "the cycles from the C3D's events"
+                             f"{named.said('cycles', ' ({})', 'events')}")
         strikes = load_strikes(model, result)
     t0, t1 = float(result.t[0]), float(result.t[-1])
     tol = 1e-9 * max(1.0, abs(t0), abs(t1))

@@ -341,7 +341,9 @@ class ColumnOptions(NamedTuple):
     a format of how to give the lab's rotation to the model (its text for {}); ``ik_setup``:
     how to give the OpenSim IK setup whose marker weights a marker trial's inverse kinematics
     follows; ``filter_hz``: a format of how to low-pass filter a trial's coordinates (the
-    cut-off in Hz for {}). None: the caller has no such option (`urdf2dyn animate`)."""
+    cut-off in Hz for {}); ``cycles``: a format of how to cut a trial into gait cycles
+    (gait.gait_cycles' source, "plates" or "events", for {}). None: the caller has no such
+    option (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
@@ -359,6 +361,7 @@ class ColumnOptions(NamedTuple):
     rotation: str | None = 'rotation="{}"'
     ik_setup: str | None = 'ik_setup="Setup_IK.xml"'
     filter_hz: str | None = "filter_hz={:g}"
+    cycles: str | None = 'by="{}"'
 
     def said(self, option: str, form: str = "{}", value: object = None) -> str:
         """The caller's option (a field's name; value put in its format, as delimiter's, a

@@ -87,7 +87,8 @@ TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--float
                               delimiter="--delimiter {}", decimal="--decimal {}",
                               degrees="--degrees", time_range="--time-range {0:g} {1:g}",
                               gravity="--gravity {0:g} {1:g} {2:g}", rotation="--rotate {}",
-                              ik_setup="--ik-setup SETUP_IK.xml", filter_hz="--filter {:g}")
+                              ik_setup="--ik-setup SETUP_IK.xml", filter_hz="--filter {:g}",
+                              cycles="--cycles {}")
 #: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing, loads
 #: and time range (--time-range overrides it), and its OpenSim processing takes no floating
 #: joint (a quaternion) nor a lab rotation or IK setup (its motion is a coordinate file),
@@ -98,11 +99,11 @@ SETUP_COLUMNS = TRIAL_COLUMNS._replace(
     external_loads="the setup's <external_loads_file>",
     time_range="the setup's <time_range>{0:g} {1:g}</time_range>, or --time-range {0:g} {1:g}")
 #: the same in `urdf2dyn animate`'s, which reads the motion as torques does but takes
-#: neither the loads nor their links (it draws the trial's own), --couplers, --max-gap nor
-#: the CSV separators (detected from the file)
+#: neither the loads nor their links (it draws the trial's own), --couplers, --max-gap, the
+#: CSV separators (detected from the file) nor --cycles
 ANIMATE_COLUMNS = TRIAL_COLUMNS._replace(contact=None, couplers=None, grf=None,
                                          external_loads=None, max_gap=None, delimiter=None,
-                                         decimal=None)
+                                         decimal=None, cycles=None)
 
 
 def in_flag_words(error, args):

@@ -304,7 +304,8 @@ def _cycles(model, res, args):
         return None
     from ..biomech.gait import gait_cycles
     try:
-        return gait_cycles(res, model, args.cycles)
+        named = SETUP_COLUMNS if args.setup else TRIAL_COLUMNS    # a setup gives the loads
+        return gait_cycles(res, model, args.cycles, named=named)
     except ValueError as e:            # no loads or events: the torques are still written
         return str(e)
 
