@@ -459,10 +459,28 @@ def test_missing_marker_and_setup_files_are_named(tmp_path):
     with pytest.raises(MotionError, match=r"grf \(--grf\) .*walk_gfr\.csv: no such file: did "
                                           r"you mean .*walk_grf\.csv"):
         find_trials([motion], os.fspath(tmp_path / "walk_gfr.csv"))
-    with pytest.raises(MotionError, match=r"static \(--static\) .*still\.trc: no such file "
+    with pytest.raises(MotionError, match=r"Scaling's static .*still\.trc: no such file "
                                           r"\(the scaling's static trial"):
         _static(Scaling("Setup_Scale.xml", os.fspath(tmp_path / "still.trc")),
                 SimpleNamespace(path="Setup_Scale.xml"), None, False)
+
+
+def test_a_setup_without_a_static_trial_is_advised_in_the_callers_words():
+    """The library is advised Scaling's static=, torques its --static (in its parser)."""
+    from types import SimpleNamespace
+
+    from urdf2dyn.biomech.stages.scale import _static
+    from urdf2dyn.biomech.stages.settings import Scaling
+    from urdf2dyn.cli.options import TRIAL_COLUMNS
+    setup = SimpleNamespace(path="Setup_Scale.xml", scale_marker_file=None,
+                            place_marker_file=None)
+    with pytest.raises(ValueError, match="names no static trial") as library:
+        _static(Scaling("Setup_Scale.xml"), setup, None, False)
+    assert 'give one (Scaling(SETUP, static="STATIC.c3d"))' in str(library.value)
+    assert "--" not in str(library.value)
+    with pytest.raises(ValueError, match="names no static trial") as command:
+        _static(Scaling("Setup_Scale.xml"), setup, None, False, TRIAL_COLUMNS)
+    assert "give one (--static STATIC.c3d)" in str(command.value)
 
 
 def test_a_broken_or_clashing_mapping_is_named(tmp_path):

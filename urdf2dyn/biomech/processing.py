@@ -342,8 +342,9 @@ class ColumnOptions(NamedTuple):
     how to give the OpenSim IK setup whose marker weights a marker trial's inverse kinematics
     follows; ``filter_hz``: a format of how to low-pass filter a trial's coordinates (the
     cut-off in Hz for {}); ``cycles``: a format of how to cut a trial into gait cycles
-    (gait.gait_cycles' source, "plates" or "events", for {}). None: the caller has no such
-    option (`urdf2dyn animate`)."""
+    (gait.gait_cycles' source, "plates" or "events", for {}); ``static``: a format of how to
+    give the scaling's static trial (its file for {}). None: the caller has no such option
+    (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
@@ -362,6 +363,7 @@ class ColumnOptions(NamedTuple):
     ik_setup: str | None = 'ik_setup="Setup_IK.xml"'
     filter_hz: str | None = "filter_hz={:g}"
     cycles: str | None = 'by="{}"'
+    static: str | None = 'Scaling(SETUP, static="{}")'
 
     def said(self, option: str, form: str = "{}", value: object = None) -> str:
         """The caller's option (a field's name; value put in its format, as delimiter's, a

@@ -88,7 +88,7 @@ TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--float
                               degrees="--degrees", time_range="--time-range {0:g} {1:g}",
                               gravity="--gravity {0:g} {1:g} {2:g}", rotation="--rotate {}",
                               ik_setup="--ik-setup SETUP_IK.xml", filter_hz="--filter {:g}",
-                              cycles="--cycles {}")
+                              cycles="--cycles {}", static="--static {}")
 #: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing, loads
 #: and time range (--time-range overrides it), and its OpenSim processing takes no floating
 #: joint (a quaternion) nor a lab rotation or IK setup (its motion is a coordinate file),
@@ -100,10 +100,10 @@ SETUP_COLUMNS = TRIAL_COLUMNS._replace(
     time_range="the setup's <time_range>{0:g} {1:g}</time_range>, or --time-range {0:g} {1:g}")
 #: the same in `urdf2dyn animate`'s, which reads the motion as torques does but takes
 #: neither the loads nor their links (it draws the trial's own), --couplers, --max-gap, the
-#: CSV separators (detected from the file) nor --cycles
+#: CSV separators (detected from the file), --cycles nor a scaling's --static
 ANIMATE_COLUMNS = TRIAL_COLUMNS._replace(contact=None, couplers=None, grf=None,
                                          external_loads=None, max_gap=None, delimiter=None,
-                                         decimal=None, cycles=None)
+                                         decimal=None, cycles=None, static=None)
 
 
 def in_flag_words(error, args):

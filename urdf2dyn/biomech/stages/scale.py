@@ -14,6 +14,7 @@ from typing import Any
 
 from ..._safe_files import check_outputs, guarding, note_input, note_inputs
 from ...warn import MotionError, Urdf2dynWarning, missing_file
+from ..processing import LIBRARY_COLUMNS
 from .settings import Scaling, read_setup
 from .trial import Scaled, Trial
 
@@ -54,7 +55,8 @@ def _scale(trial, how):
             setup = read_setup(how.setup, read_scale_setup, strict)
             note_inputs(scaling_inputs(how, setup))     # no output over one
             check_outputs([(OUTPUT_ARGUMENT, how.output)])      # before any work
-            static = _static(how, setup, trial.settings.rotation, strict)
+            static = _static(how, setup, trial.settings.rotation, strict,
+                             trial.settings.columns_named)
             settings = settings_from_setup(setup, trial.model, strict,
                                            **coordinate_file_reading(trial.settings.processing,
                                                                      static))
@@ -81,19 +83,22 @@ def scaling_inputs(how: Scaling, setup: Any) -> list[tuple[str, str | None]]:
     return named_by_the_setup(setup) + [("static trial", how.static)]
 
 
-def _static(how, setup, rotation, strict):
+def _static(how, setup, rotation, strict, named=LIBRARY_COLUMNS):
     """The static trial: ``how.static`` (a lab recording, turned by the trial's rotation) or
-    the setup's marker file (read as OpenSim reads it, in the model's frame)."""
+    the setup's marker file (read as OpenSim reads it, in the model's frame); named: the
+    caller's options, as a refusal advises them (ColumnOptions)."""
     from ..formats import read_markers
     if how.static is None:
         path = setup.scale_marker_file or setup.place_marker_file
         if path is None:
+            give = named.said("static", " ({})", "STATIC.c3d")
             raise ValueError(f"{setup.path}: the setup names no static trial (marker_file): "
-                             "give one (urdf2dyn torques ... --static STATIC.c3d)")
+                             f"give one{give or ' in the setup'}")
         return read_markers(path, strict=strict)
     path = os.fspath(how.static)
     if not os.path.exists(path):
-        raise MotionError(f"static (--static) {missing_file(path)} (the scaling's static "
+        # the command line refuses a missing --static first: a library caller's Scaling
+        raise MotionError(f"Scaling's static {missing_file(path)} (the scaling's static "
                           "trial: give that .trc or .c3d recording, or leave static out to use "
                           f"the marker_file of {setup.path})")
     return read_markers(path, rotation, strict)
