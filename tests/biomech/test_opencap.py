@@ -17,6 +17,7 @@ solver equals urdf2dyn (the dynamics are).
 from __future__ import annotations
 
 import gzip
+import inspect
 import os
 import shutil
 import warnings
@@ -27,6 +28,7 @@ import pytest
 
 import urdf2dyn
 from urdf2dyn import cli
+from urdf2dyn.biomech.scale import run_setup
 
 import opensim_tables
 from osim_oracle import Oracle
@@ -489,7 +491,8 @@ def test_scale_says_how_to_give_what_opencaps_setup_leaves_unassigned(files, cap
     """OpenCap's scaling setup with the generic model alone: the model has no markers and
     the setup names no marker set, which was said as eleven measurements left out and then
     "give a marker file (CSV name, link, x, y, z; urdf2dyn.markers.read_markers)"; it is
-    refused first, naming --marker-set. Then the static trial, naming --static."""
+    refused first, naming --marker-set. Then the static trial, naming --static (and each
+    run_setup keyword: the one message reaches both callers)."""
     setup = str(files / "Setup_scaling_LaiUhlrich2022.xml")
     model = ["--model", str(files / "LaiUhlrich2022.osim")]
     with warnings.catch_warnings():
@@ -497,11 +500,18 @@ def test_scale_says_how_to_give_what_opencaps_setup_leaves_unassigned(files, cap
         assert cli.main(["scale", setup, *model]) == 1
         err = capsys.readouterr().err
         assert "measurement" not in err and "the model has no markers and <GenericModelMaker> " \
-            "<marker_set_file> is Unassigned: give the marker set (urdf2dyn scale SETUP " \
-            "--marker-set MARKERS.xml)" in err
+            "<marker_set_file> is Unassigned: give the marker set (marker_set=\"MARKERS.xml\" " \
+            "to run_setup, urdf2dyn scale SETUP --marker-set MARKERS.xml)" in err
         assert cli.main(["scale", setup, *model, "--marker-set", str(files / MARKER_SET)]) == 1
-        assert "<marker_file> is Unassigned: give the static trial (urdf2dyn scale SETUP " \
-            "--static STATIC.trc)" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert "<marker_file> is Unassigned: give the static trial (static=\"STATIC.trc\" to " \
+            "run_setup, urdf2dyn scale SETUP --static STATIC.trc)" in err
+        # the library's keywords are run_setup's own arguments, the flags the scale parser's
+        flags = {f for a in cli.build_parser()._subparsers._group_actions[0].choices["scale"]
+                 ._actions for f in a.option_strings}
+        assert {"--marker-set", "--static"} <= flags
+        keywords = inspect.signature(run_setup).parameters
+        assert {"marker_set", "static"} <= set(keywords)
 
 
 @pytest.mark.parametrize("name", ["LaiUhlrich2022", "LaiUhlrich2022_shoulder",

@@ -707,6 +707,13 @@ def setup_inputs(setup: ScaleSetup) -> list[tuple[str, str | None]]:
             ("coordinate", setup.coordinate_file)] + list(setup.set_files)
 
 
+def _option_of_run_setup(keyword, value):
+    """How to give run_setup's keyword, in the words of both its callers: run_setup cannot
+    tell a library call from `urdf2dyn scale`, whose flag is the keyword's (--marker-set)."""
+    flag = "--" + keyword.replace("_", "-")
+    return f'{keyword}="{value}" to run_setup, urdf2dyn scale SETUP {flag} {value}'
+
+
 def _run_setup(setup, output, model, static, strict, marker_set, processing, rotation):
     s = setup if isinstance(setup, ScaleSetup) else read_scale_setup(setup, strict=strict)
     note_inputs(setup_inputs(s))          # before a marker set given replaces its own
@@ -726,7 +733,7 @@ def _run_setup(setup, output, model, static, strict, marker_set, processing, rot
     if model is None:
         if not s.model_file:
             raise ScaleSetupError(f"{s.path}: <model_file> is Unassigned: give the generic "
-                                  "model (urdf2dyn scale SETUP --model GENERIC.osim)")
+                                  f"model ({_option_of_run_setup('model', 'GENERIC.osim')})")
         from ..model import FindingRefused
         try:
             model = load_generic(s.model_file, strict)
@@ -741,7 +748,7 @@ def _run_setup(setup, output, model, static, strict, marker_set, processing, rot
     if not model.markers and not s.marker_set_file and (s.place or measured):
         raise ScaleSetupError(f"{s.path}: the model has no markers and <GenericModelMaker> "
                               "<marker_set_file> is Unassigned: give the marker set "
-                              "(urdf2dyn scale SETUP --marker-set MARKERS.xml)")
+                              f"({_option_of_run_setup('marker_set', 'MARKERS.xml')})")
     if static is None and (s.place or s.measurements):
         if s.scale_marker_file and s.place_marker_file and \
                 os.path.abspath(s.scale_marker_file) != os.path.abspath(s.place_marker_file):
@@ -750,10 +757,10 @@ def _run_setup(setup, output, model, static, strict, marker_set, processing, rot
                                   f"{s.place_marker_file}); urdf2dyn takes one")
         if not trial_file:
             raise ScaleSetupError(f"{s.path}: <marker_file> is Unassigned: give the static "
-                                  "trial (urdf2dyn scale SETUP --static STATIC.trc)")
+                                  f"trial ({_option_of_run_setup('static', 'STATIC.trc')})")
         _exists(s, "<ModelScaler> <marker_file>" if s.scale_marker_file else
                 "<MarkerPlacer> <marker_file>", trial_file, "give the static trial "
-                "(urdf2dyn scale SETUP --static STATIC.trc)")
+                f"({_option_of_run_setup('static', 'STATIC.trc')})")
         from .formats import read_markers
         static = read_markers(trial_file, strict=strict)
     # the coordinate file is sampled at the static trial's start at the earliest: read first
