@@ -350,7 +350,7 @@ class ColumnOptions(NamedTuple):
     floating_base: str | None = "floating_base=True"
     contact: str | None = "contacts={{{}}}"
     contact_pair: str = "{!r}: LINK"
-    couplers: str | None = "couplers='eliminate'"
+    couplers: str | None = "urdf2dyn.load(MODEL, couplers='eliminate')"
     grf: str | None = "grf=FILE"
     external_loads: str | None = 'external_loads="SETUP.xml"'
     max_gap: str | None = "max_gap={}"
