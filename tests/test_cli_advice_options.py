@@ -145,28 +145,27 @@ def _z_up_lab(tmp_path):
             Path(GAIT2392) / "subject01_walk1.c3d")
 
 
+def _robot2r_without_joint1(path, rows):
+    """robot2r's bundled motion written to path with joint1's cells of those rows (line
+    numbers, the header line 0) empty: (the model, path)."""
+    lines = open(urdf2dyn.data_path("robot2r_trajectory.csv")).read().splitlines()
+    for k in rows:
+        time, _, joint2 = lines[k].split(",")
+        lines[k] = f"{time},,{joint2}"
+    path.write_text("\n".join(lines) + "\n")
+    return "robot2r.urdf", path
+
+
 def _long_gap(tmp_path):
     """robot2r's bundled motion with 10 empty joint1 cells inside: a gap longer than the 5
     samples filled by default."""
-    lines = open(urdf2dyn.data_path("robot2r_trajectory.csv")).read().splitlines()
-    for k in range(50, 60):
-        time, _, joint2 = lines[k].split(",")
-        lines[k] = f"{time},,{joint2}"
-    path = tmp_path / "gap.csv"
-    path.write_text("\n".join(lines) + "\n")
-    return "robot2r.urdf", path
+    return _robot2r_without_joint1(tmp_path / "gap.csv", range(50, 60))
 
 
 def _gap_at_the_end(tmp_path):
     """robot2r's bundled motion with its last two joint1 cells empty: nothing to interpolate
     from after them, however long the gaps filled."""
-    lines = open(urdf2dyn.data_path("robot2r_trajectory.csv")).read().splitlines()
-    for k in (-2, -1):
-        time, _, joint2 = lines[k].split(",")
-        lines[k] = f"{time},,{joint2}"
-    path = tmp_path / "end.csv"
-    path.write_text("\n".join(lines) + "\n")
-    return "robot2r.urdf", path
+    return _robot2r_without_joint1(tmp_path / "end.csv", (-2, -1))
 
 
 def _force_gap_in_a_contact(tmp_path):
