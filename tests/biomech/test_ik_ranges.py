@@ -520,7 +520,9 @@ def test_a_converted_urdf_says_what_its_ik_does_with_a_locked_coordinate(arm7_ra
 # pin 'c' from the ground with one marker; the markers put 'a' and 'c' near 3.3 rad. Built,
 # written and solved by OpenSim's API in a child process (its IK run after other tests in one
 # process crashed now and then); prints the model's path and OpenSim's coordinates per frame.
-# A second argument: a coordinate task on 'b' towards 0.9 of that weight.
+# A second argument, JSON: "task_weight", a coordinate task on 'b' towards 0.9 of that weight;
+# "gap", a marker m4 on the second link, missing in the first two frames and then where 'b'
+# at 0.8 puts it; "b_start", 'b' set there (setValue, which does not clamp) before the fit.
 _UNMARKED_ARM = r'''
 import json, sys
 import numpy as np
@@ -546,7 +548,10 @@ for pin, name, rng, default in zip(pins, "abc", ((-0.5, 3.5), (0.2, 1.0), None),
     c.setDefaultValue(default)
     if rng:
         c.setRangeMin(rng[0]); c.setRangeMax(rng[1]); c.setDefaultClamped(True)
+options = json.loads(sys.argv[2]) if len(sys.argv) > 2 else {}
 on = {"m1": (0, (1, 0, 0)), "m2": (0, (0.5, 0.1, 0)), "m3": (2, (1, 0, 0))}
+if options.get("gap"):
+    on["m4"] = (1, (0.5, 0, 0))
 for name, (k, p) in on.items():
     m.addMarker(osim.Marker(name, links[k], osim.Vec3(*p)))
 m.finalizeConnections()
@@ -558,12 +563,19 @@ for k in range(3):
     a = 3.3 + 0.01 * k
     turn = lambda x, y, dy=0.0: osim.Vec3(x * np.cos(a) - y * np.sin(a),
                                           x * np.sin(a) + y * np.cos(a) + dy, 0)
-    table.appendRow(0.01 * k, osim.RowVectorVec3([turn(1, 0), turn(0.5, 0.1), turn(1, 0, 2)]))
+    row = [turn(1, 0), turn(0.5, 0.1), turn(1, 0, 2)]
+    if options.get("gap"):
+        row.append(osim.Vec3(np.nan, np.nan, np.nan) if k < 2 else
+                   osim.Vec3(*(np.array([turn(1, 0)[i] for i in range(3)])
+                               + 0.5 * np.array([np.cos(a + 0.8), np.sin(a + 0.8), 0]))))
+    table.appendRow(0.01 * k, osim.RowVectorVec3(row))
 tasks = osim.SimTKArrayCoordinateReference()
-if len(sys.argv) > 2:                   # a coordinate task on 'b' towards 0.9, of that weight
+if "task_weight" in options:            # a coordinate task on 'b' towards 0.9, of that weight
     task = osim.CoordinateReference("b", osim.Constant(0.9))
-    task.setWeight(float(sys.argv[2]))
+    task.setWeight(float(options["task_weight"]))
     tasks.push_back(task)
+if "b_start" in options:
+    m.getCoordinateSet().get("b").setValue(state, float(options["b_start"]), False)
 solver = osim.InverseKinematicsSolver(m, osim.MarkersReference(table, osim.SetMarkerWeights()),
                                       tasks, float("inf"))
 solver.setAccuracy(1e-8)
@@ -578,30 +590,33 @@ print(json.dumps(q))
 '''
 
 
-def _unmarked_arm_in_opensim(folder, task_weight=None):
-    """_UNMARKED_ARM run in a child process (with a coordinate task on 'b' of that weight if
-    given): the model's path and OpenSim's coordinates (3, 3), a b c per frame."""
+def _unmarked_arm_in_opensim(folder, **options):
+    """_UNMARKED_ARM run in a child process with those options (task_weight, gap, b_start):
+    the model's path and OpenSim's coordinates (3, 3), a b c per frame."""
     import json
     import subprocess
     import sys
     model_file = folder / "arm.osim"
-    weight = [] if task_weight is None else [repr(task_weight)]
-    run = subprocess.run([sys.executable, "-c", _UNMARKED_ARM, os.fspath(model_file), *weight],
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run([sys.executable, "-c", _UNMARKED_ARM, os.fspath(model_file),
+                          json.dumps(options)], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     return model_file, np.array(json.loads(run.stdout.strip().splitlines()[-1]))
 
 
-def _unmarked_arm_recording():
+def _unmarked_arm_recording(gap=False):
     """The markers of _UNMARKED_ARM's three frames, the arm and the third link at 3.3 rad
-    and turning 1 rad/s, as Markers (m)."""
+    and turning 1 rad/s, as Markers (m); with gap, m4 too (NaN in the first two frames)."""
     t = 0.01 * np.arange(3)
     a = 3.3 + t
     on_link1 = [(1.0, 0.0), (0.5, 0.1)]
-    xyz = np.stack([np.column_stack([x * np.cos(a) - y * np.sin(a),
-                                     x * np.sin(a) + y * np.cos(a), 0 * a]) for x, y in on_link1]
-                   + [np.column_stack([np.cos(a), 2 + np.sin(a), 0 * a])], axis=1)
-    return Markers(t, ["m1", "m2", "m3"], xyz, {})
+    columns = ([np.column_stack([x * np.cos(a) - y * np.sin(a),
+                                 x * np.sin(a) + y * np.cos(a), 0 * a]) for x, y in on_link1]
+               + [np.column_stack([np.cos(a), 2 + np.sin(a), 0 * a])])
+    if gap:
+        m4 = columns[0] + 0.5 * np.column_stack([np.cos(a + 0.8), np.sin(a + 0.8), 0 * a])
+        m4[:2] = np.nan
+        columns.append(m4)
+    return Markers(t, ["m1", "m2", "m3", "m4"][:len(columns)], np.stack(columns, axis=1), {})
 
 
 def test_a_coordinate_no_marker_moves_keeps_its_default_as_in_opensim(tmp_path):
@@ -659,3 +674,28 @@ def test_a_coordinate_task_of_weight_0_leaves_an_unmarked_coordinate_at_its_defa
                    coordinate_tasks={"b": (0.0, 0.9)}, locked=model.locked_coordinates,
                    ranges=model.clamped_ranges, q0=model.default_q)
     np.testing.assert_allclose(res.motion.q[:, 1], theirs[:, 1], atol=1e-6)
+
+
+def test_a_coordinate_whose_only_marker_is_missing_keeps_its_default_until_it_appears(
+        tmp_path):
+    """The arm of test_a_coordinate_no_marker_moves_keeps_its_default_as_in_opensim with a
+    marker m4 on the second link, missing in the first two frames: OpenSim's IK, which sees
+    no marker for 'b' there, leaves it at its default 0.3 in both, and fits it to m4 once m4
+    appears. Ours counted m4 as moving 'b' in the first frame, so the mid-range start took
+    'b' to the middle of its range, 0.6, and held it there until m4 appeared. Now it keeps
+    its default as OpenSim does; once m4 appears both move 'b' to fit it, each from its own
+    'a' (OpenSim's stopped at its bound, from which its descent on m4 takes 'b' to its own
+    bound 0.2; ours on the markers, where m4 puts 'b' at 0.8). Oracle: OpenSim's
+    InverseKinematicsSolver in a child process; the recording's 0.8 (a closed form)."""
+    pytest.importorskip("opensim")
+    model_file, theirs = _unmarked_arm_in_opensim(tmp_path, gap=True)
+    np.testing.assert_allclose(theirs[:2, 1], 0.3, atol=1e-6)
+    model = urdf2dyn.load(os.fspath(model_file))
+    assert [m.name for m in model.markers] == ["m1", "m2", "m3", "m4"]
+    recording = _unmarked_arm_recording(gap=True)
+    res = ik.solve(model, recording, locked=model.locked_coordinates,
+                   ranges=model.clamped_ranges, q0=model.default_q)
+    q = res.motion.q
+    np.testing.assert_allclose(q[:2, 1], theirs[:2, 1], atol=1e-6)
+    np.testing.assert_allclose(theirs[2, :2], [-0.5, 0.2], atol=1e-6)
+    np.testing.assert_allclose(q[2, :2], [3.32, 0.8], atol=1e-6)

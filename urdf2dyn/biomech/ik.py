@@ -525,8 +525,8 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     OpenSim's assembler finds (Rajagopal's static trial: 44.7 mm marker RMS against 20.4 mm).
     Later frames start from the previous one, so only the first needs a second start.
 
-    A coordinate no marker moves stays where the chosen start puts it, which is where OpenSim's
-    assembler leaves it. For a model without constraints it minimises by L-BFGS-B, and a
+    A coordinate no marker moves (in the first frame: a marker missing there moves nothing)
+    stays where the chosen start puts it, which is where OpenSim's assembler leaves it. For a model without constraints it minimises by L-BFGS-B, and a
     coordinate the objective does not depend on keeps its default (lenhart2015 of OpenSim-JAM:
     the unmarked neck at 0): the mid-range start keeps it there too. With constraints (the
     couplers) it minimises by an interior-point method, whose barrier moves such a coordinate
@@ -547,7 +547,10 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
         return q0
     middle = base.copy()
     pulled = {n for n, (weight, _) in tasks.items() if weight > 0}    # weight 0 pulls nothing
-    held = set() if model.couplers else _unmoved(model, base, used, set(bounded) - pulled)
+    # a marker missing in the first frame moves nothing there: OpenSim's IK leaves what only
+    # it would move at its default until it appears
+    seen = [m for m, at in zip(used, np.all(np.isfinite(xyz[0]), axis=1)) if at]
+    held = set() if model.couplers else _unmoved(model, base, seen, set(bounded) - pulled)
     for n, (lo, hi) in bounded.items():
         if n not in held:
             middle[model.q_names.index(n)] = 0.5 * (lo + hi)
