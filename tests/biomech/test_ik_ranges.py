@@ -699,3 +699,53 @@ def test_a_coordinate_whose_only_marker_is_missing_keeps_its_default_until_it_ap
     np.testing.assert_allclose(q[:2, 1], theirs[:2, 1], atol=1e-6)
     np.testing.assert_allclose(theirs[2, :2], [-0.5, 0.2], atol=1e-6)
     np.testing.assert_allclose(q[2, :2], [3.32, 0.8], atol=1e-6)
+
+
+# _UNMARKED_ARM as a URDF: the same links, 'a' and 'b' revolute with their ranges as limits
+# (0, its zero pose, outside the 0.2 .. 1 of 'b'), 'c' continuous.
+_UNMARKED_ARM_URDF = """<robot name="arm">
+<link name="ground"/>
+{links}
+<joint name="a" type="revolute"><parent link="ground"/><child link="l1"/><axis xyz="0 0 1"/>
+<limit lower="-0.5" upper="3.5" effort="1" velocity="1"/></joint>
+<joint name="b" type="revolute"><parent link="l1"/><child link="l2"/><origin xyz="1 0 0"/>
+<axis xyz="0 0 1"/><limit lower="0.2" upper="1" effort="1" velocity="1"/></joint>
+<joint name="c" type="continuous"><parent link="ground"/><child link="l3"/>
+<origin xyz="0 2 0"/><axis xyz="0 0 1"/></joint>
+</robot>""".format(links="\n".join(
+    f'<link name="{name}"><inertial><origin xyz="0.5 0 0"/><mass value="1"/><inertia '
+    'ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>'
+    for name in ("l1", "l2", "l3")))
+
+
+def test_a_start_outside_a_range_is_held_at_its_nearest_end_as_opensim_and_said(tmp_path):
+    """'b' of the unmarked arm started at 0, outside its clamped range 0.2 .. 1: OpenSim's
+    IK (its start set by Coordinate.setValue, which does not clamp) holds it at 0.2, the
+    nearest end of its range, in every frame. (OpenSim refuses to load an .osim whose clamped
+    default lies outside its range, tests/test_osim.py: only a start given so gets there.)
+    A URDF's zero pose is its only start, so a joint whose limits exclude 0 and that no
+    marker moves starts there: ours held 'b' at 0.2 as OpenSim does, but silently, a value
+    no marker measured. Now the fit says so, naming the joint (a URDF's) or coordinate (an
+    .osim's, started there by q0), where it starts, its range and the value it is held at.
+    Oracle: OpenSim's InverseKinematicsSolver in a child process."""
+    pytest.importorskip("opensim")
+    model_file, theirs = _unmarked_arm_in_opensim(tmp_path, b_start=0.0)
+    np.testing.assert_allclose(theirs[:, 1], 0.2, atol=1e-6)
+    osim_model = urdf2dyn.load(os.fspath(model_file))
+    (tmp_path / "arm.urdf").write_text(_UNMARKED_ARM_URDF)
+    urdf = urdf2dyn.load(os.fspath(tmp_path / "arm.urdf"))
+    assert urdf.default_q is None and urdf.clamped_ranges["b"] == (0.2, 1.0)
+    urdf.markers = osim_model.markers
+    recording = _unmarked_arm_recording()
+    held = r" starts at 0 \({}\), outside its range 0.2 .. 1, .* it is held at 0.2, "
+    with pytest.warns(Urdf2dynWarning, match="joint 'b'" + held.format(
+            "the zero pose: a URDF has no default")):
+        q = ik.fit(urdf, recording).motion.q
+    np.testing.assert_allclose(q[:, 1], theirs[:, 1], atol=1e-6)
+    start = np.array(osim_model.default_q)
+    start[1] = 0.0
+    with pytest.warns(Urdf2dynWarning, match="coordinate 'b'" + held.format(
+            r"its value in the start pose, model.default_q or q0")):
+        q = ik.solve(osim_model, recording, locked=osim_model.locked_coordinates,
+                     ranges=osim_model.clamped_ranges, q0=start).motion.q
+    np.testing.assert_allclose(q[:, 1], theirs[:, 1], atol=1e-6)

@@ -431,6 +431,7 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
                    "stays locked and the coupler is not kept; unlock it or disable the "
                    "constraint", strict=strict)
     fitted = {m.name: weights[m.name] for m in used}
+    _warn_held_outside_range(model, used, tasks, locked, ranges, q0, strict, job)
     if also_mid_range:
         q0 = _first_frame_start(model, xyz, used, fitted, tasks, locked, ranges, q0)
     sol = inverse_kinematics(model, xyz, markers=used, weights=fitted, tasks=tasks,
@@ -535,9 +536,7 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     tests/biomech/test_opencap.py), 0.003 of 0.3 rad on a small arm with one coupler. No rule
     follows both; mid-range, where the published model's answer lies, is kept."""
     ranges = ranges or {}
-    # a URDF has no default pose: its neutral one, not q = 0, whose floating root would have a
-    # zero quaternion (no pose: the fit refuses it)
-    base = model.neutral() if q0 is None else np.array(q0, dtype=float)
+    base = _start_pose(model, q0)
     if xyz.shape[0] == 0:
         return q0
     bounded = {n: (lo, hi) for n, (lo, hi) in ranges.items()
@@ -568,6 +567,42 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
         cost.append(c)
         q.append(sol.q[0])
     return q[1] if cost[1] < cost[0] else q0
+
+
+def _start_pose(model, q0):
+    """Where the fit starts: q0, else the neutral pose (a URDF has no default pose; not q = 0,
+    whose floating root would have a zero quaternion, no pose: the fit refuses it)."""
+    return model.neutral() if q0 is None else np.array(q0, dtype=float)
+
+
+def _warn_held_outside_range(model, used, tasks, locked, ranges, q0, strict, job):
+    """Say which bounded coordinates start outside their range with nothing to move them: the
+    fit holds each at the nearest end of its range (as OpenSim's IK holds a clamped coordinate
+    set outside its range), a value no marker measured. A URDF's zero pose, its only start,
+    lies outside a joint's limits that exclude 0 (an .osim's clamped default never does:
+    OpenSim refuses to load it). A coupler's coordinates are left out: the coupler moves them."""
+    base = _start_pose(model, q0)
+    if base.shape != (model.nq,):
+        return                          # inverse_kinematics refuses it, naming q0
+    coupled = {n for c in model.couplers for n in (c.dependent, c.independent)}
+    pulled = {n for n, (weight, _) in tasks.items() if weight > 0}
+    moved_otherwise = set(locked or {}) | coupled | pulled
+    outside = {n: (lo, hi) for n, (lo, hi) in (ranges or {}).items()
+               if n in model.q_names and n not in moved_otherwise
+               and not lo <= base[model.q_names.index(n)] <= hi}
+    kind = "coordinate" if model.is_opensim else "joint"
+    origin = ("its value in the start pose, model.default_q or q0" if q0 is not None
+              else "the zero pose: a URDF has no default" if not model.is_opensim
+              and model.default_q is None else "the zero pose: no q0 given")
+    for n in sorted(_unmoved(model, base, used, set(outside))):
+        lo, hi = outside[n]
+        start = base[model.q_names.index(n)]
+        report(f"{job}: {kind} {n!r} starts at {start:g} ({origin}), outside its range "
+               f"{lo:g} .. {hi:g}, and no fitted marker nor coordinate task moves it: it is "
+               f"held at {min(max(start, lo), hi):g}, the nearest end of its range, as "
+               "OpenSim's IK holds a clamped coordinate started outside its range; give it a "
+               "start inside its range (model.default_q, or q0=) or a marker that moves it",
+               strict=strict, stacklevel=None)
 
 
 def _unmoved(model, q, used, names):
