@@ -601,7 +601,8 @@ def _warn_held_outside_range(model, used, tasks, locked, ranges, q0, strict, job
                f"{lo:g} .. {hi:g}, and no fitted marker nor coordinate task moves it: it is "
                f"held at {min(max(start, lo), hi):g}, the nearest end of its range, as "
                "OpenSim's IK holds a clamped coordinate started outside its range; give it a "
-               "start inside its range (model.default_q, or q0=) or a marker that moves it",
+               "marker that moves it, or a start inside its range (from Python: q0= or "
+               "model.default_q)",
                strict=strict, stacklevel=None)
 
 
