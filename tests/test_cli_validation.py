@@ -485,8 +485,7 @@ def test_a_missing_input_file_is_named_by_its_option(flag, name, trial, capsys):
     status, _, err = run(["torques", HUMAN, str(motion), flag, str(motion.parent / name)]
                          + extra, capsys)
     assert status == 1 and "Errno" not in err
-    named = "grf (--grf)" if flag == "--grf" else flag
-    assert f"{named} {motion.parent / name}: no such file" in err
+    assert f"error: {flag} {motion.parent / name}: no such file" in err
     if flag == "--grf":
         assert "did you mean" in err and grf.name in err and "the ground reactions of" in err
 

@@ -17,7 +17,9 @@ from urdf2dyn.biomech import grf as G
 from urdf2dyn.biomech import formats, processing
 from urdf2dyn.cli import main
 from urdf2dyn.biomech.human import humod_subject
+from urdf2dyn.biomech.pipeline import find_trials
 
+from caller_words import assert_says_the_keyword
 from recording_files import GRF, HUMAN, MOTION
 
 
@@ -198,6 +200,25 @@ def test_run_trials_refuses_an_address_that_is_no_dask_scheduler(tmp_path, model
     message = str(caught.value)
     assert repr(server.address) in message and "--scheduler" in message
     assert "reached no Dask scheduler" in message and "tcp://HOST:8786" in message
+
+
+@pytest.mark.parametrize("grf,refusal", [
+    ("one_grf.csv", "grf names one file but there are several motions"),
+    ("{dir}/{stem}_none.csv", "grf {dir}/trial0_none.csv: no such file"),
+    ("{dir}/{stem.x}.csv", "grf '{dir}/{stem.x}.csv': a pattern names {stem}")],
+    ids=["one file", "missing", "bad pattern"])
+@pytest.mark.parametrize("function", [find_trials, urdf2dyn.run_trials],
+                         ids=["find_trials", "run_trials"])
+def test_a_refused_grf_is_named_by_the_library_keyword(tmp_path, model, function, grf,
+                                                       refusal):
+    """A library caller's refused ground reactions were named "grf (--grf)", a flag it cannot
+    pass: find_trials and run_trials now say grf, their keyword, and no flag."""
+    motions = [os.fspath(p) for p in _folder(tmp_path, 2).glob("trial?.csv")]
+    with pytest.raises(urdf2dyn.MotionError) as refused:
+        function(*([model] if function is urdf2dyn.run_trials else []), sorted(motions), grf)
+    said = str(refused.value).replace(os.fspath(tmp_path), "{dir}")
+    assert refusal in said, said
+    assert_says_the_keyword(said, function, "grf")
 
 
 def test_external_loads_and_grf_are_exclusive(model):

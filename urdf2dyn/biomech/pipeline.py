@@ -340,12 +340,13 @@ def _stem(path):
     return os.path.splitext(os.path.basename(path))[0]
 
 
-def find_trials(items, grf=None):
+def find_trials(items, grf=None, *, named="grf"):
     """[(motion path, ground-reaction path or None)] from files and folders.
 
     A folder gives its motion files (MOTION_EXTENSIONS; not ``*_grf.*``, ``*_torques.*``,
     ``*_residuals.*``), each paired with the sibling ``<stem>_grf.<ext>`` when there is one. grf:
-    one file, or a pattern with ``{stem}`` and ``{dir}`` for several motions."""
+    one file, or a pattern with ``{stem}`` and ``{dir}`` for several motions. named: grf as
+    the caller calls it in a refusal of it (the command line's --grf)."""
     items = [items] if isinstance(items, (str, os.PathLike)) else list(items)
     jobs = []
     for item in map(os.fspath, items):
@@ -355,21 +356,21 @@ def find_trials(items, grf=None):
                            and not _stem(n).lower().endswith(("_grf", "_torques", "_residuals")))
             if not names:
                 raise MotionError(f"{item}: no motion files ({', '.join(MOTION_EXTENSIONS)})")
-            jobs += [(os.path.join(item, n), _grf_for(os.path.join(item, n), grf, True))
-                     for n in names]
+            jobs += [(os.path.join(item, n),
+                      _grf_for(os.path.join(item, n), grf, True, named)) for n in names]
         else:
             if not os.path.exists(item):
                 raise MotionError(missing_file(item))
-            jobs.append((item, _grf_for(item, grf, False)))
+            jobs.append((item, _grf_for(item, grf, False, named)))
     if grf and len(jobs) > 1 and "{stem}" not in grf:
-        raise MotionError("grf (--grf) names one file but there are several motions: use a "
+        raise MotionError(f"{named} names one file but there are several motions: use a "
                           "pattern with {stem} (e.g. '{dir}/{stem}_grf.csv'), or put "
                           "<stem>_grf.csv next to each motion in a folder")
     for motion, path in jobs:
         if grf and not os.path.exists(path):
-            raise MotionError(f"grf (--grf) {missing_file(path)} (the ground reactions of "
-                              f"{motion}: give that file, or leave grf out to use the motion's "
-                              "own ground-reaction columns or force plates, if any)")
+            raise MotionError(f"{named} {missing_file(path)} (the ground reactions of "
+                              f"{motion}: give that file, or leave {named} out to use the "
+                              "motion's own ground-reaction columns or force plates, if any)")
     return jobs
 
 
@@ -378,9 +379,10 @@ def find_trials(items, grf=None):
 _GRF_PARTS = re.compile(r"\{(stem|dir)\}|\{\{|\}\}")
 
 
-def _grf_for(motion, pattern, sibling):
+def _grf_for(motion, pattern, sibling, named):
     if pattern:
-        return _filled_in(pattern, {"stem": _stem(motion), "dir": os.path.dirname(motion) or "."})
+        return _filled_in(pattern, {"stem": _stem(motion), "dir": os.path.dirname(motion) or "."},
+                          named)
     if sibling:
         base = os.path.join(os.path.dirname(motion), _stem(motion) + "_grf")
         for ext in (".csv", ".sto", ".mot", ".mat"):
@@ -389,14 +391,15 @@ def _grf_for(motion, pattern, sibling):
     return None
 
 
-def _filled_in(pattern, fields):
+def _filled_in(pattern, fields, named):
     """A grf pattern with its {stem} and {dir} replaced; a name without them is one file, as
     written. Not str.format: a user's pattern is no format string ({0}, {stem.x} tracebacks,
-    {stem:>999999999} a gigabyte name), so that any other brace beside the fields is refused."""
+    {stem:>999999999} a gigabyte name), so that any other brace beside the fields is refused
+    (named: grf, as the caller calls it)."""
     if "{stem}" not in pattern and "{dir}" not in pattern:    # "{{stem}}" is a pattern too
         return pattern
     if any(brace in _GRF_PARTS.sub("", pattern) for brace in "{}"):
-        raise MotionError(f"grf (--grf) {pattern!r}: a pattern names {{stem}} (each motion "
+        raise MotionError(f"{named} {pattern!r}: a pattern names {{stem}} (each motion "
                           "file's name without its suffix) and {dir} (its folder), nothing "
                           "else in braces ({{ and }} for a brace); e.g. '{dir}/{stem}_grf.csv'")
     return _GRF_PARTS.sub(lambda m: fields[m.group(1)] if m.group(1) else m.group(0)[0],

@@ -31,7 +31,7 @@ def cmd_torques(args):
         raise UsageError("--external-loads and --grf both give the loads: use one")
     _refuse_opensim_xml_as_data(args)
     robot = model_path(args.robot)
-    jobs = find_trials(args.motion, args.grf)
+    jobs = find_trials(args.motion, args.grf, named="--grf")
     _refuse_separators_without_csv(jobs, args)
     multi = len(jobs) > 1 or any(os.path.isdir(m) for m in args.motion)
     refuse_missing_files([("--mapping", args.mapping),
