@@ -2,6 +2,7 @@
 step against them), the command line is that function, --filter-loads no reproduces OpenSim's
 choice (coordinates only), the default needs no SciPy, and run_trials gives the same results in
 local processes and on a Dask cluster."""
+import argparse
 import json
 import os
 import shutil
@@ -15,7 +16,7 @@ import pytest
 import urdf2dyn
 from urdf2dyn.biomech import grf as G
 from urdf2dyn.biomech import formats, processing
-from urdf2dyn.cli import main
+from urdf2dyn.cli import build_parser, main
 from urdf2dyn.biomech.human import humod_subject
 from urdf2dyn.biomech.pipeline import find_trials
 
@@ -183,23 +184,63 @@ class _NotAScheduler:
         self.sock.close()
 
 
+def _refusal_of_the_scheduler(caller, model, folder, scheduler, capsys):
+    """What run_trials (caller "library") or torques over the folder's trials (caller
+    "torques") says when scheduler is refused, and the options it may name: run_trials'
+    keywords (its signature) or torques' flags (its parser)."""
+    if caller == "library":
+        with pytest.raises((ValueError, ImportError)) as caught:
+            urdf2dyn.run_trials(model, folder, scheduler=scheduler)
+        return str(caught.value)
+    assert main(["torques", HUMAN, os.fspath(folder), "--scheduler", scheduler,
+                 "--no-progress", "-o", os.fspath(folder / "out")]) == 1
+    return " ".join(capsys.readouterr().err.split())
+
+
+def _says_the_callers_scheduler(message, caller):
+    """run_trials' keyword scheduler to the library, torques' own --scheduler on the command
+    line, and not the other's words."""
+    if caller == "library":
+        assert_says_the_keyword(message, urdf2dyn.run_trials, "scheduler")
+    else:
+        assert "--scheduler" in message and "run_trials" not in message, message
+        torques = next(a for a in build_parser()._actions
+                       if isinstance(a, argparse._SubParsersAction)).choices["torques"]
+        assert "--scheduler" in {f for a in torques._actions for f in a.option_strings}
+
+
+@pytest.mark.parametrize("caller", ["library", "torques"])
 @pytest.mark.parametrize("reply", [b"", b"\xff" * 64], ids=["silent", "garbage"])
-def test_run_trials_refuses_an_address_that_is_no_dask_scheduler(tmp_path, model, reply):
+def test_run_trials_refuses_an_address_that_is_no_dask_scheduler(tmp_path, model, reply,
+                                                                 caller, capsys):
     """No traceback and no wait without end: Dask's connect timeout (1 s here) and a few
-    seconds later, a refusal naming the address, the option and the port to give."""
+    seconds later, a refusal naming the address, the option and the port to give. The
+    option was named "run_trials(scheduler=...); command line: --scheduler" to both
+    callers: each is now told its own."""
     pytest.importorskip("distributed")
     import dask
     folder = _folder(tmp_path, 2)
     server = _NotAScheduler(reply)
     try:
         with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
-            with pytest.raises(ValueError) as caught:
-                urdf2dyn.run_trials(model, folder, scheduler=server.address)
+            message = _refusal_of_the_scheduler(caller, model, folder, server.address, capsys)
     finally:
         server.close()
-    message = str(caught.value)
-    assert repr(server.address) in message and "--scheduler" in message
+    assert repr(server.address) in message, message
     assert "reached no Dask scheduler" in message and "tcp://HOST:8786" in message
+    _says_the_callers_scheduler(message, caller)
+
+
+@pytest.mark.parametrize("caller", ["library", "torques"])
+def test_a_scheduler_without_dask_says_the_callers_option(tmp_path, model, caller,
+                                                          monkeypatch, capsys):
+    """Without Dask's distributed package a scheduler was refused as "run_trials(scheduler=
+    ...) needs ..." under torques too: each caller is now told its own option."""
+    monkeypatch.setitem(sys.modules, "distributed", None)       # import distributed fails
+    message = _refusal_of_the_scheduler(caller, model, _folder(tmp_path, 2),
+                                        "tcp://127.0.0.1:1", capsys)
+    assert "needs Dask's distributed scheduler" in message, message
+    _says_the_callers_scheduler(message, caller)
 
 
 @pytest.mark.parametrize("grf,refusal", [

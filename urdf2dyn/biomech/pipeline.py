@@ -554,12 +554,13 @@ def _collect(futures, progress):
     return out
 
 
-def _connect(Client, address):
+def _connect(Client, address, named):
     """A client of the Dask scheduler at address. Whatever goes wrong in reaching it (no
     such address, nothing listening, a service that is not a Dask scheduler, such as its
     dashboard, whose bytes Dask can read as a frame of exabytes, or which never answers
-    Dask's handshake: Dask then waits for ever) is one refusal naming the address and what
-    to give instead, within Dask's connect timeout and a few seconds."""
+    Dask's handshake: Dask then waits for ever) is one refusal naming the address, the
+    option that gave it as the caller names it (named: ColumnOptions), and what to give
+    instead, within Dask's connect timeout and a few seconds."""
     import threading
 
     from dask.config import get
@@ -581,8 +582,8 @@ def _connect(Client, address):
     reason = ((str(e).strip() or type(e).__name__) if e is not None else
               f"no answer to Dask's handshake within {limit:g} s")
     raise ValueError(
-        f"the Dask scheduler address {address!r} (run_trials(scheduler=...); command line: "
-        f"--scheduler) reached no Dask scheduler: {reason}. Start one (dask scheduler, and "
+        f"the Dask scheduler address {address!r}{named.said('scheduler', ' ({})')} reached "
+        f"no Dask scheduler: {reason}. Start one (dask scheduler, and "
         "dask worker on each machine) and give the address it prints, tcp://HOST:8786, not "
         "its dashboard's port (8787); or drop it to run the trials in local processes")
 
@@ -591,10 +592,10 @@ def _run_dask(jobs, model, settings, scheduler, progress):
     try:
         from distributed import Client
     except ImportError:
-        raise ImportError("run_trials(scheduler=...) needs Dask's distributed scheduler: pip "
-                          "install \"urdf2dyn[dask]\"") from None
+        raise ImportError(f"{settings.columns_named.scheduler} needs Dask's distributed "
+                          "scheduler: pip install \"urdf2dyn[dask]\"") from None
     own = not isinstance(scheduler, Client)
-    client = _connect(Client, scheduler) if own else scheduler
+    client = _connect(Client, scheduler, settings.columns_named) if own else scheduler
     try:
         return _collect(client.map(_run_one, jobs, model=model, settings=settings,
                                    caller=_PROCESS_TOKEN, pure=False),

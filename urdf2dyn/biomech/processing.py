@@ -343,7 +343,8 @@ class ColumnOptions(NamedTuple):
     follows; ``filter_hz``: a format of how to low-pass filter a trial's coordinates (the
     cut-off in Hz for {}); ``cycles``: a format of how to cut a trial into gait cycles
     (gait.gait_cycles' source, "plates" or "events", for {}); ``static``: a format of how to
-    give the scaling's static trial (its file for {}). None: the caller has no such option
+    give the scaling's static trial (its file for {}); ``scheduler``: how the caller names
+    the Dask scheduler address it gave a batch of trials. None: the caller has no such option
     (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
@@ -364,6 +365,7 @@ class ColumnOptions(NamedTuple):
     filter_hz: str | None = "filter_hz={:g}"
     cycles: str | None = 'by="{}"'
     static: str | None = 'Scaling(SETUP, static="{}")'
+    scheduler: str | None = "run_trials' scheduler"
 
     def said(self, option: str, form: str = "{}", value: object = None) -> str:
         """The caller's option (a field's name; value put in its format, as delimiter's, a

@@ -88,7 +88,8 @@ TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--float
                               degrees="--degrees", time_range="--time-range {0:g} {1:g}",
                               gravity="--gravity {0:g} {1:g} {2:g}", rotation="--rotate {}",
                               ik_setup="--ik-setup SETUP_IK.xml", filter_hz="--filter {:g}",
-                              cycles="--cycles {}", static="--static {}")
+                              cycles="--cycles {}", static="--static {}",
+                              scheduler="--scheduler")
 #: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing, loads
 #: and time range (--time-range overrides it), and its OpenSim processing takes no floating
 #: joint (a quaternion) nor a lab rotation or IK setup (its motion is a coordinate file),
