@@ -1,5 +1,7 @@
 """A library caller's refusal names the keyword it passes, never a command-line flag: the
-oracle is the function's own signature (inspect), which lists the keywords it takes."""
+oracle is the function's own signature (inspect), which lists the keywords it takes, or,
+for a function passing **keywords on (inverse_dynamics_trial to its settings), its
+docstring's list of them."""
 import inspect
 import re
 
@@ -9,8 +11,18 @@ def flags_named(text):
     return set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", text))
 
 
+def takes_keyword(function, keyword):
+    """Whether function takes keyword: a parameter of its signature, or one its docstring
+    lists (``keyword``) when it takes **keywords."""
+    parameters = inspect.signature(function).parameters
+    if keyword in parameters:
+        return True
+    passes_on = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+    return passes_on and f"``{keyword}``" in (inspect.getdoc(function) or "")
+
+
 def assert_says_the_keyword(message, function, keyword):
-    """message advises function's keyword (one of its parameters) and names no --flag."""
-    assert keyword in inspect.signature(function).parameters, (function, keyword)
+    """message advises function's keyword (one it takes) and names no --flag."""
+    assert takes_keyword(function, keyword), (function, keyword)
     assert re.search(rf"(?<![\w-]){keyword}(?![\w-])", message), message
     assert not flags_named(message), message

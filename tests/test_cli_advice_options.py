@@ -235,6 +235,14 @@ def _undetermined_frames(tmp_path):
     return str(tmp_path / "leg39.osim"), tmp_path / "gaps.trc"
 
 
+def _loads_without_reactions(tmp_path):
+    """robot2r's bundled motion, given as its own ground reactions too (--grf robot2r.mot,
+    an OpenSim table of its joint angles): the file has no ground-reaction columns."""
+    model, motion = _robot2r_motion(tmp_path)
+    formats.write(tmp_path / "robot2r.mot", formats.read(motion))
+    return model, motion
+
+
 class Advice(NamedTuple):
     """An input firing a refusal or warning that advises options: what writes it (model,
     trial), words of what it fires, the options the advice names under torques and under
@@ -291,6 +299,9 @@ ADVICE = {
                                   None),      # a setup takes no .trc
     "a gravity along every joint axis": Advice(_robot2r_motion, "no joint carries any weight",
                                                {"--gravity"}, {"--gravity"}),
+    "loads without reactions": Advice(
+        _loads_without_reactions, "no ground reaction columns", {"--external-loads"},
+        None, ("--grf", "robot2r.mot"), animate=False),   # a setup gives its own loads
     "a wrong lab rotation": Advice(
         _z_up_lab, "The lab's vertical is not the model's", {"--rotate", "--ik-setup"},
         None, ("--rotate", "x:-180", "--ik-setup",      # a setup takes no C3D

@@ -16,6 +16,8 @@ from urdf2dyn.biomech import formats, trajectory
 from urdf2dyn.biomech.human import human_model, humod_subject, root_to_floating, standing_configuration
 from urdf2dyn.biomech.trajectory import MotionError
 
+from caller_words import assert_says_the_keyword
+
 MASS, HEIGHT, SEX = 57.3, 1.61, "female"
 
 
@@ -255,6 +257,27 @@ def test_read_grf_humod_and_opensim_names(tmp_path):
     bad.write_text("time,a\n0,1\n1,2\n")
     with pytest.raises(MotionError, match="no ground reaction columns"):
         G.read_grf(bad)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".mot"])
+def test_a_file_without_ground_reactions_advises_the_librarys_external_loads(tmp_path,
+                                                                             suffix):
+    """A ground-reaction file without their columns advised "the trial's ExternalLoads file
+    (--external-loads)", a flag, to the library: inverse_dynamics_trial's caller is now told
+    its keyword external_loads (its signature is the oracle), read_grf's too."""
+    motion = urdf2dyn.data_path("robot2r_trajectory.csv")
+    loads = tmp_path / f"no_reactions{suffix}"
+    formats.write(loads, formats.read(motion))         # joint angles, no ground reaction
+    said = []
+    for read in (lambda: G.read_grf(loads),
+                 lambda: urdf2dyn.inverse_dynamics_trial(urdf2dyn.data_path("robot2r.urdf"),
+                                                         motion, loads)):
+        with pytest.raises(MotionError, match="no ground reaction columns") as refused:
+            read()
+        said.append(str(refused.value))
+    for message in said:
+        assert "or give the trial's ExternalLoads file (external_loads=" in message, message
+        assert_says_the_keyword(message, urdf2dyn.inverse_dynamics_trial, "external_loads")
 
 
 def test_io_free_moment_round_trip(tmp_path):

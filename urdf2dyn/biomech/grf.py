@@ -69,14 +69,19 @@ __all__ = ["read_grf", "check_times", "external_loads", "sample_wrenches", "cont
 
 # ----------------------------------------------------------------------------- reading
 
-def read_grf(path: str | os.PathLike[str], mapping: Any = None, **options: Any) -> Trajectory:
+def read_grf(path: str | os.PathLike[str], mapping: Any = None, *,
+             named: ColumnOptions = LIBRARY_COLUMNS, **options: Any) -> Trajectory:
     """Read a ground-reaction file: a Trajectory whose ``grf``, ``cop`` and ``moment`` dicts
     hold (N, 3) arrays per contact key (see the module docstring for the column names).
 
     Any file ``urdf2dyn.biomech.read`` reads; OpenSim ``ground_force_*`` columns are converted to
-    the HuMoD-style names. mapping: {file key: new key} renames contact keys."""
+    the HuMoD-style names. mapping: {file key: new key} renames contact keys. named: the
+    caller's options, as the refusals of the file advise them (a CSV file's reader's, and
+    that of a file without ground reactions)."""
     from . import formats
-    traj = formats.read(path, **options) if not hasattr(path, "grf") else path
+    csv = not hasattr(path, "grf") and os.fspath(path).lower().endswith(".csv")
+    traj = (formats.read(path, **({"named": named} if csv else {}), **options)
+            if not hasattr(path, "grf") else path)
     traj = _opensim_forces(traj)
     if mapping:
         ren = dict(mapping)
@@ -87,8 +92,9 @@ def read_grf(path: str | os.PathLike[str], mapping: Any = None, **options: Any) 
         raise MotionError(f"{os.fspath(path) if not hasattr(path, 'grf') else 'trajectory'}: no "
                           "ground reaction columns (expected grfX_<foot> grfY_<foot> grfZ_<foot> "
                           "copX_<foot> ... or OpenSim's <prefix>ground_force_vx ... or "
-                          "ground_force_<side>_vx ...): rename the columns, or give the "
-                          "trial's ExternalLoads file (--external-loads)")
+                          "ground_force_<side>_vx ...): rename the columns"
+                          + named.said("external_loads", ", or give the trial's ExternalLoads "
+                                       "file ({})"))
     if len(traj.time) < 2:          # nothing to interpolate to the motion's samples
         raise MotionError(f"{os.fspath(path) if not hasattr(path, 'grf') else 'trajectory'}: "
                           f"need at least 2 samples of ground reactions, got {len(traj.time)}")

@@ -106,8 +106,9 @@ def _reactions(trial):
     if isinstance(source, GroundReactions):
         given = source.source
         csv = isinstance(given, (str, os.PathLike)) and os.fspath(given).lower().endswith(".csv")
+        # csv_options hold the caller's options (named) beside the CSV separators
         reactions = G.read_grf(replace(given) if isinstance(given, Trajectory) else given,
-                               **(s.csv_options if csv else {}))
+                               **(s.csv_options if csv else {"named": s.columns_named}))
         where = os.fspath(given) if isinstance(given, (str, os.PathLike)) else "trajectory"
         return reactions, where, "ground reactions", s.contact_links
     if isinstance(source, ForcePlates):
