@@ -22,6 +22,7 @@ import math
 import re
 import types
 import os
+import shutil
 import warnings
 from pathlib import Path
 
@@ -43,6 +44,7 @@ from urdf2dyn.warn import Urdf2dynWarning
 
 import ik_oracle
 import robot2r_ik_case
+from caller_words import assert_says_the_keyword, flags_named
 from cli_here import working_in
 
 FUZZ = settings(max_examples=40, derandomize=True, deadline=None,
@@ -372,6 +374,50 @@ def test_a_setup_without_marker_tasks_is_named(tmp_path, capsys, taskset, said):
     assert "add one per marker to fit" in str(e.value)
     assert cli.main(["ik", "--setup", os.fspath(setup)]) == 1
     assert said in capsys.readouterr().err
+
+
+#: setups leaving the run a model or a marker recording to give: (model_file,
+#: marker_file, what the refusal says, the keyword of run_setup and the flag of ik it advises)
+UNGIVEN = {
+    "no model": ("", "walk.trc", "<model_file> is not set (empty or Unassigned): give the "
+                 "model", "model", "--model"),
+    "a model that cannot be loaded": ("m.osim", "walk.trc", "m.osim: cannot be loaded",
+                                      "model", "--model"),
+    "no marker file": ("robot2r.urdf", "", "<marker_file> is not set (empty or Unassigned): "
+                       "give the marker recording", "marker_file", "--marker-file")}
+
+
+@pytest.mark.parametrize("caller", ["library", "ik"])
+@pytest.mark.parametrize("case", sorted(UNGIVEN))
+def test_a_setup_leaving_the_model_or_markers_to_give_advises_the_callers_option(
+        tmp_path, monkeypatch, capsys, case, caller):
+    """A setup naming no model, one that cannot be loaded, or no marker recording was refused
+    advising `urdf2dyn ik --model` or `--marker-file` to run_setup's callers too, who pass
+    model= and marker_file=: each caller is now told its own option (run_setup's signature,
+    ik's parser)."""
+    model_file, marker_file, said, keyword, flag = UNGIVEN[case]
+    robot2r_ik_case.write_case(tmp_path)
+    (tmp_path / "m.osim").write_text("not a model")
+    shutil.copy(data_path("robot2r.urdf"), tmp_path / "robot2r.urdf")
+    (tmp_path / "s.xml").write_text(robot2r_ik_case.SETUP.replace(
+        "<model_file>m.osim", f"<model_file>{model_file}").replace(
+        "<marker_file>walk.trc", f"<marker_file>{marker_file}"))
+    monkeypatch.chdir(tmp_path)
+    if caller == "library":
+        with pytest.raises(IKSetupError) as refused:
+            ik.run_setup("s.xml", output="")
+        message = str(refused.value)
+        assert_says_the_keyword(message, ik.run_setup, keyword)
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+            assert cli.main(["ik", "--setup", "s.xml"]) == 1
+        message = " ".join(capsys.readouterr().err.split())
+        ik_flags = {f for a in cli.build_parser()._subparsers._group_actions[0].choices["ik"]
+                    ._actions for f in a.option_strings}
+        assert flag in message and flags_named(message) <= ik_flags, message
+        assert f"{keyword}=" not in message, message
+    assert said in message, message
 
 
 # ---------------------------------------------------------------- published cases

@@ -642,7 +642,8 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
               read_marker_file: Callable[[str], Markers] | None = None,
               threads: int | None = 1, strict: bool = False,
               marker_file: str | os.PathLike[str] | None = None,
-              processing: str = "urdf2dyn") -> IKResult:
+              processing: str = "urdf2dyn",
+              named: ColumnOptions = LIBRARY_COLUMNS) -> IKResult:
     """Run an OpenSim ``Setup_IK.xml`` as OpenSim's IK tool does.
 
     Parameters
@@ -669,6 +670,9 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
         the marker frames; "opensim" in degrees whatever its header says, through its
         natural quintic splines, as OpenSim's InverseKinematicsTool reads it
         (:func:`coordinate_file_reader`). The rest of the fit is the same under both.
+    named : ColumnOptions
+        How the caller gives the model and the marker recording, as the refusal of a setup
+        leaving one unassigned says (default: this function's keywords).
 
     Returns
     -------
@@ -677,7 +681,7 @@ def run_setup(setup: str | os.PathLike[str] | IKSetup, output: str | None = None
     reading = coordinate_file_reader(processing_named(processing))
     with guarding():
         return _run_setup(setup, output, model, markers, marker_data, read_marker_file,
-                          threads, strict, marker_file, reading)
+                          threads, strict, marker_file, reading, named)
 
 
 def setup_inputs(setup: IKSetup) -> list[tuple[str, str | None]]:
@@ -691,7 +695,7 @@ def setup_inputs(setup: IKSetup) -> list[tuple[str, str | None]]:
 
 
 def _run_setup(setup, output, model, markers, marker_data, read_marker_file, threads, strict,
-               marker_file, reading):
+               marker_file, reading, named):
     s = setup if isinstance(setup, IKSetup) else read_ik_setup(setup, strict=strict)
     note_inputs(setup_inputs(s))             # before a marker_file given replaces its own
     if marker_file is not None:
@@ -715,7 +719,7 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
     if model is None:
         if not s.model_file:
             raise IKSetupError(f"{s.path}: <model_file> is not set (empty or Unassigned): "
-                               "give the model (urdf2dyn ik --model MODEL)")
+                               f"give the model ({named.ik_model})")
         from ..model import FindingRefused
         try:
             model = _load_unchecked(s.model_file, strict)
@@ -723,13 +727,12 @@ def _run_setup(setup, output, model, markers, marker_data, read_marker_file, thr
             raise                           # names the model's file and line, says what to do
         except (OSError, ValueError) as e:
             raise IKSetupError(f"{s.path}: <model_file> {s.model_file}: cannot be loaded "
-                               f"({e}); give the model with --model") from None
+                               f"({e}); give another ({named.ik_model})") from None
         model._check_couplers()             # names the couplers and the model's file
     if marker_data is None:
         if not s.marker_file:
             raise IKSetupError(f"{s.path}: <marker_file> is not set (empty or Unassigned): "
-                               "give the marker recording (urdf2dyn ik --marker-file "
-                               "MARKERS.trc)")
+                               f"give the marker recording ({named.marker_file})")
         if marker_file is None:             # the setup's: named by its element
             refuse_devices(s.marker_file, "marker (.trc/.c3d)",
                            named=f"{s.path}: <marker_file>", error=IKSetupError)

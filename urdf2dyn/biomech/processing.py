@@ -344,8 +344,9 @@ class ColumnOptions(NamedTuple):
     cut-off in Hz for {}); ``cycles``: a format of how to cut a trial into gait cycles
     (gait.gait_cycles' source, "plates" or "events", for {}); ``static``: a format of how to
     give the scaling's static trial (its file for {}); ``scheduler``: how the caller names
-    the Dask scheduler address it gave a batch of trials. None: the caller has no such option
-    (`urdf2dyn animate`)."""
+    the Dask scheduler address it gave a batch of trials; ``ik_model`` and ``marker_file``:
+    how to give an OpenSim IK setup's run the model and the marker recording its setup
+    leaves unassigned. None: the caller has no such option (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
@@ -366,6 +367,8 @@ class ColumnOptions(NamedTuple):
     cycles: str | None = 'by="{}"'
     static: str | None = 'Scaling(SETUP, static="{}")'
     scheduler: str | None = "run_trials' scheduler"
+    ik_model: str | None = "model=urdf2dyn.load(MODEL)"
+    marker_file: str | None = 'marker_file="MARKERS.trc"'
 
     def said(self, option: str, form: str = "{}", value: object = None) -> str:
         """The caller's option (a field's name; value put in its format, as delimiter's, a

@@ -9,8 +9,8 @@ from ..biomech.processing import DEFAULT_MAX_GAP
 from ..model import load
 from ..warn import counted
 from .options import (ANIMATE_COLUMNS, CUTOFF, FILTER_NAMED, HUMOD_GRAVITY_HELP, THREADS,
-                      add_coordinate_file_processing, add_degrees, add_floating_base,
-                      add_gravity, add_mapping, add_strict, add_time_range,
+                      TRIAL_COLUMNS, add_coordinate_file_processing, add_degrees,
+                      add_floating_base, add_gravity, add_mapping, add_strict, add_time_range,
                       add_trial_processing, in_flag_words, model_path, need_matplotlib, number,
                       refuse_missing_files, refuse_overwriting, set_gravity, suffix)
 
@@ -71,7 +71,8 @@ def cmd_ik(args):
                                         args.strict)
     result = run_setup(setup, output=args.output, model=model, markers=markers,
                        threads=args.threads, strict=args.strict,
-                       marker_file=args.marker_file or None, processing=args.processing)
+                       marker_file=args.marker_file or None, processing=args.processing,
+                       named=TRIAL_COLUMNS)
     s, n = result.solution, len(result.motion.time)
     out = ", ".join(result.written) or "nothing written"
     worst = max(range(n), key=lambda k: np.nan_to_num(s.max[k], nan=-1.0)) if n else 0

@@ -79,7 +79,7 @@ def add_time_range(p, help):
 #: --derivatives, which the refusal of uneven time steps offers besides it
 FILTER_NAMED = CutoffNamed("--filter", "no --filter", derivatives="--derivatives {}")
 #: what the refusals and warnings of a trial's columns advise, in the flags of `urdf2dyn
-#: torques`
+#: torques` (and those of an IK setup's run, in `urdf2dyn ik`'s, which passes it too)
 TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--floating-base",
                               contact="{}", contact_pair="--contact {}=LINK",
                               couplers="--couplers eliminate", grf="--grf FILE",
@@ -89,7 +89,8 @@ TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--float
                               gravity="--gravity {0:g} {1:g} {2:g}", rotation="--rotate {}",
                               ik_setup="--ik-setup SETUP_IK.xml", filter_hz="--filter {:g}",
                               cycles="--cycles {}", static="--static {}",
-                              scheduler="--scheduler")
+                              scheduler="--scheduler", ik_model="urdf2dyn ik --model MODEL",
+                              marker_file="urdf2dyn ik --marker-file MARKERS.trc")
 #: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing, loads
 #: and time range (--time-range overrides it), and its OpenSim processing takes no floating
 #: joint (a quaternion) nor a lab rotation or IK setup (its motion is a coordinate file),
