@@ -29,6 +29,7 @@ from urdf2dyn.biomech import formats, processing, trajectory
 from urdf2dyn.biomech.formats import ExternalLoadsError, read_external_loads
 
 import opensim_tables
+from caller_words import assert_says_the_keyword, flags_named
 from urdfgen import random_urdf
 
 
@@ -168,6 +169,35 @@ def test_floating_joints_are_refused(osim):
     model = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"), floating_base=True)
     with pytest.raises(ValueError, match="floating or planar.*3 prismatic \\+ 3 revolute"):
         to_opensim(model)
+
+
+@pytest.mark.parametrize("caller", ["to_opensim", "export_osim", "export-osim"])
+def test_a_floating_root_is_advised_a_human_root_in_the_callers_words(osim, tmp_path, capsys,
+                                                                     caller):
+    """A floating root refused by to_opensim advised `urdf2dyn human --root prismatic`, a
+    command, to library callers too: they are advised urdf2dyn.human's root= (its signature
+    is the oracle), export-osim the human command's --root (its parser)."""
+    from urdf2dyn import cli
+    from urdf2dyn.biomech.opensim_model import export_osim, to_opensim
+    urdf = tmp_path / "floating.urdf"
+    urdf.write_text(urdf2dyn.human(1.7, 70.0, "male", root="floating"))
+    if caller == "export-osim":
+        assert cli.main(["export-osim", str(urdf), "-o", str(tmp_path / "out.osim")]) == 1
+        message = " ".join(capsys.readouterr().err.split())
+        human = cli.build_parser()._subparsers._group_actions[0].choices["human"]
+        assert flags_named(message) == {"--root"} <= {f for a in human._actions
+                                                      for f in a.option_strings}, message
+        assert "urdf2dyn human --root prismatic" in message and "root=" not in message
+    else:
+        with pytest.raises(ValueError) as refused:
+            if caller == "to_opensim":
+                to_opensim(urdf2dyn.load(str(urdf)))
+            else:
+                export_osim(str(urdf), tmp_path / "out.osim")
+        message = str(refused.value)
+        assert 'urdf2dyn.human(..., root="prismatic")' in message, message
+        assert_says_the_keyword(message, urdf2dyn.human, "root")
+    assert "floating or planar" in message and not (tmp_path / "out.osim").exists()
 
 
 # ============================================================================ (b) the tool

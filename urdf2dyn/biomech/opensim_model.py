@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import _core
 from .formats.opensim import GROUND
+from .processing import LIBRARY_COLUMNS
 
 __all__ = ["to_opensim", "export_osim"]
 
@@ -85,7 +86,7 @@ def _complement(axis):
     return u, np.cross(axis, u)
 
 
-def to_opensim(model, name=None, gravity=None):
+def to_opensim(model, name=None, gravity=None, *, named=LIBRARY_COLUMNS):
     """The OpenSim model equivalent to a urdf2dyn model (needs the ``opensim`` package).
 
     Every URDF link becomes a Body of the same name (mass, centre of mass and inertia about
@@ -114,6 +115,9 @@ def to_opensim(model, name=None, gravity=None):
         refused (ValueError).
     gravity : (3,) array, optional
         Gravity in ground, m/s² (default: model.gravity).
+    named : ColumnOptions
+        The caller's options, as the refusal of a floating root advises them (default: the
+        library's).
 
     Returns
     -------
@@ -130,7 +134,7 @@ def to_opensim(model, name=None, gravity=None):
             ["root_joint (floating_base=True)"]
         raise ValueError(f"to_opensim: joints {bad} are floating or planar, which have no "
                          "one-coordinate-per-DoF OpenSim equivalent; model the root as 3 "
-                         "prismatic + 3 revolute joints (urdf2dyn human --root prismatic)")
+                         f"prismatic + 3 revolute joints ({named.root})")
     if model.is_opensim:
         raise ValueError("to_opensim: the model was read from an OpenSim file already: use "
                          "that .osim file (urdf2dyn convert writes an .osim model as URDF)")
@@ -298,7 +302,7 @@ def _one_axis(osim, coord, axis, rotation):
     return st
 
 
-def export_osim(urdf, path, gravity=None, name=None):
+def export_osim(urdf, path, gravity=None, name=None, *, named=LIBRARY_COLUMNS):
     """Write the OpenSim model (.osim) equivalent to a URDF file (see to_opensim).
 
     Parameters
@@ -313,6 +317,8 @@ def export_osim(urdf, path, gravity=None, name=None):
         export-osim`` sets for them).
     name : str, optional
         The OpenSim model's name.
+    named : ColumnOptions
+        The caller's options, as to_opensim's refusals advise them.
 
     Returns
     -------
@@ -320,7 +326,7 @@ def export_osim(urdf, path, gravity=None, name=None):
     """
     from ..model import Model, load
     model = urdf if isinstance(urdf, Model) else load(urdf)
-    om = to_opensim(model, name=name, gravity=gravity)
+    om = to_opensim(model, name=name, gravity=gravity, named=named)
     from .._safe_files import replacing
     with replacing(path) as tmp:
         om.printToXML(tmp)

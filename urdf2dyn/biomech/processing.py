@@ -346,7 +346,8 @@ class ColumnOptions(NamedTuple):
     give the scaling's static trial (its file for {}); ``scheduler``: how the caller names
     the Dask scheduler address it gave a batch of trials; ``ik_model`` and ``marker_file``:
     how to give an OpenSim IK setup's run the model and the marker recording its setup
-    leaves unassigned. None: the caller has no such option (`urdf2dyn animate`)."""
+    leaves unassigned; ``root``: how to build a human model whose root is 3 prismatic + 3
+    revolute joints. None: the caller has no such option (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
@@ -369,6 +370,7 @@ class ColumnOptions(NamedTuple):
     scheduler: str | None = "run_trials' scheduler"
     ik_model: str | None = "model=urdf2dyn.load(MODEL)"
     marker_file: str | None = 'marker_file="MARKERS.trc"'
+    root: str | None = 'urdf2dyn.human(..., root="prismatic")'
 
     def said(self, option: str, form: str = "{}", value: object = None) -> str:
         """The caller's option (a field's name; value put in its format, as delimiter's, a

@@ -238,7 +238,7 @@ def cmd_export_osim(args):
     model = load(path, strict=args.strict)
     set_gravity(model, args.gravity)
     try:
-        om = export_osim(model, args.output)
+        om = export_osim(model, args.output, named=TRIAL_COLUMNS)
     except ValueError as e:
         raise in_flag_words(e, args) from None
     g = " ".join(f"{x:g}" for x in om.getGravity().to_numpy())

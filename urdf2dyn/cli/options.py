@@ -90,7 +90,8 @@ TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--float
                               ik_setup="--ik-setup SETUP_IK.xml", filter_hz="--filter {:g}",
                               cycles="--cycles {}", static="--static {}",
                               scheduler="--scheduler", ik_model="urdf2dyn ik --model MODEL",
-                              marker_file="urdf2dyn ik --marker-file MARKERS.trc")
+                              marker_file="urdf2dyn ik --marker-file MARKERS.trc",
+                              root="urdf2dyn human --root prismatic")
 #: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing, loads
 #: and time range (--time-range overrides it), and its OpenSim processing takes no floating
 #: joint (a quaternion) nor a lab rotation or IK setup (its motion is a coordinate file),
