@@ -203,8 +203,8 @@ def test_savgol_refused_on_uneven_steps_is_named_as_its_caller_gave_it(tmp_path,
     command line's "--derivatives savgol" and advising "--derivatives gradient or spline"
     to a library caller too, whose option is the keyword derivatives; asked for with the
     filter, only the filter was named, so dropping it met the next refusal. The library's
-    caller now reads its keywords, the command line its flags (CutoffNamed), each of the
-    two that need even steps named with what to give instead."""
+    caller now reads its keywords, the command line its flags (CutoffNamed and
+    ColumnOptions), each of the two that need even steps named with what to give instead."""
     model = urdf2dyn.load(ROBOT2R)
     t = np.sort(np.r_[np.linspace(0, 1, 101), 0.50002])
     motion = tmp_path / "uneven.csv"

@@ -44,6 +44,7 @@ hold one of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 import numpy as np
@@ -302,14 +303,10 @@ class CutoffNamed(NamedTuple):
     command-line flag or setup element; ``no_filter``, how that source asks for no filter
     (the library with None, the command line by leaving out --filter, a setup with -1);
     ``file``, the file the cut-off applies to (a trial's motion) or is written in (a setup),
-    said first with the value (None: the argument alone, as a library call gave it);
-    ``derivatives``, how the same caller chooses the derivatives' method, a format of the
-    method's name (the library's keyword, the command line's --derivatives), which the
-    refusal of unevenly sampled coordinates offers besides the filter (_need_even_steps)."""
+    said first with the value (None: the argument alone, as a library call gave it)."""
     name: str = "cutoff_hz"
     no_filter: str = "None for no filter"
     file: str | None = None
-    derivatives: str = 'derivatives="{}"'
 
     def said(self, cutoff_hz: float) -> str:
         """The words before a refusal's reason."""
@@ -347,7 +344,8 @@ class ColumnOptions(NamedTuple):
     the Dask scheduler address it gave a batch of trials; ``ik_model`` and ``marker_file``:
     how to give an OpenSim IK setup's run the model and the marker recording its setup
     leaves unassigned; ``root``: how to build a human model whose root is 3 prismatic + 3
-    revolute joints. None: the caller has no such option (`urdf2dyn animate`)."""
+    revolute joints; ``derivatives``: a format of how to choose the derivatives' method (its
+    name for {}). None: the caller has no such option (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
@@ -371,6 +369,7 @@ class ColumnOptions(NamedTuple):
     ik_model: str | None = "model=urdf2dyn.load(MODEL)"
     marker_file: str | None = 'marker_file="MARKERS.trc"'
     root: str | None = 'urdf2dyn.human(..., root="prismatic")'
+    derivatives: str | None = 'derivatives="{}"'
 
     def said(self, option: str, form: str = "{}", value: object = None) -> str:
         """The caller's option (a field's name; value put in its format, as delimiter's, a
@@ -626,21 +625,22 @@ def _floating_velocity(t, qj):
     return np.concatenate([v_lin, omega], axis=1)
 
 
-def _need_even_steps(t, source, filter_hz, derivatives, named=CUTOFF_HZ):
+def _need_even_steps(t, source, filter_hz, derivatives, filter_named=CUTOFF_HZ,
+                     columns_named=LIBRARY_COLUMNS):
     """A trial's coordinates filtered (filter_hz) or differentiated by Savitzky-Golay
     (derivatives "savgol") must be evenly sampled: else refused naming the file and each of
-    the two asked for, in the words of the caller that asked (named: the library's keywords
-    or the command line's flags), with what that caller gives instead."""
+    the two asked for, in the words of the caller that asked (filter_named, columns_named),
+    with what that caller gives instead."""
     try:
         _uniform_step(t, "")
     except ValueError:
         dt = np.diff(np.asarray(t, dtype=float))
         needs, instead = [], []
         if filter_hz is not None:
-            needs.append(f"the Butterworth filter ({named.name})")
-            instead.append(named.no_filter)
+            needs.append(f"the Butterworth filter ({filter_named.name})")
+            instead.append(filter_named.no_filter)
         if derivatives == "savgol":
-            method = named.derivatives.format
+            method = partial(columns_named.said, "derivatives", "{}")
             needs.append(f"Savitzky-Golay derivatives ({method('savgol')})")
             instead.append(f"choose {method('gradient')} or {method('spline')}")
         raise MotionError(f"{source}: time steps vary from {dt.min():g} to {dt.max():g} s (an "
@@ -691,7 +691,8 @@ class Urdf2dynProcessing:
         the caller's options, as OpenSim's processing advises them (ColumnOptions)."""
         if v is None or a is None:
             if filter_hz is not None or derivatives == "savgol":
-                _need_even_steps(t, source, filter_hz, derivatives, filter_named)
+                _need_even_steps(t, source, filter_hz, derivatives, filter_named,
+                                 columns_named or LIBRARY_COLUMNS)
             qf, v_est, a_est = estimate_derivatives(t, q, method=derivatives,
                                                     cutoff_hz=filter_hz, model=model,
                                                     return_positions=True, named=filter_named)

@@ -75,9 +75,8 @@ def add_time_range(p, help):
                    help=help)
 
 
-#: --filter, as a refusal of its cut-off names it (the library's filter_hz otherwise), and
-#: --derivatives, which the refusal of uneven time steps offers besides it
-FILTER_NAMED = CutoffNamed("--filter", "no --filter", derivatives="--derivatives {}")
+#: --filter, as a refusal of its cut-off names it (the library's filter_hz otherwise)
+FILTER_NAMED = CutoffNamed("--filter", "no --filter")
 #: what the refusals and warnings of a trial's columns advise, in the flags of `urdf2dyn
 #: torques` (and those of an IK setup's run, in `urdf2dyn ik`'s, which passes it too)
 TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--floating-base",
@@ -91,7 +90,8 @@ TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--float
                               cycles="--cycles {}", static="--static {}",
                               scheduler="--scheduler", ik_model="urdf2dyn ik --model MODEL",
                               marker_file="urdf2dyn ik --marker-file MARKERS.trc",
-                              root="urdf2dyn human --root prismatic")
+                              root="urdf2dyn human --root prismatic",
+                              derivatives="--derivatives {}")
 #: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing, loads
 #: and time range (--time-range overrides it), and its OpenSim processing takes no floating
 #: joint (a quaternion) nor a lab rotation or IK setup (its motion is a coordinate file),
@@ -103,10 +103,11 @@ SETUP_COLUMNS = TRIAL_COLUMNS._replace(
     time_range="the setup's <time_range>{0:g} {1:g}</time_range>, or --time-range {0:g} {1:g}")
 #: the same in `urdf2dyn animate`'s, which reads the motion as torques does but takes
 #: neither the loads nor their links (it draws the trial's own), --couplers, --max-gap, the
-#: CSV separators (detected from the file), --cycles nor a scaling's --static
+#: CSV separators (detected from the file), --cycles, a scaling's --static nor --derivatives
 ANIMATE_COLUMNS = TRIAL_COLUMNS._replace(contact=None, couplers=None, grf=None,
                                          external_loads=None, max_gap=None, delimiter=None,
-                                         decimal=None, cycles=None, static=None)
+                                         decimal=None, cycles=None, static=None,
+                                         derivatives=None)
 
 
 def in_flag_words(error, args):
