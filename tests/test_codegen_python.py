@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 import urdf2dyn
-from urdf2dyn import codegen
+from urdf2dyn import cli, codegen
+from caller_words import assert_says_the_keyword, flags_named
 from codegen_oracle import (bundled_models, compare, import_python, random_inputs, random_models,
                             reference, rel_err)
 
@@ -68,14 +69,29 @@ def test_generate_refuses_bad_arguments():
     still = urdf2dyn.load('<robot name="s"><link name="a"/></robot>')
     with pytest.raises(ValueError, match="no movable joint"):
         codegen.generate(still, "c")
-    # example-robot-data's quadrotors (hector, iris_simple) are such: say how to free them
+    # example-robot-data's quadrotors (hector, iris_simple) are such: say how to free them,
+    # with urdf2dyn.load's keyword (a library caller passes no --floating-base)
     with pytest.raises(ValueError, match=r"no movable joint: its links are welded to the world "
-                       r"\(load it with floating_base=True, or --floating-base, for the "
-                       r"dynamics of one free body\)"):
+                       r"\(load it with floating_base=True, for the dynamics of one free "
+                       r"body\)") as refused:
         codegen.generate(still, "python")
+    assert_says_the_keyword(str(refused.value), urdf2dyn.load, "floating_base")
     codegen.generate(urdf2dyn.load('<robot name="s"><link name="a"><inertial><mass value="1"/>'
                                    '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
                                    '</inertial></link></robot>', floating_base=True), "python")
+
+
+def test_codegen_advises_its_own_floating_base_flag(tmp_path, capsys):
+    """urdf2dyn codegen on a model without movable joints was told "floating_base=True, or
+    --floating-base": it is now told its own flag (its parser is the oracle), no keyword."""
+    robot = tmp_path / "still.urdf"
+    robot.write_text('<robot name="s"><link name="a"/></robot>')
+    assert cli.main(["codegen", str(robot), "--lang", "python", "-o", str(tmp_path / "out")]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "load it with --floating-base, for the dynamics of one free body" in err, err
+    own = {f for a in cli.build_parser()._subparsers._group_actions[0].choices["codegen"]
+           ._actions for f in a.option_strings}
+    assert flags_named(err) == {"--floating-base"} <= own and "floating_base" not in err, err
 
 
 def test_structure_is_read_only_and_consistent():

@@ -3,8 +3,8 @@ and urdf2dyn equations (SymPy)."""
 import os
 
 from ..model import load
-from .options import (UsageError, add_floating_base, add_gravity, add_strict, model_path,
-                      refuse_overwriting)
+from .options import (TRIAL_COLUMNS, UsageError, add_floating_base, add_gravity, add_strict,
+                      model_path, refuse_overwriting)
 
 
 def cmd_codegen(args):
@@ -14,7 +14,8 @@ def cmd_codegen(args):
         raise UsageError(f"--output {args.output}: a file; codegen writes a directory of files")
     model = load(path, floating_base=args.floating_base, strict=args.strict)
     files = codegen.generate(model, args.lang, functions=args.functions,
-                             scalar="float" if args.float else "double", name=args.name)
+                             scalar="float" if args.float else "double", name=args.name,
+                             named=TRIAL_COLUMNS)
     refuse_overwriting([("--output", os.path.join(args.output, f)) for f in files],
                        [("model", path)], created=[("--output", args.output)])
     for path in codegen.write(files, args.output):

@@ -11,6 +11,7 @@ emit.py holds the one description of each algorithm; c.py, python.py and matlab.
 it; equations.py evaluates it with SymPy.
 """
 from . import c as _c, matlab as _matlab, python as _python
+from ..biomech.processing import LIBRARY_COLUMNS
 from ..model import refuse_joint_type
 from .emit import ALGORITHMS, NOT_GENERATED, build
 
@@ -20,7 +21,8 @@ FUNCTIONS = ("rnea", "crba", "aba", "fk")
 __all__ = ["generate", "symbolic", "write", "LANGUAGES", "FUNCTIONS"]
 
 
-def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=None):
+def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=None, *,
+             named=LIBRARY_COLUMNS):
     """Source files computing the model's dynamics, unrolled body by body.
 
     Parameters
@@ -38,6 +40,9 @@ def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=Non
         Floating-point type of the arithmetic (C ``float`` uses sinf, cosf, sqrtf).
     name : str, optional
         Prefix of the functions and files (default: the URDF robot name as an identifier).
+    named : urdf2dyn.biomech.processing.ColumnOptions
+        The caller's options, as the refusal of a model without movable joints advises them
+        (default: urdf2dyn.load's keyword).
 
     Returns
     -------
@@ -57,8 +62,8 @@ def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=Non
                          f"{', '.join(ALGORITHMS)})")
     if model.nv == 0:
         raise ValueError(f"generate: robot {model.name!r} has no movable joint: its links are "
-                         "welded to the world (load it with floating_base=True, or "
-                         "--floating-base, for the dynamics of one free body)")
+                         f"welded to the world (load it with {named.floating_base}, for "
+                         "the dynamics of one free body)")
     for jtype in ("ellipsoid", "constant_curvature"):
         refuse_joint_type(model, jtype, "generate", NOT_GENERATED)
     return LANGUAGES[language].render(model, build(model, functions), name or model.name,
