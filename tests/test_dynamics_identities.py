@@ -678,6 +678,25 @@ _MASSLESS_LEAF = """<robot name="massless_leaf">
 </robot>"""
 
 
+@pytest.mark.parametrize("floating_base", [False, True])
+def test_a_singular_mass_matrix_of_a_file_advises_the_librarys_check(tmp_path, floating_base):
+    """A model loaded from a file with a joint moving no inertia was told to run `urdf2dyn
+    check [--floating-base] FILE`, a command, by forward dynamics, which no command calls:
+    the caller is told urdf2dyn.check of the file, in Python, and the advice, followed,
+    names the joint."""
+    path = tmp_path / "massless_leaf.urdf"
+    path.write_text(_MASSLESS_LEAF)
+    model = urdf2dyn.load(str(path), floating_base=floating_base)
+    with pytest.raises(ValueError) as refused:
+        model.forward_dynamics(model.neutral(), 0, 0)
+    said = str(refused.value)
+    given = f", floating_base={floating_base}" if floating_base else ""
+    assert f"(`urdf2dyn.check({str(path)!r}{given})` says why for each)" in said, said
+    assert "--" not in said and "urdf2dyn check " not in said, said
+    found = urdf2dyn.check(str(path), floating_base=floating_base)
+    assert any("wrist" in f.message for f in found), found
+
+
 def test_massless_leaf_on_movable_joint_is_singular():
     model = urdf2dyn.load(_MASSLESS_LEAF)
     q, v, tau = np.array([0.3, -0.2]), np.array([0.5, 1.0]), np.array([1.0, 0.0])

@@ -1355,9 +1355,10 @@ class Model:
         names = ", ".join(f"'{j.name}'" for j in dead[:6])
         more = f" and {len(dead) - 6} more" if len(dead) > 6 else ""
         what = "joint {} moves" if len(dead) == 1 else "joints {} move"
-        fb = (" --floating-base", ", floating_base=True") if self.floating_base else ("", "")
-        check = (f"urdf2dyn check{fb[0]} {self._source}" if self._source
-                 else f"urdf2dyn.check(urdf{fb[1]})")
+        # the library's check, the model's caller's (no command reaches here), of its file
+        fb = ", floating_base=True" if self.floating_base else ""
+        check = f"urdf2dyn.check({self._source!r}{fb})" if self._source else \
+            f"urdf2dyn.check(urdf{fb})"
         return ValueError(f"{error}; here {what.format(names + more)} no inertia at any "
                           f"configuration: give the links they move an <inertial> (mass and "
                           f"inertia), or make them fixed (`{check}` says why for each)")
