@@ -415,10 +415,11 @@ class FindingRefused(_core.URDFError):
     URDFError, told apart by a job that would otherwise add advice of its own."""
 
 
-#: What a strict load adds to a finding it refuses: why it is an error and what to do.
-STRICT_REFUSAL = ("refused because --strict (strict=True) makes the model's findings errors: "
-                  "act on it as said, or run without --strict (strict=False) to use the model "
-                  "as written, with this as a warning")
+#: What a strict load adds to a finding it refuses: why it is an error and what to do, in
+#: the library's words (a command says its --strict: urdf2dyn.cli.options.in_strict_words).
+STRICT_REFUSAL = ("refused because strict=True makes the model's findings errors: act on it "
+                  "as said, or pass strict=False to use the model as written, with this as a "
+                  "warning")
 _USED_AS_WRITTEN = re.compile(r"[;,]? *used as written(?=[.;]|$)")
 
 

@@ -108,8 +108,26 @@ def test_strict_refuses_the_models_findings_before_any_output(tmp_path, command,
     assert "used as written" not in said[0].split("without --strict")[0], said[0]
     assert ("no rigid body has this inertia. Correct the body's <inertia>; refused because "
             "--strict") in said[0], said[0]
-    assert "or run without --strict" in said[0], said[0]
+    assert "or run without --strict" in said[0] and "strict=" not in said[0], said[0]
     assert "give the model" not in said[0] and "cannot be loaded" not in said[0], said[0]
+
+
+def test_a_strict_load_refuses_a_finding_in_the_librarys_words(tmp_path):
+    """urdf2dyn.load(path, strict=True) refused a finding "because --strict (strict=True)
+    ...; or run without --strict (strict=False)": a flag to a library caller. It now says
+    the keyword alone (load's signature is the oracle), the command line its flag alone
+    (test_strict_refuses_the_models_findings_before_any_output)."""
+    import urdf2dyn
+    from caller_words import assert_says_the_keyword
+    model = tmp_path / "model.osim"
+    shutil.copy(os.path.join(DATA, "ik", "gait2392", "subject01_simbody.osim"), model)
+    _break_first_inertia(model)
+    with pytest.raises(urdf2dyn.URDFError) as refused:
+        urdf2dyn.load(os.fspath(model), strict=True)
+    said = str(refused.value)
+    assert FINDING in said and "refused because strict=True makes the model's findings " \
+        "errors: act on it as said, or pass strict=False to use the model as written" in said
+    assert_says_the_keyword(said, urdf2dyn.load, "strict")
 
 
 def _loader_saying_a_note(monkeypatch, finding=False):
@@ -144,7 +162,7 @@ def test_strict_stops_on_the_models_findings_only_in_every_job(monkeypatch):
                             say=lambda message, category: said.append((message, category)))
     assert said == [("a note of the loader", urdf2dyn.Urdf2dynWarning)]
     assert str(refused.value).startswith("m.osim:3: body 'b': odd inertia; refused because "
-                                         "--strict"), refused.value
+                                         "strict=True"), refused.value
 
 
 def test_rras_strict_load_follows_the_same_rule(monkeypatch, tmp_path):

@@ -28,7 +28,7 @@ from .._safe_files import OutputRefused, guarding
 from ..biomech.trajectory import MotionError
 from ..warn import Urdf2dynWarning, hearing_notes
 from . import codegen, markers, models, rra, scale, torques
-from .options import UsageError, refuse_device_given
+from .options import UsageError, in_strict_words, refuse_device_given
 
 __all__ = ["main", "build_parser", "UsageError"]
 
@@ -177,5 +177,5 @@ def _run(args, command):
         return 2
     except (URDFError, MotionError, OSError, ValueError, KeyError, ImportError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else e
-        print(f"urdf2dyn {args.command}: error: {msg}", file=sys.stderr)
+        print(f"urdf2dyn {args.command}: error: {in_strict_words(str(msg))}", file=sys.stderr)
         return 1

@@ -9,6 +9,7 @@ from ..biomech.human import MIN_HUMAN_MASS
 from ..biomech.processing import ColumnOptions, CutoffNamed
 from ..biomech.trajectory import MotionError
 from ..bundled import data_path
+from ..model import STRICT_REFUSAL
 from .._input_bytes import refuse_devices
 from .._safe_files import check_output_paths, name_outputs, refuse_overwriting_inputs
 from ..warn import missing_file
@@ -122,6 +123,15 @@ def in_flag_words(error, args):
         t0, t1 = args.time_range
         return MotionError(f"--time-range {t0:g} {t1:g}: {text}")
     return error
+
+
+def in_strict_words(text):
+    """A strict load's refusal of a model finding (urdf2dyn.model.STRICT_REFUSAL, said of
+    strict=True) in --strict's words: every loader a command reaches (its model's, a
+    setup's) refuses findings, so the command says the one sentence in its own words."""
+    return text.replace(STRICT_REFUSAL, "refused because --strict makes the model's findings "
+                        "errors: act on it as said, or run without --strict to use the model "
+                        "as written, with this as a warning")
 
 
 def refuse_device_given(flag, path, what):
