@@ -17,7 +17,6 @@ solver equals urdf2dyn (the dynamics are).
 from __future__ import annotations
 
 import gzip
-import inspect
 import os
 import shutil
 import warnings
@@ -31,6 +30,7 @@ from urdf2dyn import cli
 from urdf2dyn.biomech.scale import run_setup
 
 import opensim_tables
+from caller_words import assert_says_the_keyword, flags_named
 from osim_oracle import Oracle
 from cli_here import working_in
 
@@ -491,27 +491,47 @@ def test_scale_says_how_to_give_what_opencaps_setup_leaves_unassigned(files, cap
     """OpenCap's scaling setup with the generic model alone: the model has no markers and
     the setup names no marker set, which was said as eleven measurements left out and then
     "give a marker file (CSV name, link, x, y, z; urdf2dyn.markers.read_markers)"; it is
-    refused first, naming --marker-set. Then the static trial, naming --static (and each
-    run_setup keyword: the one message reaches both callers)."""
+    refused first, naming --marker-set. Then the static trial, naming --static. Each
+    refusal named both run_setup's keyword and the flag, to both callers: each is now told
+    its own (the scale parser's flags, run_setup's signature)."""
     setup = str(files / "Setup_scaling_LaiUhlrich2022.xml")
-    model = ["--model", str(files / "LaiUhlrich2022.osim")]
+    generic = str(files / "LaiUhlrich2022.osim")
+    model = ["--model", generic]
+    flags = {f for a in cli.build_parser()._subparsers._group_actions[0].choices["scale"]
+             ._actions for f in a.option_strings}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        assert cli.main(["scale", setup]) == 1
+        err = " ".join(capsys.readouterr().err.split())
+        assert "<model_file> is Unassigned: give the generic model (urdf2dyn scale SETUP " \
+            "--model GENERIC.osim)" in err, err
+        assert flags_named(err) == {"--model"} <= flags and "model=" not in err
+        with pytest.raises(urdf2dyn.biomech.formats.scale_setup.ScaleSetupError) as refused:
+            run_setup(setup)
+        said = str(refused.value)
+        assert 'give the generic model (model="GENERIC.osim")' in said, said
+        assert_says_the_keyword(said, run_setup, "model")
         assert cli.main(["scale", setup, *model]) == 1
-        err = capsys.readouterr().err
+        err = " ".join(capsys.readouterr().err.split())
         assert "measurement" not in err and "the model has no markers and <GenericModelMaker> " \
-            "<marker_set_file> is Unassigned: give the marker set (marker_set=\"MARKERS.xml\" " \
-            "to run_setup, urdf2dyn scale SETUP --marker-set MARKERS.xml)" in err
+            "<marker_set_file> is Unassigned: give the marker set (urdf2dyn scale SETUP " \
+            "--marker-set MARKERS.xml)" in err, err
+        assert flags_named(err) == {"--marker-set"} <= flags and "marker_set=" not in err
         assert cli.main(["scale", setup, *model, "--marker-set", str(files / MARKER_SET)]) == 1
-        err = capsys.readouterr().err
-        assert "<marker_file> is Unassigned: give the static trial (static=\"STATIC.trc\" to " \
-            "run_setup, urdf2dyn scale SETUP --static STATIC.trc)" in err
-        # the library's keywords are run_setup's own arguments, the flags the scale parser's
-        flags = {f for a in cli.build_parser()._subparsers._group_actions[0].choices["scale"]
-                 ._actions for f in a.option_strings}
-        assert {"--marker-set", "--static"} <= flags
-        keywords = inspect.signature(run_setup).parameters
-        assert {"marker_set", "static"} <= set(keywords)
+        err = " ".join(capsys.readouterr().err.split())
+        assert "<marker_file> is Unassigned: give the static trial (urdf2dyn scale SETUP " \
+            "--static STATIC.trc)" in err, err
+        assert flags_named(err) == {"--static"} <= flags and "static=" not in err
+        with pytest.raises(urdf2dyn.biomech.formats.scale_setup.ScaleSetupError) as refused:
+            run_setup(setup, model=generic)
+        said = str(refused.value)
+        assert 'give the marker set (marker_set="MARKERS.xml")' in said, said
+        assert_says_the_keyword(said, run_setup, "marker_set")
+        with pytest.raises(urdf2dyn.biomech.formats.scale_setup.ScaleSetupError) as refused:
+            run_setup(setup, model=generic, marker_set=str(files / MARKER_SET))
+        said = str(refused.value)
+        assert 'give the static trial (static="STATIC.trc")' in said, said
+        assert_says_the_keyword(said, run_setup, "static")
 
 
 @pytest.mark.parametrize("name", ["LaiUhlrich2022", "LaiUhlrich2022_shoulder",

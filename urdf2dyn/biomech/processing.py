@@ -345,7 +345,10 @@ class ColumnOptions(NamedTuple):
     how to give an OpenSim IK setup's run the model and the marker recording its setup
     leaves unassigned; ``root``: how to build a human model whose root is 3 prismatic + 3
     revolute joints; ``derivatives``: a format of how to choose the derivatives' method (its
-    name for {}). None: the caller has no such option (`urdf2dyn animate`)."""
+    name for {}); ``scale_model``, ``marker_set`` and ``scale_static``: formats of how to
+    give an OpenSim scale setup's run the generic model, marker set and static trial its
+    setup leaves unassigned (an example file for {}). None: the caller has no such option
+    (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
@@ -370,6 +373,9 @@ class ColumnOptions(NamedTuple):
     marker_file: str | None = 'marker_file="MARKERS.trc"'
     root: str | None = 'urdf2dyn.human(..., root="prismatic")'
     derivatives: str | None = 'derivatives="{}"'
+    scale_model: str | None = 'model="{}"'
+    marker_set: str | None = 'marker_set="{}"'
+    scale_static: str | None = 'static="{}"'
 
     def said(self, option: str, form: str = "{}", value: object = None) -> str:
         """The caller's option (a field's name; value put in its format, as delimiter's, a

@@ -53,6 +53,7 @@ from .formats.scale_setup import (ManualScale, Measurement, ScaleSetup, ScaleSet
                                   read_scale_setup)
 from .markers import Markers
 from .opensim_processing import processing_named
+from .processing import LIBRARY_COLUMNS, ColumnOptions
 from .scaling import default_pose, scale_lengths, scale_model
 
 if TYPE_CHECKING:
@@ -644,7 +645,8 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
               static: Markers | str | os.PathLike[str] | None = None,
               strict: bool = False,
               marker_set: str | os.PathLike[str] | None = None,
-              processing: str = "urdf2dyn", rotation: Any = None) -> ScaleResult:
+              processing: str = "urdf2dyn", rotation: Any = None,
+              named: ColumnOptions = LIBRARY_COLUMNS) -> ScaleResult:
     """Run an OpenSim ``Setup_Scale.xml`` as OpenSim's ScaleTool does and write what it
     writes: the ModelScaler's ``output_model_file`` (scaled) and ``output_scale_file`` (the
     factors), the MarkerPlacer's ``output_model_file`` (scaled, markers placed; ``output``
@@ -678,6 +680,9 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
     rotation : optional
         With a ``static`` path: the rotation from its lab frame to the model's (as
         urdf2dyn.biomech.formats.read_markers takes it); None reads it as recorded.
+    named : ColumnOptions
+        How the caller gives the model, marker set and static trial, as the refusal of a
+        setup leaving one unassigned says (default: this function's keywords).
 
     No file it writes may be one it reads (the setup and every file it names, the model,
     marker set and static trial given), or another of its outputs, by any name: refused
@@ -690,7 +695,8 @@ def run_setup(setup: str | os.PathLike[str] | ScaleSetup, output: str | None = N
                          "give static as the trial's file (the setup's .trc is read in the "
                          "model's frame, as OpenSim reads it)")
     with guarding():
-        return _run_setup(setup, output, model, static, strict, marker_set, how, rotation)
+        return _run_setup(setup, output, model, static, strict, marker_set, how, rotation,
+                          named)
 
 
 def setup_inputs(setup: ScaleSetup) -> list[tuple[str, str | None]]:
@@ -707,14 +713,8 @@ def setup_inputs(setup: ScaleSetup) -> list[tuple[str, str | None]]:
             ("coordinate", setup.coordinate_file)] + list(setup.set_files)
 
 
-def _option_of_run_setup(keyword, value):
-    """How to give run_setup's keyword, in the words of both its callers: run_setup cannot
-    tell a library call from `urdf2dyn scale`, whose flag is the keyword's (--marker-set)."""
-    flag = "--" + keyword.replace("_", "-")
-    return f'{keyword}="{value}" to run_setup, urdf2dyn scale SETUP {flag} {value}'
-
-
-def _run_setup(setup, output, model, static, strict, marker_set, processing, rotation):
+def _run_setup(setup, output, model, static, strict, marker_set, processing, rotation,
+               named):
     s = setup if isinstance(setup, ScaleSetup) else read_scale_setup(setup, strict=strict)
     note_inputs(setup_inputs(s))          # before a marker set given replaces its own
     if marker_set is not None:
@@ -733,7 +733,7 @@ def _run_setup(setup, output, model, static, strict, marker_set, processing, rot
     if model is None:
         if not s.model_file:
             raise ScaleSetupError(f"{s.path}: <model_file> is Unassigned: give the generic "
-                                  f"model ({_option_of_run_setup('model', 'GENERIC.osim')})")
+                                  f"model ({named.said('scale_model', '{}', 'GENERIC.osim')})")
         from ..model import FindingRefused
         try:
             model = load_generic(s.model_file, strict)
@@ -748,7 +748,7 @@ def _run_setup(setup, output, model, static, strict, marker_set, processing, rot
     if not model.markers and not s.marker_set_file and (s.place or measured):
         raise ScaleSetupError(f"{s.path}: the model has no markers and <GenericModelMaker> "
                               "<marker_set_file> is Unassigned: give the marker set "
-                              f"({_option_of_run_setup('marker_set', 'MARKERS.xml')})")
+                              f"({named.said('marker_set', '{}', 'MARKERS.xml')})")
     if static is None and (s.place or s.measurements):
         if s.scale_marker_file and s.place_marker_file and \
                 os.path.abspath(s.scale_marker_file) != os.path.abspath(s.place_marker_file):
@@ -757,10 +757,10 @@ def _run_setup(setup, output, model, static, strict, marker_set, processing, rot
                                   f"{s.place_marker_file}); urdf2dyn takes one")
         if not trial_file:
             raise ScaleSetupError(f"{s.path}: <marker_file> is Unassigned: give the static "
-                                  f"trial ({_option_of_run_setup('static', 'STATIC.trc')})")
+                                  f"trial ({named.said('scale_static', '{}', 'STATIC.trc')})")
         _exists(s, "<ModelScaler> <marker_file>" if s.scale_marker_file else
                 "<MarkerPlacer> <marker_file>", trial_file, "give the static trial "
-                f"({_option_of_run_setup('static', 'STATIC.trc')})")
+                f"({named.said('scale_static', '{}', 'STATIC.trc')})")
         from .formats import read_markers
         static = read_markers(trial_file, strict=strict)
     # the coordinate file is sampled at the static trial's start at the earliest: read first

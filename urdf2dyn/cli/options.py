@@ -79,7 +79,8 @@ def add_time_range(p, help):
 #: --filter, as a refusal of its cut-off names it (the library's filter_hz otherwise)
 FILTER_NAMED = CutoffNamed("--filter", "no --filter")
 #: what the refusals and warnings of a trial's columns advise, in the flags of `urdf2dyn
-#: torques` (and those of an IK setup's run, in `urdf2dyn ik`'s, which passes it too)
+#: torques` (and those of an IK or scale setup's run, in `urdf2dyn ik`'s and `urdf2dyn
+#: scale`'s, which pass it too)
 TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--floating-base",
                               contact="{}", contact_pair="--contact {}=LINK",
                               couplers="--couplers eliminate", grf="--grf FILE",
@@ -92,7 +93,10 @@ TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--float
                               scheduler="--scheduler", ik_model="urdf2dyn ik --model MODEL",
                               marker_file="urdf2dyn ik --marker-file MARKERS.trc",
                               root="urdf2dyn human --root prismatic",
-                              derivatives="--derivatives {}")
+                              derivatives="--derivatives {}",
+                              scale_model="urdf2dyn scale SETUP --model {}",
+                              marker_set="urdf2dyn scale SETUP --marker-set {}",
+                              scale_static="urdf2dyn scale SETUP --static {}")
 #: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing, loads
 #: and time range (--time-range overrides it), and its OpenSim processing takes no floating
 #: joint (a quaternion) nor a lab rotation or IK setup (its motion is a coordinate file),

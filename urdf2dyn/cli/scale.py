@@ -2,7 +2,7 @@
 
 from .._safe_files import name_outputs
 from ..warn import counted
-from .options import add_coordinate_file_processing, add_strict, model_path
+from .options import TRIAL_COLUMNS, add_coordinate_file_processing, add_strict, model_path
 
 
 def cmd_scale(args):
@@ -20,7 +20,8 @@ def cmd_scale(args):
     result = run_setup(setup, output=args.output,
                        model=model_path(args.model) if args.model else None,
                        static=args.static, rotation=args.rotate, strict=args.strict,
-                       marker_set=args.marker_set or None, processing=args.processing)
+                       marker_set=args.marker_set or None, processing=args.processing,
+                       named=TRIAL_COLUMNS)
     report = result.report
     written = args.output or (setup.output_model_file if setup.place
                               else setup.output_scaled_model)
