@@ -347,8 +347,9 @@ class ColumnOptions(NamedTuple):
     revolute joints; ``derivatives``: a format of how to choose the derivatives' method (its
     name for {}); ``scale_model``, ``marker_set`` and ``scale_static``: formats of how to
     give an OpenSim scale setup's run the generic model, marker set and static trial its
-    setup leaves unassigned (an example file for {}). None: the caller has no such option
-    (`urdf2dyn animate`)."""
+    setup leaves unassigned (an example file for {}); ``marker_fit``: how to fit a model's
+    coordinates to a marker recording. None: the caller has no such option (`urdf2dyn
+    animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
@@ -376,6 +377,7 @@ class ColumnOptions(NamedTuple):
     scale_model: str | None = 'model="{}"'
     marker_set: str | None = 'marker_set="{}"'
     scale_static: str | None = 'static="{}"'
+    marker_fit: str | None = "urdf2dyn.biomech.ik.run_setup"
 
     def said(self, option: str, form: str = "{}", value: object = None) -> str:
         """The caller's option (a field's name; value put in its format, as delimiter's, a

@@ -180,7 +180,7 @@ def check_columns(path, traj, model, named=LIBRARY_COLUMNS):
     elif unknown and missing:
         problems.append("no renaming of the unknown columns (below) covers the joints the "
                         "model lacks: the motion was made for another model. Fit this model's "
-                        "coordinates (urdf2dyn ik on the markers)" + (
+                        f"coordinates ({named.marker_fit} on the markers)" + (
                             "" if named.processing is None else
                             ", or hold the missing ones at their default values and ignore "
                             "those columns as OpenSim's inverse-dynamics tool does "
