@@ -200,6 +200,30 @@ def test_a_floating_root_is_advised_a_human_root_in_the_callers_words(osim, tmp_
     assert "floating or planar" in message and not (tmp_path / "out.osim").exists()
 
 
+@pytest.mark.parametrize("caller", ["to_opensim", "export-osim"])
+def test_an_opensim_model_is_advised_the_callers_converter(osim, tmp_path, capsys, caller):
+    """An OpenSim model given to to_opensim was advised `urdf2dyn convert`, a command, in
+    Python too: the library is now advised urdf2dyn.convert.osim_to_urdf (which writes it
+    as URDF, the oracle: run as advised), export-osim still urdf2dyn convert."""
+    from urdf2dyn import cli, convert
+    from urdf2dyn.biomech.opensim_model import to_opensim
+    arm26 = os.path.join(os.path.dirname(__file__), "..", "data", "opensim_core", "arm26.osim")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        if caller == "export-osim":
+            assert cli.main(["export-osim", arm26, "-o", str(tmp_path / "out.osim")]) == 1
+            said = " ".join(capsys.readouterr().err.split())
+            assert "(urdf2dyn convert writes an .osim model as URDF)" in said, said
+            assert "osim_to_urdf" not in said, said
+            return
+        with pytest.raises(ValueError) as refused:
+            to_opensim(urdf2dyn.load(arm26))
+        said = str(refused.value)
+        assert "(urdf2dyn.convert.osim_to_urdf writes an .osim model as URDF)" in said, said
+        assert "urdf2dyn convert " not in said, said
+        assert convert.osim_to_urdf(arm26).lstrip().startswith("<")
+
+
 # ============================================================================ (b) the tool
 
 RATE, DURATION = 200.0, 1.0

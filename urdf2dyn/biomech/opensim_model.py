@@ -116,8 +116,8 @@ def to_opensim(model, name=None, gravity=None, *, named=LIBRARY_COLUMNS):
     gravity : (3,) array, optional
         Gravity in ground, m/s² (default: model.gravity).
     named : ColumnOptions
-        The caller's options, as the refusal of a floating root advises them (default: the
-        library's).
+        The caller's options, as the refusals of a floating root and of an OpenSim model
+        advise them (default: the library's).
 
     Returns
     -------
@@ -137,7 +137,8 @@ def to_opensim(model, name=None, gravity=None, *, named=LIBRARY_COLUMNS):
                          f"prismatic + 3 revolute joints ({named.root})")
     if model.is_opensim:
         raise ValueError("to_opensim: the model was read from an OpenSim file already: use "
-                         "that .osim file (urdf2dyn convert writes an .osim model as URDF)")
+                         f"that .osim file ({named.osim_to_urdf} writes an .osim model as "
+                         "URDF)")
     if name is not None and _legal(name) != name:
         raise ValueError(f"to_opensim: name {name!r}: {_RULE}: give a name without them")
     # the reader took a bare '&' as the character; a strict parser wants it escaped first

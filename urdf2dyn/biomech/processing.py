@@ -348,7 +348,8 @@ class ColumnOptions(NamedTuple):
     name for {}); ``scale_model``, ``marker_set`` and ``scale_static``: formats of how to
     give an OpenSim scale setup's run the generic model, marker set and static trial its
     setup leaves unassigned (an example file for {}); ``marker_fit``: how to fit a model's
-    coordinates to a marker recording. None: the caller has no such option (`urdf2dyn
+    coordinates to a marker recording; ``osim_to_urdf``: how to write an OpenSim model as
+    URDF. None: the caller has no such option (`urdf2dyn
     animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
@@ -378,6 +379,7 @@ class ColumnOptions(NamedTuple):
     marker_set: str | None = 'marker_set="{}"'
     scale_static: str | None = 'static="{}"'
     marker_fit: str | None = "urdf2dyn.biomech.ik.run_setup"
+    osim_to_urdf: str | None = "urdf2dyn.convert.osim_to_urdf"
 
     def said(self, option: str, form: str = "{}", value: object = None) -> str:
         """The caller's option (a field's name; value put in its format, as delimiter's, a

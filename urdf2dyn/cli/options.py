@@ -97,7 +97,7 @@ TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--float
                               scale_model="urdf2dyn scale SETUP --model {}",
                               marker_set="urdf2dyn scale SETUP --marker-set {}",
                               scale_static="urdf2dyn scale SETUP --static {}",
-                              marker_fit="urdf2dyn ik")
+                              marker_fit="urdf2dyn ik", osim_to_urdf="urdf2dyn convert")
 #: the same in `urdf2dyn torques --setup`'s: the setup gives the motion, processing, loads
 #: and time range (--time-range overrides it), and its OpenSim processing takes no floating
 #: joint (a quaternion) nor a lab rotation or IK setup (its motion is a coordinate file),
