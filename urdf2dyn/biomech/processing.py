@@ -318,11 +318,12 @@ CUTOFF_HZ = CutoffNamed()
 
 
 class ColumnOptions(NamedTuple):
-    """The caller's options that change how a trial's files and columns meet the model, as
-    the refusals and warnings of a trial advise them (its columns, CSV separators, gaps,
-    loads, couplers and angle units: stages.read.check_columns, formats.csv.read_table,
-    fill_gaps, grf.contact_links, the plausibility checks), so that no command names an
-    option it lacks, nor the library a flag. ``processing``: how to ask for OpenSim's column
+    """The caller's options, as the refusals and warnings advise them: those that change how
+    a trial's files and columns meet the model (its columns, CSV separators, gaps, loads,
+    couplers and angle units: stages.read.check_columns, formats.csv.read_table, fill_gaps,
+    grf.contact_links, the plausibility checks), and those of the jobs around trials (a
+    batch's scheduler, the IK and scale setups' runs, the OpenSim export), so that no command
+    names an option it lacks, nor the library a flag. ``processing``: how to ask for OpenSim's column
     rule (missing coordinates held at their defaults, unknown columns ignored); ``mapping``:
     how to rename the file's columns; ``floating_base``: how to load the model with the
     floating joint 'root_joint'; ``contact``: how to give ground reactions their links, a
@@ -349,8 +350,7 @@ class ColumnOptions(NamedTuple):
     give an OpenSim scale setup's run the generic model, marker set and static trial its
     setup leaves unassigned (an example file for {}); ``marker_fit``: how to fit a model's
     coordinates to a marker recording; ``osim_to_urdf``: how to write an OpenSim model as
-    URDF. None: the caller has no such option (`urdf2dyn
-    animate`)."""
+    URDF. None: the caller has no such option (`urdf2dyn animate`)."""
     processing: str | None = 'processing="opensim"'
     mapping: str | None = "mapping={file name: model name}"
     floating_base: str | None = "floating_base=True"
