@@ -78,9 +78,9 @@ def add_time_range(p, help):
 
 #: --filter, as a refusal of its cut-off names it (the library's filter_hz otherwise)
 FILTER_NAMED = CutoffNamed("--filter", "no --filter")
-#: what the refusals and warnings of a trial's columns advise, in the flags of `urdf2dyn
-#: torques` (and those of an IK or scale setup's run, in `urdf2dyn ik`'s and `urdf2dyn
-#: scale`'s, which pass it too)
+#: what the refusals and warnings advise on the command line: the flags of `urdf2dyn
+#: torques`, and the commands named where another one does the job (urdf2dyn ik, scale,
+#: human, convert); every command passes it but animate and torques --setup (below)
 TRIAL_COLUMNS = ColumnOptions("--processing opensim", "--mapping FILE", "--floating-base",
                               contact="{}", contact_pair="--contact {}=LINK",
                               couplers="--couplers eliminate", grf="--grf FILE",
