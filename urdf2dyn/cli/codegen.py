@@ -15,7 +15,7 @@ def cmd_codegen(args):
     model = load(path, floating_base=args.floating_base, strict=args.strict)
     files = codegen.generate(model, args.lang, functions=args.functions,
                              scalar="float" if args.float else "double", name=args.name,
-                             named=TRIAL_COLUMNS)
+                             floating_base_said=TRIAL_COLUMNS.floating_base)
     refuse_overwriting([("--output", os.path.join(args.output, f)) for f in files],
                        [("model", path)], created=[("--output", args.output)])
     for path in codegen.write(files, args.output):

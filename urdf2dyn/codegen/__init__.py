@@ -11,7 +11,6 @@ emit.py holds the one description of each algorithm; c.py, python.py and matlab.
 it; equations.py evaluates it with SymPy.
 """
 from . import c as _c, matlab as _matlab, python as _python
-from ..biomech.processing import LIBRARY_COLUMNS
 from ..model import refuse_joint_type
 from .emit import ALGORITHMS, NOT_GENERATED, build
 
@@ -22,7 +21,7 @@ __all__ = ["generate", "symbolic", "write", "LANGUAGES", "FUNCTIONS"]
 
 
 def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=None, *,
-             named=LIBRARY_COLUMNS):
+             floating_base_said="floating_base=True"):
     """Source files computing the model's dynamics, unrolled body by body.
 
     Parameters
@@ -40,9 +39,10 @@ def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=Non
         Floating-point type of the arithmetic (C ``float`` uses sinf, cosf, sqrtf).
     name : str, optional
         Prefix of the functions and files (default: the URDF robot name as an identifier).
-    named : urdf2dyn.biomech.processing.ColumnOptions
-        The caller's options, as the refusal of a model without movable joints advises them
-        (default: urdf2dyn.load's keyword).
+    floating_base_said : str
+        How the caller loads a model with a free root, as the refusal of a model without
+        movable joints advises it (default: urdf2dyn.load's keyword; the command line passes
+        its flag).
 
     Returns
     -------
@@ -62,7 +62,7 @@ def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=Non
                          f"{', '.join(ALGORITHMS)})")
     if model.nv == 0:
         raise ValueError(f"generate: robot {model.name!r} has no movable joint: its links are "
-                         f"welded to the world (load it with {named.floating_base}, for "
+                         f"welded to the world (load it with {floating_base_said}, for "
                          "the dynamics of one free body)")
     for jtype in ("ellipsoid", "constant_curvature"):
         refuse_joint_type(model, jtype, "generate", NOT_GENERATED)
