@@ -822,14 +822,13 @@ def _plates(c, source, markers, threshold, rate, strict, uncalibrated=frozenset(
     labels = _labels(params, "ANALOG")
     platforms = _PlatformParameters(types, channel, corners, origin, cal, poly, analogs,
                                     aunits, ascale, punits,
-                                    markers.meta.get("units_declared", True))
+                                    markers.meta.get("units_declared", True), labels, gen,
+                                    frozenset(uncalibrated))
     options = _PlateOptions(threshold, rate, strict, arate, prate, c["header"], params)
     read = []
     for k in range(used):
         where = f"{source}: force plate {k + 1}"
         try:
-            _check_calibrated(k, where, types, channel, uncalibrated, params)
-            _check_channels(k, where, types, channel, analogs, ascale, gen, labels, strict)
             read.append(_plate(k, where, platforms, options))
         except MotionError as e:
             report(f"{e}; the plate was left out", strict=strict, error=MotionError)
@@ -1023,18 +1022,14 @@ def _steady_alone_warning(plate, still, threshold, source, company):
             f"a threshold above {above} N" + light_subject + held)
 
 
-def _check_calibrated(k, where, types, channel, uncalibrated, params):
-    """Refuse plate k if a channel it needs has no ANALOG:SCALE or OFFSET (uncalibrated:
-    0-based channel numbers; _analog_calibration has said which)."""
-    if not uncalibrated or k >= len(types) or int(types[k]) not in _CHANNELS \
-            or channel.ndim != 2 or channel.shape[1] <= k:
-        return                                   # _plate names these
-    ch = [int(i) - 1 for i in channel[:_CHANNELS[int(types[k])], k]]
-    lacking = [i + 1 for i in ch if i in uncalibrated]
+def _check_calibrated(ch, where, platforms, options):
+    """Refuse a plate (MotionError) if one of its channels ch (0-based, _listed_channels) has
+    no ANALOG:SCALE or OFFSET (platforms.uncalibrated: _analog_calibration has said which)."""
+    lacking = [i + 1 for i in ch if i in platforms.uncalibrated]
     if not lacking:
         return
     names = [name for name in ("SCALE", "OFFSET")
-             if _channel_numbers(params, name).size < max(lacking)]
+             if _channel_numbers(options.parameters, name).size < max(lacking)]
     raise MotionError(f"{where}: its channels {', '.join(str(i) for i in lacking)} have no "
                       f"{' or '.join('ANALOG:' + n for n in names)}, so its loads cannot be "
                       "computed; re-export the trial with the analog calibration from the "
@@ -1047,19 +1042,17 @@ def _channel_names(ch, labels):
             for i in ch]
 
 
-def _check_channels(k, where, types, channel, analogs, ascale, gen, labels, strict):
-    """A plate whose channels are not numbers: refused naming the parameter that made them so
-    (a NaN ANALOG:SCALE or GEN_SCALE), or warned about (samples the file itself left NaN)."""
-    if k >= len(types) or int(types[k]) not in _CHANNELS or channel.ndim != 2 \
-            or channel.shape[1] <= k:
-        return                                   # _plate names these
-    ch = [int(i) - 1 for i in channel[:_CHANNELS[int(types[k])], k]]
+def _check_channels(ch, where, platforms, options):
+    """A plate whose channels ch (0-based, _listed_channels) are not numbers: refused naming
+    the parameter that made them so (a NaN ANALOG:SCALE or GEN_SCALE), or warned about
+    (samples the file itself left NaN)."""
+    analogs, ascale, gen = platforms.analogs, platforms.ascale, platforms.gen_scale
     if any(i < 0 or i >= analogs.shape[0] for i in ch):
-        return
+        return                                   # _plate_channels refuses them
     bad = ~np.isfinite(analogs[ch])              # (channels, samples)
     if not bad.any():
         return
-    name = _channel_names(ch, labels)
+    name = _channel_names(ch, platforms.labels)
     dead = [j for j in range(len(ch)) if bad[j].all()]
     if dead and not np.all(np.isfinite(gen)):
         raise MotionError(f"{where}: ANALOG:GEN_SCALE is {gen[0]:g}, which makes every analog "
@@ -1073,7 +1066,8 @@ def _check_channels(k, where, types, channel, analogs, ascale, gen, labels, stri
     n = int(bad.any(axis=0).sum())
     report(f"{where}: {n} of its {bad.shape[1]} analog samples are NaN or infinite in channels "
            f"{', '.join(name[j] for j in range(len(ch)) if bad[j].any())}; they are read as "
-           "no contact (force 0, no centre of pressure)", strict=strict, error=MotionError)
+           "no contact (force 0, no centre of pressure)", strict=options.strict,
+           error=MotionError)
 
 
 def _sides(box):
@@ -1108,7 +1102,10 @@ def _plate(k, where, platforms, options):
     analog channels (platforms: _PlatformParameters), read as options (_PlateOptions) say;
     refused (MotionError) when its parameters cannot place it or turn its channels into
     loads."""
-    ptype, ch = _plate_channels(k, where, platforms)
+    ptype, listed = _listed_channels(k, where, platforms)
+    _check_calibrated(listed, where, platforms, options)
+    _check_channels(listed, where, platforms, options)
+    ch = _plate_channels(ptype, listed, where, platforms)
     _check_corners_given(k, where, platforms)
     cm = _plate_calibration(k, where, ptype, ch, platforms, options.strict)
     box, orig = _plate_box(k, where, platforms)
@@ -1124,10 +1121,13 @@ def _plate(k, where, platforms, options):
     return _plate_loads(site, f, m, options)
 
 
-def _plate_channels(k, where, platforms):
-    """(type, its analog channels 0-based) of plate k, refused (MotionError) when
-    FORCE_PLATFORM:TYPE or CHANNEL cannot give them."""
-    types, channel, analogs = platforms.types, platforms.channel, platforms.analogs
+def _listed_channels(k, where, platforms):
+    """(type, the analog channels 0-based FORCE_PLATFORM:CHANNEL lists for plate k: its
+    type's, or fewer where the list is short, none without a column for it), refused
+    (MotionError) when FORCE_PLATFORM:TYPE gives no type read here. Their calibration and
+    values are checked before _plate_channels refuses a short list or a channel outside
+    the file."""
+    types, channel = platforms.types, platforms.channel
     if k >= len(types):
         raise MotionError(f"{where}: FORCE_PLATFORM:TYPE has {len(types)} entries, fewer "
                           "than FORCE_PLATFORM:USED")
@@ -1135,16 +1135,24 @@ def _plate_channels(k, where, platforms):
     if ptype not in _CHANNELS:
         raise MotionError(f"{where}: FORCE_PLATFORM:TYPE {ptype} is not supported (types "
                           "1 to 4 are)")
+    if channel.ndim != 2 or channel.shape[1] <= k:
+        return ptype, np.zeros(0, dtype=np.int64)
+    return ptype, channel[:_CHANNELS[ptype], k] - 1
+
+
+def _plate_channels(ptype, ch, where, platforms):
+    """The channels ch (_listed_channels) of a type-ptype plate, refused (MotionError) unless
+    FORCE_PLATFORM:CHANNEL lists all its type's and each is one of the file's."""
+    analogs = platforms.analogs
     nch = _CHANNELS[ptype]
-    if channel.ndim != 2 or channel.shape[1] <= k or channel.shape[0] < nch:
+    if len(ch) < nch:
         raise MotionError(f"{where}: FORCE_PLATFORM:CHANNEL does not list the {nch} "
                           f"channels of a type-{ptype} plate")
-    ch = channel[:nch, k] - 1
     if np.any(ch < 0) or np.any(ch >= analogs.shape[0]):
         raise MotionError(f"{where}: FORCE_PLATFORM:CHANNEL {[int(i) for i in ch + 1]} names "
                           f"analog channels outside 1..{analogs.shape[0]} (the file's "
                           f"{analogs.shape[0]} channels)")
-    return ptype, ch
+    return ch
 
 
 def _check_corners_given(k, where, platforms):
@@ -1442,6 +1450,9 @@ class _PlatformParameters:
     ascale: NDArray[np.float64]      # ANALOG:SCALE, continuations included
     punits: str                      # POINT:UNITS, the corners' and origin's unit
     units_declared: bool             # whether the file gives POINT:UNITS (else the default)
+    labels: list[str]                # ANALOG:LABELS, continuations included
+    gen_scale: NDArray[np.float64]   # ANALOG:GEN_SCALE
+    uncalibrated: frozenset[int]     # channels 0-based without SCALE or OFFSET
 
 
 @dataclass(frozen=True)
