@@ -1212,7 +1212,8 @@ def _plate_channel_values(ptype, ch, where, platforms, options):
     aunits = platforms.aunits
     units = [aunits[i] if i < len(aunits) else None for i in ch]
     unsaid = "; ".join(words for words in (_unlisted_units(ch, len(aunits)),
-                                           _blank_units(ch, units, options.parameters))
+                                           _blank_units(ch, units, platforms.labels,
+                                                        options.parameters))
                        if words)
     return platforms.analogs[ch].T * _channel_scales(ptype, units, platforms.punits, where,
                                                      options.strict, unsaid)
@@ -1299,9 +1300,10 @@ def _unlisted_units(ch, listed):
             f"{', '.join(str(i) for i in missing)}")
 
 
-def _blank_units(ch, units, params):
+def _blank_units(ch, units, labels, params):
     """Words for the plate's channels (0-based ch) whose unit (units, theirs) ANALOG:UNITS or
-    a continuation leaves blank, naming that parameter, or "" when none is. The C3D User
+    a continuation leaves blank, naming that parameter and the channels (labels: their
+    ANALOG:LABELS), or "" when none is. The C3D User
     Guide asks one unit per channel, that of its scaled values; a blank one says nothing
     (Visual3D takes analog channels for volts by default, ezc3d's force platforms ignore
     ANALOG:UNITS, and ezc3d writes them blank past 255 channels), so what is assumed is said."""
@@ -1309,7 +1311,6 @@ def _blank_units(ch, units, params):
     if not blank:
         return ""
     ends = np.cumsum([len(part) for part in _continued(params, "ANALOG", "UNITS", _texts)])
-    labels = _labels(params, "ANALOG")
     by_parameter = {}
     for i in blank:
         part = int(np.searchsorted(ends, i, side="right"))
