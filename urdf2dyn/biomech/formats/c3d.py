@@ -1325,28 +1325,16 @@ def _channel_scales(ptype, units, punits, where, strict, unsaid=""):
     for; "": a blank one; unsaid, _unlisted_units' and _blank_units' words, names those)."""
     # F: a force (N), M: a moment (N·m), L: a length (m)
     kinds = {1: "FFFLLM", 2: "FFFMMM", 3: "FFFFFFFF"}[ptype]
+    # without a unit of its kind: N, N·(POINT:UNITS) and POINT:UNITS, as ezc3d assumes
+    assumed_factor = {"F": 1.0, "M": LENGTH_UNITS[punits], "L": LENGTH_UNITS[punits]}
     out, guessed, taken = [], [], set()
     for kind, u in zip(kinds, units):
-        lu = (u or "").lower().replace(" ", "").replace("·", ".")
-        if kind == "F":
-            if lu not in _FORCE_UNITS:            # a blank or missing unit included
-                guessed.append(u)
-                taken.add(kind)
-            out.append(1.0)
-        elif kind == "M":
-            if lu in _MOMENT_UNITS:
-                out.append(_MOMENT_UNITS[lu])
-            else:
-                guessed.append(u)
-                taken.add(kind)
-                out.append(LENGTH_UNITS[punits])       # N·(POINT:UNITS), as ezc3d assumes
-        else:
-            if u in LENGTH_UNITS:
-                out.append(LENGTH_UNITS[u])
-            else:
-                guessed.append(u)
-                taken.add(kind)
-                out.append(LENGTH_UNITS[punits])
+        factor = _unit_factor(kind, u)
+        if factor is None:                       # a blank or missing unit included
+            guessed.append(u)
+            taken.add(kind)
+            factor = assumed_factor[kind]
+        out.append(factor)
     if guessed:
         # only the kinds this plate has: a type-3 plate's eight channels are all forces
         assumed = {"F": "forces in N", "M": f"moments in N·{punits}",
@@ -1364,6 +1352,17 @@ def _channel_scales(ptype, units, punits, where, strict, unsaid=""):
                "ANALOG:UNITS or ANALOG:SCALE in the capture software's export",
                strict=strict, error=MotionError)
     return np.array(out)
+
+
+def _unit_factor(kind, unit):
+    """The factor to N, N·m or m of a channel of kind F (force), M (moment) or L (length)
+    whose ANALOG:UNITS is unit, or None when unit is no unit of that kind."""
+    folded = (unit or "").lower().replace(" ", "").replace("·", ".")
+    if kind == "F":
+        return 1.0 if folded in _FORCE_UNITS else None
+    if kind == "M":
+        return _MOMENT_UNITS.get(folded)
+    return LENGTH_UNITS.get(unit)
 
 
 def _plate_wrench(ptype, raw, orig, cm, length):
