@@ -1113,6 +1113,27 @@ def test_nan_analog_scale_is_refused_naming_it(tmp_path):
                    "channel NaN" for k in (1, 2)))
 
 
+def test_a_nan_scale_beside_a_channel_stored_nan_is_said_as_the_scale_ezc3d_reads(tmp_path):
+    """A plate's Fx channel stored NaN throughout (its scale 1) and its Fy channel's
+    ANALOG:SCALE NaN (ezc3d writes the file): refused naming Fy's scale as ezc3d reads it,
+    NaN, not Fx's 1, the first channel that reads NaN."""
+    path = _ezc3d_plate_file(tmp_path / "nan_scale.c3d", ["N"] * 3 + ["Nmm"] * 3)
+    c = ezc3d.c3d(path)
+    c["parameters"]["ANALOG"]["SCALE"]["value"] = [1.0, float("nan"), 1.0, 1.0, 1.0, 1.0]
+    analogs = c["data"]["analogs"]
+    analogs[0, 0, :] = np.nan
+    c["data"]["analogs"] = analogs
+    c.write(path)
+    ez = ezc3d.c3d(path)
+    scale = ez["parameters"]["ANALOG"]["SCALE"]["value"]
+    assert scale[0] == 1.0 and np.isnan(scale[1])
+    assert np.isnan(ez["data"]["analogs"][0, :2]).all()
+    with pytest.warns(Urdf2dynWarning) as caught:
+        assert C.read_c3d(path).plates == []
+    said(caught, re.escape(f"{path}: force plate 1: ANALOG:SCALE of its channels 2 (CH2) is "
+                           f"{scale[1]:g}, so those channels are NaN"))
+
+
 def test_nan_analog_samples_are_warned_about(tmp_path):
     c = ezc3d.c3d(QUALISYS)
     a = c["data"]["analogs"]

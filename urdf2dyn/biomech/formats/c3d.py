@@ -1057,10 +1057,12 @@ def _check_channels(ch, where, platforms, options):
     if dead and not np.all(np.isfinite(gen)):
         raise MotionError(f"{where}: ANALOG:GEN_SCALE is {gen[0]:g}, which makes every analog "
                           "channel NaN; fix it in the capture software and re-export")
-    scaled = [name[j] for j in dead if ch[j] < len(ascale) and not np.isfinite(ascale[ch[j]])]
+    # the scale said is one that made a channel NaN: another may be NaN in the file itself
+    scaled = [j for j in dead if ch[j] < len(ascale) and not np.isfinite(ascale[ch[j]])]
     if scaled:
-        raise MotionError(f"{where}: ANALOG:SCALE of its channels {', '.join(scaled)} is "
-                          f"{ascale[ch[dead[0]]]:g}, so those channels are NaN and the plate's "
+        raise MotionError(f"{where}: ANALOG:SCALE of its channels "
+                          f"{', '.join(name[j] for j in scaled)} is "
+                          f"{ascale[ch[scaled[0]]]:g}, so those channels are NaN and the plate's "
                           "loads cannot be computed; fix the scale in the capture software "
                           "and re-export")
     n = int(bad.any(axis=0).sum())
