@@ -1657,7 +1657,7 @@ def _check_rests_beyond_threshold(r):
     knee's and hip's torques by 10-25 N m); they are read as no contact."""
     if r.rest_level is None or not np.any(r.resting):
         return
-    sense = "up" if r.loads > 0 else "down into the plate"
+    sense, _ = _load_senses(r.loads)
     highest = math.ceil(float(np.max(r.loads * r.up[r.resting])))  # the threshold reading none
     report(f"{r.where}: with nobody on it, it rests at {r.rest_level:.3g} N {sense}, the way "
            f"its loads push, at or beyond the {r.threshold:g} N contact threshold: the plate "
@@ -1772,7 +1772,7 @@ def _check_rest_drifting(r):
     highest = max(drifted, key=lambda w: w.level)
     with np.errstate(all="ignore"):
         top = math.ceil(float(np.nanmax(r.loads * r.up[span])))   # the threshold reading none
-    sense = "up" if r.loads > 0 else "down into the plate"
+    sense, _ = _load_senses(r.loads)
     report(f"{r.where}: {_rest_levels_text(lowest, highest, r.time, sense)}, beyond the "
            f"{r.threshold:g} N contact threshold: its zero drifted during the trial (unless a "
            "light load was held still on it). "
@@ -1862,20 +1862,36 @@ def _lasting(mask, time, reaching):
     return out
 
 
+def _load_senses(loads):
+    """(the way a plate's loads push, the way against them) in words; loads: +1 up, -1 down
+    into the plate (_load_sign)."""
+    return ("up", "down into the plate") if loads > 0 else ("down into the plate", "up")
+
+
+def _most_against(r, samples):
+    """N: the most plate r (_PlateReading) reads against its loads on the samples given."""
+    with np.errstate(all="ignore"):
+        return float(np.max(-r.loads * r.up[samples]))
+
+
+def _most_along(r):
+    """N: the most plate r (_PlateReading) reads the way its loads push, a NaN sample as 0."""
+    with np.errstate(all="ignore"):
+        return float(np.max(r.loads * np.where(np.isfinite(r.up), r.up, 0.0)))
+
+
 def _check_pulled(r):
     """Warn that a plate is pulled (_pulls) on the samples r.pulled: those are contacts,
     but a plate pulled where nothing could pull it has a channel of the wrong polarity."""
     if not np.any(r.pulled):
         return
-    with np.errstate(all="ignore"):
-        peak = float(np.max(-r.loads * r.up[r.pulled]))
-        pushed = float(np.max(r.loads * np.where(np.isfinite(r.up), r.up, 0.0)))
+    peak, pushed = _most_against(r, r.pulled), _most_along(r)
     at = np.flatnonzero(r.pulled)
-    sense = ("down into the plate", "up") if r.loads > 0 else ("up", "down into the plate")
-    report(f"{r.where}: it is pulled: it reads up to {peak:.4g} N {sense[0]} on {len(at)} of "
+    along, against = _load_senses(r.loads)
+    report(f"{r.where}: it is pulled: it reads up to {peak:.4g} N {against} on {len(at)} of "
            f"{len(r.up)} samples (t = {r.time[at[0]]:.3f}-{r.time[at[-1]]:.3f} s) while its "
            "loads "
-           f"push {sense[1]} (up to {pushed:.4g} N), leaving the level the plate rests at as "
+           f"push {along} (up to {pushed:.4g} N), leaving the level the plate rests at as "
            "a load does, not staying at it as the offset of a plate that was not zeroed: "
            "read as contact. A hand pulling on a handle or rail, or a foot clipped to a "
            "pedal, does that; if nothing could pull the plate, check the polarity of its "
@@ -1888,10 +1904,9 @@ def _check_brief(r):
     unzeroed plate's offset (it returns to its rest level). Those samples are no contact."""
     if not np.any(r.brief):
         return
-    with np.errstate(all="ignore"):
-        worst = float(np.max(-r.loads * r.up[r.brief]))
-    sense = "down into the plate" if r.loads > 0 else "up"
-    report(f"{r.where}: it reads up to {worst:.3g} N {sense}, against its loads, on "
+    worst = _most_against(r, r.brief)
+    _, against = _load_senses(r.loads)
+    report(f"{r.where}: it reads up to {worst:.3g} N {against}, against its loads, on "
            f"{int(r.brief.sum())} of {len(r.up)} samples ({_runs_text(r.brief, r.time)}), each "
            f"time for less than the {_SHORTEST_PULL * 1000:g} ms a load lasts, and returns to "
            "the level it rests at: a glitch or a knock on the plate, not a load nor an "
@@ -1904,15 +1919,12 @@ def _check_reads_against_its_loads(r):
     while staying at the level it rests at (samples r.offset_against, see _pulls): no
     contact does that, the plate's offset does (it was not zeroed). Those samples are left
     out as contacts; the loaded ones carry the offset too, which urdf2dyn does not remove."""
-    against = r.offset_against
-    with np.errstate(all="ignore"):
-        if not np.any(against):
-            return
-        worst = float(np.max(-r.loads * r.up[against]))
-        peak = float(np.max(r.loads * np.where(np.isfinite(r.up), r.up, 0.0)))
-    sense = ("down into the plate", "up") if r.loads > 0 else ("up", "down into the plate")
-    report(f"{r.where}: it reads up to {worst:.3g} N {sense[0]} on {int(against.sum())} of "
-           f"{len(r.up)} samples while its loads push {sense[1]} (up to {peak:.4g} N): no "
+    if not np.any(r.offset_against):
+        return
+    worst, peak = _most_against(r, r.offset_against), _most_along(r)
+    along, against = _load_senses(r.loads)
+    report(f"{r.where}: it reads up to {worst:.3g} N {against} on {int(r.offset_against.sum())} "
+           f"of {len(r.up)} samples while its loads push {along} (up to {peak:.4g} N): no "
            "contact does that, the offset of a plate that was not zeroed does. Those samples "
            "are read as no contact; the loaded ones carry the offset too. Zero the plate in "
            "the capture software before recording (or subtract the offset, read with nobody "
