@@ -1130,8 +1130,8 @@ def test_a_nan_scale_beside_a_channel_stored_nan_is_said_as_the_scale_ezc3d_read
     assert np.isnan(ez["data"]["analogs"][0, :2]).all()
     with pytest.warns(Urdf2dynWarning) as caught:
         assert C.read_c3d(path).plates == []
-    said(caught, re.escape(f"{path}: force plate 1: ANALOG:SCALE of its channels 2 (CH2) is "
-                           f"{scale[1]:g}, so those channels are NaN"))
+    said(caught, re.escape(f"{path}: force plate 1: ANALOG:SCALE of its channel 2 (CH2) is "
+                           f"{scale[1]:g}, so that channel is NaN"))
 
 
 def test_nan_analog_samples_are_warned_about(tmp_path):
@@ -1142,7 +1142,7 @@ def test_nan_analog_samples_are_warned_about(tmp_path):
     path = str(tmp_path / "gaps.c3d")
     c.write(path)
     with pytest.warns(Urdf2dynWarning, match=r"force plate 1: 10 of its 3400 analog samples are "
-                                             r"NaN or infinite in channels 60 \("):
+                                             r"NaN or infinite in channel 60 \("):
         rec = C.read_c3d(path, rate="analog")
     assert not rec.plates[0].contact[1000:1010].any() and rec.plates[0].contact[1010:1030].all()
 
@@ -1585,10 +1585,10 @@ def test_channels_beyond_255_are_named_by_labels2_and_scale2(tmp_path):
     assert list(ezc3d.c3d(os.fspath(path)).c3d_swig.channelNames())[256] == "CH257"
     with pytest.warns(Urdf2dynWarning) as caught:
         C.read_c3d(path)
-    said(caught, r"force plate 1: 1 of its 200 analog samples are NaN or infinite in channels "
+    said(caught, r"force plate 1: 1 of its 200 analog samples are NaN or infinite in channel "
                  r"257 \(CH257\)")
     path = _many_channels(tmp_path / "scale.c3d", "Nmm", nan_scale=258)
-    with pytest.raises(MotionError, match=r"force plate 1: ANALOG:SCALE of its channels "
+    with pytest.raises(MotionError, match=r"force plate 1: ANALOG:SCALE of its channel "
                                           r"258 \(CH258\) is nan"):
         C.read_c3d(path, strict=True)
 

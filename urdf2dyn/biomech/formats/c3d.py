@@ -1030,10 +1030,16 @@ def _check_calibrated(ch, where, platforms, options):
         return
     names = [name for name in ("SCALE", "OFFSET")
              if _channel_numbers(options.parameters, name).size < max(lacking)]
-    raise MotionError(f"{where}: its channels {', '.join(str(i) for i in lacking)} have no "
+    raise MotionError(f"{where}: its {_channels_said([str(i) for i in lacking])} "
+                      f"{'has' if len(lacking) == 1 else 'have'} no "
                       f"{' or '.join('ANALOG:' + n for n in names)}, so its loads cannot be "
                       "computed; re-export the trial with the analog calibration from the "
                       "capture software")
+
+
+def _channels_said(names):
+    """'channel 8 (Fz1)' or 'channels 7 (Fy1), 8 (Fz1)': one channel is not a plural."""
+    return f"channel{'s' if len(names) > 1 else ''} {', '.join(names)}"
 
 
 def _channel_names(ch, labels):
@@ -1060,14 +1066,16 @@ def _check_channels(ch, where, platforms, options):
     # the scale said is one that made a channel NaN: another may be NaN in the file itself
     scaled = [j for j in dead if ch[j] < len(ascale) and not np.isfinite(ascale[ch[j]])]
     if scaled:
-        raise MotionError(f"{where}: ANALOG:SCALE of its channels "
-                          f"{', '.join(name[j] for j in scaled)} is "
-                          f"{ascale[ch[scaled[0]]]:g}, so those channels are NaN and the plate's "
-                          "loads cannot be computed; fix the scale in the capture software "
+        one = len(scaled) == 1
+        raise MotionError(f"{where}: ANALOG:SCALE of its "
+                          f"{_channels_said([name[j] for j in scaled])} is "
+                          f"{ascale[ch[scaled[0]]]:g}, so "
+                          f"{'that channel is' if one else 'those channels are'} NaN and the "
+                          "plate's loads cannot be computed; fix the scale in the capture software "
                           "and re-export")
     n = int(bad.any(axis=0).sum())
-    report(f"{where}: {n} of its {bad.shape[1]} analog samples are NaN or infinite in channels "
-           f"{', '.join(name[j] for j in range(len(ch)) if bad[j].any())}; they are read as "
+    report(f"{where}: {n} of its {bad.shape[1]} analog samples are NaN or infinite in "
+           f"{_channels_said([name[j] for j in range(len(ch)) if bad[j].any()])}; they are read as "
            "no contact (force 0, no centre of pressure)", strict=options.strict,
            error=MotionError)
 
