@@ -361,6 +361,31 @@ RANGES = {
                                      ["<adhesion>", "ctrlrange"]),
     "adhesion with its ctrlrange": (
         doc(WORLD, actuators('<adhesion body="b" gain="1" ctrlrange="0 2"/>')), None),
+    # a <damper> or <adhesion> default leaves ctrllimited true for every later kind
+    "a general of a class whose damper limits its control": (
+        doc('<default><damper/></default>', WORLD, actuators('<general joint="j"/>')),
+        ["actuator 0", 'ctrlrange="0 0"', "<damper> default", "invalid control range",
+         'ctrllimited="false"']),
+    "a pid general of a class whose adhesion limits its control": (
+        doc('<default><adhesion gain="0"/></default>', WORLD,
+            actuators('<general joint="j" gaintype="pid" biastype="affine"/>')),
+        ["<adhesion> default", "invalid control range"]),
+    "a general of a class whose adhesion default a motor follows": (
+        doc('<default><default class="a"><adhesion/><default class="b"><motor/></default>'
+            '</default></default>', WORLD, actuators('<general class="b" joint="j"/>')),
+        ["<adhesion> default", "invalid control range"]),
+    "a position of a damper class with an inverted ctrlrange": (
+        doc('<default><damper/></default>', WORLD,
+            actuators('<position joint="j" ctrlrange="1 0"/>')), ['ctrlrange="1 0"']),
+    "a general of a damper class with a negative ctrlrange": (
+        doc('<default><damper/></default>', WORLD,
+            actuators('<general joint="j" ctrlrange="-1 1"/>')), None),
+    "a general of a damper class, ctrllimited false": (
+        doc('<default><damper/></default>', WORLD,
+            actuators('<general joint="j" ctrllimited="false"/>')), None),
+    "a general of a damper class whose general default unlimits it": (
+        doc('<default><damper/><general ctrllimited="auto"/></default>', WORLD,
+            actuators('<general joint="j"/>')), None),
     "tendon range inverted": (
         doc(WORLD, '<tendon><fixed name="t" range="1 -1" limited="true">'
             '<joint joint="j" coef="1"/></fixed></tendon>'), ["tendon 't'", "range"]),
@@ -376,7 +401,10 @@ def test_force_and_control_ranges_are_checked_as_mujoco_checks_them(case):
     tendon's range and actuatorfrcrange, limited (explicitly, or by autolimits when the range
     increases), must increase: MuJoCo refuses range[0] >= range[1], a range without its
     limited= when autolimits is off, and forcerange= on a joint (its schema has
-    actuatorfrcrange); urdf2dyn did not read them and loaded every case."""
+    actuatorfrcrange); urdf2dyn did not read them and loaded every case. A <damper> or
+    <adhesion> default sets ctrllimited true for the actuators of the class after it,
+    whatever their kind (MuJoCo 4.0.0 keeps it until a ctrllimited= says otherwise), which
+    urdf2dyn loaded with a ctrlrange of 0 0."""
     xml, words = RANGES[case]
     assert_as_mujoco(xml, words)
 
@@ -1231,6 +1259,32 @@ def test_shortcut_gains_followed_through_class_chains_as_mujoco_follows_them(lev
         assert got is not None or not_1, (xml, expected)
     else:
         assert (got is not None and ki not in got) or warned, (xml, expected, got)
+
+
+# defaults that limit the control (a <damper>, an <adhesion>), say so or not, or pass it on
+_CTRL_DEFAULTS = ["<damper/>", '<adhesion gain="0"/>', "<motor/>", "<position/>",
+                  '<general ctrllimited="false"/>', '<general ctrllimited="true"/>',
+                  '<general ctrllimited="auto"/>', '<general ctrlrange="0 1"/>',
+                  '<general ctrlrange="1 0"/>', '<general gaintype="pid" biastype="affine"/>']
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_CTRL_DEFAULTS), max_size=3, unique_by=_tag),
+                min_size=1, max_size=3),
+       st.sampled_from(["", 'ctrlrange="0 1"', 'ctrlrange="1 0"', 'ctrlrange="-1 1"',
+                        'ctrllimited="false"', 'ctrllimited="auto"']))
+def test_control_limited_by_class_chains_refused_exactly_where_mujoco_refuses(levels, own):
+    """Nested classes whose <damper> or <adhesion> defaults set ctrllimited true for the
+    actuators after them, which other defaults pass on or a ctrllimited= undoes, under a
+    <general> of its own ctrlrange or ctrllimited: urdf2dyn refuses exactly where MuJoCo 4
+    refuses ("invalid control range for actuator"); it loaded them all."""
+    xml, got, warned = _general_under_classes(levels, own)
+    expected = mujoco_error(xml)
+    if expected is not None and "invalid control range" in expected:
+        assert got is not None and "ctrlrange" in got, (xml, got)
+    else:   # pid gains' ki, where urdf2dyn says MuJoCo may refuse them
+        assert (expected is None) == (got is None) or (got is None and warned), \
+            (xml, expected, got)
 
 
 _PID_STATES = "invalid actdim 0 in stateful actuator"

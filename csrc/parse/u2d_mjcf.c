@@ -3852,6 +3852,10 @@ typedef struct {
     double controller_gains[4]; /* kp ki kd slewmax: a <dcmotor>'s controller= over
                                    what it inherits (MuJoCo 4.0.0 reads a shorter one
                                    over those, the rest kept)                        */
+    const char *ctrl_limiter;   /* "damper" or "adhesion" when one of those set
+                                   ctrllimited true and no ctrllimited= came after:
+                                   MuJoCo's shortcut writes it into the default, which
+                                   every later kind keeps (checked against 4.0.0)     */
 } actuator_dynamics;
 
 /* Whether the first number of attribute text v (NULL: not written) is nonzero; a NaN is. */
@@ -4045,6 +4049,9 @@ static void apply_shortcut_gain(u2d_xml *d, gain_state *g)
 static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
 {
     const char *el = u2d_xml_name(d), *t = u2d_xml_attr(d, "timeconst");
+    /* MuJoCo reads ctrllimited= before the shortcut, which may set it true over it */
+    if (u2d_xml_attr(d, "ctrllimited")) a->ctrl_limiter = NULL;
+    if (is_one_of(d, "damper|adhesion")) a->ctrl_limiter = el;
     if (is_one_of(d, "general|plugin")) {
         const char *dyn = u2d_xml_attr(d, "dyntype"), *actdim = u2d_xml_attr(d, "actdim");
         const char *dynprm = u2d_xml_attr(d, "dynprm");
@@ -4247,6 +4254,25 @@ static int pid_dyntype_states(const actuator_dynamics *a, u2d_xml *e)
     if (!a->pid_gains || a->pid_rewritten || strcmp(u2d_xml_name(e), "plugin") == 0)
         return -1;
     return first_positive(a->ki) + first_positive(a->slewmax);
+}
+
+/* Actuator e's control range where a <damper> or <adhesion> default of its class chain
+ * left ctrllimited true (MuJoCo 4.0.0 keeps it for every later actuator kind, until a
+ * ctrllimited= says otherwise): it must increase, "invalid control range for actuator".
+ * 1 when such a default limits e (its ctrlrange checked), 0 when none does, -1 (message). */
+static int class_ctrllimited(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    actuator_dynamics a;
+    double r[2] = {0, 0};
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (!a.ctrl_limiter) return 0;
+    if (dnumbers(rd, e, K_ACTUATOR, cls, "ctrlrange", 2, 2, r) < 0) return -1;
+    if (r[0] < r[1]) return 1;
+    return fail(rd, e, "%s: ctrlrange=\"%g %g\" is not increasing, and the control is limited "
+                "by its class's <%s> default, which sets ctrllimited true for the actuators "
+                "after it (MuJoCo refuses it: \"invalid control range for actuator\"): give "
+                "an increasing ctrlrange, or ctrllimited=\"false\"", label, r[0], r[1],
+                a.ctrl_limiter);
 }
 
 /* The activation states (MuJoCo's actdim, summed into na, the size of a keyframe's act) of
@@ -4673,6 +4699,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
        kinds make their own) */
     int forced = always_ctrllimited(rd, e, cls, label), act_limited = 0;
     int general = is_one_of(e, "general|plugin");
+    if (forced == 0) forced = class_ctrllimited(rd, e, cls, label);
     if (forced < 0) return -1;
     for (int r = forced; r < (general ? 3 : 2); r++)
         if (limited_range(rd, e, K_ACTUATOR, cls, label, RANGE[r][0], RANGE[r][1], range,
