@@ -1223,15 +1223,16 @@ def _tag(element):
     return element[1:].split()[0].rstrip("/>")
 
 
-def _general_under_classes(levels, attributes):
-    """A <general joint="j" attributes/> of class c{n-1} under nested default classes c0 ..
-    c{n-1}, levels[k] the actuator defaults written in c{k}: (the model, urdf2dyn's refusal
-    or None, whether urdf2dyn warned that MuJoCo may refuse its pid gains)."""
+def _general_under_classes(levels, attributes, kind="general", world=WORLD):
+    """A <general joint="j" attributes/> (or another kind) of class c{n-1} under nested
+    default classes c0 .. c{n-1}, levels[k] the actuator defaults written in c{k}, in world:
+    (the model, urdf2dyn's refusal or None, whether urdf2dyn warned that MuJoCo may refuse
+    its pid gains)."""
     xml = "</default>" * len(levels)
     for k in reversed(range(len(levels))):
         xml = f'<default class="c{k}">{"".join(levels[k])}{xml}'
-    element = f'<general joint="j" class="c{len(levels) - 1}" {attributes}/>'
-    xml = doc(f"<default>{xml}</default>", WORLD, actuators(element))
+    element = f'<{kind} joint="j" class="c{len(levels) - 1}" {attributes}/>'
+    xml = doc(f"<default>{xml}</default>", world, actuators(element))
     return (xml, *_loaded_as(xml))
 
 
@@ -1285,6 +1286,79 @@ def test_control_limited_by_class_chains_refused_exactly_where_mujoco_refuses(le
     else:   # pid gains' ki, where urdf2dyn says MuJoCo may refuse them
         assert (expected is None) == (got is None) or (got is None and warned), \
             (xml, expected, got)
+
+
+# a ranged hinge: MuJoCo computes a muscle's length range from it
+_RANGED_WORLD = WORLD.replace('<joint name="j"/>', '<joint name="j" range="-1 1"/>')
+_MUSCLE = "0.75 1.05 -1 200 0.5 1.6 1.5 1.3 1.2"     # MuJoCo's muscle defaults
+
+
+@pytest.mark.parametrize("defaults, element, words", [
+    ("", '<general gaintype="muscle"/>',
+     ['gaintype "muscle" (gainprm) with range 1 0', "range[0]<range[1] required in muscle",
+      "nine muscle numbers"]),
+    ("", '<general biastype="muscle"/>', ['biastype "muscle" (biasprm) with range 0 0']),
+    ("", f'<general gaintype="muscle" gainprm="{_MUSCLE}"/>', None),
+    (f'<general gainprm="{_MUSCLE}"/>', '<general gaintype="muscle" gainprm="0.5 0.4"/>',
+     ["range 0.5 0.4", "range[0]<range[1]"]),
+    (f'<general gainprm="{_MUSCLE}"/>', '<general gaintype="muscle" gainprm="0.5"/>', None),
+    ("", '<general gaintype="muscle" gainprm="0.75 1.05 -1 200 1 1.6 1.5 1.3 1.2"/>',
+     ["lmin 1", "lmin<1<lmax required in muscle"]),
+    ("", '<general gaintype="muscle" gainprm="0.75 1.05 -1 200 0.5 1.6 1.5 1.3 0"/>',
+     ["fvmax 0", "positive scale, vmax, fpmax, fvmax required in muscle"]),
+    ("", '<general gaintype="muscle" gainprm="0.75 nan -1 200 0.5 1.6 1.5 1.3 1.2"/>', None),
+    ("", "<muscle/>", None),
+    ("", '<muscle range="1 0"/>', ["a <muscle> with range 1 0", "an increasing range="]),
+    ("", '<muscle range="0.2 0.1"/>', ["range[0]<range[1] required in muscle"]),
+    ("", '<muscle lmin="1"/>', ["lmin<1<lmax required in muscle"]),
+    ("", '<muscle scale="0"/>', ["positive scale, vmax, fpmax, fvmax required in muscle"]),
+    ("", '<muscle lmax="nan"/>', None),
+])
+def test_muscle_numbers_are_refused_as_mujoco_refuses_them(defaults, element, words):
+    """Muscle gains or bias (gaintype or biastype "muscle", a <muscle>) whose range does not
+    increase, whose lmin and lmax do not hold 1 between them, or whose scale, vmax, fpmax or
+    fvmax is not above 0: MuJoCo 4 refuses them (a <general gaintype="muscle"> keeps the
+    gainprm default 1 0 ...); urdf2dyn loaded them. Refused with MuJoCo's reason; a NaN
+    passes MuJoCo's checks and loads in both."""
+    element = element.replace("/>", ' joint="j"/>')
+    xml = doc(f"<default>{defaults}</default>", _RANGED_WORLD, actuators(element))
+    assert_as_mujoco(xml, words)
+
+
+# muscle numbers and types from <general> defaults (known), a shortcut's (left to MuJoCo)
+_MUSCLE_DEFAULTS = [f'<general gainprm="{_MUSCLE}"/>', '<general gainprm="0.5 0.4"/>',
+                    '<general gaintype="muscle"/>', '<general biastype="muscle"/>',
+                    f'<general biasprm="{_MUSCLE}" gainprm="1 2"/>',
+                    '<general gainprm="0.75 1.05 -1 200 1"/>', '<general gaintype="fixed"/>',
+                    "<muscle/>", '<muscle range="0.9 0.8"/>', "<motor/>"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_MUSCLE_DEFAULTS), max_size=2, unique_by=_tag),
+                min_size=1, max_size=3),
+       st.sampled_from(["general", "muscle"]),
+       st.sampled_from(["", 'gaintype="muscle"', 'biastype="muscle"', 'gainprm="0.5 0.4"',
+                        f'gaintype="muscle" gainprm="{_MUSCLE}"', 'range="1 0"',
+                        'lmin="1"', 'scale="0"']))
+def test_muscle_numbers_of_class_chains_refused_where_mujoco_refuses(levels, kind, own):
+    """Nested classes of <general> defaults writing muscle types and numbers (and shortcuts,
+    whose numbers urdf2dyn leaves to MuJoCo), under a <general> or <muscle>: refused for
+    its muscle numbers exactly where MuJoCo 4 refuses them, wherever the chain holds
+    <general> defaults alone (a <muscle>: no actuator defaults); never where MuJoCo loads."""
+    attributes = {"general": "" if "=" in own and own.split("=")[0] in
+                  ("range", "lmin", "scale") else own,
+                  "muscle": own if own.split("=")[0] in ("range", "lmin", "scale") else ""}
+    xml, got, warned = _general_under_classes(levels, attributes[kind], kind,
+                                              _RANGED_WORLD)
+    expected = mujoco_error(xml)
+    in_muscle = expected is not None and " required in muscle" in expected
+    known = all(d.startswith("<general") and kind == "general" for lv in levels for d in lv)
+    if in_muscle and known:
+        assert got is not None and expected.split(" required")[0][7:] in got, (xml, got)
+    if got is not None and " required in muscle" in got:
+        assert in_muscle, (xml, expected, got)
+    if expected is None:
+        assert got is None, (xml, got)
 
 
 _PID_STATES = "invalid actdim 0 in stateful actuator"

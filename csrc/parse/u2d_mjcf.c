@@ -4576,6 +4576,82 @@ static int note_unchecked_gains(mjcf *rd, u2d_xml *e, int cls, const char *label
     return 0;
 }
 
+/* The nine muscle numbers (range, force, scale, lmin, lmax, vmax, fpmax, fvmax) of a
+ * <muscle> actuator e of a class chain without actuator defaults, as MuJoCo's reader makes
+ * them: its defaults (range 0.75 1.05, force -1, scale 200, lmin 0.5, lmax 1.6, vmax 1.5,
+ * fpmax 1.3, fvmax 1.2) under those it gives of 0 or more (a NaN is not). */
+static void muscle_shortcut_params(u2d_xml *e, double prm[9])
+{
+    static const double DEFAULT[9] = {0.75, 1.05, -1, 200, 0.5, 1.6, 1.5, 1.3, 1.2};
+    static const char *const OWN[7] = {"force", "scale", "lmin", "lmax", "vmax", "fpmax",
+                                       "fvmax"};
+    double given[9] = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
+    leading_numbers(written(e, "range"), 2, given);
+    for (int k = 0; k < 7; k++) leading_numbers(written(e, OWN[k]), 1, &given[2 + k]);
+    for (int k = 0; k < 9; k++) prm[k] = given[k] >= 0 ? given[k] : DEFAULT[k];
+}
+
+/* Whether actuator e's muscle numbers are known here: a <muscle> of a chain without
+ * actuator defaults, or a <general> of a chain of <general> defaults alone (MuJoCo 4.0.0
+ * starts a shortcut from numbers of the chain by rules urdf2dyn does not follow). Into
+ * prm the gainprm (which 0) or biasprm (1) the compiler checks when its type is muscle
+ * (*muscle): a <general>'s over MuJoCo's defaults (gainprm 1 0..., biasprm 0...), each
+ * gainprm= or biasprm= of the chain, main's first, over the numbers before it. */
+static int muscle_params(mjcf *rd, u2d_xml *e, int cls, int which, double prm[9], int *muscle)
+{
+    const char *prm_attr = which ? "biasprm" : "gainprm", *type_attr = which ? "biastype"
+                                                                             : "gaintype";
+    int general = strcmp(u2d_xml_name(e), "general") == 0, n = 0;
+    u2d_xml **d = cls >= 0 ? chain(rd, cls, K_ACTUATOR, &n) : NULL;
+    if (cls >= 0 && !d) return -1;
+    int known = general || !strcmp(u2d_xml_name(e), "muscle");
+    for (int k = 0; k < n; k++) known &= general && strcmp(u2d_xml_name(d[k]), "general") == 0;
+    *muscle = 0;
+    if (known && !general) {
+        muscle_shortcut_params(e, prm);
+        *muscle = 1;
+    } else if (known) {
+        for (int k = 0; k < 9; k++) prm[k] = !which && k == 0;
+        for (int k = n - 1; k >= -1; k--)                   /* main's first, then e */
+            leading_numbers(written(k < 0 ? e : d[k], prm_attr), 9, prm);
+        const char *type = written(e, type_attr);
+        for (int k = 0; k < n && !type; k++) type = written(d[k], type_attr);
+        *muscle = type && strcmp(type, "muscle") == 0;
+    }
+    free(d);
+    return known;
+}
+
+/* An actuator's muscle gains or bias (gaintype or biastype "muscle") hold numbers MuJoCo
+ * 4.0.0's compiler takes, as it checks them (a NaN passes): range[0] < range[1], lmin < 1 <
+ * lmax, scale, vmax, fpmax and fvmax above 0, the gains' first. Where muscle_params knows
+ * them. 0 or -1 (message). */
+static int check_muscle_params(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    for (int which = 0; which < 2; which++) {
+        double p[9];
+        int muscle, known = muscle_params(rd, e, cls, which, p, &muscle);
+        if (known < 0) return -1;
+        if (!known || !muscle) continue;
+        const char *why = p[0] >= p[1] ? "range[0]<range[1] required in muscle"
+                        : p[4] >= 1 || p[5] <= 1 ? "lmin<1<lmax required in muscle"
+                        : p[3] <= 0 || p[6] <= 0 || p[7] <= 0 || p[8] <= 0
+                            ? "positive scale, vmax, fpmax, fvmax required in muscle" : NULL;
+        if (!why) continue;
+        int general = strcmp(u2d_xml_name(e), "general") == 0;
+        return fail(rd, e, "%s: %s with range %g %g, scale %g, lmin %g, lmax %g, vmax %g, "
+                    "fpmax %g, fvmax %g (MuJoCo refuses it: \"%s\"): give %s", label,
+                    !general ? "a <muscle>" : which ? "biastype \"muscle\" (biasprm)"
+                                                    : "gaintype \"muscle\" (gainprm)", p[0], p[1], p[3],
+                    p[4], p[5], p[6], p[7], p[8], why,
+                    general ? "nine muscle numbers, e.g. \"0.75 1.05 -1 200 0.5 1.6 1.5 1.3 "
+                              "1.2\", or another type"
+                            : "an increasing range=, lmin= below 1 and lmax= above it, and "
+                              "the others above 0");
+    }
+    return 0;
+}
+
 /* MuJoCo 4 adds an actuator's armature and damping (damping="linear v|v| v^2") to its joint
  * or tendon, each times gear[0]^2 whatever the joint's type (mj_actuatorArmature,
  * mj_actuatorDamping), summed over the actuators on one target. Onto a joint they go to the
@@ -4685,6 +4761,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         check_pid_states(rd, e, cls, label) < 0 ||
         check_general_pid_states(rd, e, cls, label) < 0 ||
         check_pid_imax(rd, e, cls, label) < 0 ||
+        check_muscle_params(rd, e, cls, label) < 0 ||
         note_unchecked_gains(rd, e, cls, label) < 0 ||
         check_dcmotor_constants(rd, e, cls, label) < 0 ||
         dnumbers(rd, e, K_ACTUATOR, cls, "gear", 1, 6, gear) < 0 ||
