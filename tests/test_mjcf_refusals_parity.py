@@ -2525,6 +2525,7 @@ def test_inheritrange_beside_a_range_refused_as_mujoco_refuses_it(case):
 
 
 _NO_RANGE = "has no range (MuJoCo refuses it"
+_ONLY_SERVOS = "inheritrange only available for position and intvelocity actuators"
 _TARGETS = ('<body name="t"><joint name="h"{h}/><joint name="s" type="slide"{s}/>'
             '<geom size="0.1"/><site name="x"/>'
             '<body><joint name="ball" type="ball" range="0 1"/><geom size="0.1"/></body></body>')
@@ -2588,8 +2589,57 @@ INHERITRANGE_TARGET = {   # the <default>'s content, the actuator, the hinge's, 
     "a class's inheritrange written after its <motor>": (
         '<motor/><position inheritrange="1"/>', '<position joint="h"/>', "", "", "",
         [_NO_RANGE]),
-    "a <general>'s own inheritrange, not read": (
+    "a <general>'s own inheritrange without a bias": (
         "", '<general joint="h" inheritrange="1"/>', "", "", "", None),
+    # a <general>'s own (or its <general> defaults') on gains like a <position>'s
+    "a <general>'s own inheritrange with position-like gains": (
+        "", '<general joint="h" inheritrange="1" biastype="affine" biasprm="0 -1 0"/>', "",
+        "", "", ['inheritrange="1"', 'joint "h"', _NO_RANGE]),
+    "a <general>'s own inheritrange with position-like gains of 0": (
+        "", '<general joint="h" inheritrange="1" biastype="affine" gainprm="0"/>', "", "", "",
+        [_NO_RANGE]),
+    "a <general>'s own inheritrange with pid gains": (
+        "", '<general joint="h" inheritrange="1" gaintype="pid" biastype="affine" '
+        'gainprm="0"/>', "", "", "", [_NO_RANGE]),
+    "a <general>'s own inheritrange with gains unlike a <position>'s": (
+        "", '<general joint="h" inheritrange="1" biastype="affine" biasprm="0 -2 0"/>', "",
+        "", "", None),
+    "a <general>'s own inheritrange with position-like gains, a ranged hinge": (
+        "", '<general joint="h" inheritrange="1" biastype="affine" biasprm="0 -1 0"/>',
+        ' range="-1 1"', "", "", None),
+    "a <general> default's inheritrange with position-like gains": (
+        '<general inheritrange="1" biastype="affine"/>', '<general joint="h" biasprm="0 -1"/>',
+        "", "", "", [_NO_RANGE]),
+    "a <general>'s own inheritrange 0 over its <position> class's": (
+        '<position inheritrange="1"/>', '<general joint="h" inheritrange="0"/>', "", "", "",
+        None),
+    "a <general>'s own inheritrange over its <position> class's": (
+        '<position inheritrange="1"/>', '<general joint="h" inheritrange="2"/>', "", "", "",
+        ['inheritrange="2"', _NO_RANGE]),
+    # MuJoCo gives the range to a position's control or an integrator's activation alone
+    "a <general>'s own inheritrange with a filter": (
+        "", '<general joint="h" inheritrange="1" biastype="affine" biasprm="0 -1 0" '
+        'dyntype="filter"/>', ' range="-1 1"', "", "", [_ONLY_SERVOS, 'dyntype "filter"']),
+    "a <general> of a <position> class with a filter": (
+        '<position inheritrange="1"/>', '<general joint="h" dyntype="filter"/>',
+        ' range="-1 1"', "", "", ["actuator 0", 'inheritrange="1"', _ONLY_SERVOS]),
+    "a <general> of a <position> class whose <general> default writes a filter": (
+        '<position inheritrange="1"/><general dyntype="filter"/>', '<general joint="h"/>',
+        ' range="-1 1"', "", "", [_ONLY_SERVOS]),
+    "a <general> of a <position> class with an integrator": (
+        '<position inheritrange="1"/>', '<general joint="h" dyntype="integrator"/>',
+        ' range="-1 1"', "", "", None),
+    "a <cylinder> of a <position> class through a <general> default": (
+        '<position inheritrange="1"/><general/>', '<cylinder joint="h"/>', "", "", "",
+        [_ONLY_SERVOS, 'dyntype "filter"', "give a ctrlrange instead"]),
+    "a <cylinder> of an <intvelocity> class through a <general> default, a ranged hinge": (
+        '<intvelocity inheritrange="1"/><general dyntype="none"/>', '<cylinder joint="h"/>',
+        ' range="-1 1"', "", "", [_ONLY_SERVOS]),
+    "a <cylinder> of a <position> class": (
+        '<position inheritrange="1"/>', '<cylinder joint="h"/>', "", "", "", None),
+    "a <cylinder> of its own area, of a <position> class through a <general> default": (
+        '<position inheritrange="1"/><general/>', '<cylinder joint="h" area="2"/>', "", "",
+        "", None),
     # a <general> takes the inheritrange of its class's <position>, <intvelocity> or <pid>
     "a <general> of a <position> class with inheritrange": (
         '<position inheritrange="1"/>', '<general joint="h"/>', "", "", "",
@@ -2635,7 +2685,11 @@ def test_inheritrange_without_target_range_refused_as_mujoco_refuses_it(case):
     """MuJoCo 4.0.0's compiler refuses a <position>'s, <intvelocity>'s or <pid>'s
     inheritrange above 0 (its own or its class's, or a <general>'s class's <position>,
     <intvelocity> or <pid> written last) on a joint or tendon without a range of two ends,
-    on a ball joint and on another transmission; urdf2dyn loaded it. Where both load, the
+    on a ball joint and on another transmission; urdf2dyn loaded it. It applies a
+    <general>'s own on gains like a <position>'s or pid gains, and refuses one with
+    dynamics other than a position's, a pid's or an integrator (a filter, a <cylinder>
+    taking a <position>'s through a <general> default: "inheritrange only available for
+    position and intvelocity actuators"), which urdf2dyn loaded too. Where both load, the
     mass matrix and inverse dynamics are MuJoCo's."""
     default, act, h, s, f, words = INHERITRANGE_TARGET[case]
     xml = _inheritrange_model(default, act, h, s, f)
@@ -2669,6 +2723,42 @@ def test_class_chains_of_actuator_defaults_never_refused_where_mujoco_loads(oute
     got = urdf2dyn_error(xml)
     if got is not None:
         assert mujoco_error(xml) is not None, (xml, got)
+
+
+# defaults writing an inheritrange, gains like a <position>'s or not, or dynamics
+_RANGE_DEFAULTS = ['<position inheritrange="1"/>', '<intvelocity inheritrange="1"/>',
+                   '<general inheritrange="1"/>', '<general biastype="affine"/>',
+                   '<general biasprm="0 -1 0"/>', '<general gainprm="2"/>',
+                   '<general dyntype="filter"/>', '<general dyntype="integrator"/>',
+                   '<general gaintype="pid" gainprm="0" biastype="affine"/>', "<motor/>"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_RANGE_DEFAULTS), max_size=2, unique_by=_tag),
+                min_size=1, max_size=2),
+       st.sampled_from(["general", "cylinder"]),
+       st.sampled_from(["", 'inheritrange="1"', 'inheritrange="0"', 'biastype="affine"',
+                        'biasprm="0 -1 0" biastype="affine" inheritrange="1"',
+                        'dyntype="filter"', 'gainprm="0"']),
+       st.sampled_from(["", ' range="-1 1"']))
+def test_inheritrange_of_class_chains_refused_where_mujoco_refuses(levels, kind, own, hinge):
+    """Nested classes of defaults writing an inheritrange (a <position>'s, an
+    <intvelocity>'s, a <general>'s), gains like a <position>'s or not, and dynamics, under a
+    <general> of its own inheritrange, gains or dynamics, or a <cylinder>, on a hinge with or
+    without range: urdf2dyn never refuses what MuJoCo 4 loads, and refuses for the
+    inheritrange exactly where MuJoCo does wherever the chain holds <general> defaults
+    alone (MuJoCo's reader keeps a shortcut's by rules of every default of the chain)."""
+    world = "<worldbody>" + _TARGETS.format(h=hinge, s="") + "</worldbody>"
+    xml, got, _ = _general_under_classes(levels, own if kind == "general" else "", kind,
+                                         world.replace('name="h"', 'name="j"'))
+    expected = mujoco_error(xml)
+    if expected is None:
+        assert got is None, (xml, got)
+    alone = all(d.startswith("<general") for level in levels for d in level)
+    if alone and kind == "general" and expected is not None and "inheritrange" in expected:
+        assert got is not None and "inheritrange" in got, (xml, expected, got)
+    if got is not None and "inheritrange" in got:
+        assert expected is not None and "inheritrange" in expected, (xml, expected, got)
 
 
 @settings(max_examples=60, deadline=None)

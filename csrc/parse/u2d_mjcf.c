@@ -4846,13 +4846,15 @@ static int tendon_ranged(mjcf *rd, const char *name)
  * inheritrange="0"/> leaves a <position> 1), so only the plain case counts: the nearest
  * actuator defaults of the chain are of e's own kind, the nearest of them writing one. A
  * blank one is not given. */
-static const char *general_class_inheritrange(const mjcf *rd, u2d_xml *e, int cls);
+static const char *general_class_inheritrange(const mjcf *rd, u2d_xml *e, int cls,
+                                              const char *kinds);
 
 static const char *class_inheritrange(const mjcf *rd, u2d_xml *e, int cls)
 {
     int limit = cls >= 0 ? rd->cls[cls].main_limit : 0;
     const char *kind = u2d_xml_name(e);
-    if (strcmp(kind, "general") == 0) return general_class_inheritrange(rd, e, cls);
+    if (strcmp(kind, "general") == 0)
+        return general_class_inheritrange(rd, e, cls, "position|intvelocity|pid");
     for (int c = cls; c >= 0; c = rd->cls[c].parent) {
         const mj_class *C = &rd->cls[c];
         int last = C->first + (c == 0 && limit < C->count ? limit : C->count);
@@ -4888,9 +4890,10 @@ static int general_keeps_gains(u2d_xml *g, u2d_xml *d)
  * nearest class of the chain that has some, where the <general> defaults after it in that
  * class and e keep its gains (general_keeps_gains) (checked against MuJoCo 4.0.0: a
  * <general> in a child class, or another shortcut after it, leaves none; a <position/>
- * without one in a child class keeps its parent's, not followed here). NULL for none or
- * not sure. */
-static const char *general_class_inheritrange(const mjcf *rd, u2d_xml *e, int cls)
+ * without one in a child class keeps its parent's, not followed here). kinds: the shortcuts
+ * followed. NULL for none or not sure. */
+static const char *general_class_inheritrange(const mjcf *rd, u2d_xml *e, int cls,
+                                              const char *kinds)
 {
     int limit = cls >= 0 ? rd->cls[cls].main_limit : 0;
     for (int c = cls; c >= 0; c = rd->cls[c].parent) {
@@ -4902,8 +4905,10 @@ static const char *general_class_inheritrange(const mjcf *rd, u2d_xml *e, int cl
             const char *v = written(d, "inheritrange");
             any = 1;
             if (strcmp(u2d_xml_name(d), "general") == 0 && !v) continue;
-            if (!is_one_of(d, "position|intvelocity|pid") || !general_keeps_gains(e, d))
-                return NULL;
+            if (!is_one_of(d, kinds) || !general_keeps_gains(e, d)) return NULL;
+            /* a NaN kp is no -biasprm[1]: MuJoCo then leaves the range alone */
+            const char *kp = written(d, "kp");
+            if (kp && strtod(kp, NULL) != strtod(kp, NULL)) return NULL;
             for (int after = k + 1; after < last; after++)       /* the <general>s after it */
                 if (rd->dn[after].kind == K_ACTUATOR &&
                     !general_keeps_gains(rd->dn[after].node, d))
@@ -4915,6 +4920,105 @@ static const char *general_class_inheritrange(const mjcf *rd, u2d_xml *e, int cl
     return NULL;
 }
 
+/* Whether the class chain of cls holds actuator defaults of <general>s alone (or none). */
+static int only_general_defaults(mjcf *rd, int cls, int *ok)
+{
+    int n = 0;
+    u2d_xml **d = cls >= 0 ? chain(rd, cls, K_ACTUATOR, &n) : NULL;
+    if (cls >= 0 && !d) return -1;
+    *ok = 1;
+    for (int k = 0; k < n; k++) *ok &= strcmp(u2d_xml_name(d[k]), "general") == 0;
+    free(d);
+    return 0;
+}
+
+/* The first number of attribute name of actuator e over its chain of <general> defaults,
+ * main's first (each over the numbers before it), from MuJoCo's default first. */
+static double general_first_number(mjcf *rd, u2d_xml *e, int cls, const char *name, int index,
+                                   double first)
+{
+    double x[2] = {first, first};
+    int n = 0;
+    u2d_xml **d = cls >= 0 ? chain(rd, cls, K_ACTUATOR, &n) : NULL;
+    for (int k = n - 1; k >= -1; k--) leading_numbers(written(k < 0 ? e : d[k], name), 2, x);
+    free(d);
+    return x[index];
+}
+
+/* The inheritrange= a <general> e of class cls gives itself (its own, or of its <general>
+ * defaults): *decided 1 when urdf2dyn follows it, *v then the text MuJoCo 4.0.0's compiler
+ * applies, NULL for none. It applies it to gains like a <position>'s or a <pid>'s, as it
+ * checks them: gaintype fixed with gainprm[0] equal to -biasprm[1] (a NaN is not), or pid,
+ * and biastype affine. Followed where the chain holds <general> defaults alone; an own one
+ * elsewhere is not followed (*decided 1, *v NULL). 0 or -1 (out of memory). */
+static int general_own_inheritrange(mjcf *rd, u2d_xml *e, int cls, const char **v,
+                                    int *decided)
+{
+    int alone;
+    *v = NULL;
+    if (only_general_defaults(rd, cls, &alone) < 0) return -1;
+    *decided = alone || written(e, "inheritrange");
+    if (!alone) return 0;
+    const char *gaintype, *biastype;
+    if (given_text(rd, e, K_ACTUATOR, cls, "inheritrange", v) < 0 ||
+        given_text(rd, e, K_ACTUATOR, cls, "gaintype", &gaintype) < 0 ||
+        given_text(rd, e, K_ACTUATOR, cls, "biastype", &biastype) < 0)
+        return -1;
+    double gain = general_first_number(rd, e, cls, "gainprm", 0, 1);
+    double bias = general_first_number(rd, e, cls, "biasprm", 1, 0);
+    int pid = gaintype && strcmp(gaintype, "pid") == 0;
+    int fixed = !gaintype || strcmp(gaintype, "fixed") == 0;
+    if (!((fixed && gain == -bias) || pid) || !biastype || strcmp(biastype, "affine") != 0)
+        *v = NULL;
+    return 0;
+}
+
+/* The inheritrange a <cylinder> e of class cls surely keeps: MuJoCo 4.0.0 passes a
+ * <position>'s or <intvelocity>'s on to a <cylinder> only through a <general> default
+ * written after it (checked against it: without one the <cylinder> drops it), over the
+ * gains that shortcut set: the <cylinder>'s own area=, diameter= or bias= is not followed. */
+static const char *cylinder_class_inheritrange(mjcf *rd, u2d_xml *e, int cls)
+{
+    if (written(e, "area") || written(e, "diameter") || written(e, "bias")) return NULL;
+    int limit = cls >= 0 ? rd->cls[cls].main_limit : 0;
+    for (int c = cls; c >= 0; c = rd->cls[c].parent) {          /* the last default */
+        const mj_class *C = &rd->cls[c];
+        int last = C->first + (c == 0 && limit < C->count ? limit : C->count);
+        for (int k = last - 1; k >= C->first; k--)
+            if (rd->dn[k].kind == K_ACTUATOR)
+                return strcmp(u2d_xml_name(rd->dn[k].node), "general") == 0
+                           ? general_class_inheritrange(rd, e, cls, "position|intvelocity")
+                           : NULL;
+    }
+    return NULL;
+}
+
+/* The inheritrange= above 0 actuator e of class cls surely has, NULL for none or not sure:
+ * a <position>'s, <intvelocity>'s or <pid>'s own or its class's, a <general>'s own (or its
+ * <general> defaults') or its class's shortcut's (its own over that one's where that one
+ * is above 0: an own one of 0 drops it), a <cylinder>'s through a <general> default.
+ * 0 or -1 (out of memory). */
+static int actuator_inheritrange(mjcf *rd, u2d_xml *e, int cls, const char **v)
+{
+    const char *el = u2d_xml_name(e);
+    int decided = 0;
+    *v = NULL;
+    if (is_one_of(e, "position|intvelocity|pid")) {
+        *v = written(e, "inheritrange");    /* a blank one is not given */
+        if (!*v) *v = class_inheritrange(rd, e, cls);
+    } else if (strcmp(el, "general") == 0) {
+        if (general_own_inheritrange(rd, e, cls, v, &decided) < 0) return -1;
+        /* an own one over a class's shortcut: on the gains that shortcut surely set */
+        const char *own = decided && !*v ? written(e, "inheritrange") : NULL;
+        if (!decided || own) *v = class_inheritrange(rd, e, cls);
+        if (own && first_positive(*v)) *v = own;
+    } else if (strcmp(el, "cylinder") == 0) {
+        *v = cylinder_class_inheritrange(rd, e, cls);
+    }
+    if (!first_positive(*v)) *v = NULL;                                 /* a NaN is not > 0 */
+    return 0;
+}
+
 /* A <position>'s, <intvelocity>'s or <pid>'s inheritrange= above 0, its own or its class's
  * (class_inheritrange), or a <general>'s class's, takes its range from its target's, which
  * MuJoCo's compiler refuses unless the target is a joint= hinge or slide joint or a tendon
@@ -4923,12 +5027,19 @@ static const char *general_class_inheritrange(const mjcf *rd, u2d_xml *e, int cl
 static int check_inheritrange_target(mjcf *rd, u2d_xml *e, int cls, const char *label,
                                      int kind, const char *target)
 {
-    if (!is_one_of(e, "position|intvelocity|pid|general")) return 0;
-    const char *v = strcmp(u2d_xml_name(e), "general") == 0 ? NULL  /* its own: not followed */
-                    : written(e, "inheritrange");   /* a blank one is not given */
-    if (!v) v = class_inheritrange(rd, e, cls);
-    if (!first_positive(v)) return 0;                                   /* a NaN is not > 0 */
+    const char *v;
+    actuator_dynamics a;
+    if (actuator_inheritrange(rd, e, cls, &v) < 0) return -1;
+    if (!v) return 0;
     double inherit = strtod(v, NULL);
+    /* the range goes to the control of a position or pid servo, or to the activation of an
+     * integrator: another dynamics has neither */
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (word_index("none|filterexact|pid|integrator", a.dyntype) < 0)
+        return fail(rd, e, "%s: inheritrange=\"%g\" (its own or its class's) with dyntype "
+                    "\"%s\" (MuJoCo refuses it: \"inheritrange only available for position "
+                    "and intvelocity actuators\"): give a ctrlrange instead, or use a class "
+                    "without that inheritrange", label, inherit, a.dyntype);
     if (kind != T_JOINT && kind != T_TENDON)       /* jointinparent= is refused too */
         return fail(rd, e, "%s: inheritrange=\"%g\" with %s= (MuJoCo refuses it: "
                     "\"inheritrange can only be used with joint and tendon transmission\"): "
