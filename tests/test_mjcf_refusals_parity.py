@@ -1361,6 +1361,56 @@ def test_muscle_numbers_of_class_chains_refused_where_mujoco_refuses(levels, kin
         assert got is None, (xml, got)
 
 
+_NEGATIVE_SLEWMAX = "slewmax cannot be negative"
+_PID_GAINS_SLEWING_BACK = '<general gaintype="pid" biastype="affine" dynprm="0 -1"/>'
+
+
+@pytest.mark.parametrize("defaults, element, words", [
+    (_PID_GAINS_SLEWING_BACK, '<pid joint="j"/>',
+     ["actuator 0", "takes from the pid gains of its class", "-1", _NEGATIVE_SLEWMAX,
+      "give slewmax= of 0 or more"]),
+    ('<pid slewmax="1"/><general dynprm="0 -1"/>', '<pid joint="j"/>', [_NEGATIVE_SLEWMAX]),
+    ('<pid/><general dynprm="0 -1"/>', '<pid joint="j" slewmax=" "/>', [_NEGATIVE_SLEWMAX]),
+    (f'<default class="a">{_PID_GAINS_SLEWING_BACK}<default class="b"><motor/></default>'
+     '</default>', '<pid class="b" joint="j"/>', [_NEGATIVE_SLEWMAX]),
+    (f'<default class="a">{_PID_GAINS_SLEWING_BACK}<default class="b"><pid kp="2"/>'
+     '</default></default>', '<general class="b" joint="j"/>',
+     ["line 1", "<pid> default", _NEGATIVE_SLEWMAX]),
+    ('<pid slewmax="1"/><general dynprm="0 -1"/>', '<pid joint="j" slewmax="2"/>', None),
+    ('<general dyntype="pid" dynprm="0 -1"/>', '<pid joint="j"/>', None),
+    (_PID_GAINS_SLEWING_BACK + "<motor/>", '<pid joint="j"/>', None),
+    ('<general gaintype="pid" biastype="affine" dynprm="0 nan"/>', '<pid joint="j"/>', None),
+])
+def test_a_pid_inheriting_a_negative_slewmax_is_refused_as_mujoco_refuses_it(
+        defaults, element, words):
+    """A <pid> without its own slewmax takes the dynprm[1] of the pid gains before it (a
+    <general>'s dynprm= over pid gains, in its class or the nearest class above whose gains
+    stayed pid); MuJoCo 4 refuses one below 0 as it reads the <pid>, a default too ("slewmax
+    cannot be negative"); urdf2dyn loaded it with a warning that MuJoCo may refuse the
+    gains. Refused with MuJoCo's reason; a NaN, or gains that are not pid, load in both."""
+    xml = doc(f"<default>{defaults}</default>", WORLD, actuators(element))
+    assert_as_mujoco(xml, words)
+
+
+_SLEW_DEFAULTS = [_PID_GAINS_SLEWING_BACK, '<general dynprm="0 -1"/>', '<general dynprm="0 2"/>',
+                  "<pid/>", '<pid slewmax="1"/>', "<motor/>", '<general gaintype="fixed"/>',
+                  '<general gaintype="pid" biastype="affine"/>', '<general dyntype="pid"/>']
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_SLEW_DEFAULTS), max_size=2, unique_by=_tag),
+                min_size=1, max_size=3),
+       st.sampled_from(["", 'slewmax="0"', 'slewmax=" "', 'ki="1"']))
+def test_pid_slewmax_of_class_chains_refused_exactly_where_mujoco_refuses(levels, own):
+    """Nested classes whose defaults write pid gains, a dynprm[1] below 0 or not, and other
+    gains, under a <pid> of its own slewmax or not: urdf2dyn refuses a negative slewmax the
+    <pid> (or a <pid> default) takes exactly where MuJoCo 4 refuses it, with its reason."""
+    xml, got, _ = _general_under_classes(levels, own, "pid")
+    expected = mujoco_error(xml)
+    refused = expected is not None and _NEGATIVE_SLEWMAX in expected
+    assert refused == (got is not None and _NEGATIVE_SLEWMAX in got), (xml, expected, got)
+
+
 _PID_STATES = "invalid actdim 0 in stateful actuator"
 _SLEWMAX = "slewmax (dynprm[1]) must be non-negative"
 

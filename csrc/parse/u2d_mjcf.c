@@ -1476,6 +1476,7 @@ static int dkeyword(mjcf *rd, u2d_xml *node, int kind, int cls, const char *name
 }
 
 static int check_dcmotor_constants(mjcf *rd, u2d_xml *e, int cls, const char *label);
+static int check_pid_inherited_slewmax(mjcf *rd, u2d_xml *e, int cls, const char *label);
 
 /* A range and its limited= flag as MuJoCo's compiler checks them (a joint's range and
  * actuatorfrcrange, an actuator's ctrlrange, forcerange and actrange, a tendon's range...):
@@ -1716,10 +1717,12 @@ static int read_defaults(mjcf *rd)
     for (int c = 1; c < rd->ncls; c++)
         if (strcmp(rd->clsindex[c - 1].name, rd->clsindex[c].name) == 0)
             return fail(rd, NULL, "two <default> classes are named '%.100s'", rd->clsindex[c].name);
-    /* MuJoCo reads each <dcmotor> default, used or not, with what its classes give it */
+    /* MuJoCo reads each <dcmotor> and <pid> default, used or not, with what its classes
+     * give it */
     for (int k = 0; k < rd->ndn; k++)
         if (rd->dn[k].kind == K_ACTUATOR &&
-            check_dcmotor_constants(rd, rd->dn[k].node, rd->dn[k].cls, "<dcmotor> default"))
+            (check_dcmotor_constants(rd, rd->dn[k].node, rd->dn[k].cls, "<dcmotor> default") ||
+             check_pid_inherited_slewmax(rd, rd->dn[k].node, rd->dn[k].cls, "<pid> default")))
             return -1;
     return 0;
 }
@@ -3852,6 +3855,11 @@ typedef struct {
     double controller_gains[4]; /* kp ki kd slewmax: a <dcmotor>'s controller= over
                                    what it inherits (MuJoCo 4.0.0 reads a shorter one
                                    over those, the rest kept)                        */
+    double pid_slew_in;         /* the dynprm[1] the last <pid> read found, which it
+                                   takes as its slewmax without one of its own: that of
+                                   the pid gains before it, or of the nearest class
+                                   above whose gains stayed pid (MuJoCo 4.0.0), else 0 */
+    int pid_slew_in_known;
     const char *ctrl_limiter;   /* "damper" or "adhesion" when one of those set
                                    ctrllimited true and no ctrllimited= came after:
                                    MuJoCo's shortcut writes it into the default, which
@@ -4095,6 +4103,11 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
     }
     a->actdim = NULL;
     apply_shortcut_gain(d, &a->gain);
+    if (strcmp(el, "pid") == 0) {       /* what a <pid> without slewmax= takes */
+        const actuator_dynamics *from = a->pid_gains ? a : above.pid;
+        a->pid_slew_in = from ? from->slew : 0;
+        a->pid_slew_in_known = from ? from->slew_known : 1;
+    }
     a->slew = 0;
     a->slew_known = !is_one_of(d, "muscle|dcmotor");
     a->pid_shortcut = 0;
@@ -4395,6 +4408,22 @@ static int check_pid_dyntype(mjcf *rd, u2d_xml *e, int cls, const char *label)
                 "<motor>'s 1...) or MuJoCo's default 1, and dyntype \"none\" (MuJoCo refuses "
                 "it: \"ki (gainprm[0]) requires dyntype 'pid'\"): give dyntype=\"pid\", or a "
                 "gainprm= starting with 0", label, a.gain.value);
+}
+
+/* A <pid> e (an actuator, or a default read with what precedes it) without a slewmax= of
+ * its own takes the dynprm[1] of the pid gains before it (pid_slew_in), which MuJoCo
+ * 4.0.0's reader refuses below 0 ("slewmax cannot be negative"; a NaN is not below 0), a
+ * <general dynprm="0 -1"> of pid gains too. 0 or -1 (message). */
+static int check_pid_inherited_slewmax(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    actuator_dynamics a;
+    if (strcmp(u2d_xml_name(e), "pid") != 0 || written(e, "slewmax")) return 0;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (!a.pid_slew_in_known || !(a.pid_slew_in < 0)) return 0;
+    return fail(rd, e, "%s: the slewmax it takes from the pid gains of its class (a "
+                "<general>'s second dynprm= number or a <pid>'s slewmax), %g, is below 0 "
+                "(MuJoCo refuses it: \"slewmax cannot be negative\"): give slewmax= of 0 or "
+                "more, or that class a slewmax of 0 or more", label, a.pid_slew_in);
 }
 
 /* An actuator e's pid dynamics and pid gains go together as MuJoCo 4.0.0's compiler wants:
@@ -4752,6 +4781,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
         check_actuator_keywords(rd, e) ||
         check_shortcut_settings(rd, e) || check_delay_history(rd, e, cls, label) ||
         check_shortcut_inputs(rd, e, cls, label) < 0 ||
+        check_pid_inherited_slewmax(rd, e, cls, label) < 0 ||
         check_pid_dyntype(rd, e, cls, label) < 0 ||
         check_pid_gains_and_bias(rd, e, cls, label) < 0 ||
         check_general_actdim(rd, e, cls, label) < 0 ||
