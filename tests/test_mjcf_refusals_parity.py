@@ -1193,15 +1193,23 @@ def test_a_pid_ki_without_the_pid_dyntype_is_refused_where_mujoco_refuses(defaul
     ('<damper/><general gaintype="pid" biastype="affine"/>',
      '<general joint="j" ctrlrange="0 1"/>'),
     ('<position kp=" "/>', '<general joint="j" gaintype="pid" biastype="affine"/>'),
+    # a shortcut without its own gain after a <general>: the gainprm[0] before it
+    ('<general gainprm="3"/><position/>', '<general joint="j" gaintype="pid" biastype="affine"/>'),
+    ('<velocity kv="3"/><general/><position/>',
+     '<general joint="j" gaintype="pid" biastype="affine"/>'),
+    ('<general gainprm="0"/><velocity/>', '<general joint="j" gaintype="pid" biastype="affine"/>'),
+    ('<damper/><general gaintype="fixed" gainprm="2"/><cylinder/>',
+     '<general joint="j" gaintype="pid" biastype="affine" ctrlrange="0 1" dyntype="none"/>'),
 ])
 def test_pid_gains_a_general_wrote_with_a_nonzero_ki_are_refused_where_mujoco_refuses(
         defaults, element):
     """Pid gains whose gainprm[0] (the ki) a <general> left nonzero, with dyntype "none":
     MuJoCo's default gainprm 1 under a <general gaintype="pid">, a <general>'s gainprm=, or a
-    <pid>'s ki after a <general> writing dynprm= or a blank gainprm=. MuJoCo 4 refuses them
-    ("ki (gainprm[0]) requires dyntype 'pid'"); urdf2dyn loaded them, saying only that MuJoCo
-    may refuse. Refused exactly where MuJoCo refuses, with its reason; a gainprm[0] of 0 and
-    gains that are no longer pid load in both."""
+    <pid>'s ki after a <general> writing dynprm= or a blank gainprm=, or one a shortcut
+    without its own gain keeps after a <general>. MuJoCo 4 refuses them ("ki (gainprm[0])
+    requires dyntype 'pid'"); urdf2dyn loaded them, saying only that MuJoCo may refuse.
+    Refused exactly where MuJoCo refuses, with its reason; a gainprm[0] of 0 and gains that
+    are no longer pid load in both."""
     _ki_refused_as_mujoco(defaults, element, 'give dyntype="pid"')
 
 
@@ -1260,6 +1268,48 @@ def test_shortcut_gains_followed_through_class_chains_as_mujoco_follows_them(lev
         assert got is not None or not_1, (xml, expected)
     else:
         assert (got is not None and ki not in got) or warned, (xml, expected, got)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["", '<general gainprm="0"/>', '<general gainprm="3"/>',
+                                           '<general gaintype="fixed"/>', "<general/>"]),
+                          st.sampled_from(["", "<position/>", "<velocity/>", "<cylinder/>",
+                                           "<intvelocity/>", "<adhesion/>", "<motor/>",
+                                           "<damper/>", '<position kp="2"/>'])),
+                min_size=1, max_size=3))
+def test_shortcut_gains_after_a_general_refused_exactly_where_mujoco_refuses(levels):
+    """Nested classes, each a <general> default (or none) then a shortcut (or none), under a
+    <general> of pid gains with dyntype "none": a shortcut without its own gain after a
+    <general> (or first in the chain) keeps the gainprm[0] before it, which urdf2dyn now
+    follows; where every shortcut without its own gain comes so, urdf2dyn refuses exactly
+    where MuJoCo 4 refuses for the ki ("ki (gainprm[0]) requires dyntype 'pid'"), instead of
+    loading with a warning that MuJoCo may refuse it."""
+    chain = [[x for x in level if x] for level in levels]
+    xml, got, _ = _general_under_classes(
+        chain, 'ctrlrange="0 1" gaintype="pid" biastype="affine" dyntype="none"')
+    expected = mujoco_error(xml)
+    ki = "ki (gainprm[0]) requires dyntype 'pid'"
+    if _gains_after_generals([x for level in chain for x in level]):
+        assert (expected is not None and ki in expected) == (got is not None and ki in got), \
+            (xml, expected, got)
+    if expected is None:
+        assert got is None, (xml, got)
+
+
+def _gains_after_generals(elements):
+    """Whether each shortcut without its own gain among the actuator defaults comes first or
+    after a <general>, over fixed gains (not a <damper>'s, unless a gaintype="fixed" came)."""
+    fixed, before = True, None
+    for x in elements:
+        if x in ("<position/>", "<velocity/>", "<cylinder/>", "<intvelocity/>", "<adhesion/>"):
+            if not fixed or not (before is None or before.startswith("<general")):
+                return False
+        if x.startswith("<general"):
+            fixed = fixed or 'gaintype="fixed"' in x
+        else:
+            fixed = x != "<damper/>"
+        before = x
+    return True
 
 
 # defaults that limit the control (a <damper>, an <adhesion>), say so or not, or pass it on

@@ -3787,11 +3787,14 @@ static int is_one_of(u2d_xml *d, const char *kinds)
  * actdim written before it (MuJoCo 4.0.0 does: a <general actdim="2"/> followed by
  * <cylinder/> compiles to one activation state), which a <dcmotor> sets to its states. */
 /* An actuator default's gainprm[0] as MuJoCo 4.0.0's reader leaves it: its value, known 0
- * where urdf2dyn does not follow it. A shortcut without its own gain (kp=, kv=...) takes one
- * written before it in the class chain or its own default 1, by a rule urdf2dyn does not
- * follow (checked against MuJoCo 4.0.0: <position kp="3"/>, <velocity/>, <position/> in
- * three nested classes gives 3, <velocity kv="3"/> then <position/> in one class 1, a
- * <general gainprm="0"/>, <motor/>, <position/> 0): it is known only when every gainprm[0]
+ * where urdf2dyn does not follow it. A shortcut without its own gain (kp=, kv=...) takes the
+ * gainprm[0] before it where the actuator element before it in the class chain is a
+ * <general>, one of its own kind or none, and the gains are fixed (checked against MuJoCo
+ * 4.0.0 over thousands of random chains: <general gainprm="6"/><position/> gives 6, and
+ * <damper/><general gainprm="6"/><velocity/> 1). After another shortcut it takes one
+ * written before it in the chain or its own default 1, by a rule urdf2dyn does not follow
+ * (<position kp="3"/>, <velocity/>, <position/> in three nested classes gives 3,
+ * <velocity kv="3"/> then <position/> in one class 1): known only when every gainprm[0]
  * before it was 1 (ones), and then 1. */
 typedef struct {
     double value;
@@ -3860,6 +3863,11 @@ typedef struct {
                                    the pid gains before it, or of the nearest class
                                    above whose gains stayed pid (MuJoCo 4.0.0), else 0 */
     int pid_slew_in_known;
+    const char *last_kind;      /* the actuator element read last ("general" for a
+                                   plugin), NULL before the first                    */
+    int fixed_gains;            /* whether the gaintype is fixed (MuJoCo's default; a
+                                   <damper>, <pid>, <muscle>, <dcmotor> or
+                                   <orientation> sets another)                        */
     const char *ctrl_limiter;   /* "damper" or "adhesion" when one of those set
                                    ctrllimited true and no ctrllimited= came after:
                                    MuJoCo's shortcut writes it into the default, which
@@ -4031,8 +4039,10 @@ typedef struct { const actuator_dynamics *dcmotor, *pid; } gains_above;
 
 /* The gainprm[0] shortcut d writes (gain_state): its own kp, kv, gain, area or diameter, or
  * range's first number (a <muscle>'s, 0 or more), 1 for a <motor>, 0 for a <damper>; without
- * it, the one it inherits. A <pid>'s and a <dcmotor>'s are set with their other settings. */
-static void apply_shortcut_gain(u2d_xml *d, gain_state *g)
+ * it, the one it inherits: the one before it when current (see gain_state; not a
+ * <muscle>'s or an <orientation>'s, not followed). A <pid>'s and a <dcmotor>'s are set with
+ * their other settings. */
+static void apply_shortcut_gain(u2d_xml *d, gain_state *g, int current)
 {
     static const char *const OWN[][2] = {
         {"position", "kp"}, {"intvelocity", "kp"}, {"orientation", "kp"}, {"velocity", "kv"},
@@ -4042,12 +4052,14 @@ static void apply_shortcut_gain(u2d_xml *d, gain_state *g)
         if (strcmp(el, OWN[k][0]) == 0) v = u2d_xml_attr(d, OWN[k][1]);
     const char *diameter = strcmp(el, "cylinder") == 0 ? u2d_xml_attr(d, "diameter") : NULL;
     double x = diameter ? strtod(diameter, NULL) : -1;
-    int muscle = strcmp(el, "muscle") == 0;
+    int muscle = strcmp(el, "muscle") == 0, was_known = g->known;
     g->known = 1;
     if (x >= 0) g->value = 3.14159265358979323846 / 4 * x * x;     /* MuJoCo's area */
     else if (v && v[strspn(v, " \t\n\r\v\f")]) g->value = strtod(v, NULL);
     else if (strcmp(el, "damper") == 0) g->value = 0;
     else if (word_index("motor|pid|dcmotor", el) >= 0) g->value = 1;
+    else if (current && word_index("position|intvelocity|velocity|adhesion|cylinder", el) >= 0)
+        g->known = was_known;                           /* the gain before it stands */
     else g->value = 1, g->known = g->ones && !muscle;   /* a muscle's may be 0.75 */
     if (muscle && !(g->value >= 0)) g->known = 0;        /* a negative range is not read */
     g->ones &= g->known && g->value == 1;
@@ -4064,6 +4076,8 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
         const char *dyn = u2d_xml_attr(d, "dyntype"), *actdim = u2d_xml_attr(d, "actdim");
         const char *dynprm = u2d_xml_attr(d, "dynprm");
         const char *gaintype = u2d_xml_attr(d, "gaintype");
+        a->last_kind = "general";
+        if (gaintype) a->fixed_gains = strcmp(gaintype, "fixed") == 0;
         if (gaintype) a->dcmotor_gains = strcmp(gaintype, "dcmotor") == 0;
         int was_pid = a->pid_gains;
         if (gaintype) a->pid_gains = strcmp(gaintype, "pid") == 0;
@@ -4102,7 +4116,11 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
         return;
     }
     a->actdim = NULL;
-    apply_shortcut_gain(d, &a->gain);
+    const char *last = a->last_kind;
+    apply_shortcut_gain(d, &a->gain, a->fixed_gains && (!last || strcmp(last, "general") == 0 ||
+                                                        strcmp(last, el) == 0));
+    a->last_kind = el;
+    a->fixed_gains = word_index("motor|position|intvelocity|velocity|adhesion|cylinder", el) >= 0;
     if (strcmp(el, "pid") == 0) {       /* what a <pid> without slewmax= takes */
         const actuator_dynamics *from = a->pid_gains ? a : above.pid;
         a->pid_slew_in = from ? from->slew : 0;
@@ -4167,7 +4185,8 @@ static void apply_class_dynamics(mjcf *rd, int cls, int limit, u2d_xml *e, actua
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
     *a = (actuator_dynamics){.dyntype = "none", .timeconst = 1, .shortcut_actdim = -1,
-                             .dcmotor_states = -1, .gain = {1, 1, 1}, .slew_known = 1};
+                             .dcmotor_states = -1, .gain = {1, 1, 1}, .slew_known = 1,
+                             .fixed_gains = 1};
     actuator_dynamics dcmotor, pid;     /* the nearest classes whose gains stayed so */
     gains_above above = {NULL, NULL};
     if (cls >= 0) {
