@@ -4687,11 +4687,11 @@ static int check_muscle_params(mjcf *rd, u2d_xml *e, int cls, const char *label)
                             ? "positive scale, vmax, fpmax, fvmax required in muscle" : NULL;
         if (!why) continue;
         int general = strcmp(u2d_xml_name(e), "general") == 0;
+        const char *what = !general ? "a <muscle>" : which ? "biastype \"muscle\" (biasprm)"
+                                                           : "gaintype \"muscle\" (gainprm)";
         return fail(rd, e, "%s: %s with range %g %g, scale %g, lmin %g, lmax %g, vmax %g, "
-                    "fpmax %g, fvmax %g (MuJoCo refuses it: \"%s\"): give %s", label,
-                    !general ? "a <muscle>" : which ? "biastype \"muscle\" (biasprm)"
-                                                    : "gaintype \"muscle\" (gainprm)", p[0], p[1], p[3],
-                    p[4], p[5], p[6], p[7], p[8], why,
+                    "fpmax %g, fvmax %g (MuJoCo refuses it: \"%s\"): give %s", label, what,
+                    p[0], p[1], p[3], p[4], p[5], p[6], p[7], p[8], why,
                     general ? "nine muscle numbers, e.g. \"0.75 1.05 -1 200 0.5 1.6 1.5 1.3 "
                               "1.2\", or another type"
                             : "an increasing range=, lmin= below 1 and lmax= above it, and "
@@ -4981,17 +4981,20 @@ static int only_general_defaults(mjcf *rd, int cls, int *ok)
     return 0;
 }
 
-/* The first number of attribute name of actuator e over its chain of <general> defaults,
- * main's first (each over the numbers before it), from MuJoCo's default first. */
-static double general_first_number(mjcf *rd, u2d_xml *e, int cls, const char *name, int index,
-                                   double first)
+/* Into *x number index (0 or 1) of attribute name of actuator e over its chain of
+ * <general> defaults, main's first (each over the numbers before it), from MuJoCo's
+ * default *x. 0 or -1 (out of memory). */
+static int general_number(mjcf *rd, u2d_xml *e, int cls, const char *name, int index,
+                          double *x)
 {
-    double x[2] = {first, first};
+    double two[2] = {*x, *x};
     int n = 0;
     u2d_xml **d = cls >= 0 ? chain(rd, cls, K_ACTUATOR, &n) : NULL;
-    for (int k = n - 1; k >= -1; k--) leading_numbers(written(k < 0 ? e : d[k], name), 2, x);
+    if (cls >= 0 && !d) return -1;
+    for (int k = n - 1; k >= -1; k--) leading_numbers(written(k < 0 ? e : d[k], name), 2, two);
     free(d);
-    return x[index];
+    *x = two[index];
+    return 0;
 }
 
 /* The inheritrange= a <general> e of class cls gives itself (its own, or of its <general>
@@ -5009,12 +5012,13 @@ static int general_own_inheritrange(mjcf *rd, u2d_xml *e, int cls, const char **
     *decided = alone || written(e, "inheritrange");
     if (!alone) return 0;
     const char *gaintype, *biastype;
+    double gain = 1, bias = 0;                              /* MuJoCo's defaults */
     if (given_text(rd, e, K_ACTUATOR, cls, "inheritrange", v) < 0 ||
         given_text(rd, e, K_ACTUATOR, cls, "gaintype", &gaintype) < 0 ||
-        given_text(rd, e, K_ACTUATOR, cls, "biastype", &biastype) < 0)
+        given_text(rd, e, K_ACTUATOR, cls, "biastype", &biastype) < 0 ||
+        general_number(rd, e, cls, "gainprm", 0, &gain) < 0 ||
+        general_number(rd, e, cls, "biasprm", 1, &bias) < 0)
         return -1;
-    double gain = general_first_number(rd, e, cls, "gainprm", 0, 1);
-    double bias = general_first_number(rd, e, cls, "biasprm", 1, 0);
     int pid = gaintype && strcmp(gaintype, "pid") == 0;
     int fixed = !gaintype || strcmp(gaintype, "fixed") == 0;
     if (!((fixed && gain == -bias) || pid) || !biastype || strcmp(biastype, "affine") != 0)
