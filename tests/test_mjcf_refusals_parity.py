@@ -2735,6 +2735,18 @@ INHERITRANGE_TARGET = {   # the <default>'s content, the actuator, the hinge's, 
     "a <cylinder> of an <intvelocity> class through a <general> default, a ranged hinge": (
         '<intvelocity inheritrange="1"/><general dyntype="none"/>', '<cylinder joint="h"/>',
         ' range="-1 1"', "", "", [_ONLY_SERVOS]),
+    # a <general/> default in a child class keeps its parent's shortcut's
+    "a <general> of a class whose parent's <position> has inheritrange": (
+        '<default class="a"><position inheritrange="1"/><default class="b"><general/>'
+        '</default></default>', '<general class="b" joint="h"/>', "", "", "", [_NO_RANGE]),
+    "a <cylinder> of a class whose parent's <position> has inheritrange": (
+        '<default class="a"><position inheritrange="1"/><default class="b"><general/>'
+        '</default></default>', '<cylinder class="b" joint="h"/>', ' range="-1 1"', "", "",
+        [_ONLY_SERVOS]),
+    "a <general> of a class changing its parent's <position> gains": (
+        '<default class="a"><position inheritrange="1"/><default class="b">'
+        '<general gainprm="2"/></default></default>', '<general class="b" joint="h"/>', "",
+        "", "", None),
     "a <cylinder> of a <position> class": (
         '<position inheritrange="1"/>', '<cylinder joint="h"/>', "", "", "", None),
     "a <cylinder> of its own area, of a <position> class through a <general> default": (

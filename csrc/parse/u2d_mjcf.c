@@ -4933,26 +4933,40 @@ static int general_keeps_gains(u2d_xml *g, u2d_xml *d)
            (!biastype || strcmp(biastype, "affine") == 0);
 }
 
-/* The inheritrange= a <general> e of class cls surely takes from its class (MuJoCo 4.0.0
- * does not follow one of its own, nor of a <general> default, as it compiles them): that of
- * a <position>, <intvelocity> or <pid> written last among the actuator defaults of the
- * nearest class of the chain that has some, where the <general> defaults after it in that
- * class and e keep its gains (general_keeps_gains) (checked against MuJoCo 4.0.0: a
- * <general> in a child class, or another shortcut after it, leaves none; a <position/>
- * without one in a child class keeps its parent's, not followed here). kinds: the shortcuts
- * followed. NULL for none or not sure. */
+/* Whether the actuator defaults of the classes of cls's chain below class above (every one
+ * a <general> without inheritrange=) keep the gains shortcut d set (general_keeps_gains). */
+static int child_generals_keep_gains(const mjcf *rd, int cls, int above, u2d_xml *d)
+{
+    int limit = rd->cls[cls].main_limit;
+    for (int c = cls; c >= 0 && c != above; c = rd->cls[c].parent) {
+        const mj_class *C = &rd->cls[c];
+        int last = C->first + (c == 0 && limit < C->count ? limit : C->count);
+        for (int k = C->first; k < last; k++)
+            if (rd->dn[k].kind == K_ACTUATOR && !general_keeps_gains(rd->dn[k].node, d))
+                return 0;
+    }
+    return 1;
+}
+
+/* The inheritrange= a <general> (or <cylinder>) e of class cls surely takes from its class's
+ * shortcut: that of a <position>, <intvelocity> or <pid> (kinds: those followed) written
+ * last among the actuator defaults of the nearest class of the chain that has some other
+ * than <general>s without inheritrange=, where the <general> defaults after it (in that
+ * class and its children on the chain) and e keep its gains (general_keeps_gains)
+ * (checked against MuJoCo 4.0.0: another shortcut after it leaves none, a <general/> in a
+ * child class keeps it; a <position/> without one in a child class keeps its parent's,
+ * not followed here). NULL for none or not sure. */
 static const char *general_class_inheritrange(const mjcf *rd, u2d_xml *e, int cls,
                                               const char *kinds)
 {
     int limit = cls >= 0 ? rd->cls[cls].main_limit : 0;
     for (int c = cls; c >= 0; c = rd->cls[c].parent) {
         const mj_class *C = &rd->cls[c];
-        int last = C->first + (c == 0 && limit < C->count ? limit : C->count), any = 0;
+        int last = C->first + (c == 0 && limit < C->count ? limit : C->count);
         for (int k = last - 1; k >= C->first; k--) {            /* the latest first */
             if (rd->dn[k].kind != K_ACTUATOR) continue;
             u2d_xml *d = rd->dn[k].node;
             const char *v = written(d, "inheritrange");
-            any = 1;
             if (strcmp(u2d_xml_name(d), "general") == 0 && !v) continue;
             if (!is_one_of(d, kinds) || !general_keeps_gains(e, d)) return NULL;
             /* a NaN kp is no -biasprm[1]: MuJoCo then leaves the range alone */
@@ -4962,9 +4976,8 @@ static const char *general_class_inheritrange(const mjcf *rd, u2d_xml *e, int cl
                 if (rd->dn[after].kind == K_ACTUATOR &&
                     !general_keeps_gains(rd->dn[after].node, d))
                     return NULL;
-            return v;
-        }
-        if (any) return NULL;                     /* <general>s alone: not followed */
+            return child_generals_keep_gains(rd, cls, c, d) ? v : NULL;
+        }                           /* <general>s alone: their parent's shortcut stands */
     }
     return NULL;
 }
