@@ -1058,20 +1058,81 @@ def test_a_coordinate_named_as_another_joints_frame_is_read(osim, tmp_path):
     assert list(_load(str(path)).q_names) == theirs == ["r", "s", "t", "ground_offset"]
 
 
-def test_a_nan_coordinate_range_is_refused_naming_the_element(tmp_path):
+def _pin_with_range(osim, path, written, clamped):
+    """_pin_model's 'q' given <range>written</range> and <clamped>, written to path."""
+    _pin_model(osim, path)
+    path.write_text(path.read_text().replace(
+        '<Coordinate name="q">', f'<Coordinate name="q"><range>{written}</range><clamped>'
+        f'{str(clamped).lower()}</clamped>', 1))
+
+
+@pytest.mark.parametrize("written", ["nan nan", "nan 1", "-1 NaN", "NAN 2"])
+def test_a_nan_range_end_of_an_unclamped_coordinate_is_read_as_no_bound(osim, tmp_path,
+                                                                         written):
+    """OpenSim 4.6 loads an unclamped coordinate whose <range> has a NaN end and keeps the
+    NaN (getRangeMin/Max), a range that bounds nothing; urdf2dyn refused it ("number is not
+    finite"). It reads a NaN end as no bound there, the other as OpenSim's, and says so,
+    naming the coordinate and what it read."""
     path = tmp_path / "nan.osim"
-    path.write_text(
-        '<?xml version="1.0" encoding="UTF-8" ?>\n<OpenSimDocument Version="40000"><Model '
-        'name="m"><BodySet><objects><Body name="b"><mass>1</mass><inertia>1 1 1 0 0 0'
-        '</inertia></Body></objects></BodySet><JointSet><objects><PinJoint name="pin">'
-        '<socket_parent_frame>ground_offset</socket_parent_frame><socket_child_frame>b_offset'
-        '</socket_child_frame><coordinates><Coordinate name="q"><range>nan 1</range>'
-        '</Coordinate></coordinates><frames><PhysicalOffsetFrame name="ground_offset">'
-        '<socket_parent>/ground</socket_parent></PhysicalOffsetFrame><PhysicalOffsetFrame '
-        'name="b_offset"><socket_parent>/bodyset/b</socket_parent></PhysicalOffsetFrame>'
-        '</frames></PinJoint></objects></JointSet></Model></OpenSimDocument>\n')
-    with pytest.raises(urdf2dyn.URDFError, match=r"<range>nan 1</range>: number is not finite"):
+    _pin_with_range(osim, path, written, clamped=False)
+    om = osim.Model(str(path))            # kept: the coordinate is a reference into it
+    theirs = om.getCoordinateSet().get("q")
+    bounds = np.array([theirs.getRangeMin(), theirs.getRangeMax()])
+    assert np.isnan(bounds).any() and not theirs.getDefaultClamped()
+    with pytest.warns(urdf2dyn.URDFWarning) as caught:
+        coordinate = urdf2dyn.load(str(path)).coordinates["q"]
+    read = np.where(np.isnan(bounds), [-np.inf, np.inf], bounds)
+    assert (coordinate.lower, coordinate.upper) == tuple(read)
+    assert any("coordinate 'q'" in str(w.message) and "NaN" in str(w.message)
+               and f"read as {read[0]:g} {read[1]:g}" in str(w.message) for w in caught)
+
+
+@pytest.mark.parametrize("written", ["-nan 1", "+nan 1", "nan(1) 1"])
+def test_a_range_end_opensim_does_not_read_as_nan_is_refused(osim, tmp_path, written):
+    """OpenSim 4.6 reads "nan" (any case) as NaN, and not a signed NaN or one with a
+    payload, which strtod reads: it ignores such a range (the oracle: its default -10 10).
+    urdf2dyn refuses it, naming the element, rather than reading it as a NaN end."""
+    path = tmp_path / "nan.osim"
+    _pin_with_range(osim, path, written, clamped=False)
+    om = osim.Model(str(path))
+    theirs = om.getCoordinateSet().get("q")
+    assert (theirs.getRangeMin(), theirs.getRangeMax()) == (-10.0, 10.0)
+    with pytest.raises(urdf2dyn.URDFError, match=r"<range>.*</range>: number is not finite"):
         urdf2dyn.load(str(path))
+
+
+@pytest.mark.parametrize("written", ["nan nan", "nan 1"])
+def test_a_clamped_coordinate_with_a_nan_range_end_is_refused_as_opensim(osim, tmp_path,
+                                                                        written):
+    path = tmp_path / "nan.osim"
+    _pin_with_range(osim, path, written, clamped=True)
+    with pytest.raises(Exception, match="Maximum coordinate range less than minimum"):
+        osim.Model(str(path))
+    with pytest.raises(urdf2dyn.URDFError, match=r"coordinate 'q' is clamped to a <range> with "
+                       r'a NaN end .*OpenSim 4.6 refuses to load it \("Maximum coordinate '
+                       r'range less than minimum'):
+        urdf2dyn.load(str(path))
+
+
+@pytest.mark.parametrize("written", ["0.5", "nan", "-inf"])
+@pytest.mark.parametrize("clamped", [False, True])
+def test_a_one_number_range_is_ignored_as_opensim_ignores_it(osim, tmp_path, written, clamped):
+    """A <range> of one number: OpenSim 4.6 loads the model, ignoring it ("does not contain
+    enough values"): the coordinate keeps its default range, -10 10 (the oracle). urdf2dyn
+    refused the file ("expected 2 numbers, got 1"); it reads OpenSim's range, a range no
+    file chose (range_written false), and says so."""
+    path = tmp_path / "one.osim"
+    _pin_with_range(osim, path, written, clamped)
+    om = osim.Model(str(path))
+    om.initSystem()
+    theirs = om.getCoordinateSet().get("q")
+    assert theirs.getDefaultClamped() == clamped
+    with pytest.warns(urdf2dyn.URDFWarning, match=rf"coordinate 'q': <range>{written}</range> "
+                      r"is one number, which OpenSim 4.6 ignores: read as its range -10 10"):
+        coordinate = urdf2dyn.load(str(path)).coordinates["q"]
+    assert (coordinate.lower, coordinate.upper) == (theirs.getRangeMin(),
+                                                    theirs.getRangeMax()) == (-10.0, 10.0)
+    assert coordinate.clamped == clamped and not coordinate.range_written
 
 
 @pytest.mark.parametrize("written", ["-1e999 1", "-1 1e400"])
@@ -1151,6 +1212,24 @@ def test_a_coordinate_takes_what_it_does_not_write_from_the_files_defaults(osim,
     named = "q" if version == "4" else "q1"
     assert (theirs[named][:3] == [-2.0, 2.0, False] if own.startswith("<range>-2")
             else theirs[named][:4] == [-1.0, 1.5, True, True]), theirs[named]
+
+
+def test_a_one_number_range_takes_the_files_default_coordinates_range(osim, tmp_path):
+    """A coordinate's one-number <range>, ignored by OpenSim 4.6, leaves it the range of the
+    file's <defaults> Coordinate (the oracle, in a fresh process), not -10 10."""
+    from rra_oracle import _run_in_a_fresh_process
+    path = tmp_path / "defaults.osim"
+    _pin_model(osim, path)
+    path.write_text(path.read_text().replace(
+        '<Model name="model">', '<Model name="model">' + _DEFAULT_COORDINATES, 1).replace(
+        '<Coordinate name="q">', '<Coordinate name="q"><range>0.5</range>', 1))
+    theirs = _run_in_a_fresh_process(_COORDINATES_SCRIPT, str(path))["q"]
+    assert theirs[:2] == [-1.0, 1.5]
+    with pytest.warns(urdf2dyn.URDFWarning, match="is one number, which OpenSim 4.6 ignores: "
+                      "read as its range -1 1.5"):
+        coordinate = urdf2dyn.load(str(path)).coordinates["q"]
+    assert (coordinate.lower, coordinate.upper) == tuple(theirs[:2])
+    assert coordinate.range_written
 
 
 @pytest.mark.parametrize("written", ["<range></range>", "<range/>", "<range> \n\t</range>"])

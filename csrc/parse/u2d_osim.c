@@ -97,22 +97,27 @@ static int grow(osim *o, void **p, int *cap, int n, size_t size)
 /* Numbers of an element's text: exactly n when n > 0, else up to max into *out (malloc'd
  * by the caller with room for max), infinities too when infinite_ok. Returns the count or
  * -1. */
-/* Whether the token at p spells an infinity ("inf", "-Infinity"), not a number too large
- * for a double ("1e999"): OpenSim 4.6 reads the first as no bound and not the second. */
-static int spells_infinity(const char *p)
+/* Whether the token at p spells an infinity ("inf", "-Infinity") or NaN ("nan" in any case,
+ * unsigned), not a number too large for a double ("1e999") nor another NaN strtod reads
+ * ("-nan", "nan(1)"): OpenSim 4.6 reads the first two as written, and not the others. */
+static int spells_infinity_or_nan(const char *p)
 {
+    if ((p[0] | 32) == 'n' && (p[1] | 32) == 'a' && (p[2] | 32) == 'n' &&
+        (!p[3] || u2d_is_blank(p[3])))
+        return 1;
     p += *p == '+' || *p == '-';
     return *p == 'i' || *p == 'I';
 }
 
+/* words_ok: "inf" and "nan" are read as numbers (a coordinate's <range>). */
 static int scan_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out,
-                             int infinite_ok)
+                             int words_ok)
 {
     const char *s = u2d_xml_text(node), *p = s, *elem = u2d_xml_name(node);
     int count = 0, got;
     double x;
     for (; (got = u2d_scan_decimal(&p, &x)) != 0; count++) {
-        if (got == -2 && infinite_ok && isinf(x) && spells_infinity(p)) {
+        if (got == -2 && words_ok && spells_infinity_or_nan(p)) {
             while (*p && !u2d_is_blank(*p)) p++;        /* the scan leaves *p at the word */
             got = 1;
         }
@@ -149,14 +154,21 @@ static int writes(u2d_xml *node, const char *elem)
 }
 
 /* A coordinate's <range>: two numbers, either of them infinite as OpenSim 4.6 reads
- * "-inf inf" (no bound there); absent or empty: keep the caller's default (a coordinate's
- * is OpenSim's, OSIM_DEFAULT_RANGE), as OpenSim 4.6 keeps its own for an empty one.
- * *written: whether the file wrote the range. */
+ * "-inf inf" (no bound there) or NaN; absent or empty: keep the caller's default (a
+ * coordinate's is OpenSim's, OSIM_DEFAULT_RANGE), as OpenSim 4.6 keeps its own for an empty
+ * one, and for one number, which it ignores ("does not contain enough values"): then 1.
+ * *written: whether the range was read from the file. */
 static int read_range(osim *o, u2d_xml *coordinate, double range[2], int *written)
 {
-    *written = writes(coordinate, "range");
-    return *written && scan_text_numbers(o, u2d_xml_child(coordinate, "range"), 2, 2, range,
-                                         1) < 0 ? -1 : 0;
+    *written = 0;
+    if (!writes(coordinate, "range")) return 0;
+    double read[2];
+    int count = scan_text_numbers(o, u2d_xml_child(coordinate, "range"), 0, 2, read, 1);
+    if (count < 0) return -1;
+    if (count < 2) return 1;
+    memcpy(range, read, sizeof read);
+    *written = 1;
+    return 0;
 }
 
 /* Child elem of node read as n numbers; absent: keep out (the default). */
@@ -885,6 +897,46 @@ static u2d_xml *property_owner(u2d_xml *c, u2d_xml *fallback, const char *elem)
     return !writes(c, elem) && writes(fallback, elem) ? fallback : c;
 }
 
+/* Coordinate c's range as OpenSim 4.6 reads it: its own <range>, else (none, empty, or one
+ * number, which OpenSim ignores) the default coordinate's (fallback, from
+ * default_coordinate), else OSIM_DEFAULT_RANGE, already in C->range. */
+static int read_coordinate_range(osim *o, u2d_xml *c, u2d_xml *fallback, u2d_coordinate *C)
+{
+    int own = read_range(o, c, C->range, &C->range_written), given = 0;
+    if (own < 0 || (!C->range_written && fallback &&
+                    (given = read_range(o, fallback, C->range, &C->range_written)) < 0))
+        return -1;
+    u2d_xml *ignored = own ? c : given ? fallback : NULL;
+    if (ignored)
+        note(o, u2d_xml_child(ignored, "range"), "coordinate '%.100s': <range>%.40s</range> is "
+             "one number, which OpenSim 4.6 ignores: read as its range %g %g, as OpenSim "
+             "reads it; write two numbers, lower then upper", C->name,
+             u2d_xml_text(u2d_xml_child(ignored, "range")), C->range[0], C->range[1]);
+    return 0;
+}
+
+/* A <range> end written NaN: OpenSim 4.6 refuses the model when the coordinate is clamped
+ * (its check that the lower end is not above the upper fails), and keeps it otherwise, a
+ * range that bounds nothing, since OpenSim bounds an unclamped coordinate by nothing: read as
+ * no bound at that end (a NaN end would put every value outside the range), said. */
+static int read_nan_range_end_as_no_bound(osim *o, u2d_xml *c, u2d_coordinate *C)
+{
+    double *r = C->range;
+    if (!isnan(r[0]) && !isnan(r[1])) return 0;
+    if (C->clamped)
+        return fail_at(o, c, "coordinate '%.100s' is clamped to a <range> with a NaN end (%g %g): "
+                       "OpenSim 4.6 refuses to load it (\"Maximum coordinate range less than "
+                       "minimum\"); write a number for each end (or -inf inf), or unclamp it",
+                       C->name, r[0], r[1]);
+    double read[2] = {isnan(r[0]) ? -INFINITY : r[0], isnan(r[1]) ? INFINITY : r[1]};
+    note(o, c, "coordinate '%.100s': <range> %g %g has a NaN end, which OpenSim 4.6 keeps for "
+         "an unclamped coordinate, bounding nothing: read as %g %g (no bound at a NaN end); "
+         "write a number for each end (or -inf inf) to choose", C->name, r[0], r[1], read[0],
+         read[1]);
+    memcpy(r, read, sizeof read);
+    return 0;
+}
+
 static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
 {
     u2d_urdf *u = o->u;
@@ -906,11 +958,12 @@ static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
         C->range[1] = OSIM_DEFAULT_RANGE;
         if (read_child(o, property_owner(c, fallback, "default_value"), "default_value", 1,
                        &C->default_value) ||
-            read_range(o, property_owner(c, fallback, "range"), C->range, &C->range_written) ||
+            read_coordinate_range(o, c, fallback, C) ||
             read_flag(o, property_owner(c, fallback, "locked"), "locked", &C->locked) ||
             read_flag(o, property_owner(c, fallback, "clamped"), "clamped", &C->clamped))
             return -1;
-        if (refuse_clamped_default_outside(o, c, C)) return -1;
+        if (read_nan_range_end_as_no_bound(o, c, C) || refuse_clamped_default_outside(o, c, C))
+            return -1;
         if (C->range[0] > C->range[1])
             note(o, c, "coordinate '%.100s': <range> %g %g is reversed", C->name, C->range[0],
                  C->range[1]);
