@@ -102,8 +102,9 @@ def test_coordinates_without_a_finite_range_convert_to_joints_urdfdom_reads(tmp_
     """A clamped coordinate whose <range> has an infinite end (OpenSim 4.6 reads "-inf inf"
     as no bound: test_osim.py) was written as a revolute or prismatic joint without <limit>, which
     urdfdom refuses ("joint xml is not initialized correctly"). Now a pin free both ways is
-    URDF's continuous joint and an infinite end the largest double: Pinocchio (urdfdom; not
-    loaded with OpenSim in one process) reads the file with the range's finite ends."""
+    URDF's continuous joint and an infinite end 1e16 (SDFormat's "no limit"): Pinocchio
+    (urdfdom; not loaded with OpenSim in one process) reads the file with the range's finite
+    ends."""
     pin = pytest.importorskip("pinocchio")
     from test_osim_errors import _body, _doc, _pin
     joints = (_pin("j0", "/ground", "/bodyset/b0", "q0") + _pin("j1", "/bodyset/b0",
@@ -123,13 +124,43 @@ def test_coordinates_without_a_finite_range_convert_to_joints_urdfdom_reads(tmp_
     osim_to_urdf(model, out)
     robot = pin.buildModelFromUrdf(str(out))
     assert robot.joints[robot.getJointId("q0")].shortname().startswith("JointModelRUB")
-    largest = sys.float_info.max
-    for name, bounds in (("q1", (-largest, 1.5)), ("q2", (-0.25, largest))):
+    for name, bounds in (("q1", (-1e16, 1.5)), ("q2", (-0.25, 1e16))):
         at = robot.joints[robot.getJointId(name)].idx_q
         assert (robot.lowerPositionLimit[at], robot.upperPositionLimit[at]) == bounds
     urdf = urdf2dyn.load(out)
     assert sorted(urdf.q_names) == sorted(model.q_names)
     assert _compare(model, urdf, (), seed=2) < 1e-12
+
+
+@pytest.mark.parametrize("osim", ["gait10dof18musc", "open ends"])
+def test_a_converted_model_has_finite_random_configurations_in_pinocchio(tmp_path, osim):
+    """An unclamped translation (gait10dof18musc's pelvis_tx, pelvis_ty) and an open end of
+    a clamped range were written as limits of +-1.797e308: Pinocchio's randomConfiguration
+    draws lower + (upper - lower) * rand() / RAND_MAX, whose span overflows, and it returned
+    inf. The limits are now +-1e16, SDFormat's default joint limit ("no limit") before 1.10:
+    every draw is finite, and so is Pinocchio's neutral configuration."""
+    pin = pytest.importorskip("pinocchio")
+    from test_osim_errors import _body, _doc, _pin
+    if osim == "gait10dof18musc":
+        path = os.path.join(DATA, "gait10dof18musc.osim")
+    else:
+        text = _doc(_body("b0") + _body("b1"), _pin("j0", "/ground", "/bodyset/b0", "q0")
+                    .replace("PinJoint", "SliderJoint") + _pin("j1", "/bodyset/b0",
+                    "/bodyset/b1", "q1"))
+        for name, written in (("q0", "-inf 1.5"), ("q1", "-0.25 Infinity")):
+            text = text.replace(f'<Coordinate name="{name}"/>', f'<Coordinate name="{name}">'
+                                f'<range>{written}</range><clamped>true</clamped>'
+                                '</Coordinate>', 1)
+        path = tmp_path / "open.osim"
+        path.write_text(text)
+    out = tmp_path / "converted.urdf"
+    _quiet(osim_to_urdf, _quiet(urdf2dyn.load, path), out)
+    robot = pin.buildModelFromUrdf(str(out))
+    bounded = np.isfinite(robot.lowerPositionLimit) & np.isfinite(robot.upperPositionLimit)
+    assert bounded.any()
+    draws = np.array([pin.randomConfiguration(robot) for _ in range(50)])
+    assert np.isfinite(draws).all(), draws[:, ~np.isfinite(draws).all(axis=0)][:3]
+    assert np.isfinite(pin.neutral(robot)).all()
 
 
 def _urdf_ranges_and_mujoco_limits(path, tmp_path, beyond):
@@ -177,18 +208,17 @@ def test_unclamped_coordinates_convert_to_joints_no_urdf_reader_stops(tmp_path):
     URDF import limited every joint to the .osim's range, and with pelvis_tx at 7 m and
     hip_flexion_r at 150 deg (beyond the file's 5 m and 120 deg) held both there. Now a
     turning coordinate is a continuous joint (Pinocchio: its unbounded revolute, MuJoCo: an
-    unlimited hinge) and a translation a prismatic joint whose <limit> is the largest
-    double both ways (URDF requires one): MuJoCo holds nothing."""
+    unlimited hinge) and a translation a prismatic joint whose <limit> is 1e16 both ways
+    (URDF requires one; SDFormat's "no limit"): MuJoCo holds nothing."""
     path = os.path.join(DATA, "gait10dof18musc.osim")
     ranges = _file_ranges(path)
     assert len(ranges) == 10 and not any(clamped for *_, clamped in ranges.values())
     theirs, mine, held = _urdf_ranges_and_mujoco_limits(
         path, tmp_path, {"pelvis_tx": 7.0, "hip_flexion_r": np.radians(150)})
-    largest = sys.float_info.max
     for name in ranges:
         if name in ("pelvis_tx", "pelvis_ty"):
-            assert theirs[name][1:] == (-largest, largest), theirs[name]
-            assert mine[name][1:] == (-largest, largest), mine[name]
+            assert theirs[name][1:] == (-1e16, 1e16), theirs[name]
+            assert mine[name][1:] == (-1e16, 1e16), mine[name]
         else:
             assert theirs[name][0].startswith("JointModelRUB"), theirs[name]
             assert not mine[name][0], mine[name]

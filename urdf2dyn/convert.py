@@ -10,7 +10,7 @@ which a chain of joints reproduces). A joint's <limit> is a stop to URDF readers
 clamped coordinate's range, which OpenSim holds the coordinate in, is one: an unclamped
 rotation is a continuous joint (two configuration numbers to Pinocchio, cos and sin; one angle
 to urdf2dyn's reader and MuJoCo's), an unclamped translation a prismatic joint with limits of
-+-1.797e308, URDF's "no bound". Anything else cannot be said in URDF: an axis moved by a
++-1e16 (:data:`NO_POSITION_LIMIT`), URDF's "no bound". Anything else cannot be said in URDF: an axis moved by a
 spline, a polynomial or a scaled coordinate (a knee's translations, Rajagopal's knee rotations)
 is frozen at a pose (by default the coordinates' default values), and every frozen axis is
 reported by name, with the coordinate and the value it was frozen at.
@@ -31,6 +31,13 @@ from .warn import Urdf2dynWarning, report
 #: joint_limits_interface (MuJoCo's import and MoveIt read 0 as none, Pinocchio keeps 0);
 #: urdfdom refuses 'inf' (Pinocchio's own "no limit"), so the largest double it reads.
 NO_LIMIT = sys.float_info.max
+
+#: A prismatic or revolute joint's position limit where there is none (an unclamped
+#: translation, an open end of a clamped range): SDFormat's default joint limit, its "no
+#: limit", before 1.10 (sdformat#1112 made it inf). Not the largest double: samplers draw
+#: lower + (upper - lower) * u, whose span overflows there (Pinocchio's randomConfiguration,
+#: which multiplies it by rand() before dividing by RAND_MAX, returned inf up to 1e300).
+NO_POSITION_LIMIT = 1e16
 
 _AXES = ("rotation1", "rotation2", "rotation3", "translation1", "translation2", "translation3")
 
@@ -121,10 +128,10 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
         bodies (massless links ``<joint>_<coordinate>`` between the joints of one OpenSim
         joint). A clamped coordinate's range is a ``<limit>``; an unclamped one's binds
         nothing in OpenSim, so it is no stop either in URDF (a turning coordinate is a
-        continuous joint, a translation's limit :data:`NO_LIMIT` both ways; a range the file
-        wrote is kept in a comment). Effort and velocity are :data:`NO_LIMIT` (OpenSim has
-        none), as an infinite end of a clamped range is (a turning coordinate free both ways
-        is a continuous joint). A Urdf2dynWarning names each frozen axis and the locked
+        continuous joint, a translation's limit :data:`NO_POSITION_LIMIT` both ways; a range
+        the file wrote is kept in a comment), as an infinite end of a clamped range is (a
+        turning coordinate free both ways is a continuous joint). Effort and velocity are
+        :data:`NO_LIMIT` (OpenSim has none). A Urdf2dynWarning names each frozen axis and the locked
         coordinates (URDF cannot lock a joint) and says that URDF carries no gravity (the
         model's own is printed, to be passed as ``--gravity``).
     """
@@ -166,10 +173,10 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
 
     def limit(name):
         """URDF requires a revolute or prismatic <limit>, and urdfdom refuses 'inf': an
-        end OpenSim leaves open (an unclamped coordinate, an infinite range end) is the
-        largest double."""
+        end OpenSim leaves open (an unclamped coordinate, an infinite range end), or one
+        beyond it, is NO_POSITION_LIMIT."""
         lower, upper = bounds(name)
-        lower, upper = max(lower, -NO_LIMIT), min(upper, NO_LIMIT)
+        lower, upper = max(lower, -NO_POSITION_LIMIT), min(upper, NO_POSITION_LIMIT)
         return (f'<limit lower="{lower:.17g}" upper="{upper:.17g}" effort="{NO_LIMIT!r}" '
                 f'velocity="{NO_LIMIT!r}"/>')
 
