@@ -1058,6 +1058,76 @@ def test_a_coordinate_named_as_another_joints_frame_is_read(osim, tmp_path):
     assert list(_load(str(path)).q_names) == theirs == ["r", "s", "t", "ground_offset"]
 
 
+def _pin_with_frames_and_marker(osim, path, frames, marker_frame):
+    """_pin_model with frames [(name, y)] added first to the pin's <frames> (offsets on the
+    link, y m up) and a marker 'M' 0.1 m along x of marker_frame, written to path."""
+    _pin_model(osim, path)
+    added = "".join(f'<PhysicalOffsetFrame name="{name}"><socket_parent>/bodyset/link'
+                    f'</socket_parent><translation>0 {y} 0</translation></PhysicalOffsetFrame>'
+                    for name, y in frames)
+    marker = (f'<MarkerSet name="markerset"><objects><Marker name="M"><socket_parent_frame>'
+              f'{marker_frame}</socket_parent_frame><location>0.1 0 0</location></Marker>'
+              '</objects></MarkerSet>')
+    text = path.read_text()
+    assert text.count("<frames>") == 1 and text.count("</JointSet>") == 1
+    path.write_text(text.replace("<frames>", "<frames>" + added).replace(
+        "</JointSet>", "</JointSet>" + marker))
+
+
+@pytest.mark.parametrize("frames, marker_frame", [
+    ([("q", 0.1)], "/jointset/pin/q_0"),
+    ([("q", 0.1), ("q_0", 0.2)], "/jointset/pin/q_0"),
+    ([("q", 0.1), ("q_0", 0.2)], "/jointset/pin/q_0_0"),
+    ([("q_0", 0.2), ("q", 0.1)], "/jointset/pin/q_1"),
+    ([("f", 0.1), ("f", 0.2)], "/jointset/pin/f_0"),
+], ids=["renamed", "renamed_first", "renamed_again", "renamed_past", "repeated_frame"])
+def test_a_joint_frame_is_found_by_the_name_opensim_renames_it_to(osim, tmp_path, frames,
+                                                                 marker_frame):
+    """A joint's frame repeating the name of a subcomponent before it (its coordinates come
+    first, then its frames): OpenSim 4.6 renames it name_0, else name_1..., the first no one
+    before it has (a renamed one by its new name), and a socket naming the new name finds
+    it. urdf2dyn found frames by the names written: it refused such a socket ("no such body
+    or frame"). The oracle: where OpenSim puts the marker on the link."""
+    path = tmp_path / "renamed.osim"
+    _pin_with_frames_and_marker(osim, path, frames, marker_frame)
+    om = osim.Model(str(path))
+    state = om.initSystem()
+    theirs = om.getMarkerSet().get("M").findLocationInFrame(state, om.getBodySet().get("link"))
+    with pytest.warns(urdf2dyn.URDFWarning, match=r"OpenSim 4.6 renames it '"
+                      + marker_frame.rsplit("/", 1)[1] + "'"):
+        (marker,) = urdf2dyn.load(str(path)).markers
+    assert marker.link == "link"
+    assert np.allclose(marker.position, [theirs.get(k) for k in range(3)], rtol=0, atol=1e-15)
+
+
+def test_a_joints_socket_finds_its_frame_by_the_name_opensim_renames_it_to(osim, tmp_path):
+    """The pin's child frame written 'q', as its coordinate is, 0.1 m up the link, and its
+    socket_child_frame naming q_0: OpenSim 4.6 renames the frame q_0 and builds the model
+    on it; urdf2dyn refused it ("no such body or frame"). The oracle: where OpenSim puts the
+    link's origin in the ground, the pin turned."""
+    path = tmp_path / "renamed.osim"
+    _pin_model(osim, path)
+    text = path.read_text()
+    frame = text.index('<PhysicalOffsetFrame name="link_offset">')
+    before, after = text[:frame], text[frame:]
+    assert text.count("link_offset") == 2 and "<translation>0 0 0</translation>" in after
+    path.write_text(before.replace("<socket_child_frame>link_offset</socket_child_frame>",
+                                   "<socket_child_frame>q_0</socket_child_frame>")
+                    + after.replace('name="link_offset"', 'name="q"', 1).replace(
+                        "<translation>0 0 0</translation>", "<translation>0 0.1 0</translation>",
+                        1))
+    om = osim.Model(str(path))
+    state = om.initSystem()
+    om.getCoordinateSet().get("q").setValue(state, 0.7)
+    theirs = om.getBodySet().get("link").getPositionInGround(state)
+    with pytest.warns(urdf2dyn.URDFWarning, match="OpenSim 4.6 renames it 'q_0'"):
+        model = urdf2dyn.load(str(path))
+    positions, _ = model.forward_kinematics([0.7])
+    ours = positions[model.link_names.index("link")]
+    assert np.allclose(ours, [theirs.get(k) for k in range(3)], rtol=0, atol=1e-15)
+    assert np.linalg.norm(ours) > 0.09
+
+
 def _pin_with_range(osim, path, written, clamped):
     """_pin_model's 'q' given <range>written</range> and <clamped>, written to path."""
     _pin_model(osim, path)

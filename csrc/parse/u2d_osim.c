@@ -561,14 +561,20 @@ static int offset_frame(osim *o, u2d_xml *joint, u2d_xml *f, const char *where, 
     return 0;
 }
 
-/* Whether joint's <coordinates> (OpenSim 3: <CoordinateSet>) hold a coordinate of name. */
-static int joint_has_coordinate(u2d_xml *joint, const char *name)
+/* The first entry of joint's <coordinates> (OpenSim 3: <CoordinateSet>), in <objects> or
+ * not; NULL for none. */
+static u2d_xml *first_coordinate_entry(u2d_xml *joint)
 {
     u2d_xml *list = u2d_xml_child(joint, "coordinates");
     if (!list) list = u2d_xml_child(joint, "CoordinateSet");
     u2d_xml *objects = list ? u2d_xml_child(list, "objects") : NULL;
-    for (u2d_xml *c = list ? u2d_xml_first(objects ? objects : list) : NULL; c;
-         c = u2d_xml_next(c)) {
+    return list ? u2d_xml_first(objects ? objects : list) : NULL;
+}
+
+/* Whether joint's <coordinates> (OpenSim 3: <CoordinateSet>) hold a coordinate of name. */
+static int joint_has_coordinate(u2d_xml *joint, const char *name)
+{
+    for (u2d_xml *c = first_coordinate_entry(joint); c; c = u2d_xml_next(c)) {
         const char *n = u2d_xml_attr(c, "name");
         if (strcmp(u2d_xml_name(c), "Coordinate") == 0 && n && strcmp(n, name) == 0) return 1;
     }
@@ -597,6 +603,57 @@ static const char *socket_role(u2d_xml *joint, u2d_xml *at)
     if (at == u2d_xml_child(joint, "socket_parent_frame")) return "the joint's parent frame";
     if (at == u2d_xml_child(joint, "socket_child_frame")) return "the joint's child frame";
     return "a frame of its joint";
+}
+
+/* name, or else name_0, name_1..., the first that names[0..n) does not hold: malloc'd. */
+static char *name_not_among(char *const *names, int n, const char *name)
+{
+    size_t size = strlen(name) + 24;
+    char *s = malloc(size);
+    if (!s) return NULL;
+    snprintf(s, size, "%s", name);
+    for (long k = 0, taken = 1; taken; ) {
+        taken = 0;
+        for (int i = 0; i < n && !taken; i++) taken = strcmp(names[i], s) == 0;
+        if (taken) snprintf(s, size, "%s_%ld", name, k++);
+    }
+    return s;
+}
+
+/* The entry of joint's <frames> that OpenSim 4.6 names `name` (*found, NULL for none;
+ * *renamed: written otherwise). OpenSim names a joint's subcomponents in turn, its
+ * coordinates first, then its frames, each by the name written unless one before it has
+ * that name already, then by name_0, else name_1..., the first none before it has
+ * (Component::finalizeFromProperties, with a warning): a frame written 'q' in a joint with
+ * a coordinate 'q' is 'q_0', and a socket finds it by that name only. */
+static int frame_opensim_names(osim *o, u2d_xml *joint, const char *name, u2d_xml **found,
+                               int *renamed)
+{
+    u2d_xml *frames = u2d_xml_child(joint, "frames");
+    char **names = NULL;
+    int n = 0, cap = 0, status = 0;
+    *found = NULL;
+    for (int in_frames = 0; in_frames < 2 && !*found && !status; in_frames++)
+        for (u2d_xml *c = in_frames ? (frames ? u2d_xml_first(frames) : NULL)
+                                    : first_coordinate_entry(joint);
+             c && !*found && !status; c = u2d_xml_next(c)) {
+            const char *written = u2d_xml_attr(c, "name");
+            if (!written || (!in_frames && strcmp(u2d_xml_name(c), "Coordinate") != 0))
+                continue;
+            if (grow(o, (void **)&names, &cap, n, sizeof *names)) { status = -1; break; }
+            if (!(names[n] = name_not_among(names, n, written))) {
+                status = fail_at(o, NULL, "out of memory");
+                break;
+            }
+            if (in_frames && strcmp(names[n], name) == 0) {
+                *found = c;
+                *renamed = strcmp(written, name) != 0;
+            }
+            n++;
+        }
+    for (int i = 0; i < n; i++) free(names[i]);
+    free(names);
+    return status;
 }
 
 /* The frame that path ref names, seen from joint (whose <frames> relative names refer
@@ -633,10 +690,18 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
     u2d_xml *component = p[0] == '/' ? component_at(o, p) : NULL;
     if (component) return offset_frame(o, NULL, component, p, depth, link, X);
     if (!absolute_body && frames_of) {
-        u2d_xml *frames = u2d_xml_child(frames_of, "frames");
-        for (u2d_xml *f = frames ? u2d_xml_first(frames) : NULL; f; f = u2d_xml_next(f)) {
+        u2d_xml *f;
+        int renamed = 0;
+        if (frame_opensim_names(o, frames_of, last, &f, &renamed)) return -1;
+        /* a frame written `last` that OpenSim renamed: its coordinate of that name is what
+         * OpenSim finds */
+        if (!f && find_named(u2d_xml_child(frames_of, "frames"), last) &&
+            refuse_frame_named_as_coordinate(o, frames_of, at, last, socket_role(frames_of, at),
+                                             "rename the frame (and the sockets naming it) in "
+                                             "a copy"))
+            return -1;
+        if (f) {
             const char *fname = u2d_xml_attr(f, "name");
-            if (!fname || strcmp(fname, last) != 0) continue;
             /* OpenSim 4.6 finds no other kind there (a joint's frames property holds
              * PhysicalOffsetFrames) and fails to load the model */
             if (strcmp(u2d_xml_name(f), "PhysicalOffsetFrame") != 0)
@@ -644,11 +709,12 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
                                "PhysicalOffsetFrames only (OpenSim 4.6 does not find another "
                                "kind there); move it to the Model's <components>",
                                u2d_xml_name(f), fname);
-            if (refuse_frame_named_as_coordinate(o, frames_of, at, fname,
-                                                 socket_role(frames_of, at),
-                                                 "rename the frame (and the sockets naming "
-                                                 "it) in a copy"))
-                return -1;
+            const char *jname = u2d_xml_attr(frames_of, "name");
+            if (renamed)
+                note(o, at, "frame '%.100s' of joint '%.100s' has the name of a coordinate or "
+                     "frame before it in the joint: OpenSim 4.6 renames it '%.100s', the name "
+                     "<%s> gives, and so does urdf2dyn (rename it in a copy to say so)", fname,
+                     jname ? jname : "", last, u2d_xml_name(at));
             return offset_frame(o, frames_of, f, NULL, depth, link, X);
         }
     }
