@@ -1128,6 +1128,18 @@ def test_a_joints_socket_finds_its_frame_by_the_name_opensim_renames_it_to(osim,
     assert np.linalg.norm(ours) > 0.09
 
 
+def test_a_joint_of_more_frames_than_urdf2dyn_names_is_refused_naming_it(osim, tmp_path):
+    """OpenSim names each of a joint's frames against all before it; frames all named alike
+    make that cubic in their number (3 000 'f': about 1e10 string comparisons for one
+    socket, a runaway). Past 128 coordinates and frames in one joint the file is refused
+    naming the joint and the way out (real joints hold a handful); 200 loaded before."""
+    path = tmp_path / "many.osim"
+    _pin_with_frames_and_marker(osim, path, [("f", 0.1)] * 200, "/jointset/pin/f_0")
+    with pytest.raises(urdf2dyn.URDFError, match=r"joint 'pin' holds more than 128 "
+                       r"coordinates and frames.*<components>"):
+        urdf2dyn.load(str(path))
+
+
 def _pin_with_range(osim, path, written, clamped):
     """_pin_model's 'q' given <range>written</range> and <clamped>, written to path."""
     _pin_model(osim, path)

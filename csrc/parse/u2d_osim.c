@@ -620,6 +620,11 @@ static char *name_not_among(char *const *names, int n, const char *name)
     return s;
 }
 
+/* OpenSim names each of a joint's coordinates and frames against all before it: a bound
+ * on how many keeps that naming's cost (cubic in them for names all alike) from a runaway
+ * on a hostile file; real joints hold a handful. */
+#define JOINT_PARTS_MAX 128
+
 /* The entry of joint's <frames> that OpenSim 4.6 names `name` (*found, NULL for none;
  * *renamed: written otherwise). OpenSim names a joint's subcomponents in turn, its
  * coordinates first, then its frames, each by the name written unless one before it has
@@ -640,6 +645,14 @@ static int frame_opensim_names(osim *o, u2d_xml *joint, const char *name, u2d_xm
             const char *written = u2d_xml_attr(c, "name");
             if (!written || (!in_frames && strcmp(u2d_xml_name(c), "Coordinate") != 0))
                 continue;
+            if (n == JOINT_PARTS_MAX) {
+                const char *jname = u2d_xml_attr(joint, "name");
+                status = fail_at(o, joint, "joint '%.100s' holds more than %d coordinates and "
+                                 "frames, more than urdf2dyn reads in one joint: split its "
+                                 "frames among the Model's <components> in a copy",
+                                 jname ? jname : "", JOINT_PARTS_MAX);
+                break;
+            }
             if (grow(o, (void **)&names, &cap, n, sizeof *names)) { status = -1; break; }
             if (!(names[n] = name_not_among(names, n, written))) {
                 status = fail_at(o, NULL, "out of memory");
