@@ -522,7 +522,8 @@ def test_a_converted_urdf_says_what_its_ik_does_with_a_locked_coordinate(arm7_ra
 # process crashed now and then); prints the model's path and OpenSim's coordinates per frame.
 # A second argument, JSON: "task_weight", a coordinate task on 'b' towards 0.9 of that weight;
 # "gap", a marker m4 on the second link, missing in the first two frames and then where 'b'
-# at 0.8 puts it; "b_start", 'b' set there (setValue, which does not clamp) before the fit.
+# at 0.8 puts it; "b_start", 'b' set there (setValue, which does not clamp) before the fit;
+# "coupler", a fourth link on a pin 'd' that a CoordinateCouplerConstraint makes follow 'c'.
 _UNMARKED_ARM = r'''
 import json, sys
 import numpy as np
@@ -549,6 +550,21 @@ for pin, name, rng, default in zip(pins, "abc", ((-0.5, 3.5), (0.2, 1.0), None),
     if rng:
         c.setRangeMin(rng[0]); c.setRangeMax(rng[1]); c.setDefaultClamped(True)
 options = json.loads(sys.argv[2]) if len(sys.argv) > 2 else {}
+if options.get("coupler"):              # a fourth link's pin 'd' coupled to 'c': d = c / 2
+    l4 = osim.Body("l4", 1.0, osim.Vec3(0.5, 0, 0), osim.Inertia(0.1, 0.1, 0.1))
+    m.addBody(l4)
+    pin = osim.PinJoint("jd", ground, osim.Vec3(0, -2, 0), osim.Vec3(0), l4, osim.Vec3(0),
+                        osim.Vec3(0))
+    m.addJoint(pin)
+    pin.upd_coordinates(0).setName("d")
+    coupler = osim.CoordinateCouplerConstraint()
+    coupler.setName("d_follows_c")
+    independent = osim.ArrayStr()
+    independent.append("c")
+    coupler.setIndependentCoordinateNames(independent)
+    coupler.setDependentCoordinateName("d")
+    coupler.setFunction(osim.LinearFunction(0.5, 0.0))
+    m.addConstraint(coupler)
 on = {"m1": (0, (1, 0, 0)), "m2": (0, (0.5, 0.1, 0)), "m3": (2, (1, 0, 0))}
 if options.get("gap"):
     on["m4"] = (1, (0.5, 0, 0))
@@ -591,7 +607,8 @@ print(json.dumps(q))
 
 
 def _unmarked_arm_in_opensim(folder, **options):
-    """_UNMARKED_ARM run in a child process with those options (task_weight, gap, b_start):
+    """_UNMARKED_ARM run in a child process with those options (task_weight, gap, b_start,
+    coupler):
     the model's path and OpenSim's coordinates (3, 3), a b c per frame."""
     import json
     import subprocess
@@ -737,7 +754,8 @@ def test_a_start_outside_a_range_is_held_at_its_nearest_end_as_opensim_and_said(
     assert urdf.default_q is None and urdf.clamped_ranges["b"] == (0.2, 1.0)
     urdf.markers = osim_model.markers
     recording = _unmarked_arm_recording()
-    held = r" starts at 0 \({}\), outside its range 0.2 .. 1, .* it is held at 0.2, "
+    held = (r" starts at 0 \({}\), outside its range 0.2 .. 1, .* it is held at 0.2, the "
+            "nearest end of its range, ")
     with pytest.warns(Urdf2dynWarning, match="joint 'b'" + held.format(
             "the zero pose: a URDF has no default")):
         q = ik.fit(urdf, recording).motion.q
@@ -749,3 +767,25 @@ def test_a_start_outside_a_range_is_held_at_its_nearest_end_as_opensim_and_said(
         q = ik.solve(osim_model, recording, locked=osim_model.locked_coordinates,
                      ranges=osim_model.clamped_ranges, q0=start).motion.q
     np.testing.assert_allclose(q[:, 1], theirs[:, 1], atol=1e-6)
+
+
+def test_a_start_outside_a_range_on_a_coupled_model_is_said_where_the_fit_holds_it(tmp_path):
+    """The unmarked arm with a coupler (a pin 'd' following 'c') and 'b' started at 0,
+    outside its range 0.2 .. 1: OpenSim's IK, an interior-point method on a model with
+    constraints, puts 'b' at 0.6, the middle of its range, in every frame, and so does ours
+    (its mid-range start, which a coupled model's fit keeps). The warning said "it is held at
+    0.2, the nearest end of its range", a value neither fit gives. It now says the value the
+    fit holds it at. Oracle: OpenSim's InverseKinematicsSolver in a child process."""
+    pytest.importorskip("opensim")
+    model_file, theirs = _unmarked_arm_in_opensim(tmp_path, b_start=0.0, coupler=True)
+    np.testing.assert_allclose(theirs[:, 1], 0.6, atol=1e-6)
+    model = urdf2dyn.load(os.fspath(model_file))
+    assert [c.dependent for c in model.couplers] == ["d"]
+    start = np.array(model.default_q)
+    start[1] = 0.0
+    with pytest.warns(Urdf2dynWarning, match=r"coordinate 'b' starts at 0 .*, outside its "
+                      r"range 0.2 .. 1, .* it is held at 0.6, ") as said:
+        q = ik.solve(model, _unmarked_arm_recording(), locked=model.locked_coordinates,
+                     ranges=model.clamped_ranges, q0=start).motion.q
+    np.testing.assert_allclose(q[:, 1], theirs[:, 1], atol=1e-6)
+    assert "nearest end" not in str(said[0].message)

@@ -431,11 +431,14 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
                    "stays locked and the coupler is not kept; unlock it or disable the "
                    "constraint", strict=strict)
     fitted = {m.name: weights[m.name] for m in used}
-    _warn_held_outside_range(model, used, tasks, locked, ranges, q0, strict, job)
+    unmoved_outside = _unmoved_outside_range(model, used, tasks, locked, ranges, q0)
+    start_given = q0 is not None
     if also_mid_range:
         q0 = _first_frame_start(model, xyz, used, fitted, tasks, locked, ranges, q0)
     sol = inverse_kinematics(model, xyz, markers=used, weights=fitted, tasks=tasks,
                              locked=locked, ranges=ranges, q0=q0, threads=threads)
+    _warn_held_outside_range(model, unmoved_outside, np.atleast_2d(sol.q)[0], start_given,
+                             strict, job)
     motion = Trajectory(time=t[rows], q=np.atleast_2d(sol.q), names=list(model.q_names))
     present = np.all(np.isfinite(xyz), axis=2)
     determined = determined_frames(model, motion.q, used, present,
@@ -575,34 +578,44 @@ def _start_pose(model, q0):
     return model.neutral() if q0 is None else np.array(q0, dtype=float)
 
 
-def _warn_held_outside_range(model, used, tasks, locked, ranges, q0, strict, job):
-    """Say which bounded coordinates start outside their range with nothing to move them: the
-    fit holds each at the nearest end of its range (as OpenSim's IK holds a clamped coordinate
-    set outside its range), a value no marker measured. A URDF's zero pose, its only start,
-    lies outside a joint's limits that exclude 0 (an .osim's clamped default never does:
-    OpenSim refuses to load it). A coupler's coordinates are left out: the coupler moves them."""
+def _unmoved_outside_range(model, used, tasks, locked, ranges, q0):
+    """{coordinate: (start, lo, hi)} of the bounded coordinates that start outside their range
+    with nothing to move them: no fitted marker, coordinate task, lock or coupler. A URDF's
+    zero pose, its only start, lies outside a joint's limits that exclude 0 (an .osim's
+    clamped default never does: OpenSim refuses to load it)."""
     base = _start_pose(model, q0)
     if base.shape != (model.nq,):
-        return                          # inverse_kinematics refuses it, naming q0
+        return {}                       # inverse_kinematics refuses it, naming q0
     coupled = {n for c in model.couplers for n in (c.dependent, c.independent)}
     pulled = {n for n, (weight, _) in tasks.items() if weight > 0}
     moved_otherwise = set(locked or {}) | coupled | pulled
     outside = {n: (lo, hi) for n, (lo, hi) in (ranges or {}).items()
                if n in model.q_names and n not in moved_otherwise
                and not lo <= base[model.q_names.index(n)] <= hi}
+    return {n: (base[model.q_names.index(n)], *outside[n])
+            for n in sorted(_unmoved(model, base, used, set(outside)))}
+
+
+def _warn_held_outside_range(model, unmoved_outside, first, start_given, strict, job):
+    """Say where the fit held each of unmoved_outside (_unmoved_outside_range), a value no
+    marker measured: its first frame's (first), the same in every frame. Without couplers
+    that is the nearest end of its range, as OpenSim's IK holds a clamped coordinate started
+    outside its range; a coupled model's fit keeps its mid-range start, where OpenSim's
+    interior-point IK puts it too (tests/biomech/test_ik_ranges.py)."""
     kind = "coordinate" if model.is_opensim else "joint"
-    origin = ("its value in the start pose, model.default_q or q0" if q0 is not None
+    origin = ("its value in the start pose, model.default_q or q0" if start_given
               else "the zero pose: a URDF has no default" if not model.is_opensim
               and model.default_q is None else "the zero pose: no q0 given")
-    for n in sorted(_unmoved(model, base, used, set(outside))):
-        lo, hi = outside[n]
-        start = base[model.q_names.index(n)]
+    for n, (start, lo, hi) in unmoved_outside.items():
+        held = first[model.q_names.index(n)]
+        where = ("the nearest end of its range, as OpenSim's IK holds a clamped coordinate "
+                 "started outside its range" if abs(held - min(max(start, lo), hi)) <= 1e-9 else
+                 "where the fit's start at mid-range leaves it, as OpenSim's IK of a model "
+                 "with couplers does")
         report(f"{job}: {kind} {n!r} starts at {start:g} ({origin}), outside its range "
                f"{lo:g} .. {hi:g}, and no fitted marker nor coordinate task moves it: it is "
-               f"held at {min(max(start, lo), hi):g}, the nearest end of its range, as "
-               "OpenSim's IK holds a clamped coordinate started outside its range; give it a "
-               "marker that moves it, or a start inside its range (from Python: q0= or "
-               "model.default_q)",
+               f"held at {held:g}, {where}; give it a marker that moves it, or a start "
+               "inside its range (from Python: q0= or model.default_q)",
                strict=strict, stacklevel=None)
 
 
