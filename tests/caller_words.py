@@ -22,7 +22,13 @@ def takes_keyword(function, keyword):
 
 
 def assert_says_the_keyword(message, function, keyword):
-    """message advises function's keyword (one it takes) and names no --flag."""
+    """message advises function's keyword (one it takes) and names no --flag. The keyword is
+    written as one: passed (keyword=), the function's (run_trials' keyword), or the subject
+    of the refusal of its value (grf NAME: ...), not merely a word of the prose, which many
+    keywords are ("give the model", "no Dask scheduler")."""
     assert takes_keyword(function, keyword), (function, keyword)
-    assert re.search(rf"(?<![\w-]){keyword}(?![\w-])", message), message
+    name = re.escape(function.__name__)
+    as_keyword = (rf"(?<![\w-]){keyword} ?=|{name}'s? {keyword}(?![\w-])|"
+                  rf"^(?:\S+: )*{keyword} ")
+    assert re.search(as_keyword, message), message
     assert not flags_named(message), message
