@@ -789,3 +789,31 @@ def test_a_start_outside_a_range_on_a_coupled_model_is_said_where_the_fit_holds_
                      ranges=model.clamped_ranges, q0=start).motion.q
     np.testing.assert_allclose(q[:, 1], theirs[:, 1], atol=1e-6)
     assert "nearest end" not in str(said[0].message)
+
+
+def test_a_start_outside_a_range_is_advised_in_each_callers_words(tmp_path):
+    """The warning of test_a_start_outside_a_range_is_held_at_its_nearest_end_as_opensim_and_said
+    advised "q0= or model.default_q" to every caller, but ik.fit (and run_setup and scale,
+    which fit through it) takes no q0: it starts from model.default_q. It now says whose each
+    is (the signatures are the oracle), and following it for fit, the joint started inside
+    its range, takes the warning away and leaves 'b' at that start, as OpenSim's IK leaves
+    an unmarked coordinate at its default (test_a_coordinate_no_marker_moves_keeps_its_
+    default_as_in_opensim)."""
+    import inspect
+    (tmp_path / "arm.urdf").write_text(_UNMARKED_ARM_URDF)
+    urdf = urdf2dyn.load(os.fspath(tmp_path / "arm.urdf"))
+    urdf.markers = [Marker("m1", "l1", (1.0, 0.0, 0.0)), Marker("m2", "l1", (0.5, 0.1, 0.0)),
+                    Marker("m3", "l3", (1.0, 0.0, 0.0))]
+    recording = _unmarked_arm_recording()
+    with pytest.warns(Urdf2dynWarning, match="joint 'b' starts at 0") as said:
+        ik.fit(urdf, recording)
+    message = str(said[0].message)
+    assert "q0" not in inspect.signature(ik.fit).parameters
+    assert "q0" in inspect.signature(ik.solve).parameters
+    assert "model.default_q, where fit, run_setup and scale start" in message, message
+    assert "q0= of urdf2dyn.biomech.ik.solve" in message and "q0= or" not in message, message
+    urdf.default_q = np.array([0.0, 0.5, 0.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Urdf2dynWarning)
+        q = ik.fit(urdf, recording).motion.q
+    np.testing.assert_allclose(q[:, 1], 0.5, atol=1e-9)

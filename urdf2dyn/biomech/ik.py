@@ -615,7 +615,8 @@ def _warn_held_outside_range(model, unmoved_outside, first, start_given, strict,
         report(f"{job}: {kind} {n!r} starts at {start:g} ({origin}), outside its range "
                f"{lo:g} .. {hi:g}, and no fitted marker nor coordinate task moves it: it is "
                f"held at {held:g}, {where}; give it a marker that moves it, or a start "
-               "inside its range (from Python: q0= or model.default_q)",
+               "inside its range (from Python: model.default_q, where fit, run_setup and "
+               "scale start; q0= of urdf2dyn.biomech.ik.solve)",
                strict=strict, stacklevel=None)
 
 
