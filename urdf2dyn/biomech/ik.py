@@ -530,9 +530,10 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     Later frames start from the previous one, so only the first needs a second start.
 
     A coordinate no marker moves (in the first frame: a marker missing there moves nothing)
-    stays where the chosen start puts it, which is where OpenSim's assembler leaves it. For a model without constraints it minimises by L-BFGS-B, and a
-    coordinate the objective does not depend on keeps its default (lenhart2015 of OpenSim-JAM:
-    the unmarked neck at 0): the mid-range start keeps it there too. With constraints (the
+    stays where the chosen start puts it, which is where OpenSim's assembler leaves it. For a
+    model without constraints it minimises by L-BFGS-B, and a coordinate the objective does
+    not depend on keeps its default (lenhart2015 of OpenSim-JAM: the unmarked neck at 0): the
+    mid-range start keeps it there too. With constraints (the
     couplers) it minimises by an interior-point method, whose barrier moves such a coordinate
     off its start towards mid-range by as much as its iterations happen to take: all the way
     on LaiUhlrich2022 of OpenCap (the unmarked mtp_angle within 0.005 degree of mid-range,
