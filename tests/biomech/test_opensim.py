@@ -166,9 +166,27 @@ def test_export_osim_cli_writes_a_model_opensim_loads(osim, human, tmp_path):
 
 def test_floating_joints_are_refused(osim):
     from urdf2dyn.biomech.opensim_model import to_opensim
-    model = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"), floating_base=True)
+    model = urdf2dyn.load(urdf2dyn.human(1.7, 70.0, "male", root="floating"))
     with pytest.raises(ValueError, match="floating or planar.*3 prismatic \\+ 3 revolute"):
         to_opensim(model)
+
+
+def test_a_root_floating_by_the_loader_is_advised_to_load_without_it(osim):
+    """robot2r loaded with floating_base=True: to_opensim refused it advising a human's
+    prismatic root (urdf2dyn.human(..., root="prismatic")), a model other than the caller's.
+    The floating root is the loader's, not the file's: it now says to load the model without
+    floating_base, and following that, OpenSim builds the robot, its two joints' coordinates
+    (OpenSim's model is the oracle)."""
+    from urdf2dyn.biomech.opensim_model import to_opensim
+    path = urdf2dyn.data_path("robot2r.urdf")
+    with pytest.raises(ValueError) as refused:
+        to_opensim(urdf2dyn.load(path, floating_base=True))
+    said = str(refused.value)
+    assert "loaded with floating_base=True" in said and "load it without floating_base" in said
+    assert "human" not in said, said
+    om = to_opensim(urdf2dyn.load(path))
+    assert [om.getCoordinateSet().get(i).getName()
+            for i in range(om.getNumCoordinates())] == ["joint1", "joint2"]
 
 
 @pytest.mark.parametrize("caller", ["to_opensim", "export_osim", "export-osim"])

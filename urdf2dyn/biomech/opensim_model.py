@@ -129,9 +129,14 @@ def to_opensim(model, name=None, gravity=None, *, named=LIBRARY_COLUMNS):
     except ImportError:
         raise ImportError("building an OpenSim model needs OpenSim's Python package: "
                           "pip install opensim") from None
-    if model.floating_base or any(j.type in ("floating", "planar") for j in model.joints):
-        bad = [j.name for j in model.joints if j.type in ("floating", "planar")] or \
-            ["root_joint (floating_base=True)"]
+    if model.floating_base:
+        # the loader's root, not the file's: the model without it is what the file says
+        raise ValueError("to_opensim: the model was loaded with floating_base=True, whose "
+                         "floating root_joint has no one-coordinate-per-DoF OpenSim "
+                         "equivalent; load it without floating_base (its root welded to the "
+                         "world, as the file says)")
+    if any(j.type in ("floating", "planar") for j in model.joints):
+        bad = [j.name for j in model.joints if j.type in ("floating", "planar")]
         raise ValueError(f"to_opensim: joints {bad} are floating or planar, which have no "
                          "one-coordinate-per-DoF OpenSim equivalent; model the root as 3 "
                          f"prismatic + 3 revolute joints ({named.root})")
