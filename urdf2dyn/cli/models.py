@@ -188,6 +188,12 @@ def cmd_convert(args):
     from ..biomech.formats import convert
     options = {"rotation": args.rotate, "threshold": args.threshold, "units": args.units,
                "rate": args.rate}
+    # the library refuses them by its keywords; a command-line user reads the flags given
+    flags = [f"--{'rotate' if k == 'rotation' else k}" for k, v in options.items()
+             if v is not None]
+    if flags and not args.input.lower().endswith(".c3d"):
+        raise UsageError(f"{' and '.join(flags)}: for a C3D input; {args.input} converts "
+                         "without them")
     for path, what in convert(args.input, args.output, strict=args.strict, named=TRIAL_COLUMNS,
                               **options):
         print(f"{path}: {what}")
