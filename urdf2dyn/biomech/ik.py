@@ -552,8 +552,8 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     pulled = {n for n, (weight, _) in tasks.items() if weight > 0}    # weight 0 pulls nothing
     # a marker missing in the first frame moves nothing there: OpenSim's IK leaves what only
     # it would move at its default until it appears
-    seen = [m for m, at in zip(used, np.all(np.isfinite(xyz[0]), axis=1)) if at]
-    held = set() if model.couplers else _unmoved(model, base, seen, set(bounded) - pulled)
+    present = [m for m, at in zip(used, np.all(np.isfinite(xyz[0]), axis=1)) if at]
+    held = set() if model.couplers else _unmoved(model, base, present, set(bounded) - pulled)
     for n, (lo, hi) in bounded.items():
         if n not in held:
             middle[model.q_names.index(n)] = 0.5 * (lo + hi)
