@@ -173,6 +173,38 @@ def _fake_stack_wide_aligned_moves(obj):
     return {name: f["moves"] for name, f in funcs.items() if f["fake_stack"] and f["moves"]}
 
 
+def _module_functions(names):
+    """{name: [mnemonics]} of the built module's functions among names (objdump); empty when
+    its symbols are stripped."""
+    import urdf2dyn._core as core
+    text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", core.__file__], check=True,
+                          capture_output=True, text=True).stdout
+    funcs, cur = {}, None
+    for line in text.splitlines():
+        head = re.match(r"[0-9a-f]+ <(.+)>:$", line)
+        if head:
+            cur = funcs.setdefault(head.group(1), []) if head.group(1) in names else None
+        elif cur is not None and (ins := re.match(r"\s*[0-9a-f]+:\s+(\S+)", line)):
+            cur.append(ins.group(1))
+    return funcs
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="x86-64 code generation")
+@pytest.mark.skipif(shutil.which("objdump") is None, reason="objdump (binutils) not installed")
+def test_avx2_joint_angles_take_no_lane_by_lane_conversion():
+    """The AVX2 unit's RNEA, CRBA and joint model convert no double to an integer one lane at a
+    time: AVX2 has no vector instruction for it, and the quadrant of the joint's sine and cosine
+    (u2d_sincos) once cost eleven instructions per joint that way, 1.2 % of the human's RNEA
+    group (benchmarks/instruction_mix.py); its bits come from the rounding sum instead."""
+    names = {"u2d_jcalc_avx2", "u2d_rnea_avx2", "u2d_crba_fill_avx2"}
+    funcs = _module_functions(names)
+    if not funcs:
+        pytest.skip("the module's symbols are stripped or it has no AVX2 unit")
+    assert "u2d_jcalc_avx2" in funcs, sorted(funcs)
+    scalar = {f: ops.count("vcvttsd2si") for f, ops in funcs.items() if "vcvttsd2si" in ops}
+    assert not scalar, scalar
+
+
 @pytest.mark.skipif(platform.machine() != "x86_64", reason="x86-64 code generation")
 @pytest.mark.skipif(shutil.which("objdump") is None, reason="objdump (binutils) not installed")
 def test_lane_units_stream_whole_lines_at_full_width(asan_driver):
