@@ -24,6 +24,7 @@
  *    matrix is larger than L1) zeroes it once, not per sample. */
 #include <string.h>
 #include "model/u2d_model.h"
+#include "model/u2d_port.h"
 
 static inline u2d_real dot6(const u2d_real a[6], const u2d_real b[6])
 {
@@ -68,7 +69,8 @@ u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const u2d_real *q, u2d_real
     return u2d_crba_fill(m, w, q, M);
 }
 
-u2d_status u2d_crba_fill(const u2d_model *m, u2d_work *w, const u2d_real *q, u2d_real *M)
+/* U2D_FLATTEN: the joint model inlined in a lane unit, as in u2d_rnea */
+U2D_FLATTEN u2d_status u2d_crba_fill(const u2d_model *m, u2d_work *w, const u2d_real *q, u2d_real *M)
 {
     const int nb = m->nbody, nv = m->nv;
     u2d_xform_identity(&w->Xa[0]);

@@ -54,7 +54,11 @@ u2d_status u2d_rnea_body_motion(const u2d_model *m, u2d_work *w, int i, const u2
     return body_motion(m, w, i, q, qd, qdd);
 }
 
-u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
+/* U2D_FLATTEN: in a lane unit the joint model's call (u2d_jcalc, one per body, the same
+ * translation unit there) is inlined: its frame, saved registers and the reloads of S and cJ
+ * cost the human's group of lanes 1 350 of 32 140 instructions (benchmarks/instruction_mix.py,
+ * AVX2). The joints of several coordinates stay out of line (jcalc_multi). */
+U2D_FLATTEN u2d_status u2d_rnea(const u2d_model *m, u2d_work *w, const double gravity[3],
                     const u2d_real *q, const u2d_real *qd, const u2d_real *qdd,
                     const u2d_fext *fext, u2d_real *tau)
 {

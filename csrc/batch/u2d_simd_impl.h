@@ -43,10 +43,21 @@ typedef unsigned long long u2d_ilane __attribute__((vector_size(8 * U2D_LANES), 
 #define u2d_aba_derivatives U2D_CAT(u2d_aba_derivatives, U2D_ISA)
 
 #include <stdint.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include "model/u2d_port.h"
 #ifdef U2D_X86_SIMD
 #include <immintrin.h>
+#endif
+/* Every function of the unit hidden outside the module: in the shared library that Python
+ * loads, a function of default visibility may be interposed, so GCC neither inlined the joint
+ * model into RNEA and CRBA (U2D_FLATTEN) nor called it but through the PLT. The system
+ * headers the sources use are included above, outside the hidden region. */
+#if defined(__GNUC__) && !defined(_WIN32) && !defined(__CYGWIN__)
+#pragma GCC visibility push(hidden)
+#define U2D_UNIT_HIDDEN 1
 #endif
 #include "model/u2d_joint.c"
 #include "algo/u2d_fext.c"
@@ -58,6 +69,9 @@ typedef unsigned long long u2d_ilane __attribute__((vector_size(8 * U2D_LANES), 
 #include "algo/u2d_derivatives.c"
 #include "model/u2d_work.c"
 #include "batch/u2d_simd.h"
+#ifdef U2D_UNIT_HIDDEN
+#pragma GCC visibility pop
+#endif
 
 /* Every number of n doubles at src, broadcast into n lanes at dst. */
 static void broadcast(const void *src, size_t n, u2d_real *dst)

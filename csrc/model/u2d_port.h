@@ -4,6 +4,8 @@
  * MSVC has none of them. Everything else in csrc/ is plain C11 and uses these names only:
  *   U2D_ALWAYS_INLINE      a function inlined even where the compiler would not choose to
  *   U2D_NOINLINE           a function kept out of its callers (a rare case off a hot loop)
+ *   U2D_FLATTEN            every call in a function inlined where its callee is seen and
+ *                          not U2D_NOINLINE (a hot loop over bodies; nothing elsewhere)
  *   U2D_OPAQUE             and its body unseen by them too (a compiler's fault, see below)
  *   U2D_HAVE_VECTORS       the compiler has vector_size vectors: the SIMD lane units exist
  *   U2D_X86_SIMD           and the target is x86-64: the AVX2 / AVX-512 units are compiled
@@ -32,6 +34,12 @@
 #define U2D_NOINLINE __declspec(noinline)
 #else
 #define U2D_NOINLINE
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define U2D_FLATTEN __attribute__((flatten))
+#else
+#define U2D_FLATTEN
 #endif
 
 /* U2D_OPAQUE: out of line, and its callers assume nothing of what it reads or writes beyond
