@@ -18,6 +18,8 @@ mujoco = oracle.mujoco
 
 BODY = '<body name="b"><joint name="j"/><geom size="0.1"/></body>'
 WORLD = f"<worldbody>{BODY}</worldbody>"
+RANGED = ('<worldbody><body name="b"><joint name="j" range="-1 1" limited="true"/>'
+          '<geom size="0.1"/></body></worldbody>')
 MOCAP = f'<worldbody><body name="m" mocap="true"/>{BODY}</worldbody>'
 MESH = '<asset><mesh name="m" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/></asset>'
 
@@ -386,6 +388,44 @@ RANGES = {
     "a general of a damper class whose general default unlimits it": (
         doc('<default><damper/><general ctrllimited="auto"/></default>', WORLD,
             actuators('<general joint="j"/>')), None),
+    # an inheritrange gives the control range from the target's before MuJoCo checks it
+    "a position inheriting its range in a damper class": (
+        doc('<default><damper/></default>', RANGED,
+            actuators('<position joint="j" inheritrange="1"/>')), None),
+    "a filtered position inheriting its range in a damper class": (
+        doc('<default><damper/></default>', RANGED,
+            actuators('<position joint="j" timeconst="0.1" inheritrange="1"/>')), None),
+    "a pid inheriting its range in a damper class": (
+        doc('<default><damper/></default>', RANGED,
+            actuators('<pid joint="j" inheritrange="1"/>')), None),
+    "a position of a class whose position after a damper inherits the range": (
+        doc('<default><damper/><position inheritrange="1"/></default>', RANGED,
+            actuators('<position joint="j"/>')), None),
+    "a general of a class whose position after a damper inherits the range": (
+        doc('<default><damper/><position inheritrange="1"/></default>', RANGED,
+            actuators('<general joint="j"/>')), None),
+    "an intvelocity inheriting its actrange in an adhesion class": (
+        doc('<default><adhesion/><intvelocity inheritrange="1"/></default>', RANGED,
+            actuators('<intvelocity joint="j"/>')), ["<adhesion> default", "invalid control"]),
+    "a position inheriting its range, ctrllimited true": (
+        doc(RANGED, actuators('<position joint="j" inheritrange="1" ctrllimited="true"/>')),
+        None),
+    "a general of a general default inheriting its range, ctrllimited true": (
+        doc('<default><general inheritrange="1" biastype="affine" biasprm="0 -1"/></default>',
+            RANGED, actuators('<general joint="j" ctrllimited="true"/>')), None),
+    "a position inheriting its range, autolimits off": (
+        doc('<compiler autolimits="false"/>', RANGED,
+            actuators('<position joint="j" inheritrange="1"/>')),
+        ["inheritrange", "ctrllimited", "autolimits"]),
+    "a position of a NaN kp inheriting its range, autolimits off": (
+        doc('<compiler autolimits="false"/>', RANGED,
+            actuators('<position joint="j" kp="nan" inheritrange="1"/>')), None),
+    "a position of a class of a NaN kp inheriting its range, autolimits off": (
+        doc('<compiler autolimits="false"/><default><position kp="nan" inheritrange="1"/>'
+            '</default>', RANGED, actuators('<position joint="j"/>')), None),
+    "a position inheriting its range in a damper class, autolimits off": (
+        doc('<compiler autolimits="false"/><default><damper/></default>', RANGED,
+            actuators('<position joint="j" inheritrange="1"/>')), None),
     "tendon range inverted": (
         doc(WORLD, '<tendon><fixed name="t" range="1 -1" limited="true">'
             '<joint joint="j" coef="1"/></fixed></tendon>'), ["tendon 't'", "range"]),

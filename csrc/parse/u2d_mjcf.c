@@ -4787,6 +4787,7 @@ static void actuator_label(const char *name, int index, char label[ACTUATOR_LABE
  * there, is refused as MuJoCo refuses it, armature and damping or not. */
 static int check_inheritrange_target(mjcf *rd, u2d_xml *e, int cls, const char *label,
                                      int kind, const char *target);
+static int inherited_ctrlrange(mjcf *rd, u2d_xml *e, int cls, const char *label);
 
 static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, int njoint,
                          const mj_targets *targets)
@@ -4825,6 +4826,7 @@ static int read_actuator(mjcf *rd, u2d_xml *e, int k, const name_entry *joints, 
        kinds make their own) */
     int forced = always_ctrllimited(rd, e, cls, label), act_limited = 0;
     int general = is_one_of(e, "general|plugin");
+    if (forced == 0) forced = inherited_ctrlrange(rd, e, cls, label);
     if (forced == 0) forced = class_ctrllimited(rd, e, cls, label);
     if (forced < 0) return -1;
     for (int r = forced; r < (general ? 3 : 2); r++)
@@ -5083,6 +5085,60 @@ static int actuator_inheritrange(mjcf *rd, u2d_xml *e, int cls, const char **v)
     }
     if (!first_positive(*v)) *v = NULL;                                 /* a NaN is not > 0 */
     return 0;
+}
+
+/* Whether <position> e may have a NaN kp, its own or one of its class chain's: MuJoCo 4.0.0
+ * applies its inheritrange only where gainprm[0] is -biasprm[1], which a NaN is not
+ * (checked against it: <position kp="nan" inheritrange="1"/> in a class leaves an actuator
+ * of it with autolimits off loading). 0 or -1 (out of memory). */
+static int position_kp_maybe_nan(mjcf *rd, u2d_xml *e, int cls, int *maybe)
+{
+    const char *own = written(e, "kp");
+    int n = 0;
+    *maybe = 0;
+    if (strcmp(u2d_xml_name(e), "position") != 0) return 0;
+    if (own) {
+        *maybe = strtod(own, NULL) != strtod(own, NULL);
+        return 0;
+    }
+    u2d_xml **d = cls >= 0 ? chain(rd, cls, K_ACTUATOR, &n) : NULL;
+    if (cls >= 0 && !d) return -1;
+    for (int k = 0; k < n; k++) {
+        const char *kp = written(d[k], "kp");
+        *maybe |= kp && strtod(kp, NULL) != strtod(kp, NULL);
+    }
+    free(d);
+    return 0;
+}
+
+/* An actuator whose inheritrange (actuator_inheritrange) MuJoCo 4.0.0 turns into its control
+ * range (dynamics none, filterexact or pid; an integrator's goes to its actrange) takes its
+ * target's range, increasing, over any ctrlrange before the compiler checks it (checked
+ * against it: a class's <damper>, or ctrllimited="true" over ctrlrange="1 0", leaves it
+ * loading), so only its ctrllimited is checked: "auto" with compiler autolimits off, and no
+ * class's <damper> or <adhesion> setting it true, is refused. A target without a range is
+ * check_inheritrange_target's. 1 when e inherits its control range, 0 when not, -1
+ * (message). */
+static int inherited_ctrlrange(mjcf *rd, u2d_xml *e, int cls, const char *label)
+{
+    const char *v;
+    actuator_dynamics a;
+    if (actuator_inheritrange(rd, e, cls, &v) < 0) return -1;
+    if (!v) return 0;
+    if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+    if (word_index("none|filterexact|pid", a.dyntype) < 0) return 0;
+    int nan_kp;
+    if (position_kp_maybe_nan(rd, e, cls, &nan_kp) < 0) return -1;
+    if (nan_kp) return 1;           /* MuJoCo may leave its range alone: neither checked */
+    int limited = dkeyword(rd, e, K_ACTUATOR, cls, "ctrllimited", "false|true|auto", 2);
+    if (limited < 0) return -1;
+    if (limited == 2 && !a.ctrl_limiter && !rd->autolimits)
+        return fail(rd, e, "%s: inheritrange=\"%g\" gives it a ctrlrange, but it has no "
+                    "ctrllimited=, and compiler autolimits is off (MuJoCo refuses it: "
+                    "\"actuator has `ctrlrange` but not `ctrllimited`\"): give "
+                    "ctrllimited=\"true\" or \"false\", or set <compiler autolimits=\"true\">",
+                    label, strtod(v, NULL));
+    return 1;
 }
 
 /* A <position>'s, <intvelocity>'s or <pid>'s inheritrange= above 0, its own or its class's
