@@ -413,6 +413,18 @@ RANGES = {
     "a general of a general default inheriting its range, ctrllimited true": (
         doc('<default><general inheritrange="1" biastype="affine" biasprm="0 -1"/></default>',
             RANGED, actuators('<general joint="j" ctrllimited="true"/>')), None),
+    # an inheritrange urdf2dyn does not follow may give it too: not refused
+    "a pid general of a class whose position inheritrange an adhesion follows": (
+        doc('<default><position kp="2" inheritrange="1"/><adhesion gain="1"/></default>',
+            RANGED, actuators('<general joint="j" gaintype="pid" biastype="affine" '
+                              'dyntype="pid"/>')), None),
+    "a pid general of a class whose general inheritrange a cylinder follows": (
+        doc('<default><adhesion gain="1"/><general inheritrange="1"/><cylinder/></default>',
+            RANGED, actuators('<general joint="j" gaintype="pid" biastype="affine" '
+                              'dyntype="pid"/>')), None),
+    "a general inheriting its range in an adhesion class": (
+        doc('<default><adhesion/></default>', RANGED, actuators(
+            '<general joint="j" inheritrange="1" biastype="affine" biasprm="0 -1"/>')), None),
     "a position inheriting its range, autolimits off": (
         doc('<compiler autolimits="false"/>', RANGED,
             actuators('<position joint="j" inheritrange="1"/>')),

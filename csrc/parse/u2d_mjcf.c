@@ -4288,18 +4288,44 @@ static int pid_dyntype_states(const actuator_dynamics *a, u2d_xml *e)
     return first_positive(a->ki) + first_positive(a->slewmax);
 }
 
+static int actuator_inheritrange(mjcf *rd, u2d_xml *e, int cls, const char **v);
+
+/* Whether MuJoCo 4.0.0 may give actuator e of class cls its control range from an
+ * inheritrange= above 0 that urdf2dyn does not follow (actuator_inheritrange found none),
+ * written on e or an actuator default of its chain (checked against it: <position
+ * inheritrange="1"/><adhesion/> then a <general> of pid gains, or <adhesion/> then a
+ * <general inheritrange="1" biastype="affine" biasprm="0 -1">, loads). 0 or -1 (out of
+ * memory). */
+static int unfollowed_inheritrange(mjcf *rd, u2d_xml *e, int cls, int *maybe)
+{
+    const char *followed;
+    int n = 0;
+    if (actuator_inheritrange(rd, e, cls, &followed) < 0) return -1;
+    u2d_xml **d = cls >= 0 ? chain(rd, cls, K_ACTUATOR, &n) : NULL;
+    if (cls >= 0 && !d) return -1;
+    *maybe = first_positive(written(e, "inheritrange"));
+    for (int k = 0; k < n; k++) *maybe |= first_positive(written(d[k], "inheritrange"));
+    *maybe &= !followed;
+    free(d);
+    return 0;
+}
+
 /* Actuator e's control range where a <damper> or <adhesion> default of its class chain
  * left ctrllimited true (MuJoCo 4.0.0 keeps it for every later actuator kind, until a
- * ctrllimited= says otherwise): it must increase, "invalid control range for actuator".
+ * ctrllimited= says otherwise): it must increase, "invalid control range for actuator",
+ * unless an inheritrange urdf2dyn does not follow may replace it (not checked then).
  * 1 when such a default limits e (its ctrlrange checked), 0 when none does, -1 (message). */
 static int class_ctrllimited(mjcf *rd, u2d_xml *e, int cls, const char *label)
 {
     actuator_dynamics a;
     double r[2] = {0, 0};
+    int unsure;
     if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
     if (!a.ctrl_limiter) return 0;
     if (dnumbers(rd, e, K_ACTUATOR, cls, "ctrlrange", 2, 2, r) < 0) return -1;
     if (r[0] < r[1]) return 1;
+    if (unfollowed_inheritrange(rd, e, cls, &unsure) < 0) return -1;
+    if (unsure) return 1;
     return fail(rd, e, "%s: ctrlrange=\"%g %g\" is not increasing, and the control is limited "
                 "by its class's <%s> default, which sets ctrllimited true for the actuators "
                 "after it (MuJoCo refuses it: \"invalid control range for actuator\"): give "
