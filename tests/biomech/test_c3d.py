@@ -1134,6 +1134,25 @@ def test_a_nan_scale_beside_a_channel_stored_nan_is_said_as_the_scale_ezc3d_read
                            f"{scale[1]:g}, so that channel is NaN"))
 
 
+def test_an_infinite_and_a_nan_scale_are_each_said_as_ezc3d_reads_them(tmp_path):
+    """A plate's Fx channel's ANALOG:SCALE infinite and its Fy channel's NaN (ezc3d writes the
+    file, and reads both channels NaN): refused saying each scale as ezc3d reads it, not
+    Fx's for both."""
+    path = _ezc3d_plate_file(tmp_path / "bad_scales.c3d", ["N"] * 3 + ["Nmm"] * 3)
+    c = ezc3d.c3d(path)
+    c["parameters"]["ANALOG"]["SCALE"]["value"] = [float("inf"), float("nan"), 1, 1, 1, 1]
+    c.write(path)
+    ez = ezc3d.c3d(path)
+    scale = ez["parameters"]["ANALOG"]["SCALE"]["value"]
+    assert np.isinf(scale[0]) and np.isnan(scale[1])
+    assert np.isnan(ez["data"]["analogs"][0, :2]).all()
+    with pytest.warns(Urdf2dynWarning) as caught:
+        assert C.read_c3d(path).plates == []
+    said(caught, re.escape(f"{path}: force plate 1: ANALOG:SCALE of its channels 1 (CH1), "
+                           f"2 (CH2) is {scale[0]:g}, {scale[1]:g} respectively, so those "
+                           "channels are NaN"))
+
+
 def test_nan_analog_samples_are_warned_about(tmp_path):
     c = ezc3d.c3d(QUALISYS)
     a = c["data"]["analogs"]

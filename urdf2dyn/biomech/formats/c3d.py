@@ -1067,9 +1067,11 @@ def _check_channels(ch, where, platforms, options):
     scaled = [j for j in dead if ch[j] < len(ascale) and not np.isfinite(ascale[ch[j]])]
     if scaled:
         one = len(scaled) == 1
+        # each channel's own scale: an infinite one beside a NaN one is not one value
+        said = [f"{ascale[ch[j]]:g}" for j in scaled]
+        scales = said[0] if len(set(said)) == 1 else f"{', '.join(said)} respectively"
         raise MotionError(f"{where}: ANALOG:SCALE of its "
-                          f"{_channels_said([name[j] for j in scaled])} is "
-                          f"{ascale[ch[scaled[0]]]:g}, so "
+                          f"{_channels_said([name[j] for j in scaled])} is {scales}, so "
                           f"{'that channel is' if one else 'those channels are'} NaN and the "
                           "plate's loads cannot be computed; fix the scale in the capture software "
                           "and re-export")
