@@ -2838,6 +2838,14 @@ INHERITRANGE_TARGET = {   # the <default>'s content, the actuator, the hinge's, 
     "a <general> of a <pid> class with fixed gains": (
         '<pid inheritrange="1"/><general gaintype="fixed"/>', '<general joint="h"/>', "", "",
         "", None),
+    # a NaN kp is no -biasprm[1]: MuJoCo leaves the range alone, the target unchecked
+    "a NaN kp on a hinge without range": (
+        "", '<position joint="h" kp="nan" inheritrange="1"/>', "", "", "", None),
+    "a class's NaN kp on a hinge without range": (
+        '<position kp="nan"/>', '<position joint="h" inheritrange="1"/>', "", "", "", None),
+    "its own kp over its class's NaN one on a hinge without range": (
+        '<position kp="nan"/>', '<position joint="h" kp="1" inheritrange="1"/>', "", "", "",
+        [_NO_RANGE]),
     "a <general> of a <position> class keeping its gains' types and dynamics": (
         '<position inheritrange="1"/><general gaintype="fixed" dynprm="3"/>',
         '<general joint="h" biastype="affine"/>', "", "", "", [_NO_RANGE]),

@@ -5177,8 +5177,11 @@ static int check_inheritrange_target(mjcf *rd, u2d_xml *e, int cls, const char *
 {
     const char *v;
     actuator_dynamics a;
-    if (actuator_inheritrange(rd, e, cls, &v) < 0) return -1;
-    if (!v) return 0;
+    int nan_kp;
+    if (actuator_inheritrange(rd, e, cls, &v) < 0 ||
+        position_kp_maybe_nan(rd, e, cls, &nan_kp) < 0)
+        return -1;
+    if (!v || nan_kp) return 0;         /* a NaN kp: MuJoCo leaves the range alone */
     double inherit = strtod(v, NULL);
     /* the range goes to the control of a position or pid servo, or to the activation of an
      * integrator: another dynamics has neither */
