@@ -163,6 +163,44 @@ def test_a_converted_model_has_finite_random_configurations_in_pinocchio(tmp_pat
     assert np.isfinite(pin.neutral(robot)).all()
 
 
+@pytest.mark.parametrize("written, default", [("2e16 3e16", 2.5e16), ("-3e16 -2e16", -2.5e16),
+                                              ("2e16 inf", 2.5e16), ("-inf -2e16", -2.5e16)])
+def test_a_clamped_range_wholly_beyond_1e16_converts_to_an_ordered_limit(tmp_path, written,
+                                                                      default):
+    """A slider clamped to a range wholly beyond 1e16 (OpenSim 4.6 holds it there: the
+    oracle, in a fresh process, its range) had each end cut to +-1e16: a reversed <limit>
+    (lower 2e16, upper 1e16), silently, which Pinocchio read as such. Now such a range is
+    kept and an open end written 1e16 past the other: Pinocchio reads the range OpenSim
+    holds, ordered, its finite ends as written."""
+    pin = pytest.importorskip("pinocchio")
+    from rra_oracle import _run_in_a_fresh_process
+    from test_osim_errors import _body, _doc, _pin
+    text = _doc(_body("b0"), _pin("j0", "/ground", "/bodyset/b0", "q0").replace(
+        "PinJoint", "SliderJoint").replace(
+        '<Coordinate name="q0"/>', f'<Coordinate name="q0"><range>{written}</range><clamped>'
+        f'true</clamped><default_value>{default!r}</default_value></Coordinate>', 1))
+    path = tmp_path / "far.osim"
+    path.write_text(text)
+    theirs = [float(end) for end in _run_in_a_fresh_process(_RANGE_SCRIPT, str(path))]
+    out = tmp_path / "far.urdf"
+    _quiet(osim_to_urdf, _quiet(urdf2dyn.load, path), out)
+    robot = pin.buildModelFromUrdf(str(out))
+    lower, upper = robot.lowerPositionLimit[0], robot.upperPositionLimit[0]
+    assert lower < upper
+    for end, ours in zip(theirs, (lower, upper)):
+        assert ours == end if np.isfinite(end) else abs(ours) > 1e16
+
+
+_RANGE_SCRIPT = """
+import json, sys
+import opensim
+model = opensim.Model(sys.argv[1])
+model.initSystem()
+coordinate = model.getCoordinateSet().get("q0")
+print(json.dumps([str(coordinate.getRangeMin()), str(coordinate.getRangeMax())]))
+"""
+
+
 def _urdf_ranges_and_mujoco_limits(path, tmp_path, beyond):
     """The .osim at path converted: {coordinate: (Pinocchio's joint kind, lower, upper)} of
     Pinocchio's reading, {coordinate: (limited, lower, upper)} of MuJoCo's, and the joint

@@ -174,9 +174,15 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
     def limit(name):
         """URDF requires a revolute or prismatic <limit>, and urdfdom refuses 'inf': an
         end OpenSim leaves open (an unclamped coordinate, an infinite range end), or one
-        beyond it, is NO_POSITION_LIMIT."""
+        beyond it, is NO_POSITION_LIMIT; a range wholly beyond it is kept (a stop there),
+        an open end NO_POSITION_LIMIT past the other, not reversed by the cut."""
         lower, upper = bounds(name)
-        lower, upper = max(lower, -NO_POSITION_LIMIT), min(upper, NO_POSITION_LIMIT)
+        if lower > NO_POSITION_LIMIT:
+            upper = min(upper, lower + NO_POSITION_LIMIT)
+        elif upper < -NO_POSITION_LIMIT:
+            lower = max(lower, upper - NO_POSITION_LIMIT)
+        else:
+            lower, upper = max(lower, -NO_POSITION_LIMIT), min(upper, NO_POSITION_LIMIT)
         return (f'<limit lower="{lower:.17g}" upper="{upper:.17g}" effort="{NO_LIMIT!r}" '
                 f'velocity="{NO_LIMIT!r}"/>')
 
