@@ -15,6 +15,7 @@ gait2392 (tests/osim_energy.py).
 from __future__ import annotations
 
 import os
+import time
 import warnings
 from pathlib import Path
 
@@ -1138,6 +1139,49 @@ def test_a_joint_of_more_frames_than_urdf2dyn_names_is_refused_naming_it(osim, t
     with pytest.raises(urdf2dyn.URDFError, match=r"joint 'pin' holds more than 128 "
                        r"coordinates and frames.*<components>"):
         urdf2dyn.load(str(path))
+
+
+def test_a_frame_renamed_past_name_0_is_refused_by_the_name_opensim_gives_it(osim,
+                                                                             tmp_path):
+    """Frames q_0 then q in a joint with coordinate q: OpenSim 4.6 renames the second q_1
+    (the oracle: its frame names), and a marker naming /jointset/pin/q finds the coordinate
+    (initSystem fails). urdf2dyn refused it saying OpenSim renames the frame 'q_0', the
+    name of the other frame; it says 'q_1'."""
+    path = tmp_path / "renamed.osim"
+    _pin_with_frames_and_marker(osim, path, [("q_0", 0.2), ("q", 0.1)], "/jointset/pin/q")
+    om = osim.Model(str(path))            # kept: the joint is a reference into it
+    pin = om.getJointSet().get("pin")
+    assert [pin.get_frames(k).getName() for k in range(2)] == ["q_0", "q_1"]
+    assert "Failed to connect Socket" in _initsystem_refuses(osim, path)
+    with pytest.raises(urdf2dyn.URDFError, match=r"coordinate 'q' has the name of a frame of "
+                       r"its joint: OpenSim 4.6 renames the frame 'q_1' and"):
+        urdf2dyn.load(str(path))
+
+
+def test_many_markers_on_a_joint_of_frames_named_alike_load_at_once(osim, tmp_path):
+    """OpenSim names a joint's frames against all before it, cubic in their number for
+    names alike: urdf2dyn named them again for every socket, 3 ms each at 128, so 2 000
+    markers on such a joint took seconds (a file of 100 000, minutes). It names a joint's
+    frames once. The oracle for the place: OpenSim's marker on the renamed frame."""
+    path = tmp_path / "alike.osim"
+    _pin_with_frames_and_marker(osim, path, [("f", 0.1)] * 124 + [("f", 0.3)],
+                                "/jointset/pin/f_123")
+    text = path.read_text()
+    marker = text[text.index('<Marker name="M">'):text.index("</MarkerSet>")]
+    marker = marker[:marker.index("</Marker>") + len("</Marker>")]
+    om = osim.Model(str(path))
+    state = om.initSystem()
+    theirs = om.getMarkerSet().get("M").findLocationInFrame(state, om.getBodySet().get("link"))
+    path.write_text(text.replace(marker, marker + "".join(
+        marker.replace('name="M"', f'name="M{k}"') for k in range(2000))))
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)
+        markers = urdf2dyn.load(str(path)).markers
+    assert time.perf_counter() - start < 1.0
+    assert len(markers) == 2001 and {m.link for m in markers} == {"link"}
+    assert np.allclose(markers[0].position, [theirs.get(k) for k in range(3)], rtol=0,
+                       atol=1e-15)
 
 
 def _pin_with_range(osim, path, written, clamped):

@@ -30,6 +30,14 @@
 #define MAX_FUNC_DEPTH 16      /* MultiplierFunction of MultiplierFunction ...            */
 #define MAX_COMPONENT_DEPTH 64 /* <components> lists inside components ...                 */
 
+/* A joint's coordinates, then its frames, and the names OpenSim 4.6 gives them. */
+struct joint_parts {
+    u2d_xml *joint;
+    char **names;               /* malloc'd, as name_not_among gives them                   */
+    u2d_xml **parts;
+    int n, ncoord, capnames, capparts;  /* parts[0..ncoord) are the coordinates             */
+};
+
 typedef struct {
     char *err;
     char what[300];             /* "joint 'knee_r'": prefix of messages, "" for none        */
@@ -47,6 +55,8 @@ typedef struct {
     const char **jname;         /* the joints' names as OpenSim gives them, in file order  */
     int *jnext;                 /* per name: the suffix a joint that repeats it tries first */
     int njname, capjname, capjnext;
+    struct joint_parts *jparts; /* OpenSim's names of the joints' parts, as sockets asked   */
+    int njparts, capjparts;
 } osim;
 
 static int fail_at(osim *o, u2d_xml *node, const char *fmt, ...)
@@ -581,8 +591,11 @@ static int joint_has_coordinate(u2d_xml *joint, const char *name)
     return 0;
 }
 
+static struct joint_parts *joint_part_names(osim *o, u2d_xml *joint);
+static char *name_not_among(char *const *names, int n, const char *name);
+
 /* A frame of joint named like one of its coordinates, which names the frame at: OpenSim 4.6
- * renames the frame to name_0, a later subcomponent repeating an earlier one's name
+ * renames the frame, a later subcomponent repeating an earlier one's name
  * (Component::finalizeFromProperties: the coordinates come first), then finds a coordinate
  * where the socket looks for a frame, and initSystem fails ("Failed to connect Socket").
  * role says which frame; fix, what to rename. 0 when the names differ. */
@@ -591,10 +604,24 @@ static int refuse_frame_named_as_coordinate(osim *o, u2d_xml *joint, u2d_xml *at
                                             const char *fix)
 {
     if (!joint_has_coordinate(joint, frame)) return 0;
-    /* 132 characters, the names at most 40, role 24 and fix 56: within fail_at's 300 */
-    return fail_at(o, at, "coordinate '%.40s' has the name of %.24s: OpenSim 4.6 renames the "
-                   "frame '%.40s_0' and cannot connect the joint to it (\"Failed to connect "
-                   "Socket\"); %.56s", frame, role, frame, fix);
+    struct joint_parts *P = joint_part_names(o, joint);
+    if (!P) return -1;
+    /* its name among its joint's: a frame of <frames>, else one OpenSim 4.6 makes of an
+     * OpenSim 3 joint, after the coordinates (the two it makes cannot rename each other:
+     * <body>_offset_N names no body's frame) */
+    const char *renamed = NULL;
+    char *made = NULL;
+    for (int i = P->ncoord; i < P->n && !renamed; i++)
+        if (strcmp(u2d_xml_attr(P->parts[i], "name"), frame) == 0) renamed = P->names[i];
+    if (!renamed && !(renamed = made = name_not_among(P->names, P->n, frame)))
+        return fail_at(o, NULL, "out of memory");
+    /* 132 characters, the names at most 40 and the suffix 4 (_127), role 24 and fix 56:
+     * within fail_at's 300 */
+    fail_at(o, at, "coordinate '%.40s' has the name of %.24s: OpenSim 4.6 renames the frame "
+            "'%.40s%.4s' and cannot connect the joint to it (\"Failed to connect Socket\"); "
+            "%.56s", frame, role, frame, renamed + strlen(frame), fix);
+    free(made);
+    return -1;
 }
 
 /* Which frame of its joint socket element at names, for refuse_frame_named_as_coordinate. */
@@ -625,48 +652,74 @@ static char *name_not_among(char *const *names, int n, const char *name)
  * on a hostile file; real joints hold a handful. */
 #define JOINT_PARTS_MAX 128
 
-/* The entry of joint's <frames> that OpenSim 4.6 names `name` (*found, NULL for none;
- * *renamed: written otherwise). OpenSim names a joint's subcomponents in turn, its
- * coordinates first, then its frames, each by the name written unless one before it has
- * that name already, then by name_0, else name_1..., the first none before it has
- * (Component::finalizeFromProperties, with a warning): a frame written 'q' in a joint with
- * a coordinate 'q' is 'q_0', and a socket finds it by that name only. */
-static int frame_opensim_names(osim *o, u2d_xml *joint, const char *name, u2d_xml **found,
-                               int *renamed)
+/* OpenSim 4.6's names of joint's coordinates, then its frames: it names them in turn, each
+ * by the name written unless one before it has that name already, then by name_0, else
+ * name_1..., the first none before it has (Component::finalizeFromProperties, with a
+ * warning): a frame written 'q' in a joint with a coordinate 'q' is 'q_0', and a socket
+ * finds it by that name only. Named once per joint (o->jparts), since the sockets of every
+ * frame, marker and path point on it ask; NULL on failure. */
+static struct joint_parts *joint_part_names(osim *o, u2d_xml *joint)
 {
+    for (int k = 0; k < o->njparts; k++)
+        if (o->jparts[k].joint == joint) return &o->jparts[k];
+    if (grow(o, (void **)&o->jparts, &o->capjparts, o->njparts, sizeof *o->jparts))
+        return NULL;
+    struct joint_parts *P = &o->jparts[o->njparts++];
+    memset(P, 0, sizeof *P);
+    P->joint = joint;
     u2d_xml *frames = u2d_xml_child(joint, "frames");
-    char **names = NULL;
-    int n = 0, cap = 0, status = 0;
-    *found = NULL;
-    for (int in_frames = 0; in_frames < 2 && !*found && !status; in_frames++)
+    for (int in_frames = 0; in_frames < 2; in_frames++) {
+        if (in_frames) P->ncoord = P->n;
         for (u2d_xml *c = in_frames ? (frames ? u2d_xml_first(frames) : NULL)
                                     : first_coordinate_entry(joint);
-             c && !*found && !status; c = u2d_xml_next(c)) {
+             c; c = u2d_xml_next(c)) {
             const char *written = u2d_xml_attr(c, "name");
             if (!written || (!in_frames && strcmp(u2d_xml_name(c), "Coordinate") != 0))
                 continue;
-            if (n == JOINT_PARTS_MAX) {
+            if (P->n == JOINT_PARTS_MAX) {
                 const char *jname = u2d_xml_attr(joint, "name");
-                status = fail_at(o, joint, "joint '%.100s' holds more than %d coordinates and "
-                                 "frames, more than urdf2dyn reads in one joint: split its "
-                                 "frames among the Model's <components> in a copy",
-                                 jname ? jname : "", JOINT_PARTS_MAX);
-                break;
+                fail_at(o, joint, "joint '%.100s' holds more than %d coordinates and frames, "
+                        "more than urdf2dyn reads in one joint: split its frames among the "
+                        "Model's <components> in a copy", jname ? jname : "", JOINT_PARTS_MAX);
+                return NULL;
             }
-            if (grow(o, (void **)&names, &cap, n, sizeof *names)) { status = -1; break; }
-            if (!(names[n] = name_not_among(names, n, written))) {
-                status = fail_at(o, NULL, "out of memory");
-                break;
+            if (grow(o, (void **)&P->names, &P->capnames, P->n, sizeof *P->names) ||
+                grow(o, (void **)&P->parts, &P->capparts, P->n, sizeof *P->parts))
+                return NULL;
+            if (!(P->names[P->n] = name_not_among(P->names, P->n, written))) {
+                fail_at(o, NULL, "out of memory");
+                return NULL;
             }
-            if (in_frames && strcmp(names[n], name) == 0) {
-                *found = c;
-                *renamed = strcmp(written, name) != 0;
-            }
-            n++;
+            P->parts[P->n++] = c;
         }
-    for (int i = 0; i < n; i++) free(names[i]);
-    free(names);
-    return status;
+    }
+    return P;
+}
+
+static void free_joint_parts(osim *o)
+{
+    for (int k = 0; k < o->njparts; k++) {
+        for (int i = 0; i < o->jparts[k].n; i++) free(o->jparts[k].names[i]);
+        free(o->jparts[k].names);
+        free(o->jparts[k].parts);
+    }
+    free(o->jparts);
+}
+
+/* The entry of joint's <frames> that OpenSim 4.6 names `name` (*found, NULL for none;
+ * *renamed: written otherwise), by joint_part_names. */
+static int frame_opensim_names(osim *o, u2d_xml *joint, const char *name, u2d_xml **found,
+                               int *renamed)
+{
+    struct joint_parts *P = joint_part_names(o, joint);
+    *found = NULL;
+    if (!P) return -1;
+    for (int i = P->ncoord; i < P->n && !*found; i++)
+        if (strcmp(P->names[i], name) == 0) {
+            *found = P->parts[i];
+            *renamed = strcmp(u2d_xml_attr(P->parts[i], "name"), name) != 0;
+        }
+    return 0;
 }
 
 /* The frame that path ref names, seen from joint (whose <frames> relative names refer
@@ -2492,6 +2545,7 @@ u2d_urdf *u2d_osim_parse(const char *xml, char err[U2D_ERRLEN])
     free(o.forcenode);
     free(o.jname);
     free(o.jnext);
+    free_joint_parts(&o);
     u2d_xml_free(doc);
     return u;
 
@@ -2502,6 +2556,7 @@ error:
     free(o.forcenode);
     free(o.jname);
     free(o.jnext);
+    free_joint_parts(&o);
     u->strings = NULL;
     u2d_urdf_free(u);
     u2d_xml_free(doc);
