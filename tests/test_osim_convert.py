@@ -344,8 +344,12 @@ def test_library_convert_advises_the_gravity_as_python_not_a_flag(tmp_path):
 def test_cli_convert_names_what_it_reads_and_refuses_c3d_options(tmp_path, capsys):
     """A .urdf input is refused with the suffixes convert does read (.osim among them), and
     an option that only a C3D file uses is refused, not ignored."""
-    rc = main(["convert", urdf2dyn.data_path("robot2r.urdf"), "-o", str(tmp_path / "x.osim")])
-    assert rc == 1 and "convert reads ['.c3d', '.osim']" in capsys.readouterr().err
+    for flags in ([], ["--units", "mm"]):
+        # with a C3D flag too: said as unread, not as a file that "converts without them"
+        rc = main(["convert", urdf2dyn.data_path("robot2r.urdf"), "-o",
+                   str(tmp_path / "x.osim"), *flags])
+        err = capsys.readouterr().err
+        assert rc == 1 and "convert reads ['.c3d', '.osim']" in err, err
     model = os.path.join(DATA, "gait10dof18musc.osim")
     for option in (["--rotate", "x:-90"], ["--threshold", "30"], ["--units", "m"],
                    ["--rate", "marker"]):
