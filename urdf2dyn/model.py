@@ -277,8 +277,9 @@ _NO_BOUND = 2.0 ** 53
 def _drawn_range(joint) -> tuple[float, float]:
     """Where random_configuration draws a limited joint's coordinate: its limits, or, when
     one is beyond _NO_BOUND (URDF's only way to write no bound is a huge number: convert
-    writes the largest double; 1e300 is as far from any angle), a window of the unlimited
-    draw's width (2 pi, or 2 m for a slide) inside them, about 0 where the limits allow."""
+    writes 1e16, others the largest double; 1e300 is as far from any angle), a window of
+    the unlimited draw's width (2 pi, or 2 m for a slide) inside them, about 0 where the
+    limits allow."""
     lo, hi = joint.limit[0], joint.limit[1]
     if max(abs(lo), abs(hi)) <= _NO_BOUND:
         return lo, hi

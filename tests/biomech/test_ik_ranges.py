@@ -464,7 +464,7 @@ def test_a_converted_slider_is_held_where_opensim_holds_it(tmp_path, clamped):
     held the unclamped slider at 10 m where the markers put it at 11 and 12 m. Oracle:
     OpenSim 4.6's Coordinate on the .osim, set to 8, 9, 11 and 12 m: 10 at most when
     clamped, the markers' place when not. Now the URDF prismatic of an unclamped coordinate
-    has no stop (URDF requires a <limit>: the largest double both ways) and our IK on it
+    has no stop (URDF requires a <limit>: 1e16 both ways) and our IK on it
     follows the markers as OpenSim does; a clamped one keeps -10 10."""
     from urdf2dyn.convert import osim_to_urdf
     osim = pytest.importorskip("opensim")
