@@ -317,7 +317,7 @@ def test_cli_convert(tmp_path, capsys):
     cap = capsys.readouterr()
     assert rc == 0
     assert "movable joints named after the coordinates" in cap.out
-    assert "wherever the URDF is loaded, set it with --gravity 0 -9.80665 0" in cap.out
+    assert "where its dynamics are computed, set it with --gravity 0 -9.80665 0" in cap.out
     assert "urdf2dyn convert: warning:" in cap.err and "knee_r" in cap.err
     assert urdf2dyn.load(out).nq == 10
     rc = main(["convert", os.path.join(DATA, "gait10dof18musc.osim"), "-o", str(out),

@@ -160,7 +160,7 @@ def _convert_osim(source, outputs, strict=False, named=None, **c3d_options):
     g = " ".join(f"{x:g}" for x in model.gravity)
     # a URDF holds no gravity: say how this caller gives it to the model loaded from it
     set_gravity = (LIBRARY_COLUMNS if named is None else named).said(
-        "gravity", "; wherever the URDF is loaded, set it with {}", tuple(model.gravity))
+        "gravity", "; where its dynamics are computed, set it with {}", tuple(model.gravity))
     movable = text.count("<joint ") - text.count('type="fixed"')
     return [(outputs[0], f"URDF '{model.name}', {text.count('<link ')} links, {movable} "
                          f"movable joints named after the coordinates; the model's gravity is "
