@@ -173,20 +173,51 @@ def _fake_stack_wide_aligned_moves(obj):
     return {name: f["moves"] for name, f in funcs.items() if f["fake_stack"] and f["moves"]}
 
 
-def _module_functions(names):
-    """{name: [instructions, mnemonic and operands]} of the built module's functions among
-    names (objdump); empty when its symbols are stripped."""
-    import urdf2dyn._core as core
-    text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", core.__file__], check=True,
+def _objdump_functions(path, names):
+    """{name: [instructions, mnemonic and operands]} of the functions among names in the
+    object or library at path (objdump); empty when its symbols are stripped. The parts GCC
+    splits off or specializes (name.part.0, name.constprop.1, name.isra.0, name.cold) count
+    as their function's: a function's code may live there whole, in another GCC version."""
+    text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(path)], check=True,
                           capture_output=True, text=True).stdout
     funcs, cur = {}, None
     for line in text.splitlines():
         head = re.match(r"[0-9a-f]+ <(.+)>:$", line)
         if head:
-            cur = funcs.setdefault(head.group(1), []) if head.group(1) in names else None
+            name = head.group(1).split(".")[0]
+            cur = funcs.setdefault(name, []) if name in names else None
         elif cur is not None and (ins := re.match(r"\s*[0-9a-f]+:\s+(\S.*)", line)):
             cur.append(ins.group(1).strip())
     return funcs
+
+
+def _module_functions(names):
+    """_objdump_functions of the built module."""
+    import urdf2dyn._core as core
+    return _objdump_functions(core.__file__, names)
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="x86-64 code generation")
+@pytest.mark.skipif(shutil.which("objdump") is None, reason="objdump (binutils) not installed")
+def test_objdump_functions_count_a_gcc_clone_as_its_function(tmp_path):
+    """A function GCC compiled only as a specialized clone (scaled.constprop.0, here) is still
+    found by its name, with its instructions: otherwise the code checks below would pass
+    unseen whatever a clone of u2d_jcalc or u2d_rnea holds."""
+    cc = _compiler()
+    if cc is None:
+        pytest.skip("no C compiler")
+    src = tmp_path / "clone.c"
+    src.write_text("static __attribute__((noinline)) long scaled(double x, long k)\n"
+                   "{ return (long)x * k; }\n"
+                   "long twice(double x) { return scaled(x, 2) + scaled(x + 1.0, 2); }\n")
+    obj = tmp_path / "clone.o"
+    subprocess.run([cc, "-O2", "-c", str(src), "-o", str(obj)], check=True)
+    symbols = subprocess.run(["objdump", "-t", str(obj)], check=True, capture_output=True,
+                             text=True).stdout
+    if not re.search(r"\bscaled\.\w", symbols):
+        pytest.skip(f"{cc} made no clone of scaled here:\n{symbols}")
+    funcs = _objdump_functions(obj, {"scaled"})
+    assert any(i.startswith("cvttsd2si") for i in funcs.get("scaled", [])), (funcs, symbols)
 
 
 @pytest.mark.skipif(platform.machine() != "x86_64", reason="x86-64 code generation")
