@@ -167,10 +167,14 @@ def compiler_family(compiler):
     return "clang" if "clang" in version.lower() else "gcc"
 
 
-# -ffp-contract=off: no fused multiply-adds, so every build (and every SIMD lane) rounds alike
+# -ffp-contract=off: no fused multiply-adds, so every build (and every SIMD lane) rounds alike;
+# -fvisibility=hidden: the module exports PyInit__core alone, so the core's calls between its
+# files are plain calls, not through the PLT of a symbol another library could interpose
 FLAGS = {
-    "gcc": ["-std=c11", "-O3", "-Wall", "-Wextra", "-fno-math-errno", "-ffp-contract=off"],
-    "clang": ["-std=c11", "-O3", "-Wall", "-Wextra", "-fno-math-errno", "-ffp-contract=off"],
+    "gcc": ["-std=c11", "-O3", "-Wall", "-Wextra", "-fno-math-errno", "-ffp-contract=off",
+            "-fvisibility=hidden"],
+    "clang": ["-std=c11", "-O3", "-Wall", "-Wextra", "-fno-math-errno", "-ffp-contract=off",
+              "-fvisibility=hidden"],
     # /fp:precise contracts nothing since Visual Studio 2022 (it needs /fp:contract)
     "msvc": ["/std:c11", "/O2", "/W3", "/fp:precise"],
     "clang-cl": ["/std:c11", "/O2", "/W3", "/clang:-fno-math-errno", "/clang:-ffp-contract=off"],

@@ -236,6 +236,21 @@ def test_avx2_joint_angles_take_no_lane_by_lane_conversion():
     assert not any(scalar.values()), scalar
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="an ELF module")
+@pytest.mark.skipif(shutil.which("objdump") is None, reason="objdump (binutils) not installed")
+def test_the_module_exports_its_init_function_alone():
+    """The shared library Python loads defines one symbol others may see, PyInit__core: the
+    core's functions exported (109 of them) were called through the PLT between its files, as
+    another library's symbol of the same name could replace them, and a reader of another
+    project's u2d_read_file would have found ours."""
+    import urdf2dyn._core as core
+    table = subprocess.run(["objdump", "-T", core.__file__], capture_output=True, text=True,
+                           check=True).stdout.splitlines()
+    defined = sorted(line.split()[-1] for line in table
+                     if " g " in line and "*UND*" not in line and " DF " in line)
+    assert defined == ["PyInit__core"], defined[:10]
+
+
 @pytest.mark.skipif(platform.machine() != "x86_64", reason="x86-64 code generation")
 @pytest.mark.skipif(shutil.which("objdump") is None, reason="objdump (binutils) not installed")
 def test_lane_units_inline_the_joint_model_in_rnea_and_crba():
