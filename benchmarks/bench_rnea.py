@@ -33,6 +33,10 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))  # for _pinbuild
+# a checkout built in place (setup.py build_ext --inplace) is what the benchmarks measure, not
+# an older urdf2dyn installed in the environment, which `python benchmarks/X.py` would import
+if any((REPO / "urdf2dyn").glob("_core*")):
+    sys.path.insert(0, str(REPO))
 
 ALL_ROBOTS = ["robot2r", "arm7", "ur5", "talos", "romeo"]
 
