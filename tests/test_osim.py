@@ -1129,6 +1129,38 @@ def test_a_joints_socket_finds_its_frame_by_the_name_opensim_renames_it_to(osim,
     assert np.linalg.norm(ours) > 0.09
 
 
+def _with_joint_components(path, components):
+    """The pin's <components> list, holding `components` (XML), added to the file at path."""
+    text = path.read_text()
+    assert text.count("<frames>") == 1 and "<components" not in text.split("<frames>")[0]
+    path.write_text(text.replace("<frames>", f"<components>{components}</components><frames>"))
+
+
+@pytest.mark.parametrize("marker_frame, y", [("/jointset/pin/f", 0.3),
+                                             ("/jointset/pin/f_0", 0.1)],
+                         ids=["the_component", "the_renamed_frame"])
+def test_a_joints_components_are_named_before_its_frames(osim, tmp_path, marker_frame, y):
+    """A joint's own <components> (a property of every Component) holding a frame 'f' 0.3 m
+    up the link, its <frames> one 'f' 0.1 m up: OpenSim 4.6 names the components first and
+    renames the <frames> entry f_0, so a socket naming f finds the component. urdf2dyn named
+    coordinates then frames only: it put a marker on 'f' 0.1 m up, silently, and refused one
+    on f_0. The oracle: where OpenSim puts the marker on the link."""
+    path = tmp_path / "components.osim"
+    _pin_with_frames_and_marker(osim, path, [("f", 0.1)], marker_frame)
+    _with_joint_components(path, '<PhysicalOffsetFrame name="f"><socket_parent>/bodyset/link'
+                           '</socket_parent><translation>0 0.3 0</translation>'
+                           '</PhysicalOffsetFrame>')
+    om = osim.Model(str(path))
+    state = om.initSystem()
+    theirs = om.getMarkerSet().get("M").findLocationInFrame(state, om.getBodySet().get("link"))
+    assert np.allclose([theirs.get(k) for k in range(3)], [0.1, y, 0], rtol=0, atol=1e-15)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", urdf2dyn.URDFWarning)   # the renaming, said
+        (marker,) = urdf2dyn.load(str(path)).markers
+    assert marker.link == "link"
+    assert np.allclose(marker.position, [theirs.get(k) for k in range(3)], rtol=0, atol=1e-15)
+
+
 def test_a_joint_of_more_frames_than_urdf2dyn_names_is_refused_naming_it(osim, tmp_path):
     """OpenSim names each of a joint's frames against all before it; frames all named alike
     make that cubic in their number (3 000 'f': about 1e10 string comparisons for one

@@ -35,7 +35,8 @@ struct joint_parts {
     u2d_xml *joint;
     char **names;               /* malloc'd, as name_not_among gives them                   */
     u2d_xml **parts;
-    int n, ncoord, capnames, capparts;  /* parts[0..ncoord) are the coordinates             */
+    int n, ncomp, ncoord, capnames, capparts; /* parts[0..ncomp): its <components>,
+                                          * [ncomp..ncoord): its coordinates, then frames  */
 };
 
 typedef struct {
@@ -652,7 +653,15 @@ static char *name_not_among(char *const *names, int n, const char *name)
  * on a hostile file; real joints hold a handful. */
 #define JOINT_PARTS_MAX 128
 
-/* OpenSim 4.6's names of joint's coordinates, then its frames: it names them in turn, each
+/* The first named-or-not entry of joint's list (<components>, <frames>): NULL for none. */
+static u2d_xml *first_entry(u2d_xml *joint, const char *list)
+{
+    u2d_xml *l = u2d_xml_child(joint, list);
+    return l ? u2d_xml_first(l) : NULL;
+}
+
+/* OpenSim 4.6's names of joint's <components> (a property every Component has, named
+ * first), its coordinates, then its frames: it names them in turn, each
  * by the name written unless one before it has that name already, then by name_0, else
  * name_1..., the first none before it has (Component::finalizeFromProperties, with a
  * warning): a frame written 'q' in a joint with a coordinate 'q' is 'q_0', and a socket
@@ -667,14 +676,15 @@ static struct joint_parts *joint_part_names(osim *o, u2d_xml *joint)
     struct joint_parts *P = &o->jparts[o->njparts++];
     memset(P, 0, sizeof *P);
     P->joint = joint;
-    u2d_xml *frames = u2d_xml_child(joint, "frames");
-    for (int in_frames = 0; in_frames < 2; in_frames++) {
-        if (in_frames) P->ncoord = P->n;
-        for (u2d_xml *c = in_frames ? (frames ? u2d_xml_first(frames) : NULL)
-                                    : first_coordinate_entry(joint);
+    enum { COMPONENTS, COORDINATES, FRAMES };
+    for (int list = COMPONENTS; list <= FRAMES; list++) {
+        if (list == COORDINATES) P->ncomp = P->n;
+        if (list == FRAMES) P->ncoord = P->n;
+        for (u2d_xml *c = list == COORDINATES ? first_coordinate_entry(joint)
+                          : first_entry(joint, list == FRAMES ? "frames" : "components");
              c; c = u2d_xml_next(c)) {
             const char *written = u2d_xml_attr(c, "name");
-            if (!written || (!in_frames && strcmp(u2d_xml_name(c), "Coordinate") != 0))
+            if (!written || (list == COORDINATES && strcmp(u2d_xml_name(c), "Coordinate") != 0))
                 continue;
             if (P->n == JOINT_PARTS_MAX) {
                 const char *jname = u2d_xml_attr(joint, "name");
@@ -706,20 +716,33 @@ static void free_joint_parts(osim *o)
     free(o->jparts);
 }
 
-/* The entry of joint's <frames> that OpenSim 4.6 names `name` (*found, NULL for none;
- * *renamed: written otherwise), by joint_part_names. */
+/* The entry of joint's <frames> or <components> that OpenSim 4.6 names `name` (*found,
+ * NULL for none; *renamed: written otherwise; *component: of <components>), by
+ * joint_part_names. */
 static int frame_opensim_names(osim *o, u2d_xml *joint, const char *name, u2d_xml **found,
-                               int *renamed)
+                               int *renamed, int *component)
 {
     struct joint_parts *P = joint_part_names(o, joint);
     *found = NULL;
     if (!P) return -1;
-    for (int i = P->ncoord; i < P->n && !*found; i++)
-        if (strcmp(P->names[i], name) == 0) {
+    for (int i = 0; i < P->n && !*found; i++)
+        if ((i < P->ncomp || i >= P->ncoord) && strcmp(P->names[i], name) == 0) {
             *found = P->parts[i];
             *renamed = strcmp(u2d_xml_attr(P->parts[i], "name"), name) != 0;
+            *component = i < P->ncomp;
         }
     return 0;
+}
+
+/* Joint's component f, a frame a socket names: read as the Model's components are, by its
+ * absolute path (/jointset/joint/f), which its own relative sockets are seen from. */
+static int joint_component_frame(osim *o, u2d_xml *joint, u2d_xml *f, int depth, int *link,
+                                 u2d_xform *X)
+{
+    const char *jname = u2d_xml_attr(joint, "name"), *fname = u2d_xml_attr(f, "name");
+    char where[512];
+    snprintf(where, sizeof where, "/jointset/%.200s/%.200s", jname ? jname : "", fname);
+    return offset_frame(o, NULL, f, where, depth, link, X);
 }
 
 /* The frame that path ref names, seen from joint (whose <frames> relative names refer
@@ -757,8 +780,8 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
     if (component) return offset_frame(o, NULL, component, p, depth, link, X);
     if (!absolute_body && frames_of) {
         u2d_xml *f;
-        int renamed = 0;
-        if (frame_opensim_names(o, frames_of, last, &f, &renamed)) return -1;
+        int renamed = 0, in_components = 0;
+        if (frame_opensim_names(o, frames_of, last, &f, &renamed, &in_components)) return -1;
         /* a frame written `last` that OpenSim renamed: its coordinate of that name is what
          * OpenSim finds */
         if (!f && find_named(u2d_xml_child(frames_of, "frames"), last) &&
@@ -766,6 +789,7 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
                                              "rename the frame (and the sockets naming it) in "
                                              "a copy"))
             return -1;
+        if (f && in_components) return joint_component_frame(o, frames_of, f, depth, link, X);
         if (f) {
             const char *fname = u2d_xml_attr(f, "name");
             /* OpenSim 4.6 finds no other kind there (a joint's frames property holds
@@ -777,8 +801,8 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
                                u2d_xml_name(f), fname);
             const char *jname = u2d_xml_attr(frames_of, "name");
             if (renamed)
-                note(o, at, "frame '%.100s' of joint '%.100s' has the name of a coordinate or "
-                     "frame before it in the joint: OpenSim 4.6 renames it '%.100s', the name "
+                note(o, at, "frame '%.100s' of joint '%.100s' has the name of a component, "
+                     "coordinate or frame before it in the joint: OpenSim 4.6 renames it '%.100s', the name "
                      "<%s> gives, and so does urdf2dyn (rename it in a copy to say so)", fname,
                      jname ? jname : "", last, u2d_xml_name(at));
             return offset_frame(o, frames_of, f, NULL, depth, link, X);
