@@ -1161,6 +1161,26 @@ def test_a_joints_components_are_named_before_its_frames(osim, tmp_path, marker_
     assert np.allclose(marker.position, [theirs.get(k) for k in range(3)], rtol=0, atol=1e-15)
 
 
+def test_a_coordinate_named_as_its_joints_component_is_renamed_as_opensim_renames_it(
+        osim, tmp_path):
+    """The pin's <components> holding a frame named 'q', as its coordinate is: OpenSim 4.6
+    names the components first and renames the coordinate q_0 (its motion files' column).
+    urdf2dyn kept q in q_names, silently. The oracle: the coordinate's name in OpenSim."""
+    path = tmp_path / "q_component.osim"
+    _pin_model(osim, path)
+    _with_joint_components(path, '<PhysicalOffsetFrame name="q"><socket_parent>/ground'
+                           '</socket_parent><translation>0 0.3 0</translation>'
+                           '</PhysicalOffsetFrame>')
+    om = osim.Model(str(path))
+    om.initSystem()
+    theirs = [om.getCoordinateSet().get(i).getName() for i in range(om.getNumCoordinates())]
+    assert theirs == ["q_0"]
+    with pytest.warns(urdf2dyn.URDFWarning, match="a component named .q. came before in "
+                      "this joint: named .q_0., as OpenSim 4.6 renames it"):
+        model = urdf2dyn.load(str(path))
+    assert list(model.q_names) == theirs
+
+
 def test_a_joint_of_more_frames_than_urdf2dyn_names_is_refused_naming_it(osim, tmp_path):
     """OpenSim names each of a joint's frames against all before it; frames all named alike
     make that cubic in their number (3 000 'f': about 1e10 string comparisons for one

@@ -1002,22 +1002,22 @@ static int coordinate_named(const u2d_urdf *u, int from, const char *name)
     return -1;
 }
 
-/* A coordinate repeating the name of one before it in the same joint (coordinates from
- * first on): OpenSim 4.6 renames it, as any subcomponent repeating a sibling's name
- * (Component::finalizeFromProperties), to name_0, else name_1..., the first its joint's
- * coordinates do not have, with a warning; *name becomes that. */
-static int rename_within_joint(osim *o, u2d_xml *c, int first, const char **name)
+/* Coordinate c of joint repeating the name of a component or coordinate before it in the
+ * joint: OpenSim 4.6 renames it, as any subcomponent repeating a sibling's name, to name_0,
+ * else name_1..., the first free (joint_part_names), with a warning; *name becomes that. */
+static int rename_within_joint(osim *o, u2d_xml *joint, u2d_xml *c, const char **name)
 {
-    if (coordinate_named(o->u, first, *name) < 0) return 0;
-    char unique[300];
-    for (int k = 0; ; k++) {
-        snprintf(unique, sizeof unique, "%.250s_%d", *name, k);
-        if (coordinate_named(o->u, first, unique) < 0) break;
-    }
-    const char *owned = own_name(o, unique, "");
+    struct joint_parts *P = joint_part_names(o, joint);
+    if (!P) return -1;
+    int i = P->ncomp;
+    while (i < P->ncoord && P->parts[i] != c) i++;
+    if (i == P->ncoord || strcmp(P->names[i], *name) == 0) return 0;
+    const char *owned = own_name(o, P->names[i], ""), *taker = "coordinate";
     if (!owned) return -1;
-    note(o, c, "a coordinate named '%.100s' came before in this joint: named '%.100s', as "
-         "OpenSim 4.6 renames it (rename one of them in the file to choose)", *name, owned);
+    for (int k = 0; k < P->ncomp; k++)
+        if (strcmp(P->names[k], *name) == 0) taker = "component";
+    note(o, c, "a %s named '%.100s' came before in this joint: named '%.100s', as OpenSim "
+         "4.6 renames it (rename one of them in the file to choose)", taker, *name, owned);
     *name = owned;
     return 0;
 }
@@ -1093,7 +1093,7 @@ static int read_nan_range_end_as_no_bound(osim *o, u2d_xml *c, u2d_coordinate *C
     return 0;
 }
 
-static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
+static int read_coordinates(osim *o, u2d_xml *node, u2d_xml *list, int joint, int *count)
 {
     u2d_urdf *u = o->u;
     u2d_xml *fallback = default_coordinate(o);
@@ -1107,7 +1107,7 @@ static int read_coordinates(osim *o, u2d_xml *list, int joint, int *count)
         memset(C, 0, sizeof *C);
         C->name = u2d_xml_attr(c, "name");
         if (!C->name || !C->name[0]) return fail_at(o, c, "<Coordinate> has no name");
-        if (rename_within_joint(o, c, u->ncoord - *count, &C->name) ||
+        if (rename_within_joint(o, node, c, &C->name) ||
             refuse_name_of_another_joint(o, c, C->name)) return -1;
         C->joint = joint;
         C->range[0] = -OSIM_DEFAULT_RANGE;
@@ -1512,7 +1512,7 @@ static int make_joint(osim *o, u2d_xml *node, int parent, const u2d_xform *XF, i
                                         "body '%.100s'", u->link[child].name);
 
     int coord0 = u->ncoord, ncoord;
-    if (read_coordinates(o, coords, u->njoint, &ncoord)) return -1;
+    if (read_coordinates(o, node, coords, u->njoint, &ncoord)) return -1;
 
     /* the child frame M: the body itself, or a massless link that carries the body */
     int mlink = child;
