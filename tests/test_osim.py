@@ -1185,12 +1185,14 @@ def test_a_joint_of_more_frames_than_urdf2dyn_names_is_refused_naming_it(osim, t
     """OpenSim names each of a joint's frames against all before it; frames all named alike
     make that cubic in their number (3 000 'f': about 1e10 string comparisons for one
     socket, a runaway). Past 128 coordinates and frames in one joint the file is refused
-    naming the joint and the way out (real joints hold a handful); 200 loaded before."""
+    naming the joint once and the way out (real joints hold a handful); 200 loaded before,
+    and the refusal said "joint 'pin': joint 'pin' holds..." """
     path = tmp_path / "many.osim"
     _pin_with_frames_and_marker(osim, path, [("f", 0.1)] * 200, "/jointset/pin/f_0")
-    with pytest.raises(urdf2dyn.URDFError, match=r"joint 'pin' holds more than 128 "
-                       r"coordinates and frames.*<components>"):
+    with pytest.raises(urdf2dyn.URDFError, match=r"joint 'pin': it holds more than 128 "
+                       r"components, coordinates and frames.*<components>") as refused:
         urdf2dyn.load(str(path))
+    assert str(refused.value).count("'pin'") == 1
 
 
 def test_a_frame_renamed_past_name_0_is_refused_by_the_name_opensim_gives_it(osim,

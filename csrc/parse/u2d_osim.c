@@ -688,9 +688,13 @@ static struct joint_parts *joint_part_names(osim *o, u2d_xml *joint)
                 continue;
             if (P->n == JOINT_PARTS_MAX) {
                 const char *jname = u2d_xml_attr(joint, "name");
-                fail_at(o, joint, "joint '%.100s' holds more than %d coordinates and frames, "
+                char owner[300];
+                snprintf(owner, sizeof owner, "joint '%.100s'", jname ? jname : "");
+                /* the joint being read is named already, before the message (o->what) */
+                fail_at(o, joint, "%s holds more than %d components, coordinates and frames, "
                         "more than urdf2dyn reads in one joint: split its frames among the "
-                        "Model's <components> in a copy", jname ? jname : "", JOINT_PARTS_MAX);
+                        "Model's <components> in a copy",
+                        strcmp(o->what, owner) == 0 ? "it" : owner, JOINT_PARTS_MAX);
                 return NULL;
             }
             if (grow(o, (void **)&P->names, &P->capnames, P->n, sizeof *P->names) ||
