@@ -806,8 +806,9 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
             const char *jname = u2d_xml_attr(frames_of, "name");
             if (renamed)
                 note(o, at, "frame '%.100s' of joint '%.100s' has the name of a component, "
-                     "coordinate or frame before it in the joint: OpenSim 4.6 renames it '%.100s', the name "
-                     "<%s> gives, and so does urdf2dyn (rename it in a copy to say so)", fname,
+                     "coordinate or frame before it in the joint: OpenSim 4.6 renames it "
+                     "'%.100s', the name <%s> gives, and so does urdf2dyn (rename it in a copy "
+                     "to say so)", fname,
                      jname ? jname : "", last, u2d_xml_name(at));
             return offset_frame(o, frames_of, f, NULL, depth, link, X);
         }
