@@ -1,5 +1,4 @@
 """The commands on models: urdf2dyn human, info, check, convert and export-osim."""
-import os
 import sys
 
 from ..model import Joint, Model, load
@@ -186,15 +185,13 @@ def cmd_convert(args):
     """A model (.osim -> .urdf) or a lab's recording (.c3d -> .trc / .mot), by the input's
     suffix."""
     refuse_overwriting([("--output", out) for out in args.output], [("input", args.input)])
-    from ..biomech.formats import CONVERTERS, convert
+    from ..biomech.formats import convert, options_not_taken
     options = {"rotation": args.rotate, "threshold": args.threshold, "units": args.units,
                "rate": args.rate}
     # the library refuses them by its keywords; a command-line user reads the flags given
-    # (an input convert does not read is refused by convert, naming the suffixes it reads)
-    flags = [f"--{'rotate' if k == 'rotation' else k}" for k, v in options.items()
-             if v is not None]
-    reader = os.path.splitext(args.input)[1].lower()
-    if flags and reader in CONVERTERS and reader != ".c3d":
+    flags = [f"--{'rotate' if k == 'rotation' else k}"
+             for k in options_not_taken(args.input, options)]
+    if flags:
         raise UsageError(f"{' and '.join(flags)}: for a C3D input; {args.input} converts "
                          "without them")
     for path, what in convert(args.input, args.output, strict=args.strict, named=TRIAL_COLUMNS,

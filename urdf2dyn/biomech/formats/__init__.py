@@ -148,7 +148,7 @@ def _convert_osim(source, outputs, strict=False, named=None, **c3d_options):
     from ...convert import osim_to_urdf
     from ...model import load
     from ..processing import LIBRARY_COLUMNS
-    given = sorted(k for k, v in c3d_options.items() if v is not None)
+    given = sorted(options_not_taken(source, c3d_options))
     if given:
         raise ValueError(f"{os.fspath(source)}: the options {', '.join(given)} are for C3D "
                          "files; an OpenSim model converts without them")
@@ -165,6 +165,16 @@ def _convert_osim(source, outputs, strict=False, named=None, **c3d_options):
     return [(outputs[0], f"URDF '{model.name}', {text.count('<link ')} links, {movable} "
                          f"movable joints named after the coordinates; the model's gravity is "
                          f"{g}, which the URDF does not hold{set_gravity}")]
+
+
+def options_not_taken(source, options):
+    """The options given (not None), in their order, that converting source does not take: a
+    C3D file's (rotation, threshold, units, rate) beside a model; none for a C3D file or a
+    suffix convert does not read (convert refuses that, naming the suffixes it reads)."""
+    ext = os.path.splitext(os.fspath(source))[1].lower()
+    if ext == ".c3d" or ext not in CONVERTERS:
+        return []
+    return [k for k, v in options.items() if v is not None]
 
 
 #: convert's readers by input suffix: each takes (source, outputs, named=, **options) and
