@@ -549,7 +549,7 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     if not bounded:
         return q0
     middle = base.copy()
-    pulled = {n for n, (weight, _) in tasks.items() if weight > 0}    # weight 0 pulls nothing
+    pulled = _pulled(tasks)
     # a marker missing in the first frame moves nothing there: OpenSim's IK leaves what only
     # it would move at its default until it appears
     present = [m for m, at in zip(used, np.all(np.isfinite(xyz[0]), axis=1)) if at]
@@ -579,6 +579,11 @@ def _start_pose(model, q0):
     return model.neutral() if q0 is None else np.array(q0, dtype=float)
 
 
+def _pulled(tasks):
+    """The coordinates a coordinate task pulls: those of weight > 0 (weight 0 pulls nothing)."""
+    return {n for n, (weight, _) in tasks.items() if weight > 0}
+
+
 def _unmoved_outside_range(model, used, tasks, locked, ranges, q0):
     """{coordinate: (start, lo, hi)} of the bounded coordinates that start outside their range
     with nothing to move them: no fitted marker, coordinate task, lock or coupler. A URDF's
@@ -588,7 +593,7 @@ def _unmoved_outside_range(model, used, tasks, locked, ranges, q0):
     if base.shape != (model.nq,):
         return {}                       # inverse_kinematics refuses it, naming q0
     coupled = {n for c in model.couplers for n in (c.dependent, c.independent)}
-    pulled = {n for n, (weight, _) in tasks.items() if weight > 0}
+    pulled = _pulled(tasks)
     moved_otherwise = set(locked or {}) | coupled | pulled
     outside = {n: (lo, hi) for n, (lo, hi) in (ranges or {}).items()
                if n in model.q_names and n not in moved_otherwise
