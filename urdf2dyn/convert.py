@@ -10,10 +10,10 @@ which a chain of joints reproduces). A joint's <limit> is a stop to URDF readers
 clamped coordinate's range, which OpenSim holds the coordinate in, is one: an unclamped
 rotation is a continuous joint (two configuration numbers to Pinocchio, cos and sin; one angle
 to urdf2dyn's reader and MuJoCo's), an unclamped translation a prismatic joint with limits of
-+-1e16 (:data:`NO_POSITION_LIMIT`), URDF's "no bound". Anything else cannot be said in URDF: an axis moved by a
-spline, a polynomial or a scaled coordinate (a knee's translations, Rajagopal's knee rotations)
-is frozen at a pose (by default the coordinates' default values), and every frozen axis is
-reported by name, with the coordinate and the value it was frozen at.
++-1e16 (:data:`NO_POSITION_LIMIT`), URDF's "no bound". Anything else cannot be said in URDF:
+an axis moved by a spline, a polynomial or a scaled coordinate (a knee's translations,
+Rajagopal's knee rotations) is frozen at a pose (by default the coordinates' default values),
+and every frozen axis is reported by name, with the coordinate and the value it was frozen at.
 """
 from __future__ import annotations
 
@@ -131,9 +131,9 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
         continuous joint, a translation's limit :data:`NO_POSITION_LIMIT` both ways; a range
         the file wrote is kept in a comment), as an infinite end of a clamped range is (a
         turning coordinate free both ways is a continuous joint). Effort and velocity are
-        :data:`NO_LIMIT` (OpenSim has none). A Urdf2dynWarning names each frozen axis and the locked
-        coordinates (URDF cannot lock a joint) and says that URDF carries no gravity (the
-        model's own is printed, to be passed as ``--gravity``).
+        :data:`NO_LIMIT` (OpenSim has none). A Urdf2dynWarning names each frozen axis and the
+        locked coordinates (URDF cannot lock a joint) and says that URDF carries no gravity
+        (the model's own is printed, to be passed as ``--gravity``).
     """
     from .model import load
     if not hasattr(model, "structure"):

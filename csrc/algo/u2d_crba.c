@@ -70,7 +70,8 @@ u2d_status u2d_crba(const u2d_model *m, u2d_work *w, const u2d_real *q, u2d_real
 }
 
 /* U2D_FLATTEN: the joint model inlined in a lane unit, as in u2d_rnea */
-U2D_FLATTEN u2d_status u2d_crba_fill(const u2d_model *m, u2d_work *w, const u2d_real *q, u2d_real *M)
+U2D_FLATTEN u2d_status u2d_crba_fill(const u2d_model *m, u2d_work *w, const u2d_real *q,
+                                     u2d_real *M)
 {
     const int nb = m->nbody, nv = m->nv;
     u2d_xform_identity(&w->Xa[0]);

@@ -323,9 +323,9 @@ class ColumnOptions(NamedTuple):
     couplers and angle units: stages.read.check_columns, formats.csv.read_table, fill_gaps,
     grf.contact_links, the plausibility checks), and those of the jobs around trials (a
     batch's scheduler, the IK and scale setups' runs, the OpenSim export), so that no command
-    names an option it lacks, nor the library a flag. ``processing``: how to ask for OpenSim's column
-    rule (missing coordinates held at their defaults, unknown columns ignored); ``mapping``:
-    how to rename the file's columns; ``floating_base``: how to load the model with the
+    names an option it lacks, nor the library a flag. ``processing``: how to ask for
+    OpenSim's column rule (missing coordinates held at their defaults, unknown columns
+    ignored); ``mapping``: how to rename the file's columns; ``floating_base``: how to load the model with the
     floating joint 'root_joint'; ``contact``: how to give ground reactions their links, a
     format of the pairs, each ``contact_pair`` formatted with its key, joined by ", " (the
     library's one dict, the command line's one --contact per key); ``couplers``: how to

@@ -1073,12 +1073,12 @@ def _check_channels(ch, where, platforms, options):
         raise MotionError(f"{where}: ANALOG:SCALE of its "
                           f"{_channels_said([name[j] for j in scaled])} is {scales}, so "
                           f"{'that channel is' if one else 'those channels are'} NaN and the "
-                          "plate's loads cannot be computed; fix the scale in the capture software "
-                          "and re-export")
+                          "plate's loads cannot be computed; fix the scale in the capture "
+                          "software and re-export")
     n = int(bad.any(axis=0).sum())
     report(f"{where}: {n} of its {bad.shape[1]} analog samples are NaN or infinite in "
-           f"{_channels_said([name[j] for j in range(len(ch)) if bad[j].any()])}; they are read as "
-           "no contact (force 0, no centre of pressure)", strict=options.strict,
+           f"{_channels_said([name[j] for j in range(len(ch)) if bad[j].any()])}; they are "
+           "read as no contact (force 0, no centre of pressure)", strict=options.strict,
            error=MotionError)
 
 

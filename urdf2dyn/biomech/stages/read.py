@@ -54,7 +54,8 @@ def _coordinate_options_given(s):
     one = len(given) == 1
     return (f"{' and '.join(given)} appl{'ies' if one else 'y'} to coordinate files (CSV, "
             ".mot, .sto, .mat); a marker recording goes through inverse kinematics, whose "
-            f"coordinates come in the model's names and radians: leave {'it' if one else 'them'} out")
+            "coordinates come in the model's names and radians: leave "
+            f"{'it' if one else 'them'} out")
 
 
 def is_marker_recording(motion):
