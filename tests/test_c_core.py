@@ -158,19 +158,29 @@ def _fake_stack_wide_aligned_moves(obj):
     """{function: [instructions]} of obj's functions that may take their frame from ASan's fake
     stack (they call __asan_stack_malloc_N) and move a 64-byte zmm register to or from memory
     with an instruction requiring 64-byte alignment (other than a constant, %rip-relative)."""
-    text = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", str(obj)], check=True,
-                          capture_output=True, text=True).stdout
-    funcs, cur = {}, None
-    for line in text.splitlines():
-        head = re.match(r"[0-9a-f]+ <(.+)>:$", line)
-        if head:
-            cur = funcs.setdefault(head.group(1), {"fake_stack": False, "moves": []})
-        elif cur is not None and "__asan_stack_malloc_" in line:
+    funcs = {}
+    for name, line in _disassembly(obj, "-dr"):
+        cur = funcs.setdefault(name, {"fake_stack": False, "moves": []})
+        if "__asan_stack_malloc_" in line:
             cur["fake_stack"] = True
-        elif (cur is not None and _ALIGNED_MOVE.search(line) and "%zmm" in line and "(" in line
+        elif (_ALIGNED_MOVE.search(line) and "%zmm" in line and "(" in line
               and "(%rip)" not in line):                 # constants: not in a frame
             cur["moves"].append(" ".join(line.split()[1:]))
     return {name: f["moves"] for name, f in funcs.items() if f["fake_stack"] and f["moves"]}
+
+
+def _disassembly(path, flags):
+    """(function, line) of each line objdump's flags print inside a function of the object
+    or library at path."""
+    text = subprocess.run(["objdump", flags, "--no-show-raw-insn", str(path)], check=True,
+                          capture_output=True, text=True).stdout
+    name = None
+    for line in text.splitlines():
+        head = re.match(r"[0-9a-f]+ <(.+)>:$", line)
+        if head:
+            name = head.group(1)
+        elif name is not None:
+            yield name, line
 
 
 def _objdump_functions(path, names):
@@ -178,16 +188,11 @@ def _objdump_functions(path, names):
     object or library at path (objdump); empty when its symbols are stripped. The parts GCC
     splits off or specializes (name.part.0, name.constprop.1, name.isra.0, name.cold) count
     as their function's: a function's code may live there whole, in another GCC version."""
-    text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(path)], check=True,
-                          capture_output=True, text=True).stdout
-    funcs, cur = {}, None
-    for line in text.splitlines():
-        head = re.match(r"[0-9a-f]+ <(.+)>:$", line)
-        if head:
-            name = head.group(1).split(".")[0]
-            cur = funcs.setdefault(name, []) if name in names else None
-        elif cur is not None and (ins := re.match(r"\s*[0-9a-f]+:\s+(\S.*)", line)):
-            cur.append(ins.group(1).strip())
+    funcs = {}
+    for name, line in _disassembly(path, "-d"):
+        name = name.split(".")[0]
+        if name in names and (ins := re.match(r"\s*[0-9a-f]+:\s+(\S.*)", line)):
+            funcs.setdefault(name, []).append(ins.group(1).strip())
     return funcs
 
 
