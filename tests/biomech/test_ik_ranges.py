@@ -817,3 +817,35 @@ def test_a_start_outside_a_range_is_advised_in_each_callers_words(tmp_path):
         warnings.simplefilter("error", Urdf2dynWarning)
         q = ik.fit(urdf, recording).motion.q
     np.testing.assert_allclose(q[:, 1], 0.5, atol=1e-9)
+
+
+@pytest.mark.parametrize("b_start, coupler, where", [
+    (0.0, False, "the nearest end of its range"), (1.2, False, "the nearest end of its range"),
+    (0.0, True, "where the fit's start at mid-range leaves it")])
+def test_a_start_outside_a_range_with_its_marker_missing_at_first_is_said_too(
+        tmp_path, b_start, coupler, where):
+    """The unmarked arm's 'b' started outside its range 0.2 .. 1 (at 0 or 1.2), its only
+    marker m4 missing in the first two frames: OpenSim's IK holds it there at the nearest end
+    of its range (0.2 or 1) without a coupler, at mid-range (0.6) with one, as when no marker
+    moves it at all (test_a_start_outside_a_range_is_held_at_its_nearest_end_as_opensim_and_
+    said). Ours held it at the same values, but silently: m4 counted as moving it. Now the
+    fit says so as it says the unmarked case, naming the frames. Once m4 appears ours fits
+    it (0.8, where the recording puts 'b'); OpenSim's, from its 'a' stopped at its bound,
+    goes elsewhere (test_a_coordinate_whose_only_marker_is_missing_keeps_its_default_until_
+    it_appears). Oracle: OpenSim's InverseKinematicsSolver in a child process."""
+    pytest.importorskip("opensim")
+    model_file, theirs = _unmarked_arm_in_opensim(tmp_path, gap=True, b_start=b_start,
+                                                  coupler=coupler)
+    held = 0.6 if coupler else min(max(b_start, 0.2), 1.0)
+    np.testing.assert_allclose(theirs[:2, 1], held, atol=1e-6)
+    model = urdf2dyn.load(os.fspath(model_file))
+    start = np.array(model.default_q)
+    start[1] = b_start
+    with pytest.warns(Urdf2dynWarning, match=(
+            rf"coordinate 'b' starts at {b_start:g} .*, outside its range 0.2 .. 1, and no "
+            r"fitted marker nor coordinate task moves it in the first 2 frames \(0 .. 0.01 "
+            rf"s\), where its markers are missing: it is held at {held:g}, {where}")):
+        q = ik.solve(model, _unmarked_arm_recording(gap=True), locked=model.locked_coordinates,
+                     ranges=model.clamped_ranges, q0=start).motion.q
+    np.testing.assert_allclose(q[:2, 1], theirs[:2, 1], atol=1e-6)
+    np.testing.assert_allclose(q[2, 1], 0.8, atol=1e-6)

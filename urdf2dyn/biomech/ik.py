@@ -431,16 +431,16 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
                    "stays locked and the coupler is not kept; unlock it or disable the "
                    "constraint", strict=strict)
     fitted = {m.name: weights[m.name] for m in used}
-    unmoved_outside = _unmoved_outside_range(model, used, tasks, locked, ranges, q0)
+    present = np.all(np.isfinite(xyz), axis=2)
+    unmoved_outside = _unmoved_outside_range(model, used, present, tasks, locked, ranges, q0)
     start_given = q0 is not None
     if also_mid_range:
         q0 = _first_frame_start(model, xyz, used, fitted, tasks, locked, ranges, q0)
     sol = inverse_kinematics(model, xyz, markers=used, weights=fitted, tasks=tasks,
                              locked=locked, ranges=ranges, q0=q0, threads=threads)
-    _warn_held_outside_range(model, unmoved_outside, np.atleast_2d(sol.q)[0], start_given,
-                             strict, job)
+    first = np.atleast_2d(sol.q)[0]
+    _warn_held_outside_range(model, unmoved_outside, first, t[rows], start_given, strict, job)
     motion = Trajectory(time=t[rows], q=np.atleast_2d(sol.q), names=list(model.q_names))
-    present = np.all(np.isfinite(xyz), axis=2)
     determined = determined_frames(model, motion.q, used, present,
                                    [n for n, (w, _) in tasks.items() if w > 0], locked)
     return IKResult(motion, sol, determined)
@@ -552,8 +552,9 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     pulled = _pulled(tasks)
     # a marker missing in the first frame moves nothing there: OpenSim's IK leaves what only
     # it would move at its default until it appears
-    present = [m for m, at in zip(used, np.all(np.isfinite(xyz[0]), axis=1)) if at]
-    held = set() if model.couplers else _unmoved(model, base, present, set(bounded) - pulled)
+    present = np.all(np.isfinite(xyz[:1]), axis=2)
+    held = set() if model.couplers else set(_frames_unmoved(model, base, used, present,
+                                                            set(bounded) - pulled))
     for n, (lo, hi) in bounded.items():
         if n not in held:
             middle[model.q_names.index(n)] = 0.5 * (lo + hi)
@@ -584,58 +585,81 @@ def _pulled(tasks):
     return {n for n, (weight, _) in tasks.items() if weight > 0}
 
 
-def _unmoved_outside_range(model, used, tasks, locked, ranges, q0):
-    """{coordinate: (start, lo, hi)} of the bounded coordinates that start outside their range
-    with nothing to move them: no fitted marker, coordinate task, lock or coupler. A URDF's
-    zero pose, its only start, lies outside a joint's limits that exclude 0 (an .osim's
-    clamped default never does: OpenSim refuses to load it)."""
+def _moved_otherwise(model, tasks, locked):
+    """The coordinates something other than a marker moves or holds: a lock, a coupler (either
+    end) or a coordinate task that pulls."""
+    coupled = {n for c in model.couplers for n in (c.dependent, c.independent)}
+    return set(locked or {}) | coupled | _pulled(tasks)
+
+
+def _unmoved_outside_range(model, used, present, tasks, locked, ranges, q0):
+    """{coordinate: (start, lo, hi, frames)} of the bounded coordinates that start outside
+    their range with nothing to move them in their first `frames` frames (every frame, or
+    those before a marker that moves it appears; present (N, markers)): no fitted marker
+    present, coordinate task, lock or coupler. A URDF's zero pose, its only start, lies
+    outside a joint's limits that exclude 0 (an .osim's clamped default never does: OpenSim
+    refuses to load it)."""
     base = _start_pose(model, q0)
     if base.shape != (model.nq,):
         return {}                       # inverse_kinematics refuses it, naming q0
-    coupled = {n for c in model.couplers for n in (c.dependent, c.independent)}
-    pulled = _pulled(tasks)
-    moved_otherwise = set(locked or {}) | coupled | pulled
+    moved_otherwise = _moved_otherwise(model, tasks, locked)
     outside = {n: (lo, hi) for n, (lo, hi) in (ranges or {}).items()
                if n in model.q_names and n not in moved_otherwise
                and not lo <= base[model.q_names.index(n)] <= hi}
-    return {n: (base[model.q_names.index(n)], *outside[n])
-            for n in sorted(_unmoved(model, base, used, set(outside)))}
+    unmoved = _frames_unmoved(model, base, used, present, set(outside))
+    return {n: (base[model.q_names.index(n)], *outside[n], unmoved[n]) for n in sorted(unmoved)}
 
 
-def _warn_held_outside_range(model, unmoved_outside, first, start_given, strict, job):
+def _first_frames(times, frames):
+    """The first `frames` of the fit, as said: by count and time."""
+    if frames == 1:
+        return f"the first frame (t = {times[0]:g} s)"
+    return f"the first {frames} frames ({times[0]:g} .. {times[frames - 1]:g} s)"
+
+
+def _warn_held_outside_range(model, unmoved_outside, first, times, start_given, strict, job):
     """Say where the fit held each of unmoved_outside (_unmoved_outside_range), a value no
-    marker measured: its first frame's (first), the same in every frame. Without couplers
-    that is the nearest end of its range, as OpenSim's IK holds a clamped coordinate started
-    outside its range; a coupled model's fit keeps its mid-range start, where OpenSim's
-    interior-point IK puts it too (tests/biomech/test_ik_ranges.py)."""
+    marker measured: its first frame's (first), the same in every frame until a marker that
+    moves it appears (times: the fit's frames). Without couplers that is the nearest end of
+    its range, as OpenSim's IK holds a clamped coordinate started outside its range; a
+    coupled model's fit keeps its mid-range start, where OpenSim's interior-point IK puts it
+    too (tests/biomech/test_ik_ranges.py)."""
     kind = "coordinate" if model.is_opensim else "joint"
     origin = ("its value in the start pose, model.default_q or q0" if start_given
               else "the zero pose: a URDF has no default" if not model.is_opensim
               and model.default_q is None else "the zero pose: no q0 given")
-    for n, (start, lo, hi) in unmoved_outside.items():
+    for n, (start, lo, hi, frames) in unmoved_outside.items():
         held = first[model.q_names.index(n)]
         where = ("the nearest end of its range, as OpenSim's IK holds a clamped coordinate "
                  "started outside its range" if abs(held - min(max(start, lo), hi)) <= 1e-9 else
                  "where the fit's start at mid-range leaves it, as OpenSim's IK of a model "
                  "with couplers does")
+        when = ("" if frames == len(times) else
+                f" in {_first_frames(times, frames)}, where its markers are missing")
         report(f"{job}: {kind} {n!r} starts at {start:g} ({origin}), outside its range "
-               f"{lo:g} .. {hi:g}, and no fitted marker nor coordinate task moves it: it is "
-               f"held at {held:g}, {where}; give it a marker that moves it, or a start "
+               f"{lo:g} .. {hi:g}, and no fitted marker nor coordinate task moves it{when}: it "
+               f"is held at {held:g}, {where}; give it a marker that moves it, or a start "
                "inside its range (from Python: model.default_q, where fit, run_setup and "
                "scale start; q0= of urdf2dyn.biomech.ik.solve)",
                strict=strict, stacklevel=None)
 
 
-def _unmoved(model, q, used, names):
-    """Those of the coordinates `names` (ranges') that no fitted marker moves at pose q (their
-    column of every marker's Jacobian is zero). A name whose q is not its own velocity (a
-    floating root's quaternion) is refused as inverse_kinematics refuses it in ranges: it
-    has no column."""
+def _frames_unmoved(model, q, used, present, names):
+    """{coordinate: frames} of those of `names` (ranges') that no fitted marker present moves
+    (their column of its Jacobian at pose q is zero) in the first `frames` frames, frames >= 1
+    (every frame, len(present), when none ever does). present: (N, len(used)) bool. A name
+    whose q is not its own velocity (a floating root's quaternion) is refused as
+    inverse_kinematics refuses it in ranges: it has no column."""
     from ..model import _coordinate
-    moved = np.zeros(model.nv, dtype=bool)
-    for m in used:
-        moved |= np.any(model.jacobian(q, m.link, point=m.position)[:3] != 0.0, axis=0)
-    return {n for n in names if not moved[_coordinate(model, n, "ranges")[1]]}
+    moves = np.array([np.any(model.jacobian(q, m.link, point=m.position)[:3] != 0.0, axis=0)
+                      for m in used]).reshape(len(used), model.nv)
+    unmoved = {}
+    for n in names:
+        moved = np.any(present[:, moves[:, _coordinate(model, n, "ranges")[1]]], axis=1)
+        frames = int(np.argmax(moved)) if moved.any() else len(present)
+        if frames:
+            unmoved[n] = frames
+    return unmoved
 
 
 def load_model(path: str | os.PathLike[str], strict: bool = False) -> Model:
