@@ -433,6 +433,8 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
     fitted = {m.name: weights[m.name] for m in used}
     present = np.all(np.isfinite(xyz), axis=2)
     unmoved_outside = _unmoved_outside_range(model, used, present, tasks, locked, ranges, q0)
+    unmarked_coupled = _unmarked_at_first_on_coupled_model(model, used, present, tasks, locked,
+                                                           ranges, q0, unmoved_outside)
     start_given = q0 is not None
     if also_mid_range:
         q0 = _first_frame_start(model, xyz, used, fitted, tasks, locked, ranges, q0)
@@ -440,6 +442,8 @@ def solve(model: Model, data: Markers, weights: dict[str, float] | None = None,
                              locked=locked, ranges=ranges, q0=q0, threads=threads)
     first = np.atleast_2d(sol.q)[0]
     _warn_held_outside_range(model, unmoved_outside, first, t[rows], start_given, strict, job)
+    _warn_unmarked_at_first_on_coupled_model(unmarked_coupled, model, first, t[rows], strict,
+                                             job)
     motion = Trajectory(time=t[rows], q=np.atleast_2d(sol.q), names=list(model.q_names))
     determined = determined_frames(model, motion.q, used, present,
                                    [n for n, (w, _) in tasks.items() if w > 0], locked)
@@ -538,7 +542,8 @@ def _first_frame_start(model, xyz, used, weights, tasks, locked, ranges, q0):
     off its start towards mid-range by as much as its iterations happen to take: all the way
     on LaiUhlrich2022 of OpenCap (the unmarked mtp_angle within 0.005 degree of mid-range,
     tests/biomech/test_opencap.py), 0.003 of 0.3 rad on a small arm with one coupler. No rule
-    follows both; mid-range, where the published model's answer lies, is kept."""
+    follows both; mid-range, where the published model's answer lies, is kept, and said for
+    a coordinate whose markers appear only later (_warn_unmarked_at_first_on_coupled_model)."""
     ranges = ranges or {}
     base = _start_pose(model, q0)
     if xyz.shape[0] == 0:
@@ -610,6 +615,27 @@ def _unmoved_outside_range(model, used, present, tasks, locked, ranges, q0):
     return {n: (base[model.q_names.index(n)], *outside[n], unmoved[n]) for n in sorted(unmoved)}
 
 
+def _unmarked_at_first_on_coupled_model(model, used, present, tasks, locked, ranges, q0,
+                                        unmoved_outside):
+    """{coordinate: frames} of a model with couplers: the bounded coordinates (not in
+    unmoved_outside, said there) that no fitted marker present moves in their first `frames`
+    frames, though one moves them later, and nothing else moves (_moved_otherwise). Ours
+    holds such a coordinate where the first frame's start leaves it (mid-range when that
+    start wins, _first_frame_start); OpenSim's interior-point IK moves it from its start
+    towards mid-range by as much as its iterations take (0.3017 from 0.3 towards 0.6 on
+    tests/biomech/test_ik_ranges.py's coupled arm, all the way on OpenCap's
+    LaiUhlrich2022): no rule gives OpenSim's value, so it is said."""
+    base = _start_pose(model, q0)
+    if not model.couplers or base.shape != (model.nq,):
+        return {}
+    moved_otherwise = _moved_otherwise(model, tasks, locked)
+    bounded = {n for n, (lo, hi) in (ranges or {}).items()
+               if n in model.q_names and np.isfinite(lo) and np.isfinite(hi)
+               and n not in moved_otherwise and n not in unmoved_outside}
+    return {n: k for n, k in sorted(_frames_unmoved(model, base, used, present, bounded).items())
+            if k < len(present)}
+
+
 def _first_frames(times, frames):
     """The first `frames` of the fit, as said: by count and time."""
     if frames == 1:
@@ -642,6 +668,22 @@ def _warn_held_outside_range(model, unmoved_outside, first, times, start_given, 
                "inside its range (from Python: model.default_q, where fit, run_setup and "
                "scale start; q0= of urdf2dyn.biomech.ik.solve)",
                strict=strict, stacklevel=None)
+
+
+def _warn_unmarked_at_first_on_coupled_model(unmarked, model, first, times, strict, job):
+    """Say that each of unmarked (_unmarked_at_first_on_coupled_model) is held, until its
+    markers appear, at a value (its first frame's, first) that no marker measured and that
+    OpenSim's IK does not give."""
+    kind = "coordinate" if model.is_opensim else "joint"
+    for n, frames in unmarked.items():
+        report(f"{job}: {kind} {n!r}: no fitted marker present in "
+               f"{_first_frames(times, frames)} moves it, its markers missing there, and the "
+               f"model has couplers: it is held at {first[model.q_names.index(n)]:g} there, "
+               "where the first frame's start leaves it, a value no marker measured; OpenSim's "
+               "IK (an interior-point method, on a model with constraints) moves it there from "
+               "its start towards mid-range by as much as its iterations happen to take, so the "
+               "two differ in those frames; fit from where its markers appear (time_range) or "
+               "give it a marker present from the first frame", strict=strict, stacklevel=None)
 
 
 def _frames_unmoved(model, q, used, present, names):
