@@ -1526,15 +1526,17 @@ def test_c3d_orgs_nt_and_ntmm_are_newtons_and_newton_millimetres():
 
 # ------------------------------------------------------------ more than 255 analog channels
 
-def _many_channels(path, moment_unit, nan_sample=None, nan_scale=None, short=None):
+def _many_channels(path, moment_unit, nan_sample=None, nan_scale=None, short=None,
+                   plate=tuple(range(255, 261))):
     """A 260-channel C3D file (written by hand: ezc3d's writer cannot write more than 255
-    units or scales) whose type-2 force plate is on channels 255-260, each channel with its
+    units or scales) whose type-2 force plate is on channels plate (FORCE_PLATFORM:CHANNEL,
+    Fx Fy Fz Mx My Mz: 255-260 unless given, fewer for a short list), each channel with its
     own label, scale and offset; the moments in moment_unit ('Nmm' or 'Nm': the same loads,
     the stored moments 1000 times smaller in N·m). short: {NAME: k}, NAME2 (LABELS2, SCALE2,
     OFFSET2 or UNITS2) cut to its first k values."""
     from c3d_by_hand import c3d_bytes, split
     n, frames, per = 260, 20, 10
-    plate = list(range(255, 261))
+    plate = list(plate)
     labels = [f"CH{i + 1:03d}" for i in range(n)]
     scale = [0.5 + 0.01 * i for i in range(n)]
     offset = [i % 5 for i in range(n)]
@@ -1643,6 +1645,27 @@ def test_a_short_continuation_counts_the_channels_it_lists(tmp_path):
     want = ezc3d.c3d(os.fspath(path), extract_forceplat_data=True)["data"]["platform"][0]
     np.testing.assert_allclose(p.force, want["force"].T, rtol=1e-5)
     np.testing.assert_allclose(p.cop, want["center_of_pressure"].T * 1e-3, atol=1e-6)
+
+
+def test_a_short_channel_list_is_named_before_its_channels_calibration(tmp_path):
+    """FORCE_PLATFORM:CHANNEL listing 4 channels (257-260) where a type-2 plate needs 6, and
+    ANALOG:SCALE2 cut to 3 values, so that channels 259 and 260 have no scale: the plate was
+    left out naming the missing scales alone, and a user who re-exported the calibration met
+    the short list next. The list is named first: it is the first fault to fix (the channels
+    a fixed list adds may need calibrating too). Oracle for what the file holds: ezc3d."""
+    path = _many_channels(tmp_path / "short.c3d", "Nmm", short={"SCALE": 3},
+                          plate=(257, 258, 259, 260))
+    params = ezc3d.c3d(os.fspath(path))["parameters"]
+    assert np.ravel(params["FORCE_PLATFORM"]["CHANNEL"]["value"]).tolist() == \
+        [257, 258, 259, 260]
+    assert (params["FORCE_PLATFORM"]["TYPE"]["value"][0],
+            len(params["ANALOG"]["SCALE2"]["value"])) == (2, 3)
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path)
+    said(caught, r"ANALOG:SCALE lists 258 values for its 260 analog channels",
+         re.escape(f"{path}: force plate 1: FORCE_PLATFORM:CHANNEL does not list the 6 "
+                   "channels of a type-2 plate; the plate was left out"))
+    assert rec.plates == []
 
 
 def _ezc3d_plate_file(path, units, channels=(1, 2, 3, 4, 5, 6), used=6, units2=None):

@@ -1054,7 +1054,7 @@ def _check_channels(ch, where, platforms, options):
     (samples the file itself left NaN)."""
     analogs, ascale, gen = platforms.analogs, platforms.ascale, platforms.gen_scale
     if any(i < 0 or i >= analogs.shape[0] for i in ch):
-        return                                   # _plate_channels refuses them
+        return                                   # _channels_in_the_file refuses them
     bad = ~np.isfinite(analogs[ch])              # (channels, samples)
     if not bad.any():
         return
@@ -1117,7 +1117,7 @@ def _plate(k, where, platforms, options):
     ptype, listed = _listed_channels(k, where, platforms)
     _check_calibrated(listed, where, platforms, options)
     _check_channels(listed, where, platforms, options)
-    ch = _plate_channels(ptype, listed, where, platforms)
+    ch = _channels_in_the_file(listed, where, platforms)
     _check_corners_given(k, where, platforms)
     cm = _plate_calibration(k, where, ptype, ch, platforms, options.strict)
     box, orig = _plate_box(k, where, platforms)
@@ -1135,10 +1135,12 @@ def _plate(k, where, platforms, options):
 
 def _listed_channels(k, where, platforms):
     """(type, the analog channels 0-based FORCE_PLATFORM:CHANNEL lists for plate k: its
-    type's, or fewer where the list is short, none without a column for it), refused
-    (MotionError) when FORCE_PLATFORM:TYPE gives no type read here. Their calibration and
-    values are checked before _plate_channels refuses a short list or a channel outside
-    the file."""
+    type's), refused (MotionError) when FORCE_PLATFORM:TYPE gives no type read here or the
+    list holds fewer channels than the type's (none without a column for the plate). A short
+    list is refused before the listed channels' calibration and values are checked: a user
+    who recalibrated them would meet this refusal next, and the channels the fixed list adds
+    may need calibrating too. A channel outside the file is refused after them
+    (_channels_in_the_file)."""
     types, channel = platforms.types, platforms.channel
     if k >= len(types):
         raise MotionError(f"{where}: FORCE_PLATFORM:TYPE has {len(types)} entries, fewer "
@@ -1147,19 +1149,19 @@ def _listed_channels(k, where, platforms):
     if ptype not in _CHANNELS:
         raise MotionError(f"{where}: FORCE_PLATFORM:TYPE {ptype} is not supported (types "
                           "1 to 4 are)")
-    if channel.ndim != 2 or channel.shape[1] <= k:
-        return ptype, np.zeros(0, dtype=np.int64)
-    return ptype, channel[:_CHANNELS[ptype], k] - 1
-
-
-def _plate_channels(ptype, ch, where, platforms):
-    """The channels ch (_listed_channels) of a type-ptype plate, refused (MotionError) unless
-    FORCE_PLATFORM:CHANNEL lists all its type's and each is one of the file's."""
-    analogs = platforms.analogs
     nch = _CHANNELS[ptype]
-    if len(ch) < nch:
+    listed = (channel[:nch, k] - 1 if channel.ndim == 2 and channel.shape[1] > k else
+              np.zeros(0, dtype=np.int64))
+    if len(listed) < nch:
         raise MotionError(f"{where}: FORCE_PLATFORM:CHANNEL does not list the {nch} "
                           f"channels of a type-{ptype} plate")
+    return ptype, listed
+
+
+def _channels_in_the_file(ch, where, platforms):
+    """The plate's channels ch (_listed_channels), refused (MotionError) unless each is one
+    of the file's."""
+    analogs = platforms.analogs
     if np.any(ch < 0) or np.any(ch >= analogs.shape[0]):
         raise MotionError(f"{where}: FORCE_PLATFORM:CHANNEL {[int(i) for i in ch + 1]} names "
                           f"analog channels outside 1..{analogs.shape[0]} (the file's "
