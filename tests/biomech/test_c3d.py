@@ -1637,10 +1637,14 @@ def test_a_short_continuation_counts_the_channels_it_lists(tmp_path):
     assert [len(listed[x]["value"]) for x in ("UNITS", "UNITS2")] == [255, 1]
     with pytest.warns(Urdf2dynWarning) as caught:
         p = C.read_c3d(path, rate="analog").plates[0]
-    # channel 257 is the plate's Fz: its newtons are assumed too
+    # channel 257 is the plate's Fz: its newtons are assumed too; the channels are named
+    # with their labels, ezc3d's channel names
+    assert list(ezc3d.c3d(os.fspath(path)).c3d_swig.channelNames())[256:] == \
+        ["CH257", "CH258", "CH259", "CH260"]
     said(caught, re.escape("force plate 1: ANALOG:UNITS, continuations (UNITS2, ...) included, "
-                           "lists 256 units, none for its channels 257, 258, 259, 260; forces "
-                           "in N, moments in N·mm were assumed"))
+                           "lists 256 units, none for its channels 257 (CH257), 258 (CH258), "
+                           "259 (CH259), 260 (CH260); forces in N, moments in N·mm were "
+                           "assumed"))
     assert not [w for w in caught if "['']" in str(w.message)]
     want = ezc3d.c3d(os.fspath(path), extract_forceplat_data=True)["data"]["platform"][0]
     np.testing.assert_allclose(p.force, want["force"].T, rtol=1e-5)
@@ -1739,10 +1743,12 @@ def test_a_plates_force_channels_beyond_a_short_units2_are_said(tmp_path):
     assert analog["UNITS"]["value"][:3] == ["", "", ""] and analog["UNITS2"]["value"] == ["V"]
     with pytest.warns(Urdf2dynWarning) as caught:
         p = C.read_c3d(path, rate="analog").plates[0]
+    assert analog["LABELS2"]["value"][1:4] == ["CH257", "CH258", "CH259"]
     said(caught, re.escape(f"{path}: force plate 1: ANALOG:UNITS, continuations (UNITS2, ...) "
-                           "included, lists 256 units, none for its channels 257, 258, 259; "
-                           "ANALOG:UNITS leaves its channels 1 (CH1), 2 (CH2), 3 (CH3) blank; "
-                           "forces in N, moments in N·mm were assumed"))
+                           "included, lists 256 units, none for its channels 257 (CH257), "
+                           "258 (CH258), 259 (CH259); ANALOG:UNITS leaves its channels 1 "
+                           "(CH1), 2 (CH2), 3 (CH3) blank; forces in N, moments in N·mm were "
+                           "assumed"))
     _loads_are_ezc3ds(path, p)
 
 

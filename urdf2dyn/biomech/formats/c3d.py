@@ -1025,13 +1025,13 @@ def _steady_alone_warning(plate, still, threshold, source, company):
 def _check_calibrated(ch, where, platforms, options):
     """Refuse a plate (MotionError) if one of its channels ch (0-based, _listed_channels) has
     no ANALOG:SCALE or OFFSET (platforms.uncalibrated: _analog_calibration has said which)."""
-    lacking = [i + 1 for i in ch if i in platforms.uncalibrated]
+    lacking = [int(i) for i in ch if i in platforms.uncalibrated]
     if not lacking:
         return
     names = [name for name in ("SCALE", "OFFSET")
-             if _channel_numbers(options.parameters, name).size < max(lacking)]
-    raise MotionError(f"{where}: its {_channels_said([str(i) for i in lacking])} "
-                      f"{'has' if len(lacking) == 1 else 'have'} no "
+             if _channel_numbers(options.parameters, name).size <= max(lacking)]
+    named = _channels_said(_channel_names(lacking, platforms.labels))
+    raise MotionError(f"{where}: its {named} {'has' if len(lacking) == 1 else 'have'} no "
                       f"{' or '.join('ANALOG:' + n for n in names)}, so its loads cannot be "
                       "computed; re-export the trial with the analog calibration from the "
                       "capture software")
@@ -1225,9 +1225,9 @@ def _plate_channel_values(ptype, ch, where, platforms, options):
         return platforms.analogs[ch].T
     aunits = platforms.aunits
     units = [aunits[i] if i < len(aunits) else None for i in ch]
-    unsaid = "; ".join(words for words in (_unlisted_units(ch, len(aunits)),
-                                           _blank_units(ch, units, platforms.labels,
-                                                        options.parameters))
+    labels = platforms.labels
+    unsaid = "; ".join(words for words in (_unlisted_units(ch, len(aunits), labels),
+                                           _blank_units(ch, units, labels, options.parameters))
                        if words)
     return platforms.analogs[ch].T * _channel_scales(ptype, units, platforms.punits, where,
                                                      options.strict, unsaid)
@@ -1302,16 +1302,16 @@ def _plate_frame(box, where):
     return np.column_stack([x / np.linalg.norm(x), y / np.linalg.norm(y), z / np.linalg.norm(z)])
 
 
-def _unlisted_units(ch, listed):
+def _unlisted_units(ch, listed, labels):
     """Words for the plate's channels (0-based ch) that ANALOG:UNITS and its continuations
-    (listed units in all) give no unit, or "" when each has one: a continuation cut short
-    (UNITS2 ending before ANALOG:USED) leaves the last channels without one."""
-    missing = [int(i) + 1 for i in ch if i >= listed]
+    (listed units in all) give no unit, named with their ANALOG:LABELS (labels), or "" when
+    each has one: a continuation cut short (UNITS2 ending before ANALOG:USED) leaves the
+    last channels without one."""
+    missing = [int(i) for i in ch if i >= listed]
     if not missing:
         return ""
     return (f"ANALOG:UNITS, continuations (UNITS2, ...) included, lists {listed} units, none "
-            f"for its channel{'s' if len(missing) > 1 else ''} "
-            f"{', '.join(str(i) for i in missing)}")
+            f"for its {_channels_said(_channel_names(missing, labels))}")
 
 
 def _blank_units(ch, units, labels, params):
@@ -1329,8 +1329,7 @@ def _blank_units(ch, units, labels, params):
     for i in blank:
         part = int(np.searchsorted(ends, i, side="right"))
         by_parameter.setdefault(f"ANALOG:UNITS{part + 1 if part else ''}", []).append(i)
-    return "; ".join(f"{name} leaves its channel{'s' if len(chs) > 1 else ''} "
-                     f"{', '.join(_channel_names(chs, labels))} blank"
+    return "; ".join(f"{name} leaves its {_channels_said(_channel_names(chs, labels))} blank"
                      for name, chs in by_parameter.items())
 
 
