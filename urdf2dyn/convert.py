@@ -132,8 +132,9 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
         the file wrote is kept in a comment), as an infinite end of a clamped range is (a
         turning coordinate free both ways is a continuous joint). Effort and velocity are
         :data:`NO_LIMIT` (OpenSim has none). A Urdf2dynWarning names each frozen axis and the
-        locked coordinates (URDF cannot lock a joint) and says that URDF carries no gravity
-        (the model's own is printed, to be passed as ``--gravity``).
+        locked coordinates (URDF cannot lock a joint). URDF carries no gravity: the model's
+        own is written in the document's opening comment, to be set on the model loaded
+        from it where its dynamics are computed (``urdf2dyn.load(path).gravity = ...``).
     """
     from .model import load
     if not hasattr(model, "structure"):
