@@ -1,6 +1,10 @@
 """Generated Python (NumPy, vectorized over samples) against the core, on the same robots as
 the C output; and the properties every generated source must have (same URDF, same bytes;
 constants folded; names from the URDF in the comments)."""
+import re
+import shlex
+import shutil
+
 import numpy as np
 import pytest
 
@@ -92,6 +96,59 @@ def test_codegen_advises_its_own_floating_base_flag(tmp_path, capsys):
     own = {f for a in cli.build_parser()._subparsers._group_actions[0].choices["codegen"]
            ._actions for f in a.option_strings}
     assert flags_named(err) == {"--floating-base"} <= own and "floating_base" not in err, err
+
+
+def _regenerate_said(files):
+    """The one regeneration every generated file's banner names."""
+    [said] = {re.search(r"regenerate with `([^`]*)`", text)[1] for text in files.values()}
+    return said
+
+
+@pytest.mark.parametrize("language", ["c", "python", "matlab"])
+def test_the_banner_names_the_command_that_regenerates_the_files(tmp_path, language):
+    """The banner said "regenerate with `urdf2dyn codegen`", which its parser refuses without
+    a model and -o, and which regenerates other files without the options given: it names
+    the command as given, which, run again, writes the same bytes."""
+    out = tmp_path / "gen out"
+    argv = ["codegen", urdf2dyn.data_path("robot2r.urdf"), "--lang", language, "--functions",
+            "rnea", "fk", "--float", "--floating-base", "--name", "two arms", "-o", str(out)]
+    assert cli.main(argv) == 0
+    written = {p.name: p.read_bytes() for p in out.iterdir()}
+    command = shlex.split(_regenerate_said({k: v.decode() for k, v in written.items()}))
+    assert command[:2] == ["urdf2dyn", "codegen"] and command[2:] == argv[1:], command
+    shutil.rmtree(out)
+    assert cli.main(command[1:]) == 0
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == written
+
+
+def test_the_banner_names_the_library_call_that_regenerates_the_files():
+    """A library caller's files name generate's call with the arguments given: run on the
+    same model, it gives the same files."""
+    model = urdf2dyn.load(urdf2dyn.data_path("robot2r.urdf"))
+    files = codegen.generate(model, "matlab", functions=("crba",), scalar="float", name="r2")
+    call = _regenerate_said(files)
+    assert call.startswith("urdf2dyn.codegen.generate(model, 'matlab', ") and "--" not in call
+    assert eval(call, {"urdf2dyn": urdf2dyn, "model": model}) == files
+
+
+@pytest.mark.parametrize("folder", ["a*", "a\\N"])
+def test_a_command_no_comment_can_hold_is_not_written_in_one(tmp_path, folder):
+    """A model path with */ (which ends a C comment) or a backslash (an escape in the Python
+    module's docstring: \\N is a syntax error) is not written in the banner: the generated
+    files stay valid."""
+    robot = tmp_path / folder / "r.urdf"
+    robot.parent.mkdir()
+    shutil.copy(urdf2dyn.data_path("robot2r.urdf"), robot)
+    for language in ("c", "python"):
+        out = tmp_path / f"N{language}"
+        assert cli.main(["codegen", str(robot), "--lang", language, "-o", str(out)]) == 0
+        for path in out.iterdir():
+            text = path.read_text()
+            assert "regenerate with the command or call that wrote it" in text, text[:400]
+            if path.suffix == ".py":
+                compile(text, str(path), "exec")
+            else:       # the banner's comment is whole: it closes where the code begins
+                assert text.index("*/") > text.index("the world origin.")
 
 
 def test_structure_is_read_only_and_consistent():

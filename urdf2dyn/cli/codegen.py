@@ -1,6 +1,7 @@
 """The commands that write a model's equations: urdf2dyn codegen (C, Python, MATLAB source)
 and urdf2dyn equations (SymPy)."""
 import os
+import shlex
 
 from ..model import load
 from .options import (TRIAL_COLUMNS, UsageError, add_floating_base, add_gravity, add_strict,
@@ -15,12 +16,23 @@ def cmd_codegen(args):
     model = load(path, floating_base=args.floating_base, strict=args.strict)
     files = codegen.generate(model, args.lang, functions=args.functions,
                              scalar="float" if args.float else "double", name=args.name,
-                             floating_base_said=TRIAL_COLUMNS.floating_base)
+                             floating_base_said=TRIAL_COLUMNS.floating_base,
+                             regenerate=_this_command(args))
     refuse_overwriting([("--output", os.path.join(args.output, f)) for f in files],
                        [("model", path)], created=[("--output", args.output)])
     for path in codegen.write(files, args.output):
         print(path)
     return 0
+
+
+def _this_command(args):
+    """The urdf2dyn codegen command that writes the files these args do (the model as given,
+    every option that shapes them), as their banner says it."""
+    words = ["urdf2dyn", "codegen", args.robot, "--lang", args.lang, "--functions",
+             *args.functions]
+    words += ["--float"] * args.float + ["--floating-base"] * args.floating_base
+    words += ["--name", args.name] if args.name is not None else []
+    return shlex.join(words + ["-o", args.output])
 
 
 def add_codegen_parser(sub):

@@ -21,7 +21,7 @@ __all__ = ["generate", "symbolic", "write", "LANGUAGES", "FUNCTIONS"]
 
 
 def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=None, *,
-             floating_base_said="floating_base=True"):
+             floating_base_said="floating_base=True", regenerate=None):
     """Source files computing the model's dynamics, unrolled body by body.
 
     Parameters
@@ -43,6 +43,10 @@ def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=Non
         How the caller loads a model with a free root, as the refusal of a model without
         movable joints advises it (default: urdf2dyn.load's keyword; the command line passes
         its flag).
+    regenerate : str, optional
+        What regenerates the files, as their banner says it (default: this call, with the
+        language, functions, scalar and name given, on ``model``; the command line passes
+        its command).
 
     Returns
     -------
@@ -66,8 +70,17 @@ def generate(model, language="c", functions=FUNCTIONS, scalar="double", name=Non
                          "the dynamics of one free body)")
     for jtype in ("ellipsoid", "constant_curvature"):
         refuse_joint_type(model, jtype, "generate", NOT_GENERATED)
+    if regenerate is None:
+        regenerate = _this_call(language, functions, scalar, name)
     return LANGUAGES[language].render(model, build(model, functions), name or model.name,
-                                      scalar)
+                                      scalar, regenerate)
+
+
+def _this_call(language, functions, scalar, name):
+    """generate's call with these arguments on the caller's model, as a banner says it."""
+    named = f", name={name!r}" if name is not None else ""
+    return (f"urdf2dyn.codegen.generate(model, {language!r}, functions={list(functions)!r}, "
+            f"scalar={scalar!r}{named})")
 
 
 def write(files, directory):

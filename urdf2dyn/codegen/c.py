@@ -218,11 +218,11 @@ def _batch_body(fn, prefix, P, T):
     return lines
 
 
-def render(model, functions, name, scalar):
+def render(model, functions, name, scalar, regenerate):
     prefix = identifier(name)
     P = prefix.upper()
     T = scalar
-    head = ["/* " + "\n * ".join(banner(model, "C99", scalar)) + " */"]
+    head = ["/* " + "\n * ".join(banner(model, "C99", scalar, regenerate)) + " */"]
     h = head + [f"#ifndef {P}_H", f"#define {P}_H", "",
                 f"#define {P}_NQ {model.nq}   /* configuration coordinates */",
                 f"#define {P}_NV {model.nv}   /* velocity coordinates (DoF) */",

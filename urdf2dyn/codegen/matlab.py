@@ -39,7 +39,7 @@ def _size(s, model):
     return ", ".join(["n"] + [str(sizes.get(d, d)) for d in s.split(",")])
 
 
-def render(model, functions, name, scalar):
+def render(model, functions, name, scalar, regenerate):
     p = identifier(name)
     P = MPrinter()
     cast = "double" if scalar == "double" else "single"
@@ -49,7 +49,7 @@ def render(model, functions, name, scalar):
         sig, doc = _DOC[fn.kind]
         sig = sig.format(p=p)
         L = [f"function {sig}", f"% {p.upper()}_{fn.kind.upper()}  {doc}", "%"]
-        L += ["% " + line for line in banner(model, "MATLAB/Octave", scalar)]
+        L += ["% " + line for line in banner(model, "MATLAB/Octave", scalar, regenerate)]
         L += ["%", "% Movable joints (name, type, first q index, first v index; 1-based):"]
         L += [f"%   {n}: {t}, q({qi + 1}), v({vi + 1})"
               for n, t, qi, vi, _, _ in joint_table(model)]

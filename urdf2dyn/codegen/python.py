@@ -41,12 +41,12 @@ def _shape(s):
     return ", ".join(["n"] + [_SHAPES.get(d, d) for d in s.split(",")])
 
 
-def render(model, functions, name, scalar):
+def render(model, functions, name, scalar, regenerate):
     mod = identifier(name)
     dtype = "np.float64" if scalar == "double" else "np.float32"
     P = PyPrinter(scalar)
     g = tuple(float(x) for x in model.gravity)
-    L = ['"""' + "\n".join(banner(model, "Python/NumPy", scalar)), "",
+    L = ['"""' + "\n".join(banner(model, "Python/NumPy", scalar, regenerate)), "",
          "Every function takes one sample ((NQ,), (NV,)) or N samples ((N, NQ), (N, NV))",
          "and returns the matching shape.", "", "The model, body by body:"]
     L += ["    " + line for line in describe(model)]
