@@ -72,6 +72,23 @@ def test_the_results_are_opensims_files(osim, rra):
     assert "good band" in (out / f"{name}_summary.txt").read_text()
 
 
+def test_the_summarys_title_says_what_the_summary_shows(rra):
+    """The summary's title was `urdf2dyn rra SETUP`, a command line, for a library caller of
+    run_rra too (who ran no command): it names the setup reduced and what the lines below it
+    show, each section in its order, the mass centre moved that of the setup's
+    adjusted_com_body."""
+    from xml.etree import ElementTree
+    result, _ = rra
+    title, *rest = result.summary.splitlines()
+    body = ElementTree.parse(SETUP).getroot().find(".//adjusted_com_body").text.strip()
+    assert title == (f"Residual reduction of {SETUP} by urdf2dyn: residuals before and "
+                     f"after, mass change, centre of mass of {body} moved, coordinate change")
+    starts = ["residual   unit  before RMS", "total mass", f"centre of mass of {body} moved",
+              "coordinate change from"]
+    rows = [next(k for k, line in enumerate(rest) if line.startswith(s)) for s in starts]
+    assert rows == sorted(rows), rest
+
+
 def test_the_adjusted_model_is_opensims(osim, rra):
     """The adjusted .osim loads in OpenSim 4.6 with every body's mass and inertia scaled by
     the reported factor, the torso's mass centre moved by the reported shift and every other

@@ -285,13 +285,23 @@ def _followed(model):
     return {c.dependent: c.independent for c in getattr(model, "couplers", ())}
 
 
+def _summary_title(setup, com_body):
+    """The summary's first line: what was reduced and what the lines below show. It names
+    no command: a library caller ran none, and `urdf2dyn rra` with --model is not the setup's
+    run alone."""
+    com = f"centre of mass of {com_body} moved" if com_body is not None else \
+        "centre of mass kept"
+    return (f"Residual reduction of {setup} by urdf2dyn: residuals before and after, mass "
+            f"change, {com}, coordinate change")
+
+
 def summary_text(result):
     """The summary a user reads: residuals, mass, centre of mass, kinematic change."""
     red, su, model = result.reduction, result.setup, result.model
     before, after = red.stats(before=True), red.stats()
     kinds = red.kinds()
     t = red.t
-    lines = [f"urdf2dyn rra {su.path}",
+    lines = [_summary_title(su.path, red.com_body),
              f"model {model.name!r}; {counted(len(t), 'sample')} from {t[0]:g} to {t[-1]:g} s; "
              f"{red.iterations} iterations, {red.elapsed_s:.3g} s", "",
              "residual   unit  before RMS    peak   after RMS    peak   good band (RMS, peak)"]
