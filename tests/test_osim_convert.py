@@ -8,6 +8,7 @@ checked against OpenSim in tests/test_osim.py."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 import warnings
 from xml.etree import ElementTree
@@ -18,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urdf2dyn
-from urdf2dyn.cli import main
+from urdf2dyn.cli import build_parser, main
 from urdf2dyn.convert import osim_to_urdf
 
 from test_osim import DATA, every_joint_model
@@ -317,7 +318,15 @@ def test_cli_convert(tmp_path, capsys):
     cap = capsys.readouterr()
     assert rc == 0
     assert "movable joints named after the coordinates" in cap.out
-    assert "where its dynamics are computed, set it with --gravity 0 -9.80665 0" in cap.out
+    # convert takes no --gravity: the advice names the commands that do (their parsers)
+    said = re.search(r"where its dynamics are computed, set it with --gravity 0 -9.80665 0 of "
+                     r"urdf2dyn (\S+), (\S+) or (\S+)\n", cap.out)
+    assert said, cap.out
+    commands = build_parser()._subparsers._group_actions[0].choices
+    def takes_gravity(name):
+        return any("--gravity" in a.option_strings for a in commands[name]._actions)
+    assert not takes_gravity("convert")
+    assert all(takes_gravity(name) for name in said.groups()), said.groups()
     assert "urdf2dyn convert: warning:" in cap.err and "knee_r" in cap.err
     assert urdf2dyn.load(out).nq == 10
     rc = main(["convert", os.path.join(DATA, "gait10dof18musc.osim"), "-o", str(out),
@@ -348,7 +357,6 @@ def test_osim_to_urdfs_docstring_says_where_the_gravity_is_in_the_librarys_words
     model, read from the comment and set with the call the docstring names."""
     opensim = pytest.importorskip("opensim")
     import inspect
-    import re
     from caller_words import flags_named
     doc = inspect.getdoc(osim_to_urdf)
     assert not flags_named(doc), doc

@@ -4,8 +4,8 @@ import sys
 from ..model import Joint, Model, load
 from .._safe_files import replacing
 from ..tree import dot, edge_label, groups, tree
-from .options import (HUMAN_MASS, HUMOD_GRAVITY_HELP, THRESHOLD, TRIAL_COLUMNS, UsageError,
-                      add_floating_base, add_gravity, add_strict, height, in_flag_words,
+from .options import (CONVERT_COLUMNS, HUMAN_MASS, HUMOD_GRAVITY_HELP, THRESHOLD, TRIAL_COLUMNS,
+                      UsageError, add_floating_base, add_gravity, add_strict, height, in_flag_words,
                       model_path, refuse_overwriting, set_gravity, sex, suffix)
 
 
@@ -194,8 +194,8 @@ def cmd_convert(args):
     if flags:
         raise UsageError(f"{' and '.join(flags)}: for a C3D input; {args.input} converts "
                          "without them")
-    for path, what in convert(args.input, args.output, strict=args.strict, named=TRIAL_COLUMNS,
-                              **options):
+    for path, what in convert(args.input, args.output, strict=args.strict,
+                              named=CONVERT_COLUMNS, **options):
         print(f"{path}: {what}")
     return 0
 
