@@ -2223,8 +2223,12 @@ def test_a_type4_plate_whose_scales_hold_the_calibration_diagonal_is_calibrated_
     reset, not the reset: the three checks before it do)."""
     with pytest.warns(Urdf2dynWarning) as caught:
         rec = C.read_c3d(WORKSTATION)
-    said(caught, r"force plate 1: ANALOG:SCALE of its channels 1-6 already holds "
-                 r"FORCE_PLATFORM:CAL_MATRIX's diagonal",
+    # the channels named as the module names them, with their labels (the c3d package's)
+    with open(WORKSTATION, "rb") as f:
+        labels = [str(x).strip() for x in c3dpkg.Reader(f).analog_labels[:6]]
+    named = ", ".join(f"{i + 1} ({label})" for i, label in enumerate(labels))
+    said(caught, re.escape(f"force plate 1: ANALOG:SCALE of its channels {named} already "
+                           "holds FORCE_PLATFORM:CAL_MATRIX's diagonal"),
          r"force plate 1: its force points down into the plate",
          r"force plate 2: FORCE_PLATFORM:CHANNEL \[8, 9, 10, 11, 12, 13\]")
     p = rec.plates[0]
@@ -3061,7 +3065,7 @@ def test_scales_constant_per_group_are_unscaled_whatever_the_diagonal(diagonal, 
     with warnings.catch_warnings():
         warnings.simplefilter("error", Urdf2dynWarning)
         out = C._unscaled_calibration(cm, scales, list(range(6)), "f.c3d: force plate 1",
-                                      strict=True)
+                                      strict=True, labels=[])
     np.testing.assert_array_equal(out, cm)
 
 

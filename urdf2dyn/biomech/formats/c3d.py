@@ -1191,7 +1191,7 @@ def _plate_calibration(k, where, ptype, ch, platforms, strict):
                           "FORCE_PLATFORM:CAL_MATRIX, which the file does not give; "
                           "without it the channels cannot be turned into forces")
     cm = cal[:, :, k]            # CAL[i, j]: channel j's share of output i (ezc3d's order)
-    return _unscaled_calibration(cm, platforms.ascale, ch, where, strict)
+    return _unscaled_calibration(cm, platforms.ascale, ch, where, strict, platforms.labels)
 
 
 def _plate_box(k, where, platforms):
@@ -1233,9 +1233,10 @@ def _plate_channel_values(ptype, ch, where, platforms, options):
                                                      options.strict, unsaid)
 
 
-def _unscaled_calibration(cm, ascale, ch, where, strict):
-    """The type-4 plate's CAL_MATRIX cm as it applies to its channels ch (0-based) scaled by
-    ascale (ANALOG:SCALE): cm itself, unless the scales already hold its diagonal.
+def _unscaled_calibration(cm, ascale, ch, where, strict, labels):
+    """The type-4 plate's CAL_MATRIX cm as it applies to its channels ch (0-based, named with
+    their ANALOG:LABELS labels) scaled by ascale (ANALOG:SCALE): cm itself, unless the scales
+    already hold its diagonal.
 
     The C3D User Guide (FORCE_PLATFORM:CAL_MATRIX): "When the CAL_MATRIX parameter is present
     for TYPE-2 and TYPE-4 plates, all software applications must reset the scaling data stored
@@ -1271,10 +1272,7 @@ def _unscaled_calibration(cm, ascale, ch, where, strict):
         return cm
     if not (alike(ratio[:3]) and alike(ratio[3:])):
         return cm
-    numbers = [int(i) + 1 for i in ch]
-    named = (f"channels {numbers[0]}-{numbers[-1]}"
-             if numbers == list(range(numbers[0], numbers[0] + 6)) else
-             f"channels {', '.join(str(i) for i in numbers)}")
+    named = _channels_said(_channel_names([int(i) for i in ch], labels))
     twice = np.abs(diagonal)
     report(f"{where}: ANALOG:SCALE of its {named} already holds FORCE_PLATFORM:CAL_MATRIX's "
            f"diagonal (SCALE / CAL_MATRIX[j, j] is {ratio[0]:.4g} for every force channel and "
