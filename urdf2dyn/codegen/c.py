@@ -7,7 +7,7 @@ unrolled text over n samples with the samples as the inner (contiguous) dimensio
 compiler vectorizes it across samples (``-O3 -fno-math-errno``, and ``-march=native`` or
 ``-mavx2`` for wide vectors): the sines and cosines, which libm computes one number at a
 time, are taken first for a chunk of samples, in a loop of their own."""
-from .common import banner, identifier, joint_table, macro_names
+from .common import banner, identifier, joint_table, macro_names, said_in_a_comment
 from .emit import Comment, Let, Out
 from .expr import Input, Op, Printer, leaves
 from .functions import c_routines, calls_of, tabulated
@@ -230,11 +230,11 @@ def render(model, functions, name, scalar, regenerate):
                 "/* movable joints: first q and v index (type, nq, nv) */"]
     joints = joint_table(model)
     for (jn, jt, qi, vi, nq, nv), m in zip(joints, macro_names([j[0] for j in joints])):
-        h.append(f"#define {P}_Q_{m} {qi}   /* {jn}: {jt}, nq = {nq} */")
+        h.append(f"#define {P}_Q_{m} {qi}   /* {said_in_a_comment(jn)}: {jt}, nq = {nq} */")
         h.append(f"#define {P}_V_{m} {vi}")
     h += ["", "/* links: row of pos/rot (fk) and f_ext */"]
     for k, (ln, m) in enumerate(zip(model.link_names, macro_names(model.link_names))):
-        h.append(f"#define {P}_LINK_{m} {k}   /* {ln} */")
+        h.append(f"#define {P}_LINK_{m} {k}   /* {said_in_a_comment(ln)} */")
     h.append("")
     for fn in functions:
         h += [f"/* {_DOC[fn.kind]} */", _signature(fn, prefix, P, T) + ";", ""]

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .common import said_in_a_comment
 from .expr import Input, Var, add, call, div, dot, is_const, mul, neg, sub
 from .functions import Functions
 
@@ -94,7 +95,8 @@ NOT_GENERATED = "use the model's own functions (model.inverse_dynamics, ...) ins
 
 
 def describe(model):
-    """Comment text per body: its joint (type, axis) and the URDF links it carries."""
+    """Comment text per body: its joint (type, axis) and the URDF links it carries, as a
+    comment can hold them (said_in_a_comment)."""
     s = model.structure()
     F = Functions(model) if "custom" in s.jtype else None
     links = {b: [] for b in range(s.nbody)}
@@ -113,7 +115,7 @@ def describe(model):
         carried = ", ".join(links[b]) if links[b] else "no link"
         out.append(f"joint '{s.joint[b]}' ({s.jtype[b]}{ax}) -> body {b} "
                    f"[{carried}], parent body {int(s.parent[b])}")
-    return out
+    return [said_in_a_comment(line) for line in out]
 
 
 def _custom_axes(model, s, F, b):
@@ -146,7 +148,8 @@ class Builder:
         self.declared = set()
 
     def comment(self, text):
-        self.fn.body.append(Comment(text))
+        """A comment line in the function's body; text may hold the model's names."""
+        self.fn.body.append(Comment(said_in_a_comment(text)))
 
     def let(self, name, x):
         """x as a named temporary (constants and leaves stay inline)."""

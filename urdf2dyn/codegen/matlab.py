@@ -1,6 +1,6 @@
 """MATLAB / Octave output: one function file per algorithm, vectorized over samples
 (rows of q, v, a, tau; f_ext is N x NL x 6 or NL x 6)."""
-from .common import banner, identifier, joint_table
+from .common import banner, identifier, joint_table, said_in_a_comment
 from .emit import Comment, Let, Out, describe
 from .expr import Printer
 from .functions import calls_of, matlab_routines
@@ -51,11 +51,11 @@ def render(model, functions, name, scalar, regenerate):
         L = [f"function {sig}", f"% {p.upper()}_{fn.kind.upper()}  {doc}", "%"]
         L += ["% " + line for line in banner(model, "MATLAB/Octave", scalar, regenerate)]
         L += ["%", "% Movable joints (name, type, first q index, first v index; 1-based):"]
-        L += [f"%   {n}: {t}, q({qi + 1}), v({vi + 1})"
+        L += [f"%   {said_in_a_comment(n)}: {t}, q({qi + 1}), v({vi + 1})"
               for n, t, qi, vi, _, _ in joint_table(model)]
         if fn.kind in ("fk", "jtf", "rnea", "aba"):
             L += ["% Links (rows of pos/rot and f_ext):"]
-            L += [f"%   {k + 1}: {n}" for k, n in enumerate(model.link_names)]
+            L += [f"%   {k + 1}: {said_in_a_comment(n)}" for k, n in enumerate(model.link_names)]
         L += ["% The model, body by body:"] + ["%   " + line for line in describe(model)]
         L.append("")
         for n, s in fn.inputs:
