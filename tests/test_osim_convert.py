@@ -493,3 +493,43 @@ def test_a_scaled_models_pelvis_translations_convert_to_prismatic_joints(osim, t
         theirs = np.delete(oracle.inverse_dynamics(q, v, a), knees)
         ours = np.delete(urdf.inverse_dynamics(q, v, a), knees)   # the frozen slide moved them
         np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-9 * np.abs(theirs).max())
+
+
+_NAMES_SCRIPT = """
+import json, sys
+import opensim
+model = opensim.Model(sys.argv[1])
+model.initSystem()
+coordinates = model.getCoordinateSet()
+print(json.dumps([model.getName()] + [coordinates.get(k).getName()
+                                      for k in range(coordinates.getSize())]))
+"""
+
+
+def test_names_xml_escapes_convert_to_a_urdf_every_reader_reads_with_the_names(tmp_path):
+    """An .osim's names hold what XML escapes (&amp; &lt; &gt; &quot;, written so in its
+    file), and its model's name a "--", which no XML comment may hold: convert wrote them as
+    they read into the URDF's attributes and its opening comment, a file no XML parser reads
+    (Pinocchio: "does not contain a valid URDF model"), with exit 0. The oracle: OpenSim 4.6's
+    names for the file (in a fresh process), read back from the URDF by Pinocchio (urdfdom),
+    MuJoCo's URDF import and Python's XML parser."""
+    pin = pytest.importorskip("pinocchio")
+    mujoco = pytest.importorskip("mujoco")
+    from rra_oracle import _run_in_a_fresh_process
+    from test_osim_errors import _body, _doc, _pin
+    body, coordinate = "b&amp;&lt;1&gt;", "q&quot;&amp;'x"
+    text = _doc(_body(body), _pin("j&amp;0", "/ground", f"/bodyset/{body}", coordinate)).replace(
+        '<Model name="t">', '<Model name="gait--&lt;v2&gt;-">')
+    path = tmp_path / "names.osim"
+    path.write_text(text)
+    model_name, *coordinates = _run_in_a_fresh_process(_NAMES_SCRIPT, str(path))
+    assert (model_name, coordinates) == ("gait--<v2>-", ["q\"&'x"])
+    out = tmp_path / "names.urdf"
+    _quiet(osim_to_urdf, _quiet(urdf2dyn.load, path), out)
+    root = ElementTree.parse(out).getroot()
+    assert root.get("name") == model_name
+    robot = pin.buildModelFromUrdf(str(out))
+    assert list(robot.names)[1:] == coordinates
+    assert "b&<1>" in [f.name for f in robot.frames]
+    mj = mujoco.MjModel.from_xml_path(str(out))
+    assert [mj.joint(j).name for j in range(mj.njnt)] == coordinates

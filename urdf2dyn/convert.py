@@ -24,6 +24,7 @@ import sys
 import numpy as np
 
 from ._safe_files import refuse_input, replacing
+from ._xmltext import escape, in_comment
 from .warn import Urdf2dynWarning, report
 
 #: A joint's effort or velocity limit where there is none: URDF requires both attributes on a
@@ -202,13 +203,14 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
             kind, stops = "continuous", ""              # URDF's revolute without limits
         else:
             stops = limit(name)
-        joints.append(f'<joint name="{name}" type="{kind}"><parent link="{parent}"/>'
-                      f'<child link="{child}"/>{_origin(T)}<axis xyz="{_vec(axis)}"/>'
-                      f'{stops}{unbound_range(name)}</joint>')
+        joints.append(f'<joint name="{escape(name)}" type="{kind}"><parent '
+                      f'link="{escape(parent)}"/><child link="{escape(child)}"/>{_origin(T)}'
+                      f'<axis xyz="{_vec(axis)}"/>{stops}{unbound_range(name)}</joint>')
 
     def fixed(name, parent, child, T):
-        joints.append(f'<joint name="{name}" type="fixed"><parent link="{parent}"/>'
-                      f'<child link="{child}"/>{_origin(T)}</joint>')
+        joints.append(f'<joint name="{escape(name)}" type="fixed"><parent '
+                      f'link="{escape(parent)}"/><child link="{escape(child)}"/>{_origin(T)}'
+                      '</joint>')
 
     custom = {b: (jname, axes) for jname, b, axes in info["custom"]}
     values = dict(zip(custom, model._c.axis_values(q0)))
@@ -268,18 +270,19 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
     for name in list(s.link_names) + links:
         if name in inertial:
             m, c, I = inertial[name]
-            body.append(f'<link name="{name}"><inertial><origin xyz="{_vec(c)}" rpy="0 0 0"/>'
+            body.append(f'<link name="{escape(name)}"><inertial>'
+                        f'<origin xyz="{_vec(c)}" rpy="0 0 0"/>'
                         f'<mass value="{m:.17g}"/><inertia ixx="{I[0, 0]:.17g}" '
                         f'ixy="{I[0, 1]:.17g}" ixz="{I[0, 2]:.17g}" iyy="{I[1, 1]:.17g}" '
                         f'iyz="{I[1, 2]:.17g}" izz="{I[2, 2]:.17g}"/></inertial></link>')
         else:
-            body.append(f'<link name="{name}"/>')
+            body.append(f'<link name="{escape(name)}"/>')
     g = " ".join(f"{x:g}" for x in model.gravity)
     text = (f'<?xml version="1.0"?>\n<!-- converted by urdf2dyn from the OpenSim model '
-            f'"{model.name}"; gravity {g} (URDF carries none); OpenSim\'s coordinates have '
-            f'no effort or velocity limit: written as {NO_LIMIT!r}, the largest number URDF '
-            'readers take -->\n'
-            f'<robot name="{model.name}">\n' + "\n".join(body + joints) + "\n</robot>\n")
+            f'"{in_comment(model.name)}"; gravity {g} (URDF carries none); OpenSim\'s '
+            f'coordinates have no effort or velocity limit: written as {NO_LIMIT!r}, the largest '
+            'number URDF readers take -->\n'
+            f'<robot name="{escape(model.name)}">\n' + "\n".join(body + joints) + "\n</robot>\n")
     where = f"{os.fspath(output)}: " if output is not None else ""
     if output is not None:      # an output refused names no file it was not written to
         refuse_input(os.fspath(output))
