@@ -1305,8 +1305,7 @@ def test_shortcut_gains_followed_through_class_chains_as_mujoco_follows_them(lev
     "none": MuJoCo 4 refuses a nonzero one ("ki (gainprm[0]) requires dyntype 'pid'"), which
     urdf2dyn loaded with a warning that MuJoCo may refuse it (a <position/> or <motor/> before
     gaintype="pid"). Refused where MuJoCo refuses, for the same reason, wherever urdf2dyn
-    knows the gain: always when every gain before a shortcut without its own was 1 (the
-    rule by which MuJoCo 4.0.0 picks one of the others is not followed: then a warning says
+    knows the gain (a <pid>'s ki a <general> rewrote is not followed: then a warning says
     MuJoCo may refuse it). Where MuJoCo loads it, urdf2dyn loads it."""
     xml, got, warned = _general_under_classes(
         levels, 'ctrlrange="0 1" gaintype="pid" biastype="affine" dyntype="none"')
@@ -1362,6 +1361,59 @@ def _gains_after_generals(elements):
             fixed = x != "<damper/>"
         before = x
     return True
+
+
+
+# a parent class's shortcut (or <general>) of gainprm[0] 0, and a child's without its own gain
+_GAIN_0 = {"position": 'kp="0"', "velocity": 'kv="0"', "intvelocity": 'kp="0"', "damper": "",
+           "cylinder": 'area="0"', "muscle": 'range="0 1"', "adhesion": 'gain="0"', "motor": "",
+           "general": 'gainprm="0"'}
+_PID_NONE = 'ctrlrange="0 1" gaintype="pid" biastype="affine" dyntype="none"'
+
+
+@pytest.mark.parametrize("parent,child", [(p, c) for p in _GAIN_0 for c in _GAIN_0 if p != c])
+def test_a_shortcut_reads_its_gain_from_the_class_mujoco_4_reads_it_from(parent, child):
+    """A class's shortcut of gainprm[0] 0 (a <general> gainprm="0") and its child class's
+    shortcut of another kind without its own gain, under a <general> of pid gains with
+    dyntype "none", which MuJoCo 4.0.0 refuses for a nonzero gainprm[0] ("ki (gainprm[0])
+    requires dyntype 'pid'"): the child's shortcut takes its gain from the nearest class
+    written last by its own kind, or by a <general> over its gain type, else its default
+    (a <position kp="0"/> then a child's <velocity/> gives 1). urdf2dyn did not follow that
+    rule and loaded these with a warning that MuJoCo may refuse them; it now refuses exactly
+    where MuJoCo refuses, for that reason, and loads the others without that warning."""
+    levels = [[f"<{parent} {_GAIN_0[parent]}/>"], [f"<{child}/>"]]
+    xml, got, warned = _general_under_classes(levels, _PID_NONE)
+    expected = mujoco_error(xml)
+    ki = "ki (gainprm[0]) requires dyntype 'pid'"
+    assert (expected is None) == (got is None), (xml, expected, got)
+    assert (expected is not None and ki in expected) == (got is not None and ki in got), \
+        (xml, expected, got)
+
+
+# shortcuts of every kind but <pid> (whose ki follows its own rules), their gain given or not
+_SOURCE_DEFAULTS = ["<motor/>", "<position/>", '<position kp="0"/>', '<position kp="2"/>',
+                    "<velocity/>", '<velocity kv="0"/>', "<intvelocity/>", '<intvelocity kp="0"/>',
+                    "<adhesion/>", '<adhesion gain="0"/>', "<damper/>", '<damper kv="1"/>',
+                    "<cylinder/>", '<cylinder area="0"/>', '<cylinder diameter="0"/>',
+                    "<muscle/>", '<muscle range="0 1"/>', '<general gainprm="0"/>',
+                    '<general gainprm="3"/>', '<general gaintype="fixed"/>',
+                    '<general gaintype="affine"/>', '<general gaintype="muscle"/>', "<general/>"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_SOURCE_DEFAULTS), max_size=3, unique_by=_tag),
+                min_size=1, max_size=3))
+def test_shortcut_gains_of_random_class_chains_refused_exactly_where_mujoco_refuses(levels):
+    """Nested classes of shortcuts and <general>s (no <pid>), under a <general> of pid gains
+    with dyntype "none": urdf2dyn knows every shortcut's gainprm[0] as MuJoCo 4.0.0 reads
+    it, and refuses exactly where MuJoCo refuses for the ki; it loaded many of these with
+    a warning that MuJoCo may refuse them."""
+    xml, got, _ = _general_under_classes(levels, _PID_NONE)
+    expected = mujoco_error(xml)
+    ki = "ki (gainprm[0]) requires dyntype 'pid'"
+    assert (expected is None) == (got is None), (xml, expected, got)
+    assert (expected is not None and ki in expected) == (got is not None and ki in got), \
+        (xml, expected, got)
 
 
 # defaults that limit the control (a <damper>, an <adhesion>), say so or not, or pass it on

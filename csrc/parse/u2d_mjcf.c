@@ -3787,18 +3787,16 @@ static int is_one_of(u2d_xml *d, const char *kinds)
  * actdim written before it (MuJoCo 4.0.0 does: a <general actdim="2"/> followed by
  * <cylinder/> compiles to one activation state), which a <dcmotor> sets to its states. */
 /* An actuator default's gainprm[0] as MuJoCo 4.0.0's reader leaves it: its value, known 0
- * where urdf2dyn does not follow it. A shortcut without its own gain (kp=, kv=...) takes the
- * gainprm[0] before it where the actuator element before it in the class chain is a
- * <general>, one of its own kind or none, and the gains are fixed (checked against MuJoCo
- * 4.0.0 over thousands of random chains: <general gainprm="6"/><position/> gives 6, and
- * <damper/><general gainprm="6"/><velocity/> 1). After another shortcut it takes one
- * written before it in the chain or its own default 1, by a rule urdf2dyn does not follow
- * (<position kp="3"/>, <velocity/>, <position/> in three nested classes gives 3,
- * <velocity kv="3"/> then <position/> in one class 1): known only when every gainprm[0]
- * before it was 1 (ones), and then 1. */
+ * where urdf2dyn does not follow it. A shortcut without its own gain (kp=, kv=...) takes
+ * it from the class slot it reads its settings from (shortcut_source): the actuator
+ * default as it stands, or the nearest class above's, written last by the same shortcut
+ * or by a <general> over the gain type that shortcut sets, else its own default 1
+ * (checked against MuJoCo 4.0.0 over every pair of shortcuts in a class and its child:
+ * <position kp="3"/> then a child's <velocity/> gives the child's <velocity> 1 and a
+ * <position> of the child 3). */
 typedef struct {
     double value;
-    int known, ones;
+    int known;
 } gain_state;
 
 typedef struct {
@@ -3865,6 +3863,7 @@ typedef struct {
     int pid_slew_in_known;
     const char *last_kind;      /* the actuator element read last ("general" for a
                                    plugin), NULL before the first                    */
+    const char *gaintype;       /* as a <general> wrote it or a shortcut set it     */
     int fixed_gains;            /* whether the gaintype is fixed (MuJoCo's default; a
                                    <damper>, <pid>, <muscle>, <dcmotor> or
                                    <orientation> sets another)                        */
@@ -4034,15 +4033,55 @@ static void inherit_pid_settings(actuator_dynamics *a, const actuator_dynamics *
 }
 
 /* The nearest classes above an actuator element whose gains stayed dcmotor and pid (NULL:
- * none): a <dcmotor> or <pid> read where the gains are not its own inherits from them. */
-typedef struct { const actuator_dynamics *dcmotor, *pid; } gains_above;
+ * none): a <dcmotor> or <pid> read where the gains are not its own inherits from them; and
+ * the actuator defaults of every class above it as each class left them, main's first
+ * (n of them), from which a shortcut may read its settings (shortcut_source). */
+typedef struct {
+    const actuator_dynamics *dcmotor, *pid;
+    const actuator_dynamics *classes;
+    int n;
+} gains_above;
+
+/* The gain type each shortcut sets (MuJoCo's mjs_setTo... functions). */
+static const char *shortcut_gaintype(const char *kind)
+{
+    static const char *const TYPES[][2] = {{"damper", "affine"}, {"muscle", "muscle"},
+                                           {"dcmotor", "dcmotor"}, {"pid", "pid"},
+                                           {"orientation", "so3"}};
+    for (size_t k = 0; k < sizeof TYPES / sizeof TYPES[0]; k++)
+        if (strcmp(kind, TYPES[k][0]) == 0) return TYPES[k][1];
+    return "fixed";
+}
+
+/* Whether shortcut kind reads its settings from actuator default slot: one a shortcut of
+ * the same kind wrote last, or a <general> (or none) over the gain type kind sets. */
+static int shortcut_inherits(const actuator_dynamics *slot, const char *kind)
+{
+    const char *written_by = slot->last_kind ? slot->last_kind : "general";
+    if (strcmp(written_by, kind) == 0) return 1;
+    return strcmp(written_by, "general") == 0 &&
+           strcmp(slot->gaintype, shortcut_gaintype(kind)) == 0;
+}
+
+/* The actuator default shortcut kind reads the settings it is not given from, as MuJoCo
+ * 4.0.0's reader picks it: a, the one it is read into, when a inherits (shortcut_inherits),
+ * else the nearest class above whose default does; NULL for none (the shortcut's own
+ * defaults: a kp of 1...). */
+static const actuator_dynamics *shortcut_source(const actuator_dynamics *a, const char *kind,
+                                                gains_above above)
+{
+    if (shortcut_inherits(a, kind)) return a;
+    for (int k = above.n - 1; k >= 0; k--)
+        if (shortcut_inherits(&above.classes[k], kind)) return &above.classes[k];
+    return NULL;
+}
 
 /* The gainprm[0] shortcut d writes (gain_state): its own kp, kv, gain, area or diameter, or
  * range's first number (a <muscle>'s, 0 or more), 1 for a <motor>, 0 for a <damper>; without
- * it, the one it inherits: the one before it when current (see gain_state; not a
- * <muscle>'s or an <orientation>'s, not followed). A <pid>'s and a <dcmotor>'s are set with
- * their other settings. */
-static void apply_shortcut_gain(u2d_xml *d, gain_state *g, int current)
+ * it, that of from, the default it reads its settings from (shortcut_source), or its own
+ * default (1, a <muscle>'s 0.75) when from is NULL. A <pid>'s and a <dcmotor>'s are set
+ * with their other settings. */
+static void apply_shortcut_gain(u2d_xml *d, gain_state *g, const actuator_dynamics *from)
 {
     static const char *const OWN[][2] = {
         {"position", "kp"}, {"intvelocity", "kp"}, {"orientation", "kp"}, {"velocity", "kv"},
@@ -4052,17 +4091,15 @@ static void apply_shortcut_gain(u2d_xml *d, gain_state *g, int current)
         if (strcmp(el, OWN[k][0]) == 0) v = u2d_xml_attr(d, OWN[k][1]);
     const char *diameter = strcmp(el, "cylinder") == 0 ? u2d_xml_attr(d, "diameter") : NULL;
     double x = diameter ? strtod(diameter, NULL) : -1;
-    int muscle = strcmp(el, "muscle") == 0, was_known = g->known;
+    int muscle = strcmp(el, "muscle") == 0;
     g->known = 1;
     if (x >= 0) g->value = 3.14159265358979323846 / 4 * x * x;     /* MuJoCo's area */
     else if (v && v[strspn(v, " \t\n\r\v\f")]) g->value = strtod(v, NULL);
     else if (strcmp(el, "damper") == 0) g->value = 0;
     else if (word_index("motor|pid|dcmotor", el) >= 0) g->value = 1;
-    else if (current && word_index("position|intvelocity|velocity|adhesion|cylinder", el) >= 0)
-        g->known = was_known;                           /* the gain before it stands */
-    else g->value = 1, g->known = g->ones && !muscle;   /* a muscle's may be 0.75 */
+    else if (from) *g = from->gain;
+    else g->value = muscle ? 0.75 : 1;
     if (muscle && !(g->value >= 0)) g->known = 0;        /* a negative range is not read */
-    g->ones &= g->known && g->value == 1;
 }
 
 /* The dynamics after actuator element d (in a <default>, or the actuator itself). */
@@ -4078,6 +4115,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
         const char *gaintype = u2d_xml_attr(d, "gaintype");
         a->last_kind = "general";
         if (gaintype) a->fixed_gains = strcmp(gaintype, "fixed") == 0;
+        if (gaintype) a->gaintype = gaintype;
         if (gaintype) a->dcmotor_gains = strcmp(gaintype, "dcmotor") == 0;
         int was_pid = a->pid_gains;
         if (gaintype) a->pid_gains = strcmp(gaintype, "pid") == 0;
@@ -4111,15 +4149,13 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
         if (gainprm && gainprm[strspn(gainprm, " \t\n\r\v\f")]) {
             a->gain.value = strtod(gainprm, NULL);
             a->gain.known = 1;
-            a->gain.ones &= a->gain.value == 1;
         }
         return;
     }
     a->actdim = NULL;
-    const char *last = a->last_kind;
-    apply_shortcut_gain(d, &a->gain, a->fixed_gains && (!last || strcmp(last, "general") == 0 ||
-                                                        strcmp(last, el) == 0));
+    apply_shortcut_gain(d, &a->gain, shortcut_source(a, el, above));
     a->last_kind = el;
+    a->gaintype = shortcut_gaintype(el);
     a->fixed_gains = word_index("motor|position|intvelocity|velocity|adhesion|cylinder", el) >= 0;
     if (strcmp(el, "pid") == 0) {       /* what a <pid> without slewmax= takes */
         const actuator_dynamics *from = a->pid_gains ? a : above.pid;
@@ -4149,7 +4185,6 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
         a->gain.known = a->pid_gains ? written(d, "ki") || !a->pid_rewritten
                                      : !a->dcmotor_rewritten;
         a->pid_shortcut = a->pid_gains && strcmp(a->dyntype, "pid") == 0;
-        a->gain.ones &= a->gain.known && a->gain.value == 1;
         return;
     }
     if (strcmp(el, "position") == 0) {
@@ -4185,24 +4220,33 @@ static void apply_class_dynamics(mjcf *rd, int cls, int limit, u2d_xml *e, actua
 static int plugin_dynamics(mjcf *rd, u2d_xml *e, int cls, actuator_dynamics *a)
 {
     *a = (actuator_dynamics){.dyntype = "none", .timeconst = 1, .shortcut_actdim = -1,
-                             .dcmotor_states = -1, .gain = {1, 1, 1}, .slew_known = 1,
-                             .fixed_gains = 1};
+                             .dcmotor_states = -1, .gain = {1, 1}, .slew_known = 1,
+                             .fixed_gains = 1, .gaintype = "fixed"};
     actuator_dynamics dcmotor, pid;     /* the nearest classes whose gains stayed so */
-    gains_above above = {NULL, NULL};
+    actuator_dynamics *classes = NULL;
+    gains_above above = {NULL, NULL, NULL, 0};
     if (cls >= 0) {
         int depth = 0;
         for (int c = cls; c >= 0; c = rd->cls[c].parent) depth++;
         int *line = malloc(sizeof *line * (size_t)depth);
-        if (!line) return fail(rd, NULL, "out of memory");
+        classes = malloc(sizeof *classes * (size_t)depth);
+        if (!line || !classes) {
+            free(line);
+            free(classes);
+            return fail(rd, NULL, "out of memory");
+        }
+        above.classes = classes;
         for (int c = cls, k = depth; c >= 0; c = rd->cls[c].parent) line[--k] = c;
         for (int k = 0; k < depth; k++) {                                /* main first */
             apply_class_dynamics(rd, line[k], rd->cls[cls].main_limit, e, a, above);
             if (a->dcmotor_gains) dcmotor = *a, above.dcmotor = &dcmotor;
             if (a->pid_gains) pid = *a, above.pid = &pid;
+            classes[above.n++] = *a;
         }
         free(line);
     }
     apply_dynamics(e, a, above);
+    free(classes);
     return 0;
 }
 
