@@ -1416,6 +1416,74 @@ def test_shortcut_gains_of_random_class_chains_refused_exactly_where_mujoco_refu
         (xml, expected, got)
 
 
+
+_TENDON = ('<tendon><fixed name="t" range="-1 1"><joint joint="j" coef="1"/></fixed></tendon>')
+
+
+def _pid_then_limited(parent, element):
+    """A class of parent's actuator default, its child class a <general ctrllimited="true"/>
+    (no ctrlrange), and element, an actuator of the child class driving tendon t."""
+    return doc(f'<default><default class="P">{parent}<default class="C">'
+               '<general ctrllimited="true"/></default></default></default>', WORLD, _TENDON,
+               actuators(element))
+
+
+# (parent's actuator default, the actuator of the child class): MuJoCo 4.0.0 loads each,
+# its control range the tendon's, which urdf2dyn refused as an empty limited one
+_INHERITED_THROUGH_A_CHILD = {
+    "a general of pid gains inheriting the range": (
+        "<pid/>", '<general class="C" tendon="t" inheritrange="1"/>'),
+    "a pid taking its class's pid inheritrange": (
+        '<pid inheritrange="1"/>', '<pid class="C" tendon="t"/>'),
+    "a position taking its class's position inheritrange": (
+        '<position inheritrange="1"/>', '<position class="C" tendon="t"/>'),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_INHERITED_THROUGH_A_CHILD))
+def test_inheritrange_through_a_child_class_loads_as_in_mujoco(case):
+    """A <pid> (or <position>) default, then a child class's <general ctrllimited="true"/>,
+    and a tendon actuator of the child class with an inheritrange, its own or the one its
+    kind's default gives it: MuJoCo 4.0.0 gives it the tendon's range as its control range
+    and loads it; urdf2dyn did not follow that inheritrange and refused the empty limited
+    control range ("ctrlrange[0] must be below ctrlrange[1]")."""
+    assert_as_mujoco(_pid_then_limited(*_INHERITED_THROUGH_A_CHILD[case]), None)
+
+
+# defaults that write, keep, drop or pass on an inheritrange, or set gains a compiler checks
+_RANGE_DEFAULTS = ['<general/>', '<general ctrllimited="true"/>', '<general gainprm="2"/>',
+                   '<general gaintype="fixed"/>', '<general gaintype="pid"/>',
+                   '<general inheritrange="0"/>', '<general inheritrange="1"/>', '<motor/>',
+                   '<velocity/>', '<damper/>', '<muscle/>', '<position/>',
+                   '<position inheritrange="1"/>', '<position inheritrange="0"/>',
+                   '<position kp="2"/>', '<intvelocity/>', '<intvelocity inheritrange="1"/>',
+                   '<pid/>', '<pid inheritrange="1"/>', '<pid inheritrange="0"/>',
+                   '<cylinder/>', '<adhesion/>']
+_UNRANGED = '<worldbody><body name="b"><joint name="j" type="slide"/><geom size="0.1"/></body>' \
+            '</worldbody>'
+_RANGED_SLIDE = _UNRANGED.replace('type="slide"', 'type="slide" range="-1 1"')
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_RANGE_DEFAULTS), max_size=3, unique_by=_tag),
+                min_size=1, max_size=3),
+       st.sampled_from(["position", "intvelocity", "pid"]),
+       st.sampled_from(["", 'inheritrange="1"', 'inheritrange="0"']),
+       st.sampled_from([_UNRANGED, _RANGED_SLIDE]))
+def test_inheritrange_of_random_class_chains_followed_as_mujoco_follows_it(levels, kind, own,
+                                                                         world):
+    """Nested classes that write, keep or drop an inheritrange, under a <position>,
+    <intvelocity> or <pid> of a joint with a range or none: each takes the inheritrange of
+    the default MuJoCo 4.0.0 reads its settings from (its class's, or the nearest above
+    written last by its kind or by a <general> over its gains), so urdf2dyn refuses exactly
+    where MuJoCo refuses (a target without a range, an empty limited control range...); it
+    followed only the nearest default of the same kind, refusing some MuJoCo loads and
+    loading some it refuses."""
+    xml, got, _ = _general_under_classes(levels, own, kind=kind, world=world)
+    expected = mujoco_error(xml)
+    assert (expected is None) == (got is None), (xml, expected, got)
+
+
 # defaults that limit the control (a <damper>, an <adhesion>), say so or not, or pass it on
 _CTRL_DEFAULTS = ["<damper/>", '<adhesion gain="0"/>', "<motor/>", "<position/>",
                   '<general ctrllimited="false"/>', '<general ctrllimited="true"/>',

@@ -3864,6 +3864,10 @@ typedef struct {
     const char *last_kind;      /* the actuator element read last ("general" for a
                                    plugin), NULL before the first                    */
     const char *gaintype;       /* as a <general> wrote it or a shortcut set it     */
+    const char *inheritrange;   /* as a <general> wrote it, or a <position>,
+                                   <intvelocity> or <pid> set it (its own, or that of
+                                   the default it read its settings from); NULL: 0.
+                                   Other shortcuts keep it (checked against 4.0.0)    */
     int fixed_gains;            /* whether the gaintype is fixed (MuJoCo's default; a
                                    <damper>, <pid>, <muscle>, <dcmotor> or
                                    <orientation> sets another)                        */
@@ -4116,6 +4120,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
         a->last_kind = "general";
         if (gaintype) a->fixed_gains = strcmp(gaintype, "fixed") == 0;
         if (gaintype) a->gaintype = gaintype;
+        if (written(d, "inheritrange")) a->inheritrange = written(d, "inheritrange");
         if (gaintype) a->dcmotor_gains = strcmp(gaintype, "dcmotor") == 0;
         int was_pid = a->pid_gains;
         if (gaintype) a->pid_gains = strcmp(gaintype, "pid") == 0;
@@ -4153,7 +4158,11 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
         return;
     }
     a->actdim = NULL;
-    apply_shortcut_gain(d, &a->gain, shortcut_source(a, el, above));
+    const actuator_dynamics *source = shortcut_source(a, el, above);
+    apply_shortcut_gain(d, &a->gain, source);
+    if (is_one_of(d, "position|intvelocity|pid"))
+        a->inheritrange = written(d, "inheritrange") ? written(d, "inheritrange")
+                          : source ? source->inheritrange : NULL;
     a->last_kind = el;
     a->gaintype = shortcut_gaintype(el);
     a->fixed_gains = word_index("motor|position|intvelocity|velocity|adhesion|cylinder", el) >= 0;
@@ -4338,12 +4347,14 @@ static int actuator_inheritrange(mjcf *rd, u2d_xml *e, int cls, const char **v);
  * inheritrange= above 0 that urdf2dyn does not follow (actuator_inheritrange found none),
  * written on e or an actuator default of its chain (checked against it: <position
  * inheritrange="1"/><adhesion/> then a <general> of pid gains, or <adhesion/> then a
- * <general inheritrange="1" biastype="affine" biasprm="0 -1">, loads). 0 or -1 (out of
- * memory). */
+ * <general inheritrange="1" biastype="affine" biasprm="0 -1">, loads). A <position>'s,
+ * <intvelocity>'s and <pid>'s is always followed. 0 or -1 (out of memory). */
 static int unfollowed_inheritrange(mjcf *rd, u2d_xml *e, int cls, int *maybe)
 {
     const char *followed;
     int n = 0;
+    *maybe = 0;
+    if (is_one_of(e, "position|intvelocity|pid")) return 0;
     if (actuator_inheritrange(rd, e, cls, &followed) < 0) return -1;
     u2d_xml **d = cls >= 0 ? chain(rd, cls, K_ACTUATOR, &n) : NULL;
     if (cls >= 0 && !d) return -1;
@@ -4959,35 +4970,8 @@ static int tendon_ranged(mjcf *rd, const char *name)
     return range[0] != range[1];
 }
 
-/* The inheritrange= text actuator e of class cls surely takes from its class, NULL for none
- * or when that is not sure. MuJoCo's reader keeps a <position>'s, <intvelocity>'s and
- * <pid>'s inheritrange in ways that depend on every actuator default of the chain and their
- * kinds (checked against MuJoCo 4.0.0: <position inheritrange="1"/><motor/> in one class
- * leaves a <position> 0, <motor/> in a child class leaves it 1, a child's <pid
- * inheritrange="0"/> leaves a <position> 1), so only the plain case counts: the nearest
- * actuator defaults of the chain are of e's own kind, the nearest of them writing one. A
- * blank one is not given. */
 static const char *general_class_inheritrange(const mjcf *rd, u2d_xml *e, int cls,
                                               const char *kinds);
-
-static const char *class_inheritrange(const mjcf *rd, u2d_xml *e, int cls)
-{
-    int limit = cls >= 0 ? rd->cls[cls].main_limit : 0;
-    const char *kind = u2d_xml_name(e);
-    if (strcmp(kind, "general") == 0)
-        return general_class_inheritrange(rd, e, cls, "position|intvelocity|pid");
-    for (int c = cls; c >= 0; c = rd->cls[c].parent) {
-        const mj_class *C = &rd->cls[c];
-        int last = C->first + (c == 0 && limit < C->count ? limit : C->count);
-        for (int k = last - 1; k >= C->first; k--) {            /* the latest first */
-            if (rd->dn[k].kind != K_ACTUATOR) continue;
-            if (strcmp(u2d_xml_name(rd->dn[k].node), kind) != 0) return NULL;
-            const char *v = written(rd->dn[k].node, "inheritrange");
-            if (v) return v;
-        }
-    }
-    return NULL;
-}
 
 /* Whether <general> g keeps the gain and bias types and numbers shortcut d set, by which
  * MuJoCo 4.0.0's compiler applies d's inheritrange= (checked against it: <position
@@ -5132,7 +5116,9 @@ static const char *cylinder_class_inheritrange(mjcf *rd, u2d_xml *e, int cls)
 }
 
 /* The inheritrange= above 0 actuator e of class cls surely has, NULL for none or not sure:
- * a <position>'s, <intvelocity>'s or <pid>'s own or its class's, a <general>'s own (or its
+ * a <position>'s, <intvelocity>'s or <pid>'s own or that of the default it reads its
+ * settings from (plugin_dynamics, as MuJoCo 4.0.0 picks it), a <general>'s of pid gains
+ * and affine bias its own or the one its class left (plugin_dynamics), another's own (or its
  * <general> defaults') or its class's shortcut's (its own over that one's where that one
  * is above 0: an own one of 0 drops it), a <cylinder>'s through a <general> default.
  * 0 or -1 (out of memory). */
@@ -5142,13 +5128,22 @@ static int actuator_inheritrange(mjcf *rd, u2d_xml *e, int cls, const char **v)
     int decided = 0;
     *v = NULL;
     if (is_one_of(e, "position|intvelocity|pid")) {
-        *v = written(e, "inheritrange");    /* a blank one is not given */
-        if (!*v) *v = class_inheritrange(rd, e, cls);
+        actuator_dynamics a;
+        if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+        *v = a.inheritrange;
     } else if (strcmp(el, "general") == 0) {
+        /* pid gains of affine bias take it whatever their numbers (MuJoCo 4.0.0's compiler) */
+        actuator_dynamics a;
+        if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+        if (strcmp(a.gaintype, "pid") == 0 && a.affine_bias) {
+            *v = first_positive(a.inheritrange) ? a.inheritrange : NULL;
+            return 0;
+        }
         if (general_own_inheritrange(rd, e, cls, v, &decided) < 0) return -1;
         /* an own one over a class's shortcut: on the gains that shortcut surely set */
         const char *own = decided && !*v ? written(e, "inheritrange") : NULL;
-        if (!decided || own) *v = class_inheritrange(rd, e, cls);
+        if (!decided || own)
+            *v = general_class_inheritrange(rd, e, cls, "position|intvelocity|pid");
         if (own && first_positive(*v)) *v = own;
     } else if (strcmp(el, "cylinder") == 0) {
         *v = cylinder_class_inheritrange(rd, e, cls);
@@ -5212,7 +5207,7 @@ static int inherited_ctrlrange(mjcf *rd, u2d_xml *e, int cls, const char *label)
 }
 
 /* A <position>'s, <intvelocity>'s or <pid>'s inheritrange= above 0, its own or its class's
- * (class_inheritrange), or a <general>'s class's, takes its range from its target's, which
+ * (actuator_inheritrange), or a <general>'s class's, takes its range from its target's, which
  * MuJoCo's compiler refuses unless the target is a joint= hinge or slide joint or a tendon
  * whose range has two ends (range[0] != range[1], limited or not): "inheritrange used but
  * target 'j' has no range defined". Names check_transmission found. 0 or -1 (message). */
