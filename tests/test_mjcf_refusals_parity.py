@@ -1555,6 +1555,38 @@ _MUSCLE_DEFAULTS = [f'<general gainprm="{_MUSCLE}"/>', '<general gainprm="0.5 0.
                     "<muscle/>", '<muscle range="0.9 0.8"/>', "<motor/>"]
 
 
+# defaults a <muscle> does not read its numbers from (other shortcuts, <general>s over
+# other gains), and those it does (a <muscle>, a <general> over muscle gains)
+_NOT_MUSCLE_SOURCES = ["<motor/>", '<position kp="2"/>', "<velocity/>", "<damper/>",
+                       "<cylinder/>", '<general gainprm="0.5 0.4 -1 0 2"/>',
+                       '<general gaintype="fixed"/>', '<general biastype="muscle"/>',
+                       '<general ctrllimited="false"/>']
+_MUSCLE_SOURCES = ['<muscle range="0.9 0.8"/>', '<general gaintype="muscle"/>']
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_NOT_MUSCLE_SOURCES + _MUSCLE_SOURCES), max_size=2,
+                         unique_by=_tag), min_size=1, max_size=3),
+       st.sampled_from(["", 'range="1 0"', 'range="0.5 0.6"', 'lmin="1"', 'lmax="0.9"',
+                        'scale="0"', 'vmax="0"', 'fvmax="-0"']))
+def test_muscle_numbers_under_other_actuator_defaults_refused_as_mujoco_refuses(levels, own):
+    """A <muscle> of a class chain with actuator defaults: MuJoCo 4.0.0 starts it from its
+    own defaults (range 0.75 1.05, lmin 0.5...) unless a default of the chain was left by a
+    <muscle> or a <general> over muscle gains, so where none was its own numbers are
+    checked as MuJoCo checks them ("lmin<1<lmax required in muscle"...); urdf2dyn left
+    every <muscle> under actuator defaults to MuJoCo, loading those it refuses. Never
+    refused where MuJoCo loads."""
+    xml, got, _ = _general_under_classes(levels, own, "muscle", _RANGED_WORLD)
+    expected = mujoco_error(xml)
+    in_muscle = expected is not None and " required in muscle" in expected
+    if in_muscle and all(d in _NOT_MUSCLE_SOURCES for level in levels for d in level):
+        assert got is not None and expected.split(" required")[0][7:] in got, (xml, got)
+    if got is not None and " required in muscle" in got:    # (or MuJoCo's damper's range)
+        assert expected is not None, (xml, got)
+    if expected is None:
+        assert got is None, (xml, got)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.lists(st.sampled_from(_MUSCLE_DEFAULTS), max_size=2, unique_by=_tag),
                 min_size=1, max_size=3),

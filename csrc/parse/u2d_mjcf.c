@@ -3864,6 +3864,8 @@ typedef struct {
     const char *last_kind;      /* the actuator element read last ("general" for a
                                    plugin), NULL before the first                    */
     const char *gaintype;       /* as a <general> wrote it or a shortcut set it     */
+    int read_from_default;      /* whether the last shortcut read the settings it was
+                                   not given from a default (shortcut_source)         */
     const char *inheritrange;   /* as a <general> wrote it, or a <position>,
                                    <intvelocity> or <pid> set it (its own, or that of
                                    the default it read its settings from); NULL: 0.
@@ -4160,6 +4162,7 @@ static void apply_dynamics(u2d_xml *d, actuator_dynamics *a, gains_above above)
     a->actdim = NULL;
     const actuator_dynamics *source = shortcut_source(a, el, above);
     apply_shortcut_gain(d, &a->gain, source);
+    a->read_from_default = source != NULL;
     if (is_one_of(d, "position|intvelocity|pid"))
         a->inheritrange = written(d, "inheritrange") ? written(d, "inheritrange")
                           : source ? source->inheritrange : NULL;
@@ -4720,9 +4723,11 @@ static void muscle_shortcut_params(u2d_xml *e, double prm[9])
     for (int k = 0; k < 9; k++) prm[k] = given[k] >= 0 ? given[k] : DEFAULT[k];
 }
 
-/* Whether actuator e's muscle numbers are known here: a <muscle> of a chain without
- * actuator defaults, or a <general> of a chain of <general> defaults alone (MuJoCo 4.0.0
- * starts a shortcut from numbers of the chain by rules urdf2dyn does not follow). Into
+/* Whether actuator e's muscle numbers are known here: a <muscle> that reads none of its
+ * settings from a default (shortcut_source: no default of its chain was left by a <muscle>
+ * or a <general> over muscle gains, so it starts from its own defaults), or a <general> of
+ * a chain of <general> defaults alone (the numbers a default's <muscle> left are not
+ * followed). Into
  * prm the gainprm (which 0) or biasprm (1) the compiler checks when its type is muscle
  * (*muscle): a <general>'s over MuJoCo's defaults (gainprm 1 0..., biasprm 0...), each
  * gainprm= or biasprm= of the chain, main's first, over the numbers before it. */
@@ -4734,7 +4739,15 @@ static int muscle_params(mjcf *rd, u2d_xml *e, int cls, int which, double prm[9]
     u2d_xml **d = cls >= 0 ? chain(rd, cls, K_ACTUATOR, &n) : NULL;
     if (cls >= 0 && !d) return -1;
     int known = general || !strcmp(u2d_xml_name(e), "muscle");
-    for (int k = 0; k < n; k++) known &= general && strcmp(u2d_xml_name(d[k]), "general") == 0;
+    for (int k = 0; k < n; k++) known &= !general || strcmp(u2d_xml_name(d[k]), "general") == 0;
+    actuator_dynamics a;
+    if (known && !general && n > 0) {
+        if (plugin_dynamics(rd, e, cls, &a) < 0) {
+            free(d);
+            return -1;
+        }
+        known = !a.read_from_default;
+    }
     *muscle = 0;
     if (known && !general) {
         muscle_shortcut_params(e, prm);
