@@ -1484,6 +1484,41 @@ def test_inheritrange_of_random_class_chains_followed_as_mujoco_follows_it(level
     assert (expected is None) == (got is None), (xml, expected, got)
 
 
+
+# (class defaults, the actuator's inheritrange and ctrlrange, words urdf2dyn's refusal holds or
+# None where both load): a <general> of a <damper>'s affine gains or an <adhesion>'s bias of
+# none takes no inheritrange, so its class's limited control range is checked
+_NO_INHERITRANGE_ON_THESE_GAINS = {
+    "own inheritrange, damper class, inverted": (
+        "<damper/>", 'inheritrange="1" ctrlrange="1 0"', ["ctrlrange", "<damper> default"]),
+    "class inheritrange after a damper, inverted": (
+        '<damper/><general inheritrange="1"/>', 'ctrlrange="1 0"', ["<damper> default"]),
+    "class inheritrange before a damper, inverted": (
+        '<general inheritrange="1"/><damper/>', 'ctrlrange="1 0"', ["<damper> default"]),
+    "own inheritrange, adhesion class, inverted": (
+        "<adhesion/>", 'inheritrange="1" ctrlrange="1 0"', ["<adhesion> default"]),
+    "own inheritrange, damper class, negative": (
+        "<damper/>", 'inheritrange="1" ctrlrange="-2 -1"', None),
+    "own inheritrange, damper class, pid gains": (
+        "<damper/>", 'inheritrange="1" gaintype="pid" biastype="affine" ctrlrange="1 0"', None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_NO_INHERITRANGE_ON_THESE_GAINS))
+def test_damper_class_control_range_checked_where_no_inheritrange_applies(case):
+    """A <general> under a <damper> (or <adhesion>) default, which sets ctrllimited true for
+    it, with an inheritrange of its own or its class's: MuJoCo 4.0.0's compiler applies an
+    inheritrange only to fixed or pid gains of affine bias, so on a <damper>'s affine gains
+    or an <adhesion>'s bias of none it takes none and refuses an inverted ctrlrange
+    ("invalid control range for actuator"; a negative increasing one loads); urdf2dyn left
+    the range unchecked wherever an inheritrange it did not follow was written, loading
+    these."""
+    defaults, attributes, words = _NO_INHERITRANGE_ON_THESE_GAINS[case]
+    xml = doc(f"<default>{defaults}</default>", _RANGED_SLIDE,
+              actuators(f'<general joint="j" {attributes}/>'))
+    assert_as_mujoco(xml, words)
+
+
 # defaults that limit the control (a <damper>, an <adhesion>), say so or not, or pass it on
 _CTRL_DEFAULTS = ["<damper/>", '<adhesion gain="0"/>', "<motor/>", "<position/>",
                   '<general ctrllimited="false"/>', '<general ctrllimited="true"/>',

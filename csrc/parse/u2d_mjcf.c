@@ -4351,13 +4351,21 @@ static int actuator_inheritrange(mjcf *rd, u2d_xml *e, int cls, const char **v);
  * written on e or an actuator default of its chain (checked against it: <position
  * inheritrange="1"/><adhesion/> then a <general> of pid gains, or <adhesion/> then a
  * <general inheritrange="1" biastype="affine" biasprm="0 -1">, loads). A <position>'s,
- * <intvelocity>'s and <pid>'s is always followed. 0 or -1 (out of memory). */
+ * <intvelocity>'s and <pid>'s is always followed, and a <general> whose gains are neither
+ * fixed nor pid, or whose bias is not affine, takes none (a <damper>'s affine gains, an
+ * <adhesion>'s bias of none). 0 or -1 (out of memory). */
 static int unfollowed_inheritrange(mjcf *rd, u2d_xml *e, int cls, int *maybe)
 {
     const char *followed;
     int n = 0;
     *maybe = 0;
     if (is_one_of(e, "position|intvelocity|pid")) return 0;
+    if (strcmp(u2d_xml_name(e), "general") == 0) {
+        /* MuJoCo's compiler applies one only to fixed or pid gains of affine bias */
+        actuator_dynamics a;
+        if (plugin_dynamics(rd, e, cls, &a) < 0) return -1;
+        if (!a.affine_bias || word_index("fixed|pid", a.gaintype) < 0) return 0;
+    }
     if (actuator_inheritrange(rd, e, cls, &followed) < 0) return -1;
     u2d_xml **d = cls >= 0 ? chain(rd, cls, K_ACTUATOR, &n) : NULL;
     if (cls >= 0 && !d) return -1;
