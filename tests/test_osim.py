@@ -15,6 +15,7 @@ gait2392 (tests/osim_energy.py).
 from __future__ import annotations
 
 import os
+import re
 import time
 import warnings
 from pathlib import Path
@@ -1267,20 +1268,6 @@ def test_a_nan_range_end_of_an_unclamped_coordinate_is_read_as_no_bound(osim, tm
                and f"read as {read[0]:g} {read[1]:g}" in str(w.message) for w in caught)
 
 
-@pytest.mark.parametrize("written", ["-nan 1", "+nan 1", "nan(1) 1"])
-def test_a_range_end_opensim_does_not_read_as_nan_is_refused(osim, tmp_path, written):
-    """OpenSim 4.6 reads "nan" (any case) as NaN, and not a signed NaN or one with a
-    payload, which strtod reads: it ignores such a range (the oracle: its default -10 10).
-    urdf2dyn refuses it, naming the element, rather than reading it as a NaN end."""
-    path = tmp_path / "nan.osim"
-    _pin_with_range(osim, path, written, clamped=False)
-    om = osim.Model(str(path))
-    theirs = om.getCoordinateSet().get("q")
-    assert (theirs.getRangeMin(), theirs.getRangeMax()) == (-10.0, 10.0)
-    with pytest.raises(urdf2dyn.URDFError, match=r"<range>.*</range>: number is not finite"):
-        urdf2dyn.load(str(path))
-
-
 @pytest.mark.parametrize("written", ["nan nan", "nan 1"])
 def test_a_clamped_coordinate_with_a_nan_range_end_is_refused_as_opensim(osim, tmp_path,
                                                                         written):
@@ -1315,23 +1302,65 @@ def test_a_one_number_range_is_ignored_as_opensim_ignores_it(osim, tmp_path, wri
     assert coordinate.clamped == clamped and not coordinate.range_written
 
 
-@pytest.mark.parametrize("written", ["-1e999 1", "-1 1e400"])
-def test_a_range_end_too_large_for_a_double_is_refused_not_read_as_no_bound(osim, tmp_path,
-                                                                            written):
-    """OpenSim 4.6 reads "inf" as no bound, but not a number too large for a double: it
-    keeps no infinite end for "-1e999 1". urdf2dyn took strtod's overflow to infinity as
-    OpenSim's "inf", unbounding the coordinate silently; it refuses it, naming the element."""
-    path = tmp_path / "overflow.osim"
-    _pin_model(osim, path)
-    path.write_text(path.read_text().replace(
-        '<Coordinate name="q">', f'<Coordinate name="q"><range>{written}</range>', 1))
+@pytest.mark.parametrize("written, bad", [
+    ("1 2 abc", "abc"), ("x 1", "x"), ("-1 2 x", "x"), ("(1 2)", "(1"), ("-1 1 - 2", "-"),
+    ("-nan 1", "-nan"), ("+nan 1", "+nan"), ("nan(1) 1", "nan(1)"), ("-1e999 1", "-1e999"),
+    ("-1 1e400", "1e400"), ("1 2 -nan", "-nan")])
+@pytest.mark.parametrize("clamped", [False, True])
+def test_a_range_with_a_token_opensim_reads_no_number_from_is_ignored_as_opensim(
+        osim, tmp_path, written, bad, clamped):
+    """A <range> holding a token OpenSim 4.6 reads no number from (none at its start, a
+    signed NaN or one with a payload, which strtod reads, a number too large for a double,
+    which strtod reads as infinite) anywhere, even past the two numbers it keeps: OpenSim
+    ignores the whole range, and the coordinate keeps its default, -10 10 (the oracle).
+    urdf2dyn refused the file ("not a number", "number is not finite"); it reads OpenSim's
+    range, one no file chose, and says so, naming the token."""
+    path = tmp_path / "unread.osim"
+    _pin_with_range(osim, path, written, clamped)
     om = osim.Model(str(path))
+    om.initSystem()
     theirs = om.getCoordinateSet().get("q")
-    assert np.isfinite([theirs.getRangeMin(), theirs.getRangeMax()]).all()
-    with pytest.raises(urdf2dyn.URDFError,
-                       match=rf"<range>{written}</range>: number is not finite"):
+    with pytest.warns(urdf2dyn.URDFWarning, match=re.escape(
+            f"coordinate 'q': <range>{written}</range> holds '{bad}', not a number to OpenSim "
+            "4.6, which ignores the range: read as its range -10 10")):
+        coordinate = urdf2dyn.load(str(path)).coordinates["q"]
+    assert (coordinate.lower, coordinate.upper) == (theirs.getRangeMin(),
+                                                    theirs.getRangeMax()) == (-10.0, 10.0)
+    assert coordinate.clamped == clamped and not coordinate.range_written
+
+
+@pytest.mark.parametrize("written", ["1abc 2", "-1 infx", "1 2 3abc"])
+def test_a_range_number_with_more_in_its_token_is_refused_naming_the_element(
+        osim, tmp_path, written):
+    """A number followed by more in one token: OpenSim 4.6 reads some such a prefix ('1abc'
+    as 1) and ignores the range for others ('infx'); urdf2dyn refuses it, naming it."""
+    path = tmp_path / "suffix.osim"
+    _pin_with_range(osim, path, written, clamped=False)
+    with pytest.raises(urdf2dyn.URDFError, match=re.escape(f"<range>{written}</range>: not a "
+                                                           "number")):
         urdf2dyn.load(str(path))
 
+
+@pytest.mark.parametrize("written", ["-1 2 3", "-0.5 0.5 7 nan", "-1 inf -inf 4 5"])
+@pytest.mark.parametrize("clamped", [False, True])
+def test_a_range_of_more_than_two_numbers_keeps_the_first_two_as_opensim(osim, tmp_path,
+                                                                         written, clamped):
+    """A <range> of three numbers or more: OpenSim 4.6 keeps the first two (the oracle: its
+    range, clamped or not). urdf2dyn refused the file ("more than 2 numbers"); it reads
+    those two, a range the file wrote, and says the rest is not read."""
+    path = tmp_path / "more.osim"
+    _pin_with_range(osim, path, written, clamped)
+    om = osim.Model(str(path))
+    om.initSystem()
+    theirs = om.getCoordinateSet().get("q")
+    count = len(written.split())
+    with pytest.warns(urdf2dyn.URDFWarning, match=re.escape(
+            f"coordinate 'q': <range>{written}</range> holds {count} numbers, of which OpenSim "
+            "4.6 reads the first two: read as")):
+        coordinate = urdf2dyn.load(str(path)).coordinates["q"]
+    assert (coordinate.lower, coordinate.upper) == (theirs.getRangeMin(), theirs.getRangeMax())
+    assert (coordinate.lower, coordinate.upper) == tuple(map(float, written.split()[:2]))
+    assert coordinate.clamped == clamped and coordinate.range_written
 
 
 # OpenSim 4.6 reading an .osim's coordinates (name: [min, max, clamped, locked, default]):
@@ -1394,22 +1423,47 @@ def test_a_coordinate_takes_what_it_does_not_write_from_the_files_defaults(osim,
             else theirs[named][:4] == [-1.0, 1.5, True, True]), theirs[named]
 
 
-def test_a_one_number_range_takes_the_files_default_coordinates_range(osim, tmp_path):
-    """A coordinate's one-number <range>, ignored by OpenSim 4.6, leaves it the range of the
-    file's <defaults> Coordinate (the oracle, in a fresh process), not -10 10."""
+@pytest.mark.parametrize("own, said", [
+    ("0.5", "<range>0.5</range> is one number, which OpenSim 4.6 ignores: "),
+    ("1 2 abc", "<range>1 2 abc</range> holds 'abc', not a number to OpenSim 4.6, which "
+                "ignores the range: ")])
+def test_an_ignored_range_takes_the_files_default_coordinates_range(osim, tmp_path, own, said):
+    """A coordinate's <range> OpenSim 4.6 ignores (one number, or a token it reads no number
+    from) leaves it the range of the file's <defaults> Coordinate (the oracle, in a fresh
+    process), not -10 10."""
     from rra_oracle import _run_in_a_fresh_process
     path = tmp_path / "defaults.osim"
     _pin_model(osim, path)
     path.write_text(path.read_text().replace(
         '<Model name="model">', '<Model name="model">' + _DEFAULT_COORDINATES, 1).replace(
-        '<Coordinate name="q">', '<Coordinate name="q"><range>0.5</range>', 1))
+        '<Coordinate name="q">', f'<Coordinate name="q"><range>{own}</range>', 1))
     theirs = _run_in_a_fresh_process(_COORDINATES_SCRIPT, str(path))["q"]
     assert theirs[:2] == [-1.0, 1.5]
-    with pytest.warns(urdf2dyn.URDFWarning, match="is one number, which OpenSim 4.6 ignores: "
-                      "read as its range -1 1.5"):
+    with pytest.warns(urdf2dyn.URDFWarning, match=re.escape(said + "read as its range -1 1.5")):
         coordinate = urdf2dyn.load(str(path)).coordinates["q"]
     assert (coordinate.lower, coordinate.upper) == tuple(theirs[:2])
     assert coordinate.range_written
+
+
+@pytest.mark.parametrize("default, read", [("-1 1.5 7", [-1.0, 1.5]),
+                                           ("-1 1.5 abc", [-10.0, 10.0])])
+def test_the_files_default_coordinates_range_is_read_as_opensim_reads_a_range(
+        osim, tmp_path, default, read):
+    """The <defaults> Coordinate's <range> is read as a coordinate's own: the first two of
+    three numbers, or ignored for a token OpenSim 4.6 reads no number from (the oracle, in a
+    fresh process); urdf2dyn refused both files."""
+    from rra_oracle import _run_in_a_fresh_process
+    path = tmp_path / "defaults.osim"
+    _pin_model(osim, path)
+    path.write_text(path.read_text().replace('<Model name="model">', '<Model name="model">'
+                                             '<defaults><Coordinate name="default"><range>'
+                                             f'{default}</range></Coordinate></defaults>', 1))
+    theirs = _run_in_a_fresh_process(_COORDINATES_SCRIPT, str(path))["q"]
+    assert theirs[:2] == read
+    with pytest.warns(urdf2dyn.URDFWarning, match=re.escape(f"coordinate 'q': <range>{default}"
+                                                            "</range>")):
+        coordinate = urdf2dyn.load(str(path)).coordinates["q"]
+    assert [coordinate.lower, coordinate.upper] == theirs[:2]
 
 
 @pytest.mark.parametrize("written", ["<range></range>", "<range/>", "<range> \n\t</range>"])

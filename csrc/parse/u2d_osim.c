@@ -105,9 +105,6 @@ static int grow(osim *o, void **p, int *cap, int n, size_t size)
 
 /* ---- numbers and words in element text ----------------------------------------- */
 
-/* Numbers of an element's text: exactly n when n > 0, else up to max into *out (malloc'd
- * by the caller with room for max), infinities too when infinite_ok. Returns the count or
- * -1. */
 /* Whether the token at p spells an infinity ("inf", "-Infinity") or NaN ("nan" in any case,
  * unsigned), not a number too large for a double ("1e999") nor another NaN strtod reads
  * ("-nan", "nan(1)"): OpenSim 4.6 reads the first two as written, and not the others. */
@@ -120,25 +117,46 @@ static int spells_infinity_or_nan(const char *p)
     return *p == 'i' || *p == 'I';
 }
 
-/* words_ok: "inf" and "nan" are read as numbers (a coordinate's <range>). */
-static int scan_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out,
-                             int words_ok)
+/* The characters of the token at p, up to a blank or the end. */
+static int token_length(const char *p)
+{
+    int n = 0;
+    while (p[n] && !u2d_is_blank(p[n])) n++;
+    return n;
+}
+
+/* The next number of an element's text from *p, as u2d_scan_decimal scans it (1 and *x, 0
+ * at the end, else its error, *p left at the token), an infinity or NaN spelled as OpenSim
+ * 4.6 reads one taken as a number when words_ok (a coordinate's <range>). */
+static int next_number(const char **p, double *x, int words_ok)
+{
+    int got = u2d_scan_decimal(p, x);
+    if (got != -2 || !words_ok || !spells_infinity_or_nan(*p)) return got;
+    *p += token_length(*p);                             /* the scan leaves *p at the word */
+    return 1;
+}
+
+/* Refuses node for next_number's error got. */
+static int refuse_number(osim *o, u2d_xml *node, int got)
+{
+    const char *s = u2d_xml_text(node), *elem = u2d_xml_name(node);
+    if (got == -3)
+        return fail_at(o, node, "<%s>%.60s</%s>: hexadecimal numbers are not read "
+                       "(OpenSim reads 0x10 as 0): write it in decimal", elem, s, elem);
+    if (got == -2)
+        return fail_at(o, node, "<%s>%.60s</%s>: number is not finite", elem, s, elem);
+    return fail_at(o, node, "<%s>%.60s</%s>: not a number", elem, s, elem);
+}
+
+/* Numbers of an element's text: exactly n when n > 0, else up to max into *out (malloc'd
+ * by the caller with room for max). Returns the count or -1. */
+static int read_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out)
 {
     const char *s = u2d_xml_text(node), *p = s, *elem = u2d_xml_name(node);
     int count = 0, got;
     double x;
-    for (; (got = u2d_scan_decimal(&p, &x)) != 0; count++) {
-        if (got == -2 && words_ok && spells_infinity_or_nan(p)) {
-            while (*p && !u2d_is_blank(*p)) p++;        /* the scan leaves *p at the word */
-            got = 1;
-        }
-        if (got == -1)
-            return fail_at(o, node, "<%s>%.60s</%s>: not a number", elem, s, elem);
-        if (got == -3)
-            return fail_at(o, node, "<%s>%.60s</%s>: hexadecimal numbers are not read "
-                           "(OpenSim reads 0x10 as 0): write it in decimal", elem, s, elem);
-        if (got == -2)
-            return fail_at(o, node, "<%s>%.60s</%s>: number is not finite", elem, s, elem);
+    for (; (got = next_number(&p, &x, 0)) != 0; count++) {
+        if (got < 0) return refuse_number(o, node, got);
         if (n == 0 && count >= max)
             return fail_at(o, node, "<%s>: more than %d numbers", elem, max);
         if (count < (n > 0 ? n : max)) out[count] = x;
@@ -147,11 +165,6 @@ static int scan_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out
         return fail_at(o, node, "<%s>%.60s</%s>: expected %d number%s, got %d", elem, s, elem,
                        n, n == 1 ? "" : "s", count);
     return count;
-}
-
-static int read_text_numbers(osim *o, u2d_xml *node, int n, int max, double *out)
-{
-    return scan_text_numbers(o, node, n, max, out, 0);
 }
 
 /* Whether node writes elem: an element with more than blanks in it (OpenSim 4.6 keeps the
@@ -164,22 +177,62 @@ static int writes(u2d_xml *node, const char *elem)
     return *s != '\0';
 }
 
-/* A coordinate's <range>: two numbers, either of them infinite as OpenSim 4.6 reads
- * "-inf inf" (no bound there) or NaN; absent or empty: keep the caller's default (a
- * coordinate's is OpenSim's, OSIM_DEFAULT_RANGE), as OpenSim 4.6 keeps its own for an empty
- * one, and for one number, which it ignores ("does not contain enough values"): then 1.
+/* Whether strtod reads nothing at p: a token no number starts ("abc", "-", "[1"). */
+static int starts_no_number(const char *p)
+{
+    char *end;
+    u2d_strtod(p, &end);
+    return end == p;
+}
+
+/* Why OpenSim 4.6 ignores a <range> it reads no range from (read_range's answer). */
+enum { RANGE_KEPT, RANGE_ONE_NUMBER, RANGE_UNREADABLE };
+
+/* A <range>'s tokens as OpenSim 4.6 reads them: its first two numbers into out, all counted
+ * in *count (it keeps the first two of more), else RANGE_UNREADABLE and *bad at the first
+ * token it reads no number from (no number at its start, or a non-finite one it does not
+ * spell: "-nan", "1e999"), for which it ignores the whole range. A number with more after
+ * it in one token ("1abc", "infx") or a hexadecimal one is refused: OpenSim reads some
+ * such a prefix and ignores others. */
+static int scan_range(osim *o, u2d_xml *node, double out[2], int *count, const char **bad)
+{
+    const char *p = u2d_xml_text(node);
+    double x;
+    int got;
+    for (*count = 0; (got = next_number(&p, &x, 1)) != 0; ++*count) {
+        if (got == -2 || (got == -1 && starts_no_number(p))) {
+            *bad = p;
+            return RANGE_UNREADABLE;
+        }
+        if (got < 0) return refuse_number(o, node, got);
+        if (*count < 2) out[*count] = x;
+    }
+    return *count == 1 ? RANGE_ONE_NUMBER : RANGE_KEPT;
+}
+
+/* Coordinate name's <range> in holder (the coordinate, or the <defaults> one it takes the
+ * range from): two numbers, either of them infinite as OpenSim 4.6 reads "-inf inf" (no
+ * bound there) or NaN, the first two of more, said. Absent or empty: keep the caller's
+ * default (a coordinate's is OpenSim's, OSIM_DEFAULT_RANGE), as OpenSim 4.6 keeps its own
+ * for an empty one, and for one it ignores ("does not contain enough values", or a token it
+ * reads no number from): then RANGE_ONE_NUMBER or RANGE_UNREADABLE, *bad at that token.
  * *written: whether the range was read from the file. */
-static int read_range(osim *o, u2d_xml *coordinate, double range[2], int *written)
+static int read_range(osim *o, u2d_xml *holder, const char *name, double range[2],
+                      int *written, const char **bad)
 {
     *written = 0;
-    if (!writes(coordinate, "range")) return 0;
+    if (!writes(holder, "range")) return RANGE_KEPT;
+    u2d_xml *node = u2d_xml_child(holder, "range");
     double read[2];
-    int count = scan_text_numbers(o, u2d_xml_child(coordinate, "range"), 0, 2, read, 1);
-    if (count < 0) return -1;
-    if (count < 2) return 1;
+    int count, why = scan_range(o, node, read, &count, bad);
+    if (why != RANGE_KEPT) return why;
+    if (count > 2)
+        note(o, node, "coordinate '%.100s': <range>%.60s</range> holds %d numbers, of which "
+             "OpenSim 4.6 reads the first two: read as %g %g; write two numbers, lower then "
+             "upper", name, u2d_xml_text(node), count, read[0], read[1]);
     memcpy(range, read, sizeof read);
     *written = 1;
-    return 0;
+    return RANGE_KEPT;
 }
 
 /* Child elem of node read as n numbers; absent: keep out (the default). */
@@ -1059,20 +1112,28 @@ static u2d_xml *property_owner(u2d_xml *c, u2d_xml *fallback, const char *elem)
 }
 
 /* Coordinate c's range as OpenSim 4.6 reads it: its own <range>, else (none, empty, or one
- * number, which OpenSim ignores) the default coordinate's (fallback, from
- * default_coordinate), else OSIM_DEFAULT_RANGE, already in C->range. */
+ * it ignores: read_range) the default coordinate's (fallback, from default_coordinate), else
+ * OSIM_DEFAULT_RANGE, already in C->range; an ignored one said. */
 static int read_coordinate_range(osim *o, u2d_xml *c, u2d_xml *fallback, u2d_coordinate *C)
 {
-    int own = read_range(o, c, C->range, &C->range_written), given = 0;
+    const char *bad = NULL;
+    int own = read_range(o, c, C->name, C->range, &C->range_written, &bad), given = 0;
     if (own < 0 || (!C->range_written && fallback &&
-                    (given = read_range(o, fallback, C->range, &C->range_written)) < 0))
+                    (given = read_range(o, fallback, C->name, C->range, &C->range_written,
+                                        &bad)) < 0))
         return -1;
-    u2d_xml *ignored = own ? c : given ? fallback : NULL;
-    if (ignored)
-        note(o, u2d_xml_child(ignored, "range"), "coordinate '%.100s': <range>%.40s</range> is "
-             "one number, which OpenSim 4.6 ignores: read as its range %g %g, as OpenSim "
-             "reads it; write two numbers, lower then upper", C->name,
-             u2d_xml_text(u2d_xml_child(ignored, "range")), C->range[0], C->range[1]);
+    int why = own ? own : given;
+    if (!why) return 0;
+    u2d_xml *ignored = u2d_xml_child(own ? c : fallback, "range");
+    char reason[96];
+    if (why == RANGE_ONE_NUMBER)
+        snprintf(reason, sizeof reason, "is one number, which OpenSim 4.6 ignores");
+    else
+        snprintf(reason, sizeof reason, "holds '%.*s', not a number to OpenSim 4.6, which "
+                 "ignores the range", token_length(bad) < 30 ? token_length(bad) : 30, bad);
+    note(o, ignored, "coordinate '%.100s': <range>%.40s</range> %s: read as its range %g %g, "
+         "as OpenSim reads it; write two numbers, lower then upper", C->name,
+         u2d_xml_text(ignored), reason, C->range[0], C->range[1]);
     return 0;
 }
 
