@@ -1253,7 +1253,7 @@ def test_a_nan_range_end_of_an_unclamped_coordinate_is_read_as_no_bound(osim, tm
     """OpenSim 4.6 loads an unclamped coordinate whose <range> has a NaN end and keeps the
     NaN (getRangeMin/Max), a range that bounds nothing; urdf2dyn refused it ("number is not
     finite"). It reads a NaN end as no bound there, the other as OpenSim's, and says so,
-    naming the coordinate and what it read."""
+    naming the coordinate and what it read; nan_ends says which ends OpenSim keeps NaN."""
     path = tmp_path / "nan.osim"
     _pin_with_range(osim, path, written, clamped=False)
     om = osim.Model(str(path))            # kept: the coordinate is a reference into it
@@ -1264,6 +1264,7 @@ def test_a_nan_range_end_of_an_unclamped_coordinate_is_read_as_no_bound(osim, tm
         coordinate = urdf2dyn.load(str(path)).coordinates["q"]
     read = np.where(np.isnan(bounds), [-np.inf, np.inf], bounds)
     assert (coordinate.lower, coordinate.upper) == tuple(read)
+    assert coordinate.nan_ends == tuple(np.isnan(bounds))
     assert any("coordinate 'q'" in str(w.message) and "NaN" in str(w.message)
                and f"read as {read[0]:g} {read[1]:g}" in str(w.message) for w in caught)
 

@@ -267,6 +267,35 @@ def test_unclamped_coordinates_convert_to_joints_no_urdf_reader_stops(tmp_path):
         assert f"<!-- OpenSim range {lower:.17g} {upper:.17g}, not clamped" in text, name
 
 
+@pytest.mark.parametrize("written", ["nan 1", "-1 NaN", "nan nan"])
+@pytest.mark.parametrize("joint", ["PinJoint", "SliderJoint"])
+def test_an_unclamped_range_with_a_nan_end_is_commented_as_opensim_keeps_it(tmp_path,
+                                                                           written, joint):
+    """An unclamped coordinate's <range> with a NaN end: OpenSim 4.6 keeps the NaN (the
+    oracle, in a fresh process, its range), and urdf2dyn reads it as no bound there. The
+    URDF's comment of the range said "-inf 1", a range no file wrote and OpenSim does not
+    keep; it says "nan 1". Pinocchio and MuJoCo read the joint free (a continuous pin, a
+    slider limited at 1e16 only) and MuJoCo holds it nowhere."""
+    from rra_oracle import _run_in_a_fresh_process
+    from test_osim_errors import _body, _doc, _pin
+    text = _doc(_body("b0"), _pin("j0", "/ground", "/bodyset/b0", "q0").replace(
+        "PinJoint", joint).replace('<Coordinate name="q0"/>', f'<Coordinate name="q0"><range>'
+                                   f'{written}</range><clamped>false</clamped></Coordinate>'))
+    path = tmp_path / "nan.osim"
+    path.write_text(text)
+    theirs = [float(end) for end in _run_in_a_fresh_process(_RANGE_SCRIPT, str(path))]
+    assert np.isnan(theirs).any()
+    pinocchio, mine, held = _urdf_ranges_and_mujoco_limits(path, tmp_path, {"q0": 40.0})
+    if joint == "PinJoint":
+        assert pinocchio["q0"][0].startswith("JointModelRUB") and not mine["q0"][0]
+    else:
+        assert pinocchio["q0"][1:] == mine["q0"][1:] == (-1e16, 1e16)
+    assert held == set()
+    comment = (tmp_path / "converted.urdf").read_text().split("<!-- OpenSim range ")[1]
+    ends = [float(end) for end in comment.split(",")[0].split()]
+    np.testing.assert_array_equal(ends, theirs)
+
+
 def test_clamped_coordinates_convert_to_their_range_as_urdf_limits(tmp_path):
     """Rajagopal 2016's coordinates are clamped but for two its knees' couplers drive (the
     URDF freezes those): each one the URDF keeps has the .osim's range as its <limit>, as

@@ -190,12 +190,15 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
 
     def unbound_range(name):
         """An unclamped coordinate's range, kept where a URDF reader reads no stop: in a
-        comment (a range OpenSim gave a coordinate without <range> is no one's choice)."""
+        comment (a range OpenSim gave a coordinate without <range> is no one's choice), as
+        OpenSim keeps it (a NaN end as NaN, which urdf2dyn reads as no bound)."""
         c = coords.get(name)
         if c is None or c.clamped or not c.range_written:
             return ""
-        return (f"<!-- OpenSim range {c.lower:.17g} {c.upper:.17g}, not clamped: OpenSim does "
-                "not hold the coordinate in it, so no limit here -->")
+        ends = " ".join("nan" if nan else f"{end:.17g}"
+                        for end, nan in zip((c.lower, c.upper), c.nan_ends))
+        return (f"<!-- OpenSim range {ends}, not clamped: OpenSim does not hold the "
+                "coordinate in it, so no limit here -->")
 
     def movable(name, kind, parent, child, T, axis):
         moving.add(name)

@@ -77,7 +77,9 @@ class Coordinate:
     takes the motion it is given, as OpenSim's tool does). ``range_written`` is whether the
     file wrote ``<range>``: without one the range is OpenSim's default, -10 10, which no
     file chose (an unclamped coordinate leaving it is not said, and a URDF conversion keeps
-    no comment of it)."""
+    no comment of it). ``nan_ends`` says which ends (lower, upper) the file wrote NaN,
+    which OpenSim 4.6 keeps for an unclamped coordinate, a range that bounds nothing there:
+    ``lower`` and ``upper`` read such an end as no bound (-inf, inf)."""
     name: str
     joint: str
     motion: str
@@ -87,6 +89,7 @@ class Coordinate:
     locked: bool
     clamped: bool
     range_written: bool = True
+    nan_ends: tuple[bool, bool] = (False, False)
 
 
 class Marker(NamedTuple):
@@ -792,8 +795,9 @@ class Model:
                         if j.nq == j.nv else vn)
         self.q_names, self.v_names = tuple(q_names), tuple(v_names)
         self.markers = [Marker(name, link, tuple(xyz)) for name, link, xyz in info["markers"]]
-        self.coordinates = MappingProxyType({row[0]: Coordinate(*row[:6], *map(bool, row[6:]))
-                                             for row in info["coordinates"]})
+        self.coordinates = MappingProxyType({
+            row[0]: Coordinate(*row[:6], *map(bool, row[6:9]), tuple(map(bool, row[9:])))
+            for row in info["coordinates"]})
         # what OpenSim's IK tool takes from the coordinates (urdf2dyn.biomech.ik.run_setup):
         # the default pose it starts from, locked coordinates held at their default value,
         # clamped ones kept in their range

@@ -175,6 +175,8 @@ typedef struct {
     double default_value, range[2];
     int locked, clamped;
     int range_written;      /* the file wrote <range>; else range is OpenSim's default */
+    int nan_ends;           /* bit 0 lower, bit 1 upper: the file wrote NaN there, which
+                               OpenSim keeps; range holds it as no bound                 */
 } u2d_coordinate;
 
 /* An OpenSim marker: a point fixed on a link. */

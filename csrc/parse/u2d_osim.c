@@ -1151,6 +1151,7 @@ static int read_nan_range_end_as_no_bound(osim *o, u2d_xml *c, u2d_coordinate *C
                        "minimum\"); write a number for each end (or -inf inf), or unclamp it",
                        C->name, r[0], r[1]);
     double read[2] = {isnan(r[0]) ? -INFINITY : r[0], isnan(r[1]) ? INFINITY : r[1]};
+    C->nan_ends = isnan(r[0]) | isnan(r[1]) << 1;
     note(o, c, "coordinate '%.100s': <range> %g %g has a NaN end, which OpenSim 4.6 keeps for "
          "an unclamped coordinate, bounding nothing: read as %g %g (no bound at a NaN end); "
          "write a number for each end (or -inf inf) to choose", C->name, r[0], r[1], read[0],

@@ -828,10 +828,11 @@ static PyObject *Model_osim(ModelObject *self, PyObject *Py_UNUSED(ignored))
             if (!n || PyList_Append(names, n)) { Py_XDECREF(n); goto error; }
             Py_DECREF(n);
             if (!C) continue;
-            PyObject *t = Py_BuildValue("(sssdddiii)", C->name, J->name,
+            PyObject *t = Py_BuildValue("(sssdddiiiii)", C->name, J->name,
                                         motions[C->motion >= 0 && C->motion < 3 ? C->motion : 0],
                                         C->default_value, C->range[0], C->range[1], C->locked,
-                                        C->clamped, C->range_written);
+                                        C->clamped, C->range_written, C->nan_ends & 1,
+                                        C->nan_ends >> 1 & 1);
             if (!t || PyList_Append(coords, t)) { Py_XDECREF(t); goto error; }
             Py_DECREF(t);
         }
