@@ -1196,6 +1196,51 @@ def test_a_joint_of_more_frames_than_urdf2dyn_names_is_refused_naming_it(osim, t
     assert str(refused.value).count("'pin'") == 1
 
 
+def _frame_g_on(osim, path, parent):
+    """_pin_with_frames_and_marker's pin with frames f, f (OpenSim names the second f_0) and
+    g 0.05 m up on the frame that <socket_parent>parent</socket_parent> names, the marker
+    on g, written to path."""
+    _pin_with_frames_and_marker(osim, path, [("f", 0.1), ("f", 0.2)], "/jointset/pin/g")
+    path.write_text(path.read_text().replace(
+        "<frames>", f'<frames><PhysicalOffsetFrame name="g"><socket_parent>{parent}'
+        '</socket_parent><translation>0 0.05 0</translation></PhysicalOffsetFrame>', 1))
+
+
+@pytest.mark.parametrize("parent", ["f_0", "f", "./f", "link", "../link", "../../link",
+                                    "../pin/f", "../../bodyset/link"])
+def test_a_joint_frames_parent_path_is_read_from_the_frame_as_opensim_reads_it(
+        osim, tmp_path, parent):
+    """A joint frame's <socket_parent> relative path: OpenSim 4.6 reads it from the frame
+    itself (/jointset/pin/g), '..' its joint, so that its sibling is ../f_0 and 'f_0' names
+    /jointset/pin/g/f_0, which is none: initSystem fails (the oracle). urdf2dyn found a
+    frame or body by the path's last name, and loaded such a model; it refuses it, naming
+    the element and the path it reads."""
+    path = tmp_path / "relative.osim"
+    _frame_g_on(osim, path, parent)
+    assert "Failed to connect Socket 'parent'" in _initsystem_refuses(osim, path)
+    with pytest.raises(urdf2dyn.URDFError, match=re.escape(
+            f"<socket_parent>{parent}</socket_parent> names '") + r"/[\w/]+': no such frame, "
+            r"and OpenSim 4.6 cannot connect it"):
+        _load(str(path))
+
+
+@pytest.mark.parametrize("parent, y", [("../f_0", 0.2), ("/jointset/pin/f_0", 0.2),
+                                       ("../f", 0.1), ("../../../bodyset/link", 0.0)])
+def test_a_joint_frames_parent_path_opensim_reads_finds_its_frame(osim, tmp_path, parent, y):
+    """The paths OpenSim 4.6 reads from a joint's frame: the marker on g where OpenSim puts
+    it (the oracle), 0.05 m above its parent."""
+    path = tmp_path / "relative.osim"
+    _frame_g_on(osim, path, parent)
+    om = osim.Model(str(path))
+    state = om.initSystem()
+    theirs = om.getMarkerSet().get("M").findLocationInFrame(state, om.getBodySet().get("link"))
+    marker = _load(str(path)).markers[0]
+    assert marker.link == "link"
+    np.testing.assert_allclose(marker.position, [theirs.get(k) for k in range(3)], rtol=0,
+                               atol=1e-15)
+    assert marker.position[1] == pytest.approx(y + 0.05, abs=1e-15)
+
+
 def test_a_frame_renamed_past_name_0_is_refused_by_the_name_opensim_gives_it(osim,
                                                                              tmp_path):
     """Frames q_0 then q in a joint with coordinate q: OpenSim 4.6 renames the second q_1

@@ -144,8 +144,10 @@ def test_cycle_is_refused():
 
 
 def test_cycle_of_offset_frames_is_refused():
-    frames = ('<frames><PhysicalOffsetFrame name="f1"><socket_parent>f2</socket_parent>'
-              '</PhysicalOffsetFrame><PhysicalOffsetFrame name="f2"><socket_parent>f1'
+    """Each frame the other's parent, by the path OpenSim reads from a joint's frame (its
+    sibling is ../name)."""
+    frames = ('<frames><PhysicalOffsetFrame name="f1"><socket_parent>../f2</socket_parent>'
+              '</PhysicalOffsetFrame><PhysicalOffsetFrame name="f2"><socket_parent>../f1'
               '</socket_parent></PhysicalOffsetFrame></frames>')
     joint = _pin("j", "f1", "/bodyset/b").replace("</PinJoint>", frames + "</PinJoint>")
     _refused(_doc(_body("b"), joint), r"offset frames nest more than 16 deep")

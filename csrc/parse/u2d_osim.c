@@ -564,6 +564,34 @@ static int station_defined_frame(osim *o, u2d_xml *joint, u2d_xml *f, const char
     return 0;
 }
 
+static struct joint_parts *joint_part_names(osim *o, u2d_xml *joint);
+
+/* The absolute path that frame f's <socket_parent>parent</socket_parent> names, into out: a
+ * relative one seen from f (OpenSim resolves a socket's path from the component that owns
+ * it, ".." its owner), whose path is where, or for a frame of joint's <frames> (where NULL)
+ * /jointset/<joint>/<f as OpenSim names it>, so that a sibling is "../g" and "g" names
+ * none. */
+static int socket_parent_path(osim *o, u2d_xml *joint, u2d_xml *f, const char *where,
+                              const char *parent, char *out, size_t size)
+{
+    char own[512];
+    if (!where) {
+        struct joint_parts *P = joint_part_names(o, joint);
+        if (!P) return -1;
+        const char *jname = u2d_xml_attr(joint, "name"), *fname = u2d_xml_attr(f, "name");
+        for (int i = P->ncoord; i < P->n; i++)
+            if (P->parts[i] == f) fname = P->names[i];
+        snprintf(own, sizeof own, "/jointset/%.200s/%.200s", jname ? jname : "",
+                 fname ? fname : "");
+        where = own;
+    }
+    if (!join_path(where, parent, out, size)) return 0;
+    /* 102 characters and two paths of at most 90: within fail_at's 300 */
+    return fail_at(o, u2d_xml_child(f, "socket_parent"), "<socket_parent>%.90s</socket_parent> "
+                   "of '%.90s': no such frame (the path climbs above the model, or is too "
+                   "long)", parent, where);
+}
+
 /* The frame element f that a path names (of a joint's <frames> or of a <components> list):
  * the link it is fixed on and the transform from that link's frame to it. Its socket_parent
  * is seen from joint, or for a component's (where: its absolute path, joint NULL) from f, as
@@ -599,11 +627,9 @@ static int offset_frame(osim *o, u2d_xml *joint, u2d_xml *f, const char *where, 
                             "<socket_parent>", fname);
     u2d_xform Xp, Xf;
     char joined[512];
-    if (where && join_path(where, parent, joined, sizeof joined))
-        /* 102 characters and two paths of at most 90: within fail_at's 300 */
-        return fail_at(o, sp, "<socket_parent>%.90s</socket_parent> of '%.90s': no such "
-                       "frame (the path climbs above the model, or is too long)", parent, where);
-    if (resolve_frame(o, joint, sp, where ? joined : parent, depth + 1, link, &Xp)) return -1;
+    if (socket_parent_path(o, joint, f, where, parent, joined, sizeof joined) ||
+        resolve_frame(o, joint, sp, joined, depth + 1, link, &Xp))
+        return -1;
     offset_xform(t, a, &Xf);
     u2d_xform_mul(&Xf, &Xp, X);
     /* a component's frame is no joint's, but scaling moves it all the same (OpenSim scales
@@ -645,7 +671,6 @@ static int joint_has_coordinate(u2d_xml *joint, const char *name)
     return 0;
 }
 
-static struct joint_parts *joint_part_names(osim *o, u2d_xml *joint);
 static char *name_not_among(char *const *names, int n, const char *name);
 
 /* A frame of joint named like one of its coordinates, which names the frame at: OpenSim 4.6
@@ -802,6 +827,18 @@ static int joint_component_frame(osim *o, u2d_xml *joint, u2d_xml *f, int depth,
     return offset_frame(o, NULL, f, where, depth, link, X);
 }
 
+/* Refuses socket element at, whose path names p (absolute), /jointset/..., no joint's frame. */
+static int refuse_no_joint_frame(osim *o, u2d_xml *at, const char *p)
+{
+    /* 176 characters, the element 30 twice, the path written 60 and read 80: within
+     * fail_at's 300 */
+    const char *elem = u2d_xml_name(at);
+    return fail_at(o, at, "<%.30s>%.60s</%.30s> names '%.80s': no such frame, and OpenSim 4.6 "
+                   "cannot connect it (it reads a relative path from the component writing it, "
+                   "'..' its owner); write ../<frame> or /jointset/<joint>/<frame>", elem,
+                   u2d_xml_text(at), elem, p);
+}
+
 /* The frame that path ref names, seen from joint (whose <frames> relative names refer
  * to): the link it is fixed on and the transform from that link's frame to it. */
 static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, int depth,
@@ -822,7 +859,8 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
 
     u2d_xml *frames_of = joint;
     int absolute_body = strncmp(p, "/bodyset/", 9) == 0 || strcmp(p, "/ground") == 0;
-    if (strncmp(p, "/jointset/", 10) == 0) {        /* another joint's frame */
+    int in_jointset = strncmp(p, "/jointset/", 10) == 0;
+    if (in_jointset) {                              /* a joint's frame, by its path */
         char jname[256];
         const char *q = p + 10, *slash = strchr(q, '/');
         size_t len = slash ? (size_t)(slash - q) : strlen(q);
@@ -830,6 +868,10 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
         memcpy(jname, q, len);
         jname[len] = '\0';
         frames_of = find_named(o->jointset, jname);
+        /* a joint's frame is /jointset/<joint>/<frame>: OpenSim 4.6 finds nothing deeper,
+         * nor under a joint the JointSet does not hold ("Failed to connect Socket") */
+        if (!frames_of || !slash || !slash[1] || strchr(slash + 1, '/'))
+            return refuse_no_joint_frame(o, at, p);
     }
     /* a frame of a <components> list: the Model's (OpenSim 4 models may declare frames
      * there and name them "/frame") or a component's own, a body's included */
@@ -846,6 +888,7 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
                                              "rename the frame (and the sockets naming it) in "
                                              "a copy"))
             return -1;
+        if (!f && in_jointset) return refuse_no_joint_frame(o, at, p);
         if (f && in_components) return joint_component_frame(o, frames_of, f, depth, link, X);
         if (f) {
             const char *fname = u2d_xml_attr(f, "name");
@@ -1812,8 +1855,11 @@ static int read_joint4(osim *o, u2d_xml *node)
         char ref[512];
         int link;
         u2d_xform X;
+        char joined[512];
         read_word(f, "socket_parent", ref, sizeof ref);
-        if (!sp || resolve_frame(o, node, sp, ref, 0, &link, &X)) return -1;
+        if (!sp || socket_parent_path(o, node, f, NULL, ref, joined, sizeof joined) ||
+            resolve_frame(o, node, sp, joined, 0, &link, &X))
+            return -1;
         const char *name = u2d_xml_attr(f, "name");
         if (add_frame(o, f, name ? name : "", U2D_FRAME_OFFSET, link, "translation",
                       "orientation"))
