@@ -1241,6 +1241,26 @@ def test_a_joint_frames_parent_path_opensim_reads_finds_its_frame(osim, tmp_path
     assert marker.position[1] == pytest.approx(y + 0.05, abs=1e-15)
 
 
+def test_a_renamed_frame_is_said_once_however_many_sockets_name_it(osim, tmp_path):
+    """Frame f repeated: OpenSim 4.6 names the second f_0 (the oracle: its frame names).
+    Three sockets name it, frame g's (which the joint's frames and the marker on g both
+    ask) and a second marker's: urdf2dyn said the renaming for each, three times for one
+    frame; it says it once."""
+    path = tmp_path / "renamed.osim"
+    _frame_g_on(osim, path, "../f_0")
+    text = path.read_text()
+    path.write_text(text.replace("</objects></MarkerSet>", '<Marker name="M2"><socket_parent_'
+                                 'frame>/jointset/pin/f_0</socket_parent_frame></Marker>'
+                                 "</objects></MarkerSet>", 1))
+    om = osim.Model(str(path))
+    pin = om.getJointSet().get("pin")
+    assert [pin.get_frames(k).getName() for k in range(3)] == ["g", "f", "f_0"]
+    with pytest.warns(urdf2dyn.URDFWarning) as caught:
+        urdf2dyn.load(str(path))
+    said = [str(w.message) for w in caught if "OpenSim 4.6 renames it 'f_0'" in str(w.message)]
+    assert len(said) == 1, said
+
+
 def test_a_frame_renamed_past_name_0_is_refused_by_the_name_opensim_gives_it(osim,
                                                                              tmp_path):
     """Frames q_0 then q in a joint with coordinate q: OpenSim 4.6 renames the second q_1

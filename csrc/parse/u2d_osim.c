@@ -35,6 +35,7 @@ struct joint_parts {
     u2d_xml *joint;
     char **names;               /* malloc'd, as name_not_among gives them                   */
     u2d_xml **parts;
+    unsigned char *said;        /* per part: its renaming said already (once per load)      */
     int n, ncomp, ncoord, capnames, capparts; /* parts[0..ncomp): its <components>,
                                           * [ncomp..ncoord): its coordinates, then frames  */
 };
@@ -785,6 +786,10 @@ static struct joint_parts *joint_part_names(osim *o, u2d_xml *joint)
             P->parts[P->n++] = c;
         }
     }
+    if (!(P->said = calloc((size_t)P->n + 1, 1))) {
+        fail_at(o, NULL, "out of memory");
+        return NULL;
+    }
     return P;
 }
 
@@ -794,15 +799,16 @@ static void free_joint_parts(osim *o)
         for (int i = 0; i < o->jparts[k].n; i++) free(o->jparts[k].names[i]);
         free(o->jparts[k].names);
         free(o->jparts[k].parts);
+        free(o->jparts[k].said);
     }
     free(o->jparts);
 }
 
 /* The entry of joint's <frames> or <components> that OpenSim 4.6 names `name` (*found,
- * NULL for none; *renamed: written otherwise; *component: of <components>), by
- * joint_part_names. */
+ * NULL for none; *renamed: written otherwise, and *said its flag that the renaming was said;
+ * *component: of <components>), by joint_part_names. */
 static int frame_opensim_names(osim *o, u2d_xml *joint, const char *name, u2d_xml **found,
-                               int *renamed, int *component)
+                               int *renamed, unsigned char **said, int *component)
 {
     struct joint_parts *P = joint_part_names(o, joint);
     *found = NULL;
@@ -811,6 +817,7 @@ static int frame_opensim_names(osim *o, u2d_xml *joint, const char *name, u2d_xm
         if ((i < P->ncomp || i >= P->ncoord) && strcmp(P->names[i], name) == 0) {
             *found = P->parts[i];
             *renamed = strcmp(u2d_xml_attr(P->parts[i], "name"), name) != 0;
+            *said = &P->said[i];
             *component = i < P->ncomp;
         }
     return 0;
@@ -880,7 +887,9 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
     if (!absolute_body && frames_of) {
         u2d_xml *f;
         int renamed = 0, in_components = 0;
-        if (frame_opensim_names(o, frames_of, last, &f, &renamed, &in_components)) return -1;
+        unsigned char *said = NULL;
+        if (frame_opensim_names(o, frames_of, last, &f, &renamed, &said, &in_components))
+            return -1;
         /* a frame written `last` that OpenSim renamed: its coordinate of that name is what
          * OpenSim finds */
         if (!f && find_named(u2d_xml_child(frames_of, "frames"), last) &&
@@ -900,12 +909,13 @@ static int resolve_frame(osim *o, u2d_xml *joint, u2d_xml *at, const char *ref, 
                                "kind there); move it to the Model's <components>",
                                u2d_xml_name(f), fname);
             const char *jname = u2d_xml_attr(frames_of, "name");
-            if (renamed)
+            if (renamed && !*said) {        /* once, however many sockets name it */
+                *said = 1;
                 note(o, at, "frame '%.100s' of joint '%.100s' has the name of a component, "
                      "coordinate or frame before it in the joint: OpenSim 4.6 renames it "
                      "'%.100s', the name <%s> gives, and so does urdf2dyn (rename it in a copy "
-                     "to say so)", fname,
-                     jname ? jname : "", last, u2d_xml_name(at));
+                     "to say so)", fname, jname ? jname : "", last, u2d_xml_name(at));
+            }
             return offset_frame(o, frames_of, f, NULL, depth, link, X);
         }
     }
