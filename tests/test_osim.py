@@ -1241,6 +1241,28 @@ def test_a_joint_frames_parent_path_opensim_reads_finds_its_frame(osim, tmp_path
     assert marker.position[1] == pytest.approx(y + 0.05, abs=1e-15)
 
 
+@pytest.mark.parametrize("owner, g_parent, marker_frame, socket, element", [
+    ("marker 'M'", "/bodyset/link", "/jointset/pin/q", "parent_frame", "socket_parent_frame"),
+    ("joint 'pin'", "../q", "/jointset/pin/g", "parent", "socket_parent"),
+], ids=["marker", "frame"])
+def test_a_socket_finding_a_coordinate_for_a_frame_is_refused_naming_its_own_socket(
+        osim, tmp_path, owner, g_parent, marker_frame, socket, element):
+    """A marker's socket, or a joint frame's, naming the joint's frame q, which OpenSim 4.6
+    renames q_0 after the coordinate q: it finds the coordinate, and initSystem fails to
+    connect that socket (the oracle: which socket). urdf2dyn's refusal said it "cannot
+    connect the joint", which OpenSim connects; it names the socket that fails."""
+    path = tmp_path / "named.osim"
+    _pin_with_frames_and_marker(osim, path, [("q", 0.1)], marker_frame)
+    path.write_text(path.read_text().replace(
+        "<frames>", f'<frames><PhysicalOffsetFrame name="g"><socket_parent>{g_parent}'
+        '</socket_parent></PhysicalOffsetFrame>', 1))
+    assert f"Failed to connect Socket '{socket}'" in _initsystem_refuses(osim, path)
+    with pytest.raises(urdf2dyn.URDFError, match=re.escape(
+            f"{owner}: coordinate 'q' has the name of a frame of its joint: OpenSim 4.6 renames "
+            f"the frame 'q_0' and cannot connect <{element}> to it")):
+        _load(str(path))
+
+
 def test_a_renamed_frame_is_said_once_however_many_sockets_name_it(osim, tmp_path):
     """Frame f repeated: OpenSim 4.6 names the second f_0 (the oracle: its frame names).
     Three sockets name it, frame g's (which the joint's frames and the marker on g both

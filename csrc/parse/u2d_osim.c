@@ -678,7 +678,8 @@ static char *name_not_among(char *const *names, int n, const char *name);
  * renames the frame, a later subcomponent repeating an earlier one's name
  * (Component::finalizeFromProperties: the coordinates come first), then finds a coordinate
  * where the socket looks for a frame, and initSystem fails ("Failed to connect Socket").
- * role says which frame; fix, what to rename. 0 when the names differ. */
+ * role says which frame; fix, what to rename. 0 when the names differ. The joint's socket
+ * is said as the joint, another component's (a marker's, a frame's) as its element. */
 static int refuse_frame_named_as_coordinate(osim *o, u2d_xml *joint, u2d_xml *at,
                                             const char *frame, const char *role,
                                             const char *fix)
@@ -695,11 +696,14 @@ static int refuse_frame_named_as_coordinate(osim *o, u2d_xml *joint, u2d_xml *at
         if (strcmp(u2d_xml_attr(P->parts[i], "name"), frame) == 0) renamed = P->names[i];
     if (!renamed && !(renamed = made = name_not_among(P->names, P->n, frame)))
         return fail_at(o, NULL, "out of memory");
-    /* 132 characters, the names at most 40 and the suffix 4 (_127), role 24 and fix 56:
-     * within fail_at's 300 */
+    char connected[40] = "the joint";
+    if (at && at != joint && u2d_xml_child(joint, u2d_xml_name(at)) != at)
+        snprintf(connected, sizeof connected, "<%.30s>", u2d_xml_name(at));
+    /* 123 characters, the names at most 40 and the suffix 4 (_127), role 24, connected 32
+     * and fix 56: within fail_at's 300 */
     fail_at(o, at, "coordinate '%.40s' has the name of %.24s: OpenSim 4.6 renames the frame "
-            "'%.40s%.4s' and cannot connect the joint to it (\"Failed to connect Socket\"); "
-            "%.56s", frame, role, frame, renamed + strlen(frame), fix);
+            "'%.40s%.4s' and cannot connect %s to it (\"Failed to connect Socket\"); %.56s",
+            frame, role, frame, renamed + strlen(frame), connected, fix);
     free(made);
     return -1;
 }
