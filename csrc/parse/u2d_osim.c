@@ -672,7 +672,7 @@ static int joint_has_coordinate(u2d_xml *joint, const char *name)
     return 0;
 }
 
-static char *name_not_among(char *const *names, int n, const char *name);
+static char *name_not_among(const char *const *names, int n, const char *name, int *next);
 
 /* A frame of joint named like one of its coordinates, which names the frame at: OpenSim 4.6
  * renames the frame, a later subcomponent repeating an earlier one's name
@@ -694,7 +694,8 @@ static int refuse_frame_named_as_coordinate(osim *o, u2d_xml *joint, u2d_xml *at
     char *made = NULL;
     for (int i = P->ncoord; i < P->n && !renamed; i++)
         if (strcmp(u2d_xml_attr(P->parts[i], "name"), frame) == 0) renamed = P->names[i];
-    if (!renamed && !(renamed = made = name_not_among(P->names, P->n, frame)))
+    if (!renamed &&
+        !(renamed = made = name_not_among((const char *const *)P->names, P->n, frame, NULL)))
         return fail_at(o, NULL, "out of memory");
     char connected[40] = "the joint";
     if (at && at != joint && u2d_xml_child(joint, u2d_xml_name(at)) != at)
@@ -716,17 +717,21 @@ static const char *socket_role(u2d_xml *joint, u2d_xml *at)
     return "a frame of its joint";
 }
 
-/* name, or else name_0, name_1..., the first that names[0..n) does not hold: malloc'd. */
-static char *name_not_among(char *const *names, int n, const char *name)
+/* name, or else name_0, name_1..., the first that names[0..n) does not hold, as OpenSim
+ * 4.6 renames a subcomponent or a joint: malloc'd. next (NULL: none) is where the suffixes
+ * of a name repeated many times resume, moved past the one given: names are only added, so
+ * its first free suffix never decreases (no rescan from _0 for every repeat). */
+static char *name_not_among(const char *const *names, int n, const char *name, int *next)
 {
     size_t size = strlen(name) + 24;
     char *s = malloc(size);
     if (!s) return NULL;
     snprintf(s, size, "%s", name);
-    for (long k = 0, taken = 1; taken; ) {
+    for (int k = next ? *next : 0, taken = 1; taken; ) {
         taken = 0;
         for (int i = 0; i < n && !taken; i++) taken = strcmp(names[i], s) == 0;
-        if (taken) snprintf(s, size, "%s_%ld", name, k++);
+        if (taken) snprintf(s, size, "%s_%d", name, k++);
+        else if (next && k > *next) *next = k;
     }
     return s;
 }
@@ -783,7 +788,8 @@ static struct joint_parts *joint_part_names(osim *o, u2d_xml *joint)
             if (grow(o, (void **)&P->names, &P->capnames, P->n, sizeof *P->names) ||
                 grow(o, (void **)&P->parts, &P->capparts, P->n, sizeof *P->parts))
                 return NULL;
-            if (!(P->names[P->n] = name_not_among(P->names, P->n, written))) {
+            if (!(P->names[P->n] = name_not_among((const char *const *)P->names, P->n,
+                                                  written, NULL))) {
                 fail_at(o, NULL, "out of memory");
                 return NULL;
             }
@@ -1433,7 +1439,7 @@ static const char *own_name(osim *o, const char *a, const char *b)
 static int name_joint(osim *o, u2d_xml *node)
 {
     const char *given = u2d_xml_attr(node, "name"), *type = u2d_xml_name(node);
-    char base[256], name[300];
+    char base[256];
     size_t n = 0;
     if (given && given[0]) snprintf(base, sizeof base, "%s", given);
     else {
@@ -1441,19 +1447,15 @@ static int name_joint(osim *o, u2d_xml *node)
             base[n] = (char)(type[n] >= 'A' && type[n] <= 'Z' ? type[n] - 'A' + 'a' : type[n]);
         base[n] = '\0';
     }
-    snprintf(name, sizeof name, "%s", base);
     int first = -1;
     for (int k = 0; k < o->njname && first < 0; k++)
         if (strcmp(o->jname[k], base) == 0) first = k;
-    /* names are only added: the first free suffix of a base never decreases, so the search
-     * resumes where the last one for this base ended (no quadratic rescans per repeat) */
-    for (int suffix = first >= 0 ? o->jnext[first] : 0, taken = first >= 0; taken; suffix++) {
-        snprintf(name, sizeof name, "%s_%d", base, suffix);
-        taken = 0;
-        for (int k = 0; k < o->njname && !taken; k++) taken = strcmp(o->jname[k], name) == 0;
-        if (!taken) o->jnext[first] = suffix + 1;
-    }
+    /* the suffixes of a base resume where the last joint named after it took one */
+    char *name = name_not_among(o->jname, o->njname, base,
+                                first >= 0 ? &o->jnext[first] : NULL);
+    if (!name) return fail_at(o, NULL, "out of memory");
     const char *owned = own_name(o, name, "");
+    free(name);
     if (!owned || grow(o, (void **)&o->jname, &o->capjname, o->njname, sizeof *o->jname) ||
         grow(o, (void **)&o->jnext, &o->capjnext, o->njname, sizeof *o->jnext))
         return -1;
