@@ -17,12 +17,12 @@ from codegen_oracle import CRobot, cc, compile_c, import_python, octave
 INJECTED = "&#10;error('injected');"
 URDF = f"""<robot name="r */ &quot;&quot;&quot; \\ ??/{INJECTED}">
   <link name="base"/>
-  <link name="l */ &quot;&quot;&quot;&quot; \\n{INJECTED}">
+  <link name="l */ /* &quot;&quot;&quot;&quot; \\n{INJECTED}">
     <inertial><mass value="1"/>
       <inertia ixx="0.2" iyy="0.2" izz="0.3" ixy="0" ixz="0" iyz="0"/></inertial>
   </link>
   <joint name="j */ \\{INJECTED}" type="revolute">
-    <parent link="base"/><child link="l */ &quot;&quot;&quot;&quot; \\n{INJECTED}"/>
+    <parent link="base"/><child link="l */ /* &quot;&quot;&quot;&quot; \\n{INJECTED}"/>
     <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
   </joint>
 </robot>
@@ -70,6 +70,7 @@ def test_generated_matlab_runs_with_the_names_in_its_comments(model, tmp_path):
 @pytest.mark.parametrize("text, said", [
     ("base_link/arm 1", "base_link/arm 1"),
     ("a */ b", "a *<U+002F> b"),
+    ("a /* b", "a /<U+002A> b"),
     ('x """ y', 'x ""<U+0022> y'),
     ("c:\\n", "c:<U+005C>n"),
     ("l??/", "l??<U+002F>"),

@@ -33,14 +33,16 @@ def sayable_in_a_comment(text):
 def said_in_a_comment(text):
     """text (a name from the model's file) as every generated file's comments can hold it:
     each character that is not printable, a backslash, and the last character of */ (ends a
-    C comment), of \"\"\" (ends a Python docstring) and of ??/ (a C trigraph for a backslash)
-    written <U+XXXX>. A URDF's names are free text: a joint named 'a */ b' made the generated
-    C fail to compile, and a line break in a name (&#10; in the XML) ended MATLAB's and
-    Python's line comments, the rest of the name then read as code."""
+    C comment), of /* (a C comment opened in one, an error under gcc -Werror's -Wcomment), of
+    \"\"\" (ends a Python docstring) and of ??/ (a C trigraph for a backslash) written
+    <U+XXXX>. A URDF's names are free text: a joint named 'a */ b' made the generated C fail
+    to compile, and a line break in a name (&#10; in the XML) ended MATLAB's and Python's line
+    comments, the rest of the name then read as code."""
     out = []
     for c in text:
         before = "".join(out[-2:])
         breaks = (not c.isprintable() or c == "\\" or (c == "/" and before.endswith("*"))
+                  or (c == "*" and before.endswith("/"))
                   or (c == '"' and before == '""') or (c == "/" and before == "??"))
         out.append(f"<U+{ord(c):04X}>" if breaks else c)
     return "".join(out)
