@@ -624,14 +624,16 @@ def _unmarked_at_first_on_coupled_model(model, used, present, tasks, locked, ran
     start wins, _first_frame_start); OpenSim's interior-point IK moves it from its start
     towards mid-range by as much as its iterations take (0.3017 from 0.3 towards 0.6 on
     tests/biomech/test_ik_ranges.py's coupled arm, all the way on OpenCap's
-    LaiUhlrich2022): no rule gives OpenSim's value, so it is said."""
+    LaiUhlrich2022): no rule gives OpenSim's value, so it is said. One started at
+    mid-range stays there in both: nothing differs, nothing is said."""
     base = _start_pose(model, q0)
     if not model.couplers or base.shape != (model.nq,):
         return {}
     moved_otherwise = _moved_otherwise(model, tasks, locked)
     bounded = {n for n, (lo, hi) in (ranges or {}).items()
                if n in model.q_names and np.isfinite(lo) and np.isfinite(hi)
-               and n not in moved_otherwise and n not in unmoved_outside}
+               and n not in moved_otherwise and n not in unmoved_outside
+               and abs(base[model.q_names.index(n)] - 0.5 * (lo + hi)) > 1e-9}
     return {n: k for n, k in sorted(_frames_unmoved(model, base, used, present, bounded).items())
             if k < len(present)}
 
