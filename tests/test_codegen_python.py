@@ -1,6 +1,8 @@
 """Generated Python (NumPy, vectorized over samples) against the core, on the same robots as
 the C output; and the properties every generated source must have (same URDF, same bytes;
 constants folded; names from the URDF in the comments)."""
+import contextlib
+import os
 import re
 import shlex
 import shutil
@@ -108,17 +110,57 @@ def _regenerate_said(files):
 def test_the_banner_names_the_command_that_regenerates_the_files(tmp_path, language):
     """The banner said "regenerate with `urdf2dyn codegen`", which its parser refuses without
     a model and -o, and which regenerates other files without the options given: it names
-    the command as given, which, run again, writes the same bytes."""
+    the command, which, run again in the files' folder, writes the same bytes."""
+    robot = tmp_path / "models" / "two arms.urdf"
+    robot.parent.mkdir()
+    shutil.copy(urdf2dyn.data_path("robot2r.urdf"), robot)
     out = tmp_path / "gen out"
-    argv = ["codegen", urdf2dyn.data_path("robot2r.urdf"), "--lang", language, "--functions",
-            "rnea", "fk", "--float", "--floating-base", "--name", "two arms", "-o", str(out)]
-    assert cli.main(argv) == 0
+    options = ["--lang", language, "--functions", "rnea", "fk", "--float", "--floating-base",
+               "--name", "two arms"]
+    assert cli.main(["codegen", str(robot), *options, "-o", str(out)]) == 0
     written = {p.name: p.read_bytes() for p in out.iterdir()}
-    command = shlex.split(_regenerate_said({k: v.decode() for k, v in written.items()}))
-    assert command[:2] == ["urdf2dyn", "codegen"] and command[2:] == argv[1:], command
+    said = _regenerate_said({k: v.decode() for k, v in written.items()})
+    assert all(f"`{said}` in this file's folder" in v.decode() for v in written.values())
+    command = shlex.split(said)
+    assert command == ["urdf2dyn", "codegen", "../models/two arms.urdf", *options, "-o", "."]
     shutil.rmtree(out)
-    assert cli.main(command[1:]) == 0
+    out.mkdir()
+    with _working_directory(out):
+        assert cli.main(command[1:]) == 0
     assert {p.name: p.read_bytes() for p in out.iterdir()} == written
+
+
+def test_the_same_model_and_options_give_the_same_bytes_from_any_folder(tmp_path):
+    """The banner named -o and the model's path as typed: the same files written from
+    another folder (a CI job regenerating them to check they are current) differed in their
+    banner, and its command, run elsewhere, read another file (a bundled model of the same
+    name) and wrote to another folder."""
+    robot = tmp_path / "robot.urdf"
+    shutil.copy(urdf2dyn.data_path("robot2r.urdf"), robot)
+    (tmp_path / "sub").mkdir()
+    with _working_directory(tmp_path):
+        assert cli.main(["codegen", "robot.urdf", "--lang", "c", "-o", "gen"]) == 0
+    first = {p.name: p.read_bytes() for p in (tmp_path / "gen").iterdir()}
+    with _working_directory(tmp_path / "sub"):
+        assert cli.main(["codegen", "../robot.urdf", "--lang", "c", "-o",
+                         str(tmp_path / "gen/"), "--strict"]) == 0
+    assert {p.name: p.read_bytes() for p in (tmp_path / "gen").iterdir()} == first
+    bundled = {}
+    for name, robot in (("bare", "robot2r.urdf"), ("path", urdf2dyn.data_path("robot2r.urdf"))):
+        assert cli.main(["codegen", robot, "--lang", "c", "-o", str(tmp_path / name)]) == 0
+        bundled[name] = {p.name: p.read_bytes() for p in (tmp_path / name).iterdir()}
+    assert bundled["bare"] == bundled["path"]
+    assert b"`urdf2dyn codegen robot2r.urdf --lang c" in bundled["bare"]["robot_2r.c"]
+
+
+@contextlib.contextmanager
+def _working_directory(path):
+    before = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(before)
 
 
 def test_the_banner_names_the_library_call_that_regenerates_the_files():

@@ -3,6 +3,7 @@ and urdf2dyn equations (SymPy)."""
 import os
 import shlex
 
+from ..bundled import data_path
 from ..model import load
 from .options import (TRIAL_COLUMNS, UsageError, add_floating_base, add_gravity, add_strict,
                       model_path, refuse_overwriting)
@@ -26,13 +27,26 @@ def cmd_codegen(args):
 
 
 def _this_command(args):
-    """The urdf2dyn codegen command that writes the files these args do (the model as given,
-    every option that shapes them), as their banner says it."""
-    words = ["urdf2dyn", "codegen", args.robot, "--lang", args.lang, "--functions",
+    """The urdf2dyn codegen command that writes the files these args do, run in their folder
+    (their banner says so): the model by its path from there, or by its name when bundled,
+    every option that shapes them, and -o . So the same model and options give the same
+    bytes from whichever folder the command was typed, as long as the model and the output
+    lie where they did."""
+    robot = args.robot
+    if os.path.exists(robot):
+        bundled = os.path.dirname(data_path(os.path.basename(robot)))
+        if os.path.dirname(os.path.abspath(robot)) == os.path.abspath(bundled):
+            robot = os.path.basename(robot)
+        else:
+            try:
+                robot = os.path.relpath(robot, args.output)
+            except ValueError:              # on another drive (Windows): no relative path
+                robot = os.path.abspath(robot)
+    words = ["urdf2dyn", "codegen", robot, "--lang", args.lang, "--functions",
              *args.functions]
     words += ["--float"] * args.float + ["--floating-base"] * args.floating_base
     words += ["--name", args.name] if args.name is not None else []
-    return shlex.join(words + ["-o", args.output])
+    return shlex.join(words + ["-o", "."])
 
 
 def add_codegen_parser(sub):
