@@ -1532,8 +1532,8 @@ def _many_channels(path, moment_unit, nan_sample=None, nan_scale=None, short=Non
     units or scales) whose type-2 force plate is on channels plate (FORCE_PLATFORM:CHANNEL,
     Fx Fy Fz Mx My Mz: 255-260 unless given, fewer for a short list), each channel with its
     own label, scale and offset; the moments in moment_unit ('Nmm' or 'Nm': the same loads,
-    the stored moments 1000 times smaller in N·m). short: {NAME: k}, NAME2 (LABELS2, SCALE2,
-    OFFSET2 or UNITS2) cut to its first k values."""
+    the stored moments 1000 times smaller in N·m; a channel past 260 is listed, not held).
+    short: {NAME: k}, NAME2 (LABELS2, SCALE2, OFFSET2 or UNITS2) cut to its first k values."""
     from c3d_by_hand import c3d_bytes, split
     n, frames, per = 260, 20, 10
     plate = list(plate)
@@ -1547,6 +1547,8 @@ def _many_channels(path, moment_unit, nan_sample=None, nan_scale=None, short=Non
     raw = rng.normal(0, 50, (n, frames * per)).round()
     for j, (channel, load) in enumerate(zip(plate, loads)):
         k = channel - 1
+        if k >= n:                               # a channel the file does not hold
+            continue
         units[k] = ("N", moment_unit)[j >= 3]
         stored = load * 1e-3 if j >= 3 and moment_unit == "Nm" else load
         raw[k] = stored / scale[k] + offset[k]
@@ -1669,6 +1671,30 @@ def test_a_short_channel_list_is_named_before_its_channels_calibration(tmp_path)
     said(caught, r"ANALOG:SCALE lists 258 values for its 260 analog channels",
          re.escape(f"{path}: force plate 1: FORCE_PLATFORM:CHANNEL does not list the 6 "
                    "channels of a type-2 plate; the plate was left out"))
+    assert rec.plates == []
+
+
+def test_channels_outside_the_file_are_named_before_the_listed_channels_calibration(tmp_path):
+    """FORCE_PLATFORM:CHANNEL listing 257-262 in a 260-channel file whose ANALOG:SCALE2 stops
+    at channel 258: the plate was left out naming the missing scales of 259 and 260 alone, and
+    a user who re-exported the calibration met the channels outside the file next. They are
+    named first, as a short list is: the list is the first fault to fix (the channels a fixed
+    list names may need calibrating too). Oracle: ezc3d, which holds 260 channels and whose
+    force-platform module refuses the plate at its channel 261."""
+    path = _many_channels(tmp_path / "outside.c3d", "Nmm", short={"SCALE": 3},
+                          plate=(257, 258, 259, 260, 261, 262))
+    ez = ezc3d.c3d(os.fspath(path))
+    assert len(ez.c3d_swig.channelNames()) == 260
+    assert np.ravel(ez["parameters"]["FORCE_PLATFORM"]["CHANNEL"]["value"]).tolist() == \
+        [257, 258, 259, 260, 261, 262]
+    with pytest.raises(ValueError, match="access the channel 260 while the maximum number "
+                                         "of channels is 260"):
+        ezc3d.c3d(os.fspath(path), extract_forceplat_data=True)
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path)
+    said(caught, r"ANALOG:SCALE lists 258 values for its 260 analog channels",
+         re.escape(f"{path}: force plate 1: FORCE_PLATFORM:CHANNEL [257, 258, 259, 260, 261, "
+                   "262] names analog channels outside 1..260 (the file's 260 channels)"))
     assert rec.plates == []
 
 

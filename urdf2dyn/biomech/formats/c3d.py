@@ -1049,12 +1049,10 @@ def _channel_names(ch, labels):
 
 
 def _check_channels(ch, where, platforms, options):
-    """A plate whose channels ch (0-based, _listed_channels) are not numbers: refused naming
-    the parameter that made them so (a NaN ANALOG:SCALE or GEN_SCALE), or warned about
-    (samples the file itself left NaN)."""
+    """A plate whose channels ch (0-based, _listed_channels, each one of the file's:
+    _check_in_the_file) are not numbers: refused naming the parameter that made them so (a
+    NaN ANALOG:SCALE or GEN_SCALE), or warned about (samples the file itself left NaN)."""
     analogs, ascale, gen = platforms.analogs, platforms.ascale, platforms.gen_scale
-    if any(i < 0 or i >= analogs.shape[0] for i in ch):
-        return                                   # _channels_in_the_file refuses them
     bad = ~np.isfinite(analogs[ch])              # (channels, samples)
     if not bad.any():
         return
@@ -1114,10 +1112,10 @@ def _plate(k, where, platforms, options):
     analog channels (platforms: _PlatformParameters), read as options (_PlateOptions) say;
     refused (MotionError) when its parameters cannot place it or turn its channels into
     loads."""
-    ptype, listed = _listed_channels(k, where, platforms)
-    _check_calibrated(listed, where, platforms, options)
-    _check_channels(listed, where, platforms, options)
-    ch = _channels_in_the_file(listed, where, platforms)
+    ptype, ch = _listed_channels(k, where, platforms)
+    _check_in_the_file(ch, where, platforms)
+    _check_calibrated(ch, where, platforms, options)
+    _check_channels(ch, where, platforms, options)
     _check_corners_given(k, where, platforms)
     cm = _plate_calibration(k, where, ptype, ch, platforms, options.strict)
     box, orig = _plate_box(k, where, platforms)
@@ -1137,10 +1135,10 @@ def _listed_channels(k, where, platforms):
     """(type, the analog channels 0-based FORCE_PLATFORM:CHANNEL lists for plate k: its
     type's), refused (MotionError) when FORCE_PLATFORM:TYPE gives no type read here or the
     list holds fewer channels than the type's (none without a column for the plate). A short
-    list is refused before the listed channels' calibration and values are checked: a user
-    who recalibrated them would meet this refusal next, and the channels the fixed list adds
-    may need calibrating too. A channel outside the file is refused after them
-    (_channels_in_the_file)."""
+    list, or one naming a channel outside the file (_check_in_the_file), is refused before
+    the listed channels' calibration and values are checked: a user who recalibrated them
+    would meet this refusal next, and the channels the fixed list names may need
+    calibrating too."""
     types, channel = platforms.types, platforms.channel
     if k >= len(types):
         raise MotionError(f"{where}: FORCE_PLATFORM:TYPE has {len(types)} entries, fewer "
@@ -1158,15 +1156,14 @@ def _listed_channels(k, where, platforms):
     return ptype, listed
 
 
-def _channels_in_the_file(ch, where, platforms):
-    """The plate's channels ch (_listed_channels), refused (MotionError) unless each is one
-    of the file's."""
+def _check_in_the_file(ch, where, platforms):
+    """Refuse a plate (MotionError) unless each of its channels ch (_listed_channels) is
+    one of the file's."""
     analogs = platforms.analogs
     if np.any(ch < 0) or np.any(ch >= analogs.shape[0]):
         raise MotionError(f"{where}: FORCE_PLATFORM:CHANNEL {[int(i) for i in ch + 1]} names "
                           f"analog channels outside 1..{analogs.shape[0]} (the file's "
                           f"{analogs.shape[0]} channels)")
-    return ch
 
 
 def _check_corners_given(k, where, platforms):
