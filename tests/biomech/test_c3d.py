@@ -1527,13 +1527,14 @@ def test_c3d_orgs_nt_and_ntmm_are_newtons_and_newton_millimetres():
 # ------------------------------------------------------------ more than 255 analog channels
 
 def _many_channels(path, moment_unit, nan_sample=None, nan_scale=None, short=None,
-                   plate=tuple(range(255, 261))):
+                   plate=tuple(range(255, 261)), one_dimension=False):
     """A 260-channel C3D file (written by hand: ezc3d's writer cannot write more than 255
     units or scales) whose type-2 force plate is on channels plate (FORCE_PLATFORM:CHANNEL,
     Fx Fy Fz Mx My Mz: 255-260 unless given, fewer for a short list), each channel with its
     own label, scale and offset; the moments in moment_unit ('Nmm' or 'Nm': the same loads,
     the stored moments 1000 times smaller in N·m; a channel past 260 is listed, not held).
-    short: {NAME: k}, NAME2 (LABELS2, SCALE2, OFFSET2 or UNITS2) cut to its first k values."""
+    short: {NAME: k}, NAME2 (LABELS2, SCALE2, OFFSET2 or UNITS2) cut to its first k values.
+    one_dimension: FORCE_PLATFORM:CHANNEL written as a list, not the column of a 2-D array."""
     from c3d_by_hand import c3d_bytes, split
     n, frames, per = 260, 20, 10
     plate = list(plate)
@@ -1562,7 +1563,8 @@ def _many_channels(path, moment_unit, nan_sample=None, nan_scale=None, short=Non
                   "LABELS": ("char", ["M1"]), "UNITS": ("char", ["mm"])},
         "ANALOG": {"USED": ("int", n), "RATE": ("float", 1000.0), "GEN_SCALE": ("float", 1.0)},
         "FORCE_PLATFORM": {
-            "USED": ("int", 1), "TYPE": ("int", [2]), "CHANNEL": ("int", [plate]),
+            "USED": ("int", 1), "TYPE": ("int", [2]),
+            "CHANNEL": ("int", plate if one_dimension else [plate]),
             "CORNERS": ("float", [[[500, -300, 0], [0, -300, 0], [0, 300, 0], [500, 300, 0]]]),
             "ORIGIN": ("float", [[0, 0, -40]])}}
     for name, kind, values in (("LABELS", "char", labels), ("SCALE", "float", scale),
@@ -1670,7 +1672,28 @@ def test_a_short_channel_list_is_named_before_its_channels_calibration(tmp_path)
         rec = C.read_c3d(path)
     said(caught, r"ANALOG:SCALE lists 258 values for its 260 analog channels",
          re.escape(f"{path}: force plate 1: FORCE_PLATFORM:CHANNEL does not list the 6 "
-                   "channels of a type-2 plate; the plate was left out"))
+                   "channels of a type-2 plate (it lists [257, 258, 259, 260] for it); set "
+                   "the plate's type and channels in the capture software and re-export; the "
+                   "plate was left out"))
+    assert rec.plates == []
+
+
+def test_a_one_dimensional_channel_list_is_said_to_have_no_column_for_the_plate(tmp_path):
+    """FORCE_PLATFORM:CHANNEL holding the plate's 6 channels in one dimension, not as the
+    column of a (channels, plates) array the C3D User Guide gives it: the plate was left out
+    saying the list does not list them, which it seems to. Oracle: ezc3d, which reads the
+    list as given and refuses the plate too."""
+    path = _many_channels(tmp_path / "flat.c3d", "Nmm", one_dimension=True)
+    channel = ezc3d.c3d(os.fspath(path))["parameters"]["FORCE_PLATFORM"]["CHANNEL"]["value"]
+    assert np.ravel(channel).tolist() == list(range(255, 261))
+    with pytest.raises(RuntimeError, match="FORCE_PLATFORM:CHANNEL is not fill properly"):
+        ezc3d.c3d(os.fspath(path), extract_forceplat_data=True)
+    with pytest.warns(Urdf2dynWarning) as caught:
+        rec = C.read_c3d(path)
+    said(caught, re.escape(f"{path}: force plate 1: FORCE_PLATFORM:CHANNEL does not list the "
+                           "6 channels of a type-2 plate (it has no column for it); set the "
+                           "plate's type and channels in the capture software and re-export; "
+                           "the plate was left out"))
     assert rec.plates == []
 
 
@@ -1694,7 +1717,10 @@ def test_channels_outside_the_file_are_named_before_the_listed_channels_calibrat
         rec = C.read_c3d(path)
     said(caught, r"ANALOG:SCALE lists 258 values for its 260 analog channels",
          re.escape(f"{path}: force plate 1: FORCE_PLATFORM:CHANNEL [257, 258, 259, 260, 261, "
-                   "262] names analog channels outside 1..260 (the file's 260 channels)"))
+                   "262] names analog channels outside 1..260 (the file's 260 channels); "
+                   "re-export the trial with the plate's analog channels from the capture "
+                   "software (or, if the plate was not used, without the plate); the plate "
+                   "was left out"))
     assert rec.plates == []
 
 
@@ -2256,7 +2282,9 @@ def test_a_type4_plate_whose_scales_hold_the_calibration_diagonal_is_calibrated_
     said(caught, re.escape(f"force plate 1: ANALOG:SCALE of its channels {named} already "
                            "holds FORCE_PLATFORM:CAL_MATRIX's diagonal"),
          r"force plate 1: its force points down into the plate",
-         r"force plate 2: FORCE_PLATFORM:CHANNEL \[8, 9, 10, 11, 12, 13\]")
+         r"force plate 2: FORCE_PLATFORM:CHANNEL \[8, 9, 10, 11, 12, 13\] names analog "
+         r"channels outside 1\.\.6 \(the file's 6 channels\); re-export the trial with the "
+         r"plate's analog channels")
     p = rec.plates[0]
     assert p.contact.all()
     mass = -p.force[:, 2].mean() / 9.81      # the file stores the action (second warning)

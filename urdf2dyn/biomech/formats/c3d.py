@@ -1152,8 +1152,19 @@ def _listed_channels(k, where, platforms):
               np.zeros(0, dtype=np.int64))
     if len(listed) < nch:
         raise MotionError(f"{where}: FORCE_PLATFORM:CHANNEL does not list the {nch} "
-                          f"channels of a type-{ptype} plate")
+                          f"channels of a type-{ptype} plate ({_listed_words(listed)}); set "
+                          "the plate's type and channels in the capture software and "
+                          "re-export")
     return ptype, listed
+
+
+def _listed_words(listed):
+    """What FORCE_PLATFORM:CHANNEL lists for a plate (listed: its channels 0-based), as the
+    file numbers them. A list with no column for the plate (a CHANNEL of fewer columns
+    than FORCE_PLATFORM:USED, or of one dimension, which ezc3d refuses too) lists none."""
+    if not len(listed):
+        return "it has no column for it"
+    return f"it lists {[int(i) for i in listed + 1]} for it"
 
 
 def _check_in_the_file(ch, where, platforms):
@@ -1163,7 +1174,9 @@ def _check_in_the_file(ch, where, platforms):
     if np.any(ch < 0) or np.any(ch >= analogs.shape[0]):
         raise MotionError(f"{where}: FORCE_PLATFORM:CHANNEL {[int(i) for i in ch + 1]} names "
                           f"analog channels outside 1..{analogs.shape[0]} (the file's "
-                          f"{analogs.shape[0]} channels)")
+                          f"{analogs.shape[0]} channels); re-export the trial with the "
+                          "plate's analog channels from the capture software (or, if the "
+                          "plate was not used, without the plate)")
 
 
 def _check_corners_given(k, where, platforms):
