@@ -382,23 +382,26 @@ def test_library_convert_advises_the_gravity_as_python_not_a_flag(tmp_path):
 def test_osim_to_urdfs_docstring_says_where_the_gravity_is_in_the_librarys_words(tmp_path):
     """osim_to_urdf's docstring said the model's gravity is "to be passed as --gravity", a
     flag no library caller has, and that a warning says it, which none does: it names the
-    document's opening comment and the library call. Oracle: OpenSim's gravity of the
-    model, read from the comment and set with the call the docstring names."""
+    document's opening comment and the library call, run here as written (it was
+    ``urdf2dyn.load(path).gravity = ...``, which sets the gravity of a model it drops).
+    Oracle: OpenSim's gravity of the model, read from the comment and set with the call."""
     opensim = pytest.importorskip("opensim")
     import inspect
     from caller_words import flags_named
     doc = inspect.getdoc(osim_to_urdf)
     assert not flags_named(doc), doc
-    call = re.search(r"``urdf2dyn\.load\(path\)(\.gravity = )\.\.\.``", doc)
-    assert call and "opening comment" in doc, doc
+    code = re.search(r"opening comment.*?``(.+?)``", doc, re.S)
+    assert code, doc
     source = os.path.join(DATA, "gait10dof18musc.osim")
     path = tmp_path / "g.urdf"
     text = _quiet(osim_to_urdf, source, path)
     said = re.search(r"<!--[^>]*gravity (\S+) (\S+) (\S+) ", text)
-    model = urdf2dyn.load(path)
-    exec(f"model{call[1]}({', '.join(said.groups())})", {"model": model})
+    names = {"urdf2dyn": urdf2dyn, "path": path,
+             **{f"g{x}": float(v) for x, v in zip("xyz", said.groups())}}
+    exec(" ".join(code[1].split()), names)
     g = opensim.Model(source).getGravity()
-    np.testing.assert_allclose(model.gravity, [g.get(i) for i in range(3)], atol=1e-12)
+    np.testing.assert_allclose(names["model"].gravity, [g.get(i) for i in range(3)],
+                               atol=1e-12)
 
 
 def test_cli_convert_names_what_it_reads_and_refuses_c3d_options(tmp_path, capsys):

@@ -134,8 +134,9 @@ def osim_to_urdf(model, output: str | os.PathLike | None = None, q=None,
         turning coordinate free both ways is a continuous joint). Effort and velocity are
         :data:`NO_LIMIT` (OpenSim has none). A Urdf2dynWarning names each frozen axis and the
         locked coordinates (URDF cannot lock a joint). URDF carries no gravity: the model's
-        own is written in the document's opening comment, to be set on the model loaded
-        from it where its dynamics are computed (``urdf2dyn.load(path).gravity = ...``).
+        own (gx, gy, gz) is written in the document's opening comment, to be set on the
+        model loaded from it where its dynamics are computed
+        (``model = urdf2dyn.load(path); model.gravity = (gx, gy, gz)``).
     """
     from .model import load
     if not hasattr(model, "structure"):
