@@ -89,6 +89,23 @@ def test_the_summarys_title_says_what_the_summary_shows(rra):
     assert rows == sorted(rows), rest
 
 
+def test_a_setup_adjusting_the_com_of_no_body_is_refused_as_its_file_is(rra):
+    """An RRASetup given to run_rra (a library caller's, not read from a file) asking the
+    mass centre adjusted (adjust_com) with no adjusted_com_body: the run went on, changed the
+    total mass (OpenSim's rule: +0.0049 kg here) and its summary said "model unchanged
+    (adjust_com_to_reduce_residuals is false)", a setup it was not. It is refused, before
+    any other finding, in the words the setup reader refuses such a file in."""
+    import dataclasses
+    from urdf2dyn.biomech.formats.rra_setup import RRASetupError
+    result, _ = rra
+    asked = dataclasses.replace(result.setup, adjusted_com_body=None)
+    assert asked.adjust_com
+    with pytest.raises(RRASetupError, match=re.escape(
+            f"{SETUP}: <adjust_com_to_reduce_residuals> is true but <adjusted_com_body> is "
+            "empty: name the body whose mass centre moves (usually torso)")):
+        run_rra(asked, write=False)
+
+
 def test_the_adjusted_model_is_opensims(osim, rra):
     """The adjusted .osim loads in OpenSim 4.6 with every body's mass and inertia scaled by
     the reported factor, the torso's mass centre moved by the reported shift and every other

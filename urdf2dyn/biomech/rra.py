@@ -48,8 +48,8 @@ from .._safe_files import refuse_overwriting_inputs, replacing
 from ..warn import counted, report
 from .formats.opensim import (_write_sto, external_loads_inputs, read_external_loads,
                                read_opensim)
-from .formats.rra_setup import (RRASetup, RRASetupError, point_tasks, read_actuators,
-                                read_rra_setup, read_tasks)
+from .formats.rra_setup import (RRASetup, RRASetupError, check_com_body, point_tasks,
+                                read_actuators, read_rra_setup, read_tasks)
 from .opensim_processing import OpenSimProcessing
 from .processing import CutoffNamed
 from .residuals import BANDS, ResidualReduction, reduce_residuals
@@ -109,6 +109,7 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
     start = _time.perf_counter()
     su = setup if isinstance(setup, RRASetup) else read_rra_setup(setup, strict=strict,
                                                                    need_model=model is None)
+    check_com_body(su, su.path)          # a setup built in Python is not read's
     messages = []
 
     def warn(msg):

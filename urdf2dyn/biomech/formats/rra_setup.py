@@ -98,6 +98,16 @@ class RRASetup:
         return os.path.join(self.results_directory, f"{self.name}_{kind}")
 
 
+def check_com_body(setup, where):
+    """Refuse (RRASetupError) an RRASetup that adjusts the mass centre of no body: read from
+    a file (where: its path) or built by a library caller, it would change the total mass
+    with no body to move."""
+    if setup.adjust_com and setup.adjusted_com_body is None:
+        raise RRASetupError(f"{where}: <adjust_com_to_reduce_residuals> is true but "
+                            "<adjusted_com_body> is empty: name the body whose mass centre "
+                            "moves (usually torso)")
+
+
 @dataclass
 class Task:
     """One tracking task of a CMC_TaskSet: a coordinate (``CMC_Joint``) followed with a
@@ -287,10 +297,7 @@ def read_rra_setup(path: str | os.PathLike[str], strict: bool = False,
     s.adjust_com = legacy_flag_of(tool, "adjust_com_to_reduce_residuals", f"{where}:",
                                   RRASetupError, s.adjust_com)
     s.adjusted_com_body = _text(tool, "adjusted_com_body")
-    if s.adjust_com and s.adjusted_com_body is None:
-        raise RRASetupError(f"{where}: <adjust_com_to_reduce_residuals> is true but "
-                            "<adjusted_com_body> is empty: name the body whose mass centre "
-                            "moves (usually torso)")
+    check_com_body(s, where)
     span = []
     for tag in ("initial_time_for_com_adjustment", "final_time_for_com_adjustment"):
         t = _number_text(tool, tag, where)
