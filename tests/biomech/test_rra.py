@@ -106,6 +106,30 @@ def test_a_setup_adjusting_the_com_of_no_body_is_refused_as_its_file_is(rra):
         run_rra(asked, write=False)
 
 
+@pytest.mark.parametrize("body", ["torso pelvis", "head"])
+def test_an_adjusted_com_body_the_model_lacks_is_named_in_the_setups_words(osim, rra, body):
+    """<adjusted_com_body> naming two bodies, or one the model lacks: the run was refused
+    with "com_body: 'torso pelvis' is not a moving body", the keyword of
+    urdf2dyn.biomech.residuals.reduce_residuals, which neither the setup's user nor
+    run_rra's caller passes, and no file. The setup and its element are named. Oracle:
+    OpenSim's model of the setup has no such body."""
+    import dataclasses
+    from urdf2dyn.biomech.formats.rra_setup import RRASetupError
+    from caller_words import flags_named
+    result, _ = rra
+    theirs = osim.Model(result.setup.model_file)
+    assert not theirs.getBodySet().contains(body) and theirs.getBodySet().contains("torso")
+    asked = dataclasses.replace(result.setup, adjusted_com_body=body)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Urdf2dynWarning)       # the published setup's note
+        with pytest.raises(RRASetupError) as refused:
+            run_rra(asked, write=False)
+    said = str(refused.value)
+    assert said.startswith(f"{SETUP}: <adjusted_com_body>: '{body}' is not a moving body of "
+                           "the model (one of ("), said
+    assert "com_body:" not in said and not flags_named(said), said
+
+
 def test_the_adjusted_model_is_opensims(osim, rra):
     """The adjusted .osim loads in OpenSim 4.6 with every body's mass and inertia scaled by
     the reported factor, the torso's mass centre moved by the reported shift and every other

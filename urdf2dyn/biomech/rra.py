@@ -52,7 +52,7 @@ from .formats.rra_setup import (RRASetup, RRASetupError, check_com_body, point_t
                                 read_actuators, read_rra_setup, read_tasks)
 from .opensim_processing import OpenSimProcessing
 from .processing import CutoffNamed
-from .residuals import BANDS, ResidualReduction, reduce_residuals
+from .residuals import BANDS, ResidualError, ResidualReduction, reduce_residuals
 from .splines import quintic_eval
 from .trajectory import MotionError, Trajectory, angle_columns
 
@@ -227,9 +227,12 @@ def run_rra(setup, model=None, *, results_directory=None, output_model_file=None
             f_ext = loads.wrenches(model, t, q0, strict=strict, interpolation="spline")
 
     com_body = su.adjusted_com_body if su.adjust_com else None
-    red = reduce_residuals(model, t, q0, v0, a0, f_ext, actuators=actuators, tracking=tracking,
-                           com_body=com_body, adjust_mass=su.adjust_com,
-                           knot_interval=knot_interval, strict=strict)
+    try:
+        red = reduce_residuals(model, t, q0, v0, a0, f_ext, actuators=actuators,
+                               tracking=tracking, com_body=com_body, adjust_mass=su.adjust_com,
+                               knot_interval=knot_interval, strict=strict)
+    except ResidualError as e:
+        raise _in_setup_words(e, su) from None
     messages += red.notes
 
     # the change against the file's own samples in the time range
@@ -279,6 +282,17 @@ def _outside_bands(red, result, model):
             out.append(f"coordinate {name} moved {shown} RMS from the desired kinematics, "
                        f"more than OpenSim's band ({'2 deg' if is_angle else '2 cm'})")
     return out
+
+
+def _in_setup_words(error, setup):
+    """reduce_residuals' refusal of its com_body keyword, which the setup's user does not
+    pass, as its setup's <adjusted_com_body> (naming the setup); its other refusals as
+    they are."""
+    keyword = "com_body: "
+    text = str(error)
+    if not text.startswith(keyword):
+        return error
+    return RRASetupError(f"{setup.path}: <adjusted_com_body>: {text[len(keyword):]}")
 
 
 def _followed(model):
