@@ -348,8 +348,8 @@ def test_cli_convert(tmp_path, capsys):
     assert rc == 0
     assert "movable joints named after the coordinates" in cap.out
     # convert takes no --gravity: the advice names the commands that do (their parsers)
-    said = re.search(r"where its dynamics are computed, set it with --gravity 0 -9.80665 0 of "
-                     r"urdf2dyn (\S+), (\S+) or (\S+)\n", cap.out)
+    said = re.search(r"where its dynamics are computed, set it with --gravity 0 -9.80665 0 "
+                     r"\(urdf2dyn (\S+), (\S+) and (\S+) take it\)\n", cap.out)
     assert said, cap.out
     commands = build_parser()._subparsers._group_actions[0].choices
     def takes_gravity(name):

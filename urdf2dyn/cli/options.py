@@ -110,7 +110,7 @@ SETUP_COLUMNS = TRIAL_COLUMNS._replace(
 #: the same in `urdf2dyn convert`'s, which takes no --gravity: a converted URDF holds none,
 #: so the advice names the commands that set it where the model's dynamics are computed
 CONVERT_COLUMNS = TRIAL_COLUMNS._replace(
-    gravity="--gravity {0:g} {1:g} {2:g} of urdf2dyn torques, animate or export-osim")
+    gravity="--gravity {0:g} {1:g} {2:g} (urdf2dyn torques, animate and export-osim take it)")
 #: the same in `urdf2dyn animate`'s, which reads the motion as torques does but takes
 #: neither the loads nor their links (it draws the trial's own), --couplers, --max-gap, the
 #: CSV separators (detected from the file), --cycles, a scaling's --static nor --derivatives
