@@ -31,6 +31,7 @@ from ...forces import wrench_at_point
 from ..._input_bytes import read_input, refuse_devices
 from ..._safe_files import note_input, replacing
 from ...warn import counted, data_rows, report
+from ._cells import refuse_unwritable_names
 from .setup_xml import disabled, read_setup_element, read_tool, text as _text
 from .windows import decode_text, setup_path
 from ..trajectory import MotionError, _from_table, _to_table, angle_columns, load_mapping
@@ -736,7 +737,9 @@ def write_opensim(path, traj, degrees=None, name=None, model=None, linear=(), de
     coordinates); which columns are angles: see :func:`angle_columns` (with a model, exactly its
     rotational coordinates). The default None means yes with a model and no without one, so a
     table that is not a motion (torques, forces) is never multiplied by 180/pi: write torques with
-    :func:`write_torques`. Lengths stay in m."""
+    :func:`write_torques`. Lengths stay in m. A label the file cannot hold (a tab, a line
+    break, blanks at its ends: formats._cells) is refused (MotionError) before anything is
+    written."""
     if degrees is None:
         degrees = model is not None
     header, data = _to_table(traj, degrees, model, linear, derivatives, forces)
@@ -755,7 +758,10 @@ def coordinate_set_columns(names, model):
     return first + [k for k in range(len(names)) if k not in taken]
 
 
-def _write_sto(path, header, data, degrees, name, fmt="{:.15g}"):
+def _write_sto(path, header, data, degrees, name, fmt="{:.15g}", origin=None):
+    """Write a .mot/.sto; origin: where the column labels came from, said when one of them
+    cannot be written (refuse_unwritable_names)."""
+    refuse_unwritable_names(path, header, "column label", origin)
     # OpenSim 4.6's Storage reads a file of version 1 number by number and stops at a 'nan';
     # from version 2 on it reads it with its table reader, which reads NaN (OpenSim 4 writes
     # version=3). Version 1 stays for the rest: what every OpenSim release reads.

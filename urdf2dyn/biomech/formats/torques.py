@@ -69,7 +69,8 @@ def write_torques(path, t, tau, model, per_kg=False, name=None, order=None):
     if ext in (".sto", ".mot"):
         unit = "N·m/kg, N/kg" if per_kg else "N·m, N"
         _write_sto(path, ["time", *cols], np.column_stack([t, tau]), False,
-                   name or f"urdf2dyn inverse dynamics ({unit})", fmt=_EXACT)
+                   name or f"urdf2dyn inverse dynamics ({unit})", fmt=_EXACT,
+                   origin=f"the coordinates of model {model.name!r}")
     elif ext == ".csv":
         write_table(path, t, tau, names, fmt=_EXACT)
     else:

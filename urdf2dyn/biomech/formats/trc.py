@@ -30,6 +30,7 @@ from ..._safe_files import note_input, replacing
 from ...warn import duplicated, missing_file, report
 from ..markers import LENGTH_UNITS, Markers
 from ..trajectory import MotionError
+from ._cells import refuse_unwritable_names
 from .opensim import tab_cells
 from .windows import decode_text
 
@@ -494,7 +495,8 @@ def write_trc(path, markers, units="mm", fmt="{:.6f}"):
     """Write markers as an OpenSim .trc file: NaN positions (gaps) as empty cells, every row
     ending in a tab as OpenSim's TRCFileAdapter writes them (without it, a gap in the last
     marker leaves a row OpenSim reads as short). The file is replaced only once complete
-    (urdf2dyn._safe_files.replacing).
+    (urdf2dyn._safe_files.replacing). A label the file cannot hold (a tab, a line break, blanks
+    at its ends: formats._cells) is refused (MotionError) before anything is written.
 
     Parameters
     ----------
@@ -507,6 +509,7 @@ def write_trc(path, markers, units="mm", fmt="{:.6f}"):
     if units not in LENGTH_UNITS:
         raise ValueError(f"units: expected one of {sorted(LENGTH_UNITS)}, got {units!r}")
     path = os.fspath(path)
+    refuse_unwritable_names(path, markers.labels, "marker label", markers.meta.get("source"))
     n, m = len(markers.time), len(markers.labels)
     rate = markers.rate or markers.meta.get("rate") or 0.0
     xyz = markers.xyz / LENGTH_UNITS[units]

@@ -1,0 +1,110 @@
+"""Names a written file cannot hold: a model's or a recording's names are free text (a joint
+named with &#10; in its XML, a C3D label holding a tab). Every writer of a text table either
+writes a name so its owning tool reads it back whole, or refuses it before writing anything,
+naming it. Oracles: OpenSim 4.6's TimeSeriesTableVec3 (TRCFileAdapter), TimeSeriesTable
+(STOFileAdapter) and Storage (the reader of its tools); Python's csv module and pandas."""
+import os
+import tempfile
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from cli_here import run_here
+from urdf2dyn.biomech.formats import read_opensim, read_trc, write_opensim, write_trc
+from urdf2dyn.biomech.markers import Markers
+from urdf2dyn.biomech.trajectory import MotionError, Trajectory
+
+#: Letters, the blanks and separators, and what ends a line for OpenSim or for str.splitlines.
+_CHARACTERS = "ab ,\"\t\n\r\x0b\x0c\u2028\u00a0\x1c"
+_NAMES = st.lists(st.text(_CHARACTERS, max_size=4), min_size=1, max_size=3, unique=True)
+_SETTINGS = settings(max_examples=60, derandomize=True, deadline=None,
+                     suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def _fresh(tmp_path, name):
+    """A path in a folder of its own: each Hypothesis example gets the one tmp_path."""
+    return os.path.join(tempfile.mkdtemp(dir=tmp_path), name)
+
+
+def _refused_naming_one_of(error, names, path):
+    """The refusal names one of names (as repr) and nothing was written."""
+    assert any(repr(n) in str(error) for n in names), str(error)
+    assert not os.path.exists(path)
+
+
+def _storage_labels(osim, path):
+    """The column labels (time first) OpenSim 4.6's Storage, the reader of its tools, reads."""
+    storage = osim.Storage(str(path))      # kept alive: its labels are a view into it
+    labels = storage.getColumnLabels()
+    return [labels.get(i) for i in range(labels.getSize())]
+
+
+@_SETTINGS
+@given(names=_NAMES)
+@example(names=["a\tb", "c"])
+@example(names=["c\nd"])
+def test_a_marker_label_is_read_back_whole_by_opensim_or_refused(osim, tmp_path, names):
+    """Before, a label 'a\\tb' or 'c\\nd' was written as it is: OpenSim 4.6's TRCFileAdapter
+    refused the file ('Unexpected number of column labels') and urdf2dyn read it shifted."""
+    markers = Markers(np.array([0.0, 0.01]), names,
+                      np.arange(2 * len(names) * 3, dtype=float).reshape(2, len(names), 3))
+    path = _fresh(tmp_path, "names.trc")
+    try:
+        write_trc(path, markers)
+    except MotionError as e:
+        _refused_naming_one_of(e, names, path)
+        return
+    assert list(osim.TimeSeriesTableVec3(path).getColumnLabels()) == names
+    assert read_trc(path).labels == names
+
+
+@_SETTINGS
+@given(names=_NAMES)
+@example(names=["a\tb", "c"])
+@example(names=["c\nd"])
+def test_a_column_label_is_read_back_whole_by_opensim_or_refused(osim, tmp_path, names):
+    """Before, a label 'a\\tb' or 'c\\nd' was written into the .sto as it is: OpenSim 4.6's
+    TimeSeriesTable refused the file and its Storage read other columns under the labels."""
+    traj = Trajectory(np.array([0.0, 0.01]),
+                      np.arange(2 * len(names), dtype=float).reshape(2, len(names)), names)
+    path = _fresh(tmp_path, "names.sto")
+    try:
+        write_opensim(path, traj, degrees=False)
+    except MotionError as e:
+        _refused_naming_one_of(e, names, path)
+        return
+    assert list(osim.TimeSeriesTable(path).getColumnLabels()) == names
+    assert _storage_labels(osim, path) == ["time", *names]
+    assert read_opensim(path).names == names
+
+
+_URDF_NAMED_WITH_A_LINE_BREAK = """<robot name="r">
+  <link name="base"/>
+  <link name="l1"><inertial><mass value="1"/>
+    <inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="knee&#10;left" type="revolute"><parent link="base"/><child link="l1"/>
+    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>
+"""
+
+
+@pytest.mark.parametrize("output", ["out.sto", "out.mot"])
+def test_torques_of_a_joint_named_with_a_line_break_are_refused_naming_it(tmp_path, output):
+    """A URDF may name a joint with &#10; (urdf2dyn and the URDF spec take any text). Before,
+    `urdf2dyn torques -o out.sto` wrote the name as it is: a file neither OpenSim nor urdf2dyn
+    reads back (the second half of the name read as the first row)."""
+    robot = tmp_path / "r.urdf"
+    robot.write_text(_URDF_NAMED_WITH_A_LINE_BREAK)
+    motion = tmp_path / "m.csv"
+    t = np.linspace(0.0, 1.0, 11)
+    np.savetxt(motion, np.column_stack([t, np.sin(t)]), delimiter=",", header="time,q0",
+               comments="")
+    mapping = tmp_path / "map.json"
+    mapping.write_text('{"q0": "knee\\nleft"}')
+    status, _, err = run_here(["torques", str(robot), str(motion), "--mapping", str(mapping),
+                               "-o", str(tmp_path / output), "--no-progress"])
+    assert status != 0 and "Traceback" not in err, err
+    assert repr("knee\nleft_moment") in err and "model 'r'" in err, err
+    assert not (tmp_path / output).exists()

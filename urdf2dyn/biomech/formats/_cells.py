@@ -1,0 +1,61 @@
+"""Names as the cells of the text tables urdf2dyn writes (.trc, .mot/.sto, .csv).
+
+A model's and a recording's names are free text: a URDF joint named with ``&#10;`` in its XML,
+a C3D label holding a tab. Written into a line of tab-separated cells, such a name ends the
+cell or the line early: OpenSim 4.6's TRCFileAdapter and TimeSeriesTable refuse the file, its
+Storage (the reader of its tools) reads the columns shifted, and urdf2dyn's readers, which
+split lines with str.splitlines, do too. Every writer asks :func:`refuse_unwritable_names`
+before it writes anything.
+"""
+from __future__ import annotations
+
+from ...warn import MotionError
+
+__all__ = ["refuse_unwritable_names", "unwritable_reason"]
+
+
+def _ends_a_line(c):
+    """Whether character c ends a line for str.splitlines (\\n, \\r, \\v, \\f, U+2028, ...)."""
+    return len(f"a{c}b".splitlines()) > 1
+
+
+def unwritable_reason(name, separator="\t"):
+    """Why name cannot be written as one cell of a text table whose cells are separated by
+    separator (None: a CSV writer quotes what needs quoting) and read back as the same name,
+    or None when it can."""
+    if not name:
+        return "it is empty: the readers drop an empty label, so the columns after it shift"
+    broken = next((c for c in name if _ends_a_line(c) or c == "\x00"), None)
+    if broken is not None:
+        return (f"it holds {broken!r}, which ends a line for urdf2dyn's readers (and "
+                "'\\n', '\\r' for OpenSim's): the rest of the name is read as the next line")
+    if separator is not None and separator in name:
+        return (f"it holds {separator!r}, which separates the cells: OpenSim 4.6 and urdf2dyn "
+                "read the rest as another column")
+    if name != name.strip():
+        return ("it begins or ends with a blank: OpenSim 4.6 and urdf2dyn read a label without "
+                "them, a different name")
+    return None
+
+
+def _suggested(name):
+    """name with what cannot be written replaced by '_' (None when nothing would be left)."""
+    cleaned = "".join("_" if _ends_a_line(c) or c in "\t\x00" else c for c in name).strip()
+    return cleaned or None
+
+
+def refuse_unwritable_names(path, names, what, origin=None, separator="\t"):
+    """MotionError, before anything is written, for the first of names that path's format
+    cannot hold (see unwritable_reason). what: what the names are (e.g. "marker label");
+    origin: where they came from when known (e.g. the C3D file), said for the user to rename
+    them there."""
+    for name in names:
+        reason = unwritable_reason(name, separator)
+        if reason is None:
+            continue
+        where = f" (from {origin})" if origin else ""
+        better = _suggested(name)
+        rename = f"rename it (e.g. {better!r})" if better else "give it a name"
+        raise MotionError(f"{path}: the {what} {name!r}{where} cannot be written: {reason}. "
+                          f"Nothing was written: {rename} where it comes from, or in the "
+                          "data before writing")
