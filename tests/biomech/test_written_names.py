@@ -64,9 +64,13 @@ def test_a_marker_label_is_read_back_whole_by_opensim_or_refused(osim, tmp_path,
 @given(names=_NAMES)
 @example(names=["a\tb", "c"])
 @example(names=["c\nd"])
+@example(names=["a b", "c"])
+@example(names=["a\u00a0b", "c"])
 def test_a_column_label_is_read_back_whole_by_opensim_or_refused(osim, tmp_path, names):
     """Before, a label 'a\\tb' or 'c\\nd' was written into the .sto as it is: OpenSim 4.6's
-    TimeSeriesTable refused the file and its Storage read other columns under the labels."""
+    TimeSeriesTable refused the file and its Storage read other columns under the labels;
+    and a label 'a b' was written in a file of version 1, whose labels OpenSim's Storage splits
+    at blanks: it read 'a', 'b' and the columns after them shifted."""
     traj = Trajectory(np.array([0.0, 0.01]),
                       np.arange(2 * len(names), dtype=float).reshape(2, len(names)), names)
     path = _fresh(tmp_path, "names.sto")

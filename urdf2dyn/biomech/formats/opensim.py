@@ -762,10 +762,13 @@ def _write_sto(path, header, data, degrees, name, fmt="{:.15g}", origin=None):
     """Write a .mot/.sto; origin: where the column labels came from, said when one of them
     cannot be written (refuse_unwritable_names)."""
     refuse_unwritable_names(path, header, "column label", origin)
-    # OpenSim 4.6's Storage reads a file of version 1 number by number and stops at a 'nan';
-    # from version 2 on it reads it with its table reader, which reads NaN (OpenSim 4 writes
-    # version=3). Version 1 stays for the rest: what every OpenSim release reads.
-    version = 1 if np.all(np.isfinite(data)) else 3
+    # OpenSim 4.6's Storage reads a file of version 1 number by number and stops at a 'nan',
+    # and splits its labels at blanks ('knee angle' read as two labels, the columns after it
+    # shifted); from version 2 on it reads it with its table reader, which reads NaN and
+    # splits at tabs only (OpenSim 4 writes version=3). Version 1 stays for the rest: what
+    # every OpenSim release reads.
+    blank = any(len(label.split()) > 1 for label in header)
+    version = 1 if np.all(np.isfinite(data)) and not blank else 3
     with replacing(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as f:
         f.write(f"{name}\nversion={version}\nnRows={data.shape[0]}\nnColumns={data.shape[1]}\n"
                 f"inDegrees={'yes' if degrees else 'no'}\nendheader\n")
