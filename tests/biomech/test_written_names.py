@@ -12,12 +12,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cli_here import run_here
-from urdf2dyn.biomech.formats import read_opensim, read_trc, write_opensim, write_trc
+from urdf2dyn.biomech.formats import (read_opensim, read_table, read_trc, write_opensim,
+                                     write_table, write_trc)
 from urdf2dyn.biomech.markers import Markers
 from urdf2dyn.biomech.trajectory import MotionError, Trajectory
 
 #: Letters, the blanks and separators, and what ends a line for OpenSim or for str.splitlines.
-_CHARACTERS = "ab ,\"\t\n\r\x0b\x0c\u2028\u00a0\x1c"
+_CHARACTERS = "ab ,;\"\t\n\r\x0b\x0c\u2028\u00a0\x1c"
 _NAMES = st.lists(st.text(_CHARACTERS, max_size=4), min_size=1, max_size=3, unique=True)
 _SETTINGS = settings(max_examples=60, derandomize=True, deadline=None,
                      suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -84,6 +85,32 @@ def test_a_column_label_is_read_back_whole_by_opensim_or_refused(osim, tmp_path,
     assert read_opensim(path).names == names
 
 
+
+@_SETTINGS
+@given(names=_NAMES)
+@example(names=["a,b", "c"])
+@example(names=['a"b', "c;d", "e\tf"])
+def test_a_csv_column_name_is_read_back_whole_by_csv_pandas_and_urdf2dyn_or_refused(tmp_path,
+                                                                                   names):
+    """Before, a name 'a,b' was written as it is: Python's csv module, pandas and urdf2dyn
+    read two columns where one was meant (RFC 4180 quotes such a cell)."""
+    import csv
+
+    import pandas as pd
+    values = np.arange(2 * len(names), dtype=float).reshape(2, len(names))
+    path = _fresh(tmp_path, "names.csv")
+    try:
+        write_table(path, [0.0, 0.01], values, names)
+    except MotionError as e:
+        _refused_naming_one_of(e, names, path)
+        return
+    with open(path, newline="", encoding="utf-8") as f:
+        assert next(csv.reader(f)) == ["time", *names]
+    assert list(pd.read_csv(path, keep_default_na=False).columns) == ["time", *names]
+    header, data = read_table(path)
+    assert header == ["time", *names]
+    np.testing.assert_array_equal(data[:, 1:], values)
+
 _URDF_NAMED_WITH_A_LINE_BREAK = """<robot name="r">
   <link name="base"/>
   <link name="l1"><inertial><mass value="1"/>
@@ -94,11 +121,11 @@ _URDF_NAMED_WITH_A_LINE_BREAK = """<robot name="r">
 """
 
 
-@pytest.mark.parametrize("output", ["out.sto", "out.mot"])
+@pytest.mark.parametrize("output", ["out.sto", "out.mot", "out.csv"])
 def test_torques_of_a_joint_named_with_a_line_break_are_refused_naming_it(tmp_path, output):
     """A URDF may name a joint with &#10; (urdf2dyn and the URDF spec take any text). Before,
-    `urdf2dyn torques -o out.sto` wrote the name as it is: a file neither OpenSim nor urdf2dyn
-    reads back (the second half of the name read as the first row)."""
+    `urdf2dyn torques -o out.sto` (or .csv) wrote the name as it is: a file neither OpenSim
+    nor urdf2dyn reads back (the second half of the name read as the first row)."""
     robot = tmp_path / "r.urdf"
     robot.write_text(_URDF_NAMED_WITH_A_LINE_BREAK)
     motion = tmp_path / "m.csv"
@@ -110,5 +137,6 @@ def test_torques_of_a_joint_named_with_a_line_break_are_refused_naming_it(tmp_pa
     status, _, err = run_here(["torques", str(robot), str(motion), "--mapping", str(mapping),
                                "-o", str(tmp_path / output), "--no-progress"])
     assert status != 0 and "Traceback" not in err, err
-    assert repr("knee\nleft_moment") in err and "model 'r'" in err, err
+    column = "knee\nleft" if output.endswith(".csv") else "knee\nleft_moment"
+    assert repr(column) in err and "model 'r'" in err, err
     assert not (tmp_path / output).exists()

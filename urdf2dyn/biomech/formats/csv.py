@@ -18,6 +18,7 @@ import numpy as np
 from ..._safe_files import note_input, replacing
 from ..processing import LIBRARY_COLUMNS
 from ..trajectory import MotionError, _from_table, _to_table
+from ._cells import refuse_unwritable_names
 from .windows import text_lines
 
 __all__ = ["read_table", "write_table", "read_csv", "write_csv", "to_dataframe",
@@ -272,14 +273,28 @@ def _read_fast(path, ncol, sep, decimal, encoding):
 _EXACT = "{:.17g}"
 
 
-def write_table(path, t, values, names, fmt="{:.15g}", index="time"):
+def write_table(path, t, values, names, fmt="{:.15g}", index="time", origin=None):
     """Write a CSV with a ``time`` column (or another ``index``, e.g. ``percent`` of a gait
     cycle) and one column per name (values (N, len(names))), 15 significant digits (fmt;
-    "{:.17g}" reads back bit for bit), NaN as ``nan``: the one CSV writer."""
+    "{:.17g}" reads back bit for bit), NaN as ``nan``: the one CSV writer. A name holding a
+    separator or a quote is quoted (RFC 4180); one that no quoting keeps whole for
+    read_table (a line break, blanks at its ends: formats._cells) is refused (MotionError)
+    before anything is written, saying origin (where the names came from) when given."""
+    header = [index, *names]
+    refuse_unwritable_names(os.fspath(path), header, "column label", origin, separator=None)
     table = np.column_stack([np.asarray(t, dtype=float), np.asarray(values, dtype=float)])
     with replacing(path) as tmp:
-        np.savetxt(tmp, table, delimiter=",", header=",".join([index, *names]), comments="",
-                   fmt="%" + fmt[2:-1])
+        np.savetxt(tmp, table, delimiter=",", header=",".join(map(_header_cell, header)),
+                   comments="", fmt="%" + fmt[2:-1])
+
+
+def _header_cell(name):
+    """name as a CSV cell: quoted, its quotes doubled (RFC 4180), when it holds a quote or a
+    character read_table may take for the separator (a comma, a semicolon, a tab), so pandas,
+    the csv module and read_table read it whole."""
+    if any(c in name for c in ',;\t"'):
+        return '"' + name.replace('"', '""') + '"'
+    return name
 
 
 def read_csv(path, degrees=False, model=None, mapping=None, linear=(), delimiter=None,

@@ -66,13 +66,13 @@ def write_torques(path, t, tau, model, per_kg=False, name=None, order=None):
         k = [names.index(n) for n in order]
         tau, names, cols = tau[:, k], [names[i] for i in k], [cols[i] for i in k]
     ext = os.path.splitext(os.fspath(path))[1].lower()
+    origin = f"the coordinates of model {model.name!r}"
     if ext in (".sto", ".mot"):
         unit = "N·m/kg, N/kg" if per_kg else "N·m, N"
         _write_sto(path, ["time", *cols], np.column_stack([t, tau]), False,
-                   name or f"urdf2dyn inverse dynamics ({unit})", fmt=_EXACT,
-                   origin=f"the coordinates of model {model.name!r}")
+                   name or f"urdf2dyn inverse dynamics ({unit})", fmt=_EXACT, origin=origin)
     elif ext == ".csv":
-        write_table(path, t, tau, names, fmt=_EXACT)
+        write_table(path, t, tau, names, fmt=_EXACT, origin=origin)
     else:
         raise ValueError(f"{os.fspath(path)}: torques are written as .sto, .mot or .csv, not "
                          f"{ext!r}")
