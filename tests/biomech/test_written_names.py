@@ -140,3 +140,24 @@ def test_torques_of_a_joint_named_with_a_line_break_are_refused_naming_it(tmp_pa
     column = "knee\nleft" if output.endswith(".csv") else "knee\nleft_moment"
     assert repr(column) in err and "model 'r'" in err, err
     assert not (tmp_path / output).exists()
+
+
+def test_convert_refuses_a_c3d_label_holding_a_tab_naming_it_and_the_c3d(tmp_path):
+    """A C3D's POINT:LABELS are free text: ezc3d writes and reads a label 'a\\tb' whole, and
+    urdf2dyn reads it so too. Before, `urdf2dyn convert X.c3d -o X.trc` wrote it as it is: a
+    .trc whose labels OpenSim 4.6 refuses ('Unexpected number of column labels')."""
+    ezc3d = pytest.importorskip("ezc3d")
+    c = ezc3d.c3d()
+    c["parameters"]["POINT"]["RATE"]["value"] = [100]
+    c["parameters"]["POINT"]["UNITS"]["value"] = ["mm"]
+    c["parameters"]["POINT"]["LABELS"]["value"] = ["a\tb", "c"]
+    points = np.ones((4, 2, 5))
+    points[:3] = 100.0 * np.arange(30, dtype=float).reshape(3, 2, 5)
+    c["data"]["points"] = points
+    trial = str(tmp_path / "trial.c3d")
+    c.write(trial)
+    assert ezc3d.c3d(trial)["parameters"]["POINT"]["LABELS"]["value"][0] == "a\tb"
+    status, _, err = run_here(["convert", trial, "-o", str(tmp_path / "trial.trc")])
+    assert status != 0 and "Traceback" not in err, err
+    assert repr("a\tb") in err and trial in err, err
+    assert not (tmp_path / "trial.trc").exists()
