@@ -564,6 +564,10 @@ def _decode(data, where, strict=False):
         return text
 
 
+#: Characters OpenSim 4.6 refuses in a component's name (Component::finalizeFromProperties
+#: checks it with ComponentPath's invalid characters): it refuses to load a model holding one.
+OPENSIM_NAME_FORBIDDEN = "\\/*+ \t\n"
+
 #: The suffixes of the mesh files an MJCF's <mesh file=...> names (MuJoCo reads these).
 _MESH_SUFFIXES = (".stl", ".obj", ".msh")
 
@@ -629,6 +633,10 @@ class Model:
                                               for n in _names(j, _V_SUFFIXES))
         self._signatures: dict[int, tuple] = {}     # algo -> the core's signature()
         self._osim_names()
+        refused = self._names_opensim_refuses()
+        if refused:
+            self.findings += ((0, refused),)
+            model_finding(_where(source, 0) + refused, strict)
         self._arcs = self._arc_angles()
         passive = applied_by_opensim(self.forces)
         if passive:
@@ -745,6 +753,30 @@ class Model:
             self._files[path] = data
             return data
         return read
+
+    def _names_opensim_refuses(self):
+        """The finding for an .osim naming a component with a character OpenSim 4.6 allows in
+        no name (a joint named with &#10; in its XML), or None: urdf2dyn reads any text as a
+        name, but OpenSim refuses to load the model, so its tools never run on it."""
+        if not self._opensim:
+            return None
+        named = {}
+        for kind, names in (("joint", [j.name for j in self.joints]),
+                            ("body or frame", self.link_names),
+                            ("coordinate", self.coordinates),
+                            ("marker", [m.name for m in self.markers])):
+            for name in names:
+                if any(c in OPENSIM_NAME_FORBIDDEN for c in name):
+                    named.setdefault(name, kind)
+        if not named:
+            return None
+        shown = ", ".join(f"{kind} {name!r}" for name, kind in list(named.items())[:3])
+        more = f" and {len(named) - 3} more" if len(named) > 3 else ""
+        hold = "holds" if len(named) == 1 else "hold"
+        return (f"OpenSim 4.6 refuses to load this model: {shown}{more} {hold} a character "
+                "OpenSim allows in no name (\\ / * + or white space); urdf2dyn read the names "
+                "as written. Rename them (e.g. with '_' for those characters) for OpenSim to "
+                "open the model")
 
     def _osim_names(self):
         """An OpenSim model's names: q_names/v_names are its coordinate names; markers and

@@ -161,3 +161,68 @@ def test_convert_refuses_a_c3d_label_holding_a_tab_naming_it_and_the_c3d(tmp_pat
     assert status != 0 and "Traceback" not in err, err
     assert repr("a\tb") in err and trial in err, err
     assert not (tmp_path / "trial.trc").exists()
+
+
+# ------------------------------------------------ the sources: an .osim's names
+
+def _pendulum_osim(osim, path, joint, coordinate):
+    """A one-body pendulum written by OpenSim's API, its PinJoint and coordinate then renamed
+    in the XML (OpenSim's API refuses to write names it refuses to load)."""
+    from xml.sax.saxutils import quoteattr
+    model = osim.Model()
+    model.setName("pendulum")
+    rod = osim.Body("rod", 1.0, osim.Vec3(0, -0.5, 0), osim.Inertia(0.1, 0.1, 0.1))
+    model.addBody(rod)
+    pin = osim.PinJoint("pin", model.getGround(), osim.Vec3(0), osim.Vec3(0), rod,
+                        osim.Vec3(0, 0.5, 0), osim.Vec3(0))
+    pin.updCoordinate().setName("q")
+    model.addJoint(pin)
+    model.finalizeConnections()
+    model.printToXML(str(path))
+    text = path.read_text()
+    for old, new in (('<PinJoint name="pin">', f"<PinJoint name={quoteattr(joint)}>"),
+                     ('<Coordinate name="q">', f"<Coordinate name={quoteattr(coordinate)}>")):
+        assert old in text
+        text = text.replace(old, new)
+    path.write_text(text)
+
+
+def _opensim_loads(osim, path):
+    try:
+        osim.Model(str(path)).initSystem()
+    except RuntimeError:
+        return False
+    return True
+
+
+@settings(max_examples=30, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(joint=st.text("ab+*/\\ \t\n\r-", min_size=1, max_size=4).filter(lambda n: n.strip("\r")),
+       coordinate=st.sampled_from(["q", "q x", "q\rx"]))
+@example(joint="pi\nn", coordinate="q")
+@example(joint="pin", coordinate="q\tx")
+@example(joint="pi\rn", coordinate="q")
+def test_an_osim_name_opensim_refuses_to_load_is_warned_about(osim, tmp_path, joint,
+                                                              coordinate):
+    """An .osim's names are free text in its XML: a joint named 'pi&#10;n'. OpenSim 4.6
+    refuses to load such a model ('contains invalid characters'); before, urdf2dyn loaded it
+    without a word, so a user learnt only from OpenSim that the model is not one it opens."""
+    import warnings
+
+    import urdf2dyn
+    from urdf2dyn import URDFWarning
+    path = tmp_path / "pendulum.osim"
+    _pendulum_osim(osim, path, joint, coordinate)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        urdf2dyn.load(path)
+    said = [str(w.message) for w in caught if issubclass(w.category, URDFWarning)
+            and "OpenSim 4.6 refuses to load this model" in str(w.message)]
+    if _opensim_loads(osim, path):
+        assert not said, said
+        return
+    assert len(said) == 1, [str(w.message) for w in caught]
+    refused = [n for n in (joint, coordinate) if any(c in "\\/*+ \t\n" for c in n)]
+    assert all(repr(n) in said[0] for n in refused), said
+    with pytest.raises(urdf2dyn.URDFError, match="OpenSim 4.6 refuses to load this model"):
+        urdf2dyn.load(path, strict=True)

@@ -10,15 +10,16 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from .. import _core
+from ..model import OPENSIM_NAME_FORBIDDEN
 from .formats.opensim import GROUND
 from .processing import LIBRARY_COLUMNS
 
 __all__ = ["to_opensim", "export_osim"]
 
-# Characters OpenSim refuses in a component's name (Component::finalizeFromProperties checks
-# it with ComponentPath's invalid characters), and the names that are steps of a component
-# path, which connect a socket to the wrong component ("/bodyset/.." is the model itself).
-_FORBIDDEN = "\\/*+ \t\n"
+# Characters OpenSim refuses in a component's name, and the names that are steps of a
+# component path, which connect a socket to the wrong component ("/bodyset/.." is the model
+# itself).
+_FORBIDDEN = OPENSIM_NAME_FORBIDDEN
 _PATH_STEPS = (".", "..")
 _RULE = ("OpenSim allows no \\ / * + or white space in a name, and no name . or .. (its "
          "component paths use them)")
