@@ -226,3 +226,30 @@ def test_an_osim_name_opensim_refuses_to_load_is_warned_about(osim, tmp_path, jo
     assert all(repr(n) in said[0] for n in refused), said
     with pytest.raises(urdf2dyn.URDFError, match="OpenSim 4.6 refuses to load this model"):
         urdf2dyn.load(path, strict=True)
+
+
+# ------------------------------------------------ a job of several files: none or all
+
+def test_rra_refuses_an_actuator_name_holding_a_tab_before_writing_any_result(tmp_path):
+    """Gait2354's RRA setup (0.75 .. 0.8 s) with its actuator FY named 'F&#9;Y' in the force
+    set. Before, rra wrote the three Kinematics files, then refused Actuation_force.sto for
+    the name: a results directory that looked like a run's. Now nothing is written."""
+    import re
+    import shutil
+    source = os.path.join(os.path.dirname(__file__), os.pardir, "data", "opensim_models",
+                          "Gait2354_Simbody")
+    folder = tmp_path / "setup"
+    shutil.copytree(source, folder)
+    setup = folder / "subject01_Setup_RRA.xml"
+    setup.write_text(re.sub(r"<final_time>[^<]*</final_time>", "<final_time>0.8</final_time>",
+                            setup.read_text()))
+    actuators = folder / "gait2354_RRA_Actuators.xml"
+    text = actuators.read_text()
+    assert '<PointActuator name="FY">' in text
+    actuators.write_text(text.replace('<PointActuator name="FY">',
+                                      '<PointActuator name="F&#9;Y">'))
+    results = tmp_path / "results"
+    status, _, err = run_here(["rra", str(setup), "--results-directory", str(results)])
+    assert status != 0 and "Traceback" not in err, err
+    assert not results.exists() or not os.listdir(results), os.listdir(results)
+    assert repr("F\tY") in err and str(actuators) in err, err

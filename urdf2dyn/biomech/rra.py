@@ -46,6 +46,7 @@ import numpy as np
 
 from .._safe_files import refuse_overwriting_inputs, replacing
 from ..warn import counted, report
+from .formats._cells import refuse_unwritable_names
 from .formats.opensim import (_write_sto, external_loads_inputs, read_external_loads,
                                read_opensim)
 from .formats.rra_setup import (RRASetup, RRASetupError, check_com_body, point_tasks,
@@ -404,6 +405,7 @@ def _write(result, folder, model_file, inputs):
     if red.com_body is not None:
         outputs.append(("output_model_file", model_file))
     refuse_overwriting_inputs(outputs, inputs)
+    _refuse_unwritable_columns(result, paths)
     os.makedirs(folder, exist_ok=True)
     files = {}
     from .ellipsoid_speeds import to_opensim_speeds
@@ -434,6 +436,17 @@ def _write(result, folder, model_file, inputs):
         if written is not None:
             files["model"] = written
     return files
+
+
+def _refuse_unwritable_columns(result, paths):
+    """Refuse, before the first file is written, a coordinate or an actuator name that a
+    result table cannot hold (formats._cells): a job refused halfway leaves files that look
+    like a result."""
+    red, su, model = result.reduction, result.setup, result.model
+    refuse_unwritable_names(paths["Kinematics_q.sto"], model.v_names, "coordinate",
+                            f"model {model.name!r}")
+    refuse_unwritable_names(paths["Actuation_force.sto"], [a.name for a in red.actuators],
+                            "actuator name", ", ".join(su.force_set_files) or None)
 
 
 def write_adjusted_model(model, reduction, path):
