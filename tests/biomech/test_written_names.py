@@ -253,3 +253,26 @@ def test_rra_refuses_an_actuator_name_holding_a_tab_before_writing_any_result(tm
     assert status != 0 and "Traceback" not in err, err
     assert not results.exists() or not os.listdir(results), os.listdir(results)
     assert repr("F\tY") in err and str(actuators) in err, err
+
+
+def test_scale_refuses_a_coordinate_its_motion_file_cannot_hold_before_writing_a_model(
+        tmp_path):
+    """Gait2354's scale setup with the coordinate mtp_angle_r named 'mtp&#x2028;angle_r' (a
+    character OpenSim 4.6 allows in a name, and which ends a line for str.splitlines, hence
+    for urdf2dyn's readers). Before, scale wrote the scaled models and scale set, then refused
+    the static pose's .mot for the name: models that looked like a run's result. Now nothing
+    is written."""
+    import shutil
+    source = os.path.join(os.path.dirname(__file__), os.pardir, "data", "scale", "gait2354")
+    folder = tmp_path / "setup"
+    shutil.copytree(source, folder)
+    for name in ("gait2354_simbody.osim", "subject01_Setup_Scale.xml"):
+        path = folder / name
+        text = path.read_text()
+        assert "mtp_angle_r" in text
+        path.write_text(text.replace("mtp_angle_r", "mtp&#x2028;angle_r"))
+    before = set(os.listdir(folder))
+    status, _, err = run_here(["scale", str(folder / "subject01_Setup_Scale.xml")])
+    assert status != 0 and "Traceback" not in err, err
+    assert set(os.listdir(folder)) == before, set(os.listdir(folder)) - before
+    assert repr("mtp\u2028angle_r") in err and "3DGaitModel2354" in err, err

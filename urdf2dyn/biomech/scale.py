@@ -48,6 +48,7 @@ from .._safe_files import (check_outputs, declared_name, guarding, note_input, n
                            replacing)
 from .._xmltext import escape
 from ..warn import in_file, report
+from .formats._cells import refuse_unwritable_names
 from .formats.osim import OsimEdit, document, read_marker_set
 from .formats.scale_setup import (ManualScale, Measurement, ScaleSetup, ScaleSetupError,
                                   read_scale_setup)
@@ -873,6 +874,10 @@ def _write_outputs(s: ScaleSetup, result: ScaleResult, output: str | None) -> No
             f.write(text)
 
     scaled, factors, final, markers, motion = (p for _, p in _outputs(s, output))
+    if motion and result.report.pose is not None:
+        # before the first file: a job refused halfway leaves models that look like a result
+        refuse_unwritable_names(motion, result.report.q_names, "coordinate",
+                                f"model {result.generic.name!r}")
     if scaled:
         put(scaled, result.scaled_text)
     if factors:
