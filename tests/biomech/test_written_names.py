@@ -46,6 +46,7 @@ def _storage_labels(osim, path):
 @given(names=_NAMES)
 @example(names=["a\tb", "c"])
 @example(names=["c\nd"])
+@example(names=["a b", 'c"d', "e,f"])
 def test_a_marker_label_is_read_back_whole_by_opensim_or_refused(osim, tmp_path, names):
     """Before, a label 'a\\tb' or 'c\\nd' was written as it is: OpenSim 4.6's TRCFileAdapter
     refused the file ('Unexpected number of column labels') and urdf2dyn read it shifted."""
