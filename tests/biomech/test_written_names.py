@@ -277,3 +277,18 @@ def test_scale_refuses_a_coordinate_its_motion_file_cannot_hold_before_writing_a
     assert status != 0 and "Traceback" not in err, err
     assert set(os.listdir(folder)) == before, set(os.listdir(folder)) - before
     assert repr("mtp\u2028angle_r") in err and "3DGaitModel2354" in err, err
+
+
+def test_external_loads_refuse_a_foot_key_holding_a_tab_writing_neither_file(tmp_path):
+    """write_external_loads writes the .mot, then the XML naming its columns by the foot keys.
+    Before, a key 'R\\tx' was written into the .mot's labels as it is (a file OpenSim 4.6's
+    TimeSeriesTable refuses) and the XML pointed at it: now neither file is written."""
+    from urdf2dyn.biomech.formats import write_external_loads
+    t = np.array([0.0, 0.01, 0.02])
+    force = np.tile([0.0, 700.0, 0.0], (3, 1))
+    loads = Trajectory(t, np.zeros((3, 1)), ["q"], grf={"R\tx": force},
+                       cop={"R\tx": np.zeros((3, 3))})
+    path = tmp_path / "loads.xml"
+    with pytest.raises(MotionError, match=r"'R\\tx_ground_force_vx'"):
+        write_external_loads(path, loads, {"R\tx": "calcn_r"})
+    assert os.listdir(tmp_path) == []
