@@ -112,6 +112,31 @@ def test_a_csv_column_name_is_read_back_whole_by_csv_pandas_and_urdf2dyn_or_refu
     assert header == ["time", *names]
     np.testing.assert_array_equal(data[:, 1:], values)
 
+
+@_SETTINGS
+@given(title=st.text("ab \t\n\r\u2028", max_size=5).map(lambda t: t + "endheader"))
+@example(title="walk\nendheader")
+@example(title="walk\ttrial")
+@example(title=" endheader")
+@example(title="EndHeader")
+def test_a_sto_title_is_read_back_whole_by_opensim_or_refused(osim, tmp_path, title):
+    """A .sto's first line is its title (write_opensim's name, an IK setup's name). Before, a
+    title 'walk\nendheader' was written on two lines, and a title ' endheader' as it is: the
+    header ended there, and urdf2dyn and OpenSim 4.6's TimeSeriesTable refused the file
+    (urdf2dyn: "line 4, column 'version=1': 'nRows=2' is not a number")."""
+    traj = Trajectory(np.array([0.0, 0.01]), np.array([[1.0], [2.0]]), ["q"])
+    path = _fresh(tmp_path, "titled.sto")
+    try:
+        write_opensim(path, traj, degrees=False, name=title)
+    except MotionError as e:
+        _refused_naming_one_of(e, [title], path)
+        return
+    table = osim.TimeSeriesTable(path)
+    assert table.getTableMetaDataAsString("header") == title
+    assert list(table.getDependentColumn("q").to_numpy()) == [1.0, 2.0]
+    again = read_opensim(path)
+    assert again.meta["name"] == title.strip() and list(again.q[:, 0]) == [1.0, 2.0]
+
 _URDF_NAMED_WITH_A_LINE_BREAK = """<robot name="r">
   <link name="base"/>
   <link name="l1"><inertial><mass value="1"/>

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ...warn import MotionError
 
-__all__ = ["refuse_unwritable_names", "unwritable_reason"]
+__all__ = ["refuse_unwritable_names", "refuse_unwritable_title", "unwritable_reason"]
 
 
 def _ends_a_line(c):
@@ -25,10 +25,9 @@ def unwritable_reason(name, separator="\t"):
     or None when it can."""
     if not name:
         return "it is empty: the readers drop an empty label, so the columns after it shift"
-    broken = next((c for c in name if _ends_a_line(c) or c == "\x00"), None)
+    broken = _line_break_reason(name)
     if broken is not None:
-        return (f"it holds {broken!r}, which ends a line for urdf2dyn's readers (and "
-                "'\\n', '\\r' for OpenSim's): the rest of the name is read as the next line")
+        return broken
     if separator is not None and separator in name:
         return (f"it holds {separator!r}, which separates the cells: OpenSim 4.6 and urdf2dyn "
                 "read the rest as another column")
@@ -36,6 +35,15 @@ def unwritable_reason(name, separator="\t"):
         return ("it begins or ends with a blank: OpenSim 4.6 and urdf2dyn read a label without "
                 "them, a different name")
     return None
+
+
+def _line_break_reason(text):
+    """Why text cannot stand on one line of a file urdf2dyn and OpenSim read back, or None."""
+    broken = next((c for c in text if _ends_a_line(c) or c == "\x00"), None)
+    if broken is None:
+        return None
+    return (f"it holds {broken!r}, which ends a line for urdf2dyn's readers (and '\\n', "
+            "'\\r' for OpenSim's): the rest of it is read as the next line")
 
 
 def _suggested(name):
@@ -51,11 +59,26 @@ def refuse_unwritable_names(path, names, what, origin=None, separator="\t"):
     them there."""
     for name in names:
         reason = unwritable_reason(name, separator)
-        if reason is None:
-            continue
-        where = f" (from {origin})" if origin else ""
-        better = _suggested(name)
-        rename = f"rename it (e.g. {better!r})" if better else "give it a name"
-        raise MotionError(f"{path}: the {what} {name!r}{where} cannot be written: {reason}. "
-                          f"Nothing was written: {rename} where it comes from, or in the "
-                          "data before writing")
+        if reason is not None:
+            raise _refusal(path, what, name, origin, reason)
+
+
+def refuse_unwritable_title(path, title, origin=None):
+    """MotionError, before anything is written, for a .mot/.sto title (its first line) that
+    would end the header: one holding a line break (the rest read as a header line) or
+    reading 'endheader' (OpenSim 4.6 ends the header at that line, urdf2dyn in any case)."""
+    reason = _line_break_reason(title)
+    if reason is None and title.strip().lower() == "endheader":
+        reason = ("a line reading 'endheader' ends the header (for urdf2dyn in any case, for "
+                  "OpenSim 4.6 in lower case): the lines after it are read as the columns")
+    if reason is not None:
+        raise _refusal(path, "title", title, origin, reason)
+
+
+def _refusal(path, what, name, origin, reason):
+    where = f" (from {origin})" if origin else ""
+    better = _suggested(name)
+    rename = f"rename it (e.g. {better!r})" if better else "give it a name"
+    return MotionError(f"{path}: the {what} {name!r}{where} cannot be written: {reason}. "
+                       f"Nothing was written: {rename} where it comes from, or in the data "
+                       "before writing")

@@ -31,7 +31,7 @@ from ...forces import wrench_at_point
 from ..._input_bytes import read_input, refuse_devices
 from ..._safe_files import note_input, replacing
 from ...warn import counted, data_rows, report
-from ._cells import refuse_unwritable_names
+from ._cells import refuse_unwritable_names, refuse_unwritable_title
 from .setup_xml import disabled, read_setup_element, read_tool, text as _text
 from .windows import decode_text, setup_path
 from ..trajectory import MotionError, _from_table, _to_table, angle_columns, load_mapping
@@ -759,8 +759,9 @@ def coordinate_set_columns(names, model):
 
 
 def _write_sto(path, header, data, degrees, name, fmt="{:.15g}", origin=None):
-    """Write a .mot/.sto; origin: where the column labels came from, said when one of them
-    cannot be written (refuse_unwritable_names)."""
+    """Write a .mot/.sto titled name; origin: where the column labels came from, said when
+    one of them cannot be written (refuse_unwritable_names)."""
+    refuse_unwritable_title(path, name)
     refuse_unwritable_names(path, header, "column label", origin)
     # OpenSim 4.6's Storage reads a file of version 1 number by number and stops at a 'nan',
     # and splits its labels at blanks ('knee angle' read as two labels, the columns after it
