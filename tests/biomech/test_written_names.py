@@ -68,11 +68,14 @@ def test_a_marker_label_is_read_back_whole_by_opensim_or_refused(osim, tmp_path,
 @example(names=["c\nd"])
 @example(names=["a b", "c"])
 @example(names=["a\u00a0b", "c"])
+@example(names=["Time"])
+@example(names=["a", "time"])
 def test_a_column_label_is_read_back_whole_by_opensim_or_refused(osim, tmp_path, names):
     """Before, a label 'a\\tb' or 'c\\nd' was written into the .sto as it is: OpenSim 4.6's
     TimeSeriesTable refused the file and its Storage read other columns under the labels;
     and a label 'a b' was written in a file of version 1, whose labels OpenSim's Storage splits
-    at blanks: it read 'a', 'b' and the columns after them shifted."""
+    at blanks: it read 'a', 'b' and the columns after them shifted; and a coordinate named
+    'Time' was written beside the times, a column urdf2dyn's reader dropped."""
     traj = Trajectory(np.array([0.0, 0.01]),
                       np.arange(2 * len(names), dtype=float).reshape(2, len(names)), names)
     path = _fresh(tmp_path, "names.sto")
@@ -136,6 +139,21 @@ def test_a_sto_title_is_read_back_whole_by_opensim_or_refused(osim, tmp_path, ti
     assert list(table.getDependentColumn("q").to_numpy()) == [1.0, 2.0]
     again = read_opensim(path)
     assert again.meta["name"] == title.strip() and list(again.q[:, 0]) == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("name", ["time", "TIME"])
+def test_a_csv_column_named_as_the_times_is_refused(tmp_path, name):
+    """Before, write_csv wrote a coordinate named 'time' (or 'TIME') beside the times: a file
+    urdf2dyn's read_csv refused ("duplicate columns ['time']"), its own output."""
+    from urdf2dyn.biomech.formats import read_csv, write_csv
+    traj = Trajectory(np.array([0.0, 0.01]), np.array([[1.0], [2.0]]), [name])
+    path = tmp_path / "named.csv"
+    try:
+        write_csv(path, traj)
+    except MotionError as e:
+        _refused_naming_one_of(e, [name], path)
+        return
+    assert read_csv(path).names == [name]
 
 _URDF_NAMED_WITH_A_LINE_BREAK = """<robot name="r">
   <link name="base"/>

@@ -52,13 +52,17 @@ def _suggested(name):
     return cleaned or None
 
 
-def refuse_unwritable_names(path, names, what, origin=None, separator="\t"):
+def refuse_unwritable_names(path, names, what, origin=None, separator="\t", index=None):
     """MotionError, before anything is written, for the first of names that path's format
     cannot hold (see unwritable_reason). what: what the names are (e.g. "marker label");
     origin: where they came from when known (e.g. the C3D file), said for the user to rename
-    them there."""
+    them there; index: the name of the table's first column (its times), which no other
+    column may take in any case."""
     for name in names:
         reason = unwritable_reason(name, separator)
+        if reason is None and index is not None and name.lower() == index.lower():
+            reason = (f"it is the first column's name, {index!r} (in any case): urdf2dyn reads "
+                      "such a column as the times, and drops or refuses the other")
         if reason is not None:
             raise _refusal(path, what, name, origin, reason)
 

@@ -281,7 +281,9 @@ def write_table(path, t, values, names, fmt="{:.15g}", index="time", origin=None
     read_table (a line break, blanks at its ends: formats._cells) is refused (MotionError)
     before anything is written, saying origin (where the names came from) when given."""
     header = [index, *names]
-    refuse_unwritable_names(os.fspath(path), header, "column label", origin, separator=None)
+    refuse_unwritable_names(os.fspath(path), [index], "column label", separator=None)
+    refuse_unwritable_names(os.fspath(path), names, "column label", origin, separator=None,
+                            index=index)
     table = np.column_stack([np.asarray(t, dtype=float), np.asarray(values, dtype=float)])
     with replacing(path) as tmp:
         np.savetxt(tmp, table, delimiter=",", header=",".join(map(_header_cell, header)),

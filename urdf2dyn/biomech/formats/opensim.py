@@ -762,7 +762,8 @@ def _write_sto(path, header, data, degrees, name, fmt="{:.15g}", origin=None):
     """Write a .mot/.sto titled name; origin: where the column labels came from, said when
     one of them cannot be written (refuse_unwritable_names)."""
     refuse_unwritable_title(path, name)
-    refuse_unwritable_names(path, header, "column label", origin)
+    refuse_unwritable_names(path, header[:1], "column label")
+    refuse_unwritable_names(path, header[1:], "column label", origin, index=header[0])
     # OpenSim 4.6's Storage reads a file of version 1 number by number and stops at a 'nan',
     # and splits its labels at blanks ('knee angle' read as two labels, the columns after it
     # shifted); from version 2 on it reads it with its table reader, which reads NaN and
